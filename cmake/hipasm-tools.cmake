@@ -1,0 +1,134 @@
+# CMake helpers shipped with hipasm (included by the project and by find_package(hipasm)).
+#
+#   hipasm_add_code_object(<target> SOURCES <a.hip>... [ARCH gfx942] [OPTIONS <flag>...]
+#                          [INCLUDE_DIRECTORIES <dir>...] [DEPENDS <file>...])
+#       Compiles HIP sources (device pass only) into one gfx942 code object (an ELF, not an
+#       offload bundle): ${CMAKE_CURRENT_BINARY_DIR}/<target>.co, plus the matching <target>.s.
+#       The custom target <target> has the properties HIPASM_CODE_OBJECT and HIPASM_ASM.
+#   hipasm_assemble(<target> SOURCE <k.s> [ARCH gfx942])
+#       Assembles a hand-written or hand-edited .s into a code object <target>.co.
+#   hipasm_add_hip_executable(<target> SOURCES <a.hip>... [ARCH gfx942])
+#       A full HIP program (host + device) linked against libamdhip64.
+#
+# The device compiler is clang++-22 (or ROCm's amdclang++/hipcc when present); set
+# HIPASM_DEVICE_CXX to override. Configuration fails with a clear message when no compiler
+# can target gfx942.
+include_guard(GLOBAL)
+
+set(HIPASM_DEFAULT_ARCH "gfx942" CACHE STRING "Default AMDGPU target of hipasm code objects")
+
+function(_hipasm_find_device_compiler)
+  if(HIPASM_DEVICE_CXX)
+    return()
+  endif()
+  set(_candidates)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 21)
+    list(APPEND _candidates "${CMAKE_CXX_COMPILER}")
+  endif()
+  find_program(_hipasm_clang22 NAMES clang++-22 clang++-21 amdclang++ hipcc
+               HINTS /opt/rocm/bin /opt/rocm/llvm/bin $ENV{ROCM_PATH}/bin $ENV{ROCM_PATH}/llvm/bin)
+  if(_hipasm_clang22)
+    list(APPEND _candidates "${_hipasm_clang22}")
+  endif()
+  set(_probe_dir "${CMAKE_BINARY_DIR}/hipasm-probe")
+  file(MAKE_DIRECTORY "${_probe_dir}")
+  file(WRITE "${_probe_dir}/probe.hip"
+       "#include <string_view>\nstruct t { constexpr const char* data() const { return \"s_nop 0\"; } constexpr unsigned size() const { return 7; } };\nextern \"C\" __attribute__((global)) void probe() { asm volatile((t{})); }\n")
+  foreach(_cxx IN LISTS _candidates)
+    execute_process(
+      COMMAND "${_cxx}" -x hip -std=c++20 --offload-arch=${HIPASM_DEFAULT_ARCH} --offload-device-only
+              --no-gpu-bundle-output -nogpulib -nogpuinc -O3 -c probe.hip -o probe.co
+      WORKING_DIRECTORY "${_probe_dir}" RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_QUIET)
+    if(_rc EQUAL 0)
+      set(HIPASM_DEVICE_CXX "${_cxx}" CACHE FILEPATH "Compiler used for hipasm device code" FORCE)
+      message(STATUS "hipasm: device compiler ${_cxx} (${HIPASM_DEFAULT_ARCH})")
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR
+    "hipasm: no compiler can build ${HIPASM_DEFAULT_ARCH} code objects with constexpr asm strings.\n"
+    "Install clang-22 (Debian: apt-get install clang-22 lld-22 llvm-22) or ROCm 7, "
+    "or set HIPASM_DEVICE_CXX to such a clang++.")
+endfunction()
+
+_hipasm_find_device_compiler()
+
+# Flags every hipasm kernel TU needs: C++20, the faster constant interpreter where the
+# compiler has it, and enough constexpr steps for a real kernel pipeline.
+set(HIPASM_KERNEL_FLAGS -std=c++20 -fconstexpr-steps=2000000000 -Wno-c++26-extensions)
+execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-interpreter -x c++ -fsyntax-only -
+                INPUT_FILE /dev/null RESULT_VARIABLE _hipasm_newinterp OUTPUT_QUIET ERROR_QUIET)
+if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
+  list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter)
+endif()
+
+function(hipasm_add_code_object target)
+  cmake_parse_arguments(A "" "ARCH" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
+  if(NOT A_ARCH)
+    set(A_ARCH ${HIPASM_DEFAULT_ARCH})
+  endif()
+  if(NOT A_SOURCES)
+    message(FATAL_ERROR "hipasm_add_code_object(${target}): SOURCES is required")
+  endif()
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
+  set(_asm "${CMAKE_CURRENT_BINARY_DIR}/${target}.s")
+  set(_inc "-I${HIPASM_INCLUDE_DIR}")
+  foreach(_d IN LISTS A_INCLUDE_DIRECTORIES)
+    list(APPEND _inc "-I${_d}")
+  endforeach()
+  set(_srcs)
+  foreach(_s IN LISTS A_SOURCES)
+    get_filename_component(_abs "${_s}" ABSOLUTE)
+    list(APPEND _srcs "${_abs}")
+  endforeach()
+  set(_common -x hip --offload-arch=${A_ARCH} --offload-device-only --no-gpu-bundle-output
+              -nogpulib -nogpuinc -O3 ${HIPASM_KERNEL_FLAGS} ${_inc} ${A_OPTIONS})
+  list(LENGTH _srcs _n)
+  if(_n EQUAL 1)
+    add_custom_command(OUTPUT "${_out}" "${_asm}"
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -MD -MF "${_out}.d" -c ${_srcs} -o "${_out}"
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -S ${_srcs} -o "${_asm}"
+      DEPENDS ${_srcs} ${A_DEPENDS} DEPFILE "${_out}.d"
+      COMMENT "hipasm: code object ${target}.co (${A_ARCH})" VERBATIM)
+  else()
+    # Several sources: compile each to device bitcode-free objects, then link with lld.
+    add_custom_command(OUTPUT "${_out}" "${_asm}"
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} ${_srcs} -o "${_out}"
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -S ${_srcs} -o "${_asm}"
+      DEPENDS ${_srcs} ${A_DEPENDS}
+      COMMENT "hipasm: code object ${target}.co (${A_ARCH})" VERBATIM)
+  endif()
+  add_custom_target(${target} ALL DEPENDS "${_out}" "${_asm}")
+  set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}" HIPASM_ASM "${_asm}")
+endfunction()
+
+function(hipasm_assemble target)
+  cmake_parse_arguments(A "" "SOURCE;ARCH" "" ${ARGN})
+  if(NOT A_ARCH)
+    set(A_ARCH ${HIPASM_DEFAULT_ARCH})
+  endif()
+  get_filename_component(_src "${A_SOURCE}" ABSOLUTE)
+  set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
+  add_custom_command(OUTPUT "${_out}"
+    COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${A_ARCH} "${_src}" -o "${_out}"
+    DEPENDS "${_src}" COMMENT "hipasm: assemble ${target}.co" VERBATIM)
+  add_custom_target(${target} ALL DEPENDS "${_out}")
+  set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}")
+endfunction()
+
+function(hipasm_add_hip_executable target)
+  cmake_parse_arguments(A "" "ARCH" "SOURCES" ${ARGN})
+  if(NOT A_ARCH)
+    set(A_ARCH ${HIPASM_DEFAULT_ARCH})
+  endif()
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 21)
+    message(FATAL_ERROR "hipasm_add_hip_executable(${target}): needs CMAKE_CXX_COMPILER = clang++-22 "
+                        "(or ROCm's amdclang++), found ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+  endif()
+  add_executable(${target} ${A_SOURCES})
+  set_source_files_properties(${A_SOURCES} PROPERTIES LANGUAGE CXX)
+  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} -nogpulib --rocm-path=/usr
+                         -D__AMDGCN_WAVEFRONT_SIZE=64 ${HIPASM_KERNEL_FLAGS})
+  target_link_options(${target} PRIVATE --offload-arch=${A_ARCH} -nogpulib --rocm-path=/usr)
+  target_link_libraries(${target} PRIVATE hipasm::hipasm amdhip64)
+endfunction()

@@ -1,0 +1,85 @@
+// Instruction facts as data: what an instruction is, never how it is used.
+// A target (gfx942, later gfx950) is a table of instr_desc plus limits and hazard data
+// (see target.hpp); the builder, the passes and the emitter read only these fields.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace hipasm::isa {
+
+// Encoding family, as LLVM's gfx9 assembler names them.
+enum class encoding : uint8_t {
+  sop1, sop2, sopk, sopc, sopp, smem,
+  vop1, vop2, vopc, vop3, vop3p, mfma /* VOP3P-MAI, incl. SMFMAC */,
+  ds, flat, global, scratch, mubuf,
+};
+
+// What may stand in an operand slot: a bit mask.
+enum operand_class : uint16_t {
+  oc_sgpr = 1 << 0,     // s0..s101 (and vcc/exec/m0 where the encoding takes an SGPR)
+  oc_vgpr = 1 << 1,
+  oc_agpr = 1 << 2,
+  oc_inline = 1 << 3,   // inline constant (-16..64, +-0.5/1/2/4, 1/(2pi))
+  oc_literal = 1 << 4,  // 32-bit literal (never in VOP3/VOP3P on gfx9)
+  oc_label = 1 << 5,    // branch target
+  oc_simm16 = 1 << 6,   // 16-bit immediate field (SOPK, SOPP)
+  oc_vcc = 1 << 7,      // only vcc (e32 carry-out/carry-in forms)
+  oc_m0 = 1 << 8,
+  oc_exec = 1 << 9,
+  oc_scc = 1 << 10,
+};
+
+enum class operand_role : uint8_t { def, use, def_use };
+
+struct operand_desc {
+  operand_role role;
+  uint16_t classes;  // operand_class mask
+  uint8_t dwords;    // register width in dwords (1, 2, 3, 4, 8, 16)
+};
+
+// Properties the passes need. Implicit register reads/writes are listed here so
+// liveness and hazards see them without knowing mnemonics.
+enum instr_flag : uint64_t {
+  f_salu = 1ull << 0, f_valu = 1ull << 1, f_smem = 1ull << 2, f_vmem = 1ull << 3,
+  f_ds = 1ull << 4, f_flat = 1ull << 5, f_mfma = 1ull << 6, f_xdl = 1ull << 7,
+  f_dgemm = 1ull << 8, f_trans = 1ull << 9,
+  f_load = 1ull << 10, f_store = 1ull << 11, f_atomic = 1ull << 12,
+  f_branch = 1ull << 13, f_terminator = 1ull << 14, f_barrier = 1ull << 15,
+  f_waitcnt = 1ull << 16, f_side_effect = 1ull << 17,
+  f_reads_exec = 1ull << 18, f_writes_exec = 1ull << 19,
+  f_reads_vcc = 1ull << 20, f_writes_vcc = 1ull << 21,
+  f_reads_scc = 1ull << 22, f_writes_scc = 1ull << 23,
+  f_reads_m0 = 1ull << 24, f_writes_m0 = 1ull << 25,
+  f_has_e64 = 1ull << 26,   // has a VOP3 form (VOP1/VOP2/VOPC promoted)
+  f_has_dpp = 1ull << 27, f_has_sdwa = 1ull << 28,
+  f_cmpx = 1ull << 29,      // v_cmpx_*: writes EXEC
+  f_lds_dma = 1ull << 30,
+  f_readlane = 1ull << 31,  // v_readlane/v_readfirstlane/v_writelane
+  f_permlane = 1ull << 32,
+  f_lgkm = 1ull << 33,      // counts on lgkmcnt
+  f_vm = 1ull << 34,        // counts on vmcnt
+  f_can_read_agpr = 1ull << 35,  // sources may be AGPRs (else a2v copies them)
+};
+
+// Modifier kinds an instruction accepts (bit mask), checked by the builder.
+enum modifier_kind : uint32_t {
+  m_offset = 1 << 0, m_offset01 = 1 << 1, m_glc = 1 << 2, m_slc = 1 << 3, m_nt = 1 << 4,
+  m_sc0 = 1 << 5, m_sc1 = 1 << 6, m_lds = 1 << 7, m_idxen = 1 << 8, m_offen = 1 << 9,
+  m_clamp = 1 << 10, m_omod = 1 << 11, m_neg_abs = 1 << 12, m_op_sel = 1 << 13,
+  m_op_sel_hi = 1 << 14, m_neg_lo_hi = 1 << 15, m_dpp = 1 << 16, m_sdwa = 1 << 17,
+  m_cbsz_abid_blgp = 1 << 18, m_gds = 1 << 19, m_waitcnt = 1 << 20,
+};
+
+inline constexpr int max_operands = 6;
+
+struct instr_desc {
+  std::string_view name;  // mnemonic as llvm-mc-22 spells it for gfx942
+  encoding enc;
+  uint8_t num_operands;   // in assembler order: defs first, as printed by llvm-mc
+  operand_desc operands[max_operands];
+  uint64_t flags;         // instr_flag mask
+  uint32_t modifiers;     // modifier_kind mask
+  uint8_t mfma_passes;    // gfx942 pass count, 0 if not MFMA
+};
+
+}  // namespace hipasm::isa

@@ -1,0 +1,116 @@
+// One launcher interface, two backends: the CPU simulator (default) and real HIP
+// (hipModuleLoadData/hipModuleLaunchKernel through libamdhip64). HIPASM_BACKEND=sim|hip
+// selects it, so the same Catch2 tests run here and on an MI300.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hipasm::rt {
+
+// Every fatal problem (bad ELF, unknown kernel/instruction, out-of-bounds access,
+// instruction budget exceeded, HIP error) is thrown as this, with a one-line message.
+struct error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class backend { sim, hip };
+backend backend_from_env();  // HIPASM_BACKEND, default sim; bad value throws
+
+struct dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// Typed kernel arguments, in the kernel's explicit-argument order. The launcher checks
+// count and sizes against the code object's metadata and fills the hidden arguments.
+class kernel_args {
+ public:
+  template <class T>
+  kernel_args& add(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    entries_.push_back({bytes_.size(), sizeof(T)});
+    bytes_.resize(bytes_.size() + sizeof(T));
+    std::memcpy(bytes_.data() + entries_.back().offset, &v, sizeof(T));
+    return *this;
+  }
+  struct entry {
+    size_t offset, size;
+  };
+  const std::vector<entry>& entries() const { return entries_; }
+  const uint8_t* data(size_t i) const { return bytes_.data() + entries_[i].offset; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::vector<entry> entries_;
+};
+
+struct launch_options {
+  uint32_t dynamic_lds = 0;
+  uint64_t seed = 0;                   // 0: deterministic order; else random wave interleaving
+  bool trace = false;                  // print each instruction and the registers it wrote
+  uint64_t instruction_budget = 0;     // 0: backend default; exceeded = error (a hang)
+  unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
+};
+
+// What the checker found; empty when the kernel is clean. Fatal errors throw instead.
+struct launch_report {
+  std::vector<std::string> diagnostics;  // "0x1a4: v_add_u32 v1, v2, v3: <rule>"
+  uint64_t instructions = 0;             // wave-instructions executed
+  uint64_t lane_operations = 0;
+};
+
+class module {
+ public:
+  virtual ~module() = default;
+  virtual std::vector<std::string> kernel_names() const = 0;
+};
+
+class device {
+ public:
+  virtual ~device() = default;
+  // Opens the backend. For hip with no device present, returns nullptr (tests SKIP).
+  static std::unique_ptr<device> open(backend b = backend_from_env());
+
+  virtual uint64_t alloc(size_t bytes) = 0;  // a device address
+  virtual void free(uint64_t addr) = 0;
+  virtual void copy_to_device(uint64_t dst, const void* src, size_t bytes) = 0;
+  virtual void copy_from_device(void* dst, uint64_t src, size_t bytes) = 0;
+
+  virtual std::unique_ptr<module> load(std::span<const uint8_t> code_object) = 0;
+  std::unique_ptr<module> load_file(const std::string& path);
+
+  virtual launch_report launch(module& m, std::string_view kernel, dim3 grid_blocks, dim3 block,
+                               const kernel_args& args, const launch_options& opts = {}) = 0;
+};
+
+// Convenience: a typed device buffer that frees itself.
+template <class T>
+class buffer {
+ public:
+  buffer(device& d, size_t count) : dev_(&d), count_(count), addr_(d.alloc(count * sizeof(T))) {}
+  buffer(device& d, const std::vector<T>& init) : buffer(d, init.size()) { upload(init); }
+  ~buffer() { if (dev_) dev_->free(addr_); }
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+  void upload(const std::vector<T>& v) { dev_->copy_to_device(addr_, v.data(), v.size() * sizeof(T)); }
+  std::vector<T> download() const {
+    std::vector<T> v(count_);
+    dev_->copy_from_device(v.data(), addr_, count_ * sizeof(T));
+    return v;
+  }
+  uint64_t addr() const { return addr_; }
+  T* ptr() const { return reinterpret_cast<T*>(addr_); }  // for kernel_args::add
+  size_t size() const { return count_; }
+
+ private:
+  device* dev_;
+  size_t count_;
+  uint64_t addr_;
+};
+
+}  // namespace hipasm::rt
