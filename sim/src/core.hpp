@@ -116,4 +116,58 @@ struct Observer {
   virtual void on_barrier(uint32_t workgroup) = 0;
 };
 
+// ---- Operand access (core.cpp). Register operands index by lane; SGPR, constant and
+// literal operands broadcast. Modifiers (neg/abs, DPP, SDWA) are NOT applied here.
+uint32_t read_u32(const Wave& w, const Operand& op, int lane, int dword = 0);
+uint64_t read_u64(const Wave& w, const Operand& op, int lane);  // 64-bit operand (pair)
+void write_u32(Wave& w, const Operand& op, int lane, uint32_t v, int dword = 0);
+void write_u64(Wave& w, const Operand& op, int lane, uint64_t v);
+uint32_t read_scalar(const Wave& w, const Operand& op, int dword = 0);  // SGPR/special/const
+void write_scalar(Wave& w, const Operand& op, uint32_t v, int dword = 0);
+
+// ---- Device memory and LDS (memory.cpp, owner sim-mem-check). Every access is checked:
+// outside any allocation / outside the LDS allocation / misaligned where the hardware
+// faults -> throws rt::error with the instruction's address and text.
+class Memory {
+ public:
+  uint64_t alloc(size_t bytes, size_t align = 256);  // real, non-overlapping addresses
+  void free(uint64_t addr);
+  void read(uint64_t addr, void* dst, size_t n) const;    // host copies (throw if outside)
+  void write(uint64_t addr, const void* src, size_t n);
+  uint8_t* translate(uint64_t addr, size_t n);            // nullptr if not inside one allocation
+  // (implementation details private to memory.cpp; thread-safe for concurrent workgroups)
+};
+
+// ---- One dispatch (dispatch.cpp, owner sim-core).
+struct KernelImage {            // filled by the loader (elf.cpp) from the code object
+  std::string name;
+  std::vector<uint8_t> code;    // the whole .text section
+  uint64_t code_vaddr = 0;      // vaddr of code[0]
+  uint64_t entry = 0;           // vaddr of the kernel's first instruction
+  // kernel descriptor
+  uint32_t group_segment_fixed_size = 0, private_segment_fixed_size = 0, kernarg_size = 0;
+  uint32_t next_free_vgpr = 0, next_free_sgpr = 0, accum_offset = 256;
+  uint32_t user_sgpr_count = 0;
+  bool sgpr_private_segment_buffer = false, sgpr_dispatch_ptr = false, sgpr_queue_ptr = false,
+       sgpr_kernarg_segment_ptr = false, sgpr_dispatch_id = false, sgpr_flat_scratch_init = false,
+       sgpr_private_segment_size = false;
+  bool sgpr_workgroup_id[3] = {false, false, false};
+  bool sgpr_workgroup_info = false, sgpr_private_segment_wavefront_offset = false;
+  uint32_t vgpr_workitem_id = 0;  // 0: x only, 1: x,y, 2: x,y,z (packed in v0 on gfx942)
+  uint32_t float_round_mode_32 = 0, float_round_mode_16_64 = 0, float_denorm_mode_32 = 0,
+           float_denorm_mode_16_64 = 3;
+  bool ieee_mode = true, dx10_clamp = true;
+};
+
+struct DispatchParams {
+  uint32_t grid[3] = {1, 1, 1};   // in workgroups
+  uint32_t block[3] = {1, 1, 1};  // work-items per workgroup
+  uint32_t dynamic_lds = 0;
+  std::vector<uint8_t> kernarg;   // explicit + hidden arguments, laid out by the loader
+  uint64_t seed = 0;
+  bool trace = false;
+  uint64_t instruction_budget = 0;
+  unsigned threads = 0;
+};
+
 }  // namespace hipasm::sim
