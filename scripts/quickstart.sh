@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Quick start: install what is missing, build, run the main example (prints each example
+# kernel's asm and register/LDS usage, runs it in hipasm-sim and checks it against C++).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$(nproc)"
+./build/bin/main_example
