@@ -4,13 +4,29 @@
 // checker (checker.cpp) and dispatcher (dispatch.cpp) meet only here.
 //
 // OWNER: sim-core. Others may add fields/helpers compatibly; never rename silently.
+//
+// Conventions every handler relies on:
+// - Before a handler runs, the dispatcher has already set `w.pc` to the address of the
+//   next instruction (in.pc + in.size). Branch handlers overwrite `w.pc`; nothing else does.
+// - Handlers report fatal problems by throwing rt::error; use `fail(w, in, "why")` which
+//   prefixes the address and the instruction text ("0x1a4: v_add_u32 v1, v2, v3: why").
+// - `Inst::pc` and `Wave::pc` are addresses as llvm-objdump-22 prints them (the code
+//   object's virtual addresses); the device address of code is `dispatch->code_base + pc`.
+// - Operand values: `read_*` never apply neg/abs/DPP/SDWA/op_sel; VALU semantics do that.
 #pragma once
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "hipasm/sim/launcher.hpp"
 
 namespace hipasm::sim {
 
@@ -18,10 +34,17 @@ inline constexpr int kLanes = 64;
 inline constexpr int kNumSgprs = 102;
 inline constexpr int kMaxVgprs = 512;  // unified file: v0..v255 then AGPRs at accum_offset
 
+// Flat-address apertures (gfx9: src_shared_base/src_private_base return the high 32 bits).
+// A FLAT address whose high half equals one of these selects LDS / scratch; device
+// allocations (Memory) never overlap them.
+inline constexpr uint32_t kSharedApertureHi = 0x00010000u;   // LDS: 0x0001'0000'xxxx'xxxx
+inline constexpr uint32_t kPrivateApertureHi = 0x00020000u;  // scratch: 0x0002'0000'xxxx'xxxx
+
 enum class Format : uint8_t {
   SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
   VOP1, VOP2, VOPC, VOP3, VOP3P, MFMA, DS, FLAT, GLOBAL, SCRATCH, MUBUF,
 };
+const char* format_name(Format f);
 
 // One decoded operand.
 struct Operand {
@@ -30,22 +53,38 @@ struct Operand {
     Label /* branch target pc in imm */, Special /* flat_scratch, src_shared_base, ... */,
   };
   Kind kind = None;
-  uint16_t reg = 0;     // first register index for Sgpr/Vgpr/Agpr
-  uint8_t dwords = 1;
+  // Sgpr: s-index (0..101). Vgpr/Agpr: v-/a-index (0..255; AGPR storage adds accum_offset).
+  // Vcc/Exec: 0 = whole pair or _lo, 1 = _hi (with dwords == 1). Special: the 9-bit
+  // source encoding (102 flat_scratch_lo .. 123 ttmp15, 235 src_shared_base, 237
+  // src_private_base, 251 src_vccz, 252 src_execz, 253 src_scc, 254 src_lds_direct).
+  uint16_t reg = 0;
+  uint8_t dwords = 1;   // register count (1, 2, 3, 4, 8, 16); for constants 1 or 2
+  uint8_t bits = 32;    // element type width of the operand (16, 32 or 64) from the mnemonic
   bool neg = false, abs = false;
-  uint64_t imm = 0;     // Const/Literal raw bits (32-bit literal, or the inline value's bits
-                        // already expanded to the operand's type width), Label target
+  // Const/Literal: the value as the operand type sees it, already expanded: integer inline
+  // constants sign-extended to 64 bits; float inline constants as f16 (zero-extended),
+  // f32 or f64 bits per `bits`; a 32-bit literal for a 64-bit float operand is the high
+  // dword (low dword zero), for a 64-bit integer operand it is zero-extended. Label: target pc.
+  uint64_t imm = 0;
+
+  bool is_reg() const { return kind == Sgpr || kind == Vgpr || kind == Agpr; }
+  bool is_vector() const { return kind == Vgpr || kind == Agpr; }
+  bool is_const() const { return kind == Const || kind == Literal; }
 };
 
 struct Modifiers {
-  int32_t offset = 0, offset1 = 0;
+  int32_t offset = 0, offset1 = 0;  // SMEM/DS/FLAT/MUBUF offsets (DS 2-address: offset0/offset1)
   bool glc = false, slc = false, nt = false, sc0 = false, sc1 = false;
   bool lds = false, idxen = false, offen = false, gds = false, clamp = false;
   uint8_t omod = 0, op_sel = 0, op_sel_hi = 0, neg_lo = 0, neg_hi = 0;
   uint8_t cbsz = 0, abid = 0, blgp = 0;
   bool dpp = false;  uint16_t dpp_ctrl = 0; uint8_t row_mask = 0xf, bank_mask = 0xf; bool bound_ctrl = false;
   bool sdwa = false; uint8_t dst_sel = 6, dst_unused = 0, src0_sel = 6, src1_sel = 6;
+  bool sdwa_sext0 = false, sdwa_sext1 = false;  // SDWA src sext bits
   uint16_t simm16 = 0;  // SOPP/SOPK immediate (waitcnt fields, branch offset, nop count)
+  bool acc = false;     // DS/FLAT/MUBUF data or vdst is an AGPR; MFMA: acc (srcA/B AGPR)
+  bool acc_cd = false;  // MFMA: vdst and srcC are AGPRs
+  bool soffset_off = false;  // SMEM with imm offset only; FLAT/GLOBAL/SCRATCH saddr "off"
 };
 
 struct Wave;
@@ -61,28 +100,41 @@ enum InstClass : uint32_t {
   C_PERMLANE = 1u << 18, C_WRITES_EXEC = 1u << 19, C_WRITES_VCC = 1u << 20,
   C_READS_VCC = 1u << 21, C_READS_EXEC = 1u << 22, C_WRITES_M0 = 1u << 23,
   C_READS_M0 = 1u << 24, C_BARRIER = 1u << 25, C_WAITCNT = 1u << 26, C_LDS_DMA = 1u << 27,
+  C_WRITES_SCC = 1u << 28, C_READS_SCC = 1u << 29, C_NOP = 1u << 30, C_ENDPGM = 1u << 31,
 };
 
 struct Inst {
-  uint64_t pc = 0;         // byte offset in the code object's .text
+  uint64_t pc = 0;         // address as llvm-objdump-22 prints it
   uint8_t size = 4;        // 4, 8 or 12 (with literal)
   Format format{};
   uint16_t opcode = 0;     // opcode field of its encoding
-  std::string mnemonic;    // as llvm-objdump-22 prints it, e.g. "v_add_u32_e32"? no: "v_add_u32"
+  std::string mnemonic;    // base name without encoding suffix: "v_add_u32" (text: "v_add_u32_e32")
   std::string text;        // full LLVM-syntax text, e.g. "v_add_u32_e32 v1, v2, v3"
   uint8_t num_dst = 0, num_src = 0;
-  std::array<Operand, 3> dst{};  // defs in assembler order (vdst, sdst/vcc carry-out)
-  std::array<Operand, 5> src{};  // uses in assembler order (src0.., or addr/data/srsrc/soffset)
+  // defs in assembler order: vdst (or sdst), then a VOP3b carry-out sdst / VOPC e64 sdst.
+  // VOPC e32 writes vcc: dst[0] = Vcc. Memory loads: dst[0] = vdst/sdata.
+  std::array<Operand, 3> dst{};
+  // uses in assembler order: VALU/SALU src0, src1, src2; VOP2 carry-in vcc last.
+  // SMEM: src[0] sbase, src[1] soffset (or None), data to store is src[2].
+  // DS: src[0] addr, src[1] data0, src[2] data1.  FLAT/GLOBAL/SCRATCH: src[0] vaddr
+  // (None for scratch "off"), src[1] vdata, src[2] saddr (None for "off").
+  // MUBUF: src[0] vaddr (None if neither offen nor idxen), src[1] vdata (stores/atomics),
+  // src[2] srsrc, src[3] soffset. MFMA: src[0] A, src[1] B, src[2] C.
+  std::array<Operand, 5> src{};
   Modifiers mod{};
   uint32_t cls = 0;        // InstClass mask
   uint8_t mfma_passes = 0;
   Handler exec = nullptr;  // bound at load time from the registry by mnemonic
 };
 
+struct Dispatch;
+struct Workgroup;
+
 // Registers of one wave. VGPR storage: vgpr[reg * kLanes + lane]; AGPR aN lives at
 // unified index accum_offset + N (the kernel descriptor's split).
 struct Wave {
-  std::array<uint32_t, 128> sgpr{};   // s0..s101; vcc/exec/m0 are separate fields
+  std::array<uint32_t, 128> sgpr{};   // s0..s101; 102.. hold flat_scratch, xnack_mask, ttmp
+                                      // at their encoding index; vcc/exec/m0 are fields below
   std::vector<uint32_t> vgpr;         // kMaxVgprs * kLanes
   uint64_t exec = ~0ull, vcc = 0;
   uint32_t m0 = 0;
@@ -90,40 +142,147 @@ struct Wave {
   uint64_t pc = 0;
   uint32_t accum_offset = 256;
   bool done = false, at_barrier = false;
-  uint32_t mode = 0;                   // float mode register (round/denorm)
+  uint32_t mode = 0;                   // MODE hwreg: round [3:0], denorm [7:4], dx10_clamp [8], ieee [9]
+  uint32_t trapsts = 0;
   uint32_t wave_id = 0, workgroup_linear = 0, wave_in_group = 0;
-  struct Dispatch* dispatch = nullptr; // memory, LDS, checker, trace sink
+  uint32_t workgroup_id[3] = {0, 0, 0};
+  Dispatch* dispatch = nullptr;        // memory, checker, trace sink (shared by all waves)
+  Workgroup* group = nullptr;          // this wave's workgroup (LDS)
+  uint8_t* lds = nullptr;              // the workgroup's LDS (== group->lds)
+  uint32_t lds_size = 0;               // bytes allocated (static + dynamic)
+  uint64_t scratch_base = 0;           // device address of lane 0's private segment
+  uint32_t scratch_lane_stride = 0;    // bytes per lane (private_segment_fixed_size, aligned)
   const Inst* cur = nullptr;
+  uint64_t issued = 0;                 // instructions issued by this wave (the checker's clock)
+  uint64_t lane_ops = 0;
+
+  uint32_t* v(unsigned reg) { return &vgpr[size_t(reg) * kLanes]; }
+  const uint32_t* v(unsigned reg) const { return &vgpr[size_t(reg) * kLanes]; }
+  uint32_t* a(unsigned reg) { return &vgpr[size_t(accum_offset + reg) * kLanes]; }
+  const uint32_t* a(unsigned reg) const { return &vgpr[size_t(accum_offset + reg) * kLanes]; }
 };
 
 // Mnemonic -> semantics. Each exec_*.cpp registers its handlers with a static
 // Registrar; load fails with "unsupported instruction at 0x..: TEXT" for a mnemonic
-// that has none.
+// that has none. The key is Inst::mnemonic (no _e32/_e64/_dpp/_sdwa suffix).
 struct Registry {
   static Registry& get();
   void add(std::string_view mnemonic, Handler h);
   Handler find(std::string_view mnemonic) const;
+  std::vector<std::string> mnemonics() const;  // sorted, for diagnostics and coverage tests
 };
 struct Registrar {
   Registrar(std::initializer_list<std::pair<std::string_view, Handler>> list);
 };
 
 // The checker sees every issue and every retirement; it never changes execution.
+// Threading: workgroups run on several worker threads; all calls for one workgroup come
+// from one thread, in program order per wave; calls for different workgroups may be
+// concurrent. `cycle` is the wave's issue counter (Wave::issued before this instruction).
 struct Observer {
   virtual ~Observer() = default;
   virtual void on_issue(const Wave& w, const Inst& in, uint64_t cycle) = 0;
   virtual void on_waitcnt(const Wave& w, const Inst& in) = 0;
-  virtual void on_barrier(uint32_t workgroup) = 0;
+  virtual void on_barrier(uint32_t workgroup) = 0;  // all waves of the group released
+  // A wave ended (s_endpgm) / a workgroup finished. Defaults do nothing.
+  virtual void on_wave_end(const Wave&) {}
+  virtual void on_workgroup_end(uint32_t /*workgroup*/) {}
 };
 
-// ---- Operand access (core.cpp). Register operands index by lane; SGPR, constant and
-// literal operands broadcast. Modifiers (neg/abs, DPP, SDWA) are NOT applied here.
-uint32_t read_u32(const Wave& w, const Operand& op, int lane, int dword = 0);
-uint64_t read_u64(const Wave& w, const Operand& op, int lane);  // 64-bit operand (pair)
-void write_u32(Wave& w, const Operand& op, int lane, uint32_t v, int dword = 0);
-void write_u64(Wave& w, const Operand& op, int lane, uint64_t v);
-uint32_t read_scalar(const Wave& w, const Operand& op, int dword = 0);  // SGPR/special/const
-void write_scalar(Wave& w, const Operand& op, uint32_t v, int dword = 0);
+// ---- Errors.
+// "0x1a4: v_add_u32_e32 v1, v2, v3: why" as rt::error.
+[[noreturn]] void fail(const Inst& in, std::string_view why);
+[[noreturn]] inline void fail(const Wave&, const Inst& in, std::string_view why) { fail(in, why); }
+
+// ---- Operand access. Register operands index by lane; SGPR, constant and literal
+// operands broadcast. Modifiers (neg/abs, DPP, SDWA) are NOT applied here.
+uint32_t read_special(const Wave& w, const Operand& op, int dword);   // slow path (core.cpp)
+void write_special(Wave& w, const Operand& op, uint32_t v, int dword);
+
+inline uint32_t read_scalar(const Wave& w, const Operand& op, int dword = 0) {
+  switch (op.kind) {
+    case Operand::Sgpr: return w.sgpr[op.reg + dword];
+    case Operand::Const:
+    case Operand::Literal: return uint32_t(op.imm >> (32 * (dword & 1)));
+    case Operand::Vcc: return uint32_t(w.vcc >> (32 * ((op.reg + dword) & 1)));
+    case Operand::Exec: return uint32_t(w.exec >> (32 * ((op.reg + dword) & 1)));
+    case Operand::M0: return w.m0;
+    case Operand::Scc: return w.scc ? 1u : 0u;
+    default: return read_special(w, op, dword);
+  }
+}
+inline void write_scalar(Wave& w, const Operand& op, uint32_t v, int dword = 0) {
+  switch (op.kind) {
+    case Operand::Sgpr: w.sgpr[op.reg + dword] = v; return;
+    case Operand::Vcc: {
+      int hi = (op.reg + dword) & 1;
+      w.vcc = (w.vcc & ~(0xffffffffull << (32 * hi))) | (uint64_t(v) << (32 * hi));
+      return;
+    }
+    case Operand::Exec: {
+      int hi = (op.reg + dword) & 1;
+      w.exec = (w.exec & ~(0xffffffffull << (32 * hi))) | (uint64_t(v) << (32 * hi));
+      return;
+    }
+    case Operand::M0: w.m0 = v; return;
+    case Operand::Scc: w.scc = v != 0; return;
+    default: write_special(w, op, v, dword); return;
+  }
+}
+inline uint64_t read_scalar64(const Wave& w, const Operand& op) {
+  switch (op.kind) {
+    case Operand::Sgpr: return w.sgpr[op.reg] | (uint64_t(w.sgpr[op.reg + 1]) << 32);
+    case Operand::Const:
+    case Operand::Literal: return op.imm;
+    case Operand::Vcc: return w.vcc;
+    case Operand::Exec: return w.exec;
+    default: return read_scalar(w, op, 0) | (uint64_t(read_scalar(w, op, 1)) << 32);
+  }
+}
+inline void write_scalar64(Wave& w, const Operand& op, uint64_t v) {
+  switch (op.kind) {
+    case Operand::Vcc: w.vcc = v; return;
+    case Operand::Exec: w.exec = v; return;
+    default:
+      write_scalar(w, op, uint32_t(v), 0);
+      write_scalar(w, op, uint32_t(v >> 32), 1);
+  }
+}
+
+inline uint32_t read_u32(const Wave& w, const Operand& op, int lane, int dword = 0) {
+  if (op.kind == Operand::Vgpr) return w.vgpr[size_t(op.reg + dword) * kLanes + lane];
+  if (op.kind == Operand::Agpr)
+    return w.vgpr[size_t(w.accum_offset + op.reg + dword) * kLanes + lane];
+  return read_scalar(w, op, dword);
+}
+inline uint64_t read_u64(const Wave& w, const Operand& op, int lane) {  // 64-bit operand (pair)
+  if (op.kind == Operand::Vgpr || op.kind == Operand::Agpr)
+    return read_u32(w, op, lane, 0) | (uint64_t(read_u32(w, op, lane, 1)) << 32);
+  return read_scalar64(w, op);
+}
+inline void write_u32(Wave& w, const Operand& op, int lane, uint32_t v, int dword = 0) {
+  if (op.kind == Operand::Vgpr) { w.vgpr[size_t(op.reg + dword) * kLanes + lane] = v; return; }
+  if (op.kind == Operand::Agpr) {
+    w.vgpr[size_t(w.accum_offset + op.reg + dword) * kLanes + lane] = v;
+    return;
+  }
+  write_scalar(w, op, v, dword);
+}
+inline void write_u64(Wave& w, const Operand& op, int lane, uint64_t v) {
+  if (op.kind == Operand::Vgpr || op.kind == Operand::Agpr) {
+    write_u32(w, op, lane, uint32_t(v), 0);
+    write_u32(w, op, lane, uint32_t(v >> 32), 1);
+    return;
+  }
+  write_scalar64(w, op, v);
+}
+// Pointer to the lane array of a vector operand's dword (Vgpr/Agpr only), for fast loops.
+inline uint32_t* vec_ptr(Wave& w, const Operand& op, int dword = 0) {
+  return op.kind == Operand::Agpr ? w.a(op.reg + dword) : w.v(op.reg + dword);
+}
+inline const uint32_t* vec_ptr(const Wave& w, const Operand& op, int dword = 0) {
+  return op.kind == Operand::Agpr ? w.a(op.reg + dword) : w.v(op.reg + dword);
+}
 
 // ---- Device memory and LDS (memory.cpp, owner sim-mem-check). Every access is checked:
 // outside any allocation / outside the LDS allocation / misaligned where the hardware
@@ -144,6 +303,8 @@ struct KernelImage {            // filled by the loader (elf.cpp) from the code 
   std::vector<uint8_t> code;    // the whole .text section
   uint64_t code_vaddr = 0;      // vaddr of code[0]
   uint64_t entry = 0;           // vaddr of the kernel's first instruction
+  uint64_t code_base = 0;       // device address where vaddr 0 of the code object is mapped
+                                // (s_getpc returns code_base + pc); 0 if not mapped
   // kernel descriptor
   uint32_t group_segment_fixed_size = 0, private_segment_fixed_size = 0, kernarg_size = 0;
   uint32_t next_free_vgpr = 0, next_free_sgpr = 0, accum_offset = 256;
@@ -168,6 +329,28 @@ struct DispatchParams {
   bool trace = false;
   uint64_t instruction_budget = 0;
   unsigned threads = 0;
+  std::FILE* trace_out = nullptr;  // --trace sink; nullptr = stdout
+};
+
+// Shared by all waves of one dispatch (read-only during execution except Memory).
+struct Dispatch {
+  const KernelImage* image = nullptr;
+  const DispatchParams* params = nullptr;
+  Memory* memory = nullptr;
+  Observer* observer = nullptr;    // may be nullptr
+  uint64_t code_base = 0;          // see KernelImage::code_base
+  uint64_t kernarg_addr = 0;       // device address of the kernarg segment copy
+  uint64_t dispatch_packet_addr = 0;
+  uint64_t scratch_addr = 0;       // device allocation of all private segments (0 if none)
+  bool trace = false;
+};
+
+// One workgroup in flight (owned by the worker thread that runs it).
+struct Workgroup {
+  uint32_t id[3] = {0, 0, 0};
+  uint32_t linear = 0;
+  std::vector<uint8_t> lds;        // static + dynamic LDS, zero-filled
+  uint32_t num_waves = 0;
 };
 
 }  // namespace hipasm::sim

@@ -1,0 +1,35 @@
+// gfx942 instruction decoder: bytes of .text -> Inst (operands, modifiers, classes, LLVM text).
+#pragma once
+#include <span>
+
+#include "core.hpp"
+
+namespace hipasm::sim {
+
+// A decoded code section: one Inst per instruction, plus an index by address.
+struct Program {
+  uint64_t base = 0;                 // vaddr of code[0]
+  std::vector<Inst> insts;           // in address order
+  std::vector<int32_t> index;        // (pc - base) / 4 -> position in insts, or -1
+  const Inst* at(uint64_t pc) const {
+    uint64_t off = pc - base;
+    if (pc < base || (off & 3) || off / 4 >= index.size()) return nullptr;
+    int32_t i = index[off / 4];
+    return i < 0 ? nullptr : &insts[size_t(i)];
+  }
+};
+
+// Decodes one instruction at `bytes` (at least 4 bytes, up to 12 read). Never throws for
+// unknown encodings: returns an Inst with mnemonic "" and text "<unknown 0x...>" instead,
+// so a whole section can be decoded and only what executes must be known.
+Inst decode_one(std::span<const uint8_t> bytes, uint64_t pc);
+
+// Decodes a whole section. Instructions past an s_endpgm that are not valid (padding,
+// data) are kept as unknown entries.
+Program decode_program(std::span<const uint8_t> code, uint64_t base);
+
+// Binds handlers from the Registry. Throws rt::error naming the first instruction reachable
+// from `entry` (following branches) that is unknown or has no handler.
+void bind_handlers(Program& prog, uint64_t entry);
+
+}  // namespace hipasm::sim

@@ -1,0 +1,19 @@
+// Runs one kernel dispatch: decodes the kernel's code once, sets up the gfx942 entry state
+// of every wave from the kernel descriptor, and executes workgroups on worker threads.
+// Called by the rt::device sim backend (launcher.cpp).
+#pragma once
+#include "core.hpp"
+#include "decode.hpp"
+
+namespace hipasm::sim {
+
+inline constexpr uint64_t kDefaultInstructionBudget = 100'000'000;  // wave-instructions
+
+// Throws rt::error for: an undecodable instruction or one with no handler (reported before
+// any wave runs), a branch outside the code, a deadlock at s_barrier, the instruction
+// budget exceeded, any fault a handler raises. The checker's findings are the Observer's
+// business; the report carries only the counters.
+rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& params,
+                               Memory& memory, Observer* checker);
+
+}  // namespace hipasm::sim
