@@ -21,6 +21,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -153,6 +154,7 @@ struct Wave {
   uint64_t scratch_base = 0;           // device address of lane 0's private segment
   uint32_t scratch_lane_stride = 0;    // bytes per lane (private_segment_fixed_size, aligned)
   const Inst* cur = nullptr;
+  mutable void* checker_state = nullptr;  // owned by the checker (checker.cpp); null = fresh
   uint64_t issued = 0;                 // instructions issued by this wave (the checker's clock)
   uint64_t lane_ops = 0;
 
@@ -289,12 +291,22 @@ inline const uint32_t* vec_ptr(const Wave& w, const Operand& op, int dword = 0) 
 // faults -> throws rt::error with the instruction's address and text.
 class Memory {
  public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
   uint64_t alloc(size_t bytes, size_t align = 256);  // real, non-overlapping addresses
   void free(uint64_t addr);
   void read(uint64_t addr, void* dst, size_t n) const;    // host copies (throw if outside)
   void write(uint64_t addr, const void* src, size_t n);
   uint8_t* translate(uint64_t addr, size_t n);            // nullptr if not inside one allocation
-  // (implementation details private to memory.cpp; thread-safe for concurrent workgroups)
+  // Implementation details private to memory.cpp (memory.hpp has the kernel-access helpers);
+  // thread-safe for concurrent workgroups.
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
 };
 
 // ---- One dispatch (dispatch.cpp, owner sim-core).
