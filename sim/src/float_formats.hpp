@@ -1,0 +1,171 @@
+// Bit-exact conversions between f32/f64 and the narrow formats gfx942 computes with:
+// IEEE half (f16), bfloat16 (bf16), and the two 8-bit "FNUZ" formats of CDNA3:
+//   fp8 = E4M3, exponent bias 8, no infinities, no negative zero, 0x80 is the only NaN,
+//         largest finite 240;
+//   bf8 = E5M2, exponent bias 16, no infinities, no negative zero, 0x80 is the only NaN,
+//         largest finite 57344.
+// Written from the format definitions (not from the host's _Float16/__bf16, which the tests
+// use as the independent oracle). Rounding: nearest-even unless the function says otherwise.
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace hipasm::sim::fp {
+
+inline float f32(uint32_t b) { return std::bit_cast<float>(b); }
+inline uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+inline double f64(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
+
+inline bool is_nan32(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+inline bool is_nan16(uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
+
+// ---- f16 ----
+inline float f16_to_f32(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu;
+  if (exp == 0x1f) return f32(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0));
+  if (exp == 0) {
+    if (man == 0) return f32(sign);
+    // subnormal: value = man * 2^-24, exact in f32
+    float v = float(man) * 0x1p-24f;
+    return sign ? -v : v;
+  }
+  return f32(sign | ((exp + 112) << 23) | (man << 13));
+}
+
+enum class Round { NearestEven, TowardZero };
+
+// f32 -> f16 with the given rounding; NaN stays a quiet NaN with its top payload bits.
+inline uint16_t f32_to_f16(float f, Round rm = Round::NearestEven) {
+  uint32_t b = bits(f);
+  uint16_t sign = uint16_t((b >> 16) & 0x8000u);
+  uint32_t a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) return uint16_t(sign | 0x7e00u | ((a >> 13) & 0x1ffu));
+  if (a == 0x7f800000u) return uint16_t(sign | 0x7c00u);
+  int exp = int(a >> 23) - 127;
+  uint32_t man = (a & 0x7fffffu) | (a >= 0x800000u ? 0x800000u : 0);  // 24-bit significand
+  if (a < 0x800000u) exp = -126;                                      // f32 subnormal
+  // target: normal if exp >= -14 (11-bit significand), else subnormal with fewer bits
+  int shift;  // bits of the 24-bit significand to drop
+  uint32_t hexp;
+  if (exp >= -14) {
+    shift = 13;
+    hexp = uint32_t(exp + 15);
+  } else {
+    shift = 13 + (-14 - exp);
+    hexp = 0;
+  }
+  if (shift > 31) return rm == Round::NearestEven ? sign : sign;  // rounds to zero
+  uint32_t kept = man >> shift;
+  uint32_t rest = man & ((1u << shift) - 1);
+  uint32_t half = 1u << (shift - 1);
+  if (rm == Round::NearestEven && (rest > half || (rest == half && (kept & 1)))) ++kept;
+  // kept holds the significand with implicit bit (normal) or the subnormal mantissa
+  uint32_t out;
+  if (hexp == 0) {
+    out = kept;  // may carry into 0x400 = smallest normal, which is the right encoding
+  } else {
+    out = (hexp << 10) + (kept - 0x400u);  // carry past 0x7ff bumps the exponent
+    if (kept >= 0x800u) out = ((hexp + 1) << 10);
+  }
+  if (out >= 0x7c00u) {
+    // overflow: RNE goes to infinity, RTZ saturates to the largest finite value
+    out = rm == Round::NearestEven ? 0x7c00u : 0x7bffu;
+  }
+  return uint16_t(sign | out);
+}
+
+// ---- bf16 ----
+inline float bf16_to_f32(uint16_t h) { return f32(uint32_t(h) << 16); }
+inline uint16_t f32_to_bf16(float f) {
+  uint32_t b = bits(f);
+  if (is_nan32(b)) return uint16_t((b >> 16) | 0x40u);
+  uint32_t lsb = (b >> 16) & 1u;
+  b += 0x7fffu + lsb;
+  return uint16_t(b >> 16);
+}
+
+// ---- fp8 / bf8 (FNUZ) ----
+struct Fp8Format {
+  int man_bits;  // 3 (fp8) or 2 (bf8)
+  int bias;      // 8 or 16
+  int max_exp_field;
+};
+inline constexpr Fp8Format kFp8{3, 8, 15};
+inline constexpr Fp8Format kBf8{2, 16, 31};
+
+inline float fp8_to_f32(uint8_t v, const Fp8Format& f) {
+  if (v == 0x80) return std::numeric_limits<float>::quiet_NaN();
+  bool neg = v & 0x80;
+  int exp = (v >> f.man_bits) & ((1 << (7 - f.man_bits)) - 1);
+  int man = v & ((1 << f.man_bits) - 1);
+  float r;
+  if (exp == 0)
+    r = std::ldexp(float(man), 1 - f.bias - f.man_bits);
+  else
+    r = std::ldexp(float((1 << f.man_bits) | man), exp - f.bias - f.man_bits);
+  return neg ? -r : r;
+}
+inline float fp8_to_f32(uint8_t v) { return fp8_to_f32(v, kFp8); }
+inline float bf8_to_f32(uint8_t v) { return fp8_to_f32(v, kBf8); }
+
+// f32 -> fp8/bf8. Nearest-even when `rand` is absent; stochastic rounding adds `rand`
+// (uniform 32 bits) below the kept precision before truncating. Values beyond the largest
+// finite one become NaN (0x80) unless `saturate`, which clamps them (and infinities) to
+// +-max. A result that rounds to zero is +0 (the format has no -0).
+inline uint8_t f32_to_fp8(float x, const Fp8Format& f, bool saturate, bool stochastic = false,
+                          uint32_t rand = 0) {
+  uint32_t b = bits(x);
+  if (is_nan32(b)) return 0x80;
+  bool neg = b >> 31;
+  double a = std::fabs(double(x));
+  const int max_man = (1 << f.man_bits) - 1;
+  const double max_val = std::ldexp(double((1 << f.man_bits) | max_man),
+                                    f.max_exp_field - f.bias - f.man_bits);
+  if (std::isinf(a)) return saturate ? uint8_t((neg ? 0x80 : 0) | 0x7f) : 0x80;
+  if (a == 0) return 0;
+  // quantum at this magnitude
+  int e;
+  std::frexp(a, &e);             // a in [2^(e-1), 2^e)
+  int exp_unb = e - 1;
+  int min_exp = 1 - f.bias;      // smallest normal exponent
+  if (exp_unb < min_exp) exp_unb = min_exp;
+  double q = std::ldexp(1.0, exp_unb - f.man_bits);
+  double m = a / q;              // exact: a is an f32, q a power of two
+  double n = std::floor(m);
+  double frac = m - n;
+  bool up;
+  if (stochastic) {
+    up = frac * 4294967296.0 + double(rand) >= 4294967296.0;
+  } else {
+    up = frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0);
+  }
+  double r = (n + (up ? 1 : 0)) * q;
+  if (r > max_val) {
+    if (!saturate) return 0x80;
+    r = max_val;
+  }
+  if (r == 0) return 0;
+  // encode r
+  int re;
+  std::frexp(r, &re);
+  int rexp = re - 1;
+  uint8_t out;
+  if (rexp < min_exp) {
+    out = uint8_t(r / std::ldexp(1.0, min_exp - f.man_bits));  // subnormal mantissa
+  } else {
+    int field = rexp + f.bias;
+    int man = int(r / std::ldexp(1.0, rexp - f.man_bits)) - (1 << f.man_bits);
+    out = uint8_t((field << f.man_bits) | man);
+  }
+  return uint8_t((neg ? 0x80 : 0) | out);
+}
+
+// ---- helpers used by several ops ----
+inline uint32_t canonical_nan32() { return 0x7fc00000u; }
+
+}  // namespace hipasm::sim::fp
