@@ -1,0 +1,80 @@
+// Device memory and LDS access for the memory-instruction semantics (exec_mem.cpp).
+//
+// Device memory (Memory, declared in core.hpp): every allocation gets a real, unique,
+// never-reused address range from kDeviceBase upward (4 KiB-aligned or more), followed by a
+// guard gap of at least kGuardBytes, so an access that runs off one buffer does not land in
+// the next, and a use after free faults. Host storage is aligned like the device address (256 bytes), so naturally
+// aligned device words are naturally aligned host words and atomics use std::atomic_ref.
+//
+// Faults (rt::error "0x<pc>: <text>: <what> ... at 0x<addr> (lane N): <why>"):
+// - device access not entirely inside one live allocation (global/flat/buffer in range/SMEM);
+// - LDS access outside [0, static + dynamic LDS size);
+// - scratch access outside the lane's private segment;
+// - misaligned where gfx942 faults or misbehaves in the modes ROCm sets:
+//     * atomics (device or LDS) must be naturally aligned (4 or 8 bytes);
+//     * DS loads/stores of 2 bytes need 2-byte, of 4 bytes or more (b32/b64/b96/b128 and
+//       each element of read2/write2) 4-byte alignment;
+//     * SMEM addresses must be 4-byte aligned (the hardware silently drops the low bits,
+//       which is never what a kernel meant);
+//     * global/flat/buffer/scratch loads and stores may be unaligned (unaligned mode).
+#pragma once
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string_view>
+
+#include "core.hpp"
+
+namespace hipasm::sim {
+
+inline constexpr uint64_t kDeviceBase = 0x7f00'0000'0000ull;
+inline constexpr uint64_t kGuardBytes = 64 * 1024;
+
+struct Memory::Impl {
+  struct Allocation {
+    uint64_t base = 0;
+    size_t size = 0;
+    uint8_t* data = nullptr;  // aligned host storage (operator new with align_val_t)
+  };
+  mutable std::shared_mutex mu;
+  std::map<uint64_t, Allocation> allocs;  // by base address
+  uint64_t next = kDeviceBase;
+
+  // The allocation containing [addr, addr+n), or nullptr. Takes the shared lock.
+  const Allocation* find(uint64_t addr, size_t n) const;
+  // Why [addr, addr+n) is not accessible, for messages ("outside any allocation", "past the
+  // end of the 4096-byte allocation at 0x... by 4 bytes", ...).
+  std::string explain(uint64_t addr, size_t n) const;
+};
+
+// One instruction's view of device memory: caches the allocation of the last lane so a
+// coalesced access looks the allocation table up once. Throws rt::error naming the
+// instruction, the lane and the address.
+class DeviceView {
+ public:
+  DeviceView(Memory& mem, const Inst& in) : mem_(mem), in_(in) {}
+  uint8_t* at(uint64_t addr, size_t n, int lane, bool write);
+
+ private:
+  Memory& mem_;
+  const Inst& in_;
+  uint64_t lo_ = 1, hi_ = 0;  // cached [lo_, hi_) (empty)
+  uint8_t* data_ = nullptr;
+};
+
+// Byte pointer into the wave's workgroup LDS for [addr, addr+n); throws when outside.
+uint8_t* lds_at(const Wave& w, const Inst& in, uint64_t addr, size_t n, int lane);
+
+// Throws "0x<pc>: <text>: <what> of N bytes at 0x<addr> (lane L): <why>".
+[[noreturn]] void memory_fault(const Inst& in, std::string_view what, uint64_t addr, size_t n,
+                               int lane, std::string_view why);
+
+// Alignment check helper: throws memory_fault when addr % align != 0.
+inline void require_aligned(const Inst& in, std::string_view what, uint64_t addr, size_t n,
+                            int lane, size_t align) {
+  if (align > 1 && (addr & (align - 1)) != 0)
+    memory_fault(in, what, addr, n, lane,
+                 "misaligned (needs " + std::to_string(align) + "-byte alignment)");
+}
+
+}  // namespace hipasm::sim
