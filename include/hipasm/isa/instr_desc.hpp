@@ -27,14 +27,36 @@ enum operand_class : uint16_t {
   oc_m0 = 1 << 8,
   oc_exec = 1 << 9,
   oc_scc = 1 << 10,
+  oc_off = 1 << 11,     // the `off` keyword: no address register (global saddr, scratch, MUBUF vaddr)
 };
+
+// How an immediate in a slot is encoded (what is an inline constant, what a literal means).
+enum class imm_kind : uint8_t {
+  none,
+  b32,          // 32-bit operand: inline -16..64 and the f32 inline floats; literal: any 32 bits
+  f16,          // 16-bit float operand: inline -16..64 and the f16 inline floats; literal: 16 bits
+  i16,          // 16-bit integer (or packed) operand: inline -16..64 only; literal: 16 bits
+  b64,          // 64-bit integer operand: inline -16..64 and the f64 inline floats; literal: a
+                // 32-bit value, sign-extended
+  f64,          // 64-bit float operand: as b64 for inline; literal: the high 32 bits (low 32 zero)
+  simm16,       // 16-bit immediate field (SOPK/SOPP): -32768..65535
+  smem_offset,  // SMEM offset field: 21-bit signed byte offset
+  label,        // branch target (block id in the IR)
+};
+
+// Source modifiers a slot accepts in its VOP3 form.
+enum operand_mod : uint8_t { om_neg = 1 << 0, om_abs = 1 << 1 };
 
 enum class operand_role : uint8_t { def, use, def_use };
 
 struct operand_desc {
   operand_role role;
-  uint16_t classes;  // operand_class mask
-  uint8_t dwords;    // register width in dwords (1, 2, 3, 4, 8, 16)
+  uint16_t classes;  // operand_class mask (union over the instruction's forms)
+  uint8_t dwords;    // register width in dwords (1, 2, 3, 4, 8, 16, 32)
+  uint16_t classes_e32 = 0;  // VOP1/VOP2/VOPC with both forms: what the 32-bit form accepts
+  imm_kind imm = imm_kind::none;
+  uint8_t src_mods = 0;      // operand_mod mask
+  uint8_t dwords_alt = 0;    // global vaddr: width when saddr is an SGPR (0: no alternative)
 };
 
 // Properties the passes need. Implicit register reads/writes are listed here so
@@ -59,6 +81,8 @@ enum instr_flag : uint64_t {
   f_lgkm = 1ull << 33,      // counts on lgkmcnt
   f_vm = 1ull << 34,        // counts on vmcnt
   f_can_read_agpr = 1ull << 35,  // sources may be AGPRs (else a2v copies them)
+  f_acc_tied = 1ull << 36,  // data/result operands are all VGPRs or all AGPRs (one acc bit)
+  f_returns = 1ull << 37,   // flat/global atomic returning the old value (printed with sc0)
 };
 
 // Modifier kinds an instruction accepts (bit mask), checked by the builder.
@@ -80,6 +104,11 @@ struct instr_desc {
   uint64_t flags;         // instr_flag mask
   uint32_t modifiers;     // modifier_kind mask
   uint8_t mfma_passes;    // gfx942 pass count, 0 if not MFMA
+  uint8_t op_sel_len = 0;     // entries printed in op_sel:[...] (VOP3: sources + dst)
+  uint8_t op_sel_hi_len = 0;  // entries in op_sel_hi:/neg_lo:/neg_hi:[...] (sources)
+
+  constexpr bool has(uint64_t f) const { return (flags & f) != 0; }
+  constexpr bool accepts(uint32_t m) const { return (modifiers & m) != 0; }
 };
 
 }  // namespace hipasm::isa
