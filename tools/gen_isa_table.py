@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Generate hipasm's gfx942 instruction table and mnemonic surface from llvm-mc-22.
+
+  tools/gen_isa_table.py            # writes include/hipasm/isa/gfx942{,_mnemonics}.hpp
+
+1. enumerate: every opcode of every encoding family is disassembled (isa/enumerate.py);
+2. probe: each instruction's operand slots, forms and modifiers are learnt by
+   assembling variants (isa/probe.py);
+3. flags: properties and implicit registers from the family and name (isa/flags.py),
+   MFMA pass counts from llvm-mca-22;
+4. emit the C++ headers (sorted by name; gfx942_op indexes the table).
+Runs in well under a minute; needs llvm-mc-22 and llvm-mca-22 on PATH."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from isa import enumerate as enum_ops  # noqa: E402
+from isa import flags as fl  # noqa: E402
+from isa import probe  # noqa: E402
+from isa.parse import classify  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CLASS_BITS = {"sgpr": 1 << 0, "vgpr": 1 << 1, "agpr": 1 << 2, "inline": 1 << 3, "literal": 1 << 4,
+              "label": 1 << 5, "simm16": 1 << 6, "vcc": 1 << 7, "m0": 1 << 8, "exec": 1 << 9,
+              "scc": 1 << 10, "off": 1 << 11}
+FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm", "trans", "load",
+             "store", "atomic", "branch", "terminator", "barrier", "waitcnt", "side_effect",
+             "reads_exec", "writes_exec", "reads_vcc", "writes_vcc", "reads_scc", "writes_scc",
+             "reads_m0", "writes_m0", "has_e64", "has_dpp", "has_sdwa", "cmpx", "lds_dma", "readlane",
+             "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns"]
+MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
+            "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
+            "gds", "waitcnt"]
+IMM_KINDS = ["none", "b32", "f16", "i16", "b64", "f64", "simm16", "smem_offset", "label"]
+LABEL_OPS = ("s_branch", "s_call_b64", "s_cbranch_i_fork")
+
+
+def slot_info(e, i, role):
+    """-> (classes, dwords, classes_e32, imm, src_mods, dwords_alt)."""
+    classes, e32 = 0, 0
+    imm = "none"
+    width = None
+    for form, (ops, _, _) in e.base.items():
+        kind, w = classify(ops[i])
+        width = width or w
+        if kind in ("sgpr", "vgpr", "agpr") and form in ("", "e64"):
+            width = w
+        acc = e.slot_acc.get((form, i), {})
+        m = 0
+        for cname, (ok, _) in acc.items():
+            if ok and cname in CLASS_BITS:
+                m |= CLASS_BITS[cname]
+        if kind == "imm" and e.family in ("sopk", "smem", "sopp"):
+            if e.name in LABEL_OPS or e.name.startswith("s_cbranch"):
+                m |= CLASS_BITS["label"]
+                imm = "label"
+            else:
+                m |= CLASS_BITS["simm16"]
+                imm = "smem_offset" if e.family == "smem" else "simm16"
+        if kind == "imm" and e.family not in ("sopk", "smem", "sopp") and not acc:
+            m |= CLASS_BITS["literal"]
+        classes |= m
+        if form == "e32":
+            e32 = m
+        if acc.get("inline", (False,))[0]:
+            imm = imm_kind(acc, w)
+    if e.family == "sopp" and e.nops:
+        classes = CLASS_BITS["label"] if e.name in LABEL_OPS or e.name.startswith("s_cbranch") \
+            else CLASS_BITS["simm16"]
+        imm = "label" if classes == CLASS_BITS["label"] else "simm16"
+    if e.family == "mubuf" and i == probe.address_slot(e):
+        classes |= CLASS_BITS["off"]  # no offen/idxen: vaddr is `off`
+    if imm == "none" and classes & (CLASS_BITS["inline"] | CLASS_BITS["literal"]):
+        imm = "b32"
+    if not ("e32" in e.base and len(e.base) > 1):
+        e32 = 0
+    sm = 0
+    for name in e.slot_mods.get(i, ()):
+        sm |= {"neg": 1, "abs": 2}[name]
+    alt = 0
+    if e.family == "global" and i == probe.address_slot(e) and classes & CLASS_BITS["vgpr"]:
+        nxt = e.slot_acc.get(("", i + 1), {})
+        if nxt.get("sgpr", (False,))[0]:
+            alt = 1
+    return classes, width or 1, e32, imm, sm, alt
+
+
+def imm_kind(acc, w):
+    def inline(p):
+        ok, nb = acc.get("imm_" + p, (False, 0))
+        return ok and nb == acc["inline"][1]
+
+    def accepted(p):
+        return acc.get("imm_" + p, (False, 0))[0]
+    if w == 2:
+        if accepted("lit64hi") and not inline("lit64hi"):
+            return "f64"
+        return "b64"
+    if w == 1:
+        if inline("f32"):
+            return "b32"
+        if inline("f16"):
+            return "f16"
+        return "i16"
+    return "b32"
+
+
+def enum_name(e):
+    return e.name + ("_" + e.variant if e.variant else "")
+
+
+def main():
+    t0 = time.time()
+    decoded = enum_ops.decoded()
+    entries = probe.collect(decoded)
+    entries = probe.choose_baselines(entries)
+    # s_endpgm also decodes with its (ignored) immediate: keep the plain form.
+    seen = {(e.name, e.variant) for e in entries if e.family == "sopp" and e.nops == 0}
+    entries = [e for e in entries if not (e.family == "sopp" and e.nops and (e.name, e.variant) in seen)]
+    for e in entries:
+        e.roles = fl.roles(e)
+        e.defs = sum(1 for r in e.roles if r != "use")
+    probe.probe_slots(entries)
+    probe.probe_mods(entries)
+    passes = fl.mfma_passes(entries)
+    entries.sort(key=lambda e: (e.name, e.variant != "", e.nops))
+    names = [enum_name(e) for e in entries]
+    assert len(set(names)) == len(names), "duplicate enum names"
+    rows = []
+    for e in entries:
+        slots = [slot_info(e, i, e.roles[i]) for i in range(e.nops)]
+        agpr_src = any(s[0] & CLASS_BITS["agpr"] for s, r in zip(slots, e.roles) if r != "def")
+        fset = fl.flags(e, agpr_src)
+        mods = set(e.mods)
+        if any(s[4] for s in slots):
+            mods.add("neg_abs")
+        if mods & {"cbsz", "abid", "blgp"}:
+            mods.add("cbsz_abid_blgp")
+        if e.family == "mubuf":
+            mods |= {"offen", "idxen"}
+        if e.name == "s_waitcnt":
+            mods.add("waitcnt")
+        if e.variant == "rtn":
+            mods.add("sc0")
+        if e.variant == "lds":
+            mods.add("lds")
+        nsrc = sum(1 for r in e.roles if r != "def")
+        op_sel_len = (nsrc + (0 if fl.encoding(e) == "vop3p" else 1)) if "op_sel" in mods else 0
+        op_sel_hi_len = nsrc if "op_sel_hi" in mods or "neg_lo_hi" in mods else 0
+        rows.append((e, slots, fset, mods, passes.get(e.name, 0), op_sel_len, op_sel_hi_len))
+    write_table(rows)
+    write_mnemonics(rows)
+    print("gen_isa_table: %d instructions in %.1f s" % (len(rows), time.time() - t0))
+
+
+def write_table(rows):
+    out = []
+    w = out.append
+    w("// GENERATED by tools/gen_isa_table.py from llvm-mc-22 (gfx942). Do not edit.")
+    w("// Every gfx942 instruction: operand classes/widths, immediate kinds, flags, modifiers.")
+    w("#pragma once")
+    w("#include <cstddef>")
+    w("#include <cstdint>")
+    w("#include <string_view>")
+    w("")
+    w('#include "instr_desc.hpp"')
+    w("")
+    w("namespace hipasm::isa {")
+    w("")
+    w("// Index into gfx942_instrs. Variants that llvm-mc spells like their base (global/flat")
+    w("// atomics that return the old value, MUBUF loads into LDS) carry a _rtn / _lds suffix here.")
+    w("enum class gfx942_op : uint16_t {")
+    line = "  "
+    for e, *_ in rows:
+        tok = enum_name(e) + ","
+        if len(line) + len(tok) + 1 > 100:
+            w(line.rstrip())
+            line = "  "
+        line += tok + " "
+    w(line.rstrip())
+    w("};")
+    w("")
+    w("namespace detail::gfx942_tab {")
+    w("inline constexpr auto D = operand_role::def, U = operand_role::use, B = operand_role::def_use;")
+    w("inline constexpr auto " + ", ".join(
+        "%s = imm_kind::%s" % ("K" + str(i), k) for i, k in enumerate(IMM_KINDS)) + ";")
+    for enc in ["sop1", "sop2", "sopk", "sopc", "sopp", "smem", "vop1", "vop2", "vopc", "vop3",
+                "vop3p", "mfma", "ds", "flat", "global", "scratch", "mubuf"]:
+        pass
+    w("using E = encoding;")
+    w("}  // namespace detail::gfx942_tab")
+    w("")
+    w("inline constexpr instr_desc gfx942_instrs[] = {")
+    w("#define HIPASM_T_ using namespace detail::gfx942_tab;")
+    for e, slots, fset, mods, np, osl, oshl in rows:
+        fbits = 0
+        for f in fset:
+            fbits |= 1 << FLAG_BITS.index(f)
+        mbits = 0
+        for m in mods:
+            if m in MOD_BITS:
+                mbits |= 1 << MOD_BITS.index(m)
+        ops = []
+        for s, r in zip(slots, e.roles):
+            classes, dw, e32, imm, sm, alt = s
+            ops.append("{%s,%d,%d,%d,K%d,%d,%d}" % ({"def": "D", "use": "U", "def_use": "B"}[r],
+                                                  classes, dw, e32, IMM_KINDS.index(imm), sm, alt))
+        w('  {"%s",E::%s,%d,{%s},0x%xull,0x%xu,%d,%d,%d},' % (
+            e.name, fl.encoding(e), e.nops, ",".join(ops), fbits, mbits, np, osl, oshl))
+    w("};")
+    w("")
+    w("inline constexpr std::size_t gfx942_num_instrs = sizeof(gfx942_instrs) / sizeof(gfx942_instrs[0]);")
+    w("")
+    w("// Binary search by mnemonic (the table is sorted); the base form for _rtn/_lds variants.")
+    w("constexpr const instr_desc* gfx942_find(std::string_view name) {")
+    w("  std::size_t lo = 0, hi = gfx942_num_instrs;")
+    w("  while (lo < hi) {")
+    w("    std::size_t mid = (lo + hi) / 2;")
+    w("    if (gfx942_instrs[mid].name < name) lo = mid + 1; else hi = mid;")
+    w("  }")
+    w("  return lo < gfx942_num_instrs && gfx942_instrs[lo].name == name ? &gfx942_instrs[lo] : nullptr;")
+    w("}")
+    w("constexpr const instr_desc& desc(gfx942_op op) { return gfx942_instrs[static_cast<uint16_t>(op)]; }")
+    w("")
+    w("}  // namespace hipasm::isa")
+    text = "\n".join(l for l in out if not l.startswith("#define HIPASM_T_")) + "\n"
+    # table rows refer to D/U/B/K*/E unqualified: wrap them in the helper namespace
+    text = text.replace("inline constexpr instr_desc gfx942_instrs[] = {",
+                        "namespace detail::gfx942_tab {\ninline constexpr instr_desc table[] = {")
+    text = text.replace("};\n\ninline constexpr std::size_t gfx942_num_instrs",
+                        "};\n}  // namespace detail::gfx942_tab\n\ninline constexpr const auto& gfx942_instrs = detail::gfx942_tab::table;\ninline constexpr std::size_t gfx942_num_instrs")
+    with open(os.path.join(ROOT, "include/hipasm/isa/gfx942.hpp"), "w") as f:
+        f.write(text)
+
+
+def write_mnemonics(rows):
+    out = []
+    w = out.append
+    w("// GENERATED by tools/gen_isa_table.py from llvm-mc-22 (gfx942). Do not edit.")
+    w("// One member function per gfx942 mnemonic (xbyak style), mixed into a builder by CRTP:")
+    w("//   struct my_builder : hipasm::isa::gfx942_mnemonics<my_builder> {")
+    w("//     using operand_arg = ...;")
+    w("//     constexpr auto emit(gfx942_op, std::initializer_list<operand_arg>, const modifiers&,")
+    w("//                         std::source_location);")
+    w("//   };")
+    w("// Each function takes exactly the instruction's operands in llvm-mc order (defs first),")
+    w("// then modifiers (designated initialisers: {.offset = 16, .sc0 = true}), then the caller's")
+    w("// source location. Global/flat atomics that return the old value are the overloads with")
+    w("// one more operand (they set sc0); MUBUF loads into LDS are <name>_lds (they set lds).")
+    w("// No gfx942 mnemonic is a C++ keyword or a standard macro, so every name is spelt as in asm.")
+    w("#pragma once")
+    w("#include <initializer_list>")
+    w("#include <source_location>")
+    w("")
+    w('#include "../ir.hpp"')
+    w('#include "gfx942.hpp"')
+    w("")
+    w("namespace hipasm::isa {")
+    w("")
+    w("template <class Builder>")
+    w("struct gfx942_mnemonics {")
+    w("#define HIPASM_MN_ARGS_ const modifiers& m = {}, std::source_location loc = std::source_location::current()")
+    w("#define HIPASM_MN_EMIT_(op, ...) return static_cast<Builder&>(*this).emit(gfx942_op::op, {__VA_ARGS__}, m, loc)")
+    w("  template <class B = Builder> using A = typename B::operand_arg;")
+    for e, *_ in rows:
+        n = e.nops
+        params = "".join("A<> a%d, " % i for i in range(n))
+        args = ", ".join("a%d" % i for i in range(n))
+        fname = e.name if e.variant != "lds" else e.name + "_lds"
+        if e.variant in ("rtn", "lds"):
+            setter = "sc0" if e.variant == "rtn" else "lds"
+            w("  constexpr auto %s(%smodifiers m = {}, std::source_location loc = std::source_location::current()) "
+              "{ m.%s = true; HIPASM_MN_EMIT_(%s%s); }" % (fname, params, setter, enum_name(e),
+                                                           (", " + args) if args else ""))
+        else:
+            w("  constexpr auto %s(%sHIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(%s%s); }" % (
+                fname, params, enum_name(e), (", " + args) if args else ""))
+    w("#undef HIPASM_MN_EMIT_")
+    w("#undef HIPASM_MN_ARGS_")
+    w("};")
+    w("")
+    w("}  // namespace hipasm::isa")
+    with open(os.path.join(ROOT, "include/hipasm/isa/gfx942_mnemonics.hpp"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
