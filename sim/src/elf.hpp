@@ -56,10 +56,10 @@ struct KernelDescriptor {
   // kernarg_preload
   uint32_t kernarg_preload_length = 0, kernarg_preload_offset = 0;
 
-  // Registers the hardware allocates from the granules (gfx942 wave64: VGPRs in blocks of
-  // 8, unified with AGPRs; SGPRs in blocks of 16 encoded as 2 * (blocks - 1)).
+  // Registers the granules encode (gfx942 wave64: VGPRs in blocks of 8, unified with
+  // AGPRs; SGPRs in blocks of 8, as clang-22 encodes them, checked against its metadata).
   uint32_t allocated_vgprs() const { return (granulated_workitem_vgpr_count + 1) * 8; }
-  uint32_t allocated_sgprs() const { return (granulated_wavefront_sgpr_count / 2 + 1) * 16; }
+  uint32_t allocated_sgprs() const { return (granulated_wavefront_sgpr_count + 1) * 8; }
 };
 
 struct KernelInfo {
