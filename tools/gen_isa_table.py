@@ -222,6 +222,11 @@ def write_table(rows):
     w("  }")
     w("  return lo < gfx942_num_instrs && gfx942_instrs[lo].name == name ? &gfx942_instrs[lo] : nullptr;")
     w("}")
+    w("// Index of the mnemonic in the table (its gfx942_op), or -1.")
+    w("constexpr int find_instr(std::string_view name) {")
+    w("  const instr_desc* d = gfx942_find(name);")
+    w("  return d ? static_cast<int>(d - gfx942_instrs) : -1;")
+    w("}")
     w("constexpr const instr_desc& desc(gfx942_op op) { return gfx942_instrs[static_cast<uint16_t>(op)]; }")
     w("")
     w("}  // namespace hipasm::isa")
@@ -230,7 +235,7 @@ def write_table(rows):
     text = text.replace("inline constexpr instr_desc gfx942_instrs[] = {",
                         "namespace detail::gfx942_tab {\ninline constexpr instr_desc table[] = {")
     text = text.replace("};\n\ninline constexpr std::size_t gfx942_num_instrs",
-                        "};\n}  // namespace detail::gfx942_tab\n\ninline constexpr const auto& gfx942_instrs = detail::gfx942_tab::table;\ninline constexpr std::size_t gfx942_num_instrs")
+                        "};\n}  // namespace detail::gfx942_tab\n\ninline constexpr const auto& gfx942_instrs = detail::gfx942_tab::table;\ninline constexpr const auto& gfx942_table = detail::gfx942_tab::table;\ninline constexpr std::size_t gfx942_num_instrs")
     with open(os.path.join(ROOT, "include/hipasm/isa/gfx942.hpp"), "w") as f:
         f.write(text)
 

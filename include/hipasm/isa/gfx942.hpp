@@ -1450,6 +1450,7 @@ inline constexpr instr_desc table[] = {
 }  // namespace detail::gfx942_tab
 
 inline constexpr const auto& gfx942_instrs = detail::gfx942_tab::table;
+inline constexpr const auto& gfx942_table = detail::gfx942_tab::table;
 inline constexpr std::size_t gfx942_num_instrs = sizeof(gfx942_instrs) / sizeof(gfx942_instrs[0]);
 
 // Binary search by mnemonic (the table is sorted); the base form for _rtn/_lds variants.
@@ -1460,6 +1461,11 @@ constexpr const instr_desc* gfx942_find(std::string_view name) {
     if (gfx942_instrs[mid].name < name) lo = mid + 1; else hi = mid;
   }
   return lo < gfx942_num_instrs && gfx942_instrs[lo].name == name ? &gfx942_instrs[lo] : nullptr;
+}
+// Index of the mnemonic in the table (its gfx942_op), or -1.
+constexpr int find_instr(std::string_view name) {
+  const instr_desc* d = gfx942_find(name);
+  return d ? static_cast<int>(d - gfx942_instrs) : -1;
 }
 constexpr const instr_desc& desc(gfx942_op op) { return gfx942_instrs[static_cast<uint16_t>(op)]; }
 

@@ -1,0 +1,591 @@
+// Operand legality of one instruction against its instr_desc: register class and width per
+// operand, inline constants vs literals, the constant bus, tuple alignment and the range of
+// physical registers, modifiers. Everything is constexpr and allocation-free, so the builder
+// calls it while a kernel is being built (virtual registers: class and width) and the passes
+// call it again after allocation (physical registers: alignment and range too).
+//
+// The rules come from the table, which tools/gen_isa_table.py learnt from llvm-mc-22; what the
+// table cannot hold (one literal, one constant-bus read, acc bits, addressing widths) is here.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "../ir.hpp"
+#include "inline_constants.hpp"
+#include "instr_desc.hpp"
+
+namespace hipasm::isa {
+
+// Which encoding of the instruction its operands and modifiers select.
+enum class form : uint8_t {
+  plain,  // the instruction has one encoding (SOP*, SMEM, VOP3-only, VOP3P, MFMA, memory)
+  e32,    // VOP1/VOP2/VOPC 32-bit encoding
+  e64,    // the VOP3 encoding of a VOP1/VOP2/VOPC instruction
+  dpp,
+  sdwa,
+};
+
+// Register file sizes a check enforces on physical registers (target.hpp holds one per target).
+struct reg_limits {
+  uint16_t sgprs = 102;  // s0..s101 addressable on gfx9 (vcc is s[106:107], not allocatable)
+  uint16_t vgprs = 256;
+  uint16_t agprs = 256;
+};
+
+// A fixed-size message (constant evaluation cannot keep std::string).
+struct check_message {
+  char buf[256]{};
+  uint16_t len = 0;
+  constexpr std::string_view view() const { return {buf, len}; }
+  constexpr operator std::string_view() const { return view(); }
+};
+
+struct check_result {
+  bool ok = true;
+  form chosen = form::plain;
+  bool print_e64 = false;  // spell the mnemonic with _e64 (VOP3 form of a VOP1/VOP2/VOPC op)
+  check_message message{};
+};
+
+namespace detail {
+
+struct writer {
+  check_message* m;
+  constexpr writer& operator<<(std::string_view s) {
+    for (char c : s)
+      if (m->len + 1 < sizeof(m->buf)) m->buf[m->len++] = c;
+    return *this;
+  }
+  constexpr writer& operator<<(char c) { return *this << std::string_view(&c, 1); }
+  constexpr writer& dec(long long v) {
+    unsigned long long u = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+    if (v < 0) *this << '-';
+    char t[24]{};
+    int n = 0;
+    do {
+      t[n++] = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u);
+    while (n) *this << t[--n];
+    return *this;
+  }
+  constexpr writer& hex(uint64_t v) {
+    *this << "0x";
+    char t[20]{};
+    int n = 0;
+    do {
+      t[n++] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    } while (v);
+    while (n) *this << t[--n];
+    return *this;
+  }
+};
+
+constexpr bool is_valu(const instr_desc& d) {
+  return d.enc == encoding::vop1 || d.enc == encoding::vop2 || d.enc == encoding::vopc ||
+         d.enc == encoding::vop3 || d.enc == encoding::vop3p || d.enc == encoding::mfma;
+}
+constexpr bool is_vop12c(const instr_desc& d) {
+  return d.enc == encoding::vop1 || d.enc == encoding::vop2 || d.enc == encoding::vopc;
+}
+constexpr bool is_memory(const instr_desc& d) {
+  return d.enc == encoding::ds || d.enc == encoding::flat || d.enc == encoding::global ||
+         d.enc == encoding::scratch || d.enc == encoding::mubuf;
+}
+
+constexpr uint16_t class_bit(reg_class c) {
+  return c == reg_class::sgpr ? oc_sgpr : c == reg_class::vgpr ? oc_vgpr : oc_agpr;
+}
+
+// The operand class an IR operand belongs to, and its width in dwords.
+struct op_kind {
+  uint16_t cls = 0;
+  uint16_t dwords = 1;
+};
+constexpr op_kind kind_of(const operand& o) {
+  switch (o.k) {
+    case operand::kind::vreg:
+    case operand::kind::phys: return {class_bit(o.cls), o.dwords};
+    case operand::kind::imm: return {oc_inline, 1};
+    case operand::kind::label: return {oc_label, 1};
+    case operand::kind::none: return {oc_off, 1};
+    case operand::kind::special:
+      switch (o.sp) {
+        case special_reg::vcc: return {oc_vcc, 2};
+        case special_reg::vcc_lo:
+        case special_reg::vcc_hi: return {oc_vcc, 1};
+        case special_reg::exec: return {oc_exec, 2};
+        case special_reg::exec_lo:
+        case special_reg::exec_hi: return {oc_exec, 1};
+        case special_reg::m0: return {oc_m0, 1};
+        case special_reg::scc: return {oc_scc, 1};
+        case special_reg::flat_scratch: return {oc_sgpr, 2};
+        // vccz/execz and the aperture registers are encoded like constants
+        default: return {oc_inline, o.dwords};
+      }
+  }
+  return {};
+}
+
+constexpr std::string_view class_name(uint16_t c) {
+  switch (c) {
+    case oc_sgpr: return "an SGPR";
+    case oc_vgpr: return "a VGPR";
+    case oc_agpr: return "an AGPR";
+    case oc_inline: return "an inline constant";
+    case oc_literal: return "a literal";
+    case oc_label: return "a label";
+    case oc_simm16: return "an immediate";
+    case oc_vcc: return "vcc";
+    case oc_m0: return "m0";
+    case oc_exec: return "exec";
+    case oc_scc: return "scc";
+    case oc_off: return "off";
+  }
+  return "?";
+}
+
+constexpr void list_classes(writer& w, uint16_t mask) {
+  bool first = true;
+  for (uint16_t b = 1; b && b <= oc_off; b = static_cast<uint16_t>(b << 1)) {
+    if (!(mask & b)) continue;
+    if (b == oc_inline && (mask & oc_literal)) continue;  // printed as "an immediate"
+    w << (first ? "" : ", ");
+    if (b == oc_literal && (mask & oc_inline)) w << "an immediate";
+    else w << class_name(b);
+    first = false;
+  }
+  if (first) w << "nothing";
+}
+
+constexpr void operand_name(writer& w, const instr_desc& d, int i) {
+  w << "operand " ;
+  w.dec(i);
+  if (is_valu(d) || d.enc <= encoding::sopp) {
+    int src = 0;
+    for (int k = 0; k < i; ++k)
+      if (d.operands[k].role != operand_role::def) ++src;
+    if (d.operands[i].role == operand_role::def) w << (i == 0 ? " (dst)" : " (sdst)");
+    else {
+      w << " (src";
+      w.dec(src);
+      w << ")";
+    }
+  }
+}
+
+constexpr void reg_text(writer& w, const operand& o) {
+  char p = o.cls == reg_class::sgpr ? 's' : o.cls == reg_class::vgpr ? 'v' : 'a';
+  if (o.dwords == 1) {
+    w << p;
+    w.dec(static_cast<long long>(o.value));
+  } else {
+    w << p << '[';
+    w.dec(static_cast<long long>(o.value));
+    w << ':';
+    w.dec(static_cast<long long>(o.value + o.dwords - 1));
+    w << ']';
+  }
+}
+
+constexpr bool mods_need_vop3(const instr& in, const instr_desc& d) {
+  const modifiers& m = in.mods;
+  if (m.clamp || m.omod || m.op_sel) return true;
+  for (int i = 0; i < d.num_operands; ++i)
+    if (in.ops[i].neg || in.ops[i].abs) return true;
+  return false;
+}
+
+// Classes the chosen form accepts in slot i.
+constexpr uint16_t form_classes(const instr_desc& d, int i, form f) {
+  const operand_desc& od = d.operands[i];
+  switch (f) {
+    case form::e32: return od.classes_e32 ? od.classes_e32 : od.classes;
+    case form::e64: return static_cast<uint16_t>(od.classes & ~oc_literal);  // no literal in VOP3 on gfx9
+    case form::dpp: {
+      uint16_t c = od.classes_e32 ? od.classes_e32 : od.classes;
+      return od.role == operand_role::def ? c : static_cast<uint16_t>(c & oc_vgpr);
+    }
+    case form::sdwa: {
+      if (od.role == operand_role::def) return d.enc == encoding::vopc ? uint16_t(oc_sgpr | oc_vcc) : uint16_t(oc_vgpr);
+      uint16_t c = od.classes_e32 ? od.classes_e32 : od.classes;
+      if (c & oc_vcc) return c;  // carry-in stays vcc
+      return static_cast<uint16_t>((od.classes & (oc_sgpr | oc_vgpr | oc_inline | oc_vcc | oc_exec | oc_m0)));
+    }
+    default: return od.classes;
+  }
+}
+
+// Expected width of slot i given the other operands (addressing modes change widths).
+constexpr uint16_t expected_dwords(const instr_desc& d, const instr& in, int i) {
+  const operand_desc& od = d.operands[i];
+  if (od.dwords_alt && i + 1 < d.num_operands) {
+    const operand& next = in.ops[i + 1];
+    if (next.k != operand::kind::none) return od.dwords_alt;  // global with an SGPR base
+  }
+  if (d.enc == encoding::mubuf && (od.classes & oc_off) && (od.classes & oc_vgpr))
+    return in.mods.idxen && in.mods.offen ? 2 : 1;
+  return od.dwords;
+}
+
+enum class fit { ok, bad_class, bad_width, literal_in_vop3, literal_value, imm_range, not_inline };
+
+constexpr fit operand_fits(const instr_desc& d, const instr& in, int i, form f) {
+  const operand& o = in.ops[i];
+  const operand_desc& od = d.operands[i];
+  uint16_t allowed = form_classes(d, i, f);
+  op_kind k = kind_of(o);
+  if (o.k == operand::kind::imm) {
+    if (allowed & oc_simm16) return imm_fits(od.imm, o.value) ? fit::ok : fit::imm_range;
+    if ((allowed & oc_inline) && is_inline_constant(od.imm, o.value)) return fit::ok;
+    if (allowed & oc_literal) return is_literal_encodable(od.imm, o.value) ? fit::ok : fit::literal_value;
+    if ((od.classes & oc_literal) || (is_valu(d) && (od.classes & oc_inline))) return fit::literal_in_vop3;
+    return (od.classes & oc_inline) ? fit::not_inline : fit::bad_class;
+  }
+  if (o.k == operand::kind::special && k.cls == oc_vcc && !(allowed & oc_vcc) && (allowed & oc_sgpr)) k.cls = oc_sgpr;
+  if (o.k == operand::kind::special && k.cls == oc_exec && !(allowed & oc_exec) && (allowed & oc_sgpr)) k.cls = oc_sgpr;
+  if (!(allowed & k.cls)) return fit::bad_class;
+  if (o.is_reg() || (o.k == operand::kind::special && (k.cls & (oc_vcc | oc_exec | oc_sgpr)))) {
+    if (k.dwords != expected_dwords(d, in, i)) return fit::bad_width;
+  }
+  return fit::ok;
+}
+
+// Distinct scalar values read through the constant bus (SGPRs, vcc, exec, m0, literals).
+struct bus_use {
+  int count = 0;
+  int first = -1, second = -1;  // operand indices for the message (-2: implicit vcc)
+  int literals = 0;
+  uint64_t literal = 0;
+};
+
+constexpr bool same_scalar(const operand& a, const operand& b) {
+  if (a.k != b.k) return false;
+  if (a.k == operand::kind::special) return a.sp == b.sp;
+  if (a.k == operand::kind::imm) return a.value == b.value;
+  return a.cls == b.cls && a.value == b.value && a.offset == b.offset;
+}
+
+constexpr bus_use constant_bus(const instr_desc& d, const instr& in, form f) {
+  bus_use u;
+  operand seen[max_operands + 1]{};
+  int n = 0;
+  for (int i = 0; i <= d.num_operands; ++i) {
+    if (i == d.num_operands) {  // the implicit vcc of v_div_fmas
+      if (!d.has(f_reads_vcc)) break;
+      operand v;
+      v.k = operand::kind::special;
+      v.sp = special_reg::vcc;
+      bool dup = false;
+      for (int k = 0; k < n; ++k)
+        if (same_scalar(seen[k], v)) dup = true;
+      if (!dup) {
+        seen[n++] = v;
+        ++u.count;
+        if (u.first < 0) u.first = -2;
+        else if (u.second < 0) u.second = -2;
+      }
+      break;
+    }
+    if (d.operands[i].role == operand_role::def) continue;
+    const operand& o = in.ops[i];
+    bool scalar = false;
+    if (o.is_reg()) scalar = o.cls == reg_class::sgpr;
+    else if (o.k == operand::kind::special) {
+      // v_writelane's lane select may be m0 without using the bus (llvm-mc agrees)
+      if (o.sp == special_reg::m0 && d.has(f_readlane) && d.operands[0].role == operand_role::def_use) continue;
+      scalar = o.sp != special_reg::scc;
+    } else if (o.k == operand::kind::imm && !(d.operands[i].classes & oc_simm16)) {
+      if (!is_inline_constant(d.operands[i].imm, o.value)) {
+        bool dup = false;
+        for (int k = 0; k < n; ++k)
+          if (same_scalar(seen[k], o)) dup = true;
+        if (!dup) {
+          ++u.literals;
+          u.literal = o.value;
+        }
+        scalar = true;
+      }
+    }
+    if (!scalar) continue;
+    bool dup = false;
+    for (int k = 0; k < n; ++k)
+      if (same_scalar(seen[k], o)) dup = true;
+    if (dup) continue;
+    seen[n++] = o;
+    ++u.count;
+    if (u.first < 0) u.first = i;
+    else if (u.second < 0) u.second = i;
+  }
+  (void)f;
+  return u;
+}
+
+// Start a failure message "<mnemonic>: ". (Plain functions, not lambdas capturing the
+// descriptor: clang's bytecode interpreter rejects lambdas that capture reference parameters.)
+constexpr writer begin_fail(check_result& r, const instr_desc& d) {
+  r.ok = false;
+  r.message.len = 0;
+  writer w{&r.message};
+  w << d.name << ": ";
+  return w;
+}
+
+constexpr bool in_range(check_result& r, const instr_desc& d, std::string_view what, long long v, long long lo,
+                        long long hi) {
+  if (v >= lo && v <= hi) return true;
+  writer w = begin_fail(r, d);
+  w << what << ' ';
+  w.dec(v);
+  w << " out of range ";
+  w.dec(lo);
+  w << "..";
+  w.dec(hi);
+  return false;
+}
+
+constexpr void bus_operand_name(writer& w, const instr_desc& d, int i) {
+  if (i == -2) w << "the implicit vcc";
+  else operand_name(w, d, i);
+}
+
+constexpr bool fits_form(const instr_desc& d, const instr& in, form f) {
+  for (int i = 0; i < d.num_operands; ++i)
+    if (operand_fits(d, in, i, f) != fit::ok) return false;
+  return constant_bus(d, in, f).count <= 1;
+}
+
+}  // namespace detail
+
+// The encoding the operands and modifiers select. Call after check() succeeded (check()
+// returns the same choice in check_result::chosen).
+constexpr form choose_form(const instr_desc& d, const instr& in) {
+  if (!detail::is_vop12c(d)) return form::plain;
+  if (in.mods.dpp.ctrl != 0xffff) return form::dpp;
+  if (in.mods.sdwa.on) return form::sdwa;
+  if (!d.has(f_has_e64)) return d.enc == encoding::vop3 ? form::plain : form::e32;
+  if (!detail::mods_need_vop3(in, d) && detail::fits_form(d, in, form::e32)) return form::e32;
+  return form::e64;
+}
+
+constexpr check_result check(const instr_desc& d, const instr& in, const reg_limits& lim = {}) {
+  check_result r;
+  detail::writer w{&r.message};
+  if (in.num_operands != d.num_operands) {
+    (w = detail::begin_fail(r, d)) << "takes ";
+    w.dec(d.num_operands);
+    w << " operands, got ";
+    w.dec(in.num_operands);
+    return r;
+  }
+  const form f = choose_form(d, in);
+  r.chosen = f;
+  r.print_e64 = f == form::e64 && d.has(f_has_e64);
+  if (f == form::dpp && !d.has(f_has_dpp)) {
+    (w = detail::begin_fail(r, d)) << "has no DPP form on gfx942";
+    return r;
+  }
+  if (f == form::sdwa && !d.has(f_has_sdwa)) {
+    (w = detail::begin_fail(r, d)) << "has no SDWA form on gfx942";
+    return r;
+  }
+
+  // Operands one by one.
+  for (int i = 0; i < d.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    const operand_desc& od = d.operands[i];
+    detail::fit ft = detail::operand_fits(d, in, i, f);
+    switch (ft) {
+      case detail::fit::ok: break;
+      case detail::fit::bad_class: {
+        detail::op_kind k = detail::kind_of(o);
+        w = detail::begin_fail(r, d);
+        detail::operand_name(w, d, i);
+        w << " cannot be " << (o.k == operand::kind::imm ? std::string_view("an immediate") : detail::class_name(k.cls));
+        uint16_t allowed = detail::form_classes(d, i, f);
+        if (f == form::e32 || f == form::dpp || f == form::sdwa) {
+          w << " in the " << (f == form::e32 ? "e32" : f == form::dpp ? "DPP" : "SDWA") << " form";
+        } else if (f == form::e64) {
+          if (detail::operand_fits(d, in, i, form::e32) == detail::fit::ok)
+            w << " in the e64 form, which the other operands or modifiers require";
+          else
+            w << " in the e32 form or the e64 form";
+        }
+        w << "; it takes ";
+        detail::list_classes(w, allowed);
+        return r;
+      }
+      case detail::fit::bad_width: {
+        w = detail::begin_fail(r, d);
+        detail::operand_name(w, d, i);
+        w << " must be ";
+        w.dec(detail::expected_dwords(d, in, i));
+        w << " dword(s) wide, got ";
+        w.dec(detail::kind_of(o).dwords);
+        return r;
+      }
+      case detail::fit::literal_in_vop3: {
+        (w = detail::begin_fail(r, d)) << "literal ";
+        w.hex(o.value);
+        w << " not allowed in VOP3 on gfx942 (";
+        detail::operand_name(w, d, i);
+        w << "; inline constants are -16..64, +-0.5, +-1, +-2, +-4, 1/(2*pi))";
+        return r;
+      }
+      case detail::fit::literal_value: {
+        (w = detail::begin_fail(r, d)) << "immediate ";
+        w.hex(o.value);
+        w << " cannot be encoded for ";
+        detail::operand_name(w, d, i);
+        w << (od.imm == imm_kind::f64   ? " (a 64-bit float literal keeps only the high 32 bits: low 32 bits must be 0)"
+              : od.imm == imm_kind::b64 ? " (a 64-bit integer literal must be 0..0x7fffffff)"
+                                        : " (does not fit the operand width)");
+        return r;
+      }
+      case detail::fit::imm_range: {
+        (w = detail::begin_fail(r, d)) << "immediate ";
+        w.hex(o.value);
+        w << " out of range for ";
+        detail::operand_name(w, d, i);
+        w << (od.imm == imm_kind::smem_offset ? " (21-bit signed offset)" : " (16-bit field)");
+        return r;
+      }
+      case detail::fit::not_inline: {
+        w = detail::begin_fail(r, d);
+        detail::operand_name(w, d, i);
+        w << " takes inline constants only (-16..64, +-0.5, +-1, +-2, +-4, 1/(2*pi)), got ";
+        w.hex(o.value);
+        return r;
+      }
+    }
+    // Source modifiers
+    if ((o.neg && !(od.src_mods & om_neg)) || (o.abs && !(od.src_mods & om_abs))) {
+      (w = detail::begin_fail(r, d)) << "modifier " << (o.neg ? "neg" : "abs") << " not accepted by ";
+      detail::operand_name(w, d, i);
+      return r;
+    }
+    // Physical registers: range and tuple alignment
+    if (o.k == operand::kind::phys) {
+      uint16_t limit = o.cls == reg_class::sgpr ? lim.sgprs : o.cls == reg_class::vgpr ? lim.vgprs : lim.agprs;
+      if (o.value + o.dwords > limit) {
+        w = detail::begin_fail(r, d);
+        detail::reg_text(w, o);
+        w << " is out of range: gfx942 addresses " << (o.cls == reg_class::sgpr ? "s0..s" : o.cls == reg_class::vgpr ? "v0..v" : "a0..a");
+        w.dec(limit - 1);
+        return r;
+      }
+      uint16_t align = o.cls == reg_class::sgpr ? (o.dwords >= 4 ? 4 : o.dwords == 2 ? 2 : 1) : (o.dwords >= 2 ? 2 : 1);
+      if (o.value % align != 0) {
+        w = detail::begin_fail(r, d);
+        detail::reg_text(w, o);
+        w << " is not aligned: ";
+        if (o.cls == reg_class::sgpr)
+          w << (align == 2 ? "64-bit SGPR pairs start at an even register" : "SGPR tuples of 4+ dwords start at a multiple of 4");
+        else
+          w << "VGPR/AGPR tuples start at an even register on gfx942";
+        return r;
+      }
+    }
+  }
+
+  // MUBUF addressing: vaddr is off exactly when neither idxen nor offen is set.
+  if (d.enc == encoding::mubuf) {
+    for (int i = 0; i < d.num_operands; ++i) {
+      const operand_desc& od = d.operands[i];
+      if (!((od.classes & oc_off) && (od.classes & oc_vgpr))) continue;
+      bool want_reg = in.mods.idxen || in.mods.offen;
+      bool is_off = in.ops[i].k == operand::kind::none;
+      if (want_reg == is_off) {
+        (w = detail::begin_fail(r, d)) << (want_reg ? "idxen/offen need a VGPR vaddr, not off" : "vaddr must be off without idxen or offen");
+        return r;
+      }
+    }
+  }
+
+  // One acc bit: data and result operands all VGPRs or all AGPRs.
+  if (d.has(f_acc_tied)) {
+    int cls = -1;
+    for (int i = 0; i < d.num_operands; ++i) {
+      if (d.enc == encoding::mfma && (i == 1 || i == 2)) continue;  // A/B choose their own class
+      if (!(d.operands[i].classes & oc_agpr) || !in.ops[i].is_reg()) continue;
+      int c = static_cast<int>(in.ops[i].cls);
+      if (cls >= 0 && c != cls) {
+        (w = detail::begin_fail(r, d)) << "data and result operands must be all VGPRs or all AGPRs (";
+        detail::operand_name(w, d, i);
+        w << " differs)";
+        return r;
+      }
+      cls = c;
+    }
+  }
+
+  // Constant bus and literal count (VALU).
+  if (detail::is_valu(d)) {
+    detail::bus_use u = detail::constant_bus(d, in, f);
+    if (u.literals > 1) {
+      (w = detail::begin_fail(r, d)) << "at most one literal per instruction";
+      return r;
+    }
+    if (u.count > 1) {
+      (w = detail::begin_fail(r, d)) << "at most one SGPR/literal read (constant bus) per VALU instruction on gfx942: ";
+      detail::bus_operand_name(w, d, u.first);
+      w << " and ";
+      detail::bus_operand_name(w, d, u.second);
+      w << " both read scalar values";
+      return r;
+    }
+  }
+
+  // Modifiers: accepted at all, and in range.
+  const modifiers& m = in.mods;
+  struct mod_use {
+    bool set;
+    uint32_t kind;
+    std::string_view name;
+  };
+  const bool ds2 = d.accepts(m_offset01);
+  const mod_use uses[] = {
+      {m.offset != 0, ds2 ? uint32_t(m_offset01) : uint32_t(m_offset), ds2 ? "offset0" : "offset"},
+      {m.offset1 != 0, m_offset01, "offset1"},
+      {m.glc, m_glc, "glc"}, {m.slc, m_slc, "slc"}, {m.nt, m_nt, "nt"}, {m.sc0, m_sc0, "sc0"},
+      {m.sc1, m_sc1, "sc1"}, {m.lds, m_lds, "lds"}, {m.idxen, m_idxen, "idxen"}, {m.offen, m_offen, "offen"},
+      {m.gds, m_gds, "gds"}, {m.clamp, m_clamp, "clamp"}, {m.omod != 0, m_omod, "omod (mul:/div:)"},
+      {m.op_sel != 0, m_op_sel, "op_sel"}, {m.op_sel_hi != 0xff, m_op_sel_hi, "op_sel_hi"},
+      {m.neg_lo != 0 || m.neg_hi != 0, m_neg_lo_hi, "neg_lo/neg_hi"},
+      {m.cbsz != 0 || m.abid != 0 || m.blgp != 0, m_cbsz_abid_blgp, "cbsz/abid/blgp"},
+      {m.dpp.ctrl != 0xffff, m_dpp, "DPP"}, {m.sdwa.on, m_sdwa, "SDWA"},
+  };
+  for (const mod_use& u : uses) {
+    if (u.set && !d.accepts(u.kind)) {
+      (w = detail::begin_fail(r, d)) << "modifier " << u.name << " not accepted";
+      return r;
+    }
+  }
+  if (ds2) {
+    if (!detail::in_range(r, d, "offset0", m.offset, 0, 255) || !detail::in_range(r, d, "offset1", m.offset1, 0, 255)) return r;
+  } else if (m.offset != 0) {
+    bool ok = true;
+    switch (d.enc) {
+      case encoding::ds: ok = detail::in_range(r, d, "offset", m.offset, 0, 65535); break;
+      case encoding::flat: ok = detail::in_range(r, d, "offset", m.offset, 0, 4095); break;
+      case encoding::global:
+      case encoding::scratch: ok = detail::in_range(r, d, "offset", m.offset, -4096, 4095); break;
+      case encoding::mubuf: ok = detail::in_range(r, d, "offset", m.offset, 0, 4095); break;
+      default: break;
+    }
+    if (!ok) return r;
+  }
+  if (!detail::in_range(r, d, "omod", m.omod, 0, 3) || !detail::in_range(r, d, "cbsz", m.cbsz, 0, 7) || !detail::in_range(r, d, "abid", m.abid, 0, 15) ||
+      !detail::in_range(r, d, "blgp", m.blgp, 0, 7))
+    return r;
+  if (f == form::dpp && (!detail::in_range(r, d, "row_mask", m.dpp.row_mask, 0, 15) || !detail::in_range(r, d, "bank_mask", m.dpp.bank_mask, 0, 15) ||
+                         !detail::in_range(r, d, "dpp_ctrl", m.dpp.ctrl, 0, 0x1ff)))
+    return r;
+  if (f == form::sdwa && (!detail::in_range(r, d, "dst_sel", m.sdwa.dst_sel, 0, 6) || !detail::in_range(r, d, "dst_unused", m.sdwa.dst_unused, 0, 2) ||
+                          !detail::in_range(r, d, "src0_sel", m.sdwa.src0_sel, 0, 6) || !detail::in_range(r, d, "src1_sel", m.sdwa.src1_sel, 0, 6)))
+    return r;
+  return r;
+}
+
+}  // namespace hipasm::isa
