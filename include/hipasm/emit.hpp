@@ -1,0 +1,439 @@
+// Asm printing: one instruction a line, operands spelled as llvm-mc-22 spells them for
+// gfx942 (s[2:3], v[4:7], a[0:15], vcc, exec, inline constants and literals, offset:,
+// sc0/sc1/nt, DPP/SDWA controls, op_sel:[..], cbsz/abid/blgp, s_waitcnt vmcnt(0)
+// lgkmcnt(0)), block labels, and optionally the user's file:line and register names as
+// comments.
+//
+// The printer writes to a sink: `size_sink` counts, `array_sink` fills a buffer. At
+// compile time the text is sized first and then written into an array of exactly that
+// size (toolchain.md: over-sized buffers and char-by-char vectors are what make constant
+// evaluation slow).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "ir.hpp"
+#include "passes/common.hpp"
+
+namespace hipasm {
+
+struct emit_options {
+  bool comments = true;  // file:line, register names, hazard rules
+  bool labels_prefixed = true;
+};
+
+struct size_sink {
+  std::size_t n = 0;
+  constexpr void put(char) { ++n; }
+  constexpr void put(std::string_view s) { n += s.size(); }
+};
+struct array_sink {
+  char* p = nullptr;
+  std::size_t n = 0;
+  constexpr void put(char c) { p[n++] = c; }
+  constexpr void put(std::string_view s) {
+    for (char c : s) p[n++] = c;
+  }
+};
+
+namespace detail {
+
+template <class S>
+constexpr void put_uint(S& out, uint64_t v) {
+  char buf[24]{};
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) out.put(buf[--n]);
+}
+template <class S>
+constexpr void put_int(S& out, int64_t v) {
+  if (v < 0) {
+    out.put('-');
+    put_uint(out, static_cast<uint64_t>(-v));
+  } else {
+    put_uint(out, static_cast<uint64_t>(v));
+  }
+}
+template <class S>
+constexpr void put_hex(S& out, uint64_t v) {
+  out.put("0x");
+  char buf[20]{};
+  int n = 0;
+  do {
+    const int d = static_cast<int>(v & 0xf);
+    buf[n++] = static_cast<char>(d < 10 ? '0' + d : 'a' + d - 10);
+    v >>= 4;
+  } while (v);
+  while (n) out.put(buf[--n]);
+}
+
+template <class S>
+constexpr void put_reg(S& out, reg_class c, uint64_t first, uint32_t n) {
+  out.put(c == reg_class::sgpr ? 's' : c == reg_class::vgpr ? 'v' : 'a');
+  if (n <= 1) {
+    put_uint(out, first);
+    return;
+  }
+  out.put('[');
+  put_uint(out, first);
+  out.put(':');
+  put_uint(out, first + n - 1);
+  out.put(']');
+}
+
+constexpr std::string_view special_name(special_reg r) {
+  switch (r) {
+    case special_reg::vcc: return "vcc";
+    case special_reg::vcc_lo: return "vcc_lo";
+    case special_reg::vcc_hi: return "vcc_hi";
+    case special_reg::exec: return "exec";
+    case special_reg::exec_lo: return "exec_lo";
+    case special_reg::exec_hi: return "exec_hi";
+    case special_reg::m0: return "m0";
+    case special_reg::scc: return "scc";
+    case special_reg::vccz: return "vccz";
+    case special_reg::execz: return "execz";
+    case special_reg::flat_scratch: return "flat_scratch";
+    case special_reg::src_shared_base: return "src_shared_base";
+    case special_reg::src_private_base: return "src_private_base";
+    default: return "";
+  }
+}
+
+template <class S>
+constexpr void put_label(S& out, const function& fn, uint64_t b) {
+  if (b < fn.blocks.size() && !fn.blocks[b].label.empty()) {
+    out.put(".L");
+    out.put(fn.name);
+    out.put('_');
+    out.put(fn.blocks[b].label);
+    return;
+  }
+  out.put(".L");
+  out.put(fn.name);
+  out.put("_bb");
+  put_uint(out, b);
+}
+
+// Immediates: inline integers in decimal, everything else as the 32-bit (or wider) hex.
+template <class S>
+constexpr void put_imm(S& out, uint64_t v) {
+  const int64_t s = static_cast<int64_t>(v);
+  if (s >= -16 && s <= 64) {
+    put_int(out, s);
+    return;
+  }
+  if (s < 0 && s >= -2147483648LL) v &= 0xffffffffu;
+  put_hex(out, v);
+}
+
+template <class S>
+constexpr void put_waitcnt(S& out, uint64_t imm) {
+  const uint64_t vm = (imm & 0xf) | (((imm >> 14) & 3) << 4);
+  const uint64_t exp = (imm >> 4) & 7;
+  const uint64_t lgkm = (imm >> 8) & 0xf;
+  bool any = false;
+  auto field = [&](std::string_view name, uint64_t v) {
+    if (any) out.put(' ');
+    out.put(name);
+    out.put('(');
+    put_uint(out, v);
+    out.put(')');
+    any = true;
+  };
+  if (vm != 63) field("vmcnt", vm);
+  if (exp != 7) field("expcnt", exp);
+  if (lgkm != 15) field("lgkmcnt", lgkm);
+  if (!any) field("vmcnt", 63);
+}
+
+template <class S>
+constexpr void put_dpp(S& out, const dpp_mods& d) {
+  const uint16_t c = d.ctrl;
+  if (c <= 0xff) {
+    out.put("quad_perm:[");
+    for (int i = 0; i < 4; ++i) {
+      if (i) out.put(',');
+      put_uint(out, (c >> (2 * i)) & 3);
+    }
+    out.put(']');
+  } else if (c >= 0x101 && c <= 0x10f) {
+    out.put("row_shl:");
+    put_uint(out, c - 0x100);
+  } else if (c >= 0x111 && c <= 0x11f) {
+    out.put("row_shr:");
+    put_uint(out, c - 0x110);
+  } else if (c >= 0x121 && c <= 0x12f) {
+    out.put("row_ror:");
+    put_uint(out, c - 0x120);
+  } else if (c == 0x130) {
+    out.put("wave_shl:1");
+  } else if (c == 0x134) {
+    out.put("wave_rol:1");
+  } else if (c == 0x138) {
+    out.put("wave_shr:1");
+  } else if (c == 0x13c) {
+    out.put("wave_ror:1");
+  } else if (c == 0x140) {
+    out.put("row_mirror");
+  } else if (c == 0x141) {
+    out.put("row_half_mirror");
+  } else if (c == 0x142) {
+    out.put("row_bcast:15");
+  } else if (c == 0x143) {
+    out.put("row_bcast:31");
+  }
+  out.put(" row_mask:");
+  put_hex(out, d.row_mask);
+  out.put(" bank_mask:");
+  put_hex(out, d.bank_mask);
+  if (d.bound_ctrl) out.put(" bound_ctrl:1");
+}
+
+constexpr std::string_view sdwa_sel_name(uint8_t s) {
+  switch (s) {
+    case 0: return "BYTE_0";
+    case 1: return "BYTE_1";
+    case 2: return "BYTE_2";
+    case 3: return "BYTE_3";
+    case 4: return "WORD_0";
+    case 5: return "WORD_1";
+    default: return "DWORD";
+  }
+}
+
+template <class S>
+constexpr void put_bits(S& out, std::string_view name, uint8_t bits, int n) {
+  out.put(' ');
+  out.put(name);
+  out.put(":[");
+  for (int i = 0; i < n; ++i) {
+    if (i) out.put(',');
+    out.put(((bits >> i) & 1) ? '1' : '0');
+  }
+  out.put(']');
+}
+
+constexpr std::string_view basename(const char* path) {
+  std::string_view p = path ? std::string_view(path) : std::string_view();
+  const auto slash = p.rfind('/');
+  return slash == std::string_view::npos ? p : p.substr(slash + 1);
+}
+
+template <class S>
+constexpr void print_instr(S& out, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt) {
+  using namespace isa;
+  const instr_desc& d = isa[in.op];
+  const bool dpp = in.mods.dpp.ctrl != 0xffff;
+  const bool sdwa = in.mods.sdwa.on;
+  // Table variants llvm-mc spells like their base: atomics returning the old value
+  // (_rtn: the base mnemonic with sc0) and MUBUF loads into LDS (_lds: with the lds flag).
+  std::string_view mnemonic = d.name;
+  bool add_sc0 = false, add_lds = false;
+  if (d.has(f_returns) && mnemonic.size() > 4 && mnemonic.substr(mnemonic.size() - 4) == "_rtn") {
+    mnemonic = mnemonic.substr(0, mnemonic.size() - 4);
+    add_sc0 = true;
+  }
+  if (d.enc == encoding::mubuf && mnemonic.size() > 4 && mnemonic.substr(mnemonic.size() - 4) == "_lds") {
+    mnemonic = mnemonic.substr(0, mnemonic.size() - 4);
+    add_lds = true;
+  }
+  out.put('\t');
+  out.put(mnemonic);
+  if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");
+  if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
+  const bool vop3p = d.enc == encoding::vop3p;
+  int nsrc = 0;
+  if (d.name == "s_waitcnt") {
+    uint64_t imm = 0;
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::imm) imm = in.ops[i].value;
+    out.put(' ');
+    put_waitcnt(out, imm);
+  } else {
+    for (int i = 0; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      if (is_use(role_of(d, i)) && !is_def(role_of(d, i))) ++nsrc;
+      out.put(i == 0 ? " " : ", ");
+      switch (o.k) {
+        case operand::kind::vreg: {
+          const vreg_info& vi = fn.vregs[o.value];
+          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
+          if (neg) out.put('-');
+          if (abs) out.put('|');
+          put_reg(out, vi.cls, static_cast<uint64_t>(vi.phys < 0 ? 0 : vi.phys) + o.offset, o.dwords);
+          if (abs) out.put('|');
+          break;
+        }
+        case operand::kind::phys: {
+          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
+          if (neg) out.put('-');
+          if (abs) out.put('|');
+          put_reg(out, o.cls, o.value, o.dwords);
+          if (abs) out.put('|');
+          break;
+        }
+        case operand::kind::special:
+          if (o.neg && !vop3p) out.put('-');
+          if (o.abs && !vop3p) out.put('|');
+          out.put(special_name(o.sp));
+          if (o.abs && !vop3p) out.put('|');
+          break;
+        case operand::kind::imm:
+          if (d.enc == encoding::sopp || d.enc == encoding::sopk)
+            put_int(out, static_cast<int64_t>(o.value));
+          else
+            put_imm(out, o.value);
+          break;
+        case operand::kind::label: put_label(out, fn, o.value); break;
+        case operand::kind::none: out.put("off"); break;
+      }
+    }
+  }
+  const modifiers& m = in.mods;
+  const encoding e = d.enc;
+  const bool mem = e == encoding::ds || e == encoding::flat || e == encoding::global || e == encoding::scratch ||
+                   e == encoding::mubuf;
+  if (e == encoding::mubuf) {
+    if (m.offen) out.put(" offen");
+    if (m.idxen) out.put(" idxen");
+  }
+  if (mem) {
+    if ((d.modifiers & m_offset01) && (m.offset || m.offset1)) {
+      out.put(" offset0:");
+      put_int(out, m.offset);
+      out.put(" offset1:");
+      put_int(out, m.offset1);
+    } else if (m.offset) {
+      out.put(" offset:");
+      put_int(out, m.offset);
+    }
+  }
+  if (e == encoding::smem) {
+    if (m.glc || m.sc0) out.put(" glc");
+  } else if (mem && e != encoding::ds) {
+    if (m.glc || m.sc0 || add_sc0) out.put(" sc0");
+    if (m.slc || m.nt) out.put(" nt");
+    if (m.sc1) out.put(" sc1");
+    if ((m.lds || add_lds) && e == encoding::mubuf) out.put(" lds");
+  }
+  if (m.gds && e == encoding::ds) out.put(" gds");
+  if (m.clamp) out.put(" clamp");
+  if (m.omod == 1) out.put(" mul:2");
+  if (m.omod == 2) out.put(" mul:4");
+  if (m.omod == 3) out.put(" div:2");
+  const int sel_len = d.op_sel_len ? d.op_sel_len : (vop3p ? nsrc : nsrc + 1);
+  const int hi_len = d.op_sel_hi_len ? d.op_sel_hi_len : nsrc;
+  if (!vop3p && m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, "op_sel", m.op_sel, sel_len);
+  if (vop3p) {
+    if (m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, "op_sel", m.op_sel, sel_len);
+    const uint8_t all = static_cast<uint8_t>((1u << hi_len) - 1);
+    if (m.op_sel_hi != 0xff && (m.op_sel_hi & all) != all) put_bits(out, "op_sel_hi", m.op_sel_hi, hi_len);
+    if (m.neg_lo) put_bits(out, "neg_lo", m.neg_lo, hi_len);
+    if (m.neg_hi) put_bits(out, "neg_hi", m.neg_hi, hi_len);
+  }
+  if (e == encoding::mfma) {
+    if (m.cbsz) {
+      out.put(" cbsz:");
+      put_uint(out, m.cbsz);
+    }
+    if (m.abid) {
+      out.put(" abid:");
+      put_uint(out, m.abid);
+    }
+    if (m.blgp) {
+      out.put(" blgp:");
+      put_uint(out, m.blgp);
+    }
+  }
+  if (dpp) {
+    out.put(' ');
+    put_dpp(out, m.dpp);
+  }
+  if (sdwa) {
+    const bool vopc = e == encoding::vopc;
+    if (!vopc) {
+      out.put(" dst_sel:");
+      out.put(sdwa_sel_name(m.sdwa.dst_sel));
+      out.put(" dst_unused:");
+      out.put(m.sdwa.dst_unused == 1 ? "UNUSED_SEXT" : m.sdwa.dst_unused == 2 ? "UNUSED_PRESERVE" : "UNUSED_PAD");
+    }
+    out.put(" src0_sel:");
+    out.put(sdwa_sel_name(m.sdwa.src0_sel));
+    if (nsrc >= 2) {
+      out.put(" src1_sel:");
+      out.put(sdwa_sel_name(m.sdwa.src1_sel));
+    }
+  }
+  if (opt.comments) {
+    bool started = false;
+    auto begin = [&] {
+      if (!started) out.put(" ; ");
+      else out.put(' ');
+      started = true;
+    };
+    if (in.loc.line) {
+      begin();
+      out.put(basename(in.loc.file));
+      out.put(':');
+      put_uint(out, in.loc.line);
+    }
+    for (int i = 0; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      if (o.k != operand::kind::vreg || fn.vregs[o.value].name.empty()) continue;
+      bool seen = false;  // a name once per line
+      for (int j = 0; j < i; ++j)
+        if (in.ops[j].k == operand::kind::vreg && in.ops[j].value == o.value) seen = true;
+      if (seen) continue;
+      begin();
+      out.put(fn.vregs[o.value].name);
+    }
+    if (!in.comment.empty()) {
+      begin();
+      out.put(in.comment);
+    }
+  }
+  out.put('\n');
+}
+
+}  // namespace detail
+
+// Prints the whole function body (no directives: the text goes into an asm statement).
+template <class S>
+constexpr void print_function(S& out, const function& fn, const isa_view& isa, const emit_options& opt = {}) {
+  // Label only the blocks something branches to.
+  std::vector<uint8_t> target(fn.blocks.size(), 0);
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::label && in.ops[i].value < target.size()) target[in.ops[i].value] = 1;
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+    if (target[b]) {
+      detail::put_label(out, fn, b);
+      out.put(":\n");
+    }
+    for (const instr& in : fn.blocks[b].instrs) detail::print_instr(out, fn, isa, in, opt);
+  }
+}
+
+constexpr std::size_t printed_size(const function& fn, const isa_view& isa, const emit_options& opt = {}) {
+  size_sink s;
+  print_function(s, fn, isa, opt);
+  return s.n;
+}
+
+// A fixed-size text with data()/size(), usable as an asm template and a static_assert message.
+template <std::size_t N>
+struct fixed_text {
+  std::array<char, N + 1> chars{};
+  constexpr const char* data() const { return chars.data(); }
+  constexpr std::size_t size() const { return N; }
+  constexpr std::string_view view() const { return {chars.data(), N}; }
+};
+
+}  // namespace hipasm

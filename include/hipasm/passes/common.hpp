@@ -1,0 +1,248 @@
+// Shared by the passes: a view of the target's instruction table, a constexpr error
+// message builder, and the one place that says which registers an instruction reads and
+// writes (explicit operands by the table's roles, implicit EXEC/VCC/SCC/M0 by its flags).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "../ir.hpp"
+#include "../isa/instr_desc.hpp"
+
+namespace hipasm {
+
+// The instruction table of a target, as the passes see it.
+struct isa_view {
+  const isa::instr_desc* descs = nullptr;
+  uint32_t count = 0;
+
+  constexpr const isa::instr_desc& operator[](uint32_t op) const { return descs[op]; }
+  // Index of a mnemonic, or -1 (linear: called a few times per pass, never per instruction).
+  constexpr int find(std::string_view name) const {
+    for (uint32_t i = 0; i < count; ++i)
+      if (descs[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+// The first error of a compilation: a one-line message and the user's line.
+struct pass_error {
+  static constexpr std::size_t capacity = 2048;
+  bool failed = false;
+  src_loc loc{};
+  std::array<char, capacity> text{};
+  uint32_t len = 0;
+
+  constexpr const char* data() const { return text.data(); }
+  constexpr std::size_t size() const { return len; }
+  constexpr std::string_view view() const { return {text.data(), len}; }
+
+  constexpr pass_error& add(std::string_view s) {
+    for (char c : s)
+      if (len + 1 < capacity) text[len++] = c;
+    return *this;
+  }
+  constexpr pass_error& add(long long v) {
+    if (v < 0) {
+      add("-");
+      v = -v;
+    }
+    char buf[24]{};
+    int n = 0;
+    do {
+      buf[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0) add(std::string_view(&buf[--n], 1));
+    return *this;
+  }
+  constexpr pass_error& add_loc(const src_loc& l) {
+    add(l.file && l.file[0] ? std::string_view(l.file) : std::string_view("<unknown>"));
+    add(":").add(static_cast<long long>(l.line));
+    return *this;
+  }
+  // Starts the message "file:line: error: " once; later errors are ignored.
+  constexpr bool begin(const src_loc& l) {
+    if (failed) return false;
+    failed = true;
+    loc = l;
+    add_loc(l).add(": error: ");
+    return true;
+  }
+};
+
+namespace detail {
+
+constexpr bool has(uint64_t flags, uint64_t f) { return (flags & f) != 0; }
+constexpr bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+constexpr bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// Special registers as liveness pseudo-dwords (after all virtual register dwords).
+enum special_slot : uint32_t { sl_vcc_lo, sl_vcc_hi, sl_exec_lo, sl_exec_hi, sl_scc, sl_m0, sl_count };
+
+// Dword numbering of virtual registers: vreg v occupies [base[v], base[v] + dwords).
+struct dword_map {
+  std::vector<uint32_t> base;
+  uint32_t vreg_dwords = 0;
+  constexpr explicit dword_map(const function& fn) : base(fn.vregs.size() + 1, 0) {
+    uint32_t n = 0;
+    for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
+      base[v] = n;
+      n += fn.vregs[v].dwords;
+    }
+    base[fn.vregs.size()] = n;
+    vreg_dwords = n;
+  }
+  constexpr uint32_t total() const { return vreg_dwords + sl_count; }
+  constexpr uint32_t special(special_slot s) const { return vreg_dwords + s; }
+};
+
+// A growable bit set (the universes are small: a few thousand dwords at most).
+struct bitset {
+  std::vector<uint64_t> w;
+  constexpr bitset() = default;
+  constexpr explicit bitset(uint32_t bits) : w((bits + 63) / 64, 0) {}
+  constexpr void set(uint32_t i) { w[i >> 6] |= (uint64_t{1} << (i & 63)); }
+  constexpr void reset(uint32_t i) { w[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
+  constexpr bool test(uint32_t i) const { return (w[i >> 6] >> (i & 63)) & 1; }
+  constexpr void set_range(uint32_t first, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) set(first + i);
+  }
+  constexpr bool any_range(uint32_t first, uint32_t n) const {
+    for (uint32_t i = 0; i < n; ++i)
+      if (test(first + i)) return true;
+    return false;
+  }
+  // this |= o; returns whether anything changed.
+  constexpr bool merge(const bitset& o) {
+    bool changed = false;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      uint64_t n = w[i] | o.w[i];
+      if (n != w[i]) {
+        w[i] = n;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+  constexpr bool operator==(const bitset& o) const { return w == o.w; }
+};
+
+// The width of a special register operand in liveness slots.
+struct special_span {
+  int first = -1;  // special_slot, or -1 when the register is not tracked
+  uint32_t n = 0;
+};
+constexpr special_span special_slots(special_reg r) {
+  switch (r) {
+    case special_reg::vcc: return {sl_vcc_lo, 2};
+    case special_reg::vcc_lo: return {sl_vcc_lo, 1};
+    case special_reg::vcc_hi: return {sl_vcc_hi, 1};
+    case special_reg::exec: return {sl_exec_lo, 2};
+    case special_reg::exec_lo: return {sl_exec_lo, 1};
+    case special_reg::exec_hi: return {sl_exec_hi, 1};
+    case special_reg::m0: return {sl_m0, 1};
+    case special_reg::scc: return {sl_scc, 1};
+    case special_reg::vccz: return {sl_vcc_lo, 2};    // reads VCC
+    case special_reg::execz: return {sl_exec_lo, 2};  // reads EXEC
+    default: return {};
+  }
+}
+
+// Role of explicit operand i of an instruction (extra operands beyond the table are uses).
+constexpr isa::operand_role role_of(const isa::instr_desc& d, int i) {
+  return i < d.num_operands ? d.operands[i].role : isa::operand_role::use;
+}
+constexpr bool is_def(isa::operand_role r) { return r != isa::operand_role::use; }
+constexpr bool is_use(isa::operand_role r) { return r != isa::operand_role::def; }
+
+// Calls f(is_def, is_use, first_slot, count, operand_index) for every register an
+// instruction touches in liveness space: vreg dwords and special slots (implicit ones
+// have operand_index -1). Physical registers named by the user are not tracked here:
+// the allocator keeps them out of its pool.
+template <class F>
+constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const instr& in, F&& f) {
+  const isa::instr_desc& d = isa[in.op];
+  for (int i = 0; i < in.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    const auto r = role_of(d, i);
+    if (o.k == operand::kind::vreg) {
+      f(is_def(r), is_use(r), dm.base[o.value] + o.offset, uint32_t{o.dwords}, i);
+    } else if (o.k == operand::kind::special) {
+      auto s = special_slots(o.sp);
+      if (s.first >= 0) {
+        bool reads_only = o.sp == special_reg::vccz || o.sp == special_reg::execz;
+        f(!reads_only && is_def(r), reads_only || is_use(r), dm.special(static_cast<special_slot>(s.first)), s.n, i);
+      }
+    }
+  }
+  const uint64_t fl = d.flags;
+  if (has(fl, isa::f_reads_exec)) f(false, true, dm.special(sl_exec_lo), 2u, -1);
+  if (has(fl, isa::f_reads_vcc)) f(false, true, dm.special(sl_vcc_lo), 2u, -1);
+  if (has(fl, isa::f_reads_scc)) f(false, true, dm.special(sl_scc), 1u, -1);
+  if (has(fl, isa::f_reads_m0)) f(false, true, dm.special(sl_m0), 1u, -1);
+  if (has(fl, isa::f_writes_exec) || has(fl, isa::f_cmpx)) f(true, false, dm.special(sl_exec_lo), 2u, -1);
+  if (has(fl, isa::f_writes_vcc)) f(true, false, dm.special(sl_vcc_lo), 2u, -1);
+  if (has(fl, isa::f_writes_scc)) f(true, false, dm.special(sl_scc), 1u, -1);
+  if (has(fl, isa::f_writes_m0)) f(true, false, dm.special(sl_m0), 1u, -1);
+}
+
+// Never removed, merged or moved by an optimisation: memory operations (they count on
+// vmcnt/lgkmcnt, so removing one changes what a later s_waitcnt waits for), stores,
+// atomics (returning ones too), barriers, s_waitcnt, s_sendmsg, branches, EXEC and M0
+// writers, and anything writing a register the user named physically.
+constexpr bool has_side_effects(const isa_view& isa, const instr& in) {
+  const isa::instr_desc& d = isa[in.op];
+  constexpr uint64_t keep = isa::f_smem | isa::f_vmem | isa::f_ds | isa::f_flat | isa::f_load |
+                            isa::f_store | isa::f_atomic | isa::f_branch | isa::f_terminator |
+                            isa::f_barrier | isa::f_waitcnt | isa::f_side_effect |
+                            isa::f_writes_exec | isa::f_cmpx | isa::f_writes_m0 | isa::f_lgkm |
+                            isa::f_vm | isa::f_lds_dma;
+  if (d.flags & keep) return true;
+  if (d.enc == isa::encoding::sopp) return true;
+  for (int i = 0; i < in.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    if (!is_def(role_of(d, i))) continue;
+    if (o.k == operand::kind::phys) return true;
+    if (o.k == operand::kind::special &&
+        (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi ||
+         o.sp == special_reg::m0 || o.sp == special_reg::flat_scratch))
+      return true;
+  }
+  return false;
+}
+
+// A def that writes only the active lanes (VGPR/AGPR results): under a partial EXEC the
+// inactive lanes keep the old value, so such a def does not end the old value's life.
+constexpr bool lane_masked_def(const function& fn, const operand& o) {
+  return o.k == operand::kind::vreg && fn.vregs[o.value].cls != reg_class::sgpr;
+}
+
+// Instruction positions: block b's instructions are numbered from start[b].
+struct positions {
+  std::vector<uint32_t> start;
+  uint32_t total = 0;
+  constexpr explicit positions(const function& fn) : start(fn.blocks.size() + 1, 0) {
+    uint32_t n = 0;
+    for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+      start[b] = n;
+      n += static_cast<uint32_t>(fn.blocks[b].instrs.size()) + 1;  // +1: a slot for the block end
+    }
+    start[fn.blocks.size()] = n;
+    total = n;
+  }
+};
+
+// Predecessor lists from the successor lists.
+constexpr std::vector<std::vector<uint32_t>> predecessors(const function& fn) {
+  std::vector<std::vector<uint32_t>> preds(fn.blocks.size());
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b)
+    for (uint32_t s : fn.blocks[b].succs)
+      if (s < fn.blocks.size()) preds[s].push_back(static_cast<uint32_t>(b));
+  return preds;
+}
+
+}  // namespace detail
+}  // namespace hipasm

@@ -1,0 +1,154 @@
+// Common subexpression elimination, block-local (value numbering over a window of recent
+// instructions). An instruction is replaced by an earlier identical one in the same block
+// when: neither has side effects or implicit defs (so no carry-out, VCC or SCC result is
+// lost: v_add_co_u32 is never merged), every register it writes is a whole virtual
+// register written nowhere else in the function, nothing it reads (EXEC included for
+// VALU instructions: a different EXEC writes different lanes) was written in between, and
+// opcode, operands and modifiers match exactly. Uses of the later result are renamed.
+#pragma once
+#include <vector>
+
+#include "common.hpp"
+
+namespace hipasm {
+
+namespace detail {
+
+constexpr bool same_operand(const operand& a, const operand& b) {
+  return a.k == b.k && a.cls == b.cls && a.sp == b.sp && a.neg == b.neg && a.abs == b.abs &&
+         a.offset == b.offset && a.dwords == b.dwords && a.value == b.value;
+}
+constexpr bool same_mods(const modifiers& a, const modifiers& b) {
+  return a.offset == b.offset && a.offset1 == b.offset1 && a.glc == b.glc && a.slc == b.slc && a.nt == b.nt &&
+         a.sc0 == b.sc0 && a.sc1 == b.sc1 && a.lds == b.lds && a.idxen == b.idxen && a.offen == b.offen &&
+         a.gds == b.gds && a.clamp == b.clamp && a.omod == b.omod && a.op_sel == b.op_sel &&
+         a.op_sel_hi == b.op_sel_hi && a.neg_lo == b.neg_lo && a.neg_hi == b.neg_hi && a.cbsz == b.cbsz &&
+         a.abid == b.abid && a.blgp == b.blgp && a.dpp.ctrl == b.dpp.ctrl && a.dpp.row_mask == b.dpp.row_mask &&
+         a.dpp.bank_mask == b.dpp.bank_mask && a.dpp.bound_ctrl == b.dpp.bound_ctrl && a.sdwa.on == b.sdwa.on &&
+         a.sdwa.dst_sel == b.sdwa.dst_sel && a.sdwa.dst_unused == b.sdwa.dst_unused &&
+         a.sdwa.src0_sel == b.sdwa.src0_sel && a.sdwa.src1_sel == b.sdwa.src1_sel;
+}
+
+}  // namespace detail
+
+constexpr bool eliminate_common_subexpressions(function& fn, const isa_view& isa) {
+  using namespace detail;
+  constexpr std::size_t window = 16;
+  const dword_map dm(fn);
+  // How many instructions write each vreg (any part of it).
+  std::vector<uint32_t> def_count(fn.vregs.size(), 0);
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa[in.op], i))) ++def_count[in.ops[i].value];
+
+  auto candidate = [&](const instr& in) {
+    const isa::instr_desc& d = isa[in.op];
+    constexpr uint64_t implicit_defs = isa::f_writes_exec | isa::f_writes_vcc | isa::f_writes_scc | isa::f_writes_m0 |
+                                       isa::f_cmpx;
+    if ((d.flags & implicit_defs) || has_side_effects(isa, in)) return false;
+    if (!has(d.flags, isa::f_valu) && !has(d.flags, isa::f_salu)) return false;
+    bool has_def = false;
+    for (int i = 0; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      const auto r = role_of(d, i);
+      if (o.k == operand::kind::phys) return false;
+      if (!is_def(r)) continue;
+      if (is_use(r) || o.k != operand::kind::vreg) return false;
+      const vreg_info& vi = fn.vregs[o.value];
+      if (o.offset != 0 || o.dwords != vi.dwords || def_count[o.value] != 1 || vi.fixed >= 0) return false;
+      has_def = true;
+    }
+    return has_def;
+  };
+  auto equivalent = [&](const instr& a, const instr& b) {
+    if (a.op != b.op || a.num_operands != b.num_operands || !same_mods(a.mods, b.mods)) return false;
+    const isa::instr_desc& d = isa[a.op];
+    for (int i = 0; i < a.num_operands; ++i) {
+      if (is_def(role_of(d, i))) {
+        const operand& x = a.ops[i];
+        const operand& y = b.ops[i];
+        if (x.k != y.k || x.dwords != y.dwords || fn.vregs[x.value].cls != fn.vregs[y.value].cls) return false;
+        continue;
+      }
+      if (!same_operand(a.ops[i], b.ops[i])) return false;
+    }
+    return true;
+  };
+
+  std::vector<uint64_t> rename(fn.vregs.size());
+  for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = v;
+  bool changed = false;
+  for (block& blk : fn.blocks) {
+    std::vector<instr> out;
+    out.reserve(blk.instrs.size());
+    std::vector<uint32_t> avail;  // indices into out
+    for (instr in : blk.instrs) {
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa[in.op], i)))
+          in.ops[i].value = rename[in.ops[i].value];
+      if (candidate(in)) {
+        bool merged = false;
+        for (std::size_t k = avail.size(); k-- > 0;) {
+          const instr& e = out[avail[k]];
+          if (!equivalent(e, in)) continue;
+          for (int i = 0; i < in.num_operands; ++i)
+            if (is_def(role_of(isa[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
+          merged = true;
+          break;
+        }
+        if (merged) {
+          changed = true;
+          continue;
+        }
+      }
+      // Whatever this instruction writes invalidates the available ones reading it.
+      uint32_t wf[16]{}, wn[16]{};
+      int nw = 0;
+      bool phys_write = false;
+      for_each_access(isa, dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
+        if (d && nw < 16) {
+          wf[nw] = f;
+          wn[nw++] = n;
+        }
+      });
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::phys && is_def(role_of(isa[in.op], i))) phys_write = true;
+      if (nw == 16) phys_write = true;  // too many to track: drop everything
+      auto written = [&](uint32_t f, uint32_t n) {
+        for (int j = 0; j < nw; ++j)
+          if (f < wf[j] + wn[j] && wf[j] < f + n) return true;
+        return false;
+      };
+      if (nw > 0 || phys_write) {
+        for (std::size_t k = 0; k < avail.size();) {
+          bool hit = phys_write;
+          const instr& e = out[avail[k]];
+          for_each_access(isa, dm, e, [&](bool, bool u, uint32_t f, uint32_t n, int) {
+            if (u && written(f, n)) hit = true;
+          });
+          // VALU results depend on EXEC even when the table lists no implicit read.
+          if (has(isa[e.op].flags, isa::f_valu) && written(dm.special(sl_exec_lo), 2)) hit = true;
+          if (hit)
+            avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(k));
+          else
+            ++k;
+        }
+      }
+      out.push_back(in);
+      if (candidate(in)) {
+        avail.push_back(static_cast<uint32_t>(out.size() - 1));
+        if (avail.size() > window) avail.erase(avail.begin());
+      }
+    }
+    blk.instrs = std::move(out);
+  }
+  if (changed)
+    for (block& blk : fn.blocks)
+      for (instr& in : blk.instrs)
+        for (int i = 0; i < in.num_operands; ++i)
+          if (in.ops[i].k == operand::kind::vreg) in.ops[i].value = rename[in.ops[i].value];
+  return changed;
+}
+
+}  // namespace hipasm

@@ -1,0 +1,498 @@
+// Hazard s_nop insertion: the LAST pass (nothing may move instructions after it).
+//
+// For every instruction, every rule of the target's hazard table (hazard_rules.hpp) is
+// checked against the instructions issued before it, walking back across block starts
+// into every predecessor (loop back-edges included) for as many wait states as the
+// longest rule needs; the distance that counts is the minimum over all paths. Missing
+// wait states become `s_nop N` (N <= 7), each commented with its rule.
+//
+// `hazard_facts` (what an instruction produces/consumes, in physical registers) and
+// `hazard_wait` (one rule on one producer/consumer pair) are shared with verify.hpp,
+// whose checker walks the final program independently of this pass.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "../hazard_rules.hpp"
+#include "common.hpp"
+
+namespace hipasm {
+
+namespace detail {
+
+// Flat physical register numbering for hazard checks.
+inline constexpr uint16_t hz_vcc = 106, hz_m0 = 124, hz_exec = 126, hz_scc = 253;
+inline constexpr uint16_t hz_vgpr0 = 256, hz_agpr0 = 512;
+
+enum hz_kind : uint32_t {
+  hk_valu = 1u << 0,  // VALU, not MFMA
+  hk_mfma = 1u << 1, hk_xdl = 1u << 2, hk_dgemm = 1u << 3, hk_trans = 1u << 4, hk_dpp = 1u << 5,
+  hk_partial_dst = 1u << 6, hk_cmpx = 1u << 7, hk_setreg = 1u << 8, hk_getreg = 1u << 9,
+  hk_div_fmas = 1u << 10, hk_lane_op = 1u << 11, hk_readlane = 1u << 12, hk_permlane = 1u << 13,
+  hk_fma64 = 1u << 14, hk_mem = 1u << 15 /* VMEM, FLAT, DS */, hk_vmem = 1u << 16 /* VMEM, FLAT */,
+  hk_wide_store = 1u << 17, hk_m0_user = 1u << 18, hk_z_reader = 1u << 19, hk_salu = 1u << 20,
+  hk_nop = 1u << 21, hk_reads_exec_explicit = 1u << 22, hk_smfmac = 1u << 23,
+};
+
+enum hz_tag : uint8_t { ht_plain, ht_src0, ht_lane_sel, ht_srcc, ht_srcab, ht_data };
+
+struct hz_range {
+  uint16_t first = 0;
+  uint8_t n = 0;
+  uint8_t tag = ht_plain;
+  constexpr bool overlaps(const hz_range& o) const { return first < o.first + o.n && o.first < first + n; }
+  constexpr bool same(const hz_range& o) const { return first == o.first && n == o.n; }
+};
+
+struct hazard_facts {
+  uint32_t kind = 0;
+  uint8_t passes = 0;
+  uint8_t wait_states = 1;  // what this instruction itself provides (s_nop N: N+1)
+  uint8_t ndefs = 0, nuses = 0;
+  hz_range defs[8]{};
+  hz_range uses[12]{};
+
+  constexpr bool is(uint32_t k) const { return (kind & k) != 0; }
+  constexpr void add_def(hz_range r) {
+    if (ndefs < 8) defs[ndefs++] = r;
+  }
+  constexpr void add_use(hz_range r) {
+    if (nuses < 12) uses[nuses++] = r;
+  }
+  constexpr bool writes(uint16_t first, uint16_t n) const {
+    hz_range q{first, static_cast<uint8_t>(n), 0};
+    for (int i = 0; i < ndefs; ++i)
+      if (defs[i].overlaps(q)) return true;
+    return false;
+  }
+};
+
+
+constexpr hz_range special_range(special_reg r) {
+  switch (r) {
+    case special_reg::vcc: return {hz_vcc, 2, 0};
+    case special_reg::vcc_lo: return {hz_vcc, 1, 0};
+    case special_reg::vcc_hi: return {hz_vcc + 1, 1, 0};
+    case special_reg::exec: return {hz_exec, 2, 0};
+    case special_reg::exec_lo: return {hz_exec, 1, 0};
+    case special_reg::exec_hi: return {hz_exec + 1, 1, 0};
+    case special_reg::m0: return {hz_m0, 1, 0};
+    case special_reg::scc: return {hz_scc, 1, 0};
+    case special_reg::vccz: return {hz_vcc, 2, 0};
+    case special_reg::execz: return {hz_exec, 2, 0};
+    default: return {};
+  }
+}
+
+constexpr uint16_t class_base(reg_class c) { return c == reg_class::sgpr ? 0 : c == reg_class::vgpr ? hz_vgpr0 : hz_agpr0; }
+
+// Physical range of a register operand (after allocation), n == 0 if none.
+constexpr hz_range phys_range(const function& fn, const operand& o) {
+  if (o.k == operand::kind::vreg) {
+    const vreg_info& vi = fn.vregs[o.value];
+    if (vi.phys < 0) return {};
+    return {static_cast<uint16_t>(class_base(vi.cls) + vi.phys + o.offset), static_cast<uint8_t>(o.dwords), 0};
+  }
+  if (o.k == operand::kind::phys)
+    return {static_cast<uint16_t>(class_base(o.cls) + o.value), static_cast<uint8_t>(o.dwords), 0};
+  if (o.k == operand::kind::special) return special_range(o.sp);
+  return {};
+}
+
+constexpr bool is_vector(const hz_range& r) { return r.first >= hz_vgpr0; }
+constexpr bool is_sgpr_or_vcc(const hz_range& r) { return r.first < hz_exec && r.first != hz_m0; }
+
+constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in) {
+  using namespace isa;
+  hazard_facts h;
+  const instr_desc& d = isa[in.op];
+  const uint64_t fl = d.flags;
+  const std::string_view name = d.name;
+  const bool mfma = has(fl, f_mfma);
+  if (mfma) {
+    h.kind |= hk_mfma;
+    if (has(fl, f_xdl)) h.kind |= hk_xdl;
+    if (has(fl, f_dgemm)) h.kind |= hk_dgemm;
+    if (starts_with(name, "v_smfmac")) h.kind |= hk_smfmac;
+    h.passes = d.mfma_passes;
+  } else if (has(fl, f_valu)) {
+    h.kind |= hk_valu;
+  }
+  if (has(fl, f_salu)) h.kind |= hk_salu;
+  if (has(fl, f_trans)) h.kind |= hk_trans;
+  if (in.mods.dpp.ctrl != 0xffff || contains(name, "_dpp")) h.kind |= hk_dpp;
+  if ((in.mods.sdwa.on && in.mods.sdwa.dst_sel != 6) ||
+      (d.enc == encoding::vop3 && (in.mods.op_sel & 0x8) != 0 && in.mods.op_sel != 0xff))
+    h.kind |= hk_partial_dst;
+  if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) h.kind |= hk_cmpx;
+  if (starts_with(name, "s_setreg")) h.kind |= hk_setreg;
+  if (starts_with(name, "s_getreg")) h.kind |= hk_getreg;
+  if (starts_with(name, "v_div_fmas")) h.kind |= hk_div_fmas;
+  const bool readlane = starts_with(name, "v_readlane") || starts_with(name, "v_readfirstlane");
+  if (readlane) h.kind |= hk_readlane;
+  if (readlane || starts_with(name, "v_writelane") || has(fl, f_readlane)) h.kind |= hk_lane_op;
+  if (has(fl, f_permlane) || starts_with(name, "v_permlane")) h.kind |= hk_permlane;
+  if (starts_with(name, "v_fma_f64") || starts_with(name, "v_fmac_f64")) h.kind |= hk_fma64;
+  const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
+                    d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
+  if (vmem) h.kind |= hk_vmem | hk_mem;
+  if (has(fl, f_ds) || d.enc == encoding::ds) h.kind |= hk_mem;
+  if (starts_with(name, "s_cbranch_vcc") || starts_with(name, "s_cbranch_exec")) h.kind |= hk_z_reader;
+  if (name == "s_nop") {
+    h.kind |= hk_nop;
+    uint64_t n = 0;
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::imm) n = in.ops[i].value;
+    h.wait_states = static_cast<uint8_t>((n & 0xf) + 1);
+  }
+  bool m0_read = has(fl, f_reads_m0) || in.mods.gds || has(fl, f_lds_dma);
+  const bool store = has(fl, f_store) || has(fl, f_atomic);
+
+  int first_use = -1;
+  for (int i = 0; i < in.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    const auto role = role_of(d, i);
+    hz_range r = phys_range(fn, o);
+    if (r.n == 0) continue;
+    if (o.k == operand::kind::special && (o.sp == special_reg::vccz || o.sp == special_reg::execz)) {
+      h.kind |= hk_z_reader;
+      h.add_use(r);
+      continue;
+    }
+    if (is_def(role)) h.add_def(r);
+    if (is_use(role)) {
+      hz_range u = r;
+      if (first_use < 0) {
+        first_use = i;
+        u.tag = ht_src0;
+      }
+      if (mfma) {
+        const bool srcc = (h.is(hk_smfmac) && i == 0) || (!h.is(hk_smfmac) && i == 3);
+        u.tag = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
+      } else if (h.is(hk_lane_op) && i == 2 && !is_vector(r)) {
+        u.tag = ht_lane_sel;
+      } else if (vmem && store && is_vector(r) && r.n > 2) {
+        u.tag = ht_data;
+      }
+      h.add_use(u);
+      if (o.k == operand::kind::special && (o.sp == special_reg::exec || o.sp == special_reg::exec_lo ||
+                                            o.sp == special_reg::exec_hi))
+        h.kind |= hk_reads_exec_explicit;
+      if (r.first == hz_m0) m0_read = true;
+    }
+  }
+  if (has(fl, f_reads_exec)) h.add_use({hz_exec, 2, ht_plain});
+  if (has(fl, f_reads_vcc)) h.add_use({hz_vcc, 2, ht_plain});
+  if (has(fl, f_reads_m0)) h.add_use({hz_m0, 1, ht_plain});
+  if (has(fl, f_writes_exec) || h.is(hk_cmpx)) h.add_def({hz_exec, 2, ht_plain});
+  if (has(fl, f_writes_vcc)) h.add_def({hz_vcc, 2, ht_plain});
+  if (has(fl, f_writes_m0)) h.add_def({hz_m0, 1, ht_plain});
+  if (has(fl, f_writes_scc)) h.add_def({hz_scc, 1, ht_plain});
+  if (m0_read) h.kind |= hk_m0_user;
+  if (h.is(hk_vmem) && store)
+    for (int i = 0; i < h.nuses; ++i)
+      if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
+  return h;
+}
+
+// Wait states rule `r` requires between producer P and consumer C (0: no hazard).
+constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
+  const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
+  if (w <= 0) return 0;
+  auto p_writes_use = [&](auto pred_def, auto pred_use) {
+    for (int i = 0; i < P.ndefs; ++i) {
+      if (!pred_def(P.defs[i])) continue;
+      for (int j = 0; j < C.nuses; ++j)
+        if (pred_use(C.uses[j]) && P.defs[i].overlaps(C.uses[j])) return true;
+    }
+    return false;
+  };
+  auto any = [](const hz_range&) { return true; };
+  auto vec = [](const hz_range& x) { return is_vector(x); };
+  auto sgpr = [](const hz_range& x) { return is_sgpr_or_vcc(x); };
+  auto exec = [](const hz_range& x) { return x.first == hz_exec; };
+  auto vcc = [](const hz_range& x) { return x.first == hz_vcc || x.first == hz_vcc + 1; };
+  auto valu_or_mem_writes_mfma_dst = [&] {
+    for (int i = 0; i < P.ndefs; ++i)
+      for (int j = 0; j < C.ndefs; ++j)
+        if (is_vector(P.defs[i]) && P.defs[i].overlaps(C.defs[j])) return true;
+    return false;
+  };
+  const bool p_valu = P.is(hk_valu), c_valu = P.is(hk_valu) && false;
+  (void)c_valu;
+  const bool p_gemm = P.is(hk_mfma) && !P.is(hk_dgemm);
+  const bool p_xdl = p_gemm && P.is(hk_xdl);
+  const bool p_nonxdl = p_gemm && !P.is(hk_xdl);
+  const bool c_reader = C.is(hk_valu) || C.is(hk_mem);
+  auto srcc = [](const hz_range& x) { return x.tag == ht_srcc; };
+  auto srcab = [](const hz_range& x) { return x.tag == ht_srcab; };
+  auto srcc_same = [&] {
+    for (int i = 0; i < P.ndefs; ++i)
+      for (int j = 0; j < C.nuses; ++j)
+        if (C.uses[j].tag == ht_srcc && P.defs[i].same(C.uses[j]) && is_vector(P.defs[i])) return true;
+    return false;
+  };
+  auto srcc_overlap_not_same = [&] {
+    for (int i = 0; i < P.ndefs; ++i)
+      for (int j = 0; j < C.nuses; ++j)
+        if (C.uses[j].tag == ht_srcc && is_vector(P.defs[i]) && P.defs[i].overlaps(C.uses[j]) &&
+            !P.defs[i].same(C.uses[j]))
+          return true;
+    return false;
+  };
+  bool hit = false;
+  switch (r.check) {
+    case hazard_check::valu_sgpr_then_vmem: hit = p_valu && C.is(hk_vmem) && p_writes_use(sgpr, sgpr); break;
+    case hazard_check::valu_vcc_then_div_fmas: hit = p_valu && C.is(hk_div_fmas) && P.writes(hz_vcc, 2); break;
+    case hazard_check::valu_sgpr_then_lane_sel:
+      hit = p_valu && C.is(hk_lane_op) && p_writes_use(sgpr, [](const hz_range& x) { return x.tag == ht_lane_sel; });
+      break;
+    case hazard_check::setreg_then_getreg: hit = P.is(hk_setreg) && (C.is(hk_getreg) || C.is(hk_setreg)); break;
+    case hazard_check::salu_m0_then_m0_user: hit = P.is(hk_salu) && P.writes(hz_m0, 1) && C.is(hk_m0_user); break;
+    case hazard_check::vgpr_then_dpp: hit = (p_valu || P.is(hk_mfma)) && C.is(hk_dpp) && p_writes_use(vec, vec); break;
+    case hazard_check::valu_exec_then_dpp: hit = p_valu && C.is(hk_dpp) && P.writes(hz_exec, 2); break;
+    case hazard_check::wide_store_then_valu_war:
+      if (P.is(hk_wide_store) && C.is(hk_valu))
+        for (int i = 0; i < P.nuses && !hit; ++i)
+          if (P.uses[i].tag == ht_data)
+            for (int j = 0; j < C.ndefs; ++j)
+              if (P.uses[i].overlaps(C.defs[j])) hit = true;
+      break;
+    case hazard_check::valu_vcc_exec_then_z:
+      hit = p_valu && C.is(hk_z_reader) && (P.writes(hz_vcc, 2) || P.writes(hz_exec, 2));
+      break;
+    case hazard_check::valu_sgpr_then_valu:
+      hit = p_valu && (C.is(hk_valu) || C.is(hk_mfma)) && p_writes_use(sgpr, sgpr);
+      break;
+    case hazard_check::valu_exec_then_lane_op: hit = p_valu && C.is(hk_lane_op) && P.writes(hz_exec, 2); break;
+    case hazard_check::valu_vgpr_then_readlane:
+      hit = p_valu && C.is(hk_readlane) && p_writes_use(vec, [](const hz_range& x) { return x.tag == ht_src0 && is_vector(x); });
+      break;
+    case hazard_check::trans_then_valu:
+      hit = P.is(hk_trans) && C.is(hk_valu) && !C.is(hk_trans) && p_writes_use(vec, vec);
+      break;
+    case hazard_check::partial_dst_then_valu: hit = P.is(hk_partial_dst) && C.is(hk_valu) && p_writes_use(vec, vec); break;
+    case hazard_check::cmpx_then_exec_read: hit = P.is(hk_cmpx) && C.is(hk_valu) && C.is(hk_reads_exec_explicit); break;
+    case hazard_check::vgpr_then_permlane: hit = p_valu && C.is(hk_permlane) && p_writes_use(vec, vec); break;
+    case hazard_check::valu_exec_then_mfma: hit = p_valu && C.is(hk_mfma) && P.writes(hz_exec, 2); break;
+    case hazard_check::valu_vgpr_then_mfma: hit = p_valu && C.is(hk_mfma) && p_writes_use(vec, vec); break;
+    case hazard_check::mfma_then_same_srcc: hit = P.is(hk_mfma) && C.is(hk_mfma) && srcc_same(); break;
+    case hazard_check::xdl_then_overlap_srcc: hit = p_xdl && C.is(hk_mfma) && srcc_overlap_not_same(); break;
+    case hazard_check::nonxdl_then_overlap_srcc:
+      hit = p_nonxdl && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_overlap_not_same();
+      break;
+    case hazard_check::xdl_then_srcab: hit = p_xdl && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
+    case hazard_check::nonxdl_then_srcab: hit = p_nonxdl && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
+    case hazard_check::xdl_then_read: hit = p_xdl && c_reader && p_writes_use(vec, vec); break;
+    case hazard_check::nonxdl_then_read: hit = p_nonxdl && c_reader && p_writes_use(vec, vec); break;
+    case hazard_check::xdl_then_waw: hit = p_xdl && c_reader && valu_or_mem_writes_mfma_dst(); break;
+    case hazard_check::nonxdl_then_waw: hit = p_nonxdl && c_reader && valu_or_mem_writes_mfma_dst(); break;
+    case hazard_check::mfma_srcc_then_valu_war:
+      if (p_gemm && C.is(hk_valu))
+        for (int i = 0; i < P.nuses && !hit; ++i)
+          if (srcc(P.uses[i]))
+            for (int j = 0; j < C.ndefs; ++j)
+              if (P.uses[i].overlaps(C.defs[j])) hit = true;
+      break;
+    case hazard_check::dgemm_then_fma64: hit = P.is(hk_dgemm) && C.is(hk_fma64); break;
+    case hazard_check::dgemm_then_valu_read: hit = P.is(hk_dgemm) && C.is(hk_valu) && p_writes_use(vec, vec); break;
+    case hazard_check::dgemm_then_mem_read: hit = P.is(hk_dgemm) && C.is(hk_mem) && p_writes_use(vec, vec); break;
+    case hazard_check::dgemm_then_waw: hit = P.is(hk_dgemm) && c_reader && valu_or_mem_writes_mfma_dst(); break;
+    case hazard_check::dgemm_then_srcab: hit = P.is(hk_dgemm) && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
+    case hazard_check::dgemm_then_overlap_srcc:
+      hit = P.is(hk_dgemm) && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_overlap_not_same();
+      break;
+    case hazard_check::dgemm_then_same_srcc: hit = P.is(hk_dgemm) && C.is(hk_dgemm) && srcc_same(); break;
+    default: break;
+  }
+  (void)any;
+  (void)exec;
+  (void)vcc;
+  return hit ? w : 0;
+}
+
+// Which producer and consumer kinds a rule can involve (a cheap filter before the check).
+struct rule_masks {
+  uint32_t producer = 0, consumer = 0;
+};
+constexpr rule_masks masks_of(hazard_check c) {
+  switch (c) {
+    case hazard_check::valu_sgpr_then_vmem: return {hk_valu, hk_vmem};
+    case hazard_check::valu_vcc_then_div_fmas: return {hk_valu, hk_div_fmas};
+    case hazard_check::valu_sgpr_then_lane_sel: return {hk_valu, hk_lane_op};
+    case hazard_check::setreg_then_getreg: return {hk_setreg, hk_getreg | hk_setreg};
+    case hazard_check::salu_m0_then_m0_user: return {hk_salu, hk_m0_user};
+    case hazard_check::vgpr_then_dpp: return {hk_valu | hk_mfma, hk_dpp};
+    case hazard_check::valu_exec_then_dpp: return {hk_valu, hk_dpp};
+    case hazard_check::wide_store_then_valu_war: return {hk_wide_store, hk_valu};
+    case hazard_check::valu_vcc_exec_then_z: return {hk_valu, hk_z_reader};
+    case hazard_check::valu_sgpr_then_valu: return {hk_valu, hk_valu | hk_mfma};
+    case hazard_check::valu_exec_then_lane_op: return {hk_valu, hk_lane_op};
+    case hazard_check::valu_vgpr_then_readlane: return {hk_valu, hk_readlane};
+    case hazard_check::trans_then_valu: return {hk_trans, hk_valu};
+    case hazard_check::partial_dst_then_valu: return {hk_partial_dst, hk_valu};
+    case hazard_check::cmpx_then_exec_read: return {hk_cmpx, hk_reads_exec_explicit};
+    case hazard_check::vgpr_then_permlane: return {hk_valu, hk_permlane};
+    case hazard_check::valu_exec_then_mfma: return {hk_valu, hk_mfma};
+    case hazard_check::valu_vgpr_then_mfma: return {hk_valu, hk_mfma};
+    case hazard_check::mfma_then_same_srcc:
+    case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::nonxdl_then_overlap_srcc:
+    case hazard_check::xdl_then_srcab:
+    case hazard_check::nonxdl_then_srcab: return {hk_mfma, hk_mfma};
+    case hazard_check::xdl_then_read:
+    case hazard_check::nonxdl_then_read:
+    case hazard_check::xdl_then_waw:
+    case hazard_check::nonxdl_then_waw: return {hk_mfma, hk_valu | hk_mem};
+    case hazard_check::mfma_srcc_then_valu_war: return {hk_mfma, hk_valu};
+    case hazard_check::dgemm_then_fma64: return {hk_dgemm, hk_fma64};
+    case hazard_check::dgemm_then_valu_read: return {hk_dgemm, hk_valu};
+    case hazard_check::dgemm_then_mem_read: return {hk_dgemm, hk_mem};
+    case hazard_check::dgemm_then_waw: return {hk_dgemm, hk_valu | hk_mem};
+    case hazard_check::dgemm_then_srcab:
+    case hazard_check::dgemm_then_overlap_srcc:
+    case hazard_check::dgemm_then_same_srcc: return {hk_dgemm, hk_mfma};
+    default: return {~0u, ~0u};
+  }
+}
+
+// The rules that can fire in one function (producer kinds present), with their masks.
+struct active_rules {
+  const hazard_table* table = nullptr;
+  std::vector<uint16_t> index;  // into table->rules
+  std::vector<rule_masks> masks;
+  std::vector<int8_t> max_rule_wait;
+  int max_wait = 0;
+
+  constexpr active_rules(const hazard_table& t, uint32_t present_kinds) : table(&t) {
+    for (uint32_t i = 0; i < t.count; ++i) {
+      const rule_masks m = masks_of(t.rules[i].check);
+      if ((m.producer & present_kinds) == 0) continue;
+      int w = 0;
+      for (int x : t.rules[i].wait) w = x > w ? x : w;
+      if (w == 0) continue;
+      index.push_back(static_cast<uint16_t>(i));
+      masks.push_back(m);
+      max_rule_wait.push_back(static_cast<int8_t>(w));
+      if (w > max_wait) max_wait = w;
+    }
+  }
+  // The longest window any active rule needs before consumer C.
+  constexpr int window_for(const hazard_facts& C) const {
+    int w = 0;
+    for (std::size_t i = 0; i < index.size(); ++i)
+      if ((masks[i].consumer & C.kind) && max_rule_wait[i] > w) w = max_rule_wait[i];
+    return w;
+  }
+};
+
+// The strongest requirement of any rule between P and C: wait states and the rule index.
+struct hazard_need {
+  int wait = 0;
+  int rule = -1;
+};
+constexpr hazard_need hazard_between(const active_rules& a, const hazard_facts& P, const hazard_facts& C) {
+  hazard_need n;
+  if (P.kind == 0 || P.is(hk_nop)) return n;
+  for (std::size_t i = 0; i < a.index.size(); ++i) {
+    if (!(a.masks[i].producer & P.kind) || !(a.masks[i].consumer & C.kind)) continue;
+    const int w = hazard_wait(a.table->rules[a.index[i]], P, C);
+    if (w > n.wait) n = {w, a.index[i]};
+  }
+  return n;
+}
+
+// Backward walk: the most wait states still missing before consumer C, over every path
+// into (block b, before index `end`), `dist` wait states already between. Block `cur`
+// is the one being rewritten: its emitted prefix, then its not yet rewritten tail
+// (reached through a self loop).
+struct hazard_walker {
+  const std::vector<std::vector<hazard_facts>>* facts;  // per block, in current order
+  const std::vector<std::vector<uint32_t>>* preds;
+  const active_rules* rules;
+  uint32_t cur = ~0u;
+  const std::vector<hazard_facts>* cur_prefix = nullptr;
+  const std::vector<hazard_facts>* cur_orig = nullptr;
+  std::size_t cur_i = 0;
+
+  constexpr std::size_t size(uint32_t b) const {
+    return b == cur ? cur_prefix->size() + (cur_orig->size() - cur_i) : (*facts)[b].size();
+  }
+  constexpr const hazard_facts& at(uint32_t b, std::size_t j) const {
+    if (b != cur) return (*facts)[b][j];
+    return j < cur_prefix->size() ? (*cur_prefix)[j] : (*cur_orig)[cur_i + (j - cur_prefix->size())];
+  }
+  constexpr void walk(const hazard_facts& C, int window, uint32_t b, std::size_t end, int dist, int hops,
+                      hazard_need& need) const {
+    for (std::size_t i = end; i-- > 0;) {
+      if (dist >= window) return;
+      const hazard_facts& P = at(b, i);
+      const hazard_need n = hazard_between(*rules, P, C);
+      if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
+      dist += P.wait_states;
+    }
+    if (dist >= window || hops > 32) return;
+    for (uint32_t p : (*preds)[b]) walk(C, window, p, size(p), dist, hops + 1, need);
+  }
+};
+
+}  // namespace detail
+
+// Inserts the s_nops. `nop_op` is the table index of s_nop.
+constexpr void insert_hazard_nops(function& fn, const isa_view& isa, const hazard_table& table) {
+  using namespace detail;
+  const int nop_op = isa.find("s_nop");
+  const auto preds = predecessors(fn);
+  std::vector<std::vector<hazard_facts>> facts(fn.blocks.size());
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+    facts[b].reserve(fn.blocks[b].instrs.size());
+    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in));
+  }
+  uint32_t present = 0;
+  for (const auto& fb : facts)
+    for (const auto& f : fb) present |= f.kind;
+  const active_rules rules(table, present);
+  hazard_walker walker{&facts, &preds, &rules};
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+    std::vector<instr> out;
+    std::vector<hazard_facts> out_facts;
+    out.reserve(fn.blocks[b].instrs.size() + 8);
+    out_facts.reserve(fn.blocks[b].instrs.size() + 8);
+    const std::vector<hazard_facts> original = std::move(facts[b]);
+    walker.cur = static_cast<uint32_t>(b);
+    walker.cur_prefix = &out_facts;
+    walker.cur_orig = &original;
+    for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
+      const hazard_facts& C = original[i];
+      hazard_need need;
+      walker.cur_i = i;
+      // Processed blocks are walked in their final form; later blocks (reached through a
+      // back edge) still without their s_nops: fewer wait states, so never too few nops.
+      const int window = C.is(hk_nop) ? 0 : rules.window_for(C);
+      if (window > 0) walker.walk(C, window, static_cast<uint32_t>(b), out_facts.size(), 0, 0, need);
+      while (need.wait > 0 && nop_op >= 0) {
+        const int n = need.wait > table.max_nop + 1 ? table.max_nop + 1 : need.wait;
+        instr nop{};
+        nop.op = static_cast<uint16_t>(nop_op);
+        nop.num_operands = 1;
+        nop.ops[0].k = operand::kind::imm;
+        nop.ops[0].value = static_cast<uint64_t>(n - 1);
+        nop.loc = fn.blocks[b].instrs[i].loc;
+        nop.comment = table.rules[need.rule].name;
+        out.push_back(nop);
+        hazard_facts nf;
+        nf.kind = hk_nop;
+        nf.wait_states = static_cast<uint8_t>(n);
+        out_facts.push_back(nf);
+        need.wait -= n;
+      }
+      out.push_back(fn.blocks[b].instrs[i]);
+      out_facts.push_back(C);
+    }
+    fn.blocks[b].instrs = std::move(out);
+    facts[b] = std::move(out_facts);
+    walker.cur = ~0u;
+  }
+}
+
+}  // namespace hipasm

@@ -1,0 +1,297 @@
+// CFG liveness with loops, per virtual-register dword (and per EXEC/VCC/SCC/M0 slot).
+//
+// EXEC-aware: a VGPR/AGPR def writes only the active lanes, so it ends the old value's
+// life only where EXEC is known to be full (entry state, or restored from a saved copy of
+// the full mask) or where no earlier def can reach it (then the inactive lanes hold
+// nothing anyone may read). Elsewhere the def also counts as a use of the old value.
+//
+// The result gives each virtual register one interval [start, end] in instruction
+// positions: the hull of its accesses and of the block boundaries where it is live. A
+// value live around a loop back-edge is live-out of the latch and live-in at the header,
+// so its interval covers the whole loop.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+
+namespace hipasm {
+
+struct liveness_info {
+  detail::dword_map dm;
+  detail::positions pos;
+  std::vector<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
+  std::vector<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
+  std::vector<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
+
+  constexpr liveness_info(const function& fn) : dm(fn), pos(fn) {}
+};
+
+namespace detail {
+
+// Which SGPR vregs hold a copy of the full EXEC mask, and whether EXEC is full.
+struct exec_state {
+  bool reached = false;
+  bool full = false;
+  std::vector<uint32_t> full_copies;  // sorted vreg ids
+
+  constexpr bool holds_full(uint64_t v) const {
+    for (uint32_t x : full_copies)
+      if (x == v) return true;
+    return false;
+  }
+  constexpr void drop(uint64_t v) {
+    for (std::size_t i = 0; i < full_copies.size(); ++i)
+      if (full_copies[i] == v) {
+        full_copies.erase(full_copies.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+  }
+  constexpr void add(uint64_t v) {
+    if (!holds_full(v)) full_copies.push_back(static_cast<uint32_t>(v));
+  }
+  // Meet at a join: full only if full on every path; copies common to all paths.
+  constexpr bool meet(const exec_state& o) {
+    if (!o.reached) return false;
+    if (!reached) {
+      *this = o;
+      return true;
+    }
+    bool changed = false;
+    if (full && !o.full) {
+      full = false;
+      changed = true;
+    }
+    for (std::size_t i = 0; i < full_copies.size();) {
+      if (!o.holds_full(full_copies[i])) {
+        full_copies.erase(full_copies.begin() + static_cast<std::ptrdiff_t>(i));
+        changed = true;
+      } else {
+        ++i;
+      }
+    }
+    return changed;
+  }
+};
+
+constexpr bool is_exec_operand(const operand& o) {
+  return o.k == operand::kind::special && o.sp == special_reg::exec;
+}
+
+// Transfer of one instruction on the EXEC state.
+constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& st) {
+  const isa::instr_desc& d = isa[in.op];
+  const std::string_view name = d.name;
+  bool writes_exec = has(d.flags, isa::f_writes_exec) || has(d.flags, isa::f_cmpx);
+  for (int i = 0; i < in.num_operands; ++i)
+    if (is_def(role_of(d, i)) && in.ops[i].k == operand::kind::special &&
+        (in.ops[i].sp == special_reg::exec || in.ops[i].sp == special_reg::exec_lo ||
+         in.ops[i].sp == special_reg::exec_hi))
+      writes_exec = true;
+  const bool was_full = st.full;
+  // SGPR defs: a saved copy of the full mask, or a copy destroyed.
+  for (int i = 0; i < in.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    if (!is_def(role_of(d, i)) || o.k != operand::kind::vreg) continue;
+    const bool saveexec = name == "s_and_saveexec_b64" || name == "s_or_saveexec_b64" ||
+                          name == "s_andn2_saveexec_b64" || name == "s_orn2_saveexec_b64";
+    bool saves_full = was_full && saveexec && i == 0;
+    if (was_full && name == "s_mov_b64" && i == 0 && in.num_operands >= 2 && is_exec_operand(in.ops[1]))
+      saves_full = true;
+    if (saves_full)
+      st.add(o.value);
+    else
+      st.drop(o.value);
+  }
+  if (!writes_exec) return;
+  bool full_after = false;
+  if (in.num_operands >= 2 && is_exec_operand(in.ops[0])) {
+    if (name == "s_mov_b64") {
+      const operand& s = in.ops[1];
+      full_after = (s.k == operand::kind::vreg && st.holds_full(s.value)) ||
+                   (s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1);
+    } else if (name == "s_or_b64" && in.num_operands >= 3) {
+      for (int i = 1; i < 3; ++i) {
+        const operand& s = in.ops[i];
+        if (s.k == operand::kind::vreg && st.holds_full(s.value)) full_after = true;
+        if (s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1) full_after = true;
+      }
+    }
+  }
+  st.full = full_after;
+}
+
+}  // namespace detail
+
+// Computes liveness. `fixed` vregs (entry state) count as defined at entry.
+constexpr liveness_info compute_liveness(const function& fn, const isa_view& isa) {
+  using namespace detail;
+  liveness_info L(fn);
+  const std::size_t nb = fn.blocks.size();
+  const uint32_t nslots = L.dm.total();
+  const auto preds = predecessors(fn);
+  L.def_kills.assign(L.pos.total, 1);
+
+  // Forward: EXEC state and maybe-defined dwords.
+  {
+    std::vector<exec_state> ex_in(nb), ex_out(nb);
+    std::vector<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
+    bitset entry_defs(nslots);
+    for (std::size_t v = 0; v < fn.vregs.size(); ++v)
+      if (fn.vregs[v].fixed >= 0) entry_defs.set_range(L.dm.base[v], fn.vregs[v].dwords);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (std::size_t b = 0; b < nb; ++b) {
+        exec_state in;
+        bitset din(nslots);
+        if (b == 0) {
+          in.reached = true;
+          in.full = true;
+          din = entry_defs;
+        }
+        for (uint32_t p : preds[b]) {
+          in.meet(ex_out[p]);
+          din.merge(def_out[p]);
+        }
+        exec_state st = in;
+        bitset dd = din;
+        const block& blk = fn.blocks[b];
+        for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+          const instr& ins = blk.instrs[i];
+          const uint32_t p = L.pos.start[b] + static_cast<uint32_t>(i);
+          // Kill decision for this instruction's lane-masked defs.
+          bool kills = st.reached && st.full;
+          if (!kills) {
+            bool any_defined = false;
+            for (int k = 0; k < ins.num_operands; ++k) {
+              const operand& o = ins.ops[k];
+              if (is_def(role_of(isa[ins.op], k)) && lane_masked_def(fn, o) &&
+                  dd.any_range(L.dm.base[o.value] + o.offset, o.dwords))
+                any_defined = true;
+            }
+            kills = !any_defined;
+          }
+          L.def_kills[p] = kills ? 1 : 0;
+          for_each_access(isa, L.dm, ins, [&](bool d, bool, uint32_t first, uint32_t n, int) {
+            if (d) dd.set_range(first, n);
+          });
+          if (st.reached) exec_transfer(isa, ins, st);
+        }
+        if (!(dd == def_out[b])) {
+          def_out[b] = dd;
+          changed = true;
+        }
+        if (st.reached != ex_out[b].reached || st.full != ex_out[b].full ||
+            st.full_copies != ex_out[b].full_copies) {
+          ex_out[b] = st;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // Backward: per-block upward-exposed uses and kills, then the fixpoint.
+  std::vector<bitset> gen(nb, bitset(nslots)), kill(nb, bitset(nslots));
+  for (std::size_t b = 0; b < nb; ++b) {
+    const block& blk = fn.blocks[b];
+    bitset& g = gen[b];
+    bitset& k = kill[b];
+    for (std::size_t i = blk.instrs.size(); i-- > 0;) {
+      const instr& ins = blk.instrs[i];
+      const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
+      // defs first (they happen after the reads of the same instruction)
+      for (int pass = 0; pass < 2; ++pass) {
+        for_each_access(isa, L.dm, ins, [&](bool d, bool u, uint32_t first, uint32_t n, int idx) {
+          if (pass == 0 && d && !u) {
+            bool masked = idx >= 0 && lane_masked_def(fn, ins.ops[idx]);
+            for (uint32_t j = 0; j < n; ++j) {
+              if (!masked || kills) {
+                g.reset(first + j);
+                k.set(first + j);
+              } else {
+                g.set(first + j);  // the old value flows through the inactive lanes
+              }
+            }
+          }
+          if (pass == 1 && u)
+            for (uint32_t j = 0; j < n; ++j) g.set(first + j);
+        });
+      }
+    }
+  }
+  L.live_in.assign(nb, bitset(nslots));
+  L.live_out.assign(nb, bitset(nslots));
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (std::size_t b = nb; b-- > 0;) {
+      bitset out(nslots);
+      for (uint32_t s : fn.blocks[b].succs)
+        if (s < nb) out.merge(L.live_in[s]);
+      bitset in = out;
+      for (std::size_t w = 0; w < in.w.size(); ++w) in.w[w] = gen[b].w[w] | (out.w[w] & ~kill[b].w[w]);
+      if (!(in == L.live_in[b]) || !(out == L.live_out[b])) {
+        L.live_in[b] = std::move(in);
+        L.live_out[b] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+
+  // Intervals: hull of accesses and live block boundaries, per dword then per vreg.
+  const uint32_t nd = L.dm.vreg_dwords;
+  std::vector<uint32_t> ds(nd, ~0u), de(nd, 0);
+  auto touch = [&](uint32_t dw, uint32_t p) {
+    if (p < ds[dw]) ds[dw] = p;
+    if (p > de[dw]) de[dw] = p;
+  };
+  for (std::size_t b = 0; b < nb; ++b) {
+    const uint32_t first = L.pos.start[b];
+    const uint32_t last = L.pos.start[b + 1] - 1;  // the block-end slot
+    for (std::size_t w = 0; w * 64 < nd; ++w) {
+      uint64_t li = L.live_in[b].w[w], lo = L.live_out[b].w[w];
+      if ((li | lo) == 0) continue;
+      for (uint32_t j = 0; j < 64; ++j) {
+        const uint32_t dw = static_cast<uint32_t>(w * 64 + j);
+        if (dw >= nd) break;
+        if ((li >> j) & 1) touch(dw, first);
+        if ((lo >> j) & 1) touch(dw, last);
+      }
+    }
+    const block& blk = fn.blocks[b];
+    // A memory result lands when it returns, not when issued: its registers stay taken up
+    // to the next s_waitcnt of the block (or the block end), even if nobody reads them.
+    uint32_t next_wait = last;
+    for (std::size_t i = blk.instrs.size(); i-- > 0;) {
+      const instr& in = blk.instrs[i];
+      const uint64_t fl = isa[in.op].flags;
+      const uint32_t p = first + static_cast<uint32_t>(i);
+      if (has(fl, isa::f_waitcnt)) next_wait = p;
+      const bool mem_result = has(fl, isa::f_vm) || has(fl, isa::f_lgkm) || has(fl, isa::f_smem) ||
+                              has(fl, isa::f_ds) || has(fl, isa::f_vmem) || has(fl, isa::f_flat);
+      for_each_access(isa, L.dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
+        for (uint32_t j = 0; j < n; ++j)
+          if (f + j < nd) {
+            touch(f + j, p);
+            if (d && mem_result) touch(f + j, next_wait);
+          }
+      });
+    }
+  }
+  // Entry-state registers hold their value from the kernel's first instruction.
+  for (std::size_t v = 0; v < fn.vregs.size(); ++v)
+    if (fn.vregs[v].fixed >= 0)
+      for (uint32_t j = 0; j < fn.vregs[v].dwords; ++j) touch(L.dm.base[v] + j, 0);
+  L.vstart.assign(fn.vregs.size(), ~0u);
+  L.vend.assign(fn.vregs.size(), 0);
+  for (std::size_t v = 0; v < fn.vregs.size(); ++v)
+    for (uint32_t j = 0; j < fn.vregs[v].dwords; ++j) {
+      const uint32_t dw = L.dm.base[v] + j;
+      if (ds[dw] < L.vstart[v]) L.vstart[v] = ds[dw];
+      if (de[dw] > L.vend[v]) L.vend[v] = de[dw];
+    }
+  return L;
+}
+
+}  // namespace hipasm

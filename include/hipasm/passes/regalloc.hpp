@@ -1,0 +1,173 @@
+// Linear-scan register allocation, one pool per class (SGPR, VGPR, AGPR), no spilling.
+//
+// Each virtual register gets one physical base for its whole interval (liveness.hpp).
+// Entry-state registers (vreg_info::fixed) keep their hardware register; registers the
+// user named physically are never handed out. Tuples start at a multiple of their
+// alignment: the vreg's own, and the class rule checked against llvm-mc-22 for gfx942
+// (SGPR pairs even, SGPR tuples of 3+ dwords at a multiple of 4, VGPR/AGPR tuples even).
+// Running out is an error naming the kernel, the register's source line and the live set.
+#pragma once
+#include <algorithm>
+#include <vector>
+
+#include "common.hpp"
+#include "liveness.hpp"
+
+namespace hipasm {
+
+struct register_limits {
+  uint16_t sgprs = 102;  // s0..s101 are addressable on gfx942
+  uint16_t vgprs = 256;
+  uint16_t agprs = 256;
+};
+
+// Highest physical register used per class (-1: none), from the final program.
+struct register_usage {
+  int max_sgpr = -1, max_vgpr = -1, max_agpr = -1;
+  constexpr int count(reg_class c) const {
+    return (c == reg_class::sgpr ? max_sgpr : c == reg_class::vgpr ? max_vgpr : max_agpr) + 1;
+  }
+};
+
+namespace detail {
+
+constexpr uint16_t class_alignment(reg_class c, uint16_t dwords) {
+  if (dwords <= 1) return 1;
+  if (c == reg_class::sgpr) return dwords == 2 ? 2 : 4;
+  return 2;
+}
+
+constexpr int class_index(reg_class c) { return c == reg_class::sgpr ? 0 : c == reg_class::vgpr ? 1 : 2; }
+constexpr std::string_view class_letter(reg_class c) {
+  return c == reg_class::sgpr ? "s" : c == reg_class::vgpr ? "v" : "a";
+}
+constexpr std::string_view class_name(reg_class c) {
+  return c == reg_class::sgpr ? "SGPR" : c == reg_class::vgpr ? "VGPR" : "AGPR";
+}
+
+}  // namespace detail
+
+constexpr register_usage compute_register_usage(const function& fn) {
+  register_usage u;
+  auto note = [&](reg_class c, int last) {
+    int& m = c == reg_class::sgpr ? u.max_sgpr : c == reg_class::vgpr ? u.max_vgpr : u.max_agpr;
+    if (last > m) m = last;
+  };
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i) {
+        const operand& o = in.ops[i];
+        if (o.k == operand::kind::vreg) {
+          const vreg_info& vi = fn.vregs[o.value];
+          if (vi.phys >= 0) note(vi.cls, vi.phys + o.offset + o.dwords - 1);
+        } else if (o.k == operand::kind::phys) {
+          note(o.cls, static_cast<int>(o.value) + o.dwords - 1);
+        }
+      }
+  return u;
+}
+
+// Assigns vregs[v].phys. Returns false (with the error set) when a class runs out.
+constexpr bool allocate_registers(function& fn, const liveness_info& L, pass_error& err,
+                                  register_limits lim = {}) {
+  using namespace detail;
+  const std::size_t nv = fn.vregs.size();
+  const uint16_t limit[3] = {lim.sgprs, lim.vgprs, lim.agprs};
+  // busy_until[c][r]: last position where physical register r of class c holds a value.
+  std::vector<int64_t> busy[3] = {std::vector<int64_t>(limit[0], -1), std::vector<int64_t>(limit[1], -1),
+                                  std::vector<int64_t>(limit[2], -1)};
+  std::vector<int32_t> owner[3] = {std::vector<int32_t>(limit[0], -1), std::vector<int32_t>(limit[1], -1),
+                                   std::vector<int32_t>(limit[2], -1)};
+  // Registers named physically by the user are out of the pool.
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i) {
+        const operand& o = in.ops[i];
+        if (o.k != operand::kind::phys) continue;
+        const int c = class_index(o.cls);
+        for (uint32_t j = 0; j < o.dwords; ++j)
+          if (o.value + j < limit[c]) busy[c][o.value + j] = INT64_MAX;
+      }
+
+  std::vector<uint32_t> order;
+  order.reserve(nv);
+  for (std::size_t v = 0; v < nv; ++v) {
+    fn.vregs[v].phys = -1;
+    if (L.vstart[v] <= L.vend[v]) order.push_back(static_cast<uint32_t>(v));
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const bool fa = fn.vregs[a].fixed >= 0, fb = fn.vregs[b].fixed >= 0;
+    if (fa != fb) return fa;  // entry-state registers first
+    if (L.vstart[a] != L.vstart[b]) return L.vstart[a] < L.vstart[b];
+    if (fn.vregs[a].dwords != fn.vregs[b].dwords) return fn.vregs[a].dwords > fn.vregs[b].dwords;
+    return a < b;
+  });
+
+  for (uint32_t v : order) {
+    vreg_info& vi = fn.vregs[v];
+    const int c = class_index(vi.cls);
+    const int64_t s = L.vstart[v], e = L.vend[v];
+    if (vi.fixed >= 0) {
+      vi.phys = vi.fixed;
+      for (uint32_t j = 0; j < vi.dwords; ++j)
+        if (vi.fixed + j < limit[c]) {
+          busy[c][vi.fixed + j] = std::max(busy[c][vi.fixed + j], e);
+          owner[c][vi.fixed + j] = static_cast<int32_t>(v);
+        }
+      continue;
+    }
+    const uint16_t align = std::max<uint16_t>(std::max<uint16_t>(vi.align, 1), class_alignment(vi.cls, vi.dwords));
+    int found = -1;
+    for (uint32_t r = 0; r + vi.dwords <= limit[c]; r += align) {
+      bool ok = true;
+      for (uint32_t j = 0; j < vi.dwords; ++j)
+        if (busy[c][r + j] >= s) {
+          ok = false;
+          break;
+        }
+      if (ok) {
+        found = static_cast<int>(r);
+        break;
+      }
+    }
+    if (found < 0) {
+      if (err.begin(vi.loc)) {
+        err.add("kernel '").add(fn.name).add("': out of ").add(class_name(vi.cls)).add("s allocating ");
+        if (!vi.name.empty()) err.add("'").add(vi.name).add("' ");
+        err.add("(").add(static_cast<long long>(vi.dwords)).add(" dwords, align ")
+            .add(static_cast<long long>(align)).add("), no spilling; live ").add(class_name(vi.cls)).add("s:");
+        int shown = 0, live_dwords = 0;
+        int32_t last_owner = -1;
+        for (uint32_t r = 0; r < limit[c]; ++r) {
+          if (busy[c][r] < s) continue;
+          ++live_dwords;
+          const int32_t ow = owner[c][r];
+          if (ow == last_owner) continue;
+          last_owner = ow;
+          if (shown++ >= 24) continue;
+          err.add(" ").add(class_letter(vi.cls)).add(static_cast<long long>(r));
+          if (ow >= 0) {
+            const vreg_info& o = fn.vregs[ow];
+            if (o.dwords > 1) err.add("+").add(static_cast<long long>(o.dwords));
+            if (!o.name.empty()) err.add(" '").add(o.name).add("'");
+            err.add(" (").add_loc(o.loc).add(")");
+          } else {
+            err.add(" (named physically)");
+          }
+        }
+        if (shown > 24) err.add(" ...");
+        err.add("; ").add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c]))
+            .add(" in use");
+      }
+      return false;
+    }
+    vi.phys = static_cast<int16_t>(found);
+    for (uint32_t j = 0; j < vi.dwords; ++j) {
+      busy[c][found + j] = e;
+      owner[c][found + j] = static_cast<int32_t>(v);
+    }
+  }
+  return true;
+}
+
+}  // namespace hipasm

@@ -1,0 +1,103 @@
+// Breaks register arrays into the pieces really used: dwords that no operand touches are
+// dropped, and dwords never accessed together become separate virtual registers, so the
+// allocator places (and frees) each piece on its own. A piece keeps the array's name;
+// its alignment is the strictest its accesses need (SGPR pairs even, SGPR quads at a
+// multiple of 4, VGPR/AGPR tuples even). Entry-state registers are left whole.
+#pragma once
+#include <vector>
+
+#include "common.hpp"
+#include "regalloc.hpp"
+
+namespace hipasm {
+
+constexpr bool split_registers(function& fn, pass_error& err) {
+  using namespace detail;
+  const dword_map dm(fn);
+  const uint32_t nd = dm.vreg_dwords;
+  std::vector<uint8_t> used(nd, 0), joined(nd, 0);  // joined[d]: d and d+1 in one access
+  bool any_split_candidate = false;
+  for (const vreg_info& v : fn.vregs)
+    if (v.dwords > 1 && v.fixed < 0) any_split_candidate = true;
+  if (!any_split_candidate) return true;
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i) {
+        const operand& o = in.ops[i];
+        if (o.k != operand::kind::vreg) continue;
+        const uint32_t f = dm.base[o.value] + o.offset;
+        for (uint32_t j = 0; j < o.dwords; ++j) {
+          used[f + j] = 1;
+          if (j + 1 < o.dwords) joined[f + j] = 1;
+        }
+      }
+  // piece_of[d]: new vreg id of dword d; piece_off[d]: its offset inside that piece.
+  std::vector<uint32_t> piece_of(nd, ~0u);
+  std::vector<uint16_t> piece_off(nd, 0);
+  const std::size_t old_count = fn.vregs.size();
+  for (std::size_t v = 0; v < old_count; ++v) {
+    const vreg_info vi = fn.vregs[v];
+    const uint32_t base = dm.base[v];
+    if (vi.dwords <= 1 || vi.fixed >= 0) {
+      for (uint32_t j = 0; j < vi.dwords; ++j) {
+        piece_of[base + j] = static_cast<uint32_t>(v);
+        piece_off[base + j] = static_cast<uint16_t>(j);
+      }
+      continue;
+    }
+    bool first_piece = true;
+    for (uint32_t j = 0; j < vi.dwords;) {
+      if (!used[base + j]) {
+        ++j;
+        continue;
+      }
+      uint32_t e = j;
+      while (e + 1 < vi.dwords && joined[base + e]) ++e;
+      const uint16_t len = static_cast<uint16_t>(e - j + 1);
+      uint32_t id;
+      if (first_piece && j == 0 && len == vi.dwords) {
+        id = static_cast<uint32_t>(v);  // used whole: unchanged
+      } else {
+        vreg_info p = vi;
+        p.dwords = len;
+        p.align = (j % (vi.align ? vi.align : 1) == 0 && len == vi.dwords) ? vi.align : 1;
+        p.phys = -1;
+        id = static_cast<uint32_t>(fn.vregs.size());
+        fn.vregs.push_back(p);
+      }
+      first_piece = false;
+      for (uint32_t k = j; k <= e; ++k) {
+        piece_of[base + k] = id;
+        piece_off[base + k] = static_cast<uint16_t>(k - j);
+      }
+      j = e + 1;
+    }
+  }
+  for (block& b : fn.blocks)
+    for (instr& in : b.instrs)
+      for (int i = 0; i < in.num_operands; ++i) {
+        operand& o = in.ops[i];
+        if (o.k != operand::kind::vreg) continue;
+        const uint32_t f = dm.base[o.value] + o.offset;
+        const uint32_t id = piece_of[f];
+        const uint16_t off = piece_off[f];
+        vreg_info& p = fn.vregs[id];
+        const uint16_t need = class_alignment(p.cls, o.dwords);
+        if (off % need != 0) {
+          if (err.begin(in.loc))
+            err.add("register slice of '").add(p.name).add("' at dword ").add(static_cast<long long>(o.offset))
+                .add(" (").add(static_cast<long long>(o.dwords)).add(" dwords) is not aligned to ")
+                .add(static_cast<long long>(need)).add(" registers as ").add(class_name(p.cls))
+                .add(" tuples must be");
+          return false;
+        }
+        if (id != o.value || true) {
+          if (need > p.align) p.align = need;
+        }
+        o.value = id;
+        o.offset = off;
+      }
+  return true;
+}
+
+}  // namespace hipasm

@@ -1,0 +1,121 @@
+// The compile-time pipeline, as one readable list of named steps (asmjit-style). Each
+// step is a function over the pipeline state; the first error stops the list.
+//
+//   remove-unreachable  blocks no path reaches
+//   a2v                 AGPR sources copied for instructions that cannot read AGPRs
+//   cse                 identical computations merged (EXEC-aware, block-local)
+//   dse                 register writes overwritten before any read
+//   dce                 results nobody reads (CFG liveness)
+//   split-registers     arrays broken into the pieces really used
+//   waitcnt-check       reads of memory results before a sufficient s_waitcnt
+//   regalloc            CFG liveness + linear scan per class, no spilling
+//   hazards             s_nop insertion (last: nothing moves after it)
+#pragma once
+#include <string_view>
+
+#include "emit.hpp"
+#include "hazard_rules.hpp"
+#include "ir.hpp"
+#include "isa/gfx942.hpp"
+#include "passes/a2v.hpp"
+#include "passes/common.hpp"
+#include "passes/cse.hpp"
+#include "passes/dce.hpp"
+#include "passes/dse.hpp"
+#include "passes/hazards.hpp"
+#include "passes/liveness.hpp"
+#include "passes/regalloc.hpp"
+#include "passes/remove_unreachable.hpp"
+#include "passes/split_registers.hpp"
+#include "passes/waitcnt_check.hpp"
+
+namespace hipasm {
+
+struct pipeline_options {
+  register_limits limits{};
+  bool optimize = true;  // cse, dse, dce
+};
+
+struct pipeline_state {
+  function fn;
+  isa_view isa{};
+  const hazard_table* hazards = nullptr;
+  pipeline_options options{};
+  pass_error error{};
+  register_usage usage{};
+};
+
+namespace detail {
+constexpr bool step_remove_unreachable(pipeline_state& s) {
+  remove_unreachable_blocks(s.fn);
+  return true;
+}
+constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
+constexpr bool step_cse(pipeline_state& s) {
+  if (s.options.optimize) eliminate_common_subexpressions(s.fn, s.isa);
+  return true;
+}
+constexpr bool step_dse(pipeline_state& s) {
+  if (s.options.optimize) eliminate_dead_stores(s.fn, s.isa);
+  return true;
+}
+constexpr bool step_dce(pipeline_state& s) {
+  if (s.options.optimize) eliminate_dead_code(s.fn, s.isa);
+  return true;
+}
+constexpr bool step_split(pipeline_state& s) { return split_registers(s.fn, s.error); }
+constexpr bool step_waitcnt(pipeline_state& s) { return check_waitcnts(s.fn, s.isa, s.error); }
+constexpr bool step_regalloc(pipeline_state& s) {
+  const liveness_info L = compute_liveness(s.fn, s.isa);
+  if (!allocate_registers(s.fn, L, s.error, s.options.limits)) return false;
+  s.usage = compute_register_usage(s.fn);
+  return true;
+}
+constexpr bool step_hazards(pipeline_state& s) {
+  insert_hazard_nops(s.fn, s.isa, *s.hazards);
+  return true;
+}
+}  // namespace detail
+
+struct pipeline_step {
+  std::string_view name;
+  bool (*run)(pipeline_state&);
+};
+
+inline constexpr pipeline_step pipeline_steps[] = {
+    {"remove-unreachable", detail::step_remove_unreachable},
+    {"a2v", detail::step_a2v},
+    {"cse", detail::step_cse},
+    {"dse", detail::step_dse},
+    {"dce", detail::step_dce},
+    {"split-registers", detail::step_split},
+    {"waitcnt-check", detail::step_waitcnt},
+    {"regalloc", detail::step_regalloc},
+    {"hazards", detail::step_hazards},
+};
+
+// Runs every step on `st` (in place); false on the first error (in st.error).
+constexpr bool run_pipeline(pipeline_state& st) {
+  for (const pipeline_step& step : pipeline_steps)
+    if (!step.run(st)) {
+      if (!st.error.failed) {
+        st.error.begin(src_loc{});
+        st.error.add("kernel '").add(st.fn.name).add("': pipeline step '").add(step.name).add("' failed");
+      }
+      return false;
+    }
+  return true;
+}
+
+// gfx942: the generated instruction table and hipasm's hazard data.
+constexpr isa_view gfx942_isa() {
+  return isa_view{isa::gfx942_instrs, static_cast<uint32_t>(isa::gfx942_num_instrs)};
+}
+
+constexpr pipeline_state compile_function(function fn, pipeline_options opt = {}) {
+  pipeline_state st{std::move(fn), gfx942_isa(), &gfx942_hazards, opt};
+  run_pipeline(st);
+  return st;
+}
+
+}  // namespace hipasm
