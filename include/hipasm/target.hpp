@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "hazard_rules.hpp"
 #include "isa/check.hpp"
 #include "isa/gfx942.hpp"
 #include "isa/instr_desc.hpp"
@@ -23,7 +24,7 @@ struct target {
   uint8_t max_snop;                      // largest N of one s_nop N (N+1 wait states)
   uint8_t vgpr_alloc_granule;            // VGPR/AGPR allocation granule (accum_offset is a multiple of 4)
   uint8_t sgpr_pair_align, sgpr_quad_align, vgpr_tuple_align;  // tuple alignment in registers
-  const void* hazard_rules = nullptr;    // the hazard pass's per-target table
+  const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
     std::size_t lo = 0, hi = num_instrs;
@@ -49,7 +50,7 @@ inline constexpr target gfx942{
     .sgpr_pair_align = 2,
     .sgpr_quad_align = 4,
     .vgpr_tuple_align = 2,
-    .hazard_rules = nullptr,
+    .hazard_rules = &gfx942_hazards,
 };
 
 }  // namespace hipasm
