@@ -1,0 +1,555 @@
+// The checker (see checker.hpp): pending memory results, hazards, LDS races.
+#include "checker.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "hazard_rules.hpp"
+
+namespace hipasm::sim {
+
+namespace {
+
+using hz::File;
+using hz::InstInfo;
+using hz::Range;
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+std::string text_of(const Inst& in) { return in.text.empty() ? in.mnemonic : in.text; }
+
+std::string reg_name(const Range& r) {
+  auto span = [&](const char* p, int lo, int hi) {
+    return hi - lo == 1 ? p + std::to_string(lo)
+                        : std::string(p) + "[" + std::to_string(lo) + ":" + std::to_string(hi - 1) + "]";
+  };
+  switch (r.file) {
+    case hz::FS: return span("s", r.lo, r.hi);
+    case hz::FV: return r.lo >= 256 ? span("a", r.lo - 256, r.hi - 256) : span("v", r.lo, r.hi);
+    case hz::FVCC: return "vcc";
+    case hz::FEXEC: return "exec";
+    case hz::FM0: return "m0";
+  }
+  return "?";
+}
+
+constexpr uint8_t kVm = 1, kLgkm = 2;
+
+// What a pending record waits for.
+enum class Queue : uint8_t {
+  Vmem,     // vmcnt, in order (MUBUF/GLOBAL/SCRATCH, FLAT that went to memory, LDS-DMA)
+  Ds,       // lgkmcnt, in order (DS, FLAT that went to LDS)
+  Smem,     // lgkmcnt, out of order
+  FlatBoth, // vmcnt and lgkmcnt, out of order on both (FLAT to both, or not yet known)
+};
+
+struct Pending {
+  const Inst* inst = nullptr;
+  Queue queue = Queue::Vmem;
+  uint32_t seq = 0;  // position in its in-order queue (1-based), Vmem/Ds
+  uint8_t proven = 0;  // counters proven done (FlatBoth, Smem)
+  uint8_t ndst = 0;
+  std::array<Range, 2> dst{};
+};
+
+struct Shadow {  // one LDS byte
+  uint32_t wseq = 0;    // writer's queue sequence number of the write
+  uint32_t wpc = 0;     // low 32 bits of the writing instruction's pc
+  uint32_t repoch = 0;  // barrier epoch of the reads in rmask
+  uint16_t rmask = 0;   // waves that read the byte in epoch repoch
+  uint8_t writer = 0;   // wave index + 1; 0 = never written
+  uint8_t wflags = 0;   // kAtomicWrite, kDmaWrite
+};
+constexpr uint8_t kAtomicWrite = 1, kDmaWrite = 2;
+
+struct Snapshot {
+  uint32_t ds = 0, vm = 0;  // in-order sequence numbers proven complete
+};
+
+struct GroupState {
+  uint32_t id = 0;
+  std::vector<Shadow> shadow;                  // sized on first LDS access
+  std::vector<std::vector<Snapshot>> snaps;   // per wave: at its k-th s_barrier (k = 1..)
+  std::vector<uint8_t> ended;
+};
+
+struct WaveState {
+  Checker::Impl* owner = nullptr;
+  uint32_t wg = 0, wave = 0;
+  GroupState* group = nullptr;
+  bool ended = false;
+  // pending results
+  std::vector<Pending> pending;
+  std::array<uint16_t, 128> pend_s{};
+  std::array<uint16_t, 512> pend_v{};
+  std::array<uint16_t, 2> pend_vcc{};
+  uint32_t vm_issued = 0, vm_retired = 0, ds_issued = 0, ds_retired = 0;
+  int cur_record = -1;  // index in pending of the record of the instruction executing
+  const Inst* cur = nullptr;
+  uint32_t epoch = 0;   // s_barriers issued
+  // hazard history
+  struct Hist {
+    const Inst* inst;
+    const InstInfo* info;
+    uint64_t ws_before;  // wait states issued before this instruction
+  };
+  static constexpr size_t kHist = 64;
+  std::array<Hist, kHist> hist{};
+  uint64_t nhist = 0, ws_total = 0;
+  // per-wave Inst -> InstInfo cache (direct mapped)
+  std::array<std::pair<const Inst*, const InstInfo*>, 256> cache{};
+
+  void reset(Checker::Impl* o, uint32_t g, uint32_t wv, GroupState* gs) {
+    *this = WaveState();
+    owner = o;
+    wg = g;
+    wave = wv;
+    group = gs;
+  }
+};
+
+}  // namespace
+
+struct Checker::Impl {
+  std::mutex find_mu;
+  std::map<std::pair<uint64_t, std::string>, std::string> findings;  // (pc, rule) -> smallest text
+
+  std::shared_mutex info_mu;
+  std::unordered_map<const Inst*, std::unique_ptr<InstInfo>> infos;
+
+  std::mutex state_mu;
+  std::unordered_map<uint32_t, std::unique_ptr<GroupState>> groups;
+  std::vector<std::unique_ptr<WaveState>> waves;  // all wave states ever made (owned)
+  std::vector<WaveState*> free_waves;
+
+  void report(const Inst& in, const std::string& rule_id, const std::string& what) {
+    std::string msg = hex(in.pc) + ": " + text_of(in) + ": [" + rule_id + "] " + what;
+    std::lock_guard lock(find_mu);
+    auto key = std::make_pair(in.pc, rule_id);
+    auto it = findings.find(key);
+    if (it == findings.end()) findings.emplace(key, std::move(msg));
+    else if (msg < it->second) it->second = std::move(msg);
+  }
+
+  const InstInfo* info_of(WaveState& s, const Inst& in) {
+    auto& slot = s.cache[(reinterpret_cast<uintptr_t>(&in) >> 4) & 255];
+    if (slot.first == &in) return slot.second;
+    const InstInfo* info = nullptr;
+    {
+      std::shared_lock lock(info_mu);
+      auto it = infos.find(&in);
+      if (it != infos.end()) info = it->second.get();
+    }
+    if (!info) {
+      auto made = std::make_unique<InstInfo>(hz::classify(in));
+      std::unique_lock lock(info_mu);
+      auto [it, inserted] = infos.emplace(&in, std::move(made));
+      info = it->second.get();
+    }
+    slot = {&in, info};
+    return info;
+  }
+
+  WaveState& state_of(const Wave& w) {
+    auto* s = static_cast<WaveState*>(w.checker_state);
+    if (s && s->owner == this && s->wg == w.workgroup_linear && s->wave == w.wave_in_group && !s->ended)
+      return *s;
+    std::lock_guard lock(state_mu);
+    auto& g = groups[w.workgroup_linear];
+    if (!g) {
+      g = std::make_unique<GroupState>();
+      g->id = w.workgroup_linear;
+    }
+    if (g->snaps.size() <= w.wave_in_group) {
+      g->snaps.resize(w.wave_in_group + 1);
+      g->ended.resize(w.wave_in_group + 1);
+    }
+    WaveState* ns;
+    if (!free_waves.empty()) {
+      ns = free_waves.back();
+      free_waves.pop_back();
+    } else {
+      waves.push_back(std::make_unique<WaveState>());
+      ns = waves.back().get();
+    }
+    ns->reset(this, w.workgroup_linear, w.wave_in_group, g.get());
+    w.checker_state = ns;
+    return *ns;
+  }
+
+  // ---- pending records
+  void count(WaveState& s, const Range& r, int delta) {
+    for (uint16_t i = r.lo; i < r.hi; ++i) {
+      if (r.file == hz::FS && i < s.pend_s.size()) s.pend_s[i] = uint16_t(s.pend_s[i] + delta);
+      if (r.file == hz::FV && i < s.pend_v.size()) s.pend_v[i] = uint16_t(s.pend_v[i] + delta);
+      if (r.file == hz::FVCC && i < 2) s.pend_vcc[i] = uint16_t(s.pend_vcc[i] + delta);
+    }
+  }
+  bool any_pending(const WaveState& s, const Range& r) const {
+    for (uint16_t i = r.lo; i < r.hi; ++i) {
+      if (r.file == hz::FS && i < s.pend_s.size() && s.pend_s[i]) return true;
+      if (r.file == hz::FV && i < s.pend_v.size() && s.pend_v[i]) return true;
+      if (r.file == hz::FVCC && i < 2 && s.pend_vcc[i]) return true;
+    }
+    return false;
+  }
+  void remove_record(WaveState& s, size_t idx) {
+    for (int k = 0; k < s.pending[idx].ndst; ++k) count(s, s.pending[idx].dst[k], -1);
+    s.pending.erase(s.pending.begin() + std::ptrdiff_t(idx));
+    if (s.cur_record == int(idx)) s.cur_record = -1;
+    else if (s.cur_record > int(idx)) s.cur_record--;
+  }
+  static const char* counter_of(Queue q) {
+    switch (q) {
+      case Queue::Vmem: return "vmcnt";
+      case Queue::Ds: return "lgkmcnt";
+      case Queue::Smem: return "lgkmcnt(0)";
+      case Queue::FlatBoth: return "vmcnt(0) and lgkmcnt(0)";
+    }
+    return "?";
+  }
+
+  void check_pending(WaveState& s, const Inst& in, const InstInfo& info) {
+    if (s.pending.empty()) return;
+    auto check = [&](const Range& r, bool is_def) {
+      if (!any_pending(s, r)) return;
+      for (size_t i = 0; i < s.pending.size(); ++i) {
+        Pending& p = s.pending[i];
+        bool hit = false;
+        Range which{};
+        for (int k = 0; k < p.ndst; ++k)
+          if (p.dst[k].overlaps(r)) { hit = true; which = p.dst[k]; }
+        if (!hit) continue;
+        if (is_def) {
+          // A later memory op of the same in-order queue completes after p: no WAW hazard.
+          bool same_queue = (p.queue == Queue::Vmem && (info.flags & hz::VMEM)) ||
+                            (p.queue == Queue::Ds && (info.flags & hz::DS));
+          if (same_queue) continue;
+          report(in, "pending-write",
+                 "overwrites " + reg_name(r) + " while the result of " + hex(p.inst->pc) + " (" +
+                     text_of(*p.inst) + ") may still be written to " + reg_name(which) + " (needs s_waitcnt " +
+                     counter_of(p.queue) + ")");
+        } else {
+          report(in, "pending-read",
+                 "reads " + reg_name(r) + " before the result of " + hex(p.inst->pc) + " (" +
+                     text_of(*p.inst) + ") is waited for (needs s_waitcnt " + counter_of(p.queue) + ")");
+        }
+        remove_record(s, i);  // one finding per missing wait
+        --i;
+      }
+    };
+    for (const Range& r : info.uses) check(r, false);
+    for (const Range& r : info.defs) check(r, true);
+  }
+
+  void add_record(WaveState& s, const Inst& in, const InstInfo& info) {
+    Pending p;
+    p.inst = &in;
+    if (info.flags & hz::SMEM) p.queue = Queue::Smem;
+    else if (info.flags & hz::DS) p.queue = Queue::Ds;
+    else if (info.flags & hz::FLAT) p.queue = Queue::FlatBoth;
+    else p.queue = Queue::Vmem;
+    if (p.queue == Queue::Vmem) p.seq = ++s.vm_issued;
+    if (p.queue == Queue::Ds) p.seq = ++s.ds_issued;
+    for (const Range& r : info.defs) {
+      if ((r.file == hz::FS || r.file == hz::FV || r.file == hz::FVCC) && p.ndst < p.dst.size()) {
+        p.dst[p.ndst++] = r;
+        count(s, r, +1);
+      }
+    }
+    s.pending.push_back(p);
+    s.cur_record = int(s.pending.size() - 1);
+  }
+
+  void retire(WaveState& s, uint16_t simm16) {
+    uint32_t vm = (simm16 & 0xf) | (((simm16 >> 14) & 3u) << 4);
+    uint32_t lgkm = (simm16 >> 8) & 0xf;
+    if (s.vm_issued >= vm) s.vm_retired = std::max(s.vm_retired, s.vm_issued - vm);
+    if (s.ds_issued >= lgkm) s.ds_retired = std::max(s.ds_retired, s.ds_issued - lgkm);
+    for (size_t i = 0; i < s.pending.size(); ++i) {
+      Pending& p = s.pending[i];
+      bool done = false;
+      switch (p.queue) {
+        case Queue::Vmem: done = p.seq <= s.vm_retired; break;
+        case Queue::Ds: done = p.seq <= s.ds_retired; break;
+        case Queue::Smem: done = lgkm == 0; break;
+        case Queue::FlatBoth:
+          if (vm == 0) p.proven |= kVm;
+          if (lgkm == 0) p.proven |= kLgkm;
+          done = p.proven == (kVm | kLgkm);
+          break;
+      }
+      if (done) {
+        remove_record(s, i);
+        --i;
+      }
+    }
+  }
+
+  // ---- hazards
+  static bool relation(const hz::Rule& r, const InstInfo& p, const InstInfo& c, const Range* key, bool& same) {
+    same = false;
+    auto defs_overlap = [&](const Range& k, bool sgpr_files) {
+      for (const Range& d : p.defs) {
+        if (sgpr_files && d.file != hz::FS && d.file != hz::FVCC) continue;
+        if (d.overlaps(k)) return true;
+      }
+      return false;
+    };
+    switch (r.rel) {
+      case hz::Rel::SgprDefUse:
+      case hz::Rel::SgprVccDefUse:
+        return (key->file == hz::FS || key->file == hz::FVCC) && defs_overlap(*key, true);
+      case hz::Rel::VccDef: return p.flags & hz::WRITES_VCC;
+      case hz::Rel::LaneSelect: return key->file == hz::FS && defs_overlap(*key, true);
+      case hz::Rel::SameHwReg: return p.hwreg == c.hwreg;
+      case hz::Rel::M0Def: return p.flags & hz::WRITES_M0;
+      case hz::Rel::VgprDefUse:
+      case hz::Rel::VgprDefSrc0: return key->file == hz::FV && defs_overlap(*key, false);
+      case hz::Rel::ExecDef: return p.flags & hz::WRITES_EXEC;
+      case hz::Rel::StoreDataDef: return key->file == hz::FV && p.has_store_data && p.store_data.overlaps(*key);
+      case hz::Rel::VccExecDefZ:
+        return ((c.flags & hz::READS_VCCZ) && (p.flags & hz::WRITES_VCC)) ||
+               ((c.flags & hz::READS_EXECZ) && (p.flags & hz::WRITES_EXEC));
+      case hz::Rel::None: return true;
+      case hz::Rel::MfmaSrcC:
+        if (p.has_mfma_dst && p.mfma_dst.overlaps(*key)) {
+          same = p.mfma_dst == *key;
+          return true;
+        }
+        return false;
+      case hz::Rel::MfmaSrcAB:
+      case hz::Rel::MfmaDefUse:
+      case hz::Rel::MfmaDefDef:
+        return p.has_mfma_dst && p.mfma_dst.overlaps(*key);
+      case hz::Rel::SrcCDef: return p.has_srcC && p.srcC.overlaps(*key);
+      case hz::Rel::DotDefSrcAB:
+        return p.mnemonic == c.mnemonic && p.has_mfma_dst && p.mfma_dst.overlaps(*key);
+      case hz::Rel::DotDefUseOther:
+      case hz::Rel::DotDefDefOther:
+        return p.mnemonic != c.mnemonic && p.has_mfma_dst && p.mfma_dst.overlaps(*key);
+    }
+    return false;
+  }
+
+  // The consumer registers a rule relates (nullptr entry = no register key).
+  static void keys_of(const hz::Rule& r, const InstInfo& c, std::vector<const Range*>& out) {
+    out.clear();
+    switch (r.rel) {
+      case hz::Rel::SgprDefUse:
+      case hz::Rel::SgprVccDefUse:
+      case hz::Rel::VgprDefUse:
+      case hz::Rel::MfmaDefUse:
+      case hz::Rel::DotDefUseOther:
+        for (const Range& u : c.uses) out.push_back(&u);
+        break;
+      case hz::Rel::LaneSelect:
+        if (c.has_src1) out.push_back(&c.src1);
+        break;
+      case hz::Rel::VgprDefSrc0:
+        if (c.has_src0) out.push_back(&c.src0);
+        break;
+      case hz::Rel::StoreDataDef:
+      case hz::Rel::MfmaDefDef:
+      case hz::Rel::SrcCDef:
+      case hz::Rel::DotDefDefOther:
+        for (const Range& d : c.defs) out.push_back(&d);
+        break;
+      case hz::Rel::MfmaSrcC:
+        if (c.has_srcC) out.push_back(&c.srcC);
+        break;
+      case hz::Rel::MfmaSrcAB:
+      case hz::Rel::DotDefSrcAB:
+        if (c.has_srcA) out.push_back(&c.srcA);
+        if (c.has_srcB) out.push_back(&c.srcB);
+        break;
+      default: out.push_back(nullptr); break;
+    }
+  }
+
+  void check_hazards(WaveState& s, const Inst& in, const InstInfo& c) {
+    if (s.nhist == 0) return;
+    thread_local std::vector<const Range*> keys;
+    for (const hz::Rule& r : hz::rules()) {
+      if (!hz::matches(c.flags, r.cons_all, r.cons_any, r.cons_none)) continue;
+      keys_of(r, c, keys);
+      for (const Range* key : keys) {
+        uint64_t back = std::min<uint64_t>(s.nhist, WaveState::kHist);
+        for (uint64_t i = 0; i < back; ++i) {
+          const WaveState::Hist& h = s.hist[(s.nhist - 1 - i) % WaveState::kHist];
+          // Wait states between the producer and this instruction.
+          uint64_t between = s.ws_total - h.ws_before - h.info->wait_states;
+          if (between >= uint64_t(r.max_window)) break;
+          if (!hz::matches(h.info->flags, r.prod_all, r.prod_any, r.prod_none)) continue;
+          bool same = false;
+          if (!relation(r, *h.info, c, key, same)) continue;
+          int need = hz::required_wait_states(r, *h.info, c, same);
+          if (between < uint64_t(need)) {
+            std::string what = r.text;
+            if (key) what += " (" + reg_name(*key) + ")";
+            what += ": producer " + hex(h.inst->pc) + " (" + text_of(*h.inst) + "), needs " +
+                    std::to_string(need) + " wait states, has " + std::to_string(between);
+            report(in, std::string("hazard ") + r.id, what);
+          }
+          break;  // the nearest producer decides (as in LLVM)
+        }
+      }
+    }
+  }
+
+  void push_history(WaveState& s, const Inst& in, const InstInfo& info) {
+    s.hist[s.nhist % WaveState::kHist] = {&in, &info, s.ws_total};
+    s.nhist++;
+    s.ws_total += info.wait_states;
+  }
+
+  // ---- LDS races
+  Snapshot snapshot_of(GroupState& g, uint32_t wave, uint32_t epoch, bool& known) {
+    known = true;
+    if (epoch == 0) return {};
+    if (wave < g.snaps.size() && g.snaps[wave].size() >= epoch) return g.snaps[wave][epoch - 1];
+    if (wave < g.ended.size() && g.ended[wave]) return {UINT32_MAX, UINT32_MAX};
+    known = false;
+    return {};
+  }
+
+  void lds_access(WaveState& s, const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind) {
+    GroupState& g = *s.group;
+    if (g.shadow.size() < w.lds_size) g.shadow.resize(w.lds_size);
+    uint32_t me = s.wave;
+    bool write = kind != LdsAccess::Read;
+    bool atomic = kind == LdsAccess::Atomic;
+    uint32_t seq = 0;
+    if (write) {
+      const Pending* rec = s.cur_record >= 0 ? &s.pending[size_t(s.cur_record)] : nullptr;
+      seq = rec ? rec->seq : 0;
+    }
+    const Inst& in = s.cur ? *s.cur : *w.cur;
+    bool reported_raw = false, reported_war = false;
+    for (uint32_t b = addr; b < addr + n && b < g.shadow.size(); ++b) {
+      Shadow& sh = g.shadow[b];
+      if (sh.writer && sh.writer - 1u != me && !(atomic && (sh.wflags & kAtomicWrite))) {
+        uint32_t wr = sh.writer - 1u;
+        bool known;
+        Snapshot snap = snapshot_of(g, wr, s.epoch, known);
+        uint32_t retired = (sh.wflags & kDmaWrite) ? snap.vm : snap.ds;
+        if ((!known || retired < sh.wseq) && !reported_raw) {
+          reported_raw = true;
+          report(in, write ? "lds-race-waw" : "lds-race",
+                 std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
+                     std::to_string(wr) + " of the workgroup wrote at " + hex(sh.wpc) +
+                     " with no s_waitcnt " + ((sh.wflags & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
+                     " retiring it before an s_barrier both passed since");
+        }
+      }
+      if (write) {
+        if (sh.repoch == s.epoch && (sh.rmask & ~(1u << me)) && !reported_war && !atomic) {
+          reported_war = true;
+          int other = std::countr_zero(uint32_t(sh.rmask & ~(1u << me)));
+          report(in, "lds-race-war",
+                 "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
+                     " of the workgroup read with no s_barrier in between");
+        }
+        sh.writer = uint8_t(me + 1);
+        sh.wseq = seq;
+        sh.wpc = uint32_t(in.pc);
+        sh.wflags = uint8_t((atomic ? kAtomicWrite : 0) | (kind == LdsAccess::DmaWrite ? kDmaWrite : 0));
+        if (atomic) {  // an atomic also reads
+          if (sh.repoch != s.epoch) { sh.repoch = s.epoch; sh.rmask = 0; }
+          if (me < 16) sh.rmask |= uint16_t(1u << me);
+        } else {
+          sh.rmask = 0;
+        }
+      } else {
+        if (sh.repoch != s.epoch) { sh.repoch = s.epoch; sh.rmask = 0; }
+        if (me < 16) sh.rmask |= uint16_t(1u << me);
+      }
+    }
+  }
+};
+
+Checker::Checker() : impl_(std::make_unique<Impl>()) {}
+Checker::~Checker() = default;
+
+void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
+  Impl& im = *impl_;
+  WaveState& s = im.state_of(w);
+  const InstInfo& info = *im.info_of(s, in);
+  s.cur = &in;
+  s.cur_record = -1;
+  im.check_pending(s, in, info);
+  im.check_hazards(s, in, info);
+  im.push_history(s, in, info);
+  if (in.mnemonic == "s_waitcnt") im.retire(s, in.mod.simm16);
+  if (in.mnemonic == "s_barrier") {
+    // Snapshot what this wave has proven complete when it arrives at the barrier.
+    s.group->snaps[s.wave].push_back({s.ds_retired, s.vm_retired});
+    s.epoch++;
+  }
+  if (info.flags & (hz::SMEM | hz::DS | hz::VMEM | hz::FLAT)) im.add_record(s, in, info);
+}
+
+void Checker::on_waitcnt(const Wave& w, const Inst& in) {
+  WaveState& s = impl_->state_of(w);
+  if (in.mnemonic == "s_waitcnt") impl_->retire(s, in.mod.simm16);
+}
+
+void Checker::on_barrier(uint32_t) {}
+
+void Checker::on_wave_end(const Wave& w) {
+  auto* s = static_cast<WaveState*>(w.checker_state);
+  if (!s || s->owner != impl_.get() || s->ended) return;
+  std::lock_guard lock(impl_->state_mu);
+  s->ended = true;
+  // The group may already be gone (on_workgroup_end first): look it up, never trust s->group.
+  auto it = impl_->groups.find(s->wg);
+  if (it != impl_->groups.end() && s->wave < it->second->ended.size()) it->second->ended[s->wave] = 1;
+  s->group = nullptr;
+  impl_->free_waves.push_back(s);
+  w.checker_state = nullptr;
+}
+
+void Checker::on_workgroup_end(uint32_t workgroup) {
+  std::lock_guard lock(impl_->state_mu);
+  impl_->groups.erase(workgroup);
+}
+
+std::vector<std::string> Checker::diagnostics() const {
+  std::lock_guard lock(impl_->find_mu);
+  std::vector<std::string> out;
+  out.reserve(impl_->findings.size());
+  for (auto& [k, v] : impl_->findings) out.push_back(v);
+  return out;
+}
+
+void checker_lds_access(const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind) {
+  auto* s = static_cast<WaveState*>(w.checker_state);
+  if (!s || s->ended || !s->group) return;
+  s->owner->lds_access(*s, w, addr, n, kind);
+}
+
+void checker_flat_target(const Wave& w, bool vmem, bool lds) {
+  auto* s = static_cast<WaveState*>(w.checker_state);
+  if (!s || s->ended || s->cur_record < 0) return;
+  Pending& p = s->pending[size_t(s->cur_record)];
+  if (p.queue != Queue::FlatBoth || p.inst != s->cur) return;
+  if (vmem && !lds) {
+    p.queue = Queue::Vmem;
+    p.seq = ++s->vm_issued;
+  } else if (lds && !vmem) {
+    p.queue = Queue::Ds;
+    p.seq = ++s->ds_issued;
+  }
+}
+
+}  // namespace hipasm::sim

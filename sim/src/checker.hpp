@@ -1,0 +1,61 @@
+// The checker: what the hardware would not catch. An Observer the dispatcher calls for every
+// issued instruction (before its handler runs), plus hooks the memory semantics call while
+// the handler runs. Findings are strings "0x<pc>: <inst text>: <rule> (<details>)",
+// deduplicated by (pc, rule) and sorted, so they do not depend on thread count.
+//
+// What it checks:
+// 1. Pending memory results. Each memory instruction that writes registers, or occupies a
+//    counter (stores, atomics without return), leaves a pending record at issue: its
+//    destination registers and the counters it occupies. s_waitcnt retires records by the
+//    gfx9 rules (vmcnt: VMEM in order; lgkmcnt: DS in order, SMEM out of order so only
+//    lgkmcnt(0) proves an SMEM done; FLAT: by where it went - global/scratch like VMEM, LDS
+//    like DS, both = out of order on both counters). An instruction that reads, or writes
+//    (WAW, except a later memory op of the same in-order queue), a register whose result may
+//    still be pending is a finding.
+// 2. Hazards: the wait-state table of hazard_rules.cpp, evaluated on each wave's dynamic
+//    instruction stream (one instruction = one wait state, s_nop N = N+1).
+// 3. LDS races inside a workgroup: a wave reads or overwrites LDS bytes another wave wrote
+//    (not atomically on both sides) unless that write was retired by an s_waitcnt before an
+//    s_barrier that both waves passed since; a wave overwrites LDS bytes another wave read
+//    with no s_barrier in between (write after read).
+//
+// Threading: state per wave (Wave::checker_state) and per workgroup; all calls of one
+// workgroup come from one thread. Only the findings set and the workgroup table lock.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core.hpp"
+
+namespace hipasm::sim {
+
+class Checker final : public Observer {
+ public:
+  Checker();
+  ~Checker() override;
+
+  void on_issue(const Wave& w, const Inst& in, uint64_t cycle) override;
+  void on_waitcnt(const Wave& w, const Inst& in) override;
+  void on_barrier(uint32_t workgroup) override;
+  void on_wave_end(const Wave& w) override;
+  void on_workgroup_end(uint32_t workgroup) override;
+
+  // Sorted, deduplicated findings so far.
+  std::vector<std::string> diagnostics() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- Hooks for exec_mem.cpp (no-ops when the wave has no checker state, i.e. no checker).
+enum class LdsAccess : uint8_t { Read, Write, Atomic, DmaWrite /* LDS-DMA, counted on vmcnt */ };
+// One lane's LDS access of `n` bytes at `addr` by the instruction being executed.
+void checker_lds_access(const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind);
+// Where the FLAT instruction being executed went (any lane): global/scratch memory, LDS.
+void checker_flat_target(const Wave& w, bool vmem, bool lds);
+
+}  // namespace hipasm::sim

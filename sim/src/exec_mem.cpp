@@ -1,0 +1,910 @@
+// Semantics of the gfx942 memory instructions: SMEM, DS, FLAT/GLOBAL/SCRATCH, MUBUF.
+//
+// Memory instructions execute functionally at issue: results are in the registers when the
+// handler returns. The checker (checker.cpp) models completion separately, from the pending
+// record it made at issue, so a read before the right s_waitcnt is reported even though the
+// simulated value is already there.
+//
+// Modelling choices (see memory.hpp for faults and alignment):
+// - FLAT addresses whose high 32 bits are kSharedApertureHi go to the wave's LDS (low 32 bits
+//   = LDS offset), kPrivateApertureHi to the lane's private segment, anything else to device
+//   memory.
+// - Scratch (SCRATCH and private FLAT): lane L's private byte `off` lives at
+//   Wave::scratch_base + L * scratch_lane_stride + off; off must be < scratch_lane_stride.
+// - MUBUF: V# = base[47:0], stride[61:48], swizzle_enable bit 63, num_records dword 2,
+//   add_tid_enable dword3 bit 23. Address = base + soffset + inst_offset + voffset
+//   + stride * index (index = vindex [+ lane id]). Range check per dword (per element for
+//   sub-dword): raw (stride 0): voffset + inst_offset + 4k + size <= num_records; structured:
+//   index < num_records. Out of range: loads return 0, stores and atomics do nothing.
+//   soffset is not part of the range check. Swizzled resources are rejected (error).
+// - LDS-DMA (global_load_lds_*, buffer_load_* lds): each active lane's value, widened to a
+//   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane.
+// - ds_bpermute reads 0 from an inactive source lane; ds_permute: the highest active lane
+//   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
+//   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
+// - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "checker.hpp"
+#include "core.hpp"
+#include "memory.hpp"
+
+namespace hipasm::sim {
+namespace {
+
+template <class F>
+inline void for_active(uint64_t exec, F&& f) {
+  while (exec) {
+    int lane = std::countr_zero(exec);
+    exec &= exec - 1;
+    f(lane);
+  }
+}
+
+enum class D16 : uint8_t { None, Lo, Hi };
+
+// Shape of a load/store element: `bytes` per element (1, 2 or 4), `dwords` elements of 4
+// bytes when bytes == 4, sign extension, d16 half.
+struct Elem {
+  uint8_t bytes = 4;
+  uint8_t dwords = 1;
+  bool sign = false;
+  D16 d16 = D16::None;
+  constexpr size_t size() const { return bytes == 4 ? 4u * dwords : bytes; }
+};
+
+// Widen a loaded sub-dword value as the VGPR load does (zero/sign extend to 32 or, for d16,
+// to 16 bits).
+inline uint32_t widen(const Elem& e, uint32_t raw) {
+  if (e.bytes == 1) return e.sign ? uint32_t(int32_t(int8_t(raw))) : (raw & 0xff);
+  if (e.bytes == 2) return e.sign ? uint32_t(int32_t(int16_t(raw))) : (raw & 0xffff);
+  return raw;
+}
+
+inline void write_elem(Wave& w, const Operand& d, int lane, const Elem& e, uint32_t value) {
+  if (e.d16 == D16::None) {
+    write_u32(w, d, lane, value);
+    return;
+  }
+  uint32_t old = read_u32(w, d, lane);
+  uint32_t v16 = value & 0xffff;
+  write_u32(w, d, lane, e.d16 == D16::Lo ? ((old & 0xffff0000u) | v16) : ((old & 0xffffu) | (v16 << 16)));
+}
+
+// Store data of one lane, element k (dword k or the sub-dword value).
+inline uint32_t store_value(const Wave& w, const Operand& src, int lane, const Elem& e, int k) {
+  uint32_t v = read_u32(w, src, lane, k);
+  if (e.d16 == D16::Hi) v >>= 16;
+  return v;
+}
+
+// ---- Atomics -----------------------------------------------------------------------------
+
+enum class Atom : uint8_t {
+  Swap, CmpSwap /* data0 = new, data1 = compare (FLAT/MUBUF) */, CmpSt /* DS: data0 = compare,
+  data1 = new */, Add, Sub, RSub, SMin, UMin, SMax, UMax, And, Or, Xor, Inc, Dec, MskOr,
+  FAdd, FMin, FMax, FCmpSt, PkAddF16, PkAddBF16,
+};
+
+inline float f32(uint32_t b) { return std::bit_cast<float>(b); }
+inline uint32_t b32(float f) { return std::bit_cast<uint32_t>(f); }
+inline double f64(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t b64(double f) { return std::bit_cast<uint64_t>(f); }
+
+inline uint16_t f32_to_bf16(float f) {
+  uint32_t b = b32(f);
+  if (std::isnan(f)) return uint16_t((b >> 16) | 0x40);
+  b += 0x7fff + ((b >> 16) & 1);  // round to nearest even
+  return uint16_t(b >> 16);
+}
+
+template <class T>
+T atom_apply(Atom op, T old, T d0, T d1) {
+  using S = std::make_signed_t<T>;
+  constexpr bool wide = sizeof(T) == 8;
+  switch (op) {
+    case Atom::Swap: return d0;
+    case Atom::CmpSwap: return old == d1 ? d0 : old;
+    case Atom::CmpSt: return old == d0 ? d1 : old;
+    case Atom::Add: return T(old + d0);
+    case Atom::Sub: return T(old - d0);
+    case Atom::RSub: return T(d0 - old);
+    case Atom::SMin: return S(old) < S(d0) ? old : d0;
+    case Atom::UMin: return old < d0 ? old : d0;
+    case Atom::SMax: return S(old) > S(d0) ? old : d0;
+    case Atom::UMax: return old > d0 ? old : d0;
+    case Atom::And: return old & d0;
+    case Atom::Or: return old | d0;
+    case Atom::Xor: return old ^ d0;
+    case Atom::Inc: return old >= d0 ? T(0) : T(old + 1);
+    case Atom::Dec: return (old == 0 || old > d0) ? d0 : T(old - 1);
+    case Atom::MskOr: return (old & ~d0) | d1;
+    case Atom::FAdd:
+      if constexpr (wide) return b64(f64(old) + f64(d0));
+      else return b32(f32(uint32_t(old)) + f32(uint32_t(d0)));
+    case Atom::FMin:
+      if constexpr (wide) return b64(std::fmin(f64(old), f64(d0)));
+      else return b32(std::fmin(f32(uint32_t(old)), f32(uint32_t(d0))));
+    case Atom::FMax:
+      if constexpr (wide) return b64(std::fmax(f64(old), f64(d0)));
+      else return b32(std::fmax(f32(uint32_t(old)), f32(uint32_t(d0))));
+    case Atom::FCmpSt:
+      if constexpr (wide) return f64(old) == f64(d0) ? d1 : old;
+      else return f32(uint32_t(old)) == f32(uint32_t(d0)) ? d1 : old;
+    case Atom::PkAddF16:
+      if constexpr (!wide) {
+        uint32_t r = 0;
+        for (int h = 0; h < 2; ++h) {
+          _Float16 a = std::bit_cast<_Float16>(uint16_t(old >> (16 * h)));
+          _Float16 b = std::bit_cast<_Float16>(uint16_t(d0 >> (16 * h)));
+          r |= uint32_t(std::bit_cast<uint16_t>(_Float16(a + b))) << (16 * h);
+        }
+        return T(r);
+      }
+      return old;
+    case Atom::PkAddBF16:
+      if constexpr (!wide) {
+        uint32_t r = 0;
+        for (int h = 0; h < 2; ++h) {
+          float a = f32(uint32_t(uint16_t(old >> (16 * h))) << 16);
+          float b = f32(uint32_t(uint16_t(d0 >> (16 * h))) << 16);
+          r |= uint32_t(f32_to_bf16(a + b)) << (16 * h);
+        }
+        return T(r);
+      }
+      return old;
+  }
+  return old;
+}
+
+// Device atomics: atomic across worker threads (std::atomic_ref on the aligned host word).
+template <class T>
+T device_atomic(uint8_t* p, Atom op, T d0, T d1) {
+  std::atomic_ref<T> ref(*reinterpret_cast<T*>(p));
+  T old = ref.load(std::memory_order_relaxed);
+  while (!ref.compare_exchange_weak(old, atom_apply<T>(op, old, d0, d1), std::memory_order_acq_rel)) {
+  }
+  return old;
+}
+
+// ---- SMEM --------------------------------------------------------------------------------
+
+uint64_t smem_address(const Wave& w, const Inst& in) {
+  uint64_t base = read_scalar64(w, in.src[0]) & 0xffff'ffff'ffffull;
+  int64_t off = in.mod.offset;
+  if (in.src[1].kind != Operand::None) off += read_scalar(w, in.src[1]);
+  return base + uint64_t(off);
+}
+
+template <int N>
+void s_load(Wave& w, const Inst& in) {
+  uint64_t addr = smem_address(w, in);
+  require_aligned(in, "scalar load", addr, 4 * N, -1, 4);
+  DeviceView dv(*w.dispatch->memory, in);
+  const uint8_t* p = dv.at(addr, 4 * N, -1, false);
+  for (int k = 0; k < N; ++k) {
+    uint32_t v;
+    std::memcpy(&v, p + 4 * k, 4);
+    write_scalar(w, in.dst[0], v, k);
+  }
+}
+
+template <int N>
+void s_store(Wave& w, const Inst& in) {
+  uint64_t addr = smem_address(w, in);
+  require_aligned(in, "scalar store", addr, 4 * N, -1, 4);
+  DeviceView dv(*w.dispatch->memory, in);
+  uint8_t* p = dv.at(addr, 4 * N, -1, true);
+  for (int k = 0; k < N; ++k) {
+    uint32_t v = read_scalar(w, in.src[2], k);
+    std::memcpy(p + 4 * k, &v, 4);
+  }
+}
+
+struct Rsrc {
+  uint64_t base = 0;
+  uint32_t stride = 0, num_records = 0;
+  bool swizzle = false, add_tid = false;
+};
+
+Rsrc read_rsrc(const Wave& w, const Operand& op) {
+  uint32_t d0 = read_scalar(w, op, 0), d1 = read_scalar(w, op, 1);
+  Rsrc r;
+  r.base = d0 | (uint64_t(d1 & 0xffff) << 32);
+  r.stride = (d1 >> 16) & 0x3fff;
+  r.swizzle = (d1 >> 31) & 1;
+  r.num_records = read_scalar(w, op, 2);
+  r.add_tid = (read_scalar(w, op, 3) >> 23) & 1;
+  return r;
+}
+
+template <int N, bool Store>
+void s_buffer(Wave& w, const Inst& in) {
+  Rsrc r = read_rsrc(w, in.src[0]);
+  uint64_t off = uint64_t(int64_t(in.mod.offset) +
+                          (in.src[1].kind != Operand::None ? int64_t(read_scalar(w, in.src[1])) : 0));
+  off &= 0xffff'ffffull;
+  require_aligned(in, Store ? "scalar buffer store" : "scalar buffer load", r.base + off, 4 * N, -1, 4);
+  uint64_t limit = r.stride ? uint64_t(r.num_records) * r.stride : r.num_records;
+  DeviceView dv(*w.dispatch->memory, in);
+  for (int k = 0; k < N; ++k) {
+    uint64_t o = off + 4u * k;
+    bool in_range = o + 4 <= limit;
+    if constexpr (Store) {
+      if (!in_range) continue;
+      uint32_t v = read_scalar(w, in.src[2], k);
+      std::memcpy(dv.at(r.base + o, 4, -1, true), &v, 4);
+    } else {
+      uint32_t v = 0;
+      if (in_range) std::memcpy(&v, dv.at(r.base + o, 4, -1, false), 4);
+      write_scalar(w, in.dst[0], v, k);
+    }
+  }
+}
+
+void s_nop_mem(Wave&, const Inst&) {}  // cache write-back/invalidate: nothing to model
+
+// ---- DS ----------------------------------------------------------------------------------
+
+void check_no_gds(const Inst& in) {
+  if (in.mod.gds) fail(in, "GDS is not available to compute kernels on gfx942");
+}
+
+inline uint32_t ds_base(const Wave& w, const Inst& in, int lane) {
+  return read_u32(w, in.src[0], lane);
+}
+
+inline size_t ds_align(size_t n) { return n >= 4 ? 4 : n; }
+
+template <Elem E>
+void ds_read(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr size_t n = E.size();
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    require_aligned(in, "LDS read", addr, n, lane, ds_align(n));
+    const uint8_t* p = lds_at(w, in, addr, n, lane);
+    checker_lds_access(w, addr, n, LdsAccess::Read);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        uint32_t v;
+        std::memcpy(&v, p + 4 * k, 4);
+        write_u32(w, in.dst[0], lane, v, k);
+      }
+    } else {
+      uint32_t raw = 0;
+      std::memcpy(&raw, p, E.bytes);
+      write_elem(w, in.dst[0], lane, E, widen(E, raw));
+    }
+  });
+}
+
+template <Elem E>
+void ds_write(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr size_t n = E.size();
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    require_aligned(in, "LDS write", addr, n, lane, ds_align(n));
+    uint8_t* p = lds_at(w, in, addr, n, lane);
+    checker_lds_access(w, addr, n, LdsAccess::Write);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        uint32_t v = read_u32(w, in.src[1], lane, k);
+        std::memcpy(p + 4 * k, &v, 4);
+      }
+    } else {
+      uint32_t v = store_value(w, in.src[1], lane, E, 0);
+      std::memcpy(p, &v, E.bytes);
+    }
+  });
+}
+
+// ds_read2/write2: two elements of Dw dwords at offset0 * size and offset1 * size (st64: * 64).
+template <int Dw, bool St64>
+void ds_read2(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr uint32_t n = 4 * Dw, scale = St64 ? 64 * n : n;
+  for_active(w.exec, [&](int lane) {
+    uint32_t base = ds_base(w, in, lane);
+    for (int e = 0; e < 2; ++e) {
+      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      require_aligned(in, "LDS read", addr, n, lane, 4);
+      const uint8_t* p = lds_at(w, in, addr, n, lane);
+      checker_lds_access(w, addr, n, LdsAccess::Read);
+      for (int k = 0; k < Dw; ++k) {
+        uint32_t v;
+        std::memcpy(&v, p + 4 * k, 4);
+        write_u32(w, in.dst[0], lane, v, e * Dw + k);
+      }
+    }
+  });
+}
+
+template <int Dw, bool St64>
+void ds_write2(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr uint32_t n = 4 * Dw, scale = St64 ? 64 * n : n;
+  for_active(w.exec, [&](int lane) {
+    uint32_t base = ds_base(w, in, lane);
+    for (int e = 0; e < 2; ++e) {
+      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      require_aligned(in, "LDS write", addr, n, lane, 4);
+      uint8_t* p = lds_at(w, in, addr, n, lane);
+      checker_lds_access(w, addr, n, LdsAccess::Write);
+      const Operand& src = in.src[1 + e];
+      for (int k = 0; k < Dw; ++k) {
+        uint32_t v = read_u32(w, src, lane, k);
+        std::memcpy(p + 4 * k, &v, 4);
+      }
+    }
+  });
+}
+
+// DS atomics on 32- or 64-bit values; Ret: the old value goes to vdst.
+template <class T, Atom Op, bool Ret>
+void ds_atomic(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr size_t n = sizeof(T);
+  constexpr bool two = Op == Atom::CmpSt || Op == Atom::FCmpSt || Op == Atom::MskOr;
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    require_aligned(in, "LDS atomic", addr, n, lane, n);
+    uint8_t* p = lds_at(w, in, addr, n, lane);
+    checker_lds_access(w, addr, n, LdsAccess::Atomic);
+    T d0, d1 = 0, old;
+    if constexpr (n == 8) {
+      d0 = read_u64(w, in.src[1], lane);
+      if constexpr (two) d1 = read_u64(w, in.src[2], lane);
+    } else {
+      d0 = read_u32(w, in.src[1], lane);
+      if constexpr (two) d1 = read_u32(w, in.src[2], lane);
+    }
+    std::memcpy(&old, p, n);  // one workgroup runs on one thread: plain RMW is atomic
+    T nv = atom_apply<T>(Op, old, d0, d1);
+    std::memcpy(p, &nv, n);
+    if constexpr (Ret) {
+      if constexpr (n == 8) write_u64(w, in.dst[0], lane, old);
+      else write_u32(w, in.dst[0], lane, old);
+    }
+  });
+}
+
+void ds_nop(Wave&, const Inst&) {}
+
+template <bool Backward>
+void ds_permute(Wave& w, const Inst& in) {
+  uint32_t tmp[kLanes];
+  uint32_t addr[kLanes];
+  uint64_t exec = w.exec;
+  for_active(exec, [&](int lane) {
+    addr[lane] = ((read_u32(w, in.src[0], lane) + uint32_t(in.mod.offset)) >> 2) & 63;
+    tmp[lane] = read_u32(w, in.src[1], lane);
+  });
+  uint32_t out[kLanes];
+  if constexpr (Backward) {
+    for_active(exec, [&](int lane) {
+      uint32_t s = addr[lane];
+      out[lane] = (exec >> s) & 1 ? tmp[s] : 0;
+    });
+  } else {
+    std::fill(std::begin(out), std::end(out), 0u);
+    for_active(exec, [&](int lane) { out[addr[lane]] = tmp[lane]; });
+  }
+  for_active(exec, [&](int lane) { write_u32(w, in.dst[0], lane, out[lane]); });
+}
+
+void ds_swizzle(Wave& w, const Inst& in) {
+  uint32_t off = uint32_t(in.mod.offset) & 0xffff;
+  uint64_t exec = w.exec;
+  uint32_t src[kLanes];
+  for_active(exec, [&](int lane) { src[lane] = read_u32(w, in.src[0], lane); });
+  auto source_lane = [&](int i) -> int {
+    if (off >= 0xe000) {  // FFT
+      uint32_t mask = off & 0x1f;
+      uint32_t j = std::bit_cast<uint32_t>(i & 0x1f);
+      j = (__builtin_bitreverse32(j) >> 27);
+      j >>= std::popcount(mask);
+      j |= uint32_t(i) & mask;
+      return int(j | (uint32_t(i) & 0x20));
+    }
+    if (off >= 0xc000) {  // rotate
+      uint32_t mask = off & 0x1f;
+      int32_t rot = int32_t((off >> 5) & 0x1f);
+      if (off & 0x400) rot = -rot;
+      uint32_t j = (uint32_t(i) & mask) | (uint32_t(i + rot) & ~mask & 0x1f);
+      return int(j | (uint32_t(i) & 0x20));
+    }
+    if (off & 0x8000) {  // quad permute
+      int sel = (off >> (2 * (i & 3))) & 3;
+      return (i & ~3) | sel;
+    }
+    uint32_t and_mask = off & 0x1f, or_mask = (off >> 5) & 0x1f, xor_mask = (off >> 10) & 0x1f;
+    uint32_t j = (((uint32_t(i) & 0x1f) & and_mask) | or_mask) ^ xor_mask;
+    return int(j | (uint32_t(i) & 0x20));
+  };
+  uint32_t out[kLanes];
+  for_active(exec, [&](int lane) {
+    int s = source_lane(lane);
+    out[lane] = (exec >> s) & 1 ? src[s] : 0;
+  });
+  for_active(exec, [&](int lane) { write_u32(w, in.dst[0], lane, out[lane]); });
+}
+
+// ---- FLAT / GLOBAL / SCRATCH --------------------------------------------------------------
+
+enum class Seg : uint8_t { Flat, Global, Scratch };
+
+struct Target {
+  enum Kind : uint8_t { Device, Lds, Private } kind = Device;
+  uint64_t addr = 0;  // device address, LDS offset or private offset
+};
+
+template <Seg S>
+Target flat_target(const Wave& w, const Inst& in, int lane) {
+  int64_t off = in.mod.offset;
+  if constexpr (S == Seg::Global) {
+    if (in.src[2].kind != Operand::None)
+      return {Target::Device, read_scalar64(w, in.src[2]) + uint64_t(read_u32(w, in.src[0], lane)) + uint64_t(off)};
+    return {Target::Device, read_u64(w, in.src[0], lane) + uint64_t(off)};
+  } else if constexpr (S == Seg::Scratch) {
+    uint32_t o = uint32_t(off);
+    if (in.src[2].kind != Operand::None) o += read_scalar(w, in.src[2]);
+    if (in.src[0].kind != Operand::None) o += read_u32(w, in.src[0], lane);
+    return {Target::Private, o};
+  } else {
+    uint64_t a = read_u64(w, in.src[0], lane) + uint64_t(off);
+    uint32_t hi = uint32_t(a >> 32);
+    if (hi == kSharedApertureHi) return {Target::Lds, uint32_t(a)};
+    if (hi == kPrivateApertureHi) return {Target::Private, uint32_t(a)};
+    return {Target::Device, a};
+  }
+}
+
+// Resolves a target to host bytes; faults name the instruction. `lds_kind` tells the checker
+// what an LDS access is.
+struct FlatAccess {
+  Wave& w;
+  const Inst& in;
+  DeviceView dv;
+  bool went_vmem = false, went_lds = false;
+  FlatAccess(Wave& wave, const Inst& inst) : w(wave), in(inst), dv(*wave.dispatch->memory, inst) {}
+
+  uint8_t* at(const Target& t, size_t n, int lane, bool write, LdsAccess lds_kind) {
+    switch (t.kind) {
+      case Target::Lds: {
+        went_lds = true;
+        uint8_t* p = lds_at(w, in, t.addr, n, lane);
+        checker_lds_access(w, uint32_t(t.addr), uint32_t(n), lds_kind);
+        return p;
+      }
+      case Target::Private: {
+        went_vmem = true;
+        if (t.addr + n > w.scratch_lane_stride)
+          memory_fault(in, write ? "scratch write" : "scratch read", t.addr, n, lane,
+                       "outside the lane's " + std::to_string(w.scratch_lane_stride) +
+                           "-byte private segment");
+        return dv.at(w.scratch_base + uint64_t(lane) * w.scratch_lane_stride + t.addr, n, lane, write);
+      }
+      default:
+        went_vmem = true;
+        return dv.at(t.addr, n, lane, write);
+    }
+  }
+  ~FlatAccess() {
+    if (went_vmem || went_lds) checker_flat_target(w, went_vmem, went_lds);
+  }
+};
+
+template <Seg S, Elem E>
+void flat_load(Wave& w, const Inst& in) {
+  constexpr size_t n = E.size();
+  FlatAccess fa(w, in);
+  for_active(w.exec, [&](int lane) {
+    Target t = flat_target<S>(w, in, lane);
+    if (t.kind == Target::Lds) require_aligned(in, "LDS read", t.addr, n, lane, ds_align(n));
+    const uint8_t* p = fa.at(t, n, lane, false, LdsAccess::Read);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        uint32_t v;
+        std::memcpy(&v, p + 4 * k, 4);
+        write_u32(w, in.dst[0], lane, v, k);
+      }
+    } else {
+      uint32_t raw = 0;
+      std::memcpy(&raw, p, E.bytes);
+      write_elem(w, in.dst[0], lane, E, widen(E, raw));
+    }
+  });
+}
+
+template <Seg S, Elem E>
+void flat_store(Wave& w, const Inst& in) {
+  constexpr size_t n = E.size();
+  FlatAccess fa(w, in);
+  for_active(w.exec, [&](int lane) {
+    Target t = flat_target<S>(w, in, lane);
+    if (t.kind == Target::Lds) require_aligned(in, "LDS write", t.addr, n, lane, ds_align(n));
+    uint8_t* p = fa.at(t, n, lane, true, LdsAccess::Write);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        uint32_t v = read_u32(w, in.src[1], lane, k);
+        std::memcpy(p + 4 * k, &v, 4);
+      }
+    } else {
+      uint32_t v = store_value(w, in.src[1], lane, E, 0);
+      std::memcpy(p, &v, E.bytes);
+    }
+  });
+}
+
+// Whether an atomic returns the old value: the decoder gives it a destination (sc0/glc).
+inline bool returns(const Inst& in) { return in.num_dst > 0 && in.dst[0].kind != Operand::None; }
+
+template <class T, Atom Op>
+T read_atom_data(const Wave& w, const Operand& src, int lane, int which) {
+  if constexpr (sizeof(T) == 8) {
+    uint64_t lo = read_u32(w, src, lane, 2 * which), hi = read_u32(w, src, lane, 2 * which + 1);
+    return T(lo | (hi << 32));
+  } else {
+    return T(read_u32(w, src, lane, which));
+  }
+}
+
+template <Seg S, class T, Atom Op>
+void flat_atomic(Wave& w, const Inst& in) {
+  constexpr size_t n = sizeof(T);
+  FlatAccess fa(w, in);
+  bool ret = returns(in);
+  for_active(w.exec, [&](int lane) {
+    Target t = flat_target<S>(w, in, lane);
+    T d0 = read_atom_data<T, Op>(w, in.src[1], lane, 0);
+    T d1 = Op == Atom::CmpSwap ? read_atom_data<T, Op>(w, in.src[1], lane, 1) : T(0);
+    require_aligned(in, "atomic", t.addr, n, lane, n);
+    uint8_t* p = fa.at(t, n, lane, true, LdsAccess::Atomic);
+    T old;
+    if (t.kind == Target::Lds) {
+      std::memcpy(&old, p, n);
+      T nv = atom_apply<T>(Op, old, d0, d1);
+      std::memcpy(p, &nv, n);
+    } else {
+      old = device_atomic<T>(p, Op, d0, d1);
+    }
+    if (ret) {
+      if constexpr (n == 8) write_u64(w, in.dst[0], lane, old);
+      else write_u32(w, in.dst[0], lane, old);
+    }
+  });
+}
+
+// LDS-DMA: global_load_lds_{ubyte,sbyte,ushort,sshort,dword}.
+template <Elem E>
+void global_load_lds(Wave& w, const Inst& in) {
+  constexpr size_t n = E.size();
+  FlatAccess fa(w, in);
+  uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
+  for_active(w.exec, [&](int lane) {
+    Target t = flat_target<Seg::Global>(w, in, lane);
+    const uint8_t* p = fa.at(t, n, lane, false, LdsAccess::Read);
+    uint32_t raw = 0;
+    std::memcpy(&raw, p, n);
+    uint32_t v = widen(E, raw);
+    uint32_t la = lds_base + 4u * uint32_t(lane);
+    require_aligned(in, "LDS-DMA write", la, 4, lane, 4);
+    uint8_t* q = lds_at(w, in, la, 4, lane);
+    checker_lds_access(w, la, 4, LdsAccess::DmaWrite);
+    std::memcpy(q, &v, 4);
+  });
+}
+
+// ---- MUBUF -------------------------------------------------------------------------------
+
+struct BufAddr {
+  uint64_t addr;     // device address of the first byte
+  uint64_t range_off;  // offset used for the raw range check (voffset + inst_offset)
+  uint32_t index;
+};
+
+inline BufAddr buffer_address(const Wave& w, const Inst& in, const Rsrc& r, uint32_t soffset, int lane) {
+  uint32_t index = 0, voff = 0;
+  if (in.mod.idxen && in.mod.offen) {
+    index = read_u32(w, in.src[0], lane, 0);
+    voff = read_u32(w, in.src[0], lane, 1);
+  } else if (in.mod.idxen) {
+    index = read_u32(w, in.src[0], lane, 0);
+  } else if (in.mod.offen) {
+    voff = read_u32(w, in.src[0], lane, 0);
+  }
+  if (r.add_tid) index += uint32_t(lane);
+  uint64_t range_off = uint64_t(voff) + uint64_t(uint32_t(in.mod.offset));
+  uint64_t addr = r.base + soffset + range_off + uint64_t(r.stride) * index;
+  return {addr, range_off, index};
+}
+
+inline bool buffer_in_range(const Rsrc& r, const BufAddr& a, uint64_t rel, size_t n) {
+  if (r.stride == 0) return a.range_off + rel + n <= r.num_records;
+  return a.index < r.num_records;
+}
+
+inline Rsrc buffer_rsrc(const Wave& w, const Inst& in) {
+  Rsrc r = read_rsrc(w, in.src[2]);
+  if (r.swizzle) fail(in, "swizzled buffer resources (swizzle_enable) are not supported by the simulator");
+  return r;
+}
+
+inline uint32_t buffer_soffset(const Wave& w, const Inst& in) {
+  return in.src[3].kind == Operand::None ? 0u : read_scalar(w, in.src[3]);
+}
+
+template <Elem E>
+void buffer_load(Wave& w, const Inst& in) {
+  constexpr size_t n = E.size();
+  Rsrc r = buffer_rsrc(w, in);
+  uint32_t so = buffer_soffset(w, in);
+  DeviceView dv(*w.dispatch->memory, in);
+  if (in.mod.lds) {  // LDS-DMA
+    if constexpr (n > 4) {
+      fail(in, "LDS-DMA of more than one dword per lane does not exist on gfx942");
+    } else {
+    uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
+    for_active(w.exec, [&](int lane) {
+      BufAddr a = buffer_address(w, in, r, so, lane);
+      uint32_t raw = 0;
+      if (buffer_in_range(r, a, 0, n)) std::memcpy(&raw, dv.at(a.addr, n, lane, false), n);
+      uint32_t v = widen(E, raw);
+      uint32_t la = lds_base + 4u * uint32_t(lane);
+      require_aligned(in, "LDS-DMA write", la, 4, lane, 4);
+      uint8_t* q = lds_at(w, in, la, 4, lane);
+      checker_lds_access(w, la, 4, LdsAccess::DmaWrite);
+      std::memcpy(q, &v, 4);
+    });
+    }
+    return;
+  }
+  for_active(w.exec, [&](int lane) {
+    BufAddr a = buffer_address(w, in, r, so, lane);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        uint32_t v = 0;
+        if (buffer_in_range(r, a, 4u * k, 4)) std::memcpy(&v, dv.at(a.addr + 4u * k, 4, lane, false), 4);
+        write_u32(w, in.dst[0], lane, v, k);
+      }
+    } else {
+      uint32_t raw = 0;
+      if (buffer_in_range(r, a, 0, n)) std::memcpy(&raw, dv.at(a.addr, n, lane, false), n);
+      write_elem(w, in.dst[0], lane, E, widen(E, raw));
+    }
+  });
+}
+
+template <Elem E>
+void buffer_store(Wave& w, const Inst& in) {
+  constexpr size_t n = E.size();
+  Rsrc r = buffer_rsrc(w, in);
+  uint32_t so = buffer_soffset(w, in);
+  DeviceView dv(*w.dispatch->memory, in);
+  for_active(w.exec, [&](int lane) {
+    BufAddr a = buffer_address(w, in, r, so, lane);
+    if constexpr (E.bytes == 4) {
+      for (int k = 0; k < E.dwords; ++k) {
+        if (!buffer_in_range(r, a, 4u * k, 4)) continue;
+        uint32_t v = read_u32(w, in.src[1], lane, k);
+        std::memcpy(dv.at(a.addr + 4u * k, 4, lane, true), &v, 4);
+      }
+    } else {
+      if (!buffer_in_range(r, a, 0, n)) return;
+      uint32_t v = store_value(w, in.src[1], lane, E, 0);
+      std::memcpy(dv.at(a.addr, n, lane, true), &v, n);
+    }
+  });
+}
+
+template <class T, Atom Op>
+void buffer_atomic(Wave& w, const Inst& in) {
+  constexpr size_t n = sizeof(T);
+  Rsrc r = buffer_rsrc(w, in);
+  uint32_t so = buffer_soffset(w, in);
+  DeviceView dv(*w.dispatch->memory, in);
+  bool ret = returns(in);
+  for_active(w.exec, [&](int lane) {
+    BufAddr a = buffer_address(w, in, r, so, lane);
+    T old = 0;
+    if (buffer_in_range(r, a, 0, n)) {
+      require_aligned(in, "atomic", a.addr, n, lane, n);
+      T d0 = read_atom_data<T, Op>(w, in.src[1], lane, 0);
+      T d1 = Op == Atom::CmpSwap ? read_atom_data<T, Op>(w, in.src[1], lane, 1) : T(0);
+      old = device_atomic<T>(dv.at(a.addr, n, lane, true), Op, d0, d1);
+    }
+    if (ret) {
+      if constexpr (n == 8) write_u64(w, in.dst[0], lane, old);
+      else write_u32(w, in.dst[0], lane, old);
+    }
+  });
+}
+
+// ---- Registration -----------------------------------------------------------------------
+
+constexpr Elem U8{1, 1, false}, I8{1, 1, true}, U16{2, 1, false}, I16{2, 1, true};
+constexpr Elem B32{4, 1}, B64{4, 2}, B96{4, 3}, B128{4, 4};
+constexpr Elem U8_D16{1, 1, false, D16::Lo}, U8_D16_HI{1, 1, false, D16::Hi};
+constexpr Elem I8_D16{1, 1, true, D16::Lo}, I8_D16_HI{1, 1, true, D16::Hi};
+constexpr Elem B16_D16{2, 1, false, D16::Lo}, B16_D16_HI{2, 1, false, D16::Hi};
+constexpr Elem ST8{1, 1}, ST16{2, 1}, ST8_HI{1, 1, false, D16::Hi}, ST16_HI{2, 1, false, D16::Hi};
+
+const Registrar smem_handlers{
+    {"s_load_dword", s_load<1>},           {"s_load_dwordx2", s_load<2>},
+    {"s_load_dwordx4", s_load<4>},         {"s_load_dwordx8", s_load<8>},
+    {"s_load_dwordx16", s_load<16>},       {"s_store_dword", s_store<1>},
+    {"s_store_dwordx2", s_store<2>},       {"s_store_dwordx4", s_store<4>},
+    {"s_buffer_load_dword", s_buffer<1, false>},   {"s_buffer_load_dwordx2", s_buffer<2, false>},
+    {"s_buffer_load_dwordx4", s_buffer<4, false>}, {"s_buffer_load_dwordx8", s_buffer<8, false>},
+    {"s_buffer_load_dwordx16", s_buffer<16, false>}, {"s_buffer_store_dword", s_buffer<1, true>},
+    {"s_buffer_store_dwordx2", s_buffer<2, true>}, {"s_buffer_store_dwordx4", s_buffer<4, true>},
+    {"s_dcache_wb", s_nop_mem},            {"s_dcache_inv", s_nop_mem},
+    {"s_dcache_wb_vol", s_nop_mem},        {"s_dcache_inv_vol", s_nop_mem},
+};
+
+const Registrar ds_handlers{
+    {"ds_read_b32", ds_read<B32>},      {"ds_read_b64", ds_read<B64>},
+    {"ds_read_b96", ds_read<B96>},      {"ds_read_b128", ds_read<B128>},
+    {"ds_read_u8", ds_read<U8>},        {"ds_read_i8", ds_read<I8>},
+    {"ds_read_u16", ds_read<U16>},      {"ds_read_i16", ds_read<I16>},
+    {"ds_read_u8_d16", ds_read<U8_D16>}, {"ds_read_u8_d16_hi", ds_read<U8_D16_HI>},
+    {"ds_read_i8_d16", ds_read<I8_D16>}, {"ds_read_i8_d16_hi", ds_read<I8_D16_HI>},
+    {"ds_read_u16_d16", ds_read<B16_D16>}, {"ds_read_u16_d16_hi", ds_read<B16_D16_HI>},
+    {"ds_write_b8", ds_write<ST8>},     {"ds_write_b16", ds_write<ST16>},
+    {"ds_write_b8_d16_hi", ds_write<ST8_HI>}, {"ds_write_b16_d16_hi", ds_write<ST16_HI>},
+    {"ds_write_b32", ds_write<B32>},    {"ds_write_b64", ds_write<B64>},
+    {"ds_write_b96", ds_write<B96>},    {"ds_write_b128", ds_write<B128>},
+    {"ds_read2_b32", ds_read2<1, false>},   {"ds_read2_b64", ds_read2<2, false>},
+    {"ds_read2st64_b32", ds_read2<1, true>}, {"ds_read2st64_b64", ds_read2<2, true>},
+    {"ds_write2_b32", ds_write2<1, false>},   {"ds_write2_b64", ds_write2<2, false>},
+    {"ds_write2st64_b32", ds_write2<1, true>}, {"ds_write2st64_b64", ds_write2<2, true>},
+    {"ds_nop", ds_nop},
+    {"ds_bpermute_b32", ds_permute<true>}, {"ds_permute_b32", ds_permute<false>},
+    {"ds_swizzle_b32", ds_swizzle},
+};
+
+// LLVM spells the returning forms ds_<op>_rtn_<type>: built below from (op, type) pairs.
+#define HIPASM_DS_AT(op, type, T, A)                          \
+  {"ds_" op "_" type, ds_atomic<T, Atom::A, false>},          \
+  {"ds_" op "_rtn_" type, ds_atomic<T, Atom::A, true>}
+
+const Registrar ds_atomic_handlers{
+    HIPASM_DS_AT("add", "u32", uint32_t, Add),   HIPASM_DS_AT("sub", "u32", uint32_t, Sub),
+    HIPASM_DS_AT("rsub", "u32", uint32_t, RSub), HIPASM_DS_AT("inc", "u32", uint32_t, Inc),
+    HIPASM_DS_AT("dec", "u32", uint32_t, Dec),   HIPASM_DS_AT("min", "i32", uint32_t, SMin),
+    HIPASM_DS_AT("max", "i32", uint32_t, SMax),  HIPASM_DS_AT("min", "u32", uint32_t, UMin),
+    HIPASM_DS_AT("max", "u32", uint32_t, UMax),  HIPASM_DS_AT("and", "b32", uint32_t, And),
+    HIPASM_DS_AT("or", "b32", uint32_t, Or),     HIPASM_DS_AT("xor", "b32", uint32_t, Xor),
+    HIPASM_DS_AT("mskor", "b32", uint32_t, MskOr), HIPASM_DS_AT("cmpst", "b32", uint32_t, CmpSt),
+    HIPASM_DS_AT("cmpst", "f32", uint32_t, FCmpSt), HIPASM_DS_AT("min", "f32", uint32_t, FMin),
+    HIPASM_DS_AT("max", "f32", uint32_t, FMax),  HIPASM_DS_AT("add", "f32", uint32_t, FAdd),
+    HIPASM_DS_AT("pk_add", "f16", uint32_t, PkAddF16), HIPASM_DS_AT("pk_add", "bf16", uint32_t, PkAddBF16),
+    {"ds_wrxchg_rtn_b32", ds_atomic<uint32_t, Atom::Swap, true>},
+    HIPASM_DS_AT("add", "u64", uint64_t, Add),   HIPASM_DS_AT("sub", "u64", uint64_t, Sub),
+    HIPASM_DS_AT("rsub", "u64", uint64_t, RSub), HIPASM_DS_AT("inc", "u64", uint64_t, Inc),
+    HIPASM_DS_AT("dec", "u64", uint64_t, Dec),   HIPASM_DS_AT("min", "i64", uint64_t, SMin),
+    HIPASM_DS_AT("max", "i64", uint64_t, SMax),  HIPASM_DS_AT("min", "u64", uint64_t, UMin),
+    HIPASM_DS_AT("max", "u64", uint64_t, UMax),  HIPASM_DS_AT("and", "b64", uint64_t, And),
+    HIPASM_DS_AT("or", "b64", uint64_t, Or),     HIPASM_DS_AT("xor", "b64", uint64_t, Xor),
+    HIPASM_DS_AT("mskor", "b64", uint64_t, MskOr), HIPASM_DS_AT("cmpst", "b64", uint64_t, CmpSt),
+    HIPASM_DS_AT("cmpst", "f64", uint64_t, FCmpSt), HIPASM_DS_AT("min", "f64", uint64_t, FMin),
+    HIPASM_DS_AT("max", "f64", uint64_t, FMax),  HIPASM_DS_AT("add", "f64", uint64_t, FAdd),
+    {"ds_wrxchg_rtn_b64", ds_atomic<uint64_t, Atom::Swap, true>},
+};
+
+#define HIPASM_FLAT_LS(seg, prefix)                                                          \
+  {prefix "_load_ubyte", flat_load<seg, U8>}, {prefix "_load_sbyte", flat_load<seg, I8>},    \
+  {prefix "_load_ushort", flat_load<seg, U16>}, {prefix "_load_sshort", flat_load<seg, I16>}, \
+  {prefix "_load_dword", flat_load<seg, B32>}, {prefix "_load_dwordx2", flat_load<seg, B64>}, \
+  {prefix "_load_dwordx3", flat_load<seg, B96>}, {prefix "_load_dwordx4", flat_load<seg, B128>}, \
+  {prefix "_load_ubyte_d16", flat_load<seg, U8_D16>},                                        \
+  {prefix "_load_ubyte_d16_hi", flat_load<seg, U8_D16_HI>},                                  \
+  {prefix "_load_sbyte_d16", flat_load<seg, I8_D16>},                                        \
+  {prefix "_load_sbyte_d16_hi", flat_load<seg, I8_D16_HI>},                                  \
+  {prefix "_load_short_d16", flat_load<seg, B16_D16>},                                       \
+  {prefix "_load_short_d16_hi", flat_load<seg, B16_D16_HI>},                                 \
+  {prefix "_store_byte", flat_store<seg, ST8>}, {prefix "_store_short", flat_store<seg, ST16>}, \
+  {prefix "_store_byte_d16_hi", flat_store<seg, ST8_HI>},                                    \
+  {prefix "_store_short_d16_hi", flat_store<seg, ST16_HI>},                                  \
+  {prefix "_store_dword", flat_store<seg, B32>}, {prefix "_store_dwordx2", flat_store<seg, B64>}, \
+  {prefix "_store_dwordx3", flat_store<seg, B96>}, {prefix "_store_dwordx4", flat_store<seg, B128>}
+
+#define HIPASM_FLAT_ATOMICS(seg, prefix)                                                     \
+  {prefix "_atomic_swap", flat_atomic<seg, uint32_t, Atom::Swap>},                           \
+  {prefix "_atomic_cmpswap", flat_atomic<seg, uint32_t, Atom::CmpSwap>},                     \
+  {prefix "_atomic_add", flat_atomic<seg, uint32_t, Atom::Add>},                             \
+  {prefix "_atomic_sub", flat_atomic<seg, uint32_t, Atom::Sub>},                             \
+  {prefix "_atomic_smin", flat_atomic<seg, uint32_t, Atom::SMin>},                           \
+  {prefix "_atomic_umin", flat_atomic<seg, uint32_t, Atom::UMin>},                           \
+  {prefix "_atomic_smax", flat_atomic<seg, uint32_t, Atom::SMax>},                           \
+  {prefix "_atomic_umax", flat_atomic<seg, uint32_t, Atom::UMax>},                           \
+  {prefix "_atomic_and", flat_atomic<seg, uint32_t, Atom::And>},                             \
+  {prefix "_atomic_or", flat_atomic<seg, uint32_t, Atom::Or>},                               \
+  {prefix "_atomic_xor", flat_atomic<seg, uint32_t, Atom::Xor>},                             \
+  {prefix "_atomic_inc", flat_atomic<seg, uint32_t, Atom::Inc>},                             \
+  {prefix "_atomic_dec", flat_atomic<seg, uint32_t, Atom::Dec>},                             \
+  {prefix "_atomic_add_f32", flat_atomic<seg, uint32_t, Atom::FAdd>},                        \
+  {prefix "_atomic_pk_add_f16", flat_atomic<seg, uint32_t, Atom::PkAddF16>},                 \
+  {prefix "_atomic_pk_add_bf16", flat_atomic<seg, uint32_t, Atom::PkAddBF16>},               \
+  {prefix "_atomic_swap_x2", flat_atomic<seg, uint64_t, Atom::Swap>},                        \
+  {prefix "_atomic_cmpswap_x2", flat_atomic<seg, uint64_t, Atom::CmpSwap>},                  \
+  {prefix "_atomic_add_x2", flat_atomic<seg, uint64_t, Atom::Add>},                          \
+  {prefix "_atomic_sub_x2", flat_atomic<seg, uint64_t, Atom::Sub>},                          \
+  {prefix "_atomic_smin_x2", flat_atomic<seg, uint64_t, Atom::SMin>},                        \
+  {prefix "_atomic_umin_x2", flat_atomic<seg, uint64_t, Atom::UMin>},                        \
+  {prefix "_atomic_smax_x2", flat_atomic<seg, uint64_t, Atom::SMax>},                        \
+  {prefix "_atomic_umax_x2", flat_atomic<seg, uint64_t, Atom::UMax>},                        \
+  {prefix "_atomic_and_x2", flat_atomic<seg, uint64_t, Atom::And>},                          \
+  {prefix "_atomic_or_x2", flat_atomic<seg, uint64_t, Atom::Or>},                            \
+  {prefix "_atomic_xor_x2", flat_atomic<seg, uint64_t, Atom::Xor>},                          \
+  {prefix "_atomic_inc_x2", flat_atomic<seg, uint64_t, Atom::Inc>},                          \
+  {prefix "_atomic_dec_x2", flat_atomic<seg, uint64_t, Atom::Dec>},                          \
+  {prefix "_atomic_add_f64", flat_atomic<seg, uint64_t, Atom::FAdd>},                        \
+  {prefix "_atomic_min_f64", flat_atomic<seg, uint64_t, Atom::FMin>},                        \
+  {prefix "_atomic_max_f64", flat_atomic<seg, uint64_t, Atom::FMax>}
+
+const Registrar flat_handlers{
+    HIPASM_FLAT_LS(Seg::Flat, "flat"),       HIPASM_FLAT_LS(Seg::Global, "global"),
+    HIPASM_FLAT_LS(Seg::Scratch, "scratch"), HIPASM_FLAT_ATOMICS(Seg::Flat, "flat"),
+    HIPASM_FLAT_ATOMICS(Seg::Global, "global"),
+    {"global_load_lds_ubyte", global_load_lds<U8>}, {"global_load_lds_sbyte", global_load_lds<I8>},
+    {"global_load_lds_ushort", global_load_lds<U16>}, {"global_load_lds_sshort", global_load_lds<I16>},
+    {"global_load_lds_dword", global_load_lds<B32>},
+};
+
+const Registrar buffer_handlers{
+    {"buffer_load_ubyte", buffer_load<U8>},     {"buffer_load_sbyte", buffer_load<I8>},
+    {"buffer_load_ushort", buffer_load<U16>},   {"buffer_load_sshort", buffer_load<I16>},
+    {"buffer_load_dword", buffer_load<B32>},    {"buffer_load_dwordx2", buffer_load<B64>},
+    {"buffer_load_dwordx3", buffer_load<B96>},  {"buffer_load_dwordx4", buffer_load<B128>},
+    {"buffer_load_ubyte_d16", buffer_load<U8_D16>}, {"buffer_load_ubyte_d16_hi", buffer_load<U8_D16_HI>},
+    {"buffer_load_sbyte_d16", buffer_load<I8_D16>}, {"buffer_load_sbyte_d16_hi", buffer_load<I8_D16_HI>},
+    {"buffer_load_short_d16", buffer_load<B16_D16>}, {"buffer_load_short_d16_hi", buffer_load<B16_D16_HI>},
+    {"buffer_store_byte", buffer_store<ST8>},   {"buffer_store_short", buffer_store<ST16>},
+    {"buffer_store_byte_d16_hi", buffer_store<ST8_HI>}, {"buffer_store_short_d16_hi", buffer_store<ST16_HI>},
+    {"buffer_store_dword", buffer_store<B32>},  {"buffer_store_dwordx2", buffer_store<B64>},
+    {"buffer_store_dwordx3", buffer_store<B96>}, {"buffer_store_dwordx4", buffer_store<B128>},
+    {"buffer_atomic_swap", buffer_atomic<uint32_t, Atom::Swap>},
+    {"buffer_atomic_cmpswap", buffer_atomic<uint32_t, Atom::CmpSwap>},
+    {"buffer_atomic_add", buffer_atomic<uint32_t, Atom::Add>},
+    {"buffer_atomic_sub", buffer_atomic<uint32_t, Atom::Sub>},
+    {"buffer_atomic_smin", buffer_atomic<uint32_t, Atom::SMin>},
+    {"buffer_atomic_umin", buffer_atomic<uint32_t, Atom::UMin>},
+    {"buffer_atomic_smax", buffer_atomic<uint32_t, Atom::SMax>},
+    {"buffer_atomic_umax", buffer_atomic<uint32_t, Atom::UMax>},
+    {"buffer_atomic_and", buffer_atomic<uint32_t, Atom::And>},
+    {"buffer_atomic_or", buffer_atomic<uint32_t, Atom::Or>},
+    {"buffer_atomic_xor", buffer_atomic<uint32_t, Atom::Xor>},
+    {"buffer_atomic_inc", buffer_atomic<uint32_t, Atom::Inc>},
+    {"buffer_atomic_dec", buffer_atomic<uint32_t, Atom::Dec>},
+    {"buffer_atomic_add_f32", buffer_atomic<uint32_t, Atom::FAdd>},
+    {"buffer_atomic_pk_add_f16", buffer_atomic<uint32_t, Atom::PkAddF16>},
+    {"buffer_atomic_pk_add_bf16", buffer_atomic<uint32_t, Atom::PkAddBF16>},
+    {"buffer_atomic_swap_x2", buffer_atomic<uint64_t, Atom::Swap>},
+    {"buffer_atomic_cmpswap_x2", buffer_atomic<uint64_t, Atom::CmpSwap>},
+    {"buffer_atomic_add_x2", buffer_atomic<uint64_t, Atom::Add>},
+    {"buffer_atomic_sub_x2", buffer_atomic<uint64_t, Atom::Sub>},
+    {"buffer_atomic_smin_x2", buffer_atomic<uint64_t, Atom::SMin>},
+    {"buffer_atomic_umin_x2", buffer_atomic<uint64_t, Atom::UMin>},
+    {"buffer_atomic_smax_x2", buffer_atomic<uint64_t, Atom::SMax>},
+    {"buffer_atomic_umax_x2", buffer_atomic<uint64_t, Atom::UMax>},
+    {"buffer_atomic_and_x2", buffer_atomic<uint64_t, Atom::And>},
+    {"buffer_atomic_or_x2", buffer_atomic<uint64_t, Atom::Or>},
+    {"buffer_atomic_xor_x2", buffer_atomic<uint64_t, Atom::Xor>},
+    {"buffer_atomic_inc_x2", buffer_atomic<uint64_t, Atom::Inc>},
+    {"buffer_atomic_dec_x2", buffer_atomic<uint64_t, Atom::Dec>},
+    {"buffer_atomic_add_f64", buffer_atomic<uint64_t, Atom::FAdd>},
+    {"buffer_atomic_min_f64", buffer_atomic<uint64_t, Atom::FMin>},
+    {"buffer_atomic_max_f64", buffer_atomic<uint64_t, Atom::FMax>},
+    {"buffer_wbl2", s_nop_mem},  {"buffer_inv", s_nop_mem},
+    {"buffer_wbinvl1", s_nop_mem}, {"buffer_wbinvl1_vol", s_nop_mem},
+};
+
+}  // namespace
+}  // namespace hipasm::sim
