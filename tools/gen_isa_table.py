@@ -260,6 +260,7 @@ def write_mnemonics(rows):
     w("#include <source_location>")
     w("")
     w('#include "../ir.hpp"')
+    w('#include "../operand.hpp"')
     w('#include "gfx942.hpp"')
     w("")
     w("namespace hipasm::isa {")
@@ -268,10 +269,12 @@ def write_mnemonics(rows):
     w("struct gfx942_mnemonics {")
     w("#define HIPASM_MN_ARGS_ const modifiers& m = {}, std::source_location loc = std::source_location::current()")
     w("#define HIPASM_MN_EMIT_(op, ...) return static_cast<Builder&>(*this).emit(gfx942_op::op, {__VA_ARGS__}, m, loc)")
-    w("  template <class B = Builder> using A = typename B::operand_arg;")
+    w("  // hipasm::operand_arg, not Builder::operand_arg: a nested name of the derived class cannot")
+    w("  // be looked up while the base is instantiated (the derived class is still incomplete).")
+    w("  using A = ::hipasm::operand_arg;")
     for e, *_ in rows:
         n = e.nops
-        params = "".join("A<> a%d, " % i for i in range(n))
+        params = "".join("A a%d, " % i for i in range(n))
         args = ", ".join("a%d" % i for i in range(n))
         fname = e.name if e.variant != "lds" else e.name + "_lds"
         if e.variant in ("rtn", "lds"):

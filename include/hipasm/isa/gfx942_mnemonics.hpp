@@ -15,6 +15,7 @@
 #include <source_location>
 
 #include "../ir.hpp"
+#include "../operand.hpp"
 #include "gfx942.hpp"
 
 namespace hipasm::isa {
@@ -23,1199 +24,1201 @@ template <class Builder>
 struct gfx942_mnemonics {
 #define HIPASM_MN_ARGS_ const modifiers& m = {}, std::source_location loc = std::source_location::current()
 #define HIPASM_MN_EMIT_(op, ...) return static_cast<Builder&>(*this).emit(gfx942_op::op, {__VA_ARGS__}, m, loc)
-  template <class B = Builder> using A = typename B::operand_arg;
-  constexpr auto buffer_atomic_add(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_add_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_f32, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_add_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_f64, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_add_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_and(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_and, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_and_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_and_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_cmpswap(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_cmpswap, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_cmpswap_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_dec(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_dec, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_dec_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_dec_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_inc(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_inc, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_inc_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_inc_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_max_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_max_f64, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_min_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_min_f64, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_or(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_or, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_or_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_or_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_pk_add_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_pk_add_f16, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_smax(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smax, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_smax_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smax_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_smin(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smin, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_smin_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smin_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_sub(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_sub, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_sub_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_sub_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_swap(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_swap, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_swap_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_swap_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_umax(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umax, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_umax_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umax_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_umin(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umin, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_umin_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umin_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_xor(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor, a0, a1, a2, a3); }
-  constexpr auto buffer_atomic_xor_x2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor_x2, a0, a1, a2, a3); }
-  constexpr auto buffer_load_dword(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dword, a0, a1, a2, a3); }
-  constexpr auto buffer_load_dword_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_dword_lds, a0, a1, a2); }
-  constexpr auto buffer_load_dwordx2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx2, a0, a1, a2, a3); }
-  constexpr auto buffer_load_dwordx3(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx3, a0, a1, a2, a3); }
-  constexpr auto buffer_load_dwordx4(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx4, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_d16_hi_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_hi_x, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_d16_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_x, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_d16_xy(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xy, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_d16_xyz(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xyz, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_d16_xyzw(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xyzw, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_x, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_x_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_format_x_lds, a0, a1, a2); }
-  constexpr auto buffer_load_format_xy(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xy, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_xyz(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xyz, a0, a1, a2, a3); }
-  constexpr auto buffer_load_format_xyzw(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xyzw, a0, a1, a2, a3); }
-  constexpr auto buffer_load_sbyte(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte, a0, a1, a2, a3); }
-  constexpr auto buffer_load_sbyte_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_sbyte_lds, a0, a1, a2); }
-  constexpr auto buffer_load_sbyte_d16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte_d16, a0, a1, a2, a3); }
-  constexpr auto buffer_load_sbyte_d16_hi(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte_d16_hi, a0, a1, a2, a3); }
-  constexpr auto buffer_load_short_d16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_short_d16, a0, a1, a2, a3); }
-  constexpr auto buffer_load_short_d16_hi(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_short_d16_hi, a0, a1, a2, a3); }
-  constexpr auto buffer_load_sshort(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sshort, a0, a1, a2, a3); }
-  constexpr auto buffer_load_sshort_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_sshort_lds, a0, a1, a2); }
-  constexpr auto buffer_load_ubyte(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte, a0, a1, a2, a3); }
-  constexpr auto buffer_load_ubyte_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_ubyte_lds, a0, a1, a2); }
-  constexpr auto buffer_load_ubyte_d16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte_d16, a0, a1, a2, a3); }
-  constexpr auto buffer_load_ubyte_d16_hi(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte_d16_hi, a0, a1, a2, a3); }
-  constexpr auto buffer_load_ushort(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ushort, a0, a1, a2, a3); }
-  constexpr auto buffer_load_ushort_lds(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_ushort_lds, a0, a1, a2); }
-  constexpr auto buffer_store_byte(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_byte, a0, a1, a2, a3); }
-  constexpr auto buffer_store_byte_d16_hi(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_byte_d16_hi, a0, a1, a2, a3); }
-  constexpr auto buffer_store_dword(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dword, a0, a1, a2, a3); }
-  constexpr auto buffer_store_dwordx2(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx2, a0, a1, a2, a3); }
-  constexpr auto buffer_store_dwordx3(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx3, a0, a1, a2, a3); }
-  constexpr auto buffer_store_dwordx4(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx4, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_d16_hi_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_hi_x, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_d16_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_x, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_d16_xy(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xy, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_d16_xyz(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xyz, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_d16_xyzw(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xyzw, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_x(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_x, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_xy(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xy, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_xyz(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xyz, a0, a1, a2, a3); }
-  constexpr auto buffer_store_format_xyzw(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xyzw, a0, a1, a2, a3); }
-  constexpr auto buffer_store_short(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short, a0, a1, a2, a3); }
-  constexpr auto buffer_store_short_d16_hi(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short_d16_hi, a0, a1, a2, a3); }
-  constexpr auto ds_add_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f32, a0, a1); }
-  constexpr auto ds_add_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f64, a0, a1); }
-  constexpr auto ds_add_rtn_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_f32, a0, a1, a2); }
-  constexpr auto ds_add_rtn_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_f64, a0, a1, a2); }
-  constexpr auto ds_add_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_add_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_add_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_u32, a0, a1); }
-  constexpr auto ds_add_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_u64, a0, a1); }
-  constexpr auto ds_and_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_b32, a0, a1); }
-  constexpr auto ds_and_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_b64, a0, a1); }
-  constexpr auto ds_and_rtn_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_rtn_b32, a0, a1, a2); }
-  constexpr auto ds_and_rtn_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_rtn_b64, a0, a1, a2); }
-  constexpr auto ds_append(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_append, a0); }
-  constexpr auto ds_bpermute_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_bpermute_b32, a0, a1, a2); }
-  constexpr auto ds_cmpst_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_b32, a0, a1, a2); }
-  constexpr auto ds_cmpst_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_b64, a0, a1, a2); }
-  constexpr auto ds_cmpst_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_f32, a0, a1, a2); }
-  constexpr auto ds_cmpst_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_f64, a0, a1, a2); }
-  constexpr auto ds_cmpst_rtn_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_b32, a0, a1, a2, a3); }
-  constexpr auto ds_cmpst_rtn_b64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_b64, a0, a1, a2, a3); }
-  constexpr auto ds_cmpst_rtn_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_f32, a0, a1, a2, a3); }
-  constexpr auto ds_cmpst_rtn_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_f64, a0, a1, a2, a3); }
-  constexpr auto ds_condxchg32_rtn_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_condxchg32_rtn_b64, a0, a1, a2); }
-  constexpr auto ds_consume(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_consume, a0); }
-  constexpr auto ds_dec_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_dec_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_dec_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u32, a0, a1); }
-  constexpr auto ds_dec_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u64, a0, a1); }
-  constexpr auto ds_inc_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_inc_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_inc_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_u32, a0, a1); }
-  constexpr auto ds_inc_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_u64, a0, a1); }
-  constexpr auto ds_max_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_f32, a0, a1); }
-  constexpr auto ds_max_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_f64, a0, a1); }
-  constexpr auto ds_max_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_i32, a0, a1); }
-  constexpr auto ds_max_i64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_i64, a0, a1); }
-  constexpr auto ds_max_rtn_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_f32, a0, a1, a2); }
-  constexpr auto ds_max_rtn_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_f64, a0, a1, a2); }
-  constexpr auto ds_max_rtn_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_i32, a0, a1, a2); }
-  constexpr auto ds_max_rtn_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_i64, a0, a1, a2); }
-  constexpr auto ds_max_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_max_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_max_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_u32, a0, a1); }
-  constexpr auto ds_max_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_u64, a0, a1); }
-  constexpr auto ds_min_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_f32, a0, a1); }
-  constexpr auto ds_min_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_f64, a0, a1); }
-  constexpr auto ds_min_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_i32, a0, a1); }
-  constexpr auto ds_min_i64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_i64, a0, a1); }
-  constexpr auto ds_min_rtn_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_f32, a0, a1, a2); }
-  constexpr auto ds_min_rtn_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_f64, a0, a1, a2); }
-  constexpr auto ds_min_rtn_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_i32, a0, a1, a2); }
-  constexpr auto ds_min_rtn_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_i64, a0, a1, a2); }
-  constexpr auto ds_min_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_min_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_min_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_u32, a0, a1); }
-  constexpr auto ds_min_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_u64, a0, a1); }
-  constexpr auto ds_mskor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_b32, a0, a1, a2); }
-  constexpr auto ds_mskor_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_b64, a0, a1, a2); }
-  constexpr auto ds_mskor_rtn_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_rtn_b32, a0, a1, a2, a3); }
-  constexpr auto ds_mskor_rtn_b64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_rtn_b64, a0, a1, a2, a3); }
+  // hipasm::operand_arg, not Builder::operand_arg: a nested name of the derived class cannot
+  // be looked up while the base is instantiated (the derived class is still incomplete).
+  using A = ::hipasm::operand_arg;
+  constexpr auto buffer_atomic_add(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_add_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_f32, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_add_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_f64, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_add_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_add_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_and(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_and, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_and_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_and_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_cmpswap(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_cmpswap, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_cmpswap_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_cmpswap_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_dec(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_dec, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_dec_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_dec_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_inc(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_inc, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_inc_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_inc_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_max_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_max_f64, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_min_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_min_f64, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_or(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_or, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_or_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_or_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_pk_add_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_pk_add_f16, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_smax(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smax, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_smax_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smax_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_smin(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smin, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_smin_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_smin_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_sub(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_sub, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_sub_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_sub_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_swap(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_swap, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_swap_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_swap_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_umax(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umax, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_umax_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umax_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_umin(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umin, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_umin_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umin_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_xor(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor, a0, a1, a2, a3); }
+  constexpr auto buffer_atomic_xor_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_load_dword(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dword, a0, a1, a2, a3); }
+  constexpr auto buffer_load_dword_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_dword_lds, a0, a1, a2); }
+  constexpr auto buffer_load_dwordx2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx2, a0, a1, a2, a3); }
+  constexpr auto buffer_load_dwordx3(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx3, a0, a1, a2, a3); }
+  constexpr auto buffer_load_dwordx4(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx4, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_d16_hi_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_hi_x, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_d16_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_x, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_d16_xy(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xy, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_d16_xyz(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xyz, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_d16_xyzw(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_d16_xyzw, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_x, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_x_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_format_x_lds, a0, a1, a2); }
+  constexpr auto buffer_load_format_xy(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xy, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_xyz(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xyz, a0, a1, a2, a3); }
+  constexpr auto buffer_load_format_xyzw(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_format_xyzw, a0, a1, a2, a3); }
+  constexpr auto buffer_load_sbyte(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte, a0, a1, a2, a3); }
+  constexpr auto buffer_load_sbyte_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_sbyte_lds, a0, a1, a2); }
+  constexpr auto buffer_load_sbyte_d16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte_d16, a0, a1, a2, a3); }
+  constexpr auto buffer_load_sbyte_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sbyte_d16_hi, a0, a1, a2, a3); }
+  constexpr auto buffer_load_short_d16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_short_d16, a0, a1, a2, a3); }
+  constexpr auto buffer_load_short_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_short_d16_hi, a0, a1, a2, a3); }
+  constexpr auto buffer_load_sshort(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_sshort, a0, a1, a2, a3); }
+  constexpr auto buffer_load_sshort_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_sshort_lds, a0, a1, a2); }
+  constexpr auto buffer_load_ubyte(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte, a0, a1, a2, a3); }
+  constexpr auto buffer_load_ubyte_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_ubyte_lds, a0, a1, a2); }
+  constexpr auto buffer_load_ubyte_d16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte_d16, a0, a1, a2, a3); }
+  constexpr auto buffer_load_ubyte_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ubyte_d16_hi, a0, a1, a2, a3); }
+  constexpr auto buffer_load_ushort(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_ushort, a0, a1, a2, a3); }
+  constexpr auto buffer_load_ushort_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_ushort_lds, a0, a1, a2); }
+  constexpr auto buffer_store_byte(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_byte, a0, a1, a2, a3); }
+  constexpr auto buffer_store_byte_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_byte_d16_hi, a0, a1, a2, a3); }
+  constexpr auto buffer_store_dword(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dword, a0, a1, a2, a3); }
+  constexpr auto buffer_store_dwordx2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx2, a0, a1, a2, a3); }
+  constexpr auto buffer_store_dwordx3(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx3, a0, a1, a2, a3); }
+  constexpr auto buffer_store_dwordx4(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_dwordx4, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_d16_hi_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_hi_x, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_d16_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_x, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_d16_xy(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xy, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_d16_xyz(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xyz, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_d16_xyzw(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_d16_xyzw, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_x(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_x, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_xy(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xy, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_xyz(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xyz, a0, a1, a2, a3); }
+  constexpr auto buffer_store_format_xyzw(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xyzw, a0, a1, a2, a3); }
+  constexpr auto buffer_store_short(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short, a0, a1, a2, a3); }
+  constexpr auto buffer_store_short_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short_d16_hi, a0, a1, a2, a3); }
+  constexpr auto ds_add_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f32, a0, a1); }
+  constexpr auto ds_add_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f64, a0, a1); }
+  constexpr auto ds_add_rtn_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_f32, a0, a1, a2); }
+  constexpr auto ds_add_rtn_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_f64, a0, a1, a2); }
+  constexpr auto ds_add_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_add_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_add_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_u32, a0, a1); }
+  constexpr auto ds_add_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_u64, a0, a1); }
+  constexpr auto ds_and_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_b32, a0, a1); }
+  constexpr auto ds_and_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_b64, a0, a1); }
+  constexpr auto ds_and_rtn_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_rtn_b32, a0, a1, a2); }
+  constexpr auto ds_and_rtn_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_and_rtn_b64, a0, a1, a2); }
+  constexpr auto ds_append(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_append, a0); }
+  constexpr auto ds_bpermute_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_bpermute_b32, a0, a1, a2); }
+  constexpr auto ds_cmpst_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_b32, a0, a1, a2); }
+  constexpr auto ds_cmpst_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_b64, a0, a1, a2); }
+  constexpr auto ds_cmpst_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_f32, a0, a1, a2); }
+  constexpr auto ds_cmpst_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_f64, a0, a1, a2); }
+  constexpr auto ds_cmpst_rtn_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_b32, a0, a1, a2, a3); }
+  constexpr auto ds_cmpst_rtn_b64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_b64, a0, a1, a2, a3); }
+  constexpr auto ds_cmpst_rtn_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_f32, a0, a1, a2, a3); }
+  constexpr auto ds_cmpst_rtn_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_cmpst_rtn_f64, a0, a1, a2, a3); }
+  constexpr auto ds_condxchg32_rtn_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_condxchg32_rtn_b64, a0, a1, a2); }
+  constexpr auto ds_consume(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_consume, a0); }
+  constexpr auto ds_dec_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_dec_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_dec_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u32, a0, a1); }
+  constexpr auto ds_dec_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u64, a0, a1); }
+  constexpr auto ds_inc_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_inc_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_inc_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_u32, a0, a1); }
+  constexpr auto ds_inc_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_u64, a0, a1); }
+  constexpr auto ds_max_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_f32, a0, a1); }
+  constexpr auto ds_max_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_f64, a0, a1); }
+  constexpr auto ds_max_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_i32, a0, a1); }
+  constexpr auto ds_max_i64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_i64, a0, a1); }
+  constexpr auto ds_max_rtn_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_f32, a0, a1, a2); }
+  constexpr auto ds_max_rtn_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_f64, a0, a1, a2); }
+  constexpr auto ds_max_rtn_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_i32, a0, a1, a2); }
+  constexpr auto ds_max_rtn_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_i64, a0, a1, a2); }
+  constexpr auto ds_max_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_max_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_max_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_u32, a0, a1); }
+  constexpr auto ds_max_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_max_u64, a0, a1); }
+  constexpr auto ds_min_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_f32, a0, a1); }
+  constexpr auto ds_min_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_f64, a0, a1); }
+  constexpr auto ds_min_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_i32, a0, a1); }
+  constexpr auto ds_min_i64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_i64, a0, a1); }
+  constexpr auto ds_min_rtn_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_f32, a0, a1, a2); }
+  constexpr auto ds_min_rtn_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_f64, a0, a1, a2); }
+  constexpr auto ds_min_rtn_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_i32, a0, a1, a2); }
+  constexpr auto ds_min_rtn_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_i64, a0, a1, a2); }
+  constexpr auto ds_min_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_min_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_min_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_u32, a0, a1); }
+  constexpr auto ds_min_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_min_u64, a0, a1); }
+  constexpr auto ds_mskor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_b32, a0, a1, a2); }
+  constexpr auto ds_mskor_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_b64, a0, a1, a2); }
+  constexpr auto ds_mskor_rtn_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_rtn_b32, a0, a1, a2, a3); }
+  constexpr auto ds_mskor_rtn_b64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_mskor_rtn_b64, a0, a1, a2, a3); }
   constexpr auto ds_nop(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_nop); }
-  constexpr auto ds_or_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_b32, a0, a1); }
-  constexpr auto ds_or_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_b64, a0, a1); }
-  constexpr auto ds_or_rtn_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_rtn_b32, a0, a1, a2); }
-  constexpr auto ds_or_rtn_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_rtn_b64, a0, a1, a2); }
-  constexpr auto ds_permute_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_permute_b32, a0, a1, a2); }
-  constexpr auto ds_pk_add_bf16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_bf16, a0, a1); }
-  constexpr auto ds_pk_add_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_f16, a0, a1); }
-  constexpr auto ds_pk_add_rtn_bf16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_rtn_bf16, a0, a1, a2); }
-  constexpr auto ds_pk_add_rtn_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_rtn_f16, a0, a1, a2); }
-  constexpr auto ds_read2_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2_b32, a0, a1); }
-  constexpr auto ds_read2_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2_b64, a0, a1); }
-  constexpr auto ds_read2st64_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2st64_b32, a0, a1); }
-  constexpr auto ds_read2st64_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2st64_b64, a0, a1); }
-  constexpr auto ds_read_addtid_b32(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_addtid_b32, a0); }
-  constexpr auto ds_read_b128(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b128, a0, a1); }
-  constexpr auto ds_read_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b32, a0, a1); }
-  constexpr auto ds_read_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b64, a0, a1); }
-  constexpr auto ds_read_b96(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b96, a0, a1); }
-  constexpr auto ds_read_i16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i16, a0, a1); }
-  constexpr auto ds_read_i8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8, a0, a1); }
-  constexpr auto ds_read_i8_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8_d16, a0, a1); }
-  constexpr auto ds_read_i8_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8_d16_hi, a0, a1); }
-  constexpr auto ds_read_u16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16, a0, a1); }
-  constexpr auto ds_read_u16_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16_d16, a0, a1); }
-  constexpr auto ds_read_u16_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16_d16_hi, a0, a1); }
-  constexpr auto ds_read_u8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8, a0, a1); }
-  constexpr auto ds_read_u8_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8_d16, a0, a1); }
-  constexpr auto ds_read_u8_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8_d16_hi, a0, a1); }
-  constexpr auto ds_rsub_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_rsub_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_rsub_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_u32, a0, a1); }
-  constexpr auto ds_rsub_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_u64, a0, a1); }
-  constexpr auto ds_sub_rtn_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_rtn_u32, a0, a1, a2); }
-  constexpr auto ds_sub_rtn_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_rtn_u64, a0, a1, a2); }
-  constexpr auto ds_sub_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_u32, a0, a1); }
-  constexpr auto ds_sub_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_u64, a0, a1); }
-  constexpr auto ds_swizzle_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_swizzle_b32, a0, a1); }
-  constexpr auto ds_wrap_rtn_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrap_rtn_b32, a0, a1, a2, a3); }
-  constexpr auto ds_write2_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2_b32, a0, a1, a2); }
-  constexpr auto ds_write2_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2_b64, a0, a1, a2); }
-  constexpr auto ds_write2st64_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2st64_b32, a0, a1, a2); }
-  constexpr auto ds_write2st64_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2st64_b64, a0, a1, a2); }
-  constexpr auto ds_write_addtid_b32(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_addtid_b32, a0); }
-  constexpr auto ds_write_b128(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b128, a0, a1); }
-  constexpr auto ds_write_b16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b16, a0, a1); }
-  constexpr auto ds_write_b16_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b16_d16_hi, a0, a1); }
-  constexpr auto ds_write_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b32, a0, a1); }
-  constexpr auto ds_write_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b64, a0, a1); }
-  constexpr auto ds_write_b8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b8, a0, a1); }
-  constexpr auto ds_write_b8_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b8_d16_hi, a0, a1); }
-  constexpr auto ds_write_b96(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b96, a0, a1); }
-  constexpr auto ds_wrxchg2_rtn_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2_rtn_b32, a0, a1, a2, a3); }
-  constexpr auto ds_wrxchg2_rtn_b64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2_rtn_b64, a0, a1, a2, a3); }
-  constexpr auto ds_wrxchg2st64_rtn_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2st64_rtn_b32, a0, a1, a2, a3); }
-  constexpr auto ds_wrxchg2st64_rtn_b64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2st64_rtn_b64, a0, a1, a2, a3); }
-  constexpr auto ds_wrxchg_rtn_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg_rtn_b32, a0, a1, a2); }
-  constexpr auto ds_wrxchg_rtn_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg_rtn_b64, a0, a1, a2); }
-  constexpr auto ds_xor_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_b32, a0, a1); }
-  constexpr auto ds_xor_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_b64, a0, a1); }
-  constexpr auto ds_xor_rtn_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_rtn_b32, a0, a1, a2); }
-  constexpr auto ds_xor_rtn_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_rtn_b64, a0, a1, a2); }
-  constexpr auto flat_atomic_add(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add, a0, a1); }
-  constexpr auto flat_atomic_add(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_add_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_f32, a0, a1); }
-  constexpr auto flat_atomic_add_f32(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_f32_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_add_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_f64, a0, a1); }
-  constexpr auto flat_atomic_add_f64(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_f64_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_add_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_x2, a0, a1); }
-  constexpr auto flat_atomic_add_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_and(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_and, a0, a1); }
-  constexpr auto flat_atomic_and(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_and_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_and_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_and_x2, a0, a1); }
-  constexpr auto flat_atomic_and_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_and_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_cmpswap(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_cmpswap, a0, a1); }
-  constexpr auto flat_atomic_cmpswap(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_cmpswap_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_cmpswap_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_cmpswap_x2, a0, a1); }
-  constexpr auto flat_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_cmpswap_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_dec(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_dec, a0, a1); }
-  constexpr auto flat_atomic_dec(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_dec_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_dec_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_dec_x2, a0, a1); }
-  constexpr auto flat_atomic_dec_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_dec_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_inc(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_inc, a0, a1); }
-  constexpr auto flat_atomic_inc(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_inc_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_inc_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_inc_x2, a0, a1); }
-  constexpr auto flat_atomic_inc_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_inc_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_max_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_max_f64, a0, a1); }
-  constexpr auto flat_atomic_max_f64(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_max_f64_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_min_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_min_f64, a0, a1); }
-  constexpr auto flat_atomic_min_f64(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_min_f64_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_or(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_or, a0, a1); }
-  constexpr auto flat_atomic_or(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_or_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_or_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_or_x2, a0, a1); }
-  constexpr auto flat_atomic_or_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_or_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_pk_add_bf16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_pk_add_bf16, a0, a1); }
-  constexpr auto flat_atomic_pk_add_bf16(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_pk_add_bf16_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_pk_add_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_pk_add_f16, a0, a1); }
-  constexpr auto flat_atomic_pk_add_f16(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_pk_add_f16_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_smax(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smax, a0, a1); }
-  constexpr auto flat_atomic_smax(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smax_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_smax_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smax_x2, a0, a1); }
-  constexpr auto flat_atomic_smax_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smax_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_smin(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smin, a0, a1); }
-  constexpr auto flat_atomic_smin(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smin_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_smin_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smin_x2, a0, a1); }
-  constexpr auto flat_atomic_smin_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smin_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_sub(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_sub, a0, a1); }
-  constexpr auto flat_atomic_sub(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_sub_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_sub_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_sub_x2, a0, a1); }
-  constexpr auto flat_atomic_sub_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_sub_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_swap(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_swap, a0, a1); }
-  constexpr auto flat_atomic_swap(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_swap_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_swap_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_swap_x2, a0, a1); }
-  constexpr auto flat_atomic_swap_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_swap_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_umax(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umax, a0, a1); }
-  constexpr auto flat_atomic_umax(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umax_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_umax_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umax_x2, a0, a1); }
-  constexpr auto flat_atomic_umax_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umax_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_umin(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umin, a0, a1); }
-  constexpr auto flat_atomic_umin(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umin_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_umin_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umin_x2, a0, a1); }
-  constexpr auto flat_atomic_umin_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umin_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_xor(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_xor, a0, a1); }
-  constexpr auto flat_atomic_xor(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_xor_rtn, a0, a1, a2); }
-  constexpr auto flat_atomic_xor_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_xor_x2, a0, a1); }
-  constexpr auto flat_atomic_xor_x2(A<> a0, A<> a1, A<> a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_xor_x2_rtn, a0, a1, a2); }
-  constexpr auto flat_load_dword(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dword, a0, a1); }
-  constexpr auto flat_load_dwordx2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx2, a0, a1); }
-  constexpr auto flat_load_dwordx3(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx3, a0, a1); }
-  constexpr auto flat_load_dwordx4(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx4, a0, a1); }
-  constexpr auto flat_load_sbyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte, a0, a1); }
-  constexpr auto flat_load_sbyte_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte_d16, a0, a1); }
-  constexpr auto flat_load_sbyte_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte_d16_hi, a0, a1); }
-  constexpr auto flat_load_short_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_short_d16, a0, a1); }
-  constexpr auto flat_load_short_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_short_d16_hi, a0, a1); }
-  constexpr auto flat_load_sshort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sshort, a0, a1); }
-  constexpr auto flat_load_ubyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte, a0, a1); }
-  constexpr auto flat_load_ubyte_d16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte_d16, a0, a1); }
-  constexpr auto flat_load_ubyte_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte_d16_hi, a0, a1); }
-  constexpr auto flat_load_ushort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ushort, a0, a1); }
-  constexpr auto flat_store_byte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_byte, a0, a1); }
-  constexpr auto flat_store_byte_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_byte_d16_hi, a0, a1); }
-  constexpr auto flat_store_dword(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dword, a0, a1); }
-  constexpr auto flat_store_dwordx2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx2, a0, a1); }
-  constexpr auto flat_store_dwordx3(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx3, a0, a1); }
-  constexpr auto flat_store_dwordx4(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx4, a0, a1); }
-  constexpr auto flat_store_short(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_short, a0, a1); }
-  constexpr auto flat_store_short_d16_hi(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_short_d16_hi, a0, a1); }
-  constexpr auto global_atomic_add(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add, a0, a1, a2); }
-  constexpr auto global_atomic_add(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_add_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_f32, a0, a1, a2); }
-  constexpr auto global_atomic_add_f32(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_f32_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_add_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_f64, a0, a1, a2); }
-  constexpr auto global_atomic_add_f64(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_f64_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_add_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_x2, a0, a1, a2); }
-  constexpr auto global_atomic_add_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_and(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_and, a0, a1, a2); }
-  constexpr auto global_atomic_and(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_and_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_and_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_and_x2, a0, a1, a2); }
-  constexpr auto global_atomic_and_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_and_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_cmpswap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_cmpswap, a0, a1, a2); }
-  constexpr auto global_atomic_cmpswap(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_cmpswap_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_cmpswap_x2, a0, a1, a2); }
-  constexpr auto global_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_cmpswap_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_dec(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_dec, a0, a1, a2); }
-  constexpr auto global_atomic_dec(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_dec_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_dec_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_dec_x2, a0, a1, a2); }
-  constexpr auto global_atomic_dec_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_dec_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_inc(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_inc, a0, a1, a2); }
-  constexpr auto global_atomic_inc(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_inc_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_inc_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_inc_x2, a0, a1, a2); }
-  constexpr auto global_atomic_inc_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_inc_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_max_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_max_f64, a0, a1, a2); }
-  constexpr auto global_atomic_max_f64(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_max_f64_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_min_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_min_f64, a0, a1, a2); }
-  constexpr auto global_atomic_min_f64(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_min_f64_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_or(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_or, a0, a1, a2); }
-  constexpr auto global_atomic_or(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_or_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_or_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_or_x2, a0, a1, a2); }
-  constexpr auto global_atomic_or_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_or_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_pk_add_bf16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_pk_add_bf16, a0, a1, a2); }
-  constexpr auto global_atomic_pk_add_bf16(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_pk_add_bf16_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_pk_add_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_pk_add_f16, a0, a1, a2); }
-  constexpr auto global_atomic_pk_add_f16(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_pk_add_f16_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_smax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smax, a0, a1, a2); }
-  constexpr auto global_atomic_smax(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smax_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_smax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smax_x2, a0, a1, a2); }
-  constexpr auto global_atomic_smax_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smax_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_smin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smin, a0, a1, a2); }
-  constexpr auto global_atomic_smin(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smin_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_smin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smin_x2, a0, a1, a2); }
-  constexpr auto global_atomic_smin_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smin_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_sub(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_sub, a0, a1, a2); }
-  constexpr auto global_atomic_sub(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_sub_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_sub_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_sub_x2, a0, a1, a2); }
-  constexpr auto global_atomic_sub_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_sub_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_swap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_swap, a0, a1, a2); }
-  constexpr auto global_atomic_swap(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_swap_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_swap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_swap_x2, a0, a1, a2); }
-  constexpr auto global_atomic_swap_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_swap_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_umax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umax, a0, a1, a2); }
-  constexpr auto global_atomic_umax(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umax_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_umax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umax_x2, a0, a1, a2); }
-  constexpr auto global_atomic_umax_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umax_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_umin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umin, a0, a1, a2); }
-  constexpr auto global_atomic_umin(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umin_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_umin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umin_x2, a0, a1, a2); }
-  constexpr auto global_atomic_umin_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umin_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_xor(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_xor, a0, a1, a2); }
-  constexpr auto global_atomic_xor(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_xor_rtn, a0, a1, a2, a3); }
-  constexpr auto global_atomic_xor_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_xor_x2, a0, a1, a2); }
-  constexpr auto global_atomic_xor_x2(A<> a0, A<> a1, A<> a2, A<> a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_xor_x2_rtn, a0, a1, a2, a3); }
-  constexpr auto global_load_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dword, a0, a1, a2); }
-  constexpr auto global_load_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx2, a0, a1, a2); }
-  constexpr auto global_load_dwordx3(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx3, a0, a1, a2); }
-  constexpr auto global_load_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx4, a0, a1, a2); }
-  constexpr auto global_load_lds_dword(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_dword, a0, a1); }
-  constexpr auto global_load_lds_sbyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_sbyte, a0, a1); }
-  constexpr auto global_load_lds_sshort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_sshort, a0, a1); }
-  constexpr auto global_load_lds_ubyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_ubyte, a0, a1); }
-  constexpr auto global_load_lds_ushort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_ushort, a0, a1); }
-  constexpr auto global_load_sbyte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte, a0, a1, a2); }
-  constexpr auto global_load_sbyte_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte_d16, a0, a1, a2); }
-  constexpr auto global_load_sbyte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte_d16_hi, a0, a1, a2); }
-  constexpr auto global_load_short_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_short_d16, a0, a1, a2); }
-  constexpr auto global_load_short_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_short_d16_hi, a0, a1, a2); }
-  constexpr auto global_load_sshort(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sshort, a0, a1, a2); }
-  constexpr auto global_load_ubyte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte, a0, a1, a2); }
-  constexpr auto global_load_ubyte_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte_d16, a0, a1, a2); }
-  constexpr auto global_load_ubyte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte_d16_hi, a0, a1, a2); }
-  constexpr auto global_load_ushort(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ushort, a0, a1, a2); }
-  constexpr auto global_store_byte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_byte, a0, a1, a2); }
-  constexpr auto global_store_byte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_byte_d16_hi, a0, a1, a2); }
-  constexpr auto global_store_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dword, a0, a1, a2); }
-  constexpr auto global_store_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx2, a0, a1, a2); }
-  constexpr auto global_store_dwordx3(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx3, a0, a1, a2); }
-  constexpr auto global_store_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx4, a0, a1, a2); }
-  constexpr auto global_store_short(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_short, a0, a1, a2); }
-  constexpr auto global_store_short_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_short_d16_hi, a0, a1, a2); }
-  constexpr auto s_abs_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_abs_i32, a0, a1); }
-  constexpr auto s_absdiff_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_absdiff_i32, a0, a1, a2); }
-  constexpr auto s_add_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_add_i32, a0, a1, a2); }
-  constexpr auto s_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_add_u32, a0, a1, a2); }
-  constexpr auto s_addc_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_addc_u32, a0, a1, a2); }
-  constexpr auto s_addk_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_addk_i32, a0, a1); }
-  constexpr auto s_and_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_b32, a0, a1, a2); }
-  constexpr auto s_and_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_b64, a0, a1, a2); }
-  constexpr auto s_and_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_saveexec_b64, a0, a1); }
-  constexpr auto s_andn1_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn1_saveexec_b64, a0, a1); }
-  constexpr auto s_andn1_wrexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn1_wrexec_b64, a0, a1); }
-  constexpr auto s_andn2_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_b32, a0, a1, a2); }
-  constexpr auto s_andn2_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_b64, a0, a1, a2); }
-  constexpr auto s_andn2_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_saveexec_b64, a0, a1); }
-  constexpr auto s_andn2_wrexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_wrexec_b64, a0, a1); }
-  constexpr auto s_ashr_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ashr_i32, a0, a1, a2); }
-  constexpr auto s_ashr_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ashr_i64, a0, a1, a2); }
-  constexpr auto s_atc_probe(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atc_probe, a0, a1, a2); }
-  constexpr auto s_atc_probe_buffer(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atc_probe_buffer, a0, a1, a2); }
-  constexpr auto s_atomic_add(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_add, a0, a1, a2); }
-  constexpr auto s_atomic_add_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_add_x2, a0, a1, a2); }
-  constexpr auto s_atomic_and(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_and, a0, a1, a2); }
-  constexpr auto s_atomic_and_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_and_x2, a0, a1, a2); }
-  constexpr auto s_atomic_cmpswap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_cmpswap, a0, a1, a2); }
-  constexpr auto s_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_cmpswap_x2, a0, a1, a2); }
-  constexpr auto s_atomic_dec(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_dec, a0, a1, a2); }
-  constexpr auto s_atomic_dec_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_dec_x2, a0, a1, a2); }
-  constexpr auto s_atomic_inc(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_inc, a0, a1, a2); }
-  constexpr auto s_atomic_inc_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_inc_x2, a0, a1, a2); }
-  constexpr auto s_atomic_or(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_or, a0, a1, a2); }
-  constexpr auto s_atomic_or_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_or_x2, a0, a1, a2); }
-  constexpr auto s_atomic_smax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smax, a0, a1, a2); }
-  constexpr auto s_atomic_smax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smax_x2, a0, a1, a2); }
-  constexpr auto s_atomic_smin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smin, a0, a1, a2); }
-  constexpr auto s_atomic_smin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smin_x2, a0, a1, a2); }
-  constexpr auto s_atomic_sub(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_sub, a0, a1, a2); }
-  constexpr auto s_atomic_sub_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_sub_x2, a0, a1, a2); }
-  constexpr auto s_atomic_swap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_swap, a0, a1, a2); }
-  constexpr auto s_atomic_swap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_swap_x2, a0, a1, a2); }
-  constexpr auto s_atomic_umax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umax, a0, a1, a2); }
-  constexpr auto s_atomic_umax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umax_x2, a0, a1, a2); }
-  constexpr auto s_atomic_umin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umin, a0, a1, a2); }
-  constexpr auto s_atomic_umin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umin_x2, a0, a1, a2); }
-  constexpr auto s_atomic_xor(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_xor, a0, a1, a2); }
-  constexpr auto s_atomic_xor_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_xor_x2, a0, a1, a2); }
+  constexpr auto ds_or_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_b32, a0, a1); }
+  constexpr auto ds_or_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_b64, a0, a1); }
+  constexpr auto ds_or_rtn_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_rtn_b32, a0, a1, a2); }
+  constexpr auto ds_or_rtn_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_or_rtn_b64, a0, a1, a2); }
+  constexpr auto ds_permute_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_permute_b32, a0, a1, a2); }
+  constexpr auto ds_pk_add_bf16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_bf16, a0, a1); }
+  constexpr auto ds_pk_add_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_f16, a0, a1); }
+  constexpr auto ds_pk_add_rtn_bf16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_rtn_bf16, a0, a1, a2); }
+  constexpr auto ds_pk_add_rtn_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_pk_add_rtn_f16, a0, a1, a2); }
+  constexpr auto ds_read2_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2_b32, a0, a1); }
+  constexpr auto ds_read2_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2_b64, a0, a1); }
+  constexpr auto ds_read2st64_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2st64_b32, a0, a1); }
+  constexpr auto ds_read2st64_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read2st64_b64, a0, a1); }
+  constexpr auto ds_read_addtid_b32(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_addtid_b32, a0); }
+  constexpr auto ds_read_b128(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b128, a0, a1); }
+  constexpr auto ds_read_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b32, a0, a1); }
+  constexpr auto ds_read_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b64, a0, a1); }
+  constexpr auto ds_read_b96(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_b96, a0, a1); }
+  constexpr auto ds_read_i16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i16, a0, a1); }
+  constexpr auto ds_read_i8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8, a0, a1); }
+  constexpr auto ds_read_i8_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8_d16, a0, a1); }
+  constexpr auto ds_read_i8_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_i8_d16_hi, a0, a1); }
+  constexpr auto ds_read_u16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16, a0, a1); }
+  constexpr auto ds_read_u16_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16_d16, a0, a1); }
+  constexpr auto ds_read_u16_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u16_d16_hi, a0, a1); }
+  constexpr auto ds_read_u8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8, a0, a1); }
+  constexpr auto ds_read_u8_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8_d16, a0, a1); }
+  constexpr auto ds_read_u8_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_read_u8_d16_hi, a0, a1); }
+  constexpr auto ds_rsub_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_rsub_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_rsub_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_u32, a0, a1); }
+  constexpr auto ds_rsub_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_rsub_u64, a0, a1); }
+  constexpr auto ds_sub_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_rtn_u32, a0, a1, a2); }
+  constexpr auto ds_sub_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_rtn_u64, a0, a1, a2); }
+  constexpr auto ds_sub_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_u32, a0, a1); }
+  constexpr auto ds_sub_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_sub_u64, a0, a1); }
+  constexpr auto ds_swizzle_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_swizzle_b32, a0, a1); }
+  constexpr auto ds_wrap_rtn_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrap_rtn_b32, a0, a1, a2, a3); }
+  constexpr auto ds_write2_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2_b32, a0, a1, a2); }
+  constexpr auto ds_write2_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2_b64, a0, a1, a2); }
+  constexpr auto ds_write2st64_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2st64_b32, a0, a1, a2); }
+  constexpr auto ds_write2st64_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write2st64_b64, a0, a1, a2); }
+  constexpr auto ds_write_addtid_b32(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_addtid_b32, a0); }
+  constexpr auto ds_write_b128(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b128, a0, a1); }
+  constexpr auto ds_write_b16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b16, a0, a1); }
+  constexpr auto ds_write_b16_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b16_d16_hi, a0, a1); }
+  constexpr auto ds_write_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b32, a0, a1); }
+  constexpr auto ds_write_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b64, a0, a1); }
+  constexpr auto ds_write_b8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b8, a0, a1); }
+  constexpr auto ds_write_b8_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b8_d16_hi, a0, a1); }
+  constexpr auto ds_write_b96(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_write_b96, a0, a1); }
+  constexpr auto ds_wrxchg2_rtn_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2_rtn_b32, a0, a1, a2, a3); }
+  constexpr auto ds_wrxchg2_rtn_b64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2_rtn_b64, a0, a1, a2, a3); }
+  constexpr auto ds_wrxchg2st64_rtn_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2st64_rtn_b32, a0, a1, a2, a3); }
+  constexpr auto ds_wrxchg2st64_rtn_b64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg2st64_rtn_b64, a0, a1, a2, a3); }
+  constexpr auto ds_wrxchg_rtn_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg_rtn_b32, a0, a1, a2); }
+  constexpr auto ds_wrxchg_rtn_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_wrxchg_rtn_b64, a0, a1, a2); }
+  constexpr auto ds_xor_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_b32, a0, a1); }
+  constexpr auto ds_xor_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_b64, a0, a1); }
+  constexpr auto ds_xor_rtn_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_rtn_b32, a0, a1, a2); }
+  constexpr auto ds_xor_rtn_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_xor_rtn_b64, a0, a1, a2); }
+  constexpr auto flat_atomic_add(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add, a0, a1); }
+  constexpr auto flat_atomic_add(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_add_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_f32, a0, a1); }
+  constexpr auto flat_atomic_add_f32(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_f32_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_add_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_f64, a0, a1); }
+  constexpr auto flat_atomic_add_f64(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_f64_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_add_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_add_x2, a0, a1); }
+  constexpr auto flat_atomic_add_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_add_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_and(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_and, a0, a1); }
+  constexpr auto flat_atomic_and(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_and_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_and_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_and_x2, a0, a1); }
+  constexpr auto flat_atomic_and_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_and_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_cmpswap(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_cmpswap, a0, a1); }
+  constexpr auto flat_atomic_cmpswap(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_cmpswap_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_cmpswap_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_cmpswap_x2, a0, a1); }
+  constexpr auto flat_atomic_cmpswap_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_cmpswap_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_dec(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_dec, a0, a1); }
+  constexpr auto flat_atomic_dec(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_dec_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_dec_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_dec_x2, a0, a1); }
+  constexpr auto flat_atomic_dec_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_dec_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_inc(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_inc, a0, a1); }
+  constexpr auto flat_atomic_inc(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_inc_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_inc_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_inc_x2, a0, a1); }
+  constexpr auto flat_atomic_inc_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_inc_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_max_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_max_f64, a0, a1); }
+  constexpr auto flat_atomic_max_f64(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_max_f64_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_min_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_min_f64, a0, a1); }
+  constexpr auto flat_atomic_min_f64(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_min_f64_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_or(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_or, a0, a1); }
+  constexpr auto flat_atomic_or(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_or_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_or_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_or_x2, a0, a1); }
+  constexpr auto flat_atomic_or_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_or_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_pk_add_bf16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_pk_add_bf16, a0, a1); }
+  constexpr auto flat_atomic_pk_add_bf16(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_pk_add_bf16_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_pk_add_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_pk_add_f16, a0, a1); }
+  constexpr auto flat_atomic_pk_add_f16(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_pk_add_f16_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_smax(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smax, a0, a1); }
+  constexpr auto flat_atomic_smax(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smax_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_smax_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smax_x2, a0, a1); }
+  constexpr auto flat_atomic_smax_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smax_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_smin(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smin, a0, a1); }
+  constexpr auto flat_atomic_smin(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smin_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_smin_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_smin_x2, a0, a1); }
+  constexpr auto flat_atomic_smin_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_smin_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_sub(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_sub, a0, a1); }
+  constexpr auto flat_atomic_sub(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_sub_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_sub_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_sub_x2, a0, a1); }
+  constexpr auto flat_atomic_sub_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_sub_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_swap(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_swap, a0, a1); }
+  constexpr auto flat_atomic_swap(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_swap_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_swap_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_swap_x2, a0, a1); }
+  constexpr auto flat_atomic_swap_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_swap_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_umax(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umax, a0, a1); }
+  constexpr auto flat_atomic_umax(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umax_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_umax_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umax_x2, a0, a1); }
+  constexpr auto flat_atomic_umax_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umax_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_umin(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umin, a0, a1); }
+  constexpr auto flat_atomic_umin(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umin_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_umin_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_umin_x2, a0, a1); }
+  constexpr auto flat_atomic_umin_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_umin_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_xor(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_xor, a0, a1); }
+  constexpr auto flat_atomic_xor(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_xor_rtn, a0, a1, a2); }
+  constexpr auto flat_atomic_xor_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_atomic_xor_x2, a0, a1); }
+  constexpr auto flat_atomic_xor_x2(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(flat_atomic_xor_x2_rtn, a0, a1, a2); }
+  constexpr auto flat_load_dword(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dword, a0, a1); }
+  constexpr auto flat_load_dwordx2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx2, a0, a1); }
+  constexpr auto flat_load_dwordx3(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx3, a0, a1); }
+  constexpr auto flat_load_dwordx4(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_dwordx4, a0, a1); }
+  constexpr auto flat_load_sbyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte, a0, a1); }
+  constexpr auto flat_load_sbyte_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte_d16, a0, a1); }
+  constexpr auto flat_load_sbyte_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sbyte_d16_hi, a0, a1); }
+  constexpr auto flat_load_short_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_short_d16, a0, a1); }
+  constexpr auto flat_load_short_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_short_d16_hi, a0, a1); }
+  constexpr auto flat_load_sshort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_sshort, a0, a1); }
+  constexpr auto flat_load_ubyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte, a0, a1); }
+  constexpr auto flat_load_ubyte_d16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte_d16, a0, a1); }
+  constexpr auto flat_load_ubyte_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ubyte_d16_hi, a0, a1); }
+  constexpr auto flat_load_ushort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_load_ushort, a0, a1); }
+  constexpr auto flat_store_byte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_byte, a0, a1); }
+  constexpr auto flat_store_byte_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_byte_d16_hi, a0, a1); }
+  constexpr auto flat_store_dword(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dword, a0, a1); }
+  constexpr auto flat_store_dwordx2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx2, a0, a1); }
+  constexpr auto flat_store_dwordx3(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx3, a0, a1); }
+  constexpr auto flat_store_dwordx4(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_dwordx4, a0, a1); }
+  constexpr auto flat_store_short(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_short, a0, a1); }
+  constexpr auto flat_store_short_d16_hi(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(flat_store_short_d16_hi, a0, a1); }
+  constexpr auto global_atomic_add(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add, a0, a1, a2); }
+  constexpr auto global_atomic_add(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_add_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_f32, a0, a1, a2); }
+  constexpr auto global_atomic_add_f32(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_f32_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_add_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_f64, a0, a1, a2); }
+  constexpr auto global_atomic_add_f64(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_f64_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_add_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_add_x2, a0, a1, a2); }
+  constexpr auto global_atomic_add_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_add_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_and(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_and, a0, a1, a2); }
+  constexpr auto global_atomic_and(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_and_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_and_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_and_x2, a0, a1, a2); }
+  constexpr auto global_atomic_and_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_and_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_cmpswap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_cmpswap, a0, a1, a2); }
+  constexpr auto global_atomic_cmpswap(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_cmpswap_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_cmpswap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_cmpswap_x2, a0, a1, a2); }
+  constexpr auto global_atomic_cmpswap_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_cmpswap_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_dec(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_dec, a0, a1, a2); }
+  constexpr auto global_atomic_dec(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_dec_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_dec_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_dec_x2, a0, a1, a2); }
+  constexpr auto global_atomic_dec_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_dec_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_inc(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_inc, a0, a1, a2); }
+  constexpr auto global_atomic_inc(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_inc_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_inc_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_inc_x2, a0, a1, a2); }
+  constexpr auto global_atomic_inc_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_inc_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_max_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_max_f64, a0, a1, a2); }
+  constexpr auto global_atomic_max_f64(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_max_f64_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_min_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_min_f64, a0, a1, a2); }
+  constexpr auto global_atomic_min_f64(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_min_f64_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_or(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_or, a0, a1, a2); }
+  constexpr auto global_atomic_or(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_or_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_or_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_or_x2, a0, a1, a2); }
+  constexpr auto global_atomic_or_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_or_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_pk_add_bf16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_pk_add_bf16, a0, a1, a2); }
+  constexpr auto global_atomic_pk_add_bf16(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_pk_add_bf16_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_pk_add_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_pk_add_f16, a0, a1, a2); }
+  constexpr auto global_atomic_pk_add_f16(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_pk_add_f16_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_smax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smax, a0, a1, a2); }
+  constexpr auto global_atomic_smax(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smax_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_smax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smax_x2, a0, a1, a2); }
+  constexpr auto global_atomic_smax_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smax_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_smin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smin, a0, a1, a2); }
+  constexpr auto global_atomic_smin(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smin_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_smin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_smin_x2, a0, a1, a2); }
+  constexpr auto global_atomic_smin_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_smin_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_sub(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_sub, a0, a1, a2); }
+  constexpr auto global_atomic_sub(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_sub_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_sub_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_sub_x2, a0, a1, a2); }
+  constexpr auto global_atomic_sub_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_sub_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_swap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_swap, a0, a1, a2); }
+  constexpr auto global_atomic_swap(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_swap_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_swap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_swap_x2, a0, a1, a2); }
+  constexpr auto global_atomic_swap_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_swap_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_umax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umax, a0, a1, a2); }
+  constexpr auto global_atomic_umax(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umax_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_umax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umax_x2, a0, a1, a2); }
+  constexpr auto global_atomic_umax_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umax_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_umin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umin, a0, a1, a2); }
+  constexpr auto global_atomic_umin(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umin_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_umin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_umin_x2, a0, a1, a2); }
+  constexpr auto global_atomic_umin_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_umin_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_xor(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_xor, a0, a1, a2); }
+  constexpr auto global_atomic_xor(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_xor_rtn, a0, a1, a2, a3); }
+  constexpr auto global_atomic_xor_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_atomic_xor_x2, a0, a1, a2); }
+  constexpr auto global_atomic_xor_x2(A a0, A a1, A a2, A a3, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.sc0 = true; HIPASM_MN_EMIT_(global_atomic_xor_x2_rtn, a0, a1, a2, a3); }
+  constexpr auto global_load_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dword, a0, a1, a2); }
+  constexpr auto global_load_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx2, a0, a1, a2); }
+  constexpr auto global_load_dwordx3(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx3, a0, a1, a2); }
+  constexpr auto global_load_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_dwordx4, a0, a1, a2); }
+  constexpr auto global_load_lds_dword(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_dword, a0, a1); }
+  constexpr auto global_load_lds_sbyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_sbyte, a0, a1); }
+  constexpr auto global_load_lds_sshort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_sshort, a0, a1); }
+  constexpr auto global_load_lds_ubyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_ubyte, a0, a1); }
+  constexpr auto global_load_lds_ushort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_lds_ushort, a0, a1); }
+  constexpr auto global_load_sbyte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte, a0, a1, a2); }
+  constexpr auto global_load_sbyte_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte_d16, a0, a1, a2); }
+  constexpr auto global_load_sbyte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sbyte_d16_hi, a0, a1, a2); }
+  constexpr auto global_load_short_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_short_d16, a0, a1, a2); }
+  constexpr auto global_load_short_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_short_d16_hi, a0, a1, a2); }
+  constexpr auto global_load_sshort(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_sshort, a0, a1, a2); }
+  constexpr auto global_load_ubyte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte, a0, a1, a2); }
+  constexpr auto global_load_ubyte_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte_d16, a0, a1, a2); }
+  constexpr auto global_load_ubyte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ubyte_d16_hi, a0, a1, a2); }
+  constexpr auto global_load_ushort(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_load_ushort, a0, a1, a2); }
+  constexpr auto global_store_byte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_byte, a0, a1, a2); }
+  constexpr auto global_store_byte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_byte_d16_hi, a0, a1, a2); }
+  constexpr auto global_store_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dword, a0, a1, a2); }
+  constexpr auto global_store_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx2, a0, a1, a2); }
+  constexpr auto global_store_dwordx3(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx3, a0, a1, a2); }
+  constexpr auto global_store_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_dwordx4, a0, a1, a2); }
+  constexpr auto global_store_short(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_short, a0, a1, a2); }
+  constexpr auto global_store_short_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(global_store_short_d16_hi, a0, a1, a2); }
+  constexpr auto s_abs_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_abs_i32, a0, a1); }
+  constexpr auto s_absdiff_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_absdiff_i32, a0, a1, a2); }
+  constexpr auto s_add_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_add_i32, a0, a1, a2); }
+  constexpr auto s_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_add_u32, a0, a1, a2); }
+  constexpr auto s_addc_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_addc_u32, a0, a1, a2); }
+  constexpr auto s_addk_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_addk_i32, a0, a1); }
+  constexpr auto s_and_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_b32, a0, a1, a2); }
+  constexpr auto s_and_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_b64, a0, a1, a2); }
+  constexpr auto s_and_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_and_saveexec_b64, a0, a1); }
+  constexpr auto s_andn1_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn1_saveexec_b64, a0, a1); }
+  constexpr auto s_andn1_wrexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn1_wrexec_b64, a0, a1); }
+  constexpr auto s_andn2_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_b32, a0, a1, a2); }
+  constexpr auto s_andn2_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_b64, a0, a1, a2); }
+  constexpr auto s_andn2_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_saveexec_b64, a0, a1); }
+  constexpr auto s_andn2_wrexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_andn2_wrexec_b64, a0, a1); }
+  constexpr auto s_ashr_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ashr_i32, a0, a1, a2); }
+  constexpr auto s_ashr_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ashr_i64, a0, a1, a2); }
+  constexpr auto s_atc_probe(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atc_probe, a0, a1, a2); }
+  constexpr auto s_atc_probe_buffer(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atc_probe_buffer, a0, a1, a2); }
+  constexpr auto s_atomic_add(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_add, a0, a1, a2); }
+  constexpr auto s_atomic_add_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_add_x2, a0, a1, a2); }
+  constexpr auto s_atomic_and(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_and, a0, a1, a2); }
+  constexpr auto s_atomic_and_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_and_x2, a0, a1, a2); }
+  constexpr auto s_atomic_cmpswap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_cmpswap, a0, a1, a2); }
+  constexpr auto s_atomic_cmpswap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_cmpswap_x2, a0, a1, a2); }
+  constexpr auto s_atomic_dec(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_dec, a0, a1, a2); }
+  constexpr auto s_atomic_dec_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_dec_x2, a0, a1, a2); }
+  constexpr auto s_atomic_inc(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_inc, a0, a1, a2); }
+  constexpr auto s_atomic_inc_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_inc_x2, a0, a1, a2); }
+  constexpr auto s_atomic_or(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_or, a0, a1, a2); }
+  constexpr auto s_atomic_or_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_or_x2, a0, a1, a2); }
+  constexpr auto s_atomic_smax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smax, a0, a1, a2); }
+  constexpr auto s_atomic_smax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smax_x2, a0, a1, a2); }
+  constexpr auto s_atomic_smin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smin, a0, a1, a2); }
+  constexpr auto s_atomic_smin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_smin_x2, a0, a1, a2); }
+  constexpr auto s_atomic_sub(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_sub, a0, a1, a2); }
+  constexpr auto s_atomic_sub_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_sub_x2, a0, a1, a2); }
+  constexpr auto s_atomic_swap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_swap, a0, a1, a2); }
+  constexpr auto s_atomic_swap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_swap_x2, a0, a1, a2); }
+  constexpr auto s_atomic_umax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umax, a0, a1, a2); }
+  constexpr auto s_atomic_umax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umax_x2, a0, a1, a2); }
+  constexpr auto s_atomic_umin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umin, a0, a1, a2); }
+  constexpr auto s_atomic_umin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_umin_x2, a0, a1, a2); }
+  constexpr auto s_atomic_xor(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_xor, a0, a1, a2); }
+  constexpr auto s_atomic_xor_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_atomic_xor_x2, a0, a1, a2); }
   constexpr auto s_barrier(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_barrier); }
-  constexpr auto s_bcnt0_i32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt0_i32_b32, a0, a1); }
-  constexpr auto s_bcnt0_i32_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt0_i32_b64, a0, a1); }
-  constexpr auto s_bcnt1_i32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt1_i32_b32, a0, a1); }
-  constexpr auto s_bcnt1_i32_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt1_i32_b64, a0, a1); }
-  constexpr auto s_bfe_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_i32, a0, a1, a2); }
-  constexpr auto s_bfe_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_i64, a0, a1, a2); }
-  constexpr auto s_bfe_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_u32, a0, a1, a2); }
-  constexpr auto s_bfe_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_u64, a0, a1, a2); }
-  constexpr auto s_bfm_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfm_b32, a0, a1, a2); }
-  constexpr auto s_bfm_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfm_b64, a0, a1, a2); }
-  constexpr auto s_bitcmp0_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp0_b32, a0, a1); }
-  constexpr auto s_bitcmp0_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp0_b64, a0, a1); }
-  constexpr auto s_bitcmp1_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp1_b32, a0, a1); }
-  constexpr auto s_bitcmp1_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp1_b64, a0, a1); }
-  constexpr auto s_bitreplicate_b64_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitreplicate_b64_b32, a0, a1); }
-  constexpr auto s_bitset0_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset0_b32, a0, a1); }
-  constexpr auto s_bitset0_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset0_b64, a0, a1); }
-  constexpr auto s_bitset1_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset1_b32, a0, a1); }
-  constexpr auto s_bitset1_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset1_b64, a0, a1); }
-  constexpr auto s_branch(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_branch, a0); }
-  constexpr auto s_brev_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_brev_b32, a0, a1); }
-  constexpr auto s_brev_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_brev_b64, a0, a1); }
-  constexpr auto s_buffer_atomic_add(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_add, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_add_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_add_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_and(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_and, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_and_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_and_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_cmpswap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_cmpswap, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_cmpswap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_cmpswap_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_dec(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_dec, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_dec_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_dec_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_inc(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_inc, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_inc_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_inc_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_or(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_or, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_or_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_or_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_smax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smax, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_smax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smax_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_smin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smin, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_smin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smin_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_sub(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_sub, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_sub_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_sub_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_swap(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_swap, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_swap_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_swap_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_umax(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umax, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_umax_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umax_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_umin(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umin, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_umin_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umin_x2, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_xor(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_xor, a0, a1, a2); }
-  constexpr auto s_buffer_atomic_xor_x2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_xor_x2, a0, a1, a2); }
-  constexpr auto s_buffer_load_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dword, a0, a1, a2); }
-  constexpr auto s_buffer_load_dwordx16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx16, a0, a1, a2); }
-  constexpr auto s_buffer_load_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx2, a0, a1, a2); }
-  constexpr auto s_buffer_load_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx4, a0, a1, a2); }
-  constexpr auto s_buffer_load_dwordx8(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx8, a0, a1, a2); }
-  constexpr auto s_buffer_store_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dword, a0, a1, a2); }
-  constexpr auto s_buffer_store_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dwordx2, a0, a1, a2); }
-  constexpr auto s_buffer_store_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dwordx4, a0, a1, a2); }
-  constexpr auto s_call_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_call_b64, a0, a1); }
-  constexpr auto s_cbranch_cdbgsys(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys, a0); }
-  constexpr auto s_cbranch_cdbgsys_and_user(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys_and_user, a0); }
-  constexpr auto s_cbranch_cdbgsys_or_user(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys_or_user, a0); }
-  constexpr auto s_cbranch_cdbguser(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbguser, a0); }
-  constexpr auto s_cbranch_execnz(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_execnz, a0); }
-  constexpr auto s_cbranch_execz(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_execz, a0); }
-  constexpr auto s_cbranch_g_fork(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_g_fork, a0, a1); }
-  constexpr auto s_cbranch_i_fork(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_i_fork, a0, a1); }
-  constexpr auto s_cbranch_join(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_join, a0); }
-  constexpr auto s_cbranch_scc0(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_scc0, a0); }
-  constexpr auto s_cbranch_scc1(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_scc1, a0); }
-  constexpr auto s_cbranch_vccnz(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_vccnz, a0); }
-  constexpr auto s_cbranch_vccz(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_vccz, a0); }
-  constexpr auto s_cmov_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmov_b32, a0, a1); }
-  constexpr auto s_cmov_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmov_b64, a0, a1); }
-  constexpr auto s_cmovk_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmovk_i32, a0, a1); }
-  constexpr auto s_cmp_eq_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_i32, a0, a1); }
-  constexpr auto s_cmp_eq_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_u32, a0, a1); }
-  constexpr auto s_cmp_eq_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_u64, a0, a1); }
-  constexpr auto s_cmp_ge_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_ge_i32, a0, a1); }
-  constexpr auto s_cmp_ge_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_ge_u32, a0, a1); }
-  constexpr auto s_cmp_gt_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_gt_i32, a0, a1); }
-  constexpr auto s_cmp_gt_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_gt_u32, a0, a1); }
-  constexpr auto s_cmp_le_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_le_i32, a0, a1); }
-  constexpr auto s_cmp_le_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_le_u32, a0, a1); }
-  constexpr auto s_cmp_lg_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_i32, a0, a1); }
-  constexpr auto s_cmp_lg_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_u32, a0, a1); }
-  constexpr auto s_cmp_lg_u64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_u64, a0, a1); }
-  constexpr auto s_cmp_lt_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lt_i32, a0, a1); }
-  constexpr auto s_cmp_lt_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lt_u32, a0, a1); }
-  constexpr auto s_cmpk_eq_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_eq_i32, a0, a1); }
-  constexpr auto s_cmpk_eq_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_eq_u32, a0, a1); }
-  constexpr auto s_cmpk_ge_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_ge_i32, a0, a1); }
-  constexpr auto s_cmpk_ge_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_ge_u32, a0, a1); }
-  constexpr auto s_cmpk_gt_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_gt_i32, a0, a1); }
-  constexpr auto s_cmpk_gt_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_gt_u32, a0, a1); }
-  constexpr auto s_cmpk_le_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_le_i32, a0, a1); }
-  constexpr auto s_cmpk_le_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_le_u32, a0, a1); }
-  constexpr auto s_cmpk_lg_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lg_i32, a0, a1); }
-  constexpr auto s_cmpk_lg_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lg_u32, a0, a1); }
-  constexpr auto s_cmpk_lt_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lt_i32, a0, a1); }
-  constexpr auto s_cmpk_lt_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lt_u32, a0, a1); }
-  constexpr auto s_cselect_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cselect_b32, a0, a1, a2); }
-  constexpr auto s_cselect_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cselect_b64, a0, a1, a2); }
-  constexpr auto s_dcache_discard(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_discard, a0, a1); }
-  constexpr auto s_dcache_discard_x2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_discard_x2, a0, a1); }
+  constexpr auto s_bcnt0_i32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt0_i32_b32, a0, a1); }
+  constexpr auto s_bcnt0_i32_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt0_i32_b64, a0, a1); }
+  constexpr auto s_bcnt1_i32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt1_i32_b32, a0, a1); }
+  constexpr auto s_bcnt1_i32_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bcnt1_i32_b64, a0, a1); }
+  constexpr auto s_bfe_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_i32, a0, a1, a2); }
+  constexpr auto s_bfe_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_i64, a0, a1, a2); }
+  constexpr auto s_bfe_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_u32, a0, a1, a2); }
+  constexpr auto s_bfe_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfe_u64, a0, a1, a2); }
+  constexpr auto s_bfm_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfm_b32, a0, a1, a2); }
+  constexpr auto s_bfm_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bfm_b64, a0, a1, a2); }
+  constexpr auto s_bitcmp0_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp0_b32, a0, a1); }
+  constexpr auto s_bitcmp0_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp0_b64, a0, a1); }
+  constexpr auto s_bitcmp1_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp1_b32, a0, a1); }
+  constexpr auto s_bitcmp1_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitcmp1_b64, a0, a1); }
+  constexpr auto s_bitreplicate_b64_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitreplicate_b64_b32, a0, a1); }
+  constexpr auto s_bitset0_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset0_b32, a0, a1); }
+  constexpr auto s_bitset0_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset0_b64, a0, a1); }
+  constexpr auto s_bitset1_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset1_b32, a0, a1); }
+  constexpr auto s_bitset1_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_bitset1_b64, a0, a1); }
+  constexpr auto s_branch(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_branch, a0); }
+  constexpr auto s_brev_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_brev_b32, a0, a1); }
+  constexpr auto s_brev_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_brev_b64, a0, a1); }
+  constexpr auto s_buffer_atomic_add(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_add, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_add_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_add_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_and(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_and, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_and_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_and_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_cmpswap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_cmpswap, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_cmpswap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_cmpswap_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_dec(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_dec, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_dec_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_dec_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_inc(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_inc, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_inc_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_inc_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_or(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_or, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_or_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_or_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_smax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smax, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_smax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smax_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_smin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smin, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_smin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_smin_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_sub(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_sub, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_sub_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_sub_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_swap(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_swap, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_swap_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_swap_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_umax(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umax, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_umax_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umax_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_umin(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umin, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_umin_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_umin_x2, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_xor(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_xor, a0, a1, a2); }
+  constexpr auto s_buffer_atomic_xor_x2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_atomic_xor_x2, a0, a1, a2); }
+  constexpr auto s_buffer_load_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dword, a0, a1, a2); }
+  constexpr auto s_buffer_load_dwordx16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx16, a0, a1, a2); }
+  constexpr auto s_buffer_load_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx2, a0, a1, a2); }
+  constexpr auto s_buffer_load_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx4, a0, a1, a2); }
+  constexpr auto s_buffer_load_dwordx8(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_load_dwordx8, a0, a1, a2); }
+  constexpr auto s_buffer_store_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dword, a0, a1, a2); }
+  constexpr auto s_buffer_store_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dwordx2, a0, a1, a2); }
+  constexpr auto s_buffer_store_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_buffer_store_dwordx4, a0, a1, a2); }
+  constexpr auto s_call_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_call_b64, a0, a1); }
+  constexpr auto s_cbranch_cdbgsys(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys, a0); }
+  constexpr auto s_cbranch_cdbgsys_and_user(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys_and_user, a0); }
+  constexpr auto s_cbranch_cdbgsys_or_user(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbgsys_or_user, a0); }
+  constexpr auto s_cbranch_cdbguser(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_cdbguser, a0); }
+  constexpr auto s_cbranch_execnz(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_execnz, a0); }
+  constexpr auto s_cbranch_execz(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_execz, a0); }
+  constexpr auto s_cbranch_g_fork(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_g_fork, a0, a1); }
+  constexpr auto s_cbranch_i_fork(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_i_fork, a0, a1); }
+  constexpr auto s_cbranch_join(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_join, a0); }
+  constexpr auto s_cbranch_scc0(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_scc0, a0); }
+  constexpr auto s_cbranch_scc1(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_scc1, a0); }
+  constexpr auto s_cbranch_vccnz(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_vccnz, a0); }
+  constexpr auto s_cbranch_vccz(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cbranch_vccz, a0); }
+  constexpr auto s_cmov_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmov_b32, a0, a1); }
+  constexpr auto s_cmov_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmov_b64, a0, a1); }
+  constexpr auto s_cmovk_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmovk_i32, a0, a1); }
+  constexpr auto s_cmp_eq_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_i32, a0, a1); }
+  constexpr auto s_cmp_eq_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_u32, a0, a1); }
+  constexpr auto s_cmp_eq_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_eq_u64, a0, a1); }
+  constexpr auto s_cmp_ge_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_ge_i32, a0, a1); }
+  constexpr auto s_cmp_ge_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_ge_u32, a0, a1); }
+  constexpr auto s_cmp_gt_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_gt_i32, a0, a1); }
+  constexpr auto s_cmp_gt_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_gt_u32, a0, a1); }
+  constexpr auto s_cmp_le_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_le_i32, a0, a1); }
+  constexpr auto s_cmp_le_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_le_u32, a0, a1); }
+  constexpr auto s_cmp_lg_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_i32, a0, a1); }
+  constexpr auto s_cmp_lg_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_u32, a0, a1); }
+  constexpr auto s_cmp_lg_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lg_u64, a0, a1); }
+  constexpr auto s_cmp_lt_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lt_i32, a0, a1); }
+  constexpr auto s_cmp_lt_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmp_lt_u32, a0, a1); }
+  constexpr auto s_cmpk_eq_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_eq_i32, a0, a1); }
+  constexpr auto s_cmpk_eq_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_eq_u32, a0, a1); }
+  constexpr auto s_cmpk_ge_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_ge_i32, a0, a1); }
+  constexpr auto s_cmpk_ge_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_ge_u32, a0, a1); }
+  constexpr auto s_cmpk_gt_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_gt_i32, a0, a1); }
+  constexpr auto s_cmpk_gt_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_gt_u32, a0, a1); }
+  constexpr auto s_cmpk_le_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_le_i32, a0, a1); }
+  constexpr auto s_cmpk_le_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_le_u32, a0, a1); }
+  constexpr auto s_cmpk_lg_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lg_i32, a0, a1); }
+  constexpr auto s_cmpk_lg_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lg_u32, a0, a1); }
+  constexpr auto s_cmpk_lt_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lt_i32, a0, a1); }
+  constexpr auto s_cmpk_lt_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cmpk_lt_u32, a0, a1); }
+  constexpr auto s_cselect_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cselect_b32, a0, a1, a2); }
+  constexpr auto s_cselect_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_cselect_b64, a0, a1, a2); }
+  constexpr auto s_dcache_discard(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_discard, a0, a1); }
+  constexpr auto s_dcache_discard_x2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_discard_x2, a0, a1); }
   constexpr auto s_dcache_inv(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_inv); }
   constexpr auto s_dcache_inv_vol(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_inv_vol); }
   constexpr auto s_dcache_wb(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_wb); }
   constexpr auto s_dcache_wb_vol(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_dcache_wb_vol); }
-  constexpr auto s_decperflevel(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_decperflevel, a0); }
+  constexpr auto s_decperflevel(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_decperflevel, a0); }
   constexpr auto s_endpgm(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_endpgm); }
   constexpr auto s_endpgm_ordered_ps_done(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_endpgm_ordered_ps_done); }
   constexpr auto s_endpgm_saved(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_endpgm_saved); }
-  constexpr auto s_ff0_i32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff0_i32_b32, a0, a1); }
-  constexpr auto s_ff0_i32_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff0_i32_b64, a0, a1); }
-  constexpr auto s_ff1_i32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff1_i32_b32, a0, a1); }
-  constexpr auto s_ff1_i32_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff1_i32_b64, a0, a1); }
-  constexpr auto s_flbit_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32, a0, a1); }
-  constexpr auto s_flbit_i32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_b32, a0, a1); }
-  constexpr auto s_flbit_i32_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_b64, a0, a1); }
-  constexpr auto s_flbit_i32_i64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_i64, a0, a1); }
-  constexpr auto s_getpc_b64(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_getpc_b64, a0); }
-  constexpr auto s_getreg_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_getreg_b32, a0, a1); }
+  constexpr auto s_ff0_i32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff0_i32_b32, a0, a1); }
+  constexpr auto s_ff0_i32_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff0_i32_b64, a0, a1); }
+  constexpr auto s_ff1_i32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff1_i32_b32, a0, a1); }
+  constexpr auto s_ff1_i32_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ff1_i32_b64, a0, a1); }
+  constexpr auto s_flbit_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32, a0, a1); }
+  constexpr auto s_flbit_i32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_b32, a0, a1); }
+  constexpr auto s_flbit_i32_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_b64, a0, a1); }
+  constexpr auto s_flbit_i32_i64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_flbit_i32_i64, a0, a1); }
+  constexpr auto s_getpc_b64(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_getpc_b64, a0); }
+  constexpr auto s_getreg_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_getreg_b32, a0, a1); }
   constexpr auto s_icache_inv(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_icache_inv); }
-  constexpr auto s_incperflevel(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_incperflevel, a0); }
-  constexpr auto s_load_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dword, a0, a1, a2); }
-  constexpr auto s_load_dwordx16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx16, a0, a1, a2); }
-  constexpr auto s_load_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx2, a0, a1, a2); }
-  constexpr auto s_load_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx4, a0, a1, a2); }
-  constexpr auto s_load_dwordx8(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx8, a0, a1, a2); }
-  constexpr auto s_lshl1_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl1_add_u32, a0, a1, a2); }
-  constexpr auto s_lshl2_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl2_add_u32, a0, a1, a2); }
-  constexpr auto s_lshl3_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl3_add_u32, a0, a1, a2); }
-  constexpr auto s_lshl4_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl4_add_u32, a0, a1, a2); }
-  constexpr auto s_lshl_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl_b32, a0, a1, a2); }
-  constexpr auto s_lshl_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl_b64, a0, a1, a2); }
-  constexpr auto s_lshr_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshr_b32, a0, a1, a2); }
-  constexpr auto s_lshr_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshr_b64, a0, a1, a2); }
-  constexpr auto s_max_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_max_i32, a0, a1, a2); }
-  constexpr auto s_max_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_max_u32, a0, a1, a2); }
-  constexpr auto s_memrealtime(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_memrealtime, a0); }
-  constexpr auto s_memtime(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_memtime, a0); }
-  constexpr auto s_min_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_min_i32, a0, a1, a2); }
-  constexpr auto s_min_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_min_u32, a0, a1, a2); }
-  constexpr auto s_mov_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mov_b32, a0, a1); }
-  constexpr auto s_mov_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mov_b64, a0, a1); }
-  constexpr auto s_movk_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movk_i32, a0, a1); }
-  constexpr auto s_movreld_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movreld_b32, a0, a1); }
-  constexpr auto s_movreld_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movreld_b64, a0, a1); }
-  constexpr auto s_movrels_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movrels_b32, a0, a1); }
-  constexpr auto s_movrels_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movrels_b64, a0, a1); }
-  constexpr auto s_mul_hi_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_hi_i32, a0, a1, a2); }
-  constexpr auto s_mul_hi_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_hi_u32, a0, a1, a2); }
-  constexpr auto s_mul_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_i32, a0, a1, a2); }
-  constexpr auto s_mulk_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mulk_i32, a0, a1); }
-  constexpr auto s_nand_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_b32, a0, a1, a2); }
-  constexpr auto s_nand_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_b64, a0, a1, a2); }
-  constexpr auto s_nand_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_saveexec_b64, a0, a1); }
-  constexpr auto s_nop(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nop, a0); }
-  constexpr auto s_nor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_b32, a0, a1, a2); }
-  constexpr auto s_nor_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_b64, a0, a1, a2); }
-  constexpr auto s_nor_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_saveexec_b64, a0, a1); }
-  constexpr auto s_not_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_not_b32, a0, a1); }
-  constexpr auto s_not_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_not_b64, a0, a1); }
-  constexpr auto s_or_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_b32, a0, a1, a2); }
-  constexpr auto s_or_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_b64, a0, a1, a2); }
-  constexpr auto s_or_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_saveexec_b64, a0, a1); }
-  constexpr auto s_orn1_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn1_saveexec_b64, a0, a1); }
-  constexpr auto s_orn2_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_b32, a0, a1, a2); }
-  constexpr auto s_orn2_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_b64, a0, a1, a2); }
-  constexpr auto s_orn2_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_saveexec_b64, a0, a1); }
-  constexpr auto s_pack_hh_b32_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_hh_b32_b16, a0, a1, a2); }
-  constexpr auto s_pack_lh_b32_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_lh_b32_b16, a0, a1, a2); }
-  constexpr auto s_pack_ll_b32_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_ll_b32_b16, a0, a1, a2); }
-  constexpr auto s_quadmask_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_quadmask_b32, a0, a1); }
-  constexpr auto s_quadmask_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_quadmask_b64, a0, a1); }
-  constexpr auto s_rfe_b64(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_rfe_b64, a0); }
-  constexpr auto s_rfe_restore_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_rfe_restore_b64, a0, a1); }
-  constexpr auto s_scratch_load_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dword, a0, a1, a2); }
-  constexpr auto s_scratch_load_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dwordx2, a0, a1, a2); }
-  constexpr auto s_scratch_load_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dwordx4, a0, a1, a2); }
-  constexpr auto s_scratch_store_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dword, a0, a1, a2); }
-  constexpr auto s_scratch_store_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dwordx2, a0, a1, a2); }
-  constexpr auto s_scratch_store_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dwordx4, a0, a1, a2); }
-  constexpr auto s_sendmsg(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sendmsg, a0); }
-  constexpr auto s_sendmsghalt(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sendmsghalt, a0); }
-  constexpr auto s_set_gpr_idx_idx(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_idx, a0); }
-  constexpr auto s_set_gpr_idx_mode(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_mode, a0); }
+  constexpr auto s_incperflevel(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_incperflevel, a0); }
+  constexpr auto s_load_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dword, a0, a1, a2); }
+  constexpr auto s_load_dwordx16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx16, a0, a1, a2); }
+  constexpr auto s_load_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx2, a0, a1, a2); }
+  constexpr auto s_load_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx4, a0, a1, a2); }
+  constexpr auto s_load_dwordx8(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_load_dwordx8, a0, a1, a2); }
+  constexpr auto s_lshl1_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl1_add_u32, a0, a1, a2); }
+  constexpr auto s_lshl2_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl2_add_u32, a0, a1, a2); }
+  constexpr auto s_lshl3_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl3_add_u32, a0, a1, a2); }
+  constexpr auto s_lshl4_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl4_add_u32, a0, a1, a2); }
+  constexpr auto s_lshl_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl_b32, a0, a1, a2); }
+  constexpr auto s_lshl_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshl_b64, a0, a1, a2); }
+  constexpr auto s_lshr_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshr_b32, a0, a1, a2); }
+  constexpr auto s_lshr_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_lshr_b64, a0, a1, a2); }
+  constexpr auto s_max_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_max_i32, a0, a1, a2); }
+  constexpr auto s_max_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_max_u32, a0, a1, a2); }
+  constexpr auto s_memrealtime(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_memrealtime, a0); }
+  constexpr auto s_memtime(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_memtime, a0); }
+  constexpr auto s_min_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_min_i32, a0, a1, a2); }
+  constexpr auto s_min_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_min_u32, a0, a1, a2); }
+  constexpr auto s_mov_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mov_b32, a0, a1); }
+  constexpr auto s_mov_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mov_b64, a0, a1); }
+  constexpr auto s_movk_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movk_i32, a0, a1); }
+  constexpr auto s_movreld_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movreld_b32, a0, a1); }
+  constexpr auto s_movreld_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movreld_b64, a0, a1); }
+  constexpr auto s_movrels_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movrels_b32, a0, a1); }
+  constexpr auto s_movrels_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_movrels_b64, a0, a1); }
+  constexpr auto s_mul_hi_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_hi_i32, a0, a1, a2); }
+  constexpr auto s_mul_hi_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_hi_u32, a0, a1, a2); }
+  constexpr auto s_mul_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mul_i32, a0, a1, a2); }
+  constexpr auto s_mulk_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_mulk_i32, a0, a1); }
+  constexpr auto s_nand_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_b32, a0, a1, a2); }
+  constexpr auto s_nand_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_b64, a0, a1, a2); }
+  constexpr auto s_nand_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nand_saveexec_b64, a0, a1); }
+  constexpr auto s_nop(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nop, a0); }
+  constexpr auto s_nor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_b32, a0, a1, a2); }
+  constexpr auto s_nor_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_b64, a0, a1, a2); }
+  constexpr auto s_nor_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_nor_saveexec_b64, a0, a1); }
+  constexpr auto s_not_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_not_b32, a0, a1); }
+  constexpr auto s_not_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_not_b64, a0, a1); }
+  constexpr auto s_or_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_b32, a0, a1, a2); }
+  constexpr auto s_or_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_b64, a0, a1, a2); }
+  constexpr auto s_or_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_or_saveexec_b64, a0, a1); }
+  constexpr auto s_orn1_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn1_saveexec_b64, a0, a1); }
+  constexpr auto s_orn2_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_b32, a0, a1, a2); }
+  constexpr auto s_orn2_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_b64, a0, a1, a2); }
+  constexpr auto s_orn2_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_orn2_saveexec_b64, a0, a1); }
+  constexpr auto s_pack_hh_b32_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_hh_b32_b16, a0, a1, a2); }
+  constexpr auto s_pack_lh_b32_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_lh_b32_b16, a0, a1, a2); }
+  constexpr auto s_pack_ll_b32_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_pack_ll_b32_b16, a0, a1, a2); }
+  constexpr auto s_quadmask_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_quadmask_b32, a0, a1); }
+  constexpr auto s_quadmask_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_quadmask_b64, a0, a1); }
+  constexpr auto s_rfe_b64(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_rfe_b64, a0); }
+  constexpr auto s_rfe_restore_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_rfe_restore_b64, a0, a1); }
+  constexpr auto s_scratch_load_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dword, a0, a1, a2); }
+  constexpr auto s_scratch_load_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dwordx2, a0, a1, a2); }
+  constexpr auto s_scratch_load_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_load_dwordx4, a0, a1, a2); }
+  constexpr auto s_scratch_store_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dword, a0, a1, a2); }
+  constexpr auto s_scratch_store_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dwordx2, a0, a1, a2); }
+  constexpr auto s_scratch_store_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_scratch_store_dwordx4, a0, a1, a2); }
+  constexpr auto s_sendmsg(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sendmsg, a0); }
+  constexpr auto s_sendmsghalt(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sendmsghalt, a0); }
+  constexpr auto s_set_gpr_idx_idx(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_idx, a0); }
+  constexpr auto s_set_gpr_idx_mode(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_mode, a0); }
   constexpr auto s_set_gpr_idx_off(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_off); }
-  constexpr auto s_set_gpr_idx_on(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_on, a0, a1); }
-  constexpr auto s_sethalt(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sethalt, a0); }
-  constexpr auto s_setkill(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setkill, a0); }
-  constexpr auto s_setpc_b64(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setpc_b64, a0); }
-  constexpr auto s_setprio(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setprio, a0); }
-  constexpr auto s_setreg_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setreg_b32, a0, a1); }
-  constexpr auto s_setreg_imm32_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setreg_imm32_b32, a0, a1); }
-  constexpr auto s_setvskip(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setvskip, a0, a1); }
-  constexpr auto s_sext_i32_i16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sext_i32_i16, a0, a1); }
-  constexpr auto s_sext_i32_i8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sext_i32_i8, a0, a1); }
-  constexpr auto s_sleep(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sleep, a0); }
-  constexpr auto s_store_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dword, a0, a1, a2); }
-  constexpr auto s_store_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dwordx2, a0, a1, a2); }
-  constexpr auto s_store_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dwordx4, a0, a1, a2); }
-  constexpr auto s_sub_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sub_i32, a0, a1, a2); }
-  constexpr auto s_sub_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sub_u32, a0, a1, a2); }
-  constexpr auto s_subb_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_subb_u32, a0, a1, a2); }
-  constexpr auto s_swappc_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_swappc_b64, a0, a1); }
-  constexpr auto s_trap(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_trap, a0); }
+  constexpr auto s_set_gpr_idx_on(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_set_gpr_idx_on, a0, a1); }
+  constexpr auto s_sethalt(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sethalt, a0); }
+  constexpr auto s_setkill(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setkill, a0); }
+  constexpr auto s_setpc_b64(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setpc_b64, a0); }
+  constexpr auto s_setprio(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setprio, a0); }
+  constexpr auto s_setreg_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setreg_b32, a0, a1); }
+  constexpr auto s_setreg_imm32_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setreg_imm32_b32, a0, a1); }
+  constexpr auto s_setvskip(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_setvskip, a0, a1); }
+  constexpr auto s_sext_i32_i16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sext_i32_i16, a0, a1); }
+  constexpr auto s_sext_i32_i8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sext_i32_i8, a0, a1); }
+  constexpr auto s_sleep(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sleep, a0); }
+  constexpr auto s_store_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dword, a0, a1, a2); }
+  constexpr auto s_store_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dwordx2, a0, a1, a2); }
+  constexpr auto s_store_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_store_dwordx4, a0, a1, a2); }
+  constexpr auto s_sub_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sub_i32, a0, a1, a2); }
+  constexpr auto s_sub_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_sub_u32, a0, a1, a2); }
+  constexpr auto s_subb_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_subb_u32, a0, a1, a2); }
+  constexpr auto s_swappc_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_swappc_b64, a0, a1); }
+  constexpr auto s_trap(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_trap, a0); }
   constexpr auto s_ttracedata(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_ttracedata); }
-  constexpr auto s_waitcnt(A<> a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_waitcnt, a0); }
+  constexpr auto s_waitcnt(A a0, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_waitcnt, a0); }
   constexpr auto s_wakeup(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_wakeup); }
-  constexpr auto s_wqm_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_wqm_b32, a0, a1); }
-  constexpr auto s_wqm_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_wqm_b64, a0, a1); }
-  constexpr auto s_xnor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_b32, a0, a1, a2); }
-  constexpr auto s_xnor_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_b64, a0, a1, a2); }
-  constexpr auto s_xnor_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_saveexec_b64, a0, a1); }
-  constexpr auto s_xor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_b32, a0, a1, a2); }
-  constexpr auto s_xor_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_b64, a0, a1, a2); }
-  constexpr auto s_xor_saveexec_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_saveexec_b64, a0, a1); }
-  constexpr auto scratch_load_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dword, a0, a1, a2); }
-  constexpr auto scratch_load_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx2, a0, a1, a2); }
-  constexpr auto scratch_load_dwordx3(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx3, a0, a1, a2); }
-  constexpr auto scratch_load_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx4, a0, a1, a2); }
-  constexpr auto scratch_load_lds_dword(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_dword, a0, a1); }
-  constexpr auto scratch_load_lds_sbyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_sbyte, a0, a1); }
-  constexpr auto scratch_load_lds_sshort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_sshort, a0, a1); }
-  constexpr auto scratch_load_lds_ubyte(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_ubyte, a0, a1); }
-  constexpr auto scratch_load_lds_ushort(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_ushort, a0, a1); }
-  constexpr auto scratch_load_sbyte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte, a0, a1, a2); }
-  constexpr auto scratch_load_sbyte_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte_d16, a0, a1, a2); }
-  constexpr auto scratch_load_sbyte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte_d16_hi, a0, a1, a2); }
-  constexpr auto scratch_load_short_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_short_d16, a0, a1, a2); }
-  constexpr auto scratch_load_short_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_short_d16_hi, a0, a1, a2); }
-  constexpr auto scratch_load_sshort(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sshort, a0, a1, a2); }
-  constexpr auto scratch_load_ubyte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte, a0, a1, a2); }
-  constexpr auto scratch_load_ubyte_d16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte_d16, a0, a1, a2); }
-  constexpr auto scratch_load_ubyte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte_d16_hi, a0, a1, a2); }
-  constexpr auto scratch_load_ushort(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ushort, a0, a1, a2); }
-  constexpr auto scratch_store_byte(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_byte, a0, a1, a2); }
-  constexpr auto scratch_store_byte_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_byte_d16_hi, a0, a1, a2); }
-  constexpr auto scratch_store_dword(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dword, a0, a1, a2); }
-  constexpr auto scratch_store_dwordx2(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx2, a0, a1, a2); }
-  constexpr auto scratch_store_dwordx3(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx3, a0, a1, a2); }
-  constexpr auto scratch_store_dwordx4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx4, a0, a1, a2); }
-  constexpr auto scratch_store_short(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_short, a0, a1, a2); }
-  constexpr auto scratch_store_short_d16_hi(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_short_d16_hi, a0, a1, a2); }
-  constexpr auto v_accvgpr_mov_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_mov_b32, a0, a1); }
-  constexpr auto v_accvgpr_read_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_read_b32, a0, a1); }
-  constexpr auto v_accvgpr_write_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_write_b32, a0, a1); }
-  constexpr auto v_add3_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add3_u32, a0, a1, a2, a3); }
-  constexpr auto v_add_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_co_u32, a0, a1, a2, a3); }
-  constexpr auto v_add_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f16, a0, a1, a2); }
-  constexpr auto v_add_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f32, a0, a1, a2); }
-  constexpr auto v_add_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f64, a0, a1, a2); }
-  constexpr auto v_add_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_i16, a0, a1, a2); }
-  constexpr auto v_add_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_i32, a0, a1, a2); }
-  constexpr auto v_add_lshl_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_lshl_u32, a0, a1, a2, a3); }
-  constexpr auto v_add_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_u16, a0, a1, a2); }
-  constexpr auto v_add_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_u32, a0, a1, a2); }
-  constexpr auto v_addc_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_addc_co_u32, a0, a1, a2, a3, a4); }
-  constexpr auto v_alignbit_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_alignbit_b32, a0, a1, a2, a3); }
-  constexpr auto v_alignbyte_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_alignbyte_b32, a0, a1, a2, a3); }
-  constexpr auto v_and_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_and_b32, a0, a1, a2); }
-  constexpr auto v_and_or_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_and_or_b32, a0, a1, a2, a3); }
-  constexpr auto v_ashrrev_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i16, a0, a1, a2); }
-  constexpr auto v_ashrrev_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i32, a0, a1, a2); }
-  constexpr auto v_ashrrev_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i64, a0, a1, a2); }
-  constexpr auto v_bcnt_u32_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bcnt_u32_b32, a0, a1, a2); }
-  constexpr auto v_bfe_i32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfe_i32, a0, a1, a2, a3); }
-  constexpr auto v_bfe_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfe_u32, a0, a1, a2, a3); }
-  constexpr auto v_bfi_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfi_b32, a0, a1, a2, a3); }
-  constexpr auto v_bfm_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfm_b32, a0, a1, a2); }
-  constexpr auto v_bfrev_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfrev_b32, a0, a1); }
-  constexpr auto v_ceil_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f16, a0, a1); }
-  constexpr auto v_ceil_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f32, a0, a1); }
-  constexpr auto v_ceil_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f64, a0, a1); }
+  constexpr auto s_wqm_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_wqm_b32, a0, a1); }
+  constexpr auto s_wqm_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_wqm_b64, a0, a1); }
+  constexpr auto s_xnor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_b32, a0, a1, a2); }
+  constexpr auto s_xnor_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_b64, a0, a1, a2); }
+  constexpr auto s_xnor_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xnor_saveexec_b64, a0, a1); }
+  constexpr auto s_xor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_b32, a0, a1, a2); }
+  constexpr auto s_xor_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_b64, a0, a1, a2); }
+  constexpr auto s_xor_saveexec_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(s_xor_saveexec_b64, a0, a1); }
+  constexpr auto scratch_load_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dword, a0, a1, a2); }
+  constexpr auto scratch_load_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx2, a0, a1, a2); }
+  constexpr auto scratch_load_dwordx3(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx3, a0, a1, a2); }
+  constexpr auto scratch_load_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_dwordx4, a0, a1, a2); }
+  constexpr auto scratch_load_lds_dword(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_dword, a0, a1); }
+  constexpr auto scratch_load_lds_sbyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_sbyte, a0, a1); }
+  constexpr auto scratch_load_lds_sshort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_sshort, a0, a1); }
+  constexpr auto scratch_load_lds_ubyte(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_ubyte, a0, a1); }
+  constexpr auto scratch_load_lds_ushort(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_lds_ushort, a0, a1); }
+  constexpr auto scratch_load_sbyte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte, a0, a1, a2); }
+  constexpr auto scratch_load_sbyte_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte_d16, a0, a1, a2); }
+  constexpr auto scratch_load_sbyte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sbyte_d16_hi, a0, a1, a2); }
+  constexpr auto scratch_load_short_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_short_d16, a0, a1, a2); }
+  constexpr auto scratch_load_short_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_short_d16_hi, a0, a1, a2); }
+  constexpr auto scratch_load_sshort(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_sshort, a0, a1, a2); }
+  constexpr auto scratch_load_ubyte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte, a0, a1, a2); }
+  constexpr auto scratch_load_ubyte_d16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte_d16, a0, a1, a2); }
+  constexpr auto scratch_load_ubyte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ubyte_d16_hi, a0, a1, a2); }
+  constexpr auto scratch_load_ushort(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_load_ushort, a0, a1, a2); }
+  constexpr auto scratch_store_byte(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_byte, a0, a1, a2); }
+  constexpr auto scratch_store_byte_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_byte_d16_hi, a0, a1, a2); }
+  constexpr auto scratch_store_dword(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dword, a0, a1, a2); }
+  constexpr auto scratch_store_dwordx2(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx2, a0, a1, a2); }
+  constexpr auto scratch_store_dwordx3(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx3, a0, a1, a2); }
+  constexpr auto scratch_store_dwordx4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_dwordx4, a0, a1, a2); }
+  constexpr auto scratch_store_short(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_short, a0, a1, a2); }
+  constexpr auto scratch_store_short_d16_hi(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(scratch_store_short_d16_hi, a0, a1, a2); }
+  constexpr auto v_accvgpr_mov_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_mov_b32, a0, a1); }
+  constexpr auto v_accvgpr_read_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_read_b32, a0, a1); }
+  constexpr auto v_accvgpr_write_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_accvgpr_write_b32, a0, a1); }
+  constexpr auto v_add3_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add3_u32, a0, a1, a2, a3); }
+  constexpr auto v_add_co_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_co_u32, a0, a1, a2, a3); }
+  constexpr auto v_add_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f16, a0, a1, a2); }
+  constexpr auto v_add_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f32, a0, a1, a2); }
+  constexpr auto v_add_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_f64, a0, a1, a2); }
+  constexpr auto v_add_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_i16, a0, a1, a2); }
+  constexpr auto v_add_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_i32, a0, a1, a2); }
+  constexpr auto v_add_lshl_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_lshl_u32, a0, a1, a2, a3); }
+  constexpr auto v_add_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_u16, a0, a1, a2); }
+  constexpr auto v_add_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_add_u32, a0, a1, a2); }
+  constexpr auto v_addc_co_u32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_addc_co_u32, a0, a1, a2, a3, a4); }
+  constexpr auto v_alignbit_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_alignbit_b32, a0, a1, a2, a3); }
+  constexpr auto v_alignbyte_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_alignbyte_b32, a0, a1, a2, a3); }
+  constexpr auto v_and_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_and_b32, a0, a1, a2); }
+  constexpr auto v_and_or_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_and_or_b32, a0, a1, a2, a3); }
+  constexpr auto v_ashrrev_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i16, a0, a1, a2); }
+  constexpr auto v_ashrrev_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i32, a0, a1, a2); }
+  constexpr auto v_ashrrev_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ashrrev_i64, a0, a1, a2); }
+  constexpr auto v_bcnt_u32_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bcnt_u32_b32, a0, a1, a2); }
+  constexpr auto v_bfe_i32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfe_i32, a0, a1, a2, a3); }
+  constexpr auto v_bfe_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfe_u32, a0, a1, a2, a3); }
+  constexpr auto v_bfi_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfi_b32, a0, a1, a2, a3); }
+  constexpr auto v_bfm_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfm_b32, a0, a1, a2); }
+  constexpr auto v_bfrev_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_bfrev_b32, a0, a1); }
+  constexpr auto v_ceil_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f16, a0, a1); }
+  constexpr auto v_ceil_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f32, a0, a1); }
+  constexpr auto v_ceil_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ceil_f64, a0, a1); }
   constexpr auto v_clrexcp(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_clrexcp); }
-  constexpr auto v_cmp_class_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f16, a0, a1, a2); }
-  constexpr auto v_cmp_class_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f32, a0, a1, a2); }
-  constexpr auto v_cmp_class_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f64, a0, a1, a2); }
-  constexpr auto v_cmp_eq_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f16, a0, a1, a2); }
-  constexpr auto v_cmp_eq_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f32, a0, a1, a2); }
-  constexpr auto v_cmp_eq_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f64, a0, a1, a2); }
-  constexpr auto v_cmp_eq_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i16, a0, a1, a2); }
-  constexpr auto v_cmp_eq_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i32, a0, a1, a2); }
-  constexpr auto v_cmp_eq_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i64, a0, a1, a2); }
-  constexpr auto v_cmp_eq_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u16, a0, a1, a2); }
-  constexpr auto v_cmp_eq_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u32, a0, a1, a2); }
-  constexpr auto v_cmp_eq_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u64, a0, a1, a2); }
-  constexpr auto v_cmp_f_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f16, a0, a1, a2); }
-  constexpr auto v_cmp_f_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f32, a0, a1, a2); }
-  constexpr auto v_cmp_f_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f64, a0, a1, a2); }
-  constexpr auto v_cmp_f_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i16, a0, a1, a2); }
-  constexpr auto v_cmp_f_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i32, a0, a1, a2); }
-  constexpr auto v_cmp_f_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i64, a0, a1, a2); }
-  constexpr auto v_cmp_f_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u16, a0, a1, a2); }
-  constexpr auto v_cmp_f_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u32, a0, a1, a2); }
-  constexpr auto v_cmp_f_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u64, a0, a1, a2); }
-  constexpr auto v_cmp_ge_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f16, a0, a1, a2); }
-  constexpr auto v_cmp_ge_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f32, a0, a1, a2); }
-  constexpr auto v_cmp_ge_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f64, a0, a1, a2); }
-  constexpr auto v_cmp_ge_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i16, a0, a1, a2); }
-  constexpr auto v_cmp_ge_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i32, a0, a1, a2); }
-  constexpr auto v_cmp_ge_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i64, a0, a1, a2); }
-  constexpr auto v_cmp_ge_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u16, a0, a1, a2); }
-  constexpr auto v_cmp_ge_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u32, a0, a1, a2); }
-  constexpr auto v_cmp_ge_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u64, a0, a1, a2); }
-  constexpr auto v_cmp_gt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f16, a0, a1, a2); }
-  constexpr auto v_cmp_gt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f32, a0, a1, a2); }
-  constexpr auto v_cmp_gt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f64, a0, a1, a2); }
-  constexpr auto v_cmp_gt_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i16, a0, a1, a2); }
-  constexpr auto v_cmp_gt_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i32, a0, a1, a2); }
-  constexpr auto v_cmp_gt_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i64, a0, a1, a2); }
-  constexpr auto v_cmp_gt_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u16, a0, a1, a2); }
-  constexpr auto v_cmp_gt_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u32, a0, a1, a2); }
-  constexpr auto v_cmp_gt_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u64, a0, a1, a2); }
-  constexpr auto v_cmp_le_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f16, a0, a1, a2); }
-  constexpr auto v_cmp_le_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f32, a0, a1, a2); }
-  constexpr auto v_cmp_le_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f64, a0, a1, a2); }
-  constexpr auto v_cmp_le_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i16, a0, a1, a2); }
-  constexpr auto v_cmp_le_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i32, a0, a1, a2); }
-  constexpr auto v_cmp_le_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i64, a0, a1, a2); }
-  constexpr auto v_cmp_le_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u16, a0, a1, a2); }
-  constexpr auto v_cmp_le_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u32, a0, a1, a2); }
-  constexpr auto v_cmp_le_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u64, a0, a1, a2); }
-  constexpr auto v_cmp_lg_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f16, a0, a1, a2); }
-  constexpr auto v_cmp_lg_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f32, a0, a1, a2); }
-  constexpr auto v_cmp_lg_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f64, a0, a1, a2); }
-  constexpr auto v_cmp_lt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f16, a0, a1, a2); }
-  constexpr auto v_cmp_lt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f32, a0, a1, a2); }
-  constexpr auto v_cmp_lt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f64, a0, a1, a2); }
-  constexpr auto v_cmp_lt_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i16, a0, a1, a2); }
-  constexpr auto v_cmp_lt_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i32, a0, a1, a2); }
-  constexpr auto v_cmp_lt_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i64, a0, a1, a2); }
-  constexpr auto v_cmp_lt_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u16, a0, a1, a2); }
-  constexpr auto v_cmp_lt_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u32, a0, a1, a2); }
-  constexpr auto v_cmp_lt_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u64, a0, a1, a2); }
-  constexpr auto v_cmp_ne_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i16, a0, a1, a2); }
-  constexpr auto v_cmp_ne_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i32, a0, a1, a2); }
-  constexpr auto v_cmp_ne_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i64, a0, a1, a2); }
-  constexpr auto v_cmp_ne_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u16, a0, a1, a2); }
-  constexpr auto v_cmp_ne_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u32, a0, a1, a2); }
-  constexpr auto v_cmp_ne_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u64, a0, a1, a2); }
-  constexpr auto v_cmp_neq_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f16, a0, a1, a2); }
-  constexpr auto v_cmp_neq_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f32, a0, a1, a2); }
-  constexpr auto v_cmp_neq_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f64, a0, a1, a2); }
-  constexpr auto v_cmp_nge_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f16, a0, a1, a2); }
-  constexpr auto v_cmp_nge_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f32, a0, a1, a2); }
-  constexpr auto v_cmp_nge_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f64, a0, a1, a2); }
-  constexpr auto v_cmp_ngt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f16, a0, a1, a2); }
-  constexpr auto v_cmp_ngt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f32, a0, a1, a2); }
-  constexpr auto v_cmp_ngt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f64, a0, a1, a2); }
-  constexpr auto v_cmp_nle_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f16, a0, a1, a2); }
-  constexpr auto v_cmp_nle_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f32, a0, a1, a2); }
-  constexpr auto v_cmp_nle_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f64, a0, a1, a2); }
-  constexpr auto v_cmp_nlg_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f16, a0, a1, a2); }
-  constexpr auto v_cmp_nlg_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f32, a0, a1, a2); }
-  constexpr auto v_cmp_nlg_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f64, a0, a1, a2); }
-  constexpr auto v_cmp_nlt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f16, a0, a1, a2); }
-  constexpr auto v_cmp_nlt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f32, a0, a1, a2); }
-  constexpr auto v_cmp_nlt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f64, a0, a1, a2); }
-  constexpr auto v_cmp_o_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f16, a0, a1, a2); }
-  constexpr auto v_cmp_o_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f32, a0, a1, a2); }
-  constexpr auto v_cmp_o_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f64, a0, a1, a2); }
-  constexpr auto v_cmp_t_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i16, a0, a1, a2); }
-  constexpr auto v_cmp_t_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i32, a0, a1, a2); }
-  constexpr auto v_cmp_t_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i64, a0, a1, a2); }
-  constexpr auto v_cmp_t_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u16, a0, a1, a2); }
-  constexpr auto v_cmp_t_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u32, a0, a1, a2); }
-  constexpr auto v_cmp_t_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u64, a0, a1, a2); }
-  constexpr auto v_cmp_tru_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f16, a0, a1, a2); }
-  constexpr auto v_cmp_tru_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f32, a0, a1, a2); }
-  constexpr auto v_cmp_tru_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f64, a0, a1, a2); }
-  constexpr auto v_cmp_u_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f16, a0, a1, a2); }
-  constexpr auto v_cmp_u_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f32, a0, a1, a2); }
-  constexpr auto v_cmp_u_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_class_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_class_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_class_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_eq_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_f_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_f_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_f_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_f_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_f_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_f_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_f_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_f_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_f_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_ge_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_gt_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_le_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_le_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_le_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_le_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_le_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_le_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_le_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_le_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_le_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_lg_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_lg_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_lg_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_lt_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_ne_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_neq_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_neq_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_neq_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_nge_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_nge_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_nge_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_ngt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_ngt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_ngt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_nle_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_nle_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_nle_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_nlg_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_nlg_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_nlg_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_nlt_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_nlt_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_nlt_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_o_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_o_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_o_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_t_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i16, a0, a1, a2); }
-  constexpr auto v_cmpx_t_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i32, a0, a1, a2); }
-  constexpr auto v_cmpx_t_i64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i64, a0, a1, a2); }
-  constexpr auto v_cmpx_t_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u16, a0, a1, a2); }
-  constexpr auto v_cmpx_t_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u32, a0, a1, a2); }
-  constexpr auto v_cmpx_t_u64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u64, a0, a1, a2); }
-  constexpr auto v_cmpx_tru_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_tru_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_tru_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f64, a0, a1, a2); }
-  constexpr auto v_cmpx_u_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f16, a0, a1, a2); }
-  constexpr auto v_cmpx_u_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f32, a0, a1, a2); }
-  constexpr auto v_cmpx_u_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f64, a0, a1, a2); }
-  constexpr auto v_cndmask_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cndmask_b32, a0, a1, a2, a3); }
-  constexpr auto v_cos_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cos_f16, a0, a1); }
-  constexpr auto v_cos_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cos_f32, a0, a1); }
-  constexpr auto v_cubeid_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubeid_f32, a0, a1, a2, a3); }
-  constexpr auto v_cubema_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubema_f32, a0, a1, a2, a3); }
-  constexpr auto v_cubesc_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubesc_f32, a0, a1, a2, a3); }
-  constexpr auto v_cubetc_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubetc_f32, a0, a1, a2, a3); }
-  constexpr auto v_cvt_f16_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_f32, a0, a1); }
-  constexpr auto v_cvt_f16_i16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_i16, a0, a1); }
-  constexpr auto v_cvt_f16_u16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_u16, a0, a1); }
-  constexpr auto v_cvt_f32_bf8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_bf8, a0, a1); }
-  constexpr auto v_cvt_f32_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_f16, a0, a1); }
-  constexpr auto v_cvt_f32_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_f64, a0, a1); }
-  constexpr auto v_cvt_f32_fp8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_fp8, a0, a1); }
-  constexpr auto v_cvt_f32_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_i32, a0, a1); }
-  constexpr auto v_cvt_f32_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_u32, a0, a1); }
-  constexpr auto v_cvt_f32_ubyte0(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte0, a0, a1); }
-  constexpr auto v_cvt_f32_ubyte1(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte1, a0, a1); }
-  constexpr auto v_cvt_f32_ubyte2(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte2, a0, a1); }
-  constexpr auto v_cvt_f32_ubyte3(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte3, a0, a1); }
-  constexpr auto v_cvt_f64_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_f32, a0, a1); }
-  constexpr auto v_cvt_f64_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_i32, a0, a1); }
-  constexpr auto v_cvt_f64_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_u32, a0, a1); }
-  constexpr auto v_cvt_flr_i32_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_flr_i32_f32, a0, a1); }
-  constexpr auto v_cvt_i16_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i16_f16, a0, a1); }
-  constexpr auto v_cvt_i32_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i32_f32, a0, a1); }
-  constexpr auto v_cvt_i32_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i32_f64, a0, a1); }
-  constexpr auto v_cvt_norm_i16_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_norm_i16_f16, a0, a1); }
-  constexpr auto v_cvt_norm_u16_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_norm_u16_f16, a0, a1); }
-  constexpr auto v_cvt_off_f32_i4(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_off_f32_i4, a0, a1); }
-  constexpr auto v_cvt_pk_bf8_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_bf8_f32, a0, a1, a2); }
-  constexpr auto v_cvt_pk_f32_bf8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_f32_bf8, a0, a1); }
-  constexpr auto v_cvt_pk_f32_fp8(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_f32_fp8, a0, a1); }
-  constexpr auto v_cvt_pk_fp8_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_fp8_f32, a0, a1, a2); }
-  constexpr auto v_cvt_pk_i16_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_i16_i32, a0, a1, a2); }
-  constexpr auto v_cvt_pk_u16_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_u16_u32, a0, a1, a2); }
-  constexpr auto v_cvt_pk_u8_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_u8_f32, a0, a1, a2, a3); }
-  constexpr auto v_cvt_pkaccum_u8_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pkaccum_u8_f32, a0, a1, a2); }
-  constexpr auto v_cvt_pknorm_i16_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_i16_f16, a0, a1, a2); }
-  constexpr auto v_cvt_pknorm_i16_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_i16_f32, a0, a1, a2); }
-  constexpr auto v_cvt_pknorm_u16_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_u16_f16, a0, a1, a2); }
-  constexpr auto v_cvt_pknorm_u16_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_u16_f32, a0, a1, a2); }
-  constexpr auto v_cvt_pkrtz_f16_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pkrtz_f16_f32, a0, a1, a2); }
-  constexpr auto v_cvt_rpi_i32_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_rpi_i32_f32, a0, a1); }
-  constexpr auto v_cvt_sr_bf8_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_sr_bf8_f32, a0, a1, a2); }
-  constexpr auto v_cvt_sr_fp8_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_sr_fp8_f32, a0, a1, a2); }
-  constexpr auto v_cvt_u16_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u16_f16, a0, a1); }
-  constexpr auto v_cvt_u32_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u32_f32, a0, a1); }
-  constexpr auto v_cvt_u32_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u32_f64, a0, a1); }
-  constexpr auto v_div_fixup_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f16, a0, a1, a2, a3); }
-  constexpr auto v_div_fixup_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f32, a0, a1, a2, a3); }
-  constexpr auto v_div_fixup_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f64, a0, a1, a2, a3); }
-  constexpr auto v_div_fixup_legacy_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_legacy_f16, a0, a1, a2, a3); }
-  constexpr auto v_div_fmas_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fmas_f32, a0, a1, a2, a3); }
-  constexpr auto v_div_fmas_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fmas_f64, a0, a1, a2, a3); }
-  constexpr auto v_div_scale_f32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_scale_f32, a0, a1, a2, a3, a4); }
-  constexpr auto v_div_scale_f64(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_scale_f64, a0, a1, a2, a3, a4); }
-  constexpr auto v_dot2_f32_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_f32_f16, a0, a1, a2, a3); }
-  constexpr auto v_dot2_i32_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_i32_i16, a0, a1, a2, a3); }
-  constexpr auto v_dot2_u32_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_u32_u16, a0, a1, a2, a3); }
-  constexpr auto v_dot2c_f32_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2c_f32_f16, a0, a1, a2); }
-  constexpr auto v_dot2c_i32_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2c_i32_i16, a0, a1, a2); }
-  constexpr auto v_dot4_i32_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4_i32_i8, a0, a1, a2, a3); }
-  constexpr auto v_dot4_u32_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4_u32_u8, a0, a1, a2, a3); }
-  constexpr auto v_dot4c_i32_i8(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4c_i32_i8, a0, a1, a2); }
-  constexpr auto v_dot8_i32_i4(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8_i32_i4, a0, a1, a2, a3); }
-  constexpr auto v_dot8_u32_u4(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8_u32_u4, a0, a1, a2, a3); }
-  constexpr auto v_dot8c_i32_i4(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8c_i32_i4, a0, a1, a2); }
-  constexpr auto v_exp_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_f16, a0, a1); }
-  constexpr auto v_exp_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_f32, a0, a1); }
-  constexpr auto v_exp_legacy_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_legacy_f32, a0, a1); }
-  constexpr auto v_ffbh_i32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbh_i32, a0, a1); }
-  constexpr auto v_ffbh_u32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbh_u32, a0, a1); }
-  constexpr auto v_ffbl_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbl_b32, a0, a1); }
-  constexpr auto v_floor_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f16, a0, a1); }
-  constexpr auto v_floor_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f32, a0, a1); }
-  constexpr auto v_floor_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f64, a0, a1); }
-  constexpr auto v_fma_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f16, a0, a1, a2, a3); }
-  constexpr auto v_fma_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f32, a0, a1, a2, a3); }
-  constexpr auto v_fma_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f64, a0, a1, a2, a3); }
-  constexpr auto v_fma_legacy_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_legacy_f16, a0, a1, a2, a3); }
-  constexpr auto v_fma_mix_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mix_f32, a0, a1, a2, a3); }
-  constexpr auto v_fma_mixhi_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixhi_f16, a0, a1, a2, a3); }
-  constexpr auto v_fma_mixlo_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixlo_f16, a0, a1, a2, a3); }
-  constexpr auto v_fmac_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f32, a0, a1, a2); }
-  constexpr auto v_fmac_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f64, a0, a1, a2); }
-  constexpr auto v_fract_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f16, a0, a1); }
-  constexpr auto v_fract_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f32, a0, a1); }
-  constexpr auto v_fract_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f64, a0, a1); }
-  constexpr auto v_frexp_exp_i16_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i16_f16, a0, a1); }
-  constexpr auto v_frexp_exp_i32_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i32_f32, a0, a1); }
-  constexpr auto v_frexp_exp_i32_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i32_f64, a0, a1); }
-  constexpr auto v_frexp_mant_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f16, a0, a1); }
-  constexpr auto v_frexp_mant_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f32, a0, a1); }
-  constexpr auto v_frexp_mant_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f64, a0, a1); }
-  constexpr auto v_ldexp_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f16, a0, a1, a2); }
-  constexpr auto v_ldexp_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f32, a0, a1, a2); }
-  constexpr auto v_ldexp_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f64, a0, a1, a2); }
-  constexpr auto v_lerp_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lerp_u8, a0, a1, a2, a3); }
-  constexpr auto v_log_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_f16, a0, a1); }
-  constexpr auto v_log_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_f32, a0, a1); }
-  constexpr auto v_log_legacy_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_legacy_f32, a0, a1); }
-  constexpr auto v_lshl_add_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_add_u32, a0, a1, a2, a3); }
-  constexpr auto v_lshl_add_u64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_add_u64, a0, a1, a2, a3); }
-  constexpr auto v_lshl_or_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_or_b32, a0, a1, a2, a3); }
-  constexpr auto v_lshlrev_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b16, a0, a1, a2); }
-  constexpr auto v_lshlrev_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b32, a0, a1, a2); }
-  constexpr auto v_lshlrev_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b64, a0, a1, a2); }
-  constexpr auto v_lshrrev_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b16, a0, a1, a2); }
-  constexpr auto v_lshrrev_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b32, a0, a1, a2); }
-  constexpr auto v_lshrrev_b64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b64, a0, a1, a2); }
-  constexpr auto v_mac_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mac_f16, a0, a1, a2); }
-  constexpr auto v_mad_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_f16, a0, a1, a2, a3); }
-  constexpr auto v_mad_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i16, a0, a1, a2, a3); }
-  constexpr auto v_mad_i32_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i32_i16, a0, a1, a2, a3); }
-  constexpr auto v_mad_i32_i24(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i32_i24, a0, a1, a2, a3); }
-  constexpr auto v_mad_i64_i32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i64_i32, a0, a1, a2, a3, a4); }
-  constexpr auto v_mad_legacy_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_f16, a0, a1, a2, a3); }
-  constexpr auto v_mad_legacy_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_i16, a0, a1, a2, a3); }
-  constexpr auto v_mad_legacy_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_u16, a0, a1, a2, a3); }
-  constexpr auto v_mad_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u16, a0, a1, a2, a3); }
-  constexpr auto v_mad_u32_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u16, a0, a1, a2, a3); }
-  constexpr auto v_mad_u32_u24(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u24, a0, a1, a2, a3); }
-  constexpr auto v_mad_u64_u32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u64_u32, a0, a1, a2, a3, a4); }
-  constexpr auto v_max3_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f16, a0, a1, a2, a3); }
-  constexpr auto v_max3_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f32, a0, a1, a2, a3); }
-  constexpr auto v_max3_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_i16, a0, a1, a2, a3); }
-  constexpr auto v_max3_i32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_i32, a0, a1, a2, a3); }
-  constexpr auto v_max3_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_u16, a0, a1, a2, a3); }
-  constexpr auto v_max3_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_u32, a0, a1, a2, a3); }
-  constexpr auto v_max_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f16, a0, a1, a2); }
-  constexpr auto v_max_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f32, a0, a1, a2); }
-  constexpr auto v_max_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f64, a0, a1, a2); }
-  constexpr auto v_max_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_i16, a0, a1, a2); }
-  constexpr auto v_max_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_i32, a0, a1, a2); }
-  constexpr auto v_max_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_u16, a0, a1, a2); }
-  constexpr auto v_max_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_u32, a0, a1, a2); }
-  constexpr auto v_mbcnt_hi_u32_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mbcnt_hi_u32_b32, a0, a1, a2); }
-  constexpr auto v_mbcnt_lo_u32_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mbcnt_lo_u32_b32, a0, a1, a2); }
-  constexpr auto v_med3_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_f16, a0, a1, a2, a3); }
-  constexpr auto v_med3_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_f32, a0, a1, a2, a3); }
-  constexpr auto v_med3_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_i16, a0, a1, a2, a3); }
-  constexpr auto v_med3_i32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_i32, a0, a1, a2, a3); }
-  constexpr auto v_med3_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_u16, a0, a1, a2, a3); }
-  constexpr auto v_med3_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_u32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x16_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x16_bf16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x16_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x16_f16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x1_4b_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x1_4b_f32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x32_bf8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_bf8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x32_bf8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_bf8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x32_fp8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_fp8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x32_fp8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_fp8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x4_4b_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_4b_bf16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x4_4b_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_4b_f16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x4_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_f32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_16x16x8_xf32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x8_xf32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x16_bf8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_bf8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x16_bf8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_bf8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x16_fp8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_fp8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x16_fp8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_fp8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x1_2b_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x1_2b_f32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x2_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x2_f32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x4_2b_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_2b_bf16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x4_2b_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_2b_f16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x4_xf32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_xf32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x8_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x8_bf16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_32x32x8_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x8_f16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_4x4x1_16b_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x1_16b_f32, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_4x4x4_16b_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x4_16b_bf16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f32_4x4x4_16b_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x4_16b_f16, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f64_16x16x4_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f64_16x16x4_f64, a0, a1, a2, a3); }
-  constexpr auto v_mfma_f64_4x4x4_4b_f64(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f64_4x4x4_4b_f64, a0, a1, a2, a3); }
-  constexpr auto v_mfma_i32_16x16x32_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_16x16x32_i8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_i32_16x16x4_4b_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_16x16x4_4b_i8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_i32_32x32x16_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x16_i8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_i32_32x32x4_2b_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x4_2b_i8, a0, a1, a2, a3); }
-  constexpr auto v_mfma_i32_4x4x4_16b_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_4x4x4_16b_i8, a0, a1, a2, a3); }
-  constexpr auto v_min3_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f16, a0, a1, a2, a3); }
-  constexpr auto v_min3_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f32, a0, a1, a2, a3); }
-  constexpr auto v_min3_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_i16, a0, a1, a2, a3); }
-  constexpr auto v_min3_i32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_i32, a0, a1, a2, a3); }
-  constexpr auto v_min3_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_u16, a0, a1, a2, a3); }
-  constexpr auto v_min3_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_u32, a0, a1, a2, a3); }
-  constexpr auto v_min_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f16, a0, a1, a2); }
-  constexpr auto v_min_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f32, a0, a1, a2); }
-  constexpr auto v_min_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f64, a0, a1, a2); }
-  constexpr auto v_min_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_i16, a0, a1, a2); }
-  constexpr auto v_min_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_i32, a0, a1, a2); }
-  constexpr auto v_min_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_u16, a0, a1, a2); }
-  constexpr auto v_min_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_u32, a0, a1, a2); }
-  constexpr auto v_mov_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mov_b32, a0, a1); }
-  constexpr auto v_mov_b64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mov_b64, a0, a1); }
-  constexpr auto v_mqsad_pk_u16_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mqsad_pk_u16_u8, a0, a1, a2, a3); }
-  constexpr auto v_mqsad_u32_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mqsad_u32_u8, a0, a1, a2, a3); }
-  constexpr auto v_msad_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_msad_u8, a0, a1, a2, a3); }
-  constexpr auto v_mul_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f16, a0, a1, a2); }
-  constexpr auto v_mul_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f32, a0, a1, a2); }
-  constexpr auto v_mul_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f64, a0, a1, a2); }
-  constexpr auto v_mul_hi_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_i32, a0, a1, a2); }
-  constexpr auto v_mul_hi_i32_i24(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_i32_i24, a0, a1, a2); }
-  constexpr auto v_mul_hi_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_u32, a0, a1, a2); }
-  constexpr auto v_mul_hi_u32_u24(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_u32_u24, a0, a1, a2); }
-  constexpr auto v_mul_i32_i24(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_i32_i24, a0, a1, a2); }
-  constexpr auto v_mul_legacy_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_legacy_f32, a0, a1, a2); }
-  constexpr auto v_mul_lo_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_lo_u16, a0, a1, a2); }
-  constexpr auto v_mul_lo_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_lo_u32, a0, a1, a2); }
-  constexpr auto v_mul_u32_u24(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_u32_u24, a0, a1, a2); }
+  constexpr auto v_cmp_class_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f16, a0, a1, a2); }
+  constexpr auto v_cmp_class_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f32, a0, a1, a2); }
+  constexpr auto v_cmp_class_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_class_f64, a0, a1, a2); }
+  constexpr auto v_cmp_eq_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f16, a0, a1, a2); }
+  constexpr auto v_cmp_eq_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f32, a0, a1, a2); }
+  constexpr auto v_cmp_eq_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_f64, a0, a1, a2); }
+  constexpr auto v_cmp_eq_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i16, a0, a1, a2); }
+  constexpr auto v_cmp_eq_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i32, a0, a1, a2); }
+  constexpr auto v_cmp_eq_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_i64, a0, a1, a2); }
+  constexpr auto v_cmp_eq_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u16, a0, a1, a2); }
+  constexpr auto v_cmp_eq_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u32, a0, a1, a2); }
+  constexpr auto v_cmp_eq_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_eq_u64, a0, a1, a2); }
+  constexpr auto v_cmp_f_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f16, a0, a1, a2); }
+  constexpr auto v_cmp_f_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f32, a0, a1, a2); }
+  constexpr auto v_cmp_f_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_f64, a0, a1, a2); }
+  constexpr auto v_cmp_f_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i16, a0, a1, a2); }
+  constexpr auto v_cmp_f_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i32, a0, a1, a2); }
+  constexpr auto v_cmp_f_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_i64, a0, a1, a2); }
+  constexpr auto v_cmp_f_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u16, a0, a1, a2); }
+  constexpr auto v_cmp_f_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u32, a0, a1, a2); }
+  constexpr auto v_cmp_f_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_f_u64, a0, a1, a2); }
+  constexpr auto v_cmp_ge_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f16, a0, a1, a2); }
+  constexpr auto v_cmp_ge_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f32, a0, a1, a2); }
+  constexpr auto v_cmp_ge_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_f64, a0, a1, a2); }
+  constexpr auto v_cmp_ge_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i16, a0, a1, a2); }
+  constexpr auto v_cmp_ge_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i32, a0, a1, a2); }
+  constexpr auto v_cmp_ge_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_i64, a0, a1, a2); }
+  constexpr auto v_cmp_ge_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u16, a0, a1, a2); }
+  constexpr auto v_cmp_ge_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u32, a0, a1, a2); }
+  constexpr auto v_cmp_ge_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ge_u64, a0, a1, a2); }
+  constexpr auto v_cmp_gt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f16, a0, a1, a2); }
+  constexpr auto v_cmp_gt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f32, a0, a1, a2); }
+  constexpr auto v_cmp_gt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_f64, a0, a1, a2); }
+  constexpr auto v_cmp_gt_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i16, a0, a1, a2); }
+  constexpr auto v_cmp_gt_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i32, a0, a1, a2); }
+  constexpr auto v_cmp_gt_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_i64, a0, a1, a2); }
+  constexpr auto v_cmp_gt_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u16, a0, a1, a2); }
+  constexpr auto v_cmp_gt_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u32, a0, a1, a2); }
+  constexpr auto v_cmp_gt_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_gt_u64, a0, a1, a2); }
+  constexpr auto v_cmp_le_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f16, a0, a1, a2); }
+  constexpr auto v_cmp_le_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f32, a0, a1, a2); }
+  constexpr auto v_cmp_le_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_f64, a0, a1, a2); }
+  constexpr auto v_cmp_le_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i16, a0, a1, a2); }
+  constexpr auto v_cmp_le_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i32, a0, a1, a2); }
+  constexpr auto v_cmp_le_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_i64, a0, a1, a2); }
+  constexpr auto v_cmp_le_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u16, a0, a1, a2); }
+  constexpr auto v_cmp_le_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u32, a0, a1, a2); }
+  constexpr auto v_cmp_le_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_le_u64, a0, a1, a2); }
+  constexpr auto v_cmp_lg_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f16, a0, a1, a2); }
+  constexpr auto v_cmp_lg_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f32, a0, a1, a2); }
+  constexpr auto v_cmp_lg_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lg_f64, a0, a1, a2); }
+  constexpr auto v_cmp_lt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f16, a0, a1, a2); }
+  constexpr auto v_cmp_lt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f32, a0, a1, a2); }
+  constexpr auto v_cmp_lt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_f64, a0, a1, a2); }
+  constexpr auto v_cmp_lt_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i16, a0, a1, a2); }
+  constexpr auto v_cmp_lt_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i32, a0, a1, a2); }
+  constexpr auto v_cmp_lt_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_i64, a0, a1, a2); }
+  constexpr auto v_cmp_lt_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u16, a0, a1, a2); }
+  constexpr auto v_cmp_lt_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u32, a0, a1, a2); }
+  constexpr auto v_cmp_lt_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_lt_u64, a0, a1, a2); }
+  constexpr auto v_cmp_ne_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i16, a0, a1, a2); }
+  constexpr auto v_cmp_ne_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i32, a0, a1, a2); }
+  constexpr auto v_cmp_ne_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_i64, a0, a1, a2); }
+  constexpr auto v_cmp_ne_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u16, a0, a1, a2); }
+  constexpr auto v_cmp_ne_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u32, a0, a1, a2); }
+  constexpr auto v_cmp_ne_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ne_u64, a0, a1, a2); }
+  constexpr auto v_cmp_neq_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f16, a0, a1, a2); }
+  constexpr auto v_cmp_neq_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f32, a0, a1, a2); }
+  constexpr auto v_cmp_neq_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_neq_f64, a0, a1, a2); }
+  constexpr auto v_cmp_nge_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f16, a0, a1, a2); }
+  constexpr auto v_cmp_nge_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f32, a0, a1, a2); }
+  constexpr auto v_cmp_nge_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nge_f64, a0, a1, a2); }
+  constexpr auto v_cmp_ngt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f16, a0, a1, a2); }
+  constexpr auto v_cmp_ngt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f32, a0, a1, a2); }
+  constexpr auto v_cmp_ngt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_ngt_f64, a0, a1, a2); }
+  constexpr auto v_cmp_nle_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f16, a0, a1, a2); }
+  constexpr auto v_cmp_nle_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f32, a0, a1, a2); }
+  constexpr auto v_cmp_nle_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nle_f64, a0, a1, a2); }
+  constexpr auto v_cmp_nlg_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f16, a0, a1, a2); }
+  constexpr auto v_cmp_nlg_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f32, a0, a1, a2); }
+  constexpr auto v_cmp_nlg_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlg_f64, a0, a1, a2); }
+  constexpr auto v_cmp_nlt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f16, a0, a1, a2); }
+  constexpr auto v_cmp_nlt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f32, a0, a1, a2); }
+  constexpr auto v_cmp_nlt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_nlt_f64, a0, a1, a2); }
+  constexpr auto v_cmp_o_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f16, a0, a1, a2); }
+  constexpr auto v_cmp_o_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f32, a0, a1, a2); }
+  constexpr auto v_cmp_o_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_o_f64, a0, a1, a2); }
+  constexpr auto v_cmp_t_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i16, a0, a1, a2); }
+  constexpr auto v_cmp_t_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i32, a0, a1, a2); }
+  constexpr auto v_cmp_t_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_i64, a0, a1, a2); }
+  constexpr auto v_cmp_t_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u16, a0, a1, a2); }
+  constexpr auto v_cmp_t_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u32, a0, a1, a2); }
+  constexpr auto v_cmp_t_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_t_u64, a0, a1, a2); }
+  constexpr auto v_cmp_tru_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f16, a0, a1, a2); }
+  constexpr auto v_cmp_tru_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f32, a0, a1, a2); }
+  constexpr auto v_cmp_tru_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_tru_f64, a0, a1, a2); }
+  constexpr auto v_cmp_u_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f16, a0, a1, a2); }
+  constexpr auto v_cmp_u_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f32, a0, a1, a2); }
+  constexpr auto v_cmp_u_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmp_u_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_class_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_class_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_class_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_class_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_eq_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_eq_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_f_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_f_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_f_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_f_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_f_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_f_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_f_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_f_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_f_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_f_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_ge_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ge_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_gt_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_gt_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_le_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_le_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_le_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_le_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_le_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_le_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_le_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_le_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_le_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_le_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_lg_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_lg_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_lg_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lg_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_lt_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_lt_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_ne_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ne_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_neq_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_neq_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_neq_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_neq_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_nge_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_nge_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_nge_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nge_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_ngt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_ngt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_ngt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_ngt_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_nle_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_nle_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_nle_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nle_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_nlg_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_nlg_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_nlg_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlg_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_nlt_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_nlt_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_nlt_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_nlt_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_o_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_o_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_o_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_o_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_t_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i16, a0, a1, a2); }
+  constexpr auto v_cmpx_t_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i32, a0, a1, a2); }
+  constexpr auto v_cmpx_t_i64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_i64, a0, a1, a2); }
+  constexpr auto v_cmpx_t_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u16, a0, a1, a2); }
+  constexpr auto v_cmpx_t_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u32, a0, a1, a2); }
+  constexpr auto v_cmpx_t_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_t_u64, a0, a1, a2); }
+  constexpr auto v_cmpx_tru_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_tru_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_tru_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_tru_f64, a0, a1, a2); }
+  constexpr auto v_cmpx_u_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f16, a0, a1, a2); }
+  constexpr auto v_cmpx_u_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f32, a0, a1, a2); }
+  constexpr auto v_cmpx_u_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cmpx_u_f64, a0, a1, a2); }
+  constexpr auto v_cndmask_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cndmask_b32, a0, a1, a2, a3); }
+  constexpr auto v_cos_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cos_f16, a0, a1); }
+  constexpr auto v_cos_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cos_f32, a0, a1); }
+  constexpr auto v_cubeid_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubeid_f32, a0, a1, a2, a3); }
+  constexpr auto v_cubema_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubema_f32, a0, a1, a2, a3); }
+  constexpr auto v_cubesc_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubesc_f32, a0, a1, a2, a3); }
+  constexpr auto v_cubetc_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cubetc_f32, a0, a1, a2, a3); }
+  constexpr auto v_cvt_f16_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_f32, a0, a1); }
+  constexpr auto v_cvt_f16_i16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_i16, a0, a1); }
+  constexpr auto v_cvt_f16_u16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f16_u16, a0, a1); }
+  constexpr auto v_cvt_f32_bf8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_bf8, a0, a1); }
+  constexpr auto v_cvt_f32_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_f16, a0, a1); }
+  constexpr auto v_cvt_f32_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_f64, a0, a1); }
+  constexpr auto v_cvt_f32_fp8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_fp8, a0, a1); }
+  constexpr auto v_cvt_f32_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_i32, a0, a1); }
+  constexpr auto v_cvt_f32_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_u32, a0, a1); }
+  constexpr auto v_cvt_f32_ubyte0(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte0, a0, a1); }
+  constexpr auto v_cvt_f32_ubyte1(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte1, a0, a1); }
+  constexpr auto v_cvt_f32_ubyte2(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte2, a0, a1); }
+  constexpr auto v_cvt_f32_ubyte3(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f32_ubyte3, a0, a1); }
+  constexpr auto v_cvt_f64_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_f32, a0, a1); }
+  constexpr auto v_cvt_f64_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_i32, a0, a1); }
+  constexpr auto v_cvt_f64_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_f64_u32, a0, a1); }
+  constexpr auto v_cvt_flr_i32_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_flr_i32_f32, a0, a1); }
+  constexpr auto v_cvt_i16_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i16_f16, a0, a1); }
+  constexpr auto v_cvt_i32_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i32_f32, a0, a1); }
+  constexpr auto v_cvt_i32_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_i32_f64, a0, a1); }
+  constexpr auto v_cvt_norm_i16_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_norm_i16_f16, a0, a1); }
+  constexpr auto v_cvt_norm_u16_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_norm_u16_f16, a0, a1); }
+  constexpr auto v_cvt_off_f32_i4(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_off_f32_i4, a0, a1); }
+  constexpr auto v_cvt_pk_bf8_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_bf8_f32, a0, a1, a2); }
+  constexpr auto v_cvt_pk_f32_bf8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_f32_bf8, a0, a1); }
+  constexpr auto v_cvt_pk_f32_fp8(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_f32_fp8, a0, a1); }
+  constexpr auto v_cvt_pk_fp8_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_fp8_f32, a0, a1, a2); }
+  constexpr auto v_cvt_pk_i16_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_i16_i32, a0, a1, a2); }
+  constexpr auto v_cvt_pk_u16_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_u16_u32, a0, a1, a2); }
+  constexpr auto v_cvt_pk_u8_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pk_u8_f32, a0, a1, a2, a3); }
+  constexpr auto v_cvt_pkaccum_u8_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pkaccum_u8_f32, a0, a1, a2); }
+  constexpr auto v_cvt_pknorm_i16_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_i16_f16, a0, a1, a2); }
+  constexpr auto v_cvt_pknorm_i16_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_i16_f32, a0, a1, a2); }
+  constexpr auto v_cvt_pknorm_u16_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_u16_f16, a0, a1, a2); }
+  constexpr auto v_cvt_pknorm_u16_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pknorm_u16_f32, a0, a1, a2); }
+  constexpr auto v_cvt_pkrtz_f16_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_pkrtz_f16_f32, a0, a1, a2); }
+  constexpr auto v_cvt_rpi_i32_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_rpi_i32_f32, a0, a1); }
+  constexpr auto v_cvt_sr_bf8_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_sr_bf8_f32, a0, a1, a2); }
+  constexpr auto v_cvt_sr_fp8_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_sr_fp8_f32, a0, a1, a2); }
+  constexpr auto v_cvt_u16_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u16_f16, a0, a1); }
+  constexpr auto v_cvt_u32_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u32_f32, a0, a1); }
+  constexpr auto v_cvt_u32_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_cvt_u32_f64, a0, a1); }
+  constexpr auto v_div_fixup_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f16, a0, a1, a2, a3); }
+  constexpr auto v_div_fixup_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f32, a0, a1, a2, a3); }
+  constexpr auto v_div_fixup_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_f64, a0, a1, a2, a3); }
+  constexpr auto v_div_fixup_legacy_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fixup_legacy_f16, a0, a1, a2, a3); }
+  constexpr auto v_div_fmas_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fmas_f32, a0, a1, a2, a3); }
+  constexpr auto v_div_fmas_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_fmas_f64, a0, a1, a2, a3); }
+  constexpr auto v_div_scale_f32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_scale_f32, a0, a1, a2, a3, a4); }
+  constexpr auto v_div_scale_f64(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_div_scale_f64, a0, a1, a2, a3, a4); }
+  constexpr auto v_dot2_f32_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_f32_f16, a0, a1, a2, a3); }
+  constexpr auto v_dot2_i32_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_i32_i16, a0, a1, a2, a3); }
+  constexpr auto v_dot2_u32_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2_u32_u16, a0, a1, a2, a3); }
+  constexpr auto v_dot2c_f32_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2c_f32_f16, a0, a1, a2); }
+  constexpr auto v_dot2c_i32_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot2c_i32_i16, a0, a1, a2); }
+  constexpr auto v_dot4_i32_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4_i32_i8, a0, a1, a2, a3); }
+  constexpr auto v_dot4_u32_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4_u32_u8, a0, a1, a2, a3); }
+  constexpr auto v_dot4c_i32_i8(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot4c_i32_i8, a0, a1, a2); }
+  constexpr auto v_dot8_i32_i4(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8_i32_i4, a0, a1, a2, a3); }
+  constexpr auto v_dot8_u32_u4(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8_u32_u4, a0, a1, a2, a3); }
+  constexpr auto v_dot8c_i32_i4(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_dot8c_i32_i4, a0, a1, a2); }
+  constexpr auto v_exp_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_f16, a0, a1); }
+  constexpr auto v_exp_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_f32, a0, a1); }
+  constexpr auto v_exp_legacy_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_exp_legacy_f32, a0, a1); }
+  constexpr auto v_ffbh_i32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbh_i32, a0, a1); }
+  constexpr auto v_ffbh_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbh_u32, a0, a1); }
+  constexpr auto v_ffbl_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ffbl_b32, a0, a1); }
+  constexpr auto v_floor_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f16, a0, a1); }
+  constexpr auto v_floor_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f32, a0, a1); }
+  constexpr auto v_floor_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_floor_f64, a0, a1); }
+  constexpr auto v_fma_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f16, a0, a1, a2, a3); }
+  constexpr auto v_fma_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f32, a0, a1, a2, a3); }
+  constexpr auto v_fma_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_f64, a0, a1, a2, a3); }
+  constexpr auto v_fma_legacy_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_legacy_f16, a0, a1, a2, a3); }
+  constexpr auto v_fma_mix_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mix_f32, a0, a1, a2, a3); }
+  constexpr auto v_fma_mixhi_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixhi_f16, a0, a1, a2, a3); }
+  constexpr auto v_fma_mixlo_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixlo_f16, a0, a1, a2, a3); }
+  constexpr auto v_fmac_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f32, a0, a1, a2); }
+  constexpr auto v_fmac_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f64, a0, a1, a2); }
+  constexpr auto v_fract_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f16, a0, a1); }
+  constexpr auto v_fract_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f32, a0, a1); }
+  constexpr auto v_fract_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f64, a0, a1); }
+  constexpr auto v_frexp_exp_i16_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i16_f16, a0, a1); }
+  constexpr auto v_frexp_exp_i32_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i32_f32, a0, a1); }
+  constexpr auto v_frexp_exp_i32_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_exp_i32_f64, a0, a1); }
+  constexpr auto v_frexp_mant_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f16, a0, a1); }
+  constexpr auto v_frexp_mant_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f32, a0, a1); }
+  constexpr auto v_frexp_mant_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_frexp_mant_f64, a0, a1); }
+  constexpr auto v_ldexp_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f16, a0, a1, a2); }
+  constexpr auto v_ldexp_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f32, a0, a1, a2); }
+  constexpr auto v_ldexp_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_ldexp_f64, a0, a1, a2); }
+  constexpr auto v_lerp_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lerp_u8, a0, a1, a2, a3); }
+  constexpr auto v_log_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_f16, a0, a1); }
+  constexpr auto v_log_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_f32, a0, a1); }
+  constexpr auto v_log_legacy_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_log_legacy_f32, a0, a1); }
+  constexpr auto v_lshl_add_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_add_u32, a0, a1, a2, a3); }
+  constexpr auto v_lshl_add_u64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_add_u64, a0, a1, a2, a3); }
+  constexpr auto v_lshl_or_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshl_or_b32, a0, a1, a2, a3); }
+  constexpr auto v_lshlrev_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b16, a0, a1, a2); }
+  constexpr auto v_lshlrev_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b32, a0, a1, a2); }
+  constexpr auto v_lshlrev_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshlrev_b64, a0, a1, a2); }
+  constexpr auto v_lshrrev_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b16, a0, a1, a2); }
+  constexpr auto v_lshrrev_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b32, a0, a1, a2); }
+  constexpr auto v_lshrrev_b64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_lshrrev_b64, a0, a1, a2); }
+  constexpr auto v_mac_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mac_f16, a0, a1, a2); }
+  constexpr auto v_mad_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_f16, a0, a1, a2, a3); }
+  constexpr auto v_mad_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i16, a0, a1, a2, a3); }
+  constexpr auto v_mad_i32_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i32_i16, a0, a1, a2, a3); }
+  constexpr auto v_mad_i32_i24(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i32_i24, a0, a1, a2, a3); }
+  constexpr auto v_mad_i64_i32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_i64_i32, a0, a1, a2, a3, a4); }
+  constexpr auto v_mad_legacy_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_f16, a0, a1, a2, a3); }
+  constexpr auto v_mad_legacy_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_i16, a0, a1, a2, a3); }
+  constexpr auto v_mad_legacy_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_legacy_u16, a0, a1, a2, a3); }
+  constexpr auto v_mad_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u16, a0, a1, a2, a3); }
+  constexpr auto v_mad_u32_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u16, a0, a1, a2, a3); }
+  constexpr auto v_mad_u32_u24(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u24, a0, a1, a2, a3); }
+  constexpr auto v_mad_u64_u32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u64_u32, a0, a1, a2, a3, a4); }
+  constexpr auto v_max3_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f16, a0, a1, a2, a3); }
+  constexpr auto v_max3_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f32, a0, a1, a2, a3); }
+  constexpr auto v_max3_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_i16, a0, a1, a2, a3); }
+  constexpr auto v_max3_i32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_i32, a0, a1, a2, a3); }
+  constexpr auto v_max3_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_u16, a0, a1, a2, a3); }
+  constexpr auto v_max3_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_u32, a0, a1, a2, a3); }
+  constexpr auto v_max_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f16, a0, a1, a2); }
+  constexpr auto v_max_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f32, a0, a1, a2); }
+  constexpr auto v_max_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_f64, a0, a1, a2); }
+  constexpr auto v_max_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_i16, a0, a1, a2); }
+  constexpr auto v_max_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_i32, a0, a1, a2); }
+  constexpr auto v_max_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_u16, a0, a1, a2); }
+  constexpr auto v_max_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max_u32, a0, a1, a2); }
+  constexpr auto v_mbcnt_hi_u32_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mbcnt_hi_u32_b32, a0, a1, a2); }
+  constexpr auto v_mbcnt_lo_u32_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mbcnt_lo_u32_b32, a0, a1, a2); }
+  constexpr auto v_med3_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_f16, a0, a1, a2, a3); }
+  constexpr auto v_med3_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_f32, a0, a1, a2, a3); }
+  constexpr auto v_med3_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_i16, a0, a1, a2, a3); }
+  constexpr auto v_med3_i32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_i32, a0, a1, a2, a3); }
+  constexpr auto v_med3_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_u16, a0, a1, a2, a3); }
+  constexpr auto v_med3_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_med3_u32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x16_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x16_bf16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x16_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x16_f16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x1_4b_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x1_4b_f32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x32_bf8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_bf8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x32_bf8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_bf8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x32_fp8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_fp8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x32_fp8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x32_fp8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x4_4b_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_4b_bf16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x4_4b_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_4b_f16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x4_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x4_f32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_16x16x8_xf32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_16x16x8_xf32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x16_bf8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_bf8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x16_bf8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_bf8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x16_fp8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_fp8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x16_fp8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x16_fp8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x1_2b_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x1_2b_f32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x2_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x2_f32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x4_2b_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_2b_bf16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x4_2b_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_2b_f16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x4_xf32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x4_xf32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x8_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x8_bf16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_32x32x8_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_32x32x8_f16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_4x4x1_16b_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x1_16b_f32, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_4x4x4_16b_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x4_16b_bf16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f32_4x4x4_16b_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f32_4x4x4_16b_f16, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f64_16x16x4_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f64_16x16x4_f64, a0, a1, a2, a3); }
+  constexpr auto v_mfma_f64_4x4x4_4b_f64(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_f64_4x4x4_4b_f64, a0, a1, a2, a3); }
+  constexpr auto v_mfma_i32_16x16x32_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_16x16x32_i8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_i32_16x16x4_4b_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_16x16x4_4b_i8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_i32_32x32x16_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x16_i8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_i32_32x32x4_2b_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x4_2b_i8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_i32_4x4x4_16b_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_4x4x4_16b_i8, a0, a1, a2, a3); }
+  constexpr auto v_min3_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f16, a0, a1, a2, a3); }
+  constexpr auto v_min3_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f32, a0, a1, a2, a3); }
+  constexpr auto v_min3_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_i16, a0, a1, a2, a3); }
+  constexpr auto v_min3_i32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_i32, a0, a1, a2, a3); }
+  constexpr auto v_min3_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_u16, a0, a1, a2, a3); }
+  constexpr auto v_min3_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_u32, a0, a1, a2, a3); }
+  constexpr auto v_min_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f16, a0, a1, a2); }
+  constexpr auto v_min_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f32, a0, a1, a2); }
+  constexpr auto v_min_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_f64, a0, a1, a2); }
+  constexpr auto v_min_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_i16, a0, a1, a2); }
+  constexpr auto v_min_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_i32, a0, a1, a2); }
+  constexpr auto v_min_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_u16, a0, a1, a2); }
+  constexpr auto v_min_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min_u32, a0, a1, a2); }
+  constexpr auto v_mov_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mov_b32, a0, a1); }
+  constexpr auto v_mov_b64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mov_b64, a0, a1); }
+  constexpr auto v_mqsad_pk_u16_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mqsad_pk_u16_u8, a0, a1, a2, a3); }
+  constexpr auto v_mqsad_u32_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mqsad_u32_u8, a0, a1, a2, a3); }
+  constexpr auto v_msad_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_msad_u8, a0, a1, a2, a3); }
+  constexpr auto v_mul_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f16, a0, a1, a2); }
+  constexpr auto v_mul_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f32, a0, a1, a2); }
+  constexpr auto v_mul_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_f64, a0, a1, a2); }
+  constexpr auto v_mul_hi_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_i32, a0, a1, a2); }
+  constexpr auto v_mul_hi_i32_i24(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_i32_i24, a0, a1, a2); }
+  constexpr auto v_mul_hi_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_u32, a0, a1, a2); }
+  constexpr auto v_mul_hi_u32_u24(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_hi_u32_u24, a0, a1, a2); }
+  constexpr auto v_mul_i32_i24(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_i32_i24, a0, a1, a2); }
+  constexpr auto v_mul_legacy_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_legacy_f32, a0, a1, a2); }
+  constexpr auto v_mul_lo_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_lo_u16, a0, a1, a2); }
+  constexpr auto v_mul_lo_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_lo_u32, a0, a1, a2); }
+  constexpr auto v_mul_u32_u24(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mul_u32_u24, a0, a1, a2); }
   constexpr auto v_nop(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_nop); }
-  constexpr auto v_not_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_not_b32, a0, a1); }
-  constexpr auto v_or3_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_or3_b32, a0, a1, a2, a3); }
-  constexpr auto v_or_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_or_b32, a0, a1, a2); }
-  constexpr auto v_pack_b32_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pack_b32_f16, a0, a1, a2); }
-  constexpr auto v_perm_b32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_perm_b32, a0, a1, a2, a3); }
-  constexpr auto v_pk_add_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_f16, a0, a1, a2); }
-  constexpr auto v_pk_add_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_f32, a0, a1, a2); }
-  constexpr auto v_pk_add_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_i16, a0, a1, a2); }
-  constexpr auto v_pk_add_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_u16, a0, a1, a2); }
-  constexpr auto v_pk_ashrrev_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_ashrrev_i16, a0, a1, a2); }
-  constexpr auto v_pk_fma_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fma_f16, a0, a1, a2, a3); }
-  constexpr auto v_pk_fma_f32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fma_f32, a0, a1, a2, a3); }
-  constexpr auto v_pk_fmac_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fmac_f16, a0, a1, a2); }
-  constexpr auto v_pk_lshlrev_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_lshlrev_b16, a0, a1, a2); }
-  constexpr auto v_pk_lshrrev_b16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_lshrrev_b16, a0, a1, a2); }
-  constexpr auto v_pk_mad_i16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mad_i16, a0, a1, a2, a3); }
-  constexpr auto v_pk_mad_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mad_u16, a0, a1, a2, a3); }
-  constexpr auto v_pk_max_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_f16, a0, a1, a2); }
-  constexpr auto v_pk_max_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_i16, a0, a1, a2); }
-  constexpr auto v_pk_max_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_u16, a0, a1, a2); }
-  constexpr auto v_pk_min_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_f16, a0, a1, a2); }
-  constexpr auto v_pk_min_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_i16, a0, a1, a2); }
-  constexpr auto v_pk_min_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_u16, a0, a1, a2); }
-  constexpr auto v_pk_mov_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mov_b32, a0, a1, a2); }
-  constexpr auto v_pk_mul_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_f16, a0, a1, a2); }
-  constexpr auto v_pk_mul_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_f32, a0, a1, a2); }
-  constexpr auto v_pk_mul_lo_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_lo_u16, a0, a1, a2); }
-  constexpr auto v_pk_sub_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_sub_i16, a0, a1, a2); }
-  constexpr auto v_pk_sub_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_sub_u16, a0, a1, a2); }
-  constexpr auto v_qsad_pk_u16_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_qsad_pk_u16_u8, a0, a1, a2, a3); }
-  constexpr auto v_rcp_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f16, a0, a1); }
-  constexpr auto v_rcp_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f32, a0, a1); }
-  constexpr auto v_rcp_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f64, a0, a1); }
-  constexpr auto v_rcp_iflag_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_iflag_f32, a0, a1); }
-  constexpr auto v_readfirstlane_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_readfirstlane_b32, a0, a1); }
-  constexpr auto v_readlane_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_readlane_b32, a0, a1, a2); }
-  constexpr auto v_rndne_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f16, a0, a1); }
-  constexpr auto v_rndne_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f32, a0, a1); }
-  constexpr auto v_rndne_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f64, a0, a1); }
-  constexpr auto v_rsq_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f16, a0, a1); }
-  constexpr auto v_rsq_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f32, a0, a1); }
-  constexpr auto v_rsq_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f64, a0, a1); }
-  constexpr auto v_sad_hi_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_hi_u8, a0, a1, a2, a3); }
-  constexpr auto v_sad_u16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u16, a0, a1, a2, a3); }
-  constexpr auto v_sad_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u32, a0, a1, a2, a3); }
-  constexpr auto v_sad_u8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u8, a0, a1, a2, a3); }
-  constexpr auto v_sat_pk_u8_i16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sat_pk_u8_i16, a0, a1); }
-  constexpr auto v_screen_partition_4se_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_screen_partition_4se_b32, a0, a1); }
-  constexpr auto v_sin_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sin_f16, a0, a1); }
-  constexpr auto v_sin_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sin_f32, a0, a1); }
-  constexpr auto v_smfmac_f32_16x16x32_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x32_bf16, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_16x16x32_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x32_f16, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_16x16x64_bf8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_bf8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_16x16x64_bf8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_bf8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_16x16x64_fp8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_fp8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_16x16x64_fp8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_fp8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x16_bf16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x16_bf16, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x16_f16(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x16_f16, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x32_bf8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_bf8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x32_bf8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_bf8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x32_fp8_bf8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_fp8_bf8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_f32_32x32x32_fp8_fp8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_fp8_fp8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_i32_16x16x64_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_i32_16x16x64_i8, a0, a1, a2, a3); }
-  constexpr auto v_smfmac_i32_32x32x32_i8(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_i32_32x32x32_i8, a0, a1, a2, a3); }
-  constexpr auto v_sqrt_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f16, a0, a1); }
-  constexpr auto v_sqrt_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f32, a0, a1); }
-  constexpr auto v_sqrt_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f64, a0, a1); }
-  constexpr auto v_sub_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_co_u32, a0, a1, a2, a3); }
-  constexpr auto v_sub_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_f16, a0, a1, a2); }
-  constexpr auto v_sub_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_f32, a0, a1, a2); }
-  constexpr auto v_sub_i16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_i16, a0, a1, a2); }
-  constexpr auto v_sub_i32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_i32, a0, a1, a2); }
-  constexpr auto v_sub_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_u16, a0, a1, a2); }
-  constexpr auto v_sub_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_u32, a0, a1, a2); }
-  constexpr auto v_subb_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subb_co_u32, a0, a1, a2, a3, a4); }
-  constexpr auto v_subbrev_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, A<> a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subbrev_co_u32, a0, a1, a2, a3, a4); }
-  constexpr auto v_subrev_co_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_co_u32, a0, a1, a2, a3); }
-  constexpr auto v_subrev_f16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_f16, a0, a1, a2); }
-  constexpr auto v_subrev_f32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_f32, a0, a1, a2); }
-  constexpr auto v_subrev_u16(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_u16, a0, a1, a2); }
-  constexpr auto v_subrev_u32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_u32, a0, a1, a2); }
-  constexpr auto v_swap_b32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_swap_b32, a0, a1); }
-  constexpr auto v_trig_preop_f64(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trig_preop_f64, a0, a1, a2); }
-  constexpr auto v_trunc_f16(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f16, a0, a1); }
-  constexpr auto v_trunc_f32(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f32, a0, a1); }
-  constexpr auto v_trunc_f64(A<> a0, A<> a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f64, a0, a1); }
-  constexpr auto v_xad_u32(A<> a0, A<> a1, A<> a2, A<> a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xad_u32, a0, a1, a2, a3); }
-  constexpr auto v_xnor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xnor_b32, a0, a1, a2); }
-  constexpr auto v_xor_b32(A<> a0, A<> a1, A<> a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xor_b32, a0, a1, a2); }
+  constexpr auto v_not_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_not_b32, a0, a1); }
+  constexpr auto v_or3_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_or3_b32, a0, a1, a2, a3); }
+  constexpr auto v_or_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_or_b32, a0, a1, a2); }
+  constexpr auto v_pack_b32_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pack_b32_f16, a0, a1, a2); }
+  constexpr auto v_perm_b32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_perm_b32, a0, a1, a2, a3); }
+  constexpr auto v_pk_add_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_f16, a0, a1, a2); }
+  constexpr auto v_pk_add_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_f32, a0, a1, a2); }
+  constexpr auto v_pk_add_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_i16, a0, a1, a2); }
+  constexpr auto v_pk_add_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_add_u16, a0, a1, a2); }
+  constexpr auto v_pk_ashrrev_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_ashrrev_i16, a0, a1, a2); }
+  constexpr auto v_pk_fma_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fma_f16, a0, a1, a2, a3); }
+  constexpr auto v_pk_fma_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fma_f32, a0, a1, a2, a3); }
+  constexpr auto v_pk_fmac_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_fmac_f16, a0, a1, a2); }
+  constexpr auto v_pk_lshlrev_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_lshlrev_b16, a0, a1, a2); }
+  constexpr auto v_pk_lshrrev_b16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_lshrrev_b16, a0, a1, a2); }
+  constexpr auto v_pk_mad_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mad_i16, a0, a1, a2, a3); }
+  constexpr auto v_pk_mad_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mad_u16, a0, a1, a2, a3); }
+  constexpr auto v_pk_max_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_f16, a0, a1, a2); }
+  constexpr auto v_pk_max_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_i16, a0, a1, a2); }
+  constexpr auto v_pk_max_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_max_u16, a0, a1, a2); }
+  constexpr auto v_pk_min_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_f16, a0, a1, a2); }
+  constexpr auto v_pk_min_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_i16, a0, a1, a2); }
+  constexpr auto v_pk_min_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_min_u16, a0, a1, a2); }
+  constexpr auto v_pk_mov_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mov_b32, a0, a1, a2); }
+  constexpr auto v_pk_mul_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_f16, a0, a1, a2); }
+  constexpr auto v_pk_mul_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_f32, a0, a1, a2); }
+  constexpr auto v_pk_mul_lo_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_mul_lo_u16, a0, a1, a2); }
+  constexpr auto v_pk_sub_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_sub_i16, a0, a1, a2); }
+  constexpr auto v_pk_sub_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_pk_sub_u16, a0, a1, a2); }
+  constexpr auto v_qsad_pk_u16_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_qsad_pk_u16_u8, a0, a1, a2, a3); }
+  constexpr auto v_rcp_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f16, a0, a1); }
+  constexpr auto v_rcp_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f32, a0, a1); }
+  constexpr auto v_rcp_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_f64, a0, a1); }
+  constexpr auto v_rcp_iflag_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rcp_iflag_f32, a0, a1); }
+  constexpr auto v_readfirstlane_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_readfirstlane_b32, a0, a1); }
+  constexpr auto v_readlane_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_readlane_b32, a0, a1, a2); }
+  constexpr auto v_rndne_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f16, a0, a1); }
+  constexpr auto v_rndne_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f32, a0, a1); }
+  constexpr auto v_rndne_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rndne_f64, a0, a1); }
+  constexpr auto v_rsq_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f16, a0, a1); }
+  constexpr auto v_rsq_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f32, a0, a1); }
+  constexpr auto v_rsq_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_rsq_f64, a0, a1); }
+  constexpr auto v_sad_hi_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_hi_u8, a0, a1, a2, a3); }
+  constexpr auto v_sad_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u16, a0, a1, a2, a3); }
+  constexpr auto v_sad_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u32, a0, a1, a2, a3); }
+  constexpr auto v_sad_u8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sad_u8, a0, a1, a2, a3); }
+  constexpr auto v_sat_pk_u8_i16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sat_pk_u8_i16, a0, a1); }
+  constexpr auto v_screen_partition_4se_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_screen_partition_4se_b32, a0, a1); }
+  constexpr auto v_sin_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sin_f16, a0, a1); }
+  constexpr auto v_sin_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sin_f32, a0, a1); }
+  constexpr auto v_smfmac_f32_16x16x32_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x32_bf16, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_16x16x32_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x32_f16, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_16x16x64_bf8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_bf8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_16x16x64_bf8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_bf8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_16x16x64_fp8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_fp8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_16x16x64_fp8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_16x16x64_fp8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x16_bf16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x16_bf16, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x16_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x16_f16, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x32_bf8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_bf8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x32_bf8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_bf8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x32_fp8_bf8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_fp8_bf8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_f32_32x32x32_fp8_fp8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_f32_32x32x32_fp8_fp8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_i32_16x16x64_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_i32_16x16x64_i8, a0, a1, a2, a3); }
+  constexpr auto v_smfmac_i32_32x32x32_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_smfmac_i32_32x32x32_i8, a0, a1, a2, a3); }
+  constexpr auto v_sqrt_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f16, a0, a1); }
+  constexpr auto v_sqrt_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f32, a0, a1); }
+  constexpr auto v_sqrt_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sqrt_f64, a0, a1); }
+  constexpr auto v_sub_co_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_co_u32, a0, a1, a2, a3); }
+  constexpr auto v_sub_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_f16, a0, a1, a2); }
+  constexpr auto v_sub_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_f32, a0, a1, a2); }
+  constexpr auto v_sub_i16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_i16, a0, a1, a2); }
+  constexpr auto v_sub_i32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_i32, a0, a1, a2); }
+  constexpr auto v_sub_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_u16, a0, a1, a2); }
+  constexpr auto v_sub_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_sub_u32, a0, a1, a2); }
+  constexpr auto v_subb_co_u32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subb_co_u32, a0, a1, a2, a3, a4); }
+  constexpr auto v_subbrev_co_u32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subbrev_co_u32, a0, a1, a2, a3, a4); }
+  constexpr auto v_subrev_co_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_co_u32, a0, a1, a2, a3); }
+  constexpr auto v_subrev_f16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_f16, a0, a1, a2); }
+  constexpr auto v_subrev_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_f32, a0, a1, a2); }
+  constexpr auto v_subrev_u16(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_u16, a0, a1, a2); }
+  constexpr auto v_subrev_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_subrev_u32, a0, a1, a2); }
+  constexpr auto v_swap_b32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_swap_b32, a0, a1); }
+  constexpr auto v_trig_preop_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trig_preop_f64, a0, a1, a2); }
+  constexpr auto v_trunc_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f16, a0, a1); }
+  constexpr auto v_trunc_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f32, a0, a1); }
+  constexpr auto v_trunc_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f64, a0, a1); }
+  constexpr auto v_xad_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xad_u32, a0, a1, a2, a3); }
+  constexpr auto v_xnor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xnor_b32, a0, a1, a2); }
+  constexpr auto v_xor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xor_b32, a0, a1, a2); }
 #undef HIPASM_MN_EMIT_
 #undef HIPASM_MN_ARGS_
 };
