@@ -1,0 +1,668 @@
+// The kernel builder: a kernel is a constexpr function that receives `hipasm::builder& J`
+// and its runtime arguments, and builds the IR by calling J's methods:
+//
+//   constexpr void saxpy(hipasm::builder& J, hipasm::arg<float*> y, hipasm::arg<const float*> x,
+//                        hipasm::arg<float> a, hipasm::arg<int> n) {
+//     using namespace hipasm;
+//     auto i = J.vgpr<u32>().named("i");
+//     i = J.workgroup_id_x() * 256 + J.thread_id_x();
+//     J.If(i.as<i32>() < n, [&] { ... J.global_load_dword(v, addr, off) ... });
+//   }
+//
+// - Registers: J.sgpr<T>(shape...), J.vgpr<T>(...), J.agpr<T>(...) (registers.hpp).
+// - Every gfx942 mnemonic is a method (isa/gfx942_mnemonics.hpp, generated), checked against
+//   the instruction table when called; J.op("name", {operands}, mods) does the same by name.
+// - Labels: auto L = J.make_label("x"); J.place(L); J.Jump(L) / J.s_cbranch_scc1(L).
+// - Entry state: J.workgroup_id_x(), J.thread_id_x() ...; only what is read is enabled.
+// - LDS: J.lds<T>(count, align), J.lds_dynamic(align).
+// - Structured control flow: J.If / Else / While / For / Break / Continue (control_flow.hpp).
+//
+// build_kernel<fn>("name") runs the kernel function and returns the IR (`function`) and the
+// first error. It works in constant evaluation (both clang interpreters) and at run time.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <source_location>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "diagnostics.hpp"
+#include "ir.hpp"
+#include "isa/check.hpp"
+#include "isa/gfx942.hpp"
+#include "isa/gfx942_mnemonics.hpp"
+#include "operand.hpp"
+#include "registers.hpp"
+
+namespace hipasm {
+
+using isa::gfx942_op;
+
+// Where an instruction landed (block, index): returned by every emit.
+struct emitted {
+  uint32_t block = 0, index = 0;
+};
+
+// A static LDS allocation: its byte offset is an immediate operand (e.g. ds_read offset or
+// an address computation).
+struct lds_ref {
+  uint32_t offset = 0, bytes = 0;
+  constexpr operand to_operand() const {
+    operand o;
+    o.k = operand::kind::imm;
+    o.value = offset;
+    return o;
+  }
+};
+
+struct build_result {
+  function fn;
+  error_info error;
+};
+
+template <class T>
+struct arg;
+
+namespace detail {
+constexpr const isa::instr_desc& op_desc(gfx942_op op) { return isa::gfx942_table[static_cast<uint32_t>(op)]; }
+
+// Control-flow bookkeeping (control_flow.hpp).
+struct divergent_ctx {
+  reg_ref save;         // EXEC before the If
+  reg_ref mask;         // lanes taking the then-branch
+  uint32_t join = 0;    // label id of the join point
+};
+struct loop_ctx {
+  bool vector = false;          // per-lane condition
+  uint32_t head = 0, cont = 0, exit = 0;  // label ids
+  reg_ref save{};               // EXEC at loop entry (vector loops; scalar loops with per-lane exits)
+  reg_ref cont_mask{};          // lanes that executed a per-lane Continue this iteration
+  uint32_t div_depth = 0;       // divergent If depth at loop entry
+  uint32_t body_block = 0;      // first block of the body (cont_mask init goes there)
+  bool lane_exit = false;       // a per-lane Break/Continue happened inside a scalar loop
+  uint32_t entry_block = 0;     // block that falls into the head (scalar save goes there)
+};
+}  // namespace detail
+
+class builder : public isa::gfx942_mnemonics<builder> {
+ public:
+  using operand_arg = hipasm::operand_arg;
+  using O = isa::gfx942_op;
+
+  constexpr explicit builder(std::string_view kernel_name) {
+    fn.name = kernel_name;
+    fn.vregs.reserve(256);
+    fn.blocks.reserve(64);
+    fn.blocks.emplace_back();  // block 0: prologue (kernel argument loads, id unpacking)
+    fn.blocks.emplace_back();  // block 1: the kernel body starts here
+    fn.blocks[1].instrs.reserve(256);
+    cur_ = 1;
+  }
+
+  // ---- registers -------------------------------------------------------------------------
+#define HIPASM_ALLOC(fname, klass)                                                               \
+  template <dtype T>                                                                           \
+  constexpr gpr<T> fname(std::source_location l = std::source_location::current()) {           \
+    return alloc<T>(klass, 0, 1, 1, 1, l);                                                     \
+  }                                                                                            \
+  template <dtype T>                                                                           \
+  constexpr gpr<T> fname(int n0, std::source_location l = std::source_location::current()) {   \
+    return alloc<T>(klass, 1, n0, 1, 1, l);                                                    \
+  }                                                                                            \
+  template <dtype T>                                                                           \
+  constexpr gpr<T> fname(int n0, int n1, std::source_location l = std::source_location::current()) { \
+    return alloc<T>(klass, 2, n0, n1, 1, l);                                                   \
+  }                                                                                            \
+  template <dtype T>                                                                           \
+  constexpr gpr<T> fname(int n0, int n1, int n2,                                               \
+                         std::source_location l = std::source_location::current()) {           \
+    return alloc<T>(klass, 3, n0, n1, n2, l);                                                  \
+  }
+  HIPASM_ALLOC(sgpr, reg_class::sgpr)
+  HIPASM_ALLOC(vgpr, reg_class::vgpr)
+  HIPASM_ALLOC(agpr, reg_class::agpr)
+#undef HIPASM_ALLOC
+
+  // Any class chosen at run time (pyhip's J.gpr(shape, "s|v|a" + dtype)).
+  template <dtype T>
+  constexpr gpr<T> alloc(reg_class c, int rank, int n0, int n1, int n2,
+                         std::source_location l = std::source_location::current()) {
+    gpr<T> g;
+    src_loc sl = to_src_loc(l);
+    note_loc(sl);
+    long long n = static_cast<long long>(n0) * n1 * n2;
+    long long limit = c == reg_class::sgpr ? 102 : 256;
+    if (n0 <= 0 || n1 <= 0 || n2 <= 0 || n * dwords_of(T) > limit) {
+      fail(sl, "register array shape out of range (", class_name(c), " arrays hold at most ", limit, " dwords)");
+      n0 = n1 = n2 = 1;
+      rank = 0;
+      n = 1;
+    }
+    uint16_t dw = static_cast<uint16_t>(n * dwords_of(T));
+    detail::reg_ref r = new_reg(c, dw, natural_align(c, dw), sl);
+    g.b = this;
+    g.id = r.id;
+    g.cls = c;
+    g.rank = static_cast<uint8_t>(rank);
+    g.dim[0] = static_cast<uint16_t>(n0);
+    g.dim[1] = static_cast<uint16_t>(n1);
+    g.dim[2] = static_cast<uint16_t>(n2);
+    if (rank == 1 && n0 == 1) g.rank = 0;
+    return g;
+  }
+
+  // ---- instructions ----------------------------------------------------------------------
+  constexpr emitted emit(gfx942_op op, std::initializer_list<operand_arg> args, const modifiers& m = {},
+                         std::source_location l = std::source_location::current()) {
+    return emit_ops(op, args.begin(), static_cast<uint32_t>(args.size()), m, to_src_loc(l));
+  }
+  // By name: J.op("v_add_u32", {d, a, b}); an unknown name is an error naming the line.
+  constexpr emitted op(std::string_view name, std::initializer_list<operand_arg> args,
+                       const modifiers& m = {}, std::source_location l = std::source_location::current()) {
+    src_loc sl = to_src_loc(l);
+    int idx = isa::find_instr(name);
+    if (idx < 0) {
+      fail(sl, "unknown instruction '", name, "' (not a gfx942 mnemonic)");
+      return {};
+    }
+    return emit_ops(static_cast<gfx942_op>(idx), args.begin(), static_cast<uint32_t>(args.size()), m, sl);
+  }
+  // s_waitcnt with fields: J.wait(vmcnt(0) | lgkmcnt(0)).
+  constexpr emitted wait(waitcnt w, std::source_location l = std::source_location::current()) {
+    return emit(gfx942_op::s_waitcnt, {w}, {}, l);
+  }
+  constexpr emitted wait_vmcnt(unsigned n, std::source_location l = std::source_location::current()) {
+    return wait(vmcnt(n), l);
+  }
+  constexpr emitted wait_lgkmcnt(unsigned n, std::source_location l = std::source_location::current()) {
+    return wait(lgkmcnt(n), l);
+  }
+
+  // ---- labels ----------------------------------------------------------------------------
+  constexpr label make_label(std::string_view name = {},
+                             std::source_location l = std::source_location::current()) {
+    labels_.push_back({-1, name, to_src_loc(l)});
+    return label{static_cast<uint32_t>(labels_.size() - 1)};
+  }
+  // Binds L to the current position (starts a new block unless the current one is empty).
+  constexpr void place(label L, std::source_location l = std::source_location::current()) {
+    if (L.id >= labels_.size()) {
+      fail(to_src_loc(l), "place() of a label that this builder did not make");
+      return;
+    }
+    if (labels_[L.id].block >= 0) {
+      fail(to_src_loc(l), "label '", labels_[L.id].name, "' placed twice");
+      return;
+    }
+    if (!fn.blocks[cur_].instrs.empty() || block_has_label_) start_block();
+    labels_[L.id].block = static_cast<int32_t>(cur_);
+    if (!labels_[L.id].name.empty()) fn.blocks[cur_].label = labels_[L.id].name;
+    block_has_label_ = true;
+  }
+  // pyhip's J.Label("name"): make and place at once (for backward jumps).
+  constexpr label Label(std::string_view name = {}, std::source_location l = std::source_location::current()) {
+    label L = make_label(name, l);
+    place(L, l);
+    return L;
+  }
+  constexpr void Jump(label L, std::source_location l = std::source_location::current()) {
+    emit(gfx942_op::s_branch, {L}, {}, l);
+  }
+
+  // ---- entry state -----------------------------------------------------------------------
+  // Workgroup (block) ids: SGPRs set up by the hardware after the user SGPRs.
+  constexpr gpr<dtype::u32> workgroup_id(int dim, std::source_location l = std::source_location::current()) {
+    if (dim < 0 || dim > 2) {
+      fail(to_src_loc(l), "workgroup_id dimension must be 0, 1 or 2");
+      dim = 0;
+    }
+    if (wg_id_[dim] < 0)
+      wg_id_[dim] = static_cast<int32_t>(new_reg(reg_class::sgpr, 1, 1, to_src_loc(l)).id);
+    fn.uses_workgroup_id[dim] = true;
+    return entry_handle<dtype::u32>(wg_id_[dim], reg_class::sgpr);
+  }
+  // Work-item (thread) ids: unpacked from v0 (x = v0[9:0], y = v0[19:10], z = v0[29:20]).
+  constexpr gpr<dtype::u32> thread_id(int dim, std::source_location l = std::source_location::current()) {
+    if (dim < 0 || dim > 2) {
+      fail(to_src_loc(l), "thread_id dimension must be 0, 1 or 2");
+      dim = 0;
+    }
+    if (tid_[dim] < 0)
+      tid_[dim] = static_cast<int32_t>(new_reg(reg_class::vgpr, 1, 1, to_src_loc(l)).id);
+    fn.uses_workitem_id[dim] = true;
+    return entry_handle<dtype::u32>(tid_[dim], reg_class::vgpr);
+  }
+  constexpr gpr<dtype::u32> workgroup_id_x(std::source_location l = std::source_location::current()) { return workgroup_id(0, l); }
+  constexpr gpr<dtype::u32> workgroup_id_y(std::source_location l = std::source_location::current()) { return workgroup_id(1, l); }
+  constexpr gpr<dtype::u32> workgroup_id_z(std::source_location l = std::source_location::current()) { return workgroup_id(2, l); }
+  constexpr gpr<dtype::u32> thread_id_x(std::source_location l = std::source_location::current()) { return thread_id(0, l); }
+  constexpr gpr<dtype::u32> thread_id_y(std::source_location l = std::source_location::current()) { return thread_id(1, l); }
+  constexpr gpr<dtype::u32> thread_id_z(std::source_location l = std::source_location::current()) { return thread_id(2, l); }
+  // The kernarg segment pointer s[0:1] (for loads of hidden arguments by hand).
+  constexpr gpr<dtype::u64> kernarg_ptr(std::source_location l = std::source_location::current()) {
+    (void)l;
+    return entry_handle<dtype::u64>(static_cast<int32_t>(kernarg_vreg()), reg_class::sgpr);
+  }
+
+  // ---- LDS -------------------------------------------------------------------------------
+  // Static LDS: `count` elements of T at an offset aligned to `align` bytes.
+  template <class T>
+  constexpr lds_ref lds(uint32_t count, uint32_t align = alignof(T),
+                        std::source_location l = std::source_location::current()) {
+    return lds_bytes(count * static_cast<uint32_t>(sizeof(T)), align, l);
+  }
+  constexpr lds_ref lds_bytes(uint32_t bytes, uint32_t align = 4,
+                              std::source_location l = std::source_location::current()) {
+    src_loc sl = to_src_loc(l);
+    if (align == 0 || (align & (align - 1)) != 0) {
+      fail(sl, "LDS alignment must be a power of two, got ", static_cast<long long>(align));
+      return {};
+    }
+    if (fn.lds_dynamic) {
+      fail(sl, "static LDS allocated after lds_dynamic(): allocate dynamic LDS last");
+      return {};
+    }
+    uint32_t off = (fn.lds_static_bytes + align - 1) & ~(align - 1);
+    if (static_cast<uint64_t>(off) + bytes > 65536) {
+      fail(sl, "LDS allocation exceeds 64 KiB (", static_cast<long long>(off + bytes), " bytes)");
+      return {};
+    }
+    fn.lds_static_bytes = off + bytes;
+    return {off, bytes};
+  }
+  // Dynamic LDS (size given at launch) starts at the returned offset, after all static LDS.
+  constexpr lds_ref lds_dynamic(uint32_t align = 16, std::source_location l = std::source_location::current()) {
+    if (align == 0 || (align & (align - 1)) != 0) {
+      fail(to_src_loc(l), "LDS alignment must be a power of two");
+      return {};
+    }
+    fn.lds_dynamic = true;
+    return {(fn.lds_static_bytes + align - 1) & ~(align - 1), 0};
+  }
+
+  // ---- structured control flow (control_flow.hpp) ----------------------------------------
+  struct if_result {
+    builder* b;
+    uint32_t id;  // index into ifs_
+    template <class F>
+    constexpr void Else(F&& body, std::source_location l = std::source_location::current());
+  };
+  template <class F>
+  constexpr if_result If(const cond& c, F&& then_body, std::source_location l = std::source_location::current());
+  template <class F, class G>
+  constexpr void If(const cond& c, F&& then_body, G&& else_body,
+                    std::source_location l = std::source_location::current());
+  template <class C, class F>
+  constexpr void While(C&& condition, F&& body, std::source_location l = std::source_location::current());
+  template <class I, class C, class S, class F>
+  constexpr void For(I&& init, C&& condition, S&& step, F&& body,
+                     std::source_location l = std::source_location::current());
+  // for (i = begin; i < end; i += step) body  (signed compare if i is i32)
+  template <dtype T, class F>
+  constexpr void For(gpr<T> i, const val<T>& begin, const val<T>& end, F&& body, int step = 1,
+                     std::source_location l = std::source_location::current());
+  constexpr void Break(std::source_location l = std::source_location::current());
+  constexpr void Continue(std::source_location l = std::source_location::current());
+
+  // ---- results ---------------------------------------------------------------------------
+  // Finishes the IR (prologue, s_endpgm, labels, CFG). Called by build_kernel.
+  constexpr void finish();
+
+  constexpr const function& ir() const { return fn; }
+  constexpr const error_info& error() const { return err; }
+  constexpr bool failed() const { return err.failed; }
+
+  // ---- internals used by the expression and control-flow lowering ------------------------
+  function fn;
+  error_info err;
+
+  template <class... P>
+  constexpr void fail(src_loc l, const P&... parts) {
+    if (err.failed) return;
+    err.failed = true;
+    err.loc = l;
+    err.message.reserve(160);
+    detail::text t{&err.message};
+    t.loc(l) << ": error: kernel '" << fn.name << "': ";
+    (put(t, parts), ...);
+  }
+  constexpr void note_loc(src_loc l) {
+    if (l.line) last_loc_ = l;
+  }
+  constexpr src_loc cur_loc() const { return last_loc_; }
+
+  constexpr detail::reg_ref new_reg(reg_class c, uint16_t dwords, uint16_t align, src_loc l) {
+    vreg_info v;
+    v.cls = c;
+    v.dwords = dwords;
+    v.align = align;
+    v.loc = l;
+    fn.vregs.push_back(v);
+    return {this, static_cast<uint32_t>(fn.vregs.size() - 1), c, 0, dwords};
+  }
+  static constexpr uint16_t natural_align(reg_class c, uint16_t dwords) {
+    if (dwords < 2) return 1;
+    if (c == reg_class::sgpr) return dwords >= 4 ? 4 : 2;
+    return 2;
+  }
+
+  constexpr emitted emit_ops(gfx942_op op, const operand_arg* args, uint32_t n, const modifiers& m, src_loc l);
+  // Raw emission of already-checked operands (lowering code); no table check.
+  constexpr emitted emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l, const modifiers& m = {});
+
+  constexpr uint32_t cur_block() const { return cur_; }
+  constexpr uint32_t cur_index() const { return static_cast<uint32_t>(fn.blocks[cur_].instrs.size()); }
+  constexpr void start_block() {
+    fn.blocks.emplace_back();
+    cur_ = static_cast<uint32_t>(fn.blocks.size() - 1);
+    block_has_label_ = false;
+  }
+
+  struct label_info {
+    int32_t block = -1;
+    std::string_view name{};
+    src_loc loc{};
+  };
+  std::vector<label_info> labels_;
+
+  // The most recent expression result (for retargeting `x = expr` into x).
+  struct expr_record {
+    uint32_t id = 0xffffffffu, block = 0, first = 0, end = 0;
+  } last_expr_;
+
+  // Control-flow stacks.
+  std::vector<detail::divergent_ctx> div_stack_;
+  std::vector<detail::loop_ctx> loops_;
+  struct if_state {
+    bool vector = false;
+    uint32_t then_end_block = 0;   // last block of the then-branch
+    uint32_t join_block = 0;       // block that starts at the join label
+    uint32_t join_label = 0;
+    uint32_t instrs_at_join = 0;   // instruction count of the join block right after the If
+    uint32_t blocks_at_join = 0;
+    detail::reg_ref save{}, mask{};
+    bool has_else = false;
+  };
+  std::vector<if_state> ifs_;
+
+  // Kernel arguments: one virtual SGPR register per argument; loaded in the prologue only
+  // if some instruction reads it.
+  struct arg_slot {
+    uint32_t vreg, offset, bytes;
+  };
+  std::vector<arg_slot> args_;
+  uint32_t kernarg_bytes_ = 0;
+  template <class T>
+  constexpr arg<T> make_arg(std::source_location l = std::source_location::current());
+
+  constexpr uint32_t kernarg_vreg() {
+    if (kernarg_vreg_ < 0)
+      kernarg_vreg_ = static_cast<int32_t>(new_reg(reg_class::sgpr, 2, 2, last_loc_).id);
+    return static_cast<uint32_t>(kernarg_vreg_);
+  }
+
+ private:
+  uint32_t cur_ = 1;
+  bool block_has_label_ = false;
+  src_loc last_loc_{};
+  int32_t wg_id_[3] = {-1, -1, -1};
+  int32_t tid_[3] = {-1, -1, -1};
+  int32_t kernarg_vreg_ = -1;
+
+  template <dtype T>
+  constexpr gpr<T> entry_handle(int32_t id, reg_class c) {
+    gpr<T> g;
+    g.b = this;
+    g.id = static_cast<uint32_t>(id);
+    g.cls = c;
+    return g;
+  }
+  static constexpr void put(detail::text& t, std::string_view s) { t << s; }
+  static constexpr void put(detail::text& t, const char* s) { t << s; }
+  static constexpr void put(detail::text& t, long long v) { t.num(v); }
+  static constexpr void put(detail::text& t, int v) { t.num(v); }
+  static constexpr void put(detail::text& t, unsigned v) { t.num(v); }
+  static constexpr void put(detail::text& t, const src_loc& l) { t.loc(l); }
+
+  constexpr void build_prologue();
+  constexpr void resolve_cfg();
+};
+
+// ---- detail functions declared in registers.hpp ------------------------------------------
+namespace detail {
+constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t align, src_loc loc) {
+  return b.new_reg(c, dwords, align, loc);
+}
+constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name) {
+  if (id < b.fn.vregs.size()) b.fn.vregs[id].name = name;
+}
+constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view det, long long num,
+                      bool with_num) {
+  if (with_num)
+    b.fail(loc.line ? loc : b.cur_loc(), what, " (", det, " ", num, ")");
+  else
+    b.fail(loc.line ? loc : b.cur_loc(), what);
+}
+constexpr src_loc last_loc(const builder& b) { return b.cur_loc(); }
+constexpr void note_loc(builder& b, src_loc loc) { b.note_loc(loc); }
+
+constexpr operand reg_op(const reg_ref& r) {
+  operand o;
+  o.k = operand::kind::vreg;
+  o.cls = r.cls;
+  o.offset = r.off;
+  o.dwords = r.dwords;
+  o.value = r.id;
+  return o;
+}
+constexpr operand imm_op(uint64_t v, uint16_t dwords = 1) {
+  operand o;
+  o.k = operand::kind::imm;
+  o.cls = reg_class::sgpr;
+  o.value = v;
+  o.dwords = dwords;
+  return o;
+}
+constexpr operand special_op(special_reg r, uint16_t dwords) {
+  operand o;
+  o.k = operand::kind::special;
+  o.cls = reg_class::sgpr;
+  o.sp = r;
+  o.dwords = dwords;
+  return o;
+}
+constexpr operand label_op(uint32_t id) {
+  operand o;
+  o.k = operand::kind::label;
+  o.value = id;
+  return o;
+}
+using O = isa::gfx942_op;
+
+// Lowering context: the builder and the user's line for every emitted instruction.
+struct lower {
+  builder& b;
+  src_loc l;
+
+  constexpr reg_ref tmp(reg_class c, uint16_t dwords = 1) {
+    return b.new_reg(c, dwords, builder::natural_align(c, dwords), l);
+  }
+  constexpr void e(O op, std::initializer_list<operand> ops) {
+    if (b.err.failed) return;
+    emitted x = b.emit_raw(op, ops, l);
+    // Lowering bugs are caught by the same table check as user instructions.
+    const instr& in = b.fn.blocks[x.block].instrs[x.index];
+    isa::check_result cr = isa::check(op_desc(op), in);
+    if (!cr.ok) b.fail(l, "internal lowering error: ", cr.message);
+  }
+  static constexpr bool is_vgpr(const operand& o) { return o.k == operand::kind::vreg && o.cls == reg_class::vgpr; }
+  static constexpr bool is_sgpr(const operand& o) {
+    return (o.k == operand::kind::vreg && o.cls == reg_class::sgpr) || o.k == operand::kind::special;
+  }
+  static constexpr bool is_imm(const operand& o) { return o.k == operand::kind::imm; }
+  // Inline constants of VOP3 (no literal there on gfx9).
+  static constexpr bool inline_const(const operand& o, bool f32) {
+    if (!is_imm(o)) return true;
+    int64_t v = static_cast<int64_t>(o.value);
+    uint32_t lo = static_cast<uint32_t>(o.value);
+    if (v >= -16 && v <= 64) return true;
+    if (static_cast<int64_t>(static_cast<int32_t>(lo)) >= -16 && static_cast<int32_t>(lo) <= 64 &&
+        (o.value >> 32) == 0)
+      return true;
+    if (f32) {
+      constexpr uint32_t f[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                                0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983};
+      for (uint32_t x : f)
+        if (lo == x && (o.value >> 32) == 0) return true;
+    }
+    return false;
+  }
+  constexpr operand vmov(const operand& src) {
+    reg_ref t = tmp(reg_class::vgpr);
+    e(O::v_mov_b32, {reg_op(t), src});
+    return reg_op(t);
+  }
+  constexpr operand smov(const operand& src) {
+    reg_ref t = tmp(reg_class::sgpr);
+    e(O::s_mov_b32, {reg_op(t), src});
+    return reg_op(t);
+  }
+  static constexpr bool same_reg(const operand& a, const operand& c) {
+    return a.k == c.k && a.value == c.value && a.offset == c.offset && a.sp == c.sp;
+  }
+
+  // VOP2 op (VOP3 when src1 is not a VGPR): dst = a op c. `rev` is the reversed-operand
+  // opcode (or the same op when commutative); O{} none.
+  constexpr void valu2(O op, O rev, bool has_rev, const operand& d, operand a, operand c) {
+    if (!is_vgpr(c)) {
+      if (is_vgpr(a) && has_rev) {
+        operand t = a;
+        a = c;
+        c = t;
+        op = rev;
+      } else if (is_vgpr(a) && !inline_const(c, true)) {
+        c = vmov(c);  // VOP3 form cannot take the literal
+      } else if (!is_vgpr(a)) {
+        c = vmov(c);
+      }
+    }
+    // src0 may be an SGPR or literal (one constant-bus read); src1 is a VGPR now, or an
+    // inline constant / SGPR in the VOP3 form with src0 a VGPR.
+    if (!is_vgpr(c) && !is_vgpr(a)) a = vmov(a);
+    e(op, {d, a, c});
+  }
+  // VOP3-only op: at most one SGPR (constant bus), no literals.
+  constexpr void legal3(operand* srcs, int n, bool f32) {
+    bool bus = false;
+    operand bus_op{};
+    for (int i = 0; i < n; ++i) {
+      operand& s = srcs[i];
+      if (is_imm(s) && !inline_const(s, f32)) {
+        s = vmov(s);
+      } else if (is_sgpr(s)) {
+        if (!bus) {
+          bus = true;
+          bus_op = s;
+        } else if (!same_reg(bus_op, s)) {
+          s = vmov(s);
+        }
+      }
+    }
+  }
+  constexpr void valu3(O op, const operand& d, operand a, operand c, bool f32 = false) {
+    operand s[2] = {a, c};
+    legal3(s, 2, f32);
+    e(op, {d, s[0], s[1]});
+  }
+  constexpr void valu3(O op, const operand& d, operand a, operand c, operand x, bool f32 = false) {
+    operand s[3] = {a, c, x};
+    legal3(s, 3, f32);
+    e(op, {d, s[0], s[1], s[2]});
+  }
+  // SOP2 with at most one literal.
+  constexpr void salu2(O op, const operand& d, operand a, operand c) {
+    if (is_imm(a) && is_imm(c) && !inline_const(a, false) && !inline_const(c, false)) a = smov(a);
+    e(op, {d, a, c});
+  }
+};
+
+}  // namespace detail
+
+// ---- emission ---------------------------------------------------------------------------
+constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint32_t n, const modifiers& m,
+                                    src_loc l) {
+  note_loc(l);
+  if (err.failed) return {};
+  const isa::instr_desc& d = detail::op_desc(op);
+  if (n != d.num_operands) {
+    fail(l, d.name, " takes ", static_cast<long long>(d.num_operands), " operands, got ",
+         static_cast<long long>(n));
+    return {};
+  }
+  instr in;
+  in.op = static_cast<uint16_t>(op);
+  in.num_operands = static_cast<uint8_t>(n);
+  in.mods = m;
+  in.loc = l;
+  for (uint32_t i = 0; i < n; ++i) {
+    operand o = args[i].op;
+    if (o.k == operand::kind::vreg) {
+      if (o.value >= fn.vregs.size()) {
+        fail(l, d.name, " operand ", static_cast<long long>(i), ": register handle from another builder or uninitialised");
+        return {};
+      }
+      // Tuples must start at an aligned register: check the slice, raise the vreg's alignment.
+      uint16_t need = natural_align(o.cls, o.dwords);
+      if (need > 1) {
+        if (o.offset % need != 0) {
+          fail(l, d.name, " operand ", static_cast<long long>(i), ": a ", static_cast<long long>(o.dwords),
+               "-dword ", class_name(o.cls), " tuple must start at a multiple of ", static_cast<long long>(need),
+               " inside its register array (offset ", static_cast<long long>(o.offset), ")");
+          return {};
+        }
+        vreg_info& v = fn.vregs[o.value];
+        if (v.align < need) v.align = need;
+      }
+    }
+    if (o.k == operand::kind::label && o.value >= labels_.size()) {
+      fail(l, d.name, " operand ", static_cast<long long>(i), ": label from another builder");
+      return {};
+    }
+    in.ops[i] = o;
+  }
+  // Operand classes, widths, literals, constant bus, modifiers: the ISA table's checker.
+  isa::check_result cr = isa::check(d, in);
+  if (!cr.ok) {
+    fail(l, cr.message);
+    return {};
+  }
+  fn.blocks[cur_].instrs.push_back(in);
+  emitted e{cur_, static_cast<uint32_t>(fn.blocks[cur_].instrs.size() - 1)};
+  if (d.flags & (isa::f_branch | isa::f_terminator)) start_block();
+  return e;
+}
+
+constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l,
+                                    const modifiers& m) {
+  if (err.failed) return {};
+  instr in;
+  in.op = static_cast<uint16_t>(op);
+  in.num_operands = static_cast<uint8_t>(ops.size());
+  in.mods = m;
+  in.loc = l.line ? l : last_loc_;
+  uint32_t i = 0;
+  for (const operand& o : ops) in.ops[i++] = o;
+  fn.blocks[cur_].instrs.push_back(in);
+  emitted e{cur_, static_cast<uint32_t>(fn.blocks[cur_].instrs.size() - 1)};
+  if (detail::op_desc(op).flags & (isa::f_branch | isa::f_terminator)) start_block();
+  return e;
+}
+
+}  // namespace hipasm
+
+// The rest of the language (expressions, control flow, kernel arguments, build_kernel).
+#include "expr.hpp"
+#include "control_flow.hpp"
+#include "kernel_args.hpp"

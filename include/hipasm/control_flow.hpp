@@ -1,0 +1,332 @@
+// Structured control flow: If / Else / While / For / Break / Continue.
+//
+//   J.If(i < n, [&] { ... }).Else([&] { ... });
+//   J.While([&] { return i < n; }, [&] { ...; J.If(x == 0, [&] { J.Break(); }); });
+//   J.For(i, 0, n, [&] { ... });                       // for (i = 0; i < n; ++i)
+//
+// A condition on SGPRs/immediates (u32/i32) is wave-uniform: s_cmp sets SCC and
+// s_cbranch_scc0/1 branches. A condition involving a VGPR (or f32) is per-lane: v_cmp writes a
+// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch
+// (s_and_saveexec_b64), with s_cbranch_execz skipping a branch no lane takes and EXEC restored
+// at the join. Per-lane loops drop lanes from EXEC as their condition fails and leave when
+// EXEC is empty. A Break/Continue under a per-lane If removes the current lanes from EXEC and
+// from the saved EXEC of every enclosing per-lane If of the loop, so they stay off until the
+// loop ends (Break) or the next iteration (Continue).
+//
+// Instructions inside a branch whose lanes are all off still run if they are scalar
+// (SALU/SMEM) and the branch was entered by fall-through: keep scalar side effects out of
+// per-lane branches, as on any SIMT machine.
+#pragma once
+#include <type_traits>
+
+#include "builder.hpp"
+
+namespace hipasm {
+
+namespace detail {
+
+constexpr O scalar_cmp_op(cmpop o, bool sgn) {
+  switch (o) {
+    case cmpop::lt: return sgn ? O::s_cmp_lt_i32 : O::s_cmp_lt_u32;
+    case cmpop::le: return sgn ? O::s_cmp_le_i32 : O::s_cmp_le_u32;
+    case cmpop::gt: return sgn ? O::s_cmp_gt_i32 : O::s_cmp_gt_u32;
+    case cmpop::ge: return sgn ? O::s_cmp_ge_i32 : O::s_cmp_ge_u32;
+    case cmpop::eq: return O::s_cmp_eq_u32;
+    case cmpop::ne: return O::s_cmp_lg_u32;
+  }
+  return O::s_cmp_eq_u32;
+}
+constexpr cmpop invert(cmpop o) {
+  switch (o) {
+    case cmpop::lt: return cmpop::ge;
+    case cmpop::le: return cmpop::gt;
+    case cmpop::gt: return cmpop::le;
+    case cmpop::ge: return cmpop::lt;
+    case cmpop::eq: return cmpop::ne;
+    case cmpop::ne: return cmpop::eq;
+  }
+  return o;
+}
+constexpr O vector_cmp_op(cmpop o, dtype t, bool negate) {
+  if (t == dtype::f32) {
+    if (negate) {  // unordered complements: !(a < b) is true for NaN
+      switch (o) {
+        case cmpop::lt: return O::v_cmp_nlt_f32;
+        case cmpop::le: return O::v_cmp_nle_f32;
+        case cmpop::gt: return O::v_cmp_ngt_f32;
+        case cmpop::ge: return O::v_cmp_nge_f32;
+        case cmpop::eq: return O::v_cmp_neq_f32;
+        case cmpop::ne: return O::v_cmp_eq_f32;
+      }
+    }
+    switch (o) {
+      case cmpop::lt: return O::v_cmp_lt_f32;
+      case cmpop::le: return O::v_cmp_le_f32;
+      case cmpop::gt: return O::v_cmp_gt_f32;
+      case cmpop::ge: return O::v_cmp_ge_f32;
+      case cmpop::eq: return O::v_cmp_eq_f32;
+      case cmpop::ne: return O::v_cmp_neq_f32;
+    }
+  }
+  if (negate) o = invert(o);
+  bool s = t == dtype::i32;
+  switch (o) {
+    case cmpop::lt: return s ? O::v_cmp_lt_i32 : O::v_cmp_lt_u32;
+    case cmpop::le: return s ? O::v_cmp_le_i32 : O::v_cmp_le_u32;
+    case cmpop::gt: return s ? O::v_cmp_gt_i32 : O::v_cmp_gt_u32;
+    case cmpop::ge: return s ? O::v_cmp_ge_i32 : O::v_cmp_ge_u32;
+    case cmpop::eq: return s ? O::v_cmp_eq_i32 : O::v_cmp_eq_u32;
+    case cmpop::ne: return s ? O::v_cmp_ne_i32 : O::v_cmp_ne_u32;
+  }
+  return O::v_cmp_eq_u32;
+}
+
+// Scalar condition: sets SCC = (a op b), negation folded into the branch sense.
+// Returns true when SCC holds the condition's truth (false: SCC holds its negation).
+constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
+  operand a = c.a.op, x = c.c.op;
+  if (lower::is_imm(a) && lower::is_imm(x)) a = L.smov(a);
+  L.e(scalar_cmp_op(c.op, c.a.t == dtype::i32), {a, x});
+  return !c.negate;
+}
+// Per-lane condition: a lane mask in a new SGPR pair.
+constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
+  reg_ref m = L.tmp(reg_class::sgpr, 2);
+  if (c.a.is_reg(reg_class::agpr) || c.c.is_reg(reg_class::agpr)) {
+    L.b.fail(L.l, "an AGPR cannot be a comparison operand");
+    return m;
+  }
+  L.valu3(vector_cmp_op(c.op, c.a.t, c.negate), reg_op(m), c.a.op, c.c.op, c.a.t == dtype::f32);
+  return m;
+}
+constexpr operand exec_op() { return special_op(special_reg::exec, 2); }
+
+}  // namespace detail
+
+// ---- If / Else -------------------------------------------------------------------------------
+template <class F>
+constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::source_location loc) {
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  detail::lower L{*this, l};
+  if_state st;
+  label join = make_label({}, loc);
+  st.join_label = join.id;
+  if (c.scalar()) {
+    bool sense = detail::emit_scalar_cmp(L, c);
+    emit_raw(sense ? O::s_cbranch_scc0 : O::s_cbranch_scc1, {detail::label_op(join.id)}, l);
+    then_body();
+    st.then_end_block = cur_block();
+    start_block();
+    place(join, loc);
+  } else {
+    st.vector = true;
+    st.mask = detail::emit_vector_cmp(L, c);
+    st.save = L.tmp(reg_class::sgpr, 2);
+    L.e(O::s_and_saveexec_b64, {detail::reg_op(st.save), detail::reg_op(st.mask)});
+    emit_raw(O::s_cbranch_execz, {detail::label_op(join.id)}, l);
+    div_stack_.push_back({st.save, st.mask, join.id});
+    then_body();
+    div_stack_.pop_back();
+    st.then_end_block = cur_block();
+    start_block();
+    place(join, loc);
+    L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(st.save)});
+  }
+  st.join_block = cur_block();
+  st.instrs_at_join = cur_index();
+  st.blocks_at_join = static_cast<uint32_t>(fn.blocks.size());
+  ifs_.push_back(st);
+  return if_result{this, static_cast<uint32_t>(ifs_.size() - 1)};
+}
+
+template <class F>
+constexpr void builder::if_result::Else(F&& else_body, std::source_location loc) {
+  builder& B = *b;
+  src_loc l = to_src_loc(loc);
+  B.note_loc(l);
+  if (B.err.failed) return;
+  if_state st = B.ifs_[id];
+  if (st.has_else || B.cur_block() != st.join_block || B.cur_index() != st.instrs_at_join ||
+      B.fn.blocks.size() != st.blocks_at_join) {
+    B.fail(l, "Else must directly follow its If (nothing may be emitted in between)");
+    return;
+  }
+  B.ifs_[id].has_else = true;
+  detail::lower L{B, l};
+  label end = B.make_label({}, loc);
+  if (!st.vector) {
+    // The then-branch jumps over the else-branch.
+    instr br;
+    br.op = static_cast<uint16_t>(O::s_branch);
+    br.num_operands = 1;
+    br.ops[0] = detail::label_op(end.id);
+    br.loc = l;
+    B.fn.blocks[st.then_end_block].instrs.push_back(br);
+    else_body();
+    B.start_block();
+    B.place(end, loc);
+  } else {
+    // Replace the restore by: EXEC = saved & ~mask (the lanes that did not take then).
+    B.fn.blocks[B.cur_block()].instrs.pop_back();
+    L.e(O::s_andn2_b64, {detail::exec_op(), detail::reg_op(st.save), detail::reg_op(st.mask)});
+    B.emit_raw(O::s_cbranch_execz, {detail::label_op(end.id)}, l);
+    B.div_stack_.push_back({st.save, st.mask, end.id});
+    else_body();
+    B.div_stack_.pop_back();
+    B.start_block();
+    B.place(end, loc);
+    L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(st.save)});
+  }
+}
+
+template <class F, class G>
+constexpr void builder::If(const cond& c, F&& then_body, G&& else_body, std::source_location l) {
+  If(c, static_cast<F&&>(then_body), l).Else(static_cast<G&&>(else_body), l);
+}
+
+// ---- loops -------------------------------------------------------------------------------------
+template <class C, class F>
+constexpr void builder::While(C&& condition, F&& body, std::source_location loc) {
+  For([] {}, static_cast<C&&>(condition), [] {}, static_cast<F&&>(body), loc);
+}
+
+template <class I, class C, class S, class F>
+constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::source_location loc) {
+  static_assert(std::is_same_v<std::decay_t<decltype(condition())>, cond>,
+                "the loop condition must be a lambda returning a comparison of registers, e.g. "
+                "[&] { return i < n; }");
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  init();
+  detail::lower L{*this, l};
+  detail::loop_ctx lp;
+  lp.head = make_label({}, loc).id;
+  lp.cont = make_label({}, loc).id;
+  lp.exit = make_label({}, loc).id;
+  lp.div_depth = static_cast<uint32_t>(div_stack_.size());
+  lp.entry_block = cur_block();
+  start_block();
+  place(label{lp.head}, loc);
+  cond c = condition();
+  if (c.scalar()) {
+    bool sense = detail::emit_scalar_cmp(L, c);
+    emit_raw(sense ? O::s_cbranch_scc0 : O::s_cbranch_scc1, {detail::label_op(lp.exit)}, l);
+  } else {
+    lp.vector = true;
+    lp.save = L.tmp(reg_class::sgpr, 2);
+    // EXEC at loop entry, restored at the exit (appended to the block that enters the loop).
+    instr sv;
+    sv.op = static_cast<uint16_t>(O::s_mov_b64);
+    sv.num_operands = 2;
+    sv.ops[0] = detail::reg_op(lp.save);
+    sv.ops[1] = detail::exec_op();
+    sv.loc = l;
+    fn.blocks[lp.entry_block].instrs.push_back(sv);
+    detail::reg_ref m = detail::emit_vector_cmp(L, c);
+    L.e(O::s_and_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(m)});
+    emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
+  }
+  lp.body_block = cur_block();
+  loops_.push_back(lp);
+  body();
+  lp = loops_.back();
+  loops_.pop_back();
+  place(label{lp.cont}, loc);
+  if (lp.cont_mask.b) L.e(O::s_or_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(lp.cont_mask)});
+  step();
+  if (lp.lane_exit) emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
+  emit_raw(O::s_branch, {detail::label_op(lp.head)}, l);
+  place(label{lp.exit}, loc);
+  if (lp.vector || lp.lane_exit) {
+    if (!lp.vector) {
+      lp.save = L.tmp(reg_class::sgpr, 2);
+      instr sv;
+      sv.op = static_cast<uint16_t>(O::s_mov_b64);
+      sv.num_operands = 2;
+      sv.ops[0] = detail::reg_op(lp.save);
+      sv.ops[1] = detail::exec_op();
+      sv.loc = l;
+      fn.blocks[lp.entry_block].instrs.push_back(sv);
+    }
+    L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(lp.save)});
+  }
+}
+
+template <dtype T, class F>
+constexpr void builder::For(gpr<T> i, const val<T>& begin, const val<T>& end, F&& body, int step,
+                            std::source_location l) {
+  static_assert(is_int32(T), "For(i, begin, end, body) needs a u32 or i32 counter");
+  val<T> e = end;
+  For([&] { i = begin; },
+      [&] {
+        if (step >= 0) return i < e;
+        return i > e;
+      },
+      [&] { i += step; }, static_cast<F&&>(body), l);
+}
+
+// Leaves the innermost loop (the lanes executing it, under per-lane control flow).
+constexpr void builder::Break(std::source_location loc) {
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  if (loops_.empty()) {
+    fail(l, "Break outside a loop");
+    return;
+  }
+  detail::loop_ctx& lp = loops_.back();
+  detail::lower L{*this, l};
+  if (div_stack_.size() == lp.div_depth) {
+    emit_raw(O::s_branch, {detail::label_op(lp.exit)}, l);  // every active lane leaves
+    return;
+  }
+  for (uint32_t i = lp.div_depth; i < div_stack_.size(); ++i) {
+    operand s = detail::reg_op(div_stack_[i].save);
+    L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+  }
+  if (!lp.vector) lp.lane_exit = true;
+  L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
+  emit_raw(O::s_branch, {detail::label_op(div_stack_.back().join)}, l);
+}
+
+// Goes to the next iteration of the innermost loop.
+constexpr void builder::Continue(std::source_location loc) {
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  if (loops_.empty()) {
+    fail(l, "Continue outside a loop");
+    return;
+  }
+  detail::loop_ctx& lp = loops_.back();
+  detail::lower L{*this, l};
+  if (div_stack_.size() == lp.div_depth) {
+    emit_raw(O::s_branch, {detail::label_op(lp.cont)}, l);
+    return;
+  }
+  if (!lp.cont_mask.b) {
+    // Lanes that continue this iteration: cleared at the top of every iteration.
+    lp.cont_mask = L.tmp(reg_class::sgpr, 2);
+    instr z;
+    z.op = static_cast<uint16_t>(O::s_mov_b64);
+    z.num_operands = 2;
+    z.ops[0] = detail::reg_op(lp.cont_mask);
+    z.ops[1] = detail::imm_op(0);
+    z.loc = l;
+    auto& ins = fn.blocks[lp.body_block].instrs;
+    ins.insert(ins.begin(), z);
+    if (last_expr_.block == lp.body_block) last_expr_ = {};
+    for (if_state& s : ifs_)
+      if (s.join_block == lp.body_block) s.instrs_at_join += 1;
+  }
+  operand cm = detail::reg_op(lp.cont_mask);
+  L.e(O::s_or_b64, {cm, cm, detail::exec_op()});
+  for (uint32_t i = lp.div_depth; i < div_stack_.size(); ++i) {
+    operand s = detail::reg_op(div_stack_[i].save);
+    L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+  }
+  if (!lp.vector) lp.lane_exit = true;
+  L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
+  emit_raw(O::s_branch, {detail::label_op(div_stack_.back().join)}, l);
+}
+
+}  // namespace hipasm

@@ -1,0 +1,322 @@
+// Kernel arguments and build_kernel.
+//
+// A kernel's runtime arguments are the parameters after `builder&`, typed by their C++ type:
+//   constexpr void k(hipasm::builder& J, hipasm::arg<const float*> x, hipasm::arg<int> n,
+//                    hipasm::arg<float> alpha, hipasm::arg<my_struct> s);
+// Each sits at its C ABI offset in the kernarg segment (as the HIP __global__ wrapper with
+// the same parameter types lays it out). An arg<T> is an SGPR handle (registers.hpp) of the
+// matching dtype: pointers and 64-bit integers are u64/i64 pairs, int -> i32, unsigned -> u32,
+// float -> f32, double -> f64, _Float16 -> f16x2, __bf16 -> bf16x2 (the dword that holds the
+// value; `shift` says at which bit it starts), a struct -> a u32 array of its dwords
+// (`field<U>(byte_offset)` views one member). Pointer arithmetic is in BYTES.
+//
+// Only arguments that some instruction reads are loaded: at the end of the build the
+// prologue loads them with as few s_load_dwordxN as the layout allows (contiguous used
+// dwords share one load), followed by one s_waitcnt lgkmcnt(0).
+#pragma once
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+
+#include "builder.hpp"
+
+namespace hipasm {
+
+namespace detail {
+template <class T>
+constexpr dtype dtype_for() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_pointer_v<U>) return dtype::u64;
+  else if constexpr (std::is_same_v<U, float>) return dtype::f32;
+  else if constexpr (std::is_same_v<U, double>) return dtype::f64;
+#if defined(__clang__)
+  else if constexpr (std::is_same_v<U, _Float16>) return dtype::f16x2;
+  else if constexpr (std::is_same_v<U, __bf16>) return dtype::bf16x2;
+#endif
+  else if constexpr (std::is_integral_v<U> && sizeof(U) == 8) return std::is_signed_v<U> ? dtype::i64 : dtype::u64;
+  else if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) return std::is_signed_v<U> ? dtype::i32 : dtype::u32;
+  else return dtype::u32;
+}
+template <class T>
+inline constexpr bool is_struct_arg = std::is_class_v<std::remove_cv_t<T>>;
+}  // namespace detail
+
+template <class T>
+struct arg : gpr<detail::dtype_for<T>()> {
+  static_assert(std::is_trivially_copyable_v<T>, "kernel arguments must be trivially copyable");
+  static_assert(sizeof(T) <= 64, "kernel arguments larger than 64 bytes are not supported: pass a pointer");
+  using base = gpr<detail::dtype_for<T>()>;
+  uint32_t offset = 0;  // byte offset in the kernarg segment
+  uint8_t shift = 0;    // for sub-dword types: bit position of the value in its dword
+
+  constexpr arg() = default;
+  constexpr arg(const base& g, uint32_t off, uint8_t sh) : base(g), offset(off), shift(sh) {}
+  using base::operator=;
+
+  // A member of a struct argument at `byte_offset` (must be dword aligned).
+  template <class U>
+  constexpr gpr<detail::dtype_for<U>()> field(uint32_t byte_offset,
+                                              std::source_location l = std::source_location::current()) const {
+    gpr<detail::dtype_for<U>()> r;
+    r.b = this->b;
+    r.id = this->id;
+    r.cls = this->cls;
+    r.off = static_cast<uint16_t>(this->off + byte_offset / 4);
+    constexpr uint16_t w = dwords_of(detail::dtype_for<U>());
+    if ((byte_offset % 4) != 0 || byte_offset / 4 + w > this->dwords()) {
+      if (this->b) detail::report(*this->b, to_src_loc(l), "struct field not dword aligned or out of range", "byte offset", byte_offset, true);
+      r.off = this->off;
+    }
+    return r;
+  }
+};
+
+template <class T>
+constexpr arg<T> builder::make_arg(std::source_location l) {
+  constexpr uint32_t size = sizeof(T), align = alignof(T);
+  uint32_t off = (kernarg_bytes_ + align - 1) & ~(align - 1);
+  kernarg_bytes_ = off + size;
+  uint16_t dw = static_cast<uint16_t>((size + 3) / 4);
+  if (size >= 4 && off % 4 != 0) {
+    fail(to_src_loc(l), "kernel argument at byte offset ", static_cast<long long>(off),
+         " is not dword aligned (give the struct 4-byte alignment)");
+  }
+  src_loc sl = to_src_loc(l);
+  detail::reg_ref r = new_reg(reg_class::sgpr, dw, natural_align(reg_class::sgpr, dw), sl);
+  args_.push_back({r.id, off & ~3u, dw * 4u});
+  gpr<detail::dtype_for<T>()> g;
+  g.b = this;
+  g.id = r.id;
+  g.cls = reg_class::sgpr;
+  uint16_t n = static_cast<uint16_t>(dw / dwords_of(detail::dtype_for<T>()));
+  g.dim[0] = n;
+  g.rank = n > 1 ? 1 : 0;
+  return arg<T>(g, off, static_cast<uint8_t>((off % 4) * 8));
+}
+
+// ---- finishing the IR -----------------------------------------------------------------------
+constexpr void builder::build_prologue() {
+  using detail::reg_op;
+  // Which argument registers does any instruction read or write?
+  std::vector<int32_t> arg_of(fn.vregs.size(), -1);
+  for (uint32_t i = 0; i < args_.size(); ++i) arg_of[args_[i].vreg] = static_cast<int32_t>(i);
+  std::vector<bool> used(args_.size(), false);
+  bool any = false;
+  for (const block& bl : fn.blocks)
+    for (const instr& in : bl.instrs)
+      for (uint32_t j = 0; j < in.num_operands; ++j) {
+        const operand& o = in.ops[j];
+        if (o.k == operand::kind::vreg && o.value < arg_of.size() && arg_of[o.value] >= 0) {
+          used[arg_of[o.value]] = true;
+          any = true;
+        }
+      }
+  block& pro = fn.blocks[0];
+  src_loc ploc = fn.vregs.empty() ? src_loc{} : fn.vregs[0].loc;
+  // Used dwords of the kernarg segment, and which argument owns each.
+  uint32_t total_dw = (kernarg_bytes_ + 3) / 4;
+  std::vector<uint8_t> need(total_dw + 1, 0);
+  for (uint32_t i = 0; i < args_.size(); ++i)
+    if (used[i])
+      for (uint32_t k = 0; k < args_[i].bytes / 4; ++k) need[args_[i].offset / 4 + k] = 1;
+  // chunk_of[dword] = (vreg, offset inside it)
+  std::vector<uint32_t> chunk_id(total_dw + 1, 0), chunk_off(total_dw + 1, 0);
+  if (any) {
+    fn.uses_kernarg_ptr = true;
+    uint32_t kp = kernarg_vreg();
+    uint32_t d = 0;
+    while (d < total_dw) {
+      if (!need[d]) {
+        ++d;
+        continue;
+      }
+      // The run of used dwords starting at d; an argument never straddles two loads.
+      uint32_t end = d;
+      while (end < total_dw && need[end]) ++end;
+      uint32_t n = 16;
+      while (n > 1) {
+        if (d + n <= end) {
+          bool splits = false;
+          for (uint32_t i = 0; i < args_.size(); ++i) {
+            if (!used[i]) continue;
+            uint32_t a0 = args_[i].offset / 4, a1 = a0 + args_[i].bytes / 4;
+            if (a0 < d + n && d + n < a1) splits = true;
+          }
+          if (!splits) break;
+        }
+        n /= 2;
+      }
+      if (n == 1) {
+        // a wide argument at d that no power of two fits: load it whole, rounded up
+        for (uint32_t i = 0; i < args_.size(); ++i)
+          if (used[i] && args_[i].offset / 4 == d) {
+            uint32_t w = args_[i].bytes / 4;
+            while (n < w) n *= 2;
+          }
+      }
+      detail::reg_ref c = new_reg(reg_class::sgpr, static_cast<uint16_t>(n), natural_align(reg_class::sgpr, static_cast<uint16_t>(n)), ploc);
+      O op = n == 1 ? O::s_load_dword : n == 2 ? O::s_load_dwordx2 : n == 4 ? O::s_load_dwordx4
+             : n == 8 ? O::s_load_dwordx8 : O::s_load_dwordx16;
+      instr in;
+      in.op = static_cast<uint16_t>(op);
+      in.num_operands = 3;
+      in.ops[0] = reg_op(c);
+      in.ops[1] = reg_op(detail::reg_ref{this, kp, reg_class::sgpr, 0, 2});
+      in.ops[2] = detail::imm_op(d * 4);
+      in.loc = ploc;
+      pro.instrs.push_back(in);
+      for (uint32_t k = 0; k < n && d + k < total_dw + 1; ++k) {
+        chunk_id[d + k] = c.id;
+        chunk_off[d + k] = k;
+      }
+      d += n;
+    }
+    // Rewrite every use of an argument register into its chunk.
+    for (block& bl : fn.blocks)
+      for (instr& in : bl.instrs)
+        for (uint32_t j = 0; j < in.num_operands; ++j) {
+          operand& o = in.ops[j];
+          if (o.k == operand::kind::vreg && o.value < arg_of.size() && arg_of[o.value] >= 0) {
+            uint32_t dw0 = args_[arg_of[o.value]].offset / 4 + o.offset;
+            o.value = chunk_id[dw0];
+            o.offset = static_cast<uint16_t>(chunk_off[dw0]);
+          }
+        }
+  }
+  // Entry registers: kernarg pointer s[0:1] (always enabled, see kernel.hpp), then the
+  // enabled workgroup ids in x, y, z order; v0 holds the packed work-item ids.
+  fn.uses_kernarg_ptr = true;
+  if (kernarg_vreg_ >= 0) fn.vregs[kernarg_vreg_].fixed = 0;
+  int16_t next_s = 2;
+  for (int d = 0; d < 3; ++d)
+    if (wg_id_[d] >= 0) fn.vregs[wg_id_[d]].fixed = next_s++;
+  if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
+    detail::reg_ref v0 = new_reg(reg_class::vgpr, 1, 1, ploc);
+    fn.vregs[v0.id].fixed = 0;
+    fn.vregs[v0.id].name = "v0_workitem_ids";
+    for (int d = 0; d < 3; ++d) {
+      if (tid_[d] < 0) continue;
+      instr in;
+      in.loc = fn.vregs[tid_[d]].loc;
+      in.ops[0] = reg_op(detail::reg_ref{this, static_cast<uint32_t>(tid_[d]), reg_class::vgpr, 0, 1});
+      if (d == 0) {
+        in.op = static_cast<uint16_t>(O::v_and_b32);
+        in.num_operands = 3;
+        in.ops[1] = detail::imm_op(0x3ff);
+        in.ops[2] = reg_op(v0);
+      } else {
+        in.op = static_cast<uint16_t>(O::v_bfe_u32);
+        in.num_operands = 4;
+        in.ops[1] = reg_op(v0);
+        in.ops[2] = detail::imm_op(d == 1 ? 10 : 20);
+        in.ops[3] = detail::imm_op(10);
+      }
+      pro.instrs.push_back(in);
+    }
+  }
+  if (any) {
+    instr w;
+    w.op = static_cast<uint16_t>(O::s_waitcnt);
+    w.num_operands = 1;
+    w.ops[0] = lgkmcnt(0).to_operand();
+    w.loc = ploc;
+    pro.instrs.push_back(w);
+  }
+}
+
+constexpr void builder::resolve_cfg() {
+  // Labels -> block ids.
+  for (block& bl : fn.blocks)
+    for (instr& in : bl.instrs)
+      for (uint32_t j = 0; j < in.num_operands; ++j) {
+        operand& o = in.ops[j];
+        if (o.k != operand::kind::label) continue;
+        const label_info& li = labels_[o.value];
+        if (li.block < 0) {
+          fail(in.loc, "label '", li.name.empty() ? std::string_view("<unnamed>") : li.name,
+               "' (made at ", li.loc, ") is jumped to but never placed");
+          return;
+        }
+        o.value = static_cast<uint64_t>(li.block);
+      }
+  // Successors: fall-through first, then the branch target.
+  const uint32_t nb = static_cast<uint32_t>(fn.blocks.size());
+  for (uint32_t i = 0; i < nb; ++i) {
+    block& bl = fn.blocks[i];
+    bl.succs.clear();
+    bool falls = true;
+    int64_t target = -1;
+    if (!bl.instrs.empty()) {
+      const instr& last = bl.instrs.back();
+      O op = static_cast<O>(last.op);
+      if (op == O::s_endpgm) falls = false;
+      if (op == O::s_branch) falls = false;
+      for (uint32_t j = 0; j < last.num_operands; ++j)
+        if (last.ops[j].k == operand::kind::label) target = static_cast<int64_t>(last.ops[j].value);
+      if (op == O::s_setpc_b64) falls = false;
+    }
+    if (falls && i + 1 < nb) bl.succs.push_back(i + 1);
+    if (target >= 0 && !(falls && static_cast<uint32_t>(target) == i + 1)) bl.succs.push_back(static_cast<uint32_t>(target));
+  }
+}
+
+constexpr void builder::finish() {
+  if (err.failed) return;
+  // End of program (unless the kernel's last instruction already ends it).
+  {
+    bool ended = false;
+    if (fn.blocks[cur_].instrs.empty() && !block_has_label_ && cur_ > 0) {
+      const auto& prev = fn.blocks[cur_ - 1].instrs;
+      if (!prev.empty() && (static_cast<O>(prev.back().op) == O::s_endpgm || static_cast<O>(prev.back().op) == O::s_branch))
+        ended = true;
+    }
+    if (!ended) emit_raw(O::s_endpgm, {}, last_loc_);
+    // drop trailing empty blocks nothing jumps to
+    while (fn.blocks.size() > 2 && fn.blocks.back().instrs.empty()) {
+      uint32_t last = static_cast<uint32_t>(fn.blocks.size() - 1);
+      bool targeted = false;
+      for (const label_info& li : labels_)
+        if (li.block == static_cast<int32_t>(last)) targeted = true;
+      if (targeted) break;
+      fn.blocks.pop_back();
+    }
+    cur_ = static_cast<uint32_t>(fn.blocks.size() - 1);
+  }
+  build_prologue();
+  if (err.failed) return;
+  resolve_cfg();
+}
+
+// ---- build_kernel ---------------------------------------------------------------------------
+namespace detail {
+template <class T>
+struct arg_type;
+template <class T>
+struct arg_type<arg<T>> {
+  using type = T;
+};
+template <class F>
+struct kernel_sig;
+template <class... A>
+struct kernel_sig<void (*)(builder&, A...)> {
+  using args = std::tuple<typename arg_type<std::remove_cvref_t<A>>::type...>;
+};
+
+template <auto KernelFn, class... T>
+constexpr void run_kernel(builder& J, std::tuple<T...>*) {
+  // Braced initialisation evaluates left to right: offsets are assigned in parameter order.
+  std::tuple<arg<T>...> a{J.make_arg<T>()...};
+  std::apply([&](auto&... x) { KernelFn(J, x...); }, a);
+}
+}  // namespace detail
+
+template <auto KernelFn>
+constexpr build_result build_kernel(std::string_view name) {
+  using sig = detail::kernel_sig<decltype(+KernelFn)>;
+  builder J(name);
+  detail::run_kernel<KernelFn>(J, static_cast<typename sig::args*>(nullptr));
+  J.finish();
+  return build_result{static_cast<function&&>(J.fn), static_cast<error_info&&>(J.err)};
+}
+
+}  // namespace hipasm

@@ -1,0 +1,100 @@
+// What an instruction operand may be when a kernel calls a mnemonic:
+//   J.v_add_f32(d, -a, abs(b));            registers (any handle, slice, element), with
+//                                          the neg/abs source modifiers on floats
+//   J.s_mov_b32(s, 42); J.v_mov_b32(v, 1.5f);   immediates
+//   J.s_mov_b64(exec, s); J.s_cbranch_scc1(L);  special registers and labels
+//   J.s_waitcnt(vmcnt(0) | lgkmcnt(0));    s_waitcnt fields
+#pragma once
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "ir.hpp"
+
+namespace hipasm {
+
+// Named hardware registers usable as operands.
+struct special_operand {
+  special_reg reg;
+  uint16_t dwords;
+  constexpr operand to_operand() const {
+    operand o;
+    o.k = operand::kind::special;
+    o.sp = reg;
+    o.cls = reg_class::sgpr;
+    o.dwords = dwords;
+    return o;
+  }
+};
+inline constexpr special_operand vcc{special_reg::vcc, 2}, vcc_lo{special_reg::vcc_lo, 1},
+    vcc_hi{special_reg::vcc_hi, 1}, exec{special_reg::exec, 2}, exec_lo{special_reg::exec_lo, 1},
+    exec_hi{special_reg::exec_hi, 1}, m0{special_reg::m0, 1}, scc{special_reg::scc, 1},
+    vccz{special_reg::vccz, 1}, execz{special_reg::execz, 1};
+
+// `off`: the absent address operand of global/scratch instructions (global_load_dword v, v[2:3], off).
+struct off_operand {
+  constexpr operand to_operand() const { return operand{}; }
+};
+inline constexpr off_operand off{};
+
+// A branch target made by builder::label(); placed with builder::place().
+struct label {
+  uint32_t id = 0xffffffffu;
+  constexpr operand to_operand() const {
+    operand o;
+    o.k = operand::kind::label;
+    o.value = id;
+    return o;
+  }
+};
+
+// s_waitcnt fields (gfx9 encoding); fields left out do not wait.
+struct waitcnt {
+  uint8_t vm = 63, exp = 7, lgkm = 15;
+  constexpr uint16_t simm16() const {
+    return static_cast<uint16_t>((vm & 0xf) | (exp & 0x7) << 4 | (lgkm & 0xf) << 8 | ((vm >> 4) & 3) << 14);
+  }
+  constexpr waitcnt operator|(const waitcnt& o) const {
+    return waitcnt{vm < o.vm ? vm : o.vm, exp < o.exp ? exp : o.exp, lgkm < o.lgkm ? lgkm : o.lgkm};
+  }
+  constexpr operand to_operand() const {
+    operand o;
+    o.k = operand::kind::imm;
+    o.value = simm16();
+    return o;
+  }
+};
+constexpr waitcnt vmcnt(unsigned n) { return waitcnt{static_cast<uint8_t>(n > 63 ? 63 : n), 7, 15}; }
+constexpr waitcnt expcnt(unsigned n) { return waitcnt{63, static_cast<uint8_t>(n > 7 ? 7 : n), 15}; }
+constexpr waitcnt lgkmcnt(unsigned n) { return waitcnt{63, 7, static_cast<uint8_t>(n > 15 ? 15 : n)}; }
+
+template <class R>
+concept operand_like = requires(const R& r) {
+  { r.to_operand() } -> std::same_as<operand>;
+};
+
+// One operand of an instruction call. Integers are stored sign-extended to 64 bits,
+// floats as their IEEE bits (f32; a double is narrowed to f32 unless it is passed where a
+// 64-bit operand is expected, which the builder handles).
+struct operand_arg {
+  operand op{};
+
+  constexpr operand_arg() = default;
+  template <operand_like R>
+  constexpr operand_arg(const R& r) : op(r.to_operand()) {}
+  template <class I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+  constexpr operand_arg(I v) {
+    op.k = operand::kind::imm;
+    op.value = std::is_signed_v<I> ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+  }
+  constexpr operand_arg(float f) {
+    op.k = operand::kind::imm;
+    op.value = std::bit_cast<uint32_t>(f);
+  }
+  constexpr operand_arg(double d) : operand_arg(static_cast<float>(d)) {}
+};
+
+}  // namespace hipasm

@@ -1,0 +1,488 @@
+// Typed register handles: SGPR/VGPR/AGPR values of a dtype, arrays with a shape, slices.
+//
+// A handle names (a part of) one virtual register of the IR; copying a handle aliases the
+// same register (like a reference), ASSIGNING to a handle emits the move/compute into it:
+//
+//   auto acc = J.vgpr<f32>(4, 4).named("acc").fill(0.0f);   // 16 VGPRs, all 0.0f
+//   auto row = acc[1];               // handle to elements [4, 8): no instruction
+//   acc[1][2] = x * y;               // v_mul_f32 into element (1, 2)
+//   auto t = x + y;                  // t names the new temporary register holding x + y
+//
+// The dtype is part of the type (gpr<f32>, gpr<i32>, ...): mixing dtypes in an expression is a
+// C++ compile error ("invalid operands"); `.as<u32>()` reinterprets. The class (SGPR, VGPR,
+// AGPR) is a run-time property so that expressions pick scalar or vector code from their
+// operands (SGPR op SGPR -> SALU into a new SGPR, anything with a VGPR -> VALU).
+// Slicing is `a.slice(first, count)` (pyhip's inclusive a[first:last] is slice(first,
+// last - first + 1)); `a[i]` indexes the first dimension.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <initializer_list>
+#include <source_location>
+#include <string_view>
+#include <type_traits>
+
+#include "diagnostics.hpp"
+#include "ir.hpp"
+
+namespace hipasm {
+
+class builder;
+
+enum class dtype : uint8_t { u32, i32, f32, f16x2, bf16x2, fp8x4, bf8x4, u64, i64, f64 };
+inline constexpr dtype u32 = dtype::u32, i32 = dtype::i32, f32 = dtype::f32,
+                       f16x2 = dtype::f16x2, bf16x2 = dtype::bf16x2, fp8x4 = dtype::fp8x4,
+                       bf8x4 = dtype::bf8x4, u64 = dtype::u64, i64 = dtype::i64, f64 = dtype::f64;
+
+constexpr uint16_t dwords_of(dtype t) {
+  return t == dtype::u64 || t == dtype::i64 || t == dtype::f64 ? 2 : 1;
+}
+constexpr bool is_int32(dtype t) { return t == dtype::u32 || t == dtype::i32; }
+constexpr bool is_int64(dtype t) { return t == dtype::u64 || t == dtype::i64; }
+constexpr bool is_signed(dtype t) { return t == dtype::i32 || t == dtype::i64; }
+constexpr std::string_view dtype_name(dtype t) {
+  constexpr std::string_view n[] = {"u32",   "i32",   "f32", "f16x2", "bf16x2",
+                                    "fp8x4", "bf8x4", "u64", "i64",   "f64"};
+  return n[static_cast<int>(t)];
+}
+constexpr std::string_view class_name(reg_class c) {
+  return c == reg_class::sgpr ? "SGPR" : c == reg_class::vgpr ? "VGPR" : "AGPR";
+}
+
+template <dtype T>
+struct gpr;
+template <dtype T>
+struct val;
+template <dtype T>
+struct unary;
+struct cond;
+
+namespace detail {
+
+enum class binop : uint8_t { add, sub, mul, div, rem, shl, shr, band, bor, bxor, min, max };
+enum class cmpop : uint8_t { lt, le, gt, ge, eq, ne };
+
+// A typed expression operand with its builder: one register element or an immediate.
+struct xval {
+  builder* b = nullptr;
+  operand op{};      // kind vreg (cls, offset, dwords, value = vreg id) or imm
+  dtype t = dtype::u32;
+  src_loc loc{};
+  constexpr bool is_imm() const { return op.k == operand::kind::imm; }
+  constexpr bool is_reg(reg_class c) const { return op.k == operand::kind::vreg && op.cls == c; }
+};
+
+// A register view as the lowering code sees it (no dtype).
+struct reg_ref {
+  builder* b = nullptr;
+  uint32_t id = 0xffffffffu;
+  reg_class cls = reg_class::vgpr;
+  uint16_t off = 0;
+  uint16_t dwords = 1;
+};
+
+// Implemented in builder.hpp / expr.hpp (declared here so handles can call them).
+constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t align, src_loc loc);
+constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name);
+constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view detail = {},
+                      long long num = 0, bool with_num = false);
+constexpr src_loc last_loc(const builder& b);
+constexpr void note_loc(builder& b, src_loc loc);
+constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c);
+constexpr reg_ref lower_add64(const xval& a, const xval& off, bool off_signed, bool subtract);
+constexpr reg_ref lower_unary(const xval& a, bool neg, bool abs, bool bnot, const reg_ref* dst);
+constexpr void assign(const reg_ref& dst, dtype t, const xval& src);
+constexpr void assign_temp(const reg_ref& dst, dtype t, const reg_ref& tmp);
+constexpr xval materialize_unary(const xval& a, bool neg, bool abs, bool bnot);
+constexpr cond make_cond(cmpop o, const xval& a, const xval& c);
+
+template <class I>
+constexpr uint64_t imm_bits(dtype t, I v) {
+  if (t == dtype::f32) return std::bit_cast<uint32_t>(static_cast<float>(v));
+  if (t == dtype::f64) return std::bit_cast<uint64_t>(static_cast<double>(v));
+  if constexpr (std::is_floating_point_v<I>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  } else if (t == dtype::u32) {
+    return static_cast<uint32_t>(v);
+  } else {
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  }
+}
+
+template <class I, dtype T>
+concept imm_for = (std::is_integral_v<I> && !std::is_same_v<I, bool>) ||
+                  (std::is_floating_point_v<I> && (T == dtype::f32 || T == dtype::f64));
+
+}  // namespace detail
+
+// A per-lane/wave-uniform condition, evaluated where it is used (If, While).
+struct cond {
+  detail::cmpop op = detail::cmpop::eq;
+  bool negate = false;  // !(a op b): for floats this is the unordered complement
+  detail::xval a{}, c{};
+  src_loc loc{};
+  constexpr cond operator!() const {
+    cond r = *this;
+    r.negate = !negate;
+    return r;
+  }
+  // Wave-uniform: both sides SGPRs or immediates, integer dtype (SALU has no f32 compare).
+  constexpr bool scalar() const {
+    return is_int32(a.t) && !a.is_reg(reg_class::vgpr) && !c.is_reg(reg_class::vgpr) &&
+           !a.is_reg(reg_class::agpr) && !c.is_reg(reg_class::agpr);
+  }
+};
+
+namespace detail {
+
+// Hidden-friend operators, found by argument-dependent lookup from gpr<T> and unary<T>
+// (both derive from this); their parameters are val<T>, so each operand converts implicitly
+// and records the user's line through val's std::source_location default argument.
+template <dtype T>
+struct arith_base {
+  static constexpr bool i32like = is_int32(T);
+  static constexpr bool arith32 = is_int32(T) || T == dtype::f32;
+
+#define HIPASM_BINOP(sym, kind, cond_)                                               \
+  friend constexpr gpr<T> operator sym(const val<T>& a, const val<T>& c)              \
+    requires(cond_)                                                                   \
+  {                                                                                   \
+    return gpr<T>(lower_binary(binop::kind, a.x, c.x));                               \
+  }
+  HIPASM_BINOP(+, add, arith32)
+  HIPASM_BINOP(-, sub, arith32)
+  HIPASM_BINOP(*, mul, arith32)
+  HIPASM_BINOP(/, div, i32like)
+  HIPASM_BINOP(%, rem, i32like)
+  HIPASM_BINOP(<<, shl, i32like)
+  HIPASM_BINOP(>>, shr, i32like)
+  HIPASM_BINOP(&, band, i32like)
+  HIPASM_BINOP(|, bor, i32like)
+  HIPASM_BINOP(^, bxor, i32like)
+#undef HIPASM_BINOP
+  friend constexpr gpr<T> min(const val<T>& a, const val<T>& c)
+    requires(arith32)
+  {
+    return gpr<T>(lower_binary(binop::min, a.x, c.x));
+  }
+  friend constexpr gpr<T> max(const val<T>& a, const val<T>& c)
+    requires(arith32)
+  {
+    return gpr<T>(lower_binary(binop::max, a.x, c.x));
+  }
+  // 64-bit address arithmetic: u64/i64 plus or minus a 32-bit (zero- or sign-extended) or
+  // 64-bit register, or an immediate.
+  struct off64 {
+    xval x;
+    bool sign = false;
+    constexpr off64(const gpr<dtype::u64>& g, std::source_location l = std::source_location::current());
+    constexpr off64(const gpr<dtype::i64>& g, std::source_location l = std::source_location::current());
+    constexpr off64(const gpr<dtype::u32>& g, std::source_location l = std::source_location::current());
+    constexpr off64(const gpr<dtype::i32>& g, std::source_location l = std::source_location::current());
+    template <class I>
+      requires std::is_integral_v<I>
+    constexpr off64(I v, std::source_location l = std::source_location::current())
+        : x{nullptr, operand{operand::kind::imm, reg_class::sgpr, special_reg::none, false, false, 0, 2,
+                             static_cast<uint64_t>(static_cast<int64_t>(v))},
+            dtype::i64, to_src_loc(l)},
+          sign(true) {}
+  };
+  friend constexpr gpr<T> operator+(const val<T>& a, const off64& o)
+    requires(is_int64(T))
+  {
+    return gpr<T>(lower_add64(a.x, o.x, o.sign, false));
+  }
+  friend constexpr gpr<T> operator-(const val<T>& a, const off64& o)
+    requires(is_int64(T))
+  {
+    return gpr<T>(lower_add64(a.x, o.x, o.sign, true));
+  }
+
+  // Comparisons make a condition for If/While (lowered there: SCC or an EXEC mask).
+#define HIPASM_CMP(sym, kind)                                                      \
+  friend constexpr cond operator sym(const val<T>& a, const val<T>& c)             \
+    requires(arith32)                                                             \
+  {                                                                               \
+    return make_cond(cmpop::kind, a.x, c.x);                                      \
+  }
+  HIPASM_CMP(<, lt)
+  HIPASM_CMP(<=, le)
+  HIPASM_CMP(>, gt)
+  HIPASM_CMP(>=, ge)
+  HIPASM_CMP(==, eq)
+  HIPASM_CMP(!=, ne)
+#undef HIPASM_CMP
+};
+
+}  // namespace detail
+
+template <dtype T>
+struct gpr : detail::arith_base<T> {
+  static constexpr dtype type = T;
+  static constexpr uint16_t elem_dwords = dwords_of(T);
+
+  builder* b = nullptr;
+  uint32_t id = 0xffffffffu;
+  reg_class cls = reg_class::vgpr;
+  uint16_t off = 0;              // first dword inside the virtual register
+  uint16_t dim[3] = {1, 1, 1};   // shape; rank 0 = a single element
+  uint8_t rank = 0;
+
+  constexpr gpr() = default;
+  constexpr gpr(const gpr&) = default;
+  constexpr gpr(gpr&&) = default;
+  constexpr explicit gpr(const detail::reg_ref& r)
+      : b(r.b), id(r.id), cls(r.cls), off(r.off), dim{static_cast<uint16_t>(r.dwords / elem_dwords), 1, 1},
+        rank(r.dwords / elem_dwords == 1 ? 0 : 1) {}
+
+  constexpr uint32_t size() const {
+    uint32_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= dim[i];
+    return n;
+  }
+  constexpr uint16_t dwords() const { return static_cast<uint16_t>(size() * elem_dwords); }
+  constexpr bool valid() const { return b != nullptr && id != 0xffffffffu; }
+  constexpr detail::reg_ref ref() const { return {b, id, cls, off, dwords()}; }
+  constexpr operand to_operand() const {
+    operand o;
+    o.k = operand::kind::vreg;
+    o.cls = cls;
+    o.offset = off;
+    o.dwords = dwords();
+    o.value = id;
+    return o;
+  }
+
+  // Element (rank 1) or row (rank >= 2) i. Out of range: a builder error naming the line.
+  constexpr gpr operator[](int i) const { return index(i, std::source_location::current()); }
+  constexpr gpr at(int i, std::source_location l = std::source_location::current()) const {
+    return index(i, l);
+  }
+  // `count` consecutive entries of the first dimension starting at `first`.
+  constexpr gpr slice(int first, int count, std::source_location l = std::source_location::current()) const {
+    gpr r = *this;
+    uint32_t n = rank == 0 ? 1 : dim[0];
+    if (first < 0 || count <= 0 || static_cast<uint32_t>(first + count) > n) {
+      if (b) detail::report(*b, to_src_loc(l), "slice out of range", "first+count exceeds", n, true);
+      return r;
+    }
+    uint32_t inner = size() / n;
+    r.off = static_cast<uint16_t>(off + first * inner * elem_dwords);
+    if (rank == 0) r.rank = 1;
+    r.dim[0] = static_cast<uint16_t>(count);
+    if (r.rank == 1 && count == 1) r.rank = 0;
+    return r;
+  }
+  // The same registers as a flat 1-D array.
+  constexpr gpr flat() const {
+    gpr r = *this;
+    r.dim[0] = static_cast<uint16_t>(size());
+    r.dim[1] = r.dim[2] = 1;
+    r.rank = size() == 1 ? 0 : 1;
+    return r;
+  }
+  // Reinterpret the same dwords as another dtype (a flat array).
+  template <dtype U>
+  constexpr gpr<U> as(std::source_location l = std::source_location::current()) const {
+    gpr<U> r;
+    r.b = b;
+    r.id = id;
+    r.cls = cls;
+    r.off = off;
+    uint32_t n = dwords() / dwords_of(U);
+    if (dwords() % dwords_of(U) != 0 && b)
+      detail::report(*b, to_src_loc(l), "cannot reinterpret: dword count not a multiple of the new dtype's width");
+    r.dim[0] = static_cast<uint16_t>(n);
+    r.rank = n == 1 ? 0 : 1;
+    return r;
+  }
+  // Low/high dword of a 64-bit value.
+  constexpr gpr<dtype::u32> lo() const { return as<dtype::u32>().at(0); }
+  constexpr gpr<dtype::u32> hi() const { return as<dtype::u32>().at(1); }
+
+  // Name for the asm comments (applies to the whole virtual register).
+  constexpr gpr named(std::string_view name) const {
+    if (b) detail::set_reg_name(*b, id, name);
+    return *this;
+  }
+  // Broadcast initialiser: every element = v.
+  constexpr gpr fill(const val<T>& v) const {
+    for (uint32_t i = 0; i < size(); ++i) element(i) = v;
+    return *this;
+  }
+  // Per-element initialiser, in row-major order; the count must match.
+  constexpr gpr init(std::initializer_list<val<T>> vs,
+                     std::source_location l = std::source_location::current()) const {
+    if (vs.size() != size()) {
+      if (b) detail::report(*b, to_src_loc(l), "initialiser count does not match the register array size", "size", size(), true);
+      return *this;
+    }
+    uint32_t i = 0;
+    for (const val<T>& v : vs) element(i++) = v;
+    return *this;
+  }
+  // Element i of the flattened array.
+  constexpr gpr element(uint32_t i) const {
+    gpr r = *this;
+    r.off = static_cast<uint16_t>(off + i * elem_dwords);
+    r.rank = 0;
+    r.dim[0] = r.dim[1] = r.dim[2] = 1;
+    return r;
+  }
+
+  // Assignment computes into the registers this handle names (also on a temporary view
+  // such as a[2] or x.lo()).
+  constexpr gpr& operator=(const gpr& src) {
+    if (b && src.b) detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    return *this;
+  }
+  // From an expression result (a temporary): the expression is retargeted into this
+  // register when that is safe, otherwise moved.
+  constexpr gpr& operator=(gpr&& src) {
+    if (b && src.b) detail::assign_temp(ref(), T, src.ref());
+    return *this;
+  }
+  constexpr gpr& operator=(const val<T>& v) {
+    if (b) detail::assign(ref(), T, v.x);
+    return *this;
+  }
+  constexpr gpr& operator=(const unary<T>& u);
+
+#define HIPASM_COMPOUND(sym, op)                                                   \
+  constexpr gpr& operator sym(const val<T>& v) {                                    \
+    return *this = (*this op v);                                                  \
+  }
+  HIPASM_COMPOUND(+=, +)
+  HIPASM_COMPOUND(-=, -)
+  HIPASM_COMPOUND(*=, *)
+  HIPASM_COMPOUND(/=, /)
+  HIPASM_COMPOUND(%=, %)
+  HIPASM_COMPOUND(<<=, <<)
+  HIPASM_COMPOUND(>>=, >>)
+  HIPASM_COMPOUND(&=, &)
+  HIPASM_COMPOUND(|=, |)
+  HIPASM_COMPOUND(^=, ^)
+#undef HIPASM_COMPOUND
+
+  // Unary minus, ~ and abs() are lazy: as an instruction operand they become the neg/abs
+  // source modifiers (floats); in an expression or an assignment they compute.
+  constexpr unary<T> operator-() const;
+  constexpr unary<T> operator~() const;
+  friend constexpr unary<T> abs(const gpr& g) { return unary<T>{g, false, true, false}; }
+
+ private:
+  constexpr gpr index(int i, std::source_location l) const {
+    uint32_t n = rank == 0 ? 1 : dim[0];
+    if (i < 0 || static_cast<uint32_t>(i) >= n) {
+      if (b) detail::report(*b, to_src_loc(l), "register index out of range", "size", n, true);
+      return *this;
+    }
+    gpr r = *this;
+    uint32_t inner = size() / n;
+    r.off = static_cast<uint16_t>(off + i * inner * elem_dwords);
+    if (rank <= 1) {
+      r.rank = 0;
+      r.dim[0] = 1;
+    } else {
+      r.rank = static_cast<uint8_t>(rank - 1);
+      r.dim[0] = dim[1];
+      r.dim[1] = dim[2];
+      r.dim[2] = 1;
+    }
+    return r;
+  }
+};
+
+// -x, abs(x), ~x on a register, not yet evaluated.
+template <dtype T>
+struct unary : detail::arith_base<T> {
+  gpr<T> g;
+  bool neg = false, absolute = false, bnot = false;
+
+  constexpr unary(const gpr<T>& r, bool n, bool a, bool x) : g(r), neg(n), absolute(a), bnot(x) {}
+  constexpr unary operator-() const {
+    if (bnot) return unary{value(), true, false, false};
+    return unary{g, !neg, absolute, false};
+  }
+  constexpr unary operator~() const { return unary{value(), false, false, true}; }
+  friend constexpr unary abs(const unary& u) {
+    if (u.bnot) return unary{u.value(), false, true, false};
+    return unary{u.g, false, true, false};
+  }
+  // Evaluates into a new temporary.
+  constexpr gpr<T> value() const {
+    return gpr<T>(detail::lower_unary(xv(detail::last_loc(*g.b)), neg, absolute, bnot, nullptr));
+  }
+  constexpr detail::xval xv(src_loc l) const { return detail::xval{g.b, g.to_operand(), T, l}; }
+  // As an instruction operand: float neg/abs become source modifiers; everything else is
+  // computed first (integer VOP3 ops have no negate modifier).
+  constexpr operand to_operand() const {
+    if (!bnot && (T == dtype::f32 || T == dtype::f64 || T == dtype::f16x2 || T == dtype::bf16x2)) {
+      operand o = g.to_operand();
+      o.neg = neg;
+      o.abs = absolute;
+      return o;
+    }
+    return value().to_operand();
+  }
+};
+
+template <dtype T>
+constexpr unary<T> gpr<T>::operator-() const { return unary<T>{*this, true, false, false}; }
+template <dtype T>
+constexpr unary<T> gpr<T>::operator~() const { return unary<T>{*this, false, false, true}; }
+template <dtype T>
+constexpr gpr<T>& gpr<T>::operator=(const unary<T>& u) {
+  if (b && u.g.b) {
+    detail::reg_ref d = ref();
+    detail::lower_unary(u.xv(detail::last_loc(*b)), u.neg, u.absolute, u.bnot, &d);
+  }
+  return *this;
+}
+
+// An expression operand: a register element, an immediate, or an evaluated unary.
+template <dtype T>
+struct val {
+  detail::xval x;
+  constexpr val(const gpr<T>& g, std::source_location l = std::source_location::current())
+      : x{g.b, g.to_operand(), T, to_src_loc(l)} {
+    if (g.b) {
+      detail::note_loc(*g.b, x.loc);
+      if (g.size() != 1)
+        detail::report(*g.b, x.loc, "an expression operand must be one register element", "size",
+                       g.size(), true);
+    }
+  }
+  template <class I>
+    requires detail::imm_for<I, T>
+  constexpr val(I v, std::source_location l = std::source_location::current())
+      : x{nullptr, operand{operand::kind::imm, reg_class::sgpr, special_reg::none, false, false, 0,
+                           dwords_of(T), detail::imm_bits(T, v)},
+          T, to_src_loc(l)} {}
+  constexpr val(const unary<T>& u, std::source_location l = std::source_location::current())
+      : x{u.g.b, {}, T, to_src_loc(l)} {
+    if (u.g.b) {
+      detail::note_loc(*u.g.b, x.loc);
+      x = detail::materialize_unary(u.xv(x.loc), u.neg, u.absolute, u.bnot);
+    }
+  }
+};
+
+namespace detail {
+template <dtype T>
+constexpr arith_base<T>::off64::off64(const gpr<dtype::u64>& g, std::source_location l)
+    : x{g.b, g.to_operand(), dtype::u64, to_src_loc(l)}, sign(false) {}
+template <dtype T>
+constexpr arith_base<T>::off64::off64(const gpr<dtype::i64>& g, std::source_location l)
+    : x{g.b, g.to_operand(), dtype::i64, to_src_loc(l)}, sign(true) {}
+template <dtype T>
+constexpr arith_base<T>::off64::off64(const gpr<dtype::u32>& g, std::source_location l)
+    : x{g.b, g.to_operand(), dtype::u32, to_src_loc(l)}, sign(false) {}
+template <dtype T>
+constexpr arith_base<T>::off64::off64(const gpr<dtype::i32>& g, std::source_location l)
+    : x{g.b, g.to_operand(), dtype::i32, to_src_loc(l)}, sign(true) {}
+
+}  // namespace detail
+
+
+}  // namespace hipasm
