@@ -291,3 +291,10 @@ inline uint32_t class_bit_f16(uint16_t b) {
 }
 
 }  // namespace hipasm::sim::detail
+
+namespace hipasm::sim::detail {
+// exec_mfma.cpp: the documented output position of element (block, row, col) of an MFMA /
+// SMFMAC named `name`: {register index in units of the output element width, lane}, or
+// {-1, -1} for an unknown name. Tests use it to lay out expected results.
+std::pair<int, int> mfma_output_location(std::string_view name, int block, int row, int col);
+}  // namespace hipasm::sim::detail

@@ -1,0 +1,390 @@
+// Every gfx942 MFMA and SMFMAC. Operand layouts follow AMD's documented register mapping
+// for CDNA3 (the ISA guide's MAI chapter; the same mapping the AMD Matrix Instruction
+// Calculator prints):
+//   inputs  (A rows / B columns): with E = elements per lane = K*M*Blocks/64 (K/2 for the
+//           sparse A), lane l holds row i = l % M of block b = (l / M) % Blocks, and its E
+//           consecutive elements are k = E * (l / (M * Blocks)) + e, packed from bit 0 of the
+//           first register upwards (e.g. 4 f16 in 2 VGPRs);
+//   outputs (32-bit): 4-row groups of N lanes; register r of block b = r / (M*N/64) (or
+//           lane / N for 4x4 with 16 blocks) ... computed generically by out_location();
+//           64-bit outputs use 1-row groups.
+// Modifiers: CBSZ/ABID broadcast block ABID of each group of 2^CBSZ blocks of A to the
+// others; BLGP swizzles the lanes B is read from (0: none, 1/2: broadcast lanes 0-31 /
+// 32-63, 3: rotate by 16, 4-7: broadcast one group of 16 lanes). For the f64 MFMAs the
+// BLGP field holds neg:[A,B,C]. SMFMAC: A is 4:2 sparse, src2 holds the 2-bit indices of
+// the kept values in each group of 4 (set chosen by ABID when CBSZ = 0), and the
+// accumulator is the destination itself.
+// Arithmetic: products are exact (f16/bf16/fp8/bf8/xf32 products fit in f32; f32 uses
+// fma); each result accumulates C + sum over k in increasing k order in f32 (i32 wraps,
+// f64 uses fma). Hardware adds in a different tree order, so results can differ from this
+// model by a few ulp of the accumulated magnitude; tests compare with such tolerances.
+// EXEC is ignored (the matrix core computes all lanes).
+#pragma clang fp contract(off)
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include "exec_valu_common.hpp"
+
+namespace hipasm::sim::detail {
+namespace {
+
+enum class El : uint8_t { F32, XF32, F16, BF16, I8, FP8, BF8, F64 };
+
+constexpr int el_bits(El e) {
+  switch (e) {
+    case El::F32: case El::XF32: return 32;
+    case El::F16: case El::BF16: return 16;
+    case El::F64: return 64;
+    default: return 8;
+  }
+}
+
+struct Desc {
+  const char* name;
+  int M, N, K, B;
+  El a, b;
+  bool sparse;
+};
+
+constexpr Desc kDescs[] = {
+    {"v_mfma_f32_32x32x1_2b_f32", 32, 32, 1, 2, El::F32, El::F32, false},
+    {"v_mfma_f32_16x16x1_4b_f32", 16, 16, 1, 4, El::F32, El::F32, false},
+    {"v_mfma_f32_4x4x1_16b_f32", 4, 4, 1, 16, El::F32, El::F32, false},
+    {"v_mfma_f32_32x32x2_f32", 32, 32, 2, 1, El::F32, El::F32, false},
+    {"v_mfma_f32_16x16x4_f32", 16, 16, 4, 1, El::F32, El::F32, false},
+    {"v_mfma_f32_16x16x8_xf32", 16, 16, 8, 1, El::XF32, El::XF32, false},
+    {"v_mfma_f32_32x32x4_xf32", 32, 32, 4, 1, El::XF32, El::XF32, false},
+    {"v_mfma_f32_32x32x4_2b_f16", 32, 32, 4, 2, El::F16, El::F16, false},
+    {"v_mfma_f32_16x16x4_4b_f16", 16, 16, 4, 4, El::F16, El::F16, false},
+    {"v_mfma_f32_4x4x4_16b_f16", 4, 4, 4, 16, El::F16, El::F16, false},
+    {"v_mfma_f32_32x32x8_f16", 32, 32, 8, 1, El::F16, El::F16, false},
+    {"v_mfma_f32_16x16x16_f16", 16, 16, 16, 1, El::F16, El::F16, false},
+    {"v_mfma_f32_32x32x4_2b_bf16", 32, 32, 4, 2, El::BF16, El::BF16, false},
+    {"v_mfma_f32_16x16x4_4b_bf16", 16, 16, 4, 4, El::BF16, El::BF16, false},
+    {"v_mfma_f32_4x4x4_16b_bf16", 4, 4, 4, 16, El::BF16, El::BF16, false},
+    {"v_mfma_f32_32x32x8_bf16", 32, 32, 8, 1, El::BF16, El::BF16, false},
+    {"v_mfma_f32_16x16x16_bf16", 16, 16, 16, 1, El::BF16, El::BF16, false},
+    {"v_mfma_i32_32x32x4_2b_i8", 32, 32, 4, 2, El::I8, El::I8, false},
+    {"v_mfma_i32_16x16x4_4b_i8", 16, 16, 4, 4, El::I8, El::I8, false},
+    {"v_mfma_i32_4x4x4_16b_i8", 4, 4, 4, 16, El::I8, El::I8, false},
+    {"v_mfma_i32_32x32x16_i8", 32, 32, 16, 1, El::I8, El::I8, false},
+    {"v_mfma_i32_16x16x32_i8", 16, 16, 32, 1, El::I8, El::I8, false},
+    {"v_mfma_f64_16x16x4_f64", 16, 16, 4, 1, El::F64, El::F64, false},
+    {"v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4, El::F64, El::F64, false},
+    {"v_mfma_f32_16x16x32_bf8_bf8", 16, 16, 32, 1, El::BF8, El::BF8, false},
+    {"v_mfma_f32_16x16x32_bf8_fp8", 16, 16, 32, 1, El::BF8, El::FP8, false},
+    {"v_mfma_f32_16x16x32_fp8_bf8", 16, 16, 32, 1, El::FP8, El::BF8, false},
+    {"v_mfma_f32_16x16x32_fp8_fp8", 16, 16, 32, 1, El::FP8, El::FP8, false},
+    {"v_mfma_f32_32x32x16_bf8_bf8", 32, 32, 16, 1, El::BF8, El::BF8, false},
+    {"v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, El::BF8, El::FP8, false},
+    {"v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, El::FP8, El::BF8, false},
+    {"v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, El::FP8, El::FP8, false},
+    {"v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_32x32x16_f16", 32, 32, 16, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_16x16x32_bf16", 16, 16, 32, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_f32_32x32x16_bf16", 32, 32, 16, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_i32_16x16x64_i8", 16, 16, 64, 1, El::I8, El::I8, true},
+    {"v_smfmac_i32_32x32x32_i8", 32, 32, 32, 1, El::I8, El::I8, true},
+    {"v_smfmac_f32_16x16x64_bf8_bf8", 16, 16, 64, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_16x16x64_bf8_fp8", 16, 16, 64, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_16x16x64_fp8_bf8", 16, 16, 64, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_16x16x64_fp8_fp8", 16, 16, 64, 1, El::FP8, El::FP8, true},
+    {"v_smfmac_f32_32x32x32_bf8_bf8", 32, 32, 32, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_32x32x32_bf8_fp8", 32, 32, 32, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_32x32x32_fp8_bf8", 32, 32, 32, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_32x32x32_fp8_fp8", 32, 32, 32, 1, El::FP8, El::FP8, true},
+};
+constexpr int kNumDescs = int(std::size(kDescs));
+
+// ---- layouts (computed once per instruction)
+struct Layout {
+  int a_epl = 0, b_epl = 0;            // elements per lane
+  int a_regs = 0, b_regs = 0, d_regs = 0;
+  int out_bits = 32;
+  // inputs: for lane l, element e -> (block, row/col, k)
+  std::vector<int16_t> a_blk, a_row, a_k, b_blk, b_col, b_k;  // [l * epl + e]
+  // outputs: register r (in units of out_bits), lane l -> flat index b*M*N + i*N + j
+  std::vector<int32_t> d_index;  // [r * 64 + l]
+};
+
+// Output location of element (b, i, j): the register (in out_bits units) and the lane.
+std::pair<int, int> out_location(const Desc& d, int out_bits, int b, int i, int j) {
+  const int M = d.M, N = d.N;
+  const int multirows_per_reg = 64 / N;
+  const int height = out_bits == 64 ? 1 : 4;
+  const int per_block = (M * N) / 64;  // registers of one block (0 when blocks share one)
+  const int blocks_per_reg = (64 + (N * M / height) - 1) / (N * M / height);
+  const int reg = b * per_block + (i / (height * multirows_per_reg)) * height + i % height;
+  const int lane = (b % blocks_per_reg) * N + ((i / height) % multirows_per_reg) * blocks_per_reg * N + j;
+  return {reg, lane};
+}
+
+Layout make_layout(const Desc& d) {
+  Layout L;
+  const int ka = d.sparse ? d.K / 2 : d.K;
+  L.a_epl = ka * d.M * d.B / 64;
+  L.b_epl = d.K * d.N * d.B / 64;
+  L.a_regs = (L.a_epl * el_bits(d.a) + 31) / 32;
+  L.b_regs = (L.b_epl * el_bits(d.b) + 31) / 32;
+  L.out_bits = d.a == El::F64 ? 64 : 32;
+  const int words = d.M * d.N * d.B / 64;  // output elements per lane
+  L.d_regs = words * L.out_bits / 32;
+  for (int l = 0; l < kLanes; ++l) {
+    for (int e = 0; e < L.a_epl; ++e) {
+      const int g = l / d.M;
+      L.a_blk.push_back(int16_t(g % d.B));
+      L.a_row.push_back(int16_t(l % d.M));
+      L.a_k.push_back(int16_t(L.a_epl * (g / d.B) + e));
+    }
+    for (int e = 0; e < L.b_epl; ++e) {
+      const int g = l / d.N;
+      L.b_blk.push_back(int16_t(g % d.B));
+      L.b_col.push_back(int16_t(l % d.N));
+      L.b_k.push_back(int16_t(L.b_epl * (g / d.B) + e));
+    }
+  }
+  L.d_index.assign(size_t(words) * kLanes, -1);
+  for (int b = 0; b < d.B; ++b)
+    for (int i = 0; i < d.M; ++i)
+      for (int j = 0; j < d.N; ++j) {
+        auto [r, l] = out_location(d, L.out_bits, b, i, j);
+        L.d_index[size_t(r) * kLanes + l] = (b * d.M + i) * d.N + j;
+      }
+  return L;
+}
+
+const Layout& layout(int idx) {
+  static std::array<Layout, kNumDescs> layouts;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int i = 0; i < kNumDescs; ++i) layouts[size_t(i)] = make_layout(kDescs[i]);
+  });
+  return layouts[size_t(idx)];
+}
+
+int blgp_lane(int l, int blgp) {
+  switch (blgp) {
+    case 1: return l % 32;
+    case 2: return l < 32 ? l + 32 : l;
+    case 3: return (l + 16) % 64;
+    case 4: return l % 16;
+    case 5: return l < 16 ? l + 16 : (l >= 48 ? l - 32 : (l >= 32 ? l - 16 : l));
+    case 6: return l >= 48 ? l - 16 : (l < 16 ? l + 32 : (l < 32 ? l + 16 : l));
+    case 7: return l + (3 - l / 16) * 16;
+    default: return l;
+  }
+}
+
+// xf32: f32 rounded to 10 explicit mantissa bits (nearest-even).
+inline float to_xf32(uint32_t b) {
+  if (fp::is_nan32(b) || (b & 0x7f800000u) == 0x7f800000u) return f32(b);
+  uint32_t lsb = (b >> 13) & 1u;
+  b += 0xfffu + lsb;
+  return f32(b & ~0x1fffu);
+}
+
+struct Fp8Tables {
+  float fp8[256], bf8[256];
+  Fp8Tables() {
+    for (int i = 0; i < 256; ++i) {
+      fp8[i] = fp::fp8_to_f32(uint8_t(i), fp::kFp8);
+      bf8[i] = fp::fp8_to_f32(uint8_t(i), fp::kBf8);
+    }
+  }
+};
+const Fp8Tables& fp8_tables() {
+  static const Fp8Tables t;
+  return t;
+}
+
+// Element e of a lane's packed input registers, as the accumulator type.
+template <class Acc>
+inline Acc element(El t, const uint32_t* const* regs, int lane, int e) {
+  const int bits_ = el_bits(t);
+  const int bit = e * bits_;
+  const uint32_t word = regs[bit / 32][lane];
+  switch (t) {
+    case El::F32: return Acc(f32(word));
+    case El::XF32: return Acc(to_xf32(word));
+    case El::F16: return Acc(fp::f16_to_f32(uint16_t(word >> (bit % 32))));
+    case El::BF16: return Acc(fp::bf16_to_f32(uint16_t(word >> (bit % 32))));
+    case El::I8: return Acc(int8_t(uint8_t(word >> (bit % 32))));
+    case El::FP8: return Acc(fp8_tables().fp8[uint8_t(word >> (bit % 32))]);
+    case El::BF8: return Acc(fp8_tables().bf8[uint8_t(word >> (bit % 32))]);
+    case El::F64: return Acc(f64(word | (uint64_t(regs[bit / 32 + 1][lane]) << 32)));
+  }
+  return Acc(0);
+}
+
+template <class Acc>
+void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
+  const int M = d.M, N = d.N, K = d.K, B = d.B;
+  const Modifiers& m = in.mod;
+  const bool is_f64 = d.a == El::F64;
+  // Register pointers of A and B (VGPR or AGPR; literal/constant inputs are broadcast).
+  alignas(64) uint32_t cbuf[2][8][kLanes];
+  const uint32_t* ra[8] = {};
+  const uint32_t* rb[8] = {};
+  auto regs = [&](const Operand& op, int n, const uint32_t** out, uint32_t (*buf)[kLanes]) {
+    for (int r = 0; r < n; ++r) {
+      if (op.is_vector()) {
+        out[r] = vec_ptr(w, op, r);
+      } else {
+        uint32_t v = read_scalar(w, op, r & 1);
+        for (int l = 0; l < kLanes; ++l) buf[r][l] = v;
+        out[r] = buf[r];
+      }
+    }
+  };
+  regs(in.src[0], L.a_regs, ra, cbuf[0]);
+  regs(in.src[1], L.b_regs, rb, cbuf[1]);
+
+  // Dense A (B x M x K), B stored k-major (B x K x N), D (B x M x N).
+  thread_local std::vector<Acc> A, Bm, D;
+  A.assign(size_t(B) * M * K, Acc(0));
+  Bm.assign(size_t(B) * K * N, Acc(0));
+  D.assign(size_t(B) * M * N, Acc(0));
+
+  const bool neg_a = is_f64 && (((m.blgp >> 0) & 1) || in.src[0].neg);
+  const bool neg_b = is_f64 && (((m.blgp >> 1) & 1) || in.src[1].neg);
+  const bool neg_c = is_f64 && (((m.blgp >> 2) & 1) || in.src[2].neg);
+  const int blgp = is_f64 ? 0 : m.blgp;
+
+  if (!d.sparse) {
+    for (int l = 0; l < kLanes; ++l)
+      for (int e = 0; e < L.a_epl; ++e) {
+        const size_t x = size_t(l) * L.a_epl + e;
+        Acc v = element<Acc>(d.a, ra, l, e);
+        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + L.a_k[x]] = neg_a ? -v : v;
+      }
+    // CBSZ/ABID: block b reads the A block `abid` of its group of 2^cbsz blocks.
+    if (m.cbsz && !is_f64 && B > 1) {
+      const int group = 1 << m.cbsz;
+      std::vector<Acc> src(A);
+      for (int b = 0; b < B; ++b) {
+        const int from = (b / group) * group + m.abid;
+        if (from >= B) fail(in, "abid selects a block the instruction does not have");
+        std::copy_n(src.begin() + size_t(from) * M * K, size_t(M) * K, A.begin() + size_t(b) * M * K);
+      }
+    }
+  } else {
+    // 4:2 sparse A: each kept value lands at its index within its group of four k.
+    const Operand& idx_op = in.src[2];
+    const int set_bits = 2 * L.a_epl;
+    const int set = m.cbsz == 0 ? m.abid : 0;
+    for (int l = 0; l < kLanes; ++l) {
+      const uint32_t idx = read_u32(w, idx_op, l) >> (set * set_bits);
+      for (int e = 0; e < L.a_epl; ++e) {
+        const size_t x = size_t(l) * L.a_epl + e;
+        const int kc = L.a_k[x];  // compressed k
+        const int k = 4 * (kc / 2) + int((idx >> (2 * e)) & 3);
+        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] += element<Acc>(d.a, ra, l, e);
+      }
+    }
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    const int sl = blgp_lane(l, blgp);
+    for (int e = 0; e < L.b_epl; ++e) {
+      const size_t x = size_t(l) * L.b_epl + e;
+      Acc v = element<Acc>(d.b, rb, sl, e);
+      Bm[(size_t(L.b_blk[x]) * K + L.b_k[x]) * N + L.b_col[x]] = neg_b ? -v : v;
+    }
+  }
+  // C: the destination itself for SMFMAC, else src2 (registers or a broadcast constant).
+  const Operand& cop = d.sparse ? in.dst[0] : in.src[2];
+  const int words = M * N * B / 64;
+  for (int r = 0; r < words; ++r) {
+    for (int l = 0; l < kLanes; ++l) {
+      const int32_t di = L.d_index[size_t(r) * kLanes + l];
+      if (di < 0) continue;
+      Acc c;
+      if constexpr (std::is_same_v<Acc, double>) {
+        uint64_t bitsv = cop.is_vector() ? (read_u32(w, cop, l, 2 * r) | (uint64_t(read_u32(w, cop, l, 2 * r + 1)) << 32))
+                                         : read_scalar64(w, cop);
+        c = f64(bitsv);
+      } else if constexpr (std::is_same_v<Acc, int32_t>) {
+        c = int32_t(cop.is_vector() ? read_u32(w, cop, l, r) : read_scalar(w, cop));
+      } else {
+        c = f32(cop.is_vector() ? read_u32(w, cop, l, r) : read_scalar(w, cop));
+      }
+      D[size_t(di)] = neg_c ? -c : c;
+    }
+  }
+  // D += A * B, k in increasing order for every element.
+  for (int b = 0; b < B; ++b) {
+    const Acc* Ab = A.data() + size_t(b) * M * K;
+    const Acc* Bb = Bm.data() + size_t(b) * K * N;
+    Acc* Db = D.data() + size_t(b) * M * N;
+    for (int i = 0; i < M; ++i) {
+      Acc* drow = Db + size_t(i) * N;
+      for (int k = 0; k < K; ++k) {
+        const Acc a = Ab[size_t(i) * K + k];
+        const Acc* brow = Bb + size_t(k) * N;
+        if constexpr (std::is_same_v<Acc, int32_t>) {
+          for (int j = 0; j < N; ++j) drow[j] = int32_t(uint32_t(drow[j]) + uint32_t(a) * uint32_t(brow[j]));
+        } else if constexpr (std::is_same_v<Acc, double>) {
+          for (int j = 0; j < N; ++j) drow[j] = std::fma(a, brow[j], drow[j]);
+        } else if (d.a == El::F32) {
+          for (int j = 0; j < N; ++j) drow[j] = std::fma(a, brow[j], drow[j]);
+        } else {
+          // exact products (narrow inputs) -> a plain multiply-add rounds once
+          for (int j = 0; j < N; ++j) drow[j] = drow[j] + a * brow[j];
+        }
+      }
+    }
+  }
+  // Scatter D to the destination registers.
+  const Operand& dst = in.dst[0];
+  if (!dst.is_vector()) fail(in, "MFMA destination is not a vector register tuple");
+  for (int r = 0; r < words; ++r) {
+    if constexpr (std::is_same_v<Acc, double>) {
+      uint32_t* lo = vec_ptr(w, dst, 2 * r);
+      uint32_t* hi = vec_ptr(w, dst, 2 * r + 1);
+      for (int l = 0; l < kLanes; ++l) {
+        const uint64_t v = bits(D[size_t(L.d_index[size_t(r) * kLanes + l])]);
+        lo[l] = uint32_t(v);
+        hi[l] = uint32_t(v >> 32);
+      }
+    } else {
+      uint32_t* out = vec_ptr(w, dst, r);
+      for (int l = 0; l < kLanes; ++l) {
+        const Acc v = D[size_t(L.d_index[size_t(r) * kLanes + l])];
+        if constexpr (std::is_same_v<Acc, int32_t>) out[l] = uint32_t(v);
+        else out[l] = bits(float(v));
+      }
+    }
+  }
+  w.lane_ops += uint64_t(2) * M * N * K * B / 64;  // FLOPs spread over the lanes
+}
+
+template <int I>
+void mfma_handler(Wave& w, const Inst& in) {
+  constexpr const Desc& d = kDescs[I];
+  const Layout& L = layout(I);
+  if (d.a == El::I8) run<int32_t>(w, in, d, L);
+  else if (d.a == El::F64) run<double>(w, in, d, L);
+  else run<float>(w, in, d, L);
+}
+
+template <int... I>
+void register_all(std::integer_sequence<int, I...>) {
+  (Registry::get().add(kDescs[I].name, &mfma_handler<I>), ...);
+}
+
+const bool registered = [] {
+  register_all(std::make_integer_sequence<int, kNumDescs>{});
+  return true;
+}();
+
+}  // namespace
+
+// For tests: the documented output position of element (block, row, col) of an MFMA:
+// {register index in units of the output element width, lane}; {-1, -1} if unknown.
+std::pair<int, int> mfma_output_location(std::string_view name, int block, int row, int col) {
+  for (const Desc& d : kDescs)
+    if (name == d.name) return out_location(d, d.a == El::F64 ? 64 : 32, block, row, col);
+  return {-1, -1};
+}
+
+}  // namespace hipasm::sim::detail
