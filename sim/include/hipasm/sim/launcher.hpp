@@ -55,6 +55,8 @@ struct launch_options {
   bool trace = false;                  // print each instruction and the registers it wrote
   uint64_t instruction_budget = 0;     // 0: backend default; exceeded = error (a hang)
   unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
+  bool check = true;                   // sim: run the checker (pending results, hazards, LDS
+                                       // races); off only to measure raw simulation speed
 };
 
 // What the checker found; empty when the kernel is clean. Fatal errors throw instead.
