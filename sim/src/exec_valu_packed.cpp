@@ -91,7 +91,7 @@ void pk32(Wave& w, const Inst& in, F f) {
 }
 
 // v_fma_mix*: op_sel_hi[i] = 1 reads source i as the f16 half op_sel[i] picks, else as f32.
-// Source neg/abs are the operand modifiers.
+// Source neg/abs: the NEG / NEG_HI fields (or the operand's modifiers).
 template <int Out /*0 f32, 1 lo f16, 2 hi f16*/>
 void fma_mix(Wave& w, const Inst& in) {
   Sources s;
@@ -106,8 +106,9 @@ void fma_mix(Wave& w, const Inst& in) {
     for (int i = 0; i < 3; ++i) {
       uint32_t v = s.p[i][0][l];
       double d = p.hi_hi(i) ? double(fp::f16_to_f32(half(v, p.lo_hi(i)))) : double(f32(v));
-      if (in.src[i].abs) d = std::fabs(d);
-      if (in.src[i].neg) d = -d;
+      // mix encodings keep abs in NEG_HI and neg in NEG (LLVM prints them on the operand)
+      if (in.src[i].abs || p.neg_hi(i)) d = std::fabs(d);
+      if (in.src[i].neg || p.neg_lo(i)) d = -d;
       x[i] = d;
     }
     float r = std::fma(float(x[0]), float(x[1]), float(x[2]));  // f16 inputs are exact in f32
