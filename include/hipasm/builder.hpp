@@ -135,7 +135,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     long long n = static_cast<long long>(n0) * n1 * n2;
     long long limit = c == reg_class::sgpr ? 102 : 256;
     if (n0 <= 0 || n1 <= 0 || n2 <= 0 || n * dwords_of(T) > limit) {
-      fail(sl, "register array shape out of range (", class_name(c), " arrays hold at most ", limit, " dwords)");
+      fail(sl, "register array shape out of range (", reg_class_name(c), " arrays hold at most ", limit, " dwords)");
       n0 = n1 = n2 = 1;
       rank = 0;
       n = 1;
@@ -618,7 +618,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
       if (need > 1) {
         if (o.offset % need != 0) {
           fail(l, d.name, " operand ", static_cast<long long>(i), ": a ", static_cast<long long>(o.dwords),
-               "-dword ", class_name(o.cls), " tuple must start at a multiple of ", static_cast<long long>(need),
+               "-dword ", reg_class_name(o.cls), " tuple must start at a multiple of ", static_cast<long long>(need),
                " inside its register array (offset ", static_cast<long long>(o.offset), ")");
           return {};
         }

@@ -433,16 +433,28 @@ constexpr reg_ref lower_add64(const xval& a, const xval& off, bool off_signed, b
         }
       }
     };
+    // high with carry-in: VCC uses the constant bus, so both sources are VGPRs or inline.
+    operand x = ahi, y = ohi;
     bool rev = false;
-    operand x = alo, y = olo;
+    if (!L.is_vgpr(y) && (L.is_vgpr(x) || (lower::is_imm(y) && !lower::is_imm(x)))) {
+      operand t = x;
+      x = y;
+      y = t;
+      rev = true;
+    }
+    if (!L.is_vgpr(y)) y = L.vmov(y);
+    if (L.is_sgpr(x) || !L.inline_const(x, false)) x = L.vmov(x);
+    // (high operands first: their moves then sit away from the carry they feed)
+    operand hx = x, hy = y;
+    bool hrev = rev;
+    x = alo;
+    y = olo;
     arrange(x, y, rev);
     if (!subtract) L.e(O::v_add_co_u32, {dlo, VCC, x, y});
     else L.e(rev ? O::v_subrev_co_u32 : O::v_sub_co_u32, {dlo, VCC, x, y});
-    // high with carry-in: VCC uses the constant bus, so both sources are VGPRs or inline.
-    x = ahi;
-    y = ohi;
-    arrange(x, y, rev);
-    if (L.is_sgpr(x) || !L.inline_const(x, false)) x = L.vmov(x);
+    x = hx;
+    y = hy;
+    rev = hrev;
     if (!subtract) L.e(O::v_addc_co_u32, {dhi, VCC, x, y, VCC});
     else L.e(rev ? O::v_subbrev_co_u32 : O::v_subb_co_u32, {dhi, VCC, x, y, VCC});
   }

@@ -112,7 +112,10 @@ constexpr void builder::build_prologue() {
         }
       }
   block& pro = fn.blocks[0];
-  src_loc ploc = fn.vregs.empty() ? src_loc{} : fn.vregs[0].loc;
+  // The prologue carries the kernel's first line (the first instruction of the body).
+  src_loc ploc{};
+  for (uint32_t b = 1; b < fn.blocks.size() && !ploc.line; ++b)
+    if (!fn.blocks[b].instrs.empty()) ploc = fn.blocks[b].instrs[0].loc;
   // Used dwords of the kernarg segment, and which argument owns each.
   uint32_t total_dw = (kernarg_bytes_ + 3) / 4;
   std::vector<uint8_t> need(total_dw + 1, 0);

@@ -45,7 +45,7 @@ constexpr std::string_view dtype_name(dtype t) {
                                     "fp8x4", "bf8x4", "u64", "i64",   "f64"};
   return n[static_cast<int>(t)];
 }
-constexpr std::string_view class_name(reg_class c) {
+constexpr std::string_view reg_class_name(reg_class c) {
   return c == reg_class::sgpr ? "SGPR" : c == reg_class::vgpr ? "VGPR" : "AGPR";
 }
 
