@@ -34,8 +34,6 @@ uint16_t to_bf16(float f) {
 }
 float from_bf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
-std::map<std::string, double> g_figures;  // for the goal table
-
 void check_clean(benchmark::State& st, const launch_report& rep) {
   if (!rep.diagnostics.empty()) st.SkipWithError(("checker reported: " + rep.diagnostics[0]).c_str());
 }
@@ -49,6 +47,7 @@ void BM_valu(benchmark::State& st) {
   args.add(out.addr()).add(iters).add(7u);
   launch_options o;
   o.threads = threads;
+  o.check = st.range(1) != 0;
   uint64_t lane_ops = 0, insts = 0;
   for (auto _ : st) {
     auto rep = sim().launch(kernels(), "bench_valu", {groups}, {block}, args, o);
@@ -57,10 +56,6 @@ void BM_valu(benchmark::State& st) {
   }
   st.counters["lane_ops/s"] = benchmark::Counter((double)lane_ops, benchmark::Counter::kIsRate);
   st.counters["wave_insts/s"] = benchmark::Counter((double)insts, benchmark::Counter::kIsRate);
-  double secs = 0;  // filled from the counters after the run (rate = value / seconds)
-  (void)secs;
-  g_figures[threads == 1 ? "valu_lane_ops_total_1t" : "valu_lane_ops_total_all"] = (double)lane_ops;
-  g_figures[threads == 1 ? "valu_iters_1t" : "valu_iters_all"] = (double)st.iterations();
 }
 
 // MFMA: 2 workgroups x 4 waves x iters x 4 v_mfma_f32_32x32x8_bf16 (16384 flop each).
@@ -72,6 +67,7 @@ void BM_mfma(benchmark::State& st) {
   args.add(out.addr()).add(iters);
   launch_options o;
   o.threads = threads;
+  o.check = st.range(1) != 0;
   double flop = 0;
   for (auto _ : st) {
     auto rep = sim().launch(kernels(), "bench_mfma", {groups}, {block}, args, o);
@@ -116,8 +112,11 @@ void BM_gemm_1024(benchmark::State& st) {
   st.counters["verified"] = 512 - bad;
 }
 
-BENCHMARK(BM_valu)->Arg(1)->Arg(0)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
-BENCHMARK(BM_mfma)->Arg(1)->Arg(0)->ArgName("threads")->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+// threads: 1 = one core, 0 = all cores; check: the checker on (default) or off (raw speed)
+BENCHMARK(BM_valu)->ArgsProduct({{1, 0}, {1, 0}})->ArgNames({"threads", "check"})->Unit(benchmark::kMillisecond)
+    ->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_mfma)->ArgsProduct({{1, 0}, {1, 0}})->ArgNames({"threads", "check"})->Unit(benchmark::kMillisecond)
+    ->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_gemm_1024)->Arg(0)->ArgName("threads")->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 // Collects each run's rate counters and real time for the goal table.
@@ -143,21 +142,30 @@ int main(int argc, char** argv) {
   goal_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
   benchmark::Shutdown();
-  auto get = [&](const std::string& k) { return rep.rate.count(k) ? rep.rate[k] : -1.0; };
-  double valu1 = get("BM_valu/threads:1/min_time:1.000/real_time:lane_ops/s");
-  double valuN = get("BM_valu/threads:0/min_time:1.000/real_time:lane_ops/s");
-  double mfma1 = get("BM_mfma/threads:1/min_time:1.000/real_time:FLOP/s");
-  double mfmaN = get("BM_mfma/threads:0/min_time:1.000/real_time:FLOP/s");
-  double gemm_s = rep.seconds.count("BM_gemm_1024/threads:0/iterations:1/real_time")
-                      ? rep.seconds["BM_gemm_1024/threads:0/iterations:1/real_time"] : -1.0;
+  // run names look like "BM_valu/threads:1/check:1/min_time:1.000/real_time"
+  auto get = [&](const std::map<std::string, double>& m, const std::string& prefix, const std::string& counter) {
+    for (const auto& [k, v] : m)
+      if (k.rfind(prefix, 0) == 0 && (counter.empty() || k.size() >= counter.size() && k.compare(k.size() - counter.size(), counter.size(), counter) == 0))
+        return v;
+    return -1.0;
+  };
+  double valu1 = get(rep.rate, "BM_valu/threads:1/check:1/", ":lane_ops/s");
+  double valuN = get(rep.rate, "BM_valu/threads:0/check:1/", ":lane_ops/s");
+  double valu1_raw = get(rep.rate, "BM_valu/threads:1/check:0/", ":lane_ops/s");
+  double valuN_raw = get(rep.rate, "BM_valu/threads:0/check:0/", ":lane_ops/s");
+  double mfma1 = get(rep.rate, "BM_mfma/threads:1/check:1/", ":FLOP/s");
+  double mfmaN = get(rep.rate, "BM_mfma/threads:0/check:1/", ":FLOP/s");
+  double mfma1_raw = get(rep.rate, "BM_mfma/threads:1/check:0/", ":FLOP/s");
+  double gemm_s = get(rep.seconds, "BM_gemm_1024/", "");
   unsigned cores = std::thread::hardware_concurrency();
   std::printf("\nhipasm-sim speed on this machine (%u hardware threads)\n", cores);
   std::printf("| figure | measured | goal |\n| --- | --- | --- |\n");
-  std::printf("| VALU lane-ops/s per core (threads=1) | %.1f M | >= 200 M |\n", valu1 / 1e6);
-  std::printf("| VALU lane-ops/s all threads | %.1f M (x%.2f) | results identical |\n", valuN / 1e6,
-              valu1 > 0 ? valuN / valu1 : 0.0);
-  std::printf("| MFMA GFLOP/s per core (threads=1) | %.2f | >= 2 |\n", mfma1 / 1e9);
-  std::printf("| MFMA GFLOP/s all threads | %.2f (x%.2f) | |\n", mfmaN / 1e9, mfma1 > 0 ? mfmaN / mfma1 : 0.0);
+  std::printf("| VALU lane-ops/s per core (threads=1, checker on) | %.1f M | >= 200 M |\n", valu1 / 1e6);
+  std::printf("| VALU lane-ops/s per core (threads=1, checker off) | %.1f M | |\n", valu1_raw / 1e6);
+  std::printf("| VALU lane-ops/s all threads (checker on / off) | %.1f M (x%.2f) / %.1f M | |\n", valuN / 1e6,
+              valu1 > 0 ? valuN / valu1 : 0.0, valuN_raw / 1e6);
+  std::printf("| MFMA GFLOP/s per core (threads=1, checker on / off) | %.2f / %.2f | >= 2 |\n", mfma1 / 1e9, mfma1_raw / 1e9);
+  std::printf("| MFMA GFLOP/s all threads (checker on) | %.2f (x%.2f) | |\n", mfmaN / 1e9, mfma1 > 0 ? mfmaN / mfma1 : 0.0);
   std::printf("| 1024^3 bf16 MFMA GEMM end to end (all threads) | %.2f s | <= 10 s |\n", gemm_s);
   return 0;
 }
