@@ -13,6 +13,7 @@
 
 namespace hipasm::sim {
 namespace detail {
+namespace {  // internal linkage: other simulator files have their own detail helpers
 
 // ELF constants (System V gABI and LLVM's AMDGPU ELF definitions).
 constexpr uint8_t kElfClass64 = 2, kElfData2Lsb = 1, kOsAbiAmdgpuHsa = 64;
@@ -571,6 +572,7 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   return info;
 }
 
+}  // namespace
 }  // namespace detail
 
 std::string printable(std::string_view name) {
@@ -645,9 +647,13 @@ std::vector<uint8_t> CodeObject::image_at(uint64_t base) const {
 }
 
 std::vector<uint8_t> read_file_bytes(const std::string& path) {
+  // Regular files only: a device such as /dev/zero would never end.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st))
     throw rt::error("cannot read " + printable(path) + ": it is a directory");
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw rt::error("cannot read " + printable(path) + ": not a regular file");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw rt::error("cannot read " + printable(path) + ": " + std::strerror(errno));
   std::vector<uint8_t> bytes;

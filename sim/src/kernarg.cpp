@@ -5,6 +5,7 @@
 
 namespace hipasm::sim {
 namespace detail {
+namespace {  // internal linkage: other simulator files have their own detail helpers
 
 constexpr uint32_t kMaxLds = 64 * 1024;  // gfx942: 64 KiB per workgroup
 
@@ -17,6 +18,7 @@ void put(std::vector<uint8_t>& seg, uint32_t offset, T v) {
   std::memcpy(seg.data() + offset, &v, sizeof(T));  // offset+size checked by the loader
 }
 
+}  // namespace
 }  // namespace detail
 
 void check_launch(const KernelInfo& k, rt::dim3 grid, rt::dim3 block, uint32_t dynamic_lds) {

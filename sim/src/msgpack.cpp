@@ -7,6 +7,7 @@
 
 namespace hipasm::sim::msgpack {
 namespace detail {
+namespace {  // internal linkage: other simulator files have their own detail helpers
 
 // Deep nesting is legal msgpack but never occurs in AMDGPU metadata; the bound keeps a
 // hostile note from exhausting the stack.
@@ -159,6 +160,7 @@ class reader {
   size_t pos_ = 0;
 };
 
+}  // namespace
 }  // namespace detail
 
 const value* value::find(std::string_view key) const {

@@ -439,6 +439,7 @@ TEST_CASE("read_file_bytes reports missing files and directories", "[loader]") {
   CHECK_THROWS_WITH(sim::read_file_bytes(kDir + "/does-not-exist.co"),
                     Catch::Contains("cannot read") && Catch::Contains("No such file"));
   CHECK_THROWS_WITH(sim::read_file_bytes(kDir), Catch::Contains("directory"));
+  CHECK_THROWS_WITH(sim::read_file_bytes("/dev/zero"), Catch::Contains("not a regular file"));
 }
 
 // ---- msgpack, against byte strings written from the MessagePack specification.
