@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""hipasm-sim command-line tests.
+
+Usage: cli_tests.py GROUP HIPASM_SIM CODE_OBJECT WORKDIR
+
+GROUP is one of:
+  corpus   broken files derived from a valid clang-22 code object (truncations, header bit
+           flips, section offsets past the end, bad msgpack, empty and non-ELF files, wrong
+           machine): `info` and `run` on each must fail cleanly.
+  args     bad command lines and argument lists against a valid code object.
+  info     `info` lists every kernel with its argument layout (the C ABI offsets of
+           test_loader_kernels.hip's args_mix); --help works.
+  run      `run` executes args_mix and ids_3d end to end through files; outputs are
+           compared with a Python computation of what the kernels do.
+
+"Fails cleanly" means: exit status 1..127 (not 0, not killed by a signal), exactly one line on
+stderr, starting with "hipasm-sim: error: ". Random mutations may leave a file valid; those
+must then succeed, and enough of them must be refused for the test to mean something.
+"""
+import os
+import random
+import struct
+import subprocess
+import sys
+
+SIM, CO, WORK = None, None, None
+failures = []
+
+
+def run(args, expect_ok=None, what=""):
+    """Runs hipasm-sim; checks the clean-failure rule. Returns (status, stdout, stderr)."""
+    p = subprocess.run([SIM] + args, capture_output=True, timeout=120)
+    out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    label = what or " ".join(args)
+    if p.returncode < 0 or p.returncode >= 128:
+        failures.append(f"{label}: killed by signal / crashed (status {p.returncode}); stderr: {err[:500]}")
+        return p.returncode, out, err
+    if p.returncode != 0:
+        lines = err.splitlines()
+        if len(lines) != 1 or not lines[0].startswith("hipasm-sim: error: ") or not err.endswith("\n"):
+            failures.append(f"{label}: status {p.returncode} but stderr is not one error line: {err[:500]!r}")
+    if expect_ok is True and p.returncode != 0:
+        failures.append(f"{label}: expected success, got status {p.returncode}: {err.strip()}")
+    if expect_ok is False and p.returncode == 0:
+        failures.append(f"{label}: expected a failure, got status 0")
+    return p.returncode, out, err
+
+
+def write(name, data):
+    path = os.path.join(WORK, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def run_args_for(path):
+    # A plausible run of args_mix; reaching the kernel is not the point for broken files.
+    return ["run", path, "args_mix", "--grid", "1", "--block", "64",
+            "--arg", "out=" + os.path.join(WORK, "o.bin") + ":256", "--arg", "in=" + os.path.join(WORK, "in.bin"),
+            "--arg", "f32=1", "--arg", "i64=1", "--arg", "i8=1", "--arg", "i16=1", "--arg", "f64=1",
+            "--arg", "u64=1", "--arg", "u64=1"]
+
+
+def sections(b):
+    shoff, = struct.unpack_from("<Q", b, 40)
+    shnum, shstrndx = struct.unpack_from("<HH", b, 60)
+    names_off, = struct.unpack_from("<Q", b, shoff + shstrndx * 64 + 24)
+    out = []
+    for i in range(shnum):
+        h = shoff + i * 64
+        name_off, typ = struct.unpack_from("<II", b, h)
+        addr, off, size = struct.unpack_from("<QQQ", b, h + 16)
+        end = b.index(b"\0", names_off + name_off)
+        out.append(dict(header=h, name=b[names_off + name_off:end].decode(), type=typ, addr=addr, offset=off, size=size))
+    return out
+
+
+def group_corpus():
+    good = open(CO, "rb").read()
+    write("in.bin", bytes(256))
+    must_fail = []   # (name, bytes)
+    may_pass = []    # random mutations that might keep the file valid
+
+    must_fail.append(("empty", b""))
+    must_fail.append(("text", b"this is not a code object\n" * 20))
+    must_fail.append(("random", bytes(random.Random(5).getrandbits(8) for _ in range(4096))))
+    must_fail.append(("elf-magic-only", b"\x7fELF"))
+    # Truncations: many points across the file, and around the header and the section table.
+    shoff, = struct.unpack_from("<Q", good, 40)
+    points = set(range(0, len(good), max(1, len(good) // 60)))
+    points |= {1, 3, 4, 5, 16, 52, 63, 64, 65, 120, shoff - 1, shoff, shoff + 1, shoff + 64, len(good) - 1}
+    for n in sorted(p for p in points if 0 <= p < len(good)):
+        must_fail.append((f"truncated-{n}", good[:n]))
+    # Header fields that must be right.
+    def patched(fmt, off, val):
+        b = bytearray(good)
+        struct.pack_into(fmt, b, off, val)
+        return bytes(b)
+    must_fail.append(("class32", patched("<B", 4, 1)))
+    must_fail.append(("big-endian", patched("<B", 5, 2)))
+    must_fail.append(("machine-x86-64", patched("<H", 18, 62)))
+    flags, = struct.unpack_from("<I", good, 48)
+    must_fail.append(("mach-gfx90a", patched("<I", 48, (flags & ~0xff) | 0x3f)))
+    must_fail.append(("mach-none", patched("<I", 48, flags & ~0xff)))
+    must_fail.append(("shoff-past-eof", patched("<Q", 40, len(good) + 8)))
+    must_fail.append(("shnum-huge", patched("<H", 60, 0xfff0)))
+    must_fail.append(("shentsize-wrong", patched("<H", 58, 40)))
+    must_fail.append(("phoff-past-eof", patched("<Q", 32, len(good) * 4)))
+    for s in sections(good):
+        if s["type"] in (0, 8):  # SHT_NULL, SHT_NOBITS occupy no file bytes
+            continue
+        must_fail.append((f"offset-past-eof-{s['name']}", patched("<Q", s["header"] + 24, len(good) + 100)))
+        must_fail.append((f"size-huge-{s['name']}", patched("<Q", s["header"] + 32, 1 << 62)))
+    note = next(s for s in sections(good) if s["name"] == ".note")
+    desc = note["offset"] + 20  # note header (12) + "AMDGPU\0" padded to 8
+    must_fail.append(("msgpack-c1", patched("<B", desc, 0xc1)))
+    must_fail.append(("msgpack-map32-lie", patched("<B", desc, 0xdf)))
+    must_fail.append(("msgpack-not-map", patched("<B", desc, 0x2a)))
+    must_fail.append(("note-descsz-huge", patched("<I", note["offset"] + 4, 0x7fffffff)))
+    must_fail.append(("note-type-wrong", patched("<I", note["offset"] + 8, 33)))
+    b = bytearray(good)
+    msgpack_len, = struct.unpack_from("<I", good, note["offset"] + 4)
+    b[desc + msgpack_len // 2: desc + msgpack_len] = b"\xff" * (msgpack_len - msgpack_len // 2)
+    must_fail.append(("msgpack-second-half-garbage", bytes(b)))
+
+    # Random bit flips in the ELF header and in the first KiB (headers, notes), and anywhere.
+    rng = random.Random(1234)
+    for i in range(64):
+        b = bytearray(good)
+        b[i] ^= 1 << rng.randrange(8)
+        may_pass.append((f"flip-header-byte-{i}", bytes(b)))
+    for i in range(120):
+        b = bytearray(good)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(0x238, 0x238 + 0x660) if i % 2 else rng.randrange(len(b))
+            b[at] ^= 1 << rng.randrange(8)
+        may_pass.append((f"flip-{i}", bytes(b)))
+
+    for name, data in must_fail:
+        path = write(name + ".co", data)
+        run(["info", path], expect_ok=False, what=f"info {name}")
+        run(run_args_for(path), expect_ok=False, what=f"run {name}")
+    refused = 0
+    for name, data in may_pass:
+        path = write(name + ".co", data)
+        status, _, _ = run(["info", path], what=f"info {name}")
+        refused += status != 0
+        run(run_args_for(path), what=f"run {name}")
+    if refused < len(may_pass) // 4:
+        failures.append(f"only {refused} of {len(may_pass)} random mutations were refused: the corpus is too weak")
+    run(["info", os.path.join(WORK, "does-not-exist.co")], expect_ok=False)
+    run(["info", WORK], expect_ok=False, what="info on a directory")
+    print(f"corpus: {len(must_fail)} broken files refused, {refused}/{len(may_pass)} random mutations refused")
+
+
+def group_args():
+    write("in.bin", bytes(256))
+    o = os.path.join(WORK, "o.bin")
+    i = os.path.join(WORK, "in.bin")
+    base = ["run", CO, "args_mix", "--grid", "1", "--block", "64"]
+    good_args = ["--arg", f"out={o}:256", "--arg", f"in={i}", "--arg", "f32=1.5", "--arg", "i64=3",
+                 "--arg", "i8=-2", "--arg", "i16=7", "--arg", "f64=2.5", "--arg", "u64=0x100000001", "--arg", "u64=9"]
+    bad = {
+        "no command": [],
+        "unknown command": ["frobnicate"],
+        "info without file": ["info"],
+        "info with two files": ["info", CO, CO],
+        "run without kernel": ["run", CO, "--grid", "1", "--block", "1"],
+        "wrong kernel name": ["run", CO, "no_such_kernel", "--grid", "1", "--block", "64"] + good_args,
+        "missing --grid": ["run", CO, "args_mix", "--block", "64"] + good_args,
+        "missing --block": ["run", CO, "args_mix", "--grid", "1"] + good_args,
+        "--grid without value": base[:3] + ["--block", "64", "--grid"],
+        "zero grid": ["run", CO, "args_mix", "--grid", "0", "--block", "64"] + good_args,
+        "four grid dimensions": ["run", CO, "args_mix", "--grid", "1,1,1,1", "--block", "64"] + good_args,
+        "non-numeric grid": ["run", CO, "args_mix", "--grid", "x", "--block", "64"] + good_args,
+        "negative block": ["run", CO, "args_mix", "--grid", "1", "--block", "-64"] + good_args,
+        "grid overflow": ["run", CO, "args_mix", "--grid", "99999999999", "--block", "64"] + good_args,
+        "block too large": ["run", CO, "args_mix", "--grid", "1", "--block", "2048"] + good_args,
+        "block over the kernel's limit": ["run", CO, "small_block", "--grid", "1", "--block", "512",
+                                          "--arg", f"out={o}:4096", "--arg", "f32=1"],
+        "too much LDS": base + ["--lds", "70000"] + good_args,
+        "unknown option": base + ["--frob"] + good_args,
+        "--trace with a value": base + ["--trace=yes"] + good_args,
+        "too few arguments": base + good_args[:-2],
+        "too many arguments": base + good_args + ["--arg", "i32=1"],
+        "no arguments": base,
+        "scalar for a buffer": base + ["--arg", "i64=0"] + good_args[2:],
+        "buffer for a scalar": base + good_args[:4] + ["--arg", f"in={i}"] + good_args[6:],
+        "wrong scalar size": base + good_args[:6] + ["--arg", "i32=1"] + good_args[8:],
+        "spec without =": base + ["--arg", "in"] + good_args[2:],
+        "unknown spec kind": base + ["--arg", "ptr=5"] + good_args[2:],
+        "out without size": base + ["--arg", f"out={o}"] + good_args[2:],
+        "out with a bad size": base + ["--arg", f"out={o}:lots"] + good_args[2:],
+        "inout without output": base + ["--arg", f"inout={i}"] + good_args[2:],
+        "missing input file": base + good_args[:2] + ["--arg", "in=" + os.path.join(WORK, "nope.bin")] + good_args[4:],
+        "i32 out of range": ["run", CO, "small_block", "--grid", "1", "--block", "64", "--arg", f"out={o}:256",
+                             "--arg", "i32=3000000000"],
+        "f32 out of range": ["run", CO, "small_block", "--grid", "1", "--block", "64", "--arg", f"out={o}:256",
+                             "--arg", "f32=1e39"],
+        "f32 not a number": ["run", CO, "small_block", "--grid", "1", "--block", "64", "--arg", f"out={o}:256",
+                             "--arg", "f32=1.5x"],
+        "i8 out of range": base + good_args[:8] + ["--arg", "i8=300"] + good_args[10:],
+        "output file not writable": base + ["--arg", "out=" + os.path.join(WORK, "no-dir", "o.bin") + ":256"] + good_args[2:],
+    }
+    for what, argv in bad.items():
+        status, out, err = run(argv, expect_ok=False, what=what)
+        if what.startswith("wrong kernel name") and "args_mix" not in err:
+            failures.append(f"{what}: the error does not list the kernels: {err.strip()}")
+    print(f"args: {len(bad)} bad command lines refused")
+
+
+def group_info():
+    status, out, err = run(["--help"], expect_ok=True)
+    if "usage: hipasm-sim" not in out:
+        failures.append("--help does not print the usage")
+    status, out, err = run(["info", CO], expect_ok=True)
+    for k in ["args_mix", "ids_3d", "lds_static", "lds_dynamic", "mfma_acc", "scratch_use", "packet_ptrs",
+              "small_block", "grid_query"]:
+        if f"\nkernel {k}\n" not in out:
+            failures.append(f"info does not list kernel {k}")
+    # The C ABI layout of args_mix(int*, const float*, float, long, char, short, double,
+    # pair_arg, unsigned long long).
+    section = out.split("\nkernel args_mix\n")[1].split("\nkernel ")[0]
+    want = [(0, 8, "global_buffer"), (8, 8, "global_buffer"), (16, 4, "by_value"), (24, 8, "by_value"),
+            (32, 1, "by_value"), (34, 2, "by_value"), (40, 8, "by_value"), (48, 8, "by_value"), (56, 8, "by_value")]
+    for n, (off, size, kind) in enumerate(want):
+        line = f"    {n:<2} offset {off:4} size {size:2} {kind}"
+        if line not in section:
+            failures.append(f"info args_mix lacks argument line {line!r}")
+    if "vgpr_workitem_id 2" not in out.split("\nkernel ids_3d\n")[1].split("\nkernel ")[0]:
+        failures.append("info ids_3d does not show vgpr_workitem_id 2")
+    print("info: listing checked")
+
+
+def group_run():
+    n = 64
+    inp = [float(i) * 0.75 - 7.0 for i in range(n)]
+    write("in.bin", struct.pack(f"<{n}f", *inp))
+    out_path = os.path.join(WORK, "out.bin")
+    f, big, c, s, d, pa, pb, u = 1.5, -3, -2, 7, 2.5, 11, 4.75, 9
+    pair = struct.unpack("<Q", struct.pack("<if", pa, pb))[0]
+    status, out, err = run(["run", CO, "args_mix", "--grid", "1", "--block", "64",
+                            "--arg", f"out={out_path}:{4 * n}", "--arg", "in=" + os.path.join(WORK, "in.bin"),
+                            "--arg", f"f32={f}", "--arg", f"i64={big}", "--arg", f"i8={c}", "--arg", f"i16={s}",
+                            "--arg", f"f64={d}", "--arg", f"u64={pair}", "--arg", f"u64={u}"], expect_ok=True)
+    if status == 0:
+        got = struct.unpack(f"<{n}i", open(out_path, "rb").read())
+        want = [int(x * f) + big + c + s + int(d) + pa + int(pb) + u for x in inp]
+        if list(got) != want:
+            failures.append(f"args_mix: got {got[:8]}..., want {want[:8]}...")
+        if "0 checker findings" not in out:
+            failures.append(f"args_mix: unexpected checker output: {out.strip()}")
+    # ids_3d: out[x + 4y + 16z] = gx + 100 gy + 10000 gz over a 4x4x4 block; grid 1,1,1 then
+    # inout with a prefilled buffer: untouched elements keep their values.
+    pre = os.path.join(WORK, "pre.bin")
+    write("pre.bin", struct.pack("<80I", *range(1000, 1080)))
+    res = os.path.join(WORK, "ids.bin")
+    status, out, err = run(["run", CO, "ids_3d", "--grid", "1", "--block", "4,4,4", "--threads", "1",
+                            "--arg", f"inout={pre}:{res}"], expect_ok=True)
+    if status == 0:
+        got = struct.unpack("<80I", open(res, "rb").read())
+        want = [0] * 64 + list(range(1064, 1080))
+        if list(got) != want:
+            failures.append(f"ids_3d: got {got}, want {want}")
+    print("run: end-to-end runs checked")
+
+
+def main():
+    global SIM, CO, WORK
+    if len(sys.argv) != 5:
+        print(__doc__)
+        return 2
+    group, SIM, CO, WORK = sys.argv[1:]
+    os.makedirs(WORK, exist_ok=True)
+    {"corpus": group_corpus, "args": group_args, "info": group_info, "run": group_run}[group]()
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
