@@ -262,6 +262,41 @@ def group_run():
         want = [0] * 64 + list(range(1064, 1080))
         if list(got) != want:
             failures.append(f"ids_3d: got {got}, want {want}")
+    # --seed (random wave interleaving) and --threads must not change the result.
+    res2 = os.path.join(WORK, "ids2.bin")
+    status, out, err = run(["run", CO, "ids_3d", "--grid", "1", "--block", "4,4,4", "--seed", "12345", "--threads", "2",
+                            "--arg", f"inout={pre}:{res2}"], expect_ok=True)
+    if status == 0 and open(res2, "rb").read() != open(res, "rb").read():
+        failures.append("ids_3d: --seed/--threads changed the result")
+    # --trace prints the executed instructions, ending with s_endpgm.
+    status, out, err = run(["run", CO, "small_block", "--grid", "1", "--block", "64", "--trace",
+                            "--arg", f"out={os.path.join(WORK, 'sb.bin')}:256", "--arg", "f32=2"], expect_ok=True)
+    if status == 0:
+        if "s_endpgm" not in out or "global_store_dword" not in out:
+            failures.append(f"--trace does not show the executed instructions: {out[:300]!r}")
+        if struct.unpack("<64f", open(os.path.join(WORK, "sb.bin"), "rb").read()) != (2.0,) * 64:
+            failures.append("small_block: wrong output")
+    # An instruction the simulator does not know: the kernel's first word patched to an
+    # encoding no gfx942 instruction has (a one-line error with its address, no crash).
+    good = open(CO, "rb").read()
+    text = next(s for s in sections(good) if s["name"] == ".text")
+    readobj = os.environ.get("HIPASM_LLVM_READOBJ", "llvm-readobj-22")
+    symbols = subprocess.run([readobj, "--dyn-symbols", CO], capture_output=True, text=True).stdout
+    entry = None
+    lines = symbols.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("Name: small_block ("):
+            entry = int(lines[i + 1].split()[1], 16)
+    if entry is None:
+        failures.append("cannot find small_block's entry with llvm-readobj-22")
+    else:
+        b = bytearray(good)
+        struct.pack_into("<I", b, text["offset"] + entry - text["addr"], 0xffffffff)
+        bad = write("bad-inst.co", bytes(b))
+        status, out, err = run(["run", bad, "small_block", "--grid", "1", "--block", "64",
+                                "--arg", f"out={os.path.join(WORK, 'sb.bin')}:256", "--arg", "f32=2"], expect_ok=False)
+        if status != 0 and hex(entry)[2:] not in err.lower():
+            failures.append(f"unknown instruction: the error does not give its address {hex(entry)}: {err.strip()}")
     print("run: end-to-end runs checked")
 
 
