@@ -105,17 +105,28 @@ constexpr std::string_view special_name(special_reg r) {
   }
 }
 
+// Labels are local symbols named after the kernel (characters an assembler symbol cannot
+// hold, as in "fn<3>", become '_').
+template <class S>
+constexpr void put_symbol_part(S& out, std::string_view s) {
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    out.put(ok ? c : '_');
+  }
+}
 template <class S>
 constexpr void put_label(S& out, const function& fn, uint64_t b) {
   if (b < fn.blocks.size() && !fn.blocks[b].label.empty()) {
     out.put(".L");
-    out.put(fn.name);
+    put_symbol_part(out, fn.name);
     out.put('_');
-    out.put(fn.blocks[b].label);
+    put_symbol_part(out, fn.blocks[b].label);
+    out.put("_bb");
+    put_uint(out, b);  // user labels may repeat (loops in helpers): keep them unique
     return;
   }
   out.put(".L");
-  out.put(fn.name);
+  put_symbol_part(out, fn.name);
   out.put("_bb");
   put_uint(out, b);
 }
@@ -133,7 +144,8 @@ constexpr void put_imm(S& out, uint64_t v) {
 }
 
 template <class S>
-constexpr void put_waitcnt(S& out, uint64_t imm) {
+constexpr void put_waitcnt(S& out_, uint64_t imm) {
+  S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
   const uint64_t vm = (imm & 0xf) | (((imm >> 14) & 3) << 4);
   const uint64_t exp = (imm >> 4) & 7;
   const uint64_t lgkm = (imm >> 8) & 0xf;
@@ -226,7 +238,8 @@ constexpr std::string_view basename(const char* path) {
 }
 
 template <class S>
-constexpr void print_instr(S& out, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt) {
+constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt) {
+  S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
   using namespace isa;
   const instr_desc& d = isa[in.op];
   const bool dpp = in.mods.dpp.ctrl != 0xffff;

@@ -16,7 +16,9 @@
 
 namespace hipasm {
 
-constexpr pass_error verify_allocation(const function& fn, const isa_view& isa) {
+constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_) {
+  const function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
   using namespace detail;
   pass_error err;
   const dword_map dm(fn);
@@ -123,7 +125,10 @@ constexpr pass_error verify_allocation(const function& fn, const isa_view& isa) 
   return err;
 }
 
-constexpr pass_error verify_hazards(const function& fn, const isa_view& isa, const hazard_table& table) {
+constexpr pass_error verify_hazards(const function& fn_, const isa_view& isa_, const hazard_table& table_) {
+  const function& fn = fn_;
+  const isa_view& isa = isa_;
+  const hazard_table& table = table_;
   using namespace detail;
   pass_error err;
   const auto preds = predecessors(fn);

@@ -31,7 +31,9 @@ constexpr bool same_mods(const modifiers& a, const modifiers& b) {
 
 }  // namespace detail
 
-constexpr bool eliminate_common_subexpressions(function& fn, const isa_view& isa) {
+constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& isa_) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
   using namespace detail;
   constexpr std::size_t window = 16;
   const dword_map dm(fn);
@@ -76,7 +78,7 @@ constexpr bool eliminate_common_subexpressions(function& fn, const isa_view& isa
     return true;
   };
 
-  std::vector<uint64_t> rename(fn.vregs.size());
+  std::vector<uint64_t> rename(fn.vregs.size(), 0);
   for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = v;
   bool changed = false;
   for (block& blk : fn.blocks) {

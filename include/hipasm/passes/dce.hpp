@@ -11,7 +11,9 @@
 
 namespace hipasm {
 
-constexpr bool eliminate_dead_code(function& fn, const isa_view& isa) {
+constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
   using namespace detail;
   const liveness_info L = compute_liveness(fn, isa);
   bool removed_any = false;

@@ -10,7 +10,9 @@
 
 namespace hipasm {
 
-constexpr bool eliminate_dead_stores(function& fn, const isa_view& isa) {
+constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
   using namespace detail;
   const dword_map dm(fn);
   bool removed_any = false;

@@ -196,7 +196,10 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
 }
 
 // Wait states rule `r` requires between producer P and consumer C (0: no hazard).
-constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
+constexpr int hazard_wait(const hazard_rule& r_, const hazard_facts& P_, const hazard_facts& C_) {
+  const hazard_rule& r = r_;  // local aliases: see compute_liveness
+  const hazard_facts& P = P_;
+  const hazard_facts& C = C_;
   const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
   if (w <= 0) return 0;
   auto p_writes_use = [&](auto pred_def, auto pred_use) {
@@ -439,7 +442,10 @@ struct hazard_walker {
 }  // namespace detail
 
 // Inserts the s_nops. `nop_op` is the table index of s_nop.
-constexpr void insert_hazard_nops(function& fn, const isa_view& isa, const hazard_table& table) {
+constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const hazard_table& table_) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
+  const hazard_table& table = table_;
   using namespace detail;
   const int nop_op = isa.find("s_nop");
   const auto preds = predecessors(fn);

@@ -124,7 +124,11 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
 }  // namespace detail
 
 // Computes liveness. `fixed` vregs (entry state) count as defined at entry.
-constexpr liveness_info compute_liveness(const function& fn, const isa_view& isa) {
+constexpr liveness_info compute_liveness(const function& fn_, const isa_view& isa_) {
+  // Lambdas below capture local aliases, not reference parameters: clang-22's new
+  // constant interpreter cannot read a reference parameter captured by a lambda.
+  const function& fn = fn_;
+  const isa_view& isa = isa_;
   using namespace detail;
   liveness_info L(fn);
   const std::size_t nb = fn.blocks.size();

@@ -7,7 +7,6 @@
 // (SGPR pairs even, SGPR tuples of 3+ dwords at a multiple of 4, VGPR/AGPR tuples even).
 // Running out is an error naming the kernel, the register's source line and the live set.
 #pragma once
-#include <algorithm>
 #include <vector>
 
 #include "common.hpp"
@@ -37,6 +36,33 @@ constexpr uint16_t class_alignment(reg_class c, uint16_t dwords) {
   return 2;
 }
 
+// Heap sort (std::sort's <algorithm> does not compile in HIP device passes without the
+// HIP headers).
+template <class T, class Less>
+constexpr void heap_sort(std::vector<T>& a_, Less less) {
+  std::vector<T>& a = a_;  // a local alias: see compute_liveness
+  const std::size_t n = a.size();
+  auto sift = [&](std::size_t i, std::size_t end) {
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= end) return;
+      if (c + 1 < end && less(a[c], a[c + 1])) ++c;
+      if (!less(a[i], a[c])) return;
+      T t = a[i];
+      a[i] = a[c];
+      a[c] = t;
+      i = c;
+    }
+  };
+  for (std::size_t i = n / 2; i-- > 0;) sift(i, n);
+  for (std::size_t end = n; end-- > 1;) {
+    T t = a[0];
+    a[0] = a[end];
+    a[end] = t;
+    sift(0, end);
+  }
+}
+
 constexpr int class_index(reg_class c) { return c == reg_class::sgpr ? 0 : c == reg_class::vgpr ? 1 : 2; }
 constexpr std::string_view class_letter(reg_class c) {
   return c == reg_class::sgpr ? "s" : c == reg_class::vgpr ? "v" : "a";
@@ -47,7 +73,8 @@ constexpr std::string_view class_name(reg_class c) {
 
 }  // namespace detail
 
-constexpr register_usage compute_register_usage(const function& fn) {
+constexpr register_usage compute_register_usage(const function& fn_) {
+  const function& fn = fn_;
   register_usage u;
   auto note = [&](reg_class c, int last) {
     int& m = c == reg_class::sgpr ? u.max_sgpr : c == reg_class::vgpr ? u.max_vgpr : u.max_agpr;
@@ -68,8 +95,11 @@ constexpr register_usage compute_register_usage(const function& fn) {
 }
 
 // Assigns vregs[v].phys. Returns false (with the error set) when a class runs out.
-constexpr bool allocate_registers(function& fn, const liveness_info& L, pass_error& err,
+constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_error& err_,
                                   register_limits lim = {}) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  const liveness_info& L = L_;
+  pass_error& err = err_;
   using namespace detail;
   const std::size_t nv = fn.vregs.size();
   const uint16_t limit[3] = {lim.sgprs, lim.vgprs, lim.agprs};
@@ -95,7 +125,7 @@ constexpr bool allocate_registers(function& fn, const liveness_info& L, pass_err
     fn.vregs[v].phys = -1;
     if (L.vstart[v] <= L.vend[v]) order.push_back(static_cast<uint32_t>(v));
   }
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+  heap_sort(order, [&](uint32_t a, uint32_t b) {
     const bool fa = fn.vregs[a].fixed >= 0, fb = fn.vregs[b].fixed >= 0;
     if (fa != fb) return fa;  // entry-state registers first
     if (L.vstart[a] != L.vstart[b]) return L.vstart[a] < L.vstart[b];
@@ -111,12 +141,13 @@ constexpr bool allocate_registers(function& fn, const liveness_info& L, pass_err
       vi.phys = vi.fixed;
       for (uint32_t j = 0; j < vi.dwords; ++j)
         if (vi.fixed + j < limit[c]) {
-          busy[c][vi.fixed + j] = std::max(busy[c][vi.fixed + j], e);
+          if (e > busy[c][vi.fixed + j]) busy[c][vi.fixed + j] = e;
           owner[c][vi.fixed + j] = static_cast<int32_t>(v);
         }
       continue;
     }
-    const uint16_t align = std::max<uint16_t>(std::max<uint16_t>(vi.align, 1), class_alignment(vi.cls, vi.dwords));
+    uint16_t align = vi.align > 1 ? vi.align : 1;
+    if (class_alignment(vi.cls, vi.dwords) > align) align = class_alignment(vi.cls, vi.dwords);
     int found = -1;
     for (uint32_t r = 0; r + vi.dwords <= limit[c]; r += align) {
       bool ok = true;

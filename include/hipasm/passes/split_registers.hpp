@@ -11,7 +11,9 @@
 
 namespace hipasm {
 
-constexpr bool split_registers(function& fn, pass_error& err) {
+constexpr bool split_registers(function& fn_, pass_error& err_) {
+  function& fn = fn_;  // local aliases: see compute_liveness
+  pass_error& err = err_;
   using namespace detail;
   const dword_map dm(fn);
   const uint32_t nd = dm.vreg_dwords;

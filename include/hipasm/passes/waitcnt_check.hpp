@@ -52,7 +52,10 @@ constexpr bool merge_pending(std::vector<pending_load>& into, const std::vector<
 
 }  // namespace detail
 
-constexpr bool check_waitcnts(const function& fn, const isa_view& isa, pass_error& err) {
+constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_error& err_) {
+  const function& fn = fn_;  // local aliases: see compute_liveness
+  const isa_view& isa = isa_;
+  pass_error& err = err_;
   using namespace detail;
   const dword_map dm(fn);
   const std::size_t nb = fn.blocks.size();

@@ -1,0 +1,330 @@
+// The HIP kernel wrapper and host access to a kernel's asm.
+//
+// A kernel is a plain HIP __global__ whose body is one macro:
+//
+//   extern "C" __global__ void vector_add(const float* a, const float* b, float* c, unsigned n) {
+//     HIPASM_KERNEL_BODY(vector_add_fn, a, b, c, n);
+//   }
+//
+// In the device pass only (HIP compiles every TU twice) the macro:
+//  1. checks the kernel's parameter types against the builder function's arg<T> list;
+//  2. runs builder + pipeline once into a constexpr summary (sizes, registers, entry
+//     state, LDS) and static_asserts success with the diagnostic as the message;
+//  3. runs them again to print the text into an array of exactly the summary's size;
+//  4. forces on the entry registers the asm reads: one empty asm taking the kernarg
+//     pointer and the used workgroup ids as "s" inputs (these sit in their entry SGPRs,
+//     nothing is computed), the used work-item ids y/z pinned to the highest VGPRs the
+//     kernel clobbers anyway (so computing them never reuses v0), and the LDS variables
+//     (so the descriptor's group segment size is right);
+//  5. emits `asm volatile(text ::: vN, aN, sN, vcc, exec, scc, m0, memory)`, clobbering
+//     the highest register used per class so the compiler's descriptor counts and
+//     accum_offset are right (toolchain.md). Nothing runs after the asm but s_endpgm.
+//
+// Host code gets the same text at run time: hipasm::asm_text<fn>("name").
+#pragma once
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "builder.hpp"
+#include "emit.hpp"
+#include "pipeline.hpp"
+
+#if !defined(__HIP_DEVICE_COMPILE__) || !__HIP_DEVICE_COMPILE__
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#endif
+
+namespace hipasm {
+
+// Register and LDS usage of a compiled kernel.
+struct kernel_usage {
+  int sgprs = 0, vgprs = 0, agprs = 0;  // highest used + 1, per class
+  uint32_t lds_static_bytes = 0;
+  bool lds_dynamic = false;
+  bool workgroup_id[3] = {false, false, false};
+  bool workitem_id[3] = {false, false, false};
+  std::size_t instructions = 0;
+};
+
+namespace detail {
+
+// A short constexpr string (register names and constraints) with data()/size().
+struct short_text {
+  char chars[16]{};
+  unsigned len = 0;
+  constexpr const char* data() const { return chars; }
+  constexpr unsigned size() const { return len; }
+  constexpr void put(char c) { chars[len++] = c; }
+};
+constexpr short_text reg_text(char cls, int index, bool braces = false) {
+  short_text t;
+  if (braces) t.put('{');
+  t.put(cls);
+  char buf[8]{};
+  int n = 0;
+  unsigned v = static_cast<unsigned>(index < 0 ? 0 : index);
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) t.put(buf[--n]);
+  if (braces) t.put('}');
+  return t;
+}
+
+// The hardware always enables workgroup id x (clang's descriptor says
+// .amdhsa_system_sgpr_workgroup_id_x 1 even when nothing reads it), so the enabled ids sit
+// at s2 = x, then y, then z, counting x whether or not the kernel reads it. A builder that
+// numbered only the ids it uses (y at s2 when x is unused) is moved up by one here; the
+// descriptor tests check the result against clang's code object.
+constexpr void normalize_entry_sgprs(function& fn) {
+  if (fn.uses_workgroup_id[0]) return;
+  bool dense = false;
+  for (const vreg_info& v : fn.vregs)
+    if (v.cls == reg_class::sgpr && v.fixed == 2 && v.dwords == 1) dense = true;
+  if (!dense) return;
+  for (vreg_info& v : fn.vregs)
+    if (v.cls == reg_class::sgpr && v.fixed >= 2 && v.dwords == 1) ++v.fixed;
+}
+
+// The IR source of a kernel: a builder function (build_kernel), or, for tests and
+// hand-made IR, a constexpr callable returning a `function` directly.
+template <auto KernelFn>
+constexpr pipeline_state compile_kernel(std::string_view name) {
+  if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
+    function fn = KernelFn();
+    fn.name = name;
+    normalize_entry_sgprs(fn);
+    return compile_function(std::move(fn));
+  } else {
+    build_result br = build_kernel<KernelFn>(name);
+    if (br.error.failed) {
+      pipeline_state st;
+      st.fn.name = name;
+      st.error.failed = true;
+      st.error.loc = br.error.loc;
+      st.error.add(br.error.view());
+      return st;
+    }
+    normalize_entry_sgprs(br.fn);
+    return compile_function(std::move(br.fn));
+  }
+}
+
+constexpr kernel_usage usage_of(const pipeline_state& st) {
+  kernel_usage u;
+  u.sgprs = st.usage.max_sgpr + 1;
+  u.vgprs = st.usage.max_vgpr + 1;
+  u.agprs = st.usage.max_agpr + 1;
+  u.lds_static_bytes = st.fn.lds_static_bytes;
+  u.lds_dynamic = st.fn.lds_dynamic;
+  for (int d = 0; d < 3; ++d) {
+    u.workgroup_id[d] = st.fn.uses_workgroup_id[d];
+    u.workitem_id[d] = st.fn.uses_workitem_id[d];
+  }
+  for (const block& b : st.fn.blocks) u.instructions += b.instrs.size();
+  return u;
+}
+
+// Everything the wrapper needs to know before printing (one constant evaluation).
+struct kernel_summary {
+  bool ok = false;
+  pass_error message{};  // the diagnostic (data()/size(): a static_assert message)
+  std::size_t text_size = 0;
+  kernel_usage usage{};
+  short_text clobber_v{}, clobber_a{}, clobber_s{};
+  short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
+};
+
+#ifndef HIPASM_ASM_COMMENTS
+#define HIPASM_ASM_COMMENTS 1
+#endif
+inline constexpr emit_options kernel_emit_options{HIPASM_ASM_COMMENTS != 0};
+
+template <auto KernelFn>
+consteval kernel_summary summarize_kernel(std::string_view name) {
+  kernel_summary s;
+  const pipeline_state st = compile_kernel<KernelFn>(name);
+  if (st.error.failed) {
+    s.message = st.error;
+    return s;
+  }
+  s.ok = true;
+  s.usage = usage_of(st);
+  s.text_size = printed_size(st.fn, st.isa, kernel_emit_options);
+  // The pinned work-item id registers must not be v0 and are clobbered anyway.
+  const int top_v = s.usage.vgprs - 1 < 2 ? 2 : s.usage.vgprs - 1;
+  s.clobber_v = reg_text('v', top_v);
+  s.clobber_a = reg_text('a', s.usage.agprs - 1);
+  s.clobber_s = reg_text('s', s.usage.sgprs - 1 < 0 ? 0 : s.usage.sgprs - 1);
+  s.pin_y = reg_text('v', top_v, true);
+  s.pin_z = reg_text('v', top_v - 1, true);
+  return s;
+}
+
+template <auto KernelFn, std::size_t N>
+consteval fixed_text<N> kernel_text(std::string_view name) {
+  fixed_text<N> t;
+  const pipeline_state st = compile_kernel<KernelFn>(name);
+  array_sink out{t.chars.data()};
+  print_function(out, st.fn, st.isa, kernel_emit_options);
+  return t;
+}
+
+// A string as a template argument (the kernel's name).
+template <std::size_t N>
+struct fixed_string {
+  char chars[N]{};
+  constexpr fixed_string(const char (&s)[N]) {
+    for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
+  }
+  constexpr std::string_view view() const { return {chars, N - 1}; }
+};
+
+// The summary and the text as variable templates: their initialisers are constant
+// evaluations of their own, outside the kernel's device call graph (HIP checks every
+// function a kernel reaches for host-only calls, and libstdc++'s vector internals are
+// host-only), and each is evaluated once per kernel.
+template <auto KernelFn, fixed_string Name>
+inline constexpr kernel_summary kernel_summary_v = summarize_kernel<KernelFn>(Name.view());
+template <auto KernelFn, fixed_string Name>
+inline constexpr auto kernel_text_v = kernel_text<KernelFn, kernel_summary_v<KernelFn, Name>.text_size>(Name.view());
+
+// Kernel parameter types against the builder function's arg<T> parameters.
+template <class... T>
+struct type_list {
+  static constexpr std::size_t size = sizeof...(T);
+};
+template <class P>
+struct runtime_arg_of {
+  using type = P;
+};
+template <class T>
+struct runtime_arg_of<arg<T>> {
+  using type = T;
+};
+template <class F>
+struct kernel_fn_args {
+  using type = void;  // not a builder function: no check
+};
+template <class B, class... P>
+struct kernel_fn_args<void (*)(B&, P...)> {
+  using type = type_list<std::remove_cvref_t<typename runtime_arg_of<std::remove_cvref_t<P>>::type>...>;
+};
+
+template <std::size_t Index, class Expected, class Got>
+constexpr void check_one_arg() {
+  static_assert(std::is_same_v<Expected, Got>,
+                "hipasm: a HIP kernel parameter's type differs from the builder function's arg<T> at the "
+                "same position (see the template arguments: Index, Expected, Got)");
+}
+template <class Expected, class Got, std::size_t... I>
+constexpr void check_args_each(std::index_sequence<I...>) {
+  (check_one_arg<I, std::tuple_element_t<I, Expected>, std::tuple_element_t<I, Got>>(), ...);
+}
+
+template <auto KernelFn, class... A>
+constexpr void check_kernel_args(const A&...) {
+  using expected = typename kernel_fn_args<decltype(KernelFn)>::type;
+  if constexpr (!std::is_void_v<expected>) {
+    static_assert(expected::size == sizeof...(A),
+                  "hipasm: the HIP kernel passes a different number of arguments to HIPASM_KERNEL_BODY than "
+                  "the builder function has arg<T> parameters");
+    if constexpr (expected::size == sizeof...(A)) {
+      [&]<class... E>(type_list<E...>*) {
+        check_args_each<std::tuple<E...>, std::tuple<std::remove_cvref_t<A>...>>(
+            std::index_sequence_for<A...>{});
+      }(static_cast<expected*>(nullptr));
+    }
+  }
+}
+
+}  // namespace detail
+
+#if !defined(__HIP_DEVICE_COMPILE__) || !__HIP_DEVICE_COMPILE__
+// Host access: the kernel's asm text (run time, same pipeline), its usage, a .s dump.
+template <auto KernelFn>
+std::string asm_text(std::string_view name, emit_options opt = {}) {
+  const pipeline_state st = detail::compile_kernel<KernelFn>(name);
+  if (st.error.failed) throw std::runtime_error(std::string(st.error.view()));
+  size_sink sz;
+  print_function(sz, st.fn, st.isa, opt);
+  std::string text(sz.n, '\0');
+  array_sink out{text.data()};
+  print_function(out, st.fn, st.isa, opt);
+  return text;
+}
+template <auto KernelFn>
+kernel_usage usage(std::string_view name) {
+  const pipeline_state st = detail::compile_kernel<KernelFn>(name);
+  if (st.error.failed) throw std::runtime_error(std::string(st.error.view()));
+  return detail::usage_of(st);
+}
+template <auto KernelFn>
+void write_asm(std::string_view name, const std::string& path, emit_options opt = {}) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("hipasm: cannot write " + path);
+  f << asm_text<KernelFn>(name, opt);
+}
+#endif
+
+}  // namespace hipasm
+
+#if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__
+// The kernel's name in messages and labels: the builder function and the line, so two
+// kernels of one translation unit never share asm labels.
+#define HIPASM_DETAIL_STR2(x) #x
+#define HIPASM_DETAIL_STR(x) HIPASM_DETAIL_STR2(x)
+#define HIPASM_DETAIL_NAME(FN) #FN "_L" HIPASM_DETAIL_STR(__LINE__)
+
+// Unused entries of the entry-state asm get a constant in any free SGPR.
+#define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
+  asm volatile(                                                                                             \
+      "" ::"s"(__builtin_amdgcn_kernarg_segment_ptr()),                                                    \
+      "s"(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),                            \
+      "s"(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),                            \
+      "s"(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),                            \
+      (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
+      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), "s"(LDS_EXPR))
+
+#define HIPASM_KERNEL_BODY(FN, ...)                                                                          \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
+      _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
+    ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
+    constexpr const auto& hipasm_info_ = ::hipasm::detail::kernel_summary_v<FN, HIPASM_DETAIL_NAME(FN)>;      \
+    static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
+    constexpr const auto& hipasm_text_ = ::hipasm::detail::kernel_text_v<FN, HIPASM_DETAIL_NAME(FN)>;        \
+    static __attribute__((shared)) __attribute__((aligned(16)))                                              \
+    char hipasm_lds_[hipasm_info_.usage.lds_static_bytes ? hipasm_info_.usage.lds_static_bytes : 1];         \
+    extern __attribute__((shared)) __attribute__((aligned(16))) char hipasm_dynamic_lds_[];                  \
+    HIPASM_DETAIL_ENTRY_ASM(hipasm_info_,                                                                    \
+                            (hipasm_info_.usage.lds_static_bytes                                             \
+                                 ? static_cast<unsigned>(reinterpret_cast<__UINTPTR_TYPE__>(hipasm_lds_))    \
+                                 : 0u) +                                                                     \
+                                (hipasm_info_.usage.lds_dynamic                                              \
+                                     ? static_cast<unsigned>(                                                \
+                                           reinterpret_cast<__UINTPTR_TYPE__>(hipasm_dynamic_lds_))          \
+                                     : 0u));                                                                 \
+    if constexpr (hipasm_info_.usage.agprs > 0)                                                              \
+      asm volatile((hipasm_text_)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                      \
+                   (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                          \
+    else                                                                                                     \
+      asm volatile((hipasm_text_)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_s), "vcc", "exec",       \
+                   "scc", "m0", "memory");                                                                   \
+  }                                                                                                          \
+  while (0)                                                                                                  \
+  _Pragma("clang diagnostic pop")
+#else
+// Host pass: nothing to compile (the kernel body only exists on the device).
+#define HIPASM_KERNEL_BODY(FN, ...)                                 \
+  do {                                                              \
+    [](const auto&...) {}(__VA_ARGS__);                             \
+  } while (0)
+#endif
