@@ -1,0 +1,1210 @@
+// gfx942 decoder. Opcode -> mnemonic and operand widths come from tables generated from
+// llvm-mc-22's disassembler (gen/gfx942_opcodes.inc, tools/gen_sim_decode.py); the bit
+// layouts of each encoding and LLVM's printing conventions are written here.
+#include "decode.hpp"
+
+#include <cinttypes>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+
+namespace hipasm::sim {
+namespace {  // decoder internals (file-local: no clashes with other files' helpers)
+
+struct OpRow {
+  Format fmt;
+  uint16_t op;
+  const char* printed;
+  const char* sig;
+};
+const OpRow kRows[] = {
+#include "gen/gfx942_opcodes.inc"
+};
+
+enum Field : uint8_t {
+  F_none, F_vdst, F_sdst, F_src0, F_src1, F_src2, F_sdata, F_sbase, F_soffset, F_addr, F_data0,
+  F_data1, F_data, F_saddr, F_vdata, F_vaddr, F_srsrc,
+  // tokens that are not fields
+  T_vcc, T_exec, T_m0, T_scc, T_off, T_imm, T_hwreg, T_sendmsg, T_gpr_idx,
+};
+
+struct Slot {
+  Field f = F_none;
+  char cls = 0;       // 'v', 's', 'a' for fields
+  uint8_t dwords = 0;
+};
+
+struct Entry {
+  Format fmt{};
+  uint16_t op = 0;
+  std::string printed, base;
+  std::vector<Slot> slots;
+  int dst_bits = 32, src_bits = 32;  // float-constant width of the type (16/32/64)
+  bool has_sdst = false;
+  const Slot* find(Field f) const {
+    for (auto& s : slots)
+      if (s.f == f) return &s;
+    return nullptr;
+  }
+};
+
+Field field_of(std::string_view n) {
+  static const std::pair<const char*, Field> names[] = {
+      {"vdst", F_vdst},   {"sdst", F_sdst},   {"src0", F_src0},     {"src1", F_src1},
+      {"src2", F_src2},   {"sdata", F_sdata}, {"sbase", F_sbase},   {"soffset", F_soffset},
+      {"addr", F_addr},   {"data0", F_data0}, {"data1", F_data1},   {"data", F_data},
+      {"saddr", F_saddr}, {"vdata", F_vdata}, {"vaddr", F_vaddr},   {"srsrc", F_srsrc},
+      {"vcc", T_vcc},     {"exec", T_exec},   {"m0", T_m0},         {"scc", T_scc},
+      {"off", T_off},     {"imm", T_imm},     {"hwreg", T_hwreg},   {"sendmsg", T_sendmsg},
+      {"gpr_idx", T_gpr_idx}};
+  for (auto& [k, v] : names)
+    if (n == k) return v;
+  return T_imm;
+}
+
+int type_width(std::string_view t) {
+  if (t == "f16" || t == "i16" || t == "u16" || t == "b16" || t == "bf16") return 16;
+  if (t == "f64" || t == "i64" || t == "u64" || t == "b64") return 64;
+  if (t == "f32" || t == "i32" || t == "u32" || t == "b32") return 32;
+  return 0;
+}
+
+std::string strip_suffix(const std::string& p) {
+  for (const char* suf : {"_e32", "_e64", "_sdwa", "_dpp"}) {
+    size_t n = std::strlen(suf);
+    if (p.size() > n && p.compare(p.size() - n, n, suf) == 0) return p.substr(0, p.size() - n);
+  }
+  return p;
+}
+
+struct Tables {
+  std::deque<Entry> entries;
+  std::vector<const Entry*> by[17];
+  Tables() {
+    for (auto& v : by) v.assign(1024, nullptr);
+    for (auto& r : kRows) {
+      Entry e;
+      e.fmt = r.fmt;
+      e.op = r.op;
+      e.printed = r.printed;
+      e.base = strip_suffix(e.printed);
+      std::string_view sig = r.sig;
+      while (!sig.empty()) {
+        size_t sp = sig.find(' ');
+        std::string_view tok = sig.substr(0, sp);
+        sig = sp == std::string_view::npos ? std::string_view{} : sig.substr(sp + 1);
+        Slot s;
+        size_t colon = tok.find(':');
+        if (colon != std::string_view::npos) {
+          s.f = field_of(tok.substr(0, colon));
+          s.cls = tok[colon + 1];
+          s.dwords = uint8_t(std::stoi(std::string(tok.substr(colon + 2))));
+        } else {
+          s.f = field_of(tok);
+        }
+        if (s.f == F_sdst && (r.fmt == Format::VOP3 || r.fmt == Format::VOP3P)) e.has_sdst = true;
+        e.slots.push_back(s);
+      }
+      // Operand types from the mnemonic: v_cvt_<dst>_<src>, else one type for all.
+      std::vector<int> widths;
+      std::string_view b = e.base;
+      size_t pos = 0;
+      while (pos <= b.size()) {
+        size_t us = b.find('_', pos);
+        std::string_view t = b.substr(pos, us == std::string_view::npos ? b.npos : us - pos);
+        if (int w = type_width(t)) widths.push_back(w);
+        if (us == std::string_view::npos) break;
+        pos = us + 1;
+      }
+      bool packed = e.base.rfind("v_pk_", 0) == 0;
+      if (!widths.empty()) {
+        e.dst_bits = widths[0];
+        e.src_bits = widths.size() >= 2 ? widths[1] : widths[0];
+      }
+      if (packed && e.src_bits != 32) e.src_bits = e.dst_bits = 16;
+      // dot products and non-v_pk_ packed converts take 32-bit (packed) sources
+      if (!packed && (e.base.rfind("v_dot", 0) == 0 || e.base.find("_pk_") != std::string::npos))
+        e.src_bits = 32;
+      if (e.base.find("_mix") != std::string::npos) e.src_bits = 32;
+      entries.push_back(std::move(e));
+      by[int(r.fmt)][r.op] = &entries.back();
+    }
+  }
+};
+
+const Tables& tables() {
+  static const Tables t;
+  return t;
+}
+
+// ---- operand printing and construction ----
+
+std::string reg_range(char c, unsigned lo, unsigned n) {
+  if (n <= 1) return c + std::to_string(lo);
+  return std::string(1, c) + "[" + std::to_string(lo) + ":" + std::to_string(lo + n - 1) + "]";
+}
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+// Scalar register name (codes 0..127) as LLVM prints it.
+std::string sreg_name(unsigned code, unsigned n) {
+  if (code < 102) return reg_range('s', code, n);
+  auto pair = [&](const char* whole, const char* lo, const char* hi, unsigned base) {
+    if (n == 2 && code == base) return std::string(whole);
+    return std::string(code == base ? lo : hi);
+  };
+  if (code == 102 || code == 103) return pair("flat_scratch", "flat_scratch_lo", "flat_scratch_hi", 102);
+  if (code == 104 || code == 105) return pair("xnack_mask", "xnack_mask_lo", "xnack_mask_hi", 104);
+  if (code == 106 || code == 107) return pair("vcc", "vcc_lo", "vcc_hi", 106);
+  if (code >= 108 && code <= 123) {
+    unsigned t = code - 108;
+    if (n <= 1) return "ttmp" + std::to_string(t);
+    return "ttmp[" + std::to_string(t) + ":" + std::to_string(t + n - 1) + "]";
+  }
+  if (code == 124) return "m0";
+  if (code == 126 || code == 127) return pair("exec", "exec_lo", "exec_hi", 126);
+  return "<sreg " + std::to_string(code) + ">";
+}
+
+const char* kFloatNames[] = {"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"};
+const uint64_t kF16[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118};
+const uint64_t kF32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                         0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983};
+const uint64_t kF64[] = {0x3fe0000000000000, 0xbfe0000000000000, 0x3ff0000000000000,
+                         0xbff0000000000000, 0x4000000000000000, 0xc000000000000000,
+                         0x4010000000000000, 0xc010000000000000, 0x3fc45f306dc9c882};
+
+struct Src {
+  Operand op;
+  std::string text;
+};
+
+// A 9-bit source operand (8-bit scalar fields pass code < 256). `literal` points to the
+// literal dword if the instruction has room for one; `used_literal` is set when consumed.
+bool make_src(unsigned code, unsigned dwords, int bits, const uint32_t* literal,
+              bool* used_literal, bool agpr, Src& out, bool is_float = true) {
+  Operand& o = out.op;
+  o.dwords = uint8_t(dwords ? dwords : 1);
+  o.bits = uint8_t(dwords >= 2 ? 64 : (bits == 16 ? 16 : 32));
+  if (code >= 256) {
+    o.kind = agpr ? Operand::Agpr : Operand::Vgpr;
+    o.reg = uint16_t(code - 256);
+    out.text = reg_range(agpr ? 'a' : 'v', code - 256, o.dwords);
+    return true;
+  }
+  if (code < 102) {
+    o.kind = Operand::Sgpr;
+    o.reg = uint16_t(code);
+  } else if (code == 106 || code == 107) {
+    o.kind = Operand::Vcc;
+    o.reg = uint16_t(code - 106);
+  } else if (code == 126 || code == 127) {
+    o.kind = Operand::Exec;
+    o.reg = uint16_t(code - 126);
+  } else if (code == 124) {
+    o.kind = Operand::M0;
+  } else if (code >= 102 && code <= 123) {
+    o.kind = Operand::Special;
+    o.reg = uint16_t(code);
+  } else if (code >= 128 && code <= 208) {
+    int64_t v = code <= 192 ? int64_t(code) - 128 : 192 - int64_t(code);
+    o.kind = Operand::Const;
+    o.imm = uint64_t(v);
+    out.text = std::to_string(v);
+    return true;
+  } else if (code >= 240 && code <= 248) {
+    int i = int(code) - 240;
+    o.kind = Operand::Const;
+    o.imm = o.bits == 16 ? kF16[i] : o.bits == 64 ? kF64[i] : kF32[i];
+    out.text = i < 8 ? kFloatNames[i] : (o.bits == 64 ? "0.15915494309189532" : "0.15915494");
+    if (o.bits == 16 && !is_float) out.text = hex(o.imm);  // LLVM prints i16 operands' bits
+    return true;
+  } else if (code == 255) {
+    if (!literal) return false;
+    *used_literal = true;
+    o.kind = Operand::Literal;
+    uint32_t l = *literal;
+    o.imm = l;
+    out.text = hex(l);
+    return true;
+  } else if ((code >= 235 && code <= 239) || (code >= 251 && code <= 254)) {
+    static const char* names[] = {"src_shared_base", "src_shared_limit", "src_private_base",
+                                  "src_private_limit", "src_pops_exiting_wave_id"};
+    static const char* names2[] = {"src_vccz", "src_execz", "src_scc", "src_lds_direct"};
+    o.kind = Operand::Special;
+    o.reg = uint16_t(code);
+    out.text = code <= 239 ? names[code - 235] : names2[code - 251];
+    if (code == 253) o.kind = Operand::Scc;
+    return true;
+  } else {
+    return false;
+  }
+  out.text = sreg_name(code, o.dwords);
+  return true;
+}
+
+// A 64-bit float operand widens a 32-bit literal into the high dword.
+void fix_literal64(Operand& o, bool is_float) {
+  if (o.kind == Operand::Literal && o.bits == 64 && is_float) o.imm = uint64_t(uint32_t(o.imm)) << 32;
+}
+
+bool base_is_float(const std::string& base, bool dst) {
+  // the relevant type token: dst type for dst, src type for src (v_cvt_<d>_<s>)
+  std::vector<std::string> types;
+  size_t pos = 0;
+  while (pos <= base.size()) {
+    size_t us = base.find('_', pos);
+    std::string t = base.substr(pos, us == std::string::npos ? std::string::npos : us - pos);
+    if (type_width(t)) types.push_back(t);
+    if (us == std::string::npos) break;
+    pos = us + 1;
+  }
+  if (types.empty()) return false;
+  const std::string& t = dst || types.size() < 2 ? types[0] : types[1];
+  return t[0] == 'f' || t == "bf16";
+}
+
+Operand vgpr_op(unsigned reg, unsigned n, bool agpr) {
+  Operand o;
+  o.kind = agpr ? Operand::Agpr : Operand::Vgpr;
+  o.reg = uint16_t(reg);
+  o.dwords = uint8_t(n ? n : 1);
+  o.bits = n >= 2 ? 64 : 32;
+  return o;
+}
+Operand sgpr_op(unsigned code, unsigned n) {
+  Src s;
+  make_src(code, n, 32, nullptr, nullptr, false, s);
+  return s.op;
+}
+std::string op_text(const Operand& o) {
+  switch (o.kind) {
+    case Operand::Vgpr: return reg_range('v', o.reg, o.dwords);
+    case Operand::Agpr: return reg_range('a', o.reg, o.dwords);
+    case Operand::Sgpr: return reg_range('s', o.reg, o.dwords);
+    case Operand::Vcc: return sreg_name(106 + o.reg, o.dwords);
+    case Operand::Exec: return sreg_name(126 + o.reg, o.dwords);
+    case Operand::M0: return "m0";
+    case Operand::Special: return sreg_name(o.reg, o.dwords);
+    default: return "?";
+  }
+}
+
+std::string with_mods(const std::string& t, bool neg, bool abs, bool sext = false) {
+  std::string s = t;
+  if (sext) s = "sext(" + s + ")";
+  if (abs) s = "|" + s + "|";
+  if (neg) s = "-" + s;
+  return s;
+}
+
+const char* sel_name(unsigned s) {
+  static const char* n[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "?"};
+  return n[s & 7];
+}
+
+std::string dpp_text(const Modifiers& m) {
+  std::string s;
+  unsigned c = m.dpp_ctrl;
+  char b[64];
+  if (c <= 0xff) {
+    std::snprintf(b, sizeof b, " quad_perm:[%u,%u,%u,%u]", c & 3, (c >> 2) & 3, (c >> 4) & 3, (c >> 6) & 3);
+    s += b;
+  } else if (c >= 0x101 && c <= 0x10f) s += " row_shl:" + std::to_string(c - 0x100);
+  else if (c >= 0x111 && c <= 0x11f) s += " row_shr:" + std::to_string(c - 0x110);
+  else if (c >= 0x121 && c <= 0x12f) s += " row_ror:" + std::to_string(c - 0x120);
+  else if (c == 0x130) s += " wave_shl:1";
+  else if (c == 0x134) s += " wave_rol:1";
+  else if (c == 0x138) s += " wave_shr:1";
+  else if (c == 0x13c) s += " wave_ror:1";
+  else if (c == 0x140) s += " row_mirror";
+  else if (c == 0x141) s += " row_half_mirror";
+  else if (c == 0x142) s += " row_bcast:15";
+  else if (c == 0x143) s += " row_bcast:31";
+  else s += " <dpp " + hex(c) + ">";
+  std::snprintf(b, sizeof b, " row_mask:0x%x bank_mask:0x%x", m.row_mask, m.bank_mask);
+  s += b;
+  if (m.bound_ctrl) s += " bound_ctrl:1";
+  return s;
+}
+
+std::string hwreg_text(uint16_t simm) {
+  unsigned id = simm & 63, off = (simm >> 6) & 31, size = ((simm >> 11) & 31) + 1;
+  const char* name = nullptr;
+  switch (id) {
+    case 1: name = "HW_REG_MODE"; break;
+    case 2: name = "HW_REG_STATUS"; break;
+    case 3: name = "HW_REG_TRAPSTS"; break;
+    case 4: name = "HW_REG_HW_ID"; break;
+    case 5: name = "HW_REG_GPR_ALLOC"; break;
+    case 6: name = "HW_REG_LDS_ALLOC"; break;
+    case 7: name = "HW_REG_IB_STS"; break;
+    case 15: name = "HW_REG_SH_MEM_BASES"; break;
+    case 16: name = "HW_REG_TBA_LO"; break;
+    case 17: name = "HW_REG_TBA_HI"; break;
+    case 18: name = "HW_REG_TMA_LO"; break;
+    case 19: name = "HW_REG_TMA_HI"; break;
+    case 20: name = "HW_REG_XCC_ID"; break;
+    case 21: name = "HW_REG_SQ_PERF_SNAPSHOT_DATA"; break;
+    case 22: name = "HW_REG_SQ_PERF_SNAPSHOT_DATA1"; break;
+    case 23: name = "HW_REG_SQ_PERF_SNAPSHOT_PC_LO"; break;
+    case 24: name = "HW_REG_SQ_PERF_SNAPSHOT_PC_HI"; break;
+    default: break;
+  }
+  std::string n = name ? name : std::to_string(id);
+  if (off == 0 && size == 32) return "hwreg(" + n + ")";
+  return "hwreg(" + n + ", " + std::to_string(off) + ", " + std::to_string(size) + ")";
+}
+
+std::string sendmsg_text(uint16_t simm) {
+  unsigned id = simm & 15, op = (simm >> 4) & 7, stream = (simm >> 8) & 3;
+  static const char* names[] = {nullptr, "MSG_INTERRUPT", "MSG_GS", "MSG_GS_DONE", "MSG_SAVEWAVE",
+                                "MSG_STALL_WAVE_GEN", "MSG_HALT_WAVES", "MSG_ORDERED_PS_DONE",
+                                "MSG_EARLY_PRIM_DEALLOC", "MSG_GS_ALLOC_REQ", "MSG_GET_DOORBELL",
+                                nullptr, nullptr, nullptr, nullptr, "MSG_SYSMSG"};
+  std::string s = "sendmsg(";
+  s += names[id] ? names[id] : std::to_string(id);
+  if (id == 2 || id == 3) {
+    static const char* ops[] = {"GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"};
+    s += ", ";
+    s += op < 4 ? ops[op] : std::to_string(op);
+    if (op != 0) s += ", " + std::to_string(stream);
+  } else if (id == 15) {
+    s += ", " + std::to_string(op);
+  }
+  return s + ")";
+}
+
+std::string swizzle_text(uint16_t imm) {
+  std::string s = "swizzle(";
+  if ((imm & 0xE000) == 0xE000) return s + "FFT," + std::to_string(imm & 0x1f) + ")";
+  if ((imm & 0xE000) == 0xC000)
+    return s + "ROTATE," + std::to_string((imm >> 10) & 1) + "," + std::to_string((imm >> 5) & 0x1f) + ")";
+  if (imm & 0x8000) {
+    s += "QUAD_PERM";
+    for (int i = 0; i < 4; ++i) s += "," + std::to_string((imm >> (2 * i)) & 3);
+    return s + ")";
+  }
+  unsigned andm = imm & 31, orm = (imm >> 5) & 31, xorm = (imm >> 10) & 31;
+  if (andm == 31 && orm == 0 && std::popcount(xorm) == 1) return s + "SWAP," + std::to_string(xorm) + ")";
+  if (andm == 31 && orm == 0 && xorm > 0 && std::has_single_bit(xorm + 1))
+    return s + "REVERSE," + std::to_string(xorm + 1) + ")";
+  unsigned group = 31 - andm + 1;
+  if (group > 1 && std::has_single_bit(group) && orm < group && xorm == 0)
+    return s + "BROADCAST," + std::to_string(group) + "," + std::to_string(orm) + ")";
+  s += "BITMASK_PERM,\"";
+  for (int i = 4; i >= 0; --i) {
+    if (andm >> i & 1) s += (xorm >> i & 1) ? 'i' : 'p';
+    else s += (orm >> i & 1) ? '1' : '0';
+  }
+  return s + "\")";
+}
+
+std::string waitcnt_text(uint16_t s) {
+  unsigned vm = (s & 15) | ((s >> 14) & 3) << 4, exp = (s >> 4) & 7, lgkm = (s >> 8) & 15;
+  bool all = vm == 63 && exp == 7 && lgkm == 15;
+  std::string t;
+  auto add = [&](const char* n, unsigned v) {
+    if (!t.empty()) t += ' ';
+    t += n;
+    t += '(' + std::to_string(v) + ')';
+  };
+  if (vm != 63 || all) add("vmcnt", vm);
+  if (exp != 7 || all) add("expcnt", exp);
+  if (lgkm != 15 || all) add("lgkmcnt", lgkm);
+  return t;
+}
+
+bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
+
+uint8_t mfma_passes(const std::string& m) {
+  if (!starts(m, "v_mfma") && !starts(m, "v_smfmac")) return 0;
+  if (has(m, "_4x4x")) return 2;
+  if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;
+  if (starts(m, "v_smfmac")) return has(m, "32x32") ? 8 : 4;
+  if (has(m, "16x16x1_") || has(m, "16x16x4_") || has(m, "16x16x4f") || has(m, "16x16x4bf")) return 8;
+  if (has(m, "16x16x")) return 4;  // 16x16x8_xf32, 16x16x16, 16x16x32
+  if (has(m, "32x32x1_") || has(m, "32x32x2_") || has(m, "32x32x4_2b") || has(m, "32x32x4_bf16") ||
+      has(m, "32x32x4bf16") || has(m, "32x32x4_f16") || has(m, "32x32x4f16") ||
+      has(m, "32x32x4_2b_i8") || has(m, "32x32x2bf16"))
+    return 16;
+  return 8;  // 32x32x4_xf32, 32x32x8, 32x32x16
+}
+
+uint32_t classify(const Inst& in) {
+  const std::string& m = in.mnemonic;
+  uint32_t c = 0;
+  switch (in.format) {
+    case Format::SOP1: case Format::SOP2: case Format::SOPK: case Format::SOPC: case Format::SOPP:
+      c |= C_SALU;
+      if (m == "s_waitcnt") c |= C_WAITCNT;
+      if (m == "s_barrier") c |= C_BARRIER;
+      if (m == "s_nop") c |= C_NOP;
+      if (m == "s_endpgm") c |= C_ENDPGM;
+      if (starts(m, "s_branch") || starts(m, "s_cbranch") || m == "s_setpc_b64" ||
+          m == "s_swappc_b64" || m == "s_call_b64")
+        c |= C_BRANCH;
+      if (has(m, "saveexec") || has(m, "wrexec")) c |= C_WRITES_EXEC | C_READS_EXEC;
+      if (m == "s_cbranch_execz" || m == "s_cbranch_execnz") c |= C_READS_EXEC;
+      if (m == "s_cbranch_vccz" || m == "s_cbranch_vccnz") c |= C_READS_VCC;
+      if (m == "s_cbranch_scc0" || m == "s_cbranch_scc1" || starts(m, "s_cselect") ||
+          starts(m, "s_addc") || starts(m, "s_subb") || starts(m, "s_cmov") || starts(m, "s_cmovk"))
+        c |= C_READS_SCC;
+      if (m == "s_sendmsg" || m == "s_sendmsghalt" || starts(m, "s_movrel")) c |= C_READS_M0;
+      break;
+    case Format::SMEM:
+      c |= C_SMEM;
+      if (has(m, "atomic")) c |= C_ATOMIC;
+      else if (has(m, "store")) c |= C_STORE;
+      else if (has(m, "load") || m == "s_memtime" || m == "s_memrealtime") c |= C_LOAD;
+      break;
+    case Format::DS:
+      c |= C_DS;
+      if (has(m, "read") || has(m, "load") || has(m, "permute") || has(m, "swizzle")) c |= C_LOAD;
+      else if ((has(m, "write") && !has(m, "wrxchg")) || has(m, "store")) c |= C_STORE;
+      else if (!has(m, "nop") && !has(m, "gws") && !has(m, "barrier")) c |= C_ATOMIC;
+      if (has(m, "addtid") || has(m, "gws")) c |= C_READS_M0;
+      break;
+    case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: case Format::MUBUF:
+      c |= in.format == Format::FLAT ? (C_FLAT | C_VMEM) : C_VMEM;
+      if (has(m, "atomic")) c |= C_ATOMIC;
+      else if (has(m, "store")) c |= C_STORE;
+      else if (has(m, "load")) c |= C_LOAD;
+      if (in.mod.lds || has(m, "load_lds")) c |= C_LDS_DMA | C_READS_M0;
+      break;
+    default:
+      c |= C_VALU;
+      if (starts(m, "v_mfma") || starts(m, "v_smfmac")) {
+        c |= C_MFMA;
+        if (starts(m, "v_mfma_f64")) c |= C_DGEMM;
+        else if (!(has(m, "_f32") && (m.size() >= 4 && m.compare(m.size() - 4, 4, "_f32") == 0)) ||
+                 has(m, "xf32"))
+          c |= C_XDL;
+      }
+      if (starts(m, "v_exp_") || starts(m, "v_log_") || starts(m, "v_rcp_") ||
+          starts(m, "v_rsq_") || starts(m, "v_sqrt_") || starts(m, "v_sin_") || starts(m, "v_cos_"))
+        c |= C_TRANS;
+      if (starts(m, "v_cmpx_")) c |= C_CMPX | C_WRITES_EXEC;
+      if (starts(m, "v_readlane") || starts(m, "v_readfirstlane") || starts(m, "v_writelane"))
+        c |= C_READLANE;
+      if (starts(m, "v_permlane")) c |= C_PERMLANE;
+      if (starts(m, "v_interp") || starts(m, "v_movrel")) c |= C_READS_M0;
+      if (in.mod.dpp) c |= C_DPP;
+      if (in.mod.sdwa) c |= C_SDWA;
+      break;
+  }
+  for (int i = 0; i < in.num_dst; ++i) {
+    if (in.dst[i].kind == Operand::Vcc) c |= C_WRITES_VCC;
+    if (in.dst[i].kind == Operand::Exec) c |= C_WRITES_EXEC;
+    if (in.dst[i].kind == Operand::M0) c |= C_WRITES_M0;
+    if (in.dst[i].kind == Operand::Scc) c |= C_WRITES_SCC;
+  }
+  for (int i = 0; i < in.num_src; ++i) {
+    if (in.src[i].kind == Operand::Vcc) c |= C_READS_VCC;
+    if (in.src[i].kind == Operand::Exec) c |= C_READS_EXEC;
+    if (in.src[i].kind == Operand::M0) c |= C_READS_M0;
+    if (in.src[i].kind == Operand::Scc) c |= C_READS_SCC;
+  }
+  // SCC writers among SALU: compares and arithmetic/logic (per the ISA's SCC column).
+  if (c & C_SALU) {
+    static const char* const scc_writers[] = {
+        "s_add_", "s_sub_", "s_addc_", "s_subb_", "s_min_", "s_max_", "s_and_", "s_or_",
+        "s_xor_", "s_andn2_", "s_orn2_", "s_nand_", "s_nor_", "s_xnor_", "s_lshl_", "s_lshr_",
+        "s_ashr_", "s_bfe_", "s_absdiff_", "s_abs_", "s_not_", "s_bcnt", "s_quadmask", "s_wqm",
+        "s_cmp_", "s_cmpk_", "s_bitcmp", "s_addk_", "s_lshl1_", "s_lshl2_", "s_lshl3_",
+        "s_lshl4_", "s_andn1_", "s_orn1_", "s_andn2_wrexec", "s_setvskip"};
+    for (const char* p : scc_writers)
+      if (starts(m, p)) { c |= C_WRITES_SCC; break; }
+    if (starts(m, "s_sub_") || starts(m, "s_add_")) c |= C_WRITES_SCC;
+  }
+  return c;
+}
+
+Inst unknown(std::span<const uint8_t> b, uint64_t pc, Format f) {
+  Inst in;
+  in.pc = pc;
+  in.size = 4;
+  in.format = f;
+  uint32_t w0 = 0, w1 = 0;
+  std::memcpy(&w0, b.data(), 4);
+  if (b.size() >= 8) std::memcpy(&w1, b.data() + 4, 4);
+  char t[80];
+  std::snprintf(t, sizeof t, "<unknown %s encoding 0x%08x 0x%08x>", format_name(f), w0, w1);
+  in.text = t;
+  return in;
+}
+
+}  // namespace
+
+Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
+  auto word = [&](size_t i) -> uint32_t {
+    uint32_t w = 0;
+    if (b.size() >= 4 * (i + 1)) std::memcpy(&w, b.data() + 4 * i, 4);
+    return w;
+  };
+  const Tables& T = tables();
+  uint32_t w0 = word(0);
+  bool have1 = b.size() >= 8, have2 = b.size() >= 12;
+  uint32_t w1 = word(1), w2 = word(2);
+
+  Format f;
+  unsigned op;
+  if ((w0 >> 23) == 0x17D) { f = Format::SOP1; op = (w0 >> 8) & 0xff; }
+  else if ((w0 >> 23) == 0x17E) { f = Format::SOPC; op = (w0 >> 16) & 0x7f; }
+  else if ((w0 >> 23) == 0x17F) { f = Format::SOPP; op = (w0 >> 16) & 0x7f; }
+  else if ((w0 >> 28) == 0xB) { f = Format::SOPK; op = (w0 >> 23) & 0x1f; }
+  else if ((w0 >> 30) == 0x2) { f = Format::SOP2; op = (w0 >> 23) & 0x7f; }
+  else if ((w0 >> 25) == 0x3F) { f = Format::VOP1; op = (w0 >> 9) & 0xff; }
+  else if ((w0 >> 25) == 0x3E) { f = Format::VOPC; op = (w0 >> 17) & 0xff; }
+  else if ((w0 >> 31) == 0) { f = Format::VOP2; op = (w0 >> 25) & 0x3f; }
+  else if ((w0 >> 26) == 0x30) { f = Format::SMEM; op = (w0 >> 18) & 0xff; }
+  else if ((w0 >> 23) == 0x1A7) { f = Format::VOP3P; op = (w0 >> 16) & 0x7f; }
+  else if ((w0 >> 26) == 0x34) { f = Format::VOP3; op = (w0 >> 16) & 0x3ff; }
+  else if ((w0 >> 26) == 0x36) { f = Format::DS; op = (w0 >> 17) & 0xff; }
+  else if ((w0 >> 26) == 0x37) {
+    unsigned seg = (w0 >> 14) & 3;
+    f = seg == 0 ? Format::FLAT : seg == 1 ? Format::SCRATCH : Format::GLOBAL;
+    op = (w0 >> 18) & 0x7f;
+    if (seg == 3) return unknown(b, pc, Format::FLAT);
+  } else if ((w0 >> 26) == 0x38) { f = Format::MUBUF; op = (w0 >> 18) & 0x7f; }
+  else return unknown(b, pc, Format::VOP3);
+
+  const Entry* e = T.by[int(f)][op];
+  if (!e) return unknown(b, pc, f);
+
+  Inst in;
+  in.pc = pc;
+  in.format = f;
+  in.opcode = uint16_t(op);
+  in.mnemonic = e->base;
+  std::string name = e->printed;
+  std::vector<std::string> texts;  // printed operands in order
+  std::string mods;
+  unsigned size = 4;
+  bool used_lit = false;
+  bool ok = true;
+  const bool dst_float = base_is_float(e->base, true), src_float = base_is_float(e->base, false);
+
+  auto add_dst = [&](const Operand& o, const std::string& t) {
+    if (in.num_dst < in.dst.size()) in.dst[in.num_dst++] = o;
+    texts.push_back(t);
+  };
+  auto add_src = [&](const Operand& o, const std::string& t) {
+    if (in.num_src < in.src.size()) in.src[in.num_src++] = o;
+    texts.push_back(t);
+  };
+  auto implicit = [&](Field t, bool before_src) {
+    Operand o;
+    if (t == T_vcc) { o.kind = Operand::Vcc; o.dwords = 2; }
+    else if (t == T_exec) { o.kind = Operand::Exec; o.dwords = 2; }
+    else if (t == T_m0) { o.kind = Operand::M0; }
+    else if (t == T_scc) { o.kind = Operand::Scc; }
+    std::string txt = op_text(o);
+    if (t == T_scc) txt = "scc";
+    if (before_src) add_dst(o, txt); else add_src(o, txt);
+  };
+
+  const uint32_t* lit_ptr = nullptr;
+  switch (f) {
+    // ------------------------------------------------------------------ scalar
+    case Format::SOP1: case Format::SOP2: case Format::SOPC: case Format::SOPK: {
+      lit_ptr = have1 ? &w1 : nullptr;
+      unsigned sdst = (w0 >> 16) & 0x7f, s0 = w0 & 0xff, s1 = (w0 >> 8) & 0xff;
+      uint16_t simm = uint16_t(w0 & 0xffff);
+      in.mod.simm16 = simm;
+      bool seen_src = false;
+      for (auto& s : e->slots) {
+        switch (s.f) {
+          case F_sdst: {
+            Operand o = sgpr_op(sdst, s.dwords);
+            o.bits = s.dwords >= 2 ? 64 : 32;
+            add_dst(o, sreg_name(sdst, s.dwords));
+            break;
+          }
+          case F_src0: case F_src1: {
+            Src x;
+            unsigned code = s.f == F_src0 ? s0 : s1;
+            if (!make_src(code, s.dwords, 32, lit_ptr, &used_lit, false, x)) ok = false;
+            x.op.bits = s.dwords >= 2 ? 64 : 32;
+            if (x.op.kind == Operand::Literal && s.dwords >= 2 && src_float) fix_literal64(x.op, true);
+            add_src(x.op, x.text);
+            seen_src = true;
+            break;
+          }
+          case T_imm: {
+            Operand o;
+            if (f == Format::SOPK && e->base == "s_setreg_imm32_b32") {
+              if (!have1) { ok = false; break; }
+              used_lit = true;
+              o.kind = Operand::Literal;
+              o.imm = w1;
+              add_src(o, std::to_string(w1));
+            } else if (f == Format::SOPK && (e->base == "s_call_b64" || e->base == "s_cbranch_i_fork")) {
+              o.kind = Operand::Label;
+              o.imm = pc + 4 + int64_t(int16_t(simm)) * 4;
+              add_src(o, std::to_string(int16_t(simm)));
+            } else {
+              o.kind = Operand::Const;
+              o.imm = simm;  // SOPK immediates are zero- or sign-extended by the semantics
+              add_src(o, hex(simm));
+            }
+            break;
+          }
+          case T_hwreg: {
+            Operand o;
+            o.kind = Operand::Const;
+            o.imm = simm;
+            texts.push_back(hwreg_text(simm));
+            break;
+          }
+          case T_gpr_idx: texts.push_back("gpr_idx(" + std::to_string(s1) + ")"); break;
+          default: ok = false; break;
+        }
+      }
+      (void)seen_src;
+      // s_setreg_b32 prints hwreg first but its only source is the sdst field.
+      if (e->base == "s_setreg_b32" && in.num_dst == 1) {
+        in.src[0] = in.dst[0];
+        in.num_src = 1;
+        in.num_dst = 0;
+      }
+      if (e->base == "s_set_gpr_idx_on") {
+        static const char* n[] = {"SRC0", "SRC1", "SRC2", "DST"};
+        std::string t;
+        for (int i = 0; i < 4; ++i)
+          if (s1 >> i & 1) t += std::string(t.empty() ? "" : ",") + n[i];
+        texts.back() = "gpr_idx(" + t + ")";
+      }
+      break;
+    }
+    case Format::SOPP: {
+      uint16_t simm = uint16_t(w0 & 0xffff);
+      in.mod.simm16 = simm;
+      const std::string& m = e->base;
+      if (starts(m, "s_branch") || starts(m, "s_cbranch")) {
+        Operand o;
+        o.kind = Operand::Label;
+        o.imm = pc + 4 + int64_t(int16_t(simm)) * 4;
+        add_src(o, std::to_string(simm));  // llvm-mc prints the raw field
+      } else if (m == "s_waitcnt") {
+        texts.push_back(waitcnt_text(simm));
+      } else if (m == "s_sendmsg" || m == "s_sendmsghalt") {
+        texts.push_back(sendmsg_text(simm));
+      } else if (m == "s_set_gpr_idx_mode") {
+        static const char* n[] = {"SRC0", "SRC1", "SRC2", "DST"};
+        std::string t;
+        for (int i = 0; i < 4; ++i)
+          if (simm >> i & 1) t += std::string(t.empty() ? "" : ",") + n[i];
+        texts.push_back("gpr_idx(" + t + ")");
+      } else if (!e->slots.empty()) {
+        if (!(m == "s_endpgm" && simm == 0)) texts.push_back(std::to_string(simm));
+      } else if (simm != 0) {
+        texts.push_back(std::to_string(simm));
+      }
+      break;
+    }
+    case Format::SMEM: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      unsigned sbase = (w0 & 0x3f) << 1, sdata = (w0 >> 6) & 0x7f;
+      bool soe = (w0 >> 14) & 1, glc = (w0 >> 16) & 1, imm = (w0 >> 17) & 1;
+      int32_t offset = int32_t(w1 << 11) >> 11;  // 21-bit signed
+      unsigned soff = w1 >> 25;
+      in.mod.glc = glc;
+      for (auto& s : e->slots) {
+        if (s.f == T_imm && starts(e->base, "s_atc_probe") && texts.empty()) {
+          texts.push_back(std::to_string(sdata));  // the probe mode, not a register
+          continue;
+        }
+        if (s.f == F_sdata) {
+          Operand o = sgpr_op(sdata, s.dwords);
+          std::string t = sreg_name(sdata, s.dwords);
+          if (has(e->base, "store") || (has(e->base, "atomic") && !glc)) {
+            in.src[2] = o;
+            texts.push_back(t);
+          } else {
+            add_dst(o, t);
+            if (has(e->base, "atomic")) in.src[2] = o;  // returning atomics also read data
+          }
+        } else if (s.f == F_sbase) {
+          in.src[0] = sgpr_op(sbase, s.dwords);
+          texts.push_back(sreg_name(sbase, s.dwords));
+        } else if (s.f == T_imm) {
+          // offset operand: imm, soffset, or soffset + imm
+          if (imm && soe) {
+            in.src[1] = sgpr_op(soff, 1);
+            texts.push_back(sreg_name(soff, 1));
+            in.mod.offset = offset;
+            mods += " offset:" + (offset < 0 ? "-" + hex(uint64_t(-int64_t(offset))) : hex(uint64_t(offset)));
+          } else if (imm) {
+            in.mod.offset = offset;
+            in.mod.soffset_off = true;
+            texts.push_back(offset < 0 ? "-" + hex(uint64_t(-int64_t(offset))) : hex(uint64_t(offset)));
+          } else {
+            unsigned r = soe ? soff : (w1 & 0x7f);
+            in.src[1] = sgpr_op(r, 1);
+            texts.push_back(sreg_name(r, 1));
+          }
+        }
+      }
+      in.num_src = 3;
+      if (glc) mods += " glc";
+      break;
+    }
+    // ------------------------------------------------------------------ vector ALU
+    case Format::VOP1: case Format::VOP2: case Format::VOPC: {
+      unsigned src0 = w0 & 0x1ff;
+      unsigned vsrc1 = (w0 >> 9) & 0xff;
+      unsigned vdst = f == Format::VOPC ? 0 : (w0 >> 17) & 0xff;
+      if (f == Format::VOP1) vsrc1 = 0;
+      bool dpp = src0 == 0xfa, sdwa = src0 == 0xf9;
+      bool neg[2] = {false, false}, abs[2] = {false, false}, sext[2] = {false, false};
+      bool s0_sgpr = false, s1_sgpr = false;
+      Operand sdwa_sdst;
+      bool has_sdwa_sdst = false;
+      if (dpp || sdwa) {
+        if (!have1) return unknown(b, pc, f);
+        size = 8;
+        uint32_t d = w1;
+        if (dpp) {
+          in.mod.dpp = true;
+          src0 = 256 + (d & 0xff);
+          in.mod.dpp_ctrl = uint16_t((d >> 8) & 0x1ff);
+          in.mod.bound_ctrl = (d >> 19) & 1;
+          neg[0] = (d >> 20) & 1; abs[0] = (d >> 21) & 1;
+          neg[1] = (d >> 22) & 1; abs[1] = (d >> 23) & 1;
+          in.mod.bank_mask = uint8_t((d >> 24) & 15);
+          in.mod.row_mask = uint8_t((d >> 28) & 15);
+        } else {
+          in.mod.sdwa = true;
+          s0_sgpr = (d >> 23) & 1;
+          src0 = s0_sgpr ? (d & 0xff) : 256 + (d & 0xff);
+          if (f == Format::VOPC) {
+            has_sdwa_sdst = (d >> 15) & 1;
+            if (has_sdwa_sdst) sdwa_sdst = sgpr_op((d >> 8) & 0x7f, 2);
+          } else {
+            in.mod.dst_sel = uint8_t((d >> 8) & 7);
+            in.mod.dst_unused = uint8_t((d >> 11) & 3);
+            in.mod.clamp = (d >> 13) & 1;
+            in.mod.omod = uint8_t((d >> 14) & 3);
+          }
+          in.mod.src0_sel = uint8_t((d >> 16) & 7);
+          sext[0] = (d >> 19) & 1; neg[0] = (d >> 20) & 1; abs[0] = (d >> 21) & 1;
+          in.mod.src1_sel = uint8_t((d >> 24) & 7);
+          sext[1] = (d >> 27) & 1; neg[1] = (d >> 28) & 1; abs[1] = (d >> 29) & 1;
+          s1_sgpr = (d >> 31) & 1;
+          in.mod.sdwa_sext0 = sext[0];
+          in.mod.sdwa_sext1 = sext[1];
+        }
+        std::string base = strip_suffix(name);
+        name = base + (dpp ? "_dpp" : "_sdwa");
+      } else {
+        lit_ptr = have1 ? &w1 : nullptr;
+      }
+      bool before_src = true;
+      for (auto& s : e->slots) {
+        switch (s.f) {
+          case F_vdst: {
+            Operand o;
+            if (s.cls == 's') o = sgpr_op(vdst, s.dwords);
+            else o = vgpr_op(vdst, s.dwords, s.cls == 'a');
+            o.bits = uint8_t(e->dst_bits == 16 ? 16 : s.dwords >= 2 ? 64 : 32);
+            add_dst(o, s.cls == 's' ? sreg_name(vdst, s.dwords) : reg_range(s.cls, vdst, s.dwords));
+            break;
+          }
+          case F_src0: case F_src1: {
+            before_src = false;
+            int i = s.f == F_src0 ? 0 : 1;
+            unsigned code = i == 0 ? src0 : (s1_sgpr ? vsrc1 : 256 + vsrc1);
+            Src x;
+            bool agpr = s.cls == 'a';
+            if (!make_src(code, s.dwords, e->src_bits, lit_ptr, &used_lit, agpr && code >= 256, x, src_float)) ok = false;
+            if (s.dwords >= 2) fix_literal64(x.op, src_float);
+            if (sdwa && starts(e->base, "v_pk_")) neg[i] = abs[i] = false;  // no modifiers on packed
+            x.op.neg = neg[i];
+            x.op.abs = abs[i];
+            add_src(x.op, with_mods(x.text, neg[i], abs[i], sext[i]));
+            break;
+          }
+          case T_imm: {  // madmk/madak/fmamk/fmaak constant
+            if (!have1 || dpp || sdwa) { ok = false; break; }
+            Operand o;
+            o.kind = Operand::Literal;
+            o.imm = w1;
+            o.bits = uint8_t(e->src_bits);
+            used_lit = true;
+            add_src(o, hex(w1));
+            before_src = false;
+            break;
+          }
+          case T_vcc: case T_exec: case T_m0: case T_scc:
+            if (s.f == T_vcc && before_src && has_sdwa_sdst) {
+              add_dst(sdwa_sdst, sreg_name((w1 >> 8) & 0x7f, 2));
+            } else {
+              implicit(s.f, before_src);
+            }
+            break;
+          default: ok = false; break;
+        }
+      }
+      if (sdwa) {
+        if (in.mod.clamp) mods += " clamp";
+        if (in.mod.omod) mods += in.mod.omod == 1 ? " mul:2" : in.mod.omod == 2 ? " mul:4" : " div:2";
+        if (f != Format::VOPC) {
+          static const char* un[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "?"};
+          mods += std::string(" dst_sel:") + sel_name(in.mod.dst_sel) + " dst_unused:" + un[in.mod.dst_unused];
+        }
+        mods += std::string(" src0_sel:") + sel_name(in.mod.src0_sel);
+        if (f != Format::VOP1) mods += std::string(" src1_sel:") + sel_name(in.mod.src1_sel);
+      }
+      if (dpp) mods += dpp_text(in.mod);
+      break;
+    }
+    case Format::VOP3: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      unsigned vdst = w0 & 0xff, absm = (w0 >> 8) & 7, opsel = (w0 >> 11) & 15;
+      unsigned sdst = (w0 >> 8) & 0x7f;
+      in.mod.clamp = (w0 >> 15) & 1;
+      unsigned codes[3] = {w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff};
+      in.mod.omod = uint8_t((w1 >> 27) & 3);
+      unsigned negm = (w1 >> 29) & 7;
+      if (e->has_sdst) absm = 0, opsel = 0;
+      in.mod.op_sel = uint8_t(opsel);
+      int nsrc = 0;
+      bool before_src = true;
+      for (auto& s : e->slots) {
+        switch (s.f) {
+          case F_vdst: {
+            Operand o;
+            std::string t;
+            if (s.cls == 's') { o = sgpr_op(vdst, s.dwords); t = sreg_name(vdst, s.dwords); }
+            else { o = vgpr_op(vdst, s.dwords, s.cls == 'a'); t = reg_range(s.cls, vdst, s.dwords); }
+            o.bits = uint8_t(e->dst_bits == 16 ? 16 : s.dwords >= 2 ? 64 : 32);
+            add_dst(o, t);
+            break;
+          }
+          case F_sdst: add_dst(sgpr_op(sdst, s.dwords), sreg_name(sdst, s.dwords)); break;
+          case F_src0: case F_src1: case F_src2: {
+            before_src = false;
+            int i = s.f - F_src0;
+            Src x;
+            if (!make_src(codes[i], s.dwords, e->src_bits, nullptr, nullptr, s.cls == 'a' && codes[i] >= 256, x, src_float)) ok = false;
+            x.op.neg = negm >> i & 1;
+            x.op.abs = absm >> i & 1;
+            add_src(x.op, with_mods(x.text, x.op.neg, x.op.abs));
+            nsrc = std::max(nsrc, i + 1);
+            break;
+          }
+          case T_vcc: case T_exec: case T_m0: case T_scc: implicit(s.f, before_src); break;
+          default: ok = false; break;
+        }
+      }
+      if (opsel) {
+        std::string t = " op_sel:[";
+        if (starts(e->base, "v_cvt_sr_")) nsrc = 3;  // byte select printed in the src2 slot
+        for (int i = 0; i < nsrc; ++i) t += std::to_string(opsel >> i & 1) + ",";
+        t += std::to_string(opsel >> 3 & 1) + "]";
+        mods += t;
+      }
+      if (in.mod.clamp) mods += " clamp";
+      if (in.mod.omod) mods += in.mod.omod == 1 ? " mul:2" : in.mod.omod == 2 ? " mul:4" : " div:2";
+      break;
+    }
+    case Format::VOP3P: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      unsigned vdst = w0 & 0xff;
+      unsigned codes[3] = {w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff};
+      bool mai = starts(e->base, "v_mfma") || starts(e->base, "v_smfmac");
+      bool accvgpr = starts(e->base, "v_accvgpr");
+      if (mai) {
+        in.format = Format::MFMA;
+        in.mod.cbsz = uint8_t((w0 >> 8) & 7);
+        in.mod.abid = uint8_t((w0 >> 11) & 15);
+        in.mod.acc_cd = (w0 >> 15) & 1;
+        unsigned acc = (w1 >> 27) & 3;
+        in.mod.acc = acc != 0;
+        in.mod.blgp = uint8_t((w1 >> 29) & 7);
+        bool smfmac = starts(e->base, "v_smfmac");
+        for (auto& s : e->slots) {
+          if (s.f == F_vdst) {
+            Operand o = vgpr_op(vdst, s.dwords, in.mod.acc_cd);
+            add_dst(o, reg_range(in.mod.acc_cd ? 'a' : 'v', vdst, s.dwords));
+          } else if (s.f >= F_src0 && s.f <= F_src2) {
+            int i = s.f - F_src0;
+            bool ag = i < 2 ? (acc >> i & 1) : (smfmac ? false : in.mod.acc_cd);
+            Src x;
+            if (!make_src(codes[i], s.dwords, 32, nullptr, nullptr, ag && codes[i] >= 256, x)) ok = false;
+            add_src(x.op, x.text);
+          } else {
+            ok = false;
+          }
+        }
+        if (in.mod.cbsz) mods += " cbsz:" + std::to_string(in.mod.cbsz);
+        if (in.mod.abid) mods += " abid:" + std::to_string(in.mod.abid);
+        if (in.mod.blgp) {
+          if (starts(e->base, "v_mfma_f64")) {
+            mods += " neg:[" + std::to_string(in.mod.blgp & 1) + "," + std::to_string(in.mod.blgp >> 1 & 1) +
+                    "," + std::to_string(in.mod.blgp >> 2 & 1) + "]";
+          } else {
+            mods += " blgp:" + std::to_string(in.mod.blgp);
+          }
+        }
+        break;
+      }
+      unsigned neg_hi = (w0 >> 8) & 7, opsel = (w0 >> 11) & 7;
+      unsigned opsel_hi = ((w1 >> 27) & 3) | (((w0 >> 14) & 1) << 2);
+      unsigned neg_lo = (w1 >> 29) & 7;
+      in.mod.clamp = (w0 >> 15) & 1;
+      in.mod.op_sel = uint8_t(opsel);
+      in.mod.op_sel_hi = uint8_t(opsel_hi);
+      in.mod.neg_lo = uint8_t(neg_lo);
+      in.mod.neg_hi = uint8_t(neg_hi);
+      int nsrc = 0;
+      for (auto& s : e->slots) {
+        if (s.f == F_vdst) {
+          Operand o = vgpr_op(vdst, s.dwords, s.cls == 'a');
+          add_dst(o, reg_range(s.cls, vdst, s.dwords));
+        } else if (s.f >= F_src0 && s.f <= F_src2) {
+          int i = s.f - F_src0;
+          Src x;
+          bool ag = s.cls == 'a' && codes[i] >= 256;
+          if (!make_src(codes[i], s.dwords, accvgpr ? 32 : e->src_bits, nullptr, nullptr, ag, x)) ok = false;
+          std::string t = x.text;
+          add_src(x.op, t);
+          nsrc = std::max(nsrc, i + 1);
+        } else {
+          ok = false;
+        }
+      }
+      if (!accvgpr) {
+        bool mix = has(e->base, "_mix");
+        bool no_hi = starts(e->base, "v_dot4") || starts(e->base, "v_dot8") ||
+                     (has(e->base, "_f32") && starts(e->base, "v_pk_") && false);
+        auto arr = [&](unsigned v) {
+          std::string t = "[";
+          for (int i = 0; i < nsrc; ++i) t += std::to_string(v >> i & 1) + (i + 1 < nsrc ? "," : "");
+          return t + "]";
+        };
+        unsigned full = (1u << nsrc) - 1;
+        if (opsel & full) mods += " op_sel:" + arr(opsel);
+        unsigned hi_default = mix ? 0 : full;
+        if (!no_hi && (opsel_hi & full) != hi_default) mods += " op_sel_hi:" + arr(opsel_hi);
+        if (neg_lo & full) mods += " neg_lo:" + arr(neg_lo);
+        if (neg_hi & full) mods += " neg_hi:" + arr(neg_hi);
+      }
+      if (in.mod.clamp) mods += " clamp";
+      break;
+    }
+    // ------------------------------------------------------------------ memory
+    case Format::DS: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      unsigned off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff;
+      in.mod.gds = (w0 >> 16) & 1;
+      bool acc = (w0 >> 25) & 1;
+      in.mod.acc = acc;
+      unsigned addr = w1 & 0xff, d0 = (w1 >> 8) & 0xff, d1 = (w1 >> 16) & 0xff, vdst = w1 >> 24;
+      bool two = has(e->base, "2_") || has(e->base, "2st64");
+      if (two) { in.mod.offset = int32_t(off0); in.mod.offset1 = int32_t(off1); }
+      else in.mod.offset = int32_t(off0 | off1 << 8);
+      Operand srcs[3];
+      std::vector<std::pair<Field, std::string>> order;
+      for (auto& s : e->slots) {
+        if (s.f == F_vdst) add_dst(vgpr_op(vdst, s.dwords, acc), reg_range(acc ? 'a' : 'v', vdst, s.dwords));
+        else if (s.f == F_addr) { srcs[0] = vgpr_op(addr, 1, false); texts.push_back(reg_range('v', addr, 1)); }
+        else if (s.f == F_data0) { srcs[1] = vgpr_op(d0, s.dwords, acc); texts.push_back(reg_range(acc ? 'a' : 'v', d0, s.dwords)); }
+        else if (s.f == F_data1) { srcs[2] = vgpr_op(d1, s.dwords, acc); texts.push_back(reg_range(acc ? 'a' : 'v', d1, s.dwords)); }
+        else ok = false;
+      }
+      for (int i = 0; i < 3; ++i) in.src[i] = srcs[i];
+      in.num_src = 3;
+      if (two) {
+        if (off0) mods += " offset0:" + std::to_string(off0);
+        if (off1) mods += " offset1:" + std::to_string(off1);
+      } else if (e->base == "ds_swizzle_b32" && in.mod.offset) {
+        mods += " offset:" + swizzle_text(uint16_t(in.mod.offset));
+      } else if (in.mod.offset) {
+        mods += " offset:" + std::to_string(in.mod.offset);
+      }
+      if (in.mod.gds) mods += " gds";
+      break;
+    }
+    case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      int32_t off = int32_t(w0 << 19) >> 19;  // 13-bit signed
+      if (f == Format::FLAT) off = int32_t(w0 & 0xfff);
+      bool sve = (w0 >> 13) & 1;
+      in.mod.sc0 = in.mod.glc = (w0 >> 16) & 1;
+      in.mod.nt = in.mod.slc = (w0 >> 17) & 1;
+      in.mod.sc1 = (w0 >> 25) & 1;
+      in.mod.offset = off;
+      unsigned addr = w1 & 0xff, data = (w1 >> 8) & 0xff, saddr = (w1 >> 16) & 0x7f, vdst = w1 >> 24;
+      bool acc = (w1 >> 23) & 1;
+      in.mod.acc = acc;
+      const Slot* sd = e->find(F_vdst);
+      const Slot* sdat = e->find(F_data);
+      bool atomic = has(e->base, "atomic");
+      bool rtn = atomic && in.mod.sc0;
+      unsigned data_dw = sdat ? sdat->dwords : 1;
+      if (sd) add_dst(vgpr_op(vdst, sd->dwords, acc), reg_range(acc ? 'a' : 'v', vdst, sd->dwords));
+      else if (rtn) {
+        unsigned n = has(e->base, "cmpswap") ? data_dw / 2 : data_dw;
+        add_dst(vgpr_op(vdst, n, acc), reg_range(acc ? 'a' : 'v', vdst, n));
+      }
+      bool saddr_off = f == Format::FLAT || saddr == 0x7f;
+      in.mod.soffset_off = saddr_off;
+      // vaddr
+      if (f == Format::SCRATCH && !sve) {
+        texts.push_back("off");
+      } else {
+        unsigned n = f == Format::SCRATCH ? 1 : (saddr_off ? 2 : 1);
+        in.src[0] = vgpr_op(addr, n, false);
+        texts.push_back(reg_range('v', addr, n));
+      }
+      if (sdat) {
+        in.src[1] = vgpr_op(data, sdat->dwords, acc);
+        texts.push_back(reg_range(acc ? 'a' : 'v', data, sdat->dwords));
+      }
+      if (f != Format::FLAT) {
+        if (saddr_off) texts.push_back("off");
+        else {
+          unsigned n = f == Format::SCRATCH ? 1 : 2;
+          in.src[2] = sgpr_op(saddr, n);
+          texts.push_back(sreg_name(saddr, n));
+        }
+      }
+      in.num_src = 3;
+      if (off) mods += " offset:" + std::to_string(off);
+      if (in.mod.sc0) mods += " sc0";
+      if (in.mod.nt) mods += " nt";
+      if (in.mod.sc1) mods += " sc1";
+      break;
+    }
+    case Format::MUBUF: {
+      if (!have1) return unknown(b, pc, f);
+      size = 8;
+      in.mod.offset = int32_t(w0 & 0xfff);
+      in.mod.offen = (w0 >> 12) & 1;
+      in.mod.idxen = (w0 >> 13) & 1;
+      in.mod.sc0 = in.mod.glc = (w0 >> 14) & 1;
+      in.mod.sc1 = (w0 >> 15) & 1;
+      in.mod.lds = (w0 >> 16) & 1;
+      in.mod.nt = in.mod.slc = (w0 >> 17) & 1;
+      unsigned vaddr = w1 & 0xff, vdata = (w1 >> 8) & 0xff, srsrc = ((w1 >> 16) & 0x1f) << 2;
+      bool acc = (w1 >> 23) & 1;
+      in.mod.acc = acc;
+      unsigned soff = w1 >> 24;
+      const Slot* sd = e->find(F_vdata);
+      bool store = has(e->base, "store"), atomic = has(e->base, "atomic");
+      if (sd) {
+        Operand d = vgpr_op(vdata, sd->dwords, acc);
+        std::string t = reg_range(acc ? 'a' : 'v', vdata, sd->dwords);
+        if (store || atomic) in.src[1] = d;
+        if (!store && !(atomic && !in.mod.sc0)) {
+          Operand r = d;
+          if (atomic && has(e->base, "cmpswap")) r.dwords = uint8_t(sd->dwords / 2);
+          if (!in.mod.lds) { in.dst[0] = r; in.num_dst = 1; }
+        }
+        texts.push_back(t);
+      }
+      if (e->find(F_srsrc) || e->find(F_vaddr) || sd) {
+        unsigned n = in.mod.offen && in.mod.idxen ? 2 : 1;
+        if (in.mod.offen || in.mod.idxen) {
+          in.src[0] = vgpr_op(vaddr, n, false);
+          texts.push_back(reg_range('v', vaddr, n));
+        } else {
+          texts.push_back("off");
+        }
+        in.src[2] = sgpr_op(srsrc, 4);
+        texts.push_back(sreg_name(srsrc, 4));
+        Src so;
+        if (!make_src(soff, 1, 32, nullptr, nullptr, false, so)) ok = false;
+        in.src[3] = so.op;
+        texts.push_back(so.text);
+        in.num_src = 4;
+      }
+      if (in.mod.idxen) mods += " idxen";
+      if (in.mod.offen) mods += " offen";
+      if (in.mod.offset) mods += " offset:" + std::to_string(in.mod.offset);
+      if (in.mod.sc0) mods += " sc0";
+      if (in.mod.nt) mods += " nt";
+      if (in.mod.sc1) mods += " sc1";
+      if (in.mod.lds) mods += " lds";
+      break;
+    }
+    default: ok = false;
+  }
+  if (!ok) return unknown(b, pc, f);
+  if (used_lit) {
+    if (!((f == Format::VOP1 || f == Format::VOP2 || f == Format::VOPC) ? have1 : have1)) return unknown(b, pc, f);
+    size += 4;
+  }
+  if (size > b.size()) return unknown(b, pc, f);
+  (void)have2;
+  (void)w2;
+  (void)dst_float;
+  in.size = uint8_t(size);
+  in.text = name;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    in.text += i == 0 ? " " : ", ";
+    in.text += texts[i];
+  }
+  in.text += mods;
+  in.cls = classify(in);
+  in.mfma_passes = mfma_passes(in.mnemonic);
+  return in;
+}
+
+Program decode_program(std::span<const uint8_t> code, uint64_t base) {
+  Program p;
+  p.base = base;
+  p.index.assign((code.size() + 3) / 4, -1);
+  size_t off = 0;
+  while (off + 4 <= code.size()) {
+    Inst in = decode_one(code.subspan(off, std::min<size_t>(12, code.size() - off)), base + off);
+    p.index[off / 4] = int32_t(p.insts.size());
+    off += in.size;
+    p.insts.push_back(std::move(in));
+  }
+  return p;
+}
+
+void bind_handlers(Program& prog, uint64_t entry) {
+  Registry& reg = Registry::get();
+  for (auto& in : prog.insts)
+    if (!in.mnemonic.empty()) in.exec = reg.find(in.mnemonic);
+  // Everything reachable from the entry (fall-through and direct branches) must run.
+  std::vector<uint64_t> work{entry};
+  std::vector<char> seen(prog.index.size(), 0);
+  while (!work.empty()) {
+    uint64_t pc = work.back();
+    work.pop_back();
+    const Inst* in = prog.at(pc);
+    if (!in) {
+      char b[96];
+      std::snprintf(b, sizeof b, "0x%" PRIx64 ": branch target is not an instruction", pc);
+      throw rt::error(b);
+    }
+    size_t k = (pc - prog.base) / 4;
+    if (seen[k]) continue;
+    seen[k] = 1;
+    if (in->mnemonic.empty()) fail(*in, "unknown instruction encoding");
+    if (!in->exec) fail(*in, "no simulator semantics for " + in->mnemonic);
+    const std::string& m = in->mnemonic;
+    if (m == "s_endpgm" || m == "s_setpc_b64" || m == "s_trap" || m == "s_sethalt") continue;
+    for (int i = 0; i < in->num_src; ++i)
+      if (in->src[i].kind == Operand::Label) work.push_back(in->src[i].imm);
+    if (m != "s_branch" && pc + in->size < prog.base + prog.index.size() * 4) work.push_back(pc + in->size);
+  }
+}
+
+}  // namespace hipasm::sim
