@@ -84,14 +84,69 @@ struct loop_ctx {
   bool lane_exit = false;       // a per-lane Break/Continue happened inside a scalar loop
   uint32_t entry_block = 0;     // block that falls into the head (scalar save goes there)
 };
+// Builder bookkeeping (see builder_state).
+struct label_info {
+  int32_t block = -1;
+  std::string_view name{};
+  src_loc loc{};
+};
+
+struct if_state {
+  bool vector = false;
+  uint32_t then_end_block = 0;   // last block of the then-branch
+  uint32_t join_block = 0;       // block that starts at the join label
+  uint32_t join_label = 0;
+  uint32_t instrs_at_join = 0;   // instruction count of the join block right after the If
+  uint32_t blocks_at_join = 0;
+  reg_ref save{}, mask{};
+  bool has_else = false;
+};
+
+struct expr_record {
+  uint32_t id = 0xffffffffu, block = 0, first = 0, end = 0;
+};
+struct arg_slot {
+  uint32_t vreg, offset, bytes;
+};
 }  // namespace detail
+
+// Everything a kernel build accumulates. build_kernel owns it; `builder` is a handle to it, so
+// a kernel function may take its builder by value (see builder).
+struct builder_state {
+  function fn;
+  error_info err;
+  std::vector<detail::label_info> labels;
+  detail::expr_record last_expr;          // the most recent expression result (retargeting)
+  std::vector<detail::divergent_ctx> div_stack;
+  std::vector<detail::loop_ctx> loops;
+  std::vector<detail::if_state> ifs;
+  std::vector<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
+  uint32_t kernarg_bytes = 0;
+  uint32_t cur = 1;
+  bool block_has_label = false;
+  src_loc last_loc{};
+  int32_t wg_id[3] = {-1, -1, -1};
+  int32_t tid[3] = {-1, -1, -1};
+  int32_t kernarg_vreg = -1;
+  builder* primary = nullptr;             // the builder handles point to (stable address)
+};
 
 class builder : public isa::gfx942_mnemonics<builder> {
  public:
   using operand_arg = hipasm::operand_arg;
   using O = isa::gfx942_op;
 
-  constexpr explicit builder(std::string_view kernel_name) {
+  // A builder is a handle to a builder_state: copies share the state, so a kernel may take
+  // `hipasm::builder J` by value. (clang-22's bytecode constant interpreter,
+  // -fexperimental-new-constant-interpreter, cannot read a reference PARAMETER captured by a
+  // lambda, so `builder& J` parameters fail there once a [&] lambda uses J; by value works
+  // under both interpreters.)
+  constexpr builder(builder_state& st, std::string_view kernel_name)
+      : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
+        loops_(st.loops), ifs_(st.ifs), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
+        block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
+        kernarg_vreg_(st.kernarg_vreg), primary_(st.primary) {
+    if (!primary_) primary_ = this;
     fn.name = kernel_name;
     fn.vregs.reserve(256);
     fn.blocks.reserve(64);
@@ -99,6 +154,20 @@ class builder : public isa::gfx942_mnemonics<builder> {
     fn.blocks.emplace_back();  // block 1: the kernel body starts here
     fn.blocks[1].instrs.reserve(256);
     cur_ = 1;
+  }
+  constexpr builder(const builder&) = default;
+  constexpr builder& operator=(const builder&) = delete;
+  // The builder every register handle points to.
+  constexpr builder* self() const { return primary_; }
+
+  // A handle to an existing virtual register (entry state).
+  template <dtype T>
+  constexpr gpr<T> entry_handle(int32_t id, reg_class c) {
+    gpr<T> g;
+    g.b = self();
+    g.id = static_cast<uint32_t>(id);
+    g.cls = c;
+    return g;
   }
 
   // ---- registers -------------------------------------------------------------------------
@@ -142,7 +211,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     }
     uint16_t dw = static_cast<uint16_t>(n * dwords_of(T));
     detail::reg_ref r = new_reg(c, dw, natural_align(c, dw), sl);
-    g.b = this;
+    g.b = self();
     g.id = r.id;
     g.cls = c;
     g.rank = static_cast<uint8_t>(rank);
@@ -297,11 +366,13 @@ class builder : public isa::gfx942_mnemonics<builder> {
   template <class C, class F>
   constexpr void While(C&& condition, F&& body, std::source_location l = std::source_location::current());
   template <class I, class C, class S, class F>
+    requires std::is_invocable_v<I&> && std::is_invocable_v<C&> && std::is_invocable_v<S&>
   constexpr void For(I&& init, C&& condition, S&& step, F&& body,
                      std::source_location l = std::source_location::current());
   // for (i = begin; i < end; i += step) body  (signed compare if i is i32)
   template <dtype T, class F>
-  constexpr void For(gpr<T> i, const val<T>& begin, const val<T>& end, F&& body, int step = 1,
+  constexpr void For(gpr<T> i, const std::type_identity_t<val<T>>& begin, const std::type_identity_t<val<T>>& end,
+                     F&& body, int step = 1,
                      std::source_location l = std::source_location::current());
   constexpr void Break(std::source_location l = std::source_location::current());
   constexpr void Continue(std::source_location l = std::source_location::current());
@@ -315,8 +386,19 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr bool failed() const { return err.failed; }
 
   // ---- internals used by the expression and control-flow lowering ------------------------
-  function fn;
-  error_info err;
+  using label_info = detail::label_info;
+  using if_state = detail::if_state;
+  using arg_slot = detail::arg_slot;
+  // References into the shared builder_state (same names as the state's roles).
+  function& fn;
+  error_info& err;
+  std::vector<label_info>& labels_;
+  detail::expr_record& last_expr_;
+  std::vector<detail::divergent_ctx>& div_stack_;
+  std::vector<detail::loop_ctx>& loops_;
+  std::vector<if_state>& ifs_;
+  std::vector<arg_slot>& args_;
+  uint32_t& kernarg_bytes_;
 
   template <class... P>
   constexpr void fail(src_loc l, const P&... parts) {
@@ -340,7 +422,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     v.align = align;
     v.loc = l;
     fn.vregs.push_back(v);
-    return {this, static_cast<uint32_t>(fn.vregs.size() - 1), c, 0, dwords};
+    return {self(), static_cast<uint32_t>(fn.vregs.size() - 1), c, 0, dwords};
   }
   static constexpr uint16_t natural_align(reg_class c, uint16_t dwords) {
     if (dwords < 2) return 1;
@@ -360,40 +442,9 @@ class builder : public isa::gfx942_mnemonics<builder> {
     block_has_label_ = false;
   }
 
-  struct label_info {
-    int32_t block = -1;
-    std::string_view name{};
-    src_loc loc{};
-  };
-  std::vector<label_info> labels_;
 
-  // The most recent expression result (for retargeting `x = expr` into x).
-  struct expr_record {
-    uint32_t id = 0xffffffffu, block = 0, first = 0, end = 0;
-  } last_expr_;
 
-  // Control-flow stacks.
-  std::vector<detail::divergent_ctx> div_stack_;
-  std::vector<detail::loop_ctx> loops_;
-  struct if_state {
-    bool vector = false;
-    uint32_t then_end_block = 0;   // last block of the then-branch
-    uint32_t join_block = 0;       // block that starts at the join label
-    uint32_t join_label = 0;
-    uint32_t instrs_at_join = 0;   // instruction count of the join block right after the If
-    uint32_t blocks_at_join = 0;
-    detail::reg_ref save{}, mask{};
-    bool has_else = false;
-  };
-  std::vector<if_state> ifs_;
 
-  // Kernel arguments: one virtual SGPR register per argument; loaded in the prologue only
-  // if some instruction reads it.
-  struct arg_slot {
-    uint32_t vreg, offset, bytes;
-  };
-  std::vector<arg_slot> args_;
-  uint32_t kernarg_bytes_ = 0;
   template <class T>
   constexpr arg<T> make_arg(std::source_location l = std::source_location::current());
 
@@ -404,21 +455,14 @@ class builder : public isa::gfx942_mnemonics<builder> {
   }
 
  private:
-  uint32_t cur_ = 1;
-  bool block_has_label_ = false;
-  src_loc last_loc_{};
-  int32_t wg_id_[3] = {-1, -1, -1};
-  int32_t tid_[3] = {-1, -1, -1};
-  int32_t kernarg_vreg_ = -1;
+  uint32_t& cur_;
+  bool& block_has_label_;
+  src_loc& last_loc_;
+  int32_t (&wg_id_)[3];
+  int32_t (&tid_)[3];
+  int32_t& kernarg_vreg_;
+  builder*& primary_;
 
-  template <dtype T>
-  constexpr gpr<T> entry_handle(int32_t id, reg_class c) {
-    gpr<T> g;
-    g.b = this;
-    g.id = static_cast<uint32_t>(id);
-    g.cls = c;
-    return g;
-  }
   static constexpr void put(detail::text& t, std::string_view s) { t << s; }
   static constexpr void put(detail::text& t, const char* s) { t << s; }
   static constexpr void put(detail::text& t, long long v) { t.num(v); }

@@ -137,7 +137,7 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
   st.instrs_at_join = cur_index();
   st.blocks_at_join = static_cast<uint32_t>(fn.blocks.size());
   ifs_.push_back(st);
-  return if_result{this, static_cast<uint32_t>(ifs_.size() - 1)};
+  return if_result{self(), static_cast<uint32_t>(ifs_.size() - 1)};
 }
 
 template <class F>
@@ -192,6 +192,7 @@ constexpr void builder::While(C&& condition, F&& body, std::source_location loc)
 }
 
 template <class I, class C, class S, class F>
+  requires std::is_invocable_v<I&> && std::is_invocable_v<C&> && std::is_invocable_v<S&>
 constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::source_location loc) {
   static_assert(std::is_same_v<std::decay_t<decltype(condition())>, cond>,
                 "the loop condition must be a lambda returning a comparison of registers, e.g. "
@@ -254,16 +255,19 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
 }
 
 template <dtype T, class F>
-constexpr void builder::For(gpr<T> i, const val<T>& begin, const val<T>& end, F&& body, int step,
+constexpr void builder::For(gpr<T> i, const std::type_identity_t<val<T>>& begin,
+                            const std::type_identity_t<val<T>>& end, F&& body, int step,
                             std::source_location l) {
   static_assert(is_int32(T), "For(i, begin, end, body) needs a u32 or i32 counter");
-  val<T> e = end;
-  For([&] { i = begin; },
+  // local copies: lambdas must not capture reference parameters (bytecode interpreter)
+  val<T> b0 = begin, e = end;
+  int st = step;
+  For([&] { i = b0; },
       [&] {
-        if (step >= 0) return i < e;
+        if (st >= 0) return i < e;
         return i > e;
       },
-      [&] { i += step; }, static_cast<F&&>(body), l);
+      [&] { i += st; }, static_cast<F&&>(body), l);
 }
 
 // Leaves the innermost loop (the lanes executing it, under per-lane control flow).

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "builder.hpp"
 
@@ -85,7 +86,7 @@ constexpr arg<T> builder::make_arg(std::source_location l) {
   detail::reg_ref r = new_reg(reg_class::sgpr, dw, natural_align(reg_class::sgpr, dw), sl);
   args_.push_back({r.id, off & ~3u, dw * 4u});
   gpr<detail::dtype_for<T>()> g;
-  g.b = this;
+  g.b = self();
   g.id = r.id;
   g.cls = reg_class::sgpr;
   uint16_t n = static_cast<uint16_t>(dw / dwords_of(detail::dtype_for<T>()));
@@ -100,14 +101,14 @@ constexpr void builder::build_prologue() {
   // Which argument registers does any instruction read or write?
   std::vector<int32_t> arg_of(fn.vregs.size(), -1);
   for (uint32_t i = 0; i < args_.size(); ++i) arg_of[args_[i].vreg] = static_cast<int32_t>(i);
-  std::vector<bool> used(args_.size(), false);
+  std::vector<uint8_t> used(args_.size(), 0);
   bool any = false;
   for (const block& bl : fn.blocks)
     for (const instr& in : bl.instrs)
       for (uint32_t j = 0; j < in.num_operands; ++j) {
         const operand& o = in.ops[j];
         if (o.k == operand::kind::vreg && o.value < arg_of.size() && arg_of[o.value] >= 0) {
-          used[arg_of[o.value]] = true;
+          used[arg_of[o.value]] = 1;
           any = true;
         }
       }
@@ -164,7 +165,7 @@ constexpr void builder::build_prologue() {
       in.op = static_cast<uint16_t>(op);
       in.num_operands = 3;
       in.ops[0] = reg_op(c);
-      in.ops[1] = reg_op(detail::reg_ref{this, kp, reg_class::sgpr, 0, 2});
+      in.ops[1] = reg_op(detail::reg_ref{self(), kp, reg_class::sgpr, 0, 2});
       in.ops[2] = detail::imm_op(d * 4);
       in.loc = ploc;
       pro.instrs.push_back(in);
@@ -201,7 +202,7 @@ constexpr void builder::build_prologue() {
       if (tid_[d] < 0) continue;
       instr in;
       in.loc = fn.vregs[tid_[d]].loc;
-      in.ops[0] = reg_op(detail::reg_ref{this, static_cast<uint32_t>(tid_[d]), reg_class::vgpr, 0, 1});
+      in.ops[0] = reg_op(detail::reg_ref{self(), static_cast<uint32_t>(tid_[d]), reg_class::vgpr, 0, 1});
       if (d == 0) {
         in.op = static_cast<uint16_t>(O::v_and_b32);
         in.num_operands = 3;
@@ -304,22 +305,31 @@ template <class... A>
 struct kernel_sig<void (*)(builder&, A...)> {
   using args = std::tuple<typename arg_type<std::remove_cvref_t<A>>::type...>;
 };
+template <class... A>
+struct kernel_sig<void (*)(builder, A...)> {
+  using args = std::tuple<typename arg_type<std::remove_cvref_t<A>>::type...>;
+};
 
+template <auto KernelFn, class Tuple, std::size_t... I>
+constexpr void call_kernel(builder& J, Tuple& a, std::index_sequence<I...>) {
+  KernelFn(J, std::get<I>(a)...);
+}
 template <auto KernelFn, class... T>
 constexpr void run_kernel(builder& J, std::tuple<T...>*) {
   // Braced initialisation evaluates left to right: offsets are assigned in parameter order.
   std::tuple<arg<T>...> a{J.make_arg<T>()...};
-  std::apply([&](auto&... x) { KernelFn(J, x...); }, a);
+  call_kernel<KernelFn>(J, a, std::index_sequence_for<T...>{});
 }
 }  // namespace detail
 
 template <auto KernelFn>
 constexpr build_result build_kernel(std::string_view name) {
   using sig = detail::kernel_sig<decltype(+KernelFn)>;
-  builder J(name);
+  builder_state st;
+  builder J(st, name);
   detail::run_kernel<KernelFn>(J, static_cast<typename sig::args*>(nullptr));
   J.finish();
-  return build_result{static_cast<function&&>(J.fn), static_cast<error_info&&>(J.err)};
+  return build_result{static_cast<function&&>(st.fn), static_cast<error_info&&>(st.err)};
 }
 
 }  // namespace hipasm

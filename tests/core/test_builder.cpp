@@ -37,7 +37,7 @@ const instr* first(const function& fn, std::string_view m) {
 std::string msg(const build_result& r) { return std::string(r.error.view()); }
 
 // pyhip's README kernel.
-constexpr void sum_even(builder& J, arg<int*> out, arg<int> n) {
+constexpr void sum_even(builder J, arg<int*> out, arg<int> n) {
   auto i = J.sgpr<i32>().named("i");
   auto cnt = J.sgpr<i32>().named("cnt");
   i = 0;
@@ -102,12 +102,12 @@ TEST_CASE("sum_even: blocks, CFG and instructions", "[builder]") {
 }
 
 namespace {
-constexpr void four_ints(builder& J, arg<int> a, arg<int> b, arg<int> c, arg<int> d, arg<float*> out) {
+constexpr void four_ints(builder J, arg<int> a, arg<int> b, arg<int> c, arg<int> d, arg<float*> out) {
   auto s = J.sgpr<i32>();
   s = a + b + c + d;
   J.s_store_dword(s, out, 0);
 }
-constexpr void unused_args(builder& J, arg<int> a, arg<double> b, arg<int> c) {
+constexpr void unused_args(builder J, arg<int> a, arg<double> b, arg<int> c) {
   auto s = J.sgpr<i32>();
   s = c;
   (void)a;
@@ -151,7 +151,7 @@ TEST_CASE("kernel arguments: C ABI offsets, fewest loads, only when used", "[bui
 }
 
 namespace {
-constexpr void ids(builder& J, arg<int*> out) {
+constexpr void ids(builder J, arg<int*> out) {
   auto v = J.vgpr<u32>();
   v = J.thread_id_x() + J.thread_id_z() + J.workgroup_id_x() + J.workgroup_id_z();
   J.global_store_dword(J.vgpr<u64>().fill(0), v, off);
@@ -191,7 +191,7 @@ TEST_CASE("entry state: only what is read is enabled and unpacked", "[builder][e
 }
 
 namespace {
-constexpr void lds_kernel(builder& J) {
+constexpr void lds_kernel(builder J) {
   lds_ref a = J.lds<float>(10);            // 0..40
   lds_ref b = J.lds<double>(3, 64);        // aligned to 64
   lds_ref d = J.lds_dynamic(16);
@@ -219,7 +219,7 @@ TEST_CASE("LDS: static allocations with alignment, dynamic after them", "[builde
 }
 
 namespace {
-constexpr void regs_kernel(builder& J, arg<float*> p) {
+constexpr void regs_kernel(builder J, arg<float*> p) {
   auto acc = J.vgpr<f32>(4, 4).named("acc").fill(0.0f);
   auto row = acc[1];
   row[2] = row[3] * 2.0f;
@@ -265,19 +265,19 @@ TEST_CASE("register arrays: shape, indexing, slices, initialisers, AGPR moves", 
 }
 
 namespace {
-constexpr void s_s(builder& J, arg<int> a, arg<int> b) {
+constexpr void s_s(builder J, arg<int> a, arg<int> b) {
   auto s = J.sgpr<i32>();
   s = a * b + (a >> 3);
 }
-constexpr void s_v(builder& J, arg<int> a) {
+constexpr void s_v(builder J, arg<int> a) {
   auto v = J.vgpr<i32>();
   v = J.thread_id_x().as<i32>() * a - 5;
 }
-constexpr void f_s(builder& J, arg<float> a, arg<float> b) {
+constexpr void f_s(builder J, arg<float> a, arg<float> b) {
   auto v = J.vgpr<f32>();
   v = a + b;  // SALU has no float add: VALU
 }
-constexpr void keep_temp(builder& J, arg<int> a, arg<int> b) {
+constexpr void keep_temp(builder J, arg<int> a, arg<int> b) {
   auto x = J.sgpr<i32>();
   auto t = a + b;
   x = t;  // t is a named handle: moved, t keeps its value
@@ -316,51 +316,51 @@ TEST_CASE("expressions pick SALU or VALU from the operand classes", "[builder][e
 // ---- errors: one line, the user's file:line, the kernel's name ---------------------------------
 namespace {
 constexpr int line_unknown = __LINE__ + 2;
-constexpr void bad_name(builder& J) {
+constexpr void bad_name(builder J) {
   J.op("v_add_u33", {J.vgpr<u32>(), 1, 2});
 }
 constexpr int line_misuse = __LINE__ + 3;
-constexpr void bad_operand(builder& J) {
+constexpr void bad_operand(builder J) {
   auto s = J.sgpr<u32>();
   J.s_mov_b32(s, J.vgpr<u32>());
 }
 constexpr int line_index = __LINE__ + 3;
-constexpr void bad_index(builder& J) {
+constexpr void bad_index(builder J) {
   auto v = J.vgpr<u32>(4);
   v.at(4) = 1;
 }
 constexpr int line_assign = __LINE__ + 3;
-constexpr void bad_assign(builder& J) {
+constexpr void bad_assign(builder J) {
   auto s = J.sgpr<u32>();
   s = J.thread_id_x() + 1;
 }
 constexpr int line_align = __LINE__ + 3;
-constexpr void bad_align(builder& J) {
+constexpr void bad_align(builder J) {
   auto v = J.vgpr<u32>(4);
   J.global_load_dwordx2(v.slice(1, 2), J.vgpr<u64>().fill(0), off);
 }
 constexpr int line_break = __LINE__ + 2;
-constexpr void bad_break(builder& J) {
+constexpr void bad_break(builder J) {
   J.Break();
 }
 constexpr int line_label = __LINE__ + 3;  // the jump
-constexpr void bad_label(builder& J) {
+constexpr void bad_label(builder J) {
   auto L = J.make_label("nowhere");
   J.s_branch(L);
 }
 constexpr int line_else = __LINE__ + 4;
-constexpr void bad_else(builder& J, arg<int> n) {
+constexpr void bad_else(builder J, arg<int> n) {
   auto r = J.If(n < 3, [&] {});
   J.s_nop(0);
   r.Else([&] {});
 }
 constexpr int line_div0 = __LINE__ + 3;
-constexpr void bad_div(builder& J, arg<int> n) {
+constexpr void bad_div(builder J, arg<int> n) {
   auto s = J.sgpr<i32>();
   s = n / 0;
 }
 constexpr int line_width = __LINE__ + 2;
-constexpr void bad_width(builder& J) {
+constexpr void bad_width(builder J) {
   J.v_add_u32(J.vgpr<u32>(2), J.vgpr<u32>(), J.vgpr<u32>());
 }
 }  // namespace
