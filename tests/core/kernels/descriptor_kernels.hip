@@ -1,42 +1,17 @@
 // Kernels whose code objects test_descriptor.cpp reads: the descriptor clang writes from
 // hipasm's clobbers and entry-state asm, and the code before the asm body.
 #include "hipasm/kernel.hpp"
-#include "../passes_ir_build.hpp"
+#include "descriptor_ir.hpp"
 
 using namespace hipasm;
 using namespace hipasm::test;
 
-// Raw IR: workgroup ids y and z (x unused), work-item id y, 1 KiB static LDS, AGPRs up to
-// a15, VGPRs up to v37, SGPRs up to s20 (named physically, so the counts are exact).
-constexpr function entry_mix_ir() {
-  kb k("entry_mix");
-  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
-  auto wgy = k.reg(reg_class::sgpr, 1, "wg_y", 2);  // a builder numbering only used ids
-  auto wgz = k.reg(reg_class::sgpr, 1, "wg_z", 3);
-  auto v0 = k.reg(reg_class::vgpr, 1, "v0_ids", 0);
-  auto tidy = k.v(1, "tid_y");
-  auto ptr = k.s(2, "out");
-  auto val = k.v(1, "val");
-  auto addr = k.v(1, "addr");
-  k.fn.uses_workgroup_id[1] = k.fn.uses_workgroup_id[2] = true;
-  k.fn.uses_workitem_id[1] = true;
-  k.fn.uses_kernarg_ptr = true;
-  k.fn.lds_static_bytes = 1024;
-  k.op(0, "s_load_dwordx2", {R(ptr), R(kern), I(0)});
-  k.op(0, "v_bfe_u32", {R(tidy), R(v0), I(10), I(10)});
-  k.op(0, "v_add_u32", {R(val), R(wgy), R(tidy)});
-  k.op(0, "v_add_u32", {R(val), R(wgz), R(val)});
-  k.op(0, "v_lshlrev_b32", {R(addr), I(2), R(tidy)});
-  k.op(0, "ds_write_b32", {R(addr), R(val)});
-  k.op(0, "v_mov_b32", {PH(reg_class::vgpr, 37), I(1)});
-  k.op(0, "s_mov_b32", {PH(reg_class::sgpr, 20), I(1)});
-  k.op(0, "v_accvgpr_write_b32", {PH(reg_class::agpr, 15), I(0)});
-  k.op(0, "s_waitcnt", {I(0xc07f)});
-  k.op(0, "global_store_dword", {R(addr), R(val), R(ptr)});
-  k.op(0, "s_endpgm", {});
-  return k.fn;
-}
 extern "C" __attribute__((global)) void entry_mix(int* out) {
   HIPASM_KERNEL_BODY(entry_mix_ir);
+  (void)out;
+}
+
+extern "C" __attribute__((global)) void plain_loop(int* out) {
+  HIPASM_KERNEL_BODY(plain_loop_ir);
   (void)out;
 }
