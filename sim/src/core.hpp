@@ -321,6 +321,9 @@ struct KernelImage {            // filled by the loader (elf.cpp) from the code 
   uint32_t group_segment_fixed_size = 0, private_segment_fixed_size = 0, kernarg_size = 0;
   uint32_t next_free_vgpr = 0, next_free_sgpr = 0, accum_offset = 256;
   uint32_t user_sgpr_count = 0;
+  // gfx940+ kernarg preload: user SGPRs past the enabled ones hold kernarg dwords starting at
+  // this dword offset (.amdhsa_user_sgpr_kernarg_preload_offset).
+  uint32_t kernarg_preload_offset = 0;
   bool sgpr_private_segment_buffer = false, sgpr_dispatch_ptr = false, sgpr_queue_ptr = false,
        sgpr_kernarg_segment_ptr = false, sgpr_dispatch_id = false, sgpr_flat_scratch_init = false,
        sgpr_private_segment_size = false;
@@ -354,6 +357,7 @@ struct Dispatch {
   uint64_t kernarg_addr = 0;       // device address of the kernarg segment copy
   uint64_t dispatch_packet_addr = 0;
   uint64_t scratch_addr = 0;       // device allocation of all private segments (0 if none)
+  uint64_t queue_addr = 0;         // a zeroed hsa_queue_t stand-in (queue pointer SGPRs)
   bool trace = false;
 };
 
