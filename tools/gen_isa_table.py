@@ -44,6 +44,8 @@ def slot_info(e, i, role):
     width = None
     for form, (ops, _, _) in e.base.items():
         kind, w = classify(ops[i])
+        if kind == "off" and e.family == "global":
+            w = 2  # saddr: an SGPR pair when not off
         width = width or w
         if kind in ("sgpr", "vgpr", "agpr") and form in ("", "e64"):
             width = w
@@ -59,12 +61,15 @@ def slot_info(e, i, role):
             else:
                 m |= CLASS_BITS["simm16"]
                 imm = "smem_offset" if e.family == "smem" else "simm16"
-        if kind == "imm" and e.family not in ("sopk", "smem", "sopp") and not acc:
-            m |= CLASS_BITS["literal"]
+        if kind == "imm" and e.family.startswith("vop"):
+            # A VALU operand printed as an immediate is the K of v_fmaak/v_fmamk/v_madak/
+            # v_madmk: always encoded as the literal, even when its value is inline.
+            m = CLASS_BITS["literal"]
+            imm = "f16" if e.name.endswith("f16") else "b32"
         classes |= m
         if form == "e32":
             e32 = m
-        if acc.get("inline", (False,))[0]:
+        if acc.get("inline", (False,))[0] and not (kind == "imm" and e.family.startswith("vop")):
             imm = imm_kind(acc, w)
     if e.family == "sopp" and e.nops:
         classes = CLASS_BITS["label"] if e.name in LABEL_OPS or e.name.startswith("s_cbranch") \
@@ -81,7 +86,7 @@ def slot_info(e, i, role):
         sm |= {"neg": 1, "abs": 2}[name]
     alt = 0
     if e.family == "global" and i == probe.address_slot(e) and classes & CLASS_BITS["vgpr"]:
-        nxt = e.slot_acc.get(("", i + 1), {})
+        nxt = e.slot_acc.get(("", e.nops - 1), {})
         if nxt.get("sgpr", (False,))[0]:
             alt = 1
     return classes, width or 1, e32, imm, sm, alt

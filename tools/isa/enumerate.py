@@ -37,6 +37,7 @@ def _families():
     for op in range(0x3E):  # VOP2
         yield "vop2", [op << 25 | 4 << 17 | 12 << 9 | V(8)]
         yield "vop2", [op << 25 | 4 << 17 | 12 << 9 | 8]
+        yield "vop2", [op << 25 | 4 << 17 | 12 << 9 | V(8), 0x1234]  # v_fmaak/v_fmamk: a literal K
     for op in range(256):  # VOPC
         yield "vopc", [0x7C000000 | op << 17 | 12 << 9 | V(8)]
         yield "vopc", [0x7C000000 | op << 17 | 12 << 9 | 8]
@@ -45,6 +46,7 @@ def _families():
         yield "vop3", [0xD0000000 | op << 16 | 4, V(16) << 18 | V(12) << 9 | 8]
         yield "vop3", [0xD0000000 | op << 16 | 4, V(16) << 18 | 12 << 9 | V(8)]
         yield "vop3", [0xD0000000 | op << 16 | 4, 16 << 18 | V(12) << 9 | V(8)]
+        yield "vop3", [0xD0000000 | op << 16 | 4, V(16) << 18 | 124 << 9 | 8]  # v_writelane_b32 (m0 lane)
     for op in range(128):  # VOP3P incl. MAI (MFMA/SMFMAC)
         yield "vop3p", [0xD3800000 | op << 16 | 1 << 14 | 4, 3 << 27 | V(16) << 18 | V(12) << 9 | V(8)]
         yield "vop3p", [0xD3800000 | op << 16 | 1 << 15 | 4, V(16) << 18 | V(12) << 9 | V(8)]

@@ -48,7 +48,7 @@ def roles(e):
         elif "load" in name or name in ("s_memtime", "s_memrealtime"):
             d(0)
     elif fam in ("vop1", "vop2", "vopc", "vop3", "vop3p", "mfma"):
-        if name in ("v_writelane_b32",) or name.startswith(("v_mac_", "v_fmac_", "v_movreld")):
+        if name in ("v_writelane_b32",) or name.startswith(("v_mac_", "v_fmac_", "v_movreld", "v_smfmac")):
             d(0, kind="def_use")
         elif name == "v_swap_b32":
             d(0, 1, kind="def_use")

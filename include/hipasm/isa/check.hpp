@@ -164,9 +164,11 @@ constexpr void operand_name(writer& w, const instr_desc& d, int i) {
   w.dec(i);
   if (is_valu(d) || d.enc <= encoding::sopp) {
     int src = 0;
-    for (int k = 0; k < i; ++k)
+    for (int k = 1; k < i; ++k)
       if (d.operands[k].role != operand_role::def) ++src;
-    if (d.operands[i].role == operand_role::def) w << (i == 0 ? " (dst)" : " (sdst)");
+    if (i > 0 && d.operands[0].role == operand_role::use) ++src;
+    if (d.operands[i].role == operand_role::def || (i == 0 && d.operands[i].role == operand_role::def_use))
+      w << (i == 0 ? " (dst)" : " (sdst)");
     else {
       w << " (src";
       w.dec(src);
@@ -220,9 +222,9 @@ constexpr uint16_t form_classes(const instr_desc& d, int i, form f) {
 // Expected width of slot i given the other operands (addressing modes change widths).
 constexpr uint16_t expected_dwords(const instr_desc& d, const instr& in, int i) {
   const operand_desc& od = d.operands[i];
-  if (od.dwords_alt && i + 1 < d.num_operands) {
-    const operand& next = in.ops[i + 1];
-    if (next.k != operand::kind::none) return od.dwords_alt;  // global with an SGPR base
+  if (od.dwords_alt) {
+    const operand& saddr = in.ops[d.num_operands - 1];  // global: saddr is the last operand
+    if (saddr.k != operand::kind::none) return od.dwords_alt;  // an SGPR base: vaddr is a 32-bit offset
   }
   if (d.enc == encoding::mubuf && (od.classes & oc_off) && (od.classes & oc_vgpr))
     return in.mods.idxen && in.mods.offen ? 2 : 1;
@@ -243,8 +245,6 @@ constexpr fit operand_fits(const instr_desc& d, const instr& in, int i, form f) 
     if ((od.classes & oc_literal) || (is_valu(d) && (od.classes & oc_inline))) return fit::literal_in_vop3;
     return (od.classes & oc_inline) ? fit::not_inline : fit::bad_class;
   }
-  if (o.k == operand::kind::special && k.cls == oc_vcc && !(allowed & oc_vcc) && (allowed & oc_sgpr)) k.cls = oc_sgpr;
-  if (o.k == operand::kind::special && k.cls == oc_exec && !(allowed & oc_exec) && (allowed & oc_sgpr)) k.cls = oc_sgpr;
   if (!(allowed & k.cls)) return fit::bad_class;
   if (o.is_reg() || (o.k == operand::kind::special && (k.cls & (oc_vcc | oc_exec | oc_sgpr)))) {
     if (k.dwords != expected_dwords(d, in, i)) return fit::bad_width;
@@ -294,10 +294,12 @@ constexpr bus_use constant_bus(const instr_desc& d, const instr& in, form f) {
     if (o.is_reg()) scalar = o.cls == reg_class::sgpr;
     else if (o.k == operand::kind::special) {
       // v_writelane's lane select may be m0 without using the bus (llvm-mc agrees)
-      if (o.sp == special_reg::m0 && d.has(f_readlane) && d.operands[0].role == operand_role::def_use) continue;
+      if (o.sp == special_reg::m0 && i == 2 && d.has(f_readlane) && d.operands[0].role == operand_role::def_use)
+        continue;
       scalar = o.sp != special_reg::scc;
     } else if (o.k == operand::kind::imm && !(d.operands[i].classes & oc_simm16)) {
-      if (!is_inline_constant(d.operands[i].imm, o.value)) {
+      // A literal-only slot (the K of v_fmaak_f32 ...) holds the literal even for 1.
+      if (!(d.operands[i].classes & oc_inline) || !is_inline_constant(d.operands[i].imm, o.value)) {
         bool dup = false;
         for (int k = 0; k < n; ++k)
           if (same_scalar(seen[k], o)) dup = true;
@@ -396,6 +398,10 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
     const operand& o = in.ops[i];
     const operand_desc& od = d.operands[i];
     detail::fit ft = detail::operand_fits(d, in, i, f);
+    // A literal that the e32 form could not take either: say why it does not fit at all.
+    if (ft == detail::fit::literal_in_vop3 && f == form::e64 &&
+        detail::operand_fits(d, in, i, form::e32) == detail::fit::literal_value)
+      ft = detail::fit::literal_value;
     switch (ft) {
       case detail::fit::ok: break;
       case detail::fit::bad_class: {

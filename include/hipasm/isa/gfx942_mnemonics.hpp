@@ -1006,8 +1006,10 @@ struct gfx942_mnemonics {
   constexpr auto v_fma_mix_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mix_f32, a0, a1, a2, a3); }
   constexpr auto v_fma_mixhi_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixhi_f16, a0, a1, a2, a3); }
   constexpr auto v_fma_mixlo_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fma_mixlo_f16, a0, a1, a2, a3); }
+  constexpr auto v_fmaak_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmaak_f32, a0, a1, a2, a3); }
   constexpr auto v_fmac_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f32, a0, a1, a2); }
   constexpr auto v_fmac_f64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmac_f64, a0, a1, a2); }
+  constexpr auto v_fmamk_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fmamk_f32, a0, a1, a2, a3); }
   constexpr auto v_fract_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f16, a0, a1); }
   constexpr auto v_fract_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f32, a0, a1); }
   constexpr auto v_fract_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_fract_f64, a0, a1); }
@@ -1046,6 +1048,8 @@ struct gfx942_mnemonics {
   constexpr auto v_mad_u32_u16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u16, a0, a1, a2, a3); }
   constexpr auto v_mad_u32_u24(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u32_u24, a0, a1, a2, a3); }
   constexpr auto v_mad_u64_u32(A a0, A a1, A a2, A a3, A a4, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mad_u64_u32, a0, a1, a2, a3, a4); }
+  constexpr auto v_madak_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_madak_f16, a0, a1, a2, a3); }
+  constexpr auto v_madmk_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_madmk_f16, a0, a1, a2, a3); }
   constexpr auto v_max3_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f16, a0, a1, a2, a3); }
   constexpr auto v_max3_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_f32, a0, a1, a2, a3); }
   constexpr auto v_max3_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_max3_i16, a0, a1, a2, a3); }
@@ -1216,6 +1220,7 @@ struct gfx942_mnemonics {
   constexpr auto v_trunc_f16(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f16, a0, a1); }
   constexpr auto v_trunc_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f32, a0, a1); }
   constexpr auto v_trunc_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_trunc_f64, a0, a1); }
+  constexpr auto v_writelane_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_writelane_b32, a0, a1, a2); }
   constexpr auto v_xad_u32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xad_u32, a0, a1, a2, a3); }
   constexpr auto v_xnor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xnor_b32, a0, a1, a2); }
   constexpr auto v_xor_b32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_xor_b32, a0, a1, a2); }
