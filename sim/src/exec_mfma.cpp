@@ -293,6 +293,15 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
   }
   // C: the destination itself for SMFMAC, else src2 (registers or a broadcast constant).
   const Operand& cop = d.sparse ? in.dst[0] : in.src[2];
+  // A constant C: for f32/i32 accumulators use its 32-bit value. A float inline constant
+  // expanded to f64 bits (the operand spans a register tuple) is narrowed to f32 exactly as
+  // the 32-bit inline constant would be.
+  uint32_t c_const32 = 0;
+  if (!cop.is_vector()) {
+    const uint64_t v = read_scalar64(w, cop);
+    const uint32_t hi = uint32_t(v >> 32);
+    c_const32 = (hi != 0 && hi != 0xffffffffu) ? bits(float(f64(v))) : uint32_t(v);
+  }
   const int words = M * N * B / 64;
   for (int r = 0; r < words; ++r) {
     for (int l = 0; l < kLanes; ++l) {
@@ -304,9 +313,9 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
                                          : read_scalar64(w, cop);
         c = f64(bitsv);
       } else if constexpr (std::is_same_v<Acc, int32_t>) {
-        c = int32_t(cop.is_vector() ? read_u32(w, cop, l, r) : read_scalar(w, cop));
+        c = int32_t(cop.is_vector() ? read_u32(w, cop, l, r) : c_const32);
       } else {
-        c = f32(cop.is_vector() ? read_u32(w, cop, l, r) : read_scalar(w, cop));
+        c = f32(cop.is_vector() ? read_u32(w, cop, l, r) : c_const32);
       }
       D[size_t(di)] = neg_c ? -c : c;
     }
