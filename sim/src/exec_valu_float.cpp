@@ -269,6 +269,25 @@ const Registrar reg_float({
        w.lane_ops += std::popcount(s.mask);
      })},
     {"v_div_fixup_f32", H(f32_3(w, in, [](float a, float b, float c) { return div_fixup<float>(a, b, c); }))},
+    // ---- cube map helpers (ISA pseudocode: face of the major axis)
+    {"v_cubeid_f32", H(f32_3(w, in, [](float x, float y, float z) {
+       if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return z < 0 ? 5.0f : 4.0f;
+       if (std::fabs(y) >= std::fabs(x)) return y < 0 ? 3.0f : 2.0f;
+       return x < 0 ? 1.0f : 0.0f; }))},
+    {"v_cubesc_f32", H(f32_3(w, in, [](float x, float y, float z) {
+       if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return z < 0 ? -x : x;
+       if (std::fabs(y) >= std::fabs(x)) return x;
+       return x < 0 ? z : -z; }))},
+    {"v_cubetc_f32", H(f32_3(w, in, [](float x, float y, float z) {
+       if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return -y;
+       if (std::fabs(y) >= std::fabs(x)) return y < 0 ? -z : z;
+       return -y; }))},
+    {"v_cubema_f32", H(f32_3(w, in, [](float x, float y, float z) {
+       if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return z * 2.0f;
+       if (std::fabs(y) >= std::fabs(x)) return y * 2.0f;
+       return x * 2.0f; }))},
+    // exception flags are not modelled
+    {"v_clrexcp", H((void)w; (void)in)},
     // ---- f32 unary
     {"v_fract_f32", H(f32_1(w, in, [](float a) { return fract32(a); }))},
     {"v_trunc_f32", H(f32_1(w, in, [](float a) { return std::trunc(a); }))},

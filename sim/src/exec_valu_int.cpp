@@ -83,6 +83,56 @@ inline uint32_t perm_b32(uint32_t s0, uint32_t s1, uint32_t sel) {
 }
 template <class T> T med3(T a, T b, T c) { return std::max(std::min(a, b), std::min(std::max(a, b), c)); }
 
+inline uint32_t msad_u8(uint32_t a, uint32_t b) {  // bytes of the reference (b) equal to 0 skipped
+  uint32_t s = 0;
+  for (int i = 0; i < 4; ++i) {
+    int x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+    if (y) s += uint32_t(x > y ? x - y : y - x);
+  }
+  return s;
+}
+// v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8 / v_mqsad_u32_u8: the SAD of S1 against the four
+// byte-offset windows of the 64-bit S0, each added to its slot of S2.
+template <bool Masked, int Width>
+void quad_sad(Wave& w, const Inst& in) {
+  Sources s;
+  static constexpr SrcType t[2] = {SrcType::B64, SrcType::B32};
+  gather(w, in, 2, t, s);
+  const int nd = Width == 16 ? 2 : 4;  // destination / S2 dwords
+  const Operand& c = in.src[2];
+  if (!in.dst[0].is_vector()) fail(in, "destination is not a vector register tuple");
+  alignas(64) uint32_t res[4][kLanes];
+  for_lanes(s.mask, [&](int l) {
+    uint64_t a = s.p[0][0][l] | (uint64_t(s.p[0][1][l]) << 32);
+    uint32_t b = s.p[1][0][l];
+    uint32_t acc[4];
+    for (int d = 0; d < nd; ++d) acc[d] = read_u32(w, c, l, d);
+    for (int q = 0; q < 4; ++q) {
+      uint32_t window = uint32_t(a >> (8 * q));
+      uint32_t sad = Masked ? msad_u8(window, b) : [&] {
+        uint32_t x = 0;
+        for (int i = 0; i < 4; ++i) {
+          int p = (window >> (8 * i)) & 0xff, r = (b >> (8 * i)) & 0xff;
+          x += uint32_t(p > r ? p - r : r - p);
+        }
+        return x;
+      }();
+      if (Width == 16) {
+        uint32_t prev = (acc[q / 2] >> (16 * (q % 2))) & 0xffffu;
+        uint32_t v = (prev + sad) & 0xffffu;
+        res[q / 2][l] = (q % 2 ? res[q / 2][l] : 0u) | (v << (16 * (q % 2)));
+      } else {
+        res[q][l] = acc[q] + sad;
+      }
+    }
+  });
+  for (int d = 0; d < nd; ++d) {
+    uint32_t* out = vec_ptr(w, in.dst[0], d);
+    for_lanes(s.mask, [&](int l) { out[l] = res[d][l]; });
+  }
+  w.lane_ops += std::popcount(s.mask);
+}
+
 inline uint32_t sad_u8(uint32_t a, uint32_t b) {
   uint32_t s = 0;
   for (int i = 0; i < 4; ++i) {
@@ -355,6 +405,9 @@ const Registrar reg_int({
          r |= (((x + y + rb) >> 1) & 0xff) << (8 * i);
        }
        return r; }))},
+    {"v_qsad_pk_u16_u8", H(quad_sad<false, 16>(w, in))},
+    {"v_mqsad_pk_u16_u8", H(quad_sad<true, 16>(w, in))},
+    {"v_mqsad_u32_u8", H(quad_sad<true, 32>(w, in))},
     // ---- packing
     {"v_cvt_pk_u16_u32", H(op2(w, in, [](uint32_t a, uint32_t b) {
        return std::min(a, 0xffffu) | (std::min(b, 0xffffu) << 16); }))},
