@@ -316,8 +316,15 @@ constexpr void builder::Continue(std::source_location loc) {
     z.ops[0] = detail::reg_op(lp.cont_mask);
     z.ops[1] = detail::imm_op(0);
     z.loc = l;
+    // insert at the front, element by element (std::vector::insert trips clang's bytecode
+    // interpreter: "memcpy between overlapping memory regions")
     auto& ins = fn.blocks[lp.body_block].instrs;
-    ins.insert(ins.begin(), z);
+    ins.push_back(z);
+    for (std::size_t i = ins.size() - 1; i > 0; --i) {
+      instr t = ins[i - 1];  // through a local: element-to-element copies trip the same check
+      ins[i] = t;
+    }
+    ins[0] = z;
     if (last_expr_.block == lp.body_block) last_expr_ = {};
     for (if_state& s : ifs_)
       if (s.join_block == lp.body_block) s.instrs_at_join += 1;
