@@ -59,6 +59,7 @@ struct Pending {
   uint32_t seq = 0;  // position in its in-order queue (1-based), Vmem/Ds
   uint8_t proven = 0;  // counters proven done (FlatBoth, Smem)
   uint8_t ndst = 0;
+  bool flat = false;  // a FLAT instruction: the queue depends on where its lanes went
   std::array<Range, 2> dst{};
 };
 
@@ -257,7 +258,7 @@ struct Checker::Impl {
     p.inst = &in;
     if (info.flags & hz::SMEM) p.queue = Queue::Smem;
     else if (info.flags & hz::DS) p.queue = Queue::Ds;
-    else if (info.flags & hz::FLAT) p.queue = Queue::FlatBoth;
+    else if (info.flags & hz::FLAT) { p.queue = Queue::FlatBoth; p.flat = true; }
     else p.queue = Queue::Vmem;
     if (p.queue == Queue::Vmem) p.seq = ++s.vm_issued;
     if (p.queue == Queue::Ds) p.seq = ++s.ds_issued;
@@ -542,11 +543,15 @@ void checker_flat_target(const Wave& w, bool vmem, bool lds) {
   auto* s = static_cast<WaveState*>(w.checker_state);
   if (!s || s->ended || s->cur_record < 0) return;
   Pending& p = s->pending[size_t(s->cur_record)];
-  if (p.queue != Queue::FlatBoth || p.inst != s->cur) return;
-  if (vmem && !lds) {
+  if (p.inst != s->cur || !p.flat) return;
+  // Called as the FLAT instruction's lanes resolve (first LDS lane, then at the end): the
+  // record becomes an in-order VMEM or DS op, or out of order on both if it touched both.
+  if (vmem && lds) {
+    p.queue = Queue::FlatBoth;
+  } else if (vmem && p.queue == Queue::FlatBoth && p.seq == 0) {
     p.queue = Queue::Vmem;
     p.seq = ++s->vm_issued;
-  } else if (lds && !vmem) {
+  } else if (lds && p.queue == Queue::FlatBoth && p.seq == 0) {
     p.queue = Queue::Ds;
     p.seq = ++s->ds_issued;
   }

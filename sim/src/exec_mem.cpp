@@ -477,6 +477,7 @@ struct FlatAccess {
   uint8_t* at(const Target& t, size_t n, int lane, bool write, LdsAccess lds_kind) {
     switch (t.kind) {
       case Target::Lds: {
+        if (!went_lds) checker_flat_target(w, went_vmem, true);  // before the race check uses its seq
         went_lds = true;
         uint8_t* p = lds_at(w, in, t.addr, n, lane);
         checker_lds_access(w, uint32_t(t.addr), uint32_t(n), lds_kind);

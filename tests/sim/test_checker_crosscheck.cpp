@@ -1,0 +1,246 @@
+// Cross-check of the two hazard tables that must agree but share no code: hipasm's own
+// (include/hipasm/hazard_rules.hpp, used by the library's s_nop pass) and the simulator
+// checker's (sim/src/hazard_rules.cpp). For every row of the library's table, a producer and
+// a consumer instruction are built, and the checker is asked for the smallest number of
+// wait states between them that it accepts; that must equal the library's number, for
+// every MFMA pass count the row covers.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "hipasm/hazard_rules.hpp"
+#include "memory/harness.hpp"
+
+using namespace simtest;
+
+namespace {
+
+Inst valu(std::string m, std::vector<Operand> dst, std::vector<Operand> src, Format f = Format::VOP1,
+          Modifiers mod = {}, uint32_t cls = 0) {
+  return make(f, std::move(m), std::move(dst), std::move(src), mod, cls | C_VALU);
+}
+Inst mfma(std::string m, Operand d, Operand a, Operand b, Operand c) {
+  return make(Format::MFMA, std::move(m), {d}, {a, b, c}, {}, C_VALU | C_MFMA);
+}
+
+// Smallest s_nop padding (in wait states) for which the checker reports nothing.
+int checker_min_wait(const Inst& producer, const Inst& consumer) {
+  for (int ws = 0; ws <= 24; ++ws) {
+    Group g(1, 0, true);
+    g.run_handlers = false;
+    g.issue(0, producer);
+    for (int left = ws; left > 0; left -= std::min(left, 8)) g.issue(0, s_nop(std::min(left, 8) - 1));
+    g.issue(0, consumer);
+    if (g.diagnostics().empty()) return ws;
+  }
+  return -1;
+}
+
+// Representative MFMAs by kind and pass count (pass counts from gfx942.md).
+const char* xdl_of(int passes) {
+  switch (passes) {
+    case 2: return "v_mfma_f32_4x4x4_16b_f16";
+    case 4: return "v_mfma_f32_16x16x16_f16";
+    case 8: return "v_mfma_f32_32x32x8_f16";
+    default: return "v_mfma_f32_32x32x4_2b_f16";
+  }
+}
+const char* nonxdl_of(int passes) {
+  switch (passes) {
+    case 2: return "v_mfma_f32_4x4x1_16b_f32";
+    case 8: return "v_mfma_f32_16x16x4_f32";
+    case 16: return "v_mfma_f32_32x32x2_f32";
+    default: return nullptr;  // no 4-pass non-XDL MFMA on gfx942
+  }
+}
+const char* dgemm_of(int passes) {
+  return passes == 4 ? "v_mfma_f64_4x4x4_4b_f64" : passes == 8 ? "v_mfma_f64_16x16x4_f64" : nullptr;
+}
+
+struct Scenario {
+  int passes;  // 0: non-MFMA producer
+  Inst producer, consumer;
+};
+
+// Scenarios of one library rule (empty: the row is not applicable to what can be built).
+std::vector<Scenario> scenarios(hipasm::hazard_check c) {
+  using hipasm::hazard_check;
+  Modifiers dpp;
+  dpp.dpp = true;
+  Modifiers sdwa;
+  sdwa.sdwa = true;
+  sdwa.dst_sel = 5;
+  Modifiers hw;
+  hw.simm16 = 1 | (3 << 11);
+  Inst rfl = valu("v_readfirstlane_b32", {S(4)}, {V(0)});
+  Inst cmpx = valu("v_cmpx_eq_u32", {VCC()}, {V(1), V(2)}, Format::VOPC, {}, C_CMPX | C_WRITES_EXEC | C_WRITES_VCC);
+  Inst vmov = valu("v_mov_b32", {V(4)}, {V(0)});
+  std::vector<Scenario> out;
+  auto per_pass = [&](auto name_of, auto build) {
+    for (int p : {2, 4, 8, 16})
+      if (const char* m = name_of(p)) out.push_back(build(p, std::string(m)));
+  };
+  switch (c) {
+    case hazard_check::valu_sgpr_then_vmem:
+      out.push_back({0, rfl, make(Format::GLOBAL, "global_load_dword", {V(1)}, {V(2), None(), S(4, 2)}, off(0))});
+      break;
+    case hazard_check::valu_vcc_then_div_fmas:
+      out.push_back({0, valu("v_div_scale_f32", {V(1), VCC()}, {V(2), V(3), V(4)}, Format::VOP3),
+                     valu("v_div_fmas_f32", {V(5)}, {V(6), V(7), V(8)}, Format::VOP3)});
+      break;
+    case hazard_check::valu_sgpr_then_lane_sel:
+      out.push_back({0, rfl, valu("v_writelane_b32", {V(5)}, {K(0), S(4)}, Format::VOP3)});
+      break;
+    case hazard_check::setreg_then_getreg:
+      out.push_back({0, make(Format::SOPK, "s_setreg_b32", {}, {S(0)}, hw), make(Format::SOPK, "s_getreg_b32", {S(1)}, {}, hw)});
+      break;
+    case hazard_check::salu_m0_then_m0_user:
+      out.push_back({0, make(Format::SOP1, "s_mov_b32", {M0()}, {S(0)}),
+                     make(Format::GLOBAL, "global_load_lds_dword", {}, {V(2, 2), None(), None()}, off(0))});
+      break;
+    case hazard_check::vgpr_then_dpp:
+      out.push_back({0, vmov, valu("v_mov_b32", {V(5)}, {V(4)}, Format::VOP1, dpp)});
+      break;
+    case hazard_check::valu_exec_then_dpp:
+      out.push_back({0, cmpx, valu("v_mov_b32", {V(5)}, {V(6)}, Format::VOP1, dpp)});
+      break;
+    case hazard_check::wide_store_then_valu_war:
+      out.push_back({0, make(Format::GLOBAL, "global_store_dwordx4", {}, {V(0, 2), V(4, 4), None()}, off(0)),
+                     valu("v_mov_b32", {V(6)}, {K(0)})});
+      break;
+    case hazard_check::valu_vcc_exec_then_z:
+      out.push_back({0, valu("v_cmp_eq_u32", {VCC()}, {V(1), V(2)}, Format::VOPC), valu("v_mov_b32", {V(3)}, {Special(251)})});
+      break;
+    case hazard_check::valu_sgpr_then_valu:
+      out.push_back({0, rfl, valu("v_add_u32", {V(1)}, {S(4), V(2)}, Format::VOP2)});
+      break;
+    case hazard_check::valu_exec_then_lane_op:
+      out.push_back({0, cmpx, valu("v_readfirstlane_b32", {S(5)}, {V(3)})});
+      break;
+    case hazard_check::valu_vgpr_then_readlane:
+      out.push_back({0, vmov, valu("v_readfirstlane_b32", {S(5)}, {V(4)})});
+      break;
+    case hazard_check::trans_then_valu:
+      out.push_back({0, valu("v_rcp_f32", {V(4)}, {V(0)}), valu("v_add_f32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
+      break;
+    case hazard_check::partial_dst_then_valu:
+      out.push_back({0, valu("v_add_f16", {V(4)}, {V(0), V(1)}, Format::VOP2, sdwa), valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
+      break;
+    case hazard_check::cmpx_then_exec_read:
+      out.push_back({0, cmpx, valu("v_cndmask_b32", {V(5)}, {V(6), V(7), EXEC()}, Format::VOP3)});
+      break;
+    case hazard_check::vgpr_then_permlane:
+      out.push_back({0, vmov, valu("v_permlane16_b32", {V(5)}, {V(4), S(0), S(1)}, Format::VOP3)});
+      break;
+    case hazard_check::valu_exec_then_mfma:
+      out.push_back({0, cmpx, mfma(xdl_of(8), A(0, 16), V(0, 2), V(2, 2), A(0, 16))});
+      break;
+    case hazard_check::valu_vgpr_then_mfma:
+      out.push_back({0, valu("v_mov_b32", {V(2)}, {V(0)}), mfma(xdl_of(8), A(0, 16), V(0, 2), V(2, 2), A(0, 16))});
+      break;
+    case hazard_check::mfma_then_same_srcc:
+      per_pass(xdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, A(0, 4), V(0, 2), V(2, 2), A(0, 4)), mfma(m, A(0, 4), V(4, 2), V(6, 2), A(0, 4))};
+      });
+      break;
+    case hazard_check::xdl_then_overlap_srcc:
+      per_pass(xdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, A(0, 16), V(0, 2), V(2, 2), A(0, 16)), mfma(xdl_of(4), A(20, 4), V(0, 2), V(2, 2), A(4, 4))};
+      });
+      break;
+    case hazard_check::nonxdl_then_overlap_srcc:
+      per_pass(nonxdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, A(0, 16), V(0), V(1), A(0, 16)), mfma(nonxdl_of(8), A(20, 4), V(0), V(1), A(4, 4))};
+      });
+      break;
+    case hazard_check::xdl_then_srcab:
+      per_pass(xdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, V(16, 16), V(0, 2), V(2, 2), V(16, 16)), mfma(xdl_of(8), A(0, 16), V(16, 2), V(2, 2), A(0, 16))};
+      });
+      break;
+    case hazard_check::nonxdl_then_srcab:
+      per_pass(nonxdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, V(16, 16), V(0), V(1), V(16, 16)), mfma(xdl_of(8), A(0, 16), V(16, 2), V(2, 2), A(0, 16))};
+      });
+      break;
+    case hazard_check::xdl_then_read:
+    case hazard_check::nonxdl_then_read: {
+      bool xdl = c == hazard_check::xdl_then_read;
+      for (int p : {2, 4, 8, 16}) {
+        const char* m = xdl ? xdl_of(p) : nonxdl_of(p);
+        if (!m) continue;
+        Inst prod = xdl ? mfma(m, A(0, 16), V(0, 2), V(2, 2), A(0, 16)) : mfma(m, A(0, 16), V(0), V(1), A(0, 16));
+        out.push_back({p, prod, valu("v_accvgpr_read_b32", {V(5)}, {A(3)}, Format::VOP3P)});
+        out.push_back({p, prod, make(Format::GLOBAL, "global_store_dword", {}, {V(8, 2), A(3), None()}, off(0))});
+      }
+      break;
+    }
+    case hazard_check::xdl_then_waw:
+    case hazard_check::nonxdl_then_waw: {
+      bool xdl = c == hazard_check::xdl_then_waw;
+      for (int p : {2, 4, 8, 16}) {
+        const char* m = xdl ? xdl_of(p) : nonxdl_of(p);
+        if (!m) continue;
+        Inst prod = xdl ? mfma(m, A(0, 16), V(0, 2), V(2, 2), A(0, 16)) : mfma(m, A(0, 16), V(0), V(1), A(0, 16));
+        out.push_back({p, prod, valu("v_accvgpr_write_b32", {A(2)}, {V(5)}, Format::VOP3P)});
+      }
+      break;
+    }
+    case hazard_check::mfma_srcc_then_valu_war:
+      per_pass(xdl_of, [&](int p, std::string m) {
+        return Scenario{p, mfma(m, A(16, 16), V(0, 2), V(2, 2), A(0, 16)), valu("v_accvgpr_write_b32", {A(2)}, {V(5)}, Format::VOP3P)};
+      });
+      break;
+    case hazard_check::dgemm_then_fma64:
+      out.push_back({0, mfma(dgemm_of(8), V(0, 8), V(8, 2), V(10, 2), V(0, 8)),
+                     valu("v_fma_f64", {V(20, 2)}, {V(22, 2), V(24, 2), V(26, 2)}, Format::VOP3)});
+      break;
+    case hazard_check::dgemm_then_valu_read:
+    case hazard_check::dgemm_then_mem_read:
+    case hazard_check::dgemm_then_waw:
+    case hazard_check::dgemm_then_srcab:
+    case hazard_check::dgemm_then_overlap_srcc:
+    case hazard_check::dgemm_then_same_srcc:
+      for (int p : {4, 8}) {
+        Inst prod = mfma(dgemm_of(p), V(0, 8), V(8, 2), V(10, 2), V(0, 8));
+        Inst cons;
+        if (c == hazard_check::dgemm_then_valu_read) cons = valu("v_add_f32", {V(20)}, {V(2), V(30)}, Format::VOP2);
+        if (c == hazard_check::dgemm_then_mem_read) cons = make(Format::GLOBAL, "global_store_dword", {}, {V(40, 2), V(2), None()}, off(0));
+        if (c == hazard_check::dgemm_then_waw) cons = valu("v_mov_b32", {V(2)}, {K(0)});
+        if (c == hazard_check::dgemm_then_srcab) cons = mfma(dgemm_of(8), V(16, 8), V(2, 2), V(10, 2), V(16, 8));
+        if (c == hazard_check::dgemm_then_overlap_srcc) cons = mfma(nonxdl_of(8), V(16, 4), V(30), V(31), V(2, 4));
+        if (c == hazard_check::dgemm_then_same_srcc) {
+          if (p != 4) continue;  // the row is about the 4-pass DGEMM
+          prod = mfma(dgemm_of(4), V(0, 2), V(8, 2), V(10, 2), V(0, 2));
+          cons = mfma(dgemm_of(4), V(0, 2), V(12, 2), V(14, 2), V(0, 2));
+        }
+        out.push_back({p, prod, cons});
+      }
+      break;
+    default: break;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[checker][crosscheck]") {
+  std::ostringstream disagreements;
+  int compared = 0;
+  for (const auto& rule : hipasm::gfx942_hazard_rules) {
+    auto sc = scenarios(rule.check);
+    INFO(rule.name);
+    CHECK(!sc.empty());  // every library row is modelled here
+    for (auto& s : sc) {
+      int lib = rule.wait[hipasm::hazard_pass_index(s.passes)];
+      int sim = checker_min_wait(s.producer, s.consumer);
+      ++compared;
+      if (lib != sim)
+        disagreements << rule.name << " [" << s.producer.text << " -> " << s.consumer.text << "]: hipasm " << lib
+                      << ", checker " << sim << "\n";
+    }
+  }
+  INFO(disagreements.str());
+  CHECK(disagreements.str().empty());
+  CHECK(compared >= 50);
+}
