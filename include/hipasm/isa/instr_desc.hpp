@@ -92,6 +92,8 @@ enum modifier_kind : uint32_t {
   m_clamp = 1 << 10, m_omod = 1 << 11, m_neg_abs = 1 << 12, m_op_sel = 1 << 13,
   m_op_sel_hi = 1 << 14, m_neg_lo_hi = 1 << 15, m_dpp = 1 << 16, m_sdwa = 1 << 17,
   m_cbsz_abid_blgp = 1 << 18, m_gds = 1 << 19, m_waitcnt = 1 << 20,
+  m_blgp = 1 << 21,      // blgp: (m_cbsz_abid_blgp covers cbsz/abid; f64 MFMA and SMFMAC have no blgp)
+  m_sdwa_dst = 1 << 22,  // the SDWA form has dst_sel/dst_unused (not v_cvt_*_fp8/bf8)
 };
 
 inline constexpr int max_operands = 6;
