@@ -32,7 +32,7 @@ FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm
              "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns"]
 MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
             "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
-            "gds", "waitcnt"]
+            "gds", "waitcnt", "blgp", "sdwa_dst"]
 IMM_KINDS = ["none", "b32", "f16", "i16", "b64", "f64", "simm16", "smem_offset", "label"]
 LABEL_OPS = ("s_branch", "s_call_b64", "s_cbranch_i_fork")
 
@@ -60,7 +60,7 @@ def slot_info(e, i, role):
                 imm = "label"
             else:
                 m |= CLASS_BITS["simm16"]
-                imm = "smem_offset" if e.family == "smem" else "simm16"
+                imm = "smem_offset" if e.family == "smem" and i == e.nops - 1 else "simm16"
         if kind == "imm" and e.family.startswith("vop"):
             # A VALU operand printed as an immediate is the K of v_fmaak/v_fmamk/v_madak/
             # v_madmk: always encoded as the literal, even when its value is inline.
@@ -141,10 +141,12 @@ def main():
         mods = set(e.mods)
         if any(s[4] for s in slots):
             mods.add("neg_abs")
-        if mods & {"cbsz", "abid", "blgp"}:
+        if mods & {"cbsz", "abid"}:
             mods.add("cbsz_abid_blgp")
         if e.family == "mubuf":
             mods |= {"offen", "idxen"}
+        if e.family == "smem" and any(sl[0] & CLASS_BITS["sgpr"] and sl[3] == "smem_offset" for sl in slots):
+            mods.add("offset")  # with an SGPR soffset, an immediate offset: may be added
         if e.name == "s_waitcnt":
             mods.add("waitcnt")
         if e.variant == "rtn":

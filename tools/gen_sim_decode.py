@@ -133,12 +133,13 @@ def probes():
         yield "SOPC", op, [[0xBF000000 | op << 16 | 8 << 8 | 4]], fm_s
     # SOPP: 101111111 op[22:16] simm16
     for op in range(0, 128):
-        yield "SOPP", op, [[0xBF800000 | op << 16 | 3]], fm_s
+        yield "SOPP", op, [[0xBF800000 | op << 16 | 3], [0xBF800000 | op << 16]], fm_s
     # SMEM (gfx9): 110000 op[25:18] imm[17] glc[16] soe[14] sdata[12:6] sbase[5:0]; offset[20:0]
     fm_m = {0: ["sdata"], 4: ["sbase"], 8: ["soffset"]}
     for op in range(0, 256):
         w0 = 0xC0000000 | op << 18 | 1 << 17 | 0 << 6 | 2
-        yield "SMEM", op, [[w0, 0x10]], fm_m
+        # s_memtime/s_dcache_inv take no sbase/offset: those fields must then be zero.
+        yield "SMEM", op, [[w0, 0x10], [w0 & ~0x3F, 0], [w0 & ~0x3F & ~(1 << 17), 0]], fm_m
     # VOP2: 0 op[30:25] vdst[24:17] vsrc1[16:9] src0[8:0]
     fm_v = {0: ["vdst", "sdst"], 4: ["src0"], 8: ["src1"], 12: ["src2"]}
     for op in range(0, 62):

@@ -101,7 +101,10 @@ inline std::string print(const instr_desc& d, const instr& in, bool e64_suffix) 
   if (m.offen) s += " offen";
   if (d.accepts(m_offset01) && (m.offset || m.offset1))
     s += " offset0:" + std::to_string(m.offset) + " offset1:" + std::to_string(m.offset1);
-  else if (m.offset) s += " offset:" + std::to_string(m.offset);
+  else {
+    if (m.offset) s += " offset:" + std::to_string(m.offset);
+    if (m.offset1) s += " offset1:" + std::to_string(m.offset1);  // (illegal here: llvm-mc must say so)
+  }
   if (m.glc) s += " glc";
   if (m.slc) s += " slc";
   if (m.sc0) s += " sc0";
@@ -113,6 +116,42 @@ inline std::string print(const instr_desc& d, const instr& in, bool e64_suffix) 
   if (m.omod == 1) s += " mul:2";
   if (m.omod == 2) s += " mul:4";
   if (m.omod == 3) s += " div:2";
+  auto bits = [&](std::string_view name, unsigned v, int n) {
+    s += " " + std::string(name) + ":[";
+    for (int i = 0; i < n; ++i) s += std::string(i ? "," : "") + ((v >> i) & 1 ? "1" : "0");
+    s += "]";
+  };
+  if (m.op_sel) bits("op_sel", m.op_sel, d.op_sel_len);
+  if (m.op_sel_hi != 0xff) bits("op_sel_hi", m.op_sel_hi, d.op_sel_hi_len);
+  if (m.neg_lo) bits("neg_lo", m.neg_lo, d.op_sel_hi_len);
+  if (m.neg_hi) bits("neg_hi", m.neg_hi, d.op_sel_hi_len);
+  if (m.dpp.ctrl != 0xffff) {
+    unsigned c = m.dpp.ctrl;
+    if (c <= 0xff)
+      s += " quad_perm:[" + std::to_string(c & 3) + "," + std::to_string((c >> 2) & 3) + "," +
+           std::to_string((c >> 4) & 3) + "," + std::to_string((c >> 6) & 3) + "]";
+    else if (c > 0x100 && c < 0x110) s += " row_shl:" + std::to_string(c & 15);
+    else if (c > 0x110 && c < 0x120) s += " row_shr:" + std::to_string(c & 15);
+    else if (c > 0x120 && c < 0x130) s += " row_ror:" + std::to_string(c & 15);
+    else if (c == 0x140) s += " row_mirror";
+    else if (c == 0x141) s += " row_half_mirror";
+    else if (c == 0x142) s += " row_bcast:15";
+    else if (c == 0x143) s += " row_bcast:31";
+    s += " row_mask:" + hex(m.dpp.row_mask) + " bank_mask:" + hex(m.dpp.bank_mask);
+    if (m.dpp.bound_ctrl) s += " bound_ctrl:1";
+  }
+  if (m.sdwa.on) {
+    static const char* sel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD"};
+    static const char* unused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"};
+    if (d.accepts(m_sdwa_dst))
+      s += std::string(" dst_sel:") + sel[m.sdwa.dst_sel % 7] + " dst_unused:" + unused[m.sdwa.dst_unused % 3];
+    s += std::string(" src0_sel:") + sel[m.sdwa.src0_sel % 7];
+    int srcs = 0;
+    for (int i = 0; i < d.num_operands; ++i)
+      if (d.operands[i].role != operand_role::def) ++srcs;
+    if (srcs >= 2 && (d.operands[d.num_operands - 1].classes & oc_vgpr))
+      s += std::string(" src1_sel:") + sel[m.sdwa.src1_sel % 7];
+  }
   if (m.cbsz) s += " cbsz:" + std::to_string(m.cbsz);
   if (m.abid) s += " abid:" + std::to_string(m.abid);
   if (m.blgp) s += " blgp:" + std::to_string(m.blgp);

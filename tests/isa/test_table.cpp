@@ -141,6 +141,20 @@ std::vector<std::pair<std::string, operand>> candidates(int dw) {
   }
   return c;
 }
+
+// Checker verdict vs llvm-mc verdict, variant by variant: both directions must agree.
+void compare(const std::vector<variant>& vs, const std::vector<mc_result>& res) {
+  std::vector<std::string> too_lax, too_strict;
+  for (size_t k = 0; k < vs.size(); ++k) {
+    if (vs[k].checker_ok && !res[k].ok) too_lax.push_back(vs[k].text + "  -> llvm-mc: " + res[k].text);
+    if (!vs[k].checker_ok && res[k].ok) too_strict.push_back(vs[k].text + "  -> check: " + vs[k].message);
+  }
+  WARN("variants: " << vs.size() << ", checker accepts llvm-mc rejects: " << too_lax.size()
+                    << ", checker rejects llvm-mc accepts: " << too_strict.size());
+  for (size_t k = 0; k < too_lax.size() && k < 15; ++k) UNSCOPED_INFO("lax: " << too_lax[k]);
+  for (size_t k = 0; k < too_strict.size() && k < 15; ++k) UNSCOPED_INFO("strict: " << too_strict[k]);
+  CHECK((too_lax.empty() && too_strict.empty()));
+}
 }  // namespace
 
 TEST_CASE("isa_slot_rules_agree: per slot and operand kind, check() accepts exactly what llvm-mc accepts") {
@@ -166,15 +180,91 @@ TEST_CASE("isa_slot_rules_agree: per slot and operand kind, check() accepts exac
   for (auto& v : vs) lines.push_back(v.text);
   auto res = assemble(lines);
   REQUIRE(res.size() == vs.size());
-  std::vector<std::string> too_lax, too_strict;
-  for (size_t k = 0; k < vs.size(); ++k) {
-    if (vs[k].checker_ok && !res[k].ok) too_lax.push_back(vs[k].text + "  -> llvm-mc: " + res[k].text);
-    if (!vs[k].checker_ok && res[k].ok) too_strict.push_back(vs[k].text + "  -> check: " + vs[k].message);
+  compare(vs, res);
+}
+
+TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts exactly what llvm-mc accepts") {
+  struct mod_probe {
+    const char* name;
+    void (*set)(modifiers&);
+  };
+  static const mod_probe probes[] = {
+      {"offset", [](modifiers& m) { m.offset = 16; }},
+      {"offset1", [](modifiers& m) { m.offset1 = 2; }},
+      {"glc", [](modifiers& m) { m.glc = true; }},
+      {"slc", [](modifiers& m) { m.slc = true; }},
+      {"nt", [](modifiers& m) { m.nt = true; }},
+      {"sc0", [](modifiers& m) { m.sc0 = true; }},
+      {"sc1", [](modifiers& m) { m.sc1 = true; }},
+      {"gds", [](modifiers& m) { m.gds = true; }},
+      {"clamp", [](modifiers& m) { m.clamp = true; }},
+      {"omod", [](modifiers& m) { m.omod = 1; }},
+      {"op_sel", [](modifiers& m) { m.op_sel = 1; }},
+      {"op_sel_hi", [](modifiers& m) { m.op_sel_hi = 0; }},
+      {"neg_lo", [](modifiers& m) { m.neg_lo = 1; }},
+      {"neg_hi", [](modifiers& m) { m.neg_hi = 1; }},
+      {"cbsz", [](modifiers& m) { m.cbsz = 1; }},
+      {"abid", [](modifiers& m) { m.abid = 1; }},
+      {"blgp", [](modifiers& m) { m.blgp = 1; }},
+      {"dpp", [](modifiers& m) { m.dpp.ctrl = 0x101; }},
+      {"sdwa", [](modifiers& m) { m.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 5, .src1_sel = 6}; }},
+  };
+  std::vector<variant> vs;
+  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
+    const instr_desc& d = gfx942_instrs[op];
+    const instr base = instance(op);
+    if (!check(d, base).ok) continue;
+    for (const mod_probe& p : probes) {
+      instr in = base;
+      p.set(in.mods);
+      check_result r = check(d, in);
+      // clamp/omod belong to the VOP3 form: spell it, or llvm-mc may pick SDWA (which has clamp)
+      bool vop3_mod = in.mods.clamp || in.mods.omod;
+      bool e64 = r.ok ? r.print_e64 : (vop3_mod && d.has(f_has_e64));
+      vs.push_back({op, -1, p.name, r.ok, print(d, in, e64), std::string(r.message.view())});
+    }
+    // neg / abs on each source register
+    for (int i = 0; i < d.num_operands; ++i) {
+      if (d.operands[i].role == operand_role::def || !base.ops[i].is_reg()) continue;
+      for (int which = 0; which < 2; ++which) {
+        instr in = base;
+        (which ? in.ops[i].abs : in.ops[i].neg) = true;
+        check_result r = check(d, in);
+        vs.push_back({op, i, which ? "abs" : "neg", r.ok, print(d, in, r.ok && r.print_e64),
+                      std::string(r.message.view())});
+      }
+    }
   }
-  WARN("variants: " << vs.size() << ", checker accepts llvm-mc rejects: " << too_lax.size()
-                    << ", checker rejects llvm-mc accepts: " << too_strict.size());
-  for (size_t k = 0; k < too_lax.size() && k < 15; ++k) UNSCOPED_INFO("lax: " << too_lax[k]);
-  for (size_t k = 0; k < too_strict.size() && k < 15; ++k) UNSCOPED_INFO("strict: " << too_strict[k]);
-  CHECK(too_lax.empty());
-  CHECK(too_strict.empty());
+  std::vector<std::string> lines;
+  for (auto& v : vs) lines.push_back(v.text);
+  auto res = assemble(lines);
+  REQUIRE(res.size() == vs.size());
+  compare(vs, res);
+}
+
+TEST_CASE("isa_dpp_sdwa_agree: DPP and SDWA operand rules agree with llvm-mc") {
+  std::vector<variant> vs;
+  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
+    const instr_desc& d = gfx942_instrs[op];
+    if (!d.has(f_has_dpp | f_has_sdwa)) continue;
+    const instr base = instance(op);
+    for (int mode = 0; mode < 2; ++mode) {
+      for (int i = -1; i < d.num_operands; ++i) {
+        for (auto& [kind, o] : candidates(i < 0 ? 1 : d.operands[i].dwords)) {
+          if (i < 0 && kind != "vgpr") continue;  // i = -1: the instance itself
+          instr in = base;
+          if (i >= 0) in.ops[i] = o;
+          if (mode == 0) in.mods.dpp.ctrl = 0x111;  // row_shr:1
+          else in.mods.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 4, .src1_sel = 6};
+          check_result r = check(d, in);
+          vs.push_back({op, i, kind + (mode ? "/sdwa" : "/dpp"), r.ok, print(d, in, false), std::string(r.message.view())});
+        }
+      }
+    }
+  }
+  std::vector<std::string> lines;
+  for (auto& v : vs) lines.push_back(v.text);
+  auto res = assemble(lines);
+  REQUIRE(res.size() == vs.size());
+  compare(vs, res);
 }

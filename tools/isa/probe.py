@@ -220,9 +220,17 @@ MOD_PROBES = [
     ("nt", "nt"), ("sc0", "sc0"), ("sc1", "sc1"), ("lds", "lds"), ("gds", "gds"),
     ("clamp", "clamp"), ("omod", "mul:2"), ("cbsz", "cbsz:1"), ("abid", "abid:1"),
     ("blgp", "blgp:1"),
-] + [("op_sel%d" % n, "op_sel:[%s]" % ",".join(["0"] * n)) for n in range(1, 5)] \
-  + [("op_sel_hi%d" % n, "op_sel_hi:[%s]" % ",".join(["1"] * n)) for n in range(1, 5)] \
-  + [("neg_lo%d" % n, "neg_lo:[%s]" % ",".join(["0"] * n)) for n in range(1, 5)]
+]
+
+
+def _bits(n):
+    return "[" + ",".join(["1"] + ["0"] * (n - 1)) + "]"
+
+
+def _lens(e):
+    """op_sel length (VOP3: sources + dst; VOP3P: sources) and source count."""
+    nsrc = sum(1 for r in e.roles if r != "def")
+    return (nsrc if e.family == "vop3p" else nsrc + 1), nsrc
 
 
 def probe_mods(entries):
@@ -231,11 +239,18 @@ def probe_mods(entries):
         vop = e.family.startswith("vop") or e.family == "mfma"
         form = "e64" if "e64" in e.base else ("" if "" in e.base else "e32")
         ops, mods, _ = e.base[form]
-        for mname, mtext in MOD_PROBES:
+        sel_len, nsrc = _lens(e)
+        # Non-default values: a modifier only zeros may take is no use (v_dot2 op_sel).
+        probes = MOD_PROBES + [("op_sel", "op_sel:" + _bits(sel_len)),
+                               ("op_sel_hi", "op_sel_hi:[" + ",".join(["0"] * max(nsrc, 1)) + "]"),
+                               ("neg_lo_hi", "neg_lo:" + _bits(max(nsrc, 1)))]
+        for mname, mtext in probes:
             if mname in mods:
                 continue
-            # llvm-mc wants offsets before the cache-policy bits
-            m2 = [mtext] + mods if mname.startswith("offset") else mods + [mtext]
+            # llvm-mc wants offen/idxen, then offsets, then the cache-policy bits, then lds
+            def rank(m):
+                return 0 if m in ("offen", "idxen") else 1 if m.startswith("offset") else 3 if m == "lds" else 2
+            m2 = sorted(mods + [mtext], key=rank)
             jobs.append((e, mname, None, line(e, form, ops, m2)))
         # neg/abs per source slot (VOP3 forms)
         if vop and form in ("e64", ""):
@@ -250,19 +265,12 @@ def probe_mods(entries):
             plain = Entry(e.name, e.family, e.nops, "")
             jobs.append((e, "dpp", None, line(plain, "", o32, m32 + ["quad_perm:[0,1,2,3]", "row_mask:0xf", "bank_mask:0xf"])))
             jobs.append((e, "sdwa", None, line(plain, "", o32, m32 + ["src0_sel:WORD_1"])))
+            jobs.append((e, "sdwa_dst", None, line(plain, "", o32, m32 + ["dst_sel:WORD_1", "src0_sel:WORD_1"])))
     res = mc.assemble([j[-1] for j in jobs])
     for (e, mname, slot, _), (ok, _, _) in zip(jobs, res):
         if not ok:
             continue
         if slot is not None:
             e.slot_mods.setdefault(slot, set()).add(mname)
-        elif mname.startswith("op_sel_hi"):
-            e.op_sel_hi_len = max(e.op_sel_hi_len, int(mname[-1]))
-            e.mods.add("op_sel_hi")
-        elif mname.startswith("op_sel"):
-            e.op_sel_len = max(e.op_sel_len, int(mname[-1]))
-            e.mods.add("op_sel")
-        elif mname.startswith("neg_lo"):
-            e.mods.add("neg_lo_hi")
         else:
             e.mods.add(mname)

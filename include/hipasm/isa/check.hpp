@@ -207,12 +207,16 @@ constexpr uint16_t form_classes(const instr_desc& d, int i, form f) {
     case form::e64: return static_cast<uint16_t>(od.classes & ~oc_literal);  // no literal in VOP3 on gfx9
     case form::dpp: {
       uint16_t c = od.classes_e32 ? od.classes_e32 : od.classes;
-      return od.role == operand_role::def ? c : static_cast<uint16_t>(c & oc_vgpr);
+      if (od.role == operand_role::def || c == oc_vcc) return c;  // vcc carry/mask stays
+      return static_cast<uint16_t>(c & oc_vgpr);
     }
     case form::sdwa: {
-      if (od.role == operand_role::def) return d.enc == encoding::vopc ? uint16_t(oc_sgpr | oc_vcc) : uint16_t(oc_vgpr);
+      if (od.role == operand_role::def) {
+        if (i > 0) return od.classes_e32;  // carry-out: vcc
+        return d.enc == encoding::vopc ? uint16_t(od.classes & (oc_sgpr | oc_vcc | oc_exec)) : uint16_t(oc_vgpr);
+      }
       uint16_t c = od.classes_e32 ? od.classes_e32 : od.classes;
-      if (c & oc_vcc) return c;  // carry-in stays vcc
+      if (c == oc_vcc) return c;  // carry-in/out stays vcc
       return static_cast<uint16_t>((od.classes & (oc_sgpr | oc_vgpr | oc_inline | oc_vcc | oc_exec | oc_m0)));
     }
     default: return od.classes;
@@ -559,7 +563,8 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
       {m.gds, m_gds, "gds"}, {m.clamp, m_clamp, "clamp"}, {m.omod != 0, m_omod, "omod (mul:/div:)"},
       {m.op_sel != 0, m_op_sel, "op_sel"}, {m.op_sel_hi != 0xff, m_op_sel_hi, "op_sel_hi"},
       {m.neg_lo != 0 || m.neg_hi != 0, m_neg_lo_hi, "neg_lo/neg_hi"},
-      {m.cbsz != 0 || m.abid != 0 || m.blgp != 0, m_cbsz_abid_blgp, "cbsz/abid/blgp"},
+      {m.cbsz != 0 || m.abid != 0, m_cbsz_abid_blgp, "cbsz/abid"}, {m.blgp != 0, m_blgp, "blgp"},
+      {m.sdwa.on && (m.sdwa.dst_sel != 6 || m.sdwa.dst_unused != 0), m_sdwa_dst, "SDWA dst_sel/dst_unused"},
       {m.dpp.ctrl != 0xffff, m_dpp, "DPP"}, {m.sdwa.on, m_sdwa, "SDWA"},
   };
   for (const mod_use& u : uses) {
@@ -578,6 +583,16 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
       case encoding::global:
       case encoding::scratch: ok = detail::in_range(r, d, "offset", m.offset, -4096, 4095); break;
       case encoding::mubuf: ok = detail::in_range(r, d, "offset", m.offset, 0, 4095); break;
+      case encoding::smem: {
+        // offset: is the immediate next to an SGPR soffset; with an immediate soffset there is none
+        for (int i = d.num_operands - 1; i >= 0 && i == d.num_operands - 1; --i)
+          if (d.operands[i].imm == imm_kind::smem_offset && in.ops[i].k == operand::kind::imm) {
+            (w = detail::begin_fail(r, d)) << "offset: needs an SGPR offset operand (the immediate offset is the operand)";
+            return r;
+          }
+        ok = detail::in_range(r, d, "offset", m.offset, -(1 << 20), (1 << 20) - 1);
+        break;
+      }
       default: break;
     }
     if (!ok) return r;
