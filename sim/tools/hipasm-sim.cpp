@@ -310,6 +310,7 @@ run_options parse_run(const std::vector<std::string>& argv) {
       o.launch.seed = parse_int<uint64_t>(take(), "--seed");
     } else if (opt == "--threads") {
       o.launch.threads = parse_int<unsigned>(take(), "--threads");
+      if (o.launch.threads > 1024) throw usage_error("--threads: at most 1024");
     } else if (opt == "--budget") {
       o.launch.instruction_budget = parse_int<uint64_t>(take(), "--budget");
     } else if (opt == "--trace") {

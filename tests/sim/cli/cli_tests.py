@@ -179,6 +179,7 @@ def group_args():
         "block over the kernel's limit": ["run", CO, "small_block", "--grid", "1", "--block", "512",
                                           "--arg", f"out={o}:4096", "--arg", "f32=1"],
         "too much LDS": base + ["--lds", "70000"] + good_args,
+        "absurd thread count": base + ["--threads", "100000000"] + good_args,
         "unknown option": base + ["--frob"] + good_args,
         "--trace with a value": base + ["--trace=yes"] + good_args,
         "too few arguments": base + good_args[:-2],
