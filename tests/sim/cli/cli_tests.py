@@ -228,8 +228,30 @@ def group_info():
         line = f"    {n:<2} offset {off:4} size {size:2} {kind}"
         if line not in section:
             failures.append(f"info args_mix lacks argument line {line!r}")
-    if "vgpr_workitem_id 2" not in out.split("\nkernel ids_3d\n")[1].split("\nkernel ")[0]:
-        failures.append("info ids_3d does not show vgpr_workitem_id 2")
+    # Descriptor fields against clang's own .amdhsa_* directives (the .s next to the .co).
+    asm = os.path.splitext(CO)[0] + ".s"
+    directives, current = {}, None
+    for line in open(asm):
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == ".amdhsa_kernel":
+            current = parts[1]
+            directives[current] = {}
+        elif parts and parts[0] == ".end_amdhsa_kernel":
+            current = None
+        elif current and len(parts) == 2 and parts[0].startswith(".amdhsa_"):
+            directives[current][parts[0][8:]] = parts[1]
+    shown = {"group_segment_fixed_size": "group_segment_fixed_size", "private_segment_fixed_size": "private_segment_fixed_size",
+             "kernarg_size": "kernarg_size", "accum_offset": "accum_offset", "user_sgpr_count": "user_sgpr_count",
+             "system_vgpr_workitem_id": "vgpr_workitem_id", "float_denorm_mode_32": "float_denorm_mode_32",
+             "ieee_mode": "ieee_mode", "user_sgpr_dispatch_ptr": "dispatch_ptr", "user_sgpr_queue_ptr": "queue_ptr",
+             "enable_private_segment": "private_segment"}
+    if len(directives) != 9:
+        failures.append(f"found {len(directives)} .amdhsa_kernel blocks in {asm}, expected 9")
+    for kernel, d in directives.items():
+        block = out.split(f"\nkernel {kernel}\n")[1].split("\nkernel ")[0] if f"\nkernel {kernel}\n" in out else ""
+        for directive, label in shown.items():
+            if f"{label} {d[directive]}" not in block:
+                failures.append(f"info {kernel}: '{label} {d[directive]}' (from .amdhsa_{directive}) not shown")
     print("info: listing checked")
 
 
