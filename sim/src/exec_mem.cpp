@@ -23,6 +23,9 @@
 //   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
 // - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
+// - Not modelled (no handler, so a kernel using them fails to load with "unsupported
+//   instruction"): typed buffer_load/store_format_*, ds_append/ds_consume, ds_read/write_addtid,
+//   ds_condxchg32, ds_wrap, s_scratch_load/store, s_atc_probe*.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -171,6 +174,9 @@ T device_atomic(uint8_t* p, Atom op, T d0, T d1) {
   return old;
 }
 
+// Whether an atomic returns the old value: the decoder gives it a destination (sc0/glc).
+inline bool returns(const Inst& in) { return in.num_dst > 0 && in.dst[0].kind != Operand::None; }
+
 // ---- SMEM --------------------------------------------------------------------------------
 
 uint64_t smem_address(const Wave& w, const Inst& in) {
@@ -246,7 +252,42 @@ void s_buffer(Wave& w, const Inst& in) {
   }
 }
 
-void s_nop_mem(Wave&, const Inst&) {}  // cache write-back/invalidate: nothing to model
+// Scalar atomics: data in sdata (src[2]; cmpswap: {new, compare}); with glc the old value
+// returns to sdata (dst[0]). Buffer forms address through the V# and do nothing out of range.
+template <class T, Atom Op, bool Buffer>
+void s_atomic(Wave& w, const Inst& in) {
+  constexpr int dw = sizeof(T) / 4;
+  uint64_t addr;
+  bool in_range = true;
+  if constexpr (Buffer) {
+    Rsrc r = read_rsrc(w, in.src[0]);
+    uint64_t off = uint64_t(uint32_t(int64_t(in.mod.offset) +
+                                     (in.src[1].kind != Operand::None ? int64_t(read_scalar(w, in.src[1])) : 0)));
+    uint64_t limit = r.stride ? uint64_t(r.num_records) * r.stride : r.num_records;
+    in_range = off + sizeof(T) <= limit;
+    addr = r.base + off;
+  } else {
+    addr = smem_address(w, in);
+  }
+  auto data = [&](int which) {
+    uint64_t lo = read_scalar(w, in.src[2], which * dw);
+    if constexpr (dw == 2) lo |= uint64_t(read_scalar(w, in.src[2], which * dw + 1)) << 32;
+    return T(lo);
+  };
+  T old = 0;
+  if (in_range) {
+    require_aligned(in, "scalar atomic", addr, sizeof(T), -1, sizeof(T));
+    DeviceView dv(*w.dispatch->memory, in);
+    old = device_atomic<T>(dv.at(addr, sizeof(T), -1, true), Op, data(0),
+                           Op == Atom::CmpSwap ? data(1) : T(0));
+  }
+  if (returns(in)) {
+    write_scalar(w, in.dst[0], uint32_t(old), 0);
+    if constexpr (dw == 2) write_scalar(w, in.dst[0], uint32_t(uint64_t(old) >> 32), 1);
+  }
+}
+
+void s_nop_mem(Wave&, const Inst&) {}  // cache write-back/invalidate/discard: nothing to model
 
 // ---- DS ----------------------------------------------------------------------------------
 
@@ -370,6 +411,30 @@ void ds_atomic(Wave& w, const Inst& in) {
     if constexpr (Ret) {
       if constexpr (n == 8) write_u64(w, in.dst[0], lane, old);
       else write_u32(w, in.dst[0], lane, old);
+    }
+  });
+}
+
+// ds_wrxchg2(st64)_rtn: two exchanges at offset0/offset1 (x size, st64: x 64 x size); the
+// old values return to vdst (two elements).
+template <class T, bool St64>
+void ds_wrxchg2(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr uint32_t n = sizeof(T), scale = St64 ? 64 * n : n;
+  for_active(w.exec, [&](int lane) {
+    uint32_t base = ds_base(w, in, lane);
+    for (int e = 0; e < 2; ++e) {
+      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      require_aligned(in, "LDS atomic", addr, n, lane, n);
+      uint8_t* p = lds_at(w, in, addr, n, lane);
+      checker_lds_access(w, addr, n, LdsAccess::Atomic);
+      T old, nv;
+      std::memcpy(&old, p, n);
+      if constexpr (n == 8) nv = read_u64(w, in.src[1 + e], lane);
+      else nv = read_u32(w, in.src[1 + e], lane);
+      std::memcpy(p, &nv, n);
+      for (uint32_t k = 0; k < n / 4; ++k)
+        write_u32(w, in.dst[0], lane, uint32_t(uint64_t(old) >> (32 * k)), int(e * (n / 4) + k));
     }
   });
 }
@@ -543,9 +608,6 @@ void flat_store(Wave& w, const Inst& in) {
   });
 }
 
-// Whether an atomic returns the old value: the decoder gives it a destination (sc0/glc).
-inline bool returns(const Inst& in) { return in.num_dst > 0 && in.dst[0].kind != Operand::None; }
-
 template <class T, Atom Op>
 T read_atom_data(const Wave& w, const Operand& src, int lane, int which) {
   if constexpr (sizeof(T) == 8) {
@@ -582,14 +644,14 @@ void flat_atomic(Wave& w, const Inst& in) {
   });
 }
 
-// LDS-DMA: global_load_lds_{ubyte,sbyte,ushort,sshort,dword}.
-template <Elem E>
-void global_load_lds(Wave& w, const Inst& in) {
+// LDS-DMA: global_load_lds_* and scratch_load_lds_* {ubyte,sbyte,ushort,sshort,dword}.
+template <Seg S, Elem E>
+void load_lds(Wave& w, const Inst& in) {
   constexpr size_t n = E.size();
   FlatAccess fa(w, in);
   uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
   for_active(w.exec, [&](int lane) {
-    Target t = flat_target<Seg::Global>(w, in, lane);
+    Target t = flat_target<S>(w, in, lane);
     const uint8_t* p = fa.at(t, n, lane, false, LdsAccess::Read);
     uint32_t raw = 0;
     std::memcpy(&raw, p, n);
@@ -747,7 +809,39 @@ const Registrar smem_handlers{
     {"s_buffer_store_dwordx2", s_buffer<2, true>}, {"s_buffer_store_dwordx4", s_buffer<4, true>},
     {"s_dcache_wb", s_nop_mem},            {"s_dcache_inv", s_nop_mem},
     {"s_dcache_wb_vol", s_nop_mem},        {"s_dcache_inv_vol", s_nop_mem},
+    {"s_dcache_discard", s_nop_mem},       {"s_dcache_discard_x2", s_nop_mem},
 };
+
+#define HIPASM_S_ATOMICS(prefix, buffer)                                                    \
+  {prefix "swap", s_atomic<uint32_t, Atom::Swap, buffer>},                                  \
+  {prefix "cmpswap", s_atomic<uint32_t, Atom::CmpSwap, buffer>},                            \
+  {prefix "add", s_atomic<uint32_t, Atom::Add, buffer>},                                    \
+  {prefix "sub", s_atomic<uint32_t, Atom::Sub, buffer>},                                    \
+  {prefix "smin", s_atomic<uint32_t, Atom::SMin, buffer>},                                  \
+  {prefix "umin", s_atomic<uint32_t, Atom::UMin, buffer>},                                  \
+  {prefix "smax", s_atomic<uint32_t, Atom::SMax, buffer>},                                  \
+  {prefix "umax", s_atomic<uint32_t, Atom::UMax, buffer>},                                  \
+  {prefix "and", s_atomic<uint32_t, Atom::And, buffer>},                                    \
+  {prefix "or", s_atomic<uint32_t, Atom::Or, buffer>},                                      \
+  {prefix "xor", s_atomic<uint32_t, Atom::Xor, buffer>},                                    \
+  {prefix "inc", s_atomic<uint32_t, Atom::Inc, buffer>},                                    \
+  {prefix "dec", s_atomic<uint32_t, Atom::Dec, buffer>},                                    \
+  {prefix "swap_x2", s_atomic<uint64_t, Atom::Swap, buffer>},                               \
+  {prefix "cmpswap_x2", s_atomic<uint64_t, Atom::CmpSwap, buffer>},                         \
+  {prefix "add_x2", s_atomic<uint64_t, Atom::Add, buffer>},                                 \
+  {prefix "sub_x2", s_atomic<uint64_t, Atom::Sub, buffer>},                                 \
+  {prefix "smin_x2", s_atomic<uint64_t, Atom::SMin, buffer>},                               \
+  {prefix "umin_x2", s_atomic<uint64_t, Atom::UMin, buffer>},                               \
+  {prefix "smax_x2", s_atomic<uint64_t, Atom::SMax, buffer>},                               \
+  {prefix "umax_x2", s_atomic<uint64_t, Atom::UMax, buffer>},                               \
+  {prefix "and_x2", s_atomic<uint64_t, Atom::And, buffer>},                                 \
+  {prefix "or_x2", s_atomic<uint64_t, Atom::Or, buffer>},                                   \
+  {prefix "xor_x2", s_atomic<uint64_t, Atom::Xor, buffer>},                                 \
+  {prefix "inc_x2", s_atomic<uint64_t, Atom::Inc, buffer>},                                 \
+  {prefix "dec_x2", s_atomic<uint64_t, Atom::Dec, buffer>}
+
+const Registrar smem_atomic_handlers{HIPASM_S_ATOMICS("s_atomic_", false),
+                                     HIPASM_S_ATOMICS("s_buffer_atomic_", true)};
 
 const Registrar ds_handlers{
     {"ds_read_b32", ds_read<B32>},      {"ds_read_b64", ds_read<B64>},
@@ -768,6 +862,8 @@ const Registrar ds_handlers{
     {"ds_nop", ds_nop},
     {"ds_bpermute_b32", ds_permute<true>}, {"ds_permute_b32", ds_permute<false>},
     {"ds_swizzle_b32", ds_swizzle},
+    {"ds_wrxchg2_rtn_b32", ds_wrxchg2<uint32_t, false>}, {"ds_wrxchg2st64_rtn_b32", ds_wrxchg2<uint32_t, true>},
+    {"ds_wrxchg2_rtn_b64", ds_wrxchg2<uint64_t, false>}, {"ds_wrxchg2st64_rtn_b64", ds_wrxchg2<uint64_t, true>},
 };
 
 // LLVM spells the returning forms ds_<op>_rtn_<type>: built below from (op, type) pairs.
@@ -854,9 +950,12 @@ const Registrar flat_handlers{
     HIPASM_FLAT_LS(Seg::Flat, "flat"),       HIPASM_FLAT_LS(Seg::Global, "global"),
     HIPASM_FLAT_LS(Seg::Scratch, "scratch"), HIPASM_FLAT_ATOMICS(Seg::Flat, "flat"),
     HIPASM_FLAT_ATOMICS(Seg::Global, "global"),
-    {"global_load_lds_ubyte", global_load_lds<U8>}, {"global_load_lds_sbyte", global_load_lds<I8>},
-    {"global_load_lds_ushort", global_load_lds<U16>}, {"global_load_lds_sshort", global_load_lds<I16>},
-    {"global_load_lds_dword", global_load_lds<B32>},
+    {"global_load_lds_ubyte", load_lds<Seg::Global, U8>}, {"global_load_lds_sbyte", load_lds<Seg::Global, I8>},
+    {"global_load_lds_ushort", load_lds<Seg::Global, U16>}, {"global_load_lds_sshort", load_lds<Seg::Global, I16>},
+    {"global_load_lds_dword", load_lds<Seg::Global, B32>},
+    {"scratch_load_lds_ubyte", load_lds<Seg::Scratch, U8>}, {"scratch_load_lds_sbyte", load_lds<Seg::Scratch, I8>},
+    {"scratch_load_lds_ushort", load_lds<Seg::Scratch, U16>}, {"scratch_load_lds_sshort", load_lds<Seg::Scratch, I16>},
+    {"scratch_load_lds_dword", load_lds<Seg::Scratch, B32>},
 };
 
 const Registrar buffer_handlers{
@@ -886,7 +985,6 @@ const Registrar buffer_handlers{
     {"buffer_atomic_dec", buffer_atomic<uint32_t, Atom::Dec>},
     {"buffer_atomic_add_f32", buffer_atomic<uint32_t, Atom::FAdd>},
     {"buffer_atomic_pk_add_f16", buffer_atomic<uint32_t, Atom::PkAddF16>},
-    {"buffer_atomic_pk_add_bf16", buffer_atomic<uint32_t, Atom::PkAddBF16>},
     {"buffer_atomic_swap_x2", buffer_atomic<uint64_t, Atom::Swap>},
     {"buffer_atomic_cmpswap_x2", buffer_atomic<uint64_t, Atom::CmpSwap>},
     {"buffer_atomic_add_x2", buffer_atomic<uint64_t, Atom::Add>},
@@ -904,7 +1002,6 @@ const Registrar buffer_handlers{
     {"buffer_atomic_min_f64", buffer_atomic<uint64_t, Atom::FMin>},
     {"buffer_atomic_max_f64", buffer_atomic<uint64_t, Atom::FMax>},
     {"buffer_wbl2", s_nop_mem},  {"buffer_inv", s_nop_mem},
-    {"buffer_wbinvl1", s_nop_mem}, {"buffer_wbinvl1_vol", s_nop_mem},
 };
 
 }  // namespace

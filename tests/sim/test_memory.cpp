@@ -445,3 +445,42 @@ TEST_CASE("memory: faults name the instruction, lane and address", "[memory]") {
   gds.mod.gds = true;
   CHECK_THROWS_WITH(g.issue(0, gds), Catch::Contains("GDS"));
 }
+
+TEST_CASE("memory: scalar atomics and ds_wrxchg2", "[memory]") {
+  Group g(1, 1024, false);
+  Wave& w = g.w();
+  uint64_t buf = g.mem.alloc(64);
+  uint32_t init[4] = {10, 20, 30, 40};
+  g.mem.write(buf, init, 16);
+  set_s64(w, 0, buf);
+  w.sgpr[5] = 7;
+  Inst add = make(Format::SMEM, "s_atomic_add", {S(5)}, {S(0, 2), None(), S(5)}, off(4));  // glc: returns
+  g.issue(0, add);
+  CHECK(w.sgpr[5] == 20u);
+  uint64_t q = 0;
+  g.mem.read(buf + 8, &q, 8);
+  // cmpswap_x2 data = {new (s[8:9]), compare (s[10:11])}
+  set_s64(w, 8, 0x1234);
+  set_s64(w, 10, q);
+  g.issue(0, make(Format::SMEM, "s_atomic_cmpswap_x2", {}, {S(0, 2), None(), S(8, 4)}, off(8)));
+  uint32_t after[4];
+  g.mem.read(buf, after, 16);
+  CHECK(after[1] == 27u);
+  CHECK(after[2] == 0x1234u);
+  CHECK(after[3] == 0u);
+  // ds_wrxchg2_rtn_b32: two exchanges, old values in v[0:1]
+  set_lanes(w, 2, [](int l) { return l * 4; });
+  set_lanes(w, 3, [](int l) { return 100 + l; });
+  set_lanes(w, 4, [](int l) { return 200 + l; });
+  g.issue(0, make(Format::DS, "ds_write2_b32", {}, {V(2), V(3), V(4)}, off(0, 64)));
+  set_lanes(w, 3, [](int l) { return 300 + l; });
+  set_lanes(w, 4, [](int l) { return 400 + l; });
+  g.issue(0, make(Format::DS, "ds_wrxchg2_rtn_b32", {V(6, 2)}, {V(2), V(3), V(4)}, off(0, 64)));
+  g.issue(0, make(Format::DS, "ds_read2_b32", {V(8, 2)}, {V(2)}, off(0, 64)));
+  for (int l = 0; l < kLanes; ++l) {
+    CHECK(w.v(6)[l] == uint32_t(100 + l));
+    CHECK(w.v(7)[l] == uint32_t(200 + l));
+    CHECK(w.v(8)[l] == uint32_t(300 + l));
+    CHECK(w.v(9)[l] == uint32_t(400 + l));
+  }
+}
