@@ -267,7 +267,7 @@ constexpr void builder::For(gpr<T> i, const std::type_identity_t<val<T>>& begin,
         if (st >= 0) return i < e;
         return i > e;
       },
-      [&] { i += st; }, static_cast<F&&>(body), l);
+      [&] { i += val<T>(st, l); }, static_cast<F&&>(body), l);
 }
 
 // Leaves the innermost loop (the lanes executing it, under per-lane control flow).

@@ -636,24 +636,27 @@ constexpr void assign_temp(const reg_ref& dst, dtype t, const reg_ref& tmp) {
              rec.block == b.cur_block() && rec.end == b.cur_index() && dst.id != tmp.id &&
              dst.off % builder::natural_align(dst.cls, dst.dwords) == 0;
   if (can) {
-    // Safe unless dst is read after the sequence first writes tmp.
+    // Safe unless the sequence reads a dword of dst after writing the same dword of tmp
+    // (after retargeting that read would see the new value).
     auto& ins = b.fn.blocks[rec.block].instrs;
-    bool written = false;
+    uint64_t written = 0;  // dwords of tmp written so far
     for (uint32_t i = rec.first; i < rec.end && can; ++i) {
       const instr& in = ins[i];
       const isa::instr_desc& d = op_desc(static_cast<O>(in.op));
-      bool defines_tmp = false;
+      uint64_t defs = 0;
       for (uint32_t j = 0; j < in.num_operands; ++j) {
         const operand& o = in.ops[j];
         if (o.k != operand::kind::vreg) continue;
-        bool is_use = d.operands[j].role != isa::operand_role::def;
-        if (o.value == dst.id && is_use && written) {
-          uint32_t lo = o.offset, hi = o.offset + o.dwords;
-          if (lo < dst.off + dst.dwords && dst.off < hi) can = false;
+        for (uint32_t w = 0; w < o.dwords; ++w) {
+          if (o.value == dst.id && d.operands[j].role != isa::operand_role::def) {
+            int64_t rel = static_cast<int64_t>(o.offset + w) - dst.off;
+            if (rel >= 0 && rel < dst.dwords && ((written >> rel) & 1)) can = false;
+          }
+          if (o.value == tmp.id && d.operands[j].role != isa::operand_role::use && o.offset + w < 64)
+            defs |= uint64_t{1} << (o.offset + w);
         }
-        if (o.value == tmp.id && d.operands[j].role != isa::operand_role::use) defines_tmp = true;
       }
-      if (defines_tmp) written = true;
+      written |= defs;
     }
   }
   if (can) {

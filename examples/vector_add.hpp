@@ -1,0 +1,31 @@
+// Vector add of any length: c[i] = a[i] + b[i] for i < n, one element per lane, 256 lanes per
+// workgroup; the tail is masked by a per-lane If (EXEC), the loads and the store use 64-bit
+// VGPR addresses computed with the 64-bit address arithmetic of expressions.
+#pragma once
+#include <hipasm/builder.hpp>
+
+namespace examples {
+using namespace hipasm;
+
+inline constexpr unsigned vector_add_block = 256;
+
+constexpr void vector_add(builder J, arg<float*> c, arg<const float*> a, arg<const float*> b, arg<unsigned> n) {
+  auto i = J.vgpr<u32>().named("i");
+  i = J.workgroup_id_x() * vector_add_block + J.thread_id_x();
+  J.If(i < n, [&] {
+    auto byte = J.vgpr<u32>().named("byte");
+    byte = i << 2;
+    auto pa = J.vgpr<u64>(), pb = J.vgpr<u64>(), pc = J.vgpr<u64>();
+    pa = a + byte;
+    pb = b + byte;
+    auto x = J.vgpr<f32>().named("x"), y = J.vgpr<f32>().named("y");
+    J.global_load_dword(x, pa, off);
+    J.global_load_dword(y, pb, off);
+    pc = c + byte;
+    J.s_waitcnt(vmcnt(0));
+    x = x + y;
+    J.global_store_dword(pc, x, off);
+  });
+}
+
+}  // namespace examples
