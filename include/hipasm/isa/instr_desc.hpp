@@ -42,6 +42,7 @@ enum class imm_kind : uint8_t {
   simm16,       // 16-bit immediate field (SOPK/SOPP): -32768..65535
   smem_offset,  // SMEM offset field: 21-bit signed byte offset
   label,        // branch target (block id in the IR)
+  u4,           // 4-bit immediate field (s_set_gpr_idx_on / s_set_gpr_idx_mode): 0..15
 };
 
 // Source modifiers a slot accepts in its VOP3 form.
