@@ -33,7 +33,7 @@ FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm
 MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
             "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
             "gds", "waitcnt", "blgp", "sdwa_dst"]
-IMM_KINDS = ["none", "b32", "f16", "i16", "b64", "f64", "simm16", "smem_offset", "label"]
+IMM_KINDS = ["none", "b32", "f16", "i16", "b64", "f64", "simm16", "smem_offset", "label", "u4"]
 LABEL_OPS = ("s_branch", "s_call_b64", "s_cbranch_i_fork")
 
 
@@ -71,10 +71,14 @@ def slot_info(e, i, role):
             e32 = m
         if acc.get("inline", (False,))[0] and not (kind == "imm" and e.family.startswith("vop")):
             imm = imm_kind(acc, w)
+        if acc.get("u4_15", (False,))[0] and not acc.get("u4_16", (True,))[0]:
+            classes = (classes & ~(CLASS_BITS["inline"] | CLASS_BITS["literal"])) | CLASS_BITS["simm16"]
+            imm = "u4"  # a 4-bit field
     if e.family == "sopp" and e.nops:
         classes = CLASS_BITS["label"] if e.name in LABEL_OPS or e.name.startswith("s_cbranch") \
             else CLASS_BITS["simm16"]
-        imm = "label" if classes == CLASS_BITS["label"] else "simm16"
+        if imm != "u4":
+            imm = "label" if classes == CLASS_BITS["label"] else "simm16"
     if e.family == "mubuf" and i == probe.address_slot(e):
         classes |= CLASS_BITS["off"]  # no offen/idxen: vaddr is `off`
     if imm == "none" and classes & (CLASS_BITS["inline"] | CLASS_BITS["literal"]):
@@ -99,17 +103,13 @@ def imm_kind(acc, w):
 
     def accepted(p):
         return acc.get("imm_" + p, (False, 0))[0]
-    if w == 2:
-        if accepted("lit64hi") and not inline("lit64hi"):
-            return "f64"
-        return "b64"
-    if w == 1:
-        if inline("f32"):
-            return "b32"
-        if inline("f16"):
-            return "f16"
-        return "i16"
-    return "b32"
+    if inline("f32"):
+        return "b32"
+    if inline("f16"):
+        return "f16"
+    if inline("f64") or w == 2:  # 64-bit operands (and f64 MFMA accumulators)
+        return "f64" if accepted("lit64hi") and not inline("lit64hi") else "b64"
+    return "i16" if w == 1 else "b32"
 
 
 def enum_name(e):

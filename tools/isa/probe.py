@@ -210,9 +210,24 @@ def probe_slots(entries):
                     o = list(ops)
                     o[i] = ptok
                     jobs2.append((e, form, i, pname, line(e, form, o, mods)))
+    # immediate fields of scalar instructions: 16-bit, or only 4 bits (s_set_gpr_idx_*)?
+    for e in entries:
+        if not e.family.startswith("sop"):
+            continue
+        for form, (ops, mods, _) in e.base.items():
+            for i, tok in enumerate(ops):
+                if classify(tok)[0] != "imm" and e.family != "sopp":
+                    continue
+                for pname, ptok in (("u4_15", "15"), ("u4_16", "16")):
+                    o = list(ops)
+                    o[i] = ptok
+                    jobs2.append((e, form, i, pname, line(e, form, o, mods)))
     res2 = mc.assemble([j[-1] for j in jobs2])
     for (e, form, i, pname, _), (ok, _, nb) in zip(jobs2, res2):
-        e.slot_acc[(form, i)]["imm_" + pname] = (ok, nb)
+        if pname.startswith("u4_"):
+            e.slot_acc.setdefault((form, i), {})[pname] = (ok, nb)
+        else:
+            e.slot_acc[(form, i)]["imm_" + pname] = (ok, nb)
 
 
 MOD_PROBES = [

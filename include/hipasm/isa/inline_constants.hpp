@@ -40,6 +40,7 @@ constexpr bool imm_fits(imm_kind k, uint64_t v) {
     case imm_kind::b64:
     case imm_kind::f64: return true;
     case imm_kind::simm16: return detail::fits_16(v);
+    case imm_kind::u4: return v <= 15;
     case imm_kind::smem_offset: {
       auto s = static_cast<int64_t>(v);
       return s >= -(1 << 20) && s < (1 << 20);
