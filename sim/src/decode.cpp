@@ -674,6 +674,25 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         in.num_src = 1;
         in.num_dst = 0;
       }
+      // SOPK: the sdst field is a source of compares and of read-modify-write forms.
+      if (f == Format::SOPK && in.num_dst == 1 && in.num_src == 1) {
+        const std::string& m = e->base;
+        if (starts(m, "s_cmpk_")) {
+          in.src[1] = in.src[0];
+          in.src[0] = in.dst[0];
+          in.num_src = 2;
+          in.num_dst = 0;
+        } else if (m == "s_addk_i32" || m == "s_mulk_i32") {
+          in.src[1] = in.src[0];
+          in.src[0] = in.dst[0];
+          in.num_src = 2;
+        }
+      }
+      // s_bitset{0,1} rewrite one bit of the destination: it is read too (an implicit source).
+      if (f == Format::SOP1 && starts(e->base, "s_bitset") && in.num_dst == 1 && in.num_src == 1) {
+        in.src[1] = in.dst[0];
+        in.num_src = 2;
+      }
       if (e->base == "s_set_gpr_idx_on") {
         static const char* n[] = {"SRC0", "SRC1", "SRC2", "DST"};
         std::string t;

@@ -1166,6 +1166,7 @@ s_endpgm
 s_branch 3
 s_branch -5
 s_branch 100
+s_wakeup
 s_cbranch_scc0 3
 s_cbranch_scc0 -5
 s_cbranch_scc0 100
@@ -1184,6 +1185,7 @@ s_cbranch_execz 100
 s_cbranch_execnz 3
 s_cbranch_execnz -5
 s_cbranch_execnz 100
+s_barrier
 s_setkill 3
 s_waitcnt vmcnt(3) expcnt(0) lgkmcnt(0)
 s_waitcnt vmcnt(0)
@@ -1201,8 +1203,10 @@ s_sendmsg sendmsg(MSG_INTERRUPT)
 s_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 1)
 s_sendmsghalt sendmsg(MSG_GS_DONE, GS_OP_NOP)
 s_trap 3
+s_icache_inv
 s_incperflevel 3
 s_decperflevel 3
+s_ttracedata
 s_cbranch_cdbgsys 3
 s_cbranch_cdbgsys -5
 s_cbranch_cdbgsys 100
@@ -1215,7 +1219,10 @@ s_cbranch_cdbgsys_or_user 100
 s_cbranch_cdbgsys_and_user 3
 s_cbranch_cdbgsys_and_user -5
 s_cbranch_cdbgsys_and_user 100
+s_endpgm_saved
+s_set_gpr_idx_off
 s_set_gpr_idx_mode gpr_idx(SRC0,SRC1)
+s_endpgm_ordered_ps_done
 s_load_dword s0, s[4:5], 0x10
 s_load_dword s0, s[4:5], s6
 s_load_dword s0, s[4:5], -0x100
@@ -1340,6 +1347,12 @@ s_buffer_store_dwordx4 s[0:3], s[4:7], s6
 s_buffer_store_dwordx4 s[0:3], s[4:7], 0xfffff
 s_buffer_store_dwordx4 s[0:3], s[4:7], s6 offset:0x20
 s_buffer_store_dwordx4 s[0:3], s[4:7], 0x10 glc
+s_dcache_inv
+s_dcache_wb
+s_dcache_inv_vol
+s_dcache_wb_vol
+s_memtime s[0:1]
+s_memrealtime s[0:1]
 s_atc_probe 0, s[4:5], 0x10
 s_atc_probe 0, s[4:5], s6
 s_atc_probe 0, s[4:5], -0x100

@@ -1,0 +1,433 @@
+// One kernel dispatch: decode once, build the gfx942 entry state of each wave, run the
+// workgroups on worker threads (each workgroup is independent, so results do not depend on
+// the thread count), interleave a workgroup's waves one instruction per turn (round-robin,
+// or a seeded random order), release s_barrier when every unfinished wave has reached it.
+#include "dispatch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cinttypes>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace hipasm::sim {
+namespace {
+
+// hsa_kernel_dispatch_packet_t field offsets (HSA runtime spec).
+constexpr size_t kPacketSize = 64;
+
+struct Abandoned {};  // a later workgroup stops because an earlier one failed
+
+struct Alloc {  // a device allocation freed at scope exit
+  Memory& mem;
+  uint64_t addr = 0;
+  Alloc(Memory& m, size_t bytes, size_t align = 256) : mem(m), addr(m.alloc(bytes, align)) {}
+  ~Alloc() {
+    try { mem.free(addr); } catch (...) {}
+  }
+};
+
+template <class T>
+void put(std::vector<uint8_t>& b, size_t off, T v) {
+  std::memcpy(b.data() + off, &v, sizeof v);
+}
+
+struct Shared {
+  const Program* prog = nullptr;
+  Dispatch dispatch;
+  const KernelImage* image = nullptr;
+  const DispatchParams* params = nullptr;
+  uint32_t waves_per_group = 0, threads_per_group = 0;
+  uint64_t budget = 0;
+  std::atomic<uint64_t> executed{0};
+  std::atomic<uint64_t> lane_ops{0};
+  std::atomic<uint64_t> next_group{0};
+  std::atomic<uint64_t> fail_at{~0ull};  // smallest failing workgroup (deterministic error)
+  std::mutex err_mu;
+  std::exception_ptr error;
+  uint64_t error_group = ~0ull;
+  uint64_t scratch_slot_bytes = 0;  // per worker: waves_per_group * 64 * stride
+  std::mutex trace_mu;
+};
+
+void trace_inst(std::FILE* out, const Wave& w, const Inst& in, uint64_t old_exec, uint64_t old_vcc,
+                bool old_scc) {
+  std::fprintf(out, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s", w.workgroup_id[0], w.workgroup_id[1],
+               w.workgroup_id[2], w.wave_in_group, in.pc, in.text.c_str());
+  bool any = false;
+  auto sep = [&] {
+    std::fputs(any ? ", " : "  ->  ", out);
+    any = true;
+  };
+  for (int i = 0; i < in.num_dst; ++i) {
+    const Operand& o = in.dst[i];
+    if (o.kind == Operand::Vgpr || o.kind == Operand::Agpr) {
+      for (int d = 0; d < o.dwords; ++d) {
+        sep();
+        std::fprintf(out, "%c%u=[", o.kind == Operand::Vgpr ? 'v' : 'a', o.reg + d);
+        for (int l = 0; l < kLanes; ++l) {
+          if (w.exec >> l & 1) std::fprintf(out, "%s%x", l ? " " : "", read_u32(w, o, l, d));
+          else std::fprintf(out, "%s-", l ? " " : "");
+        }
+        std::fputc(']', out);
+      }
+    } else if (o.kind == Operand::Sgpr) {
+      for (int d = 0; d < o.dwords; ++d) {
+        sep();
+        std::fprintf(out, "s%u=0x%x", o.reg + d, w.sgpr[o.reg + d]);
+      }
+    } else if (o.kind == Operand::M0) {
+      sep();
+      std::fprintf(out, "m0=0x%x", w.m0);
+    }
+  }
+  if (w.exec != old_exec) { sep(); std::fprintf(out, "exec=0x%016" PRIx64, w.exec); }
+  if (w.vcc != old_vcc) { sep(); std::fprintf(out, "vcc=0x%016" PRIx64, w.vcc); }
+  if (w.scc != old_scc) { sep(); std::fprintf(out, "scc=%d", int(w.scc)); }
+  if (w.pc != in.pc + in.size && !w.done) { sep(); std::fprintf(out, "pc=0x%" PRIx64, w.pc); }
+  std::fputc('\n', out);
+}
+
+[[noreturn]] void bad_pc(const Wave& w, uint64_t pc, const Program& prog) {
+  char b[160];
+  const Inst* in = prog.at(pc);
+  if (in && !in->exec && !in->mnemonic.empty())
+    fail(*in, "no simulator semantics for " + in->mnemonic);
+  if (in) fail(*in, "unknown instruction encoding");
+  std::snprintf(b, sizeof b, "wave %u of workgroup (%u,%u,%u) jumped to 0x%" PRIx64
+                ", which is not an instruction of the kernel's code",
+                w.wave_in_group, w.workgroup_id[0], w.workgroup_id[1], w.workgroup_id[2], pc);
+  throw rt::error(b);
+}
+
+// Entry state of one wave (gfx942, from the kernel descriptor).
+void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratch_base) {
+  const KernelImage& k = *S.image;
+  const DispatchParams& p = *S.params;
+  std::fill(w.sgpr.begin(), w.sgpr.end(), 0u);
+  std::fill(w.vgpr.begin(), w.vgpr.end(), 0u);
+  w.vcc = 0;
+  w.m0 = 0;
+  w.scc = false;
+  w.pc = k.entry;
+  w.accum_offset = k.accum_offset ? k.accum_offset : 256;
+  w.done = w.at_barrier = false;
+  w.mode = (k.float_round_mode_32 & 3) | (k.float_round_mode_16_64 & 3) << 2 |
+           (k.float_denorm_mode_32 & 3) << 4 | (k.float_denorm_mode_16_64 & 3) << 6 |
+           uint32_t(k.dx10_clamp) << 8 | uint32_t(k.ieee_mode) << 9;
+  w.trapsts = 0;
+  w.wave_in_group = index;
+  w.workgroup_linear = g.linear;
+  w.wave_id = uint32_t(uint64_t(g.linear) * S.waves_per_group + index);
+  std::copy(std::begin(g.id), std::end(g.id), std::begin(w.workgroup_id));
+  w.dispatch = &S.dispatch;
+  w.group = &g;
+  w.lds = g.lds.data();
+  w.lds_size = uint32_t(g.lds.size());
+  w.scratch_lane_stride = (k.private_segment_fixed_size + 15) & ~15u;
+  w.scratch_base = scratch_base;
+  w.cur = nullptr;
+  w.checker_state = nullptr;
+  w.issued = 0;
+  w.lane_ops = 0;
+
+  // EXEC: the work-items that exist in this wave.
+  uint32_t first = index * kLanes;
+  uint32_t n = std::min<uint32_t>(kLanes, S.threads_per_group - first);
+  w.exec = n >= 64 ? ~0ull : ((1ull << n) - 1);
+
+  // User SGPRs in the order of the descriptor's enable bits.
+  unsigned s = 0;
+  auto put2 = [&](uint64_t v) {
+    w.sgpr[s++] = uint32_t(v);
+    w.sgpr[s++] = uint32_t(v >> 32);
+  };
+  if (k.sgpr_private_segment_buffer) {
+    // A buffer resource for the wave's private segment: base, stride 0, num_records = size.
+    uint64_t base = scratch_base;
+    w.sgpr[s++] = uint32_t(base);
+    w.sgpr[s++] = uint32_t(base >> 32) & 0xffff;
+    w.sgpr[s++] = w.scratch_lane_stride * kLanes;
+    w.sgpr[s++] = 0x00027000u;  // dst_sel xyzw, 32-bit data format (what ROCm's CP writes)
+  }
+  if (k.sgpr_dispatch_ptr) put2(S.dispatch.dispatch_packet_addr);
+  if (k.sgpr_queue_ptr) put2(S.dispatch.queue_addr);
+  if (k.sgpr_kernarg_segment_ptr) put2(S.dispatch.kernarg_addr);
+  if (k.sgpr_dispatch_id) put2(0);
+  if (k.sgpr_flat_scratch_init) put2(scratch_base);
+  if (k.sgpr_private_segment_size) w.sgpr[s++] = w.scratch_lane_stride;
+  // Preloaded kernel arguments (gfx940+ kernarg preload) fill the remaining user SGPRs.
+  for (unsigned i = 0; s < k.user_sgpr_count && s < kNumSgprs; ++i, ++s) {
+    uint32_t v = 0;
+    size_t off = size_t(k.kernarg_preload_offset) * 4 + size_t(i) * 4;
+    if (off + 4 <= p.kernarg.size()) std::memcpy(&v, p.kernarg.data() + off, 4);
+    w.sgpr[s] = v;
+  }
+  s = std::max<unsigned>(s, k.user_sgpr_count);
+  for (int d = 0; d < 3; ++d)
+    if (k.sgpr_workgroup_id[d] && s < kNumSgprs) w.sgpr[s++] = g.id[d];
+  if (k.sgpr_workgroup_info && s < kNumSgprs) w.sgpr[s++] = 0;
+  if (k.sgpr_private_segment_wavefront_offset && s < kNumSgprs) w.sgpr[s++] = 0;
+  // Flat scratch (architected on gfx942): the wave's private base.
+  w.sgpr[102] = uint32_t(scratch_base);
+  w.sgpr[103] = uint32_t(scratch_base >> 32);
+
+  // v0: packed work-item ids x | y << 10 | z << 20 (gfx90a+), only the enabled ones.
+  const uint32_t bx = p.block[0], by = p.block[1];
+  uint32_t* v0 = w.v(0);
+  for (uint32_t l = 0; l < n; ++l) {
+    uint32_t t = first + l;
+    uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+    uint32_t v = x;
+    if (k.vgpr_workitem_id >= 1) v |= y << 10;
+    if (k.vgpr_workitem_id >= 2) v |= z << 20;
+    v0[l] = v;
+  }
+}
+
+struct Worker {
+  std::vector<std::unique_ptr<Wave>> waves;
+  Workgroup group;
+};
+
+// Runs one workgroup to completion (or throws).
+void run_group(Shared& S, Worker& wk, uint64_t linear, unsigned worker_index) {
+  const KernelImage& k = *S.image;
+  const DispatchParams& p = *S.params;
+  const Program& prog = *S.prog;
+  Observer* obs = S.dispatch.observer;
+  Workgroup& g = wk.group;
+  g.linear = uint32_t(linear);
+  g.id[0] = uint32_t(linear % p.grid[0]);
+  g.id[1] = uint32_t((linear / p.grid[0]) % p.grid[1]);
+  g.id[2] = uint32_t(linear / (uint64_t(p.grid[0]) * p.grid[1]));
+  g.num_waves = S.waves_per_group;
+  g.lds.assign(size_t(k.group_segment_fixed_size) + p.dynamic_lds, 0);
+
+  while (wk.waves.size() < S.waves_per_group) {
+    auto w = std::make_unique<Wave>();
+    w->vgpr.assign(size_t(kMaxVgprs) * kLanes, 0);
+    wk.waves.push_back(std::move(w));
+  }
+  uint64_t scratch_base = 0;
+  for (uint32_t i = 0; i < S.waves_per_group; ++i) {
+    if (S.dispatch.scratch_addr)
+      scratch_base = S.dispatch.scratch_addr + worker_index * S.scratch_slot_bytes +
+                     uint64_t(i) * kLanes * ((k.private_segment_fixed_size + 15) & ~15u);
+    init_wave(*wk.waves[i], S, g, i, scratch_base);
+  }
+
+  const bool trace = S.dispatch.trace;
+  std::FILE* tout = p.trace_out ? p.trace_out : stdout;
+  // Seeded interleaving: a per-workgroup generator, so the order does not depend on threads.
+  std::mt19937_64 rng(p.seed ^ (linear * 0x9E3779B97F4A7C15ull));
+  const bool random_order = p.seed != 0;
+
+  uint32_t live = S.waves_per_group;
+  uint64_t local_exec = 0, local_lanes = 0;
+  std::vector<uint32_t> runnable;
+  runnable.reserve(S.waves_per_group);
+  uint32_t rr = 0;
+  const uint64_t flush_every = std::clamp<uint64_t>(S.budget / 64, 1, 4096);
+  auto flush = [&] {
+    uint64_t total = S.executed.fetch_add(local_exec) + local_exec;
+    S.lane_ops.fetch_add(local_lanes);
+    local_exec = local_lanes = 0;
+    if (total > S.budget) {
+      char b[160];
+      std::snprintf(b, sizeof b,
+                    "instruction budget of %" PRIu64 " wave-instructions exceeded (a hang?)", S.budget);
+      throw rt::error(b);
+    }
+    if (S.fail_at.load(std::memory_order_relaxed) < linear) throw Abandoned{};
+  };
+
+  auto step = [&](Wave& w) {
+    const Inst* in = prog.at(w.pc);
+    if (!in || !in->exec) bad_pc(w, w.pc, prog);
+    w.cur = in;
+    if (obs) obs->on_issue(w, *in, w.issued);
+    ++w.issued;
+    if (in->cls & (C_VALU | C_VMEM | C_DS | C_FLAT)) local_lanes += std::popcount(w.exec);
+    w.pc = in->pc + in->size;
+    if (!trace) {
+      in->exec(w, *in);
+    } else {
+      uint64_t e = w.exec, v = w.vcc;
+      bool sc = w.scc;
+      in->exec(w, *in);
+      std::lock_guard lock(S.trace_mu);
+      trace_inst(tout, w, *in, e, v, sc);
+    }
+    if (++local_exec >= flush_every) flush();
+    if (w.done) {
+      --live;
+      if (obs) obs->on_wave_end(w);
+    }
+  };
+
+  try {
+    while (live > 0) {
+      // Release the barrier when every unfinished wave waits at it.
+      bool all_waiting = true;
+      for (uint32_t i = 0; i < S.waves_per_group; ++i) {
+        Wave& w = *wk.waves[i];
+        if (!w.done && !w.at_barrier) { all_waiting = false; break; }
+      }
+      if (all_waiting) {
+        for (uint32_t i = 0; i < S.waves_per_group; ++i) wk.waves[i]->at_barrier = false;
+        if (obs) obs->on_barrier(g.linear);
+      }
+      if (!random_order) {
+        // Round-robin: one instruction per runnable wave per turn.
+        for (uint32_t n = 0; n < S.waves_per_group; ++n) {
+          Wave& w = *wk.waves[(rr + n) % S.waves_per_group];
+          if (w.done || w.at_barrier) continue;
+          step(w);
+        }
+        rr = (rr + 1) % S.waves_per_group;
+      } else {
+        runnable.clear();
+        for (uint32_t i = 0; i < S.waves_per_group; ++i)
+          if (!wk.waves[i]->done && !wk.waves[i]->at_barrier) runnable.push_back(i);
+        // A random burst from a random wave, so waves drift far apart.
+        Wave& w = *wk.waves[runnable[rng() % runnable.size()]];
+        for (unsigned burst = 1 + unsigned(rng() % 8); burst-- && !w.done && !w.at_barrier;) step(w);
+      }
+    }
+    flush();
+  } catch (...) {
+    if (obs) {
+      for (uint32_t i = 0; i < S.waves_per_group; ++i)
+        if (!wk.waves[i]->done) {
+          try { obs->on_wave_end(*wk.waves[i]); } catch (...) {}
+        }
+      try { obs->on_workgroup_end(g.linear); } catch (...) {}
+    }
+    S.lane_ops.fetch_add(local_lanes);
+    throw;
+  }
+  if (obs) obs->on_workgroup_end(g.linear);
+}
+
+}  // namespace
+
+rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& params,
+                               Memory& memory, Observer* checker) {
+  for (int d = 0; d < 3; ++d) {
+    if (params.grid[d] == 0 || params.block[d] == 0)
+      throw rt::error("dispatch: grid and block dimensions must be at least 1");
+  }
+  uint64_t tpg = uint64_t(params.block[0]) * params.block[1] * params.block[2];
+  if (tpg > 1024) throw rt::error("dispatch: " + std::to_string(tpg) + " work-items per workgroup (gfx942 allows 1024)");
+  if (params.block[0] > 1024 || params.block[1] > 1024 || params.block[2] > 1024)
+    throw rt::error("dispatch: a block dimension exceeds 1024");
+  uint64_t lds = uint64_t(image.group_segment_fixed_size) + params.dynamic_lds;
+  if (lds > 65536)
+    throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (gfx942 has 65536)");
+  uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
+  if (image.code.empty()) throw rt::error("dispatch: kernel '" + image.name + "' has no code");
+  if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
+    throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
+
+  // Decode once; every instruction reachable from the entry must be known before any wave runs.
+  Program prog = decode_program(image.code, image.code_vaddr);
+  bind_handlers(prog, image.entry);
+
+  Shared S;
+  S.prog = &prog;
+  S.image = &image;
+  S.params = &params;
+  S.threads_per_group = uint32_t(tpg);
+  S.waves_per_group = uint32_t((tpg + kLanes - 1) / kLanes);
+  S.budget = params.instruction_budget ? params.instruction_budget : kDefaultInstructionBudget;
+  S.dispatch.image = &image;
+  S.dispatch.params = &params;
+  S.dispatch.memory = &memory;
+  S.dispatch.observer = checker;
+  S.dispatch.code_base = image.code_base;
+  S.dispatch.trace = params.trace;
+
+  unsigned threads = params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (params.trace) threads = 1;  // deterministic trace
+  threads = unsigned(std::min<uint64_t>(threads, groups));
+
+  // Kernarg segment in device memory.
+  size_t kbytes = std::max<size_t>({params.kernarg.size(), image.kernarg_size, 16});
+  Alloc kernarg(memory, kbytes, 64);
+  {
+    std::vector<uint8_t> kb(kbytes, 0);
+    std::copy(params.kernarg.begin(), params.kernarg.end(), kb.begin());
+    memory.write(kernarg.addr, kb.data(), kb.size());
+  }
+  S.dispatch.kernarg_addr = kernarg.addr;
+  // Dispatch packet (hsa_kernel_dispatch_packet_t) for the dispatch pointer.
+  Alloc packet(memory, kPacketSize, 64);
+  {
+    std::vector<uint8_t> pk(kPacketSize, 0);
+    unsigned dims = params.grid[2] * params.block[2] > 1 ? 3 : params.grid[1] * params.block[1] > 1 ? 2 : 1;
+    put<uint16_t>(pk, 0, 2);  // HSA_PACKET_TYPE_KERNEL_DISPATCH
+    put<uint16_t>(pk, 2, uint16_t(dims));
+    for (int d = 0; d < 3; ++d) {
+      put<uint16_t>(pk, 4 + 2 * d, uint16_t(params.block[d]));
+      put<uint32_t>(pk, 12 + 4 * d, params.grid[d] * params.block[d]);
+    }
+    put<uint32_t>(pk, 24, image.private_segment_fixed_size);
+    put<uint32_t>(pk, 28, uint32_t(lds));
+    put<uint64_t>(pk, 40, kernarg.addr);
+    memory.write(packet.addr, pk.data(), pk.size());
+  }
+  S.dispatch.dispatch_packet_addr = packet.addr;
+  Alloc queue(memory, 256, 64);  // a zeroed hsa_queue_t stand-in for the queue pointer
+  {
+    std::vector<uint8_t> q(256, 0);
+    memory.write(queue.addr, q.data(), q.size());
+  }
+  S.dispatch.queue_addr = queue.addr;
+  // Private segments: one slot of waves_per_group * 64 lanes per worker thread.
+  std::unique_ptr<Alloc> scratch;
+  if (image.private_segment_fixed_size) {
+    uint64_t stride = (image.private_segment_fixed_size + 15) & ~15u;
+    S.scratch_slot_bytes = uint64_t(S.waves_per_group) * kLanes * stride;
+    scratch = std::make_unique<Alloc>(memory, S.scratch_slot_bytes * threads, 256);
+    S.dispatch.scratch_addr = scratch->addr;
+  }
+
+  auto worker = [&](unsigned index) {
+    Worker wk;
+    for (;;) {
+      uint64_t g = S.next_group.fetch_add(1);
+      if (g >= groups || g > S.fail_at.load()) return;
+      try {
+        run_group(S, wk, g, index);
+      } catch (const Abandoned&) {
+      } catch (...) {
+        std::lock_guard lock(S.err_mu);
+        if (g < S.error_group) {
+          S.error_group = g;
+          S.error = std::current_exception();
+          uint64_t cur = S.fail_at.load();
+          while (g < cur && !S.fail_at.compare_exchange_weak(cur, g)) {}
+        }
+      }
+    }
+  };
+  if (threads <= 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker, i);
+    for (auto& t : pool) t.join();
+  }
+  if (S.error) std::rethrow_exception(S.error);
+
+  rt::launch_report r;
+  r.instructions = S.executed.load();
+  r.lane_operations = S.lane_ops.load();
+  return r;
+}
+
+}  // namespace hipasm::sim
