@@ -136,6 +136,26 @@ class builder : public isa::gfx942_mnemonics<builder> {
   using operand_arg = hipasm::operand_arg;
   using O = isa::gfx942_op;
 
+  // The first error, formatted "file:line: error: kernel 'name': <parts>". Defined first in
+  // the class: clang instantiates a constexpr member template at once only if its body has
+  // been parsed, and in-class bodies are parsed in order (a later definition would be
+  // instantiated at the end of the file, too late for the kernel's constant evaluation).
+  static constexpr void put(detail::text& t, std::string_view s) { t << s; }
+  static constexpr void put(detail::text& t, const char* s) { t << s; }
+  static constexpr void put(detail::text& t, long long v) { t.num(v); }
+  static constexpr void put(detail::text& t, int v) { t.num(v); }
+  static constexpr void put(detail::text& t, unsigned v) { t.num(v); }
+  static constexpr void put(detail::text& t, const src_loc& l) { t.loc(l); }
+  template <class... P>
+  constexpr void fail(src_loc l, const P&... parts) {
+    if (err.failed) return;
+    err.failed = true;
+    err.loc = l;
+    err.message.reserve(160);
+    detail::text t{&err.message};
+    t.loc(l) << ": error: kernel '" << fn.name << "': ";
+    (put(t, parts), ...);
+  }
   // A builder is a handle to a builder_state: copies share the state, so a kernel may take
   // `hipasm::builder J` by value. (clang-22's bytecode constant interpreter,
   // -fexperimental-new-constant-interpreter, cannot read a reference PARAMETER captured by a
@@ -400,16 +420,6 @@ class builder : public isa::gfx942_mnemonics<builder> {
   std::vector<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
 
-  template <class... P>
-  constexpr void fail(src_loc l, const P&... parts) {
-    if (err.failed) return;
-    err.failed = true;
-    err.loc = l;
-    err.message.reserve(160);
-    detail::text t{&err.message};
-    t.loc(l) << ": error: kernel '" << fn.name << "': ";
-    (put(t, parts), ...);
-  }
   constexpr void note_loc(src_loc l) {
     if (l.line) last_loc_ = l;
   }
@@ -463,12 +473,6 @@ class builder : public isa::gfx942_mnemonics<builder> {
   int32_t& kernarg_vreg_;
   builder*& primary_;
 
-  static constexpr void put(detail::text& t, std::string_view s) { t << s; }
-  static constexpr void put(detail::text& t, const char* s) { t << s; }
-  static constexpr void put(detail::text& t, long long v) { t.num(v); }
-  static constexpr void put(detail::text& t, int v) { t.num(v); }
-  static constexpr void put(detail::text& t, unsigned v) { t.num(v); }
-  static constexpr void put(detail::text& t, const src_loc& l) { t.loc(l); }
 
   constexpr void build_prologue();
   constexpr void resolve_cfg();
