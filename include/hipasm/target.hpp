@@ -1,12 +1,12 @@
 // Per-target facts as data: the instruction table, register-file limits, LDS size, wave
-// size, and a pointer to the hazard rules (hazard_rules.hpp, filled by the hazard pass's
-// owner). gfx950 becomes a second `target` instance with its own table and numbers, never a
+// size, and the hazard rules (hazard_rules.hpp, the hazard pass's data). gfx950 becomes a second `target` instance with its own table and numbers, never a
 // branch in the passes.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "hazard_rules.hpp"
 #include "hazard_rules.hpp"
 #include "isa/check.hpp"
 #include "isa/gfx942.hpp"
