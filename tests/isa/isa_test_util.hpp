@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 #include <vector>
 
 #include "hipasm/isa/check.hpp"
@@ -175,6 +176,13 @@ inline std::string run(const std::string& cmd) {
   return out;
 }
 
+// A scratch file name of this process (tests may run in parallel).
+inline std::string scratch(const char* what) {
+  static int counter = 0;
+  return std::string(HIPASM_ISA_TEST_DIR) + "/" + what + "_" + std::to_string(getpid()) + "_" +
+         std::to_string(counter++);
+}
+
 inline std::string mc_path() {
   const char* e = std::getenv("LLVM_MC");
   return e ? e : HIPASM_LLVM_MC;
@@ -182,14 +190,15 @@ inline std::string mc_path() {
 
 // Assemble every line (labels L0..L3 are defined first); one result per line.
 inline std::vector<mc_result> assemble(const std::vector<std::string>& lines) {
-  const std::string in = std::string(HIPASM_ISA_TEST_DIR) + "/mc_in.s";
-  const std::string err = std::string(HIPASM_ISA_TEST_DIR) + "/mc_err.txt";
+  const std::string in = scratch("mc_in") + ".s";
+  const std::string err = scratch("mc_err") + ".txt";
   {
     std::ofstream f(in);
     f << "L0:\nL1:\nL2:\nL3:\n";
     for (const auto& l : lines) f << l << "\n";
   }
   std::string out = run(mc_path() + " -arch=amdgcn -mcpu=gfx942 -show-encoding " + in + " 2>" + err);
+  std::remove(in.c_str());
   std::vector<std::string> errs(lines.size());
   {
     std::ifstream f(err);
@@ -202,6 +211,7 @@ inline std::vector<mc_result> assemble(const std::vector<std::string>& lines) {
       if (errs[ln - 5].empty()) errs[ln - 5] = l.substr(l.find(": error: ") + 9);
     }
   }
+  std::remove(err.c_str());
   std::vector<mc_result> res;
   std::istringstream os(out);
   std::string l;
@@ -229,7 +239,7 @@ inline std::vector<mc_result> assemble(const std::vector<std::string>& lines) {
 // An s_nop 5 after every encoding keeps the output aligned with the input (the
 // disassembler prints unused fields canonicalised, so encodings cannot be matched back).
 inline std::vector<std::string> disassemble(const std::vector<std::string>& encodings) {
-  const std::string in = std::string(HIPASM_ISA_TEST_DIR) + "/mc_dis.txt";
+  const std::string in = scratch("mc_dis") + ".txt";
   const std::string marker = "0x05,0x00,0x80,0xbf";
   {
     std::ofstream f(in);
@@ -243,6 +253,7 @@ inline std::vector<std::string> disassemble(const std::vector<std::string>& enco
   }
   std::string out =
       run(mc_path() + " -arch=amdgcn -mcpu=gfx942 --disassemble -show-encoding " + in + " 2>/dev/null");
+  std::remove(in.c_str());
   std::vector<std::string> res;
   std::string cur;
   int n = 0;
