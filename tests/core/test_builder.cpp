@@ -387,3 +387,41 @@ TEST_CASE("errors name the kernel, the user's line and the problem", "[builder][
   expect_error(build_kernel<bad_div>("bad_div"), line_div0, "division by the constant zero");
   expect_error(build_kernel<bad_width>("bad_width"), line_width, "v_add_u32");
 }
+
+namespace {
+struct pair_arg {
+  int a;
+  float b;
+};
+constexpr void mixed_args(builder J, arg<char> c, arg<_Float16> h, arg<pair_arg> s, arg<double> d, arg<short> sh,
+                          arg<__bf16> bf, arg<long> l) {
+  auto x = J.sgpr<u32>();
+  auto y = J.sgpr<f32>();
+  x = c.as<u32>() + h.as<u32>() + sh.as<u32>() + bf.as<u32>();
+  x = x + s.field<int>(0).as<u32>() + l.lo();
+  y = s.field<float>(4);
+  auto z = J.sgpr<f64>();
+  z = d;
+  // C ABI offsets: char 0, _Float16 2, struct 4, double 16, short 24, __bf16 26, long 32
+  J.s_nop(0, {}, std::source_location::current());
+  (void)h;
+  if (c.offset != 0 || h.offset != 2 || s.offset != 4 || d.offset != 16 || sh.offset != 24 || bf.offset != 26 ||
+      l.offset != 32 || h.shift != 16 || bf.shift != 16 || c.shift != 0)
+    J.op("wrong_offsets", {});
+}
+}  // namespace
+
+TEST_CASE("kernel arguments of every kind: sub-dword, half types, structs, 64-bit", "[builder][args]") {
+  build_result r = build_kernel<mixed_args>("mixed_args");
+  INFO(msg(r));
+  REQUIRE(r.error.ok());
+  // used dwords: 0 (char, half), 1..2 (struct), 4..5 (double), 6 (short, bf16), 8..9 (long).
+  // Loads cover runs of used dwords and never split an argument (the struct at dwords 1..2
+  // keeps dword 0 a load of its own).
+  std::vector<std::pair<std::string, uint64_t>> loads;
+  for (const instr& in : r.fn.blocks[0].instrs)
+    if (name_of(in).substr(0, 6) == "s_load") loads.emplace_back(std::string(name_of(in)), in.ops[2].value);
+  std::vector<std::pair<std::string, uint64_t>> want = {
+      {"s_load_dword", 0}, {"s_load_dwordx2", 4}, {"s_load_dwordx2", 16}, {"s_load_dword", 24}, {"s_load_dwordx2", 32}};
+  CHECK(loads == want);
+}
