@@ -382,3 +382,18 @@ TEST_CASE("checker: findings are deduplicated per instruction and rule, and sort
   CHECK_THAT(d[0], Catch::StartsWith("0x1008: v_add_u32 v2, v1, v3: [pending-read] reads v1 before the result of 0x1000"));
   CHECK_THAT(d[0], Catch::Contains("needs s_waitcnt vmcnt"));
 }
+
+TEST_CASE("checker: s_nop N counts N+1 wait states up to 16, as clang-22 emits it", "[checker]") {
+  // clang-22 -O3 for gfx942 writes "s_nop 10" between v_mfma_f32_32x32x8_bf16 and a store of
+  // its result (11 wait states for an 8-pass XDL MFMA).
+  auto run = [](int n) {
+    return stream([n](Group& g) {
+      g.issue(0, mfma("v_mfma_f32_32x32x8_bf16", V(0, 16), V(22, 2), V(16, 2), V(0, 16)));
+      g.issue(0, s_nop(n));
+      g.issue(0, gstore(20, 0));
+    });
+  };
+  CHECK(run(10).empty());
+  CHECK(run(9) == Tags{"hazard mfma-read"});
+  CHECK(run(15).empty());
+}
