@@ -199,27 +199,65 @@ const Fp8Tables& fp8_tables() {
 }
 
 // Element e of a lane's packed input registers, as the accumulator type.
-template <class Acc>
-inline Acc element(El t, const uint32_t* const* regs, int lane, int e) {
-  const int bits_ = el_bits(t);
+template <class Acc, El T>
+inline Acc element(const uint32_t* const* regs, int lane, int e) {
+  constexpr int bits_ = el_bits(T);
   const int bit = e * bits_;
   const uint32_t word = regs[bit / 32][lane];
-  switch (t) {
-    case El::F32: return Acc(f32(word));
-    case El::XF32: return Acc(to_xf32(word));
-    case El::F16: return Acc(fp::f16_to_f32(uint16_t(word >> (bit % 32))));
-    case El::BF16: return Acc(fp::bf16_to_f32(uint16_t(word >> (bit % 32))));
-    case El::I8: return Acc(int8_t(uint8_t(word >> (bit % 32))));
-    case El::FP8: return Acc(fp8_tables().fp8[uint8_t(word >> (bit % 32))]);
-    case El::BF8: return Acc(fp8_tables().bf8[uint8_t(word >> (bit % 32))]);
-    case El::F64: return Acc(f64(word | (uint64_t(regs[bit / 32 + 1][lane]) << 32)));
-  }
-  return Acc(0);
+  if constexpr (T == El::F32) return Acc(f32(word));
+  else if constexpr (T == El::XF32) return Acc(to_xf32(word));
+  else if constexpr (T == El::F16) return Acc(fp::f16_to_f32(uint16_t(word >> (bit % 32))));
+  else if constexpr (T == El::BF16) return Acc(fp::bf16_to_f32(uint16_t(word >> (bit % 32))));
+  else if constexpr (T == El::I8) return Acc(int8_t(uint8_t(word >> (bit % 32))));
+  else if constexpr (T == El::FP8) return Acc(fp8_tables().fp8[uint8_t(word >> (bit % 32))]);
+  else if constexpr (T == El::BF8) return Acc(fp8_tables().bf8[uint8_t(word >> (bit % 32))]);
+  else return Acc(f64(word | (uint64_t(regs[bit / 32 + 1][lane]) << 32)));
 }
 
-template <class Acc>
-void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
-  const int M = d.M, N = d.N, K = d.K, B = d.B;
+// D (B x M x N) += A (B x M x K) * B (B x K x N), k in increasing order for every element.
+// Shapes are compile-time constants so each row of D stays in registers across k.
+template <class Acc, int M, int N, int K, int B, bool Fused>
+__attribute__((always_inline)) inline void multiply_body(const Acc* __restrict A, const Acc* __restrict Bm, Acc* __restrict D) {
+  for (int b = 0; b < B; ++b) {
+    const Acc* Ab = A + size_t(b) * M * K;
+    const Acc* Bb = Bm + size_t(b) * K * N;
+    Acc* Db = D + size_t(b) * M * N;
+    for (int i = 0; i < M; ++i) {
+      Acc acc[N];
+      for (int j = 0; j < N; ++j) acc[j] = Db[i * N + j];
+      for (int k = 0; k < K; ++k) {
+        const Acc a = Ab[i * K + k];
+        const Acc* brow = Bb + k * N;
+        if constexpr (std::is_same_v<Acc, int32_t>) {
+          for (int j = 0; j < N; ++j) acc[j] = int32_t(uint32_t(acc[j]) + uint32_t(a) * uint32_t(brow[j]));
+        } else if constexpr (Fused) {
+          for (int j = 0; j < N; ++j) acc[j] = std::fma(a, brow[j], acc[j]);
+        } else {
+          // exact products (narrow inputs): a plain multiply-add rounds once
+          for (int j = 0; j < N; ++j) acc[j] = acc[j] + a * brow[j];
+        }
+      }
+      for (int j = 0; j < N; ++j) Db[i * N + j] = acc[j];
+    }
+  }
+}
+template <class Acc, int M, int N, int K, int B, bool Fused>
+__attribute__((target("avx2,fma"))) void multiply_avx2(const Acc* A, const Acc* Bm, Acc* D) {
+  multiply_body<Acc, M, N, K, B, Fused>(A, Bm, D);
+}
+template <class Acc, int M, int N, int K, int B, bool Fused>
+void multiply_generic(const Acc* A, const Acc* Bm, Acc* D) {
+  multiply_body<Acc, M, N, K, B, Fused>(A, Bm, D);
+}
+inline bool have_avx2_fma() {
+  static const bool v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return v;
+}
+
+template <class Acc, int I>
+void run(Wave& w, const Inst& in, const Layout& L) {
+  constexpr Desc d = kDescs[I];
+  constexpr int M = d.M, N = d.N, K = d.K, B = d.B;
   const Modifiers& m = in.mod;
   const bool is_f64 = d.a == El::F64;
   // Register pointers of A and B (VGPR or AGPR; literal/constant inputs are broadcast).
@@ -255,7 +293,7 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
     for (int l = 0; l < kLanes; ++l)
       for (int e = 0; e < L.a_epl; ++e) {
         const size_t x = size_t(l) * L.a_epl + e;
-        Acc v = element<Acc>(d.a, ra, l, e);
+        Acc v = element<Acc, d.a>(ra, l, e);
         A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + L.a_k[x]] = neg_a ? -v : v;
       }
     // CBSZ/ABID: block b reads the A block `abid` of its group of 2^cbsz blocks.
@@ -279,7 +317,7 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
         const size_t x = size_t(l) * L.a_epl + e;
         const int kc = L.a_k[x];  // compressed k
         const int k = 4 * (kc / 2) + int((idx >> (2 * e)) & 3);
-        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] += element<Acc>(d.a, ra, l, e);
+        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] += element<Acc, d.a>(ra, l, e);
       }
     }
   }
@@ -287,7 +325,7 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
     const int sl = blgp_lane(l, blgp);
     for (int e = 0; e < L.b_epl; ++e) {
       const size_t x = size_t(l) * L.b_epl + e;
-      Acc v = element<Acc>(d.b, rb, sl, e);
+      Acc v = element<Acc, d.b>(rb, sl, e);
       Bm[(size_t(L.b_blk[x]) * K + L.b_k[x]) * N + L.b_col[x]] = neg_b ? -v : v;
     }
   }
@@ -302,47 +340,30 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
     const uint32_t hi = uint32_t(v >> 32);
     c_const32 = (hi != 0 && hi != 0xffffffffu) ? bits(float(f64(v))) : uint32_t(v);
   }
-  const int words = M * N * B / 64;
+  constexpr int words = M * N * B / 64;
+  const uint64_t c64 = cop.is_vector() ? 0 : read_scalar64(w, cop);
   for (int r = 0; r < words; ++r) {
-    for (int l = 0; l < kLanes; ++l) {
-      const int32_t di = L.d_index[size_t(r) * kLanes + l];
-      if (di < 0) continue;
-      Acc c;
-      if constexpr (std::is_same_v<Acc, double>) {
-        uint64_t bitsv = cop.is_vector() ? (read_u32(w, cop, l, 2 * r) | (uint64_t(read_u32(w, cop, l, 2 * r + 1)) << 32))
-                                         : read_scalar64(w, cop);
-        c = f64(bitsv);
-      } else if constexpr (std::is_same_v<Acc, int32_t>) {
-        c = int32_t(cop.is_vector() ? read_u32(w, cop, l, r) : c_const32);
-      } else {
-        c = f32(cop.is_vector() ? read_u32(w, cop, l, r) : c_const32);
+    const int32_t* idx = &L.d_index[size_t(r) * kLanes];
+    if constexpr (std::is_same_v<Acc, double>) {
+      const uint32_t* lo = cop.is_vector() ? vec_ptr(w, cop, 2 * r) : nullptr;
+      const uint32_t* hi = cop.is_vector() ? vec_ptr(w, cop, 2 * r + 1) : nullptr;
+      for (int l = 0; l < kLanes; ++l) {
+        const double c = f64(lo ? (lo[l] | (uint64_t(hi[l]) << 32)) : c64);
+        D[size_t(idx[l])] = neg_c ? -c : c;
       }
-      D[size_t(di)] = neg_c ? -c : c;
-    }
-  }
-  // D += A * B, k in increasing order for every element.
-  for (int b = 0; b < B; ++b) {
-    const Acc* Ab = A.data() + size_t(b) * M * K;
-    const Acc* Bb = Bm.data() + size_t(b) * K * N;
-    Acc* Db = D.data() + size_t(b) * M * N;
-    for (int i = 0; i < M; ++i) {
-      Acc* drow = Db + size_t(i) * N;
-      for (int k = 0; k < K; ++k) {
-        const Acc a = Ab[size_t(i) * K + k];
-        const Acc* brow = Bb + size_t(k) * N;
-        if constexpr (std::is_same_v<Acc, int32_t>) {
-          for (int j = 0; j < N; ++j) drow[j] = int32_t(uint32_t(drow[j]) + uint32_t(a) * uint32_t(brow[j]));
-        } else if constexpr (std::is_same_v<Acc, double>) {
-          for (int j = 0; j < N; ++j) drow[j] = std::fma(a, brow[j], drow[j]);
-        } else if (d.a == El::F32) {
-          for (int j = 0; j < N; ++j) drow[j] = std::fma(a, brow[j], drow[j]);
-        } else {
-          // exact products (narrow inputs) -> a plain multiply-add rounds once
-          for (int j = 0; j < N; ++j) drow[j] = drow[j] + a * brow[j];
-        }
+    } else {
+      const uint32_t* src = cop.is_vector() ? vec_ptr(w, cop, r) : nullptr;
+      for (int l = 0; l < kLanes; ++l) {
+        const uint32_t v = src ? src[l] : c_const32;
+        if constexpr (std::is_same_v<Acc, int32_t>) D[size_t(idx[l])] = int32_t(v);
+        else D[size_t(idx[l])] = f32(v);
       }
     }
   }
+  // D += A * B (f32 inputs and f64 use fma: their products are not exact in the accumulator)
+  constexpr bool fused = d.a == El::F32 || d.a == El::F64;
+  if (have_avx2_fma()) multiply_avx2<Acc, M, N, K, B, fused>(A.data(), Bm.data(), D.data());
+  else multiply_generic<Acc, M, N, K, B, fused>(A.data(), Bm.data(), D.data());
   // Scatter D to the destination registers.
   const Operand& dst = in.dst[0];
   if (!dst.is_vector()) fail(in, "MFMA destination is not a vector register tuple");
@@ -369,11 +390,11 @@ void run(Wave& w, const Inst& in, const Desc& d, const Layout& L) {
 
 template <int I>
 void mfma_handler(Wave& w, const Inst& in) {
-  constexpr const Desc& d = kDescs[I];
+  constexpr Desc d = kDescs[I];
   const Layout& L = layout(I);
-  if (d.a == El::I8) run<int32_t>(w, in, d, L);
-  else if (d.a == El::F64) run<double>(w, in, d, L);
-  else run<float>(w, in, d, L);
+  if constexpr (d.a == El::I8) run<int32_t, I>(w, in, L);
+  else if constexpr (d.a == El::F64) run<double, I>(w, in, L);
+  else run<float, I>(w, in, L);
 }
 
 template <int... I>
