@@ -443,7 +443,7 @@ constexpr std::size_t printed_size(const function& fn, const isa_view& isa, cons
 // A fixed-size text with data()/size(), usable as an asm template and a static_assert message.
 template <std::size_t N>
 struct fixed_text {
-  std::array<char, N + 1> chars{};
+  std::array<char, N + 1> chars{};  // public: a structural type (usable as a template argument)
   constexpr const char* data() const { return chars.data(); }
   constexpr std::size_t size() const { return N; }
   constexpr std::string_view view() const { return {chars.data(), N}; }

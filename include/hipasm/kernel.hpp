@@ -133,14 +133,33 @@ constexpr kernel_usage usage_of(const pipeline_state& st) {
   return u;
 }
 
-// Everything the wrapper needs to know before printing (one constant evaluation).
+// A fixed-size message (a static_assert message: data()/size()).
+struct message_text {
+  char chars[1024]{};
+  unsigned len = 0;
+  constexpr const char* data() const { return chars; }
+  constexpr unsigned size() const { return len; }
+};
+
+// Everything the wrapper needs to know before printing (one constant evaluation). A
+// structural type: it travels as a template argument (see kernel_value).
 struct kernel_summary {
   bool ok = false;
-  pass_error message{};  // the diagnostic (data()/size(): a static_assert message)
+  message_text message{};
   std::size_t text_size = 0;
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
+};
+
+// The summary and the text are computed as template arguments of kernel_value: a template
+// argument is evaluated once, and outside the kernel's device call graph (HIP checks every
+// function a kernel reaches for host-only calls, and libstdc++'s vector internals are
+// host-only), while a local constexpr copy of kernel_value<V>::value costs a copy only.
+// (A variable template would be evaluated again at each use from device code.)
+template <auto V>
+struct kernel_value {
+  static constexpr auto value = V;
 };
 
 #ifndef HIPASM_ASM_COMMENTS
@@ -153,7 +172,13 @@ consteval kernel_summary summarize_kernel(std::string_view name) {
   kernel_summary s;
   const pipeline_state st = compile_kernel<KernelFn>(name);
   if (st.error.failed) {
-    s.message = st.error;
+    // Valid constraints and clobbers even so: only the static_assert should speak.
+    for (char c : st.error.view())
+      if (s.message.len + 1 < sizeof(s.message.chars)) s.message.chars[s.message.len++] = c;
+    s.clobber_v = s.clobber_a = reg_text('v', 2);
+    s.clobber_s = reg_text('s', 0);
+    s.pin_y = reg_text('v', 2, true);
+    s.pin_z = reg_text('v', 1, true);
     return s;
   }
   s.ok = true;
@@ -177,25 +202,6 @@ consteval fixed_text<N> kernel_text(std::string_view name) {
   print_function(out, st.fn, st.isa, kernel_emit_options);
   return t;
 }
-
-// A string as a template argument (the kernel's name).
-template <std::size_t N>
-struct fixed_string {
-  char chars[N]{};
-  constexpr fixed_string(const char (&s)[N]) {
-    for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
-  }
-  constexpr std::string_view view() const { return {chars, N - 1}; }
-};
-
-// The summary and the text as variable templates: their initialisers are constant
-// evaluations of their own, outside the kernel's device call graph (HIP checks every
-// function a kernel reaches for host-only calls, and libstdc++'s vector internals are
-// host-only), and each is evaluated once per kernel.
-template <auto KernelFn, fixed_string Name>
-inline constexpr kernel_summary kernel_summary_v = summarize_kernel<KernelFn>(Name.view());
-template <auto KernelFn, fixed_string Name>
-inline constexpr auto kernel_text_v = kernel_text<KernelFn, kernel_summary_v<KernelFn, Name>.text_size>(Name.view());
 
 // Kernel parameter types against the builder function's arg<T> parameters.
 template <class... T>
@@ -298,9 +304,11 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
-    constexpr const auto& hipasm_info_ = ::hipasm::detail::kernel_summary_v<FN, HIPASM_DETAIL_NAME(FN)>;      \
+    constexpr auto hipasm_info_ =                                                                            \
+        ::hipasm::detail::kernel_value<::hipasm::detail::summarize_kernel<FN>(HIPASM_DETAIL_NAME(FN))>::value; \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
-    constexpr const auto& hipasm_text_ = ::hipasm::detail::kernel_text_v<FN, HIPASM_DETAIL_NAME(FN)>;        \
+    constexpr auto hipasm_text_ = ::hipasm::detail::kernel_value<                                            \
+        ::hipasm::detail::kernel_text<FN, hipasm_info_.text_size>(HIPASM_DETAIL_NAME(FN))>::value;           \
     static __attribute__((shared)) __attribute__((aligned(16)))                                              \
     char hipasm_lds_[hipasm_info_.usage.lds_static_bytes ? hipasm_info_.usage.lds_static_bytes : 1];         \
     extern __attribute__((shared)) __attribute__((aligned(16))) char hipasm_dynamic_lds_[];                  \

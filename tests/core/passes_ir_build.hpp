@@ -85,8 +85,9 @@ struct kb {
   }
   constexpr void edge(uint32_t from, uint32_t to) { fn.blocks[from].succs.push_back(to); }
   constexpr instr& op(uint32_t b, std::string_view mnemonic, std::initializer_list<operand> ops) {
-    const int idx = isa.find(mnemonic);
-    if (idx < 0) __builtin_trap();  // unknown mnemonic: not a constant expression
+    const isa::instr_desc* d = gfx942.find(mnemonic);  // binary search
+    if (!d) __builtin_trap();  // unknown mnemonic: not a constant expression
+    const int idx = static_cast<int>(d - gfx942.instrs);
     instr in{};
     in.op = static_cast<uint16_t>(idx);
     in.loc = src_loc{"test.cpp", ++line};

@@ -82,17 +82,21 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = v;
   bool changed = false;
   for (block& blk : fn.blocks) {
-    std::vector<instr> out;
-    out.reserve(blk.instrs.size());
-    std::vector<uint32_t> avail;  // indices into out
-    for (instr in : blk.instrs) {
+    // In place: uses renamed, merged instructions only marked (copying instructions is
+    // what constant evaluation pays most for).
+    std::vector<uint8_t> keep(blk.instrs.size(), 1);
+    bool removed = false;
+    std::vector<uint32_t> avail;  // indices into blk.instrs
+    for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
+      instr& in = blk.instrs[idx];
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa[in.op], i)))
           in.ops[i].value = rename[in.ops[i].value];
-      if (candidate(in)) {
+      const bool cand = candidate(in);
+      if (cand) {
         bool merged = false;
         for (std::size_t k = avail.size(); k-- > 0;) {
-          const instr& e = out[avail[k]];
+          const instr& e = blk.instrs[avail[k]];
           if (!equivalent(e, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
             if (is_def(role_of(isa[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
@@ -100,7 +104,8 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           break;
         }
         if (merged) {
-          changed = true;
+          changed = removed = true;
+          keep[idx] = 0;
           continue;
         }
       }
@@ -125,7 +130,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (nw > 0 || phys_write) {
         for (std::size_t k = 0; k < avail.size();) {
           bool hit = phys_write;
-          const instr& e = out[avail[k]];
+          const instr& e = blk.instrs[avail[k]];
           for_each_access(isa, dm, e, [&](bool, bool u, uint32_t f, uint32_t n, int) {
             if (u && written(f, n)) hit = true;
           });
@@ -137,13 +142,18 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
             ++k;
         }
       }
-      out.push_back(in);
-      if (candidate(in)) {
-        avail.push_back(static_cast<uint32_t>(out.size() - 1));
+      if (cand) {
+        avail.push_back(static_cast<uint32_t>(idx));
         if (avail.size() > window) avail.erase(avail.begin());
       }
     }
-    blk.instrs = std::move(out);
+    if (removed) {
+      std::vector<instr> out;
+      out.reserve(blk.instrs.size());
+      for (std::size_t i = 0; i < blk.instrs.size(); ++i)
+        if (keep[i]) out.push_back(blk.instrs[i]);
+      blk.instrs = std::move(out);
+    }
   }
   if (changed)
     for (block& blk : fn.blocks)

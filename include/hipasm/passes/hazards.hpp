@@ -44,8 +44,17 @@ struct hz_range {
   constexpr bool same(const hz_range& o) const { return first == o.first && n == o.n; }
 };
 
+// A 64-bit signature of a set of registers (one bit per register, hashed): two sets that
+// share no bit share no register. Lets the pass skip most producer/consumer pairs at once.
+constexpr uint64_t reg_signature(const hz_range& r) {
+  uint64_t s = 0;
+  for (uint32_t i = 0; i < r.n; ++i) s |= uint64_t{1} << (((r.first + i) * 37u + ((r.first + i) >> 6)) & 63u);
+  return s;
+}
+
 struct hazard_facts {
   uint32_t kind = 0;
+  uint64_t def_sig = 0, use_sig = 0;
   uint8_t passes = 0;
   uint8_t wait_states = 1;  // what this instruction itself provides (s_nop N: N+1)
   uint8_t ndefs = 0, nuses = 0;
@@ -55,9 +64,11 @@ struct hazard_facts {
   constexpr bool is(uint32_t k) const { return (kind & k) != 0; }
   constexpr void add_def(hz_range r) {
     if (ndefs < 8) defs[ndefs++] = r;
+    def_sig |= reg_signature(r);
   }
   constexpr void add_use(hz_range r) {
     if (nuses < 12) uses[nuses++] = r;
+    use_sig |= reg_signature(r);
   }
   constexpr bool writes(uint16_t first, uint16_t n) const {
     hz_range q{first, static_cast<uint8_t>(n), 0};
@@ -188,129 +199,124 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
   if (has(fl, f_writes_vcc)) h.add_def({hz_vcc, 2, ht_plain});
   if (has(fl, f_writes_m0)) h.add_def({hz_m0, 1, ht_plain});
   if (has(fl, f_writes_scc)) h.add_def({hz_scc, 1, ht_plain});
-  if (m0_read) h.kind |= hk_m0_user;
+  if (m0_read) {
+    h.kind |= hk_m0_user;
+    if (!(h.use_sig & reg_signature({hz_m0, 1, 0}))) h.add_use({hz_m0, 1, ht_plain});
+  }
+  if (h.is(hk_z_reader)) {
+    h.add_use({hz_vcc, 2, ht_plain});
+    h.add_use({hz_exec, 2, ht_plain});
+  }
   if (h.is(hk_vmem) && store)
     for (int i = 0; i < h.nuses; ++i)
       if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
   return h;
 }
 
+// Register relations between a producer P and a consumer C (free functions, not lambdas:
+// each lambda object costs the constant interpreters a construction per call).
+constexpr bool any_range(const hz_range&) { return true; }
+constexpr bool vec_range(const hz_range& x) { return is_vector(x); }
+constexpr bool sgpr_range(const hz_range& x) { return is_sgpr_or_vcc(x); }
+constexpr bool srcab_range(const hz_range& x) { return x.tag == ht_srcab; }
+constexpr bool lane_sel_range(const hz_range& x) { return x.tag == ht_lane_sel; }
+constexpr bool src0_vec_range(const hz_range& x) { return x.tag == ht_src0 && is_vector(x); }
+
+// P writes (a register matching pd) that C reads (through an operand matching pu).
+constexpr bool writes_read(const hazard_facts& P, const hazard_facts& C, bool (*pd)(const hz_range&),
+                           bool (*pu)(const hz_range&)) {
+  for (int i = 0; i < P.ndefs; ++i) {
+    if (!pd(P.defs[i])) continue;
+    for (int j = 0; j < C.nuses; ++j)
+      if (pu(C.uses[j]) && P.defs[i].overlaps(C.uses[j])) return true;
+  }
+  return false;
+}
+// P writes a vector register that C writes too (WAW).
+constexpr bool vector_waw(const hazard_facts& P, const hazard_facts& C) {
+  for (int i = 0; i < P.ndefs; ++i)
+    for (int j = 0; j < C.ndefs; ++j)
+      if (is_vector(P.defs[i]) && P.defs[i].overlaps(C.defs[j])) return true;
+  return false;
+}
+// P reads (an operand with tag) what C overwrites (WAR).
+constexpr bool read_then_written(const hazard_facts& P, const hazard_facts& C, uint8_t tag) {
+  for (int i = 0; i < P.nuses; ++i)
+    if (P.uses[i].tag == tag)
+      for (int j = 0; j < C.ndefs; ++j)
+        if (P.uses[i].overlaps(C.defs[j])) return true;
+  return false;
+}
+// C reads as SrcC exactly (same) or partly (!same) what P wrote.
+constexpr bool srcc_relation(const hazard_facts& P, const hazard_facts& C, bool same) {
+  for (int i = 0; i < P.ndefs; ++i) {
+    if (!is_vector(P.defs[i])) continue;
+    for (int j = 0; j < C.nuses; ++j) {
+      if (C.uses[j].tag != ht_srcc || !P.defs[i].overlaps(C.uses[j])) continue;
+      if (P.defs[i].same(C.uses[j]) == same) return true;
+    }
+  }
+  return false;
+}
+
 // Wait states rule `r` requires between producer P and consumer C (0: no hazard).
-constexpr int hazard_wait(const hazard_rule& r_, const hazard_facts& P_, const hazard_facts& C_) {
-  const hazard_rule& r = r_;  // local aliases: see compute_liveness
-  const hazard_facts& P = P_;
-  const hazard_facts& C = C_;
+constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
   const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
   if (w <= 0) return 0;
-  auto p_writes_use = [&](auto pred_def, auto pred_use) {
-    for (int i = 0; i < P.ndefs; ++i) {
-      if (!pred_def(P.defs[i])) continue;
-      for (int j = 0; j < C.nuses; ++j)
-        if (pred_use(C.uses[j]) && P.defs[i].overlaps(C.uses[j])) return true;
-    }
-    return false;
-  };
-  auto any = [](const hz_range&) { return true; };
-  auto vec = [](const hz_range& x) { return is_vector(x); };
-  auto sgpr = [](const hz_range& x) { return is_sgpr_or_vcc(x); };
-  auto exec = [](const hz_range& x) { return x.first == hz_exec; };
-  auto vcc = [](const hz_range& x) { return x.first == hz_vcc || x.first == hz_vcc + 1; };
-  auto valu_or_mem_writes_mfma_dst = [&] {
-    for (int i = 0; i < P.ndefs; ++i)
-      for (int j = 0; j < C.ndefs; ++j)
-        if (is_vector(P.defs[i]) && P.defs[i].overlaps(C.defs[j])) return true;
-    return false;
-  };
-  const bool p_valu = P.is(hk_valu), c_valu = P.is(hk_valu) && false;
-  (void)c_valu;
+  const bool p_valu = P.is(hk_valu);
   const bool p_gemm = P.is(hk_mfma) && !P.is(hk_dgemm);
   const bool p_xdl = p_gemm && P.is(hk_xdl);
   const bool p_nonxdl = p_gemm && !P.is(hk_xdl);
   const bool c_reader = C.is(hk_valu) || C.is(hk_mem);
-  auto srcc = [](const hz_range& x) { return x.tag == ht_srcc; };
-  auto srcab = [](const hz_range& x) { return x.tag == ht_srcab; };
-  auto srcc_same = [&] {
-    for (int i = 0; i < P.ndefs; ++i)
-      for (int j = 0; j < C.nuses; ++j)
-        if (C.uses[j].tag == ht_srcc && P.defs[i].same(C.uses[j]) && is_vector(P.defs[i])) return true;
-    return false;
-  };
-  auto srcc_overlap_not_same = [&] {
-    for (int i = 0; i < P.ndefs; ++i)
-      for (int j = 0; j < C.nuses; ++j)
-        if (C.uses[j].tag == ht_srcc && is_vector(P.defs[i]) && P.defs[i].overlaps(C.uses[j]) &&
-            !P.defs[i].same(C.uses[j]))
-          return true;
-    return false;
-  };
   bool hit = false;
   switch (r.check) {
-    case hazard_check::valu_sgpr_then_vmem: hit = p_valu && C.is(hk_vmem) && p_writes_use(sgpr, sgpr); break;
+    case hazard_check::valu_sgpr_then_vmem: hit = p_valu && C.is(hk_vmem) && writes_read(P, C, sgpr_range, sgpr_range); break;
     case hazard_check::valu_vcc_then_div_fmas: hit = p_valu && C.is(hk_div_fmas) && P.writes(hz_vcc, 2); break;
     case hazard_check::valu_sgpr_then_lane_sel:
-      hit = p_valu && C.is(hk_lane_op) && p_writes_use(sgpr, [](const hz_range& x) { return x.tag == ht_lane_sel; });
+      hit = p_valu && C.is(hk_lane_op) && writes_read(P, C, sgpr_range, lane_sel_range);
       break;
     case hazard_check::setreg_then_getreg: hit = P.is(hk_setreg) && (C.is(hk_getreg) || C.is(hk_setreg)); break;
     case hazard_check::salu_m0_then_m0_user: hit = P.is(hk_salu) && P.writes(hz_m0, 1) && C.is(hk_m0_user); break;
-    case hazard_check::vgpr_then_dpp: hit = (p_valu || P.is(hk_mfma)) && C.is(hk_dpp) && p_writes_use(vec, vec); break;
+    case hazard_check::vgpr_then_dpp: hit = (p_valu || P.is(hk_mfma)) && C.is(hk_dpp) && writes_read(P, C, vec_range, vec_range); break;
     case hazard_check::valu_exec_then_dpp: hit = p_valu && C.is(hk_dpp) && P.writes(hz_exec, 2); break;
-    case hazard_check::wide_store_then_valu_war:
-      if (P.is(hk_wide_store) && C.is(hk_valu))
-        for (int i = 0; i < P.nuses && !hit; ++i)
-          if (P.uses[i].tag == ht_data)
-            for (int j = 0; j < C.ndefs; ++j)
-              if (P.uses[i].overlaps(C.defs[j])) hit = true;
-      break;
+    case hazard_check::wide_store_then_valu_war: hit = P.is(hk_wide_store) && C.is(hk_valu) && read_then_written(P, C, ht_data); break;
     case hazard_check::valu_vcc_exec_then_z:
       hit = p_valu && C.is(hk_z_reader) && (P.writes(hz_vcc, 2) || P.writes(hz_exec, 2));
       break;
     case hazard_check::valu_sgpr_then_valu:
-      hit = p_valu && (C.is(hk_valu) || C.is(hk_mfma)) && p_writes_use(sgpr, sgpr);
+      hit = p_valu && (C.is(hk_valu) || C.is(hk_mfma)) && writes_read(P, C, sgpr_range, sgpr_range);
       break;
     case hazard_check::valu_exec_then_lane_op: hit = p_valu && C.is(hk_lane_op) && P.writes(hz_exec, 2); break;
-    case hazard_check::valu_vgpr_then_readlane:
-      hit = p_valu && C.is(hk_readlane) && p_writes_use(vec, [](const hz_range& x) { return x.tag == ht_src0 && is_vector(x); });
-      break;
-    case hazard_check::trans_then_valu:
-      hit = P.is(hk_trans) && C.is(hk_valu) && !C.is(hk_trans) && p_writes_use(vec, vec);
-      break;
-    case hazard_check::partial_dst_then_valu: hit = P.is(hk_partial_dst) && C.is(hk_valu) && p_writes_use(vec, vec); break;
+    case hazard_check::valu_vgpr_then_readlane: hit = p_valu && C.is(hk_readlane) && writes_read(P, C, vec_range, src0_vec_range); break;
+    case hazard_check::trans_then_valu: hit = P.is(hk_trans) && C.is(hk_valu) && !C.is(hk_trans) && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::partial_dst_then_valu: hit = P.is(hk_partial_dst) && C.is(hk_valu) && writes_read(P, C, vec_range, vec_range); break;
     case hazard_check::cmpx_then_exec_read: hit = P.is(hk_cmpx) && C.is(hk_valu) && C.is(hk_reads_exec_explicit); break;
-    case hazard_check::vgpr_then_permlane: hit = p_valu && C.is(hk_permlane) && p_writes_use(vec, vec); break;
+    case hazard_check::vgpr_then_permlane: hit = p_valu && C.is(hk_permlane) && writes_read(P, C, vec_range, vec_range); break;
     case hazard_check::valu_exec_then_mfma: hit = p_valu && C.is(hk_mfma) && P.writes(hz_exec, 2); break;
-    case hazard_check::valu_vgpr_then_mfma: hit = p_valu && C.is(hk_mfma) && p_writes_use(vec, vec); break;
-    case hazard_check::mfma_then_same_srcc: hit = P.is(hk_mfma) && C.is(hk_mfma) && srcc_same(); break;
-    case hazard_check::xdl_then_overlap_srcc: hit = p_xdl && C.is(hk_mfma) && srcc_overlap_not_same(); break;
+    case hazard_check::valu_vgpr_then_mfma: hit = p_valu && C.is(hk_mfma) && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::mfma_then_same_srcc: hit = P.is(hk_mfma) && C.is(hk_mfma) && srcc_relation(P, C, true); break;
+    case hazard_check::xdl_then_overlap_srcc: hit = p_xdl && C.is(hk_mfma) && srcc_relation(P, C, false); break;
     case hazard_check::nonxdl_then_overlap_srcc:
-      hit = p_nonxdl && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_overlap_not_same();
+      hit = p_nonxdl && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_relation(P, C, false);
       break;
-    case hazard_check::xdl_then_srcab: hit = p_xdl && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
-    case hazard_check::nonxdl_then_srcab: hit = p_nonxdl && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
-    case hazard_check::xdl_then_read: hit = p_xdl && c_reader && p_writes_use(vec, vec); break;
-    case hazard_check::nonxdl_then_read: hit = p_nonxdl && c_reader && p_writes_use(vec, vec); break;
-    case hazard_check::xdl_then_waw: hit = p_xdl && c_reader && valu_or_mem_writes_mfma_dst(); break;
-    case hazard_check::nonxdl_then_waw: hit = p_nonxdl && c_reader && valu_or_mem_writes_mfma_dst(); break;
-    case hazard_check::mfma_srcc_then_valu_war:
-      if (p_gemm && C.is(hk_valu))
-        for (int i = 0; i < P.nuses && !hit; ++i)
-          if (srcc(P.uses[i]))
-            for (int j = 0; j < C.ndefs; ++j)
-              if (P.uses[i].overlaps(C.defs[j])) hit = true;
-      break;
+    case hazard_check::xdl_then_srcab: hit = p_xdl && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
+    case hazard_check::nonxdl_then_srcab: hit = p_nonxdl && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
+    case hazard_check::xdl_then_read: hit = p_xdl && c_reader && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::nonxdl_then_read: hit = p_nonxdl && c_reader && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::xdl_then_waw: hit = p_xdl && c_reader && vector_waw(P, C); break;
+    case hazard_check::nonxdl_then_waw: hit = p_nonxdl && c_reader && vector_waw(P, C); break;
+    case hazard_check::mfma_srcc_then_valu_war: hit = p_gemm && C.is(hk_valu) && read_then_written(P, C, ht_srcc); break;
     case hazard_check::dgemm_then_fma64: hit = P.is(hk_dgemm) && C.is(hk_fma64); break;
-    case hazard_check::dgemm_then_valu_read: hit = P.is(hk_dgemm) && C.is(hk_valu) && p_writes_use(vec, vec); break;
-    case hazard_check::dgemm_then_mem_read: hit = P.is(hk_dgemm) && C.is(hk_mem) && p_writes_use(vec, vec); break;
-    case hazard_check::dgemm_then_waw: hit = P.is(hk_dgemm) && c_reader && valu_or_mem_writes_mfma_dst(); break;
-    case hazard_check::dgemm_then_srcab: hit = P.is(hk_dgemm) && C.is(hk_mfma) && p_writes_use(vec, srcab); break;
+    case hazard_check::dgemm_then_valu_read: hit = P.is(hk_dgemm) && C.is(hk_valu) && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::dgemm_then_mem_read: hit = P.is(hk_dgemm) && C.is(hk_mem) && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::dgemm_then_waw: hit = P.is(hk_dgemm) && c_reader && vector_waw(P, C); break;
+    case hazard_check::dgemm_then_srcab: hit = P.is(hk_dgemm) && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
     case hazard_check::dgemm_then_overlap_srcc:
-      hit = P.is(hk_dgemm) && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_overlap_not_same();
+      hit = P.is(hk_dgemm) && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_relation(P, C, false);
       break;
-    case hazard_check::dgemm_then_same_srcc: hit = P.is(hk_dgemm) && C.is(hk_dgemm) && srcc_same(); break;
+    case hazard_check::dgemm_then_same_srcc: hit = P.is(hk_dgemm) && C.is(hk_dgemm) && srcc_relation(P, C, true); break;
     default: break;
   }
-  (void)any;
-  (void)exec;
-  (void)vcc;
   return hit ? w : 0;
 }
 
@@ -380,12 +386,20 @@ struct active_rules {
       if (w > max_wait) max_wait = w;
     }
   }
-  // The longest window any active rule needs before consumer C.
-  constexpr int window_for(const hazard_facts& C) const {
-    int w = 0;
-    for (std::size_t i = 0; i < index.size(); ++i)
-      if ((masks[i].consumer & C.kind) && max_rule_wait[i] > w) w = max_rule_wait[i];
-    return w;
+  // The rules that can apply to consumer C, and the longest window among them.
+  struct subset {
+    uint16_t rule[64]{};  // positions in index/masks
+    uint8_t n = 0;
+    int window = 0;
+  };
+  constexpr subset for_consumer(const hazard_facts& C) const {
+    subset s;
+    for (std::size_t i = 0; i < index.size() && s.n < 64; ++i)
+      if (masks[i].consumer & C.kind) {
+        s.rule[s.n++] = static_cast<uint16_t>(i);
+        if (max_rule_wait[i] > s.window) s.window = max_rule_wait[i];
+      }
+    return s;
   }
 };
 
@@ -394,11 +408,17 @@ struct hazard_need {
   int wait = 0;
   int rule = -1;
 };
-constexpr hazard_need hazard_between(const active_rules& a, const hazard_facts& P, const hazard_facts& C) {
+constexpr hazard_need hazard_between(const active_rules& a, const active_rules::subset& sub, const hazard_facts& P,
+                                     const hazard_facts& C) {
   hazard_need n;
   if (P.kind == 0 || P.is(hk_nop)) return n;
-  for (std::size_t i = 0; i < a.index.size(); ++i) {
-    if (!(a.masks[i].producer & P.kind) || !(a.masks[i].consumer & C.kind)) continue;
+  // Every rule but these relates a register of P to one of C (RAW, WAW or WAR).
+  constexpr uint32_t no_register_relation = hk_setreg | hk_dgemm | hk_cmpx;
+  if (!(P.kind & no_register_relation) && !(P.def_sig & (C.use_sig | C.def_sig)) && !(P.use_sig & C.def_sig))
+    return n;
+  for (uint8_t k = 0; k < sub.n; ++k) {
+    const uint16_t i = sub.rule[k];
+    if (!(a.masks[i].producer & P.kind)) continue;
     const int w = hazard_wait(a.table->rules[a.index[i]], P, C);
     if (w > n.wait) n = {w, a.index[i]};
   }
@@ -425,17 +445,18 @@ struct hazard_walker {
     if (b != cur) return (*facts)[b][j];
     return j < cur_prefix->size() ? (*cur_prefix)[j] : (*cur_orig)[cur_i + (j - cur_prefix->size())];
   }
-  constexpr void walk(const hazard_facts& C, int window, uint32_t b, std::size_t end, int dist, int hops,
-                      hazard_need& need) const {
+  constexpr void walk(const hazard_facts& C, const active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
+                      int hops, hazard_need& need) const {
+    const int window = sub.window;
     for (std::size_t i = end; i-- > 0;) {
       if (dist >= window) return;
       const hazard_facts& P = at(b, i);
-      const hazard_need n = hazard_between(*rules, P, C);
+      const hazard_need n = hazard_between(*rules, sub, P, C);
       if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
       dist += P.wait_states;
     }
     if (dist >= window || hops > 32) return;
-    for (uint32_t p : (*preds)[b]) walk(C, window, p, size(p), dist, hops + 1, need);
+    for (uint32_t p : (*preds)[b]) walk(C, sub, p, size(p), dist, hops + 1, need);
   }
 };
 
@@ -474,8 +495,10 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
       walker.cur_i = i;
       // Processed blocks are walked in their final form; later blocks (reached through a
       // back edge) still without their s_nops: fewer wait states, so never too few nops.
-      const int window = C.is(hk_nop) ? 0 : rules.window_for(C);
-      if (window > 0) walker.walk(C, window, static_cast<uint32_t>(b), out_facts.size(), 0, 0, need);
+      if (!C.is(hk_nop)) {
+        const active_rules::subset sub = rules.for_consumer(C);
+        if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), out_facts.size(), 0, 0, need);
+      }
       while (need.wait > 0 && nop_op >= 0) {
         const int n = need.wait > table.max_nop + 1 ? table.max_nop + 1 : need.wait;
         instr nop{};
