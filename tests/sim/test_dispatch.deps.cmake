@@ -1,0 +1,11 @@
+# Code objects of test_scalar / test_dispatch (sim-core): clang-compiled HIP and hand-written asm.
+if(NOT TARGET sim_core_kernels)
+  set(_dir "${CMAKE_CURRENT_LIST_DIR}/core_kernels")
+  hipasm_add_code_object(sim_core_scalar SOURCES "${_dir}/scalar_uniform.hip" DEPENDS "${_dir}/scalar_exprs.h")
+  hipasm_add_code_object(sim_core_dispatch SOURCES "${_dir}/dispatch_kernels.hip")
+  hipasm_assemble(sim_core_asm SOURCE "${_dir}/asm_kernels.s")
+  add_custom_target(sim_core_kernels DEPENDS sim_core_scalar sim_core_dispatch sim_core_asm)
+endif()
+add_dependencies(${HIPASM_SIM_TEST_TARGET} sim_core_kernels)
+target_include_directories(${HIPASM_SIM_TEST_TARGET} PRIVATE "${CMAKE_CURRENT_LIST_DIR}/core_kernels")
+set_tests_properties(${HIPASM_SIM_TEST_NAME} PROPERTIES LABELS "sim;core")
