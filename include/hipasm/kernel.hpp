@@ -41,6 +41,12 @@
 #include <string>
 #endif
 
+// Without the HIP headers (device-only builds with -nogpuinc, as hipasm_add_code_object
+// does), HIP's kernel keyword is spelled here so user kernels read the same either way.
+#if defined(__HIP__) && !defined(__global__)
+#define __global__ __attribute__((global))
+#endif
+
 namespace hipasm {
 
 // Register and LDS usage of a compiled kernel.
