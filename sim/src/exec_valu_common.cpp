@@ -6,6 +6,17 @@
 
 namespace hipasm::sim::detail {
 
+namespace {
+__attribute__((target("fma"))) float fma32_hw(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+__attribute__((target("fma"))) double fma64_hw(double a, double b, double c) { return __builtin_fma(a, b, c); }
+float fma32_sw(float a, float b, float c) { return std::fma(a, b, c); }
+double fma64_sw(double a, double b, double c) { return std::fma(a, b, c); }
+const bool kHostFma = __builtin_cpu_supports("fma");
+}  // namespace
+
+float fma32(float a, float b, float c) { return kHostFma ? fma32_hw(a, b, c) : fma32_sw(a, b, c); }
+double fma64(double a, double b, double c) { return kHostFma ? fma64_hw(a, b, c) : fma64_sw(a, b, c); }
+
 int dpp_source_lane(uint16_t ctrl, int l) {
   const int row_base = l & ~15, in_row = l & 15;
   if (ctrl <= 0xff) return (l & ~3) | ((ctrl >> (2 * (l & 3))) & 3);  // quad_perm

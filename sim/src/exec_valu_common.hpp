@@ -65,11 +65,16 @@ struct F16Env {
     uint16_t h = fp::f32_to_f16(f);
     return out ? h : flush16(h);
   }
-  uint32_t o(double d) const {  // round a double result to f16 (via f32 is double rounding-
-    // safe only when exact; fma/mul/add of f16 are exact in f32 except fma, handled by caller)
-    return o(float(d));
+  uint32_t o(double d) const {  // a double result rounded once to f16
+    uint16_t h = fp::f64_to_f16(d);
+    return out ? h : flush16(h);
   }
 };
+
+// Fused multiply-add, correctly rounded: the host's FMA instruction when it has one (the
+// libm fallback is exact but slow).
+float fma32(float a, float b, float c);
+double fma64(double a, double b, double c);
 
 // IEEE-mode min/max: a NaN operand yields the other operand (sNaN quieted if both NaN).
 inline float fmin_ieee(float a, float b) {

@@ -218,18 +218,18 @@ const Registrar reg_float({
     {"v_min3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmin_ieee(fmin_ieee(a, b), c); }))},
     {"v_max3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmax_ieee(fmax_ieee(a, b), c); }))},
     {"v_med3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmed3(a, b, c); }))},
-    {"v_fma_f32", H(f32_3(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }))},
+    {"v_fma_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
     // fmamk/fmaak: the literal is already in the right source slot (src1 / src2)
-    {"v_fmamk_f32", H(f32_3(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }))},
-    {"v_fmaak_f32", H(f32_3(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }))},
+    {"v_fmamk_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
+    {"v_fmaak_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
     {"v_fmac_f32", H({
        F32Env e(w);
        if (in.num_src > 2) {  // VOP3 form with an explicit src2 (== vdst)
-         f32_3(w, in, [](float a, float b, float c) { return std::fma(a, b, c); });
+         f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); });
          return;
        }
        acc_op<SrcType::F32>(w, in, DstType::F32, [&](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-         return e.o(std::fma(e.i(uint32_t(a)), e.i(uint32_t(b)), e.i(uint32_t(c)))); });
+         return e.o(fma32(e.i(uint32_t(a)), e.i(uint32_t(b)), e.i(uint32_t(c)))); });
      })},
     {"v_ldexp_f32", H({
        F32Env e(w);
@@ -261,7 +261,7 @@ const Registrar reg_float({
        alignas(64) uint32_t res[kLanes];
        for_lanes(s.mask, [&](int l) {
          float a = f32(s.p[0][0][l]), b = f32(s.p[1][0][l]), c = f32(s.p[2][0][l]);
-         float r = std::fma(a, b, c);  // input denormals are not flushed (ISA note)
+         float r = fma32(a, b, c);  // input denormals are not flushed (ISA note)
          if ((vcc >> l) & 1) r = std::ldexp(r, biased_exp32(c) > 127 ? 64 : -64);
          res[l] = e.o(r);
        });
@@ -312,15 +312,15 @@ const Registrar reg_float({
     {"v_mul_f64", H(f64_2(w, in, [](double a, double b) { return a * b; }))},
     {"v_min_f64", H(f64_2(w, in, [](double a, double b) { return dmin_ieee(a, b); }))},
     {"v_max_f64", H(f64_2(w, in, [](double a, double b) { return dmax_ieee(a, b); }))},
-    {"v_fma_f64", H(f64_3(w, in, [](double a, double b, double c) { return std::fma(a, b, c); }))},
+    {"v_fma_f64", H(f64_3(w, in, [](double a, double b, double c) { return fma64(a, b, c); }))},
     {"v_fmac_f64", H({
        F64Env e(w);
        if (in.num_src > 2) {
-         f64_3(w, in, [](double a, double b, double c) { return std::fma(a, b, c); });
+         f64_3(w, in, [](double a, double b, double c) { return fma64(a, b, c); });
          return;
        }
        acc_op<SrcType::F64>(w, in, DstType::F64, [&](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-         return e.o(std::fma(e.i(a), e.i(b), e.i(c))); });
+         return e.o(fma64(e.i(a), e.i(b), e.i(c))); });
      })},
     {"v_ldexp_f64", H({
        F64Env e(w);
@@ -353,7 +353,7 @@ const Registrar reg_float({
        auto get = [&](int i, int l) { return f64(s.p[i][0][l] | (uint64_t(s.p[i][1][l]) << 32)); };
        for_lanes(s.mask, [&](int l) {
          double c = get(2, l);
-         double r = std::fma(get(0, l), get(1, l), c);
+         double r = fma64(get(0, l), get(1, l), c);
          if ((vcc >> l) & 1) r = std::ldexp(r, biased_exp64(c) > 1023 ? 128 : -128);
          res[l] = e.o(r);
        });
@@ -391,18 +391,18 @@ const Registrar reg_float({
        return double(a) * double(b) + double(c); }))},
     {"v_fma_legacy_f16", H(f16_3(w, in, DstType::F16Zero, [](float a, float b, float c) {
        return double(a) * double(b) + double(c); }))},
-    {"v_mad_f16", H(f16_3(w, in, DstType::F16Zero, [](float a, float b, float c) { return a * b + c; }))},
-    {"v_mad_legacy_f16", H(f16_3(w, in, DstType::F16Zero, [](float a, float b, float c) { return a * b + c; }))},
-    {"v_madmk_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return a * b + c; }))},
-    {"v_madak_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return a * b + c; }))},
+    {"v_mad_f16", H(f16_3(w, in, DstType::F16Zero, [](float a, float b, float c) { return double(a) * b + c; }))},
+    {"v_mad_legacy_f16", H(f16_3(w, in, DstType::F16Zero, [](float a, float b, float c) { return double(a) * b + c; }))},
+    {"v_madmk_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return double(a) * b + c; }))},
+    {"v_madak_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return double(a) * b + c; }))},
     {"v_mac_f16", H({
        F16Env e(w);
        if (in.num_src > 2) {
-         f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return a * b + c; });
+         f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return double(a) * b + c; });
          return;
        }
        acc_op<SrcType::F16>(w, in, DstType::F16Keep, [&](uint64_t a, uint64_t b, uint64_t c) -> uint64_t {
-         return e.o(e.i(uint32_t(a)) * e.i(uint32_t(b)) + e.i(uint32_t(c) & 0xffffu)); });
+         return e.o(double(e.i(uint32_t(a))) * e.i(uint32_t(b)) + e.i(uint32_t(c) & 0xffffu)); });
      })},
     {"v_min3_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return fmin_ieee(fmin_ieee(a, b), c); }))},
     {"v_max3_f16", H(f16_3(w, in, DstType::F16Keep, [](float a, float b, float c) { return fmax_ieee(fmax_ieee(a, b), c); }))},

@@ -43,7 +43,7 @@ void pk16(Wave& w, const Inst& in, F f) {
     uint32_t rl, rh;
     if constexpr (Float) {
       auto one = [&](const uint16_t* x) -> uint32_t {
-        float r = f(e.i(x[0]), e.i(x[1]), e.i(x[2]));
+        auto r = f(e.i(x[0]), e.i(x[1]), e.i(x[2]));
         if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
         return e.o(r);
       };
@@ -111,11 +111,17 @@ void fma_mix(Wave& w, const Inst& in) {
       if (in.src[i].neg || p.neg_lo(i)) d = -d;
       x[i] = d;
     }
-    float r = std::fma(float(x[0]), float(x[1]), float(x[2]));  // f16 inputs are exact in f32
-    if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
-    if constexpr (Out == 0) res[l] = bits(r);
-    else if constexpr (Out == 1) res[l] = (old[l] & 0xffff0000u) | fp::f32_to_f16(r);
-    else res[l] = (old[l] & 0xffffu) | (uint32_t(fp::f32_to_f16(r)) << 16);
+    if constexpr (Out == 0) {
+      float r = fma32(float(x[0]), float(x[1]), float(x[2]));  // inputs are exact in f32
+      if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
+      res[l] = bits(r);
+    } else {
+      // one rounding to f16 (via double fma and a round-to-odd float)
+      double r = fma64(x[0], x[1], x[2]);
+      if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
+      const uint32_t h = fp::f64_to_f16(r);
+      res[l] = Out == 1 ? (old[l] & 0xffff0000u) | h : (old[l] & 0xffffu) | (h << 16);
+    }
   });
   write_dst32(w, in, s.mask, DstType::B32, res);
   w.lane_ops += std::popcount(s.mask);
@@ -201,7 +207,7 @@ const Registrar reg_packed({
     // ---- f16 packed
     {"v_pk_add_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return a + b; }))},
     {"v_pk_mul_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return a * b; }))},
-    {"v_pk_fma_f16", H(pk16<3, true>(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }))},
+    {"v_pk_fma_f16", H(pk16<3, true>(w, in, [](float a, float b, float c) { return double(a) * double(b) + double(c); }))},
     {"v_pk_min_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return fmin_ieee(a, b); }))},
     {"v_pk_max_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return fmax_ieee(a, b); }))},
     {"v_pk_fmac_f16", H({
@@ -217,7 +223,7 @@ const Registrar reg_packed({
        for_lanes(s.mask, [&](int l) {
          uint32_t r = 0;
          for (int h = 0; h < 2; ++h) {
-           float v = std::fma(e.i(half(s.p[0][0][l], h)), e.i(half(s.p[1][0][l], h)), e.i(half(old[l], h)));
+           double v = double(e.i(half(s.p[0][0][l], h))) * e.i(half(s.p[1][0][l], h)) + e.i(half(old[l], h));
            r |= (e.o(v) & 0xffffu) << (16 * h);
          }
          res[l] = r;
@@ -225,7 +231,7 @@ const Registrar reg_packed({
        write_dst32(w, in, s.mask, DstType::B32, res);
      })},
     // ---- f32 pairs
-    {"v_pk_fma_f32", H(pk32<3>(w, in, [](float a, float b, float c) { return std::fma(a, b, c); }))},
+    {"v_pk_fma_f32", H(pk32<3>(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
     {"v_pk_mul_f32", H(pk32<2>(w, in, [](float a, float b, float) { return a * b; }))},
     {"v_pk_add_f32", H(pk32<2>(w, in, [](float a, float b, float) { return a + b; }))},
     {"v_pk_mov_b32", H({

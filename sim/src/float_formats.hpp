@@ -79,6 +79,17 @@ inline uint16_t f32_to_f16(float f, Round rm = Round::NearestEven) {
   return uint16_t(sign | out);
 }
 
+// double -> float rounding to odd (inexact results get their last bit set): a following
+// rounding to a format with at most 22 significand bits is then correctly rounded.
+inline float to_float_odd(double d) {
+  float f = float(d);
+  if (double(f) == d || std::isnan(d) || std::isinf(f)) return f;
+  uint32_t b = bits(f);
+  if (std::fabs(double(f)) > std::fabs(d)) b -= 1;  // rounded away from zero: step back
+  return f32(b | 1u);
+}
+inline uint16_t f64_to_f16(double d) { return f32_to_f16(to_float_odd(d)); }
+
 // ---- bf16 ----
 inline float bf16_to_f32(uint16_t h) { return f32(uint32_t(h) << 16); }
 inline uint16_t f32_to_bf16(float f) {
