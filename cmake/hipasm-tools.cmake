@@ -15,6 +15,12 @@
 # can target gfx942.
 include_guard(GLOBAL)
 
+# Where hipasm's headers are: the includer sets HIPASM_INCLUDE_DIR (source tree or install).
+if(NOT HIPASM_INCLUDE_DIR)
+  get_filename_component(HIPASM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../include" ABSOLUTE)
+endif()
+set_property(GLOBAL PROPERTY HIPASM_INCLUDE_DIR "${HIPASM_INCLUDE_DIR}")
+
 set(HIPASM_DEFAULT_ARCH "gfx942" CACHE STRING "Default AMDGPU target of hipasm code objects")
 
 function(_hipasm_find_device_compiler)
@@ -61,6 +67,9 @@ execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-inter
 if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter)
 endif()
+# Functions below may be called from a parent directory (add_subdirectory users): they
+# read these facts from global properties, not from this directory's variables.
+set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 
 function(hipasm_add_code_object target)
   cmake_parse_arguments(A "" "ARCH" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
@@ -72,7 +81,9 @@ function(hipasm_add_code_object target)
   endif()
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
   set(_asm "${CMAKE_CURRENT_BINARY_DIR}/${target}.s")
-  set(_inc "-I${HIPASM_INCLUDE_DIR}")
+  get_property(_hipasm_inc GLOBAL PROPERTY HIPASM_INCLUDE_DIR)
+  get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
+  set(_inc "-I${_hipasm_inc}")
   foreach(_d IN LISTS A_INCLUDE_DIRECTORIES)
     list(APPEND _inc "-I${_d}")
   endforeach()
@@ -86,7 +97,9 @@ function(hipasm_add_code_object target)
   list(LENGTH _srcs _n)
   if(_n EQUAL 1)
     add_custom_command(OUTPUT "${_out}" "${_asm}"
-      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -MD -MF "${_out}.d" -c ${_srcs} -o "${_out}"
+      # -MD is ignored in device-only mode; the cc1 flags write the depfile.
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -Xclang -dependency-file -Xclang "${_out}.d"
+              -Xclang -MT -Xclang "${_out}" -c ${_srcs} -o "${_out}"
       COMMAND "${HIPASM_DEVICE_CXX}" ${_common} -S ${_srcs} -o "${_asm}"
       DEPENDS ${_srcs} ${A_DEPENDS} DEPFILE "${_out}.d"
       COMMENT "hipasm: code object ${target}.co (${A_ARCH})" VERBATIM)
@@ -125,6 +138,7 @@ function(hipasm_add_hip_executable target)
     message(FATAL_ERROR "hipasm_add_hip_executable(${target}): needs CMAKE_CXX_COMPILER = clang++-22 "
                         "(or ROCm's amdclang++), found ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
   endif()
+  get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
   add_executable(${target} ${A_SOURCES})
   set_source_files_properties(${A_SOURCES} PROPERTIES LANGUAGE CXX)
   target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} -nogpulib --rocm-path=/usr
