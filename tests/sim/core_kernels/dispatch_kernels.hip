@@ -2,7 +2,7 @@
 // packet), partial waves, LDS with barriers, and a kernel that never finishes. Checked by
 // tests/sim/test_dispatch.cpp against plain C++.
 #define KERNEL extern "C" __attribute__((global))
-#define LDS __attribute__((address_space(3)))
+#define SHARED __attribute__((shared))
 
 // 8 words per work-item at its linear global index.
 KERNEL void entry_ids(unsigned* out) {
@@ -24,7 +24,7 @@ KERNEL void entry_ids(unsigned* out) {
 
 // Sum of a block's inputs by a tree in LDS with a barrier per level (4 waves when 256 wide).
 KERNEL void lds_tree_sum(const int* in, int* out) {
-  static LDS int s[256];
+  SHARED int s[256];
   unsigned t = __builtin_amdgcn_workitem_id_x(), g = __builtin_amdgcn_workgroup_id_x();
   s[t] = in[g * 256 + t];
   __builtin_amdgcn_s_barrier();
