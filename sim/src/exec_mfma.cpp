@@ -231,7 +231,7 @@ __attribute__((always_inline)) inline void multiply_body(const Acc* __restrict A
         if constexpr (std::is_same_v<Acc, int32_t>) {
           for (int j = 0; j < N; ++j) acc[j] = int32_t(uint32_t(acc[j]) + uint32_t(a) * uint32_t(brow[j]));
         } else if constexpr (Fused) {
-          for (int j = 0; j < N; ++j) acc[j] = std::fma(a, brow[j], acc[j]);
+          for (int j = 0; j < N; ++j) acc[j] = __builtin_elementwise_fma(a, brow[j], acc[j]);
         } else {
           // exact products (narrow inputs): a plain multiply-add rounds once
           for (int j = 0; j < N; ++j) acc[j] = acc[j] + a * brow[j];

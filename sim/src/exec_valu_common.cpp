@@ -7,8 +7,8 @@
 namespace hipasm::sim::detail {
 
 namespace {
-__attribute__((target("fma"))) float fma32_hw(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
-__attribute__((target("fma"))) double fma64_hw(double a, double b, double c) { return __builtin_fma(a, b, c); }
+__attribute__((target("fma"))) float fma32_hw(float a, float b, float c) { return __builtin_elementwise_fma(a, b, c); }
+__attribute__((target("fma"))) double fma64_hw(double a, double b, double c) { return __builtin_elementwise_fma(a, b, c); }
 float fma32_sw(float a, float b, float c) { return std::fma(a, b, c); }
 double fma64_sw(double a, double b, double c) { return std::fma(a, b, c); }
 const bool kHostFma = __builtin_cpu_supports("fma");
