@@ -42,7 +42,17 @@ namespace detail {
 
 template <class S>
 constexpr void put_uint(S& out, uint64_t v) {
-  char buf[24]{};
+  // Register numbers and small immediates dominate: no buffer for them.
+  if (v < 10) {
+    out.put(static_cast<char>('0' + v));
+    return;
+  }
+  if (v < 100) {
+    out.put(static_cast<char>('0' + v / 10));
+    out.put(static_cast<char>('0' + v % 10));
+    return;
+  }
+  char buf[24];
   int n = 0;
   do {
     buf[n++] = static_cast<char>('0' + v % 10);
@@ -62,7 +72,7 @@ constexpr void put_int(S& out, int64_t v) {
 template <class S>
 constexpr void put_hex(S& out, uint64_t v) {
   out.put("0x");
-  char buf[20]{};
+  char buf[20];
   int n = 0;
   do {
     const int d = static_cast<int>(v & 0xf);
@@ -238,7 +248,8 @@ constexpr std::string_view basename(const char* path) {
 }
 
 template <class S>
-constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt) {
+constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt,
+                           std::string_view file = {}) {
   S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
   using namespace isa;
   const instr_desc& d = isa[in.op];
@@ -262,7 +273,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
   const bool vop3p = d.enc == encoding::vop3p;
   int nsrc = 0;
-  if (d.name == "s_waitcnt") {
+  if (d.enc == encoding::sopp && (d.flags & f_waitcnt) && d.operands[0].imm == imm_kind::simm16) {
     uint64_t imm = 0;
     for (int i = 0; i < in.num_operands; ++i)
       if (in.ops[i].k == operand::kind::imm) imm = in.ops[i].value;
@@ -392,7 +403,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
     };
     if (in.loc.line) {
       begin();
-      out.put(basename(in.loc.file));
+      out.put(file.empty() ? basename(in.loc.file) : file);
       out.put(':');
       put_uint(out, in.loc.line);
     }
@@ -425,12 +436,22 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::label && in.ops[i].value < target.size()) target[in.ops[i].value] = 1;
+  const char* last_file = nullptr;
+  std::string_view file = "<unknown>";
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
       out.put(":\n");
     }
-    for (const instr& in : fn.blocks[b].instrs) detail::print_instr(out, fn, isa, in, opt);
+    for (const instr& in : fn.blocks[b].instrs) {
+      // The file name of the comment, computed once per source file (strlen + rfind per
+      // line is a measurable share of constant evaluation).
+      if (in.loc.file != last_file) {
+        last_file = in.loc.file;
+        file = detail::basename(in.loc.file);
+      }
+      detail::print_instr(out, fn, isa, in, opt, file);
+    }
   }
 }
 

@@ -480,6 +480,8 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     for (const auto& f : fb) present |= f.kind;
   const active_rules rules(table, present);
   hazard_walker walker{&facts, &preds, &rules};
+  std::vector<uint32_t> subset_kind;
+  std::vector<active_rules::subset> subsets;
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     std::vector<instr> out;
     std::vector<hazard_facts> out_facts;
@@ -496,7 +498,14 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
       // Processed blocks are walked in their final form; later blocks (reached through a
       // back edge) still without their s_nops: fewer wait states, so never too few nops.
       if (!C.is(hk_nop)) {
-        const active_rules::subset sub = rules.for_consumer(C);
+        // Rule subsets depend on the consumer's kind only: computed once per kind.
+        std::size_t si = 0;
+        while (si < subset_kind.size() && subset_kind[si] != C.kind) ++si;
+        if (si == subset_kind.size()) {
+          subset_kind.push_back(C.kind);
+          subsets.push_back(rules.for_consumer(C));
+        }
+        const active_rules::subset& sub = subsets[si];
         if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), out_facts.size(), 0, 0, need);
       }
       while (need.wait > 0 && nop_op >= 0) {
