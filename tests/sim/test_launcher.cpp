@@ -142,7 +142,7 @@ TEST_CASE("modules load from bytes and files; bad input is an error", "[launcher
   auto d = rt::device::open(rt::backend::sim);
   auto m = d->load_file(kCodeObject);
   const auto names = m->kernel_names();
-  CHECK(names.size() == 9);
+  CHECK(names.size() == 10);
   CHECK(std::find(names.begin(), names.end(), "ids_3d") != names.end());
   const auto bytes = read_binary(kCodeObject);
   CHECK(d->load(bytes)->kernel_names() == names);
@@ -316,6 +316,18 @@ TEST_CASE("static and dynamic LDS and scratch memory work", "[launcher][run]") {
     CHECK(r.diagnostics.empty());
     const auto got = out.download();
     for (int t = 0; t < 512; ++t) CHECK(got[t] == float(511 - t));
+  }
+  SECTION("lds_racy: no s_waitcnt before s_barrier is an LDS race in the report") {
+    if (rt::backend_from_env() != rt::backend::sim) return;  // hardware has no checker
+    rt::buffer<float> out(*d, 512);
+    rt::kernel_args a;
+    a.add(out.addr());
+    const auto r = d->launch(*m, "lds_racy", {1}, {512}, a);
+    REQUIRE(r.diagnostics.size() >= 1);
+    CHECK_THAT(r.diagnostics[0], Catch::Contains("ds_read_b32") && Catch::Contains("lds-race"));
+    rt::launch_options unchecked;
+    unchecked.check = false;
+    CHECK(d->launch(*m, "lds_racy", {1}, {512}, a, unchecked).diagnostics.empty());
   }
   SECTION("lds_dynamic: dynamic LDS sized by the launch") {
     rt::buffer<float> out(*d, 256);

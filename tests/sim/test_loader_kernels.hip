@@ -26,8 +26,25 @@ KERNEL void ids_3d(unsigned* out) {
   out[x + 4 * y + 16 * z] = gx + gy * 100 + gz * 10000;
 }
 
+// __syncthreads(): the workgroup fences make clang wait for LDS stores before s_barrier.
+__attribute__((device)) inline void sync_threads() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+
 // Static LDS and a barrier: group_segment_fixed_size.
 KERNEL void lds_static(float* out) {
+  LDS static float tile[512];
+  unsigned t = __builtin_amdgcn_workitem_id_x();
+  tile[t] = t;
+  sync_threads();
+  out[t] = tile[511 - t];
+}
+
+// The same with a bare s_barrier: clang emits no s_waitcnt before it, so another wave may
+// read LDS bytes whose store has not completed. The checker must report this race.
+KERNEL void lds_racy(float* out) {
   LDS static float tile[512];
   unsigned t = __builtin_amdgcn_workitem_id_x();
   tile[t] = t;
@@ -40,7 +57,7 @@ KERNEL void lds_dynamic(float* out) {
   extern LDS float dyn[];
   unsigned t = __builtin_amdgcn_workitem_id_x();
   dyn[t] = t;
-  __builtin_amdgcn_s_barrier();
+  sync_threads();
   out[t] = dyn[t ^ 1];
 }
 

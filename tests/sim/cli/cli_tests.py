@@ -215,7 +215,7 @@ def group_info():
     if "usage: hipasm-sim" not in out:
         failures.append("--help does not print the usage")
     status, out, err = run(["info", CO], expect_ok=True)
-    for k in ["args_mix", "ids_3d", "lds_static", "lds_dynamic", "mfma_acc", "scratch_use", "packet_ptrs",
+    for k in ["args_mix", "ids_3d", "lds_static", "lds_racy", "lds_dynamic", "mfma_acc", "scratch_use", "packet_ptrs",
               "small_block", "grid_query"]:
         if f"\nkernel {k}\n" not in out:
             failures.append(f"info does not list kernel {k}")
@@ -245,8 +245,8 @@ def group_info():
              "system_vgpr_workitem_id": "vgpr_workitem_id", "float_denorm_mode_32": "float_denorm_mode_32",
              "ieee_mode": "ieee_mode", "user_sgpr_dispatch_ptr": "dispatch_ptr", "user_sgpr_queue_ptr": "queue_ptr",
              "enable_private_segment": "private_segment"}
-    if len(directives) != 9:
-        failures.append(f"found {len(directives)} .amdhsa_kernel blocks in {asm}, expected 9")
+    if len(directives) != 10:
+        failures.append(f"found {len(directives)} .amdhsa_kernel blocks in {asm}, expected 10")
     for kernel, d in directives.items():
         block = out.split(f"\nkernel {kernel}\n")[1].split("\nkernel ")[0] if f"\nkernel {kernel}\n" in out else ""
         for directive, label in shown.items():
@@ -285,6 +285,11 @@ def group_run():
         want = [0] * 64 + list(range(1064, 1080))
         if list(got) != want:
             failures.append(f"ids_3d: got {got}, want {want}")
+    # A kernel the checker rejects: findings on stdout, one error line, exit status 3.
+    status, out, err = run(["run", CO, "lds_racy", "--grid", "1", "--block", "512",
+                            "--arg", f"out={os.path.join(WORK, 'racy.bin')}:2048"], expect_ok=False)
+    if status != 3 or "lds-race" not in out or "checker reported" not in err:
+        failures.append(f"lds_racy: expected exit 3 with the race on stdout, got {status}: {out.strip()!r} {err.strip()!r}")
     # --seed (random wave interleaving) and --threads must not change the result.
     res2 = os.path.join(WORK, "ids2.bin")
     status, out, err = run(["run", CO, "ids_3d", "--grid", "1", "--block", "4,4,4", "--seed", "12345", "--threads", "2",
