@@ -255,18 +255,11 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   const instr_desc& d = isa[in.op];
   const bool dpp = in.mods.dpp.ctrl != 0xffff;
   const bool sdwa = in.mods.sdwa.on;
-  // Table variants llvm-mc spells like their base: atomics returning the old value
-  // (_rtn: the base mnemonic with sc0) and MUBUF loads into LDS (_lds: with the lds flag).
-  std::string_view mnemonic = d.name;
-  bool add_sc0 = false, add_lds = false;
-  if (d.has(f_returns) && mnemonic.size() > 4 && mnemonic.substr(mnemonic.size() - 4) == "_rtn") {
-    mnemonic = mnemonic.substr(0, mnemonic.size() - 4);
-    add_sc0 = true;
-  }
-  if (d.enc == encoding::mubuf && mnemonic.size() > 4 && mnemonic.substr(mnemonic.size() - 4) == "_lds") {
-    mnemonic = mnemonic.substr(0, mnemonic.size() - 4);
-    add_lds = true;
-  }
+  // Table variants llvm-mc spells like their base (same name in the table): atomics that
+  // return the old value (printed with sc0) and MUBUF loads into LDS (with lds).
+  const std::string_view mnemonic = d.name;
+  const bool add_sc0 = d.has(f_returns);
+  const bool add_lds = d.enc == encoding::mubuf && d.has(f_lds_dma);
   out.put('\t');
   out.put(mnemonic);
   if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");

@@ -87,7 +87,11 @@ struct kb {
   constexpr instr& op(uint32_t b, std::string_view mnemonic, std::initializer_list<operand> ops) {
     const isa::instr_desc* d = gfx942.find(mnemonic);  // binary search
     if (!d) __builtin_trap();  // unknown mnemonic: not a constant expression
-    const int idx = static_cast<int>(d - gfx942.instrs);
+    return op(b, static_cast<isa::gfx942_op>(d - gfx942.instrs), ops);
+  }
+  // By table index: the variants that share a mnemonic (returning atomics, LDS loads).
+  constexpr instr& op(uint32_t b, isa::gfx942_op which, std::initializer_list<operand> ops) {
+    const int idx = static_cast<int>(which);
     instr in{};
     in.op = static_cast<uint16_t>(idx);
     in.loc = src_loc{"test.cpp", ++line};
