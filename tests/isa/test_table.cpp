@@ -111,6 +111,17 @@ TEST_CASE("isa_table_assembles: every entry, printed with legal operands, assemb
 }
 
 namespace {
+// check() takes a quick path and explains only failures: both paths must agree.
+int quick_vs_explained_mismatches = 0;
+std::string first_quick_mismatch;
+check_result checked(const instr_desc& d, const instr& in) {
+  check_result r = check(d, in);
+  if (r.ok != check_explained(d, in).ok) {
+    if (quick_vs_explained_mismatches++ == 0) first_quick_mismatch = print(d, in, false);
+  }
+  return r;
+}
+
 struct variant {
   uint16_t op;
   int slot;
@@ -154,6 +165,9 @@ void compare(const std::vector<variant>& vs, const std::vector<mc_result>& res) 
   for (size_t k = 0; k < too_lax.size() && k < 15; ++k) UNSCOPED_INFO("lax: " << too_lax[k]);
   for (size_t k = 0; k < too_strict.size() && k < 15; ++k) UNSCOPED_INFO("strict: " << too_strict[k]);
   CHECK((too_lax.empty() && too_strict.empty()));
+  INFO("quick and explained checks disagree on " << quick_vs_explained_mismatches
+                                                 << " variants; first: " << first_quick_mismatch);
+  CHECK(quick_vs_explained_mismatches == 0);
 }
 }  // namespace
 
@@ -171,7 +185,7 @@ TEST_CASE("isa_slot_rules_agree: per slot and operand kind, check() accepts exac
       for (auto& [kind, o] : candidates(od.dwords)) {
         instr in = base;
         in.ops[i] = o;
-        check_result r = check(d, in);
+        check_result r = checked(d, in);
         vs.push_back({op, i, kind, r.ok, print(d, in, r.ok && r.print_e64), std::string(r.message.view())});
       }
     }
@@ -217,7 +231,7 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
     for (const mod_probe& p : probes) {
       instr in = base;
       p.set(in.mods);
-      check_result r = check(d, in);
+      check_result r = checked(d, in);
       // clamp/omod belong to the VOP3 form: spell it, or llvm-mc may pick SDWA (which has clamp)
       bool vop3_mod = in.mods.clamp || in.mods.omod;
       bool e64 = r.ok ? r.print_e64 : (vop3_mod && d.has(f_has_e64));
@@ -229,7 +243,7 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
       for (int which = 0; which < 2; ++which) {
         instr in = base;
         (which ? in.ops[i].abs : in.ops[i].neg) = true;
-        check_result r = check(d, in);
+        check_result r = checked(d, in);
         vs.push_back({op, i, which ? "abs" : "neg", r.ok, print(d, in, r.ok && r.print_e64),
                       std::string(r.message.view())});
       }
@@ -256,7 +270,7 @@ TEST_CASE("isa_dpp_sdwa_agree: DPP and SDWA operand rules agree with llvm-mc") {
           if (i >= 0) in.ops[i] = o;
           if (mode == 0) in.mods.dpp.ctrl = 0x111;  // row_shr:1
           else in.mods.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 4, .src1_sel = 6};
-          check_result r = check(d, in);
+          check_result r = checked(d, in);
           vs.push_back({op, i, kind + (mode ? "/sdwa" : "/dpp"), r.ok, print(d, in, false), std::string(r.message.view())});
         }
       }

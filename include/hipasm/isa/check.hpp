@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "../ir.hpp"
 #include "inline_constants.hpp"
@@ -32,12 +33,14 @@ struct reg_limits {
   uint16_t agprs = 256;
 };
 
-// A fixed-size message (constant evaluation cannot keep std::string).
+// The failure message. Empty (no allocation) when the check passes: a fixed buffer would be
+// copied element by element with every result in constant evaluation, which clang's bytecode
+// interpreter pays for on every instruction.
 struct check_message {
-  char buf[256]{};
-  uint16_t len = 0;
-  constexpr std::string_view view() const { return {buf, len}; }
+  std::vector<char> text;
+  constexpr std::string_view view() const { return {text.data(), text.size()}; }
   constexpr operator std::string_view() const { return view(); }
+  constexpr std::size_t size() const { return text.size(); }
 };
 
 struct check_result {
@@ -52,11 +55,14 @@ namespace detail {
 struct writer {
   check_message* m;
   constexpr writer& operator<<(std::string_view s) {
-    for (char c : s)
-      if (m->len + 1 < sizeof(m->buf)) m->buf[m->len++] = c;
+    for (char c : s) m->text.push_back(c);
     return *this;
   }
   constexpr writer& operator<<(char c) { return *this << std::string_view(&c, 1); }
+  constexpr writer& operator<<(const char* s) {
+    while (*s) *this << *s++;
+    return *this;
+  }
   constexpr writer& dec(long long v) {
     unsigned long long u = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
     if (v < 0) *this << '-';
@@ -194,8 +200,9 @@ constexpr void reg_text(writer& w, const operand& o) {
 constexpr bool mods_need_vop3(const instr& in, const instr_desc& d) {
   const modifiers& m = in.mods;
   if (m.clamp || m.omod || m.op_sel) return true;
+  const operand* ops = in.ops.data();
   for (int i = 0; i < d.num_operands; ++i)
-    if (in.ops[i].neg || in.ops[i].abs) return true;
+    if (ops[i].neg || ops[i].abs) return true;
   return false;
 }
 
@@ -264,81 +271,132 @@ struct bus_use {
   uint64_t literal = 0;
 };
 
-constexpr bool same_scalar(const operand& a, const operand& b) {
-  if (a.k != b.k) return false;
-  if (a.k == operand::kind::special) return a.sp == b.sp;
-  if (a.k == operand::kind::imm) return a.value == b.value;
-  return a.cls == b.cls && a.value == b.value && a.offset == b.offset;
+// One scalar source as a comparable key (the same SGPR read twice uses the bus once).
+constexpr uint64_t scalar_key(const operand& o) {
+  if (o.k == operand::kind::special) return 0x1000000ull | static_cast<uint64_t>(o.sp);
+  if (o.k == operand::kind::imm) return 0x2000000ull ^ (o.value * 0x9e3779b97f4a7c15ull);
+  return (static_cast<uint64_t>(o.k) << 60) | (static_cast<uint64_t>(o.offset) << 40) | (o.value & 0xffffffffffull);
 }
 
 constexpr bus_use constant_bus(const instr_desc& d, const instr& in, form f) {
   bus_use u;
-  operand seen[max_operands + 1]{};
+  uint64_t seen[max_operands + 1] = {};
   int n = 0;
+  uint64_t literal_seen = 0;
+  bool any_literal = false;
   for (int i = 0; i <= d.num_operands; ++i) {
+    uint64_t key = 0;
+    int idx = i;
     if (i == d.num_operands) {  // the implicit vcc of v_div_fmas
-      if (!d.has(f_reads_vcc)) break;
-      operand v;
-      v.k = operand::kind::special;
-      v.sp = special_reg::vcc;
-      bool dup = false;
-      for (int k = 0; k < n; ++k)
-        if (same_scalar(seen[k], v)) dup = true;
-      if (!dup) {
-        seen[n++] = v;
-        ++u.count;
-        if (u.first < 0) u.first = -2;
-        else if (u.second < 0) u.second = -2;
-      }
-      break;
-    }
-    if (d.operands[i].role == operand_role::def) continue;
-    const operand& o = in.ops[i];
-    bool scalar = false;
-    if (o.is_reg()) scalar = o.cls == reg_class::sgpr;
-    else if (o.k == operand::kind::special) {
-      // v_writelane's lane select may be m0 without using the bus (llvm-mc agrees)
-      if (o.sp == special_reg::m0 && i == 2 && d.has(f_readlane) && d.operands[0].role == operand_role::def_use)
-        continue;
-      scalar = o.sp != special_reg::scc;
-    } else if (o.k == operand::kind::imm && !(d.operands[i].classes & oc_simm16)) {
-      // A literal-only slot (the K of v_fmaak_f32 ...) holds the literal even for 1.
-      if (!(d.operands[i].classes & oc_inline) || !is_inline_constant(d.operands[i].imm, o.value)) {
-        bool dup = false;
-        for (int k = 0; k < n; ++k)
-          if (same_scalar(seen[k], o)) dup = true;
-        if (!dup) {
-          ++u.literals;
+      if (!((d.flags & (f_reads_vcc)) != 0)) break;
+      key = 0x1000000ull | static_cast<uint64_t>(special_reg::vcc);
+      idx = -2;
+    } else {
+      if (d.operands[i].role == operand_role::def) continue;
+      const operand& o = in.ops.data()[i];
+      if (o.is_reg()) {
+        if (o.cls != reg_class::sgpr) continue;
+      } else if (o.k == operand::kind::special) {
+        // v_writelane's lane select may be m0 without using the bus (llvm-mc agrees)
+        if (o.sp == special_reg::m0 && i == 2 && ((d.flags & (f_readlane)) != 0) && d.operands[0].role == operand_role::def_use)
+          continue;
+        if (o.sp == special_reg::scc) continue;
+      } else if (o.k == operand::kind::imm && !(d.operands[i].classes & oc_simm16)) {
+        // A literal-only slot (the K of v_fmaak_f32 ...) holds the literal even for 1.
+        if ((d.operands[i].classes & oc_inline) && is_inline_constant(d.operands[i].imm, o.value)) continue;
+        if (!any_literal || literal_seen != o.value) {
+          if (any_literal) ++u.literals;
+          else u.literals = 1;
+          any_literal = true;
+          literal_seen = o.value;
           u.literal = o.value;
         }
-        scalar = true;
+      } else {
+        continue;
       }
+      key = scalar_key(o);
     }
-    if (!scalar) continue;
     bool dup = false;
     for (int k = 0; k < n; ++k)
-      if (same_scalar(seen[k], o)) dup = true;
+      if (seen[k] == key) dup = true;
     if (dup) continue;
-    seen[n++] = o;
+    seen[n++] = key;
     ++u.count;
-    if (u.first < 0) u.first = i;
-    else if (u.second < 0) u.second = i;
+    if (u.first < 0) u.first = idx;
+    else if (u.second < 0) u.second = idx;
   }
   (void)f;
   return u;
+}
+
+// The modifier_kind bits an instruction's modifiers use.
+constexpr uint32_t modifiers_used(const modifiers& m, bool ds2) {
+  uint32_t u = 0;
+  if (m.offset != 0) u |= ds2 ? uint32_t(m_offset01) : uint32_t(m_offset);
+  if (m.offset1 != 0) u |= m_offset01;
+  if (m.glc) u |= m_glc;
+  if (m.slc) u |= m_slc;
+  if (m.nt) u |= m_nt;
+  if (m.sc0) u |= m_sc0;
+  if (m.sc1) u |= m_sc1;
+  if (m.lds) u |= m_lds;
+  if (m.idxen) u |= m_idxen;
+  if (m.offen) u |= m_offen;
+  if (m.gds) u |= m_gds;
+  if (m.clamp) u |= m_clamp;
+  if (m.omod != 0) u |= m_omod;
+  if (m.op_sel != 0) u |= m_op_sel;
+  if (m.op_sel_hi != 0xff) u |= m_op_sel_hi;
+  if (m.neg_lo != 0 || m.neg_hi != 0) u |= m_neg_lo_hi;
+  if (m.cbsz != 0 || m.abid != 0) u |= m_cbsz_abid_blgp;
+  if (m.blgp != 0) u |= m_blgp;
+  if (m.dpp.ctrl != 0xffff) u |= m_dpp;
+  if (m.sdwa.on) {
+    u |= m_sdwa;
+    if (m.sdwa.dst_sel != 6 || m.sdwa.dst_unused != 0) u |= m_sdwa_dst;
+  }
+  return u;
+}
+
+constexpr const char* modifier_name(uint32_t bit, bool ds2) {
+  switch (bit) {
+    case m_offset: return "offset";
+    case m_offset01: return ds2 ? "offset0/offset1" : "offset1";
+    case m_glc: return "glc";
+    case m_slc: return "slc";
+    case m_nt: return "nt";
+    case m_sc0: return "sc0";
+    case m_sc1: return "sc1";
+    case m_lds: return "lds";
+    case m_idxen: return "idxen";
+    case m_offen: return "offen";
+    case m_gds: return "gds";
+    case m_clamp: return "clamp";
+    case m_omod: return "omod (mul:/div:)";
+    case m_op_sel: return "op_sel";
+    case m_op_sel_hi: return "op_sel_hi";
+    case m_neg_lo_hi: return "neg_lo/neg_hi";
+    case m_cbsz_abid_blgp: return "cbsz/abid";
+    case m_blgp: return "blgp";
+    case m_dpp: return "DPP";
+    case m_sdwa: return "SDWA";
+    case m_sdwa_dst: return "SDWA dst_sel/dst_unused";
+  }
+  return "?";
 }
 
 // Start a failure message "<mnemonic>: ". (Plain functions, not lambdas capturing the
 // descriptor: clang's bytecode interpreter rejects lambdas that capture reference parameters.)
 constexpr writer begin_fail(check_result& r, const instr_desc& d) {
   r.ok = false;
-  r.message.len = 0;
+  r.message.text.clear();
   writer w{&r.message};
   w << d.name << ": ";
   return w;
 }
 
-constexpr bool in_range(check_result& r, const instr_desc& d, std::string_view what, long long v, long long lo,
+// `what` stays a const char* until a failure: a string_view would measure it on every call.
+constexpr bool in_range(check_result& r, const instr_desc& d, const char* what, long long v, long long lo,
                         long long hi) {
   if (v >= lo && v <= hi) return true;
   writer w = begin_fail(r, d);
@@ -375,7 +433,9 @@ constexpr form choose_form(const instr_desc& d, const instr& in) {
   return form::e64;
 }
 
-constexpr check_result check(const instr_desc& d, const instr& in, const reg_limits& lim = {}) {
+// The full check with its message; check() runs it only when the quick path fails, so both
+// must agree on every instruction (tests/isa compares them on ~60k variants).
+constexpr check_result check_explained(const instr_desc& d, const instr& in, const reg_limits& lim = {}) {
   check_result r;
   detail::writer w{&r.message};
   if (in.num_operands != d.num_operands) {
@@ -547,34 +607,19 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
     }
   }
 
-  // Modifiers: accepted at all, and in range.
+  // Modifiers: accepted at all, and in range. (A bit mask first: cheap in constant
+  // evaluation; names are only produced for a failure.)
   const modifiers& m = in.mods;
-  struct mod_use {
-    bool set;
-    uint32_t kind;
-    std::string_view name;
-  };
   const bool ds2 = d.accepts(m_offset01);
-  const mod_use uses[] = {
-      {m.offset != 0, ds2 ? uint32_t(m_offset01) : uint32_t(m_offset), ds2 ? "offset0" : "offset"},
-      {m.offset1 != 0, m_offset01, "offset1"},
-      {m.glc, m_glc, "glc"}, {m.slc, m_slc, "slc"}, {m.nt, m_nt, "nt"}, {m.sc0, m_sc0, "sc0"},
-      {m.sc1, m_sc1, "sc1"}, {m.lds, m_lds, "lds"}, {m.idxen, m_idxen, "idxen"}, {m.offen, m_offen, "offen"},
-      {m.gds, m_gds, "gds"}, {m.clamp, m_clamp, "clamp"}, {m.omod != 0, m_omod, "omod (mul:/div:)"},
-      {m.op_sel != 0, m_op_sel, "op_sel"}, {m.op_sel_hi != 0xff, m_op_sel_hi, "op_sel_hi"},
-      {m.neg_lo != 0 || m.neg_hi != 0, m_neg_lo_hi, "neg_lo/neg_hi"},
-      {m.cbsz != 0 || m.abid != 0, m_cbsz_abid_blgp, "cbsz/abid"}, {m.blgp != 0, m_blgp, "blgp"},
-      {m.sdwa.on && (m.sdwa.dst_sel != 6 || m.sdwa.dst_unused != 0), m_sdwa_dst, "SDWA dst_sel/dst_unused"},
-      {m.dpp.ctrl != 0xffff, m_dpp, "DPP"}, {m.sdwa.on, m_sdwa, "SDWA"},
-  };
-  for (const mod_use& u : uses) {
-    if (u.set && !d.accepts(u.kind)) {
-      (w = detail::begin_fail(r, d)) << "modifier " << u.name << " not accepted";
-      return r;
-    }
+  const uint32_t used = detail::modifiers_used(m, ds2);
+  if (const uint32_t bad = used & ~d.modifiers) {
+    uint32_t bit = bad & (~bad + 1);
+    (w = detail::begin_fail(r, d)) << "modifier " << detail::modifier_name(bit, ds2) << " not accepted";
+    return r;
   }
   if (ds2) {
-    if (!detail::in_range(r, d, "offset0", m.offset, 0, 255) || !detail::in_range(r, d, "offset1", m.offset1, 0, 255)) return r;
+    if (!detail::in_range(r, d, "offset0", m.offset, 0, 255) || !detail::in_range(r, d, "offset1", m.offset1, 0, 255))
+      return r;
   } else if (m.offset != 0) {
     bool ok = true;
     switch (d.enc) {
@@ -585,11 +630,11 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
       case encoding::mubuf: ok = detail::in_range(r, d, "offset", m.offset, 0, 4095); break;
       case encoding::smem: {
         // offset: is the immediate next to an SGPR soffset; with an immediate soffset there is none
-        for (int i = d.num_operands - 1; i >= 0 && i == d.num_operands - 1; --i)
-          if (d.operands[i].imm == imm_kind::smem_offset && in.ops[i].k == operand::kind::imm) {
-            (w = detail::begin_fail(r, d)) << "offset: needs an SGPR offset operand (the immediate offset is the operand)";
-            return r;
-          }
+        const int last = d.num_operands - 1;
+        if (last >= 0 && d.operands[last].imm == imm_kind::smem_offset && in.ops[last].k == operand::kind::imm) {
+          (w = detail::begin_fail(r, d)) << "offset: needs an SGPR offset operand (the immediate offset is the operand)";
+          return r;
+        }
         ok = detail::in_range(r, d, "offset", m.offset, -(1 << 20), (1 << 20) - 1);
         break;
       }
@@ -597,15 +642,163 @@ constexpr check_result check(const instr_desc& d, const instr& in, const reg_lim
     }
     if (!ok) return r;
   }
-  if (!detail::in_range(r, d, "omod", m.omod, 0, 3) || !detail::in_range(r, d, "cbsz", m.cbsz, 0, 7) || !detail::in_range(r, d, "abid", m.abid, 0, 15) ||
-      !detail::in_range(r, d, "blgp", m.blgp, 0, 7))
+  if (used & (m_omod | m_cbsz_abid_blgp | m_blgp)) {
+    if (!detail::in_range(r, d, "omod", m.omod, 0, 3) || !detail::in_range(r, d, "cbsz", m.cbsz, 0, 7) ||
+        !detail::in_range(r, d, "abid", m.abid, 0, 15) || !detail::in_range(r, d, "blgp", m.blgp, 0, 7))
+      return r;
+  }
+  if (f == form::dpp &&
+      (!detail::in_range(r, d, "row_mask", m.dpp.row_mask, 0, 15) ||
+       !detail::in_range(r, d, "bank_mask", m.dpp.bank_mask, 0, 15) || !detail::in_range(r, d, "dpp_ctrl", m.dpp.ctrl, 0, 0x1ff)))
     return r;
-  if (f == form::dpp && (!detail::in_range(r, d, "row_mask", m.dpp.row_mask, 0, 15) || !detail::in_range(r, d, "bank_mask", m.dpp.bank_mask, 0, 15) ||
-                         !detail::in_range(r, d, "dpp_ctrl", m.dpp.ctrl, 0, 0x1ff)))
+  if (f == form::sdwa &&
+      (!detail::in_range(r, d, "dst_sel", m.sdwa.dst_sel, 0, 6) || !detail::in_range(r, d, "dst_unused", m.sdwa.dst_unused, 0, 2) ||
+       !detail::in_range(r, d, "src0_sel", m.sdwa.src0_sel, 0, 6) || !detail::in_range(r, d, "src1_sel", m.sdwa.src1_sel, 0, 6)))
     return r;
-  if (f == form::sdwa && (!detail::in_range(r, d, "dst_sel", m.sdwa.dst_sel, 0, 6) || !detail::in_range(r, d, "dst_unused", m.sdwa.dst_unused, 0, 2) ||
-                          !detail::in_range(r, d, "src0_sel", m.sdwa.src0_sel, 0, 6) || !detail::in_range(r, d, "src1_sel", m.sdwa.src1_sel, 0, 6)))
+  return r;
+}
+
+namespace detail {
+
+// Is operand i legal in form f? The same rules as the explained path, in one function with
+// no calls on the common register path (constant evaluation pays per call and per copy).
+constexpr bool operand_ok(const instr_desc& d, const instr& in, int i, form f, const reg_limits& lim) {
+  const operand& o = in.ops.data()[i];
+  const operand_desc& od = d.operands[i];
+  const uint16_t allowed = f == form::plain ? od.classes : form_classes(d, i, f);
+  if ((o.neg && !(od.src_mods & om_neg)) || (o.abs && !(od.src_mods & om_abs))) return false;
+  switch (o.k) {
+    case operand::kind::vreg:
+    case operand::kind::phys: {
+      const uint16_t bit = o.cls == reg_class::sgpr ? oc_sgpr : o.cls == reg_class::vgpr ? oc_vgpr : oc_agpr;
+      if (!(allowed & bit)) return false;
+      uint16_t want = od.dwords;
+      if (od.dwords_alt || (d.enc == encoding::mubuf && (od.classes & oc_off))) want = expected_dwords(d, in, i);
+      if (o.dwords != want) return false;
+      if (o.k == operand::kind::phys) {
+        const uint16_t limit = o.cls == reg_class::sgpr ? lim.sgprs : o.cls == reg_class::vgpr ? lim.vgprs : lim.agprs;
+        if (o.value + o.dwords > limit) return false;
+        const uint16_t align =
+            o.cls == reg_class::sgpr ? (o.dwords >= 4 ? 4 : o.dwords == 2 ? 2 : 1) : (o.dwords >= 2 ? 2 : 1);
+        if (o.value % align != 0) return false;
+      }
+      return true;
+    }
+    case operand::kind::imm:
+    case operand::kind::special:
+    case operand::kind::label:
+    case operand::kind::none: return operand_fits(d, in, i, f) == fit::ok;
+  }
+  return false;
+}
+
+constexpr bool all_operands_ok(const instr_desc& d, const instr& in, form f, const reg_limits& lim) {
+  for (int i = 0; i < d.num_operands; ++i)
+    if (!operand_ok(d, in, i, f, lim)) return false;
+  if (is_valu(d)) {
+    // quick constant-bus test: only instructions with a scalar or immediate source need the count
+    bool scalar = ((d.flags & (f_reads_vcc)) != 0);
+    for (int i = 0; i < d.num_operands && !scalar; ++i) {
+      const operand& o = in.ops.data()[i];
+      scalar = (o.is_reg() && o.cls == reg_class::sgpr) || o.k == operand::kind::special || o.k == operand::kind::imm;
+    }
+    if (scalar) {
+      bus_use u = constant_bus(d, in, f);
+      if (u.count > 1 || u.literals > 1) return false;
+    }
+  }
+  return true;
+}
+
+// The whole verdict without a message; sets the chosen form.
+constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limits& lim, form& chosen) {
+  if (in.num_operands != d.num_operands) return false;
+  const modifiers& m = in.mods;
+  const bool ds2 = (d.modifiers & m_offset01) != 0;
+  const uint32_t used = modifiers_used(m, ds2);
+  if (used & ~d.modifiers) return false;
+  if (used) {
+    if (ds2) {
+      if (m.offset < 0 || m.offset > 255 || m.offset1 < 0 || m.offset1 > 255) return false;
+    } else if (m.offset != 0) {
+      switch (d.enc) {
+        case encoding::ds:
+          if (m.offset < 0 || m.offset > 65535) return false;
+          break;
+        case encoding::flat:
+        case encoding::mubuf:
+          if (m.offset < 0 || m.offset > 4095) return false;
+          break;
+        case encoding::global:
+        case encoding::scratch:
+          if (m.offset < -4096 || m.offset > 4095) return false;
+          break;
+        case encoding::smem: {
+          const int last = d.num_operands - 1;
+          if (last >= 0 && d.operands[last].imm == imm_kind::smem_offset && in.ops.data()[last].k == operand::kind::imm)
+            return false;
+          if (m.offset < -(1 << 20) || m.offset >= (1 << 20)) return false;
+          break;
+        }
+        default: break;
+      }
+    }
+    if (m.omod > 3 || m.cbsz > 7 || m.abid > 15 || m.blgp > 7) return false;
+    if ((used & m_dpp) && (m.dpp.row_mask > 15 || m.dpp.bank_mask > 15 || m.dpp.ctrl > 0x1ff)) return false;
+    if ((used & m_sdwa) && (m.sdwa.dst_sel > 6 || m.sdwa.dst_unused > 2 || m.sdwa.src0_sel > 6 || m.sdwa.src1_sel > 6))
+      return false;
+  }
+  form f = form::plain;
+  bool try_e32 = false;
+  if (is_vop12c(d)) {
+    if (used & m_dpp) f = form::dpp;
+    else if (used & m_sdwa) f = form::sdwa;
+    else if (!((d.flags & (f_has_e64)) != 0)) f = d.enc == encoding::vop3 ? form::plain : form::e32;
+    else if (!mods_need_vop3(in, d)) try_e32 = true;
+    else f = form::e64;
+  }
+  if ((f == form::dpp && !((d.flags & (f_has_dpp)) != 0)) || (f == form::sdwa && !((d.flags & (f_has_sdwa)) != 0))) return false;
+  if (try_e32) f = all_operands_ok(d, in, form::e32, lim) ? form::e32 : form::e64;
+  if (!(try_e32 && f == form::e32) && !all_operands_ok(d, in, f, lim)) return false;
+  if (d.enc == encoding::mubuf) {
+    for (int i = 0; i < d.num_operands; ++i) {
+      const operand_desc& od = d.operands[i];
+      if ((od.classes & oc_off) && (od.classes & oc_vgpr) &&
+          (m.idxen || m.offen) == (in.ops.data()[i].k == operand::kind::none))
+        return false;
+    }
+  }
+  if (((d.flags & (f_acc_tied)) != 0)) {
+    int cls = -1;
+    for (int i = 0; i < d.num_operands; ++i) {
+      if (d.enc == encoding::mfma && (i == 1 || i == 2)) continue;
+      if (!(d.operands[i].classes & oc_agpr) || !in.ops.data()[i].is_reg()) continue;
+      const int c = static_cast<int>(in.ops.data()[i].cls);
+      if (cls >= 0 && c != cls) return false;
+      cls = c;
+    }
+  }
+  chosen = f;
+  return true;
+}
+
+}  // namespace detail
+
+// Operand legality of one instruction: ok, the chosen form, and on failure a one-line message.
+constexpr check_result check(const instr_desc& d, const instr& in, const reg_limits& lim = {}) {
+  form f = form::plain;
+  if (detail::quick_check(d, in, lim, f)) {
+    check_result r;
+    r.chosen = f;
+    r.print_e64 = f == form::e64 && ((d.flags & (f_has_e64)) != 0);
     return r;
+  }
+  check_result r = check_explained(d, in, lim);
+  if (r.ok) {  // the two paths disagree: a bug in this header, reported rather than hidden
+    r.ok = false;
+    detail::writer w = detail::begin_fail(r, d);
+    w << "internal error: hipasm's quick and explained operand checks disagree";
+  }
   return r;
 }
 
