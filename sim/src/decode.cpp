@@ -425,8 +425,8 @@ bool has(const std::string& s, const char* p) { return s.find(p) != std::string:
 
 uint8_t mfma_passes(const std::string& m) {
   if (!starts(m, "v_mfma") && !starts(m, "v_smfmac")) return 0;
+  if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;  // DGEMM
   if (has(m, "_4x4x")) return 2;
-  if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;
   if (starts(m, "v_smfmac")) return has(m, "32x32") ? 8 : 4;
   if (has(m, "16x16x1_") || has(m, "16x16x4_") || has(m, "16x16x4f") || has(m, "16x16x4bf")) return 8;
   if (has(m, "16x16x")) return 4;  // 16x16x8_xf32, 16x16x16, 16x16x32

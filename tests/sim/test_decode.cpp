@@ -214,3 +214,34 @@ TEST_CASE("unknown encodings are reported, not skipped", "[decode]") {
   CHECK_THROWS_WITH(bind_handlers(p, 0x1000),
                     Catch::Contains("0x1000") && Catch::Contains("unknown"));
 }
+
+TEST_CASE("MFMA passes agree with llvm-mca-22's gfx942 scheduling model", "[decode]") {
+  // llvm-mca's reciprocal throughput of an MFMA on gfx942 is its number of passes.
+  auto cases = load_cases();
+  std::map<std::string, Case> one;  // one instance per MFMA/SMFMAC mnemonic
+  for (auto& c : cases)
+    if (c.llvm_text.rfind("v_mfma", 0) == 0 || c.llvm_text.rfind("v_smfmac", 0) == 0)
+      one.emplace(c.llvm_text.substr(0, c.llvm_text.find(' ')), c);
+  REQUIRE(one.size() >= 40);
+  std::string path = std::string(HIPASM_SIM_TEST_DIR) + "/decode_mfma.s";
+  {
+    std::ofstream f(path);
+    for (auto& [m, c] : one) f << c.llvm_text << "\n";
+  }
+  std::string out = run("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
+                        path + " 2>&1");
+  std::regex row(R"(^\s*\d+\s+\d+\s+([0-9.]+)\s+.*?\b((?:v_mfma|v_smfmac)\w*)\s)");
+  std::map<std::string, int> mca;
+  std::istringstream is(out);
+  std::string line;
+  while (std::getline(is, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) mca[m[2]] = int(std::stod(m[1]));
+  }
+  REQUIRE(mca.size() == one.size());
+  for (auto& [m, c] : one) {
+    Inst in = decode_one(c.bytes, 0);
+    INFO(m);
+    CHECK(int(in.mfma_passes) == mca[m]);
+  }
+}
