@@ -1,0 +1,200 @@
+// Hazard s_nop insertion: the rules of gfx942.md, across block boundaries and loop
+// back-edges, MFMA windows by pass count; the independent verifier on every result.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "passes_ir_helpers.hpp"
+
+using namespace hipasm;
+using namespace hipasm::test;
+
+namespace {
+// Runs the pipeline without the hazard pass (allocation done), for the verifier's sake.
+pipeline_state allocate_only(const function& fn) {
+  pipeline_state st{fn, gfx942_isa(), &gfx942_hazards, {}};
+  for (const auto& step : pipeline_steps) {
+    if (step.name == "hazards") break;
+    REQUIRE(step.run(st));
+  }
+  return st;
+}
+// Wait states given by the s_nops right before the first line containing `consumer`.
+int nops_before(const std::string& text, const std::string& consumer) {
+  std::vector<std::string> lines;
+  std::size_t p = 0;
+  while (p < text.size()) {
+    const auto e = text.find('\n', p);
+    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
+    if (e == std::string::npos) break;
+    p = e + 1;
+  }
+  std::size_t i = 0;
+  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
+  REQUIRE(i < lines.size());
+  int waits = 0;
+  std::smatch m;
+  const std::regex nop("^\\s*s_nop (\\d+)");
+  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
+  return waits;
+}
+void check_verified(const pipeline_state& st) {
+  const auto v = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
+  INFO(v.view());
+  CHECK_FALSE(v.failed);
+}
+}  // namespace
+
+TEST_CASE("hazards: VALU writes an SGPR that a VMEM instruction reads: 5 wait states, commented") {
+  kb k("valu_sgpr_vmem");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto lo = k.s(2, "base");
+  auto x = k.v(1, "x");
+  k.op(0, "s_load_dwordx2", {R(lo), R(kern), I(0)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  k.op(0, "v_readfirstlane_b32", {R(lo, 0, 1), R(tid)});
+  k.op(0, "global_load_dword", {R(x), R(tid), R(lo)});
+  k.op(0, "s_waitcnt", {I(0x0f70)});
+  k.op(0, "global_store_dword", {R(tid), R(x), R(lo)});
+  const auto before = allocate_only(k.fn);
+  CHECK(verify_hazards(before.fn, k.isa, gfx942_hazards).failed);  // the checker sees it
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "global_load_dword") == 5);
+  CHECK(text.find("VALU writes SGPR -> VMEM reads it (5)") != std::string::npos);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: VCC written by v_add_co_u32 and read by v_cndmask_b32: 2 wait states (as clang-22 emits)") {
+  // clang-22 -O3 for gfx942 emits exactly `v_add_co_u32_e32 v1, vcc, v2, v1; s_nop 1;
+  // v_cndmask_b32_e32 v1, v3, v1, vcc` for __builtin_uadd_overflow feeding a select.
+  kb k("vcc");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(1, "a");
+  auto b = k.v(1, "b");
+  auto c = k.v(1, "c");
+  k.op(0, "v_mul_lo_u32", {R(b), R(tid), R(tid)});
+  k.op(0, "v_add_co_u32", {R(a), SP(special_reg::vcc), R(tid), R(b)});
+  k.op(0, "v_cndmask_b32", {R(c), R(b), R(a), SP(special_reg::vcc)});
+  k.op(0, "global_store_dword", {R(tid), R(c), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn);
+  INFO(text);
+  CHECK(nops_before(text, "v_cndmask_b32") == 2);
+  CHECK(nops_before(text, "v_add_co_u32") == 0);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: across a block boundary and around a loop back-edge") {
+  kb k("loop_hazard");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto base = k.s(2, "base");
+  auto cnt = k.s(1, "cnt");
+  auto x = k.v(1, "x");
+  const uint32_t loop = k.block(), done = k.block();
+  k.edge(0, loop);
+  k.edge(loop, loop);
+  k.edge(loop, done);
+  k.op(0, "s_load_dwordx2", {R(base), R(kern), I(0)});
+  k.op(0, "s_mov_b32", {R(cnt), I(4)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  // Loop top: a VMEM load reading base; the loop's last VALU rewrites base[0]: the
+  // hazard exists only through the back-edge (the entry path has SALU writes only).
+  k.op(loop, "global_load_dword", {R(x), R(tid), R(base)});
+  k.op(loop, "s_waitcnt", {I(0x0f70)});
+  k.op(loop, "s_sub_u32", {R(cnt), R(cnt), I(1)});
+  k.op(loop, "s_cmp_lg_u32", {R(cnt), I(0)});
+  k.op(loop, "v_readfirstlane_b32", {R(base, 0, 1), R(x)});
+  k.op(loop, "s_cbranch_scc1", {L(loop)});
+  k.op(done, "global_store_dword", {R(tid), R(x), R(base)});  // right after the loop: next block
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn);
+  INFO(text);
+  // Back-edge: readfirstlane, s_cbranch (1 wait state) -> global_load needs 4 more.
+  CHECK(nops_before(text, "global_load_dword") == 4);
+  // Fall-through: readfirstlane, s_cbranch -> global_store needs 4 more as well.
+  CHECK(nops_before(text, "global_store_dword") == 4);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: MFMA result windows follow the pass count (XDL: NP+3)") {
+  kb k("mfma");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto acc = k.a(16, "acc");
+  auto acc4 = k.a(4, "acc4");
+  auto r = k.v(1, "r");
+  auto r4 = k.v(1, "r4");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  for (int j = 0; j < 16; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+  for (int j = 0; j < 4; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc4, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, "v_mfma_f32_32x32x8_f16", {R(acc), R(a), R(a), R(acc)});  // 8 passes, XDL
+  k.op(0, "v_mfma_f32_32x32x8_f16", {R(acc), R(a), R(a), R(acc)});  // same SrcC: no wait
+  k.op(0, "v_accvgpr_read_b32", {R(r), R(acc, 0, 1)});              // 8 + 3 = 11
+  k.op(0, "v_mfma_f32_4x4x4_16b_f16", {R(acc4), R(a), R(a), R(acc4)});  // 2 passes
+  k.op(0, "v_mfma_f32_4x4x4_16b_f16", {R(acc4), R(a), R(a), R(acc4)});  // same SrcC, 2-pass: 2
+  k.op(0, "v_accvgpr_read_b32", {R(r4), R(acc4, 0, 1)});                // 2 + 3 = 5
+  k.op(0, "v_add_u32", {R(r), R(r4), R(r)});
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  // The second 32x32 MFMA follows the first directly.
+  CHECK(text.find("v_mfma_f32_32x32x8_f16") != std::string::npos);
+  const auto first = text.find("v_mfma_f32_32x32x8_f16");
+  const auto second = text.find("v_mfma_f32_32x32x8_f16", first + 1);
+  CHECK(text.substr(first, second - first).find("s_nop") == std::string::npos);
+  // v_accvgpr_read of the 32x32 result: 11 wait states, as two s_nops (N <= 7 each).
+  CHECK(nops_before(text, "v_accvgpr_read_b32") == 11);
+  CHECK(text.find("XDL MFMA -> VALU/VMEM/DS read (NP+3)") != std::string::npos);
+  const auto f4 = text.find("v_mfma_f32_4x4x4_16b_f16");
+  CHECK(nops_before(text.substr(f4 + 10), "v_mfma_f32_4x4x4_16b_f16") == 2);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: independent instructions get no s_nop") {
+  kb k("quiet");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(1, "a");
+  auto b = k.v(1, "b");
+  auto s = k.s(1, "s");
+  k.op(0, "s_mov_b32", {R(s), I(3)});
+  k.op(0, "v_add_u32", {R(a), R(s), R(tid)});
+  k.op(0, "v_mul_lo_u32", {R(b), R(a), R(a)});
+  k.op(0, "global_store_dword", {R(tid), R(b), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  CHECK(to_text(st.fn).find("s_nop") == std::string::npos);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: the pass runs at compile time") {
+  constexpr auto nops = [] {
+    kb k("ct");
+    auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto lo = k.s(2, "base");
+    auto x = k.v(1, "x");
+    k.op(0, "s_load_dwordx2", {R(lo), R(kern), I(0)});
+    k.op(0, "s_waitcnt", {I(0xc07f)});
+    k.op(0, "v_readfirstlane_b32", {R(lo, 0, 1), R(tid)});
+    k.op(0, "global_load_dword", {R(x), R(tid), R(lo)});
+    const auto st = compile_function(k.fn);
+    int n = 0;
+    for (const auto& in : st.fn.blocks[0].instrs)
+      if (gfx942_isa()[in.op].name == "s_nop") n += static_cast<int>(in.ops[0].value) + 1;
+    return n;
+  }();
+  STATIC_REQUIRE(nops == 5);
+}
