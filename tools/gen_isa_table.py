@@ -2,6 +2,7 @@
 """Generate hipasm's gfx942 instruction table and mnemonic surface from llvm-mc-22.
 
   tools/gen_isa_table.py            # writes include/hipasm/isa/gfx942{,_mnemonics}.hpp
+  tools/gen_isa_table.py --out DIR  # writes DIR/gfx942{,_mnemonics}.hpp (tests/isa diffs them)
 
 1. enumerate: every opcode of every encoding family is disassembled (isa/enumerate.py);
 2. probe: each instruction's operand slots, forms and modifiers are learnt by
@@ -21,6 +22,7 @@ from isa import probe  # noqa: E402
 from isa.parse import classify  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "include", "hipasm", "isa")
 
 CLASS_BITS = {"sgpr": 1 << 0, "vgpr": 1 << 1, "agpr": 1 << 2, "inline": 1 << 3, "literal": 1 << 4,
               "label": 1 << 5, "simm16": 1 << 6, "vcc": 1 << 7, "m0": 1 << 8, "exec": 1 << 9,
@@ -243,7 +245,7 @@ def write_table(rows):
                         "namespace detail::gfx942_tab {\ninline constexpr instr_desc table[] = {")
     text = text.replace("};\n\ninline constexpr std::size_t gfx942_num_instrs",
                         "};\n}  // namespace detail::gfx942_tab\n\ninline constexpr const auto& gfx942_instrs = detail::gfx942_tab::table;\ninline constexpr const auto& gfx942_table = detail::gfx942_tab::table;\ninline constexpr std::size_t gfx942_num_instrs")
-    with open(os.path.join(ROOT, "include/hipasm/isa/gfx942.hpp"), "w") as f:
+    with open(os.path.join(OUT, "gfx942.hpp"), "w") as f:
         f.write(text)
 
 
@@ -297,9 +299,14 @@ def write_mnemonics(rows):
     w("};")
     w("")
     w("}  // namespace hipasm::isa")
-    with open(os.path.join(ROOT, "include/hipasm/isa/gfx942_mnemonics.hpp"), "w") as f:
+    with open(os.path.join(OUT, "gfx942_mnemonics.hpp"), "w") as f:
         f.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--out":
+        OUT = sys.argv[2]
+        os.makedirs(OUT, exist_ok=True)
+    elif len(sys.argv) != 1:
+        sys.exit("usage: gen_isa_table.py [--out DIR]")
     main()
