@@ -183,9 +183,11 @@ constexpr void fop(builder J, arg<float*> out, arg<const float*> a, arg<const fl
     J.v_cvt_f32_u32(f, r.template as<u32>());
     r = f;
   }
+  auto rv = J.vgpr<f32>();  // -x and abs(x) of an SGPR stay on the SALU (sign-bit ops)
+  rv = r;
   auto o = J.vgpr<u64>();
   o = out + (p << 2);
-  J.global_store_dword(o, r, off);
+  J.global_store_dword(o, rv, off);
 }
 
 }  // namespace expr_cases
