@@ -429,22 +429,14 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::label && in.ops[i].value < target.size()) target[in.ops[i].value] = 1;
-  const char* last_file = nullptr;
-  std::string_view file = "<unknown>";
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
       out.put(":\n");
     }
-    for (const instr& in : fn.blocks[b].instrs) {
-      // The file name of the comment, computed once per source file (strlen + rfind per
-      // line is a measurable share of constant evaluation).
-      if (in.loc.file != last_file) {
-        last_file = in.loc.file;
-        file = detail::basename(in.loc.file);
-      }
-      detail::print_instr(out, fn, isa, in, opt, file);
-    }
+    // (Comparing file pointers to skip repeated basename() calls is not a constant
+    // expression: string literals may overlap.)
+    for (const instr& in : fn.blocks[b].instrs) detail::print_instr(out, fn, isa, in, opt);
   }
 }
 
