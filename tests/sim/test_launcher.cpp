@@ -142,7 +142,7 @@ TEST_CASE("modules load from bytes and files; bad input is an error", "[launcher
   auto d = rt::device::open(rt::backend::sim);
   auto m = d->load_file(kCodeObject);
   const auto names = m->kernel_names();
-  CHECK(names.size() == 10);
+  CHECK(names.size() == 11);
   CHECK(std::find(names.begin(), names.end(), "ids_3d") != names.end());
   const auto bytes = read_binary(kCodeObject);
   CHECK(d->load(bytes)->kernel_names() == names);
@@ -351,4 +351,19 @@ TEST_CASE("static and dynamic LDS and scratch memory work", "[launcher][run]") {
     CHECK(r.diagnostics.empty());
     for (int32_t v : out.download()) CHECK(v == (70 & 63) * 3);
   }
+}
+
+TEST_CASE("pc-relative constant data in .rodata is mapped with the code", "[launcher][run]") {
+  auto d = test_device();
+  if (!d) return;
+  auto m = d->load_file(kCodeObject);
+  const int table[32] = {3,   141, 59,  26,  535, 89,  79,  323, 846, 26,  433, 832, 79,  50,  288, 41,
+                         97,  169, 399, 375, 105, 820, 974, 944, 592, 307, 816, 406, 286, 208, 998, 628};
+  rt::buffer<int32_t> out(*d, 64);
+  rt::kernel_args a;
+  a.add(out.addr()).add(int32_t{5});
+  const auto r = d->launch(*m, "const_table", {1}, {64}, a);
+  CHECK(r.diagnostics.empty());
+  const auto got = out.download();
+  for (uint32_t t = 0; t < 64; ++t) CHECK(got[t] == table[(t * 7 + 5) & 31]);
 }

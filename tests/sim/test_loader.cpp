@@ -254,7 +254,7 @@ TEST_CASE("loader matches the oracles with flushed denormals and IEEE mode off",
 
 TEST_CASE("the loader's test kernels exercise the descriptor fields they are meant to", "[loader]") {
   const auto co = sim::load_code_object(read_binary(kDir + "/sim_loader_kernels.co"));
-  CHECK(co.kernels.size() == 10);
+  CHECK(co.kernels.size() == 11);
   CHECK(co.kernel("ids_3d").kd.vgpr_workitem_id == 2);
   CHECK(co.kernel("ids_3d").kd.workgroup_id_z);
   CHECK(co.kernel("lds_static").kd.group_segment_fixed_size == 2048);

@@ -101,3 +101,13 @@ KERNEL void grid_query(unsigned* out) {
   out[2] = __builtin_amdgcn_workgroup_size_z();
   out[3] = __builtin_amdgcn_grid_size_x();
 }
+
+// A constant table clang places in .rodata and reads pc-relative (s_getpc_b64 + offset):
+// the launcher must map the whole loaded image, not just .text.
+__attribute__((constant)) static const int kTable[32] = {
+    3, 141, 59, 26, 535, 89, 79, 323, 846, 26, 433, 832, 79, 50, 288, 41,
+    97, 169, 399, 375, 105, 820, 974, 944, 592, 307, 816, 406, 286, 208, 998, 628};
+KERNEL void const_table(int* out, int k) {
+  unsigned t = __builtin_amdgcn_workitem_id_x();
+  out[t] = kTable[(t * 7 + k) & 31];
+}

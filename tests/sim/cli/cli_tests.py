@@ -216,7 +216,7 @@ def group_info():
         failures.append("--help does not print the usage")
     status, out, err = run(["info", CO], expect_ok=True)
     for k in ["args_mix", "ids_3d", "lds_static", "lds_racy", "lds_dynamic", "mfma_acc", "scratch_use", "packet_ptrs",
-              "small_block", "grid_query"]:
+              "small_block", "grid_query", "const_table"]:
         if f"\nkernel {k}\n" not in out:
             failures.append(f"info does not list kernel {k}")
     # The C ABI layout of args_mix(int*, const float*, float, long, char, short, double,
@@ -245,8 +245,8 @@ def group_info():
              "system_vgpr_workitem_id": "vgpr_workitem_id", "float_denorm_mode_32": "float_denorm_mode_32",
              "ieee_mode": "ieee_mode", "user_sgpr_dispatch_ptr": "dispatch_ptr", "user_sgpr_queue_ptr": "queue_ptr",
              "enable_private_segment": "private_segment"}
-    if len(directives) != 10:
-        failures.append(f"found {len(directives)} .amdhsa_kernel blocks in {asm}, expected 10")
+    if len(directives) != 11:
+        failures.append(f"found {len(directives)} .amdhsa_kernel blocks in {asm}, expected 11")
     for kernel, d in directives.items():
         block = out.split(f"\nkernel {kernel}\n")[1].split("\nkernel ")[0] if f"\nkernel {kernel}\n" in out else ""
         for directive, label in shown.items():
