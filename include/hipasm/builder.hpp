@@ -542,8 +542,9 @@ struct lower {
     emitted x = b.emit_raw(op, ops, l);
     // Lowering bugs are caught by the same table check as user instructions.
     const instr& in = b.fn.blocks[x.block].instrs[x.index];
-    isa::check_result cr = isa::check(op_desc(op), in);
-    if (!cr.ok) b.fail(l, "internal lowering error: ", cr.message);
+    isa::form chosen = isa::form::plain;
+    if (!isa::detail::quick_check(op_desc(op), in, isa::reg_limits{}, chosen))
+      b.fail(l, "internal lowering error: ", isa::check(op_desc(op), in).message.view());
   }
   static constexpr bool is_vgpr(const operand& o) { return o.k == operand::kind::vreg && o.cls == reg_class::vgpr; }
   static constexpr bool is_sgpr(const operand& o) {
@@ -681,9 +682,11 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
     in.ops[i] = o;
   }
   // Operand classes, widths, literals, constant bus, modifiers: the ISA table's checker.
-  isa::check_result cr = isa::check(d, in);
-  if (!cr.ok) {
-    fail(l, cr.message);
+  // (the quick verdict first: the explained check builds a message, only on failure)
+  isa::form chosen = isa::form::plain;
+  if (!isa::detail::quick_check(d, in, isa::reg_limits{}, chosen)) {
+    isa::check_result cr = isa::check(d, in);
+    fail(l, cr.message.view());
     return {};
   }
   fn.blocks[cur_].instrs.push_back(in);
