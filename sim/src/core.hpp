@@ -92,7 +92,9 @@ struct Wave;
 struct Inst;
 using Handler = void (*)(Wave&, const Inst&);
 
-// Coarse class of an instruction, for the checker and the counters.
+// Coarse class of an instruction, for the checker and the counters. C_LOAD: reads memory
+// (device, scratch or LDS); C_STORE: writes memory (LDS-DMA loads write LDS too); C_ATOMIC:
+// read-modify-write (neither flag then). These agree with LLVM's mayLoad/mayStore (test_decode).
 enum InstClass : uint32_t {
   C_SALU = 1u << 0, C_VALU = 1u << 1, C_SMEM = 1u << 2, C_VMEM = 1u << 3, C_DS = 1u << 4,
   C_FLAT = 1u << 5, C_MFMA = 1u << 6, C_XDL = 1u << 7, C_DGEMM = 1u << 8, C_TRANS = 1u << 9,

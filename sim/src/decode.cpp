@@ -462,11 +462,13 @@ uint32_t classify(const Inst& in) {
       c |= C_SMEM;
       if (has(m, "atomic")) c |= C_ATOMIC;
       else if (has(m, "store")) c |= C_STORE;
-      else if (has(m, "load") || m == "s_memtime" || m == "s_memrealtime") c |= C_LOAD;
+      else if (has(m, "load")) c |= C_LOAD;  // s_memtime/s_memrealtime read a counter, no memory
       break;
     case Format::DS:
       c |= C_DS;
-      if (has(m, "read") || has(m, "load") || has(m, "permute") || has(m, "swizzle")) c |= C_LOAD;
+      // Lane exchanges (permute/swizzle) go through the DS unit but touch no LDS bytes.
+      if (has(m, "permute") || has(m, "swizzle")) break;
+      if (has(m, "read") || has(m, "load")) c |= C_LOAD;
       else if ((has(m, "write") && !has(m, "wrxchg")) || has(m, "store")) c |= C_STORE;
       else if (!has(m, "nop") && !has(m, "gws") && !has(m, "barrier")) c |= C_ATOMIC;
       if (has(m, "addtid") || has(m, "gws")) c |= C_READS_M0;
@@ -476,7 +478,7 @@ uint32_t classify(const Inst& in) {
       if (has(m, "atomic")) c |= C_ATOMIC;
       else if (has(m, "store")) c |= C_STORE;
       else if (has(m, "load")) c |= C_LOAD;
-      if (in.mod.lds || has(m, "load_lds")) c |= C_LDS_DMA | C_READS_M0;
+      if (in.mod.lds || has(m, "load_lds")) c |= C_LDS_DMA | C_READS_M0 | C_STORE;  // writes LDS
       break;
     default:
       c |= C_VALU;

@@ -245,3 +245,55 @@ TEST_CASE("MFMA passes agree with llvm-mca-22's gfx942 scheduling model", "[deco
     CHECK(int(in.mfma_passes) == mca[m]);
   }
 }
+
+TEST_CASE("memory classes agree with LLVM's mayLoad/mayStore", "[decode]") {
+  // llvm-mca-22 -instruction-info prints MayLoad/MayStore ('*') per instruction; the decoder's
+  // C_LOAD/C_STORE/C_ATOMIC must say the same for every SMEM/DS/FLAT/GLOBAL/SCRATCH/MUBUF form.
+  auto cases = load_cases();
+  std::vector<const Case*> mem;
+  for (auto& c : cases) {
+    std::vector<uint8_t> b = c.bytes;
+    Inst in = decode_one(b, 0);
+    if (!(in.cls & (C_SMEM | C_DS | C_VMEM | C_FLAT))) continue;
+    // llvm-mca-22 aborts on MUBUF d16 loads (tied operand); those are plain loads.
+    if (c.llvm_text.rfind("buffer_load", 0) == 0 && c.llvm_text.find("_d16") != std::string::npos) {
+      INFO(c.llvm_text);
+      CHECK((in.cls & (C_LOAD | C_STORE | C_ATOMIC)) == C_LOAD);
+      continue;
+    }
+    mem.push_back(&c);
+  }
+  REQUIRE(mem.size() > 1000);
+  std::string path = std::string(HIPASM_SIM_TEST_DIR) + "/decode_mem.s";
+  {
+    std::ofstream f(path);
+    for (auto* c : mem) f << c->llvm_text << "\n";
+  }
+  std::string out = run("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
+                        path + " 2>&1");
+  // "uOps Latency RThroughput MayLoad MayStore HasSideEffects text": fixed-width columns.
+  std::regex row(R"(^\s*\d+\s+\d+\s+[0-9.]+ (.{6}) (.{6}) (.{6})\s*(\S.*)$)");
+  std::vector<std::pair<bool, bool>> flags;
+  std::istringstream is(out);
+  std::string line;
+  bool in_table = false;
+  while (std::getline(is, line)) {
+    if (line.find("Instructions:") != std::string::npos) { in_table = true; continue; }
+    std::smatch m;
+    if (in_table && std::regex_match(line, m, row))
+      flags.push_back({m[1].str().find('*') != std::string::npos, m[2].str().find('*') != std::string::npos});
+  }
+  REQUIRE(flags.size() == mem.size());
+  int bad = 0;
+  for (size_t i = 0; i < mem.size(); ++i) {
+    std::vector<uint8_t> b = mem[i]->bytes;
+    Inst in = decode_one(b, 0);
+    bool load = in.cls & (C_LOAD | C_ATOMIC), store = in.cls & (C_STORE | C_ATOMIC);
+    if (load != flags[i].first || store != flags[i].second) {
+      if (bad++ < 20)
+        UNSCOPED_INFO(mem[i]->llvm_text << ": llvm load/store " << flags[i].first << flags[i].second
+                                        << " sim " << load << store);
+    }
+  }
+  CHECK(bad == 0);
+}
