@@ -107,6 +107,9 @@ struct WaveState {
   static constexpr size_t kHist = 64;
   std::array<Hist, kHist> hist{};
   uint64_t nhist = 0, ws_total = 0;
+  // ws_total after the last instruction carrying each flag bit (+1; 0 = never), so rules whose
+  // producer kind did not issue within their window are skipped without a scan.
+  std::array<uint64_t, 64> last_flag_end{};
   // per-wave Inst -> InstInfo cache (direct mapped)
   std::array<std::pair<const Inst*, const InstInfo*>, 256> cache{};
 
@@ -381,8 +384,13 @@ struct Checker::Impl {
   void check_hazards(WaveState& s, const Inst& in, const InstInfo& c) {
     if (s.nhist == 0) return;
     thread_local std::vector<const Range*> keys;
-    for (const hz::Rule& r : hz::rules()) {
-      if (!hz::matches(c.flags, r.cons_all, r.cons_any, r.cons_none)) continue;
+    auto all = hz::rules();
+    for (uint8_t ri : c.consumer_rules) {
+      const hz::Rule& r = all[ri];
+      if (uint64_t key_flag = rule_key_flag(ri)) {
+        uint64_t end = s.last_flag_end[std::countr_zero(key_flag)];
+        if (end == 0 || s.ws_total - (end - 1) >= uint64_t(r.max_window)) continue;
+      }
       keys_of(r, c, keys);
       for (const Range* key : keys) {
         uint64_t back = std::min<uint64_t>(s.nhist, WaveState::kHist);
@@ -412,6 +420,16 @@ struct Checker::Impl {
     s.hist[s.nhist % WaveState::kHist] = {&in, &info, s.ws_total};
     s.nhist++;
     s.ws_total += info.wait_states;
+    for (uint64_t f = info.flags; f; f &= f - 1) s.last_flag_end[std::countr_zero(f)] = s.ws_total + 1;
+  }
+
+  static uint64_t rule_key_flag(size_t i) {
+    static const std::vector<uint64_t> keys = [] {
+      std::vector<uint64_t> k;
+      for (const hz::Rule& r : hz::rules()) k.push_back(hz::producer_key_flag(r));
+      return k;
+    }();
+    return keys[i];
   }
 
   // ---- LDS races
@@ -491,8 +509,8 @@ void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
   im.check_pending(s, in, info);
   im.check_hazards(s, in, info);
   im.push_history(s, in, info);
-  if (in.mnemonic == "s_waitcnt") im.retire(s, in.mod.simm16);
-  if (in.mnemonic == "s_barrier") {
+  if (info.is_waitcnt) im.retire(s, in.mod.simm16);
+  if (info.is_barrier) {
     // Snapshot what this wave has proven complete when it arrives at the barrier.
     s.group->snaps[s.wave].push_back({s.ds_retired, s.vm_retired});
     s.epoch++;

@@ -200,6 +200,11 @@ InstInfo classify(const Inst& in) {
     bool soffset_reg = in.format == Format::MUBUF && in.src[3].kind == Operand::Sgpr;
     if (r.hi - r.lo > 2 && !soffset_reg) f |= BIG_STORE;
   }
+  info.is_waitcnt = m == "s_waitcnt";
+  info.is_barrier = m == "s_barrier";
+  auto all = rules();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (matches(f, all[i].cons_all, all[i].cons_any, all[i].cons_none)) info.consumer_rules.push_back(uint8_t(i));
   return info;
 }
 
@@ -270,6 +275,14 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> rules() { return kRules; }
+
+uint64_t producer_key_flag(const Rule& r) {
+  // Rarest first: these kinds are a small part of any instruction stream.
+  constexpr uint64_t order[] = {SETREG, BIG_STORE, CMPX, DGEMM, DOT, TRANS, MFMA, XDL, DST_PARTIAL, SALU, VALU};
+  for (uint64_t f : order)
+    if (r.prod_all & f) return f;
+  return 0;
+}
 
 int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bool same) {
   int np = p.passes;

@@ -73,6 +73,8 @@ struct InstInfo {
   bool has_store_data = false;
   Range store_data{};
   std::string_view mnemonic;
+  bool is_waitcnt = false, is_barrier = false;
+  std::vector<uint8_t> consumer_rules;  // indexes into rules() whose consumer predicate matches
 };
 
 InstInfo classify(const Inst& in);
@@ -134,5 +136,9 @@ inline bool matches(uint64_t flags, uint64_t all, uint64_t any, uint64_t none) {
 
 // MFMA passes on gfx942 from the mnemonic (0 if not an MFMA).
 int mfma_passes(std::string_view mnemonic);
+
+// A flag every producer of rule `r` has (the rarest one), for a cheap "no producer of this
+// kind in the window" test; 0 when the rule takes any producer.
+uint64_t producer_key_flag(const Rule& r);
 
 }  // namespace hipasm::sim::hz
