@@ -84,6 +84,7 @@ enum instr_flag : uint64_t {
   f_can_read_agpr = 1ull << 35,  // sources may be AGPRs (else a2v copies them)
   f_acc_tied = 1ull << 36,  // data/result operands are all VGPRs or all AGPRs (one acc bit)
   f_returns = 1ull << 37,   // flat/global atomic returning the old value (printed with sc0)
+  f_needs_gds = 1ull << 38, // exists only with gds (ds_gws_*): the mnemonic sets it
 };
 
 // Modifier kinds an instruction accepts (bit mask), checked by the builder.
