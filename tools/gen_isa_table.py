@@ -31,7 +31,7 @@ FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm
              "store", "atomic", "branch", "terminator", "barrier", "waitcnt", "side_effect",
              "reads_exec", "writes_exec", "reads_vcc", "writes_vcc", "reads_scc", "writes_scc",
              "reads_m0", "writes_m0", "has_e64", "has_dpp", "has_sdwa", "cmpx", "lds_dma", "readlane",
-             "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns"]
+             "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns", "needs_gds"]
 MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
             "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
             "gds", "waitcnt", "blgp", "sdwa_dst"]
@@ -145,8 +145,8 @@ def main():
             mods.add("neg_abs")
         if mods & {"cbsz", "abid"}:
             mods.add("cbsz_abid_blgp")
-        if e.family == "mubuf":
-            mods |= {"offen", "idxen"}
+        if e.family == "mubuf" and e.nops and e.variant != "lds" or e.variant == "lds":
+            mods |= {"offen", "idxen"}  # MUBUF addressing (structural: set where vaddr is a VGPR)
         if e.family == "smem" and any(sl[0] & CLASS_BITS["sgpr"] and sl[3] == "smem_offset" for sl in slots):
             mods.add("offset")  # with an SGPR soffset, an immediate offset: may be added
         if e.name == "s_waitcnt":
@@ -155,6 +155,9 @@ def main():
             mods.add("sc0")
         if e.variant == "lds":
             mods.add("lds")
+        if "gds" in next(iter(e.base.values()))[1]:
+            mods.add("gds")  # GWS instructions exist only with gds
+            fset |= {"side_effect", "reads_m0", "needs_gds"}
         nsrc = sum(1 for r in e.roles if r != "def")
         op_sel_len = (nsrc + (0 if fl.encoding(e) == "vop3p" else 1)) if "op_sel" in mods else 0
         op_sel_hi_len = nsrc if "op_sel_hi" in mods or "neg_lo_hi" in mods else 0
@@ -286,8 +289,9 @@ def write_mnemonics(rows):
         params = "".join("A a%d, " % i for i in range(n))
         args = ", ".join("a%d" % i for i in range(n))
         fname = e.name if e.variant != "lds" else e.name + "_lds"
-        if e.variant in ("rtn", "lds"):
-            setter = "sc0" if e.variant == "rtn" else "lds"
+        needs_gds = "gds" in next(iter(e.base.values()))[1]
+        if e.variant in ("rtn", "lds") or needs_gds:
+            setter = "sc0" if e.variant == "rtn" else "lds" if e.variant == "lds" else "gds"
             w("  constexpr auto %s(%smodifiers m = {}, std::source_location loc = std::source_location::current()) "
               "{ m.%s = true; HIPASM_MN_EMIT_(%s%s); }" % (fname, params, setter, enum_name(e),
                                                            (", " + args) if args else ""))

@@ -67,6 +67,7 @@ instr legal_instance(uint16_t op) {
     for (int i = 0; i < d.num_operands; ++i)
       if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) in.mods.offen = true;
   if (d.has(f_returns)) in.mods.sc0 = true;
+  if (d.has(f_needs_gds)) in.mods.gds = true;
   if (d.enc == encoding::mubuf && d.has(f_lds_dma)) in.mods.lds = true;
   for (int i = d.num_operands - 1; i > 0 && !check(d, in).ok; --i)
     if (in.ops[i].k == operand::kind::phys && in.ops[i].cls == reg_class::sgpr &&

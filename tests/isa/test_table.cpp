@@ -55,6 +55,7 @@ instr instance(uint16_t op) {
     for (int i = 0; i < d.num_operands; ++i)
       if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) in.mods.offen = true;
   if (d.has(f_returns)) in.mods.sc0 = true;
+  if (d.has(f_needs_gds)) in.mods.gds = true;
   if (d.enc == encoding::mubuf && d.has(f_lds_dma)) in.mods.lds = true;
   // Two scalar sources exceed the constant bus (v_writelane_b32 s, s): the later ones
   // become inline constants where the slot takes them.

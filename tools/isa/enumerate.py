@@ -57,6 +57,7 @@ def _families():
     for op in range(256):  # DS: vdst v4, addr v8, data0 v12, data1 v16
         yield "ds", [0xD8000000 | op << 17, 4 << 24 | 16 << 16 | 12 << 8 | 8]
         yield "ds", [0xD8000000 | op << 17, 0]
+        yield "ds", [0xD8000000 | op << 17 | 1 << 16, 0]  # GWS: only with gds
     for op in range(128):  # FLAT / SCRATCH / GLOBAL: vdst v4, data v12
         for seg, fam in ((0, "flat"), (1, "scratch"), (2, "global")):
             for sc0 in (0, 1):
@@ -68,6 +69,7 @@ def _families():
         for lds in (0, 1):
             for sc0 in (0, 1):
                 yield "mubuf", [0xE0000000 | op << 18 | lds << 16 | sc0 << 14 | 1 << 12, 12 << 24 | 2 << 16 | 4 << 8 | 8]
+        yield "mubuf", [0xE0000000 | op << 18, 0]  # buffer_wbl2, buffer_inv: no operands
 
 
 def _family(fam, words):

@@ -142,7 +142,7 @@ def flags(e, can_read_agpr):
     if name in ("s_nop", "s_sleep", "s_setprio", "s_trap", "s_sethalt", "s_setkill", "s_icache_inv",
                 "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_wakeup", "s_getreg_b32",
                 "s_setreg_b32", "s_setreg_imm32_b32", "s_memtime", "s_memrealtime", "s_rfe_b64",
-                "s_rfe_restore_b64", "s_setvskip", "s_getpc_b64") or name.startswith(
+                "s_rfe_restore_b64", "s_setvskip", "s_getpc_b64", "buffer_wbl2", "buffer_inv") or name.startswith(
                     ("s_dcache", "s_endpgm", "s_atc_probe")):
         f.add("side_effect")
     # implicit SCC / EXEC / VCC

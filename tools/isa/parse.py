@@ -2,6 +2,7 @@
 import re
 
 FORM_SUFFIXES = ("_e32", "_e64", "_dpp", "_sdwa")
+BARE_MODIFIERS = ("gds", "offen", "idxen", "lds", "glc", "slc", "nt", "sc0", "sc1", "clamp")
 
 
 def split_top(s):
@@ -50,8 +51,9 @@ def parse(text, family):
                 break
         if cut is not None:
             ops[-1], mods = last[:cut], last[cut + 1:].split()
-        # A trailing modifier-only word (e.g. "offen") in an instruction without operands
-        if len(ops) == 1 and ":" in ops[0] and not re.match(r"^[sva]\[|^ttmp", ops[0]):
+        # Modifiers only, no operands ("offset:16", "gds")
+        if len(ops) == 1 and not re.match(r"^[sva]\[|^ttmp", ops[0]) and all(
+                ":" in t or t in BARE_MODIFIERS for t in ops[0].split()):
             mods = ops[0].split() + mods
             ops = []
     return mnem, form, ops, mods

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from . import mc
 from .parse import classify, parse
 
-KEEP_MODS = ("offen", "idxen", "lds")
+KEEP_MODS = ("offen", "idxen", "lds", "gds")
 
 
 class Entry:

@@ -617,6 +617,10 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
     (w = detail::begin_fail(r, d)) << "modifier " << detail::modifier_name(bit, ds2) << " not accepted";
     return r;
   }
+  if (d.has(f_needs_gds) && !m.gds) {
+    (w = detail::begin_fail(r, d)) << "needs the gds modifier (GWS instructions exist only with gds)";
+    return r;
+  }
   if (ds2) {
     if (!detail::in_range(r, d, "offset0", m.offset, 0, 255) || !detail::in_range(r, d, "offset1", m.offset1, 0, 255))
       return r;
@@ -717,6 +721,7 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
   const bool ds2 = (d.modifiers & m_offset01) != 0;
   const uint32_t used = modifiers_used(m, ds2);
   if (used & ~d.modifiers) return false;
+  if ((d.flags & f_needs_gds) && !m.gds) return false;
   if (used) {
     if (ds2) {
       if (m.offset < 0 || m.offset > 255 || m.offset1 < 0 || m.offset1 > 255) return false;

@@ -58,6 +58,7 @@ struct gfx942_mnemonics {
   constexpr auto buffer_atomic_umin_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_umin_x2, a0, a1, a2, a3); }
   constexpr auto buffer_atomic_xor(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor, a0, a1, a2, a3); }
   constexpr auto buffer_atomic_xor_x2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_atomic_xor_x2, a0, a1, a2, a3); }
+  constexpr auto buffer_inv(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_inv); }
   constexpr auto buffer_load_dword(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dword, a0, a1, a2, a3); }
   constexpr auto buffer_load_dword_lds(A a0, A a1, A a2, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.lds = true; HIPASM_MN_EMIT_(buffer_load_dword_lds, a0, a1, a2); }
   constexpr auto buffer_load_dwordx2(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_load_dwordx2, a0, a1, a2, a3); }
@@ -104,6 +105,7 @@ struct gfx942_mnemonics {
   constexpr auto buffer_store_format_xyzw(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_format_xyzw, a0, a1, a2, a3); }
   constexpr auto buffer_store_short(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short, a0, a1, a2, a3); }
   constexpr auto buffer_store_short_d16_hi(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_store_short_d16_hi, a0, a1, a2, a3); }
+  constexpr auto buffer_wbl2(HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(buffer_wbl2); }
   constexpr auto ds_add_f32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f32, a0, a1); }
   constexpr auto ds_add_f64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_f64, a0, a1); }
   constexpr auto ds_add_rtn_f32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_add_rtn_f32, a0, a1, a2); }
@@ -132,6 +134,12 @@ struct gfx942_mnemonics {
   constexpr auto ds_dec_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_rtn_u64, a0, a1, a2); }
   constexpr auto ds_dec_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u32, a0, a1); }
   constexpr auto ds_dec_u64(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_dec_u64, a0, a1); }
+  constexpr auto ds_gws_barrier(A a0, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_barrier, a0); }
+  constexpr auto ds_gws_init(A a0, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_init, a0); }
+  constexpr auto ds_gws_sema_br(A a0, modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_sema_br, a0); }
+  constexpr auto ds_gws_sema_p(modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_sema_p); }
+  constexpr auto ds_gws_sema_release_all(modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_sema_release_all); }
+  constexpr auto ds_gws_sema_v(modifiers m = {}, std::source_location loc = std::source_location::current()) { m.gds = true; HIPASM_MN_EMIT_(ds_gws_sema_v); }
   constexpr auto ds_inc_rtn_u32(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u32, a0, a1, a2); }
   constexpr auto ds_inc_rtn_u64(A a0, A a1, A a2, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_rtn_u64, a0, a1, a2); }
   constexpr auto ds_inc_u32(A a0, A a1, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(ds_inc_u32, a0, a1); }
