@@ -328,11 +328,6 @@ uint64_t opt_u64(const msgpack::value& map, std::string_view key, const std::str
   const msgpack::value* v = map.find(key);
   return v ? as_u64(*v, key, where) : def;
 }
-uint32_t opt_u32(const msgpack::value& map, std::string_view key, const std::string& where, uint64_t def = 0) {
-  const uint64_t u = opt_u64(map, key, where, def);
-  if (u > std::numeric_limits<uint32_t>::max()) fail(where + ": '" + std::string(key) + "' " + std::to_string(u) + " is too large");
-  return static_cast<uint32_t>(u);
-}
 std::string as_str(const msgpack::value& v, std::string_view key, const std::string& where) {
   if (!v.is_str()) fail(where + ": '" + std::string(key) + "' is " + v.brief() + ", not a string");
   return v.s;

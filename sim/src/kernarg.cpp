@@ -84,8 +84,8 @@ std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 
       const char c = kind.back();
       return c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : -1;
     };
-    if (int d = axis("hidden_block_count_"); d >= 0) put<uint32_t>(seg, a.offset, grid_v[d]);
-    else if (int d = axis("hidden_group_size_"); d >= 0) put<uint16_t>(seg, a.offset, uint16_t(block_v[d]));
+    if (const int d = axis("hidden_block_count_"); d >= 0) put<uint32_t>(seg, a.offset, grid_v[d]);
+    else if (const int g = axis("hidden_group_size_"); g >= 0) put<uint16_t>(seg, a.offset, uint16_t(block_v[g]));
     else if (axis("hidden_remainder_") >= 0) put<uint16_t>(seg, a.offset, 0);
     else if (axis("hidden_global_offset_") >= 0) put<uint64_t>(seg, a.offset, 0);
     else if (kind == "hidden_grid_dims") put<uint16_t>(seg, a.offset, 3);

@@ -163,10 +163,10 @@ class reader {
 }  // namespace
 }  // namespace detail
 
-const value* value::find(std::string_view key) const {
+const value* value::find(std::string_view name) const {
   if (k != kind::map) return nullptr;
   for (size_t i = 0; i + 1 < items.size(); i += 2)
-    if (items[i].k == kind::str && items[i].s == key) return &items[i + 1];
+    if (items[i].k == kind::str && items[i].s == name) return &items[i + 1];
   return nullptr;
 }
 
