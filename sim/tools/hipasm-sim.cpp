@@ -8,6 +8,7 @@
 // tool is fed hand-edited and broken code objects, so it never crashes or dumps a trace.
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -454,8 +455,15 @@ void print_error(std::string msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `hipasm-sim info X | head` must not die of SIGPIPE; a failed write is reported instead.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
-    return main_impl(argc, argv);
+    const int status = main_impl(argc, argv);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      print_error("cannot write to standard output");
+      return kExitError;
+    }
+    return status;
   } catch (const usage_error& e) {
     print_error(e.what());
     return kExitUsage;

@@ -252,6 +252,19 @@ def group_info():
         for directive, label in shown.items():
             if f"{label} {d[directive]}" not in block:
                 failures.append(f"info {kernel}: '{label} {d[directive]}' (from .amdhsa_{directive}) not shown")
+    # A reader that stops early (| head): no death by SIGPIPE, one error line.
+    # (--trace of 300 waves writes far more than a pipe buffer holds.)
+    p = subprocess.Popen([SIM, "run", CO, "small_block", "--grid", "300", "--block", "64", "--trace",
+                          "--arg", "out=" + os.path.join(WORK, "sb.bin") + ":256", "--arg", "f32=1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode(errors="replace")
+    p.wait(timeout=60)
+    if p.returncode < 0 or p.returncode >= 128:
+        failures.append(f"run --trace | head: killed by a signal (status {p.returncode})")
+    elif p.returncode == 0 or len(err.splitlines()) != 1:
+        failures.append(f"run --trace | head: expected one error line, got status {p.returncode}: {err!r}")
     print("info: listing checked")
 
 
