@@ -195,8 +195,9 @@ consteval kernel_summary summarize_kernel(std::string_view name) {
   s.clobber_v = reg_text('v', top_v);
   s.clobber_a = reg_text('a', s.usage.agprs - 1);
   s.clobber_s = reg_text('s', s.usage.sgprs - 1 < 0 ? 0 : s.usage.sgprs - 1);
-  s.pin_y = reg_text('v', top_v, true);
-  s.pin_z = reg_text('v', top_v - 1, true);
+  // Unused ids: a constant in any free SGPR (no VGPR needed for them).
+  s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'s'}, 1};
+  s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'s'}, 1};
   return s;
 }
 
@@ -228,6 +229,10 @@ struct kernel_fn_args {
 };
 template <class B, class... P>
 struct kernel_fn_args<void (*)(B&, P...)> {
+  using type = type_list<std::remove_cvref_t<typename runtime_arg_of<std::remove_cvref_t<P>>::type>...>;
+};
+template <class... P>
+struct kernel_fn_args<void (*)(builder, P...)> {  // the builder is a handle, taken by value
   using type = type_list<std::remove_cvref_t<typename runtime_arg_of<std::remove_cvref_t<P>>::type>...>;
 };
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hipasm/kernel.hpp"
+#include "kernels/descriptor_dsl_fn.hpp"
 #include "kernels/descriptor_ir.hpp"
 #include "passes_ir_helpers.hpp"
 
@@ -22,14 +23,15 @@ namespace {
 
 const std::string here = std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/'));
 
-std::string compile_kernels() {
-  static std::string co;
-  if (!co.empty()) return co;
-  co = "/tmp/hipasm_descriptor_" + std::to_string(::getpid()) + ".co";
+std::string compile_kernels(const std::string& file = "descriptor_kernels") {
+  static std::map<std::string, std::string> done;
+  if (done.count(file)) return done[file];
+  const std::string co = "/tmp/hipasm_" + file + "_" + std::to_string(::getpid()) + ".co";
+  done[file] = co;
   const std::string cmd = "clang++-22 -x hip -std=c++20 --offload-arch=gfx942 --offload-device-only "
                           "--no-gpu-bundle-output -nogpulib -nogpuinc -O3 -fconstexpr-steps=2000000000 "
                           "-Wno-c++26-extensions -fexperimental-new-constant-interpreter -I" +
-                          here + "/../../include -c " + here + "/kernels/descriptor_kernels.hip -o " + co + " 2>&1";
+                          here + "/../../include -c " + here + "/kernels/" + file + ".hip -o " + co + " 2>&1";
   const std::string out = run(cmd);
   INFO(out);
   REQUIRE(out.find("error") == std::string::npos);
@@ -182,4 +184,27 @@ TEST_CASE("descriptor: nothing before the asm body writes an entry register the 
           CHECK(r != e);
         }
   }
+}
+
+TEST_CASE("descriptor: a DSL kernel (builder function, kernel arguments, If) through the wrapper") {
+  const std::string co = compile_kernels("descriptor_dsl");
+  const auto d = descriptor(co, "vector_add");
+  CHECK(desc_u32(d, 0) == 0);
+  const uint32_t rsrc2 = desc_u32(d, 52);
+  CHECK(((rsrc2 >> 7) & 1) == 1);   // workgroup id x
+  CHECK(((rsrc2 >> 8) & 3) == 0);   // no y, z
+  CHECK(((rsrc2 >> 11) & 3) == 0);  // work-item id x only
+  CHECK(note_value(co, "vector_add", ".agpr_count") == 0);
+  CHECK(note_value(co, "vector_add", ".kernarg_segment_size") == 28);  // 3 pointers + unsigned
+  const auto u = usage<vector_add_fn>("vector_add");
+  CHECK(note_value(co, "vector_add", ".vgpr_count") >= u.vgprs);
+  CHECK(note_value(co, "vector_add", ".sgpr_count") >= u.sgprs);
+  const std::string text = asm_text<vector_add_fn>("vector_add", emit_options{false});
+  const auto pro = prologue(co, "vector_add", first_line(text));
+  for (const std::string& ins : pro)
+    for (const std::string& r : written(ins))
+      for (const char* e : {"s0", "s1", "s2", "v0"}) {
+        INFO(ins);
+        CHECK(r != e);
+      }
 }
