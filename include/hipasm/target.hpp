@@ -40,7 +40,7 @@ struct target {
 
 inline constexpr target gfx942{
     .name = "gfx942",
-    .instrs = isa::gfx942_instrs,
+    .instrs = isa::gfx942_instrs.data(),
     .num_instrs = isa::gfx942_num_instrs,
     .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
     .lds_bytes = 65536,

@@ -21,7 +21,7 @@ struct string_sink {
 std::string emit_line(const instr& in) {
   static const function fn{};
   string_sink out;
-  hipasm::detail::print_instr(out, fn, hipasm::isa_view{gfx942_instrs, static_cast<uint32_t>(gfx942_num_instrs)}, in,
+  hipasm::detail::print_instr(out, fn, hipasm::isa_view{gfx942_instrs.data(), static_cast<uint32_t>(gfx942_num_instrs)}, in,
                               emit_options{.comments = false});
   std::string t = out.s;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
