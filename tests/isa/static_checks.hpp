@@ -70,6 +70,8 @@ static_assert(desc(gfx942_op::v_mfma_f64_16x16x4_f64).has(f_dgemm));
 static_assert(desc(gfx942_op::v_mfma_f32_32x32x2_f32).has(f_mfma) && !desc(gfx942_op::v_mfma_f32_32x32x2_f32).has(f_xdl));
 static_assert(desc(gfx942_op::v_mfma_f32_32x32x8_bf16).has(f_xdl));
 static_assert(desc(gfx942_op::v_exp_f32).has(f_trans) && !desc(gfx942_op::v_add_f32).has(f_trans));
+static_assert(desc(gfx942_op::v_rcp_f64).has(f_trans) && desc(gfx942_op::v_sqrt_f16).has(f_trans) &&
+              desc(gfx942_op::v_log_legacy_f32).has(f_trans) && !desc(gfx942_op::v_fract_f32).has(f_trans));
 static_assert(desc(gfx942_op::s_add_u32).has(f_writes_scc) && desc(gfx942_op::s_addc_u32).has(f_reads_scc));
 static_assert(desc(gfx942_op::s_and_saveexec_b64).has(f_writes_exec));
 static_assert(desc(gfx942_op::v_cmpx_eq_u32).has(f_cmpx | f_writes_exec));

@@ -220,3 +220,31 @@ TEST_CASE("isa_forms: e32/e64 choice follows the operands and modifiers") {
   CHECK(check(fma, f).chosen == form::plain);
   CHECK_FALSE(check(fma, f).print_e64);
 }
+
+TEST_CASE("isa_mfma_passes: the table's pass counts (llvm-mca's model) match gfx942.md") {
+  // gfx942.md: 2 = all 4x4; 4 = 16x16x8xf32, 16x16x16 f16/bf16, 16x16x32 i8/fp8, SMFMAC 16x16;
+  // 8 = 16x16x{1,4}, 32x32x4xf32, 32x32x8, 32x32x16, SMFMAC 32x32; 16 = 32x32x{1,2,4}.
+  // DGEMM (f64) has its own numbers there and is not compared.
+  int compared = 0;
+  for (const instr_desc& d : gfx942_instrs) {
+    if (d.enc != encoding::mfma) continue;
+    std::string n(d.name);
+    INFO(n);
+    CHECK(d.mfma_passes > 0);
+    if (n.find("_f64_") != std::string::npos) continue;
+    const bool sparse = n.rfind("v_smfmac", 0) == 0;
+    // the shape MxNxK follows the result type: v_mfma_f32_32x32x8_bf16
+    size_t p = n.find('_', n.find('_', 2) + 1) + 1;
+    int M = std::stoi(n.substr(p));
+    int K = std::stoi(n.substr(n.find('x', n.find('x', p) + 1) + 1));
+    const bool xf32 = n.find("xf32") != std::string::npos;
+    int want = 0;
+    if (sparse) want = M == 16 ? 4 : 8;
+    else if (M == 4) want = 2;
+    else if (M == 16) want = (K == 1 || K == 4) ? 8 : 4;
+    else if (M == 32) want = (K == 1 || K == 2 || (K == 4 && !xf32)) ? 16 : 8;
+    CHECK(static_cast<int>(d.mfma_passes) == want);
+    ++compared;
+  }
+  CHECK(compared == 44);
+}
