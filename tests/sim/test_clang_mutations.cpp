@@ -21,6 +21,9 @@
 //  - s_nop: HARMFUL if a producer/consumer pair of gfx942.md's hazard table around it (same
 //    straight-line code) is left with fewer wait states than the rule needs; UNCERTAIN when
 //    no rule explains it (a cross-block hazard, or a conservative clang choice).
+// The model follows s_cbranch_execz/execnz fall-through (taken only when no lane is on that
+// path), so each launch recipe below makes every such path active in some wave (ref_int64
+// mixes 32-bit and 64-bit operands so both of clang's division paths run).
 // The test REQUIREs every HARMFUL mutant reported, every HARMLESS one not reported, at least
 // a minimum number of HARMFUL ones (so it cannot pass vacuously), and prints the table.
 #include "kernels/ref_host.hpp"
@@ -31,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <unistd.h>
 
 using namespace refsuite;
@@ -101,7 +105,12 @@ std::vector<recipe> recipes() {
   });
   add("arith", "ref_int64", {4}, {64}, [=](arena& a) {
     std::vector<int64_t> x(n), y(n);
-    for (uint32_t i = 0; i < n; ++i) x[i] = (int64_t)a.rng() << 20 | a.rng(), y[i] = (int64_t)(a.rng() | 1);
+    // odd lanes: 64-bit operands (full 64-bit division path); even lanes: operands below
+    // 2^32 (clang's 32-bit fast path): every block of the kernel runs.
+    for (uint32_t i = 0; i < n; ++i) {
+      x[i] = (i & 1) ? ((int64_t)a.rng() << 20 | a.rng()) : (int64_t)a.rng();
+      y[i] = (i & 1) ? (int64_t)(a.rng() | 1) << 7 : (int64_t)(a.rng() | 1);
+    }
     return kernel_args().add(a.buf(x)).add(a.buf(y)).add(a.zeros<int64_t>(n * 12)).add((int64_t)-12345).add(n);
   });
   add("arith", "ref_subdword", {3}, {64}, [](arena& a) {
@@ -322,30 +331,41 @@ TEST_CASE("checker mutations: clang's s_nop and s_waitcnt are each needed where 
         }
       }
     }
-    // Bound the run time: at most 250 mutants per group (evenly spaced), the suite has fewer.
+    // Bound the run time: at most 250 mutants per group (evenly spaced; the suite has fewer).
+    // Kernels of a group are disjoint code, so one assembled file carries one mutation per
+    // kernel: round r applies each kernel's r-th mutation and runs every kernel it mutated.
     size_t stride = muts.size() > 250 ? (muts.size() + 249) / 250 : 1;
-    for (size_t mi = 0; mi < muts.size(); mi += stride) {
-      const mutation& mu = muts[mi];
+    std::map<std::string, std::vector<size_t>> by_kernel;
+    for (size_t mi = 0; mi < muts.size(); mi += stride) by_kernel[muts[mi].kernel].push_back(mi);
+    for (size_t round = 0;; ++round) {
+      std::vector<size_t> batch;
+      for (auto& [kname, list] : by_kernel)
+        if (round < list.size()) batch.push_back(list[round]);
+      if (batch.empty()) break;
       std::vector<std::string> mutated = lines;  // (line numbers index `lines`)
-      mutated[mu.line] = mu.replacement;
-      if (!mu.replacement2.empty()) mutated[mu.line2] = mu.replacement2;
-      std::string base = dir + "/" + group + "-" + std::to_string(mi);
+      for (size_t mi : batch) {
+        mutated[muts[mi].line] = muts[mi].replacement;
+        if (!muts[mi].replacement2.empty()) mutated[muts[mi].line2] = muts[mi].replacement2;
+      }
+      std::string base = dir + "/" + group + "-" + std::to_string(round);
       {
         std::ofstream f(base + ".s");
         for (auto& l : mutated) f << l << "\n";
       }
       std::string err;
       if (!assemble(base + ".s", base + ".co", err)) {
-        failures += "mutant does not assemble: " + mu.kernel + " line " + std::to_string(mu.line + 1) + ": " + err + "\n";
+        failures += "mutant round " + std::to_string(round) + " of " + group + " does not assemble: " + err + "\n";
         continue;
       }
       ++assembled;
       auto m = the_device()->load_file(base + ".co");
-      const recipe* rc = nullptr;
-      for (auto& r : rs)
-        if (r.group == group && r.kernel == mu.kernel) rc = &r;
-      outcome o = run_recipe(*rc, *m);
-      results.push_back({mu, o});
+      for (size_t mi : batch) {
+        const mutation& mu = muts[mi];
+        const recipe* rc = nullptr;
+        for (auto& r : rs)
+          if (r.group == group && r.kernel == mu.kernel) rc = &r;
+        results.push_back({mu, run_recipe(*rc, *m)});
+      }
       std::filesystem::remove(base + ".s");
       std::filesystem::remove(base + ".co");
       std::filesystem::remove(base + ".co.log");
@@ -371,7 +391,7 @@ TEST_CASE("checker mutations: clang's s_nop and s_waitcnt are each needed where 
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   char table[512];
   std::snprintf(table, sizeof table,
-                "mutants run: %zu (assembled %zu) in %.1f s\n"
+                "mutants run: %zu (in %zu assembled files) in %.1f s\n"
                 "            reported  fatal  silent\n"
                 "HARMFUL     %8zu %6zu %7zu\n"
                 "harmless    %8zu %6zu %7zu\n"

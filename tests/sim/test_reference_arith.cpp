@@ -89,7 +89,7 @@ TEST_CASE("reference: float and double arithmetic with float/64-bit/double argum
   run(G, "ref_float_arith", {blocks_for(n, 128)}, {128}, args);
   auto out = dout.download();
   auto outd = doutd.download();
-  mismatches m;
+  mismatches m, mdiv;  // the f32 division sequence (v_div_scale/fmas/fixup) reported apart
   for (uint32_t i = 0; i < n; ++i) {
     float a = x[i], b = y[i];
     std::string in = "a=" + fmt(a) + " b=" + fmt(b);
@@ -103,7 +103,7 @@ TEST_CASE("reference: float and double arithmetic with float/64-bit/double argum
         // min/max of +0 and -0 may return either zero (IEEE leaves it open): compare values.
         if (got == want[j] || (std::isnan(got) && std::isnan(want[j]))) continue;
       }
-      expect_float(m, "f" + std::to_string(j), i, got, want[j], in);
+      expect_float(j == 2 ? mdiv : m, "f" + std::to_string(j), i, got, want[j], in);
     }
     double da = a, db = b;
     double wantd[4] = {beta * da + db, da / (db + beta), std::fma(da, db, beta), std::sqrt(da * da + db * db)};
@@ -116,6 +116,12 @@ TEST_CASE("reference: float and double arithmetic with float/64-bit/double argum
         continue;
       expect_double(m, "d" + std::to_string(j), i, got, wantd[j], in);
     }
+  }
+  {
+    // HIP's a/b is correctly rounded (clang's default for HIP): overflow gives inf, tiny
+    // quotients round once into the subnormal range.
+    INFO("f32 division: " << mdiv.count << " mismatches, first:\n" << mdiv.text);
+    CHECK(mdiv.count == 0);
   }
   REFSUITE_REQUIRE_NONE(m);
 }
@@ -402,15 +408,15 @@ TEST_CASE("reference: hardware transcendentals within documented tolerances", "[
         continue;
       }
       if (j == 0 && a > -150 && a < -125) continue;  // denormal results: flushed or not, unspecified
+      // Special results are exact: NaN, infinities (also overflow of the float result), and
+      // the IEEE cases at 0 and infinity. The sign of a zero sine/cosine is not specified
+      // for the hardware instructions: +0 and -0 both pass there.
       float wf = (float)w;
-      if (!std::isfinite(wf) || wf == 0.0f || std::isnan(w) || a == 0.0 || std::isinf(a)) {
-        // special values: exact (a tiny nonzero exp2/rcp result is not special)
-        if (std::isfinite(w) && w != 0.0 && !(std::isinf(a) || a == 0.0)) goto tolerance;
+      bool special = std::isnan(w) || std::isinf(a) || a == 0.0 || std::isinf(wf) || (j != 4 && j != 5 && wf == 0.0f);
+      if (special) {
+        if ((j == 4 || j == 5) && wf == 0.0f && got == 0.0f) continue;
         expect_float(m, names[j], i, got, wf, "x=" + fmt(a));
-        continue;
-      }
-    tolerance:
-      if ((j == 4 || j == 5)) {
+      } else if (j == 4 || j == 5) {
         if (!(std::fabs(got - w) <= 0x1p-19)) m.add(std::string(names[j]) + " x=" + fmt(a) + " got " + fmt(got) + " want " + fmt(w));
       } else if (!(std::fabs(got - w) <= std::max(std::fabs(w) * 0x1p-22, 0x1p-22))) {
         m.add(std::string(names[j]) + " x=" + fmt(a) + " got " + fmt(got) + " want " + fmt(w));
