@@ -5,6 +5,7 @@
 #include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -63,13 +64,20 @@ struct Pending {
   std::array<Range, 2> dst{};
 };
 
-struct Shadow {  // one LDS byte
-  uint32_t wseq = 0;    // writer's queue sequence number of the write
-  uint32_t wpc = 0;     // low 32 bits of the writing instruction's pc
-  uint32_t repoch = 0;  // barrier epoch of the reads in rmask
-  uint16_t rmask = 0;   // waves that read the byte in epoch repoch
-  uint8_t writer = 0;   // wave index + 1; 0 = never written
-  uint8_t wflags = 0;   // kAtomicWrite, kDmaWrite
+struct Shadow {  // one LDS byte, packed in two words so updates stay in registers
+  uint64_t w = 0;  // wseq [31:0] (writer's queue sequence number), wpc [63:32] (low pc bits)
+  uint64_t r = 0;  // repoch [31:0] (epoch of rmask), rmask [47:32] (waves that read it),
+                   // writer [55:48] (wave + 1; 0 = never written), wflags [63:56]
+  uint32_t wseq() const { return uint32_t(w); }
+  uint32_t wpc() const { return uint32_t(w >> 32); }
+  uint32_t repoch() const { return uint32_t(r); }
+  uint16_t rmask() const { return uint16_t(r >> 32); }
+  uint8_t writer() const { return uint8_t(r >> 48); }
+  uint8_t wflags() const { return uint8_t(r >> 56); }
+  static uint64_t pack_r(uint32_t repoch, uint16_t rmask, uint8_t writer, uint8_t wflags) {
+    return repoch | (uint64_t(rmask) << 32) | (uint64_t(writer) << 48) | (uint64_t(wflags) << 56);
+  }
+  bool operator==(const Shadow&) const = default;
 };
 constexpr uint8_t kAtomicWrite = 1, kDmaWrite = 2;
 
@@ -442,57 +450,63 @@ struct Checker::Impl {
     return {};
   }
 
+  [[gnu::cold]] void report_raw(const Inst& in, bool write, uint32_t b, const Shadow& sh) {
+    report(in, write ? "lds-race-waw" : "lds-race",
+           std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
+               std::to_string(sh.writer() - 1u) + " of the workgroup wrote at " + hex(sh.wpc()) +
+               " with no s_waitcnt " + ((sh.wflags() & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
+               " retiring it before an s_barrier both passed since");
+  }
+  [[gnu::cold]] void report_war(const Inst& in, uint32_t b, int other) {
+    report(in, "lds-race-war",
+           "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
+               " of the workgroup read with no s_barrier in between");
+  }
+
   void lds_access(WaveState& s, const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind) {
     GroupState& g = *s.group;
     if (g.shadow.size() < w.lds_size) g.shadow.resize(w.lds_size);
-    uint32_t me = s.wave;
-    bool write = kind != LdsAccess::Read;
-    bool atomic = kind == LdsAccess::Atomic;
+    const uint32_t me = s.wave, epoch = s.epoch;
+    const bool write = kind != LdsAccess::Read;
+    const bool atomic = kind == LdsAccess::Atomic;
+    const uint16_t my_bit = me < 16 ? uint16_t(1u << me) : 0;
     uint32_t seq = 0;
-    if (write) {
-      const Pending* rec = s.cur_record >= 0 ? &s.pending[size_t(s.cur_record)] : nullptr;
-      seq = rec ? rec->seq : 0;
-    }
+    if (write && s.cur_record >= 0) seq = s.pending[size_t(s.cur_record)].seq;
     const Inst& in = s.cur ? *s.cur : *w.cur;
+    const uint8_t new_flags = uint8_t((atomic ? kAtomicWrite : 0) | (kind == LdsAccess::DmaWrite ? kDmaWrite : 0));
     bool reported_raw = false, reported_war = false;
-    for (uint32_t b = addr; b < addr + n && b < g.shadow.size(); ++b) {
-      Shadow& sh = g.shadow[b];
-      if (sh.writer && sh.writer - 1u != me && !(atomic && (sh.wflags & kAtomicWrite))) {
-        uint32_t wr = sh.writer - 1u;
+    uint32_t end = std::min<uint64_t>(uint64_t(addr) + n, g.shadow.size());
+    for (uint32_t b = addr; b < end;) {
+      Shadow* sh = &g.shadow[b];
+      // Bytes of one dword written together share their state: handle them as one unit.
+      uint32_t unit = 1;
+      if ((b & 3) == 0 && b + 4 <= end && sh[0] == sh[1] && sh[0] == sh[2] && sh[0] == sh[3]) unit = 4;
+      const Shadow v = *sh;
+      uint8_t writer = v.writer();
+      if (writer && writer - 1u != me && !(atomic && (v.wflags() & kAtomicWrite)) && !reported_raw) {
         bool known;
-        Snapshot snap = snapshot_of(g, wr, s.epoch, known);
-        uint32_t retired = (sh.wflags & kDmaWrite) ? snap.vm : snap.ds;
-        if ((!known || retired < sh.wseq) && !reported_raw) {
+        Snapshot snap = snapshot_of(g, writer - 1u, epoch, known);
+        uint32_t retired = (v.wflags() & kDmaWrite) ? snap.vm : snap.ds;
+        if (!known || retired < v.wseq()) {
           reported_raw = true;
-          report(in, write ? "lds-race-waw" : "lds-race",
-                 std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
-                     std::to_string(wr) + " of the workgroup wrote at " + hex(sh.wpc) +
-                     " with no s_waitcnt " + ((sh.wflags & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
-                     " retiring it before an s_barrier both passed since");
+          report_raw(in, write, b, v);
         }
       }
+      uint16_t rmask = v.repoch() == epoch ? v.rmask() : 0;
+      Shadow nv;
       if (write) {
-        if (sh.repoch == s.epoch && (sh.rmask & ~(1u << me)) && !reported_war && !atomic) {
+        if ((rmask & ~my_bit) && !reported_war && !atomic) {
           reported_war = true;
-          int other = std::countr_zero(uint32_t(sh.rmask & ~(1u << me)));
-          report(in, "lds-race-war",
-                 "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
-                     " of the workgroup read with no s_barrier in between");
+          report_war(in, b, std::countr_zero(uint32_t(rmask & ~my_bit)));
         }
-        sh.writer = uint8_t(me + 1);
-        sh.wseq = seq;
-        sh.wpc = uint32_t(in.pc);
-        sh.wflags = uint8_t((atomic ? kAtomicWrite : 0) | (kind == LdsAccess::DmaWrite ? kDmaWrite : 0));
-        if (atomic) {  // an atomic also reads
-          if (sh.repoch != s.epoch) { sh.repoch = s.epoch; sh.rmask = 0; }
-          if (me < 16) sh.rmask |= uint16_t(1u << me);
-        } else {
-          sh.rmask = 0;
-        }
+        nv.w = seq | (uint64_t(uint32_t(in.pc)) << 32);
+        nv.r = Shadow::pack_r(epoch, atomic ? uint16_t(rmask | my_bit) : 0, uint8_t(me + 1), new_flags);
       } else {
-        if (sh.repoch != s.epoch) { sh.repoch = s.epoch; sh.rmask = 0; }
-        if (me < 16) sh.rmask |= uint16_t(1u << me);
+        nv.w = v.w;
+        nv.r = Shadow::pack_r(epoch, uint16_t(rmask | my_bit), writer, v.wflags());
       }
+      for (uint32_t k = 0; k < unit; ++k) sh[k] = nv;
+      b += unit;
     }
   }
 };
@@ -555,6 +569,13 @@ void checker_lds_access(const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind
   auto* s = static_cast<WaveState*>(w.checker_state);
   if (!s || s->ended || !s->group) return;
   s->owner->lds_access(*s, w, addr, n, kind);
+}
+
+void checker_lds_access_lanes(const Wave& w, const uint32_t* addr, uint64_t lanes, uint32_t n,
+                              LdsAccess kind) {
+  auto* s = static_cast<WaveState*>(w.checker_state);
+  if (!s || s->ended || !s->group) return;
+  for (; lanes; lanes &= lanes - 1) s->owner->lds_access(*s, w, addr[std::countr_zero(lanes)], n, kind);
 }
 
 void checker_flat_target(const Wave& w, bool vmem, bool lds) {

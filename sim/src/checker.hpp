@@ -55,6 +55,9 @@ class Checker final : public Observer {
 enum class LdsAccess : uint8_t { Read, Write, Atomic, DmaWrite /* LDS-DMA, counted on vmcnt */ };
 // One lane's LDS access of `n` bytes at `addr` by the instruction being executed.
 void checker_lds_access(const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind);
+// The same for the active lanes of `lanes`, lane L at addr[L] (one call per instruction).
+void checker_lds_access_lanes(const Wave& w, const uint32_t* addr, uint64_t lanes, uint32_t n,
+                              LdsAccess kind);
 // Where the FLAT instruction being executed went (any lane): global/scratch memory, LDS.
 void checker_flat_target(const Wave& w, bool vmem, bool lds);
 

@@ -305,11 +305,12 @@ template <Elem E>
 void ds_read(Wave& w, const Inst& in) {
   check_no_gds(in);
   constexpr size_t n = E.size();
+  uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
     uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    lane_addr[lane] = addr;
     require_aligned(in, "LDS read", addr, n, lane, ds_align(n));
     const uint8_t* p = lds_at(w, in, addr, n, lane);
-    checker_lds_access(w, addr, n, LdsAccess::Read);
     if constexpr (E.bytes == 4) {
       for (int k = 0; k < E.dwords; ++k) {
         uint32_t v;
@@ -322,17 +323,19 @@ void ds_read(Wave& w, const Inst& in) {
       write_elem(w, in.dst[0], lane, E, widen(E, raw));
     }
   });
+  checker_lds_access_lanes(w, lane_addr, w.exec, n, LdsAccess::Read);
 }
 
 template <Elem E>
 void ds_write(Wave& w, const Inst& in) {
   check_no_gds(in);
   constexpr size_t n = E.size();
+  uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
     uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    lane_addr[lane] = addr;
     require_aligned(in, "LDS write", addr, n, lane, ds_align(n));
     uint8_t* p = lds_at(w, in, addr, n, lane);
-    checker_lds_access(w, addr, n, LdsAccess::Write);
     if constexpr (E.bytes == 4) {
       for (int k = 0; k < E.dwords; ++k) {
         uint32_t v = read_u32(w, in.src[1], lane, k);
@@ -343,6 +346,7 @@ void ds_write(Wave& w, const Inst& in) {
       std::memcpy(p, &v, E.bytes);
     }
   });
+  checker_lds_access_lanes(w, lane_addr, w.exec, n, LdsAccess::Write);
 }
 
 // ds_read2/write2: two elements of Dw dwords at offset0 * size and offset1 * size (st64: * 64).
