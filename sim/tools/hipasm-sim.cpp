@@ -2,7 +2,7 @@
 //
 //   hipasm-sim info CODE_OBJECT
 //   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--lds BYTES]
-//              [--seed N] [--threads N] [--budget N] [--trace] --arg SPEC ...
+//              [--seed N] [--threads N] [--budget N] [--trace] [--no-check] --arg SPEC ...
 //
 // Every failure is one line on stderr, "hipasm-sim: error: ...", and a non-zero exit: the
 // tool is fed hand-edited and broken code objects, so it never crashes or dumps a trace.
@@ -54,6 +54,7 @@ const char* const kHelp =
     "  --threads N         worker threads (default 0: all cores; results do not depend on it)\n"
     "  --budget N          maximum wave-instructions before the run counts as a hang\n"
     "  --trace             print every executed instruction and the registers it wrote\n"
+    "  --no-check          skip the checker (to measure raw simulation speed)\n"
     "  --arg SPEC          the kernel's explicit arguments, in order; SPEC is one of\n"
     "      in=FILE         a buffer initialised from the raw bytes of FILE\n"
     "      out=FILE:BYTES  a zeroed buffer of BYTES bytes, written to FILE after the run\n"
@@ -317,6 +318,9 @@ run_options parse_run(const std::vector<std::string>& argv) {
     } else if (opt == "--trace") {
       if (inline_value) throw usage_error("--trace takes no value");
       o.launch.trace = true;
+    } else if (opt == "--no-check") {
+      if (inline_value) throw usage_error("--no-check takes no value");
+      o.launch.check = false;
     } else if (opt == "--arg") {
       o.args.push_back(parse_arg(take()));
     } else {

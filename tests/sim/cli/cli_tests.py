@@ -303,6 +303,8 @@ def group_run():
                             "--arg", f"out={os.path.join(WORK, 'racy.bin')}:2048"], expect_ok=False)
     if status != 3 or "lds-race" not in out or "checker reported" not in err:
         failures.append(f"lds_racy: expected exit 3 with the race on stdout, got {status}: {out.strip()!r} {err.strip()!r}")
+    status, out, err = run(["run", CO, "lds_racy", "--grid", "1", "--block", "512", "--no-check",
+                            "--arg", f"out={os.path.join(WORK, 'racy.bin')}:2048"], expect_ok=True)
     # --seed (random wave interleaving) and --threads must not change the result.
     res2 = os.path.join(WORK, "ids2.bin")
     status, out, err = run(["run", CO, "ids_3d", "--grid", "1", "--block", "4,4,4", "--seed", "12345", "--threads", "2",
