@@ -125,6 +125,23 @@ inline int biased_exp64(double x) { return int((bits(x) >> 52) & 0x7ff); }
 inline bool is_denorm32(float x) { return x != 0 && std::fpclassify(x) == FP_SUBNORMAL; }
 inline bool is_denorm64(double x) { return x != 0 && std::fpclassify(x) == FP_SUBNORMAL; }
 
+// fma(a, b, c) * 2^k rounded once to f32 (v_div_fmas post-scaling can land in the denormal
+// range, where scaling a rounded f32 would round twice). The exact a*b+c is formed in
+// double (product exact, TwoSum for the addition), rounded to odd, scaled, then rounded.
+inline float fma_scaled_f32(float a, float b, float c, int k) {
+  const double p = double(a) * double(b);  // exact: 48-bit product
+  const double s = p + double(c);
+  if (!std::isfinite(s)) return float(std::ldexp(s, k));
+  const double bp = s - p;
+  const double e = (p - (s - bp)) + (double(c) - bp);  // p + c == s + e exactly
+  double r = s;
+  if (e != 0) {
+    if ((e < 0) != (s < 0) && s != 0) r = std::nextafter(s, 0.0);  // truncate toward zero
+    r = f64(bits(r) | 1u);                                           // round to odd
+  }
+  return float(std::ldexp(r, k));
+}
+
 // V_DIV_SCALE (ISA pseudocode): scale num or den by 2^+-64 (f64: 2^+-128) to keep the
 // Newton-Raphson steps away from subnormals; VCC marks quotients that need post-scaling.
 template <class T>
@@ -176,6 +193,9 @@ T div_fixup(T s0, T den, T num) {
   else { en = biased_exp32(num); ed = biased_exp32(den); }
   if (en - ed < (dbl ? -1075 : -150)) return sign ? T(-0.0) : T(0.0);  // underflow
   if (ed == (dbl ? 2047 : 255)) return sign ? -std::numeric_limits<T>::max() : std::numeric_limits<T>::max();
+  // A NaN quotient here comes from an overflowing Newton-Raphson sequence (num/den beyond
+  // the range even after v_div_scale): the hardware returns a signed infinity.
+  if (std::isnan(s0)) return sign ? -inf : inf;
   return sign ? -std::fabs(s0) : std::fabs(s0);
 }
 
@@ -261,9 +281,9 @@ const Registrar reg_float({
        alignas(64) uint32_t res[kLanes];
        for_lanes(s.mask, [&](int l) {
          float a = f32(s.p[0][0][l]), b = f32(s.p[1][0][l]), c = f32(s.p[2][0][l]);
-         float r = fma32(a, b, c);  // input denormals are not flushed (ISA note)
-         if ((vcc >> l) & 1) r = std::ldexp(r, biased_exp32(c) > 127 ? 64 : -64);
-         res[l] = e.o(r);
+         // input denormals are not flushed (ISA note); post-scaling rounds once
+         const int k = ((vcc >> l) & 1) ? (biased_exp32(c) > 127 ? 64 : -64) : 0;
+         res[l] = e.o(k ? fma_scaled_f32(a, b, c, k) : fma32(a, b, c));
        });
        write_dst32(w, in, s.mask, DstType::F32, res);
        w.lane_ops += std::popcount(s.mask);

@@ -801,8 +801,21 @@ TEST_CASE("integer dot products and packed integer ops", "[valu][packed]") {
 TEST_CASE("float division helpers reproduce IEEE division in clang's sequence", "[valu][div]") {
   // The sequence clang-22 emits for a / b (f32, denormals on): every step is a single VALU
   // instruction run here; the result must equal the host's correctly rounded a / b.
+  // Every pair of edge values (overflowing, underflowing into denormals, inf, NaN, zero),
+  // then random lanes.
+  std::vector<float> e = {0.0f, -0.0f, 1.0f, -3.0f, 0.1f, 1e30f, -1e30f, 3.4e38f, 1.17549435e-38f,
+                          1e-40f, -7e-45f, 1e-30f, INFINITY, -INFINITY, NAN, 7.0f, 1e20f, 2e-20f,
+                          123.456f, 1.5e-39f, 8.5e37f, 6e-8f};
+  std::vector<float> xs, ys;
+  for (float x : e)
+    for (float y : e) xs.push_back(x), ys.push_back(y);
+  auto ra = edge_f32(100), rb = edge_f32(101);
+  xs.insert(xs.end(), ra.begin(), ra.end());
+  ys.insert(ys.end(), rb.begin(), rb.end());
+  while (xs.size() % kLanes) xs.push_back(1.0f), ys.push_back(3.0f);
+  for (size_t base = 0; base < xs.size(); base += kLanes) {
   Rig r;
-  auto a = edge_f32(100), b = edge_f32(101);
+  std::vector<float> a(xs.begin() + base, xs.begin() + base + kLanes), b(ys.begin() + base, ys.begin() + base + kLanes);
   for (int l = 0; l < kLanes; ++l) r.v(0)[l] = fbits(a[l]), r.v(1)[l] = fbits(b[l]);
   const char* seq[] = {
       "v_div_scale_f32 v2, s[0:1], v1, v1, v0",
@@ -821,5 +834,6 @@ TEST_CASE("float division helpers reproduce IEEE division in clang's sequence", 
   for (int l = 0; l < kLanes; ++l) {
     INFO("a=" << a[l] << " b=" << b[l] << " got " << bitsf(r.v(7)[l]));
     REQUIRE(same_f32(r.v(7)[l], fbits(a[l] / b[l])));
+  }
   }
 }
