@@ -290,6 +290,36 @@ TEST_CASE("the loaded image holds the file's segments and applies relative reloc
   }
 }
 
+TEST_CASE("a re-assembled clang .s (the hand-edit workflow) loads to the same kernels", "[loader]") {
+  const auto compiled = sim::load_code_object(read_binary(kDir + "/sim_loader_kernels.co"));
+  const auto assembled = sim::load_code_object(read_binary(kDir + "/sim_loader_kernels_asm.co"));
+  REQUIRE(assembled.kernels.size() == compiled.kernels.size());
+  for (const auto& c : compiled.kernels) {
+    INFO("kernel " << c.name);
+    const sim::KernelInfo* a = assembled.find(c.name);
+    REQUIRE(a != nullptr);
+    CHECK(a->kd.compute_pgm_rsrc1 == c.kd.compute_pgm_rsrc1);
+    CHECK(a->kd.compute_pgm_rsrc2 == c.kd.compute_pgm_rsrc2);
+    CHECK(a->kd.compute_pgm_rsrc3 == c.kd.compute_pgm_rsrc3);
+    CHECK(a->kd.kernel_code_properties == c.kd.kernel_code_properties);
+    CHECK(a->kd.group_segment_fixed_size == c.kd.group_segment_fixed_size);
+    CHECK(a->kd.private_segment_fixed_size == c.kd.private_segment_fixed_size);
+    CHECK(a->kernarg_segment_size == c.kernarg_segment_size);
+    REQUIRE(a->args.size() == c.args.size());
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      CHECK(a->args[i].offset == c.args[i].offset);
+      CHECK(a->args[i].size == c.args[i].size);
+      CHECK(a->args[i].value_kind == c.args[i].value_kind);
+    }
+    // The same instructions at the kernel entry (addresses may differ between the two links).
+    const auto code_at = [](const sim::KernelInfo& k) {
+      const size_t off = k.image.entry - k.image.code_vaddr;
+      return std::vector<uint8_t>(k.image.code.begin() + off, k.image.code.begin() + off + 16);
+    };
+    CHECK(code_at(*a) == code_at(c));
+  }
+}
+
 TEST_CASE("unknown kernel names list what the code object has", "[loader]") {
   const auto co = sim::load_code_object(read_binary(kDir + "/sim_loader_kernels.co"));
   CHECK(co.find("nope") == nullptr);

@@ -5,6 +5,9 @@ if(NOT TARGET sim_loader_kernels)
   hipasm_add_code_object(sim_loader_kernels SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_loader_kernels.hip")
   hipasm_add_code_object(sim_loader_kernels_ftz SOURCES "${CMAKE_CURRENT_LIST_DIR}/test_loader_kernels.hip"
                          OPTIONS -fgpu-flush-denormals-to-zero -mno-amdgpu-ieee -fno-honor-nans)
+  # The seeds' workflow: clang's .s output assembled again (as a hand-edited .s would be).
+  hipasm_assemble(sim_loader_kernels_asm SOURCE "${CMAKE_CURRENT_BINARY_DIR}/sim_loader_kernels.s")
+  add_dependencies(sim_loader_kernels_asm sim_loader_kernels)
   find_program(HIPASM_LLVM_READOBJ NAMES llvm-readobj-22 llvm-readobj REQUIRED)
   foreach(_co sim_loader_kernels sim_loader_kernels_ftz)
     add_custom_command(OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${_co}.readobj.txt"
@@ -16,7 +19,7 @@ if(NOT TARGET sim_loader_kernels)
   add_custom_target(sim_loader_oracles ALL DEPENDS
     "${CMAKE_CURRENT_BINARY_DIR}/sim_loader_kernels.readobj.txt"
     "${CMAKE_CURRENT_BINARY_DIR}/sim_loader_kernels_ftz.readobj.txt")
-  add_dependencies(sim_loader_oracles sim_loader_kernels sim_loader_kernels_ftz)
+  add_dependencies(sim_loader_oracles sim_loader_kernels sim_loader_kernels_ftz sim_loader_kernels_asm)
   foreach(_sub cli fuzz)
     if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/${_sub}/CMakeLists.txt")
       add_subdirectory("${CMAKE_CURRENT_LIST_DIR}/${_sub}" "${CMAKE_CURRENT_BINARY_DIR}/${_sub}")
