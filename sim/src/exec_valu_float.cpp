@@ -160,8 +160,11 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
   } else if (dn(den)) {
     d = std::ldexp(s0, sc);
   } else if (is_denorm64(1.0 / double(den)) && dn(T(num / den))) {
+    // (only reachable for f64) The ISA text scales the denominator by 2^+128 here, which
+    // overflows it; scaling it down (post-scaled by 2^-128 through VCC) gives the IEEE
+    // quotient clang's sequence expects.
     vcc = true;
-    if (s0 == den) d = std::ldexp(s0, sc);
+    if (s0 == den) d = std::ldexp(s0, -sc);
   } else if (is_denorm64(1.0 / double(den))) {
     d = std::ldexp(s0, -sc);
   } else if (dn(T(num / den))) {
