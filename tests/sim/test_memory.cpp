@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "memory/harness.hpp"
 
@@ -483,4 +484,34 @@ TEST_CASE("memory: scalar atomics and ds_wrxchg2", "[memory]") {
     CHECK(w.v(8)[l] == uint32_t(300 + l));
     CHECK(w.v(9)[l] == uint32_t(400 + l));
   }
+}
+
+TEST_CASE("memory: device atomics are atomic across worker threads", "[memory]") {
+  Memory mem;
+  uint64_t counter = mem.alloc(16);
+  constexpr int kRounds = 2000;
+  auto worker = [&](int id) {
+    Group g(1, 0, false, &mem);
+    Wave& w = g.w();
+    set_addr64(w, 2, [&](int l) { return counter + (l % 2) * 8; });  // 32-bit word and 64-bit word
+    set_lanes(w, 4, [id](int) { return id + 1; });
+    set_addr64(w, 6, [](int) { return 3; });
+    Inst add32 = global("global_atomic_add", {}, {V(2, 2), V(4), None()});
+    Inst add64 = global("global_atomic_add_x2", {}, {V(2, 2), V(6, 2), None()});
+    for (int r = 0; r < kRounds; ++r) {
+      w.exec = 0x5555'5555'5555'5555ull;  // even lanes: the 32-bit word
+      g.issue(0, add32);
+      w.exec = 0xaaaa'aaaa'aaaa'aaaaull;  // odd lanes: the 64-bit word
+      g.issue(0, add64);
+    }
+  };
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+  uint32_t w32 = 0;
+  uint64_t w64 = 0;
+  mem.read(counter, &w32, 4);
+  mem.read(counter + 8, &w64, 8);
+  CHECK(w32 == uint32_t(kRounds * 32 * (1 + 2)));
+  CHECK(w64 == uint64_t(kRounds) * 32 * 3 * 2);
 }

@@ -80,7 +80,8 @@ inline Modifiers off(int32_t offset, int32_t offset1 = 0) {
 
 // One workgroup: waves sharing an LDS allocation, device memory, an optional checker.
 struct Group {
-  Memory mem;
+  std::unique_ptr<Memory> own_mem;
+  Memory& mem;
   Dispatch dispatch;
   Workgroup wg;
   std::deque<Wave> waves;
@@ -89,7 +90,8 @@ struct Group {
   uint64_t next_pc = 0x1000;
   bool run_handlers = true;  // false: only the checker sees the instructions
 
-  explicit Group(int nwaves = 1, uint32_t lds_bytes = 4096, bool with_checker = true) {
+  explicit Group(int nwaves = 1, uint32_t lds_bytes = 4096, bool with_checker = true, Memory* shared = nullptr)
+      : own_mem(shared ? nullptr : std::make_unique<Memory>()), mem(shared ? *shared : *own_mem) {
     dispatch.memory = &mem;
     if (with_checker) {
       checker = std::make_unique<Checker>();
