@@ -13,29 +13,14 @@
 #include <bit>
 #include <sstream>
 
+#include "valu/mfma_layout.hpp"
 #include "valu/valu_rig.hpp"
 
 using namespace valu_test;
+using namespace mfma_ref;
 
 namespace {
 
-enum class Ty { F32, XF32, F16, BF16, I8, FP8, BF8, F64 };
-
-struct Spec {
-  std::string name;
-  int M, N, K, B;
-  Ty a, b;
-  bool sparse;
-};
-
-int bits_of(Ty t) {
-  switch (t) {
-    case Ty::F32: case Ty::XF32: return 32;
-    case Ty::F16: case Ty::BF16: return 16;
-    case Ty::F64: return 64;
-    default: return 8;
-  }
-}
 const char* tname(Ty t) {
   switch (t) {
     case Ty::FP8: return "fp8";
@@ -84,58 +69,9 @@ std::vector<Spec> all_specs() {
   return s;
 }
 
-// fp8/bf8 (FNUZ) code of an exactly representable value, from the format definition.
-uint8_t f8_code(double v, int mbits, int bias) {
-  for (int c = 0; c < 256; ++c) {
-    if (c == 0x80) continue;
-    int e = (c >> mbits) & ((1 << (7 - mbits)) - 1), m = c & ((1 << mbits) - 1);
-    double mag = e == 0 ? std::ldexp(double(m), 1 - bias - mbits) : std::ldexp(1.0 + double(m) / (1 << mbits), e - bias);
-    if (((c & 0x80) ? -mag : mag) == v) return uint8_t(c);
-  }
-  throw std::runtime_error("value not representable in fp8");
-}
-
-// Bits of `v` in the input element type (v is exactly representable by construction).
-uint64_t encode(Ty t, double v) {
-  switch (t) {
-    case Ty::F32: case Ty::XF32: return fbits(float(v));
-    case Ty::F16: return std::bit_cast<uint16_t>(_Float16(float(v)));
-    case Ty::BF16: return fbits(float(v)) >> 16;
-    case Ty::I8: return uint8_t(int8_t(v));
-    case Ty::FP8: return f8_code(v, 3, 8);
-    case Ty::BF8: return f8_code(v, 2, 16);
-    case Ty::F64: return dbits(v);
-  }
-  return 0;
-}
-
 struct Regs {
   int first, count;
 };
-
-// Input element placement (documented direction): element (b, row, k) of a matrix with
-// `rows` rows per block, K columns (already halved for sparse A), B blocks, `bits` wide.
-struct Place {
-  int reg, bit, lane;
-};
-Place place_input(int rows, int K, int B, int bits, int b, int row, int k) {
-  const int epl = K * rows * B / 64;
-  const int lane = b * rows + (k / epl) * rows * B + row;
-  const int slot = k % epl;
-  return {slot * bits / 32, (slot * bits) % 32, lane};
-}
-
-// Output element of register r (in units of the element width) and lane: {block, i, j}.
-std::array<int, 3> output_element(const Spec& s, int r, int lane) {
-  if (s.a == Ty::F64) {
-    if (s.M == 16) return {0, 4 * r + lane / 16, lane % 16};
-    return {(lane / 4) % 4, lane / 16, lane % 4};  // 4x4x4_4b
-  }
-  if (s.M == 4) return {lane / 4, r, lane % 4};
-  if (s.M == 16) return {r / 4, 4 * (lane / 16) + r % 4, lane % 16};
-  const int rb = r % 16;
-  return {r / 16, (8 * (rb / 4)) % 32 + 4 * (lane / 32) + rb % 4, lane % 32};
-}
 
 void put_bits(Rig& r, int base, const Place& p, int bits, uint64_t v) {
   if (bits == 64) {
@@ -155,12 +91,7 @@ std::string range(char c, int first, int count) {
   return o.str();
 }
 
-struct Run {
-  std::vector<double> A, Bm, C, D;  // dense A (b,i,k), B (b,k,j), C (b,i,j), expected D
-};
-
-// Fills registers for `s`, runs it, and checks every output element. `mods` are extra
-// modifiers; `cbsz/abid/blgp` are applied to the expectation as documented.
+// Fills registers for `s`, runs it, and checks every output element; `cbsz/abid/blgp` are applied to the expectation as documented.
 void run_case(const Spec& s, uint32_t seed, int cbsz = 0, int abid = 0, int blgp = 0, bool c_const = false,
               bool acc = false) {
   Rig r;
