@@ -6,7 +6,13 @@
 // ([5:4]) and for f16/f64 ([7:6]) — input denormals are flushed to signed zero when bit 0 of
 // the field is clear, output denormals when bit 1 is clear; DX10_CLAMP ([8]) — clamp turns
 // NaN into 0 when set. Rounding is always round-to-nearest-even (FP_ROUND is not modelled;
-// no clang-generated kernel changes it). IEEE mode's sNaN quieting in min/max is modelled.
+// no clang-generated kernel changes it). IEEE mode's sNaN quieting in min/max is modelled;
+// the non-IEEE (IEEE = 0) min/max rules, exception flags (TRAPSTS) and
+// v_screen_partition_4se_b32 (undocumented in the ISA guide) are not.
+// 16-bit results: the gfx9 rule for the unused half (LLVM's zeroesHigh16BitsOfDest): VOP1/
+// VOP2-derived f16/u16 ops and v_mad/fma/div_fixup_f16 zero it, the VOP3-only 16-bit ops
+// (min3/max3/med3, add_i16, ...) and v_mac/madmk/madak_f16 keep it; op_sel[3] writes the
+// high half and keeps the low one.
 #pragma once
 #pragma clang fp contract(off)
 #include <bit>

@@ -11,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <chrono>
+#include <cstdio>
 #include <sstream>
 
 #include "valu/mfma_layout.hpp"
@@ -330,4 +332,39 @@ TEST_CASE("MFMA with random reals agrees with a double-precision reference", "[m
       }
       REQUIRE(std::fabs(double(bitsf(r.v(32 + reg)[l])) - want) <= 8 * 0x1p-24 * mag);
     }
+}
+
+// Throughput of the emulation (not a pass/fail test; hidden from the default run):
+//   sim_test_mfma "[perf]"
+TEST_CASE("MFMA emulation throughput", "[.][perf]") {
+  Rig r;
+  std::mt19937 rng(1);
+  for (size_t i = 0; i < size_t(200) * kLanes; ++i) r.w.vgpr[i] = rng() & 0x3f7f3f7fu;
+  struct Item {
+    const char* text;
+    double flops;
+  };
+  const Item items[] = {
+      {"v_mfma_f32_32x32x8_bf16 a[0:15], v[2:3], v[4:5], a[0:15]", 2.0 * 32 * 32 * 8},
+      {"v_mfma_f32_16x16x16_f16 v[100:103], v[2:3], v[4:5], v[100:103]", 2.0 * 16 * 16 * 16},
+      {"v_mfma_f32_32x32x2_f32 v[100:115], v2, v4, v[100:115]", 2.0 * 32 * 32 * 2},
+      {"v_mfma_f32_32x32x16_fp8_fp8 v[100:115], v[2:3], v[4:5], v[100:115]", 2.0 * 32 * 32 * 16},
+      {"v_mfma_i32_32x32x16_i8 v[100:115], v[2:3], v[4:5], v[100:115]", 2.0 * 32 * 32 * 16},
+      {"v_mfma_f64_16x16x4_f64 v[100:107], v[2:3], v[4:5], v[100:107]", 2.0 * 16 * 16 * 4},
+      {"v_add_u32_e32 v1, v2, v3", 64},
+      {"v_fma_f32 v1, v2, v3, v4", 64},
+  };
+  for (const Item& it : items) {
+    std::vector<uint8_t> b = assemble(it.text);
+    b.resize(16, 0);
+    Inst in = decode_one(b, 0);
+    in.exec = Registry::get().find(in.mnemonic);
+    REQUIRE(in.exec);
+    const int n = it.flops > 1000 ? 20000 : 1000000;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i) in.exec(r.w, in);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%-70s %9.1f ns  %6.2f G%s/s\n", it.text, s / n * 1e9, it.flops * n / s / 1e9,
+                it.flops > 1000 ? "FLOP" : "lane-op");
+  }
 }
