@@ -457,6 +457,11 @@ struct Checker::Impl {
                " with no s_waitcnt " + ((sh.wflags() & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
                " retiring it before an s_barrier both passed since");
   }
+  [[gnu::cold]] void report_dma(const Inst& in, uint32_t b, const Shadow& sh) {
+    report(in, "lds-dma-pending",
+           "accesses LDS byte " + hex(b) + " that this wave's LDS-DMA at " + hex(sh.wpc()) +
+               " may not have written yet (needs s_waitcnt vmcnt)");
+  }
   [[gnu::cold]] void report_war(const Inst& in, uint32_t b, int other) {
     report(in, "lds-race-war",
            "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
@@ -474,7 +479,7 @@ struct Checker::Impl {
     if (write && s.cur_record >= 0) seq = s.pending[size_t(s.cur_record)].seq;
     const Inst& in = s.cur ? *s.cur : *w.cur;
     const uint8_t new_flags = uint8_t((atomic ? kAtomicWrite : 0) | (kind == LdsAccess::DmaWrite ? kDmaWrite : 0));
-    bool reported_raw = false, reported_war = false;
+    bool reported_raw = false, reported_war = false, reported_dma = false;
     uint32_t end = std::min<uint64_t>(uint64_t(addr) + n, g.shadow.size());
     for (uint32_t b = addr; b < end;) {
       Shadow* sh = &g.shadow[b];
@@ -491,6 +496,12 @@ struct Checker::Impl {
           reported_raw = true;
           report_raw(in, write, b, v);
         }
+      }
+      // The wave's own LDS-DMA lands in LDS only when vmcnt retires it.
+      if (writer == me + 1 && (v.wflags() & kDmaWrite) && s.vm_retired < v.wseq() && !reported_dma &&
+          kind != LdsAccess::DmaWrite) {
+        reported_dma = true;
+        report_dma(in, b, v);
       }
       uint16_t rmask = v.repoch() == epoch ? v.rmask() : 0;
       Shadow nv;

@@ -17,7 +17,8 @@
 // 3. LDS races inside a workgroup: a wave reads or overwrites LDS bytes another wave wrote
 //    (not atomically on both sides) unless that write was retired by an s_waitcnt before an
 //    s_barrier that both waves passed since; a wave overwrites LDS bytes another wave read
-//    with no s_barrier in between (write after read).
+//    with no s_barrier in between (write after read); a wave touches LDS bytes its own
+//    LDS-DMA (counted on vmcnt) may not have written yet.
 //
 // Threading: state per wave (Wave::checker_state) and per workgroup; all calls of one
 // workgroup come from one thread. Only the findings set and the workgroup table lock.

@@ -366,6 +366,23 @@ TEST_CASE("checker: LDS races between the waves of a workgroup", "[checker]") {
   };
   CHECK(race(dma(0)).empty());
   CHECK(race(dma(63)) == Tags{"lds-race"});
+  // The wave's own LDS-DMA result needs vmcnt too before it reads the LDS bytes.
+  auto own = [](int vm) {
+    return [vm](Group& g) {
+      uint64_t src = g.mem.alloc(256);
+      for (int l = 0; l < kLanes; ++l) {
+        g.w(0).v(20)[l] = uint32_t(src + 4 * uint64_t(l));
+        g.w(0).v(21)[l] = uint32_t((src + 4 * uint64_t(l)) >> 32);
+      }
+      g.issue(0, make(Format::GLOBAL, "global_load_lds_dword", {}, {V(20, 2), None(), None()}, off(0),
+                      C_VMEM | C_LDS_DMA));
+      g.issue(0, s_waitcnt(vm, 15));
+      g.issue(0, dsread(1, 10));
+      g.issue(0, s_waitcnt(63, 0));
+    };
+  };
+  CHECK(race(own(0)).empty());
+  CHECK(race(own(63)) == Tags{"lds-dma-pending"});
 }
 
 TEST_CASE("checker: findings are deduplicated per instruction and rule, and sorted", "[checker]") {

@@ -2577,6 +2577,93 @@ lds_race__bad:
 	.end_amdhsa_kernel
 	.text
 
+	.globl	lds_dma_pending__ok
+	.p2align	8
+	.type	lds_dma_pending__ok,@function
+lds_dma_pending__ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	s_mov_b32 m0, 0
+	s_nop 0
+	global_load_lds_dword v1, s[2:3]
+	s_waitcnt vmcnt(0)
+	ds_read_b32 v8, v1
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel lds_dma_pending__ok
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	lds_dma_pending__bad
+	.p2align	8
+	.type	lds_dma_pending__bad,@function
+lds_dma_pending__bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	s_mov_b32 m0, 0
+	s_nop 0
+	global_load_lds_dword v1, s[2:3]
+	ds_read_b32 v8, v1
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel lds_dma_pending__bad
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
 	.globl	hz_mfma_read_nonxdl__ok
 	.p2align	8
 	.type	hz_mfma_read_nonxdl__ok,@function
@@ -3963,6 +4050,48 @@ amdhsa.kernels:
     .sgpr_count:     22
     .sgpr_spill_count: 0
     .symbol:         lds_race__bad.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           lds_dma_pending__ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         lds_dma_pending__ok.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           lds_dma_pending__bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         lds_dma_pending__bad.kd
     .uniform_work_group_size: 1
     .uses_dynamic_stack: false
     .vgpr_count:     64

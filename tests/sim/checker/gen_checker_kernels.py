@@ -124,6 +124,13 @@ RULES = {
          "ds_read_b32 v9, v8", "s_waitcnt lgkmcnt(0)", "global_store_dword v1, v9, s[2:3]"], 128),
 }
 
+# LDS-DMA lands in LDS when vmcnt retires it, also for the wave that issued it.
+RULES["lds-dma-pending"] = (
+    ["s_mov_b32 m0, 0", "s_nop 0", "global_load_lds_dword v1, s[2:3]", "s_waitcnt vmcnt(0)",
+     "ds_read_b32 v8, v1", "s_waitcnt lgkmcnt(0)"],
+    ["s_mov_b32 m0, 0", "s_nop 0", "global_load_lds_dword v1, s[2:3]",
+     "ds_read_b32 v8, v1", "s_waitcnt vmcnt(0) lgkmcnt(0)"], 64)
+
 # Non-XDL producer (32x32x2 f32: 16 passes): VALU read needs NP + 2 = 18.
 RULES["hazard mfma-read|nonxdl"] = hazard(["v_mfma_f32_32x32x2_f32 a[0:15], v4, v4, 0"], 18,
                                           ["v_accvgpr_read_b32 v8, a3"])
