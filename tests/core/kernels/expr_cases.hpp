@@ -177,12 +177,7 @@ constexpr void fop(builder J, arg<float*> out, arg<const float*> a, arg<const fl
   auto y = MODE == vv ? load_v<f32>(J, b, p) : load_s<f32>(J, b, J.workgroup_id_x());
   J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
   gpr<f32> r = apply<OP, f32>(J, x, y);
-  if constexpr (OP >= lt) {
-    // comparison result as 1.0f / 0.0f
-    auto f = J.vgpr<f32>();
-    J.v_cvt_f32_u32(f, r.template as<u32>());
-    r = f;
-  }
+  // (comparisons: r = 1 assigned to an f32 register is 1.0f, else 0.0f)
   auto rv = J.vgpr<f32>();  // -x and abs(x) of an SGPR stay on the SALU (sign-bit ops)
   rv = r;
   auto o = J.vgpr<u64>();
