@@ -181,7 +181,8 @@ consteval kernel_summary summarize_kernel(std::string_view name) {
     // Valid constraints and clobbers even so: only the static_assert should speak.
     for (char c : st.error.view())
       if (s.message.len + 1 < sizeof(s.message.chars)) s.message.chars[s.message.len++] = c;
-    s.clobber_v = s.clobber_a = reg_text('v', 2);
+    s.clobber_v = reg_text('v', 2);  // (not chained: the bytecode interpreter reports the
+    s.clobber_a = reg_text('v', 2);  // member-to-member copy as an overlapping memcpy)
     s.clobber_s = reg_text('s', 0);
     s.pin_y = reg_text('v', 2, true);
     s.pin_z = reg_text('v', 1, true);
