@@ -24,8 +24,8 @@
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
 // - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
 // - Not modelled (no handler, so a kernel using them fails to load with "unsupported
-//   instruction"): typed buffer_load/store_format_*, ds_append/ds_consume, ds_read/write_addtid,
-//   ds_condxchg32, ds_wrap, s_scratch_load/store, s_atc_probe*.
+//   instruction"): typed buffer_load/store_format_*, ds_append/ds_consume, ds_condxchg32,
+//   ds_wrap, s_scratch_load/store, s_atc_probe*.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -441,6 +441,31 @@ void ds_wrxchg2(Wave& w, const Inst& in) {
         write_u32(w, in.dst[0], lane, uint32_t(uint64_t(old) >> (32 * k)), int(e * (n / 4) + k));
     }
   });
+}
+
+// ds_read/write_addtid_b32: the address comes from the lane id, not a VGPR:
+// offset + M0[15:0] + 4 * lane (the ISA's pseudocode MEM[{offset1, offset0} + M0[15:0] +
+// laneID * 4]).
+template <bool Write>
+void ds_addtid(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  uint32_t base = uint32_t(in.mod.offset) + (w.m0 & 0xffff);
+  uint32_t lane_addr[kLanes];
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = base + 4u * uint32_t(lane);
+    lane_addr[lane] = addr;
+    require_aligned(in, Write ? "LDS write" : "LDS read", addr, 4, lane, 4);
+    uint8_t* p = lds_at(w, in, addr, 4, lane);
+    if constexpr (Write) {
+      uint32_t v = read_u32(w, in.src[Write ? 1 : 0], lane);
+      std::memcpy(p, &v, 4);
+    } else {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      write_u32(w, in.dst[0], lane, v);
+    }
+  });
+  checker_lds_access_lanes(w, lane_addr, w.exec, 4, Write ? LdsAccess::Write : LdsAccess::Read);
 }
 
 void ds_nop(Wave&, const Inst&) {}
@@ -866,6 +891,7 @@ const Registrar ds_handlers{
     {"ds_nop", ds_nop},
     {"ds_bpermute_b32", ds_permute<true>}, {"ds_permute_b32", ds_permute<false>},
     {"ds_swizzle_b32", ds_swizzle},
+    {"ds_read_addtid_b32", ds_addtid<false>}, {"ds_write_addtid_b32", ds_addtid<true>},
     {"ds_wrxchg2_rtn_b32", ds_wrxchg2<uint32_t, false>}, {"ds_wrxchg2st64_rtn_b32", ds_wrxchg2<uint32_t, true>},
     {"ds_wrxchg2_rtn_b64", ds_wrxchg2<uint64_t, false>}, {"ds_wrxchg2st64_rtn_b64", ds_wrxchg2<uint64_t, true>},
 };

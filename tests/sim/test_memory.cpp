@@ -515,3 +515,18 @@ TEST_CASE("memory: device atomics are atomic across worker threads", "[memory]")
   CHECK(w32 == uint32_t(kRounds * 32 * (1 + 2)));
   CHECK(w64 == uint64_t(kRounds) * 32 * 3 * 2);
 }
+
+TEST_CASE("memory: ds_read/write_addtid address by lane id, M0 and offset", "[memory]") {
+  Group g(1, 1024, false);
+  Wave& w = g.w();
+  w.m0 = 0xffff0040;  // only M0[15:0] = 64 takes part
+  set_lanes(w, 1, [](int l) { return 7000 + l; });
+  g.issue(0, make(Format::DS, "ds_write_addtid_b32", {}, {None(), V(1)}, off(16)));
+  for (int l = 0; l < kLanes; ++l) {
+    uint32_t got = 0;
+    std::memcpy(&got, g.wg.lds.data() + 80 + 4 * l, 4);
+    CHECK(got == uint32_t(7000 + l));
+  }
+  g.issue(0, make(Format::DS, "ds_read_addtid_b32", {V(2)}, {}, off(16)));
+  for (int l = 0; l < kLanes; ++l) CHECK(w.v(2)[l] == uint32_t(7000 + l));
+}
