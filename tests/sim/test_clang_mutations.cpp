@@ -24,7 +24,8 @@
 // The model follows s_cbranch_execz/execnz fall-through (taken only when no lane is on that
 // path), so each launch recipe below makes every such path active in some wave (ref_int64
 // mixes 32-bit and 64-bit operands so both of clang's division paths run).
-// The test REQUIREs every HARMFUL mutant reported, every HARMLESS one not reported, at least
+// The test REQUIREs every HARMFUL mutant reported by a diagnostic that names the instruction
+// at fault (and the hazard's producer), every HARMLESS one not reported, at least
 // a minimum number of HARMFUL ones (so it cannot pass vacuously), and prints the table.
 #include "kernels/ref_host.hpp"
 #include "mutations/asm_model.hpp"
@@ -227,7 +228,7 @@ bool assemble(const std::string& s_path, const std::string& co_path, std::string
 
 struct outcome {
   bool reported = false, threw = false;
-  std::string first;
+  std::string first, all;  // first diagnostic (or the error), and all of them
 };
 outcome run_recipe(const recipe& rc, module& m) {
   arena a{*the_device()};
@@ -239,6 +240,7 @@ outcome run_recipe(const recipe& rc, module& m) {
     auto rep = the_device()->launch(m, rc.kernel, rc.grid, rc.block, args, opts);
     o.reported = !rep.diagnostics.empty();
     if (o.reported) o.first = rep.diagnostics[0];
+    for (auto& d : rep.diagnostics) o.all += d + "\n";
   } catch (const std::exception& e) {
     o.threw = true;
     o.first = e.what();
@@ -385,6 +387,12 @@ TEST_CASE("checker mutations: clang's s_nop and s_waitcnt are each needed where 
               "\n    why: " + r.mu.why + (r.got.first.empty() ? "" : "\n    sim: " + r.got.first) + "\n";
     if (r.mu.expect == verdict::harmful && g == 2)
       failures += "NOT REPORTED (harmful): " + where + "\n    why harmful: " + r.mu.why + "\n";
+    // A report must name the instruction at fault (and a hazard's producer), not just any.
+    if (r.mu.expect == verdict::harmful && g == 0 && !r.mu.consumer.empty() &&
+        (r.got.all.find(r.mu.consumer) == std::string::npos ||
+         (!r.mu.producer.empty() && r.got.all.find(r.mu.producer) == std::string::npos)))
+      failures += "REPORTED ELSEWHERE (harmful): " + where + "\n    expected a diagnostic naming '" + r.mu.consumer + "'" +
+                  (r.mu.producer.empty() ? "" : " and '" + r.mu.producer + "'") + "\n    sim: " + r.got.first + "\n";
     if (r.mu.expect == verdict::harmless && g != 2)
       failures += "FALSE POSITIVE (harmless): " + where + "\n    why harmless: " + r.mu.why + "\n    sim: " + r.got.first + "\n";
   }

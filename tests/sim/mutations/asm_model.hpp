@@ -256,6 +256,9 @@ struct mutation {
   std::string why;
   size_t line2 = 0;            // sink mutations swap two lines: line2 gets replacement2
   std::string replacement2;
+  // For HARMFUL verdicts: the instruction the checker must name (the first reader/writer of
+  // a pending result, or the hazard's consumer) and, for hazards, the producer.
+  std::string consumer, producer;
 };
 
 // Pending-memory model of one straight-line region (the wait model of gfx942.md):
@@ -368,6 +371,7 @@ inline void classify_waitcnt(const kernel_asm& k, size_t p, std::optional<waitcn
         mu.expect = verdict::harmful;
         mu.why = "the result of '" + k.code[o.index].text + "' is read/overwritten by '" + in.text +
                  "' with no sufficient wait in between";
+        mu.consumer = in.text;
         return;
       }
     }
@@ -546,6 +550,8 @@ inline void classify_nop(const kernel_asm& k, size_t q, mutation& mu) {
         mu.expect = verdict::harmful;
         mu.why = h.rule + ": '" + P.text + "' -> '" + C.text + "' has " + std::to_string(elapsed_mutant) +
                  " wait states without the s_nop, needs " + std::to_string(h.required);
+        mu.consumer = C.text;
+        mu.producer = P.text;
         return;
       }
       after += wait_states_of(C);
@@ -589,6 +595,7 @@ inline void classify_sink(const kernel_asm& k, size_t p, mutation& mu) {
     if (!o.dst.empty() && any_overlap(touched, o.dst)) {
       mu.expect = verdict::harmful;
       mu.why = "'" + nx.text + "' now runs before the wait for '" + k.code[o.index].text + "' and touches its result";
+      mu.consumer = nx.text;
       return;
     }
   }
