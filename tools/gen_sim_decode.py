@@ -35,6 +35,10 @@ def disasm(words):
     # warning at <stdin>:1:1.
     if "<stdin>:1:1:" in r.stderr:
         return None
+    # The disassembler decodes some operand fields it then flags ("/*Invalid register...*/"):
+    # such a probe picked the wrong operand kinds; another variant will fit.
+    if "/*" in lines[0]:
+        return None
     return lines[0]
 
 

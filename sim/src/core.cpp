@@ -80,11 +80,14 @@ uint32_t read_special(const Wave& w, const Operand& op, int dword) {
   }
   unsigned r = op.reg + dword;
   if (r >= 102 && r <= 123) return w.sgpr[r];  // flat_scratch, xnack_mask, ttmp
+  // Apertures: a 64-bit read gives the 64-bit base (limit) address; a 32-bit read gives its
+  // high dword (the gfx9 definition, and what older compilers use).
+  auto aperture = [&](uint32_t hi, uint32_t lo) { return op.dwords >= 2 ? (dword ? hi : lo) : hi; };
   switch (op.reg) {
-    case 235: return dword ? 0u : kSharedApertureHi;              // src_shared_base
-    case 236: return dword ? 0u : kSharedApertureHi;              // src_shared_limit (hi)
-    case 237: return dword ? 0u : kPrivateApertureHi;             // src_private_base
-    case 238: return dword ? 0u : kPrivateApertureHi;             // src_private_limit (hi)
+    case 235: return aperture(kSharedApertureHi, 0);              // src_shared_base
+    case 236: return aperture(kSharedApertureHi, 0xffffffffu);    // src_shared_limit
+    case 237: return aperture(kPrivateApertureHi, 0);             // src_private_base
+    case 238: return aperture(kPrivateApertureHi, 0xffffffffu);   // src_private_limit
     case 239: return 0;                                           // src_pops_exiting_wave_id
     case 251: return w.vcc == 0 ? 1u : 0u;                        // src_vccz
     case 252: return w.exec == 0 ? 1u : 0u;                       // src_execz

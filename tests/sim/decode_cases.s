@@ -5158,6 +5158,7 @@ v_mul_hi_i32 v0, v4, v8
 v_ldexp_f32 v0, v4, v8
 v_ldexp_f32 v0, s1, -16 clamp
 v_ldexp_f32 v0, 0.15915494, v8 div:2
+v_readlane_b32 s0, v4, s8
 v_bcnt_u32_b32 v0, v4, v8
 v_mbcnt_lo_u32_b32 v0, v4, v8
 v_mbcnt_hi_u32_b32 v0, v4, v8
