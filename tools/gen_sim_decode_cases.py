@@ -207,6 +207,17 @@ def variants(fmt, mnem, sig, text):
                     text.replace(", 0 ", ", -1 ") + " offset:12"]
             if "atomic" in base:
                 out.append(text + " sc0")
+    # Forms whose probe text is not assemblable as printed (constant-bus limit, lit()).
+    extra = {
+        "v_writelane_b32": ["v_writelane_b32 v1, s4, 5", "v_writelane_b32 v1, -3, m0",
+                            "v_writelane_b32 v1, s4, s4"],
+        "v_readlane_b32": ["v_readlane_b32 s1, v4, 63", "v_readlane_b32 vcc_lo, v4, m0"],
+        "v_madmk_f16": ["v_madmk_f16 v0, v4, 0x1234, v8"],
+        "v_madak_f16": ["v_madak_f16 v0, v4, v8, 0x3c00"],
+        "v_fmamk_f32": ["v_fmamk_f32 v0, s4, 0x3f800000, v8"],
+        "v_fmaak_f32": ["v_fmaak_f32 v0, 1.0, v8, 0x12345678"],
+    }
+    out += extra.get(mnem, [])
     return out
 
 

@@ -1975,6 +1975,7 @@ v_xor_b32_e32 v1, m0, v3
 v_xor_b32_e64 v1, v2, s3
 v_fmamk_f32 v0, v4, 0x3f800000, v8
 v_fmaak_f32 v0, v4, v8, 0x3f800000
+v_fmaak_f32 v0, 1.0, v8, 0x12345678
 v_add_co_u32_e32 v0, vcc, v4, v8
 v_add_co_u32_e64 v1, s[2:3], v2, v3
 v_add_co_u32_e32 v1, vcc, 0x1234, v3
@@ -2077,6 +2078,8 @@ v_mac_f16_e32 v1, m0, v3
 v_mac_f16_e64 v1, v2, s3
 v_mac_f16_e64 v1, -v2, |v3| clamp
 v_mac_f16_e64 v1, 2.0, -1 mul:4
+v_madmk_f16 v0, v4, 0x1234, v8
+v_madak_f16 v0, v4, v8, 0x3c00
 v_add_u16_e32 v0, v4, v8
 v_add_u16_dpp v1, v2, v3 row_shl:1 row_mask:0xf bank_mask:0xf
 v_add_u16_sdwa v1, v2, v3 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:WORD_1 src1_sel:BYTE_0
@@ -5159,6 +5162,11 @@ v_ldexp_f32 v0, v4, v8
 v_ldexp_f32 v0, s1, -16 clamp
 v_ldexp_f32 v0, 0.15915494, v8 div:2
 v_readlane_b32 s0, v4, s8
+v_readlane_b32 s1, v4, 63
+v_readlane_b32 vcc_lo, v4, m0
+v_writelane_b32 v1, s4, 5
+v_writelane_b32 v1, -3, m0
+v_writelane_b32 v1, s4, s4
 v_bcnt_u32_b32 v0, v4, v8
 v_mbcnt_lo_u32_b32 v0, v4, v8
 v_mbcnt_hi_u32_b32 v0, v4, v8
