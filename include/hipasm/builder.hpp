@@ -698,15 +698,16 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
 constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l,
                                     const modifiers& m) {
   if (err.failed) return {};
-  instr in;
+  // built in place: one fewer copy of a ~250-byte instr per instruction in constant evaluation
+  std::vector<instr>& list = fn.blocks[cur_].instrs;
+  instr& in = list.emplace_back();
   in.op = static_cast<uint16_t>(op);
   in.num_operands = static_cast<uint8_t>(ops.size());
   in.mods = m;
   in.loc = l.line ? l : last_loc_;
   uint32_t i = 0;
   for (const operand& o : ops) in.ops[i++] = o;
-  fn.blocks[cur_].instrs.push_back(in);
-  emitted e{cur_, static_cast<uint32_t>(fn.blocks[cur_].instrs.size() - 1)};
+  emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (detail::op_desc(op).flags & (isa::f_branch | isa::f_terminator)) start_block();
   return e;
 }
