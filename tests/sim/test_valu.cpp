@@ -877,3 +877,31 @@ TEST_CASE("f64 division helpers reproduce IEEE division in clang's sequence", "[
     }
   }
 }
+
+TEST_CASE("MODE: f32 denormals flushed when FP_DENORM says so; omod and clamp", "[valu][mode]") {
+  Rig r;
+  r.w.mode = (1u << 8) | (1u << 9) | (3u << 6);  // f32 denormals flushed, f16/f64 kept
+  const float tiny = 1e-40f, small = 1e-20f;
+  for (int l = 0; l < kLanes; ++l) r.v(2)[l] = fbits(l % 2 ? tiny : -tiny), r.v(3)[l] = fbits(small);
+  r.run("v_add_f32_e32 v1, v2, v3");  // a denormal input counts as a signed zero
+  for (int l = 0; l < kLanes; ++l) REQUIRE(bitsf(r.v(1)[l]) == small);
+  r.run("v_mul_f32_e32 v1, v3, v3");  // 1e-40: a denormal result is flushed to +0
+  for (int l = 0; l < kLanes; ++l) REQUIRE(r.v(1)[l] == 0u);
+  r.run("v_add_f32_e32 v1, v2, v2");  // -0 + -0 = -0 for the negative lanes
+  for (int l = 0; l < kLanes; ++l) REQUIRE(r.v(1)[l] == (l % 2 ? 0u : 0x80000000u));
+  // f64 keeps denormals in this mode
+  for (int l = 0; l < kLanes; ++l) r.v(4)[l] = 1, r.v(5)[l] = 0;  // smallest f64 denormal
+  r.run("v_add_f64 v[6:7], v[4:5], v[4:5]");
+  for (int l = 0; l < kLanes; ++l) REQUIRE((r.v(6)[l] | (uint64_t(r.v(7)[l]) << 32)) == 2u);
+  // output modifiers
+  r.w.mode = 0xf0u | (1u << 8) | (1u << 9);
+  for (int l = 0; l < kLanes; ++l) r.v(2)[l] = fbits(float(l) - 10.5f), r.v(3)[l] = fbits(0.25f);
+  r.run("v_mul_f32_e64 v1, v2, v3 div:2");
+  for (int l = 0; l < kLanes; ++l) REQUIRE(bitsf(r.v(1)[l]) == (float(l) - 10.5f) * 0.25f * 0.5f);
+  r.run("v_mul_f32_e64 v1, v2, v3 clamp mul:4");
+  for (int l = 0; l < kLanes; ++l) REQUIRE(bitsf(r.v(1)[l]) == std::clamp((float(l) - 10.5f), 0.0f, 1.0f));
+  for (int l = 0; l < kLanes; ++l) r.v(2)[l] = std::bit_cast<uint16_t>(_Float16(float(l) / 16.0f - 1.0f));
+  r.run("v_add_f16_e64 v1, v2, v2 clamp");
+  for (int l = 0; l < kLanes; ++l)
+    REQUIRE(r.v(1)[l] == std::bit_cast<uint16_t>(_Float16(std::clamp(2.0f * (float(l) / 16.0f - 1.0f), 0.0f, 1.0f))));
+}
