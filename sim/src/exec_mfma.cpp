@@ -385,7 +385,6 @@ void run(Wave& w, const Inst& in, const Layout& L) {
       }
     }
   }
-  w.lane_ops += uint64_t(2) * M * N * K * B / 64;  // FLOPs spread over the lanes
 }
 
 template <int I>

@@ -709,7 +709,7 @@ TEST_CASE("SDWA selects sources and places results", "[valu][sdwa]") {
   REQUIRE((r.w.sgpr[2] | (uint64_t(r.w.sgpr[3]) << 32)) == m);
 }
 
-TEST_CASE("lane ops: readlane, readfirstlane, writelane, mbcnt, accvgpr", "[valu][lane]") {
+TEST_CASE("lane ops: readlane, readfirstlane, writelane", "[valu][lane]") {
   Rig r;
   for (int l = 0; l < kLanes; ++l) r.v(2)[l] = 500 + l, r.v(3)[l] = 0;
   r.w.sgpr[4] = 37;
@@ -724,6 +724,12 @@ TEST_CASE("lane ops: readlane, readfirstlane, writelane, mbcnt, accvgpr", "[valu
   r.run("v_writelane_b32 v3, s6, 4");  // ignores EXEC
   REQUIRE(r.v(3)[4] == 0x777u);
   REQUIRE(r.v(3)[5] == 0u);
+}
+
+TEST_CASE("lane ops: mbcnt, accvgpr moves, cndmask", "[valu][lane]") {
+  Rig r;
+  for (int l = 0; l < kLanes; ++l) r.v(2)[l] = 500 + l, r.v(3)[l] = 0;
+  r.w.sgpr[4] = 37;
   r.w.exec = 0xf0f0f0f0f0f0f0f0ull;
   r.run("v_mbcnt_lo_u32_b32 v5, exec_lo, 0");
   r.run("v_mbcnt_hi_u32_b32 v5, exec_hi, v5");
@@ -904,4 +910,42 @@ TEST_CASE("MODE: f32 denormals flushed when FP_DENORM says so; omod and clamp", 
   r.run("v_add_f16_e64 v1, v2, v2 clamp");
   for (int l = 0; l < kLanes; ++l)
     REQUIRE(r.v(1)[l] == std::bit_cast<uint16_t>(_Float16(std::clamp(2.0f * (float(l) / 16.0f - 1.0f), 0.0f, 1.0f))));
+}
+
+TEST_CASE("64-bit integer compares and f16/f64 class", "[valu][cmp]") {
+  Rig r;
+  std::mt19937_64 rng(44);
+  std::vector<uint64_t> a(kLanes), b(kLanes);
+  for (int l = 0; l < kLanes; ++l) {
+    a[l] = rng() >> (rng() % 64);
+    b[l] = l % 5 == 0 ? a[l] : (rng() >> (rng() % 64)) * ((rng() & 1) ? 1 : uint64_t(-1));
+    r.v(2)[l] = uint32_t(a[l]), r.v(3)[l] = uint32_t(a[l] >> 32), r.v(4)[l] = uint32_t(b[l]), r.v(5)[l] = uint32_t(b[l] >> 32);
+  }
+  auto mask = [&](auto pred) {
+    uint64_t m = 0;
+    for (int l = 0; l < kLanes; ++l) m |= uint64_t(pred(a[l], b[l])) << l;
+    return m;
+  };
+  r.run("v_cmp_lt_i64_e32 vcc, v[2:3], v[4:5]");
+  REQUIRE(r.w.vcc == mask([](uint64_t x, uint64_t y) { return int64_t(x) < int64_t(y); }));
+  r.run("v_cmp_ge_u64_e64 s[6:7], v[2:3], v[4:5]");
+  REQUIRE((r.w.sgpr[6] | (uint64_t(r.w.sgpr[7]) << 32)) == mask([](uint64_t x, uint64_t y) { return x >= y; }));
+  r.run("v_cmp_eq_u64_e32 vcc, v[2:3], v[4:5]");
+  REQUIRE(r.w.vcc == mask([](uint64_t x, uint64_t y) { return x == y; }));
+  // class: bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal,
+  // 8 +normal, 9 +inf
+  const double dv[10] = {std::bit_cast<double>(0x7ff0000000000001ull), NAN, -INFINITY, -1.5, -4.9e-324,
+                         -0.0, 0.0, 4.9e-324, 2.0, INFINITY};
+  const uint16_t hv[10] = {0x7c01, 0x7e00, 0xfc00, 0xbc00, 0x8001, 0x8000, 0x0000, 0x0001, 0x4000, 0x7c00};
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t d = std::bit_cast<uint64_t>(dv[l % 10]);
+    r.v(2)[l] = uint32_t(d), r.v(3)[l] = uint32_t(d >> 32), r.v(8)[l] = hv[l % 10];
+    r.v(9)[l] = 1u << (l / 10 % 10);
+  }
+  uint64_t want = 0;
+  for (int l = 0; l < kLanes; ++l) want |= uint64_t(l % 10 == l / 10 % 10) << l;
+  r.run("v_cmp_class_f64_e32 vcc, v[2:3], v9");
+  REQUIRE(r.w.vcc == want);
+  r.run("v_cmp_class_f16_e32 vcc, v8, v9");
+  REQUIRE(r.w.vcc == want);
 }
