@@ -73,8 +73,9 @@ std::string Memory::Impl::explain(uint64_t addr, size_t n) const {
       return "runs " + std::to_string(addr + n - (a.base + a.size)) + " bytes past the end of the " +
              std::to_string(a.size) + "-byte allocation at " + hex(a.base);
     if (addr < a.base + a.size + kGuardBytes)
-      return std::to_string(addr - (a.base + a.size)) + " bytes past the end of the " +
-             std::to_string(a.size) + "-byte allocation at " + hex(a.base);
+      return (addr == a.base + a.size ? std::string("starts right at the end")
+                                      : "starts " + std::to_string(addr - (a.base + a.size)) + " bytes past the end") +
+             " of the " + std::to_string(a.size) + "-byte allocation at " + hex(a.base);
   }
   if (it != allocs.end() && it->second.base - addr <= kGuardBytes)
     return std::to_string(it->second.base - addr) + " bytes before the " +

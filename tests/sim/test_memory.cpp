@@ -428,7 +428,7 @@ TEST_CASE("memory: faults name the instruction, lane and address", "[memory]") {
     CHECK_THAT(msg, Catch::Contains("global_load_dword v4, v[2:3]"));
     CHECK_THAT(msg, Catch::Contains(": device read of 4 bytes at 0x7f0000000040"));
     CHECK_THAT(msg, Catch::Contains("(lane 16)"));
-    CHECK_THAT(msg, Catch::Contains("past the end of the 64-byte allocation"));
+    CHECK_THAT(msg, Catch::Contains("starts right at the end of the 64-byte allocation"));
   }
   set_lanes(w, 1, [](int l) { return l * 4; });
   CHECK_THROWS_WITH(g.issue(0, make(Format::DS, "ds_read_b32", {V(4)}, {V(1)}, off(8))),
