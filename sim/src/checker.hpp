@@ -20,6 +20,11 @@
 //    with no s_barrier in between (write after read); a wave touches LDS bytes its own
 //    LDS-DMA (counted on vmcnt) may not have written yet.
 //
+// Rule tags, as "[tag]" right after the instruction text: pending-read, pending-write,
+// hazard <id> (ids in hazard_rules.cpp, e.g. "hazard mfma-read"), lds-race (read),
+// lds-race-waw, lds-race-war, lds-dma-pending. A dynamic checker: it sees the paths a launch
+// executes, so code a test's inputs never reach is not checked.
+//
 // Threading: state per wave (Wave::checker_state) and per workgroup; all calls of one
 // workgroup come from one thread. Only the findings set and the workgroup table lock.
 #pragma once
