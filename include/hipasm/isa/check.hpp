@@ -33,14 +33,57 @@ struct reg_limits {
   uint16_t agprs = 256;
 };
 
-// The failure message. Empty (no allocation) when the check passes: a fixed buffer would be
-// copied element by element with every result in constant evaluation, which clang's bytecode
-// interpreter pays for on every instruction.
+// The failure message. Empty and unallocated when the check passes: a fixed buffer would be
+// copied element by element with every result in constant evaluation (the bytecode interpreter
+// pays for that per instruction), and std::vector's layers cost more steps than this.
 struct check_message {
-  std::vector<char> text;
-  constexpr std::string_view view() const { return {text.data(), text.size()}; }
+  char* p = nullptr;
+  uint32_t n = 0, cap = 0;
+
+  constexpr check_message() = default;
+  constexpr check_message(const check_message& o) { append(o.p, o.n); }
+  constexpr check_message(check_message&& o) noexcept : p(o.p), n(o.n), cap(o.cap) {
+    o.p = nullptr;
+    o.n = o.cap = 0;
+  }
+  constexpr check_message& operator=(const check_message& o) {
+    if (this != &o) {
+      n = 0;
+      append(o.p, o.n);
+    }
+    return *this;
+  }
+  constexpr check_message& operator=(check_message&& o) noexcept {
+    if (this != &o) {
+      delete[] p;
+      p = o.p;
+      n = o.n;
+      cap = o.cap;
+      o.p = nullptr;
+      o.n = o.cap = 0;
+    }
+    return *this;
+  }
+  constexpr ~check_message() { delete[] p; }
+
+  constexpr void push_back(char c) {
+    if (n == cap) {
+      uint32_t nc = cap ? cap * 2 : 128;
+      char* q = new char[nc];
+      for (uint32_t i = 0; i < n; ++i) q[i] = p[i];
+      delete[] p;
+      p = q;
+      cap = nc;
+    }
+    p[n++] = c;
+  }
+  constexpr void append(const char* s, uint32_t k) {
+    for (uint32_t i = 0; i < k; ++i) push_back(s[i]);
+  }
+  constexpr void clear() { n = 0; }
+  constexpr std::string_view view() const { return n ? std::string_view(p, n) : std::string_view(); }
   constexpr operator std::string_view() const { return view(); }
-  constexpr std::size_t size() const { return text.size(); }
+  constexpr std::size_t size() const { return n; }
 };
 
 struct check_result {
@@ -55,7 +98,7 @@ namespace detail {
 struct writer {
   check_message* m;
   constexpr writer& operator<<(std::string_view s) {
-    for (char c : s) m->text.push_back(c);
+    for (char c : s) m->push_back(c);
     return *this;
   }
   constexpr writer& operator<<(char c) { return *this << std::string_view(&c, 1); }
@@ -389,7 +432,7 @@ constexpr const char* modifier_name(uint32_t bit, bool ds2) {
 // descriptor: clang's bytecode interpreter rejects lambdas that capture reference parameters.)
 constexpr writer begin_fail(check_result& r, const instr_desc& d) {
   r.ok = false;
-  r.message.text.clear();
+  r.message.clear();
   writer w{&r.message};
   w << d.name << ": ";
   return w;
@@ -700,13 +743,16 @@ constexpr bool all_operands_ok(const instr_desc& d, const instr& in, form f, con
   for (int i = 0; i < d.num_operands; ++i)
     if (!operand_ok(d, in, i, f, lim)) return false;
   if (is_valu(d)) {
-    // quick constant-bus test: only instructions with a scalar or immediate source need the count
-    bool scalar = ((d.flags & (f_reads_vcc)) != 0);
-    for (int i = 0; i < d.num_operands && !scalar; ++i) {
-      const operand& o = in.ops.data()[i];
-      scalar = (o.is_reg() && o.cls == reg_class::sgpr) || o.k == operand::kind::special || o.k == operand::kind::imm;
-    }
-    if (scalar) {
+    // Constant bus: with at most one scalar-looking source (SGPR, special register, immediate)
+    // nothing can exceed it; only then is the exact count (dedup, inline constants) needed.
+    int scalar = (d.flags & f_reads_vcc) != 0;
+    const operand* ops = in.ops.data();
+    for (int i = 0; i < d.num_operands; ++i)
+      if ((ops[i].k == operand::kind::vreg || ops[i].k == operand::kind::phys) ? ops[i].cls == reg_class::sgpr
+                                                                               : ops[i].k == operand::kind::special ||
+                                                                                     ops[i].k == operand::kind::imm)
+        ++scalar;
+    if (scalar > 1) {
       bus_use u = constant_bus(d, in, f);
       if (u.count > 1 || u.literals > 1) return false;
     }
