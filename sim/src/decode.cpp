@@ -1199,10 +1199,60 @@ Program decode_program(std::span<const uint8_t> code, uint64_t base) {
   return p;
 }
 
+namespace {
+void check_reachable(const Program& prog, uint64_t entry);
+}
+
 void bind_handlers(Program& prog, uint64_t entry) {
-  Registry& reg = Registry::get();
-  for (auto& in : prog.insts)
-    if (!in.mnemonic.empty()) in.exec = reg.find(in.mnemonic);
+  if (!prog.bound) {
+    Registry& reg = Registry::get();
+    for (auto& in : prog.insts)
+      if (!in.mnemonic.empty()) in.exec = reg.find(in.mnemonic);
+    prog.bound = true;
+  }
+  check_reachable(prog, entry);
+}
+
+std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, uint64_t base,
+                                               uint64_t entry) {
+  struct Cached {
+    std::vector<uint8_t> code;
+    uint64_t base;
+    std::shared_ptr<Program> prog;
+  };
+  static std::mutex mu;
+  static std::deque<Cached> cache;  // most recent first
+  constexpr size_t kCapacity = 16;
+  std::shared_ptr<Program> prog;
+  {
+    std::lock_guard lock(mu);
+    for (auto it = cache.begin(); it != cache.end(); ++it) {
+      if (it->base == base && it->code.size() == code.size() &&
+          std::memcmp(it->code.data(), code.data(), code.size()) == 0) {
+        prog = it->prog;
+        if (it != cache.begin()) {
+          Cached c = std::move(*it);
+          cache.erase(it);
+          cache.push_front(std::move(c));
+        }
+        break;
+      }
+    }
+  }
+  if (!prog) {
+    prog = std::make_shared<Program>(decode_program(code, base));
+    bind_handlers(*prog, entry);  // binds, then checks this entry
+    std::lock_guard lock(mu);
+    cache.push_front({std::vector<uint8_t>(code.begin(), code.end()), base, prog});
+    if (cache.size() > kCapacity) cache.pop_back();
+    return prog;
+  }
+  check_reachable(*prog, entry);
+  return prog;
+}
+
+namespace {
+void check_reachable(const Program& prog, uint64_t entry) {
   // Everything reachable from the entry (fall-through and direct branches) must run.
   std::vector<uint64_t> work{entry};
   std::vector<char> seen(prog.index.size(), 0);
@@ -1227,5 +1277,6 @@ void bind_handlers(Program& prog, uint64_t entry) {
     if (m != "s_branch" && pc + in->size < prog.base + prog.index.size() * 4) work.push_back(pc + in->size);
   }
 }
+}  // namespace
 
 }  // namespace hipasm::sim

@@ -1,5 +1,6 @@
 // gfx942 instruction decoder: bytes of .text -> Inst (operands, modifiers, classes, LLVM text).
 #pragma once
+#include <memory>
 #include <span>
 
 #include "core.hpp"
@@ -11,6 +12,7 @@ struct Program {
   uint64_t base = 0;                 // vaddr of code[0]
   std::vector<Inst> insts;           // in address order
   std::vector<int32_t> index;        // (pc - base) / 4 -> position in insts, or -1
+  bool bound = false;                // handlers looked up (bind_handlers)
   const Inst* at(uint64_t pc) const {
     uint64_t off = pc - base;
     if (pc < base || (off & 3) || off / 4 >= index.size()) return nullptr;
@@ -31,5 +33,11 @@ Program decode_program(std::span<const uint8_t> code, uint64_t base);
 // Binds handlers from the Registry. Throws rt::error naming the first instruction reachable
 // from `entry` (following branches) that is unknown or has no handler.
 void bind_handlers(Program& prog, uint64_t entry);
+
+// decode_program + handler binding, cached by code bytes and base address (a process-wide
+// LRU of recent code sections), so launching a kernel again does not decode it again.
+// Still checks every instruction reachable from `entry` on each call.
+std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, uint64_t base,
+                                               uint64_t entry);
 
 }  // namespace hipasm::sim

@@ -334,11 +334,10 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
     throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
 
   // Decode once; every instruction reachable from the entry must be known before any wave runs.
-  Program prog = decode_program(image.code, image.code_vaddr);
-  bind_handlers(prog, image.entry);
+  std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);
 
   Shared S;
-  S.prog = &prog;
+  S.prog = prog.get();
   S.image = &image;
   S.params = &params;
   S.threads_per_group = uint32_t(tpg);
