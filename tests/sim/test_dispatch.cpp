@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <random>
+#include <set>
 
 #include "test_core_util.hpp"
 
@@ -162,4 +163,28 @@ TEST_CASE("--trace prints every executed instruction and what it wrote", "[dispa
   CHECK(text.find("s_load_dwordx4") != std::string::npos);
   CHECK(text.find("exec=0x") != std::string::npos);   // the loop masks lanes off
   CHECK(text.find("  ->  v") != std::string::npos);   // VGPR results are shown
+}
+
+TEST_CASE("seeded interleavings change the order of waves (exposing a missing barrier)", "[dispatch]") {
+  Kernel k(built("sim_core_dispatch.co"), "racy_handoff");
+  std::set<std::vector<int32_t>> outcomes;
+  std::vector<int32_t> first_seed_run;
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    Memory mem;
+    uint64_t out = upload(mem, std::vector<int32_t>(64, 0));
+    Args args;
+    args.add(out);
+    run(k, mem, args, {1, 1, 1}, {128, 1, 1}, 1, seed);
+    auto got = download<int32_t>(mem, out, 64);
+    outcomes.insert(got);
+    if (seed == 5) first_seed_run = got;
+  }
+  CHECK(outcomes.size() >= 2);
+  // A given seed is reproducible.
+  Memory mem;
+  uint64_t out = upload(mem, std::vector<int32_t>(64, 0));
+  Args args;
+  args.add(out);
+  run(k, mem, args, {1, 1, 1}, {128, 1, 1}, 2, 5);
+  CHECK(download<int32_t>(mem, out, 64) == first_seed_run);
 }

@@ -51,3 +51,19 @@ KERNEL void collatz_steps(const unsigned* in, unsigned* out) {
   while (v != 1 && n < 1000) { v = (v & 1) ? 3 * v + 1 : v / 2; ++n; }
   out[i] = n;
 }
+
+// A missing barrier: wave 1 writes LDS that wave 0 reads with no s_barrier in between. What
+// wave 0 sees depends on the interleaving, so seeded schedules must give different results.
+KERNEL void racy_handoff(int* out) {
+  SHARED int s[64];
+  unsigned t = __builtin_amdgcn_workitem_id_x();
+  if (t < 64) s[t] = -1;
+  __builtin_amdgcn_s_barrier();
+  if (t >= 64) {
+    for (int k = 0; k < 8; ++k) s[(t - 64 + k * 8) & 63] = int(t * 8 + k);
+  } else {
+    int acc = 0;
+    for (int k = 0; k < 8; ++k) acc = acc * 31 + s[(t + k * 3) & 63];
+    out[t] = acc;
+  }
+}
