@@ -95,6 +95,9 @@ using Handler = void (*)(Wave&, const Inst&);
 // Coarse class of an instruction, for the checker and the counters. C_LOAD: reads memory
 // (device, scratch or LDS); C_STORE: writes memory (LDS-DMA loads write LDS too); C_ATOMIC:
 // read-modify-write (neither flag then). These agree with LLVM's mayLoad/mayStore (test_decode).
+// C_READS_*/C_WRITES_* name explicit operands and the implicit ones an encoding adds (VOPC e32
+// and carry ops: VCC; v_cmpx and saveexec: EXEC; s_movrel/s_sendmsg/LDS-DMA/addtid: M0); the
+// EXEC mask every vector instruction obeys is not flagged.
 enum InstClass : uint32_t {
   C_SALU = 1u << 0, C_VALU = 1u << 1, C_SMEM = 1u << 2, C_VMEM = 1u << 3, C_DS = 1u << 4,
   C_FLAT = 1u << 5, C_MFMA = 1u << 6, C_XDL = 1u << 7, C_DGEMM = 1u << 8, C_TRANS = 1u << 9,
