@@ -949,3 +949,130 @@ TEST_CASE("64-bit integer compares and f16/f64 class", "[valu][cmp]") {
   r.run("v_cmp_class_f16_e32 vcc, v8, v9");
   REQUIRE(r.w.vcc == want);
 }
+
+TEST_CASE("less common integer ops follow the ISA pseudocode", "[valu][int]") {
+  auto absd = [](uint32_t x, uint32_t y) { return x > y ? x - y : y - x; };
+  check_u3("v_sad_hi_u8 v1, v2, v3, v4", [&](uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t s = 0;
+    for (int i = 0; i < 4; ++i) s += absd((a >> 8 * i) & 255, (b >> 8 * i) & 255);
+    return (s << 16) + c; });
+  check_u3("v_sad_u16 v1, v2, v3, v4", [&](uint32_t a, uint32_t b, uint32_t c) {
+    return c + absd(a & 0xffff, b & 0xffff) + absd(a >> 16, b >> 16); });
+  check_u3("v_sad_u32 v1, v2, v3, v4", [&](uint32_t a, uint32_t b, uint32_t c) { return absd(a, b) + c; });
+  check_u3("v_msad_u8 v1, v2, v3, v4", [&](uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t s = c;
+    for (int i = 0; i < 4; ++i)
+      if ((b >> 8 * i) & 255) s += absd((a >> 8 * i) & 255, (b >> 8 * i) & 255);
+    return s; });
+  check_u3("v_lerp_u8 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r = 0;
+    for (int i = 0; i < 4; ++i)
+      r |= ((((a >> 8 * i) & 255) + ((b >> 8 * i) & 255) + ((c >> 8 * i) & 1)) >> 1) << 8 * i;
+    return r; });
+  check_u3("v_mad_u32_u16 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) { return (a & 0xffff) * (b & 0xffff) + c; });
+  check_u3("v_mad_u32_u16 v1, v2, v3, v4 op_sel:[1,1,0,0]", [](uint32_t a, uint32_t b, uint32_t c) { return (a >> 16) * (b >> 16) + c; });
+  check_u3("v_mad_i32_i16 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) {
+    return uint32_t(int32_t(int16_t(a)) * int16_t(b)) + c; });
+  check_u2("v_cvt_pk_i16_i32 v1, v2, v3", [](uint32_t a, uint32_t b) {
+    auto s = [](uint32_t v) { return uint32_t(uint16_t(std::clamp(int32_t(v), -32768, 32767))); };
+    return s(a) | s(b) << 16; });
+  check_u3("v_med3_u16 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) {
+    uint16_t x[3] = {uint16_t(a), uint16_t(b), uint16_t(c)};
+    std::sort(x, x + 3);
+    return x[1] | 0u; });  // v1 starts at 0: the kept high half is 0
+  check_u3("v_dot2_u32_u16 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) {
+    return c + (a & 0xffff) * (b & 0xffff) + (a >> 16) * (b >> 16); });
+  check_u3("v_dot8_i32_i4 v1, v2, v3, v4", [](uint32_t a, uint32_t b, uint32_t c) {
+    int32_t s = int32_t(c);
+    for (int i = 0; i < 8; ++i) s += (int32_t(a << (28 - 4 * i)) >> 28) * (int32_t(b << (28 - 4 * i)) >> 28);
+    return uint32_t(s); });
+  check_u2("v_pk_max_i16 v1, v2, v3", [](uint32_t a, uint32_t b) {
+    return uint32_t(uint16_t(std::max(int16_t(a), int16_t(b)))) | uint32_t(uint16_t(std::max(int16_t(a >> 16), int16_t(b >> 16)))) << 16; });
+  check_u2("v_pk_sub_i16 v1, v2, v3 clamp", [](uint32_t a, uint32_t b) {
+    auto s = [](int v) { return uint32_t(uint16_t(std::clamp(v, -32768, 32767))); };
+    return s(int16_t(a) - int16_t(b)) | s(int16_t(a >> 16) - int16_t(b >> 16)) << 16; });
+  check_u2("v_pk_ashrrev_i16 v1, v2, v3", [](uint32_t a, uint32_t b) {
+    return uint32_t(uint16_t(int16_t(b) >> (a & 15))) | uint32_t(uint16_t(int16_t(b >> 16) >> ((a >> 16) & 15))) << 16; });
+  // 64-bit windows: v_qsad_pk_u16_u8
+  Rig r;
+  auto a = edge_u32(120), b = edge_u32(121), c = edge_u32(122), d = edge_u32(123), s = edge_u32(124);
+  for (int l = 0; l < kLanes; ++l) r.v(2)[l] = a[l], r.v(3)[l] = b[l], r.v(4)[l] = s[l], r.v(6)[l] = c[l], r.v(7)[l] = d[l];
+  r.run("v_qsad_pk_u16_u8 v[8:9], v[2:3], v4, v[6:7]");
+  for (int l = 0; l < kLanes; ++l) {
+    uint64_t src = a[l] | (uint64_t(b[l]) << 32), acc = c[l] | (uint64_t(d[l]) << 32), want = 0;
+    for (int q = 0; q < 4; ++q) {
+      uint32_t win = uint32_t(src >> (8 * q)), sum = uint32_t(acc >> (16 * q)) & 0xffff;
+      for (int i = 0; i < 4; ++i) sum += absd((win >> 8 * i) & 255, (s[l] >> 8 * i) & 255);
+      want |= uint64_t(sum & 0xffff) << (16 * q);
+    }
+    REQUIRE((r.v(8)[l] | (uint64_t(r.v(9)[l]) << 32)) == want);
+  }
+}
+
+TEST_CASE("less common float ops follow the ISA pseudocode", "[valu][f32]") {
+  Rig r;
+  std::mt19937 rng(130);
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<float> x(kLanes), y(kLanes), z(kLanes);
+  for (int l = 0; l < kLanes; ++l) {
+    x[l] = d(rng), y[l] = d(rng), z[l] = d(rng);
+    r.v(2)[l] = fbits(x[l]), r.v(3)[l] = fbits(y[l]), r.v(4)[l] = fbits(z[l]);
+  }
+  // cube map: face 4/5 when |z| is the major axis, 2/3 for y, 0/1 for x
+  r.run("v_cubeid_f32 v1, v2, v3, v4");
+  for (int l = 0; l < kLanes; ++l) {
+    float ax = std::fabs(x[l]), ay = std::fabs(y[l]), az = std::fabs(z[l]);
+    float want = (az >= ax && az >= ay) ? (z[l] < 0 ? 5.0f : 4.0f) : (ay >= ax ? (y[l] < 0 ? 3.0f : 2.0f) : (x[l] < 0 ? 1.0f : 0.0f));
+    REQUIRE(bitsf(r.v(1)[l]) == want);
+  }
+  r.run("v_cubema_f32 v1, v2, v3, v4");
+  for (int l = 0; l < kLanes; ++l) {
+    float ax = std::fabs(x[l]), ay = std::fabs(y[l]), az = std::fabs(z[l]);
+    float want = 2.0f * ((az >= ax && az >= ay) ? z[l] : (ay >= ax ? y[l] : x[l]));
+    REQUIRE(bitsf(r.v(1)[l]) == want);
+  }
+  // snorm/unorm packing: clamp to [-1,1] / [0,1], scale, round to nearest
+  r.run("v_cvt_pknorm_i16_f32 v1, v2, v3");
+  for (int l = 0; l < kLanes; ++l) {
+    // the exact product rounded to nearest
+    auto sn = [](float v) { return uint32_t(uint16_t(int16_t(std::nearbyint(std::clamp(double(v), -1.0, 1.0) * 32767.0)))); };
+    REQUIRE(r.v(1)[l] == (sn(x[l]) | sn(y[l]) << 16));
+  }
+  r.run("v_cvt_pknorm_u16_f32 v1, v2, v3");
+  for (int l = 0; l < kLanes; ++l) {
+    auto un = [](float v) { return uint32_t(std::nearbyint(std::clamp(double(v), 0.0, 1.0) * 65535.0)); };
+    REQUIRE(r.v(1)[l] == (un(x[l]) | un(y[l]) << 16));
+  }
+  // fma_mix with f16 outputs into either half
+  for (int l = 0; l < kLanes; ++l) r.v(1)[l] = 0xabcd1234u;
+  r.run("v_fma_mixhi_f16 v1, v2, v3, v4");
+  for (int l = 0; l < kLanes; ++l) {
+    REQUIRE((r.v(1)[l] & 0xffffu) == 0x1234u);
+    REQUIRE((r.v(1)[l] >> 16) == std::bit_cast<uint16_t>(_Float16(std::fma(double(x[l]), double(y[l]), double(z[l])))));
+  }
+  // f64 helpers
+  for (int l = 0; l < kLanes; ++l) {
+    double v = double(x[l]) * 1e10;
+    r.v(6)[l] = uint32_t(dbits(v)), r.v(7)[l] = uint32_t(dbits(v) >> 32), r.v(10)[l] = uint32_t(l - 32);
+  }
+  r.run("v_ldexp_f64 v[8:9], v[6:7], v10");
+  for (int l = 0; l < kLanes; ++l)
+    REQUIRE(bitsd(r.v(8)[l] | (uint64_t(r.v(9)[l]) << 32)) == std::ldexp(double(x[l]) * 1e10, l - 32));
+  r.run("v_frexp_exp_i32_f64_e32 v8, v[6:7]");
+  for (int l = 0; l < kLanes; ++l) {
+    int e;
+    std::frexp(double(x[l]) * 1e10, &e);
+    REQUIRE(int32_t(r.v(8)[l]) == e);
+  }
+  r.run("v_fract_f64_e32 v[8:9], v[6:7]");
+  for (int l = 0; l < kLanes; ++l) {
+    double v = double(x[l]) * 1e10;
+    REQUIRE(bitsd(r.v(8)[l] | (uint64_t(r.v(9)[l]) << 32)) == v - std::floor(v));
+  }
+  // v_trig_preop_f64: segment 0 for a small input is 2/pi truncated to 53 bits
+  for (int l = 0; l < kLanes; ++l) r.v(6)[l] = 0, r.v(7)[l] = 0x3ff00000u, r.v(10)[l] = 0;
+  r.run("v_trig_preop_f64 v[8:9], v[6:7], v10");
+  const long double two_over_pi = 0.636619772367581343075535053490057448L;
+  const double seg0 = std::ldexp(std::floor(std::ldexp((long double)two_over_pi, 53)), -53);
+  REQUIRE(bitsd(r.v(8)[0] | (uint64_t(r.v(9)[0]) << 32)) == seg0);
+}
