@@ -450,14 +450,14 @@ struct Checker::Impl {
     return {};
   }
 
-  [[gnu::cold]] void report_raw(const Inst& in, bool write, uint32_t b, const Shadow& sh) {
+  [[gnu::cold]] void report_raw(const Inst& in, bool write, uint32_t b, Shadow sh) {
     report(in, write ? "lds-race-waw" : "lds-race",
            std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
                std::to_string(sh.writer() - 1u) + " of the workgroup wrote at " + hex(sh.wpc()) +
                " with no s_waitcnt " + ((sh.wflags() & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
                " retiring it before an s_barrier both passed since");
   }
-  [[gnu::cold]] void report_dma(const Inst& in, uint32_t b, const Shadow& sh) {
+  [[gnu::cold]] void report_dma(const Inst& in, uint32_t b, Shadow sh) {
     report(in, "lds-dma-pending",
            "accesses LDS byte " + hex(b) + " that this wave's LDS-DMA at " + hex(sh.wpc()) +
                " may not have written yet (needs s_waitcnt vmcnt)");
@@ -483,10 +483,12 @@ struct Checker::Impl {
     uint32_t end = std::min<uint64_t>(uint64_t(addr) + n, g.shadow.size());
     for (uint32_t b = addr; b < end;) {
       Shadow* sh = &g.shadow[b];
-      // Bytes of one dword written together share their state: handle them as one unit.
+      // Bytes written together share their state: handle a run of equal bytes as one unit.
       uint32_t unit = 1;
-      if ((b & 3) == 0 && b + 4 <= end && sh[0] == sh[1] && sh[0] == sh[2] && sh[0] == sh[3]) unit = 4;
-      const Shadow v = *sh;
+      while (b + unit < end && sh[unit] == sh[0]) ++unit;
+      // Two scalar words (not a struct copy whose address escapes to the cold report calls).
+      const uint64_t vw = sh->w, vr = sh->r;
+      const Shadow v{vw, vr};
       uint8_t writer = v.writer();
       if (writer && writer - 1u != me && !(atomic && (v.wflags() & kAtomicWrite)) && !reported_raw) {
         bool known;
@@ -494,14 +496,14 @@ struct Checker::Impl {
         uint32_t retired = (v.wflags() & kDmaWrite) ? snap.vm : snap.ds;
         if (!known || retired < v.wseq()) {
           reported_raw = true;
-          report_raw(in, write, b, v);
+          report_raw(in, write, b, Shadow{vw, vr});
         }
       }
       // The wave's own LDS-DMA lands in LDS only when vmcnt retires it.
       if (writer == me + 1 && (v.wflags() & kDmaWrite) && s.vm_retired < v.wseq() && !reported_dma &&
           kind != LdsAccess::DmaWrite) {
         reported_dma = true;
-        report_dma(in, b, v);
+        report_dma(in, b, Shadow{vw, vr});
       }
       uint16_t rmask = v.repoch() == epoch ? v.rmask() : 0;
       Shadow nv;
