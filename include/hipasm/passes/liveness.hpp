@@ -81,6 +81,21 @@ constexpr bool is_exec_operand(const operand& o) {
 // Transfer of one instruction on the EXEC state.
 constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& st) {
   const isa::instr_desc& d = isa[in.op];
+  // Only scalar instructions save or restore EXEC; the rest just drop SGPR copies they
+  // overwrite (no mnemonic comparisons for them: those cost constant evaluation time).
+  bool explicit_exec_def = false;
+  for (int i = 0; i < in.num_operands; ++i)
+    if (in.ops[i].k == operand::kind::special && is_def(role_of(d, i)) &&
+        (in.ops[i].sp == special_reg::exec || in.ops[i].sp == special_reg::exec_lo ||
+         in.ops[i].sp == special_reg::exec_hi))
+      explicit_exec_def = true;
+  if (d.enc != isa::encoding::sop1 && d.enc != isa::encoding::sop2 && !has(d.flags, isa::f_writes_exec) &&
+      !has(d.flags, isa::f_cmpx) && !explicit_exec_def) {
+    if (!st.full_copies.empty())
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(d, i))) st.drop(in.ops[i].value);
+    return;
+  }
   const std::string_view name = d.name;
   bool writes_exec = has(d.flags, isa::f_writes_exec) || has(d.flags, isa::f_cmpx);
   for (int i = 0; i < in.num_operands; ++i)
