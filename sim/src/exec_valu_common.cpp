@@ -14,6 +14,25 @@ double fma64_sw(double a, double b, double c) { return std::fma(a, b, c); }
 const bool kHostFma = __builtin_cpu_supports("fma");
 }  // namespace
 
+bool host_has_fma() { return kHostFma; }
+
+__attribute__((target("fma"))) void fma32_lanes_hw(uint64_t mask, const uint32_t* a, const uint32_t* b,
+                                                   const uint32_t* c, uint32_t* r) {
+  // plain loops: a lambda would not inherit the target attribute
+  if (mask == ~0ull) {
+    for (int l = 0; l < kLanes; ++l)
+      r[l] = std::bit_cast<uint32_t>(__builtin_elementwise_fma(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]),
+                                                               std::bit_cast<float>(c[l])));
+    return;
+  }
+  while (mask) {
+    const int l = std::countr_zero(mask);
+    mask &= mask - 1;
+    r[l] = std::bit_cast<uint32_t>(__builtin_elementwise_fma(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]),
+                                                             std::bit_cast<float>(c[l])));
+  }
+}
+
 float fma32(float a, float b, float c) { return kHostFma ? fma32_hw(a, b, c) : fma32_sw(a, b, c); }
 double fma64(double a, double b, double c) { return kHostFma ? fma64_hw(a, b, c) : fma64_sw(a, b, c); }
 

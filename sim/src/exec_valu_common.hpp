@@ -81,6 +81,10 @@ struct F16Env {
 // libm fallback is exact but slow).
 float fma32(float a, float b, float c);
 double fma64(double a, double b, double c);
+bool host_has_fma();
+// r[l] = fma(a[l], b[l], c[l]) for the lanes in `mask`, with the FMA instruction (call
+// only when host_has_fma()).
+void fma32_lanes_hw(uint64_t mask, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* r);
 
 // IEEE-mode min/max: a NaN operand yields the other operand (sNaN quieted if both NaN).
 inline float fmin_ieee(float a, float b) {

@@ -83,6 +83,27 @@ void acc_op(Wave& w, const Inst& in, DstType dt, F f) {
   w.lane_ops += std::popcount(s.mask);
 }
 
+// Fast path of v_fma_f32 / v_fmac_f32 / v_fmamk / v_fmaak: the host FMA over all lanes
+// when denormals are kept (MODE f32 = 3). `acc`: the VOP2 fmac form, addend = old dst.
+// Returns false when the generic per-lane path must run instead.
+bool fma32_fast(Wave& w, const Inst& in, bool acc) {
+  if (!host_has_fma() || ((w.mode >> 4) & 3) != 3) return false;
+  Sources s;
+  static constexpr SrcType t[3] = {SrcType::F32, SrcType::F32, SrcType::F32};
+  gather(w, in, acc ? 2 : 3, t, s);
+  alignas(64) uint32_t old[kLanes];
+  const uint32_t* c = s.p[2][0];
+  if (acc) {
+    std::memcpy(old, vec_ptr(w, in.dst[0]), sizeof old);
+    c = old;
+  }
+  alignas(64) uint32_t res[kLanes];
+  fma32_lanes_hw(s.mask, s.p[0][0], s.p[1][0], c, res);
+  write_dst32(w, in, s.mask, DstType::F32, res);
+  w.lane_ops += std::popcount(s.mask);
+  return true;
+}
+
 // ---- helpers
 inline float fract32(float x) {
   if (std::isinf(x)) return std::numeric_limits<float>::quiet_NaN();
@@ -241,12 +262,13 @@ const Registrar reg_float({
     {"v_min3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmin_ieee(fmin_ieee(a, b), c); }))},
     {"v_max3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmax_ieee(fmax_ieee(a, b), c); }))},
     {"v_med3_f32", H(f32_3(w, in, [](float a, float b, float c) { return fmed3(a, b, c); }))},
-    {"v_fma_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
+    {"v_fma_f32", H(if (!fma32_fast(w, in, false)) f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
     // fmamk/fmaak: the literal is already in the right source slot (src1 / src2)
-    {"v_fmamk_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
-    {"v_fmaak_f32", H(f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
+    {"v_fmamk_f32", H(if (!fma32_fast(w, in, false)) f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
+    {"v_fmaak_f32", H(if (!fma32_fast(w, in, false)) f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); }))},
     {"v_fmac_f32", H({
        F32Env e(w);
+       if (fma32_fast(w, in, in.num_src <= 2)) return;
        if (in.num_src > 2) {  // VOP3 form with an explicit src2 (== vdst)
          f32_3(w, in, [](float a, float b, float c) { return fma32(a, b, c); });
          return;
