@@ -1,7 +1,8 @@
-// The kernel builder: a kernel is a constexpr function that receives `hipasm::builder& J`
-// and its runtime arguments, and builds the IR by calling J's methods:
+// The kernel builder: a kernel is a constexpr function that receives `hipasm::builder J` (a
+// handle, taken by value: see the constructor for why not `builder&`) and its runtime
+// arguments, and builds the IR by calling J's methods:
 //
-//   constexpr void saxpy(hipasm::builder& J, hipasm::arg<float*> y, hipasm::arg<const float*> x,
+//   constexpr void saxpy(hipasm::builder J, hipasm::arg<float*> y, hipasm::arg<const float*> x,
 //                        hipasm::arg<float> a, hipasm::arg<int> n) {
 //     using namespace hipasm;
 //     auto i = J.vgpr<u32>().named("i");

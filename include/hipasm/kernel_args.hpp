@@ -1,7 +1,7 @@
 // Kernel arguments and build_kernel.
 //
 // A kernel's runtime arguments are the parameters after `builder&`, typed by their C++ type:
-//   constexpr void k(hipasm::builder& J, hipasm::arg<const float*> x, hipasm::arg<int> n,
+//   constexpr void k(hipasm::builder J, hipasm::arg<const float*> x, hipasm::arg<int> n,
 //                    hipasm::arg<float> alpha, hipasm::arg<my_struct> s);
 // Each sits at its C ABI offset in the kernarg segment (as the HIP __global__ wrapper with
 // the same parameter types lays it out). An arg<T> is an SGPR handle (registers.hpp) of the
