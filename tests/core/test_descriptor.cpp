@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hipasm/kernel.hpp"
+#include "hipasm/verify.hpp"
 #include "kernels/descriptor_dsl_fn.hpp"
 #include "kernels/descriptor_ir.hpp"
 #include "passes_ir_helpers.hpp"
@@ -207,4 +208,17 @@ TEST_CASE("descriptor: a DSL kernel (builder function, kernel arguments, If) thr
         INFO(ins);
         CHECK(r != e);
       }
+}
+
+TEST_CASE("verify: the DSL kernel's final program passes the independent checker") {
+  const pipeline_state st = detail::compile_kernel<vector_add_fn>("vector_add");
+  INFO(st.error.view());
+  REQUIRE_FALSE(st.error.failed);
+  const auto va = verify_allocation(st.fn, st.isa);
+  INFO(va.view());
+  CHECK_FALSE(va.failed);
+  const auto vh = verify_hazards(st.fn, st.isa, gfx942_hazards);
+  INFO(vh.view());
+  CHECK_FALSE(vh.failed);
+  CHECK(assemble_errors(asm_text<vector_add_fn>("vector_add"), "dsl") == "");
 }
