@@ -64,10 +64,12 @@ struct Pending {
   std::array<Range, 2> dst{};
 };
 
-struct Shadow {  // one LDS byte, packed in two words so updates stay in registers
+struct Shadow {  // one LDS byte, packed in words so updates stay in registers
   uint64_t w = 0;  // wseq [31:0] (writer's queue sequence number), wpc [63:32] (low pc bits)
   uint64_t r = 0;  // repoch [31:0] (epoch of rmask), rmask [47:32] (waves that read it),
                    // writer [55:48] (wave + 1; 0 = never written), wflags [63:56]
+  uint64_t a = 0;  // an earlier atomic write by another wave that a later atomic displaced:
+                   // aseq [31:0], awriter [39:32] (wave + 1), apc [63:40] (low 24 pc bits)
   uint32_t wseq() const { return uint32_t(w); }
   uint32_t wpc() const { return uint32_t(w >> 32); }
   uint32_t repoch() const { return uint32_t(r); }
@@ -487,23 +489,34 @@ struct Checker::Impl {
       uint32_t unit = 1;
       while (b + unit < end && sh[unit] == sh[0]) ++unit;
       // Two scalar words (not a struct copy whose address escapes to the cold report calls).
-      const uint64_t vw = sh->w, vr = sh->r;
-      const Shadow v{vw, vr};
+      const uint64_t vw = sh->w, vr = sh->r, va = sh->a;
+      const Shadow v{vw, vr, va};
       uint8_t writer = v.writer();
+      // Several waves' atomics on one byte: the displaced one must be retired too.
+      uint8_t awriter = uint8_t(va >> 32);
+      if (awriter && awriter - 1u != me && !atomic && !reported_raw) {
+        bool known;
+        Snapshot snap = snapshot_of(g, awriter - 1u, epoch, known);
+        if (!known || snap.ds < uint32_t(va)) {
+          reported_raw = true;
+          report_raw(in, write, b,
+                     Shadow{uint32_t(va) | ((va >> 40) << 32), Shadow::pack_r(0, 0, awriter, kAtomicWrite), 0});
+        }
+      }
       if (writer && writer - 1u != me && !(atomic && (v.wflags() & kAtomicWrite)) && !reported_raw) {
         bool known;
         Snapshot snap = snapshot_of(g, writer - 1u, epoch, known);
         uint32_t retired = (v.wflags() & kDmaWrite) ? snap.vm : snap.ds;
         if (!known || retired < v.wseq()) {
           reported_raw = true;
-          report_raw(in, write, b, Shadow{vw, vr});
+          report_raw(in, write, b, Shadow{vw, vr, va});
         }
       }
       // The wave's own LDS-DMA lands in LDS only when vmcnt retires it.
       if (writer == me + 1 && (v.wflags() & kDmaWrite) && s.vm_retired < v.wseq() && !reported_dma &&
           kind != LdsAccess::DmaWrite) {
         reported_dma = true;
-        report_dma(in, b, Shadow{vw, vr});
+        report_dma(in, b, Shadow{vw, vr, va});
       }
       uint16_t rmask = v.repoch() == epoch ? v.rmask() : 0;
       Shadow nv;
@@ -514,9 +527,16 @@ struct Checker::Impl {
         }
         nv.w = seq | (uint64_t(uint32_t(in.pc)) << 32);
         nv.r = Shadow::pack_r(epoch, atomic ? uint16_t(rmask | my_bit) : 0, uint8_t(me + 1), new_flags);
+        if (!atomic)
+          nv.a = 0;
+        else if (writer && writer - 1u != me && (v.wflags() & kAtomicWrite))
+          nv.a = v.wseq() | (uint64_t(writer) << 32) | (uint64_t(v.wpc() & 0xffffff) << 40);
+        else
+          nv.a = awriter - 1u == me ? 0 : va;
       } else {
         nv.w = v.w;
         nv.r = Shadow::pack_r(epoch, uint16_t(rmask | my_bit), writer, v.wflags());
+        nv.a = va;
       }
       for (uint32_t k = 0; k < unit; ++k) sh[k] = nv;
       b += unit;

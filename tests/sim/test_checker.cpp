@@ -340,6 +340,22 @@ TEST_CASE("checker: LDS races between the waves of a workgroup", "[checker]") {
           for (int i : {0, 1, 0})
             g.issue(i, make(Format::DS, "ds_add_u32", {}, {V(10), V(11)}, off(0), C_DS | C_ATOMIC));
         }).empty());
+  // Atomics of several waves on one word: every one must be retired before the barrier, not
+  // only the last (here wave 0's own, which it may read).
+  auto atomics = [](int wave1_lgkm) {
+    return [wave1_lgkm](Group& g) {
+      g.issue(1, make(Format::DS, "ds_add_u32", {}, {V(10), V(11)}, off(0), C_DS | C_ATOMIC));
+      g.issue(0, make(Format::DS, "ds_add_u32", {}, {V(10), V(11)}, off(0), C_DS | C_ATOMIC));
+      g.issue(1, s_waitcnt(63, wave1_lgkm));
+      g.issue(0, s_waitcnt(63, 0));
+      g.issue(1, s_barrier());
+      g.issue(0, s_barrier());
+      g.issue(0, dsread(1, 10));
+      g.issue(0, s_waitcnt(63, 0));
+    };
+  };
+  CHECK(race(atomics(0)).empty());
+  CHECK(race(atomics(1)) == Tags{"lds-race"});
   // A wave reading its own writes needs neither.
   CHECK(race([](Group& g) {
           g.issue(0, dswrite(10, 11));
