@@ -552,8 +552,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
   };
   const Tables& T = tables();
   uint32_t w0 = word(0);
-  bool have1 = b.size() >= 8, have2 = b.size() >= 12;
-  uint32_t w1 = word(1), w2 = word(2);
+  bool have1 = b.size() >= 8;
+  uint32_t w1 = word(1);
 
   Format f;
   unsigned op;
@@ -591,7 +591,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
   unsigned size = 4;
   bool used_lit = false;
   bool ok = true;
-  const bool dst_float = base_is_float(e->base, true), src_float = base_is_float(e->base, false);
+  const bool src_float = base_is_float(e->base, false);
 
   auto add_dst = [&](const Operand& o, const std::string& t) {
     if (in.num_dst < in.dst.size()) in.dst[in.num_dst++] = o;
@@ -1165,14 +1165,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
     default: ok = false;
   }
   if (!ok) return unknown(b, pc, f);
-  if (used_lit) {
-    if (!((f == Format::VOP1 || f == Format::VOP2 || f == Format::VOPC) ? have1 : have1)) return unknown(b, pc, f);
-    size += 4;
-  }
-  if (size > b.size()) return unknown(b, pc, f);
-  (void)have2;
-  (void)w2;
-  (void)dst_float;
+  if (used_lit) size += 4;                          // the 32-bit literal after the instruction
+  if (size > b.size()) return unknown(b, pc, f);    // truncated at the end of the section
   in.size = uint8_t(size);
   in.text = name;
   for (size_t i = 0; i < texts.size(); ++i) {
