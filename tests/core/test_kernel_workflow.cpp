@@ -132,3 +132,28 @@ TEST_CASE("workflow: without hipasm's s_nops the simulator's checker reports the
   CHECK(all.find("global_load_dword") != std::string::npos);   // VALU SGPR -> VMEM
   CHECK(all.find("v_accvgpr_read_b32") != std::string::npos);  // MFMA -> VALU read
 }
+
+TEST_CASE("workflow: more rules of both tables (DPP, VCC, readfirstlane, SGPR, transcendental, MFMA SrcA/B)") {
+  auto run2 = [](rt::device& dev, rt::module& m) {
+    rt::buffer<float> out(dev, 64);
+    rt::kernel_args args;
+    args.add(out.addr());
+    return dev.launch(m, "wf_hazard2", {1, 1, 1}, {64, 1, 1}, args).diagnostics;
+  };
+  auto dev = rt::device::open(rt::backend::sim);
+  REQUIRE(dev);
+  auto m = dev->load(read_bytes(stem + ".co"));
+  const auto clean = run2(*dev, *m);
+  INFO(joined(clean));
+  CHECK(clean.empty());
+  std::string s = read_file(stem + ".s");
+  const auto [b, e] = body_of(s, "wf_hazard2");
+  const std::string body = s.substr(b, e - b);
+  s.replace(b, e - b, std::regex_replace(body, std::regex("\\n\\s*s_nop [0-9]+[^\\n]*"), ""));
+  auto m2 = dev->load(read_bytes(assemble(s, "nonops2")));
+  const std::string all = joined(run2(*dev, *m2));
+  INFO(all);
+  for (const char* consumer : {"v_mov_b32_dpp", "v_cndmask_b32", "v_readfirstlane_b32", "v_add_f32",
+                               "v_mfma_f32_4x4x4_16b_f16"})
+    CHECK(all.find(consumer) != std::string::npos);
+}

@@ -14,3 +14,7 @@ extern "C" __attribute__((global)) void wf_hazard(const unsigned* in, float* out
   (void)in;
   (void)out;
 }
+extern "C" __attribute__((global)) void wf_hazard2(float* out) {
+  HIPASM_KERNEL_BODY(wf_hazard2_ir);
+  (void)out;
+}
