@@ -79,6 +79,7 @@ uint32_t read_special(const Wave& w, const Operand& op, int dword) {
     throw rt::error("simulator: operand kind cannot be read as a scalar");
   }
   unsigned r = op.reg + dword;
+  if (op.reg == 125) return 0;                 // null
   if (r >= 102 && r <= 123) return w.sgpr[r];  // flat_scratch, xnack_mask, ttmp
   // Apertures: a 64-bit read gives the 64-bit base (limit) address; a 32-bit read gives its
   // high dword (the gfx9 definition, and what older compilers use).
@@ -100,6 +101,7 @@ uint32_t read_special(const Wave& w, const Operand& op, int dword) {
 
 void write_special(Wave& w, const Operand& op, uint32_t v, int dword) {
   unsigned r = op.reg + dword;
+  if (op.kind == Operand::Special && op.reg == 125) return;  // null: the write is dropped
   if (op.kind == Operand::Special && r >= 102 && r <= 123) {
     w.sgpr[r] = v;
     return;

@@ -152,7 +152,16 @@ std::string hex(uint64_t v) {
 }
 
 // Scalar register name (codes 0..127) as LLVM prints it.
+// SGPR tuples are aligned by the hardware: the low bit (pairs) or two bits (4+ dwords) of
+// the register number are ignored, as LLVM's disassembler shows.
+unsigned align_sreg(unsigned code, unsigned n) {
+  if (code >= 128 || code == 125) return code;  // constants; null is null at any width
+  return n >= 4 ? code & ~3u : n == 2 ? code & ~1u : code;
+}
+
 std::string sreg_name(unsigned code, unsigned n) {
+  code = align_sreg(code, n);
+  if (code == 125) return "null";
   if (code < 102) return reg_range('s', code, n);
   auto pair = [&](const char* whole, const char* lo, const char* hi, unsigned base) {
     if (n == 2 && code == base) return std::string(whole);
@@ -197,9 +206,13 @@ bool make_src(unsigned code, unsigned dwords, int bits, const uint32_t* literal,
     out.text = reg_range(agpr ? 'a' : 'v', code - 256, o.dwords);
     return true;
   }
+  if (code < 128) code = align_sreg(code, o.dwords);
   if (code < 102) {
     o.kind = Operand::Sgpr;
     o.reg = uint16_t(code);
+  } else if (code == 125) {
+    o.kind = Operand::Special;  // null: reads 0, writes are dropped
+    o.reg = 125;
   } else if (code == 106 || code == 107) {
     o.kind = Operand::Vcc;
     o.reg = uint16_t(code - 106);
@@ -646,11 +659,17 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
               used_lit = true;
               o.kind = Operand::Literal;
               o.imm = w1;
-              add_src(o, std::to_string(w1));
+              // Printed like a source operand: inline-constant values by name, others in hex.
+              std::string t = hex(w1);
+              if (int32_t(w1) >= -16 && int32_t(w1) <= 64) t = std::to_string(int32_t(w1));
+              for (int k = 0; k < 8; ++k)
+                if (w1 == kF32[k]) t = kFloatNames[k];
+              if (w1 == kF32[8]) t = "0.15915494";
+              add_src(o, t);
             } else if (f == Format::SOPK && (e->base == "s_call_b64" || e->base == "s_cbranch_i_fork")) {
               o.kind = Operand::Label;
               o.imm = pc + 4 + int64_t(int16_t(simm)) * 4;
-              add_src(o, std::to_string(int16_t(simm)));
+              add_src(o, std::to_string(simm));  // llvm-mc prints the raw field
             } else {
               o.kind = Operand::Const;
               o.imm = simm;  // SOPK immediates are zero- or sign-extended by the semantics
@@ -897,6 +916,12 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       in.mod.omod = uint8_t((w1 >> 27) & 3);
       unsigned negm = (w1 >> 29) & 7;
       if (e->has_sdst) absm = 0, opsel = 0;
+      // gfx9 VOP3 op_sel exists only on VOP3-only 16-bit ops and the fp8/bf8 converts; the
+      // hardware (and LLVM) ignore the bits elsewhere.
+      bool has_opsel = e->printed.size() < 4 || e->printed.compare(e->printed.size() - 4, 4, "_e64") != 0;
+      has_opsel = has_opsel && (e->dst_bits == 16 || e->src_bits == 16 || has(e->base, "fp8") ||
+                                has(e->base, "bf8") || starts(e->base, "v_alignb"));
+      if (!has_opsel) opsel = 0;
       in.mod.op_sel = uint8_t(opsel);
       int nsrc = 0;
       bool before_src = true;
@@ -1029,7 +1054,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       if (!have1) return unknown(b, pc, f);
       size = 8;
       unsigned off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff;
-      in.mod.gds = (w0 >> 16) & 1;
+      in.mod.gds = false;  // gfx942 has no GDS: the bit is ignored (LLVM neither prints it)
       bool acc = (w0 >> 25) & 1;
       in.mod.acc = acc;
       unsigned addr = w1 & 0xff, d0 = (w1 >> 8) & 0xff, d1 = (w1 >> 16) & 0xff, vdst = w1 >> 24;
@@ -1055,7 +1080,6 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       } else if (in.mod.offset) {
         mods += " offset:" + std::to_string(in.mod.offset);
       }
-      if (in.mod.gds) mods += " gds";
       break;
     }
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: {
@@ -1174,6 +1198,23 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
     in.text += texts[i];
   }
   in.text += mods;
+  // A register tuple must lie inside its file (the hardware and LLVM reject the rest; the
+  // handlers index register storage with these numbers).
+  for (int i = 0; i < in.num_dst + int(in.src.size()); ++i) {
+    const Operand& o = i < in.num_dst ? in.dst[i] : in.src[i - in.num_dst];
+    if ((o.kind == Operand::Vgpr || o.kind == Operand::Agpr) && o.reg + o.dwords > 256)
+      return unknown(b, pc, f);
+    // gfx90a+: VGPR/AGPR tuples start at an even register (LLVM: "Invalid register").
+    if ((o.kind == Operand::Vgpr || o.kind == Operand::Agpr) && o.dwords >= 2 && (o.reg & 1))
+      return unknown(b, pc, f);
+    // MFMA A/B come from VGPRs/AGPRs (or inline constants), never scalar registers.
+    if (in.format == Format::MFMA && i >= in.num_dst && i - in.num_dst < 2 &&
+        (o.kind == Operand::Sgpr || o.kind == Operand::Vcc || o.kind == Operand::Exec ||
+         o.kind == Operand::M0 || o.kind == Operand::Special || o.kind == Operand::Scc ||
+         o.kind == Operand::Literal))
+      return unknown(b, pc, f);
+    if (o.kind == Operand::Sgpr && o.reg + o.dwords > 128) return unknown(b, pc, f);
+  }
   in.cls = classify(in);
   in.mfma_passes = mfma_passes(in.mnemonic);
   return in;
@@ -1256,7 +1297,8 @@ void check_reachable(const Program& prog, uint64_t entry) {
     const Inst* in = prog.at(pc);
     if (!in) {
       char b[96];
-      std::snprintf(b, sizeof b, "0x%" PRIx64 ": branch target is not an instruction", pc);
+      std::snprintf(b, sizeof b, "0x%" PRIx64 ": %s is not the start of an instruction", pc,
+                    pc == entry ? "the kernel's entry" : "a branch target");
       throw rt::error(b);
     }
     size_t k = (pc - prog.base) / 4;

@@ -332,6 +332,9 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   if (image.code.empty()) throw rt::error("dispatch: kernel '" + image.name + "' has no code");
   if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
     throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
+  if (image.accum_offset > 256 || image.accum_offset % 4)
+    throw rt::error("dispatch: accum_offset " + std::to_string(image.accum_offset) +
+                    " of kernel '" + image.name + "' is not a multiple of 4 in [0, 256]");
 
   // Decode once; every instruction reachable from the entry must be known before any wave runs.
   std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -318,4 +319,82 @@ TEST_CASE("every mnemonic of the generated opcode table has a checked form", "[d
     INFO(m);
     CHECK(seen.count(m) == 1);
   }
+}
+
+TEST_CASE("random words never crash the decoder and stay inside the register files", "[decode]") {
+  std::mt19937_64 rng(2024);
+  int known = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::vector<uint8_t> b(4 + 4 * (rng() % 3));
+    for (auto& x : b) x = uint8_t(rng());
+    // Bias half the samples towards the vector/memory encodings (high bits 0b11...).
+    if (i & 1) b[3] = uint8_t(0xc0 | (b[3] & 0x3f));
+    Inst in = decode_one(b, 0);
+    REQUIRE((in.size == 4 || in.size == 8 || in.size == 12));
+    REQUIRE(in.size <= std::max<size_t>(b.size(), 4));
+    if (in.mnemonic.empty()) continue;
+    ++known;
+    for (int k = 0; k < in.num_dst + int(in.src.size()); ++k) {
+      const Operand& o = k < in.num_dst ? in.dst[k] : in.src[k - in.num_dst];
+      if (o.kind == Operand::Vgpr || o.kind == Operand::Agpr) REQUIRE(o.reg + o.dwords <= 256);
+      if (o.kind == Operand::Sgpr) REQUIRE(o.reg + o.dwords <= 128);
+    }
+  }
+  CHECK(known > 10000);
+}
+
+TEST_CASE("random encodings decode as llvm-mc-22 decodes them", "[decode]") {
+  // Random 32/64/96-bit words (half of them forced into the vector/memory encodings). Where the
+  // simulator decodes a word: LLVM must print the same text for the same bytes, or reject it
+  // (LLVM also rejects non-zero fields an instruction ignores; the hardware ignores them too),
+  // and it must never be a form LLVM flags as an invalid register. Where the simulator rejects
+  // a word, LLVM must not decode it as a valid instruction.
+  std::mt19937_64 rng(77);
+  int compared = 0, llvm_rejects = 0, both_reject = 0, failures = 0, sim_known = 0, sim_unknown = 0;
+  for (int i = 0; (sim_known < 500 || sim_unknown < 150) && i < 100000; ++i) {
+    std::vector<uint8_t> b(12);
+    for (auto& x : b) x = uint8_t(rng());
+    if (i & 1) b[3] = uint8_t(0xc0 | (b[3] & 0x3f));
+    Inst in = decode_one(b, 0);
+    bool known = !in.mnemonic.empty();
+    if (known ? sim_known >= 500 : sim_unknown >= 150) continue;
+    (known ? sim_known : sim_unknown)++;
+    size_t n = known ? in.size : 4;
+    std::string hex;
+    for (size_t k = 0; k < n; ++k) {
+      char h[8];
+      std::snprintf(h, sizeof h, "0x%02x ", b[k]);
+      hex += h;
+    }
+    std::string out = run("echo '" + hex + "' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 --disassemble -show-encoding 2>&1");
+    std::string text;
+    size_t enc_bytes = 0;
+    bool rejected = out.find("<stdin>:1:1: warning: invalid") != std::string::npos;
+    std::istringstream is(out);
+    std::string line;
+    while (!rejected && std::getline(is, line)) {
+      auto p = line.find("; encoding: [");
+      if (p == std::string::npos) continue;
+      text = norm(line.substr(0, p));
+      enc_bytes = std::count(line.begin() + long(p), line.end(), ',') + 1;
+      break;
+    }
+    bool flagged = text.find("/*") != std::string::npos;
+    if (!known) {
+      if (rejected || flagged || text.empty() || enc_bytes > 4) { ++both_reject; continue; }
+      if (failures++ < 20) UNSCOPED_INFO("sim rejects what llvm decodes: " << hex << "-> " << text);
+      continue;
+    }
+    if (rejected || text.empty() || enc_bytes != n) { ++llvm_rejects; continue; }
+    if (flagged) {
+      if (failures++ < 20) UNSCOPED_INFO("llvm flags an invalid operand: " << text << " | sim " << in.text);
+      continue;
+    }
+    ++compared;
+    if (norm(in.text) != text && failures++ < 20)
+      UNSCOPED_INFO("text: llvm '" << text << "' sim '" << in.text << "' bytes " << hex);
+  }
+  UNSCOPED_INFO("compared " << compared << ", llvm rejects " << llvm_rejects << ", both reject " << both_reject);
+  CHECK(failures == 0);
+  CHECK(compared > 300);
 }
