@@ -1,6 +1,7 @@
 // Vector add of any length: c[i] = a[i] + b[i] for i < n, one element per lane, 256 lanes per
-// workgroup; the tail is masked by a per-lane If (EXEC), the loads and the store use 64-bit
-// VGPR addresses computed with the 64-bit address arithmetic of expressions.
+// workgroup; the tail is masked by a per-lane If (EXEC). The loads and the store use the
+// global "saddr" form: the 64-bit base stays in the argument's SGPR pair and each lane adds
+// its 32-bit byte offset (no per-lane 64-bit address arithmetic).
 #pragma once
 #include <hipasm/builder.hpp>
 
@@ -15,16 +16,12 @@ constexpr void vector_add(builder J, arg<float*> c, arg<const float*> a, arg<con
   J.If(i < n, [&] {
     auto byte = J.vgpr<u32>().named("byte");
     byte = i << 2;
-    auto pa = J.vgpr<u64>(), pb = J.vgpr<u64>(), pc = J.vgpr<u64>();
-    pa = a + byte;
-    pb = b + byte;
     auto x = J.vgpr<f32>().named("x"), y = J.vgpr<f32>().named("y");
-    J.global_load_dword(x, pa, off);
-    J.global_load_dword(y, pb, off);
-    pc = c + byte;
+    J.global_load_dword(x, byte, a);
+    J.global_load_dword(y, byte, b);
     J.s_waitcnt(vmcnt(0));
     x = x + y;
-    J.global_store_dword(pc, x, off);
+    J.global_store_dword(byte, x, c);
   });
 }
 

@@ -329,6 +329,21 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
       default: b.fail(l, "operator not defined for f32"); break;
     }
     out = d;
+  } else if (o == binop::mul && (c.is_imm() || a.is_imm()) &&
+             log2_exact(static_cast<uint32_t>((c.is_imm() ? c : a).op.value)) >= 0) {
+    // multiply by a power of two: a shift (full rate, and no 24-bit pitfall)
+    const xval& x = c.is_imm() ? a : c;
+    int k = log2_exact(static_cast<uint32_t>((c.is_imm() ? c : a).op.value));
+    reg_ref d = L.tmp(vec ? reg_class::vgpr : reg_class::sgpr);
+    if (k == 0) {
+      if (vec) L.e(O::v_mov_b32, {reg_op(d), x.op});
+      else L.e(O::s_mov_b32, {reg_op(d), x.op});
+    } else if (vec) {
+      L.valu2(O::v_lshlrev_b32, O{}, false, reg_op(d), imm_op(static_cast<uint32_t>(k)), x.op);
+    } else {
+      L.salu2(O::s_lshl_b32, reg_op(d), x.op, imm_op(static_cast<uint32_t>(k)));
+    }
+    out = d;
   } else if (o == binop::div || o == binop::rem) {
     out = lower_divrem(L, vec, sgn, o == binop::rem, a, c);
   } else {
