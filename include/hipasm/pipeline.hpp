@@ -17,6 +17,7 @@
 #include "hazard_rules.hpp"
 #include "ir.hpp"
 #include "isa/gfx942.hpp"
+#include "target.hpp"
 #include "passes/a2v.hpp"
 #include "passes/common.hpp"
 #include "passes/cse.hpp"
@@ -107,13 +108,13 @@ constexpr bool run_pipeline(pipeline_state& st) {
   return true;
 }
 
-// gfx942: the generated instruction table and hipasm's hazard data.
-constexpr isa_view gfx942_isa() {
-  return isa_view{isa::gfx942_instrs, static_cast<uint32_t>(isa::gfx942_num_instrs)};
-}
+constexpr isa_view isa_of(const target& t) { return isa_view{t.instrs, static_cast<uint32_t>(t.num_instrs)}; }
+constexpr isa_view gfx942_isa() { return isa_of(gfx942); }
 
-constexpr pipeline_state compile_function(function fn, pipeline_options opt = {}) {
-  pipeline_state st{std::move(fn), gfx942_isa(), &gfx942_hazards, opt};
+// Runs the pipeline for a target: its table, hazard data and register limits.
+constexpr pipeline_state compile_function(function fn, const target& t = gfx942, pipeline_options opt = {}) {
+  opt.limits = register_limits{t.regs.sgprs, t.regs.vgprs, t.regs.agprs};
+  pipeline_state st{std::move(fn), isa_of(t), t.hazard_rules ? t.hazard_rules : &gfx942_hazards, opt};
   run_pipeline(st);
   return st;
 }

@@ -154,7 +154,7 @@ constexpr pass_error verify_hazards(const function& fn_, const isa_view& isa_, c
         for (uint32_t k = f.end; k-- > 0 && dist < all.max_wait;) {
           const hazard_facts& P = facts[f.block][k];
           for (std::size_t r = 0; r < all.index.size(); ++r) {
-            const int w = hazard_wait(table.rules[all.index[r]], P, C);
+            const int w = hazard_wait(table.rules[all.index[r]], P, C);  // every rule, no masks
             if (P.is(hk_nop) || w <= dist || err.failed) continue;
             const instr& ci = fn.blocks[b].instrs[i];
             const instr& pi = fn.blocks[f.block].instrs[k];
