@@ -3,10 +3,10 @@
 //
 //   remove-unreachable  blocks no path reaches
 //   a2v                 AGPR sources copied for instructions that cannot read AGPRs
+//   split-registers     arrays broken into the pieces really used
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
-//   dce                 results nobody reads (CFG liveness)
-//   split-registers     arrays broken into the pieces really used
+//   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
 //   waitcnt-check       reads of memory results before a sufficient s_waitcnt
 //   regalloc            CFG liveness + linear scan per class, no spilling
 //   hazards             s_nop insertion (last: nothing moves after it)
@@ -44,6 +44,7 @@ struct pipeline_state {
   pipeline_options options{};
   pass_error error{};
   register_usage usage{};
+  std::vector<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
 };
 
 namespace detail {
@@ -61,14 +62,20 @@ constexpr bool step_dse(pipeline_state& s) {
   return true;
 }
 constexpr bool step_dce(pipeline_state& s) {
-  if (s.options.optimize) eliminate_dead_code(s.fn, s.isa);
+  s.liveness.clear();
+  if (s.options.optimize) eliminate_dead_code(s.fn, s.isa, &s.liveness);
   return true;
 }
-constexpr bool step_split(pipeline_state& s) { return split_registers(s.fn, s.error); }
+constexpr bool step_split(pipeline_state& s) {
+  s.liveness.clear();
+  return split_registers(s.fn, s.error);
+}
 constexpr bool step_waitcnt(pipeline_state& s) { return check_waitcnts(s.fn, s.isa, s.error); }
 constexpr bool step_regalloc(pipeline_state& s) {
-  const liveness_info L = compute_liveness(s.fn, s.isa);
-  if (!allocate_registers(s.fn, L, s.error, s.options.limits)) return false;
+  if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
+  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits);
+  s.liveness.clear();
+  if (!ok) return false;
   s.usage = compute_register_usage(s.fn);
   return true;
 }
@@ -86,10 +93,10 @@ struct pipeline_step {
 inline constexpr pipeline_step pipeline_steps[] = {
     {"remove-unreachable", detail::step_remove_unreachable},
     {"a2v", detail::step_a2v},
+    {"split-registers", detail::step_split},
     {"cse", detail::step_cse},
     {"dse", detail::step_dse},
     {"dce", detail::step_dce},
-    {"split-registers", detail::step_split},
     {"waitcnt-check", detail::step_waitcnt},
     {"regalloc", detail::step_regalloc},
     {"hazards", detail::step_hazards},

@@ -11,11 +11,14 @@
 
 namespace hipasm {
 
-constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_) {
+// When nothing is removed the liveness it computed still describes the function: it is
+// handed to `unchanged_liveness` (if given) so the allocator need not compute it again.
+constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
+                                   std::vector<liveness_info>* unchanged_liveness = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
-  const liveness_info L = compute_liveness(fn, isa);
+  liveness_info L = compute_liveness(fn, isa);
   bool removed_any = false;
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
@@ -54,6 +57,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_) {
       blk.instrs = std::move(out);
     }
   }
+  if (!removed_any && unchanged_liveness) unchanged_liveness->push_back(std::move(L));
   return removed_any;
 }
 
