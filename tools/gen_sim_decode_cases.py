@@ -216,6 +216,9 @@ def variants(fmt, mnem, sig, text):
         "v_madak_f16": ["v_madak_f16 v0, v4, v8, 0x3c00"],
         "v_fmamk_f32": ["v_fmamk_f32 v0, s4, 0x3f800000, v8"],
         "v_fmaak_f32": ["v_fmaak_f32 v0, 1.0, v8, 0x12345678"],
+        "v_mov_b64_e32": ["v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:3 row_mask:0xf bank_mask:0xf",
+                          "v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:15 row_mask:0x5 bank_mask:0xa bound_ctrl:1",
+                          "v_mov_b64_dpp v[8:9], v[6:7] quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"],
     }
     out += extra.get(mnem, [])
     return out

@@ -151,6 +151,13 @@ std::string hex(uint64_t v) {
   return b;
 }
 
+// A 16-bit immediate as LLVM prints it: inline-constant range in decimal, the rest in hex.
+std::string imm16_text(uint16_t v) {
+  if (v <= 64) return std::to_string(v);
+  if (int16_t(v) >= -16 && int16_t(v) < 0) return std::to_string(int16_t(v));
+  return hex(v);
+}
+
 // Scalar register name (codes 0..127) as LLVM prints it.
 // SGPR tuples are aligned by the hardware: the low bit (pairs) or two bits (4+ dwords) of
 // the register number are ignored, as LLVM's disassembler shows.
@@ -243,7 +250,7 @@ bool make_src(unsigned code, unsigned dwords, int bits, const uint32_t* literal,
     o.kind = Operand::Literal;
     uint32_t l = *literal;
     o.imm = l;
-    out.text = hex(l);
+    out.text = hex(bits == 16 && dwords <= 1 ? (l & 0xffff) : l);  // 16-bit operands use the low half
     return true;
   } else if ((code >= 235 && code <= 239) || (code >= 251 && code <= 254)) {
     static const char* names[] = {"src_shared_base", "src_shared_limit", "src_private_base",
@@ -308,11 +315,13 @@ std::string op_text(const Operand& o) {
   }
 }
 
-std::string with_mods(const std::string& t, bool neg, bool abs, bool sext = false) {
+// int_const: an integer inline constant, whose negation LLVM writes neg(N) (-N would be
+// another constant).
+std::string with_mods(const std::string& t, bool neg, bool abs, bool sext = false, bool int_const = false) {
   std::string s = t;
   if (sext) s = "sext(" + s + ")";
   if (abs) s = "|" + s + "|";
-  if (neg) s = "-" + s;
+  if (neg) s = int_const && !abs ? "neg(" + s + ")" : "-" + s;
   return s;
 }
 
@@ -339,6 +348,7 @@ std::string dpp_text(const Modifiers& m) {
   else if (c == 0x141) s += " row_half_mirror";
   else if (c == 0x142) s += " row_bcast:15";
   else if (c == 0x143) s += " row_bcast:31";
+  else if (c >= 0x150 && c <= 0x15f) s += " row_newbcast:" + std::to_string(c - 0x150);
   else s += " <dpp " + hex(c) + ">";
   std::snprintf(b, sizeof b, " row_mask:0x%x bank_mask:0x%x", m.row_mask, m.bank_mask);
   s += b;
@@ -743,7 +753,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           if (simm >> i & 1) t += std::string(t.empty() ? "" : ",") + n[i];
         texts.push_back("gpr_idx(" + t + ")");
       } else if (!e->slots.empty()) {
-        if (!(m == "s_endpgm" && simm == 0)) texts.push_back(std::to_string(simm));
+        if (!(m == "s_endpgm" && simm == 0)) texts.push_back(imm16_text(simm));
       } else if (simm != 0) {
         texts.push_back(std::to_string(simm));
       }
@@ -759,7 +769,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       in.mod.glc = glc;
       for (auto& s : e->slots) {
         if (s.f == T_imm && starts(e->base, "s_atc_probe") && texts.empty()) {
-          texts.push_back(std::to_string(sdata));  // the probe mode, not a register
+          texts.push_back(imm16_text(uint16_t(sdata)));  // the probe mode, not a register
           continue;
         }
         if (s.f == F_sdata) {
@@ -794,7 +804,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         }
       }
       in.num_src = 3;
-      if (glc) mods += " glc";
+      if (glc && e->find(F_sdata)) mods += " glc";  // cache-control forms ignore it
       break;
     }
     // ------------------------------------------------------------------ vector ALU
@@ -816,6 +826,14 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           in.mod.dpp = true;
           src0 = 256 + (d & 0xff);
           in.mod.dpp_ctrl = uint16_t((d >> 8) & 0x1ff);
+          {
+            unsigned c = in.mod.dpp_ctrl;
+            bool valid = c <= 0xff || (c >= 0x101 && c <= 0x10f) || (c >= 0x111 && c <= 0x11f) ||
+                         (c >= 0x121 && c <= 0x12f) || c == 0x130 || c == 0x134 || c == 0x138 ||
+                         c == 0x13c || (c >= 0x140 && c <= 0x143) ||
+                         (c >= 0x150 && c <= 0x15f);  // gfx90a+ row_newbcast (64-bit DPP)
+            if (!valid) return unknown(b, pc, f);
+          }
           in.mod.bound_ctrl = (d >> 19) & 1;
           neg[0] = (d >> 20) & 1; abs[0] = (d >> 21) & 1;
           neg[1] = (d >> 22) & 1; abs[1] = (d >> 23) & 1;
@@ -865,6 +883,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
             Src x;
             bool agpr = s.cls == 'a';
             if (!make_src(code, s.dwords, e->src_bits, lit_ptr, &used_lit, agpr && code >= 256, x, src_float)) ok = false;
+            if (x.op.kind == Operand::Literal && starts(e->base, "v_pk_")) x.text = hex(x.op.imm);  // packed: all 32 bits
             if (s.dwords >= 2) fix_literal64(x.op, src_float);
             if (sdwa && starts(e->base, "v_pk_")) neg[i] = abs[i] = false;  // no modifiers on packed
             x.op.neg = neg[i];
@@ -920,7 +939,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       // hardware (and LLVM) ignore the bits elsewhere.
       bool has_opsel = e->printed.size() < 4 || e->printed.compare(e->printed.size() - 4, 4, "_e64") != 0;
       has_opsel = has_opsel && (e->dst_bits == 16 || e->src_bits == 16 || has(e->base, "fp8") ||
-                                has(e->base, "bf8") || starts(e->base, "v_alignb"));
+                                has(e->base, "bf8") || starts(e->base, "v_alignb")) &&
+                  !has(e->base, "_legacy");
       if (!has_opsel) opsel = 0;
       in.mod.op_sel = uint8_t(opsel);
       int nsrc = 0;
@@ -944,7 +964,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
             if (!make_src(codes[i], s.dwords, e->src_bits, nullptr, nullptr, s.cls == 'a' && codes[i] >= 256, x, src_float)) ok = false;
             x.op.neg = negm >> i & 1;
             x.op.abs = absm >> i & 1;
-            add_src(x.op, with_mods(x.text, x.op.neg, x.op.abs));
+            add_src(x.op, with_mods(x.text, x.op.neg, x.op.abs, false,
+                                    x.op.kind == Operand::Const && codes[i] <= 208));
             nsrc = std::max(nsrc, i + 1);
             break;
           }
@@ -1024,6 +1045,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           bool ag = s.cls == 'a' && codes[i] >= 256;
           if (!make_src(codes[i], s.dwords, accvgpr ? 32 : e->src_bits, nullptr, nullptr, ag, x)) ok = false;
           std::string t = x.text;
+          // fma_mix/mad_mix: NEG_LO is the source's neg, NEG_HI its abs (LLVM prints -|x|).
+          if (has(e->base, "_mix")) t = with_mods(t, neg_lo >> i & 1, neg_hi >> i & 1, false, x.op.kind == Operand::Const && codes[i] <= 208);
           add_src(x.op, t);
           nsrc = std::max(nsrc, i + 1);
         } else {
@@ -1043,8 +1066,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         if (opsel & full) mods += " op_sel:" + arr(opsel);
         unsigned hi_default = mix ? 0 : full;
         if (!no_hi && (opsel_hi & full) != hi_default) mods += " op_sel_hi:" + arr(opsel_hi);
-        if (neg_lo & full) mods += " neg_lo:" + arr(neg_lo);
-        if (neg_hi & full) mods += " neg_hi:" + arr(neg_hi);
+        if ((neg_lo & full) && !mix) mods += " neg_lo:" + arr(neg_lo);
+        if ((neg_hi & full) && !mix) mods += " neg_hi:" + arr(neg_hi);
       }
       if (in.mod.clamp) mods += " clamp";
       break;
@@ -1159,7 +1182,12 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           if (atomic && has(e->base, "cmpswap")) r.dwords = uint8_t(sd->dwords / 2);
           if (!in.mod.lds) { in.dst[0] = r; in.num_dst = 1; }
         }
-        texts.push_back(t);
+        if (!in.mod.lds) texts.push_back(t);  // LDS-DMA loads print no vdata
+      }
+      if (!(e->find(F_srsrc) || e->find(F_vaddr) || sd)) {
+        // buffer_inv / buffer_wbl2: only the cache bits mean anything.
+        in.mod.offset = 0;
+        in.mod.offen = in.mod.idxen = in.mod.lds = false;
       }
       if (e->find(F_srsrc) || e->find(F_vaddr) || sd) {
         unsigned n = in.mod.offen && in.mod.idxen ? 2 : 1;
@@ -1204,6 +1232,12 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
     const Operand& o = i < in.num_dst ? in.dst[i] : in.src[i - in.num_dst];
     if ((o.kind == Operand::Vgpr || o.kind == Operand::Agpr) && o.reg + o.dwords > 256)
       return unknown(b, pc, f);
+    if (o.kind == Operand::Special && o.reg == 254 &&
+        !(in.format == Format::VOP1 || in.format == Format::VOP2 || in.format == Format::VOPC))
+      return unknown(b, pc, f);  // src_lds_direct is a VOP1/VOP2/VOPC src0 only
+    if (in.format == Format::SMEM && (o.kind == Operand::M0 || o.kind == Operand::Exec) &&
+        (i < in.num_dst || i - in.num_dst == 2))
+      return unknown(b, pc, f);  // SMEM data is never M0 or EXEC
     // gfx90a+: VGPR/AGPR tuples start at an even register (LLVM: "Invalid register").
     if ((o.kind == Operand::Vgpr || o.kind == Operand::Agpr) && o.dwords >= 2 && (o.reg & 1))
       return unknown(b, pc, f);
@@ -1211,7 +1245,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
     if (in.format == Format::MFMA && i >= in.num_dst && i - in.num_dst < 2 &&
         (o.kind == Operand::Sgpr || o.kind == Operand::Vcc || o.kind == Operand::Exec ||
          o.kind == Operand::M0 || o.kind == Operand::Special || o.kind == Operand::Scc ||
-         o.kind == Operand::Literal))
+         o.kind == Operand::Literal || o.kind == Operand::Const))
       return unknown(b, pc, f);
     if (o.kind == Operand::Sgpr && o.reg + o.dwords > 128) return unknown(b, pc, f);
   }

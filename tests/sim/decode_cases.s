@@ -2814,6 +2814,8 @@ v_screen_partition_4se_b32_e32 v1, -7
 v_screen_partition_4se_b32_e32 v1, 0.5
 v_screen_partition_4se_b32_e32 v1, s5
 v_mov_b64_e32 v[0:1], v[4:5]
+v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:3 row_mask:0xf bank_mask:0xf
+v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:15 row_mask:0x5 bank_mask:0xa bound_ctrl:1
 v_cvt_f16_u16_e32 v0, v4
 v_cvt_f16_u16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f16_u16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
