@@ -376,8 +376,9 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
     put_dpp(out, m.dpp);
   }
   if (sdwa) {
-    const bool vopc = e == encoding::vopc;
-    if (!vopc) {
+    // VOPC has no destination select; v_cvt_*_fp8/bf8 SDWA forms take none either.
+    const bool has_dst_sel = e != encoding::vopc && d.accepts(isa::m_sdwa_dst);
+    if (has_dst_sel) {
       out.put(" dst_sel:");
       out.put(sdwa_sel_name(m.sdwa.dst_sel));
       out.put(" dst_unused:");
