@@ -23,9 +23,16 @@
 //   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
 // - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
-// - Not modelled (no handler, so a kernel using them fails to load with "unsupported
-//   instruction"): typed buffer_load/store_format_*, ds_append/ds_consume, ds_condxchg32,
-//   ds_wrap, s_scratch_load/store, s_atc_probe*.
+// - Typed buffer ops (buffer_load/store_format_*, _d16, _d16_hi): the format from V# word 3
+//   (see buffer_format_op); the V# DST_SEL fields are ignored (identity swizzle); components the
+//   format lacks load as 0 (w: 1); out of range (whole element) loads 0, stores nothing;
+//   unsupported formats, stores of fewer components than the format has, and 32-bit integer
+//   formats with d16 are errors. UINT/SINT stores keep the low bits; UNORM/SNORM stores clamp
+//   and round to nearest even.
+// - ds_append/ds_consume: LDS counter at M0 + offset, +/- popcount(EXEC), every active lane
+//   gets the pre-op value. ds_condxchg32_rtn_b64, ds_wrap_rtn_b32 as the ISA pseudocode.
+// - s_scratch_load/store_*: an error (the private segment is per lane here, not exposed to
+//   SMEM). s_atc_probe/s_atc_probe_buffer: no-ops.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -818,6 +825,242 @@ void buffer_atomic(Wave& w, const Inst& in) {
   });
 }
 
+// ---- MUBUF typed (format) loads and stores ------------------------------------------------
+//
+// The element layout comes from V# word 3: NUM_FORMAT [14:12], DATA_FORMAT [18:15] (gfx9).
+// Implemented data formats: 8, 16, 8_8, 16_16, 32, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32,
+// 32_32_32_32; number formats: UNORM/SNORM (8/16-bit components), UINT/SINT, FLOAT (16/32-bit
+// components). Anything else is an rt::error naming the instruction and the format.
+
+struct BufFormat {
+  int comps = 0, bits = 0, nfmt = 0;
+  size_t bytes() const { return size_t(comps) * bits / 8; }
+};
+enum : int { NF_UNORM = 0, NF_SNORM = 1, NF_USCALED = 2, NF_SSCALED = 3, NF_UINT = 4, NF_SINT = 5, NF_FLOAT = 7 };
+
+const char* dfmt_name(uint32_t d) {
+  static const char* n[16] = {"INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10",
+                              "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16",
+                              "32_32_32", "32_32_32_32", "RESERVED_15"};
+  return n[d & 15];
+}
+const char* nfmt_name(uint32_t f) {
+  static const char* n[8] = {"UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"};
+  return n[f & 7];
+}
+
+BufFormat buffer_format(const Wave& w, const Inst& in, bool d16) {
+  uint32_t w3 = read_scalar(w, in.src[2], 3);
+  uint32_t dfmt = (w3 >> 15) & 15, nfmt = (w3 >> 12) & 7;
+  BufFormat f;
+  f.nfmt = int(nfmt);
+  switch (dfmt) {
+    case 1: f = {1, 8, f.nfmt}; break;
+    case 2: f = {1, 16, f.nfmt}; break;
+    case 3: f = {2, 8, f.nfmt}; break;
+    case 4: f = {1, 32, f.nfmt}; break;
+    case 5: f = {2, 16, f.nfmt}; break;
+    case 10: f = {4, 8, f.nfmt}; break;
+    case 11: f = {2, 32, f.nfmt}; break;
+    case 12: f = {4, 16, f.nfmt}; break;
+    case 13: f = {3, 32, f.nfmt}; break;
+    case 14: f = {4, 32, f.nfmt}; break;
+    default: break;
+  }
+  bool ok = f.comps != 0;
+  if (ok) {
+    switch (nfmt) {
+      case NF_UNORM: case NF_SNORM: ok = f.bits <= 16; break;
+      case NF_UINT: case NF_SINT: ok = !(d16 && f.bits == 32); break;  // 32-bit int -> 16 bits: unmodelled
+      case NF_FLOAT: ok = f.bits >= 16; break;
+      default: ok = false;
+    }
+  }
+  if (!ok)
+    fail(in, std::string("buffer format DATA_FORMAT=") + dfmt_name(dfmt) + " NUM_FORMAT=" + nfmt_name(nfmt) +
+                 (d16 ? " (d16)" : "") + " is not supported by the simulator");
+  return f;
+}
+
+inline float half_to_f32(uint32_t h) { return float(std::bit_cast<_Float16>(uint16_t(h))); }
+inline uint32_t f32_to_half(float f) { return std::bit_cast<uint16_t>(_Float16(f)); }
+
+// One loaded component (raw low `bits` bits) as the VGPR sees it: 32 bits, or 16 for d16.
+uint32_t format_load_value(const BufFormat& f, uint32_t raw, bool d16) {
+  uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+  raw &= mask;
+  int32_t sx = f.bits == 32 ? int32_t(raw) : int32_t(raw << (32 - f.bits)) >> (32 - f.bits);
+  switch (f.nfmt) {
+    case NF_UINT: return d16 ? (raw & 0xffff) : raw;
+    case NF_SINT: return d16 ? (uint32_t(sx) & 0xffff) : uint32_t(sx);
+    case NF_FLOAT:
+      if (f.bits == 16) return d16 ? raw : b32(half_to_f32(raw));
+      return d16 ? f32_to_half(f32(raw)) : raw;
+    case NF_UNORM: {
+      float v = float(raw) / float(mask);
+      return d16 ? f32_to_half(v) : b32(v);
+    }
+    default: {  // SNORM
+      float v = std::max(float(sx) / float(mask >> 1), -1.0f);
+      return d16 ? f32_to_half(v) : b32(v);
+    }
+  }
+}
+
+// A component the format does not have: 0 for x, y, z; 1 (integer or float) for w.
+uint32_t format_default(const BufFormat& f, int k, bool d16) {
+  if (k != 3) return 0;
+  if (f.nfmt == NF_UINT || f.nfmt == NF_SINT) return 1;
+  return d16 ? 0x3c00u : b32(1.0f);
+}
+
+// One register component (32 bits, or 16 for d16) -> the format's raw bits.
+uint32_t format_store_value(const BufFormat& f, uint32_t v, bool d16) {
+  uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+  switch (f.nfmt) {
+    case NF_UINT: return (d16 ? (v & 0xffff) : v) & mask;  // low bits, no saturation
+    case NF_SINT: return (d16 ? uint32_t(int32_t(int16_t(v))) : v) & mask;
+    case NF_FLOAT:
+      if (f.bits == 16) return d16 ? (v & 0xffff) : f32_to_half(f32(v));
+      return d16 ? b32(half_to_f32(v)) : v;
+    default: {
+      float x = d16 ? half_to_f32(v) : f32(v);
+      if (std::isnan(x)) x = 0;
+      if (f.nfmt == NF_UNORM) {
+        x = std::clamp(x, 0.0f, 1.0f);
+        return uint32_t(std::nearbyint(x * float(mask))) & mask;
+      }
+      x = std::clamp(x, -1.0f, 1.0f);
+      return uint32_t(int32_t(std::nearbyint(x * float(mask >> 1)))) & mask;
+    }
+  }
+}
+
+// buffer_{load,store}_format_{x,xy,xyz,xyzw} (N components), _d16 (packed: two components per
+// VGPR, the unused high half of a last odd component kept), _d16_hi_x (high half).
+template <int N, bool D16, bool Hi, bool Store>
+void buffer_format_op(Wave& w, const Inst& in) {
+  if (in.mod.lds) fail(in, "LDS-DMA with a typed buffer instruction is not supported by the simulator");
+  Rsrc r = buffer_rsrc(w, in);
+  BufFormat f = buffer_format(w, in, D16);
+  if (Store && N < f.comps)
+    fail(in, std::string("storing ") + std::to_string(N) + " component(s) to the " +
+                 std::to_string(f.comps) + "-component buffer format " +
+                 dfmt_name((read_scalar(w, in.src[2], 3) >> 15) & 15) +
+                 " is not supported by the simulator (unwritten components are unspecified)");
+  uint32_t so = buffer_soffset(w, in);
+  DeviceView dv(*w.dispatch->memory, in);
+  const size_t cb = size_t(f.bits) / 8, eb = f.bytes();
+  const Operand& reg = Store ? in.src[1] : in.dst[0];
+  for_active(w.exec, [&](int lane) {
+    BufAddr a = buffer_address(w, in, r, so, lane);
+    bool in_range = buffer_in_range(r, a, 0, eb);
+    if constexpr (Store) {
+      if (!in_range) return;
+      for (int k = 0; k < f.comps; ++k) {
+        uint32_t v;
+        if constexpr (D16) {
+          uint32_t d = read_u32(w, reg, lane, k / 2);
+          v = (Hi || (k & 1)) ? d >> 16 : d & 0xffff;
+        } else {
+          v = read_u32(w, reg, lane, k);
+        }
+        uint32_t raw = format_store_value(f, v, D16);
+        std::memcpy(dv.at(a.addr + k * cb, cb, lane, true), &raw, cb);
+      }
+    } else {
+      uint32_t vals[4];
+      for (int k = 0; k < N; ++k) {
+        if (!in_range) { vals[k] = 0; continue; }
+        if (k >= f.comps) { vals[k] = format_default(f, k, D16); continue; }
+        uint32_t raw = 0;
+        std::memcpy(&raw, dv.at(a.addr + k * cb, cb, lane, false), cb);
+        vals[k] = format_load_value(f, raw, D16);
+      }
+      if constexpr (D16) {
+        for (int d = 0; d < (N + 1) / 2; ++d) {
+          uint32_t old = read_u32(w, reg, lane, d);
+          uint32_t v;
+          if (Hi) v = (old & 0xffffu) | (vals[0] << 16);
+          else if (2 * d + 1 < N) v = vals[2 * d] | (vals[2 * d + 1] << 16);
+          else v = (old & 0xffff0000u) | vals[2 * d];
+          write_u32(w, reg, lane, v, d);
+        }
+      } else {
+        for (int k = 0; k < N; ++k) write_u32(w, reg, lane, vals[k], k);
+      }
+    }
+  });
+}
+
+// ---- DS: append/consume, condxchg32, wrap -------------------------------------------------
+
+// ds_append / ds_consume: one LDS counter at M0 + offset; it goes up (down) by the number of
+// active lanes and every active lane gets the value from before the instruction.
+template <bool Append>
+void ds_append_consume(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  if (w.exec == 0) return;
+  uint32_t addr = w.m0 + uint32_t(in.mod.offset);
+  int lane0 = std::countr_zero(w.exec);
+  require_aligned(in, "LDS atomic", addr, 4, lane0, 4);
+  uint8_t* p = lds_at(w, in, addr, 4, lane0);
+  checker_lds_access(w, addr, 4, LdsAccess::Atomic);
+  uint32_t old, n = uint32_t(std::popcount(w.exec));
+  std::memcpy(&old, p, 4);
+  uint32_t nv = Append ? old + n : old - n;
+  std::memcpy(p, &nv, 4);
+  for_active(w.exec, [&](int lane) { write_u32(w, in.dst[0], lane, old); });
+}
+
+// ds_condxchg32_rtn_b64: two dwords; dword k is replaced by data[31:0 of half k] with bit 31
+// cleared when bit 31 of that half is set; both old dwords return.
+void ds_condxchg32(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  uint32_t lane_addr[kLanes];
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    lane_addr[lane] = addr;
+    require_aligned(in, "LDS atomic", addr, 8, lane, 8);
+    uint8_t* p = lds_at(w, in, addr, 8, lane);
+    for (int k = 0; k < 2; ++k) {
+      uint32_t old, d = read_u32(w, in.src[1], lane, k);
+      std::memcpy(&old, p + 4 * k, 4);
+      if (d >> 31) {
+        uint32_t nv = d & 0x7fffffffu;
+        std::memcpy(p + 4 * k, &nv, 4);
+      }
+      write_u32(w, in.dst[0], lane, old, k);
+    }
+  });
+  checker_lds_access_lanes(w, lane_addr, w.exec, 8, LdsAccess::Atomic);
+}
+
+// ds_wrap_rtn_b32: mem = mem >= data0 ? mem - data0 : mem + data1; the old value returns.
+void ds_wrap(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  uint32_t lane_addr[kLanes];
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    lane_addr[lane] = addr;
+    require_aligned(in, "LDS atomic", addr, 4, lane, 4);
+    uint8_t* p = lds_at(w, in, addr, 4, lane);
+    uint32_t old, d0 = read_u32(w, in.src[1], lane), d1 = read_u32(w, in.src[2], lane);
+    std::memcpy(&old, p, 4);
+    uint32_t nv = old >= d0 ? old - d0 : old + d1;
+    std::memcpy(p, &nv, 4);
+    write_u32(w, in.dst[0], lane, old);
+  });
+  checker_lds_access_lanes(w, lane_addr, w.exec, 4, LdsAccess::Atomic);
+}
+
+// s_scratch_load/store_*: the simulator lays private memory out per lane (lane L at
+// scratch_base + L * stride), not as the hardware's swizzled wave view SMEM addresses.
+void s_scratch_unsupported(Wave&, const Inst& in) {
+  fail(in, "scalar scratch access is not supported by the simulator (the private segment is "
+           "modelled per lane and not exposed to SMEM)");
+}
+
 // ---- Registration -----------------------------------------------------------------------
 
 constexpr Elem U8{1, 1, false}, I8{1, 1, true}, U16{2, 1, false}, I16{2, 1, true};
@@ -839,6 +1082,33 @@ const Registrar smem_handlers{
     {"s_dcache_wb", s_nop_mem},            {"s_dcache_inv", s_nop_mem},
     {"s_dcache_wb_vol", s_nop_mem},        {"s_dcache_inv_vol", s_nop_mem},
     {"s_dcache_discard", s_nop_mem},       {"s_dcache_discard_x2", s_nop_mem},
+};
+
+const Registrar gap_handlers{
+    {"buffer_load_format_x", buffer_format_op<1, false, false, false>},
+    {"buffer_load_format_xy", buffer_format_op<2, false, false, false>},
+    {"buffer_load_format_xyz", buffer_format_op<3, false, false, false>},
+    {"buffer_load_format_xyzw", buffer_format_op<4, false, false, false>},
+    {"buffer_store_format_x", buffer_format_op<1, false, false, true>},
+    {"buffer_store_format_xy", buffer_format_op<2, false, false, true>},
+    {"buffer_store_format_xyz", buffer_format_op<3, false, false, true>},
+    {"buffer_store_format_xyzw", buffer_format_op<4, false, false, true>},
+    {"buffer_load_format_d16_x", buffer_format_op<1, true, false, false>},
+    {"buffer_load_format_d16_xy", buffer_format_op<2, true, false, false>},
+    {"buffer_load_format_d16_xyz", buffer_format_op<3, true, false, false>},
+    {"buffer_load_format_d16_xyzw", buffer_format_op<4, true, false, false>},
+    {"buffer_load_format_d16_hi_x", buffer_format_op<1, true, true, false>},
+    {"buffer_store_format_d16_x", buffer_format_op<1, true, false, true>},
+    {"buffer_store_format_d16_xy", buffer_format_op<2, true, false, true>},
+    {"buffer_store_format_d16_xyz", buffer_format_op<3, true, false, true>},
+    {"buffer_store_format_d16_xyzw", buffer_format_op<4, true, false, true>},
+    {"buffer_store_format_d16_hi_x", buffer_format_op<1, true, true, true>},
+    {"ds_append", ds_append_consume<true>}, {"ds_consume", ds_append_consume<false>},
+    {"ds_condxchg32_rtn_b64", ds_condxchg32}, {"ds_wrap_rtn_b32", ds_wrap},
+    {"s_scratch_load_dword", s_scratch_unsupported}, {"s_scratch_load_dwordx2", s_scratch_unsupported},
+    {"s_scratch_load_dwordx4", s_scratch_unsupported}, {"s_scratch_store_dword", s_scratch_unsupported},
+    {"s_scratch_store_dwordx2", s_scratch_unsupported}, {"s_scratch_store_dwordx4", s_scratch_unsupported},
+    {"s_atc_probe", s_nop_mem}, {"s_atc_probe_buffer", s_nop_mem},
 };
 
 #define HIPASM_S_ATOMICS(prefix, buffer)                                                    \
