@@ -8,9 +8,13 @@
 //
 // In the device pass only (HIP compiles every TU twice) the macro:
 //  1. checks the kernel's parameter types against the builder function's arg<T> list;
-//  2. runs builder + pipeline once into a constexpr summary (sizes, registers, entry
-//     state, LDS) and static_asserts success with the diagnostic as the message;
-//  3. runs them again to print the text into an array of exactly the summary's size;
+//  2. runs the builder alone for a bound on the text's size (kernel_capacity), then builder +
+//     pipeline + printing ONCE into one constexpr object: the summary (registers, entry
+//     state, LDS, the diagnostic) and the text in a buffer of that capacity with its size
+//     (the asm statement takes any constant with data() and size()); static_asserts success
+//     with the diagnostic as the message;
+//  3. only if the text did not fit the bound, runs them again to print it into an array of
+//     exactly its size;
 //  4. forces on the entry registers the asm reads: one empty asm taking the kernarg
 //     pointer and the used workgroup ids as "s" inputs (these sit in their entry SGPRs,
 //     nothing is computed), the used work-item ids y/z pinned to the highest VGPRs the
@@ -163,6 +167,9 @@ struct kernel_summary {
 // function a kernel reaches for host-only calls, and libstdc++'s vector internals are
 // host-only), while a local constexpr copy of kernel_value<V>::value costs a copy only.
 // (A variable template would be evaluated again at each use from device code.)
+// The one big value (kernel_output, the text in an oversized buffer) is bound by constexpr
+// reference instead: with the bytecode interpreter every read of a local copy converts the
+// whole buffer again.
 template <auto V>
 struct kernel_value {
   static constexpr auto value = V;
@@ -173,10 +180,8 @@ struct kernel_value {
 #endif
 inline constexpr emit_options kernel_emit_options{HIPASM_ASM_COMMENTS != 0};
 
-template <auto KernelFn>
-consteval kernel_summary summarize_kernel(std::string_view name) {
-  kernel_summary s;
-  const pipeline_state st = compile_kernel<KernelFn>(name);
+// Fills the summary from a compiled kernel (or its error).
+constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   if (st.error.failed) {
     // Valid constraints and clobbers even so: only the static_assert should speak.
     for (char c : st.error.view())
@@ -186,11 +191,10 @@ consteval kernel_summary summarize_kernel(std::string_view name) {
     s.clobber_s = reg_text('s', 0);
     s.pin_y = reg_text('v', 2, true);
     s.pin_z = reg_text('v', 1, true);
-    return s;
+    return;
   }
   s.ok = true;
   s.usage = usage_of(st);
-  s.text_size = printed_size(st.fn, st.isa, kernel_emit_options);
   // The pinned work-item id registers must not be v0 and are clobbered anyway.
   const int top_v = s.usage.vgprs - 1 < 2 ? 2 : s.usage.vgprs - 1;
   s.clobber_v = reg_text('v', top_v);
@@ -199,17 +203,109 @@ consteval kernel_summary summarize_kernel(std::string_view name) {
   // Unused ids: a constant in any free SGPR (no VGPR needed for them).
   s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'s'}, 1};
   s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'s'}, 1};
+}
+
+// An estimate of the printed size from the IR before the passes (which only remove
+// instructions, except hazard s_nops): a generous bound per line plus the names and
+// comments it may print. Not a guarantee: a text that does not fit is printed again
+// into an array of its exact size (kernel_text).
+constexpr std::size_t text_capacity(const function& fn) {
+  std::size_t n = 1024;
+  for (const block& b : fn.blocks) {
+    n += 64 + 2 * fn.name.size() + b.label.size();
+    for (const instr& in : b.instrs) {
+      n += 128 + fn.name.size() + in.comment.size();
+      if (kernel_emit_options.comments && in.loc.line) n += __builtin_strlen(in.loc.file);
+      for (int i = 0; i < in.num_operands; ++i)
+        if (in.ops[i].k == operand::kind::vreg && in.ops[i].value < fn.vregs.size())
+          n += fn.vregs[in.ops[i].value].name.size();
+    }
+  }
+  return n;
+}
+
+template <auto KernelFn>
+consteval std::size_t kernel_capacity(std::string_view name) {
+  if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
+    return text_capacity(KernelFn());
+  } else {
+    build_result br = build_kernel<KernelFn>(name);
+    return br.error.failed ? 1 : text_capacity(br.fn);
+  }
+}
+
+// The summary and the text of one build + pipeline run: the text in a buffer of a
+// capacity fixed before the run (kernel_capacity), `size` the characters it holds. When
+// the text does not fit (fits false, info.text_size its length) the wrapper prints it
+// again into an exact array.
+template <std::size_t Cap>
+struct kernel_output {
+  kernel_summary info{};
+  bool fits = false;
+  std::size_t len = 0;
+  char chars[Cap + 1]{};  // public: a structural type (usable as a template argument)
+  constexpr const char* data() const { return chars; }
+  constexpr std::size_t size() const { return len; }
+};
+
+// A sink that counts everything and stores what fits.
+struct bounded_sink {
+  char* p = nullptr;
+  std::size_t cap = 0;
+  std::size_t n = 0;
+  constexpr void put(char c) {
+    if (n < cap) p[n] = c;
+    ++n;
+  }
+  constexpr void put(std::string_view s) {
+    if (!s.empty() && n + s.size() <= cap) __builtin_memcpy(p + n, s.data(), s.size());
+    n += s.size();
+  }
+};
+
+template <auto KernelFn, std::size_t Cap>
+consteval kernel_output<Cap> compile_kernel_output(std::string_view name) {
+  kernel_output<Cap> o;
+  const pipeline_state st = compile_kernel<KernelFn>(name);
+  summarize(o.info, st);
+  if (!o.info.ok) return o;
+  bounded_sink out{o.chars, Cap};
+  print_function(out, st.fn, st.isa, kernel_emit_options);
+  o.info.text_size = out.n;
+  o.fits = out.n <= Cap;
+  o.len = o.fits ? out.n : 0;
+  return o;
+}
+
+template <auto KernelFn>
+consteval kernel_summary summarize_kernel(std::string_view name) {
+  kernel_summary s;
+  const pipeline_state st = compile_kernel<KernelFn>(name);
+  summarize(s, st);
+  if (s.ok) s.text_size = printed_size(st.fn, st.isa, kernel_emit_options);
   return s;
 }
 
-template <auto KernelFn, std::size_t N>
+// The text printed into an array of exactly N characters (a second pipeline run); with
+// Run false an empty text without running anything.
+template <auto KernelFn, std::size_t N, bool Run = true>
 consteval fixed_text<N> kernel_text(std::string_view name) {
   fixed_text<N> t;
-  const pipeline_state st = compile_kernel<KernelFn>(name);
-  array_sink out{t.chars.data()};
-  print_function(out, st.fn, st.isa, kernel_emit_options);
+  if constexpr (Run) {
+    const pipeline_state st = compile_kernel<KernelFn>(name);
+    array_sink out{t.chars.data()};
+    print_function(out, st.fn, st.isa, kernel_emit_options);
+  }
   return t;
 }
+
+// A view of a text, for the asm statement (data()/size()).
+struct text_ref {
+  const char* p = nullptr;
+  std::size_t n = 0;
+  constexpr const char* data() const { return p; }
+  constexpr std::size_t size() const { return n; }
+};
 
 // Kernel parameter types against the builder function's arg<T> parameters.
 template <class... T>
@@ -302,6 +398,12 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 #define HIPASM_DETAIL_STR(x) HIPASM_DETAIL_STR2(x)
 #define HIPASM_DETAIL_NAME(FN) #FN "_L" HIPASM_DETAIL_STR(__LINE__)
 
+// The asm text: printed once into hipasm_out_'s buffer, or (when it did not fit) again
+// into hipasm_exact_.
+#define HIPASM_DETAIL_TEXT                                                                          \
+  (hipasm_out_.fits ? ::hipasm::detail::text_ref{hipasm_out_.data(), hipasm_out_.size()}             \
+                    : ::hipasm::detail::text_ref{hipasm_exact_.data(), hipasm_exact_.size()})
+
 // Unused entries of the entry-state asm get a constant in any free SGPR.
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
   asm volatile(                                                                                             \
@@ -316,11 +418,14 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
-    constexpr auto hipasm_info_ =                                                                            \
-        ::hipasm::detail::kernel_value<::hipasm::detail::summarize_kernel<FN>(HIPASM_DETAIL_NAME(FN))>::value; \
+    constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
+        FN, ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN>(HIPASM_DETAIL_NAME(FN))>::value>( \
+        HIPASM_DETAIL_NAME(FN))>::value;                                                                     \
+    constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
-    constexpr auto hipasm_text_ = ::hipasm::detail::kernel_value<                                            \
-        ::hipasm::detail::kernel_text<FN, hipasm_info_.text_size>(HIPASM_DETAIL_NAME(FN))>::value;           \
+    constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \
+        FN, hipasm_out_.fits ? 0 : hipasm_info_.text_size, !hipasm_out_.fits && hipasm_info_.ok>(            \
+        HIPASM_DETAIL_NAME(FN))>::value;                                                                     \
     static __attribute__((shared)) __attribute__((aligned(16)))                                              \
     char hipasm_lds_[hipasm_info_.usage.lds_static_bytes ? hipasm_info_.usage.lds_static_bytes : 1];         \
     extern __attribute__((shared)) __attribute__((aligned(16))) char hipasm_dynamic_lds_[];                  \
@@ -333,10 +438,10 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
                                            reinterpret_cast<__UINTPTR_TYPE__>(hipasm_dynamic_lds_))          \
                                      : 0u));                                                                 \
     if constexpr (hipasm_info_.usage.agprs > 0)                                                              \
-      asm volatile((hipasm_text_)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                      \
+      asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                      \
                    (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                          \
     else                                                                                                     \
-      asm volatile((hipasm_text_)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_s), "vcc", "exec",       \
+      asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_s), "vcc", "exec",       \
                    "scc", "m0", "memory");                                                                   \
   }                                                                                                          \
   while (0)                                                                                                  \

@@ -5,9 +5,9 @@ using namespace hipasm;
 
 constexpr void too_many(builder J, arg<float*> out) {
   auto a = J.vgpr<f32>(200).named("a");
-  a.fill(1.0f);
+  for (int i = 0; i < 200; ++i) J.v_mov_b32(a[i], 1.0f + i);  // distinct: CSE keeps them apart
   auto b = J.vgpr<f32>(100).named("b");
-  b.fill(2.0f);
+  for (int i = 0; i < 100; ++i) J.v_mov_b32(b[i], 1000.0f + i);
   auto p = J.vgpr<u64>();
   p = out + 0u;
   for (int i = 0; i < 200; ++i) J.global_store_dword(p, a[i], off);
