@@ -4,7 +4,9 @@
 // verify_allocation: forward over the CFG, for every virtual-register dword, whether it
 //   is defined and whether its physical register was since overwritten by another value
 //   (on any path). Reading a value whose register was overwritten is a conflict: two
-//   simultaneously live values shared a physical register.
+//   simultaneously live values shared a physical register. A memory result (load,
+//   returning atomic) writes its register until an s_waitcnt retires it, read or not:
+//   any other write of that physical register meanwhile is a conflict too.
 // verify_hazards: for every instruction and every predecessor path (explicit stack,
 //   back-edges included), every rule's window is met by the instructions and s_nops
 //   really between producer and consumer.
@@ -122,6 +124,59 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
     }
   }
   (void)dword_name;
+  if (err.failed) return err;
+  // A memory result is written when it returns: from issue until an s_waitcnt retires it
+  // (async_pending, the counter model of waitcnt_check.hpp), on any path, nothing else may
+  // write its physical register (the late write would clobber that value).
+  std::vector<async_pending> pout(nb);
+  seen.assign(nb, 0);
+  changed = true;
+  for (int round = 0; changed && round < 1000 && !err.failed; ++round) {
+    changed = false;
+    for (std::size_t b = 0; b < nb && !err.failed; ++b) {
+      async_pending st;
+      bool reached = b == 0;
+      for (uint32_t p : preds[b])
+        if (seen[p]) {
+          st.merge(pout[p]);
+          reached = true;
+        }
+      if (!reached) continue;
+      for (const instr& in : fn.blocks[b].instrs) {
+        const isa::instr_desc& d = isa[in.op];
+        for (int i = 0; i < in.num_operands && !st.pend.empty() && !err.failed; ++i) {
+          const operand& o = in.ops[i];
+          if (!is_def(role_of(d, i))) continue;
+          int32_t first = -1;
+          uint32_t own = ~0u;
+          if (o.k == operand::kind::vreg) {
+            own = dm.base[o.value] + o.offset;
+            first = slot[own];
+          } else if (o.k == operand::kind::phys) {
+            first = class_base(o.cls) + static_cast<int32_t>(o.value);
+          }
+          if (first < 0) continue;
+          for (uint32_t j = 0; j < o.dwords && !err.failed; ++j)
+            for (const async_pending::entry& e : st.pend) {
+              if (e.dw >= nd || slot[e.dw] != first + static_cast<int32_t>(j)) continue;
+              if (own != ~0u && e.dw == own + j) continue;  // the same value: waitcnt_check's business
+              const vreg_info& pv = dword_name(e.dw);
+              err.begin(in.loc);
+              err.add("allocation conflict: '").add(d.name).add("' writes the physical register of ")
+                  .add(pv.name.empty() ? std::string_view("a register") : pv.name).add(" (allocated at ")
+                  .add_loc(pv.loc).add(") while a memory instruction may still return into it");
+              break;
+            }
+        }
+        st.step(isa, dm, in, [](uint32_t) {});
+      }
+      if (!seen[b] || !(st == pout[b])) {
+        seen[b] = 1;
+        pout[b] = std::move(st);
+        changed = true;
+      }
+    }
+  }
   return err;
 }
 

@@ -244,5 +244,102 @@ constexpr std::vector<std::vector<uint32_t>> predecessors(const function& fn) {
   return preds;
 }
 
+
+// Register dwords a memory instruction (load, returning atomic: any VMEM/FLAT/DS/SMEM
+// instruction with a register def) will still write after its issue. The model of
+// waitcnt_check.hpp: vmcnt counts VMEM/FLAT operations, which return in order; lgkmcnt
+// counts LDS (in order) and SMEM (out of order: only lgkmcnt(0) retires one); FLAT counts
+// on both. A dword retires at the s_waitcnt that guarantees its load returned. At joins:
+// the union, each age the minimum over the paths (merge).
+constexpr bool async_counts_vm(const isa::instr_desc& d) {
+  return has(d.flags, isa::f_vm) || d.enc == isa::encoding::flat || d.enc == isa::encoding::global ||
+         d.enc == isa::encoding::scratch || d.enc == isa::encoding::mubuf;
+}
+constexpr bool async_counts_lgkm(const isa::instr_desc& d) {
+  return has(d.flags, isa::f_lgkm) || d.enc == isa::encoding::ds || d.enc == isa::encoding::smem ||
+         d.enc == isa::encoding::flat;
+}
+
+struct async_pending {
+  struct entry {
+    uint32_t dw = 0;
+    uint8_t vm_age = 0, lgkm_age = 0;  // younger vm / in-order lgkm operations issued since
+    bool on_vm = false, on_lgkm = false, out_of_order = false;
+    constexpr bool operator==(const entry&) const = default;
+  };
+  std::vector<entry> pend;
+
+  constexpr bool operator==(const async_pending& o) const {
+    if (pend.size() != o.pend.size()) return false;
+    for (const entry& e : pend) {
+      bool found = false;
+      for (const entry& f : o.pend)
+        if (f == e) found = true;
+      if (!found) return false;
+    }
+    return true;
+  }
+  constexpr void merge(const async_pending& o) {
+    for (const entry& e : o.pend) {
+      bool found = false;
+      for (entry& f : pend)
+        if (f.dw == e.dw) {
+          found = true;
+          if (e.vm_age < f.vm_age) f.vm_age = e.vm_age;
+          if (e.lgkm_age < f.lgkm_age) f.lgkm_age = e.lgkm_age;
+          f.on_vm = f.on_vm || e.on_vm;
+          f.on_lgkm = f.on_lgkm || e.on_lgkm;
+          f.out_of_order = f.out_of_order || e.out_of_order;
+        }
+      if (!found) pend.push_back(e);
+    }
+  }
+  // One instruction; retired(dw) is called for each dword an s_waitcnt retires.
+  template <class F>
+  constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
+    const isa::instr_desc& d = isa[in.op];
+    if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
+      uint64_t imm = 0;
+      for (int k = 0; k < in.num_operands; ++k)
+        if (in.ops[k].k == operand::kind::imm) imm = in.ops[k].value;
+      const uint32_t vm = static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4));
+      const uint32_t lgkm = static_cast<uint32_t>((imm >> 8) & 0xf);
+      for (std::size_t k = 0; k < pend.size();) {
+        entry& p = pend[k];
+        if (p.on_vm && p.vm_age >= vm) p.on_vm = false;
+        if (p.on_lgkm && (lgkm == 0 || (!p.out_of_order && p.lgkm_age >= lgkm))) p.on_lgkm = false;
+        if (!p.on_vm && !p.on_lgkm) {
+          retired(p.dw);
+          pend.erase(pend.begin() + static_cast<std::ptrdiff_t>(k));
+        } else {
+          ++k;
+        }
+      }
+      return;
+    }
+    const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
+    if (!vm && !lgkm) return;
+    const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
+    for (entry& p : pend) {
+      if (vm && p.vm_age < 255) ++p.vm_age;
+      if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;
+    }
+    for (int k = 0; k < in.num_operands; ++k) {
+      const operand& o = in.ops[k];
+      if (o.k != operand::kind::vreg || !is_def(role_of(d, k))) continue;
+      for (uint32_t j = 0; j < o.dwords; ++j) {
+        entry e{dm.base[o.value] + o.offset + j};
+        e.on_vm = vm;
+        e.on_lgkm = lgkm;
+        e.out_of_order = lgkm && !in_order_lgkm;
+        bool found = false;
+        for (entry& f : pend)
+          if (f.dw == e.dw) f = e, found = true;
+        if (!found) pend.push_back(e);
+      }
+    }
+  }
+};
+
 }  // namespace detail
 }  // namespace hipasm

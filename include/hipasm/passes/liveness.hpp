@@ -8,7 +8,9 @@
 // The result gives each virtual register one interval [start, end] in instruction
 // positions: the hull of its accesses and of the block boundaries where it is live. A
 // value live around a loop back-edge is live-out of the latch and live-in at the header,
-// so its interval covers the whole loop.
+// so its interval covers the whole loop. A memory result (load, returning atomic) is
+// written when it returns: its interval also covers every position where, on some path,
+// no s_waitcnt has retired it yet (read or never read, across blocks and back-edges).
 #pragma once
 #include <string_view>
 #include <vector>
@@ -279,23 +281,60 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       }
     }
     const block& blk = fn.blocks[b];
-    // A memory result lands when it returns, not when issued: its registers stay taken up
-    // to the next s_waitcnt of the block (or the block end), even if nobody reads them.
-    uint32_t next_wait = last;
-    for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const instr& in = blk.instrs[i];
-      const uint64_t fl = isa[in.op].flags;
+    for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
-      if (has(fl, isa::f_waitcnt)) next_wait = p;
-      const bool mem_result = has(fl, isa::f_vm) || has(fl, isa::f_lgkm) || has(fl, isa::f_smem) ||
-                              has(fl, isa::f_ds) || has(fl, isa::f_vmem) || has(fl, isa::f_flat);
-      for_each_access(isa, L.dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
+      for_each_access(isa, L.dm, blk.instrs[i], [&](bool, bool, uint32_t f, uint32_t n, int) {
         for (uint32_t j = 0; j < n; ++j)
-          if (f + j < nd) {
-            touch(f + j, p);
-            if (d && mem_result) touch(f + j, next_wait);
-          }
+          if (f + j < nd) touch(f + j, p);
       });
+    }
+  }
+  // A memory result lands when it returns, not when issued: its registers stay taken on
+  // every path until an s_waitcnt retires it (async_pending, common.hpp's counter model),
+  // whether or not anybody reads them. Forward fixpoint; each pending dword is touched
+  // where it enters a block, where it retires and where it leaves a block.
+  {
+    std::vector<async_pending> pin(nb), pout(nb);
+    std::vector<uint8_t> seen(nb, 0);
+    bool again = true;
+    while (again) {
+      again = false;
+      for (std::size_t b = 0; b < nb; ++b) {
+        async_pending st;
+        bool reached = b == 0;
+        for (uint32_t q : preds[b])
+          if (seen[q]) {
+            st.merge(pout[q]);
+            reached = true;
+          }
+        if (!reached) continue;
+        if (seen[b] && st == pin[b]) continue;
+        pin[b] = st;
+        for (const instr& in : fn.blocks[b].instrs)
+          st.step(isa, L.dm, in, [](uint32_t) {});
+        if (!seen[b] || !(st == pout[b])) {
+          pout[b] = std::move(st);
+          seen[b] = 1;
+          again = true;
+        }
+      }
+    }
+    for (std::size_t b = 0; b < nb; ++b) {
+      if (!seen[b]) continue;
+      const uint32_t first = L.pos.start[b];
+      const uint32_t last = L.pos.start[b + 1] - 1;
+      async_pending st = pin[b];
+      for (const async_pending::entry& e : st.pend)
+        if (e.dw < nd) touch(e.dw, first);
+      const block& blk = fn.blocks[b];
+      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+        const uint32_t p = first + static_cast<uint32_t>(i);
+        st.step(isa, L.dm, blk.instrs[i], [&](uint32_t dw) {
+          if (dw < nd) touch(dw, p);
+        });
+      }
+      for (const async_pending::entry& e : st.pend)
+        if (e.dw < nd) touch(e.dw, last);
     }
   }
   // Entry-state registers hold their value from the kernel's first instruction.
