@@ -46,6 +46,21 @@ std::string reg_name(const Range& r) {
 
 constexpr uint8_t kVm = 1, kLgkm = 2;
 
+// Per-instruction checker facts, computed once per decoded instruction: its InstInfo plus,
+// for each hazard rule it can be a consumer of, the consumer registers the rule relates.
+struct Facts {
+  InstInfo info;
+  struct CRule {
+    int8_t key_bit;      // bit of hz::producer_key_flag of the rule (-1 = any producer)
+    uint8_t window;      // the rule's max_window
+    uint8_t rule;        // index into hz::rules()
+    uint8_t key_null;    // the rule has no register key (one nullptr key)
+    uint16_t first, nkeys;  // keys[first, first + nkeys)
+  };
+  std::vector<CRule> crules;
+  std::vector<Range> keys;
+};
+
 // What a pending record waits for.
 enum class Queue : uint8_t {
   Vmem,     // vmcnt, in order (MUBUF/GLOBAL/SCRATCH, FLAT that went to memory, LDS-DMA)
@@ -111,7 +126,7 @@ struct WaveState {
   // hazard history
   struct Hist {
     const Inst* inst;
-    const InstInfo* info;
+    const InstInfo* info;  // &Facts::info
     uint64_t ws_before;  // wait states issued before this instruction
   };
   static constexpr size_t kHist = 64;
@@ -121,7 +136,7 @@ struct WaveState {
   // producer kind did not issue within their window are skipped without a scan.
   std::array<uint64_t, 64> last_flag_end{};
   // per-wave Inst -> InstInfo cache (direct mapped)
-  std::array<std::pair<const Inst*, const InstInfo*>, 256> cache{};
+  std::array<std::pair<const Inst*, const Facts*>, 256> cache{};
 
   void reset(Checker::Impl* o, uint32_t g, uint32_t wv, GroupState* gs) {
     *this = WaveState();
@@ -139,7 +154,7 @@ struct Checker::Impl {
   std::map<std::pair<uint64_t, std::string>, std::string> findings;  // (pc, rule) -> smallest text
 
   std::shared_mutex info_mu;
-  std::unordered_map<const Inst*, std::unique_ptr<InstInfo>> infos;
+  std::unordered_map<const Inst*, std::unique_ptr<Facts>> infos;
 
   std::mutex state_mu;
   std::unordered_map<uint32_t, std::unique_ptr<GroupState>> groups;
@@ -155,17 +170,44 @@ struct Checker::Impl {
     else if (msg < it->second) it->second = std::move(msg);
   }
 
-  const InstInfo* info_of(WaveState& s, const Inst& in) {
+  static std::unique_ptr<Facts> make_facts(const Inst& in) {
+    auto f = std::make_unique<Facts>();
+    f->info = hz::classify(in);
+    std::vector<const Range*> keys;
+    auto all = hz::rules();
+    for (uint8_t ri : f->info.consumer_rules) {
+      keys_of(all[ri], f->info, keys);
+      if (keys.empty()) continue;
+      Facts::CRule cr{};
+      uint64_t kf = rule_key_flag(ri);
+      cr.key_bit = kf ? int8_t(std::countr_zero(kf)) : int8_t(-1);
+      cr.window = uint8_t(all[ri].max_window);
+      cr.rule = ri;
+      cr.first = uint16_t(f->keys.size());
+      if (keys.size() == 1 && keys[0] == nullptr) {
+        cr.key_null = 1;
+        cr.nkeys = 1;
+        f->keys.push_back(Range{});
+      } else {
+        cr.nkeys = uint16_t(keys.size());
+        for (const Range* k : keys) f->keys.push_back(*k);
+      }
+      f->crules.push_back(cr);
+    }
+    return f;
+  }
+
+  const Facts* info_of(WaveState& s, const Inst& in) {
     auto& slot = s.cache[(reinterpret_cast<uintptr_t>(&in) >> 4) & 255];
     if (slot.first == &in) return slot.second;
-    const InstInfo* info = nullptr;
+    const Facts* info = nullptr;
     {
       std::shared_lock lock(info_mu);
       auto it = infos.find(&in);
       if (it != infos.end()) info = it->second.get();
     }
     if (!info) {
-      auto made = std::make_unique<InstInfo>(hz::classify(in));
+      auto made = make_facts(in);
       std::unique_lock lock(info_mu);
       auto [it, inserted] = infos.emplace(&in, std::move(made));
       info = it->second.get();
@@ -391,36 +433,47 @@ struct Checker::Impl {
     }
   }
 
-  void check_hazards(WaveState& s, const Inst& in, const InstInfo& c) {
+  [[gnu::cold]] [[gnu::noinline]] void report_hazard(const Inst& in, const hz::Rule& r, const Range* key,
+                                                     const Inst& prod, int need, uint64_t between) {
+    std::string what = r.text;
+    if (key) what += " (" + reg_name(*key) + ")";
+    what += ": producer " + hex(prod.pc) + " (" + text_of(prod) + "), needs " + std::to_string(need) +
+            " wait states, has " + std::to_string(between);
+    report(in, std::string("hazard ") + r.id, what);
+  }
+
+  void check_hazards(WaveState& s, const Inst& in, const Facts& f) {
     if (s.nhist == 0) return;
-    thread_local std::vector<const Range*> keys;
+    const InstInfo& c = f.info;
     auto all = hz::rules();
-    for (uint8_t ri : c.consumer_rules) {
-      const hz::Rule& r = all[ri];
-      if (uint64_t key_flag = rule_key_flag(ri)) {
-        uint64_t end = s.last_flag_end[std::countr_zero(key_flag)];
-        if (end == 0 || s.ws_total - (end - 1) >= uint64_t(r.max_window)) continue;
+    const uint64_t back = std::min<uint64_t>(s.nhist, WaveState::kHist);
+    for (const Facts::CRule& cr : f.crules) {
+      const uint64_t window = cr.window;
+      if (cr.key_bit >= 0) {
+        uint64_t end = s.last_flag_end[size_t(cr.key_bit)];
+        if (end == 0 || s.ws_total - (end - 1) >= window) continue;
       }
-      keys_of(r, c, keys);
-      for (const Range* key : keys) {
-        uint64_t back = std::min<uint64_t>(s.nhist, WaveState::kHist);
-        for (uint64_t i = 0; i < back; ++i) {
+      const hz::Rule& r = all[cr.rule];
+      // For each key, the nearest producer that matches the rule and relates decides.
+      for (uint32_t k0 = 0; k0 < cr.nkeys; k0 += 64) {
+        const uint32_t nk = std::min<uint32_t>(64, cr.nkeys - k0);
+        uint64_t open = nk == 64 ? ~0ull : ((1ull << nk) - 1);
+        const Range* keys = f.keys.data() + cr.first + k0;
+        for (uint64_t i = 0; i < back && open; ++i) {
           const WaveState::Hist& h = s.hist[(s.nhist - 1 - i) % WaveState::kHist];
           // Wait states between the producer and this instruction.
           uint64_t between = s.ws_total - h.ws_before - h.info->wait_states;
-          if (between >= uint64_t(r.max_window)) break;
+          if (between >= window) break;
           if (!hz::matches(h.info->flags, r.prod_all, r.prod_any, r.prod_none)) continue;
-          bool same = false;
-          if (!relation(r, *h.info, c, key, same)) continue;
-          int need = hz::required_wait_states(r, *h.info, c, same);
-          if (between < uint64_t(need)) {
-            std::string what = r.text;
-            if (key) what += " (" + reg_name(*key) + ")";
-            what += ": producer " + hex(h.inst->pc) + " (" + text_of(*h.inst) + "), needs " +
-                    std::to_string(need) + " wait states, has " + std::to_string(between);
-            report(in, std::string("hazard ") + r.id, what);
+          for (uint64_t m = open; m; m &= m - 1) {
+            const int kb = std::countr_zero(m);
+            const Range* key = cr.key_null ? nullptr : &keys[kb];
+            bool same = false;
+            if (!relation(r, *h.info, c, key, same)) continue;
+            open &= ~(1ull << kb);  // the nearest producer decides (as in LLVM)
+            int need = hz::required_wait_states(r, *h.info, c, same);
+            if (between < uint64_t(need)) report_hazard(in, r, key, *h.inst, need, between);
           }
-          break;  // the nearest producer decides (as in LLVM)
         }
       }
     }
@@ -550,11 +603,12 @@ Checker::~Checker() = default;
 void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
   Impl& im = *impl_;
   WaveState& s = im.state_of(w);
-  const InstInfo& info = *im.info_of(s, in);
+  const Facts& facts = *im.info_of(s, in);
+  const InstInfo& info = facts.info;
   s.cur = &in;
   s.cur_record = -1;
   im.check_pending(s, in, info);
-  im.check_hazards(s, in, info);
+  im.check_hazards(s, in, facts);
   im.push_history(s, in, info);
   if (info.is_waitcnt) im.retire(s, in.mod.simm16);
   if (info.is_barrier) {
