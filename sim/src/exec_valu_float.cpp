@@ -171,6 +171,8 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
   constexpr int big = dbl ? 768 : 96, sc = dbl ? 128 : 64, tiny = dbl ? 53 : 23;
   auto ex = [](T v) { if constexpr (dbl) return biased_exp64(v); else return biased_exp32(v); };
   auto dn = [](T v) { if constexpr (dbl) return is_denorm64(v); else return is_denorm32(v); };
+  // "1/den is a denormal" in the operation's own type (an f64 test missed f32 dens > 2^126).
+  const bool rcp_denorm = dn(T(1) / den);
   bool vcc = false;
   T d = s0;
   if (num == 0 || den == 0) {
@@ -180,13 +182,13 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
     if (s0 == den) d = std::ldexp(s0, sc);
   } else if (dn(den)) {
     d = std::ldexp(s0, sc);
-  } else if (is_denorm64(1.0 / double(den)) && dn(T(num / den))) {
-    // (only reachable for f64) The ISA text scales the denominator by 2^+128 here, which
+  } else if (rcp_denorm && dn(T(num / den))) {
+    // The ISA text scales the denominator by 2^+128 here, which
     // overflows it; scaling it down (post-scaled by 2^-128 through VCC) gives the IEEE
     // quotient clang's sequence expects.
     vcc = true;
     if (s0 == den) d = std::ldexp(s0, -sc);
-  } else if (is_denorm64(1.0 / double(den))) {
+  } else if (rcp_denorm) {
     d = std::ldexp(s0, -sc);
   } else if (dn(T(num / den))) {
     vcc = true;

@@ -4,12 +4,8 @@
 // denormals, FLT_MIN, FLT_MAX, infinities, NaN, powers of two, random values; for VGPR,
 // SGPR, mixed and immediate operands. The simulator's checker must report nothing.
 //
-// Known simulator gap: hipasm-sim's v_div_scale_f32 tests "1/den is a denormal" in f64
-// (sim/src/exec_valu_float.cpp, div_scale: is_denorm64(1.0 / double(den))), so it never
-// pre-scales a divisor with |den| > 2^126 as the hardware (ISA pseudocode, f32) does; the
-// sequence then rounds such quotients 1 ulp low (e.g. FLT_MAX / 0x7f7ffffe). A host emulation
-// of the same sequence with the f32 test gives C++'s result. Those pairs are checked by the
-// [!mayfail] case at the end (still run and reported), the others must be exact.
+// Divisors with |b| > 2^126 get their own case: v_div_scale_f32 must pre-scale them (its
+// "1/den is a denormal" test is done in f32), or the quotient rounds 1 ulp low.
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -66,10 +62,10 @@ bool same(float got, float want) {
 }
 
 // A divisor the simulator's v_div_scale_f32 does not pre-scale (see the top comment).
-bool sim_gap(float y) { return std::isfinite(y) && std::fabs(y) > 0x1p126f; }
+bool huge_divisor(float y) { return std::isfinite(y) && std::fabs(y) > 0x1p126f; }
 
 void check(const std::string& kernel, bool per_lane, const std::vector<float>& a, const std::vector<float>& b,
-           float (*ref)(float, float), bool include_gap = false) {
+           float (*ref)(float, float)) {
   rt::device& d = *S().dev;
   rt::buffer<float> A(d, a), B(d, b), out(d, a.size());
   rt::kernel_args args;
@@ -83,9 +79,6 @@ void check(const std::string& kernel, bool per_lane, const std::vector<float>& a
   int bad = 0;
   int compared = 0;
   for (size_t i = 0; i < a.size() && bad < 8; ++i) {
-    if (!include_gap && kernel.find("lit") == std::string::npos && kernel.find("inl") == std::string::npos &&
-        sim_gap(b[i]))
-      continue;
     ++compared;
     float want = ref(a[i], b[i]);
     if (!same(got[i], want)) {
@@ -157,12 +150,12 @@ TEST_CASE("f32 division by and of immediates (literal 3.0f, inline 0.5f)", "[exp
   SECTION("0.5 / b") { check("fdiv_inlv", true, a, b, [](float, float y) { return 0.5f / y; }); }
 }
 
-TEST_CASE("f32 division by |b| > 2^126 (simulator v_div_scale_f32 gap)", "[expr][sim][fdiv][!mayfail]") {
+TEST_CASE("f32 division by |b| > 2^126 (v_div_scale_f32 pre-scales the divisor)", "[expr][sim][fdiv]") {
   auto e = edge_values();
   std::vector<float> a, b;
   for (float x : e)
     for (float y : e)
-      if (sim_gap(y)) {
+      if (huge_divisor(y)) {
         a.push_back(x);
         b.push_back(y);
       }
@@ -170,5 +163,5 @@ TEST_CASE("f32 division by |b| > 2^126 (simulator v_div_scale_f32 gap)", "[expr]
     a.push_back(1.0f);
     b.push_back(FLT_MAX);
   }
-  check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; }, true);
+  check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; });
 }
