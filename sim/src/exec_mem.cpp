@@ -85,6 +85,22 @@ inline void write_elem(Wave& w, const Operand& d, int lane, const Elem& e, uint3
   write_u32(w, d, lane, e.d16 == D16::Lo ? ((old & 0xffff0000u) | v16) : ((old & 0xffffu) | (v16 << 16)));
 }
 
+// One lane's loaded element (the bytes at p) into the destination VGPRs: DS and FLAT loads.
+template <Elem E>
+inline void load_elem(Wave& w, const Inst& in, int lane, const uint8_t* p) {
+  if constexpr (E.bytes == 4) {
+    for (int k = 0; k < E.dwords; ++k) {
+      uint32_t v;
+      std::memcpy(&v, p + 4 * k, 4);
+      write_u32(w, in.dst[0], lane, v, k);
+    }
+  } else {
+    uint32_t raw = 0;
+    std::memcpy(&raw, p, E.bytes);
+    write_elem(w, in.dst[0], lane, E, widen(E, raw));
+  }
+}
+
 // Store data of one lane, element k (dword k or the sub-dword value).
 inline uint32_t store_value(const Wave& w, const Operand& src, int lane, const Elem& e, int k) {
   uint32_t v = read_u32(w, src, lane, k);
@@ -318,17 +334,7 @@ void ds_read(Wave& w, const Inst& in) {
     lane_addr[lane] = addr;
     require_aligned(in, "LDS read", addr, n, lane, ds_align(n));
     const uint8_t* p = lds_at(w, in, addr, n, lane);
-    if constexpr (E.bytes == 4) {
-      for (int k = 0; k < E.dwords; ++k) {
-        uint32_t v;
-        std::memcpy(&v, p + 4 * k, 4);
-        write_u32(w, in.dst[0], lane, v, k);
-      }
-    } else {
-      uint32_t raw = 0;
-      std::memcpy(&raw, p, E.bytes);
-      write_elem(w, in.dst[0], lane, E, widen(E, raw));
-    }
+    load_elem<E>(w, in, lane, p);
   });
   checker_lds_access_lanes(w, lane_addr, w.exec, n, LdsAccess::Read);
 }
@@ -610,17 +616,7 @@ void flat_load(Wave& w, const Inst& in) {
     Target t = flat_target<S>(w, in, lane);
     if (t.kind == Target::Lds) require_aligned(in, "LDS read", t.addr, n, lane, ds_align(n));
     const uint8_t* p = fa.at(t, n, lane, false, LdsAccess::Read);
-    if constexpr (E.bytes == 4) {
-      for (int k = 0; k < E.dwords; ++k) {
-        uint32_t v;
-        std::memcpy(&v, p + 4 * k, 4);
-        write_u32(w, in.dst[0], lane, v, k);
-      }
-    } else {
-      uint32_t raw = 0;
-      std::memcpy(&raw, p, E.bytes);
-      write_elem(w, in.dst[0], lane, E, widen(E, raw));
-    }
+    load_elem<E>(w, in, lane, p);
   });
 }
 
