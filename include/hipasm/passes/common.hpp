@@ -260,6 +260,26 @@ constexpr bool async_counts_lgkm(const isa::instr_desc& d) {
          d.enc == isa::encoding::flat;
 }
 
+// The counters an s_waitcnt waits for (gfx9 simm16: vmcnt[3:0] | lgkmcnt[11:8] | vmcnt[15:14]),
+// and what it retires of a pending record (fields on_vm/on_lgkm, vm_age/lgkm_age: how many
+// ops of that counter were issued after it, out_of_order: SMEM, only lgkmcnt(0) retires it).
+struct waitcnt_counts {
+  uint32_t vm = 63, lgkm = 15;
+  // Clears the counters this wait covers; true when the record has returned on all of them.
+  template <class P>
+  constexpr bool retires(P& p) const {
+    if (p.on_vm && p.vm_age >= vm) p.on_vm = false;
+    if (p.on_lgkm && (lgkm == 0 || (!p.out_of_order && p.lgkm_age >= lgkm))) p.on_lgkm = false;
+    return !p.on_vm && !p.on_lgkm;
+  }
+};
+constexpr waitcnt_counts decode_waitcnt(const instr& in) {
+  uint64_t imm = 0;
+  for (int k = 0; k < in.num_operands; ++k)
+    if (in.ops[k].k == operand::kind::imm) imm = in.ops[k].value;
+  return {static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4)), static_cast<uint32_t>((imm >> 8) & 0xf)};
+}
+
 struct async_pending {
   struct entry {
     uint32_t dw = 0;
@@ -299,16 +319,10 @@ struct async_pending {
   constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
     const isa::instr_desc& d = isa[in.op];
     if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
-      uint64_t imm = 0;
-      for (int k = 0; k < in.num_operands; ++k)
-        if (in.ops[k].k == operand::kind::imm) imm = in.ops[k].value;
-      const uint32_t vm = static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4));
-      const uint32_t lgkm = static_cast<uint32_t>((imm >> 8) & 0xf);
+      const waitcnt_counts wc = decode_waitcnt(in);
       for (std::size_t k = 0; k < pend.size();) {
         entry& p = pend[k];
-        if (p.on_vm && p.vm_age >= vm) p.on_vm = false;
-        if (p.on_lgkm && (lgkm == 0 || (!p.out_of_order && p.lgkm_age >= lgkm))) p.on_lgkm = false;
-        if (!p.on_vm && !p.on_lgkm) {
+        if (wc.retires(p)) {
           retired(p.dw);
           pend.erase(pend.begin() + static_cast<std::ptrdiff_t>(k));
         } else {

@@ -63,20 +63,12 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
   // Memory instructions that write registers.
   std::vector<load_info> loads;
   std::vector<std::vector<int32_t>> load_of(nb);  // per block instruction: load index or -1
-  auto is_vm = [&](const isa::instr_desc& d) {
-    return has(d.flags, isa::f_vm) || d.enc == isa::encoding::flat || d.enc == isa::encoding::global ||
-           d.enc == isa::encoding::scratch || d.enc == isa::encoding::mubuf;
-  };
-  auto is_lgkm = [&](const isa::instr_desc& d) {
-    return has(d.flags, isa::f_lgkm) || d.enc == isa::encoding::ds || d.enc == isa::encoding::smem ||
-           d.enc == isa::encoding::flat;
-  };
   for (std::size_t b = 0; b < nb; ++b) {
     load_of[b].assign(fn.blocks[b].instrs.size(), -1);
     for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
       const instr& in = fn.blocks[b].instrs[i];
       const isa::instr_desc& d = isa[in.op];
-      if (!is_vm(d) && !is_lgkm(d)) continue;
+      if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;
       load_info li{&in};
       for (int k = 0; k < in.num_operands; ++k)
         if (in.ops[k].k == operand::kind::vreg && is_def(role_of(d, k)) && li.ndefs < 4) {
@@ -109,7 +101,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
         if (report && !st.empty()) {
           for_each_access(isa, dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
             if (err.failed || idx < 0) return;
-            if (def && !use && (is_vm(d) || is_lgkm(d))) return;
+            if (def && !use && (async_counts_vm(d) || async_counts_lgkm(d))) return;
             for (const pending_load& p : st) {
               const load_info& li = loads[p.id];
               for (int k = 0; k < li.ndefs; ++k)
@@ -137,23 +129,16 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
           if (err.failed) return false;
         }
         if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
-          uint64_t imm = 0;
-          for (int k = 0; k < in.num_operands; ++k)
-            if (in.ops[k].k == operand::kind::imm) imm = in.ops[k].value;
-          const uint32_t vm = static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4));
-          const uint32_t lgkm = static_cast<uint32_t>((imm >> 8) & 0xf);
+          const waitcnt_counts wc = decode_waitcnt(in);
           for (std::size_t k = 0; k < st.size();) {
-            pending_load& p = st[k];
-            if (p.on_vm && p.vm_age >= vm) p.on_vm = false;
-            if (p.on_lgkm && (lgkm == 0 || (!p.out_of_order && p.lgkm_age >= lgkm))) p.on_lgkm = false;
-            if (!p.on_vm && !p.on_lgkm)
+            if (wc.retires(st[k]))
               st.erase(st.begin() + static_cast<std::ptrdiff_t>(k));
             else
               ++k;
           }
           continue;
         }
-        const bool vm = is_vm(d), lgkm = is_lgkm(d);
+        const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
         const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
         if (vm || lgkm)
           for (pending_load& p : st) {
