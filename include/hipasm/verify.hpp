@@ -188,8 +188,9 @@ constexpr pass_error verify_hazards(const function& fn_, const isa_view& isa_, c
   pass_error err;
   const auto preds = predecessors(fn);
   std::vector<std::vector<hazard_facts>> facts(fn.blocks.size());
+  opcode_kind_cache kinds(isa);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b)
-    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in));
+    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in, kinds));
   const active_rules all(table, ~0u);
   struct frame {
     uint32_t block;

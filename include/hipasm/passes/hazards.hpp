@@ -44,12 +44,15 @@ struct hz_range {
   constexpr bool same(const hz_range& o) const { return first == o.first && n == o.n; }
 };
 
-// A 64-bit signature of a set of registers (one bit per register, hashed): two sets that
-// share no bit share no register. Lets the pass skip most producer/consumer pairs at once.
+// A 64-bit signature of a set of registers (bit r mod 64 for each register r): two sets
+// that share no bit share no register. Lets the pass skip most producer/consumer pairs at
+// once. A range is a rotated run of ones: constant work whatever its width.
 constexpr uint64_t reg_signature(const hz_range& r) {
-  uint64_t s = 0;
-  for (uint32_t i = 0; i < r.n; ++i) s |= uint64_t{1} << (((r.first + i) * 37u + ((r.first + i) >> 6)) & 63u);
-  return s;
+  if (r.n == 0) return 0;
+  if (r.n >= 64) return ~uint64_t{0};
+  const uint64_t run = (uint64_t{1} << r.n) - 1;
+  const uint32_t s = r.first & 63u;
+  return s == 0 ? run : (run << s) | (run >> (64 - s));
 }
 
 struct hazard_facts {
@@ -113,51 +116,80 @@ constexpr hz_range phys_range(const function& fn, const operand& o) {
 constexpr bool is_vector(const hz_range& r) { return r.first >= hz_vgpr0; }
 constexpr bool is_sgpr_or_vcc(const hz_range& r) { return r.first < hz_exec && r.first != hz_m0; }
 
-constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in) {
+// The part of an instruction's hazard kind that depends on its opcode only (table flags
+// and mnemonic), with two more bits: a store/atomic, and an implicit M0 read.
+inline constexpr uint32_t hk_op_store = 1u << 29, hk_op_m0_read = 1u << 30, hk_op_known = 1u << 31;
+constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
+  using namespace isa;
+  uint32_t k = hk_op_known;
+  const uint64_t fl = d.flags;
+  const std::string_view name = d.name;
+  if (has(fl, f_mfma)) {
+    k |= hk_mfma;
+    if (has(fl, f_xdl)) k |= hk_xdl;
+    if (has(fl, f_dgemm)) k |= hk_dgemm;
+    if (starts_with(name, "v_smfmac")) k |= hk_smfmac;
+  } else if (has(fl, f_valu)) {
+    k |= hk_valu;
+  }
+  if (has(fl, f_salu)) k |= hk_salu;
+  if (has(fl, f_trans)) k |= hk_trans;
+  if (contains(name, "_dpp")) k |= hk_dpp;
+  if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) k |= hk_cmpx;
+  if (starts_with(name, "s_setreg")) k |= hk_setreg;
+  if (starts_with(name, "s_getreg")) k |= hk_getreg;
+  if (starts_with(name, "v_div_fmas")) k |= hk_div_fmas;
+  const bool readlane = starts_with(name, "v_readlane") || starts_with(name, "v_readfirstlane");
+  if (readlane) k |= hk_readlane;
+  if (readlane || starts_with(name, "v_writelane") || has(fl, f_readlane)) k |= hk_lane_op;
+  if (has(fl, f_permlane) || starts_with(name, "v_permlane")) k |= hk_permlane;
+  if (starts_with(name, "v_fma_f64") || starts_with(name, "v_fmac_f64")) k |= hk_fma64;
+  const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
+                    d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
+  if (vmem) k |= hk_vmem | hk_mem;
+  if (has(fl, f_ds) || d.enc == encoding::ds) k |= hk_mem;
+  if (starts_with(name, "s_cbranch_vcc") || starts_with(name, "s_cbranch_exec")) k |= hk_z_reader;
+  if (name == "s_nop") k |= hk_nop;
+  if (has(fl, f_store) || has(fl, f_atomic)) k |= hk_op_store;
+  if (has(fl, f_reads_m0) || has(fl, f_lds_dma)) k |= hk_op_m0_read;
+  return k;
+}
+
+// opcode_hazard_kind per opcode, computed on first use (a pass sees few distinct opcodes;
+// the mnemonic tests are what made per-instruction facts expensive to evaluate).
+struct opcode_kind_cache {
+  std::vector<uint32_t> kind;
+  constexpr explicit opcode_kind_cache(const isa_view& isa) : kind(isa.count, 0u) {}
+  constexpr uint32_t get(const isa_view& isa, uint16_t op) {
+    uint32_t k = kind[op];
+    if (k == 0) kind[op] = k = opcode_hazard_kind(isa[op]);
+    return k;
+  }
+};
+
+constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in,
+                                         opcode_kind_cache& cache) {
   using namespace isa;
   hazard_facts h;
   const instr_desc& d = isa[in.op];
   const uint64_t fl = d.flags;
-  const std::string_view name = d.name;
-  const bool mfma = has(fl, f_mfma);
-  if (mfma) {
-    h.kind |= hk_mfma;
-    if (has(fl, f_xdl)) h.kind |= hk_xdl;
-    if (has(fl, f_dgemm)) h.kind |= hk_dgemm;
-    if (starts_with(name, "v_smfmac")) h.kind |= hk_smfmac;
-    h.passes = d.mfma_passes;
-  } else if (has(fl, f_valu)) {
-    h.kind |= hk_valu;
-  }
-  if (has(fl, f_salu)) h.kind |= hk_salu;
-  if (has(fl, f_trans)) h.kind |= hk_trans;
-  if (in.mods.dpp.ctrl != 0xffff || contains(name, "_dpp")) h.kind |= hk_dpp;
+  const uint32_t op_kind = cache.get(isa, in.op);
+  h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);
+  const bool mfma = h.is(hk_mfma);
+  if (mfma) h.passes = d.mfma_passes;
+  if (in.mods.dpp.ctrl != 0xffff) h.kind |= hk_dpp;
   if ((in.mods.sdwa.on && in.mods.sdwa.dst_sel != 6) ||
       (d.enc == encoding::vop3 && (in.mods.op_sel & 0x8) != 0 && in.mods.op_sel != 0xff))
     h.kind |= hk_partial_dst;
-  if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) h.kind |= hk_cmpx;
-  if (starts_with(name, "s_setreg")) h.kind |= hk_setreg;
-  if (starts_with(name, "s_getreg")) h.kind |= hk_getreg;
-  if (starts_with(name, "v_div_fmas")) h.kind |= hk_div_fmas;
-  const bool readlane = starts_with(name, "v_readlane") || starts_with(name, "v_readfirstlane");
-  if (readlane) h.kind |= hk_readlane;
-  if (readlane || starts_with(name, "v_writelane") || has(fl, f_readlane)) h.kind |= hk_lane_op;
-  if (has(fl, f_permlane) || starts_with(name, "v_permlane")) h.kind |= hk_permlane;
-  if (starts_with(name, "v_fma_f64") || starts_with(name, "v_fmac_f64")) h.kind |= hk_fma64;
-  const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
-                    d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
-  if (vmem) h.kind |= hk_vmem | hk_mem;
-  if (has(fl, f_ds) || d.enc == encoding::ds) h.kind |= hk_mem;
-  if (starts_with(name, "s_cbranch_vcc") || starts_with(name, "s_cbranch_exec")) h.kind |= hk_z_reader;
-  if (name == "s_nop") {
-    h.kind |= hk_nop;
+  if (h.is(hk_nop)) {
     uint64_t n = 0;
     for (int i = 0; i < in.num_operands; ++i)
       if (in.ops[i].k == operand::kind::imm) n = in.ops[i].value;
     h.wait_states = static_cast<uint8_t>((n & 0xf) + 1);
   }
-  bool m0_read = has(fl, f_reads_m0) || in.mods.gds || has(fl, f_lds_dma);
-  const bool store = has(fl, f_store) || has(fl, f_atomic);
+  const bool vmem = h.is(hk_vmem);
+  bool m0_read = (op_kind & hk_op_m0_read) != 0 || in.mods.gds;
+  const bool store = (op_kind & hk_op_store) != 0;
 
   int first_use = -1;
   for (int i = 0; i < in.num_operands; ++i) {
@@ -211,6 +243,11 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
     for (int i = 0; i < h.nuses; ++i)
       if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
   return h;
+}
+
+constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in) {
+  opcode_kind_cache cache(isa);
+  return make_hazard_facts(fn, isa, in, cache);
 }
 
 // Register relations between a producer P and a consumer C (free functions, not lambdas:
@@ -391,12 +428,14 @@ struct active_rules {
     uint16_t rule[64]{};  // positions in index/masks
     uint8_t n = 0;
     int window = 0;
+    uint32_t producers = 0;  // producer kinds any of these rules involves
   };
   constexpr subset for_consumer(const hazard_facts& C) const {
     subset s;
     for (std::size_t i = 0; i < index.size() && s.n < 64; ++i)
       if (masks[i].consumer & C.kind) {
         s.rule[s.n++] = static_cast<uint16_t>(i);
+        s.producers |= masks[i].producer;
         if (max_rule_wait[i] > s.window) s.window = max_rule_wait[i];
       }
     return s;
@@ -408,14 +447,17 @@ struct hazard_need {
   int wait = 0;
   int rule = -1;
 };
+// Every rule but these relates a register of P to one of C (RAW, WAW or WAR).
+inline constexpr uint32_t hk_no_register_relation = hk_setreg | hk_dgemm | hk_cmpx;
+// False when no rule of `sub` can relate P to C (cheap: kinds and register signatures).
+constexpr bool may_conflict(const active_rules::subset& sub, const hazard_facts& P, const hazard_facts& C) {
+  if (!(P.kind & sub.producers) || P.is(hk_nop)) return false;
+  return (P.kind & hk_no_register_relation) || (P.def_sig & (C.use_sig | C.def_sig)) || (P.use_sig & C.def_sig);
+}
 constexpr hazard_need hazard_between(const active_rules& a, const active_rules::subset& sub, const hazard_facts& P,
                                      const hazard_facts& C) {
   hazard_need n;
-  if (P.kind == 0 || P.is(hk_nop)) return n;
-  // Every rule but these relates a register of P to one of C (RAW, WAW or WAR).
-  constexpr uint32_t no_register_relation = hk_setreg | hk_dgemm | hk_cmpx;
-  if (!(P.kind & no_register_relation) && !(P.def_sig & (C.use_sig | C.def_sig)) && !(P.use_sig & C.def_sig))
-    return n;
+  if (!may_conflict(sub, P, C)) return n;
   for (uint8_t k = 0; k < sub.n; ++k) {
     const uint16_t i = sub.rule[k];
     if (!(a.masks[i].producer & P.kind)) continue;
@@ -451,8 +493,10 @@ struct hazard_walker {
     for (std::size_t i = end; i-- > 0;) {
       if (dist >= window) return;
       const hazard_facts& P = at(b, i);
-      const hazard_need n = hazard_between(*rules, sub, P, C);
-      if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
+      if (may_conflict(sub, P, C)) {
+        const hazard_need n = hazard_between(*rules, sub, P, C);
+        if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
+      }
       dist += P.wait_states;
     }
     if (dist >= window || hops > 32) return;
@@ -471,9 +515,10 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   const int nop_op = isa.find("s_nop");
   const auto preds = predecessors(fn);
   std::vector<std::vector<hazard_facts>> facts(fn.blocks.size());
+  opcode_kind_cache kinds(isa);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     facts[b].reserve(fn.blocks[b].instrs.size());
-    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in));
+    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in, kinds));
   }
   uint32_t present = 0;
   for (const auto& fb : facts)
