@@ -14,8 +14,13 @@ GEMM main loop:
              (v_add_co_u32 / v_addc_co_u32 through VCC); counter in an SGPR, s_cbranch
   epilogue   accumulators read back through v_accvgpr_read_b32, combined with the long-lived
              VGPRs, stored with global_store_dword
+The loop units are written once inside a C++ `for` (as a kernel author unrolls with C++
+loops) and instructions are named by their table enumerator (isa::gfx942_op, what the
+mnemonic surface J.v_add_f32(...) uses): no mnemonic string lookup at build time.
+
 Usage: gen_kernel.py N > kernel.hip
 """
+import re
 import sys
 
 N = int(sys.argv[1])
@@ -33,6 +38,7 @@ w('#include "hipasm/kernel.hpp"')
 w('#include "passes_ir_build.hpp"')
 w('using namespace hipasm;')
 w('using namespace hipasm::test;')
+w('using O = hipasm::isa::gfx942_op;')
 w('constexpr function bench_ir() {')
 w('  kb k("bench");')
 w('  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);')
@@ -59,30 +65,30 @@ w('  for (int i = 0; i < %d; ++i) for (int j = 0; j < 16; ++j) k.op(0, "v_accvgp
 w('  k.op(0, "v_mov_b32", {R(addr, 0, 1), R(src, 0, 1)});')
 w('  k.op(0, "v_mov_b32", {R(addr, 1, 1), R(src, 1, 1)});')
 # loop units
-for u in range(U):
-    a = u % A
-    w('  k.op(loop, "global_load_dwordx4", {R(buf), R(addr), OFF()});')
-    w('  k.op(loop, "v_add_co_u32", {R(addr, 0, 1), SP(special_reg::vcc), I(64), R(addr, 0, 1)});')
-    w('  k.op(loop, "v_addc_co_u32", {R(addr, 1, 1), SP(special_reg::vcc), I(0), R(addr, 1, 1), SP(special_reg::vcc)});')
-    w('  k.op(loop, "s_waitcnt", {I(0x0f70)});')  # vmcnt(0)
-    w('  k.op(loop, "ds_write_b128", {R(lds), R(buf)});')
-    w('  k.op(loop, "s_waitcnt", {I(0xc07f)});')  # lgkmcnt(0)
-    w('  k.op(loop, "s_barrier", {});')
-    w('  k.op(loop, "ds_read_b64", {R(fa), R(lds)});')
-    w('  k.op(loop, "ds_read_b64", {R(fb), R(lds)}).mods.offset = 512;')
-    w('  k.op(loop, "s_waitcnt", {I(0xc07f)});')
-    w('  k.op(loop, "v_mfma_f32_32x32x8_f16", {R(acc[%d]), R(fa), R(fb), R(acc[%d])});' % (a, a))
-    w('  k.op(loop, "v_pk_fma_f16", {R(t0), R(fa, 0, 1), R(fb, 0, 1), R(fa, 1, 1)});')
-    w('  k.op(loop, "v_add_f32", {R(t1), R(t0), R(fb, 1, 1)});')
-    w('  k.op(loop, "v_mul_f32", {R(t2), R(t1), R(t1)});')
-    w('  k.op(loop, "v_fma_f32", {R(t0), R(t2), R(t1), R(t0)});')
-    w('  k.op(loop, "v_max_f32", {R(t1), R(t0), R(t2)});')
-    w('  k.op(loop, "v_add_u32", {R(lds), I(16), R(lds)});')
-    w('  k.op(loop, "v_and_b32", {R(lds), 0x3ff0 > 64 ? I(0x3ff0) : I(0), R(lds)});')
-    w('  k.op(loop, "v_xor_b32", {R(t2), R(t1), R(lds)});')
-    w('  k.op(loop, "v_add_u32", {R(oaddr), R(t2), R(oaddr)});')
-    w('  k.op(loop, "v_and_b32", {R(oaddr), I(0xfffc), R(oaddr)});')
-    w('  k.op(loop, "s_nop", {I(0)});')
+w('  for (int u = 0; u < %d; ++u) {' % U)
+w('    k.op(loop, "global_load_dwordx4", {R(buf), R(addr), OFF()});')
+w('    k.op(loop, "v_add_co_u32", {R(addr, 0, 1), SP(special_reg::vcc), I(64), R(addr, 0, 1)});')
+w('    k.op(loop, "v_addc_co_u32", {R(addr, 1, 1), SP(special_reg::vcc), I(0), R(addr, 1, 1), SP(special_reg::vcc)});')
+w('    k.op(loop, "s_waitcnt", {I(0x0f70)});')  # vmcnt(0)
+w('    k.op(loop, "ds_write_b128", {R(lds), R(buf)});')
+w('    k.op(loop, "s_waitcnt", {I(0xc07f)});')  # lgkmcnt(0)
+w('    k.op(loop, "s_barrier", {});')
+w('    k.op(loop, "ds_read_b64", {R(fa), R(lds)});')
+w('    k.op(loop, "ds_read_b64", {R(fb), R(lds)}).mods.offset = 512;')
+w('    k.op(loop, "s_waitcnt", {I(0xc07f)});')
+w('    k.op(loop, "v_mfma_f32_32x32x8_f16", {R(acc[u %% %d]), R(fa), R(fb), R(acc[u %% %d])});' % (A, A))
+w('    k.op(loop, "v_pk_fma_f16", {R(t0), R(fa, 0, 1), R(fb, 0, 1), R(fa, 1, 1)});')
+w('    k.op(loop, "v_add_f32", {R(t1), R(t0), R(fb, 1, 1)});')
+w('    k.op(loop, "v_mul_f32", {R(t2), R(t1), R(t1)});')
+w('    k.op(loop, "v_fma_f32", {R(t0), R(t2), R(t1), R(t0)});')
+w('    k.op(loop, "v_max_f32", {R(t1), R(t0), R(t2)});')
+w('    k.op(loop, "v_add_u32", {R(lds), I(16), R(lds)});')
+w('    k.op(loop, "v_and_b32", {R(lds), 0x3ff0 > 64 ? I(0x3ff0) : I(0), R(lds)});')
+w('    k.op(loop, "v_xor_b32", {R(t2), R(t1), R(lds)});')
+w('    k.op(loop, "v_add_u32", {R(oaddr), R(t2), R(oaddr)});')
+w('    k.op(loop, "v_and_b32", {R(oaddr), I(0xfffc), R(oaddr)});')
+w('    k.op(loop, "s_nop", {I(0)});')
+w('  }')
 w('  k.op(loop, "s_sub_u32", {R(cnt), R(cnt), I(1)});')
 w('  k.op(loop, "s_cmp_lg_u32", {R(cnt), I(0)});')
 w('  k.op(loop, "s_cbranch_scc1", {L(loop)});')
@@ -100,4 +106,4 @@ w('extern "C" __attribute__((global)) void bench(float* out) {')
 w('  HIPASM_KERNEL_BODY(bench_ir);')
 w('  (void)out;')
 w('}')
-print('\n'.join(out))
+print('\n'.join(re.sub(r'k\.op\((\w+), "(\w+)"', r'k.op(\1, O::\2', l) for l in out))

@@ -172,7 +172,7 @@ struct kernel_summary {
 // whole buffer again.
 template <auto V>
 struct kernel_value {
-  static constexpr auto value = V;
+  static constexpr const auto& value = V;
 };
 
 #ifndef HIPASM_ASM_COMMENTS
