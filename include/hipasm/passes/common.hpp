@@ -107,13 +107,44 @@ struct bitset {
   constexpr void set(uint32_t i) { w[i >> 6] |= (uint64_t{1} << (i & 63)); }
   constexpr void reset(uint32_t i) { w[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   constexpr bool test(uint32_t i) const { return (w[i >> 6] >> (i & 63)) & 1; }
+  // Range operations a word at a time (ranges are register tuples: up to 32 dwords).
+  static constexpr uint64_t word_mask(uint32_t lo, uint32_t n) {  // n bits from lo, lo + n <= 64
+    return (n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << lo;
+  }
   constexpr void set_range(uint32_t first, uint32_t n) {
-    for (uint32_t i = 0; i < n; ++i) set(first + i);
+    while (n) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      w[first >> 6] |= word_mask(lo, k);
+      first += k;
+      n -= k;
+    }
+  }
+  constexpr void reset_range(uint32_t first, uint32_t n) {
+    while (n) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      w[first >> 6] &= ~word_mask(lo, k);
+      first += k;
+      n -= k;
+    }
   }
   constexpr bool any_range(uint32_t first, uint32_t n) const {
-    for (uint32_t i = 0; i < n; ++i)
-      if (test(first + i)) return true;
+    while (n) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      if (w[first >> 6] & word_mask(lo, k)) return true;
+      first += k;
+      n -= k;
+    }
     return false;
+  }
+  constexpr bool all_range(uint32_t first, uint32_t n) const {
+    while (n) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      const uint64_t m = word_mask(lo, k);
+      if ((w[first >> 6] & m) != m) return false;
+      first += k;
+      n -= k;
+    }
+    return true;
   }
   // this |= o; returns whether anything changed.
   constexpr bool merge(const bitset& o) {
@@ -165,12 +196,14 @@ constexpr bool is_use(isa::operand_role r) { return r != isa::operand_role::def;
 template <class F>
 constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const instr& in, F&& f) {
   const isa::instr_desc& d = isa[in.op];
-  for (int i = 0; i < in.num_operands; ++i) {
+  const int n = in.num_operands;
+  for (int i = 0; i < n; ++i) {
     const operand& o = in.ops[i];
-    const auto r = role_of(d, i);
     if (o.k == operand::kind::vreg) {
-      f(is_def(r), is_use(r), dm.base[o.value] + o.offset, uint32_t{o.dwords}, i);
+      const auto r = i < d.num_operands ? d.operands[i].role : isa::operand_role::use;
+      f(r != isa::operand_role::use, r != isa::operand_role::def, dm.base[o.value] + o.offset, uint32_t{o.dwords}, i);
     } else if (o.k == operand::kind::special) {
+      const auto r = role_of(d, i);
       auto s = special_slots(o.sp);
       if (s.first >= 0) {
         bool reads_only = o.sp == special_reg::vccz || o.sp == special_reg::execz;
@@ -178,16 +211,65 @@ constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const i
       }
     }
   }
+  // Implicit accesses (plain bit tests, no helper calls: this runs for every instruction
+  // in every sweep, and each call costs the constant interpreters a frame).
   const uint64_t fl = d.flags;
-  if (has(fl, isa::f_reads_exec)) f(false, true, dm.special(sl_exec_lo), 2u, -1);
-  if (has(fl, isa::f_reads_vcc)) f(false, true, dm.special(sl_vcc_lo), 2u, -1);
-  if (has(fl, isa::f_reads_scc)) f(false, true, dm.special(sl_scc), 1u, -1);
-  if (has(fl, isa::f_reads_m0)) f(false, true, dm.special(sl_m0), 1u, -1);
-  if (has(fl, isa::f_writes_exec) || has(fl, isa::f_cmpx)) f(true, false, dm.special(sl_exec_lo), 2u, -1);
-  if (has(fl, isa::f_writes_vcc)) f(true, false, dm.special(sl_vcc_lo), 2u, -1);
-  if (has(fl, isa::f_writes_scc)) f(true, false, dm.special(sl_scc), 1u, -1);
-  if (has(fl, isa::f_writes_m0)) f(true, false, dm.special(sl_m0), 1u, -1);
+  constexpr uint64_t implicit = isa::f_reads_exec | isa::f_reads_vcc | isa::f_reads_scc | isa::f_reads_m0 |
+                                isa::f_writes_exec | isa::f_cmpx | isa::f_writes_vcc | isa::f_writes_scc |
+                                isa::f_writes_m0;
+  if (!(fl & implicit)) return;
+  const uint32_t sp = dm.vreg_dwords;
+  if (fl & isa::f_reads_exec) f(false, true, sp + sl_exec_lo, 2u, -1);
+  if (fl & isa::f_reads_vcc) f(false, true, sp + sl_vcc_lo, 2u, -1);
+  if (fl & isa::f_reads_scc) f(false, true, sp + sl_scc, 1u, -1);
+  if (fl & isa::f_reads_m0) f(false, true, sp + sl_m0, 1u, -1);
+  if (fl & (isa::f_writes_exec | isa::f_cmpx)) f(true, false, sp + sl_exec_lo, 2u, -1);
+  if (fl & isa::f_writes_vcc) f(true, false, sp + sl_vcc_lo, 2u, -1);
+  if (fl & isa::f_writes_scc) f(true, false, sp + sl_scc, 1u, -1);
+  if (fl & isa::f_writes_m0) f(true, false, sp + sl_m0, 1u, -1);
 }
+
+// A lane-masked def (see lane_masked_def below), declared for access_table.
+constexpr bool lane_masked_def(const function& fn, const operand& o);
+
+// Every access of every instruction (for_each_access's output), decoded once: the passes
+// that sweep a function several times (liveness's fixpoints, dce, dse) read these flat
+// records instead of decoding operands again on every sweep.
+struct access {
+  enum : uint8_t { def = 1, use = 2, masked = 4 /* a lane-masked def */ };
+  uint32_t first = 0, n = 0;
+  uint8_t flags = 0;
+};
+struct access_table {
+  std::vector<uint32_t> begin;  // per instruction, in block order; accesses [begin[i], begin[i + 1])
+  std::vector<access> acc;
+  std::vector<uint32_t> block_first;  // index of each block's first instruction in `begin`
+
+  constexpr access_table(const function& fn_, const isa_view& isa_, const dword_map& dm_) {
+    const function& fn = fn_;  // local aliases: lambdas must not capture reference parameters
+    const isa_view& isa = isa_;  // (clang-22's new constant interpreter)
+    const dword_map& dm = dm_;
+    block_first.reserve(fn.blocks.size() + 1);
+    for (const block& b : fn.blocks) {
+      block_first.push_back(static_cast<uint32_t>(begin.size()));
+      for (const instr& in : b.instrs) {
+        begin.push_back(static_cast<uint32_t>(acc.size()));
+        for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
+          access a;
+          a.first = f;
+          a.n = n;
+          a.flags = static_cast<uint8_t>((d ? access::def : 0) | (u ? access::use : 0) |
+                                         (d && idx >= 0 && lane_masked_def(fn, in.ops[idx]) ? access::masked : 0));
+          acc.push_back(a);
+        });
+      }
+    }
+    block_first.push_back(static_cast<uint32_t>(begin.size()));
+    begin.push_back(static_cast<uint32_t>(acc.size()));
+  }
+  // The first instruction index of block b (instruction i of the block is at + i).
+  constexpr uint32_t at(std::size_t b) const { return block_first[b]; }
+};
 
 // Never removed, merged or moved by an optimisation: memory operations (they count on
 // vmcnt/lgkmcnt, so removing one changes what a later s_waitcnt waits for), stores,

@@ -86,7 +86,19 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     // what constant evaluation pays most for).
     std::vector<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
-    std::vector<uint32_t> avail;  // indices into blk.instrs
+    // Available instructions with the ranges they read (decoded once, when they become
+    // available: every later write is checked against them).
+    struct available {
+      uint32_t idx = 0;  // into blk.instrs
+      bool valu = false;
+      uint8_t nu = 0;
+      bool overflow = false;  // reads more ranges than tracked: any write invalidates it
+      uint32_t uf[12]{}, un[12]{};
+    };
+    // Records are appended, never moved (clang-22's new interpreter rejects the memmove
+    // vector::erase does on them); `avail` holds their indices, oldest first.
+    std::vector<available> records;
+    std::vector<uint32_t> avail;
     for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
       instr& in = blk.instrs[idx];
       for (int i = 0; i < in.num_operands; ++i)
@@ -96,7 +108,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (cand) {
         bool merged = false;
         for (std::size_t k = avail.size(); k-- > 0;) {
-          const instr& e = blk.instrs[avail[k]];
+          const instr& e = blk.instrs[records[avail[k]].idx];
           if (!equivalent(e, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
             if (is_def(role_of(isa[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
@@ -128,14 +140,13 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         return false;
       };
       if (nw > 0 || phys_write) {
+        const bool exec_written = written(dm.special(sl_exec_lo), 2);
         for (std::size_t k = 0; k < avail.size();) {
-          bool hit = phys_write;
-          const instr& e = blk.instrs[avail[k]];
-          for_each_access(isa, dm, e, [&](bool, bool u, uint32_t f, uint32_t n, int) {
-            if (u && written(f, n)) hit = true;
-          });
+          const available& e = records[avail[k]];
           // VALU results depend on EXEC even when the table lists no implicit read.
-          if (has(isa[e.op].flags, isa::f_valu) && written(dm.special(sl_exec_lo), 2)) hit = true;
+          bool hit = phys_write || e.overflow || (e.valu && exec_written);
+          for (int j = 0; j < e.nu && !hit; ++j)
+            if (written(e.uf[j], e.un[j])) hit = true;
           if (hit)
             avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(k));
           else
@@ -143,7 +154,20 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         }
       }
       if (cand) {
-        avail.push_back(static_cast<uint32_t>(idx));
+        available a;
+        a.idx = static_cast<uint32_t>(idx);
+        a.valu = has(isa[in.op].flags, isa::f_valu);
+        for_each_access(isa, dm, in, [&](bool, bool u, uint32_t f, uint32_t n, int) {
+          if (!u) return;
+          if (a.nu == 12) {
+            a.overflow = true;
+            return;
+          }
+          a.uf[a.nu] = f;
+          a.un[a.nu++] = n;
+        });
+        avail.push_back(static_cast<uint32_t>(records.size()));
+        records.push_back(a);
         if (avail.size() > window) avail.erase(avail.begin());
       }
     }

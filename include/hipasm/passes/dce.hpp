@@ -25,28 +25,32 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
     bitset live = L.live_out[b];
     std::vector<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
+    const uint32_t t0 = L.acc.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
       const instr& in = blk.instrs[i];
+      const uint32_t a0 = L.acc.begin[t0 + i], a1 = L.acc.begin[t0 + i + 1];
       bool has_defs = false, any_live = false;
-      for_each_access(isa, L.dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
-        if (!d) return;
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = L.acc.acc[x];
+        if (!(a.flags & access::def)) continue;
         has_defs = true;
-        if (live.any_range(f, n)) any_live = true;
-      });
+        if (live.any_range(a.first, a.n)) any_live = true;
+      }
       if (has_defs && !any_live && !has_side_effects(isa, in)) {
         keep[i] = 0;
         removed = true;
         continue;
       }
       const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
-      for_each_access(isa, L.dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
-        if (d && !u && (kills || idx < 0 || !lane_masked_def(fn, in.ops[idx])))
-          for (uint32_t j = 0; j < n; ++j) live.reset(f + j);
-      });
-      for_each_access(isa, L.dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
-        if (u || (d && !kills && idx >= 0 && lane_masked_def(fn, in.ops[idx])))
-          for (uint32_t j = 0; j < n; ++j) live.set(f + j);
-      });
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = L.acc.acc[x];
+        if ((a.flags & (access::def | access::use)) == access::def && (kills || !(a.flags & access::masked)))
+          live.reset_range(a.first, a.n);
+      }
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = L.acc.acc[x];
+        if ((a.flags & access::use) || ((a.flags & access::masked) && !kills)) live.set_range(a.first, a.n);
+      }
     }
     if (removed) {
       removed_any = true;

@@ -15,33 +15,37 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
   const isa_view& isa = isa_;
   using namespace detail;
   const dword_map dm(fn);
+  const access_table T(fn, isa, dm);
   bool removed_any = false;
-  for (block& blk : fn.blocks) {
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+    block& blk = fn.blocks[b];
     bitset over(dm.total());  // dwords fully overwritten later before any read
     std::vector<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
+    const uint32_t t0 = T.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const instr& in = blk.instrs[i];
+      const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
       bool has_defs = false, all_over = true;
-      for_each_access(isa, dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
-        if (!d) return;
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = T.acc[x];
+        if (!(a.flags & access::def)) continue;
         has_defs = true;
-        for (uint32_t j = 0; j < n; ++j)
-          if (!over.test(f + j)) all_over = false;
-      });
-      if (has_defs && all_over && !has_side_effects(isa, in)) {
+        if (!over.all_range(a.first, a.n)) all_over = false;
+      }
+      if (has_defs && all_over && !has_side_effects(isa, blk.instrs[i])) {
         keep[i] = 0;
         removed = true;
         continue;
       }
-      for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
-        if (d && !u && !(idx >= 0 && lane_masked_def(fn, in.ops[idx])))
-          for (uint32_t j = 0; j < n; ++j) over.set(f + j);
-      });
-      for_each_access(isa, dm, in, [&](bool, bool u, uint32_t f, uint32_t n, int) {
-        if (u)
-          for (uint32_t j = 0; j < n; ++j) over.reset(f + j);
-      });
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = T.acc[x];
+        if ((a.flags & (access::def | access::use)) == access::def && !(a.flags & access::masked))
+          over.set_range(a.first, a.n);
+      }
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = T.acc[x];
+        if (a.flags & access::use) over.reset_range(a.first, a.n);
+      }
     }
     if (removed) {
       removed_any = true;

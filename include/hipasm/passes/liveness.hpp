@@ -22,11 +22,12 @@ namespace hipasm {
 struct liveness_info {
   detail::dword_map dm;
   detail::positions pos;
+  detail::access_table acc;                       // every instruction's accesses, decoded once
   std::vector<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
   std::vector<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
   std::vector<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
 
-  constexpr liveness_info(const function& fn) : dm(fn), pos(fn) {}
+  constexpr liveness_info(const function& fn, const isa_view& isa) : dm(fn), pos(fn), acc(fn, isa, dm) {}
 };
 
 namespace detail {
@@ -147,7 +148,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   const function& fn = fn_;
   const isa_view& isa = isa_;
   using namespace detail;
-  liveness_info L(fn);
+  liveness_info L(fn, isa);
+  const access_table& T = L.acc;
   const std::size_t nb = fn.blocks.size();
   const uint32_t nslots = L.dm.total();
   const auto preds = predecessors(fn);
@@ -160,10 +162,14 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     bitset entry_defs(nslots);
     for (std::size_t v = 0; v < fn.vregs.size(); ++v)
       if (fn.vregs[v].fixed >= 0) entry_defs.set_range(L.dm.base[v], fn.vregs[v].dwords);
+    // Round-robin over the blocks whose inputs changed (all of them at first).
+    std::vector<uint8_t> dirty(nb, 1);
     bool changed = true;
     while (changed) {
       changed = false;
       for (std::size_t b = 0; b < nb; ++b) {
+        if (!dirty[b]) continue;
+        dirty[b] = 0;
         exec_state in;
         bitset din(nslots);
         if (b == 0) {
@@ -178,35 +184,41 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         exec_state st = in;
         bitset dd = din;
         const block& blk = fn.blocks[b];
+        const uint32_t t0 = T.at(b);
         for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
-          const instr& ins = blk.instrs[i];
           const uint32_t p = L.pos.start[b] + static_cast<uint32_t>(i);
+          const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
           // Kill decision for this instruction's lane-masked defs.
           bool kills = st.reached && st.full;
           if (!kills) {
             bool any_defined = false;
-            for (int k = 0; k < ins.num_operands; ++k) {
-              const operand& o = ins.ops[k];
-              if (is_def(role_of(isa[ins.op], k)) && lane_masked_def(fn, o) &&
-                  dd.any_range(L.dm.base[o.value] + o.offset, o.dwords))
-                any_defined = true;
+            for (uint32_t k = a0; k < a1; ++k) {
+              const access& a = T.acc[k];
+              if ((a.flags & access::masked) && dd.any_range(a.first, a.n)) any_defined = true;
             }
             kills = !any_defined;
           }
           L.def_kills[p] = kills ? 1 : 0;
-          for_each_access(isa, L.dm, ins, [&](bool d, bool, uint32_t first, uint32_t n, int) {
-            if (d) dd.set_range(first, n);
-          });
-          if (st.reached) exec_transfer(isa, ins, st);
+          for (uint32_t k = a0; k < a1; ++k) {
+            const access& a = T.acc[k];
+            if (a.flags & access::def) dd.set_range(a.first, a.n);
+          }
+          if (st.reached) exec_transfer(isa, blk.instrs[i], st);
         }
+        bool out_changed = false;
         if (!(dd == def_out[b])) {
           def_out[b] = dd;
-          changed = true;
+          out_changed = true;
         }
         if (st.reached != ex_out[b].reached || st.full != ex_out[b].full ||
             st.full_copies != ex_out[b].full_copies) {
           ex_out[b] = st;
+          out_changed = true;
+        }
+        if (out_changed) {
           changed = true;
+          for (uint32_t s : fn.blocks[b].succs)
+            if (s < nb) dirty[s] = 1;
         }
       }
     }
@@ -218,26 +230,24 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     const block& blk = fn.blocks[b];
     bitset& g = gen[b];
     bitset& k = kill[b];
+    const uint32_t t0 = T.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const instr& ins = blk.instrs[i];
       const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
+      const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
       // defs first (they happen after the reads of the same instruction)
-      for (int pass = 0; pass < 2; ++pass) {
-        for_each_access(isa, L.dm, ins, [&](bool d, bool u, uint32_t first, uint32_t n, int idx) {
-          if (pass == 0 && d && !u) {
-            bool masked = idx >= 0 && lane_masked_def(fn, ins.ops[idx]);
-            for (uint32_t j = 0; j < n; ++j) {
-              if (!masked || kills) {
-                g.reset(first + j);
-                k.set(first + j);
-              } else {
-                g.set(first + j);  // the old value flows through the inactive lanes
-              }
-            }
-          }
-          if (pass == 1 && u)
-            for (uint32_t j = 0; j < n; ++j) g.set(first + j);
-        });
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = T.acc[x];
+        if ((a.flags & (access::def | access::use)) != access::def) continue;
+        if (!(a.flags & access::masked) || kills) {
+          g.reset_range(a.first, a.n);
+          k.set_range(a.first, a.n);
+        } else {
+          g.set_range(a.first, a.n);  // the old value flows through the inactive lanes
+        }
+      }
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = T.acc[x];
+        if (a.flags & access::use) g.set_range(a.first, a.n);
       }
     }
   }
@@ -281,12 +291,12 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       }
     }
     const block& blk = fn.blocks[b];
+    const uint32_t t0 = T.at(b);
     for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
-      for_each_access(isa, L.dm, blk.instrs[i], [&](bool, bool, uint32_t f, uint32_t n, int) {
-        for (uint32_t j = 0; j < n; ++j)
-          if (f + j < nd) touch(f + j, p);
-      });
+      // One dword of the range is enough: a vreg's interval is the hull over its dwords.
+      for (uint32_t x = T.begin[t0 + i]; x < T.begin[t0 + i + 1]; ++x)
+        if (T.acc[x].first < nd) touch(T.acc[x].first, p);
     }
   }
   // A memory result lands when it returns, not when issued: its registers stay taken on
@@ -295,11 +305,13 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   // where it enters a block, where it retires and where it leaves a block.
   {
     std::vector<async_pending> pin(nb), pout(nb);
-    std::vector<uint8_t> seen(nb, 0);
+    std::vector<uint8_t> seen(nb, 0), dirty_async(nb, 1);
     bool again = true;
     while (again) {
       again = false;
       for (std::size_t b = 0; b < nb; ++b) {
+        if (!dirty_async[b]) continue;
+        dirty_async[b] = 0;
         async_pending st;
         bool reached = b == 0;
         for (uint32_t q : preds[b])
@@ -316,6 +328,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           pout[b] = std::move(st);
           seen[b] = 1;
           again = true;
+          for (uint32_t s : fn.blocks[b].succs)
+            if (s < nb) dirty_async[s] = 1;
         }
       }
     }
