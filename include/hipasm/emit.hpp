@@ -244,6 +244,13 @@ constexpr void put_bits(S& out, std::string_view name, uint8_t bits, int n) {
   out.put(']');
 }
 
+// Whether two file-name pointers are the same, when the constant interpreters can tell:
+// pointers to distinct string literals do not compare as a constant expression (literals
+// may overlap), so those count as different and the basename is taken again.
+constexpr bool same_pointer(const char* a, const char* b) {
+  return a && b && __builtin_constant_p(a == b) && a == b;
+}
+
 constexpr std::string_view basename(const char* path) {
   std::string_view p = path ? std::string_view(path) : std::string_view();
   const auto slash = p.rfind('/');
@@ -433,14 +440,21 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::label && in.ops[i].value < target.size()) target[in.ops[i].value] = 1;
+  // The basename of the last file printed: the scan for '/' is per file, not per line.
+  const char* last_file = nullptr;
+  std::string_view base{};
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
       out.put(":\n");
     }
-    // (Comparing file pointers to skip repeated basename() calls is not a constant
-    // expression: string literals may overlap.)
-    for (const instr& in : fn.blocks[b].instrs) detail::print_instr(out, fn, isa, in, opt);
+    for (const instr& in : fn.blocks[b].instrs) {
+      if (opt.comments && in.loc.line && !detail::same_pointer(in.loc.file, last_file)) {
+        last_file = in.loc.file;
+        base = detail::basename(in.loc.file);
+      }
+      detail::print_instr(out, fn, isa, in, opt, base);
+    }
   }
 }
 
