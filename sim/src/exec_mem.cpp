@@ -1009,9 +1009,9 @@ void buffer_format_op(Wave& w, const Inst& in) {
   const size_t eb = f.bytes;
   const Operand& reg = Store ? in.src[1] : in.dst[0];
   // Component k's raw bits sit at bit f.shift[k] of the element (byte-aligned unless packed).
-  auto get = [&](const uint8_t* e, int k) {
+  auto get = [&](const uint8_t* e, int k) {  // e: at least 16 bytes
     uint32_t v = 0;
-    std::memcpy(&v, e + f.shift[k] / 8, std::min<size_t>(4, eb - f.shift[k] / 8));
+    std::memcpy(&v, e + f.shift[k] / 8, 4);
     return v >> (f.shift[k] % 8);
   };
   for_active(w.exec, [&](int lane) {
@@ -1037,7 +1037,10 @@ void buffer_format_op(Wave& w, const Inst& in) {
       std::memcpy(dv.at(a.addr, eb, lane, true), e, eb);
     } else {
       uint32_t vals[4];
-      const uint8_t* e = in_range ? dv.at(a.addr, eb, lane, false) : nullptr;
+      // Only the components loaded are read (the range check above covers the whole element).
+      const size_t nread = f.packed ? 4 : size_t(std::min(N, f.comps)) * (f.bits[0] / 8);
+      uint8_t e[16] = {};
+      if (in_range) std::memcpy(e, dv.at(a.addr, nread, lane, false), nread);
       for (int k = 0; k < N; ++k) {
         if (!in_range) { vals[k] = 0; continue; }
         if (k >= f.comps) { vals[k] = format_default(f, k, D16); continue; }
