@@ -13,6 +13,10 @@
 // - `Inst::pc` and `Wave::pc` are addresses as llvm-objdump-22 prints them (the code
 //   object's virtual addresses); the device address of code is `dispatch->code_base + pc`.
 // - Operand values: `read_*` never apply neg/abs/DPP/SDWA/op_sel; VALU semantics do that.
+// - MODE state the dispatcher applies before issue (handlers never see it): with
+//   MODE.vskip set, vector instructions are not issued at all (no handler, no observer call);
+//   in VGPR index mode a VALU handler (and the observer) get a copy of the Inst whose selected
+//   VGPR operands are already offset by M0[7:0] (dispatch.cpp, gpr_indexed).
 #pragma once
 #include <array>
 #include <bit>

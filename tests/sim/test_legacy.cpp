@@ -7,6 +7,7 @@
 // 2. Single instructions encoded by llvm-mc-22, decoded by the simulator and run on the memory
 //    harness (s_scratch_* wave/lane mapping, faults, the checker's pending results;
 //    v_screen_partition_4se_b32 against the guide's geometric description of its table).
+// 3. Coverage: every mnemonic of hipasm's gfx942 instruction table has semantics.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -18,6 +19,7 @@
 
 #include "checker.hpp"
 #include "decode.hpp"
+#include "hipasm/isa/gfx942.hpp"
 #include "memory/harness.hpp"
 #include "test_core_util.hpp"
 
@@ -286,4 +288,14 @@ TEST_CASE("legacy: v_screen_partition_4se_b32 is the guide's shader-engine cover
   for (int l = 0; l < kLanes; ++l) w.v(3)[l] = 77;
   g.issue(0, assemble("v_screen_partition_4se_b32_e64 v3, s4"));
   for (int l = 0; l < kLanes; ++l) CHECK(w.v(3)[l] == ((0x5ull >> l) & 1 ? coverage(0xff) : 77u));
+}
+
+TEST_CASE("legacy: every instruction hipasm's gfx942 table can emit has simulator semantics", "[legacy]") {
+  // ds_gws_*: global wave sync needs GDS, which compute kernels on gfx942 do not get; they stay
+  // without semantics (an error at launch, see test_dispatch).
+  std::string missing;
+  for (const hipasm::isa::instr_desc& d : hipasm::isa::gfx942_instrs)
+    if (!Registry::get().find(d.name) && !d.name.starts_with("ds_gws_")) missing += " " + std::string(d.name);
+  INFO("no semantics:" << missing);
+  CHECK(missing.empty());
 }

@@ -4,3 +4,5 @@ if(NOT TARGET sim_legacy_asm)
 endif()
 add_dependencies(${HIPASM_SIM_TEST_TARGET} sim_legacy_asm)
 set_tests_properties(${HIPASM_SIM_TEST_NAME} PROPERTIES LABELS "sim;core")
+# The coverage test reads hipasm's gfx942 instruction table.
+target_link_libraries(${HIPASM_SIM_TEST_TARGET} PRIVATE hipasm::hipasm)
