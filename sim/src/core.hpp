@@ -13,6 +13,10 @@
 // - `Inst::pc` and `Wave::pc` are addresses as llvm-objdump-22 prints them (the code
 //   object's virtual addresses); the device address of code is `dispatch->code_base + pc`.
 // - Operand values: `read_*` never apply neg/abs/DPP/SDWA/op_sel; VALU semantics do that.
+// - MODE state the dispatcher applies before issue (handlers never see it): with
+//   MODE.vskip set, vector instructions are not issued at all (no handler, no observer call);
+//   in VGPR index mode a VALU handler (and the observer) get a copy of the Inst whose selected
+//   VGPR operands are already offset by M0[7:0] (dispatch.cpp, gpr_indexed).
 #pragma once
 #include <array>
 #include <bit>
@@ -40,6 +44,11 @@ inline constexpr int kMaxVgprs = 512;  // unified file: v0..v255 then AGPRs at a
 // allocations (Memory) never overlap them.
 inline constexpr uint32_t kSharedApertureHi = 0x00010000u;   // LDS: 0x0001'0000'xxxx'xxxx
 inline constexpr uint32_t kPrivateApertureHi = 0x00020000u;  // scratch: 0x0002'0000'xxxx'xxxx
+
+// MODE register fields the dispatcher and the scalar semantics interpret (hardware layout).
+inline constexpr uint32_t kModeGprIdxEn = 1u << 27;  // VGPR index mode on (s_set_gpr_idx_on)
+inline constexpr uint32_t kModeVskip = 1u << 28;     // vector instructions are skipped (s_setvskip)
+inline constexpr int kModeCspShift = 29;             // fork/join branch-stack pointer [31:29]
 
 enum class Format : uint8_t {
   SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
@@ -148,7 +157,8 @@ struct Wave {
   uint64_t pc = 0;
   uint32_t accum_offset = 256;
   bool done = false, at_barrier = false;
-  uint32_t mode = 0;                   // MODE hwreg: round [3:0], denorm [7:4], dx10_clamp [8], ieee [9]
+  uint32_t mode = 0;                   // MODE hwreg: round [3:0], denorm [7:4], dx10_clamp [8], ieee [9],
+                                       // gpr_idx_en [27], vskip [28], csp [31:29] (see kMode*)
   uint32_t trapsts = 0;
   uint32_t wave_id = 0, workgroup_linear = 0, wave_in_group = 0;
   uint32_t workgroup_id[3] = {0, 0, 0};

@@ -480,6 +480,12 @@ uint32_t classify(const Inst& in) {
           starts(m, "s_addc") || starts(m, "s_subb") || starts(m, "s_cmov") || starts(m, "s_cmovk"))
         c |= C_READS_SCC;
       if (m == "s_sendmsg" || m == "s_sendmsghalt" || starts(m, "s_movrel")) c |= C_READS_M0;
+      if (starts(m, "s_rfe_")) c |= C_BRANCH;
+      if (m == "s_cbranch_g_fork" || m == "s_cbranch_i_fork" || m == "s_cbranch_join")
+        c |= C_READS_EXEC | C_WRITES_EXEC;
+      // Index mode: M0[7:0] / M0[15:12] are rewritten, the other bits kept.
+      if (m == "s_set_gpr_idx_on" || m == "s_set_gpr_idx_idx" || m == "s_set_gpr_idx_mode")
+        c |= C_READS_M0 | C_WRITES_M0;
       break;
     case Format::SMEM:
       c |= C_SMEM;
@@ -709,6 +715,11 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       if (f == Format::SOPK && in.num_dst == 1 && in.num_src == 1) {
         const std::string& m = e->base;
         if (starts(m, "s_cmpk_")) {
+          in.src[1] = in.src[0];
+          in.src[0] = in.dst[0];
+          in.num_src = 2;
+          in.num_dst = 0;
+        } else if (m == "s_cbranch_i_fork") {  // sdst is the compare mask (read, not written)
           in.src[1] = in.src[0];
           in.src[0] = in.dst[0];
           in.num_src = 2;
@@ -1341,7 +1352,9 @@ void check_reachable(const Program& prog, uint64_t entry) {
     if (in->mnemonic.empty()) fail(*in, "unknown instruction encoding");
     if (!in->exec) fail(*in, "no simulator semantics for " + in->mnemonic);
     const std::string& m = in->mnemonic;
-    if (m == "s_endpgm" || m == "s_setpc_b64" || m == "s_trap" || m == "s_sethalt") continue;
+    if (m == "s_endpgm" || m == "s_setpc_b64" || m == "s_trap" || m == "s_sethalt" ||
+        m == "s_rfe_b64" || m == "s_rfe_restore_b64")
+      continue;
     for (int i = 0; i < in->num_src; ++i)
       if (in->src[i].kind == Operand::Label) work.push_back(in->src[i].imm);
     if (m != "s_branch" && pc + in->size < prog.base + prog.index.size() * 4) work.push_back(pc + in->size);

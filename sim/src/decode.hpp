@@ -1,11 +1,21 @@
 // gfx942 instruction decoder: bytes of .text -> Inst (operands, modifiers, classes, LLVM text).
 #pragma once
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <tuple>
 
 #include "core.hpp"
 
 namespace hipasm::sim {
+
+// Instructions as VGPR index mode rewrites them (operands offset by M0[7:0]), made on first
+// use and kept with their Program so the checker can hold their addresses like any other.
+struct IndexedInsts {
+  std::mutex mu;
+  std::map<std::tuple<const Inst*, uint8_t, uint8_t>, std::unique_ptr<Inst>> made;  // (inst, index, mask)
+};
 
 // A decoded code section: one Inst per instruction, plus an index by address.
 struct Program {
@@ -13,6 +23,7 @@ struct Program {
   std::vector<Inst> insts;           // in address order
   std::vector<int32_t> index;        // (pc - base) / 4 -> position in insts, or -1
   bool bound = false;                // handlers looked up (bind_handlers)
+  std::unique_ptr<IndexedInsts> indexed = std::make_unique<IndexedInsts>();
   const Inst* at(uint64_t pc) const {
     uint64_t off = pc - base;
     if (pc < base || (off & 3) || off / 4 >= index.size()) return nullptr;

@@ -103,6 +103,45 @@ void trace_inst(std::FILE* out, const Wave& w, const Inst& in, uint64_t old_exec
   throw rt::error(b);
 }
 
+// VGPR index mode (MODE.gpr_idx_en, set by s_set_gpr_idx_on): a VALU instruction's VGPR
+// operands selected by M0[15:12] (bit 12 src0, 13 src1, 14 src2, 15 dst) are offset by M0[7:0].
+// Only VGPRs are: SGPRs, constants, AGPRs and every non-VALU instruction (memory, SALU) are
+// not (the ISA applies indexing to VALU operands). The slots are the decoder's, which match the
+// ISA's table of special cases: v_madmk/v_fmamk have the literal in src1 and vsrc1 in src2
+// (so src2_enable offsets it); accumulating forms (v_mac/v_fmac, SDWA dst preserve) read the
+// old value from dst[0], which dst_enable offsets; v_readlane's src0 and v_writelane's dst
+// follow their own bits. An index beyond the wave's VGPRs is an error (illegal per the ISA).
+// The rewritten instruction is kept with the Program (the checker keys its facts by address).
+const Inst& gpr_indexed(const Program& prog, const Wave& w, const Inst& in) {
+  const uint8_t idx = uint8_t(w.m0 & 0xff), mask = uint8_t((w.m0 >> 12) & 15);
+  if (idx == 0 || mask == 0) return in;
+  auto selected = [&](int slot) -> const Operand* {  // slot 0..2 = src0..2, 3 = dst
+    if (!(mask >> slot & 1)) return nullptr;
+    const Operand& o = slot == 3 ? in.dst[0] : in.src[size_t(slot)];
+    return o.kind == Operand::Vgpr ? &o : nullptr;
+  };
+  bool any = false;
+  for (int slot = 0; slot < 4; ++slot) {
+    const Operand* o = selected(slot);
+    if (!o) continue;
+    any = true;
+    if (o->reg + idx + o->dwords > w.accum_offset)
+      fail(in, "VGPR index mode: v" + std::to_string(o->reg) + " + M0[7:0] (" + std::to_string(idx) +
+                   ") is beyond the wave's " + std::to_string(w.accum_offset) + " VGPRs");
+  }
+  if (!any) return in;
+  std::lock_guard lock(prog.indexed->mu);
+  auto& made = prog.indexed->made[{&in, idx, mask}];
+  if (!made) {
+    auto v = std::make_unique<Inst>(in);
+    for (int slot = 0; slot < 4; ++slot)
+      if (selected(slot)) (slot == 3 ? v->dst[0] : v->src[size_t(slot)]).reg += idx;
+    v->text += "  (gpr_idx +" + std::to_string(idx) + ")";
+    made = std::move(v);
+  }
+  return *made;
+}
+
 // Entry state of one wave (gfx942, from the kernel descriptor).
 void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratch_base) {
   const KernelImage& k = *S.image;
@@ -248,6 +287,22 @@ void run_group(Shared& S, Worker& wk, uint64_t linear, unsigned worker_index) {
   auto step = [&](Wave& w) {
     const Inst* in = prog.at(w.pc);
     if (!in || !in->exec) bad_pc(w, w.pc, prog);
+    if (w.mode & (kModeVskip | kModeGprIdxEn)) [[unlikely]] {
+      // MODE.vskip (s_setvskip): vector instructions (VALU incl. MFMA, MUBUF, DS, FLAT/GLOBAL/
+      // SCRATCH) are not issued: no effect, no checker record, no waitcnt counter (the ISA).
+      if ((w.mode & kModeVskip) && (in->cls & (C_VALU | C_VMEM | C_DS | C_FLAT))) {
+        w.pc = in->pc + in->size;
+        if (trace) {
+          std::lock_guard lock(S.trace_mu);
+          std::fprintf(tout, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s  (skipped: MODE.vskip)\n",
+                       w.workgroup_id[0], w.workgroup_id[1], w.workgroup_id[2], w.wave_in_group,
+                       in->pc, in->text.c_str());
+        }
+        if (++local_exec >= flush_every) flush();
+        return;
+      }
+      if ((w.mode & kModeGprIdxEn) && (in->cls & C_VALU)) in = &gpr_indexed(prog, w, *in);
+    }
     w.cur = in;
     if (obs) obs->on_issue(w, *in, w.issued);
     ++w.issued;

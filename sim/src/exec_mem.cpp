@@ -24,20 +24,22 @@
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
 // - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
 // - Typed buffer ops (buffer_load/store_format_*, _d16, _d16_hi): the format from V# word 3
-//   (see buffer_format_op); the V# DST_SEL fields are ignored (identity swizzle); components the
-//   format lacks load as 0 (w: 1); out of range (whole element) loads 0, stores nothing;
-//   unsupported formats, stores of fewer components than the format has, and 32-bit integer
-//   formats with d16 are errors. UINT/SINT stores keep the low bits; UNORM/SNORM stores clamp
-//   and round to nearest even.
+//   (see buffer_format: the data and number formats, the packed 10/11-bit layouts, the store
+//   conversions); the V# DST_SEL fields are ignored (identity swizzle); components the format
+//   lacks load as 0 (w: 1); out of range (whole element) loads 0, stores nothing; unsupported
+//   formats, stores of fewer components than the format has, and 32-bit integer formats with
+//   d16 are errors.
 // - ds_append/ds_consume: LDS counter at M0 + offset, +/- popcount(EXEC), every active lane
 //   gets the pre-op value. ds_condxchg32_rtn_b64, ds_wrap_rtn_b32 as the ISA pseudocode.
-// - s_scratch_load/store_*: an error (the private segment is per lane here, not exposed to
-//   SMEM). s_atc_probe/s_atc_probe_buffer: no-ops.
+// - s_scratch_load/store_*: the wave's unswizzled view of its private segment, translated to
+//   the per-lane layout above (see s_scratch). s_atc_probe/s_atc_probe_buffer: no-ops.
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "checker.hpp"
 #include "core.hpp"
@@ -824,13 +826,31 @@ void buffer_atomic(Wave& w, const Inst& in) {
 // ---- MUBUF typed (format) loads and stores ------------------------------------------------
 //
 // The element layout comes from V# word 3: NUM_FORMAT [14:12], DATA_FORMAT [18:15] (gfx9).
-// Implemented data formats: 8, 16, 8_8, 16_16, 32, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32,
-// 32_32_32_32; number formats: UNORM/SNORM (8/16-bit components), UINT/SINT, FLOAT (16/32-bit
-// components). Anything else is an rt::error naming the instruction and the format.
+// Data formats: 8, 16, 8_8, 16_16, 32, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32, 32_32_32_32, and
+// the packed dword formats 10_11_11, 11_11_10, 10_10_10_2, 2_10_10_10, whose names list the
+// components from the most significant bits down (x is in the low bits, as drivers map
+// R11G11B10_FLOAT to 10_11_11 and R10G10B10A2 to 2_10_10_10): 10_11_11 = x[10:0] y[21:11]
+// z[31:22]; 11_11_10 = x[9:0] y[20:10] z[31:21]; 10_10_10_2 = x[1:0] y[11:2] z[21:12] w[31:22];
+// 2_10_10_10 = x[9:0] y[19:10] z[29:20] w[31:30].
+// Number formats, per component of b bits: UNORM raw / (2^b - 1); SNORM max(s / (2^(b-1) - 1),
+// -1); USCALED / SSCALED the unsigned / signed integer converted to float (not normalized);
+// UINT / SINT the integer; FLOAT: 16/32-bit IEEE, and for 10_11_11/11_11_10 the unsigned
+// 11-bit (5-bit exponent, 6-bit mantissa) and 10-bit (5, 5) floats (bias 15, with denormals,
+// infinity and NaN). Supported: UNORM/SNORM/USCALED/SSCALED up to 16-bit components and the
+// packed formats, UINT/SINT everywhere (not 32-bit with d16), FLOAT for 16/32-bit components
+// and 10_11_11/11_11_10. Anything else (RESERVED, 32-bit UNORM/SNORM/SCALED, FLOAT on the
+// 10_10_10_2 layouts) is an rt::error naming the instruction and the format.
+// Stores convert back: UINT/SINT keep the low bits; UNORM/SNORM scale, USCALED/SSCALED do not,
+// all four clamp to the component's range and round to nearest even (NaN stores 0); unsigned
+// small floats round to nearest even and clamp as EXT_packed_float defines (the ISA guide
+// gives no rules): negative values and -inf store 0, finite values above the largest finite
+// (65024 for 11-bit, 64512 for 10-bit) store the largest finite, +inf stores +inf, NaN a NaN.
 
 struct BufFormat {
-  int comps = 0, bits = 0, nfmt = 0;
-  size_t bytes() const { return size_t(comps) * bits / 8; }
+  int comps = 0, nfmt = 0, dfmt = 0;
+  bool packed = false;             // one dword holding all components
+  uint8_t bits[4] = {}, shift[4] = {};
+  size_t bytes = 0;                // element size
 };
 enum : int { NF_UNORM = 0, NF_SNORM = 1, NF_USCALED = 2, NF_SSCALED = 3, NF_UINT = 4, NF_SINT = 5, NF_FLOAT = 7 };
 
@@ -850,25 +870,42 @@ BufFormat buffer_format(const Wave& w, const Inst& in, bool d16) {
   uint32_t dfmt = (w3 >> 15) & 15, nfmt = (w3 >> 12) & 7;
   BufFormat f;
   f.nfmt = int(nfmt);
+  f.dfmt = int(dfmt);
+  auto uniform = [&](int comps, int bits) {
+    f.comps = comps;
+    for (int k = 0; k < comps; ++k) { f.bits[k] = uint8_t(bits); f.shift[k] = uint8_t(k * bits); }
+    f.bytes = size_t(comps) * bits / 8;
+  };
+  auto packed = [&](std::initializer_list<int> bits) {
+    f.packed = true;
+    f.bytes = 4;
+    int sh = 0;
+    for (int b : bits) { f.bits[f.comps] = uint8_t(b); f.shift[f.comps] = uint8_t(sh); sh += b; ++f.comps; }
+  };
   switch (dfmt) {
-    case 1: f = {1, 8, f.nfmt}; break;
-    case 2: f = {1, 16, f.nfmt}; break;
-    case 3: f = {2, 8, f.nfmt}; break;
-    case 4: f = {1, 32, f.nfmt}; break;
-    case 5: f = {2, 16, f.nfmt}; break;
-    case 10: f = {4, 8, f.nfmt}; break;
-    case 11: f = {2, 32, f.nfmt}; break;
-    case 12: f = {4, 16, f.nfmt}; break;
-    case 13: f = {3, 32, f.nfmt}; break;
-    case 14: f = {4, 32, f.nfmt}; break;
+    case 1: uniform(1, 8); break;
+    case 2: uniform(1, 16); break;
+    case 3: uniform(2, 8); break;
+    case 4: uniform(1, 32); break;
+    case 5: uniform(2, 16); break;
+    case 6: packed({11, 11, 10}); break;
+    case 7: packed({10, 11, 11}); break;
+    case 8: packed({2, 10, 10, 10}); break;
+    case 9: packed({10, 10, 10, 2}); break;
+    case 10: uniform(4, 8); break;
+    case 11: uniform(2, 32); break;
+    case 12: uniform(4, 16); break;
+    case 13: uniform(3, 32); break;
+    case 14: uniform(4, 32); break;
     default: break;
   }
   bool ok = f.comps != 0;
   if (ok) {
+    const int bits = f.bits[0];
     switch (nfmt) {
-      case NF_UNORM: case NF_SNORM: ok = f.bits <= 16; break;
-      case NF_UINT: case NF_SINT: ok = !(d16 && f.bits == 32); break;  // 32-bit int -> 16 bits: unmodelled
-      case NF_FLOAT: ok = f.bits >= 16; break;
+      case NF_UNORM: case NF_SNORM: case NF_USCALED: case NF_SSCALED: ok = f.packed || bits <= 16; break;
+      case NF_UINT: case NF_SINT: ok = !(d16 && bits == 32); break;  // 32-bit int -> 16 bits: unmodelled
+      case NF_FLOAT: ok = dfmt == 6 || dfmt == 7 || (!f.packed && bits >= 16); break;
       default: ok = false;
     }
   }
@@ -881,25 +918,46 @@ BufFormat buffer_format(const Wave& w, const Inst& in, bool d16) {
 inline float half_to_f32(uint32_t h) { return float(std::bit_cast<_Float16>(uint16_t(h))); }
 inline uint32_t f32_to_half(float f) { return std::bit_cast<uint16_t>(_Float16(f)); }
 
-// One loaded component (raw low `bits` bits) as the VGPR sees it: 32 bits, or 16 for d16.
-uint32_t format_load_value(const BufFormat& f, uint32_t raw, bool d16) {
-  uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+// Unsigned small floats: 5-bit exponent (bias 15), `mbits` mantissa bits (6: 11-bit, 5: 10-bit).
+float small_float_value(uint32_t raw, int mbits) {
+  uint32_t e = raw >> mbits, m = raw & ((1u << mbits) - 1);
+  if (e == 31) return m ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  if (e == 0) return std::ldexp(float(m), -14 - mbits);
+  return std::ldexp(float(m | (1u << mbits)), int(e) - 15 - mbits);
+}
+uint32_t small_float_bits(float x, int mbits) {
+  const uint32_t mmask = (1u << mbits) - 1, max_finite = (30u << mbits) | mmask;
+  if (std::isnan(x)) return (31u << mbits) | mmask;
+  if (!(x > 0)) return 0;  // negative, -0, -inf
+  if (std::isinf(x)) return 31u << mbits;
+  // Round to nearest even on the grid of the value's binade (the denormal grid below 2^-14).
+  int e = std::max(std::ilogb(x), -14);
+  float q = std::nearbyint(std::ldexp(x, mbits - e));  // exact scaling; RNE (default mode)
+  float v = std::ldexp(q, e - mbits);
+  if (v > small_float_value(max_finite, mbits)) return max_finite;
+  if (v < std::ldexp(1.0f, -14)) return uint32_t(q);  // denormal (or 0)
+  e = std::ilogb(v);
+  return uint32_t(e + 15) << mbits | (uint32_t(std::ldexp(v, mbits - e)) & mmask);
+}
+
+// Component k (raw low bits[k] bits) as the VGPR sees it: 32 bits, or 16 for d16.
+uint32_t format_load_value(const BufFormat& f, int k, uint32_t raw, bool d16) {
+  const int bits = f.bits[k];
+  uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1;
   raw &= mask;
-  int32_t sx = f.bits == 32 ? int32_t(raw) : int32_t(raw << (32 - f.bits)) >> (32 - f.bits);
+  int32_t sx = bits == 32 ? int32_t(raw) : int32_t(raw << (32 - bits)) >> (32 - bits);
+  auto flt = [&](float v) { return d16 ? f32_to_half(v) : b32(v); };
   switch (f.nfmt) {
     case NF_UINT: return d16 ? (raw & 0xffff) : raw;
     case NF_SINT: return d16 ? (uint32_t(sx) & 0xffff) : uint32_t(sx);
     case NF_FLOAT:
-      if (f.bits == 16) return d16 ? raw : b32(half_to_f32(raw));
+      if (bits == 10 || bits == 11) return flt(small_float_value(raw, bits - 5));  // exact in f16 too
+      if (bits == 16) return d16 ? raw : b32(half_to_f32(raw));
       return d16 ? f32_to_half(f32(raw)) : raw;
-    case NF_UNORM: {
-      float v = float(raw) / float(mask);
-      return d16 ? f32_to_half(v) : b32(v);
-    }
-    default: {  // SNORM
-      float v = std::max(float(sx) / float(mask >> 1), -1.0f);
-      return d16 ? f32_to_half(v) : b32(v);
-    }
+    case NF_UNORM: return flt(float(raw) / float(mask));
+    case NF_USCALED: return flt(float(raw));
+    case NF_SSCALED: return flt(float(sx));
+    default: return flt(std::max(float(sx) / float(mask >> 1), -1.0f));  // SNORM
   }
 }
 
@@ -910,24 +968,27 @@ uint32_t format_default(const BufFormat& f, int k, bool d16) {
   return d16 ? 0x3c00u : b32(1.0f);
 }
 
-// One register component (32 bits, or 16 for d16) -> the format's raw bits.
-uint32_t format_store_value(const BufFormat& f, uint32_t v, bool d16) {
-  uint32_t mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+// One register component (32 bits, or 16 for d16) -> the format's raw bits for component k.
+uint32_t format_store_value(const BufFormat& f, int k, uint32_t v, bool d16) {
+  const int bits = f.bits[k];
+  uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1;
   switch (f.nfmt) {
     case NF_UINT: return (d16 ? (v & 0xffff) : v) & mask;  // low bits, no saturation
     case NF_SINT: return (d16 ? uint32_t(int32_t(int16_t(v))) : v) & mask;
     case NF_FLOAT:
-      if (f.bits == 16) return d16 ? (v & 0xffff) : f32_to_half(f32(v));
+      if (bits == 10 || bits == 11) return small_float_bits(d16 ? half_to_f32(v) : f32(v), bits - 5);
+      if (bits == 16) return d16 ? (v & 0xffff) : f32_to_half(f32(v));
       return d16 ? b32(half_to_f32(v)) : v;
     default: {
       float x = d16 ? half_to_f32(v) : f32(v);
       if (std::isnan(x)) x = 0;
-      if (f.nfmt == NF_UNORM) {
-        x = std::clamp(x, 0.0f, 1.0f);
-        return uint32_t(std::nearbyint(x * float(mask))) & mask;
+      const float umax = float(mask), smax = float(mask >> 1), smin = -smax - 1;
+      switch (f.nfmt) {
+        case NF_UNORM: return uint32_t(std::nearbyint(std::clamp(x, 0.0f, 1.0f) * umax)) & mask;
+        case NF_SNORM: return uint32_t(int32_t(std::nearbyint(std::clamp(x, -1.0f, 1.0f) * smax))) & mask;
+        case NF_USCALED: return uint32_t(std::clamp(std::nearbyint(x), 0.0f, umax)) & mask;
+        default: return uint32_t(int32_t(std::clamp(std::nearbyint(x), smin, smax))) & mask;  // SSCALED
       }
-      x = std::clamp(x, -1.0f, 1.0f);
-      return uint32_t(int32_t(std::nearbyint(x * float(mask >> 1)))) & mask;
     }
   }
 }
@@ -941,18 +1002,25 @@ void buffer_format_op(Wave& w, const Inst& in) {
   BufFormat f = buffer_format(w, in, D16);
   if (Store && N < f.comps)
     fail(in, std::string("storing ") + std::to_string(N) + " component(s) to the " +
-                 std::to_string(f.comps) + "-component buffer format " +
-                 dfmt_name((read_scalar(w, in.src[2], 3) >> 15) & 15) +
+                 std::to_string(f.comps) + "-component buffer format " + dfmt_name(uint32_t(f.dfmt)) +
                  " is not supported by the simulator (unwritten components are unspecified)");
   uint32_t so = buffer_soffset(w, in);
   DeviceView dv(*w.dispatch->memory, in);
-  const size_t cb = size_t(f.bits) / 8, eb = f.bytes();
+  const size_t eb = f.bytes;
   const Operand& reg = Store ? in.src[1] : in.dst[0];
+  // Component k's raw bits sit at bit f.shift[k] of the element (byte-aligned unless packed).
+  auto get = [&](const uint8_t* e, int k) {  // e: at least 16 bytes
+    uint32_t v = 0;
+    std::memcpy(&v, e + f.shift[k] / 8, 4);
+    return v >> (f.shift[k] % 8);
+  };
   for_active(w.exec, [&](int lane) {
     BufAddr a = buffer_address(w, in, r, so, lane);
     bool in_range = buffer_in_range(r, a, 0, eb);
     if constexpr (Store) {
       if (!in_range) return;
+      uint8_t e[16] = {};
+      uint32_t word = 0;
       for (int k = 0; k < f.comps; ++k) {
         uint32_t v;
         if constexpr (D16) {
@@ -961,17 +1029,22 @@ void buffer_format_op(Wave& w, const Inst& in) {
         } else {
           v = read_u32(w, reg, lane, k);
         }
-        uint32_t raw = format_store_value(f, v, D16);
-        std::memcpy(dv.at(a.addr + k * cb, cb, lane, true), &raw, cb);
+        uint32_t raw = format_store_value(f, k, v, D16);
+        if (f.packed) word |= raw << f.shift[k];
+        else std::memcpy(e + f.shift[k] / 8, &raw, f.bits[k] / 8);
       }
+      if (f.packed) std::memcpy(e, &word, 4);
+      std::memcpy(dv.at(a.addr, eb, lane, true), e, eb);
     } else {
       uint32_t vals[4];
+      // Only the components loaded are read (the range check above covers the whole element).
+      const size_t nread = f.packed ? 4 : size_t(std::min(N, f.comps)) * (f.bits[0] / 8);
+      uint8_t e[16] = {};
+      if (in_range) std::memcpy(e, dv.at(a.addr, nread, lane, false), nread);
       for (int k = 0; k < N; ++k) {
         if (!in_range) { vals[k] = 0; continue; }
         if (k >= f.comps) { vals[k] = format_default(f, k, D16); continue; }
-        uint32_t raw = 0;
-        std::memcpy(&raw, dv.at(a.addr + k * cb, cb, lane, false), cb);
-        vals[k] = format_load_value(f, raw, D16);
+        vals[k] = format_load_value(f, k, get(e, k), D16);
       }
       if constexpr (D16) {
         for (int d = 0; d < (N + 1) / 2; ++d) {
@@ -1050,11 +1123,46 @@ void ds_wrap(Wave& w, const Inst& in) {
   checker_lds_access_lanes(w, lane_addr, w.exec, 4, LdsAccess::Atomic);
 }
 
-// s_scratch_load/store_*: the simulator lays private memory out per lane (lane L at
-// scratch_base + L * stride), not as the hardware's swizzled wave view SMEM addresses.
-void s_scratch_unsupported(Wave&, const Inst& in) {
-  fail(in, "scalar scratch access is not supported by the simulator (the private segment is "
-           "modelled per lane and not exposed to SMEM)");
+// s_scratch_load/store_*: ADDR = SGPR[base] + inst_offset + (SGPR[soffset] or M0) * 64 (the
+// ISA: a register offset counts 64-byte units, the immediate is a signed byte offset). ADDR is
+// a byte address of the wave's (unswizzled) view of its private segment and must lie inside
+// this wave's [FLAT_SCRATCH, FLAT_SCRATCH + 64 * stride) (the dispatcher sets FLAT_SCRATCH =
+// s[102:103] = Wave::scratch_base); anything else is an error, like other scratch accesses.
+// The hardware keeps private memory swizzled with element size 4 and index stride 64: wave-view
+// byte W holds lane (W / 4) % 64's private byte (W / 256) * 4 + W % 4. The simulator stores
+// each lane's bytes contiguously (lane L's byte `off` at scratch_base + L * stride + off), so
+// every dword is translated: a scalar load sees what the lanes' vector scratch stores wrote,
+// as on hardware. Addresses must be 4-byte aligned (as for other SMEM).
+template <int N, bool Store>
+void s_scratch(Wave& w, const Inst& in) {
+  uint64_t base = read_scalar64(w, in.src[0]) & 0xffff'ffff'ffffull;
+  int64_t off = in.mod.offset;
+  if (in.src[1].kind != Operand::None) off += int64_t(read_scalar(w, in.src[1])) * 64;
+  const uint64_t addr = base + uint64_t(off);
+  const char* what = Store ? "scalar scratch store" : "scalar scratch load";
+  require_aligned(in, what, addr, 4 * N, -1, 4);
+  const uint64_t wave_bytes = uint64_t(w.scratch_lane_stride) * kLanes;
+  if (addr < w.scratch_base || addr - w.scratch_base + 4 * N > wave_bytes)
+  {
+    char seg[96];
+    std::snprintf(seg, sizeof seg, "outside the wave's %llu-byte private segment at 0x%llx (FLAT_SCRATCH)",
+                  (unsigned long long)wave_bytes, (unsigned long long)w.scratch_base);
+    memory_fault(in, what, addr, 4 * N, -1, seg);
+  }
+  DeviceView dv(*w.dispatch->memory, in);
+  for (int k = 0; k < N; ++k) {
+    uint64_t wv = addr - w.scratch_base + 4u * k;
+    uint64_t lane = (wv >> 2) & 63, lane_off = (wv >> 8) * 4;
+    uint8_t* p = dv.at(w.scratch_base + lane * w.scratch_lane_stride + lane_off, 4, -1, Store);
+    if constexpr (Store) {
+      uint32_t v = read_scalar(w, in.src[2], k);
+      std::memcpy(p, &v, 4);
+    } else {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      write_scalar(w, in.dst[0], v, k);
+    }
+  }
 }
 
 // ---- Registration -----------------------------------------------------------------------
@@ -1101,9 +1209,9 @@ const Registrar gap_handlers{
     {"buffer_store_format_d16_hi_x", buffer_format_op<1, true, true, true>},
     {"ds_append", ds_append_consume<true>}, {"ds_consume", ds_append_consume<false>},
     {"ds_condxchg32_rtn_b64", ds_condxchg32}, {"ds_wrap_rtn_b32", ds_wrap},
-    {"s_scratch_load_dword", s_scratch_unsupported}, {"s_scratch_load_dwordx2", s_scratch_unsupported},
-    {"s_scratch_load_dwordx4", s_scratch_unsupported}, {"s_scratch_store_dword", s_scratch_unsupported},
-    {"s_scratch_store_dwordx2", s_scratch_unsupported}, {"s_scratch_store_dwordx4", s_scratch_unsupported},
+    {"s_scratch_load_dword", s_scratch<1, false>}, {"s_scratch_load_dwordx2", s_scratch<2, false>},
+    {"s_scratch_load_dwordx4", s_scratch<4, false>}, {"s_scratch_store_dword", s_scratch<1, true>},
+    {"s_scratch_store_dwordx2", s_scratch<2, true>}, {"s_scratch_store_dwordx4", s_scratch<4, true>},
     {"s_atc_probe", s_nop_mem}, {"s_atc_probe_buffer", s_nop_mem},
 };
 

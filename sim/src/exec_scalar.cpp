@@ -1,10 +1,19 @@
 // Scalar ALU and program-control semantics (SOP1, SOP2, SOPK, SOPC, SOPP, and the SMEM
 // counters s_memtime/s_memrealtime), as the gfx9 (CDNA3) ISA defines them, SCC included.
 //
-// Not simulated (left unregistered, so a kernel using them fails at launch with "no simulator
-// semantics"): the legacy fork/join stack (s_cbranch_g_fork, s_cbranch_i_fork,
-// s_cbranch_join), trap return (s_rfe_b64, s_rfe_restore_b64), VGPR index mode
-// (s_set_gpr_idx_*), s_setvskip. Compilers do not emit them for compute kernels.
+// Legacy and mode-changing control, per the Vega ISA guide (the CDNA3 guide keeps them):
+// - VGPR index mode: s_set_gpr_idx_on/off/idx/mode set MODE.gpr_idx_en and M0[7:0] (index),
+//   M0[15:12] (src0, src1, src2, dst enables); the dispatcher applies the index to VALU
+//   operands (dispatch.cpp, gpr_indexed).
+// - s_setvskip sets MODE.vskip = S0[S1[4:0]]; while set the dispatcher skips vector
+//   instructions (VALU, MUBUF, DS, FLAT/GLOBAL/SCRATCH): they are not issued at all.
+// - Fork/join (s_cbranch_g_fork, s_cbranch_i_fork, s_cbranch_join): the guide's pseudocode.
+//   CSP is MODE[31:29]; stack entry k is the 128-bit {PC, EXEC} at SGPR[4k] (absolute SGPRs
+//   s[4k:4k+3]: EXEC in s[4k:4k+1], the PC as a byte address in s[4k+2:4k+3]). Pushing with
+//   CSP = 7 (the 3-bit pointer would wrap) and joining with CSP = 0 when the saved CSP differs
+//   are errors.
+// - s_rfe_b64 / s_rfe_restore_b64: PC = S0 (a byte address, like s_setpc); PRIV is not
+//   modelled; the restore form's second operand is ignored, as the guide says.
 //
 // Hardware registers (s_getreg/s_setreg): MODE (read/write), TRAPSTS (read/write), STATUS
 // (SCC, EXECZ, VCCZ, IN_TG, VALID), HW_ID (wave id in the group, a CU id derived from the
@@ -373,6 +382,74 @@ void s_bitreplicate_b64_b32(Wave& w, const Inst& in) {
   D64(w, in, r);
 }
 
+// ---------------------------------------------------------------- VGPR index mode, VSKIP
+// M0[7:0] = index, M0[15:12] = enables (src0, src1, src2, dst); other M0 bits are kept.
+void set_gpr_idx(Wave& w, u32 index, u32 enables) {
+  w.m0 = (w.m0 & ~0xf0ffu) | (index & 0xff) | (enables & 15) << 12;
+}
+void s_set_gpr_idx_on(Wave& w, const Inst& in) {
+  // SIMM4: the raw S1 field (SOPC bits [11:8]).
+  set_gpr_idx(w, S0(w, in), (in.mod.simm16 >> 8) & 15);
+  w.mode |= kModeGprIdxEn;
+}
+void s_set_gpr_idx_off(Wave& w, const Inst&) { w.mode &= ~kModeGprIdxEn; }
+void s_set_gpr_idx_idx(Wave& w, const Inst& in) { set_gpr_idx(w, S0(w, in), w.m0 >> 12); }
+void s_set_gpr_idx_mode(Wave& w, const Inst& in) { set_gpr_idx(w, w.m0, in.mod.simm16); }
+void s_setvskip(Wave& w, const Inst& in) {
+  bool on = (S0(w, in) >> (S1(w, in) & 31)) & 1;
+  w.mode = on ? (w.mode | kModeVskip) : (w.mode & ~kModeVskip);
+}
+
+// ---------------------------------------------------------------- fork/join
+u32 csp(const Wave& w) { return w.mode >> kModeCspShift & 7; }
+void set_csp(Wave& w, u32 v) {
+  w.mode = (w.mode & ~(7u << kModeCspShift)) | (v & 7) << kModeCspShift;
+}
+// Pushes {pc (device byte address), mask} at SGPR[CSP * 4]; CSP += 1.
+void fork_push(Wave& w, const Inst& in, u64 pc, u64 mask) {
+  u32 k = csp(w);
+  if (k >= 7) fail(in, "fork/join branch stack overflow (CSP = 7; the 3-bit CSP would wrap)");
+  w.sgpr[4 * k] = u32(mask);
+  w.sgpr[4 * k + 1] = u32(mask >> 32);
+  w.sgpr[4 * k + 2] = u32(pc);
+  w.sgpr[4 * k + 3] = u32(pc >> 32);
+  set_csp(w, k + 1);
+}
+// S0 = compare mask; `target` = the branch target's device byte address.
+void fork(Wave& w, const Inst& in, u64 mask, u64 target) {
+  const u64 next = w.dispatch->code_base + in.pc + in.size;
+  const u64 pass = mask & w.exec, failm = ~mask & w.exec;
+  if (pass == w.exec) {
+    jump_to(w, target);
+  } else if (failm == w.exec) {
+    // PC += 4: fall through
+  } else if (std::popcount(failm) < std::popcount(pass)) {
+    w.exec = failm;
+    fork_push(w, in, target, pass);
+  } else {
+    w.exec = pass;
+    fork_push(w, in, next, failm);
+    jump_to(w, target);
+  }
+}
+void s_cbranch_g_fork(Wave& w, const Inst& in) { fork(w, in, S0_64(w, in), S1_64(w, in)); }
+void s_cbranch_i_fork(Wave& w, const Inst& in) {
+  // The decoder gives the mask as src0 and the target (pc + 4 + SIMM16 * 4) as a label.
+  fork(w, in, S0_64(w, in), w.dispatch->code_base + in.src[1].imm);
+}
+void s_cbranch_join(Wave& w, const Inst& in) {
+  u32 k = csp(w);
+  if (k == S0(w, in)) return;  // second time at the join: continue
+  if (k == 0) fail(in, "fork/join branch stack underflow (CSP = 0 but the saved CSP is " +
+                           std::to_string(S0(w, in)) + ")");
+  --k;
+  set_csp(w, k);
+  w.exec = w.sgpr[4 * k] | u64(w.sgpr[4 * k + 1]) << 32;
+  jump_to(w, w.sgpr[4 * k + 2] | u64(w.sgpr[4 * k + 3]) << 32);
+}
+// Return from a trap handler: PC = S0 (PRIV is not modelled; restore's S1 is ignored).
+void s_rfe_b64(Wave& w, const Inst& in) { jump_to(w, S0_64(w, in)); }
+
 // ---------------------------------------------------------------- SOPC
 template <int Cmp, bool Signed>
 void s_cmp32(Wave& w, const Inst& in) {
@@ -518,6 +595,12 @@ const Registrar scalar_handlers{
     {"s_sethalt", s_sethalt}, {"s_trap", s_trap}, {"s_sendmsg", s_sendmsg},
     {"s_sendmsghalt", s_sendmsghalt}, {"s_endpgm_saved", s_endpgm_saved},
     {"s_endpgm_ordered_ps_done", s_endpgm_saved},
+    // VGPR index mode, VSKIP, fork/join, trap return
+    {"s_set_gpr_idx_on", s_set_gpr_idx_on}, {"s_set_gpr_idx_off", s_set_gpr_idx_off},
+    {"s_set_gpr_idx_idx", s_set_gpr_idx_idx}, {"s_set_gpr_idx_mode", s_set_gpr_idx_mode},
+    {"s_setvskip", s_setvskip}, {"s_cbranch_g_fork", s_cbranch_g_fork},
+    {"s_cbranch_i_fork", s_cbranch_i_fork}, {"s_cbranch_join", s_cbranch_join},
+    {"s_rfe_b64", s_rfe_b64}, {"s_rfe_restore_b64", s_rfe_b64},
     // SMEM counters
     {"s_memtime", s_memtime}, {"s_memrealtime", s_memrealtime},
 };

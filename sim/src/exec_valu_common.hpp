@@ -7,8 +7,7 @@
 // the field is clear, output denormals when bit 1 is clear; DX10_CLAMP ([8]) — clamp turns
 // NaN into 0 when set. Rounding is always round-to-nearest-even (FP_ROUND is not modelled;
 // no clang-generated kernel changes it). IEEE mode's sNaN quieting in min/max is modelled;
-// the non-IEEE (IEEE = 0) min/max rules, exception flags (TRAPSTS) and
-// v_screen_partition_4se_b32 (undocumented in the ISA guide) are not.
+// the non-IEEE (IEEE = 0) min/max rules and exception flags (TRAPSTS) are not.
 // 16-bit results: the gfx9 rule for the unused half (LLVM's zeroesHigh16BitsOfDest): VOP1/
 // VOP2-derived f16/u16 ops and v_mad/fma/div_fixup_f16 zero it, the VOP3-only 16-bit ops
 // (min3/max3/med3, add_i16, ...) and v_mac/madmk/madak_f16 keep it; op_sel[3] writes the

@@ -1,7 +1,6 @@
 // Hand-written gfx942 kernels for tests/sim/test_scalar.cpp and test_dispatch.cpp.
 // salu_ops: SALU instructions clang seldom emits; each result lands in s4..s75 and is
 // stored with s_store_dwordx4 to out[0..71] (out[i] = s(4+i)).
-// no_semantics: an instruction the simulator does not simulate (s_rfe_b64).
 // bad_encoding: a word that is no gfx942 instruction.
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 6
@@ -125,31 +124,6 @@ salu_ops:
 	.end_amdhsa_kernel
 
 	.text
-	.globl	no_semantics
-	.p2align	8
-	.type	no_semantics,@function
-no_semantics:
-	s_mov_b32 s4, 1
-	s_rfe_b64 s[4:5]
-	s_endpgm
-
-.Lend_no_semantics:
-	.size	no_semantics, .Lend_no_semantics-no_semantics
-	.section	.rodata,"a",@progbits
-	.p2align	6, 0x0
-	.amdhsa_kernel no_semantics
-		.amdhsa_kernarg_size 16
-		.amdhsa_user_sgpr_count 2
-		.amdhsa_user_sgpr_kernarg_segment_ptr 1
-		.amdhsa_system_sgpr_workgroup_id_x 1
-		.amdhsa_next_free_vgpr 4
-		.amdhsa_next_free_sgpr 8
-		.amdhsa_accum_offset 4
-		.amdhsa_float_denorm_mode_32 3
-		.amdhsa_float_denorm_mode_16_64 3
-	.end_amdhsa_kernel
-
-	.text
 	.globl	bad_encoding
 	.p2align	8
 	.type	bad_encoding,@function
@@ -197,29 +171,6 @@ amdhsa.kernels:
     .sgpr_count:     80
     .sgpr_spill_count: 0
     .symbol:         salu_ops.kd
-    .vgpr_count:     4
-    .vgpr_spill_count: 0
-    .wavefront_size: 64
-  - .args:
-      - .address_space:  global
-        .offset:         0
-        .size:           8
-        .value_kind:     global_buffer
-      - .offset:         8
-        .size:           4
-        .value_kind:     by_value
-      - .offset:         12
-        .size:           4
-        .value_kind:     by_value
-    .group_segment_fixed_size: 0
-    .kernarg_segment_align: 8
-    .kernarg_segment_size: 16
-    .max_flat_workgroup_size: 1024
-    .name:           no_semantics
-    .private_segment_fixed_size: 0
-    .sgpr_count:     8
-    .sgpr_spill_count: 0
-    .symbol:         no_semantics.kd
     .vgpr_count:     4
     .vgpr_spill_count: 0
     .wavefront_size: 64
