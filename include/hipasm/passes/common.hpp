@@ -19,8 +19,17 @@ struct isa_view {
   uint32_t count = 0;
 
   constexpr const isa::instr_desc& operator[](uint32_t op) const { return descs[op]; }
-  // Index of a mnemonic, or -1 (linear: called a few times per pass, never per instruction).
+  // Index of a mnemonic, or -1. Target tables are sorted by mnemonic: a binary search
+  // (string comparisons cost the default constant interpreter tens of microseconds each),
+  // then a linear scan for tables that are not sorted.
   constexpr int find(std::string_view name) const {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+      const uint32_t mid = (lo + hi) / 2;
+      if (descs[mid].name < name) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < count && descs[lo].name == name) return static_cast<int>(lo);
     for (uint32_t i = 0; i < count; ++i)
       if (descs[i].name == name) return static_cast<int>(i);
     return -1;

@@ -167,10 +167,12 @@ struct opcode_kind_cache {
   }
 };
 
-constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in,
-                                         opcode_kind_cache& cache) {
+// Fills `h` (default-constructed) in place: the facts are big, and every copy of them is
+// interpreted field by field.
+constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa_view& isa, const instr& in,
+                                 opcode_kind_cache& cache) {
   using namespace isa;
-  hazard_facts h;
+  hazard_facts& h = h_;
   const instr_desc& d = isa[in.op];
   const uint64_t fl = d.flags;
   const uint32_t op_kind = cache.get(isa, in.op);
@@ -242,9 +244,14 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
   if (h.is(hk_vmem) && store)
     for (int i = 0; i < h.nuses; ++i)
       if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
-  return h;
 }
 
+constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in,
+                                         opcode_kind_cache& cache) {
+  hazard_facts h;
+  fill_hazard_facts(h, fn, isa, in, cache);
+  return h;
+}
 constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in) {
   opcode_kind_cache cache(isa);
   return make_hazard_facts(fn, isa, in, cache);
@@ -490,10 +497,14 @@ struct hazard_walker {
   constexpr void walk(const hazard_facts& C, const active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
                       int hops, hazard_need& need) const {
     const int window = sub.window;
+    // Only a walk into the block being rewritten from its end (a self loop) reaches its
+    // not yet rewritten tail; every other walk reads one vector directly.
+    const bool split = b == cur && end > cur_prefix->size();
+    const std::vector<hazard_facts>& direct = b == cur ? *cur_prefix : (*facts)[b];
     for (std::size_t i = end; i-- > 0;) {
       if (dist >= window) return;
-      const hazard_facts& P = at(b, i);
-      if (may_conflict(sub, P, C)) {
+      const hazard_facts& P = split ? at(b, i) : direct[i];
+      if ((P.kind & sub.producers) && may_conflict(sub, P, C)) {
         const hazard_need n = hazard_between(*rules, sub, P, C);
         if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
       }
@@ -518,7 +529,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   opcode_kind_cache kinds(isa);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     facts[b].reserve(fn.blocks[b].instrs.size());
-    for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in, kinds));
+    for (const instr& in : fn.blocks[b].instrs) fill_hazard_facts(facts[b].emplace_back(), fn, isa, in, kinds);
   }
   uint32_t present = 0;
   for (const auto& fb : facts)
