@@ -20,6 +20,7 @@
 #include "checker.hpp"
 #include "decode.hpp"
 #include "hipasm/isa/gfx942.hpp"
+#include "assemble_one.hpp"
 #include "memory/harness.hpp"
 #include "test_core_util.hpp"
 
@@ -142,35 +143,6 @@ TEST_CASE("legacy: s_scratch_* address the wave view of the lanes' private segme
 namespace {
 
 using namespace simtest;
-
-std::string run_cmd(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  pclose(p);
-  return out;
-}
-
-// Assembles one gfx942 instruction with llvm-mc-22 and decodes it with the simulator.
-Inst assemble(const std::string& text) {
-  std::string out = run_cmd("echo '" + text + "' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding 2>&1");
-  std::smatch m;
-  std::regex re(R"(encoding: \[([^\]]*)\])");
-  if (!std::regex_search(out, m, re)) FAIL("llvm-mc-22 did not encode '" << text << "': " << out);
-  std::vector<uint8_t> bytes;
-  std::stringstream hs(m[1].str());
-  std::string tok;
-  while (std::getline(hs, tok, ',')) bytes.push_back(uint8_t(std::stoul(tok, nullptr, 16)));
-  while (bytes.size() < 12) bytes.push_back(0);
-  Inst in = decode_one(bytes, 0);
-  REQUIRE(!in.mnemonic.empty());
-  in.exec = Registry::get().find(in.mnemonic);
-  REQUIRE(in.exec != nullptr);
-  return in;
-}
 
 // A wave with a 64 * `stride`-byte private segment; s[2:3] = its base (FLAT_SCRATCH).
 uint64_t give_scratch(Group& g, uint32_t stride) {

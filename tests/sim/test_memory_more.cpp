@@ -15,41 +15,13 @@
 #include <sstream>
 
 #include "decode.hpp"
+#include "assemble_one.hpp"
 #include "memory/harness.hpp"
 
 using namespace simtest;
 using hipasm::rt::error;
 
 namespace {
-
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  pclose(p);
-  return out;
-}
-
-// Assembles one gfx942 instruction with llvm-mc-22 and decodes it with the simulator.
-Inst assemble(const std::string& text) {
-  std::string out = run("echo '" + text + "' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding 2>&1");
-  std::smatch m;
-  std::regex re(R"(encoding: \[([^\]]*)\])");
-  if (!std::regex_search(out, m, re)) FAIL("llvm-mc-22 did not encode '" << text << "': " << out);
-  std::vector<uint8_t> bytes;
-  std::stringstream hs(m[1].str());
-  std::string tok;
-  while (std::getline(hs, tok, ',')) bytes.push_back(uint8_t(std::stoul(tok, nullptr, 16)));
-  while (bytes.size() < 12) bytes.push_back(0);
-  Inst in = decode_one(bytes, 0);
-  REQUIRE(!in.mnemonic.empty());
-  in.exec = Registry::get().find(in.mnemonic);
-  REQUIRE(in.exec != nullptr);
-  return in;
-}
 
 void set_lanes(Wave& w, int reg, auto f) {
   for (int l = 0; l < kLanes; ++l) w.v(reg)[l] = uint32_t(f(l));

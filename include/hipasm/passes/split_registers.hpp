@@ -93,9 +93,7 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
                 .add(" tuples must be");
           return false;
         }
-        if (id != o.value || true) {
-          if (need > p.align) p.align = need;
-        }
+        if (need > p.align) p.align = need;
         o.value = id;
         o.offset = off;
       }
