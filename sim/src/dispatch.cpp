@@ -157,6 +157,7 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
   w.pc = k.entry;
   w.accum_offset = k.accum_offset ? k.accum_offset : 256;
   w.done = w.at_barrier = false;
+  w.gws_wait = nullptr;
   w.mode = (k.float_round_mode_32 & 3) | (k.float_round_mode_16_64 & 3) << 2 |
            (k.float_denorm_mode_32 & 3) << 4 | (k.float_denorm_mode_16_64 & 3) << 6 |
            uint32_t(k.dx10_clamp) << 8 | uint32_t(k.ieee_mode) << 9;
@@ -282,7 +283,6 @@ struct GroupRun {
       if (S.dispatch.scratch_addr || wk.scratch)
         scratch_base = wk.scratch_base + uint64_t(i) * kLanes * ((k.private_segment_fixed_size + 15) & ~15u);
       init_wave(*wk.waves[i], S, g, i, scratch_base);
-      wk.waves[i]->gws_wait = nullptr;
     }
     runnable.reserve(S.waves_per_group);
     live = S.waves_per_group;
@@ -411,7 +411,7 @@ void run_group(Shared& S, Worker& wk, uint64_t linear) {
     r.abort();
     throw;
   }
-  if (r.S.dispatch.observer) r.S.dispatch.observer->on_workgroup_end(uint32_t(linear));
+  if (r.obs) r.obs->on_workgroup_end(uint32_t(linear));
 }
 
 // "GWS barrier never completes" and friends: the first blocked wave (workgroup order, then
