@@ -104,6 +104,8 @@ def signature(ops, fieldmap):
                 sig.append(f"?{lo}:{cls}{n}")
             continue
         low = o.lower()
+        if low == "gds":  # the GWS opcodes' modifier, printed alone when there is no operand
+            continue
         if low in ("vcc", "exec", "m0", "scc", "off", "vcc_lo", "exec_lo"):
             sig.append(low)
         elif low.startswith("hwreg("):
@@ -172,10 +174,13 @@ def probes():
     # DS: 110110 acc[25] op[24:17] gds[16] offset1[15:8] offset0[7:0]; vdst data1 data0 addr.
     # The disassembler rejects a non-zero field the instruction does not use, so variants zero
     # subsets of the operand fields (most operands first).
+    # GDS-only opcodes (ds_gws_*) decode only with the gds bit set; those variants come last,
+    # so an opcode valid without it keeps its gds-less row.
     fm_d = {16: ["vdst"], 4: ["addr"], 8: ["data0"], 12: ["data1"]}
     for op in range(0, 256):
-        yield "DS", op, [[0xD8000000 | op << 17, w] for w in
-                         subsets([(4, 0), (8, 8), (12, 16), (16, 24)])], fm_d
+        ws = subsets([(4, 0), (8, 8), (12, 16), (16, 24)])
+        yield "DS", op, [[0xD8000000 | op << 17, w] for w in ws] + \
+                        [[0xD8000000 | op << 17 | 1 << 16, w] for w in ws], fm_d
     # FLAT: 110111 op[24:18] slc/nt[17] glc/sc0[16] seg[15:14] lds/sve[13] offset[12:0];
     # vdst[31:24] acc/nv[23] saddr[22:16] data[15:8] addr[7:0]
     fm_f = {16: ["vdst"], 4: ["addr"], 8: ["data"], 20: ["saddr"]}

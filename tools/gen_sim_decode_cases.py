@@ -171,6 +171,12 @@ def variants(fmt, mnem, sig, text):
             out += [text.replace("0x10", "s6"), text.replace("0x10", "-0x100"),
                     text.replace("0x10", "0xfffff"), text.replace("0x10", "s6 offset:0x20"),
                     text + " glc"]
+    elif fmt == "DS" and base.startswith("ds_gws_"):
+        # GWS: "gds" printed last; the data VGPR (ADDR field) may be an AGPR or odd.
+        plain = text[:-len(" gds")]
+        out += [plain + " offset:65535 gds", plain + " offset:63 gds"]
+        if "addr:v1" in toks:
+            out += [text.replace("v4", "a4"), text.replace("v4", "v5"), text.replace("v4", "a255")]
     elif fmt == "DS":
         if "offset0" not in text:
             two = "2_" in base or "2st64" in base

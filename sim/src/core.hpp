@@ -157,6 +157,9 @@ struct Wave {
   uint64_t pc = 0;
   uint32_t accum_offset = 256;
   bool done = false, at_barrier = false;
+  // Blocked at this ds_gws_barrier / ds_gws_sema_p until the resource releases it (exec_gws.cpp);
+  // the dispatcher does not issue for a blocked wave. nullptr = not blocked.
+  const Inst* gws_wait = nullptr;
   uint32_t mode = 0;                   // MODE hwreg: round [3:0], denorm [7:4], dx10_clamp [8], ieee [9],
                                        // gpr_idx_en [27], vskip [28], csp [31:29] (see kMode*)
   uint32_t trapsts = 0;
@@ -362,6 +365,19 @@ struct DispatchParams {
   std::FILE* trace_out = nullptr;  // --trace sink; nullptr = stdout
 };
 
+// Global wave sync (ds_gws_*, exec_gws.cpp): 64 resources shared by all waves of a dispatch,
+// every counter 0 at the start. A dispatch whose code uses them runs all its workgroups on one
+// thread (dispatch.cpp), so no locking.
+struct GwsResource {
+  int64_t counter = 0;          // barrier: arrivals still missing before release; semaphore: value
+  uint32_t waves = 0;           // barrier: waves one round releases (armed value + 1)
+  std::vector<Wave*> waiting;   // blocked waves in arrival order (their Wave::gws_wait is set)
+};
+struct Gws {
+  static constexpr uint32_t kResources = 64;
+  std::array<GwsResource, kResources> res;
+};
+
 // Shared by all waves of one dispatch (read-only during execution except Memory).
 struct Dispatch {
   const KernelImage* image = nullptr;
@@ -374,6 +390,7 @@ struct Dispatch {
   uint64_t scratch_addr = 0;       // device allocation of all private segments (0 if none)
   uint64_t queue_addr = 0;         // a zeroed hsa_queue_t stand-in (queue pointer SGPRs)
   bool trace = false;
+  Gws* gws = nullptr;              // the GWS resources when the code uses ds_gws_* (else nullptr)
 };
 
 // One workgroup in flight (owned by the worker thread that runs it).

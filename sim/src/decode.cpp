@@ -499,7 +499,10 @@ uint32_t classify(const Inst& in) {
       if (has(m, "permute") || has(m, "swizzle")) break;
       if (has(m, "read") || has(m, "load")) c |= C_LOAD;
       else if ((has(m, "write") && !has(m, "wrxchg")) || has(m, "store")) c |= C_STORE;
-      else if (!has(m, "nop") && !has(m, "gws") && !has(m, "barrier")) c |= C_ATOMIC;
+      // GWS operations update the resource state: LLVM marks ds_gws_init a store, the rest
+      // read-modify-write.
+      else if (has(m, "gws_init")) c |= C_STORE;
+      else if (!has(m, "nop")) c |= C_ATOMIC;
       if (has(m, "addtid") || has(m, "gws")) c |= C_READS_M0;
       break;
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: case Format::MUBUF:
@@ -1088,7 +1091,11 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       if (!have1) return unknown(b, pc, f);
       size = 8;
       unsigned off0 = w0 & 0xff, off1 = (w0 >> 8) & 0xff;
-      in.mod.gds = false;  // gfx942 has no GDS: the bit is ignored (LLVM neither prints it)
+      // gfx942 has no GDS: the bit is ignored (LLVM neither prints it), except by the GWS
+      // opcodes, which exist only with it (and print it).
+      const bool gws = starts(e->base, "ds_gws_");
+      in.mod.gds = gws;
+      if (gws && !((w0 >> 16) & 1)) return unknown(b, pc, f);
       bool acc = (w0 >> 25) & 1;
       in.mod.acc = acc;
       unsigned addr = w1 & 0xff, d0 = (w1 >> 8) & 0xff, d1 = (w1 >> 16) & 0xff, vdst = w1 >> 24;
@@ -1099,6 +1106,8 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       std::vector<std::pair<Field, std::string>> order;
       for (auto& s : e->slots) {
         if (s.f == F_vdst) add_dst(vgpr_op(vdst, s.dwords, acc), reg_range(acc ? 'a' : 'v', vdst, s.dwords));
+        // GWS: the data VGPR (LLVM's data0) is encoded in the ADDR field and may be an AGPR.
+        else if (s.f == F_addr && gws) { srcs[0] = vgpr_op(addr, 1, acc); texts.push_back(reg_range(acc ? 'a' : 'v', addr, 1)); }
         else if (s.f == F_addr) { srcs[0] = vgpr_op(addr, 1, false); texts.push_back(reg_range('v', addr, 1)); }
         else if (s.f == F_data0) { srcs[1] = vgpr_op(d0, s.dwords, acc); texts.push_back(reg_range(acc ? 'a' : 'v', d0, s.dwords)); }
         else if (s.f == F_data1) { srcs[2] = vgpr_op(d1, s.dwords, acc); texts.push_back(reg_range(acc ? 'a' : 'v', d1, s.dwords)); }
@@ -1114,6 +1123,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       } else if (in.mod.offset) {
         mods += " offset:" + std::to_string(in.mod.offset);
       }
+      if (gws) mods += " gds";
       break;
     }
     case Format::FLAT: case Format::GLOBAL: case Format::SCRATCH: {

@@ -2,6 +2,9 @@
 // workgroups on worker threads (each workgroup is independent, so results do not depend on
 // the thread count), interleave a workgroup's waves one instruction per turn (round-robin,
 // or a seeded random order), release s_barrier when every unfinished wave has reached it.
+// Code using ds_gws_* (global wave sync) couples workgroups: such a dispatch keeps several
+// workgroups resident on one thread and starts the next one when all resident waves block
+// (run_cooperative); waves blocked forever are reported as a deadlock.
 #include "dispatch.hpp"
 
 #include <algorithm>
@@ -154,6 +157,7 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
   w.pc = k.entry;
   w.accum_offset = k.accum_offset ? k.accum_offset : 256;
   w.done = w.at_barrier = false;
+  w.gws_wait = nullptr;
   w.mode = (k.float_round_mode_32 & 3) | (k.float_round_mode_16_64 & 3) << 2 |
            (k.float_denorm_mode_32 & 3) << 4 | (k.float_denorm_mode_16_64 & 3) << 6 |
            uint32_t(k.dx10_clamp) << 8 | uint32_t(k.ieee_mode) << 9;
@@ -230,48 +234,61 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
 struct Worker {
   std::vector<std::unique_ptr<Wave>> waves;
   Workgroup group;
+  uint64_t scratch_base = 0;        // device address of this worker's private-segment slot
+  std::unique_ptr<Alloc> scratch;   // cooperative mode: the slot's own allocation
 };
 
-// Runs one workgroup to completion (or throws).
-void run_group(Shared& S, Worker& wk, uint64_t linear, unsigned worker_index) {
-  const KernelImage& k = *S.image;
-  const DispatchParams& p = *S.params;
-  const Program& prog = *S.prog;
-  Observer* obs = S.dispatch.observer;
-  Workgroup& g = wk.group;
-  g.linear = uint32_t(linear);
-  g.id[0] = uint32_t(linear % p.grid[0]);
-  g.id[1] = uint32_t((linear / p.grid[0]) % p.grid[1]);
-  g.id[2] = uint32_t(linear / (uint64_t(p.grid[0]) * p.grid[1]));
-  g.num_waves = S.waves_per_group;
-  g.lds.assign(size_t(k.group_segment_fixed_size) + p.dynamic_lds, 0);
-
-  while (wk.waves.size() < S.waves_per_group) {
-    auto w = std::make_unique<Wave>();
-    w->vgpr.assign(size_t(kMaxVgprs) * kLanes, 0);
-    wk.waves.push_back(std::move(w));
-  }
-  uint64_t scratch_base = 0;
-  for (uint32_t i = 0; i < S.waves_per_group; ++i) {
-    if (S.dispatch.scratch_addr)
-      scratch_base = S.dispatch.scratch_addr + worker_index * S.scratch_slot_bytes +
-                     uint64_t(i) * kLanes * ((k.private_segment_fixed_size + 15) & ~15u);
-    init_wave(*wk.waves[i], S, g, i, scratch_base);
-  }
-
-  const bool trace = S.dispatch.trace;
-  std::FILE* tout = p.trace_out ? p.trace_out : stdout;
-  // Seeded interleaving: a per-workgroup generator, so the order does not depend on threads.
-  std::mt19937_64 rng(p.seed ^ (linear * 0x9E3779B97F4A7C15ull));
-  const bool random_order = p.seed != 0;
-
-  uint32_t live = S.waves_per_group;
+// One workgroup in flight: start(), then turn() until live == 0, then end(); abort() on error.
+// A turn issues one instruction per runnable wave (round-robin) or one random burst (seeded).
+struct GroupRun {
+  Shared& S;
+  Worker& wk;
+  uint64_t linear;
+  const Program& prog;
+  Observer* obs;
+  const bool trace;
+  std::FILE* tout;
+  std::mt19937_64 rng;
+  const bool random_order;
+  uint32_t live = 0;
   uint64_t local_exec = 0, local_lanes = 0;
   std::vector<uint32_t> runnable;
-  runnable.reserve(S.waves_per_group);
   uint32_t rr = 0;
-  const uint64_t flush_every = std::clamp<uint64_t>(S.budget / 64, 1, 4096);
-  auto flush = [&] {
+  const uint64_t flush_every;
+
+  GroupRun(Shared& s, Worker& w, uint64_t lin)
+      : S(s), wk(w), linear(lin), prog(*s.prog), obs(s.dispatch.observer), trace(s.dispatch.trace),
+        tout(s.params->trace_out ? s.params->trace_out : stdout),
+        // Seeded interleaving: a per-workgroup generator, so the order does not depend on threads.
+        rng(s.params->seed ^ (lin * 0x9E3779B97F4A7C15ull)), random_order(s.params->seed != 0),
+        flush_every(std::clamp<uint64_t>(s.budget / 64, 1, 4096)) {}
+
+  void start() {
+    const KernelImage& k = *S.image;
+    const DispatchParams& p = *S.params;
+    Workgroup& g = wk.group;
+    g.linear = uint32_t(linear);
+    g.id[0] = uint32_t(linear % p.grid[0]);
+    g.id[1] = uint32_t((linear / p.grid[0]) % p.grid[1]);
+    g.id[2] = uint32_t(linear / (uint64_t(p.grid[0]) * p.grid[1]));
+    g.num_waves = S.waves_per_group;
+    g.lds.assign(size_t(k.group_segment_fixed_size) + p.dynamic_lds, 0);
+    while (wk.waves.size() < S.waves_per_group) {
+      auto w = std::make_unique<Wave>();
+      w->vgpr.assign(size_t(kMaxVgprs) * kLanes, 0);
+      wk.waves.push_back(std::move(w));
+    }
+    uint64_t scratch_base = 0;
+    for (uint32_t i = 0; i < S.waves_per_group; ++i) {
+      if (S.dispatch.scratch_addr || wk.scratch)
+        scratch_base = wk.scratch_base + uint64_t(i) * kLanes * ((k.private_segment_fixed_size + 15) & ~15u);
+      init_wave(*wk.waves[i], S, g, i, scratch_base);
+    }
+    runnable.reserve(S.waves_per_group);
+    live = S.waves_per_group;
+  }
+
+  void flush() {
     uint64_t total = S.executed.fetch_add(local_exec) + local_exec;
     S.lane_ops.fetch_add(local_lanes);
     local_exec = local_lanes = 0;
@@ -282,9 +299,9 @@ void run_group(Shared& S, Worker& wk, uint64_t linear, unsigned worker_index) {
       throw rt::error(b);
     }
     if (S.fail_at.load(std::memory_order_relaxed) < linear) throw Abandoned{};
-  };
+  }
 
-  auto step = [&](Wave& w) {
+  void step(Wave& w) {
     const Inst* in = prog.at(w.pc);
     if (!in || !in->exec) bad_pc(w, w.pc, prog);
     if (w.mode & (kModeVskip | kModeGprIdxEn)) [[unlikely]] {
@@ -322,50 +339,146 @@ void run_group(Shared& S, Worker& wk, uint64_t linear, unsigned worker_index) {
       --live;
       if (obs) obs->on_wave_end(w);
     }
-  };
+  }
 
-  try {
-    while (live > 0) {
-      // Release the barrier when every unfinished wave waits at it.
-      bool all_waiting = true;
-      for (uint32_t i = 0; i < S.waves_per_group; ++i) {
-        Wave& w = *wk.waves[i];
-        if (!w.done && !w.at_barrier) { all_waiting = false; break; }
-      }
-      if (all_waiting) {
-        for (uint32_t i = 0; i < S.waves_per_group; ++i) wk.waves[i]->at_barrier = false;
-        if (obs) obs->on_barrier(g.linear);
-      }
-      if (!random_order) {
-        // Round-robin: one instruction per runnable wave per turn.
-        for (uint32_t n = 0; n < S.waves_per_group; ++n) {
-          Wave& w = *wk.waves[(rr + n) % S.waves_per_group];
-          if (w.done || w.at_barrier) continue;
-          step(w);
-        }
-        rr = (rr + 1) % S.waves_per_group;
-      } else {
-        runnable.clear();
-        for (uint32_t i = 0; i < S.waves_per_group; ++i)
-          if (!wk.waves[i]->done && !wk.waves[i]->at_barrier) runnable.push_back(i);
-        // A random burst from a random wave, so waves drift far apart.
-        Wave& w = *wk.waves[runnable[rng() % runnable.size()]];
-        for (unsigned burst = 1 + unsigned(rng() % 8); burst-- && !w.done && !w.at_barrier;) step(w);
-      }
+  static bool blocked(const Wave& w) { return w.done || w.at_barrier || w.gws_wait; }
+
+  // One scheduling turn; false if no wave could issue (all blocked at GWS / s_barrier).
+  bool turn() {
+    // Release the barrier when every unfinished wave waits at it (a wave blocked at a GWS
+    // instruction has not arrived).
+    bool all_waiting = true;
+    for (uint32_t i = 0; i < S.waves_per_group; ++i) {
+      Wave& w = *wk.waves[i];
+      if (!w.done && !w.at_barrier) { all_waiting = false; break; }
     }
+    if (all_waiting) {
+      for (uint32_t i = 0; i < S.waves_per_group; ++i) wk.waves[i]->at_barrier = false;
+      if (obs) obs->on_barrier(wk.group.linear);
+    }
+    bool issued = false;
+    if (!random_order) {
+      // Round-robin: one instruction per runnable wave per turn.
+      for (uint32_t n = 0; n < S.waves_per_group; ++n) {
+        Wave& w = *wk.waves[(rr + n) % S.waves_per_group];
+        if (blocked(w)) continue;
+        step(w);
+        issued = true;
+      }
+      rr = (rr + 1) % S.waves_per_group;
+    } else {
+      runnable.clear();
+      for (uint32_t i = 0; i < S.waves_per_group; ++i)
+        if (!blocked(*wk.waves[i])) runnable.push_back(i);
+      if (runnable.empty()) return false;
+      // A random burst from a random wave, so waves drift far apart.
+      Wave& w = *wk.waves[runnable[rng() % runnable.size()]];
+      for (unsigned burst = 1 + unsigned(rng() % 8); burst-- && !blocked(w);) step(w);
+      issued = true;
+    }
+    return issued;
+  }
+
+  void end() {
     flush();
-  } catch (...) {
+    if (obs) obs->on_workgroup_end(wk.group.linear);
+  }
+
+  void abort() noexcept {
     if (obs) {
       for (uint32_t i = 0; i < S.waves_per_group; ++i)
         if (!wk.waves[i]->done) {
           try { obs->on_wave_end(*wk.waves[i]); } catch (...) {}
         }
-      try { obs->on_workgroup_end(g.linear); } catch (...) {}
+      try { obs->on_workgroup_end(wk.group.linear); } catch (...) {}
     }
     S.lane_ops.fetch_add(local_lanes);
+    local_lanes = 0;
+  }
+};
+
+// Runs one workgroup to completion (or throws).
+void run_group(Shared& S, Worker& wk, uint64_t linear) {
+  GroupRun r(S, wk, linear);
+  try {
+    r.start();
+    while (r.live > 0) {
+      // Without GWS a turn always issues: s_barrier is released once every wave is there.
+      if (!r.turn()) throw rt::error("internal: no wave of a workgroup can issue");
+    }
+    r.flush();
+  } catch (...) {
+    r.abort();
     throw;
   }
-  if (obs) obs->on_workgroup_end(g.linear);
+  if (r.obs) r.obs->on_workgroup_end(uint32_t(linear));
+}
+
+// "GWS barrier never completes" and friends: the first blocked wave (workgroup order, then
+// wave order) names the instruction.
+[[noreturn]] void gws_deadlock(const Shared& S, const std::vector<std::unique_ptr<GroupRun>>& active) {
+  for (auto& r : active)
+    for (uint32_t i = 0; i < S.waves_per_group; ++i) {
+      const Wave& w = *r->wk.waves[i];
+      if (!w.gws_wait) continue;
+      const Inst& in = *w.gws_wait;
+      uint32_t rid = (((w.m0 >> 16) & 63u) + uint32_t(in.mod.offset)) % Gws::kResources;
+      const GwsResource& res = S.dispatch.gws->res[rid];
+      if (in.mnemonic == "ds_gws_barrier")
+        fail(in, "GWS barrier never completes: " + std::to_string(res.waiting.size()) + " of " +
+                     std::to_string(res.waves) + " waves arrived (resource " + std::to_string(rid) +
+                     ", every workgroup of the grid is resident)");
+      fail(in, "GWS semaphore never released: " + std::to_string(res.waiting.size()) +
+                   " waves wait in ds_gws_sema_p (resource " + std::to_string(rid) + ", counter " +
+                   std::to_string(res.counter) + ")");
+    }
+  throw rt::error("dispatch: deadlock: every wave waits at s_barrier behind a wave blocked elsewhere");
+}
+
+// Dispatches whose code uses ds_gws_* run here, on one thread (results then cannot depend on
+// --threads): a GWS barrier needs all participating waves resident, like a cooperative launch.
+// Resident workgroups take turns; when none of them can issue (all blocked at GWS/s_barrier),
+// the next workgroup of the grid starts; when none is left, that is a deadlock.
+void run_cooperative(Shared& S, uint64_t groups) {
+  std::vector<std::unique_ptr<Worker>> idle;
+  std::vector<std::unique_ptr<Worker>> owned;  // parallel to active
+  std::vector<std::unique_ptr<GroupRun>> active;
+  const uint64_t slot_bytes = S.scratch_slot_bytes;
+  uint64_t next = 0;
+  try {
+    for (;;) {
+      bool progress = false;
+      for (size_t i = 0; i < active.size();) {
+        progress |= active[i]->turn();
+        if (active[i]->live > 0) { ++i; continue; }
+        active[i]->end();
+        idle.push_back(std::move(owned[i]));
+        active.erase(active.begin() + std::ptrdiff_t(i));
+        owned.erase(owned.begin() + std::ptrdiff_t(i));
+      }
+      if (progress) continue;
+      if (next < groups) {
+        std::unique_ptr<Worker> wk;
+        if (!idle.empty()) { wk = std::move(idle.back()); idle.pop_back(); }
+        else {
+          wk = std::make_unique<Worker>();
+          if (slot_bytes) {
+            wk->scratch = std::make_unique<Alloc>(*S.dispatch.memory, slot_bytes, 256);
+            wk->scratch_base = wk->scratch->addr;
+          }
+        }
+        owned.push_back(std::move(wk));
+        active.push_back(std::make_unique<GroupRun>(S, *owned.back(), next++));
+        active.back()->start();
+        continue;
+      }
+      if (active.empty()) return;
+      gws_deadlock(S, active);
+    }
+  } catch (...) {
+    for (auto& r : active) r->abort();
+    throw;
+  }
 }
 
 }  // namespace
@@ -411,6 +524,15 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   unsigned threads = params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
   if (params.trace) threads = 1;  // deterministic trace
   threads = unsigned(std::min<uint64_t>(threads, groups));
+  // ds_gws_* couple workgroups: such dispatches run cooperatively on one thread.
+  const bool uses_gws = std::any_of(prog->insts.begin(), prog->insts.end(), [](const Inst& in) {
+    return in.mnemonic.starts_with("ds_gws_");
+  });
+  Gws gws;
+  if (uses_gws) {
+    threads = 1;
+    S.dispatch.gws = &gws;
+  }
 
   // Kernarg segment in device memory.
   size_t kbytes = std::max<size_t>({params.kernarg.size(), image.kernarg_size, 16});
@@ -449,17 +571,27 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   if (image.private_segment_fixed_size) {
     uint64_t stride = (image.private_segment_fixed_size + 15) & ~15u;
     S.scratch_slot_bytes = uint64_t(S.waves_per_group) * kLanes * stride;
-    scratch = std::make_unique<Alloc>(memory, S.scratch_slot_bytes * threads, 256);
-    S.dispatch.scratch_addr = scratch->addr;
+    if (!uses_gws) {  // cooperative workers allocate their own slots (run_cooperative)
+      scratch = std::make_unique<Alloc>(memory, S.scratch_slot_bytes * threads, 256);
+      S.dispatch.scratch_addr = scratch->addr;
+    }
+  }
+  if (uses_gws) {
+    run_cooperative(S, groups);
+    rt::launch_report r;
+    r.instructions = S.executed.load();
+    r.lane_operations = S.lane_ops.load();
+    return r;
   }
 
   auto worker = [&](unsigned index) {
     Worker wk;
+    if (S.dispatch.scratch_addr) wk.scratch_base = S.dispatch.scratch_addr + index * S.scratch_slot_bytes;
     for (;;) {
       uint64_t g = S.next_group.fetch_add(1);
       if (g >= groups || g > S.fail_at.load()) return;
       try {
-        run_group(S, wk, g, index);
+        run_group(S, wk, g);
       } catch (const Abandoned&) {
       } catch (...) {
         std::lock_guard lock(S.err_mu);

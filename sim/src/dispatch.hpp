@@ -10,8 +10,8 @@ namespace hipasm::sim {
 inline constexpr uint64_t kDefaultInstructionBudget = 100'000'000;  // wave-instructions
 
 // Throws rt::error for: an undecodable instruction or one with no handler (reported before
-// any wave runs), a branch outside the code, a deadlock at s_barrier, the instruction
-// budget exceeded, any fault a handler raises. The checker's findings are the Observer's
+// any wave runs), a branch outside the code, waves blocked forever at ds_gws_* (a deadlock),
+// the instruction budget exceeded, any fault a handler raises. The checker's findings are the Observer's
 // business; the report carries only the counters.
 rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& params,
                                Memory& memory, Observer* checker);

@@ -22,7 +22,7 @@
 // - ds_bpermute reads 0 from an inactive source lane; ds_permute: the highest active lane
 //   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
-// - GDS/GWS forms are errors (compute kernels on gfx942 do not have GDS).
+// - GDS forms are errors (compute kernels on gfx942 do not have GDS); ds_gws_* are in exec_gws.cpp.
 // - Typed buffer ops (buffer_load/store_format_*, _d16, _d16_hi): the format from V# word 3
 //   (see buffer_format: the data and number formats, the packed 10/11-bit layouts, the store
 //   conversions); the V# DST_SEL fields are ignored (identity swizzle); components the format

@@ -5987,6 +5987,27 @@ ds_add_rtn_f64 v[16:17], v4, v[8:9] offset:4
 ds_add_rtn_f64 a[16:17], v4, a[8:9]
 ds_condxchg32_rtn_b64 v[16:17], v4, v[8:9]
 ds_condxchg32_rtn_b64 a[16:17], v4, a[8:9]
+ds_gws_sema_release_all gds
+ds_gws_sema_release_all offset:65535 gds
+ds_gws_sema_release_all offset:63 gds
+ds_gws_init v4 gds
+ds_gws_init v4 offset:65535 gds
+ds_gws_init v4 offset:63 gds
+ds_gws_init a4 gds
+ds_gws_sema_v gds
+ds_gws_sema_v offset:65535 gds
+ds_gws_sema_v offset:63 gds
+ds_gws_sema_br v4 gds
+ds_gws_sema_br v4 offset:65535 gds
+ds_gws_sema_br v4 offset:63 gds
+ds_gws_sema_br a4 gds
+ds_gws_sema_p gds
+ds_gws_sema_p offset:65535 gds
+ds_gws_sema_p offset:63 gds
+ds_gws_barrier v4 gds
+ds_gws_barrier v4 offset:65535 gds
+ds_gws_barrier v4 offset:63 gds
+ds_gws_barrier a4 gds
 ds_read_addtid_b32 v16
 ds_read_addtid_b32 v16 offset:65535
 ds_read_addtid_b32 v16 offset:4
