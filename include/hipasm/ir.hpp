@@ -81,7 +81,7 @@ struct modifiers {
 struct instr {
   uint16_t op = 0;                     // index into the target's instruction table
   uint8_t num_operands = 0;
-  std::array<operand, isa::max_operands> ops{};
+  operand ops[isa::max_operands]{};    // a C array: std::array::operator[] is an interpreted call
   modifiers mods{};
   src_loc loc{};
   std::string_view comment{};          // extra asm comment (e.g. the hazard rule of an s_nop)

@@ -243,7 +243,7 @@ constexpr void reg_text(writer& w, const operand& o) {
 constexpr bool mods_need_vop3(const instr& in, const instr_desc& d) {
   const modifiers& m = in.mods;
   if (m.clamp || m.omod || m.op_sel) return true;
-  const operand* ops = in.ops.data();
+  const operand* ops = in.ops;
   for (int i = 0; i < d.num_operands; ++i)
     if (ops[i].neg || ops[i].abs) return true;
   return false;
@@ -336,7 +336,7 @@ constexpr bus_use constant_bus(const instr_desc& d, const instr& in, form f) {
       idx = -2;
     } else {
       if (d.operands[i].role == operand_role::def) continue;
-      const operand& o = in.ops.data()[i];
+      const operand& o = in.ops[i];
       if (o.is_reg()) {
         if (o.cls != reg_class::sgpr) continue;
       } else if (o.k == operand::kind::special) {
@@ -710,7 +710,7 @@ namespace detail {
 // Is operand i legal in form f? The same rules as the explained path, in one function with
 // no calls on the common register path (constant evaluation pays per call and per copy).
 constexpr bool operand_ok(const instr_desc& d, const instr& in, int i, form f, const reg_limits& lim) {
-  const operand& o = in.ops.data()[i];
+  const operand& o = in.ops[i];
   const operand_desc& od = d.operands[i];
   const uint16_t allowed = f == form::plain ? od.classes : form_classes(d, i, f);
   if ((o.neg && !(od.src_mods & om_neg)) || (o.abs && !(od.src_mods & om_abs))) return false;
@@ -746,7 +746,7 @@ constexpr bool all_operands_ok(const instr_desc& d, const instr& in, form f, con
     // Constant bus: with at most one scalar-looking source (SGPR, special register, immediate)
     // nothing can exceed it; only then is the exact count (dedup, inline constants) needed.
     int scalar = (d.flags & f_reads_vcc) != 0;
-    const operand* ops = in.ops.data();
+    const operand* ops = in.ops;
     for (int i = 0; i < d.num_operands; ++i)
       if ((ops[i].k == operand::kind::vreg || ops[i].k == operand::kind::phys) ? ops[i].cls == reg_class::sgpr
                                                                                : ops[i].k == operand::kind::special ||
@@ -786,7 +786,7 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
           break;
         case encoding::smem: {
           const int last = d.num_operands - 1;
-          if (last >= 0 && d.operands[last].imm == imm_kind::smem_offset && in.ops.data()[last].k == operand::kind::imm)
+          if (last >= 0 && d.operands[last].imm == imm_kind::smem_offset && in.ops[last].k == operand::kind::imm)
             return false;
           if (m.offset < -(1 << 20) || m.offset >= (1 << 20)) return false;
           break;
@@ -815,7 +815,7 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
     for (int i = 0; i < d.num_operands; ++i) {
       const operand_desc& od = d.operands[i];
       if ((od.classes & oc_off) && (od.classes & oc_vgpr) &&
-          (m.idxen || m.offen) == (in.ops.data()[i].k == operand::kind::none))
+          (m.idxen || m.offen) == (in.ops[i].k == operand::kind::none))
         return false;
     }
   }
@@ -823,8 +823,8 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
     int cls = -1;
     for (int i = 0; i < d.num_operands; ++i) {
       if (d.enc == encoding::mfma && (i == 1 || i == 2)) continue;
-      if (!(d.operands[i].classes & oc_agpr) || !in.ops.data()[i].is_reg()) continue;
-      const int c = static_cast<int>(in.ops.data()[i].cls);
+      if (!(d.operands[i].classes & oc_agpr) || !in.ops[i].is_reg()) continue;
+      const int c = static_cast<int>(in.ops[i].cls);
       if (cls >= 0 && c != cls) return false;
       cls = c;
     }

@@ -108,6 +108,17 @@ struct dword_map {
   constexpr uint32_t special(special_slot s) const { return vreg_dwords + s; }
 };
 
+// A 64-bit signature of a register range (bit r mod 64 for each register r): two ranges
+// whose signatures share no bit share no register. A range is a rotated run of ones:
+// constant work whatever its width. Lets a pass skip most pairs at once.
+constexpr uint64_t span_signature(uint32_t first, uint32_t n) {
+  if (n == 0) return 0;
+  if (n >= 64) return ~uint64_t{0};
+  const uint64_t run = (uint64_t{1} << n) - 1;
+  const uint32_t s = first & 63u;
+  return s == 0 ? run : (run << s) | (run >> (64 - s));
+}
+
 // A growable bit set (the universes are small: a few thousand dwords at most).
 struct bitset {
   std::vector<uint64_t> w;

@@ -29,6 +29,21 @@ constexpr bool same_mods(const modifiers& a, const modifiers& b) {
          a.sdwa.src0_sel == b.sdwa.src0_sel && a.sdwa.src1_sel == b.sdwa.src1_sel;
 }
 
+// A hash of what makes two instructions equivalent (opcode and source operands; defs and
+// modifiers are left to the full comparison): different keys, different values.
+constexpr uint64_t value_key(const isa::instr_desc& d, const instr& in) {
+  uint64_t h = in.op * 0x9e3779b97f4a7c15ull + in.num_operands;
+  for (int i = 0; i < in.num_operands; ++i) {
+    const auto r = i < d.num_operands ? d.operands[i].role : isa::operand_role::use;
+    if (r != isa::operand_role::use) continue;
+    const operand& o = in.ops[i];
+    h = (h ^ (o.value + (uint64_t{o.offset} << 40) + (uint64_t{o.dwords} << 52) + (uint64_t(o.k) << 58) +
+              (uint64_t(o.sp) << 32) + (uint64_t{o.neg} << 61) + (uint64_t{o.abs} << 62))) *
+        0x100000001b3ull;
+  }
+  return h;
+}
+
 }  // namespace detail
 
 constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& isa_) {
@@ -90,6 +105,8 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     // available: every later write is checked against them).
     struct available {
       uint32_t idx = 0;  // into blk.instrs
+      uint64_t key = 0;  // value_key: equal for equivalent instructions
+      uint64_t usig = 0;  // span_signature of everything it reads
       bool valu = false;
       uint8_t nu = 0;
       bool overflow = false;  // reads more ranges than tracked: any write invalidates it
@@ -105,9 +122,11 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa[in.op], i)))
           in.ops[i].value = rename[in.ops[i].value];
       const bool cand = candidate(in);
+      const uint64_t key = cand ? value_key(isa[in.op], in) : 0;
       if (cand) {
         bool merged = false;
         for (std::size_t k = avail.size(); k-- > 0;) {
+          if (records[avail[k]].key != key) continue;  // cheap reject before the full comparison
           const instr& e = blk.instrs[records[avail[k]].idx];
           if (!equivalent(e, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
@@ -124,11 +143,13 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       // Whatever this instruction writes invalidates the available ones reading it.
       uint32_t wf[16]{}, wn[16]{};
       int nw = 0;
+      uint64_t wsig = 0;
       bool phys_write = false;
       for_each_access(isa, dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
         if (d && nw < 16) {
           wf[nw] = f;
           wn[nw++] = n;
+          wsig |= span_signature(f, n);
         }
       });
       for (int i = 0; i < in.num_operands; ++i)
@@ -145,8 +166,9 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           const available& e = records[avail[k]];
           // VALU results depend on EXEC even when the table lists no implicit read.
           bool hit = phys_write || e.overflow || (e.valu && exec_written);
-          for (int j = 0; j < e.nu && !hit; ++j)
-            if (written(e.uf[j], e.un[j])) hit = true;
+          if (!hit && (e.usig & wsig))  // signatures share a bit: compare the ranges
+            for (int j = 0; j < e.nu && !hit; ++j)
+              if (written(e.uf[j], e.un[j])) hit = true;
           if (hit)
             avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(k));
           else
@@ -156,6 +178,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (cand) {
         available a;
         a.idx = static_cast<uint32_t>(idx);
+        a.key = key;
         a.valu = has(isa[in.op].flags, isa::f_valu);
         for_each_access(isa, dm, in, [&](bool, bool u, uint32_t f, uint32_t n, int) {
           if (!u) return;
@@ -165,6 +188,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           }
           a.uf[a.nu] = f;
           a.un[a.nu++] = n;
+          a.usig |= span_signature(f, n);
         });
         avail.push_back(static_cast<uint32_t>(records.size()));
         records.push_back(a);

@@ -20,6 +20,8 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   using namespace detail;
   liveness_info L = compute_liveness(fn, isa);
   bool removed_any = false;
+  const uint32_t* const acc_begin = L.acc.begin.data();  // raw pointers: see liveness.hpp
+  const access* const accs = L.acc.acc.data();
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
     bitset live = L.live_out[b];
@@ -28,10 +30,10 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
     const uint32_t t0 = L.acc.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
       const instr& in = blk.instrs[i];
-      const uint32_t a0 = L.acc.begin[t0 + i], a1 = L.acc.begin[t0 + i + 1];
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
       bool has_defs = false, any_live = false;
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = L.acc.acc[x];
+        const access& a = accs[x];
         if (!(a.flags & access::def)) continue;
         has_defs = true;
         if (live.any_range(a.first, a.n)) any_live = true;
@@ -43,12 +45,12 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
       }
       const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = L.acc.acc[x];
+        const access& a = accs[x];
         if ((a.flags & (access::def | access::use)) == access::def && (kills || !(a.flags & access::masked)))
           live.reset_range(a.first, a.n);
       }
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = L.acc.acc[x];
+        const access& a = accs[x];
         if ((a.flags & access::use) || ((a.flags & access::masked) && !kills)) live.set_range(a.first, a.n);
       }
     }

@@ -16,6 +16,8 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
   using namespace detail;
   const dword_map dm(fn);
   const access_table T(fn, isa, dm);
+  const uint32_t* const acc_begin = T.begin.data();  // raw pointers: see liveness.hpp
+  const access* const accs = T.acc.data();
   bool removed_any = false;
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
@@ -24,10 +26,10 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
     bool removed = false;
     const uint32_t t0 = T.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
       bool has_defs = false, all_over = true;
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = T.acc[x];
+        const access& a = accs[x];
         if (!(a.flags & access::def)) continue;
         has_defs = true;
         if (!over.all_range(a.first, a.n)) all_over = false;
@@ -38,12 +40,12 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
         continue;
       }
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = T.acc[x];
+        const access& a = accs[x];
         if ((a.flags & (access::def | access::use)) == access::def && !(a.flags & access::masked))
           over.set_range(a.first, a.n);
       }
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = T.acc[x];
+        const access& a = accs[x];
         if (a.flags & access::use) over.reset_range(a.first, a.n);
       }
     }

@@ -44,16 +44,8 @@ struct hz_range {
   constexpr bool same(const hz_range& o) const { return first == o.first && n == o.n; }
 };
 
-// A 64-bit signature of a set of registers (bit r mod 64 for each register r): two sets
-// that share no bit share no register. Lets the pass skip most producer/consumer pairs at
-// once. A range is a rotated run of ones: constant work whatever its width.
-constexpr uint64_t reg_signature(const hz_range& r) {
-  if (r.n == 0) return 0;
-  if (r.n >= 64) return ~uint64_t{0};
-  const uint64_t run = (uint64_t{1} << r.n) - 1;
-  const uint32_t s = r.first & 63u;
-  return s == 0 ? run : (run << s) | (run >> (64 - s));
-}
+// common.hpp's span_signature of a physical range.
+constexpr uint64_t reg_signature(const hz_range& r) { return span_signature(r.first, r.n); }
 
 struct hazard_facts {
   uint32_t kind = 0;
@@ -500,7 +492,7 @@ struct hazard_walker {
     // Only a walk into the block being rewritten from its end (a self loop) reaches its
     // not yet rewritten tail; every other walk reads one vector directly.
     const bool split = b == cur && end > cur_prefix->size();
-    const std::vector<hazard_facts>& direct = b == cur ? *cur_prefix : (*facts)[b];
+    const hazard_facts* const direct = b == cur ? cur_prefix->data() : (*facts)[b].data();
     for (std::size_t i = end; i-- > 0;) {
       if (dist >= window) return;
       const hazard_facts& P = split ? at(b, i) : direct[i];

@@ -150,6 +150,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   using namespace detail;
   liveness_info L(fn, isa);
   const access_table& T = L.acc;
+  // Raw pointers into the access table: a vector's operator[] is an interpreted call.
+  const uint32_t* const acc_begin = T.begin.data();
+  const access* const accs = T.acc.data();
   const std::size_t nb = fn.blocks.size();
   const uint32_t nslots = L.dm.total();
   const auto preds = predecessors(fn);
@@ -187,20 +190,20 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         const uint32_t t0 = T.at(b);
         for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
           const uint32_t p = L.pos.start[b] + static_cast<uint32_t>(i);
-          const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
+          const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
           // Kill decision for this instruction's lane-masked defs.
           bool kills = st.reached && st.full;
           if (!kills) {
             bool any_defined = false;
             for (uint32_t k = a0; k < a1; ++k) {
-              const access& a = T.acc[k];
+              const access& a = accs[k];
               if ((a.flags & access::masked) && dd.any_range(a.first, a.n)) any_defined = true;
             }
             kills = !any_defined;
           }
           L.def_kills[p] = kills ? 1 : 0;
           for (uint32_t k = a0; k < a1; ++k) {
-            const access& a = T.acc[k];
+            const access& a = accs[k];
             if (a.flags & access::def) dd.set_range(a.first, a.n);
           }
           if (st.reached) exec_transfer(isa, blk.instrs[i], st);
@@ -233,10 +236,10 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     const uint32_t t0 = T.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
       const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
-      const uint32_t a0 = T.begin[t0 + i], a1 = T.begin[t0 + i + 1];
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
       // defs first (they happen after the reads of the same instruction)
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = T.acc[x];
+        const access& a = accs[x];
         if ((a.flags & (access::def | access::use)) != access::def) continue;
         if (!(a.flags & access::masked) || kills) {
           g.reset_range(a.first, a.n);
@@ -246,7 +249,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         }
       }
       for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = T.acc[x];
+        const access& a = accs[x];
         if (a.flags & access::use) g.set_range(a.first, a.n);
       }
     }
@@ -295,8 +298,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
       // One dword of the range is enough: a vreg's interval is the hull over its dwords.
-      for (uint32_t x = T.begin[t0 + i]; x < T.begin[t0 + i + 1]; ++x)
-        if (T.acc[x].first < nd) touch(T.acc[x].first, p);
+      for (uint32_t x = acc_begin[t0 + i]; x < acc_begin[t0 + i + 1]; ++x)
+        if (accs[x].first < nd) touch(accs[x].first, p);
     }
   }
   // A memory result lands when it returns, not when issued: its registers stay taken on
