@@ -262,7 +262,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
                            std::string_view file = {}) {
   S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
   using namespace isa;
-  const instr_desc& d = isa[in.op];
+  const instr_desc& d = isa.descs[in.op];
   const bool dpp = in.mods.dpp.ctrl != 0xffff;
   const bool sdwa = in.mods.sdwa.on;
   // Table variants llvm-mc spells like their base (same name in the table): atomics that

@@ -26,13 +26,13 @@ constexpr bool agpr_to_vgpr(function& fn, const isa_view& isa, pass_error& err) 
     for (const instr& in : blk.instrs)
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && fn.vregs[in.ops[i].value].cls == reg_class::agpr &&
-            is_use(role_of(isa[in.op], i)) && !operand_accepts_agpr(isa[in.op], i))
+            is_use(role_of(isa.descs[in.op], i)) && !operand_accepts_agpr(isa.descs[in.op], i))
           needed = true;
     if (!needed) continue;
     std::vector<instr> out;
     out.reserve(blk.instrs.size() + 8);
     for (instr in : blk.instrs) {
-      const isa::instr_desc& d = isa[in.op];
+      const isa::instr_desc& d = isa.descs[in.op];
       std::vector<instr> after;
       for (int i = 0; i < in.num_operands; ++i) {
         operand& o = in.ops[i];

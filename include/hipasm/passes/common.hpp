@@ -215,7 +215,7 @@ constexpr bool is_use(isa::operand_role r) { return r != isa::operand_role::def;
 // the allocator keeps them out of its pool.
 template <class F>
 constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const instr& in, F&& f) {
-  const isa::instr_desc& d = isa[in.op];
+  const isa::instr_desc& d = isa.descs[in.op];
   const int n = in.num_operands;
   for (int i = 0; i < n; ++i) {
     const operand& o = in.ops[i];
@@ -296,7 +296,7 @@ struct access_table {
 // atomics (returning ones too), barriers, s_waitcnt, s_sendmsg, branches, EXEC and M0
 // writers, and anything writing a register the user named physically.
 constexpr bool has_side_effects(const isa_view& isa, const instr& in) {
-  const isa::instr_desc& d = isa[in.op];
+  const isa::instr_desc& d = isa.descs[in.op];
   constexpr uint64_t keep = isa::f_smem | isa::f_vmem | isa::f_ds | isa::f_flat | isa::f_load |
                             isa::f_store | isa::f_atomic | isa::f_branch | isa::f_terminator |
                             isa::f_barrier | isa::f_waitcnt | isa::f_side_effect |
@@ -419,7 +419,7 @@ struct async_pending {
   // One instruction; retired(dw) is called for each dword an s_waitcnt retires.
   template <class F>
   constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
-    const isa::instr_desc& d = isa[in.op];
+    const isa::instr_desc& d = isa.descs[in.op];
     if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
       const waitcnt_counts wc = decode_waitcnt(in);
       for (std::size_t k = 0; k < pend.size();) {

@@ -57,10 +57,10 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa[in.op], i))) ++def_count[in.ops[i].value];
+        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa.descs[in.op], i))) ++def_count[in.ops[i].value];
 
   auto candidate = [&](const instr& in) {
-    const isa::instr_desc& d = isa[in.op];
+    const isa::instr_desc& d = isa.descs[in.op];
     constexpr uint64_t implicit_defs = isa::f_writes_exec | isa::f_writes_vcc | isa::f_writes_scc | isa::f_writes_m0 |
                                        isa::f_cmpx;
     if ((d.flags & implicit_defs) || has_side_effects(isa, in)) return false;
@@ -80,7 +80,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   };
   auto equivalent = [&](const instr& a, const instr& b) {
     if (a.op != b.op || a.num_operands != b.num_operands || !same_mods(a.mods, b.mods)) return false;
-    const isa::instr_desc& d = isa[a.op];
+    const isa::instr_desc& d = isa.descs[a.op];
     for (int i = 0; i < a.num_operands; ++i) {
       if (is_def(role_of(d, i))) {
         const operand& x = a.ops[i];
@@ -119,10 +119,10 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
       instr& in = blk.instrs[idx];
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa[in.op], i)))
+        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa.descs[in.op], i)))
           in.ops[i].value = rename[in.ops[i].value];
       const bool cand = candidate(in);
-      const uint64_t key = cand ? value_key(isa[in.op], in) : 0;
+      const uint64_t key = cand ? value_key(isa.descs[in.op], in) : 0;
       if (cand) {
         bool merged = false;
         for (std::size_t k = avail.size(); k-- > 0;) {
@@ -130,7 +130,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           const instr& e = blk.instrs[records[avail[k]].idx];
           if (!equivalent(e, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
-            if (is_def(role_of(isa[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
+            if (is_def(role_of(isa.descs[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
           merged = true;
           break;
         }
@@ -153,7 +153,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         }
       });
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::phys && is_def(role_of(isa[in.op], i))) phys_write = true;
+        if (in.ops[i].k == operand::kind::phys && is_def(role_of(isa.descs[in.op], i))) phys_write = true;
       if (nw == 16) phys_write = true;  // too many to track: drop everything
       auto written = [&](uint32_t f, uint32_t n) {
         for (int j = 0; j < nw; ++j)
@@ -179,7 +179,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         available a;
         a.idx = static_cast<uint32_t>(idx);
         a.key = key;
-        a.valu = has(isa[in.op].flags, isa::f_valu);
+        a.valu = has(isa.descs[in.op].flags, isa::f_valu);
         for_each_access(isa, dm, in, [&](bool, bool u, uint32_t f, uint32_t n, int) {
           if (!u) return;
           if (a.nu == 12) {

@@ -154,7 +154,7 @@ struct opcode_kind_cache {
   constexpr explicit opcode_kind_cache(const isa_view& isa) : kind(isa.count, 0u) {}
   constexpr uint32_t get(const isa_view& isa, uint16_t op) {
     uint32_t k = kind[op];
-    if (k == 0) kind[op] = k = opcode_hazard_kind(isa[op]);
+    if (k == 0) kind[op] = k = opcode_hazard_kind(isa.descs[op]);
     return k;
   }
 };
@@ -165,7 +165,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
                                  opcode_kind_cache& cache) {
   using namespace isa;
   hazard_facts& h = h_;
-  const instr_desc& d = isa[in.op];
+  const instr_desc& d = isa.descs[in.op];
   const uint64_t fl = d.flags;
   const uint32_t op_kind = cache.get(isa, in.op);
   h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);

@@ -83,7 +83,7 @@ constexpr bool is_exec_operand(const operand& o) {
 
 // Transfer of one instruction on the EXEC state.
 constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& st) {
-  const isa::instr_desc& d = isa[in.op];
+  const isa::instr_desc& d = isa.descs[in.op];
   // Only scalar instructions save or restore EXEC; the rest just drop SGPR copies they
   // overwrite (no mnemonic comparisons for them: those cost constant evaluation time).
   bool explicit_exec_def = false;

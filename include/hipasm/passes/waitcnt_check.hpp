@@ -67,7 +67,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
     load_of[b].assign(fn.blocks[b].instrs.size(), -1);
     for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
       const instr& in = fn.blocks[b].instrs[i];
-      const isa::instr_desc& d = isa[in.op];
+      const isa::instr_desc& d = isa.descs[in.op];
       if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;
       load_info li{&in};
       for (int k = 0; k < in.num_operands; ++k)
@@ -96,7 +96,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
       const block& blk = fn.blocks[b];
       for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
         const instr& in = blk.instrs[i];
-        const isa::instr_desc& d = isa[in.op];
+        const isa::instr_desc& d = isa.descs[in.op];
         // Reads and non-memory writes of a pending result.
         if (report && !st.empty()) {
           for_each_access(isa, dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
