@@ -165,11 +165,11 @@ struct kernel_summary {
 // The summary and the text are computed as template arguments of kernel_value: a template
 // argument is evaluated once, and outside the kernel's device call graph (HIP checks every
 // function a kernel reaches for host-only calls, and libstdc++'s vector internals are
-// host-only), while a local constexpr copy of kernel_value<V>::value costs a copy only.
+// host-only). `value` is a reference to the template parameter object, not a copy of it
+// (copying the text buffer cost a conversion of all of it); the big value (kernel_output,
+// the text in an oversized buffer) is also bound by constexpr reference at its use: with the
+// bytecode interpreter every read of a local copy converts the whole buffer again.
 // (A variable template would be evaluated again at each use from device code.)
-// The one big value (kernel_output, the text in an oversized buffer) is bound by constexpr
-// reference instead: with the bytecode interpreter every read of a local copy converts the
-// whole buffer again.
 template <auto V>
 struct kernel_value {
   static constexpr const auto& value = V;

@@ -27,13 +27,7 @@ struct target {
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
-    std::size_t lo = 0, hi = num_instrs;
-    while (lo < hi) {
-      std::size_t mid = (lo + hi) / 2;
-      if (instrs[mid].name < mnemonic) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < num_instrs && instrs[lo].name == mnemonic ? &instrs[lo] : nullptr;
+    return isa::find_sorted(instrs, num_instrs, mnemonic);
   }
   constexpr const isa::instr_desc& operator[](uint16_t op) const { return instrs[op]; }
 };

@@ -52,6 +52,22 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
   bitset entry(nd);
   for (std::size_t v = 0; v < fn.vregs.size(); ++v)
     if (fn.vregs[v].fixed >= 0) entry.set_range(dm.base[v], fn.vregs[v].dwords);
+  // What a def operand writes: its first physical slot (-1 if none) and, for a vreg, its
+  // own first dword (~0u for a physically named register).
+  struct slots {
+    int32_t first = -1;
+    uint32_t own = ~0u;
+  };
+  auto written_slots = [&](const operand& o) {
+    slots w;
+    if (o.k == operand::kind::vreg) {
+      w.own = dm.base[o.value] + o.offset;
+      w.first = slot[w.own];
+    } else if (o.k == operand::kind::phys) {
+      w.first = class_base(o.cls) + static_cast<int32_t>(o.value);
+    }
+    return w;
+  };
   auto dword_name = [&](uint32_t dw) -> const vreg_info& {
     std::size_t v = 0;
     while (v + 1 < fn.vregs.size() && dm.base[v + 1] <= dw) ++v;
@@ -92,14 +108,7 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
         for (int i = 0; i < in.num_operands; ++i) {
           const operand& o = in.ops[i];
           if (!is_def(role_of(d, i))) continue;
-          int32_t first = -1;
-          uint32_t own = ~0u;
-          if (o.k == operand::kind::vreg) {
-            own = dm.base[o.value] + o.offset;
-            first = slot[own];
-          } else if (o.k == operand::kind::phys) {
-            first = class_base(o.cls) + static_cast<int32_t>(o.value);
-          }
+          const auto [first, own] = written_slots(o);
           if (first < 0) continue;
           for (uint32_t j = 0; j < o.dwords; ++j) {
             const uint32_t p = static_cast<uint32_t>(first) + j;
@@ -123,7 +132,6 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
       }
     }
   }
-  (void)dword_name;
   if (err.failed) return err;
   // A memory result is written when it returns: from issue until an s_waitcnt retires it
   // (async_pending, the counter model of waitcnt_check.hpp), on any path, nothing else may
@@ -147,14 +155,7 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
         for (int i = 0; i < in.num_operands && !st.pend.empty() && !err.failed; ++i) {
           const operand& o = in.ops[i];
           if (!is_def(role_of(d, i))) continue;
-          int32_t first = -1;
-          uint32_t own = ~0u;
-          if (o.k == operand::kind::vreg) {
-            own = dm.base[o.value] + o.offset;
-            first = slot[own];
-          } else if (o.k == operand::kind::phys) {
-            first = class_base(o.cls) + static_cast<int32_t>(o.value);
-          }
+          const auto [first, own] = written_slots(o);
           if (first < 0) continue;
           for (uint32_t j = 0; j < o.dwords && !err.failed; ++j)
             for (const async_pending::entry& e : st.pend) {

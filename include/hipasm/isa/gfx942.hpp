@@ -1200,12 +1200,7 @@ inline constexpr const std::array<instr_desc, gfx942_num_instrs>& gfx942_table =
 
 // Binary search by mnemonic (the table is sorted); the base form for _rtn/_lds variants.
 constexpr const instr_desc* gfx942_find(std::string_view name) {
-  std::size_t lo = 0, hi = gfx942_num_instrs;
-  while (lo < hi) {
-    std::size_t mid = (lo + hi) / 2;
-    if (gfx942_instrs[mid].name < name) lo = mid + 1; else hi = mid;
-  }
-  return lo < gfx942_num_instrs && gfx942_instrs[lo].name == name ? &gfx942_instrs[lo] : nullptr;
+  return find_sorted(gfx942_instrs.data(), gfx942_num_instrs, name);
 }
 // Index of the mnemonic in the table (its gfx942_op), or -1.
 constexpr int find_instr(std::string_view name) {

@@ -2,6 +2,7 @@
 // A target (gfx942, later gfx950) is a table of instr_desc plus limits and hazard data
 // (see target.hpp); the builder, the passes and the emitter read only these fields.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -114,5 +115,17 @@ struct instr_desc {
   constexpr bool has(uint64_t f) const { return (flags & f) != 0; }
   constexpr bool accepts(uint32_t m) const { return (modifiers & m) != 0; }
 };
+
+// Binary search of a table sorted by mnemonic (every target's table is: tests/isa checks
+// it): the first entry with that name (the base form of _rtn/_lds variants), or nullptr.
+constexpr const instr_desc* find_sorted(const instr_desc* table, std::size_t count, std::string_view name) {
+  std::size_t lo = 0, hi = count;
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (table[mid].name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < count && table[lo].name == name ? &table[lo] : nullptr;
+}
 
 }  // namespace hipasm::isa

@@ -19,20 +19,11 @@ struct isa_view {
   uint32_t count = 0;
 
   constexpr const isa::instr_desc& operator[](uint32_t op) const { return descs[op]; }
-  // Index of a mnemonic, or -1. Target tables are sorted by mnemonic: a binary search
-  // (string comparisons cost the default constant interpreter tens of microseconds each),
-  // then a linear scan for tables that are not sorted.
+  // Index of a mnemonic, or -1 (target tables are sorted by mnemonic: a binary search, as
+  // string comparisons cost the default constant interpreter tens of microseconds each).
   constexpr int find(std::string_view name) const {
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-      const uint32_t mid = (lo + hi) / 2;
-      if (descs[mid].name < name) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < count && descs[lo].name == name) return static_cast<int>(lo);
-    for (uint32_t i = 0; i < count; ++i)
-      if (descs[i].name == name) return static_cast<int>(i);
-    return -1;
+    const isa::instr_desc* d = isa::find_sorted(descs, count, name);
+    return d ? static_cast<int>(d - descs) : -1;
   }
 };
 

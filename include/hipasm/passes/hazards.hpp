@@ -244,10 +244,6 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
   fill_hazard_facts(h, fn, isa, in, cache);
   return h;
 }
-constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in) {
-  opcode_kind_cache cache(isa);
-  return make_hazard_facts(fn, isa, in, cache);
-}
 
 // Register relations between a producer P and a consumer C (free functions, not lambdas:
 // each lambda object costs the constant interpreters a construction per call).
