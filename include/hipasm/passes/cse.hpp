@@ -140,17 +140,27 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           continue;
         }
       }
-      // Whatever this instruction writes invalidates the available ones reading it.
+      // One decode of the accesses: what it writes (which invalidates the available
+      // instructions reading it) and, for a candidate, what it reads (its record).
       uint32_t wf[16]{}, wn[16]{};
       int nw = 0;
       uint64_t wsig = 0;
       bool phys_write = false;
-      for_each_access(isa, dm, in, [&](bool d, bool, uint32_t f, uint32_t n, int) {
+      available a;
+      for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int) {
         if (d && nw < 16) {
           wf[nw] = f;
           wn[nw++] = n;
           wsig |= span_signature(f, n);
         }
+        if (!u || !cand) return;
+        if (a.nu == 12) {
+          a.overflow = true;
+          return;
+        }
+        a.uf[a.nu] = f;
+        a.un[a.nu++] = n;
+        a.usig |= span_signature(f, n);
       });
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::phys && is_def(role_of(isa.descs[in.op], i))) phys_write = true;
@@ -176,20 +186,9 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         }
       }
       if (cand) {
-        available a;
         a.idx = static_cast<uint32_t>(idx);
         a.key = key;
         a.valu = has(isa.descs[in.op].flags, isa::f_valu);
-        for_each_access(isa, dm, in, [&](bool, bool u, uint32_t f, uint32_t n, int) {
-          if (!u) return;
-          if (a.nu == 12) {
-            a.overflow = true;
-            return;
-          }
-          a.uf[a.nu] = f;
-          a.un[a.nu++] = n;
-          a.usig |= span_signature(f, n);
-        });
         avail.push_back(static_cast<uint32_t>(records.size()));
         records.push_back(a);
         if (avail.size() > window) avail.erase(avail.begin());
