@@ -22,22 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "assemble_one.hpp"
 #include "decode.hpp"
 
 using namespace hipasm::sim;
 
 namespace {
-
-std::string run(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  std::array<char, 65536> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  pclose(p);
-  return out;
-}
 
 std::string norm(std::string s) {
   std::string o;
@@ -59,7 +49,7 @@ struct Case {
 
 std::vector<Case> load_cases() {
   std::string src = std::string(HIPASM_SIM_SOURCE_DIR) + "/decode_cases.s";
-  std::string enc = run("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding " + src + " 2>/dev/null");
+  std::string enc = simtest::shell_output("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -show-encoding " + src + " 2>/dev/null");
   std::vector<Case> cases;
   std::istringstream is(enc);
   std::string line;
@@ -88,7 +78,7 @@ std::vector<Case> load_cases() {
       f << "\n";
     }
   }
-  std::string dis = run("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 --disassemble " + tmp + " 2>&1");
+  std::string dis = simtest::shell_output("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 --disassemble " + tmp + " 2>&1");
   std::istringstream ds(dis);
   size_t i = 0;
   while (std::getline(ds, line) && i < cases.size()) {
@@ -230,7 +220,7 @@ TEST_CASE("MFMA passes agree with llvm-mca-22's gfx942 scheduling model", "[deco
     std::ofstream f(path);
     for (auto& [m, c] : one) f << c.llvm_text << "\n";
   }
-  std::string out = run("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
+  std::string out = simtest::shell_output("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
                         path + " 2>&1");
   std::regex row(R"(^\s*\d+\s+\d+\s+([0-9.]+)\s+.*?\b((?:v_mfma|v_smfmac)\w*)\s)");
   std::map<std::string, int> mca;
@@ -271,7 +261,7 @@ TEST_CASE("memory classes agree with LLVM's mayLoad/mayStore", "[decode]") {
     std::ofstream f(path);
     for (auto* c : mem) f << c->llvm_text << "\n";
   }
-  std::string out = run("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
+  std::string out = simtest::shell_output("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
                         path + " 2>&1");
   // "uOps Latency RThroughput MayLoad MayStore HasSideEffects text": fixed-width columns.
   std::regex row(R"(^\s*\d+\s+\d+\s+[0-9.]+ (.{6}) (.{6}) (.{6})\s*(\S.*)$)");
@@ -366,7 +356,7 @@ TEST_CASE("random encodings decode as llvm-mc-22 decodes them", "[decode]") {
       std::snprintf(h, sizeof h, "0x%02x ", b[k]);
       hex += h;
     }
-    std::string out = run("echo '" + hex + "' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 --disassemble -show-encoding 2>&1");
+    std::string out = simtest::shell_output("echo '" + hex + "' | llvm-mc-22 -arch=amdgcn -mcpu=gfx942 --disassemble -show-encoding 2>&1");
     std::string text;
     size_t enc_bytes = 0;
     bool rejected = out.find("<stdin>:1:1: warning: invalid") != std::string::npos;
