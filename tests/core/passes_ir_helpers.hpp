@@ -1,5 +1,7 @@
-// Host-side helpers of the pass tests: printing, running llvm-mc-22.
+// Host-side helpers of the pass tests: printing, running llvm-mc-22, checking a result.
 #pragma once
+#include <catch2/catch.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -48,6 +50,22 @@ inline std::string assemble_errors(const std::string& text, const std::string& t
   std::string errs = run("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -filetype=null " + path + " 2>&1");
   std::remove(path.c_str());
   return errs;
+}
+
+// A compiled function is clean: no pipeline error, the independent allocation and hazard
+// verifiers agree, and llvm-mc-22 assembles its text.
+inline void check_clean(const pipeline_state& st, const std::string& tag) {
+  INFO(st.error.view());
+  REQUIRE_FALSE(st.error.failed);
+  const auto va = verify_allocation(st.fn, gfx942_isa());
+  INFO(va.view());
+  CHECK_FALSE(va.failed);
+  const auto vh = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
+  INFO(vh.view());
+  CHECK_FALSE(vh.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(assemble_errors(text, tag) == "");
 }
 
 }  // namespace hipasm::test

@@ -13,19 +13,6 @@ namespace {
 constexpr int64_t wait_vm0 = 0x0f70;    // s_waitcnt vmcnt(0)
 constexpr int64_t wait_lgkm0 = 0xc07f;  // s_waitcnt lgkmcnt(0)
 
-void check_clean(const pipeline_state& st, const std::string& tag) {
-  INFO(st.error.view());
-  REQUIRE_FALSE(st.error.failed);
-  const auto va = verify_allocation(st.fn, gfx942_isa());
-  INFO(va.view());
-  CHECK_FALSE(va.failed);
-  const auto vh = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
-  INFO(vh.view());
-  CHECK_FALSE(vh.failed);
-  const std::string text = to_text(st.fn, true);
-  INFO(text);
-  CHECK(assemble_errors(text, tag) == "");
-}
 // Physical ranges of two registers of the same class overlap.
 bool overlap(const pipeline_state& st, uint64_t a, uint64_t b) {
   const vreg_info &x = st.fn.vregs[a], &y = st.fn.vregs[b];

@@ -12,19 +12,6 @@ using namespace hipasm::test;
 
 namespace {
 pipeline_state compile(const function& fn) { return compile_function(fn); }
-void check_clean(const pipeline_state& st, const std::string& tag) {
-  INFO(st.error.view());
-  REQUIRE_FALSE(st.error.failed);
-  const auto va = verify_allocation(st.fn, gfx942_isa());
-  INFO(va.view());
-  CHECK_FALSE(va.failed);
-  const auto vh = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
-  INFO(vh.view());
-  CHECK_FALSE(vh.failed);
-  const std::string text = to_text(st.fn, true);
-  INFO(text);
-  CHECK(assemble_errors(text, tag) == "");
-}
 int16_t phys(const pipeline_state& st, uint64_t v) { return st.fn.vregs[v].phys; }
 }  // namespace
 
