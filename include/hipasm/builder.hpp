@@ -27,7 +27,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
+#include "vec.hpp"
 
 #include "diagnostics.hpp"
 #include "ir.hpp"
@@ -107,7 +107,7 @@ struct expr_record {
   uint32_t id = 0xffffffffu, block = 0, first = 0, end = 0;
 };
 struct arg_slot {
-  uint32_t vreg, offset, bytes;
+  uint32_t vreg = 0, offset = 0, bytes = 0;
 };
 }  // namespace detail
 
@@ -116,12 +116,12 @@ struct arg_slot {
 struct builder_state {
   function fn;
   error_info err;
-  std::vector<detail::label_info> labels;
+  vec<detail::label_info> labels;
   detail::expr_record last_expr;          // the most recent expression result (retargeting)
-  std::vector<detail::divergent_ctx> div_stack;
-  std::vector<detail::loop_ctx> loops;
-  std::vector<detail::if_state> ifs;
-  std::vector<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
+  vec<detail::divergent_ctx> div_stack;
+  vec<detail::loop_ctx> loops;
+  vec<detail::if_state> ifs;
+  vec<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
   uint32_t kernarg_bytes = 0;
   uint32_t cur = 1;
   bool block_has_label = false;
@@ -413,12 +413,12 @@ class builder : public isa::gfx942_mnemonics<builder> {
   // References into the shared builder_state (same names as the state's roles).
   function& fn;
   error_info& err;
-  std::vector<label_info>& labels_;
+  vec<label_info>& labels_;
   detail::expr_record& last_expr_;
-  std::vector<detail::divergent_ctx>& div_stack_;
-  std::vector<detail::loop_ctx>& loops_;
-  std::vector<if_state>& ifs_;
-  std::vector<arg_slot>& args_;
+  vec<detail::divergent_ctx>& div_stack_;
+  vec<detail::loop_ctx>& loops_;
+  vec<if_state>& ifs_;
+  vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
 
   constexpr void note_loc(src_loc l) {
@@ -700,7 +700,7 @@ constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand>
                                     const modifiers& m) {
   if (err.failed) return {};
   // built in place: one fewer copy of a ~250-byte instr per instruction in constant evaluation
-  std::vector<instr>& list = fn.blocks[cur_].instrs;
+  vec<instr>& list = fn.blocks[cur_].instrs;
   instr& in = list.emplace_back();
   in.op = static_cast<uint16_t>(op);
   in.num_operands = static_cast<uint8_t>(ops.size());

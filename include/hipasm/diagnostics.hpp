@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <source_location>
 #include <string_view>
-#include <vector>
+#include "vec.hpp"
 
 #include "ir.hpp"
 
@@ -26,7 +26,7 @@ namespace detail {
 // Appends text and numbers to a char vector (std::string is not usable in constant
 // evaluation with libstdc++ 12).
 struct text {
-  std::vector<char>* out;
+  vec<char>* out;
   constexpr text& operator<<(std::string_view s) {
     for (char c : s) out->push_back(c);
     return *this;
@@ -60,7 +60,7 @@ struct text {
 struct error_info {
   bool failed = false;
   src_loc loc{};
-  std::vector<char> message;  // full line, no trailing newline
+  vec<char> message;  // full line, no trailing newline
 
   constexpr bool ok() const { return !failed; }
   constexpr const char* data() const { return message.data(); }

@@ -12,7 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
-#include <vector>
+#include "vec.hpp"
 
 #include "ir.hpp"
 #include "passes/common.hpp"
@@ -435,7 +435,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
 template <class S>
 constexpr void print_function(S& out, const function& fn, const isa_view& isa, const emit_options& opt = {}) {
   // Label only the blocks something branches to.
-  std::vector<uint8_t> target(fn.blocks.size(), 0);
+  vec<uint8_t> target(fn.blocks.size(), 0);
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)

@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
-#include <vector>
+#include "vec.hpp"
 
 #include "isa/instr_desc.hpp"
 
@@ -88,16 +88,16 @@ struct instr {
 };
 
 struct block {
-  std::vector<instr> instrs;
-  std::vector<uint32_t> succs;         // successor block ids (fall-through first)
+  vec<instr> instrs;
+  vec<uint32_t> succs;         // successor block ids (fall-through first)
   std::string_view label{};            // optional user label name
 };
 
 // A kernel under construction or after passes.
 struct function {
   std::string_view name{};
-  std::vector<vreg_info> vregs;
-  std::vector<block> blocks;           // block 0 is the entry
+  vec<vreg_info> vregs;
+  vec<block> blocks;           // block 0 is the entry
   uint32_t lds_static_bytes = 0;
   bool lds_dynamic = false;
   // Entry state the kernel reads; the wrapper forces these on in the descriptor.

@@ -99,9 +99,9 @@ constexpr arg<T> builder::make_arg(std::source_location l) {
 constexpr void builder::build_prologue() {
   using detail::reg_op;
   // Which argument registers does any instruction read or write?
-  std::vector<int32_t> arg_of(fn.vregs.size(), -1);
+  vec<int32_t> arg_of(fn.vregs.size(), -1);
   for (uint32_t i = 0; i < args_.size(); ++i) arg_of[args_[i].vreg] = static_cast<int32_t>(i);
-  std::vector<uint8_t> used(args_.size(), 0);
+  vec<uint8_t> used(args_.size(), 0);
   bool any = false;
   for (const block& bl : fn.blocks)
     for (const instr& in : bl.instrs)
@@ -119,12 +119,12 @@ constexpr void builder::build_prologue() {
     if (!fn.blocks[b].instrs.empty()) ploc = fn.blocks[b].instrs[0].loc;
   // Used dwords of the kernarg segment, and which argument owns each.
   uint32_t total_dw = (kernarg_bytes_ + 3) / 4;
-  std::vector<uint8_t> need(total_dw + 1, 0);
+  vec<uint8_t> need(total_dw + 1, 0);
   for (uint32_t i = 0; i < args_.size(); ++i)
     if (used[i])
       for (uint32_t k = 0; k < args_[i].bytes / 4; ++k) need[args_[i].offset / 4 + k] = 1;
   // chunk_of[dword] = (vreg, offset inside it)
-  std::vector<uint32_t> chunk_id(total_dw + 1, 0), chunk_off(total_dw + 1, 0);
+  vec<uint32_t> chunk_id(total_dw + 1, 0), chunk_off(total_dw + 1, 0);
   if (any) {
     fn.uses_kernarg_ptr = true;
     uint32_t kp = kernarg_vreg();

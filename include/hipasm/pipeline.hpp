@@ -16,6 +16,7 @@
 #include "emit.hpp"
 #include "hazard_rules.hpp"
 #include "ir.hpp"
+#include "vec.hpp"
 #include "isa/gfx942.hpp"
 #include "target.hpp"
 #include "passes/a2v.hpp"
@@ -44,7 +45,7 @@ struct pipeline_state {
   pipeline_options options{};
   pass_error error{};
   register_usage usage{};
-  std::vector<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
+  vec<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
 };
 
 namespace detail {

@@ -11,7 +11,7 @@
 //   back-edges included), every rule's window is met by the instructions and s_nops
 //   really between producer and consumer.
 #pragma once
-#include <vector>
+#include "vec.hpp"
 
 #include "passes/common.hpp"
 #include "passes/hazards.hpp"
@@ -28,8 +28,8 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
   const std::size_t nb = fn.blocks.size();
   const auto preds = predecessors(fn);
   // Physical slot of each vreg dword (flat numbering of hazards.hpp), and the reverse.
-  std::vector<int32_t> slot(nd, -1);
-  std::vector<std::vector<uint32_t>> holders(768);
+  vec<int32_t> slot(nd, -1);
+  vec<vec<uint32_t>> holders(768);
   for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
     const vreg_info& vi = fn.vregs[v];
     if (vi.phys < 0) continue;
@@ -47,8 +47,8 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
           err.add("register '").add(fn.vregs[in.ops[i].value].name).add("' has no physical register");
         }
   if (err.failed) return err;
-  std::vector<bitset> def_out(nb, bitset(nd)), clob_out(nb, bitset(nd));
-  std::vector<uint8_t> seen(nb, 0);
+  vec<bitset> def_out(nb, bitset(nd)), clob_out(nb, bitset(nd));
+  vec<uint8_t> seen(nb, 0);
   bitset entry(nd);
   for (std::size_t v = 0; v < fn.vregs.size(); ++v)
     if (fn.vregs[v].fixed >= 0) entry.set_range(dm.base[v], fn.vregs[v].dwords);
@@ -136,7 +136,7 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
   // A memory result is written when it returns: from issue until an s_waitcnt retires it
   // (async_pending, the counter model of waitcnt_check.hpp), on any path, nothing else may
   // write its physical register (the late write would clobber that value).
-  std::vector<async_pending> pout(nb);
+  vec<async_pending> pout(nb);
   seen.assign(nb, 0);
   changed = true;
   for (int round = 0; changed && round < 1000 && !err.failed; ++round) {
@@ -188,7 +188,7 @@ constexpr pass_error verify_hazards(const function& fn_, const isa_view& isa_, c
   using namespace detail;
   pass_error err;
   const auto preds = predecessors(fn);
-  std::vector<std::vector<hazard_facts>> facts(fn.blocks.size());
+  vec<vec<hazard_facts>> facts(fn.blocks.size());
   opcode_kind_cache kinds(isa);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b)
     for (const instr& in : fn.blocks[b].instrs) facts[b].push_back(make_hazard_facts(fn, isa, in, kinds));
@@ -202,8 +202,8 @@ constexpr pass_error verify_hazards(const function& fn_, const isa_view& isa_, c
     for (std::size_t i = 0; i < facts[b].size(); ++i) {
       const hazard_facts& C = facts[b][i];
       if (C.is(hk_nop)) continue;
-      std::vector<frame> stack{{static_cast<uint32_t>(b), static_cast<uint32_t>(i), 0}};
-      std::vector<int> best_dist(fn.blocks.size(), 1 << 30);  // smallest distance a block end was entered with
+      vec<frame> stack{{static_cast<uint32_t>(b), static_cast<uint32_t>(i), 0}};
+      vec<int> best_dist(fn.blocks.size(), 1 << 30);  // smallest distance a block end was entered with
       while (!stack.empty()) {
         frame f = stack.back();
         stack.pop_back();

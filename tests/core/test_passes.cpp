@@ -34,7 +34,7 @@ TEST_CASE("remove-unreachable: dead blocks go, successors and labels are renumbe
   function fn = k.fn;
   remove_unreachable_blocks(fn);
   REQUIRE(fn.blocks.size() == 2);
-  CHECK(fn.blocks[0].succs == std::vector<uint32_t>{1});
+  CHECK(fn.blocks[0].succs == hipasm::vec<uint32_t>{1});
   CHECK(fn.blocks[0].instrs[0].ops[0].value == 1);
   CHECK(to_text(fn).find("s_branch .Lunreach_bb1") != std::string::npos);
 }

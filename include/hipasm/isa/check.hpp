@@ -9,7 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
-#include <vector>
+#include "../vec.hpp"
 
 #include "../ir.hpp"
 #include "inline_constants.hpp"

@@ -4,7 +4,7 @@
 // and written by such an instruction is copied in, and the result copied back with
 // v_accvgpr_write_b32.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -29,11 +29,11 @@ constexpr bool agpr_to_vgpr(function& fn, const isa_view& isa, pass_error& err) 
             is_use(role_of(isa.descs[in.op], i)) && !operand_accepts_agpr(isa.descs[in.op], i))
           needed = true;
     if (!needed) continue;
-    std::vector<instr> out;
+    vec<instr> out;
     out.reserve(blk.instrs.size() + 8);
     for (instr in : blk.instrs) {
       const isa::instr_desc& d = isa.descs[in.op];
-      std::vector<instr> after;
+      vec<instr> after;
       for (int i = 0; i < in.num_operands; ++i) {
         operand& o = in.ops[i];
         const auto role = role_of(d, i);

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <vector>
+#include "../vec.hpp"
 
 #include "../ir.hpp"
 #include "../isa/instr_desc.hpp"
@@ -84,8 +84,9 @@ enum special_slot : uint32_t { sl_vcc_lo, sl_vcc_hi, sl_exec_lo, sl_exec_hi, sl_
 
 // Dword numbering of virtual registers: vreg v occupies [base[v], base[v] + dwords).
 struct dword_map {
-  std::vector<uint32_t> base;
+  vec<uint32_t> base;
   uint32_t vreg_dwords = 0;
+  constexpr dword_map() = default;
   constexpr explicit dword_map(const function& fn) : base(fn.vregs.size() + 1, 0) {
     uint32_t n = 0;
     for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
@@ -112,7 +113,7 @@ constexpr uint64_t span_signature(uint32_t first, uint32_t n) {
 
 // A growable bit set (the universes are small: a few thousand dwords at most).
 struct bitset {
-  std::vector<uint64_t> w;
+  vec<uint64_t> w;
   constexpr bitset() = default;
   constexpr explicit bitset(uint32_t bits) : w((bits + 63) / 64, 0) {}
   constexpr void set(uint32_t i) { w[i >> 6] |= (uint64_t{1} << (i & 63)); }
@@ -252,10 +253,11 @@ struct access {
   uint8_t flags = 0;
 };
 struct access_table {
-  std::vector<uint32_t> begin;  // per instruction, in block order; accesses [begin[i], begin[i + 1])
-  std::vector<access> acc;
-  std::vector<uint32_t> block_first;  // index of each block's first instruction in `begin`
+  vec<uint32_t> begin;  // per instruction, in block order; accesses [begin[i], begin[i + 1])
+  vec<access> acc;
+  vec<uint32_t> block_first;  // index of each block's first instruction in `begin`
 
+  constexpr access_table() = default;
   constexpr access_table(const function& fn_, const isa_view& isa_, const dword_map& dm_) {
     const function& fn = fn_;  // local aliases: lambdas must not capture reference parameters
     const isa_view& isa = isa_;  // (clang-22's new constant interpreter)
@@ -315,8 +317,9 @@ constexpr bool lane_masked_def(const function& fn, const operand& o) {
 
 // Instruction positions: block b's instructions are numbered from start[b].
 struct positions {
-  std::vector<uint32_t> start;
+  vec<uint32_t> start;
   uint32_t total = 0;
+  constexpr positions() = default;
   constexpr explicit positions(const function& fn) : start(fn.blocks.size() + 1, 0) {
     uint32_t n = 0;
     for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
@@ -329,8 +332,8 @@ struct positions {
 };
 
 // Predecessor lists from the successor lists.
-constexpr std::vector<std::vector<uint32_t>> predecessors(const function& fn) {
-  std::vector<std::vector<uint32_t>> preds(fn.blocks.size());
+constexpr vec<vec<uint32_t>> predecessors(const function& fn) {
+  vec<vec<uint32_t>> preds(fn.blocks.size());
   for (std::size_t b = 0; b < fn.blocks.size(); ++b)
     for (uint32_t s : fn.blocks[b].succs)
       if (s < fn.blocks.size()) preds[s].push_back(static_cast<uint32_t>(b));
@@ -380,7 +383,7 @@ struct async_pending {
     bool on_vm = false, on_lgkm = false, out_of_order = false;
     constexpr bool operator==(const entry&) const = default;
   };
-  std::vector<entry> pend;
+  vec<entry> pend;
 
   constexpr bool operator==(const async_pending& o) const {
     if (pend.size() != o.pend.size()) return false;

@@ -6,7 +6,7 @@
 // VALU instructions: a different EXEC writes different lanes) was written in between, and
 // opcode, operands and modifiers match exactly. Uses of the later result are renamed.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -53,7 +53,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   constexpr std::size_t window = 16;
   const dword_map dm(fn);
   // How many instructions write each vreg (any part of it).
-  std::vector<uint32_t> def_count(fn.vregs.size(), 0);
+  vec<uint32_t> def_count(fn.vregs.size(), 0);
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
@@ -93,13 +93,13 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     return true;
   };
 
-  std::vector<uint64_t> rename(fn.vregs.size(), 0);
+  vec<uint64_t> rename(fn.vregs.size(), 0);
   for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = v;
   bool changed = false;
   for (block& blk : fn.blocks) {
     // In place: uses renamed, merged instructions only marked (copying instructions is
     // what constant evaluation pays most for).
-    std::vector<uint8_t> keep(blk.instrs.size(), 1);
+    vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     // Available instructions with the ranges they read (decoded once, when they become
     // available: every later write is checked against them).
@@ -114,8 +114,8 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     };
     // Records are appended, never moved (clang-22's new interpreter rejects the memmove
     // vector::erase does on them); `avail` holds their indices, oldest first.
-    std::vector<available> records;
-    std::vector<uint32_t> avail;
+    vec<available> records;
+    vec<uint32_t> avail;
     for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
       instr& in = blk.instrs[idx];
       for (int i = 0; i < in.num_operands; ++i)
@@ -195,7 +195,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       }
     }
     if (removed) {
-      std::vector<instr> out;
+      vec<instr> out;
       out.reserve(blk.instrs.size());
       for (std::size_t i = 0; i < blk.instrs.size(); ++i)
         if (keep[i]) out.push_back(blk.instrs[i]);

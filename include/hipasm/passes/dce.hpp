@@ -4,7 +4,7 @@
 // nothing reads any register it writes: explicit defs, carry-outs and implicit VCC/SCC
 // defs included. Removing one can make its inputs dead in the same backward walk.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 #include "liveness.hpp"
@@ -14,7 +14,7 @@ namespace hipasm {
 // When nothing is removed the liveness it computed still describes the function: it is
 // handed to `unchanged_liveness` (if given) so the allocator need not compute it again.
 constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
-                                   std::vector<liveness_info>* unchanged_liveness = nullptr) {
+                                   vec<liveness_info>* unchanged_liveness = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
@@ -25,7 +25,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
     bitset live = L.live_out[b];
-    std::vector<uint8_t> keep(blk.instrs.size(), 1);
+    vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     const uint32_t t0 = L.acc.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
@@ -56,7 +56,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
     }
     if (removed) {
       removed_any = true;
-      std::vector<instr> out;
+      vec<instr> out;
       out.reserve(blk.instrs.size());
       for (std::size_t i = 0; i < blk.instrs.size(); ++i)
         if (keep[i]) out.push_back(blk.instrs[i]);

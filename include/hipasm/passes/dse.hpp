@@ -4,7 +4,7 @@
 // SGPR and VCC/SCC/M0 writes, never a VGPR write (under a partial EXEC the inactive lanes
 // keep the old value). Carry-outs and implicit defs are defs like any other.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -22,7 +22,7 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
     bitset over(dm.total());  // dwords fully overwritten later before any read
-    std::vector<uint8_t> keep(blk.instrs.size(), 1);
+    vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     const uint32_t t0 = T.at(b);
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
@@ -51,7 +51,7 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
     }
     if (removed) {
       removed_any = true;
-      std::vector<instr> out;
+      vec<instr> out;
       out.reserve(blk.instrs.size());
       for (std::size_t i = 0; i < blk.instrs.size(); ++i)
         if (keep[i]) out.push_back(blk.instrs[i]);

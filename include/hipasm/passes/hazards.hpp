@@ -11,7 +11,7 @@
 // whose checker walks the final program independently of this pass.
 #pragma once
 #include <string_view>
-#include <vector>
+#include "../vec.hpp"
 
 #include "../hazard_rules.hpp"
 #include "common.hpp"
@@ -150,7 +150,7 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
 // opcode_hazard_kind per opcode, computed on first use (a pass sees few distinct opcodes;
 // the mnemonic tests are what made per-instruction facts expensive to evaluate).
 struct opcode_kind_cache {
-  std::vector<uint32_t> kind;
+  vec<uint32_t> kind;
   constexpr explicit opcode_kind_cache(const isa_view& isa) : kind(isa.count, 0u) {}
   constexpr uint32_t get(const isa_view& isa, uint16_t op) {
     uint32_t k = kind[op];
@@ -400,9 +400,9 @@ constexpr rule_masks masks_of(hazard_check c) {
 // The rules that can fire in one function (producer kinds present), with their masks.
 struct active_rules {
   const hazard_table* table = nullptr;
-  std::vector<uint16_t> index;  // into table->rules
-  std::vector<rule_masks> masks;
-  std::vector<int8_t> max_rule_wait;
+  vec<uint16_t> index;  // into table->rules
+  vec<rule_masks> masks;
+  vec<int8_t> max_rule_wait;
   int max_wait = 0;
 
   constexpr active_rules(const hazard_table& t, uint32_t present_kinds) : table(&t) {
@@ -467,12 +467,12 @@ constexpr hazard_need hazard_between(const active_rules& a, const active_rules::
 // is the one being rewritten: its emitted prefix, then its not yet rewritten tail
 // (reached through a self loop).
 struct hazard_walker {
-  const std::vector<std::vector<hazard_facts>>* facts;  // per block, in current order
-  const std::vector<std::vector<uint32_t>>* preds;
+  const vec<vec<hazard_facts>>* facts;  // per block, in current order
+  const vec<vec<uint32_t>>* preds;
   const active_rules* rules;
   uint32_t cur = ~0u;
-  const std::vector<hazard_facts>* cur_prefix = nullptr;
-  const std::vector<hazard_facts>* cur_orig = nullptr;
+  const vec<hazard_facts>* cur_prefix = nullptr;
+  const vec<hazard_facts>* cur_orig = nullptr;
   std::size_t cur_i = 0;
 
   constexpr std::size_t size(uint32_t b) const {
@@ -513,7 +513,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   using namespace detail;
   const int nop_op = isa.find("s_nop");
   const auto preds = predecessors(fn);
-  std::vector<std::vector<hazard_facts>> facts(fn.blocks.size());
+  vec<vec<hazard_facts>> facts(fn.blocks.size());
   opcode_kind_cache kinds(isa);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     facts[b].reserve(fn.blocks[b].instrs.size());
@@ -524,14 +524,14 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     for (const auto& f : fb) present |= f.kind;
   const active_rules rules(table, present);
   hazard_walker walker{&facts, &preds, &rules};
-  std::vector<uint32_t> subset_kind;
-  std::vector<active_rules::subset> subsets;
+  vec<uint32_t> subset_kind;
+  vec<active_rules::subset> subsets;
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
-    std::vector<instr> out;
-    std::vector<hazard_facts> out_facts;
+    vec<instr> out;
+    vec<hazard_facts> out_facts;
     out.reserve(fn.blocks[b].instrs.size() + 8);
     out_facts.reserve(fn.blocks[b].instrs.size() + 8);
-    const std::vector<hazard_facts> original = std::move(facts[b]);
+    const vec<hazard_facts> original = std::move(facts[b]);
     walker.cur = static_cast<uint32_t>(b);
     walker.cur_prefix = &out_facts;
     walker.cur_orig = &original;

@@ -13,7 +13,7 @@
 // no s_waitcnt has retired it yet (read or never read, across blocks and back-edges).
 #pragma once
 #include <string_view>
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -23,10 +23,11 @@ struct liveness_info {
   detail::dword_map dm;
   detail::positions pos;
   detail::access_table acc;                       // every instruction's accesses, decoded once
-  std::vector<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
-  std::vector<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
-  std::vector<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
+  vec<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
+  vec<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
+  vec<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
 
+  constexpr liveness_info() = default;
   constexpr liveness_info(const function& fn, const isa_view& isa) : dm(fn), pos(fn), acc(fn, isa, dm) {}
 };
 
@@ -36,7 +37,7 @@ namespace detail {
 struct exec_state {
   bool reached = false;
   bool full = false;
-  std::vector<uint32_t> full_copies;  // sorted vreg ids
+  vec<uint32_t> full_copies;  // sorted vreg ids
 
   constexpr bool holds_full(uint64_t v) const {
     for (uint32_t x : full_copies)
@@ -160,13 +161,13 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
 
   // Forward: EXEC state and maybe-defined dwords.
   {
-    std::vector<exec_state> ex_in(nb), ex_out(nb);
-    std::vector<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
+    vec<exec_state> ex_in(nb), ex_out(nb);
+    vec<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
     bitset entry_defs(nslots);
     for (std::size_t v = 0; v < fn.vregs.size(); ++v)
       if (fn.vregs[v].fixed >= 0) entry_defs.set_range(L.dm.base[v], fn.vregs[v].dwords);
     // Round-robin over the blocks whose inputs changed (all of them at first).
-    std::vector<uint8_t> dirty(nb, 1);
+    vec<uint8_t> dirty(nb, 1);
     bool changed = true;
     while (changed) {
       changed = false;
@@ -228,7 +229,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   }
 
   // Backward: per-block upward-exposed uses and kills, then the fixpoint.
-  std::vector<bitset> gen(nb, bitset(nslots)), kill(nb, bitset(nslots));
+  vec<bitset> gen(nb, bitset(nslots)), kill(nb, bitset(nslots));
   for (std::size_t b = 0; b < nb; ++b) {
     const block& blk = fn.blocks[b];
     bitset& g = gen[b];
@@ -275,7 +276,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
 
   // Intervals: hull of accesses and live block boundaries, per dword then per vreg.
   const uint32_t nd = L.dm.vreg_dwords;
-  std::vector<uint32_t> ds(nd, ~0u), de(nd, 0);
+  vec<uint32_t> ds(nd, ~0u), de(nd, 0);
   auto touch = [&](uint32_t dw, uint32_t p) {
     if (p < ds[dw]) ds[dw] = p;
     if (p > de[dw]) de[dw] = p;
@@ -307,8 +308,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   // whether or not anybody reads them. Forward fixpoint; each pending dword is touched
   // where it enters a block, where it retires and where it leaves a block.
   {
-    std::vector<async_pending> pin(nb), pout(nb);
-    std::vector<uint8_t> seen(nb, 0), dirty_async(nb, 1);
+    vec<async_pending> pin(nb), pout(nb);
+    vec<uint8_t> seen(nb, 0), dirty_async(nb, 1);
     bool again = true;
     while (again) {
       again = false;

@@ -7,7 +7,7 @@
 // (SGPR pairs even, SGPR tuples of 3+ dwords at a multiple of 4, VGPR/AGPR tuples even).
 // Running out is an error naming the kernel, the register's source line and the live set.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 #include "liveness.hpp"
@@ -39,8 +39,8 @@ constexpr uint16_t class_alignment(reg_class c, uint16_t dwords) {
 // Heap sort (std::sort's <algorithm> does not compile in HIP device passes without the
 // HIP headers).
 template <class T, class Less>
-constexpr void heap_sort(std::vector<T>& a_, Less less) {
-  std::vector<T>& a = a_;  // a local alias: see compute_liveness
+constexpr void heap_sort(vec<T>& a_, Less less) {
+  vec<T>& a = a_;  // a local alias: see compute_liveness
   const std::size_t n = a.size();
   auto sift = [&](std::size_t i, std::size_t end) {
     for (;;) {
@@ -104,10 +104,10 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   const std::size_t nv = fn.vregs.size();
   const uint16_t limit[3] = {lim.sgprs, lim.vgprs, lim.agprs};
   // busy_until[c][r]: last position where physical register r of class c holds a value.
-  std::vector<int64_t> busy[3] = {std::vector<int64_t>(limit[0], -1), std::vector<int64_t>(limit[1], -1),
-                                  std::vector<int64_t>(limit[2], -1)};
-  std::vector<int32_t> owner[3] = {std::vector<int32_t>(limit[0], -1), std::vector<int32_t>(limit[1], -1),
-                                   std::vector<int32_t>(limit[2], -1)};
+  vec<int64_t> busy[3] = {vec<int64_t>(limit[0], -1), vec<int64_t>(limit[1], -1),
+                                  vec<int64_t>(limit[2], -1)};
+  vec<int32_t> owner[3] = {vec<int32_t>(limit[0], -1), vec<int32_t>(limit[1], -1),
+                                   vec<int32_t>(limit[2], -1)};
   // Registers named physically by the user are out of the pool.
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
@@ -119,7 +119,7 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
           if (o.value + j < limit[c]) busy[c][o.value + j] = INT64_MAX;
       }
 
-  std::vector<uint32_t> order;
+  vec<uint32_t> order;
   order.reserve(nv);
   for (std::size_t v = 0; v < nv; ++v) {
     fn.vregs[v].phys = -1;

@@ -2,7 +2,7 @@
 // Block order is kept, so a reachable block's fall-through successor (the next block) is
 // reachable too and stays next.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -11,8 +11,8 @@ namespace hipasm {
 constexpr void remove_unreachable_blocks(function& fn) {
   const std::size_t nb = fn.blocks.size();
   if (nb == 0) return;
-  std::vector<uint8_t> reached(nb, 0);
-  std::vector<uint32_t> work{0};
+  vec<uint8_t> reached(nb, 0);
+  vec<uint32_t> work{0};
   reached[0] = 1;
   while (!work.empty()) {
     const uint32_t b = work.back();
@@ -23,12 +23,12 @@ constexpr void remove_unreachable_blocks(function& fn) {
         work.push_back(s);
       }
   }
-  std::vector<uint32_t> new_id(nb, ~0u);
+  vec<uint32_t> new_id(nb, ~0u);
   uint32_t n = 0;
   for (std::size_t b = 0; b < nb; ++b)
     if (reached[b]) new_id[b] = n++;
   if (n == nb) return;
-  std::vector<block> kept;
+  vec<block> kept;
   kept.reserve(n);
   for (std::size_t b = 0; b < nb; ++b) {
     if (!reached[b]) continue;

@@ -4,7 +4,7 @@
 // its alignment is the strictest its accesses need (SGPR pairs even, SGPR quads at a
 // multiple of 4, VGPR/AGPR tuples even). Entry-state registers are left whole.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 #include "regalloc.hpp"
@@ -17,7 +17,7 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
   using namespace detail;
   const dword_map dm(fn);
   const uint32_t nd = dm.vreg_dwords;
-  std::vector<uint8_t> used(nd, 0), joined(nd, 0);  // joined[d]: d and d+1 in one access
+  vec<uint8_t> used(nd, 0), joined(nd, 0);  // joined[d]: d and d+1 in one access
   bool any_split_candidate = false;
   for (const vreg_info& v : fn.vregs)
     if (v.dwords > 1 && v.fixed < 0) any_split_candidate = true;
@@ -34,8 +34,8 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
         }
       }
   // piece_of[d]: new vreg id of dword d; piece_off[d]: its offset inside that piece.
-  std::vector<uint32_t> piece_of(nd, ~0u);
-  std::vector<uint16_t> piece_off(nd, 0);
+  vec<uint32_t> piece_of(nd, ~0u);
+  vec<uint16_t> piece_off(nd, 0);
   const std::size_t old_count = fn.vregs.size();
   for (std::size_t v = 0; v < old_count; ++v) {
     const vreg_info vi = fn.vregs[v];

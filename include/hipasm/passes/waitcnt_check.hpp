@@ -9,7 +9,7 @@
 // vm operations were issued after it; an LDS load at lgkmcnt(N) once N younger LDS
 // operations were. At CFG joins the state is the union, each age the minimum over paths.
 #pragma once
-#include <vector>
+#include "../vec.hpp"
 
 #include "common.hpp"
 
@@ -30,7 +30,7 @@ struct load_info {
   int ndefs = 0;
 };
 
-constexpr bool merge_pending(std::vector<pending_load>& into, const std::vector<pending_load>& from) {
+constexpr bool merge_pending(vec<pending_load>& into, const vec<pending_load>& from) {
   bool changed = false;
   for (const pending_load& p : from) {
     bool found = false;
@@ -61,8 +61,8 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
   const std::size_t nb = fn.blocks.size();
   const auto preds = predecessors(fn);
   // Memory instructions that write registers.
-  std::vector<load_info> loads;
-  std::vector<std::vector<int32_t>> load_of(nb);  // per block instruction: load index or -1
+  vec<load_info> loads;
+  vec<vec<int32_t>> load_of(nb);  // per block instruction: load index or -1
   for (std::size_t b = 0; b < nb; ++b) {
     load_of[b].assign(fn.blocks[b].instrs.size(), -1);
     for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
@@ -82,15 +82,15 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
   }
   if (loads.empty()) return true;
 
-  std::vector<std::vector<pending_load>> out_state(nb);
-  std::vector<uint8_t> visited(nb, 0);
+  vec<vec<pending_load>> out_state(nb);
+  vec<uint8_t> visited(nb, 0);
   bool changed = true;
   bool report = false;  // the last round reports; earlier rounds reach the fixpoint
   for (int round = 0; round < 64 && (changed || !report); ++round) {
     if (!changed) report = true;
     changed = false;
     for (std::size_t b = 0; b < nb; ++b) {
-      std::vector<pending_load> st;
+      vec<pending_load> st;
       for (uint32_t p : preds[b])
         if (visited[p]) merge_pending(st, out_state[p]);
       const block& blk = fn.blocks[b];
