@@ -102,7 +102,7 @@ class vec {
   template <class... A>
   constexpr T& emplace_back(A&&... a) {
     if (n_ == cap_) regrow(next_capacity());
-    if constexpr (sizeof...(A) != 0) p_[n_] = T(std::forward<A>(a)...);
+    p_[n_] = T(std::forward<A>(a)...);  // (a slot past size() may hold an old value)
     return p_[n_++];
   }
   constexpr void pop_back() { truncate(n_ - 1); }

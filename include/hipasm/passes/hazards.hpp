@@ -462,43 +462,90 @@ constexpr hazard_need hazard_between(const active_rules& a, const active_rules::
   return n;
 }
 
+// One block's issued instructions for the backward walk. The walk reads kind, register
+// signatures and wait states of every instruction in a window for every consumer, so those
+// sit in flat arrays (a primitive read from a raw array is the cheapest access in both
+// constant interpreters); the full facts are read only for the few candidates that pass.
+struct fact_seq {
+  static constexpr uint32_t no_facts = ~0u;  // an inserted s_nop
+  vec<hazard_facts> facts;  // the block's own instructions, in original order
+  vec<uint32_t> at;         // per issued position: index into facts, or no_facts
+  vec<uint32_t> kind;
+  vec<uint64_t> def_sig, use_sig;
+  vec<uint8_t> wait;
+
+  constexpr void reserve(std::size_t n) {
+    at.reserve(n);
+    kind.reserve(n);
+    def_sig.reserve(n);
+    use_sig.reserve(n);
+    wait.reserve(n);
+  }
+  // Issues facts[i] (i == no_facts: `nop`, an s_nop's facts).
+  constexpr void issue(uint32_t i, const hazard_facts& h) {
+    at.push_back(i);
+    kind.push_back(h.kind);
+    def_sig.push_back(h.def_sig);
+    use_sig.push_back(h.use_sig);
+    wait.push_back(h.wait_states);
+  }
+  constexpr std::size_t size() const { return at.size(); }
+};
+
 // Backward walk: the most wait states still missing before consumer C, over every path
-// into (block b, before index `end`), `dist` wait states already between. Block `cur`
-// is the one being rewritten: its emitted prefix, then its not yet rewritten tail
-// (reached through a self loop).
+// into (block b, before position `end`), `dist` wait states already between. Block `cur`
+// is the one being rewritten: its issued prefix (`cur_out`), then its not yet rewritten
+// tail from original instruction `cur_i` (reached through a self loop; without its
+// s_nops: fewer wait states, so never too few nops).
 struct hazard_walker {
-  const vec<vec<hazard_facts>>* facts;  // per block, in current order
+  const vec<fact_seq>* seqs;  // per block: final order once rewritten, original before
   const vec<vec<uint32_t>>* preds;
   const active_rules* rules;
   uint32_t cur = ~0u;
-  const vec<hazard_facts>* cur_prefix = nullptr;
-  const vec<hazard_facts>* cur_orig = nullptr;
+  const fact_seq* cur_out = nullptr;
   std::size_t cur_i = 0;
 
   constexpr std::size_t size(uint32_t b) const {
-    return b == cur ? cur_prefix->size() + (cur_orig->size() - cur_i) : (*facts)[b].size();
+    return b == cur ? cur_out->size() + ((*seqs)[b].size() - cur_i) : (*seqs)[b].size();
   }
-  constexpr const hazard_facts& at(uint32_t b, std::size_t j) const {
-    if (b != cur) return (*facts)[b][j];
-    return j < cur_prefix->size() ? (*cur_prefix)[j] : (*cur_orig)[cur_i + (j - cur_prefix->size())];
+  // Positions [lo, hi) of `q`, backwards; false once `dist` reaches the window. `facts`:
+  // the block's own facts (the issued prefix of block `cur` has none of its own).
+  constexpr bool scan(const hazard_facts& C, const active_rules::subset& sub, const fact_seq& q,
+                      const hazard_facts* facts, std::size_t hi, std::size_t lo, int& dist, hazard_need& need) const {
+    const int window = sub.window;
+    const uint32_t producers = sub.producers;
+    const uint64_t c_any = C.use_sig | C.def_sig, c_def = C.def_sig;
+    const uint32_t* const kind = q.kind.data();
+    const uint64_t* const dsig = q.def_sig.data();
+    const uint64_t* const usig = q.use_sig.data();
+    const uint8_t* const wait = q.wait.data();
+    const uint32_t* const at = q.at.data();
+    for (std::size_t i = hi; i-- > lo;) {
+      if (dist >= window) return false;
+      const uint32_t k = kind[i];
+      // may_conflict, inlined on the flat fields (an s_nop never conflicts)
+      if ((k & producers) && !(k & hk_nop) &&
+          ((k & hk_no_register_relation) || (dsig[i] & c_any) || (usig[i] & c_def))) {
+        const hazard_need n = hazard_between(*rules, sub, facts[at[i]], C);
+        if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
+      }
+      dist += wait[i];
+    }
+    return dist < window;
   }
   constexpr void walk(const hazard_facts& C, const active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
                       int hops, hazard_need& need) const {
-    const int window = sub.window;
-    // Only a walk into the block being rewritten from its end (a self loop) reaches its
-    // not yet rewritten tail; every other walk reads one vector directly.
-    const bool split = b == cur && end > cur_prefix->size();
-    const hazard_facts* const direct = b == cur ? cur_prefix->data() : (*facts)[b].data();
-    for (std::size_t i = end; i-- > 0;) {
-      if (dist >= window) return;
-      const hazard_facts& P = split ? at(b, i) : direct[i];
-      if ((P.kind & sub.producers) && may_conflict(sub, P, C)) {
-        const hazard_need n = hazard_between(*rules, sub, P, C);
-        if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
-      }
-      dist += P.wait_states;
+    const fact_seq& q = (*seqs)[b];
+    if (b != cur) {
+      if (!scan(C, sub, q, q.facts.data(), end, 0, dist, need)) return;
+    } else {
+      const std::size_t np = cur_out->size();
+      // Only a walk into the block being rewritten from its end (a self loop) reaches
+      // its not yet rewritten tail: original positions [cur_i, cur_i + (end - np)).
+      if (end > np && !scan(C, sub, q, q.facts.data(), cur_i + (end - np), cur_i, dist, need)) return;
+      if (!scan(C, sub, *cur_out, q.facts.data(), end < np ? end : np, 0, dist, need)) return;
     }
-    if (dist >= window || hops > 32) return;
+    if (hops > 32) return;
     for (uint32_t p : (*preds)[b]) walk(C, sub, p, size(p), dist, hops + 1, need);
   }
 };
@@ -513,30 +560,37 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   using namespace detail;
   const int nop_op = isa.find("s_nop");
   const auto preds = predecessors(fn);
-  vec<vec<hazard_facts>> facts(fn.blocks.size());
+  const std::size_t nb = fn.blocks.size();
+  vec<fact_seq> seqs(nb);
   opcode_kind_cache kinds(isa);
-  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
-    facts[b].reserve(fn.blocks[b].instrs.size());
-    for (const instr& in : fn.blocks[b].instrs) fill_hazard_facts(facts[b].emplace_back(), fn, isa, in, kinds);
-  }
   uint32_t present = 0;
-  for (const auto& fb : facts)
-    for (const auto& f : fb) present |= f.kind;
+  for (std::size_t b = 0; b < nb; ++b) {
+    fact_seq& q = seqs[b];
+    const vec<instr>& ins = fn.blocks[b].instrs;
+    q.facts.resize(ins.size());
+    q.reserve(ins.size());
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      fill_hazard_facts(q.facts[i], fn, isa, ins[i], kinds);
+      q.issue(static_cast<uint32_t>(i), q.facts[i]);
+      present |= q.facts[i].kind;
+    }
+  }
   const active_rules rules(table, present);
-  hazard_walker walker{&facts, &preds, &rules};
+  hazard_walker walker{&seqs, &preds, &rules};
   vec<uint32_t> subset_kind;
   vec<active_rules::subset> subsets;
-  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+  hazard_facts nop_facts;
+  nop_facts.kind = hk_nop;
+  for (std::size_t b = 0; b < nb; ++b) {
+    const vec<instr>& ins = fn.blocks[b].instrs;
     vec<instr> out;
-    vec<hazard_facts> out_facts;
-    out.reserve(fn.blocks[b].instrs.size() + 8);
-    out_facts.reserve(fn.blocks[b].instrs.size() + 8);
-    const vec<hazard_facts> original = std::move(facts[b]);
+    fact_seq issued;
+    out.reserve(ins.size() + 8);
+    issued.reserve(ins.size() + 8);
     walker.cur = static_cast<uint32_t>(b);
-    walker.cur_prefix = &out_facts;
-    walker.cur_orig = &original;
-    for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
-      const hazard_facts& C = original[i];
+    walker.cur_out = &issued;
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      const hazard_facts& C = seqs[b].facts[i];
       hazard_need need;
       walker.cur_i = i;
       // Processed blocks are walked in their final form; later blocks (reached through a
@@ -550,7 +604,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
           subsets.push_back(rules.for_consumer(C));
         }
         const active_rules::subset& sub = subsets[si];
-        if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), out_facts.size(), 0, 0, need);
+        if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, need);
       }
       while (need.wait > 0 && nop_op >= 0) {
         const int n = need.wait > table.max_nop + 1 ? table.max_nop + 1 : need.wait;
@@ -559,20 +613,19 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         nop.num_operands = 1;
         nop.ops[0].k = operand::kind::imm;
         nop.ops[0].value = static_cast<uint64_t>(n - 1);
-        nop.loc = fn.blocks[b].instrs[i].loc;
+        nop.loc = ins[i].loc;
         nop.comment = table.rules[need.rule].name;
         out.push_back(nop);
-        hazard_facts nf;
-        nf.kind = hk_nop;
-        nf.wait_states = static_cast<uint8_t>(n);
-        out_facts.push_back(nf);
+        nop_facts.wait_states = static_cast<uint8_t>(n);
+        issued.issue(fact_seq::no_facts, nop_facts);
         need.wait -= n;
       }
-      out.push_back(fn.blocks[b].instrs[i]);
-      out_facts.push_back(C);
+      out.push_back(ins[i]);
+      issued.issue(static_cast<uint32_t>(i), C);
     }
     fn.blocks[b].instrs = std::move(out);
-    facts[b] = std::move(out_facts);
+    issued.facts = std::move(seqs[b].facts);
+    seqs[b] = std::move(issued);
     walker.cur = ~0u;
   }
 }
