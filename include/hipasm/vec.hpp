@@ -127,7 +127,7 @@ class vec {
     const size_type k = static_cast<size_type>(pos - p_);
     T copy = v;  // v may live in this vec
     if (n_ == cap_) regrow(next_capacity());
-    for (size_type i = n_; i > k; --i) p_[i] = std::move(p_[i - 1]);
+    for (size_type i = n_; i > k; --i) shift(i, i - 1);
     p_[k] = std::move(copy);
     ++n_;
     return p_ + k;
@@ -139,8 +139,8 @@ class vec {
     for (; first != last; ++first) tail.push_back(*first);
     const size_type m = tail.n_;
     if (m == 0) return p_ + k;
-    reserve(n_ + m > 2 * cap_ ? n_ + m : 2 * cap_);
-    for (size_type i = n_; i-- > k;) p_[i + m] = std::move(p_[i]);
+    if (n_ + m > cap_) reserve(n_ + m > 2 * cap_ ? n_ + m : 2 * cap_);
+    for (size_type i = n_; i-- > k;) shift(i + m, i);
     for (size_type i = 0; i < m; ++i) p_[k + i] = std::move(tail.p_[i]);
     n_ += m;
     return p_ + k;
@@ -149,7 +149,7 @@ class vec {
   constexpr T* erase(const T* first, const T* last) {
     const size_type k = static_cast<size_type>(first - p_), m = static_cast<size_type>(last - first);
     if (m == 0) return p_ + k;
-    for (size_type i = k; i + m < n_; ++i) p_[i] = std::move(p_[i + m]);
+    for (size_type i = k; i + m < n_; ++i) shift(i, i + m);
     truncate(n_ - m);
     return p_ + k;
   }
@@ -170,6 +170,13 @@ class vec {
   T* p_ = nullptr;
   size_type n_ = 0, cap_ = 0;
 
+  // p_[to] = p_[from] through a local: clang-22's bytecode interpreter rejects a direct
+  // copy between two elements of one array when T has an array member (it checks the
+  // memcpy of the trivial assignment for overlap by allocation, not by range).
+  constexpr void shift(size_type to, size_type from) {
+    T t = std::move(p_[from]);
+    p_[to] = std::move(t);
+  }
   constexpr size_type next_capacity() const { return cap_ ? 2 * cap_ : 4; }
   constexpr void regrow(size_type c) {
     T* q = new T[c]();
