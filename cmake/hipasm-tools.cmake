@@ -66,6 +66,10 @@ execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-inter
                 INPUT_FILE /dev/null RESULT_VARIABLE _hipasm_newinterp OUTPUT_QUIET ERROR_QUIET)
 if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter)
+else()
+  # The default interpreter stores a buffer's unwritten tail for free: one run into a
+  # fixed 16 MB text buffer instead of a build-only run that sizes it (kernel.hpp).
+  list(APPEND HIPASM_KERNEL_FLAGS -DHIPASM_TEXT_CAPACITY=16777216)
 endif()
 # Functions below may be called from a parent directory (add_subdirectory users): they
 # read these facts from global properties, not from this directory's variables.

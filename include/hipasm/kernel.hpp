@@ -175,6 +175,12 @@ struct kernel_value {
   static constexpr const auto& value = V;
 };
 
+// The text buffer's fixed capacity in bytes, or 0: sized by a build-only run (see
+// kernel_capacity). Read where HIPASM_KERNEL_BODY expands.
+#ifndef HIPASM_TEXT_CAPACITY
+#define HIPASM_TEXT_CAPACITY 0
+#endif
+
 #ifndef HIPASM_ASM_COMMENTS
 #define HIPASM_ASM_COMMENTS 1
 #endif
@@ -224,9 +230,18 @@ constexpr std::size_t text_capacity(const function& fn) {
   return n;
 }
 
-template <auto KernelFn>
+// The text buffer's capacity: `Fixed` when nonzero (HIPASM_TEXT_CAPACITY), else the bound
+// above from a build-only run. Which is cheaper depends on the constant interpreter: the
+// default one stores an array's unwritten tail as one filler value, so a big fixed buffer
+// costs nothing and saves the build-only run (a fifth to a tenth of the compile;
+// hipasm_add_code_object sets HIPASM_TEXT_CAPACITY with that interpreter), while the
+// bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
+// run costs. A text longer than the capacity is still printed (exactly, by a second run).
+template <auto KernelFn, std::size_t Fixed = 0>
 consteval std::size_t kernel_capacity(std::string_view name) {
-  if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
+  if constexpr (Fixed != 0) {
+    return Fixed;
+  } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     return text_capacity(KernelFn());
   } else {
     build_result br = build_kernel<KernelFn>(name);
@@ -419,7 +434,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
     constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
-        FN, ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN>(HIPASM_DETAIL_NAME(FN))>::value>( \
+        FN, ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY)>(HIPASM_DETAIL_NAME(FN))>::value>( \
         HIPASM_DETAIL_NAME(FN))>::value;                                                                     \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \

@@ -119,21 +119,28 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
           if (o.value + j < limit[c]) busy[c][o.value + j] = INT64_MAX;
       }
 
-  vec<uint32_t> order;
+  // Allocation order: entry-state registers first, then by interval start, wider first,
+  // then by id; one integer key per vreg (fixed bit, start, 1023 - width, id), so the
+  // sort compares integers, not vreg records (each record read costs the interpreters).
+  if (nv > 0xfffff) {  // (the key's id field; no kernel that compiles comes near it)
+    if (err.begin(src_loc{}))
+      err.add("kernel '").add(fn.name).add("': more than 1048575 virtual registers");
+    return false;
+  }
+  vec<uint64_t> order;
   order.reserve(nv);
   for (std::size_t v = 0; v < nv; ++v) {
-    fn.vregs[v].phys = -1;
-    if (L.vstart[v] <= L.vend[v]) order.push_back(static_cast<uint32_t>(v));
+    vreg_info& vi = fn.vregs[v];
+    vi.phys = -1;
+    if (L.vstart[v] > L.vend[v]) continue;
+    const uint64_t width = vi.dwords < 1023 ? vi.dwords : 1023;
+    order.push_back((uint64_t{vi.fixed >= 0 ? 0u : 1u} << 63) | (uint64_t{L.vstart[v]} << 30) |
+                    ((1023 - width) << 20) | v);
   }
-  heap_sort(order, [&](uint32_t a, uint32_t b) {
-    const bool fa = fn.vregs[a].fixed >= 0, fb = fn.vregs[b].fixed >= 0;
-    if (fa != fb) return fa;  // entry-state registers first
-    if (L.vstart[a] != L.vstart[b]) return L.vstart[a] < L.vstart[b];
-    if (fn.vregs[a].dwords != fn.vregs[b].dwords) return fn.vregs[a].dwords > fn.vregs[b].dwords;
-    return a < b;
-  });
+  heap_sort(order, [](uint64_t a, uint64_t b) { return a < b; });
 
-  for (uint32_t v : order) {
+  for (const uint64_t key : order) {
+    const uint32_t v = static_cast<uint32_t>(key & 0xfffff);
     vreg_info& vi = fn.vregs[v];
     const int c = class_index(vi.cls);
     const int64_t s = L.vstart[v], e = L.vend[v];
@@ -149,10 +156,11 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     uint16_t align = vi.align > 1 ? vi.align : 1;
     if (class_alignment(vi.cls, vi.dwords) > align) align = class_alignment(vi.cls, vi.dwords);
     int found = -1;
+    const int64_t* const busy_c = busy[c].data();  // raw: a vec's operator[] is an interpreted call
     for (uint32_t r = 0; r + vi.dwords <= limit[c]; r += align) {
       bool ok = true;
       for (uint32_t j = 0; j < vi.dwords; ++j)
-        if (busy[c][r + j] >= s) {
+        if (busy_c[r + j] >= s) {
           ok = false;
           break;
         }

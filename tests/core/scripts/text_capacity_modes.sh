@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The kernel text must not depend on how its buffer was sized (kernel.hpp, kernel_capacity):
+# a build-only run's bound, a fixed HIPASM_TEXT_CAPACITY (what hipasm_add_code_object uses
+# with the default constant interpreter), or a fixed capacity too small for the text (the
+# exact second run), under both constant interpreters. Compiles SRC each way to asm and
+# compares (the per-compile __hip_cuid symbol aside).
+# usage: text_capacity_modes.sh CXX HIPASM_INCLUDE_DIR SRC [-I...]
+set -euo pipefail
+cxx=$1 inc=$2 src=$3
+shift 3
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+compile() {  # name, flags...
+  local name=$1
+  shift
+  "$cxx" -x hip -std=c++20 --offload-arch=gfx942 --offload-device-only --no-gpu-bundle-output -nogpulib -nogpuinc \
+    -O3 -fconstexpr-steps=2000000000 -Wno-c++26-extensions -I"$inc" "$@" -S "$src" -o "$work/$name.s"
+  grep -v "__hip_cuid" "$work/$name.s" > "$work/$name.txt"
+}
+new=-fexperimental-new-constant-interpreter
+compile new_bound $new "$@"
+compile default_bound "$@"
+compile default_fixed -DHIPASM_TEXT_CAPACITY=16777216 "$@"
+compile default_too_small -DHIPASM_TEXT_CAPACITY=64 "$@"
+compile new_too_small $new -DHIPASM_TEXT_CAPACITY=64 "$@"
+grep -q "s_endpgm" "$work/new_bound.txt" || { echo "FAIL: no kernel code in $src"; exit 1; }
+status=0
+for m in default_bound default_fixed default_too_small new_too_small; do
+  if ! cmp -s "$work/new_bound.txt" "$work/$m.txt"; then
+    echo "FAIL: $m differs from new_bound"
+    diff "$work/new_bound.txt" "$work/$m.txt" | head -20
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "PASS: $(grep -c . "$work/new_bound.txt") asm lines identical in 5 modes"
+exit $status
