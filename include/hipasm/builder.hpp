@@ -244,13 +244,13 @@ class builder : public isa::gfx942_mnemonics<builder> {
   }
 
   // ---- instructions ----------------------------------------------------------------------
-  constexpr emitted emit(gfx942_op op, std::initializer_list<operand_arg> args, const modifiers& m = {},
+  constexpr emitted emit(gfx942_op op, std::initializer_list<operand_arg> args, const modifiers& m = no_modifiers,
                          std::source_location l = std::source_location::current()) {
     return emit_ops(op, args.begin(), static_cast<uint32_t>(args.size()), m, to_src_loc(l));
   }
   // By name: J.op("v_add_u32", {d, a, b}); an unknown name is an error naming the line.
   constexpr emitted op(std::string_view name, std::initializer_list<operand_arg> args,
-                       const modifiers& m = {}, std::source_location l = std::source_location::current()) {
+                       const modifiers& m = no_modifiers, std::source_location l = std::source_location::current()) {
     src_loc sl = to_src_loc(l);
     int idx = isa::find_instr(name);
     if (idx < 0) {
@@ -651,15 +651,19 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
          static_cast<long long>(n));
     return {};
   }
-  instr in;
+  // Built in place in the block (each copy of an instr is ~80 interpreted field copies);
+  // taken back out if the checks below fail.
+  vec<instr>& list = fn.blocks[cur_].instrs;
+  instr& in = list.emplace_back();
   in.op = static_cast<uint16_t>(op);
   in.num_operands = static_cast<uint8_t>(n);
-  in.mods = m;
+  if (&m != &no_modifiers) in.mods = m;
   in.loc = l;
   for (uint32_t i = 0; i < n; ++i) {
-    operand o = args[i].op;
+    const operand& o = args[i].op;
     if (o.k == operand::kind::vreg) {
       if (o.value >= fn.vregs.size()) {
+        list.pop_back();
         fail(l, d.name, " operand ", static_cast<long long>(i), ": register handle from another builder or uninitialised");
         return {};
       }
@@ -667,6 +671,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
       uint16_t need = natural_align(o.cls, o.dwords);
       if (need > 1) {
         if (o.offset % need != 0) {
+          list.pop_back();
           fail(l, d.name, " operand ", static_cast<long long>(i), ": a ", static_cast<long long>(o.dwords),
                "-dword ", reg_class_name(o.cls), " tuple must start at a multiple of ", static_cast<long long>(need),
                " inside its register array (offset ", static_cast<long long>(o.offset), ")");
@@ -677,6 +682,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
       }
     }
     if (o.k == operand::kind::label && o.value >= labels_.size()) {
+      list.pop_back();
       fail(l, d.name, " operand ", static_cast<long long>(i), ": label from another builder");
       return {};
     }
@@ -687,11 +693,11 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
   isa::form chosen = isa::form::plain;
   if (!isa::detail::quick_check(d, in, isa::reg_limits{}, chosen)) {
     isa::check_result cr = isa::check(d, in);
+    list.pop_back();
     fail(l, cr.message.view());
     return {};
   }
-  fn.blocks[cur_].instrs.push_back(in);
-  emitted e{cur_, static_cast<uint32_t>(fn.blocks[cur_].instrs.size() - 1)};
+  emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (d.flags & (isa::f_branch | isa::f_terminator)) start_block();
   return e;
 }

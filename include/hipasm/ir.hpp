@@ -78,6 +78,10 @@ struct modifiers {
   sdwa_mods sdwa{};
 };
 
+// The modifiers of an instruction that has none: default arguments bind to it, so a call
+// without modifiers constructs no modifiers object and the builder copies none.
+inline constexpr modifiers no_modifiers{};
+
 struct instr {
   uint16_t op = 0;                     // index into the target's instruction table
   uint8_t num_operands = 0;

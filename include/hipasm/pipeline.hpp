@@ -46,6 +46,7 @@ struct pipeline_state {
   pass_error error{};
   register_usage usage{};
   vec<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
+  vec<detail::access_table> accesses{};  // dse's, when it removed nothing (reused by dce)
 };
 
 namespace detail {
@@ -59,12 +60,15 @@ constexpr bool step_cse(pipeline_state& s) {
   return true;
 }
 constexpr bool step_dse(pipeline_state& s) {
-  if (s.options.optimize) eliminate_dead_stores(s.fn, s.isa);
+  s.accesses.clear();
+  if (s.options.optimize) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
   return true;
 }
 constexpr bool step_dce(pipeline_state& s) {
   s.liveness.clear();
-  if (s.options.optimize) eliminate_dead_code(s.fn, s.isa, &s.liveness);
+  if (s.options.optimize)
+    eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back());
+  s.accesses.clear();
   return true;
 }
 constexpr bool step_split(pipeline_state& s) {
@@ -105,7 +109,9 @@ inline constexpr pipeline_step pipeline_steps[] = {
 
 // Runs every step on `st` (in place); false on the first error (in st.error).
 constexpr bool run_pipeline(pipeline_state& st) {
-  for (const pipeline_step& step : pipeline_steps)
+  for (const pipeline_step& step : pipeline_steps) {
+    // dse's access table describes the function only until another step changes it.
+    if (step.run != detail::step_dce) st.accesses.clear();
     if (!step.run(st)) {
       if (!st.error.failed) {
         st.error.begin(src_loc{});
@@ -113,6 +119,7 @@ constexpr bool run_pipeline(pipeline_state& st) {
       }
       return false;
     }
+  }
   return true;
 }
 

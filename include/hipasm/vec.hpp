@@ -9,7 +9,9 @@
 // 20 -> 8 us (new) and 19 -> 9 us (default). The whole pipeline is mostly such pushes.
 //
 // Storage is `new T[capacity]()`: T must be default-constructible and copy/move
-// assignable; slots past size() hold default-constructed (or moved-from) values. The
+// assignable. Slots past size() always hold T() (truncation resets them), so
+// emplace_back() without arguments hands out a slot without writing it: building a big
+// element in place costs no copy of it. The
 // surface is the subset of std::vector the library uses, with the same meaning; iterators
 // are raw pointers (range-for, begin() + k).
 #pragma once
@@ -102,7 +104,7 @@ class vec {
   template <class... A>
   constexpr T& emplace_back(A&&... a) {
     if (n_ == cap_) regrow(next_capacity());
-    p_[n_] = T(std::forward<A>(a)...);  // (a slot past size() may hold an old value)
+    if constexpr (sizeof...(A) != 0) p_[n_] = T(std::forward<A>(a)...);  // (else: already T())
     return p_[n_++];
   }
   constexpr void pop_back() { truncate(n_ - 1); }
@@ -185,11 +187,10 @@ class vec {
     p_ = q;
     cap_ = c;
   }
-  // Drops the elements past n: reset to default values, so a vec of owning values
-  // (vec<vec<..>>) frees what they held now, as std::vector would.
+  // Drops the elements past n: reset to T() (the invariant emplace_back relies on; a vec
+  // of owning values, vec<vec<..>>, also frees what they held now, as std::vector would).
   constexpr void truncate(size_type n) {
-    if constexpr (!std::is_trivially_destructible_v<T>)
-      for (size_type i = n; i < n_; ++i) p_[i] = T();
+    for (size_type i = n; i < n_; ++i) p_[i] = T();
     n_ = n;
   }
 };

@@ -58,6 +58,13 @@ constexpr bool message_has(const check_result& r, std::string_view s) {
 // The table
 static_assert(gfx942_num_instrs > 1100);
 static_assert(sorted());
+// The passes read f_waitcnt as "this is s_waitcnt" (its simm16 holds the counters).
+constexpr bool only_s_waitcnt_has_f_waitcnt() {
+  for (std::size_t i = 0; i < gfx942_num_instrs; ++i)
+    if (((gfx942_instrs[i].flags & f_waitcnt) != 0) != (gfx942_instrs[i].name == "s_waitcnt")) return false;
+  return true;
+}
+static_assert(only_s_waitcnt_has_f_waitcnt());
 static_assert(find_instr("v_add_u32") == static_cast<int>(gfx942_op::v_add_u32));
 static_assert(find_instr("v_mfma_f32_32x32x8_bf16") >= 0 && find_instr("v_mfma_f32_32x32x8bf16_1k") == -1);
 static_assert(find_instr("v_nonexistent") == -1);

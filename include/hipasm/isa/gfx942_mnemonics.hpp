@@ -22,7 +22,7 @@ namespace hipasm::isa {
 
 template <class Builder>
 struct gfx942_mnemonics {
-#define HIPASM_MN_ARGS_ const modifiers& m = {}, std::source_location loc = std::source_location::current()
+#define HIPASM_MN_ARGS_ const modifiers& m = no_modifiers, std::source_location loc = std::source_location::current()
 #define HIPASM_MN_EMIT_(op, ...) return static_cast<Builder&>(*this).emit(gfx942_op::op, {__VA_ARGS__}, m, loc)
   // hipasm::operand_arg, not Builder::operand_arg: a nested name of the derived class cannot
   // be looked up while the base is instantiated (the derived class is still incomplete).

@@ -69,7 +69,7 @@ enum instr_flag : uint64_t {
   f_dgemm = 1ull << 8, f_trans = 1ull << 9,
   f_load = 1ull << 10, f_store = 1ull << 11, f_atomic = 1ull << 12,
   f_branch = 1ull << 13, f_terminator = 1ull << 14, f_barrier = 1ull << 15,
-  f_waitcnt = 1ull << 16, f_side_effect = 1ull << 17,
+  f_waitcnt = 1ull << 16 /* s_waitcnt itself (its simm16 holds the counters) */, f_side_effect = 1ull << 17,
   f_reads_exec = 1ull << 18, f_writes_exec = 1ull << 19,
   f_reads_vcc = 1ull << 20, f_writes_vcc = 1ull << 21,
   f_reads_scc = 1ull << 22, f_writes_scc = 1ull << 23,

@@ -414,7 +414,7 @@ struct async_pending {
   template <class F>
   constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
     const isa::instr_desc& d = isa.descs[in.op];
-    if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
+    if (has(d.flags, isa::f_waitcnt)) {  // (s_waitcnt: the flag marks it alone)
       const waitcnt_counts wc = decode_waitcnt(in);
       for (std::size_t k = 0; k < pend.size();) {
         entry& p = pend[k];

@@ -13,12 +13,14 @@ namespace hipasm {
 
 // When nothing is removed the liveness it computed still describes the function: it is
 // handed to `unchanged_liveness` (if given) so the allocator need not compute it again.
+// `table`: the function's access table if an earlier pass left one (moved from), or null.
 constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
-                                   vec<liveness_info>* unchanged_liveness = nullptr) {
+                                   vec<liveness_info>* unchanged_liveness = nullptr,
+                                   detail::access_table* table = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
-  liveness_info L = compute_liveness(fn, isa);
+  liveness_info L = compute_liveness(fn, isa, table);
   bool removed_any = false;
   const uint32_t* const acc_begin = L.acc.begin.data();  // raw pointers: see liveness.hpp
   const access* const accs = L.acc.acc.data();

@@ -10,12 +10,15 @@
 
 namespace hipasm {
 
-constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
+// When nothing is removed, the access table it built still describes the function: it is
+// handed to `unchanged_table` (if given) for dce's liveness.
+constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_,
+                                     vec<detail::access_table>* unchanged_table = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
   const dword_map dm(fn);
-  const access_table T(fn, isa, dm);
+  access_table T(fn, isa, dm);
   const uint32_t* const acc_begin = T.begin.data();  // raw pointers: see liveness.hpp
   const access* const accs = T.acc.data();
   bool removed_any = false;
@@ -58,6 +61,7 @@ constexpr bool eliminate_dead_stores(function& fn_, const isa_view& isa_) {
       blk.instrs = std::move(out);
     }
   }
+  if (!removed_any && unchanged_table) unchanged_table->push_back(std::move(T));
   return removed_any;
 }
 

@@ -28,7 +28,9 @@ struct liveness_info {
   vec<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
 
   constexpr liveness_info() = default;
-  constexpr liveness_info(const function& fn, const isa_view& isa) : dm(fn), pos(fn), acc(fn, isa, dm) {}
+  // `table`: the function's access table when a pass already built it (moved from), or null.
+  constexpr liveness_info(const function& fn, const isa_view& isa, detail::access_table* table = nullptr)
+      : dm(fn), pos(fn), acc(table ? std::move(*table) : detail::access_table(fn, isa, dm)) {}
 };
 
 namespace detail {
@@ -142,14 +144,16 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
 
 }  // namespace detail
 
-// Computes liveness. `fixed` vregs (entry state) count as defined at entry.
-constexpr liveness_info compute_liveness(const function& fn_, const isa_view& isa_) {
+// Computes liveness. `fixed` vregs (entry state) count as defined at entry. `table`: the
+// function's access table if the caller has it (it is moved into the result), or null.
+constexpr liveness_info compute_liveness(const function& fn_, const isa_view& isa_,
+                                         detail::access_table* table = nullptr) {
   // Lambdas below capture local aliases, not reference parameters: clang-22's new
   // constant interpreter cannot read a reference parameter captured by a lambda.
   const function& fn = fn_;
   const isa_view& isa = isa_;
   using namespace detail;
-  liveness_info L(fn, isa);
+  liveness_info L(fn, isa, table);
   const access_table& T = L.acc;
   // Raw pointers into the access table: a vector's operator[] is an interpreted call.
   const uint32_t* const acc_begin = T.begin.data();

@@ -128,7 +128,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
           });
           if (err.failed) return false;
         }
-        if (has(d.flags, isa::f_waitcnt) && d.name == "s_waitcnt") {
+        if (has(d.flags, isa::f_waitcnt)) {  // (s_waitcnt: the flag marks it alone)
           const waitcnt_counts wc = decode_waitcnt(in);
           for (std::size_t k = 0; k < st.size();) {
             if (wc.retires(st[k]))
