@@ -8,7 +8,8 @@
 //
 // In the device pass only (HIP compiles every TU twice) the macro:
 //  1. checks the kernel's parameter types against the builder function's arg<T> list;
-//  2. runs the builder alone for a bound on the text's size (kernel_capacity), then builder +
+//  2. runs the builder alone for a bound on the text's size (kernel_capacity; or takes the
+//     fixed HIPASM_TEXT_CAPACITY, cheaper with the default constant interpreter), then builder +
 //     pipeline + printing ONCE into one constexpr object: the summary (registers, entry
 //     state, LDS, the diagnostic) and the text in a buffer of that capacity with its size
 //     (the asm statement takes any constant with data() and size()); static_asserts success
@@ -181,10 +182,12 @@ struct kernel_value {
 #define HIPASM_TEXT_CAPACITY 0
 #endif
 
+// Source file:line, register names and hazard rules as asm comments (1) or none (0).
+// Read where HIPASM_KERNEL_BODY expands, not here: with a precompiled header this file is
+// parsed before the user's own #defines.
 #ifndef HIPASM_ASM_COMMENTS
 #define HIPASM_ASM_COMMENTS 1
 #endif
-inline constexpr emit_options kernel_emit_options{HIPASM_ASM_COMMENTS != 0};
 
 // Fills the summary from a compiled kernel (or its error).
 constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
@@ -215,13 +218,13 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
 // instructions, except hazard s_nops): a generous bound per line plus the names and
 // comments it may print. Not a guarantee: a text that does not fit is printed again
 // into an array of its exact size (kernel_text).
-constexpr std::size_t text_capacity(const function& fn) {
+constexpr std::size_t text_capacity(const function& fn, bool comments) {
   std::size_t n = 1024;
   for (const block& b : fn.blocks) {
     n += 64 + 2 * fn.name.size() + b.label.size();
     for (const instr& in : b.instrs) {
       n += 128 + fn.name.size() + in.comment.size();
-      if (kernel_emit_options.comments && in.loc.line) n += __builtin_strlen(in.loc.file);
+      if (comments && in.loc.line) n += __builtin_strlen(in.loc.file);
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && in.ops[i].value < fn.vregs.size())
           n += fn.vregs[in.ops[i].value].name.size();
@@ -237,15 +240,15 @@ constexpr std::size_t text_capacity(const function& fn) {
 // hipasm_add_code_object sets HIPASM_TEXT_CAPACITY with that interpreter), while the
 // bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
 // run costs. A text longer than the capacity is still printed (exactly, by a second run).
-template <auto KernelFn, std::size_t Fixed = 0>
+template <auto KernelFn, std::size_t Fixed, bool Comments>
 consteval std::size_t kernel_capacity(std::string_view name) {
   if constexpr (Fixed != 0) {
     return Fixed;
   } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
-    return text_capacity(KernelFn());
+    return text_capacity(KernelFn(), Comments);
   } else {
     build_result br = build_kernel<KernelFn>(name);
-    return br.error.failed ? 1 : text_capacity(br.fn);
+    return br.error.failed ? 1 : text_capacity(br.fn, Comments);
   }
 }
 
@@ -278,38 +281,29 @@ struct bounded_sink {
   }
 };
 
-template <auto KernelFn, std::size_t Cap>
+template <auto KernelFn, std::size_t Cap, bool Comments>
 consteval kernel_output<Cap> compile_kernel_output(std::string_view name) {
   kernel_output<Cap> o;
   const pipeline_state st = compile_kernel<KernelFn>(name);
   summarize(o.info, st);
   if (!o.info.ok) return o;
   bounded_sink out{o.chars, Cap};
-  print_function(out, st.fn, st.isa, kernel_emit_options);
+  print_function(out, st.fn, st.isa, emit_options{Comments});
   o.info.text_size = out.n;
   o.fits = out.n <= Cap;
   o.len = o.fits ? out.n : 0;
   return o;
 }
 
-template <auto KernelFn>
-consteval kernel_summary summarize_kernel(std::string_view name) {
-  kernel_summary s;
-  const pipeline_state st = compile_kernel<KernelFn>(name);
-  summarize(s, st);
-  if (s.ok) s.text_size = printed_size(st.fn, st.isa, kernel_emit_options);
-  return s;
-}
-
 // The text printed into an array of exactly N characters (a second pipeline run); with
 // Run false an empty text without running anything.
-template <auto KernelFn, std::size_t N, bool Run = true>
+template <auto KernelFn, std::size_t N, bool Run, bool Comments>
 consteval fixed_text<N> kernel_text(std::string_view name) {
   fixed_text<N> t;
   if constexpr (Run) {
     const pipeline_state st = compile_kernel<KernelFn>(name);
     array_sink out{t.chars.data()};
-    print_function(out, st.fn, st.isa, kernel_emit_options);
+    print_function(out, st.fn, st.isa, emit_options{Comments});
   }
   return t;
 }
@@ -433,14 +427,18 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
+    constexpr bool hipasm_comments_ = (HIPASM_ASM_COMMENTS) != 0;                                             \
     constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
-        FN, ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY)>(HIPASM_DETAIL_NAME(FN))>::value>( \
-        HIPASM_DETAIL_NAME(FN))>::value;                                                                     \
+        FN,                                                                                                  \
+        ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY),           \
+                                                                        hipasm_comments_>(                    \
+            HIPASM_DETAIL_NAME(FN))>::value,                                                                 \
+        hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                                   \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
     constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \
-        FN, hipasm_out_.fits ? 0 : hipasm_info_.text_size, !hipasm_out_.fits && hipasm_info_.ok>(            \
-        HIPASM_DETAIL_NAME(FN))>::value;                                                                     \
+        FN, hipasm_out_.fits ? 0 : hipasm_info_.text_size, !hipasm_out_.fits && hipasm_info_.ok,             \
+        hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                                   \
     static __attribute__((shared)) __attribute__((aligned(16)))                                              \
     char hipasm_lds_[hipasm_info_.usage.lds_static_bytes ? hipasm_info_.usage.lds_static_bytes : 1];         \
     extern __attribute__((shared)) __attribute__((aligned(16))) char hipasm_dynamic_lds_[];                  \
