@@ -110,7 +110,8 @@ constexpr void normalize_entry_sgprs(function& fn) {
 template <auto KernelFn>
 constexpr pipeline_state compile_kernel(std::string_view name) {
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
-    function fn = KernelFn();
+    function fn;  // (assigned, not initialised: clang would evaluate a constant initialiser
+    fn = KernelFn();  // once more when it instantiates this function)
     fn.name = name;
     normalize_entry_sgprs(fn);
     return compile_function(std::move(fn));

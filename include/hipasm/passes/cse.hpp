@@ -54,10 +54,14 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   const dword_map dm(fn);
   // How many instructions write each vreg (any part of it).
   vec<uint32_t> def_count(fn.vregs.size(), 0);
+  // Raw pointers in the per-instruction code: a vec's operator[] is an interpreted call.
+  // (CSE adds no vregs, so these stay valid.)
+  uint32_t* const defs_of = def_count.data();
+  const vreg_info* const vregs = fn.vregs.data();
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa.descs[in.op], i))) ++def_count[in.ops[i].value];
+        if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa.descs[in.op], i))) ++defs_of[in.ops[i].value];
 
   auto candidate = [&](const instr& in) {
     const isa::instr_desc& d = isa.descs[in.op];
@@ -72,8 +76,8 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (o.k == operand::kind::phys) return false;
       if (!is_def(r)) continue;
       if (is_use(r) || o.k != operand::kind::vreg) return false;
-      const vreg_info& vi = fn.vregs[o.value];
-      if (o.offset != 0 || o.dwords != vi.dwords || def_count[o.value] != 1 || vi.fixed >= 0) return false;
+      const vreg_info& vi = vregs[o.value];
+      if (o.offset != 0 || o.dwords != vi.dwords || defs_of[o.value] != 1 || vi.fixed >= 0) return false;
       has_def = true;
     }
     return has_def;
@@ -85,7 +89,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (is_def(role_of(d, i))) {
         const operand& x = a.ops[i];
         const operand& y = b.ops[i];
-        if (x.k != y.k || x.dwords != y.dwords || fn.vregs[x.value].cls != fn.vregs[y.value].cls) return false;
+        if (x.k != y.k || x.dwords != y.dwords || vregs[x.value].cls != vregs[y.value].cls) return false;
         continue;
       }
       if (!same_operand(a.ops[i], b.ops[i])) return false;
@@ -94,7 +98,8 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   };
 
   vec<uint64_t> rename(fn.vregs.size(), 0);
-  for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = v;
+  uint64_t* const ren = rename.data();
+  for (std::size_t v = 0; v < rename.size(); ++v) ren[v] = v;
   bool changed = false;
   for (block& blk : fn.blocks) {
     // In place: uses renamed, merged instructions only marked (copying instructions is
@@ -118,19 +123,21 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     vec<uint32_t> avail;
     for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
       instr& in = blk.instrs[idx];
+      const isa::instr_desc& d = isa.descs[in.op];
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(isa.descs[in.op], i)))
-          in.ops[i].value = rename[in.ops[i].value];
+        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(d, i))) in.ops[i].value = ren[in.ops[i].value];
       const bool cand = candidate(in);
-      const uint64_t key = cand ? value_key(isa.descs[in.op], in) : 0;
+      const uint64_t key = cand ? value_key(d, in) : 0;
       if (cand) {
         bool merged = false;
+        const available* const recs = records.data();
+        const uint32_t* const av = avail.data();
         for (std::size_t k = avail.size(); k-- > 0;) {
-          if (records[avail[k]].key != key) continue;  // cheap reject before the full comparison
-          const instr& e = blk.instrs[records[avail[k]].idx];
+          if (recs[av[k]].key != key) continue;  // cheap reject before the full comparison
+          const instr& e = blk.instrs[recs[av[k]].idx];
           if (!equivalent(e, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
-            if (is_def(role_of(isa.descs[in.op], i))) rename[in.ops[i].value] = e.ops[i].value;
+            if (is_def(role_of(d, i))) ren[in.ops[i].value] = e.ops[i].value;
           merged = true;
           break;
         }
@@ -163,7 +170,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
         a.usig |= span_signature(f, n);
       });
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::phys && is_def(role_of(isa.descs[in.op], i))) phys_write = true;
+        if (in.ops[i].k == operand::kind::phys && is_def(role_of(d, i))) phys_write = true;
       if (nw == 16) phys_write = true;  // too many to track: drop everything
       auto written = [&](uint32_t f, uint32_t n) {
         for (int j = 0; j < nw; ++j)
@@ -172,8 +179,9 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       };
       if (nw > 0 || phys_write) {
         const bool exec_written = written(dm.special(sl_exec_lo), 2);
+        const available* const recs = records.data();
         for (std::size_t k = 0; k < avail.size();) {
-          const available& e = records[avail[k]];
+          const available& e = recs[avail.data()[k]];
           // VALU results depend on EXEC even when the table lists no implicit read.
           bool hit = phys_write || e.overflow || (e.valu && exec_written);
           if (!hit && (e.usig & wsig))  // signatures share a bit: compare the ranges
@@ -188,7 +196,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (cand) {
         a.idx = static_cast<uint32_t>(idx);
         a.key = key;
-        a.valu = has(isa.descs[in.op].flags, isa::f_valu);
+        a.valu = has(d.flags, isa::f_valu);
         avail.push_back(static_cast<uint32_t>(records.size()));
         records.push_back(a);
         if (avail.size() > window) avail.erase(avail.begin());
@@ -206,7 +214,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     for (block& blk : fn.blocks)
       for (instr& in : blk.instrs)
         for (int i = 0; i < in.num_operands; ++i)
-          if (in.ops[i].k == operand::kind::vreg) in.ops[i].value = rename[in.ops[i].value];
+          if (in.ops[i].k == operand::kind::vreg) in.ops[i].value = ren[in.ops[i].value];
   return changed;
 }
 

@@ -93,9 +93,9 @@ constexpr hz_range special_range(special_reg r) {
 constexpr uint16_t class_base(reg_class c) { return c == reg_class::sgpr ? 0 : c == reg_class::vgpr ? hz_vgpr0 : hz_agpr0; }
 
 // Physical range of a register operand (after allocation), n == 0 if none.
-constexpr hz_range phys_range(const function& fn, const operand& o) {
+constexpr hz_range phys_range(const vreg_info* vregs, const operand& o) {
   if (o.k == operand::kind::vreg) {
-    const vreg_info& vi = fn.vregs[o.value];
+    const vreg_info& vi = vregs[o.value];
     if (vi.phys < 0) return {};
     return {static_cast<uint16_t>(class_base(vi.cls) + vi.phys + o.offset), static_cast<uint8_t>(o.dwords), 0};
   }
@@ -153,8 +153,9 @@ struct opcode_kind_cache {
   vec<uint32_t> kind;
   constexpr explicit opcode_kind_cache(const isa_view& isa) : kind(isa.count, 0u) {}
   constexpr uint32_t get(const isa_view& isa, uint16_t op) {
-    uint32_t k = kind[op];
-    if (k == 0) kind[op] = k = opcode_hazard_kind(isa.descs[op]);
+    uint32_t* const kinds = kind.data();  // (raw: a vec's operator[] is an interpreted call)
+    uint32_t k = kinds[op];
+    if (k == 0) kinds[op] = k = opcode_hazard_kind(isa.descs[op]);
     return k;
   }
 };
@@ -166,6 +167,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   using namespace isa;
   hazard_facts& h = h_;
   const instr_desc& d = isa.descs[in.op];
+  const vreg_info* const vregs = fn.vregs.data();
   const uint64_t fl = d.flags;
   const uint32_t op_kind = cache.get(isa, in.op);
   h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);
@@ -189,7 +191,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
     const auto role = role_of(d, i);
-    hz_range r = phys_range(fn, o);
+    hz_range r = phys_range(vregs, o);
     if (r.n == 0) continue;
     if (o.k == operand::kind::special && (o.sp == special_reg::vccz || o.sp == special_reg::execz)) {
       h.kind |= hk_z_reader;
@@ -598,7 +600,8 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
       if (!C.is(hk_nop)) {
         // Rule subsets depend on the consumer's kind only: computed once per kind.
         std::size_t si = 0;
-        while (si < subset_kind.size() && subset_kind[si] != C.kind) ++si;
+        const uint32_t* const known = subset_kind.data();
+        while (si < subset_kind.size() && known[si] != C.kind) ++si;
         if (si == subset_kind.size()) {
           subset_kind.push_back(C.kind);
           subsets.push_back(rules.for_consumer(C));

@@ -18,6 +18,10 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
   const dword_map dm(fn);
   const uint32_t nd = dm.vreg_dwords;
   vec<uint8_t> used(nd, 0), joined(nd, 0);  // joined[d]: d and d+1 in one access
+  // Raw pointers in the per-operand loops: a vec's operator[] is an interpreted call.
+  const uint32_t* const dbase = dm.base.data();
+  uint8_t* const used_p = used.data();
+  uint8_t* const joined_p = joined.data();
   bool any_split_candidate = false;
   for (const vreg_info& v : fn.vregs)
     if (v.dwords > 1 && v.fixed < 0) any_split_candidate = true;
@@ -27,10 +31,10 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
       for (int i = 0; i < in.num_operands; ++i) {
         const operand& o = in.ops[i];
         if (o.k != operand::kind::vreg) continue;
-        const uint32_t f = dm.base[o.value] + o.offset;
+        const uint32_t f = dbase[o.value] + o.offset;
         for (uint32_t j = 0; j < o.dwords; ++j) {
-          used[f + j] = 1;
-          if (j + 1 < o.dwords) joined[f + j] = 1;
+          used_p[f + j] = 1;
+          if (j + 1 < o.dwords) joined_p[f + j] = 1;
         }
       }
   // piece_of[d]: new vreg id of dword d; piece_off[d]: its offset inside that piece.
@@ -75,15 +79,18 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
       j = e + 1;
     }
   }
+  const uint32_t* const piece_of_p = piece_of.data();
+  const uint16_t* const piece_off_p = piece_off.data();
+  vreg_info* const vregs = fn.vregs.data();  // (no vregs are added below)
   for (block& b : fn.blocks)
     for (instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i) {
         operand& o = in.ops[i];
         if (o.k != operand::kind::vreg) continue;
-        const uint32_t f = dm.base[o.value] + o.offset;
-        const uint32_t id = piece_of[f];
-        const uint16_t off = piece_off[f];
-        vreg_info& p = fn.vregs[id];
+        const uint32_t f = dbase[o.value] + o.offset;
+        const uint32_t id = piece_of_p[f];
+        const uint16_t off = piece_off_p[f];
+        vreg_info& p = vregs[id];
         const uint16_t need = class_alignment(p.cls, o.dwords);
         if (off % need != 0) {
           if (err.begin(in.loc))
