@@ -34,56 +34,21 @@ struct reg_limits {
 };
 
 // The failure message. Empty and unallocated when the check passes: a fixed buffer would be
-// copied element by element with every result in constant evaluation (the bytecode interpreter
-// pays for that per instruction), and std::vector's layers cost more steps than this.
+// copied element by element with every result in constant evaluation (the bytecode
+// interpreter pays for that per instruction).
 struct check_message {
-  char* p = nullptr;
-  uint32_t n = 0, cap = 0;
+  vec<char> chars;
 
-  constexpr check_message() = default;
-  constexpr check_message(const check_message& o) { append(o.p, o.n); }
-  constexpr check_message(check_message&& o) noexcept : p(o.p), n(o.n), cap(o.cap) {
-    o.p = nullptr;
-    o.n = o.cap = 0;
-  }
-  constexpr check_message& operator=(const check_message& o) {
-    if (this != &o) {
-      n = 0;
-      append(o.p, o.n);
-    }
-    return *this;
-  }
-  constexpr check_message& operator=(check_message&& o) noexcept {
-    if (this != &o) {
-      delete[] p;
-      p = o.p;
-      n = o.n;
-      cap = o.cap;
-      o.p = nullptr;
-      o.n = o.cap = 0;
-    }
-    return *this;
-  }
-  constexpr ~check_message() { delete[] p; }
-
-  constexpr void push_back(char c) {
-    if (n == cap) {
-      uint32_t nc = cap ? cap * 2 : 128;
-      char* q = new char[nc];
-      for (uint32_t i = 0; i < n; ++i) q[i] = p[i];
-      delete[] p;
-      p = q;
-      cap = nc;
-    }
-    p[n++] = c;
-  }
+  constexpr void push_back(char c) { chars.push_back(c); }
   constexpr void append(const char* s, uint32_t k) {
-    for (uint32_t i = 0; i < k; ++i) push_back(s[i]);
+    for (uint32_t i = 0; i < k; ++i) chars.push_back(s[i]);
   }
-  constexpr void clear() { n = 0; }
-  constexpr std::string_view view() const { return n ? std::string_view(p, n) : std::string_view(); }
+  constexpr void clear() { chars.clear(); }
+  constexpr std::string_view view() const {
+    return chars.empty() ? std::string_view() : std::string_view(chars.data(), chars.size());
+  }
   constexpr operator std::string_view() const { return view(); }
-  constexpr std::size_t size() const { return n; }
+  constexpr std::size_t size() const { return chars.size(); }
 };
 
 struct check_result {
