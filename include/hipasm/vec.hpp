@@ -94,7 +94,12 @@ class vec {
     if (c > cap_) regrow(c);
   }
   constexpr void push_back(const T& v) {
-    if (n_ == cap_) regrow(next_capacity());
+    if (n_ == cap_) {
+      T copy = v;  // v may be an element of this vec (push_back(back())): regrow frees it
+      regrow(next_capacity());
+      p_[n_++] = std::move(copy);
+      return;
+    }
     p_[n_++] = v;
   }
   constexpr void push_back(T&& v) {
@@ -112,11 +117,13 @@ class vec {
   constexpr void resize(size_type n) { resize(n, T()); }
   constexpr void resize(size_type n, const T& v) {
     if (n <= n_) return truncate(n);
+    const T copy = v;  // (v may be an element of this vec)
     reserve(n);
-    for (size_type i = n_; i < n; ++i) p_[i] = v;
+    for (size_type i = n_; i < n; ++i) p_[i] = copy;
     n_ = n;
   }
-  constexpr void assign(size_type n, const T& v) {
+  constexpr void assign(size_type n, const T& v_) {
+    const T v = v_;  // (v_ may be an element of this vec)
     if (n > cap_) {
       delete[] p_;
       p_ = new T[n]();

@@ -127,6 +127,20 @@ constexpr bool mirror_items(uint32_t seed, int steps) {
   return true;
 }
 
+// Arguments that are elements of the vec itself, across regrowth (std::vector allows it).
+constexpr bool self_arguments() {
+  hipasm::vec<uint32_t> v{5};
+  for (int i = 0; i < 40; ++i) v.push_back(v.back() + 1);  // 5..45, regrowing on the way
+  if (v.size() != 41 || v[40] != 45) return false;
+  hipasm::vec<uint32_t> w{7};
+  w.resize(33, w[0]);
+  w.insert(w.begin(), w[32]);
+  w.assign(65, w[1]);
+  for (uint32_t x : w)
+    if (x != 7) return false;
+  return w.size() == 65;
+}
+
 // An owning element type (vec of vecs, as the passes keep per-block lists).
 constexpr bool nested(int n) {
   hipasm::vec<hipasm::vec<uint32_t>> a(3);
@@ -169,6 +183,7 @@ static_assert(mirror_items<item>(1, 300));
 static_assert(mirror_items<item>(99, 300));
 #endif
 static_assert(shifts_array_members());
+static_assert(self_arguments());
 static_assert(nested(20));
 
 }  // namespace
@@ -181,4 +196,5 @@ TEST_CASE("vec matches std::vector over random operation sequences", "[vec]") {
   }
   CHECK(nested(1000));
   CHECK(shifts_array_members());
+  CHECK(self_arguments());
 }

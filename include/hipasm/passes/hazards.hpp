@@ -425,6 +425,9 @@ struct active_rules {
     uint16_t rule[64]{};  // positions in index/masks
     uint8_t n = 0;
     int window = 0;
+    // Beyond short_window wait states only an MFMA producer can still need more (a rule
+    // waits table.wait[0] for any other producer): the walk then visits MFMAs only.
+    int short_window = 0;
     uint32_t producers = 0;  // producer kinds any of these rules involves
   };
   constexpr subset for_consumer(const hazard_facts& C) const {
@@ -434,7 +437,10 @@ struct active_rules {
         s.rule[s.n++] = static_cast<uint16_t>(i);
         s.producers |= masks[i].producer;
         if (max_rule_wait[i] > s.window) s.window = max_rule_wait[i];
+        const int w0 = table->rules[index[i]].wait[0];
+        if ((masks[i].producer & ~uint32_t{hk_mfma}) && w0 > s.short_window) s.short_window = w0;
       }
+    if (s.short_window > s.window) s.short_window = s.window;
     return s;
   }
 };
@@ -475,6 +481,10 @@ struct fact_seq {
   vec<uint32_t> kind;
   vec<uint64_t> def_sig, use_sig;
   vec<uint8_t> wait;
+  // Per position k in 0..size(): wait states issued before k, and the last MFMA before k
+  // (-1: none). The walk's long stretch jumps from MFMA to MFMA with these.
+  vec<uint32_t> wait_before{0u};
+  vec<int32_t> mfma_before{-1};
 
   constexpr void reserve(std::size_t n) {
     at.reserve(n);
@@ -482,6 +492,8 @@ struct fact_seq {
     def_sig.reserve(n);
     use_sig.reserve(n);
     wait.reserve(n);
+    wait_before.reserve(n + 1);
+    mfma_before.reserve(n + 1);
   }
   // Issues facts[i] (i == no_facts: `nop`, an s_nop's facts).
   constexpr void issue(uint32_t i, const hazard_facts& h) {
@@ -490,6 +502,9 @@ struct fact_seq {
     def_sig.push_back(h.def_sig);
     use_sig.push_back(h.use_sig);
     wait.push_back(h.wait_states);
+    const int32_t here = static_cast<int32_t>(at.size() - 1);
+    wait_before.push_back(wait_before.back() + h.wait_states);
+    mfma_before.push_back((h.kind & hk_mfma) ? here : mfma_before.back());
   }
   constexpr std::size_t size() const { return at.size(); }
 };
@@ -512,8 +527,12 @@ struct hazard_walker {
   }
   // Positions [lo, hi) of `q`, backwards; false once `dist` reaches the window. `facts`:
   // the block's own facts (the issued prefix of block `cur` has none of its own).
-  constexpr bool scan(const hazard_facts& C, const active_rules::subset& sub, const fact_seq& q,
-                      const hazard_facts* facts, std::size_t hi, std::size_t lo, int& dist, hazard_need& need) const {
+  constexpr bool scan(const hazard_facts& C_, const active_rules::subset& sub_, const fact_seq& q,
+                      const hazard_facts* facts, std::size_t hi, std::size_t lo, int& dist, hazard_need& need_) const {
+    const hazard_facts& C = C_;  // local aliases for the lambda: see compute_liveness
+    const active_rules::subset& sub = sub_;
+    hazard_need& need = need_;
+    const active_rules* const rs = rules;
     const int window = sub.window;
     const uint32_t producers = sub.producers;
     const uint64_t c_any = C.use_sig | C.def_sig, c_def = C.def_sig;
@@ -522,17 +541,35 @@ struct hazard_walker {
     const uint64_t* const usig = q.use_sig.data();
     const uint8_t* const wait = q.wait.data();
     const uint32_t* const at = q.at.data();
-    for (std::size_t i = hi; i-- > lo;) {
-      if (dist >= window) return false;
+    // may_conflict, inlined on the flat fields (an s_nop never conflicts); d: wait states
+    // between position i and the consumer.
+    auto visit = [&](std::size_t i, int d) {
       const uint32_t k = kind[i];
-      // may_conflict, inlined on the flat fields (an s_nop never conflicts)
       if ((k & producers) && !(k & hk_nop) &&
           ((k & hk_no_register_relation) || (dsig[i] & c_any) || (usig[i] & c_def))) {
-        const hazard_need n = hazard_between(*rules, sub, facts[at[i]], C);
-        if (n.wait - dist > need.wait) need = {n.wait - dist, n.rule};
+        const hazard_need n = hazard_between(*rs, sub, facts[at[i]], C);
+        if (n.wait - d > need.wait) need = {n.wait - d, n.rule};
       }
-      dist += wait[i];
+    };
+    // Every instruction while a rule for any producer can still fire...
+    std::size_t i = hi;
+    int d = dist;
+    while (i > lo && d < sub.short_window) {
+      --i;
+      visit(i, d);
+      d += wait[i];
     }
+    // ...then only the MFMAs, from one to the previous (the distance from prefix sums).
+    const uint32_t* const before = q.wait_before.data();
+    const int32_t* const mfma = q.mfma_before.data();
+    const int from_hi = dist + static_cast<int>(before[hi]);  // d of j is from_hi - before[j + 1]
+    if (i > lo && d < window)
+      for (int32_t j = mfma[i]; j >= static_cast<int32_t>(lo); j = mfma[j]) {
+        const int dj = from_hi - static_cast<int>(before[j + 1]);
+        if (dj >= window) break;
+        visit(static_cast<std::size_t>(j), dj);
+      }
+    dist = from_hi - static_cast<int>(before[lo]);
     return dist < window;
   }
   constexpr void walk(const hazard_facts& C, const active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
