@@ -209,11 +209,12 @@ template <class F>
 constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const instr& in, F&& f) {
   const isa::instr_desc& d = isa.descs[in.op];
   const int n = in.num_operands;
+  const uint32_t* const base = dm.base.data();  // (raw: a vec's operator[] is a call)
   for (int i = 0; i < n; ++i) {
     const operand& o = in.ops[i];
     if (o.k == operand::kind::vreg) {
       const auto r = i < d.num_operands ? d.operands[i].role : isa::operand_role::use;
-      f(r != isa::operand_role::use, r != isa::operand_role::def, dm.base[o.value] + o.offset, uint32_t{o.dwords}, i);
+      f(r != isa::operand_role::use, r != isa::operand_role::def, base[o.value] + o.offset, uint32_t{o.dwords}, i);
     } else if (o.k == operand::kind::special) {
       const auto r = role_of(d, i);
       auto s = special_slots(o.sp);
@@ -241,9 +242,6 @@ constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const i
   if (fl & isa::f_writes_m0) f(true, false, sp + sl_m0, 1u, -1);
 }
 
-// A lane-masked def (see lane_masked_def below), declared for access_table.
-constexpr bool lane_masked_def(const function& fn, const operand& o);
-
 // Every access of every instruction (for_each_access's output), decoded once: the passes
 // that sweep a function several times (liveness's fixpoints, dce, dse) read these flat
 // records instead of decoding operands again on every sweep.
@@ -262,17 +260,21 @@ struct access_table {
     const function& fn = fn_;  // local aliases: lambdas must not capture reference parameters
     const isa_view& isa = isa_;  // (clang-22's new constant interpreter)
     const dword_map& dm = dm_;
+    const vreg_info* const vregs = fn.vregs.data();
     block_first.reserve(fn.blocks.size() + 1);
     for (const block& b : fn.blocks) {
       block_first.push_back(static_cast<uint32_t>(begin.size()));
       for (const instr& in : b.instrs) {
         begin.push_back(static_cast<uint32_t>(acc.size()));
         for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
+          // A lane-masked def: a VGPR/AGPR result writes only the active lanes, so under a
+          // partial EXEC the inactive lanes keep the old value (the def does not end its life).
+          const bool masked = d && idx >= 0 && in.ops[idx].k == operand::kind::vreg &&
+                              vregs[in.ops[idx].value].cls != reg_class::sgpr;
           access a;
           a.first = f;
           a.n = n;
-          a.flags = static_cast<uint8_t>((d ? access::def : 0) | (u ? access::use : 0) |
-                                         (d && idx >= 0 && lane_masked_def(fn, in.ops[idx]) ? access::masked : 0));
+          a.flags = static_cast<uint8_t>((d ? access::def : 0) | (u ? access::use : 0) | (masked ? access::masked : 0));
           acc.push_back(a);
         });
       }
@@ -307,12 +309,6 @@ constexpr bool has_side_effects(const isa_view& isa, const instr& in) {
       return true;
   }
   return false;
-}
-
-// A def that writes only the active lanes (VGPR/AGPR results): under a partial EXEC the
-// inactive lanes keep the old value, so such a def does not end the old value's life.
-constexpr bool lane_masked_def(const function& fn, const operand& o) {
-  return o.k == operand::kind::vreg && fn.vregs[o.value].cls != reg_class::sgpr;
 }
 
 // Instruction positions: block b's instructions are numbered from start[b].
