@@ -190,6 +190,12 @@ struct kernel_value {
 #define HIPASM_ASM_COMMENTS 1
 #endif
 
+// The text buffer holds 8 characters per word (1) or one per char (0); see kernel_output.
+// Read where HIPASM_KERNEL_BODY expands.
+#ifndef HIPASM_TEXT_PACKED
+#define HIPASM_TEXT_PACKED 0
+#endif
+
 // Fills the summary from a compiled kernel (or its error).
 constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   if (st.error.failed) {
@@ -257,7 +263,14 @@ consteval std::size_t kernel_capacity(std::string_view name) {
 // capacity fixed before the run (kernel_capacity), `size` the characters it holds. When
 // the text does not fit (fits false, info.text_size its length) the wrapper prints it
 // again into an exact array.
-template <std::size_t Cap>
+//
+// Packed (HIPASM_TEXT_PACKED), the buffer holds 8 characters per 64-bit word. The bytecode
+// interpreter materialises, copies and converts every element of the buffer (~0.45 us
+// each), so a word buffer costs an eighth of a char buffer of the same capacity: a fixed
+// capacity generous enough for any realistic kernel then costs less than the build-only
+// run that would size it (hipasm_add_code_object uses this with that interpreter). The
+// asm statement reads the text from a heap copy unpacked while it evaluates (packed_text).
+template <std::size_t Cap, bool Packed>
 struct kernel_output {
   kernel_summary info{};
   bool fits = false;
@@ -265,6 +278,15 @@ struct kernel_output {
   char chars[Cap + 1]{};  // public: a structural type (usable as a template argument)
   constexpr const char* data() const { return chars; }
   constexpr std::size_t size() const { return len; }
+};
+template <std::size_t Cap>
+struct kernel_output<Cap, true> {
+  static constexpr std::size_t words_per_chunk = 8;  // one flush of packing_sink
+  static constexpr std::size_t num_words = (Cap + 63) / 64 * words_per_chunk;
+  kernel_summary info{};
+  bool fits = false;
+  std::size_t len = 0;
+  uint64_t words[num_words]{};
 };
 
 // A sink that counts everything and stores what fits.
@@ -282,17 +304,77 @@ struct bounded_sink {
   }
 };
 
-template <auto KernelFn, std::size_t Cap, bool Comments>
-consteval kernel_output<Cap> compile_kernel_output(std::string_view name) {
-  kernel_output<Cap> o;
+// 64 characters and the 8 words that hold them (bit_cast: one builtin per chunk, the same
+// byte order both ways whatever the host's endianness).
+struct char_chunk {
+  char c[64];
+};
+struct word_chunk {
+  uint64_t w[8];
+};
+
+// A sink that counts everything and packs what fits into words, 64 characters at a time:
+// tokens are copied into a chunk (one memcpy each), a full chunk becomes 8 words.
+struct packing_sink {
+  uint64_t* words = nullptr;
+  std::size_t cap = 0;   // characters: a multiple of 64
+  std::size_t n = 0;     // characters put
+  std::size_t base = 0;  // where the chunk starts
+  char_chunk chunk{};
+  constexpr void flush() {
+    if (base + 64 <= cap) {
+      const word_chunk w = __builtin_bit_cast(word_chunk, chunk);
+      uint64_t* const at = words + base / 8;
+      for (int i = 0; i < 8; ++i) at[i] = w.w[i];
+    }
+    base += 64;
+  }
+  constexpr void put(char c) {
+    chunk.c[n - base] = c;
+    if (++n - base == 64) flush();
+  }
+  constexpr void put(std::string_view s) {
+    const char* p = s.data();
+    std::size_t left = s.size();
+    while (left) {
+      const std::size_t room = 64 - (n - base);
+      const std::size_t k = left < room ? left : room;
+      __builtin_memcpy(chunk.c + (n - base), p, k);
+      n += k;
+      p += k;
+      left -= k;
+      if (n - base == 64) flush();
+    }
+  }
+  // The last partial chunk, zero-padded.
+  constexpr void finish() {
+    if (n == base) return;
+    for (std::size_t i = n - base; i < 64; ++i) chunk.c[i] = 0;
+    flush();
+  }
+};
+
+template <auto KernelFn, std::size_t Cap, bool Packed, bool Comments>
+consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name) {
+  kernel_output<Cap, Packed> o;
   const pipeline_state st = compile_kernel<KernelFn>(name);
   summarize(o.info, st);
   if (!o.info.ok) return o;
-  bounded_sink out{o.chars, Cap};
-  print_function(out, st.fn, st.isa, emit_options{Comments});
-  o.info.text_size = out.n;
-  o.fits = out.n <= Cap;
-  o.len = o.fits ? out.n : 0;
+  std::size_t n = 0;
+  if constexpr (Packed) {
+    packing_sink out{o.words, o.num_words * 8};
+    print_function(out, st.fn, st.isa, emit_options{Comments});
+    out.finish();
+    n = out.n;
+    o.fits = n <= o.num_words * 8;
+  } else {
+    bounded_sink out{o.chars, Cap};
+    print_function(out, st.fn, st.isa, emit_options{Comments});
+    n = out.n;
+    o.fits = n <= Cap;
+  }
+  o.info.text_size = n;
+  o.len = o.fits ? n : 0;
   return o;
 }
 
@@ -316,6 +398,53 @@ struct text_ref {
   constexpr const char* data() const { return p; }
   constexpr std::size_t size() const { return n; }
 };
+
+// A packed text unpacked into a heap array that lives while the asm statement's string is
+// evaluated (clang accepts a temporary with data()/size() there; it is freed with it).
+struct packed_text {
+  char* p = nullptr;
+  std::size_t n = 0;
+  constexpr packed_text(std::size_t len) : p(new char[len + 1]), n(len) {}
+  constexpr packed_text(packed_text&& o) : p(o.p), n(o.n) { o.p = nullptr; }
+  packed_text(const packed_text&) = delete;
+  packed_text& operator=(const packed_text&) = delete;
+  constexpr ~packed_text() { delete[] p; }
+  constexpr const char* data() const { return p; }
+  constexpr std::size_t size() const { return n; }
+};
+
+// The text for the asm statement: the output's own buffer when the text fit in it, else
+// the exact second run's array.
+template <std::size_t Cap, std::size_t N>
+constexpr text_ref asm_text_of(const kernel_output<Cap, false>& out, const fixed_text<N>& exact) {
+  return out.fits ? text_ref{out.data(), out.size()} : text_ref{exact.data(), exact.size()};
+}
+template <std::size_t Cap, std::size_t N>
+constexpr packed_text asm_text_of(const kernel_output<Cap, true>& out, const fixed_text<N>& exact) {
+  if (!out.fits) {
+    packed_text t(exact.size());
+    if (exact.size()) __builtin_memcpy(t.p, exact.data(), exact.size());
+    t.p[exact.size()] = 0;
+    return t;
+  }
+  packed_text t(out.len);
+  const uint64_t* w = out.words;
+  std::size_t i = 0;
+  for (; i + 64 <= out.len; i += 64) {
+    word_chunk ws;
+    for (int j = 0; j < 8; ++j) ws.w[j] = w[i / 8 + j];
+    const char_chunk c = __builtin_bit_cast(char_chunk, ws);
+    __builtin_memcpy(t.p + i, c.c, 64);
+  }
+  if (i < out.len) {
+    word_chunk ws;
+    for (int j = 0; j < 8; ++j) ws.w[j] = w[i / 8 + j];
+    const char_chunk c = __builtin_bit_cast(char_chunk, ws);
+    __builtin_memcpy(t.p + i, c.c, out.len - i);
+  }
+  t.p[out.len] = 0;
+  return t;
+}
 
 // Kernel parameter types against the builder function's arg<T> parameters.
 template <class... T>
@@ -410,9 +539,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 
 // The asm text: printed once into hipasm_out_'s buffer, or (when it did not fit) again
 // into hipasm_exact_.
-#define HIPASM_DETAIL_TEXT                                                                          \
-  (hipasm_out_.fits ? ::hipasm::detail::text_ref{hipasm_out_.data(), hipasm_out_.size()}             \
-                    : ::hipasm::detail::text_ref{hipasm_exact_.data(), hipasm_exact_.size()})
+#define HIPASM_DETAIL_TEXT ::hipasm::detail::asm_text_of(hipasm_out_, hipasm_exact_)
 
 // Unused entries of the entry-state asm get a constant in any free SGPR.
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
@@ -434,7 +561,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
         ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY),           \
                                                                         hipasm_comments_>(                    \
             HIPASM_DETAIL_NAME(FN))>::value,                                                                 \
-        hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                                   \
+        (HIPASM_TEXT_PACKED) != 0, hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                         \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
     constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \

@@ -2,7 +2,8 @@
 # The kernel text must not depend on how its buffer was sized (kernel.hpp, kernel_capacity):
 # a build-only run's bound, a fixed HIPASM_TEXT_CAPACITY (what hipasm_add_code_object uses
 # with the default constant interpreter), or a fixed capacity too small for the text (the
-# exact second run), under both constant interpreters. Compiles SRC each way to asm and
+# exact second run), with the text packed 8 characters per word or not (HIPASM_TEXT_PACKED),
+# under both constant interpreters. Compiles SRC each way to asm and
 # compares (the per-compile __hip_cuid symbol aside).
 # usage: text_capacity_modes.sh CXX HIPASM_INCLUDE_DIR SRC [-I...]
 set -euo pipefail
@@ -23,14 +24,20 @@ compile default_bound "$@"
 compile default_fixed -DHIPASM_TEXT_CAPACITY=16777216 "$@"
 compile default_too_small -DHIPASM_TEXT_CAPACITY=64 "$@"
 compile new_too_small $new -DHIPASM_TEXT_CAPACITY=64 "$@"
+compile new_packed $new -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=2097152 "$@"
+compile new_packed_bound $new -DHIPASM_TEXT_PACKED=1 "$@"
+compile new_packed_too_small $new -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=64 "$@"
+compile default_packed -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=4096 "$@"
 grep -q "s_endpgm" "$work/new_bound.txt" || { echo "FAIL: no kernel code in $src"; exit 1; }
 status=0
-for m in default_bound default_fixed default_too_small new_too_small; do
+modes="default_bound default_fixed default_too_small new_too_small new_packed new_packed_bound new_packed_too_small
+  default_packed"
+for m in $modes; do
   if ! cmp -s "$work/new_bound.txt" "$work/$m.txt"; then
     echo "FAIL: $m differs from new_bound"
     diff "$work/new_bound.txt" "$work/$m.txt" | head -20
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "PASS: $(grep -c . "$work/new_bound.txt") asm lines identical in 5 modes"
+[ $status -eq 0 ] && echo "PASS: $(grep -c . "$work/new_bound.txt") asm lines identical in 9 modes"
 exit $status
