@@ -657,7 +657,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
   instr& in = list.emplace_back();
   in.op = static_cast<uint16_t>(op);
   in.num_operands = static_cast<uint8_t>(n);
-  if (&m != &no_modifiers) in.mods = m;
+  if (&m != &no_modifiers) in.mods = packed_modifiers(m);
   in.loc = l;
   for (uint32_t i = 0; i < n; ++i) {
     const operand& o = args[i].op;
@@ -710,7 +710,7 @@ constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand>
   instr& in = list.emplace_back();
   in.op = static_cast<uint16_t>(op);
   in.num_operands = static_cast<uint8_t>(ops.size());
-  in.mods = m;
+  if (&m != &no_modifiers) in.mods = packed_modifiers(m);
   in.loc = l.line ? l : last_loc_;
   uint32_t i = 0;
   for (const operand& o : ops) in.ops[i++] = o;

@@ -257,72 +257,12 @@ constexpr std::string_view basename(const char* path) {
   return slash == std::string_view::npos ? p : p.substr(slash + 1);
 }
 
+// An instruction's modifiers, after its operands.
 template <class S>
-constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt,
-                           std::string_view file = {}) {
-  S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
+constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers& m, bool add_sc0, bool add_lds,
+                             bool vop3p, int nsrc, bool dpp, bool sdwa) {
+  S& out = out_;
   using namespace isa;
-  const instr_desc& d = isa.descs[in.op];
-  const bool dpp = in.mods.dpp.ctrl != 0xffff;
-  const bool sdwa = in.mods.sdwa.on;
-  // Table variants llvm-mc spells like their base (same name in the table): atomics that
-  // return the old value (printed with sc0) and MUBUF loads into LDS (with lds).
-  const std::string_view mnemonic = d.name;
-  const bool add_sc0 = d.has(f_returns);
-  const bool add_lds = d.enc == encoding::mubuf && d.has(f_lds_dma);
-  out.put('\t');
-  out.put(mnemonic);
-  if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");
-  if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
-  const bool vop3p = d.enc == encoding::vop3p;
-  int nsrc = 0;
-  if (d.enc == encoding::sopp && (d.flags & f_waitcnt) && d.operands[0].imm == imm_kind::simm16) {
-    uint64_t imm = 0;
-    for (int i = 0; i < in.num_operands; ++i)
-      if (in.ops[i].k == operand::kind::imm) imm = in.ops[i].value;
-    out.put(' ');
-    put_waitcnt(out, imm);
-  } else {
-    for (int i = 0; i < in.num_operands; ++i) {
-      const operand& o = in.ops[i];
-      if (is_use(role_of(d, i)) && !is_def(role_of(d, i))) ++nsrc;
-      out.put(i == 0 ? " " : ", ");
-      switch (o.k) {
-        case operand::kind::vreg: {
-          const vreg_info& vi = fn.vregs[o.value];
-          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
-          if (neg) out.put('-');
-          if (abs) out.put('|');
-          put_reg(out, vi.cls, static_cast<uint64_t>(vi.phys < 0 ? 0 : vi.phys) + o.offset, o.dwords);
-          if (abs) out.put('|');
-          break;
-        }
-        case operand::kind::phys: {
-          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
-          if (neg) out.put('-');
-          if (abs) out.put('|');
-          put_reg(out, o.cls, o.value, o.dwords);
-          if (abs) out.put('|');
-          break;
-        }
-        case operand::kind::special:
-          if (o.neg && !vop3p) out.put('-');
-          if (o.abs && !vop3p) out.put('|');
-          out.put(special_name(o.sp));
-          if (o.abs && !vop3p) out.put('|');
-          break;
-        case operand::kind::imm:
-          if (d.enc == encoding::sopp || d.enc == encoding::sopk)
-            put_int(out, static_cast<int64_t>(o.value));
-          else
-            put_imm(out, o.value);
-          break;
-        case operand::kind::label: put_label(out, fn, o.value); break;
-        case operand::kind::none: out.put("off"); break;
-      }
-    }
-  }
-  const modifiers& m = in.mods;
   const encoding e = d.enc;
   const bool mem = e == encoding::ds || e == encoding::flat || e == encoding::global || e == encoding::scratch ||
                    e == encoding::mubuf;
@@ -398,6 +338,77 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
       out.put(sdwa_sel_name(m.sdwa.src1_sel));
     }
   }
+}
+
+template <class S>
+constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt,
+                           std::string_view file = {}) {
+  S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
+  using namespace isa;
+  const instr_desc& d = isa.descs[in.op];
+  const bool dpp = in.mods.dpp_on();
+  const bool sdwa = in.mods.sdwa_on();
+  // Table variants llvm-mc spells like their base (same name in the table): atomics that
+  // return the old value (printed with sc0) and MUBUF loads into LDS (with lds).
+  const std::string_view mnemonic = d.name;
+  const bool add_sc0 = d.has(f_returns);
+  const bool add_lds = d.enc == encoding::mubuf && d.has(f_lds_dma);
+  out.put('\t');
+  out.put(mnemonic);
+  if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");
+  if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
+  const bool vop3p = d.enc == encoding::vop3p;
+  int nsrc = 0;
+  if (d.enc == encoding::sopp && (d.flags & f_waitcnt) && d.operands[0].imm == imm_kind::simm16) {
+    uint64_t imm = 0;
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::imm) imm = in.ops[i].value;
+    out.put(' ');
+    put_waitcnt(out, imm);
+  } else {
+    for (int i = 0; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      if (is_use(role_of(d, i)) && !is_def(role_of(d, i))) ++nsrc;
+      out.put(i == 0 ? " " : ", ");
+      switch (o.k) {
+        case operand::kind::vreg: {
+          const vreg_info& vi = fn.vregs[o.value];
+          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
+          if (neg) out.put('-');
+          if (abs) out.put('|');
+          put_reg(out, vi.cls, static_cast<uint64_t>(vi.phys < 0 ? 0 : vi.phys) + o.offset, o.dwords);
+          if (abs) out.put('|');
+          break;
+        }
+        case operand::kind::phys: {
+          const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
+          if (neg) out.put('-');
+          if (abs) out.put('|');
+          put_reg(out, o.cls, o.value, o.dwords);
+          if (abs) out.put('|');
+          break;
+        }
+        case operand::kind::special:
+          if (o.neg && !vop3p) out.put('-');
+          if (o.abs && !vop3p) out.put('|');
+          out.put(special_name(o.sp));
+          if (o.abs && !vop3p) out.put('|');
+          break;
+        case operand::kind::imm:
+          if (d.enc == encoding::sopp || d.enc == encoding::sopk)
+            put_int(out, static_cast<int64_t>(o.value));
+          else
+            put_imm(out, o.value);
+          break;
+        case operand::kind::label: put_label(out, fn, o.value); break;
+        case operand::kind::none: out.put("off"); break;
+      }
+    }
+  }
+  if (in.mods.none())
+    put_modifiers(out, d, no_modifiers, add_sc0, add_lds, vop3p, nsrc, dpp, sdwa);
+  else
+    put_modifiers(out, d, in.mods.unpack(), add_sc0, add_lds, vop3p, nsrc, dpp, sdwa);
   if (opt.comments) {
     bool started = false;
     auto begin = [&] {

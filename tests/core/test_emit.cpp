@@ -76,7 +76,7 @@ TEST_CASE("emit: every encoding family round-trips through llvm-mc-22 (assemble,
   const uint32_t tail = k.block();
   k.edge(0, tail);
   k.edge(0, tail);
-  k.op(0, "s_load_dwordx2", {R(s2), R(kern), I(16)}).mods.glc = true;
+  edit_modifiers(k.op(0, "s_load_dwordx2", {R(s2), R(kern), I(16)}), [&](modifiers& m_) { m_.glc = true; });
   k.op(0, "s_load_dwordx4", {R(s4), R(kern), I(0x100)});
   k.op(0, "s_movk_i32", {R(s1), I(0x1234)});
   k.op(0, "s_waitcnt", {I(0xc07f)});
@@ -84,26 +84,26 @@ TEST_CASE("emit: every encoding family round-trips through llvm-mc-22 (assemble,
   k.op(0, "s_mul_i32", {R(s1), R(s1), I(100000)});
   k.op(0, "v_mov_b32", {R(v1), I(-5)});
   k.op(0, "v_add_u32", {R(vy), I(0x12345), R(tid)});
-  k.op(0, "v_add_f32", {R(vy), NEG(ABS(R(vy))), R(v1)}).mods.clamp = true;
-  k.op(0, "v_mul_f32", {R(v1), R(vy), R(v1)}).mods.omod = 1;
+  edit_modifiers(k.op(0, "v_add_f32", {R(vy), NEG(ABS(R(vy))), R(v1)}), [&](modifiers& m_) { m_.clamp = true; });
+  edit_modifiers(k.op(0, "v_mul_f32", {R(v1), R(vy), R(v1)}), [&](modifiers& m_) { m_.omod = 1; });
   {
     auto& in = k.op(0, "v_mov_b32", {R(vy), R(v1)});
-    in.mods.dpp.ctrl = 0x1b;  // quad_perm:[3,2,1,0]
-    in.mods.dpp.bound_ctrl = true;
+    edit_modifiers(in, [&](modifiers& m_) { m_.dpp.ctrl = 0x1b; });  // quad_perm:[3,2,1,0]
+    edit_modifiers(in, [&](modifiers& m_) { m_.dpp.bound_ctrl = true; });
   }
-  k.op(0, "v_add_f32", {R(vy), R(v1), R(vy)}).mods.dpp.ctrl = 0x111;  // row_shr:1
+  edit_modifiers(k.op(0, "v_add_f32", {R(vy), R(v1), R(vy)}), [&](modifiers& m_) { m_.dpp.ctrl = 0x111; });  // row_shr:1
   {
     auto& in = k.op(0, "v_add_f32", {R(v1), R(vy), R(v1)});
-    in.mods.sdwa.on = true;
-    in.mods.sdwa.dst_sel = 5;
-    in.mods.sdwa.dst_unused = 2;
-    in.mods.sdwa.src0_sel = 4;
+    edit_modifiers(in, [&](modifiers& m_) { m_.sdwa.on = true; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.sdwa.dst_sel = 5; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.sdwa.dst_unused = 2; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.sdwa.src0_sel = 4; });
   }
   {
     auto& in = k.op(0, "v_pk_fma_f16", {R(vy), R(v1), R(vy), R(v1)});
-    in.mods.op_sel = 1;
-    in.mods.op_sel_hi = 6;
-    in.mods.neg_lo = 2;
+    edit_modifiers(in, [&](modifiers& m_) { m_.op_sel = 1; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.op_sel_hi = 6; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.neg_lo = 2; });
   }
   k.op(0, "v_cmp_gt_u32", {SP(special_reg::vcc), R(tid), I(7)});
   k.op(0, "v_cmp_eq_u32", {R(sc), R(tid), R(v1)});
@@ -120,12 +120,12 @@ TEST_CASE("emit: every encoding family round-trips through llvm-mc-22 (assemble,
   {
     auto& in = k.op(0, "global_load_dword", {R(vy), R(v2), OFF()});
     in.mods.offset = -16;
-    in.mods.sc0 = in.mods.sc1 = in.mods.nt = true;
+    edit_modifiers(in, [&](modifiers& m_) { m_.sc0 = m_.sc1 = m_.nt = true; });
   }
   k.op(0, "global_load_dword", {R(vy), R(v1), R(s2)}).mods.offset = 32;
   {
     auto& in = k.op(0, "buffer_load_dword", {R(bz), R(v1), R(s4), I(0)});
-    in.mods.offen = true;
+    edit_modifiers(in, [&](modifiers& m_) { m_.offen = true; });
     in.mods.offset = 8;
   }
   k.op(0, "s_waitcnt", {I(0x0f70)});
@@ -134,9 +134,9 @@ TEST_CASE("emit: every encoding family round-trips through llvm-mc-22 (assemble,
   for (int j = 0; j < 16; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
   {
     auto& in = k.op(0, "v_mfma_f32_32x32x8_f16", {R(acc), R(v2), R(v4, 2, 2), R(acc)});
-    in.mods.cbsz = 1;
-    in.mods.abid = 1;
-    in.mods.blgp = 2;
+    edit_modifiers(in, [&](modifiers& m_) { m_.cbsz = 1; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.abid = 1; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.blgp = 2; });
   }
   k.op(0, "s_cmp_lg_u32", {R(s1), I(0)});
   k.op(0, "s_cbranch_scc1", {L(tail)});

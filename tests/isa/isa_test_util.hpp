@@ -97,7 +97,7 @@ inline std::string print(const instr_desc& d, const instr& in, bool e64_suffix) 
   std::string s(d.name);
   if (e64_suffix) s += "_e64";
   for (int i = 0; i < in.num_operands; ++i) s += (i ? ", " : " ") + operand_text(d, i, in.ops[i]);
-  const modifiers& m = in.mods;
+  const modifiers m = in.mods.unpack();
   if (m.idxen) s += " idxen";
   if (m.offen) s += " offen";
   if (d.accepts(m_offset01) && (m.offset || m.offset1))

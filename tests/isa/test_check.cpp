@@ -200,10 +200,10 @@ TEST_CASE("isa_forms: e32/e64 choice follows the operands and modifiers") {
   CHECK(r.chosen == form::e64);
   CHECK(r.print_e64);
   in.ops[2] = V(2);
-  in.mods.clamp = true;
+  edit_modifiers(in, [&](modifiers& m_) { m_.clamp = true; });
   CHECK(choose_form(add, in) == form::e64);
   in.mods = {};
-  in.mods.dpp.ctrl = 0x101;  // row_shl:1
+  edit_modifiers(in, [&](modifiers& m_) { m_.dpp.ctrl = 0x101; });  // row_shl:1
   CHECK(check(add, in).ok == false);  // DPP src0 must be a VGPR
   in.ops[1] = V(1);
   CHECK(check(add, in).ok);

@@ -65,10 +65,10 @@ instr legal_instance(uint16_t op) {
   }
   if (d.enc == encoding::mubuf)
     for (int i = 0; i < d.num_operands; ++i)
-      if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) in.mods.offen = true;
-  if (d.has(f_returns)) in.mods.sc0 = true;
-  if (d.has(f_needs_gds)) in.mods.gds = true;
-  if (d.enc == encoding::mubuf && d.has(f_lds_dma)) in.mods.lds = true;
+      if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) edit_modifiers(in, [&](modifiers& m_) { m_.offen = true; });
+  if (d.has(f_returns)) edit_modifiers(in, [&](modifiers& m_) { m_.sc0 = true; });
+  if (d.has(f_needs_gds)) edit_modifiers(in, [&](modifiers& m_) { m_.gds = true; });
+  if (d.enc == encoding::mubuf && d.has(f_lds_dma)) edit_modifiers(in, [&](modifiers& m_) { m_.lds = true; });
   for (int i = d.num_operands - 1; i > 0 && !check(d, in).ok; --i)
     if (in.ops[i].k == operand::kind::phys && in.ops[i].cls == reg_class::sgpr &&
         (d.operands[i].classes & oc_inline) && d.operands[i].role == operand_role::use)
@@ -102,7 +102,7 @@ TEST_CASE("isa_emitter_assembles: the emitter's text of every checked instructio
     // each legal modifier
     for (int k = 0; k < 12; ++k) {
       instr in = base;
-      modifiers& m = in.mods;
+      modifiers m = in.mods.unpack();
       switch (k) {
         case 0: m.offset = 16; break;
         case 1: m.offset1 = 2; break;
@@ -117,6 +117,7 @@ TEST_CASE("isa_emitter_assembles: the emitter's text of every checked instructio
         case 10: m.cbsz = 1; m.abid = 1; break;
         case 11: m.neg_lo = 1; break;
       }
+      in.mods = m;
       vs.push_back(in);
     }
     for (const instr& in : vs)

@@ -53,10 +53,10 @@ instr instance(uint16_t op) {
   for (int i = 0; i < d.num_operands; ++i) in.ops[i] = legal_operand(d, i, ra);
   if (d.enc == encoding::mubuf)
     for (int i = 0; i < d.num_operands; ++i)
-      if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) in.mods.offen = true;
-  if (d.has(f_returns)) in.mods.sc0 = true;
-  if (d.has(f_needs_gds)) in.mods.gds = true;
-  if (d.enc == encoding::mubuf && d.has(f_lds_dma)) in.mods.lds = true;
+      if ((d.operands[i].classes & oc_off) && in.ops[i].is_reg()) edit_modifiers(in, [&](modifiers& m_) { m_.offen = true; });
+  if (d.has(f_returns)) edit_modifiers(in, [&](modifiers& m_) { m_.sc0 = true; });
+  if (d.has(f_needs_gds)) edit_modifiers(in, [&](modifiers& m_) { m_.gds = true; });
+  if (d.enc == encoding::mubuf && d.has(f_lds_dma)) edit_modifiers(in, [&](modifiers& m_) { m_.lds = true; });
   // Two scalar sources exceed the constant bus (v_writelane_b32 s, s): the later ones
   // become inline constants where the slot takes them.
   for (int i = d.num_operands - 1; i > 0 && !check(d, in).ok; --i)
@@ -231,10 +231,10 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
     if (!check(d, base).ok) continue;
     for (const mod_probe& p : probes) {
       instr in = base;
-      p.set(in.mods);
+      edit_modifiers(in, p.set);
       check_result r = checked(d, in);
       // clamp/omod belong to the VOP3 form: spell it, or llvm-mc may pick SDWA (which has clamp)
-      bool vop3_mod = in.mods.clamp || in.mods.omod;
+      bool vop3_mod = in.mods.clamp() || in.mods.omod();
       bool e64 = r.ok ? r.print_e64 : (vop3_mod && d.has(f_has_e64));
       vs.push_back({op, -1, p.name, r.ok, print(d, in, e64), std::string(r.message.view())});
     }
@@ -269,8 +269,8 @@ TEST_CASE("isa_dpp_sdwa_agree: DPP and SDWA operand rules agree with llvm-mc") {
           if (i < 0 && kind != "vgpr") continue;  // i = -1: the instance itself
           instr in = base;
           if (i >= 0) in.ops[i] = o;
-          if (mode == 0) in.mods.dpp.ctrl = 0x111;  // row_shr:1
-          else in.mods.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 4, .src1_sel = 6};
+          if (mode == 0) edit_modifiers(in, [&](modifiers& m_) { m_.dpp.ctrl = 0x111; });  // row_shr:1
+          else edit_modifiers(in, [&](modifiers& m_) { m_.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 4, .src1_sel = 6}; });
           check_result r = checked(d, in);
           vs.push_back({op, i, kind + (mode ? "/sdwa" : "/dpp"), r.ok, print(d, in, false), std::string(r.message.view())});
         }

@@ -206,8 +206,7 @@ constexpr void reg_text(writer& w, const operand& o) {
 }
 
 constexpr bool mods_need_vop3(const instr& in, const instr_desc& d) {
-  const modifiers& m = in.mods;
-  if (m.clamp || m.omod || m.op_sel) return true;
+  if (in.mods.clamp() || in.mods.omod() || in.mods.op_sel()) return true;
   const operand* ops = in.ops;
   for (int i = 0; i < d.num_operands; ++i)
     if (ops[i].neg || ops[i].abs) return true;
@@ -246,7 +245,7 @@ constexpr uint16_t expected_dwords(const instr_desc& d, const instr& in, int i) 
     if (saddr.k != operand::kind::none) return od.dwords_alt;  // an SGPR base: vaddr is a 32-bit offset
   }
   if (d.enc == encoding::mubuf && (od.classes & oc_off) && (od.classes & oc_vgpr))
-    return in.mods.idxen && in.mods.offen ? 2 : 1;
+    return in.mods.idxen() && in.mods.offen() ? 2 : 1;
   return od.dwords;
 }
 
@@ -434,8 +433,8 @@ constexpr bool fits_form(const instr_desc& d, const instr& in, form f) {
 // returns the same choice in check_result::chosen).
 constexpr form choose_form(const instr_desc& d, const instr& in) {
   if (!detail::is_vop12c(d)) return form::plain;
-  if (in.mods.dpp.ctrl != 0xffff) return form::dpp;
-  if (in.mods.sdwa.on) return form::sdwa;
+  if (in.mods.dpp_on()) return form::dpp;
+  if (in.mods.sdwa_on()) return form::sdwa;
   if (!d.has(f_has_e64)) return d.enc == encoding::vop3 ? form::plain : form::e32;
   if (!detail::mods_need_vop3(in, d) && detail::fits_form(d, in, form::e32)) return form::e32;
   return form::e64;
@@ -572,7 +571,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
     for (int i = 0; i < d.num_operands; ++i) {
       const operand_desc& od = d.operands[i];
       if (!((od.classes & oc_off) && (od.classes & oc_vgpr))) continue;
-      bool want_reg = in.mods.idxen || in.mods.offen;
+      bool want_reg = in.mods.idxen() || in.mods.offen();
       bool is_off = in.ops[i].k == operand::kind::none;
       if (want_reg == is_off) {
         (w = detail::begin_fail(r, d)) << (want_reg ? "idxen/offen need a VGPR vaddr, not off" : "vaddr must be off without idxen or offen");
@@ -617,7 +616,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
 
   // Modifiers: accepted at all, and in range. (A bit mask first: cheap in constant
   // evaluation; names are only produced for a failure.)
-  const modifiers& m = in.mods;
+  const modifiers m = in.mods.unpack();
   const bool ds2 = d.accepts(m_offset01);
   const uint32_t used = detail::modifiers_used(m, ds2);
   if (const uint32_t bad = used & ~d.modifiers) {
@@ -725,14 +724,14 @@ constexpr bool all_operands_ok(const instr_desc& d, const instr& in, form f, con
   return true;
 }
 
-// The whole verdict without a message; sets the chosen form.
-constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limits& lim, form& chosen) {
-  if (in.num_operands != d.num_operands) return false;
-  const modifiers& m = in.mods;
-  const bool ds2 = (d.modifiers & m_offset01) != 0;
-  const uint32_t used = modifiers_used(m, ds2);
+static_assert(modifiers_used(no_modifiers, false) == 0 && modifiers_used(no_modifiers, true) == 0,
+              "quick_check skips instructions without modifiers: the defaults must use no modifier bit");
+
+// Modifiers accepted by the instruction and in range (the bits used in `used`).
+constexpr bool modifiers_ok(const instr_desc& d, const instr& in, bool ds2, uint32_t& used) {
+  const modifiers m = in.mods.unpack();
+  used = modifiers_used(m, ds2);
   if (used & ~d.modifiers) return false;
-  if ((d.flags & f_needs_gds) && !m.gds) return false;
   if (used) {
     if (ds2) {
       if (m.offset < 0 || m.offset > 255 || m.offset1 < 0 || m.offset1 > 255) return false;
@@ -764,6 +763,16 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
     if ((used & m_sdwa) && (m.sdwa.dst_sel > 6 || m.sdwa.dst_unused > 2 || m.sdwa.src0_sel > 6 || m.sdwa.src1_sel > 6))
       return false;
   }
+  return true;
+}
+
+// The whole verdict without a message; sets the chosen form.
+constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limits& lim, form& chosen) {
+  if (in.num_operands != d.num_operands) return false;
+  const bool ds2 = (d.modifiers & m_offset01) != 0;
+  if ((d.flags & f_needs_gds) && !in.mods.gds()) return false;
+  uint32_t used = 0;
+  if (!in.mods.none() && !modifiers_ok(d, in, ds2, used)) return false;
   form f = form::plain;
   bool try_e32 = false;
   if (is_vop12c(d)) {
@@ -780,7 +789,7 @@ constexpr bool quick_check(const instr_desc& d, const instr& in, const reg_limit
     for (int i = 0; i < d.num_operands; ++i) {
       const operand_desc& od = d.operands[i];
       if ((od.classes & oc_off) && (od.classes & oc_vgpr) &&
-          (m.idxen || m.offen) == (in.ops[i].k == operand::kind::none))
+          (in.mods.idxen() || in.mods.offen()) == (in.ops[i].k == operand::kind::none))
         return false;
     }
   }

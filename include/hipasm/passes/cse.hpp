@@ -18,15 +18,9 @@ constexpr bool same_operand(const operand& a, const operand& b) {
   return a.k == b.k && a.cls == b.cls && a.sp == b.sp && a.neg == b.neg && a.abs == b.abs &&
          a.offset == b.offset && a.dwords == b.dwords && a.value == b.value;
 }
-constexpr bool same_mods(const modifiers& a, const modifiers& b) {
-  return a.offset == b.offset && a.offset1 == b.offset1 && a.glc == b.glc && a.slc == b.slc && a.nt == b.nt &&
-         a.sc0 == b.sc0 && a.sc1 == b.sc1 && a.lds == b.lds && a.idxen == b.idxen && a.offen == b.offen &&
-         a.gds == b.gds && a.clamp == b.clamp && a.omod == b.omod && a.op_sel == b.op_sel &&
-         a.op_sel_hi == b.op_sel_hi && a.neg_lo == b.neg_lo && a.neg_hi == b.neg_hi && a.cbsz == b.cbsz &&
-         a.abid == b.abid && a.blgp == b.blgp && a.dpp.ctrl == b.dpp.ctrl && a.dpp.row_mask == b.dpp.row_mask &&
-         a.dpp.bank_mask == b.dpp.bank_mask && a.dpp.bound_ctrl == b.dpp.bound_ctrl && a.sdwa.on == b.sdwa.on &&
-         a.sdwa.dst_sel == b.sdwa.dst_sel && a.sdwa.dst_unused == b.sdwa.dst_unused &&
-         a.sdwa.src0_sel == b.sdwa.src0_sel && a.sdwa.src1_sel == b.sdwa.src1_sel;
+constexpr bool same_mods(const packed_modifiers& a, const packed_modifiers& b) {
+  return a.bytes == b.bytes && a.more == b.more && a.flags == b.flags && a.offset == b.offset &&
+         a.offset1 == b.offset1;
 }
 
 // A hash of what makes two instructions equivalent (opcode and source operands; defs and

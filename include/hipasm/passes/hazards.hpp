@@ -173,9 +173,9 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);
   const bool mfma = h.is(hk_mfma);
   if (mfma) h.passes = d.mfma_passes;
-  if (in.mods.dpp.ctrl != 0xffff) h.kind |= hk_dpp;
-  if ((in.mods.sdwa.on && in.mods.sdwa.dst_sel != 6) ||
-      (d.enc == encoding::vop3 && (in.mods.op_sel & 0x8) != 0 && in.mods.op_sel != 0xff))
+  if (in.mods.dpp_on()) h.kind |= hk_dpp;
+  if ((in.mods.sdwa_on() && in.mods.sdwa_dst_sel() != 6) ||
+      (d.enc == encoding::vop3 && (in.mods.op_sel() & 0x8) != 0 && in.mods.op_sel() != 0xff))
     h.kind |= hk_partial_dst;
   if (h.is(hk_nop)) {
     uint64_t n = 0;
@@ -184,7 +184,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
     h.wait_states = static_cast<uint8_t>((n & 0xf) + 1);
   }
   const bool vmem = h.is(hk_vmem);
-  bool m0_read = (op_kind & hk_op_m0_read) != 0 || in.mods.gds;
+  bool m0_read = (op_kind & hk_op_m0_read) != 0 || in.mods.gds();
   const bool store = (op_kind & hk_op_store) != 0;
 
   int first_use = -1;

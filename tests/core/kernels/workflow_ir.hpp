@@ -85,8 +85,8 @@ constexpr function wf_hazard2_ir() {
   k.op(0, "v_add_u32", {R(x), I(1), R(tid)});
   {
     auto& in = k.op(0, "v_mov_b32", {R(y), R(x)});  // DPP reads x
-    in.mods.dpp.ctrl = 0x111;
-    in.mods.dpp.bound_ctrl = true;
+    edit_modifiers(in, [&](modifiers& m_) { m_.dpp.ctrl = 0x111; });
+    edit_modifiers(in, [&](modifiers& m_) { m_.dpp.bound_ctrl = true; });
   }
   k.op(0, "v_add_co_u32", {R(c), SP(special_reg::vcc), R(x), R(y)});
   k.op(0, "v_cndmask_b32", {R(d), R(x), R(c), SP(special_reg::vcc)});  // reads VCC
