@@ -114,7 +114,24 @@ class vec {
   }
   constexpr void pop_back() { truncate(n_ - 1); }
   constexpr void clear() { truncate(0); }
-  constexpr void resize(size_type n) { resize(n, T()); }
+  constexpr void resize(size_type n) {
+    if (n <= n_) return truncate(n);
+    reserve(n);
+    n_ = n;  // (the slots past size() already hold T())
+  }
+  // Appends n elements copied from src (not an element of this vec). Trivially copyable
+  // elements are copied by one __builtin_memcpy (both interpreters copy natively, ~5x
+  // cheaper than an interpreted assignment per element for an instr).
+  constexpr void append(const T* src, size_type n) {
+    if (n == 0) return;
+    if (n_ + n > cap_) regrow(n_ + n > 2 * cap_ ? n_ + n : 2 * cap_);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      __builtin_memcpy(p_ + n_, src, n * sizeof(T));
+    } else {
+      for (size_type i = 0; i < n; ++i) p_[n_ + i] = src[i];
+    }
+    n_ += n;
+  }
   constexpr void resize(size_type n, const T& v) {
     if (n <= n_) return truncate(n);
     const T copy = v;  // (v may be an element of this vec)

@@ -70,7 +70,7 @@ constexpr bool mirror_items(uint32_t seed, int steps) {
   for (int s = 0; s < steps; ++s) {
     const uint32_t r = next(), k = next();
     const std::size_t pos = b.empty() ? 0 : k % (b.size() + 1);
-    switch (r % 12) {
+    switch (r % 13) {
       case 0: case 1: case 2: a.push_back(make_item(k)); b.push_back(make_item(k)); break;
       case 3: a.emplace_back(make_item(k)); b.emplace_back(make_item(k)); break;
       case 4: a.insert(a.begin() + pos, make_item(k)); b.insert(b.begin() + static_cast<std::ptrdiff_t>(pos), make_item(k)); break;
@@ -101,6 +101,15 @@ constexpr bool mirror_items(uint32_t seed, int steps) {
         const std::size_t n = ca.size() < 3 ? ca.size() : 3;
         a.insert(a.begin() + pos, ca.begin(), ca.begin() + n);
         b.insert(b.begin() + static_cast<std::ptrdiff_t>(pos), cb.begin(), cb.begin() + static_cast<std::ptrdiff_t>(n));
+        break;
+      }
+      case 12: {
+        // append (memcpy for trivially copyable elements) from a copy of itself
+        const hipasm::vec<item> ca = a;
+        const std::vector<item> cb = b;
+        const std::size_t n = ca.size() < 4 ? ca.size() : 4;
+        a.append(ca.data() + (ca.size() - n), n);
+        b.insert(b.end(), cb.end() - static_cast<std::ptrdiff_t>(n), cb.end());
         break;
       }
       case 11:
@@ -177,8 +186,15 @@ constexpr bool shifts_array_members() {
 }
 
 static_assert(mirror_items<flat_item>(1, 300));
+#ifdef HIPASM_TEST_NEW_INTERPRETER
+// Seed 99 (and 42) make clang-22's bytecode interpreter itself crash (SIGSEGV in
+// InitThisField<Ptr>) when the first operation inserts into both empty containers and
+// they are copied afterwards; a clang bug, not one of vec's (the default interpreter runs
+// those seeds): other seeds here.
+static_assert(mirror_items<flat_item>(7, 300));
+static_assert(mirror_items<flat_item>(3, 300));
+#else
 static_assert(mirror_items<flat_item>(99, 300));
-#ifndef HIPASM_TEST_NEW_INTERPRETER  // (test_vec_newinterp.cpp defines it)
 static_assert(mirror_items<item>(1, 300));
 static_assert(mirror_items<item>(99, 300));
 #endif

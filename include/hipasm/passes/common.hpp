@@ -336,7 +336,6 @@ constexpr vec<vec<uint32_t>> predecessors(const function& fn) {
   return preds;
 }
 
-
 // Register dwords a memory instruction (load, returning atomic: any VMEM/FLAT/DS/SMEM
 // instruction with a register def) will still write after its issue. The model of
 // waitcnt_check.hpp: vmcnt counts VMEM/FLAT operations, which return in order; lgkmcnt
@@ -447,5 +446,28 @@ struct async_pending {
   }
 };
 
+// Drops the instructions of `list` whose keep flag is 0. The kept ones are copied in runs
+// (vec::append: one memcpy per run instead of an interpreted copy per instruction).
+constexpr void keep_marked(vec<instr>& list, const vec<uint8_t>& keep_) {
+  const uint8_t* const keep = keep_.data();
+  const std::size_t n = list.size();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) kept += keep[i];
+  vec<instr> out;
+  out.reserve(kept);
+  for (std::size_t i = 0; i < n;) {
+    if (!keep[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < n && keep[j]) ++j;
+    out.append(list.data() + i, j - i);
+    i = j;
+  }
+  list = std::move(out);
+}
+
 }  // namespace detail
+
 }  // namespace hipasm

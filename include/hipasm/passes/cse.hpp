@@ -197,11 +197,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       }
     }
     if (removed) {
-      vec<instr> out;
-      out.reserve(blk.instrs.size());
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i)
-        if (keep[i]) out.push_back(blk.instrs[i]);
-      blk.instrs = std::move(out);
+      keep_marked(blk.instrs, keep);
     }
   }
   if (changed)

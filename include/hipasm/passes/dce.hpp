@@ -58,11 +58,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
     }
     if (removed) {
       removed_any = true;
-      vec<instr> out;
-      out.reserve(blk.instrs.size());
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i)
-        if (keep[i]) out.push_back(blk.instrs[i]);
-      blk.instrs = std::move(out);
+      keep_marked(blk.instrs, keep);
     }
   }
   if (!removed_any && unchanged_liveness) unchanged_liveness->push_back(std::move(L));

@@ -624,10 +624,11 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     const vec<instr>& ins = fn.blocks[b].instrs;
     vec<instr> out;
     fact_seq issued;
-    out.reserve(ins.size() + 8);
     issued.reserve(ins.size() + 8);
     walker.cur = static_cast<uint32_t>(b);
     walker.cur_out = &issued;
+    std::size_t copied = 0;  // ins[copied, i) still to be appended to out (in one run)
+    bool rebuilt = false;    // out holds the block with its s_nops
     for (std::size_t i = 0; i < ins.size(); ++i) {
       const hazard_facts& C = seqs[b].facts[i];
       hazard_need need;
@@ -646,6 +647,12 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         const active_rules::subset& sub = subsets[si];
         if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, need);
       }
+      if (need.wait > 0 && nop_op >= 0) {
+        if (!rebuilt) out.reserve(ins.size() + 8);
+        rebuilt = true;
+        out.append(ins.data() + copied, i - copied);
+        copied = i;
+      }
       while (need.wait > 0 && nop_op >= 0) {
         const int n = need.wait > table.max_nop + 1 ? table.max_nop + 1 : need.wait;
         instr nop{};
@@ -660,10 +667,12 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         issued.issue(fact_seq::no_facts, nop_facts);
         need.wait -= n;
       }
-      out.push_back(ins[i]);
       issued.issue(static_cast<uint32_t>(i), C);
     }
-    fn.blocks[b].instrs = std::move(out);
+    if (rebuilt) {  // (else no s_nop here: the block stays as it is)
+      out.append(ins.data() + copied, ins.size() - copied);
+      fn.blocks[b].instrs = std::move(out);
+    }
     issued.facts = std::move(seqs[b].facts);
     seqs[b] = std::move(issued);
     walker.cur = ~0u;
