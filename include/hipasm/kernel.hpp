@@ -183,12 +183,18 @@ struct kernel_value {
 #define HIPASM_TEXT_CAPACITY 0
 #endif
 
-// Source file:line, register names and hazard rules as asm comments (1) or none (0).
-// Read where HIPASM_KERNEL_BODY expands, not here: with a precompiled header this file is
-// parsed before the user's own #defines.
-#ifndef HIPASM_ASM_COMMENTS
-#define HIPASM_ASM_COMMENTS 1
-#endif
+// HIPASM_ASM_COMMENTS: source file:line, register names and hazard rules as asm comments
+// (1, the default) or none (0). Read where HIPASM_KERNEL_BODY expands and never #defined
+// here: with a precompiled header this file is parsed before the user's own #define, which
+// must neither be overridden nor warned about as a redefinition. Where the macro is not
+// defined, its name in HIPASM_KERNEL_BODY finds this member instead (the macro's name,
+// unexpanded here).
+#pragma push_macro("HIPASM_ASM_COMMENTS")
+#undef HIPASM_ASM_COMMENTS
+struct asm_comments_default {
+  static constexpr int HIPASM_ASM_COMMENTS = 1;
+};
+#pragma pop_macro("HIPASM_ASM_COMMENTS")
 
 // The text buffer holds 8 characters per word (1) or one per char (0); see kernel_output.
 // Read where HIPASM_KERNEL_BODY expands.
@@ -555,7 +561,10 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
-    constexpr bool hipasm_comments_ = (HIPASM_ASM_COMMENTS) != 0;                                             \
+    struct hipasm_comments_t_ : ::hipasm::detail::asm_comments_default {                                      \
+      static constexpr bool get() { return (HIPASM_ASM_COMMENTS) != 0; }                                      \
+    };                                                                                                       \
+    constexpr bool hipasm_comments_ = hipasm_comments_t_::get();                                             \
     constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
         FN,                                                                                                  \
         ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY),           \
