@@ -177,30 +177,31 @@ struct kernel_value {
   static constexpr const auto& value = V;
 };
 
-// The text buffer's fixed capacity in bytes, or 0: sized by a build-only run (see
-// kernel_capacity). Read where HIPASM_KERNEL_BODY expands.
-#ifndef HIPASM_TEXT_CAPACITY
-#define HIPASM_TEXT_CAPACITY 0
-#endif
-
-// HIPASM_ASM_COMMENTS: source file:line, register names and hazard rules as asm comments
-// (1, the default) or none (0). Read where HIPASM_KERNEL_BODY expands and never #defined
-// here: with a precompiled header this file is parsed before the user's own #define, which
-// must neither be overridden nor warned about as a redefinition. Where the macro is not
-// defined, its name in HIPASM_KERNEL_BODY finds this member instead (the macro's name,
-// unexpanded here).
+// The configuration macros, read where HIPASM_KERNEL_BODY expands and never #defined
+// here: with a precompiled header this file is parsed before a source's own #define, which
+// must neither be overridden nor warned about as a redefinition. Where a macro is not
+// defined, its name in HIPASM_KERNEL_BODY finds the member of the same name below (the
+// macros' names, unexpanded here):
+//   HIPASM_ASM_COMMENTS   source file:line, register names and hazard rules as asm
+//                         comments (1, the default) or none (0);
+//   HIPASM_TEXT_CAPACITY  the text buffer's fixed capacity in bytes, or 0 (the default):
+//                         sized by a build-only run (kernel_capacity);
+//   HIPASM_TEXT_PACKED    the text buffer holds 8 characters per word (1) or one per char
+//                         (0, the default); see kernel_output.
 #pragma push_macro("HIPASM_ASM_COMMENTS")
+#pragma push_macro("HIPASM_TEXT_CAPACITY")
+#pragma push_macro("HIPASM_TEXT_PACKED")
 #undef HIPASM_ASM_COMMENTS
-struct asm_comments_default {
+#undef HIPASM_TEXT_CAPACITY
+#undef HIPASM_TEXT_PACKED
+struct config_defaults {
   static constexpr int HIPASM_ASM_COMMENTS = 1;
+  static constexpr std::size_t HIPASM_TEXT_CAPACITY = 0;
+  static constexpr int HIPASM_TEXT_PACKED = 0;
 };
+#pragma pop_macro("HIPASM_TEXT_PACKED")
+#pragma pop_macro("HIPASM_TEXT_CAPACITY")
 #pragma pop_macro("HIPASM_ASM_COMMENTS")
-
-// The text buffer holds 8 characters per word (1) or one per char (0); see kernel_output.
-// Read where HIPASM_KERNEL_BODY expands.
-#ifndef HIPASM_TEXT_PACKED
-#define HIPASM_TEXT_PACKED 0
-#endif
 
 // Fills the summary from a compiled kernel (or its error).
 constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
@@ -561,16 +562,18 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
-    struct hipasm_comments_t_ : ::hipasm::detail::asm_comments_default {                                      \
-      static constexpr bool get() { return (HIPASM_ASM_COMMENTS) != 0; }                                      \
+    struct hipasm_config_ : ::hipasm::detail::config_defaults {                                              \
+      static constexpr bool comments() { return (HIPASM_ASM_COMMENTS) != 0; }                                 \
+      static constexpr std::size_t capacity() { return (HIPASM_TEXT_CAPACITY); }                              \
+      static constexpr bool packed() { return (HIPASM_TEXT_PACKED) != 0; }                                    \
     };                                                                                                       \
-    constexpr bool hipasm_comments_ = hipasm_comments_t_::get();                                             \
+    constexpr bool hipasm_comments_ = hipasm_config_::comments();                                            \
     constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
         FN,                                                                                                  \
-        ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, (HIPASM_TEXT_CAPACITY),           \
+        ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, hipasm_config_::capacity(),           \
                                                                         hipasm_comments_>(                    \
             HIPASM_DETAIL_NAME(FN))>::value,                                                                 \
-        (HIPASM_TEXT_PACKED) != 0, hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                         \
+        hipasm_config_::packed(), hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                         \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
     constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \
