@@ -5,9 +5,10 @@
 #       Compiles HIP sources (device pass only) into one gfx942 code object (an ELF, not an
 #       offload bundle): ${CMAKE_CURRENT_BINARY_DIR}/<target>.co, plus the asm it was
 #       assembled from: <target>.s (one source) or <target>.<source name>.s (several).
-#       Each source is compiled once. A precompiled hipasm.hpp, shared by all code objects
-#       with the same flags, is used unless NO_PCH or HIPASM_PCH=OFF (then a source may
-#       #define HIPASM_ASM_COMMENTS before its #include without clang's redefinition warning).
+#       Each source is compiled once (to its .s; the .co is that asm assembled and linked).
+#       A precompiled hipasm.hpp, shared by all code objects with the same flags, is used
+#       unless NO_PCH or -DHIPASM_PCH=OFF; a source may still #define HIPASM_ASM_COMMENTS
+#       before its #include (kernel.hpp reads it where HIPASM_KERNEL_BODY expands).
 #       The custom target <target> has the properties HIPASM_CODE_OBJECT and HIPASM_ASM.
 #   hipasm_assemble(<target> SOURCE <k.s> [ARCH gfx942])
 #       Assembles a hand-written or hand-edited .s into a code object <target>.co.
@@ -97,10 +98,15 @@ function(_hipasm_pch out_pch out_target)
     set(_dir "${CMAKE_BINARY_DIR}/hipasm-pch/${_key}")
     set(_pch "${_dir}/hipasm.pch")
     file(MAKE_DIRECTORY "${_dir}")
+    # A new compiler rejects an old PCH: rebuild it when the compiler binary changes.
+    set(_cxx_dep)
+    if(IS_ABSOLUTE "${HIPASM_DEVICE_CXX}")
+      set(_cxx_dep DEPENDS "${HIPASM_DEVICE_CXX}")
+    endif()
     add_custom_command(OUTPUT "${_pch}"
       COMMAND "${HIPASM_DEVICE_CXX}" ${ARGN} -Xclang -emit-pch -Xclang -dependency-file -Xclang "${_pch}.d"
               -Xclang -MT -Xclang "${_pch}" -S "${_hipasm_inc}/hipasm/hipasm.hpp" -o "${_pch}"
-      DEPFILE "${_pch}.d"
+      ${_cxx_dep} DEPFILE "${_pch}.d"
       COMMENT "hipasm: precompiled header ${_key}" VERBATIM)
     add_custom_target(hipasm_pch_${_key} DEPENDS "${_pch}")
     set_property(GLOBAL PROPERTY HIPASM_PCH_${_key} "${_pch}")
