@@ -115,6 +115,10 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     // vector::erase does on them); `avail` holds their indices, oldest first.
     vec<available> records;
     vec<uint32_t> avail;
+    // Per-instruction scratch, declared once: zero-initialising these arrays for every
+    // instruction cost more than the decode that fills them (the counts say what is valid).
+    uint32_t wf[16], wn[16];
+    available a;
     for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
       instr& in = blk.instrs[idx];
       const isa::instr_desc& d = isa.descs[in.op];
@@ -143,11 +147,12 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       }
       // One decode of the accesses: what it writes (which invalidates the available
       // instructions reading it) and, for a candidate, what it reads (its record).
-      uint32_t wf[16]{}, wn[16]{};
       int nw = 0;
       uint64_t wsig = 0;
       bool phys_write = false;
-      available a;
+      a.usig = 0;
+      a.nu = 0;
+      a.overflow = false;
       for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int) {
         if (d && nw < 16) {
           wf[nw] = f;
