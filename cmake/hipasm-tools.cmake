@@ -72,10 +72,11 @@ execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-inter
                 INPUT_FILE /dev/null RESULT_VARIABLE _hipasm_newinterp OUTPUT_QUIET ERROR_QUIET)
 if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   # The bytecode interpreter pays for every element of the text buffer: packed 8
-  # characters per word, a fixed 2 MB one (~40000 instructions with comments; a longer
-  # text is printed again, exactly) costs less than the build-only run that sizes it.
+  # characters per word, a fixed 1 MB one (~20000 instructions with comments, ~40000
+  # without; a longer text is printed again, exactly) costs less than the build-only run
+  # that would size it.
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter -DHIPASM_TEXT_PACKED=1
-       -DHIPASM_TEXT_CAPACITY=2097152)
+       -DHIPASM_TEXT_CAPACITY=1048576)
 else()
   # The default interpreter stores a buffer's unwritten tail for free: one run into a
   # fixed 16 MB text buffer instead of a build-only run that sizes it (kernel.hpp).
