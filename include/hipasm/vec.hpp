@@ -44,9 +44,7 @@ class vec {
   constexpr vec(It first, It last) {
     for (; first != last; ++first) push_back(*first);
   }
-  constexpr vec(const vec& o) : vec(o.n_) {
-    for (size_type i = 0; i < n_; ++i) p_[i] = o.p_[i];
-  }
+  constexpr vec(const vec& o) : vec(o.n_) { copy_into(p_, o.p_, n_); }
   constexpr vec(vec&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) {
     o.p_ = nullptr;
     o.n_ = o.cap_ = 0;
@@ -58,7 +56,7 @@ class vec {
       p_ = new T[o.n_]();
       cap_ = o.n_;
     }
-    for (size_type i = 0; i < o.n_; ++i) p_[i] = o.p_[i];
+    copy_into(p_, o.p_, o.n_);
     truncate(o.n_);
     return *this;
   }
@@ -125,11 +123,7 @@ class vec {
   constexpr void append(const T* src, size_type n) {
     if (n == 0) return;
     if (n_ + n > cap_) regrow(n_ + n > 2 * cap_ ? n_ + n : 2 * cap_);
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      __builtin_memcpy(p_ + n_, src, n * sizeof(T));
-    } else {
-      for (size_type i = 0; i < n; ++i) p_[n_ + i] = src[i];
-    }
+    copy_into(p_ + n_, src, n);
     n_ += n;
   }
   constexpr void resize(size_type n, const T& v) {
@@ -204,9 +198,19 @@ class vec {
     p_[to] = std::move(t);
   }
   constexpr size_type next_capacity() const { return cap_ ? 2 * cap_ : 4; }
+  // dst[0, n) = src[0, n) (different allocations): one native memcpy for trivially
+  // copyable elements, an interpreted assignment each otherwise.
+  static constexpr void copy_into(T* dst, const T* src, size_type n) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (n) __builtin_memcpy(dst, src, n * sizeof(T));
+    } else {
+      for (size_type i = 0; i < n; ++i) dst[i] = src[i];
+    }
+  }
   constexpr void regrow(size_type c) {
     T* q = new T[c]();
-    for (size_type i = 0; i < n_; ++i) q[i] = std::move(p_[i]);
+    if constexpr (std::is_trivially_copyable_v<T>) copy_into(q, p_, n_);
+    else for (size_type i = 0; i < n_; ++i) q[i] = std::move(p_[i]);
     delete[] p_;
     p_ = q;
     cap_ = c;
