@@ -358,6 +358,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");
   if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
   const bool vop3p = d.enc == encoding::vop3p;
+  const vreg_info* const vregs = fn.vregs.data();  // (raw: vec::operator[] is an interpreted call)
   int nsrc = 0;
   if (d.enc == encoding::sopp && (d.flags & f_waitcnt) && d.operands[0].imm == imm_kind::simm16) {
     uint64_t imm = 0;
@@ -368,11 +369,11 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   } else {
     for (int i = 0; i < in.num_operands; ++i) {
       const operand& o = in.ops[i];
-      if (is_use(role_of(d, i)) && !is_def(role_of(d, i))) ++nsrc;
+      if (i >= d.num_operands || d.operands[i].role == operand_role::use) ++nsrc;  // a pure source
       out.put(i == 0 ? " " : ", ");
       switch (o.k) {
         case operand::kind::vreg: {
-          const vreg_info& vi = fn.vregs[o.value];
+          const vreg_info& vi = vregs[o.value];
           const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
           if (neg) out.put('-');
           if (abs) out.put('|');
@@ -424,13 +425,13 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
     }
     for (int i = 0; i < in.num_operands; ++i) {
       const operand& o = in.ops[i];
-      if (o.k != operand::kind::vreg || fn.vregs[o.value].name.empty()) continue;
+      if (o.k != operand::kind::vreg || vregs[o.value].name.empty()) continue;
       bool seen = false;  // a name once per line
       for (int j = 0; j < i; ++j)
         if (in.ops[j].k == operand::kind::vreg && in.ops[j].value == o.value) seen = true;
       if (seen) continue;
       begin();
-      out.put(fn.vregs[o.value].name);
+      out.put(vregs[o.value].name);
     }
     if (!in.comment.empty()) {
       begin();

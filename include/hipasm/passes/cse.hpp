@@ -179,8 +179,9 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (nw > 0 || phys_write) {
         const bool exec_written = written(dm.special(sl_exec_lo), 2);
         const available* const recs = records.data();
+        const uint32_t* const av = avail.data();  // (erase shifts in place: stays valid)
         for (std::size_t k = 0; k < avail.size();) {
-          const available& e = recs[avail.data()[k]];
+          const available& e = recs[av[k]];
           // VALU results depend on EXEC even when the table lists no implicit read.
           bool hit = phys_write || e.overflow || (e.valu && exec_written);
           if (!hit && (e.usig & wsig))  // signatures share a bit: compare the ranges
