@@ -92,20 +92,20 @@ struct kb {
   // By table index: the variants that share a mnemonic (returning atomics, LDS loads).
   constexpr instr& op(uint32_t b, isa::gfx942_op which, std::initializer_list<operand> ops) {
     const int idx = static_cast<int>(which);
-    instr in{};
+    instr& in = fn.blocks[b].instrs.emplace_back();  // in place, as the library's builder does
     in.op = static_cast<uint16_t>(idx);
     in.loc = src_loc{"test.cpp", ++line};
     int i = 0;
-    for (operand o : ops) {
+    for (const operand& o_ : ops) {
+      operand& o = in.ops[i++];
+      o = o_;
       if (o.k == operand::kind::vreg) {
         o.cls = fn.vregs[o.value].cls;
         if (o.dwords == 0) o.dwords = static_cast<uint16_t>(fn.vregs[o.value].dwords - o.offset);
       }
-      in.ops[i++] = o;
     }
     in.num_operands = static_cast<uint8_t>(i);
-    fn.blocks[b].instrs.push_back(in);
-    return fn.blocks[b].instrs.back();
+    return in;
   }
 };
 
