@@ -436,18 +436,12 @@ constexpr packed_text asm_text_of(const kernel_output<Cap, true>& out, const fix
   }
   packed_text t(out.len);
   const uint64_t* w = out.words;
-  std::size_t i = 0;
-  for (; i + 64 <= out.len; i += 64) {
+  // Whole chunks: the last one is zero-padded in the buffer (packing_sink::finish).
+  for (std::size_t i = 0; i < out.len; i += 64) {
     word_chunk ws;
     for (int j = 0; j < 8; ++j) ws.w[j] = w[i / 8 + j];
     const char_chunk c = __builtin_bit_cast(char_chunk, ws);
-    __builtin_memcpy(t.p + i, c.c, 64);
-  }
-  if (i < out.len) {
-    word_chunk ws;
-    for (int j = 0; j < 8; ++j) ws.w[j] = w[i / 8 + j];
-    const char_chunk c = __builtin_bit_cast(char_chunk, ws);
-    __builtin_memcpy(t.p + i, c.c, out.len - i);
+    __builtin_memcpy(t.p + i, c.c, out.len - i < 64 ? out.len - i : 64);
   }
   t.p[out.len] = 0;
   return t;

@@ -336,6 +336,7 @@ constexpr vec<vec<uint32_t>> predecessors(const function& fn) {
   return preds;
 }
 
+
 // Register dwords a memory instruction (load, returning atomic: any VMEM/FLAT/DS/SMEM
 // instruction with a register def) will still write after its issue. The model of
 // waitcnt_check.hpp: vmcnt counts VMEM/FLAT operations, which return in order; lgkmcnt
@@ -469,5 +470,4 @@ constexpr void keep_marked(vec<instr>& list, const vec<uint8_t>& keep_) {
 }
 
 }  // namespace detail
-
 }  // namespace hipasm

@@ -18,10 +18,6 @@ constexpr bool same_operand(const operand& a, const operand& b) {
   return a.k == b.k && a.cls == b.cls && a.sp == b.sp && a.neg == b.neg && a.abs == b.abs &&
          a.offset == b.offset && a.dwords == b.dwords && a.value == b.value;
 }
-constexpr bool same_mods(const packed_modifiers& a, const packed_modifiers& b) {
-  return a.bytes == b.bytes && a.more == b.more && a.flags == b.flags && a.offset == b.offset &&
-         a.offset1 == b.offset1;
-}
 
 // A hash of what makes two instructions equivalent (opcode and source operands; defs and
 // modifiers are left to the full comparison): different keys, different values.
@@ -77,7 +73,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
     return has_def;
   };
   auto equivalent = [&](const instr& a, const instr& b) {
-    if (a.op != b.op || a.num_operands != b.num_operands || !same_mods(a.mods, b.mods)) return false;
+    if (a.op != b.op || a.num_operands != b.num_operands || !(a.mods == b.mods)) return false;
     const isa::instr_desc& d = isa.descs[a.op];
     for (int i = 0; i < a.num_operands; ++i) {
       if (is_def(role_of(d, i))) {

@@ -197,21 +197,18 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   }
   vec<uint64_t> order;
   order.reserve(nv);
+  uint32_t max_end = 0;  // the last position any interval reaches (free_regs' buckets)
   for (std::size_t v = 0; v < nv; ++v) {
     vreg_info& vi = fn.vregs[v];
     vi.phys = -1;
     if (L.vstart[v] > L.vend[v]) continue;
+    if (L.vend[v] > max_end) max_end = L.vend[v];
     const uint64_t width = vi.dwords < 1023 ? vi.dwords : 1023;
     order.push_back((uint64_t{vi.fixed >= 0 ? 0u : 1u} << 63) | (uint64_t{L.vstart[v]} << 30) |
                     ((1023 - width) << 20) | v);
   }
   sort_keys(order);
 
-  uint32_t max_end = 0;
-  for (const uint64_t key : order) {
-    const uint32_t v = static_cast<uint32_t>(key & 0xfffff);
-    if (L.vend[v] > max_end) max_end = L.vend[v];
-  }
   free_regs fr;
   bool fr_ready = false;  // built at the first vreg that is not fixed (the fixed come first)
   for (const uint64_t key : order) {
