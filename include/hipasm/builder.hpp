@@ -443,7 +443,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
 
   constexpr emitted emit_ops(gfx942_op op, const operand_arg* args, uint32_t n, const modifiers& m, src_loc l);
   // Raw emission of already-checked operands (lowering code); no table check.
-  constexpr emitted emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l, const modifiers& m = {});
+  constexpr emitted emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l,
+                           const modifiers& m = no_modifiers);
 
   constexpr uint32_t cur_block() const { return cur_; }
   constexpr uint32_t cur_index() const { return static_cast<uint32_t>(fn.blocks[cur_].instrs.size()); }

@@ -16,6 +16,7 @@
 // are raw pointers (range-for, begin() + k).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 #include <utility>
@@ -172,6 +173,28 @@ class vec {
     for (size_type i = k; i + m < n_; ++i) shift(i, i + m);
     truncate(n_ - m);
     return p_ + k;
+  }
+  // Keeps the elements whose flag in keep[0, size()) is nonzero, in order, in place: each
+  // run of kept elements moves down with one __builtin_memmove when T is trivially
+  // copyable (no new array: constructing one costs more than the move in both constant
+  // interpreters), an interpreted move per element otherwise.
+  constexpr void retain(const uint8_t* keep) {
+    size_type w = 0;
+    for (size_type i = 0; i < n_;) {
+      if (!keep[i]) {
+        ++i;
+        continue;
+      }
+      size_type j = i + 1;
+      while (j < n_ && keep[j]) ++j;
+      if (w != i) {
+        if constexpr (std::is_trivially_copyable_v<T>) __builtin_memmove(p_ + w, p_ + i, (j - i) * sizeof(T));
+        else for (size_type k = i; k < j; ++k) shift(w + (k - i), k);
+      }
+      w += j - i;
+      i = j;
+    }
+    truncate(w);
   }
   constexpr void swap(vec& o) noexcept {
     std::swap(p_, o.p_);

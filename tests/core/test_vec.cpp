@@ -136,6 +136,35 @@ constexpr bool mirror_items(uint32_t seed, int steps) {
   return true;
 }
 
+// retain (in-place compaction: one memmove per kept run for trivially copyable elements)
+// against the same filter on a std::vector, with regrowth in between.
+template <class T = item>
+constexpr bool mirror_retain(uint32_t seed, int rounds) {
+  constexpr auto make_item = make<T>;
+  hipasm::vec<T> a;
+  std::vector<T> b;
+  uint32_t x = seed;
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < 7; ++i) {
+      x = x * 1664525u + 1013904223u;
+      a.push_back(make_item(x >> 8));
+      b.push_back(make_item(x >> 8));
+    }
+    x = x * 1664525u + 1013904223u;
+    // (flags in a plain array: libstdc++ 12's vector<uint8_t>(n) is no constant expression)
+    uint8_t* const keep = new uint8_t[b.size() + 1]();
+    for (std::size_t i = 0; i < b.size(); ++i) keep[i] = r % 5 == 4 ? 0 : (x >> (i % 29)) & 1;
+    a.retain(keep);
+    std::vector<T> kept;
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (keep[i]) kept.push_back(b[i]);
+    b = kept;
+    delete[] keep;
+    if (!same(a, b)) return false;
+  }
+  return true;
+}
+
 // Arguments that are elements of the vec itself, across regrowth (std::vector allows it).
 constexpr bool self_arguments() {
   hipasm::vec<uint32_t> v{5};
@@ -186,6 +215,8 @@ constexpr bool shifts_array_members() {
 }
 
 static_assert(mirror_items<flat_item>(1, 300));
+static_assert(mirror_retain<flat_item>(5, 40));
+static_assert(mirror_retain<item>(9, 40));
 #ifdef HIPASM_TEST_NEW_INTERPRETER
 // Seed 99 (and 42) make clang-22's bytecode interpreter itself crash (SIGSEGV in
 // InitThisField<Ptr>) when the first operation inserts into both empty containers and
@@ -209,6 +240,8 @@ TEST_CASE("vec matches std::vector over random operation sequences", "[vec]") {
     INFO("seed " << seed);
     CHECK(mirror_items<item>(seed, 2000));
     CHECK(mirror_items<flat_item>(seed, 2000));
+    CHECK(mirror_retain<item>(seed, 200));
+    CHECK(mirror_retain<flat_item>(seed, 200));
   }
   CHECK(nested(1000));
   CHECK(shifts_array_members());

@@ -447,27 +447,8 @@ struct async_pending {
   }
 };
 
-// Drops the instructions of `list` whose keep flag is 0. The kept ones are copied in runs
-// (vec::append: one memcpy per run instead of an interpreted copy per instruction).
-constexpr void keep_marked(vec<instr>& list, const vec<uint8_t>& keep_) {
-  const uint8_t* const keep = keep_.data();
-  const std::size_t n = list.size();
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < n; ++i) kept += keep[i];
-  vec<instr> out;
-  out.reserve(kept);
-  for (std::size_t i = 0; i < n;) {
-    if (!keep[i]) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i + 1;
-    while (j < n && keep[j]) ++j;
-    out.append(list.data() + i, j - i);
-    i = j;
-  }
-  list = std::move(out);
-}
+// Drops the instructions of `list` whose keep flag is 0 (in place: vec::retain).
+constexpr void keep_marked(vec<instr>& list, const vec<uint8_t>& keep) { list.retain(keep.data()); }
 
 }  // namespace detail
 }  // namespace hipasm

@@ -420,21 +420,26 @@ struct active_rules {
       if (w > max_wait) max_wait = w;
     }
   }
-  // The rules that can apply to consumer C, and the longest window among them.
+  // The rules that can apply to consumer C, and the longest window among them. Raw arrays
+  // of what the walk reads per candidate producer (a vec's operator[] is an interpreted call).
   struct subset {
-    uint16_t rule[64]{};  // positions in index/masks
     uint8_t n = 0;
     int window = 0;
     // Beyond short_window wait states only an MFMA producer can still need more (a rule
     // waits table.wait[0] for any other producer): the walk then visits MFMAs only.
     int short_window = 0;
     uint32_t producers = 0;  // producer kinds any of these rules involves
+    uint32_t producer[64]{};            // per rule: the producer kinds it involves
+    const hazard_rule* rule[64]{};      // per rule
+    uint16_t rule_index[64]{};          // per rule: index into table->rules
   };
   constexpr subset for_consumer(const hazard_facts& C) const {
     subset s;
     for (std::size_t i = 0; i < index.size() && s.n < 64; ++i)
       if (masks[i].consumer & C.kind) {
-        s.rule[s.n++] = static_cast<uint16_t>(i);
+        s.producer[s.n] = masks[i].producer;
+        s.rule[s.n] = &table->rules[index[i]];
+        s.rule_index[s.n++] = index[i];
         s.producers |= masks[i].producer;
         if (max_rule_wait[i] > s.window) s.window = max_rule_wait[i];
         const int w0 = table->rules[index[i]].wait[0];
@@ -452,20 +457,20 @@ struct hazard_need {
 };
 // Every rule but these relates a register of P to one of C (RAW, WAW or WAR).
 inline constexpr uint32_t hk_no_register_relation = hk_setreg | hk_dgemm | hk_cmpx;
-// False when no rule of `sub` can relate P to C (cheap: kinds and register signatures).
-constexpr bool may_conflict(const active_rules::subset& sub, const hazard_facts& P, const hazard_facts& C) {
-  if (!(P.kind & sub.producers) || P.is(hk_nop)) return false;
-  return (P.kind & hk_no_register_relation) || (P.def_sig & (C.use_sig | C.def_sig)) || (P.use_sig & C.def_sig);
-}
-constexpr hazard_need hazard_between(const active_rules& a, const active_rules::subset& sub, const hazard_facts& P,
-                                     const hazard_facts& C) {
+// The strongest requirement of the rules of `sub` between P and C (after the walk's cheap
+// filter on kinds and register signatures). A rule that waits no more than `floor` for P
+// is not checked: it could not raise what the walk already needs.
+constexpr hazard_need hazard_between(const active_rules::subset& sub, const hazard_facts& P, const hazard_facts& C,
+                                     int floor) {
   hazard_need n;
-  if (!may_conflict(sub, P, C)) return n;
+  const int pass = hazard_pass_index(P.is(hk_mfma) ? P.passes : 0);
+  const uint32_t p_kind = P.kind;
   for (uint8_t k = 0; k < sub.n; ++k) {
-    const uint16_t i = sub.rule[k];
-    if (!(a.masks[i].producer & P.kind)) continue;
-    const int w = hazard_wait(a.table->rules[a.index[i]], P, C);
-    if (w > n.wait) n = {w, a.index[i]};
+    if (!(sub.producer[k] & p_kind)) continue;
+    const hazard_rule& r = *sub.rule[k];
+    if (r.wait[pass] <= floor) continue;
+    const int w = hazard_wait(r, P, C);
+    if (w > n.wait) n = {w, sub.rule_index[k]};
   }
   return n;
 }
@@ -532,7 +537,6 @@ struct hazard_walker {
     const hazard_facts& C = C_;  // local aliases for the lambda: see compute_liveness
     const active_rules::subset& sub = sub_;
     hazard_need& need = need_;
-    const active_rules* const rs = rules;
     const int window = sub.window;
     const uint32_t producers = sub.producers;
     const uint64_t c_any = C.use_sig | C.def_sig, c_def = C.def_sig;
@@ -541,13 +545,13 @@ struct hazard_walker {
     const uint64_t* const usig = q.use_sig.data();
     const uint8_t* const wait = q.wait.data();
     const uint32_t* const at = q.at.data();
-    // may_conflict, inlined on the flat fields (an s_nop never conflicts); d: wait states
-    // between position i and the consumer.
+    // Can any rule of `sub` relate P to C (kinds, register signatures; an s_nop never
+    // conflicts)? Read from the flat fields. d: wait states between position i and C.
     auto visit = [&](std::size_t i, int d) {
       const uint32_t k = kind[i];
       if ((k & producers) && !(k & hk_nop) &&
           ((k & hk_no_register_relation) || (dsig[i] & c_any) || (usig[i] & c_def))) {
-        const hazard_need n = hazard_between(*rs, sub, facts[at[i]], C);
+        const hazard_need n = hazard_between(sub, facts[at[i]], C, need.wait + d);
         if (n.wait - d > need.wait) need = {n.wait - d, n.rule};
       }
     };
