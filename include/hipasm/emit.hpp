@@ -74,7 +74,7 @@ constexpr void put_int(S& out, int64_t v) {
 }
 template <class S>
 constexpr void put_hex(S& out, uint64_t v) {
-  out.put("0x");
+  out.put(lit("0x"));
   char buf[20];
   int n = 0;
   do {
@@ -101,20 +101,20 @@ constexpr void put_reg(S& out, reg_class c, uint64_t first, uint32_t n) {
 
 constexpr std::string_view special_name(special_reg r) {
   switch (r) {
-    case special_reg::vcc: return "vcc";
-    case special_reg::vcc_lo: return "vcc_lo";
-    case special_reg::vcc_hi: return "vcc_hi";
-    case special_reg::exec: return "exec";
-    case special_reg::exec_lo: return "exec_lo";
-    case special_reg::exec_hi: return "exec_hi";
-    case special_reg::m0: return "m0";
-    case special_reg::scc: return "scc";
-    case special_reg::vccz: return "vccz";
-    case special_reg::execz: return "execz";
-    case special_reg::flat_scratch: return "flat_scratch";
-    case special_reg::src_shared_base: return "src_shared_base";
-    case special_reg::src_private_base: return "src_private_base";
-    default: return "";
+    case special_reg::vcc: return lit("vcc");
+    case special_reg::vcc_lo: return lit("vcc_lo");
+    case special_reg::vcc_hi: return lit("vcc_hi");
+    case special_reg::exec: return lit("exec");
+    case special_reg::exec_lo: return lit("exec_lo");
+    case special_reg::exec_hi: return lit("exec_hi");
+    case special_reg::m0: return lit("m0");
+    case special_reg::scc: return lit("scc");
+    case special_reg::vccz: return lit("vccz");
+    case special_reg::execz: return lit("execz");
+    case special_reg::flat_scratch: return lit("flat_scratch");
+    case special_reg::src_shared_base: return lit("src_shared_base");
+    case special_reg::src_private_base: return lit("src_private_base");
+    default: return lit("");
   }
 }
 
@@ -130,17 +130,17 @@ constexpr void put_symbol_part(S& out, std::string_view s) {
 template <class S>
 constexpr void put_label(S& out, const function& fn, uint64_t b) {
   if (b < fn.blocks.size() && !fn.blocks[b].label.empty()) {
-    out.put(".L");
+    out.put(lit(".L"));
     put_symbol_part(out, fn.name);
     out.put('_');
     put_symbol_part(out, fn.blocks[b].label);
-    out.put("_bb");
+    out.put(lit("_bb"));
     put_uint(out, b);  // user labels may repeat (loops in helpers): keep them unique
     return;
   }
-  out.put(".L");
+  out.put(lit(".L"));
   put_symbol_part(out, fn.name);
-  out.put("_bb");
+  out.put(lit("_bb"));
   put_uint(out, b);
 }
 
@@ -171,64 +171,64 @@ constexpr void put_waitcnt(S& out_, uint64_t imm) {
     out.put(')');
     any = true;
   };
-  if (vm != 63) field("vmcnt", vm);
-  if (exp != 7) field("expcnt", exp);
-  if (lgkm != 15) field("lgkmcnt", lgkm);
-  if (!any) field("vmcnt", 63);
+  if (vm != 63) field(lit("vmcnt"), vm);
+  if (exp != 7) field(lit("expcnt"), exp);
+  if (lgkm != 15) field(lit("lgkmcnt"), lgkm);
+  if (!any) field(lit("vmcnt"), 63);
 }
 
 template <class S>
 constexpr void put_dpp(S& out, const dpp_mods& d) {
   const uint16_t c = d.ctrl;
   if (c <= 0xff) {
-    out.put("quad_perm:[");
+    out.put(lit("quad_perm:["));
     for (int i = 0; i < 4; ++i) {
       if (i) out.put(',');
       put_uint(out, (c >> (2 * i)) & 3);
     }
     out.put(']');
   } else if (c >= 0x101 && c <= 0x10f) {
-    out.put("row_shl:");
+    out.put(lit("row_shl:"));
     put_uint(out, c - 0x100);
   } else if (c >= 0x111 && c <= 0x11f) {
-    out.put("row_shr:");
+    out.put(lit("row_shr:"));
     put_uint(out, c - 0x110);
   } else if (c >= 0x121 && c <= 0x12f) {
-    out.put("row_ror:");
+    out.put(lit("row_ror:"));
     put_uint(out, c - 0x120);
   } else if (c == 0x130) {
-    out.put("wave_shl:1");
+    out.put(lit("wave_shl:1"));
   } else if (c == 0x134) {
-    out.put("wave_rol:1");
+    out.put(lit("wave_rol:1"));
   } else if (c == 0x138) {
-    out.put("wave_shr:1");
+    out.put(lit("wave_shr:1"));
   } else if (c == 0x13c) {
-    out.put("wave_ror:1");
+    out.put(lit("wave_ror:1"));
   } else if (c == 0x140) {
-    out.put("row_mirror");
+    out.put(lit("row_mirror"));
   } else if (c == 0x141) {
-    out.put("row_half_mirror");
+    out.put(lit("row_half_mirror"));
   } else if (c == 0x142) {
-    out.put("row_bcast:15");
+    out.put(lit("row_bcast:15"));
   } else if (c == 0x143) {
-    out.put("row_bcast:31");
+    out.put(lit("row_bcast:31"));
   }
-  out.put(" row_mask:");
+  out.put(lit(" row_mask:"));
   put_hex(out, d.row_mask);
-  out.put(" bank_mask:");
+  out.put(lit(" bank_mask:"));
   put_hex(out, d.bank_mask);
-  if (d.bound_ctrl) out.put(" bound_ctrl:1");
+  if (d.bound_ctrl) out.put(lit(" bound_ctrl:1"));
 }
 
 constexpr std::string_view sdwa_sel_name(uint8_t s) {
   switch (s) {
-    case 0: return "BYTE_0";
-    case 1: return "BYTE_1";
-    case 2: return "BYTE_2";
-    case 3: return "BYTE_3";
-    case 4: return "WORD_0";
-    case 5: return "WORD_1";
-    default: return "DWORD";
+    case 0: return lit("BYTE_0");
+    case 1: return lit("BYTE_1");
+    case 2: return lit("BYTE_2");
+    case 3: return lit("BYTE_3");
+    case 4: return lit("WORD_0");
+    case 5: return lit("WORD_1");
+    default: return lit("DWORD");
   }
 }
 
@@ -236,7 +236,7 @@ template <class S>
 constexpr void put_bits(S& out, std::string_view name, uint8_t bits, int n) {
   out.put(' ');
   out.put(name);
-  out.put(":[");
+  out.put(lit(":["));
   for (int i = 0; i < n; ++i) {
     if (i) out.put(',');
     out.put(((bits >> i) & 1) ? '1' : '0');
@@ -265,54 +265,54 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
   const bool mem = e == encoding::ds || e == encoding::flat || e == encoding::global || e == encoding::scratch ||
                    e == encoding::mubuf;
   if (e == encoding::mubuf) {
-    if (m.offen) out.put(" offen");
-    if (m.idxen) out.put(" idxen");
+    if (m.offen) out.put(lit(" offen"));
+    if (m.idxen) out.put(lit(" idxen"));
   }
   if (mem) {
     if ((d.modifiers & m_offset01) && (m.offset || m.offset1)) {
-      out.put(" offset0:");
+      out.put(lit(" offset0:"));
       put_int(out, m.offset);
-      out.put(" offset1:");
+      out.put(lit(" offset1:"));
       put_int(out, m.offset1);
     } else if (m.offset) {
-      out.put(" offset:");
+      out.put(lit(" offset:"));
       put_int(out, m.offset);
     }
   }
   if (e == encoding::smem) {
-    if (m.glc || m.sc0) out.put(" glc");
+    if (m.glc || m.sc0) out.put(lit(" glc"));
   } else if (mem && e != encoding::ds) {
-    if (m.glc || m.sc0 || add_sc0) out.put(" sc0");
-    if (m.slc || m.nt) out.put(" nt");
-    if (m.sc1) out.put(" sc1");
-    if ((m.lds || add_lds) && e == encoding::mubuf) out.put(" lds");
+    if (m.glc || m.sc0 || add_sc0) out.put(lit(" sc0"));
+    if (m.slc || m.nt) out.put(lit(" nt"));
+    if (m.sc1) out.put(lit(" sc1"));
+    if ((m.lds || add_lds) && e == encoding::mubuf) out.put(lit(" lds"));
   }
-  if (m.gds && e == encoding::ds) out.put(" gds");
-  if (m.clamp) out.put(" clamp");
-  if (m.omod == 1) out.put(" mul:2");
-  if (m.omod == 2) out.put(" mul:4");
-  if (m.omod == 3) out.put(" div:2");
+  if (m.gds && e == encoding::ds) out.put(lit(" gds"));
+  if (m.clamp) out.put(lit(" clamp"));
+  if (m.omod == 1) out.put(lit(" mul:2"));
+  if (m.omod == 2) out.put(lit(" mul:4"));
+  if (m.omod == 3) out.put(lit(" div:2"));
   const int sel_len = d.op_sel_len ? d.op_sel_len : (vop3p ? nsrc : nsrc + 1);
   const int hi_len = d.op_sel_hi_len ? d.op_sel_hi_len : nsrc;
-  if (!vop3p && m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, "op_sel", m.op_sel, sel_len);
+  if (!vop3p && m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, lit("op_sel"), m.op_sel, sel_len);
   if (vop3p) {
-    if (m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, "op_sel", m.op_sel, sel_len);
+    if (m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, lit("op_sel"), m.op_sel, sel_len);
     const uint8_t all = static_cast<uint8_t>((1u << hi_len) - 1);
-    if (m.op_sel_hi != 0xff && (m.op_sel_hi & all) != all) put_bits(out, "op_sel_hi", m.op_sel_hi, hi_len);
-    if (m.neg_lo) put_bits(out, "neg_lo", m.neg_lo, hi_len);
-    if (m.neg_hi) put_bits(out, "neg_hi", m.neg_hi, hi_len);
+    if (m.op_sel_hi != 0xff && (m.op_sel_hi & all) != all) put_bits(out, lit("op_sel_hi"), m.op_sel_hi, hi_len);
+    if (m.neg_lo) put_bits(out, lit("neg_lo"), m.neg_lo, hi_len);
+    if (m.neg_hi) put_bits(out, lit("neg_hi"), m.neg_hi, hi_len);
   }
   if (e == encoding::mfma) {
     if (m.cbsz) {
-      out.put(" cbsz:");
+      out.put(lit(" cbsz:"));
       put_uint(out, m.cbsz);
     }
     if (m.abid) {
-      out.put(" abid:");
+      out.put(lit(" abid:"));
       put_uint(out, m.abid);
     }
     if (m.blgp) {
-      out.put(" blgp:");
+      out.put(lit(" blgp:"));
       put_uint(out, m.blgp);
     }
   }
@@ -324,15 +324,15 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
     // VOPC has no destination select; v_cvt_*_fp8/bf8 SDWA forms take none either.
     const bool has_dst_sel = e != encoding::vopc && d.accepts(isa::m_sdwa_dst);
     if (has_dst_sel) {
-      out.put(" dst_sel:");
+      out.put(lit(" dst_sel:"));
       out.put(sdwa_sel_name(m.sdwa.dst_sel));
-      out.put(" dst_unused:");
-      out.put(m.sdwa.dst_unused == 1 ? "UNUSED_SEXT" : m.sdwa.dst_unused == 2 ? "UNUSED_PRESERVE" : "UNUSED_PAD");
+      out.put(lit(" dst_unused:"));
+      out.put(m.sdwa.dst_unused == 1 ? lit("UNUSED_SEXT") : m.sdwa.dst_unused == 2 ? lit("UNUSED_PRESERVE") : lit("UNUSED_PAD"));
     }
-    out.put(" src0_sel:");
+    out.put(lit(" src0_sel:"));
     out.put(sdwa_sel_name(m.sdwa.src0_sel));
     if (nsrc >= 2) {
-      out.put(" src1_sel:");
+      out.put(lit(" src1_sel:"));
       out.put(sdwa_sel_name(m.sdwa.src1_sel));
     }
   }
@@ -353,8 +353,8 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   const bool add_lds = d.enc == encoding::mubuf && d.has(f_lds_dma);
   out.put('\t');
   out.put(mnemonic);
-  if (dpp && !contains(d.name, "_dpp")) out.put("_dpp");
-  if (sdwa && !contains(d.name, "_sdwa")) out.put("_sdwa");
+  if (dpp && !contains(d.name, "_dpp")) out.put(lit("_dpp"));
+  if (sdwa && !contains(d.name, "_sdwa")) out.put(lit("_sdwa"));
   const bool vop3p = d.enc == encoding::vop3p;
   const vreg_info* const vregs = fn.vregs.data();  // (raw: vec::operator[] is an interpreted call)
   int nsrc = 0;
@@ -368,7 +368,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
     for (int i = 0; i < in.num_operands; ++i) {
       const operand& o = in.ops[i];
       if (i >= d.num_operands || d.operands[i].role == operand_role::use) ++nsrc;  // a pure source
-      out.put(i == 0 ? " " : ", ");
+      out.put(i == 0 ? lit(" ") : lit(", "));
       switch (o.k) {
         case operand::kind::vreg: {
           const vreg_info& vi = vregs[o.value];
@@ -400,7 +400,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
             put_imm(out, o.value);
           break;
         case operand::kind::label: put_label(out, fn, o.value); break;
-        case operand::kind::none: out.put("off"); break;
+        case operand::kind::none: out.put(lit("off")); break;
       }
     }
   }
@@ -411,7 +411,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   if (opt.comments) {
     bool started = false;
     auto begin = [&] {
-      if (!started) out.put(" ; ");
+      if (!started) out.put(lit(" ; "));
       else out.put(' ');
       started = true;
     };
@@ -456,7 +456,7 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
-      out.put(":\n");
+      out.put(detail::lit(":\n"));
     }
     for (const instr& in : fn.blocks[b].instrs) {
       if (opt.comments && in.loc.line && !detail::same_file(in.loc.file, last_file)) {

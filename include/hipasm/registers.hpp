@@ -305,6 +305,10 @@ struct gpr : detail::arith_base<T> {
     if (b) detail::set_reg_name(*b, id, name);
     return *this;
   }
+  template <std::size_t N>  // a literal: its length without a scan (detail::lit)
+  constexpr gpr named(const char (&name)[N]) const {
+    return named(detail::lit(name));
+  }
   // Broadcast initialiser: every element = v.
   constexpr gpr fill(const val<T>& v) const {
     for (uint32_t i = 0; i < size(); ++i) element(i) = v;

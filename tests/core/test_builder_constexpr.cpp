@@ -8,6 +8,9 @@
 
 #include <cstdint>
 
+// hipasm's test build table-checks every lowered instruction (CMakeLists.txt).
+static_assert(HIPASM_CHECK_LOWERING == 1, "the tests are built without HIPASM_CHECK_LOWERING");
+
 using namespace hipasm;
 
 namespace cx {

@@ -695,8 +695,17 @@ constexpr bool operand_ok(const instr_desc& d, const instr& in, int i, form f, c
       }
       return true;
     }
+    // Immediates and special registers decide here too (operand_fits' verdict without its
+    // calls: these two are in most lowered and user instructions).
     case operand::kind::imm:
-    case operand::kind::special:
+      if (allowed & oc_simm16) return imm_fits(od.imm, o.value);
+      if ((allowed & oc_inline) && is_inline_constant(od.imm, o.value)) return true;
+      return (allowed & oc_literal) && is_literal_encodable(od.imm, o.value);
+    case operand::kind::special: {
+      const op_kind k = kind_of(o);
+      if (!(allowed & k.cls)) return false;
+      return !(k.cls & (oc_vcc | oc_exec | oc_sgpr)) || k.dwords == expected_dwords(d, in, i);
+    }
     case operand::kind::label:
     case operand::kind::none: return operand_fits(d, in, i, f) == fit::ok;
   }
@@ -709,13 +718,19 @@ constexpr bool all_operands_ok(const instr_desc& d, const instr& in, form f, con
   if (is_valu(d)) {
     // Constant bus: with at most one scalar-looking source (SGPR, special register, immediate)
     // nothing can exceed it; only then is the exact count (dedup, inline constants) needed.
+    // Results and inline constants do not read it (as constant_bus counts), so a carry-out
+    // VCC or an inline constant is no reason for the exact count.
     int scalar = (d.flags & f_reads_vcc) != 0;
     const operand* ops = in.ops;
-    for (int i = 0; i < d.num_operands; ++i)
-      if ((ops[i].k == operand::kind::vreg || ops[i].k == operand::kind::phys) ? ops[i].cls == reg_class::sgpr
-                                                                               : ops[i].k == operand::kind::special ||
-                                                                                     ops[i].k == operand::kind::imm)
-        ++scalar;
+    for (int i = 0; i < d.num_operands; ++i) {
+      const operand_desc& od = d.operands[i];
+      if (od.role == operand_role::def) continue;
+      const operand& o = ops[i];
+      if (o.k == operand::kind::vreg || o.k == operand::kind::phys) scalar += o.cls == reg_class::sgpr;
+      else if (o.k == operand::kind::special) ++scalar;
+      else if (o.k == operand::kind::imm)
+        scalar += !((od.classes & oc_inline) && is_inline_constant(od.imm, o.value));
+    }
     if (scalar > 1) {
       bus_use u = constant_bus(d, in, f);
       if (u.count > 1 || u.literals > 1) return false;

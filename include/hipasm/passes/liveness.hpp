@@ -114,10 +114,10 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
     if (!is_def(role_of(d, i)) || o.k != operand::kind::vreg) continue;
-    const bool saveexec = name == "s_and_saveexec_b64" || name == "s_or_saveexec_b64" ||
-                          name == "s_andn2_saveexec_b64" || name == "s_orn2_saveexec_b64";
+    const bool saveexec = name == lit("s_and_saveexec_b64") || name == lit("s_or_saveexec_b64") ||
+                          name == lit("s_andn2_saveexec_b64") || name == lit("s_orn2_saveexec_b64");
     bool saves_full = was_full && saveexec && i == 0;
-    if (was_full && name == "s_mov_b64" && i == 0 && in.num_operands >= 2 && is_exec_operand(in.ops[1]))
+    if (was_full && name == lit("s_mov_b64") && i == 0 && in.num_operands >= 2 && is_exec_operand(in.ops[1]))
       saves_full = true;
     if (saves_full)
       st.add(o.value);
@@ -127,11 +127,11 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   if (!writes_exec) return;
   bool full_after = false;
   if (in.num_operands >= 2 && is_exec_operand(in.ops[0])) {
-    if (name == "s_mov_b64") {
+    if (name == lit("s_mov_b64")) {
       const operand& s = in.ops[1];
       full_after = (s.k == operand::kind::vreg && st.holds_full(s.value)) ||
                    (s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1);
-    } else if (name == "s_or_b64" && in.num_operands >= 3) {
+    } else if (name == lit("s_or_b64") && in.num_operands >= 3) {
       for (int i = 1; i < 3; ++i) {
         const operand& s = in.ops[i];
         if (s.k == operand::kind::vreg && st.holds_full(s.value)) full_after = true;
