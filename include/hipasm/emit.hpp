@@ -404,10 +404,10 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
       }
     }
   }
-  if (in.mods.none())
-    put_modifiers(out, d, no_modifiers, add_sc0, add_lds, vop3p, nsrc, dpp, sdwa);
-  else
+  if (!in.mods.none())
     put_modifiers(out, d, in.mods.unpack(), add_sc0, add_lds, vop3p, nsrc, dpp, sdwa);
+  else if (add_sc0 || add_lds)  // (no modifiers and none implied: nothing to print)
+    put_modifiers(out, d, no_modifiers, add_sc0, add_lds, vop3p, nsrc, dpp, sdwa);
   if (opt.comments) {
     bool started = false;
     auto begin = [&] {

@@ -266,6 +266,17 @@ consteval std::size_t kernel_capacity(std::string_view name) {
   }
 }
 
+// The unit of packing: chunk_chars characters and the words that hold them (bit_cast: one
+// builtin per chunk, the same byte order both ways whatever the host's endianness). Each
+// chunk costs a few interpreted operations on both sides, so chunks are large.
+inline constexpr std::size_t chunk_chars = 512;
+struct char_chunk {
+  char c[chunk_chars];
+};
+struct word_chunk {
+  uint64_t w[chunk_chars / 8];
+};
+
 // The summary and the text of one build + pipeline run: the text in a buffer of a
 // capacity fixed before the run (kernel_capacity), `size` the characters it holds. When
 // the text does not fit (fits false, info.text_size its length) the wrapper prints it
@@ -288,8 +299,8 @@ struct kernel_output {
 };
 template <std::size_t Cap>
 struct kernel_output<Cap, true> {
-  static constexpr std::size_t words_per_chunk = 8;  // one flush of packing_sink
-  static constexpr std::size_t num_words = (Cap + 63) / 64 * words_per_chunk;
+  // Whole chunks (packing_sink's unit).
+  static constexpr std::size_t num_words = (Cap + chunk_chars - 1) / chunk_chars * (chunk_chars / 8);
   kernel_summary info{};
   bool fits = false;
   std::size_t len = 0;
@@ -311,52 +322,42 @@ struct bounded_sink {
   }
 };
 
-// 64 characters and the 8 words that hold them (bit_cast: one builtin per chunk, the same
-// byte order both ways whatever the host's endianness).
-struct char_chunk {
-  char c[64];
-};
-struct word_chunk {
-  uint64_t w[8];
-};
-
-// A sink that counts everything and packs what fits into words, 64 characters at a time:
-// tokens are copied into a chunk (one memcpy each), a full chunk becomes 8 words.
+// A sink that counts everything and packs what fits into words, a chunk at a time: tokens
+// are copied into the chunk (one memcpy each), a full chunk becomes chunk_chars / 8 words.
 struct packing_sink {
   uint64_t* words = nullptr;
-  std::size_t cap = 0;   // characters: a multiple of 64
+  std::size_t cap = 0;   // characters: a multiple of chunk_chars
   std::size_t n = 0;     // characters put
   std::size_t base = 0;  // where the chunk starts
   char_chunk chunk{};
   constexpr void flush() {
-    if (base + 64 <= cap) {
+    if (base + chunk_chars <= cap) {
       const word_chunk w = __builtin_bit_cast(word_chunk, chunk);
-      uint64_t* const at = words + base / 8;
-      for (int i = 0; i < 8; ++i) at[i] = w.w[i];
+      __builtin_memcpy(words + base / 8, w.w, sizeof w.w);
     }
-    base += 64;
+    base += chunk_chars;
   }
   constexpr void put(char c) {
     chunk.c[n - base] = c;
-    if (++n - base == 64) flush();
+    if (++n - base == chunk_chars) flush();
   }
   constexpr void put(std::string_view s) {
     const char* p = s.data();
     std::size_t left = s.size();
     while (left) {
-      const std::size_t room = 64 - (n - base);
+      const std::size_t room = chunk_chars - (n - base);
       const std::size_t k = left < room ? left : room;
       __builtin_memcpy(chunk.c + (n - base), p, k);
       n += k;
       p += k;
       left -= k;
-      if (n - base == 64) flush();
+      if (n - base == chunk_chars) flush();
     }
   }
   // The last partial chunk, zero-padded.
   constexpr void finish() {
     if (n == base) return;
-    for (std::size_t i = n - base; i < 64; ++i) chunk.c[i] = 0;
+    for (std::size_t i = n - base; i < chunk_chars; ++i) chunk.c[i] = 0;
     flush();
   }
 };
@@ -437,11 +438,11 @@ constexpr packed_text asm_text_of(const kernel_output<Cap, true>& out, const fix
   packed_text t(out.len);
   const uint64_t* w = out.words;
   // Whole chunks: the last one is zero-padded in the buffer (packing_sink::finish).
-  for (std::size_t i = 0; i < out.len; i += 64) {
+  for (std::size_t i = 0; i < out.len; i += chunk_chars) {
     word_chunk ws;
-    for (int j = 0; j < 8; ++j) ws.w[j] = w[i / 8 + j];
+    __builtin_memcpy(ws.w, w + i / 8, sizeof ws.w);
     const char_chunk c = __builtin_bit_cast(char_chunk, ws);
-    __builtin_memcpy(t.p + i, c.c, out.len - i < 64 ? out.len - i : 64);
+    __builtin_memcpy(t.p + i, c.c, out.len - i < chunk_chars ? out.len - i : chunk_chars);
   }
   t.p[out.len] = 0;
   return t;

@@ -89,9 +89,12 @@ struct dword_map {
   constexpr dword_map() = default;
   constexpr explicit dword_map(const function& fn) : base(fn.vregs.size() + 1, 0) {
     uint32_t n = 0;
-    for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
-      base[v] = n;
-      n += fn.vregs[v].dwords;
+    uint32_t* const b = base.data();  // raw: vec::operator[] is an interpreted call
+    const vreg_info* const vregs = fn.vregs.data();
+    const std::size_t nv = fn.vregs.size();
+    for (std::size_t v = 0; v < nv; ++v) {
+      b[v] = n;
+      n += vregs[v].dwords;
     }
     base[fn.vregs.size()] = n;
     vreg_dwords = n;

@@ -24,12 +24,14 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   bool removed_any = false;
   const uint32_t* const acc_begin = L.acc.begin.data();  // raw pointers: see liveness.hpp
   const access* const accs = L.acc.acc.data();
+  const uint8_t* const def_kills = L.def_kills.data();
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
     bitset live = L.live_out[b];
     vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     const uint32_t t0 = L.acc.at(b);
+    const uint32_t start_b = L.pos.start[b];
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
       const instr& in = blk.instrs[i];
       const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
@@ -45,7 +47,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
         removed = true;
         continue;
       }
-      const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
+      const bool kills = def_kills[start_b + i] != 0;
       for (uint32_t x = a0; x < a1; ++x) {
         const access& a = accs[x];
         if ((a.flags & (access::def | access::use)) == access::def && (kills || !(a.flags & access::masked)))

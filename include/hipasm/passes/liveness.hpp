@@ -162,14 +162,17 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   const uint32_t nslots = L.dm.total();
   const auto preds = predecessors(fn);
   L.def_kills.assign(L.pos.total, 1);
+  uint8_t* const def_kills = L.def_kills.data();
 
   // Forward: EXEC state and maybe-defined dwords.
   {
     vec<exec_state> ex_in(nb), ex_out(nb);
     vec<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
     bitset entry_defs(nslots);
-    for (std::size_t v = 0; v < fn.vregs.size(); ++v)
-      if (fn.vregs[v].fixed >= 0) entry_defs.set_range(L.dm.base[v], fn.vregs[v].dwords);
+    for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
+      const vreg_info& vi = fn.vregs.data()[v];  // (raw: a vec's operator[] is an interpreted call)
+      if (vi.fixed >= 0) entry_defs.set_range(L.dm.base.data()[v], vi.dwords);
+    }
     // Round-robin over the blocks whose inputs changed (all of them at first).
     vec<uint8_t> dirty(nb, 1);
     bool changed = true;
@@ -193,8 +196,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         bitset dd = din;
         const block& blk = fn.blocks[b];
         const uint32_t t0 = T.at(b);
+        const uint32_t start_b = L.pos.start[b];
         for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
-          const uint32_t p = L.pos.start[b] + static_cast<uint32_t>(i);
+          const uint32_t p = start_b + static_cast<uint32_t>(i);
           const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
           // Kill decision for this instruction's lane-masked defs.
           bool kills = st.reached && st.full;
@@ -206,7 +210,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
             }
             kills = !any_defined;
           }
-          L.def_kills[p] = kills ? 1 : 0;
+          def_kills[p] = kills ? 1 : 0;
           for (uint32_t k = a0; k < a1; ++k) {
             const access& a = accs[k];
             if (a.flags & access::def) dd.set_range(a.first, a.n);
@@ -239,8 +243,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     bitset& g = gen[b];
     bitset& k = kill[b];
     const uint32_t t0 = T.at(b);
+    const uint32_t start_b = L.pos.start[b];
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const bool kills = L.def_kills[L.pos.start[b] + i] != 0;
+      const bool kills = def_kills[start_b + i] != 0;
       const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
       // defs first (they happen after the reads of the same instruction)
       for (uint32_t x = a0; x < a1; ++x) {
@@ -280,7 +285,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
 
   // Intervals: hull of accesses and live block boundaries, per dword then per vreg.
   const uint32_t nd = L.dm.vreg_dwords;
-  vec<uint32_t> ds(nd, ~0u), de(nd, 0);
+  vec<uint32_t> ds_(nd, ~0u), de_(nd, 0);
+  uint32_t* const ds = ds_.data();  // raw: touch runs for every access
+  uint32_t* const de = de_.data();
   auto touch = [&](uint32_t dw, uint32_t p) {
     if (p < ds[dw]) ds[dw] = p;
     if (p > de[dw]) de[dw] = p;
@@ -360,17 +367,24 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     }
   }
   // Entry-state registers hold their value from the kernel's first instruction.
-  for (std::size_t v = 0; v < fn.vregs.size(); ++v)
-    if (fn.vregs[v].fixed >= 0)
-      for (uint32_t j = 0; j < fn.vregs[v].dwords; ++j) touch(L.dm.base[v] + j, 0);
-  L.vstart.assign(fn.vregs.size(), ~0u);
-  L.vend.assign(fn.vregs.size(), 0);
-  for (std::size_t v = 0; v < fn.vregs.size(); ++v)
-    for (uint32_t j = 0; j < fn.vregs[v].dwords; ++j) {
-      const uint32_t dw = L.dm.base[v] + j;
-      if (ds[dw] < L.vstart[v]) L.vstart[v] = ds[dw];
-      if (de[dw] > L.vend[v]) L.vend[v] = de[dw];
+  const std::size_t nv = fn.vregs.size();
+  const vreg_info* const vregs = fn.vregs.data();
+  const uint32_t* const base = L.dm.base.data();
+  for (std::size_t v = 0; v < nv; ++v)
+    if (vregs[v].fixed >= 0)
+      for (uint32_t j = 0; j < vregs[v].dwords; ++j) touch(base[v] + j, 0);
+  L.vstart.assign(nv, ~0u);
+  L.vend.assign(nv, 0);
+  uint32_t* const vstart = L.vstart.data();
+  uint32_t* const vend = L.vend.data();
+  for (std::size_t v = 0; v < nv; ++v) {
+    const uint32_t n = vregs[v].dwords, b0 = base[v];
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t dw = b0 + j;
+      if (ds[dw] < vstart[v]) vstart[v] = ds[dw];
+      if (de[dw] > vend[v]) vend[v] = de[dw];
     }
+  }
   return L;
 }
 
