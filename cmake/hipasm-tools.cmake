@@ -86,6 +86,33 @@ endif()
 # read these facts from global properties, not from this directory's variables.
 set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 
+# Assembling device asm into a code object: the compiler's own llvm-mc and ld.lld when
+# they sit next to it (the code object is byte for byte the clang driver's, and two
+# direct processes save ~0.03 s per kernel over the driver's), else the driver.
+get_filename_component(_hipasm_cxx_real "${HIPASM_DEVICE_CXX}" REALPATH)
+get_filename_component(_hipasm_cxx_dir "${_hipasm_cxx_real}" DIRECTORY)
+find_program(HIPASM_DEVICE_LLVM_MC NAMES llvm-mc PATHS "${_hipasm_cxx_dir}" NO_DEFAULT_PATH)
+find_program(HIPASM_DEVICE_LD_LLD NAMES ld.lld PATHS "${_hipasm_cxx_dir}" NO_DEFAULT_PATH)
+
+# Adds a custom command that assembles and links <asms> into the code object <out>.
+function(_hipasm_assemble_command out arch comment)
+  set(_objs)
+  set(_cmds)
+  if(HIPASM_DEVICE_LLVM_MC AND HIPASM_DEVICE_LD_LLD)
+    foreach(_a IN LISTS ARGN)
+      get_filename_component(_name "${_a}" NAME)
+      set(_obj "${out}.${_name}.o")  # (next to the code object: a source may be in the source tree)
+      list(APPEND _cmds COMMAND "${HIPASM_DEVICE_LLVM_MC}" -triple=amdgcn-amd-amdhsa -mcpu=${arch} -filetype=obj
+                               "${_a}" -o "${_obj}")
+      list(APPEND _objs "${_obj}")
+    endforeach()
+    list(APPEND _cmds COMMAND "${HIPASM_DEVICE_LD_LLD}" --no-undefined -shared ${_objs} -o "${out}")
+  else()
+    set(_cmds COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${arch} ${ARGN} -o "${out}")
+  endif()
+  add_custom_command(OUTPUT "${out}" ${_cmds} DEPENDS ${ARGN} COMMENT "${comment}" VERBATIM)
+endfunction()
+
 # One precompiled hipasm.hpp per distinct device flag set (arch, kernel flags, OPTIONS,
 # include directories), shared by every code object built with that set: parsing hipasm's
 # headers is ~0.6 s of every kernel compile. Rebuilt when a hipasm header changes (its
@@ -162,10 +189,7 @@ function(hipasm_add_code_object target)
       COMMENT "hipasm: device compile ${_s} (${A_ARCH})" VERBATIM)
     list(APPEND _asms "${_asm}")
   endforeach()
-  add_custom_command(OUTPUT "${_out}"
-    COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${A_ARCH} ${_asms} -o "${_out}"
-    DEPENDS ${_asms}
-    COMMENT "hipasm: code object ${target}.co (${A_ARCH})" VERBATIM)
+  _hipasm_assemble_command("${_out}" ${A_ARCH} "hipasm: code object ${target}.co (${A_ARCH})" ${_asms})
   add_custom_target(${target} ALL DEPENDS "${_out}" ${_asms})
   if(_pch_deps)
     add_dependencies(${target} ${_pch_target})
@@ -180,9 +204,7 @@ function(hipasm_assemble target)
   endif()
   get_filename_component(_src "${A_SOURCE}" ABSOLUTE)
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
-  add_custom_command(OUTPUT "${_out}"
-    COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${A_ARCH} "${_src}" -o "${_out}"
-    DEPENDS "${_src}" COMMENT "hipasm: assemble ${target}.co" VERBATIM)
+  _hipasm_assemble_command("${_out}" ${A_ARCH} "hipasm: assemble ${target}.co" "${_src}")
   add_custom_target(${target} ALL DEPENDS "${_out}")
   set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}")
 endfunction()

@@ -23,9 +23,10 @@ constexpr bool agpr_to_vgpr(function& fn, const isa_view& isa, pass_error& err) 
   const int write_op = isa.find("v_accvgpr_write_b32");
   for (block& blk : fn.blocks) {
     bool needed = false;
+    const vreg_info* const vregs = fn.vregs.data();  // (raw: vec::operator[] is an interpreted call)
     for (const instr& in : blk.instrs)
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && fn.vregs[in.ops[i].value].cls == reg_class::agpr &&
+        if (in.ops[i].k == operand::kind::vreg && vregs[in.ops[i].value].cls == reg_class::agpr &&
             is_use(role_of(isa.descs[in.op], i)) && !operand_accepts_agpr(isa.descs[in.op], i))
           needed = true;
     if (!needed) continue;

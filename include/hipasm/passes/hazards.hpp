@@ -610,12 +610,15 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   for (std::size_t b = 0; b < nb; ++b) {
     fact_seq& q = seqs[b];
     const vec<instr>& ins = fn.blocks[b].instrs;
-    q.facts.resize(ins.size());
-    q.reserve(ins.size());
-    for (std::size_t i = 0; i < ins.size(); ++i) {
-      fill_hazard_facts(q.facts[i], fn, isa, ins[i], kinds);
-      q.issue(static_cast<uint32_t>(i), q.facts[i]);
-      present |= q.facts[i].kind;
+    const std::size_t n = ins.size();
+    q.facts.resize(n);
+    q.reserve(n);
+    hazard_facts* const facts = q.facts.data();  // raw: vec::operator[] is an interpreted call
+    const instr* const in = ins.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      fill_hazard_facts(facts[i], fn, isa, in[i], kinds);
+      q.issue(static_cast<uint32_t>(i), facts[i]);
+      present |= facts[i].kind;
     }
   }
   const active_rules rules(table, present);
@@ -633,8 +636,9 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     walker.cur_out = &issued;
     std::size_t copied = 0;  // ins[copied, i) still to be appended to out (in one run)
     bool rebuilt = false;    // out holds the block with its s_nops
+    const hazard_facts* const block_facts = seqs[b].facts.data();
     for (std::size_t i = 0; i < ins.size(); ++i) {
-      const hazard_facts& C = seqs[b].facts[i];
+      const hazard_facts& C = block_facts[i];
       hazard_need need;
       walker.cur_i = i;
       // Processed blocks are walked in their final form; later blocks (reached through a

@@ -38,12 +38,14 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
         }
       }
   // piece_of[d]: new vreg id of dword d; piece_off[d]: its offset inside that piece.
-  vec<uint32_t> piece_of(nd, ~0u);
-  vec<uint16_t> piece_off(nd, 0);
+  vec<uint32_t> piece_of_(nd, ~0u);
+  vec<uint16_t> piece_off_(nd, 0);
+  uint32_t* const piece_of = piece_of_.data();
+  uint16_t* const piece_off = piece_off_.data();
   const std::size_t old_count = fn.vregs.size();
   for (std::size_t v = 0; v < old_count; ++v) {
-    const vreg_info vi = fn.vregs[v];
-    const uint32_t base = dm.base[v];
+    const vreg_info vi = fn.vregs.data()[v];  // a copy: push_back below may move the array
+    const uint32_t base = dbase[v];
     if (vi.dwords <= 1 || vi.fixed >= 0) {
       for (uint32_t j = 0; j < vi.dwords; ++j) {
         piece_of[base + j] = static_cast<uint32_t>(v);
@@ -53,12 +55,12 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
     }
     bool first_piece = true;
     for (uint32_t j = 0; j < vi.dwords;) {
-      if (!used[base + j]) {
+      if (!used_p[base + j]) {
         ++j;
         continue;
       }
       uint32_t e = j;
-      while (e + 1 < vi.dwords && joined[base + e]) ++e;
+      while (e + 1 < vi.dwords && joined_p[base + e]) ++e;
       const uint16_t len = static_cast<uint16_t>(e - j + 1);
       uint32_t id;
       if (first_piece && j == 0 && len == vi.dwords) {
@@ -79,8 +81,6 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
       j = e + 1;
     }
   }
-  const uint32_t* const piece_of_p = piece_of.data();
-  const uint16_t* const piece_off_p = piece_off.data();
   vreg_info* const vregs = fn.vregs.data();  // (no vregs are added below)
   for (block& b : fn.blocks)
     for (instr& in : b.instrs)
@@ -88,8 +88,8 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
         operand& o = in.ops[i];
         if (o.k != operand::kind::vreg) continue;
         const uint32_t f = dbase[o.value] + o.offset;
-        const uint32_t id = piece_of_p[f];
-        const uint16_t off = piece_off_p[f];
+        const uint32_t id = piece_of[f];
+        const uint16_t off = piece_off[f];
         vreg_info& p = vregs[id];
         const uint16_t need = class_alignment(p.cls, o.dwords);
         if (off % need != 0) {
