@@ -74,9 +74,10 @@ if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   # The bytecode interpreter pays for every element of the text buffer: packed 8
   # characters per word, a fixed 1 MB one (~20000 instructions with comments, ~40000
   # without; a longer text is printed again, exactly) costs less than the build-only run
-  # that would size it.
+  # that would size it. It also accepts vec's raw storage (vec.hpp), which the default
+  # interpreter refuses.
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter -DHIPASM_TEXT_PACKED=1
-       -DHIPASM_TEXT_CAPACITY=1048576)
+       -DHIPASM_TEXT_CAPACITY=1048576 -DHIPASM_VEC_RAW_STORAGE=1)
 else()
   # The default interpreter stores a buffer's unwritten tail for free: one run into a
   # fixed 16 MB text buffer instead of a build-only run that sizes it (kernel.hpp).

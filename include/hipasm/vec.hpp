@@ -11,20 +11,42 @@
 // Storage is `new T[capacity]()`: T must be default-constructible and copy/move
 // assignable. Slots past size() always hold T() (truncation resets them), so
 // emplace_back() without arguments hands out a slot without writing it: building a big
-// element in place costs no copy of it. The
-// surface is the subset of std::vector the library uses, with the same meaning; iterators
-// are raw pointers (range-for, begin() + k).
+// element in place costs no copy of it.
+//
+// Raw storage (HIPASM_VEC_RAW_STORAGE=1, set with clang's bytecode interpreter): for a
+// trivially copyable class T the array comes from std::allocator and is never constructed
+// as a whole; slots are written when they become elements (assignment or memcpy into
+// allocated storage: clang-22's bytecode interpreter accepts both for class types, not
+// for scalars; the default interpreter for neither).
+// Constructing the unused capacity of every regrowth was a quarter of what the builder
+// paid per instruction. Slots past size() then hold nothing.
+//
+// The surface is the subset of std::vector the library uses, with the same meaning;
+// iterators are raw pointers (range-for, begin() + k).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
 namespace hipasm {
 
+namespace detail {
+// T(), as the source of the memcpy that makes a raw slot an element.
+template <class T>
+inline constexpr T vec_default_value{};
+}  // namespace detail
+
 template <class T>
 class vec {
+#if defined(HIPASM_VEC_RAW_STORAGE) && HIPASM_VEC_RAW_STORAGE
+  static constexpr bool raw = std::is_trivially_copyable_v<T> && std::is_class_v<T>;
+#else
+  static constexpr bool raw = false;
+#endif
+
  public:
   using value_type = T;
   using size_type = std::size_t;
@@ -32,7 +54,9 @@ class vec {
   using const_iterator = const T*;
 
   constexpr vec() = default;
-  constexpr explicit vec(size_type n) : p_(n ? new T[n]() : nullptr), n_(n), cap_(n) {}
+  constexpr explicit vec(size_type n) : p_(n ? allocate(n) : nullptr), n_(n), cap_(n) {
+    if constexpr (raw) fill_default(p_, n);
+  }
   constexpr vec(size_type n, const T& v) : vec(n) {
     for (size_type i = 0; i < n; ++i) p_[i] = v;
   }
@@ -45,7 +69,7 @@ class vec {
   constexpr vec(It first, It last) {
     for (; first != last; ++first) push_back(*first);
   }
-  constexpr vec(const vec& o) : vec(o.n_) { copy_into(p_, o.p_, n_); }
+  constexpr vec(const vec& o) : p_(o.n_ ? allocate(o.n_) : nullptr), n_(o.n_), cap_(o.n_) { copy_into(p_, o.p_, n_); }
   constexpr vec(vec&& o) noexcept : p_(o.p_), n_(o.n_), cap_(o.cap_) {
     o.p_ = nullptr;
     o.n_ = o.cap_ = 0;
@@ -53,17 +77,18 @@ class vec {
   constexpr vec& operator=(const vec& o) {
     if (this == &o) return *this;
     if (o.n_ > cap_) {
-      delete[] p_;
-      p_ = new T[o.n_]();
+      release(p_, cap_);
+      p_ = allocate(o.n_);
       cap_ = o.n_;
     }
     copy_into(p_, o.p_, o.n_);
-    truncate(o.n_);
+    if constexpr (raw) n_ = o.n_;
+    else truncate(o.n_);
     return *this;
   }
   constexpr vec& operator=(vec&& o) noexcept {
     if (this == &o) return *this;
-    delete[] p_;
+    release(p_, cap_);
     p_ = o.p_;
     n_ = o.n_;
     cap_ = o.cap_;
@@ -71,7 +96,7 @@ class vec {
     o.n_ = o.cap_ = 0;
     return *this;
   }
-  constexpr ~vec() { delete[] p_; }
+  constexpr ~vec() { release(p_, cap_); }
 
   constexpr size_type size() const { return n_; }
   constexpr bool empty() const { return n_ == 0; }
@@ -108,7 +133,8 @@ class vec {
   template <class... A>
   constexpr T& emplace_back(A&&... a) {
     if (n_ == cap_) regrow(next_capacity());
-    if constexpr (sizeof...(A) != 0) p_[n_] = T(std::forward<A>(a)...);  // (else: already T())
+    if constexpr (sizeof...(A) != 0) p_[n_] = T(std::forward<A>(a)...);
+    else if constexpr (raw) fill_default(p_ + n_, 1);  // (else: already T())
     return p_[n_++];
   }
   constexpr void pop_back() { truncate(n_ - 1); }
@@ -116,7 +142,8 @@ class vec {
   constexpr void resize(size_type n) {
     if (n <= n_) return truncate(n);
     reserve(n);
-    n_ = n;  // (the slots past size() already hold T())
+    if constexpr (raw) fill_default(p_ + n_, n - n_);
+    n_ = n;  // (else the slots past size() already hold T())
   }
   // Appends n elements copied from src (not an element of this vec). Trivially copyable
   // elements are copied by one __builtin_memcpy (both interpreters copy natively, ~5x
@@ -137,8 +164,8 @@ class vec {
   constexpr void assign(size_type n, const T& v_) {
     const T v = v_;  // (v_ may be an element of this vec)
     if (n > cap_) {
-      delete[] p_;
-      p_ = new T[n]();
+      release(p_, cap_);
+      p_ = allocate(n);
       cap_ = n;
     }
     for (size_type i = 0; i < n; ++i) p_[i] = v;
@@ -148,7 +175,11 @@ class vec {
     const size_type k = static_cast<size_type>(pos - p_);
     T copy = v;  // v may live in this vec
     if (n_ == cap_) regrow(next_capacity());
-    for (size_type i = n_; i > k; --i) shift(i, i - 1);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (n_ > k) __builtin_memmove(p_ + k + 1, p_ + k, (n_ - k) * sizeof(T));
+    } else {
+      for (size_type i = n_; i > k; --i) shift(i, i - 1);
+    }
     p_[k] = std::move(copy);
     ++n_;
     return p_ + k;
@@ -161,7 +192,11 @@ class vec {
     const size_type m = tail.n_;
     if (m == 0) return p_ + k;
     if (n_ + m > cap_) reserve(n_ + m > 2 * cap_ ? n_ + m : 2 * cap_);
-    for (size_type i = n_; i-- > k;) shift(i + m, i);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (n_ > k) __builtin_memmove(p_ + k + m, p_ + k, (n_ - k) * sizeof(T));
+    } else {
+      for (size_type i = n_; i-- > k;) shift(i + m, i);
+    }
     for (size_type i = 0; i < m; ++i) p_[k + i] = std::move(tail.p_[i]);
     n_ += m;
     return p_ + k;
@@ -170,7 +205,11 @@ class vec {
   constexpr T* erase(const T* first, const T* last) {
     const size_type k = static_cast<size_type>(first - p_), m = static_cast<size_type>(last - first);
     if (m == 0) return p_ + k;
-    for (size_type i = k; i + m < n_; ++i) shift(i, i + m);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (k + m < n_) __builtin_memmove(p_ + k, p_ + k + m, (n_ - k - m) * sizeof(T));
+    } else {
+      for (size_type i = k; i + m < n_; ++i) shift(i, i + m);
+    }
     truncate(n_ - m);
     return p_ + k;
   }
@@ -230,18 +269,41 @@ class vec {
       for (size_type i = 0; i < n; ++i) dst[i] = src[i];
     }
   }
+  static constexpr T* allocate(size_type c) {
+    if constexpr (raw) return std::allocator<T>{}.allocate(c);
+    else return new T[c]();
+  }
+  static constexpr void release(T* p, size_type c) {
+    if constexpr (raw) {
+      if (p) std::allocator<T>{}.deallocate(p, c);
+    } else {
+      delete[] p;
+    }
+  }
+  // Raw storage: slots [p, p + n) become T() (one element copied in, then doubling copies).
+  static constexpr void fill_default(T* p, size_type n) {
+    if (n == 0) return;
+    __builtin_memcpy(p, &detail::vec_default_value<T>, sizeof(T));
+    for (size_type done = 1; done < n;) {
+      const size_type k = done < n - done ? done : n - done;
+      __builtin_memmove(p + done, p, k * sizeof(T));  // (memcpy within one allocation is refused)
+      done += k;
+    }
+  }
   constexpr void regrow(size_type c) {
-    T* q = new T[c]();
+    T* q = allocate(c);
     if constexpr (std::is_trivially_copyable_v<T>) copy_into(q, p_, n_);
     else for (size_type i = 0; i < n_; ++i) q[i] = std::move(p_[i]);
-    delete[] p_;
+    release(p_, cap_);
     p_ = q;
     cap_ = c;
   }
   // Drops the elements past n: reset to T() (the invariant emplace_back relies on; a vec
   // of owning values, vec<vec<..>>, also frees what they held now, as std::vector would).
+  // Raw storage keeps no invariant there.
   constexpr void truncate(size_type n) {
-    for (size_type i = n; i < n_; ++i) p_[i] = T();
+    if constexpr (!raw)
+      for (size_type i = n; i < n_; ++i) p_[i] = T();
     n_ = n;
   }
 };

@@ -3,7 +3,8 @@
 # a build-only run's bound, a fixed HIPASM_TEXT_CAPACITY (what hipasm_add_code_object uses
 # with the default constant interpreter), or a fixed capacity too small for the text (the
 # exact second run), with the text packed 8 characters per word or not (HIPASM_TEXT_PACKED),
-# under both constant interpreters. Compiles SRC each way to asm and
+# under both constant interpreters, and with vec's raw storage (HIPASM_VEC_RAW_STORAGE, what
+# hipasm_add_code_object adds with the bytecode interpreter). Compiles SRC each way to asm and
 # compares (the per-compile __hip_cuid symbol aside).
 # usage: text_capacity_modes.sh CXX HIPASM_INCLUDE_DIR SRC [-I...]
 set -euo pipefail
@@ -28,10 +29,12 @@ compile new_packed $new -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=1048576 "$
 compile new_packed_bound $new -DHIPASM_TEXT_PACKED=1 "$@"
 compile new_packed_too_small $new -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=64 "$@"
 compile default_packed -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=4096 "$@"
+compile new_packed_raw $new -DHIPASM_TEXT_PACKED=1 -DHIPASM_TEXT_CAPACITY=1048576 -DHIPASM_VEC_RAW_STORAGE=1 "$@"
+compile new_raw_too_small $new -DHIPASM_VEC_RAW_STORAGE=1 -DHIPASM_TEXT_CAPACITY=64 "$@"
 grep -q "s_endpgm" "$work/new_bound.txt" || { echo "FAIL: no kernel code in $src"; exit 1; }
 status=0
 modes="default_bound default_fixed default_too_small new_too_small new_packed new_packed_bound new_packed_too_small
-  default_packed"
+  default_packed new_packed_raw new_raw_too_small"
 for m in $modes; do
   if ! cmp -s "$work/new_bound.txt" "$work/$m.txt"; then
     echo "FAIL: $m differs from new_bound"
@@ -39,5 +42,5 @@ for m in $modes; do
     status=1
   fi
 done
-[ $status -eq 0 ] && echo "PASS: $(grep -c . "$work/new_bound.txt") asm lines identical in 9 modes"
+[ $status -eq 0 ] && echo "PASS: $(grep -c . "$work/new_bound.txt") asm lines identical in 11 modes"
 exit $status
