@@ -27,7 +27,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#if defined(HIPASM_VEC_RAW_STORAGE) && HIPASM_VEC_RAW_STORAGE
+#if __has_include(<bits/allocator.h>)
+#include <bits/allocator.h>  // std::allocator alone (libstdc++): all of <memory> grows the PCH by half
+#else
 #include <memory>
+#endif
+#endif
 #include <type_traits>
 #include <utility>
 
