@@ -64,9 +64,12 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
   vec<load_info> loads;
   vec<vec<int32_t>> load_of(nb);  // per block instruction: load index or -1
   for (std::size_t b = 0; b < nb; ++b) {
-    load_of[b].assign(fn.blocks[b].instrs.size(), -1);
-    for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
-      const instr& in = fn.blocks[b].instrs[i];
+    const vec<instr>& blk_instrs = fn.blocks[b].instrs;
+    const instr* const ins = blk_instrs.data();  // (raw: vec::operator[] is an interpreted call)
+    const std::size_t ni = blk_instrs.size();
+    load_of[b].assign(ni, -1);
+    for (std::size_t i = 0; i < ni; ++i) {
+      const instr& in = ins[i];
       const isa::instr_desc& d = isa.descs[in.op];
       if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;
       load_info li{&in};
@@ -94,8 +97,11 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
       for (uint32_t p : preds[b])
         if (visited[p]) merge_pending(st, out_state[p]);
       const block& blk = fn.blocks[b];
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
-        const instr& in = blk.instrs[i];
+      const instr* const ins = blk.instrs.data();
+      const std::size_t ni = blk.instrs.size();
+      const int32_t* const block_load_of = load_of[b].data();
+      for (std::size_t i = 0; i < ni; ++i) {
+        const instr& in = ins[i];
         const isa::instr_desc& d = isa.descs[in.op];
         // Reads and non-memory writes of a pending result.
         if (report && !st.empty()) {
@@ -145,7 +151,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
             if (vm && p.vm_age < 255) ++p.vm_age;
             if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;
           }
-        const int32_t id = load_of[b][i];
+        const int32_t id = block_load_of[i];
         if (id >= 0) {
           pending_load p{static_cast<uint32_t>(id)};
           p.on_vm = vm;
