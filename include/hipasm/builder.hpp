@@ -427,12 +427,11 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr src_loc cur_loc() const { return last_loc_; }
 
   constexpr detail::reg_ref new_reg(reg_class c, uint16_t dwords, uint16_t align, src_loc l) {
-    vreg_info v;
+    vreg_info& v = fn.vregs.emplace_back();  // (built in place: no copy of it)
     v.cls = c;
     v.dwords = dwords;
     v.align = align;
     v.loc = l;
-    fn.vregs.push_back(v);
     return {self(), static_cast<uint32_t>(fn.vregs.size() - 1), c, 0, dwords};
   }
   static constexpr uint16_t natural_align(reg_class c, uint16_t dwords) {
@@ -667,10 +666,12 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
   in.num_operands = static_cast<uint8_t>(n);
   if (&m != &no_modifiers) in.mods = packed_modifiers(m);
   in.loc = l;
+  vreg_info* const vregs = fn.vregs.data();  // (raw: vec calls are interpreted calls)
+  const std::size_t num_vregs = fn.vregs.size();
   for (uint32_t i = 0; i < n; ++i) {
     const operand& o = args[i].op;
     if (o.k == operand::kind::vreg) {
-      if (o.value >= fn.vregs.size()) {
+      if (o.value >= num_vregs) {
         list.pop_back();
         fail(l, d.name, " operand ", static_cast<long long>(i), ": register handle from another builder or uninitialised");
         return {};
@@ -685,7 +686,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
                " inside its register array (offset ", static_cast<long long>(o.offset), ")");
           return {};
         }
-        vreg_info& v = fn.vregs[o.value];
+        vreg_info& v = vregs[o.value];
         if (v.align < need) v.align = need;
       }
     }

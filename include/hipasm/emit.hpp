@@ -43,6 +43,9 @@ struct array_sink {
 
 namespace detail {
 
+// The tokens every line prints, as constants (a global string_view is one read; lit() a call).
+inline constexpr std::string_view sv_space = lit(" "), sv_comma = lit(", "), sv_comment = lit(" ; ");
+
 template <class S>
 constexpr void put_uint(S& out, uint64_t v) {
   // Register numbers and small immediates dominate: no buffer for them.
@@ -368,7 +371,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
     for (int i = 0; i < in.num_operands; ++i) {
       const operand& o = in.ops[i];
       if (i >= d.num_operands || d.operands[i].role == operand_role::use) ++nsrc;  // a pure source
-      out.put(i == 0 ? lit(" ") : lit(", "));
+      out.put(i == 0 ? sv_space : sv_comma);
       switch (o.k) {
         case operand::kind::vreg: {
           const vreg_info& vi = vregs[o.value];
@@ -411,7 +414,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
   if (opt.comments) {
     bool started = false;
     auto begin = [&] {
-      if (!started) out.put(lit(" ; "));
+      if (!started) out.put(sv_comment);
       else out.put(' ');
       started = true;
     };
