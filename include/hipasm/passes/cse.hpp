@@ -53,19 +53,22 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa.descs[in.op], i))) ++defs_of[in.ops[i].value];
 
+  // (Flag and role tests written out: this runs for every instruction and each helper is
+  // an interpreted call.)
   auto candidate = [&](const instr& in) {
     const isa::instr_desc& d = isa.descs[in.op];
     constexpr uint64_t implicit_defs = isa::f_writes_exec | isa::f_writes_vcc | isa::f_writes_scc | isa::f_writes_m0 |
                                        isa::f_cmpx;
-    if ((d.flags & implicit_defs) || has_side_effects(isa, in)) return false;
-    if (!has(d.flags, isa::f_valu) && !has(d.flags, isa::f_salu)) return false;
+    if ((d.flags & implicit_defs) || !(d.flags & (isa::f_valu | isa::f_salu))) return false;
+    if (has_side_effects(isa, in)) return false;
     bool has_def = false;
+    const int nd = d.num_operands;
     for (int i = 0; i < in.num_operands; ++i) {
       const operand& o = in.ops[i];
-      const auto r = role_of(d, i);
+      const auto r = i < nd ? d.operands[i].role : isa::operand_role::use;
       if (o.k == operand::kind::phys) return false;
-      if (!is_def(r)) continue;
-      if (is_use(r) || o.k != operand::kind::vreg) return false;
+      if (r == isa::operand_role::use) continue;
+      if (r == isa::operand_role::def_use || o.k != operand::kind::vreg) return false;
       const vreg_info& vi = vregs[o.value];
       if (o.offset != 0 || o.dwords != vi.dwords || defs_of[o.value] != 1 || vi.fixed >= 0) return false;
       has_def = true;
@@ -119,7 +122,9 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       instr& in = blk.instrs[idx];
       const isa::instr_desc& d = isa.descs[in.op];
       for (int i = 0; i < in.num_operands; ++i)
-        if (in.ops[i].k == operand::kind::vreg && !is_def(role_of(d, i))) in.ops[i].value = ren[in.ops[i].value];
+        if (in.ops[i].k == operand::kind::vreg &&
+            (i >= d.num_operands || d.operands[i].role == isa::operand_role::use))
+          in.ops[i].value = ren[in.ops[i].value];
       const bool cand = candidate(in);
       const uint64_t key = cand ? value_key(d, in) : 0;
       if (cand) {

@@ -59,11 +59,11 @@ struct hazard_facts {
   constexpr bool is(uint32_t k) const { return (kind & k) != 0; }
   constexpr void add_def(hz_range r) {
     if (ndefs < 8) defs[ndefs++] = r;
-    def_sig |= reg_signature(r);
+    def_sig |= span_signature(r.first, r.n);
   }
   constexpr void add_use(hz_range r) {
     if (nuses < 12) uses[nuses++] = r;
-    use_sig |= reg_signature(r);
+    use_sig |= span_signature(r.first, r.n);
   }
   constexpr bool writes(uint16_t first, uint16_t n) const {
     hz_range q{first, static_cast<uint8_t>(n), 0};
@@ -171,44 +171,57 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   const uint64_t fl = d.flags;
   const uint32_t op_kind = cache.get(isa, in.op);
   h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);
-  const bool mfma = h.is(hk_mfma);
+  // (Flag tests written out below, not through is()/has()/role_of(): this runs for every
+  // instruction and each of those is an interpreted call.)
+  const bool mfma = (h.kind & hk_mfma) != 0;
   if (mfma) h.passes = d.mfma_passes;
-  if (in.mods.dpp_on()) h.kind |= hk_dpp;
-  if ((in.mods.sdwa_on() && in.mods.sdwa_dst_sel() != 6) ||
-      (d.enc == encoding::vop3 && (in.mods.op_sel() & 0x8) != 0 && in.mods.op_sel() != 0xff))
-    h.kind |= hk_partial_dst;
-  if (h.is(hk_nop)) {
+  if (!in.mods.none()) {
+    if (in.mods.dpp_on()) h.kind |= hk_dpp;
+    if ((in.mods.sdwa_on() && in.mods.sdwa_dst_sel() != 6) ||
+        (d.enc == encoding::vop3 && (in.mods.op_sel() & 0x8) != 0 && in.mods.op_sel() != 0xff))
+      h.kind |= hk_partial_dst;
+  }
+  if (h.kind & hk_nop) {
     uint64_t n = 0;
     for (int i = 0; i < in.num_operands; ++i)
       if (in.ops[i].k == operand::kind::imm) n = in.ops[i].value;
     h.wait_states = static_cast<uint8_t>((n & 0xf) + 1);
   }
-  const bool vmem = h.is(hk_vmem);
+  const bool vmem = (h.kind & hk_vmem) != 0;
   bool m0_read = (op_kind & hk_op_m0_read) != 0 || in.mods.gds();
   const bool store = (op_kind & hk_op_store) != 0;
+  const bool smfmac = (h.kind & hk_smfmac) != 0, lane_op = (h.kind & hk_lane_op) != 0;
 
   int first_use = -1;
+  const int nd = d.num_operands;
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
-    const auto role = role_of(d, i);
-    hz_range r = phys_range(vregs, o);
+    const isa::operand_role role = i < nd ? d.operands[i].role : isa::operand_role::use;
+    hz_range r{};
+    if (o.k == operand::kind::vreg) {  // (phys_range's common case)
+      const vreg_info& vi = vregs[o.value];
+      if (vi.phys < 0) continue;
+      r = {static_cast<uint16_t>(class_base(vi.cls) + vi.phys + o.offset), static_cast<uint8_t>(o.dwords), 0};
+    } else {
+      r = phys_range(vregs, o);
+    }
     if (r.n == 0) continue;
     if (o.k == operand::kind::special && (o.sp == special_reg::vccz || o.sp == special_reg::execz)) {
       h.kind |= hk_z_reader;
       h.add_use(r);
       continue;
     }
-    if (is_def(role)) h.add_def(r);
-    if (is_use(role)) {
+    if (role != isa::operand_role::use) h.add_def(r);
+    if (role != isa::operand_role::def) {
       hz_range u = r;
       if (first_use < 0) {
         first_use = i;
         u.tag = ht_src0;
       }
       if (mfma) {
-        const bool srcc = (h.is(hk_smfmac) && i == 0) || (!h.is(hk_smfmac) && i == 3);
+        const bool srcc = (smfmac && i == 0) || (!smfmac && i == 3);
         u.tag = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
-      } else if (h.is(hk_lane_op) && i == 2 && !is_vector(r)) {
+      } else if (lane_op && i == 2 && !is_vector(r)) {
         u.tag = ht_lane_sel;
       } else if (vmem && store && is_vector(r) && r.n > 2) {
         u.tag = ht_data;
@@ -220,22 +233,22 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
       if (r.first == hz_m0) m0_read = true;
     }
   }
-  if (has(fl, f_reads_exec)) h.add_use({hz_exec, 2, ht_plain});
-  if (has(fl, f_reads_vcc)) h.add_use({hz_vcc, 2, ht_plain});
-  if (has(fl, f_reads_m0)) h.add_use({hz_m0, 1, ht_plain});
-  if (has(fl, f_writes_exec) || h.is(hk_cmpx)) h.add_def({hz_exec, 2, ht_plain});
-  if (has(fl, f_writes_vcc)) h.add_def({hz_vcc, 2, ht_plain});
-  if (has(fl, f_writes_m0)) h.add_def({hz_m0, 1, ht_plain});
-  if (has(fl, f_writes_scc)) h.add_def({hz_scc, 1, ht_plain});
+  if (fl & f_reads_exec) h.add_use({hz_exec, 2, ht_plain});
+  if (fl & f_reads_vcc) h.add_use({hz_vcc, 2, ht_plain});
+  if (fl & f_reads_m0) h.add_use({hz_m0, 1, ht_plain});
+  if ((fl & f_writes_exec) || (h.kind & hk_cmpx)) h.add_def({hz_exec, 2, ht_plain});
+  if (fl & f_writes_vcc) h.add_def({hz_vcc, 2, ht_plain});
+  if (fl & f_writes_m0) h.add_def({hz_m0, 1, ht_plain});
+  if (fl & f_writes_scc) h.add_def({hz_scc, 1, ht_plain});
   if (m0_read) {
     h.kind |= hk_m0_user;
     if (!(h.use_sig & reg_signature({hz_m0, 1, 0}))) h.add_use({hz_m0, 1, ht_plain});
   }
-  if (h.is(hk_z_reader)) {
+  if (h.kind & hk_z_reader) {
     h.add_use({hz_vcc, 2, ht_plain});
     h.add_use({hz_exec, 2, ht_plain});
   }
-  if (h.is(hk_vmem) && store)
+  if (vmem && store)
     for (int i = 0; i < h.nuses; ++i)
       if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
 }
