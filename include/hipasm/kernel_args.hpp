@@ -99,7 +99,9 @@ constexpr arg<T> builder::make_arg(std::source_location l) {
 constexpr void builder::build_prologue() {
   using detail::reg_op;
   // Which argument registers does any instruction read or write?
-  vec<int32_t> arg_of(fn.vregs.size(), -1);
+  vec<int32_t> arg_of_(fn.vregs.size(), -1);
+  int32_t* const arg_of = arg_of_.data();  // raw: the loop below visits every operand
+  const std::size_t num_vregs = arg_of_.size();
   for (uint32_t i = 0; i < args_.size(); ++i) arg_of[args_[i].vreg] = static_cast<int32_t>(i);
   vec<uint8_t> used(args_.size(), 0);
   bool any = false;
@@ -107,7 +109,7 @@ constexpr void builder::build_prologue() {
     for (const instr& in : bl.instrs)
       for (uint32_t j = 0; j < in.num_operands; ++j) {
         const operand& o = in.ops[j];
-        if (o.k == operand::kind::vreg && o.value < arg_of.size() && arg_of[o.value] >= 0) {
+        if (o.k == operand::kind::vreg && o.value < num_vregs && arg_of[o.value] >= 0) {
           used[arg_of[o.value]] = 1;
           any = true;
         }
@@ -180,7 +182,7 @@ constexpr void builder::build_prologue() {
       for (instr& in : bl.instrs)
         for (uint32_t j = 0; j < in.num_operands; ++j) {
           operand& o = in.ops[j];
-          if (o.k == operand::kind::vreg && o.value < arg_of.size() && arg_of[o.value] >= 0) {
+          if (o.k == operand::kind::vreg && o.value < num_vregs && arg_of[o.value] >= 0) {
             uint32_t dw0 = args_[arg_of[o.value]].offset / 4 + o.offset;
             o.value = chunk_id[dw0];
             o.offset = static_cast<uint16_t>(chunk_off[dw0]);

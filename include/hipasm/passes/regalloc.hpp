@@ -77,12 +77,13 @@ constexpr register_usage compute_register_usage(const function& fn_) {
     int& m = c == reg_class::sgpr ? u.max_sgpr : c == reg_class::vgpr ? u.max_vgpr : u.max_agpr;
     if (last > m) m = last;
   };
+  const vreg_info* const vregs = fn.vregs.data();  // (raw: vec::operator[] is an interpreted call)
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i) {
         const operand& o = in.ops[i];
         if (o.k == operand::kind::vreg) {
-          const vreg_info& vi = fn.vregs[o.value];
+          const vreg_info& vi = vregs[o.value];
           if (vi.phys >= 0) note(vi.cls, vi.phys + o.offset + o.dwords - 1);
         } else if (o.k == operand::kind::phys) {
           note(o.cls, static_cast<int>(o.value) + o.dwords - 1);
@@ -198,14 +199,18 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   vec<uint64_t> order;
   order.reserve(nv);
   uint32_t max_end = 0;  // the last position any interval reaches (free_regs' buckets)
+  // Raw pointers: these loops visit every vreg, and vec::operator[] is an interpreted call.
+  vreg_info* const vregs = fn.vregs.data();
+  const uint32_t* const vstart = L.vstart.data();
+  const uint32_t* const vend = L.vend.data();
   for (std::size_t v = 0; v < nv; ++v) {
-    vreg_info& vi = fn.vregs[v];
+    vreg_info& vi = vregs[v];
     vi.phys = -1;
-    if (L.vstart[v] > L.vend[v]) continue;
-    if (L.vend[v] > max_end) max_end = L.vend[v];
+    const uint32_t s = vstart[v], e = vend[v];
+    if (s > e) continue;
+    if (e > max_end) max_end = e;
     const uint64_t width = vi.dwords < 1023 ? vi.dwords : 1023;
-    order.push_back((uint64_t{vi.fixed >= 0 ? 0u : 1u} << 63) | (uint64_t{L.vstart[v]} << 30) |
-                    ((1023 - width) << 20) | v);
+    order.push_back((uint64_t{vi.fixed >= 0 ? 0u : 1u} << 63) | (uint64_t{s} << 30) | ((1023 - width) << 20) | v);
   }
   sort_keys(order);
 
@@ -213,9 +218,9 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   bool fr_ready = false;  // built at the first vreg that is not fixed (the fixed come first)
   for (const uint64_t key : order) {
     const uint32_t v = static_cast<uint32_t>(key & 0xfffff);
-    vreg_info& vi = fn.vregs[v];
+    vreg_info& vi = vregs[v];
     const int c = class_index(vi.cls);
-    const int64_t s = L.vstart[v], e = L.vend[v];
+    const int64_t s = vstart[v], e = vend[v];
     if (vi.fixed >= 0) {
       vi.phys = vi.fixed;
       for (uint32_t j = 0; j < vi.dwords; ++j)
