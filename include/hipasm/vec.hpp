@@ -181,11 +181,7 @@ class vec {
     const size_type k = static_cast<size_type>(pos - p_);
     T copy = v;  // v may live in this vec
     if (n_ == cap_) regrow(next_capacity());
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      if (n_ > k) __builtin_memmove(p_ + k + 1, p_ + k, (n_ - k) * sizeof(T));
-    } else {
-      for (size_type i = n_; i > k; --i) shift(i, i - 1);
-    }
+    move_range(k + 1, k, n_ - k);
     p_[k] = std::move(copy);
     ++n_;
     return p_ + k;
@@ -198,11 +194,7 @@ class vec {
     const size_type m = tail.n_;
     if (m == 0) return p_ + k;
     if (n_ + m > cap_) reserve(n_ + m > 2 * cap_ ? n_ + m : 2 * cap_);
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      if (n_ > k) __builtin_memmove(p_ + k + m, p_ + k, (n_ - k) * sizeof(T));
-    } else {
-      for (size_type i = n_; i-- > k;) shift(i + m, i);
-    }
+    move_range(k + m, k, n_ - k);
     for (size_type i = 0; i < m; ++i) p_[k + i] = std::move(tail.p_[i]);
     n_ += m;
     return p_ + k;
@@ -211,18 +203,13 @@ class vec {
   constexpr T* erase(const T* first, const T* last) {
     const size_type k = static_cast<size_type>(first - p_), m = static_cast<size_type>(last - first);
     if (m == 0) return p_ + k;
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      if (k + m < n_) __builtin_memmove(p_ + k, p_ + k + m, (n_ - k - m) * sizeof(T));
-    } else {
-      for (size_type i = k; i + m < n_; ++i) shift(i, i + m);
-    }
+    move_range(k, k + m, n_ - k - m);
     truncate(n_ - m);
     return p_ + k;
   }
   // Keeps the elements whose flag in keep[0, size()) is nonzero, in order, in place: each
-  // run of kept elements moves down with one __builtin_memmove when T is trivially
-  // copyable (no new array: constructing one costs more than the move in both constant
-  // interpreters), an interpreted move per element otherwise.
+  // run of kept elements moves down with one move_range (no new array: constructing one
+  // costs more than the move in both constant interpreters).
   constexpr void retain(const uint8_t* keep) {
     size_type w = 0;
     for (size_type i = 0; i < n_;) {
@@ -232,10 +219,7 @@ class vec {
       }
       size_type j = i + 1;
       while (j < n_ && keep[j]) ++j;
-      if (w != i) {
-        if constexpr (std::is_trivially_copyable_v<T>) __builtin_memmove(p_ + w, p_ + i, (j - i) * sizeof(T));
-        else for (size_type k = i; k < j; ++k) shift(w + (k - i), k);
-      }
+      if (w != i) move_range(w, i, j - i);
       w += j - i;
       i = j;
     }
@@ -264,6 +248,19 @@ class vec {
   constexpr void shift(size_type to, size_type from) {
     T t = std::move(p_[from]);
     p_[to] = std::move(t);
+  }
+  // Slots [to, to + n) = [from, from + n) of this array (the ranges may overlap; slots
+  // past size() may be written): one __builtin_memmove for trivially copyable elements,
+  // else shift() per element in the direction that reads each before it is overwritten.
+  constexpr void move_range(size_type to, size_type from, size_type n) {
+    if (n == 0 || to == from) return;
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      __builtin_memmove(p_ + to, p_ + from, n * sizeof(T));
+    } else if (to < from) {
+      for (size_type i = 0; i < n; ++i) shift(to + i, from + i);
+    } else {
+      for (size_type i = n; i-- > 0;) shift(to + i, from + i);
+    }
   }
   constexpr size_type next_capacity() const { return cap_ ? 2 * cap_ : 4; }
   // dst[0, n) = src[0, n) (different allocations): one native memcpy for trivially

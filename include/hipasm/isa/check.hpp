@@ -251,15 +251,23 @@ constexpr uint16_t expected_dwords(const instr_desc& d, const instr& in, int i) 
 
 enum class fit { ok, bad_class, bad_width, literal_in_vop3, literal_value, imm_range, not_inline };
 
+// Whether immediate value v may sit in a slot that accepts `allowed` (the verdict that
+// operand_fits explains and operand_ok decides).
+constexpr bool imm_allowed(const operand_desc& od, uint16_t allowed, uint64_t v) {
+  if (allowed & oc_simm16) return imm_fits(od.imm, v);
+  if ((allowed & oc_inline) && is_inline_constant(od.imm, v)) return true;
+  return (allowed & oc_literal) && is_literal_encodable(od.imm, v);
+}
+
 constexpr fit operand_fits(const instr_desc& d, const instr& in, int i, form f) {
   const operand& o = in.ops[i];
   const operand_desc& od = d.operands[i];
   uint16_t allowed = form_classes(d, i, f);
   op_kind k = kind_of(o);
   if (o.k == operand::kind::imm) {
-    if (allowed & oc_simm16) return imm_fits(od.imm, o.value) ? fit::ok : fit::imm_range;
-    if ((allowed & oc_inline) && is_inline_constant(od.imm, o.value)) return fit::ok;
-    if (allowed & oc_literal) return is_literal_encodable(od.imm, o.value) ? fit::ok : fit::literal_value;
+    if (imm_allowed(od, allowed, o.value)) return fit::ok;
+    if (allowed & oc_simm16) return fit::imm_range;
+    if (allowed & oc_literal) return fit::literal_value;
     if ((od.classes & oc_literal) || (is_valu(d) && (od.classes & oc_inline))) return fit::literal_in_vop3;
     return (od.classes & oc_inline) ? fit::not_inline : fit::bad_class;
   }
@@ -697,10 +705,7 @@ constexpr bool operand_ok(const instr_desc& d, const instr& in, int i, form f, c
     }
     // Immediates and special registers decide here too (operand_fits' verdict without its
     // calls: these two are in most lowered and user instructions).
-    case operand::kind::imm:
-      if (allowed & oc_simm16) return imm_fits(od.imm, o.value);
-      if ((allowed & oc_inline) && is_inline_constant(od.imm, o.value)) return true;
-      return (allowed & oc_literal) && is_literal_encodable(od.imm, o.value);
+    case operand::kind::imm: return imm_allowed(od, allowed, o.value);
     case operand::kind::special: {
       const op_kind k = kind_of(o);
       if (!(allowed & k.cls)) return false;

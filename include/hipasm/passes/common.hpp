@@ -413,9 +413,7 @@ struct async_pending {
   template <class F>
   constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
     const isa::instr_desc& d = isa.descs[in.op];
-    const uint64_t fl = d.flags;
-    const isa::encoding enc = d.enc;
-    if (fl & isa::f_waitcnt) {  // (s_waitcnt: the flag marks it alone)
+    if (d.flags & isa::f_waitcnt) {  // (s_waitcnt: the flag marks it alone)
       const waitcnt_counts wc = decode_waitcnt(in);
       for (std::size_t k = 0; k < pend.size();) {
         entry& p = pend[k];
@@ -428,13 +426,9 @@ struct async_pending {
       }
       return;
     }
-    // async_counts_vm/lgkm inline: this runs for every instruction in several sweeps.
-    using isa::encoding;
-    const bool vm = (fl & isa::f_vm) || enc == encoding::flat || enc == encoding::global ||
-                    enc == encoding::scratch || enc == encoding::mubuf;
-    const bool lgkm = (fl & isa::f_lgkm) || enc == encoding::ds || enc == encoding::smem || enc == encoding::flat;
+    const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
     if (!vm && !lgkm) return;
-    const bool in_order_lgkm = lgkm && !vm && enc == encoding::ds;
+    const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
     for (entry& p : pend) {
       if (vm && p.vm_age < 255) ++p.vm_age;
       if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;

@@ -197,14 +197,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
     const isa::operand_role role = i < nd ? d.operands[i].role : isa::operand_role::use;
-    hz_range r{};
-    if (o.k == operand::kind::vreg) {  // (phys_range's common case)
-      const vreg_info& vi = vregs[o.value];
-      if (vi.phys < 0) continue;
-      r = {static_cast<uint16_t>(class_base(vi.cls) + vi.phys + o.offset), static_cast<uint8_t>(o.dwords), 0};
-    } else {
-      r = phys_range(vregs, o);
-    }
+    const hz_range r = phys_range(vregs, o);
     if (r.n == 0) continue;
     if (o.k == operand::kind::special && (o.sp == special_reg::vccz || o.sp == special_reg::execz)) {
       h.kind |= hk_z_reader;

@@ -163,16 +163,18 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   const auto preds = predecessors(fn);
   L.def_kills.assign(L.pos.total, 1);
   uint8_t* const def_kills = L.def_kills.data();
+  // (raw: vec::operator[] is an interpreted call; the function adds no vregs)
+  const std::size_t nv = fn.vregs.size();
+  const vreg_info* const vregs = fn.vregs.data();
+  const uint32_t* const base = L.dm.base.data();
 
   // Forward: EXEC state and maybe-defined dwords.
   {
     vec<exec_state> ex_in(nb), ex_out(nb);
     vec<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
     bitset entry_defs(nslots);
-    for (std::size_t v = 0; v < fn.vregs.size(); ++v) {
-      const vreg_info& vi = fn.vregs.data()[v];  // (raw: a vec's operator[] is an interpreted call)
-      if (vi.fixed >= 0) entry_defs.set_range(L.dm.base.data()[v], vi.dwords);
-    }
+    for (std::size_t v = 0; v < nv; ++v)
+      if (vregs[v].fixed >= 0) entry_defs.set_range(base[v], vregs[v].dwords);
     // Round-robin over the blocks whose inputs changed (all of them at first).
     vec<uint8_t> dirty(nb, 1);
     bool changed = true;
@@ -367,9 +369,6 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     }
   }
   // Entry-state registers hold their value from the kernel's first instruction.
-  const std::size_t nv = fn.vregs.size();
-  const vreg_info* const vregs = fn.vregs.data();
-  const uint32_t* const base = L.dm.base.data();
   for (std::size_t v = 0; v < nv; ++v)
     if (vregs[v].fixed >= 0)
       for (uint32_t j = 0; j < vregs[v].dwords; ++j) touch(base[v] + j, 0);
