@@ -732,9 +732,9 @@ inline BufAddr buffer_address(const Wave& w, const Inst& in, const Rsrc& r, uint
   if (r.add_tid) index += uint32_t(lane);
   uint64_t offset = uint64_t(soffset) + uint64_t(voff) + uint64_t(uint32_t(in.mod.offset)) +
                     uint64_t(r.stride) * index;
-  BufRange range = r.add_tid && !in.mod.idxen                ? BufRange::Unchecked
-                   : in.mod.idxen && r.stride != 0 ? BufRange::Structured
-                                                             : BufRange::Raw;
+  BufRange range = BufRange::Raw;
+  if (r.add_tid && !in.mod.idxen) range = BufRange::Unchecked;
+  else if (in.mod.idxen && r.stride != 0) range = BufRange::Structured;
   return {r.base + offset, offset, index, range};
 }
 
