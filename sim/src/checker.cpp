@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "hazard_rules.hpp"
@@ -147,11 +148,51 @@ struct WaveState {
   }
 };
 
+// "hazard <id>" for every hazard rule, indexed like hz::rules() (built once: the tag is the
+// key of a finding and must not be rebuilt on every occurrence).
+const std::vector<std::string>& hazard_tags() {
+  static const std::vector<std::string> tags = [] {
+    std::vector<std::string> t;
+    for (const hz::Rule& r : hz::rules()) t.push_back(std::string("hazard ") + r.id);
+    return t;
+  }();
+  return tags;
+}
+
+// (pc, rule tag) with lookups by string_view, so a repeated occurrence allocates nothing.
+struct FindingKey {
+  uint64_t pc;
+  std::string rule;
+};
+struct FindingKeyLess {
+  using is_transparent = void;
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    if (a.pc != b.pc) return a.pc < b.pc;
+    return std::string_view(a.rule) < std::string_view(b.rule);
+  }
+};
+struct FindingProbe {
+  uint64_t pc;
+  std::string_view rule;
+};
+
+struct FindingEntry {
+  std::string message;  // of the first occurrence in the smallest (workgroup, wave)
+  std::string inst;
+  uint64_t count = 0;
+  uint32_t first_wg = 0, first_wave = 0;
+  // The occurrence counted last: one instruction that breaks a rule for several registers
+  // counts once.
+  uint32_t last_wg = UINT32_MAX, last_wave = UINT32_MAX;
+  uint64_t last_seq = UINT64_MAX;
+};
+
 }  // namespace
 
 struct Checker::Impl {
   std::mutex find_mu;
-  std::map<std::pair<uint64_t, std::string>, std::string> findings;  // (pc, rule) -> smallest text
+  std::map<FindingKey, FindingEntry, FindingKeyLess> findings;
 
   std::shared_mutex info_mu;
   std::unordered_map<const Inst*, std::unique_ptr<Facts>> infos;
@@ -161,13 +202,27 @@ struct Checker::Impl {
   std::vector<std::unique_ptr<WaveState>> waves;  // all wave states ever made (owned)
   std::vector<WaveState*> free_waves;
 
-  void report(const Inst& in, const std::string& rule_id, const std::string& what) {
-    std::string msg = hex(in.pc) + ": " + text_of(in) + ": [" + rule_id + "] " + what;
+  // One occurrence of `rule` at `in` on wave `s`; `what` builds the details (only called for
+  // the occurrence whose message is kept).
+  template <class What>
+  void report(const WaveState& s, const Inst& in, std::string_view rule, What&& what) {
     std::lock_guard lock(find_mu);
-    auto key = std::make_pair(in.pc, rule_id);
-    auto it = findings.find(key);
-    if (it == findings.end()) findings.emplace(key, std::move(msg));
-    else if (msg < it->second) it->second = std::move(msg);
+    auto it = findings.find(FindingProbe{in.pc, rule});
+    if (it == findings.end())
+      it = findings.emplace(FindingKey{in.pc, std::string(rule)}, FindingEntry{}).first;
+    FindingEntry& e = it->second;
+    const uint64_t seq = s.nhist;
+    if (e.last_wg == s.wg && e.last_wave == s.wave && e.last_seq == seq) return;
+    e.last_wg = s.wg;
+    e.last_wave = s.wave;
+    e.last_seq = seq;
+    const bool first = e.count++ == 0;
+    if (first || std::pair(s.wg, s.wave) < std::pair(e.first_wg, e.first_wave)) {
+      e.first_wg = s.wg;
+      e.first_wave = s.wave;
+      e.inst = text_of(in);
+      e.message = hex(in.pc) + ": " + e.inst + ": [" + std::string(rule) + "] " + what();
+    }
   }
 
   static std::unique_ptr<Facts> make_facts(const Inst& in) {
@@ -291,14 +346,14 @@ struct Checker::Impl {
           bool same_queue = (p.queue == Queue::Vmem && (info.flags & hz::VMEM)) ||
                             (p.queue == Queue::Ds && (info.flags & hz::DS));
           if (same_queue) continue;
-          report(in, "pending-write",
+          report(s, in, "pending-write", [&] { return
                  "overwrites " + reg_name(r) + " while the result of " + hex(p.inst->pc) + " (" +
                      text_of(*p.inst) + ") may still be written to " + reg_name(which) + " (needs s_waitcnt " +
-                     counter_of(p.queue) + ")");
+                     counter_of(p.queue) + ")"; });
         } else {
-          report(in, "pending-read",
+          report(s, in, "pending-read", [&] { return
                  "reads " + reg_name(r) + " before the result of " + hex(p.inst->pc) + " (" +
-                     text_of(*p.inst) + ") is waited for (needs s_waitcnt " + counter_of(p.queue) + ")");
+                     text_of(*p.inst) + ") is waited for (needs s_waitcnt " + counter_of(p.queue) + ")"; });
         }
         remove_record(s, i);  // one finding per missing wait
         --i;
@@ -433,13 +488,15 @@ struct Checker::Impl {
     }
   }
 
-  [[gnu::cold]] [[gnu::noinline]] void report_hazard(const Inst& in, const hz::Rule& r, const Range* key,
-                                                     const Inst& prod, int need, uint64_t between) {
-    std::string what = r.text;
-    if (key) what += " (" + reg_name(*key) + ")";
-    what += ": producer " + hex(prod.pc) + " (" + text_of(prod) + "), needs " + std::to_string(need) +
-            " wait states, has " + std::to_string(between);
-    report(in, std::string("hazard ") + r.id, what);
+  [[gnu::cold]] [[gnu::noinline]] void report_hazard(const WaveState& s, const Inst& in, const hz::Rule& r,
+                                                     const Range* key, const Inst& prod, int need,
+                                                     uint64_t between) {
+    report(s, in, hazard_tags()[size_t(&r - hz::rules().data())], [&] {
+      std::string what = r.text;
+      if (key) what += " (" + reg_name(*key) + ")";
+      return what + ": producer " + hex(prod.pc) + " (" + text_of(prod) + "), needs " + std::to_string(need) +
+             " wait states, has " + std::to_string(between);
+    });
   }
 
   void check_hazards(WaveState& s, const Inst& in, const Facts& f) {
@@ -472,7 +529,7 @@ struct Checker::Impl {
             if (!relation(r, *h.info, c, key, same)) continue;
             open &= ~(1ull << kb);  // the nearest producer decides (as in LLVM)
             int need = hz::required_wait_states(r, *h.info, c, same);
-            if (between < uint64_t(need)) report_hazard(in, r, key, *h.inst, need, between);
+            if (between < uint64_t(need)) report_hazard(s, in, r, key, *h.inst, need, between);
           }
         }
       }
@@ -505,22 +562,25 @@ struct Checker::Impl {
     return {};
   }
 
-  [[gnu::cold]] void report_raw(const Inst& in, bool write, uint32_t b, Shadow sh) {
-    report(in, write ? "lds-race-waw" : "lds-race",
-           std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
-               std::to_string(sh.writer() - 1u) + " of the workgroup wrote at " + hex(sh.wpc()) +
-               " with no s_waitcnt " + ((sh.wflags() & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
-               " retiring it before an s_barrier both passed since");
+  [[gnu::cold]] void report_raw(const WaveState& s, const Inst& in, bool write, uint32_t b, Shadow sh) {
+    report(s, in, write ? "lds-race-waw" : "lds-race", [&] {
+      return std::string(write ? "writes" : "reads") + " LDS byte " + hex(b) + " that wave " +
+             std::to_string(sh.writer() - 1u) + " of the workgroup wrote at " + hex(sh.wpc()) +
+             " with no s_waitcnt " + ((sh.wflags() & kDmaWrite) ? "vmcnt" : "lgkmcnt") +
+             " retiring it before an s_barrier both passed since";
+    });
   }
-  [[gnu::cold]] void report_dma(const Inst& in, uint32_t b, Shadow sh) {
-    report(in, "lds-dma-pending",
-           "accesses LDS byte " + hex(b) + " that this wave's LDS-DMA at " + hex(sh.wpc()) +
-               " may not have written yet (needs s_waitcnt vmcnt)");
+  [[gnu::cold]] void report_dma(const WaveState& s, const Inst& in, uint32_t b, Shadow sh) {
+    report(s, in, "lds-dma-pending", [&] {
+      return "accesses LDS byte " + hex(b) + " that this wave's LDS-DMA at " + hex(sh.wpc()) +
+             " may not have written yet (needs s_waitcnt vmcnt)";
+    });
   }
-  [[gnu::cold]] void report_war(const Inst& in, uint32_t b, int other) {
-    report(in, "lds-race-war",
-           "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
-               " of the workgroup read with no s_barrier in between");
+  [[gnu::cold]] void report_war(const WaveState& s, const Inst& in, uint32_t b, int other) {
+    report(s, in, "lds-race-war", [&] {
+      return "writes LDS byte " + hex(b) + " that wave " + std::to_string(other) +
+             " of the workgroup read with no s_barrier in between";
+    });
   }
 
   void lds_access(WaveState& s, const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind) {
@@ -552,7 +612,7 @@ struct Checker::Impl {
         Snapshot snap = snapshot_of(g, awriter - 1u, epoch, known);
         if (!known || snap.ds < uint32_t(va)) {
           reported_raw = true;
-          report_raw(in, write, b,
+          report_raw(s, in, write, b,
                      Shadow{uint32_t(va) | ((va >> 40) << 32), Shadow::pack_r(0, 0, awriter, kAtomicWrite), 0});
         }
       }
@@ -562,21 +622,21 @@ struct Checker::Impl {
         uint32_t retired = (v.wflags() & kDmaWrite) ? snap.vm : snap.ds;
         if (!known || retired < v.wseq()) {
           reported_raw = true;
-          report_raw(in, write, b, Shadow{vw, vr, va});
+          report_raw(s, in, write, b, Shadow{vw, vr, va});
         }
       }
       // The wave's own LDS-DMA lands in LDS only when vmcnt retires it.
       if (writer == me + 1 && (v.wflags() & kDmaWrite) && s.vm_retired < v.wseq() && !reported_dma &&
           kind != LdsAccess::DmaWrite) {
         reported_dma = true;
-        report_dma(in, b, Shadow{vw, vr, va});
+        report_dma(s, in, b, Shadow{vw, vr, va});
       }
       uint16_t rmask = v.repoch() == epoch ? v.rmask() : 0;
       Shadow nv;
       if (write) {
         if ((rmask & ~my_bit) && !reported_war && !atomic) {
           reported_war = true;
-          report_war(in, b, std::countr_zero(uint32_t(rmask & ~my_bit)));
+          report_war(s, in, b, std::countr_zero(uint32_t(rmask & ~my_bit)));
         }
         nv.w = seq | (uint64_t(uint32_t(in.pc)) << 32);
         nv.r = Shadow::pack_r(epoch, atomic ? uint16_t(rmask | my_bit) : 0, uint8_t(me + 1), new_flags);
@@ -648,7 +708,23 @@ std::vector<std::string> Checker::diagnostics() const {
   std::lock_guard lock(impl_->find_mu);
   std::vector<std::string> out;
   out.reserve(impl_->findings.size());
-  for (auto& [k, v] : impl_->findings) out.push_back(v);
+  for (auto& [k, v] : impl_->findings) out.push_back(v.message);
+  return out;
+}
+
+std::vector<Finding> Checker::findings() const {
+  std::lock_guard lock(impl_->find_mu);
+  std::vector<Finding> out;
+  out.reserve(impl_->findings.size());
+  for (auto& [k, v] : impl_->findings)
+    out.push_back({k.pc, k.rule, v.inst, v.message, v.count, v.first_wg, v.first_wave});
+  return out;
+}
+
+std::vector<std::string> checker_rule_tags() {
+  std::vector<std::string> out = {"pending-read", "pending-write", "lds-race", "lds-race-waw", "lds-race-war",
+                                  "lds-dma-pending"};
+  for (const std::string& t : hazard_tags()) out.push_back(t);
   return out;
 }
 

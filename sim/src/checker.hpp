@@ -25,6 +25,11 @@
 // lds-race-waw, lds-race-war, lds-dma-pending. A dynamic checker: it sees the paths a launch
 // executes, so code a test's inputs never reach is not checked.
 //
+// Findings never stop a run: each (pc, rule) keeps the number of times a wave broke the rule
+// there (one instruction breaking it for several registers counts once) and the message of
+// the first occurrence in the smallest (workgroup, wave), so the kept text does not depend on
+// the thread count (LDS-race detection itself depends on the wave interleaving).
+//
 // Threading: state per wave (Wave::checker_state) and per workgroup; all calls of one
 // workgroup come from one thread. Only the findings set and the workgroup table lock.
 #pragma once
@@ -37,6 +42,19 @@
 
 namespace hipasm::sim {
 
+// One rule broken at one instruction, over a whole launch.
+struct Finding {
+  uint64_t pc = 0;
+  std::string rule;     // tag: "pending-read", "hazard mfma-read", ...
+  std::string inst;     // instruction text
+  std::string message;  // the diagnostic line of the first occurrence
+  uint64_t count = 0;   // occurrences (wave-instructions that broke the rule here)
+  uint32_t first_workgroup = 0, first_wave = 0;  // linear workgroup id, wave in the group
+};
+
+// Every rule tag the checker can report (the fixed ones, then "hazard <id>" per hazard rule).
+std::vector<std::string> checker_rule_tags();
+
 class Checker final : public Observer {
  public:
   Checker();
@@ -48,8 +66,10 @@ class Checker final : public Observer {
   void on_wave_end(const Wave& w) override;
   void on_workgroup_end(uint32_t workgroup) override;
 
-  // Sorted, deduplicated findings so far.
+  // Sorted, deduplicated findings so far (the messages of findings()).
   std::vector<std::string> diagnostics() const;
+  // The same, sorted by (pc, rule), with counts.
+  std::vector<Finding> findings() const;
 
   struct Impl;
 

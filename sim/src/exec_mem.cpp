@@ -12,11 +12,16 @@
 // - Scratch (SCRATCH and private FLAT): lane L's private byte `off` lives at
 //   Wave::scratch_base + L * scratch_lane_stride + off; off must be < scratch_lane_stride.
 // - MUBUF: V# = base[47:0], stride[61:48], swizzle_enable bit 63, num_records dword 2,
-//   add_tid_enable dword3 bit 23. Address = base + soffset + inst_offset + voffset
-//   + stride * index (index = vindex [+ lane id]). Range check per dword (per element for
-//   sub-dword): raw (stride 0): voffset + inst_offset + 4k + size <= num_records; structured:
-//   index < num_records. Out of range: loads return 0, stores and atomics do nothing.
-//   soffset is not part of the range check. Swizzled resources are rejected (error).
+//   add_tid_enable dword3 bit 23. Address = base + offset, offset = soffset + inst_offset
+//   + voffset + stride * index (index = vindex [+ lane id]), computed without wrapping.
+//   Range check (CDNA3 ISA "Range Checking", as AMD's kernels use it): structured buffer
+//   (IDXEN and stride != 0): index < num_records; raw buffer (everything else, also a strided
+//   V# without IDXEN): offset + 4k + 4 <= num_records for dword k of a dword/x2/x3/x4 access,
+//   offset + size <= num_records for a sub-dword access, typed (format) access or atomic (all
+//   or nothing); ADD_TID_ENABLE without IDXEN (private buffer): no check. Out of range is
+//   defined behaviour: loads return 0 (LDS-DMA writes 0 to LDS), stores and atomics do
+//   nothing (returning atomics return 0). In range but outside any allocation stays a fault.
+//   Swizzled resources are rejected (error).
 // - LDS-DMA (global_load_lds_*, buffer_load_* lds): each active lane's value, widened to a
 //   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane.
 // - ds_bpermute reads 0 from an inactive source lane; ds_permute: the highest active lane
@@ -700,10 +705,18 @@ void load_lds(Wave& w, const Inst& in) {
 
 // ---- MUBUF -------------------------------------------------------------------------------
 
+// How the V# range check applies to an access (CDNA3 ISA, "Range Checking"; see the header).
+enum class BufRange : uint8_t {
+  Raw,         // byte offset (soffset + voffset + inst_offset + stride * index) vs num_records
+  Structured,  // IDXEN with a nonzero stride: index vs num_records (in records)
+  Unchecked,   // ADD_TID_ENABLE without IDXEN: the private (scratch) buffer, no range check
+};
+
 struct BufAddr {
-  uint64_t addr;     // device address of the first byte
-  uint64_t range_off;  // offset used for the raw range check (voffset + inst_offset)
+  uint64_t addr;    // device address of the first byte
+  uint64_t offset;  // byte offset from the V# base (64-bit: the sum does not wrap)
   uint32_t index;
+  BufRange range;
 };
 
 inline BufAddr buffer_address(const Wave& w, const Inst& in, const Rsrc& r, uint32_t soffset, int lane) {
@@ -717,14 +730,23 @@ inline BufAddr buffer_address(const Wave& w, const Inst& in, const Rsrc& r, uint
     voff = read_u32(w, in.src[0], lane, 0);
   }
   if (r.add_tid) index += uint32_t(lane);
-  uint64_t range_off = uint64_t(voff) + uint64_t(uint32_t(in.mod.offset));
-  uint64_t addr = r.base + soffset + range_off + uint64_t(r.stride) * index;
-  return {addr, range_off, index};
+  uint64_t offset = uint64_t(soffset) + uint64_t(voff) + uint64_t(uint32_t(in.mod.offset)) +
+                    uint64_t(r.stride) * index;
+  BufRange range = BufRange::Raw;
+  if (r.add_tid && !in.mod.idxen) range = BufRange::Unchecked;
+  else if (in.mod.idxen && r.stride != 0) range = BufRange::Structured;
+  return {r.base + offset, offset, index, range};
 }
 
+// Whether the n bytes at byte `rel` of the access are in the V# range (raw: each dword of a
+// multi-dword access on its own, the whole element otherwise).
 inline bool buffer_in_range(const Rsrc& r, const BufAddr& a, uint64_t rel, size_t n) {
-  if (r.stride == 0) return a.range_off + rel + n <= r.num_records;
-  return a.index < r.num_records;
+  switch (a.range) {
+    case BufRange::Raw: return a.offset + rel + n <= r.num_records;
+    case BufRange::Structured: return a.index < r.num_records;
+    case BufRange::Unchecked: return true;
+  }
+  return false;
 }
 
 inline Rsrc buffer_rsrc(const Wave& w, const Inst& in) {

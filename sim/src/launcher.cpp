@@ -2,6 +2,7 @@
 // libamdhip64 (hipModuleLoadData / hipModuleLaunchKernel). Both share the code-object
 // loader, so a bad code object or a wrong argument list fails the same way on both.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -19,6 +20,67 @@
 #endif
 
 namespace hipasm::rt {
+
+namespace {
+
+// launch_options::allow, checked against the checker's rule tags when the launch starts.
+class rule_filter {
+ public:
+  explicit rule_filter(const std::vector<std::string>& names) {
+    const std::vector<std::string> known = sim::checker_rule_tags();
+    for (const std::string& n : names) {
+      if (n == "all") {
+        all_ = true;
+        continue;
+      }
+      auto is = [&](const std::string& t) { return t == n || t == "hazard " + n; };
+      auto it = std::find_if(known.begin(), known.end(), is);
+      if (it == known.end()) {
+        std::string list;
+        for (const std::string& t : known) list += (list.empty() ? "" : ", ") + t;
+        throw error("unknown checker rule '" + sim::printable(n) + "' (known: all, " + list + ")");
+      }
+      tags_.push_back(*it);
+    }
+  }
+  bool operator()(const std::string& tag) const {
+    return all_ || std::find(tags_.begin(), tags_.end(), tag) != tags_.end();
+  }
+
+ private:
+  bool all_ = false;
+  std::vector<std::string> tags_;
+};
+
+}  // namespace
+
+std::string checker_summary(const launch_report& report) {
+  std::vector<const checker_finding*> order;
+  for (const checker_finding& f : report.findings) order.push_back(&f);
+  std::sort(order.begin(), order.end(), [](const checker_finding* a, const checker_finding* b) {
+    return a->rule != b->rule ? a->rule < b->rule : a->pc < b->pc;
+  });
+  auto plural = [](uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  std::string out;
+  char line[96];
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    uint64_t occurrences = 0;
+    for (; j < order.size() && order[j]->rule == order[i]->rule; ++j) occurrences += order[j]->count;
+    out += order[i]->rule + (order[i]->allowed ? " (warning): " : " (error): ") +
+           plural(j - i, "instruction", "instructions") + ", " +
+           plural(occurrences, "occurrence", "occurrences") + "\n";
+    for (; i < j; ++i) {
+      const checker_finding& f = *order[i];
+      std::snprintf(line, sizeof line, "  0x%llx  %llux  first workgroup %u wave %u  ", (unsigned long long)f.pc,
+                    (unsigned long long)f.count, f.first_workgroup, f.first_wave);
+      out += line + f.instruction + "\n";
+    }
+  }
+  return out;
+}
 
 backend backend_from_env() {
   const char* v = std::getenv("HIPASM_BACKEND");
@@ -103,10 +165,17 @@ class sim_device final : public device {
     p.trace = opts.trace;
     p.instruction_budget = opts.instruction_budget;
     p.threads = opts.threads;
+    const rule_filter allowed(opts.allow);
     if (!opts.check) return sim::run_dispatch(k.image, p, *memory_, nullptr);
     sim::Checker checker;
     rt::launch_report report = sim::run_dispatch(k.image, p, *memory_, &checker);
-    report.diagnostics = checker.diagnostics();
+    for (sim::Finding& f : checker.findings()) {
+      checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
+                        f.first_workgroup, f.first_wave, false};
+      c.allowed = allowed(c.rule);
+      (c.allowed ? report.warnings : report.diagnostics).push_back(c.message);
+      report.findings.push_back(std::move(c));
+    }
     return report;
   }
 
@@ -175,6 +244,7 @@ class hip_device final : public device {
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
     const sim::KernelInfo& k = m->code.kernel(kernel);
     sim::check_launch(k, grid_blocks, block, opts.dynamic_lds);
+    rule_filter{opts.allow};  // a bad rule name fails here as on the simulator
     // The runtime fills the hidden arguments itself; it takes the explicit ones packed at
     // their metadata offsets.
     std::vector<uint8_t> packed =

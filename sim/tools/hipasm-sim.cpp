@@ -55,6 +55,9 @@ const char* const kHelp =
     "  --budget N          maximum wave-instructions before the run counts as a hang\n"
     "  --trace             print every executed instruction and the registers it wrote\n"
     "  --no-check          skip the checker (to measure raw simulation speed)\n"
+    "  --allow RULE        report checker RULE (e.g. hazard valu-sgpr-valu, or just valu-sgpr-valu;\n"
+    "                      pending-read, lds-race, ...) as a warning, not an error; repeatable\n"
+    "  --warn-only         report every checker rule as a warning (--allow all)\n"
     "  --arg SPEC          the kernel's explicit arguments, in order; SPEC is one of\n"
     "      in=FILE         a buffer initialised from the raw bytes of FILE\n"
     "      out=FILE:BYTES  a zeroed buffer of BYTES bytes, written to FILE after the run\n"
@@ -62,8 +65,9 @@ const char* const kHelp =
     "      i32=N u32=N i64=N u64=N f32=X   a scalar value (also i8, u8, i16, u16, f64;\n"
     "                      a small struct argument takes the integer of its size)\n"
     "\n"
-    "Exit status: 0 success, 1 error, 2 bad command line, 3 the checker reported problems\n"
-    "(printed on stdout, one per line). Errors are one line on stderr.\n";
+    "Exit status: 0 success, 1 error, 2 bad command line, 3 the checker reported problems not\n"
+    "allowed (printed on stdout, one per line, warnings prefixed \"warning: \", then a summary by\n"
+    "rule and pc). Errors are one line on stderr.\n";
 
 std::string dims_str(const hipasm::rt::dim3& d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
@@ -321,6 +325,11 @@ run_options parse_run(const std::vector<std::string>& argv) {
     } else if (opt == "--no-check") {
       if (inline_value) throw usage_error("--no-check takes no value");
       o.launch.check = false;
+    } else if (opt == "--allow") {
+      o.launch.allow.push_back(take());
+    } else if (opt == "--warn-only") {
+      if (inline_value) throw usage_error("--warn-only takes no value");
+      o.launch.allow.push_back("all");
     } else if (opt == "--arg") {
       o.args.push_back(parse_arg(take()));
     } else {
@@ -411,10 +420,16 @@ int run(const run_options& o) {
     out.file.write(data);
   }
   for (const auto& d : report.diagnostics) std::printf("%s\n", d.c_str());
-  std::printf("hipasm-sim: %s grid %s block %s: %llu wave-instructions, %llu lane-operations, %zu checker finding%s\n",
+  for (const auto& d : report.warnings) std::printf("warning: %s\n", d.c_str());
+  if (!report.findings.empty())
+    std::printf("hipasm-sim: checker summary by rule and pc:\n%s", hipasm::rt::checker_summary(report).c_str());
+  std::printf("hipasm-sim: %s grid %s block %s: %llu wave-instructions, %llu lane-operations, %zu checker finding%s",
               sim::printable(k.name).c_str(), dims_str(o.grid).c_str(), dims_str(o.block).c_str(),
               (unsigned long long)report.instructions, (unsigned long long)report.lane_operations,
               report.diagnostics.size(), report.diagnostics.size() == 1 ? "" : "s");
+  if (!report.warnings.empty())
+    std::printf(", %zu warning%s", report.warnings.size(), report.warnings.size() == 1 ? "" : "s");
+  std::printf("\n");
   std::fflush(stdout);
   if (!report.diagnostics.empty()) {
     std::fprintf(stderr, "hipasm-sim: error: the checker reported %zu problem%s (listed on stdout)\n",

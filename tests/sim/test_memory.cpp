@@ -221,7 +221,7 @@ TEST_CASE("memory: buffer out-of-range loads read 0 and stores are dropped", "[m
   w.sgpr[9] = uint32_t(buf >> 32) & 0xffff;
   w.sgpr[10] = 16;
   w.sgpr[11] = 0x00020000;
-  w.sgpr[12] = 4;  // soffset: not part of the range check
+  w.sgpr[12] = 4;  // soffset: part of the range-checked offset (CDNA3; see test_mubuf_range.cpp)
   set_lanes(w, 1, [](int l) { return l * 4; });
   Modifiers m = off(0);
   m.offen = true;
@@ -229,8 +229,8 @@ TEST_CASE("memory: buffer out-of-range loads read 0 and stores are dropped", "[m
   g.issue(0, ld);
   for (int l = 0; l < kLanes; ++l)
     for (int k = 0; k < 4; ++k) {
-      uint32_t o = uint32_t(l) * 4 + 4u * k;                   // range-checked offset
-      uint32_t want = o + 4 <= 16 ? init[(o + 4) / 4] : 0u;  // address adds soffset 4
+      uint32_t o = 4 + uint32_t(l) * 4 + 4u * k;  // range-checked offset: soffset + voffset + 4k
+      uint32_t want = o + 4 <= 16 ? init[o / 4] : 0u;
       CHECK(w.v(4 + k)[l] == want);
     }
   // Stores past num_records do nothing (even though the allocation is larger).

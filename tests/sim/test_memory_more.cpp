@@ -75,7 +75,7 @@ TEST_CASE("memory more: buffer_load_format 32-bit formats pass the bits through"
   w.sgpr[3] = 4;
   g.issue(0, assemble("buffer_load_format_xy v[2:3], v1, s[4:7], s3 offen offset:4"));
   for (int l = 0; l < kLanes; ++l) {
-    bool in = uint32_t(l) * 8 + 4 + 8 <= 100;
+    bool in = 4 + uint32_t(l) * 8 + 4 + 8 <= 100;  // soffset + voffset + offset + element
     CHECK(w.v(2)[l] == (in ? data[size_t(l) * 2 + 2] : 0u));
     CHECK(w.v(3)[l] == (in ? data[size_t(l) * 2 + 3] : 0u));
   }

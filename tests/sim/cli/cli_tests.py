@@ -305,6 +305,20 @@ def group_run():
         failures.append(f"lds_racy: expected exit 3 with the race on stdout, got {status}: {out.strip()!r} {err.strip()!r}")
     status, out, err = run(["run", CO, "lds_racy", "--grid", "1", "--block", "512", "--no-check",
                             "--arg", f"out={os.path.join(WORK, 'racy.bin')}:2048"], expect_ok=True)
+    # --allow RULE / --warn-only: the same findings as warnings with a summary by rule and pc, exit 0;
+    # another rule allowed leaves it an error; an unknown rule name is an error line.
+    racy = ["run", CO, "lds_racy", "--grid", "1", "--block", "512", "--arg", f"out={os.path.join(WORK, 'racy.bin')}:2048"]
+    for extra in (["--allow", "lds-race"], ["--warn-only"], ["--allow=all"]):
+        status, out, err = run(racy + extra, expect_ok=True)
+        if status == 0 and ("warning: " not in out or "lds-race (warning): 1 instruction" not in out
+                            or "first workgroup 0 wave" not in out or "1 warning" not in out):
+            failures.append(f"lds_racy {extra}: expected the race as a warning with a summary: {out.strip()!r}")
+    status, out, err = run(racy + ["--allow", "hazard mfma-read"], expect_ok=False)
+    if status != 3 or "lds-race (error)" not in out:
+        failures.append(f"lds_racy --allow mfma-read: expected exit 3 with the race an error: {status} {out.strip()!r}")
+    status, out, err = run(racy + ["--allow", "no-such-rule"], expect_ok=False)
+    if status == 3 or "unknown checker rule 'no-such-rule'" not in err:
+        failures.append(f"--allow no-such-rule: expected an error naming the rule, got {status}: {err.strip()!r}")
     # --seed (random wave interleaving) and --threads must not change the result.
     res2 = os.path.join(WORK, "ids2.bin")
     status, out, err = run(["run", CO, "ids_3d", "--grid", "1", "--block", "4,4,4", "--seed", "12345", "--threads", "2",

@@ -57,14 +57,38 @@ struct launch_options {
   unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
   bool check = true;                   // sim: run the checker (pending results, hazards, LDS
                                        // races); off only to measure raw simulation speed
+  // sim: checker rules whose findings are warnings, not errors (for code that breaks a rule
+  // knowingly, such as AMD's production kernels): a rule tag as the findings print it
+  // ("pending-read", "hazard valu-sgpr-valu"), a hazard id alone ("valu-sgpr-valu"), or "all".
+  // An unknown name throws. Default: none (strict, as hipasm's own kernels are checked).
+  std::vector<std::string> allow;
 };
 
-// What the checker found; empty when the kernel is clean. Fatal errors throw instead.
+// One checker rule broken at one instruction (sim), over the whole launch.
+struct checker_finding {
+  uint64_t pc = 0;
+  std::string rule;         // "pending-read", "hazard mfma-read", ...
+  std::string instruction;  // the instruction text
+  std::string message;      // the diagnostic line of the first occurrence
+  uint64_t count = 0;       // wave-instructions that broke the rule at this pc
+  uint32_t first_workgroup = 0, first_wave = 0;  // linear workgroup id, wave in the group
+  bool allowed = false;     // the rule is in launch_options::allow: a warning
+};
+
+// What the checker found; empty when the kernel is clean. Fatal errors throw instead. A run
+// with findings always finishes; only `diagnostics` (the rules not allowed) are errors.
 struct launch_report {
-  std::vector<std::string> diagnostics;  // "0x1a4: v_add_u32 v1, v2, v3: <rule>"
+  std::vector<std::string> diagnostics;  // errors: "0x1a4: v_add_u32 v1, v2, v3: [rule] ..."
+  std::vector<std::string> warnings;     // findings of allowed rules, same format
+  std::vector<checker_finding> findings; // all findings, by (pc, rule), with counts
   uint64_t instructions = 0;             // wave-instructions executed
   uint64_t lane_operations = 0;
 };
+
+// The findings grouped by rule, then pc: per rule a line "<rule> (error|warning): N
+// instruction(s), M occurrence(s)", then per pc "  0x<pc>  <count>x  first workgroup W wave V
+// <instruction>". Empty when there are no findings.
+std::string checker_summary(const launch_report& report);
 
 class module {
  public:
