@@ -202,11 +202,12 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
   if (k.sgpr_dispatch_id) put2(0);
   if (k.sgpr_flat_scratch_init) put2(scratch_base);
   if (k.sgpr_private_segment_size) w.sgpr[s++] = w.scratch_lane_stride;
-  // Preloaded kernel arguments (gfx940+ kernarg preload) fill the remaining user SGPRs.
-  for (unsigned i = 0; s < k.user_sgpr_count && s < kNumSgprs; ++i, ++s) {
+  // Preloaded kernel arguments (gfx940+): kernarg_preload_length dwords of the kernarg segment
+  // from dword kernarg_preload_offset, in the user SGPRs right after the enabled ones.
+  for (unsigned i = 0; i < k.kernarg_preload_length && s < kNumSgprs; ++i, ++s) {
     uint32_t v = 0;
-    size_t off = size_t(k.kernarg_preload_offset) * 4 + size_t(i) * 4;
-    if (off + 4 <= p.kernarg.size()) std::memcpy(&v, p.kernarg.data() + off, 4);
+    const size_t off = (size_t(k.kernarg_preload_offset) + i) * 4;
+    if (off < p.kernarg.size()) std::memcpy(&v, p.kernarg.data() + off, std::min<size_t>(4, p.kernarg.size() - off));
     w.sgpr[s] = v;
   }
   s = std::max<unsigned>(s, k.user_sgpr_count);

@@ -57,6 +57,9 @@ struct launch_options {
   unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
   bool check = true;                   // sim: run the checker (pending results, hazards, LDS
                                        // races); off only to measure raw simulation speed
+  uint32_t kernarg_size = 0;           // bytes of kernarg segment at least (0: the metadata's
+                                       // .kernarg_segment_size); bytes past the metadata's are
+                                       // zero, as when a host passes a longer argument struct
 };
 
 // What the checker found; empty when the kernel is clean. Fatal errors throw instead.
