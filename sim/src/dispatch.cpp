@@ -60,6 +60,12 @@ void trace_inst(std::FILE* out, const Wave& w, const Inst& in, uint64_t old_exec
                 bool old_scc) {
   std::fprintf(out, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s", w.workgroup_id[0], w.workgroup_id[1],
                w.workgroup_id[2], w.wave_in_group, in.pc, in.text.c_str());
+  // A direct branch: the text is llvm-objdump-22's (the raw 16-bit field, 65534 for -2);
+  // like objdump's <symbol+offset> annotation, say where it goes, with the signed offset.
+  for (int i = 0; i < in.num_src; ++i)
+    if (in.src[i].kind == Operand::Label)
+      std::fprintf(out, " <target 0x%" PRIx64 ", offset %d>", uint64_t(in.src[i].imm),
+                   int(int16_t(in.mod.simm16)));
   bool any = false;
   auto sep = [&] {
     std::fputs(any ? ", " : "  ->  ", out);

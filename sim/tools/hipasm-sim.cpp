@@ -159,15 +159,16 @@ void print_info(const std::string& path, const sim::CodeObject& co) {
     std::printf("\nkernel %s\n", sim::printable(k.name).c_str());
     std::printf("  symbol %s at 0x%llx, entry 0x%llx (code_entry_byte_offset %lld)\n",
                 sim::printable(k.symbol).c_str(), (unsigned long long)k.descriptor_vaddr,
-                (unsigned long long)k.image.entry, (long long)d.kernel_code_entry_byte_offset);
+                (unsigned long long)(k.descriptor_vaddr + uint64_t(d.kernel_code_entry_byte_offset)),
+                (long long)d.kernel_code_entry_byte_offset);
     std::printf("  kernarg_size %llu (align %llu)%s, group_segment_fixed_size %u, private_segment_fixed_size %u\n",
                 (unsigned long long)k.kernarg_segment_size, (unsigned long long)k.kernarg_segment_align,
                 d.kernarg_size ? "" : " from the metadata (descriptor kernarg_size 0: unspecified)",
                 d.group_segment_fixed_size, d.private_segment_fixed_size);
     if (d.kernarg_preload_length)
-      std::printf("  kernarg preload: %u dwords from dword %u into s%u..s%u; execution starts at entry + 256\n",
+      std::printf("  kernarg preload: %u dwords from dword %u into s%u..s%u; execution starts at entry + 256 = 0x%llx\n",
                   d.kernarg_preload_length, d.kernarg_preload_offset, d.enabled_user_sgprs(),
-                  d.enabled_user_sgprs() + d.kernarg_preload_length - 1);
+                  d.enabled_user_sgprs() + d.kernarg_preload_length - 1, (unsigned long long)k.image.entry);
     std::printf("  vgpr_count %llu, agpr_count %llu, accum_offset %u, allocated vgprs %u (granule %u)\n",
                 (unsigned long long)k.vgpr_count, (unsigned long long)k.agpr_count, d.accum_offset,
                 d.allocated_vgprs(), d.granulated_workitem_vgpr_count);
