@@ -181,12 +181,12 @@ count_loop:
 	s_load_dwordx2 s[4:5], s[0:1], 0x0
 	s_load_dword s6, s[0:1], 0x8
 	s_mov_b32 s7, 3
+	s_waitcnt lgkmcnt(0)
 .Lloop:
 	s_add_u32 s6, s6, 1
 	s_sub_u32 s7, s7, 1
 	s_cmp_lg_u32 s7, 0
 	s_cbranch_scc1 .Lloop
-	s_waitcnt lgkmcnt(0)
 	v_mov_b32_e32 v1, s6
 	v_lshlrev_b32_e32 v0, 2, v0
 	global_store_dword v0, v1, s[4:5]
