@@ -34,6 +34,12 @@ def run(args, expect_ok):
     return p.returncode, out, err
 
 
+def block(text, kernel):
+    """The `info` lines of one kernel ("" when it is not listed)."""
+    parts = text.split(f"\nkernel {kernel}\n")
+    return parts[1].split("\nkernel ")[0] if len(parts) > 1 else ""
+
+
 def ints(path, n):
     return list(struct.unpack(f"<{n}i", open(path, "rb").read(4 * n)))
 
@@ -50,10 +56,10 @@ def main():
     status, text, err = run(["info", co], True)
     if "target amdgcn-amd-amdhsa--gfx942 (from e_flags" not in text:
         failures.append(f"info does not print the target from e_flags: {text[:200]!r}")
-    zero = text.split("\nkernel zero_kernarg_size\n")[1].split("\nkernel ")[0]
+    zero = block(text, "zero_kernarg_size")
     if "kernarg_size 24 (align 8) from the metadata (descriptor kernarg_size 0: unspecified)" not in zero:
         failures.append(f"info zero_kernarg_size: {zero!r}")
-    pre = text.split("\nkernel preload_offset\n")[1].split("\nkernel ")[0]
+    pre = block(text, "preload_offset")
     if "kernarg preload: 2 dwords from dword 3 into s4..s5" not in pre:
         failures.append(f"info preload_offset: {pre!r}")
 
