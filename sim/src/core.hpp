@@ -334,6 +334,8 @@ struct KernelImage {            // filled by the loader (elf.cpp) from the code 
   uint64_t code_vaddr = 0;      // vaddr of code[0]
   uint64_t entry = 0;           // vaddr of the kernel's first instruction (with kernarg
                                 // preloading, 256 bytes past the descriptor's entry)
+  std::vector<std::pair<uint64_t, std::string>> code_symbols;  // (vaddr, name) in the code, sorted:
+                                // --trace names branch targets with them as llvm-objdump-22 does
   uint64_t code_base = 0;       // device address where vaddr 0 of the code object is mapped
                                 // (s_getpc returns code_base + pc); 0 if not mapped
   // kernel descriptor

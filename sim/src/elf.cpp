@@ -268,6 +268,24 @@ class elf_reader {
     return nullptr;
   }
 
+  // Named function and label symbols inside [begin, end), sorted by address (what
+  // llvm-objdump-22 names branch targets with: AMD's asm kernels keep label_XXXX symbols).
+  std::vector<std::pair<uint64_t, std::string>> code_symbols(uint64_t begin, uint64_t end) const {
+    constexpr uint8_t kSttNotype = 0, kSttFunc = 2;
+    std::vector<std::pair<uint64_t, std::string>> out;
+    for (const auto& s : symbols_) {
+      const uint8_t type = s.info & 0xf;
+      if ((type != kSttNotype && type != kSttFunc) || s.name.empty() || s.shndx == kShnUndef ||
+          s.value < begin || s.value >= end)
+        continue;
+      out.emplace_back(s.value, s.name);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              out.end());
+    return out;
+  }
+
   // The loaded section holding [vaddr, vaddr+len), with its file bytes.
   const section* section_at(uint64_t vaddr, uint64_t len) const {
     for (const auto& s : sections_) {
@@ -558,6 +576,7 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   const auto text = elf.bytes_at(*code, code->addr, code->size);
   im.code.assign(text.begin(), text.end());
   im.code_vaddr = code->addr;
+  im.code_symbols = elf.code_symbols(code->addr, code->addr + code->size);
   im.entry = start;
   im.group_segment_fixed_size = kd.group_segment_fixed_size;
   im.private_segment_fixed_size = kd.private_segment_fixed_size;

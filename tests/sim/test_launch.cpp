@@ -217,25 +217,37 @@ TEST_CASE("the target ID comes from e_flags when the metadata has no amdhsa.targ
   CHECK(clang.target == sim::target_id_from_e_flags(clang.e_flags));
 }
 
-TEST_CASE("--trace prints a branch as llvm-objdump-22 does, with its target and signed offset", "[launch][trace]") {
+TEST_CASE("--trace prints branches as llvm-objdump-22 does, with the target and signed offset", "[launch][trace]") {
   const auto co = sim::load_code_object(sim::read_file_bytes(kAsm));
   const sim::KernelInfo& k = co.kernel("count_loop");
-  // llvm-objdump-22's text of the backward branch.
-  const std::string dis = simtest::shell_output("llvm-objdump-22 -d --mcpu=gfx942 --disassemble-symbols=count_loop " + kAsm);
-  const size_t at = dis.find("s_cbranch_scc1");
-  REQUIRE(at != std::string::npos);
-  const std::string line = dis.substr(at, dis.find('\n', at) - at);
-  const std::string objdump_text = line.substr(0, line.find("  "));  // "s_cbranch_scc1 65532"
+  // llvm-objdump-22's lines of the two branches: "s_cbranch_scc1 count_loop_head" (a symbol at
+  // the target) and "s_branch 1 ... <count_loop_head+0x18>" (none: the nearest one before it).
+  const std::string dis = simtest::shell_output("llvm-objdump-22 -d --mcpu=gfx942 --disassemble-symbols=count_loop,count_loop_head " + kAsm);
+  struct branch {
+    std::string text;   // the instruction as objdump prints it, with its <...> annotation if any
+    uint64_t pc = 0, target = 0;
+  };
   const auto address_of = [&](size_t pos) {  // the "// 000000001720: ..." address of a line
     const size_t c = dis.find("// ", pos);
     return std::stoull(dis.substr(c + 3, dis.find(':', c) - c - 3), nullptr, 16);
   };
-  const uint64_t pc = address_of(at);
-  // The loop head, where the branch goes: the first s_add_u32 s6.
-  const size_t head = dis.find("s_add_u32 s6, s6, 1");
-  REQUIRE(head != std::string::npos);
-  const uint64_t target = address_of(head);
-  REQUIRE(target < pc);
+  const auto objdump_branch = [&](const std::string& mnemonic, const std::string& target_line) {
+    branch b;
+    const size_t at = dis.find("\t" + mnemonic + " ");
+    REQUIRE(at != std::string::npos);
+    const std::string line = dis.substr(at + 1, dis.find('\n', at + 1) - at - 1);
+    b.text = line.substr(0, line.find("  "));
+    if (const size_t lt = line.find(" <"); lt != std::string::npos) b.text += line.substr(lt);
+    b.pc = address_of(at);
+    const size_t t = dis.find(target_line);
+    REQUIRE(t != std::string::npos);
+    b.target = address_of(t);
+    return b;
+  };
+  const branch back = objdump_branch("s_cbranch_scc1", "s_add_u32 s6, s6, 1");
+  const branch fwd = objdump_branch("s_branch", "v_mov_b32_e32 v1, s6");
+  CHECK(back.text == "s_cbranch_scc1 count_loop_head");
+  CHECK(fwd.text.find("s_branch 1 <count_loop_head+0x") == 0);
   sim::Memory mem;
   const uint64_t out = mem.alloc(256);
   sim::DispatchParams p;
@@ -255,11 +267,13 @@ TEST_CASE("--trace prints a branch as llvm-objdump-22 does, with its target and 
   size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
   std::fclose(f);
-  char want[160];
-  std::snprintf(want, sizeof want, "%s <target 0x%llx, offset %lld>", objdump_text.c_str(),
-                (unsigned long long)target, (long long)(int64_t(target) - int64_t(pc) - 4) / 4);
   INFO(text);
-  CHECK(text.find(want) != std::string::npos);
+  for (const branch& b : {back, fwd}) {
+    char want[200];
+    std::snprintf(want, sizeof want, "0x%llx: %s (0x%llx, offset %lld)", (unsigned long long)b.pc, b.text.c_str(),
+                  (unsigned long long)b.target, (long long)(int64_t(b.target) - int64_t(b.pc) - 4) / 4);
+    CHECK(text.find(want) != std::string::npos);
+  }
   int32_t v;
   mem.read(out, &v, 4);
   CHECK(v == n + 3);

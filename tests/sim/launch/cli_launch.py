@@ -12,6 +12,7 @@ Usage: cli_launch.py HIPASM_SIM CODE_OBJECT WORKDIR
 Errors must be one line on stderr, "hipasm-sim: error: ...", with a non-zero status.
 """
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -108,8 +109,11 @@ def main():
     # --trace: the backward branch with its target and signed offset
     status, text, err = run(["run", co, "count_loop", "--grid", "1", "--block", "64", "--trace",
                              "--arg", f"out={out}:256", "--arg", "i32=10"], True)
-    if "s_cbranch_scc1 65532 <target 0x" not in text or ", offset -4>" not in text:
-        failures.append(f"--trace branch text: {[l for l in text.splitlines() if 'cbranch' in l][:1]}")
+    branches = [l for l in text.splitlines() if "branch" in l]
+    if not any(re.search(r"s_cbranch_scc1 count_loop_head \((0x[0-9a-f]+), offset -4\)  ->  pc=\1$", l) for l in branches):
+        failures.append(f"--trace backward branch text: {branches[:1]}")
+    if not any("s_branch 1 <count_loop_head+0x18> (0x" in l and ", offset 1)" in l for l in branches):
+        failures.append(f"--trace forward branch text: {branches[-1:]}")
 
     for f in failures:
         print("FAIL:", f)

@@ -15,8 +15,9 @@
 //   16-byte segment (aiter's hosts pass a KernelArgs struct longer than the metadata: the
 //   launch must supply that many bytes, --kernarg-size).
 // optional_ptr(int* out, const int* in): out[tid] = in ? 2 * in[tid] : -1 (a null argument).
-// count_loop(int* out, int n): out[tid] = n + 3 after a 3-trip backward-branch loop (--trace
-//   prints the branch the way llvm-objdump-22 does, with its target and signed offset).
+// count_loop(int* out, int n): out[tid] = n + 3 after a 3-trip backward-branch loop to a
+//   labelled head (a symbol) and a forward branch to a .L label (none): --trace prints both
+//   the way llvm-objdump-22 does, with the target address and the signed offset.
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 6
 	.text
@@ -182,11 +183,14 @@ count_loop:
 	s_load_dword s6, s[0:1], 0x8
 	s_mov_b32 s7, 3
 	s_waitcnt lgkmcnt(0)
-.Lloop:
+count_loop_head:
 	s_add_u32 s6, s6, 1
 	s_sub_u32 s7, s7, 1
 	s_cmp_lg_u32 s7, 0
-	s_cbranch_scc1 .Lloop
+	s_cbranch_scc1 count_loop_head
+	s_branch .Ldone
+	s_trap 2
+.Ldone:
 	v_mov_b32_e32 v1, s6
 	v_lshlrev_b32_e32 v0, 2, v0
 	global_store_dword v0, v1, s[4:5]
