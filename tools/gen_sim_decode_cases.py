@@ -44,6 +44,11 @@ def variants(fmt, mnem, sig, text):
                     f"{base}_e32 v1, 0x12345678", f"{base}_e32 v1, -7", f"{base}_e32 v1, 0.5",
                     f"{base}_e32 v1, s5", f"{base}_e64 v1, -v2 clamp", f"{base}_e64 v1, |v2| mul:2",
                     f"{base}_e64 v1, s3 div:2"]
+        # SDWA with only the source selected: LLVM prints dst_sel/dst_unused for most opcodes
+        # but not for those without them (v_cvt_f32_fp8, v_cvt_pk_f32_bf8, ...).
+        if fmt == "VOP1" and toks[:1] and toks[0].startswith("vdst:v") and "src0:v1" in toks:
+            vd = "v[2:3]" if toks[0].startswith("vdst:v2") else "v1"
+            out += [f"{base}_sdwa {vd}, v5 src0_sel:WORD_1", f"{base}_sdwa {vd}, s5 clamp mul:2 src0_sel:BYTE_3"]
         if fmt == "VOP2" and sig.startswith("vdst:v1 src0:v1 src1:v1"):
             out += [f"{base}_dpp v1, v2, v3 row_shl:1 row_mask:0xf bank_mask:0xf",
                     f"{base}_dpp v1, -v2, |v3| wave_shr:1 row_mask:0xf bank_mask:0xf",

@@ -332,16 +332,20 @@ struct KernelImage {            // filled by the loader (elf.cpp) from the code 
   std::string name;
   std::vector<uint8_t> code;    // the whole .text section
   uint64_t code_vaddr = 0;      // vaddr of code[0]
-  uint64_t entry = 0;           // vaddr of the kernel's first instruction
+  uint64_t entry = 0;           // vaddr of the kernel's first instruction (with kernarg
+                                // preloading, 256 bytes past the descriptor's entry)
+  std::vector<std::pair<uint64_t, std::string>> code_symbols;  // (vaddr, name) in the code, sorted:
+                                // --trace names branch targets with them as llvm-objdump-22 does
   uint64_t code_base = 0;       // device address where vaddr 0 of the code object is mapped
                                 // (s_getpc returns code_base + pc); 0 if not mapped
   // kernel descriptor
   uint32_t group_segment_fixed_size = 0, private_segment_fixed_size = 0, kernarg_size = 0;
   uint32_t next_free_vgpr = 0, next_free_sgpr = 0, accum_offset = 256;
   uint32_t user_sgpr_count = 0;
-  // gfx940+ kernarg preload: user SGPRs past the enabled ones hold kernarg dwords starting at
-  // this dword offset (.amdhsa_user_sgpr_kernarg_preload_offset).
-  uint32_t kernarg_preload_offset = 0;
+  // gfx940+ kernarg preload: the kernarg_preload_length user SGPRs after the enabled ones
+  // hold kernarg dwords starting at dword kernarg_preload_offset
+  // (.amdhsa_user_sgpr_kernarg_preload_length / _offset).
+  uint32_t kernarg_preload_length = 0, kernarg_preload_offset = 0;
   bool sgpr_private_segment_buffer = false, sgpr_dispatch_ptr = false, sgpr_queue_ptr = false,
        sgpr_kernarg_segment_ptr = false, sgpr_dispatch_id = false, sgpr_flat_scratch_init = false,
        sgpr_private_segment_size = false;

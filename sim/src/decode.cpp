@@ -929,7 +929,11 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       if (sdwa) {
         if (in.mod.clamp) mods += " clamp";
         if (in.mod.omod) mods += in.mod.omod == 1 ? " mul:2" : in.mod.omod == 2 ? " mul:4" : " div:2";
-        if (f != Format::VOPC) {
+        // The fp8/bf8 -> f32 converts have no dst_sel/dst_unused in their SDWA form (LLVM
+        // encodes DWORD/UNUSED_PAD and prints neither).
+        const bool fp8_to_f32 = starts(e->base, "v_cvt_f32_fp8") || starts(e->base, "v_cvt_f32_bf8") ||
+                                starts(e->base, "v_cvt_pk_f32_fp8") || starts(e->base, "v_cvt_pk_f32_bf8");
+        if (f != Format::VOPC && !fp8_to_f32) {
           static const char* un[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "?"};
           mods += std::string(" dst_sel:") + sel_name(in.mod.dst_sel) + " dst_unused:" + un[in.mod.dst_unused];
         }

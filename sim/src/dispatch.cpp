@@ -56,10 +56,43 @@ struct Shared {
   std::mutex trace_mu;
 };
 
+// The nearest symbol at or before a code address, as llvm-objdump-22 names branch targets:
+// (name, offset from it); name empty when no symbol precedes the address.
+std::pair<std::string, uint64_t> code_symbol_at(const KernelImage& k, uint64_t addr) {
+  const auto& syms = k.code_symbols;
+  auto it = std::upper_bound(syms.begin(), syms.end(), addr,
+                             [](uint64_t a, const std::pair<uint64_t, std::string>& s) { return a < s.first; });
+  if (it == syms.begin()) return {std::string(), 0};
+  --it;
+  return {it->second, addr - it->first};
+}
+
 void trace_inst(std::FILE* out, const Wave& w, const Inst& in, uint64_t old_exec, uint64_t old_vcc,
                 bool old_scc) {
-  std::fprintf(out, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s", w.workgroup_id[0], w.workgroup_id[1],
-               w.workgroup_id[2], w.wave_in_group, in.pc, in.text.c_str());
+  // A direct branch as llvm-objdump-22 prints it: the target's symbol in place of the raw
+  // 16-bit field when one is there ("s_branch label_016A"), else the raw field (65534 for -2)
+  // and <symbol+offset>; then the target address and the signed offset.
+  const Operand* label = nullptr;
+  for (int i = 0; i < in.num_src; ++i)
+    if (in.src[i].kind == Operand::Label) label = &in.src[i];
+  if (!label) {
+    std::fprintf(out, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s", w.workgroup_id[0], w.workgroup_id[1],
+                 w.workgroup_id[2], w.wave_in_group, in.pc, in.text.c_str());
+  } else {
+    const uint64_t target = uint64_t(label->imm);
+    const auto [sym, off] = code_symbol_at(*w.dispatch->image, target);
+    std::string text = in.text;
+    if (!sym.empty() && off == 0) {
+      text = text.substr(0, text.rfind(' ') + 1) + sym;
+    } else if (!sym.empty()) {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, "+0x%" PRIx64, off);
+      text += " <" + sym + hex + ">";
+    }
+    std::fprintf(out, "wg(%u,%u,%u) w%u 0x%" PRIx64 ": %s (0x%" PRIx64 ", offset %d)", w.workgroup_id[0],
+                 w.workgroup_id[1], w.workgroup_id[2], w.wave_in_group, in.pc, text.c_str(), target,
+                 int(int16_t(in.mod.simm16)));
+  }
   bool any = false;
   auto sep = [&] {
     std::fputs(any ? ", " : "  ->  ", out);
@@ -202,11 +235,12 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
   if (k.sgpr_dispatch_id) put2(0);
   if (k.sgpr_flat_scratch_init) put2(scratch_base);
   if (k.sgpr_private_segment_size) w.sgpr[s++] = w.scratch_lane_stride;
-  // Preloaded kernel arguments (gfx940+ kernarg preload) fill the remaining user SGPRs.
-  for (unsigned i = 0; s < k.user_sgpr_count && s < kNumSgprs; ++i, ++s) {
+  // Preloaded kernel arguments (gfx940+): kernarg_preload_length dwords of the kernarg segment
+  // from dword kernarg_preload_offset, in the user SGPRs right after the enabled ones.
+  for (unsigned i = 0; i < k.kernarg_preload_length && s < kNumSgprs; ++i, ++s) {
     uint32_t v = 0;
-    size_t off = size_t(k.kernarg_preload_offset) * 4 + size_t(i) * 4;
-    if (off + 4 <= p.kernarg.size()) std::memcpy(&v, p.kernarg.data() + off, 4);
+    const size_t off = (size_t(k.kernarg_preload_offset) + i) * 4;
+    if (off < p.kernarg.size()) std::memcpy(&v, p.kernarg.data() + off, std::min<size_t>(4, p.kernarg.size() - off));
     w.sgpr[s] = v;
   }
   s = std::max<unsigned>(s, k.user_sgpr_count);

@@ -33,6 +33,8 @@ constexpr size_t kEhdrSize = 64, kShdrSize = 64, kPhdrSize = 56, kSymSize = 24;
 constexpr size_t kDescriptorSize = 64;
 // The hardware takes the kernel's code address in 256-byte units (COMPUTE_PGM_LO/HI).
 constexpr uint64_t kEntryAlign = 256;
+// Kernarg preloading: CP firmware that preloads starts this far past the descriptor's entry.
+constexpr uint64_t kPreloadSkip = 256;
 
 [[noreturn]] void fail(const std::string& what) { throw rt::error("bad code object: " + what); }
 
@@ -266,6 +268,24 @@ class elf_reader {
     return nullptr;
   }
 
+  // Named function and label symbols inside [begin, end), sorted by address (what
+  // llvm-objdump-22 names branch targets with: AMD's asm kernels keep label_XXXX symbols).
+  std::vector<std::pair<uint64_t, std::string>> code_symbols(uint64_t begin, uint64_t end) const {
+    constexpr uint8_t kSttNotype = 0, kSttFunc = 2;
+    std::vector<std::pair<uint64_t, std::string>> out;
+    for (const auto& s : symbols_) {
+      const uint8_t type = s.info & 0xf;
+      if ((type != kSttNotype && type != kSttFunc) || s.name.empty() || s.shndx == kShnUndef ||
+          s.value < begin || s.value >= end)
+        continue;
+      out.emplace_back(s.value, s.name);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              out.end());
+    return out;
+  }
+
   // The loaded section holding [vaddr, vaddr+len), with its file bytes.
   const section* section_at(uint64_t vaddr, uint64_t len) const {
     for (const auto& s : sections_) {
@@ -445,16 +465,17 @@ void decode_descriptor(std::span<const uint8_t> raw, KernelDescriptor& kd, const
 
 void check_descriptor(const KernelDescriptor& kd, const std::string& where) {
   if (kd.wavefront_size32) fail(where + ": wave32 descriptor (gfx942 runs wave64 only)");
-  if (kd.kernarg_preload_length)
-    fail(where + ": kernarg preloading (" + std::to_string(kd.kernarg_preload_length) +
-         " SGPRs) is not supported by hipasm-sim");
   if (kd.vgpr_workitem_id > 2) fail(where + ": enable_vgpr_workitem_id 3 is reserved");
-  const uint32_t needed = 4 * kd.private_segment_buffer + 2 * kd.dispatch_ptr + 2 * kd.queue_ptr +
-                          2 * kd.kernarg_segment_ptr + 2 * kd.dispatch_id + 2 * kd.flat_scratch_init +
-                          kd.private_segment_size;
+  const uint32_t enabled = kd.enabled_user_sgprs();
+  // Preloaded kernarg dwords take the user SGPRs right after the enabled ones (AMDGPUUsage,
+  // "Preloaded Kernel Arguments"), so user_sgpr_count covers both.
+  const uint32_t needed = enabled + kd.kernarg_preload_length;
   if (kd.user_sgpr_count < needed)
     fail(where + ": user_sgpr_count " + std::to_string(kd.user_sgpr_count) +
-         " is less than the " + std::to_string(needed) + " user SGPRs its properties enable");
+         " is less than the " + std::to_string(needed) + " user SGPRs its properties enable" +
+         (kd.kernarg_preload_length ? " (" + std::to_string(enabled) + " + " +
+                                          std::to_string(kd.kernarg_preload_length) + " preloaded kernarg dwords)"
+                                    : std::string()));
   if (kd.user_sgpr_count > 16)
     fail(where + ": user_sgpr_count " + std::to_string(kd.user_sgpr_count) + " exceeds gfx9's 16");
 }
@@ -512,9 +533,20 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   decode_descriptor(elf.bytes_at(*kd_sec, kd_sym->value, kDescriptorSize), info.kd, where);
   check_descriptor(info.kd, where);
   const KernelDescriptor& kd = info.kd;
-  if (kd.kernarg_size != info.kernarg_segment_size)
+  // The runtime sizes the kernarg segment from the metadata (ROCclr reads .kernarg_segment_size);
+  // the descriptor's KERNARG_SIZE is a hint to CP, and 0 means "unspecified" (AMDGPUUsage), as
+  // in AMD's hand-written production kernels. A nonzero value that disagrees is a broken object.
+  if (kd.kernarg_size != 0 && kd.kernarg_size != info.kernarg_segment_size)
     fail(where + ": descriptor kernarg_size " + std::to_string(kd.kernarg_size) +
          " != metadata .kernarg_segment_size " + std::to_string(info.kernarg_segment_size));
+  if (kd.kernarg_preload_length) {
+    const uint64_t end = (uint64_t{kd.kernarg_preload_offset} + kd.kernarg_preload_length) * 4;
+    if (end > (info.kernarg_segment_size + 3) / 4 * 4)
+      fail(where + ": kernarg preload of " + std::to_string(kd.kernarg_preload_length) +
+           " dwords at dword offset " + std::to_string(kd.kernarg_preload_offset) + " ends at byte " +
+           std::to_string(end) + ", past the " + std::to_string(info.kernarg_segment_size) +
+           "-byte kernarg segment");
+  }
   if (kd.group_segment_fixed_size != info.group_segment_fixed_size)
     fail(where + ": descriptor group_segment_fixed_size " + std::to_string(kd.group_segment_fixed_size) +
          " != metadata " + std::to_string(info.group_segment_fixed_size));
@@ -531,16 +563,26 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   const section* code = elf.section_at(entry, 4);
   if (!code || !(code->flags & kShfExecinstr))
     fail(where + ": entry " + hex(entry) + " is not inside an executable section");
+  // With kernarg preloading, CP firmware that preloads starts 256 bytes past the entry: the
+  // first 256 bytes are a prologue for firmware that does not (clang: s_load the preloaded
+  // arguments and branch; AMD's asm kernels: s_trap).
+  const uint64_t start = kd.kernarg_preload_length ? entry + kPreloadSkip : entry;
+  if (start != entry && (start < code->addr || start + 4 > code->addr + code->size))
+    fail(where + ": kernarg preloading starts at entry + 256 (" + hex(start) +
+         "), which is past the end of its code section");
 
   KernelImage& im = info.image;
   im.name = info.name;
   const auto text = elf.bytes_at(*code, code->addr, code->size);
   im.code.assign(text.begin(), text.end());
   im.code_vaddr = code->addr;
-  im.entry = entry;
+  im.code_symbols = elf.code_symbols(code->addr, code->addr + code->size);
+  im.entry = start;
   im.group_segment_fixed_size = kd.group_segment_fixed_size;
   im.private_segment_fixed_size = kd.private_segment_fixed_size;
-  im.kernarg_size = kd.kernarg_size;
+  im.kernarg_size = uint32_t(info.kernarg_segment_size);
+  im.kernarg_preload_length = kd.kernarg_preload_length;
+  im.kernarg_preload_offset = kd.kernarg_preload_offset;
   im.next_free_vgpr = kd.allocated_vgprs();
   im.next_free_sgpr = kd.allocated_sgprs();
   im.accum_offset = kd.accum_offset;
@@ -576,6 +618,18 @@ std::string printable(std::string_view name) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   if (name.size() > 200) s += "...";
   return s;
+}
+
+std::string target_id_from_e_flags(uint32_t e_flags) {
+  // EF_AMDGPU_FEATURE_XNACK_V4 (bits 8-9) and EF_AMDGPU_FEATURE_SRAMECC_V4 (bits 10-11):
+  // 0 unsupported, 1 any, 2 off, 3 on. Only off/on appear in the target ID, sorted by name.
+  const auto feature = [](uint32_t state, const char* name) -> std::string {
+    if (state == 2) return std::string(":") + name + "-";
+    if (state == 3) return std::string(":") + name + "+";
+    return {};
+  };
+  return std::string("amdgcn-amd-amdhsa--gfx942") + feature((e_flags >> 10) & 3, "sramecc") +
+         feature((e_flags >> 8) & 3, "xnack");
 }
 
 size_t KernelInfo::explicit_arg_count() const {
@@ -618,6 +672,10 @@ CodeObject load_code_object(std::span<const uint8_t> bytes) {
   }
   if (!co.target.empty() && co.target.find("gfx942") == std::string::npos)
     fail("metadata target '" + printable(co.target) + "' is not gfx942");
+  if (co.target.empty()) {  // optional in the metadata; the loader (ROCr) reads the ISA from e_flags
+    co.target = target_id_from_e_flags(co.e_flags);
+    co.target_from_e_flags = true;
+  }
   const msgpack::value& kernels = require(md, "amdhsa.kernels", "code object");
   if (!kernels.is_array()) fail("metadata: amdhsa.kernels is " + kernels.brief() + ", not an array");
   std::set<std::string> names;

@@ -60,6 +60,11 @@ struct KernelDescriptor {
   // AGPRs; SGPRs in blocks of 8, as clang-22 encodes them, checked against its metadata).
   uint32_t allocated_vgprs() const { return (granulated_workitem_vgpr_count + 1) * 8; }
   uint32_t allocated_sgprs() const { return (granulated_wavefront_sgpr_count + 1) * 8; }
+  // The user SGPRs kernel_code_properties enable (before any preloaded kernarg dwords).
+  uint32_t enabled_user_sgprs() const {
+    return 4 * private_segment_buffer + 2 * dispatch_ptr + 2 * queue_ptr + 2 * kernarg_segment_ptr +
+           2 * dispatch_id + 2 * flat_scratch_init + private_segment_size;
+  }
 };
 
 struct KernelInfo {
@@ -100,7 +105,9 @@ struct CodeObject {
 
   uint8_t abi_version = 0;  // EI_ABIVERSION: 2 = code object v4, 3 = v5, 4 = v6
   uint32_t e_flags = 0;
-  std::string target;       // `amdhsa.target`, e.g. "amdgcn-amd-amdhsa--gfx942"
+  std::string target;       // `amdhsa.target`, e.g. "amdgcn-amd-amdhsa--gfx942"; when the
+                            // metadata has none (AMD's asm kernels), the target ID e_flags encode
+  bool target_from_e_flags = false;
   std::vector<uint64_t> metadata_version;  // `amdhsa.version`
   std::vector<KernelInfo> kernels;
 
@@ -108,6 +115,11 @@ struct CodeObject {
   // Throws rt::error "no kernel 'x' in the code object (it has: a, b)".
   const KernelInfo& kernel(std::string_view name) const;
 };
+
+// The target ID a gfx942 code object's e_flags encode (code object v4+: xnack and sramecc each
+// unsupported/any/off/on), spelled as clang spells amdhsa.target: "amdgcn-amd-amdhsa--gfx942",
+// "amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+".
+std::string target_id_from_e_flags(uint32_t e_flags);
 
 // Parses and validates a whole code object. Throws rt::error on anything malformed.
 CodeObject load_code_object(std::span<const uint8_t> bytes);

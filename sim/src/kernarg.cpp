@@ -97,4 +97,12 @@ std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 
   return seg;
 }
 
+void extend_kernarg(const KernelInfo& k, std::vector<uint8_t>& segment, uint32_t bytes) {
+  constexpr uint32_t kMaxKernarg = 1u << 20;  // the loader's bound on .kernarg_segment_size
+  if (bytes > kMaxKernarg)
+    throw rt::error("launch of '" + printable(k.name) + "': a kernarg segment of " + std::to_string(bytes) +
+                    " bytes exceeds " + std::to_string(kMaxKernarg));
+  if (bytes > segment.size()) segment.resize(bytes, 0);
+}
+
 }  // namespace hipasm::sim

@@ -24,4 +24,9 @@ std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid_blocks, rt
                                    const rt::kernel_args& args, uint32_t dynamic_lds,
                                    kernarg_layout layout);
 
+// A host that passes a longer argument buffer than the metadata describes (aiter's asm kernels
+// take a KernelArgs struct 16 bytes past .kernarg_segment_size): `segment` grows to `bytes`
+// with zeros. Throws rt::error past 1 MiB.
+void extend_kernarg(const KernelInfo& k, std::vector<uint8_t>& segment, uint32_t bytes);
+
 }  // namespace hipasm::sim

@@ -161,6 +161,7 @@ class sim_device final : public device {
     p.block[2] = block.z;
     p.dynamic_lds = opts.dynamic_lds;
     p.kernarg = sim::build_kernarg(k, grid_blocks, block, args, opts.dynamic_lds, sim::kernarg_layout::full);
+    sim::extend_kernarg(k, p.kernarg, opts.kernarg_size);
     p.seed = opts.seed;
     p.trace = opts.trace;
     p.instruction_budget = opts.instruction_budget;
@@ -249,6 +250,7 @@ class hip_device final : public device {
     // their metadata offsets.
     std::vector<uint8_t> packed =
         sim::build_kernarg(k, grid_blocks, block, args, opts.dynamic_lds, sim::kernarg_layout::explicit_only);
+    sim::extend_kernarg(k, packed, opts.kernarg_size);
     size_t size = packed.size();
     hipFunction_t f = nullptr;
     hip_check(hipModuleGetFunction(&f, m->handle, k.name.c_str()), "hipModuleGetFunction");

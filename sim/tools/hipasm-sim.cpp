@@ -2,7 +2,8 @@
 //
 //   hipasm-sim info CODE_OBJECT
 //   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--lds BYTES]
-//              [--seed N] [--threads N] [--budget N] [--trace] [--no-check] --arg SPEC ...
+//              [--seed N] [--threads N] [--budget N] [--kernarg-size BYTES] [--trace]
+//              [--no-check] --arg SPEC ...
 //
 // Every failure is one line on stderr, "hipasm-sim: error: ...", and a non-zero exit: the
 // tool is fed hand-edited and broken code objects, so it never crashes or dumps a trace.
@@ -33,6 +34,7 @@ namespace sim = hipasm::sim;
 constexpr int kExitError = 1;      // bad input, load or run failure
 constexpr int kExitUsage = 2;      // bad command line
 constexpr int kExitFindings = 3;   // the kernel ran, the checker reported problems
+constexpr uint32_t kMaxKernargSize = 1u << 20;  // the loader's bound on .kernarg_segment_size
 
 struct usage_error : error {
   using error::error;
@@ -53,6 +55,9 @@ const char* const kHelp =
     "  --seed N            random wave interleaving with seed N (default 0: fixed order)\n"
     "  --threads N         worker threads (default 0: all cores; results do not depend on it)\n"
     "  --budget N          maximum wave-instructions before the run counts as a hang\n"
+    "  --kernarg-size BYTES  a kernarg segment of at least BYTES (default: the metadata's\n"
+    "                      .kernarg_segment_size); bytes past the metadata's segment are zero,\n"
+    "                      as when a host passes a longer argument struct than it describes\n"
     "  --trace             print every executed instruction and the registers it wrote\n"
     "  --no-check          skip the checker (to measure raw simulation speed)\n"
     "  --allow RULE        report checker RULE (e.g. hazard valu-sgpr-valu, or just valu-sgpr-valu;\n"
@@ -62,6 +67,7 @@ const char* const kHelp =
     "      in=FILE         a buffer initialised from the raw bytes of FILE\n"
     "      out=FILE:BYTES  a zeroed buffer of BYTES bytes, written to FILE after the run\n"
     "      inout=IN:OUT    a buffer initialised from IN, written to OUT after the run\n"
+    "      null            a null pointer (device address 0) for a buffer argument\n"
     "      i32=N u32=N i64=N u64=N f32=X   a scalar value (also i8, u8, i16, u16, f64;\n"
     "                      a small struct argument takes the integer of its size)\n"
     "\n"
@@ -148,18 +154,25 @@ struct output_file {
 std::string yes_no(bool b) { return b ? "1" : "0"; }
 
 void print_info(const std::string& path, const sim::CodeObject& co) {
-  std::printf("%s: target %s, code object ABI version %u, e_flags 0x%x, %zu kernel%s\n",
-              sim::printable(path).c_str(), sim::printable(co.target).c_str(), co.abi_version,
+  std::printf("%s: target %s%s, code object ABI version %u, e_flags 0x%x, %zu kernel%s\n",
+              sim::printable(path).c_str(), sim::printable(co.target).c_str(),
+              co.target_from_e_flags ? " (from e_flags; no amdhsa.target)" : "", co.abi_version,
               co.e_flags, co.kernels.size(), co.kernels.size() == 1 ? "" : "s");
   for (const auto& k : co.kernels) {
     const auto& d = k.kd;
     std::printf("\nkernel %s\n", sim::printable(k.name).c_str());
     std::printf("  symbol %s at 0x%llx, entry 0x%llx (code_entry_byte_offset %lld)\n",
                 sim::printable(k.symbol).c_str(), (unsigned long long)k.descriptor_vaddr,
-                (unsigned long long)k.image.entry, (long long)d.kernel_code_entry_byte_offset);
-    std::printf("  kernarg_size %u (align %llu), group_segment_fixed_size %u, private_segment_fixed_size %u\n",
-                d.kernarg_size, (unsigned long long)k.kernarg_segment_align,
+                (unsigned long long)(k.descriptor_vaddr + uint64_t(d.kernel_code_entry_byte_offset)),
+                (long long)d.kernel_code_entry_byte_offset);
+    std::printf("  kernarg_size %llu (align %llu)%s, group_segment_fixed_size %u, private_segment_fixed_size %u\n",
+                (unsigned long long)k.kernarg_segment_size, (unsigned long long)k.kernarg_segment_align,
+                d.kernarg_size ? "" : " from the metadata (descriptor kernarg_size 0: unspecified)",
                 d.group_segment_fixed_size, d.private_segment_fixed_size);
+    if (d.kernarg_preload_length)
+      std::printf("  kernarg preload: %u dwords from dword %u into s%u..s%u; execution starts at entry + 256 = 0x%llx\n",
+                  d.kernarg_preload_length, d.kernarg_preload_offset, d.enabled_user_sgprs(),
+                  d.enabled_user_sgprs() + d.kernarg_preload_length - 1, (unsigned long long)k.image.entry);
     std::printf("  vgpr_count %llu, agpr_count %llu, accum_offset %u, allocated vgprs %u (granule %u)\n",
                 (unsigned long long)k.vgpr_count, (unsigned long long)k.agpr_count, d.accum_offset,
                 d.allocated_vgprs(), d.granulated_workitem_vgpr_count);
@@ -204,7 +217,7 @@ void print_info(const std::string& path, const sim::CodeObject& co) {
 // -------------------------------------------------------------------------------- run
 
 struct buffer_spec {
-  enum class kind { in, out, inout } k;
+  enum class kind { in, out, inout, null } k;
   std::string in_path, out_path;
   uint64_t bytes = 0;  // out
 };
@@ -217,9 +230,16 @@ struct arg_spec {
 };
 
 arg_spec parse_arg(const std::string& spec) {
+  if (spec == "null") {  // a buffer argument the kernel must not dereference (an optional pointer)
+    arg_spec a;
+    a.text = spec;
+    a.is_buffer = true;
+    a.buf = {buffer_spec::kind::null, "", "", 0};
+    return a;
+  }
   const size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw usage_error("--arg '" + sim::printable(spec) + "': expected KIND=VALUE (in=, out=, inout=, i32=, u32=, i64=, u64=, f32=)");
+    throw usage_error("--arg '" + sim::printable(spec) + "': expected null or KIND=VALUE (in=, out=, inout=, i32=, u32=, i64=, u64=, f32=)");
   const std::string kind = spec.substr(0, eq), val = spec.substr(eq + 1);
   const std::string what = "--arg " + sim::printable(spec);
   arg_spec a;
@@ -330,6 +350,10 @@ run_options parse_run(const std::vector<std::string>& argv) {
     } else if (opt == "--warn-only") {
       if (inline_value) throw usage_error("--warn-only takes no value");
       o.launch.allow.push_back("all");
+    } else if (opt == "--kernarg-size") {
+      o.launch.kernarg_size = parse_int<uint32_t>(take(), "--kernarg-size");
+      if (o.launch.kernarg_size > kMaxKernargSize)
+        throw usage_error("--kernarg-size: at most " + std::to_string(kMaxKernargSize) + " bytes");
     } else if (opt == "--arg") {
       o.args.push_back(parse_arg(take()));
     } else {
@@ -365,7 +389,7 @@ int run(const run_options& o) {
     const std::string where = "argument " + std::to_string(i + 1) + " (" + sim::printable(a.value_kind) + ", " +
                               std::to_string(a.size) + " bytes) of '" + sim::printable(k.name) + "'";
     if (a.pointer() && !s.is_buffer)
-      throw error(where + " is a buffer; '" + sim::printable(s.text) + "' is a scalar (use in=, out= or inout=)");
+      throw error(where + " is a buffer; '" + sim::printable(s.text) + "' is a scalar (use in=, out=, inout= or null)");
     if (!a.pointer() && s.is_buffer)
       throw error(where + " is a value; '" + sim::printable(s.text) + "' is a buffer");
     if (!a.pointer() && s.value.size() != a.size)
@@ -394,6 +418,10 @@ int run(const run_options& o) {
         case 4: add(uint32_t{}); break;
         default: add(uint64_t{}); break;
       }
+      continue;
+    }
+    if (s.buf.k == buffer_spec::kind::null) {
+      args.add(uint64_t{0});
       continue;
     }
     std::vector<uint8_t> init;

@@ -2426,6 +2426,7 @@ v_mov_b32_e32 v1, 0x12345678
 v_mov_b32_e32 v1, -7
 v_mov_b32_e32 v1, 0.5
 v_mov_b32_e32 v1, s5
+v_mov_b32_sdwa v1, v5 src0_sel:WORD_1
 v_readfirstlane_b32 s0, v4
 v_cvt_i32_f64_e32 v0, v[4:5]
 v_cvt_f64_i32_e32 v[0:1], v4
@@ -2439,6 +2440,8 @@ v_cvt_f32_i32_e32 v1, -7
 v_cvt_f32_i32_e32 v1, 0.5
 v_cvt_f32_i32_e32 v1, s5
 v_cvt_f32_i32_e64 v1, s3 div:2
+v_cvt_f32_i32_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_i32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_u32_e32 v0, v4
 v_cvt_f32_u32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_u32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2449,6 +2452,8 @@ v_cvt_f32_u32_e32 v1, -7
 v_cvt_f32_u32_e32 v1, 0.5
 v_cvt_f32_u32_e32 v1, s5
 v_cvt_f32_u32_e64 v1, s3 div:2
+v_cvt_f32_u32_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_u32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_u32_f32_e32 v0, v4
 v_cvt_u32_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_u32_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2461,6 +2466,7 @@ v_cvt_u32_f32_e32 v1, s5
 v_cvt_u32_f32_e64 v1, -v2 clamp
 v_cvt_u32_f32_e64 v1, |v2| mul:2
 v_cvt_u32_f32_e64 v1, s3 div:2
+v_cvt_u32_f32_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_i32_f32_e32 v0, v4
 v_cvt_i32_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_i32_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2473,6 +2479,7 @@ v_cvt_i32_f32_e32 v1, s5
 v_cvt_i32_f32_e64 v1, -v2 clamp
 v_cvt_i32_f32_e64 v1, |v2| mul:2
 v_cvt_i32_f32_e64 v1, s3 div:2
+v_cvt_i32_f32_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_f16_f32_e32 v0, v4
 v_cvt_f16_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f16_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2485,6 +2492,8 @@ v_cvt_f16_f32_e32 v1, s5
 v_cvt_f16_f32_e64 v1, -v2 clamp
 v_cvt_f16_f32_e64 v1, |v2| mul:2
 v_cvt_f16_f32_e64 v1, s3 div:2
+v_cvt_f16_f32_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f16_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_f16_e32 v0, v4
 v_cvt_f32_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2496,6 +2505,8 @@ v_cvt_f32_f16_e32 v1, s5
 v_cvt_f32_f16_e64 v1, -v2 clamp
 v_cvt_f32_f16_e64 v1, |v2| mul:2
 v_cvt_f32_f16_e64 v1, s3 div:2
+v_cvt_f32_f16_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_rpi_i32_f32_e32 v0, v4
 v_cvt_rpi_i32_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_rpi_i32_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2506,6 +2517,7 @@ v_cvt_rpi_i32_f32_e32 v1, -7
 v_cvt_rpi_i32_f32_e32 v1, 0.5
 v_cvt_rpi_i32_f32_e32 v1, s5
 v_cvt_rpi_i32_f32_e64 v1, -v2 clamp
+v_cvt_rpi_i32_f32_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_flr_i32_f32_e32 v0, v4
 v_cvt_flr_i32_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_flr_i32_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2516,6 +2528,7 @@ v_cvt_flr_i32_f32_e32 v1, -7
 v_cvt_flr_i32_f32_e32 v1, 0.5
 v_cvt_flr_i32_f32_e32 v1, s5
 v_cvt_flr_i32_f32_e64 v1, -v2 clamp
+v_cvt_flr_i32_f32_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_off_f32_i4_e32 v0, v4
 v_cvt_off_f32_i4_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_off_f32_i4_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2526,6 +2539,8 @@ v_cvt_off_f32_i4_e32 v1, -7
 v_cvt_off_f32_i4_e32 v1, 0.5
 v_cvt_off_f32_i4_e32 v1, s5
 v_cvt_off_f32_i4_e64 v1, s3 div:2
+v_cvt_off_f32_i4_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_off_f32_i4_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_f64_e32 v0, v[4:5]
 v_cvt_f64_f32_e32 v[0:1], v4
 v_cvt_f32_ubyte0_e32 v0, v4
@@ -2538,6 +2553,8 @@ v_cvt_f32_ubyte0_e32 v1, -7
 v_cvt_f32_ubyte0_e32 v1, 0.5
 v_cvt_f32_ubyte0_e32 v1, s5
 v_cvt_f32_ubyte0_e64 v1, s3 div:2
+v_cvt_f32_ubyte0_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_ubyte0_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_ubyte1_e32 v0, v4
 v_cvt_f32_ubyte1_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_ubyte1_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2548,6 +2565,8 @@ v_cvt_f32_ubyte1_e32 v1, -7
 v_cvt_f32_ubyte1_e32 v1, 0.5
 v_cvt_f32_ubyte1_e32 v1, s5
 v_cvt_f32_ubyte1_e64 v1, s3 div:2
+v_cvt_f32_ubyte1_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_ubyte1_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_ubyte2_e32 v0, v4
 v_cvt_f32_ubyte2_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_ubyte2_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2558,6 +2577,8 @@ v_cvt_f32_ubyte2_e32 v1, -7
 v_cvt_f32_ubyte2_e32 v1, 0.5
 v_cvt_f32_ubyte2_e32 v1, s5
 v_cvt_f32_ubyte2_e64 v1, s3 div:2
+v_cvt_f32_ubyte2_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_ubyte2_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_ubyte3_e32 v0, v4
 v_cvt_f32_ubyte3_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_ubyte3_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2568,6 +2589,8 @@ v_cvt_f32_ubyte3_e32 v1, -7
 v_cvt_f32_ubyte3_e32 v1, 0.5
 v_cvt_f32_ubyte3_e32 v1, s5
 v_cvt_f32_ubyte3_e64 v1, s3 div:2
+v_cvt_f32_ubyte3_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_ubyte3_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_u32_f64_e32 v0, v[4:5]
 v_cvt_f64_u32_e32 v[0:1], v4
 v_trunc_f64_e32 v[0:1], v[4:5]
@@ -2586,6 +2609,8 @@ v_fract_f32_e32 v1, s5
 v_fract_f32_e64 v1, -v2 clamp
 v_fract_f32_e64 v1, |v2| mul:2
 v_fract_f32_e64 v1, s3 div:2
+v_fract_f32_sdwa v1, v5 src0_sel:WORD_1
+v_fract_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_trunc_f32_e32 v0, v4
 v_trunc_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_trunc_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2598,6 +2623,8 @@ v_trunc_f32_e32 v1, s5
 v_trunc_f32_e64 v1, -v2 clamp
 v_trunc_f32_e64 v1, |v2| mul:2
 v_trunc_f32_e64 v1, s3 div:2
+v_trunc_f32_sdwa v1, v5 src0_sel:WORD_1
+v_trunc_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_ceil_f32_e32 v0, v4
 v_ceil_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_ceil_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2610,6 +2637,8 @@ v_ceil_f32_e32 v1, s5
 v_ceil_f32_e64 v1, -v2 clamp
 v_ceil_f32_e64 v1, |v2| mul:2
 v_ceil_f32_e64 v1, s3 div:2
+v_ceil_f32_sdwa v1, v5 src0_sel:WORD_1
+v_ceil_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rndne_f32_e32 v0, v4
 v_rndne_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rndne_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2622,6 +2651,8 @@ v_rndne_f32_e32 v1, s5
 v_rndne_f32_e64 v1, -v2 clamp
 v_rndne_f32_e64 v1, |v2| mul:2
 v_rndne_f32_e64 v1, s3 div:2
+v_rndne_f32_sdwa v1, v5 src0_sel:WORD_1
+v_rndne_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_floor_f32_e32 v0, v4
 v_floor_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_floor_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2634,6 +2665,8 @@ v_floor_f32_e32 v1, s5
 v_floor_f32_e64 v1, -v2 clamp
 v_floor_f32_e64 v1, |v2| mul:2
 v_floor_f32_e64 v1, s3 div:2
+v_floor_f32_sdwa v1, v5 src0_sel:WORD_1
+v_floor_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_exp_f32_e32 v0, v4
 v_exp_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_exp_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2646,6 +2679,8 @@ v_exp_f32_e32 v1, s5
 v_exp_f32_e64 v1, -v2 clamp
 v_exp_f32_e64 v1, |v2| mul:2
 v_exp_f32_e64 v1, s3 div:2
+v_exp_f32_sdwa v1, v5 src0_sel:WORD_1
+v_exp_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_log_f32_e32 v0, v4
 v_log_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_log_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2658,6 +2693,8 @@ v_log_f32_e32 v1, s5
 v_log_f32_e64 v1, -v2 clamp
 v_log_f32_e64 v1, |v2| mul:2
 v_log_f32_e64 v1, s3 div:2
+v_log_f32_sdwa v1, v5 src0_sel:WORD_1
+v_log_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rcp_f32_e32 v0, v4
 v_rcp_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rcp_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2670,6 +2707,8 @@ v_rcp_f32_e32 v1, s5
 v_rcp_f32_e64 v1, -v2 clamp
 v_rcp_f32_e64 v1, |v2| mul:2
 v_rcp_f32_e64 v1, s3 div:2
+v_rcp_f32_sdwa v1, v5 src0_sel:WORD_1
+v_rcp_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rcp_iflag_f32_e32 v0, v4
 v_rcp_iflag_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rcp_iflag_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2682,6 +2721,8 @@ v_rcp_iflag_f32_e32 v1, s5
 v_rcp_iflag_f32_e64 v1, -v2 clamp
 v_rcp_iflag_f32_e64 v1, |v2| mul:2
 v_rcp_iflag_f32_e64 v1, s3 div:2
+v_rcp_iflag_f32_sdwa v1, v5 src0_sel:WORD_1
+v_rcp_iflag_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rsq_f32_e32 v0, v4
 v_rsq_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rsq_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2694,6 +2735,8 @@ v_rsq_f32_e32 v1, s5
 v_rsq_f32_e64 v1, -v2 clamp
 v_rsq_f32_e64 v1, |v2| mul:2
 v_rsq_f32_e64 v1, s3 div:2
+v_rsq_f32_sdwa v1, v5 src0_sel:WORD_1
+v_rsq_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rcp_f64_e32 v[0:1], v[4:5]
 v_rsq_f64_e32 v[0:1], v[4:5]
 v_sqrt_f32_e32 v0, v4
@@ -2708,6 +2751,8 @@ v_sqrt_f32_e32 v1, s5
 v_sqrt_f32_e64 v1, -v2 clamp
 v_sqrt_f32_e64 v1, |v2| mul:2
 v_sqrt_f32_e64 v1, s3 div:2
+v_sqrt_f32_sdwa v1, v5 src0_sel:WORD_1
+v_sqrt_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_sqrt_f64_e32 v[0:1], v[4:5]
 v_sin_f32_e32 v0, v4
 v_sin_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
@@ -2721,6 +2766,8 @@ v_sin_f32_e32 v1, s5
 v_sin_f32_e64 v1, -v2 clamp
 v_sin_f32_e64 v1, |v2| mul:2
 v_sin_f32_e64 v1, s3 div:2
+v_sin_f32_sdwa v1, v5 src0_sel:WORD_1
+v_sin_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cos_f32_e32 v0, v4
 v_cos_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cos_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2733,6 +2780,8 @@ v_cos_f32_e32 v1, s5
 v_cos_f32_e64 v1, -v2 clamp
 v_cos_f32_e64 v1, |v2| mul:2
 v_cos_f32_e64 v1, s3 div:2
+v_cos_f32_sdwa v1, v5 src0_sel:WORD_1
+v_cos_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_not_b32_e32 v0, v4
 v_not_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_not_b32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2742,6 +2791,7 @@ v_not_b32_e32 v1, 0x12345678
 v_not_b32_e32 v1, -7
 v_not_b32_e32 v1, 0.5
 v_not_b32_e32 v1, s5
+v_not_b32_sdwa v1, v5 src0_sel:WORD_1
 v_bfrev_b32_e32 v0, v4
 v_bfrev_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_bfrev_b32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2751,6 +2801,7 @@ v_bfrev_b32_e32 v1, 0x12345678
 v_bfrev_b32_e32 v1, -7
 v_bfrev_b32_e32 v1, 0.5
 v_bfrev_b32_e32 v1, s5
+v_bfrev_b32_sdwa v1, v5 src0_sel:WORD_1
 v_ffbh_u32_e32 v0, v4
 v_ffbh_u32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_ffbh_u32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2760,6 +2811,7 @@ v_ffbh_u32_e32 v1, 0x12345678
 v_ffbh_u32_e32 v1, -7
 v_ffbh_u32_e32 v1, 0.5
 v_ffbh_u32_e32 v1, s5
+v_ffbh_u32_sdwa v1, v5 src0_sel:WORD_1
 v_ffbl_b32_e32 v0, v4
 v_ffbl_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_ffbl_b32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2769,6 +2821,7 @@ v_ffbl_b32_e32 v1, 0x12345678
 v_ffbl_b32_e32 v1, -7
 v_ffbl_b32_e32 v1, 0.5
 v_ffbl_b32_e32 v1, s5
+v_ffbl_b32_sdwa v1, v5 src0_sel:WORD_1
 v_ffbh_i32_e32 v0, v4
 v_ffbh_i32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_ffbh_i32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2778,6 +2831,7 @@ v_ffbh_i32_e32 v1, 0x12345678
 v_ffbh_i32_e32 v1, -7
 v_ffbh_i32_e32 v1, 0.5
 v_ffbh_i32_e32 v1, s5
+v_ffbh_i32_sdwa v1, v5 src0_sel:WORD_1
 v_frexp_exp_i32_f64_e32 v0, v[4:5]
 v_frexp_mant_f64_e32 v[0:1], v[4:5]
 v_fract_f64_e32 v[0:1], v[4:5]
@@ -2791,6 +2845,7 @@ v_frexp_exp_i32_f32_e32 v1, -7
 v_frexp_exp_i32_f32_e32 v1, 0.5
 v_frexp_exp_i32_f32_e32 v1, s5
 v_frexp_exp_i32_f32_e64 v1, -v2 clamp
+v_frexp_exp_i32_f32_sdwa v1, v5 src0_sel:WORD_1
 v_frexp_mant_f32_e32 v0, v4
 v_frexp_mant_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_frexp_mant_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2803,6 +2858,8 @@ v_frexp_mant_f32_e32 v1, s5
 v_frexp_mant_f32_e64 v1, -v2 clamp
 v_frexp_mant_f32_e64 v1, |v2| mul:2
 v_frexp_mant_f32_e64 v1, s3 div:2
+v_frexp_mant_f32_sdwa v1, v5 src0_sel:WORD_1
+v_frexp_mant_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_clrexcp
 v_screen_partition_4se_b32_e32 v0, v4
 v_screen_partition_4se_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
@@ -2813,6 +2870,7 @@ v_screen_partition_4se_b32_e32 v1, 0x12345678
 v_screen_partition_4se_b32_e32 v1, -7
 v_screen_partition_4se_b32_e32 v1, 0.5
 v_screen_partition_4se_b32_e32 v1, s5
+v_screen_partition_4se_b32_sdwa v1, v5 src0_sel:WORD_1
 v_mov_b64_e32 v[0:1], v[4:5]
 v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:3 row_mask:0xf bank_mask:0xf
 v_mov_b64_dpp v[8:9], v[6:7] row_newbcast:15 row_mask:0x5 bank_mask:0xa bound_ctrl:1
@@ -2825,6 +2883,8 @@ v_cvt_f16_u16_e32 v1, -7
 v_cvt_f16_u16_e32 v1, 0.5
 v_cvt_f16_u16_e32 v1, s5
 v_cvt_f16_u16_e64 v1, s3 div:2
+v_cvt_f16_u16_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f16_u16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f16_i16_e32 v0, v4
 v_cvt_f16_i16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f16_i16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2834,6 +2894,8 @@ v_cvt_f16_i16_e32 v1, -7
 v_cvt_f16_i16_e32 v1, 0.5
 v_cvt_f16_i16_e32 v1, s5
 v_cvt_f16_i16_e64 v1, s3 div:2
+v_cvt_f16_i16_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f16_i16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_u16_f16_e32 v0, v4
 v_cvt_u16_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_u16_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2845,6 +2907,7 @@ v_cvt_u16_f16_e32 v1, s5
 v_cvt_u16_f16_e64 v1, -v2 clamp
 v_cvt_u16_f16_e64 v1, |v2| mul:2
 v_cvt_u16_f16_e64 v1, s3 div:2
+v_cvt_u16_f16_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_i16_f16_e32 v0, v4
 v_cvt_i16_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_i16_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2856,6 +2919,7 @@ v_cvt_i16_f16_e32 v1, s5
 v_cvt_i16_f16_e64 v1, -v2 clamp
 v_cvt_i16_f16_e64 v1, |v2| mul:2
 v_cvt_i16_f16_e64 v1, s3 div:2
+v_cvt_i16_f16_sdwa v1, v5 src0_sel:WORD_1
 v_rcp_f16_e32 v0, v4
 v_rcp_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rcp_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2867,6 +2931,8 @@ v_rcp_f16_e32 v1, s5
 v_rcp_f16_e64 v1, -v2 clamp
 v_rcp_f16_e64 v1, |v2| mul:2
 v_rcp_f16_e64 v1, s3 div:2
+v_rcp_f16_sdwa v1, v5 src0_sel:WORD_1
+v_rcp_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_sqrt_f16_e32 v0, v4
 v_sqrt_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_sqrt_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2878,6 +2944,8 @@ v_sqrt_f16_e32 v1, s5
 v_sqrt_f16_e64 v1, -v2 clamp
 v_sqrt_f16_e64 v1, |v2| mul:2
 v_sqrt_f16_e64 v1, s3 div:2
+v_sqrt_f16_sdwa v1, v5 src0_sel:WORD_1
+v_sqrt_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rsq_f16_e32 v0, v4
 v_rsq_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rsq_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2889,6 +2957,8 @@ v_rsq_f16_e32 v1, s5
 v_rsq_f16_e64 v1, -v2 clamp
 v_rsq_f16_e64 v1, |v2| mul:2
 v_rsq_f16_e64 v1, s3 div:2
+v_rsq_f16_sdwa v1, v5 src0_sel:WORD_1
+v_rsq_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_log_f16_e32 v0, v4
 v_log_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_log_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2900,6 +2970,8 @@ v_log_f16_e32 v1, s5
 v_log_f16_e64 v1, -v2 clamp
 v_log_f16_e64 v1, |v2| mul:2
 v_log_f16_e64 v1, s3 div:2
+v_log_f16_sdwa v1, v5 src0_sel:WORD_1
+v_log_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_exp_f16_e32 v0, v4
 v_exp_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_exp_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2911,6 +2983,8 @@ v_exp_f16_e32 v1, s5
 v_exp_f16_e64 v1, -v2 clamp
 v_exp_f16_e64 v1, |v2| mul:2
 v_exp_f16_e64 v1, s3 div:2
+v_exp_f16_sdwa v1, v5 src0_sel:WORD_1
+v_exp_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_frexp_mant_f16_e32 v0, v4
 v_frexp_mant_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_frexp_mant_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2922,6 +2996,8 @@ v_frexp_mant_f16_e32 v1, s5
 v_frexp_mant_f16_e64 v1, -v2 clamp
 v_frexp_mant_f16_e64 v1, |v2| mul:2
 v_frexp_mant_f16_e64 v1, s3 div:2
+v_frexp_mant_f16_sdwa v1, v5 src0_sel:WORD_1
+v_frexp_mant_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_frexp_exp_i16_f16_e32 v0, v4
 v_frexp_exp_i16_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_frexp_exp_i16_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2933,6 +3009,7 @@ v_frexp_exp_i16_f16_e32 v1, s5
 v_frexp_exp_i16_f16_e64 v1, -v2 clamp
 v_frexp_exp_i16_f16_e64 v1, |v2| mul:2
 v_frexp_exp_i16_f16_e64 v1, s3 div:2
+v_frexp_exp_i16_f16_sdwa v1, v5 src0_sel:WORD_1
 v_floor_f16_e32 v0, v4
 v_floor_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_floor_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2944,6 +3021,8 @@ v_floor_f16_e32 v1, s5
 v_floor_f16_e64 v1, -v2 clamp
 v_floor_f16_e64 v1, |v2| mul:2
 v_floor_f16_e64 v1, s3 div:2
+v_floor_f16_sdwa v1, v5 src0_sel:WORD_1
+v_floor_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_ceil_f16_e32 v0, v4
 v_ceil_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_ceil_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2955,6 +3034,8 @@ v_ceil_f16_e32 v1, s5
 v_ceil_f16_e64 v1, -v2 clamp
 v_ceil_f16_e64 v1, |v2| mul:2
 v_ceil_f16_e64 v1, s3 div:2
+v_ceil_f16_sdwa v1, v5 src0_sel:WORD_1
+v_ceil_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_trunc_f16_e32 v0, v4
 v_trunc_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_trunc_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2966,6 +3047,8 @@ v_trunc_f16_e32 v1, s5
 v_trunc_f16_e64 v1, -v2 clamp
 v_trunc_f16_e64 v1, |v2| mul:2
 v_trunc_f16_e64 v1, s3 div:2
+v_trunc_f16_sdwa v1, v5 src0_sel:WORD_1
+v_trunc_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_rndne_f16_e32 v0, v4
 v_rndne_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_rndne_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2977,6 +3060,8 @@ v_rndne_f16_e32 v1, s5
 v_rndne_f16_e64 v1, -v2 clamp
 v_rndne_f16_e64 v1, |v2| mul:2
 v_rndne_f16_e64 v1, s3 div:2
+v_rndne_f16_sdwa v1, v5 src0_sel:WORD_1
+v_rndne_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_fract_f16_e32 v0, v4
 v_fract_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_fract_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2988,6 +3073,8 @@ v_fract_f16_e32 v1, s5
 v_fract_f16_e64 v1, -v2 clamp
 v_fract_f16_e64 v1, |v2| mul:2
 v_fract_f16_e64 v1, s3 div:2
+v_fract_f16_sdwa v1, v5 src0_sel:WORD_1
+v_fract_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_sin_f16_e32 v0, v4
 v_sin_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_sin_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -2999,6 +3086,8 @@ v_sin_f16_e32 v1, s5
 v_sin_f16_e64 v1, -v2 clamp
 v_sin_f16_e64 v1, |v2| mul:2
 v_sin_f16_e64 v1, s3 div:2
+v_sin_f16_sdwa v1, v5 src0_sel:WORD_1
+v_sin_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cos_f16_e32 v0, v4
 v_cos_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cos_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3010,6 +3099,8 @@ v_cos_f16_e32 v1, s5
 v_cos_f16_e64 v1, -v2 clamp
 v_cos_f16_e64 v1, |v2| mul:2
 v_cos_f16_e64 v1, s3 div:2
+v_cos_f16_sdwa v1, v5 src0_sel:WORD_1
+v_cos_f16_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_exp_legacy_f32_e32 v0, v4
 v_exp_legacy_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_exp_legacy_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3022,6 +3113,8 @@ v_exp_legacy_f32_e32 v1, s5
 v_exp_legacy_f32_e64 v1, -v2 clamp
 v_exp_legacy_f32_e64 v1, |v2| mul:2
 v_exp_legacy_f32_e64 v1, s3 div:2
+v_exp_legacy_f32_sdwa v1, v5 src0_sel:WORD_1
+v_exp_legacy_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_log_legacy_f32_e32 v0, v4
 v_log_legacy_f32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_log_legacy_f32_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3034,6 +3127,8 @@ v_log_legacy_f32_e32 v1, s5
 v_log_legacy_f32_e64 v1, -v2 clamp
 v_log_legacy_f32_e64 v1, |v2| mul:2
 v_log_legacy_f32_e64 v1, s3 div:2
+v_log_legacy_f32_sdwa v1, v5 src0_sel:WORD_1
+v_log_legacy_f32_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_norm_i16_f16_e32 v0, v4
 v_cvt_norm_i16_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_norm_i16_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3045,6 +3140,7 @@ v_cvt_norm_i16_f16_e32 v1, s5
 v_cvt_norm_i16_f16_e64 v1, -v2 clamp
 v_cvt_norm_i16_f16_e64 v1, |v2| mul:2
 v_cvt_norm_i16_f16_e64 v1, s3 div:2
+v_cvt_norm_i16_f16_sdwa v1, v5 src0_sel:WORD_1
 v_cvt_norm_u16_f16_e32 v0, v4
 v_cvt_norm_u16_f16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_norm_u16_f16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3056,6 +3152,7 @@ v_cvt_norm_u16_f16_e32 v1, s5
 v_cvt_norm_u16_f16_e64 v1, -v2 clamp
 v_cvt_norm_u16_f16_e64 v1, |v2| mul:2
 v_cvt_norm_u16_f16_e64 v1, s3 div:2
+v_cvt_norm_u16_f16_sdwa v1, v5 src0_sel:WORD_1
 v_sat_pk_u8_i16_e32 v0, v4
 v_sat_pk_u8_i16_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_sat_pk_u8_i16_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3065,6 +3162,7 @@ v_sat_pk_u8_i16_e32 v1, 0x12345678
 v_sat_pk_u8_i16_e32 v1, -7
 v_sat_pk_u8_i16_e32 v1, 0.5
 v_sat_pk_u8_i16_e32 v1, s5
+v_sat_pk_u8_i16_sdwa v1, v5 src0_sel:WORD_1
 v_swap_b32 v0, v4
 v_accvgpr_mov_b32 a0, a4
 v_cvt_f32_fp8_e32 v0, v4
@@ -3076,6 +3174,8 @@ v_cvt_f32_fp8_e32 v1, -7
 v_cvt_f32_fp8_e32 v1, 0.5
 v_cvt_f32_fp8_e32 v1, s5
 v_cvt_f32_fp8_e64 v1, s3 div:2
+v_cvt_f32_fp8_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_fp8_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_f32_bf8_e32 v0, v4
 v_cvt_f32_bf8_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
 v_cvt_f32_bf8_dpp v1, v2 row_shr:3 row_mask:0xa bank_mask:0x5 bound_ctrl:1
@@ -3085,8 +3185,14 @@ v_cvt_f32_bf8_e32 v1, -7
 v_cvt_f32_bf8_e32 v1, 0.5
 v_cvt_f32_bf8_e32 v1, s5
 v_cvt_f32_bf8_e64 v1, s3 div:2
+v_cvt_f32_bf8_sdwa v1, v5 src0_sel:WORD_1
+v_cvt_f32_bf8_sdwa v1, s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_pk_f32_fp8_e32 v[0:1], v4
+v_cvt_pk_f32_fp8_sdwa v[2:3], v5 src0_sel:WORD_1
+v_cvt_pk_f32_fp8_sdwa v[2:3], s5 clamp mul:2 src0_sel:BYTE_3
 v_cvt_pk_f32_bf8_e32 v[0:1], v4
+v_cvt_pk_f32_bf8_sdwa v[2:3], v5 src0_sel:WORD_1
+v_cvt_pk_f32_bf8_sdwa v[2:3], s5 clamp mul:2 src0_sel:BYTE_3
 v_cmp_class_f32_e32 vcc, v4, v8
 v_cmp_class_f32_e32 vcc, 0x1234, v4
 v_cmp_class_f32_e32 vcc, -2, v4

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -387,4 +388,52 @@ TEST_CASE("random encodings decode as llvm-mc-22 decodes them", "[decode]") {
   UNSCOPED_INFO("compared " << compared << ", llvm rejects " << llvm_rejects << ", both reject " << both_reject);
   CHECK(failures == 0);
   CHECK(compared > 300);
+}
+
+// The same forms as one object file, disassembled by llvm-objdump-22 (what a user compares a
+// --trace with): every instruction's text, at every address, must be objdump's, branches
+// (printed as objdump's raw 16-bit field) and SDWA forms included.
+TEST_CASE("decoder text matches llvm-objdump-22 at every address of the assembled forms", "[decode]") {
+  const std::string src = std::string(HIPASM_SIM_SOURCE_DIR) + "/decode_cases.s";
+  const std::string obj = std::string(HIPASM_SIM_TEST_DIR) + "/decode_cases_objdump.o";
+  REQUIRE(std::system(("llvm-mc-22 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj " + src + " -o " + obj +
+                       " 2>/dev/null").c_str()) == 0);
+  // .text of the relocatable object: the ELF64 section table, by name.
+  std::ifstream f(obj, std::ios::binary);
+  const std::vector<uint8_t> b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  REQUIRE(b.size() > 64);
+  auto u64 = [&](size_t o) { uint64_t v; std::memcpy(&v, b.data() + o, 8); return v; };
+  auto u32 = [&](size_t o) { uint32_t v; std::memcpy(&v, b.data() + o, 4); return v; };
+  auto u16 = [&](size_t o) { uint16_t v; std::memcpy(&v, b.data() + o, 2); return v; };
+  const uint64_t shoff = u64(40);
+  const uint16_t shnum = u16(60), shstrndx = u16(62);
+  const uint64_t names = u64(shoff + shstrndx * 64 + 24);
+  std::vector<uint8_t> text;
+  for (uint16_t i = 0; i < shnum; ++i) {
+    const size_t h = shoff + size_t(i) * 64;
+    if (std::string(reinterpret_cast<const char*>(b.data() + names + u32(h))) == ".text")
+      text.assign(b.begin() + long(u64(h + 24)), b.begin() + long(u64(h + 24) + u64(h + 32)));
+  }
+  REQUIRE(text.size() > 7000 * 4);
+  const Program prog = decode_program(text, 0);
+  const std::string dis = simtest::shell_output("llvm-objdump-22 -d --mcpu=gfx942 " + obj);
+  std::istringstream ds(dis);
+  std::string line;
+  int compared = 0, bad = 0, sdwa = 0, branches = 0;
+  while (std::getline(ds, line)) {
+    const size_t c = line.find("// ");
+    if (line.empty() || line[0] != '\t' || c == std::string::npos) continue;
+    const std::string want = norm(line.substr(1, c - 1));
+    const uint64_t pc = std::stoull(line.substr(c + 3, line.find(':', c) - c - 3), nullptr, 16);
+    const Inst* in = prog.at(pc);
+    ++compared;
+    sdwa += want.find("_sdwa") != std::string::npos;
+    branches += want.rfind("s_branch", 0) == 0 || want.rfind("s_cbranch_", 0) == 0;
+    const std::string got = in ? norm(in->text) : "(no instruction)";
+    if (got != want && bad++ < 40) UNSCOPED_INFO("0x" << std::hex << pc << ": objdump '" << want << "' sim '" << got << "'");
+  }
+  CHECK(compared == int(prog.insts.size()));
+  CHECK(sdwa > 300);
+  CHECK(branches > 20);
+  CHECK(bad == 0);
 }

@@ -449,9 +449,9 @@ TEST_CASE("broken code objects are refused with a one-line reason", "[loader][ro
     poke<uint16_t>(b, kd + 56, peek<uint16_t>(good, kd + 56) | (1u << 10));
     CHECK_THAT(load_error(b), Catch::Contains("wave32"));
   }
-  SECTION("kernarg preloading") {
+  SECTION("kernarg preloading without user SGPRs for the preloaded dwords") {
     poke<uint16_t>(b, descriptor_offset(o, "args_mix") + 58, 2);
-    CHECK_THAT(load_error(b), Catch::Contains("kernarg preloading"));
+    CHECK_THAT(load_error(b), Catch::Contains("2 preloaded kernarg dwords"));
   }
   SECTION("too few user SGPRs for the enabled ones") {
     const size_t kd = descriptor_offset(o, "packet_ptrs");

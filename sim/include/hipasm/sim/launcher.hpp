@@ -62,6 +62,9 @@ struct launch_options {
   // ("pending-read", "hazard valu-sgpr-valu"), a hazard id alone ("valu-sgpr-valu"), or "all".
   // An unknown name throws. Default: none (strict, as hipasm's own kernels are checked).
   std::vector<std::string> allow;
+  uint32_t kernarg_size = 0;           // bytes of kernarg segment at least (0: the metadata's
+                                       // .kernarg_segment_size); bytes past the metadata's are
+                                       // zero, as when a host passes a longer argument struct
 };
 
 // One checker rule broken at one instruction (sim), over the whole launch.
