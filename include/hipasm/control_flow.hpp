@@ -452,12 +452,13 @@ constexpr void builder::check_user_flow(const detail::flow_check& c) {
   std::string_view name = detail::op_desc(static_cast<gfx942_op>(c.op)).name;
   if (c.label < 0) {
     if (!in_per_lane_region(c.region)) return;
-    if (c.op == static_cast<uint16_t>(O::s_setpc_b64))
-      fail(c.loc, name, " inside a per-lane If/loop (EXEC holds only some of the wave's lanes) "
-                  "jumps out without restoring the others");
-    else
+    O op = static_cast<O>(c.op);
+    if (op == O::s_endpgm || op == O::s_endpgm_saved || op == O::s_endpgm_ordered_ps_done)
       fail(c.loc, name, " inside a per-lane If/loop (EXEC holds only some of the wave's lanes) "
                   "would end the whole wave: use J.Return() to stop only these lanes");
+    else
+      fail(c.loc, name, " inside a per-lane If/loop (EXEC holds only some of the wave's lanes) "
+                  "jumps out without restoring the others");
     return;
   }
   const detail::label_info& li = labels_[static_cast<uint32_t>(c.label)];

@@ -178,6 +178,7 @@ TEST_CASE("Return in an Else inside a uniform loop inside a per-lane If", "[cont
       }
       for (int s = 0; s < 2; ++s)
         if (g & 2) acc += 3;
+      out = acc * 2 + 1;
     } else {
       acc = 55;
     }

@@ -168,6 +168,7 @@ extern "C" __attribute__((global)) void cf_ret_loop_level(int* out, const int* i
 //     if (s == 4) break;
 //   }
 //   for (s = 0; s < 2; ++s) if (g & 2) acc += 3;
+//   out = acc * 2 + 1;   (a returned lane coming back at the loop's exit would store this)
 // } else { acc = 55; }
 // out = acc;
 // (Return in an Else inside a uniform loop inside a per-lane If; a uniform Break after it)
@@ -193,6 +194,9 @@ constexpr void ret_in_else(builder J, arg<int*> out, arg<const int*> in) {
       J.If(s == 4, [&] { J.Break(); });
     });
     J.For(s, 0, 2, [&] { J.If((gid & 2u) != 0u, [&] { acc = acc + 3; }); });
+    auto r = J.vgpr<i32>();
+    r = acc * 2 + 1;
+    lane_out(J, out, gid, r);
   }).Else([&] { acc = 55; });
   lane_out(J, out, gid, acc);
 }
