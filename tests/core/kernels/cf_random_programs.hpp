@@ -90,7 +90,6 @@ struct lane_state {
   bool uni[max_loops]{};      // loop at that depth is uniform
   int loops = 0;
   int32_t out = 0;
-  bool stored = false;
 };
 // Index after the node that closes the construct opened at `i` (or the block's k_else/k_end).
 constexpr int skip_block(const program& p, int i) {
@@ -133,7 +132,6 @@ constexpr flow run_block(const program& p, int i, lane_state& s) {
       case k_continue: return f_continue;
       case k_return:
         s.out = s.acc + 100000;
-        s.stored = true;
         return f_return;
       case k_if_lane:
       case k_if_uni: {
