@@ -16,7 +16,8 @@
 // - Labels: auto L = J.make_label("x"); J.place(L); J.Jump(L) / J.s_cbranch_scc1(L).
 // - Entry state: J.workgroup_id_x(), J.thread_id_x() ...; only what is read is enabled.
 // - LDS: J.lds<T>(count, align), J.lds_dynamic(align).
-// - Structured control flow: J.If / Else / While / For / Break / Continue (control_flow.hpp).
+// - Structured control flow: J.If / Else / While / For / Break / Continue / Return
+//   (control_flow.hpp).
 //
 // build_kernel<fn>("name") runs the kernel function and returns the IR (`function`) and the
 // first error. It works in constant evaluation (both clang interpreters) and at run time.
@@ -78,18 +79,39 @@ struct divergent_ctx {
 struct loop_ctx {
   bool vector = false;          // per-lane condition
   uint32_t head = 0, cont = 0, exit = 0;  // label ids
-  reg_ref save{};               // EXEC at loop entry (vector loops; scalar loops with per-lane exits)
+  reg_ref save{};               // EXEC at loop entry less returned lanes (vector loops; scalar
+                                // loops from their first per-lane Break/Continue/Return on)
   reg_ref cont_mask{};          // lanes that executed a per-lane Continue this iteration
   uint32_t div_depth = 0;       // divergent If depth at loop entry
   uint32_t body_block = 0;      // first block of the body (cont_mask init goes there)
-  bool lane_exit = false;       // a per-lane Break/Continue happened inside a scalar loop
+  bool lane_exit = false;       // scalar loop: EXEC may empty (per-lane Break/Continue/Return)
+  bool parks = false;           // scalar loop: a per-lane Break/Continue parks lanes in it
   uint32_t entry_block = 0;     // block that falls into the head (scalar save goes there)
+  uint32_t region = 0;          // its lane_region
+};
+// A stretch of structured code whose EXEC may be a strict subset of the wave's live lanes
+// with the others parked in a mask it restores (per_lane): a per-lane If's then or else body,
+// a per-lane loop, a uniform loop with per-lane Break/Continue (known at its end). Regions
+// without per_lane (uniform loops) only matter as parents. Hand-written flow must not cross a
+// per_lane region's boundary (its EXEC save/restore would be skipped).
+struct lane_region {
+  uint32_t parent = 0;
+  bool per_lane = false;
+};
+// A hand-written instruction that leaves the code around it (s_endpgm, s_setpc_b64, a branch
+// to a label), checked at finish() against the regions it leaves.
+struct flow_check {
+  uint32_t region = 0;
+  int32_t label = -1;           // branch target; -1: ends the wave / jumps to a register
+  uint16_t op = 0;
+  src_loc loc{};
 };
 // Builder bookkeeping (see builder_state).
 struct label_info {
   int32_t block = -1;
   std::string_view name{};
   src_loc loc{};
+  uint32_t region = 0;  // lane_region where it was placed
 };
 
 struct if_state {
@@ -121,6 +143,10 @@ struct builder_state {
   vec<detail::divergent_ctx> div_stack;
   vec<detail::loop_ctx> loops;
   vec<detail::if_state> ifs;
+  vec<detail::lane_region> regions;       // [0]: the kernel's top level
+  vec<detail::flow_check> flow_checks;
+  uint32_t cur_region = 0;
+  int32_t end_label = -1;                 // label of the final s_endpgm (per-lane Return)
   vec<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
   uint32_t kernarg_bytes = 0;
   uint32_t cur = 1;
@@ -164,7 +190,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
   // under both interpreters.)
   constexpr builder(builder_state& st, std::string_view kernel_name)
       : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
-        loops_(st.loops), ifs_(st.ifs), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
+        loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
+        cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
         kernarg_vreg_(st.kernarg_vreg), primary_(st.primary) {
     if (!primary_) primary_ = this;
@@ -175,6 +202,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     fn.blocks.emplace_back();  // block 1: the kernel body starts here
     fn.blocks[1].instrs.reserve(256);
     cur_ = 1;
+    if (regions_.empty()) regions_.emplace_back();
   }
   constexpr builder(const builder&) = default;
   constexpr builder& operator=(const builder&) = delete;
@@ -288,6 +316,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     }
     if (!fn.blocks[cur_].instrs.empty() || block_has_label_) start_block();
     labels_[L.id].block = static_cast<int32_t>(cur_);
+    labels_[L.id].region = cur_region_;
     if (!labels_[L.id].name.empty()) fn.blocks[cur_].label = labels_[L.id].name;
     block_has_label_ = true;
   }
@@ -397,6 +426,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
                      std::source_location l = std::source_location::current());
   constexpr void Break(std::source_location l = std::source_location::current());
   constexpr void Continue(std::source_location l = std::source_location::current());
+  // The lanes executing it stop for the rest of the kernel; the wave ends when none is left.
+  constexpr void Return(std::source_location l = std::source_location::current());
 
   // ---- results ---------------------------------------------------------------------------
   // Finishes the IR (prologue, s_endpgm, labels, CFG). Called by build_kernel.
@@ -418,6 +449,10 @@ class builder : public isa::gfx942_mnemonics<builder> {
   vec<detail::divergent_ctx>& div_stack_;
   vec<detail::loop_ctx>& loops_;
   vec<if_state>& ifs_;
+  vec<detail::lane_region>& regions_;
+  vec<detail::flow_check>& flow_checks_;
+  uint32_t& cur_region_;
+  int32_t& end_label_;
   vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
 
@@ -458,6 +493,25 @@ class builder : public isa::gfx942_mnemonics<builder> {
 
   template <class T>
   constexpr arg<T> make_arg(std::source_location l = std::source_location::current());
+
+  // Control-flow internals (control_flow.hpp).
+  constexpr uint32_t enter_region(bool per_lane) {
+    regions_.push_back({cur_region_, per_lane});
+    cur_region_ = static_cast<uint32_t>(regions_.size() - 1);
+    return cur_region_;
+  }
+  constexpr void leave_region() { cur_region_ = regions_[cur_region_].parent; }
+  constexpr bool in_per_lane_region(uint32_t r) const {
+    for (;; r = regions_[r].parent) {
+      if (regions_[r].per_lane) return true;
+      if (r == 0) return false;
+    }
+  }
+  constexpr void note_user_flow(gfx942_op op, const instr& in, src_loc l);
+  constexpr void check_user_flow(const detail::flow_check& c);
+  constexpr void loop_lane_save(detail::loop_ctx& lp, src_loc l);
+  constexpr uint32_t lane_exit_target() const;
+  constexpr uint32_t end_label();
 
   constexpr uint32_t kernarg_vreg() {
     if (kernarg_vreg_ < 0)
@@ -707,7 +761,10 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
     return {};
   }
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
-  if (d.flags & (isa::f_branch | isa::f_terminator)) start_block();
+  if (d.flags & (isa::f_branch | isa::f_terminator)) {
+    note_user_flow(op, list.back(), l);
+    start_block();
+  }
   return e;
 }
 

@@ -1,21 +1,49 @@
-// Structured control flow: If / Else / While / For / Break / Continue.
+// Structured control flow: If / Else / While / For / Break / Continue / Return.
 //
 //   J.If(i < n, [&] { ... }).Else([&] { ... });
 //   J.While([&] { return i < n; }, [&] { ...; J.If(x == 0, [&] { J.Break(); }); });
 //   J.For(i, 0, n, [&] { ... });                       // for (i = 0; i < n; ++i)
+//   J.If(v < 0, [&] { J.Return(); });                  // these lanes stop here
 //
 // A condition on SGPRs/immediates (u32/i32) is wave-uniform: s_cmp sets SCC and
 // s_cbranch_scc0/1 branches. A condition involving a VGPR (or f32) is per-lane: v_cmp writes a
-// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch
-// (s_and_saveexec_b64), with s_cbranch_execz skipping a branch no lane takes and EXEC restored
-// at the join. Per-lane loops drop lanes from EXEC as their condition fails and leave when
-// EXEC is empty. A Break/Continue under a per-lane If removes the current lanes from EXEC and
-// from the saved EXEC of every enclosing per-lane If of the loop, so they stay off until the
-// loop ends (Break) or the next iteration (Continue).
+// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch.
+//
+// What EXEC and the saved masks hold. Every lane the wave started with is at each point either
+// active (in EXEC), returned (gone for good), or parked in exactly one mask that gives it back:
+// - per-lane If: `save` = EXEC at the If (s_and_saveexec_b64), `mask` = the lanes taking the
+//   then-branch. Then: EXEC = save & mask (s_cbranch_execz skips a branch no lane takes). Else:
+//   EXEC = save & ~mask. Join: EXEC = save. The lanes of save outside EXEC are parked there.
+// - loop: `save` = EXEC at the entry (per-lane loops always; uniform loops from their first
+//   per-lane Break/Continue/Return on, set before the head), restored at the exit: it parks
+//   the lanes that have left the loop (per-lane condition false, Break). A per-lane condition
+//   drops lanes from EXEC at the head; the loop ends when EXEC is empty (a uniform loop with
+//   per-lane exits leaves early then too, so its counter may stop short of the bound).
+// - `cont_mask` (one per loop, zeroed at the top of each iteration) parks the lanes that
+//   executed a per-lane Continue; the continue point does EXEC |= cont_mask.
+// Break/Continue/Return under per-lane Ifs inside the loop: the lanes (EXEC) are removed from
+// the save of every such If (they must not come back at its join or Else); Break leaves them
+// parked in the loop's save, Continue adds them to cont_mask, Return also removes them from
+// every enclosing If's and loop's save (so every later restore leaves them off); then EXEC = 0
+// and a branch to the innermost If's join, where the remaining lanes of the If come back.
+// Break/Continue/Return at the loop's own level (no per-lane If between, uniform Ifs do not
+// count): all active lanes leave the iteration. Continue and Return branch to the continue
+// point; Break branches to the exit when no lane is parked by Continue, else sets EXEC =
+// cont_mask (those lanes still run the next iteration; the breaking ones stay in save) and
+// goes to the continue point, or to the exit when cont_mask is empty.
+// Return outside any loop and per-lane If is the end of the program (s_endpgm). Otherwise the
+// outermost enclosing mask, patched last, holds exactly the wave's remaining lanes: when it
+// becomes empty (SCC of its s_andn2_b64) the wave branches to the final s_endpgm.
+//
+// Hand-written flow may not cross a per-lane region's edge (then/else body, per-lane loop,
+// uniform loop with per-lane Break/Continue): s_endpgm or s_setpc_b64 inside one, or a branch
+// to a label outside it (or into one), would skip the EXEC restore, so it is an error at the
+// instruction's line (use Return/Break/Continue).
 //
 // Instructions inside a branch whose lanes are all off still run if they are scalar
-// (SALU/SMEM) and the branch was entered by fall-through: keep scalar side effects out of
-// per-lane branches, as on any SIMT machine.
+// (SALU/SMEM) and the branch was entered by fall-through (also after a Break/Continue/Return
+// turned the last lanes of a branch off): keep scalar side effects out of per-lane branches,
+// as on any SIMT machine.
 #pragma once
 #include <type_traits>
 
@@ -126,7 +154,9 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
     L.e(O::s_and_saveexec_b64, {detail::reg_op(st.save), detail::reg_op(st.mask)});
     emit_raw(O::s_cbranch_execz, {detail::label_op(join.id)}, l);
     div_stack_.push_back({st.save, st.mask, join.id});
+    enter_region(true);
     then_body();
+    leave_region();
     div_stack_.pop_back();
     st.then_end_block = cur_block();
     start_block();
@@ -172,7 +202,9 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     L.e(O::s_andn2_b64, {detail::exec_op(), detail::reg_op(st.save), detail::reg_op(st.mask)});
     B.emit_raw(O::s_cbranch_execz, {detail::label_op(end.id)}, l);
     B.div_stack_.push_back({st.save, st.mask, end.id});
+    B.enter_region(true);
     else_body();
+    B.leave_region();
     B.div_stack_.pop_back();
     B.start_block();
     B.place(end, loc);
@@ -208,8 +240,10 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   lp.div_depth = static_cast<uint32_t>(div_stack_.size());
   lp.entry_block = cur_block();
   start_block();
+  lp.region = enter_region(false);
   place(label{lp.head}, loc);
-  cond c = condition();
+  cond c = condition();  // (its operands' expressions are evaluated at the head)
+  regions_[lp.region].per_lane = !c.scalar();
   if (c.scalar()) {
     bool sense = detail::emit_scalar_cmp(L, c);
     emit_raw(sense ? O::s_cbranch_scc0 : O::s_cbranch_scc1, {detail::label_op(lp.exit)}, l);
@@ -238,20 +272,10 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   step();
   if (lp.lane_exit) emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
   emit_raw(O::s_branch, {detail::label_op(lp.head)}, l);
+  regions_[lp.region].per_lane = lp.vector || lp.parks;
+  leave_region();
   place(label{lp.exit}, loc);
-  if (lp.vector || lp.lane_exit) {
-    if (!lp.vector) {
-      lp.save = L.tmp(reg_class::sgpr, 2);
-      instr sv;
-      sv.op = static_cast<uint16_t>(O::s_mov_b64);
-      sv.num_operands = 2;
-      sv.ops[0] = detail::reg_op(lp.save);
-      sv.ops[1] = detail::exec_op();
-      sv.loc = l;
-      fn.blocks[lp.entry_block].instrs.push_back(sv);
-    }
-    L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(lp.save)});
-  }
+  if (lp.save.b) L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(lp.save)});
 }
 
 template <dtype T, class F>
@@ -270,6 +294,36 @@ constexpr void builder::For(gpr<T> i, const std::type_identity_t<val<T>>& begin,
       [&] { i += val<T>(st, l); }, static_cast<F&&>(body), l);
 }
 
+// ---- Break / Continue / Return ------------------------------------------------------------
+// A uniform loop's EXEC at its entry, saved at its first per-lane exit (appended to the block
+// that falls into its head, which has ended: no expression record or If points there) and
+// restored at its exit; the loop then also leaves when EXEC empties (lane_exit).
+constexpr void builder::loop_lane_save(detail::loop_ctx& lp, src_loc l) {
+  if (lp.vector) return;
+  lp.lane_exit = true;
+  if (lp.save.b) return;
+  lp.save = new_reg(reg_class::sgpr, 2, 2, l);
+  instr& sv = fn.blocks[lp.entry_block].instrs.emplace_back();
+  sv.op = static_cast<uint16_t>(O::s_mov_b64);
+  sv.num_operands = 2;
+  sv.ops[0] = detail::reg_op(lp.save);
+  sv.ops[1] = detail::exec_op();
+  sv.loc = l;
+}
+
+// Where lanes that stopped under per-lane control flow wait for the others: the join of the
+// innermost per-lane If of the innermost loop, else that loop's continue point.
+constexpr uint32_t builder::lane_exit_target() const {
+  if (!div_stack_.empty() && (loops_.empty() || div_stack_.size() > loops_.back().div_depth))
+    return div_stack_.back().join;
+  return loops_.back().cont;
+}
+
+constexpr uint32_t builder::end_label() {
+  if (end_label_ < 0) end_label_ = static_cast<int32_t>(make_label("hipasm_end").id);
+  return static_cast<uint32_t>(end_label_);
+}
+
 // Leaves the innermost loop (the lanes executing it, under per-lane control flow).
 constexpr void builder::Break(std::source_location loc) {
   src_loc l = to_src_loc(loc);
@@ -281,14 +335,24 @@ constexpr void builder::Break(std::source_location loc) {
   detail::loop_ctx& lp = loops_.back();
   detail::lower L{*this, l};
   if (div_stack_.size() == lp.div_depth) {
-    emit_raw(O::s_branch, {detail::label_op(lp.exit)}, l);  // every active lane leaves
+    if (!lp.cont_mask.b) {
+      emit_raw(O::s_branch, {detail::label_op(lp.exit)}, l);  // every lane of the loop leaves
+      return;
+    }
+    // Lanes parked by a per-lane Continue earlier in this iteration go on with the next one;
+    // the active lanes stay parked in the loop's save until its exit.
+    loop_lane_save(lp, l);
+    L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(lp.cont_mask)});
+    emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
+    emit_raw(O::s_branch, {detail::label_op(lp.cont)}, l);
     return;
   }
   for (uint32_t i = lp.div_depth; i < div_stack_.size(); ++i) {
     operand s = detail::reg_op(div_stack_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
   }
-  if (!lp.vector) lp.lane_exit = true;
+  loop_lane_save(lp, l);
+  lp.parks = true;
   L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
   emit_raw(O::s_branch, {detail::label_op(div_stack_.back().join)}, l);
 }
@@ -335,9 +399,86 @@ constexpr void builder::Continue(std::source_location loc) {
     operand s = detail::reg_op(div_stack_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
   }
-  if (!lp.vector) lp.lane_exit = true;
+  loop_lane_save(lp, l);
+  lp.parks = true;
   L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
   emit_raw(O::s_branch, {detail::label_op(div_stack_.back().join)}, l);
+}
+
+// The lanes executing it stop for the rest of the kernel (see the top of this file).
+constexpr void builder::Return(std::source_location loc) {
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  if (err.failed) return;
+  if (div_stack_.empty() && loops_.empty()) {
+    emit_raw(O::s_endpgm, {}, l);  // every lane of the wave is active: the wave ends
+    return;
+  }
+  detail::lower L{*this, l};
+  for (detail::loop_ctx& lp : loops_) loop_lane_save(lp, l);
+  // Remove the lanes from every mask that would give them back, the outermost last.
+  const bool loop_outermost = !loops_.empty() && loops_[0].div_depth == 0;
+  for (uint32_t i = static_cast<uint32_t>(div_stack_.size()); i-- > (loop_outermost ? 0u : 1u);) {
+    operand s = detail::reg_op(div_stack_[i].save);
+    L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+  }
+  for (uint32_t i = static_cast<uint32_t>(loops_.size()); i-- > (loop_outermost ? 1u : 0u);) {
+    operand s = detail::reg_op(loops_[i].save);
+    L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+  }
+  operand outer = detail::reg_op(loop_outermost ? loops_[0].save : div_stack_[0].save);
+  L.e(O::s_andn2_b64, {outer, outer, detail::exec_op()});
+  // The outermost mask holds every lane the wave has left: none (SCC = 0) ends the wave.
+  emit_raw(O::s_cbranch_scc0, {detail::label_op(end_label())}, l);
+  L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
+  emit_raw(O::s_branch, {detail::label_op(lane_exit_target())}, l);
+}
+
+// ---- hand-written flow inside per-lane regions ------------------------------------------------
+constexpr void builder::note_user_flow(gfx942_op op, const instr& in, src_loc l) {
+  if (op == O::s_call_b64 || op == O::s_swappc_b64) return;  // they come back
+  detail::flow_check c;
+  c.region = cur_region_;
+  c.op = static_cast<uint16_t>(op);
+  c.loc = l;
+  for (uint32_t j = 0; j < in.num_operands; ++j)
+    if (in.ops[j].k == operand::kind::label) c.label = static_cast<int32_t>(in.ops[j].value);
+  if (c.label < 0 && cur_region_ == 0) return;  // s_endpgm / s_setpc_b64 at the top level
+  if (c.label < 0) check_user_flow(c);          // already known to be per-lane: say so now
+  flow_checks_.push_back(c);                    // uniform loops are known at their end
+}
+
+constexpr void builder::check_user_flow(const detail::flow_check& c) {
+  std::string_view name = detail::op_desc(static_cast<gfx942_op>(c.op)).name;
+  if (c.label < 0) {
+    if (!in_per_lane_region(c.region)) return;
+    O op = static_cast<O>(c.op);
+    if (op == O::s_endpgm || op == O::s_endpgm_saved || op == O::s_endpgm_ordered_ps_done)
+      fail(c.loc, name, " inside a per-lane If/loop (EXEC holds only some of the wave's lanes) "
+                  "would end the whole wave: use J.Return() to stop only these lanes");
+    else
+      fail(c.loc, name, " inside a per-lane If/loop (EXEC holds only some of the wave's lanes) "
+                  "jumps out without restoring the others");
+    return;
+  }
+  const detail::label_info& li = labels_[static_cast<uint32_t>(c.label)];
+  if (li.block < 0) return;  // never placed: resolve_cfg reports it
+  auto contains = [&](uint32_t outer, uint32_t r) {
+    for (;; r = regions_[r].parent) {
+      if (r == outer) return true;
+      if (r == 0) return false;
+    }
+  };
+  uint32_t common = c.region;
+  while (!contains(common, li.region)) common = regions_[common].parent;
+  bool leaves = false, enters = false;
+  for (uint32_t r = c.region; r != common; r = regions_[r].parent) leaves |= regions_[r].per_lane;
+  for (uint32_t r = li.region; r != common; r = regions_[r].parent) enters |= regions_[r].per_lane;
+  if (leaves || enters)
+    fail(c.loc, name, " to label '", li.name.empty() ? std::string_view("<unnamed>") : li.name, "' (made at ",
+         li.loc, ") ", leaves ? "leaves" : "enters",
+         " a per-lane If/loop without its EXEC save/restore: use Break/Continue/Return, or a label "
+         "inside the same branch");
 }
 
 }  // namespace hipasm

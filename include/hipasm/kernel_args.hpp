@@ -268,7 +268,12 @@ constexpr void builder::resolve_cfg() {
 
 constexpr void builder::finish() {
   if (err.failed) return;
-  // End of program (unless the kernel's last instruction already ends it).
+  // Hand-written s_endpgm/branches in uniform loops that turned out per-lane, branch targets.
+  for (const detail::flow_check& c : flow_checks_) check_user_flow(c);
+  if (err.failed) return;
+  // End of program (unless the kernel's last instruction already ends it); a per-lane
+  // Return's wave end branches to it.
+  if (end_label_ >= 0) place(label{static_cast<uint32_t>(end_label_)});
   {
     bool ended = false;
     if (fn.blocks[cur_].instrs.empty() && !block_has_label_ && cur_ > 0) {

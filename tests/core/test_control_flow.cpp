@@ -133,3 +133,155 @@ TEST_CASE("wave-uniform If/Else: s_cmp + s_cbranch_scc0, then-branch jumps over 
   CHECK(m == want);
   CHECK(r.fn.uses_kernarg_ptr);
 }
+
+// ---- J.Return() and hand-written flow inside per-lane code ----------------------------------
+namespace {
+
+int count_op(const function& fn, std::string_view op) {
+  int n = 0;
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs) n += name_of(in) == op;
+  return n;
+}
+// The error names the offending line of this file and says what is wrong.
+void check_error(const build_result& r, int line, std::string_view what) {
+  REQUIRE_FALSE(r.error.ok());
+  std::string msg(r.error.view());
+  INFO(msg);
+  CHECK(msg.find("test_control_flow.cpp:" + std::to_string(line) + ": error:") != std::string::npos);
+  CHECK(msg.find(what) != std::string::npos);
+}
+
+constexpr void uniform_return(builder J, arg<int> n) {
+  auto s = J.sgpr<i32>();
+  J.If(n > 3, [&] { J.Return(); });
+  s = 1;
+}
+constexpr void lane_return(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  J.If(v < 10u, [&] { J.Return(); });
+  v = v + 1;
+}
+constexpr int endpgm_if_line = __LINE__ + 5;
+constexpr void endpgm_in_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  J.If(v == 0u, [&] {
+    J.s_endpgm();
+  });
+  v = v + 1;
+}
+constexpr int endpgm_op_line = __LINE__ + 5;
+constexpr void endpgm_by_name_in_lane_loop(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  J.While([&] { return v < 20u; }, [&] {
+    J.op("s_endpgm", {});
+    v = v + 1;
+  });
+}
+// Known only at the loop's end: the per-lane Break after it parks lanes in the uniform loop.
+constexpr int endpgm_loop_line = __LINE__ + 6;
+constexpr void endpgm_in_uniform_loop_with_lane_break(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto s = J.sgpr<u32>();
+  J.For(s, 0u, 8u, [&] {
+    J.If(s == 5u, [&] { J.s_endpgm(); });
+    J.If(v == s, [&] { J.Break(); });
+  });
+}
+constexpr int setpc_line = __LINE__ + 6;
+constexpr void setpc_in_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto p = J.sgpr<u64>();
+  J.If(v == 3u, [&] {
+    J.s_setpc_b64(p);
+  });
+}
+constexpr int jump_out_line = __LINE__ + 5;
+constexpr void jump_out_of_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto after = J.make_label("after");
+  J.If(v == 3u, [&] { J.Jump(after); });
+  J.place(after);
+  v = v + 1;
+}
+constexpr int jump_in_line = __LINE__ + 5;
+constexpr void jump_into_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto inside = J.make_label("inside");
+  J.Jump(inside);
+  J.If(v == 3u, [&] {
+    J.place(inside);
+    v = v + 1;
+  });
+}
+// Allowed: flow by hand that stays inside one per-lane branch, leaves a uniform loop, ends the
+// wave outside per-lane code.
+constexpr void hand_flow_allowed(builder J, arg<int> n) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto c = J.sgpr<u32>();
+  J.If(v < 7u, [&] {
+    c = 0u;
+    auto top = J.Label("top");
+    c = c + 1u;
+    J.s_cmp_lt_u32(c, 4u);
+    J.s_cbranch_scc1(top);
+  });
+  auto out = J.make_label("out");
+  J.For(c, 0u, 8u, [&] {
+    J.If(c == 5u, [&] { J.Jump(out); });
+    J.If(n > 3, [&] { J.s_endpgm(); });
+  });
+  J.place(out);
+  J.If(n > 5, [&] { J.s_endpgm(); });
+}
+
+}  // namespace
+
+TEST_CASE("Return outside per-lane code is s_endpgm", "[control_flow][return]") {
+  build_result r = build_kernel<uniform_return>("uniform_return");
+  REQUIRE(r.error.ok());
+  auto m = body(r.fn);
+  std::vector<std::string> want = {"s_cmp_gt_i32", "s_cbranch_scc0", "s_endpgm", "s_mov_b32", "s_endpgm"};
+  CHECK(m == want);
+}
+
+TEST_CASE("per-lane Return: off the If's saved EXEC, the wave ends when the save is empty", "[control_flow][return]") {
+  build_result r = build_kernel<lane_return>("lane_return");
+  REQUIRE(r.error.ok());
+  auto m = body(r.fn);
+  std::vector<std::string> want = {"v_mov_b32",   "v_cmp_lt_u32", "s_and_saveexec_b64", "s_cbranch_execz",
+                                   "s_andn2_b64", "s_cbranch_scc0", "s_mov_b64",        "s_branch",
+                                   "s_mov_b64",   "v_add_u32",      "s_endpgm"};
+  CHECK(m == want);
+  // the scc0 branch goes to the final s_endpgm, the s_branch to the If's join (the restore)
+  int end = block_of_label_target(r.fn, "s_cbranch_scc0");
+  REQUIRE(end > 0);
+  CHECK(name_of(r.fn.blocks[end].instrs[0]) == "s_endpgm");
+  CHECK(static_cast<uint32_t>(end) == r.fn.blocks.size() - 1);
+  int join = block_of_label_target(r.fn, "s_branch");
+  CHECK(name_of(r.fn.blocks[join].instrs[0]) == "s_mov_b64");
+  CHECK(r.fn.blocks[join].instrs[0].ops[0].sp == special_reg::exec);
+  CHECK(count_op(r.fn, "s_endpgm") == 1);
+}
+
+TEST_CASE("s_endpgm, s_setpc_b64 and branches by hand may not leave per-lane code", "[control_flow][return]") {
+  check_error(build_kernel<endpgm_in_lane_if>("k"), endpgm_if_line, "s_endpgm inside a per-lane If/loop");
+  check_error(build_kernel<endpgm_in_lane_if>("k"), endpgm_if_line, "J.Return()");
+  check_error(build_kernel<endpgm_by_name_in_lane_loop>("k"), endpgm_op_line, "would end the whole wave");
+  check_error(build_kernel<endpgm_in_uniform_loop_with_lane_break>("k"), endpgm_loop_line, "s_endpgm inside a per-lane");
+  check_error(build_kernel<setpc_in_lane_if>("k"), setpc_line, "s_setpc_b64 inside a per-lane If/loop");
+  check_error(build_kernel<jump_out_of_lane_if>("k"), jump_out_line, "s_branch to label 'after'");
+  check_error(build_kernel<jump_out_of_lane_if>("k"), jump_out_line, "leaves a per-lane If/loop");
+  check_error(build_kernel<jump_into_lane_if>("k"), jump_in_line, "enters a per-lane If/loop");
+  build_result ok = build_kernel<hand_flow_allowed>("k");
+  INFO(std::string(ok.error.view()));
+  CHECK(ok.error.ok());
+}
