@@ -81,16 +81,16 @@ InstInfo classify(const Inst& in);
 
 // How producer and consumer registers must relate for a rule to apply.
 enum class Rel : uint8_t {
-  SgprDefUse,     // producer writes an SGPR (or VCC) the consumer reads
+  SgprDefUse,     // producer writes an SGPR/VCC/EXEC/M0 the consumer reads (EXEC: every VMEM)
   VccDef,         // producer writes VCC (consumer reads it implicitly)
-  LaneSelect,     // producer writes the SGPR the consumer uses as lane select (src1)
+  LaneSelect,     // producer writes the SGPR/M0/VCC the consumer uses as lane select (src1)
   SameHwReg,      // s_setreg of the hardware register the consumer reads/writes
   M0Def,          // producer writes M0
   VgprDefUse,     // producer writes a VGPR/AGPR the consumer reads
   ExecDef,        // producer writes EXEC
   StoreDataDef,   // consumer writes a VGPR of the producer's store data
   VccExecDefZ,    // producer writes VCC (consumer reads vccz) or EXEC (consumer reads execz)
-  SgprVccDefUse,  // producer writes an SGPR or VCC the consumer reads (explicitly or VCC implicitly)
+  SgprVccDefUse,  // producer writes an SGPR/VCC/EXEC/M0 the consumer reads explicitly (VCC: or implicitly)
   VgprDefSrc0,    // producer writes the VGPR the consumer reads as src0
   None,           // no register relation (cmpx -> explicit EXEC read, DGEMM -> fma64)
   MfmaSrcC,       // producer's MFMA dst overlaps the consumer MFMA's SrcC

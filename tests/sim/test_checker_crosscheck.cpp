@@ -126,9 +126,6 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
     case hazard_check::partial_dst_then_valu:
       out.push_back({0, valu("v_add_f16", {V(4)}, {V(0), V(1)}, Format::VOP2, sdwa), valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
       break;
-    case hazard_check::cmpx_then_exec_read:
-      out.push_back({0, cmpx, valu("v_cndmask_b32", {V(5)}, {V(6), V(7), EXEC()}, Format::VOP3)});
-      break;
     case hazard_check::vgpr_then_permlane:
       out.push_back({0, vmov, valu("v_permlane16_b32", {V(5)}, {V(4), S(0), S(1)}, Format::VOP3)});
       break;
