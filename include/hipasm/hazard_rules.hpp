@@ -19,7 +19,8 @@ enum class hazard_check : uint8_t {
   valu_sgpr_then_vmem,       // VALU writes an SGPR, VMEM/FLAT reads it
   valu_vcc_then_div_fmas,    // VALU writes VCC, v_div_fmas reads it
   valu_sgpr_then_lane_sel,   // VALU writes an SGPR, v_readlane/v_writelane selects a lane with it
-  setreg_then_getreg,        // s_setreg, then s_getreg/s_setreg
+  setreg_then_getreg,        // s_setreg, then s_getreg/s_setreg of the same hardware register
+  setreg_then_rfe,           // s_setreg of TRAPSTS, then s_rfe_b64
   salu_m0_then_m0_user,      // SALU writes M0, then s_sendmsg/GDS/s_movrel/LDS-DMA/addtid read it
   vgpr_then_dpp,             // VALU writes a VGPR, a DPP instruction reads it
   valu_exec_then_dpp,        // VALU writes EXEC, then any DPP instruction
@@ -72,6 +73,7 @@ inline constexpr hazard_rule gfx942_hazard_rules[] = {
     {hazard_check::valu_vcc_then_div_fmas, "vcc-div-fmas", "VALU writes VCC -> v_div_fmas (4)", {4, 4, 4, 4, 4}},
     {hazard_check::valu_sgpr_then_lane_sel, "sgpr-lane-select", "VALU writes SGPR -> v_readlane/v_writelane lane select (4)", {4, 4, 4, 4, 4}},
     {hazard_check::setreg_then_getreg, "setreg-getreg", "s_setreg -> s_getreg/s_setreg (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::setreg_then_rfe, "setreg-rfe", "s_setreg TRAPSTS -> s_rfe_b64 (1)", {1, 1, 1, 1, 1}},
     {hazard_check::salu_m0_then_m0_user, "salu-m0", "SALU writes M0 -> s_sendmsg/GDS/s_movrel/LDS-DMA (1)", {1, 1, 1, 1, 1}},
     {hazard_check::vgpr_then_dpp, "vgpr-dpp", "VGPR written (by any instruction) -> DPP reads it (2)", {2, 2, 2, 2, 2}},
     {hazard_check::valu_exec_then_dpp, "exec-dpp", "VALU writes EXEC -> DPP (5)", {5, 5, 5, 5, 5}},

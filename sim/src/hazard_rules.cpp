@@ -144,6 +144,10 @@ InstInfo classify(const Inst& in) {
     f |= SETREG;
     info.hwreg = int16_t(in.mod.simm16 & 0x3f);
   }
+  if (m == "s_rfe_b64") {
+    f |= RFE;
+    info.hwreg = 3;  // TRAPSTS
+  }
   if (m == "s_getreg_b32") {
     f |= GETREG;
     info.hwreg = int16_t(in.mod.simm16 & 0x3f);
@@ -154,6 +158,9 @@ InstInfo classify(const Inst& in) {
                     starts_with(m, "ds_gws_"))) ||
       lds_dma)
     f |= M0_READER;
+  // LLVM's LDS-DMA loads are VALU too (isLdsDma: isVALU && MUBUF/FLAT): a VALU consumer of
+  // the VALU rules (llc-22: v_exp_f32 v1; s_nop 0; buffer_load_dword v1 ... lds).
+  if (lds_dma) f |= VALU;
   if (m == "s_nop") {
     f |= NOP;
     info.wait_states = uint8_t((in.mod.simm16 & 0xf) + 1);
@@ -234,6 +241,8 @@ constexpr Rule kRules[] = {
    "lane-select SGPR written by a VALU less than 4 wait states before"},
   {"setreg-getreg", SETREG, 0, 0, 0, GETREG | SETREG, 0, Rel::SameHwReg, Wait::Fixed, 2, 2,
    "hardware register accessed less than 2 wait states after s_setreg of it"},
+  {"setreg-rfe", SETREG, 0, 0, RFE, 0, 0, Rel::SameHwReg, Wait::Fixed, 1, 1,
+   "s_rfe_b64 right after s_setreg of TRAPSTS (needs 1 wait state)"},
   {"salu-m0", SALU, 0, 0, M0_READER, 0, 0, Rel::M0Def, Wait::Fixed, 1, 1,
    "M0 read (s_sendmsg/GDS/addtid/s_movrel/LDS-DMA) right after an SALU wrote it (needs 1 wait state)"},
   {"vgpr-dpp", 0, 0, 0, DPP, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,

@@ -318,3 +318,23 @@ TEST_CASE("hazards: a load overwriting an XDL MFMA's SrcC waits (LLVM: VMEM/DS a
   CHECK(nops_before(text, "global_load_dword") == 3);
   check_verified(st);
 }
+
+TEST_CASE("hazards: an LDS-DMA load is a VALU consumer (LLVM marks it VALU): trans result as its address") {
+  // llc-22 -run-pass=post-RA-hazard-rec: V_EXP_F32 $vgpr1; S_NOP 0; BUFFER_LOAD_DWORD_LDS_OFFEN $vgpr1.
+  kb k("trans_lds_dma");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto rsrc = k.reg(reg_class::sgpr, 4, "rsrc", 0, 4);
+  auto x = k.v(1, "x");
+  k.op(0, "s_mov_b32", {SP(special_reg::m0), I(0)});
+  k.op(0, "v_exp_f32", {R(x), R(tid)});
+  modifiers offen;
+  offen.offen = true;
+  k.op(0, isa::gfx942_op::buffer_load_dword_lds, {R(x), R(rsrc), I(0)}).mods = offen;
+  k.op(0, "s_waitcnt", {I(0x0f70)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "buffer_load_dword") == 1);
+  check_verified(st);
+}

@@ -98,6 +98,12 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
     case hazard_check::setreg_then_getreg:
       out.push_back({0, make(Format::SOPK, "s_setreg_b32", {}, {S(0)}, hw), make(Format::SOPK, "s_getreg_b32", {S(1)}, {}, hw)});
       break;
+    case hazard_check::setreg_then_rfe: {
+      Modifiers trapsts;
+      trapsts.simm16 = 3 | (31 << 11);  // hwreg(HW_REG_TRAPSTS)
+      out.push_back({0, make(Format::SOPK, "s_setreg_b32", {}, {S(0)}, trapsts), make(Format::SOP1, "s_rfe_b64", {}, {S(2, 2)})});
+      break;
+    }
     case hazard_check::salu_m0_then_m0_user:
       out.push_back({0, make(Format::SOP1, "s_mov_b32", {M0()}, {S(0)}),
                      make(Format::GLOBAL, "global_load_lds_dword", {}, {V(2, 2), None(), None()}, off(0))});

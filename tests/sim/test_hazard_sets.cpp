@@ -96,14 +96,18 @@ bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size(
 bool has_text(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 struct llvm_class {
   bool valu, mfma, dgemm, xdl, dot, trans, vmem_or_flat, ds, salu, dpp, partial_dst, wide_store, m0_reader;
-  bool setreg, getreg, div_fmas, rw_lane, readlane, readfirstlane, writelane, fma64, permlane;
+  bool rfe, setreg, getreg, div_fmas, rw_lane, readlane, readfirstlane, writelane, fma64, permlane;
 };
 llvm_class llvm_of(const instr_desc& d, op_form f) {
   const std::string_view n = d.name;
   llvm_class c{};
   const auto e = d.enc;
+  const bool lds_dma = starts(n, "global_load_lds_") || starts(n, "scratch_load_lds_") ||
+                       (e == encoding::mubuf && d.has(f_lds_dma));
+  // SIInstrInfo::isVALU: the VALU encodings, and the LDS-DMA loads (VALU = 1 in their
+  // pseudos: isLdsDma is isVALU && MUBUF/FLAT).
   c.valu = e == encoding::vop1 || e == encoding::vop2 || e == encoding::vopc || e == encoding::vop3 ||
-           e == encoding::vop3p || e == encoding::mfma;
+           e == encoding::vop3p || e == encoding::mfma || lds_dma;
   c.mfma = starts(n, "v_mfma_") || starts(n, "v_smfmac_");
   c.dgemm = starts(n, "v_mfma_f64_");
   // getMAIIsGFX940XDL: every MFMA but DGEMM and the five f32-input ones.
@@ -136,10 +140,10 @@ llvm_class llvm_of(const instr_desc& d, op_form f) {
   // s_ttracedata, always-GDS (ds_gws_*) and gds DS, LDS-DMA (isVALU && MUBUF/FLAT).
   c.m0_reader = starts(n, "s_movrel") || n == "ds_read_addtid_b32" || n == "ds_write_addtid_b32" ||
                 n == "s_sendmsg" || n == "s_sendmsghalt" || n == "s_ttracedata" || starts(n, "ds_gws_") ||
-                (c.ds && f == op_form::gds) || starts(n, "global_load_lds_") || starts(n, "scratch_load_lds_") ||
-                (e == encoding::mubuf && d.has(f_lds_dma));
+                (c.ds && f == op_form::gds) || lds_dma;
   c.setreg = n == "s_setreg_b32" || n == "s_setreg_imm32_b32";
   c.getreg = n == "s_getreg_b32";
+  c.rfe = n == "s_rfe_b64";  // isRFE
   c.div_fmas = n == "v_div_fmas_f32" || n == "v_div_fmas_f64";
   c.readlane = n == "v_readlane_b32";
   c.readfirstlane = n == "v_readfirstlane_b32";
@@ -155,6 +159,7 @@ bool llvm_producer(std::string_view id, const llvm_class& c) {
   if (id == "vcc-div-fmas") return c.valu;         // checkDivFMasHazards
   if (id == "sgpr-lane-select") return c.valu;     // checkRWLaneHazards
   if (id == "setreg-getreg") return c.setreg;      // checkGetRegHazards / checkSetRegHazards
+  if (id == "setreg-rfe") return c.setreg;         // checkRFEHazards (hasRFEHazards: VI+)
   if (id == "salu-m0") return c.salu;              // checkReadM0Hazards: isSALU
   if (id == "vgpr-dpp") return true;               // checkDPPHazards: any def of the VGPR
   if (id == "exec-dpp") return c.valu;             // checkDPPHazards: isVALU writes EXEC
@@ -182,6 +187,7 @@ bool llvm_consumer(std::string_view id, const llvm_class& c) {
   if (id == "vcc-div-fmas") return c.div_fmas;
   if (id == "sgpr-lane-select") return c.rw_lane;  // isRWLane: v_readlane_b32, v_writelane_b32
   if (id == "setreg-getreg") return c.getreg || c.setreg;
+  if (id == "setreg-rfe") return c.rfe;
   if (id == "salu-m0") return c.m0_reader;
   if (id == "vgpr-dpp" || id == "exec-dpp") return c.dpp;
   if (id == "big-store-data") return c.valu;

@@ -35,7 +35,9 @@ enum hz_kind : uint32_t {
   hk_nop = 1u << 21, hk_smfmac = 1u << 23,
   hk_dot = 1u << 24,     // v_dot*
   hk_rw_lane = 1u << 25, // v_readlane_b32, v_writelane_b32 (LLVM's isRWLane: an SGPR lane select)
+  hk_rfe = 1u << 26,     // s_rfe_b64 (reads TRAPSTS)
 };
+inline constexpr uint16_t hz_hwreg_trapsts = 3;
 
 // Operand tags: which role of the consumer a use is (the rules relate specific roles).
 enum hz_tag : uint8_t { ht_plain, ht_src0, ht_lane_sel, ht_srcc, ht_srcab, ht_data, ht_implicit, ht_z };
@@ -127,8 +129,8 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
     if (has(fl, f_xdl)) k |= hk_xdl;
     if (has(fl, f_dgemm)) k |= hk_dgemm;
     if (starts_with(name, "v_smfmac")) k |= hk_smfmac;
-  } else if (has(fl, f_valu)) {
-    k |= hk_valu;
+  } else if (has(fl, f_valu) || has(fl, f_lds_dma)) {
+    k |= hk_valu;  // LLVM marks the LDS-DMA loads VALU too (isLdsDma: isVALU && MUBUF/FLAT)
   }
   if (has(fl, f_salu)) k |= hk_salu;
   if (has(fl, f_trans)) k |= hk_trans;
@@ -136,6 +138,7 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) k |= hk_cmpx;
   if (starts_with(name, "s_setreg")) k |= hk_setreg;
   if (starts_with(name, "s_getreg")) k |= hk_getreg;
+  if (name == "s_rfe_b64") k |= hk_rfe;
   if (starts_with(name, "v_div_fmas")) k |= hk_div_fmas;
   if (starts_with(name, "v_dot")) k |= hk_dot;
   const bool readlane = name == "v_readlane_b32" || name == "v_readfirstlane_b32";
@@ -233,6 +236,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
         break;
       }
   }
+  if (h.kind & hk_rfe) h.add_use({static_cast<uint16_t>(hz_hwreg0 + hz_hwreg_trapsts), 1, ht_implicit});
   const bool vmem = (h.kind & hk_vmem) != 0;
   bool m0_read = (op_kind & hk_op_m0_read) != 0 || (h.kind & hk_m0_user) != 0;
   const bool store = (op_kind & hk_op_store) != 0;
@@ -308,7 +312,8 @@ constexpr bool hazard_rule_producer(hazard_check c, uint32_t k) {
     case hazard_check::valu_exec_then_lane_op:
     case hazard_check::valu_vgpr_then_readlane:
     case hazard_check::vgpr_then_permlane: return (k & hk_any_valu) != 0;
-    case hazard_check::setreg_then_getreg: return (k & hk_setreg) != 0;
+    case hazard_check::setreg_then_getreg:
+    case hazard_check::setreg_then_rfe: return (k & hk_setreg) != 0;
     case hazard_check::salu_m0_then_m0_user: return (k & hk_salu) != 0;
     case hazard_check::vgpr_then_dpp: return true;  // any instruction that writes the VGPR
     case hazard_check::wide_store_then_valu_war: return (k & hk_wide_store) != 0;
@@ -345,6 +350,7 @@ constexpr bool hazard_rule_consumer(hazard_check c, uint32_t k) {
     case hazard_check::valu_vcc_then_div_fmas: return (k & hk_div_fmas) != 0;
     case hazard_check::valu_sgpr_then_lane_sel: return (k & hk_rw_lane) != 0;
     case hazard_check::setreg_then_getreg: return (k & (hk_getreg | hk_setreg)) != 0;
+    case hazard_check::setreg_then_rfe: return (k & hk_rfe) != 0;
     case hazard_check::salu_m0_then_m0_user: return (k & hk_m0_user) != 0;
     case hazard_check::vgpr_then_dpp:
     case hazard_check::valu_exec_then_dpp: return (k & hk_dpp) != 0;
@@ -446,7 +452,8 @@ constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const haz
     case hazard_check::valu_sgpr_then_vmem: hit = writes_read(P, C, scalar_range, scalar_range); break;
     case hazard_check::valu_vcc_then_div_fmas: hit = P.writes(hz_vcc, 2); break;
     case hazard_check::valu_sgpr_then_lane_sel: hit = writes_read(P, C, scalar_range, lane_sel_range); break;
-    case hazard_check::setreg_then_getreg: hit = writes_read(P, C, hwreg_range, hwreg_range); break;
+    case hazard_check::setreg_then_getreg:
+    case hazard_check::setreg_then_rfe: hit = writes_read(P, C, hwreg_range, hwreg_range); break;
     case hazard_check::salu_m0_then_m0_user: hit = P.writes(hz_m0, 1); break;
     case hazard_check::vgpr_then_dpp: hit = writes_read(P, C, vgpr_range, vgpr_range); break;
     case hazard_check::valu_exec_then_dpp:
@@ -497,6 +504,7 @@ constexpr rule_masks masks_of(hazard_check c) {
     case hazard_check::valu_vcc_then_div_fmas: return {hk_any_valu, hk_div_fmas};
     case hazard_check::valu_sgpr_then_lane_sel: return {hk_any_valu, hk_rw_lane};
     case hazard_check::setreg_then_getreg: return {hk_setreg, hk_getreg | hk_setreg};
+    case hazard_check::setreg_then_rfe: return {hk_setreg, hk_rfe};
     case hazard_check::salu_m0_then_m0_user: return {hk_salu, hk_m0_user};
     case hazard_check::vgpr_then_dpp: return {all, hk_dpp};
     case hazard_check::valu_exec_then_dpp: return {hk_any_valu, hk_dpp};
