@@ -123,15 +123,12 @@ InstInfo classify(const Inst& in) {
     if (m == t) f |= TRANS;
   if (in.mod.dpp) f |= DPP;
   if (f & VALU) {
-    // LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or src0_modifiers bit 3 of an
-    // instruction with op_sel: the VOP3 dst-high bit, and for VOP3P op_sel_hi[0] (set by
-    // default; llc-22 emits v_pk_mul_f32, s_nop 0, v_pk_add_f32 reading its result). VOP3P
-    // without op_sel on gfx942: v_dot*, v_accvgpr_*, MFMA.
+    // LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or the VOP3 op_sel dst bit.
+    // Not VOP3P: LLVM 22 tests src0_modifiers bit 3, VOP3P's op_sel_hi[0] (set by default),
+    // and so pads every packed op read at once; AMD's production asm (aiter, gfx942) reads
+    // v_pk_* results at once thousands of times: no hardware hazard.
     if (in.mod.sdwa && in.mod.dst_sel != 6) f |= DST_PARTIAL;
     if (!in.mod.sdwa && in.format == Format::VOP3 && (in.mod.op_sel & 8)) f |= DST_PARTIAL;
-    if (in.format == Format::VOP3P && (in.mod.op_sel_hi & 1) && !starts_with(m, "v_dot") &&
-        !starts_with(m, "v_accvgpr") && !(f & MFMA))
-      f |= DST_PARTIAL;
   }
   if (starts_with(m, "v_cmpx_")) f |= CMPX;
   if (m == "v_readlane_b32") f |= READLANE;

@@ -338,3 +338,32 @@ TEST_CASE("hazards: an LDS-DMA load is a VALU consumer (LLVM marks it VALU): tra
   CHECK(nops_before(text, "buffer_load_dword") == 1);
   check_verified(st);
 }
+
+TEST_CASE("hazards: a packed (VOP3P) result is read at once, as AMD's production asm does") {
+  // LLVM 22 pads it (its dst-sel test reads VOP3P's op_sel_hi[0]); aiter's gfx942 GEMMs read
+  // v_pk_mul_f32 results in the next instruction thousands of times. The partial-dst rule
+  // is kept for what writes half a register: SDWA, VOP3 op_sel dst (v_pack_b32_f16 bit 2).
+  kb k("pk");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto p = k.v(2, "p");
+  auto h = k.v(1, "h");
+  auto r = k.v(1, "r");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  k.op(0, "v_pk_mul_f32", {R(p), R(a), R(a)});
+  k.op(0, "v_add_f32", {R(r), R(p, 0, 1), R(p, 1, 1)});
+  modifiers dst_hi;
+  dst_hi.op_sel = 4;  // op_sel:[0,0,1]: the result's high half
+  k.op(0, "v_pack_b32_f16", {R(h), R(r), R(r)}).mods = dst_hi;
+  k.op(0, "v_add_u32", {R(r), R(h), R(h)});
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "v_add_f32") == 0);
+  CHECK(nops_before(text, "v_add_u32") == 1);  // before the fix: 0 (only op_sel bit 3 counted)
+  check_verified(st);
+}

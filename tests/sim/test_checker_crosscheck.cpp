@@ -70,8 +70,6 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
   Modifiers sdwa;
   sdwa.sdwa = true;
   sdwa.dst_sel = 5;
-  Modifiers pk;
-  pk.op_sel_hi = 3;  // the default: op_sel_hi:[1,1]
   Modifiers hw;
   hw.simm16 = 1 | (3 << 11);
   Inst rfl = valu("v_readfirstlane_b32", {S(4)}, {V(0)});
@@ -136,8 +134,6 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
       break;
     case hazard_check::partial_dst_then_valu:
       out.push_back({0, valu("v_add_f16", {V(4)}, {V(0), V(1)}, Format::VOP2, sdwa), valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
-      out.push_back({0, valu("v_pk_mul_f32", {V(4, 2)}, {V(0, 2), V(2, 2)}, Format::VOP3P, pk),
-                     valu("v_add_f32", {V(6)}, {V(4), V(5)}, Format::VOP2)});
       break;
     case hazard_check::vgpr_then_permlane:
       out.push_back({0, vmov, valu("v_permlane16_b32", {V(5)}, {V(4), S(0), S(1)}, Format::VOP3)});

@@ -106,8 +106,6 @@ RULES = {
     "hazard valu-sgpr-valu|cmpx_exec": hazard([CMPX], 2, ["v_cndmask_b32_e64 v8, v1, v4, exec"]),
     # EXEC is an implicit read of every VMEM (LLVM's checkVMEMHazards; llc-22: v_cmpx, s_nop 4).
     "hazard valu-sgpr-vmem|exec": hazard([CMPX], 5, ["global_load_dword v8, v1, s[2:3]", "s_waitcnt vmcnt(0)"]),
-    # VOP3P's op_sel_hi[0] (default 1) is LLVM's DST_OP_SEL bit (llc-22: v_pk_mul_f32, s_nop 0).
-    "hazard dst-partial-use|vop3p": hazard(["v_pk_mul_f32 v[8:9], v[4:5], v[4:5]"], 1, ["v_add_f32_e32 v10, v8, v9"]),
     # ---- MFMA (32x32x8 f16: XDL, 8 passes)
     "hazard exec-mfma": hazard([CMPX], 4, [MFMA_XDL8]),
     "hazard valu-vgpr-mfma": hazard(["v_mov_b32_e32 v4, 1.0"], 2, [MFMA_XDL8]),
