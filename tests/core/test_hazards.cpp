@@ -367,3 +367,26 @@ TEST_CASE("hazards: a packed (VOP3P) result is read at once, as AMD's production
   CHECK(nops_before(text, "v_add_u32") == 1);  // before the fix: 0 (only op_sel bit 3 counted)
   check_verified(st);
 }
+
+TEST_CASE("hazards: s_setreg -> s_getreg waits only for the same hardware register (LLVM's checkGetRegHazards)") {
+  for (const bool same : {true, false}) {
+    kb k("setreg");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto s = k.s(1, "s");
+    auto t = k.s(1, "t");
+    auto v = k.v(1, "v");
+    const int mode = 1 | (3 << 11), trapsts = 3 | (31 << 11);  // hwreg(MODE, 0, 4), hwreg(TRAPSTS)
+    k.op(0, "s_mov_b32", {R(s), I(0)});
+    k.op(0, "s_setreg_b32", {I(mode), R(s)});
+    k.op(0, "s_getreg_b32", {R(t), I(same ? mode : trapsts)});
+    k.op(0, "v_mov_b32", {R(v), R(t)});
+    k.op(0, "global_store_dword", {R(tid), R(v), R(out)});
+    const auto st = compile_function(k.fn);
+    REQUIRE_FALSE(st.error.failed);
+    const std::string text = to_text(st.fn, true);
+    INFO(text);
+    CHECK(nops_before(text, "s_getreg_b32") == (same ? 2 : 0));
+    check_verified(st);
+  }
+}
