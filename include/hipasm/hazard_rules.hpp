@@ -1,6 +1,9 @@
 // hipasm's own hazard data for gfx942 (CDNA3): which producer/consumer pairs need wait
 // states and how many. Written from ../shared/reference/gfx942.md and the gfx940 paths of
 // LLVM's GCNHazardRecognizer (checkVALUHazards, checkMAIHazards90A, checkMAIVALUHazards).
+// Which opcodes each rule takes as producer and consumer is hazard_rule_producer/_consumer
+// (passes/hazards.hpp); tests/sim/test_hazard_sets.cpp enumerates them over every gfx942
+// opcode against the simulator's table and a list written from LLVM 22's recognizer.
 //
 // Each rule names a check (`hazard_check`, evaluated by passes/hazards.hpp and by the
 // independent verifier in verify.hpp) and its wait states, indexed by the producer's MFMA
@@ -16,21 +19,21 @@ enum class hazard_check : uint8_t {
   valu_sgpr_then_vmem,       // VALU writes an SGPR, VMEM/FLAT reads it
   valu_vcc_then_div_fmas,    // VALU writes VCC, v_div_fmas reads it
   valu_sgpr_then_lane_sel,   // VALU writes an SGPR, v_readlane/v_writelane selects a lane with it
-  setreg_then_getreg,        // s_setreg, then s_getreg/s_setreg
+  setreg_then_getreg,        // s_setreg, then s_getreg/s_setreg of the same hardware register
+  setreg_then_rfe,           // s_setreg of TRAPSTS, then s_rfe_b64
   salu_m0_then_m0_user,      // SALU writes M0, then s_sendmsg/GDS/s_movrel/LDS-DMA/addtid read it
   vgpr_then_dpp,             // VALU writes a VGPR, a DPP instruction reads it
   valu_exec_then_dpp,        // VALU writes EXEC, then any DPP instruction
   wide_store_then_valu_war,  // VMEM store of > 64 bits of data, VALU overwrites the data VGPRs
-  valu_vcc_exec_then_z,      // VALU writes VCC/EXEC, then VCCZ/EXECZ is read
-  valu_sgpr_then_valu,       // VALU writes an SGPR or VCC, another VALU reads it
+  valu_vcc_exec_then_z,      // VALU writes VCC/EXEC, then a VALU reads VCCZ/EXECZ as data
+  valu_sgpr_then_valu,       // VALU writes an SGPR/VCC/EXEC/M0, a VALU reads it explicitly (VCC: implicitly too)
   valu_exec_then_lane_op,    // VALU writes EXEC, then v_readlane/v_readfirstlane/v_writelane
   valu_vgpr_then_readlane,   // VALU writes a VGPR, v_readlane/v_readfirstlane reads it as src0
   trans_then_valu,           // transcendental result read by a non-transcendental VALU
   partial_dst_then_valu,     // SDWA dst_sel != DWORD or op_sel dst-high write, then a VALU read
-  cmpx_then_exec_read,       // v_cmpx, then a VALU reads EXEC as an explicit operand
   vgpr_then_permlane,        // VALU writes a VGPR, v_permlane reads it
   valu_exec_then_mfma,       // non-MFMA VALU writes EXEC, then any MFMA
-  valu_vgpr_then_mfma,       // non-MFMA VALU writes a VGPR/AGPR, an MFMA reads it
+  valu_vgpr_then_mfma,       // VALU (not MFMA, not v_dot) writes a VGPR/AGPR, an MFMA reads it
   mfma_then_same_srcc,       // MFMA result read as exactly the same SrcC by an MFMA
   xdl_then_overlap_srcc,     // XDL MFMA result read as overlapping (not identical) SrcC
   nonxdl_then_overlap_srcc,  // non-XDL MFMA result, overlapping SrcC of a non-XDL MFMA
@@ -40,7 +43,7 @@ enum class hazard_check : uint8_t {
   nonxdl_then_read,          // non-XDL MFMA result read by VALU / VMEM / DS / FLAT
   xdl_then_waw,              // XDL MFMA result overwritten by VALU / memory op
   nonxdl_then_waw,           // non-XDL MFMA result overwritten by VALU / memory op
-  mfma_srcc_then_valu_war,   // (non-DGEMM) MFMA reads SrcC, a VALU overwrites it
+  mfma_srcc_then_valu_war,   // XDL MFMA reads SrcC, a VALU or memory op overwrites it
   dgemm_then_fma64,          // DGEMM, then v_fma_f64/v_fmac_f64
   dgemm_then_valu_read,      // DGEMM result read by a VALU
   dgemm_then_mem_read,       // DGEMM result read by VMEM / DS / FLAT
@@ -48,11 +51,15 @@ enum class hazard_check : uint8_t {
   dgemm_then_srcab,          // DGEMM result read as SrcA/SrcB by an MFMA
   dgemm_then_overlap_srcc,   // DGEMM result read as overlapping SrcC by a non-XDL MFMA
   dgemm_then_same_srcc,      // 4-pass DGEMM result read as the same SrcC
+  dot_then_same_srcab,       // v_dot result read as src0/src1 by the same v_dot opcode
+  dot_then_read_other,       // v_dot result read by another VALU (not MFMA) / memory op
+  dot_then_waw_other,        // v_dot result overwritten by another VALU (not MFMA) / memory op
   count_
 };
 
 struct hazard_rule {
   hazard_check check;
+  std::string_view id;    // the simulator's rule this row is part of (sim/src/hazard_rules.cpp)
   std::string_view name;  // printed as the s_nop comment
   int8_t wait[5];         // by producer passes: non-MFMA, 2, 4, 8, 16
 };
@@ -62,41 +69,44 @@ constexpr int hazard_pass_index(int passes) {
 }
 
 inline constexpr hazard_rule gfx942_hazard_rules[] = {
-    {hazard_check::valu_sgpr_then_vmem, "VALU writes SGPR -> VMEM reads it (5)", {5, 5, 5, 5, 5}},
-    {hazard_check::valu_vcc_then_div_fmas, "VALU writes VCC -> v_div_fmas (4)", {4, 4, 4, 4, 4}},
-    {hazard_check::valu_sgpr_then_lane_sel, "VALU writes SGPR -> v_readlane/v_writelane lane select (4)", {4, 4, 4, 4, 4}},
-    {hazard_check::setreg_then_getreg, "s_setreg -> s_getreg/s_setreg (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::salu_m0_then_m0_user, "SALU writes M0 -> s_sendmsg/GDS/s_movrel/LDS-DMA (1)", {1, 1, 1, 1, 1}},
-    {hazard_check::vgpr_then_dpp, "VALU writes VGPR -> DPP reads it (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::valu_exec_then_dpp, "VALU writes EXEC -> DPP (5)", {5, 5, 5, 5, 5}},
-    {hazard_check::wide_store_then_valu_war, "store of >64-bit data -> VALU overwrites the data (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::valu_vcc_exec_then_z, "VALU writes VCC/EXEC -> VCCZ/EXECZ read (5)", {5, 5, 5, 5, 5}},
-    {hazard_check::valu_sgpr_then_valu, "VALU writes SGPR/VCC -> VALU reads it (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::valu_exec_then_lane_op, "VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane (4)", {4, 4, 4, 4, 4}},
-    {hazard_check::valu_vgpr_then_readlane, "VALU writes VGPR -> v_readlane src0 (1)", {1, 1, 1, 1, 1}},
-    {hazard_check::trans_then_valu, "transcendental -> non-transcendental VALU reads it (1)", {1, 1, 1, 1, 1}},
-    {hazard_check::partial_dst_then_valu, "SDWA/op_sel partial dst -> VALU reads it (1)", {1, 1, 1, 1, 1}},
-    {hazard_check::cmpx_then_exec_read, "v_cmpx -> VALU reads EXEC (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::vgpr_then_permlane, "VALU writes VGPR -> v_permlane reads it (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::valu_exec_then_mfma, "VALU writes EXEC -> MFMA (4)", {4, 4, 4, 4, 4}},
-    {hazard_check::valu_vgpr_then_mfma, "VALU writes VGPR -> MFMA reads it (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::mfma_then_same_srcc, "MFMA -> MFMA same SrcC (2-pass: 2)", {0, 2, 0, 0, 0}},
-    {hazard_check::xdl_then_overlap_srcc, "XDL MFMA -> MFMA overlapping SrcC (NP+1)", {0, 3, 5, 9, 17}},
-    {hazard_check::nonxdl_then_overlap_srcc, "non-XDL MFMA -> non-XDL MFMA overlapping SrcC (NP)", {0, 2, 4, 8, 16}},
-    {hazard_check::xdl_then_srcab, "XDL MFMA -> MFMA SrcA/B (NP+3)", {0, 5, 7, 11, 19}},
-    {hazard_check::nonxdl_then_srcab, "non-XDL MFMA -> MFMA SrcA/B (NP+2)", {0, 4, 6, 10, 18}},
-    {hazard_check::xdl_then_read, "XDL MFMA -> VALU/VMEM/DS read (NP+3)", {0, 5, 7, 11, 19}},
-    {hazard_check::nonxdl_then_read, "non-XDL MFMA -> VALU/VMEM/DS read (NP+2)", {0, 4, 6, 10, 18}},
-    {hazard_check::xdl_then_waw, "XDL MFMA -> VALU/memory overwrites result (NP+3)", {0, 5, 7, 11, 19}},
-    {hazard_check::nonxdl_then_waw, "non-XDL MFMA -> VALU/memory overwrites result (NP+2)", {0, 4, 6, 10, 18}},
-    {hazard_check::mfma_srcc_then_valu_war, "MFMA reads SrcC -> VALU overwrites it (1/3/7/15)", {0, 1, 3, 7, 15}},
-    {hazard_check::dgemm_then_fma64, "DGEMM -> v_fma_f64/v_fmac_f64 (2)", {2, 2, 2, 2, 2}},
-    {hazard_check::dgemm_then_valu_read, "DGEMM -> VALU reads result (6/11)", {0, 6, 6, 11, 11}},
-    {hazard_check::dgemm_then_mem_read, "DGEMM -> VMEM/DS reads result (9/18)", {0, 9, 9, 18, 18}},
-    {hazard_check::dgemm_then_waw, "DGEMM -> VALU/memory overwrites result (6/11)", {0, 6, 6, 11, 11}},
-    {hazard_check::dgemm_then_srcab, "DGEMM -> MFMA SrcA/B (6/11)", {0, 6, 6, 11, 11}},
-    {hazard_check::dgemm_then_overlap_srcc, "DGEMM -> MFMA overlapping SrcC (4/9)", {0, 4, 4, 9, 9}},
-    {hazard_check::dgemm_then_same_srcc, "4-pass DGEMM -> DGEMM same SrcC (4)", {0, 4, 4, 0, 0}},
+    {hazard_check::valu_sgpr_then_vmem, "valu-sgpr-vmem", "VALU writes SGPR -> VMEM reads it (5)", {5, 5, 5, 5, 5}},
+    {hazard_check::valu_vcc_then_div_fmas, "vcc-div-fmas", "VALU writes VCC -> v_div_fmas (4)", {4, 4, 4, 4, 4}},
+    {hazard_check::valu_sgpr_then_lane_sel, "sgpr-lane-select", "VALU writes SGPR -> v_readlane/v_writelane lane select (4)", {4, 4, 4, 4, 4}},
+    {hazard_check::setreg_then_getreg, "setreg-getreg", "s_setreg -> s_getreg/s_setreg (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::setreg_then_rfe, "setreg-rfe", "s_setreg TRAPSTS -> s_rfe_b64 (1)", {1, 1, 1, 1, 1}},
+    {hazard_check::salu_m0_then_m0_user, "salu-m0", "SALU writes M0 -> s_sendmsg/GDS/s_movrel/LDS-DMA (1)", {1, 1, 1, 1, 1}},
+    {hazard_check::vgpr_then_dpp, "vgpr-dpp", "VGPR written (by any instruction) -> DPP reads it (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::valu_exec_then_dpp, "exec-dpp", "VALU writes EXEC -> DPP (5)", {5, 5, 5, 5, 5}},
+    {hazard_check::wide_store_then_valu_war, "big-store-data", "store of >64-bit data -> VALU overwrites the data (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::valu_vcc_exec_then_z, "vcc-exec-z", "VALU writes VCC/EXEC -> VALU reads VCCZ/EXECZ (5)", {5, 5, 5, 5, 5}},
+    {hazard_check::valu_sgpr_then_valu, "valu-sgpr-valu", "VALU writes SGPR/VCC/EXEC/M0 -> VALU reads it (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::valu_exec_then_lane_op, "exec-readlane", "VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane (4)", {4, 4, 4, 4, 4}},
+    {hazard_check::valu_vgpr_then_readlane, "vgpr-readlane-src0", "VALU writes VGPR -> v_readlane src0 (1)", {1, 1, 1, 1, 1}},
+    {hazard_check::trans_then_valu, "trans-use", "transcendental -> non-transcendental VALU reads it (1)", {1, 1, 1, 1, 1}},
+    {hazard_check::partial_dst_then_valu, "dst-partial-use", "SDWA/op_sel partial dst -> VALU reads it (1)", {1, 1, 1, 1, 1}},
+    {hazard_check::vgpr_then_permlane, "vgpr-permlane", "VALU writes VGPR -> v_permlane reads it (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::valu_exec_then_mfma, "exec-mfma", "VALU writes EXEC -> MFMA (4)", {4, 4, 4, 4, 4}},
+    {hazard_check::valu_vgpr_then_mfma, "valu-vgpr-mfma", "VALU writes VGPR -> MFMA reads it (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::mfma_then_same_srcc, "mfma-srcc", "MFMA -> MFMA same SrcC (2-pass: 2)", {0, 2, 0, 0, 0}},
+    {hazard_check::xdl_then_overlap_srcc, "mfma-srcc", "XDL MFMA -> MFMA overlapping SrcC (NP+1)", {0, 3, 5, 9, 17}},
+    {hazard_check::nonxdl_then_overlap_srcc, "mfma-srcc", "non-XDL MFMA -> non-XDL MFMA overlapping SrcC (NP)", {0, 2, 4, 8, 16}},
+    {hazard_check::xdl_then_srcab, "mfma-srcab", "XDL MFMA -> MFMA SrcA/B (NP+3)", {0, 5, 7, 11, 19}},
+    {hazard_check::nonxdl_then_srcab, "mfma-srcab", "non-XDL MFMA -> MFMA SrcA/B (NP+2)", {0, 4, 6, 10, 18}},
+    {hazard_check::xdl_then_read, "mfma-read", "XDL MFMA -> VALU/VMEM/DS read (NP+3)", {0, 5, 7, 11, 19}},
+    {hazard_check::nonxdl_then_read, "mfma-read", "non-XDL MFMA -> VALU/VMEM/DS read (NP+2)", {0, 4, 6, 10, 18}},
+    {hazard_check::xdl_then_waw, "mfma-waw", "XDL MFMA -> VALU/memory overwrites result (NP+3)", {0, 5, 7, 11, 19}},
+    {hazard_check::nonxdl_then_waw, "mfma-waw", "non-XDL MFMA -> VALU/memory overwrites result (NP+2)", {0, 4, 6, 10, 18}},
+    {hazard_check::mfma_srcc_then_valu_war, "mfma-srcc-war", "XDL MFMA reads SrcC -> VALU/memory overwrites it (1/3/7/15)", {0, 1, 3, 7, 15}},
+    {hazard_check::dgemm_then_fma64, "dgemm-fma64", "DGEMM -> v_fma_f64/v_fmac_f64 (2)", {2, 2, 2, 2, 2}},
+    {hazard_check::dgemm_then_valu_read, "mfma-read", "DGEMM -> VALU reads result (6/11)", {0, 6, 6, 11, 11}},
+    {hazard_check::dgemm_then_mem_read, "mfma-read", "DGEMM -> VMEM/DS reads result (9/18)", {0, 9, 9, 18, 18}},
+    {hazard_check::dgemm_then_waw, "mfma-waw", "DGEMM -> VALU/memory overwrites result (6/11)", {0, 6, 6, 11, 11}},
+    {hazard_check::dgemm_then_srcab, "mfma-srcab", "DGEMM -> MFMA SrcA/B (6/11)", {0, 6, 6, 11, 11}},
+    {hazard_check::dgemm_then_overlap_srcc, "mfma-srcc", "DGEMM -> MFMA overlapping SrcC (4/9)", {0, 4, 4, 9, 9}},
+    {hazard_check::dgemm_then_same_srcc, "mfma-srcc", "4-pass DGEMM -> DGEMM same SrcC (4)", {0, 4, 4, 0, 0}},
+    {hazard_check::dot_then_same_srcab, "dot-same-srcab", "v_dot -> same v_dot reads it as SrcA/B (3)", {3, 3, 3, 3, 3}},
+    {hazard_check::dot_then_read_other, "dot-read-other", "v_dot -> another VALU/memory op reads it (3)", {3, 3, 3, 3, 3}},
+    {hazard_check::dot_then_waw_other, "dot-write-other", "v_dot -> another VALU/memory op overwrites it (3)", {3, 3, 3, 3, 3}},
 };
 
 // A target's hazard data: its rules and the longest window any of them needs.
@@ -104,11 +114,13 @@ struct hazard_table {
   const hazard_rule* rules = nullptr;
   uint32_t count = 0;
   int max_wait = 0;
-  int max_nop = 7;  // s_nop N gives N+1 wait states; gfx9 honours N <= 7
+  // s_nop N gives N+1 wait states; SIMM16[3:0] holds N on gfx8+ (LLVM's getSNopBits: 4),
+  // and llc-22 emits `s_nop 15` for 16 wait states on gfx942.
+  int max_nop = 15;
 };
 
 constexpr hazard_table make_hazard_table(const hazard_rule* rules, uint32_t n) {
-  hazard_table t{rules, n, 0, 7};
+  hazard_table t{rules, n, 0, 15};
   for (uint32_t i = 0; i < n; ++i)
     for (int w : rules[i].wait)
       if (w > t.max_wait) t.max_wait = w;

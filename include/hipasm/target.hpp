@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "hazard_rules.hpp"
-#include "hazard_rules.hpp"
 #include "isa/check.hpp"
 #include "isa/gfx942.hpp"
 #include "isa/instr_desc.hpp"
@@ -39,7 +38,7 @@ inline constexpr target gfx942{
     .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
     .lds_bytes = 65536,
     .wave_size = 64,
-    .max_snop = 7,
+    .max_snop = 15,  // SIMM16[3:0]: llc-22 emits s_nop 15
     .vgpr_alloc_granule = 8,
     .sgpr_pair_align = 2,
     .sgpr_quad_align = 4,

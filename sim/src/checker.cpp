@@ -410,23 +410,20 @@ struct Checker::Impl {
   // ---- hazards
   static bool relation(const hz::Rule& r, const InstInfo& p, const InstInfo& c, const Range* key, bool& same) {
     same = false;
-    auto defs_overlap = [&](const Range& k, bool sgpr_files) {
-      for (const Range& d : p.defs) {
-        if (sgpr_files && d.file != hz::FS && d.file != hz::FVCC) continue;
+    auto defs_overlap = [&](const Range& k) {
+      for (const Range& d : p.defs)
         if (d.overlaps(k)) return true;
-      }
       return false;
     };
     switch (r.rel) {
-      case hz::Rel::SgprDefUse:
+      case hz::Rel::SgprDefUse:  // any scalar register: SGPRs, VCC, EXEC, M0 (LLVM's isSGPRReg)
       case hz::Rel::SgprVccDefUse:
-        return (key->file == hz::FS || key->file == hz::FVCC) && defs_overlap(*key, true);
+      case hz::Rel::LaneSelect: return key->file != hz::FV && defs_overlap(*key);
       case hz::Rel::VccDef: return p.flags & hz::WRITES_VCC;
-      case hz::Rel::LaneSelect: return key->file == hz::FS && defs_overlap(*key, true);
       case hz::Rel::SameHwReg: return p.hwreg == c.hwreg;
       case hz::Rel::M0Def: return p.flags & hz::WRITES_M0;
       case hz::Rel::VgprDefUse:
-      case hz::Rel::VgprDefSrc0: return key->file == hz::FV && defs_overlap(*key, false);
+      case hz::Rel::VgprDefSrc0: return key->file == hz::FV && defs_overlap(*key);
       case hz::Rel::ExecDef: return p.flags & hz::WRITES_EXEC;
       case hz::Rel::StoreDataDef: return key->file == hz::FV && p.has_store_data && p.store_data.overlaps(*key);
       case hz::Rel::VccExecDefZ:

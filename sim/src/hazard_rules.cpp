@@ -10,17 +10,20 @@
 // - "VALU writes VCC/EXEC -> VALU reads VCCZ/EXECZ" (5) is the ISA manual's row; LLVM has no
 //   check for it (it never emits src_vccz/src_execz as VALU data). Kept from the reference.
 // - "v_permlane*" (2) does not fire on gfx942: the instructions are gfx10+/gfx950. Kept.
-// - "v_cmpx -> VALU reads EXEC explicitly" (2) is the reference's row; LLVM's similar check is
-//   gfx10's. Kept from the reference.
+// - "v_cmpx -> VALU reads EXEC explicitly" (2) is LLVM's VALU-writes-SGPR row (hasVDecCoExecHazard:
+//   any explicit SGPR-class source, EXEC and M0 included): valu-sgpr-valu covers it.
+// - VMEM/FLAT read EXEC implicitly: a VALU writing EXEC (v_cmpx) needs 5 wait states before
+//   one (LLVM's checkVMEMHazards; llc-22 puts s_nop 4 between v_cmpx and global_load).
 // - DGEMM numbers (not in gfx942.md's table, which says "DGEMM has its own numbers") are
 //   LLVM's: SrcC overlap 9 (16x16) / 4 (4x4) unless the consumer is XDL (0), same SrcC 4x4->4x4
 //   4, SrcA/B 11 / 6, VALU read 11 / 6, memory read 18 / 9, write after write 11 / 6.
 // - v_dot rules (3 wait states) are LLVM's checkMAIVALUHazards rows for gfx90a+, not in
 //   gfx942.md; they are included because gfx942 runs them.
 // - s_nop N counts N+1 wait states for N up to 15 (SIMM16[3:0]), as LLVM counts it
-//   (getNumWaitStates) and emits it: clang-22 writes "s_nop 10" after a 32x32x8 MFMA on
-//   gfx942. gfx942.md's "N <= 7 per s_nop" is what an emitter should stay within, not what
-//   the hardware honours.
+//   (getNumWaitStates) and emits it: llc-22 writes "s_nop 15" (16 wait states) after a
+//   16-pass MFMA on gfx942; hipasm's pass uses the same maximum.
+// - The producer/consumer opcode classes of every rule are compared with hipasm's and with
+//   LLVM 22's by tests/sim/test_hazard_sets.cpp over every gfx942 opcode.
 #include "hazard_rules.hpp"
 
 #include <algorithm>
@@ -120,6 +123,10 @@ InstInfo classify(const Inst& in) {
     if (m == t) f |= TRANS;
   if (in.mod.dpp) f |= DPP;
   if (f & VALU) {
+    // LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or the VOP3 op_sel dst bit.
+    // Not VOP3P: LLVM 22 tests src0_modifiers bit 3, VOP3P's op_sel_hi[0] (set by default),
+    // and so pads every packed op read at once; AMD's production asm (aiter, gfx942) reads
+    // v_pk_* results at once thousands of times: no hardware hazard.
     if (in.mod.sdwa && in.mod.dst_sel != 6) f |= DST_PARTIAL;
     if (!in.mod.sdwa && in.format == Format::VOP3 && (in.mod.op_sel & 8)) f |= DST_PARTIAL;
   }
@@ -134,16 +141,23 @@ InstInfo classify(const Inst& in) {
     f |= SETREG;
     info.hwreg = int16_t(in.mod.simm16 & 0x3f);
   }
+  if (m == "s_rfe_b64") {
+    f |= RFE;
+    info.hwreg = 3;  // TRAPSTS
+  }
   if (m == "s_getreg_b32") {
     f |= GETREG;
     info.hwreg = int16_t(in.mod.simm16 & 0x3f);
   }
-  bool lds_dma = starts_with(m, "global_load_lds_") || ((f & VMEM) && in.mod.lds);
+  bool lds_dma = starts_with(m, "global_load_lds_") || starts_with(m, "scratch_load_lds_") || ((f & VMEM) && in.mod.lds);
   if (starts_with(m, "s_sendmsg") || m == "s_ttracedata" || starts_with(m, "s_movrel") ||
       ((f & DS) && (in.mod.gds || m.find("_addtid_") != std::string_view::npos ||
                     starts_with(m, "ds_gws_"))) ||
       lds_dma)
     f |= M0_READER;
+  // LLVM's LDS-DMA loads are VALU too (isLdsDma: isVALU && MUBUF/FLAT): a VALU consumer of
+  // the VALU rules (llc-22: v_exp_f32 v1; s_nop 0; buffer_load_dword v1 ... lds).
+  if (lds_dma) f |= VALU;
   if (m == "s_nop") {
     f |= NOP;
     info.wait_states = uint8_t((in.mod.simm16 & 0xf) + 1);
@@ -179,6 +193,8 @@ InstInfo classify(const Inst& in) {
     if (i == 0) { info.has_src0 = true; info.src0 = r; }
     if (i == 1) { info.has_src1 = true; info.src1 = r; }
   }
+  // Every VMEM/FLAT instruction reads EXEC (LLVM: an implicit use; checkVMEMHazards counts it).
+  if (f & (VMEM | FLAT)) info.uses.push_back({FEXEC, 0, 2});
   if ((in.cls & C_READS_VCC) && !reads_vcc) info.uses.push_back({FVCC, 0, 2});
   if ((in.cls & C_READS_M0) && !reads_m0) info.uses.push_back({FM0, 0, 1});
   if (f & MFMA) {
@@ -215,13 +231,15 @@ constexpr uint64_t kMem = VMEM | FLAT | DS;
 constexpr Rule kRules[] = {
   // id, prod_all, prod_any, prod_none, cons_all, cons_any, cons_none, rel, wait, n, window, text
   {"valu-sgpr-vmem", VALU, 0, 0, 0, VMEM | FLAT, 0, Rel::SgprDefUse, Wait::Fixed, 5, 5,
-   "VMEM reads an SGPR written by a VALU less than 5 wait states before"},
+   "VMEM reads an SGPR/VCC/EXEC/M0 written by a VALU less than 5 wait states before"},
   {"vcc-div-fmas", VALU, 0, 0, DIV_FMAS, 0, 0, Rel::VccDef, Wait::Fixed, 4, 4,
    "v_div_fmas reads VCC written by a VALU less than 4 wait states before"},
   {"sgpr-lane-select", VALU, 0, 0, 0, READLANE | WRITELANE, 0, Rel::LaneSelect, Wait::Fixed, 4, 4,
    "lane-select SGPR written by a VALU less than 4 wait states before"},
   {"setreg-getreg", SETREG, 0, 0, 0, GETREG | SETREG, 0, Rel::SameHwReg, Wait::Fixed, 2, 2,
    "hardware register accessed less than 2 wait states after s_setreg of it"},
+  {"setreg-rfe", SETREG, 0, 0, RFE, 0, 0, Rel::SameHwReg, Wait::Fixed, 1, 1,
+   "s_rfe_b64 right after s_setreg of TRAPSTS (needs 1 wait state)"},
   {"salu-m0", SALU, 0, 0, M0_READER, 0, 0, Rel::M0Def, Wait::Fixed, 1, 1,
    "M0 read (s_sendmsg/GDS/addtid/s_movrel/LDS-DMA) right after an SALU wrote it (needs 1 wait state)"},
   {"vgpr-dpp", 0, 0, 0, DPP, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,
@@ -233,7 +251,7 @@ constexpr Rule kRules[] = {
   {"vcc-exec-z", VALU, 0, 0, VALU, READS_VCCZ | READS_EXECZ, 0, Rel::VccExecDefZ, Wait::Fixed, 5, 5,
    "VALU reads VCCZ/EXECZ less than 5 wait states after a VALU wrote VCC/EXEC"},
   {"valu-sgpr-valu", VALU, 0, 0, VALU, 0, 0, Rel::SgprVccDefUse, Wait::Fixed, 2, 2,
-   "VALU reads an SGPR/VCC written by a VALU less than 2 wait states before"},
+   "VALU reads an SGPR/VCC/EXEC/M0 written by a VALU less than 2 wait states before"},
   {"exec-readlane", VALU, 0, 0, 0, READLANE | READFIRSTLANE | WRITELANE, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
    "v_readlane/v_readfirstlane/v_writelane less than 4 wait states after a VALU wrote EXEC"},
   {"vgpr-readlane-src0", VALU, 0, 0, 0, READLANE | READFIRSTLANE, 0, Rel::VgprDefSrc0, Wait::Fixed, 1, 1,
@@ -242,8 +260,6 @@ constexpr Rule kRules[] = {
    "VALU reads a transcendental result right after it (needs 1 wait state)"},
   {"dst-partial-use", VALU | DST_PARTIAL, 0, 0, VALU, 0, 0, Rel::VgprDefUse, Wait::Fixed, 1, 1,
    "VALU reads a result written with SDWA dst_sel/op_sel dst-high right after it (needs 1 wait state)"},
-  {"cmpx-exec-read", CMPX, 0, 0, VALU | READS_EXEC, 0, 0, Rel::None, Wait::Fixed, 2, 2,
-   "VALU reads EXEC less than 2 wait states after v_cmpx"},
   {"vgpr-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,
    "v_permlane reads a VGPR written by a VALU less than 2 wait states before"},
   // MFMA (gfx940 paths).

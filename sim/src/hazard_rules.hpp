@@ -20,7 +20,7 @@ namespace hipasm::sim::hz {
 
 // Properties of one instruction, from its mnemonic, format and operands.
 enum Flag : uint64_t {
-  VALU = 1ull << 0,        // any vector ALU op, MFMA and v_readlane/v_accvgpr_* included
+  VALU = 1ull << 0,        // any vector ALU op, MFMA, v_readlane/v_accvgpr_* and (as LLVM) LDS-DMA included
   MFMA = 1ull << 1,        // v_mfma_* and v_smfmac_*
   XDL = 1ull << 2,         // MFMA on the XDL pipe (all but f32-input and f64)
   DGEMM = 1ull << 3,       // v_mfma_f64_*
@@ -51,6 +51,7 @@ enum Flag : uint64_t {
   READS_EXECZ = 1ull << 28,
   READS_EXEC = 1ull << 29,  // EXEC as an explicit source operand
   NOP = 1ull << 30,         // s_nop
+  RFE = 1ull << 31,         // s_rfe_b64 (reads hardware register TRAPSTS)
 };
 
 enum File : uint8_t { FS, FV /* v0..v255, a0..a255 at 256.. */, FVCC, FEXEC, FM0 };
@@ -81,16 +82,16 @@ InstInfo classify(const Inst& in);
 
 // How producer and consumer registers must relate for a rule to apply.
 enum class Rel : uint8_t {
-  SgprDefUse,     // producer writes an SGPR (or VCC) the consumer reads
+  SgprDefUse,     // producer writes an SGPR/VCC/EXEC/M0 the consumer reads (EXEC: every VMEM)
   VccDef,         // producer writes VCC (consumer reads it implicitly)
-  LaneSelect,     // producer writes the SGPR the consumer uses as lane select (src1)
+  LaneSelect,     // producer writes the SGPR/M0/VCC the consumer uses as lane select (src1)
   SameHwReg,      // s_setreg of the hardware register the consumer reads/writes
   M0Def,          // producer writes M0
   VgprDefUse,     // producer writes a VGPR/AGPR the consumer reads
   ExecDef,        // producer writes EXEC
   StoreDataDef,   // consumer writes a VGPR of the producer's store data
   VccExecDefZ,    // producer writes VCC (consumer reads vccz) or EXEC (consumer reads execz)
-  SgprVccDefUse,  // producer writes an SGPR or VCC the consumer reads (explicitly or VCC implicitly)
+  SgprVccDefUse,  // producer writes an SGPR/VCC/EXEC/M0 the consumer reads explicitly (VCC: or implicitly)
   VgprDefSrc0,    // producer writes the VGPR the consumer reads as src0
   None,           // no register relation (cmpx -> explicit EXEC read, DGEMM -> fma64)
   MfmaSrcC,       // producer's MFMA dst overlaps the consumer MFMA's SrcC

@@ -154,8 +154,10 @@ TEST_CASE("hazards: MFMA result windows follow the pass count (XDL: NP+3)") {
   const auto first = text.find("v_mfma_f32_32x32x8_f16");
   const auto second = text.find("v_mfma_f32_32x32x8_f16", first + 1);
   CHECK(text.substr(first, second - first).find("s_nop") == std::string::npos);
-  // v_accvgpr_read of the 32x32 result: 11 wait states, as two s_nops (N <= 7 each).
+  // v_accvgpr_read of the 32x32 result: 11 wait states, in ONE s_nop (N <= 15: SIMM16[3:0],
+  // as llc-22 emits `s_nop 15`).
   CHECK(nops_before(text, "v_accvgpr_read_b32") == 11);
+  CHECK(text.find("s_nop 10") != std::string::npos);
   CHECK(text.find("XDL MFMA -> VALU/VMEM/DS read (NP+3)") != std::string::npos);
   const auto f4 = text.find("v_mfma_f32_4x4x4_16b_f16");
   CHECK(nops_before(text.substr(f4 + 10), "v_mfma_f32_4x4x4_16b_f16") == 2);
@@ -197,4 +199,194 @@ TEST_CASE("hazards: the pass runs at compile time") {
     return n;
   }();
   STATIC_REQUIRE(nops == 5);
+}
+
+// Counts the s_nop lines right before the first line containing `consumer`.
+static int nop_lines_before(const std::string& text, const std::string& consumer) {
+  const auto at = text.find(consumer);
+  REQUIRE(at != std::string::npos);
+  int n = 0;
+  std::size_t end = text.rfind('\n', at);
+  while (end != std::string::npos && end > 0) {
+    const std::size_t start = text.rfind('\n', end - 1);
+    const std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
+    if (line.find("s_nop") == std::string::npos) break;
+    ++n;
+    if (start == std::string::npos) break;
+    end = start;
+  }
+  return n;
+}
+
+TEST_CASE("hazards: a loaded VGPR read by DPP after s_waitcnt needs 2 wait states (LLVM's checkDPPHazards: any writer)") {
+  // The reproducer: llc-22 emits global_load_dword v1; s_waitcnt vmcnt(0); s_nop 0;
+  // v_mov_b32_dpp ... v1. Before the fix only a VALU/MFMA counted as the VGPR's writer.
+  for (const char* load : {"global_load_dword", "ds_read_b32"}) {
+    kb k("dpp_after_load");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto x = k.v(1, "x");
+    auto y = k.v(1, "y");
+    if (std::string(load) == "global_load_dword") {
+      k.op(0, load, {R(x), R(tid), R(out)});
+      k.op(0, "s_waitcnt", {I(0x0f70)});  // vmcnt(0)
+    } else {
+      k.op(0, load, {R(x), R(tid)});
+      k.op(0, "s_waitcnt", {I(0xc07f)});  // lgkmcnt(0)
+    }
+    modifiers dpp;
+    dpp.dpp.ctrl = 0x111;  // row_shr:1
+    k.op(0, "v_mov_b32", {R(y), R(x)}).mods = dpp;
+    k.op(0, "global_store_dword", {R(tid), R(y), R(out)});
+    const auto before = allocate_only(k.fn);
+    CHECK(verify_hazards(before.fn, k.isa, gfx942_hazards).failed);
+    const auto st = compile_function(k.fn);
+    REQUIRE_FALSE(st.error.failed);
+    const std::string text = to_text(st.fn, true);
+    INFO(text);
+    CHECK(nops_before(text, "v_mov_b32_dpp") == 1);  // + the s_waitcnt: 2 wait states
+    check_verified(st);
+  }
+}
+
+TEST_CASE("hazards: one s_nop up to 16 wait states (s_nop 15), as llc-22 emits") {
+  // A 16-pass XDL MFMA result read by a VALU: 19 wait states = s_nop 15 + s_nop 2 (llc-22's
+  // exact output for v_mfma_f32_32x32x4_2b_f16 then a read of a[0]).
+  kb k("nop15");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto acc = k.a(32, "acc");
+  auto r = k.v(1, "r");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  for (int j = 0; j < 32; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, "v_mfma_f32_32x32x4_2b_f16", {R(acc), R(a), R(a), R(acc)});  // 16 passes, XDL
+  k.op(0, "v_accvgpr_read_b32", {R(r), R(acc, 0, 1)});                 // 16 + 3 = 19
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "v_accvgpr_read_b32") == 19);
+  CHECK(nop_lines_before(text, "v_accvgpr_read_b32") == 2);
+  CHECK(text.find("s_nop 15") != std::string::npos);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: v_dot result read by another VALU: 3 wait states (LLVM's checkMAIVALUHazards)") {
+  // llc-22: v_dot2c_f32_f16_e32 v2, v1, v1; s_nop 2; v_mul_f32_e32 v1, v2, v2.
+  kb k("dot");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto d = k.v(1, "d");
+  auto e = k.v(1, "e");
+  k.op(0, "v_dot2_f32_f16", {R(d), R(tid), R(tid), R(tid)});
+  k.op(0, "v_mul_f32", {R(e), R(d), R(d)});
+  k.op(0, "global_store_dword", {R(tid), R(e), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "v_mul_f32") == 3);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: a load overwriting an XDL MFMA's SrcC waits (LLVM: VMEM/DS are WAR consumers too)") {
+  // checkMAIVALUHazards runs for VMEM/FLAT/DS as well: a 4-pass XDL MFMA reading SrcC, then a
+  // load into that register needs 3 wait states.
+  kb k("srcc_war_load");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto c = k.v(4, "c");
+  auto dst = k.a(4, "dst");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  for (int j = 0; j < 4; ++j) k.op(0, "v_mov_b32", {R(c, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, "s_nop", {I(7)});
+  k.op(0, "v_mfma_f32_16x16x16_f16", {R(dst), R(a), R(a), R(c)});  // 4 passes, XDL, reads c
+  k.op(0, "global_load_dword", {R(c, 0, 1), R(tid), R(out)});      // overwrites c[0]
+  k.op(0, "s_waitcnt", {I(0x0f70)});
+  k.op(0, "global_store_dword", {R(tid), R(c, 0, 1), R(out)});
+  k.op(0, "v_accvgpr_read_b32", {R(a, 0, 1), R(dst, 0, 1)});
+  k.op(0, "global_store_dword", {R(tid), R(a, 0, 1), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "global_load_dword") == 3);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: an LDS-DMA load is a VALU consumer (LLVM marks it VALU): trans result as its address") {
+  // llc-22 -run-pass=post-RA-hazard-rec: V_EXP_F32 $vgpr1; S_NOP 0; BUFFER_LOAD_DWORD_LDS_OFFEN $vgpr1.
+  kb k("trans_lds_dma");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto rsrc = k.reg(reg_class::sgpr, 4, "rsrc", 0, 4);
+  auto x = k.v(1, "x");
+  k.op(0, "s_mov_b32", {SP(special_reg::m0), I(0)});
+  k.op(0, "v_exp_f32", {R(x), R(tid)});
+  modifiers offen;
+  offen.offen = true;
+  k.op(0, isa::gfx942_op::buffer_load_dword_lds, {R(x), R(rsrc), I(0)}).mods = offen;
+  k.op(0, "s_waitcnt", {I(0x0f70)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "buffer_load_dword") == 1);
+  check_verified(st);
+}
+
+TEST_CASE("hazards: a packed (VOP3P) result is read at once, as AMD's production asm does") {
+  // LLVM 22 pads it (its dst-sel test reads VOP3P's op_sel_hi[0]); aiter's gfx942 GEMMs read
+  // v_pk_mul_f32 results in the next instruction thousands of times. The partial-dst rule
+  // is kept for what writes half a register: SDWA, VOP3 op_sel dst (v_pack_b32_f16 bit 2).
+  kb k("pk");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto p = k.v(2, "p");
+  auto h = k.v(1, "h");
+  auto r = k.v(1, "r");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  k.op(0, "v_pk_mul_f32", {R(p), R(a), R(a)});
+  k.op(0, "v_add_f32", {R(r), R(p, 0, 1), R(p, 1, 1)});
+  modifiers dst_hi;
+  dst_hi.op_sel = 4;  // op_sel:[0,0,1]: the result's high half
+  k.op(0, "v_pack_b32_f16", {R(h), R(r), R(r)}).mods = dst_hi;
+  k.op(0, "v_add_u32", {R(r), R(h), R(h)});
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "v_add_f32") == 0);
+  CHECK(nops_before(text, "v_add_u32") == 1);  // before the fix: 0 (only op_sel bit 3 counted)
+  check_verified(st);
+}
+
+TEST_CASE("hazards: s_setreg -> s_getreg waits only for the same hardware register (LLVM's checkGetRegHazards)") {
+  for (const bool same : {true, false}) {
+    kb k("setreg");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto s = k.s(1, "s");
+    auto t = k.s(1, "t");
+    auto v = k.v(1, "v");
+    const int mode = 1 | (3 << 11), trapsts = 3 | (31 << 11);  // hwreg(MODE, 0, 4), hwreg(TRAPSTS)
+    k.op(0, "s_mov_b32", {R(s), I(0)});
+    k.op(0, "s_setreg_b32", {I(mode), R(s)});
+    k.op(0, "s_getreg_b32", {R(t), I(same ? mode : trapsts)});
+    k.op(0, "v_mov_b32", {R(v), R(t)});
+    k.op(0, "global_store_dword", {R(tid), R(v), R(out)});
+    const auto st = compile_function(k.fn);
+    REQUIRE_FALSE(st.error.failed);
+    const std::string text = to_text(st.fn, true);
+    INFO(text);
+    CHECK(nops_before(text, "s_getreg_b32") == (same ? 2 : 0));
+    check_verified(st);
+  }
 }

@@ -120,6 +120,6 @@ static_assert(is_inline_constant(imm_kind::b64, static_cast<uint64_t>(-16)));
 
 // The target
 static_assert(gfx942.regs.sgprs == 102 && gfx942.regs.vgprs == 256 && gfx942.lds_bytes == 65536);
-static_assert(gfx942.num_instrs == gfx942_num_instrs && gfx942.wave_size == 64 && gfx942.max_snop == 7);
+static_assert(gfx942.num_instrs == gfx942_num_instrs && gfx942.wave_size == 64 && gfx942.max_snop == 15);
 static_assert(gfx942.hazard_rules != nullptr && gfx942.hazard_rules->count > 0);
 }  // namespace isa_static

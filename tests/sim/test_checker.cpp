@@ -199,7 +199,7 @@ TEST_CASE("checker: hazard rows of gfx942.md, each with and without its wait sta
       {"hazard trans-use", {valu("v_exp_f32", {V(1)}, {V(2)})}, 1, valu("v_add_f32", {V(3)}, {V(1), V(4)}, Format::VOP2)},
       {"hazard dst-partial-use", {valu("v_add_f16", {V(1)}, {V(5), V(6)}, Format::VOP2, sdwa_hi)}, 1,
        vadd(2, V(1), V(3))},
-      {"hazard cmpx-exec-read", {valu("v_cmpx_eq_u32", {}, {V(1), V(2)}, Format::VOPC, {}, C_WRITES_EXEC)}, 2,
+      {"hazard valu-sgpr-valu", {valu("v_cmpx_eq_u32", {}, {V(1), V(2)}, Format::VOPC, {}, C_WRITES_EXEC)}, 2,
        valu("v_cndmask_b32", {V(3)}, {V(4), V(5), EXEC()}, Format::VOP3)},
       {"hazard vgpr-permlane", {valu("v_mov_b32", {V(1)}, {V(0)})}, 2, valu("v_permlane16_b32", {V(2)}, {V(1), S(0), S(1)}, Format::VOP3)},
       {"hazard exec-mfma", {cmp_exec()}, 4, mfma_xdl8},

@@ -83,6 +83,8 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
   switch (c) {
     case hazard_check::valu_sgpr_then_vmem:
       out.push_back({0, rfl, make(Format::GLOBAL, "global_load_dword", {V(1)}, {V(2), None(), S(4, 2)}, off(0))});
+      // EXEC is read by every VMEM (LLVM: an implicit use; llc-22 puts s_nop 4 after v_cmpx).
+      out.push_back({0, cmpx, make(Format::GLOBAL, "global_load_dword", {V(1)}, {V(2), None(), S(4, 2)}, off(0))});
       break;
     case hazard_check::valu_vcc_then_div_fmas:
       out.push_back({0, valu("v_div_scale_f32", {V(1), VCC()}, {V(2), V(3), V(4)}, Format::VOP3),
@@ -94,6 +96,12 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
     case hazard_check::setreg_then_getreg:
       out.push_back({0, make(Format::SOPK, "s_setreg_b32", {}, {S(0)}, hw), make(Format::SOPK, "s_getreg_b32", {S(1)}, {}, hw)});
       break;
+    case hazard_check::setreg_then_rfe: {
+      Modifiers trapsts;
+      trapsts.simm16 = 3 | (31 << 11);  // hwreg(HW_REG_TRAPSTS)
+      out.push_back({0, make(Format::SOPK, "s_setreg_b32", {}, {S(0)}, trapsts), make(Format::SOP1, "s_rfe_b64", {}, {S(2, 2)})});
+      break;
+    }
     case hazard_check::salu_m0_then_m0_user:
       out.push_back({0, make(Format::SOP1, "s_mov_b32", {M0()}, {S(0)}),
                      make(Format::GLOBAL, "global_load_lds_dword", {}, {V(2, 2), None(), None()}, off(0))});
@@ -113,6 +121,7 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
       break;
     case hazard_check::valu_sgpr_then_valu:
       out.push_back({0, rfl, valu("v_add_u32", {V(1)}, {S(4), V(2)}, Format::VOP2)});
+      out.push_back({0, cmpx, valu("v_cndmask_b32", {V(5)}, {V(6), V(7), EXEC()}, Format::VOP3)});
       break;
     case hazard_check::valu_exec_then_lane_op:
       out.push_back({0, cmpx, valu("v_readfirstlane_b32", {S(5)}, {V(3)})});
@@ -125,9 +134,6 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
       break;
     case hazard_check::partial_dst_then_valu:
       out.push_back({0, valu("v_add_f16", {V(4)}, {V(0), V(1)}, Format::VOP2, sdwa), valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
-      break;
-    case hazard_check::cmpx_then_exec_read:
-      out.push_back({0, cmpx, valu("v_cndmask_b32", {V(5)}, {V(6), V(7), EXEC()}, Format::VOP3)});
       break;
     case hazard_check::vgpr_then_permlane:
       out.push_back({0, vmov, valu("v_permlane16_b32", {V(5)}, {V(4), S(0), S(1)}, Format::VOP3)});
@@ -216,6 +222,18 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
         }
         out.push_back({p, prod, cons});
       }
+      break;
+    case hazard_check::dot_then_same_srcab:
+      out.push_back({0, valu("v_dot2_f32_f16", {V(4)}, {V(0), V(1), V(2)}, Format::VOP3P),
+                     valu("v_dot2_f32_f16", {V(5)}, {V(4), V(1), V(6)}, Format::VOP3P)});
+      break;
+    case hazard_check::dot_then_read_other:
+      out.push_back({0, valu("v_dot2_f32_f16", {V(4)}, {V(0), V(1), V(2)}, Format::VOP3P),
+                     valu("v_mul_f32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
+      break;
+    case hazard_check::dot_then_waw_other:
+      out.push_back({0, valu("v_dot2_f32_f16", {V(4)}, {V(0), V(1), V(2)}, Format::VOP3P),
+                     valu("v_mov_b32", {V(4)}, {K(0)})});
       break;
     default: break;
   }

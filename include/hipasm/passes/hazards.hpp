@@ -4,7 +4,7 @@
 // checked against the instructions issued before it, walking back across block starts
 // into every predecessor (loop back-edges included) for as many wait states as the
 // longest rule needs; the distance that counts is the minimum over all paths. Missing
-// wait states become `s_nop N` (N <= 7), each commented with its rule.
+// wait states become `s_nop N` (N <= 15), each commented with its rule.
 //
 // `hazard_facts` (what an instruction produces/consumes, in physical registers) and
 // `hazard_wait` (one rule on one producer/consumer pair) are shared with verify.hpp,
@@ -20,8 +20,9 @@ namespace hipasm {
 
 namespace detail {
 
-// Flat physical register numbering for hazard checks.
-inline constexpr uint16_t hz_vcc = 106, hz_m0 = 124, hz_exec = 126, hz_scc = 253;
+// Flat physical register numbering for hazard checks. 160 + id stands for hardware
+// register `id` of s_setreg/s_getreg (the setreg rule relates the same hwreg only).
+inline constexpr uint16_t hz_vcc = 106, hz_m0 = 124, hz_exec = 126, hz_hwreg0 = 160, hz_scc = 253;
 inline constexpr uint16_t hz_vgpr0 = 256, hz_agpr0 = 512;
 
 enum hz_kind : uint32_t {
@@ -31,10 +32,15 @@ enum hz_kind : uint32_t {
   hk_div_fmas = 1u << 10, hk_lane_op = 1u << 11, hk_readlane = 1u << 12, hk_permlane = 1u << 13,
   hk_fma64 = 1u << 14, hk_mem = 1u << 15 /* VMEM, FLAT, DS */, hk_vmem = 1u << 16 /* VMEM, FLAT */,
   hk_wide_store = 1u << 17, hk_m0_user = 1u << 18, hk_z_reader = 1u << 19, hk_salu = 1u << 20,
-  hk_nop = 1u << 21, hk_reads_exec_explicit = 1u << 22, hk_smfmac = 1u << 23,
+  hk_nop = 1u << 21, hk_smfmac = 1u << 23,
+  hk_dot = 1u << 24,     // v_dot*
+  hk_rw_lane = 1u << 25, // v_readlane_b32, v_writelane_b32 (LLVM's isRWLane: an SGPR lane select)
+  hk_rfe = 1u << 26,     // s_rfe_b64 (reads TRAPSTS)
 };
+inline constexpr uint16_t hz_hwreg_trapsts = 3;
 
-enum hz_tag : uint8_t { ht_plain, ht_src0, ht_lane_sel, ht_srcc, ht_srcab, ht_data };
+// Operand tags: which role of the consumer a use is (the rules relate specific roles).
+enum hz_tag : uint8_t { ht_plain, ht_src0, ht_lane_sel, ht_srcc, ht_srcab, ht_data, ht_implicit, ht_z };
 
 struct hz_range {
   uint16_t first = 0;
@@ -50,6 +56,7 @@ constexpr uint64_t reg_signature(const hz_range& r) { return span_signature(r.fi
 struct hazard_facts {
   uint32_t kind = 0;
   uint64_t def_sig = 0, use_sig = 0;
+  uint16_t op = 0;  // opcode (the v_dot rules tell the same opcode from another)
   uint8_t passes = 0;
   uint8_t wait_states = 1;  // what this instruction itself provides (s_nop N: N+1)
   uint8_t ndefs = 0, nuses = 0;
@@ -84,8 +91,8 @@ constexpr hz_range special_range(special_reg r) {
     case special_reg::exec_hi: return {hz_exec + 1, 1, 0};
     case special_reg::m0: return {hz_m0, 1, 0};
     case special_reg::scc: return {hz_scc, 1, 0};
-    case special_reg::vccz: return {hz_vcc, 2, 0};
-    case special_reg::execz: return {hz_exec, 2, 0};
+    case special_reg::vccz: return {hz_vcc, 2, ht_z};
+    case special_reg::execz: return {hz_exec, 2, ht_z};
     default: return {};
   }
 }
@@ -106,7 +113,8 @@ constexpr hz_range phys_range(const vreg_info* vregs, const operand& o) {
 }
 
 constexpr bool is_vector(const hz_range& r) { return r.first >= hz_vgpr0; }
-constexpr bool is_sgpr_or_vcc(const hz_range& r) { return r.first < hz_exec && r.first != hz_m0; }
+// SGPRs, VCC, M0, EXEC (LLVM's isSGPRReg: every scalar register a VALU can write).
+constexpr bool is_scalar(const hz_range& r) { return r.first < hz_hwreg0; }
 
 // The part of an instruction's hazard kind that depends on its opcode only (table flags
 // and mnemonic), with two more bits: a store/atomic, and an implicit M0 read.
@@ -121,8 +129,8 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
     if (has(fl, f_xdl)) k |= hk_xdl;
     if (has(fl, f_dgemm)) k |= hk_dgemm;
     if (starts_with(name, "v_smfmac")) k |= hk_smfmac;
-  } else if (has(fl, f_valu)) {
-    k |= hk_valu;
+  } else if (has(fl, f_valu) || has(fl, f_lds_dma)) {
+    k |= hk_valu;  // LLVM marks the LDS-DMA loads VALU too (isLdsDma: isVALU && MUBUF/FLAT)
   }
   if (has(fl, f_salu)) k |= hk_salu;
   if (has(fl, f_trans)) k |= hk_trans;
@@ -130,19 +138,35 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) k |= hk_cmpx;
   if (starts_with(name, "s_setreg")) k |= hk_setreg;
   if (starts_with(name, "s_getreg")) k |= hk_getreg;
+  if (name == "s_rfe_b64") k |= hk_rfe;
   if (starts_with(name, "v_div_fmas")) k |= hk_div_fmas;
-  const bool readlane = starts_with(name, "v_readlane") || starts_with(name, "v_readfirstlane");
+  if (starts_with(name, "v_dot")) k |= hk_dot;
+  const bool readlane = name == "v_readlane_b32" || name == "v_readfirstlane_b32";
   if (readlane) k |= hk_readlane;
-  if (readlane || starts_with(name, "v_writelane") || has(fl, f_readlane)) k |= hk_lane_op;
+  if (name == "v_readlane_b32" || name == "v_writelane_b32") k |= hk_rw_lane;
+  if (readlane || name == "v_writelane_b32") k |= hk_lane_op;
   if (has(fl, f_permlane) || starts_with(name, "v_permlane")) k |= hk_permlane;
-  if (starts_with(name, "v_fma_f64") || starts_with(name, "v_fmac_f64")) k |= hk_fma64;
+  if (name == "v_fma_f64" || name == "v_fmac_f64") k |= hk_fma64;
   const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
                     d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
   if (vmem) k |= hk_vmem | hk_mem;
   if (has(fl, f_ds) || d.enc == encoding::ds) k |= hk_mem;
-  if (starts_with(name, "s_cbranch_vcc") || starts_with(name, "s_cbranch_exec")) k |= hk_z_reader;
   if (name == "s_nop") k |= hk_nop;
-  if (has(fl, f_store) || has(fl, f_atomic)) k |= hk_op_store;
+  const bool store = has(fl, f_store) || has(fl, f_atomic);
+  if (store) k |= hk_op_store;
+  // LLVM's createsVALUHazard: a VMEM/FLAT store or atomic whose data is wider than 64 bits
+  // (MUBUF only without an SGPR soffset: fill_hazard_facts clears it then).
+  if (vmem && store)
+    for (int i = 0; i < d.num_operands; ++i)
+      if (d.operands[i].role != operand_role::def && (d.operands[i].classes & (oc_vgpr | oc_agpr)) &&
+          d.operands[i].dwords > 2)
+        k |= hk_wide_store;
+  // The M0 readers of LLVM's checkReadM0Hazards on gfx9: s_movrel*, ds_*_addtid_b32,
+  // s_sendmsg*, s_ttracedata, GDS-only DS (and any DS with gds, fill_hazard_facts), LDS-DMA.
+  if (starts_with(name, "s_movrel") || name == "ds_read_addtid_b32" || name == "ds_write_addtid_b32" ||
+      name == "s_sendmsg" || name == "s_sendmsghalt" || name == "s_ttracedata" || has(fl, f_needs_gds) ||
+      has(fl, f_lds_dma))
+    k |= hk_m0_user;
   if (has(fl, f_reads_m0) || has(fl, f_lds_dma)) k |= hk_op_m0_read;
   return k;
 }
@@ -160,6 +184,25 @@ struct opcode_kind_cache {
   }
 };
 
+// The kind bits that depend on an instruction's modifiers: DPP, a partial-dword result
+// (LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or VOP3 op_sel dst-high: the
+// last op_sel entry), and a GDS access (an M0 reader). Not VOP3P: LLVM 22 tests bit 3 of
+// src0_modifiers, which in VOP3P is op_sel_hi[0] (set by default), so llc-22 puts s_nop 0
+// after every packed op read at once; AMD's production asm reads them at once (aiter's
+// gfx942 code objects: 6104 such reads in 400 files), so the hardware needs no wait.
+constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_modifiers& m) {
+  using namespace isa;
+  uint32_t k = 0;
+  if (m.dpp_on()) k |= hk_dpp;
+  if (m.sdwa_on() && m.sdwa_dst_sel() != 6) k |= hk_partial_dst;
+  if (d.accepts(m_op_sel) && d.op_sel_len > 0) {
+    if (d.enc == encoding::vop3 && ((m.op_sel() >> (d.op_sel_len - 1)) & 1) && m.op_sel() != 0xff)
+      k |= hk_partial_dst;
+  }
+  if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
+  return k;
+}
+
 // Fills `h` (default-constructed) in place: the facts are big, and every copy of them is
 // interpreted field by field.
 constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa_view& isa, const instr& in,
@@ -171,26 +214,33 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   const uint64_t fl = d.flags;
   const uint32_t op_kind = cache.get(isa, in.op);
   h.kind = op_kind & ~(hk_op_store | hk_op_m0_read | hk_op_known);
+  h.op = in.op;
   // (Flag tests written out below, not through is()/has()/role_of(): this runs for every
   // instruction and each of those is an interpreted call.)
   const bool mfma = (h.kind & hk_mfma) != 0;
   if (mfma) h.passes = d.mfma_passes;
-  if (!in.mods.none()) {
-    if (in.mods.dpp_on()) h.kind |= hk_dpp;
-    if ((in.mods.sdwa_on() && in.mods.sdwa_dst_sel() != 6) ||
-        (d.enc == encoding::vop3 && (in.mods.op_sel() & 0x8) != 0 && in.mods.op_sel() != 0xff))
-      h.kind |= hk_partial_dst;
-  }
+  if (!in.mods.none()) h.kind |= modifier_hazard_kind(d, in.mods);
   if (h.kind & hk_nop) {
     uint64_t n = 0;
     for (int i = 0; i < in.num_operands; ++i)
       if (in.ops[i].k == operand::kind::imm) n = in.ops[i].value;
     h.wait_states = static_cast<uint8_t>((n & 0xf) + 1);
   }
+  if (h.kind & (hk_setreg | hk_getreg)) {  // the hardware register: the first immediate's id field
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::imm) {
+        const hz_range hw{static_cast<uint16_t>(hz_hwreg0 + (in.ops[i].value & 0x3f)), 1, ht_plain};
+        if (h.kind & hk_setreg) h.add_def(hw);
+        h.add_use(hw);
+        break;
+      }
+  }
+  if (h.kind & hk_rfe) h.add_use({static_cast<uint16_t>(hz_hwreg0 + hz_hwreg_trapsts), 1, ht_implicit});
   const bool vmem = (h.kind & hk_vmem) != 0;
-  bool m0_read = (op_kind & hk_op_m0_read) != 0 || in.mods.gds();
+  bool m0_read = (op_kind & hk_op_m0_read) != 0 || (h.kind & hk_m0_user) != 0;
   const bool store = (op_kind & hk_op_store) != 0;
   const bool smfmac = (h.kind & hk_smfmac) != 0, lane_op = (h.kind & hk_lane_op) != 0;
+  const bool dot = (h.kind & hk_dot) != 0;
 
   int first_use = -1;
   const int nd = d.num_operands;
@@ -199,7 +249,7 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
     const isa::operand_role role = i < nd ? d.operands[i].role : isa::operand_role::use;
     const hz_range r = phys_range(vregs, o);
     if (r.n == 0) continue;
-    if (o.k == operand::kind::special && (o.sp == special_reg::vccz || o.sp == special_reg::execz)) {
+    if (r.tag == ht_z) {  // src_vccz / src_execz as data
       h.kind |= hk_z_reader;
       h.add_use(r);
       continue;
@@ -214,36 +264,28 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
       if (mfma) {
         const bool srcc = (smfmac && i == 0) || (!smfmac && i == 3);
         u.tag = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
+      } else if (dot && i == 3) {
+        u.tag = ht_srcc;  // a VOP3P v_dot's accumulator (src2)
       } else if (lane_op && i == 2 && !is_vector(r)) {
         u.tag = ht_lane_sel;
       } else if (vmem && store && is_vector(r) && r.n > 2) {
         u.tag = ht_data;
       }
       h.add_use(u);
-      if (o.k == operand::kind::special && (o.sp == special_reg::exec || o.sp == special_reg::exec_lo ||
-                                            o.sp == special_reg::exec_hi))
-        h.kind |= hk_reads_exec_explicit;
       if (r.first == hz_m0) m0_read = true;
     }
   }
-  if (fl & f_reads_exec) h.add_use({hz_exec, 2, ht_plain});
-  if (fl & f_reads_vcc) h.add_use({hz_vcc, 2, ht_plain});
-  if (fl & f_reads_m0) h.add_use({hz_m0, 1, ht_plain});
+  // MUBUF with an SGPR soffset has no wide-store hazard (LLVM's createsVALUHazard).
+  if ((h.kind & hk_wide_store) && d.enc == encoding::mubuf && in.num_operands > 3 &&
+      phys_range(vregs, in.ops[3]).n > 0)
+    h.kind &= ~uint32_t{hk_wide_store};
+  if (fl & f_reads_exec) h.add_use({hz_exec, 2, ht_implicit});
+  if (fl & f_reads_vcc) h.add_use({hz_vcc, 2, ht_implicit});
   if ((fl & f_writes_exec) || (h.kind & hk_cmpx)) h.add_def({hz_exec, 2, ht_plain});
   if (fl & f_writes_vcc) h.add_def({hz_vcc, 2, ht_plain});
   if (fl & f_writes_m0) h.add_def({hz_m0, 1, ht_plain});
   if (fl & f_writes_scc) h.add_def({hz_scc, 1, ht_plain});
-  if (m0_read) {
-    h.kind |= hk_m0_user;
-    if (!(h.use_sig & reg_signature({hz_m0, 1, 0}))) h.add_use({hz_m0, 1, ht_plain});
-  }
-  if (h.kind & hk_z_reader) {
-    h.add_use({hz_vcc, 2, ht_plain});
-    h.add_use({hz_exec, 2, ht_plain});
-  }
-  if (vmem && store)
-    for (int i = 0; i < h.nuses; ++i)
-      if (h.uses[i].tag == ht_data) h.kind |= hk_wide_store;
+  if (m0_read && !(h.use_sig & reg_signature({hz_m0, 1, 0}))) h.add_use({hz_m0, 1, ht_implicit});
 }
 
 constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa, const instr& in,
@@ -253,14 +295,114 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
   return h;
 }
 
+// The opcode classes of each rule, as LLVM's GCNHazardRecognizer (gfx940 paths) names
+// them: `k` is an instruction's hazard kind (opcode_hazard_kind | modifier_hazard_kind).
+// The register relation (which operand of the consumer, written by the producer) is
+// hazard_wait's. LLVM's isVALU includes MFMAs (hk_valu does not).
+inline constexpr uint32_t hk_any_valu = hk_valu | hk_mfma;
+constexpr bool hazard_rule_producer(hazard_check c, uint32_t k) {
+  switch (c) {
+    case hazard_check::valu_sgpr_then_vmem:
+    case hazard_check::valu_vcc_then_div_fmas:
+    case hazard_check::valu_sgpr_then_lane_sel:
+    case hazard_check::valu_exec_then_dpp:
+    case hazard_check::valu_vcc_exec_then_z:
+    case hazard_check::valu_sgpr_then_valu:
+    case hazard_check::valu_exec_then_lane_op:
+    case hazard_check::valu_vgpr_then_readlane:
+    case hazard_check::vgpr_then_permlane: return (k & hk_any_valu) != 0;
+    case hazard_check::setreg_then_getreg:
+    case hazard_check::setreg_then_rfe: return (k & hk_setreg) != 0;
+    case hazard_check::salu_m0_then_m0_user: return (k & hk_salu) != 0;
+    case hazard_check::vgpr_then_dpp: return true;  // any instruction that writes the VGPR
+    case hazard_check::wide_store_then_valu_war: return (k & hk_wide_store) != 0;
+    case hazard_check::trans_then_valu: return (k & hk_trans) != 0;
+    case hazard_check::partial_dst_then_valu: return (k & hk_partial_dst) && (k & hk_any_valu);
+    case hazard_check::valu_exec_then_mfma: return (k & hk_valu) != 0;
+    case hazard_check::valu_vgpr_then_mfma: return (k & hk_valu) && !(k & hk_dot);
+    case hazard_check::mfma_then_same_srcc: return (k & hk_mfma) != 0;
+    case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_srcab:
+    case hazard_check::xdl_then_read:
+    case hazard_check::xdl_then_waw:
+    case hazard_check::mfma_srcc_then_valu_war: return (k & hk_xdl) && !(k & hk_dgemm);
+    case hazard_check::nonxdl_then_overlap_srcc:
+    case hazard_check::nonxdl_then_srcab:
+    case hazard_check::nonxdl_then_read:
+    case hazard_check::nonxdl_then_waw: return (k & hk_mfma) && !(k & (hk_xdl | hk_dgemm));
+    case hazard_check::dgemm_then_fma64:
+    case hazard_check::dgemm_then_valu_read:
+    case hazard_check::dgemm_then_mem_read:
+    case hazard_check::dgemm_then_waw:
+    case hazard_check::dgemm_then_srcab:
+    case hazard_check::dgemm_then_overlap_srcc:
+    case hazard_check::dgemm_then_same_srcc: return (k & hk_dgemm) != 0;
+    case hazard_check::dot_then_same_srcab:
+    case hazard_check::dot_then_read_other:
+    case hazard_check::dot_then_waw_other: return (k & hk_dot) != 0;
+    default: return false;
+  }
+}
+constexpr bool hazard_rule_consumer(hazard_check c, uint32_t k) {
+  switch (c) {
+    case hazard_check::valu_sgpr_then_vmem: return (k & hk_vmem) != 0;
+    case hazard_check::valu_vcc_then_div_fmas: return (k & hk_div_fmas) != 0;
+    case hazard_check::valu_sgpr_then_lane_sel: return (k & hk_rw_lane) != 0;
+    case hazard_check::setreg_then_getreg: return (k & (hk_getreg | hk_setreg)) != 0;
+    case hazard_check::setreg_then_rfe: return (k & hk_rfe) != 0;
+    case hazard_check::salu_m0_then_m0_user: return (k & hk_m0_user) != 0;
+    case hazard_check::vgpr_then_dpp:
+    case hazard_check::valu_exec_then_dpp: return (k & hk_dpp) != 0;
+    case hazard_check::wide_store_then_valu_war:
+    case hazard_check::valu_vcc_exec_then_z:
+    case hazard_check::valu_sgpr_then_valu:
+    case hazard_check::partial_dst_then_valu: return (k & hk_any_valu) != 0;
+    case hazard_check::valu_exec_then_lane_op: return (k & hk_lane_op) != 0;
+    case hazard_check::valu_vgpr_then_readlane: return (k & hk_readlane) != 0;
+    case hazard_check::trans_then_valu: return (k & hk_any_valu) && !(k & hk_trans);
+    case hazard_check::vgpr_then_permlane: return (k & hk_permlane) != 0;
+    case hazard_check::valu_exec_then_mfma:
+    case hazard_check::valu_vgpr_then_mfma:
+    case hazard_check::mfma_then_same_srcc:
+    case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_srcab:
+    case hazard_check::nonxdl_then_srcab:
+    case hazard_check::dgemm_then_srcab: return (k & hk_mfma) != 0;
+    case hazard_check::nonxdl_then_overlap_srcc:
+    case hazard_check::dgemm_then_overlap_srcc: return (k & hk_mfma) && !(k & hk_xdl);
+    case hazard_check::dgemm_then_same_srcc: return (k & hk_dgemm) != 0;
+    case hazard_check::xdl_then_read:
+    case hazard_check::nonxdl_then_read:
+    case hazard_check::xdl_then_waw:
+    case hazard_check::nonxdl_then_waw:
+    case hazard_check::mfma_srcc_then_valu_war:
+    case hazard_check::dgemm_then_waw:
+    case hazard_check::dot_then_read_other:
+    case hazard_check::dot_then_waw_other: return (k & (hk_valu | hk_mem)) != 0;
+    case hazard_check::dgemm_then_valu_read: return (k & hk_valu) != 0;
+    case hazard_check::dgemm_then_mem_read: return (k & hk_mem) != 0;
+    case hazard_check::dgemm_then_fma64: return (k & hk_fma64) != 0;
+    case hazard_check::dot_then_same_srcab: return (k & hk_dot) != 0;
+    default: return false;
+  }
+}
+
 // Register relations between a producer P and a consumer C (free functions, not lambdas:
 // each lambda object costs the constant interpreters a construction per call).
 constexpr bool any_range(const hz_range&) { return true; }
 constexpr bool vec_range(const hz_range& x) { return is_vector(x); }
-constexpr bool sgpr_range(const hz_range& x) { return is_sgpr_or_vcc(x); }
+constexpr bool vgpr_range(const hz_range& x) { return x.first >= hz_vgpr0 && x.first < hz_agpr0; }
+constexpr bool scalar_range(const hz_range& x) { return is_scalar(x); }
+constexpr bool hwreg_range(const hz_range& x) { return x.first >= hz_hwreg0 && x.first < hz_hwreg0 + 64; }
+// An explicit scalar source, or VCC read in any way (LLVM's VALU SGPR/VCC rule).
+constexpr bool scalar_read_range(const hz_range& x) {
+  return is_scalar(x) && (x.tag != ht_implicit || (x.first < hz_vcc + 2 && hz_vcc < x.first + x.n));
+}
 constexpr bool srcab_range(const hz_range& x) { return x.tag == ht_srcab; }
 constexpr bool lane_sel_range(const hz_range& x) { return x.tag == ht_lane_sel; }
+constexpr bool z_range(const hz_range& x) { return x.tag == ht_z; }
 constexpr bool src0_vec_range(const hz_range& x) { return x.tag == ht_src0 && is_vector(x); }
+constexpr bool not_srcc_vec_range(const hz_range& x) { return x.tag != ht_srcc && is_vector(x); }
 
 // P writes (a register matching pd) that C reads (through an operand matching pu).
 constexpr bool writes_read(const hazard_facts& P, const hazard_facts& C, bool (*pd)(const hz_range&),
@@ -303,85 +445,76 @@ constexpr bool srcc_relation(const hazard_facts& P, const hazard_facts& C, bool 
 constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
   const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
   if (w <= 0) return 0;
-  const bool p_valu = P.is(hk_valu);
-  const bool p_gemm = P.is(hk_mfma) && !P.is(hk_dgemm);
-  const bool p_xdl = p_gemm && P.is(hk_xdl);
-  const bool p_nonxdl = p_gemm && !P.is(hk_xdl);
-  const bool c_reader = C.is(hk_valu) || C.is(hk_mem);
+  if (!hazard_rule_producer(r.check, P.kind) || !hazard_rule_consumer(r.check, C.kind)) return 0;
   bool hit = false;
   switch (r.check) {
-    case hazard_check::valu_sgpr_then_vmem: hit = p_valu && C.is(hk_vmem) && writes_read(P, C, sgpr_range, sgpr_range); break;
-    case hazard_check::valu_vcc_then_div_fmas: hit = p_valu && C.is(hk_div_fmas) && P.writes(hz_vcc, 2); break;
-    case hazard_check::valu_sgpr_then_lane_sel:
-      hit = p_valu && C.is(hk_lane_op) && writes_read(P, C, sgpr_range, lane_sel_range);
-      break;
-    case hazard_check::setreg_then_getreg: hit = P.is(hk_setreg) && (C.is(hk_getreg) || C.is(hk_setreg)); break;
-    case hazard_check::salu_m0_then_m0_user: hit = P.is(hk_salu) && P.writes(hz_m0, 1) && C.is(hk_m0_user); break;
-    case hazard_check::vgpr_then_dpp: hit = (p_valu || P.is(hk_mfma)) && C.is(hk_dpp) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::valu_exec_then_dpp: hit = p_valu && C.is(hk_dpp) && P.writes(hz_exec, 2); break;
-    case hazard_check::wide_store_then_valu_war: hit = P.is(hk_wide_store) && C.is(hk_valu) && read_then_written(P, C, ht_data); break;
-    case hazard_check::valu_vcc_exec_then_z:
-      hit = p_valu && C.is(hk_z_reader) && (P.writes(hz_vcc, 2) || P.writes(hz_exec, 2));
-      break;
-    case hazard_check::valu_sgpr_then_valu:
-      hit = p_valu && (C.is(hk_valu) || C.is(hk_mfma)) && writes_read(P, C, sgpr_range, sgpr_range);
-      break;
-    case hazard_check::valu_exec_then_lane_op: hit = p_valu && C.is(hk_lane_op) && P.writes(hz_exec, 2); break;
-    case hazard_check::valu_vgpr_then_readlane: hit = p_valu && C.is(hk_readlane) && writes_read(P, C, vec_range, src0_vec_range); break;
-    case hazard_check::trans_then_valu: hit = P.is(hk_trans) && C.is(hk_valu) && !C.is(hk_trans) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::partial_dst_then_valu: hit = P.is(hk_partial_dst) && C.is(hk_valu) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::cmpx_then_exec_read: hit = P.is(hk_cmpx) && C.is(hk_valu) && C.is(hk_reads_exec_explicit); break;
-    case hazard_check::vgpr_then_permlane: hit = p_valu && C.is(hk_permlane) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::valu_exec_then_mfma: hit = p_valu && C.is(hk_mfma) && P.writes(hz_exec, 2); break;
-    case hazard_check::valu_vgpr_then_mfma: hit = p_valu && C.is(hk_mfma) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::mfma_then_same_srcc: hit = P.is(hk_mfma) && C.is(hk_mfma) && srcc_relation(P, C, true); break;
-    case hazard_check::xdl_then_overlap_srcc: hit = p_xdl && C.is(hk_mfma) && srcc_relation(P, C, false); break;
+    case hazard_check::valu_sgpr_then_vmem: hit = writes_read(P, C, scalar_range, scalar_range); break;
+    case hazard_check::valu_vcc_then_div_fmas: hit = P.writes(hz_vcc, 2); break;
+    case hazard_check::valu_sgpr_then_lane_sel: hit = writes_read(P, C, scalar_range, lane_sel_range); break;
+    case hazard_check::setreg_then_getreg:
+    case hazard_check::setreg_then_rfe: hit = writes_read(P, C, hwreg_range, hwreg_range); break;
+    case hazard_check::salu_m0_then_m0_user: hit = P.writes(hz_m0, 1); break;
+    case hazard_check::vgpr_then_dpp: hit = writes_read(P, C, vgpr_range, vgpr_range); break;
+    case hazard_check::valu_exec_then_dpp:
+    case hazard_check::valu_exec_then_lane_op:
+    case hazard_check::valu_exec_then_mfma: hit = P.writes(hz_exec, 2); break;
+    case hazard_check::wide_store_then_valu_war: hit = read_then_written(P, C, ht_data); break;
+    case hazard_check::valu_vcc_exec_then_z: hit = writes_read(P, C, any_range, z_range); break;
+    case hazard_check::valu_sgpr_then_valu: hit = writes_read(P, C, scalar_range, scalar_read_range); break;
+    case hazard_check::valu_vgpr_then_readlane: hit = writes_read(P, C, vec_range, src0_vec_range); break;
+    case hazard_check::trans_then_valu:
+    case hazard_check::partial_dst_then_valu:
+    case hazard_check::vgpr_then_permlane:
+    case hazard_check::valu_vgpr_then_mfma:
+    case hazard_check::xdl_then_read:
+    case hazard_check::nonxdl_then_read:
+    case hazard_check::dgemm_then_valu_read:
+    case hazard_check::dgemm_then_mem_read: hit = writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::mfma_then_same_srcc:
+    case hazard_check::dgemm_then_same_srcc: hit = srcc_relation(P, C, true); break;
+    case hazard_check::xdl_then_overlap_srcc:
     case hazard_check::nonxdl_then_overlap_srcc:
-      hit = p_nonxdl && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_relation(P, C, false);
-      break;
-    case hazard_check::xdl_then_srcab: hit = p_xdl && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
-    case hazard_check::nonxdl_then_srcab: hit = p_nonxdl && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
-    case hazard_check::xdl_then_read: hit = p_xdl && c_reader && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::nonxdl_then_read: hit = p_nonxdl && c_reader && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::xdl_then_waw: hit = p_xdl && c_reader && vector_waw(P, C); break;
-    case hazard_check::nonxdl_then_waw: hit = p_nonxdl && c_reader && vector_waw(P, C); break;
-    case hazard_check::mfma_srcc_then_valu_war: hit = p_gemm && C.is(hk_valu) && read_then_written(P, C, ht_srcc); break;
-    case hazard_check::dgemm_then_fma64: hit = P.is(hk_dgemm) && C.is(hk_fma64); break;
-    case hazard_check::dgemm_then_valu_read: hit = P.is(hk_dgemm) && C.is(hk_valu) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::dgemm_then_mem_read: hit = P.is(hk_dgemm) && C.is(hk_mem) && writes_read(P, C, vec_range, vec_range); break;
-    case hazard_check::dgemm_then_waw: hit = P.is(hk_dgemm) && c_reader && vector_waw(P, C); break;
-    case hazard_check::dgemm_then_srcab: hit = P.is(hk_dgemm) && C.is(hk_mfma) && writes_read(P, C, vec_range, srcab_range); break;
-    case hazard_check::dgemm_then_overlap_srcc:
-      hit = P.is(hk_dgemm) && C.is(hk_mfma) && !C.is(hk_xdl) && srcc_relation(P, C, false);
-      break;
-    case hazard_check::dgemm_then_same_srcc: hit = P.is(hk_dgemm) && C.is(hk_dgemm) && srcc_relation(P, C, true); break;
+    case hazard_check::dgemm_then_overlap_srcc: hit = srcc_relation(P, C, false); break;
+    case hazard_check::xdl_then_srcab:
+    case hazard_check::nonxdl_then_srcab:
+    case hazard_check::dgemm_then_srcab: hit = writes_read(P, C, vec_range, srcab_range); break;
+    case hazard_check::xdl_then_waw:
+    case hazard_check::nonxdl_then_waw:
+    case hazard_check::dgemm_then_waw: hit = vector_waw(P, C); break;
+    case hazard_check::mfma_srcc_then_valu_war: hit = read_then_written(P, C, ht_srcc); break;
+    case hazard_check::dgemm_then_fma64: hit = true; break;
+    case hazard_check::dot_then_same_srcab: hit = P.op == C.op && writes_read(P, C, vec_range, not_srcc_vec_range); break;
+    case hazard_check::dot_then_read_other: hit = P.op != C.op && writes_read(P, C, vec_range, vec_range); break;
+    case hazard_check::dot_then_waw_other: hit = P.op != C.op && vector_waw(P, C); break;
     default: break;
   }
   return hit ? w : 0;
 }
 
-// Which producer and consumer kinds a rule can involve (a cheap filter before the check).
+// Which producer and consumer kinds a rule can involve (a cheap filter before the check):
+// a superset of hazard_rule_producer/_consumer's classes.
 struct rule_masks {
   uint32_t producer = 0, consumer = 0;
 };
 constexpr rule_masks masks_of(hazard_check c) {
+  constexpr uint32_t all = ~uint32_t{hk_nop};
   switch (c) {
-    case hazard_check::valu_sgpr_then_vmem: return {hk_valu, hk_vmem};
-    case hazard_check::valu_vcc_then_div_fmas: return {hk_valu, hk_div_fmas};
-    case hazard_check::valu_sgpr_then_lane_sel: return {hk_valu, hk_lane_op};
+    case hazard_check::valu_sgpr_then_vmem: return {hk_any_valu, hk_vmem};
+    case hazard_check::valu_vcc_then_div_fmas: return {hk_any_valu, hk_div_fmas};
+    case hazard_check::valu_sgpr_then_lane_sel: return {hk_any_valu, hk_rw_lane};
     case hazard_check::setreg_then_getreg: return {hk_setreg, hk_getreg | hk_setreg};
+    case hazard_check::setreg_then_rfe: return {hk_setreg, hk_rfe};
     case hazard_check::salu_m0_then_m0_user: return {hk_salu, hk_m0_user};
-    case hazard_check::vgpr_then_dpp: return {hk_valu | hk_mfma, hk_dpp};
-    case hazard_check::valu_exec_then_dpp: return {hk_valu, hk_dpp};
-    case hazard_check::wide_store_then_valu_war: return {hk_wide_store, hk_valu};
-    case hazard_check::valu_vcc_exec_then_z: return {hk_valu, hk_z_reader};
-    case hazard_check::valu_sgpr_then_valu: return {hk_valu, hk_valu | hk_mfma};
-    case hazard_check::valu_exec_then_lane_op: return {hk_valu, hk_lane_op};
-    case hazard_check::valu_vgpr_then_readlane: return {hk_valu, hk_readlane};
-    case hazard_check::trans_then_valu: return {hk_trans, hk_valu};
-    case hazard_check::partial_dst_then_valu: return {hk_partial_dst, hk_valu};
-    case hazard_check::cmpx_then_exec_read: return {hk_cmpx, hk_reads_exec_explicit};
-    case hazard_check::vgpr_then_permlane: return {hk_valu, hk_permlane};
+    case hazard_check::vgpr_then_dpp: return {all, hk_dpp};
+    case hazard_check::valu_exec_then_dpp: return {hk_any_valu, hk_dpp};
+    case hazard_check::wide_store_then_valu_war: return {hk_wide_store, hk_any_valu};
+    case hazard_check::valu_vcc_exec_then_z: return {hk_any_valu, hk_any_valu};
+    case hazard_check::valu_sgpr_then_valu: return {hk_any_valu, hk_any_valu};
+    case hazard_check::valu_exec_then_lane_op: return {hk_any_valu, hk_lane_op};
+    case hazard_check::valu_vgpr_then_readlane: return {hk_any_valu, hk_readlane};
+    case hazard_check::trans_then_valu: return {hk_trans, hk_any_valu};
+    case hazard_check::partial_dst_then_valu: return {hk_partial_dst, hk_any_valu};
+    case hazard_check::vgpr_then_permlane: return {hk_any_valu, hk_permlane};
     case hazard_check::valu_exec_then_mfma: return {hk_valu, hk_mfma};
     case hazard_check::valu_vgpr_then_mfma: return {hk_valu, hk_mfma};
     case hazard_check::mfma_then_same_srcc:
@@ -392,8 +525,8 @@ constexpr rule_masks masks_of(hazard_check c) {
     case hazard_check::xdl_then_read:
     case hazard_check::nonxdl_then_read:
     case hazard_check::xdl_then_waw:
-    case hazard_check::nonxdl_then_waw: return {hk_mfma, hk_valu | hk_mem};
-    case hazard_check::mfma_srcc_then_valu_war: return {hk_mfma, hk_valu};
+    case hazard_check::nonxdl_then_waw:
+    case hazard_check::mfma_srcc_then_valu_war: return {hk_mfma, hk_valu | hk_mem};
     case hazard_check::dgemm_then_fma64: return {hk_dgemm, hk_fma64};
     case hazard_check::dgemm_then_valu_read: return {hk_dgemm, hk_valu};
     case hazard_check::dgemm_then_mem_read: return {hk_dgemm, hk_mem};
@@ -401,6 +534,9 @@ constexpr rule_masks masks_of(hazard_check c) {
     case hazard_check::dgemm_then_srcab:
     case hazard_check::dgemm_then_overlap_srcc:
     case hazard_check::dgemm_then_same_srcc: return {hk_dgemm, hk_mfma};
+    case hazard_check::dot_then_same_srcab: return {hk_dot, hk_dot};
+    case hazard_check::dot_then_read_other:
+    case hazard_check::dot_then_waw_other: return {hk_dot, hk_valu | hk_mem};
     default: return {~0u, ~0u};
   }
 }
@@ -461,8 +597,9 @@ struct hazard_need {
   int wait = 0;
   int rule = -1;
 };
-// Every rule but these relates a register of P to one of C (RAW, WAW or WAR).
-inline constexpr uint32_t hk_no_register_relation = hk_setreg | hk_dgemm | hk_cmpx;
+// Every rule but these relates a register of P to one of C (RAW, WAW or WAR; s_setreg
+// relates its hardware register, a pseudo register hz_hwreg0 + id).
+inline constexpr uint32_t hk_no_register_relation = hk_dgemm | hk_cmpx;
 // The strongest requirement of the rules of `sub` between P and C (after the walk's cheap
 // filter on kinds and register signatures). A rule that waits no more than `floor` for P
 // is not checked: it could not raise what the walk already needs.

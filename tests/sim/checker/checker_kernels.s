@@ -1743,10 +1743,10 @@ hz_dst_partial_use__bad:
 	.end_amdhsa_kernel
 	.text
 
-	.globl	hz_cmpx_exec_read__ok
+	.globl	hz_valu_sgpr_valu_cmpx_exec__ok
 	.p2align	8
-	.type	hz_cmpx_exec_read__ok,@function
-hz_cmpx_exec_read__ok:
+	.type	hz_valu_sgpr_valu_cmpx_exec__ok,@function
+hz_valu_sgpr_valu_cmpx_exec__ok:
 	s_load_dwordx2 s[2:3], s[0:1], 0x0
 	v_lshlrev_b32_e32 v1, 2, v0
 	v_mov_b32_e32 v4, 1.0
@@ -1767,7 +1767,7 @@ hz_cmpx_exec_read__ok:
 	s_endpgm
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
-	.amdhsa_kernel hz_cmpx_exec_read__ok
+	.amdhsa_kernel hz_valu_sgpr_valu_cmpx_exec__ok
 		.amdhsa_group_segment_fixed_size 4096
 		.amdhsa_private_segment_fixed_size 0
 		.amdhsa_kernarg_size 8
@@ -1784,10 +1784,10 @@ hz_cmpx_exec_read__ok:
 	.end_amdhsa_kernel
 	.text
 
-	.globl	hz_cmpx_exec_read__bad
+	.globl	hz_valu_sgpr_valu_cmpx_exec__bad
 	.p2align	8
-	.type	hz_cmpx_exec_read__bad,@function
-hz_cmpx_exec_read__bad:
+	.type	hz_valu_sgpr_valu_cmpx_exec__bad,@function
+hz_valu_sgpr_valu_cmpx_exec__bad:
 	s_load_dwordx2 s[2:3], s[0:1], 0x0
 	v_lshlrev_b32_e32 v1, 2, v0
 	v_mov_b32_e32 v4, 1.0
@@ -1808,7 +1808,91 @@ hz_cmpx_exec_read__bad:
 	s_endpgm
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
-	.amdhsa_kernel hz_cmpx_exec_read__bad
+	.amdhsa_kernel hz_valu_sgpr_valu_cmpx_exec__bad
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_valu_sgpr_vmem_exec__ok
+	.p2align	8
+	.type	hz_valu_sgpr_vmem_exec__ok,@function
+hz_valu_sgpr_vmem_exec__ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	v_cmpx_le_u32_e32 0, v1
+	s_nop 4
+	global_load_dword v8, v1, s[2:3]
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_valu_sgpr_vmem_exec__ok
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_valu_sgpr_vmem_exec__bad
+	.p2align	8
+	.type	hz_valu_sgpr_vmem_exec__bad,@function
+hz_valu_sgpr_vmem_exec__bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	v_cmpx_le_u32_e32 0, v1
+	s_nop 3
+	global_load_dword v8, v1, s[2:3]
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_valu_sgpr_vmem_exec__bad
 		.amdhsa_group_segment_fixed_size 4096
 		.amdhsa_private_segment_fixed_size 0
 		.amdhsa_kernarg_size 8
@@ -3646,11 +3730,11 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .kernarg_segment_size: 8
     .max_flat_workgroup_size: 1024
-    .name:           hz_cmpx_exec_read__ok
+    .name:           hz_valu_sgpr_valu_cmpx_exec__ok
     .private_segment_fixed_size: 0
     .sgpr_count:     22
     .sgpr_spill_count: 0
-    .symbol:         hz_cmpx_exec_read__ok.kd
+    .symbol:         hz_valu_sgpr_valu_cmpx_exec__ok.kd
     .uniform_work_group_size: 1
     .uses_dynamic_stack: false
     .vgpr_count:     64
@@ -3667,11 +3751,53 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .kernarg_segment_size: 8
     .max_flat_workgroup_size: 1024
-    .name:           hz_cmpx_exec_read__bad
+    .name:           hz_valu_sgpr_valu_cmpx_exec__bad
     .private_segment_fixed_size: 0
     .sgpr_count:     22
     .sgpr_spill_count: 0
-    .symbol:         hz_cmpx_exec_read__bad.kd
+    .symbol:         hz_valu_sgpr_valu_cmpx_exec__bad.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_valu_sgpr_vmem_exec__ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_valu_sgpr_vmem_exec__ok.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_valu_sgpr_vmem_exec__bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_valu_sgpr_vmem_exec__bad.kd
     .uniform_work_group_size: 1
     .uses_dynamic_stack: false
     .vgpr_count:     64

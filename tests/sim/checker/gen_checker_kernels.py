@@ -103,7 +103,9 @@ RULES = {
     "hazard dst-partial-use": hazard(
         ["v_add_f16_sdwa v8, v4, v5 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0"],
         1, ["v_add_u32_e32 v9, v8, v8"]),
-    "hazard cmpx-exec-read": hazard([CMPX], 2, ["v_cndmask_b32_e64 v8, v1, v4, exec"]),
+    "hazard valu-sgpr-valu|cmpx_exec": hazard([CMPX], 2, ["v_cndmask_b32_e64 v8, v1, v4, exec"]),
+    # EXEC is an implicit read of every VMEM (LLVM's checkVMEMHazards; llc-22: v_cmpx, s_nop 4).
+    "hazard valu-sgpr-vmem|exec": hazard([CMPX], 5, ["global_load_dword v8, v1, s[2:3]", "s_waitcnt vmcnt(0)"]),
     # ---- MFMA (32x32x8 f16: XDL, 8 passes)
     "hazard exec-mfma": hazard([CMPX], 4, [MFMA_XDL8]),
     "hazard valu-vgpr-mfma": hazard(["v_mov_b32_e32 v4, 1.0"], 2, [MFMA_XDL8]),
