@@ -227,13 +227,22 @@ struct gpr : detail::arith_base<T> {
   uint16_t off = 0;              // first dword inside the virtual register
   uint16_t dim[3] = {1, 1, 1};   // shape; rank 0 = a single element
   uint8_t rank = 0;
+  // The object an operator returned holds its own address here; every copy and every view
+  // (as, at, [], element, slice, flat, lo/hi, named) holds another one or none. Only such a
+  // result is a temporary that `x = expr` may retarget (compute straight into x): a view or
+  // a copy of `auto t = a + 5` names t's register, which must then be written. (An operator
+  // result constructs its object in place, also when bound by `auto t = ...`; handing that t
+  // over with `x = std::move(t)` leaves t unwritten, as a moved-from object.)
+  const gpr* result_self = nullptr;
 
   constexpr gpr() = default;
   constexpr gpr(const gpr&) = default;
   constexpr gpr(gpr&&) = default;
   constexpr explicit gpr(const detail::reg_ref& r)
       : b(r.b), id(r.id), cls(r.cls), off(r.off), dim{static_cast<uint16_t>(r.dwords / elem_dwords), 1, 1},
-        rank(r.dwords / elem_dwords == 1 ? 0 : 1) {}
+        rank(r.dwords / elem_dwords == 1 ? 0 : 1), result_self(this) {}
+  // An expression's result, not yet a copy or a view of it (see result_self).
+  constexpr bool is_result() const { return result_self == this; }
 
   constexpr uint32_t size() const {
     uint32_t n = 1;
@@ -341,9 +350,13 @@ struct gpr : detail::arith_base<T> {
     return *this;
   }
   // From an expression result (a temporary): the expression is retargeted into this
-  // register when that is safe, otherwise moved.
+  // register when that is safe, otherwise moved. A view or copy of a register (an rvalue
+  // too) is moved like an lvalue: its register stays written.
   constexpr gpr& operator=(gpr&& src) {
-    if (b && src.b) detail::assign_temp(ref(), T, src.ref());
+    if (b && src.b) {
+      if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
+      else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    }
     return *this;
   }
   constexpr gpr& operator=(const val<T>& v) {
