@@ -186,7 +186,8 @@ struct block {
 
 // A kernel under construction or after passes.
 struct function {
-  std::string_view name{};
+  std::string_view name{};          // the kernel's name, in messages
+  std::string_view label_prefix{};  // asm labels' prefix, unique in a translation unit (empty: name)
   vec<vreg_info> vregs;
   vec<block> blocks;           // block 0 is the entry
   uint32_t lds_static_bytes = 0;

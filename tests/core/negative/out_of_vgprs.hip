@@ -1,4 +1,4 @@
-// EXPECT: out_of_vgprs.hip:9: error: kernel '[^']*': out of VGPRs allocating 'b'
+// EXPECT: out_of_vgprs.hip:9: error: kernel 'out_of_vgprs': out of VGPRs allocating 'b'
 // 200 + 100 VGPRs live at once: no spilling, the allocator names the register and its line.
 #include <hipasm/kernel.hpp>
 using namespace hipasm;
