@@ -260,6 +260,11 @@ class builder : public isa::gfx942_mnemonics<builder> {
     }
     uint16_t dw = static_cast<uint16_t>(n * dwords_of(T));
     detail::reg_ref r = new_reg(c, dw, natural_align(c, dw), sl);
+    vreg_info& v = fn.vregs[r.id];  // the shape, for messages that name an element
+    v.elem_dwords = static_cast<uint8_t>(dwords_of(T));
+    v.rank = static_cast<uint8_t>(rank);
+    v.dim1 = static_cast<uint16_t>(n1);
+    v.dim2 = static_cast<uint16_t>(n2);
     g.b = self();
     g.id = r.id;
     g.cls = c;

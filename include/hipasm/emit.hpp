@@ -132,9 +132,10 @@ constexpr void put_symbol_part(S& out, std::string_view s) {
 }
 template <class S>
 constexpr void put_label(S& out, const function& fn, uint64_t b) {
+  const std::string_view prefix = fn.label_prefix.empty() ? fn.name : fn.label_prefix;
   if (b < fn.blocks.size() && !fn.blocks[b].label.empty()) {
     out.put(lit(".L"));
-    put_symbol_part(out, fn.name);
+    put_symbol_part(out, prefix);
     out.put('_');
     put_symbol_part(out, fn.blocks[b].label);
     out.put(lit("_bb"));
@@ -142,7 +143,7 @@ constexpr void put_label(S& out, const function& fn, uint64_t b) {
     return;
   }
   out.put(lit(".L"));
-  put_symbol_part(out, fn.name);
+  put_symbol_part(out, prefix);
   out.put(lit("_bb"));
   put_uint(out, b);
 }

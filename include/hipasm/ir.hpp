@@ -46,6 +46,11 @@ struct vreg_info {
   int16_t phys = -1;         // assigned by the allocator
   std::string_view name{};   // user name for asm comments (may be empty)
   src_loc loc{};             // where it was allocated
+  // For messages: the array shape the user allocated (dwords per element, inner dimensions)
+  // and, for a piece split_registers cut out of an array, where it sits in it (dwords).
+  uint8_t elem_dwords = 1, rank = 0;
+  uint16_t dim1 = 1, dim2 = 1;
+  uint16_t array_off = 0, array_dwords = 0;  // array_dwords 0: not a piece
 };
 
 // Named hardware registers that are not allocated.
@@ -186,7 +191,8 @@ struct block {
 
 // A kernel under construction or after passes.
 struct function {
-  std::string_view name{};
+  std::string_view name{};          // the kernel's name, in messages
+  std::string_view label_prefix{};  // asm labels' prefix, unique in a translation unit (empty: name)
   vec<vreg_info> vregs;
   vec<block> blocks;           // block 0 is the entry
   uint32_t lds_static_bytes = 0;

@@ -107,12 +107,15 @@ constexpr void normalize_entry_sgprs(function& fn) {
 
 // The IR source of a kernel: a builder function (build_kernel), or, for tests and
 // hand-made IR, a constexpr callable returning a `function` directly.
+// `name` is the kernel's name in messages, `label_prefix` its asm labels' prefix (empty: the
+// name; the wrapper passes a prefix unique in the translation unit).
 template <auto KernelFn>
-constexpr pipeline_state compile_kernel(std::string_view name) {
+constexpr pipeline_state compile_kernel(std::string_view name, std::string_view label_prefix = {}) {
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     function fn;  // (assigned, not initialised: clang would evaluate a constant initialiser
     fn = KernelFn();  // once more when it instantiates this function)
     fn.name = name;
+    fn.label_prefix = label_prefix;
     normalize_entry_sgprs(fn);
     return compile_function(std::move(fn));
   } else {
@@ -125,6 +128,7 @@ constexpr pipeline_state compile_kernel(std::string_view name) {
       st.error.add(br.error.view());
       return st;
     }
+    br.fn.label_prefix = label_prefix;
     normalize_entry_sgprs(br.fn);
     return compile_function(std::move(br.fn));
   }
@@ -234,10 +238,11 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
 // into an array of its exact size (kernel_text).
 constexpr std::size_t text_capacity(const function& fn, bool comments) {
   std::size_t n = 1024;
+  const std::size_t label_size = fn.name.size() + fn.label_prefix.size();  // (either is printed)
   for (const block& b : fn.blocks) {
-    n += 64 + 2 * fn.name.size() + b.label.size();
+    n += 64 + 2 * label_size + b.label.size();
     for (const instr& in : b.instrs) {
-      n += 128 + fn.name.size() + in.comment.size();
+      n += 128 + label_size + in.comment.size();
       if (comments && in.loc.line) n += __builtin_strlen(in.loc.file);
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && in.ops[i].value < fn.vregs.size())
@@ -255,13 +260,17 @@ constexpr std::size_t text_capacity(const function& fn, bool comments) {
 // bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
 // run costs. A text longer than the capacity is still printed (exactly, by a second run).
 template <auto KernelFn, std::size_t Fixed, bool Comments>
-consteval std::size_t kernel_capacity(std::string_view name) {
+consteval std::size_t kernel_capacity(std::string_view name, std::string_view label_prefix = {}) {
   if constexpr (Fixed != 0) {
     return Fixed;
   } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
-    return text_capacity(KernelFn(), Comments);
+    function fn;
+    fn = KernelFn();
+    fn.label_prefix = label_prefix;
+    return text_capacity(fn, Comments);
   } else {
     build_result br = build_kernel<KernelFn>(name);
+    br.fn.label_prefix = label_prefix;
     return br.error.failed ? 1 : text_capacity(br.fn, Comments);
   }
 }
@@ -363,9 +372,9 @@ struct packing_sink {
 };
 
 template <auto KernelFn, std::size_t Cap, bool Packed, bool Comments>
-consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name) {
+consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name, std::string_view label_prefix = {}) {
   kernel_output<Cap, Packed> o;
-  const pipeline_state st = compile_kernel<KernelFn>(name);
+  const pipeline_state st = compile_kernel<KernelFn>(name, label_prefix);
   summarize(o.info, st);
   if (!o.info.ok) return o;
   std::size_t n = 0;
@@ -389,10 +398,10 @@ consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name
 // The text printed into an array of exactly N characters (a second pipeline run); with
 // Run false an empty text without running anything.
 template <auto KernelFn, std::size_t N, bool Run, bool Comments>
-consteval fixed_text<N> kernel_text(std::string_view name) {
+consteval fixed_text<N> kernel_text(std::string_view name, std::string_view label_prefix = {}) {
   fixed_text<N> t;
   if constexpr (Run) {
-    const pipeline_state st = compile_kernel<KernelFn>(name);
+    const pipeline_state st = compile_kernel<KernelFn>(name, label_prefix);
     array_sink out{t.chars.data()};
     print_function(out, st.fn, st.isa, emit_options{Comments});
   }
@@ -533,11 +542,13 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 }  // namespace hipasm
 
 #if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__
-// The kernel's name in messages and labels: the builder function and the line, so two
-// kernels of one translation unit never share asm labels.
+// The kernel's name in messages is the HIP kernel's own (__func__); its asm labels' prefix is
+// the builder function and the line, so two kernels of one translation unit never share asm
+// labels (two kernels may share a __func__: templates, namespaces, overloads).
 #define HIPASM_DETAIL_STR2(x) #x
 #define HIPASM_DETAIL_STR(x) HIPASM_DETAIL_STR2(x)
-#define HIPASM_DETAIL_NAME(FN) #FN "_L" HIPASM_DETAIL_STR(__LINE__)
+#define HIPASM_DETAIL_LABEL(FN) #FN "_L" HIPASM_DETAIL_STR(__LINE__)
+#define HIPASM_DETAIL_NAME(FN) ::std::string_view(__func__), HIPASM_DETAIL_LABEL(FN)
 
 // The asm text: printed once into hipasm_out_'s buffer, or (when it did not fit) again
 // into hipasm_exact_.

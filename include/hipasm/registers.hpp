@@ -8,8 +8,10 @@
 //   acc[1][2] = x * y;               // v_mul_f32 into element (1, 2)
 //   auto t = x + y;                  // t names the new temporary register holding x + y
 //
-// The dtype is part of the type (gpr<f32>, gpr<i32>, ...): mixing dtypes in an expression is a
-// C++ compile error ("invalid operands"); `.as<u32>()` reinterprets. The class (SGPR, VGPR,
+// The dtype is part of the type (gpr<f32>, gpr<i32>, ...): mixing dtypes in an expression or
+// an assignment is one compile error, "static assertion failed: hipasm: mixed dtypes in an
+// expression: f32 + i32 (...)", whose next line is the user's expression (detail::other_dtype);
+// `.as<u32>()` reinterprets. The class (SGPR, VGPR,
 // AGPR) is a run-time property so that expressions pick scalar or vector code from their
 // operands (SGPR op SGPR -> SALU into a new SGPR, anything with a VGPR -> VALU).
 // Slicing is `a.slice(first, count)` (pyhip's inclusive a[first:last] is slice(first,
@@ -25,11 +27,18 @@
 #include "diagnostics.hpp"
 #include "ir.hpp"
 
+// The mixed-dtype static_asserts below take a constant message object (C++26, an extension
+// clang-22 accepts in C++20; the warning is about the extension, at these lines).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"
+
 namespace hipasm {
 
 class builder;
 
-enum class dtype : uint8_t { u32, i32, f32, f16x2, bf16x2, fp8x4, bf8x4, u64, i64, f64 };
+// (int, not uint8_t: where clang's diagnostics cannot name an enumerator they print the
+// value, and a char-typed one prints as a character: "val<(hipasm::dtype)'\x02'>".)
+enum class dtype : int { u32, i32, f32, f16x2, bf16x2, fp8x4, bf8x4, u64, i64, f64 };
 inline constexpr dtype u32 = dtype::u32, i32 = dtype::i32, f32 = dtype::f32,
                        f16x2 = dtype::f16x2, bf16x2 = dtype::bf16x2, fp8x4 = dtype::fp8x4,
                        bf8x4 = dtype::bf8x4, u64 = dtype::u64, i64 = dtype::i64, f64 = dtype::f64;
@@ -135,6 +144,113 @@ struct cond {
 
 namespace detail {
 
+// ---- mixed dtypes: one readable error at the user's expression ----------------------------
+// gpr<A> op gpr<B> (or -x / abs(x) of one) with A != B would otherwise be "invalid operands"
+// with notes that print dtypes as numbers, and a second error where the kernel is evaluated.
+// A constrained overload for exactly that case is chosen instead: its static_assert(false,
+// message) is the only error, names both dtypes, and clang's next line ("in instantiation of
+// ... requested here") is the user's expression. Valid code never instantiates these.
+template <dtype U>
+std::integral_constant<dtype, U> reg_dtype(const gpr<U>*);  // (also for arg<T>, a gpr)
+template <dtype U>
+std::integral_constant<dtype, U> reg_dtype(const unary<U>*);
+template <class X>
+concept reg_operand = requires { detail::reg_dtype(static_cast<const X*>(nullptr)); };
+template <class X>
+inline constexpr dtype reg_dtype_v = decltype(detail::reg_dtype(static_cast<const X*>(nullptr)))::value;
+// What a mixed-dtype operator returns: a placeholder that any register accepts without a
+// second error (the first one has been reported), and that any operator combines into
+// another placeholder (a condition on immediates for comparisons), so that nothing reaches
+// the lowering.
+struct mixed_tag;
+template <class X>
+inline constexpr bool is_mixed = std::is_base_of_v<mixed_tag, X>;
+struct mixed_tag {
+#define HIPASM_POISON(sym)                                                         \
+  template <class X, class Y>                                                     \
+    requires(is_mixed<X> || is_mixed<Y>)                                          \
+  friend constexpr auto operator sym(const X&, const Y&) {                        \
+    if constexpr (is_mixed<X>) return X{};                                        \
+    else return Y{};                                                              \
+  }
+  HIPASM_POISON(+)
+  HIPASM_POISON(-)
+  HIPASM_POISON(*)
+  HIPASM_POISON(/)
+  HIPASM_POISON(%)
+  HIPASM_POISON(<<)
+  HIPASM_POISON(>>)
+  HIPASM_POISON(&)
+  HIPASM_POISON(|)
+  HIPASM_POISON(^)
+#undef HIPASM_POISON
+#define HIPASM_POISON_CMP(sym)                                                     \
+  template <class X, class Y>                                                     \
+    requires(is_mixed<X> || is_mixed<Y>)                                          \
+  friend constexpr cond operator sym(const X&, const Y&) {                        \
+    return mixed_cond();                                                          \
+  }
+  HIPASM_POISON_CMP(<)
+  HIPASM_POISON_CMP(<=)
+  HIPASM_POISON_CMP(>)
+  HIPASM_POISON_CMP(>=)
+  HIPASM_POISON_CMP(==)
+  HIPASM_POISON_CMP(!=)
+#undef HIPASM_POISON_CMP
+  // 0 == 0 on immediates: a valid compare, whatever If or While does with it.
+  static constexpr cond mixed_cond() {
+    cond c;
+    c.a.op = c.c.op = operand{operand::kind::imm, reg_class::sgpr, special_reg::none, false, false, 0, 1, 0};
+    return c;
+  }
+};
+template <dtype T>
+struct mixed_result : gpr<T>, mixed_tag {};
+// A register operand of another dtype than T.
+template <class X, dtype T>
+concept other_dtype = reg_operand<X> && reg_dtype_v<X> != T && !is_mixed<X>;
+// The same for + and -, where u64/i64 plus or minus a 32- or 64-bit integer register is
+// address arithmetic (off64), not a mix.
+template <class X, dtype T>
+concept other_dtype_offset =
+    other_dtype<X, T> && !(is_int64(T) && (is_int32(reg_dtype_v<X>) || is_int64(reg_dtype_v<X>)));
+
+// A static_assert message built in constant evaluation (data()/size()).
+struct assert_text {
+  char chars[384]{};
+  unsigned len = 0;
+  constexpr const char* data() const { return chars; }
+  constexpr unsigned size() const { return len; }
+  constexpr assert_text& operator<<(std::string_view s) {
+    for (char c : s)
+      if (len < sizeof chars) chars[len++] = c;
+    return *this;
+  }
+};
+constexpr void how_to_convert(assert_text& m, dtype to, dtype from) {
+  m << " (registers never convert implicitly: reinterpret the " << dtype_name(from)
+    << " register's bits with .as<" << dtype_name(to) << ">(), or convert its value with an instruction such as v_cvt_*)";
+}
+// "a OP b" of dtypes A and B.
+template <dtype A, dtype B>
+constexpr assert_text mixed_dtypes_message(std::string_view op) {
+  assert_text m;
+  m << "hipasm: mixed dtypes in an expression: ";
+  if (op == "min" || op == "max") m << op << "(" << dtype_name(A) << ", " << dtype_name(B) << ")";
+  else m << dtype_name(A) << " " << op << " " << dtype_name(B);
+  how_to_convert(m, A, B);
+  return m;
+}
+// "dst = src" of dtypes Dst and Src.
+template <dtype Dst, dtype Src>
+constexpr assert_text mixed_assign_message(std::string_view op) {
+  assert_text m;
+  m << "hipasm: mixed dtypes in an assignment: " << dtype_name(Dst) << " register " << op << " "
+    << dtype_name(Src) << " value";
+  how_to_convert(m, Dst, Src);
+  return m;
+}
+
 // Hidden-friend operators, found by argument-dependent lookup from gpr<T> and unary<T>
 // (both derive from this); their parameters are val<T>, so each operand converts implicitly
 // and records the user's line through val's std::source_location default argument.
@@ -212,6 +328,53 @@ struct arith_base {
   HIPASM_CMP(==, eq)
   HIPASM_CMP(!=, ne)
 #undef HIPASM_CMP
+
+  // Mixed dtypes (see other_dtype): the only error is the static_assert.
+  // (They return placeholders, a condition that emits nothing, so that nothing else fails.)
+#define HIPASM_MIXED(sym, allowed)                                                 \
+  template <class X>                                                              \
+    requires allowed<X, T>                                                        \
+  friend constexpr mixed_result<T> operator sym(const val<T>&, const X&) {        \
+    static_assert(false, mixed_dtypes_message<T, reg_dtype_v<X>>(#sym));          \
+    return {};                                                                    \
+  }
+  HIPASM_MIXED(+, other_dtype_offset)
+  HIPASM_MIXED(-, other_dtype_offset)
+  HIPASM_MIXED(*, other_dtype)
+  HIPASM_MIXED(/, other_dtype)
+  HIPASM_MIXED(%, other_dtype)
+  HIPASM_MIXED(<<, other_dtype)
+  HIPASM_MIXED(>>, other_dtype)
+  HIPASM_MIXED(&, other_dtype)
+  HIPASM_MIXED(|, other_dtype)
+  HIPASM_MIXED(^, other_dtype)
+#undef HIPASM_MIXED
+#define HIPASM_MIXED_CMP(sym)                                                      \
+  template <class X>                                                              \
+    requires other_dtype<X, T>                                                    \
+  friend constexpr cond operator sym(const val<T>& a, const X&) {                 \
+    static_assert(false, mixed_dtypes_message<T, reg_dtype_v<X>>(#sym));          \
+    return make_cond(cmpop::eq, a.x, a.x);                                        \
+  }
+  HIPASM_MIXED_CMP(<)
+  HIPASM_MIXED_CMP(<=)
+  HIPASM_MIXED_CMP(>)
+  HIPASM_MIXED_CMP(>=)
+  HIPASM_MIXED_CMP(==)
+  HIPASM_MIXED_CMP(!=)
+#undef HIPASM_MIXED_CMP
+  template <class X>
+    requires other_dtype<X, T>
+  friend constexpr mixed_result<T> min(const val<T>&, const X&) {
+    static_assert(false, mixed_dtypes_message<T, reg_dtype_v<X>>("min"));
+    return {};
+  }
+  template <class X>
+    requires other_dtype<X, T>
+  friend constexpr mixed_result<T> max(const val<T>&, const X&) {
+    static_assert(false, mixed_dtypes_message<T, reg_dtype_v<X>>("max"));
+    return {};
+  }
 };
 
 }  // namespace detail
@@ -227,13 +390,22 @@ struct gpr : detail::arith_base<T> {
   uint16_t off = 0;              // first dword inside the virtual register
   uint16_t dim[3] = {1, 1, 1};   // shape; rank 0 = a single element
   uint8_t rank = 0;
+  // The object an operator returned holds its own address here; every copy and every view
+  // (as, at, [], element, slice, flat, lo/hi, named) holds another one or none. Only such a
+  // result is a temporary that `x = expr` may retarget (compute straight into x): a view or
+  // a copy of `auto t = a + 5` names t's register, which must then be written. (An operator
+  // result constructs its object in place, also when bound by `auto t = ...`; handing that t
+  // over with `x = std::move(t)` leaves t unwritten, as a moved-from object.)
+  const gpr* result_self = nullptr;
 
   constexpr gpr() = default;
   constexpr gpr(const gpr&) = default;
   constexpr gpr(gpr&&) = default;
   constexpr explicit gpr(const detail::reg_ref& r)
       : b(r.b), id(r.id), cls(r.cls), off(r.off), dim{static_cast<uint16_t>(r.dwords / elem_dwords), 1, 1},
-        rank(r.dwords / elem_dwords == 1 ? 0 : 1) {}
+        rank(r.dwords / elem_dwords == 1 ? 0 : 1), result_self(this) {}
+  // An expression's result, not yet a copy or a view of it (see result_self).
+  constexpr bool is_result() const { return result_self == this; }
 
   constexpr uint32_t size() const {
     uint32_t n = 1;
@@ -341,9 +513,13 @@ struct gpr : detail::arith_base<T> {
     return *this;
   }
   // From an expression result (a temporary): the expression is retargeted into this
-  // register when that is safe, otherwise moved.
+  // register when that is safe, otherwise moved. A view or copy of a register (an rvalue
+  // too) is moved like an lvalue: its register stays written.
   constexpr gpr& operator=(gpr&& src) {
-    if (b && src.b) detail::assign_temp(ref(), T, src.ref());
+    if (b && src.b) {
+      if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
+      else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    }
     return *this;
   }
   constexpr gpr& operator=(const val<T>& v) {
@@ -351,6 +527,19 @@ struct gpr : detail::arith_base<T> {
     return *this;
   }
   constexpr gpr& operator=(const unary<T>& u);
+  // A register of another dtype (see detail::other_dtype): the only error is the static_assert.
+  template <class X>
+    requires detail::other_dtype<X, T>
+  constexpr gpr& operator=(const X&) {
+    static_assert(false, detail::mixed_assign_message<T, detail::reg_dtype_v<X>>("="));
+    return *this;
+  }
+  // The placeholder result of a mixed-dtype expression: its error is already reported.
+  template <class X>
+    requires detail::is_mixed<X>
+  constexpr gpr& operator=(const X&) {
+    return *this;
+  }
 
 #define HIPASM_COMPOUND(sym, op)                                                   \
   constexpr gpr& operator sym(const val<T>& v) {                                    \
@@ -367,6 +556,29 @@ struct gpr : detail::arith_base<T> {
   HIPASM_COMPOUND(|=, |)
   HIPASM_COMPOUND(^=, ^)
 #undef HIPASM_COMPOUND
+#define HIPASM_COMPOUND_MIXED(sym, allowed)                                                  \
+  template <class X>                                                                        \
+    requires detail::allowed<X, T>                                                          \
+  constexpr gpr& operator sym(const X&) {                                                   \
+    static_assert(false, detail::mixed_assign_message<T, detail::reg_dtype_v<X>>(#sym));    \
+    return *this;                                                                           \
+  }                                                                                         \
+  template <class X>                                                                        \
+    requires detail::is_mixed<X>                                                            \
+  constexpr gpr& operator sym(const X&) {                                                   \
+    return *this;                                                                           \
+  }
+  HIPASM_COMPOUND_MIXED(+=, other_dtype_offset)
+  HIPASM_COMPOUND_MIXED(-=, other_dtype_offset)
+  HIPASM_COMPOUND_MIXED(*=, other_dtype)
+  HIPASM_COMPOUND_MIXED(/=, other_dtype)
+  HIPASM_COMPOUND_MIXED(%=, other_dtype)
+  HIPASM_COMPOUND_MIXED(<<=, other_dtype)
+  HIPASM_COMPOUND_MIXED(>>=, other_dtype)
+  HIPASM_COMPOUND_MIXED(&=, other_dtype)
+  HIPASM_COMPOUND_MIXED(|=, other_dtype)
+  HIPASM_COMPOUND_MIXED(^=, other_dtype)
+#undef HIPASM_COMPOUND_MIXED
 
   // Unary minus, ~ and abs() are lazy: as an instruction operand they become the neg/abs
   // source modifiers (floats); in an expression or an assignment they compute.
@@ -490,3 +702,5 @@ constexpr arith_base<T>::off64::off64(const gpr<dtype::i32>& g, std::source_loca
 
 
 }  // namespace hipasm
+
+#pragma clang diagnostic pop

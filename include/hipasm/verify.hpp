@@ -98,8 +98,9 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
               err.begin(in.loc);
               err.add("allocation conflict: '").add(d.name).add("' reads ");
               const vreg_info& vi = fn.vregs[o.value];
-              err.add(vi.name.empty() ? std::string_view("a register") : vi.name).add(" (allocated at ")
-                  .add_loc(vi.loc).add(") after another value overwrote its physical register");
+              err.add_reg(vi);
+              if (!vi.name.empty()) err.add(" (allocated at ").add_loc(vi.loc).add(")");
+              err.add(" after another value overwrote its physical register");
             }
           }
         }
@@ -163,9 +164,9 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
               if (own != ~0u && e.dw == own + j) continue;  // the same value: waitcnt_check's business
               const vreg_info& pv = dword_name(e.dw);
               err.begin(in.loc);
-              err.add("allocation conflict: '").add(d.name).add("' writes the physical register of ")
-                  .add(pv.name.empty() ? std::string_view("a register") : pv.name).add(" (allocated at ")
-                  .add_loc(pv.loc).add(") while a memory instruction may still return into it");
+              err.add("allocation conflict: '").add(d.name).add("' writes the physical register of ").add_reg(pv);
+              if (!pv.name.empty()) err.add(" (allocated at ").add_loc(pv.loc).add(")");
+              err.add(" while a memory instruction may still return into it");
               break;
             }
         }

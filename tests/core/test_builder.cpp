@@ -313,6 +313,86 @@ TEST_CASE("expressions pick SALU or VALU from the operand classes", "[builder][e
   }
 }
 
+// ---- retargeting: a true temporary is computed straight into the destination; a view or
+// a copy of a named result is copied (the named register stays written) -------------------
+namespace {
+constexpr void temp_s(builder J, arg<int> a) {
+  auto z = J.sgpr<i32>().named("z");
+  z = a + 5;
+}
+constexpr void temp_v(builder J, arg<int> a) {
+  auto z = J.vgpr<i32>().named("z");
+  z = J.thread_id_x().as<i32>() + a;
+}
+constexpr void temp_s64(builder J, arg<const int*> p, arg<int> a) {
+  auto z = J.sgpr<u64>().named("z");
+  z = p + a;
+}
+constexpr void temp_v64(builder J, arg<const int*> p) {
+  auto z = J.vgpr<u64>().named("z");
+  z = p + J.thread_id_x();
+}
+template <int View>
+constexpr void view_s(builder J, arg<int> a) {
+  auto z = J.sgpr<i32>().named("z");
+  auto t = (a + 5).named("t");
+  if constexpr (View == 0) z = t.as<i32>();
+  else if constexpr (View == 1) z = t.at(0);
+  else if constexpr (View == 2) z = t[0];
+  else if constexpr (View == 3) z = t.element(0);
+  else if constexpr (View == 4) z = t.slice(0, 1);
+  else if constexpr (View == 5) z = t.flat();
+  else z = gpr<i32>(t);
+}
+template <int View>
+constexpr void view_v64(builder J, arg<const int*> p) {
+  auto z = J.vgpr<u64>().named("z");
+  auto t = (p + J.thread_id_x()).named("t");
+  if constexpr (View == 0) z = t.as<u64>();
+  else if constexpr (View == 1) z = t.at(0);
+  else z = t.slice(0, 1);
+}
+
+// The body's instructions (blocks after the prologue, without s_endpgm) and their
+// destinations' names.
+std::vector<std::string> body(const function& fn) {
+  std::vector<std::string> r;
+  for (uint32_t b = 1; b < fn.blocks.size(); ++b)
+    for (const instr& in : fn.blocks[b].instrs) {
+      if (name_of(in) == "s_endpgm") continue;
+      std::string s(name_of(in));
+      if (in.num_operands && in.ops[0].k == operand::kind::vreg) s += " " + std::string(fn.vregs[in.ops[0].value].name);
+      r.push_back(s);
+    }
+  return r;
+}
+}  // namespace
+
+TEST_CASE("x = expr computes into x; a view of a named result is copied", "[builder][expr]") {
+  using V = std::vector<std::string>;
+  auto run = [](build_result r) {
+    INFO(msg(r));
+    REQUIRE(r.error.ok());
+    return body(r.fn);
+  };
+  CHECK(run(build_kernel<temp_s>("temp_s")) == V{"s_add_u32 z"});
+  CHECK(run(build_kernel<temp_v>("temp_v")) == V{"v_add_u32 z"});
+  CHECK(run(build_kernel<temp_s64>("temp_s64")) == V{"s_ashr_i32 ", "s_add_u32 z", "s_addc_u32 z"});
+  CHECK(run(build_kernel<temp_v64>("temp_v64")) == V{"v_mov_b32 ", "v_add_co_u32 z", "v_addc_co_u32 z"});
+  const V s32 = {"s_add_u32 t", "s_mov_b32 z"};
+  CHECK(run(build_kernel<view_s<0>>("as")) == s32);
+  CHECK(run(build_kernel<view_s<1>>("at")) == s32);
+  CHECK(run(build_kernel<view_s<2>>("index")) == s32);
+  CHECK(run(build_kernel<view_s<3>>("element")) == s32);
+  CHECK(run(build_kernel<view_s<4>>("slice")) == s32);
+  CHECK(run(build_kernel<view_s<5>>("flat")) == s32);
+  CHECK(run(build_kernel<view_s<6>>("copy")) == s32);
+  const V v64 = {"v_mov_b32 ", "v_add_co_u32 t", "v_addc_co_u32 t", "v_mov_b32 z", "v_mov_b32 z"};
+  CHECK(run(build_kernel<view_v64<0>>("as64")) == v64);
+  CHECK(run(build_kernel<view_v64<1>>("at64")) == v64);
+  CHECK(run(build_kernel<view_v64<2>>("slice64")) == v64);
+}
+
 // ---- errors: one line, the user's file:line, the kernel's name ---------------------------------
 namespace {
 constexpr int line_unknown = __LINE__ + 2;

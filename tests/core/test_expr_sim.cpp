@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: expr_int.hip expr_const.hip expr_misc.hip
+// HIPASM_TEST_KERNELS: expr_int.hip expr_const.hip expr_misc.hip expr_views.hip
 // Every expression lowering executed in hipasm-sim against plain C++ over edge values
 // (0, 1, -1, INT_MIN, INT_MAX, powers of two and neighbours, random), for every mix of
 // SGPR/VGPR/immediate operands. The kernels are in kernels/expr_*.hip (expr_cases.hpp).
@@ -30,6 +30,7 @@ struct sim {
   std::unique_ptr<rt::module> ints = dev->load_file(co_path("expr_int"));
   std::unique_ptr<rt::module> consts = dev->load_file(co_path("expr_const"));
   std::unique_ptr<rt::module> misc = dev->load_file(co_path("expr_misc"));
+  std::unique_ptr<rt::module> views = dev->load_file(co_path("expr_views"));
 };
 sim& S() {
   static sim s;
@@ -306,4 +307,53 @@ TEST_CASE("64-bit address arithmetic: SGPR and VGPR pairs, zero- and sign-extend
       }
     }
   }
+}
+
+// `auto t = x + 5; z = VIEW(t);` must copy: t is a named value read again afterwards (the
+// views used to count as temporaries, retargeting the add into z and leaving t unwritten).
+// kernels/expr_views.hip says what each output holds.
+TEST_CASE("views and copies of a named expression result leave it written", "[expr][sim]") {
+  std::vector<int32_t> x;
+  for (uint32_t v : edge_values()) x.push_back(static_cast<int32_t>(v));
+  while (x.size() % 64) x.push_back(static_cast<int32_t>(x.size()) * 977);
+  std::vector<uint64_t> w;
+  std::mt19937_64 rng(7);
+  for (size_t i = 0; i < x.size(); ++i) w.push_back(i % 3 == 0 ? 0xffffffffull * i : rng());
+  rt::device& d = *S().dev;
+  for (const char* view : {"as", "at", "index", "element", "slice", "flat", "copy", "lo"})
+    for (bool vec : {true, false}) {
+      std::string name = std::string("view_") + view + (vec ? "_v" : "_s");
+      // SGPR kernels: one element per workgroup (wave-uniform), the first 16 elements
+      size_t n = vec ? x.size() : 16;
+      std::vector<int32_t> xs(x.begin(), x.begin() + static_cast<long>(n));
+      std::vector<uint64_t> ws(w.begin(), w.begin() + static_cast<long>(n));
+      rt::buffer<int32_t> X(d, xs);
+      rt::buffer<uint64_t> W(d, ws);
+      rt::buffer<uint32_t> out(d, std::vector<uint32_t>(8 * n, 0xdeadbeefu));
+      rt::kernel_args args;
+      args.add(out.ptr()).add(X.ptr()).add(W.ptr());
+      uint32_t groups = vec ? static_cast<uint32_t>(n / 64) : static_cast<uint32_t>(n);
+      auto rep = d.launch(*S().views, name, {groups, 1, 1}, {64, 1, 1}, args);
+      for (const auto& diag : rep.diagnostics) FAIL_CHECK(name << " checker: " << diag);
+      auto got = out.download();
+      int bad = 0;
+      for (size_t i = 0; i < n && bad < 3; ++i) {
+        const uint32_t t = static_cast<uint32_t>(xs[i]) + 5u;
+        const uint64_t t64 = ws[i] + static_cast<uint64_t>(static_cast<int64_t>(xs[i]));
+        const uint64_t z64 = std::string(view) == "lo" ? static_cast<uint32_t>(t64) + 1u : t64 + 1;
+        const uint32_t* o = &got[8 * i];
+        const uint64_t have_t64 = o[2] | (static_cast<uint64_t>(o[3]) << 32);
+        const uint64_t have_z64 =
+            std::string(view) == "lo" ? o[4] : (o[4] | (static_cast<uint64_t>(o[5]) << 32));
+        if (o[0] != t || o[1] != t * 3u || have_t64 != t64 || have_z64 != z64 ||
+            o[6] != static_cast<uint32_t>(xs[i]) + 7u) {
+          ++bad;
+          FAIL_CHECK(name << " x=" << xs[i] << " w=" << ws[i] << ": t " << o[0] << " (C++ " << t << "), z "
+                          << o[1] << " (" << t * 3u << "), t64 " << have_t64 << " (" << t64 << "), z64 "
+                          << have_z64 << " (" << z64 << "), r " << o[6] << " ("
+                          << static_cast<uint32_t>(xs[i]) + 7u << ")");
+        }
+      }
+      CHECK(bad == 0);
+    }
 }

@@ -301,3 +301,33 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
     check_clean(st, "random");
   }
 }
+
+// ---- messages: array indices and allocation sites (DSL kernels through the whole pipeline) --
+#include <hipasm/kernel.hpp>
+
+namespace {
+constexpr void too_many_2d(builder J, arg<float*> out) {
+  auto a = J.vgpr<f32>(10, 20).named("a");  // 200 VGPRs, each element used on its own
+  for (int i = 0; i < 200; ++i) J.v_mov_b32(a.flat()[i], 1.0f + i);
+  auto b = J.vgpr<f64>(50);  // unnamed: 100 VGPRs in 2-dword elements
+  for (int i = 0; i < 50; ++i) J.v_mov_b32(b.as<u32>()[2 * i], 1000.0f + i);
+  for (int i = 0; i < 50; ++i) J.v_mov_b32(b.as<u32>()[2 * i + 1], 2000.0f + i);
+  auto p = J.vgpr<u64>();
+  p = out + 0u;
+  for (int i = 0; i < 200; ++i) J.global_store_dword(p, a.flat()[i], off);
+  for (int i = 0; i < 50; ++i) J.global_store_dwordx2(p, b[i], off);
+}
+}  // namespace
+
+TEST_CASE("regalloc: the out-of-registers listing names array elements and unnamed registers") {
+  const pipeline_state st = detail::compile_kernel<too_many_2d>("too_many_2d");
+  REQUIRE(st.error.failed);
+  const std::string msg(st.error.view());
+  INFO(msg);
+  CHECK(msg.find("kernel 'too_many_2d': out of VGPRs allocating element [") != std::string::npos);
+  CHECK(msg.find("] of the VGPR array allocated at ") != std::string::npos);  // b: unnamed
+  // a's pieces, merged into runs of 2-D indices: 'a[r][c]..[r][c]'
+  CHECK(msg.find(" 'a[0][0]..[") != std::string::npos);
+  CHECK(msg.find("][19]'") != std::string::npos);
+  CHECK(msg.find(" 'a'") == std::string::npos);  // never the bare array name for a piece
+}

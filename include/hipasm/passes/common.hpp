@@ -63,6 +63,41 @@ struct pass_error {
     add(":").add(static_cast<long long>(l.line));
     return *this;
   }
+  // Element indices of dwords [first, first + n) of a register array of that shape:
+  // "[5]", "[4..7]", "[1][2]", "[1][0]..[1][3]".
+  constexpr pass_error& add_index(const vreg_info& v, uint32_t first, uint32_t n) {
+    const uint32_t e = v.elem_dwords ? v.elem_dwords : 1;
+    const uint32_t a = first / e, b = (first + n - 1) / e;
+    if (a == b) return add_element(v, a);
+    if (v.rank <= 1) return add("[").add(static_cast<long long>(a)).add("..").add(static_cast<long long>(b)).add("]");
+    return add_element(v, a).add("..").add_element(v, b);
+  }
+  // Flat element i of an array of v's shape: "[i]", "[r][c]", "[x][y][z]".
+  constexpr pass_error& add_element(const vreg_info& v, uint32_t i) {
+    const uint32_t d1 = v.dim1 ? v.dim1 : 1, d2 = v.dim2 ? v.dim2 : 1;
+    if (v.rank >= 3)
+      return add("[").add(static_cast<long long>(i / (d1 * d2))).add("][").add(static_cast<long long>(i / d2 % d1))
+          .add("][").add(static_cast<long long>(i % d2)).add("]");
+    if (v.rank == 2)
+      return add("[").add(static_cast<long long>(i / d1)).add("][").add(static_cast<long long>(i % d1)).add("]");
+    return add("[").add(static_cast<long long>(i)).add("]");
+  }
+  // A virtual register as messages name it: 'acc', 'acc[4..7]' for a piece of an array, or,
+  // unnamed, where it was allocated: "the VGPR allocated at k.hip:42" ("element [3] of the
+  // VGPR array allocated at ...").
+  constexpr pass_error& add_reg(const vreg_info& v) {
+    const bool piece = v.array_dwords != 0;
+    if (!v.name.empty()) {
+      add("'").add(v.name);
+      if (piece) add_index(v, v.array_off, v.dwords);
+      return add("'");
+    }
+    if (piece) add(v.dwords / (v.elem_dwords ? v.elem_dwords : 1) > 1 ? "elements " : "element ")
+        .add_index(v, v.array_off, v.dwords).add(" of ");
+    add(v.cls == reg_class::sgpr ? "the SGPR" : v.cls == reg_class::vgpr ? "the VGPR" : "the AGPR");
+    if (piece || v.rank > 0) add(" array");
+    return add(" allocated at ").add_loc(v.loc);
+  }
   // Starts the message "file:line: error: " once; later errors are ignored.
   constexpr bool begin(const src_loc& l) {
     if (failed) return false;

@@ -67,6 +67,19 @@ constexpr std::string_view class_letter(reg_class c) {
 constexpr std::string_view class_name(reg_class c) {
   return c == reg_class::sgpr ? "SGPR" : c == reg_class::vgpr ? "VGPR" : "AGPR";
 }
+// One entry of the out-of-registers listing: " v12+4 'acc[4..7]' (k.hip:9)"; o null: a
+// register the kernel names physically.
+constexpr void put_live(pass_error& err, reg_class c, uint32_t r, uint32_t n, const vreg_info* o) {
+  err.add(" ").add(class_letter(c)).add(static_cast<long long>(r));
+  if (n > 1) err.add("+").add(static_cast<long long>(n));
+  if (!o) {
+    err.add(" (named physically)");
+    return;
+  }
+  if (!o->name.empty()) err.add(" ").add_reg(*o);
+  else if (o->array_dwords) err.add(" ").add_index(*o, o->array_off, o->dwords);
+  err.add(" (").add_loc(o->loc).add(")");
+}
 
 }  // namespace detail
 
@@ -241,28 +254,38 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     if (found < 0) {
       if (err.begin(vi.loc)) {
         err.add("kernel '").add(fn.name).add("': out of ").add(class_name(vi.cls)).add("s allocating ");
-        if (!vi.name.empty()) err.add("'").add(vi.name).add("' ");
+        err.add_reg(vi).add(" ");
         err.add("(").add(static_cast<long long>(vi.dwords)).add(" dwords, align ")
             .add(static_cast<long long>(align)).add("), no spilling; live ").add(class_name(vi.cls)).add("s:");
+        // One entry per value; adjacent pieces of one array merge ("v0+8 'acc[0..7]'").
         int shown = 0, live_dwords = 0;
         int32_t last_owner = -1;
+        vreg_info run{};
+        bool have_run = false, run_phys = false;
+        uint32_t run_r = 0, run_n = 0;
         for (uint32_t r = 0; r < limit[c]; ++r) {
           if (busy[c][r] < s) continue;
           ++live_dwords;
           const int32_t ow = owner[c][r];
           if (ow == last_owner) continue;
           last_owner = ow;
-          if (shown++ >= 24) continue;
-          err.add(" ").add(class_letter(vi.cls)).add(static_cast<long long>(r));
-          if (ow >= 0) {
+          if (ow >= 0 && have_run && !run_phys) {
             const vreg_info& o = fn.vregs[ow];
-            if (o.dwords > 1) err.add("+").add(static_cast<long long>(o.dwords));
-            if (!o.name.empty()) err.add(" '").add(o.name).add("'");
-            err.add(" (").add_loc(o.loc).add(")");
-          } else {
-            err.add(" (named physically)");
+            if (o.array_dwords && run.array_dwords && o.name == run.name && o.loc.line == run.loc.line &&
+                o.loc.file == run.loc.file && o.array_off == run.array_off + run.dwords && r == run_r + run_n) {
+              run.dwords = static_cast<uint16_t>(run.dwords + o.dwords);
+              run_n += o.dwords;
+              continue;
+            }
           }
+          if (have_run && shown++ < 24) put_live(err, vi.cls, run_r, run_n, run_phys ? nullptr : &run);
+          have_run = true;
+          run_r = r;
+          run_phys = ow < 0;
+          run_n = run_phys ? 1 : fn.vregs[ow].dwords;
+          if (!run_phys) run = fn.vregs[ow];
         }
+        if (have_run && shown++ < 24) put_live(err, vi.cls, run_r, run_n, run_phys ? nullptr : &run);
         if (shown > 24) err.add(" ...");
         err.add("; ").add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c]))
             .add(" in use");

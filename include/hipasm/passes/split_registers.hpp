@@ -68,6 +68,8 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
       } else {
         vreg_info p = vi;
         p.dwords = len;
+        p.array_off = static_cast<uint16_t>(vi.array_off + j);  // (messages: acc[4..7])
+        if (!vi.array_dwords) p.array_dwords = vi.dwords;
         p.align = (j % (vi.align ? vi.align : 1) == 0 && len == vi.dwords) ? vi.align : 1;
         p.phys = -1;
         id = static_cast<uint32_t>(fn.vregs.size());
@@ -94,7 +96,7 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
         const uint16_t need = class_alignment(p.cls, o.dwords);
         if (off % need != 0) {
           if (err.begin(in.loc))
-            err.add("register slice of '").add(p.name).add("' at dword ").add(static_cast<long long>(o.offset))
+            err.add("register slice of ").add_reg(p).add(" at dword ").add(static_cast<long long>(o.offset))
                 .add(" (").add(static_cast<long long>(o.dwords)).add(" dwords) is not aligned to ")
                 .add(static_cast<long long>(need)).add(" registers as ").add(class_name(p.cls))
                 .add(" tuples must be");

@@ -116,8 +116,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
                   const vreg_info& vi = fn.vregs[o.value < fn.vregs.size() ? o.value : 0];
                   if (!err.begin(in.loc)) return;
                   err.add("'").add(d.name).add(use ? "' reads " : "' overwrites ");
-                  if (!vi.name.empty()) err.add("'").add(vi.name).add("' ");
-                  err.add("loaded by '").add(isa[li.in->op].name).add("' at ").add_loc(li.in->loc)
+                  err.add_reg(vi).add(" loaded by '").add(isa[li.in->op].name).add("' at ").add_loc(li.in->loc)
                       .add(" before an s_waitcnt guarantees it has returned (needs ");
                   if (p.on_vm) err.add("vmcnt(").add(static_cast<long long>(p.vm_age)).add(")");
                   if (p.on_vm && p.on_lgkm) err.add(" and ");

@@ -1,4 +1,4 @@
-// EXPECT: misaligned_tuple.hip:9: error: kernel '[^']*': global_load_dwordx2 operand 0: a 2-dword VGPR tuple must start at a multiple of 2
+// EXPECT: misaligned_tuple.hip:9: error: kernel 'misaligned_tuple': global_load_dwordx2 operand 0: a 2-dword VGPR tuple must start at a multiple of 2
 // 64-bit VGPR tuples start at an even register: an odd slice is rejected at the user's line.
 #include <hipasm/kernel.hpp>
 using namespace hipasm;

@@ -1,4 +1,4 @@
-// EXPECT: misuse_operand.hip:9: error: kernel '[^']*': s_mov_b32: operand 1 .src0. cannot be a VGPR
+// EXPECT: misuse_operand.hip:9: error: kernel 'misuse_operand': s_mov_b32: operand 1 .src0. cannot be a VGPR
 // An SGPR move cannot read a VGPR: the builder rejects it at the user's line.
 #include <hipasm/kernel.hpp>
 using namespace hipasm;

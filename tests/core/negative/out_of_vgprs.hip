@@ -1,5 +1,6 @@
-// EXPECT: out_of_vgprs.hip:9: error: kernel '[^']*': out of VGPRs allocating 'b'
-// 200 + 100 VGPRs live at once: no spilling, the allocator names the register and its line.
+// EXPECT: out_of_vgprs.hip:10: error: kernel 'out_of_vgprs': out of VGPRs allocating 'b\[[0-9]+\]' .*live VGPRs: v[0-9]+\+[0-9]+ '[ab]\[[0-9]+\.\.[0-9]+\]' .[^ ]*out_of_vgprs.hip:(8|10).*in use
+// 200 + 100 VGPRs live at once: no spilling, the allocator names the register (with its array
+// index) and its line, and lists what is live with array indices: v0+200 'a[0..199]' (...).
 #include <hipasm/kernel.hpp>
 using namespace hipasm;
 

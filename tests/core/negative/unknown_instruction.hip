@@ -1,4 +1,4 @@
-// EXPECT: unknown_instruction.hip:8: error: kernel '[^']*': unknown instruction 'v_add_f33'
+// EXPECT: unknown_instruction.hip:8: error: kernel 'unknown_instruction': unknown instruction 'v_add_f33'
 // By-name instructions are checked against the gfx942 table.
 #include <hipasm/kernel.hpp>
 using namespace hipasm;

@@ -1,4 +1,4 @@
-// EXPECT: vgpr_into_sgpr.hip:8: error: kernel '[^']*': cannot assign a per-lane .VGPR. value to an SGPR
+// EXPECT: vgpr_into_sgpr.hip:8: error: kernel 'vgpr_into_sgpr': cannot assign a per-lane .VGPR. value to an SGPR
 // A per-lane value cannot be assigned to a wave-uniform register.
 #include <hipasm/kernel.hpp>
 using namespace hipasm;
