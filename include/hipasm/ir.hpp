@@ -161,6 +161,10 @@ struct packed_modifiers {
   constexpr bool dpp_on() const { return (more >> 48) != 0; }  // ctrl != 0xffff
   constexpr bool sdwa_on() const { return flag(11); }
   constexpr uint8_t sdwa_dst_sel() const { return byte(more, 16) ^ 6; }
+  constexpr uint8_t sdwa_dst_unused() const { return byte(more, 24); }
+  constexpr uint8_t dpp_row_mask() const { return byte(more, 0) ^ 0xf; }
+  constexpr uint8_t dpp_bank_mask() const { return byte(more, 8) ^ 0xf; }
+  constexpr bool dpp_bound_ctrl() const { return flag(10); }
   constexpr uint8_t op_sel() const { return byte(bytes, 8); }
   constexpr uint8_t omod() const { return byte(bytes, 0); }
   constexpr bool clamp() const { return flag(9); }

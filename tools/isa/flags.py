@@ -18,6 +18,22 @@ SCC_WRITERS = re.compile(
 SCC_READERS = re.compile(r"^s_(addc_u32|subb_u32|cselect_b32|cselect_b64|cmov_b32|cmov_b64|cmovk_i32|cbranch_scc[01])$")
 TRANS = re.compile(r"^v_(exp|log|rcp|rcp_iflag|rsq|sqrt|sin|cos|exp_legacy|log_legacy)_f(16|32|64)$")
 NON_XDL = re.compile(r"^v_mfma_f32_(4x4x1_16b|16x16x1_4b|16x16x4|32x32x1_2b|32x32x2)_f32$")
+# The destination is also a source: v_dot*c / v_pk_fmac accumulate into it (LLVM ties their
+# vdst to src2).
+DST_ACCUMULATES = re.compile(r"^v_(dot\d+c_|pk_fmac_)")
+# Results that keep part of the old destination (a read of it, for liveness): the fp8/bf8
+# converts write the word or byte op_sel selects (LLVM ties vdst_in); the mix forms write
+# one half; v_madak/madmk_f16 keep the high half on gfx9 (GCNSubtarget::zeroesHigh16BitsOfDest);
+# the gfx9 VOP3-only 16-bit ops, which LLVM does not list as zeroing the high half, are
+# taken to keep it (hipasm-sim keeps it for these too).
+DST_KEEPS_PART = {
+    "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_sr_fp8_f32", "v_cvt_sr_bf8_f32",
+    "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_mad_mixlo_f16", "v_mad_mixhi_f16",
+    "v_madak_f16", "v_madmk_f16",
+    "v_add_i16", "v_sub_i16", "v_mad_f16", "v_mad_u16", "v_mad_i16", "v_fma_f16", "v_div_fixup_f16",
+    "v_min3_f16", "v_max3_f16", "v_med3_f16", "v_min3_i16", "v_max3_i16", "v_med3_i16",
+    "v_min3_u16", "v_max3_u16", "v_med3_u16",
+}
 
 
 def roles(e):
@@ -48,7 +64,8 @@ def roles(e):
         elif "load" in name or name in ("s_memtime", "s_memrealtime"):
             d(0)
     elif fam in ("vop1", "vop2", "vopc", "vop3", "vop3p", "mfma"):
-        if name in ("v_writelane_b32",) or name.startswith(("v_mac_", "v_fmac_", "v_movreld", "v_smfmac")):
+        if name in ("v_writelane_b32",) or name.startswith(("v_mac_", "v_fmac_", "v_movreld", "v_smfmac")) \
+                or DST_ACCUMULATES.match(name) or name in DST_KEEPS_PART:
             d(0, kind="def_use")
         elif name == "v_swap_b32":
             d(0, 1, kind="def_use")

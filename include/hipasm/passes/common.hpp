@@ -280,11 +280,70 @@ constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const i
   if (fl & isa::f_writes_m0) f(true, false, sp + sl_m0, 1u, -1);
 }
 
+// How a VALU instruction's vector result treats the destination's old value in the lanes
+// EXEC enables (the lanes it disables keep it always: the passes call such a def
+// lane-masked). Instructions whose table role is def_use (v_mac/v_fmac, v_dot*c,
+// v_writelane, d16 loads, the fp8 converts, the 16-bit ops that keep the other half...)
+// read it by their role; this is what the modifiers add:
+//  - DPP with row_mask or bank_mask other than 0xf: the disabled rows/banks are not written;
+//  - DPP without bound_ctrl (llvm-mc prints bound_ctrl:1 for the bit, and reads bound_ctrl:0
+//    as the same bit): a lane whose source lane is out of range (row_shl/row_shr, wave_shl/
+//    wave_shr, row_bcast) or disabled by EXEC is not written. With a control whose source
+//    lanes always exist (quad_perm, mirrors, rotations) that can only happen under a partial
+//    EXEC;
+//  - SDWA dst_unused:UNUSED_PRESERVE with a dst_sel narrower than DWORD: the other bits stay;
+//  - VOP3 op_sel on the destination (its last op_sel entry): the high half is written, the
+//    low half stays.
+enum class dst_write : uint8_t { full, merges, merges_if_partial_exec };
+constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modifiers& m) {
+  if (m.dpp_on()) {
+    if (m.dpp_row_mask() != 0xf || m.dpp_bank_mask() != 0xf) return dst_write::merges;
+    if (!m.dpp_bound_ctrl()) {
+      const uint16_t c = m.dpp_ctrl();
+      const bool source_may_be_missing = (c >= 0x101 && c <= 0x10f) || (c >= 0x111 && c <= 0x11f) || c == 0x130 ||
+                                         c == 0x138 || c == 0x142 || c == 0x143;
+      return source_may_be_missing ? dst_write::merges : dst_write::merges_if_partial_exec;
+    }
+  }
+  if (m.sdwa_on() && m.sdwa_dst_unused() == 2 && m.sdwa_dst_sel() != 6) return dst_write::merges;
+  if (d.enc == isa::encoding::vop3 && d.op_sel_len > 0 && ((m.op_sel() >> (d.op_sel_len - 1)) & 1))
+    return dst_write::merges;
+  return dst_write::full;
+}
+
+// Whether an EXEC write can only remove lanes (v_cmpx, s_and_saveexec, s_andn1_saveexec,
+// s_andn1_wrexec, EXEC &= x, EXEC &= ~x, EXEC = 0); any other EXEC write may add lanes.
+// Only called for EXEC writers (mnemonic comparisons cost constant evaluation time).
+constexpr bool exec_write_only_removes_lanes(const isa::instr_desc& d, const instr& in) {
+  if (d.flags & isa::f_cmpx) return true;  // EXEC = the comparison in the active lanes
+  const std::string_view n = d.name;
+  if (n == lit("s_and_saveexec_b64") || n == lit("s_andn1_saveexec_b64") || n == lit("s_andn1_wrexec_b64"))
+    return true;
+  if (in.num_operands < 2 || in.ops[0].k != operand::kind::special) return false;
+  const special_reg dst = in.ops[0].sp;
+  if (dst != special_reg::exec && dst != special_reg::exec_lo && dst != special_reg::exec_hi) return false;
+  if ((n == lit("s_mov_b64") || n == lit("s_mov_b32")) && in.ops[1].k == operand::kind::imm && in.ops[1].value == 0)
+    return true;
+  if (in.num_operands < 3) return false;
+  // (no lambda: clang-22's bytecode interpreter cannot read a captured reference parameter)
+  const bool src0_is_dst = in.ops[1].k == operand::kind::special && in.ops[1].sp == dst;
+  const bool src1_is_dst = in.ops[2].k == operand::kind::special && in.ops[2].sp == dst;
+  if ((n == lit("s_and_b64") || n == lit("s_and_b32")) && (src0_is_dst || src1_is_dst)) return true;
+  return (n == lit("s_andn2_b64") || n == lit("s_andn2_b32")) && src0_is_dst;
+}
+
 // Every access of every instruction (for_each_access's output), decoded once: the passes
 // that sweep a function several times (liveness's fixpoints, dce, dse) read these flat
 // records instead of decoding operands again on every sweep.
 struct access {
-  enum : uint8_t { def = 1, use = 2, masked = 4 /* a lane-masked def */ };
+  enum : uint8_t {
+    def = 1,
+    use = 2,
+    masked = 4,          // a lane-masked def (a VGPR/AGPR result: disabled lanes keep the old value)
+    merge_partial = 8,   // a masked def that also keeps some enabled lanes when EXEC is partial
+    cross_lane = 16,     // a use that reads lanes other than the enabled ones
+    exec_widens = 32,    // (on the EXEC def) the write may enable lanes
+  };
   uint32_t first = 0, n = 0;
   uint8_t flags = 0;
 };
@@ -300,19 +359,42 @@ struct access_table {
     const dword_map& dm = dm_;
     const vreg_info* const vregs = fn.vregs.data();
     block_first.reserve(fn.blocks.size() + 1);
+    const uint32_t exec_slot = dm.special(sl_exec_lo), exec_hi_slot = dm.special(sl_exec_hi);
     for (const block& b : fn.blocks) {
       block_first.push_back(static_cast<uint32_t>(begin.size()));
       for (const instr& in : b.instrs) {
         begin.push_back(static_cast<uint32_t>(acc.size()));
+        const isa::instr_desc& desc = isa.descs[in.op];
+        const uint64_t fl = desc.flags;
+        // What the result keeps of the old destination (modifiers only: the table's
+        // def_use roles already say "read"), and whether the sources are read across lanes:
+        // readlane/readfirstlane, permlane, MFMA, DPP's src0, ds_swizzle/permute/bpermute
+        // (the DS instructions that neither load, store nor are atomic).
+        dst_write dw = dst_write::full;
+        bool cross = false;
+        if (fl & isa::f_valu) {
+          if ((in.mods.more | in.mods.bytes) != 0) dw = vector_dst_write(desc, in.mods);
+          cross = (fl & (isa::f_readlane | isa::f_permlane | isa::f_mfma)) || in.mods.dpp_on();
+        } else if (fl & isa::f_ds) {
+          cross = !(fl & (isa::f_load | isa::f_store | isa::f_atomic));
+        }
         for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int idx) {
           // A lane-masked def: a VGPR/AGPR result writes only the active lanes, so under a
           // partial EXEC the inactive lanes keep the old value (the def does not end its life).
-          const bool masked = d && idx >= 0 && in.ops[idx].k == operand::kind::vreg &&
+          const bool vector = (d || cross) && idx >= 0 && in.ops[idx].k == operand::kind::vreg &&
                               vregs[in.ops[idx].value].cls != reg_class::sgpr;
+          const bool masked = d && vector;
+          uint8_t fs = static_cast<uint8_t>((d ? access::def : 0) | (u ? access::use : 0) | (masked ? access::masked : 0));
+          if (masked && dw == dst_write::merges) fs |= access::use;  // keeps part of the old value: a read
+          if (masked && dw == dst_write::merges_if_partial_exec) fs |= access::merge_partial;
+          // (an MFMA reads its accumulator, def_use in SMFMAC, across lanes too)
+          if (cross && vector && u && (!d || (fl & isa::f_mfma))) fs |= access::cross_lane;
+          if (d && (f == exec_slot || f == exec_hi_slot) && !exec_write_only_removes_lanes(desc, in))
+            fs |= access::exec_widens;
           access a;
           a.first = f;
           a.n = n;
-          a.flags = static_cast<uint8_t>((d ? access::def : 0) | (u ? access::use : 0) | (masked ? access::masked : 0));
+          a.flags = fs;
           acc.push_back(a);
         });
       }

@@ -1,7 +1,8 @@
 // Common subexpression elimination, block-local (value numbering over a window of recent
 // instructions). An instruction is replaced by an earlier identical one in the same block
 // when: neither has side effects or implicit defs (so no carry-out, VCC or SCC result is
-// lost: v_add_co_u32 is never merged), every register it writes is a whole virtual
+// lost: v_add_co_u32 is never merged) nor keeps part of its destination (def_use roles, and
+// the modifiers of common.hpp's vector_dst_write), every register it writes is a whole virtual
 // register written nowhere else in the function, nothing it reads (EXEC included for
 // VALU instructions: a different EXEC writes different lanes) was written in between, and
 // opcode, operands and modifiers match exactly. Uses of the later result are renamed.
@@ -61,6 +62,11 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
                                        isa::f_cmpx;
     if ((d.flags & implicit_defs) || !(d.flags & (isa::f_valu | isa::f_salu))) return false;
     if (has_side_effects(isa, in)) return false;
+    // A result that keeps part of its destination's old value (DPP masks, SDWA preserve,
+    // op_sel on the destination) is not a value of the sources alone.
+    if ((in.mods.more | in.mods.bytes) != 0 && (d.flags & isa::f_valu) &&
+        vector_dst_write(d, in.mods) != dst_write::full)
+      return false;
     bool has_def = false;
     const int nd = d.num_operands;
     for (int i = 0; i < in.num_operands; ++i) {

@@ -27,7 +27,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   const uint8_t* const def_kills = L.def_kills.data();
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
-    bitset live = L.live_out[b];
+    bitset live = L.live_out[b], wide = L.wide_out[b];
     vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     const uint32_t t0 = L.acc.at(b);
@@ -47,16 +47,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
         removed = true;
         continue;
       }
-      const bool kills = def_kills[start_b + i] != 0;
-      for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = accs[x];
-        if ((a.flags & (access::def | access::use)) == access::def && (kills || !(a.flags & access::masked)))
-          live.reset_range(a.first, a.n);
-      }
-      for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = accs[x];
-        if ((a.flags & access::use) || ((a.flags & access::masked) && !kills)) live.set_range(a.first, a.n);
-      }
+      live_step(live.w.data(), wide.w.data(), live.w.size(), accs + a0, accs + a1, def_kills[start_b + i] != 0);
     }
     if (removed) {
       removed_any = true;

@@ -2,7 +2,8 @@
 // instruction whose every written register is fully overwritten later in the same block
 // before anything reads it is removed. Only whole-register writes count as overwrites:
 // SGPR and VCC/SCC/M0 writes, never a VGPR write (under a partial EXEC the inactive lanes
-// keep the old value). Carry-outs and implicit defs are defs like any other.
+// keep the old value). Carry-outs and implicit defs are defs like any other; a def that
+// keeps part of its destination (common.hpp's vector_dst_write, def_use roles) reads it.
 #pragma once
 #include "../vec.hpp"
 

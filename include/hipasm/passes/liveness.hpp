@@ -1,9 +1,27 @@
 // CFG liveness with loops, per virtual-register dword (and per EXEC/VCC/SCC/M0 slot).
 //
-// EXEC-aware: a VGPR/AGPR def writes only the active lanes, so it ends the old value's
-// life only where EXEC is known to be full (entry state, or restored from a saved copy of
-// the full mask) or where no earlier def can reach it (then the inactive lanes hold
-// nothing anyone may read). Elsewhere the def also counts as a use of the old value.
+// EXEC-aware: a VGPR/AGPR def writes only the enabled lanes, the others keep the old value.
+// A def ends the old value's life when no lane it leaves alone can read that value later:
+//  - EXEC is known full (entry state, or restored from a saved copy of the full mask), or
+//    no earlier def can reach it (the disabled lanes hold nothing anyone may read): the
+//    forward verdict, `def_kills`;
+//  - or every read the value reaches is under an EXEC that only lost lanes since the def:
+//    the backward analysis tracks, with each live dword, whether it is "wide": some path
+//    from here reaches a read of it across an EXEC write that may enable lanes (an If's
+//    join, an Else, a Continue's re-enable; exec_write_only_removes_lanes in common.hpp
+//    says which writes only remove lanes) or through a cross-lane read (readlane, DPP,
+//    permlane, MFMA, ds_swizzle/permute). A def of a live dword that is not wide kills it:
+//    lanes it does not write are disabled at every later read (they only lose lanes on
+//    the way), so they never read the old value, also around a loop back-edge: a
+//    temporary defined and used in one iteration of a per-lane loop, or of a loop under a
+//    per-lane If, is live only there, as in a uniform loop, while a value read after a
+//    join or carried to the next iteration by lanes the def skipped stays live.
+//    (Soundness: at any def marked killing, a lane it skipped that read the old value would
+//    do so at a read reached without crossing a killing def; on every such path EXEC only
+//    loses lanes, so the lane would be disabled there.)
+// A def that keeps part of the old value in enabled lanes (common.hpp's dst_write: DPP
+// row/bank masks or a missing bound_ctrl, SDWA UNUSED_PRESERVE, op_sel on the destination,
+// the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read.
 //
 // The result gives each virtual register one interval [start, end] in instruction
 // positions: the hull of its accesses and of the block boundaries where it is live. A
@@ -24,6 +42,7 @@ struct liveness_info {
   detail::positions pos;
   detail::access_table acc;                       // every instruction's accesses, decoded once
   vec<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
+  vec<detail::bitset> wide_out;           // per block: live-out dwords that are wide (see above)
   vec<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
   vec<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
 
@@ -142,6 +161,54 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   st.full = full_after;
 }
 
+// One instruction, backward: `live` and `wide` (wide implies live; bitset words, raw: this
+// runs for every instruction of every block visit, and each call or vec access is an
+// interpreted frame) after it become the sets before it. `kills`: the forward verdict for
+// its lane-masked defs (def_kills).
+constexpr void live_step(uint64_t* live, uint64_t* wide, std::size_t nwords, const access* a, const access* end,
+                         bool kills) {
+  // Defs first (they happen after the reads of the same instruction). An EXEC write that may
+  // enable lanes makes everything live after it wide (an instruction writing EXEC has no
+  // lane-masked def, so the order among its defs does not matter).
+  for (const access* x = a; x != end; ++x) {
+    const uint8_t f = x->flags;
+    if (f & access::exec_widens)
+      for (std::size_t w = 0; w < nwords; ++w) wide[w] |= live[w];
+    if ((f & (access::def | access::use)) != access::def) continue;
+    // every lane written (or none holding a value): a kill; enabled lanes without a DPP
+    // source under a partial EXEC keep the old value: a read; else the narrow kill
+    const int how = (!(f & access::masked) || kills) ? 0 : (f & access::merge_partial) ? 1 : 2;
+    for (uint32_t first = x->first, n = x->n; n;) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      const uint64_t m = (k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1) << lo;
+      const uint32_t w = first >> 6;
+      if (how == 0) {
+        live[w] &= ~m;
+        wide[w] &= ~m;
+      } else if (how == 1) {
+        live[w] |= m;
+      } else {
+        live[w] &= ~(m & ~wide[w]);
+      }
+      first += k;
+      n -= k;
+    }
+  }
+  for (const access* x = a; x != end; ++x) {
+    const uint8_t f = x->flags;
+    if (!(f & access::use)) continue;
+    const bool cross = (f & access::cross_lane) != 0;
+    for (uint32_t first = x->first, n = x->n; n;) {
+      const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
+      const uint64_t m = (k >= 64 ? ~uint64_t{0} : (uint64_t{1} << k) - 1) << lo;
+      live[first >> 6] |= m;
+      if (cross) wide[first >> 6] |= m;
+      first += k;
+      n -= k;
+    }
+  }
+}
+
 }  // namespace detail
 
 // Computes liveness. `fixed` vregs (entry state) count as defined at entry. `table`: the
@@ -238,49 +305,99 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     }
   }
 
-  // Backward: per-block upward-exposed uses and kills, then the fixpoint.
-  vec<bitset> gen(nb, bitset(nslots)), kill(nb, bitset(nslots));
-  for (std::size_t b = 0; b < nb; ++b) {
-    const block& blk = fn.blocks[b];
-    bitset& g = gen[b];
-    bitset& k = kill[b];
-    const uint32_t t0 = T.at(b);
-    const uint32_t start_b = L.pos.start[b];
-    for (std::size_t i = blk.instrs.size(); i-- > 0;) {
-      const bool kills = def_kills[start_b + i] != 0;
-      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
-      // defs first (they happen after the reads of the same instruction)
-      for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = accs[x];
-        if ((a.flags & (access::def | access::use)) != access::def) continue;
-        if (!(a.flags & access::masked) || kills) {
-          g.reset_range(a.first, a.n);
-          k.set_range(a.first, a.n);
-        } else {
-          g.set_range(a.first, a.n);  // the old value flows through the inactive lanes
-        }
-      }
-      for (uint32_t x = a0; x < a1; ++x) {
-        const access& a = accs[x];
-        if (a.flags & access::use) g.set_range(a.first, a.n);
-      }
-    }
-  }
+  // Backward: live and wide sets. A block whose transfer does not depend on what is wide
+  // (no EXEC write that may enable lanes, no lane-masked def that only the narrow rule can
+  // kill: every block under a full EXEC) is summarised once as gen/kill sets; the others run
+  // instruction by instruction (live_step) each time a successor's live-in changes.
   L.live_in.assign(nb, bitset(nslots));
   L.live_out.assign(nb, bitset(nslots));
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (std::size_t b = nb; b-- > 0;) {
-      bitset out(nslots);
-      for (uint32_t s : fn.blocks[b].succs)
-        if (s < nb) out.merge(L.live_in[s]);
-      bitset in = out;
-      for (std::size_t w = 0; w < in.w.size(); ++w) in.w[w] = gen[b].w[w] | (out.w[w] & ~kill[b].w[w]);
-      if (!(in == L.live_in[b]) || !(out == L.live_out[b])) {
-        L.live_in[b] = std::move(in);
-        L.live_out[b] = std::move(out);
-        changed = true;
+  L.wide_out.assign(nb, bitset(nslots));
+  {
+    const uint32_t* const start = L.pos.start.data();
+    const std::size_t nw = bitset(nslots).w.size();
+    vec<bitset> gen(nb, bitset(nslots)), wgen(nb, bitset(nslots)), kill(nb, bitset(nslots));
+    vec<uint8_t> summarised(nb, 1);
+    for (std::size_t b = 0; b < nb; ++b) {
+      uint64_t* const g = gen[b].w.data();
+      uint64_t* const gw = wgen[b].w.data();
+      uint64_t* const k = kill[b].w.data();
+      const uint32_t t0 = T.at(b);
+      for (std::size_t i = fn.blocks[b].instrs.size(); i-- > 0 && summarised[b];) {
+        const bool kills = def_kills[start[b] + i] != 0;
+        const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+        for (uint32_t x = a0; x < a1; ++x) {
+          const uint8_t f = accs[x].flags;
+          if (f & access::exec_widens) summarised[b] = 0;
+          if ((f & (access::def | access::use)) != access::def) continue;
+          const bool kill_all = !(f & access::masked) || kills;
+          if (!kill_all && !(f & access::merge_partial)) summarised[b] = 0;  // the narrow rule decides
+          for (uint32_t first = accs[x].first, n = accs[x].n; n;) {
+            const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
+            const uint64_t m = (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
+            if (kill_all) {
+              g[first >> 6] &= ~m;
+              gw[first >> 6] &= ~m;
+              k[first >> 6] |= m;
+            } else {
+              g[first >> 6] |= m;  // a def keeping enabled lanes under a partial EXEC: a read
+            }
+            first += c;
+            n -= c;
+          }
+        }
+        for (uint32_t x = a0; x < a1; ++x) {
+          const uint8_t f = accs[x].flags;
+          if (!(f & access::use)) continue;
+          for (uint32_t first = accs[x].first, n = accs[x].n; n;) {
+            const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
+            const uint64_t m = (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
+            g[first >> 6] |= m;
+            if (f & access::cross_lane) gw[first >> 6] |= m;
+            first += c;
+            n -= c;
+          }
+        }
+      }
+    }
+    vec<bitset> wide_in(nb, bitset(nslots));
+    vec<uint8_t> pending(nb, 1);
+    bool again = true;
+    while (again) {
+      again = false;
+      for (std::size_t b = nb; b-- > 0;) {
+        if (!pending[b]) continue;
+        pending[b] = 0;
+        bitset live(nslots), wide(nslots);
+        for (uint32_t s : fn.blocks[b].succs)
+          if (s < nb) {
+            live.merge(L.live_in[s]);
+            wide.merge(wide_in[s]);
+          }
+        L.live_out[b] = live;
+        L.wide_out[b] = wide;
+        uint64_t* const lw = live.w.data();
+        uint64_t* const ww = wide.w.data();
+        if (summarised[b]) {
+          const uint64_t* const g = gen[b].w.data();
+          const uint64_t* const gw = wgen[b].w.data();
+          const uint64_t* const k = kill[b].w.data();
+          for (std::size_t w = 0; w < nw; ++w) {
+            lw[w] = g[w] | (lw[w] & ~k[w]);
+            ww[w] = gw[w] | (ww[w] & ~k[w]);
+          }
+        } else {
+          const uint32_t t0 = T.at(b);
+          for (std::size_t i = fn.blocks[b].instrs.size(); i-- > 0;)
+            live_step(lw, ww, nw, accs + acc_begin[t0 + i], accs + acc_begin[t0 + i + 1], def_kills[start[b] + i] != 0);
+        }
+        if (!(live == L.live_in[b]) || !(wide == wide_in[b])) {
+          L.live_in[b] = std::move(live);
+          wide_in[b] = std::move(wide);
+          for (uint32_t p : preds[b]) {
+            pending[p] = 1;
+            if (p >= b) again = true;  // (an earlier block is visited later in this sweep)
+          }
+        }
       }
     }
   }
