@@ -13,6 +13,7 @@
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "kernarg.hpp"
+#include "timing/launch.hpp"
 
 #if HIPASM_SIM_HAVE_HIP
 #include <hip/hip_runtime_api.h>
@@ -103,6 +104,7 @@ class sim_device final : public device {
     p.trace = opts.trace;
     p.instruction_budget = opts.instruction_budget;
     p.threads = opts.threads;
+    if (opts.profile) return sim::timing::run_profiled(k, p, *memory_, opts.check, *opts.profile);
     if (!opts.check) return sim::run_dispatch(k.image, p, *memory_, nullptr);
     sim::Checker checker;
     rt::launch_report report = sim::run_dispatch(k.image, p, *memory_, &checker);

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hipasm/sim/profile.hpp"
+
 namespace hipasm::rt {
 
 // Every fatal problem (bad ELF, unknown kernel/instruction, out-of-bounds access,
@@ -57,6 +59,8 @@ struct launch_options {
   unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
   bool check = true;                   // sim: run the checker (pending results, hazards, LDS
                                        // races); off only to measure raw simulation speed
+  const profile_options* profile = nullptr;  // sim: also predict the run time on an MI300-class
+                                             // device (launch_report::profile); same results
 };
 
 // What the checker found; empty when the kernel is clean. Fatal errors throw instead.
@@ -64,6 +68,7 @@ struct launch_report {
   std::vector<std::string> diagnostics;  // "0x1a4: v_add_u32 v1, v2, v3: <rule>"
   uint64_t instructions = 0;             // wave-instructions executed
   uint64_t lane_operations = 0;
+  std::shared_ptr<const profile> profile;  // with launch_options::profile (sim backend)
 };
 
 class module {
