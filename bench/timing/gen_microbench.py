@@ -36,7 +36,10 @@ MFMA = {  # shape: (mnemonic, acc regs, A/B operands)
 }
 M = 32
 for shape, (mn, acc, ab) in MFMA.items():
-    k(f"mfma_dep_{shape}", [f"{mn} a[0:{acc - 1}], {ab}, a[0:{acc - 1}]"] * M, agprs=64)
+    dep = [f"{mn} a[0:{acc - 1}], {ab}, a[0:{acc - 1}]"]
+    if shape.startswith("4x4"):  # a 2-pass producer needs 2 wait states before SrcC (T4)
+        dep.append("s_nop 1")
+    k(f"mfma_dep_{shape}", dep * M, agprs=64)
     body = []
     for i in range(M):
         b = (i % 4) * acc

@@ -140,7 +140,7 @@ class Sim {
   Sim(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev, double clock_mhz, bool keep,
       rt::profile& p)
       : rec_(rec), shape_(shape), dev_(dev), keep_(keep), p_(p), infos_(rec.infos()) {
-    hbm_bytes_per_clk_ = dev.hbm_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
     const uint32_t ncu = dev.xcds * dev.cus_per_xcd;
     cus_.resize(ncu);
     for (auto& c : cus_) c.l1 = Cache(dev.l1_bytes, dev.line_bytes, dev.l1_ways);
@@ -168,7 +168,14 @@ class Sim {
     }
     for (const auto& g : groups_)
       if (g.live) throw rt::error("timing: internal: a workgroup never finished (deadlock in the model)");
-    for (auto& x : xcds_) hbm_bytes_ += x.l2.dirty_lines() * dev_.line_bytes;  // written back at the end
+    // The end-of-kernel release writes the dirty L2 lines back: HBM bytes and HBM time.
+    uint64_t dirty = 0;
+    for (auto& x : xcds_) dirty += x.l2.dirty_lines() * dev_.line_bytes;
+    hbm_bytes_ += dirty;
+    if (dirty) {
+      hbm_free_ = std::max(hbm_free_, double(last_done_)) + double(dirty) / hbm_bytes_per_clk_;
+      last_done_ = std::max(last_done_, uint64_t(std::ceil(hbm_free_)));
+    }
   }
 
   uint64_t end_cycle() const { return std::max(last_end_, last_done_); }
@@ -318,7 +325,9 @@ class Sim {
       w->group = g;
       w->simd = cu * 4 + s;
       w->cu = cu;
-      w->own_ready = w->turn_ready = t;
+      // The wave's first chance is its SIMD's first turn at or after t (T2 round-robin).
+      const uint64_t iv = dev_.issue_interval, phase = s;
+      w->own_ready = w->turn_ready = t + (phase + iv - t % iv) % iv;
       w->own_reason = stall_reason::count;
       w->at_barrier = w->done = false;
       w->vready.assign(dev_.vgprs_per_simd_lane, 0);
