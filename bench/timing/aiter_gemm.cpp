@@ -2,7 +2,7 @@
 // timing mode on the shapes of aiter's tuning table and prints the model's time next to the time
 // aiter measured on an MI300X (rows with libtype asm and cu_num 304).
 //
-//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report]
+//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles]
 //
 // AITER_DIR is a checkout of ROCm/aiter with hsa/gfx942/i8gemm/*.co and
 // aiter/configs/a8w8_bpreshuffle_tuned_gemm.csv. Nothing of aiter is part of this project; without
@@ -51,10 +51,11 @@ int main(int argc, char** argv) {
   }
   const fs::path root = argv[1];
   double max_gflop = 200, clock = 0;
-  bool report = false;
+  bool report = false, tails = true;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report") report = true;
+    else if (a == "--full-tiles") tails = false;  // only rows whose M is a multiple of the tile
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else {
@@ -95,14 +96,17 @@ int main(int argc, char** argv) {
     if (it == tiles.end()) continue;
     const Tile& t = it->second;
     const double gflop = 2.0 * M * N * K / 1e9;
-    if (gflop > max_gflop || N % t.n || M % t.m) continue;  // full tiles only
+    if (gflop > max_gflop || N % t.n || (M % t.m && !tails)) continue;  // --full-tiles: whole tiles only
     const std::vector<uint8_t> bytes = sim::read_file_bytes((cos / t.co).string());
     const sim::CodeObject co = sim::load_code_object(bytes);
     const sim::KernelInfo& k = co.kernel(name);
     auto mod = dev->load(bytes);
-    rt::buffer<int8_t> A(*dev, size_t(M) * K), B(*dev, size_t(N) * K);
-    rt::buffer<float> sa(*dev, size_t(M)), sb(*dev, size_t(N));
-    rt::buffer<uint16_t> C(*dev, size_t(M) * N);
+    // Buffers hold whole tiles: a tail tile's loads past row M stay inside them (on hardware the
+    // buffer resource's range check zeroes them; the traffic is the same).
+    const size_t Mp = size_t((M + t.m - 1) / t.m) * t.m;
+    rt::buffer<int8_t> A(*dev, Mp * K), B(*dev, size_t(N) * K);
+    rt::buffer<float> sa(*dev, Mp), sb(*dev, size_t(N));
+    rt::buffer<uint16_t> C(*dev, Mp * N);
     rt::buffer<float> bias(*dev, size_t(N));  // the kernels read it through a buffer resource
     bias.upload(std::vector<float>(bias.size(), 0.0f));
     A.upload(std::vector<int8_t>(A.size(), 0));
@@ -147,7 +151,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     rt::launch_report r;
     try {
-      r = dev->launch(*mod, name, {uint32_t(N / t.n * ks), uint32_t(M / t.m), 1}, {256, 1, 1}, args, lo);
+      r = dev->launch(*mod, name, {uint32_t(N / t.n * ks), uint32_t((M + t.m - 1) / t.m), 1}, {256, 1, 1}, args, lo);
     } catch (const std::exception& e) {
       std::printf("%-48s %6d %6d %6d %3d  error: %s\n", name.c_str(), M, N, K, ks, e.what());
       continue;
