@@ -2,7 +2,7 @@
 // timing mode on the shapes of aiter's tuning table and prints the model's time next to the time
 // aiter measured on an MI300X (rows with libtype asm and cu_num 304).
 //
-//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles]
+//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles] [--m M]
 //
 // AITER_DIR is a checkout of ROCm/aiter with hsa/gfx942/i8gemm/*.co and
 // aiter/configs/a8w8_bpreshuffle_tuned_gemm.csv. Nothing of aiter is part of this project; without
@@ -52,12 +52,14 @@ int main(int argc, char** argv) {
   const fs::path root = argv[1];
   double max_gflop = 200, clock = 0;
   bool report = false, tails = true;
+  int only_m = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report") report = true;
     else if (a == "--full-tiles") tails = false;  // only rows whose M is a multiple of the tile
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
+    else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -96,7 +98,7 @@ int main(int argc, char** argv) {
     if (it == tiles.end()) continue;
     const Tile& t = it->second;
     const double gflop = 2.0 * M * N * K / 1e9;
-    if (gflop > max_gflop || N % t.n || (M % t.m && !tails)) continue;  // --full-tiles: whole tiles only
+    if ((only_m && M != only_m) || gflop > max_gflop || N % t.n || (M % t.m && !tails)) continue;  // --full-tiles: whole tiles only
     const std::vector<uint8_t> bytes = sim::read_file_bytes((cos / t.co).string());
     const sim::CodeObject co = sim::load_code_object(bytes);
     const sim::KernelInfo& k = co.kernel(name);

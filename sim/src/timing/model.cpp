@@ -10,6 +10,7 @@
 // the CU's L1, the XCD's L2 channels and the device's HBM. docs/timing-model.md has the details.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <limits>
 #include <queue>
@@ -20,6 +21,12 @@ namespace hipasm::sim::timing {
 namespace {
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
 using rt::stall_reason;
 
 // A set-associative LRU cache of line numbers; bit 63 of a tag marks it dirty.
@@ -812,6 +819,19 @@ class Sim {
 
 }  // namespace
 
+// T7: the clock a kernel runs at depends on its matrix-core density. MI300X BF16 GEMM at 94% of
+// peak runs at a median 1207 MHz (the device's sustained clock); on MI308X, 32x32 MFMA code keeps
+// >= 1.8 GHz (near the maximum) while each SIMD spends >= ~60 cycles per 32-cycle MFMA, i.e. with
+// the matrix cores busy <= ~53%; VALU, EXP and HBM-load kernels stay at 1.6-1.84 GHz there. So:
+// the peak clock up to 50% MFMA busy, falling linearly to the sustained clock at 94%.
+double estimated_clock(const DeviceSpec& dev, double mfma_busy) {
+  constexpr double kCoolBusy = 0.50, kHotBusy = 0.94;
+  if (mfma_busy <= kCoolBusy) return dev.peak_mhz;
+  if (mfma_busy >= kHotBusy) return dev.sustained_mhz;
+  const double f = (mfma_busy - kCoolBusy) / (kHotBusy - kCoolBusy);
+  return std::round(dev.peak_mhz + f * (dev.sustained_mhz - dev.peak_mhz));
+}
+
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
                                       const rt::profile_options& opts) {
   auto p = std::make_shared<rt::profile>();
@@ -821,7 +841,6 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
   p->xcds = dev.xcds;
   p->peak_clock_mhz = dev.peak_mhz;
   p->sustained_clock_mhz = dev.sustained_mhz;
-  p->clock_mhz = opts.clock_mhz > 0 ? opts.clock_mhz : dev.sustained_mhz;
   p->workgroups = uint32_t(shape.groups);
   p->waves = uint32_t(shape.groups * shape.waves_per_group);
   const Program& prog = rec.program();
@@ -831,31 +850,49 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     p->insts[i].text = prog.insts[i].text;
   }
   if (!opts.asm_source.empty()) {
-    const std::vector<std::string> src = asm_source_lines(opts.asm_source, shape.name);
-    // The listing's instructions start at the kernel's entry.
-    size_t first = 0;
-    while (first < prog.insts.size() && prog.insts[first].pc < shape.entry) ++first;
-    for (size_t k = 0; k < src.size() && first + k < p->insts.size(); ++k) p->insts[first + k].source = src[k];
+    const std::vector<AsmLine> src = asm_source_lines(opts.asm_source, shape.name);
+    // Walk the listing and the code from the kernel's entry together by mnemonic; s_nop padding
+    // the assembler added for alignment is in the code only.
+    size_t j = 0;
+    while (j < prog.insts.size() && prog.insts[j].pc < shape.entry) ++j;
+    for (size_t k = 0; k < src.size() && j < prog.insts.size();) {
+      if (prog.insts[j].mnemonic == src[k].mnemonic) {
+        p->insts[j++].source = src[k++].source;
+      } else if (prog.insts[j].mnemonic == "s_nop") {
+        ++j;
+      } else {
+        throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name +
+                        "' at " + hex(prog.insts[j].pc) +
+                        " (" + prog.insts[j].mnemonic + " in the code, " + src[k].mnemonic + " in the listing)");
+      }
+    }
   }
   p->waves_info.resize(p->waves);
+  // Cycles of the whole schedule with HBM bytes/cycle at `clock` (a scratch profile unless kept).
+  auto cycles_at = [&](double clock) {
+    rt::profile scratch;
+    scratch.insts.resize(p->insts.size());
+    scratch.waves_info.resize(p->waves);
+    Sim sim(rec, shape, dev, clock, false, scratch);
+    sim.run();
+    const uint64_t c = sim.end_cycle();
+    sim.finish(c);
+    return std::make_pair(c, scratch.mfma_busy);
+  };
+  const auto [sustained_cycles, busy] = cycles_at(dev.sustained_mhz);
+  p->cycles_at_sustained = sustained_cycles;
+  p->clock_estimated = opts.clock_mhz <= 0;
+  p->clock_mhz = p->clock_estimated ? estimated_clock(dev, busy) : opts.clock_mhz;
   {
     Sim sim(rec, shape, dev, p->clock_mhz, opts.keep_events, *p);
     sim.run();
     p->cycles = sim.end_cycle();
     sim.finish(p->cycles);
   }
-  if (p->clock_mhz != dev.peak_mhz) {  // the same schedule with HBM bytes/cycle at the peak clock
-    rt::profile scratch;
-    scratch.insts.resize(p->insts.size());
-    scratch.waves_info.resize(p->waves);
-    Sim sim(rec, shape, dev, dev.peak_mhz, false, scratch);
-    sim.run();
-    p->cycles_at_peak = sim.end_cycle();
-  } else {
-    p->cycles_at_peak = p->cycles;
-  }
+  p->cycles_at_peak = p->clock_mhz == dev.peak_mhz ? p->cycles : cycles_at(dev.peak_mhz).first;
   p->time_us = double(p->cycles) / p->clock_mhz;
   p->time_us_peak = double(p->cycles_at_peak) / dev.peak_mhz;
+  p->time_us_sustained = double(p->cycles_at_sustained) / dev.sustained_mhz;
   const double secs = p->time_us * 1e-6;
   p->tflops = secs > 0 ? p->flops / secs / 1e12 : 0;
   p->hbm_gbps = secs > 0 ? double(p->hbm_bytes) / secs / 1e9 : 0;

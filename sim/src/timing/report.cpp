@@ -58,10 +58,12 @@ std::string mnemonic_of(const std::string& text) { return text.substr(0, text.fi
 std::string profile::report() const {
   std::string o;
   o += fmt("hipasm-sim profile: %s on %s (%u CUs in %u XCDs)\n", kernel.c_str(), device.c_str(), cus, xcds);
-  o += fmt("  cycles       %" PRIu64 " (HBM bytes per cycle taken at %.0f MHz)\n", cycles, clock_mhz);
-  o += fmt("  time         %.3f us at %.0f MHz%s; %.3f us at the %.0f MHz peak clock (%" PRIu64 " cycles)\n",
-           time_us, clock_mhz, clock_mhz == sustained_clock_mhz ? " (the device table's sustained clock)" : "",
-           time_us_peak, peak_clock_mhz, cycles_at_peak);
+  o += fmt("  cycles       %" PRIu64 " at %.0f MHz (%s)\n", cycles, clock_mhz,
+           clock_estimated ? "clock estimated from the MFMA density" : "clock given");
+  o += fmt("  time         %.3f us at %.0f MHz; %.3f us at the %.0f MHz peak clock, %.3f us at the %.0f MHz "
+           "sustained GEMM clock (%" PRIu64 " and %" PRIu64 " cycles)\n",
+           time_us, clock_mhz, time_us_peak, peak_clock_mhz, time_us_sustained, sustained_clock_mhz, cycles_at_peak,
+           cycles_at_sustained);
   o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
   o += fmt("  occupancy    %u waves per SIMD (limited by %s); %u workgroups, %u waves, on %u CUs\n",
            waves_per_simd, occupancy_limiter.c_str(), workgroups, waves, cus_used);
@@ -116,6 +118,9 @@ std::string profile::json() const {
   kv("sustained_clock_mhz", num(sustained_clock_mhz));
   kv("cycles_at_peak", std::to_string(cycles_at_peak));
   kv("time_us_peak", num(time_us_peak));
+  kv("cycles_at_sustained", std::to_string(cycles_at_sustained));
+  kv("time_us_sustained", num(time_us_sustained));
+  kv("clock_estimated", clock_estimated ? "true" : "false");
   kv("flops", num(flops));
   kv("tflops", num(tflops));
   kv("hbm_bytes", std::to_string(hbm_bytes));
@@ -248,12 +253,12 @@ std::string profile::timeline(uint32_t wave) const {
 
 namespace hipasm::sim::timing {
 
-// Instruction lines of KERNEL's body in an asm listing, each with its "; file:line" comment
-// (empty when none). Directives, labels and blank lines are not instructions.
-std::vector<std::string> asm_source_lines(const std::string& path, const std::string& kernel) {
+// Instruction lines of KERNEL's body in an asm listing: mnemonic and "; file:line" comment
+// (empty when none). Directives, labels, comments and blank lines are not instructions.
+std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel) {
   std::ifstream in(path);
-  if (!in) throw rt::error("--asm " + path + ": cannot read");
-  std::vector<std::string> out;
+  if (!in) throw rt::error("asm listing " + path + ": cannot read");
+  std::vector<AsmLine> out;
   std::string line;
   bool inside = false;
   while (std::getline(in, line)) {
@@ -285,8 +290,12 @@ std::vector<std::string> asm_source_lines(const std::string& path, const std::st
           std::all_of(tok.begin() + std::ptrdiff_t(k + 1), tok.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
         src = std::string(tok);
     }
-    out.push_back(src);
+    std::string mn(t.substr(0, t.find_first_of(" \t;")));
+    for (const char* suffix : {"_e32", "_e64", "_dpp", "_sdwa"})
+      if (mn.size() > 4 && mn.ends_with(suffix)) mn.resize(mn.size() - 4);
+    out.push_back({mn, src});
   }
+  if (!inside) throw rt::error("asm listing " + path + " has no label '" + kernel + ":'");
   return out;
 }
 

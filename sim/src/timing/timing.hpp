@@ -98,11 +98,18 @@ struct KernelShape {
   uint64_t entry = 0;           // pc of the kernel's first instruction
 };
 
+// The clock a kernel of this matrix-core density runs at (T7; docs/timing-model.md "Clocks").
+double estimated_clock(const DeviceSpec& dev, double mfma_busy);
+
 // Schedules the recorded streams on `dev` with HBM at `clock_mhz` and fills a profile.
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
                                       const DeviceSpec& dev, const rt::profile_options& opts);
 
-// "; file:line" comments of an asm listing, in instruction order (for the hot spots).
-std::vector<std::string> asm_source_lines(const std::string& path, const std::string& kernel);
+// The instructions of a kernel's asm listing with their "; file:line" comments (hot spots).
+struct AsmLine {
+  std::string mnemonic;  // without _e32/_e64/_dpp/_sdwa
+  std::string source;
+};
+std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
 
 }  // namespace hipasm::sim::timing

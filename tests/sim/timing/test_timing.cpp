@@ -120,7 +120,7 @@ TEST_CASE("timing: JSON report and Perfetto trace are well-formed", "[timing]") 
       "python3 -c \"import json,sys\n"
       "r=json.load(open('" + json + "'))\n"
       "need=['cycles','clock_mhz','time_us','tflops','hbm_gbps','mfma_busy','valu_busy','waves_per_simd','stalls',"
-      "'time_us_peak','occupancy_limiter','instructions']\n"
+      "'time_us_peak','time_us_sustained','clock_estimated','occupancy_limiter','instructions']\n"
       "miss=[k for k in need if k not in r]\n"
       "t=json.load(open('" + trace + "'))\n"
       "ev=t['traceEvents']\n"
@@ -164,4 +164,58 @@ TEST_CASE("timing: device tables differ only in their numbers", "[timing]") {
   CHECK(r.profile->cycles == 4 * (64 + 1));
   po.device = "nope";
   CHECK_THROWS_WITH(b.profile("valu_chain", 1, 64, po), Catch::Contains("unknown device 'nope'"));
+}
+
+#ifdef HIPASM_TIMING_VECTOR_ADD
+TEST_CASE("timing: hot spots of a hipasm kernel name the user's source lines", "[timing]") {
+  // examples/vector_add: hipasm prints "; vector_add.hpp:N" after each instruction of its asm.
+  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
+  auto mod = dev->load_file(HIPASM_TIMING_VECTOR_ADD ".co");
+  const uint32_t n = 4096;
+  hipasm::rt::buffer<float> a(*dev, std::vector<float>(n, 1.0f)), bb(*dev, std::vector<float>(n, 2.0f)),
+      c(*dev, std::vector<float>(n, 0.0f));
+  hipasm::rt::kernel_args args;
+  args.add(c.ptr()).add(a.ptr()).add(bb.ptr()).add(n);
+  hipasm::rt::profile_options po;
+  po.asm_source = HIPASM_TIMING_VECTOR_ADD ".s";
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  auto r = dev->launch(*mod, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, args, lo);
+  REQUIRE(r.profile);
+  CHECK(c.download() == std::vector<float>(n, 3.0f));
+  size_t with_source = 0, issued = 0;
+  for (const auto& in : r.profile->insts) {
+    if (!in.issued) continue;
+    ++issued;
+    with_source += in.source.rfind("vector_add.hpp:", 0) == 0;
+  }
+  CHECK(issued > 5);
+  // Every instruction hipasm emitted has its line; clang's own s_mov_b32 before the inline asm
+  // (the listing shows it without a comment) has none.
+  CHECK(with_source + 1 == issued);
+  CHECK(r.profile->report().find("; vector_add.hpp:") != std::string::npos);
+  // A listing of another kernel does not match the code: a clear error, not wrong lines.
+  po.asm_source = HIPASM_TIMING_MICROBENCH_ASM;
+  CHECK_THROWS_WITH(dev->launch(*mod, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, args, lo),
+                    Catch::Contains("asm listing"));
+}
+#endif
+
+TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") {
+  bench b;
+  // No MFMA: the peak clock (T7: VALU/EXP/HBM-load kernels stay near the maximum).
+  auto v = b.profile("valu_chain", 1, 64);
+  CHECK(v.profile->clock_estimated);
+  CHECK(v.profile->clock_mhz == 2100);
+  // One wave per SIMD issuing back-to-back MFMAs (matrix cores ~100% busy): T7's 1207 MHz.
+  auto m = b.profile("mfma_tput_32x32x8_bf16", 1, 256);
+  CHECK(m.profile->mfma_busy > 0.94);
+  CHECK(m.profile->clock_mhz == 1207);
+  // A given clock is used as is.
+  hipasm::rt::profile_options po;
+  po.clock_mhz = 1500;
+  auto g = b.profile("mfma_tput_32x32x8_bf16", 1, 256, po);
+  CHECK(!g.profile->clock_estimated);
+  CHECK(g.profile->clock_mhz == 1500);
+  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0));
 }

@@ -31,7 +31,7 @@ const char* stall_reason_name(stall_reason r);  // "vmcnt", "lgkmcnt", ... (the 
 
 struct profile_options {
   std::string device = "mi300x";  // mi300x | mi308x | mi325x (profile_devices())
-  double clock_mhz = 0;           // 0: the device's sustained clock (HBM bytes/cycle follow it)
+  double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
   bool keep_events = false;       // record every instruction's slice (trace, timeline)
   std::string asm_source;         // optional .s of the kernel: hot spots show its "; file:line"
 };
@@ -68,9 +68,10 @@ struct profile {
   std::string device, kernel;
   uint32_t cus = 0, xcds = 0;
   double clock_mhz = 0, peak_clock_mhz = 0, sustained_clock_mhz = 0;
+  bool clock_estimated = false;  // clock_mhz estimated from MFMA density (no clock given)
   uint64_t cycles = 0;           // at clock_mhz (HBM bytes per cycle depend on the clock)
-  uint64_t cycles_at_peak = 0;   // the same schedule with HBM bytes/cycle at the peak clock
-  double time_us = 0, time_us_peak = 0;
+  uint64_t cycles_at_peak = 0, cycles_at_sustained = 0;  // the same with HBM at those clocks
+  double time_us = 0, time_us_peak = 0, time_us_sustained = 0;
   double flops = 0, tflops = 0;  // MFMA + VALU floating-point / integer-matrix operations
   uint64_t hbm_bytes = 0;
   double hbm_gbps = 0;
