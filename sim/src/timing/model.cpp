@@ -462,20 +462,21 @@ class Sim {
     if (in.cls & C_WRITES_M0) w.sready[124] = t;
   }
 
-  // When `counter` outstanding operations drop to `limit`: the (n - limit)-th earliest completion.
-  static uint64_t counter_time(const WaveT& w, uint8_t counter, unsigned limit, uint64_t after,
-                               uint32_t* conflict) {
-    uint64_t buf[128];
-    unsigned n = 0;
+  // When the operations on `counter` drop to `limit`: the (n - limit)-th earliest completion.
+  static uint64_t counter_time(const WaveT& w, uint8_t counter, unsigned limit, uint32_t* conflict) {
+    thread_local std::vector<uint64_t> buf;
+    buf.clear();
     for (const Outstanding& o : w.out)
-      if ((o.counters & counter) && o.done > after && n < 128) buf[n++] = o.done;
+      if (o.counters & counter) buf.push_back(o.done);  // completed ones too: their times are past
+    const size_t n = buf.size();
     if (n <= limit) return 0;
-    std::nth_element(buf, buf + (n - limit - 1), buf + n);
+    std::nth_element(buf.begin(), buf.begin() + std::ptrdiff_t(n - limit - 1), buf.end());
     const uint64_t t = buf[n - limit - 1];
-    if (conflict) {
+    if (conflict) {  // bank-conflict cycles of the operations since the last s_waitcnt (which
+                     // pruned the older ones): they delayed each other on the port
       uint32_t c = 0;
       for (const Outstanding& o : w.out)
-        if ((o.counters & counter) && o.done > after && o.done <= t) c += o.conflict;
+        if ((o.counters & counter) && o.done <= t) c += o.conflict;
       *conflict = c;
     }
     return t;
@@ -505,9 +506,9 @@ class Sim {
       case Kind::Waitcnt: {
         const uint16_t imm = in.mod.simm16;
         const unsigned vm = (imm & 0xf) | ((imm >> 14) & 3) << 4, lgkm = (imm >> 8) & 0xf;
-        bump(counter_time(w, 1, vm, 0, nullptr), stall_reason::vmcnt);
+        bump(counter_time(w, 1, vm, nullptr), stall_reason::vmcnt);
         uint32_t conflict = 0;
-        const uint64_t lt = counter_time(w, 2, lgkm, 0, &conflict);
+        const uint64_t lt = counter_time(w, 2, lgkm, &conflict);
         if (lt > e.t) {
           e.t = lt;
           e.reason = stall_reason::lgkmcnt;
@@ -542,7 +543,7 @@ class Sim {
         if (w.out.size() >= dev_.vmcnt_max) {
           unsigned n = 0;
           for (const Outstanding& o : w.out) n += (o.counters & 1) != 0;
-          if (n >= dev_.vmcnt_max) bump(counter_time(w, 1, dev_.vmcnt_max - 1, 0, nullptr), stall_reason::vmcnt);
+          if (n >= dev_.vmcnt_max) bump(counter_time(w, 1, dev_.vmcnt_max - 1, nullptr), stall_reason::vmcnt);
         }
         break;
       default: break;
@@ -674,6 +675,8 @@ class Sim {
     rt::profile_event ev;
     rt::profile_event* evp = keep_ ? &ev : nullptr;
     account_stall(w, r, t, e, evp);
+    // A wave that rarely waits still drops the operations that have completed.
+    if (w.out.size() > 2 * dev_.vmcnt_max) std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
     ++p_.insts[r.info].issued;
     ++issued_;
     w.own_ready = t + dev_.issue_interval;
