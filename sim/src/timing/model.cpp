@@ -103,6 +103,14 @@ struct WaveT {
   std::array<uint64_t, kSregs> sready{};
   std::vector<Outstanding> out;
   uint64_t last_vm_done = 0, last_ds_done = 0;
+  // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
+  struct Own {
+    uint64_t t = 0;
+    stall_reason reason = stall_reason::count;
+    uint32_t lds_conflict = 0;
+  };
+  mutable Own own;
+  mutable bool own_valid = false;
 };
 
 struct SimdT {
@@ -337,6 +345,7 @@ class Sim {
       w->own_ready = w->turn_ready = t + (phase + iv - t % iv) % iv;
       w->own_reason = stall_reason::count;
       w->at_barrier = w->done = false;
+      w->own_valid = false;
       w->vready.assign(dev_.vgprs_per_simd_lane, 0);
       w->vmfma.assign(dev_.vgprs_per_simd_lane, 0);
       w->sready.fill(0);
@@ -482,18 +491,14 @@ class Sim {
     return t;
   }
 
-  struct Ready {
-    uint64_t t;
-    stall_reason reason;
-    uint32_t lds_conflict = 0;
-  };
+  using Ready = WaveT::Own;
 
-  Ready earliest(const WaveT& w) const {
-    if (w.at_barrier) return {kNever, stall_reason::barrier};
+  // The wave's own constraints (cadence, s_nop, sources, s_waitcnt) change only when it issues
+  // or leaves a barrier, so they are computed once per instruction; the SIMD's units are not.
+  Ready own_constraints(const WaveT& w) const {
     const Rec& r = w.stream->recs[w.pos];
     const InstInfo& f = infos_[r.info];
     const Inst& in = *r.in;
-    const SimdT& s = cus_[w.cu].simd[w.simd % 4];
     Ready e{w.own_ready, w.own_reason};
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -524,6 +529,24 @@ class Sim {
         break;
       }
     }
+    return e;
+  }
+
+  Ready earliest(const WaveT& w) const {
+    if (w.at_barrier) return {kNever, stall_reason::barrier};
+    if (!w.own_valid) {
+      w.own = own_constraints(w);
+      w.own_valid = true;
+    }
+    Ready e = w.own;
+    const InstInfo& f = infos_[w.stream->recs[w.pos].info];
+    const SimdT& s = cus_[w.cu].simd[w.simd % 4];
+    auto bump = [&](uint64_t x, stall_reason why) {
+      if (x > e.t) {
+        e.t = x;
+        e.reason = why;
+      }
+    };
     auto unit = [&](uint64_t free, const WaveT* owner, stall_reason own) {
       bump(free, owner == &w ? own : stall_reason::issue_conflict);
     };
@@ -660,6 +683,7 @@ class Sim {
     for (WaveT* o : G.waves) {
       if (!o->at_barrier) continue;
       o->at_barrier = false;
+      o->own_valid = false;
       o->own_ready = std::max(o->own_ready, t + dev_.barrier_release);
       o->own_reason = stall_reason::barrier;
       schedule(o->simd, o->own_ready);
@@ -803,6 +827,7 @@ class Sim {
       p_.events.push_back(ev);
     }
     ++w.pos;
+    w.own_valid = false;
     w.turn_ready = w.own_ready;
     GroupT& G = groups_[w.group];
     if (f.kind == Kind::Barrier) {
