@@ -2,7 +2,7 @@
 // timing mode on the shapes of aiter's tuning table and prints the model's time next to the time
 // aiter measured on an MI300X (rows with libtype asm and cu_num 304).
 //
-//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles] [--m M]
+//   hipasm-timing-aiter AITER_DIR [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles] [--m M] [--sample CUS]
 //
 // AITER_DIR is a checkout of ROCm/aiter with hsa/gfx942/i8gemm/*.co and
 // aiter/configs/a8w8_bpreshuffle_tuned_gemm.csv. Nothing of aiter is part of this project; without
@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   double max_gflop = 200, clock = 0;
   bool report = false, tails = true;
   int only_m = 0;
+  unsigned sample = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report") report = true;
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
+    else if (a == "--sample" && i + 1 < argc) sample = unsigned(std::stoul(argv[++i]));  // CUs
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
     }
     rt::profile_options po;
     po.clock_mhz = clock;
+    po.sample_cus = sample;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;

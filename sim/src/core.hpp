@@ -361,6 +361,7 @@ struct DispatchParams {
   uint64_t seed = 0;
   bool trace = false;
   uint64_t instruction_budget = 0;
+  uint64_t group_limit = 0;        // 0: every workgroup; else only linear ids below it run (timing --sample)
   unsigned threads = 0;
   std::FILE* trace_out = nullptr;  // --trace sink; nullptr = stdout
 };

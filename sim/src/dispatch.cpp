@@ -497,6 +497,7 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   if (lds > 65536)
     throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (gfx942 has 65536)");
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
+  if (params.group_limit) groups = std::min(groups, params.group_limit);  // ids still from the whole grid
   if (image.code.empty()) throw rt::error("dispatch: kernel '" + image.name + "' has no code");
   if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
     throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");

@@ -175,6 +175,7 @@ class hip_device final : public device {
                        const kernel_args& args, const launch_options& opts) override {
     auto* m = dynamic_cast<hip_module*>(&mod);
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
+    if (opts.profile) throw error("launch: timing mode (launch_options::profile) needs the sim backend");
     const sim::KernelInfo& k = m->code.kernel(kernel);
     sim::check_launch(k, grid_blocks, block, opts.dynamic_lds);
     // The runtime fills the hidden arguments itself; it takes the explicit ones packed at

@@ -4,7 +4,7 @@
 //   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--lds BYTES]
 //              [--seed N] [--threads N] [--budget N] [--trace] [--no-check] --arg SPEC ...
 //   hipasm-sim profile CODE_OBJECT KERNEL (run's options) [--device D] [--clock MHZ] [--json]
-//              [--trace-out FILE] [--timeline WAVE] [--asm FILE.s]
+//              [--trace-out FILE] [--timeline WAVE] [--asm FILE.s] [--sample N]
 //
 // Every failure is one line on stderr, "hipasm-sim: error: ...", and a non-zero exit: the
 // tool is fed hand-edited and broken code objects, so it never crashes or dumps a trace.
@@ -74,6 +74,8 @@ const char* const kHelp =
     "  --trace-out FILE    Chrome trace-event JSON of every wave's schedule (open in ui.perfetto.dev)\n"
     "  --timeline WAVE     print one wave's schedule (WAVE = workgroup * waves per group + wave)\n"
     "  --asm FILE.s        the kernel's asm listing: hot spots show its '; file:line' comments\n"
+    "  --sample N          run only the workgroups N CUs would get, on an N-CU slice, and\n"
+    "                      extrapolate (faster; output buffers then cover only those workgroups)\n"
     "\n"
     "Exit status: 0 success, 1 error, 2 bad command line, 3 the checker reported problems\n"
     "(printed on stdout, one per line). Errors are one line on stderr.\n";
@@ -493,6 +495,9 @@ int profile(const std::vector<std::string>& argv) {
       p.have_timeline = true;
     } else if (opt == "--asm") {
       p.options.asm_source = take();
+    } else if (opt == "--sample") {
+      p.options.sample_cus = parse_int<uint32_t>(take(), "--sample");
+      if (p.options.sample_cus == 0) throw usage_error("--sample: at least 1 CU");
     } else {
       rest.push_back(argv[i]);
     }

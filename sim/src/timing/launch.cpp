@@ -5,6 +5,8 @@
 #include "../checker.hpp"
 #include "../dispatch.hpp"
 
+#include <algorithm>
+
 namespace hipasm::sim::timing {
 
 rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Memory& memory, bool check,
@@ -19,7 +21,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     throw rt::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
   const KernelImage& image = k.image;
   std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);
-  KernelShape shape;
+  KernelShape shape;  // (groups: those executed)
   shape.name = k.name;
   shape.vgprs = k.kd.allocated_vgprs();
   shape.sgprs = k.kd.allocated_sgprs();
@@ -30,11 +32,44 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   shape.accum_offset = image.accum_offset ? image.accum_offset : 256;
   shape.entry = image.entry;
 
+  // Sampling: an N-CU slice of one XCD gets its share of the workgroups, of HBM and of the L2.
+  DeviceSpec slice = *dev;
+  DispatchParams sampled = p;
+  const uint64_t all_groups = shape.groups;
+  const uint32_t all_cus = dev->xcds * dev->cus_per_xcd;
+  if (opts.sample_cus) {
+    if (opts.sample_cus > dev->cus_per_xcd)
+      throw rt::error("profile: --sample " + std::to_string(opts.sample_cus) + " CUs: at most the " +
+                      std::to_string(dev->cus_per_xcd) + " CUs of one XCD of " + opts.device);
+    shape.groups = std::max<uint64_t>(1, (all_groups * opts.sample_cus + all_cus - 1) / all_cus);
+    sampled.group_limit = shape.groups;
+    slice.xcds = 1;
+    slice.cus_per_xcd = opts.sample_cus;
+    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * opts.sample_cus / all_cus;
+    slice.l2_bytes_per_xcd = std::max<uint32_t>(
+        slice.line_bytes * slice.l2_ways, uint32_t(uint64_t(dev->l2_bytes_per_xcd) * opts.sample_cus / dev->cus_per_xcd));
+  }
   Checker checker;
-  Recorder rec(check ? &checker : nullptr, prog, shape.groups, shape.waves_per_group, *dev);
-  rt::launch_report report = run_dispatch(image, p, memory, &rec);
+  Recorder rec(check ? &checker : nullptr, prog, shape.groups, shape.waves_per_group, slice);
+  rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
   if (check) report.diagnostics = checker.diagnostics();
-  report.profile = simulate(rec, shape, *dev, opts);
+  auto prof = simulate(rec, shape, slice, opts);
+  if (opts.sample_cus) {  // rates of the whole device: the slice did groups/all_groups of the work
+    const double scale = double(all_groups) / double(shape.groups);
+    prof->sample_cus = opts.sample_cus;
+    prof->sampled_workgroups = shape.groups;
+    prof->cus = all_cus;
+    prof->xcds = dev->xcds;
+    prof->workgroups = uint32_t(all_groups);
+    prof->flops *= scale;
+    prof->hbm_bytes = uint64_t(double(prof->hbm_bytes) * scale);
+    prof->lds_bytes = uint64_t(double(prof->lds_bytes) * scale);
+    prof->vmem_bytes = uint64_t(double(prof->vmem_bytes) * scale);
+    const double secs = prof->time_us * 1e-6;
+    prof->tflops = secs > 0 ? prof->flops / secs / 1e12 : 0;
+    prof->hbm_gbps = secs > 0 ? double(prof->hbm_bytes) / secs / 1e9 : 0;
+  }
+  report.profile = std::move(prof);
   return report;
 }
 

@@ -65,6 +65,9 @@ std::string profile::report() const {
            time_us, clock_mhz, time_us_peak, peak_clock_mhz, time_us_sustained, sustained_clock_mhz, cycles_at_peak,
            cycles_at_sustained);
   o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
+  if (sample_cus)
+    o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
+             sampled_workgroups, workgroups, sample_cus);
   o += fmt("  occupancy    %u waves per SIMD (limited by %s); %u workgroups, %u waves, on %u CUs\n",
            waves_per_simd, occupancy_limiter.c_str(), workgroups, waves, cus_used);
   o += fmt("  busy         MFMA %.1f%%, VALU %.1f%% of the SIMD-cycles of the CUs in use\n", 100 * mfma_busy,
@@ -128,6 +131,8 @@ std::string profile::json() const {
   kv("waves_per_simd", std::to_string(waves_per_simd));
   kv("occupancy_limiter", json_string(occupancy_limiter));
   kv("workgroups", std::to_string(workgroups));
+  kv("sample_cus", std::to_string(sample_cus));
+  kv("sampled_workgroups", std::to_string(sampled_workgroups));
   kv("waves", std::to_string(waves));
   kv("cus_used", std::to_string(cus_used));
   kv("mfma_busy", num(mfma_busy));

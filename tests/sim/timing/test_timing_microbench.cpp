@@ -158,3 +158,22 @@ TEST_CASE("microbench: streaming bandwidth (T6)", "[timing][microbench]") {
   // the end-of-kernel release).
   CHECK_FIGURE(double(c.profile->hbm_bytes) / (c.profile->time_us * 1e3), 4000, 0.15);
 }
+
+TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[timing][microbench]") {
+  bench b;
+  // stream_read over 2128 workgroups (7 per CU): the full device against an 8-CU slice that runs
+  // the first ceil(2128 * 8 / 304) = 56 workgroups with 8/304 of the HBM bandwidth and 8/38 of
+  // an L2. The slice's time is the prediction; its error against the full run is stated here.
+  const uint32_t groups = 2128;
+  const size_t bytes = size_t(groups) * 4 * 8 * 1024;
+  auto full = b.profile("stream_read", groups, 256, {}, bytes);
+  profile_options po;
+  po.sample_cus = 8;
+  auto part = b.profile("stream_read", groups, 256, po, bytes);
+  CHECK(part.profile->sampled_workgroups == 56);
+  CHECK(part.instructions * 38 == full.instructions);  // 56 of 2128 workgroups executed
+  CHECK(part.profile->workgroups == groups);
+  INFO("full " << full.profile->time_us << " us, sampled " << part.profile->time_us << " us");
+  CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
+  CHECK(within(part.profile->hbm_gbps, full.profile->hbm_gbps, 0.10));
+}

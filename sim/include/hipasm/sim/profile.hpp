@@ -34,6 +34,10 @@ struct profile_options {
   double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
   bool keep_events = false;       // record every instruction's slice (trace, timeline)
   std::string asm_source;         // optional .s of the kernel: hot spots show its "; file:line"
+  // 0: the whole grid. N: run only the workgroups N CUs of one XCD would get (the first
+  // ceil(groups * N / CUs)) on an N-CU slice with HBM bandwidth and L2 apportioned, and
+  // extrapolate rates to the device (outputs then cover only those workgroups).
+  uint32_t sample_cus = 0;
 };
 
 // One issued instruction of one wave (kept with keep_events).
@@ -78,6 +82,8 @@ struct profile {
   uint32_t waves_per_simd = 0;   // occupancy the resources allow
   std::string occupancy_limiter; // "wave slots", "VGPR+AGPR", "SGPR", "LDS", "workgroup size"
   uint32_t workgroups = 0, waves = 0;
+  uint32_t sample_cus = 0;          // sampled: CUs of the modelled slice (0: the whole device)
+  uint64_t sampled_workgroups = 0;  // sampled: workgroups executed and scheduled
   double mfma_busy = 0, valu_busy = 0;  // fraction of (SIMDs x cycles) of the CUs in use
   uint32_t cus_used = 0;
   uint64_t lds_bytes = 0, vmem_bytes = 0;
