@@ -361,7 +361,8 @@ struct DispatchParams {
   uint64_t seed = 0;
   bool trace = false;
   uint64_t instruction_budget = 0;
-  uint64_t group_limit = 0;        // 0: every workgroup; else only linear ids below it run (timing --sample)
+  // Timing --sample: only group_limit workgroups run (0: all), linear ids 0, stride, 2*stride, ...
+  uint64_t group_limit = 0, group_stride = 1;
   unsigned threads = 0;
   std::FILE* trace_out = nullptr;  // --trace sink; nullptr = stdout
 };

@@ -41,16 +41,23 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     if (opts.sample_cus > dev->cus_per_xcd)
       throw rt::error("profile: --sample " + std::to_string(opts.sample_cus) + " CUs: at most the " +
                       std::to_string(dev->cus_per_xcd) + " CUs of one XCD of " + opts.device);
+    // XCD 0's workgroups (every xcds-th, T1 round-robin), as many as N of its CUs would run.
     shape.groups = std::max<uint64_t>(1, (all_groups * opts.sample_cus + all_cus - 1) / all_cus);
     sampled.group_limit = shape.groups;
+    sampled.group_stride = dev->xcds;
+    shape.group_stride = dev->xcds;
     slice.xcds = 1;
     slice.cus_per_xcd = opts.sample_cus;
-    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * opts.sample_cus / all_cus;
+    // Shares of the CUs the whole grid keeps busy (a grid smaller than the device leaves CUs idle).
+    const uint64_t active = std::min<uint64_t>(all_cus, all_groups);
+    const uint64_t active_per_xcd = std::min<uint64_t>(dev->cus_per_xcd, (active + dev->xcds - 1) / dev->xcds);
+    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * std::min(1.0, double(opts.sample_cus) / double(active));
     slice.l2_bytes_per_xcd = std::max<uint32_t>(
-        slice.line_bytes * slice.l2_ways, uint32_t(uint64_t(dev->l2_bytes_per_xcd) * opts.sample_cus / dev->cus_per_xcd));
+        slice.line_bytes * slice.l2_ways,
+        uint32_t(uint64_t(dev->l2_bytes_per_xcd) * std::min<uint64_t>(opts.sample_cus, active_per_xcd) / active_per_xcd));
   }
   Checker checker;
-  Recorder rec(check ? &checker : nullptr, prog, shape.groups, shape.waves_per_group, slice);
+  Recorder rec(check ? &checker : nullptr, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
   rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
   if (check) report.diagnostics = checker.diagnostics();
   auto prof = simulate(rec, shape, slice, opts);

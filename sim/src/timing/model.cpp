@@ -321,7 +321,7 @@ class Sim {
       const WaveStream* ws = gs ? &gs->waves[i] : nullptr;
       const uint32_t s = i % dev_.simds_per_cu;  // T1: waves i and i+4 share a SIMD
       auto& info = p_.waves_info[size_t(g) * shape_.waves_per_group + i];
-      info.workgroup = g;
+      info.workgroup = uint32_t(g * shape_.group_stride);
       info.wave_in_group = i;
       info.cu = cu % dev_.cus_per_xcd;
       info.xcd = cu / dev_.cus_per_xcd;

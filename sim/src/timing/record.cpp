@@ -113,8 +113,8 @@ InstInfo classify(const Inst& in) {
 }
 
 Recorder::Recorder(Observer* next, std::shared_ptr<const Program> prog, uint64_t groups_n,
-                   uint32_t wpg, const DeviceSpec& dev)
-    : waves_per_group(wpg), next_(next), prog_(std::move(prog)), dev_(dev) {
+                   uint32_t wpg, const DeviceSpec& dev, uint32_t stride)
+    : waves_per_group(wpg), group_stride(stride), next_(next), prog_(std::move(prog)), dev_(dev) {
   groups.resize(size_t(groups_n));
   infos_.reserve(prog_->insts.size());
   for (const Inst& in : prog_->insts) infos_.push_back(classify(in));
@@ -173,7 +173,7 @@ void add_lines(std::vector<uint64_t>& out, uint64_t addr, unsigned n, unsigned l
 
 void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
   if (next_) next_->on_issue(w, in, cycle);
-  std::unique_ptr<GroupStream>& gp = groups[w.workgroup_linear];
+  std::unique_ptr<GroupStream>& gp = groups[w.workgroup_linear / group_stride];
   if (!gp) {
     gp = std::make_unique<GroupStream>();
     gp->waves.resize(waves_per_group);

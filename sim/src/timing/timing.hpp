@@ -56,8 +56,9 @@ struct GroupStream {
 
 class Recorder final : public Observer {
  public:
+  // Workgroup linear id g is stream g / group_stride (sampling runs every group_stride-th).
   Recorder(Observer* next, std::shared_ptr<const Program> prog, uint64_t groups,
-           uint32_t waves_per_group, const DeviceSpec& dev);
+           uint32_t waves_per_group, const DeviceSpec& dev, uint32_t group_stride = 1);
   void on_issue(const Wave& w, const Inst& in, uint64_t cycle) override;
   void on_waitcnt(const Wave& w, const Inst& in) override {
     if (next_) next_->on_waitcnt(w, in);
@@ -76,6 +77,7 @@ class Recorder final : public Observer {
   const std::vector<InstInfo>& infos() const { return infos_; }
   std::vector<std::unique_ptr<GroupStream>> groups;
   uint32_t waves_per_group;
+  uint32_t group_stride;
 
  private:
   Observer* next_;
@@ -96,6 +98,7 @@ struct KernelShape {
   uint64_t groups = 0;
   uint32_t accum_offset = 256;  // first AGPR in the unified file
   uint64_t entry = 0;           // pc of the kernel's first instruction
+  uint32_t group_stride = 1;    // sampling: stream i is workgroup i * group_stride
 };
 
 // The clock a kernel of this matrix-core density runs at (T7; docs/timing-model.md "Clocks").

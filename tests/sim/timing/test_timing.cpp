@@ -153,6 +153,11 @@ TEST_CASE("timing: the text report, timeline and bad options", "[timing]") {
   CHECK(out.find("wave 5 does not exist") != std::string::npos);
   out = shell_output(base + " --clock 0 2>&1", &st);
   CHECK(WEXITSTATUS(st) == 2);
+  out = shell_output(base + " --sample 0 2>&1", &st);
+  CHECK(WEXITSTATUS(st) == 2);
+  out = shell_output(base + " --sample 39 2>&1", &st);  // more than one XCD's 38 CUs
+  CHECK(WEXITSTATUS(st) == 1);
+  CHECK(out.find("at most the 38 CUs of one XCD") != std::string::npos);
 }
 
 TEST_CASE("timing: device tables differ only in their numbers", "[timing]") {
