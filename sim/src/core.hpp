@@ -365,6 +365,8 @@ struct DispatchParams {
   uint64_t seed = 0;
   bool trace = false;
   uint64_t instruction_budget = 0;
+  // Timing --sample: only group_limit workgroups run (0: all), linear ids 0, stride, 2*stride, ...
+  uint64_t group_limit = 0, group_stride = 1;
   unsigned threads = 0;
   std::FILE* trace_out = nullptr;  // --trace sink; nullptr = stdout
 };

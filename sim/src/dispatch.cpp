@@ -531,6 +531,8 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   if (lds > 65536)
     throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (gfx942 has 65536)");
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
+  const uint64_t stride = std::max<uint64_t>(1, params.group_stride);  // ids still from the whole grid
+  if (params.group_limit) groups = std::min((groups + stride - 1) / stride, params.group_limit);
   if (image.code.empty()) throw rt::error("dispatch: kernel '" + image.name + "' has no code");
   if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
     throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
@@ -611,6 +613,7 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
     }
   }
   if (uses_gws) {
+    if (stride != 1) throw rt::error("dispatch: ds_gws_* kernels cannot be sampled");
     run_cooperative(S, groups);
     rt::launch_report r;
     r.instructions = S.executed.load();
@@ -625,7 +628,7 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
       uint64_t g = S.next_group.fetch_add(1);
       if (g >= groups || g > S.fail_at.load()) return;
       try {
-        run_group(S, wk, g);
+        run_group(S, wk, g * stride);
       } catch (const Abandoned&) {
       } catch (...) {
         std::lock_guard lock(S.err_mu);

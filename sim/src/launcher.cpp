@@ -14,6 +14,7 @@
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "kernarg.hpp"
+#include "timing/launch.hpp"
 
 #if HIPASM_SIM_HAVE_HIP
 #include <hip/hip_runtime_api.h>
@@ -167,9 +168,12 @@ class sim_device final : public device {
     p.instruction_budget = opts.instruction_budget;
     p.threads = opts.threads;
     const rule_filter allowed(opts.allow);
-    if (!opts.check) return sim::run_dispatch(k.image, p, *memory_, nullptr);
     sim::Checker checker;
-    rt::launch_report report = sim::run_dispatch(k.image, p, *memory_, &checker);
+    sim::Checker* const check = opts.check ? &checker : nullptr;
+    rt::launch_report report = opts.profile
+                                   ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)
+                                   : sim::run_dispatch(k.image, p, *memory_, check);
+    if (!check) return report;
     for (sim::Finding& f : checker.findings()) {
       checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
                         f.first_workgroup, f.first_wave, false};
@@ -243,6 +247,7 @@ class hip_device final : public device {
                        const kernel_args& args, const launch_options& opts) override {
     auto* m = dynamic_cast<hip_module*>(&mod);
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
+    if (opts.profile) throw error("launch: timing mode (launch_options::profile) needs the sim backend");
     const sim::KernelInfo& k = m->code.kernel(kernel);
     sim::check_launch(k, grid_blocks, block, opts.dynamic_lds);
     rule_filter{opts.allow};  // a bad rule name fails here as on the simulator

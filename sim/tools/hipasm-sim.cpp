@@ -4,9 +4,12 @@
 //   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--lds BYTES]
 //              [--seed N] [--threads N] [--budget N] [--kernarg-size BYTES] [--trace]
 //              [--no-check] --arg SPEC ...
+//   hipasm-sim profile CODE_OBJECT KERNEL (run's options) [--device D] [--clock MHZ] [--json]
+//              [--trace-out FILE] [--timeline WAVE] [--asm FILE.s] [--sample N]
 //
 // Every failure is one line on stderr, "hipasm-sim: error: ...", and a non-zero exit: the
 // tool is fed hand-edited and broken code objects, so it never crashes or dumps a trace.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -25,6 +28,7 @@
 
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
+#include "hipasm/sim/profile.hpp"
 
 namespace {
 
@@ -70,6 +74,17 @@ const char* const kHelp =
     "      null            a null pointer (device address 0) for a buffer argument\n"
     "      i32=N u32=N i64=N u64=N f32=X   a scalar value (also i8, u8, i16, u16, f64;\n"
     "                      a small struct argument takes the integer of its size)\n"
+    "\n"
+    "profile  run KERNEL as `run` does (same options, same outputs, checker included) and predict\n"
+    "         its run time on an MI300-class GPU (docs/timing-model.md):\n"
+    "  --device D          mi300x (default), mi308x or mi325x\n"
+    "  --clock MHZ         shader clock of the prediction (default: the device's sustained clock)\n"
+    "  --json              the report as one JSON object on stdout\n"
+    "  --trace-out FILE    Chrome trace-event JSON of every wave's schedule (open in ui.perfetto.dev)\n"
+    "  --timeline WAVE     print one wave's schedule (WAVE = workgroup * waves per group + wave)\n"
+    "  --asm FILE.s        the kernel's asm listing: hot spots show its '; file:line' comments\n"
+    "  --sample N          run only the workgroups N CUs would get, on an N-CU slice, and\n"
+    "                      extrapolate (faster; output buffers then cover only those workgroups)\n"
     "\n"
     "Exit status: 0 success, 1 error, 2 bad command line, 3 the checker reported problems not\n"
     "allowed (printed on stdout, one per line, warnings prefixed \"warning: \", then a summary by\n"
@@ -370,7 +385,10 @@ run_options parse_run(const std::vector<std::string>& argv) {
   return o;
 }
 
-int run(const run_options& o) {
+struct profile_cli;
+int report_profile(const profile_cli& p, const hipasm::rt::launch_report& report);
+
+int run(const run_options& o, const profile_cli* prof = nullptr) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes(o.code_object);
   const sim::CodeObject co = sim::load_code_object(bytes);
   const sim::KernelInfo& k = co.kernel(o.kernel);
@@ -447,6 +465,7 @@ int run(const run_options& o) {
     if (out.size) dev->copy_from_device(data.data(), out.addr, out.size);
     out.file.write(data);
   }
+  if (prof) return report_profile(*prof, report);
   for (const auto& d : report.diagnostics) std::printf("%s\n", d.c_str());
   for (const auto& d : report.warnings) std::printf("warning: %s\n", d.c_str());
   if (!report.findings.empty())
@@ -462,6 +481,102 @@ int run(const run_options& o) {
   if (!report.diagnostics.empty()) {
     std::fprintf(stderr, "hipasm-sim: error: the checker reported %zu problem%s (listed on stdout)\n",
                  report.diagnostics.size(), report.diagnostics.size() == 1 ? "" : "s");
+    return kExitFindings;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------- profile
+
+struct profile_cli {
+  hipasm::rt::profile_options options;
+  bool json = false;
+  std::string trace_out;
+  bool have_timeline = false;
+  uint32_t timeline = 0;
+};
+
+// `profile` = `run` plus the timing options, which are taken out before run's parser sees the rest.
+int profile(const std::vector<std::string>& argv) {
+  profile_cli p;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    std::string opt = argv[i], value;
+    bool inline_value = false;
+    if (opt.starts_with("--")) {
+      if (const size_t eq = opt.find('='); eq != std::string::npos) {
+        value = opt.substr(eq + 1);
+        opt = opt.substr(0, eq);
+        inline_value = true;
+      }
+    }
+    auto take = [&]() -> std::string {
+      if (inline_value) return value;
+      if (i + 1 >= argv.size()) throw usage_error(opt + " needs a value");
+      return argv[++i];
+    };
+    if (opt == "--arg") {  // run's; its value may look like anything
+      rest.push_back(argv[i]);
+      if (!inline_value && i + 1 < argv.size()) rest.push_back(argv[++i]);
+    } else if (opt == "--device") {
+      p.options.device = take();
+      const auto names = hipasm::rt::profile_devices();
+      if (std::find(names.begin(), names.end(), p.options.device) == names.end())
+        throw usage_error("--device: '" + sim::printable(p.options.device) + "' is not one of mi300x, mi308x, mi325x");
+    } else if (opt == "--clock") {
+      p.options.clock_mhz = parse_double(take(), "--clock", false);
+      if (!(p.options.clock_mhz >= 100 && p.options.clock_mhz <= 5000))
+        throw usage_error("--clock: expected MHz between 100 and 5000");
+    } else if (opt == "--json") {
+      if (inline_value) throw usage_error("--json takes no value");
+      p.json = true;
+    } else if (opt == "--trace-out") {
+      p.trace_out = take();
+      if (p.trace_out.empty()) throw usage_error("--trace-out needs a file name");
+    } else if (opt == "--timeline") {
+      p.timeline = parse_int<uint32_t>(take(), "--timeline");
+      p.have_timeline = true;
+    } else if (opt == "--asm") {
+      p.options.asm_source = take();
+    } else if (opt == "--sample") {
+      p.options.sample_cus = parse_int<uint32_t>(take(), "--sample");
+      if (p.options.sample_cus == 0) throw usage_error("--sample: at least 1 CU");
+    } else {
+      rest.push_back(argv[i]);
+    }
+  }
+  p.options.keep_events = !p.trace_out.empty() || p.have_timeline;
+  run_options o = parse_run(rest);
+  if (o.launch.trace && p.json) throw usage_error("--trace and --json both write to stdout");
+  o.launch.profile = &p.options;
+  return run(o, &p);
+}
+
+int report_profile(const profile_cli& p, const hipasm::rt::launch_report& report) {
+  const hipasm::rt::profile& prof = *report.profile;
+  if (p.have_timeline) (void)prof.timeline(p.timeline);  // a bad wave number fails before any output
+  if (!p.trace_out.empty()) {
+    output_file f(p.trace_out);
+    prof.write_trace(f.f);
+    const bool bad = std::fflush(f.f) != 0 || std::ferror(f.f);
+    if (bad) throw error("cannot write " + sim::printable(p.trace_out) + ": " + std::strerror(errno));
+  }
+  // Checker findings go to stderr with --json (stdout holds only the JSON object).
+  std::FILE* notes = p.json ? stderr : stdout;
+  for (const auto& d : report.diagnostics) std::fprintf(notes, "%s\n", d.c_str());
+  for (const auto& d : report.warnings) std::fprintf(notes, "warning: %s\n", d.c_str());
+  if (!report.findings.empty())
+    std::fprintf(notes, "hipasm-sim: checker summary by rule and pc:\n%s", hipasm::rt::checker_summary(report).c_str());
+  if (p.json) {
+    std::printf("%s\n", prof.json().c_str());
+  } else {
+    std::fputs(prof.report().c_str(), stdout);
+    if (p.have_timeline) std::fputs(prof.timeline(p.timeline).c_str(), stdout);
+  }
+  std::fflush(stdout);
+  if (!report.diagnostics.empty()) {
+    std::fprintf(stderr, "hipasm-sim: error: the checker reported %zu problem%s\n", report.diagnostics.size(),
+                 report.diagnostics.size() == 1 ? "" : "s");
     return kExitFindings;
   }
   return 0;
@@ -488,7 +603,8 @@ int main_impl(int argc, char** argv) {
     return 0;
   }
   if (cmd == "run") return run(parse_run(args));
-  throw usage_error("unknown command '" + sim::printable(cmd) + "' (info or run; see --help)");
+  if (cmd == "profile") return profile(args);
+  throw usage_error("unknown command '" + sim::printable(cmd) + "' (info, run or profile; see --help)");
 }
 
 // The one line of an error: newlines from any source are folded so the rule holds.

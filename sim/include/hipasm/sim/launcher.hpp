@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hipasm/sim/profile.hpp"
+
 namespace hipasm::rt {
 
 // Every fatal problem (bad ELF, unknown kernel/instruction, out-of-bounds access,
@@ -65,6 +67,8 @@ struct launch_options {
   uint32_t kernarg_size = 0;           // bytes of kernarg segment at least (0: the metadata's
                                        // .kernarg_segment_size); bytes past the metadata's are
                                        // zero, as when a host passes a longer argument struct
+  const profile_options* profile = nullptr;  // sim: also predict the run time on an MI300-class
+                                             // device (launch_report::profile); same results
 };
 
 // One checker rule broken at one instruction (sim), over the whole launch.
@@ -86,6 +90,7 @@ struct launch_report {
   std::vector<checker_finding> findings; // all findings, by (pc, rule), with counts
   uint64_t instructions = 0;             // wave-instructions executed
   uint64_t lane_operations = 0;
+  std::shared_ptr<const profile> profile;  // with launch_options::profile (sim backend)
 };
 
 // The findings grouped by rule, then pc: per rule a line "<rule> (error|warning): N

@@ -1,0 +1,86 @@
+// The numbers of the timing model, one table per device. Every figure names its source:
+// "T<n>" is a section of /work/shared/reference/timing.md (copied into docs/timing-model.md
+// with the sources behind it); "assumed" marks a value no source gives (open to calibration).
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace hipasm::sim::timing {
+
+// The member defaults are the MI300X.
+struct DeviceSpec {
+  std::string_view name = "mi300x";
+  // ---- machine shape (T1)
+  uint32_t xcds = 8;                 // T1: 8 XCDs on MI300X/MI325X
+  uint32_t cus_per_xcd = 38;          // T1: 38 (MI300X: 304 CUs); MI308X: 80 CUs (issue 10) = 8 x 10 assumed
+  uint32_t simds_per_cu = 4;         // T1: 4
+  uint32_t wave_slots_per_simd = 8;  // T1: 8 per SIMD, 32 per CU
+  uint32_t vgprs_per_simd_lane = 512;  // T1: 128 KiB/SIMD = 512 x 64 lanes x 4 B (unified VGPR+AGPR)
+  uint32_t sgprs_per_simd = 800;       // T1: 12.5 KiB SGPR file per CU = 3200 SGPRs / 4 SIMDs = 800
+  uint32_t lds_bytes_per_cu = 65536;     // T1: 64 KiB
+  // ---- clocks (T1, T7)
+  double peak_mhz = 2100;               // T1: 2100 MHz max
+  double sustained_mhz = 1207;          // T7: MI300X BF16 GEMM median 1207 MHz; MI325X 1447; MI308X MFMA 1.0-1.13 GHz
+  // ---- VALU / SALU (T2, T3)
+  uint32_t issue_interval = 4;       // T2: one SIMD per cycle round-robin -> each SIMD every 4 cycles
+  uint32_t valu_cycles = 4;          // T3: 4.008-4.016 cycles per wave64 VALU op (plain, packed, 64-bit)
+  uint32_t trans_cycles = 16;         // T3: v_exp/v_rcp 16.0 cycles (quarter rate)
+  uint32_t salu_latency = 1;         // T3: LLVM WriteSALU 1 (no measurement)
+  // ---- MFMA (T4)
+  uint32_t cycles_per_pass = 4;      // T4: pass = 4 cycles
+  uint32_t mfma_coexec_delay = 4;    // T4: calculator coexec_delay 4 (dense MFMA)
+  uint32_t smfmac_coexec_delay = 8;  // T4: 8 for v_smfmac
+  // ---- LDS (T5)
+  uint32_t lds_bytes_per_port_clk = 64;  // T5: each SIMD pair's port 64 B/clk (CU 128 B/clk)
+  uint32_t lds_base_latency = 48;     // T5: ds_read_b32 52 = 48 + 4 transfer cycles; b128 64 = 48 + 16
+  // ---- vector memory (T1, T6)
+  uint32_t line_bytes = 128;           // T1: L2 line 128 B; vL1D request 128 B
+  uint32_t l1_bytes = 32768;             // T1: 32 KiB per CU
+  uint32_t l1_ways = 64;              // assumed (no source): 64 (fully associative per 2 KiB set)
+  uint32_t l2_bytes_per_xcd = 4u << 20;     // T1: 4 MB per XCD
+  uint32_t l2_ways = 16;              // assumed: 16
+  uint32_t l2_channels = 16;          // T1: 16 channels per XCD
+  uint32_t l2_bytes_per_channel_clk = 128;  // T6: 128 B/clk per channel
+  uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
+  uint32_t l1_hit_latency = 112;       // T6: 112 cycles
+  uint32_t l2_hit_latency = 224;       // T6: 224 cycles
+  uint32_t hbm_latency = 650;          // T6: 500-800 (pyhip, MI308X) vs 1212 cold incl. TLB: 650 (midpoint of 500-800)
+  double hbm_gbytes_per_s = 5300;       // T1: MI300X 5.3 TB/s peak (the report's reference)
+  double hbm_achievable_gbytes_per_s = 4000;  // T6: sequential read kernel 4.0 TB/s (pyhip): what the model streams
+  uint32_t vmcnt_max = 63;            // T2: <= 63 VMEM outstanding per wave
+  // ---- scalar memory (T1, T6)
+  uint32_t scalar_cache_bytes = 16384;   // T1: 16 KiB per 2 CUs
+  uint32_t scalar_line_bytes = 64;    // assumed: 64
+  uint32_t scalar_hit_latency = 41;   // T6: no measurement; gem5's s_memtime default 41 used as placeholder
+  // ---- others
+  uint32_t sleep_cycles_per_unit = 64;  // ISA: s_sleep N sleeps ~64 x N clocks
+  uint32_t barrier_release = 0;      // assumed: released waves issue on their next turn (0 extra)
+};
+
+// The defaults above are the MI300X; the other devices differ only where listed.
+inline constexpr DeviceSpec kDevices[] = {
+    DeviceSpec{},
+    [] {
+      DeviceSpec d;
+      d.name = "mi308x";
+      d.cus_per_xcd = 10;     // issue 10: 80 CUs; 8 XCDs x 10 assumed
+      d.sustained_mhz = 1100;  // T7: pyhip, MI308X pure MFMA steady 1.0-1.13 GHz
+      return d;
+    }(),
+    [] {
+      DeviceSpec d;
+      d.name = "mi325x";
+      d.sustained_mhz = 1447;      // T7: MI325X BF16 GEMM 843 TFLOP/s at 1447 MHz
+      d.hbm_gbytes_per_s = 6000;   // assumed: AMD's MI325X spec (HBM3E 6 TB/s), not in T1
+      d.hbm_achievable_gbytes_per_s = 4000 * 6000 / 5300;  // assumed: MI300X's achievable fraction
+      return d;
+    }(),
+};
+
+inline const DeviceSpec* find_device(std::string_view name) {
+  for (const auto& d : kDevices)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+}  // namespace hipasm::sim::timing

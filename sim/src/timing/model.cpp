@@ -1,0 +1,930 @@
+// The timing pass: schedules the recorded wave streams on the modelled device, event-driven.
+// Each SIMD gets an issue turn every 4 cycles (one SIMD per cycle, round-robin, T2); at its turn
+// the SIMD's waves, oldest first, issue at most one instruction each and at most one per
+// category (VALU incl. MFMA, VMEM, SALU/SMEM, LDS, branch; "internal" ones such as s_nop,
+// s_waitcnt, s_barrier take none). A wave's next instruction is ready when its sources are
+// written (register scoreboard), its unit is free (VALU, matrix core, T3/T4), its s_waitcnt
+// counters have dropped (memory completion times, T5/T6), its s_nop/s_sleep has passed and its
+// workgroup has left the barrier. Memory instructions compute their completion at issue from
+// shared resources processed in time order: the CU's LDS ports and vector-memory address path,
+// the CU's L1, the XCD's L2 channels and the device's HBM. docs/timing-model.md has the details.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <queue>
+
+#include "timing.hpp"
+
+namespace hipasm::sim::timing {
+namespace {
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+using rt::stall_reason;
+
+// A set-associative LRU cache of line numbers; bit 63 of a tag marks it dirty.
+class Cache {
+ public:
+  Cache() = default;
+  Cache(uint64_t bytes, uint32_t line, uint32_t ways) {
+    const uint64_t lines = std::max<uint64_t>(1, bytes / line);
+    ways_ = uint32_t(std::min<uint64_t>(ways, lines));
+    sets_ = uint32_t(std::max<uint64_t>(1, lines / ways_));
+    tags_.assign(size_t(sets_) * ways_, kEmpty);
+    stamps_.assign(tags_.size(), 0);
+  }
+  // True on a hit. On a miss with allocate, inserts; *evicted_dirty tells whether a dirty line left.
+  bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr) {
+    const size_t base = size_t(set_of(line)) * ways_;
+    ++clock_;
+    for (uint32_t i = 0; i < ways_; ++i) {
+      if ((tags_[base + i] & kTagMask) == line && tags_[base + i] != kEmpty) {
+        stamps_[base + i] = clock_;
+        if (make_dirty) tags_[base + i] |= kDirty;
+        return true;
+      }
+    }
+    if (!allocate) return false;
+    size_t victim = base;
+    for (uint32_t i = 0; i < ways_; ++i) {
+      if (tags_[base + i] == kEmpty) { victim = base + i; break; }
+      if (stamps_[base + i] < stamps_[victim]) victim = base + i;
+    }
+    if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && (tags_[victim] & kDirty);
+    tags_[victim] = line | (make_dirty ? kDirty : 0);
+    stamps_[victim] = clock_;
+    return false;
+  }
+  uint64_t dirty_lines() const {
+    uint64_t n = 0;
+    for (uint64_t t : tags_) n += t != kEmpty && (t & kDirty);
+    return n;
+  }
+
+ private:
+  static constexpr uint64_t kEmpty = ~0ull, kDirty = 1ull << 62, kTagMask = ~(3ull << 62);
+  uint32_t set_of(uint64_t line) const {
+    // Mix the line number so power-of-two strides spread over the sets.
+    uint64_t h = line ^ (line >> 11) ^ (line >> 23);
+    return uint32_t(h % sets_);
+  }
+  uint32_t sets_ = 1, ways_ = 1;
+  uint64_t clock_ = 0;
+  std::vector<uint64_t> tags_;
+  std::vector<uint64_t> stamps_;
+};
+
+struct Outstanding {
+  uint64_t done = 0;
+  uint8_t counters = 0;    // 1 = vmcnt, 2 = lgkmcnt
+  uint32_t conflict = 0;   // LDS bank-conflict cycles in this access
+};
+
+constexpr int kSregs = 130;  // s0..s127 by encoding index (vcc 106/107, m0 124, exec 126/127), scc 128
+constexpr int kScc = 128;
+
+struct WaveT {
+  const WaveStream* stream = nullptr;
+  size_t pos = 0;
+  uint32_t gid = 0, group = 0, simd = 0, cu = 0;
+  uint64_t own_ready = 0;          // earliest next issue from its own cadence / s_nop / barrier
+  stall_reason own_reason = stall_reason::count;
+  uint64_t turn_ready = 0;         // when the next instruction could first issue (no stalls)
+  bool at_barrier = false, done = false;
+  std::vector<uint64_t> vready;    // per unified VGPR/AGPR
+  std::vector<uint8_t> vmfma;      // written by an MFMA
+  std::array<uint64_t, kSregs> sready{};
+  std::vector<Outstanding> out;
+  uint64_t last_vm_done = 0, last_ds_done = 0;
+  // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
+  struct Own {
+    uint64_t t = 0;
+    stall_reason reason = stall_reason::count;
+    uint32_t lds_conflict = 0;
+  };
+  mutable Own own;
+  mutable bool own_valid = false;
+};
+
+struct SimdT {
+  std::vector<WaveT*> waves;       // resident, oldest first
+  uint64_t valu_free = 0, mat_free = 0;
+  const WaveT* valu_owner = nullptr;
+  const WaveT* mat_owner = nullptr;
+  uint64_t next_turn = kNever;
+  uint32_t resident = 0;
+  uint64_t valu_busy = 0, mfma_busy = 0;
+};
+
+struct CuT {
+  std::array<SimdT, 4> simd;
+  uint64_t lds_port_free[2] = {0, 0};
+  uint64_t ta_free = 0;
+  Cache l1;
+  uint32_t lds_used = 0;
+  bool used = false;
+};
+
+struct GroupT {
+  uint32_t cu = 0, live = 0, arrived = 0;
+  std::vector<WaveT*> waves;
+};
+
+struct XcdT {
+  Cache l2;
+  std::vector<double> ch_free;
+  std::deque<uint32_t> pending;
+  uint32_t rr = 0;
+};
+
+struct Event {
+  uint64_t t;
+  uint32_t simd;  // global SIMD index
+  bool operator>(const Event& o) const { return t != o.t ? t > o.t : simd > o.simd; }
+};
+
+class Sim {
+ public:
+  Sim(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev, double clock_mhz, bool keep,
+      rt::profile& p)
+      : rec_(rec), shape_(shape), dev_(dev), keep_(keep), p_(p), infos_(rec.infos()) {
+    hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    const uint32_t ncu = dev.xcds * dev.cus_per_xcd;
+    cus_.resize(ncu);
+    for (auto& c : cus_) c.l1 = Cache(dev.l1_bytes, dev.line_bytes, dev.l1_ways);
+    scalar_.resize((ncu + 1) / 2);
+    for (auto& s : scalar_) s = Cache(dev.scalar_cache_bytes, dev.scalar_line_bytes, dev.l1_ways);
+    xcds_.resize(dev.xcds);
+    for (auto& x : xcds_) {
+      x.l2 = Cache(dev.l2_bytes_per_xcd, dev.line_bytes, dev.l2_ways);
+      x.ch_free.assign(dev.l2_channels, 0);
+    }
+    groups_.resize(size_t(shape.groups));
+    occupancy();
+  }
+
+  void run() {
+    for (uint32_t g = 0; g < shape_.groups; ++g) xcds_[g % dev_.xcds].pending.push_back(g);
+    for (uint32_t x = 0; x < dev_.xcds; ++x) place(x, 0);
+    while (!pq_.empty()) {
+      Event e = pq_.top();
+      pq_.pop();
+      SimdT& s = simd_at(e.simd);
+      if (s.next_turn != e.t) continue;  // superseded
+      s.next_turn = kNever;
+      turn(e.simd, e.t);
+    }
+    for (const auto& g : groups_)
+      if (g.live) throw rt::error("timing: internal: a workgroup never finished (deadlock in the model)");
+    // The end-of-kernel release writes the dirty L2 lines back: HBM bytes and HBM time.
+    uint64_t dirty = 0;
+    for (auto& x : xcds_) dirty += x.l2.dirty_lines() * dev_.line_bytes;
+    hbm_bytes_ += dirty;
+    if (dirty) {
+      hbm_free_ = std::max(hbm_free_, double(last_done_)) + double(dirty) / hbm_bytes_per_clk_;
+      last_done_ = std::max(last_done_, uint64_t(std::ceil(hbm_free_)));
+    }
+  }
+
+  uint64_t end_cycle() const { return std::max(last_end_, last_done_); }
+
+  void finish(uint64_t cycles) {
+    p_.hbm_bytes = hbm_bytes_;
+    p_.lds_bytes = lds_bytes_;
+    p_.vmem_bytes = vmem_bytes_;
+    p_.flops = flops_;
+    p_.l1_hits = l1_hits_;
+    p_.l1_misses = l1_misses_;
+    p_.l2_hits = l2_hits_;
+    p_.l2_misses = l2_misses_;
+    p_.stalls = stalls_;
+    p_.wave_instructions = issued_;
+    uint32_t used = 0;
+    uint64_t valu = 0, mfma = 0;
+    for (const auto& c : cus_) {
+      used += c.used;
+      for (const auto& s : c.simd) {
+        valu += s.valu_busy;
+        mfma += s.mfma_busy;
+      }
+    }
+    p_.cus_used = used;
+    const double simd_cycles = double(used) * dev_.simds_per_cu * double(std::max<uint64_t>(cycles, 1));
+    p_.valu_busy = double(valu) / simd_cycles;
+    p_.mfma_busy = double(mfma) / simd_cycles;
+    const double cu_cycles = double(used) * double(std::max<uint64_t>(cycles, 1));
+    p_.lds_bw_fraction = double(lds_bytes_) / (cu_cycles * 2 * dev_.lds_bytes_per_port_clk);
+    p_.vmem_bw_fraction = double(vmem_bytes_) / (cu_cycles * double(dev_.line_bytes) / dev_.ta_cycles_per_line);
+  }
+
+ private:
+  const Recorder& rec_;
+  const KernelShape& shape_;
+  const DeviceSpec& dev_;
+  const bool keep_;
+  rt::profile& p_;
+  const std::vector<InstInfo>& infos_;
+  double hbm_bytes_per_clk_ = 1;
+  double hbm_free_ = 0;
+  std::vector<CuT> cus_;
+  std::vector<Cache> scalar_;
+  std::vector<XcdT> xcds_;
+  std::vector<GroupT> groups_;
+  std::deque<WaveT> wave_pool_;
+  std::vector<WaveT*> free_waves_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
+  uint32_t simd_limit_ = 8;
+  uint64_t last_end_ = 0, last_done_ = 0;
+  uint64_t hbm_bytes_ = 0, lds_bytes_ = 0, vmem_bytes_ = 0, issued_ = 0;
+  uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0;
+  double flops_ = 0;
+  std::array<uint64_t, rt::kStallReasons> stalls_{};
+
+  SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
+
+  // Waves per SIMD the resources allow, and what limits them (T1).
+  void occupancy() {
+    struct Lim { uint32_t n; const char* what; };
+    Lim lims[] = {
+        {dev_.wave_slots_per_simd, "wave slots"},
+        {shape_.vgprs ? dev_.vgprs_per_simd_lane / shape_.vgprs : dev_.wave_slots_per_simd, "VGPR+AGPR"},
+        {shape_.sgprs ? dev_.sgprs_per_simd / shape_.sgprs : dev_.wave_slots_per_simd, "SGPR"},
+    };
+    Lim best = lims[0];
+    for (const Lim& l : lims)
+      if (l.n < best.n) best = l;
+    simd_limit_ = best.n;
+    const uint32_t per_simd = (shape_.waves_per_group + dev_.simds_per_cu - 1) / dev_.simds_per_cu;
+    uint32_t groups = per_simd ? best.n / per_simd : 0;
+    std::string limiter = best.what;
+    if (per_simd && best.n % per_simd && groups * per_simd < best.n && best.n == dev_.wave_slots_per_simd)
+      limiter = "workgroup size";
+    if (shape_.lds_bytes) {
+      const uint32_t by_lds = dev_.lds_bytes_per_cu / shape_.lds_bytes;
+      if (by_lds < groups) {
+        groups = by_lds;
+        limiter = "LDS";
+      }
+    }
+    if (groups == 0)
+      throw rt::error("timing: a workgroup of " + std::to_string(shape_.waves_per_group) + " waves with " +
+                      std::to_string(shape_.vgprs) + " VGPRs+AGPRs, " + std::to_string(shape_.sgprs) + " SGPRs and " +
+                      std::to_string(shape_.lds_bytes) + " bytes of LDS does not fit on one CU of " +
+                      std::string(dev_.name));
+    p_.waves_per_simd = std::min<uint32_t>(groups * per_simd, best.n);
+    p_.occupancy_limiter = limiter;
+  }
+
+  bool fits(const CuT& c) const {
+    if (shape_.lds_bytes && c.lds_used + shape_.lds_bytes > dev_.lds_bytes_per_cu) return false;
+    for (uint32_t s = 0; s < dev_.simds_per_cu; ++s) {
+      const uint32_t need = (shape_.waves_per_group + dev_.simds_per_cu - 1 - s) / dev_.simds_per_cu;
+      if (c.simd[s].resident + need > simd_limit_) return false;
+    }
+    return true;
+  }
+
+  // Dispatches the XCD's pending workgroups (in order) round-robin over its CUs with room.
+  void place(uint32_t x, uint64_t t) {
+    XcdT& xc = xcds_[x];
+    while (!xc.pending.empty()) {
+      uint32_t found = kNeverCu;
+      for (uint32_t k = 0; k < dev_.cus_per_xcd; ++k) {
+        const uint32_t cu = x * dev_.cus_per_xcd + (xc.rr + k) % dev_.cus_per_xcd;
+        if (fits(cus_[cu])) { found = cu; break; }
+      }
+      if (found == kNeverCu) return;
+      xc.rr = (found - x * dev_.cus_per_xcd + 1) % dev_.cus_per_xcd;
+      start_group(xc.pending.front(), found, t);
+      xc.pending.pop_front();
+    }
+  }
+  static constexpr uint32_t kNeverCu = ~0u;
+
+  void start_group(uint32_t g, uint32_t cu, uint64_t t) {
+    CuT& c = cus_[cu];
+    c.used = true;
+    c.lds_used += shape_.lds_bytes;
+    GroupT& G = groups_[g];
+    G.cu = cu;
+    G.arrived = 0;
+    const GroupStream* gs = rec_.groups[g].get();
+    G.live = 0;
+    for (uint32_t i = 0; i < shape_.waves_per_group; ++i) {
+      const WaveStream* ws = gs ? &gs->waves[i] : nullptr;
+      const uint32_t s = i % dev_.simds_per_cu;  // T1: waves i and i+4 share a SIMD
+      auto& info = p_.waves_info[size_t(g) * shape_.waves_per_group + i];
+      info.workgroup = uint32_t(g * shape_.group_stride);
+      info.wave_in_group = i;
+      info.cu = cu % dev_.cus_per_xcd;
+      info.xcd = cu / dev_.cus_per_xcd;
+      info.simd = s;
+      info.slot = c.simd[s].resident;
+      info.start = info.end = t;
+      c.simd[s].resident++;
+      if (!ws || ws->recs.empty()) {
+        c.simd[s].resident--;
+        continue;
+      }
+      WaveT* w = new_wave();
+      w->stream = ws;
+      w->pos = 0;
+      w->gid = g * shape_.waves_per_group + i;
+      w->group = g;
+      w->simd = cu * 4 + s;
+      w->cu = cu;
+      // The wave's first chance is its SIMD's first turn at or after t (T2 round-robin).
+      const uint64_t iv = dev_.issue_interval, phase = s;
+      w->own_ready = w->turn_ready = t + (phase + iv - t % iv) % iv;
+      w->own_reason = stall_reason::count;
+      w->at_barrier = w->done = false;
+      w->own_valid = false;
+      w->vready.assign(dev_.vgprs_per_simd_lane, 0);
+      w->vmfma.assign(dev_.vgprs_per_simd_lane, 0);
+      w->sready.fill(0);
+      w->out.clear();
+      w->last_vm_done = w->last_ds_done = 0;
+      info.instructions = ws->recs.size();
+      c.simd[s].waves.push_back(w);
+      G.waves.push_back(w);
+      ++G.live;
+      schedule(w->simd, t);
+    }
+    if (G.live == 0) finish_group(g, t);
+  }
+
+  WaveT* new_wave() {
+    if (!free_waves_.empty()) {
+      WaveT* w = free_waves_.back();
+      free_waves_.pop_back();
+      return w;
+    }
+    wave_pool_.emplace_back();
+    return &wave_pool_.back();
+  }
+
+  void finish_group(uint32_t g, uint64_t t) {
+    GroupT& G = groups_[g];
+    CuT& c = cus_[G.cu];
+    c.lds_used -= shape_.lds_bytes;
+    for (uint32_t i = 0; i < shape_.waves_per_group; ++i) {
+      const uint32_t s = i % dev_.simds_per_cu;
+      const GroupStream* gs = rec_.groups[g].get();
+      if (gs && !gs->waves[i].recs.empty()) c.simd[s].resident--;
+    }
+    for (WaveT* w : G.waves) {
+      auto& v = cus_[w->cu].simd[w->simd % 4].waves;
+      v.erase(std::find(v.begin(), v.end(), w));
+      free_waves_.push_back(w);
+    }
+    G.waves.clear();
+    place(G.cu / dev_.cus_per_xcd, t);
+  }
+
+  void schedule(uint32_t simd, uint64_t t) {
+    const uint64_t phase = simd % 4, iv = dev_.issue_interval;
+    uint64_t a = t + (phase + iv - t % iv) % iv;  // next cycle of this SIMD's turn
+    SimdT& s = simd_at(simd);
+    if (a < s.next_turn) {
+      s.next_turn = a;
+      pq_.push({a, simd});
+    }
+  }
+
+  // ---- register scoreboard
+  int sreg_index(const Operand& o, int d) const {
+    switch (o.kind) {
+      case Operand::Sgpr: return o.reg + d < 128 ? o.reg + d : -1;
+      case Operand::Vcc: return 106 + ((o.reg + d) & 1);
+      case Operand::Exec: return 126 + ((o.reg + d) & 1);
+      case Operand::M0: return 124;
+      case Operand::Scc: return kScc;
+      default: return -1;
+    }
+  }
+  int vreg_index(const Operand& o, int d) const {
+    int r = o.kind == Operand::Agpr ? int(shape_.accum_offset) + o.reg + d : o.reg + d;
+    return r < int(dev_.vgprs_per_simd_lane) ? r : -1;
+  }
+
+  // Latest write among the instruction's sources; *mfma when an MFMA wrote the latest.
+  uint64_t sources_ready(const WaveT& w, const Inst& in, bool* mfma) const {
+    uint64_t t = 0;
+    *mfma = false;
+    auto use = [&](const Operand& o) {
+      const int n = o.kind == Operand::Vgpr || o.kind == Operand::Agpr || o.kind == Operand::Sgpr ? o.dwords
+                    : o.kind == Operand::Vcc || o.kind == Operand::Exec ? (o.dwords > 1 ? 2 : 1) : 1;
+      for (int d = 0; d < n; ++d) {
+        if (o.is_vector()) {
+          const int r = vreg_index(o, d);
+          if (r >= 0 && w.vready[size_t(r)] > t) {
+            t = w.vready[size_t(r)];
+            *mfma = w.vmfma[size_t(r)];
+          }
+        } else {
+          const int r = sreg_index(o, d);
+          if (r >= 0 && w.sready[size_t(r)] > t) {
+            t = w.sready[size_t(r)];
+            *mfma = false;
+          }
+        }
+      }
+    };
+    for (int i = 0; i < in.num_src; ++i) use(in.src[size_t(i)]);
+    if (in.num_src == 0)
+      for (const Operand& o : in.src)
+        if (o.kind != Operand::None) use(o);
+    if (in.cls & C_READS_SCC) use(Operand{Operand::Scc});
+    if (in.cls & C_READS_VCC) use(Operand{Operand::Vcc, 0, 2});
+    if (in.cls & (C_VALU | C_VMEM | C_DS | C_FLAT | C_READS_EXEC)) use(Operand{Operand::Exec, 0, 2});
+    if (in.cls & C_READS_M0) use(Operand{Operand::M0});
+    return t;
+  }
+
+  void write_dsts(WaveT& w, const Inst& in, uint64_t t, bool mfma) {
+    for (int i = 0; i < in.num_dst; ++i) {
+      const Operand& o = in.dst[size_t(i)];
+      const int n = o.is_reg() ? o.dwords : o.kind == Operand::Vcc || o.kind == Operand::Exec ? 2 : 1;
+      for (int d = 0; d < n; ++d) {
+        if (o.is_vector()) {
+          const int r = vreg_index(o, d);
+          if (r >= 0) {
+            w.vready[size_t(r)] = t;
+            w.vmfma[size_t(r)] = mfma;
+          }
+        } else {
+          const int r = sreg_index(o, d);
+          if (r >= 0) w.sready[size_t(r)] = t;
+        }
+      }
+    }
+    if (in.cls & C_WRITES_SCC) w.sready[kScc] = t;
+    if (in.cls & C_WRITES_VCC) w.sready[106] = w.sready[107] = t;
+    if (in.cls & C_WRITES_EXEC) w.sready[126] = w.sready[127] = t;
+    if (in.cls & C_WRITES_M0) w.sready[124] = t;
+  }
+
+  // When the operations on `counter` drop to `limit`: the (n - limit)-th earliest completion.
+  static uint64_t counter_time(const WaveT& w, uint8_t counter, unsigned limit, uint32_t* conflict) {
+    thread_local std::vector<uint64_t> buf;
+    buf.clear();
+    for (const Outstanding& o : w.out)
+      if (o.counters & counter) buf.push_back(o.done);  // completed ones too: their times are past
+    const size_t n = buf.size();
+    if (n <= limit) return 0;
+    std::nth_element(buf.begin(), buf.begin() + std::ptrdiff_t(n - limit - 1), buf.end());
+    const uint64_t t = buf[n - limit - 1];
+    if (conflict) {  // bank-conflict cycles of the operations since the last s_waitcnt (which
+                     // pruned the older ones): they delayed each other on the port
+      uint32_t c = 0;
+      for (const Outstanding& o : w.out)
+        if ((o.counters & counter) && o.done <= t) c += o.conflict;
+      *conflict = c;
+    }
+    return t;
+  }
+
+  using Ready = WaveT::Own;
+
+  // The wave's own constraints (cadence, s_nop, sources, s_waitcnt) change only when it issues
+  // or leaves a barrier, so they are computed once per instruction; the SIMD's units are not.
+  Ready own_constraints(const WaveT& w) const {
+    const Rec& r = w.stream->recs[w.pos];
+    const InstInfo& f = infos_[r.info];
+    const Inst& in = *r.in;
+    Ready e{w.own_ready, w.own_reason};
+    auto bump = [&](uint64_t x, stall_reason why) {
+      if (x > e.t) {
+        e.t = x;
+        e.reason = why;
+      }
+    };
+    bool mfma_src = false;
+    switch (f.kind) {
+      case Kind::Waitcnt: {
+        const uint16_t imm = in.mod.simm16;
+        const unsigned vm = (imm & 0xf) | ((imm >> 14) & 3) << 4, lgkm = (imm >> 8) & 0xf;
+        bump(counter_time(w, 1, vm, nullptr), stall_reason::vmcnt);
+        uint32_t conflict = 0;
+        const uint64_t lt = counter_time(w, 2, lgkm, &conflict);
+        if (lt > e.t) {
+          e.t = lt;
+          e.reason = stall_reason::lgkmcnt;
+          e.lds_conflict = conflict;
+        }
+        break;
+      }
+      case Kind::Nop: case Kind::Sleep: case Kind::Barrier: case Kind::Endpgm: case Kind::Internal:
+        break;
+      default: {
+        const uint64_t src = sources_ready(w, in, &mfma_src);
+        bump(src, mfma_src ? stall_reason::mfma_dep : stall_reason::register_dep);
+        break;
+      }
+    }
+    return e;
+  }
+
+  Ready earliest(const WaveT& w) const {
+    if (w.at_barrier) return {kNever, stall_reason::barrier};
+    if (!w.own_valid) {
+      w.own = own_constraints(w);
+      w.own_valid = true;
+    }
+    Ready e = w.own;
+    const InstInfo& f = infos_[w.stream->recs[w.pos].info];
+    const SimdT& s = cus_[w.cu].simd[w.simd % 4];
+    auto bump = [&](uint64_t x, stall_reason why) {
+      if (x > e.t) {
+        e.t = x;
+        e.reason = why;
+      }
+    };
+    auto unit = [&](uint64_t free, const WaveT* owner, stall_reason own) {
+      bump(free, owner == &w ? own : stall_reason::issue_conflict);
+    };
+    switch (f.kind) {
+      case Kind::Valu: case Kind::Trans:
+        unit(s.valu_free, s.valu_owner, stall_reason::unit_busy);
+        break;
+      case Kind::PackedF32:  // T4: packed FP32 never co-issues with an MFMA
+        unit(s.valu_free, s.valu_owner, stall_reason::unit_busy);
+        unit(s.mat_free, s.mat_owner, stall_reason::mfma_dep);
+        break;
+      case Kind::Mfma: case Kind::Dgemm:
+        unit(s.valu_free, s.valu_owner, stall_reason::unit_busy);
+        unit(s.mat_free, s.mat_owner, stall_reason::mfma_dep);
+        break;
+      case Kind::Vmem: case Kind::Flat:
+        if (w.out.size() >= dev_.vmcnt_max) {
+          unsigned n = 0;
+          for (const Outstanding& o : w.out) n += (o.counters & 1) != 0;
+          if (n >= dev_.vmcnt_max) bump(counter_time(w, 1, dev_.vmcnt_max - 1, nullptr), stall_reason::vmcnt);
+        }
+        break;
+      default: break;
+    }
+    return e;
+  }
+
+  static unsigned category(Kind k) {
+    switch (k) {
+      case Kind::Valu: case Kind::Trans: case Kind::PackedF32: case Kind::Mfma: case Kind::Dgemm: return 1;
+      case Kind::Vmem: case Kind::Flat: return 2;
+      case Kind::Salu: case Kind::Smem: return 4;
+      case Kind::Ds: return 8;
+      case Kind::Branch: return 16;
+      default: return 0;  // internal: no functional unit
+    }
+  }
+
+  void turn(uint32_t simd_index, uint64_t t) {
+    SimdT& s = simd_at(simd_index);
+    unsigned used = 0;
+    uint64_t next = kNever;
+    // Copy: issuing s_endpgm can retire a whole workgroup and edit s.waves.
+    WaveT* list[64];
+    const size_t n = std::min<size_t>(s.waves.size(), 64);
+    std::copy_n(s.waves.begin(), n, list);
+    for (size_t i = 0; i < n; ++i) {
+      WaveT* w = list[i];
+      if (w->done) continue;
+      const Ready e = earliest(*w);
+      if (e.t > t) {
+        next = std::min(next, e.t);
+        continue;
+      }
+      const unsigned cat = category(infos_[w->stream->recs[w->pos].info].kind);
+      if (cat & used) {
+        next = std::min(next, t + 1);
+        continue;
+      }
+      used |= cat;
+      issue(*w, t, e);
+      if (!w->done && !w->at_barrier) next = std::min(next, earliest(*w).t);
+    }
+    if (next != kNever) schedule(simd_index, next);
+  }
+
+  void account_stall(WaveT& w, const Rec& r, uint64_t t, const Ready& e, rt::profile_event* ev) {
+    const uint64_t ideal = w.turn_ready;
+    stall_reason main = stall_reason::count;
+    if (t > ideal) {
+      auto& hot = p_.insts[r.info];
+      auto add = [&](stall_reason why, uint64_t c) {
+        if (!c) return;
+        stalls_[size_t(why)] += c;
+        hot.stalls[size_t(why)] += c;
+        hot.stall_cycles += c;
+        if (main == stall_reason::count) main = why;
+      };
+      const uint64_t until = std::min(std::max(e.t, ideal), t);
+      uint64_t own = until - ideal;
+      if (e.reason == stall_reason::lgkmcnt && e.lds_conflict) {
+        const uint64_t c = std::min<uint64_t>(own, e.lds_conflict);
+        add(stall_reason::lds_bank_conflict, c);
+        own -= c;
+      }
+      add(e.reason == stall_reason::count ? stall_reason::issue_conflict : e.reason, own);
+      add(stall_reason::issue_conflict, t - until);
+    }
+    if (ev) {
+      ev->ready = ideal;
+      ev->reason = main;
+    }
+  }
+
+  uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm) {
+    const bool store = f.store || f.atomic;
+    if (!store && !f.bypass_l1) {
+      if (c.l1.access(line, false, false)) {
+        ++l1_hits_;
+        return t + dev_.l1_hit_latency;
+      }
+      ++l1_misses_;
+    }
+    const size_t ch = size_t(line % dev_.l2_channels);
+    const double cs = std::max<double>(double(t), x.ch_free[ch]);
+    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
+    bool dirty_out = false;
+    uint64_t done;
+    if (x.l2.access(line, true, store, &dirty_out)) {
+      ++l2_hits_;
+      done = uint64_t(cs) + dev_.l2_hit_latency;
+    } else {
+      ++l2_misses_;
+      const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
+      if (store) {  // full-line write allocate: no read from memory
+        done = uint64_t(cs) + dev_.l2_hit_latency;
+      } else {
+        const double h = std::max(cs, hbm_free_);
+        hbm_free_ = h + xfer;
+        *hbm += dev_.line_bytes;
+        done = uint64_t(h + xfer) + dev_.hbm_latency;
+      }
+    }
+    if (dirty_out) {  // write-back of the victim takes HBM time
+      hbm_free_ = std::max(hbm_free_, cs) + dev_.line_bytes / hbm_bytes_per_clk_;
+      *hbm += dev_.line_bytes;
+    }
+    if (!store && !f.bypass_l1) c.l1.access(line, true, false);
+    return done;
+  }
+
+  void release_barrier(GroupT& G, uint64_t t) {
+    G.arrived = 0;
+    for (WaveT* o : G.waves) {
+      if (!o->at_barrier) continue;
+      o->at_barrier = false;
+      o->own_valid = false;
+      o->own_ready = std::max(o->own_ready, t + dev_.barrier_release);
+      o->own_reason = stall_reason::barrier;
+      schedule(o->simd, o->own_ready);
+    }
+  }
+
+  void issue(WaveT& w, uint64_t t, const Ready& e) {
+    const Rec& r = w.stream->recs[w.pos];
+    const InstInfo& f = infos_[r.info];
+    const Inst& in = *r.in;
+    SimdT& s = cus_[w.cu].simd[w.simd % 4];
+    CuT& c = cus_[w.cu];
+    rt::profile_event ev;
+    rt::profile_event* evp = keep_ ? &ev : nullptr;
+    account_stall(w, r, t, e, evp);
+    // A wave that rarely waits still drops the operations that have completed.
+    if (w.out.size() > 2 * dev_.vmcnt_max) std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
+    ++p_.insts[r.info].issued;
+    ++issued_;
+    w.own_ready = t + dev_.issue_interval;
+    w.own_reason = stall_reason::count;
+    uint64_t done = t + dev_.issue_interval;
+    switch (f.kind) {
+      case Kind::Valu: case Kind::PackedF32: case Kind::Trans: {
+        const uint64_t busy = f.kind == Kind::Trans ? dev_.trans_cycles : dev_.valu_cycles;
+        s.valu_free = t + busy;
+        s.valu_owner = &w;
+        s.valu_busy += busy;
+        done = t + busy;
+        write_dsts(w, in, done, false);
+        if (f.valu_flops_per_lane) flops_ += f.flops_per_wave * r.lanes;
+        ev.unit = rt::profile_event::valu;
+        break;
+      }
+      case Kind::Mfma: case Kind::Dgemm: {
+        const uint64_t pipe = uint64_t(f.passes) * dev_.cycles_per_pass;
+        const bool sparse = in.mnemonic.starts_with("v_smfmac");
+        const uint64_t vbusy = f.coexec ? (sparse ? dev_.smfmac_coexec_delay : dev_.mfma_coexec_delay) : pipe;
+        s.valu_free = t + vbusy;
+        s.valu_owner = &w;
+        s.mat_free = t + pipe;
+        s.mat_owner = &w;
+        s.mfma_busy += pipe;
+        if (f.kind == Kind::Dgemm) s.valu_busy += pipe;
+        done = t + pipe;
+        write_dsts(w, in, done, true);
+        flops_ += f.flops_per_wave;
+        ev.unit = rt::profile_event::mfma;
+        break;
+      }
+      case Kind::Salu: case Kind::Branch:
+        done = t + dev_.salu_latency;
+        write_dsts(w, in, done, false);
+        break;
+      case Kind::Smem: {
+        uint64_t d = t;
+        const GroupStream& gs = *rec_.groups[w.group];
+        Cache& sc = scalar_[w.cu / 2];
+        for (uint32_t k = 0; k < r.b; ++k) {
+          const uint64_t sline = gs.lines[r.a + k];
+          uint64_t lt;
+          if (sc.access(sline, true, false)) lt = t + dev_.scalar_hit_latency;
+          else {
+            const uint64_t line = sline * dev_.scalar_line_bytes / dev_.line_bytes;
+            uint64_t dummy = 0;
+            InstInfo li;
+            li.bypass_l1 = true;
+            li.store = f.store;
+            lt = vector_access(c, xcds_[w.cu / dev_.cus_per_xcd], line, t, li, &dummy);
+            hbm_bytes_ += dummy;
+          }
+          d = std::max(d, lt);
+        }
+        if (r.b == 0) d = t + dev_.scalar_hit_latency;  // s_memtime and friends
+        done = d;
+        w.out.push_back({done, 2, 0});
+        ev.unit = rt::profile_event::smem;
+        ev.bytes = r.bytes;
+        break;
+      }
+      case Kind::Ds: {
+        uint64_t& port = c.lds_port_free[(w.simd % 4) / 2];
+        const uint64_t st = std::max(t, port);
+        port = st + r.a;
+        done = std::max(st + r.a + dev_.lds_base_latency, w.last_ds_done);  // T5: in order
+        w.last_ds_done = done;
+        w.out.push_back({done, 2, r.a - r.b});
+        lds_bytes_ += r.bytes;
+        ev.unit = rt::profile_event::lds;
+        ev.bytes = r.bytes;
+        break;
+      }
+      case Kind::Vmem: case Kind::Flat: {
+        const uint64_t st = std::max(t, c.ta_free);
+        c.ta_free = st + uint64_t(std::max<uint32_t>(1, r.b)) * dev_.ta_cycles_per_line;
+        uint64_t d = st + dev_.l1_hit_latency;
+        const GroupStream& gs = *rec_.groups[w.group];
+        XcdT& x = xcds_[w.cu / dev_.cus_per_xcd];
+        for (uint32_t k = 0; k < r.b; ++k)
+          d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f, &hbm_bytes_));
+        done = std::max(d, w.last_vm_done);  // vmcnt: returns in order
+        w.last_vm_done = done;
+        w.out.push_back({done, uint8_t(f.kind == Kind::Flat ? 3 : 1), 0});
+        vmem_bytes_ += r.bytes;
+        if (f.lds_dma) lds_bytes_ += r.bytes;
+        ev.unit = rt::profile_event::vmem;
+        ev.bytes = r.bytes;
+        break;
+      }
+      case Kind::Nop: {
+        const uint64_t until = t + 1 + (in.mod.simm16 & 0xf);
+        if (until > w.own_ready) {
+          w.own_ready = until;
+          w.own_reason = stall_reason::nop_sleep;
+        }
+        done = until;
+        break;
+      }
+      case Kind::Sleep: {
+        const uint64_t until = t + uint64_t(in.mod.simm16 & 0x7f) * dev_.sleep_cycles_per_unit;
+        if (until > w.own_ready) {
+          w.own_ready = until;
+          w.own_reason = stall_reason::nop_sleep;
+        }
+        done = until;
+        break;
+      }
+      case Kind::Waitcnt: {
+        // Completed operations no longer count.
+        std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
+        break;
+      }
+      default: break;
+    }
+    last_done_ = std::max(last_done_, done);
+    if (keep_) {
+      ev.wave = w.gid;
+      ev.inst = r.info;
+      ev.issue = t;
+      ev.done = done;
+      p_.events.push_back(ev);
+    }
+    ++w.pos;
+    w.own_valid = false;
+    w.turn_ready = w.own_ready;
+    GroupT& G = groups_[w.group];
+    if (f.kind == Kind::Barrier) {
+      w.at_barrier = true;
+      if (++G.arrived == G.live) release_barrier(G, t);
+    }
+    if (f.kind == Kind::Endpgm || w.pos >= w.stream->recs.size()) {
+      w.done = true;
+      p_.waves_info[w.gid].end = t;
+      last_end_ = std::max(last_end_, t + dev_.issue_interval);
+      --G.live;
+      if (G.live == 0) finish_group(w.group, t);
+      else if (G.arrived && G.arrived == G.live) release_barrier(G, t);
+    }
+  }
+};
+
+}  // namespace
+
+// T7: the clock a kernel runs at depends on its matrix-core density. MI300X BF16 GEMM at 94% of
+// peak runs at a median 1207 MHz (the device's sustained clock); on MI308X, 32x32 MFMA code keeps
+// >= 1.8 GHz (near the maximum) while each SIMD spends >= ~60 cycles per 32-cycle MFMA, i.e. with
+// the matrix cores busy <= ~53%; VALU, EXP and HBM-load kernels stay at 1.6-1.84 GHz there. So:
+// the peak clock up to 50% MFMA busy, falling linearly to the sustained clock at 94%.
+double estimated_clock(const DeviceSpec& dev, double mfma_busy) {
+  constexpr double kCoolBusy = 0.50, kHotBusy = 0.94;
+  if (mfma_busy <= kCoolBusy) return dev.peak_mhz;
+  if (mfma_busy >= kHotBusy) return dev.sustained_mhz;
+  const double f = (mfma_busy - kCoolBusy) / (kHotBusy - kCoolBusy);
+  return std::round(dev.peak_mhz + f * (dev.sustained_mhz - dev.peak_mhz));
+}
+
+std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
+                                      const rt::profile_options& opts) {
+  auto p = std::make_shared<rt::profile>();
+  p->device = std::string(dev.name);
+  p->kernel = shape.name;
+  p->cus = dev.xcds * dev.cus_per_xcd;
+  p->xcds = dev.xcds;
+  p->peak_clock_mhz = dev.peak_mhz;
+  p->sustained_clock_mhz = dev.sustained_mhz;
+  p->workgroups = uint32_t(shape.groups);
+  p->waves = uint32_t(shape.groups * shape.waves_per_group);
+  const Program& prog = rec.program();
+  p->insts.resize(prog.insts.size());
+  for (size_t i = 0; i < prog.insts.size(); ++i) {
+    p->insts[i].pc = prog.insts[i].pc;
+    p->insts[i].text = prog.insts[i].text;
+  }
+  if (!opts.asm_source.empty()) {
+    const std::vector<AsmLine> src = asm_source_lines(opts.asm_source, shape.name);
+    // Walk the listing and the code from the kernel's entry together by mnemonic; s_nop padding
+    // the assembler added for alignment is in the code only.
+    size_t j = 0;
+    while (j < prog.insts.size() && prog.insts[j].pc < shape.entry) ++j;
+    for (size_t k = 0; k < src.size() && j < prog.insts.size();) {
+      if (prog.insts[j].mnemonic == src[k].mnemonic) {
+        p->insts[j++].source = src[k++].source;
+      } else if (prog.insts[j].mnemonic == "s_nop") {
+        ++j;
+      } else {
+        throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name +
+                        "' at " + hex(prog.insts[j].pc) +
+                        " (" + prog.insts[j].mnemonic + " in the code, " + src[k].mnemonic + " in the listing)");
+      }
+    }
+  }
+  p->waves_info.resize(p->waves);
+  // Cycles of the whole schedule with HBM bytes/cycle at `clock` (a scratch profile unless kept).
+  auto cycles_at = [&](double clock) {
+    rt::profile scratch;
+    scratch.insts.resize(p->insts.size());
+    scratch.waves_info.resize(p->waves);
+    Sim sim(rec, shape, dev, clock, false, scratch);
+    sim.run();
+    const uint64_t c = sim.end_cycle();
+    sim.finish(c);
+    return std::make_pair(c, scratch.mfma_busy);
+  };
+  const auto [sustained_cycles, busy] = cycles_at(dev.sustained_mhz);
+  p->cycles_at_sustained = sustained_cycles;
+  p->clock_estimated = opts.clock_mhz <= 0;
+  p->clock_mhz = p->clock_estimated ? estimated_clock(dev, busy) : opts.clock_mhz;
+  {
+    Sim sim(rec, shape, dev, p->clock_mhz, opts.keep_events, *p);
+    sim.run();
+    p->cycles = sim.end_cycle();
+    sim.finish(p->cycles);
+  }
+  p->cycles_at_peak = p->clock_mhz == dev.peak_mhz ? p->cycles : cycles_at(dev.peak_mhz).first;
+  p->time_us = double(p->cycles) / p->clock_mhz;
+  p->time_us_peak = double(p->cycles_at_peak) / dev.peak_mhz;
+  p->time_us_sustained = double(p->cycles_at_sustained) / dev.sustained_mhz;
+  const double secs = p->time_us * 1e-6;
+  p->tflops = secs > 0 ? p->flops / secs / 1e12 : 0;
+  p->hbm_gbps = secs > 0 ? double(p->hbm_bytes) / secs / 1e9 : 0;
+  return p;
+}
+
+}  // namespace hipasm::sim::timing

@@ -1,0 +1,298 @@
+// The timing Recorder: per-wave instruction streams with the facts timing needs from the
+// registers at issue (see timing.hpp). Runs inside functional execution, so it only reads.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "timing.hpp"
+
+namespace hipasm::sim::timing {
+namespace {
+
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool has(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// Bytes per lane from the mnemonic's data type (memory instructions).
+uint8_t access_width(std::string_view m) {
+  if (has(m, "dwordx4") || has(m, "b128")) return 16;
+  if (has(m, "dwordx3") || has(m, "b96")) return 12;
+  if (has(m, "dwordx2") || has(m, "b64") || has(m, "_x2") || has(m, "u64") || has(m, "i64") ||
+      has(m, "f64"))
+    return 8;
+  if (has(m, "byte") || has(m, "_u8") || has(m, "_i8") || has(m, "_b8")) return 1;
+  if (has(m, "short") || has(m, "_u16") || has(m, "_i16") || has(m, "_b16") || has(m, "d16")) return 2;
+  return 4;
+}
+
+// 2*M*N*K*blocks of a v_mfma/v_smfmac mnemonic ("v_mfma_f32_32x32x8_bf16", "..._4x4x4_16b_f16").
+double mfma_flops(std::string_view m) {
+  size_t p = m.find('x');
+  while (p != std::string_view::npos && (p == 0 || !std::isdigit(static_cast<unsigned char>(m[p - 1]))))
+    p = m.find('x', p + 1);
+  if (p == std::string_view::npos) return 0;
+  size_t s = p;
+  while (s > 0 && std::isdigit(static_cast<unsigned char>(m[s - 1]))) --s;
+  unsigned dims[3] = {0, 0, 0};
+  size_t i = s;
+  for (int d = 0; d < 3; ++d) {
+    while (i < m.size() && std::isdigit(static_cast<unsigned char>(m[i]))) dims[d] = dims[d] * 10 + unsigned(m[i++] - '0');
+    if (d < 2) {
+      if (i >= m.size() || m[i] != 'x') return 0;
+      ++i;
+    }
+  }
+  unsigned blocks = 1;
+  if (i + 1 < m.size() && m[i] == '_' && std::isdigit(static_cast<unsigned char>(m[i + 1]))) {
+    size_t j = i + 1;
+    unsigned b = 0;
+    while (j < m.size() && std::isdigit(static_cast<unsigned char>(m[j]))) b = b * 10 + unsigned(m[j++] - '0');
+    if (j < m.size() && m[j] == 'b') blocks = b;
+  }
+  return 2.0 * dims[0] * dims[1] * dims[2] * blocks;
+}
+
+}  // namespace
+
+InstInfo classify(const Inst& in) {
+  InstInfo f;
+  const std::string_view m = in.mnemonic;
+  const uint32_t c = in.cls;
+  if (c & C_MFMA) {
+    f.passes = in.mfma_passes ? in.mfma_passes : 16;
+    f.flops_per_wave = mfma_flops(m);
+    // T4: no VALU co-execution for the f32-input and f64 shapes.
+    const bool f32_in = m.size() >= 4 && m.substr(m.size() - 4) == "_f32" && !has(m, "xf32");
+    f.kind = (c & C_DGEMM) ? Kind::Dgemm : Kind::Mfma;
+    f.coexec = !(c & C_DGEMM) && !f32_in;
+    return f;
+  }
+  if (c & C_VALU) {
+    f.kind = (c & C_TRANS) ? Kind::Trans : starts(m, "v_pk_") && has(m, "f32") ? Kind::PackedF32 : Kind::Valu;
+    // Floating-point work per active lane: FMA/MAC/MAD count 2, packed forms twice.
+    const bool fp = has(m, "_f32") || has(m, "_f16") || has(m, "_f64") || has(m, "bf16");
+    if (fp && !starts(m, "v_cvt") && !starts(m, "v_cmp") && !starts(m, "v_mov") && !starts(m, "v_cndmask")) {
+      double ops = (has(m, "fma") || has(m, "mac") || has(m, "mad") || has(m, "dot")) ? 2 : 1;
+      if (starts(m, "v_pk_")) ops *= 2;
+      f.flops_per_wave = ops;
+      f.valu_flops_per_lane = true;
+    }
+    return f;
+  }
+  if (c & C_SMEM) {
+    f.kind = Kind::Smem;
+    f.store = (c & C_STORE) != 0;
+    return f;
+  }
+  if (c & C_DS) {
+    f.kind = Kind::Ds;
+    f.width = access_width(m);
+    f.store = (c & (C_STORE | C_ATOMIC)) != 0;
+    f.two_addr = has(m, "2_") || has(m, "2st64");
+    return f;
+  }
+  if (c & (C_VMEM | C_FLAT)) {
+    f.kind = (c & C_FLAT) ? Kind::Flat : Kind::Vmem;
+    f.width = (has(m, "format") ? 16 : access_width(m));
+    f.store = (c & C_STORE) && !(c & C_LDS_DMA);
+    f.atomic = (c & C_ATOMIC) != 0;
+    f.lds_dma = (c & C_LDS_DMA) != 0;
+    f.bypass_l1 = in.mod.nt || in.mod.sc1 || f.atomic;  // T6: nt and sc1 loads bypass L1
+    return f;
+  }
+  if (c & C_WAITCNT) f.kind = Kind::Waitcnt;
+  else if (c & C_NOP) f.kind = Kind::Nop;
+  else if (m == "s_sleep") f.kind = Kind::Sleep;
+  else if (c & C_BARRIER) f.kind = Kind::Barrier;
+  else if (c & C_ENDPGM) f.kind = Kind::Endpgm;
+  else if (c & C_BRANCH) f.kind = Kind::Branch;
+  else if (m == "s_setprio" || m == "s_icache_inv" || m == "s_trap" || m == "s_ttracedata" ||
+           starts(m, "s_dcache") || m == "s_sethalt" || m == "s_incperflevel" || m == "s_decperflevel")
+    f.kind = Kind::Internal;
+  else if (c & C_SALU) f.kind = Kind::Salu;
+  return f;
+}
+
+Recorder::Recorder(Observer* next, std::shared_ptr<const Program> prog, uint64_t groups_n,
+                   uint32_t wpg, const DeviceSpec& dev, uint32_t stride)
+    : waves_per_group(wpg), group_stride(stride), next_(next), prog_(std::move(prog)), dev_(dev) {
+  groups.resize(size_t(groups_n));
+  infos_.reserve(prog_->insts.size());
+  for (const Inst& in : prog_->insts) infos_.push_back(classify(in));
+}
+
+namespace {
+
+// LDS port cycles of one DS access from the lanes' byte addresses (T5): lanes form groups that
+// cover the 32 banks once (b32: 32 lanes, b64: 16, b128: the 8-lane groups T5 lists); a group
+// takes 2 cycles per pass at 64 B/clk, as many passes as the most-used bank has distinct dwords,
+// at most one dword per cycle. Returns {cycles, conflict-free cycles}.
+std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec, unsigned width) {
+  static constexpr uint8_t kB128Groups[8][8] = {
+      {0, 1, 2, 3, 20, 21, 22, 23},     {4, 5, 6, 7, 16, 17, 18, 19},
+      {8, 9, 10, 11, 28, 29, 30, 31},   {12, 13, 14, 15, 24, 25, 26, 27},
+      {32, 33, 34, 35, 52, 53, 54, 55}, {36, 37, 38, 39, 48, 49, 50, 51},
+      {40, 41, 42, 43, 60, 61, 62, 63}, {44, 45, 46, 47, 56, 57, 58, 59}};
+  const unsigned dwords = std::max(1u, (width + 3) / 4);
+  const unsigned group_lanes = width > 8 ? 8 : width > 4 ? 16 : 32;
+  const unsigned groups = kLanes / group_lanes;
+  uint32_t cycles = 0, ideal = 0;
+  for (unsigned g = 0; g < groups; ++g) {
+    uint32_t bank_dwords[32][16];
+    uint8_t bank_n[32] = {};
+    unsigned active = 0, degree = 0;
+    for (unsigned k = 0; k < group_lanes; ++k) {
+      const unsigned lane = width > 8 ? kB128Groups[g][k] : g * group_lanes + k;
+      if (!(exec >> lane & 1)) continue;
+      ++active;
+      for (unsigned d = 0; d < dwords; ++d) {
+        const uint32_t dw = addr[lane] / 4 + d;
+        const unsigned bank = dw % 32;
+        bool seen = false;
+        for (unsigned i = 0; i < bank_n[bank]; ++i) seen |= bank_dwords[bank][i] == dw;
+        if (seen) continue;  // same dword: broadcast
+        if (bank_n[bank] < 16) bank_dwords[bank][bank_n[bank]++] = dw;
+        degree = std::max<unsigned>(degree, bank_n[bank]);
+      }
+    }
+    if (!active) continue;
+    const unsigned bytes = active * dwords * 4;
+    const unsigned base = (bytes + 63) / 64;
+    const unsigned conflicted = std::min(2 * degree, active * dwords);
+    ideal += base;
+    cycles += std::max(base, conflicted);
+  }
+  return {cycles, ideal};
+}
+
+void add_lines(std::vector<uint64_t>& out, uint64_t addr, unsigned n, unsigned line) {
+  const uint64_t first = addr / line, last = (addr + (n ? n - 1 : 0)) / line;
+  for (uint64_t l = first; l <= last; ++l) out.push_back(l);
+}
+
+}  // namespace
+
+void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
+  if (next_) next_->on_issue(w, in, cycle);
+  std::unique_ptr<GroupStream>& gp = groups[w.workgroup_linear / group_stride];
+  if (!gp) {
+    gp = std::make_unique<GroupStream>();
+    gp->waves.resize(waves_per_group);
+  }
+  GroupStream& g = *gp;
+  WaveStream& ws = g.waves[w.wave_in_group];
+  const Inst* orig = prog_->at(in.pc);
+  Rec r;
+  // Keep our own Program's instruction (the dispatcher's copy may leave its cache); a VGPR
+  // index-mode rewrite (longer text) is copied once.
+  if (orig && orig->text.size() == in.text.size()) r.in = orig;
+  else {
+    std::lock_guard lock(extra_mu_);
+    auto& made = extra_[&in];
+    if (!made) made = std::make_unique<Inst>(in);
+    r.in = made.get();
+  }
+  r.info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
+  const InstInfo& f = infos_[r.info];
+  r.lanes = uint8_t(std::popcount(w.exec));
+  if (f.kind == Kind::Ds && r.lanes) {
+    uint32_t addr[kLanes] = {};
+    const bool lane_op = in.mnemonic.find("permute") != std::string::npos ||
+                         in.mnemonic.find("swizzle") != std::string::npos;
+    for (int l = 0; l < kLanes; ++l)
+      if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
+    auto [cycles, ideal] = ds_port_cycles(addr, w.exec, f.width);
+    uint32_t bytes = uint32_t(r.lanes) * f.width;
+    if (f.two_addr) {
+      const bool st64 = in.mnemonic.find("st64") != std::string::npos;
+      const uint32_t scale = st64 ? 64u * f.width : f.width;
+      uint32_t a2[kLanes] = {};
+      for (int l = 0; l < kLanes; ++l) {
+        if (!(w.exec >> l & 1)) continue;
+        const uint32_t base = read_u32(w, in.src[0], l);
+        addr[l] = base + uint32_t(in.mod.offset) * scale;
+        a2[l] = base + uint32_t(in.mod.offset1) * scale;
+      }
+      auto p1 = ds_port_cycles(addr, w.exec, f.width);
+      auto p2 = ds_port_cycles(a2, w.exec, f.width);
+      cycles = p1.first + p2.first;
+      ideal = p1.second + p2.second;
+      bytes *= 2;
+    }
+    if (f.store) {  // T5: address and data share the input port (4 B of address per lane)
+      const uint32_t addr_cycles = (uint32_t(r.lanes) * 4 + 63) / 64;
+      cycles += addr_cycles;
+      ideal += addr_cycles;
+    }
+    r.a = cycles;
+    r.b = ideal;
+    r.bytes = bytes;
+  } else if ((f.kind == Kind::Vmem || f.kind == Kind::Flat) && r.lanes) {
+    const unsigned line = dev_.line_bytes;
+    const size_t first = g.lines.size();
+    const unsigned n = f.width;
+    if (in.format == Format::MUBUF) {
+      const uint32_t d0 = read_scalar(w, in.src[2], 0), d1 = read_scalar(w, in.src[2], 1);
+      const uint32_t num_records = read_scalar(w, in.src[2], 2);
+      const bool add_tid = (read_scalar(w, in.src[2], 3) >> 23) & 1;
+      const uint64_t base = d0 | (uint64_t(d1 & 0xffff) << 32);
+      const uint32_t stride = (d1 >> 16) & 0x3fff;
+      const uint32_t so = in.src[3].kind == Operand::None ? 0u : read_scalar(w, in.src[3]);
+      for (int l = 0; l < kLanes; ++l) {
+        if (!(w.exec >> l & 1)) continue;
+        uint32_t index = 0, voff = 0;
+        if (in.mod.idxen && in.mod.offen) {
+          index = read_u32(w, in.src[0], l, 0);
+          voff = read_u32(w, in.src[0], l, 1);
+        } else if (in.mod.idxen) {
+          index = read_u32(w, in.src[0], l, 0);
+        } else if (in.mod.offen) {
+          voff = read_u32(w, in.src[0], l, 0);
+        }
+        if (add_tid) index += uint32_t(l);
+        const uint64_t off = uint64_t(voff) + uint32_t(in.mod.offset);
+        // Out-of-range lanes (raw buffers: offset past num_records) move no data.
+        if (stride == 0 ? off + n > num_records : index >= num_records) continue;
+        add_lines(g.lines, base + so + off + uint64_t(stride) * index, n, line);
+        r.bytes += n;
+      }
+    } else {
+      for (int l = 0; l < kLanes; ++l) {
+        if (!(w.exec >> l & 1)) continue;
+        uint64_t a;
+        if (in.format == Format::GLOBAL && in.src[2].kind != Operand::None)
+          a = read_scalar64(w, in.src[2]) + read_u32(w, in.src[0], l) + uint64_t(int64_t(in.mod.offset));
+        else if (in.format == Format::SCRATCH) {
+          uint32_t o = uint32_t(in.mod.offset);
+          if (in.src[2].kind != Operand::None) o += read_scalar(w, in.src[2]);
+          if (in.src[0].kind != Operand::None) o += read_u32(w, in.src[0], l);
+          a = w.scratch_base + uint64_t(l) * w.scratch_lane_stride + o;
+        } else
+          a = read_u64(w, in.src[0], l) + uint64_t(int64_t(in.mod.offset));
+        add_lines(g.lines, a, n, line);
+        r.bytes += n;
+      }
+    }
+    std::sort(g.lines.begin() + std::ptrdiff_t(first), g.lines.end());
+    g.lines.erase(std::unique(g.lines.begin() + std::ptrdiff_t(first), g.lines.end()), g.lines.end());
+    r.a = uint32_t(first);
+    r.b = uint32_t(g.lines.size() - first);
+  } else if (f.kind == Kind::Smem && (in.cls & (C_LOAD | C_STORE | C_ATOMIC))) {
+    const size_t first = g.lines.size();
+    uint64_t addr;
+    if (in.mnemonic.starts_with("s_buffer")) {
+      addr = (read_scalar(w, in.src[0], 0) | (uint64_t(read_scalar(w, in.src[0], 1) & 0xffff) << 32)) +
+             uint64_t(int64_t(in.mod.offset)) + (in.src[1].kind != Operand::None ? read_scalar(w, in.src[1]) : 0);
+    } else {
+      addr = (read_scalar64(w, in.src[0]) & 0xffff'ffff'ffffull) + uint64_t(int64_t(in.mod.offset)) +
+             (in.src[1].kind != Operand::None ? read_scalar(w, in.src[1]) : 0);
+    }
+    const unsigned bytes = 4u * std::max(1u, unsigned(in.dst[0].dwords));
+    add_lines(g.lines, addr, bytes, dev_.scalar_line_bytes);
+    r.a = uint32_t(first);
+    r.b = uint32_t(g.lines.size() - first);
+    r.bytes = bytes;
+  }
+  ws.recs.push_back(r);
+}
+
+}  // namespace hipasm::sim::timing

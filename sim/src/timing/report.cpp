@@ -1,0 +1,308 @@
+// A profile's outputs: the text report, JSON, the Chrome trace-event file (Perfetto) and a
+// wave's timeline; plus the asm-listing reader that gives hot spots their "file:line".
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <fstream>
+#include <map>
+#include <numeric>
+
+#include "timing.hpp"
+
+namespace hipasm::rt {
+
+const char* stall_reason_name(stall_reason r) {
+  static constexpr const char* kNames[] = {"vmcnt",   "lgkmcnt",   "expcnt",    "register_dependency",
+                                           "mfma_dependency", "unit_busy", "barrier", "nop_sleep",
+                                           "issue_conflict", "lds_bank_conflict"};
+  return size_t(r) < kStallReasons ? kNames[size_t(r)] : "none";
+}
+
+std::vector<std::string> profile_devices() {
+  std::vector<std::string> v;
+  for (const auto& d : sim::timing::kDevices) v.emplace_back(d.name);
+  return v;
+}
+
+namespace {
+
+std::string fmt(const char* f, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string json_string(std::string_view s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') { o += '\\'; o += c; }
+    else if (static_cast<unsigned char>(c) < 0x20) o += fmt("\\u%04x", c);
+    else o += c;
+  }
+  return o + "\"";
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "0";
+  return fmt("%.6g", v);
+}
+
+std::string mnemonic_of(const std::string& text) { return text.substr(0, text.find(' ')); }
+
+}  // namespace
+
+std::string profile::report() const {
+  std::string o;
+  o += fmt("hipasm-sim profile: %s on %s (%u CUs in %u XCDs)\n", kernel.c_str(), device.c_str(), cus, xcds);
+  o += fmt("  cycles       %" PRIu64 " at %.0f MHz (%s)\n", cycles, clock_mhz,
+           clock_estimated ? "clock estimated from the MFMA density" : "clock given");
+  o += fmt("  time         %.3f us at %.0f MHz; %.3f us at the %.0f MHz peak clock, %.3f us at the %.0f MHz "
+           "sustained GEMM clock (%" PRIu64 " and %" PRIu64 " cycles)\n",
+           time_us, clock_mhz, time_us_peak, peak_clock_mhz, time_us_sustained, sustained_clock_mhz, cycles_at_peak,
+           cycles_at_sustained);
+  o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
+  if (sample_cus)
+    o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
+             sampled_workgroups, workgroups, sample_cus);
+  o += fmt("  occupancy    %u waves per SIMD (limited by %s); %u workgroups, %u waves, on %u CUs\n",
+           waves_per_simd, occupancy_limiter.c_str(), workgroups, waves, cus_used);
+  o += fmt("  busy         MFMA %.1f%%, VALU %.1f%% of the SIMD-cycles of the CUs in use\n", 100 * mfma_busy,
+           100 * valu_busy);
+  o += fmt("  bandwidth    LDS %" PRIu64 " bytes = %.1f%% of peak; VMEM %" PRIu64 " bytes = %.1f%% of peak\n",
+           lds_bytes, 100 * lds_bw_fraction, vmem_bytes, 100 * vmem_bw_fraction);
+  auto rate = [](uint64_t h, uint64_t m) { return h + m ? 100.0 * double(h) / double(h + m) : 0.0; };
+  o += fmt("  caches       L1 hits %.1f%% (%" PRIu64 " of %" PRIu64 " lines), L2 hits %.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
+           rate(l1_hits, l1_misses), l1_hits, l1_hits + l1_misses, rate(l2_hits, l2_misses), l2_hits,
+           l2_hits + l2_misses);
+  const uint64_t total = std::accumulate(stalls.begin(), stalls.end(), uint64_t{0});
+  o += fmt("  stalls       %" PRIu64 " wave-cycles over %" PRIu64 " wave-instructions\n", total, wave_instructions);
+  for (size_t i = 0; i < kStallReasons; ++i)
+    if (stalls[i])
+      o += fmt("    %-20s %12" PRIu64 "  %5.1f%%\n", stall_reason_name(stall_reason(i)), stalls[i],
+               100.0 * double(stalls[i]) / double(std::max<uint64_t>(total, 1)));
+  std::vector<size_t> order;
+  for (size_t i = 0; i < insts.size(); ++i)
+    if (insts[i].issued) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return insts[a].stall_cycles + insts[a].issued * 4 > insts[b].stall_cycles + insts[b].issued * 4;
+  });
+  if (order.size() > 20) order.resize(20);
+  o += "  hot spots (stalled wave-cycles; issued)\n";
+  for (size_t i : order) {
+    const profile_inst& h = insts[i];
+    size_t top = 0;
+    for (size_t r = 1; r < kStallReasons; ++r)
+      if (h.stalls[r] > h.stalls[top]) top = r;
+    o += fmt("    0x%06" PRIx64 " %10" PRIu64 " %8" PRIu64 "  %-18s %s", h.pc, h.stall_cycles, h.issued,
+             h.stall_cycles ? stall_reason_name(stall_reason(top)) : "-", h.text.c_str());
+    if (!h.source.empty()) o += "  ; " + h.source;
+    o += "\n";
+  }
+  return o;
+}
+
+std::string profile::json() const {
+  std::string o = "{";
+  auto kv = [&](const char* k, const std::string& v) {
+    if (o.size() > 1) o += ",";
+    o += json_string(k) + ":" + v;
+  };
+  kv("kernel", json_string(kernel));
+  kv("device", json_string(device));
+  kv("cus", std::to_string(cus));
+  kv("cycles", std::to_string(cycles));
+  kv("clock_mhz", num(clock_mhz));
+  kv("time_us", num(time_us));
+  kv("peak_clock_mhz", num(peak_clock_mhz));
+  kv("sustained_clock_mhz", num(sustained_clock_mhz));
+  kv("cycles_at_peak", std::to_string(cycles_at_peak));
+  kv("time_us_peak", num(time_us_peak));
+  kv("cycles_at_sustained", std::to_string(cycles_at_sustained));
+  kv("time_us_sustained", num(time_us_sustained));
+  kv("clock_estimated", clock_estimated ? "true" : "false");
+  kv("flops", num(flops));
+  kv("tflops", num(tflops));
+  kv("hbm_bytes", std::to_string(hbm_bytes));
+  kv("hbm_gbps", num(hbm_gbps));
+  kv("waves_per_simd", std::to_string(waves_per_simd));
+  kv("occupancy_limiter", json_string(occupancy_limiter));
+  kv("workgroups", std::to_string(workgroups));
+  kv("sample_cus", std::to_string(sample_cus));
+  kv("sampled_workgroups", std::to_string(sampled_workgroups));
+  kv("waves", std::to_string(waves));
+  kv("cus_used", std::to_string(cus_used));
+  kv("mfma_busy", num(mfma_busy));
+  kv("valu_busy", num(valu_busy));
+  kv("lds_bytes", std::to_string(lds_bytes));
+  kv("lds_bw_fraction", num(lds_bw_fraction));
+  kv("vmem_bytes", std::to_string(vmem_bytes));
+  kv("vmem_bw_fraction", num(vmem_bw_fraction));
+  kv("l1_hits", std::to_string(l1_hits));
+  kv("l1_misses", std::to_string(l1_misses));
+  kv("l2_hits", std::to_string(l2_hits));
+  kv("l2_misses", std::to_string(l2_misses));
+  kv("wave_instructions", std::to_string(wave_instructions));
+  std::string st = "{";
+  for (size_t i = 0; i < kStallReasons; ++i)
+    st += (i ? "," : "") + json_string(stall_reason_name(stall_reason(i))) + ":" + std::to_string(stalls[i]);
+  kv("stalls", st + "}");
+  std::string hs = "[";
+  bool first = true;
+  for (const profile_inst& h : insts) {
+    if (!h.issued) continue;
+    hs += first ? "" : ",";
+    first = false;
+    hs += fmt("{\"pc\":%" PRIu64 ",\"issued\":%" PRIu64 ",\"stall_cycles\":%" PRIu64 ",\"text\":", h.pc, h.issued,
+              h.stall_cycles) +
+          json_string(h.text);
+    if (!h.source.empty()) hs += ",\"source\":" + json_string(h.source);
+    hs += "}";
+  }
+  kv("instructions", hs + "]");
+  return o + "}";
+}
+
+void profile::write_trace(std::FILE* out) const {
+  const double us_per_cycle = 1.0 / clock_mhz;
+  // Microseconds with 0.1 ns resolution: a cycle is ~0.5 ns at 2.1 GHz.
+  auto ts = [&](uint64_t c) { return fmt("%.4f", double(c) * us_per_cycle); };
+  std::fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{", out);
+  std::fprintf(out, "\"kernel\":%s,\"device\":%s,\"clock_mhz\":%s,\"cycles\":%" PRIu64 "},\"traceEvents\":[\n",
+               json_string(kernel).c_str(), json_string(device).c_str(), num(clock_mhz).c_str(), cycles);
+  bool first = true;
+  auto emit = [&](const std::string& e) {
+    std::fputs(first ? "" : ",\n", out);
+    first = false;
+    std::fputs(e.c_str(), out);
+  };
+  // Tracks: a process per CU, a thread per wave, sorted by SIMD then slot.
+  std::map<uint32_t, bool> cu_seen;
+  for (size_t i = 0; i < waves_info.size(); ++i) {
+    const profile_wave& w = waves_info[i];
+    const uint32_t pid = w.xcd * 1000 + w.cu + 1;
+    if (!cu_seen[pid]) {
+      cu_seen[pid] = true;
+      emit(fmt("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":\"XCD %u CU %u\"}}", pid, w.xcd,
+               w.cu));
+      emit(fmt("{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"args\":{\"sort_index\":%u}}", pid, pid));
+    }
+    emit(fmt("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%zu,\"args\":{\"name\":\"SIMD %u slot %u: "
+             "wave %zu (workgroup %u wave %u)\"}}",
+             pid, i + 1, w.simd, w.slot, i, w.workgroup, w.wave_in_group));
+    emit(fmt("{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%u,\"tid\":%zu,\"args\":{\"sort_index\":%u}}", pid,
+             i + 1, w.simd * 100 + w.slot));
+  }
+  // Counter deltas per CU: SIMDs with a busy matrix core, vector-memory bytes in flight.
+  std::map<uint32_t, std::vector<std::pair<uint64_t, int64_t>>> mfma, bytes;
+  for (const profile_event& e : events) {
+    const profile_wave& w = waves_info[e.wave];
+    const uint32_t pid = w.xcd * 1000 + w.cu + 1;
+    if (e.issue > e.ready)
+      emit(fmt("{\"ph\":\"X\",\"cat\":\"stall\",\"name\":\"stall: %s\",\"pid\":%u,\"tid\":%u,\"ts\":%s,\"dur\":%s}",
+               stall_reason_name(e.reason), pid, e.wave + 1, ts(e.ready).c_str(), ts(e.issue - e.ready).c_str()));
+    const profile_inst& in = insts[e.inst];
+    emit(fmt("{\"ph\":\"X\",\"cat\":\"issue\",\"name\":%s,\"pid\":%u,\"tid\":%u,\"ts\":%s,\"dur\":%s,\"args\":{\"pc\":\"0x%" PRIx64
+             "\",\"asm\":%s,\"cycle\":%" PRIu64 ",\"done_cycle\":%" PRIu64 ",\"latency\":%" PRIu64 "%s}}",
+             json_string(mnemonic_of(in.text)).c_str(), pid, e.wave + 1, ts(e.issue).c_str(), ts(4).c_str(), in.pc,
+             json_string(in.text).c_str(), e.issue, e.done, e.done - e.issue,
+             in.source.empty() ? "" : (",\"source\":" + json_string(in.source)).c_str()));
+    if (e.unit == profile_event::mfma) {
+      mfma[pid].push_back({e.issue, 1});
+      mfma[pid].push_back({e.done, -1});
+    } else if (e.unit == profile_event::vmem) {
+      bytes[pid].push_back({e.issue, int64_t(e.bytes)});
+      bytes[pid].push_back({e.done, -int64_t(e.bytes)});
+    }
+  }
+  auto counters = [&](auto& m, const char* name, const char* key) {
+    for (auto& [pid, v] : m) {
+      std::sort(v.begin(), v.end());
+      int64_t level = 0;
+      for (size_t i = 0; i < v.size(); ++i) {
+        level += v[i].second;
+        if (i + 1 < v.size() && v[i + 1].first == v[i].first) continue;
+        emit(fmt("{\"ph\":\"C\",\"name\":\"%s\",\"pid\":%u,\"ts\":%s,\"args\":{\"%s\":%" PRId64 "}}", name, pid,
+                 ts(v[i].first).c_str(), key, level));
+      }
+    }
+  };
+  counters(mfma, "MFMA busy", "simds");
+  counters(bytes, "VMEM bytes in flight", "bytes");
+  std::fputs("\n]}\n", out);
+}
+
+std::string profile::timeline(uint32_t wave) const {
+  if (wave >= waves_info.size())
+    throw error("timeline: wave " + std::to_string(wave) + " does not exist (the dispatch has " +
+                std::to_string(waves_info.size()) + " waves)");
+  const profile_wave& w = waves_info[wave];
+  std::string o = fmt("wave %u (workgroup %u wave %u) on XCD %u CU %u SIMD %u slot %u: cycles %" PRIu64 "..%" PRIu64
+                      ", %" PRIu64 " instructions\n",
+                      wave, w.workgroup, w.wave_in_group, w.xcd, w.cu, w.simd, w.slot, w.start, w.end, w.instructions);
+  o += "   issue   stall reason               done  instruction\n";
+  for (const profile_event& e : events) {
+    if (e.wave != wave) continue;
+    const profile_inst& in = insts[e.inst];
+    o += fmt("%8" PRIu64 " %7" PRIu64 " %-18s %8" PRIu64 "  %s", e.issue, e.issue - e.ready,
+             e.issue > e.ready ? stall_reason_name(e.reason) : "", e.done, in.text.c_str());
+    if (!in.source.empty()) o += "  ; " + in.source;
+    o += "\n";
+  }
+  return o;
+}
+
+}  // namespace hipasm::rt
+
+namespace hipasm::sim::timing {
+
+// Instruction lines of KERNEL's body in an asm listing: mnemonic and "; file:line" comment
+// (empty when none). Directives, labels, comments and blank lines are not instructions.
+std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel) {
+  std::ifstream in(path);
+  if (!in) throw rt::error("asm listing " + path + ": cannot read");
+  std::vector<AsmLine> out;
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    const size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    std::string_view t(line);
+    t.remove_prefix(b);
+    if (!inside) {
+      if (t.substr(0, kernel.size() + 1) == kernel + ":") inside = true;
+      continue;
+    }
+    if (t[0] == ';' || t[0] == '.' || t.substr(0, 2) == "//" || t[0] == '#') {
+      if (t.substr(0, 6) == ".Lfunc" || t.substr(0, 6) == ".size\t" || t.substr(0, 6) == ".size ") break;
+      continue;
+    }
+    const size_t colon = t.find(':');
+    if (colon != std::string_view::npos && t.find(' ') > colon) continue;  // a label
+    std::string src;
+    const size_t c = t.find(';');
+    if (c != std::string_view::npos) {
+      std::string_view cm = t.substr(c + 1);
+      const size_t s = cm.find_first_not_of(' ');
+      if (s != std::string_view::npos) cm.remove_prefix(s);
+      // "file.cpp:12" possibly followed by more text
+      const size_t e = cm.find_first_of(" \t");
+      std::string_view tok = cm.substr(0, e);
+      const size_t k = tok.rfind(':');
+      if (k != std::string_view::npos && k + 1 < tok.size() &&
+          std::all_of(tok.begin() + std::ptrdiff_t(k + 1), tok.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        src = std::string(tok);
+    }
+    std::string mn(t.substr(0, t.find_first_of(" \t;")));
+    for (const char* suffix : {"_e32", "_e64", "_dpp", "_sdwa"})
+      if (mn.size() > 4 && mn.ends_with(suffix)) mn.resize(mn.size() - 4);
+    out.push_back({mn, src});
+  }
+  if (!inside) throw rt::error("asm listing " + path + " has no label '" + kernel + ":'");
+  return out;
+}
+
+}  // namespace hipasm::sim::timing

@@ -1,0 +1,118 @@
+// Timing mode internals. Functional execution runs a workgroup's waves in turn on a worker
+// thread, so it cannot give the interleaving of waves on a CU. The Recorder (an Observer that
+// forwards to the checker) therefore stores each wave's dynamic instruction stream with what
+// timing needs from the registers at issue (active lanes, the 128-byte lines a vector-memory
+// access touches, an LDS access's bank-conflict cycles); simulate() then schedules all streams
+// on the modelled device in one event-driven pass. Recording reads registers only, so results
+// are those of a plain run (tests/sim/timing proves it bit for bit).
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "../core.hpp"
+#include "../decode.hpp"
+#include "device.hpp"
+#include "hipasm/sim/profile.hpp"
+
+namespace hipasm::sim::timing {
+
+// What the scheduler does with an instruction.
+enum class Kind : uint8_t {
+  Valu, Trans, PackedF32, Mfma, Dgemm, Salu, Smem, Branch, Ds, Vmem, Flat,
+  Waitcnt, Nop, Sleep, Barrier, Endpgm, Internal,
+};
+
+// Static facts of one instruction, computed once per Program instruction.
+struct InstInfo {
+  Kind kind = Kind::Internal;
+  uint8_t width = 0;         // bytes per lane of a memory access (per address of read2/write2)
+  uint8_t passes = 0;        // MFMA passes
+  bool coexec = true;        // MFMA: plain VALU may run under it
+  bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
+  double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
+  bool valu_flops_per_lane = false;
+};
+InstInfo classify(const Inst& in);
+
+// One dynamic instruction of one wave.
+struct Rec {
+  const Inst* in = nullptr;
+  uint32_t info = 0;     // index into Recorder::infos
+  uint32_t a = 0;        // VMEM/SMEM: first line in GroupStream::lines; DS: port cycles
+  uint32_t b = 0;        // VMEM/SMEM: line count;                      DS: conflict-free cycles
+  uint32_t bytes = 0;    // bytes moved by the lanes (memory)
+  uint8_t lanes = 0;     // active lanes
+};
+
+struct WaveStream {
+  std::vector<Rec> recs;
+};
+struct GroupStream {
+  std::vector<WaveStream> waves;
+  std::vector<uint64_t> lines;  // line addresses (address / line size) of VMEM/SMEM records
+};
+
+class Recorder final : public Observer {
+ public:
+  // Workgroup linear id g is stream g / group_stride (sampling runs every group_stride-th).
+  Recorder(Observer* next, std::shared_ptr<const Program> prog, uint64_t groups,
+           uint32_t waves_per_group, const DeviceSpec& dev, uint32_t group_stride = 1);
+  void on_issue(const Wave& w, const Inst& in, uint64_t cycle) override;
+  void on_waitcnt(const Wave& w, const Inst& in) override {
+    if (next_) next_->on_waitcnt(w, in);
+  }
+  void on_barrier(uint32_t g) override {
+    if (next_) next_->on_barrier(g);
+  }
+  void on_wave_end(const Wave& w) override {
+    if (next_) next_->on_wave_end(w);
+  }
+  void on_workgroup_end(uint32_t g) override {
+    if (next_) next_->on_workgroup_end(g);
+  }
+
+  const Program& program() const { return *prog_; }
+  const std::vector<InstInfo>& infos() const { return infos_; }
+  std::vector<std::unique_ptr<GroupStream>> groups;
+  uint32_t waves_per_group;
+  uint32_t group_stride;
+
+ private:
+  Observer* next_;
+  std::shared_ptr<const Program> prog_;
+  const DeviceSpec& dev_;
+  std::vector<InstInfo> infos_;  // parallel to prog_->insts
+  std::mutex extra_mu_;
+  std::map<const Inst*, std::unique_ptr<Inst>> extra_;  // VGPR index-mode rewrites
+};
+
+// What the scheduler needs to know about the kernel besides the streams.
+struct KernelShape {
+  std::string name;
+  uint32_t vgprs = 0;       // allocated VGPRs + AGPRs per lane (unified file)
+  uint32_t sgprs = 0;       // allocated SGPRs
+  uint32_t lds_bytes = 0;   // per workgroup
+  uint32_t waves_per_group = 0;
+  uint64_t groups = 0;
+  uint32_t accum_offset = 256;  // first AGPR in the unified file
+  uint64_t entry = 0;           // pc of the kernel's first instruction
+  uint32_t group_stride = 1;    // sampling: stream i is workgroup i * group_stride
+};
+
+// The clock a kernel of this matrix-core density runs at (T7; docs/timing-model.md "Clocks").
+double estimated_clock(const DeviceSpec& dev, double mfma_busy);
+
+// Schedules the recorded streams on `dev` with HBM at `clock_mhz` and fills a profile.
+std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
+                                      const DeviceSpec& dev, const rt::profile_options& opts);
+
+// The instructions of a kernel's asm listing with their "; file:line" comments (hot spots).
+struct AsmLine {
+  std::string mnemonic;  // without _e32/_e64/_dpp/_sdwa
+  std::string source;
+};
+std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
+
+}  // namespace hipasm::sim::timing

@@ -1,0 +1,226 @@
+// The timing model on small kernels whose cycle counts are computed by hand from the figures of
+// timing.md (never from the model's output), the profile-vs-run identity, and the formats.
+// Kernels: bench/timing/microbench.s (bench/timing/gen_microbench.py lists their bodies).
+#include <cstring>
+#include <fstream>
+
+#include "timing_harness.hpp"
+
+using namespace timingtest;
+
+// Timing facts used below (timing.md): T2 one SIMD per cycle round-robin, so a SIMD issues every
+// 4 cycles, at most one VALU per SIMD per turn; T3 a wave64 VALU op takes 4 cycles; T4 MFMA
+// cycles = 4 x passes (32x32x8 bf16: 8 passes = 32 cycles, an accumulate chain needs no extra
+// wait); T5 LDS: a port moves 64 B/clk (b32 no conflict 4 cycles/instr, 4-way 16, full 64),
+// ds_read_b32 latency 52 cycles. s_endpgm issues on the next turn and the wave ends 4 cycles later.
+
+TEST_CASE("timing: a chain of 64 dependent VALU ops issues one per 4 cycles", "[timing]") {
+  bench b;
+  // 64 x v_add_u32 v1, v1, v0 at cycles 0, 4, ..., 252 (each result ready 4 cycles later,
+  // exactly the next turn), s_endpgm at 256, the wave is gone at 260.
+  CHECK(b.cycles("valu_chain") == 4 * (64 + 1));
+}
+
+TEST_CASE("timing: two waves on one SIMD share its VALU issue slot", "[timing]") {
+  bench b;
+  // 8 waves = 2 per SIMD (waves i and i+4 share SIMD i % 4). One VALU per SIMD per turn: on
+  // SIMD 0 the older wave issues its 64 VALU ops at 0..252, the younger at 256..508 (s_endpgm
+  // issues with no unit, alongside), its s_endpgm at 512, gone at 516. SIMD s has its turns on
+  // cycles s mod 4 (T2: one SIMD per cycle, round-robin), so SIMD 3 finishes last, at 516 + 3.
+  auto r = b.profile("valu_chain", 1, 512);
+  CHECK(r.profile->cycles == 4 * (2 * 64 + 1) + 3);
+  // Each younger wave waited 64 turns for the slot: 4 SIMDs x 256 wave-cycles of issue conflict.
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::issue_conflict)] == 4 * 256);
+  CHECK(r.profile->waves_info[4].simd == r.profile->waves_info[0].simd);
+}
+
+TEST_CASE("timing: an MFMA accumulate chain runs at 4 cycles per pass", "[timing]") {
+  bench b;
+  // 32 x v_mfma_f32_32x32x8_bf16 on the same accumulator: 8 passes = 32 cycles each, no extra
+  // wait for the accumulate chain (T4: SrcC from the same-size MFMA needs 0 wait states); the
+  // last result is written at 32 x 32.
+  CHECK(b.cycles("mfma_dep_32x32x8_bf16") == 32 * 32);
+  // 16x16x16 bf16: 4 passes = 16 cycles.
+  CHECK(b.cycles("mfma_dep_16x16x16_bf16") == 32 * 16);
+}
+
+TEST_CASE("timing: bank-conflicted ds_read_b32", "[timing]") {
+  bench b;
+  // v_mul_u32_u24 at 0 (address ready at 4); 32 ds_read_b32 issued from 4 on, serialised on the
+  // port at c cycles each; the last returns at 4 + 32c + 48 (52-cycle latency = 48 + the 4
+  // transfer cycles of a conflict-free read); s_waitcnt issues then, s_endpgm 4 later, gone 4
+  // later: 60 + 32c. c = 4 (stride 1 dword: no conflict), 16 (stride 4: 4-way), 64 (stride 32:
+  // every lane on one bank, one dword per cycle).
+  CHECK(b.cycles("lds_b32_stride1") == 60 + 32 * 4);
+  CHECK(b.cycles("lds_b32_stride4") == 60 + 32 * 16);
+  CHECK(b.cycles("lds_b32_stride32") == 60 + 32 * 64);
+  auto r = b.profile("lds_b32_stride32", 1, 64);
+  // The wait for the conflicted reads is attributed to bank conflicts: 32 x (64 - 4) cycles.
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::lds_bank_conflict)] == 32 * 60);
+}
+
+TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
+  bench b;
+  // stream_copy: 8 workgroups x 4 waves each read 8 KiB of buf and write it to buf + n.
+  const uint32_t groups = 8, half = groups * 4 * 8 * 1024;
+  std::vector<uint64_t> init(2 * half / 8);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = i * 0x9E3779B97F4A7C15ull;
+  auto launch = [&](bool profiled) {
+    hipasm::rt::buffer<uint64_t> buf(*b.dev, init);
+    hipasm::rt::kernel_args args;
+    args.add(buf.addr()).add(half);
+    hipasm::rt::profile_options po;
+    hipasm::rt::launch_options lo;
+    if (profiled) lo.profile = &po;
+    auto r = b.dev->launch(*b.mod, "stream_copy", {groups, 1, 1}, {256, 1, 1}, args, lo);
+    CHECK(bool(r.profile) == profiled);
+    return std::make_pair(buf.download(), r);
+  };
+  auto [plain, rp] = launch(false);
+  auto [timed, rt] = launch(true);
+  CHECK(plain == timed);
+  CHECK(std::equal(plain.begin(), plain.begin() + half / 8, plain.begin() + half / 8));  // the copy happened
+  CHECK(rp.instructions == rt.instructions);
+  CHECK(rp.lane_operations == rt.lane_operations);
+  CHECK(rp.diagnostics == rt.diagnostics);
+}
+
+TEST_CASE("timing: the checker still runs in timing mode", "[timing]") {
+  // pending_read__bad (tests/sim/checker) uses a load's result without s_waitcnt: the checker
+  // reports it in both modes, the same finding.
+  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
+  auto mod = dev->load_file(HIPASM_TIMING_CHECKER_KERNELS);
+  hipasm::rt::buffer<uint32_t> buf(*dev, 65536 / 4);
+  buf.upload(std::vector<uint32_t>(65536 / 4, 0));
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr());
+  hipasm::rt::profile_options po;
+  hipasm::rt::launch_options lo;
+  auto plain = dev->launch(*mod, "pending_read__bad", {1, 1, 1}, {64, 1, 1}, args, lo);
+  lo.profile = &po;
+  auto timed = dev->launch(*mod, "pending_read__bad", {1, 1, 1}, {64, 1, 1}, args, lo);
+  REQUIRE(!plain.diagnostics.empty());
+  CHECK(plain.diagnostics == timed.diagnostics);
+  REQUIRE(timed.profile);
+  CHECK(timed.profile->cycles > 0);
+}
+
+TEST_CASE("timing: JSON report and Perfetto trace are well-formed", "[timing]") {
+  const std::string dir = HIPASM_TIMING_TMP;
+  const std::string trace = dir + "/timing_trace.json", json = dir + "/timing_report.json";
+  std::remove(trace.c_str());
+  int st = -1;
+  const std::string cmd = std::string(HIPASM_SIM_CLI) + " profile " + HIPASM_TIMING_MICROBENCH +
+                          " coexec_mfma_3valu_mfma_exp --grid 2 --block 256 --arg out=/dev/null:64 --arg u32=0 "
+                          "--json --trace-out " + trace + " > " + json;
+  shell_output(cmd, &st);
+  REQUIRE(st == 0);
+  // Python's json module is the oracle for well-formedness; the keys are issue 10's.
+  const std::string check = shell_output(
+      "python3 -c \"import json,sys\n"
+      "r=json.load(open('" + json + "'))\n"
+      "need=['cycles','clock_mhz','time_us','tflops','hbm_gbps','mfma_busy','valu_busy','waves_per_simd','stalls',"
+      "'time_us_peak','time_us_sustained','clock_estimated','occupancy_limiter','instructions']\n"
+      "miss=[k for k in need if k not in r]\n"
+      "t=json.load(open('" + trace + "'))\n"
+      "ev=t['traceEvents']\n"
+      "x=[e for e in ev if e['ph']=='X']\n"
+      "ok=all(isinstance(e['ts'],(int,float)) and e['dur']>=0 and 'pid' in e and 'tid' in e for e in x)\n"
+      "names=set(e['name'] for e in ev if e['ph']=='M')\n"
+      "cnt=set(e['name'] for e in ev if e['ph']=='C')\n"
+      "stall=[e for e in x if e['name'].startswith('stall: ')]\n"
+      "print(len(miss), ok, 'thread_name' in names and 'process_name' in names, 'MFMA busy' in cnt, len(stall)>0,"
+      " r['cycles']>0, sorted(r['stalls'].keys())==sorted(['vmcnt','lgkmcnt','expcnt','register_dependency',"
+      "'mfma_dependency','unit_busy','barrier','nop_sleep','issue_conflict','lds_bank_conflict']))\"");
+  CHECK(check == "0 True True True True True True\n");
+}
+
+TEST_CASE("timing: the text report, timeline and bad options", "[timing]") {
+  int st = -1;
+  const std::string base = std::string(HIPASM_SIM_CLI) + " profile " + HIPASM_TIMING_MICROBENCH +
+                           " mfma_dep_32x32x8_bf16 --grid 1 --block 64 --arg out=/dev/null:64 --arg u32=0";
+  std::string out = shell_output(base + " --timeline 0 --asm " + HIPASM_TIMING_MICROBENCH_ASM, &st);
+  CHECK(st == 0);
+  CHECK(out.find("cycles       1024") != std::string::npos);
+  CHECK(out.find("occupancy") != std::string::npos);
+  CHECK(out.find("hot spots") != std::string::npos);
+  CHECK(out.find("v_mfma_f32_32x32x8_bf16 a[0:15]") != std::string::npos);
+  CHECK(out.find("wave 0 (workgroup 0 wave 0)") != std::string::npos);
+  shell_output(base + " --device mi999x 2>&1", &st);
+  CHECK(WEXITSTATUS(st) == 2);
+  out = shell_output(base + " --timeline 5 2>&1", &st);
+  CHECK(WEXITSTATUS(st) == 1);
+  CHECK(out.find("wave 5 does not exist") != std::string::npos);
+  out = shell_output(base + " --clock 0 2>&1", &st);
+  CHECK(WEXITSTATUS(st) == 2);
+  out = shell_output(base + " --sample 0 2>&1", &st);
+  CHECK(WEXITSTATUS(st) == 2);
+  out = shell_output(base + " --sample 39 2>&1", &st);  // more than one XCD's 38 CUs
+  CHECK(WEXITSTATUS(st) == 1);
+  CHECK(out.find("at most the 38 CUs of one XCD") != std::string::npos);
+}
+
+TEST_CASE("timing: device tables differ only in their numbers", "[timing]") {
+  bench b;
+  hipasm::rt::profile_options po;
+  po.device = "mi308x";
+  auto r = b.profile("valu_chain", 1, 64, po);
+  CHECK(r.profile->cus == 80);
+  CHECK(r.profile->cycles == 4 * (64 + 1));
+  po.device = "nope";
+  CHECK_THROWS_WITH(b.profile("valu_chain", 1, 64, po), Catch::Contains("unknown device 'nope'"));
+}
+
+#ifdef HIPASM_TIMING_VECTOR_ADD
+TEST_CASE("timing: hot spots of a hipasm kernel name the user's source lines", "[timing]") {
+  // examples/vector_add: hipasm prints "; vector_add.hpp:N" after each instruction of its asm.
+  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
+  auto mod = dev->load_file(HIPASM_TIMING_VECTOR_ADD ".co");
+  const uint32_t n = 4096;
+  hipasm::rt::buffer<float> a(*dev, std::vector<float>(n, 1.0f)), bb(*dev, std::vector<float>(n, 2.0f)),
+      c(*dev, std::vector<float>(n, 0.0f));
+  hipasm::rt::kernel_args args;
+  args.add(c.ptr()).add(a.ptr()).add(bb.ptr()).add(n);
+  hipasm::rt::profile_options po;
+  po.asm_source = HIPASM_TIMING_VECTOR_ADD ".s";
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  auto r = dev->launch(*mod, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, args, lo);
+  REQUIRE(r.profile);
+  CHECK(c.download() == std::vector<float>(n, 3.0f));
+  size_t with_source = 0, issued = 0;
+  for (const auto& in : r.profile->insts) {
+    if (!in.issued) continue;
+    ++issued;
+    with_source += in.source.rfind("vector_add.hpp:", 0) == 0;
+  }
+  CHECK(issued > 5);
+  // Every instruction hipasm emitted has its line; clang's own s_mov_b32 before the inline asm
+  // (the listing shows it without a comment) has none.
+  CHECK(with_source + 1 == issued);
+  CHECK(r.profile->report().find("; vector_add.hpp:") != std::string::npos);
+  // A listing of another kernel does not match the code: a clear error, not wrong lines.
+  po.asm_source = HIPASM_TIMING_MICROBENCH_ASM;
+  CHECK_THROWS_WITH(dev->launch(*mod, "vector_add", {n / 256, 1, 1}, {256, 1, 1}, args, lo),
+                    Catch::Contains("asm listing"));
+}
+#endif
+
+TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") {
+  bench b;
+  // No MFMA: the peak clock (T7: VALU/EXP/HBM-load kernels stay near the maximum).
+  auto v = b.profile("valu_chain", 1, 64);
+  CHECK(v.profile->clock_estimated);
+  CHECK(v.profile->clock_mhz == 2100);
+  // One wave per SIMD issuing back-to-back MFMAs (matrix cores ~100% busy): T7's 1207 MHz.
+  auto m = b.profile("mfma_tput_32x32x8_bf16", 1, 256);
+  CHECK(m.profile->mfma_busy > 0.94);
+  CHECK(m.profile->clock_mhz == 1207);
+  // A given clock is used as is.
+  hipasm::rt::profile_options po;
+  po.clock_mhz = 1500;
+  auto g = b.profile("mfma_tput_32x32x8_bf16", 1, 256, po);
+  CHECK(!g.profile->clock_estimated);
+  CHECK(g.profile->clock_mhz == 1500);
+  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0));
+}
