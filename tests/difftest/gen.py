@@ -52,7 +52,8 @@ ALL_FEATURES = [
     "continue",   # Continue
     "laneexit",   # per-lane Break/Continue inside uniform loops
     "arrays",     # register arrays, indexing, slices
-    "views",      # .as<T>(), lo()/hi(), x = view (retargeting through a view)
+    "views",      # .as<T>(), lo()/hi(), slices and at() as operands and destinations
+    "retarget",   # auto t = e; z = t.as<U>(); ... t read later (retargeting through a view)
     "temps",      # auto t = expr; later reads/writes of t
     "loads",      # global loads (per-lane, gathers), s_load, explicit s_waitcnt
     "stores",     # stores in the middle (also under per-lane branches)
@@ -618,6 +619,7 @@ class KernelGen:
         self.scope = Scope(None)
         self.vwords = 0
         self.swords = 0
+        self.max_vwords = self.max_swords = 0
         self.pending = set()      # variables with a load in flight
         self.pending_kind = set()
         self.budget = size
@@ -644,8 +646,10 @@ class KernelGen:
         w = 2 if v.is64 else 1
         if v.cls == "v":
             self.vwords += w
+            self.max_vwords = max(self.max_vwords, self.vwords)
         else:
             self.swords += w
+            self.max_swords = max(self.max_swords, self.swords)
 
     def push(self):
         self.scope = Scope(self.scope)
@@ -961,7 +965,7 @@ class KernelGen:
         self.add_scope_var(v)
         out = [Decl(v, e, "temp")]
         # the retargeting-through-a-view pattern: z = t.as<U>() with t used afterwards
-        if self.feat("views") and dt != "f32" and self.chance(0.5):
+        if self.feat("retarget") and dt != "f32" and self.chance(0.5):
             zs = [z for z in self.writable(ctx, cls=rc) if z.dt in ("u32", "i32") and z is not v]
             if zs:
                 z = self.rng.choice(zs)
@@ -1285,7 +1289,8 @@ class KernelGen:
             if self.feat("sgpr") and r.random() < 0.6:
                 src = self.leaf(r.choice(["u32", "i32"]), True)
             if src is None:
-                src = self.const("u32")
+                # an SGPR or an inline constant (v_writelane_b32 is VOP3: no literal on gfx942)
+                src = Const("u32", r.randint(-16, 64) & 0xffffffff)
             return [WriteLane(r.choice(ds), src, r.randint(0, 63))]
         ds = [v for v in self.writable(ctx, cls="s") if v.array is None and not v.is64]
         srcs = [v for v in self.readable(cls="v") if v.array is None and not v.is64 and v.dt != "f32"]
