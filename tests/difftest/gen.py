@@ -906,7 +906,7 @@ class KernelGen:
         if ctx.top and self.feat("lanes"):
             choices.append(("lanes", 1))
         if ctx.loops and (self.feat("break") or self.feat("continue")):
-            choices.append(("jumpif", 2.5))
+            choices.append(("jumpif", 7 if len(ctx.loops) else 0))
         if ctx.top and self.feat("pressure") and self.vwords < 40:
             choices.append(("pressure", 0.3))
         tot = sum(w for _, w in choices)

@@ -148,6 +148,8 @@ def reduce_kernel(red, want, msg=""):
         changed = False
         # 1. remove chunks of statements in every block, big chunks first
         for blk in list(blocks(k.body)):
+            if not any(b is blk for b in blocks(k.body)):
+                continue  # removed with its statement
             n = len(blk)
             chunk = max(1, n // 2)
             while chunk >= 1:
@@ -171,6 +173,8 @@ def reduce_kernel(red, want, msg=""):
                 chunk //= 2
         # 2. replace an If by one of its branches
         for blk in list(blocks(k.body)):
+            if not any(b is blk for b in blocks(k.body)):
+                continue
             for i, s in enumerate(list(blk)):
                 if not isinstance(s, gen.If) or i >= len(blk) or blk[i] is not s:
                     continue
