@@ -1,0 +1,31 @@
+import sys, random
+sys.path.insert(0, '/work/wt/fuzz/tests/difftest')
+import gen
+from gen import *
+
+def kernel(name, build):
+    k = KernelGen(random.Random(0), gen.ALL_FEATURES, name, 0)
+    k.out_types = []
+    k.gid = Var("gid", "v", "u32", k.nslot, 0, readonly=True); k.nslot += 1
+    k.args = []
+    k.wgv = None
+    k.body = build(k)
+    return k
+
+def sdwa(k):
+    x = k.new_var("v", "u32", 0, prefix="x")
+    v = k.new_var("v", "u32", 0)
+    return [Decl(x, Const("u32", 0), "fill"), Load(x, x.name, 1), Wait("vmcnt(0)"),
+            Decl(v, Const("u32", 0xfffffff2), "fill"),
+            Sdwa("v_mov_b32", v, v.name, (x, x.name), None, 5, 2, 2, 6),
+            Store(v, v.name, k.alloc_out("i"))]
+
+def writelane(k):
+    v = k.new_var("v", "u32", 0)
+    return [Decl(v, Leaf(k.gid, "u32", "gid"), "assign"),
+            WriteLane(v, Const("u32", 7), 5),
+            Store(v, v.name, k.alloc_out("i"))]
+
+name = sys.argv[1]
+k = kernel("repro_" + name, {"sdwa": sdwa, "writelane": writelane}[name])
+gen.write_batch([k], 1, ".", gen.ALL_FEATURES, stem=name)
