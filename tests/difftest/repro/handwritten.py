@@ -1,7 +1,12 @@
-import sys, random
-sys.path.insert(0, '/work/wt/fuzz/tests/difftest')
-import gen
-from gen import *
+"""Hand-written reproducers built from the generator's statement classes, so that their C++
+reference is the generator's own: python3 handwritten.py <name> [out dir] writes <name>.hip and
+<name>_ref.cpp (sdwa: sdwa_preserve_partial; writelane: a v_writelane_b32 partial write)."""
+import os
+import random
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gen  # noqa: E402
+from gen import Var, KernelGen, Decl, Const, Load, Wait, Sdwa, Store, Leaf, WriteLane  # noqa: E402
 
 def kernel(name, build):
     k = KernelGen(random.Random(0), gen.ALL_FEATURES, name, 0)
@@ -28,4 +33,4 @@ def writelane(k):
 
 name = sys.argv[1]
 k = kernel("repro_" + name, {"sdwa": sdwa, "writelane": writelane}[name])
-gen.write_batch([k], 1, ".", gen.ALL_FEATURES, stem=name)
+gen.write_batch([k], 1, sys.argv[2] if len(sys.argv) > 2 else ".", gen.ALL_FEATURES, stem=name)
