@@ -153,8 +153,10 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (vmem) k |= hk_vmem | hk_mem;
   const bool smem = has(fl, f_smem) || d.enc == encoding::smem;
   if (smem) k |= hk_smem;
-  // LLVM's mayStore: stores, atomics (with or without return) and the LDS-DMA loads.
-  if ((vmem || smem) && (has(fl, f_store) || has(fl, f_atomic) || has(fl, f_lds_dma))) k |= hk_mem_store;
+  // LLVM's mayStore: stores, atomics (with or without return) and the LDS-DMA loads; not
+  // the cache controls (llc-22 puts no s_nop before s_dcache_wb, buffer_wbl2, buffer_inv).
+  if ((vmem || smem) && (contains(name, "_store") || contains(name, "_atomic") || has(fl, f_lds_dma)))
+    k |= hk_mem_store;
   if (has(fl, f_ds) || d.enc == encoding::ds) k |= hk_mem;
   if (name == "s_nop") k |= hk_nop;
   const bool store = has(fl, f_store) || has(fl, f_atomic);
