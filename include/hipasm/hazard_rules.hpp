@@ -117,10 +117,20 @@ struct hazard_table {
   // s_nop N gives N+1 wait states; SIMM16[3:0] holds N on gfx8+ (LLVM's getSNopBits: 4),
   // and llc-22 emits `s_nop 15` for 16 wait states on gfx942.
   int max_nop = 15;
+  // LLVM's checkSoftClauseHazards (when XNACK is enabled; code objects for target id
+  // `gfx942` have XNACK "any", which counts): a load joining a run of SMEM, or of VMEM/FLAT,
+  // instructions may be replayed, so no instruction of the run may write a register one of
+  // them reads, and a store may not join a run that writes registers. One wait state (any
+  // other instruction, e.g. s_nop 0) ends the run. Not a producer/consumer pair: the hazard
+  // pass evaluates it on its own (passes/hazards.hpp, soft_clause_state).
+  bool soft_clauses = true;
 };
 
+// The s_nop comment of a broken soft clause (the simulator's rule "soft-clause").
+inline constexpr std::string_view soft_clause_nop_name = "soft clause: the run writes a register it reads, or a store joins loads (1)";
+
 constexpr hazard_table make_hazard_table(const hazard_rule* rules, uint32_t n) {
-  hazard_table t{rules, n, 0, 15};
+  hazard_table t{rules, n, 0, 15, true};
   for (uint32_t i = 0; i < n; ++i)
     for (int w : rules[i].wait)
       if (w > t.max_wait) t.max_wait = w;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,8 @@
 #include <shared_mutex>
 #include <string_view>
 #include <unordered_map>
+
+#include <bitset>
 
 #include "hazard_rules.hpp"
 
@@ -136,6 +139,11 @@ struct WaveState {
   // ws_total after the last instruction carrying each flag bit (+1; 0 = never), so rules whose
   // producer kind did not issue within their window are skipped without a scan.
   std::array<uint64_t, 64> last_flag_end{};
+  // the soft clause issuing (hz::kSoftClauseTag): 0 none, SMEM or VMEM; the registers its
+  // members write and read (bit: soft_clause_bit)
+  uint64_t clause = 0;
+  bool clause_defs_any = false;
+  std::bitset<648> clause_defs, clause_uses;
   // per-wave Inst -> InstInfo cache (direct mapped)
   std::array<std::pair<const Inst*, const Facts*>, 256> cache{};
 
@@ -533,6 +541,46 @@ struct Checker::Impl {
     }
   }
 
+  // ---- soft clauses
+  // SGPRs at 0..127, VGPRs/AGPRs at 128..639, then VCC, EXEC, M0.
+  static void add_clause_bits(std::bitset<648>& set, const Range& r) {
+    const uint32_t base = r.file == hz::FS ? 0 : r.file == hz::FV ? 128 : r.file == hz::FVCC ? 640 : r.file == hz::FEXEC ? 642 : 644;
+    for (uint32_t b = base + r.lo, e = base + r.hi; b < e && b < set.size(); ++b) set.set(b);
+  }
+  void check_soft_clause(WaveState& s, const Inst& in, const InstInfo& c) {
+    const uint64_t kind = c.flags & hz::SMEM ? hz::SMEM : c.flags & (hz::VMEM | hz::FLAT) ? hz::VMEM : 0;
+    if (!kind) {
+      s.clause = 0;
+      return;
+    }
+    std::bitset<648> d, u;
+    for (const Range& r : c.defs) add_clause_bits(d, r);
+    for (const Range& r : c.uses) add_clause_bits(u, r);
+    if (s.clause == kind && s.clause_defs_any) {
+      const bool store = (c.flags & hz::MAY_STORE) != 0;
+      if (store || ((s.clause_defs | d) & (s.clause_uses | u)).any()) {
+        report_soft_clause(s, in, store);
+        s.clause = 0;  // as if broken here: the run starts again with this instruction
+      }
+    }
+    if (s.clause != kind) {
+      s.clause = kind;
+      s.clause_defs_any = false;
+      s.clause_defs.reset();
+      s.clause_uses.reset();
+    }
+    s.clause_defs |= d;
+    s.clause_uses |= u;
+    s.clause_defs_any = s.clause_defs_any || !c.defs.empty();
+  }
+  [[gnu::cold]] [[gnu::noinline]] void report_soft_clause(const WaveState& s, const Inst& in, bool store) {
+    report(s, in, hz::kSoftClauseTag, [&] {
+      return std::string(store ? "a store joins a soft clause of loads"
+                               : "joins a soft clause whose instructions write a register one of them reads") +
+             " (XNACK replays clauses): needs 1 wait state (s_nop 0) before it";
+    });
+  }
+
   void push_history(WaveState& s, const Inst& in, const InstInfo& info) {
     s.hist[s.nhist % WaveState::kHist] = {&in, &info, s.ws_total};
     s.nhist++;
@@ -666,6 +714,7 @@ void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
   s.cur_record = -1;
   im.check_pending(s, in, info);
   im.check_hazards(s, in, facts);
+  im.check_soft_clause(s, in, info);
   im.push_history(s, in, info);
   if (info.is_waitcnt) im.retire(s, in.mod.simm16);
   if (info.is_barrier) {
@@ -722,6 +771,7 @@ std::vector<std::string> checker_rule_tags() {
   std::vector<std::string> out = {"pending-read", "pending-write", "lds-race", "lds-race-waw", "lds-race-war",
                                   "lds-dma-pending"};
   for (const std::string& t : hazard_tags()) out.push_back(t);
+  out.emplace_back(hz::kSoftClauseTag);
   return out;
 }
 

@@ -216,6 +216,8 @@ InstInfo classify(const Inst& in) {
     bool soffset_reg = in.format == Format::MUBUF && in.src[3].kind == Operand::Sgpr;
     if (r.hi - r.lo > 2 && !soffset_reg) f |= BIG_STORE;
   }
+  // llc-22 puts no s_nop between a load and s_dcache_wb / buffer_wbl2 / buffer_inv.
+  if ((writes_mem || lds_dma) && (f & (SMEM | VMEM | FLAT))) f |= MAY_STORE;
   info.is_waitcnt = m == "s_waitcnt";
   info.is_barrier = m == "s_barrier";
   auto all = rules();

@@ -52,7 +52,15 @@ enum Flag : uint64_t {
   READS_EXEC = 1ull << 29,  // EXEC as an explicit source operand
   NOP = 1ull << 30,         // s_nop
   RFE = 1ull << 31,         // s_rfe_b64 (reads hardware register TRAPSTS)
+  MAY_STORE = 1ull << 32,   // SMEM/VMEM/FLAT store, atomic or LDS-DMA (LLVM's mayStore; not cache controls)
 };
+
+// LLVM's soft-clause rule (checkSoftClauseHazards, XNACK on: target id gfx942 is XNACK
+// "any"), which is not a producer/consumer pair and so not a row of rules(): an SMEM joining
+// a run of SMEM, or a VMEM/FLAT joining a run of VMEM/FLAT, when the run already writes a
+// register, must not be a store, and the run's writes (its own included) must not meet the
+// run's reads. One wait state (any other instruction) ends the run. The checker's tag.
+inline constexpr std::string_view kSoftClauseTag = "hazard soft-clause";
 
 enum File : uint8_t { FS, FV /* v0..v255, a0..a255 at 256.. */, FVCC, FEXEC, FM0 };
 struct Range {

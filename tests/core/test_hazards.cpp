@@ -390,3 +390,91 @@ TEST_CASE("hazards: s_setreg -> s_getreg waits only for the same hardware regist
     check_verified(st);
   }
 }
+
+// LLVM's soft-clause rule (checkSoftClauseHazards; XNACK "any" for target id gfx942). The
+// expectations are llc-22's: `-run-pass=post-RA-hazard-rec -mcpu=gfx942` on the same
+// sequences puts s_nop 0 before the second global_load / the store / the second s_load,
+// and nothing with -mattr=-xnack or between independent loads.
+TEST_CASE("hazards: a load joining a VMEM soft clause and overwriting a register the clause reads: s_nop 0") {
+  kb k("soft_clause_vmem");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto base = k.s(2, "base");
+  auto x = k.v(1, "x");
+  auto y = k.v(1, "y");
+  k.op(0, "s_load_dwordx2", {R(base), R(kern), I(0)});
+  k.op(0, "v_lshlrev_b32", {R(y), I(2), R(tid)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  k.op(0, "global_load_dword", {R(x), R(tid), R(base)});
+  k.op(0, "global_load_dword", {R(tid), R(y), R(base)});  // writes the first load's address
+  k.op(0, "global_load_dword", {R(y), R(y), R(base)});    // reads its own result register
+  k.op(0, "s_waitcnt", {I(0x0f70)});
+  k.op(0, "v_add_u32", {R(x), R(x), R(y)});
+  k.op(0, "global_store_dword", {R(tid), R(x), R(base)});
+  k.op(0, "global_store_dword", {R(tid), R(tid), R(base), I(4)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  const auto first = text.find("global_load_dword");
+  REQUIRE(first != std::string::npos);
+  const std::string after_first = text.substr(first + 1);
+  CHECK(nops_before(after_first, "global_load_dword") == 1);  // the second load
+  const std::string after_second = after_first.substr(after_first.find("global_load_dword") + 1);
+  CHECK(nops_before(after_second, "global_load_dword") == 1);  // the third: its own def meets its use
+  CHECK(text.find("soft clause") != std::string::npos);
+  check_verified(st);
+
+  // Without XNACK (a table whose soft_clauses is off) no wait state is needed.
+  hazard_table no_xnack = gfx942_hazards;
+  no_xnack.soft_clauses = false;
+  target t = gfx942;
+  t.hazard_rules = &no_xnack;
+  const auto plain = compile_function(k.fn, t);
+  REQUIRE_FALSE(plain.error.failed);
+  CHECK(to_text(plain.fn, true).find("soft clause") == std::string::npos);
+}
+
+TEST_CASE("hazards: soft clauses: a store joining loads, SMEM pairs, a clause across a block start") {
+  kb k("soft_clause_mixed");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto base = k.s(2, "base");
+  auto n = k.s(1, "n");
+  auto x = k.v(1, "x");
+  auto y = k.v(1, "y");
+  const uint32_t next = k.block();
+  k.edge(0, next);
+  // SMEM: the second s_load overwrites the first one's address (kernarg): s_nop 0.
+  k.op(0, "s_load_dwordx2", {R(base), R(kern), I(0)});
+  k.op(0, "s_load_dword", {R(kern, 0, 1), R(kern), I(8)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  k.op(0, "s_mov_b32", {R(n), R(kern, 0, 1)});
+  // Two independent loads: one clause, no wait state; then a store joins it: s_nop 0.
+  k.op(0, "global_load_dword", {R(x), R(tid), R(base)});
+  k.op(0, "global_load_dword", {R(y), R(tid), R(base), I(4)});
+  k.op(0, "global_store_dword", {R(tid), R(tid), R(base), I(8)});
+  // Block start: the s_nop 0 began a new clause with the store; it continues into the next
+  // block, but a store writes no register, so even a load overwriting its own address
+  // may join it (llc-22: no s_nop).
+  k.op(next, "global_load_dword", {R(tid), R(tid), R(base), I(12)});
+  k.op(next, "s_waitcnt", {I(0x0f70)});
+  k.op(next, "v_add_u32", {R(x), R(x), R(y)});
+  k.op(next, "v_add_u32", {R(x), R(x), R(tid)});
+  k.op(next, "v_add_u32", {R(x), R(x), R(n)});
+  k.op(next, "global_store_dword", {R(tid), R(x), R(base)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  REQUIRE(text.find("s_load_dword ") != std::string::npos);
+  CHECK(nops_before(text.substr(text.find("s_load_dwordx2")), "s_load_dword ") == 1);
+  const auto g1 = text.find("global_load_dword");
+  REQUIRE(g1 != std::string::npos);
+  const std::string after_g1 = text.substr(g1 + 1);
+  CHECK(nops_before(after_g1, "global_load_dword") == 0);   // independent second load
+  CHECK(nops_before(after_g1, "global_store_dword") == 1);  // store joins a clause with defs
+  const std::string after_store = after_g1.substr(after_g1.find("global_store_dword") + 1);
+  CHECK(nops_before(after_store, "global_load_dword") == 0);
+  check_verified(st);
+}

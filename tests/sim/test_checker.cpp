@@ -96,6 +96,7 @@ TEST_CASE("checker: pending VMEM results need vmcnt, in order", "[checker]") {
   // (the load is older), but a store before it makes vmcnt(1) too weak.
   CHECK(stream([](Group& g) {
           g.issue(0, gload(1, 10));
+          g.issue(0, s_nop(0));  // (a store may not join the load's soft clause)
           g.issue(0, gstore(10, 6));
           g.issue(0, s_waitcnt(1, 15));
           g.issue(0, vadd(2, V(1), V(3)));
@@ -109,6 +110,7 @@ TEST_CASE("checker: pending VMEM results need vmcnt, in order", "[checker]") {
   // A load's address registers are reads too; the end of the program with pending stores is fine.
   CHECK(stream([](Group& g) {
           g.issue(0, gload(10, 20, 2));
+          g.issue(0, s_nop(0));
           g.issue(0, gstore(10, 6));
         }) == Tags{"pending-read"});
   CHECK(stream([](Group& g) { g.issue(0, gstore(10, 6)); }).empty());
@@ -223,6 +225,14 @@ TEST_CASE("checker: hazard rows of gfx942.md, each with and without its wait sta
        gstore(40, 2, 2)},
       {"hazard dot-read-other", {valu("v_dot2_f32_f16", {V(1)}, {V(2), V(3), V(1)}, Format::VOP3P)}, 3,
        vadd(4, V(1), V(5))},
+      // Soft clauses (LLVM's checkSoftClauseHazards; llc-22 -mcpu=gfx942 puts s_nop 0 in each):
+      // a load overwriting the previous load's address, a store joining a load, an s_load
+      // overwriting the previous s_load's base, a load whose result is its own address.
+      {"hazard soft-clause", {gload(4, 0)}, 1, gload(0, 2)},
+      {"hazard soft-clause", {gload(4, 0)}, 1, gstore(2, 6)},
+      {"hazard soft-clause", {sload(4, 2)}, 1,
+       make(Format::SMEM, "s_load_dword", {S(0)}, {S(2, 2), None()}, off(0), C_SMEM | C_LOAD)},
+      {"hazard soft-clause", {gload(4, 2)}, 1, gload(0, 0)},
   };
   for (auto& r : rows) {
     INFO(r.tag << " needs " << r.need);
@@ -245,6 +255,24 @@ TEST_CASE("checker: hazard rows of gfx942.md, each with and without its wait sta
       CHECK(with_salu == Tags{});
     }
   }
+}
+
+TEST_CASE("checker: soft clauses that need no wait state (as llc-22 for gfx942)", "[checker]") {
+  // Independent loads; a load after a store (the run writes nothing yet); a VMEM run broken
+  // by an SMEM; an s_load after a global_load writing its base.
+  CHECK(stream([](Group& g) {
+          g.issue(0, gload(4, 0));
+          g.issue(0, gload(5, 2));
+        }) == Tags{});
+  CHECK(stream([](Group& g) {
+          g.issue(0, gstore(2, 6));
+          g.issue(0, gload(0, 0));
+        }) == Tags{});
+  CHECK(stream([](Group& g) {
+          g.issue(0, gload(4, 0));
+          g.issue(0, sload(8, 2));
+          g.issue(0, gload(0, 2));
+        }) == Tags{});
 }
 
 TEST_CASE("checker: MFMA SrcC chains and special cases", "[checker]") {

@@ -262,3 +262,24 @@ TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[chec
   CHECK(disagreements.str().empty());
   CHECK(compared >= 50);
 }
+
+// The soft-clause rule is not a row of either table (hipasm: hazard_table::soft_clauses and
+// the pass's own run tracking; the checker: its own check): both must need one wait state
+// for a clause member that breaks it, and none for independent loads.
+TEST_CASE("cross-check: soft clauses need one wait state in both", "[checker][crosscheck]") {
+  const int need = hipasm::gfx942_hazards.soft_clauses ? 1 : 0;
+  REQUIRE(need == 1);  // target id gfx942: XNACK "any", as LLVM's isXNACKEnabled counts it
+  auto gload = [](int vdst, int vaddr) {
+    return make(Format::GLOBAL, "global_load_dword", {V(vdst)}, {V(vaddr, 2), None(), None()}, off(0),
+                C_VMEM | C_LOAD);
+  };
+  auto sload = [](int sdst, int sbase) {
+    return make(Format::SMEM, "s_load_dword", {S(sdst)}, {S(sbase, 2), None()}, off(0), C_SMEM | C_LOAD);
+  };
+  CHECK(checker_min_wait(gload(4, 0), gload(0, 2)) == need);
+  CHECK(checker_min_wait(sload(4, 0), sload(0, 2)) == need);
+  CHECK(checker_min_wait(gload(4, 0),
+                         make(Format::GLOBAL, "global_store_dword", {}, {V(2, 2), V(6), None()}, off(0),
+                              C_VMEM | C_STORE)) == need);
+  CHECK(checker_min_wait(gload(4, 0), gload(5, 2)) == 0);
+}

@@ -32,10 +32,11 @@ enum hz_kind : uint32_t {
   hk_div_fmas = 1u << 10, hk_lane_op = 1u << 11, hk_readlane = 1u << 12, hk_permlane = 1u << 13,
   hk_fma64 = 1u << 14, hk_mem = 1u << 15 /* VMEM, FLAT, DS */, hk_vmem = 1u << 16 /* VMEM, FLAT */,
   hk_wide_store = 1u << 17, hk_m0_user = 1u << 18, hk_z_reader = 1u << 19, hk_salu = 1u << 20,
-  hk_nop = 1u << 21, hk_smfmac = 1u << 23,
+  hk_nop = 1u << 21, hk_smem = 1u << 22, hk_smfmac = 1u << 23,
   hk_dot = 1u << 24,     // v_dot*
   hk_rw_lane = 1u << 25, // v_readlane_b32, v_writelane_b32 (LLVM's isRWLane: an SGPR lane select)
   hk_rfe = 1u << 26,     // s_rfe_b64 (reads TRAPSTS)
+  hk_mem_store = 1u << 27,  // SMEM/VMEM/FLAT that may store: stores, atomics, LDS-DMA (LLVM's mayStore)
 };
 inline constexpr uint16_t hz_hwreg_trapsts = 3;
 
@@ -150,6 +151,12 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
                     d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
   if (vmem) k |= hk_vmem | hk_mem;
+  const bool smem = has(fl, f_smem) || d.enc == encoding::smem;
+  if (smem) k |= hk_smem;
+  // LLVM's mayStore: stores, atomics (with or without return) and the LDS-DMA loads; not
+  // the cache controls (llc-22 puts no s_nop before s_dcache_wb, buffer_wbl2, buffer_inv).
+  if ((vmem || smem) && (contains(name, "_store") || contains(name, "_atomic") || has(fl, f_lds_dma)))
+    k |= hk_mem_store;
   if (has(fl, f_ds) || d.enc == encoding::ds) k |= hk_mem;
   if (name == "s_nop") k |= hk_nop;
   const bool store = has(fl, f_store) || has(fl, f_atomic);
@@ -736,6 +743,112 @@ struct hazard_walker {
   }
 };
 
+// LLVM's soft clauses (hazard_table::soft_clauses): the run of SMEM, or of VMEM/FLAT,
+// instructions just issued, as the registers its members write and read (bit r of a
+// 768-bit set: the hz_ numbering). A load joining a run that writes registers needs one
+// wait state when the run's writes (its own included) meet the run's reads; a store
+// joining such a run needs one always. Kept for both kinds at once: at a block start the
+// runs that end each predecessor are merged (a superset: never too few nops).
+struct clause_regs {
+  bool active = false;
+  bool any_def = false;
+  uint64_t defs[12]{}, uses[12]{};
+};
+constexpr void add_reg_bits(uint64_t* set, const hz_range& r) {
+  for (uint32_t b = r.first, e = r.first + r.n; b < e && b < 768; ++b) set[b >> 6] |= uint64_t{1} << (b & 63);
+}
+struct soft_clause_state {
+  clause_regs smem, vmem;
+
+  static constexpr bool joins(uint32_t kind) { return (kind & (hk_smem | hk_vmem)) != 0; }
+  // Wait states C needs to join the run of its kind (0 or 1).
+  constexpr int need(const hazard_facts& C) const {
+    const clause_regs& run = (C.kind & hk_smem) ? smem : vmem;
+    if (!joins(C.kind) || !run.active || !run.any_def) return 0;
+    if (C.kind & hk_mem_store) return 1;
+    uint64_t d[12]{}, u[12]{};
+    for (int i = 0; i < C.ndefs; ++i) add_reg_bits(d, C.defs[i]);
+    for (int i = 0; i < C.nuses; ++i) add_reg_bits(u, C.uses[i]);
+    for (int w = 0; w < 12; ++w)
+      if ((run.defs[w] | d[w]) & (run.uses[w] | u[w])) return 1;
+    return 0;
+  }
+  static constexpr void add(clause_regs& run, const hazard_facts& C) {
+    if (!run.active) run = clause_regs{};
+    run.active = true;
+    for (int i = 0; i < C.ndefs; ++i) add_reg_bits(run.defs, C.defs[i]);
+    for (int i = 0; i < C.nuses; ++i) add_reg_bits(run.uses, C.uses[i]);
+    if (C.ndefs > 0) run.any_def = true;
+  }
+  // C issues; `broken`: wait states (s_nops) were inserted right before it.
+  constexpr void issue(const hazard_facts& C, bool broken) {
+    if (broken) smem.active = vmem.active = false;
+    if (C.kind & hk_smem) {
+      vmem.active = false;
+      add(smem, C);
+    } else if (C.kind & hk_vmem) {
+      smem.active = false;
+      add(vmem, C);
+    } else {
+      smem.active = vmem.active = false;
+    }
+  }
+  static constexpr bool merge(clause_regs& into, const clause_regs& from) {
+    if (!from.active) return false;
+    bool changed = !into.active || (from.any_def && !into.any_def);
+    if (!into.active) into = clause_regs{};
+    into.active = true;
+    into.any_def = into.any_def || from.any_def;
+    for (int w = 0; w < 12; ++w) {
+      const uint64_t nd = into.defs[w] | from.defs[w], nu = into.uses[w] | from.uses[w];
+      changed = changed || nd != into.defs[w] || nu != into.uses[w];
+      into.defs[w] = nd;
+      into.uses[w] = nu;
+    }
+    return changed;
+  }
+  constexpr bool merge(const soft_clause_state& o) {
+    const bool a = merge(smem, o.smem);
+    const bool b = merge(vmem, o.vmem);
+    return a || b;
+  }
+};
+
+// The soft-clause state at each block's end, from the blocks as they are before the pass
+// (without its s_nops: longer runs, so never too few nops). A run that covers a whole
+// block continues the runs ending its predecessors, hence the fixpoint.
+constexpr vec<soft_clause_state> soft_clause_exits(const vec<fact_seq>& seqs, const vec<vec<uint32_t>>& preds) {
+  const std::size_t nb = seqs.size();
+  vec<soft_clause_state> exit(nb);
+  vec<uint8_t> whole(nb, uint8_t{0});  // the block is one run (or empty): its exit depends on its entry
+  for (std::size_t b = 0; b < nb; ++b) {
+    const fact_seq& q = seqs[b];
+    const hazard_facts* const f = q.facts.data();
+    const std::size_t n = q.facts.size();
+    std::size_t i = n;
+    const uint32_t last = n ? (f[n - 1].kind & (hk_smem | hk_vmem)) : 0;
+    if (last)
+      while (i > 0 && (f[i - 1].kind & last)) --i;
+    soft_clause_state s;
+    for (std::size_t k = i; k < n; ++k) s.issue(f[k], false);
+    exit[b] = s;
+    whole[b] = (n == 0 || (last && i == 0)) ? 1 : 0;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t b = 0; b < nb; ++b) {
+      if (!whole[b]) continue;
+      soft_clause_state e;
+      for (uint32_t p : preds[b]) e.merge(exit[p]);
+      const fact_seq& q = seqs[b];
+      soft_clause_state x = e;
+      for (std::size_t k = 0; k < q.facts.size(); ++k) x.issue(q.facts.data()[k], false);
+      if (exit[b].merge(x)) changed = true;
+    }
+  }
+  return exit;
+}
+
 }  // namespace detail
 
 // Inserts the s_nops. `nop_op` is the table index of s_nop.
@@ -770,7 +883,15 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
   vec<active_rules::subset> subsets;
   hazard_facts nop_facts;
   nop_facts.kind = hk_nop;
+  const bool soft_clauses = table.soft_clauses && (present & (hk_smem | hk_vmem));
+  // Per block: the soft-clause state at its end; blocks already rewritten hold their final
+  // state (a block's entry state merges its predecessors').
+  vec<soft_clause_state> clause_exit;
+  if (soft_clauses) clause_exit = soft_clause_exits(seqs, preds);
   for (std::size_t b = 0; b < nb; ++b) {
+    soft_clause_state clause;
+    if (soft_clauses)
+      for (uint32_t p : preds[b]) clause.merge(clause_exit[p]);
     const vec<instr>& ins = fn.blocks[b].instrs;
     vec<instr> out;
     fact_seq issued;
@@ -798,6 +919,11 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         const active_rules::subset& sub = subsets[si];
         if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, need);
       }
+      const bool broken = need.wait > 0;  // any wait state ends a soft clause
+      if (soft_clauses) {
+        if (!broken && clause.need(C) > 0) need = {1, -2};
+        clause.issue(C, need.wait > 0);
+      }
       if (need.wait > 0 && nop_op >= 0) {
         if (!rebuilt) out.reserve(ins.size() + 8);
         rebuilt = true;
@@ -812,7 +938,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         nop.ops[0].k = operand::kind::imm;
         nop.ops[0].value = static_cast<uint64_t>(n - 1);
         nop.loc = ins[i].loc;
-        nop.comment = table.rules[need.rule].name;
+        nop.comment = need.rule >= 0 ? table.rules[need.rule].name : soft_clause_nop_name;
         out.push_back(nop);
         nop_facts.wait_states = static_cast<uint8_t>(n);
         issued.issue(fact_seq::no_facts, nop_facts);
@@ -820,6 +946,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
       }
       issued.issue(static_cast<uint32_t>(i), C);
     }
+    if (soft_clauses) clause_exit[b] = clause;
     if (rebuilt) {  // (else no s_nop here: the block stays as it is)
       out.append(ins.data() + copied, ins.size() - copied);
       fn.blocks[b].instrs = std::move(out);

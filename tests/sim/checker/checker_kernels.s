@@ -187,6 +187,7 @@ pending_read_store_counts__ok:
 	s_nop 7
 	s_nop 7
 	global_load_dword v8, v1, s[2:3]
+	s_nop 0
 	global_store_dword v1, v4, s[2:3] offset:512
 	s_waitcnt vmcnt(1)
 	v_add_u32_e32 v10, v8, v8
@@ -1893,6 +1894,255 @@ hz_valu_sgpr_vmem_exec__bad:
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0
 	.amdhsa_kernel hz_valu_sgpr_vmem_exec__bad
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause__ok
+	.p2align	8
+	.type	hz_soft_clause__ok,@function
+hz_soft_clause__ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	global_load_dword v8, v1, s[2:3]
+	s_nop 0
+	global_load_dword v1, v6, s[2:3]
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause__ok
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause__bad
+	.p2align	8
+	.type	hz_soft_clause__bad,@function
+hz_soft_clause__bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	global_load_dword v8, v1, s[2:3]
+	global_load_dword v1, v6, s[2:3]
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause__bad
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause_store__ok
+	.p2align	8
+	.type	hz_soft_clause_store__ok,@function
+hz_soft_clause_store__ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	global_load_dword v8, v1, s[2:3]
+	s_nop 0
+	global_store_dword v1, v4, s[2:3] offset:512
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause_store__ok
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause_store__bad
+	.p2align	8
+	.type	hz_soft_clause_store__bad,@function
+hz_soft_clause_store__bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	global_load_dword v8, v1, s[2:3]
+	global_store_dword v1, v4, s[2:3] offset:512
+	s_waitcnt vmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause_store__bad
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause_smem__ok
+	.p2align	8
+	.type	hz_soft_clause_smem__ok,@function
+hz_soft_clause_smem__ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	s_load_dword s4, s[2:3], 0x0
+	s_nop 0
+	s_load_dword s2, s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause_smem__ok
+		.amdhsa_group_segment_fixed_size 4096
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_reserve_vcc 1
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.text
+
+	.globl	hz_soft_clause_smem__bad
+	.p2align	8
+	.type	hz_soft_clause_smem__bad,@function
+hz_soft_clause_smem__bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v4, 1.0
+	v_mov_b32_e32 v5, 1.0
+	v_mov_b32_e32 v6, 0
+	v_mov_b32_e32 v7, 0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, -1
+	s_mov_b32 s11, 0x20000
+	s_nop 7
+	s_nop 7
+	s_nop 7
+	s_load_dword s4, s[2:3], 0x0
+	s_load_dword s2, s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel hz_soft_clause_smem__bad
 		.amdhsa_group_segment_fixed_size 4096
 		.amdhsa_private_segment_fixed_size 0
 		.amdhsa_kernarg_size 8
@@ -3798,6 +4048,132 @@ amdhsa.kernels:
     .sgpr_count:     22
     .sgpr_spill_count: 0
     .symbol:         hz_valu_sgpr_vmem_exec__bad.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause__ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause__ok.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause__bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause__bad.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause_store__ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause_store__ok.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause_store__bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause_store__bad.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause_smem__ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause_smem__ok.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     32
+    .args:
+      - .address_space:  global
+        .name:           buf
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 4096
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           hz_soft_clause_smem__bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     22
+    .sgpr_spill_count: 0
+    .symbol:         hz_soft_clause_smem__bad.kd
     .uniform_work_group_size: 1
     .uses_dynamic_stack: false
     .vgpr_count:     64

@@ -58,7 +58,7 @@ RULES = {
         ["global_load_dword v8, v1, s[2:3]", "global_load_dword v9, v1, s[2:3] offset:256",
          "s_waitcnt vmcnt(1)", "v_add_u32_e32 v10, v9, v9", "s_waitcnt vmcnt(0)"], 64),
     "pending-read|store-counts": (
-        ["global_load_dword v8, v1, s[2:3]", "global_store_dword v1, v4, s[2:3] offset:512",
+        ["global_load_dword v8, v1, s[2:3]", "s_nop 0", "global_store_dword v1, v4, s[2:3] offset:512",
          "s_waitcnt vmcnt(1)", "v_add_u32_e32 v10, v8, v8"],
         ["global_store_dword v1, v4, s[2:3] offset:512", "global_load_dword v8, v1, s[2:3]",
          "s_waitcnt vmcnt(1)", "v_add_u32_e32 v10, v8, v8"], 64),
@@ -106,6 +106,13 @@ RULES = {
     "hazard valu-sgpr-valu|cmpx_exec": hazard([CMPX], 2, ["v_cndmask_b32_e64 v8, v1, v4, exec"]),
     # EXEC is an implicit read of every VMEM (LLVM's checkVMEMHazards; llc-22: v_cmpx, s_nop 4).
     "hazard valu-sgpr-vmem|exec": hazard([CMPX], 5, ["global_load_dword v8, v1, s[2:3]", "s_waitcnt vmcnt(0)"]),
+    # Soft clauses (LLVM's checkSoftClauseHazards, XNACK any): one wait state breaks the run.
+    "hazard soft-clause": hazard(["global_load_dword v8, v1, s[2:3]"], 1,
+                                 ["global_load_dword v1, v6, s[2:3]", "s_waitcnt vmcnt(0)"]),
+    "hazard soft-clause|store": hazard(["global_load_dword v8, v1, s[2:3]"], 1,
+                                       ["global_store_dword v1, v4, s[2:3] offset:512", "s_waitcnt vmcnt(0)"]),
+    "hazard soft-clause|smem": hazard(["s_load_dword s4, s[2:3], 0x0"], 1,
+                                      ["s_load_dword s2, s[0:1], 0x0", "s_waitcnt lgkmcnt(0)"]),
     # ---- MFMA (32x32x8 f16: XDL, 8 passes)
     "hazard exec-mfma": hazard([CMPX], 4, [MFMA_XDL8]),
     "hazard valu-vgpr-mfma": hazard(["v_mov_b32_e32 v4, 1.0"], 2, [MFMA_XDL8]),
