@@ -308,6 +308,29 @@ arg_spec parse_arg(const std::string& spec) {
   return a;
 }
 
+// One word of a command line: "--opt=value" is split into the option and its inline value;
+// take() returns that value or consumes the next word.
+struct option_word {
+  const std::vector<std::string>& argv;
+  size_t& i;
+  std::string opt, value;
+  bool is_opt = false, inline_value = false;
+  option_word(const std::vector<std::string>& words, size_t& index) : argv(words), i(index), opt(words[index]) {
+    is_opt = opt.size() > 2 && opt.starts_with("--");
+    if (!is_opt) return;
+    if (const size_t eq = opt.find('='); eq != std::string::npos) {
+      value = opt.substr(eq + 1);
+      opt = opt.substr(0, eq);
+      inline_value = true;
+    }
+  }
+  std::string take() {
+    if (inline_value) return value;
+    if (i + 1 >= argv.size()) throw usage_error(opt + " needs a value");
+    return argv[++i];
+  }
+};
+
 struct run_options {
   std::string code_object, kernel;
   bool have_grid = false, have_block = false;
@@ -320,21 +343,10 @@ run_options parse_run(const std::vector<std::string>& argv) {
   run_options o;
   std::vector<std::string> positional;
   for (size_t i = 0; i < argv.size(); ++i) {
-    std::string opt = argv[i], value;
-    const bool is_opt = opt.size() > 2 && opt.starts_with("--");
-    bool inline_value = false;
-    if (is_opt) {
-      if (const size_t eq = opt.find('='); eq != std::string::npos) {
-        value = opt.substr(eq + 1);
-        opt = opt.substr(0, eq);
-        inline_value = true;
-      }
-    }
-    auto take = [&]() -> std::string {
-      if (inline_value) return value;
-      if (i + 1 >= argv.size()) throw usage_error(opt + " needs a value");
-      return argv[++i];
-    };
+    option_word word(argv, i);
+    const std::string& opt = word.opt;
+    const bool is_opt = word.is_opt, inline_value = word.inline_value;
+    auto take = [&] { return word.take(); };
     if (!is_opt) {
       if (opt.starts_with("-") && opt != "-")
         throw usage_error("unknown option '" + sim::printable(opt) + "' (see --help)");
@@ -501,20 +513,10 @@ int profile(const std::vector<std::string>& argv) {
   profile_cli p;
   std::vector<std::string> rest;
   for (size_t i = 0; i < argv.size(); ++i) {
-    std::string opt = argv[i], value;
-    bool inline_value = false;
-    if (opt.starts_with("--")) {
-      if (const size_t eq = opt.find('='); eq != std::string::npos) {
-        value = opt.substr(eq + 1);
-        opt = opt.substr(0, eq);
-        inline_value = true;
-      }
-    }
-    auto take = [&]() -> std::string {
-      if (inline_value) return value;
-      if (i + 1 >= argv.size()) throw usage_error(opt + " needs a value");
-      return argv[++i];
-    };
+    option_word word(argv, i);
+    const std::string& opt = word.opt;
+    const bool inline_value = word.inline_value;
+    auto take = [&] { return word.take(); };
     if (opt == "--arg") {  // run's; its value may look like anything
       rest.push_back(argv[i]);
       if (!inline_value && i + 1 < argv.size()) rest.push_back(argv[++i]);
