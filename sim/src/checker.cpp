@@ -13,8 +13,6 @@
 #include <string_view>
 #include <unordered_map>
 
-#include <bitset>
-
 #include "hazard_rules.hpp"
 
 namespace hipasm::sim {
