@@ -13,3 +13,4 @@
 #if __has_include("kernel.hpp")
 #include "kernel.hpp"
 #endif
+#include "helpers.hpp"
