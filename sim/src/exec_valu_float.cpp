@@ -173,6 +173,17 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
   auto dn = [](T v) { if constexpr (dbl) return is_denorm64(v); else return is_denorm32(v); };
   // "1/den is a denormal" in the operation's own type (an f64 test missed f32 dens > 2^126).
   const bool rcp_denorm = dn(T(1) / den);
+  // "num/den is a denormal" on the exact quotient, |num/den| < 2^emin: a rounded quotient
+  // misses those that round to 0 (2^-150 = 3*2^-149 / 6, a tie) or up to the smallest normal,
+  // and unscaled they come out of the refinement rounded twice (0x1 for 3*2^-149 / 6).
+  const bool quot_denorm = [&] {
+    if (!std::isfinite(num) || !std::isfinite(den)) return false;
+    int en = 0, ed = 0;
+    const T mn = std::fabs(std::frexp(num, &en)), md = std::fabs(std::frexp(den, &ed));
+    // |num/den| = (mn/md) * 2^(en-ed) with mn/md in [1, 2) or (1/2, 1)
+    const int emin = std::numeric_limits<T>::min_exponent - 1;  // 2^emin: smallest normal
+    return en - ed + (mn >= md ? 0 : -1) < emin;
+  }();
   bool vcc = false;
   T d = s0;
   if (num == 0 || den == 0) {
@@ -182,7 +193,7 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
     if (s0 == den) d = std::ldexp(s0, sc);
   } else if (dn(den)) {
     d = std::ldexp(s0, sc);
-  } else if (rcp_denorm && dn(T(num / den))) {
+  } else if (rcp_denorm && quot_denorm) {
     // The ISA text scales the denominator by 2^+128 here, which
     // overflows it; scaling it down (post-scaled by 2^-128 through VCC) gives the IEEE
     // quotient clang's sequence expects.
@@ -190,7 +201,7 @@ std::pair<T, bool> div_scale(T s0, T den, T num) {
     if (s0 == den) d = std::ldexp(s0, -sc);
   } else if (rcp_denorm) {
     d = std::ldexp(s0, -sc);
-  } else if (dn(T(num / den))) {
+  } else if (quot_denorm) {
     vcc = true;
     if (s0 == num) d = std::ldexp(s0, sc);
   } else if (ex(num) <= tiny) {

@@ -6,6 +6,9 @@
 //
 // Divisors with |b| > 2^126 get their own case: v_div_scale_f32 must pre-scale them (its
 // "1/den is a denormal" test is done in f32), or the quotient rounds 1 ulp low.
+// Quotients below the normal range get another (found by the difftest: 3*2^-149 / 6 = 2^-150,
+// a tie that rounds to 0): v_div_scale_f32 must flag them on the exact quotient, also when it
+// rounds to 0; clang's own kernel (fdiv_clang) runs beside hipasm's as an outside reference.
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -164,4 +167,40 @@ TEST_CASE("f32 division by |b| > 2^126 (v_div_scale_f32 pre-scales the divisor)"
     b.push_back(FLT_MAX);
   }
   check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; });
+}
+
+// Quotients at and around the bottom of the f32 range: exact ties at 2^-150 (round to 0),
+// odd multiples of 2^-150 (ties on the denormal grid), and quotients just below, at and above
+// the smallest normal 2^-126, for denormal and normal numerators, every sign.
+TEST_CASE("f32 division: quotients below the normal range (ties at 2^-150, around 2^-126)", "[expr][sim][fdiv]") {
+  std::vector<float> a, b;
+  auto push = [&](float x, float y) {
+    for (float sx : {1.0f, -1.0f})
+      for (float sy : {1.0f, -1.0f}) {
+        a.push_back(sx * x);
+        b.push_back(sy * y);
+      }
+  };
+  for (uint32_t k = 1; k <= 40; ++k)                    // k * 2^-149 / (2k * 2^j) = 2^-150-j
+    for (int j : {0, 1, 3, 20, 60}) push(f(k), std::ldexp(float(2 * k), j));
+  for (uint32_t k : {1u, 3u, 5u, 7u, 99u, 1001u})       // odd k: k * 2^-150, a tie between neighbours
+    for (uint32_t m : {1u, 2u, 7u, 100u}) push(f(k * m), float(2 * m));
+  std::mt19937 rng(150);
+  for (int i = 0; i < 256; ++i) {                        // num ~ den * 2^-126: boundary quotients
+    float y = f((uint32_t(1 + rng() % 253) << 23) | (rng() & 0x7fffff));
+    float x = y * 0x1p-126f;
+    push(f(std::bit_cast<uint32_t>(x) + uint32_t(rng() % 5) - 2u), y);
+    push(f(std::bit_cast<uint32_t>(x) | 1u), y);
+  }
+  const size_t n = a.size();
+  for (size_t i = 0; i < n; i += 3) {  // a normal numerator in the same classes: both scaled by 2^64
+    a.push_back(a[i] * 0x1p64f);
+    b.push_back(b[i] * 0x1p64f);
+  }
+  while (a.size() % 64) {
+    a.push_back(f(3));
+    b.push_back(6.0f);
+  }
+  SECTION("hipasm") { check("fdiv_vv", true, a, b, [](float x, float y) { return x / y; }); }
+  SECTION("clang") { check("fdiv_clang", true, a, b, [](float x, float y) { return x / y; }); }
 }

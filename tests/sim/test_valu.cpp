@@ -811,7 +811,8 @@ TEST_CASE("float division helpers reproduce IEEE division in clang's sequence", 
   // then random lanes.
   std::vector<float> e = {0.0f, -0.0f, 1.0f, -3.0f, 0.1f, 1e30f, -1e30f, 3.4e38f, 1.17549435e-38f,
                           1e-40f, -7e-45f, 1e-30f, INFINITY, -INFINITY, NAN, 7.0f, 1e20f, 2e-20f,
-                          123.456f, 1.5e-39f, 8.5e37f, 6e-8f};
+                          123.456f, 1.5e-39f, 8.5e37f, 6e-8f,
+                          0x1.8p-148f, 6.0f};  // 3*2^-149 / 6 = 2^-150: a tie that rounds to 0
   std::vector<float> xs, ys;
   for (float x : e)
     for (float y : e) xs.push_back(x), ys.push_back(y);
@@ -848,7 +849,8 @@ TEST_CASE("f64 division helpers reproduce IEEE division in clang's sequence", "[
   // clang-22's f64 a / b for gfx942 (from its -O3 output): num in v[6:7], den in v[8:9].
   std::vector<double> e = {0.0, -0.0, 1.0, -3.0, 0.1, 1e300, -1e300, 1.7976931348623157e308,
                            2.2250738585072014e-308, 4.9e-324, -1e-310, 1e-300, INFINITY, -INFINITY, NAN,
-                           7.0, 1e150, 2e-150, 123.456, 8.9e307, 6e-17};
+                           7.0, 1e150, 2e-150, 123.456, 8.9e307, 6e-17,
+                           0x1.8p-1073, 6.0};  // 3*2^-1074 / 6 = 2^-1075: a tie that rounds to 0
   std::vector<double> xs, ys;
   for (double x : e)
     for (double y : e) xs.push_back(x), ys.push_back(y);

@@ -60,3 +60,10 @@ constexpr void fdiv(builder J, arg<float*> out, arg<const float*> a, arg<const f
   }
 KD(vv, vv, 0) KD(ss, ss, 0) KD(sv, sv, 0) KD(vs, vs, 0) KD(vlit, vi, 0) KD(vinl, vi, 1) KD(litv, si, 0)
 KD(inlv, si, 1)
+
+// The same a[p] / b[p] compiled by clang itself (no hipasm): its own v_div_scale ... sequence,
+// an outside reference for the simulator's division instructions.
+extern "C" __attribute__((global)) void fdiv_clang(float* out, const float* a, const float* b) {
+  const unsigned p = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();
+  out[p] = a[p] / b[p];
+}
