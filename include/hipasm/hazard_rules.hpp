@@ -1,7 +1,7 @@
 // hipasm's own hazard data for gfx942 (CDNA3): which producer/consumer pairs need wait
 // states and how many. Written from ../shared/reference/gfx942.md and the gfx940 paths of
 // LLVM's GCNHazardRecognizer (checkVALUHazards, checkMAIHazards90A, checkMAIVALUHazards).
-// Which opcodes each rule takes as producer and consumer is hazard_rule_producer/_consumer
+// Which opcodes each rule takes as producer and consumer is hazard_rule_kinds
 // (passes/hazards.hpp); tests/sim/test_hazard_sets.cpp enumerates them over every gfx942
 // opcode against the simulator's table and a list written from LLVM 22's recognizer.
 //

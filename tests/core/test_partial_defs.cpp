@@ -106,6 +106,29 @@ TEST_CASE("partial defs: accumulating and half-writing instructions read their d
   CHECK(detail::vector_dst_write(*pack, m) == detail::dst_write::merges);
   m.op_sel = 1;  // a source half only
   CHECK(detail::vector_dst_write(*pack, m) == detail::dst_write::full);
+  m.op_sel = 0xff;  // the unset default: emit prints no op_sel, the whole dword is written
+  CHECK(detail::vector_dst_write(*pack, m) == detail::dst_write::full);
+}
+
+TEST_CASE("partial defs: an op_sel dst-high write merges exactly when the hazard pass calls it partial") {
+  // Both read op_sel_writes_dst_high (common.hpp); every VOP3 opcode with op_sel entries.
+  int checked = 0;
+  for (const isa::instr_desc& d : isa::gfx942_instrs) {
+    if (d.enc != isa::encoding::vop3 || d.op_sel_len == 0 || !d.accepts(isa::m_op_sel)) continue;
+    const uint8_t dst_high = static_cast<uint8_t>(1u << (d.op_sel_len - 1));
+    for (uint8_t sel : {uint8_t{0}, uint8_t{1}, dst_high, static_cast<uint8_t>(dst_high | 1), uint8_t{0xff}}) {
+      modifiers m;
+      m.op_sel = sel;
+      const packed_modifiers pm(m);
+      INFO(d.name << " op_sel " << int(sel));
+      const bool merges = detail::vector_dst_write(d, pm) == detail::dst_write::merges;
+      const bool partial = (detail::modifier_hazard_kind(d, pm) & detail::hk_partial_dst) != 0;
+      CHECK(merges == partial);
+      CHECK(merges == (sel != 0xff && (sel & dst_high) != 0));
+      ++checked;
+    }
+  }
+  CHECK(checked > 50);
 }
 
 TEST_CASE("partial defs: CSE does not reuse a result that merged into its destination") {

@@ -295,6 +295,14 @@ constexpr void for_each_access(const isa_view& isa, const dword_map& dm, const i
 //  - VOP3 op_sel on the destination (its last op_sel entry): the high half is written, the
 //    low half stays.
 enum class dst_write : uint8_t { full, merges, merges_if_partial_exec };
+// A VOP3 op_sel that selects the destination's high half (the last op_sel entry): the one
+// test the partial-write analysis (vector_dst_write) and the hazard pass's partial-dst kind
+// share. op_sel 0xff is the unset default (emit.hpp prints no op_sel for it).
+constexpr bool op_sel_writes_dst_high(const isa::instr_desc& d, const packed_modifiers& m) {
+  const uint8_t sel = m.op_sel();
+  return d.enc == isa::encoding::vop3 && d.op_sel_len > 0 && sel != 0xff && ((sel >> (d.op_sel_len - 1)) & 1) &&
+         d.accepts(isa::m_op_sel);
+}
 constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modifiers& m) {
   if (m.dpp_on()) {
     if (m.dpp_row_mask() != 0xf || m.dpp_bank_mask() != 0xf) return dst_write::merges;
@@ -306,8 +314,7 @@ constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modi
     }
   }
   if (m.sdwa_on() && m.sdwa_dst_unused() == 2 && m.sdwa_dst_sel() != 6) return dst_write::merges;
-  if (d.enc == isa::encoding::vop3 && d.op_sel_len > 0 && ((m.op_sel() >> (d.op_sel_len - 1)) & 1))
-    return dst_write::merges;
+  if (op_sel_writes_dst_high(d, m)) return dst_write::merges;
   return dst_write::full;
 }
 

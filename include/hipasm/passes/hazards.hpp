@@ -201,11 +201,7 @@ constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_m
   using namespace isa;
   uint32_t k = 0;
   if (m.dpp_on()) k |= hk_dpp;
-  if (m.sdwa_on() && m.sdwa_dst_sel() != 6) k |= hk_partial_dst;
-  if (d.accepts(m_op_sel) && d.op_sel_len > 0) {
-    if (d.enc == encoding::vop3 && ((m.op_sel() >> (d.op_sel_len - 1)) & 1) && m.op_sel() != 0xff)
-      k |= hk_partial_dst;
-  }
+  if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m)) k |= hk_partial_dst;
   if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
   return k;
 }
@@ -303,96 +299,70 @@ constexpr hazard_facts make_hazard_facts(const function& fn, const isa_view& isa
 }
 
 // The opcode classes of each rule, as LLVM's GCNHazardRecognizer (gfx940 paths) names
-// them: `k` is an instruction's hazard kind (opcode_hazard_kind | modifier_hazard_kind).
-// The register relation (which operand of the consumer, written by the producer) is
-// hazard_wait's. LLVM's isVALU includes MFMAs (hk_valu does not).
+// them, over an instruction's hazard kind `k` (opcode_hazard_kind | modifier_hazard_kind):
+// the one definition the pass, verify.hpp and the cross-check test read. The register
+// relation (which operand of the consumer, written by the producer) is hazard_relation's.
+// LLVM's isVALU includes MFMAs (hk_valu does not).
 inline constexpr uint32_t hk_any_valu = hk_valu | hk_mfma;
-constexpr bool hazard_rule_producer(hazard_check c, uint32_t k) {
+// k matches when it has a bit of `any`, a bit of `also` and none of `none`; `any` alone is
+// the walk's cheap filter (a superset).
+struct kind_test {
+  uint32_t any = 0, also = ~0u, none = 0;
+};
+constexpr bool kind_matches(const kind_test& t, uint32_t k) { return (k & t.any) && (k & t.also) && !(k & t.none); }
+struct rule_kinds {
+  kind_test producer, consumer;
+};
+constexpr rule_kinds hazard_rule_kinds(hazard_check c) {
+  constexpr uint32_t any_writer = ~uint32_t{hk_nop};  // any instruction that writes the VGPR
+  constexpr uint32_t all = ~0u;
+  constexpr kind_test valu{hk_any_valu}, mfma{hk_mfma}, dgemm{hk_dgemm}, dot{hk_dot}, setreg{hk_setreg};
+  constexpr kind_test xdl{hk_xdl, all, hk_dgemm}, nonxdl{hk_mfma, all, hk_xdl | hk_dgemm};
+  constexpr kind_test valu_or_mem{hk_valu | hk_mem};
   switch (c) {
-    case hazard_check::valu_sgpr_then_vmem:
-    case hazard_check::valu_vcc_then_div_fmas:
-    case hazard_check::valu_sgpr_then_lane_sel:
-    case hazard_check::valu_exec_then_dpp:
+    case hazard_check::valu_sgpr_then_vmem: return {valu, {hk_vmem}};
+    case hazard_check::valu_vcc_then_div_fmas: return {valu, {hk_div_fmas}};
+    case hazard_check::valu_sgpr_then_lane_sel: return {valu, {hk_rw_lane}};
+    case hazard_check::valu_exec_then_dpp: return {valu, {hk_dpp}};
     case hazard_check::valu_vcc_exec_then_z:
-    case hazard_check::valu_sgpr_then_valu:
-    case hazard_check::valu_exec_then_lane_op:
-    case hazard_check::valu_vgpr_then_readlane:
-    case hazard_check::vgpr_then_permlane: return (k & hk_any_valu) != 0;
-    case hazard_check::setreg_then_getreg:
-    case hazard_check::setreg_then_rfe: return (k & hk_setreg) != 0;
-    case hazard_check::salu_m0_then_m0_user: return (k & hk_salu) != 0;
-    case hazard_check::vgpr_then_dpp: return true;  // any instruction that writes the VGPR
-    case hazard_check::wide_store_then_valu_war: return (k & hk_wide_store) != 0;
-    case hazard_check::trans_then_valu: return (k & hk_trans) != 0;
-    case hazard_check::partial_dst_then_valu: return (k & hk_partial_dst) && (k & hk_any_valu);
-    case hazard_check::valu_exec_then_mfma: return (k & hk_valu) != 0;
-    case hazard_check::valu_vgpr_then_mfma: return (k & hk_valu) && !(k & hk_dot);
-    case hazard_check::mfma_then_same_srcc: return (k & hk_mfma) != 0;
+    case hazard_check::valu_sgpr_then_valu: return {valu, valu};
+    case hazard_check::valu_exec_then_lane_op: return {valu, {hk_lane_op}};
+    case hazard_check::valu_vgpr_then_readlane: return {valu, {hk_readlane}};
+    case hazard_check::vgpr_then_permlane: return {valu, {hk_permlane}};
+    case hazard_check::setreg_then_getreg: return {setreg, {hk_getreg | hk_setreg}};
+    case hazard_check::setreg_then_rfe: return {setreg, {hk_rfe}};
+    case hazard_check::salu_m0_then_m0_user: return {{hk_salu}, {hk_m0_user}};
+    case hazard_check::vgpr_then_dpp: return {{any_writer}, {hk_dpp}};
+    case hazard_check::wide_store_then_valu_war: return {{hk_wide_store}, valu};
+    case hazard_check::trans_then_valu: return {{hk_trans}, {hk_any_valu, all, hk_trans}};
+    case hazard_check::partial_dst_then_valu: return {{hk_partial_dst, hk_any_valu}, valu};
+    case hazard_check::valu_exec_then_mfma: return {{hk_valu}, mfma};
+    case hazard_check::valu_vgpr_then_mfma: return {{hk_valu, all, hk_dot}, mfma};
+    case hazard_check::mfma_then_same_srcc: return {mfma, mfma};
     case hazard_check::xdl_then_overlap_srcc:
-    case hazard_check::xdl_then_srcab:
+    case hazard_check::xdl_then_srcab: return {xdl, mfma};
     case hazard_check::xdl_then_read:
     case hazard_check::xdl_then_waw:
-    case hazard_check::mfma_srcc_then_valu_war: return (k & hk_xdl) && !(k & hk_dgemm);
-    case hazard_check::nonxdl_then_overlap_srcc:
-    case hazard_check::nonxdl_then_srcab:
+    case hazard_check::mfma_srcc_then_valu_war: return {xdl, valu_or_mem};
+    case hazard_check::nonxdl_then_overlap_srcc: return {nonxdl, {hk_mfma, all, hk_xdl}};
+    case hazard_check::nonxdl_then_srcab: return {nonxdl, mfma};
     case hazard_check::nonxdl_then_read:
-    case hazard_check::nonxdl_then_waw: return (k & hk_mfma) && !(k & (hk_xdl | hk_dgemm));
-    case hazard_check::dgemm_then_fma64:
-    case hazard_check::dgemm_then_valu_read:
-    case hazard_check::dgemm_then_mem_read:
-    case hazard_check::dgemm_then_waw:
-    case hazard_check::dgemm_then_srcab:
-    case hazard_check::dgemm_then_overlap_srcc:
-    case hazard_check::dgemm_then_same_srcc: return (k & hk_dgemm) != 0;
-    case hazard_check::dot_then_same_srcab:
+    case hazard_check::nonxdl_then_waw: return {nonxdl, valu_or_mem};
+    case hazard_check::dgemm_then_fma64: return {dgemm, {hk_fma64}};
+    case hazard_check::dgemm_then_valu_read: return {dgemm, {hk_valu}};
+    case hazard_check::dgemm_then_mem_read: return {dgemm, {hk_mem}};
+    case hazard_check::dgemm_then_waw: return {dgemm, valu_or_mem};
+    case hazard_check::dgemm_then_srcab: return {dgemm, mfma};
+    case hazard_check::dgemm_then_overlap_srcc: return {dgemm, {hk_mfma, all, hk_xdl}};
+    case hazard_check::dgemm_then_same_srcc: return {dgemm, dgemm};
+    case hazard_check::dot_then_same_srcab: return {dot, dot};
     case hazard_check::dot_then_read_other:
-    case hazard_check::dot_then_waw_other: return (k & hk_dot) != 0;
-    default: return false;
+    case hazard_check::dot_then_waw_other: return {dot, valu_or_mem};
+    default: return {};  // a check this pass does not make: no instruction matches
   }
 }
-constexpr bool hazard_rule_consumer(hazard_check c, uint32_t k) {
-  switch (c) {
-    case hazard_check::valu_sgpr_then_vmem: return (k & hk_vmem) != 0;
-    case hazard_check::valu_vcc_then_div_fmas: return (k & hk_div_fmas) != 0;
-    case hazard_check::valu_sgpr_then_lane_sel: return (k & hk_rw_lane) != 0;
-    case hazard_check::setreg_then_getreg: return (k & (hk_getreg | hk_setreg)) != 0;
-    case hazard_check::setreg_then_rfe: return (k & hk_rfe) != 0;
-    case hazard_check::salu_m0_then_m0_user: return (k & hk_m0_user) != 0;
-    case hazard_check::vgpr_then_dpp:
-    case hazard_check::valu_exec_then_dpp: return (k & hk_dpp) != 0;
-    case hazard_check::wide_store_then_valu_war:
-    case hazard_check::valu_vcc_exec_then_z:
-    case hazard_check::valu_sgpr_then_valu:
-    case hazard_check::partial_dst_then_valu: return (k & hk_any_valu) != 0;
-    case hazard_check::valu_exec_then_lane_op: return (k & hk_lane_op) != 0;
-    case hazard_check::valu_vgpr_then_readlane: return (k & hk_readlane) != 0;
-    case hazard_check::trans_then_valu: return (k & hk_any_valu) && !(k & hk_trans);
-    case hazard_check::vgpr_then_permlane: return (k & hk_permlane) != 0;
-    case hazard_check::valu_exec_then_mfma:
-    case hazard_check::valu_vgpr_then_mfma:
-    case hazard_check::mfma_then_same_srcc:
-    case hazard_check::xdl_then_overlap_srcc:
-    case hazard_check::xdl_then_srcab:
-    case hazard_check::nonxdl_then_srcab:
-    case hazard_check::dgemm_then_srcab: return (k & hk_mfma) != 0;
-    case hazard_check::nonxdl_then_overlap_srcc:
-    case hazard_check::dgemm_then_overlap_srcc: return (k & hk_mfma) && !(k & hk_xdl);
-    case hazard_check::dgemm_then_same_srcc: return (k & hk_dgemm) != 0;
-    case hazard_check::xdl_then_read:
-    case hazard_check::nonxdl_then_read:
-    case hazard_check::xdl_then_waw:
-    case hazard_check::nonxdl_then_waw:
-    case hazard_check::mfma_srcc_then_valu_war:
-    case hazard_check::dgemm_then_waw:
-    case hazard_check::dot_then_read_other:
-    case hazard_check::dot_then_waw_other: return (k & (hk_valu | hk_mem)) != 0;
-    case hazard_check::dgemm_then_valu_read: return (k & hk_valu) != 0;
-    case hazard_check::dgemm_then_mem_read: return (k & hk_mem) != 0;
-    case hazard_check::dgemm_then_fma64: return (k & hk_fma64) != 0;
-    case hazard_check::dot_then_same_srcab: return (k & hk_dot) != 0;
-    default: return false;
-  }
-}
+constexpr bool hazard_rule_producer(hazard_check c, uint32_t k) { return kind_matches(hazard_rule_kinds(c).producer, k); }
+constexpr bool hazard_rule_consumer(hazard_check c, uint32_t k) { return kind_matches(hazard_rule_kinds(c).consumer, k); }
 
 // Register relations between a producer P and a consumer C (free functions, not lambdas:
 // each lambda object costs the constant interpreters a construction per call).
@@ -448,11 +418,9 @@ constexpr bool srcc_relation(const hazard_facts& P, const hazard_facts& C, bool 
   return false;
 }
 
-// Wait states rule `r` requires between producer P and consumer C (0: no hazard).
-constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
-  const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
-  if (w <= 0) return 0;
-  if (!hazard_rule_producer(r.check, P.kind) || !hazard_rule_consumer(r.check, C.kind)) return 0;
+// Whether rule `r` relates producer P and consumer C by their registers (their kinds
+// already match the rule's: hazard_rule_kinds).
+constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
   bool hit = false;
   switch (r.check) {
     case hazard_check::valu_sgpr_then_vmem: hit = writes_read(P, C, scalar_range, scalar_range); break;
@@ -495,76 +463,33 @@ constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const haz
     case hazard_check::dot_then_waw_other: hit = P.op != C.op && vector_waw(P, C); break;
     default: break;
   }
-  return hit ? w : 0;
+  return hit;
 }
 
-// Which producer and consumer kinds a rule can involve (a cheap filter before the check):
-// a superset of hazard_rule_producer/_consumer's classes.
-struct rule_masks {
-  uint32_t producer = 0, consumer = 0;
-};
-constexpr rule_masks masks_of(hazard_check c) {
-  constexpr uint32_t all = ~uint32_t{hk_nop};
-  switch (c) {
-    case hazard_check::valu_sgpr_then_vmem: return {hk_any_valu, hk_vmem};
-    case hazard_check::valu_vcc_then_div_fmas: return {hk_any_valu, hk_div_fmas};
-    case hazard_check::valu_sgpr_then_lane_sel: return {hk_any_valu, hk_rw_lane};
-    case hazard_check::setreg_then_getreg: return {hk_setreg, hk_getreg | hk_setreg};
-    case hazard_check::setreg_then_rfe: return {hk_setreg, hk_rfe};
-    case hazard_check::salu_m0_then_m0_user: return {hk_salu, hk_m0_user};
-    case hazard_check::vgpr_then_dpp: return {all, hk_dpp};
-    case hazard_check::valu_exec_then_dpp: return {hk_any_valu, hk_dpp};
-    case hazard_check::wide_store_then_valu_war: return {hk_wide_store, hk_any_valu};
-    case hazard_check::valu_vcc_exec_then_z: return {hk_any_valu, hk_any_valu};
-    case hazard_check::valu_sgpr_then_valu: return {hk_any_valu, hk_any_valu};
-    case hazard_check::valu_exec_then_lane_op: return {hk_any_valu, hk_lane_op};
-    case hazard_check::valu_vgpr_then_readlane: return {hk_any_valu, hk_readlane};
-    case hazard_check::trans_then_valu: return {hk_trans, hk_any_valu};
-    case hazard_check::partial_dst_then_valu: return {hk_partial_dst, hk_any_valu};
-    case hazard_check::vgpr_then_permlane: return {hk_any_valu, hk_permlane};
-    case hazard_check::valu_exec_then_mfma: return {hk_valu, hk_mfma};
-    case hazard_check::valu_vgpr_then_mfma: return {hk_valu, hk_mfma};
-    case hazard_check::mfma_then_same_srcc:
-    case hazard_check::xdl_then_overlap_srcc:
-    case hazard_check::nonxdl_then_overlap_srcc:
-    case hazard_check::xdl_then_srcab:
-    case hazard_check::nonxdl_then_srcab: return {hk_mfma, hk_mfma};
-    case hazard_check::xdl_then_read:
-    case hazard_check::nonxdl_then_read:
-    case hazard_check::xdl_then_waw:
-    case hazard_check::nonxdl_then_waw:
-    case hazard_check::mfma_srcc_then_valu_war: return {hk_mfma, hk_valu | hk_mem};
-    case hazard_check::dgemm_then_fma64: return {hk_dgemm, hk_fma64};
-    case hazard_check::dgemm_then_valu_read: return {hk_dgemm, hk_valu};
-    case hazard_check::dgemm_then_mem_read: return {hk_dgemm, hk_mem};
-    case hazard_check::dgemm_then_waw: return {hk_dgemm, hk_valu | hk_mem};
-    case hazard_check::dgemm_then_srcab:
-    case hazard_check::dgemm_then_overlap_srcc:
-    case hazard_check::dgemm_then_same_srcc: return {hk_dgemm, hk_mfma};
-    case hazard_check::dot_then_same_srcab: return {hk_dot, hk_dot};
-    case hazard_check::dot_then_read_other:
-    case hazard_check::dot_then_waw_other: return {hk_dot, hk_valu | hk_mem};
-    default: return {~0u, ~0u};
-  }
+// Wait states rule `r` requires between producer P and consumer C (0: no hazard).
+constexpr int hazard_wait(const hazard_rule& r, const hazard_facts& P, const hazard_facts& C) {
+  const int w = r.wait[hazard_pass_index(P.is(hk_mfma) ? P.passes : 0)];
+  if (w <= 0) return 0;
+  if (!hazard_rule_producer(r.check, P.kind) || !hazard_rule_consumer(r.check, C.kind)) return 0;
+  return hazard_relation(r, P, C) ? w : 0;
 }
-
-// The rules that can fire in one function (producer kinds present), with their masks.
+// The rules that can fire in one function (producer kinds present), with their kind tests.
 struct active_rules {
   const hazard_table* table = nullptr;
   vec<uint16_t> index;  // into table->rules
-  vec<rule_masks> masks;
+  vec<rule_kinds> kinds;
   vec<int8_t> max_rule_wait;
   int max_wait = 0;
 
   constexpr active_rules(const hazard_table& t, uint32_t present_kinds) : table(&t) {
     for (uint32_t i = 0; i < t.count; ++i) {
-      const rule_masks m = masks_of(t.rules[i].check);
-      if ((m.producer & present_kinds) == 0) continue;
+      const rule_kinds m = hazard_rule_kinds(t.rules[i].check);
+      if ((m.producer.any & present_kinds) == 0) continue;
       int w = 0;
       for (int x : t.rules[i].wait) w = x > w ? x : w;
       if (w == 0) continue;
       index.push_back(static_cast<uint16_t>(i));
-      masks.push_back(m);
+      kinds.push_back(m);
       max_rule_wait.push_back(static_cast<int8_t>(w));
       if (w > max_wait) max_wait = w;
     }
@@ -578,21 +503,22 @@ struct active_rules {
     // waits table.wait[0] for any other producer): the walk then visits MFMAs only.
     int short_window = 0;
     uint32_t producers = 0;  // producer kinds any of these rules involves
-    uint32_t producer[64]{};            // per rule: the producer kinds it involves
+    kind_test producer[64]{};           // per rule: the producer kinds it takes
     const hazard_rule* rule[64]{};      // per rule
     uint16_t rule_index[64]{};          // per rule: index into table->rules
   };
   constexpr subset for_consumer(const hazard_facts& C) const {
     subset s;
     for (std::size_t i = 0; i < index.size() && s.n < 64; ++i)
-      if (masks[i].consumer & C.kind) {
-        s.producer[s.n] = masks[i].producer;
+      if (kind_matches(kinds[i].consumer, C.kind)) {
+        const kind_test& p = kinds[i].producer;
+        s.producer[s.n] = p;
         s.rule[s.n] = &table->rules[index[i]];
         s.rule_index[s.n++] = index[i];
-        s.producers |= masks[i].producer;
+        s.producers |= p.any;
         if (max_rule_wait[i] > s.window) s.window = max_rule_wait[i];
         const int w0 = table->rules[index[i]].wait[0];
-        if ((masks[i].producer & ~uint32_t{hk_mfma}) && w0 > s.short_window) s.short_window = w0;
+        if ((p.any & ~uint32_t{hk_mfma}) && w0 > s.short_window) s.short_window = w0;
       }
     if (s.short_window > s.window) s.short_window = s.window;
     return s;
@@ -616,10 +542,11 @@ constexpr hazard_need hazard_between(const active_rules::subset& sub, const haza
   const int pass = hazard_pass_index(P.is(hk_mfma) ? P.passes : 0);
   const uint32_t p_kind = P.kind;
   for (uint8_t k = 0; k < sub.n; ++k) {
-    if (!(sub.producer[k] & p_kind)) continue;
+    const kind_test& t = sub.producer[k];  // (kind_matches written out: a call per rule)
+    if (!(t.any & p_kind) || !(t.also & p_kind) || (t.none & p_kind)) continue;
     const hazard_rule& r = *sub.rule[k];
-    if (r.wait[pass] <= floor) continue;
-    const int w = hazard_wait(r, P, C);
+    const int w = r.wait[pass];
+    if (w <= floor || !hazard_relation(r, P, C)) continue;  // the consumer's kind: for_consumer
     if (w > n.wait) n = {w, sub.rule_index[k]};
   }
   return n;
