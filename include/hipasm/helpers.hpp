@@ -5,3 +5,4 @@
 #include "builder.hpp"
 #include "helpers/mem_offset.hpp"
 #include "helpers/buffer.hpp"
+#include "helpers/lds.hpp"

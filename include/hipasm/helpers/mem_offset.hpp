@@ -104,6 +104,7 @@ struct mem_offset {
   operand vterm[2]{};  // VGPR terms (kind none: absent)
   operand sterm[2]{};  // SGPR terms
   int64_t c = 0;
+  uint32_t mult = 1;   // the register terms' sum is known to be a multiple of this (multiple_of)
   src_loc loc{};
 
   constexpr mem_offset() = default;
@@ -131,6 +132,7 @@ struct mem_offset {
   }
 
   constexpr mem_offset& operator+=(const mem_offset& o) {
+    if (!o.constant()) mult = constant() ? o.mult : gcd(mult, o.mult);
     if (!b) b = o.b;
     if (!loc.line) loc = o.loc;
     for (const operand& t : o.vterm)
@@ -146,6 +148,14 @@ struct mem_offset {
     return a;
   }
 
+  static constexpr uint32_t gcd(uint32_t a, uint32_t b) {
+    while (b) {
+      uint32_t t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  }
   constexpr bool has_vgpr() const { return vterm[0].k != operand::kind::none; }
   constexpr bool has_sgpr() const { return sterm[0].k != operand::kind::none; }
   constexpr bool constant() const { return !has_vgpr() && !has_sgpr(); }
@@ -191,6 +201,21 @@ template <dtype T>
   requires(T == dtype::u32 || T == dtype::i32)
 constexpr mem_offset at(gpr<T>&& g, std::source_location l = std::source_location::current()) {
   return mem_offset(static_cast<gpr<T>&&>(g), l);
+}
+
+// A register promised to hold a multiple of n (elements for LDS view coordinates, bytes for
+// offsets): lets LDS views prove the alignment that ds_read_b64/b128 need. The promise is
+// the caller's: a value that breaks it makes a misaligned access.
+template <dtype T>
+  requires(T == dtype::u32 || T == dtype::i32)
+constexpr mem_offset multiple_of(const gpr<T>& g, uint32_t n, std::source_location l = std::source_location::current()) {
+  mem_offset m(g, l);
+  if (n == 0 || (n & (n - 1)) != 0) {
+    if (g.b) detail::report(*g.b, to_src_loc(l), "multiple_of(): n must be a power of two", "n", n, true);
+    return m;
+  }
+  m.mult = n;
+  return m;
 }
 
 }  // namespace hipasm

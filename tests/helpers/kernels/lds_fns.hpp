@@ -1,0 +1,174 @@
+// LDS pool and view kernels (tests/helpers/test_lds.cpp runs them in hipasm-sim against C++;
+// lds_kernels.hip wraps them). One workgroup of 256 lanes.
+#pragma once
+#include <cstdint>
+
+#include <hipasm/hipasm.hpp>
+
+namespace lds_fns {
+using namespace hipasm;
+
+constexpr void barrier(builder J) {
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+}
+
+// Every element (r, c) of a view of layout LY gets a value made of r and c, written through
+// the view with W-dword stores (lane t: chunk t + 256 j), read back through the view into
+// out[chunk * W + w], and the raw LDS bytes of the view (pre-filled with 0xffffffff) dumped
+// into dump[] (dword i = the view's byte 4i).
+//   elem_bytes 4: value (r << 12) | c;  elem_bytes 2: (r << 8) | c per 16-bit element.
+template <lds_layout LY, int W, bool PROMISE, uint32_t BASE_PAD>
+constexpr void view_roundtrip(builder J, arg<uint32_t*> out, arg<uint32_t*> dump) {
+  static_assert(LY.elem_bytes == 4 || LY.elem_bytes == 2);
+  constexpr uint32_t eb = LY.elem_bytes, vel = W * 4 / eb, per_row = LY.cols / vel;
+  constexpr uint32_t chunks = LY.rows * per_row, drow = 256 / per_row;
+  static_assert(chunks % 256 == 0 && 256 % per_row == 0);
+  lds_pool pool(J);
+  if constexpr (BASE_PAD != 0) (void)pool.alloc(BASE_PAD, 4);
+  auto V = pool.view(LY);
+  auto O = make_buffer(J, out, chunks * W * 4);
+  auto D = make_buffer(J, dump, LY.bytes());
+  auto t = J.thread_id_x();
+  auto la = J.vgpr<u32>().named("la");
+  la = t << 2;
+  auto ones = J.vgpr<u32>();
+  ones = 0xffffffffu;
+  for (uint32_t off = 0; off < LY.bytes(); off += 1024) {
+    J.If(la < LY.bytes() - off, [&] { J.ds_write_b32(la, ones, {.offset = static_cast<int32_t>(V.base + off)}); });
+  }
+  barrier(J);
+  auto row = J.vgpr<u32>().named("row");
+  auto col = J.vgpr<u32>().named("col");
+  row = t / per_row;
+  col = (t % per_row) * vel;
+  mem_offset colo = PROMISE ? multiple_of(col, vel & (0u - vel)) : mem_offset(col);  // (power of two)
+  lds_addr a = V.addr(row, colo);
+  for (uint32_t j = 0; j < chunks / 256; ++j) {
+    auto v = J.vgpr<u32>(W);
+    auto r = J.vgpr<u32>();
+    r = row + j * drow;
+    for (int w = 0; w < W; ++w) {
+      if constexpr (eb == 4) {
+        v[w] = (r << 12) | (col + w);
+      } else {
+        auto lo = J.vgpr<u32>();
+        lo = (r << 8) | (col + 2 * w);
+        v[w] = lo * 0x10001u + 0x10000u;
+      }
+    }
+    V.store(v, a, static_cast<int32_t>(j * drow), 0);
+  }
+  barrier(J);
+  auto ob = J.vgpr<u32>().named("ob");
+  ob = t * (W * 4);
+  for (uint32_t j = 0; j < chunks / 256; ++j) {
+    auto v = J.vgpr<u32>(W);
+    V.load(v, a, static_cast<int32_t>(j * drow), 0);
+    J.s_waitcnt(lgkmcnt(0));
+    O.store(v, ob + j * 256 * W * 4);
+  }
+  for (uint32_t off = 0; off < LY.bytes(); off += 1024) {
+    J.If(la < LY.bytes() - off, [&] {
+      auto v = J.vgpr<u32>();
+      J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(V.base + off)});
+      J.s_waitcnt(lgkmcnt(0));
+      D.store(v, la + off);
+    });
+  }
+}
+
+// Pool: A (1024 B) and B (2048 B) live, A freed, C (512 B) reuses A's bytes; a scope holds
+// D (4096 B) and frees it; E (4096 B) then reuses D's bytes. Writes the offsets to out[0..4]
+// and, through the LDS, a phase-1 value from A and a phase-2 value from C (same bytes):
+// out[8 + t] = t * 3 (A, phase 1), out[264 + t] = t * 5 + 1 (C, phase 2).
+constexpr void pool_phases(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto O = make_buffer(J, out, 1024 * 4);
+  auto t = J.thread_id_x();
+  auto la = J.vgpr<u32>();
+  la = t << 2;
+  lds_ref A = pool.alloc(1024);
+  lds_ref B = pool.alloc(2048);
+  auto v = J.vgpr<u32>();
+  v = t * 3;
+  J.ds_write_b32(la, v, {.offset = static_cast<int32_t>(A.offset)});
+  barrier(J);
+  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(A.offset)});
+  J.s_waitcnt(lgkmcnt(0));
+  O.store(v, la + 32);
+  barrier(J);  // every wave is done with A
+  pool.free(A);
+  lds_ref C = pool.alloc(512);
+  auto w = J.vgpr<u32>();
+  w = t * 5 + 1;
+  J.If(t < 128, [&] { J.ds_write_b32(la, w, {.offset = static_cast<int32_t>(C.offset)}); });
+  barrier(J);
+  J.If(t < 128, [&] {
+    J.ds_read_b32(w, la, {.offset = static_cast<int32_t>(C.offset)});
+    J.s_waitcnt(lgkmcnt(0));
+    O.store(w, la + 1056);
+  });
+  lds_ref D{}, E{};
+  pool.scope([&] { D = pool.alloc(4096); });
+  E = pool.alloc(4096);
+  auto offs = J.vgpr<u32>(5);
+  offs[0] = A.offset;
+  offs[1] = B.offset;
+  offs[2] = C.offset;
+  offs[3] = D.offset;
+  offs[4] = E.offset;
+  auto z = J.vgpr<u32>();
+  z = 0u;
+  J.If(t == 0u, [&] {
+    O.store(offs.slice(0, 4), z);
+    O.store(offs[4], z + 16);
+  });
+}
+
+// Constant offsets at the limits: a 64 KiB view of dwords (256 x 64); element (255, 63) is byte
+// 65532, offset:65532 with a zero address register; read2 offsets up to 255 and past it.
+constexpr void offset_limits(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 256, .cols = 64, .elem_bytes = 4});
+  auto O = make_buffer(J, out, 256 * 4);
+  auto t = J.thread_id_x();
+  auto v = J.vgpr<u32>(2);
+  v[0] = t + 7;
+  v[1] = t + 9;
+  J.If(t == 0u, [&] {
+    V.store(v[0], 255, 63);  // byte 65532: a zero address register, offset:65532
+    V.store(v, 3, 62);       // 8 bytes at 1016 (8-aligned): ds_write_b64 offset:1016
+    V.store(v, 3, 61);       // at 1012 (4-aligned): ds_write2_b32 offset0:253 offset1:254
+    V.store(v, 3, 63);       // at 1020: offset1 would be 256: v_add + ds_write2_b32 0/1
+  });
+  barrier(J);
+  J.If(t == 0u, [&] {
+    auto r = J.vgpr<u32>(8);
+    r[1] = 0u;
+    V.load(r[0], 255, 63);
+    V.load(r.slice(2, 2), 3, 61);
+    V.load(r.slice(4, 2), 3, 62);
+    V.load(r.slice(6, 2), 3, 63);
+    J.s_waitcnt(lgkmcnt(0));
+    auto z = J.vgpr<u32>();
+    z = 0u;
+    O.store(r.slice(0, 4), z);
+    O.store(r.slice(4, 4), z + 16);
+  });
+  // negative constants join the register: row - 1 with a register row (lanes 1..63)
+  auto rr = J.vgpr<u32>();
+  rr = t;
+  J.If(t < 64u, [&] {
+    J.If(t > 0u, [&] { V.store(rr, rr - 1, 5); });
+  });
+  barrier(J);
+  J.If(t < 63u, [&] {
+    auto x = J.vgpr<u32>();
+    V.load(x, rr, 5);
+    J.s_waitcnt(lgkmcnt(0));
+    O.store(x, (t << 2) + 32 * 4);
+  });
+}
+
+}  // namespace lds_fns
