@@ -6,3 +6,4 @@
 #include "helpers/mem_offset.hpp"
 #include "helpers/buffer.hpp"
 #include "helpers/lds.hpp"
+#include "helpers/tile_copy.hpp"

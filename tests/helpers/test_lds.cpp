@@ -225,17 +225,20 @@ TEST_CASE("lds pool: freed blocks and scopes are reused, the kernel's LDS is the
   CHECK(hipasm::usage<&lds_fns::pool_phases>("k").lds_static_bytes == 3072 + 4096);
 }
 
-TEST_CASE("lds: misuse is a compile error naming the line", "[lds]") {
-  // (evaluated at run time here: the same builder, the same message as the static_assert)
-  using namespace hipasm;
-  constexpr auto narrow_col = [](builder J, arg<uint32_t*> out) {
-    lds_pool pool(J);
-    auto V = pool.view({.rows = 16, .cols = 64, .elem_bytes = 2});
-    auto c = J.vgpr<u32>();
-    c = J.thread_id_x();
-    auto v = J.vgpr<u32>(4);
-    V.load(v, 0, c);  // 16 bytes at a 2-byte aligned address
-    (void)out;
-  };
-  (void)narrow_col;
+TEST_CASE("lds: misuse is an error naming the line", "[lds]") {
+  // build_kernel at run time: the same builder and message the kernel's static_assert shows
+  auto unaligned = hipasm::build_kernel<&lds_fns::bad_unaligned>("bad_unaligned");
+  REQUIRE(unaligned.error.failed);
+  std::string m(unaligned.error.view());
+  INFO(m);
+  CHECK(m.find("lds_fns.hpp:") != std::string::npos);
+  CHECK(m.find("only known to be 2-byte aligned") != std::string::npos);
+  CHECK(m.find("multiple_of") != std::string::npos);
+  CHECK(unaligned.error.loc.line > 0);
+  auto swz = hipasm::build_kernel<&lds_fns::bad_swizzle>("bad_swizzle");
+  REQUIRE(swz.error.failed);
+  CHECK(std::string(swz.error.view()).find("multiple of chunk * groups") != std::string::npos);
+  auto twice = hipasm::build_kernel<&lds_fns::bad_free>("bad_free");
+  REQUIRE(twice.error.failed);
+  CHECK(std::string(twice.error.view()).find("freed twice") != std::string::npos);
 }

@@ -171,4 +171,32 @@ constexpr void offset_limits(builder J, arg<uint32_t*> out) {
   });
 }
 
+// Misuse (not in lds_kernels.hip: they must fail to build; test_lds.cpp checks the messages).
+// 16 bytes of bf16 at a column register whose alignment is not promised: 2-byte aligned only.
+constexpr void bad_unaligned(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 16, .cols = 64, .elem_bytes = 2});
+  auto c = J.vgpr<u32>();
+  c = J.thread_id_x();
+  auto v = J.vgpr<u32>(4);
+  V.load(v, 0, c);  // BAD_UNALIGNED_LINE
+  (void)out;
+}
+// A swizzle whose XOR would leave the row: 64-byte rows, 16-byte chunks x 8 groups.
+constexpr void bad_swizzle(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 16, .cols = 32, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8});
+  auto v = J.vgpr<u32>();
+  V.load(v, 0, 0);
+  (void)out;
+}
+// Freeing a block twice.
+constexpr void bad_free(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  lds_ref a = pool.alloc(256);
+  pool.free(a);
+  pool.free(a);
+  (void)out;
+}
+
 }  // namespace lds_fns
