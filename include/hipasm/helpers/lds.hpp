@@ -372,7 +372,8 @@ class lds_view {
     }
     a.k = base + rfold * rs + chi + clo;
     gpr<dtype::u32> rv = detail::u32_view(&b, R);
-    operand pat = (((rv >> detail::log2u(L.swz_row_div)) & (L.swz_groups - 1)) << detail::log2u(chunk)).to_operand();
+    gpr<dtype::u32> rsh = L.swz_row_div > 1 ? rv >> detail::log2u(L.swz_row_div) : rv;
+    operand pat = ((rsh & (L.swz_groups - 1)) << detail::log2u(chunk)).to_operand();
     operand colx = pat;
     if (creg) {
       operand Cb = mul(b, C, eb);

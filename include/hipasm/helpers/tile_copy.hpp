@@ -148,37 +148,48 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
   wsg = (wave >> 6) << 8;  // this wave's first LDS byte of a step
   auto p = b.vgpr<dtype::u32>(l).named("tile_p");
   p = t << 2;  // = w * 256 + 4 * lane
+  // Whole rows per step, and a swizzle pattern that repeats with them: the lane's element
+  // (and so its global offset) moves by a constant number of rows each step; computed once.
+  const uint32_t period = L.swizzled() ? L.swz_row_div * L.swz_groups : 1;
+  const bool uniform_steps = per_step % rs == 0 && (per_step / rs) % period == 0;
   for (uint32_t i = 0; i < steps; ++i) {
     const uint32_t pi = i * per_step;
-    auto q = b.vgpr<dtype::u32>(l);
-    q = p + pi;
+    if (uniform_steps && i > 0) continue;
+    gpr<dtype::u32> q = pi ? p + pi : p;
     auto row = b.vgpr<dtype::u32>(l);
     row = q / rs;
     auto inrow = b.vgpr<dtype::u32>(l);
     inrow = q - row * rs;
     auto colb = b.vgpr<dtype::u32>(l);
     if (L.swizzled()) {
-      colb = inrow ^ (((row >> detail::log2u(L.swz_row_div)) & (L.swz_groups - 1)) << detail::log2u(L.swz_chunk));
+      gpr<dtype::u32> rsh = L.swz_row_div > 1 ? row >> detail::log2u(L.swz_row_div) : row;
+      colb = inrow ^ ((rsh & (L.swz_groups - 1)) << detail::log2u(L.swz_chunk));
     } else {
       colb = inrow;
     }
     auto goff = b.vgpr<dtype::u32>(l);
     goff = row_off(row) + colb;
-    // lanes on padding bytes or past the view load nothing
-    cond inside = q < total;
-    auto body = [&] {
-      mem_offset lds_at = at(wsg) + static_cast<int64_t>(Vb.base + pi);
-      Ab.load_lds(lds_at, origin + at(goff), mem_opts{}, l);
-    };
-    if (L.row_pad) {
-      b.If(inrow < rowb, [&] {
-        if (total % per_step) b.If(inside, body, l);
+    const uint32_t reps = uniform_steps ? steps : 1;
+    for (uint32_t j = 0; j < reps; ++j) {
+      const uint32_t pj = pi + j * per_step;
+      // lanes on padding bytes or past the view load nothing
+      auto body = [&] {
+        mem_offset lds_at = at(wsg) + static_cast<int64_t>(Vb.base + pj);
+        mem_offset g = origin + at(goff);
+        const uint32_t drow = uniform_steps ? j * (per_step / rs) : 0;
+        if (drow) {
+          if (stride_const) g.c += static_cast<int64_t>(drow) * stride_imm;
+          else g += mem_offset(stride_reg * drow);
+        }
+        Ab.load_lds(lds_at, g, mem_opts{}, l);
+      };
+      const bool tail = pj + per_step > total;
+      auto in_tile = [&] {
+        if (tail) b.If(p < total - pj, body, l);
         else body();
-      }, l);
-    } else if (total % per_step) {
-      b.If(inside, body, l);
-    } else {
-      body();
+      };
+      if (L.row_pad) b.If(inrow < rowb, in_tile, l);
+      else in_tile();
     }
   }
   if (o.wait) {
