@@ -208,6 +208,48 @@ TEST_CASE("lds view: offsets at the 16-bit and read2 8-bit limits, negative cons
   CHECK(has(t, R"(v_add_u32 (v\d+), 0x3fc, v\d+\n\s*ds_write2_b32 \1, v\d+, v\d+ offset0:0 offset1:1\n)"));
 }
 
+TEST_CASE("lds view: load2/store2 pick read2, read2st64 or two accesses", "[lds]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint32_t> out(d, std::vector<uint32_t>(64 * 16, 0xdeadbeefu));
+  rt::kernel_args a;
+  a.add(out.ptr());
+  no_findings(d.launch(*S().m, "pair_cases_k", {1, 1, 1}, {64, 1, 1}, a));
+  auto o = out.download();
+  auto at = [](uint32_t r, uint32_t c) { return r * 64 + c; };
+  for (uint32_t t = 0; t < 64; ++t) {
+    INFO("lane " << t);
+    const uint32_t r = t >> 4, c = t & 15, c2 = c * 2;
+    const uint32_t* x = &o[t * 16];
+    CHECK(x[0] == at(r, c));
+    CHECK(x[1] == at(r, c + 1));
+    CHECK(x[2] == at(r, c));
+    CHECK(x[3] == at(r + 4, c));
+    CHECK(x[4] == at(r, c2));
+    CHECK(x[5] == at(r, c2 + 1));
+    CHECK(x[6] == at(r + 8, c2));
+    CHECK(x[7] == at(r + 8, c2 + 1));
+    CHECK(x[8] == at(r, c));
+    CHECK(x[9] == at(r + 63, c));
+    CHECK(x[10] == at(r + 1, c + 1));
+    CHECK(x[11] == at(r + 60, c + 3));
+    CHECK(x[12] == at(r + 2, c));
+    CHECK(x[13] == at(r + 2, c + 5));
+    CHECK(x[14] == t);
+    CHECK(x[15] == t + 1);
+  }
+  std::string t = text_of<&lds_fns::pair_cases>();
+  INFO(t);
+  CHECK(has(t, R"(ds_read2_b32 v\[\d+:\d+\], v\d+ offset0:0 offset1:1\n)"));
+  CHECK(has(t, R"(ds_read2st64_b32 v\[\d+:\d+\], v\d+ offset0:0 offset1:4\n)"));
+  CHECK(has(t, R"(ds_read2st64_b64 v\[\d+:\d+\], v\d+ offset0:0 offset1:4\n)"));
+  CHECK(has(t, R"(ds_read2st64_b32 v\[\d+:\d+\], v\d+ offset0:0 offset1:63\n)"));
+  CHECK(has(t, R"(ds_read_b32 v\d+, v\d+ offset:260\n)"));
+  CHECK(has(t, R"(ds_read_b32 v\d+, v\d+ offset:15372\n)"));
+  CHECK(has(t, R"(ds_read2_b32 v\[\d+:\d+\], v\d+ offset0:128 offset1:133\n)"));
+  // 16384 and 16512 fit neither form: 16384 moves into the address register
+  CHECK(has(t, R"(v_add_u32 (v\d+), 0x4000, v\d+\n\s*ds_write2_b32 \1, v\d+, v\d+ offset0:0 offset1:32\n)"));
+}
+
 TEST_CASE("lds pool: freed blocks and scopes are reused, the kernel's LDS is the peak", "[lds]") {
   rt::device& d = *S().dev;
   rt::buffer<uint32_t> out(d, std::vector<uint32_t>(1024, 0));

@@ -7,6 +7,7 @@
 //   As.store(v4, row, multiple_of(col, 8));             // ds_write_b128 (16-byte aligned)
 //   auto p = As.addr(lane_row, multiple_of(k, 4));      // the address register, once
 //   As.load(a0, p);  As.load(a1, p, 0, 16);             // ds_read_b64 offset:K, offset:K+32
+//   As.load2(b2, p, 0, 0, 32, 0);                       // two b32 32 rows apart: ds_read2st64_b32
 //   pool.scope([&] { auto t = pool.alloc(4096); ... }); // t is free again after the scope
 //
 // Freeing is a compile-time notion: LDS freed by one phase and reused by the next needs the
@@ -254,6 +255,22 @@ class lds_view {
     access(*b, true, src.to_operand(), displaced(*b, a, drow, dcol, width_of(src.dwords(), o), to_src_loc(l)), o, l);
   }
 
+  // Two elements of half the register's width each (2 dwords: 2 x b32, 4 dwords: 2 x b64),
+  // at p displaced by (drow0, dcol0) and by (drow1, dcol1): one ds_read2 / ds_write2 when both
+  // offsets fit its 8-bit fields (in elements), ds_read2st64 when they are multiples of 64
+  // elements that fit, either after moving the smaller offset into the address register
+  // (one v_add_u32); else two single accesses.
+  template <dtype T>
+  constexpr void load2(const gpr<T>& dst, const lds_addr& p, int32_t drow0, int32_t dcol0, int32_t drow1,
+                       int32_t dcol1, std::source_location l = std::source_location::current()) const {
+    pair(*dst.b, false, dst.to_operand(), p, drow0, dcol0, drow1, dcol1, l);
+  }
+  template <dtype T>
+  constexpr void store2(const gpr<T>& src, const lds_addr& p, int32_t drow0, int32_t dcol0, int32_t drow1,
+                        int32_t dcol1, std::source_location l = std::source_location::current()) const {
+    pair(*src.b, true, src.to_operand(), p, drow0, dcol0, drow1, dcol1, l);
+  }
+
   // ---- internals --------------------------------------------------------------------------
   static constexpr uint32_t width_of(uint16_t dwords, const mem_opts& o) {
     using enum narrow;
@@ -467,6 +484,65 @@ class lds_view {
       return true;
     }
   };
+
+  constexpr void pair(builder& b, bool store, const operand& data, const lds_addr& p, int32_t r0, int32_t c0,
+                      int32_t r1, int32_t c1, std::source_location l) const {
+    using O = isa::gfx942_op;
+    const src_loc sl = to_src_loc(l);
+    b.note_loc(sl);
+    if (b.err.failed) return;
+    if (data.k != operand::kind::vreg || data.cls == reg_class::sgpr || (data.dwords != 2 && data.dwords != 4)) {
+      b.fail(sl, "LDS load2/store2: 2 or 4 VGPRs/AGPRs (two b32 or two b64 elements)");
+      return;
+    }
+    const uint16_t half = static_cast<uint16_t>(data.dwords / 2);
+    const uint32_t eb2 = half * 4u;
+    const operand d0 = ds_emit::dword(data, 0, half), d1 = ds_emit::dword(data, half, half);
+    const lds_addr a0 = displaced(b, p, r0, c0, eb2, sl), a1 = displaced(b, p, r1, c1, eb2, sl);
+    const bool same_reg = a0.reg.k == a1.reg.k && a0.reg.value == a1.reg.value && a0.reg.offset == a1.reg.offset;
+    uint32_t align = detail::min_align(detail::align_of(a0.k), detail::align_of(a1.k));
+    if (a0.reg.k != operand::kind::none) align = detail::min_align(align, a0.reg_align);
+    if (!same_reg || align < eb2 || a0.k < 0 || a1.k < 0) {
+      access(b, store, d0, a0, mem_opts{}, l);
+      access(b, store, d1, a1, mem_opts{}, l);
+      return;
+    }
+    operand reg = a0.reg;
+    if (reg.k == operand::kind::none) reg = zero(b, sl);
+    else if (reg.cls != reg_class::vgpr) {
+      gpr<dtype::u32> v = b.vgpr<dtype::u32>();
+      v = detail::u32_view(&b, reg);
+      reg = v.to_operand();
+    }
+    const O plain = eb2 == 4 ? (store ? O::ds_write2_b32 : O::ds_read2_b32) : (store ? O::ds_write2_b64 : O::ds_read2_b64);
+    const O st64 = eb2 == 4 ? (store ? O::ds_write2st64_b32 : O::ds_read2st64_b32)
+                            : (store ? O::ds_write2st64_b64 : O::ds_read2st64_b64);
+    // the fields for byte offsets x and y in units of u (false: they do not fit)
+    auto fits = [](int64_t x, int64_t y, int64_t u) { return x % u == 0 && y % u == 0 && x / u <= 255 && y / u <= 255; };
+    int64_t k0 = a0.k, k1 = a1.k;
+    int64_t unit = 0;
+    if (fits(k0, k1, eb2)) unit = eb2;
+    else if (fits(k0, k1, 64 * eb2)) unit = 64 * eb2;
+    if (!unit) {
+      const int64_t lo = k0 < k1 ? k0 : k1;
+      if (fits(k0 - lo, k1 - lo, eb2)) unit = eb2;
+      else if (fits(k0 - lo, k1 - lo, 64 * eb2)) unit = 64 * eb2;
+      if (!unit) {
+        access(b, store, d0, a0, mem_opts{}, l);
+        access(b, store, d1, a1, mem_opts{}, l);
+        return;
+      }
+      reg = add_const(b, reg, lo);
+      k0 -= lo;
+      k1 -= lo;
+    }
+    modifiers m;
+    m.offset = static_cast<int32_t>(k0 / unit);
+    m.offset1 = static_cast<int32_t>(k1 / unit);
+    const O op = unit == eb2 ? plain : st64;
+    if (store) b.emit(op, {detail::as_arg(reg), detail::as_arg(d0), detail::as_arg(d1)}, m, l);
+    else b.emit(op, {detail::as_arg(data), detail::as_arg(reg)}, m, l);
+  }
 
   // Emits the access of `data` (a register operand) at address a.
   constexpr void access(builder& b, bool store, const operand& data, lds_addr a, const mem_opts& o,

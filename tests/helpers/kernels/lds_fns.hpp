@@ -171,6 +171,56 @@ constexpr void offset_limits(builder J, arg<uint32_t*> out) {
   });
 }
 
+// Pairs (load2/store2): a 128 x 64 dword view holds r * 64 + c at (r, c) (written through
+// the view, 4 dwords a lane a step). One wave; lane t's address p = (t >> 4, t & 15).
+// out[t * 16 + ...]: 0-1 (0,0)+(0,1): read2_b32 0/1;  2-3 (0,0)+(4,0): read2st64_b32 0/4;
+// 4-7 b64 pairs (0,0)+(8,0) (a 2-aligned column): read2st64_b64 0/4;  8-9 (0,0)+(63,0):
+// read2st64_b32 0/63;  10-11 (1,1)+(60,3): no field fits: two ds_read_b32;  12-13 (2,0)+(2,5):
+// read2_b32 128/133; then a store2 of (t, t+1) at (64,0)+(64,32) (16384 and 16512: neither
+// form fits: 16384 moves into the address register, write2_b32 0/32), read back into 14-15.
+constexpr void pair_cases(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 128, .cols = 64, .elem_bytes = 4});
+  auto O = make_buffer(J, out, 64 * 16 * 4);
+  auto t = J.thread_id_x();
+  auto row = J.vgpr<u32>();
+  auto col = J.vgpr<u32>();
+  row = t >> 4;
+  col = (t & 15) << 2;
+  lds_addr w = V.addr(row, multiple_of(col, 4));
+  for (int j = 0; j < 32; ++j) {
+    auto v = J.vgpr<u32>(4);
+    auto r = J.vgpr<u32>();
+    r = row + 4 * j;
+    for (int k = 0; k < 4; ++k) v[k] = (r << 6) + (col + k);
+    V.store(v, w, 4 * j, 0);
+  }
+  barrier(J);
+  auto r0 = J.vgpr<u32>();
+  auto c0 = J.vgpr<u32>();
+  r0 = t >> 4;
+  c0 = t & 15;
+  lds_addr p = V.addr(r0, c0);
+  lds_addr p2 = V.addr(r0, multiple_of(c0 << 1, 2));
+  auto x = J.vgpr<u32>(16);
+  V.load2(x.slice(0, 2), p, 0, 0, 0, 1);
+  V.load2(x.slice(2, 2), p, 0, 0, 4, 0);
+  V.load2(x.slice(4, 4), p2, 0, 0, 8, 0);
+  V.load2(x.slice(8, 2), p, 0, 0, 63, 0);
+  V.load2(x.slice(10, 2), p, 1, 1, 60, 3);
+  V.load2(x.slice(12, 2), p, 2, 0, 2, 5);
+  auto y = J.vgpr<u32>(2);
+  y[0] = t + 0u;
+  y[1] = t + 1u;
+  V.store2(y, p, 64, 0, 64, 32);
+  barrier(J);
+  V.load2(x.slice(14, 2), p, 64, 0, 64, 32);
+  J.s_waitcnt(lgkmcnt(0));
+  auto o = J.vgpr<u32>();
+  o = t << 6;
+  for (int k = 0; k < 16; k += 4) O.store(x.slice(k, 4), o + 4 * k);
+}
+
 // Misuse (not in lds_kernels.hip: they must fail to build; test_lds.cpp checks the messages).
 // 16 bytes of bf16 at a column register whose alignment is not promised: 2-byte aligned only.
 constexpr void bad_unaligned(builder J, arg<uint32_t*> out) {
