@@ -221,6 +221,60 @@ constexpr void pair_cases(builder J, arg<uint32_t*> out) {
   for (int k = 0; k < 16; k += 4) O.store(x.slice(k, 4), o + 4 * k);
 }
 
+// Swizzled reads by every addressing path: a 128 x 64 bf16 view (16-byte chunks x 8,
+// the pattern repeats every 8 rows) holds (r << 8) | c at (r, c). One wave; lane t: r = t,
+// c = (t % 8) * 8. 8 elements (4 dwords) per case into out[t * 28 + 4 * case]:
+//  0: (5, c)          constant row, register column
+//  1: (r + 3, c)      a row constant off the period: added to the register row
+//  2: p + (3, 0)      a displacement off the period: recomputed
+//  3: (7, 24)         all constant: the XOR done at compile time
+//  4: p + (0, 8)      one chunk to the right: recomputed (the pattern XORs chunks)
+//  5: p + (8, 0)      a whole period of rows: folded into offset:
+//  6: p + (16, 0)     two periods: folded
+constexpr void swz_reads(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 128, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8});
+  auto O = make_buffer(J, out, 64 * 28 * 4);
+  auto t = J.thread_id_x();
+  {
+    auto row = J.vgpr<u32>();
+    auto col = J.vgpr<u32>();
+    row = t >> 3;
+    col = (t & 7) << 3;
+    lds_addr w = V.addr(row, multiple_of(col, 8));
+    for (int j = 0; j < 16; ++j) {
+      auto v = J.vgpr<u32>(4);
+      auto r = J.vgpr<u32>();
+      r = row + 8 * j;
+      for (int k = 0; k < 4; ++k) {
+        auto lo = J.vgpr<u32>();
+        lo = (r << 8) | (col + 2 * k);
+        v[k] = lo * 0x10001u + 0x10000u;
+      }
+      V.store(v, w, 8 * j, 0);
+    }
+  }
+  barrier(J);
+  auto r = J.vgpr<u32>();
+  auto c = J.vgpr<u32>();
+  r = t + 0u;
+  c = (t & 7) << 3;
+  auto cm = multiple_of(c, 8);
+  lds_addr p = V.addr(r, cm);
+  auto x = J.vgpr<u32>(28);
+  V.load(x.slice(0, 4), 5, cm);
+  V.load(x.slice(4, 4), r + 3, cm);
+  V.load(x.slice(8, 4), p, 3, 0);
+  V.load(x.slice(12, 4), 7, 24);
+  V.load(x.slice(16, 4), p, 0, 8);
+  V.load(x.slice(20, 4), p, 8, 0);
+  V.load(x.slice(24, 4), p, 16, 0);
+  J.s_waitcnt(lgkmcnt(0));
+  auto o = J.vgpr<u32>();
+  o = t * 112u;
+  for (int k = 0; k < 28; k += 4) O.store(x.slice(k, 4), o + 4 * k);
+}
+
 // Misuse (not in lds_kernels.hip: they must fail to build; test_lds.cpp checks the messages).
 // 16 bytes of bf16 at a column register whose alignment is not promised: 2-byte aligned only.
 constexpr void bad_unaligned(builder J, arg<uint32_t*> out) {

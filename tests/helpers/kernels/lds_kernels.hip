@@ -26,3 +26,4 @@ K(rt_f32_sw8_b64, f32_sw8, 2, true, 0)
 extern "C" __global__ void pool_phases_k(uint32_t* o) { HIPASM_KERNEL_BODY(pool_phases, o); }
 extern "C" __global__ void offset_limits_k(uint32_t* o) { HIPASM_KERNEL_BODY(offset_limits, o); }
 extern "C" __global__ void pair_cases_k(uint32_t* o) { HIPASM_KERNEL_BODY(pair_cases, o); }
+extern "C" __global__ void swz_reads_k(uint32_t* o) { HIPASM_KERNEL_BODY(swz_reads, o); }
