@@ -28,8 +28,9 @@ sim& S() {
   return s;
 }
 
-// rows x cols elements of eb bytes; threads lanes.
-void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads) {
+// rows x cols elements of eb bytes; threads lanes; cols_valid: the column-tail kernels
+// (tile_rt_cols) with that many valid columns (-1: the plain kernels).
+void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads, int64_t cols_valid = -1) {
   rt::device& d = *S().dev;
   const uint32_t row_bytes = cols * eb, dwords = rows * row_bytes / 4;
   const uint32_t ld = row_bytes + 64;  // the tensor's rows are longer than the tile's
@@ -50,6 +51,7 @@ void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t
     rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords, 0xdeadbeefu));
     rt::kernel_args a;
     a.add(out.ptr()).add(I.ptr()).add(c.in_bytes).add(ld).add(c.origin);
+    if (cols_valid >= 0) a.add(static_cast<uint32_t>(cols_valid));
     auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
     for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
     auto o = out.download();
@@ -58,6 +60,7 @@ void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t
       uint32_t r = i / dpr, cd = i % dpr;
       uint64_t g = c.origin + uint64_t(r) * ld + cd * 4;
       uint32_t expect = g + 4 <= c.in_bytes ? in[g / 4] : 0u;
+      if (cols_valid >= 0 && cd * 4 / eb >= cols_valid) expect = 0;  // (cols_valid: a multiple of the chunk)
       if (o[i] != expect) {
         FAIL_CHECK("dword " << i << " (row " << r << ", dword " << cd << "): got " << std::hex << o[i] << " expected "
                             << expect);
@@ -82,6 +85,12 @@ TEST_CASE("copy_tile direct to LDS: padding and swizzle inverted per lane", "[ti
   run("tile_direct_f32", 64, 64, 4, 256);
   run("tile_direct_pad_swz", 64, 64, 2, 256);
   run("tile_direct_swz_cw", 128, 64, 2, 128);
+}
+
+TEST_CASE("copy_tile with a column tail: columns past cols_valid are zeros", "[tile]") {
+  for (int64_t v : {0, 8, 24, 32, 56, 64}) run("tilec_bf16_swz", 128, 64, 2, 256, v);
+  for (int64_t v : {0, 4, 256, 260, 1020, 1024}) run("tilec_wide", 4, 1024, 4, 256, v);
+  for (int64_t v : {0, 2, 30, 62, 64}) run("tilec_direct_pad_swz", 64, 64, 2, 256, v);
 }
 
 TEST_CASE("copy_tile: the loads fold their row steps, the stores pick b128", "[tile]") {

@@ -36,9 +36,14 @@ struct tile_copy_opts {
   bool wait = true;         // end with the waits and s_barrier that make the tile visible
 };
 
-constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
-                         const lds_view& V, tile_copy_opts o = {},
-                         std::source_location l = std::source_location::current()) {
+namespace detail {
+// Byte offsets at or past 2^31 are past every V# this helper is used with (num_records below
+// 2^31): a chunk past the valid columns loads from there and gets zeros.
+inline constexpr uint32_t past_any_buffer = 0x80000000u;
+
+constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                              const lds_view& V, tile_copy_opts o, const xval* cols_valid,
+                              std::source_location l) {
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
@@ -89,7 +94,23 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
     col0 = (t % cpr) * vel;
     auto goff = b.vgpr<dtype::u32>(l).named("tile_goff");
     goff = row_off(row0) + col0 * L.elem_bytes;
+    // Column tail: a chunk whose first column is at or past cols_valid loads zeros (its
+    // offset moved past the V#); one select per distinct column displacement.
+    const bool col_tail = cols_valid != nullptr;
+    const val<dtype::u32> valid = col_tail ? val<dtype::u32>(detail::u32_view(&b, cols_valid->op), l) : val<dtype::u32>(0u, l);
+    auto masked_goff = [&](uint32_t dcol) -> gpr<dtype::u32> {
+      auto sel = b.vgpr<dtype::u32>(l);
+      sel = goff;
+      gpr<dtype::u32> c = dcol ? col0 + dcol : col0;
+      b.If(c >= valid, [&] { sel = past_any_buffer; }, l);
+      return sel;
+    };
+    if (col_tail && cols_valid->is_imm()) {
+      b.fail(sl, "copy_tile: a constant cols_valid: size the view instead");
+      return;
+    }
     mem_offset gbase = origin + at(goff);
+    gpr<dtype::u32> goff_tail0 = col_tail && T % cpr == 0 ? masked_goff(0) : gpr<dtype::u32>{};
     const lds_addr a = V.addr(row0, multiple_of(col0, vel & (0u - vel)), l);
     auto stage = b.vgpr<dtype::u32>(static_cast<int>(steps), static_cast<int>(vb / 4), l).named("tile_stage");
     // A partial last step (some lanes past the tile) loads under an EXEC mask that may be
@@ -100,7 +121,7 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
     for (uint32_t k = 0; k < steps; ++k) {
       const uint32_t i = step_at(k);
       const uint32_t drow = i * T / cpr, dcol = (i * T % cpr) * vel;
-      mem_offset g = gbase;
+      mem_offset g = !col_tail ? gbase : origin + at(T % cpr == 0 ? goff_tail0 : masked_goff(dcol));
       g.c += static_cast<int64_t>(dcol) * L.elem_bytes;
       if (drow) {
         if (stride_const) g.c += static_cast<int64_t>(drow) * stride_imm;
@@ -169,6 +190,14 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
     }
     auto goff = b.vgpr<dtype::u32>(l);
     goff = row_off(row) + colb;
+    if (cols_valid) {  // past the valid columns: the DMA writes zeros (see past_any_buffer)
+      if (cols_valid->is_imm()) {
+        b.fail(sl, "copy_tile: a constant cols_valid: size the view instead");
+        return;
+      }
+      gpr<dtype::u32> vb = detail::u32_view(&b, cols_valid->op) * L.elem_bytes;
+      b.If(colb >= vb, [&] { goff = past_any_buffer; }, l);
+    }
     const uint32_t reps = uniform_steps ? steps : 1;
     for (uint32_t j = 0; j < reps; ++j) {
       const uint32_t pj = pi + j * per_step;
@@ -196,6 +225,23 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
     b.s_waitcnt(vmcnt(0), no_modifiers, l);
     b.s_barrier(no_modifiers, l);
   }
+}
+
+}  // namespace detail
+
+constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                         const lds_view& V, tile_copy_opts o = {},
+                         std::source_location l = std::source_location::current()) {
+  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, nullptr, l);
+}
+// With a column tail: only the first cols_valid (an SGPR, a multiple of the chunk's
+// elements) columns of each row are read; the rest of the tile's columns are zeros. (The V#
+// range check ends the tensor, not a row: the K tail of a row-major GEMM operand.) The V#
+// must be smaller than 2 GiB.
+constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                         const lds_view& V, tile_copy_opts o, const val<dtype::u32>& cols_valid,
+                         std::source_location l = std::source_location::current()) {
+  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, &cols_valid.x, l);
 }
 
 }  // namespace hipasm

@@ -22,3 +22,11 @@ K(tile_wide, wide, tile_copy_opts{256, 16, false, true})
 K(tile_direct_f32, f32_64, tile_copy_opts{256, 4, true, true})
 K(tile_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
 K(tile_direct_swz_cw, bf16_swz, tile_copy_opts{128, 4, true, true}, true)
+#define KC(name, ...)                                   \
+  constexpr auto name##_fn = &tile_rt_cols<__VA_ARGS__>;    \
+  extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned cv) { \
+    HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org, cv);   \
+  }
+KC(tilec_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
+KC(tilec_wide, wide, tile_copy_opts{256, 16, false, true})
+KC(tilec_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
