@@ -18,6 +18,8 @@
 // the element the view puts at its LDS dword (padding lanes are masked off, swizzles inverted);
 // then (wait) s_waitcnt vmcnt(0) + s_barrier. With wait = false the caller waits: vmcnt for
 // the direct path or the VGPR path's loads, lgkmcnt for its LDS stores, and a barrier.
+// Column tails (copy_tile(..., opts, cols_valid)): the range check ends the tensor, not a row,
+// so chunks whose first column is at or past cols_valid take an offset past the V# (zeros).
 #pragma once
 #include <cstdint>
 #include <source_location>
