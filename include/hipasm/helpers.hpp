@@ -3,3 +3,7 @@
 // One concept per header under helpers/; each is constexpr and usable inside a kernel body.
 #pragma once
 #include "builder.hpp"
+#include "helpers/mem_offset.hpp"
+#include "helpers/buffer.hpp"
+#include "helpers/lds.hpp"
+#include "helpers/tile_copy.hpp"

@@ -1,0 +1,72 @@
+// copy_tile kernels (tests/helpers/test_tile.cpp runs them in hipasm-sim against C++).
+// One workgroup of O.threads lanes copies the tile whose element (0, 0) is at byte `origin`
+// of `in` (rows ld_bytes apart; the V# holds in_bytes) into an LDS view of layout LY, then
+// reads the view back dword by dword: out[d] = LDS dword d of the tile in row-major element
+// order (row d / (cols * eb / 4), elements (d % ...) * 4 / eb ...).
+#pragma once
+#include <cstdint>
+
+#include <hipasm/hipasm.hpp>
+
+namespace tile_fns {
+using namespace hipasm;
+
+template <lds_layout LY, tile_copy_opts O, bool CALLER_WAITS = false>
+constexpr void tile_rt(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                       arg<unsigned> ld_bytes, arg<unsigned> origin) {
+  lds_pool pool(J);
+  auto V = pool.view(LY);
+  auto A = make_buffer(J, in, in_bytes);
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  auto Out = make_buffer(J, out, dwords * 4);
+  constexpr tile_copy_opts o{O.threads, O.vec_bytes, O.direct, !CALLER_WAITS};
+  copy_tile(J, A, at(origin), ld_bytes, V, o);
+  if constexpr (CALLER_WAITS) {
+    J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
+    J.s_barrier();
+  }
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Out.store(v, d << 2);
+    });
+  }
+}
+
+// The same with a column tail: only the first cols_valid columns are read, the rest are 0.
+template <lds_layout LY, tile_copy_opts O>
+constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                            arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
+  lds_pool pool(J);
+  auto V = pool.view(LY);
+  auto A = make_buffer(J, in, in_bytes);
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  auto Out = make_buffer(J, out, dwords * 4);
+  copy_tile(J, A, at(origin), ld_bytes, V, O, cols_valid);
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Out.store(v, d << 2);
+    });
+  }
+}
+
+}  // namespace tile_fns

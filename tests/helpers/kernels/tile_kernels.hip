@@ -1,0 +1,32 @@
+#include "tile_fns.hpp"
+using namespace tile_fns;
+using hipasm::lds_layout;
+using hipasm::tile_copy_opts;
+constexpr lds_layout f32_64{.rows = 64, .cols = 64, .elem_bytes = 4};
+constexpr lds_layout f32_40{.rows = 40, .cols = 64, .elem_bytes = 4};
+constexpr lds_layout bf16_pad{.rows = 128, .cols = 64, .elem_bytes = 2, .row_pad = 16};
+constexpr lds_layout bf16_swz{.rows = 128, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+constexpr lds_layout bf16_pad_swz{.rows = 64, .cols = 64, .elem_bytes = 2, .row_pad = 8, .swz_chunk = 16, .swz_groups = 8};
+constexpr lds_layout wide{.rows = 4, .cols = 1024, .elem_bytes = 4};
+#define K(name, ...)                                   \
+  constexpr auto name##_fn = &tile_rt<__VA_ARGS__>;    \
+  extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org) { \
+    HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org);   \
+  }
+K(tile_f32, f32_64, tile_copy_opts{256, 16, false, true})
+K(tile_f32_partial, f32_40, tile_copy_opts{256, 16, false, true})
+K(tile_bf16_pad, bf16_pad, tile_copy_opts{256, 16, false, true})
+K(tile_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
+K(tile_bf16_swz_v8, bf16_swz, tile_copy_opts{128, 8, false, true}, true)
+K(tile_wide, wide, tile_copy_opts{256, 16, false, true})
+K(tile_direct_f32, f32_64, tile_copy_opts{256, 4, true, true})
+K(tile_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
+K(tile_direct_swz_cw, bf16_swz, tile_copy_opts{128, 4, true, true}, true)
+#define KC(name, ...)                                   \
+  constexpr auto name##_fn = &tile_rt_cols<__VA_ARGS__>;    \
+  extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned cv) { \
+    HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org, cv);   \
+  }
+KC(tilec_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
+KC(tilec_wide, wide, tile_copy_opts{256, 16, false, true})
+KC(tilec_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
