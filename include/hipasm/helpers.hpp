@@ -3,3 +3,7 @@
 // One concept per header under helpers/; each is constexpr and usable inside a kernel body.
 #pragma once
 #include "builder.hpp"
+#include "helpers/interleave.hpp"
+#include "helpers/loops.hpp"
+#include "helpers/ring.hpp"
+#include "helpers/exec_mask.hpp"
