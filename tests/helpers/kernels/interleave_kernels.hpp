@@ -68,10 +68,12 @@ constexpr void order_kernel(builder J, arg<float*> out, arg<const uint32_t*> in)
   J.global_store_dwordx2(o, w, out, {.offset = 180});
 }
 
-// A GEMM-like main loop: per step, eight 32x32x8 bf16 MFMAs (two accumulators) on buffers
-// loaded by the step before last (software_pipeline, depth 3), eight global_load_dwordx4 per
-// step (in: per step 8 KB laid out [k][lane][4 dwords]; k 0-3 the A pairs, 4-7 the B pairs).
-// Every wave reads the same data; out[(wave * 32 + r) * 64 + lane] = acc (r 0-15 acc[0]).
+// A GEMM-like main loop: per step, sixteen 32x32x8 bf16 MFMAs into a 2x2 grid of 32x32
+// accumulators (acc[2r + c] += A[r][k] * B[c][k], k 0-3) on buffers loaded two steps before
+// (software_pipeline, depth 3, ring of three register buffers), eight global_load_dwordx4 per
+// step. in: per step 8 KB laid out [j][lane][4 dwords]; j 0-3 hold the A pairs (pair p =
+// 4r + k at buffer dwords 2p), j 4-7 the B pairs (pair 4c + k at dwords 16 + 2p). Every wave
+// reads the same data; out[(wave * 64 + 16 t + reg) * 64 + lane] = acc[t].
 template <bool Interleaved, int Steps>
 constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) {
   auto tid = J.thread_id_x();
@@ -83,7 +85,7 @@ constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) 
   auto p = J.sgpr<u64>();
   p = in;
   auto bufs = make_ring(J.vgpr<u32>(32), J.vgpr<u32>(32), J.vgpr<u32>(32));
-  auto acc = J.vgpr<f32>(2, 16);
+  auto acc = J.vgpr<f32>(4, 16);
   acc.fill(0.0f);
   software_pipeline(
       J, Steps, 3,
@@ -95,14 +97,16 @@ constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) 
       },
       [&](const gpr<i32>&, int buf) {
         auto r = bufs[buf];
-        for (int i = 0; i < 8; ++i)
-          J.v_mfma_f32_32x32x8_bf16(acc[i % 2], r.slice(2 * i, 2), r.slice(16 + 2 * i, 2), acc[i % 2]);
+        for (int k = 0; k < 4; ++k)
+          for (int t = 0; t < 4; ++t)
+            J.v_mfma_f32_32x32x8_bf16(acc[t], r.slice(2 * (4 * (t / 2) + k), 2), r.slice(16 + 2 * (4 * (t % 2) + k), 2),
+                                      acc[t]);
       },
       {.interleave = Interleaved});
-  auto o = J.vgpr<u32>(), o2 = J.vgpr<u32>();
-  o = (tid >> 6) * (32 * 64 * 4) + lane * 4;
-  o2 = o + 4096;
-  for (int r = 0; r < 32; ++r) J.global_store_dword(r < 16 ? o : o2, acc.flat()[r], out, {.offset = (r % 16) * 256});
+  auto o = J.vgpr<u32>(4);
+  o[0] = (tid >> 6) * (64 * 64 * 4) + lane * 4;
+  for (int t = 1; t < 4; ++t) o[t] = o[0] + 4096 * t;
+  for (int r = 0; r < 64; ++r) J.global_store_dword(o[r / 16], acc.flat()[r], out, {.offset = (r % 16) * 256});
 }
 
 }  // namespace il_test
