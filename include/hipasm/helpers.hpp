@@ -7,3 +7,4 @@
 #include "helpers/loops.hpp"
 #include "helpers/ring.hpp"
 #include "helpers/exec_mask.hpp"
+#include "helpers/debug_log.hpp"

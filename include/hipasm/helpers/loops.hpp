@@ -211,10 +211,11 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
   }
 }
 
-// The same with a run-time trip count (wave-uniform; any value >= 0, also below depth - 1):
-// the steady loop checks before each copy whether a load is left and, if not, runs the
-// epilogue for the buffers of that copy and leaves (depth epilogue copies in the code). The
-// epilogue waits for all loads (vmcnt(0)/lgkmcnt(0)): its count depends on the trip count.
+// The same with a run-time trip count (wave-uniform; any value >= 0). With at least depth - 1
+// iterations: the prologue, then a steady loop that checks before each copy whether a load is
+// left and, if not, runs the epilogue for that copy's buffers and leaves (depth epilogue
+// copies in the code; the epilogue waits for all loads, vmcnt(0)/lgkmcnt(0), as its count
+// depends on the trip count). With fewer, each iteration loads, waits and computes in turn.
 template <class Load, class Compute>
 constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Load&& load, Compute&& compute,
                                  software_pipeline_options opt = {}, std::source_location l = std::source_location::current()) {
@@ -254,14 +255,6 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
     s.loc = sl;
     return s;
   };
-  // Prologue: load(s) for s < min(T, D - 1).
-  for (int s = 0; s < D - 1; ++s) {
-    B.If(li < T, [&] {
-      instr_stream ls = load_step(s % D);
-      emit_all(B, ls);
-    }, l);
-    li = li + 1;
-  }
   auto epilogue = [&](int k) {
     for (int j = 0; j < D - 1; ++j) {
       B.If(ci < T, [&] {
@@ -272,20 +265,42 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
       ci = ci + 1;
     }
   };
-  B.While([&] { return ci < T; }, [&] {
-    for (int k = 0; k < D; ++k) {
-      B.If(li >= T, [&] {
-        epilogue(k);
-        B.Break();
-      }, l);
-      if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
-      instr_stream cs = compute_step(k % D);
-      instr_stream ls = load_step((k + D - 1) % D);
-      if (il) interleave(B, cs, ls);
-      else {
-        emit_all(B, cs);
-        emit_all(B, ls);
+  // At least depth - 1 iterations: the pipelined loop. (Its prologue is unconditional, so the
+  // loads outstanding at each point are the same on every path, as the waitcnt check needs.)
+  B.If(T >= D - 1, [&] {
+    for (int s = 0; s < D - 1; ++s) {
+      instr_stream ls = load_step(s % D);
+      emit_all(B, ls);
+      li = li + 1;
+    }
+    B.While([&] { return ci < T; }, [&] {
+      for (int k = 0; k < D; ++k) {
+        B.If(li >= T, [&] {
+          epilogue(k);
+          B.Break();
+        }, l);
+        if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
+        instr_stream cs = compute_step(k % D);
+        instr_stream ls = load_step((k + D - 1) % D);
+        if (il) interleave(B, cs, ls);
+        else {
+          emit_all(B, cs);
+          emit_all(B, ls);
+        }
+        ci = ci + 1;
+        li = li + 1;
       }
+    }, l);
+  }).Else([&] {
+    // Fewer (at most depth - 2): each iteration loads into buffer 0, waits and computes.
+    for (int s = 0; s + 2 < D; ++s) {
+      B.If(ci < T, [&] {
+        instr_stream ls = load_step(0);
+        emit_all(B, ls);
+        if (waits) detail::pipe_wait(B, cnt, 0, sl);
+        instr_stream cs = compute_step(0);
+        emit_all(B, cs);
+      }, l);
       ci = ci + 1;
       li = li + 1;
     }
