@@ -220,3 +220,72 @@ TEST_CASE("interleave: a pipelined MFMA loop keeps the matrix core busier interl
                                 << off.cycles << " cycles)");
   CHECK(on.mfma_busy > off.mfma_busy);
 }
+
+namespace il_err {
+using namespace hipasm;
+constexpr int kFlowLine = __LINE__ + 4;
+constexpr void stream_with_if(builder J, arg<int*> out) {
+  auto x = J.vgpr<i32>();
+  x = 1;
+  auto s = record(J, [&] { J.If(x > 0, [&] { x = 2; }); });
+  emit_all(J, s);
+  J.global_store_dword(J.thread_id_x(), x, out);
+}
+constexpr int kLostLine = __LINE__ + 4;
+constexpr void stream_never_emitted(builder J, arg<int*> out) {
+  auto x = J.vgpr<i32>();
+  x = 1;
+  auto s = record(J, [&] { x = x + 1; });
+  J.global_store_dword(J.thread_id_x(), x, out);
+}
+// emit_cycles: two 32-cycle MFMAs for 64 cycles, then one dwordx4 load (32), then the rest.
+constexpr void manual_emit(builder J, arg<int*> out) {
+  auto acc = J.vgpr<f32>(16);
+  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2), x = J.vgpr<u32>(4), y = J.vgpr<u32>(4);
+  acc.fill(0.0f);
+  a.fill(0u);
+  b.fill(0u);
+  auto m = record(J, [&] { for (int i = 0; i < 4; ++i) J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc); });
+  auto l = record(J, [&] {
+    J.global_load_dwordx4(x, J.thread_id_x(), out);
+    J.global_load_dwordx4(y, J.thread_id_x(), out, {.offset = 16});
+  });
+  emit_cycles(J, m, 64);
+  emit_cycles(J, l, 1);
+  emit_cycles(J, m, 32);
+  emit_all(J, l);
+  emit_all(J, m);
+  J.s_waitcnt(vmcnt(0));
+  J.global_store_dwordx4(J.thread_id_x(), x, out);
+  J.global_store_dwordx4(J.thread_id_x(), y, out, {.offset = 16});
+  J.global_store_dword(J.thread_id_x(), acc[0], out, {.offset = 32});
+}
+}  // namespace il_err
+
+TEST_CASE("instruction streams: control flow inside and streams never emitted are errors at the user's line", "[interleave]") {
+  auto a = hipasm::build_kernel<il_err::stream_with_if>("k");
+  REQUIRE(a.error.failed);
+  std::string ma(a.error.view());
+  INFO(ma);
+  CHECK(ma.find("test_interleave.cpp:" + std::to_string(il_err::kFlowLine) + ": error:") != std::string::npos);
+  CHECK(ma.find("must be straight-line code") != std::string::npos);
+  auto b = hipasm::build_kernel<il_err::stream_never_emitted>("k");
+  REQUIRE(b.error.failed);
+  std::string mb(b.error.view());
+  INFO(mb);
+  CHECK(mb.find("test_interleave.cpp:" + std::to_string(il_err::kLostLine) + ": error:") != std::string::npos);
+  CHECK(mb.find("never emitted (1 instructions left)") != std::string::npos);
+}
+
+TEST_CASE("emit_cycles: pyhip's emit(generator, cycles) takes a stream's next instructions by cost", "[interleave]") {
+  auto br = hipasm::build_kernel<il_err::manual_emit>("k");
+  REQUIRE(!br.error.failed);
+  std::vector<std::string> got;
+  for (const auto& b : br.fn.blocks)
+    for (const auto& in : b.instrs) {
+      std::string n(hipasm::isa::gfx942_table[in.op].name);
+      if (n.rfind("v_mfma", 0) == 0) got.push_back("M");
+      if (n == "global_load_dwordx4") got.push_back("L");
+    }
+  CHECK(got == std::vector<std::string>{"M", "M", "L", "M", "L", "M"});
+}

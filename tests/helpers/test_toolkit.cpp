@@ -287,3 +287,53 @@ TEST_CASE("debug log: tagged values by tag, workgroup, wave and lane; SGPR value
     }
   }
 }
+
+namespace tk_err {
+using namespace hipasm;
+constexpr int kLine = __LINE__ + 3;
+constexpr void jump_per_lane(builder J, arg<int*>) {
+  auto L = J.make_label();
+  J.Jump(L, J.thread_id_x() < 5u);
+  J.place(L);
+}
+constexpr void pin_out_of_range(builder J, arg<int*>) {
+  auto a = J.vgpr<i32>(4).pin(253);
+  a.fill(0);
+}
+constexpr void bad_alignment(builder J, arg<int*>) {
+  auto a = J.vgpr<i32>(4).aligned(3);
+  a.fill(0);
+}
+constexpr void bad_reshape(builder J, arg<int*>) {
+  auto a = J.vgpr<i32>(6);
+  auto b = a.reshape(4, 2);
+  b.fill(0);
+}
+constexpr void pin_entry(builder J, arg<int*> out) {
+  auto w = J.workgroup_id_x();
+  w.pin(3);
+  auto z = J.sgpr<u32>();
+  z = w + 1u;
+  J.s_store_dword(z, out, 0, {.glc = true});
+}
+}  // namespace tk_err
+
+TEST_CASE("register control: misuse is an error naming the line", "[registers][jump]") {
+  auto msg = [](const hipasm::build_result& r) { return std::string(r.error.view()); };
+  auto a = hipasm::build_kernel<tk_err::jump_per_lane>("k");
+  CHECK(msg(a).find(":" + std::to_string(tk_err::kLine) + ": error:") != std::string::npos);
+  CHECK(msg(a).find("needs a wave-uniform condition") != std::string::npos);
+  auto b = hipasm::build_kernel<tk_err::pin_out_of_range>("k");
+  CHECK(msg(b).find(":" + std::to_string(tk_err::kLine + 4) + ": error:") != std::string::npos);
+  CHECK(msg(b).find("pin: VGPR 253..256 is outside VGPRs 0..255") != std::string::npos);
+  auto c = hipasm::build_kernel<tk_err::bad_alignment>("k");
+  CHECK(msg(c).find(":" + std::to_string(tk_err::kLine + 8) + ": error:") != std::string::npos);
+  CHECK(msg(c).find("the alignment must be a power of two from 1 to 64, got 3") != std::string::npos);
+  auto d = hipasm::build_kernel<tk_err::bad_reshape>("k");
+  CHECK(msg(d).find(":" + std::to_string(tk_err::kLine + 13) + ": error:") != std::string::npos);
+  CHECK(msg(d).find("reshape: the new shape's element count differs") != std::string::npos);
+  auto e = hipasm::detail::compile_kernel<tk_err::pin_entry>("k");
+  std::string me(e.error.view());
+  CHECK(me.find(":" + std::to_string(tk_err::kLine + 18) + ": error:") != std::string::npos);
+  CHECK(me.find("pin: an entry-state register (kernel argument pointer, workgroup or work-item id) has its own register, s2") != std::string::npos);
+}

@@ -281,6 +281,13 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     const int c = class_index(vi.cls);
     const int64_t s = vstart[v], e = vend[v];
     if (vi.fixed >= 0) {
+      if (vi.pinned >= 0 && vi.pinned != vi.fixed) {
+        if (err.begin(vi.loc))
+          err.add("kernel '").add(fn.name).add("': pin: an entry-state register (kernel argument pointer, workgroup or "
+                                               "work-item id) has its own register, ")
+              .add(class_letter(vi.cls)).add(static_cast<long long>(vi.fixed));
+        return false;
+      }
       vi.phys = vi.fixed;
       for (uint32_t j = 0; j < vi.dwords; ++j)
         if (vi.fixed + j < limit[c]) {
