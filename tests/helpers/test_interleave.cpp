@@ -289,3 +289,43 @@ TEST_CASE("emit_cycles: pyhip's emit(generator, cycles) takes a stream's next in
     }
   CHECK(got == std::vector<std::string>{"M", "M", "L", "M", "L", "M"});
 }
+
+namespace il_share {
+using namespace hipasm;
+// Four 32x32x8 MFMAs and three dwordx4 loads (32 cycles of the address path each, alone).
+template <int Share>
+constexpr void k(builder J, arg<int*> out) {
+  auto acc = J.vgpr<f32>(16);
+  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2), x = J.vgpr<u32>(12);
+  acc.fill(0.0f);
+  a.fill(0u);
+  b.fill(0u);
+  interleave(J, interleave_options{.vmem_share = Share},
+             [&] { for (int i = 0; i < 4; ++i) J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc); },
+             [&] { for (int i = 0; i < 3; ++i) J.global_load_dwordx4(x.slice(4 * i, 4), J.thread_id_x(), out, {.offset = 16 * i}); });
+  J.s_waitcnt(vmcnt(0));
+  J.global_store_dwordx4(J.thread_id_x(), x.slice(0, 4), out);
+  J.global_store_dword(J.thread_id_x(), acc[0], out, {.offset = 16});
+}
+}  // namespace il_share
+
+TEST_CASE("interleave_options: VMEM shared by more waves spaces the loads further", "[interleave]") {
+  auto order = [](const hipasm::function& fn) {
+    std::string s;
+    for (const auto& b : fn.blocks)
+      for (const auto& in : b.instrs) {
+        std::string n(hipasm::isa::gfx942_table[in.op].name);
+        if (n.rfind("v_mfma", 0) == 0) s += 'M';
+        if (n == "global_load_dwordx4") s += 'G';
+      }
+    return s;
+  };
+  // alone: M0@0 G0@4 (address path to 36) M1@32 G1@36 M2@64 G2@68 M3@96
+  auto one = hipasm::build_kernel<il_share::k<1>>("k");
+  REQUIRE(!one.error.failed);
+  CHECK(order(one.fn) == "MGMGMGM");
+  // shared by two: G0@4 holds it to 68: M1@32 M2@64 G1@68 (to 132) M3@96 G2@132
+  auto two = hipasm::build_kernel<il_share::k<2>>("k");
+  REQUIRE(!two.error.failed);
+  CHECK(order(two.fn) == "MGMMGMG");
+}

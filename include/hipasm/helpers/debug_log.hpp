@@ -16,6 +16,7 @@
 // capacity: the rest were dropped), [1] capacity in records (set by the host), [2..7] 0, then
 // 8-word records: tag | dtype << 16 | flags << 24 (bit 0: an SGPR value), the source line of the
 // call, workgroup id x, wave-in-group << 16 | lane, the value's low and high words, 0, 0.
+// The wave index is thread_id_x / 64 (1-D workgroups; with 2-D or 3-D ones log the ids as values).
 // Each call waits for the kernel's outstanding vector memory operations (s_waitcnt vmcnt(0),
 // for its atomic's result) and costs ~20 instructions: a debugging aid, not for timing.
 #pragma once

@@ -70,6 +70,14 @@ struct instr_stream {
   constexpr uint32_t remaining() const { return size() - next; }
 };
 
+// How many waves share the units the model spaces (default: one wave alone on its CU). With
+// four waves per CU loading at the same time, each wave's VMEM instructions take four times
+// the address path: interleave(J, interleave_options{.vmem_share = 4}, mfmas, loads).
+struct interleave_options {
+  int vmem_share = 1;  // waves sharing the CU's vector memory address path
+  int lds_share = 1;   // waves sharing their SIMD pair's LDS port
+};
+
 namespace detail {
 
 enum class il_unit : uint8_t { internal, salu, valu, trans, pk_f32, mfma, vmem, ds };
@@ -204,6 +212,7 @@ struct il_clock {
   int64_t valu_free = 0;  // VALU (transcendental, non-co-executing MFMA)
   int64_t vmem_free = 0;  // CU address path
   int64_t ds_free = 0;    // LDS port
+  int vmem_share = 1, lds_share = 1;
 
   constexpr int64_t earliest(const il_info& x) const {
     int64_t e = t;
@@ -225,8 +234,8 @@ struct il_clock {
         valu_free = x.coexec ? at + 4 : at + x.busy;
         break;
       case il_unit::valu: case il_unit::trans: case il_unit::pk_f32: valu_free = at + x.busy; break;
-      case il_unit::vmem: vmem_free = at + x.busy; break;
-      case il_unit::ds: ds_free = at + x.busy; break;
+      case il_unit::vmem: vmem_free = at + int64_t{x.busy} * vmem_share; break;
+      case il_unit::ds: ds_free = at + int64_t{x.busy} * lds_share; break;
       default: break;
     }
     t = x.unit == il_unit::internal ? at : at + 4;
@@ -284,7 +293,7 @@ constexpr void emit_all(builder J, instr_stream& s) { emit_cycles(J, s, 1 << 30)
 namespace detail {
 
 // Merges the rest of `n` streams at the current position (see the head comment).
-constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint32_t n) {
+constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint32_t n, interleave_options opt = {}) {
   if (B.failed()) return;
   // Flatten: instruction k of the merge problem, its stream, its info.
   uint32_t total = 0;
@@ -317,6 +326,8 @@ constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint
   }
   vec<uint32_t> pos(n, 0);  // per stream: instructions merged so far
   il_clock clk;
+  clk.vmem_share = opt.vmem_share > 1 ? opt.vmem_share : 1;
+  clk.lds_share = opt.lds_share > 1 ? opt.lds_share : 1;
   for (uint32_t done = 0; done < total; ++done) {
     int best = -1;
     int64_t best_at = 0;
@@ -363,13 +374,18 @@ constexpr instr_stream* il_as_stream(builder& B, X& x, instr_stream& slot, src_l
 // position. The result means what emitting them one after the other would.
 template <class... S>
   requires(sizeof...(S) >= 1)
-constexpr void interleave(builder J, S&&... streams) {
+constexpr void interleave(builder J, interleave_options opt, S&&... streams) {
   builder& B = J;
   const src_loc l = B.cur_loc();
   instr_stream slots[sizeof...(S)];
   uint32_t i = 0;
   instr_stream* ptrs[sizeof...(S)] = {detail::il_as_stream(B, streams, slots[i++], l)...};
-  detail::interleave_streams(B, ptrs, static_cast<uint32_t>(sizeof...(S)));
+  detail::interleave_streams(B, ptrs, static_cast<uint32_t>(sizeof...(S)), opt);
+}
+template <class S0, class... S>
+  requires(!std::is_same_v<std::remove_cvref_t<S0>, interleave_options>)
+constexpr void interleave(builder J, S0&& first, S&&... streams) {
+  interleave(J, interleave_options{}, static_cast<S0&&>(first), static_cast<S&&>(streams)...);
 }
 
 }  // namespace hipasm

@@ -91,6 +91,7 @@ constexpr void unroll(builder J, const val<i32>& n, int factor, F&& body,
 
 struct software_pipeline_options {
   bool interleave = false;  // merge each steady-state compute with the next loads (interleave())
+  interleave_options costs{};  // the interleaver's unit sharing (interleave.hpp)
   bool wait = true;         // s_waitcnt before each compute for the loads it reads (counted in the
                             // load body: VMEM on vmcnt, LDS/SMEM on lgkmcnt)
 };
@@ -157,6 +158,7 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
   detail::pipe_counts cnt{};
   bool counted = false;
   const bool il = opt.interleave, waits = opt.wait;
+  const interleave_options costs = opt.costs;
   // One load step, recorded so that its memory operations can be counted.
   auto load_step = [&](int buf) {
     instr_stream s = record(B, [&] { ld(li, buf); }, l);
@@ -184,7 +186,7 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
     if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
     instr_stream cs = compute_step(k % D);
     instr_stream ls = load_step((k + D - 1) % D);
-    if (il) interleave(B, cs, ls);
+    if (il) interleave(B, costs, cs, ls);
     else {
       emit_all(B, cs);
       emit_all(B, ls);
@@ -241,6 +243,7 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
   detail::pipe_counts cnt{};
   bool counted = false;
   const bool il = opt.interleave, waits = opt.wait;
+  const interleave_options costs = opt.costs;
   auto load_step = [&](int buf) {
     instr_stream s = record(B, [&] { ld(li, buf); }, l);
     s.loc = sl;
@@ -282,7 +285,7 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
         if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
         instr_stream cs = compute_step(k % D);
         instr_stream ls = load_step((k + D - 1) % D);
-        if (il) interleave(B, cs, ls);
+        if (il) interleave(B, costs, cs, ls);
         else {
           emit_all(B, cs);
           emit_all(B, ls);
