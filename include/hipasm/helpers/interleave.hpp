@@ -15,7 +15,8 @@
 // against memory operations, barriers and side effects against everything), and each stream
 // keeps its own order. Within that freedom it merges by a one-wave issue model whose costs
 // come from the instruction table (docs: costs below), taking at each step the instruction
-// that can issue earliest, an MFMA first on a tie. emit_cycles() is the manual form: it emits
+// that can issue earliest; on a tie an MFMA first, then the stream that has issued fewest
+// instructions (round robin among equals). emit_cycles() is the manual form: it emits
 // the stream's next instructions in order, wherever it is called (the program is then the
 // order you emit).
 //
@@ -341,7 +342,10 @@ constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint
       if (!ready) continue;
       const int64_t at = clk.earliest(inf[k]);
       const bool mf = inf[k].unit == il_unit::mfma;
-      if (best < 0 || at < best_at || (at == best_at && mf && !best_mfma)) {
+      // earliest first; on a tie an MFMA, then the stream that has issued least (round robin)
+      const bool better = best < 0 || at < best_at ||
+                          (at == best_at && (mf != best_mfma ? mf : pos.data()[s] < pos.data()[best]));
+      if (better) {
         best = static_cast<int>(s);
         best_at = at;
         best_mfma = mf;
