@@ -339,9 +339,12 @@ std::vector<uint32_t> fuzz_ref(uint32_t seed, int lane) {
   uint32_t v[kV][64], s[kS];
   uint64_t vcc = 0;
   bool scc = true;
+  uint32_t lds[kSlots][64], sink[kSlots][64] = {};
   for (int i = 0; i < kV; ++i)
     for (int l = 0; l < 64; ++l) v[i][l] = static_cast<uint32_t>(l) * (2u * i + 3u) + (seed * (i + 1)) % 1000u;
   for (int i = 0; i < kS; ++i) s[i] = sgpr_init(seed, i);
+  for (int k = 0; k < kSlots; ++k)
+    for (int l = 0; l < 64; ++l) lds[k][l] = v[k % kV][l];
   for (int t = 0; t < kStreams; ++t)
     for (int i = 0; i < kOps; ++i) {
       const op o = p.ops[t][i];
@@ -368,6 +371,8 @@ std::vector<uint32_t> fuzz_ref(uint32_t seed, int lane) {
         }
         case v_add_s: for (int l = 0; l < 64; ++l) v[o.d][l] = s[o.a] + v[o.b][l]; break;
         case s_cselect: s[o.d] = scc ? s[o.a] : s[o.b]; break;
+        case lds_w: for (int l = 0; l < 64; ++l) lds[o.a % kSlots][l] = v[o.b][l]; break;
+        case lds_r: for (int l = 0; l < 64; ++l) sink[o.d % kSlots][l] = lds[o.a % kSlots][l]; break;
         default: break;
       }
     }
@@ -376,11 +381,13 @@ std::vector<uint32_t> fuzz_ref(uint32_t seed, int lane) {
   for (int i = 0; i < kS; ++i) r.push_back(s[i]);
   r.push_back(scc ? 1 : 0);
   r.push_back(static_cast<uint32_t>((vcc >> lane) & 1));
+  for (int k = 0; k < kSlots; ++k) r.push_back(lds[k][lane]);
+  for (int k = 0; k < kSlots; ++k) r.push_back(sink[k][lane]);
   return r;
 }
 }  // namespace
 
-TEST_CASE("interleave: random streams sharing VGPRs, SGPRs, VCC and SCC mean the streams run in order", "[interleave][sim]") {
+TEST_CASE("interleave: random streams sharing VGPRs, SGPRs, VCC, SCC and LDS mean the streams run in order", "[interleave][sim]") {
   rt::device& d = *S().dev;
   int moved = 0;
   for (uint32_t seed = 1; seed <= 8; ++seed) {

@@ -9,7 +9,8 @@
 namespace il_fuzz {
 
 constexpr int kStreams = 3, kOps = 16, kV = 8, kS = 8;
-enum op_kind : uint8_t { v_add, v_mul, v_xor, v_cmp_gt, v_cndmask, s_add, s_addc, v_add_s, s_cselect, kinds };
+enum op_kind : uint8_t { v_add, v_mul, v_xor, v_cmp_gt, v_cndmask, s_add, s_addc, v_add_s, s_cselect, lds_w, lds_r, kinds };
+constexpr int kSlots = 4;  // LDS dwords per lane
 struct op {
   op_kind k;
   uint8_t d, a, b;
@@ -37,7 +38,7 @@ constexpr program generate(uint32_t seed) {
       op& o = p.ops[t][i];
       o.k = static_cast<op_kind>(next(s) % kinds);
       const bool sdst = o.k == s_add || o.k == s_addc || o.k == s_cselect;
-      const bool ssrc = sdst || o.k == v_add_s;
+      const bool ssrc = sdst || o.k == v_add_s;  // (lds_w/lds_r: a picks the slot, a % kSlots)
       o.d = static_cast<uint8_t>(next(s) % (sdst ? kS : kV));
       o.a = static_cast<uint8_t>(next(s) % (ssrc ? kS : kV));
       o.b = static_cast<uint8_t>(next(s) % (sdst ? kS : kV));
@@ -58,6 +59,15 @@ constexpr void kernel(hipasm::builder J, hipasm::arg<uint32_t*> out) {
   for (int i = 0; i < kV; ++i) v[i] = lane * (2u * i + 3u) + (Seed * (i + 1)) % 1000u;
   for (int i = 0; i < kS; ++i) J.s_mov_b32(sr[i], sgpr_init(Seed, i));
   J.s_mov_b64(vcc, 0);
+  auto lds = J.lds<uint32_t>(64 * kSlots);
+  auto la = J.vgpr<u32>(kSlots);
+  auto sink = J.vgpr<u32>(kSlots);
+  sink.fill(0u);
+  for (int k = 0; k < kSlots; ++k) {
+    la[k] = lane * (4u * kSlots) + (lds.offset + 4u * k);
+    J.ds_write_b32(la[k], v[k % kV]);  // slot k starts as v[k]
+  }
+  J.s_waitcnt(lgkmcnt(0));
   J.s_cmp_eq_u32(sr[0], sr[0]);  // SCC = 1
   auto stream = [&](int t) {
     for (int i = 0; i < kOps; ++i) {
@@ -72,6 +82,8 @@ constexpr void kernel(hipasm::builder J, hipasm::arg<uint32_t*> out) {
       else if (k == s_addc) J.s_addc_u32(sr[d], sr[a], sr[b]);
       else if (k == v_add_s) J.v_add_u32(v[d], sr[a], v[b]);
       else if (k == s_cselect) J.s_cselect_b32(sr[d], sr[a], sr[b]);
+      else if (k == lds_w) J.ds_write_b32(la[a % kSlots], v[b]);
+      else if (k == lds_r) J.ds_read_b32(sink[d % kSlots], la[a % kSlots]);  // (read after the streams)
     }
   };
   if constexpr (Interleaved) {
@@ -79,7 +91,11 @@ constexpr void kernel(hipasm::builder J, hipasm::arg<uint32_t*> out) {
   } else {
     for (int t = 0; t < kStreams; ++t) stream(t);
   }
-  auto res = J.vgpr<u32>(kV + kS + 2);
+  auto res = J.vgpr<u32>(kV + kS + 2 + 2 * kSlots);
+  J.s_waitcnt(lgkmcnt(0));
+  for (int k = 0; k < kSlots; ++k) res[kV + kS + 2 + kSlots + k] = sink[k];
+  for (int k = 0; k < kSlots; ++k) J.ds_read_b32(res[kV + kS + 2 + k], la[k]);
+  J.s_waitcnt(lgkmcnt(0));
   for (int i = 0; i < kV; ++i) res[i] = v[i];
   for (int i = 0; i < kS; ++i) res[kV + i] = sr[i];
   auto sc = J.sgpr<u32>();
@@ -88,7 +104,7 @@ constexpr void kernel(hipasm::builder J, hipasm::arg<uint32_t*> out) {
   J.v_cndmask_b32(res[kV + kS + 1], 0, 1, vcc);
   auto o = J.vgpr<u32>();
   o = lane * 128u;
-  for (int i = 0; i < kV + kS + 2; ++i) J.global_store_dword(o, res[i], out, {.offset = 4 * i});
+  for (int i = 0; i < kV + kS + 2 + 2 * kSlots; ++i) J.global_store_dword(o, res[i], out, {.offset = 4 * i});
 }
 
 }  // namespace il_fuzz
