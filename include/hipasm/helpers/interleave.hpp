@@ -27,7 +27,9 @@
 //   transcendental VALU: 16 cycles; VMEM: the CU address path for 4 cycles per 128-byte line
 //     of 64 contiguous lanes (dword 8, dwordx4 32); DS: the LDS port for 64 lanes x bytes / 64
 //     B/clk (+4 for a write's addresses): b32 read 4, b128 read 16, b128 write 20.
-// A stream must be straight-line code (no If/While/labels/branches: they make blocks).
+// A stream must be straight-line code (no If/While/labels/branches: they make blocks). Its
+// instructions run where they are emitted (interleave/emit_cycles), under that point's EXEC:
+// record and emit at the same control-flow level.
 #pragma once
 #include <source_location>
 #include <type_traits>
