@@ -42,6 +42,9 @@ namespace hipasm {
 
 using isa::gfx942_op;
 
+// What a conditional Jump tests (s_cbranch_<name>).
+enum class branch_if : uint8_t { scc0, scc1, vccz, vccnz, execz, execnz };
+
 // Where an instruction landed (block, index): returned by every emit.
 struct emitted {
   uint32_t block = 0, index = 0;
@@ -334,6 +337,15 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void Jump(label L, std::source_location l = std::source_location::current()) {
     emit(gfx942_op::s_branch, {L}, {}, l);
   }
+  // A conditional branch on the state the hardware tests (pyhip's Jump(label, cond)):
+  // J.Jump(L, branch_if::scc1), ... vccz, vccnz, execz, execnz.
+  constexpr void Jump(label L, branch_if c, std::source_location l = std::source_location::current()) {
+    constexpr gfx942_op ops[] = {gfx942_op::s_cbranch_scc0,  gfx942_op::s_cbranch_scc1,  gfx942_op::s_cbranch_vccz,
+                                 gfx942_op::s_cbranch_vccnz, gfx942_op::s_cbranch_execz, gfx942_op::s_cbranch_execnz};
+    emit(ops[static_cast<int>(c)], {L}, {}, l);
+  }
+  // Branches when a wave-uniform comparison holds: J.Jump(L, i < n) (s_cmp + s_cbranch_scc).
+  constexpr void Jump(label L, const cond& c, std::source_location l = std::source_location::current());
 
   // ---- entry state -----------------------------------------------------------------------
   // Workgroup (block) ids: SGPRs set up by the hardware after the user SGPRs.
@@ -545,6 +557,33 @@ constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t ali
 }
 constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name) {
   if (id < b.fn.vregs.size()) b.fn.vregs[id].name = name;
+}
+constexpr void pin_reg(builder& b, uint32_t id, reg_class c, int first, src_loc loc) {
+  if (id >= b.fn.vregs.size()) return;
+  vreg_info& v = b.fn.vregs[id];
+  const int limit = c == reg_class::sgpr ? 102 : 256;
+  if (v.fixed >= 0) {
+    b.fail(loc, "pin: an entry-state register (kernel argument pointer, workgroup or work-item id) has its own register");
+  } else if (first < 0 || first + v.dwords > limit) {
+    b.fail(loc, "pin: ", reg_class_name(c), " ", static_cast<long long>(first), "..",
+           static_cast<long long>(first + v.dwords - 1), " is outside ", reg_class_name(c), "s 0..",
+           static_cast<long long>(limit - 1));
+  } else if (v.pinned >= 0 && v.pinned != first) {
+    b.fail(loc, "pin: the register is already pinned to ", static_cast<long long>(v.pinned));
+  } else {
+    v.pinned = static_cast<int16_t>(first);
+    v.loc = loc;  // (conflicts are reported at the pin)
+  }
+}
+constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc) {
+  if (id >= b.fn.vregs.size()) return;
+  if (align < 1 || align > 64 || (align & (align - 1)) != 0) {
+    b.fail(loc, "aligned: the alignment must be a power of two from 1 to 64, got ", static_cast<long long>(align));
+    return;
+  }
+  vreg_info& v = b.fn.vregs[id];
+  if (v.align < align) v.align = static_cast<uint16_t>(align);
+  if (v.user_align < align) v.user_align = static_cast<uint8_t>(align);
 }
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view det, long long num,
                       bool with_num) {

@@ -131,6 +131,20 @@ constexpr operand exec_op() { return special_op(special_reg::exec, 2); }
 
 }  // namespace detail
 
+// ---- Jump on a condition ---------------------------------------------------------------------
+constexpr void builder::Jump(label L, const cond& c, std::source_location loc) {
+  src_loc l = to_src_loc(loc);
+  note_loc(l);
+  if (!c.scalar()) {
+    fail(l, "Jump(label, condition) needs a wave-uniform condition (SGPRs, kernel arguments or constants, "
+            "u32/i32); branch on lanes with If, or narrow EXEC and Jump(label, branch_if::execz)");
+    return;
+  }
+  detail::lower L2{*this, l};
+  const bool sense = detail::emit_scalar_cmp(L2, c);
+  emit(sense ? O::s_cbranch_scc1 : O::s_cbranch_scc0, {L}, {}, loc);
+}
+
 // ---- If / Else -------------------------------------------------------------------------------
 template <class F>
 constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::source_location loc) {

@@ -7,3 +7,8 @@
 #include "helpers/buffer.hpp"
 #include "helpers/lds.hpp"
 #include "helpers/tile_copy.hpp"
+#include "helpers/interleave.hpp"
+#include "helpers/loops.hpp"
+#include "helpers/ring.hpp"
+#include "helpers/exec_mask.hpp"
+#include "helpers/debug_log.hpp"

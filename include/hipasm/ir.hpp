@@ -43,6 +43,7 @@ struct vreg_info {
   uint16_t dwords = 1;
   uint16_t align = 1;        // in dwords: tuples start at a multiple of this
   int16_t fixed = -1;        // entry-state register (v0, s[0:1], s2...) or -1
+  int16_t pinned = -1;       // physical register the user pinned it to (gpr::pin), or -1
   int16_t phys = -1;         // assigned by the allocator
   std::string_view name{};   // user name for asm comments (may be empty)
   src_loc loc{};             // where it was allocated
@@ -51,6 +52,7 @@ struct vreg_info {
   uint8_t elem_dwords = 1, rank = 0;
   uint16_t dim1 = 1, dim2 = 1;
   uint16_t array_off = 0, array_dwords = 0;  // array_dwords 0: not a piece
+  uint8_t user_align = 1;    // alignment the user asked for (gpr::aligned): kept by the pieces
 };
 
 // Named hardware registers that are not allocated.

@@ -93,6 +93,8 @@ struct reg_ref {
 // Implemented in builder.hpp / expr.hpp (declared here so handles can call them).
 constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t align, src_loc loc);
 constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name);
+constexpr void pin_reg(builder& b, uint32_t id, reg_class c, int first, src_loc loc);
+constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc);
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view detail = {},
                       long long num = 0, bool with_num = false);
 constexpr src_loc last_loc(const builder& b);
@@ -481,6 +483,48 @@ struct gpr : detail::arith_base<T> {
   constexpr gpr named(const char (&name)[N]) const {
     return named(detail::lit(name));
   }
+  // Pins the whole virtual register to physical registers: this handle's first dword lands
+  // on register `reg` of its class (acc.pin(64): v64..). The allocator places it there and
+  // keeps other values out while it is live; two pinned values or an entry register live at
+  // once in one register are an error at this line. (The register is held from the kernel
+  // start to the value's last use.)
+  constexpr gpr pin(int reg, std::source_location l = std::source_location::current()) const {
+    if (b) detail::pin_reg(*b, id, cls, reg - off, to_src_loc(l));
+    return *this;
+  }
+  // Aligns the whole virtual register's first dword to a multiple of `n` registers (a power of
+  // two up to 64); pieces the allocator splits off keep the alignment their offset implies.
+  constexpr gpr aligned(int n, std::source_location l = std::source_location::current()) const {
+    if (b) detail::align_reg(*b, id, n, to_src_loc(l));
+    return *this;
+  }
+  // The same registers with another shape (row-major; the element count must match).
+  constexpr gpr reshape(int n0, int n1 = 1, int n2 = 1, std::source_location l = std::source_location::current()) const {
+    gpr r = *this;
+    r.result_self = nullptr;
+    const long long n = static_cast<long long>(n0) * n1 * n2;
+    if (n0 <= 0 || n1 <= 0 || n2 <= 0 || n != size()) {
+      if (b) detail::report(*b, to_src_loc(l), "reshape: the new shape's element count differs", "size", size(), true);
+      return r;
+    }
+    r.dim[0] = static_cast<uint16_t>(n0);
+    r.dim[1] = static_cast<uint16_t>(n1);
+    r.dim[2] = static_cast<uint16_t>(n2);
+    r.rank = n2 > 1 ? 3 : n1 > 1 ? 2 : n0 > 1 ? 1 : 0;
+    return r;
+  }
+  // Makes this handle name `other`'s registers (no instruction; `=` would copy the values).
+  // A C++ loop rotates buffers this way: tmp.rebind(a); a.rebind(b); b.rebind(tmp).
+  constexpr gpr& rebind(const gpr& other) {
+    b = other.b;
+    id = other.id;
+    cls = other.cls;
+    off = other.off;
+    for (int i = 0; i < 3; ++i) dim[i] = other.dim[i];
+    rank = other.rank;
+    result_self = nullptr;
+    return *this;
+  }
   // Broadcast initialiser: every element = v.
   constexpr gpr fill(const val<T>& v) const {
     for (uint32_t i = 0; i < size(); ++i) element(i) = v;
@@ -608,6 +652,15 @@ struct gpr : detail::arith_base<T> {
     return r;
   }
 };
+
+// Exchanges what two handles name (no instruction): ping-pong buffers in a C++ loop.
+template <dtype T>
+constexpr void swap_handles(gpr<T>& a, gpr<T>& c) {
+  gpr<T> t;
+  t.rebind(a);
+  a.rebind(c);
+  c.rebind(t);
+}
 
 // -x, abs(x), ~x on a register, not yet evaluated.
 template <dtype T>

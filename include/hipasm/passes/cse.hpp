@@ -76,7 +76,7 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
       if (r == isa::operand_role::use) continue;
       if (r == isa::operand_role::def_use || o.k != operand::kind::vreg) return false;
       const vreg_info& vi = vregs[o.value];
-      if (o.offset != 0 || o.dwords != vi.dwords || defs_of[o.value] != 1 || vi.fixed >= 0) return false;
+      if (o.offset != 0 || o.dwords != vi.dwords || defs_of[o.value] != 1 || vi.fixed >= 0 || vi.pinned >= 0) return false;
       has_def = true;
     }
     return has_def;

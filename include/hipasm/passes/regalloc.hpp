@@ -176,6 +176,49 @@ struct free_regs {
   }
 };
 
+namespace detail {
+// A register the user pinned (gpr::pin): it takes its register unless that register is out of
+// range, misaligned for its use, or holds another entry/pinned/physically named value while
+// this one is live (the values placed before it all start no later, so "holds" is busy >= s).
+constexpr bool place_pinned(function& fn, vreg_info& vi, uint32_t v, int64_t s, int64_t e, uint16_t align,
+                            const uint16_t* limit, vec<int64_t>* busy, vec<int32_t>* owner, pass_error& err) {
+  const int c = class_index(vi.cls);
+  const int p = vi.pinned;
+  if (p + vi.dwords > limit[c] || p % align != 0) {
+    if (err.begin(vi.loc)) {
+      err.add("kernel '").add(fn.name).add("': ").add_reg(vi).add(" is pinned to ").add(class_letter(vi.cls))
+          .add(static_cast<long long>(p));
+      if (p % align != 0)
+        err.add(", but its use as a ").add(static_cast<long long>(vi.dwords)).add("-dword tuple needs a multiple of ")
+            .add(static_cast<long long>(align));
+      else
+        err.add(", past the last ").add(class_name(vi.cls)).add(" (").add(static_cast<long long>(limit[c] - 1)).add(")");
+    }
+    return false;
+  }
+  for (uint32_t j = 0; j < vi.dwords; ++j) {
+    if (busy[c][p + j] < s) continue;
+    if (err.begin(vi.loc)) {
+      err.add("kernel '").add(fn.name).add("': ").add_reg(vi).add(" is pinned to ").add(class_letter(vi.cls))
+          .add(static_cast<long long>(p));
+      if (vi.dwords > 1) err.add("+").add(static_cast<long long>(vi.dwords));
+      err.add(", but ").add(class_letter(vi.cls)).add(static_cast<long long>(p + j)).add(" holds");
+      const int32_t ow = owner[c][p + j];
+      if (ow < 0) err.add(" a register the kernel names physically");
+      else err.add(" ").add_reg(fn.vregs[ow]).add(" (").add_loc(fn.vregs[ow].loc).add(")");
+      err.add(" while it is live");
+    }
+    return false;
+  }
+  vi.phys = static_cast<int16_t>(p);
+  for (uint32_t j = 0; j < vi.dwords; ++j) {
+    if (e > busy[c][p + j]) busy[c][p + j] = e;
+    owner[c][p + j] = static_cast<int32_t>(v);
+  }
+  return true;
+}
+}  // namespace detail
+
 // Assigns vregs[v].phys. Returns false (with the error set) when a class runs out.
 constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_error& err_,
                                   register_limits lim = {}) {
@@ -201,8 +244,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
           if (o.value + j < limit[c]) busy[c][o.value + j] = INT64_MAX;
       }
 
-  // Allocation order: entry-state registers first, then by interval start, wider first,
-  // then by id; one integer key per vreg (fixed bit, start, 1023 - width, id), so the
+  // Allocation order: entry-state registers first, then pinned ones, then by interval start, wider
+  // first, then by id; one integer key per vreg (fixed bit, pinned bit, start, 1023 - width, id), so the
   // sort compares integers, not vreg records (each record read costs the interpreters).
   if (nv > 0xfffff) {  // (the key's id field; no kernel that compiles comes near it)
     if (err.begin(src_loc{}))
@@ -223,7 +266,10 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     if (s > e) continue;
     if (e > max_end) max_end = e;
     const uint64_t width = vi.dwords < 1023 ? vi.dwords : 1023;
-    order.push_back((uint64_t{vi.fixed >= 0 ? 0u : 1u} << 63) | (uint64_t{s} << 30) | ((1023 - width) << 20) | v);
+    // (pinned registers are placed right after the entry registers, before any other)
+    order.push_back((uint64_t{vi.fixed >= 0 || vi.pinned >= 0 ? 0u : 1u} << 63) |
+                    (uint64_t{vi.fixed < 0 && vi.pinned >= 0 ? 1u : 0u} << 62) | (uint64_t{s} << 30) |
+                    ((1023 - width) << 20) | v);
   }
   sort_keys(order);
 
@@ -235,6 +281,13 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     const int c = class_index(vi.cls);
     const int64_t s = vstart[v], e = vend[v];
     if (vi.fixed >= 0) {
+      if (vi.pinned >= 0 && vi.pinned != vi.fixed) {
+        if (err.begin(vi.loc))
+          err.add("kernel '").add(fn.name).add("': pin: an entry-state register (kernel argument pointer, workgroup or "
+                                               "work-item id) has its own register, ")
+              .add(class_letter(vi.cls)).add(static_cast<long long>(vi.fixed));
+        return false;
+      }
       vi.phys = vi.fixed;
       for (uint32_t j = 0; j < vi.dwords; ++j)
         if (vi.fixed + j < limit[c]) {
@@ -245,6 +298,10 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     }
     uint16_t align = vi.align > 1 ? vi.align : 1;
     if (class_alignment(vi.cls, vi.dwords) > align) align = class_alignment(vi.cls, vi.dwords);
+    if (vi.pinned >= 0) {
+      if (!place_pinned(fn, vi, v, s, e, align, limit, busy, owner, err)) return false;
+      continue;
+    }
     if (!fr_ready) {
       fr.init(busy, limit, max_end, s);
       fr_ready = true;

@@ -71,6 +71,13 @@ constexpr bool split_registers(function& fn_, pass_error& err_) {
         p.array_off = static_cast<uint16_t>(vi.array_off + j);  // (messages: acc[4..7])
         if (!vi.array_dwords) p.array_dwords = vi.dwords;
         p.align = (j % (vi.align ? vi.align : 1) == 0 && len == vi.dwords) ? vi.align : 1;
+        if (vi.pinned >= 0) p.pinned = static_cast<int16_t>(vi.pinned + j);  // (gpr::pin: the piece's own register)
+        if (vi.user_align > 1) {  // (gpr::aligned: what the piece's offset in the array implies)
+          uint32_t a = vi.user_align;
+          while (j % a) a >>= 1;
+          p.user_align = static_cast<uint8_t>(a);
+          if (p.align < a) p.align = static_cast<uint16_t>(a);
+        }
         p.phys = -1;
         id = static_cast<uint32_t>(fn.vregs.size());
         fn.vregs.push_back(p);

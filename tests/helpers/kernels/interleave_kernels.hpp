@@ -1,0 +1,117 @@
+// Kernels of test_interleave.cpp (compiled by interleave.hip, built on the host by the test to
+// read the merged order).
+#pragma once
+#include <hipasm/hipasm.hpp>
+
+namespace il_test {
+using namespace hipasm;
+
+// One wave. in (per lane l, 48 dwords at l*48): A pairs a[0..15], B pairs b[0..15], then x
+// data (8 dwords) and LDS data (4 dwords). Stream 0: eight 32x32x8 bf16 MFMAs, MFMA i into
+// acc[i % 2] from a[2i..2i+1], b[2i..2i+1]. Stream 1: two global_load_dwordx4, two
+// ds_read_b64, one ds_write_b64, and a v_add_f32 that reads acc[0] (so it must follow the
+// last MFMA into acc[0]). out per lane (64 dwords at l*64): acc[0] (16), acc[1] (16), x (8),
+// y (4), sum (1), the LDS dwords the ds_write wrote (2).
+template <bool Interleaved>
+constexpr void order_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) {
+  auto lane = J.thread_id_x();
+  auto voff = J.vgpr<u32>();
+  voff = lane * 192;  // 48 dwords per lane
+  auto a = J.vgpr<u32>(16), b = J.vgpr<u32>(16);
+  for (int k = 0; k < 4; ++k) J.global_load_dwordx4(a.slice(4 * k, 4), voff, in, {.offset = 16 * k});
+  for (int k = 0; k < 4; ++k) J.global_load_dwordx4(b.slice(4 * k, 4), voff, in, {.offset = 64 + 16 * k});
+  auto ldsd = J.vgpr<u32>(4);
+  J.global_load_dwordx4(ldsd, voff, in, {.offset = 160});
+  auto lds = J.lds<uint32_t>(64 * 8, 16);
+  auto laddr = J.vgpr<u32>();
+  laddr = lane * 16 + lds.offset;
+  J.s_waitcnt(vmcnt(0));
+  J.ds_write_b128(laddr, ldsd);
+  J.s_waitcnt(lgkmcnt(0));
+  auto acc = J.vgpr<f32>(2, 16);
+  acc.fill(0.0f);
+  auto x0 = J.vgpr<u32>(4), x1 = J.vgpr<u32>(4);
+  auto y0 = J.vgpr<u32>(2), y1 = J.vgpr<u32>(2);
+  auto sum = J.vgpr<f32>();
+  auto waddr = J.vgpr<u32>();
+  waddr = lane * 8 + (lds.offset + 64 * 16);
+  auto mfmas = [&] {
+    for (int i = 0; i < 8; ++i)
+      J.v_mfma_f32_32x32x8_bf16(acc[i % 2], a.slice(2 * i, 2), b.slice(2 * i, 2), acc[i % 2]);
+  };
+  auto loads = [&] {
+    J.global_load_dwordx4(x0, voff, in, {.offset = 128});  // G0
+    J.global_load_dwordx4(x1, voff, in, {.offset = 144});  // G1
+    J.ds_read_b64(y0, laddr);                               // R0
+    J.ds_read_b64(y1, laddr, {.offset = 8});                // R1
+    J.ds_write_b64(waddr, a.slice(0, 2));                   // W0
+    J.v_add_f32(sum, 1.0f, acc[0][0]);                      // V: reads acc[0]
+  };
+  if constexpr (Interleaved) {
+    interleave(J, mfmas, loads);
+  } else {
+    mfmas();
+    loads();
+  }
+  J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
+  auto w = J.vgpr<u32>(2);
+  J.ds_read_b64(w, waddr);
+  J.s_waitcnt(lgkmcnt(0));
+  auto o = J.vgpr<u32>();
+  o = lane * 256;
+  for (int k = 0; k < 8; ++k) J.global_store_dwordx4(o, acc.flat().slice(4 * k, 4), out, {.offset = 16 * k});
+  J.global_store_dwordx4(o, x0, out, {.offset = 128});
+  J.global_store_dwordx4(o, x1, out, {.offset = 144});
+  J.global_store_dwordx2(o, y0, out, {.offset = 160});
+  J.global_store_dwordx2(o, y1, out, {.offset = 168});
+  J.global_store_dword(o, sum, out, {.offset = 176});
+  J.global_store_dwordx2(o, w, out, {.offset = 180});
+}
+
+// A GEMM-like main loop: per step, sixteen 32x32x8 bf16 MFMAs into a 2x2 grid of 32x32
+// accumulators (acc[2r + c] += A[r][k] * B[c][k], k 0-3) on buffers loaded two steps before
+// (software_pipeline, depth 3, ring of three register buffers), eight global_load_dwordx4 per
+// step. in: per step 8 KB laid out [j][lane][4 dwords]; j 0-3 hold the A pairs (pair p =
+// 4r + k at buffer dwords 2p), j 4-7 the B pairs (pair 4c + k at dwords 16 + 2p). Every wave
+// reads the same data; out[(wave * 64 + 16 t + reg) * 64 + lane] = acc[t].
+template <bool Interleaved, int Steps>
+constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) {
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>();
+  lane = tid & 63;
+  auto vo = J.vgpr<u32>(), vo2 = J.vgpr<u32>();
+  vo = lane * 16;
+  vo2 = vo + 4096;
+  auto p = J.sgpr<u64>();
+  p = in;
+  auto bufs = make_ring(J.vgpr<u32>(32), J.vgpr<u32>(32), J.vgpr<u32>(32));
+  auto acc = J.vgpr<f32>(4, 16);
+  acc.fill(0.0f);
+  software_pipeline(
+      J, Steps, 3,
+      [&](const gpr<i32>&, int buf) {
+        auto r = bufs[buf];
+        for (int k = 0; k < 4; ++k) J.global_load_dwordx4(r.slice(4 * k, 4), vo, p, {.offset = 1024 * k});
+        for (int k = 0; k < 4; ++k) J.global_load_dwordx4(r.slice(16 + 4 * k, 4), vo2, p, {.offset = 1024 * k});
+        p = p + 8192;
+      },
+      [&](const gpr<i32>&, int buf) {
+        auto r = bufs[buf];
+        for (int k = 0; k < 4; ++k)
+          for (int t = 0; t < 4; ++t)
+            J.v_mfma_f32_32x32x8_bf16(acc[t], r.slice(2 * (4 * (t / 2) + k), 2), r.slice(16 + 2 * (4 * (t % 2) + k), 2),
+                                      acc[t]);
+      },
+      {.interleave = Interleaved});
+  auto o = J.vgpr<u32>(4);
+  o[0] = (tid >> 6) * (64 * 64 * 4) + lane * 4;
+  for (int t = 1; t < 4; ++t) o[t] = o[0] + 4096 * t;
+  for (int r = 0; r < 64; ++r) J.global_store_dword(o[r / 16], acc.flat()[r], out, {.offset = (r % 16) * 256});
+}
+
+}  // namespace il_test
+
+constexpr void il_order_on(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<true>(J, out, in); }
+constexpr void il_order_off(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<false>(J, out, in); }
+constexpr void il_loop_on(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::loop_kernel<true, 16>(J, out, in); }
+constexpr void il_loop_off(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::loop_kernel<false, 16>(J, out, in); }
