@@ -119,6 +119,13 @@ constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
 }
 // Per-lane condition: a lane mask in a new SGPR pair.
 constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
+  if (c.lane_mask) {  // combined conditions: the mask is there (negated: the lanes outside it)
+    reg_ref k{&L.b, static_cast<uint32_t>(c.a.op.value), reg_class::sgpr, c.a.op.offset, 2};
+    if (!c.negate) return k;
+    reg_ref n = L.tmp(reg_class::sgpr, 2);
+    L.e(O::s_not_b64, {reg_op(n), c.a.op});
+    return n;
+  }
   reg_ref m = L.tmp(reg_class::sgpr, 2);
   if (c.a.is_reg(reg_class::agpr) || c.c.is_reg(reg_class::agpr)) {
     L.b.fail(L.l, "an AGPR cannot be a comparison operand");
