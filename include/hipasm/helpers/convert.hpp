@@ -8,7 +8,9 @@
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
 //   and v_cmp_u_f32 + v_cndmask_b32 for NaN; a pair joins the two high halves with one
-//   v_perm_b32 (gfx942 has no v_cvt_pk_bf16_f32: that is gfx950): 11 VALU for a pair.
+//   v_perm_b32 (gfx942 has no v_cvt_pk_bf16_f32: that is gfx950): 11 VALU for a pair;
+//   bf16_round::nearest_even_finite drops the NaN check (5 VALU a pair), half_away is pyhip's
+//   rounding (3 VALU a pair).
 // - f32 -> f16: v_cvt_f16_f32 (round to nearest even) for the low half, its SDWA form with
 //   dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE for the high half: 2 VALU for a pair
 //   (v_cvt_pkrtz_f16_f32 would be 1, but rounds toward zero).
@@ -26,10 +28,20 @@
 
 namespace hipasm {
 
+// f32 -> bf16 rounding: nearest_even (NaN stays NaN; clang's), nearest_even_finite (the same
+// without the NaN check: 2 VALU per value; a NaN whose payload carries may become +-inf),
+// half_away (pyhip's: + 0x8000, ties away from zero; 1 VALU per value; NaN may become inf).
+enum class bf16_round { nearest_even, nearest_even_finite, half_away };
+
 namespace detail {
 
-constexpr operand bf16_rne_high(hctx& h, operand x, operand k7fff) {
+constexpr operand bf16_rne_high(hctx& h, operand x, operand k7fff, bf16_round mode) {
   lower L = h.L();
+  if (mode == bf16_round::half_away) {  // pyhip's: + 0x8000, keep the high half
+    operand r = reg_op(h.v());
+    L.valu2(detail::O::v_add_u32, detail::O::v_add_u32, true, r, imm_op(0x8000u), x);
+    return r;
+  }
   operand lsb = reg_op(h.v());
   {
     operand s[3] = {x, imm_op(16), imm_op(1)};
@@ -42,6 +54,7 @@ constexpr operand bf16_rne_high(hctx& h, operand x, operand k7fff) {
     L.legal3(s, 3, false);
     h.e(detail::O::v_add3_u32, {r, s[0], s[1], s[2]});
   }
+  if (mode == bf16_round::nearest_even_finite) return r;
   operand q = reg_op(h.v());
   L.valu2(detail::O::v_or_b32, detail::O::v_or_b32, true, q, imm_op(0x400000u), x);
   reg_ref nan = h.s(2);
@@ -87,6 +100,12 @@ constexpr reg_ref lower_cvt_f8(hctx& h, bool bf8, const xval* v, bool saturate) 
     modifiers m;
     m.op_sel = 4;  // op_sel:[0,0,1]: the high word; the low word is kept
     h.e(op, {reg_op(d), a[0], a[1]}, m);
+    // A VALU reading a result written with the op_sel dst-high bit waits 1 state (LLVM's
+    // hasDstSelForwardingHazard). The hazard pass misses it here: the ISA table gives these
+    // converts 4 op_sel entries (the dst bit 3) while llvm-mc takes 3 ([src0, src1, dst]) and
+    // ignores a 4th, so the pass looks at the wrong bit. Until the table is fixed, the wait is
+    // explicit.
+    h.e(detail::O::s_nop, {imm_op(0)});
   }
   return d;
 }
@@ -94,23 +113,24 @@ constexpr reg_ref lower_cvt_f8(hctx& h, bool bf8, const xval* v, bool saturate) 
 }  // namespace detail
 
 // (a, b) -> bf16x2, a in bits 0-15.
-constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtype::f32>& b) {
+constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtype::f32>& b,
+                                        bf16_round mode = bf16_round::nearest_even) {
   builder* bp = a.x.b ? a.x.b : b.x.b;
   detail::hctx h(*bp, b.x.loc.line ? b.x.loc : a.x.loc);
   detail::lower L = h.L();
-  operand k = L.smov(detail::imm_op(0x7fff));
-  operand lo = detail::bf16_rne_high(h, a.x.op, k), hi = detail::bf16_rne_high(h, b.x.op, k);
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand lo = detail::bf16_rne_high(h, a.x.op, k, mode), hi = detail::bf16_rne_high(h, b.x.op, k, mode);
   operand sel = L.smov(detail::imm_op(0x07060302u));
   detail::reg_ref d = h.v();
   h.e(detail::O::v_perm_b32, {detail::reg_op(d), hi, lo, sel});
   return h.result<dtype::bf16x2>(d);
 }
 // One value -> its bf16 bits in bits 0-15 (the high half zero), as u32.
-constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a) {
+constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a, bf16_round mode = bf16_round::nearest_even) {
   detail::hctx h(*a.x.b, a.x.loc);
   detail::lower L = h.L();
-  operand k = L.smov(detail::imm_op(0x7fff));
-  operand y = detail::bf16_rne_high(h, a.x.op, k);
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand y = detail::bf16_rne_high(h, a.x.op, k, mode);
   detail::reg_ref d = h.v();
   h.e(detail::O::v_lshrrev_b32, {detail::reg_op(d), detail::imm_op(16), y});
   return h.result<dtype::u32>(d);

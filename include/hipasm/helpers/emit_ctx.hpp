@@ -36,9 +36,11 @@ struct hctx {
 #endif
   }
   // The result: a new register that `x = helper(...)` may retarget (see assign_temp).
+  // retarget = false: the sequence writes the result under another EXEC than the caller's
+  // (the reductions' all-lanes mode), so `y = helper(...)` must copy it under the caller's.
   template <dtype T>
-  constexpr gpr<T> result(const reg_ref& r) {
-    if (b.cur_block() == block) b.last_expr_ = {r.id, block, first, b.cur_index()};
+  constexpr gpr<T> result(const reg_ref& r, bool retarget = true) {
+    if (retarget && b.cur_block() == block) b.last_expr_ = {r.id, block, first, b.cur_index()};
     else b.last_expr_ = {};
     return gpr<T>(r);
   }

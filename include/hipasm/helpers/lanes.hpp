@@ -276,7 +276,7 @@ constexpr gpr<T> group_reduce(builder J, reduce op, const gpr<T>& v, int width, 
   detail::reg_ref save = detail::enter_all_lanes(c, op, T, v.ref(), n, x, o.all_lanes_active);
   detail::butterfly(c, op, T, x, r, n, width);
   detail::leave_all_lanes(c, save);
-  return c.result<T>(r);
+  return c.result<T>(r, !save.b);
 }
 
 // Each element of v reduced over the workgroup's active lanes (`waves` waves of 64, 1-D

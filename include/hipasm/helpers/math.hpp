@@ -4,26 +4,29 @@
 //   auto p = exp(x - m);          // e^(x-m)
 //   y = silu(g) * u;              // a result computes straight into y
 //
-// Accuracy (ulp = of the correctly rounded result; measured in hipasm-sim against std:: in
-// long double over every exponent, denormals, +-0, +-inf, NaN; tests/helpers/test_math_sim.cpp).
-// The simulator rounds v_exp_f32 / v_log_f32 / v_rcp_f32 / v_rsq_f32 correctly; the hardware's
-// are within 1 ulp (AMD's ISA guide), which adds up to 1 ulp to the bounds below on an MI300.
-//  - exp2, log2: clang's lowering of exp2f / log2f (denormal inputs of log2 scaled by 2^32, exp2
-//    below -126 computed at +64 and scaled by 2^-64 so denormal results come out): the
-//    transcendental's error only (0 ulp in the simulator; bit-identical to clang's code there).
-//  - exp, log: clang's expf / logf lowering (x*log2(e) split into a head and an exact tail by FMA,
-//    v_rndne / v_ldexp; log2 result times ln 2 in two parts): <= 1 ulp in the simulator
-//    (bit-identical to clang's code there); 0 above 88.72 overflows to +inf, below -103.97 to 0.
-//  - rcp: v_rcp_f32 of the mantissa, exponent re-applied with v_ldexp (denormal inputs and
-//    results right): 0 ulp in the simulator (+1 on hardware).
-//  - rsqrt: v_rsq_f32, denormal inputs scaled by 2^24 (result by 2^12): 0 ulp in the simulator.
-//  - sigmoid, silu, gelu_tanh: v_exp_f32 of the scaled argument, 1 + e, v_rcp_f32: relative
-//    error <= 2^-22 (in ulps: see the test's printed maxima) where the result is >= 2^-20 in
-//    magnitude, absolute error <= 2^-40 below that (the argument's rounding grows with |x|).
-//  - tanh: |x| < 0.45: the odd Taylor polynomial to x^13 (truncation < 2^-25 relative); above,
-//    1 - 2 / (e^(2|x|) + 1); sign copied (v_bfi_b32): tanh(-0) = -0, tanh(+-inf) = +-1.
-//  - gelu_erf: x * Phi(x), Phi from erfc by the Chebyshev-fitted form t * exp(-z^2 + P(t)),
-//    t = 1 / (1 + z/2) (Numerical Recipes 6.2, fractional error < 1.2e-7 for all z >= 0).
+// Accuracy, in ulps of the correctly rounded result, measured in hipasm-sim against long double
+// over every binade, denormals, +-0, +-inf, NaN and random inputs (the test prints the maxima;
+// tests/helpers/test_lanes_math_sim.cpp asserts the bounds below). The simulator rounds
+// v_exp_f32 / v_log_f32 / v_rcp_f32 / v_rsq_f32 correctly; AMD gives the hardware's as 1 ulp,
+// which adds up to 1 ulp to these bounds on an MI300.
+//  - exp2 <= 1 ulp (measured 0.72), log2 <= 1 (0.74): clang's lowering of exp2f / log2f (log2
+//    of a denormal scaled by 2^32 first; exp2 below -126 computed at +64 and scaled by 2^-64, so
+//    denormal results come out; those two roundings are the excess over 0.5 ulp).
+//    Bit-identical to clang's code in the simulator.
+//  - exp <= 1 ulp (0.84), log <= 1.5 ulp (1.18): clang's expf / logf lowering (x*log2(e) split
+//    into a head and an FMA-exact tail, v_rndne, v_ldexp; log2 times ln 2 in two parts). Above
+//    88.72 exp is +inf, below -103.97 it is 0. Bit-identical to clang's code in the simulator.
+//  - rcp <= 1 ulp (0.71: denormal results round twice): v_rcp_f32 of the mantissa
+//    (v_frexp_mant), exponent re-applied by v_ldexp: right for denormal inputs and results.
+//  - rsqrt <= 0.5 ulp: v_rsq_f32, denormal inputs scaled by 2^24 (the result by 2^12).
+//  - sigmoid, silu: <= 16 ulp (12.9) where |result| >= 2^-20, <= 2^-38 absolute below: v_exp_f32
+//    of x*log2(e) (that product's rounding is the error, growing with |x|), 1 + e, v_rcp_f32.
+//  - tanh <= 2 ulp (1.6): |x| < 0.45 the odd Taylor polynomial to x^13 (truncation < 2^-25
+//    relative); above, 1 - 2 / (2^(2|x| log2 e) + 1); sign copied (v_bfi_b32): tanh(-0) = -0.
+//  - gelu_tanh, gelu_erf: <= 40 ulp (34, at x ~ -4.7 where the result is ~ -1e-5) where
+//    |result| >= 2^-20, <= 2^-38 absolute below. gelu_tanh = x / (1 + 2^(x (c0 + c1 x^2)));
+//    gelu_erf = x * Phi(x), Phi from erfc(z) = t * exp(-z^2 + P(t)), t = 1 / (1 + z/2) (the
+//    Chebyshev fit of Numerical Recipes 6.2, fractional error < 1.2e-7 for all z >= 0).
 // NaN in, NaN out for all of them.
 #pragma once
 #include <bit>

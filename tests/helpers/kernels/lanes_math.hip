@@ -238,8 +238,10 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   y = -x;
   auto h = J.vgpr<f32>();
   h = x * 0.75f;
-  auto r = J.vgpr<u32>(12);
+  auto r = J.vgpr<u32>(14);
   r[0] = cvt_bf16x2(x, y).as<u32>();
+  r[12] = cvt_bf16x2(x, y, bf16_round::nearest_even_finite).as<u32>();
+  r[13] = cvt_bf16x2(x, y, bf16_round::half_away).as<u32>();
   r[1] = cvt_f16x2(x, h).as<u32>();
   r[2] = cvt_fp8x4(x, y, h, x * 0.01f).as<u32>();
   r[3] = cvt_fp8x4(x, y, h, x * 0.01f, false).as<u32>();
@@ -255,7 +257,7 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   r[10] = to_f32(p8, 2).as<u32>();
   auto q8 = cvt_bf8x4(x, y, h, x);
   r[11] = to_f32(q8, 1).as<u32>();
-  for (int k = 0; k < 12; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 256u * 4u, r[k], out);
+  for (int k = 0; k < 14; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 4096u * 4u, r[k], out);
 }
 // transpose_per_lane: 4x4 of 2-byte and 8x8 of 1-byte elements; src dwords = lane * 16 + k
 template <int Bytes>
