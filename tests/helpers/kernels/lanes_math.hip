@@ -162,7 +162,7 @@ constexpr void cond_k(builder J, arg<int*> out, arg<const int*> av, arg<const in
   J.global_load_dword(b, o, bv);
   J.s_waitcnt(vmcnt(0));
   auto r = J.vgpr<i32>(12);
-  r[0] = as_u32((a < b && a != 0) || !(b > 5)).as<i32>();
+  r[0] = as_u32((a < b && a != 0) || !(b > 5 || a == n)).as<i32>();  // ! of a lane mask
   r[1] = select(a < b, a, b);
   r[2] = select(a >= n, a, 77);
   r[3] = select(n > 3 && n < 10, a, b);  // uniform condition, per-lane values
