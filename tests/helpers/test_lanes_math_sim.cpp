@@ -371,9 +371,9 @@ TEST_CASE("lane_id, wave_id, readlane, readfirstlane", "[helpers][lanes]") {
   }
 }
 
-TEST_CASE("transpose_per_lane of 2-byte and 1-byte elements", "[helpers][lanes]") {
-  for (int bytes : {2, 1}) {
-    const int R = bytes == 2 ? 4 : 8, C = bytes == 2 ? 6 : 8, N = R * C * bytes / 4;
+TEST_CASE("transpose_per_lane of 4-, 2- and 1-byte elements", "[helpers][lanes]") {
+  for (int bytes : {4, 2, 1}) {
+    const int R = bytes == 4 ? 2 : bytes == 2 ? 4 : 8, C = bytes == 4 ? 3 : bytes == 2 ? 6 : 8, N = R * C * bytes / 4;
     auto got = run<float, uint32_t>("transpose" + std::to_string(bytes), {}, 64 * N, {1, 1, 1});
     for (uint32_t l = 0; l < 64; ++l) {
       std::vector<uint8_t> s(N * 4), d(N * 4);

@@ -13,8 +13,9 @@
 // itself instead).
 //
 // A control out of range (row_shr(0), row_shr(16), quad_perm(4, ...), a wave shift other than 1)
-// is an invalid encoding that the instruction check reports at the instruction's line
-// ("dpp_ctrl ... out of range"): the named constructors have no builder to report to.
+// is a compile error whose note names the call (the named constructors have no builder to
+// report to, so they stop the constant evaluation: "non-constexpr function
+// 'dpp_control_out_of_range_see_the_call_below'", then "in call to 'row_shr(16)'" at your line).
 #pragma once
 #include <cstdint>
 
@@ -54,11 +55,13 @@ struct dpp_ctrl {
 
 namespace dpp {
 namespace detail {
-// An encoding the table check rejects (out of 0..0x1ff) for a control given out of range.
+// A control given out of range stops the kernel's constant evaluation here: clang reports this
+// function's name as the reason and the user's call (dpp::row_shr(16)) in the note below it.
+inline uint16_t dpp_control_out_of_range_see_the_call_below() { return 0x200; }
 inline constexpr uint16_t invalid = 0x200;
 constexpr dpp_ctrl make(uint16_t ctrl) {
   dpp_ctrl c;
-  c.m.ctrl = ctrl;
+  c.m.ctrl = ctrl == invalid ? dpp_control_out_of_range_see_the_call_below() : ctrl;
   return c;
 }
 constexpr dpp_ctrl shift(uint16_t base, int n) { return make(n >= 1 && n <= 15 ? static_cast<uint16_t>(base + n) : invalid); }

@@ -262,7 +262,7 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
 // transpose_per_lane: 4x4 of 2-byte and 8x8 of 1-byte elements; src dwords = lane * 16 + k
 template <int Bytes>
 constexpr void transpose_k(builder J, arg<unsigned*> out) {
-  constexpr int R = Bytes == 2 ? 4 : 8, C = Bytes == 2 ? 6 : 8, N = R * C * Bytes / 4;
+  constexpr int R = Bytes == 4 ? 2 : Bytes == 2 ? 4 : 8, C = Bytes == 4 ? 3 : Bytes == 2 ? 6 : 8, N = R * C * Bytes / 4;
   auto lane = lane_id(J);
   auto src = J.vgpr<u32>(N), dst = J.vgpr<u32>(N);
   for (int k = 0; k < N; ++k) src[k] = lane * 0x01010101u + static_cast<unsigned>(k) * 0x04030201u + 0x10203040u;
@@ -275,6 +275,7 @@ constexpr void transpose_k(builder J, arg<unsigned*> out) {
 extern "C" __attribute__((global)) void cvt(unsigned* out, const float* in) { HIPASM_KERNEL_BODY(lm::cvt_k, out, in); }
 extern "C" __attribute__((global)) void transpose2(unsigned* out) { HIPASM_KERNEL_BODY((lm::transpose_k<2>), out); }
 extern "C" __attribute__((global)) void transpose1(unsigned* out) { HIPASM_KERNEL_BODY((lm::transpose_k<1>), out); }
+extern "C" __attribute__((global)) void transpose4(unsigned* out) { HIPASM_KERNEL_BODY((lm::transpose_k<4>), out); }
 
 // clang's own code for the same operations: the outside oracle
 #define REF(NAME, EXPR) \
