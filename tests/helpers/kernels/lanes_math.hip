@@ -62,7 +62,7 @@ constexpr void red(builder J, arg<unsigned*> out, arg<const float*> in) {
     y = wave_allreduce(J, R, x);
   } else if constexpr (M == rmode::wave_partial) {
     auto lane = lane_id(J);
-    J.If(lane % 3u != 1u, [&] { y = wave_reduce(J, R, x); });
+    J.If(lane % 3u != 0u, [&] { y = wave_reduce(J, R, x); });  // lane 63 is off
   } else if constexpr (M == rmode::group) {
     y = group_reduce(J, R, x, W);
   } else if constexpr (M == rmode::group_partial) {
@@ -78,7 +78,7 @@ constexpr void red(builder J, arg<unsigned*> out, arg<const float*> in) {
     two[0] = x;
     if constexpr (T == f32) two[1] = x * 3.0f;
     else two[1] = x * 3;
-    auto s = wave_reduce(J, R, two, {.all_lanes_active = true});
+    auto s = wave_reduce(J, R, two);
     y = s[0];
     auto z = J.vgpr<T>();
     z = s[1];
