@@ -270,6 +270,47 @@ TEST_CASE("wave, group and workgroup reductions, full and partial EXEC", "[helpe
   }
 }
 
+TEST_CASE("xor_reduce over lane-index bits, shuffle_xor", "[helpers][lanes]") {
+  struct xc {
+    const char* name;
+    red r;
+    ty t;
+    uint32_t bits;
+    bool partial;
+  };
+  const xc cases[] = {{"sum_i32_30", red::sum, ty::i32, 0x30, false}, {"max_f32_30p", red::max, ty::f32, 0x30, true},
+                      {"sum_u32_20", red::sum, ty::u32, 0x20, false}, {"min_i32_0c", red::min, ty::i32, 0x0c, false},
+                      {"sum_f32_11p", red::sum, ty::f32, 0x11, true}, {"max_u32_24", red::max, ty::u32, 0x24, false},
+                      {"sum_i32_3e", red::sum, ty::i32, 0x3e, false}, {"max_f32_07", red::max, ty::f32, 0x07, false}};
+  for (const xc& c : cases) {
+    auto in = red_inputs(c.t, c.r, static_cast<int>(c.bits));
+    std::vector<float> fin(in.size());
+    for (size_t i = 0; i < in.size(); ++i) fin[i] = F(in[i]);
+    auto got = run<float, uint32_t>(std::string("xr_") + c.name, fin, 256, {4, 1, 1});
+    auto active = [&](size_t i) { return !c.partial || i % 64 % 7 != 3; };
+    for (size_t i = 0; i < 256; ++i) {
+      size_t w = i / 64 * 64, l = i % 64;
+      bool any = false;
+      uint32_t acc = 0;
+      for (size_t j = 0; j < 64; ++j)
+        if ((j & ~c.bits) == (l & ~c.bits) && active(w + j)) {
+          acc = any ? combine(c.r, c.t, acc, in[w + j]) : in[w + j];
+          any = true;
+        }
+      uint32_t want = active(i) ? acc : in[i];
+      INFO(c.name << " lane " << i);
+      CHECK(same(c.t, got[i], want));
+    }
+  }
+  for (uint32_t m : {1u, 2u, 3u, 4u, 7u, 8u, 15u, 16u, 31u, 32u, 48u, 63u}) {
+    auto got = run<float, uint32_t>("shx_" + std::to_string(m), {}, 64, {1, 1, 1});
+    for (uint32_t l = 0; l < 64; ++l) {
+      INFO("mask " << m << " lane " << l);
+      CHECK(got[l] == (l ^ m) * 5 + 3);
+    }
+  }
+}
+
 // ---- DPP / SDWA by name -------------------------------------------------------------------
 TEST_CASE("named DPP controls move lanes as the ISA defines", "[helpers][dpp]") {
   // source lane of lane l for each control, -1: none

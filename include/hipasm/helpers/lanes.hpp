@@ -25,6 +25,8 @@
 //  - group_reduce(width): butterfly, each lane ends with its group's value: quad_perm [1,0,3,2],
 //    [2,3,0,1], row_half_mirror, row_mirror (after the earlier steps the mirror partner holds
 //    the partner group's value), then ds_swizzle xor 16 for width 32; width 64 is wave_allreduce.
+//    xor_reduce(lane_bits) is the same butterfly over any set of lane-index bits (ds_swizzle for
+//    a bit DPP cannot reach, ds_bpermute for bit 5); shuffle_xor(v, mask) one exchange.
 //  - wave_allreduce: wave_reduce + v_mov_b32 from the SGPR.
 //  - workgroup_reduce: wave_reduce, one ds_write_b32 per wave, s_barrier, every lane reads
 //    all partials (ds_read_b128/b64/b32), combines them (v_max3/v_min3 where they pair up) and
@@ -130,24 +132,59 @@ constexpr void scan_to_lane63(hctx& c, reduce rk, dtype t, const reg_ref& x, con
     for (uint32_t i = 0; i < n; ++i) c.e(op, {elem(r, i), elem(r, i), elem(r, i)}, with_dpp(d));
 }
 
-// Butterfly over groups of `width` lanes (2..32): every lane ends with its group's value.
-constexpr void butterfly(hctx& c, reduce rk, dtype t, const reg_ref& x, const reg_ref& r, uint32_t n, int width) {
-  const O op = reduce_valu(rk, t);
-  const dpp_ctrl steps[4] = {dpp::quad_perm(1, 0, 3, 2).bound_ctrl(), dpp::quad_perm(2, 3, 0, 1).bound_ctrl(),
-                             dpp::row_half_mirror().bound_ctrl(), dpp::row_mirror().bound_ctrl()};
-  int done = 1;
-  for (int s = 0; s < 4 && done < width; ++s, done *= 2)
-    for (uint32_t i = 0; i < n; ++i)
-      c.e(op, {elem(r, i), s == 0 ? elem(x, i) : elem(r, i), s == 0 ? elem(x, i) : elem(r, i)}, with_dpp(steps[s]));
-  if (width >= 32) {
-    // lanes 16..31 <-> 0..15 of each 32: ds_swizzle bitmask mode, and 0x1f, xor 0x10
-    reg_ref sw = c.v(static_cast<uint16_t>(n));
-    modifiers m;
-    m.offset = 0x401f;
-    for (uint32_t i = 0; i < n; ++i) c.e(detail::O::ds_swizzle_b32, {elem(sw, i), elem(r, i)}, m);
-    c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
-    for (uint32_t i = 0; i < n; ++i) c.e(op, {elem(r, i), elem(sw, i), elem(r, i)});
+// lane l's address of lane l ^ mask, for ds_bpermute_b32 ((l ^ mask) * 4)
+constexpr operand xor_lane_address(hctx& c, uint32_t mask) {
+  reg_ref a = c.v();
+  c.e(detail::O::v_mbcnt_lo_u32_b32, {reg_op(a), imm_op(static_cast<uint64_t>(-1)), imm_op(0)});
+  c.e(detail::O::v_mbcnt_hi_u32_b32, {reg_op(a), imm_op(static_cast<uint64_t>(-1)), reg_op(a)});
+  c.e(detail::O::v_xor_b32, {reg_op(a), imm_op(mask), reg_op(a)});
+  c.e(detail::O::v_lshlrev_b32, {reg_op(a), imm_op(2), reg_op(a)});
+  return reg_op(a);
+}
+
+// Butterfly over the lane-index bits in `bits` (each lane ends with the value of the lanes that
+// differ from it only in those bits). Bits 0 and 1: quad_perm on the ALU op; bit 2 once bits
+// 0-1 are done: row_half_mirror (lane i^7 then holds what i^4 holds); bit 3 once 0-2 are done:
+// row_mirror; other bits below 32: ds_swizzle in bitmask mode (xor); bit 5: ds_bpermute.
+constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, const reg_ref& r, uint32_t n, uint32_t bits) {
+  const detail::O op = reduce_valu(rk, t);
+  uint32_t done = 0;
+  bool first = true;
+  operand bperm_addr{};
+  for (uint32_t b = 0; b < 6; ++b) {
+    const uint32_t m = 1u << b;
+    if (!(bits & m)) continue;
+    dpp_ctrl d{};
+    bool dpp_step = true;
+    if (m == 1) d = dpp::quad_perm(1, 0, 3, 2);
+    else if (m == 2) d = dpp::quad_perm(2, 3, 0, 1);
+    else if (m == 4 && (done & 3) == 3) d = dpp::row_half_mirror();
+    else if (m == 8 && (done & 7) == 7) d = dpp::row_mirror();
+    else dpp_step = false;
+    if (dpp_step) {
+      for (uint32_t i = 0; i < n; ++i) {
+        operand src = first ? elem(x, i) : elem(r, i);
+        c.e(op, {elem(r, i), src, src}, with_dpp(d.bound_ctrl()));
+      }
+    } else {
+      reg_ref sw = c.v(static_cast<uint16_t>(n));
+      if (m < 32) {
+        modifiers mm;
+        mm.offset = static_cast<int32_t>(0x1fu | m << 10);  // bitmask mode: and 0x1f, xor m
+        for (uint32_t i = 0; i < n; ++i) c.e(detail::O::ds_swizzle_b32, {elem(sw, i), first ? elem(x, i) : elem(r, i)}, mm);
+      } else {
+        if (bperm_addr.k == operand::kind::none) bperm_addr = xor_lane_address(c, m);
+        for (uint32_t i = 0; i < n; ++i)
+          c.e(detail::O::ds_bpermute_b32, {elem(sw, i), bperm_addr, first ? elem(x, i) : elem(r, i)});
+      }
+      c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
+      for (uint32_t i = 0; i < n; ++i) c.e(op, {elem(r, i), elem(sw, i), first ? elem(x, i) : elem(r, i)});
+    }
+    done |= m;
+    first = false;
   }
+  if (first)
+    for (uint32_t i = 0; i < n; ++i) c.e(detail::O::v_mov_b32, {elem(r, i), elem(x, i)});
 }
 
 template <dtype T>
@@ -274,9 +311,65 @@ constexpr gpr<T> group_reduce(builder J, reduce op, const gpr<T>& v, int width, 
   }
   detail::reg_ref x{};
   detail::reg_ref save = detail::enter_all_lanes(c, op, T, v.ref(), n, x, o.all_lanes_active);
-  detail::butterfly(c, op, T, x, r, n, width);
+  detail::butterfly_bits(c, op, T, x, r, n, static_cast<uint32_t>(width - 1));
   detail::leave_all_lanes(c, save);
   return c.result<T>(r, !save.b);
+}
+
+// Each lane combined with the lanes whose index differs from its own only in the bits of
+// `lane_bits` (0..63): 0x30 reduces lanes l, l^16, l^32, l^48 (a column of an MFMA 16x16
+// output held by 4 lane groups), 0x0f is group_reduce(16). Result in every lane (VGPR).
+template <dtype T>
+constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane_bits, reduce_opts o = {},
+                            std::source_location l = std::source_location::current()) {
+  if (lane_bits == 63) return wave_allreduce(J, op, v, o, l);
+  detail::hctx c(*J.self(), to_src_loc(l));
+  const uint32_t n = v.size();
+  detail::reg_ref r = c.v(static_cast<uint16_t>(n));
+  if (!detail::check_reduce_input(c.b, c.l, v)) return gpr<T>(r);
+  if (lane_bits > 63) {
+    c.b.fail(c.l, "xor_reduce: lane_bits must be within 0..63, got ", static_cast<long long>(lane_bits));
+    return gpr<T>(r);
+  }
+  detail::reg_ref x{};
+  detail::reg_ref save = detail::enter_all_lanes(c, op, T, v.ref(), n, x, o.all_lanes_active);
+  detail::butterfly_bits(c, op, T, x, r, n, lane_bits);
+  detail::leave_all_lanes(c, save);
+  return c.result<T>(r, !save.b);
+}
+
+// Lane l gets v from lane l ^ mask (1..63): quad_perm / row_half_mirror / row_mirror DPP for
+// masks 1-3, 7, 15 (one v_mov_b32_dpp), ds_swizzle for other masks below 32, ds_bpermute
+// above (each with an lgkmcnt(0) wait). A lane whose partner is inactive reads 0.
+template <dtype T>
+constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, std::source_location l = std::source_location::current()) {
+  static_assert(dwords_of(T) == 1, "shuffle_xor takes a 32-bit register");
+  detail::hctx c(*J.self(), to_src_loc(l));
+  detail::reg_ref d = c.v();
+  if (mask == 0 || mask > 63) {
+    c.b.fail(c.l, "shuffle_xor: mask must be 1..63, got ", static_cast<long long>(mask));
+    return gpr<T>(d);
+  }
+  if (v.cls != reg_class::vgpr) {
+    c.b.fail(c.l, "shuffle_xor takes a VGPR");
+    return gpr<T>(d);
+  }
+  using detail::reg_op;
+  if (mask <= 3 || mask == 7 || mask == 15) {
+    dpp_ctrl k = mask == 1 ? dpp::quad_perm(1, 0, 3, 2) : mask == 2 ? dpp::quad_perm(2, 3, 0, 1)
+               : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
+    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(k.bound_ctrl()));
+  } else if (mask < 32) {
+    modifiers mm;
+    mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
+    c.e(detail::O::ds_swizzle_b32, {reg_op(d), v.to_operand()}, mm);
+    c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
+  } else {
+    operand a = detail::xor_lane_address(c, mask);
+    c.e(detail::O::ds_bpermute_b32, {reg_op(d), a, v.to_operand()});
+    c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
+  }
+  return c.result<T>(d);
 }
 
 // Each element of v reduced over the workgroup's active lanes (`waves` waves of 64, 1-D

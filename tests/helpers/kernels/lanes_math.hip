@@ -277,6 +277,40 @@ extern "C" __attribute__((global)) void transpose2(unsigned* out) { HIPASM_KERNE
 extern "C" __attribute__((global)) void transpose1(unsigned* out) { HIPASM_KERNEL_BODY((lm::transpose_k<1>), out); }
 extern "C" __attribute__((global)) void transpose4(unsigned* out) { HIPASM_KERNEL_BODY((lm::transpose_k<4>), out); }
 
+// ---- xor_reduce over lane bits (partial: lanes % 7 == 3 off) and shuffle_xor -------------------
+namespace lm {
+template <reduce R, dtype T, unsigned Bits, bool Partial>
+constexpr void xr_k(builder J, arg<unsigned*> out, arg<const float*> in) {
+  auto o = byte_offset(J);
+  auto x = load<T>(J, in, o);
+  auto y = J.vgpr<T>();
+  y = x;
+  if constexpr (Partial) {
+    auto lane = lane_id(J);
+    J.If(lane % 7u != 3u, [&] { y = xor_reduce(J, R, x, Bits); });
+  } else {
+    y = xor_reduce(J, R, x, Bits, {.all_lanes_active = true});
+  }
+  J.global_store_dword(o, y.template as<u32>(), out);
+}
+template <unsigned Mask>
+constexpr void shx_k(builder J, arg<unsigned*> out) {
+  auto o = byte_offset(J);
+  auto x = J.vgpr<u32>();
+  x = lane_id(J) * 5u + 3u;
+  auto y = J.vgpr<u32>();
+  y = shuffle_xor(J, x, Mask);
+  J.global_store_dword(o, y, out);
+}
+}  // namespace lm
+#define XR(NAME, R, T, BITS, P) \
+  extern "C" __attribute__((global)) void xr_##NAME(unsigned* out, const float* in) { HIPASM_KERNEL_BODY((lm::xr_k<reduce::R, dtype::T, BITS, P>), out, in); }
+XR(sum_i32_30, sum, i32, 0x30, false) XR(max_f32_30p, max, f32, 0x30, true) XR(sum_u32_20, sum, u32, 0x20, false)
+XR(min_i32_0c, min, i32, 0x0c, false) XR(sum_f32_11p, sum, f32, 0x11, true) XR(max_u32_24, max, u32, 0x24, false)
+XR(sum_i32_3e, sum, i32, 0x3e, false) XR(max_f32_07, max, f32, 0x07, false)
+#define SHX(M) extern "C" __attribute__((global)) void shx_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M>), out); }
+SHX(1) SHX(2) SHX(3) SHX(4) SHX(7) SHX(8) SHX(15) SHX(16) SHX(31) SHX(32) SHX(48) SHX(63)
+
 // clang's own code for the same operations: the outside oracle
 #define REF(NAME, EXPR) \
   extern "C" __attribute__((global)) void ref_##NAME(float* out, const float* in) { \
