@@ -6,6 +6,8 @@
 //   auto m = wave_reduce(J, reduce::max, x);      // SGPR: max over the active lanes
 //   auto s = wave_allreduce(J, reduce::sum, x);   // VGPR: the sum in every lane
 //   auto r = group_reduce(J, reduce::sum, x, 16); // VGPR: each row of 16 lanes gets its sum
+//   auto c = xor_reduce(J, reduce::max, x, 0x30); // VGPR: max over lanes l, l^16, l^32, l^48
+//   auto p = shuffle_xor(J, x, 4);                // VGPR: x of lane l ^ 4
 //   auto t = workgroup_reduce(J, reduce::sum, x, scratch, 4);  // SGPR, 4 waves, LDS scratch
 //   auto both = wave_reduce(J, reduce::sum, pair); // a register array: one reduction per
 //                                                   // element, their steps interleaved
@@ -150,7 +152,8 @@ constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, con
   const detail::O op = reduce_valu(rk, t);
   uint32_t done = 0;
   bool first = true;
-  operand bperm_addr{};
+  // (the ds_bpermute address first: its VALU work overlaps the earlier steps' LDS latency)
+  operand bperm_addr = (bits & 32) ? xor_lane_address(c, 32) : operand{};
   for (uint32_t b = 0; b < 6; ++b) {
     const uint32_t m = 1u << b;
     if (!(bits & m)) continue;
@@ -173,7 +176,6 @@ constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, con
         mm.offset = static_cast<int32_t>(0x1fu | m << 10);  // bitmask mode: and 0x1f, xor m
         for (uint32_t i = 0; i < n; ++i) c.e(detail::O::ds_swizzle_b32, {elem(sw, i), first ? elem(x, i) : elem(r, i)}, mm);
       } else {
-        if (bperm_addr.k == operand::kind::none) bperm_addr = xor_lane_address(c, m);
         for (uint32_t i = 0; i < n; ++i)
           c.e(detail::O::ds_bpermute_b32, {elem(sw, i), bperm_addr, first ? elem(x, i) : elem(r, i)});
       }
