@@ -7,7 +7,9 @@
 //
 // A condition on SGPRs/immediates (u32/i32) is wave-uniform: s_cmp sets SCC and
 // s_cbranch_scc0/1 branches. A condition involving a VGPR (or f32) is per-lane: v_cmp writes a
-// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch.
+// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch. A per-lane
+// condition combined with && / || (helpers/select.hpp) arrives as that mask already
+// (cond::lane_mask); its negation is s_not_b64 (EXEC masks the lanes it turns on).
 //
 // What EXEC and the saved masks hold. Every lane the wave started with is at each point either
 // active (in EXEC), returned (gone for good), or parked in exactly one mask that gives it back:
