@@ -270,6 +270,18 @@ TEST_CASE("wave, group and workgroup reductions, full and partial EXEC", "[helpe
   }
 }
 
+TEST_CASE("workgroup_reduce in a 2-D workgroup", "[helpers][lanes]") {
+  auto in = red_inputs(ty::i32, red::sum, 99);
+  std::vector<float> fin(in.size());
+  uint32_t sum = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    fin[i] = F(in[i]);
+    sum += in[i];
+  }
+  auto got = run<float, uint32_t>("wg2d", fin, 256, {1, 1, 1}, {16, 16, 1});
+  for (size_t i = 0; i < 256; ++i) CHECK(got[i] == sum);
+}
+
 TEST_CASE("xor_reduce over lane-index bits, shuffle_xor", "[helpers][lanes]") {
   struct xc {
     const char* name;

@@ -52,6 +52,8 @@ enum class reduce { sum, max, min };
 struct reduce_opts {
   bool all_lanes_active = false;  // skip the identity fill of inactive lanes (see above)
   bool barrier_before = false;    // workgroup_reduce: s_barrier before writing the scratch
+  uint32_t block_x = 0, block_y = 0;  // workgroup_reduce: the workgroup's x / y sizes when it
+                                      // has more than one dimension (see wave_id)
 };
 
 namespace detail {
@@ -374,8 +376,8 @@ constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, std::sou
   return c.result<T>(d);
 }
 
-// Each element of v reduced over the workgroup's active lanes (`waves` waves of 64, 1-D
-// workgroup or wave_index given), through `scratch` (at least 4 * waves * v.size() bytes of
+// Each element of v reduced over the workgroup's active lanes (`waves` waves of 64; a 2-D or
+// 3-D workgroup gives its sizes in opts.block_x / block_y), through `scratch` (at least 4 * waves * v.size() bytes of
 // LDS, 16-byte aligned for the ds_read_b128). Result in SGPRs. Every wave must call it (it
 // has an s_barrier).
 template <dtype T>
@@ -400,7 +402,7 @@ constexpr gpr<T> workgroup_reduce(builder J, reduce op, const gpr<T>& v, lds_ref
   using detail::elem;
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
   // partial i of wave w at scratch + 4 * (i * waves + w)
-  gpr<dtype::u32> wid = wave_id(J, 0, 0, l);
+  gpr<dtype::u32> wid = wave_id(J, o.block_x, o.block_y, l);
   detail::reg_ref sa = c.s(), va = c.v(), vd = c.v(static_cast<uint16_t>(n));
   c.e(detail::O::s_lshl_b32, {reg_op(sa), wid.to_operand(), imm_op(2)});
   c.e(detail::O::v_mov_b32, {reg_op(va), reg_op(sa)});

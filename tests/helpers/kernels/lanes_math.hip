@@ -311,6 +311,20 @@ XR(sum_i32_3e, sum, i32, 0x3e, false) XR(max_f32_07, max, f32, 0x07, false)
 #define SHX(M) extern "C" __attribute__((global)) void shx_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M>), out); }
 SHX(1) SHX(2) SHX(3) SHX(4) SHX(7) SHX(8) SHX(15) SHX(16) SHX(31) SHX(32) SHX(48) SHX(63)
 
+// workgroup_reduce in a 16 x 16 workgroup (4 waves): out[t] = the sum, t = y * 16 + x
+namespace lm {
+constexpr void wg2d_k(builder J, arg<unsigned*> out, arg<const float*> in) {
+  auto o = J.vgpr<u32>();
+  o = (J.thread_id_y() * 16u + J.thread_id_x()) << 2u;
+  auto x = load<i32>(J, in, o);
+  auto s = workgroup_reduce(J, reduce::sum, x, J.lds<int>(4, 16), 4, {.block_x = 16});
+  auto y = J.vgpr<i32>();
+  y = s;
+  J.global_store_dword(o, y.as<u32>(), out);
+}
+}  // namespace lm
+extern "C" __attribute__((global)) void wg2d(unsigned* out, const float* in) { HIPASM_KERNEL_BODY(lm::wg2d_k, out, in); }
+
 // clang's own code for the same operations: the outside oracle
 #define REF(NAME, EXPR) \
   extern "C" __attribute__((global)) void ref_##NAME(float* out, const float* in) { \
