@@ -7,7 +7,9 @@
 //
 // A condition on SGPRs/immediates (u32/i32) is wave-uniform: s_cmp sets SCC and
 // s_cbranch_scc0/1 branches. A condition involving a VGPR (or f32) is per-lane: v_cmp writes a
-// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch.
+// lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch. A per-lane
+// condition combined with && / || (helpers/select.hpp) arrives as that mask already
+// (cond::lane_mask); its negation is s_not_b64 (EXEC masks the lanes it turns on).
 //
 // What EXEC and the saved masks hold. Every lane the wave started with is at each point either
 // active (in EXEC), returned (gone for good), or parked in exactly one mask that gives it back:
@@ -119,6 +121,13 @@ constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
 }
 // Per-lane condition: a lane mask in a new SGPR pair.
 constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
+  if (c.lane_mask) {  // combined conditions: the mask is there (negated: the lanes outside it)
+    reg_ref k{&L.b, static_cast<uint32_t>(c.a.op.value), reg_class::sgpr, c.a.op.offset, 2};
+    if (!c.negate) return k;
+    reg_ref n = L.tmp(reg_class::sgpr, 2);
+    L.e(O::s_not_b64, {reg_op(n), c.a.op});
+    return n;
+  }
   reg_ref m = L.tmp(reg_class::sgpr, 2);
   if (c.a.is_reg(reg_class::agpr) || c.c.is_reg(reg_class::agpr)) {
     L.b.fail(L.l, "an AGPR cannot be a comparison operand");

@@ -12,3 +12,8 @@
 #include "helpers/ring.hpp"
 #include "helpers/exec_mask.hpp"
 #include "helpers/debug_log.hpp"
+#include "helpers/dpp.hpp"
+#include "helpers/lanes.hpp"
+#include "helpers/select.hpp"
+#include "helpers/math.hpp"
+#include "helpers/convert.hpp"

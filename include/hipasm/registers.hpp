@@ -132,6 +132,9 @@ struct cond {
   bool negate = false;  // !(a op b): for floats this is the unordered complement
   detail::xval a{}, c{};
   src_loc loc{};
+  // a.op is a per-lane mask (SGPR pair, dtype u64) already computed: per-lane conditions
+  // combined with && / || (helpers/select.hpp); op and c are unused.
+  bool lane_mask = false;
   constexpr cond operator!() const {
     cond r = *this;
     r.negate = !negate;

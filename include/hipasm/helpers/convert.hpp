@@ -1,0 +1,194 @@
+// Conversions between f32 and the narrow formats (VGPR results):
+//
+//   auto p = cvt_bf16x2(a, b);        // bf16x2: a in the low half, b in the high half
+//   auto h = cvt_f16x2(a, b);         // f16x2
+//   auto q = cvt_fp8x4(a, b, c, d);   // fp8x4 (e4m3fnuz), byte 0 = a; cvt_bf8x4: e5m2fnuz
+//   auto f = to_f32(p, 1);            // element 1 of a bf16x2 / f16x2 / fp8x4 / bf8x4 as f32
+//
+// - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
+//   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
+//   and v_cmp_u_f32 + v_cndmask_b32 for NaN; a pair joins the two high halves with one
+//   v_perm_b32 (gfx942 has no v_cvt_pk_bf16_f32: that is gfx950): 11 VALU for a pair;
+//   bf16_round::nearest_even_finite drops the NaN check (5 VALU a pair), half_away is pyhip's
+//   rounding (3 VALU a pair).
+// - f32 -> f16: v_cvt_f16_f32 (round to nearest even) for the low half, its SDWA form with
+//   dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE for the high half: 2 VALU for a pair
+//   (v_cvt_pkrtz_f16_f32 would be 1, but rounds toward zero).
+// - f32 -> fp8/bf8 (gfx942's FNUZ formats: no infinities, 0x80 the only NaN): two
+//   v_cvt_pk_fp8_f32 (the second writes the high word, op_sel:[0,0,1]), round to nearest even.
+//   saturate (default): every non-NaN value, infinities included, is clamped to +-240 (fp8) /
+//   +-57344 (bf8) first (v_med3_f32; gfx942's v_cvt_pk_fp8_f32 has no clamp bit), NaN kept
+//   (v_cmp_u_f32 + v_cndmask_b32); without it values beyond the range become NaN (0x80), as the
+//   instruction does.
+// - to f32: bf16 a shift or mask; f16 v_cvt_f32_f16 (SDWA WORD_1 for the high half); fp8/bf8
+//   v_cvt_f32_fp8 / _bf8 with SDWA src0_sel BYTE_n: one VALU each, exact.
+#pragma once
+#include "dpp.hpp"
+#include "emit_ctx.hpp"
+
+namespace hipasm {
+
+// f32 -> bf16 rounding: nearest_even (NaN stays NaN; clang's), nearest_even_finite (the same
+// without the NaN check: 2 VALU per value; a NaN whose payload carries may become +-inf),
+// half_away (pyhip's: + 0x8000, ties away from zero; 1 VALU per value; NaN may become inf).
+enum class bf16_round { nearest_even, nearest_even_finite, half_away };
+
+namespace detail {
+
+constexpr operand bf16_rne_high(hctx& h, operand x, operand k7fff, bf16_round mode) {
+  lower L = h.L();
+  if (mode == bf16_round::half_away) {  // pyhip's: + 0x8000, keep the high half
+    operand r = reg_op(h.v());
+    L.valu2(detail::O::v_add_u32, detail::O::v_add_u32, true, r, imm_op(0x8000u), x);
+    return r;
+  }
+  operand lsb = reg_op(h.v());
+  {
+    operand s[3] = {x, imm_op(16), imm_op(1)};
+    L.legal3(s, 3, false);
+    h.e(detail::O::v_bfe_u32, {lsb, s[0], s[1], s[2]});
+  }
+  operand r = reg_op(h.v());
+  {
+    operand s[3] = {x, lsb, k7fff};
+    L.legal3(s, 3, false);
+    h.e(detail::O::v_add3_u32, {r, s[0], s[1], s[2]});
+  }
+  if (mode == bf16_round::nearest_even_finite) return r;
+  operand q = reg_op(h.v());
+  L.valu2(detail::O::v_or_b32, detail::O::v_or_b32, true, q, imm_op(0x400000u), x);
+  reg_ref nan = h.s(2);
+  L.valu3(detail::O::v_cmp_u_f32, reg_op(nan), x, x, true);
+  operand y = reg_op(h.v());
+  h.e(detail::O::v_cndmask_b32, {y, r, q, reg_op(nan)});
+  return y;
+}
+
+// fp8/bf8 saturation: med3(x, -max, max) for every non-NaN x, NaN kept.
+constexpr operand f8_saturate(hctx& h, operand x, operand kmax_s, operand kmin_v) {
+  lower L = h.L();
+  if (!lower::is_vgpr(x)) x = L.vmov(x);
+  operand c = reg_op(h.v());
+  h.e(detail::O::v_med3_f32, {c, x, kmin_v, kmax_s});
+  reg_ref nan = h.s(2);
+  h.e(detail::O::v_cmp_u_f32, {reg_op(nan), x, x});
+  operand y = reg_op(h.v());
+  h.e(detail::O::v_cndmask_b32, {y, c, x, reg_op(nan)});
+  return y;
+}
+
+constexpr reg_ref lower_cvt_f8(hctx& h, bool bf8, const xval* v, bool saturate) {
+  lower L = h.L();
+  operand s[4];
+  for (int i = 0; i < 4; ++i) s[i] = v[i].op;
+  if (saturate) {
+    const uint32_t mx = bf8 ? 0x47600000u : 0x43700000u;  // 57344 / 240
+    operand kmax = L.smov(imm_op(mx));
+    operand kmin = L.vmov(imm_op(mx | 0x80000000u));
+    for (int i = 0; i < 4; ++i) s[i] = f8_saturate(h, s[i], kmax, kmin);
+  }
+  reg_ref d = h.v();
+  const O op = bf8 ? detail::O::v_cvt_pk_bf8_f32 : detail::O::v_cvt_pk_fp8_f32;
+  {
+    operand a[2] = {s[0], s[1]};
+    L.legal3(a, 2, true);
+    h.e(op, {reg_op(d), a[0], a[1]});
+  }
+  {
+    operand a[2] = {s[2], s[3]};
+    L.legal3(a, 2, true);
+    modifiers m;
+    m.op_sel = 4;  // op_sel:[0,0,1]: the high word; the low word is kept
+    h.e(op, {reg_op(d), a[0], a[1]}, m);
+    // A VALU reading a result written with the op_sel dst-high bit waits 1 state (LLVM's
+    // hasDstSelForwardingHazard). The hazard pass misses it here: the ISA table gives these
+    // converts 4 op_sel entries (the dst bit 3) while llvm-mc takes 3 ([src0, src1, dst]) and
+    // ignores a 4th, so the pass looks at the wrong bit. Until the table is fixed, the wait is
+    // explicit.
+    h.e(detail::O::s_nop, {imm_op(0)});
+  }
+  return d;
+}
+
+}  // namespace detail
+
+// (a, b) -> bf16x2, a in bits 0-15.
+constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtype::f32>& b,
+                                        bf16_round mode = bf16_round::nearest_even) {
+  builder* bp = a.x.b ? a.x.b : b.x.b;
+  detail::hctx h(*bp, b.x.loc.line ? b.x.loc : a.x.loc);
+  detail::lower L = h.L();
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand lo = detail::bf16_rne_high(h, a.x.op, k, mode), hi = detail::bf16_rne_high(h, b.x.op, k, mode);
+  operand sel = L.smov(detail::imm_op(0x07060302u));
+  detail::reg_ref d = h.v();
+  h.e(detail::O::v_perm_b32, {detail::reg_op(d), hi, lo, sel});
+  return h.result<dtype::bf16x2>(d);
+}
+// One value -> its bf16 bits in bits 0-15 (the high half zero), as u32.
+constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a, bf16_round mode = bf16_round::nearest_even) {
+  detail::hctx h(*a.x.b, a.x.loc);
+  detail::lower L = h.L();
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand y = detail::bf16_rne_high(h, a.x.op, k, mode);
+  detail::reg_ref d = h.v();
+  h.e(detail::O::v_lshrrev_b32, {detail::reg_op(d), detail::imm_op(16), y});
+  return h.result<dtype::u32>(d);
+}
+// (a, b) -> f16x2, a in bits 0-15; round to nearest even.
+constexpr gpr<dtype::f16x2> cvt_f16x2(const val<dtype::f32>& a, const val<dtype::f32>& b) {
+  builder* bp = a.x.b ? a.x.b : b.x.b;
+  detail::hctx h(*bp, b.x.loc.line ? b.x.loc : a.x.loc);
+  detail::lower L = h.L();
+  detail::reg_ref d = h.v();
+  h.e(detail::O::v_cvt_f16_f32, {detail::reg_op(d), a.x.op});
+  operand bo = b.x.op;
+  if (!detail::lower::is_vgpr(bo)) bo = L.vmov(bo);  // SDWA sources are VGPRs on gfx9... (or SGPR, kept simple)
+  h.e(detail::O::v_cvt_f16_f32, {detail::reg_op(d), bo}, sdwa().dst_sel(sdwa_sel::word1).dst_unused(sdwa_unused::preserve));
+  return h.result<dtype::f16x2>(d);
+}
+// (a, b, c, d) -> fp8x4 (e4m3fnuz), a in byte 0.
+constexpr gpr<dtype::fp8x4> cvt_fp8x4(const val<dtype::f32>& a, const val<dtype::f32>& b, const val<dtype::f32>& c,
+                                      const val<dtype::f32>& d, bool saturate = true) {
+  builder* bp = a.x.b ? a.x.b : b.x.b ? b.x.b : c.x.b ? c.x.b : d.x.b;
+  detail::hctx h(*bp, a.x.loc);
+  detail::xval v[4] = {a.x, b.x, c.x, d.x};
+  return h.result<dtype::fp8x4>(detail::lower_cvt_f8(h, false, v, saturate));
+}
+// (a, b, c, d) -> bf8x4 (e5m2fnuz), a in byte 0.
+constexpr gpr<dtype::bf8x4> cvt_bf8x4(const val<dtype::f32>& a, const val<dtype::f32>& b, const val<dtype::f32>& c,
+                                      const val<dtype::f32>& d, bool saturate = true) {
+  builder* bp = a.x.b ? a.x.b : b.x.b ? b.x.b : c.x.b ? c.x.b : d.x.b;
+  detail::hctx h(*bp, a.x.loc);
+  detail::xval v[4] = {a.x, b.x, c.x, d.x};
+  return h.result<dtype::bf8x4>(detail::lower_cvt_f8(h, true, v, saturate));
+}
+
+// Element i of a packed register as f32 (exact).
+template <dtype T>
+  requires(T == dtype::bf16x2 || T == dtype::f16x2 || T == dtype::fp8x4 || T == dtype::bf8x4)
+constexpr gpr<dtype::f32> to_f32(const gpr<T>& v, int i, std::source_location l = std::source_location::current()) {
+  detail::hctx h(*v.b, to_src_loc(l));
+  detail::reg_ref d = h.v();
+  const int n = T == dtype::fp8x4 || T == dtype::bf8x4 ? 4 : 2;
+  if (i < 0 || i >= n) {
+    h.b.fail(h.l, "to_f32: element ", static_cast<long long>(i), " of a ", dtype_name(T), " (0..", static_cast<long long>(n - 1), ")");
+    return gpr<dtype::f32>(d);
+  }
+  detail::lower L = h.L();
+  operand s = v.to_operand();
+  if (!detail::lower::is_vgpr(s)) s = L.vmov(s);
+  if (T == dtype::bf16x2) {
+    if (i == 0) h.e(detail::O::v_lshlrev_b32, {detail::reg_op(d), detail::imm_op(16), s});
+    else L.valu2(detail::O::v_and_b32, detail::O::v_and_b32, true, detail::reg_op(d), detail::imm_op(0xffff0000u), s);
+  } else if (T == dtype::f16x2) {
+    if (i == 0) h.e(detail::O::v_cvt_f32_f16, {detail::reg_op(d), s});
+    else h.e(detail::O::v_cvt_f32_f16, {detail::reg_op(d), s}, sdwa().src0_sel(sdwa_sel::word1));
+  } else {
+    h.e(T == dtype::fp8x4 ? detail::O::v_cvt_f32_fp8 : detail::O::v_cvt_f32_bf8, {detail::reg_op(d), s},
+        sdwa().src0_sel(static_cast<sdwa_sel>(i)));
+  }
+  return h.result<dtype::f32>(d);
+}
+
+}  // namespace hipasm

@@ -1,0 +1,53 @@
+// Internal: how the helpers emit. A helper is a short fixed sequence built with the expression
+// lowering's context (detail::lower: legal operand forms, constants moved where VOP3 cannot
+// take them) plus modifiers (DPP, SDWA, op_sel, clamp); its result is a new register recorded as
+// the last expression, so `y = exp(x)` computes straight into y.
+#pragma once
+#include "../builder.hpp"
+
+namespace hipasm::detail {
+
+struct hctx {
+  builder& b;
+  src_loc l;
+  uint32_t block = 0, first = 0;
+
+  constexpr hctx(builder& bb, src_loc loc) : b(bb), l(loc) {
+    b.note_loc(l);
+    block = b.cur_block();
+    first = b.cur_index();
+  }
+  constexpr lower L() { return lower{b, l}; }
+  constexpr bool failed() const { return b.err.failed; }
+  constexpr reg_ref v(uint16_t dwords = 1) { return b.new_reg(reg_class::vgpr, dwords, builder::natural_align(reg_class::vgpr, dwords), l); }
+  constexpr reg_ref s(uint16_t dwords = 1) { return b.new_reg(reg_class::sgpr, dwords, builder::natural_align(reg_class::sgpr, dwords), l); }
+  // One instruction with modifiers; checked against the table in hipasm's test build, as the
+  // expression lowering's instructions are (HIPASM_CHECK_LOWERING).
+  constexpr void e(O op, std::initializer_list<operand> ops, const modifiers& m = no_modifiers) {
+    if (b.err.failed) return;
+    emitted x = b.emit_raw(op, ops, l, m);
+#if defined(HIPASM_CHECK_LOWERING) && HIPASM_CHECK_LOWERING
+    const instr& in = b.fn.blocks[x.block].instrs[x.index];
+    isa::form chosen = isa::form::plain;
+    if (!isa::detail::quick_check(op_desc(op), in, isa::reg_limits{}, chosen))
+      b.fail(l, "internal helper error: ", isa::check(op_desc(op), in).message.view());
+#else
+    (void)x;
+#endif
+  }
+  // The result: a new register that `x = helper(...)` may retarget (see assign_temp).
+  // retarget = false: the sequence writes the result under another EXEC than the caller's
+  // (the reductions' all-lanes mode), so `y = helper(...)` must copy it under the caller's.
+  template <dtype T>
+  constexpr gpr<T> result(const reg_ref& r, bool retarget = true) {
+    if (retarget && b.cur_block() == block) b.last_expr_ = {r.id, block, first, b.cur_index()};
+    else b.last_expr_ = {};
+    return gpr<T>(r);
+  }
+};
+
+// An operand from a val (register element or immediate).
+template <dtype T>
+constexpr builder* builder_of(const val<T>& a) { return a.x.b; }
+
+}  // namespace hipasm::detail
