@@ -496,7 +496,7 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
   pad64(in);
   const size_t n = in.size();
   REQUIRE(n <= 4096);
-  auto got = run<float, uint32_t>("cvt", in, 14 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
+  auto got = run<float, uint32_t>("cvt", in, 18 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
   auto clang_bf16 = run<float>("ref_bf16", in, n, {static_cast<uint32_t>(n / 64), 1, 1});
   const size_t R = 4096;  // the kernel's rows of results
   for (size_t i = 0; i < n; ++i) {
@@ -525,5 +525,10 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
     float d8 = f8_decode(f8_ref(h, 3, 8, true), 3, 8), e8 = f8_decode(f8_ref(y, 2, 16, true), 2, 16);
     CHECK((got[10 * R + i] == B(d8) || (std::isnan(d8) && std::isnan(F(got[10 * R + i])))));
     CHECK((got[11 * R + i] == B(e8) || (std::isnan(e8) && std::isnan(F(got[11 * R + i])))));
+    // to_f32x2: fp8x4(x, y, h, x) word 1 = (h, x); bf8x4(x, y, h, x) word 0 = (x, y)
+    const float pk[4] = {f8_decode(f8_ref(h, 3, 8, true), 3, 8), f8_decode(f8_ref(x, 3, 8, true), 3, 8),
+                         f8_decode(f8_ref(x, 2, 16, true), 2, 16), f8_decode(f8_ref(y, 2, 16, true), 2, 16)};
+    for (int k = 0; k < 4; ++k)
+      CHECK((got[(14 + k) * R + i] == B(pk[k]) || (std::isnan(pk[k]) && std::isnan(F(got[(14 + k) * R + i])))));
   }
 }
