@@ -488,7 +488,9 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
                            F(0x7f7f8000), F(0x7f7fffff), INFINITY, -INFINITY, NAN, F(0x7f800001), F(0x7fffffff),
                            F(0xff800001), F(1), F(0x00008000), F(0x00018000), FLT_MIN, 240.0f, 241.0f, 247.9f, 248.0f,
                            250.0f, 256.0f, 1e6f, -1e6f, 57344.0f, 61439.0f, 61440.0f, 65504.0f, 65520.0f, 1e-3f,
-                           0.0009765625f, 0.001953125f, F(0x3b000000), 3.14159f, -2.71828f, 448.0f, 1e-10f};
+                           0.0009765625f, 0.001953125f, F(0x3b000000), 3.14159f, -2.71828f, 448.0f, 1e-10f,
+                           // ties: f16 (1 + 2^-11, 1 + 3 * 2^-11), fp8 (1 + 1/16, 1 + 3/16), bf8 (1 + 1/8, 1 + 3/8)
+                           F(0x3f801000), F(0x3f803000), 1.0625f, 1.1875f, -1.0625f, 1.125f, 1.375f, -1.375f};
   std::mt19937 rng(11);
   for (int i = 0; i < 600; ++i) in.push_back(F(rng()));
   std::uniform_real_distribution<float> u(-300, 300);
