@@ -488,7 +488,9 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
                            F(0x7f7f8000), F(0x7f7fffff), INFINITY, -INFINITY, NAN, F(0x7f800001), F(0x7fffffff),
                            F(0xff800001), F(1), F(0x00008000), F(0x00018000), FLT_MIN, 240.0f, 241.0f, 247.9f, 248.0f,
                            250.0f, 256.0f, 1e6f, -1e6f, 57344.0f, 61439.0f, 61440.0f, 65504.0f, 65520.0f, 1e-3f,
-                           0.0009765625f, 0.001953125f, F(0x3b000000), 3.14159f, -2.71828f, 448.0f, 1e-10f};
+                           0.0009765625f, 0.001953125f, F(0x3b000000), 3.14159f, -2.71828f, 448.0f, 1e-10f,
+                           // ties: f16 (1 + 2^-11, 1 + 3 * 2^-11), fp8 (1 + 1/16, 1 + 3/16), bf8 (1 + 1/8, 1 + 3/8)
+                           F(0x3f801000), F(0x3f803000), 1.0625f, 1.1875f, -1.0625f, 1.125f, 1.375f, -1.375f};
   std::mt19937 rng(11);
   for (int i = 0; i < 600; ++i) in.push_back(F(rng()));
   std::uniform_real_distribution<float> u(-300, 300);
@@ -496,7 +498,7 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
   pad64(in);
   const size_t n = in.size();
   REQUIRE(n <= 4096);
-  auto got = run<float, uint32_t>("cvt", in, 14 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
+  auto got = run<float, uint32_t>("cvt", in, 18 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
   auto clang_bf16 = run<float>("ref_bf16", in, n, {static_cast<uint32_t>(n / 64), 1, 1});
   const size_t R = 4096;  // the kernel's rows of results
   for (size_t i = 0; i < n; ++i) {
@@ -525,5 +527,10 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
     float d8 = f8_decode(f8_ref(h, 3, 8, true), 3, 8), e8 = f8_decode(f8_ref(y, 2, 16, true), 2, 16);
     CHECK((got[10 * R + i] == B(d8) || (std::isnan(d8) && std::isnan(F(got[10 * R + i])))));
     CHECK((got[11 * R + i] == B(e8) || (std::isnan(e8) && std::isnan(F(got[11 * R + i])))));
+    // to_f32x2: fp8x4(x, y, h, x) word 1 = (h, x); bf8x4(x, y, h, x) word 0 = (x, y)
+    const float pk[4] = {f8_decode(f8_ref(h, 3, 8, true), 3, 8), f8_decode(f8_ref(x, 3, 8, true), 3, 8),
+                         f8_decode(f8_ref(x, 2, 16, true), 2, 16), f8_decode(f8_ref(y, 2, 16, true), 2, 16)};
+    for (int k = 0; k < 4; ++k)
+      CHECK((got[(14 + k) * R + i] == B(pk[k]) || (std::isnan(pk[k]) && std::isnan(F(got[(14 + k) * R + i])))));
   }
 }

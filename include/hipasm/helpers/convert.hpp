@@ -4,6 +4,7 @@
 //   auto h = cvt_f16x2(a, b);         // f16x2
 //   auto q = cvt_fp8x4(a, b, c, d);   // fp8x4 (e4m3fnuz), byte 0 = a; cvt_bf8x4: e5m2fnuz
 //   auto f = to_f32(p, 1);            // element 1 of a bf16x2 / f16x2 / fp8x4 / bf8x4 as f32
+//   auto g = to_f32x2(q, 1);          // elements 2 and 3 of an fp8x4 / bf8x4 (one instruction)
 //
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
@@ -188,6 +189,26 @@ constexpr gpr<dtype::f32> to_f32(const gpr<T>& v, int i, std::source_location l 
     h.e(T == dtype::fp8x4 ? detail::O::v_cvt_f32_fp8 : detail::O::v_cvt_f32_bf8, {detail::reg_op(d), s},
         sdwa().src0_sel(static_cast<sdwa_sel>(i)));
   }
+  return h.result<dtype::f32>(d);
+}
+
+// Elements 2*word and 2*word+1 of an fp8x4 / bf8x4 as two f32 (a 2-element array): one
+// v_cvt_pk_f32_fp8 / _bf8 (SDWA src0_sel WORD_1 for word 1), half the instructions of to_f32.
+template <dtype T>
+  requires(T == dtype::fp8x4 || T == dtype::bf8x4)
+constexpr gpr<dtype::f32> to_f32x2(const gpr<T>& v, int word, std::source_location l = std::source_location::current()) {
+  detail::hctx h(*v.b, to_src_loc(l));
+  detail::reg_ref d = h.v(2);
+  if (word != 0 && word != 1) {
+    h.b.fail(h.l, "to_f32x2: word ", static_cast<long long>(word), " of a ", dtype_name(T), " (0 or 1)");
+    return gpr<dtype::f32>(d);
+  }
+  detail::lower L = h.L();
+  operand s = v.to_operand();
+  if (!detail::lower::is_vgpr(s)) s = L.vmov(s);
+  const detail::O op = T == dtype::fp8x4 ? detail::O::v_cvt_pk_f32_fp8 : detail::O::v_cvt_pk_f32_bf8;
+  if (word == 0) h.e(op, {detail::reg_op(d), s});
+  else h.e(op, {detail::reg_op(d), s}, sdwa().src0_sel(sdwa_sel::word1));
   return h.result<dtype::f32>(d);
 }
 

@@ -30,6 +30,7 @@
 // NaN in, NaN out for all of them.
 #pragma once
 #include <bit>
+#include <type_traits>
 
 #include "emit_ctx.hpp"
 
@@ -283,7 +284,24 @@ constexpr gpr<dtype::f32> fn1_call(const val<dtype::f32>& x) {
 
 }  // namespace detail
 
-// (val records the caller's line; an immediate argument has no builder: compute it in C++.)
+// (val records the caller's line.) A constant argument is a compile error naming the function:
+// compute it in C++ (std::exp ...) and use the value.
+namespace detail {
+template <class C>
+  requires std::is_arithmetic_v<C>
+constexpr gpr<dtype::f32> constant_argument_of_a_math_helper(C) {
+  static_assert(!std::is_arithmetic_v<C>, "hipasm math helper of a constant: compute it in C++ (std::exp, ...) and use the value");
+  return {};
+}
+}  // namespace detail
+#define HIPASM_MATH_CONSTANT(fn) \
+  template <class C>               \
+    requires std::is_arithmetic_v<C> \
+  constexpr gpr<dtype::f32> fn(C c) { return detail::constant_argument_of_a_math_helper(c); }
+HIPASM_MATH_CONSTANT(exp2) HIPASM_MATH_CONSTANT(exp) HIPASM_MATH_CONSTANT(log2) HIPASM_MATH_CONSTANT(log)
+HIPASM_MATH_CONSTANT(rcp) HIPASM_MATH_CONSTANT(rsqrt) HIPASM_MATH_CONSTANT(sigmoid) HIPASM_MATH_CONSTANT(silu)
+HIPASM_MATH_CONSTANT(tanh) HIPASM_MATH_CONSTANT(gelu_tanh) HIPASM_MATH_CONSTANT(gelu_erf)
+#undef HIPASM_MATH_CONSTANT
 constexpr gpr<dtype::f32> exp2(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::exp2>(x); }
 constexpr gpr<dtype::f32> exp(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::exp>(x); }
 constexpr gpr<dtype::f32> log2(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::log2>(x); }

@@ -238,7 +238,7 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   y = -x;
   auto h = J.vgpr<f32>();
   h = x * 0.75f;
-  auto r = J.vgpr<u32>(14);
+  auto r = J.vgpr<u32>(18);
   r[0] = cvt_bf16x2(x, y).as<u32>();
   r[12] = cvt_bf16x2(x, y, bf16_round::nearest_even_finite).as<u32>();
   r[13] = cvt_bf16x2(x, y, bf16_round::half_away).as<u32>();
@@ -257,7 +257,12 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   r[10] = to_f32(p8, 2).as<u32>();
   auto q8 = cvt_bf8x4(x, y, h, x);
   r[11] = to_f32(q8, 1).as<u32>();
-  for (int k = 0; k < 14; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 4096u * 4u, r[k], out);
+  auto w1 = to_f32x2(p8, 1), w0 = to_f32x2(q8, 0);
+  r[14] = w1[0].as<u32>();
+  r[15] = w1[1].as<u32>();
+  r[16] = w0[0].as<u32>();
+  r[17] = w0[1].as<u32>();
+  for (int k = 0; k < 18; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 4096u * 4u, r[k], out);
 }
 // transpose_per_lane: 4x4 of 2-byte and 8x8 of 1-byte elements; src dwords = lane * 16 + k
 template <int Bytes>
