@@ -159,7 +159,7 @@ def main():
             mods.add("gds")  # GWS instructions exist only with gds
             fset |= {"side_effect", "reads_m0", "needs_gds"}
         nsrc = sum(1 for r in e.roles if r != "def")
-        op_sel_len = (nsrc + (0 if fl.encoding(e) == "vop3p" else 1)) if "op_sel" in mods else 0
+        op_sel_len = (e.op_sel_len or nsrc + (0 if fl.encoding(e) == "vop3p" else 1)) if "op_sel" in mods else 0
         op_sel_hi_len = nsrc if "op_sel_hi" in mods or "neg_lo_hi" in mods else 0
         rows.append((e, slots, fset, mods, passes.get(e.name, 0), op_sel_len, op_sel_hi_len))
     write_table(rows)

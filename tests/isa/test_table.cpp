@@ -283,3 +283,40 @@ TEST_CASE("isa_dpp_sdwa_agree: DPP and SDWA operand rules agree with llvm-mc") {
   REQUIRE(res.size() == vs.size());
   compare(vs, res);
 }
+
+TEST_CASE("isa_op_sel_length: the table's op_sel length is the one llvm-mc prints") {
+  // Every entry of op_sel set: llvm-mc drops entries past the encoding's last and pads a short
+  // list, so its printed list has exactly the encoding's length (the dst bit is the last entry:
+  // the hazard rules and liveness read it there). v_cvt_pk_fp8_f32 had 4 (its vdst, also read,
+  // was counted as a source) where llvm-mc has 3.
+  std::vector<uint16_t> ops;
+  std::vector<std::string> lines;
+  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
+    const instr_desc& d = gfx942_instrs[op];
+    if (d.op_sel_len == 0 || d.enc == encoding::vop3p || d.enc == encoding::mfma) continue;
+    instr in = instance(op);
+    if (!check(d, in).ok) continue;
+    std::string t = print(d, in, true);
+    t += " op_sel:[";
+    for (int k = 0; k < d.op_sel_len; ++k) t += k ? ",1" : "1";
+    lines.push_back(t + "]");
+    ops.push_back(op);
+  }
+  REQUIRE(!lines.empty());
+  auto res = assemble(lines);
+  REQUIRE(res.size() == lines.size());
+  std::vector<std::string> wrong;
+  for (size_t k = 0; k < res.size(); ++k) {
+    const auto& txt = res[k].text;
+    auto at = txt.find("op_sel:[");
+    int printed = 0;
+    if (res[k].ok && at != std::string::npos) {
+      printed = 1;
+      for (size_t c = at; c < txt.size() && txt[c] != ']'; ++c) printed += txt[c] == ',';
+    }
+    if (!res[k].ok || printed != gfx942_instrs[ops[k]].op_sel_len)
+      wrong.push_back(lines[k] + "  -> llvm-mc: " + txt);
+  }
+  for (size_t k = 0; k < wrong.size() && k < 15; ++k) UNSCOPED_INFO(wrong[k]);
+  CHECK(wrong.empty());
+}

@@ -5,6 +5,7 @@ non-returning forms of global atomics are two entries) we take a disassembled te
 that re-assembles as the baseline, then substitute one operand slot at a time with
 an SGPR, VGPR, AGPR, inline constant, literal, vcc, exec, m0 or `off`, in each form
 (_e32, _e64, plain), append each modifier, and record what llvm-mc accepts."""
+import re
 from collections import OrderedDict
 
 from . import mc
@@ -282,9 +283,16 @@ def probe_mods(entries):
             jobs.append((e, "sdwa", None, line(plain, "", o32, m32 + ["src0_sel:WORD_1"])))
             jobs.append((e, "sdwa_dst", None, line(plain, "", o32, m32 + ["dst_sel:WORD_1", "src0_sel:WORD_1"])))
     res = mc.assemble([j[-1] for j in jobs])
-    for (e, mname, slot, _), (ok, _, _) in zip(jobs, res):
+    for (e, mname, slot, _), (ok, text, _) in zip(jobs, res):
         if not ok:
             continue
+        if mname == "op_sel":
+            # llvm-mc prints op_sel at its own length: it drops entries past the last one the
+            # encoding has and pads a short list (v_cvt_pk_fp8_f32 has [src0, src1, dst] though
+            # its vdst is also read; v_cvt_sr_fp8_f32 has four entries for two sources)
+            m = re.search(r"op_sel:\[([^\]]*)\]", text)
+            if m:
+                e.op_sel_len = len(m.group(1).split(","))
         if slot is not None:
             e.slot_mods.setdefault(slot, set()).add(mname)
         else:

@@ -101,12 +101,8 @@ constexpr reg_ref lower_cvt_f8(hctx& h, bool bf8, const xval* v, bool saturate) 
     modifiers m;
     m.op_sel = 4;  // op_sel:[0,0,1]: the high word; the low word is kept
     h.e(op, {reg_op(d), a[0], a[1]}, m);
-    // A VALU reading a result written with the op_sel dst-high bit waits 1 state (LLVM's
-    // hasDstSelForwardingHazard). The hazard pass misses it here: the ISA table gives these
-    // converts 4 op_sel entries (the dst bit 3) while llvm-mc takes 3 ([src0, src1, dst]) and
-    // ignores a 4th, so the pass looks at the wrong bit. Until the table is fixed, the wait is
-    // explicit.
-    h.e(detail::O::s_nop, {imm_op(0)});
+    // A VALU reading it waits 1 state (LLVM's hasDstSelForwardingHazard): the hazard pass
+    // inserts it (op_sel's dst bit is entry 2 of llvm-mc's [src0, src1, dst]).
   }
   return d;
 }
