@@ -4,6 +4,7 @@
 //
 //   hipasm-timing-aiter AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ]
 //                       [--report] [--full-tiles] [--m M] [--sample CUS] [--verify]
+//                       [--table SUBSTRING] [--skip-table SUBSTRING]... [--rows all|cal|test]
 //
 // Families (kernel list in hsa/gfx942/<dir>/<list>.csv; argument struct from aiter's host wrapper):
 //   i8     int8 GEMM, B preshuffled, per-token scales: i8gemm, a8w8_bpreshuffle_tuned_gemm.csv
@@ -355,7 +356,8 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ] [--report]\n"
-                 "       [--full-tiles] [--m M] [--sample CUS] [--verify]\n",
+                 "       [--full-tiles] [--m M] [--sample CUS] [--verify] [--table SUBSTRING]\n"
+                 "       [--skip-table SUBSTRING]... [--rows all|cal|test]\n",
                  argv[0]);
     return 2;
   }
@@ -365,12 +367,21 @@ int main(int argc, char** argv) {
   int only_m = 0;
   unsigned sample = 0;
   std::set<std::string> want;
+  std::string table_filter;  // only tuning tables whose file name contains this
+  std::vector<std::string> table_skip;  // and none of these
+  // Every third row of a family (the 1st, 4th, ... that pass the filters) calibrated what
+  // timing.md leaves open (docs/timing-model.md, Validation); the others are the test.
+  std::string rows = "all";  // all | cal | test
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report") report = true;
     else if (a == "--full-tiles") tails = false;  // only rows whose M is a multiple of the tile
     else if (a == "--verify") verify = true;
     else if (a == "--family" && i + 1 < argc) want.insert(argv[++i]);
+    else if (a == "--table" && i + 1 < argc) table_filter = argv[++i];
+    else if (a == "--skip-table" && i + 1 < argc) table_skip.push_back(argv[++i]);
+    else if (a == "--rows" && i + 1 < argc && (std::string(argv[i + 1]) == "all" || std::string(argv[i + 1]) == "cal" ||
+                                               std::string(argv[i + 1]) == "test")) rows = argv[++i];
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
@@ -390,10 +401,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   auto dev = rt::device::open(rt::backend::sim);
-  std::map<std::string, std::vector<double>> errs;  // family -> |ratio - 1|
+  std::map<std::string, std::vector<double>> errs;  // family, family/cal, family/test -> |ratio - 1|
   int failures = 0;
   if (!verify)
-    std::printf("%-6s %-7s %-40s %6s %6s %6s %3s %10s %10s %7s %7s %6s %5s %6s %3s\n", "family", "device", "kernel", "M",
+    std::printf("%-6s %-4s %-7s %-40s %6s %6s %6s %3s %10s %10s %7s %7s %6s %5s %6s %3s\n", "family", "role", "device", "kernel", "M",
                 "N", "K", "ks", "measured", "model_us", "ratio", "wall_s", "MHz", "mfma", "HBM_GB", "wps");
   for (const FamilyInfo& fam : families()) {
     if (!want.empty() && !want.count(fam.name)) continue;
@@ -429,7 +440,12 @@ int main(int argc, char** argv) {
     }
     std::set<std::tuple<std::string, int, int, int, int, int>> seen;  // duplicate rows across tables
     std::set<std::string> verified;
+    int row_index = 0;  // rows of this family that pass the filters
     for (const fs::path& tp : tables) {
+      const std::string tn = tp.filename().string();
+      if (tn.find(table_filter) == std::string::npos ||
+          std::any_of(table_skip.begin(), table_skip.end(), [&](const std::string& x) { return tn.find(x) != std::string::npos; }))
+        continue;
       const Table tab = read_csv(tp);
       const int cg = tab.col("gfx"), cc = tab.col("cu_num"), cm = tab.col("M"), cnn = tab.col("N"), ck = tab.col("K"),
                 cl = tab.col("libtype"), cs = tab.col("splitK"), cu = tab.col("us"), cname = tab.col("kernelName");
@@ -480,6 +496,8 @@ int main(int argc, char** argv) {
           continue;
         }
         if ((only_m && p.M != only_m) || gflop > max_gflop || p.N % t.tile_n || (p.M % t.tile_m && !tails)) continue;
+        const bool cal = row_index++ % 3 == 0;
+        if ((rows == "cal" && !cal) || (rows == "test" && cal)) continue;
         Launch l = make_launch(*dev, fam.id, t, p);
         rt::profile_options po;
         po.device = device;
@@ -492,7 +510,7 @@ int main(int argc, char** argv) {
         try {
           rep = dev->launch(*mod, name, l.grid, {256, 1, 1}, metadata_args(k, l.raw), lo);
         } catch (const std::exception& e) {
-          std::printf("%-6s %-7s %-40s %6d %6d %6d %3d  error: %s\n", fam.name, device, short_name(name).c_str(), p.M,
+          std::printf("%-6s %-4s %-7s %-40s %6d %6d %6d %3d  error: %s\n", fam.name, cal ? "cal" : "test", device, short_name(name).c_str(), p.M,
                       p.N, p.K, p.ks, e.what());
           continue;
         }
@@ -500,7 +518,9 @@ int main(int argc, char** argv) {
         const rt::profile& pr = *rep.profile;
         const double ratio = pr.time_us / us;
         errs[fam.name].push_back(std::abs(ratio - 1));
-        std::printf("%-6s %-7s %-40s %6d %6d %6d %3d %10.2f %10.2f %7.3f %7.1f %6.0f %5.2f %6.0f %3u\n", fam.name, device,
+        errs[std::string(fam.name) + (cal ? "/cal" : "/test")].push_back(std::abs(ratio - 1));
+        std::printf("%-6s %-4s %-7s %-40s %6d %6d %6d %3d %10.2f %10.2f %7.3f %7.1f %6.0f %5.2f %6.0f %3u\n", fam.name,
+                    cal ? "cal" : "test", device,
                     short_name(name).substr(0, 40).c_str(), p.M, p.N, p.K, p.ks, us, pr.time_us, ratio, wall,
                     pr.clock_mhz, pr.mfma_busy, pr.hbm_gbps, pr.waves_per_simd);
         if (report) std::fputs(pr.report().c_str(), stdout);
@@ -512,13 +532,16 @@ int main(int argc, char** argv) {
   std::vector<double> all;
   auto summary = [](const char* what, std::vector<double> e) {
     std::sort(e.begin(), e.end());
-    std::printf("%-6s %zu rows: median |predicted/measured - 1| = %.1f%%, worst %.1f%%\n", what, e.size(),
+    std::printf("%-10s %3zu rows: median |predicted/measured - 1| = %.1f%%, worst %.1f%%\n", what, e.size(),
                 100 * (e.size() % 2 ? e[e.size() / 2] : (e[e.size() / 2 - 1] + e[e.size() / 2]) / 2), 100 * e.back());
   };
+  std::vector<double> all_test;
   for (const auto& [f, e] : errs) {
     summary(f.c_str(), e);
-    all.insert(all.end(), e.begin(), e.end());
+    if (f.find('/') == std::string::npos) all.insert(all.end(), e.begin(), e.end());
+    if (f.ends_with("/test")) all_test.insert(all_test.end(), e.begin(), e.end());
   }
-  if (errs.size() > 1) summary("all", all);
+  if (!all_test.empty()) summary("all/test", all_test);
+  if (!all.empty()) summary("all", all);
   return 0;
 }

@@ -222,5 +222,11 @@ TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") 
   auto g = b.profile("mfma_tput_32x32x8_bf16", 1, 256, po);
   CHECK(!g.profile->clock_estimated);
   CHECK(g.profile->clock_mhz == 1500);
-  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0));
+  // The time is the schedule's cycles at the clock plus the device's dispatch overhead
+  // (device.hpp), also in the peak and sustained times.
+  CHECK(g.profile->dispatch_overhead_us > 0);
+  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0 + g.profile->dispatch_overhead_us));
+  CHECK(g.profile->time_us_peak == Approx(g.profile->cycles_at_peak / 2100.0 + g.profile->dispatch_overhead_us));
+  CHECK(g.profile->time_us_sustained ==
+        Approx(g.profile->cycles_at_sustained / 1207.0 + g.profile->dispatch_overhead_us));
 }
