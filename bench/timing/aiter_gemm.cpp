@@ -404,7 +404,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<double>> errs;  // family, family/cal, family/test -> |ratio - 1|
   int failures = 0;
   if (!verify)
-    std::printf("%-6s %-4s %-7s %-40s %6s %6s %6s %3s %10s %10s %7s %7s %6s %5s %6s %3s\n", "family", "role", "device", "kernel", "M",
+    std::printf("%-6s %-4s %-7s %-43s %6s %6s %6s %3s %10s %10s %7s %7s %6s %5s %6s %3s\n", "family", "role", "device", "kernel", "M",
                 "N", "K", "ks", "measured", "model_us", "ratio", "wall_s", "MHz", "mfma", "HBM_GB", "wps");
   for (const FamilyInfo& fam : families()) {
     if (!want.empty() && !want.count(fam.name)) continue;
@@ -510,7 +510,7 @@ int main(int argc, char** argv) {
         try {
           rep = dev->launch(*mod, name, l.grid, {256, 1, 1}, metadata_args(k, l.raw), lo);
         } catch (const std::exception& e) {
-          std::printf("%-6s %-4s %-7s %-40s %6d %6d %6d %3d  error: %s\n", fam.name, cal ? "cal" : "test", device, short_name(name).c_str(), p.M,
+          std::printf("%-6s %-4s %-7s %-43s %6d %6d %6d %3d  error: %s\n", fam.name, cal ? "cal" : "test", device, short_name(name).c_str(), p.M,
                       p.N, p.K, p.ks, e.what());
           continue;
         }
@@ -519,9 +519,9 @@ int main(int argc, char** argv) {
         const double ratio = pr.time_us / us;
         errs[fam.name].push_back(std::abs(ratio - 1));
         errs[std::string(fam.name) + (cal ? "/cal" : "/test")].push_back(std::abs(ratio - 1));
-        std::printf("%-6s %-4s %-7s %-40s %6d %6d %6d %3d %10.2f %10.2f %7.3f %7.1f %6.0f %5.2f %6.0f %3u\n", fam.name,
+        std::printf("%-6s %-4s %-7s %-43s %6d %6d %6d %3d %10.2f %10.2f %7.3f %7.1f %6.0f %5.2f %6.0f %3u\n", fam.name,
                     cal ? "cal" : "test", device,
-                    short_name(name).substr(0, 40).c_str(), p.M, p.N, p.K, p.ks, us, pr.time_us, ratio, wall,
+                    short_name(name).c_str(), p.M, p.N, p.K, p.ks, us, pr.time_us, ratio, wall,
                     pr.clock_mhz, pr.mfma_busy, pr.hbm_gbps, pr.waves_per_simd);
         if (report) std::fputs(pr.report().c_str(), stdout);
         std::fflush(stdout);
