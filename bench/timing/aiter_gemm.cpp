@@ -3,7 +3,7 @@
 // measured (rows with libtype asm; cu_num 304 = MI300X, 80 = MI308X, profiled on that device).
 //
 //   hipasm-timing-aiter AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ]
-//                       [--report] [--full-tiles] [--m M] [--sample CUS] [--verify]
+//                       [--report] [--full-tiles] [--m M] [--sample CUS|xcd] [--verify]
 //                       [--table SUBSTRING] [--skip-table SUBSTRING]... [--rows all|cal|test]
 //
 // Families (kernel list in hsa/gfx942/<dir>/<list>.csv; argument struct from aiter's host wrapper):
@@ -356,7 +356,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ] [--report]\n"
-                 "       [--full-tiles] [--m M] [--sample CUS] [--verify] [--table SUBSTRING]\n"
+                 "       [--full-tiles] [--m M] [--sample CUS|xcd] [--verify] [--table SUBSTRING]\n"
                  "       [--skip-table SUBSTRING]... [--rows all|cal|test]\n",
                  argv[0]);
     return 2;
@@ -366,6 +366,7 @@ int main(int argc, char** argv) {
   bool report = false, tails = true, verify = false;
   int only_m = 0;
   unsigned sample = 0;
+  bool sample_xcd = false;  // --sample xcd: one whole XCD of the row's device (faithful for GEMMs)
   std::set<std::string> want;
   std::string table_filter;  // only tuning tables whose file name contains this
   std::vector<std::string> table_skip;  // and none of these
@@ -385,6 +386,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
+    else if (a == "--sample" && i + 1 < argc && std::string(argv[i + 1]) == "xcd") sample_xcd = true, ++i;
     else if (a == "--sample" && i + 1 < argc) sample = unsigned(std::stoul(argv[++i]));  // CUs
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
@@ -502,7 +504,9 @@ int main(int argc, char** argv) {
         rt::profile_options po;
         po.device = device;
         po.clock_mhz = clock;
-        po.sample_cus = sample;
+        // A slice smaller than an XCD loses the L2 sharing of the XCD's GEMM tiles
+        // (timing-model.md, Sampling): --sample xcd takes the whole XCD (MI300X 38, MI308X 10 CUs).
+        po.sample_cus = sample_xcd ? (cu_num == 80 ? 10u : 38u) : sample;
         lo.profile = &po;
         lo.kernarg_size = uint32_t(l.raw.size());
         const auto t0 = std::chrono::steady_clock::now();
