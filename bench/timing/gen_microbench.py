@@ -99,6 +99,13 @@ for i in range(R):
     body_read += [f"global_load_dwordx4 v[{4 + 4 * i}:{7 + 4 * i}], v1, s[2:3]", "v_add_u32 v1, 0x1000, v1"]
 body_read += ["s_waitcnt vmcnt(0)"]
 k("stream_read", body_read, vgprs=40)
+# --- Loads to LDS (T6: buffer_load_dword ... lds ~11 cycles/instr per CU): one wave, L loads of
+# the same 256 bytes through a raw buffer resource on buf, LDS base 0, after one load that brings
+# them into the L1 (so each completes at its start on the path + the L1 latency).
+k("vmem_lds_dword", ["s_load_dwordx2 s[4:5], s[0:1], 0x0", "s_mov_b32 s6, 0x1000", "s_mov_b32 s7, 0x27000",
+                     "s_mov_b32 m0, 0", "v_lshlrev_b32 v1, 2, v0", "s_waitcnt lgkmcnt(0)"] +
+  ["buffer_load_dword v1, s[4:7], 0 offen lds", "s_waitcnt vmcnt(0)"] +
+  ["buffer_load_dword v1, s[4:7], 0 offen lds"] * L + ["s_waitcnt vmcnt(0)"], lds=65536)
 body_copy = list(body_read) + ["v_add_u32 v1, s6, v1", f"v_subrev_u32 v1, {R * 0x1000}, v1"]
 for i in range(R):
     body_copy += [f"global_store_dwordx4 v1, v[{4 + 4 * i}:{7 + 4 * i}], s[2:3]", "v_add_u32 v1, 0x1000, v1"]

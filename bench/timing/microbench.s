@@ -2608,6 +2608,55 @@ stream_read:
 .Lstream_read_end:
 	.size	stream_read, .Lstream_read_end-stream_read
 
+	.globl	vmem_lds_dword
+	.p2align	8
+	.type	vmem_lds_dword,@function
+vmem_lds_dword:
+	s_load_dwordx2 s[4:5], s[0:1], 0x0
+	s_mov_b32 s6, 0x1000
+	s_mov_b32 s7, 0x27000
+	s_mov_b32 m0, 0
+	v_lshlrev_b32 v1, 2, v0
+	s_waitcnt lgkmcnt(0)
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	s_waitcnt vmcnt(0)
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	buffer_load_dword v1, s[4:7], 0 offen lds
+	s_waitcnt vmcnt(0)
+	s_endpgm
+.Lvmem_lds_dword_end:
+	.size	vmem_lds_dword, .Lvmem_lds_dword_end-vmem_lds_dword
+
 	.globl	stream_copy
 	.p2align	8
 	.type	stream_copy,@function
@@ -3229,6 +3278,19 @@ stream_copy:
 		.amdhsa_next_free_sgpr 16
 		.amdhsa_accum_offset 40
 		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
+	.amdhsa_kernel vmem_lds_dword
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_group_segment_fixed_size 65536
 		.amdhsa_float_denorm_mode_32 3
 		.amdhsa_float_denorm_mode_16_64 3
 	.end_amdhsa_kernel
@@ -4126,6 +4188,26 @@ amdhsa.kernels:
     .sgpr_spill_count: 0
     .symbol:         stream_read.kd
     .vgpr_count:     72
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 65536
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           vmem_lds_dword
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         vmem_lds_dword.kd
+    .vgpr_count:     64
     .vgpr_spill_count: 0
     .wavefront_size: 64
   - .args:

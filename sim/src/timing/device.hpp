@@ -42,6 +42,7 @@ struct DeviceSpec {
   uint32_t l2_channels = 16;          // T1: 16 channels per XCD
   uint32_t l2_bytes_per_channel_clk = 128;  // T6: 128 B/clk per channel
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
+  uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   uint32_t l1_hit_latency = 112;       // T6: 112 cycles
   uint32_t l2_hit_latency = 224;       // T6: 224 cycles
   uint32_t hbm_latency = 650;          // T6: 500-800 (pyhip, MI308X) vs 1212 cold incl. TLB: 650 (midpoint of 500-800)
@@ -55,6 +56,11 @@ struct DeviceSpec {
   // ---- others
   uint32_t sleep_cycles_per_unit = 64;  // ISA: s_sleep N sleeps ~64 x N clocks
   uint32_t barrier_release = 0;      // assumed: released waves issue on their next turn (0 extra)
+  // Time a dispatch takes beyond its waves' schedule (command processor launch, the end-of-kernel
+  // release): no source gives it. Calibrated on the calibration rows of hipasm-timing-aiter
+  // (timing-model.md, Validation: 1.5-2.5 us fit equally); the fastest GEMMs in aiter's tables
+  // (3.0 us MI300X, 3.7 us MI308X, work included) bound it from above.
+  double dispatch_overhead_us = 2.0;
 };
 
 // The defaults above are the MI300X; the other devices differ only where listed.
@@ -64,6 +70,7 @@ inline constexpr DeviceSpec kDevices[] = {
       DeviceSpec d;
       d.name = "mi308x";
       d.cus_per_xcd = 10;     // issue 10: 80 CUs; 8 XCDs x 10 assumed
+      d.peak_mhz = 1840;      // T7: MI308X pure VALU / EXP run unthrottled at ~1.84 / ~1.83 GHz (pyhip)
       d.sustained_mhz = 1100;  // T7: pyhip, MI308X pure MFMA steady 1.0-1.13 GHz
       return d;
     }(),

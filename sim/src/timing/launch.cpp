@@ -48,13 +48,16 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     shape.group_stride = dev->xcds;
     slice.xcds = 1;
     slice.cus_per_xcd = opts.sample_cus;
-    // Shares of the CUs the whole grid keeps busy (a grid smaller than the device leaves CUs idle).
-    const uint64_t active = std::min<uint64_t>(all_cus, all_groups);
-    const uint64_t active_per_xcd = std::min<uint64_t>(dev->cus_per_xcd, (active + dev->xcds - 1) / dev->xcds);
-    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * std::min(1.0, double(opts.sample_cus) / double(active));
+    // The slice does shape.groups / all_groups of the work in the same time as the device, so it
+    // gets that share of the HBM bandwidth, and the share of XCD 0's L2 its groups are of XCD 0's.
+    // (Shares of CUs instead overrate the slice when the grid is smaller than the device: 48
+    // groups leave 2 on an 8-CU slice, 2/48 of the work, not 8/48.)
+    const uint64_t xcd0_groups = (all_groups + dev->xcds - 1) / dev->xcds;
+    slice.hbm_achievable_gbytes_per_s =
+        dev->hbm_achievable_gbytes_per_s * std::min(1.0, double(shape.groups) / double(all_groups));
     slice.l2_bytes_per_xcd = std::max<uint32_t>(
         slice.line_bytes * slice.l2_ways,
-        uint32_t(uint64_t(dev->l2_bytes_per_xcd) * std::min<uint64_t>(opts.sample_cus, active_per_xcd) / active_per_xcd));
+        uint32_t(double(dev->l2_bytes_per_xcd) * std::min(1.0, double(shape.groups) / double(xcd0_groups))));
   }
   Recorder rec(checker, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
   rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
@@ -70,10 +73,15 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     prof->hbm_bytes = uint64_t(double(prof->hbm_bytes) * scale);
     prof->lds_bytes = uint64_t(double(prof->lds_bytes) * scale);
     prof->vmem_bytes = uint64_t(double(prof->vmem_bytes) * scale);
-    const double secs = prof->time_us * 1e-6;
-    prof->tflops = secs > 0 ? prof->flops / secs / 1e12 : 0;
-    prof->hbm_gbps = secs > 0 ? double(prof->hbm_bytes) / secs / 1e9 : 0;
   }
+  // The dispatch's fixed launch/teardown time, outside the waves' schedule (device.hpp).
+  prof->dispatch_overhead_us = dev->dispatch_overhead_us;
+  prof->time_us += dev->dispatch_overhead_us;
+  prof->time_us_peak += dev->dispatch_overhead_us;
+  prof->time_us_sustained += dev->dispatch_overhead_us;
+  const double secs = prof->time_us * 1e-6;
+  prof->tflops = secs > 0 ? prof->flops / secs / 1e12 : 0;
+  prof->hbm_gbps = secs > 0 ? double(prof->hbm_bytes) / secs / 1e9 : 0;
   report.profile = std::move(prof);
   return report;
 }

@@ -778,7 +778,9 @@ class Sim {
       }
       case Kind::Vmem: case Kind::Flat: {
         const uint64_t st = std::max(t, c.ta_free);
-        c.ta_free = st + uint64_t(std::max<uint32_t>(1, r.b)) * dev_.ta_cycles_per_line;
+        // T6: the CU's address path takes 4 cycles per line; a load to LDS at least lds_dma_cycles.
+        c.ta_free = st + std::max<uint64_t>(uint64_t(std::max<uint32_t>(1, r.b)) * dev_.ta_cycles_per_line,
+                                            f.lds_dma ? dev_.lds_dma_cycles : 0);
         uint64_t d = st + dev_.l1_hit_latency;
         const GroupStream& gs = *rec_.groups[w.group];
         XcdT& x = xcds_[w.cu / dev_.cus_per_xcd];

@@ -64,6 +64,8 @@ std::string profile::report() const {
            "sustained GEMM clock (%" PRIu64 " and %" PRIu64 " cycles)\n",
            time_us, clock_mhz, time_us_peak, peak_clock_mhz, time_us_sustained, sustained_clock_mhz, cycles_at_peak,
            cycles_at_sustained);
+  if (dispatch_overhead_us > 0)
+    o += fmt("               (times include the device's %.2f us dispatch overhead)\n", dispatch_overhead_us);
   o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
   if (sample_cus)
     o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
@@ -124,6 +126,7 @@ std::string profile::json() const {
   kv("cycles_at_sustained", std::to_string(cycles_at_sustained));
   kv("time_us_sustained", num(time_us_sustained));
   kv("clock_estimated", clock_estimated ? "true" : "false");
+  kv("dispatch_overhead_us", num(dispatch_overhead_us));
   kv("flops", num(flops));
   kv("tflops", num(tflops));
   kv("hbm_bytes", std::to_string(hbm_bytes));

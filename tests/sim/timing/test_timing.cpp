@@ -212,6 +212,11 @@ TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") 
   auto v = b.profile("valu_chain", 1, 64);
   CHECK(v.profile->clock_estimated);
   CHECK(v.profile->clock_mhz == 2100);
+  // MI308X: its maximum is ~1.84 GHz (T7: pure VALU 1837-1850 MHz, unthrottled), not 2100.
+  hipasm::rt::profile_options m8;
+  m8.device = "mi308x";
+  auto v8 = b.profile("valu_chain", 1, 64, m8);
+  CHECK(v8.profile->clock_mhz == 1840);
   // One wave per SIMD issuing back-to-back MFMAs (matrix cores ~100% busy): T7's 1207 MHz.
   auto m = b.profile("mfma_tput_32x32x8_bf16", 1, 256);
   CHECK(m.profile->mfma_busy > 0.94);
@@ -222,5 +227,11 @@ TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") 
   auto g = b.profile("mfma_tput_32x32x8_bf16", 1, 256, po);
   CHECK(!g.profile->clock_estimated);
   CHECK(g.profile->clock_mhz == 1500);
-  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0));
+  // The time is the schedule's cycles at the clock plus the device's dispatch overhead
+  // (device.hpp), also in the peak and sustained times.
+  CHECK(g.profile->dispatch_overhead_us > 0);
+  CHECK(g.profile->time_us == Approx(g.profile->cycles / 1500.0 + g.profile->dispatch_overhead_us));
+  CHECK(g.profile->time_us_peak == Approx(g.profile->cycles_at_peak / 2100.0 + g.profile->dispatch_overhead_us));
+  CHECK(g.profile->time_us_sustained ==
+        Approx(g.profile->cycles_at_sustained / 1207.0 + g.profile->dispatch_overhead_us));
 }

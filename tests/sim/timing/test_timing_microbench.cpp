@@ -159,6 +159,21 @@ TEST_CASE("microbench: streaming bandwidth (T6)", "[timing][microbench]") {
   CHECK_FIGURE(double(c.profile->hbm_bytes) / (c.profile->time_us * 1e3), 4000, 0.15);
 }
 
+TEST_CASE("microbench: loads to LDS hold the CU's address path 11 cycles (T6)", "[timing][microbench]") {
+  bench b;
+  // One wave, 32 buffer_load_dword ... lds of the same 256 bytes (2 lines: 8 cycles of the
+  // address path at 4 per line) after a first load that brought them into the L1: they complete
+  // at T6's ~11 cycles per instruction (8 before the LDS-DMA cost was modelled).
+  profile_options po;
+  po.keep_events = true;
+  auto r = b.profile("vmem_lds_dword", 1, 64, po, 4096);
+  std::vector<uint64_t> done;
+  for (const auto& e : r.profile->events)
+    if (r.profile->insts[e.inst].text.rfind("buffer_load_dword", 0) == 0) done.push_back(e.done);
+  REQUIRE(done.size() == 33);
+  CHECK_FIGURE(double(done.back() - done[1]) / 31.0, 11.0, 0.05);
+}
+
 TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[timing][microbench]") {
   bench b;
   // stream_read over 2128 workgroups (7 per CU): the full device against an 8-CU slice that runs
@@ -176,4 +191,22 @@ TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[
   INFO("full " << full.profile->time_us << " us, sampled " << part.profile->time_us << " us");
   CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
   CHECK(within(part.profile->hbm_gbps, full.profile->hbm_gbps, 0.10));
+}
+
+TEST_CASE("microbench: --sample of a grid smaller than the device", "[timing][microbench]") {
+  bench b;
+  // stream_read over 96 workgroups (fewer than the 304 CUs): an 8-CU slice runs
+  // ceil(96 * 8 / 304) = 3 of them, 3/96 of the work, so it gets 3/96 of the HBM bandwidth and
+  // 3/12 of XCD 0's L2 (XCD 0 has 12 of the groups). The run is bandwidth-bound (3 MiB, ~1650
+  // cycles at 4.0 TB/s, against a ~650-cycle latency): a slice given 8/96 of the bandwidth (the
+  // share of busy CUs it has, before the fix) finished outside the 10%.
+  const uint32_t groups = 96;
+  const size_t bytes = size_t(groups) * 4 * 8 * 1024;
+  auto full = b.profile("stream_read", groups, 256, {}, bytes);
+  profile_options po;
+  po.sample_cus = 8;
+  auto part = b.profile("stream_read", groups, 256, po, bytes);
+  CHECK(part.profile->sampled_workgroups == 3);
+  INFO("full " << full.profile->cycles << " cycles, sampled " << part.profile->cycles << " cycles");
+  CHECK(within(double(part.profile->cycles), double(full.profile->cycles), 0.10));
 }

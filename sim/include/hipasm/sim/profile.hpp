@@ -75,7 +75,8 @@ struct profile {
   bool clock_estimated = false;  // clock_mhz estimated from MFMA density (no clock given)
   uint64_t cycles = 0;           // at clock_mhz (HBM bytes per cycle depend on the clock)
   uint64_t cycles_at_peak = 0, cycles_at_sustained = 0;  // the same with HBM at those clocks
-  double time_us = 0, time_us_peak = 0, time_us_sustained = 0;
+  double time_us = 0, time_us_peak = 0, time_us_sustained = 0;  // schedule + dispatch overhead
+  double dispatch_overhead_us = 0;  // the device's fixed launch/teardown time included in time_us*
   double flops = 0, tflops = 0;  // MFMA + VALU floating-point / integer-matrix operations
   uint64_t hbm_bytes = 0;
   double hbm_gbps = 0;
