@@ -418,3 +418,40 @@ TEST_CASE("interleave: random streams sharing VGPRs, SGPRs, VCC, SCC and LDS mea
   moved = count_moves(il.fn, seq.fn);
   CHECK(moved > 0);
 }
+
+namespace il_fence {
+using namespace hipasm;
+// A cache invalidate in an earlier stream: a later stream's load must stay below it.
+constexpr void k(builder J, arg<int*> out) {
+  auto acc = J.vgpr<f32>(16);
+  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2), x = J.vgpr<u32>();
+  acc.fill(0.0f);
+  a.fill(0u);
+  b.fill(0u);
+  interleave(J, [&] {
+    J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc);
+    J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc);
+    J.buffer_inv({.sc1 = true});
+  }, [&] { J.global_load_dword(x, J.thread_id_x(), out); });
+  J.s_waitcnt(vmcnt(0));
+  J.global_store_dword(J.thread_id_x(), x, out);
+  J.global_store_dword(J.thread_id_x(), acc[0], out, {.offset = 4});
+}
+}  // namespace il_fence
+
+TEST_CASE("interleave: cache controls (buffer_inv) order against later streams' memory operations", "[interleave]") {
+  // (regression: buffer_inv is a VMEM instruction with a side effect but no load or store; it
+  // was ordered like a load, so the later stream's load moved above it)
+  auto br = hipasm::build_kernel<il_fence::k>("k");
+  REQUIRE(!br.error.failed);
+  int inv = -1, load = -1, i = 0;
+  for (const auto& b : br.fn.blocks)
+    for (const auto& in : b.instrs) {
+      std::string n(hipasm::isa::gfx942_table[in.op].name);
+      if (n == "buffer_inv") inv = i;
+      if (n == "global_load_dword" && load < 0) load = i;
+      ++i;
+    }
+  REQUIRE(inv >= 0);
+  CHECK(load > inv);
+}

@@ -211,6 +211,28 @@ TEST_CASE("EXEC masks as values: lane_mask, with_exec_mask, exec_mask/set_exec",
   }
 }
 
+TEST_CASE("with_exec_mask: Break and Return inside it leave the lanes for good", "[exec_mask][sim]") {
+  std::vector<int32_t> in(64);
+  for (int l = 0; l < 64; ++l) in[l] = l % 3 == 0 ? -(l % 7) : (l * 5) % 19 - 2;  // negatives, small, >= 10
+  auto out = run_in("exec_flow", in, 1, true, 0);
+  for (int l = 0; l < 64; ++l) {
+    const int x = in[l];
+    const bool m = x < 10;
+    int cnt = 0, cnt2 = 0;
+    bool returned = false;
+    for (int k = 0; k < 4; ++k) {
+      if (m) {
+        if (x * k > 20) break;
+        cnt += 1;
+      }
+      cnt2 += 1;
+    }
+    if (m && x < 0) returned = true;
+    INFO("lane " << l << " x " << x);
+    CHECK(out[l] == (returned ? -12345 : cnt * 100 + cnt2));
+  }
+}
+
 TEST_CASE("Jump(label, condition): a counted loop on SCC and a branch on EXECZ", "[jump][sim]") {
   for (int n : {0, 1, 5, 9}) {
     auto out = run("jumps", n);

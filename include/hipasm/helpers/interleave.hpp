@@ -142,10 +142,12 @@ constexpr il_info il_classify(const instr& in) {
   if (fl & isa::f_writes_m0) il_add(r, (1u << 31) | sl_m0, 0, 1, true);
 
   const bool writes_mem = (fl & (isa::f_store | isa::f_atomic)) != 0;
-  // (a store's side effect is its memory write, ordered below; other side effects, s_sendmsg,
-  // s_setprio, s_sleep, ..., and barriers order against everything)
-  const bool memory_op = (fl & (isa::f_ds | isa::f_vmem | isa::f_flat | isa::f_smem)) != 0;
-  if ((fl & isa::f_barrier) || ((fl & isa::f_side_effect) && !memory_op)) r.mem |= il_fence;
+  // (a load's, store's or atomic's side effect is its memory access, ordered below; other side
+  // effects, s_sendmsg, s_setprio, s_sleep, cache writeback/invalidate, ..., and barriers order
+  // against everything)
+  const bool memory_access = (fl & (isa::f_load | isa::f_store | isa::f_atomic)) != 0 &&
+                             (fl & (isa::f_ds | isa::f_vmem | isa::f_flat | isa::f_smem)) != 0;
+  if ((fl & isa::f_barrier) || ((fl & isa::f_side_effect) && !memory_access)) r.mem |= il_fence;
   if (fl & isa::f_waitcnt) r.mem |= il_wait;
   if (fl & (isa::f_vm | isa::f_lgkm)) r.mem |= il_counted;
   if (fl & isa::f_ds) r.mem |= writes_mem ? (il_lds_write | il_lds_read) : il_lds_read;

@@ -202,6 +202,36 @@ constexpr void exec_kernel(builder J, arg<int*> out, arg<const int*> in, arg<int
   store_lane(J, out, lane, z, 2);
 }
 
+// with_exec_mask around Break and Return. Per lane (x = in[lane], m = x < 10):
+//   cnt = 0, cnt2 = 0
+//   for k in 0..3: { if (m) { if (x * k > 20) break; cnt += 1; } cnt2 += 1; }
+//   if (m && x < 0) return;   (the lane stores nothing)
+//   out[lane] = cnt * 100 + cnt2
+constexpr void exec_flow_kernel(builder J, arg<int*> out, arg<const int*> in, arg<int>) {
+  auto lane = lane_of(J);
+  auto vo = J.vgpr<u32>();
+  vo = lane * 4u;
+  auto x = J.vgpr<i32>();
+  J.global_load_dword(x, vo, in);
+  J.s_waitcnt(vmcnt(0));
+  auto m = lane_mask(J, x < 10);
+  auto cnt = J.vgpr<i32>(), cnt2 = J.vgpr<i32>();
+  cnt = 0;
+  cnt2 = 0;
+  auto k = J.sgpr<i32>();
+  J.For(k, 0, 4, [&] {
+    with_exec_mask(J, m, [&] {
+      J.If(x * k > 20, [&] { J.Break(); });
+      cnt = cnt + 1;
+    });
+    cnt2 = cnt2 + 1;
+  });
+  with_exec_mask(J, m, [&] { J.If(x < 0, [&] { J.Return(); }); });
+  auto r = J.vgpr<i32>();
+  r = cnt * 100 + cnt2;
+  store_lane(J, out, lane, r);
+}
+
 // Jump(label, cond) and Jump(label, branch_if): a hand-written counted loop and a branch
 // over code when EXEC is empty. out: slot 0 = sum_{i < n} i (+ 1000 if the execz branch was
 // not taken, which it must be).
