@@ -58,7 +58,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   }
   Recorder rec(checker, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
   rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
-  auto prof = simulate(rec, shape, slice, opts);
+  auto prof = simulate(rec, shape, slice, opts, p.threads);
   if (opts.sample_cus) {  // rates of the whole device: the slice did groups/all_groups of the work
     const double scale = double(all_groups) / double(shape.groups);
     prof->sample_cus = opts.sample_cus;

@@ -14,6 +14,7 @@
 #include <deque>
 #include <limits>
 #include <queue>
+#include <thread>
 
 #include "timing.hpp"
 
@@ -29,7 +30,9 @@ std::string hex(uint64_t v) {
 }
 using rt::stall_reason;
 
-// A set-associative LRU cache of line numbers; bit 63 of a tag marks it dirty.
+// A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot)
+// and each set keeps its ways in a recency list (empty ways at the tail), so a hit or a miss
+// costs O(1) whatever the associativity (the 64-way L1 is searched on every vector line).
 class Cache {
  public:
   Cache() = default;
@@ -37,48 +40,108 @@ class Cache {
     const uint64_t lines = std::max<uint64_t>(1, bytes / line);
     ways_ = uint32_t(std::min<uint64_t>(ways, lines));
     sets_ = uint32_t(std::max<uint64_t>(1, lines / ways_));
-    tags_.assign(size_t(sets_) * ways_, kEmpty);
-    stamps_.assign(tags_.size(), 0);
-  }
-  // True on a hit. On a miss with allocate, inserts; *evicted_dirty tells whether a dirty line left.
-  bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr) {
-    const size_t base = size_t(set_of(line)) * ways_;
-    ++clock_;
-    for (uint32_t i = 0; i < ways_; ++i) {
-      if ((tags_[base + i] & kTagMask) == line && tags_[base + i] != kEmpty) {
-        stamps_[base + i] = clock_;
-        if (make_dirty) tags_[base + i] |= kDirty;
-        return true;
+    const size_t slots = size_t(sets_) * ways_;
+    tags_.assign(slots, kEmpty);
+    dirty_.assign(slots, 0);
+    prev_.resize(slots);
+    next_.resize(slots);
+    head_.resize(sets_);
+    tail_.resize(sets_);
+    for (uint32_t s = 0; s < sets_; ++s) {
+      const uint32_t b = s * ways_;
+      for (uint32_t i = 0; i < ways_; ++i) {
+        prev_[b + i] = i ? b + i - 1 : kNone;
+        next_[b + i] = i + 1 < ways_ ? b + i + 1 : kNone;
       }
+      head_[s] = b;
+      tail_[s] = b + ways_ - 1;
+    }
+    size_t n = 16;
+    while (n < 2 * slots) n *= 2;
+    index_.assign(n, kNone);
+    mask_ = n - 1;
+  }
+  // True on a hit. On a miss with allocate, inserts (evicting the set's least recently used
+  // line); *evicted_dirty tells whether a dirty line left.
+  bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr) {
+    const uint32_t slot = find(line);
+    if (slot != kNone) {
+      touch(slot);
+      if (make_dirty) dirty_[slot] = 1;
+      return true;
     }
     if (!allocate) return false;
-    size_t victim = base;
-    for (uint32_t i = 0; i < ways_; ++i) {
-      if (tags_[base + i] == kEmpty) { victim = base + i; break; }
-      if (stamps_[base + i] < stamps_[victim]) victim = base + i;
-    }
-    if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && (tags_[victim] & kDirty);
-    tags_[victim] = line | (make_dirty ? kDirty : 0);
-    stamps_[victim] = clock_;
+    const uint32_t set = set_of(line);
+    const uint32_t victim = tail_[set];
+    if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && dirty_[victim];
+    if (tags_[victim] != kEmpty) erase(tags_[victim]);
+    tags_[victim] = line;
+    dirty_[victim] = make_dirty;
+    insert(line, victim);
+    touch(victim);
     return false;
   }
   uint64_t dirty_lines() const {
     uint64_t n = 0;
-    for (uint64_t t : tags_) n += t != kEmpty && (t & kDirty);
+    for (size_t i = 0; i < tags_.size(); ++i) n += tags_[i] != kEmpty && dirty_[i];
     return n;
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~0ull, kDirty = 1ull << 62, kTagMask = ~(3ull << 62);
+  static constexpr uint64_t kEmpty = ~0ull;
+  static constexpr uint32_t kNone = ~0u;
   uint32_t set_of(uint64_t line) const {
     // Mix the line number so power-of-two strides spread over the sets.
     uint64_t h = line ^ (line >> 11) ^ (line >> 23);
     return uint32_t(h % sets_);
   }
+  size_t hash(uint64_t line) const { return size_t((line * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  uint32_t find(uint64_t line) const {
+    for (size_t i = hash(line);; i = (i + 1) & mask_) {
+      const uint32_t s = index_[i];
+      if (s == kNone) return kNone;
+      if (tags_[s] == line) return s;
+    }
+  }
+  void insert(uint64_t line, uint32_t slot) {
+    size_t i = hash(line);
+    while (index_[i] != kNone) i = (i + 1) & mask_;
+    index_[i] = slot;
+  }
+  // Linear-probing deletion with backward shift (no tombstones).
+  void erase(uint64_t line) {
+    size_t i = hash(line);
+    while (tags_[index_[i]] != line) i = (i + 1) & mask_;
+    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (index_[j] == kNone) break;
+      const size_t want = hash(tags_[index_[j]]);
+      // Move j's entry into the hole at i unless its home lies cyclically in (i, j].
+      if ((j > i && (want <= i || want > j)) || (j < i && (want <= i && want > j))) {
+        index_[i] = index_[j];
+        i = j;
+      }
+    }
+    index_[i] = kNone;
+  }
+  // Moves a slot to the front of its set's recency list.
+  void touch(uint32_t slot) {
+    const uint32_t set = slot / ways_;
+    if (head_[set] == slot) return;
+    const uint32_t p = prev_[slot], n = next_[slot];
+    next_[p] = n;
+    if (n != kNone) prev_[n] = p;
+    else tail_[set] = p;
+    prev_[slot] = kNone;
+    next_[slot] = head_[set];
+    prev_[head_[set]] = slot;
+    head_[set] = slot;
+  }
   uint32_t sets_ = 1, ways_ = 1;
-  uint64_t clock_ = 0;
+  size_t mask_ = 0;
   std::vector<uint64_t> tags_;
-  std::vector<uint64_t> stamps_;
+  std::vector<uint8_t> dirty_;
+  std::vector<uint32_t> prev_, next_, head_, tail_;
+  std::vector<uint32_t> index_;
 };
 
 struct Outstanding {
@@ -497,8 +560,8 @@ class Sim {
   // or leaves a barrier, so they are computed once per instruction; the SIMD's units are not.
   Ready own_constraints(const WaveT& w) const {
     const Rec& r = w.stream->recs[w.pos];
-    const InstInfo& f = infos_[r.info];
-    const Inst& in = *r.in;
+    const InstInfo& f = infos_[rec_.info_index(r)];
+    const Inst& in = rec_.inst(r);
     Ready e{w.own_ready, w.own_reason};
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -539,7 +602,7 @@ class Sim {
       w.own_valid = true;
     }
     Ready e = w.own;
-    const InstInfo& f = infos_[w.stream->recs[w.pos].info];
+    const InstInfo& f = infos_[rec_.info_index(w.stream->recs[w.pos])];
     const SimdT& s = cus_[w.cu].simd[w.simd % 4];
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -601,7 +664,7 @@ class Sim {
         next = std::min(next, e.t);
         continue;
       }
-      const unsigned cat = category(infos_[w->stream->recs[w->pos].info].kind);
+      const unsigned cat = category(infos_[rec_.info_index(w->stream->recs[w->pos])].kind);
       if (cat & used) {
         next = std::min(next, t + 1);
         continue;
@@ -617,7 +680,7 @@ class Sim {
     const uint64_t ideal = w.turn_ready;
     stall_reason main = stall_reason::count;
     if (t > ideal) {
-      auto& hot = p_.insts[r.info];
+      auto& hot = p_.insts[rec_.info_index(r)];
       auto add = [&](stall_reason why, uint64_t c) {
         if (!c) return;
         stalls_[size_t(why)] += c;
@@ -692,8 +755,8 @@ class Sim {
 
   void issue(WaveT& w, uint64_t t, const Ready& e) {
     const Rec& r = w.stream->recs[w.pos];
-    const InstInfo& f = infos_[r.info];
-    const Inst& in = *r.in;
+    const InstInfo& f = infos_[rec_.info_index(r)];
+    const Inst& in = rec_.inst(r);
     SimdT& s = cus_[w.cu].simd[w.simd % 4];
     CuT& c = cus_[w.cu];
     rt::profile_event ev;
@@ -701,7 +764,7 @@ class Sim {
     account_stall(w, r, t, e, evp);
     // A wave that rarely waits still drops the operations that have completed.
     if (w.out.size() > 2 * dev_.vmcnt_max) std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
-    ++p_.insts[r.info].issued;
+    ++p_.insts[rec_.info_index(r)].issued;
     ++issued_;
     w.own_ready = t + dev_.issue_interval;
     w.own_reason = stall_reason::count;
@@ -821,7 +884,7 @@ class Sim {
     last_done_ = std::max(last_done_, done);
     if (keep_) {
       ev.wave = w.gid;
-      ev.inst = r.info;
+      ev.inst = rec_.info_index(r);
       ev.issue = t;
       ev.done = done;
       p_.events.push_back(ev);
@@ -861,7 +924,7 @@ double estimated_clock(const DeviceSpec& dev, double mfma_busy) {
 }
 
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
-                                      const rt::profile_options& opts) {
+                                      const rt::profile_options& opts, unsigned threads) {
   auto p = std::make_shared<rt::profile>();
   p->device = std::string(dev.name);
   p->kernel = shape.name;
@@ -896,28 +959,50 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     }
   }
   p->waves_info.resize(p->waves);
-  // Cycles of the whole schedule with HBM bytes/cycle at `clock` (a scratch profile unless kept).
-  auto cycles_at = [&](double clock) {
-    rt::profile scratch;
-    scratch.insts.resize(p->insts.size());
-    scratch.waves_info.resize(p->waves);
-    Sim sim(rec, shape, dev, clock, false, scratch);
+  // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far.
+  auto schedule_at = [&](double clock, rt::profile& prof) {
+    Sim sim(rec, shape, dev, clock, opts.keep_events, prof);
     sim.run();
-    const uint64_t c = sim.end_cycle();
-    sim.finish(c);
-    return std::make_pair(c, scratch.mfma_busy);
+    prof.cycles = sim.end_cycle();
+    sim.finish(prof.cycles);
   };
-  const auto [sustained_cycles, busy] = cycles_at(dev.sustained_mhz);
-  p->cycles_at_sustained = sustained_cycles;
-  p->clock_estimated = opts.clock_mhz <= 0;
-  p->clock_mhz = p->clock_estimated ? estimated_clock(dev, busy) : opts.clock_mhz;
-  {
-    Sim sim(rec, shape, dev, p->clock_mhz, opts.keep_events, *p);
-    sim.run();
-    p->cycles = sim.end_cycle();
-    sim.finish(p->cycles);
+  // The schedules at the sustained and the peak clock are independent: with two cores they run
+  // side by side. The reported clock is then either of them (no third schedule) or, for an MFMA
+  // density between the two thresholds or a --clock, a third one.
+  const unsigned cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  rt::profile at_sustained = *p, at_peak = *p;
+  if (cores > 1) {
+    std::exception_ptr failed;
+    std::thread peak_thread([&] {
+      try {
+        schedule_at(dev.peak_mhz, at_peak);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    std::exception_ptr failed_here;
+    try {
+      schedule_at(dev.sustained_mhz, at_sustained);
+    } catch (...) {
+      failed_here = std::current_exception();
+    }
+    peak_thread.join();
+    if (failed_here) std::rethrow_exception(failed_here);
+    if (failed) std::rethrow_exception(failed);
+  } else {
+    schedule_at(dev.sustained_mhz, at_sustained);
+    schedule_at(dev.peak_mhz, at_peak);
   }
-  p->cycles_at_peak = p->clock_mhz == dev.peak_mhz ? p->cycles : cycles_at(dev.peak_mhz).first;
+  const bool estimated = opts.clock_mhz <= 0;
+  const double clock = estimated ? estimated_clock(dev, at_sustained.mfma_busy) : opts.clock_mhz;
+  const uint64_t sustained_cycles = at_sustained.cycles, peak_cycles = at_peak.cycles;
+  if (clock == dev.peak_mhz) *p = std::move(at_peak);
+  else if (clock == dev.sustained_mhz) *p = std::move(at_sustained);
+  else schedule_at(clock, *p);
+  p->cycles_at_sustained = sustained_cycles;
+  p->cycles_at_peak = peak_cycles;
+  p->clock_estimated = estimated;
+  p->clock_mhz = clock;
   p->time_us = double(p->cycles) / p->clock_mhz;
   p->time_us_peak = double(p->cycles_at_peak) / dev.peak_mhz;
   p->time_us_sustained = double(p->cycles_at_sustained) / dev.sustained_mhz;

@@ -137,6 +137,37 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
   const unsigned groups = kLanes / group_lanes;
   uint32_t cycles = 0, ideal = 0;
   for (unsigned g = 0; g < groups; ++g) {
+    // Fast path: every bank is asked for at most one distinct dword (no conflict).
+    {
+      uint32_t first[32];
+      uint32_t used = 0;
+      unsigned active = 0;
+      bool conflict = false;
+      for (unsigned k = 0; k < group_lanes && !conflict; ++k) {
+        const unsigned lane = width > 8 ? kB128Groups[g][k] : g * group_lanes + k;
+        if (!(exec >> lane & 1)) continue;
+        ++active;
+        for (unsigned d = 0; d < dwords; ++d) {
+          const uint32_t dw = addr[lane] / 4 + d;
+          const unsigned bank = dw % 32;
+          if (!(used >> bank & 1)) {
+            used |= 1u << bank;
+            first[bank] = dw;
+          } else if (first[bank] != dw) {
+            conflict = true;
+            break;
+          }
+        }
+      }
+      if (!conflict) {
+        if (active) {
+          const unsigned base = (active * dwords * 4 + 63) / 64;
+          ideal += base;
+          cycles += std::max(base, std::min(2u, active * dwords));
+        }
+        continue;
+      }
+    }
     uint32_t bank_dwords[32][16];
     uint8_t bank_n[32] = {};
     unsigned active = 0, degree = 0;
@@ -182,17 +213,21 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
   WaveStream& ws = g.waves[w.wave_in_group];
   const Inst* orig = prog_->at(in.pc);
   Rec r;
-  // Keep our own Program's instruction (the dispatcher's copy may leave its cache); a VGPR
-  // index-mode rewrite (longer text) is copied once.
-  if (orig && orig->text.size() == in.text.size()) r.in = orig;
+  const uint32_t info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
+  // Refer to our own Program's instruction (the dispatcher's copy may leave its cache); a VGPR
+  // index-mode rewrite (longer text) is copied once (again if its address is reused).
+  if (orig && orig->text.size() == in.text.size()) r.inst = info;
   else {
     std::lock_guard lock(extra_mu_);
-    auto& made = extra_[&in];
-    if (!made) made = std::make_unique<Inst>(in);
-    r.in = made.get();
+    auto [it, fresh] = rewritten_index_.try_emplace(&in, uint32_t(rewritten_.size()));
+    if (!fresh && rewritten_[it->second].inst->text != in.text) {
+      it->second = uint32_t(rewritten_.size());
+      fresh = true;
+    }
+    if (fresh) rewritten_.push_back({std::make_unique<Inst>(in), info});
+    r.inst = Rec::kRewritten + it->second;
   }
-  r.info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
-  const InstInfo& f = infos_[r.info];
+  const InstInfo& f = infos_[info];
   r.lanes = uint8_t(std::popcount(w.exec));
   if (f.kind == Kind::Ds && r.lanes) {
     uint32_t addr[kLanes] = {};
@@ -225,7 +260,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     }
     r.a = cycles;
     r.b = ideal;
-    r.bytes = bytes;
+    r.bytes = uint16_t(bytes);
   } else if ((f.kind == Kind::Vmem || f.kind == Kind::Flat) && r.lanes) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
@@ -290,7 +325,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     add_lines(g.lines, addr, bytes, dev_.scalar_line_bytes);
     r.a = uint32_t(first);
     r.b = uint32_t(g.lines.size() - first);
-    r.bytes = bytes;
+    r.bytes = uint16_t(bytes);
   }
   ws.recs.push_back(r);
 }
