@@ -58,7 +58,7 @@ class Cache {
     }
     size_t n = 16;
     while (n < 2 * slots) n *= 2;
-    index_.assign(n, kNone);
+    index_.assign(n, Entry{kEmpty, kNone});
     mask_ = n - 1;
   }
   // True on a hit. On a miss with allocate, inserts (evicting the set's least recently used
@@ -98,30 +98,28 @@ class Cache {
   size_t hash(uint64_t line) const { return size_t((line * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
   uint32_t find(uint64_t line) const {
     for (size_t i = hash(line);; i = (i + 1) & mask_) {
-      const uint32_t s = index_[i];
-      if (s == kNone) return kNone;
-      if (tags_[s] == line) return s;
+      if (index_[i].line == line) return index_[i].slot;
+      if (index_[i].line == kEmpty) return kNone;
     }
   }
   void insert(uint64_t line, uint32_t slot) {
     size_t i = hash(line);
-    while (index_[i] != kNone) i = (i + 1) & mask_;
-    index_[i] = slot;
+    while (index_[i].line != kEmpty) i = (i + 1) & mask_;
+    index_[i] = {line, slot};
   }
   // Linear-probing deletion with backward shift (no tombstones).
   void erase(uint64_t line) {
     size_t i = hash(line);
-    while (tags_[index_[i]] != line) i = (i + 1) & mask_;
-    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
-      if (index_[j] == kNone) break;
-      const size_t want = hash(tags_[index_[j]]);
+    while (index_[i].line != line) i = (i + 1) & mask_;
+    for (size_t j = (i + 1) & mask_; index_[j].line != kEmpty; j = (j + 1) & mask_) {
+      const size_t want = hash(index_[j].line);
       // Move j's entry into the hole at i unless its home lies cyclically in (i, j].
       if ((j > i && (want <= i || want > j)) || (j < i && (want <= i && want > j))) {
         index_[i] = index_[j];
         i = j;
       }
     }
-    index_[i] = kNone;
+    index_[i] = Entry{kEmpty, kNone};
   }
   // Moves a slot to the front of its set's recency list.
   void touch(uint32_t slot) {
@@ -141,7 +139,11 @@ class Cache {
   std::vector<uint64_t> tags_;
   std::vector<uint8_t> dirty_;
   std::vector<uint32_t> prev_, next_, head_, tail_;
-  std::vector<uint32_t> index_;
+  struct Entry {  // the line beside its slot: a lookup touches one host cache line
+    uint64_t line;
+    uint32_t slot;
+  };
+  std::vector<Entry> index_;
 };
 
 struct Outstanding {
@@ -890,6 +892,8 @@ class Sim {
       p_.events.push_back(ev);
     }
     ++w.pos;
+    // The streams of thousands of waves are read in turn: fetch this one's next records early.
+    if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
     w.own_valid = false;
     w.turn_ready = w.own_ready;
     GroupT& G = groups_[w.group];

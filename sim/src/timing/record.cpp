@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <tuple>
 
 #include "timing.hpp"
 
@@ -168,7 +169,9 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
         continue;
       }
     }
-    uint32_t bank_dwords[32][16];
+    // Distinct dwords per bank through a small hash set (a group asks for at most 32 dwords).
+    uint32_t keys[64];
+    uint64_t occupied = 0;
     uint8_t bank_n[32] = {};
     unsigned active = 0, degree = 0;
     for (unsigned k = 0; k < group_lanes; ++k) {
@@ -177,12 +180,19 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
       ++active;
       for (unsigned d = 0; d < dwords; ++d) {
         const uint32_t dw = addr[lane] / 4 + d;
-        const unsigned bank = dw % 32;
+        unsigned h = (dw * 2654435761u) >> 26;
         bool seen = false;
-        for (unsigned i = 0; i < bank_n[bank]; ++i) seen |= bank_dwords[bank][i] == dw;
-        if (seen) continue;  // same dword: broadcast
-        if (bank_n[bank] < 16) bank_dwords[bank][bank_n[bank]++] = dw;
-        degree = std::max<unsigned>(degree, bank_n[bank]);
+        while (occupied >> h & 1) {
+          if (keys[h] == dw) {
+            seen = true;  // same dword: broadcast
+            break;
+          }
+          h = (h + 1) & 63;
+        }
+        if (seen) continue;
+        occupied |= 1ull << h;
+        keys[h] = dw;
+        degree = std::max<unsigned>(degree, ++bank_n[dw % 32]);
       }
     }
     if (!active) continue;
@@ -211,6 +221,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
   }
   GroupStream& g = *gp;
   WaveStream& ws = g.waves[w.wave_in_group];
+  if (ws.recs.empty()) ws.recs.reserve(std::max<size_t>(16, length_hint_.load(std::memory_order_relaxed)));
   const Inst* orig = prog_->at(in.pc);
   Rec r;
   const uint32_t info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
@@ -233,9 +244,12 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     uint32_t addr[kLanes] = {};
     const bool lane_op = in.mnemonic.find("permute") != std::string::npos ||
                          in.mnemonic.find("swizzle") != std::string::npos;
-    for (int l = 0; l < kLanes; ++l)
-      if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
-    auto [cycles, ideal] = ds_port_cycles(addr, w.exec, f.width);
+    uint32_t cycles = 0, ideal = 0;
+    if (!f.two_addr) {
+      for (int l = 0; l < kLanes; ++l)
+        if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
+      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width);
+    }
     uint32_t bytes = uint32_t(r.lanes) * f.width;
     if (f.two_addr) {
       const bool st64 = in.mnemonic.find("st64") != std::string::npos;
@@ -328,6 +342,16 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     r.bytes = uint16_t(bytes);
   }
   ws.recs.push_back(r);
+}
+
+void Recorder::on_wave_end(const Wave& w) {
+  if (next_) next_->on_wave_end(w);
+  const std::unique_ptr<GroupStream>& gp = groups[w.workgroup_linear / group_stride];
+  if (!gp) return;
+  const size_t n = gp->waves[w.wave_in_group].recs.size();
+  size_t seen = length_hint_.load(std::memory_order_relaxed);
+  while (n > seen && !length_hint_.compare_exchange_weak(seen, n, std::memory_order_relaxed)) {
+  }
 }
 
 }  // namespace hipasm::sim::timing

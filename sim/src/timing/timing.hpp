@@ -6,6 +6,7 @@
 // on the modelled device in one event-driven pass. Recording reads registers only, so results
 // are those of a plain run (tests/sim/timing proves it bit for bit).
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -68,9 +69,7 @@ class Recorder final : public Observer {
   void on_barrier(uint32_t g) override {
     if (next_) next_->on_barrier(g);
   }
-  void on_wave_end(const Wave& w) override {
-    if (next_) next_->on_wave_end(w);
-  }
+  void on_wave_end(const Wave& w) override;
   void on_workgroup_end(uint32_t g) override {
     if (next_) next_->on_workgroup_end(g);
   }
@@ -97,6 +96,7 @@ class Recorder final : public Observer {
     std::unique_ptr<Inst> inst;
     uint32_t info;
   };
+  std::atomic<size_t> length_hint_{0};  // longest finished stream: later ones reserve it
   std::mutex extra_mu_;
   std::vector<Rewritten> rewritten_;                 // VGPR index-mode rewrites
   std::map<const Inst*, uint32_t> rewritten_index_;  // the dispatcher's copy -> rewritten_
