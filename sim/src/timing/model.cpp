@@ -156,6 +156,7 @@ constexpr int kSregs = 130;  // s0..s127 by encoding index (vcc 106/107, m0 124,
 constexpr int kScc = 128;
 
 struct WaveT {
+  // Hot: read by every SIMD turn (kept within the first host cache lines).
   const WaveStream* stream = nullptr;
   size_t pos = 0;
   uint32_t gid = 0, group = 0, simd = 0, cu = 0;
@@ -163,11 +164,6 @@ struct WaveT {
   stall_reason own_reason = stall_reason::count;
   uint64_t turn_ready = 0;         // when the next instruction could first issue (no stalls)
   bool at_barrier = false, done = false;
-  std::vector<uint64_t> vready;    // per unified VGPR/AGPR
-  std::vector<uint8_t> vmfma;      // written by an MFMA
-  std::array<uint64_t, kSregs> sready{};
-  std::vector<Outstanding> out;
-  uint64_t last_vm_done = 0, last_ds_done = 0;
   // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
   struct Own {
     uint64_t t = 0;
@@ -176,6 +172,11 @@ struct WaveT {
   };
   mutable Own own;
   mutable bool own_valid = false;
+  uint64_t last_vm_done = 0, last_ds_done = 0;
+  std::vector<uint64_t> vready;    // per unified VGPR/AGPR
+  std::vector<uint8_t> vmfma;      // written by an MFMA
+  std::vector<Outstanding> out;
+  std::array<uint64_t, kSregs> sready{};
 };
 
 struct SimdT {
