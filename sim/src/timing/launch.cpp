@@ -51,7 +51,10 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     // Shares of the CUs the whole grid keeps busy (a grid smaller than the device leaves CUs idle).
     const uint64_t active = std::min<uint64_t>(all_cus, all_groups);
     const uint64_t active_per_xcd = std::min<uint64_t>(dev->cus_per_xcd, (active + dev->xcds - 1) / dev->xcds);
-    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * std::min(1.0, double(opts.sample_cus) / double(active));
+    const double share = std::min(1.0, double(opts.sample_cus) / double(active));
+    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * share;
+    slice.mall_gbytes_per_s = dev->mall_gbytes_per_s * share;  // the device-wide MALL too
+    slice.mall_bytes = uint64_t(double(dev->mall_bytes) * share);
     slice.l2_bytes_per_xcd = std::max<uint32_t>(
         slice.line_bytes * slice.l2_ways,
         uint32_t(uint64_t(dev->l2_bytes_per_xcd) * std::min<uint64_t>(opts.sample_cus, active_per_xcd) / active_per_xcd));

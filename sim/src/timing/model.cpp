@@ -30,9 +30,11 @@ std::string hex(uint64_t v) {
 }
 using rt::stall_reason;
 
-// A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot)
-// and each set keeps its ways in a recency list (empty ways at the tail), so a hit or a miss
-// costs O(1) whatever the associativity (the 64-way L1 is searched on every vector line).
+// A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot,
+// the line stored beside its slot) and each set keeps its ways in a recency list (empty ways at
+// the tail), so a hit or a miss costs O(1) whatever the associativity (the 64-way L1 is asked for
+// every vector line). A set's ways are allocated when it is first filled and the table grows with
+// the lines held, so a 256 MB Infinity Cache costs nothing to a kernel that touches little.
 class Cache {
  public:
   Cache() = default;
@@ -40,26 +42,10 @@ class Cache {
     const uint64_t lines = std::max<uint64_t>(1, bytes / line);
     ways_ = uint32_t(std::min<uint64_t>(ways, lines));
     sets_ = uint32_t(std::max<uint64_t>(1, lines / ways_));
-    const size_t slots = size_t(sets_) * ways_;
-    tags_.assign(slots, kEmpty);
-    dirty_.assign(slots, 0);
-    prev_.resize(slots);
-    next_.resize(slots);
-    head_.resize(sets_);
-    tail_.resize(sets_);
-    for (uint32_t s = 0; s < sets_; ++s) {
-      const uint32_t b = s * ways_;
-      for (uint32_t i = 0; i < ways_; ++i) {
-        prev_[b + i] = i ? b + i - 1 : kNone;
-        next_[b + i] = i + 1 < ways_ ? b + i + 1 : kNone;
-      }
-      head_[s] = b;
-      tail_[s] = b + ways_ - 1;
-    }
-    size_t n = 16;
-    while (n < 2 * slots) n *= 2;
-    index_.assign(n, Entry{kEmpty, kNone});
-    mask_ = n - 1;
+    head_.assign(sets_, kNone);
+    tail_.assign(sets_, kNone);
+    index_.assign(16, Entry{kEmpty, kNone});
+    mask_ = 15;
   }
   // True on a hit. On a miss with allocate, inserts (evicting the set's least recently used
   // line); *evicted_dirty tells whether a dirty line left.
@@ -72,9 +58,11 @@ class Cache {
     }
     if (!allocate) return false;
     const uint32_t set = set_of(line);
+    if (tail_[set] == kNone) add_ways(set);
     const uint32_t victim = tail_[set];
     if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && dirty_[victim];
     if (tags_[victim] != kEmpty) erase(tags_[victim]);
+    else if (++held_ * 2 > index_.size()) grow();
     tags_[victim] = line;
     dirty_[victim] = make_dirty;
     insert(line, victim);
@@ -90,10 +78,29 @@ class Cache {
  private:
   static constexpr uint64_t kEmpty = ~0ull;
   static constexpr uint32_t kNone = ~0u;
+  struct Entry {  // the line beside its slot: a lookup touches one host cache line
+    uint64_t line;
+    uint32_t slot;
+  };
   uint32_t set_of(uint64_t line) const {
     // Mix the line number so power-of-two strides spread over the sets.
     uint64_t h = line ^ (line >> 11) ^ (line >> 23);
     return uint32_t(h % sets_);
+  }
+  // A set's ways, contiguous, linked most recent first.
+  void add_ways(uint32_t set) {
+    const uint32_t b = uint32_t(tags_.size());
+    tags_.resize(b + ways_, kEmpty);
+    dirty_.resize(b + ways_, 0);
+    prev_.resize(b + ways_);
+    next_.resize(b + ways_);
+    set_of_block_.push_back(set);
+    for (uint32_t i = 0; i < ways_; ++i) {
+      prev_[b + i] = i ? b + i - 1 : kNone;
+      next_[b + i] = i + 1 < ways_ ? b + i + 1 : kNone;
+    }
+    head_[set] = b;
+    tail_[set] = b + ways_ - 1;
   }
   size_t hash(uint64_t line) const { return size_t((line * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
   uint32_t find(uint64_t line) const {
@@ -107,6 +114,12 @@ class Cache {
     while (index_[i].line != kEmpty) i = (i + 1) & mask_;
     index_[i] = {line, slot};
   }
+  void grow() {
+    index_.assign(index_.size() * 2, Entry{kEmpty, kNone});
+    mask_ = index_.size() - 1;
+    for (size_t s = 0; s < tags_.size(); ++s)
+      if (tags_[s] != kEmpty) insert(tags_[s], uint32_t(s));
+  }
   // Linear-probing deletion with backward shift (no tombstones).
   void erase(uint64_t line) {
     size_t i = hash(line);
@@ -114,7 +127,7 @@ class Cache {
     for (size_t j = (i + 1) & mask_; index_[j].line != kEmpty; j = (j + 1) & mask_) {
       const size_t want = hash(index_[j].line);
       // Move j's entry into the hole at i unless its home lies cyclically in (i, j].
-      if ((j > i && (want <= i || want > j)) || (j < i && (want <= i && want > j))) {
+      if ((j > i && (want <= i || want > j)) || (j < i && want <= i && want > j)) {
         index_[i] = index_[j];
         i = j;
       }
@@ -123,7 +136,7 @@ class Cache {
   }
   // Moves a slot to the front of its set's recency list.
   void touch(uint32_t slot) {
-    const uint32_t set = slot / ways_;
+    const uint32_t set = set_of_block_[slot / ways_];
     if (head_[set] == slot) return;
     const uint32_t p = prev_[slot], n = next_[slot];
     next_[p] = n;
@@ -135,14 +148,10 @@ class Cache {
     head_[set] = slot;
   }
   uint32_t sets_ = 1, ways_ = 1;
-  size_t mask_ = 0;
+  size_t mask_ = 0, held_ = 0;
   std::vector<uint64_t> tags_;
   std::vector<uint8_t> dirty_;
-  std::vector<uint32_t> prev_, next_, head_, tail_;
-  struct Entry {  // the line beside its slot: a lookup touches one host cache line
-    uint64_t line;
-    uint32_t slot;
-  };
+  std::vector<uint32_t> prev_, next_, head_, tail_, set_of_block_;
   std::vector<Entry> index_;
 };
 
@@ -222,6 +231,8 @@ class Sim {
       rt::profile& p)
       : rec_(rec), shape_(shape), dev_(dev), keep_(keep), p_(p), infos_(rec.infos()) {
     hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    mall_bytes_per_clk_ = dev.mall_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    if (dev.mall_bytes) mall_ = Cache(dev.mall_bytes, dev.line_bytes, dev.mall_ways);
     const uint32_t ncu = dev.xcds * dev.cus_per_xcd;
     cus_.resize(ncu);
     for (auto& c : cus_) c.l1 = Cache(dev.l1_bytes, dev.line_bytes, dev.l1_ways);
@@ -270,6 +281,8 @@ class Sim {
     p_.l1_misses = l1_misses_;
     p_.l2_hits = l2_hits_;
     p_.l2_misses = l2_misses_;
+    p_.mall_hits = mall_hits_;
+    p_.mall_misses = mall_misses_;
     p_.stalls = stalls_;
     p_.wave_instructions = issued_;
     uint32_t used = 0;
@@ -309,7 +322,9 @@ class Sim {
   uint32_t simd_limit_ = 8;
   uint64_t last_end_ = 0, last_done_ = 0;
   uint64_t hbm_bytes_ = 0, lds_bytes_ = 0, vmem_bytes_ = 0, issued_ = 0;
-  uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0;
+  uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0, mall_hits_ = 0, mall_misses_ = 0;
+  double mall_bytes_per_clk_ = 1, mall_free_ = 0;
+  Cache mall_;  // device-wide (absent with mall_bytes 0)
   double flops_ = 0;
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
@@ -729,7 +744,15 @@ class Sim {
       const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
       if (store) {  // full-line write allocate: no read from memory
         done = uint64_t(cs) + dev_.l2_hit_latency;
+      } else if (dev_.mall_bytes && mall_.access(line, true, false)) {
+        // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's.
+        ++mall_hits_;
+        const double mx = dev_.line_bytes / mall_bytes_per_clk_;
+        const double m = std::max(cs, mall_free_);
+        mall_free_ = m + mx;
+        done = uint64_t(m + mx) + dev_.hbm_latency;
       } else {
+        mall_misses_ += dev_.mall_bytes != 0;  // (and now allocated in the MALL)
         const double h = std::max(cs, hbm_free_);
         hbm_free_ = h + xfer;
         *hbm += dev_.line_bytes;
