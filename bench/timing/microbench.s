@@ -2659,6 +2659,305 @@ stream_copy:
 .Lstream_copy_end:
 	.size	stream_copy, .Lstream_copy_end-stream_copy
 
+	.globl	mall_reread
+	.p2align	8
+	.type	mall_reread,@function
+mall_reread:
+	s_mov_b32 s8, s2
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32 v1, 4, v0
+	s_lshl_b32 s7, s8, 16
+	v_add_u32 v2, s7, v1
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 1
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 2
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 3
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 4
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 5
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 6
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 7
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_endpgm
+.Lmall_reread_end:
+	.size	mall_reread, .Lmall_reread_end-mall_reread
+
 	.rodata
 	.p2align	6
 	.amdhsa_kernel valu_fma
@@ -3241,6 +3540,19 @@ stream_copy:
 		.amdhsa_next_free_vgpr 72
 		.amdhsa_next_free_sgpr 16
 		.amdhsa_accum_offset 40
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
+	.amdhsa_kernel mall_reread
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 72
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 72
 		.amdhsa_group_segment_fixed_size 0
 		.amdhsa_float_denorm_mode_32 3
 		.amdhsa_float_denorm_mode_16_64 3
@@ -4145,6 +4457,26 @@ amdhsa.kernels:
     .sgpr_count:     16
     .sgpr_spill_count: 0
     .symbol:         stream_copy.kd
+    .vgpr_count:     72
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           mall_reread
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         mall_reread.kd
     .vgpr_count:     72
     .vgpr_spill_count: 0
     .wavefront_size: 64

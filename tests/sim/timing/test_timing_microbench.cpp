@@ -177,3 +177,32 @@ TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[
   CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
   CHECK(within(part.profile->hbm_gbps, full.profile->hbm_gbps, 0.10));
 }
+
+TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at its bandwidth", "[timing][microbench]") {
+  bench b;
+  // mall_reread over 608 workgroups (2 per CU): each reads its 64 KiB block, then the blocks of
+  // the 7 workgroups g^1..g^7 on the other XCDs. Footprint F = 608 x 64 KiB = 38 MiB: more than
+  // the device's 8 x 4 MB of L2 (T1), less than the 256 MB Infinity Cache (T1). Every XCD reads
+  // every line once, so each line comes from HBM once and its 7 other reads hit the MALL.
+  const uint32_t groups = 608;
+  const size_t footprint = size_t(groups) * 65536, lines = footprint / 128;
+  profile_options po;
+  // At 3 GHz the CUs' address paths (T6: 32 B/clk each, 304 x 32 B x 3 GHz = 29 TB/s) outrun the
+  // MALL's 17 TB/s, so the re-reads are bound by the MALL alone (bytes per second do not depend
+  // on the clock; at the 2.1 GHz peak both limits are within 20% of each other).
+  po.clock_mhz = 3000;
+  auto r = b.profile("mall_reread", groups, 256, po, footprint);
+  const auto& p = *r.profile;
+  CHECK(p.hbm_bytes >= footprint);  // plus the kernarg line the scalar loads fetch
+  CHECK(p.hbm_bytes <= footprint + 64 * 1024);
+  CHECK(p.mall_hits >= 7 * lines);
+  CHECK(p.mall_hits <= 7 * lines + 64);
+  // A wave's first reads all return only near the end of the HBM phase (every wave's lines are
+  // interleaved in one queue), so the phases run one after the other: F at HBM's 4.0 TB/s (T6,
+  // 10.0 us), then 7 F at the MALL's 17 TB/s (AMD's figure, 16.4 us): 26.4 us, +-10% (waves
+  // whose first reads return early start re-reading sooner). Without the MALL: 8 F at 4.0 TB/s,
+  // 80 us; with an unlimited MALL, the CU paths' 10.9 us would follow the 10.0: 21 us.
+  const double want_us = (double(footprint) / 4000e9 + 7.0 * double(footprint) / 17000e9) * 1e6;
+  INFO("time " << p.time_us << " us, expected " << want_us << " us");
+  CHECK(within(p.time_us, want_us, 0.10));
+}
