@@ -173,6 +173,7 @@ struct WaveT {
   stall_reason own_reason = stall_reason::count;
   uint64_t turn_ready = 0;         // when the next instruction could first issue (no stalls)
   bool at_barrier = false, done = false;
+  const InstInfo* next = nullptr;  // the next record's InstInfo (turns need not read the stream)
   // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
   struct Own {
     uint64_t t = 0;
@@ -417,6 +418,7 @@ class Sim {
       WaveT* w = new_wave();
       w->stream = ws;
       w->pos = 0;
+      w->next = &infos_[rec_.info_index(ws->recs[0])];
       w->gid = g * shape_.waves_per_group + i;
       w->group = g;
       w->simd = cu * 4 + s;
@@ -620,7 +622,7 @@ class Sim {
       w.own_valid = true;
     }
     Ready e = w.own;
-    const InstInfo& f = infos_[rec_.info_index(w.stream->recs[w.pos])];
+    const InstInfo& f = *w.next;
     const SimdT& s = cus_[w.cu].simd[w.simd % 4];
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -682,7 +684,7 @@ class Sim {
         next = std::min(next, e.t);
         continue;
       }
-      const unsigned cat = category(infos_[rec_.info_index(w->stream->recs[w->pos])].kind);
+      const unsigned cat = category(w->next->kind);
       if (cat & used) {
         next = std::min(next, t + 1);
         continue;
@@ -918,6 +920,7 @@ class Sim {
     ++w.pos;
     // The streams of thousands of waves are read in turn: fetch this one's next records early.
     if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
+    if (w.pos < w.stream->recs.size()) w.next = &infos_[rec_.info_index(w.stream->recs[w.pos])];
     w.own_valid = false;
     w.turn_ready = w.own_ready;
     GroupT& G = groups_[w.group];
