@@ -86,6 +86,10 @@ k("chase", ["s_load_dwordx2 s[2:3], s[0:1], 0x0", "s_waitcnt lgkmcnt(0)", "v_mov
 k("chase_nt", ["s_load_dwordx2 s[2:3], s[0:1], 0x0", "s_waitcnt lgkmcnt(0)", "v_mov_b32 v2, s2", "v_mov_b32 v3, s3"] +
   ["global_load_dwordx2 v[2:3], v[2:3], off nt", "s_waitcnt vmcnt(0)"] * P)
 
+# The same chase through the scalar cache (s_load, T1: 16 KiB per 2 CUs; one wave).
+k("chase_scalar", ["s_load_dwordx2 s[2:3], s[0:1], 0x0", "s_waitcnt lgkmcnt(0)"] +
+  ["s_load_dwordx2 s[2:3], s[2:3], 0x0", "s_waitcnt lgkmcnt(0)"] * P)
+
 # --- Streaming read / copy bandwidth (T1, T6): each wave reads R x 1 KiB (dwordx4 per lane)
 # at buf + (workgroup * waves + wave) * R KiB; the copy writes it back to the second half.
 R = 8

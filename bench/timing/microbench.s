@@ -2576,6 +2576,272 @@ chase_nt:
 .Lchase_nt_end:
 	.size	chase_nt, .Lchase_nt_end-chase_nt
 
+	.globl	chase_scalar
+	.p2align	8
+	.type	chase_scalar,@function
+chase_scalar:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+.Lchase_scalar_end:
+	.size	chase_scalar, .Lchase_scalar_end-chase_scalar
+
 	.globl	stream_read
 	.p2align	8
 	.type	stream_read,@function
@@ -3519,6 +3785,19 @@ mall_reread:
 		.amdhsa_float_denorm_mode_16_64 3
 	.end_amdhsa_kernel
 	.p2align	6
+	.amdhsa_kernel chase_scalar
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
 	.amdhsa_kernel stream_read
 		.amdhsa_kernarg_size 16
 		.amdhsa_user_sgpr_count 2
@@ -4417,6 +4696,26 @@ amdhsa.kernels:
     .sgpr_count:     16
     .sgpr_spill_count: 0
     .symbol:         chase_nt.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           chase_scalar
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         chase_scalar.kd
     .vgpr_count:     64
     .vgpr_spill_count: 0
     .wavefront_size: 64
