@@ -54,6 +54,8 @@ struct DeviceSpec {
   double mall_gbytes_per_s = 17000;     // AMD MI300 launch: "256MB of Infinity Cache with 17TB/s of peak
                                         // bandwidth" (servethehome.com MI300X launch article, p. 3)
   // A hit returns after hbm_latency (assumed: no source separates MALL from HBM latency).
+  // ---- sampling (--sample): the fraction of an XCD's L2 channel bandwidth the slice's CUs get
+  double l2_channel_share = 1;          // 1 for a whole device
   // ---- scalar memory (T1, T6)
   uint32_t scalar_cache_bytes = 16384;   // T1: 16 KiB per 2 CUs
   uint32_t scalar_line_bytes = 64;    // assumed: 64

@@ -58,6 +58,9 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     slice.l2_bytes_per_xcd = std::max<uint32_t>(
         slice.line_bytes * slice.l2_ways,
         uint32_t(uint64_t(dev->l2_bytes_per_xcd) * std::min<uint64_t>(opts.sample_cus, active_per_xcd) / active_per_xcd));
+    // The XCD's L2 channels serve all its busy CUs: the slice's CUs get their share of them too
+    // (a tile's rows at a power-of-two stride can load one channel from every CU of the XCD).
+    slice.l2_channel_share = double(std::min<uint64_t>(opts.sample_cus, active_per_xcd)) / double(active_per_xcd);
   }
   Recorder rec(checker, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
   rt::launch_report report = run_dispatch(image, sampled, memory, &rec);

@@ -735,7 +735,7 @@ class Sim {
     }
     const size_t ch = size_t(line % dev_.l2_channels);
     const double cs = std::max<double>(double(t), x.ch_free[ch]);
-    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
+    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk) / dev_.l2_channel_share;
     bool dirty_out = false;
     uint64_t done;
     if (x.l2.access(line, true, store, &dirty_out)) {
