@@ -109,6 +109,11 @@ for i in range(R):
 body_copy += ["s_waitcnt vmcnt(0)"]
 k("stream_copy", body_copy, vgprs=40)
 
+# --- One L2 channel (sampling test): lane l of a workgroup's thread t reads line 16 t (all in
+# channel 0 of 16, T1), L1 bypassed (nt), 32 times: every CU of an XCD queues on one channel.
+k("l2_one_channel", ["s_load_dwordx2 s[2:3], s[0:1], 0x0", "v_lshlrev_b32 v1, 11, v0", "s_waitcnt lgkmcnt(0)"] +
+  [f"global_load_dword v{2 + i % 8}, v1, s[2:3] nt" for i in range(32)] + ["s_waitcnt vmcnt(0)"])
+
 # --- Infinity Cache (MALL) bandwidth (T1 256 MB; 17 TB/s): workgroup g (grid a multiple of 8)
 # reads its 64 KiB block (each wave 16 x 1 KiB, dwordx4 per lane), then the blocks of groups
 # g^1 .. g^7, which run on the 7 other XCDs (round-robin dispatch): every XCD reads every block

@@ -2925,6 +2925,50 @@ stream_copy:
 .Lstream_copy_end:
 	.size	stream_copy, .Lstream_copy_end-stream_copy
 
+	.globl	l2_one_channel
+	.p2align	8
+	.type	l2_one_channel,@function
+l2_one_channel:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32 v1, 11, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	s_waitcnt vmcnt(0)
+	s_endpgm
+.Ll2_one_channel_end:
+	.size	l2_one_channel, .Ll2_one_channel_end-l2_one_channel
+
 	.globl	mall_reread
 	.p2align	8
 	.type	mall_reread,@function
@@ -3819,6 +3863,19 @@ mall_reread:
 		.amdhsa_next_free_vgpr 72
 		.amdhsa_next_free_sgpr 16
 		.amdhsa_accum_offset 40
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
+	.amdhsa_kernel l2_one_channel
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
 		.amdhsa_group_segment_fixed_size 0
 		.amdhsa_float_denorm_mode_32 3
 		.amdhsa_float_denorm_mode_16_64 3
@@ -4757,6 +4814,26 @@ amdhsa.kernels:
     .sgpr_spill_count: 0
     .symbol:         stream_copy.kd
     .vgpr_count:     72
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           l2_one_channel
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         l2_one_channel.kd
+    .vgpr_count:     64
     .vgpr_spill_count: 0
     .wavefront_size: 64
   - .args:

@@ -206,6 +206,21 @@ TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[
   CHECK(within(part.profile->hbm_gbps, full.profile->hbm_gbps, 0.10));
 }
 
+TEST_CASE("microbench: --sample shares an XCD's L2 channels with the slice", "[timing][microbench]") {
+  bench b;
+  // l2_one_channel: every load of every CU hits the same L2 channel of its XCD (1 line/clk,
+  // T6 128 B/clk), 38 CUs per XCD queue on it. An 8-CU slice must see the same queue per CU
+  // (8/38 of the channel), not a channel of its own (which made it 38/8 = 4.75x too fast).
+  const uint32_t groups = 2432;
+  const size_t bytes = 256 * 2048 + 4096;
+  auto full = b.profile("l2_one_channel", groups, 256, {}, bytes);
+  profile_options po;
+  po.sample_cus = 8;
+  auto part = b.profile("l2_one_channel", groups, 256, po, bytes);
+  INFO("full " << full.profile->time_us << " us, sampled " << part.profile->time_us << " us");
+  CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
+}
+
 TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at its bandwidth", "[timing][microbench]") {
   bench b;
   // mall_reread over 608 workgroups (2 per CU): each reads its 64 KiB block, then the blocks of
