@@ -2576,6 +2576,272 @@ chase_nt:
 .Lchase_nt_end:
 	.size	chase_nt, .Lchase_nt_end-chase_nt
 
+	.globl	chase_scalar
+	.p2align	8
+	.type	chase_scalar,@function
+chase_scalar:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_load_dwordx2 s[2:3], s[2:3], 0x0
+	s_waitcnt lgkmcnt(0)
+	s_endpgm
+.Lchase_scalar_end:
+	.size	chase_scalar, .Lchase_scalar_end-chase_scalar
+
 	.globl	stream_read
 	.p2align	8
 	.type	stream_read,@function
@@ -2707,6 +2973,349 @@ stream_copy:
 	s_endpgm
 .Lstream_copy_end:
 	.size	stream_copy, .Lstream_copy_end-stream_copy
+
+	.globl	l2_one_channel
+	.p2align	8
+	.type	l2_one_channel,@function
+l2_one_channel:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32 v1, 11, v0
+	s_waitcnt lgkmcnt(0)
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	global_load_dword v2, v1, s[2:3] nt
+	global_load_dword v3, v1, s[2:3] nt
+	global_load_dword v4, v1, s[2:3] nt
+	global_load_dword v5, v1, s[2:3] nt
+	global_load_dword v6, v1, s[2:3] nt
+	global_load_dword v7, v1, s[2:3] nt
+	global_load_dword v8, v1, s[2:3] nt
+	global_load_dword v9, v1, s[2:3] nt
+	s_waitcnt vmcnt(0)
+	s_endpgm
+.Ll2_one_channel_end:
+	.size	l2_one_channel, .Ll2_one_channel_end-l2_one_channel
+
+	.globl	mall_reread
+	.p2align	8
+	.type	mall_reread,@function
+mall_reread:
+	s_mov_b32 s8, s2
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32 v1, 4, v0
+	s_lshl_b32 s7, s8, 16
+	v_add_u32 v2, s7, v1
+	s_waitcnt lgkmcnt(0)
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 1
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 2
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 3
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 4
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 5
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 6
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_xor_b32 s9, s8, 7
+	s_lshl_b32 s9, s9, 16
+	v_add_u32 v2, s9, v1
+	global_load_dwordx4 v[4:7], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[8:11], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[12:15], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[16:19], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[20:23], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[24:27], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[28:31], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[32:35], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[36:39], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[40:43], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[44:47], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[48:51], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[52:55], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[56:59], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[60:63], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	global_load_dwordx4 v[64:67], v2, s[2:3]
+	v_add_u32 v2, 0x1000, v2
+	s_waitcnt vmcnt(0)
+	s_endpgm
+.Lmall_reread_end:
+	.size	mall_reread, .Lmall_reread_end-mall_reread
 
 	.rodata
 	.p2align	6
@@ -3269,6 +3878,19 @@ stream_copy:
 		.amdhsa_float_denorm_mode_16_64 3
 	.end_amdhsa_kernel
 	.p2align	6
+	.amdhsa_kernel chase_scalar
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
 	.amdhsa_kernel stream_read
 		.amdhsa_kernarg_size 16
 		.amdhsa_user_sgpr_count 2
@@ -3303,6 +3925,32 @@ stream_copy:
 		.amdhsa_next_free_vgpr 72
 		.amdhsa_next_free_sgpr 16
 		.amdhsa_accum_offset 40
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
+	.amdhsa_kernel l2_one_channel
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 64
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 32
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+	.end_amdhsa_kernel
+	.p2align	6
+	.amdhsa_kernel mall_reread
+		.amdhsa_kernarg_size 16
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 72
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 72
 		.amdhsa_group_segment_fixed_size 0
 		.amdhsa_float_denorm_mode_32 3
 		.amdhsa_float_denorm_mode_16_64 3
@@ -4182,6 +4830,26 @@ amdhsa.kernels:
     .kernarg_segment_align: 8
     .kernarg_segment_size: 16
     .max_flat_workgroup_size: 1024
+    .name:           chase_scalar
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         chase_scalar.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
     .name:           stream_read
     .private_segment_fixed_size: 0
     .sgpr_count:     16
@@ -4227,6 +4895,46 @@ amdhsa.kernels:
     .sgpr_count:     16
     .sgpr_spill_count: 0
     .symbol:         stream_copy.kd
+    .vgpr_count:     72
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           l2_one_channel
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         l2_one_channel.kd
+    .vgpr_count:     64
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         8
+        .size:           4
+        .value_kind:     by_value
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 16
+    .max_flat_workgroup_size: 1024
+    .name:           mall_reread
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .sgpr_spill_count: 0
+    .symbol:         mall_reread.kd
     .vgpr_count:     72
     .vgpr_spill_count: 0
     .wavefront_size: 64

@@ -49,6 +49,14 @@ struct DeviceSpec {
   double hbm_gbytes_per_s = 5300;       // T1: MI300X 5.3 TB/s peak (the report's reference)
   double hbm_achievable_gbytes_per_s = 4000;  // T6: sequential read kernel 4.0 TB/s (pyhip): what the model streams
   uint32_t vmcnt_max = 63;            // T2: <= 63 VMEM outstanding per wave
+  // ---- Infinity Cache (MALL): memory-side, shared by the device; L2 read misses look it up
+  uint64_t mall_bytes = 256ull << 20;   // T1: 256 MB (MI300X; MI325X/MI308X: same IODs, assumed)
+  uint32_t mall_ways = 16;              // assumed (no source)
+  double mall_gbytes_per_s = 17000;     // AMD MI300 launch: "256MB of Infinity Cache with 17TB/s of peak
+                                        // bandwidth" (servethehome.com MI300X launch article, p. 3)
+  // A hit returns after hbm_latency (assumed: no source separates MALL from HBM latency).
+  // ---- sampling (--sample): the fraction of an XCD's L2 channel bandwidth the slice's CUs get
+  double l2_channel_share = 1;          // 1 for a whole device
   // ---- scalar memory (T1, T6)
   uint32_t scalar_cache_bytes = 16384;   // T1: 16 KiB per 2 CUs
   uint32_t scalar_line_bytes = 64;    // assumed: 64

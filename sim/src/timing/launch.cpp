@@ -49,19 +49,24 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     slice.xcds = 1;
     slice.cus_per_xcd = opts.sample_cus;
     // The slice does shape.groups / all_groups of the work in the same time as the device, so it
-    // gets that share of the HBM bandwidth, and the share of XCD 0's L2 its groups are of XCD 0's.
-    // (Shares of CUs instead overrate the slice when the grid is smaller than the device: 48
-    // groups leave 2 on an 8-CU slice, 2/48 of the work, not 8/48.)
+    // gets that share of the HBM and Infinity Cache bandwidth (and of the MALL's capacity), and
+    // the share of XCD 0's L2 (capacity and channels) its groups are of XCD 0's. (Shares of CUs
+    // instead overrate the slice when the grid is smaller than the device: 48 groups leave 2 on
+    // an 8-CU slice, 2/48 of the work, not 8/48.) The channels matter because a tile's rows at a
+    // power-of-two stride can load one channel from every CU of the XCD.
     const uint64_t xcd0_groups = (all_groups + dev->xcds - 1) / dev->xcds;
-    slice.hbm_achievable_gbytes_per_s =
-        dev->hbm_achievable_gbytes_per_s * std::min(1.0, double(shape.groups) / double(all_groups));
-    slice.l2_bytes_per_xcd = std::max<uint32_t>(
-        slice.line_bytes * slice.l2_ways,
-        uint32_t(double(dev->l2_bytes_per_xcd) * std::min(1.0, double(shape.groups) / double(xcd0_groups))));
+    const double device_share = std::min(1.0, double(shape.groups) / double(all_groups));
+    const double xcd_share = std::min(1.0, double(shape.groups) / double(xcd0_groups));
+    slice.hbm_achievable_gbytes_per_s = dev->hbm_achievable_gbytes_per_s * device_share;
+    slice.mall_gbytes_per_s = dev->mall_gbytes_per_s * device_share;
+    slice.mall_bytes = uint64_t(double(dev->mall_bytes) * device_share);
+    slice.l2_bytes_per_xcd = std::max<uint32_t>(slice.line_bytes * slice.l2_ways,
+                                                uint32_t(double(dev->l2_bytes_per_xcd) * xcd_share));
+    slice.l2_channel_share = xcd_share;
   }
   Recorder rec(checker, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
   rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
-  auto prof = simulate(rec, shape, slice, opts);
+  auto prof = simulate(rec, shape, slice, opts, p.threads);
   if (opts.sample_cus) {  // rates of the whole device: the slice did groups/all_groups of the work
     const double scale = double(all_groups) / double(shape.groups);
     prof->sample_cus = opts.sample_cus;

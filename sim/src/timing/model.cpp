@@ -14,6 +14,7 @@
 #include <deque>
 #include <limits>
 #include <queue>
+#include <thread>
 
 #include "timing.hpp"
 
@@ -29,7 +30,11 @@ std::string hex(uint64_t v) {
 }
 using rt::stall_reason;
 
-// A set-associative LRU cache of line numbers; bit 63 of a tag marks it dirty.
+// A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot,
+// the line stored beside its slot) and each set keeps its ways in a recency list (empty ways at
+// the tail), so a hit or a miss costs O(1) whatever the associativity (the 64-way L1 is asked for
+// every vector line). A set's ways are allocated when it is first filled and the table grows with
+// the lines held, so a 256 MB Infinity Cache costs nothing to a kernel that touches little.
 class Cache {
  public:
   Cache() = default;
@@ -37,48 +42,117 @@ class Cache {
     const uint64_t lines = std::max<uint64_t>(1, bytes / line);
     ways_ = uint32_t(std::min<uint64_t>(ways, lines));
     sets_ = uint32_t(std::max<uint64_t>(1, lines / ways_));
-    tags_.assign(size_t(sets_) * ways_, kEmpty);
-    stamps_.assign(tags_.size(), 0);
+    head_.assign(sets_, kNone);
+    tail_.assign(sets_, kNone);
+    index_.assign(16, Entry{kEmpty, kNone});
+    mask_ = 15;
   }
-  // True on a hit. On a miss with allocate, inserts; *evicted_dirty tells whether a dirty line left.
+  // True on a hit. On a miss with allocate, inserts (evicting the set's least recently used
+  // line); *evicted_dirty tells whether a dirty line left.
   bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr) {
-    const size_t base = size_t(set_of(line)) * ways_;
-    ++clock_;
-    for (uint32_t i = 0; i < ways_; ++i) {
-      if ((tags_[base + i] & kTagMask) == line && tags_[base + i] != kEmpty) {
-        stamps_[base + i] = clock_;
-        if (make_dirty) tags_[base + i] |= kDirty;
-        return true;
-      }
+    const uint32_t slot = find(line);
+    if (slot != kNone) {
+      touch(slot);
+      if (make_dirty) dirty_[slot] = 1;
+      return true;
     }
     if (!allocate) return false;
-    size_t victim = base;
-    for (uint32_t i = 0; i < ways_; ++i) {
-      if (tags_[base + i] == kEmpty) { victim = base + i; break; }
-      if (stamps_[base + i] < stamps_[victim]) victim = base + i;
-    }
-    if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && (tags_[victim] & kDirty);
-    tags_[victim] = line | (make_dirty ? kDirty : 0);
-    stamps_[victim] = clock_;
+    const uint32_t set = set_of(line);
+    if (tail_[set] == kNone) add_ways(set);
+    const uint32_t victim = tail_[set];
+    if (evicted_dirty) *evicted_dirty = tags_[victim] != kEmpty && dirty_[victim];
+    if (tags_[victim] != kEmpty) erase(tags_[victim]);
+    else if (++held_ * 2 > index_.size()) grow();
+    tags_[victim] = line;
+    dirty_[victim] = make_dirty;
+    insert(line, victim);
+    touch(victim);
     return false;
   }
   uint64_t dirty_lines() const {
     uint64_t n = 0;
-    for (uint64_t t : tags_) n += t != kEmpty && (t & kDirty);
+    for (size_t i = 0; i < tags_.size(); ++i) n += tags_[i] != kEmpty && dirty_[i];
     return n;
   }
 
  private:
-  static constexpr uint64_t kEmpty = ~0ull, kDirty = 1ull << 62, kTagMask = ~(3ull << 62);
+  static constexpr uint64_t kEmpty = ~0ull;
+  static constexpr uint32_t kNone = ~0u;
+  struct Entry {  // the line beside its slot: a lookup touches one host cache line
+    uint64_t line;
+    uint32_t slot;
+  };
   uint32_t set_of(uint64_t line) const {
     // Mix the line number so power-of-two strides spread over the sets.
     uint64_t h = line ^ (line >> 11) ^ (line >> 23);
     return uint32_t(h % sets_);
   }
+  // A set's ways, contiguous, linked most recent first.
+  void add_ways(uint32_t set) {
+    const uint32_t b = uint32_t(tags_.size());
+    tags_.resize(b + ways_, kEmpty);
+    dirty_.resize(b + ways_, 0);
+    prev_.resize(b + ways_);
+    next_.resize(b + ways_);
+    set_of_block_.push_back(set);
+    for (uint32_t i = 0; i < ways_; ++i) {
+      prev_[b + i] = i ? b + i - 1 : kNone;
+      next_[b + i] = i + 1 < ways_ ? b + i + 1 : kNone;
+    }
+    head_[set] = b;
+    tail_[set] = b + ways_ - 1;
+  }
+  size_t hash(uint64_t line) const { return size_t((line * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  uint32_t find(uint64_t line) const {
+    for (size_t i = hash(line);; i = (i + 1) & mask_) {
+      if (index_[i].line == line) return index_[i].slot;
+      if (index_[i].line == kEmpty) return kNone;
+    }
+  }
+  void insert(uint64_t line, uint32_t slot) {
+    size_t i = hash(line);
+    while (index_[i].line != kEmpty) i = (i + 1) & mask_;
+    index_[i] = {line, slot};
+  }
+  void grow() {
+    index_.assign(index_.size() * 2, Entry{kEmpty, kNone});
+    mask_ = index_.size() - 1;
+    for (size_t s = 0; s < tags_.size(); ++s)
+      if (tags_[s] != kEmpty) insert(tags_[s], uint32_t(s));
+  }
+  // Linear-probing deletion with backward shift (no tombstones).
+  void erase(uint64_t line) {
+    size_t i = hash(line);
+    while (index_[i].line != line) i = (i + 1) & mask_;
+    for (size_t j = (i + 1) & mask_; index_[j].line != kEmpty; j = (j + 1) & mask_) {
+      const size_t want = hash(index_[j].line);
+      // Move j's entry into the hole at i unless its home lies cyclically in (i, j].
+      if ((j > i && (want <= i || want > j)) || (j < i && want <= i && want > j)) {
+        index_[i] = index_[j];
+        i = j;
+      }
+    }
+    index_[i] = Entry{kEmpty, kNone};
+  }
+  // Moves a slot to the front of its set's recency list.
+  void touch(uint32_t slot) {
+    const uint32_t set = set_of_block_[slot / ways_];
+    if (head_[set] == slot) return;
+    const uint32_t p = prev_[slot], n = next_[slot];
+    next_[p] = n;
+    if (n != kNone) prev_[n] = p;
+    else tail_[set] = p;
+    prev_[slot] = kNone;
+    next_[slot] = head_[set];
+    prev_[head_[set]] = slot;
+    head_[set] = slot;
+  }
   uint32_t sets_ = 1, ways_ = 1;
-  uint64_t clock_ = 0;
+  size_t mask_ = 0, held_ = 0;
   std::vector<uint64_t> tags_;
-  std::vector<uint64_t> stamps_;
+  std::vector<uint8_t> dirty_;
+  std::vector<uint32_t> prev_, next_, head_, tail_, set_of_block_;
+  std::vector<Entry> index_;
 };
 
 struct Outstanding {
@@ -91,6 +165,7 @@ constexpr int kSregs = 130;  // s0..s127 by encoding index (vcc 106/107, m0 124,
 constexpr int kScc = 128;
 
 struct WaveT {
+  // Hot: read by every SIMD turn (kept within the first host cache lines).
   const WaveStream* stream = nullptr;
   size_t pos = 0;
   uint32_t gid = 0, group = 0, simd = 0, cu = 0;
@@ -98,11 +173,7 @@ struct WaveT {
   stall_reason own_reason = stall_reason::count;
   uint64_t turn_ready = 0;         // when the next instruction could first issue (no stalls)
   bool at_barrier = false, done = false;
-  std::vector<uint64_t> vready;    // per unified VGPR/AGPR
-  std::vector<uint8_t> vmfma;      // written by an MFMA
-  std::array<uint64_t, kSregs> sready{};
-  std::vector<Outstanding> out;
-  uint64_t last_vm_done = 0, last_ds_done = 0;
+  const InstInfo* next = nullptr;  // the next record's InstInfo (turns need not read the stream)
   // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
   struct Own {
     uint64_t t = 0;
@@ -111,6 +182,11 @@ struct WaveT {
   };
   mutable Own own;
   mutable bool own_valid = false;
+  uint64_t last_vm_done = 0, last_ds_done = 0;
+  std::vector<uint64_t> vready;    // per unified VGPR/AGPR
+  std::vector<uint8_t> vmfma;      // written by an MFMA
+  std::vector<Outstanding> out;
+  std::array<uint64_t, kSregs> sready{};
 };
 
 struct SimdT {
@@ -156,6 +232,8 @@ class Sim {
       rt::profile& p)
       : rec_(rec), shape_(shape), dev_(dev), keep_(keep), p_(p), infos_(rec.infos()) {
     hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    mall_bytes_per_clk_ = dev.mall_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
+    if (dev.mall_bytes) mall_ = Cache(dev.mall_bytes, dev.line_bytes, dev.mall_ways);
     const uint32_t ncu = dev.xcds * dev.cus_per_xcd;
     cus_.resize(ncu);
     for (auto& c : cus_) c.l1 = Cache(dev.l1_bytes, dev.line_bytes, dev.l1_ways);
@@ -204,6 +282,8 @@ class Sim {
     p_.l1_misses = l1_misses_;
     p_.l2_hits = l2_hits_;
     p_.l2_misses = l2_misses_;
+    p_.mall_hits = mall_hits_;
+    p_.mall_misses = mall_misses_;
     p_.stalls = stalls_;
     p_.wave_instructions = issued_;
     uint32_t used = 0;
@@ -243,7 +323,9 @@ class Sim {
   uint32_t simd_limit_ = 8;
   uint64_t last_end_ = 0, last_done_ = 0;
   uint64_t hbm_bytes_ = 0, lds_bytes_ = 0, vmem_bytes_ = 0, issued_ = 0;
-  uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0;
+  uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0, mall_hits_ = 0, mall_misses_ = 0;
+  double mall_bytes_per_clk_ = 1, mall_free_ = 0;
+  Cache mall_;  // device-wide (absent with mall_bytes 0)
   double flops_ = 0;
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
@@ -336,6 +418,7 @@ class Sim {
       WaveT* w = new_wave();
       w->stream = ws;
       w->pos = 0;
+      w->next = &infos_[rec_.info_index(ws->recs[0])];
       w->gid = g * shape_.waves_per_group + i;
       w->group = g;
       w->simd = cu * 4 + s;
@@ -497,8 +580,8 @@ class Sim {
   // or leaves a barrier, so they are computed once per instruction; the SIMD's units are not.
   Ready own_constraints(const WaveT& w) const {
     const Rec& r = w.stream->recs[w.pos];
-    const InstInfo& f = infos_[r.info];
-    const Inst& in = *r.in;
+    const InstInfo& f = infos_[rec_.info_index(r)];
+    const Inst& in = rec_.inst(r);
     Ready e{w.own_ready, w.own_reason};
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -539,7 +622,7 @@ class Sim {
       w.own_valid = true;
     }
     Ready e = w.own;
-    const InstInfo& f = infos_[w.stream->recs[w.pos].info];
+    const InstInfo& f = *w.next;
     const SimdT& s = cus_[w.cu].simd[w.simd % 4];
     auto bump = [&](uint64_t x, stall_reason why) {
       if (x > e.t) {
@@ -601,7 +684,7 @@ class Sim {
         next = std::min(next, e.t);
         continue;
       }
-      const unsigned cat = category(infos_[w->stream->recs[w->pos].info].kind);
+      const unsigned cat = category(w->next->kind);
       if (cat & used) {
         next = std::min(next, t + 1);
         continue;
@@ -617,7 +700,7 @@ class Sim {
     const uint64_t ideal = w.turn_ready;
     stall_reason main = stall_reason::count;
     if (t > ideal) {
-      auto& hot = p_.insts[r.info];
+      auto& hot = p_.insts[rec_.info_index(r)];
       auto add = [&](stall_reason why, uint64_t c) {
         if (!c) return;
         stalls_[size_t(why)] += c;
@@ -652,7 +735,7 @@ class Sim {
     }
     const size_t ch = size_t(line % dev_.l2_channels);
     const double cs = std::max<double>(double(t), x.ch_free[ch]);
-    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
+    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk) / dev_.l2_channel_share;
     bool dirty_out = false;
     uint64_t done;
     if (x.l2.access(line, true, store, &dirty_out)) {
@@ -663,7 +746,15 @@ class Sim {
       const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
       if (store) {  // full-line write allocate: no read from memory
         done = uint64_t(cs) + dev_.l2_hit_latency;
+      } else if (dev_.mall_bytes && mall_.access(line, true, false)) {
+        // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's.
+        ++mall_hits_;
+        const double mx = dev_.line_bytes / mall_bytes_per_clk_;
+        const double m = std::max(cs, mall_free_);
+        mall_free_ = m + mx;
+        done = uint64_t(m + mx) + dev_.hbm_latency;
       } else {
+        mall_misses_ += dev_.mall_bytes != 0;  // (and now allocated in the MALL)
         const double h = std::max(cs, hbm_free_);
         hbm_free_ = h + xfer;
         *hbm += dev_.line_bytes;
@@ -692,8 +783,8 @@ class Sim {
 
   void issue(WaveT& w, uint64_t t, const Ready& e) {
     const Rec& r = w.stream->recs[w.pos];
-    const InstInfo& f = infos_[r.info];
-    const Inst& in = *r.in;
+    const InstInfo& f = infos_[rec_.info_index(r)];
+    const Inst& in = rec_.inst(r);
     SimdT& s = cus_[w.cu].simd[w.simd % 4];
     CuT& c = cus_[w.cu];
     rt::profile_event ev;
@@ -701,7 +792,7 @@ class Sim {
     account_stall(w, r, t, e, evp);
     // A wave that rarely waits still drops the operations that have completed.
     if (w.out.size() > 2 * dev_.vmcnt_max) std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
-    ++p_.insts[r.info].issued;
+    ++p_.insts[rec_.info_index(r)].issued;
     ++issued_;
     w.own_ready = t + dev_.issue_interval;
     w.own_reason = stall_reason::count;
@@ -823,12 +914,15 @@ class Sim {
     last_done_ = std::max(last_done_, done);
     if (keep_) {
       ev.wave = w.gid;
-      ev.inst = r.info;
+      ev.inst = rec_.info_index(r);
       ev.issue = t;
       ev.done = done;
       p_.events.push_back(ev);
     }
     ++w.pos;
+    // The streams of thousands of waves are read in turn: fetch this one's next records early.
+    if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
+    if (w.pos < w.stream->recs.size()) w.next = &infos_[rec_.info_index(w.stream->recs[w.pos])];
     w.own_valid = false;
     w.turn_ready = w.own_ready;
     GroupT& G = groups_[w.group];
@@ -863,7 +957,7 @@ double estimated_clock(const DeviceSpec& dev, double mfma_busy) {
 }
 
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
-                                      const rt::profile_options& opts) {
+                                      const rt::profile_options& opts, unsigned threads) {
   auto p = std::make_shared<rt::profile>();
   p->device = std::string(dev.name);
   p->kernel = shape.name;
@@ -898,28 +992,50 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     }
   }
   p->waves_info.resize(p->waves);
-  // Cycles of the whole schedule with HBM bytes/cycle at `clock` (a scratch profile unless kept).
-  auto cycles_at = [&](double clock) {
-    rt::profile scratch;
-    scratch.insts.resize(p->insts.size());
-    scratch.waves_info.resize(p->waves);
-    Sim sim(rec, shape, dev, clock, false, scratch);
+  // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far.
+  auto schedule_at = [&](double clock, rt::profile& prof) {
+    Sim sim(rec, shape, dev, clock, opts.keep_events, prof);
     sim.run();
-    const uint64_t c = sim.end_cycle();
-    sim.finish(c);
-    return std::make_pair(c, scratch.mfma_busy);
+    prof.cycles = sim.end_cycle();
+    sim.finish(prof.cycles);
   };
-  const auto [sustained_cycles, busy] = cycles_at(dev.sustained_mhz);
-  p->cycles_at_sustained = sustained_cycles;
-  p->clock_estimated = opts.clock_mhz <= 0;
-  p->clock_mhz = p->clock_estimated ? estimated_clock(dev, busy) : opts.clock_mhz;
-  {
-    Sim sim(rec, shape, dev, p->clock_mhz, opts.keep_events, *p);
-    sim.run();
-    p->cycles = sim.end_cycle();
-    sim.finish(p->cycles);
+  // The schedules at the sustained and the peak clock are independent: with two cores they run
+  // side by side. The reported clock is then either of them (no third schedule) or, for an MFMA
+  // density between the two thresholds or a --clock, a third one.
+  const unsigned cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  rt::profile at_sustained = *p, at_peak = *p;
+  if (cores > 1) {
+    std::exception_ptr failed;
+    std::thread peak_thread([&] {
+      try {
+        schedule_at(dev.peak_mhz, at_peak);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    std::exception_ptr failed_here;
+    try {
+      schedule_at(dev.sustained_mhz, at_sustained);
+    } catch (...) {
+      failed_here = std::current_exception();
+    }
+    peak_thread.join();
+    if (failed_here) std::rethrow_exception(failed_here);
+    if (failed) std::rethrow_exception(failed);
+  } else {
+    schedule_at(dev.sustained_mhz, at_sustained);
+    schedule_at(dev.peak_mhz, at_peak);
   }
-  p->cycles_at_peak = p->clock_mhz == dev.peak_mhz ? p->cycles : cycles_at(dev.peak_mhz).first;
+  const bool estimated = opts.clock_mhz <= 0;
+  const double clock = estimated ? estimated_clock(dev, at_sustained.mfma_busy) : opts.clock_mhz;
+  const uint64_t sustained_cycles = at_sustained.cycles, peak_cycles = at_peak.cycles;
+  if (clock == dev.peak_mhz) *p = std::move(at_peak);
+  else if (clock == dev.sustained_mhz) *p = std::move(at_sustained);
+  else schedule_at(clock, *p);
+  p->cycles_at_sustained = sustained_cycles;
+  p->cycles_at_peak = peak_cycles;
+  p->clock_estimated = estimated;
+  p->clock_mhz = clock;
   p->time_us = double(p->cycles) / p->clock_mhz;
   p->time_us_peak = double(p->cycles_at_peak) / dev.peak_mhz;
   p->time_us_sustained = double(p->cycles_at_sustained) / dev.sustained_mhz;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <tuple>
 
 #include "timing.hpp"
 
@@ -137,7 +138,40 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
   const unsigned groups = kLanes / group_lanes;
   uint32_t cycles = 0, ideal = 0;
   for (unsigned g = 0; g < groups; ++g) {
-    uint32_t bank_dwords[32][16];
+    // Fast path: every bank is asked for at most one distinct dword (no conflict).
+    {
+      uint32_t first[32];
+      uint32_t used = 0;
+      unsigned active = 0;
+      bool conflict = false;
+      for (unsigned k = 0; k < group_lanes && !conflict; ++k) {
+        const unsigned lane = width > 8 ? kB128Groups[g][k] : g * group_lanes + k;
+        if (!(exec >> lane & 1)) continue;
+        ++active;
+        for (unsigned d = 0; d < dwords; ++d) {
+          const uint32_t dw = addr[lane] / 4 + d;
+          const unsigned bank = dw % 32;
+          if (!(used >> bank & 1)) {
+            used |= 1u << bank;
+            first[bank] = dw;
+          } else if (first[bank] != dw) {
+            conflict = true;
+            break;
+          }
+        }
+      }
+      if (!conflict) {
+        if (active) {
+          const unsigned base = (active * dwords * 4 + 63) / 64;
+          ideal += base;
+          cycles += std::max(base, std::min(2u, active * dwords));
+        }
+        continue;
+      }
+    }
+    // Distinct dwords per bank through a small hash set (a group asks for at most 32 dwords).
+    uint32_t keys[64];
+    uint64_t occupied = 0;
     uint8_t bank_n[32] = {};
     unsigned active = 0, degree = 0;
     for (unsigned k = 0; k < group_lanes; ++k) {
@@ -146,12 +180,19 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
       ++active;
       for (unsigned d = 0; d < dwords; ++d) {
         const uint32_t dw = addr[lane] / 4 + d;
-        const unsigned bank = dw % 32;
+        unsigned h = (dw * 2654435761u) >> 26;
         bool seen = false;
-        for (unsigned i = 0; i < bank_n[bank]; ++i) seen |= bank_dwords[bank][i] == dw;
-        if (seen) continue;  // same dword: broadcast
-        if (bank_n[bank] < 16) bank_dwords[bank][bank_n[bank]++] = dw;
-        degree = std::max<unsigned>(degree, bank_n[bank]);
+        while (occupied >> h & 1) {
+          if (keys[h] == dw) {
+            seen = true;  // same dword: broadcast
+            break;
+          }
+          h = (h + 1) & 63;
+        }
+        if (seen) continue;
+        occupied |= 1ull << h;
+        keys[h] = dw;
+        degree = std::max<unsigned>(degree, ++bank_n[dw % 32]);
       }
     }
     if (!active) continue;
@@ -180,27 +221,35 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
   }
   GroupStream& g = *gp;
   WaveStream& ws = g.waves[w.wave_in_group];
+  if (ws.recs.empty()) ws.recs.reserve(std::max<size_t>(16, length_hint_.load(std::memory_order_relaxed)));
   const Inst* orig = prog_->at(in.pc);
   Rec r;
-  // Keep our own Program's instruction (the dispatcher's copy may leave its cache); a VGPR
-  // index-mode rewrite (longer text) is copied once.
-  if (orig && orig->text.size() == in.text.size()) r.in = orig;
+  const uint32_t info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
+  // Refer to our own Program's instruction (the dispatcher's copy may leave its cache); a VGPR
+  // index-mode rewrite (longer text) is copied once (again if its address is reused).
+  if (orig && orig->text.size() == in.text.size()) r.inst = info;
   else {
     std::lock_guard lock(extra_mu_);
-    auto& made = extra_[&in];
-    if (!made) made = std::make_unique<Inst>(in);
-    r.in = made.get();
+    auto [it, fresh] = rewritten_index_.try_emplace(&in, uint32_t(rewritten_.size()));
+    if (!fresh && rewritten_[it->second].inst->text != in.text) {
+      it->second = uint32_t(rewritten_.size());
+      fresh = true;
+    }
+    if (fresh) rewritten_.push_back({std::make_unique<Inst>(in), info});
+    r.inst = Rec::kRewritten + it->second;
   }
-  r.info = orig ? uint32_t(orig - prog_->insts.data()) : 0;
-  const InstInfo& f = infos_[r.info];
+  const InstInfo& f = infos_[info];
   r.lanes = uint8_t(std::popcount(w.exec));
   if (f.kind == Kind::Ds && r.lanes) {
     uint32_t addr[kLanes] = {};
     const bool lane_op = in.mnemonic.find("permute") != std::string::npos ||
                          in.mnemonic.find("swizzle") != std::string::npos;
-    for (int l = 0; l < kLanes; ++l)
-      if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
-    auto [cycles, ideal] = ds_port_cycles(addr, w.exec, f.width);
+    uint32_t cycles = 0, ideal = 0;
+    if (!f.two_addr) {
+      for (int l = 0; l < kLanes; ++l)
+        if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
+      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width);
+    }
     uint32_t bytes = uint32_t(r.lanes) * f.width;
     if (f.two_addr) {
       const bool st64 = in.mnemonic.find("st64") != std::string::npos;
@@ -225,7 +274,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     }
     r.a = cycles;
     r.b = ideal;
-    r.bytes = bytes;
+    r.bytes = uint16_t(bytes);
   } else if ((f.kind == Kind::Vmem || f.kind == Kind::Flat) && r.lanes) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
@@ -290,9 +339,19 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     add_lines(g.lines, addr, bytes, dev_.scalar_line_bytes);
     r.a = uint32_t(first);
     r.b = uint32_t(g.lines.size() - first);
-    r.bytes = bytes;
+    r.bytes = uint16_t(bytes);
   }
   ws.recs.push_back(r);
+}
+
+void Recorder::on_wave_end(const Wave& w) {
+  if (next_) next_->on_wave_end(w);
+  const std::unique_ptr<GroupStream>& gp = groups[w.workgroup_linear / group_stride];
+  if (!gp) return;
+  const size_t n = gp->waves[w.wave_in_group].recs.size();
+  size_t seen = length_hint_.load(std::memory_order_relaxed);
+  while (n > seen && !length_hint_.compare_exchange_weak(seen, n, std::memory_order_relaxed)) {
+  }
 }
 
 }  // namespace hipasm::sim::timing

@@ -77,9 +77,10 @@ std::string profile::report() const {
   o += fmt("  bandwidth    LDS %" PRIu64 " bytes = %.1f%% of peak; VMEM %" PRIu64 " bytes = %.1f%% of peak\n",
            lds_bytes, 100 * lds_bw_fraction, vmem_bytes, 100 * vmem_bw_fraction);
   auto rate = [](uint64_t h, uint64_t m) { return h + m ? 100.0 * double(h) / double(h + m) : 0.0; };
-  o += fmt("  caches       L1 hits %.1f%% (%" PRIu64 " of %" PRIu64 " lines), L2 hits %.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
+  o += fmt("  caches       L1 hits %.1f%% (%" PRIu64 " of %" PRIu64 " lines), L2 hits %.1f%% (%" PRIu64 " of %" PRIu64
+           "), Infinity Cache hits %.1f%% (%" PRIu64 " of %" PRIu64 ")\n",
            rate(l1_hits, l1_misses), l1_hits, l1_hits + l1_misses, rate(l2_hits, l2_misses), l2_hits,
-           l2_hits + l2_misses);
+           l2_hits + l2_misses, rate(mall_hits, mall_misses), mall_hits, mall_hits + mall_misses);
   const uint64_t total = std::accumulate(stalls.begin(), stalls.end(), uint64_t{0});
   o += fmt("  stalls       %" PRIu64 " wave-cycles over %" PRIu64 " wave-instructions\n", total, wave_instructions);
   for (size_t i = 0; i < kStallReasons; ++i)
@@ -148,6 +149,8 @@ std::string profile::json() const {
   kv("l1_misses", std::to_string(l1_misses));
   kv("l2_hits", std::to_string(l2_hits));
   kv("l2_misses", std::to_string(l2_misses));
+  kv("mall_hits", std::to_string(mall_hits));
+  kv("mall_misses", std::to_string(mall_misses));
   kv("wave_instructions", std::to_string(wave_instructions));
   std::string st = "{";
   for (size_t i = 0; i < kStallReasons; ++i)

@@ -6,6 +6,7 @@
 // on the modelled device in one event-driven pass. Recording reads registers only, so results
 // are those of a plain run (tests/sim/timing proves it bit for bit).
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,15 +37,17 @@ struct InstInfo {
 };
 InstInfo classify(const Inst& in);
 
-// One dynamic instruction of one wave.
+// One dynamic instruction of one wave (16 bytes: a big GEMM records ~1e8 of them).
 struct Rec {
-  const Inst* in = nullptr;
-  uint32_t info = 0;     // index into Recorder::infos
+  uint32_t inst = 0;     // index into the Program's instructions, or kRewritten + index of a
+                         // VGPR index-mode rewrite (Recorder::inst/info_index resolve both)
   uint32_t a = 0;        // VMEM/SMEM: first line in GroupStream::lines; DS: port cycles
   uint32_t b = 0;        // VMEM/SMEM: line count;                      DS: conflict-free cycles
-  uint32_t bytes = 0;    // bytes moved by the lanes (memory)
+  uint16_t bytes = 0;    // bytes moved by the lanes (memory; at most 64 x 16 x 2)
   uint8_t lanes = 0;     // active lanes
+  static constexpr uint32_t kRewritten = 1u << 31;
 };
+static_assert(sizeof(Rec) == 16);
 
 struct WaveStream {
   std::vector<Rec> recs;
@@ -66,14 +69,19 @@ class Recorder final : public Observer {
   void on_barrier(uint32_t g) override {
     if (next_) next_->on_barrier(g);
   }
-  void on_wave_end(const Wave& w) override {
-    if (next_) next_->on_wave_end(w);
-  }
+  void on_wave_end(const Wave& w) override;
   void on_workgroup_end(uint32_t g) override {
     if (next_) next_->on_workgroup_end(g);
   }
 
   const Program& program() const { return *prog_; }
+  // The instruction and its index into infos() (for a rewrite: its original's).
+  const Inst& inst(const Rec& r) const {
+    return r.inst < Rec::kRewritten ? prog_->insts[r.inst] : *rewritten_[r.inst - Rec::kRewritten].inst;
+  }
+  uint32_t info_index(const Rec& r) const {
+    return r.inst < Rec::kRewritten ? r.inst : rewritten_[r.inst - Rec::kRewritten].info;
+  }
   const std::vector<InstInfo>& infos() const { return infos_; }
   std::vector<std::unique_ptr<GroupStream>> groups;
   uint32_t waves_per_group;
@@ -84,8 +92,14 @@ class Recorder final : public Observer {
   std::shared_ptr<const Program> prog_;
   const DeviceSpec& dev_;
   std::vector<InstInfo> infos_;  // parallel to prog_->insts
+  struct Rewritten {
+    std::unique_ptr<Inst> inst;
+    uint32_t info;
+  };
+  std::atomic<size_t> length_hint_{0};  // longest finished stream: later ones reserve it
   std::mutex extra_mu_;
-  std::map<const Inst*, std::unique_ptr<Inst>> extra_;  // VGPR index-mode rewrites
+  std::vector<Rewritten> rewritten_;                 // VGPR index-mode rewrites
+  std::map<const Inst*, uint32_t> rewritten_index_;  // the dispatcher's copy -> rewritten_
 };
 
 // What the scheduler needs to know about the kernel besides the streams.
@@ -104,9 +118,11 @@ struct KernelShape {
 // The clock a kernel of this matrix-core density runs at (T7; docs/timing-model.md "Clocks").
 double estimated_clock(const DeviceSpec& dev, double mfma_busy);
 
-// Schedules the recorded streams on `dev` with HBM at `clock_mhz` and fills a profile.
+// Schedules the recorded streams on `dev` and fills a profile; `threads` (0: all cores) bounds
+// how many of the independent schedules (sustained and peak clock) run at once.
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
-                                      const DeviceSpec& dev, const rt::profile_options& opts);
+                                      const DeviceSpec& dev, const rt::profile_options& opts,
+                                      unsigned threads = 0);
 
 // The instructions of a kernel's asm listing with their "; file:line" comments (hot spots).
 struct AsmLine {

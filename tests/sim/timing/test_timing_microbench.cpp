@@ -142,6 +142,34 @@ TEST_CASE("microbench: memory latency by pointer chasing (T6)", "[timing][microb
   }
 }
 
+TEST_CASE("microbench: scalar-cache pointer chase", "[timing][microbench]") {
+  bench b;
+  // The chain of the vector chase (64 lines, 8 KiB: inside the 16 KiB scalar cache of a CU pair,
+  // T1) walked twice with dependent s_load_dwordx2 + s_waitcnt lgkmcnt(0).
+  const size_t lines = 64;
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, lines * 16);
+  std::vector<uint64_t> chain(lines * 16, 0);
+  for (size_t i = 0; i < lines; ++i) chain[i * 16] = buf.addr() + ((i * 37 + 1) % lines) * 128;
+  buf.upload(chain);
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(uint32_t(0));
+  profile_options po;
+  po.keep_events = true;
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  auto r = b.dev->launch(*b.mod, "chase_scalar", {1, 1, 1}, {1, 1, 1}, args, lo);
+  auto t = issues(*r.profile, "s_load_dwordx2 s[2:3], s[2:3]");
+  REQUIRE(t.size() == 128);
+  const double cold = double(t[63] - t[0]) / 63.0, warm = double(t[127] - t[64]) / 63.0;
+  // First walk: every line misses the scalar cache and the L2: DRAM (T6: 500-1212 cycles).
+  CHECK(cold >= 500);
+  CHECK(cold <= 1212);
+  // Second walk: scalar-cache hits. Hit latency 41 cycles (T6: no measurement; gem5's value),
+  // then the s_waitcnt issues at the SIMD's next turn (4-cycle turns, T2: 44) and the next
+  // s_load at the turn after: 48 cycles per step.
+  CHECK(warm == 48.0);
+}
+
 TEST_CASE("microbench: streaming bandwidth (T6)", "[timing][microbench]") {
   bench b;
   // Every wave reads 8 KiB with dwordx4 (stream_read) or copies it (stream_copy); 7 waves per
@@ -209,4 +237,50 @@ TEST_CASE("microbench: --sample of a grid smaller than the device", "[timing][mi
   CHECK(part.profile->sampled_workgroups == 3);
   INFO("full " << full.profile->cycles << " cycles, sampled " << part.profile->cycles << " cycles");
   CHECK(within(double(part.profile->cycles), double(full.profile->cycles), 0.10));
+}
+
+TEST_CASE("microbench: --sample shares an XCD's L2 channels with the slice", "[timing][microbench]") {
+  bench b;
+  // l2_one_channel: every load of every CU hits the same L2 channel of its XCD (1 line/clk,
+  // T6 128 B/clk), 38 CUs per XCD queue on it. An 8-CU slice must see the same queue per CU
+  // (8/38 of the channel), not a channel of its own (which made it 38/8 = 4.75x too fast).
+  const uint32_t groups = 2432;
+  const size_t bytes = 256 * 2048 + 4096;
+  auto full = b.profile("l2_one_channel", groups, 256, {}, bytes);
+  profile_options po;
+  po.sample_cus = 8;
+  auto part = b.profile("l2_one_channel", groups, 256, po, bytes);
+  INFO("full " << full.profile->time_us << " us, sampled " << part.profile->time_us << " us");
+  CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
+}
+
+TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at its bandwidth", "[timing][microbench]") {
+  bench b;
+  // mall_reread over 608 workgroups (2 per CU): each reads its 64 KiB block, then the blocks of
+  // the 7 workgroups g^1..g^7 on the other XCDs. Footprint F = 608 x 64 KiB = 38 MiB: more than
+  // the device's 8 x 4 MB of L2 (T1), less than the 256 MB Infinity Cache (T1). Every XCD reads
+  // every line once, so each line comes from HBM once and its 7 other reads hit the MALL.
+  const uint32_t groups = 608;
+  const size_t footprint = size_t(groups) * 65536, lines = footprint / 128;
+  profile_options po;
+  // At 3 GHz the CUs' address paths (T6: 32 B/clk each, 304 x 32 B x 3 GHz = 29 TB/s) outrun the
+  // MALL's 17 TB/s, so the re-reads are bound by the MALL alone (bytes per second do not depend
+  // on the clock; at the 2.1 GHz peak both limits are within 20% of each other).
+  po.clock_mhz = 3000;
+  auto r = b.profile("mall_reread", groups, 256, po, footprint);
+  const auto& p = *r.profile;
+  CHECK(p.hbm_bytes >= footprint);  // plus the kernarg line the scalar loads fetch
+  CHECK(p.hbm_bytes <= footprint + 64 * 1024);
+  CHECK(p.mall_hits >= 7 * lines);
+  CHECK(p.mall_hits <= 7 * lines + 64);
+  // A wave's first reads all return only near the end of the HBM phase (every wave's lines are
+  // interleaved in one queue), so the phases run one after the other: F at HBM's 4.0 TB/s (T6,
+  // 10.0 us), then 7 F at the MALL's 17 TB/s (AMD's figure, 16.4 us): 26.4 us, +-10% (waves
+  // whose first reads return early start re-reading sooner). Without the MALL: 8 F at 4.0 TB/s,
+  // 80 us; with an unlimited MALL, the CU paths' 10.9 us would follow the 10.0: 21 us.
+  const double want_us = (double(footprint) / 4000e9 + 7.0 * double(footprint) / 17000e9) * 1e6;
+  // (the launch's fixed dispatch overhead is not part of the kernel's own time)
+  const double kernel_us = p.time_us - p.dispatch_overhead_us;
+  INFO("time " << kernel_us << " us, expected " << want_us << " us");
+  CHECK(within(kernel_us, want_us, 0.10));
 }

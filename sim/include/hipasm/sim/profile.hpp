@@ -90,6 +90,7 @@ struct profile {
   uint64_t lds_bytes = 0, vmem_bytes = 0;
   double lds_bw_fraction = 0, vmem_bw_fraction = 0;  // of the CUs-in-use peak
   uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
+  uint64_t mall_hits = 0, mall_misses = 0;  // Infinity Cache lookups of L2 read misses
   uint64_t wave_instructions = 0;
   std::array<uint64_t, kStallReasons> stalls{};  // wave-cycles by reason
   std::vector<profile_inst> insts;      // in address order
