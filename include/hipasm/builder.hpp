@@ -298,6 +298,36 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr emitted wait(waitcnt w, std::source_location l = std::source_location::current()) {
     return emit(gfx942_op::s_waitcnt, {w}, {}, l);
   }
+  // The weakest s_waitcnt after which the pending memory results in `regs` are ready:
+  // J.wait_for(a, b[2], c.slice(0, 4)). The count is computed in the pipeline after the
+  // passes that remove instructions (passes/waitcnt_resolve.hpp), path-sensitively at joins
+  // and loop back-edges; nothing is emitted when no path leaves one pending. Only registers
+  // (an operand that is none is an error naming the line).
+  template <operand_like... R>
+  constexpr void wait_for(const operand_at& first, const R&... rest) {
+    const operand ops[] = {first.op, rest.to_operand()...};
+    wait_for_operands(ops, 1 + sizeof...(R), first.loc);
+  }
+  constexpr void wait_for_operands(const operand* ops, std::size_t n, src_loc l) {
+    if (err.failed) return;
+    for (std::size_t k = 0; k < n; ++k)
+      if (ops[k].k != operand::kind::vreg) {
+        fail(l, "wait_for: argument ", static_cast<int>(k + 1),
+             " is not a register handle (wait_for waits for registers a load writes)");
+        return;
+      }
+    // Placeholders of up to max_operands - 1 registers each (consecutive ones are resolved
+    // into one wait: waitcnt_resolve merges adjacent computed waits).
+    for (std::size_t k = 0; k < n;) {
+      instr& in = fn.blocks[cur_].instrs.emplace_back();
+      in.op = static_cast<uint16_t>(gfx942_op::s_waitcnt);
+      in.ops[0].k = operand::kind::imm;
+      in.ops[0].value = detail::wait_placeholder_imm;
+      in.num_operands = 1;
+      for (; k < n && in.num_operands < isa::max_operands; ++k) in.ops[in.num_operands++] = ops[k];
+      in.loc = l;
+    }
+  }
   constexpr emitted wait_vmcnt(unsigned n, std::source_location l = std::source_location::current()) {
     return wait(vmcnt(n), l);
   }

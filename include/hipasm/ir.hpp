@@ -207,6 +207,14 @@ struct function {
   bool uses_kernarg_ptr = false;
 };
 
+namespace detail {
+// A `J.wait_for(regs...)` placeholder (passes/waitcnt_resolve.hpp): an s_waitcnt whose
+// immediate has this bit (its low 16 bits wait for nothing) and whose other operands are
+// the registers to wait for.
+inline constexpr uint64_t wait_placeholder_bit = uint64_t{1} << 32;
+inline constexpr uint64_t wait_placeholder_imm = wait_placeholder_bit | 0xcf7f;  // vmcnt(63) expcnt(7) lgkmcnt(15)
+}  // namespace detail
+
 // Changes an instruction's modifiers through their unpacked form (tests, hand-made IR).
 template <class F>
 constexpr void edit_modifiers(instr& in, F&& f) {

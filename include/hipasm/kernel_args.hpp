@@ -220,7 +220,8 @@ constexpr void builder::build_prologue() {
       pro.instrs.push_back(in);
     }
   }
-  if (any) {
+  // (With scheduling on, the pipeline puts the wait before the first read: waitcnt_resolve.hpp.)
+  if (any && !options_.schedule) {
     instr w;
     w.op = static_cast<uint16_t>(O::s_waitcnt);
     w.num_operands = 1;

@@ -26,6 +26,14 @@ struct kernel_options {
   // instructions (v_lshl_add_u32, v_add3_u32, v_lshl_add_u64, ...). Off: one instruction per
   // operator, as written.
   bool fold = true;
+  // Waits and scheduling (passes/waitcnt_resolve.hpp, passes/hazards.hpp).
+  // Automatic s_waitcnt: the weakest sufficient wait before every read or overwrite of a
+  // memory result, path-sensitively; hand-written waits still count and are still checked.
+  bool auto_waitcnt = false;
+  // Scheduling: the kernel arguments' wait goes before their first read (not right after
+  // their loads), and independent instructions fill hazard gaps and the slots before an
+  // s_waitcnt instead of s_nop. Off: the instructions stay in the order written.
+  bool schedule = true;
 };
 
 // A builder function with its options; use it wherever a kernel function goes.

@@ -7,7 +7,8 @@
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
 //   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
-//   waitcnt-check       reads of memory results before a sufficient s_waitcnt
+//   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
+//                       memory results before a sufficient s_waitcnt
 //   regalloc            CFG liveness + linear scan per class, no spilling
 //   hazards             s_nop insertion (last: nothing moves after it)
 #pragma once
@@ -31,6 +32,7 @@
 #include "passes/remove_unreachable.hpp"
 #include "passes/split_registers.hpp"
 #include "passes/waitcnt_check.hpp"
+#include "passes/waitcnt_resolve.hpp"
 
 namespace hipasm {
 
@@ -77,7 +79,11 @@ constexpr bool step_split(pipeline_state& s) {
   s.liveness.clear();
   return split_registers(s.fn, s.error);
 }
-constexpr bool step_waitcnt(pipeline_state& s) { return check_waitcnts(s.fn, s.isa, s.error); }
+constexpr bool step_waitcnt(pipeline_state& s) {
+  // Computed waits first (wait_for, automatic, kernel arguments), then the check of all.
+  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, s.options.kernel.schedule, s.error)) return false;
+  return check_waitcnts(s.fn, s.isa, s.error);
+}
 constexpr bool step_regalloc(pipeline_state& s) {
   if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
   const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits);
