@@ -328,6 +328,18 @@ class builder : public isa::gfx942_mnemonics<builder> {
       in.loc = l;
     }
   }
+  // A scheduling fence: hipasm's reordering (kernel_options::schedule) moves nothing across
+  // it. Emits no instruction. (For the hardware's own scheduling hints use J.s_setprio(n).)
+  constexpr void sched_barrier(std::source_location l = std::source_location::current()) {
+    if (err.failed) return;
+    instr& in = fn.blocks[cur_].instrs.emplace_back();
+    in.op = static_cast<uint16_t>(gfx942_op::s_nop);
+    in.num_operands = 1;
+    in.ops[0].k = operand::kind::imm;
+    in.ops[0].value = detail::sched_barrier_bit;
+    in.loc = to_src_loc(l);
+    fn.has_sched_barriers = true;
+  }
   constexpr emitted wait_vmcnt(unsigned n, std::source_location l = std::source_location::current()) {
     return wait(vmcnt(n), l);
   }

@@ -9,6 +9,8 @@
 //   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
 //   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
 //                       memory results before a sufficient s_waitcnt
+//   schedule            independent instructions moved into hazard gaps and before waits
+//                       (kernel_options::schedule), on virtual registers
 //   regalloc            CFG liveness + linear scan per class, no spilling
 //   hazards             s_nop insertion (last: nothing moves after it)
 #pragma once
@@ -51,6 +53,7 @@ struct pipeline_state {
   register_usage usage{};
   vec<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
   vec<detail::access_table> accesses{};  // dse's, when it removed nothing (reused by dce)
+  uint32_t filled = 0;  // instructions the hazard pass issued early (kernel_options::schedule)
 };
 
 namespace detail {
@@ -81,7 +84,10 @@ constexpr bool step_split(pipeline_state& s) {
 }
 constexpr bool step_waitcnt(pipeline_state& s) {
   // Computed waits first (wait_for, automatic, kernel arguments), then the check of all.
-  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, s.options.kernel.schedule, s.error)) return false;
+  bool rewrote = false;
+  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, s.options.kernel.schedule, s.error, &rewrote))
+    return false;
+  if (rewrote) s.liveness.clear();  // (dce's liveness numbers the instructions as they were)
   return check_waitcnts(s.fn, s.isa, s.error);
 }
 constexpr bool step_regalloc(pipeline_state& s) {
@@ -92,7 +98,21 @@ constexpr bool step_regalloc(pipeline_state& s) {
   s.usage = compute_register_usage(s.fn);
   return true;
 }
+constexpr bool step_schedule(pipeline_state& s) {
+  if (!s.options.kernel.schedule) return true;
+  vec<vec<uint8_t>> fences;
+  if (s.fn.has_sched_barriers) strip_sched_barriers(s.fn, s.isa, fences);
+  s.filled = schedule_fill(s.fn, s.isa, *s.hazards, s.fn.has_sched_barriers ? &fences : nullptr);
+  s.fn.has_sched_barriers = false;
+  if (s.filled) s.liveness.clear();  // (dce's liveness describes the order before)
+  return true;
+}
 constexpr bool step_hazards(pipeline_state& s) {
+  if (s.fn.has_sched_barriers) {  // (scheduling off: the markers only go)
+    vec<vec<uint8_t>> fences;
+    strip_sched_barriers(s.fn, s.isa, fences);
+    s.fn.has_sched_barriers = false;
+  }
   insert_hazard_nops(s.fn, s.isa, *s.hazards);
   return true;
 }
@@ -111,6 +131,7 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"dse", detail::step_dse},
     {"dce", detail::step_dce},
     {"waitcnt-check", detail::step_waitcnt},
+    {"schedule", detail::step_schedule},
     {"regalloc", detail::step_regalloc},
     {"hazards", detail::step_hazards},
 };

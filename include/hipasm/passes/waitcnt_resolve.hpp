@@ -65,7 +65,7 @@ constexpr void retire_all(vec<pending_load>& st, const waitcnt_counts& wc) {
 // result is waited for automatically; `auto_kernargs`: the loads from the kernarg segment
 // pointer are.
 constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_all, bool auto_kernargs,
-                                pass_error& err_) {
+                                pass_error& err_, bool* rewrote = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   pass_error& err = err_;
@@ -299,6 +299,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     out.reserve(fn.blocks[b].instrs.size() + 4);
     sw.run(b, st, &out);
     fn.blocks[b].instrs = std::move(out);
+    if (rewrote) *rewrote = true;
   };
   // Only the kernel arguments wait automatically: their loads never leave the straight-line
   // entry (the wait is forced at its end), so one sweep along it is the whole analysis.
