@@ -1159,10 +1159,13 @@ constexpr uint32_t schedule_fill(function& fn_, const isa_view& isa, const hazar
   function& fn = fn_;
   const std::size_t nv = fn.vregs.size();
   vreg_info* const vregs = fn.vregs.data();
+  vec<int16_t> saved(nv, int16_t{-1});  // (a register placed before allocation keeps its place)
   uint32_t base = 0;
   for (std::size_t v = 0; v < nv; ++v) {
     vreg_info& vi = vregs[v];
-    if (vi.fixed >= 0) {
+    saved[v] = vi.phys;
+    if (vi.phys >= 0) {
+    } else if (vi.fixed >= 0) {
       vi.phys = vi.fixed;
     } else {
       const uint32_t room = (vi.cls == reg_class::sgpr ? 102u : 256u) - vi.dwords;
@@ -1172,7 +1175,7 @@ constexpr uint32_t schedule_fill(function& fn_, const isa_view& isa, const hazar
     base += vi.dwords;
   }
   const uint32_t filled = insert_hazard_nops(fn, isa, table, true, fences, false);
-  for (std::size_t v = 0; v < nv; ++v) vregs[v].phys = -1;
+  for (std::size_t v = 0; v < nv; ++v) vregs[v].phys = saved[v];
   return filled;
 }
 
