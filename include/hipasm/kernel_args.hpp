@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "builder.hpp"
+#include "passes/waitcnt_resolve.hpp"
 
 namespace hipasm {
 
@@ -297,6 +298,15 @@ constexpr void builder::finish() {
   build_prologue();
   if (err.failed) return;
   resolve_cfg();
+  // With scheduling on, the kernel-argument wait goes before their first read now (the
+  // prologue emitted none), so that the passes see it in place: placing it in the pipeline
+  // would make dce's liveness, which the allocator reuses, stale.
+  if (options_.schedule && !err.failed) {
+    pass_error pe;
+    if (!resolve_waitcnts(fn, isa_view{isa::gfx942_instrs.data(), static_cast<uint32_t>(isa::gfx942_num_instrs)},
+                          false, true, pe, nullptr, true))
+      fail(src_loc{}, pe.view());
+  }
 }
 
 // ---- build_kernel ---------------------------------------------------------------------------

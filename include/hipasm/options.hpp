@@ -32,8 +32,13 @@ struct kernel_options {
   bool auto_waitcnt = false;
   // Scheduling: the kernel arguments' wait goes before their first read (not right after
   // their loads), and independent instructions fill hazard gaps and the slots before an
-  // s_waitcnt instead of s_nop. Off: the instructions stay in the order written.
+  // s_waitcnt instead of s_nop (after register allocation, in the hazard pass: only where
+  // the allocator left them independent). Off: the instructions stay in the order written.
   bool schedule = true;
+  // Scheduling also before register allocation, on virtual registers, where the allocator's
+  // reuse of registers cannot get in the way (fills most gaps; costs one more hazard
+  // analysis: ~20% of a kernel's compile time). Needs `schedule`.
+  bool schedule_virtual = false;
 };
 
 // A builder function with its options; use it wherever a kernel function goes.

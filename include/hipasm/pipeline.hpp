@@ -9,10 +9,11 @@
 //   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
 //   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
 //                       memory results before a sufficient s_waitcnt
-//   schedule            independent instructions moved into hazard gaps and before waits
-//                       (kernel_options::schedule), on virtual registers
+//   schedule            independent instructions moved into hazard gaps and before waits,
+//                       on virtual registers (kernel_options::schedule_virtual)
 //   regalloc            CFG liveness + linear scan per class, no spilling
-//   hazards             s_nop insertion (last: nothing moves after it)
+//   hazards             s_nop insertion, independent instructions first where they fit
+//                       (kernel_options::schedule; last: nothing moves after it)
 #pragma once
 #include <string_view>
 
@@ -84,9 +85,9 @@ constexpr bool step_split(pipeline_state& s) {
 }
 constexpr bool step_waitcnt(pipeline_state& s) {
   // Computed waits first (wait_for, automatic, kernel arguments), then the check of all.
+  // (The kernel-argument wait is placed by the builder: kernel_args.hpp, builder::finish.)
   bool rewrote = false;
-  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, s.options.kernel.schedule, s.error, &rewrote))
-    return false;
+  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, false, s.error, &rewrote)) return false;
   if (rewrote) s.liveness.clear();  // (dce's liveness numbers the instructions as they were)
   return check_waitcnts(s.fn, s.isa, s.error);
 }
@@ -99,21 +100,18 @@ constexpr bool step_regalloc(pipeline_state& s) {
   return true;
 }
 constexpr bool step_schedule(pipeline_state& s) {
-  if (!s.options.kernel.schedule) return true;
-  vec<vec<uint8_t>> fences;
-  if (s.fn.has_sched_barriers) strip_sched_barriers(s.fn, s.isa, fences);
-  s.filled = schedule_fill(s.fn, s.isa, *s.hazards, s.fn.has_sched_barriers ? &fences : nullptr);
-  s.fn.has_sched_barriers = false;
+  if (!s.options.kernel.schedule || !s.options.kernel.schedule_virtual) return true;
+  // (sched_barrier markers stay until the hazard step: fill_context treats them as barriers)
+  s.filled = schedule_fill(s.fn, s.isa, *s.hazards, nullptr);
   if (s.filled) s.liveness.clear();  // (dce's liveness describes the order before)
   return true;
 }
 constexpr bool step_hazards(pipeline_state& s) {
-  if (s.fn.has_sched_barriers) {  // (scheduling off: the markers only go)
-    vec<vec<uint8_t>> fences;
-    strip_sched_barriers(s.fn, s.isa, fences);
-    s.fn.has_sched_barriers = false;
-  }
-  insert_hazard_nops(s.fn, s.isa, *s.hazards);
+  vec<vec<uint8_t>> fences;
+  if (s.fn.has_sched_barriers) strip_sched_barriers(s.fn, s.isa, fences);
+  s.filled += insert_hazard_nops(s.fn, s.isa, *s.hazards, s.options.kernel.schedule,
+                                 s.fn.has_sched_barriers ? &fences : nullptr);
+  s.fn.has_sched_barriers = false;
   return true;
 }
 }  // namespace detail

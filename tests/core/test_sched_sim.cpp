@@ -1,7 +1,8 @@
 // HIPASM_TEST_KERNELS: sched.hip
-// The scheduling pass (kernel_options::schedule, on by default): independent instructions
-// written after a hazard fill its gap, so the hazard pass needs fewer s_nops (counted here
-// with scheduling on and off); J.sched_barrier() keeps them out; every variant runs in
+// Scheduling (kernel_options::schedule, on by default, after allocation; schedule_virtual,
+// before it): independent instructions written after a hazard fill its gap, so the hazard
+// pass needs fewer s_nops (counted here with scheduling before allocation, by default and
+// off); J.sched_barrier() keeps them out; every variant runs in
 // hipasm-sim with the same results and a silent checker (which knows the wait-state rules
 // independently of the library).
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/partial_defs_fn.hpp"
 #include "kernels/sched_fn.hpp"
 
 namespace rt = hipasm::rt;
@@ -65,14 +67,18 @@ TEST_CASE("schedule: a DPP read's gap filled by later independent work", "[sched
   const counts on = count(asm_text<fill_dpp_fn>("fill_dpp"));
   const counts off = count(asm_text<fill_dpp_off_fn>("fill_dpp_off"));
   const counts fenced = count(asm_text<fill_dpp_fenced_fn>("fill_dpp_fenced"));
+  const counts def = count(asm_text<fill_dpp_default_fn>("fill_dpp_default"));
   CHECK(off.nops == 1);  // s_nop 1: the DPP source written by the instruction before
   CHECK(on.nops == 0);
   CHECK(fenced.nops == 1);  // nothing crosses the sched_barrier
+  // After allocation alone the allocator has given the DPP's source register to the next
+  // value: the filler would overwrite what the DPP reads, so nothing moves.
+  CHECK(def.nops == 1);
   CHECK(on.instructions == off.instructions - 1);
   const pipeline_state st = detail::compile_kernel<fill_dpp_fn>("fill_dpp");
   CHECK(st.filled >= 1);
   rt::device& d = *S().dev;
-  for (const char* k : {"fill_dpp", "fill_dpp_off", "fill_dpp_fenced"}) {
+  for (const char* k : {"fill_dpp", "fill_dpp_default", "fill_dpp_off", "fill_dpp_fenced"}) {
     rt::buffer<uint32_t> out(d, std::vector<uint32_t>(64, 0));
     rt::kernel_args a;
     a.add(out.ptr());
@@ -101,4 +107,12 @@ TEST_CASE("schedule: an MFMA result's and an MFMA operand's gaps filled", "[sche
       CHECK(o2[l] == ((l * 3) | 1) * (l + 9) - (l ^ 0x3cu));
     }
   }
+}
+
+TEST_CASE("schedule (default, after allocation): gaps filled where the registers allow", "[sched]") {
+  // The reproducer kernel of partial_defs (run in hipasm-sim by test_partial_defs_sim): the
+  // address computation written after the DPP add takes the s_nop's place.
+  using namespace hipasm::test::partial;
+  CHECK(count(asm_text<dpp_row_mask_fn>("dpp_row_mask")).nops == 0);
+  CHECK(count(asm_text<with_options<dpp_row_mask_fn, kernel_options{.schedule = false}>>("dpp_row_mask")).nops == 1);
 }

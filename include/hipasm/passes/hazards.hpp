@@ -900,6 +900,7 @@ struct fill_context {
     if (d.flags & (isa::f_barrier | isa::f_branch | isa::f_terminator | isa::f_side_effect)) return true;
     if (d.enc == isa::encoding::sopp && !(x.kind & hk_nop) && !(d.flags & isa::f_waitcnt)) return true;
     if (x.kind & (hk_setreg | hk_getreg | hk_rfe)) return true;
+    if ((x.kind & hk_nop) && in.num_operands == 1 && (in.ops[0].value & detail::sched_barrier_bit)) return true;
     return truncated(x) || untracked(in);
   }
   static constexpr bool ranges_meet(const hz_range* a, int na, const hz_range* b, int nb) {

@@ -64,8 +64,10 @@ constexpr void retire_all(vec<pending_load>& st, const waitcnt_counts& wc) {
 // Resolves the placeholders and inserts the automatic waits. `auto_all`: every memory
 // result is waited for automatically; `auto_kernargs`: the loads from the kernarg segment
 // pointer are.
+// `kernargs_only` (the builder's call at the end of a kernel, so that the passes after it
+// see the wait in place): only the kernel-argument wait; placeholders stay for the pipeline.
 constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_all, bool auto_kernargs,
-                                pass_error& err_, bool* rewrote = nullptr) {
+                                pass_error& err_, bool* rewrote = nullptr, bool kernargs_only = false) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   pass_error& err = err_;
@@ -78,7 +80,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     const std::size_t ni = fn.blocks[b].instrs.size();
     for (std::size_t i = 0; i < ni; ++i) {
       const isa::instr_desc& d = isa.descs[ins[i].op];
-      if (d.flags & isa::f_waitcnt) placeholders = placeholders || is_wait_placeholder(ins[i]);
+      if (d.flags & isa::f_waitcnt) placeholders = placeholders || (!kernargs_only && is_wait_placeholder(ins[i]));
       else if (async_counts_vm(d) || async_counts_lgkm(d)) any_load = true;
     }
   }
@@ -140,6 +142,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     const vec<uint8_t>* load_auto;
     const vec<uint8_t>* load_kernarg;
     std::size_t entry_end;
+    bool kernargs_only;
     constexpr instr wait_instr(const wait_need& w, const src_loc& l, std::string_view why, uint16_t op) const {
       instr x{};
       x.op = op;
@@ -183,7 +186,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
             ++made;
           }
         }
-        if (waitcnt && is_wait_placeholder(in)) {
+        if (waitcnt && !kernargs_only && is_wait_placeholder(in)) {
           ++made;
           wait_need w;
           for (int k = 1; k < in.num_operands; ++k) {
@@ -284,7 +287,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
   };
   const int wop = isa.find("s_waitcnt");
   if (wop < 0) return true;
-  sweeper sw{&fn, &isa, &dm, &loads, &load_auto, &load_kernarg, entry_end};
+  sweeper sw{&fn, &isa, &dm, &loads, &load_auto, &load_kernarg, entry_end, kernargs_only};
   sw.load_of = &load_of;
   sw.wait_op = static_cast<uint16_t>(wop);
 

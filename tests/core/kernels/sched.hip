@@ -4,6 +4,7 @@
 using namespace hipasm::test::sched;
 
 extern "C" __attribute__((global)) void fill_dpp(unsigned* out) { HIPASM_KERNEL_BODY(fill_dpp_fn, out); }
+extern "C" __attribute__((global)) void fill_dpp_default(unsigned* out) { HIPASM_KERNEL_BODY(fill_dpp_default_fn, out); }
 extern "C" __attribute__((global)) void fill_dpp_off(unsigned* out) { HIPASM_KERNEL_BODY(fill_dpp_off_fn, out); }
 extern "C" __attribute__((global)) void fill_dpp_fenced(unsigned* out) { HIPASM_KERNEL_BODY(fill_dpp_fenced_fn, out); }
 extern "C" __attribute__((global)) void fill_mfma(float* out, unsigned* out2) {

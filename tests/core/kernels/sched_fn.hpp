@@ -1,5 +1,6 @@
-// Kernels of test_sched_sim.cpp: the hazard pass's filling (kernel_options::schedule) puts
-// independent instructions where s_nops would go; J.sched_barrier() stops it. Each kernel
+// Kernels of test_sched_sim.cpp: scheduling (kernel_options::schedule, and schedule_virtual
+// before allocation) puts independent instructions where s_nops would go; J.sched_barrier()
+// stops it. Each kernel
 // has a hazard whose gap the instructions written after it can fill.
 #pragma once
 #include <hipasm/hipasm.hpp>
@@ -32,9 +33,11 @@ constexpr void dpp_body(builder J, arg<unsigned*> out) {
   r = r + w + q;
   J.global_store_dword(lane_offset(J), r, out);
 }
-constexpr void fill_dpp_fn(builder J, arg<unsigned*> out) { dpp_body<false>(J, out); }
+// Scheduling before allocation (schedule_virtual), the default (after allocation only), off.
+inline constexpr auto fill_dpp_fn = with_options<dpp_body<false>, kernel_options{.schedule_virtual = true}>;
+constexpr void fill_dpp_default_fn(builder J, arg<unsigned*> out) { dpp_body<false>(J, out); }
 inline constexpr auto fill_dpp_off_fn = with_options<dpp_body<false>, kernel_options{.schedule = false}>;
-constexpr void fill_dpp_fenced_fn(builder J, arg<unsigned*> out) { dpp_body<true>(J, out); }
+inline constexpr auto fill_dpp_fenced_fn = with_options<dpp_body<true>, kernel_options{.schedule_virtual = true}>;
 
 // An MFMA result read by a VALU (many wait states), then independent work: the f32 4x4x1
 // MFMA with A = 1 and B = 2 in every lane gives 2 in every element whatever the layout.
@@ -67,7 +70,7 @@ constexpr void mfma_body(builder J, arg<float*> out, arg<unsigned*> out2) {
   J.global_store_dword(o, r, out);
   J.global_store_dword(o, z, out2);
 }
-constexpr void fill_mfma_fn(builder J, arg<float*> out, arg<unsigned*> out2) { mfma_body<true>(J, out, out2); }
+inline constexpr auto fill_mfma_fn = with_options<mfma_body<true>, kernel_options{.schedule_virtual = true}>;
 inline constexpr auto fill_mfma_off_fn = with_options<mfma_body<true>, kernel_options{.schedule = false}>;
 
 }  // namespace hipasm::test::sched
