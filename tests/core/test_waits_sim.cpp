@@ -219,3 +219,41 @@ TEST_CASE("wait_for: reads it does not cover are still errors; registers only", 
   CHECK(msg2.find("test_waits_sim.cpp:") != std::string::npos);
   CHECK(msg2.find("wait_for: argument 2 is not a register") != std::string::npos);
 }
+
+TEST_CASE("automatic waits: an SMEM load may not overwrite a pending SMEM result", "[waits]") {
+  CHECK(waits_of(asm_text<auto_smem_waw_fn>("auto_smem_waw")) == strings{"lgkmcnt(0)", "lgkmcnt(0)", "lgkmcnt(0)"});
+  const auto in = input(64);
+  const auto out = run("auto_smem_waw", in, nullptr);
+  for (uint32_t l = 0; l < 64; ++l) CHECK(out[l] == in[1]);
+}
+
+namespace {
+// The same two loads with one wait after both: an error (SMEM returns out of order). Two
+// VMEM loads into one register are fine (in order on vmcnt).
+constexpr void smem_waw_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
+  auto s = J.sgpr<u32>().named("s");
+  J.s_load_dword(s, in, 0);
+  J.s_load_dword(s, in, 4);
+  J.s_waitcnt(lgkmcnt(0));
+  auto r = J.vgpr<u32>().named("r");
+  r = s + 0u;
+  J.global_store_dword(lane_offset(J), r, out);
+}
+constexpr void vmem_waw_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
+  auto o = lane_offset(J);
+  auto v = J.vgpr<u32>().named("v");
+  J.global_load_dword(v, o, in);
+  J.global_load_dword(v, o, in, {.offset = 256});
+  J.s_waitcnt(vmcnt(0));
+  J.global_store_dword(o, v, out);
+}
+}  // namespace
+
+TEST_CASE("waitcnt check: overwriting a pending SMEM result by a load is an error", "[waits]") {
+  const pipeline_state st = detail::compile_kernel<smem_waw_fn>("smem_waw");
+  REQUIRE(st.error.failed);
+  const std::string msg(st.error.view());
+  CHECK(msg.find("'s_load_dword' overwrites 's'") != std::string::npos);
+  CHECK(msg.find("needs lgkmcnt(0)") != std::string::npos);
+  CHECK_FALSE(detail::compile_kernel<vmem_waw_fn>("vmem_waw").error.failed);
+}

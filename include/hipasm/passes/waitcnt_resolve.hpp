@@ -203,8 +203,8 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
           continue;
         }
         if (!st.empty() && !waitcnt) {
-          // Automatic waits: reads and overwrites of pending auto results (a memory
-          // instruction's own result is not an overwrite that needs one: waitcnt-check's rule).
+          // Automatic waits: reads and overwrites of pending auto results (a load overwriting
+          // one needs none only when both return in order on one counter: waitcnt-check's rule).
           // The kernel arguments' SMEM loads are also waited for before the first other
           // lgkmcnt instruction: after it, their lgkmcnt(0) would wait for that one too.
           wait_need w;
@@ -217,9 +217,9 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
           }
           for_each_access(is, *dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
             if (idx < 0) return;
-            if (def && !use && mem) return;
+            const bool mem_def = def && !use && mem;
             for (const pending_load& p : st)
-              if (autos[p.id] && overlaps(p, f, n)) w.add(p);
+              if (autos[p.id] && overlaps(p, f, n) && !(mem_def && overwrite_returns_in_order(d, p))) w.add(p);
           });
           if (w.any) {
             retire_all(st, w.counts());

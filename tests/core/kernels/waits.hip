@@ -14,6 +14,7 @@ using namespace hipasm::test::waits;
 IN_KERNEL(wf_straight)
 IN_KERNEL(wf_lds_smem)
 IN_KERNEL(auto_mixed)
+IN_KERNEL(auto_smem_waw)
 IN_N_KERNEL(wf_join)
 IN_N_KERNEL(wf_join_uneven)
 IN_N_KERNEL(wf_loop)

@@ -192,4 +192,19 @@ constexpr void karg_loop_fn(builder J, arg<unsigned*> out, arg<unsigned> k, arg<
   J.global_store_dword(lane_offset(J), acc, out);
 }
 
+// Two SMEM loads into one SGPR: SMEM returns out of order, so the second may not be issued
+// while the first is pending (the older result could land last; found by the difftest
+// campaign, seed 7019). The automatic mode waits before it: lgkmcnt(0) before the first
+// s_load (the kernel arguments), before the second, and before the read.
+// out[lane] = in[1].
+constexpr void auto_smem_waw_body(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
+  auto s = J.sgpr<u32>().named("s");
+  J.s_load_dword(s, in, 0);
+  J.s_load_dword(s, in, 4);
+  auto r = J.vgpr<u32>().named("r");
+  r = s + 0u;
+  J.global_store_dword(lane_offset(J), r, out);
+}
+inline constexpr auto auto_smem_waw_fn = with_options<auto_smem_waw_body, kernel_options{.auto_waitcnt = true}>;
+
 }  // namespace hipasm::test::waits
