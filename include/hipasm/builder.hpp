@@ -36,6 +36,7 @@
 #include "isa/gfx942.hpp"
 #include "isa/gfx942_mnemonics.hpp"
 #include "operand.hpp"
+#include "options.hpp"
 #include "registers.hpp"
 
 namespace hipasm {
@@ -159,6 +160,7 @@ struct builder_state {
   int32_t tid[3] = {-1, -1, -1};
   int32_t kernarg_vreg = -1;
   builder* primary = nullptr;             // the builder handles point to (stable address)
+  kernel_options options{};               // the kernel's options (options.hpp)
 };
 
 class builder : public isa::gfx942_mnemonics<builder> {
@@ -196,7 +198,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
         cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
-        kernarg_vreg_(st.kernarg_vreg), primary_(st.primary) {
+        kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
     fn.name = kernel_name;
     fn.vregs.reserve(256);
@@ -298,6 +300,48 @@ class builder : public isa::gfx942_mnemonics<builder> {
   // s_waitcnt with fields: J.wait(vmcnt(0) | lgkmcnt(0)).
   constexpr emitted wait(waitcnt w, std::source_location l = std::source_location::current()) {
     return emit(gfx942_op::s_waitcnt, {w}, {}, l);
+  }
+  // The weakest s_waitcnt after which the pending memory results in `regs` are ready:
+  // J.wait_for(a, b[2], c.slice(0, 4)). The count is computed in the pipeline after the
+  // passes that remove instructions (passes/waitcnt_resolve.hpp), path-sensitively at joins
+  // and loop back-edges; nothing is emitted when no path leaves one pending. Only registers
+  // (an operand that is none is an error naming the line).
+  template <operand_like... R>
+  constexpr void wait_for(const operand_at& first, const R&... rest) {
+    const operand ops[] = {first.op, rest.to_operand()...};
+    wait_for_operands(ops, 1 + sizeof...(R), first.loc);
+  }
+  constexpr void wait_for_operands(const operand* ops, std::size_t n, src_loc l) {
+    if (err.failed) return;
+    for (std::size_t k = 0; k < n; ++k)
+      if (ops[k].k != operand::kind::vreg) {
+        fail(l, "wait_for: argument ", static_cast<int>(k + 1),
+             " is not a register handle (wait_for waits for registers a load writes)");
+        return;
+      }
+    // Placeholders of up to max_operands - 1 registers each (consecutive ones are resolved
+    // into one wait: waitcnt_resolve merges adjacent computed waits).
+    for (std::size_t k = 0; k < n;) {
+      instr& in = fn.blocks[cur_].instrs.emplace_back();
+      in.op = static_cast<uint16_t>(gfx942_op::s_waitcnt);
+      in.ops[0].k = operand::kind::imm;
+      in.ops[0].value = detail::wait_placeholder_imm;
+      in.num_operands = 1;
+      for (; k < n && in.num_operands < isa::max_operands; ++k) in.ops[in.num_operands++] = ops[k];
+      in.loc = l;
+    }
+  }
+  // A scheduling fence: hipasm's reordering (kernel_options::schedule) moves nothing across
+  // it. Emits no instruction. (For the hardware's own scheduling hints use J.s_setprio(n).)
+  constexpr void sched_barrier(std::source_location l = std::source_location::current()) {
+    if (err.failed) return;
+    instr& in = fn.blocks[cur_].instrs.emplace_back();
+    in.op = static_cast<uint16_t>(gfx942_op::s_nop);
+    in.num_operands = 1;
+    in.ops[0].k = operand::kind::imm;
+    in.ops[0].value = detail::sched_barrier_bit;
+    in.loc = to_src_loc(l);
+    fn.has_sched_barriers = true;
   }
   constexpr emitted wait_vmcnt(unsigned n, std::source_location l = std::source_location::current()) {
     return wait(vmcnt(n), l);
@@ -451,6 +495,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void finish();
 
   constexpr const function& ir() const { return fn; }
+  constexpr const kernel_options& options() const { return options_; }
   constexpr const error_info& error() const { return err; }
   constexpr bool failed() const { return err.failed; }
 
@@ -544,6 +589,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   int32_t (&tid_)[3];
   int32_t& kernarg_vreg_;
   builder*& primary_;
+  const kernel_options& options_;
 
 
   constexpr void build_prologue();

@@ -207,7 +207,19 @@ struct function {
   bool uses_workgroup_id[3] = {false, false, false};
   bool uses_workitem_id[3] = {false, false, false};
   bool uses_kernarg_ptr = false;
+  bool has_sched_barriers = false;  // J.sched_barrier() markers to remove (passes/hazards.hpp)
 };
+
+namespace detail {
+// A `J.wait_for(regs...)` placeholder (passes/waitcnt_resolve.hpp): an s_waitcnt whose
+// immediate has this bit (its low 16 bits wait for nothing) and whose other operands are
+// the registers to wait for.
+inline constexpr uint64_t wait_placeholder_bit = uint64_t{1} << 32;
+inline constexpr uint64_t wait_placeholder_imm = wait_placeholder_bit | 0xcf7f;  // vmcnt(63) expcnt(7) lgkmcnt(15)
+// A `J.sched_barrier()` marker: an s_nop whose immediate has this bit. The hazard pass
+// removes it before anything is printed; nothing is moved across it.
+inline constexpr uint64_t sched_barrier_bit = uint64_t{1} << 33;
+}  // namespace detail
 
 // Changes an instruction's modifiers through their unpacked form (tests, hand-made IR).
 template <class F>

@@ -109,17 +109,35 @@ constexpr void normalize_entry_sgprs(function& fn) {
 // hand-made IR, a constexpr callable returning a `function` directly.
 // `name` is the kernel's name in messages, `label_prefix` its asm labels' prefix (empty: the
 // name; the wrapper passes a prefix unique in the translation unit).
-template <auto KernelFn>
+// A kernel function may carry options (options.hpp: with_options<fn, kernel_options{...}>).
+template <auto Kernel>
+constexpr build_result build_ir(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
+  build_result br;
+  if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
+    br.fn = KernelFn();
+    br.fn.name = name;
+  } else {
+    br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
+  }
+  br.fn.label_prefix = label_prefix;
+  return br;
+}
+
+template <auto Kernel>
 constexpr pipeline_state compile_kernel(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
+  pipeline_options opt{};
+  opt.kernel = kernel_options_of<Kernel>();
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     function fn;  // (assigned, not initialised: clang would evaluate a constant initialiser
     fn = KernelFn();  // once more when it instantiates this function)
     fn.name = name;
     fn.label_prefix = label_prefix;
     normalize_entry_sgprs(fn);
-    return compile_function(std::move(fn));
+    return compile_function(std::move(fn), gfx942, opt);
   } else {
-    build_result br = build_kernel<KernelFn>(name);
+    build_result br = build_kernel<KernelFn>(name, opt.kernel);
     if (br.error.failed) {
       pipeline_state st;
       st.fn.name = name;
@@ -130,7 +148,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
     }
     br.fn.label_prefix = label_prefix;
     normalize_entry_sgprs(br.fn);
-    return compile_function(std::move(br.fn));
+    return compile_function(std::move(br.fn), gfx942, opt);
   }
 }
 
@@ -259,8 +277,9 @@ constexpr std::size_t text_capacity(const function& fn, bool comments) {
 // hipasm_add_code_object sets HIPASM_TEXT_CAPACITY with that interpreter), while the
 // bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
 // run costs. A text longer than the capacity is still printed (exactly, by a second run).
-template <auto KernelFn, std::size_t Fixed, bool Comments>
+template <auto Kernel, std::size_t Fixed, bool Comments>
 consteval std::size_t kernel_capacity(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
   if constexpr (Fixed != 0) {
     return Fixed;
   } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
@@ -269,7 +288,7 @@ consteval std::size_t kernel_capacity(std::string_view name, std::string_view la
     fn.label_prefix = label_prefix;
     return text_capacity(fn, Comments);
   } else {
-    build_result br = build_kernel<KernelFn>(name);
+    build_result br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
     br.fn.label_prefix = label_prefix;
     return br.error.failed ? 1 : text_capacity(br.fn, Comments);
   }
@@ -494,9 +513,9 @@ constexpr void check_args_each(std::index_sequence<I...>) {
   (check_one_arg<I, std::tuple_element_t<I, Expected>, std::tuple_element_t<I, Got>>(), ...);
 }
 
-template <auto KernelFn, class... A>
+template <auto Kernel, class... A>
 constexpr void check_kernel_args(const A&...) {
-  using expected = typename kernel_fn_args<decltype(KernelFn)>::type;
+  using expected = typename kernel_fn_args<decltype(kernel_fn_of<Kernel>())>::type;
   if constexpr (!std::is_void_v<expected>) {
     static_assert(expected::size == sizeof...(A),
                   "hipasm: the HIP kernel passes a different number of arguments to HIPASM_KERNEL_BODY than "

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "builder.hpp"
+#include "passes/waitcnt_resolve.hpp"
 
 namespace hipasm {
 
@@ -220,7 +221,8 @@ constexpr void builder::build_prologue() {
       pro.instrs.push_back(in);
     }
   }
-  if (any) {
+  // (With scheduling on, the pipeline puts the wait before the first read: waitcnt_resolve.hpp.)
+  if (any && !options_.schedule) {
     instr w;
     w.op = static_cast<uint16_t>(O::s_waitcnt);
     w.num_operands = 1;
@@ -296,6 +298,15 @@ constexpr void builder::finish() {
   build_prologue();
   if (err.failed) return;
   resolve_cfg();
+  // With scheduling on, the kernel-argument wait goes before their first read now (the
+  // prologue emitted none), so that the passes see it in place: placing it in the pipeline
+  // would make dce's liveness, which the allocator reuses, stale.
+  if (options_.schedule && !err.failed) {
+    pass_error pe;
+    if (!resolve_waitcnts(fn, isa_view{isa::gfx942_instrs.data(), static_cast<uint32_t>(isa::gfx942_num_instrs)},
+                          false, true, pe, nullptr, true))
+      fail(src_loc{}, pe.view());
+  }
 }
 
 // ---- build_kernel ---------------------------------------------------------------------------
@@ -330,9 +341,10 @@ constexpr void run_kernel(builder& J, std::tuple<T...>*) {
 }  // namespace detail
 
 template <auto KernelFn>
-constexpr build_result build_kernel(std::string_view name) {
+constexpr build_result build_kernel(std::string_view name, kernel_options options = {}) {
   using sig = detail::kernel_sig<decltype(+KernelFn)>;
   builder_state st;
+  st.options = options;
   builder J(st, name);
   detail::run_kernel<KernelFn>(J, static_cast<typename sig::args*>(nullptr));
   J.finish();

@@ -8,6 +8,7 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <source_location>
 #include <string_view>
 #include <type_traits>
 
@@ -73,6 +74,16 @@ constexpr waitcnt lgkmcnt(unsigned n) { return waitcnt{63, 7, static_cast<uint8_
 template <class R>
 concept operand_like = requires(const R& r) {
   { r.to_operand() } -> std::same_as<operand>;
+};
+
+// An operand and the caller's line: the first parameter of a variadic call that has no
+// room for a trailing std::source_location (builder::wait_for).
+struct operand_at {
+  operand op{};
+  src_loc loc{};
+  template <operand_like R>
+  constexpr operand_at(const R& r, std::source_location l = std::source_location::current())  // NOLINT: implicit
+      : op(r.to_operand()), loc{l.file_name(), static_cast<uint32_t>(l.line())} {}
 };
 
 // One operand of an instruction call. Integers are stored sign-extended to 64 bits,

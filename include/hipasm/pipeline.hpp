@@ -7,13 +7,18 @@
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
 //   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
-//   waitcnt-check       reads of memory results before a sufficient s_waitcnt
+//   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
+//                       memory results before a sufficient s_waitcnt
+//   schedule            independent instructions moved into hazard gaps and before waits,
+//                       on virtual registers (kernel_options::schedule_virtual)
 //   regalloc            CFG liveness + linear scan per class, no spilling
-//   hazards             s_nop insertion (last: nothing moves after it)
+//   hazards             s_nop insertion, independent instructions first where they fit
+//                       (kernel_options::schedule; last: nothing moves after it)
 #pragma once
 #include <string_view>
 
 #include "emit.hpp"
+#include "options.hpp"
 #include "hazard_rules.hpp"
 #include "ir.hpp"
 #include "vec.hpp"
@@ -30,12 +35,14 @@
 #include "passes/remove_unreachable.hpp"
 #include "passes/split_registers.hpp"
 #include "passes/waitcnt_check.hpp"
+#include "passes/waitcnt_resolve.hpp"
 
 namespace hipasm {
 
 struct pipeline_options {
   register_limits limits{};
-  bool optimize = true;  // cse, dse, dce
+  bool optimize = true;  // cse, dse, dce (all three; kernel's switches them one by one)
+  kernel_options kernel{};  // the kernel's own options (options.hpp)
 };
 
 struct pipeline_state {
@@ -47,6 +54,7 @@ struct pipeline_state {
   register_usage usage{};
   vec<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
   vec<detail::access_table> accesses{};  // dse's, when it removed nothing (reused by dce)
+  uint32_t filled = 0;  // instructions the hazard pass issued early (kernel_options::schedule)
 };
 
 namespace detail {
@@ -56,17 +64,17 @@ constexpr bool step_remove_unreachable(pipeline_state& s) {
 }
 constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
 constexpr bool step_cse(pipeline_state& s) {
-  if (s.options.optimize) eliminate_common_subexpressions(s.fn, s.isa);
+  if (s.options.optimize && s.options.kernel.cse) eliminate_common_subexpressions(s.fn, s.isa);
   return true;
 }
 constexpr bool step_dse(pipeline_state& s) {
   s.accesses.clear();
-  if (s.options.optimize) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
+  if (s.options.optimize && s.options.kernel.dse) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
   return true;
 }
 constexpr bool step_dce(pipeline_state& s) {
   s.liveness.clear();
-  if (s.options.optimize)
+  if (s.options.optimize && s.options.kernel.dce)
     eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back());
   s.accesses.clear();
   return true;
@@ -75,7 +83,14 @@ constexpr bool step_split(pipeline_state& s) {
   s.liveness.clear();
   return split_registers(s.fn, s.error);
 }
-constexpr bool step_waitcnt(pipeline_state& s) { return check_waitcnts(s.fn, s.isa, s.error); }
+constexpr bool step_waitcnt(pipeline_state& s) {
+  // Computed waits first (wait_for, automatic, kernel arguments), then the check of all.
+  // (The kernel-argument wait is placed by the builder: kernel_args.hpp, builder::finish.)
+  bool rewrote = false;
+  if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, false, s.error, &rewrote)) return false;
+  if (rewrote) s.liveness.clear();  // (dce's liveness numbers the instructions as they were)
+  return check_waitcnts(s.fn, s.isa, s.error);
+}
 constexpr bool step_regalloc(pipeline_state& s) {
   if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
   const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits);
@@ -84,8 +99,19 @@ constexpr bool step_regalloc(pipeline_state& s) {
   s.usage = compute_register_usage(s.fn);
   return true;
 }
+constexpr bool step_schedule(pipeline_state& s) {
+  if (!s.options.kernel.schedule || !s.options.kernel.schedule_virtual) return true;
+  // (sched_barrier markers stay until the hazard step: fill_context treats them as barriers)
+  s.filled = schedule_fill(s.fn, s.isa, *s.hazards, nullptr);
+  if (s.filled) s.liveness.clear();  // (dce's liveness describes the order before)
+  return true;
+}
 constexpr bool step_hazards(pipeline_state& s) {
-  insert_hazard_nops(s.fn, s.isa, *s.hazards);
+  vec<vec<uint8_t>> fences;
+  if (s.fn.has_sched_barriers) strip_sched_barriers(s.fn, s.isa, fences);
+  s.filled += insert_hazard_nops(s.fn, s.isa, *s.hazards, s.options.kernel.schedule,
+                                 s.fn.has_sched_barriers ? &fences : nullptr);
+  s.fn.has_sched_barriers = false;
   return true;
 }
 }  // namespace detail
@@ -103,23 +129,38 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"dse", detail::step_dse},
     {"dce", detail::step_dce},
     {"waitcnt-check", detail::step_waitcnt},
+    {"schedule", detail::step_schedule},
     {"regalloc", detail::step_regalloc},
     {"hazards", detail::step_hazards},
 };
 
+// Runs one step on `st` (in place); false on an error (in st.error).
+constexpr bool run_step(pipeline_state& st, const pipeline_step& step) {
+  // dse's access table describes the function only until another step changes it.
+  if (step.run != detail::step_dce) st.accesses.clear();
+  if (!step.run(st)) {
+    if (!st.error.failed) {
+      st.error.begin(src_loc{});
+      st.error.add("kernel '").add(st.fn.name).add("': pipeline step '").add(step.name).add("' failed");
+    }
+    return false;
+  }
+  return true;
+}
+
+// Whether the kernel's options turn a step off (it then does nothing).
+constexpr bool step_disabled(const pipeline_state& st, const pipeline_step& step) {
+  const kernel_options& k = st.options.kernel;
+  if (step.run == detail::step_cse) return !st.options.optimize || !k.cse;
+  if (step.run == detail::step_dse) return !st.options.optimize || !k.dse;
+  if (step.run == detail::step_dce) return !st.options.optimize || !k.dce;
+  return false;
+}
+
 // Runs every step on `st` (in place); false on the first error (in st.error).
 constexpr bool run_pipeline(pipeline_state& st) {
-  for (const pipeline_step& step : pipeline_steps) {
-    // dse's access table describes the function only until another step changes it.
-    if (step.run != detail::step_dce) st.accesses.clear();
-    if (!step.run(st)) {
-      if (!st.error.failed) {
-        st.error.begin(src_loc{});
-        st.error.add("kernel '").add(st.fn.name).add("': pipeline step '").add(step.name).add("' failed");
-      }
-      return false;
-    }
-  }
+  for (const pipeline_step& step : pipeline_steps)
+    if (!run_step(st, step)) return false;
   return true;
 }
 

@@ -17,7 +17,8 @@ std::string_view name_of(const instr& in) { return isa::gfx942_table[in.op].name
 std::vector<std::string> body(const function& fn) {
   std::vector<std::string> r;
   for (uint32_t b = 1; b < fn.blocks.size(); ++b)
-    for (const instr& in : fn.blocks[b].instrs) r.emplace_back(name_of(in));
+    for (const instr& in : fn.blocks[b].instrs)
+      if (name_of(in) != "s_waitcnt") r.emplace_back(name_of(in));  // (the kernel-argument wait: kernel_options::schedule)
   return r;
 }
 int block_of_label_target(const function& fn, std::string_view branch, int nth = 0) {

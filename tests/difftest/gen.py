@@ -61,6 +61,8 @@ ALL_FEATURES = [
     "dpp",        # DPP moves/adds (row_mask/bank_mask/bound_ctrl)
     "sdwa",       # SDWA partial writes
     "lanes",      # v_writelane/v_readlane/v_readfirstlane
+    "waits",      # computed waits: a kernel drops most of its s_waitcnt for the automatic mode
+                  # (kernel_options::auto_waitcnt) or replaces them by J.wait_for(loaded vars)
 ]
 __doc__ += ", ".join(ALL_FEATURES) + "\n"
 
@@ -460,6 +462,29 @@ class Wait(Stmt):
         return []
 
 
+class WaitFor(Stmt):
+    """J.wait_for(vars...): the weakest wait for the loads in flight into them."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def dsl(self, d):
+        return [f"{ind(d)}J.wait_for({', '.join(self.names)});"]
+
+    def ref(self, d):
+        return []
+
+
+class NoWait(Stmt):
+    """A wait left to the automatic mode."""
+
+    def dsl(self, d):
+        return []
+
+    def ref(self, d):
+        return []
+
+
 class Store(Stmt):
     """global_store_dword of a 32-bit register (an SGPR through a VGPR copy)."""
 
@@ -627,6 +652,20 @@ class KernelGen:
         self.in_types = "i" * 16 + "f" * 8
         self.nsin = 8
         self.used = set()
+        # How this kernel waits (feature "waits"), from its own generator so that the main
+        # stream, and every kernel of an existing seed without the feature, stay as they were.
+        self.wait_mode = "explicit"
+        self.wrng = random.Random(f"{name}-waits")
+        if "waits" in feats:
+            self.wait_mode = self.wrng.choice(["explicit", "auto", "wait_for"])
+
+    def wait(self, what, names=None):
+        """The wait after loads into `names` (None: loads not tracked by name)."""
+        if self.wait_mode == "auto" and self.wrng.random() < 0.8:
+            return NoWait()
+        if self.wait_mode == "wait_for" and names:
+            return WaitFor(sorted(names))
+        return Wait(what)
 
     # -- variables
     def new_var(self, cls, dt, depth, readonly=False, prefix=None):
@@ -870,7 +909,7 @@ class KernelGen:
                     break  # the rest of the block would be dead
         # no load may stay in flight past the block
         if self.pending:
-            out.append(Wait("vmcnt(0) | lgkmcnt(0)"))
+            out.append(self.wait("vmcnt(0) | lgkmcnt(0)", [v.name for v in self.pending]))
             self.pending.clear()
         self.pop()
         return out
@@ -918,7 +957,7 @@ class KernelGen:
         pre = []
         if self.pending and kind in ("uif", "vif", "uloop", "vloop", "jumpif", "pressure"):
             # a wait inside a branch does not cover the other path: wait before entering
-            pre = [Wait("vmcnt(0) | lgkmcnt(0)")]
+            pre = [self.wait("vmcnt(0) | lgkmcnt(0)", [v.name for v in self.pending])]
             self.pending.clear()
         s = getattr(self, "s_" + kind)(ctx)
         return pre + s if s else (pre or None)
@@ -1151,7 +1190,7 @@ class KernelGen:
             if not cands:
                 return None
             v = r.choice(cands)
-            return [SLoad(v, v.dsl(r, self.feat("views")), r.randrange(self.nsin)), Wait("lgkmcnt(0)")]
+            return [SLoad(v, v.dsl(r, self.feat("views")), r.randrange(self.nsin)), self.wait("lgkmcnt(0)", [v.name])]
         cands = [v for v in self.writable(ctx, cls="v") if not v.is64]
         if not cands:
             return None
@@ -1169,7 +1208,7 @@ class KernelGen:
                 k = 0
         out = [Load(v, v.dsl(r, self.feat("views")), k, gather)]
         if r.random() < 0.5:
-            out.append(Wait("vmcnt(0)"))
+            out.append(self.wait("vmcnt(0)", [v.name]))
         else:
             self.pending.add(v)
         return out
@@ -1374,7 +1413,7 @@ class KernelGen:
             if s:
                 body += s
         if self.pending:
-            body.append(Wait("vmcnt(0) | lgkmcnt(0)"))
+            body.append(self.wait("vmcnt(0) | lgkmcnt(0)", [v.name for v in self.pending]))
             self.pending.clear()
         # every variable in scope is stored
         for v in self.visible():
@@ -1402,9 +1441,13 @@ class KernelGen:
              "  (void)a0; (void)a1; (void)a2; (void)a3; (void)sinb; (void)wg;"]
         L += emit_dsl(self.body, 1)
         L.append("}")
+        fn = f"{self.name}_body"
+        if self.wait_mode == "auto":
+            fn = f"{self.name}_auto"
+            L.append(f"inline constexpr auto {fn} = with_options<{self.name}_body, kernel_options{{.auto_waitcnt = true}}>;")
         L.append(f"extern \"C\" __attribute__((global)) void {self.name}(uint32_t* out, const uint32_t* in, const uint32_t* sin, "
                  f"int a0, int a1, unsigned a2, unsigned a3) {{")
-        L.append(f"  HIPASM_KERNEL_BODY({self.name}_body, out, in, sin, a0, a1, a2, a3);")
+        L.append(f"  HIPASM_KERNEL_BODY({fn}, out, in, sin, a0, a1, a2, a3);")
         L.append("}")
         return L
 
@@ -1493,11 +1536,13 @@ def features_used(self):
             names.add({"Decl": "decl", "Assign": "assign", "Assign64": "i64", "Decl64": "i64", "If": "if",
                        "ForLoop": "loop", "WhileLoop": "loop", "Jump": "jump", "Load": "loads", "SLoad": "loads",
                        "Wait": "wait", "Store": "stores", "Dpp": "dpp", "Sdwa": "sdwa", "WriteLane": "lanes",
-                       "ReadLane": "lanes", "Cvt": "f32"}[t])
+                       "ReadLane": "lanes", "Cvt": "f32", "WaitFor": "waits", "NoWait": "waits"}[t])
             for c in s.children():
                 walk(c, in_loop or t in ("ForLoop", "WhileLoop"))
     walk(self.body, False)
     names.discard("wait")
+    if self.wait_mode == "auto":
+        names.add("waits")
     return names
 
 

@@ -13,7 +13,8 @@ namespace hipasm {
 namespace detail {
 constexpr bool operand_accepts_agpr(const isa::instr_desc& d, int i) {
   if (i < d.num_operands) return (d.operands[i].classes & isa::oc_agpr) != 0;
-  return has(d.flags, isa::f_can_read_agpr);
+  // (s_waitcnt: a wait_for placeholder's registers are not read, only waited for)
+  return has(d.flags, isa::f_can_read_agpr | isa::f_waitcnt);
 }
 }  // namespace detail
 

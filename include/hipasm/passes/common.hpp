@@ -479,6 +479,19 @@ constexpr bool async_counts_lgkm(const isa::instr_desc& d) {
          d.enc == isa::encoding::flat;
 }
 
+// Whether a memory instruction (descriptor d) may write a register that the pending record
+// p's load will still write, without a wait: only when both return in order on the same
+// counter (VMEM after VMEM, LDS after LDS), so the older result lands first. An SMEM or FLAT
+// load returns out of order (the older result may land last), and two counters are not
+// ordered with each other.
+template <class P>
+constexpr bool overwrite_returns_in_order(const isa::instr_desc& d, const P& p) {
+  const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
+  if (vm && !lgkm) return p.on_vm && !p.on_lgkm;
+  if (lgkm && !vm && d.enc == isa::encoding::ds) return p.on_lgkm && !p.on_vm && !p.out_of_order;
+  return false;
+}
+
 // The counters an s_waitcnt waits for (gfx9 simm16: vmcnt[3:0] | lgkmcnt[11:8] | vmcnt[15:14]),
 // and what it retires of a pending record (fields on_vm/on_lgkm, vm_age/lgkm_age: how many
 // ops of that counter were issued after it, out_of_order: SMEM, only lgkmcnt(0) retires it).

@@ -776,10 +776,125 @@ constexpr vec<soft_clause_state> soft_clause_exits(const vec<fact_seq>& seqs, co
   return exit;
 }
 
+// Filling (kernel_options::schedule): before inserting an s_nop, the pass looks a few
+// instructions ahead in the block for an independent instruction that needs no wait state
+// where it would go, and issues it there instead (each instruction is at least one wait
+// state); before an s_waitcnt that waits, it issues independent instructions the same way
+// (they run while the wait stalls: pyhip's hide_karg_loads, for every wait). What may move
+// and across what:
+//  - a filler is a plain VALU or SALU instruction: no memory, MFMA, EXEC/M0 write, SOPP,
+//    s_setreg/s_getreg, physical-register def, untracked special register (has_side_effects
+//    and the kinds below);
+//  - it moves above every instruction between, and shares no register with them beyond
+//    reading what they read (RAW, WAR, WAW on physical registers: explicit operands and the
+//    implicit EXEC, VCC, SCC, M0; a DPP/SDWA/op_sel merge is a def and a read, so any overlap
+//    with it is a conflict);
+//  - it never crosses a barrier, branch, SOPP other than s_nop/s_waitcnt (s_setprio, s_sleep,
+//    ...), s_setreg (the MODE a VALU reads), a sched_barrier, an untracked register; it crosses
+//    an s_waitcnt only if it touches no register any memory instruction of the function
+//    writes (the wait may be what makes it ready);
+//  - in a block that ends a loop (a successor at or before it), only instructions with at
+//    least the longest rule's wait states of instructions after them move, and none from
+//    between two SMEM or two VMEM instructions: the hazard and soft-clause states a loop head
+//    reads through the back-edge were taken from the block before it was reordered.
+// Correctness of the hazards does not depend on the choice: every instruction, fillers
+// included, is checked against what was really issued before it.
+struct fill_context {
+  static constexpr int window = 16;        // instructions looked at after the current one
+  static constexpr int max_wait_fill = 8;  // instructions pulled above one s_waitcnt
+  const vec<vec<uint8_t>>* fences = nullptr;  // per block: a sched_barrier before instruction i
+  uint64_t async_regs[12]{};                  // registers memory instructions write (hz numbering)
+  int max_wait = 0;
+  uint32_t filled = 0;                        // instructions issued early (for tests and stats)
+
+  static constexpr bool truncated(const hazard_facts& h) { return h.ndefs >= 8 || h.nuses >= 12; }
+  // An operand the facts cannot see (flat_scratch, src_*_base, ...).
+  static constexpr bool untracked(const instr& in) {
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::special && special_range(in.ops[i].sp).n == 0) return true;
+    return false;
+  }
+  static constexpr bool movable(const isa_view& isa, const hazard_facts& h, const instr& in) {
+    constexpr uint32_t fixed = hk_mfma | hk_dgemm | hk_setreg | hk_getreg | hk_rfe | hk_nop | hk_cmpx | hk_mem |
+                               hk_smem | hk_m0_user;
+    if (!(h.kind & (hk_valu | hk_salu)) || (h.kind & fixed)) return false;
+    if (truncated(h) || untracked(in)) return false;
+    return !has_side_effects(isa, in);
+  }
+  // Nothing moves across x (other than by the register rules).
+  static constexpr bool barrier(const isa_view& isa, const hazard_facts& x, const instr& in) {
+    const isa::instr_desc& d = isa.descs[in.op];
+    if (d.flags & (isa::f_barrier | isa::f_branch | isa::f_terminator | isa::f_side_effect)) return true;
+    if (d.enc == isa::encoding::sopp && !(x.kind & hk_nop) && !(d.flags & isa::f_waitcnt)) return true;
+    if (x.kind & (hk_setreg | hk_getreg | hk_rfe)) return true;
+    if ((x.kind & hk_nop) && in.num_operands == 1 && (in.ops[0].value & detail::sched_barrier_bit)) return true;
+    return truncated(x) || untracked(in);
+  }
+  static constexpr bool ranges_meet(const hz_range* a, int na, const hz_range* b, int nb) {
+    for (int i = 0; i < na; ++i)
+      for (int k = 0; k < nb; ++k)
+        if (a[i].overlaps(b[k])) return true;
+    return false;
+  }
+  // j may not move above x: they share a register one of them writes.
+  static constexpr bool conflict(const isa_view& isa, const hazard_facts& j, const instr& jin, const hazard_facts& x,
+                                 const instr& xin) {
+    const uint64_t jf = isa.descs[jin.op].flags, xf = isa.descs[xin.op].flags;
+    // SCC reads are not in the facts (no hazard rule reads SCC).
+    const bool j_scc_w = j.writes(hz_scc, 1), x_scc_w = x.writes(hz_scc, 1);
+    if ((j_scc_w && (x_scc_w || (xf & isa::f_reads_scc))) || ((jf & isa::f_reads_scc) && x_scc_w)) return true;
+    if ((j.def_sig & (x.def_sig | x.use_sig)) == 0 && (j.use_sig & x.def_sig) == 0) return false;
+    return ranges_meet(j.defs, j.ndefs, x.defs, x.ndefs) || ranges_meet(j.defs, j.ndefs, x.uses, x.nuses) ||
+           ranges_meet(j.uses, j.nuses, x.defs, x.ndefs);
+  }
+  constexpr bool touches_async(const hazard_facts& h) const {
+    for (int k = 0; k < h.ndefs + h.nuses; ++k) {
+      const hz_range& r = k < h.ndefs ? h.defs[k] : h.uses[k - h.ndefs];
+      for (uint32_t b = r.first, e = r.first + r.n; b < e && b < 768; ++b)
+        if ((async_regs[b >> 6] >> (b & 63)) & 1) return true;
+    }
+    return false;
+  }
+};
+
 }  // namespace detail
 
 // Inserts the s_nops. `nop_op` is the table index of s_nop.
-constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const hazard_table& table_) {
+// Removes the sched_barrier markers (J.sched_barrier(): an s_nop whose immediate has
+// detail::sched_barrier_bit), recording in `fences` (per block, per remaining instruction)
+// that one stood before it. A marker at a block's end bounds nothing (fillers come from
+// the same block only).
+constexpr void strip_sched_barriers(function& fn, const isa_view& isa, vec<vec<uint8_t>>& fences) {
+  const int nop_op = isa.find("s_nop");
+  fences.assign(fn.blocks.size(), vec<uint8_t>{});
+  for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+    vec<instr>& list = fn.blocks[b].instrs;
+    vec<uint8_t> keep(list.size(), 1);
+    vec<uint8_t>& f = fences[b];
+    bool pending = false, any = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const instr& in = list[i];
+      if (static_cast<int>(in.op) == nop_op && in.num_operands == 1 && in.ops[0].k == operand::kind::imm &&
+          (in.ops[0].value & detail::sched_barrier_bit)) {
+        keep[i] = 0;
+        pending = any = true;
+        continue;
+      }
+      f.push_back(pending ? 1 : 0);
+      pending = false;
+    }
+    if (any) detail::keep_marked(list, keep);
+  }
+}
+
+// With `fill`, independent instructions take the place of s_nops and fill the slots before
+// an s_waitcnt (fill_context); `fences` (per block and instruction: a sched_barrier before
+// it) bound what moves. Returns how many instructions were issued early.
+// Without `emit_nops` (the scheduling pass before allocation: registers numbered by
+// pseudo_assign) only the fillers move; the wait states still count for what follows.
+constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const hazard_table& table_,
+                                      bool fill = false, const vec<vec<uint8_t>>* fences = nullptr,
+                                      bool emit_nops = true) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   const hazard_table& table = table_;
@@ -805,6 +920,14 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     }
   }
   const active_rules rules(table, present);
+  fill_context fc;
+  fc.fences = fences;
+  fc.max_wait = rules.max_wait > 1 ? rules.max_wait : 1;
+  if (fill)
+    for (std::size_t b = 0; b < nb; ++b)
+      for (const hazard_facts& h : seqs[b].facts)
+        if (h.kind & (hk_mem | hk_smem))
+          for (int k = 0; k < h.ndefs; ++k) add_reg_bits(fc.async_regs, h.defs[k]);
   hazard_walker walker{&seqs, &preds, &rules};
   vec<uint32_t> subset_kind;
   vec<active_rules::subset> subsets;
@@ -828,30 +951,96 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     std::size_t copied = 0;  // ins[copied, i) still to be appended to out (in one run)
     bool rebuilt = false;    // out holds the block with its s_nops
     const hazard_facts* const block_facts = seqs[b].facts.data();
-    for (std::size_t i = 0; i < ins.size(); ++i) {
+    const std::size_t n_ins = ins.size();
+    // Filling: instructions already issued early, and whether this block ends a loop.
+    vec<uint8_t> taken;
+    bool loop_end = false;
+    if (fill) {
+      taken.assign(n_ins, 0);
+      for (uint32_t s2 : fn.blocks[b].succs) loop_end = loop_end || s2 <= b;
+    }
+    const uint8_t* const fence = fences && b < fences->size() && (*fences)[b].size() == n_ins ? (*fences)[b].data() : nullptr;
+    // The wait states consumer C still needs where it would issue now, and the rule.
+    auto need_of = [&](const hazard_facts& C) {
+      hazard_need nd;
+      if (C.is(hk_nop)) return nd;
+      // Rule subsets depend on the consumer's kind only: computed once per kind.
+      std::size_t si = 0;
+      const uint32_t* const known = subset_kind.data();
+      while (si < subset_kind.size() && known[si] != C.kind) ++si;
+      if (si == subset_kind.size()) {
+        subset_kind.push_back(C.kind);
+        subsets.push_back(rules.for_consumer(C));
+      }
+      const active_rules::subset& sub = subsets[si];
+      if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, nd);
+      return nd;
+    };
+    for (std::size_t i = 0; i < n_ins; ++i) {
+      if (fill && taken[i]) {  // issued early as a filler
+        out.append(ins.data() + copied, i - copied);
+        copied = i + 1;
+        continue;
+      }
       const hazard_facts& C = block_facts[i];
-      hazard_need need;
       walker.cur_i = i;
       // Processed blocks are walked in their final form; later blocks (reached through a
       // back edge) still without their s_nops: fewer wait states, so never too few nops.
-      if (!C.is(hk_nop)) {
-        // Rule subsets depend on the consumer's kind only: computed once per kind.
-        std::size_t si = 0;
-        const uint32_t* const known = subset_kind.data();
-        while (si < subset_kind.size() && known[si] != C.kind) ++si;
-        if (si == subset_kind.size()) {
-          subset_kind.push_back(C.kind);
-          subsets.push_back(rules.for_consumer(C));
+      hazard_need need = need_of(C);
+      if (soft_clauses && need.wait == 0 && clause.need(C) > 0) need = {1, -2};
+      const bool waits = fill && (isa.descs[ins[i].op].flags & isa::f_waitcnt) && decode_waitcnt(ins[i]).vm + decode_waitcnt(ins[i]).lgkm < 63 + 15;
+      if (fill && (need.wait > 0 || waits) && !fill_context::barrier(isa, C, ins[i])) {
+        int pulled = 0;
+        while ((need.wait > 0 || (waits && pulled < fill_context::max_wait_fill))) {
+          // The next filler: the first instruction within the window that may move here.
+          std::size_t j = i + 1, seen = 0;
+          bool found = false;
+          for (; j < n_ins && seen < fill_context::window; ++j) {
+            if (fence && fence[j]) break;  // a sched_barrier between
+            if (taken[j]) continue;
+            ++seen;
+            const hazard_facts& F = block_facts[j];
+            bool ok = fill_context::movable(isa, F, ins[j]) && (!waits || need.wait > 0 || !fc.touches_async(F));
+            if (ok && loop_end) {
+              ok = static_cast<int>(n_ins - 1 - j) >= fc.max_wait;
+              std::size_t pv = j, nx = j + 1;
+              while (pv > i && taken[pv - 1]) --pv;
+              while (nx < n_ins && taken[nx]) ++nx;
+              if (ok && pv > i && nx < n_ins) {
+                const uint32_t a = block_facts[pv - 1].kind, c = block_facts[nx].kind;
+                if (((a & c) & hk_smem) || ((a & c) & hk_vmem)) ok = false;
+              }
+            }
+            for (std::size_t x = i; ok && x < j; ++x) {
+              if (taken[x]) continue;
+              const hazard_facts& X = block_facts[x];
+              if (fill_context::conflict(isa, F, ins[j], X, ins[x])) ok = false;
+              else if ((isa.descs[ins[x].op].flags & isa::f_waitcnt) && fc.touches_async(F)) ok = false;
+            }
+            if (ok && need_of(F).wait == 0 && !(soft_clauses && clause.need(F) > 0)) {
+              found = true;
+              break;
+            }
+            if (fill_context::barrier(isa, F, ins[j])) break;
+          }
+          if (!found) break;
+          if (!rebuilt) out.reserve(ins.size() + 8);
+          rebuilt = true;
+          out.append(ins.data() + copied, i - copied);
+          copied = i;
+          out.push_back(ins[j]);
+          taken[j] = 1;
+          ++fc.filled;
+          ++pulled;
+          const hazard_facts& F = block_facts[j];
+          if (soft_clauses) clause.issue(F, false);
+          issued.issue(static_cast<uint32_t>(j), F);
+          need = need_of(C);
+          if (soft_clauses && need.wait == 0 && clause.need(C) > 0) need = {1, -2};
         }
-        const active_rules::subset& sub = subsets[si];
-        if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, need);
       }
-      const bool broken = need.wait > 0;  // any wait state ends a soft clause
-      if (soft_clauses) {
-        if (!broken && clause.need(C) > 0) need = {1, -2};
-        clause.issue(C, need.wait > 0);
-      }
-      if (need.wait > 0 && nop_op >= 0) {
+      if (soft_clauses) clause.issue(C, need.wait > 0);  // any wait state ends a soft clause
+      if (need.wait > 0 && nop_op >= 0 && emit_nops) {
         if (!rebuilt) out.reserve(ins.size() + 8);
         rebuilt = true;
         out.append(ins.data() + copied, i - copied);
@@ -866,7 +1055,7 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
         nop.ops[0].value = static_cast<uint64_t>(n - 1);
         nop.loc = ins[i].loc;
         nop.comment = need.rule >= 0 ? table.rules[need.rule].name : soft_clause_nop_name;
-        out.push_back(nop);
+        if (emit_nops) out.push_back(nop);
         nop_facts.wait_states = static_cast<uint8_t>(n);
         issued.issue(fact_seq::no_facts, nop_facts);
         need.wait -= n;
@@ -882,6 +1071,40 @@ constexpr void insert_hazard_nops(function& fn_, const isa_view& isa_, const haz
     seqs[b] = std::move(issued);
     walker.cur = ~0u;
   }
+  return fc.filled;
+}
+
+// Scheduling before register allocation (kernel_options::schedule). After allocation a
+// filler nearly always shares a register with the instructions it would cross (the
+// allocator gives a register back as soon as its value dies), so the fill runs on virtual
+// registers: each vreg gets a pseudo physical number, a function of the vreg alone (two
+// vregs may share one: a false conflict or a hazard that will not be, never a missed
+// dependency), the hazard pass runs without inserting s_nops to move fillers into the
+// gaps it finds, and the numbers are cleared. The real hazard pass after allocation then
+// needs fewer s_nops where the fillers stayed between producer and consumer.
+constexpr uint32_t schedule_fill(function& fn_, const isa_view& isa, const hazard_table& table,
+                                 const vec<vec<uint8_t>>* fences) {
+  function& fn = fn_;
+  const std::size_t nv = fn.vregs.size();
+  vreg_info* const vregs = fn.vregs.data();
+  vec<int16_t> saved(nv, int16_t{-1});  // (a register placed before allocation keeps its place)
+  uint32_t base = 0;
+  for (std::size_t v = 0; v < nv; ++v) {
+    vreg_info& vi = vregs[v];
+    saved[v] = vi.phys;
+    if (vi.phys >= 0) {
+    } else if (vi.fixed >= 0) {
+      vi.phys = vi.fixed;
+    } else {
+      const uint32_t room = (vi.cls == reg_class::sgpr ? 102u : 256u) - vi.dwords;
+      const uint32_t a = vi.align ? vi.align : 1;
+      vi.phys = static_cast<int16_t>(base % (room + 1) / a * a);
+    }
+    base += vi.dwords;
+  }
+  const uint32_t filled = insert_hazard_nops(fn, isa, table, true, fences, false);
+  for (std::size_t v = 0; v < nv; ++v) vregs[v].phys = saved[v];
+  return filled;
 }
 
 }  // namespace hipasm

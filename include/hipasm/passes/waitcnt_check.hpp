@@ -107,8 +107,9 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
         if (report && !st.empty()) {
           for_each_access(isa, dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
             if (err.failed || idx < 0) return;
-            if (def && !use && (async_counts_vm(d) || async_counts_lgkm(d))) return;
+            const bool mem_def = def && !use && (async_counts_vm(d) || async_counts_lgkm(d));
             for (const pending_load& p : st) {
+              if (mem_def && overwrite_returns_in_order(d, p)) continue;
               const load_info& li = loads[p.id];
               for (int k = 0; k < li.ndefs; ++k)
                 if (f < li.first[k] + li.n[k] && li.first[k] < f + n) {
