@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "../hipasm.hpp"
+#include "rows.hpp"
 
 namespace hipasm::kernels {
 
@@ -41,14 +42,6 @@ constexpr void check_norm_config() {
   static_assert(norm_steps(C) <= 8,
                 "hipasm norm kernels: the row does not fit in registers (more than 8 steps of 8*64*waves "
                 "elements): use more waves");
-}
-
-// A buffer resource over one row of a row-major [rows][hidden] bf16 tensor.
-constexpr buffer row_buffer(builder J, const gpr<dtype::u64>& base, const val<dtype::u32>& row_byte_offset,
-                            uint32_t row_bytes) {
-  buffer b = make_buffer(J, base, row_bytes);
-  b.shift_base(row_byte_offset);
-  return b;
 }
 
 // The whole kernel: out (and residual_out) = norm(in (+ residual)) * weight (+ bias).
