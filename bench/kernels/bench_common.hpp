@@ -1,6 +1,7 @@
 // Shared by the bench_kernel_* programs: a profiled launch and the result line.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,12 @@ inline rt::profile_options profile_for(uint32_t groups) {
   return p;
 }
 
+// HIPASM_BENCH_SHAPE=TEXT: run only the shapes whose name contains TEXT.
+inline bool selected(const std::string& shape) {
+  const char* e = std::getenv("HIPASM_BENCH_SHAPE");
+  return !e || shape.find(e) != std::string::npos;
+}
+
 struct result {
   double us = 0, tflops = 0, mfma_busy = 0;
 };
@@ -26,6 +33,9 @@ inline result from(const rt::launch_report& rep) {
     std::fprintf(stderr, "checker: %s\n", rep.diagnostics.front().c_str());
     std::exit(1);
   }
+  // HIPASM_BENCH_REPORT=1: the timing model's full report (occupancy, stalls, hot spots) on stderr
+  if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+    std::fprintf(stderr, "%s\n", rep.profile->report().c_str());
   return {rep.profile->time_us, rep.profile->tflops, rep.profile->mfma_busy};
 }
 

@@ -15,6 +15,8 @@
 namespace bench {
 template <bool Layer, hipasm::kernels::norm_config C>
 void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::string& name, uint32_t rows) {
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(C.hidden) + (C.residual ? "+residual" : "");
+  if (!selected(shape)) return;
   const size_t n = size_t(rows) * C.hidden;
   // 1.0 in bf16: timing does not depend on values
   rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, 0x3f80)), R(d, std::vector<uint16_t>(n, 0x3f80)),
@@ -31,8 +33,7 @@ void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::strin
                                                           .residual = R.addr(), .weight = W.addr(), .rows = rows}, o);
   // in + out (+ residual in and out) + weight (+ bias)
   const double bytes = double(n) * 2 * (C.residual ? 4 : 2) + double(C.hidden) * 2 * (Layer ? 2 : 1);
-  print_line(kernel, std::to_string(rows) + "x" + std::to_string(C.hidden) + (C.residual ? "+residual" : ""),
-             from(rep), 0, bytes);
+  print_line(kernel, shape, from(rep), 0, bytes);
 }
 
 template <bool Layer>
