@@ -5,6 +5,7 @@
 // csrc/py_itfs_cu/asm_topksoftmax.cu (each field padded to 16 bytes, the
 // pads separate arguments in its metadata), 256 threads, subm tokens
 // per workgroup (4 below 10000 tokens, else 12, as its host code picks).
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -63,7 +64,16 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
   auto rep = hipasm::kernels::launch_topk_softmax<C>(
       d, m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens}, o);
   const result h = from(rep);
+  const auto ours_w = W.download();
+  const auto ours_i = I.download();
   const double a = aiter_topk(d, aiter, E, K, tokens, W.addr(), I.addr(), X.addr());
+  if (a > 0) {  // the same operation: aiter's weights must match ours (indices may differ on ties)
+    const auto aw = W.download();
+    size_t bad = 0;
+    for (size_t i = 0; i < aw.size(); ++i) bad += std::fabs(aw[i] - ours_w[i]) > 1e-5f * std::fabs(ours_w[i]) + 1e-7f;
+    if (bad) std::fprintf(stderr, "bench_kernel_topk_softmax: %s: %zu of %zu weights differ from aiter's\n", shape.c_str(), bad, aw.size());
+  }
+  (void)ours_i;
   print_line("topk_softmax", shape, h, a, double(tokens) * (E * 4 + K * 8));
 }
 }  // namespace
