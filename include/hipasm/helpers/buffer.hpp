@@ -6,6 +6,7 @@
 //   A.store(v4, voff + 8192);                        // offset:0 and 8192 in soffset
 //   A.load_lds(lds_dst, voff);                       // buffer_load_dword .. lds (M0 set up)
 //   A.advance(s_bytes);                              // base += bytes, num_records -= bytes
+//   A.shift_base(s_bytes);                           // base += bytes (a same-sized view further on)
 //
 // A V# is four SGPRs: base[47:0] and stride[61:48] in dwords 0-1, num_records in dword 2,
 // dword 3 the format/flags word. The default dword 3, 0x00020000 (DATA_FORMAT 32, what AMD's
@@ -186,6 +187,17 @@ struct buffer {
     b.s_addc_u32(desc[1], desc[1], 0, no_modifiers, l);
     b.s_sub_u32(desc[2], desc[2], detail::as_arg(recs), no_modifiers, l);  // SCC: borrow
     b.s_cselect_b32(desc[2], 0, desc[2], no_modifiers, l);
+  }
+  // base += bytes, num_records unchanged: the same-sized view `bytes` further on (a row of a
+  // tensor: make_buffer(J, ptr, row_bytes) then shift_base(row * row_bytes)).
+  constexpr void shift_base(const val<dtype::u32>& bytes, std::source_location l = std::source_location::current()) const {
+    builder& b = J();
+    if (bytes.x.is_reg(reg_class::vgpr) || bytes.x.is_reg(reg_class::agpr)) {
+      b.fail(to_src_loc(l), "buffer shift_base(): the byte count must be wave-uniform (an SGPR or a constant)");
+      return;
+    }
+    b.s_add_u32(desc[0], desc[0], detail::as_arg(bytes.x.op), no_modifiers, l);
+    b.s_addc_u32(desc[1], desc[1], 0, no_modifiers, l);
   }
   // A new base and size, same stride and flags.
   constexpr void rebase(const gpr<dtype::u64>& base, const val<dtype::u32>& num_records,

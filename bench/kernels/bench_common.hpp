@@ -1,0 +1,53 @@
+// Shared by the bench_kernel_* programs: a profiled launch and the result line.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include <hipasm/sim/launcher.hpp>
+
+namespace bench {
+namespace rt = hipasm::rt;
+
+// Profile options for a grid of `groups` identical workgroups: large grids are sampled on 8
+// CUs of one XCD (docs/timing-model.md, Sampling: 0.1% from a full run on a stream kernel).
+inline rt::profile_options profile_for(uint32_t groups) {
+  rt::profile_options p;
+  p.device = "mi300x";
+  if (groups > 8 * 304) p.sample_cus = 8;
+  return p;
+}
+
+// HIPASM_BENCH_SHAPE=TEXT: run only the shapes whose name contains TEXT.
+inline bool selected(const std::string& shape) {
+  const char* e = std::getenv("HIPASM_BENCH_SHAPE");
+  return !e || shape.find(e) != std::string::npos;
+}
+
+struct result {
+  double us = 0, tflops = 0, mfma_busy = 0;
+};
+inline result from(const rt::launch_report& rep) {
+  if (!rep.diagnostics.empty()) {
+    std::fprintf(stderr, "checker: %s\n", rep.diagnostics.front().c_str());
+    std::exit(1);
+  }
+  // HIPASM_BENCH_REPORT=1: the timing model's full report (occupancy, stalls, hot spots) on stderr
+  if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+    std::fprintf(stderr, "%s\n", rep.profile->report().c_str());
+  return {rep.profile->time_us, rep.profile->tflops, rep.profile->mfma_busy};
+}
+
+// One line; `bytes` is the data the operation must move (its algorithmic traffic), `aiter_us` <= 0: none.
+inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes) {
+  char aiter[32] = "none", ratio[32] = "none";
+  if (aiter_us > 0) {
+    std::snprintf(aiter, sizeof aiter, "%.2f", aiter_us);
+    std::snprintf(ratio, sizeof ratio, "%.3f", aiter_us / h.us);
+  }
+  std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f mfma_busy=%.3f\n", kernel,
+              shape.c_str(), h.us, aiter, ratio, h.tflops, bytes / (h.us * 1e3), h.mfma_busy);
+  std::fflush(stdout);
+}
+}  // namespace bench

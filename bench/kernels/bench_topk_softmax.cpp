@@ -1,0 +1,102 @@
+// bench_kernel_topk_softmax [AITER_DIR]: MoE routing, tokens x experts (8/64/128/256) with top-2
+// and top-8, f32 logits. With AITER_DIR (aiter's checkout or its hsa/gfx942 folder), aiter's
+// topksoftmax asm kernel (topksoftmax_<subm>x<experts>x<topk>.co: 128 and 256 experts, top-8)
+// runs on the same shape in the same run; its argument struct is aiter's KernelArgs of
+// csrc/py_itfs_cu/asm_topksoftmax.cu (each field padded to 16 bytes, the
+// pads separate arguments in its metadata), 256 threads, subm tokens
+// per workgroup (4 below 10000 tokens, else 12, as its host code picks).
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/topk_softmax.hpp>
+
+#include "bench_common.hpp"
+
+namespace fs = std::filesystem;
+namespace {
+using namespace bench;
+
+double aiter_topk(rt::device& d, const fs::path& dir, int experts, int topk, uint32_t tokens, uint64_t w, uint64_t idx,
+                  uint64_t logits) {
+  if (dir.empty()) return 0;
+  const int subm = tokens < 10000 ? 4 : 12;
+  const std::string base = "topksoftmax_" + std::to_string(subm) + "x" + std::to_string(experts) + "x" + std::to_string(topk);
+  const fs::path co = dir / (base + ".co");
+  if (!fs::exists(co)) return 0;
+  auto m = d.load_file(co.string());
+  const std::string name = "_ZN5aiter" + std::to_string(base.size()) + base + "E";
+  rt::kernel_args a;
+  const uint64_t zero = 0;
+  auto pad8 = [&] { a.add(zero); };
+  auto pad12 = [&] { a.add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };  // the metadata's three 4-byte pads
+  a.add(idx); pad8();
+  a.add(w); pad8();
+  a.add(logits); pad8();
+  a.add(tokens); pad12();
+  a.add(uint32_t(experts)); pad12();
+  a.add(uint32_t(topk)); pad12();
+  a.add(uint32_t{0}); pad12();              // renormalize
+  a.add(uint32_t(topk * 4)); pad12();       // out_stride in bytes
+  rt::profile_options p = profile_for((tokens + subm - 1) / subm);
+  rt::launch_options o;
+  o.profile = &p;
+  o.allow = {"all"};  // AMD's code: checker findings are warnings
+  auto rep = d.launch(*m, name, {(tokens + subm - 1) / subm, 1, 1}, {256, 1, 1}, a, o);
+  return rep.profile->time_us;
+}
+
+template <int E, int K>
+void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
+  constexpr hipasm::kernels::topk_softmax_config C{.experts = E, .topk = K, .waves = 4};
+  const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K);
+  if (!selected(shape)) return;
+  std::vector<float> x(size_t(tokens) * E);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000) * 0.01f;  // distinct-ish logits
+  rt::buffer<float> X(d, x), W(d, size_t(tokens) * K);
+  rt::buffer<int> I(d, size_t(tokens) * K);
+  rt::profile_options p = profile_for((tokens + 3) / 4);
+  rt::launch_options o;
+  o.profile = &p;
+  const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K);
+  auto rep = hipasm::kernels::launch_topk_softmax<C>(
+      d, m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens}, o);
+  const result h = from(rep);
+  const auto ours_w = W.download();
+  const auto ours_i = I.download();
+  const double a = aiter_topk(d, aiter, E, K, tokens, W.addr(), I.addr(), X.addr());
+  if (a > 0) {  // the same operation: aiter's weights must match ours (indices may differ on ties)
+    const auto aw = W.download();
+    size_t bad = 0;
+    for (size_t i = 0; i < aw.size(); ++i) bad += std::fabs(aw[i] - ours_w[i]) > 1e-5f * std::fabs(ours_w[i]) + 1e-7f;
+    if (bad) std::fprintf(stderr, "bench_kernel_topk_softmax: %s: %zu of %zu weights differ from aiter's\n", shape.c_str(), bad, aw.size());
+  }
+  (void)ours_i;
+  print_line("topk_softmax", shape, h, a, double(tokens) * (E * 4 + K * 8));
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path aiter;
+  if (argc > 1) {
+    const fs::path root = argv[1];
+    for (const fs::path& c : {root / "hsa" / "gfx942" / "topksoftmax", root / "topksoftmax"})
+      if (fs::is_directory(c)) aiter = c;
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_topk_softmax: no topksoftmax folder under %s; aiter skipped\n", argv[1]);
+  }
+  auto d = rt::device::open(rt::backend::sim);
+  auto m = d->load_file(HIPASM_BENCH_CO);
+  for (uint32_t tokens : {1u, 32u, 4096u, 65536u}) {
+    row<8, 2>(*d, *m, aiter, tokens);
+    row<8, 8>(*d, *m, aiter, tokens);
+    row<64, 2>(*d, *m, aiter, tokens);
+    row<64, 8>(*d, *m, aiter, tokens);
+    row<128, 2>(*d, *m, aiter, tokens);
+    row<128, 8>(*d, *m, aiter, tokens);
+    row<256, 2>(*d, *m, aiter, tokens);
+    row<256, 8>(*d, *m, aiter, tokens);
+  }
+  return 0;
+}

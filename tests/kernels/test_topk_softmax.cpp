@@ -1,0 +1,117 @@
+// HIPASM_TEST_KERNELS: topk_softmax.hip
+// topk_softmax (MoE routing, include/hipasm/kernels/topk_softmax.hpp) in hipasm-sim against a
+// C++ reference: 8/64/128/160/256 experts, top-2/6/8, renormalized or not, a partial last
+// workgroup, ties (the lower expert first), -inf and NaN logits; the checker must stay silent.
+#include <catch2/catch.hpp>
+
+#include <hipasm/kernels/topk_softmax.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "topk_configs.hpp"
+
+namespace rt = hipasm::rt;
+namespace hk = hipasm::kernels;
+
+namespace {
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                 HIPASM_KERNELS_TEST_NAME + "_topk_softmax.co");
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+
+template <hk::topk_softmax_config C>
+void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
+              const std::function<void(std::vector<float>&)>& edit = {}) {
+  const int E = C.experts, K = C.topk;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-6, 6);
+  std::vector<float> x(size_t(tokens) * E);
+  for (auto& v : x) v = u(rng);
+  if (edit) edit(x);
+  rt::device& d = *S().dev;
+  rt::buffer<float> X(d, x), W(d, std::vector<float>(size_t(tokens) * K + 64, -7.0f));
+  rt::buffer<int> I(d, std::vector<int>(size_t(tokens) * K + 64, -7));
+  auto rep = hk::launch_topk_softmax<C>(
+      d, *S().m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm});
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
+  auto w = W.download();
+  auto idx = I.download();
+  for (uint32_t t = 0; t < tokens; ++t) {
+    const float* r = &x[size_t(t) * E];
+    double m = -INFINITY, s = 0;
+    for (int e = 0; e < E; ++e)
+      if (!std::isnan(r[e])) m = std::max(m, double(r[e]));
+    for (int e = 0; e < E; ++e) s += std::exp(double(r[e]) - m);
+    // experts by decreasing logit, the lower index first on ties; NaN never chosen
+    std::vector<int> order(E);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      if (std::isnan(r[a]) || std::isnan(r[b])) return !std::isnan(r[a]) && std::isnan(r[b]);
+      return r[a] > r[b];
+    });
+    double sel = 0;
+    for (int i = 0; i < K; ++i) sel += std::exp(double(r[order[i]]) - m) / s;
+    for (int i = 0; i < K; ++i) {
+      INFO(name << " token " << t << " rank " << i);
+      CHECK(idx[size_t(t) * K + i] == order[i]);
+      double want = std::exp(double(r[order[i]]) - m) / s;
+      if (renorm) want /= sel;
+      const double got = w[size_t(t) * K + i];
+      INFO("got " << got << " want " << want);
+      if (std::isnan(want)) CHECK(std::isnan(got));
+      else CHECK(std::fabs(got - want) <= want * 4e-6 + 1e-30);
+    }
+  }
+  for (size_t i = size_t(tokens) * K; i < w.size(); ++i) {  // nothing written past the outputs
+    REQUIRE(w[i] == -7.0f);
+    REQUIRE(idx[i] == -7);
+  }
+}
+}  // namespace
+
+TEST_CASE("topk_softmax: 8 experts top-2 (lanes past the experts masked), partial workgroup", "[kernels][topk]") {
+  run_topk<cfg::tk_8x2>("tk_8x2", 7, false, 1);
+  run_topk<cfg::tk_8x2>("tk_8x2", 1, true, 2);
+}
+TEST_CASE("topk_softmax: 64, 128, 256 experts top-8, renormalized or not", "[kernels][topk]") {
+  run_topk<cfg::tk_64x8>("tk_64x8", 5, false, 3);
+  run_topk<cfg::tk_128x8>("tk_128x8", 9, true, 4);
+  run_topk<cfg::tk_256x8>("tk_256x8", 6, false, 5);
+  run_topk<cfg::tk_256x8>("tk_256x8", 4, true, 6);
+}
+TEST_CASE("topk_softmax: 160 experts (3 per lane, a tail) top-6", "[kernels][topk]") {
+  run_topk<cfg::tk_160x6>("tk_160x6", 7, true, 7);
+}
+TEST_CASE("topk_softmax: ties, -inf and NaN logits", "[kernels][topk]") {
+  run_topk<cfg::tk_128x8>("tk_128x8", 4, false, 8, [](std::vector<float>& x) {
+    for (int e : {100, 3, 77, 64}) x[e] = 9.0f;       // token 0: a 4-way tie at the top
+    for (int e : {5, 6}) x[128 + e] = 8.0f;           // token 1: a tie inside the top 8
+    for (int e = 0; e < 128; ++e) x[2 * 128 + e] = 1.5f;  // token 2: all equal
+    x[3 * 128 + 10] = NAN;                            // token 3: NaN: never chosen, weights NaN
+    x[3 * 128 + 11] = -INFINITY;
+  });
+  run_topk<cfg::tk_8x2>("tk_8x2", 2, true, 9, [](std::vector<float>& x) {
+    for (int e = 0; e < 8; ++e) x[e] = -INFINITY;     // token 0: one finite logit
+    x[5] = 0.25f;
+  });
+}
+TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
+  rt::device& d = *S().dev;
+  CHECK_THROWS_WITH(hk::launch_topk_softmax<cfg::tk_8x2>(d, *S().m, "tk_8x2", {.weights = 8, .indices = 8, .logits = 8}),
+                    Catch::Contains("tokens must be >= 1"));
+  CHECK_THROWS_WITH(hk::launch_topk_softmax<cfg::tk_8x2>(d, *S().m, "tk_8x2", {.weights = 8, .logits = 8, .tokens = 1}),
+                    Catch::Contains("null"));
+}
