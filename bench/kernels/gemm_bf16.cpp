@@ -6,6 +6,7 @@
 // Shapes above 2^36 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus).
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -114,7 +115,11 @@ int main(int argc, char** argv) {
     if (fs::exists(dir / "bf16gemm_fp32bf16.csv")) aks = aiter_kernels(dir);
     else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
   }
-  const std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}};
+  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}};
+  if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
+    shape s{};
+    if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
+  }
   auto dev = rt::device::open(rt::backend::sim);
   auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
   const hipasm::gemm_bf16_kernel_ref ours{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
@@ -129,6 +134,7 @@ int main(int argc, char** argv) {
     rt::buffer<float> C(*dev, size_t(s.m) * s.n);
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
     const rt::profile& p = *rep.profile;
+    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     std::string aiter_us = "none", ratio = "none";
     if (const aiter_kernel* ak = pick(aks, s, 304)) {
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);

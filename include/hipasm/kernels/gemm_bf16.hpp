@@ -11,11 +11,12 @@
 // (loads) and past N (stores) take an offset past every V#.
 //
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile): the K loop double-buffers
-// the A and B tiles in LDS; iteration i issues the LDS-DMA loads of tile i+1 (copy_tile direct:
+// the A and B tiles in LDS (`stages` buffers); iteration i issues the LDS-DMA loads of tile
+// i + stages - 1 (copy_tile direct:
 // buffer_load_dword ... lds, no VGPR staging), then reads tile i from LDS (ds_read_b128, an XOR
 // swizzle makes the 32 rows an MFMA reads conflict-free) and runs the MFMAs (v_mfma_f32_32x32x8
 // bf16: each wave a (BM/WM) x (BN/WN) block of 32x32 accumulators), the LDS reads of the next
-// K slice interleaved with the MFMAs of this one; then s_waitcnt vmcnt(0) + one s_barrier.
+// K slice interleaved with the MFMAs of this one; then an s_waitcnt vmcnt for tile i + 1 (younger tiles stay in flight) and one s_barrier.
 // The MFMA's k order within a 16-element slice is permuted the same way for A and B (lane half
 // h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which leaves the sum
 // unchanged and lets one ds_read_b128 feed two MFMAs.
@@ -35,6 +36,7 @@ struct gemm_bf16_config {
   uint32_t wm = 2, wn = 2;               // waves along M and N
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
   bool odd_k = false;                    // K may be odd (element-wise tile copies)
+  uint32_t stages = 3;                   // LDS tile buffers: loads run stages - 1 tiles ahead
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -49,7 +51,10 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
     return "gemm_bf16: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   if (c.bk % 16 != 0 || c.bk > 256) return "gemm_bf16: bk must be a multiple of 16 up to 256";
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 256) return "gemm_bf16: more than 256 accumulator VGPRs per wave";
-  if (2 * (c.bm + c.bn) * c.bk * 2 > 65536) return "gemm_bf16: the double-buffered tiles exceed 64 KiB of LDS";
+  if (c.stages < 2 || c.stages > 4) return "gemm_bf16: 2 to 4 stages (LDS tile buffers)";
+  if (c.stages * (c.bm + c.bn) * c.bk * 2 > 65536) return "gemm_bf16: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (!c.odd_k && (c.stages - 2) * ((c.bm + c.bn) * c.bk * 2 / (256 * c.wm * c.wn)) > 63)
+    return "gemm_bf16: the loads of stages - 2 tiles in flight exceed vmcnt's 63";
   return nullptr;
 }
 
@@ -98,8 +103,12 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_tile_layout(BM, BK), LB = detail::gemm_tile_layout(BN, BK);
-  lds_view As[2] = {pool.view(LA), pool.view(LA)};
-  lds_view Bs[2] = {pool.view(LB), pool.view(LB)};
+  constexpr int S = static_cast<int>(C.stages);
+  lds_view As[S], Bs[S];
+  for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
+  for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
+  // The DMA loads one tile issues per wave (copy_tile direct: 4 bytes per lane each, whole steps).
+  constexpr uint32_t tile_loads = (BM + BN) * BK * 2 / (4 * T);
 
   auto cols_valid = J.sgpr<u32>();
   // Issues the loads of the tile at (a_org, b_org) into LDS buffer `buf`, then steps on.
@@ -144,7 +153,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   kcol = (lane >> 5) << 3;
   // Per slice p: the address of column kcol + 16p (a swizzled view recomputes a column
   // displacement that crosses chunks, so each slice gets its address once, outside the loop);
-  // buffer 1 is buffer 0's address moved by the distance of the two views.
+  // buffer i's is buffer 0's moved by the distance of the two views.
   lds_addr a_addr[KS], b_addr[KS];
   for (int p = 0; p < KS; ++p) {
     auto ca = J.vgpr<u32>();
@@ -156,7 +165,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     a.k += d;
     return a;
   };
-  const int64_t a_d = static_cast<int64_t>(As[1].base) - As[0].base, b_d = static_cast<int64_t>(Bs[1].base) - Bs[0].base;
+  auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
+  auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
   acc.fill(0.0f);
@@ -164,8 +174,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
     const int s = p % 2;
-    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], moved(a_addr[p], buf * a_d), 32 * i, 0);
-    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], moved(b_addr[p], buf * b_d), 32 * j, 0);
+    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], moved(a_addr[p], a_d(buf)), 32 * i, 0);
+    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
   auto mfma_slice = [&](int p) {
     const int s = p % 2;
@@ -175,37 +185,38 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
           J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
                                     acc[i * TN + j]);
   };
-  // The loaded tile visible to every wave: the DMA's vmcnt (the odd-K copy: its ds_writes).
-  auto tile_visible = [&] {
-    J.s_waitcnt(C.odd_k ? lgkmcnt(0) : vmcnt(0));
+  // The oldest tile in flight visible to every wave: the DMA's vmcnt, the loads of the `ahead`
+  // younger tiles may stay in flight (the odd-K copy waited for its loads: its ds_writes).
+  auto tile_visible = [&](uint32_t ahead) {
+    if constexpr (C.odd_k) J.s_waitcnt(lgkmcnt(0));
+    else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
     J.s_barrier();
   };
   // One K step on LDS buffer `buf`: prefetch the next tile into the other buffer, the MFMAs of
   // this one with the reads of slice p + 1 interleaved into those of slice p.
   auto step = [&](int buf) {
-    load_tile(buf ^ 1);
+    load_tile((buf + S - 1) % S);
     read_slice(buf, 0);
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       if (p + 1 < KS) interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(buf, p + 1); });
       else mfma_slice(p);
     }
-    tile_visible();
+    tile_visible(S - 2);
   };
 
   auto k_tiles = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
-  load_tile(0);
-  tile_visible();
+  for (int i = 0; i + 1 < S; ++i) load_tile(i);
+  tile_visible(S - 2);
   auto it = J.sgpr<u32>();
   it = 0u;
-  // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with
-  // a second step on an all-zero tile (its loads are past K: zeros).
+  // `stages` steps per trip (the LDS buffer is a compile-time choice); a tile count that is not
+  // a multiple ends with steps on all-zero tiles (their loads are past K: zeros).
   J.While([&] { return it < k_tiles; },
           [&] {
-            step(0);
-            step(1);
-            it = it + 2;
+            for (int i = 0; i < S; ++i) step(i);
+            it = it + static_cast<uint32_t>(S);
           });
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]

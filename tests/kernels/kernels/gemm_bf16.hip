@@ -5,5 +5,6 @@
 // per 32x64 half, and the odd-K variant.
 HIPASM_GEMM_BF16_KERNEL(gemm_f32, (hipasm::gemm_bf16_config{}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16out, (hipasm::gemm_bf16_config{.out_bf16 = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1, .stages = 2}))
+HIPASM_GEMM_BF16_KERNEL(gemm_s4, (hipasm::gemm_bf16_config{.bm = 64, .bn = 128, .bk = 32, .stages = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}))
