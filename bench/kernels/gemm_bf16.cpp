@@ -122,7 +122,11 @@ int main(int argc, char** argv) {
   }
   auto dev = rt::device::open(rt::backend::sim);
   auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
-  const hipasm::gemm_bf16_kernel_ref ours{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
+  const hipasm::gemm_bf16_kernel_ref big{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
+  const hipasm::gemm_bf16_kernel_ref small{"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .stages = 3}};
+  const hipasm::gemm_bf16_kernel_ref alts[] = {{"gemm_bf16_bk32s3", hipasm::gemm_bf16_config{.bk = 32, .stages = 3}},
+                                               {"gemm_bf16_w8", hipasm::gemm_bf16_config{.wm = 2, .wn = 4}}, big, small};
+  const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
@@ -132,6 +136,10 @@ int main(int argc, char** argv) {
     lo.check = false;  // (the tests run the checker; here only the time matters)
     rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
     rt::buffer<float> C(*dev, size_t(s.m) * s.n);
+    // The 128x128 tile when it gives every CU a workgroup, else the 64x64 one.
+    hipasm::gemm_bf16_kernel_ref ours = big.config.grid_x(s.n) * big.config.grid_y(s.m) >= 304 ? big : small;
+    for (const auto& k : alts)
+      if (forced && k.name == forced) ours = k;
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls

@@ -32,11 +32,11 @@
 namespace hipasm {
 
 struct gemm_bf16_config {
-  uint32_t bm = 128, bn = 128, bk = 32;  // workgroup tile
+  uint32_t bm = 128, bn = 128, bk = 64;  // workgroup tile
   uint32_t wm = 2, wn = 2;               // waves along M and N
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
   bool odd_k = false;                    // K may be odd (element-wise tile copies)
-  uint32_t stages = 3;                   // LDS tile buffers: loads run stages - 1 tiles ahead
+  uint32_t stages = 2;                   // LDS tile buffers: loads run stages - 1 tiles ahead
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
