@@ -26,6 +26,7 @@
 // the variant the run-time K needs when both are compiled: see gemm_bf16_launch).
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "../hipasm.hpp"
 
@@ -53,6 +54,8 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 256) return "gemm_bf16: more than 256 accumulator VGPRs per wave";
   if (c.stages < 2 || c.stages > 4) return "gemm_bf16: 2 to 4 stages (LDS tile buffers)";
   if (c.stages * (c.bm + c.bn) * c.bk * 2 > 65536) return "gemm_bf16: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (!c.odd_k && c.stages > 2 && ((c.bm * c.bk * 2) % (256 * c.wm * c.wn) != 0 || (c.bn * c.bk * 2) % (256 * c.wm * c.wn) != 0))
+    return "gemm_bf16: with more than 2 stages each tile must be whole DMA steps (4 bytes a lane) for the vmcnt count";
   if (!c.odd_k && (c.stages - 2) * ((c.bm + c.bn) * c.bk * 2 / (256 * c.wm * c.wn)) > 63)
     return "gemm_bf16: the loads of stages - 2 tiles in flight exceed vmcnt's 63";
   return nullptr;
@@ -72,7 +75,9 @@ constexpr lds_layout gemm_tile_layout(uint32_t rows, uint32_t bk) {
 template <gemm_bf16_config C>
 constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*> a_ptr, arg<const uint16_t*> b_ptr,
                                 arg<unsigned> M, arg<unsigned> N, arg<unsigned> K) {
-  static_assert(detail::gemm_bf16_config_error(C) == nullptr, "gemm_bf16: bad configuration (see gemm_bf16_config_error)");
+  // (the message is the problem: a C++26 computed static_assert message, as diagnostics.hpp uses)
+  static_assert(detail::gemm_bf16_config_error(C) == nullptr,
+                std::string_view(detail::gemm_bf16_config_error(C) ? detail::gemm_bf16_config_error(C) : ""));
   constexpr uint32_t BM = C.bm, BN = C.bn, BK = C.bk, T = C.threads();
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
