@@ -1,0 +1,169 @@
+// bench_kernel_gemm_bf16 [AITER_DIR]: the library's bf16 GEMM (C = A * B^T, f32 out) on LLM shapes
+// of aiter's bf16 tuning table and 4096^3, predicted by the timing model (MI300X), next to
+// aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, no split-K,
+// the tile aiter's heuristic would pick among them) on the same shape in the same run.
+// Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
+// Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
+// the full grid of such shapes takes minutes on a 2-core machine.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/gemm_bf16_launch.hpp>
+
+#include "elf.hpp"  // (sim/src: the code object's argument metadata)
+
+namespace fs = std::filesystem;
+namespace rt = hipasm::rt;
+
+namespace {
+
+struct shape {
+  uint32_t m, n, k;
+};
+struct aiter_kernel {
+  std::string co, name;
+  uint32_t tile_m = 0, tile_n = 0;
+};
+
+// aiter's non-preshuffled, non-split-K bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,
+// pf,bPreshuffle,splitK,...).
+std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
+  std::vector<aiter_kernel> v;
+  std::ifstream f(dir / "bf16gemm_fp32bf16.csv");
+  std::string line;
+  std::getline(f, line);
+  while (std::getline(f, line)) {
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    std::string t;
+    while (std::getline(ss, t, ',')) c.push_back(t);
+    if (c.size() < 8 || c[6] != "0" || c[7] != "0") continue;
+    v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4]))});
+  }
+  return v;
+}
+
+// aiter's heuristic (csrc/py_itfs_cu/asm_gemm_a16w16.cu) restricted to these kernels: the fewest
+// rounds of workgroups over the CUs, then the larger tile.
+const aiter_kernel* pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t cus) {
+  const aiter_kernel* best = nullptr;
+  uint32_t best_round = ~0u, best_area = 0;
+  for (const auto& k : ks) {
+    if (s.n % k.tile_n != 0 || s.k % 64 != 0) continue;
+    uint32_t groups = (s.m + k.tile_m - 1) / k.tile_m * (s.n / k.tile_n), round = (groups + cus - 1) / cus;
+    if (round < best_round || (round == best_round && k.tile_m * k.tile_n > best_area)) {
+      best = &k;
+      best_round = round;
+      best_area = k.tile_m * k.tile_n;
+    }
+  }
+  return best;
+}
+
+// aiter's KernelArgs (csrc/py_itfs_cu/asm_gemm_a16w16.cu): each field padded to 16 bytes (352
+// bytes), passed as the code object's metadata arguments slice it.
+rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s) {
+  std::vector<uint8_t> raw(352, 0);
+  auto put64 = [&](size_t off, uint64_t x) { std::memcpy(raw.data() + off, &x, 8); };
+  auto put32 = [&](size_t off, uint32_t x) { std::memcpy(raw.data() + off, &x, 4); };
+  const float one = 1.0f;
+  uint32_t one_bits;
+  std::memcpy(&one_bits, &one, 4);
+  put64(0, d);                 // ptr_D (ptr_C at 16: null, beta = 0)
+  put64(32, a);                // ptr_A
+  put64(48, b);                // ptr_B
+  put32(64, one_bits);         // alpha
+  put32(96, s.n * 4);          // stride_D0 (bytes)
+  put32(128, s.n * 4);         // stride_C0
+  put32(160, s.k * 2);         // stride_A0
+  put32(192, s.k * 2);         // stride_B0
+  put32(224, s.m), put32(240, s.n), put32(256, s.k);
+  put32(272, 1);               // splitk
+  rt::kernel_args x;
+  for (const auto& arg : k.args) {
+    if (arg.hidden()) continue;
+    std::vector<uint8_t> slice(arg.size, 0);
+    if (arg.offset + arg.size <= raw.size()) std::memcpy(slice.data(), raw.data() + arg.offset, arg.size);
+    switch (arg.size) {
+      case 1: { uint8_t v; std::memcpy(&v, slice.data(), 1); x.add(v); break; }
+      case 2: { uint16_t v; std::memcpy(&v, slice.data(), 2); x.add(v); break; }
+      case 4: { uint32_t v; std::memcpy(&v, slice.data(), 4); x.add(v); break; }
+      default: { uint64_t v; std::memcpy(&v, slice.data(), 8); x.add(v); break; }
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
+    return 2;
+  }
+  std::vector<aiter_kernel> aks;
+  if (argc == 2) {
+    const fs::path dir = fs::path(argv[1]) / "hsa/gfx942/bf16gemm";
+    if (fs::exists(dir / "bf16gemm_fp32bf16.csv")) aks = aiter_kernels(dir);
+    else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
+  }
+  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}};
+  if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
+    shape s{};
+    if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
+  }
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
+  const hipasm::gemm_bf16_kernel_ref big{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
+  const hipasm::gemm_bf16_kernel_ref small{"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .stages = 3}};
+  const hipasm::gemm_bf16_kernel_ref alts[] = {{"gemm_bf16_bk32s3", hipasm::gemm_bf16_config{.bk = 32, .stages = 3}},
+                                               {"gemm_bf16_w8", hipasm::gemm_bf16_config{.wm = 2, .wn = 4}}, big, small};
+  const char* forced = std::getenv("GEMM_BENCH_KERNEL");
+  for (const shape& s : shapes) {
+    const double flop = 2.0 * s.m * s.n * s.k;
+    rt::profile_options po;
+    if (flop > double(1ull << 34)) po.sample_cus = 16;
+    rt::launch_options lo;
+    lo.profile = &po;
+    lo.check = false;  // (the tests run the checker; here only the time matters)
+    rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
+    rt::buffer<float> C(*dev, size_t(s.m) * s.n);
+    // The 128x128 tile when it gives every CU a workgroup, else the 64x64 one.
+    hipasm::gemm_bf16_kernel_ref ours = big.config.grid_x(s.n) * big.config.grid_y(s.m) >= 304 ? big : small;
+    for (const auto& k : alts)
+      if (forced && k.name == forced) ours = k;
+    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
+    const rt::profile& p = *rep.profile;
+    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    std::string aiter_us = "none", ratio = "none";
+    if (const aiter_kernel* ak = pick(aks, s, 304)) {
+      const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);
+      const hipasm::sim::CodeObject co = hipasm::sim::load_code_object(bytes);
+      auto amod = dev->load(bytes);
+      rt::launch_options al = lo;
+      al.allow = {"all"};
+      al.kernarg_size = 352;
+      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, 1}, {256, 1, 1},
+                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s), al);
+      char b1[32], b2[32];
+      std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
+      std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);
+      aiter_us = b1;
+      ratio = b2;
+    }
+    std::printf("kernel=gemm_bf16 shape=%ux%ux%u hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.1f gbps=%.0f mfma_busy=%.3f\n",
+                s.m, s.n, s.k, p.time_us, aiter_us.c_str(), ratio.c_str(), flop / p.time_us * 1e-6,
+                (2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n) / p.time_us * 1e-3, p.mfma_busy);
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+// Host launch of the bf16 GEMM (gemm_bf16.hpp) through hipasm::rt: the same call drives
+// hipasm-sim and a real MI300 (rt::device::open's backend).
+//
+//   auto mod = dev->load_file("gemm.co");   // built from HIPASM_GEMM_BF16_KERNEL(...)
+//   gemm_bf16_launch(*dev, *mod, {"gemm_even", cfg}, C.addr(), A.addr(), B.addr(), M, N, K);
+//
+// Give the kernel compiled with odd_k = true as `odd` to accept any K; without it an odd K is
+// an rt::error (the dword loads of the fast variant need dword-aligned rows).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "gemm_bf16.hpp"
+#include <hipasm/sim/launcher.hpp>
+
+namespace hipasm {
+
+struct gemm_bf16_kernel_ref {
+  std::string name;          // the kernel's symbol in the module
+  gemm_bf16_config config;   // the configuration it was compiled with
+};
+
+// C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T.
+inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& even,
+                                          uint64_t c, uint64_t a, uint64_t b, uint32_t M, uint32_t N, uint32_t K,
+                                          const rt::launch_options& opts = {},
+                                          const gemm_bf16_kernel_ref* odd = nullptr) {
+  if (M == 0 || N == 0 || K == 0) throw rt::error("gemm_bf16: M, N and K must be at least 1");
+  if (uint64_t(M) * K * 2 >= (1ull << 31) || uint64_t(N) * K * 2 >= (1ull << 31) ||
+      uint64_t(M) * N * 4 >= (1ull << 31))
+    throw rt::error("gemm_bf16: each tensor must be below 2 GiB (32-bit buffer offsets)");
+  const gemm_bf16_kernel_ref* k = &even;
+  if (K % 2 != 0 || even.config.odd_k) {
+    if (!even.config.odd_k && !odd) throw rt::error("gemm_bf16: odd K needs a kernel compiled with odd_k = true");
+    if (!even.config.odd_k) k = odd;
+  }
+  const gemm_bf16_config& cf = k->config;
+  rt::kernel_args args;
+  args.add(c).add(a).add(b).add(M).add(N).add(K);
+  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), 1}, {cf.threads(), 1, 1}, args, opts);
+}
+
+}  // namespace hipasm

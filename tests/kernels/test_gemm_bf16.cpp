@@ -1,0 +1,134 @@
+// HIPASM_TEST_KERNELS: gemm_bf16.hip
+// The library's bf16 GEMM (include/hipasm/kernels/gemm_bf16.hpp) in hipasm-sim against plain
+// C++ (bf16 inputs, the products summed in double): full tiles, M/N/K tails, K smaller than a
+// tile, odd K, 1x1x1, f32 and bf16 output. The checker must report nothing.
+#include <catch2/catch.hpp>
+
+#include <hipasm/kernels/gemm_bf16_launch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rt = hipasm::rt;
+using hipasm::gemm_bf16_config;
+using hipasm::gemm_bf16_kernel_ref;
+
+namespace {
+
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                 HIPASM_KERNELS_TEST_NAME + "_gemm_bf16.co");
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+
+float f32_of_bf16(uint16_t h) {
+  uint32_t u = uint32_t{h} << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint16_t bf16_rne(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+// Runs kernel `even` (and `odd` for an odd K) on random M x K and N x K bf16 inputs and
+// compares with the reference: |got - ref| <= K * 2^-22 * sum|a*b| (f32 accumulation, a
+// rounding per add) + the output's rounding (2^-8 |ref| for bf16).
+void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint32_t M, uint32_t N, uint32_t K) {
+  INFO(even.name << " M=" << M << " N=" << N << " K=" << K);
+  rt::device& d = *S().dev;
+  std::mt19937 rng(M * 7919u + N * 104729u + K);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<uint16_t> a(size_t(M) * K), b(size_t(N) * K);
+  for (auto& x : a) x = bf16_rne(u(rng));
+  for (auto& x : b) x = bf16_rne(u(rng));
+  const bool out_bf16 = even.config.out_bf16;
+  // Poisoned output (and one guard element past it): dropped stores must leave it.
+  const size_t cn = size_t(M) * N + 1;
+  rt::buffer<uint16_t> A(d, a), B(d, b);
+  rt::buffer<uint32_t> Cf(d, std::vector<uint32_t>(out_bf16 ? 1 : cn, 0x7fc00001u));
+  rt::buffer<uint16_t> Ch(d, std::vector<uint16_t>(out_bf16 ? cn : 1, 0x7fc1u));
+  const uint64_t c = out_bf16 ? Ch.addr() : Cf.addr();
+  auto rep = hipasm::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  std::vector<float> got(cn);
+  uint32_t guard_ok;
+  if (out_bf16) {
+    auto h = Ch.download();
+    for (size_t i = 0; i < cn; ++i) got[i] = f32_of_bf16(h[i]);
+    guard_ok = h[cn - 1] == 0x7fc1u;
+  } else {
+    auto f = Cf.download();
+    for (size_t i = 0; i < cn; ++i) std::memcpy(&got[i], &f[i], 4);
+    guard_ok = f[cn - 1] == 0x7fc00001u;
+  }
+  CHECK(guard_ok);
+  int bad = 0;
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t n = 0; n < N; ++n) {
+      double ref = 0, mag = 0;
+      for (uint32_t k = 0; k < K; ++k) {
+        double p = double(f32_of_bf16(a[size_t(m) * K + k])) * f32_of_bf16(b[size_t(n) * K + k]);
+        ref += p;
+        mag += std::fabs(p);
+      }
+      const double tol = K * std::ldexp(mag, -22) + (out_bf16 ? std::ldexp(std::fabs(ref), -8) : 0.0) + 1e-30;
+      const float g = got[size_t(m) * N + n];
+      if (!(std::fabs(g - ref) <= tol) && ++bad <= 5)
+        FAIL_CHECK("C[" << m << "][" << n << "] = " << g << ", expected " << ref << " (tolerance " << tol << ")");
+    }
+  CHECK(bad == 0);
+}
+
+const gemm_bf16_kernel_ref kF32{"gemm_f32", gemm_bf16_config{}};
+const gemm_bf16_kernel_ref kBf16{"gemm_bf16out", gemm_bf16_config{.out_bf16 = true}};
+const gemm_bf16_kernel_ref kSmall{"gemm_small", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1, .stages = 2}};
+const gemm_bf16_kernel_ref kS4{"gemm_s4", gemm_bf16_config{.bm = 64, .bn = 128, .bk = 32, .stages = 4}};
+const gemm_bf16_kernel_ref kOdd{"gemm_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}};
+
+}  // namespace
+
+TEST_CASE("gemm_bf16: full tiles", "[gemm]") {
+  run(kF32, &kOdd, 128, 128, 64);
+  run(kF32, &kOdd, 256, 128, 96);  // an odd tile count (3): the last step's tile is all zeros
+}
+
+TEST_CASE("gemm_bf16: M, N, K tails and K smaller than a tile", "[gemm]") {
+  run(kF32, &kOdd, 200, 130, 72);
+  run(kF32, &kOdd, 64, 96, 8);
+  run(kF32, &kOdd, 1, 1, 2);
+  run(kSmall, &kOdd, 100, 70, 50);  // 2 stages
+}
+
+TEST_CASE("gemm_bf16: 4 stages (three tiles in flight), tile counts not a multiple of 4", "[gemm]") {
+  run(kS4, &kOdd, 64, 128, 32 * 4);
+  run(kS4, &kOdd, 150, 200, 32 * 5 + 6);
+  run(kS4, &kOdd, 10, 10, 2);
+}
+
+TEST_CASE("gemm_bf16: odd K and 1x1x1 through the odd_k variant", "[gemm]") {
+  run(kF32, &kOdd, 1, 1, 1);
+  run(kF32, &kOdd, 70, 45, 37);
+}
+
+TEST_CASE("gemm_bf16: bf16 output", "[gemm]") {
+  run(kBf16, &kOdd, 130, 129, 40);
+}
+
+TEST_CASE("gemm_bf16: an odd K without an odd_k kernel is an error", "[gemm]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> A(d, std::vector<uint16_t>(9, 0));
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
+}
