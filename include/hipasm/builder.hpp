@@ -36,6 +36,7 @@
 #include "isa/gfx942.hpp"
 #include "isa/gfx942_mnemonics.hpp"
 #include "operand.hpp"
+#include "options.hpp"
 #include "registers.hpp"
 
 namespace hipasm {
@@ -156,6 +157,7 @@ struct builder_state {
   int32_t tid[3] = {-1, -1, -1};
   int32_t kernarg_vreg = -1;
   builder* primary = nullptr;             // the builder handles point to (stable address)
+  kernel_options options{};               // the kernel's options (options.hpp)
 };
 
 class builder : public isa::gfx942_mnemonics<builder> {
@@ -193,7 +195,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
         cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
-        kernarg_vreg_(st.kernarg_vreg), primary_(st.primary) {
+        kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
     fn.name = kernel_name;
     fn.vregs.reserve(256);
@@ -439,6 +441,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void finish();
 
   constexpr const function& ir() const { return fn; }
+  constexpr const kernel_options& options() const { return options_; }
   constexpr const error_info& error() const { return err; }
   constexpr bool failed() const { return err.failed; }
 
@@ -532,6 +535,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   int32_t (&tid_)[3];
   int32_t& kernarg_vreg_;
   builder*& primary_;
+  const kernel_options& options_;
 
 
   constexpr void build_prologue();

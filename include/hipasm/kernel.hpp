@@ -109,17 +109,35 @@ constexpr void normalize_entry_sgprs(function& fn) {
 // hand-made IR, a constexpr callable returning a `function` directly.
 // `name` is the kernel's name in messages, `label_prefix` its asm labels' prefix (empty: the
 // name; the wrapper passes a prefix unique in the translation unit).
-template <auto KernelFn>
+// A kernel function may carry options (options.hpp: with_options<fn, kernel_options{...}>).
+template <auto Kernel>
+constexpr build_result build_ir(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
+  build_result br;
+  if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
+    br.fn = KernelFn();
+    br.fn.name = name;
+  } else {
+    br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
+  }
+  br.fn.label_prefix = label_prefix;
+  return br;
+}
+
+template <auto Kernel>
 constexpr pipeline_state compile_kernel(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
+  pipeline_options opt{};
+  opt.kernel = kernel_options_of<Kernel>();
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     function fn;  // (assigned, not initialised: clang would evaluate a constant initialiser
     fn = KernelFn();  // once more when it instantiates this function)
     fn.name = name;
     fn.label_prefix = label_prefix;
     normalize_entry_sgprs(fn);
-    return compile_function(std::move(fn));
+    return compile_function(std::move(fn), gfx942, opt);
   } else {
-    build_result br = build_kernel<KernelFn>(name);
+    build_result br = build_kernel<KernelFn>(name, opt.kernel);
     if (br.error.failed) {
       pipeline_state st;
       st.fn.name = name;
@@ -130,7 +148,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
     }
     br.fn.label_prefix = label_prefix;
     normalize_entry_sgprs(br.fn);
-    return compile_function(std::move(br.fn));
+    return compile_function(std::move(br.fn), gfx942, opt);
   }
 }
 
@@ -259,8 +277,9 @@ constexpr std::size_t text_capacity(const function& fn, bool comments) {
 // hipasm_add_code_object sets HIPASM_TEXT_CAPACITY with that interpreter), while the
 // bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
 // run costs. A text longer than the capacity is still printed (exactly, by a second run).
-template <auto KernelFn, std::size_t Fixed, bool Comments>
+template <auto Kernel, std::size_t Fixed, bool Comments>
 consteval std::size_t kernel_capacity(std::string_view name, std::string_view label_prefix = {}) {
+  constexpr auto KernelFn = kernel_fn_of<Kernel>();
   if constexpr (Fixed != 0) {
     return Fixed;
   } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
@@ -269,7 +288,7 @@ consteval std::size_t kernel_capacity(std::string_view name, std::string_view la
     fn.label_prefix = label_prefix;
     return text_capacity(fn, Comments);
   } else {
-    build_result br = build_kernel<KernelFn>(name);
+    build_result br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
     br.fn.label_prefix = label_prefix;
     return br.error.failed ? 1 : text_capacity(br.fn, Comments);
   }
@@ -494,9 +513,9 @@ constexpr void check_args_each(std::index_sequence<I...>) {
   (check_one_arg<I, std::tuple_element_t<I, Expected>, std::tuple_element_t<I, Got>>(), ...);
 }
 
-template <auto KernelFn, class... A>
+template <auto Kernel, class... A>
 constexpr void check_kernel_args(const A&...) {
-  using expected = typename kernel_fn_args<decltype(KernelFn)>::type;
+  using expected = typename kernel_fn_args<decltype(kernel_fn_of<Kernel>())>::type;
   if constexpr (!std::is_void_v<expected>) {
     static_assert(expected::size == sizeof...(A),
                   "hipasm: the HIP kernel passes a different number of arguments to HIPASM_KERNEL_BODY than "
@@ -531,6 +550,55 @@ kernel_usage usage(std::string_view name) {
   if (st.error.failed) throw std::runtime_error(std::string(st.error.view()));
   return detail::usage_of(st);
 }
+// The IR after the builder and after each pipeline step, one section per step (asmjit's
+// listing of its allocation steps), for reading what each pass did:
+//   ;; ==== built: 3 blocks, 41 instructions
+//   <the instructions, virtual registers as %v12 / %s3[0:1] until regalloc assigns them>
+//   ;; ==== after cse: 3 blocks, 38 instructions (-3)
+// A step the kernel's options turn off is listed as "off"; a failing step ends the text
+// with its message.
+template <auto Kernel>
+std::string pass_dump(std::string_view name, emit_options opt = {}) {
+  std::string text;
+  auto section = [&](std::string_view what, const pipeline_state& st, std::size_t before) {
+    std::size_t blocks = st.fn.blocks.size(), instrs = 0;
+    for (const block& b : st.fn.blocks) instrs += b.instrs.size();
+    text += ";; ==== ";
+    text += what;
+    text += ": " + std::to_string(blocks) + " blocks, " + std::to_string(instrs) + " instructions";
+    if (before != static_cast<std::size_t>(-1) && before != instrs) {
+      const long long d = static_cast<long long>(instrs) - static_cast<long long>(before);
+      text += " (" + std::string(d > 0 ? "+" : "") + std::to_string(d) + ")";
+    }
+    text += "\n";
+    size_sink sz;
+    print_function(sz, st.fn, st.isa, opt);
+    std::string body(sz.n, '\0');
+    array_sink out{body.data()};
+    print_function(out, st.fn, st.isa, opt);
+    text += body;
+    return instrs;
+  };
+  build_result br = detail::build_ir<Kernel>(name);
+  if (br.error.failed) return text + ";; ==== build failed: " + std::string(br.error.view()) + "\n";
+  detail::normalize_entry_sgprs(br.fn);
+  pipeline_options po{};
+  po.kernel = detail::kernel_options_of<Kernel>();
+  po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
+  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  std::size_t n = section("built", st, static_cast<std::size_t>(-1));
+  for (const pipeline_step& step : pipeline_steps) {
+    const std::string name_of(step.name);
+    if (step_disabled(st, step)) {
+      text += ";; ==== " + name_of + ": off (kernel_options)\n";
+      continue;
+    }
+    if (!run_step(st, step)) return text + ";; ==== " + name_of + " failed: " + std::string(st.error.view()) + "\n";
+    n = section("after " + name_of, st, n);
+  }
+  return text;
+}
+
 template <auto KernelFn>
 void write_asm(std::string_view name, const std::string& path, emit_options opt = {}) {
   std::ofstream f(path);

@@ -330,9 +330,10 @@ constexpr void run_kernel(builder& J, std::tuple<T...>*) {
 }  // namespace detail
 
 template <auto KernelFn>
-constexpr build_result build_kernel(std::string_view name) {
+constexpr build_result build_kernel(std::string_view name, kernel_options options = {}) {
   using sig = detail::kernel_sig<decltype(+KernelFn)>;
   builder_state st;
+  st.options = options;
   builder J(st, name);
   detail::run_kernel<KernelFn>(J, static_cast<typename sig::args*>(nullptr));
   J.finish();

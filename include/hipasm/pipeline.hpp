@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "emit.hpp"
+#include "options.hpp"
 #include "hazard_rules.hpp"
 #include "ir.hpp"
 #include "vec.hpp"
@@ -35,7 +36,8 @@ namespace hipasm {
 
 struct pipeline_options {
   register_limits limits{};
-  bool optimize = true;  // cse, dse, dce
+  bool optimize = true;  // cse, dse, dce (all three; kernel's switches them one by one)
+  kernel_options kernel{};  // the kernel's own options (options.hpp)
 };
 
 struct pipeline_state {
@@ -56,17 +58,17 @@ constexpr bool step_remove_unreachable(pipeline_state& s) {
 }
 constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
 constexpr bool step_cse(pipeline_state& s) {
-  if (s.options.optimize) eliminate_common_subexpressions(s.fn, s.isa);
+  if (s.options.optimize && s.options.kernel.cse) eliminate_common_subexpressions(s.fn, s.isa);
   return true;
 }
 constexpr bool step_dse(pipeline_state& s) {
   s.accesses.clear();
-  if (s.options.optimize) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
+  if (s.options.optimize && s.options.kernel.dse) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
   return true;
 }
 constexpr bool step_dce(pipeline_state& s) {
   s.liveness.clear();
-  if (s.options.optimize)
+  if (s.options.optimize && s.options.kernel.dce)
     eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back());
   s.accesses.clear();
   return true;
@@ -107,19 +109,33 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"hazards", detail::step_hazards},
 };
 
+// Runs one step on `st` (in place); false on an error (in st.error).
+constexpr bool run_step(pipeline_state& st, const pipeline_step& step) {
+  // dse's access table describes the function only until another step changes it.
+  if (step.run != detail::step_dce) st.accesses.clear();
+  if (!step.run(st)) {
+    if (!st.error.failed) {
+      st.error.begin(src_loc{});
+      st.error.add("kernel '").add(st.fn.name).add("': pipeline step '").add(step.name).add("' failed");
+    }
+    return false;
+  }
+  return true;
+}
+
+// Whether the kernel's options turn a step off (it then does nothing).
+constexpr bool step_disabled(const pipeline_state& st, const pipeline_step& step) {
+  const kernel_options& k = st.options.kernel;
+  if (step.run == detail::step_cse) return !st.options.optimize || !k.cse;
+  if (step.run == detail::step_dse) return !st.options.optimize || !k.dse;
+  if (step.run == detail::step_dce) return !st.options.optimize || !k.dce;
+  return false;
+}
+
 // Runs every step on `st` (in place); false on the first error (in st.error).
 constexpr bool run_pipeline(pipeline_state& st) {
-  for (const pipeline_step& step : pipeline_steps) {
-    // dse's access table describes the function only until another step changes it.
-    if (step.run != detail::step_dce) st.accesses.clear();
-    if (!step.run(st)) {
-      if (!st.error.failed) {
-        st.error.begin(src_loc{});
-        st.error.add("kernel '").add(st.fn.name).add("': pipeline step '").add(step.name).add("' failed");
-      }
-      return false;
-    }
-  }
+  for (const pipeline_step& step : pipeline_steps)
+    if (!run_step(st, step)) return false;
   return true;
 }
 

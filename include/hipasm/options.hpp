@@ -1,0 +1,58 @@
+// Per-kernel options: one structural struct, given to a kernel by wrapping its builder
+// function (a template argument, so it travels through HIPASM_KERNEL_BODY unchanged):
+//
+//   constexpr void my_kernel(builder J, arg<int*> out) { ... }
+//   constexpr auto my_kernel_plain = hipasm::with_options<my_kernel, hipasm::kernel_options{.cse = false}>;
+//   extern "C" __global__ void k(int* out) { HIPASM_KERNEL_BODY(my_kernel_plain, out); }
+//
+// and hipasm::asm_text<my_kernel_plain>("k"), hipasm::pass_dump<my_kernel_plain>("k") alike.
+// The optional passes can be turned off (pyhip's no_pass); the passes that make the code
+// correct (remove-unreachable, a2v, split-registers, waitcnt-check, regalloc, hazards) cannot.
+//
+// Adding an option: a member with its default here (every member public, of a structural
+// type: bool, integers, enums), read where it acts (the pipeline's steps see it as
+// `pipeline_state::options.kernel`, the builder as `builder::options()`).
+#pragma once
+#include <type_traits>
+
+namespace hipasm {
+
+struct kernel_options {
+  // Optimisation passes of the pipeline (pipeline.hpp), each on by default.
+  bool cse = true;                 // merge identical computations
+  bool dse = true;                 // drop register writes overwritten before any read
+  bool dce = true;                 // drop results nobody reads (and loads nobody reads)
+  // Expression lowering (expr.hpp): constant folding, strength reduction and fused
+  // instructions (v_lshl_add_u32, v_add3_u32, v_lshl_add_u64, ...). Off: one instruction per
+  // operator, as written.
+  bool fold = true;
+};
+
+// A builder function with its options; use it wherever a kernel function goes.
+template <auto KernelFn, kernel_options Options>
+struct kernel_with_options {
+  static constexpr auto fn = KernelFn;
+  static constexpr kernel_options options = Options;
+};
+template <auto KernelFn, kernel_options Options>
+inline constexpr kernel_with_options<KernelFn, Options> with_options{};
+
+namespace detail {
+template <class T>
+struct options_wrapper : std::false_type {};
+template <auto F, kernel_options O>
+struct options_wrapper<kernel_with_options<F, O>> : std::true_type {};
+// The builder function and the options of a kernel function or a wrapped one.
+template <auto K>
+constexpr auto kernel_fn_of() {
+  if constexpr (options_wrapper<std::remove_cvref_t<decltype(K)>>::value) return std::remove_cvref_t<decltype(K)>::fn;
+  else return K;
+}
+template <auto K>
+constexpr kernel_options kernel_options_of() {
+  if constexpr (options_wrapper<std::remove_cvref_t<decltype(K)>>::value) return std::remove_cvref_t<decltype(K)>::options;
+  else return kernel_options{};
+}
+}  // namespace detail
+
+}  // namespace hipasm
