@@ -345,6 +345,126 @@ constexpr void lower_fdiv(lower& L, const operand& D, operand n, operand d) {
   L.e(O::v_div_fixup_f32, {D, s[0], s[1], s[2]});
 }
 
+
+// ---- folding and fused instructions (kernel_options::fold) --------------------------------
+// The instruction of the current block that wrote the whole 1-dword register `id`, among
+// the last few, when nothing after it (to the block's end) writes `id`, what it read or
+// EXEC: its sources still hold what it read, so a fused instruction may read them instead
+// of its result (which dce then removes when nothing else reads it). -1: none.
+constexpr int recent_def(const builder& b, uint32_t id) {
+  const vec<instr>& list = b.fn.blocks[b.cur_block()].instrs;
+  const instr* const ins = list.data();
+  const int n = static_cast<int>(list.size());
+  constexpr int window = 8;  // an expression's operands are a few instructions back
+  for (int i = n - 1; i >= 0 && i >= n - window; --i) {
+    const instr& d = ins[i];
+    if (d.num_operands == 0 || d.ops[0].k != operand::kind::vreg || d.ops[0].value != id) continue;
+    if (d.ops[0].offset != 0 || d.ops[0].dwords != 1 || !d.mods.none()) return -1;
+    for (int j = 1; j < d.num_operands; ++j)
+      if (d.ops[j].k != operand::kind::vreg && d.ops[j].k != operand::kind::imm) return -1;
+    for (int k = i + 1; k < n; ++k) {
+      const instr& w = ins[k];
+      const isa::instr_desc& wd = op_desc(static_cast<O>(w.op));
+      if (wd.flags & (isa::f_writes_exec | isa::f_cmpx)) return -1;
+      for (int j = 0; j < w.num_operands; ++j) {
+        const operand& o = w.ops[j];
+        const auto r = j < wd.num_operands ? wd.operands[j].role : isa::operand_role::use;
+        if (r == isa::operand_role::use) continue;
+        if (o.k == operand::kind::special && (o.sp == special_reg::exec || o.sp == special_reg::exec_lo ||
+                                              o.sp == special_reg::exec_hi))
+          return -1;
+        if (o.k != operand::kind::vreg) continue;
+        if (o.value == id) return -1;
+        for (int s = 1; s < d.num_operands; ++s)
+          if (d.ops[s].k == operand::kind::vreg && d.ops[s].value == o.value) return -1;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+// Sources a VOP3 instruction can take as they are: no literal, one constant-bus register.
+constexpr bool vop3_legal(const operand* s, int n) {
+  int bus = -1;
+  for (int i = 0; i < n; ++i) {
+    if (lower::is_imm(s[i]) && !lower::inline_const(s[i], false)) return false;
+    if (lower::is_sgpr(s[i])) {
+      if (bus >= 0 && !lower::same_reg(s[bus], s[i])) return false;
+      bus = i;
+    }
+  }
+  return true;
+}
+
+// Integer a op c without the operator's own instruction where a constant makes it an
+// identity (x + 0, x - 0, x * 1, x & -1, x | 0, x ^ 0, shifts by 0: the result is x) or a
+// constant (x * 0, x & 0, 0 << x, 0 >> x), and as one fused VALU instruction where an operand
+// was just computed by a shift, add or and: (x << k) + y -> v_lshl_add_u32, (x + y) + z ->
+// v_add3_u32, (x << k) | y -> v_lshl_or_b32, (x & m) | y -> v_and_or_b32. An identity returns
+// x itself only when x is this expression's own temporary (xval::fresh), else it is left to
+// the ordinary lowering (one instruction either way). False: nothing done.
+constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool vec, reg_ref& out) {
+  builder& b = L.b;
+  if (a.is_imm() || c.is_imm()) {
+    const bool ci = c.is_imm();
+    const xval& x = ci ? a : c;
+    const uint64_t kv = (ci ? c : a).op.value;
+    const uint32_t k = static_cast<uint32_t>(kv);
+    const bool commutative = o == binop::add || o == binop::mul || o == binop::band || o == binop::bor || o == binop::bxor;
+    bool identity = false, zero = false;
+    if (ci || commutative) {
+      identity = ((o == binop::add || o == binop::sub || o == binop::bor || o == binop::bxor || o == binop::shl ||
+                   o == binop::shr) && k == 0) ||
+                 (o == binop::mul && k == 1) || (o == binop::band && k == 0xffffffffu);
+      zero = (o == binop::mul || o == binop::band) && k == 0;
+    } else {
+      zero = (o == binop::shl || o == binop::shr) && k == 0;  // 0 << x, 0 >> x (unsigned or signed)
+    }
+    if (identity && x.fresh && x.op.k == operand::kind::vreg && x.op.offset == 0 && x.op.dwords == 1 &&
+        b.fn.vregs[x.op.value].dwords == 1) {
+      out = reg_ref{&b, static_cast<uint32_t>(x.op.value), x.op.cls, 0, 1};
+      return true;
+    }
+    if (zero) {
+      out = L.tmp(vec ? reg_class::vgpr : reg_class::sgpr);
+      L.e(vec ? O::v_mov_b32 : O::s_mov_b32, {reg_op(out), imm_op(0)});
+      return true;
+    }
+    if (identity) return false;
+  }
+  if (!vec || (o != binop::add && o != binop::bor)) return false;
+  for (int side = 0; side < 2; ++side) {
+    const xval& x = side ? c : a;
+    const xval& y = side ? a : c;
+    if (!x.is_reg(reg_class::vgpr) || x.op.offset != 0 || x.op.dwords != 1 || b.fn.vregs[x.op.value].dwords != 1)
+      continue;
+    const int i = recent_def(b, static_cast<uint32_t>(x.op.value));
+    if (i < 0) continue;
+    const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+    const O dop = static_cast<O>(d.op);
+    O fused{};
+    operand s[3] = {d.ops[1], d.ops[2], y.op};
+    if (dop == O::v_lshlrev_b32 && lower::is_imm(d.ops[1])) {
+      fused = o == binop::add ? O::v_lshl_add_u32 : O::v_lshl_or_b32;
+      s[0] = d.ops[2];  // the value, then the amount
+      s[1] = d.ops[1];
+    } else if (dop == O::v_add_u32 && o == binop::add) {
+      fused = O::v_add3_u32;
+    } else if (dop == O::v_and_b32 && o == binop::bor) {
+      fused = O::v_and_or_b32;
+    } else {
+      continue;
+    }
+    if (!vop3_legal(s, 3)) continue;
+    out = L.tmp(reg_class::vgpr);
+    L.e(fused, {reg_op(out), s[0], s[1], s[2]});
+    return true;
+  }
+  return false;
+}
+
+
 constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   builder* bp = pick_builder(a, c);
   if (!bp) return {};
@@ -363,7 +483,10 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   bool vec = f32 || a.is_reg(reg_class::vgpr) || c.is_reg(reg_class::vgpr);
   bool sgn = a.t == dtype::i32;
   reg_ref out{};
-  if (f32) {
+  if (!f32 && o != binop::div && o != binop::rem && o != binop::min && o != binop::max && b.options().fold &&
+      fold_int(L, o, a, c, vec, out)) {
+    // (folded or fused)
+  } else if (f32) {
     reg_ref d = L.tmp(reg_class::vgpr);
     operand D = reg_op(d);
     switch (o) {
@@ -428,7 +551,16 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
     out = d;
   }
   out.b = &b;
-  if (b.cur_block() == block) b.last_expr_ = {out.id, block, first, b.cur_index()};
+  if (b.cur_block() == block) {
+    if (b.cur_index() != first) {
+      b.last_expr_ = {out.id, block, first, b.cur_index()};
+    } else {
+      // An identity returned its operand: the record of the expression that computed it
+      // still describes the result (retargeting then moves that computation); otherwise none.
+      const auto& r = b.last_expr_;
+      if (!(r.id == out.id && r.block == block && r.end == first)) b.last_expr_ = {};
+    }
+  }
   return out;
 }
 

@@ -1,0 +1,95 @@
+// Kernels of test_expr_fold.cpp: the expression lowering's constant folding and fused
+// instructions (kernel_options::fold), each one expression over per-lane x = a[p], y = b[p]
+// and a wave-uniform s = a[workgroup] (an SGPR), out[p] = the result. The same functions are
+// compiled with fold off (the reference lowering, one instruction per operator).
+#pragma once
+#include <cstdint>
+
+#include <hipasm/kernel.hpp>
+
+namespace expr_fold {
+using namespace hipasm;
+
+enum kind : int {
+  lshl_add, add3, lshl_or, and_or, add_zero_fresh, mul_zero, two_shifts, identity_chain, shared_shift,
+  retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named, count
+};
+
+template <int K>
+constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a, arg<const unsigned*> b) {
+  auto p = J.vgpr<u32>();
+  p = J.workgroup_id_x() * 64 + J.thread_id_x();
+  auto pa = J.vgpr<u64>(), pb = J.vgpr<u64>();
+  pa = a + (p << 2);
+  pb = b + (p << 2);
+  auto x = J.vgpr<u32>().named("x"), y = J.vgpr<u32>().named("y");
+  J.global_load_dword(x, pa, off);
+  J.global_load_dword(y, pb, off);
+  auto sa = J.sgpr<u64>();
+  sa = a + (J.workgroup_id_x() << 2);
+  auto s = J.sgpr<u32>().named("s"), s2 = J.sgpr<u32>().named("s2");
+  J.s_load_dword(s, sa, 0);
+  J.s_load_dword(s2, sa, 4);
+  J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
+  auto r = J.vgpr<u32>().named("r");
+  if constexpr (K == lshl_add) r = (x << 3) + y;
+  else if constexpr (K == add3) r = (x + y) + s;
+  else if constexpr (K == lshl_or) r = (x << 5) | y;
+  else if constexpr (K == and_or) r = (x & s) | y;
+  else if constexpr (K == add_zero_fresh) r = ((x + y) + 0) ^ x;
+  else if constexpr (K == mul_zero) r = x * 0 + y;
+  else if constexpr (K == two_shifts) r = (x << 2) + (y << 3);
+  else if constexpr (K == identity_chain) r = ((((x - y) + 0) * 1) | 0) & 0xffffffffu;
+  else if constexpr (K == shared_shift) {
+    auto t = x << 2;
+    r = (t + y) ^ (t + s);
+  } else if constexpr (K == retarget_identity) {
+    r = (x + y) + 0;
+  } else if constexpr (K == salu_identity) {
+    auto t = J.sgpr<u32>();
+    t = ((s + s2) + 0) << 0;
+    r = t + x;
+  } else if constexpr (K == shr_zero) r = ((x ^ y) >> 0) + (y >> 0);
+  else if constexpr (K == zero_shl) r = (0u << x) + (0u >> y) + y;
+  else if constexpr (K == i32_lshl_add) {
+    auto xi = x.as<i32>(), yi = y.as<i32>();
+    r = ((xi << 31) + yi).as<u32>();
+  } else if constexpr (K == literal_add) r = (x + 0x12345u) + y;
+  else if constexpr (K == xor_zero_named) {
+    auto t = x + y;
+    auto u = t + 0;  // t is named: u is a new register, t stays written
+    u = u + 1;
+    r = t ^ u;
+  }
+  auto o = J.vgpr<u64>();
+  o = out + (p << 2);
+  J.global_store_dword(o, r, off);
+}
+
+// The C++ reference of each kernel (unsigned wrap-around, as the hardware computes).
+constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t s2) {
+  switch (k) {
+    case lshl_add: return (x << 3) + y;
+    case add3: return x + y + s;
+    case lshl_or: return (x << 5) | y;
+    case and_or: return (x & s) | y;
+    case add_zero_fresh: return (x + y) ^ x;
+    case mul_zero: return y;
+    case two_shifts: return (x << 2) + (y << 3);
+    case identity_chain: return x - y;
+    case shared_shift: return ((x << 2) + y) ^ ((x << 2) + s);
+    case retarget_identity: return x + y;
+    case salu_identity: return s + s2 + x;
+    case shr_zero: return (x ^ y) + y;
+    case zero_shl: return y;
+    case i32_lshl_add: return (x << 31) + y;
+    case literal_add: return x + 0x12345u + y;
+    case xor_zero_named: return (x + y) ^ (x + y + 1);
+  }
+  return 0;
+}
+
+template <int K>
+inline constexpr auto fold_kernel_off = with_options<fold_kernel<K>, kernel_options{.fold = false}>;
+
+}  // namespace expr_fold
