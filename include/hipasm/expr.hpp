@@ -564,6 +564,82 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   return out;
 }
 
+
+// An upper bound of a 32-bit VGPR's value where the lowering can see one: a work-item id
+// (below 1024), the result of a recent v_and_b32 with a constant mask or of a logical shift
+// right by a constant; else 0xffffffff.
+constexpr uint32_t max_value(const builder& b, const operand& o) {
+  if (o.k != operand::kind::vreg || o.offset != 0 || o.dwords != 1) return 0xffffffffu;
+  for (int dim = 0; dim < 3; ++dim)
+    if (b.thread_id_vreg(dim) >= 0 && o.value == static_cast<uint64_t>(b.thread_id_vreg(dim))) return 1023u;
+  const int i = recent_def(b, static_cast<uint32_t>(o.value));
+  if (i < 0) return 0xffffffffu;
+  const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+  const O op = static_cast<O>(d.op);
+  if (op == O::v_and_b32) {
+    uint32_t m = 0xffffffffu;
+    for (int j = 1; j < 3; ++j)
+      if (lower::is_imm(d.ops[j]) && static_cast<uint32_t>(d.ops[j].value) < m) m = static_cast<uint32_t>(d.ops[j].value);
+    return m;
+  }
+  if (op == O::v_lshrrev_b32 && lower::is_imm(d.ops[1])) return 0xffffffffu >> (d.ops[1].value & 31);
+  return 0xffffffffu;
+}
+
+// 64-bit a + off with a VGPR result as one v_lshl_add_u64 (D = (S0 << S1) + S2; shifts 0..4,
+// the range LLVM uses it for): no carry through VCC (so no s_nop before a v_addc reading
+// it), and a 32-bit offset just shifted by 1..4 is shifted by the instruction itself. A
+// 32-bit offset becomes a pair (itself, zero or its sign) first. False: the caller's
+// v_add_co_u32/v_addc_co_u32 pair (offsets in SGPRs, literals).
+constexpr bool add64_fused(lower& L, const xval& a, const xval& off, bool off_signed, reg_ref& out) {
+  builder& b = L.b;
+  auto pair_ok = [&](const xval& v) {
+    return v.op.k == operand::kind::vreg && v.op.dwords == 2 && v.op.offset % 2 == 0 &&
+           (v.op.cls == reg_class::vgpr || v.op.cls == reg_class::sgpr);
+  };
+  if (!pair_ok(a)) return false;
+  operand s0{}, s2 = a.op;
+  uint32_t k = 0;
+  if (off.is_imm()) {
+    if (!a.is_reg(reg_class::vgpr) || off.op.value > 64) return false;  // inline constants only
+    s0 = a.op;
+    s2 = imm_op(off.op.value, 2);
+  } else if (off.op.dwords == 2) {
+    if (!pair_ok(off) || (off.is_reg(reg_class::sgpr) && a.is_reg(reg_class::sgpr))) return false;
+    s0 = off.op;
+  } else if (off.is_reg(reg_class::vgpr)) {
+    operand x = off.op;
+    if (!off_signed && off.op.offset == 0 && b.fn.vregs[off.op.value].dwords == 1) {
+      const int i = recent_def(b, static_cast<uint32_t>(off.op.value));
+      if (i >= 0) {
+        const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+        // (only when the 32-bit shift dropped no bit: the 64-bit one keeps them)
+        if (static_cast<O>(d.op) == O::v_lshlrev_b32 && lower::is_imm(d.ops[1]) && d.ops[1].value >= 1 &&
+            d.ops[1].value <= 4 && lower::is_vgpr(d.ops[2]) &&
+            (uint64_t{max_value(b, d.ops[2])} << d.ops[1].value) <= 0xffffffffull) {
+          x = d.ops[2];
+          k = static_cast<uint32_t>(d.ops[1].value);
+        }
+      }
+    }
+    reg_ref p = L.tmp(reg_class::vgpr, 2);
+    operand lo = reg_op(p), hi = reg_op(p);
+    lo.dwords = hi.dwords = 1;
+    hi.offset = 1;
+    L.e(O::v_mov_b32, {lo, x});
+    if (off_signed) L.e(O::v_ashrrev_i32, {hi, imm_op(31), x});
+    else L.e(O::v_mov_b32, {hi, imm_op(0)});
+    s0 = reg_op(p);
+  } else {
+    return false;
+  }
+  for (const operand* o : {&s0, &s2})
+    if (o->k == operand::kind::vreg && b.fn.vregs[o->value].align < 2) b.fn.vregs[o->value].align = 2;
+  out = L.tmp(reg_class::vgpr, 2);
+  L.e(O::v_lshl_add_u64, {reg_op(out), s0, imm_op(k), s2});
+  return true;
+}
+
 // 64-bit a +/- off (off: 64-bit register, 32-bit register zero/sign-extended, or immediate).
 constexpr reg_ref lower_add64(const xval& a, const xval& off, bool off_signed, bool subtract) {
   builder* bp = pick_builder(a, off);
@@ -592,6 +668,14 @@ constexpr reg_ref lower_add64(const xval& a, const xval& off, bool off_signed, b
     r.dwords = 1;
     return r;
   };
+  if (vec && !subtract && b.options().fold) {
+    reg_ref r{};
+    if (add64_fused(L, a, off, off_signed, r)) {
+      r.b = &b;
+      if (b.cur_block() == block) b.last_expr_ = {r.id, block, first, b.cur_index()};
+      return r;
+    }
+  }
   operand alo = half(a.op, 0), ahi = half(a.op, 1);
   operand olo = half(off.op, 0), ohi{};
   if (off.is_imm()) {

@@ -20,7 +20,8 @@ namespace rt = hipasm::rt;
 namespace {
 const char* names[] = {"lshl_add", "add3", "lshl_or", "and_or", "add_zero_fresh", "mul_zero", "two_shifts",
                        "identity_chain", "shared_shift", "retarget_identity", "salu_identity", "shr_zero",
-                       "zero_shl", "i32_lshl_add", "literal_add", "xor_zero_named"};
+                       "zero_shl", "i32_lshl_add", "literal_add", "xor_zero_named", "add64_shift", "add64_signed",
+                       "add64_pair", "add64_masked_shift"};
 static_assert(sizeof(names) / sizeof(names[0]) == count);
 
 std::vector<uint32_t> edges() {
@@ -103,10 +104,28 @@ TEST_CASE("the lowering chooses the fused instruction", "[fold]") {
   // a literal cannot go into the VOP3 form: two VOP2 adds
   CHECK(instructions(on(literal_add), "v_add3_u32") == 0);
   // identities: no instruction for + 0, * 1, | 0, & -1, >> 0, << 0 on an expression's own result
-  CHECK(total(on(identity_chain)) == total(off(identity_chain)) - 4);
-  CHECK(total(on(add_zero_fresh)) == total(off(add_zero_fresh)) - 1);
-  CHECK(total(on(retarget_identity)) == total(off(retarget_identity)) - 1);
+  // (what every kernel saves around its expression, in its addresses: lshl_add's saving
+  // less the one instruction its expression saves)
+  const int around = total(off(lshl_add)) - total(on(lshl_add)) - 1;
+  auto saved = [&](int k) { return total(off(k)) - total(on(k)) - around; };
+  CHECK(saved(identity_chain) == 4);
+  CHECK(saved(add_zero_fresh) == 1);
+  CHECK(saved(retarget_identity) == 1);
   CHECK(instructions(on(mul_zero), "v_mul_lo_u32") == 0);
-  CHECK(total(on(salu_identity)) == total(off(salu_identity)) - 2);
+  CHECK(saved(salu_identity) == 2);
   CHECK(instructions(on(zero_shl), "v_lshlrev_b32") == instructions(off(zero_shl), "v_lshlrev_b32") - 1);
+  // 64-bit vector adds: v_lshl_add_u64, no carry pair (every kernel's store address too)
+  for (int k = 0; k < count; ++k) {
+    INFO(names[k] << "\n" << on(k));
+    CHECK(instructions(on(k), "v_addc_co_u32") == 0);
+    CHECK(instructions(on(k), "v_lshl_add_u64") >= 1);
+    CHECK(instructions(off(k), "v_lshl_add_u64") == 0);
+  }
+  // a shift that may drop bits stays a 32-bit shift; one that cannot moves into the add
+  CHECK(std::regex_search(on(add64_shift), std::regex("v_lshlrev_b32 v[0-9]+, 3,")));
+  CHECK(std::regex_search(on(add64_masked_shift), std::regex("v_lshl_add_u64 v\\[[0-9:]+\\], v\\[[0-9:]+\\], 4,")));
+  CHECK_FALSE(std::regex_search(on(add64_masked_shift), std::regex("v_lshlrev_b32 v[0-9]+, 4,")));
+  // the store addresses: out + (p << 2) with p = workgroup * 64 + thread id is not known to
+  // fit, so its shift stays; a thread-id offset's shift moves in
+  CHECK(instructions(on(add64_pair), "v_lshl_add_u64") == 4);
 }

@@ -35,3 +35,11 @@ extern "C" __attribute__((global)) void fold_literal_add(unsigned* out, const un
 extern "C" __attribute__((global)) void nofold_literal_add(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<literal_add>, out, a, b); }
 extern "C" __attribute__((global)) void fold_xor_zero_named(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<xor_zero_named>, out, a, b); }
 extern "C" __attribute__((global)) void nofold_xor_zero_named(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<xor_zero_named>, out, a, b); }
+extern "C" __attribute__((global)) void fold_add64_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<add64_shift>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_add64_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_shift>, out, a, b); }
+extern "C" __attribute__((global)) void fold_add64_signed(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<add64_signed>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_add64_signed(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_signed>, out, a, b); }
+extern "C" __attribute__((global)) void fold_add64_pair(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<add64_pair>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_add64_pair(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_pair>, out, a, b); }
+extern "C" __attribute__((global)) void fold_add64_masked_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<add64_masked_shift>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_add64_masked_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_masked_shift>, out, a, b); }

@@ -12,7 +12,8 @@ using namespace hipasm;
 
 enum kind : int {
   lshl_add, add3, lshl_or, and_or, add_zero_fresh, mul_zero, two_shifts, identity_chain, shared_shift,
-  retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named, count
+  retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named,
+  add64_shift, add64_signed, add64_pair, add64_masked_shift, count
 };
 
 template <int K>
@@ -61,6 +62,18 @@ constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a
     u = u + 1;
     r = t ^ u;
   }
+  else if constexpr (K >= add64_shift) {
+    // w = (y << 32) | x, a 64-bit VGPR; r = the low dword ^ the high dword of w + offset
+    auto w = J.vgpr<u64>();
+    w.as<u32>()[0] = x;
+    w.as<u32>()[1] = y;
+    auto z = J.vgpr<u64>();
+    if constexpr (K == add64_shift) z = w + (y << 3);  // may drop bits: not the 64-bit shift
+    else if constexpr (K == add64_signed) z = w + y.as<i32>();
+    else if constexpr (K == add64_pair) z = w + w;
+    else z = w + ((y & 0xffffu) << 4);  // fits: the shift moves into v_lshl_add_u64
+    r = z.as<u32>()[0] ^ z.as<u32>()[1];
+  }
   auto o = J.vgpr<u64>();
   o = out + (p << 2);
   J.global_store_dword(o, r, off);
@@ -85,6 +98,17 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
     case i32_lshl_add: return (x << 31) + y;
     case literal_add: return x + 0x12345u + y;
     case xor_zero_named: return (x + y) ^ (x + y + 1);
+    case add64_shift:
+    case add64_signed:
+    case add64_pair:
+    case add64_masked_shift: {
+      const uint64_t w = (uint64_t{y} << 32) | x;
+      const uint64_t z = k == add64_shift    ? w + uint64_t{static_cast<uint32_t>(y << 3)}
+                         : k == add64_signed ? w + static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(y)))
+                         : k == add64_pair   ? w + w
+                                             : w + uint64_t{(y & 0xffffu) << 4};
+      return static_cast<uint32_t>(z) ^ static_cast<uint32_t>(z >> 32);
+    }
   }
   return 0;
 }
