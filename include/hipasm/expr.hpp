@@ -384,6 +384,27 @@ constexpr int recent_def(const builder& b, uint32_t id) {
   return -1;
 }
 
+// An upper bound of a 32-bit VGPR's value where the lowering can see one: a work-item id
+// (below 1024), the result of a recent v_and_b32 with a constant mask or of a logical shift
+// right by a constant; else 0xffffffff.
+constexpr uint32_t max_value(const builder& b, const operand& o) {
+  if (o.k != operand::kind::vreg || o.offset != 0 || o.dwords != 1) return 0xffffffffu;
+  for (int dim = 0; dim < 3; ++dim)
+    if (b.thread_id_vreg(dim) >= 0 && o.value == static_cast<uint64_t>(b.thread_id_vreg(dim))) return 1023u;
+  const int i = recent_def(b, static_cast<uint32_t>(o.value));
+  if (i < 0) return 0xffffffffu;
+  const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+  const O op = static_cast<O>(d.op);
+  if (op == O::v_and_b32) {
+    uint32_t m = 0xffffffffu;
+    for (int j = 1; j < 3; ++j)
+      if (lower::is_imm(d.ops[j]) && static_cast<uint32_t>(d.ops[j].value) < m) m = static_cast<uint32_t>(d.ops[j].value);
+    return m;
+  }
+  if (op == O::v_lshrrev_b32 && lower::is_imm(d.ops[1])) return 0xffffffffu >> (d.ops[1].value & 31);
+  return 0xffffffffu;
+}
+
 // Sources a VOP3 instruction can take as they are: no literal, one constant-bus register.
 constexpr bool vop3_legal(const operand* s, int n) {
   int bus = -1;
@@ -432,6 +453,25 @@ constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool ve
       return true;
     }
     if (identity) return false;
+    // x * k, k not a power of two (those are shifts), in one full-rate VALU instruction:
+    // k = 2^j + 1 as (x << j) + x; x and k below 2^24 (a work-item id, a masked value) as
+    // v_mul_u32_u24 (its low 32 product bits are x * k's). Else v_mul_lo_u32 (quarter rate).
+    if (o == binop::mul && vec && k > 2 && (k & (k - 1)) != 0) {
+      const int j = log2_exact(k - 1);
+      if (j > 0) {
+        operand s3[3] = {x.op, imm_op(static_cast<uint32_t>(j)), x.op};
+        if (vop3_legal(s3, 3)) {
+          out = L.tmp(reg_class::vgpr);
+          L.e(O::v_lshl_add_u32, {reg_op(out), s3[0], s3[1], s3[2]});
+          return true;
+        }
+      }
+      if (x.is_reg(reg_class::vgpr) && k < (1u << 24) && max_value(b, x.op) < (1u << 24)) {
+        out = L.tmp(reg_class::vgpr);
+        L.valu2(O::v_mul_u32_u24, O::v_mul_u32_u24, true, reg_op(out), imm_op(k), x.op);
+        return true;
+      }
+    }
   }
   if (!vec || (o != binop::add && o != binop::bor)) return false;
   for (int side = 0; side < 2; ++side) {
@@ -451,6 +491,8 @@ constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool ve
       s[1] = d.ops[1];
     } else if (dop == O::v_add_u32 && o == binop::add) {
       fused = O::v_add3_u32;
+    } else if (dop == O::v_mul_u32_u24 && o == binop::add) {
+      fused = O::v_mad_u32_u24;  // (a literal factor stays: VOP3 cannot take it)
     } else if (dop == O::v_and_b32 && o == binop::bor) {
       fused = O::v_and_or_b32;
     } else {
@@ -564,27 +606,6 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   return out;
 }
 
-
-// An upper bound of a 32-bit VGPR's value where the lowering can see one: a work-item id
-// (below 1024), the result of a recent v_and_b32 with a constant mask or of a logical shift
-// right by a constant; else 0xffffffff.
-constexpr uint32_t max_value(const builder& b, const operand& o) {
-  if (o.k != operand::kind::vreg || o.offset != 0 || o.dwords != 1) return 0xffffffffu;
-  for (int dim = 0; dim < 3; ++dim)
-    if (b.thread_id_vreg(dim) >= 0 && o.value == static_cast<uint64_t>(b.thread_id_vreg(dim))) return 1023u;
-  const int i = recent_def(b, static_cast<uint32_t>(o.value));
-  if (i < 0) return 0xffffffffu;
-  const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
-  const O op = static_cast<O>(d.op);
-  if (op == O::v_and_b32) {
-    uint32_t m = 0xffffffffu;
-    for (int j = 1; j < 3; ++j)
-      if (lower::is_imm(d.ops[j]) && static_cast<uint32_t>(d.ops[j].value) < m) m = static_cast<uint32_t>(d.ops[j].value);
-    return m;
-  }
-  if (op == O::v_lshrrev_b32 && lower::is_imm(d.ops[1])) return 0xffffffffu >> (d.ops[1].value & 31);
-  return 0xffffffffu;
-}
 
 // 64-bit a + off with a VGPR result as one v_lshl_add_u64 (D = (S0 << S1) + S2; shifts 0..4,
 // the range LLVM uses it for): no carry through VCC (so no s_nop before a v_addc reading

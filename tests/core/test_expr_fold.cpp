@@ -21,7 +21,8 @@ namespace {
 const char* names[] = {"lshl_add", "add3", "lshl_or", "and_or", "add_zero_fresh", "mul_zero", "two_shifts",
                        "identity_chain", "shared_shift", "retarget_identity", "salu_identity", "shr_zero",
                        "zero_shl", "i32_lshl_add", "literal_add", "xor_zero_named", "add64_shift", "add64_signed",
-                       "add64_pair", "add64_masked_shift"};
+                       "add64_pair", "add64_masked_shift", "mul_pow2_plus1", "mul_u24_tid", "mul_u24_max",
+                       "mul_u24_over", "mul_u24_shr", "mad_u24"};
 static_assert(sizeof(names) / sizeof(names[0]) == count);
 
 std::vector<uint32_t> edges() {
@@ -76,7 +77,8 @@ TEST_CASE("folded and fused expressions compute what C++ computes", "[fold]") {
       int bad = 0;
       for (std::size_t p = 0; p < b.size() && bad < 5; ++p) {
         const uint32_t w = static_cast<uint32_t>(p / 64);
-        const uint32_t want = reference(k, a[p], b[p], a[w], a[w + 1]);
+        const uint32_t want = k == mul_u24_tid ? static_cast<uint32_t>(p % 64) * 1000u + b[p]
+                                               : reference(k, a[p], b[p], a[w], a[w + 1]);
         if (got[p] != want) {
           ++bad;
           FAIL_CHECK("p=" << p << " x=" << a[p] << " y=" << b[p] << " got " << got[p] << " want " << want);
@@ -114,6 +116,18 @@ TEST_CASE("the lowering chooses the fused instruction", "[fold]") {
   CHECK(instructions(on(mul_zero), "v_mul_lo_u32") == 0);
   CHECK(saved(salu_identity) == 2);
   CHECK(instructions(on(zero_shl), "v_lshlrev_b32") == instructions(off(zero_shl), "v_lshlrev_b32") - 1);
+  // multiplies by constants: 2^j + 1 as v_lshl_add_u32; below 2^24 (both) as v_mul_u32_u24
+  CHECK(instructions(on(mul_pow2_plus1), "v_lshl_add_u32") == 2);
+  CHECK(instructions(on(mul_pow2_plus1), "v_mul_lo_u32") == 0);
+  CHECK(instructions(off(mul_pow2_plus1), "v_mul_lo_u32") == 2);
+  for (int k : {mul_u24_tid, mul_u24_max, mul_u24_shr}) {
+    INFO(names[k] << "\n" << on(k));
+    CHECK(instructions(on(k), "v_mul_lo_u32") == 0);
+    CHECK(instructions(on(k), "v_mul_u32_u24") + instructions(on(k), "v_mad_u32_u24") == 1);
+  }
+  CHECK(instructions(on(mul_u24_over), "v_mul_lo_u32") == 1);
+  CHECK(instructions(on(mul_u24_over), "v_mul_u32_u24") == 0);
+  CHECK(instructions(on(mad_u24), "v_mad_u32_u24") == 1);
   // 64-bit vector adds: v_lshl_add_u64, no carry pair (every kernel's store address too)
   for (int k = 0; k < count; ++k) {
     INFO(names[k] << "\n" << on(k));

@@ -43,3 +43,15 @@ extern "C" __attribute__((global)) void fold_add64_pair(unsigned* out, const uns
 extern "C" __attribute__((global)) void nofold_add64_pair(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_pair>, out, a, b); }
 extern "C" __attribute__((global)) void fold_add64_masked_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<add64_masked_shift>, out, a, b); }
 extern "C" __attribute__((global)) void nofold_add64_masked_shift(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<add64_masked_shift>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mul_pow2_plus1(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mul_pow2_plus1>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mul_pow2_plus1(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_pow2_plus1>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mul_u24_tid(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mul_u24_tid>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mul_u24_tid(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_u24_tid>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mul_u24_max(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mul_u24_max>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mul_u24_max(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_u24_max>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mul_u24_over(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mul_u24_over>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mul_u24_over(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_u24_over>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mul_u24_shr(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mul_u24_shr>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mul_u24_shr(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_u24_shr>, out, a, b); }
+extern "C" __attribute__((global)) void fold_mad_u24(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mad_u24>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_mad_u24(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mad_u24>, out, a, b); }

@@ -13,7 +13,8 @@ using namespace hipasm;
 enum kind : int {
   lshl_add, add3, lshl_or, and_or, add_zero_fresh, mul_zero, two_shifts, identity_chain, shared_shift,
   retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named,
-  add64_shift, add64_signed, add64_pair, add64_masked_shift, count
+  add64_shift, add64_signed, add64_pair, add64_masked_shift, mul_pow2_plus1, mul_u24_tid, mul_u24_max,
+  mul_u24_over, mul_u24_shr, mad_u24, count
 };
 
 template <int K>
@@ -49,7 +50,7 @@ constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a
   } else if constexpr (K == salu_identity) {
     auto t = J.sgpr<u32>();
     t = ((s + s2) + 0) << 0;
-    r = t + x;
+    r = (t + x) ^ y;  // (y read like every other kernel's: the same addressing around)
   } else if constexpr (K == shr_zero) r = ((x ^ y) >> 0) + (y >> 0);
   else if constexpr (K == zero_shl) r = (0u << x) + (0u >> y) + y;
   else if constexpr (K == i32_lshl_add) {
@@ -62,7 +63,13 @@ constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a
     u = u + 1;
     r = t ^ u;
   }
-  else if constexpr (K >= add64_shift) {
+  else if constexpr (K == mul_pow2_plus1) r = x * 9u + (y * 3u);
+  else if constexpr (K == mul_u24_tid) r = J.thread_id_x() * 1000u + y;
+  else if constexpr (K == mul_u24_max) r = (y & 0xffffffu) * 0xffffffu;  // both 2^24 - 1: the boundary
+  else if constexpr (K == mul_u24_over) r = (y & 0x1ffffffu) * 1000u;    // 2^25 - 1: not u24
+  else if constexpr (K == mul_u24_shr) r = (y >> 8) * 0x123456u;           // below 2^24
+  else if constexpr (K == mad_u24) r = (y >> 8) * 7u + x;                  // v_mad_u32_u24
+  else if constexpr (K >= add64_shift && K <= add64_masked_shift) {
     // w = (y << 32) | x, a 64-bit VGPR; r = the low dword ^ the high dword of w + offset
     auto w = J.vgpr<u64>();
     w.as<u32>()[0] = x;
@@ -92,12 +99,18 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
     case identity_chain: return x - y;
     case shared_shift: return ((x << 2) + y) ^ ((x << 2) + s);
     case retarget_identity: return x + y;
-    case salu_identity: return s + s2 + x;
+    case salu_identity: return (s + s2 + x) ^ y;
     case shr_zero: return (x ^ y) + y;
     case zero_shl: return y;
     case i32_lshl_add: return (x << 31) + y;
     case literal_add: return x + 0x12345u + y;
     case xor_zero_named: return (x + y) ^ (x + y + 1);
+    case mul_pow2_plus1: return x * 9u + y * 3u;
+    case mul_u24_tid: return 0u;  // (per lane: test_expr_fold.cpp computes it)
+    case mul_u24_max: return (y & 0xffffffu) * 0xffffffu;
+    case mul_u24_over: return (y & 0x1ffffffu) * 1000u;
+    case mul_u24_shr: return (y >> 8) * 0x123456u;
+    case mad_u24: return (y >> 8) * 7u + x;
     case add64_shift:
     case add64_signed:
     case add64_pair:
