@@ -360,8 +360,11 @@ constexpr int recent_def(const builder& b, uint32_t id) {
     const instr& d = ins[i];
     if (d.num_operands == 0 || d.ops[0].k != operand::kind::vreg || d.ops[0].value != id) continue;
     if (d.ops[0].offset != 0 || d.ops[0].dwords != 1 || !d.mods.none()) return -1;
-    for (int j = 1; j < d.num_operands; ++j)
+    for (int j = 1; j < d.num_operands; ++j) {
       if (d.ops[j].k != operand::kind::vreg && d.ops[j].k != operand::kind::imm) return -1;
+      // (x = x + y: its own write replaced the source it read)
+      if (d.ops[j].k == operand::kind::vreg && d.ops[j].value == id) return -1;
+    }
     for (int k = i + 1; k < n; ++k) {
       const instr& w = ins[k];
       const isa::instr_desc& wd = op_desc(static_cast<O>(w.op));

@@ -22,7 +22,7 @@ const char* names[] = {"lshl_add", "add3", "lshl_or", "and_or", "add_zero_fresh"
                        "identity_chain", "shared_shift", "retarget_identity", "salu_identity", "shr_zero",
                        "zero_shl", "i32_lshl_add", "literal_add", "xor_zero_named", "add64_shift", "add64_signed",
                        "add64_pair", "add64_masked_shift", "mul_pow2_plus1", "mul_u24_tid", "mul_u24_max",
-                       "mul_u24_over", "mul_u24_shr", "mad_u24"};
+                       "mul_u24_over", "mul_u24_shr", "mad_u24", "accumulate"};
 static_assert(sizeof(names) / sizeof(names[0]) == count);
 
 std::vector<uint32_t> edges() {

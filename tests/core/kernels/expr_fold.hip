@@ -55,3 +55,5 @@ extern "C" __attribute__((global)) void fold_mul_u24_shr(unsigned* out, const un
 extern "C" __attribute__((global)) void nofold_mul_u24_shr(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mul_u24_shr>, out, a, b); }
 extern "C" __attribute__((global)) void fold_mad_u24(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<mad_u24>, out, a, b); }
 extern "C" __attribute__((global)) void nofold_mad_u24(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mad_u24>, out, a, b); }
+extern "C" __attribute__((global)) void fold_accumulate(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<accumulate>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_accumulate(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<accumulate>, out, a, b); }

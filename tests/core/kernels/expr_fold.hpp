@@ -14,7 +14,7 @@ enum kind : int {
   lshl_add, add3, lshl_or, and_or, add_zero_fresh, mul_zero, two_shifts, identity_chain, shared_shift,
   retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named,
   add64_shift, add64_signed, add64_pair, add64_masked_shift, mul_pow2_plus1, mul_u24_tid, mul_u24_max,
-  mul_u24_over, mul_u24_shr, mad_u24, count
+  mul_u24_over, mul_u24_shr, mad_u24, accumulate, count
 };
 
 template <int K>
@@ -63,7 +63,12 @@ constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a
     u = u + 1;
     r = t ^ u;
   }
-  else if constexpr (K == mul_pow2_plus1) r = x * 9u + (y * 3u);
+  else if constexpr (K == accumulate) {
+    // r = r + y rewrites the register it reads: r + s must not become add3(r, y, s)
+    r = x;
+    r = r + y;
+    r = r + s;
+  } else if constexpr (K == mul_pow2_plus1) r = x * 9u + (y * 3u);
   else if constexpr (K == mul_u24_tid) r = J.thread_id_x() * 1000u + y;
   else if constexpr (K == mul_u24_max) r = (y & 0xffffffu) * 0xffffffu;  // both 2^24 - 1: the boundary
   else if constexpr (K == mul_u24_over) r = (y & 0x1ffffffu) * 1000u;    // 2^25 - 1: not u24
@@ -105,6 +110,7 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
     case i32_lshl_add: return (x << 31) + y;
     case literal_add: return x + 0x12345u + y;
     case xor_zero_named: return (x + y) ^ (x + y + 1);
+    case accumulate: return x + y + s;
     case mul_pow2_plus1: return x * 9u + y * 3u;
     case mul_u24_tid: return 0u;  // (per lane: test_expr_fold.cpp computes it)
     case mul_u24_max: return (y & 0xffffffu) * 0xffffffu;
