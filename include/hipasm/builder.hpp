@@ -496,6 +496,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
 
   constexpr const function& ir() const { return fn; }
   constexpr const kernel_options& options() const { return options_; }
+  // The virtual register of a work-item id once read (-1 before): its values are below 1024.
+  constexpr int32_t thread_id_vreg(int dim) const { return tid_[dim]; }
   constexpr const error_info& error() const { return err; }
   constexpr bool failed() const { return err.failed; }
 

@@ -102,6 +102,23 @@ constexpr void put_reg(S& out, reg_class c, uint64_t first, uint32_t n) {
   out.put(']');
 }
 
+// A virtual register (the IR before allocation, as pass_dump prints it): %v12, or the
+// dwords used of a wider one, %v12[2:3].
+template <class S>
+constexpr void put_vreg(S& out, const vreg_info& vi, uint64_t id, uint32_t offset, uint32_t n) {
+  out.put('%');
+  out.put(vi.cls == reg_class::sgpr ? 's' : vi.cls == reg_class::vgpr ? 'v' : 'a');
+  put_uint(out, id);
+  if (offset == 0 && n == vi.dwords) return;
+  out.put('[');
+  put_uint(out, offset);
+  if (n > 1) {
+    out.put(':');
+    put_uint(out, offset + n - 1);
+  }
+  out.put(']');
+}
+
 constexpr std::string_view special_name(special_reg r) {
   switch (r) {
     case special_reg::vcc: return lit("vcc");
@@ -379,7 +396,8 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
           const bool neg = o.neg && !vop3p, abs = o.abs && !vop3p;
           if (neg) out.put('-');
           if (abs) out.put('|');
-          put_reg(out, vi.cls, static_cast<uint64_t>(vi.phys < 0 ? 0 : vi.phys) + o.offset, o.dwords);
+          if (vi.phys < 0 && vi.fixed < 0) put_vreg(out, vi, o.value, o.offset, o.dwords);  // (a dump)
+          else put_reg(out, vi.cls, static_cast<uint64_t>(vi.phys < 0 ? vi.fixed : vi.phys) + o.offset, o.dwords);
           if (abs) out.put('|');
           break;
         }

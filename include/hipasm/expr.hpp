@@ -345,6 +345,171 @@ constexpr void lower_fdiv(lower& L, const operand& D, operand n, operand d) {
   L.e(O::v_div_fixup_f32, {D, s[0], s[1], s[2]});
 }
 
+
+// ---- folding and fused instructions (kernel_options::fold) --------------------------------
+// The instruction of the current block that wrote the whole 1-dword register `id`, among
+// the last few, when nothing after it (to the block's end) writes `id`, what it read or
+// EXEC: its sources still hold what it read, so a fused instruction may read them instead
+// of its result (which dce then removes when nothing else reads it). -1: none.
+constexpr int recent_def(const builder& b, uint32_t id) {
+  const vec<instr>& list = b.fn.blocks[b.cur_block()].instrs;
+  const instr* const ins = list.data();
+  const int n = static_cast<int>(list.size());
+  constexpr int window = 8;  // an expression's operands are a few instructions back
+  for (int i = n - 1; i >= 0 && i >= n - window; --i) {
+    const instr& d = ins[i];
+    if (d.num_operands == 0 || d.ops[0].k != operand::kind::vreg || d.ops[0].value != id) continue;
+    if (d.ops[0].offset != 0 || d.ops[0].dwords != 1 || !d.mods.none()) return -1;
+    for (int j = 1; j < d.num_operands; ++j) {
+      if (d.ops[j].k != operand::kind::vreg && d.ops[j].k != operand::kind::imm) return -1;
+      // (x = x + y: its own write replaced the source it read)
+      if (d.ops[j].k == operand::kind::vreg && d.ops[j].value == id) return -1;
+    }
+    for (int k = i + 1; k < n; ++k) {
+      const instr& w = ins[k];
+      const isa::instr_desc& wd = op_desc(static_cast<O>(w.op));
+      if (wd.flags & (isa::f_writes_exec | isa::f_cmpx)) return -1;
+      for (int j = 0; j < w.num_operands; ++j) {
+        const operand& o = w.ops[j];
+        const auto r = j < wd.num_operands ? wd.operands[j].role : isa::operand_role::use;
+        if (r == isa::operand_role::use) continue;
+        if (o.k == operand::kind::special && (o.sp == special_reg::exec || o.sp == special_reg::exec_lo ||
+                                              o.sp == special_reg::exec_hi))
+          return -1;
+        if (o.k != operand::kind::vreg) continue;
+        if (o.value == id) return -1;
+        for (int s = 1; s < d.num_operands; ++s)
+          if (d.ops[s].k == operand::kind::vreg && d.ops[s].value == o.value) return -1;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+// An upper bound of a 32-bit VGPR's value where the lowering can see one: a work-item id
+// (below 1024), the result of a recent v_and_b32 with a constant mask or of a logical shift
+// right by a constant; else 0xffffffff.
+constexpr uint32_t max_value(const builder& b, const operand& o) {
+  if (o.k != operand::kind::vreg || o.offset != 0 || o.dwords != 1) return 0xffffffffu;
+  for (int dim = 0; dim < 3; ++dim)
+    if (b.thread_id_vreg(dim) >= 0 && o.value == static_cast<uint64_t>(b.thread_id_vreg(dim))) return 1023u;
+  const int i = recent_def(b, static_cast<uint32_t>(o.value));
+  if (i < 0) return 0xffffffffu;
+  const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+  const O op = static_cast<O>(d.op);
+  if (op == O::v_and_b32) {
+    uint32_t m = 0xffffffffu;
+    for (int j = 1; j < 3; ++j)
+      if (lower::is_imm(d.ops[j]) && static_cast<uint32_t>(d.ops[j].value) < m) m = static_cast<uint32_t>(d.ops[j].value);
+    return m;
+  }
+  if (op == O::v_lshrrev_b32 && lower::is_imm(d.ops[1])) return 0xffffffffu >> (d.ops[1].value & 31);
+  return 0xffffffffu;
+}
+
+// Sources a VOP3 instruction can take as they are: no literal, one constant-bus register.
+constexpr bool vop3_legal(const operand* s, int n) {
+  int bus = -1;
+  for (int i = 0; i < n; ++i) {
+    if (lower::is_imm(s[i]) && !lower::inline_const(s[i], false)) return false;
+    if (lower::is_sgpr(s[i])) {
+      if (bus >= 0 && !lower::same_reg(s[bus], s[i])) return false;
+      bus = i;
+    }
+  }
+  return true;
+}
+
+// Integer a op c without the operator's own instruction where a constant makes it an
+// identity (x + 0, x - 0, x * 1, x & -1, x | 0, x ^ 0, shifts by 0: the result is x) or a
+// constant (x * 0, x & 0, 0 << x, 0 >> x), and as one fused VALU instruction where an operand
+// was just computed by a shift, add or and: (x << k) + y -> v_lshl_add_u32, (x + y) + z ->
+// v_add3_u32, (x << k) | y -> v_lshl_or_b32, (x & m) | y -> v_and_or_b32. An identity returns
+// x itself only when x is this expression's own temporary (xval::fresh), else it is left to
+// the ordinary lowering (one instruction either way). False: nothing done.
+constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool vec, reg_ref& out) {
+  builder& b = L.b;
+  if (a.is_imm() || c.is_imm()) {
+    const bool ci = c.is_imm();
+    const xval& x = ci ? a : c;
+    const uint64_t kv = (ci ? c : a).op.value;
+    const uint32_t k = static_cast<uint32_t>(kv);
+    const bool commutative = o == binop::add || o == binop::mul || o == binop::band || o == binop::bor || o == binop::bxor;
+    bool identity = false, zero = false;
+    if (ci || commutative) {
+      identity = ((o == binop::add || o == binop::sub || o == binop::bor || o == binop::bxor || o == binop::shl ||
+                   o == binop::shr) && k == 0) ||
+                 (o == binop::mul && k == 1) || (o == binop::band && k == 0xffffffffu);
+      zero = (o == binop::mul || o == binop::band) && k == 0;
+    } else {
+      zero = (o == binop::shl || o == binop::shr) && k == 0;  // 0 << x, 0 >> x (unsigned or signed)
+    }
+    if (identity && x.fresh && x.op.k == operand::kind::vreg && x.op.offset == 0 && x.op.dwords == 1 &&
+        b.fn.vregs[x.op.value].dwords == 1) {
+      out = reg_ref{&b, static_cast<uint32_t>(x.op.value), x.op.cls, 0, 1};
+      return true;
+    }
+    if (zero) {
+      out = L.tmp(vec ? reg_class::vgpr : reg_class::sgpr);
+      L.e(vec ? O::v_mov_b32 : O::s_mov_b32, {reg_op(out), imm_op(0)});
+      return true;
+    }
+    if (identity) return false;
+    // x * k, k not a power of two (those are shifts), in one full-rate VALU instruction:
+    // k = 2^j + 1 as (x << j) + x; x and k below 2^24 (a work-item id, a masked value) as
+    // v_mul_u32_u24 (its low 32 product bits are x * k's). Else v_mul_lo_u32 (quarter rate).
+    if (o == binop::mul && vec && k > 2 && (k & (k - 1)) != 0) {
+      const int j = log2_exact(k - 1);
+      if (j > 0) {
+        operand s3[3] = {x.op, imm_op(static_cast<uint32_t>(j)), x.op};
+        if (vop3_legal(s3, 3)) {
+          out = L.tmp(reg_class::vgpr);
+          L.e(O::v_lshl_add_u32, {reg_op(out), s3[0], s3[1], s3[2]});
+          return true;
+        }
+      }
+      if (x.is_reg(reg_class::vgpr) && k < (1u << 24) && max_value(b, x.op) < (1u << 24)) {
+        out = L.tmp(reg_class::vgpr);
+        L.valu2(O::v_mul_u32_u24, O::v_mul_u32_u24, true, reg_op(out), imm_op(k), x.op);
+        return true;
+      }
+    }
+  }
+  if (!vec || (o != binop::add && o != binop::bor)) return false;
+  for (int side = 0; side < 2; ++side) {
+    const xval& x = side ? c : a;
+    const xval& y = side ? a : c;
+    if (!x.is_reg(reg_class::vgpr) || x.op.offset != 0 || x.op.dwords != 1 || b.fn.vregs[x.op.value].dwords != 1)
+      continue;
+    const int i = recent_def(b, static_cast<uint32_t>(x.op.value));
+    if (i < 0) continue;
+    const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+    const O dop = static_cast<O>(d.op);
+    O fused{};
+    operand s[3] = {d.ops[1], d.ops[2], y.op};
+    if (dop == O::v_lshlrev_b32 && lower::is_imm(d.ops[1])) {
+      fused = o == binop::add ? O::v_lshl_add_u32 : O::v_lshl_or_b32;
+      s[0] = d.ops[2];  // the value, then the amount
+      s[1] = d.ops[1];
+    } else if (dop == O::v_add_u32 && o == binop::add) {
+      fused = O::v_add3_u32;
+    } else if (dop == O::v_mul_u32_u24 && o == binop::add) {
+      fused = O::v_mad_u32_u24;  // (a literal factor stays: VOP3 cannot take it)
+    } else if (dop == O::v_and_b32 && o == binop::bor) {
+      fused = O::v_and_or_b32;
+    } else {
+      continue;
+    }
+    if (!vop3_legal(s, 3)) continue;
+    out = L.tmp(reg_class::vgpr);
+    L.e(fused, {reg_op(out), s[0], s[1], s[2]});
+    return true;
+  }
+  return false;
+}
+
+
 constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   builder* bp = pick_builder(a, c);
   if (!bp) return {};
@@ -363,7 +528,10 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
   bool vec = f32 || a.is_reg(reg_class::vgpr) || c.is_reg(reg_class::vgpr);
   bool sgn = a.t == dtype::i32;
   reg_ref out{};
-  if (f32) {
+  if (!f32 && o != binop::div && o != binop::rem && o != binop::min && o != binop::max && b.options().fold &&
+      fold_int(L, o, a, c, vec, out)) {
+    // (folded or fused)
+  } else if (f32) {
     reg_ref d = L.tmp(reg_class::vgpr);
     operand D = reg_op(d);
     switch (o) {
@@ -428,8 +596,72 @@ constexpr reg_ref lower_binary(binop o, const xval& a, const xval& c) {
     out = d;
   }
   out.b = &b;
-  if (b.cur_block() == block) b.last_expr_ = {out.id, block, first, b.cur_index()};
+  if (b.cur_block() == block) {
+    if (b.cur_index() != first) {
+      b.last_expr_ = {out.id, block, first, b.cur_index()};
+    } else {
+      // An identity returned its operand: the record of the expression that computed it
+      // still describes the result (retargeting then moves that computation); otherwise none.
+      const auto& r = b.last_expr_;
+      if (!(r.id == out.id && r.block == block && r.end == first)) b.last_expr_ = {};
+    }
+  }
   return out;
+}
+
+
+// 64-bit a + off with a VGPR result as one v_lshl_add_u64 (D = (S0 << S1) + S2; shifts 0..4,
+// the range LLVM uses it for): no carry through VCC (so no s_nop before a v_addc reading
+// it), and a 32-bit offset just shifted by 1..4 is shifted by the instruction itself. A
+// 32-bit offset becomes a pair (itself, zero or its sign) first. False: the caller's
+// v_add_co_u32/v_addc_co_u32 pair (offsets in SGPRs, literals).
+constexpr bool add64_fused(lower& L, const xval& a, const xval& off, bool off_signed, reg_ref& out) {
+  builder& b = L.b;
+  auto pair_ok = [&](const xval& v) {
+    return v.op.k == operand::kind::vreg && v.op.dwords == 2 && v.op.offset % 2 == 0 &&
+           (v.op.cls == reg_class::vgpr || v.op.cls == reg_class::sgpr);
+  };
+  if (!pair_ok(a)) return false;
+  operand s0{}, s2 = a.op;
+  uint32_t k = 0;
+  if (off.is_imm()) {
+    if (!a.is_reg(reg_class::vgpr) || off.op.value > 64) return false;  // inline constants only
+    s0 = a.op;
+    s2 = imm_op(off.op.value, 2);
+  } else if (off.op.dwords == 2) {
+    if (!pair_ok(off) || (off.is_reg(reg_class::sgpr) && a.is_reg(reg_class::sgpr))) return false;
+    s0 = off.op;
+  } else if (off.is_reg(reg_class::vgpr)) {
+    operand x = off.op;
+    if (!off_signed && off.op.offset == 0 && b.fn.vregs[off.op.value].dwords == 1) {
+      const int i = recent_def(b, static_cast<uint32_t>(off.op.value));
+      if (i >= 0) {
+        const instr& d = b.fn.blocks[b.cur_block()].instrs[i];
+        // (only when the 32-bit shift dropped no bit: the 64-bit one keeps them)
+        if (static_cast<O>(d.op) == O::v_lshlrev_b32 && lower::is_imm(d.ops[1]) && d.ops[1].value >= 1 &&
+            d.ops[1].value <= 4 && lower::is_vgpr(d.ops[2]) &&
+            (uint64_t{max_value(b, d.ops[2])} << d.ops[1].value) <= 0xffffffffull) {
+          x = d.ops[2];
+          k = static_cast<uint32_t>(d.ops[1].value);
+        }
+      }
+    }
+    reg_ref p = L.tmp(reg_class::vgpr, 2);
+    operand lo = reg_op(p), hi = reg_op(p);
+    lo.dwords = hi.dwords = 1;
+    hi.offset = 1;
+    L.e(O::v_mov_b32, {lo, x});
+    if (off_signed) L.e(O::v_ashrrev_i32, {hi, imm_op(31), x});
+    else L.e(O::v_mov_b32, {hi, imm_op(0)});
+    s0 = reg_op(p);
+  } else {
+    return false;
+  }
+  for (const operand* o : {&s0, &s2})
+    if (o->k == operand::kind::vreg && b.fn.vregs[o->value].align < 2) b.fn.vregs[o->value].align = 2;
+  out = L.tmp(reg_class::vgpr, 2);
+  L.e(O::v_lshl_add_u64, {reg_op(out), s0, imm_op(k), s2});
+  return true;
 }
 
 // 64-bit a +/- off (off: 64-bit register, 32-bit register zero/sign-extended, or immediate).
@@ -460,6 +692,14 @@ constexpr reg_ref lower_add64(const xval& a, const xval& off, bool off_signed, b
     r.dwords = 1;
     return r;
   };
+  if (vec && !subtract && b.options().fold) {
+    reg_ref r{};
+    if (add64_fused(L, a, off, off_signed, r)) {
+      r.b = &b;
+      if (b.cur_block() == block) b.last_expr_ = {r.id, block, first, b.cur_index()};
+      return r;
+    }
+  }
   operand alo = half(a.op, 0), ahi = half(a.op, 1);
   operand olo = half(off.op, 0), ohi{};
   if (off.is_imm()) {

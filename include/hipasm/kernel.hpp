@@ -550,6 +550,55 @@ kernel_usage usage(std::string_view name) {
   if (st.error.failed) throw std::runtime_error(std::string(st.error.view()));
   return detail::usage_of(st);
 }
+// The IR after the builder and after each pipeline step, one section per step (asmjit's
+// listing of its allocation steps), for reading what each pass did:
+//   ;; ==== built: 3 blocks, 41 instructions
+//   <the instructions, virtual registers as %v12 / %s3[0:1] until regalloc assigns them>
+//   ;; ==== after cse: 3 blocks, 38 instructions (-3)
+// A step the kernel's options turn off is listed as "off"; a failing step ends the text
+// with its message.
+template <auto Kernel>
+std::string pass_dump(std::string_view name, emit_options opt = {}) {
+  std::string text;
+  auto section = [&](std::string_view what, const pipeline_state& st, std::size_t before) {
+    std::size_t blocks = st.fn.blocks.size(), instrs = 0;
+    for (const block& b : st.fn.blocks) instrs += b.instrs.size();
+    text += ";; ==== ";
+    text += what;
+    text += ": " + std::to_string(blocks) + " blocks, " + std::to_string(instrs) + " instructions";
+    if (before != static_cast<std::size_t>(-1) && before != instrs) {
+      const long long d = static_cast<long long>(instrs) - static_cast<long long>(before);
+      text += " (" + std::string(d > 0 ? "+" : "") + std::to_string(d) + ")";
+    }
+    text += "\n";
+    size_sink sz;
+    print_function(sz, st.fn, st.isa, opt);
+    std::string body(sz.n, '\0');
+    array_sink out{body.data()};
+    print_function(out, st.fn, st.isa, opt);
+    text += body;
+    return instrs;
+  };
+  build_result br = detail::build_ir<Kernel>(name);
+  if (br.error.failed) return text + ";; ==== build failed: " + std::string(br.error.view()) + "\n";
+  detail::normalize_entry_sgprs(br.fn);
+  pipeline_options po{};
+  po.kernel = detail::kernel_options_of<Kernel>();
+  po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
+  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  std::size_t n = section("built", st, static_cast<std::size_t>(-1));
+  for (const pipeline_step& step : pipeline_steps) {
+    const std::string name_of(step.name);
+    if (step_disabled(st, step)) {
+      text += ";; ==== " + name_of + ": off (kernel_options)\n";
+      continue;
+    }
+    if (!run_step(st, step)) return text + ";; ==== " + name_of + " failed: " + std::string(st.error.view()) + "\n";
+    n = section("after " + name_of, st, n);
+  }
+  return text;
+}
+
 template <auto KernelFn>
 void write_asm(std::string_view name, const std::string& path, emit_options opt = {}) {
   std::ofstream f(path);

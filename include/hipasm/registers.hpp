@@ -77,6 +77,9 @@ struct xval {
   operand op{};      // kind vreg (cls, offset, dwords, value = vreg id) or imm
   dtype t = dtype::u32;
   src_loc loc{};
+  // An expression's result handed over as an rvalue (`(a + b) + 0`, `std::move(t) + 0`): its
+  // register belongs to this expression alone, so the lowering may return it as the result.
+  bool fresh = false;
   constexpr bool is_imm() const { return op.k == operand::kind::imm; }
   constexpr bool is_reg(reg_class c) const { return op.k == operand::kind::vreg && op.cls == c; }
 };
@@ -724,6 +727,11 @@ struct val {
         detail::report(*g.b, x.loc, "an expression operand must be one register element", "size",
                        g.size(), true);
     }
+  }
+  // An rvalue: an expression's own result is `fresh` (see xval); a view or copy is not.
+  constexpr val(gpr<T>&& g, std::source_location l = std::source_location::current())
+      : val(static_cast<const gpr<T>&>(g), l) {
+    x.fresh = g.is_result() && g.dwords() == 1 && g.off == 0;
   }
   template <class I>
     requires detail::imm_for<I, T>

@@ -381,7 +381,11 @@ TEST_CASE("x = expr computes into x; a view of a named result is copied", "[buil
   CHECK(run(build_kernel<temp_s>("temp_s")) == V{"s_add_u32 z"});
   CHECK(run(build_kernel<temp_v>("temp_v")) == V{"v_add_u32 z"});
   CHECK(run(build_kernel<temp_s64>("temp_s64")) == V{"s_ashr_i32 ", "s_add_u32 z", "s_addc_u32 z"});
-  CHECK(run(build_kernel<temp_v64>("temp_v64")) == V{"v_mov_b32 ", "v_add_co_u32 z", "v_addc_co_u32 z"});
+  // (the 64-bit VGPR adds without kernel_options::fold, the carry pair; with it, one
+  // v_lshl_add_u64 computed into z or t the same way)
+  constexpr kernel_options no_fold{.fold = false};
+  CHECK(run(build_kernel<temp_v64>("temp_v64", no_fold)) == V{"v_mov_b32 ", "v_add_co_u32 z", "v_addc_co_u32 z"});
+  CHECK(run(build_kernel<temp_v64>("temp_v64")) == V{"v_mov_b32 ", "v_mov_b32 ", "v_lshl_add_u64 z"});
   const V s32 = {"s_add_u32 t", "s_mov_b32 z"};
   CHECK(run(build_kernel<view_s<0>>("as")) == s32);
   CHECK(run(build_kernel<view_s<1>>("at")) == s32);
@@ -391,9 +395,13 @@ TEST_CASE("x = expr computes into x; a view of a named result is copied", "[buil
   CHECK(run(build_kernel<view_s<5>>("flat")) == s32);
   CHECK(run(build_kernel<view_s<6>>("copy")) == s32);
   const V v64 = {"v_mov_b32 ", "v_add_co_u32 t", "v_addc_co_u32 t", "v_mov_b32 z", "v_mov_b32 z"};
-  CHECK(run(build_kernel<view_v64<0>>("as64")) == v64);
-  CHECK(run(build_kernel<view_v64<1>>("at64")) == v64);
-  CHECK(run(build_kernel<view_v64<2>>("slice64")) == v64);
+  CHECK(run(build_kernel<view_v64<0>>("as64", no_fold)) == v64);
+  CHECK(run(build_kernel<view_v64<1>>("at64", no_fold)) == v64);
+  CHECK(run(build_kernel<view_v64<2>>("slice64", no_fold)) == v64);
+  const V v64_fold = {"v_mov_b32 ", "v_mov_b32 ", "v_lshl_add_u64 t", "v_mov_b32 z", "v_mov_b32 z"};
+  CHECK(run(build_kernel<view_v64<0>>("as64")) == v64_fold);
+  CHECK(run(build_kernel<view_v64<1>>("at64")) == v64_fold);
+  CHECK(run(build_kernel<view_v64<2>>("slice64")) == v64_fold);
 }
 
 // ---- errors: one line, the user's file:line, the kernel's name ---------------------------------

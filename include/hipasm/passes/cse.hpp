@@ -1,7 +1,8 @@
-// Common subexpression elimination, block-local (value numbering over a window of recent
-// instructions). An instruction is replaced by an earlier identical one in the same block
+// Common subexpression elimination, block-local (value numbering over every earlier
+// instruction of the block, found by a hash of opcode and sources). An instruction is replaced by an earlier identical one in the same block
 // when: neither has side effects or implicit defs (so no carry-out, VCC or SCC result is
-// lost: v_add_co_u32 is never merged) nor keeps part of its destination (def_use roles, and
+// lost: v_add_co_u32 is never merged; a SALU instruction whose only implicit result is SCC
+// is merged when SCC is written again, unread, later in its block) nor keeps part of its destination (def_use roles, and
 // the modifiers of common.hpp's vector_dst_write), every register it writes is a whole virtual
 // register written nowhere else in the function, nothing it reads (EXEC included for
 // VALU instructions: a different EXEC writes different lanes) was written in between, and
@@ -41,7 +42,6 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
-  constexpr std::size_t window = 16;
   const dword_map dm(fn);
   // How many instructions write each vreg (any part of it).
   vec<uint32_t> def_count(fn.vregs.size(), 0);
@@ -49,18 +49,26 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   // (CSE adds no vregs, so these stay valid.)
   uint32_t* const defs_of = def_count.data();
   const vreg_info* const vregs = fn.vregs.data();
-  for (const block& b : fn.blocks)
+  std::size_t longest = 0;
+  for (const block& b : fn.blocks) {
+    if (b.instrs.size() > longest) longest = b.instrs.size();
     for (const instr& in : b.instrs)
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg && is_def(role_of(isa.descs[in.op], i))) ++defs_of[in.ops[i].value];
+  }
 
   // (Flag and role tests written out: this runs for every instruction and each helper is
-  // an interpreted call.)
-  auto candidate = [&](const instr& in) {
+  // an interpreted call.) `scc_dead`: SCC is written again, unread, later in the block, so
+  // a SALU instruction's SCC result may be dropped with it.
+  auto candidate = [&](const instr& in, bool scc_dead) {
     const isa::instr_desc& d = isa.descs[in.op];
     constexpr uint64_t implicit_defs = isa::f_writes_exec | isa::f_writes_vcc | isa::f_writes_scc | isa::f_writes_m0 |
                                        isa::f_cmpx;
-    if ((d.flags & implicit_defs) || !(d.flags & (isa::f_valu | isa::f_salu))) return false;
+    if (!(d.flags & (isa::f_valu | isa::f_salu))) return false;
+    if (d.flags & implicit_defs) {
+      const bool only_scc = (d.flags & implicit_defs) == isa::f_writes_scc;
+      if (!only_scc || !scc_dead) return false;
+    }
     if (has_side_effects(isa, in)) return false;
     // A result that keeps part of its destination's old value (DPP masks, SDWA preserve,
     // op_sel on the destination) is not a value of the sources alone.
@@ -99,52 +107,85 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
   vec<uint64_t> rename(fn.vregs.size(), 0);
   uint64_t* const ren = rename.data();
   for (std::size_t v = 0; v < rename.size(); ++v) ren[v] = v;
+  // Every available instruction of the block is a candidate (no window): found by its
+  // value_key in a hash table, still valid when nothing it reads was written after it.
+  // Writes are stamped per dword (`written_at`, a running instruction count over the whole
+  // function, so nothing is reset between blocks); a write of a physical register or of too
+  // many ranges to decode invalidates everything before it (`barrier`).
+  vec<uint32_t> written_at(dm.total(), 0);
+  uint32_t* const wat = written_at.data();
+  uint32_t stamp = 0, barrier = 0;
+  std::size_t buckets = 16;
+  while (buckets < 2 * longest) buckets *= 2;
+  vec<uint32_t> heads(buckets, 0);  // record index + 1 of the newest record of a bucket, 0: none
+  uint32_t* const head = heads.data();
+  struct available {
+    uint32_t idx = 0;    // into blk.instrs
+    uint32_t stamp = 0;  // when it became available
+    uint32_t next = 0;   // the bucket's previous record + 1
+    uint64_t key = 0;    // value_key: equal for equivalent instructions
+    uint8_t nu = 0;
+    uint32_t uf[13]{}, un[13]{};  // what it reads (EXEC too for VALU: it writes those lanes)
+  };
+  vec<available> records;
+  vec<uint8_t> scc_dead_after;
   bool changed = false;
   for (block& blk : fn.blocks) {
     // In place: uses renamed, merged instructions only marked (copying instructions is
     // what constant evaluation pays most for).
-    vec<uint8_t> keep(blk.instrs.size(), 1);
+    const std::size_t n = blk.instrs.size();
+    vec<uint8_t> keep(n, 1);
     bool removed = false;
-    // Available instructions with the ranges they read (decoded once, when they become
-    // available: every later write is checked against them).
-    struct available {
-      uint32_t idx = 0;  // into blk.instrs
-      uint64_t key = 0;  // value_key: equal for equivalent instructions
-      uint64_t usig = 0;  // span_signature of everything it reads
-      bool valu = false;
-      uint8_t nu = 0;
-      bool overflow = false;  // reads more ranges than tracked: any write invalidates it
-      uint32_t uf[12]{}, un[12]{};
-    };
-    // Records are appended, never moved (clang-22's new interpreter rejects the memmove
-    // vector::erase does on them); `avail` holds their indices, oldest first.
-    vec<available> records;
-    vec<uint32_t> avail;
-    // Per-instruction scratch, declared once: zero-initialising these arrays for every
-    // instruction cost more than the decode that fills them (the counts say what is valid).
-    uint32_t wf[16], wn[16];
+    // SCC dead after each instruction: written before it is read, later in this block (at
+    // the block's end it may be live).
+    scc_dead_after.resize(n);
+    {
+      bool dead = false;
+      uint8_t* const sd = scc_dead_after.data();
+      const instr* const ins = blk.instrs.data();
+      for (std::size_t i = n; i-- > 0;) {
+        sd[i] = dead ? 1 : 0;
+        const uint64_t fl = isa.descs[ins[i].op].flags;
+        bool reads = (fl & isa::f_reads_scc) != 0, writes = (fl & isa::f_writes_scc) != 0;
+        for (int j = 0; j < ins[i].num_operands; ++j)
+          if (ins[i].ops[j].k == operand::kind::special && ins[i].ops[j].sp == special_reg::scc) {
+            if (is_def(role_of(isa.descs[ins[i].op], j))) writes = true;
+            if (is_use(role_of(isa.descs[ins[i].op], j))) reads = true;
+          }
+        if (writes) dead = true;
+        if (reads) dead = false;
+      }
+    }
+    records.clear();
     available a;
-    for (std::size_t idx = 0; idx < blk.instrs.size(); ++idx) {
+    const uint32_t exec_slot = dm.special(sl_exec_lo);
+    for (std::size_t idx = 0; idx < n; ++idx) {
       instr& in = blk.instrs[idx];
       const isa::instr_desc& d = isa.descs[in.op];
+      ++stamp;
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::vreg &&
             (i >= d.num_operands || d.operands[i].role == isa::operand_role::use))
           in.ops[i].value = ren[in.ops[i].value];
-      const bool cand = candidate(in);
+      const bool cand = candidate(in, scc_dead_after[idx] != 0);
       const uint64_t key = cand ? value_key(d, in) : 0;
+      const std::size_t bucket = static_cast<std::size_t>(key ^ (key >> 29)) & (buckets - 1);
       if (cand) {
         bool merged = false;
         const available* const recs = records.data();
-        const uint32_t* const av = avail.data();
-        for (std::size_t k = avail.size(); k-- > 0;) {
-          if (recs[av[k]].key != key) continue;  // cheap reject before the full comparison
-          const instr& e = blk.instrs[recs[av[k]].idx];
-          if (!equivalent(e, in)) continue;
+        for (uint32_t r = head[bucket]; r != 0 && !merged; r = recs[r - 1].next) {
+          const available& e = recs[r - 1];
+          if (e.key != key || e.stamp <= barrier) continue;  // cheap rejects first
+          bool valid = true;
+          for (int j = 0; j < e.nu && valid; ++j)
+            for (uint32_t w = 0; w < e.un[j]; ++w)
+              if (wat[e.uf[j] + w] >= e.stamp) valid = false;
+          if (!valid) continue;
+          const instr& prev = blk.instrs[e.idx];
+          if (!equivalent(prev, in)) continue;
           for (int i = 0; i < in.num_operands; ++i)
-            if (is_def(role_of(d, i))) ren[in.ops[i].value] = e.ops[i].value;
+            if (is_def(role_of(d, i))) ren[in.ops[i].value] = prev.ops[i].value;
           merged = true;
-          break;
         }
         if (merged) {
           changed = removed = true;
@@ -152,63 +193,43 @@ constexpr bool eliminate_common_subexpressions(function& fn_, const isa_view& is
           continue;
         }
       }
-      // One decode of the accesses: what it writes (which invalidates the available
-      // instructions reading it) and, for a candidate, what it reads (its record).
+      // One decode of the accesses: what it writes (stamped) and, for a candidate, what it
+      // reads (its record).
       int nw = 0;
-      uint64_t wsig = 0;
-      bool phys_write = false;
-      a.usig = 0;
       a.nu = 0;
-      a.overflow = false;
-      for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t n, int) {
-        if (d && nw < 16) {
-          wf[nw] = f;
-          wn[nw++] = n;
-          wsig |= span_signature(f, n);
+      bool overflow = false, phys_write = false;
+      for_each_access(isa, dm, in, [&](bool d, bool u, uint32_t f, uint32_t k, int) {
+        if (d) {
+          ++nw;
+          for (uint32_t w = 0; w < k; ++w) wat[f + w] = stamp;
         }
         if (!u || !cand) return;
         if (a.nu == 12) {
-          a.overflow = true;
+          overflow = true;
           return;
         }
         a.uf[a.nu] = f;
-        a.un[a.nu++] = n;
-        a.usig |= span_signature(f, n);
+        a.un[a.nu++] = k;
       });
       for (int i = 0; i < in.num_operands; ++i)
         if (in.ops[i].k == operand::kind::phys && is_def(role_of(d, i))) phys_write = true;
-      if (nw == 16) phys_write = true;  // too many to track: drop everything
-      auto written = [&](uint32_t f, uint32_t n) {
-        for (int j = 0; j < nw; ++j)
-          if (f < wf[j] + wn[j] && wf[j] < f + n) return true;
-        return false;
-      };
-      if (nw > 0 || phys_write) {
-        const bool exec_written = written(dm.special(sl_exec_lo), 2);
-        const available* const recs = records.data();
-        const uint32_t* const av = avail.data();  // (erase shifts in place: stays valid)
-        for (std::size_t k = 0; k < avail.size();) {
-          const available& e = recs[av[k]];
-          // VALU results depend on EXEC even when the table lists no implicit read.
-          bool hit = phys_write || e.overflow || (e.valu && exec_written);
-          if (!hit && (e.usig & wsig))  // signatures share a bit: compare the ranges
-            for (int j = 0; j < e.nu && !hit; ++j)
-              if (written(e.uf[j], e.un[j])) hit = true;
-          if (hit)
-            avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(k));
-          else
-            ++k;
+      if (phys_write) barrier = stamp;
+      if (cand && !overflow) {
+        // VALU results depend on EXEC even when the table lists no implicit read.
+        if (d.flags & isa::f_valu) {
+          a.uf[a.nu] = exec_slot;
+          a.un[a.nu++] = 2;
         }
-      }
-      if (cand) {
         a.idx = static_cast<uint32_t>(idx);
+        a.stamp = stamp;
         a.key = key;
-        a.valu = has(d.flags, isa::f_valu);
-        avail.push_back(static_cast<uint32_t>(records.size()));
+        a.next = head[bucket];
         records.push_back(a);
-        if (avail.size() > window) avail.erase(avail.begin());
+        head[bucket] = static_cast<uint32_t>(records.size());
       }
     }
+    // Empty the buckets this block used (not the whole table: blocks are often short).
+    for (const available& r : records) head[static_cast<std::size_t>(r.key ^ (r.key >> 29)) & (buckets - 1)] = 0;
     if (removed) {
       keep_marked(blk.instrs, keep);
     }

@@ -3,6 +3,17 @@
 // barriers, s_waitcnt, s_sendmsg, branches, EXEC/M0 writers are never removed) goes when
 // nothing reads any register it writes: explicit defs, carry-outs and implicit VCC/SCC
 // defs included. Removing one can make its inputs dead in the same backward walk.
+//
+// A load whose results nobody reads goes too (dead_load), when removing it changes nothing
+// else a program can observe:
+//  - it only reads memory: no store, atomic, LDS-DMA, GDS, M0/EXEC write;
+//  - no cache-policy bit (glc/sc0/sc1/slc/nt): a load with one may be a volatile or an
+//    acquiring read that a program relies on for ordering (polling a flag), so it stays;
+//  - no s_waitcnt's count depends on it: the waits of its counters that follow it in its
+//    block, up to one that waits for that counter to reach zero, all do (a wait that leaves
+//    N operations pending would guarantee one operation fewer without it); without such a
+//    zero wait in the block it stays. Loads do not order other memory accesses on gfx9, so
+//    nothing else can depend on it.
 #pragma once
 #include "../vec.hpp"
 
@@ -10,6 +21,40 @@
 #include "liveness.hpp"
 
 namespace hipasm {
+
+namespace detail {
+// See the head comment: a load instruction at blk.instrs[i] that may go when its results
+// are dead. (Called only for dead instructions with side effects: rare, so plain code.)
+constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
+  const instr& in = blk.instrs[i];
+  const isa::instr_desc& d = isa.descs[in.op];
+  constexpr uint64_t other = isa::f_store | isa::f_atomic | isa::f_lds_dma | isa::f_side_effect | isa::f_barrier |
+                             isa::f_writes_exec | isa::f_cmpx | isa::f_writes_m0 | isa::f_branch | isa::f_terminator;
+  if (!(d.flags & isa::f_load) || (d.flags & other)) return false;
+  const modifiers m = in.mods.unpack();
+  if (m.glc || m.slc || m.nt || m.sc0 || m.sc1 || m.lds || m.gds) return false;
+  for (int k = 0; k < in.num_operands; ++k)
+    if (is_def(role_of(d, k)) && in.ops[k].k != operand::kind::vreg) return false;
+  bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
+  if (!vm && !lgkm) return false;
+  for (std::size_t j = i + 1; j < blk.instrs.size() && (vm || lgkm); ++j) {
+    const instr& w = blk.instrs[j];
+    const isa::instr_desc& wd = isa.descs[w.op];
+    if (!(wd.flags & isa::f_waitcnt)) continue;
+    if (static_cast<isa::gfx942_op>(w.op) != isa::gfx942_op::s_waitcnt) return false;  // other wait forms
+    const waitcnt_counts c = decode_waitcnt(w);
+    if (vm && c.vm != 63) {
+      if (c.vm != 0) return false;
+      vm = false;
+    }
+    if (lgkm && c.lgkm != 15) {
+      if (c.lgkm != 0) return false;
+      lgkm = false;
+    }
+  }
+  return !vm && !lgkm;
+}
+}  // namespace detail
 
 // When nothing is removed the liveness it computed still describes the function: it is
 // handed to `unchanged_liveness` (if given) so the allocator need not compute it again.
@@ -42,7 +87,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
         has_defs = true;
         if (live.any_range(a.first, a.n)) any_live = true;
       }
-      if (has_defs && !any_live && !has_side_effects(isa, in)) {
+      if (has_defs && !any_live && (!has_side_effects(isa, in) || dead_load(isa, blk, i))) {
         keep[i] = 0;
         removed = true;
         continue;
