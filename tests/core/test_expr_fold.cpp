@@ -44,7 +44,8 @@ int total(const std::string& text) {
 
 template <int K>
 std::string asm_of(bool fold) {
-  return fold ? hipasm::asm_text<fold_kernel<K>>(names[K]) : hipasm::asm_text<fold_kernel_off<K>>(names[K]);
+  return fold ? hipasm::asm_text<fold_kernel_counted<K>>(names[K])
+              : hipasm::asm_text<fold_kernel_off_counted<K>>(names[K]);
 }
 template <int... K>
 std::vector<std::pair<std::string, std::string>> all_asm(std::integer_sequence<int, K...>) {

@@ -165,7 +165,9 @@ constexpr void auto_mixed_body(builder J, arg<unsigned*> out, arg<const unsigned
   J.If(lane < 32u, [&] { J.global_load_dword(r, o, in, {.offset = 256}); });
   J.global_store_dword(o, r, out);
 }
-inline constexpr auto auto_mixed_fn = with_options<auto_mixed_body, kernel_options{.auto_waitcnt = true}>;
+// (fold off: `r = a + 0u; r = r + b + s` stays three adds, each waiting only for what it reads)
+inline constexpr auto auto_mixed_fn =
+    with_options<auto_mixed_body, kernel_options{.fold = false, .auto_waitcnt = true}>;
 
 // Kernel arguments: their loads come first and, with scheduling on (the default), their
 // wait comes right before the first instruction that reads one (here after the two
