@@ -30,6 +30,19 @@ struct load_info {
   int ndefs = 0;
 };
 
+// A memory instruction (counted on vmcnt or lgkmcnt) and the register dwords it writes;
+// ndefs == 0 when it is not one or writes none. Shared by the check and waitcnt_resolve.
+constexpr load_info memory_result_of(const instr& in, const isa::instr_desc& d, const dword_map& dm) {
+  load_info li{&in};
+  if (!async_counts_vm(d) && !async_counts_lgkm(d)) return li;
+  for (int k = 0; k < in.num_operands; ++k)
+    if (in.ops[k].k == operand::kind::vreg && is_def(role_of(d, k)) && li.ndefs < 4) {
+      li.first[li.ndefs] = dm.base[in.ops[k].value] + in.ops[k].offset;
+      li.n[li.ndefs++] = in.ops[k].dwords;
+    }
+  return li;
+}
+
 constexpr bool merge_pending(vec<pending_load>& into, const vec<pending_load>& from) {
   bool changed = false;
   for (const pending_load& p : from) {
@@ -69,15 +82,7 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
     const std::size_t ni = blk_instrs.size();
     load_of[b].assign(ni, -1);
     for (std::size_t i = 0; i < ni; ++i) {
-      const instr& in = ins[i];
-      const isa::instr_desc& d = isa.descs[in.op];
-      if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;
-      load_info li{&in};
-      for (int k = 0; k < in.num_operands; ++k)
-        if (in.ops[k].k == operand::kind::vreg && is_def(role_of(d, k)) && li.ndefs < 4) {
-          li.first[li.ndefs] = dm.base[in.ops[k].value] + in.ops[k].offset;
-          li.n[li.ndefs++] = in.ops[k].dwords;
-        }
+      const load_info li = memory_result_of(ins[i], isa.descs[ins[i].op], dm);
       if (li.ndefs == 0) continue;
       load_of[b][i] = static_cast<int32_t>(loads.size());
       loads.push_back(li);

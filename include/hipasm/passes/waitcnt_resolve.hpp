@@ -103,13 +103,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     for (std::size_t i = 0; i < ni; ++i) {
       const instr& in = ins[i];
       const isa::instr_desc& d = isa.descs[in.op];
-      if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;
-      load_info li{&in};
-      for (int k = 0; k < in.num_operands; ++k)
-        if (in.ops[k].k == operand::kind::vreg && is_def(role_of(d, k)) && li.ndefs < 4) {
-          li.first[li.ndefs] = dm.base[in.ops[k].value] + in.ops[k].offset;
-          li.n[li.ndefs++] = in.ops[k].dwords;
-        }
+      const load_info li = memory_result_of(in, d, dm);
       if (li.ndefs == 0) continue;
       const bool karg = d.enc == isa::encoding::smem && in.num_operands > 1 && in.ops[1].k == operand::kind::vreg &&
                         static_cast<int64_t>(in.ops[1].value) == kernarg_vreg;
