@@ -356,7 +356,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ] [--report]\n"
-                 "       [--full-tiles] [--m M] [--sample CUS|xcd] [--verify] [--table SUBSTRING]\n"
+                 "       [--full-tiles] [--m M] [--sample CUS|xcd] [--verify] [--table SUBSTRING] [--timeline WAVE]\n"
                  "       [--skip-table SUBSTRING]... [--rows all|cal|test]\n",
                  argv[0]);
     return 2;
@@ -365,6 +365,7 @@ int main(int argc, char** argv) {
   double max_gflop = 200, clock = 0;
   bool report = false, tails = true, verify = false;
   int only_m = 0;
+  long timeline_wave = -1;  // --timeline W: print wave W's schedule after the report line
   unsigned sample = 0;
   bool sample_xcd = false;  // --sample xcd: one whole XCD of the row's device (faithful for GEMMs)
   std::set<std::string> want;
@@ -386,6 +387,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
+    else if (a == "--timeline" && i + 1 < argc) timeline_wave = std::stol(argv[++i]);
     else if (a == "--sample" && i + 1 < argc && std::string(argv[i + 1]) == "xcd") sample_xcd = true, ++i;
     else if (a == "--sample" && i + 1 < argc) sample = unsigned(std::stoul(argv[++i]));  // CUs
     else {
@@ -504,6 +506,7 @@ int main(int argc, char** argv) {
         rt::profile_options po;
         po.device = device;
         po.clock_mhz = clock;
+        po.keep_events = timeline_wave >= 0;
         // A slice smaller than an XCD loses the L2 sharing of the XCD's GEMM tiles
         // (timing-model.md, Sampling): --sample xcd takes the whole XCD (MI300X 38, MI308X 10 CUs).
         po.sample_cus = sample_xcd ? (cu_num == 80 ? 10u : 38u) : sample;
@@ -528,6 +531,7 @@ int main(int argc, char** argv) {
                     short_name(name).c_str(), p.M, p.N, p.K, p.ks, us, pr.time_us, ratio, wall,
                     pr.clock_mhz, pr.mfma_busy, pr.hbm_gbps, pr.waves_per_simd);
         if (report) std::fputs(pr.report().c_str(), stdout);
+        if (timeline_wave >= 0) std::fputs(pr.timeline(uint32_t(timeline_wave)).c_str(), stdout);
         std::fflush(stdout);
       }
     }

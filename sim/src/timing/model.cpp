@@ -48,9 +48,12 @@ class Cache {
     mask_ = 15;
   }
   // True on a hit. On a miss with allocate, inserts (evicting the set's least recently used
-  // line); *evicted_dirty tells whether a dirty line left.
-  bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr) {
+  // line); *evicted_dirty tells whether a dirty line left. *slot_out: the line's slot (kNone
+  // after a miss without allocate), for ready()/set_ready().
+  bool access(uint64_t line, bool allocate, bool make_dirty, bool* evicted_dirty = nullptr,
+              uint32_t* slot_out = nullptr) {
     const uint32_t slot = find(line);
+    if (slot_out) *slot_out = slot;
     if (slot != kNone) {
       touch(slot);
       if (make_dirty) dirty_[slot] = 1;
@@ -65,9 +68,19 @@ class Cache {
     else if (++held_ * 2 > index_.size()) grow();
     tags_[victim] = line;
     dirty_[victim] = make_dirty;
+    ready_[victim] = 0;
     insert(line, victim);
     touch(victim);
+    if (slot_out) *slot_out = victim;
     return false;
+  }
+  // When a line's data is there: a line allocated by a miss is in the cache at once (later
+  // requests find it) but its data arrives only with the fill; a request that hits it earlier
+  // waits for the fill (the miss is merged), it does not get the data before it exists.
+  static constexpr uint32_t kNoSlot = ~0u;
+  uint64_t ready(uint32_t slot) const { return slot == kNone ? 0 : ready_[slot]; }
+  void set_ready(uint32_t slot, uint64_t t) {
+    if (slot != kNone) ready_[slot] = t;
   }
   uint64_t dirty_lines() const {
     uint64_t n = 0;
@@ -92,6 +105,7 @@ class Cache {
     const uint32_t b = uint32_t(tags_.size());
     tags_.resize(b + ways_, kEmpty);
     dirty_.resize(b + ways_, 0);
+    ready_.resize(b + ways_, 0);
     prev_.resize(b + ways_);
     next_.resize(b + ways_);
     set_of_block_.push_back(set);
@@ -151,6 +165,7 @@ class Cache {
   size_t mask_ = 0, held_ = 0;
   std::vector<uint64_t> tags_;
   std::vector<uint8_t> dirty_;
+  std::vector<uint64_t> ready_;  // per slot: cycle the line's data arrives (fills in flight)
   std::vector<uint32_t> prev_, next_, head_, tail_, set_of_block_;
   std::vector<Entry> index_;
 };
@@ -726,10 +741,11 @@ class Sim {
 
   uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm) {
     const bool store = f.store || f.atomic;
+    uint32_t slot = Cache::kNoSlot;
     if (!store && !f.bypass_l1) {
-      if (c.l1.access(line, false, false)) {
+      if (c.l1.access(line, false, false, nullptr, &slot)) {
         ++l1_hits_;
-        return t + dev_.l1_hit_latency;
+        return std::max(t + dev_.l1_hit_latency, c.l1.ready(slot));
       }
       ++l1_misses_;
     }
@@ -738,34 +754,40 @@ class Sim {
     x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk) / dev_.l2_channel_share;
     bool dirty_out = false;
     uint64_t done;
-    if (x.l2.access(line, true, store, &dirty_out)) {
+    uint32_t l2_slot = Cache::kNoSlot;
+    if (x.l2.access(line, true, store, &dirty_out, &l2_slot)) {
       ++l2_hits_;
-      done = uint64_t(cs) + dev_.l2_hit_latency;
+      done = std::max(uint64_t(cs) + dev_.l2_hit_latency, x.l2.ready(l2_slot));
     } else {
       ++l2_misses_;
       const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
       if (store) {  // full-line write allocate: no read from memory
         done = uint64_t(cs) + dev_.l2_hit_latency;
-      } else if (dev_.mall_bytes && mall_.access(line, true, false)) {
-        // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's.
+      } else if (uint32_t ms = Cache::kNoSlot; dev_.mall_bytes && mall_.access(line, true, false, nullptr, &ms)) {
+        // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's (once there).
         ++mall_hits_;
         const double mx = dev_.line_bytes / mall_bytes_per_clk_;
         const double m = std::max(cs, mall_free_);
         mall_free_ = m + mx;
-        done = uint64_t(m + mx) + dev_.hbm_latency;
+        done = std::max(uint64_t(m + mx) + dev_.hbm_latency, mall_.ready(ms));
       } else {
         mall_misses_ += dev_.mall_bytes != 0;  // (and now allocated in the MALL)
         const double h = std::max(cs, hbm_free_);
         hbm_free_ = h + xfer;
         *hbm += dev_.line_bytes;
         done = uint64_t(h + xfer) + dev_.hbm_latency;
+        if (dev_.mall_bytes) mall_.set_ready(ms, done);
       }
+      x.l2.set_ready(l2_slot, done);
     }
     if (dirty_out) {  // write-back of the victim takes HBM time
       hbm_free_ = std::max(hbm_free_, cs) + dev_.line_bytes / hbm_bytes_per_clk_;
       *hbm += dev_.line_bytes;
     }
-    if (!store && !f.bypass_l1) c.l1.access(line, true, false);
+    if (!store && !f.bypass_l1) {
+      c.l1.access(line, true, false, nullptr, &slot);
+      c.l1.set_ready(slot, done);
+    }
     return done;
   }
 
@@ -836,7 +858,8 @@ class Sim {
         for (uint32_t k = 0; k < r.b; ++k) {
           const uint64_t sline = gs.lines[r.a + k];
           uint64_t lt;
-          if (sc.access(sline, true, false)) lt = t + dev_.scalar_hit_latency;
+          uint32_t slot = Cache::kNoSlot;
+          if (sc.access(sline, true, false, nullptr, &slot)) lt = std::max(t + dev_.scalar_hit_latency, sc.ready(slot));
           else {
             const uint64_t line = sline * dev_.scalar_line_bytes / dev_.line_bytes;
             uint64_t dummy = 0;
@@ -845,6 +868,7 @@ class Sim {
             li.store = f.store;
             lt = vector_access(c, xcds_[w.cu / dev_.cus_per_xcd], line, t, li, &dummy);
             hbm_bytes_ += dummy;
+            sc.set_ready(slot, lt);
           }
           d = std::max(d, lt);
         }

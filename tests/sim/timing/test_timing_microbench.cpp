@@ -284,3 +284,33 @@ TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at it
   INFO("time " << kernel_us << " us, expected " << want_us << " us");
   CHECK(within(kernel_us, want_us, 0.10));
 }
+
+TEST_CASE("microbench: a line still being filled is not a hit (merged misses wait for the fill)", "[timing][microbench]") {
+  bench b;
+  // The cold pointer chase of the latency test, walked by 16 one-lane workgroups at once over the
+  // same chain. Workgroups g and g + 8 run on two CUs of one XCD (T1 round-robin): the one that
+  // is a few cycles behind finds each line already allocated in the L2 by the other's miss, but
+  // the data is still on its way from DRAM, so its step takes as long as a DRAM access (T6:
+  // 500-1212 cycles per step), not an L2 hit's 224. (Before the caches kept each line's fill
+  // time, the second walker got the L2 latency and raced ahead: ~230 cycles per step.)
+  const size_t lines = 64;
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, lines * 16);
+  std::vector<uint64_t> chain(lines * 16, 0);
+  for (size_t i = 0; i < lines; ++i) chain[i * 16] = buf.addr() + ((i * 37 + 1) % lines) * 128;
+  buf.upload(chain);
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(uint32_t(0));
+  profile_options po;
+  po.keep_events = true;
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  auto r = b.dev->launch(*b.mod, "chase", {16, 1, 1}, {1, 1, 1}, args, lo);
+  for (uint32_t w = 0; w < 16; ++w) {
+    auto t = issues(*r.profile, "global_load", w);
+    REQUIRE(t.size() == 128);
+    const double cold = double(t[63] - t[0]) / 63.0;
+    INFO("wave " << w << ": " << cold << " cycles per cold step");
+    CHECK(cold >= 500);
+    CHECK(cold <= 1212);
+  }
+}
