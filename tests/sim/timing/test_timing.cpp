@@ -133,6 +133,20 @@ TEST_CASE("timing: JSON report and Perfetto trace are well-formed", "[timing]") 
       " r['cycles']>0, sorted(r['stalls'].keys())==sorted(['vmcnt','lgkmcnt','expcnt','register_dependency',"
       "'mfma_dependency','unit_busy','barrier','nop_sleep','issue_conflict','lds_bank_conflict']))\"");
   CHECK(check == "0 True True True True True True\n");
+  // A kernel with vector-memory traffic also gets the "VMEM bytes in flight" counter (issue 10).
+  const std::string trace2 = dir + "/timing_trace_vmem.json";
+  std::remove(trace2.c_str());
+  shell_output(std::string(HIPASM_SIM_CLI) + " profile " + HIPASM_TIMING_MICROBENCH +
+                   " stream_read --grid 1 --block 256 --arg out=/dev/null:32768 --arg u32=0 --trace-out " + trace2 +
+                   " > /dev/null",
+               &st);
+  REQUIRE(st == 0);
+  const std::string check2 = shell_output(
+      "python3 -c \"import json\n"
+      "ev=json.load(open('" + trace2 + "'))['traceEvents']\n"
+      "c=[e['args']['bytes'] for e in ev if e['ph']=='C' and e['name']=='VMEM bytes in flight']\n"
+      "print(len(c)>0, max(c)>0, c[-1]==0)\"");
+  CHECK(check2 == "True True True\n");
 }
 
 TEST_CASE("timing: the text report, timeline and bad options", "[timing]") {
