@@ -135,7 +135,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     diag = sk - sq;
     kend = min(sk, m0 + static_cast<int32_t>(BM) + diag);  // keys any row of the tile sees
     kend = max(kend, 0);
-    n_tiles = (kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN;
+    n_tiles = ((kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
     kend = min(sk, m0 + diag + 1);  // keys every row of the tile sees
     kend = max(kend, 0);
     n_full = (kend.as<u32>() / BN).as<i32>();
@@ -369,7 +369,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
                     .as<u32>();
       Ob.store(ov, at(ooff) + (64 * db + 16 * g));
     }
-  auto lse = J.vgpr<f32>(), loff = J.vgpr<u32>();
+  auto lse = J.vgpr<f32>();
+  auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
   lse = (mrow * scale_log2 + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
