@@ -1,0 +1,6 @@
+// bench_kernel_attn_fwd's kernels: flash attention forward, head dim 128, 8 waves (256 queries
+// per workgroup, as aiter's fmha_v3_fwd), 64 keys per tile; causal and not.
+#include <hipasm/kernels/attn_fwd.hpp>
+
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128, (hipasm::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}))
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_causal, (hipasm::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}))
