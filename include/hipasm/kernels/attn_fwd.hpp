@@ -17,7 +17,8 @@
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
 //
 // Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
-// head of one sequence); grid (ceil(max_seqlen_q / BM), num_q_heads, batch). Each wave keeps its
+// head of one sequence); grid (num_q_heads, q_tiles = ceil(max_seqlen_q / BM), batch), workgroup
+// (h, y, b) on query tile q_tiles - 1 - y (the causal tiles with the most keys start first). Each wave keeps its
 // Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
 // rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
 // one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
@@ -74,7 +75,7 @@ template <attn_fwd_config C>
 constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const uint16_t*> q_ptr,
                                arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const int*> cu_q,
                                arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
-                               arg<unsigned> batch, arg<float> scale_log2) {
+                               arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
   static_assert(detail::attn_fwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_fwd_config_error(C) ? detail::attn_fwd_config_error(C) : ""));
   constexpr uint32_t D = C.head_dim, BN = C.bn, T = C.threads(), BM = C.bm();
@@ -86,7 +87,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
   auto bidx = J.workgroup_id_z();
-  auto head = J.workgroup_id_y();
+  auto head = J.workgroup_id_x();
   auto boff = J.sgpr<u32>();
   boff = bidx << 2;
   auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>();
@@ -100,7 +101,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   sq = (qse[1] - qse[0]).as<i32>();
   sk = (kse[1] - kse[0]).as<i32>();
   auto m0 = J.sgpr<i32>();
-  m0 = (J.workgroup_id_x() * BM).as<i32>();
+  m0 = ((q_tiles - 1u - J.workgroup_id_y()) * BM).as<i32>();  // the longest causal rows first
   J.If(m0 >= sq, [&] { J.Return(); });
 
   auto kv_head = J.sgpr<u32>();
@@ -267,7 +268,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto mfma_qk = [&](int p) {
     for (int e = 0; e < 2; ++e)
       for (int kb = 0; kb < KB; ++kb)
-        J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
+        if (p == 0 && e == 0)  // the first product of the tile starts from 0 (no accumulator reset)
+          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[kb].slice(0, 2), qf[0].slice(0, 2), 0);
+        else
+          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
   auto read_v = [&](int buf, int p) {
     for (int db = 0; db < DB; ++db) Vs[buf].load(vf[(p % 2) * DB + db], moved(v_addr[p], vd(buf)), 32 * db, 0);
@@ -284,7 +288,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     korg = korg + BN * kv_stride;
     load_tile(1 - buf);
     // S^T = K Q^T
-    s.fill(0.0f);
     read_k(buf, 0);
     for (int p = 0; p < DS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
@@ -386,6 +389,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr auto name##_hipasm_fn = &::hipasm::attn_fwd_kernel<cfg>;                                            \
   extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k,   \
                                                const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \
-                                               unsigned hkv, unsigned batch, float scale_log2) {                 \
-    HIPASM_KERNEL_BODY(name##_hipasm_fn, o, lse, q, k, v, cu_q, cu_k, hq, hkv, batch, scale_log2);              \
+                                               unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2) {\
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, o, lse, q, k, v, cu_q, cu_k, hq, hkv, batch, q_tiles, scale_log2);     \
   }
