@@ -162,12 +162,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
   }
 
-  // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN) -----------------------------------
+  // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
+  // rows; the loop body is emitted once: the buffer it reads and the one it fills are chosen at
+  // run time (read addresses moved by one buffer each tile, the K DMA by lds_shift, the V^T
+  // writes by their row coordinate) ------------------------------------------------------------
   lds_pool pool(J);
   constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
-  lds_view Ks[2], Vs[2];
-  for (int i = 0; i < 2; ++i) Ks[i] = pool.view(LK);
-  for (int i = 0; i < 2; ++i) Vs[i] = pool.view(LV);
+  constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
+  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
+  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2);
+  constexpr uint32_t KBUF = LK.bytes(), VBUF = LV.bytes();  // bytes between the two buffers
+  (void)LV;
 
   // V tile units: 4 keys x 8 dims (four 16-byte loads, one 4x8 transpose, eight 8-byte LDS
   // writes); unit u = key quad u % (BN / 4), dim chunk u / (BN / 4).
@@ -176,17 +181,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto vstage = J.vgpr<u32>(static_cast<int>(US), 16);
   auto vtr = J.vgpr<u32>(16);
   auto voff = J.vgpr<u32>(static_cast<int>(US), 4);
-  lds_addr vw_addr[US];
+  auto vrow = J.vgpr<u32>(static_cast<int>(US)).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
+  auto vcol = J.vgpr<u32>(static_cast<int>(US)).named("vt_col");
   for (uint32_t s = 0; s < US; ++s) {
-    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>(), col = J.vgpr<u32>();
+    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
     u = tid + s * T;
     jq = u % (BN / 4);
     dc = u / (BN / 4);
     for (int r = 0; r < 4; ++r) voff[s][r] = (jq * 4u + static_cast<uint32_t>(r)) * kv_stride + (dc << 4);
     jq = jq << 2;
-    col = (jq & ~12u) | ((jq >> 1) & 4u) | ((jq << 1) & 8u);  // detail::attn_key_col
-    dc = dc << 3;
-    vw_addr[s] = Vs[0].addr(multiple_of(dc, 8), multiple_of(col, 4));
+    vcol[s] = (jq & ~12u) | ((jq >> 1) & 4u) | ((jq << 1) & 8u);  // detail::attn_key_col
+    vrow[s] = dc << 3;
   }
   auto unit_active = [&](uint32_t s, auto&& body) {
     if constexpr (partial_units) {
@@ -198,45 +203,48 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();  // byte offset of the tile being loaded
-  auto load_tile = [&](int buf) {
+  auto korg = J.sgpr<u32>();   // byte offset of the tile being loaded
+  auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
+  auto load_tile = [&] {
     const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
-    copy_tile(J, Kb, at(korg), kv_stride, Ks[buf], o);
+    copy_tile(J, Kb, at(korg), kv_stride, K0, o, lds_shift{knext});
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
       });
   };
-  auto moved = [](lds_addr a, int64_t d) {
-    a.k += d;
-    return a;
-  };
-  auto write_v = [&](int buf) {
+  auto write_v = [&] {
     J.s_waitcnt(vmcnt(0));
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         transpose_per_lane(J, 4, 8, 2, vstage[s], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
-        const lds_addr a = moved(vw_addr[s], static_cast<int64_t>(Vs[buf].base) - Vs[0].base);
-        for (int e = 0; e < 8; ++e) Vs[buf].store(vtr.slice(2 * e, 2), a, e, 0);
+        for (int e = 0; e < 8; ++e) VV.store(vtr.slice(2 * e, 2), multiple_of(vrow[s], 8) + e, multiple_of(vcol[s], 4));
       });
   };
 
   // LDS read addresses: K rows l32 + 32 kb, dims 16p + 8h; V^T rows l32 + 32 db, keys 16p + 8h.
+  // Their registers are this kernel's own (moved in place between the buffers).
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
   lds_addr k_addr[DS], v_addr[NS];
+  gpr<u32> k_reg[DS], v_reg[NS];
+  auto own = [&](lds_addr& a, gpr<u32>& r) {
+    r.rebind(J.vgpr<u32>());
+    r = detail::u32_view(J.self(), a.reg);
+    a.reg = r.to_operand();
+  };
   for (int p = 0; p < DS; ++p) {
     auto c = J.vgpr<u32>();
     c = c8 + 16 * p;
-    k_addr[p] = Ks[0].addr(l32, multiple_of(c, 8));
+    k_addr[p] = KK.addr(l32, multiple_of(c, 8));
+    own(k_addr[p], k_reg[p]);
   }
   for (int p = 0; p < NS; ++p) {
     auto c = J.vgpr<u32>();
     c = c8 + 16 * p;
-    v_addr[p] = Vs[0].addr(l32, multiple_of(c, 8));
+    v_addr[p] = VV.addr(l32, multiple_of(c, 8));
+    own(v_addr[p], v_reg[p]);
   }
-  auto kd = [&](int buf) { return static_cast<int64_t>(Ks[buf].base) - Ks[0].base; };
-  auto vd = [&](int buf) { return static_cast<int64_t>(Vs[buf].base) - Vs[0].base; };
 
   // ---- per-query state ---------------------------------------------------------------------
   auto o = J.vgpr<f32>(DB, 16).named("o");
@@ -262,8 +270,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(2 * DB, 4);
   auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>();
 
-  auto read_k = [&](int buf, int p) {
-    for (int kb = 0; kb < KB; ++kb) Ks[buf].load(kf[(p % 2) * KB + kb], moved(k_addr[p], kd(buf)), 32 * kb, 0);
+  auto read_k = [&](int p) {
+    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
   };
   auto mfma_qk = [&](int p) {
     for (int e = 0; e < 2; ++e)
@@ -273,8 +281,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
-  auto read_v = [&](int buf, int p) {
-    for (int db = 0; db < DB; ++db) Vs[buf].load(vf[(p % 2) * DB + db], moved(v_addr[p], vd(buf)), 32 * db, 0);
+  auto read_v = [&](int p) {
+    for (int db = 0; db < DB; ++db) VV.load(vf[(p % 2) * DB + db], v_addr[p], 32 * db, 0);
   };
   auto mfma_pv = [&](int p) {
     for (int e = 0; e < 2; ++e) {
@@ -284,17 +292,20 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
 
-  auto step = [&](int buf) {
+  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
+  // vrdir: the V^T write rows' move (+-D)
+  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
+  auto step = [&] {
     korg = korg + BN * kv_stride;
-    load_tile(1 - buf);
+    load_tile();
     // S^T = K Q^T
-    read_k(buf, 0);
+    read_k(0);
     for (int p = 0; p < DS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < DS) interleave(J, [&] { mfma_qk(p); }, [&] { read_k(buf, p + 1); });
+      if (p + 1 < DS) interleave(J, [&] { mfma_qk(p); }, [&] { read_k(p + 1); });
       else mfma_qk(p);
     }
-    read_v(buf, 0);  // (in flight during the softmax)
+    read_v(0);  // (in flight during the softmax)
     J.If(t >= n_full, [&] {
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;
@@ -332,29 +343,39 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     // O^T += V^T P^T
     for (int p = 0; p < NS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < NS) interleave(J, [&] { mfma_pv(p); }, [&] { read_v(buf, p + 1); });
+      if (p + 1 < NS) interleave(J, [&] { mfma_pv(p); }, [&] { read_v(p + 1); });
       else mfma_pv(p);
     }
-    write_v(1 - buf);
+    write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    // swap the buffers: reads to the one just filled, fills to the one just read
+    for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + vdir;
+    for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + vrdir;
+    knext = knext - kdir;
+    kdir = 0u - kdir;
+    vdir = 0u - vdir;
+    vrdir = 0u - vrdir;
     t = t + 1;
     k0 = k0 + static_cast<int32_t>(BN);
   };
 
   // prologue: tile 0 into buffer 0
   korg = 0u;
-  load_tile(0);
-  write_v(0);
+  knext = 0u;
+  load_tile();
+  write_v();
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
+  knext = KBUF;
+  kdir = KBUF;
+  vdir = VBUF;
+  vrdir = 0u - D;
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
   t = 0;
   k0 = 0;
-  J.While([&] { return t < n_tiles; },
-          [&] {
-            step(0);
-            J.If(t < n_tiles, [&] { step(1); });
-          });
+  J.While([&] { return t < n_tiles; }, [&] { step(); });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
