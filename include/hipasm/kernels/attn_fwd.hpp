@@ -321,15 +321,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     mx = max(mx, shuffle_xor(J, mx, 32));
     mx = max(mx, mrow);
-    auto msc = J.vgpr<f32>(), alpha = J.vgpr<f32>();
-    msc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // a row that saw no key yet: m c = 0, p = 0
-    alpha = mrow * scale_log2 - msc;
+    auto nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>();
+    nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
+    nmsc = -nmsc;
+    J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
     J.v_exp_f32(alpha, alpha);
     mrow = mx;
     auto psum = J.vgpr<f32>();
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
-        s[kb][r] = s[kb][r] * scale_log2 - msc;
+        J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
         J.v_exp_f32(s[kb][r], s[kb][r]);
       }
     psum = s[0][0] + s[0][1];
