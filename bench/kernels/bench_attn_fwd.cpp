@@ -112,9 +112,9 @@ int main(int argc, char** argv) {
     rt::buffer<int> CU(*dev, cu);
     const float scale = 1.0f / std::sqrt(float(D));
     const auto& k = s.causal ? causal : plain;
-    const uint32_t groups = k.config.grid_x(s.seqlen) * s.heads * s.batch;
-    // Sampled on 8 CUs (every 8th workgroup: heads 0, 8, .. of every query tile, so causal
-    // tiles of every length; aiter's causal grid pairs tile i with tile n - 1 - i).
+    const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
+    // Sampled on 8 CUs (every 8th workgroup; both kernels' causal workgroups pair query tile i
+    // with tile n - 1 - i, so every workgroup has the same work).
     rt::profile_options po = bench::profile_for(groups);
     po.sample_cus = 8;
     rt::launch_options lo;

@@ -154,6 +154,7 @@ TEST_CASE("attn_fwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows th
   run(k128c, {.seqlens_q = {130}, .seqlens_k = {70}});   // sq > sk: the first 60 rows see nothing
   run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
   run(k64c, {.seqlens_q = {70}, .seqlens_k = {33}});
+  run(k64c, {.seqlens_q = {150, 20}, .seqlens_k = {160, 20}});  // 3 query tiles: pairs (2, 0) and (1)
 }
 
 TEST_CASE("attn_fwd: GQA and MQA", "[attn]") {

@@ -17,8 +17,11 @@
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
 //
 // Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
-// head of one sequence); grid (num_q_heads, q_tiles = ceil(max_seqlen_q / BM), batch), workgroup
-// (h, y, b) on query tile q_tiles - 1 - y (the causal tiles with the most keys start first). Each wave keeps its
+// head of one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup
+// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tiles
+// q_tiles - 1 - y and y, one after the other (grid_y = ceil(q_tiles / 2)): every workgroup has
+// the same number of key tiles (a long and a short row of the causal triangle), as aiter's
+// fmha_v3_fwd pairs them. Each wave keeps its
 // Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
 // rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
 // one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
@@ -51,7 +54,11 @@ struct attn_fwd_config {
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
-  constexpr uint32_t grid_x(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
+  constexpr uint32_t q_tiles(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
+  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
+    const uint32_t t = q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
+    return causal ? (t + 1) / 2 : t;
+  }
   constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
 };
 
@@ -101,8 +108,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   sq = (qse[1] - qse[0]).as<i32>();
   sk = (kse[1] - kse[0]).as<i32>();
   auto m0 = J.sgpr<i32>();
-  m0 = ((q_tiles - 1u - J.workgroup_id_y()) * BM).as<i32>();  // the longest causal rows first
-  J.If(m0 >= sq, [&] { J.Return(); });
 
   auto kv_head = J.sgpr<u32>();
   kv_head = head / (num_q_heads / num_kv_heads);
@@ -129,6 +134,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   shift = (head * totq + qse[0]) << 2;
   Lb.shift_base(shift);
 
+  // One query tile (rows m0 .. m0 + BM - 1 of the sequence), emitted once; a causal workgroup
+  // runs it for two tiles (see the header comment).
+  auto query_tile = [&] {
   // ---- tiles: [0, n_full) need no mask, [n_full, n_tiles) are masked --------------------------
   auto n_tiles = J.sgpr<i32>(), n_full = J.sgpr<i32>();
   if constexpr (C.causal) {
@@ -401,6 +409,21 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   loff = qrow << 2;
   J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
+  };  // query_tile
+
+  auto y = J.sgpr<u32>(), pass = J.sgpr<u32>();
+  y = J.workgroup_id_y();
+  pass = 0u;
+  J.While([&] { return pass < (C.causal ? 2u : 1u); },
+          [&] {
+            m0 = (y * BM).as<i32>();
+            if constexpr (C.causal) {
+              J.If(pass == 0u, [&] { m0 = ((q_tiles - 1u - y) * BM).as<i32>(); });
+              J.If(pass == 1u && y == q_tiles - 1u - y, [&] { m0 = sq + 0; });  // (the middle tile: once)
+            }
+            J.If(m0 < sq, query_tile);
+            pass = pass + 1u;
+          });
 }
 
 }  // namespace hipasm

@@ -50,9 +50,10 @@ inline rt::launch_report attn_fwd_launch(rt::device& dev, rt::module& mod, const
   const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
   rt::kernel_args args;
   args.add(a.o).add(a.lse).add(a.q).add(a.k).add(a.v).add(a.cu_seqlens_q).add(a.cu_seqlens_k);
-  const uint32_t tiles = k.config.grid_x(a.max_seqlen_q) > 0 ? k.config.grid_x(a.max_seqlen_q) : 1;
+  const uint32_t tiles = k.config.q_tiles(a.max_seqlen_q) > 0 ? k.config.q_tiles(a.max_seqlen_q) : 1;
   args.add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(tiles).add(scale_log2);
-  return dev.launch(mod, k.name, {a.num_q_heads, tiles, a.batch}, {k.config.threads(), 1, 1}, args, opts);
+  return dev.launch(mod, k.name, {a.num_q_heads, k.config.grid_y(a.max_seqlen_q), a.batch}, {k.config.threads(), 1, 1},
+                    args, opts);
 }
 
 }  // namespace hipasm
