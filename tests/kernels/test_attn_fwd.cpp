@@ -137,6 +137,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
 
 const attn_fwd_kernel_ref k128{"attn_d128", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64}};
 const attn_fwd_kernel_ref k128c{"attn_d128_causal", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}};
 const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64c{"attn_d64_causal", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32}};
 
@@ -155,6 +156,7 @@ TEST_CASE("attn_fwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows th
   run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
   run(k64c, {.seqlens_q = {70}, .seqlens_k = {33}});
   run(k64c, {.seqlens_q = {150, 20}, .seqlens_k = {160, 20}});  // 3 query tiles: pairs (2, 0) and (1)
+  run(k128c32, {.seqlens_q = {300, 45}, .seqlens_k = {290, 100}, .hq = 2, .hkv = 1});  // the bench's 4-wave tile
 }
 
 TEST_CASE("attn_fwd: GQA and MQA", "[attn]") {

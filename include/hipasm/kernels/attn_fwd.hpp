@@ -47,7 +47,7 @@
 namespace hipasm {
 
 struct attn_fwd_config {
-  uint32_t head_dim = 128;  // 32, 64, 96 or 128
+  uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // bottom-right aligned causal mask
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
@@ -65,10 +65,9 @@ struct attn_fwd_config {
 namespace detail {
 
 constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
-  if (c.head_dim == 0 || c.head_dim % 32 != 0 || c.head_dim > 128) return "attn_fwd: head_dim must be 32, 64, 96 or 128";
+  if (c.head_dim != 64 && c.head_dim != 128) return "attn_fwd: head_dim must be 64 or 128";
   if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
-  if (c.bn == 0 || c.bn % 32 != 0 || c.bn > 128) return "attn_fwd: bn (keys per tile) must be 32, 64, 96 or 128";
-  if (c.bn == 96) return "attn_fwd: bn = 96 gives V^T rows of 192 bytes, which the LDS swizzle cannot permute";
+  if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
   return nullptr;
 }
