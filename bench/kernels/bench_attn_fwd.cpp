@@ -10,6 +10,7 @@
 // bytes, 656 bytes), filled as csrc/cpp_itfs/mha_fwd.cu's init_fmha_fwd_v3_args does, launched
 // with its get_grid_dim: (ceil(ceil(seqlen_q / 256) / (causal ? 2 : 1)), heads, batch) x 512
 // threads. tflops counts the useful FLOPs (4 s_q s_k d per head, halved for causal).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -132,7 +133,29 @@ int main(int argc, char** argv) {
                                   .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch,
                                   .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.heads,
                                   .softmax_scale = scale};
+    // HIPASM_ATTN_BENCH_VERIFY=1: random inputs, and aiter's output compared with ours where
+    // both wrote (a sampled run writes only its workgroups' rows; the rest stays 0xffff, NaN):
+    // evidence that aiter's arguments are right, so its time is that of the same work
+    const bool verify = std::getenv("HIPASM_ATTN_BENCH_VERIFY") != nullptr;
+    const size_t n_el = tokens * s.heads * D;
+    if (verify) {
+      std::vector<uint16_t> r(n_el);
+      uint32_t x = 12345;
+      for (auto* B : {&Q, &K, &V}) {
+        for (auto& e : r) {
+          x = x * 1664525u + 1013904223u;
+          e = static_cast<uint16_t>(0x3c00u + ((x >> 16) & 0x7fu) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)
+        }
+        B->upload(r);
+      }
+      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
+    }
     const bench::result h = bench::from(hipasm::attn_fwd_launch(*dev, *mod, k, a, lo));
+    std::vector<uint16_t> ours;
+    if (verify) {
+      ours = O.download();
+      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
+    }
     double aiter_us = 0;
     if (!aiter_dir.empty()) {
       const std::string co = s.causal ? "fwd_hd128_bf16_causal_rtne.co" : "fwd_hd128_bf16_rtne.co";
@@ -149,6 +172,23 @@ int main(int argc, char** argv) {
       auto ar = dev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
                             aiter_args(obj.kernel(sym), O.addr(), Q.addr(), K.addr(), V.addr(), L.addr(), s, scale), al);
       aiter_us = ar.profile->time_us;
+      if (verify) {
+        const auto theirs = O.download();
+        size_t both = 0;
+        double maxdiff = 0;
+        auto f = [](uint16_t b) {
+          uint32_t u = uint32_t{b} << 16;
+          float v;
+          std::memcpy(&v, &u, 4);
+          return v;
+        };
+        for (size_t i = 0; i < n_el; ++i)
+          if (ours[i] != 0xffffu && theirs[i] != 0xffffu) {
+            ++both;
+            maxdiff = std::max(maxdiff, double(std::fabs(f(ours[i]) - f(theirs[i]))));
+          }
+        std::fprintf(stderr, "verify %s: %zu outputs written by both, max |ours - aiter| = %g\n", name, both, maxdiff);
+      }
     }
     const double flop = 4.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
     bench::result hr = h;
