@@ -328,11 +328,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     mx = max(mx, shuffle_xor(J, mx, 32));
     mx = max(mx, mrow);
-    auto nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>();
+    auto nmsc = J.vgpr<f32>();
+    auto alpha2 = J.vgpr<f32>(2).aligned(2);  // alpha twice: the operand of v_pk_mul_f32
+    auto alpha = alpha2[0];
     nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
     nmsc = -nmsc;
     J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
     J.v_exp_f32(alpha, alpha);
+    alpha2[1] = alpha;
     mrow = mx;
     auto psum = J.vgpr<f32>();
     for (int kb = 0; kb < KB; ++kb)
@@ -347,7 +350,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int r = 0; r < 16; r += 2)
         pb[kb][r / 2] = cvt_bf16x2(s[kb][r], s[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
     for (int db = 0; db < DB; ++db)
-      for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
+      for (int r = 0; r < 16; r += 2) J.v_pk_mul_f32(o[db].slice(r, 2), o[db].slice(r, 2), alpha2);  // two per op
     // O^T += V^T P^T
     for (int p = 0; p < NS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
