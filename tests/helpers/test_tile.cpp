@@ -30,7 +30,9 @@ sim& S() {
 
 // rows x cols elements of eb bytes; threads lanes; cols_valid: the column-tail kernels
 // (tile_rt_cols) with that many valid columns (-1: the plain kernels).
-void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads, int64_t cols_valid = -1) {
+// shift >= 0: the lds_shift kernels (tile_rt_shift), copying into a view moved by that many bytes.
+void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads, int64_t cols_valid = -1,
+         int64_t shift = -1) {
   rt::device& d = *S().dev;
   const uint32_t row_bytes = cols * eb, dwords = rows * row_bytes / 4;
   const uint32_t ld = row_bytes + 64;  // the tensor's rows are longer than the tile's
@@ -52,6 +54,7 @@ void run(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t
     rt::kernel_args a;
     a.add(out.ptr()).add(I.ptr()).add(c.in_bytes).add(ld).add(c.origin);
     if (cols_valid >= 0) a.add(static_cast<uint32_t>(cols_valid));
+    if (shift >= 0) a.add(static_cast<uint32_t>(shift));
     auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
     for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
     auto o = out.download();
@@ -91,6 +94,12 @@ TEST_CASE("copy_tile with a column tail: columns past cols_valid are zeros", "[t
   for (int64_t v : {0, 8, 24, 32, 56, 64}) run("tilec_bf16_swz", 128, 64, 2, 256, v);
   for (int64_t v : {0, 4, 256, 260, 1020, 1024}) run("tilec_wide", 4, 1024, 4, 256, v);
   for (int64_t v : {0, 2, 30, 62, 64}) run("tilec_direct_pad_swz", 64, 64, 2, 256, v);
+}
+
+TEST_CASE("copy_tile into a view moved at run time (lds_shift: a ring of LDS buffers)", "[tile]") {
+  // the second view starts a tile further: 128 rows x 128 bytes, 64 rows x 136 bytes
+  run("tiles_bf16_swz", 128, 64, 2, 256, -1, 128 * 128);
+  run("tiles_direct_pad_swz", 64, 64, 2, 256, -1, 64 * 136);
 }
 
 TEST_CASE("copy_tile: the loads fold their row steps, the stores pick b128", "[tile]") {

@@ -20,6 +20,11 @@
 // the direct path or the VGPR path's loads, lgkmcnt for its LDS stores, and a barrier.
 // Column tails (copy_tile(..., opts, cols_valid)): the range check ends the tensor, not a row,
 // so chunks whose first column is at or past cols_valid take an offset past the V# (zeros).
+// A ring of LDS buffers chosen at run time (copy_tile(..., opts, lds_shift{s})): the tile lands
+// at the view's address plus s bytes (an SGPR, a multiple of 16), e.g. s = 0 or the distance
+// to a second view of the same layout, toggled each loop trip: one loop body serves both
+// buffers (the direct path adds s to M0's base, one s_add; the VGPR path to the store address,
+// one v_add).
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -38,6 +43,11 @@ struct tile_copy_opts {
   bool wait = true;         // end with the waits and s_barrier that make the tile visible
 };
 
+// A run-time displacement of the destination view, in bytes (see the header comment).
+struct lds_shift {
+  gpr<dtype::u32> bytes;
+};
+
 namespace detail {
 // Byte offsets at or past 2^31 are past every V# this helper is used with (num_records below
 // 2^31): a chunk past the valid columns loads from there and gets zeros.
@@ -45,7 +55,7 @@ inline constexpr uint32_t past_any_buffer = 0x80000000u;
 
 constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
                               const lds_view& V, tile_copy_opts o, const xval* cols_valid,
-                              std::source_location l) {
+                              const gpr<dtype::u32>* shift, std::source_location l) {
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
@@ -56,6 +66,10 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
   }
   if (o.threads == 0 || o.threads % 64 != 0 || o.threads > 1024) {
     b.fail(sl, "copy_tile: threads must be a multiple of 64 up to 1024");
+    return;
+  }
+  if (shift && (shift->b == nullptr || shift->cls != reg_class::sgpr)) {
+    b.fail(sl, "copy_tile: lds_shift must be wave-uniform (an SGPR)");
     return;
   }
   auto t = b.thread_id_x(l);
@@ -113,7 +127,14 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
     }
     mem_offset gbase = origin + at(goff);
     gpr<dtype::u32> goff_tail0 = col_tail && T % cpr == 0 ? masked_goff(0) : gpr<dtype::u32>{};
-    const lds_addr a = V.addr(row0, multiple_of(col0, vel & (0u - vel)), l);
+    lds_addr a = V.addr(row0, multiple_of(col0, vel & (0u - vel)), l);
+    if (shift) {  // the ring buffer chosen at run time: its address register moved
+      auto moved = b.vgpr<dtype::u32>(l).named("tile_lds_shifted");
+      if (a.reg.k == operand::kind::none) moved = *shift;
+      else moved = detail::u32_view(&b, a.reg) + *shift;
+      a.reg = moved.to_operand();
+      a.reg_align = detail::min_align(a.reg_align, 16);
+    }
     auto stage = b.vgpr<dtype::u32>(static_cast<int>(steps), static_cast<int>(vb / 4), l).named("tile_stage");
     // A partial last step (some lanes past the tile) loads under an EXEC mask that may be
     // empty, so it may not issue at all: it is issued FIRST, so that the vmcnt each later
@@ -169,6 +190,7 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
   b.v_readfirstlane_b32(wave, t, no_modifiers, l);
   auto wsg = b.sgpr<dtype::u32>(l).named("tile_wave_lds");
   wsg = (wave >> 6) << 8;  // this wave's first LDS byte of a step
+  if (shift) wsg = wsg + *shift;
   auto p = b.vgpr<dtype::u32>(l).named("tile_p");
   p = t << 2;  // = w * 256 + 4 * lane
   // Whole rows per step, and a swizzle pattern that repeats with them: the lane's element
@@ -234,7 +256,13 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
 constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
                          const lds_view& V, tile_copy_opts o = {},
                          std::source_location l = std::source_location::current()) {
-  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, nullptr, l);
+  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, nullptr, nullptr, l);
+}
+// Into the view moved by a run-time number of bytes (a ring of LDS buffers, see above).
+constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                         const lds_view& V, tile_copy_opts o, const lds_shift& shift,
+                         std::source_location l = std::source_location::current()) {
+  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, nullptr, &shift.bytes, l);
 }
 // With a column tail: only the first cols_valid (an SGPR, a multiple of the chunk's
 // elements) columns of each row are read; the rest of the tile's columns are zeros. (The V#
@@ -243,7 +271,7 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
 constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
                          const lds_view& V, tile_copy_opts o, const val<dtype::u32>& cols_valid,
                          std::source_location l = std::source_location::current()) {
-  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, &cols_valid.x, l);
+  detail::copy_tile_impl(J, A, origin, row_bytes, V, o, &cols_valid.x, nullptr, l);
 }
 
 }  // namespace hipasm

@@ -70,3 +70,36 @@ constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
 }
 
 }  // namespace tile_fns
+
+namespace tile_fns {
+// Two views of layout LY; the tile is copied into the first moved by `shift` bytes (an SGPR:
+// lds_shift) and read back through the second: with shift = the views' distance it is there.
+template <lds_layout LY, tile_copy_opts O>
+constexpr void tile_rt_shift(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                             arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> shift) {
+  lds_pool pool(J);
+  auto V0 = pool.view(LY);
+  auto V1 = pool.view(LY);
+  auto A = make_buffer(J, in, in_bytes);
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  auto Out = make_buffer(J, out, dwords * 4);
+  auto s = J.sgpr<u32>();
+  s = shift + 0u;
+  copy_tile(J, A, at(origin), ld_bytes, V0, O, lds_shift{s});
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Out.store(v, d << 2);
+    });
+  }
+}
+}  // namespace tile_fns

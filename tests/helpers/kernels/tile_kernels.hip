@@ -30,3 +30,10 @@ K(tile_direct_swz_cw, bf16_swz, tile_copy_opts{128, 4, true, true}, true)
 KC(tilec_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
 KC(tilec_wide, wide, tile_copy_opts{256, 16, false, true})
 KC(tilec_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
+#define KS(name, ...)                                   \
+  constexpr auto name##_fn = &tile_rt_shift<__VA_ARGS__>;    \
+  extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned sh) { \
+    HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org, sh);   \
+  }
+KS(tiles_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
+KS(tiles_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})

@@ -1,0 +1,199 @@
+// bench_kernel_attn_fwd [AITER_DIR]: the library's flash attention forward (head dim 128, bf16,
+// LSE out; 8 waves x 64-key tiles, or 4 waves x 32-key tiles for grids smaller than the device)
+// on prefill shapes, predicted by the timing model (MI300X), next to aiter's asm
+// kernel fmha_v3_fwd (hsa/gfx942/fmha_v3_fwd/MI300/fwd_hd128_bf16[_causal]_rtne.co, batch mode)
+// on the same shape in the same run. The two read the same memory: a batch of equal-length
+// sequences packed along the token axis is aiter's [batch, seqlen, heads, dim] layout.
+// Without AITER_DIR (or without that folder) the aiter columns are `none`.
+//
+// aiter's argument block is fmha_fwd_v3_args (csrc/include/mha_fwd.h: every field padded to 16
+// bytes, 656 bytes), filled as csrc/cpp_itfs/mha_fwd.cu's init_fmha_fwd_v3_args does, launched
+// with its get_grid_dim: (ceil(ceil(seqlen_q / 256) / (causal ? 2 : 1)), heads, batch) x 512
+// threads. tflops counts the useful FLOPs (4 s_q s_k d per head, halved for causal).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/attn_fwd_launch.hpp>
+
+#include "bench_common.hpp"
+#include "elf.hpp"  // (sim/src: the code object's argument metadata)
+
+namespace fs = std::filesystem;
+namespace rt = hipasm::rt;
+
+namespace {
+
+struct shape {
+  uint32_t batch, heads, seqlen;
+  bool causal;
+};
+
+// aiter's fmha_fwd_v3_args for batch mode, sliced as the code object's metadata describes it.
+rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t o, uint64_t q, uint64_t kk, uint64_t v,
+                           uint64_t lse, const shape& s, float scale) {
+  constexpr uint32_t D = 128, in_bpe = 2, ts_qo = 256;
+  std::vector<uint8_t> raw(41 * 16, 0);
+  int field = 0;
+  auto put64 = [&](uint64_t x) { std::memcpy(raw.data() + 16 * field++, &x, 8); };
+  auto put32 = [&](uint32_t x) { std::memcpy(raw.data() + 16 * field++, &x, 4); };
+  const uint32_t stride = s.heads * D, nhead_stride = D, batch_stride = s.seqlen * s.heads * D;
+  put64(o), put64(q), put64(kk), put64(v), put64(lse);
+  uint32_t scale_bits;
+  std::memcpy(&scale_bits, &scale, 4);
+  put32(scale_bits);
+  put32(s.seqlen);                      // s_seq_len
+  put32(stride * in_bpe);               // s_Seqs
+  put32(ts_qo * stride * in_bpe);       // s_Ts
+  put32(nhead_stride * in_bpe);         // s_Hs
+  put32(batch_stride * in_bpe);         // s_Bs
+  put32(1);                             // s_gqa
+  put32(stride * in_bpe), put32(nhead_stride * in_bpe), put32(batch_stride * in_bpe);  // k
+  put32(s.causal && (s.heads % 8 != 0 || s.seqlen > 16384) ? 3 : 5);                   // s_opt
+  put32(1);                             // s_lse
+  put32(s.seqlen);                      // s_kv_seq_len
+  put32(D), put32(D), put32(s.heads);   // qk / v head dim, q heads
+  put32(stride * in_bpe), put32(nhead_stride * in_bpe), put32(batch_stride * in_bpe);  // v
+  put32(stride * 2), put32(nhead_stride * 2), put32(batch_stride * 2);                  // o
+  put64(0), put64(0);                   // ptr_qseq, ptr_kseq (batch mode)
+  put32(s.seqlen * 4);                  // s_lse_Hs
+  // the padded-seqlen pointers, descale pointers and strides stay 0
+  rt::kernel_args x;
+  for (const auto& arg : k.args) {
+    if (arg.hidden()) continue;
+    uint8_t b[8] = {};
+    if (arg.offset + arg.size <= raw.size()) std::memcpy(b, raw.data() + arg.offset, arg.size);
+    switch (arg.size) {
+      case 4: { uint32_t w; std::memcpy(&w, b, 4); x.add(w); break; }
+      case 8: { uint64_t w; std::memcpy(&w, b, 8); x.add(w); break; }
+      default: std::fprintf(stderr, "bench_kernel_attn_fwd: aiter argument of %u bytes\n", unsigned(arg.size)); std::exit(1);
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
+    return 2;
+  }
+  fs::path aiter_dir;
+  if (argc == 2) {
+    aiter_dir = fs::path(argv[1]) / "hsa/gfx942/fmha_v3_fwd/MI300";
+    if (!fs::exists(aiter_dir / "fwd_hd128_bf16_rtne.co")) {
+      std::fprintf(stderr, "bench_kernel_attn_fwd: no %s/fwd_hd128_bf16_rtne.co: aiter skipped\n", aiter_dir.c_str());
+      aiter_dir.clear();
+    }
+  }
+  const std::vector<shape> shapes = {{1, 32, 1024, false}, {1, 32, 1024, true}, {4, 32, 2048, false},
+                                     {4, 32, 2048, true},  {1, 64, 4096, false}, {1, 64, 4096, true},
+                                     {16, 32, 1024, false}, {2, 32, 8192, true}};
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = dev->load_file(HIPASM_BENCH_CO);
+  constexpr uint32_t D = 128;
+  const hipasm::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
+  const hipasm::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
+  for (const shape& s : shapes) {
+    char name[96];
+    std::snprintf(name, sizeof name, "b%u_h%u_s%u_d%u_%s", s.batch, s.heads, s.seqlen, D, s.causal ? "causal" : "full");
+    if (!bench::selected(name)) continue;
+    const uint64_t tokens = uint64_t(s.batch) * s.seqlen;
+    rt::buffer<uint16_t> Q(*dev, tokens * s.heads * D), K(*dev, tokens * s.heads * D), V(*dev, tokens * s.heads * D),
+        O(*dev, tokens * s.heads * D);
+    rt::buffer<float> L(*dev, tokens * s.heads);
+    std::vector<int> cu(s.batch + 1);
+    for (uint32_t b = 0; b <= s.batch; ++b) cu[b] = int(b * s.seqlen);
+    rt::buffer<int> CU(*dev, cu);
+    const float scale = 1.0f / std::sqrt(float(D));
+    const hipasm::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
+    const hipasm::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
+    // The 8-wave tile when it gives every CU a workgroup, else the 4-wave, 32-key one (twice
+    // the workgroups, two per CU); HIPASM_ATTN_BENCH_CONFIG=w8b64 or w4b32 forces one.
+    const char* cfg = std::getenv("HIPASM_ATTN_BENCH_CONFIG");
+    bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < 304;
+    if (cfg) w4 = std::string(cfg) == "w4b32";
+    const auto& k = s.causal ? (w4 ? causal4 : causal) : (w4 ? plain4 : plain);
+    const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
+    // Sampled on 8 CUs (every 8th workgroup; both kernels' causal workgroups pair query tile i
+    // with tile n - 1 - i, so every workgroup has the same work).
+    rt::profile_options po = bench::profile_for(groups);
+    po.sample_cus = 8;
+    rt::launch_options lo;
+    lo.profile = &po;
+    lo.check = false;  // (the tests run the checker; here only the time matters)
+    const hipasm::attn_fwd_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
+                                  .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch,
+                                  .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.heads,
+                                  .softmax_scale = scale};
+    // HIPASM_ATTN_BENCH_VERIFY=1: random inputs, and aiter's output compared with ours where
+    // both wrote (a sampled run writes only its workgroups' rows; the rest stays 0xffff, NaN):
+    // evidence that aiter's arguments are right, so its time is that of the same work
+    const bool verify = std::getenv("HIPASM_ATTN_BENCH_VERIFY") != nullptr;
+    const size_t n_el = tokens * s.heads * D;
+    if (verify) {
+      std::vector<uint16_t> r(n_el);
+      uint32_t x = 12345;
+      for (auto* B : {&Q, &K, &V}) {
+        for (auto& e : r) {
+          x = x * 1664525u + 1013904223u;
+          e = static_cast<uint16_t>(0x3c00u + ((x >> 16) & 0x7fu) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)
+        }
+        B->upload(r);
+      }
+      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
+    }
+    const bench::result h = bench::from(hipasm::attn_fwd_launch(*dev, *mod, k, a, lo));
+    std::vector<uint16_t> ours;
+    if (verify) {
+      ours = O.download();
+      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
+    }
+    double aiter_us = 0;
+    if (!aiter_dir.empty()) {
+      const std::string co = s.causal ? "fwd_hd128_bf16_causal_rtne.co" : "fwd_hd128_bf16_rtne.co";
+      const std::string sym = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE" : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
+      const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes((aiter_dir / co).string());
+      const hipasm::sim::CodeObject obj = hipasm::sim::load_code_object(bytes);
+      auto amod = dev->load(bytes);
+      const uint32_t gx = ((s.seqlen + 255) / 256 + (s.causal ? 1 : 0)) / (s.causal ? 2 : 1);
+      rt::profile_options apo = po;
+      rt::launch_options al = lo;
+      al.profile = &apo;
+      al.allow = {"all"};
+      al.kernarg_size = 41 * 16;
+      auto ar = dev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
+                            aiter_args(obj.kernel(sym), O.addr(), Q.addr(), K.addr(), V.addr(), L.addr(), s, scale), al);
+      aiter_us = ar.profile->time_us;
+      if (verify) {
+        const auto theirs = O.download();
+        size_t both = 0;
+        double maxdiff = 0;
+        auto f = [](uint16_t b) {
+          uint32_t u = uint32_t{b} << 16;
+          float v;
+          std::memcpy(&v, &u, 4);
+          return v;
+        };
+        for (size_t i = 0; i < n_el; ++i)
+          if (ours[i] != 0xffffu && theirs[i] != 0xffffu) {
+            ++both;
+            maxdiff = std::max(maxdiff, double(std::fabs(f(ours[i]) - f(theirs[i]))));
+          }
+        std::fprintf(stderr, "verify %s: %zu outputs written by both, max |ours - aiter| = %g\n", name, both, maxdiff);
+      }
+    }
+    const double flop = 4.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
+    bench::result hr = h;
+    hr.tflops = flop / (h.us * 1e6);
+    bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 4 * tokens * s.heads * D + 4.0 * tokens * s.heads);
+  }
+  return 0;
+}

@@ -1,0 +1,441 @@
+// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 Q/K/V/O,
+// f32 log-sum-exp, online softmax, variable sequence lengths, GQA/MQA, causal or not.
+//
+//   // a .hip file compiled by hipasm_add_code_object:
+//   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::attn_fwd_config{.head_dim = 128, .causal = true}))
+//   // host (hipasm-sim or a real MI300, the same call): attn_fwd_launch (attn_fwd_launch.hpp)
+//
+// Layout (flash-attention's / aiter's varlen API): the sequences of a batch are packed along
+// the token axis; Q and O are [total_q, num_q_heads, head_dim], K and V [total_k, num_kv_heads,
+// head_dim] (row-major bf16), LSE [num_q_heads, total_q] f32 (natural log of the row's sum of
+// exp(scale * s)). Sequence b is tokens cu_seqlens_q[b] .. cu_seqlens_q[b + 1] - 1 (and the
+// same for k). Query head h reads kv head h / (num_q_heads / num_kv_heads).
+//
+// Causal masks are aligned bottom-right (flash-attention >= 2.1 and aiter, for seqlen_q !=
+// seqlen_k): query i of a sequence sees keys j <= i + seqlen_k - seqlen_q. When seqlen_q >
+// seqlen_k the first seqlen_q - seqlen_k queries see no key: their output is 0 and their LSE
+// -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
+//
+// Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
+// head of one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup
+// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tiles
+// q_tiles - 1 - y and y, one after the other (grid_y = ceil(q_tiles / 2)): every workgroup has
+// the same number of key tiles (a long and a short row of the causal triangle), as aiter's
+// fmha_v3_fwd pairs them. Each wave keeps its
+// Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
+// rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
+// one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
+// converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR
+// swizzled rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written
+// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered: tile t + 1 loads
+// while tile t computes; one barrier per tile. The MFMA's k order is permuted (as in
+// gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
+// operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
+// a b128 read gives the keys the S^T accumulator's registers hold.
+//
+// Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
+// v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
+// fully inside the mask (the causal diagonal, the seqlen_k tail) are masked by a comparison.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "../hipasm.hpp"
+#include "gemm_bf16.hpp"  // detail::gemm_tile_layout
+
+namespace hipasm {
+
+struct attn_fwd_config {
+  uint32_t head_dim = 128;  // 64 or 128
+  bool causal = false;      // bottom-right aligned causal mask
+  uint32_t waves = 8;       // waves per workgroup, 32 queries each
+  uint32_t bn = 64;         // keys per tile (a multiple of 32)
+
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t bm() const { return 32 * waves; }
+  constexpr uint32_t q_tiles(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
+  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
+    const uint32_t t = q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
+    return causal ? (t + 1) / 2 : t;
+  }
+  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
+};
+
+namespace detail {
+
+constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
+  if (c.head_dim != 64 && c.head_dim != 128) return "attn_fwd: head_dim must be 64 or 128";
+  if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
+  if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
+  if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
+  return nullptr;
+}
+
+// Bits 2 and 3 of a key index swapped: V^T column of key j (see the header comment).
+constexpr uint32_t attn_key_col(uint32_t j) { return (j & ~12u) | ((j >> 1) & 4u) | ((j << 1) & 8u); }
+
+}  // namespace detail
+
+template <attn_fwd_config C>
+constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const uint16_t*> q_ptr,
+                               arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const int*> cu_q,
+                               arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                               arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
+  static_assert(detail::attn_fwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_fwd_config_error(C) ? detail::attn_fwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, BN = C.bn, T = C.threads(), BM = C.bm();
+  constexpr int DB = static_cast<int>(D / 32);   // 32-dim blocks of O^T
+  constexpr int KB = static_cast<int>(BN / 32);  // 32-key blocks of S^T
+  constexpr int DS = static_cast<int>(D / 16);   // 16-dim slices of QK^T
+  constexpr int NS = static_cast<int>(BN / 16);  // 16-key slices of PV
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+
+  // ---- the workgroup's sequence, head and query rows ----------------------------------------
+  auto bidx = J.workgroup_id_z();
+  auto head = J.workgroup_id_x();
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  auto toff = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  auto m0 = J.sgpr<i32>();
+
+  auto kv_head = J.sgpr<u32>();
+  kv_head = head / (num_q_heads / num_kv_heads);
+  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
+  q_stride = num_q_heads * (D * 2);
+  kv_stride = num_kv_heads * (D * 2);
+  // Buffers from this sequence's first token and this head, sized to the sequence: rows past it
+  // read zeros and their stores are dropped.
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.as<u32>() * q_stride;
+  auto Qb = make_buffer(J, q_ptr, nrec);
+  auto Ob = make_buffer(J, o_ptr, nrec);
+  shift = qse[0] * q_stride + head * (D * 2);
+  Qb.shift_base(shift);
+  Ob.shift_base(shift);
+  nrec = sk.as<u32>() * kv_stride;
+  auto Kb = make_buffer(J, k_ptr, nrec);
+  auto Vb = make_buffer(J, v_ptr, nrec);
+  shift = kse[0] * kv_stride + kv_head * (D * 2);
+  Kb.shift_base(shift);
+  Vb.shift_base(shift);
+  nrec = sq.as<u32>() << 2;
+  auto Lb = make_buffer(J, lse_ptr, nrec);
+  shift = (head * totq + qse[0]) << 2;
+  Lb.shift_base(shift);
+
+  // One query tile (rows m0 .. m0 + BM - 1 of the sequence), emitted once; a causal workgroup
+  // runs it for two tiles (see the header comment).
+  auto query_tile = [&] {
+  // ---- tiles: [0, n_full) need no mask, [n_full, n_tiles) are masked --------------------------
+  auto n_tiles = J.sgpr<i32>(), n_full = J.sgpr<i32>();
+  if constexpr (C.causal) {
+    auto diag = J.sgpr<i32>(), kend = J.sgpr<i32>();
+    diag = sk - sq;
+    kend = min(sk, m0 + static_cast<int32_t>(BM) + diag);  // keys any row of the tile sees
+    kend = max(kend, 0);
+    n_tiles = ((kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
+    kend = min(sk, m0 + diag + 1);  // keys every row of the tile sees
+    kend = max(kend, 0);
+    n_full = (kend.as<u32>() / BN).as<i32>();
+    n_tiles = max(n_tiles, 0);
+  } else {
+    n_tiles = ((sk + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
+    n_full = (sk.as<u32>() / BN).as<i32>();
+  }
+
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  l32 = lane & 31u;
+  half = lane >> 5;
+
+  // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16 ----
+  auto qf = J.vgpr<u32>(DS, 4);
+  {
+    auto qrow = J.vgpr<u32>(), qoff = J.vgpr<u32>();
+    qrow = wave * 32u + l32 + m0.as<u32>();
+    qoff = qrow * q_stride + (half << 4);
+    for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
+  }
+
+  // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
+  // rows; the loop body is emitted once: the buffer it reads and the one it fills are chosen at
+  // run time (read addresses moved by one buffer each tile, the K DMA by lds_shift, the V^T
+  // writes by their row coordinate) ------------------------------------------------------------
+  lds_pool pool(J);
+  constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
+  constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
+  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
+  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2);
+  constexpr uint32_t KBUF = LK.bytes(), VBUF = LV.bytes();  // bytes between the two buffers
+  (void)LV;
+
+  // V tile units: 4 keys x 8 dims (four 16-byte loads, one 4x8 transpose, eight 8-byte LDS
+  // writes); unit u = key quad u % (BN / 4), dim chunk u / (BN / 4).
+  constexpr uint32_t units = BN * D / 32, US = (units + T - 1) / T;
+  constexpr bool partial_units = units % T != 0;
+  auto vstage = J.vgpr<u32>(static_cast<int>(US), 16);
+  auto vtr = J.vgpr<u32>(16);
+  auto voff = J.vgpr<u32>(static_cast<int>(US), 4);
+  auto vrow = J.vgpr<u32>(static_cast<int>(US)).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
+  auto vcol = J.vgpr<u32>(static_cast<int>(US)).named("vt_col");
+  for (uint32_t s = 0; s < US; ++s) {
+    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
+    u = tid + s * T;
+    jq = u % (BN / 4);
+    dc = u / (BN / 4);
+    for (int r = 0; r < 4; ++r) voff[s][r] = (jq * 4u + static_cast<uint32_t>(r)) * kv_stride + (dc << 4);
+    jq = jq << 2;
+    vcol[s] = (jq & ~12u) | ((jq >> 1) & 4u) | ((jq << 1) & 8u);  // detail::attn_key_col
+    vrow[s] = dc << 3;
+  }
+  auto unit_active = [&](uint32_t s, auto&& body) {
+    if constexpr (partial_units) {
+      if ((s + 1) * T > units) {
+        J.If(tid < units - s * T, body);
+        return;
+      }
+    }
+    body();
+  };
+
+  auto korg = J.sgpr<u32>();   // byte offset of the tile being loaded
+  auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
+  auto load_tile = [&] {
+    const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
+    copy_tile(J, Kb, at(korg), kv_stride, K0, o, lds_shift{knext});
+    for (uint32_t s = 0; s < US; ++s)
+      unit_active(s, [&] {
+        for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
+      });
+  };
+  auto write_v = [&] {
+    J.s_waitcnt(vmcnt(0));
+    for (uint32_t s = 0; s < US; ++s)
+      unit_active(s, [&] {
+        transpose_per_lane(J, 4, 8, 2, vstage[s], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
+        for (int e = 0; e < 8; ++e) VV.store(vtr.slice(2 * e, 2), multiple_of(vrow[s], 8) + e, multiple_of(vcol[s], 4));
+      });
+  };
+
+  // LDS read addresses: K rows l32 + 32 kb, dims 16p + 8h; V^T rows l32 + 32 db, keys 16p + 8h.
+  // Their registers are this kernel's own (moved in place between the buffers).
+  auto c8 = J.vgpr<u32>();
+  c8 = half << 3;
+  lds_addr k_addr[DS], v_addr[NS];
+  gpr<u32> k_reg[DS], v_reg[NS];
+  auto own = [&](lds_addr& a, gpr<u32>& r) {
+    r.rebind(J.vgpr<u32>());
+    r = detail::u32_view(J.self(), a.reg);
+    a.reg = r.to_operand();
+  };
+  for (int p = 0; p < DS; ++p) {
+    auto c = J.vgpr<u32>();
+    c = c8 + 16 * p;
+    k_addr[p] = KK.addr(l32, multiple_of(c, 8));
+    own(k_addr[p], k_reg[p]);
+  }
+  for (int p = 0; p < NS; ++p) {
+    auto c = J.vgpr<u32>();
+    c = c8 + 16 * p;
+    v_addr[p] = VV.addr(l32, multiple_of(c, 8));
+    own(v_addr[p], v_reg[p]);
+  }
+
+  // ---- per-query state ---------------------------------------------------------------------
+  auto o = J.vgpr<f32>(DB, 16).named("o");
+  o.fill(0.0f);
+  auto mrow = J.vgpr<f32>().named("m"), lrow = J.vgpr<f32>().named("l");
+  mrow = NEG_INF;
+  lrow = 0.0f;
+  // Keys of a tile this lane's query may see: column c of register (kb, r) is key
+  // 32 kb + 8 (r / 4) + 4 h + r % 4; it is visible if that is below lim - k0 (lim: the row's
+  // end, causal diagonal and seqlen_k), i.e. 32 kb + 8 (r / 4) + r % 4 < lim - 4 h - k0.
+  auto lim_h = J.vgpr<i32>();
+  if constexpr (C.causal) {
+    auto qi = J.vgpr<i32>();
+    qi = (wave * 32u + l32).as<i32>() + (m0 + sk - sq + 1);
+    lim_h = min(qi, sk);
+  } else {
+    lim_h = sk + 0;
+  }
+  lim_h = lim_h - (half << 2).as<i32>();
+
+  auto s = J.vgpr<f32>(KB, 16).named("s");
+  auto pb = J.vgpr<u32>(KB, 8).named("p");
+  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(2 * DB, 4);
+  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>();
+
+  auto read_k = [&](int p) {
+    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
+  };
+  auto mfma_qk = [&](int p) {
+    for (int e = 0; e < 2; ++e)
+      for (int kb = 0; kb < KB; ++kb)
+        if (p == 0 && e == 0)  // the first product of the tile starts from 0 (no accumulator reset)
+          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[kb].slice(0, 2), qf[0].slice(0, 2), 0);
+        else
+          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
+  };
+  auto read_v = [&](int p) {
+    for (int db = 0; db < DB; ++db) VV.load(vf[(p % 2) * DB + db], v_addr[p], 32 * db, 0);
+  };
+  auto mfma_pv = [&](int p) {
+    for (int e = 0; e < 2; ++e) {
+      const int g = 2 * p + e;  // 8-key group: S^T block g / 4, registers 4 (g % 4) ..
+      for (int db = 0; db < DB; ++db)
+        J.v_mfma_f32_32x32x8_bf16(o[db], vf[(p % 2) * DB + db].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
+    }
+  };
+
+  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
+  // vrdir: the V^T write rows' move (+-D)
+  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
+  auto step = [&] {
+    korg = korg + BN * kv_stride;
+    load_tile();
+    // S^T = K Q^T
+    read_k(0);
+    for (int p = 0; p < DS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < DS) interleave(J, [&] { mfma_qk(p); }, [&] { read_k(p + 1); });
+      else mfma_qk(p);
+    }
+    read_v(0);  // (in flight during the softmax)
+    J.If(t >= n_full, [&] {
+      auto rel = J.vgpr<i32>();
+      rel = lim_h - k0;
+      for (int kb = 0; kb < KB; ++kb)
+        for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
+    });
+    // online softmax (base 2)
+    auto mx = J.vgpr<f32>();
+    mx = max3(s[0][0], s[0][1], s[0][2]);
+    for (int i = 3; i < 16 * KB; i += 2) {
+      if (i + 1 < 16 * KB) mx = max3(mx, s[i / 16][i % 16], s[(i + 1) / 16][(i + 1) % 16]);
+      else mx = max(mx, s[i / 16][i % 16]);
+    }
+    mx = max(mx, shuffle_xor(J, mx, 32));
+    mx = max(mx, mrow);
+    auto nmsc = J.vgpr<f32>();
+    auto alpha2 = J.vgpr<f32>(2).aligned(2);  // alpha twice: the operand of v_pk_mul_f32
+    auto alpha = alpha2[0];
+    nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
+    nmsc = -nmsc;
+    J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
+    J.v_exp_f32(alpha, alpha);
+    alpha2[1] = alpha;
+    mrow = mx;
+    auto psum = J.vgpr<f32>();
+    for (int kb = 0; kb < KB; ++kb)
+      for (int r = 0; r < 16; ++r) {
+        J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
+        J.v_exp_f32(s[kb][r], s[kb][r]);
+      }
+    psum = s[0][0] + s[0][1];
+    for (int i = 2; i < 16 * KB; ++i) psum = psum + s[i / 16][i % 16];
+    lrow = lrow * alpha + psum;
+    for (int kb = 0; kb < KB; ++kb)
+      for (int r = 0; r < 16; r += 2)
+        pb[kb][r / 2] = cvt_bf16x2(s[kb][r], s[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+    for (int db = 0; db < DB; ++db)
+      for (int r = 0; r < 16; r += 2) J.v_pk_mul_f32(o[db].slice(r, 2), o[db].slice(r, 2), alpha2);  // two per op
+    // O^T += V^T P^T
+    for (int p = 0; p < NS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < NS) interleave(J, [&] { mfma_pv(p); }, [&] { read_v(p + 1); });
+      else mfma_pv(p);
+    }
+    write_v();
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    // swap the buffers: reads to the one just filled, fills to the one just read
+    for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + vdir;
+    for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + vrdir;
+    knext = knext - kdir;
+    kdir = 0u - kdir;
+    vdir = 0u - vdir;
+    vrdir = 0u - vrdir;
+    t = t + 1;
+    k0 = k0 + static_cast<int32_t>(BN);
+  };
+
+  // prologue: tile 0 into buffer 0
+  korg = 0u;
+  knext = 0u;
+  load_tile();
+  write_v();
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  knext = KBUF;
+  kdir = KBUF;
+  vdir = VBUF;
+  vrdir = 0u - D;
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
+  t = 0;
+  k0 = 0;
+  J.While([&] { return t < n_tiles; }, [&] { step(); });
+
+  // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
+  auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
+  ltot = lrow + shuffle_xor(J, lrow, 32);
+  inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
+  auto qrow = J.vgpr<u32>(), ooff = J.vgpr<u32>();
+  qrow = wave * 32u + l32 + m0.as<u32>();
+  ooff = qrow * q_stride + (half << 3);
+  auto ov = J.vgpr<u32>(2);
+  for (int db = 0; db < DB; ++db)
+    for (int g = 0; g < 4; ++g) {
+      // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
+      for (int c = 0; c < 2; ++c)
+        ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv, bf16_round::nearest_even_finite)
+                    .as<u32>();
+      Ob.store(ov, at(ooff) + (64 * db + 16 * g));
+    }
+  auto lse = J.vgpr<f32>();
+  auto loff = J.vgpr<u32>();
+  J.v_log_f32(lse, ltot);
+  lse = (mrow * scale_log2 + lse) * 0.69314718055994530942f;
+  loff = qrow << 2;
+  J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
+  Lb.store(lse, at(loff));
+  };  // query_tile
+
+  auto y = J.sgpr<u32>(), pass = J.sgpr<u32>();
+  y = J.workgroup_id_y();
+  pass = 0u;
+  J.While([&] { return pass < (C.causal ? 2u : 1u); },
+          [&] {
+            m0 = (y * BM).as<i32>();
+            if constexpr (C.causal) {
+              J.If(pass == 0u, [&] { m0 = ((q_tiles - 1u - y) * BM).as<i32>(); });
+              J.If(pass == 1u && y == q_tiles - 1u - y, [&] { m0 = sq + 0; });  // (the middle tile: once)
+            }
+            J.If(m0 < sq, query_tile);
+            pass = pass + 1u;
+          });
+}
+
+}  // namespace hipasm
+
+// Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
+// of attn_fwd_kernel (see attn_fwd_launch.hpp).
+#define HIPASM_ATTN_FWD_KERNEL(name, cfg)                                                                           \
+  constexpr auto name##_hipasm_fn = &::hipasm::attn_fwd_kernel<cfg>;                                            \
+  extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k,   \
+                                               const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \
+                                               unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2) {\
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, o, lse, q, k, v, cu_q, cu_k, hq, hkv, batch, q_tiles, scale_log2);     \
+  }

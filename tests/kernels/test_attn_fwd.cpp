@@ -1,0 +1,187 @@
+// HIPASM_TEST_KERNELS: attn_fwd.hip
+// Flash attention forward (include/hipasm/kernels/attn_fwd.hpp) in hipasm-sim against plain C++
+// (softmax attention in double from the same bf16 inputs): head dim 64 and 128, causal and not,
+// seqlen not a multiple of the tile, seqlen_q != seqlen_k (bottom-right causal alignment, rows
+// that see no key), GQA and MQA, varlen batches with 1-token and empty sequences, large scores.
+// The checker must report nothing.
+//
+// Tolerance: |O - ref| <= 2^-7 max|V| + 2^-8 |ref| per element, |LSE - ref| <= 1e-3 (|ref| + 1).
+// P is rounded to bf16 before the PV product (relative error 2^-9 per term, all terms >= 0:
+// at most 2^-9 of sum p |v| <= 2^-9 max|V|), O is rounded to bf16 (2^-9 |O|), the rest is f32.
+#include <catch2/catch.hpp>
+
+#include <hipasm/kernels/attn_fwd_launch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rt = hipasm::rt;
+using hipasm::attn_fwd_config;
+using hipasm::attn_fwd_kernel_ref;
+
+namespace {
+
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                 HIPASM_KERNELS_TEST_NAME + "_attn_fwd.co");
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+
+float f32_of_bf16(uint16_t h) {
+  uint32_t u = uint32_t{h} << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint16_t bf16_rne(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+struct problem {
+  std::vector<int> seqlens_q, seqlens_k;
+  uint32_t hq = 2, hkv = 2;
+  float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
+};
+
+void run(const attn_fwd_kernel_ref& k, const problem& pr) {
+  const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());
+  INFO(k.name << " hq=" << pr.hq << " hkv=" << pr.hkv << " batch=" << B << " range=" << pr.value_range);
+  for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.seqlens_q[b] << " k " << pr.seqlens_k[b]);
+  std::vector<int> cq(B + 1, 0), ck(B + 1, 0);
+  uint32_t max_q = 0;
+  for (uint32_t b = 0; b < B; ++b) {
+    cq[b + 1] = cq[b] + pr.seqlens_q[b];
+    ck[b + 1] = ck[b] + pr.seqlens_k[b];
+    max_q = std::max<uint32_t>(max_q, pr.seqlens_q[b]);
+  }
+  const size_t tq = cq[B], tk = ck[B];
+  std::mt19937 rng(tq * 7919u + tk * 131u + D + pr.hq * 17u + pr.hkv);
+  std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), uv(-1.0f, 1.0f);
+  std::vector<uint16_t> q(tq * pr.hq * D), kk(tk * pr.hkv * D + 1), v(tk * pr.hkv * D + 1);
+  for (auto& x : q) x = bf16_rne(uq(rng));
+  for (auto& x : kk) x = bf16_rne(uq(rng));
+  for (auto& x : v) x = bf16_rne(uv(rng));
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> Q(d, q), K(d, kk), V(d, v);
+  rt::buffer<int> CQ(d, cq), CK(d, ck);
+  // Poisoned outputs with a guard element: every real element must be written, the guard not.
+  rt::buffer<uint16_t> O(d, std::vector<uint16_t>(tq * pr.hq * D + 1, 0x7fc1u));
+  rt::buffer<uint32_t> L(d, std::vector<uint32_t>(tq * pr.hq + 1, 0x7fc00001u));
+  const float scale = 1.0f / std::sqrt(float(D));
+  hipasm::attn_fwd_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
+                          .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B, .max_seqlen_q = max_q,
+                          .num_q_heads = pr.hq, .num_kv_heads = pr.hkv, .softmax_scale = scale};
+  auto rep = hipasm::attn_fwd_launch(d, *S().m, k, a);
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  const auto o = O.download();
+  const auto l = L.download();
+  CHECK(o.back() == 0x7fc1u);
+  CHECK(l.back() == 0x7fc00001u);
+  int bad = 0;
+  const uint32_t group = pr.hq / pr.hkv;
+  std::vector<double> sc;
+  for (uint32_t b = 0; b < B; ++b) {
+    const int sq = pr.seqlens_q[b], sk = pr.seqlens_k[b];
+    for (uint32_t h = 0; h < pr.hq; ++h) {
+      const uint32_t hk = h / group;
+      for (int i = 0; i < sq; ++i) {
+        const size_t qi = (size_t(cq[b] + i) * pr.hq + h) * D;
+        // bottom-right causal: key j visible iff j <= i + sk - sq
+        const int visible = k.config.causal ? std::clamp(i + sk - sq + 1, 0, sk) : sk;
+        sc.assign(visible, 0.0);
+        double mx = -INFINITY;
+        for (int j = 0; j < visible; ++j) {
+          const size_t kj = (size_t(ck[b] + j) * pr.hkv + hk) * D;
+          double dot = 0;
+          for (uint32_t e = 0; e < D; ++e) dot += double(f32_of_bf16(q[qi + e])) * f32_of_bf16(kk[kj + e]);
+          sc[j] = dot * scale;
+          mx = std::max(mx, sc[j]);
+        }
+        double sum = 0;
+        for (int j = 0; j < visible; ++j) sum += (sc[j] = std::exp(sc[j] - mx));
+        const double lse_ref = visible ? mx + std::log(sum) : -INFINITY;
+        float lse_got;
+        std::memcpy(&lse_got, &l[size_t(h) * tq + cq[b] + i], 4);
+        const bool lse_ok = visible ? std::fabs(lse_got - lse_ref) <= 1e-3 * (std::fabs(lse_ref) + 1)
+                                    : (std::isinf(lse_got) && lse_got < 0);
+        if (!lse_ok && ++bad <= 5)
+          FAIL_CHECK("LSE seq " << b << " head " << h << " row " << i << " = " << lse_got << ", expected " << lse_ref);
+        for (uint32_t e = 0; e < D; ++e) {
+          double ref = 0;
+          for (int j = 0; j < visible; ++j) ref += sc[j] * f32_of_bf16(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e]);
+          if (visible) ref /= sum;
+          const float got = f32_of_bf16(o[qi + e]);
+          const double tol = std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
+          if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
+            FAIL_CHECK("O seq " << b << " head " << h << " row " << i << " dim " << e << " = " << got
+                                << ", expected " << ref);
+        }
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+const attn_fwd_kernel_ref k128{"attn_d128", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k128c{"attn_d128_causal", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}};
+const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
+const attn_fwd_kernel_ref k64c{"attn_d64_causal", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32}};
+
+}  // namespace
+
+TEST_CASE("attn_fwd: one sequence, seqlen a multiple of the tiles and not", "[attn]") {
+  run(k128, {.seqlens_q = {128}, .seqlens_k = {128}});
+  run(k128, {.seqlens_q = {100}, .seqlens_k = {150}});
+  run(k64, {.seqlens_q = {77}, .seqlens_k = {45}});
+}
+
+TEST_CASE("attn_fwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows that see no key)", "[attn]") {
+  run(k128c, {.seqlens_q = {150}, .seqlens_k = {150}});
+  run(k128c, {.seqlens_q = {40}, .seqlens_k = {200}});   // sq < sk
+  run(k128c, {.seqlens_q = {130}, .seqlens_k = {70}});   // sq > sk: the first 60 rows see nothing
+  run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
+  run(k64c, {.seqlens_q = {70}, .seqlens_k = {33}});
+  run(k64c, {.seqlens_q = {150, 20}, .seqlens_k = {160, 20}});  // 3 query tiles: pairs (2, 0) and (1)
+  run(k128c32, {.seqlens_q = {300, 45}, .seqlens_k = {290, 100}, .hq = 2, .hkv = 1});  // the bench's 4-wave tile
+}
+
+TEST_CASE("attn_fwd: GQA and MQA", "[attn]") {
+  run(k128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(k64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 4, .hkv = 1});
+}
+
+TEST_CASE("attn_fwd: varlen batch with a 1-token and an empty sequence", "[attn]") {
+  run(k128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+  run(k64, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2});
+}
+
+TEST_CASE("attn_fwd: large scores (softmax stability)", "[attn]") {
+  run(k128, {.seqlens_q = {64}, .seqlens_k = {100}, .value_range = 16.0f});
+  run(k64c, {.seqlens_q = {50}, .seqlens_k = {80}, .value_range = 30.0f});
+}
+
+TEST_CASE("attn_fwd: launch errors", "[attn]") {
+  rt::device& d = *S().dev;
+  rt::buffer<int> c(d, std::vector<int>{0, 1});
+  hipasm::attn_fwd_args a{.o = c.addr(), .lse = c.addr(), .q = c.addr(), .k = c.addr(), .v = c.addr(),
+                          .cu_seqlens_q = c.addr(), .cu_seqlens_k = c.addr(), .batch = 1, .max_seqlen_q = 1,
+                          .num_q_heads = 3, .num_kv_heads = 2, .softmax_scale = 0.1f};
+  CHECK_THROWS_AS(hipasm::attn_fwd_launch(d, *S().m, k64, a), rt::error);  // 2 does not divide 3
+  a.num_kv_heads = 1;
+  a.softmax_scale = 0;
+  CHECK_THROWS_AS(hipasm::attn_fwd_launch(d, *S().m, k64, a), rt::error);
+}
