@@ -116,17 +116,18 @@ int main(int argc, char** argv) {
     if (fs::exists(dir / "bf16gemm_fp32bf16.csv")) aks = aiter_kernels(dir);
     else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
   }
-  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}};
+  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
   auto dev = rt::device::open(rt::backend::sim);
   auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
-  const hipasm::gemm_bf16_kernel_ref big{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
-  const hipasm::gemm_bf16_kernel_ref small{"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .stages = 3}};
-  const hipasm::gemm_bf16_kernel_ref alts[] = {{"gemm_bf16_bk32s3", hipasm::gemm_bf16_config{.bk = 32, .stages = 3}},
-                                               {"gemm_bf16_w8", hipasm::gemm_bf16_config{.wm = 2, .wn = 4}}, big, small};
+  // The largest tile that gives every CU a workgroup (304 CUs), else the smallest.
+  const hipasm::gemm_bf16_kernel_ref tiles[] = {
+      {"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}},
+      {"gemm_bf16_default", hipasm::gemm_bf16_config{}},
+      {"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -137,10 +138,15 @@ int main(int argc, char** argv) {
     lo.check = false;  // (the tests run the checker; here only the time matters)
     rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
     rt::buffer<float> C(*dev, size_t(s.m) * s.n);
-    // The 128x128 tile when it gives every CU a workgroup, else the 64x64 one.
-    hipasm::gemm_bf16_kernel_ref ours = big.config.grid_x(s.n) * big.config.grid_y(s.m) >= 304 ? big : small;
-    for (const auto& k : alts)
+    hipasm::gemm_bf16_kernel_ref ours = tiles[2];
+    for (const auto& k : tiles)
+      if (k.config.grid_x(s.n) * k.config.grid_y(s.m) >= 304) {
+        ours = k;
+        break;
+      }
+    for (const auto& k : tiles)
       if (forced && k.name == forced) ours = k;
+    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
