@@ -42,6 +42,7 @@ struct gemm_bf16_config {
   uint32_t wm = 2, wn = 2;               // waves along M and N
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
   bool odd_k = false;                    // K may be odd (element-wise global loads)
+  uint32_t ahead = 2;                    // tiles whose loads are in flight (VGPR staging sets)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -63,8 +64,9 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
   if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
-  if ((c.bm + c.bn) * c.bk * 2 / c.vec_bytes() / c.threads() * (c.odd_k ? 2 : 1) > 48)
-    return "gemm_bf16: more than 48 staging loads per lane: use more waves or a smaller bk";
+  if (c.ahead < 1 || c.ahead > 2) return "gemm_bf16: ahead must be 1 or 2 (tiles loading while one computes)";
+  if ((c.bm + c.bn) * c.bk * 2 / c.vec_bytes() / c.threads() * (c.odd_k ? 2 : 1) * c.ahead > 48)
+    return "gemm_bf16: more than 48 staging loads per lane: use more waves, a smaller bk or ahead = 1";
   return nullptr;
 }
 
@@ -120,21 +122,26 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   for (int i = 0; i < 2; ++i) Bs[i] = pool.view(LB);
 
   const tile_copy_opts copy{.threads = T, .vec_bytes = C.vec_bytes(), .elem_loads = C.odd_k};
-  tile_staging sa = make_tile_staging(J, As[0], row_bytes, copy, true);
-  tile_staging sb = make_tile_staging(J, Bs[0], row_bytes, copy, true);
+  // `ahead` staging sets: tile t goes through set t % ahead and LDS buffer t % 2.
+  constexpr int AH = static_cast<int>(C.ahead);
+  // (built in place: assigning a staging would copy its registers)
+  auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, true); };
+  tile_staging sa[2] = {staging(As[0]), AH > 1 ? staging(As[0]) : tile_staging{}};
+  tile_staging sb[2] = {staging(Bs[0]), AH > 1 ? staging(Bs[0]) : tile_staging{}};
+  const int tile_loads = static_cast<int>(sa[0].loads() + sb[0].loads());
   auto cols_valid = J.sgpr<u32>();
-  // The loads of the next tile into the staging VGPRs (straight-line: interleavable).
-  auto load_tile = [&] {
+  // The loads of the next tile into staging set `set` (straight-line: interleavable).
+  auto load_tile = [&](int set) {
     J.s_max_i32(cols_valid, k_left, 0);
-    copy_tile_load(J, A, at(a_org), sa, cols_valid);
-    copy_tile_load(J, B, at(b_org), sb, cols_valid);
+    copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
+    copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     a_org = a_org + BK * 2;
     b_org = b_org + BK * 2;
     k_left = k_left - BK;
   };
-  auto store_tile = [&](int buf) {
-    copy_tile_store(J, sa, As[buf]);
-    copy_tile_store(J, sb, Bs[buf]);
+  auto store_tile = [&](int set, int buf) {
+    copy_tile_store(J, sa[set], As[buf]);
+    copy_tile_store(J, sb[set], Bs[buf]);
   };
 
   // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32).
@@ -174,22 +181,24 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
           J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
                                     acc[i * TN + j]);
   };
-  // One K step on LDS buffer `buf` (tile k; tile k + 1 in the staging VGPRs): the MFMAs of
-  // each slice with, interleaved, the reads of the next slice, then (first slice) the stores of
-  // tile k + 1 into the other buffer and (second slice) the loads of tile k + 2.
-  // The wait for tile k + 1's loads (issued early in step k - 1) stands before the interleave:
-  // inside it the interleaver's model (a load's full latency) would push the stores to the end.
+  // One K step on LDS buffer `buf` (tile k; tiles k + 1 .. k + ahead loading into the staging
+  // sets): the MFMAs of each slice with, interleaved, the reads of the next slice, and in the
+  // first slice the stores of tile k + 1 into the other buffer and the loads of tile k + 1 +
+  // ahead into the set tile k + 1 leaves. The wait for tile k + 1's loads stands before the
+  // interleave: inside it the interleaver's model (a load's whole latency) would push the
+  // stores to the end.
   auto step = [&](int buf) {
+    const int set = (buf + 1) % AH;  // tile k + 1's (the loop runs 2 steps a trip, AH divides 2)
     read_slice(buf, 0);
-    J.s_waitcnt(vmcnt(0));
+    J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(p); },
                  [&] {
                    if (p + 1 < KS) read_slice(buf, p + 1);
                    if (p == 0) {
-                     store_tile(1 - buf);
-                     load_tile();
+                     store_tile(set, 1 - buf);
+                     load_tile(set);
                    }
                  });
     }
@@ -199,11 +208,11 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
 
   auto k_tiles = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
-  // Prologue: tile 0 into buffer 0, tile 1 into the staging.
-  load_tile();
-  J.s_waitcnt(vmcnt(0));
-  store_tile(0);
-  load_tile();
+  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
+  for (int i = 0; i < AH; ++i) load_tile(i);
+  J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+  store_tile(0, 0);
+  load_tile(0);
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
   auto it = J.sgpr<u32>();
