@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
   auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
   // The largest tile that gives every CU a workgroup (304 CUs), else the smallest.
   const hipasm::gemm_bf16_kernel_ref tiles[] = {
-      {"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}},
+      {"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}},
       {"gemm_bf16_default", hipasm::gemm_bf16_config{}},
       {"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
@@ -144,7 +144,11 @@ int main(int argc, char** argv) {
         ours = k;
         break;
       }
+    const hipasm::gemm_bf16_kernel_ref alts[] = {
+        {"gemm_bf16_256x32", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}}};
     for (const auto& k : tiles)
+      if (forced && k.name == forced) ours = k;
+    for (const auto& k : alts)
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);

@@ -4,6 +4,7 @@
 // tile that gives every CU a workgroup; GEMM_BENCH_KERNEL=name forces one).
 #include <hipasm/kernels/gemm_bf16.hpp>
 
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256x32, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_default, (hipasm::gemm_bf16_config{}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}))

@@ -43,13 +43,15 @@ struct gemm_bf16_config {
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
   bool odd_k = false;                    // K may be odd (element-wise global loads)
   uint32_t ahead = 2;                    // tiles whose loads are in flight (VGPR staging sets)
+  uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
+                                         // bk = 64 tile of 256x256 (full 128-byte lines a row)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
   constexpr uint32_t vec_bytes() const { return odd_k ? 4 : 16; }
   // LDS: two buffers of the A and B tiles.
-  constexpr uint32_t lds_bytes() const { return 2 * (bm + bn) * bk * 2; }
+  constexpr uint32_t lds_bytes() const { return lds_buffers * (bm + bn) * bk * 2; }
 };
 
 namespace detail {
@@ -60,7 +62,10 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
     return "gemm_bf16: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   if (c.bk % 16 != 0 || c.bk > 128) return "gemm_bf16: bk must be a multiple of 16 up to 128";
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
-  if (c.lds_bytes() > 65536) return "gemm_bf16: the two LDS buffers of the A and B tiles exceed 64 KiB";
+  if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
+  if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
+  if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
+  if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
   const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
   if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
@@ -108,18 +113,32 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
   n0 = J.workgroup_id_x() * BN;
   m0 = J.workgroup_id_y() * BM;
-  // The tiles' origins (byte offsets of element (m0, k0) and (n0, k0)), advanced by BK each step.
-  auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
-  a_org = m0 * row_bytes;
-  b_org = n0 * row_bytes;
-  auto k_left = J.sgpr<u32>();  // K - k0 of the tile being loaded (its valid columns)
-  k_left = K;
+  // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
+  // mod 16): workgroups walking K in step would all load from one channel at a time. Each
+  // workgroup starts its K loop at tile `first` (one 128-byte line further per workgroup, over
+  // 16 lines) and wraps around: the channels spread, the K window the device reads at once
+  // stays ~2 KiB wide (L2 reuse between workgroups is kept).
+  constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
+  constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
+  auto k_tiles = J.sgpr<u32>(), k_end = J.sgpr<u32>();
+  k_tiles = (K + (BK - 1)) / BK;
+  k_end = k_tiles * BK;
+  auto wg = J.sgpr<u32>();
+  wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
+  auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
+  k_cur = (((wg * TPL) % SPREAD) % k_tiles) * BK;
+  auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
+  loaded = 0u;
+  auto a_base = J.sgpr<u32>(), b_base = J.sgpr<u32>(), a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
+  a_base = m0 * row_bytes;
+  b_base = n0 * row_bytes;
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_tile_layout(BM, BK), LB = detail::gemm_tile_layout(BN, BK);
+  constexpr int NB = static_cast<int>(C.lds_buffers);
   lds_view As[2], Bs[2];
-  for (int i = 0; i < 2; ++i) As[i] = pool.view(LA);
-  for (int i = 0; i < 2; ++i) Bs[i] = pool.view(LB);
+  for (int i = 0; i < NB; ++i) As[i] = pool.view(LA);
+  for (int i = 0; i < NB; ++i) Bs[i] = pool.view(LB);
 
   const tile_copy_opts copy{.threads = T, .vec_bytes = C.vec_bytes(), .elem_loads = C.odd_k};
   // `ahead` staging sets: tile t goes through set t % ahead and LDS buffer t % 2.
@@ -132,12 +151,14 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto cols_valid = J.sgpr<u32>();
   // The loads of the next tile into staging set `set` (straight-line: interleavable).
   auto load_tile = [&](int set) {
-    J.s_max_i32(cols_valid, k_left, 0);
+    cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
+    a_org = a_base + (k_cur << 1);
+    b_org = b_base + (k_cur << 1);
     copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
     copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
-    a_org = a_org + BK * 2;
-    b_org = b_org + BK * 2;
-    k_left = k_left - BK;
+    k_cur = k_cur + BK;
+    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_end), k_cur);
+    loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
     copy_tile_store(J, sa[set], As[buf]);
@@ -206,8 +227,28 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     J.s_barrier();
   };
 
-  auto k_tiles = J.sgpr<u32>();
-  k_tiles = (K + (BK - 1)) / BK;
+  // One LDS buffer (tile k in LDS, tile k + 1 in the staging): the slices' MFMAs with the reads
+  // of the next slice interleaved; after the last slice's reads (its fragments in registers)
+  // a barrier frees the buffer, and the stores of tile k + 1 and the loads of tile k + 2 run
+  // among the last slice's MFMAs.
+  auto step_single = [&] {
+    read_slice(0, 0);
+    for (int p = 0; p + 1 < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(0, p + 1); });
+    }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.s_waitcnt(vmcnt(0));
+    interleave(J, [&] { mfma_slice(KS - 1); },
+               [&] {
+                 store_tile(0, 0);
+                 load_tile(0);
+               });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  };
+
   // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
   for (int i = 0; i < AH; ++i) load_tile(i);
   J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
@@ -219,12 +260,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   it = 0u;
   // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with a
   // step on an all-zero tile (its loads are past K: zeros).
-  J.While([&] { return it < k_tiles; },
-          [&] {
-            step(0);
-            step(1);
-            it = it + 2u;
-          });
+  if constexpr (C.lds_buffers == 2) {
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step(0);
+              step(1);
+              it = it + 2u;
+            });
+  } else {
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_single();
+              it = it + 1u;
+            });
+  }
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M
