@@ -43,12 +43,15 @@ struct gemm_bf16_config {
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
   bool odd_k = false;                    // K may be odd (element-wise global loads)
   uint32_t ahead = 2;                    // tiles whose loads are in flight (VGPR staging sets)
+  uint32_t split_k = 1;                  // > 1: K split over split_k workgroups (grid z) whose f32
+                                         // partial sums are atomic adds into C (zeroed first)
   uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
                                          // bk = 64 tile of 256x256 (full 128-byte lines a row)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  constexpr uint32_t grid_z() const { return split_k; }
   constexpr uint32_t vec_bytes() const { return odd_k ? 4 : 16; }
   // LDS: two buffers of the A and B tiles.
   constexpr uint32_t lds_bytes() const { return lds_buffers * (bm + bn) * bk * 2; }
@@ -63,6 +66,8 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.bk % 16 != 0 || c.bk > 128) return "gemm_bf16: bk must be a multiple of 16 up to 128";
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
+  if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
+  if (c.split_k > 1 && c.out_bf16) return "gemm_bf16: split_k adds f32 partial sums into C: f32 output only";
   if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
   if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
@@ -120,13 +125,25 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // stays ~2 KiB wide (L2 reuse between workgroups is kept).
   constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
   constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
-  auto k_tiles = J.sgpr<u32>(), k_end = J.sgpr<u32>();
+  // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
+  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
-  k_end = k_tiles * BK;
+  if constexpr (C.split_k > 1) {
+    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
+    per = (k_tiles + (C.split_k - 1)) / C.split_k;
+    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
+    t1 = min(gpr<u32>(t0 + per), k_tiles);
+    k_tiles = t1 - t0;
+    k_begin = t0 * BK;
+  } else {
+    k_begin = 0u;
+  }
+  k_span = k_tiles * BK;
+  k_end = k_begin + k_span;
   auto wg = J.sgpr<u32>();
   wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
   auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
-  k_cur = (((wg * TPL) % SPREAD) % k_tiles) * BK;
+  k_cur = k_begin + (((wg * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
   auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
   loaded = 0u;
   auto a_base = J.sgpr<u32>(), b_base = J.sgpr<u32>(), a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
@@ -157,7 +174,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
     copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
-    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_end), k_cur);
+    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
     loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
@@ -294,7 +311,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     for (int r = 0; r < 16; ++r) {
       srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4);
       for (int j = 0; j < TN; ++j) {
-        if constexpr (C.out_bf16) {
+        if constexpr (C.split_k > 1) {
+          Cb.atomic_add_f32(acc[i * TN + j][r], at(c_off[j]) + at(srow));
+        } else if constexpr (C.out_bf16) {
           auto h = cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r]);
           Cb.store(h, at(c_off[j]) + at(srow), {.width = narrow::u16});
         } else {

@@ -8,3 +8,5 @@ HIPASM_GEMM_BF16_KERNEL(gemm_bf16out, (hipasm::gemm_bf16_config{.out_bf16 = true
 HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256s, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_split3, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}))
