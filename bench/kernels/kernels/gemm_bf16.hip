@@ -8,3 +8,5 @@ HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn 
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256x32, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_default, (hipasm::gemm_bf16_config{}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k2, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k4, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}))
