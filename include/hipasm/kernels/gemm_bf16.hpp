@@ -211,14 +211,16 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], pa, 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], pb, 32 * j, 0);
   };
-  auto mfma_slice = [&](int p) {
+  // MFMAs [from, to) of slice p's 2 * TM * TN (in the order h, i, j).
+  auto mfma_part = [&](int p, int from, int to) {
     const int s = p % 2;
-    for (int h = 0; h < 2; ++h)
-      for (int i = 0; i < TM; ++i)
-        for (int j = 0; j < TN; ++j)
-          J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
-                                    acc[i * TN + j]);
+    for (int q = from; q < to; ++q) {
+      const int h = q / (TM * TN), i = q / TN % TM, j = q % TN;
+      J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
+                                acc[i * TN + j]);
+    }
   };
+  auto mfma_slice = [&](int p) { mfma_part(p, 0, 2 * TM * TN); };
   // One K step on LDS buffer `buf` (tile k; tiles k + 1 .. k + ahead loading into the staging
   // sets): the MFMAs of each slice with, interleaved, the reads of the next slice, and in the
   // first slice the stores of tile k + 1 into the other buffer and the loads of tile k + 1 +
@@ -244,12 +246,14 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     J.s_barrier();
   };
 
-  // One LDS buffer (tile k in LDS, tile k + 1 in the staging): the slices' MFMAs with the reads
-  // of the next slice interleaved; after the last slice's reads (its fragments in registers)
-  // a barrier frees the buffer, and the stores of tile k + 1 and the loads of tile k + 2 run
-  // among the last slice's MFMAs.
+  // One LDS buffer (tile k in LDS, its slice 0 already read; tile k + 1 in the staging): the
+  // slices' MFMAs with the reads of the next slice interleaved; after the last slice's reads
+  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 and the
+  // loads of tile k + 2 run among the first half of the last slice's MFMAs, a barrier makes
+  // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
+  // starts waiting for LDS).
+  constexpr int HALF = TM * TN;
   auto step_single = [&] {
-    read_slice(0, 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(0, p + 1); });
@@ -257,13 +261,14 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     J.s_waitcnt(vmcnt(0));
-    interleave(J, [&] { mfma_slice(KS - 1); },
+    interleave(J, [&] { mfma_part(KS - 1, 0, HALF); },
                [&] {
                  store_tile(0, 0);
                  load_tile(0);
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
   };
 
   // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
@@ -273,6 +278,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   load_tile(0);
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
+  if constexpr (C.lds_buffers == 1) read_slice(0, 0);
   auto it = J.sgpr<u32>();
   it = 0u;
   // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with a
