@@ -153,7 +153,9 @@ int main(int argc, char** argv) {
     for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
-    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
+    // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
+    const hipasm::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}};
+    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     std::string aiter_us = "none", ratio = "none";
