@@ -1,7 +1,8 @@
 // bench_kernel_gemm_bf16's kernels: the library's GEMM, f32 out (as aiter's bf16gemm_fp32bf16
-// kernels it is compared with): 256x256x32 with 8 waves for shapes that fill the device with it,
-// 128x128x32 (4 waves) and 64x64x64 (4 waves) for smaller ones (the bench picks the largest
-// tile that gives every CU a workgroup; GEMM_BENCH_KERNEL=name forces one).
+// kernels it is compared with): 256x256x64 with 8 waves and one LDS buffer for large shapes,
+// 128x128x32 (4 waves, 2 LDS buffers, 2 tiles ahead) and 64x64x64 with split-K 1/2/4 for smaller
+// ones (the bench's choice: see bench_gemm_bf16.cpp; GEMM_BENCH_KERNEL=name forces one), the
+// 256x256x32 two-buffer variant for comparison, and the odd-K variant.
 #include <hipasm/kernels/gemm_bf16.hpp>
 
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))

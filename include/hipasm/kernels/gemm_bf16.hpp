@@ -10,6 +10,12 @@
 // M*N, so overhanging rows load zeros and their stores are dropped (buffer.hpp); columns past K
 // (loads) and past N (stores) take an offset past every V#.
 //
+// Configurations (bench/kernels measures them on the timing model): large shapes
+// {.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1} (8 waves,
+// 128 accumulator VGPRs each, 64 KiB LDS, 2 waves per SIMD; a 128-byte line per row and load
+// halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two LDS buffers, two
+// tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk = 64, .split_k = 2 or 4}.
+//
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
 // big tiles, two LDS buffers, loads through VGPRs one tile ahead). Step k computes on LDS buffer
 // k % 2, which holds tile k; tile k + 1 sits in VGPRs (its dwordx4 loads were issued during step
