@@ -116,17 +116,20 @@ int main(int argc, char** argv) {
     if (fs::exists(dir / "bf16gemm_fp32bf16.csv")) aks = aiter_kernels(dir);
     else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
   }
-  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}};
+  std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192}};
   if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
   auto dev = rt::device::open(rt::backend::sim);
   auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
-  const hipasm::gemm_bf16_kernel_ref big{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
-  const hipasm::gemm_bf16_kernel_ref small{"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .stages = 3}};
-  const hipasm::gemm_bf16_kernel_ref alts[] = {{"gemm_bf16_bk32s3", hipasm::gemm_bf16_config{.bk = 32, .stages = 3}},
-                                               {"gemm_bf16_w8", hipasm::gemm_bf16_config{.wm = 2, .wn = 4}}, big, small};
+  const hipasm::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
+  const hipasm::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
+  const hipasm::gemm_bf16_kernel_ref t64[] = {
+      {"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}},
+      {"gemm_bf16_64x64_k2", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
+      {"gemm_bf16_64x64_k4", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
+  const hipasm::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -137,11 +140,22 @@ int main(int argc, char** argv) {
     lo.check = false;  // (the tests run the checker; here only the time matters)
     rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
     rt::buffer<float> C(*dev, size_t(s.m) * s.n);
-    // The 128x128 tile when it gives every CU a workgroup, else the 64x64 one.
-    hipasm::gemm_bf16_kernel_ref ours = big.config.grid_x(s.n) * big.config.grid_y(s.m) >= 304 ? big : small;
-    for (const auto& k : alts)
+    // 256x256 when it keeps most CUs busy (>= 5/8 of them: its efficiency pays for the idle
+    // rest), else 128x128 when it fills the device, else 64x64 with the K split that brings
+    // the workgroups closest to 2 per CU (K split only while each part keeps >= 1024 of K).
+    auto groups = [&](const hipasm::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
+    hipasm::gemm_bf16_kernel_ref ours = t64[0];
+    if (groups(t256.config) >= 190) ours = t256;
+    else if (groups(t128.config) >= 304) ours = t128;
+    else
+      for (const auto& k : t64)
+        if (groups(k.config) <= 2 * 304 && s.k / k.config.split_k >= 1024) ours = k;
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32})
       if (forced && k.name == forced) ours = k;
-    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo);
+    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
+    // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
+    const hipasm::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}};
+    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     std::string aiter_us = "none", ratio = "none";

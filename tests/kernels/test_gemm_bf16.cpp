@@ -94,8 +94,10 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
 
 const gemm_bf16_kernel_ref kF32{"gemm_f32", gemm_bf16_config{}};
 const gemm_bf16_kernel_ref kBf16{"gemm_bf16out", gemm_bf16_config{.out_bf16 = true}};
-const gemm_bf16_kernel_ref kSmall{"gemm_small", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1, .stages = 2}};
-const gemm_bf16_kernel_ref kS4{"gemm_s4", gemm_bf16_config{.bm = 64, .bn = 128, .bk = 32, .stages = 4}};
+const gemm_bf16_kernel_ref kSmall{"gemm_small", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}};
+const gemm_bf16_kernel_ref k256{"gemm_256", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
+const gemm_bf16_kernel_ref k256s{"gemm_256s", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref kSplit{"gemm_split3", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}};
 const gemm_bf16_kernel_ref kOdd{"gemm_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}};
 
 }  // namespace
@@ -109,18 +111,34 @@ TEST_CASE("gemm_bf16: M, N, K tails and K smaller than a tile", "[gemm]") {
   run(kF32, &kOdd, 200, 130, 72);
   run(kF32, &kOdd, 64, 96, 8);
   run(kF32, &kOdd, 1, 1, 2);
-  run(kSmall, &kOdd, 100, 70, 50);  // 2 stages
+  run(kSmall, &kOdd, 100, 70, 50);
 }
 
-TEST_CASE("gemm_bf16: 4 stages (three tiles in flight), tile counts not a multiple of 4", "[gemm]") {
-  run(kS4, &kOdd, 64, 128, 32 * 4);
-  run(kS4, &kOdd, 150, 200, 32 * 5 + 6);
-  run(kS4, &kOdd, 10, 10, 2);
+TEST_CASE("gemm_bf16: 256x256 tile of 8 waves, tails in M, N and K", "[gemm]") {
+  run(k256, &kOdd, 256, 256, 64);
+  run(k256, &kOdd, 300, 270, 32 * 3 + 6);  // an odd tile count; K % 8 = 6: a masked chunk
+}
+
+TEST_CASE("gemm_bf16: one LDS buffer, 256x256x64 (the large-shape configuration), tails", "[gemm]") {
+  run(k256s, &kOdd, 256, 256, 128);
+  run(k256s, &kOdd, 260, 300, 64 * 3 + 10);
+}
+
+TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {
+  run(kSplit, &kOdd, 64, 64, 32 * 3);
+  run(kSplit, &kOdd, 100, 70, 32 * 7 + 6);
+  run(kSplit, &kOdd, 10, 20, 40);  // two tiles: the third workgroup's range is empty
+}
+
+TEST_CASE("gemm_bf16: K not a multiple of a chunk (8 elements): the straddling chunk is masked", "[gemm]") {
+  run(kF32, &kOdd, 130, 70, 34);
+  run(kSmall, &kOdd, 64, 64, 10);
 }
 
 TEST_CASE("gemm_bf16: odd K and 1x1x1 through the odd_k variant", "[gemm]") {
   run(kF32, &kOdd, 1, 1, 1);
   run(kF32, &kOdd, 70, 45, 37);
+  run(kF32, &kOdd, 65, 64, 99);  // several K tiles; the last element of A and B at an odd offset
 }
 
 TEST_CASE("gemm_bf16: bf16 output", "[gemm]") {

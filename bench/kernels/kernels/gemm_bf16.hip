@@ -1,10 +1,14 @@
 // bench_kernel_gemm_bf16's kernels: the library's GEMM, f32 out (as aiter's bf16gemm_fp32bf16
-// kernels it is compared with): the default configuration (128x128x64, 2 stages) for shapes that
-// fill the device, a 64x64 tile (3 stages) for those that don't; and alternatives the bench can
-// run instead (GEMM_BENCH_KERNEL=name).
+// kernels it is compared with): 256x256x64 with 8 waves and one LDS buffer for large shapes,
+// 128x128x32 (4 waves, 2 LDS buffers, 2 tiles ahead) and 64x64x64 with split-K 1/2/4 for smaller
+// ones (the bench's choice: see bench_gemm_bf16.cpp; GEMM_BENCH_KERNEL=name forces one), the
+// 256x256x32 two-buffer variant for comparison, and the odd-K variant.
 #include <hipasm/kernels/gemm_bf16.hpp>
 
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256x32, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_default, (hipasm::gemm_bf16_config{}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .stages = 3}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_bk32s3, (hipasm::gemm_bf16_config{.bk = 32, .stages = 3}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_w8, (hipasm::gemm_bf16_config{.wm = 2, .wn = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k2, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k4, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_oddk, (hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}))

@@ -135,6 +135,16 @@ struct buffer {
                           std::source_location l = std::source_location::current()) const {
     return access(true, false, src.to_operand(), off, off2, nullptr, o, l);
   }
+  // f32 atomic add of one dword (buffer_atomic_add_f32, no return): out of range is dropped
+  // like a store. (A split-K GEMM's partial sums into a zeroed C.)
+  constexpr emitted atomic_add_f32(const gpr<dtype::f32>& src, mem_offset off, mem_opts o = {},
+                                   std::source_location l = std::source_location::current()) const {
+    if (src.dwords() != 1 || o.width != narrow::none) {
+      J().fail(to_src_loc(l), "buffer atomic_add_f32: one f32 dword");
+      return {};
+    }
+    return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l, O::buffer_atomic_add_f32);
+  }
   // Structured access: record `index` (a VGPR, idxen), plus a byte offset inside it.
   template <dtype T>
   constexpr emitted load_index(const gpr<T>& dst, const gpr<dtype::u32>& index, mem_offset off = 0,
@@ -286,7 +296,7 @@ struct buffer {
   }
 
   constexpr emitted access(bool store, bool lds, operand data, const mem_offset& off, const mem_offset& off2,
-                           const operand* index, const mem_opts& o, std::source_location l) const {
+                           const operand* index, const mem_opts& o, std::source_location l, O forced = O{}) const {
     builder& b = J();
     src_loc sl = to_src_loc(l);
     b.note_loc(sl);
@@ -295,7 +305,9 @@ struct buffer {
       b.fail(sl, "buffer ", store ? "store" : "load", ": the data must be VGPRs or AGPRs");
       return {};
     }
-    O op = store ? detail::buffer_store_op(o.width, data.dwords) : detail::buffer_load_op(o.width, data.dwords, lds);
+    O op = forced != O{} ? forced
+           : store       ? detail::buffer_store_op(o.width, data.dwords)
+                         : detail::buffer_load_op(o.width, data.dwords, lds);
     if (op == O{} || (o.width != narrow::none && data.dwords != 1)) {
       b.fail(sl, "buffer ", store ? "store" : "load", " of ", static_cast<long long>(data.dwords),
              " dwords: 1 to 4 dwords, or one dword with a sub-dword width");

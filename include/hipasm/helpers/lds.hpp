@@ -226,6 +226,23 @@ class lds_view {
   constexpr lds_addr addr(mem_offset row, mem_offset col, std::source_location l = std::source_location::current()) const {
     return compute(row, col, to_src_loc(l), row.b ? row.b : col.b);
   }
+  // The address `a` (computed in view `from`) moved to the same element of this view: one
+  // compile-time constant (no instruction) when both views have the same layout, so an address
+  // computed once serves every buffer of a ring (double-buffered tiles). Different layouts are
+  // a compile error at the caller's line.
+  constexpr lds_addr translate(builder J, const lds_addr& a, const lds_view& from,
+                               std::source_location l = std::source_location::current()) const {
+    const lds_layout& F = from.L;
+    if (F.rows != L.rows || F.cols != L.cols || F.elem_bytes != L.elem_bytes || F.row_pad != L.row_pad ||
+        F.swz_chunk != L.swz_chunk || F.swz_groups != L.swz_groups || F.swz_row_div != L.swz_row_div) {
+      J.self()->fail(to_src_loc(l), "LDS view translate: the two views have different layouts");
+      return a;
+    }
+    lds_addr r = a;
+    r.k += static_cast<int64_t>(base) - static_cast<int64_t>(from.base);
+    return r;
+  }
+
   // Loads / stores of the register's width (1-4 dwords, or a sub-dword width) at (row, col)
   // or at an address plus a displacement of (drow, dcol) elements.
   template <dtype T>

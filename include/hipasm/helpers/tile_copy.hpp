@@ -25,6 +25,21 @@
 // to a second view of the same layout, toggled each loop trip: one loop body serves both
 // buffers (the direct path adds s to M0's base, one s_add; the VGPR path to the store address,
 // one v_add).
+//
+// Split copy (the loads of tile k+1 issued before the MFMAs of tile k, the LDS stores later):
+//
+//   tile_staging st = make_tile_staging(J, As[0], row_bytes, {.threads = 512}, true);  // once
+//   copy_tile_load(J, A, at(a_org), st, cols_valid);  // VMEM loads into st.data: st.loads() of them
+//   J.s_waitcnt(vmcnt(0));                            // (or leave younger loads in flight)
+//   copy_tile_store(J, st, As[1]);                    // ds_writes into any view of the same layout
+//
+// Both phases are straight-line code (selects, no EXEC branches), so record()/interleave() can
+// merge them with MFMAs. The tile must be whole steps (rows x row bytes a multiple of threads x
+// vec_bytes). With a column tail (col_tail = true, then copy_tile_load takes cols_valid, any
+// value: not only multiples of a chunk) a chunk past cols_valid loads zeros and the chunk that
+// straddles it is masked word by word before its store. `elem_loads` loads each 2-byte
+// element on its own (buffer_load_ushort, the two of a dword joined by v_lshl_or at the store):
+// rows need not be dword aligned (a GEMM with an odd K), at twice the loads of vec_bytes = 4.
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -33,6 +48,7 @@
 #include "buffer.hpp"
 #include "lds.hpp"
 #include "mem_offset.hpp"
+#include "select.hpp"
 
 namespace hipasm {
 
@@ -41,6 +57,7 @@ struct tile_copy_opts {
   uint32_t vec_bytes = 16;  // bytes per lane per load (4, 8 or 16; the direct path: 4)
   bool direct = false;      // LDS-DMA (buffer_load_dword ... lds)
   bool wait = true;         // end with the waits and s_barrier that make the tile visible
+  bool elem_loads = false;  // split copy only: 2-byte elements loaded one by one (unaligned rows)
 };
 
 // A run-time displacement of the destination view, in bytes (see the header comment).
@@ -272,6 +289,217 @@ constexpr void copy_tile(builder J, const buffer& A, mem_offset origin, const va
                          const lds_view& V, tile_copy_opts o, const val<dtype::u32>& cols_valid,
                          std::source_location l = std::source_location::current()) {
   detail::copy_tile_impl(J, A, origin, row_bytes, V, o, &cols_valid.x, nullptr, l);
+}
+
+
+// The staging of a split copy: this lane's share of one tile in VGPRs, its global offset and
+// LDS address (computed once, reused by every load and store of the copy).
+struct tile_staging {
+  lds_view view{};           // the view `addr` was computed in (stores translate it)
+  lds_addr addr{};           // this lane's first chunk in `view`
+  tile_copy_opts o{};
+  gpr<dtype::u32> data;      // steps x words: the loaded chunks (elem_loads: the low elements)
+  gpr<dtype::u32> hi;        // elem_loads: the high element of each word (joined at the store)
+  gpr<dtype::u32> goff;      // byte offset of the lane's first chunk from the tile origin
+  gpr<dtype::u32> col0;      // its first column
+  gpr<dtype::u32> mask;      // column tail: the bits of each word of the chunk that are kept
+  gpr<dtype::u32> stride;    // the row stride (an SGPR) unless stride_const
+  bool stride_const = false;
+  uint32_t stride_imm = 0;
+  uint32_t steps = 0, words = 0, cpr = 0, vel = 0;
+  bool col_tail = false;
+
+  // VMEM instructions one copy_tile_load issues (for s_waitcnt vmcnt counts).
+  constexpr uint32_t loads() const { return o.elem_loads ? steps * words * 2 : steps; }
+};
+
+constexpr tile_staging make_tile_staging(builder J, const lds_view& V, const val<dtype::u32>& row_bytes,
+                                         tile_copy_opts o = {}, bool col_tail = false,
+                                         std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  tile_staging st;
+  st.view = V;
+  st.o = o;
+  st.col_tail = col_tail;
+  const lds_layout& L = V.L;
+  if (row_bytes.x.is_reg(reg_class::vgpr) || row_bytes.x.is_reg(reg_class::agpr)) {
+    b.fail(sl, "make_tile_staging: the row stride must be wave-uniform (an SGPR or a constant)");
+    return st;
+  }
+  const uint32_t vb = o.vec_bytes, T = o.threads;
+  if (o.direct) {
+    b.fail(sl, "make_tile_staging: the split copy goes through VGPRs (direct = false)");
+    return st;
+  }
+  if (T == 0 || T % 64 != 0 || T > 1024) {
+    b.fail(sl, "make_tile_staging: threads must be a multiple of 64 up to 1024");
+    return st;
+  }
+  if (!(vb == 4 || vb == 8 || vb == 16) || (L.cols * L.elem_bytes) % vb != 0 || vb % L.elem_bytes != 0) {
+    b.fail(sl, "make_tile_staging: vec_bytes must be 4, 8 or 16, a multiple of the element size, dividing the row (",
+           static_cast<long long>(L.cols * L.elem_bytes), " bytes)");
+    return st;
+  }
+  if (o.elem_loads && (L.elem_bytes != 2 || vb != 4)) {
+    b.fail(sl, "make_tile_staging: elem_loads moves 2-byte elements, vec_bytes = 4 (two per lane and step)");
+    return st;
+  }
+  st.cpr = L.cols * L.elem_bytes / vb;
+  st.vel = vb / L.elem_bytes;
+  st.words = vb / 4;
+  if (T % st.cpr != 0 && st.cpr % T != 0) {
+    b.fail(sl, "make_tile_staging: threads (", static_cast<long long>(T), ") and chunks per row (",
+           static_cast<long long>(st.cpr), ") must divide one another");
+    return st;
+  }
+  if (col_tail && T % st.cpr != 0) {
+    b.fail(sl, "make_tile_staging: a column tail needs whole rows per step (threads a multiple of the ",
+           static_cast<long long>(st.cpr), " chunks per row)");
+    return st;
+  }
+  const uint32_t total = L.rows * st.cpr;
+  if (total % T != 0) {
+    b.fail(sl, "make_tile_staging: the tile (", static_cast<long long>(total), " chunks of ", static_cast<long long>(vb),
+           " bytes) must be whole steps of ", static_cast<long long>(T), " lanes");
+    return st;
+  }
+  st.steps = total / T;
+  if (st.steps * st.words > 128) {
+    b.fail(sl, "make_tile_staging: ", static_cast<long long>(st.steps * st.words), " VGPRs of staging: copy the tile in parts");
+    return st;
+  }
+  st.stride_const = row_bytes.x.is_imm();
+  st.stride_imm = static_cast<uint32_t>(row_bytes.x.op.value);
+  if (!st.stride_const) st.stride.rebind(detail::u32_view(&b, row_bytes.x.op));
+  auto t = b.thread_id_x(l);
+  auto row0 = b.vgpr<dtype::u32>(l).named("stage_row");
+  st.col0.rebind(b.vgpr<dtype::u32>(l).named("stage_col"));
+  row0 = t / st.cpr;
+  st.col0 = (t % st.cpr) * st.vel;
+  st.goff.rebind(b.vgpr<dtype::u32>(l).named("stage_goff"));
+  if (st.stride_const) st.goff = row0 * st.stride_imm + st.col0 * L.elem_bytes;
+  else st.goff = row0 * st.stride + st.col0 * L.elem_bytes;
+  st.addr = V.addr(row0, multiple_of(st.col0, st.vel & (0u - st.vel)), l);
+  st.data.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.steps), static_cast<int>(st.words), l).named("stage"));
+  if (o.elem_loads) st.hi.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.steps), static_cast<int>(st.words), l).named("stage_hi"));
+  if (col_tail && !o.elem_loads) st.mask.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.words), l).named("stage_mask"));
+  return st;
+}
+
+namespace detail {
+constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset origin, tile_staging& st,
+                                       const xval* cols_valid, std::source_location l) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (st.steps == 0) {
+    b.fail(sl, "copy_tile_load: the staging was not made by make_tile_staging (or its making failed)");
+    return 0;
+  }
+  if (st.col_tail != (cols_valid != nullptr)) {
+    b.fail(sl, st.col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
+                           : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
+    return 0;
+  }
+  if (cols_valid && cols_valid->is_imm()) {
+    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
+    return 0;
+  }
+  const lds_layout& L = st.view.L;
+  const uint32_t T = st.o.threads, eb = L.elem_bytes;
+  const val<dtype::u32> valid = cols_valid ? val<dtype::u32>(detail::u32_view(&b, cols_valid->op), l) : val<dtype::u32>(0u, l);
+  gpr<dtype::u32> past = b.vgpr<dtype::u32>(l);
+  if (cols_valid) past = past_any_buffer;
+  // the lane's offsets: one per element half (elem_loads) or one per chunk
+  const int halves = st.o.elem_loads ? 2 : 1;
+  gpr<dtype::u32> g[2];
+  for (int h = 0; h < halves; ++h) {
+    if (!cols_valid) g[h].rebind(st.goff);
+    else g[h].rebind(select(st.col0 + static_cast<uint32_t>(h) >= valid, past, st.goff, l));
+  }
+  if (cols_valid && !st.o.elem_loads) {
+    // Word w of the chunk keeps c = clamp(nb - 4w, 0, 4) bytes, nb = (valid - col0) * eb the
+    // chunk's valid bytes (signed): mask = (~0 >> s) >> s with s = 16 - 4c = clamp(q + 16w, 0,
+    // 16), q = 16 - 4 nb (two shifts: one by 32 would be a shift by 0). No compares: no
+    // VCC -> v_cndmask wait states, 4 VALU a word.
+    auto vb4 = b.sgpr<dtype::u32>(l);
+    vb4 = detail::u32_view(&b, cols_valid->op) * (4 * eb);
+    auto qu = b.vgpr<dtype::u32>(l);
+    qu = st.col0 * (4 * eb) + 16u - vb4;
+    gpr<dtype::i32> q = qu.as<dtype::i32>();
+    for (uint32_t w = 0; w < st.words; ++w) {
+      auto sh = b.vgpr<dtype::u32>(l);
+      sh = max(min(w ? gpr<dtype::i32>(q + static_cast<int32_t>(16 * w)) : q, 16), 0).as<dtype::u32>();
+      st.mask[static_cast<int>(w)] = (0xffffffffu >> sh) >> sh;
+    }
+  }
+  const buffer Ab = A;
+  for (uint32_t i = 0; i < st.steps; ++i) {
+    const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
+    for (int h = 0; h < halves; ++h) {
+      mem_offset m = origin + at(g[h]);
+      m.c += static_cast<int64_t>(dcol) * eb + 2 * h;
+      if (drow) {
+        if (st.stride_const) m.c += static_cast<int64_t>(drow) * st.stride_imm;
+        else m += mem_offset(st.stride * drow);
+      }
+      if (!st.o.elem_loads) {
+        Ab.load(st.data[static_cast<int>(i)], m, mem_opts{}, l);
+      } else {
+        for (uint32_t w = 0; w < st.words; ++w) {
+          mem_offset mw = m;
+          mw.c += 4 * static_cast<int64_t>(w);
+          // (two zero-extended loads joined at the store: a d16_hi load into the word a
+          // pending d16 load writes would read it before its return)
+          Ab.load((h ? st.hi : st.data)[static_cast<int>(i)][static_cast<int>(w)], mw, mem_opts{.width = narrow::u16}, l);
+        }
+      }
+    }
+  }
+  return st.loads();
+}
+}  // namespace detail
+
+// Issues the loads of the tile at `origin` into the staging's VGPRs; returns how many VMEM
+// instructions that was (st.loads()).
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, tile_staging& st,
+                                  std::source_location l = std::source_location::current()) {
+  return detail::copy_tile_load_impl(J, A, origin, st, nullptr, l);
+}
+// With a column tail: columns at or past cols_valid (an SGPR, any value) are zeros.
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, tile_staging& st,
+                                  const val<dtype::u32>& cols_valid,
+                                  std::source_location l = std::source_location::current()) {
+  return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l);
+}
+
+// Stores the staged tile into V (any view of the staging's layout). The caller waits for the
+// loads first (vmcnt) and, before other waves read V, for the stores (lgkmcnt) and a barrier.
+constexpr void copy_tile_store(builder J, tile_staging& st, const lds_view& V,
+                               std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (st.steps == 0) {
+    b.fail(sl, "copy_tile_store: the staging was not made by make_tile_staging (or its making failed)");
+    return;
+  }
+  const lds_addr a = V.translate(J, st.addr, st.view, l);
+  const uint32_t T = st.o.threads;
+  for (uint32_t i = 0; i < st.steps; ++i) {
+    const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
+    if (st.o.elem_loads)
+      for (uint32_t w = 0; w < st.words; ++w)
+        st.data[static_cast<int>(i)][static_cast<int>(w)] =
+            st.data[static_cast<int>(i)][static_cast<int>(w)] | (st.hi[static_cast<int>(i)][static_cast<int>(w)] << 16);
+    if (st.col_tail && !st.o.elem_loads)
+      for (uint32_t w = 0; w < st.words; ++w)
+        st.data[static_cast<int>(i)][static_cast<int>(w)] =
+            st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
+    V.store(st.data[static_cast<int>(i)], a, static_cast<int32_t>(drow), static_cast<int32_t>(dcol), mem_opts{}, l);
+  }
 }
 
 }  // namespace hipasm

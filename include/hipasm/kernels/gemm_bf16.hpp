@@ -10,20 +10,31 @@
 // M*N, so overhanging rows load zeros and their stores are dropped (buffer.hpp); columns past K
 // (loads) and past N (stores) take an offset past every V#.
 //
-// Schedule (one workgroup = WM x WN waves computing a BM x BN tile): the K loop double-buffers
-// the A and B tiles in LDS (`stages` buffers); iteration i issues the LDS-DMA loads of tile
-// i + stages - 1 (copy_tile direct:
-// buffer_load_dword ... lds, no VGPR staging), then reads tile i from LDS (ds_read_b128, an XOR
-// swizzle makes the 32 rows an MFMA reads conflict-free) and runs the MFMAs (v_mfma_f32_32x32x8
-// bf16: each wave a (BM/WM) x (BN/WN) block of 32x32 accumulators), the LDS reads of the next
-// K slice interleaved with the MFMAs of this one; then an s_waitcnt vmcnt for tile i + 1 (younger tiles stay in flight) and one s_barrier.
-// The MFMA's k order within a 16-element slice is permuted the same way for A and B (lane half
-// h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which leaves the sum
-// unchanged and lets one ds_read_b128 feed two MFMAs.
+// Configurations (bench/kernels measures them on the timing model): large shapes
+// {.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1} (8 waves,
+// 128 accumulator VGPRs each, 64 KiB LDS, 2 waves per SIMD; a 128-byte line per row and load
+// halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two LDS buffers, two
+// tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk = 64, .split_k = 2 or 4}.
 //
-// An odd K (rows not dword-aligned) cannot use the dword DMA: the configuration's
-// `odd_k = true` variant copies tiles element by element through VGPRs (slow; launch picks
-// the variant the run-time K needs when both are compiled: see gemm_bf16_launch).
+// Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
+// big tiles, two LDS buffers, loads through VGPRs one tile ahead). Step k computes on LDS buffer
+// k % 2, which holds tile k; tile k + 1 sits in VGPRs (its dwordx4 loads were issued during step
+// k - 1). While the MFMAs of step k run, the interleaver (helpers/interleave.hpp) places among
+// them: the LDS reads of the next 16-element slice (ds_read_b128; an XOR swizzle makes the rows
+// an MFMA reads conflict-free), the LDS stores of tile k + 1 into buffer (k + 1) % 2 (read
+// during step k - 1, released by its barrier), then the global loads of tile k + 2 into the
+// same VGPRs (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). One s_waitcnt and one
+// s_barrier end a step. v_mfma_f32_32x32x8 bf16: each wave a (BM/WM) x (BN/WN) block of 32x32
+// accumulators. The MFMA's k order within a 16-element slice is permuted the same way for A
+// and B (lane half h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which
+// leaves the sum unchanged and lets one ds_read_b128 feed two MFMAs.
+//
+// K tails: a chunk past K loads zeros (its offset moved past the V#), the chunk that straddles K
+// is masked word by word (copy_tile_load's column tail), so any even K runs at full speed. An
+// odd K (rows not dword-aligned) needs the configuration's `odd_k = true` variant: the same
+// pipeline with each element loaded on its own (buffer_load_ushort, pairs joined at the LDS
+// store; launch picks the variant the run-time K needs when both are compiled: see
+// gemm_bf16_launch).
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -33,15 +44,23 @@
 namespace hipasm {
 
 struct gemm_bf16_config {
-  uint32_t bm = 128, bn = 128, bk = 64;  // workgroup tile
+  uint32_t bm = 128, bn = 128, bk = 32;  // workgroup tile
   uint32_t wm = 2, wn = 2;               // waves along M and N
   bool out_bf16 = false;                 // C in bf16 (round to nearest even) or f32
-  bool odd_k = false;                    // K may be odd (element-wise tile copies)
-  uint32_t stages = 2;                   // LDS tile buffers: loads run stages - 1 tiles ahead
+  bool odd_k = false;                    // K may be odd (element-wise global loads)
+  uint32_t ahead = 2;                    // tiles whose loads are in flight (VGPR staging sets)
+  uint32_t split_k = 1;                  // > 1: K split over split_k workgroups (grid z) whose f32
+                                         // partial sums are atomic adds into C (zeroed first)
+  uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
+                                         // bk = 64 tile of 256x256 (full 128-byte lines a row)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  constexpr uint32_t grid_z() const { return split_k; }
+  constexpr uint32_t vec_bytes() const { return odd_k ? 4 : 16; }
+  // LDS: two buffers of the A and B tiles.
+  constexpr uint32_t lds_bytes() const { return lds_buffers * (bm + bn) * bk * 2; }
 };
 
 namespace detail {
@@ -50,14 +69,20 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.wm == 0 || c.wn == 0 || c.wm * c.wn > 16) return "gemm_bf16: 1 to 16 waves (wm * wn)";
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_bf16: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
-  if (c.bk % 16 != 0 || c.bk > 256) return "gemm_bf16: bk must be a multiple of 16 up to 256";
-  if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 256) return "gemm_bf16: more than 256 accumulator VGPRs per wave";
-  if (c.stages < 2 || c.stages > 4) return "gemm_bf16: 2 to 4 stages (LDS tile buffers)";
-  if (c.stages * (c.bm + c.bn) * c.bk * 2 > 65536) return "gemm_bf16: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
-  if (!c.odd_k && c.stages > 2 && ((c.bm * c.bk * 2) % (256 * c.wm * c.wn) != 0 || (c.bn * c.bk * 2) % (256 * c.wm * c.wn) != 0))
-    return "gemm_bf16: with more than 2 stages each tile must be whole DMA steps (4 bytes a lane) for the vmcnt count";
-  if (!c.odd_k && (c.stages - 2) * ((c.bm + c.bn) * c.bk * 2 / (256 * c.wm * c.wn)) > 63)
-    return "gemm_bf16: the loads of stages - 2 tiles in flight exceed vmcnt's 63";
+  if (c.bk % 16 != 0 || c.bk > 128) return "gemm_bf16: bk must be a multiple of 16 up to 128";
+  if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
+  if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
+  if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
+  if (c.split_k > 1 && c.out_bf16) return "gemm_bf16: split_k adds f32 partial sums into C: f32 output only";
+  if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
+  if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
+  if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
+  const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
+  if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
+    return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
+  if (c.ahead < 1 || c.ahead > 2) return "gemm_bf16: ahead must be 1 or 2 (tiles loading while one computes)";
+  if ((c.bm + c.bn) * c.bk * 2 / c.vec_bytes() / c.threads() * (c.odd_k ? 2 : 1) * c.ahead > 48)
+    return "gemm_bf16: more than 48 staging loads per lane: use more waves, a smaller bk or ahead = 1";
   return nullptr;
 }
 
@@ -99,53 +124,68 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
   n0 = J.workgroup_id_x() * BN;
   m0 = J.workgroup_id_y() * BM;
-  // The tiles' origins (byte offsets of element (m0, k0) and (n0, k0)), advanced by BK each step.
-  auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
-  a_org = m0 * row_bytes;
-  b_org = n0 * row_bytes;
-  auto k_left = J.sgpr<u32>();  // K - k0 of the tile being loaded (its valid columns)
-  k_left = K;
+  // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
+  // mod 16): workgroups walking K in step would all load from one channel at a time. Each
+  // workgroup starts its K loop at tile `first` (one 128-byte line further per workgroup, over
+  // 16 lines) and wraps around: the channels spread, the K window the device reads at once
+  // stays ~2 KiB wide (L2 reuse between workgroups is kept).
+  constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
+  constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
+  // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
+  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
+  k_tiles = (K + (BK - 1)) / BK;
+  if constexpr (C.split_k > 1) {
+    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
+    per = (k_tiles + (C.split_k - 1)) / C.split_k;
+    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
+    t1 = min(gpr<u32>(t0 + per), k_tiles);
+    k_tiles = t1 - t0;
+    k_begin = t0 * BK;
+  } else {
+    k_begin = 0u;
+  }
+  k_span = k_tiles * BK;
+  k_end = k_begin + k_span;
+  auto wg = J.sgpr<u32>();
+  wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
+  auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
+  k_cur = k_begin + (((wg * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
+  auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
+  loaded = 0u;
+  auto a_base = J.sgpr<u32>(), b_base = J.sgpr<u32>(), a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
+  a_base = m0 * row_bytes;
+  b_base = n0 * row_bytes;
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_tile_layout(BM, BK), LB = detail::gemm_tile_layout(BN, BK);
-  constexpr int S = static_cast<int>(C.stages);
-  lds_view As[S], Bs[S];
-  for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
-  for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
-  // The DMA loads one tile issues per wave (copy_tile direct: 4 bytes per lane each, whole steps).
-  constexpr uint32_t tile_loads = (BM + BN) * BK * 2 / (4 * T);
+  constexpr int NB = static_cast<int>(C.lds_buffers);
+  lds_view As[2], Bs[2];
+  for (int i = 0; i < NB; ++i) As[i] = pool.view(LA);
+  for (int i = 0; i < NB; ++i) Bs[i] = pool.view(LB);
 
+  const tile_copy_opts copy{.threads = T, .vec_bytes = C.vec_bytes(), .elem_loads = C.odd_k};
+  // `ahead` staging sets: tile t goes through set t % ahead and LDS buffer t % 2.
+  constexpr int AH = static_cast<int>(C.ahead);
+  // (built in place: assigning a staging would copy its registers)
+  auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, true); };
+  tile_staging sa[2] = {staging(As[0]), AH > 1 ? staging(As[0]) : tile_staging{}};
+  tile_staging sb[2] = {staging(Bs[0]), AH > 1 ? staging(Bs[0]) : tile_staging{}};
+  const int tile_loads = static_cast<int>(sa[0].loads() + sb[0].loads());
   auto cols_valid = J.sgpr<u32>();
-  // Issues the loads of the tile at (a_org, b_org) into LDS buffer `buf`, then steps on.
-  auto load_tile = [&](int buf) {
-    J.s_max_i32(cols_valid, k_left, 0);
-    if constexpr (!C.odd_k) {
-      const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
-      copy_tile(J, A, at(a_org), row_bytes, As[buf], o, cols_valid);
-      copy_tile(J, B, at(b_org), row_bytes, Bs[buf], o, cols_valid);
-    } else {
-      // Element by element through VGPRs: lane t moves elements t, t + T, ... of each tile.
-      auto copy_elems = [&](const buffer& G, const gpr<u32>& org, const lds_view& V, uint32_t rows) {
-        for (uint32_t e0 = 0; e0 < rows * BK; e0 += T) {
-          auto e = J.vgpr<u32>();
-          e = tid + e0;
-          auto r = J.vgpr<u32>(), c = J.vgpr<u32>(), off = J.vgpr<u32>();
-          r = e / BK;
-          c = e % BK;
-          off = r * row_bytes + (c << 1);
-          J.If(c >= cols_valid, [&] { off = 0x80000000u; });
-          auto v = J.vgpr<u32>();
-          G.load(v, at(off) + at(org), {.width = narrow::u16});
-          J.s_waitcnt(vmcnt(0));
-          V.store(v, r, c, {.width = narrow::u16});
-        }
-      };
-      copy_elems(A, a_org, As[buf], BM);
-      copy_elems(B, b_org, Bs[buf], BN);
-    }
-    a_org = a_org + BK * 2;
-    b_org = b_org + BK * 2;
-    k_left = k_left - BK;
+  // The loads of the next tile into staging set `set` (straight-line: interleavable).
+  auto load_tile = [&](int set) {
+    cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
+    a_org = a_base + (k_cur << 1);
+    b_org = b_base + (k_cur << 1);
+    copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
+    copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
+    k_cur = k_cur + BK;
+    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
+    loaded = loaded + 1u;
+  };
+  auto store_tile = [&](int set, int buf) {
+    copy_tile_store(J, sa[set], As[buf]);
+    copy_tile_store(J, sb[set], Bs[buf]);
   };
 
   // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32).
@@ -156,9 +196,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   a_row = (wave % C.wm) * WTM + (lane & 31u);
   b_row = (wave / C.wm) * WTN + (lane & 31u);
   kcol = (lane >> 5) << 3;
-  // Per slice p: the address of column kcol + 16p (a swizzled view recomputes a column
-  // displacement that crosses chunks, so each slice gets its address once, outside the loop);
-  // buffer i's is buffer 0's moved by the distance of the two views.
+  // Per slice p: the address of column kcol + 16p in buffer 0 (a swizzled view recomputes a
+  // column displacement that crosses chunks, so each slice gets its address once, outside the
+  // loop); buffer 1's is the same address translated (a constant).
   lds_addr a_addr[KS], b_addr[KS];
   for (int p = 0; p < KS; ++p) {
     auto ca = J.vgpr<u32>();
@@ -166,12 +206,6 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     a_addr[p] = As[0].addr(a_row, multiple_of(ca, 8));
     b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 8));
   }
-  auto moved = [](lds_addr a, int64_t d) {
-    a.k += d;
-    return a;
-  };
-  auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
-  auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
   acc.fill(0.0f);
@@ -179,50 +213,96 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
     const int s = p % 2;
-    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], moved(a_addr[p], a_d(buf)), 32 * i, 0);
-    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], moved(b_addr[p], b_d(buf)), 32 * j, 0);
+    const lds_addr pa = As[buf].translate(J, a_addr[p], As[0]), pb = Bs[buf].translate(J, b_addr[p], Bs[0]);
+    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], pa, 32 * i, 0);
+    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], pb, 32 * j, 0);
   };
-  auto mfma_slice = [&](int p) {
+  // MFMAs [from, to) of slice p's 2 * TM * TN (in the order h, i, j).
+  auto mfma_part = [&](int p, int from, int to) {
     const int s = p % 2;
-    for (int h = 0; h < 2; ++h)
-      for (int i = 0; i < TM; ++i)
-        for (int j = 0; j < TN; ++j)
-          J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
-                                    acc[i * TN + j]);
+    for (int q = from; q < to; ++q) {
+      const int h = q / (TM * TN), i = q / TN % TM, j = q % TN;
+      J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
+                                acc[i * TN + j]);
+    }
   };
-  // The oldest tile in flight visible to every wave: the DMA's vmcnt, the loads of the `ahead`
-  // younger tiles may stay in flight (the odd-K copy waited for its loads: its ds_writes).
-  auto tile_visible = [&](uint32_t ahead) {
-    if constexpr (C.odd_k) J.s_waitcnt(lgkmcnt(0));
-    else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
-    J.s_barrier();
-  };
-  // One K step on LDS buffer `buf`: prefetch the next tile into the other buffer, the MFMAs of
-  // this one with the reads of slice p + 1 interleaved into those of slice p.
+  auto mfma_slice = [&](int p) { mfma_part(p, 0, 2 * TM * TN); };
+  // One K step on LDS buffer `buf` (tile k; tiles k + 1 .. k + ahead loading into the staging
+  // sets): the MFMAs of each slice with, interleaved, the reads of the next slice, and in the
+  // first slice the stores of tile k + 1 into the other buffer and the loads of tile k + 1 +
+  // ahead into the set tile k + 1 leaves. The wait for tile k + 1's loads stands before the
+  // interleave: inside it the interleaver's model (a load's whole latency) would push the
+  // stores to the end.
   auto step = [&](int buf) {
-    load_tile((buf + S - 1) % S);
+    const int set = (buf + 1) % AH;  // tile k + 1's (the loop runs 2 steps a trip, AH divides 2)
     read_slice(buf, 0);
+    J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < KS) interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(buf, p + 1); });
-      else mfma_slice(p);
+      interleave(J, [&] { mfma_slice(p); },
+                 [&] {
+                   if (p + 1 < KS) read_slice(buf, p + 1);
+                   if (p == 0) {
+                     store_tile(set, 1 - buf);
+                     load_tile(set);
+                   }
+                 });
     }
-    tile_visible(S - 2);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
   };
 
-  auto k_tiles = J.sgpr<u32>();
-  k_tiles = (K + (BK - 1)) / BK;
-  for (int i = 0; i + 1 < S; ++i) load_tile(i);
-  tile_visible(S - 2);
+  // One LDS buffer (tile k in LDS, its slice 0 already read; tile k + 1 in the staging): the
+  // slices' MFMAs with the reads of the next slice interleaved; after the last slice's reads
+  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 and the
+  // loads of tile k + 2 run among the first half of the last slice's MFMAs, a barrier makes
+  // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
+  // starts waiting for LDS).
+  constexpr int HALF = TM * TN;
+  auto step_single = [&] {
+    for (int p = 0; p + 1 < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(0, p + 1); });
+    }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.s_waitcnt(vmcnt(0));
+    interleave(J, [&] { mfma_part(KS - 1, 0, HALF); },
+               [&] {
+                 store_tile(0, 0);
+                 load_tile(0);
+               });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
+  };
+
+  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
+  for (int i = 0; i < AH; ++i) load_tile(i);
+  J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+  store_tile(0, 0);
+  load_tile(0);
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  if constexpr (C.lds_buffers == 1) read_slice(0, 0);
   auto it = J.sgpr<u32>();
   it = 0u;
-  // `stages` steps per trip (the LDS buffer is a compile-time choice); a tile count that is not
-  // a multiple ends with steps on all-zero tiles (their loads are past K: zeros).
-  J.While([&] { return it < k_tiles; },
-          [&] {
-            for (int i = 0; i < S; ++i) step(i);
-            it = it + static_cast<uint32_t>(S);
-          });
+  // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with a
+  // step on an all-zero tile (its loads are past K: zeros).
+  if constexpr (C.lds_buffers == 2) {
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step(0);
+              step(1);
+              it = it + 2u;
+            });
+  } else {
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_single();
+              it = it + 1u;
+            });
+  }
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M
@@ -243,7 +323,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     for (int r = 0; r < 16; ++r) {
       srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4);
       for (int j = 0; j < TN; ++j) {
-        if constexpr (C.out_bf16) {
+        if constexpr (C.split_k > 1) {
+          Cb.atomic_add_f32(acc[i * TN + j][r], at(c_off[j]) + at(srow));
+        } else if constexpr (C.out_bf16) {
           auto h = cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r]);
           Cb.store(h, at(c_off[j]) + at(srow), {.width = narrow::u16});
         } else {

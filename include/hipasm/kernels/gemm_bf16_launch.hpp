@@ -4,11 +4,13 @@
 //   auto mod = dev->load_file("gemm.co");   // built from HIPASM_GEMM_BF16_KERNEL(...)
 //   gemm_bf16_launch(*dev, *mod, {"gemm_even", cfg}, C.addr(), A.addr(), B.addr(), M, N, K);
 //
-// Give the kernel compiled with odd_k = true as `odd` to accept any K; without it an odd K is
+// A split_k > 1 kernel runs split_k workgroups along z whose f32 partial sums are atomic adds:
+// the launch zeroes C first. Give the kernel compiled with odd_k = true as `odd` to accept any K; without it an odd K is
 // an rt::error (the dword loads of the fast variant need dword-aligned rows).
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gemm_bf16.hpp"
 #include <hipasm/sim/launcher.hpp>
@@ -35,9 +37,15 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
     if (!even.config.odd_k) k = odd;
   }
   const gemm_bf16_config& cf = k->config;
+  if (cf.split_k > 1) {
+    // the split-K partial sums are atomic adds: C starts at zero (a host copy, outside the
+    // kernel's time)
+    const std::vector<uint32_t> zeros(size_t(M) * N, 0u);
+    dev.copy_to_device(c, zeros.data(), zeros.size() * 4);
+  }
   rt::kernel_args args;
   args.add(c).add(a).add(b).add(M).add(N).add(K);
-  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), 1}, {cf.threads(), 1, 1}, args, opts);
+  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), cf.grid_z()}, {cf.threads(), 1, 1}, args, opts);
 }
 
 }  // namespace hipasm

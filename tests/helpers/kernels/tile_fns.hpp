@@ -72,6 +72,54 @@ constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
 }  // namespace tile_fns
 
 namespace tile_fns {
+// The split copy (make_tile_staging, copy_tile_load, copy_tile_store) with a column tail: the
+// staging is made for view V0, loaded, then stored into a second view V1 of the same layout
+// (its address translated); V1 is read back as above. out[dwords] = st.loads().
+template <lds_layout LY, tile_copy_opts O>
+constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                             arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
+  lds_pool pool(J);
+  auto V0 = pool.view(LY);
+  auto V1 = pool.view(LY);
+  auto A = make_buffer(J, in, in_bytes);
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  auto Out = make_buffer(J, out, dwords * 4 + 4);
+  auto ld = J.sgpr<u32>();
+  ld = ld_bytes;  // (an SGPR, as a GEMM's K * 2)
+  tile_staging st = make_tile_staging(J, V0, ld, O, true);
+  auto cv = J.sgpr<u32>();
+  cv = cols_valid;
+  auto org = J.sgpr<u32>();
+  org = origin;
+  const uint32_t n = copy_tile_load(J, A, at(org), st, cv);
+  J.s_waitcnt(vmcnt(0));
+  copy_tile_store(J, st, V1);
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Out.store(v, d << 2);
+    });
+  }
+  J.If(t == 0u, [&] {
+    auto c = J.vgpr<u32>();
+    c = n;
+    Out.store(c, dwords * 4);
+  });
+}
+}  // namespace tile_fns
+
+namespace tile_fns {
 // Two views of layout LY; the tile is copied into the first moved by `shift` bytes (an SGPR:
 // lds_shift) and read back through the second: with shift = the views' distance it is there.
 template <lds_layout LY, tile_copy_opts O>

@@ -31,9 +31,18 @@ KC(tilec_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
 KC(tilec_wide, wide, tile_copy_opts{256, 16, false, true})
 KC(tilec_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
 #define KS(name, ...)                                   \
+  constexpr auto name##_fn = &tile_rt_split<__VA_ARGS__>;    \
+  extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned cv) { \
+    HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org, cv);   \
+  }
+constexpr lds_layout bf16_gemm{.rows = 128, .cols = 32, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 4, .swz_row_div = 2};
+KS(tiles_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, false})
+KS(tiles_gemm, bf16_gemm, tile_copy_opts{256, 16, false, false})
+KS(tiles_elem, bf16_gemm, tile_copy_opts{.threads = 256, .vec_bytes = 4, .wait = false, .elem_loads = true})
+#define KSH(name, ...)                                  \
   constexpr auto name##_fn = &tile_rt_shift<__VA_ARGS__>;    \
   extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned sh) { \
     HIPASM_KERNEL_BODY(name##_fn, o, i, b, ld, org, sh);   \
   }
-KS(tiles_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
-KS(tiles_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
+KSH(tilesh_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
+KSH(tilesh_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})

@@ -2,9 +2,11 @@
 #include <hipasm/kernels/gemm_bf16.hpp>
 
 // The default (128x128x32 tile, 4 waves, f32 out), bf16 out, a small 64x64x16 tile of one wave
-// per 32x64 half, and the odd-K variant.
+// per 32x64 half, the 256x256x32 tile of 8 waves, and the odd-K variant.
 HIPASM_GEMM_BF16_KERNEL(gemm_f32, (hipasm::gemm_bf16_config{}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16out, (hipasm::gemm_bf16_config{.out_bf16 = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1, .stages = 2}))
-HIPASM_GEMM_BF16_KERNEL(gemm_s4, (hipasm::gemm_bf16_config{.bm = 64, .bn = 128, .bk = 32, .stages = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256s, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_split3, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}))
