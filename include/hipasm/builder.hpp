@@ -433,6 +433,15 @@ class builder : public isa::gfx942_mnemonics<builder> {
     (void)l;
     return entry_handle<dtype::u64>(static_cast<int32_t>(kernarg_vreg()), reg_class::sgpr);
   }
+  // The byte offset of the hidden (implicit) kernel arguments in the kernarg segment: after the
+  // explicit ones at an 8-byte boundary (code object v5+, AMDGPUUsage "Hidden kernel
+  // arguments": hidden_block_count_x/y/z u32 at +0/+4/+8, hidden_group_size_x/y/z u16 at
+  // +12/+14/+16). Asking for it makes the wrapper have clang declare them in the metadata (so
+  // the runtime fills them); call it after the kernel's arguments exist (in the body).
+  constexpr uint32_t hidden_args_offset() {
+    fn.uses_hidden_args = true;
+    return (kernarg_bytes_ + 7) & ~7u;
+  }
 
   // ---- LDS -------------------------------------------------------------------------------
   // Static LDS: `count` elements of T at an offset aligned to `align` bytes.

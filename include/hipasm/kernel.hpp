@@ -66,6 +66,7 @@ struct kernel_usage {
   // descriptor preloads (clang's layout) and how many arguments the code reads from them.
   int kernarg_preload_dwords = 0;
   int preloaded_args = 0;
+  bool hidden_args = false;  // reads hidden kernel arguments (clang declares them)
 };
 
 namespace detail {
@@ -185,6 +186,7 @@ constexpr kernel_usage usage_of(const pipeline_state& st) {
   }
   for (const block& b : st.fn.blocks) u.instructions += b.instrs.size();
   u.kernarg_preload_dwords = st.fn.kernarg_preload_dwords;
+  u.hidden_args = st.fn.uses_hidden_args;
   for (int8_t r : st.fn.preload_sgpr) u.preloaded_args += r >= 0;
   return u;
 }
@@ -213,6 +215,7 @@ struct kernel_summary {
   // for an unused argument slot (the kernarg pointer again: the register it is in).
   short_text pin_wg[3]{};
   short_text pin_lds{{'i'}, 1};  // "s" when the kernel has LDS (its variables' address: allocates them)
+  short_text pin_hidden{{'i'}, 1};  // "s" when it reads hidden arguments (a read of one declares them)
   short_text pin_arg[kernarg_preload_max_dwords]{};  // the preloaded arguments read...
   int8_t slot_arg[kernarg_preload_max_dwords]{};     // ...and their indices (-1: none)
 };
@@ -287,6 +290,7 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   const int wg_x = 2 + st.fn.kernarg_preload_dwords;
   const int wg_reg[3] = {wg_x, wg_x + 1, wg_x + 1 + (s.usage.workgroup_id[1] ? 1 : 0)};
   if (s.usage.lds_static_bytes || s.usage.lds_dynamic) s.pin_lds = short_text{{'s'}, 1};
+  if (s.usage.hidden_args) s.pin_hidden = short_text{{'s'}, 1};
   for (int d = 0; d < 3; ++d)
     s.pin_wg[d] = s.usage.workgroup_id[d] ? reg_text('s', wg_reg[d], true) : short_text{{'i'}, 1};
   unsigned k = 0;
@@ -695,6 +699,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
       (INFO.pin_wg[2])(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),               \
       (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
       (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), (INFO.pin_lds)(LDS_EXPR), \
+      (INFO.pin_hidden)(INFO.usage.hidden_args ? unsigned(__builtin_amdgcn_workgroup_size_x()) : 0u),       \
       HIPASM_DETAIL_ARG_PIN(INFO, 0, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 1, __VA_ARGS__),               \
       HIPASM_DETAIL_ARG_PIN(INFO, 2, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 3, __VA_ARGS__),               \
       HIPASM_DETAIL_ARG_PIN(INFO, 4, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 5, __VA_ARGS__),               \
