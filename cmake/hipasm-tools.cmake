@@ -1,7 +1,8 @@
 # CMake helpers shipped with hipasm (included by the project and by find_package(hipasm)).
 #
 #   hipasm_add_code_object(<target> SOURCES <a.hip>... [ARCH gfx942] [OPTIONS <flag>...]
-#                          [INCLUDE_DIRECTORIES <dir>...] [DEPENDS <file>...] [NO_PCH])
+#                          [INCLUDE_DIRECTORIES <dir>...] [DEPENDS <file>...] [NO_PCH]
+#                          [KERNARG_PRELOAD])
 #       Compiles HIP sources (device pass only) into one gfx942 code object (an ELF, not an
 #       offload bundle): ${CMAKE_CURRENT_BINARY_DIR}/<target>.co, plus the asm it was
 #       assembled from: <target>.s (one source) or <target>.<source name>.s (several).
@@ -9,6 +10,9 @@
 #       A precompiled hipasm.hpp, shared by all code objects with the same flags, is used
 #       unless NO_PCH or -DHIPASM_PCH=OFF; a source may still #define HIPASM_ASM_COMMENTS
 #       before its #include (kernel.hpp reads it where HIPASM_KERNEL_BODY expands).
+#       KERNARG_PRELOAD: clang preloads the leading kernel arguments of every kernel of these
+#       sources into user SGPRs (-mllvm -amdgpu-kernarg-preload-count=16; clang-22 decides it
+#       per translation unit); kernels with kernel_options::kernarg_preload read them there.
 #       The custom target <target> has the properties HIPASM_CODE_OBJECT and HIPASM_ASM.
 #   hipasm_assemble(<target> SOURCE <k.s> [ARCH gfx942])
 #       Assembles a hand-written or hand-edited .s into a code object <target>.co.
@@ -145,12 +149,17 @@ function(_hipasm_pch out_pch out_target)
 endfunction()
 
 function(hipasm_add_code_object target)
-  cmake_parse_arguments(A "NO_PCH" "ARCH" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(A "NO_PCH;KERNARG_PRELOAD" "ARCH" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
   if(NOT A_ARCH)
     set(A_ARCH ${HIPASM_DEFAULT_ARCH})
   endif()
   if(NOT A_SOURCES)
     message(FATAL_ERROR "hipasm_add_code_object(${target}): SOURCES is required")
+  endif()
+  # A back-end flag: not part of the precompiled header's flag set (the PCH is the same).
+  set(_backend)
+  if(A_KERNARG_PRELOAD)
+    set(_backend -mllvm -amdgpu-kernarg-preload-count=16)
   endif()
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
   get_property(_hipasm_inc GLOBAL PROPERTY HIPASM_INCLUDE_DIR)
@@ -184,7 +193,7 @@ function(hipasm_add_code_object target)
     endif()
     add_custom_command(OUTPUT "${_asm}"
       # -MD is ignored in device-only mode; the cc1 flags write the depfile.
-      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
+      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} ${_backend} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
               -Xclang -MT -Xclang "${_asm}" -S "${_abs}" -o "${_asm}"
       DEPENDS "${_abs}" ${A_DEPENDS} ${_pch_deps} DEPFILE "${_asm}.d"
       COMMENT "hipasm: device compile ${_s} (${A_ARCH})" VERBATIM)

@@ -133,8 +133,16 @@ struct expr_record {
   uint32_t id = 0xffffffffu, block = 0, first = 0, end = 0;
 };
 struct arg_slot {
-  uint32_t vreg = 0, offset = 0, bytes = 0;
+  uint32_t vreg = 0, offset = 0, bytes = 0;  // offset/bytes: the dwords that hold it
+  uint32_t begin = 0, end = 0;               // its bytes (C ABI layout)
+  bool aggregate = false;                    // a struct (clang passes it byref: never preloaded)
+  bool whole_dwords = false;                 // 4 or 8 bytes, not a struct: preloadable into SGPRs
 };
+// Kernarg preloading on gfx942 (AMDGPUUsage "Preloaded Kernel Arguments"): 16 user SGPRs less
+// the kernarg segment pointer's 2 hold at most 14 dwords; hipasm_add_code_object's
+// KERNARG_PRELOAD passes -amdgpu-kernarg-preload-count=16 (clang preloads at most that many).
+inline constexpr uint32_t kernarg_preload_max_dwords = 14;
+inline constexpr uint32_t kernarg_preload_max_args = 16;
 }  // namespace detail
 
 // Everything a kernel build accumulates. build_kernel owns it; `builder` is a handle to it, so
@@ -424,6 +432,15 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr gpr<dtype::u64> kernarg_ptr(std::source_location l = std::source_location::current()) {
     (void)l;
     return entry_handle<dtype::u64>(static_cast<int32_t>(kernarg_vreg()), reg_class::sgpr);
+  }
+  // The byte offset of the hidden (implicit) kernel arguments in the kernarg segment: after the
+  // explicit ones at an 8-byte boundary (code object v5+, AMDGPUUsage "Hidden kernel
+  // arguments": hidden_block_count_x/y/z u32 at +0/+4/+8, hidden_group_size_x/y/z u16 at
+  // +12/+14/+16). Asking for it makes the wrapper have clang declare them in the metadata (so
+  // the runtime fills them); call it after the kernel's arguments exist (in the body).
+  constexpr uint32_t hidden_args_offset() {
+    fn.uses_hidden_args = true;
+    return (kernarg_bytes_ + 7) & ~7u;
   }
 
   // ---- LDS -------------------------------------------------------------------------------

@@ -207,6 +207,13 @@ struct function {
   bool uses_workgroup_id[3] = {false, false, false};
   bool uses_workitem_id[3] = {false, false, false};
   bool uses_kernarg_ptr = false;
+  bool uses_hidden_args = false;  // reads hidden kernel arguments (builder::hidden_args_offset)
+  // Kernarg preloading (kernel_options::kernarg_preload): the kernarg dwords 0..n-1 sit in
+  // s2..s(n+1) at entry (clang's layout for the kernel's signature; 0: none), and argument i
+  // (i < 16) is read from s[preload_sgpr[i]] (-1: not from its preloaded SGPRs).
+  uint8_t kernarg_preload_dwords = 0;
+  int8_t preload_sgpr[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  uint16_t preload_pairs = 0;  // bit i: argument i is 8 bytes (an SGPR pair)
   bool has_sched_barriers = false;  // J.sched_barrier() markers to remove (passes/hazards.hpp)
 };
 

@@ -62,6 +62,11 @@ struct kernel_usage {
   bool workgroup_id[3] = {false, false, false};
   bool workitem_id[3] = {false, false, false};
   std::size_t instructions = 0;
+  // Kernarg preloading (kernel_options::kernarg_preload): the kernarg dwords the kernel's
+  // descriptor preloads (clang's layout) and how many arguments the code reads from them.
+  int kernarg_preload_dwords = 0;
+  int preloaded_args = 0;
+  bool hidden_args = false;  // reads hidden kernel arguments (clang declares them)
 };
 
 namespace detail {
@@ -90,11 +95,27 @@ constexpr short_text reg_text(char cls, int index, bool braces = false) {
   return t;
 }
 
+// "{s[N:N+1]}": an SGPR pair as an asm constraint.
+constexpr short_text sgpr_pair_text(int first) {
+  short_text t;
+  const short_text a = reg_text('s', first), b = reg_text('s', first + 1);
+  t.put('{');
+  t.put('s');
+  t.put('[');
+  for (unsigned i = 1; i < a.len; ++i) t.put(a.chars[i]);
+  t.put(':');
+  for (unsigned i = 1; i < b.len; ++i) t.put(b.chars[i]);
+  t.put(']');
+  t.put('}');
+  return t;
+}
+
 // The hardware always enables workgroup id x (clang's descriptor says
 // .amdhsa_system_sgpr_workgroup_id_x 1 even when nothing reads it), so the enabled ids sit
-// at s2 = x, then y, then z, counting x whether or not the kernel reads it. A builder that
-// numbered only the ids it uses (y at s2 when x is unused) is moved up by one here; the
-// descriptor tests check the result against clang's code object.
+// at s2 = x, then y, then z, counting x whether or not the kernel reads it. Hand-made IR
+// that numbered only the ids it uses (y at s2 when x is unused) is moved up by one here (the
+// builder numbers them so itself, after any preloaded kernarg dwords); the descriptor tests
+// check the result against clang's code object.
 constexpr void normalize_entry_sgprs(function& fn) {
   if (fn.uses_workgroup_id[0]) return;
   bool dense = false;
@@ -117,6 +138,7 @@ constexpr build_result build_ir(std::string_view name, std::string_view label_pr
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     br.fn = KernelFn();
     br.fn.name = name;
+    normalize_entry_sgprs(br.fn);
   } else {
     br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
   }
@@ -147,7 +169,6 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
       return st;
     }
     br.fn.label_prefix = label_prefix;
-    normalize_entry_sgprs(br.fn);
     return compile_function(std::move(br.fn), gfx942, opt);
   }
 }
@@ -164,6 +185,9 @@ constexpr kernel_usage usage_of(const pipeline_state& st) {
     u.workitem_id[d] = st.fn.uses_workitem_id[d];
   }
   for (const block& b : st.fn.blocks) u.instructions += b.instrs.size();
+  u.kernarg_preload_dwords = st.fn.kernarg_preload_dwords;
+  u.hidden_args = st.fn.uses_hidden_args;
+  for (int8_t r : st.fn.preload_sgpr) u.preloaded_args += r >= 0;
   return u;
 }
 
@@ -184,6 +208,16 @@ struct kernel_summary {
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
+  // The entry asm's inputs (HIPASM_DETAIL_ENTRY_ASM): each entry value the code reads pinned
+  // to its register ("{s3}", "{s[2:3]}"), so that clang, which does not know the asm reads
+  // them, keeps them there (or puts them there: a preloading layout clang did not make costs
+  // its moves and loads, never correctness); "i" for an unused id (a constant: no code), "s"
+  // for an unused argument slot (the kernarg pointer again: the register it is in).
+  short_text pin_wg[3]{};
+  short_text pin_lds{{'i'}, 1};  // "s" when the kernel has LDS (its variables' address: allocates them)
+  short_text pin_hidden{{'i'}, 1};  // "s" when it reads hidden arguments (a read of one declares them)
+  short_text pin_arg[kernarg_preload_max_dwords]{};  // the preloaded arguments read...
+  int8_t slot_arg[kernarg_preload_max_dwords]{};     // ...and their indices (-1: none)
 };
 
 // The summary and the text are computed as template arguments of kernel_value: a template
@@ -236,6 +270,9 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
     s.clobber_s = reg_text('s', 0);
     s.pin_y = reg_text('v', 2, true);
     s.pin_z = reg_text('v', 1, true);
+    for (short_text& p : s.pin_wg) p = short_text{{'i'}, 1};
+    for (short_text& p : s.pin_arg) p = short_text{{'s'}, 1};
+    for (int8_t& a : s.slot_arg) a = -1;
     return;
   }
   s.ok = true;
@@ -245,9 +282,28 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   s.clobber_v = reg_text('v', top_v);
   s.clobber_a = reg_text('a', s.usage.agprs - 1);
   s.clobber_s = reg_text('s', s.usage.sgprs - 1 < 0 ? 0 : s.usage.sgprs - 1);
-  // Unused ids: a constant in any free SGPR (no VGPR needed for them).
-  s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'s'}, 1};
-  s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'s'}, 1};
+  // Unused ids: an immediate (no register, no instruction).
+  s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'i'}, 1};
+  s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'i'}, 1};
+  // The workgroup ids follow the user SGPRs (kernarg pointer, preloaded dwords): x always
+  // enabled, y when read, z when read (the builder's numbering, normalize_entry_sgprs').
+  const int wg_x = 2 + st.fn.kernarg_preload_dwords;
+  const int wg_reg[3] = {wg_x, wg_x + 1, wg_x + 1 + (s.usage.workgroup_id[1] ? 1 : 0)};
+  if (s.usage.lds_static_bytes || s.usage.lds_dynamic) s.pin_lds = short_text{{'s'}, 1};
+  if (s.usage.hidden_args) s.pin_hidden = short_text{{'s'}, 1};
+  for (int d = 0; d < 3; ++d)
+    s.pin_wg[d] = s.usage.workgroup_id[d] ? reg_text('s', wg_reg[d], true) : short_text{{'i'}, 1};
+  unsigned k = 0;
+  for (int i = 0; i < 16; ++i) {
+    const int r = st.fn.preload_sgpr[i];
+    if (r < 0 || k >= kernarg_preload_max_dwords) continue;
+    s.slot_arg[k] = static_cast<int8_t>(i);
+    s.pin_arg[k++] = (st.fn.preload_pairs >> i) & 1 ? sgpr_pair_text(r) : reg_text('s', r, true);
+  }
+  for (; k < kernarg_preload_max_dwords; ++k) {
+    s.slot_arg[k] = -1;
+    s.pin_arg[k] = short_text{{'s'}, 1};
+  }
 }
 
 // An estimate of the printed size from the IR before the passes (which only remove
@@ -513,6 +569,14 @@ constexpr void check_args_each(std::index_sequence<I...>) {
   (check_one_arg<I, std::tuple_element_t<I, Expected>, std::tuple_element_t<I, Got>>(), ...);
 }
 
+// An argument of the HIP kernel for the entry asm's slot (kernel_summary::slot_arg): the
+// Index-th of `a`, or for an unused slot (Index < 0) the kernarg pointer `kp`.
+template <int Index, class P, class... A>
+constexpr auto entry_arg(P kp, const A&... a) {
+  if constexpr (Index < 0) return kp;
+  else return std::get<Index>(std::forward_as_tuple(a...));
+}
+
 template <auto Kernel, class... A>
 constexpr void check_kernel_args(const A&...) {
   using expected = typename kernel_fn_args<decltype(kernel_fn_of<Kernel>())>::type;
@@ -581,7 +645,6 @@ std::string pass_dump(std::string_view name, emit_options opt = {}) {
   };
   build_result br = detail::build_ir<Kernel>(name);
   if (br.error.failed) return text + ";; ==== build failed: " + std::string(br.error.view()) + "\n";
-  detail::normalize_entry_sgprs(br.fn);
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
   po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
@@ -622,15 +685,28 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 // into hipasm_exact_.
 #define HIPASM_DETAIL_TEXT ::hipasm::detail::asm_text_of(hipasm_out_, hipasm_exact_)
 
-// Unused entries of the entry-state asm get a constant in any free SGPR.
-#define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
+// The entry-state asm: every entry value the code reads, pinned to its register (see
+// kernel_summary::pin_wg); unused ids are immediates ("i": no register, no instruction), unused
+// argument slots the kernarg pointer again ("s": the register it is in).
+#define HIPASM_DETAIL_KP __builtin_amdgcn_kernarg_segment_ptr()
+#define HIPASM_DETAIL_ARG_PIN(INFO, K, ...)                                                                  \
+  (INFO.pin_arg[K])(::hipasm::detail::entry_arg<INFO.slot_arg[K]>(HIPASM_DETAIL_KP __VA_OPT__(, ) __VA_ARGS__))
+#define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR, ...)                                                         \
   asm volatile(                                                                                             \
-      "" ::"s"(__builtin_amdgcn_kernarg_segment_ptr()),                                                    \
-      "s"(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),                            \
-      "s"(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),                            \
-      "s"(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),                            \
+      "" ::"{s[0:1]}"(HIPASM_DETAIL_KP),                                                                     \
+      (INFO.pin_wg[0])(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),               \
+      (INFO.pin_wg[1])(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),               \
+      (INFO.pin_wg[2])(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),               \
       (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
-      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), "s"(LDS_EXPR))
+      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), (INFO.pin_lds)(LDS_EXPR), \
+      (INFO.pin_hidden)(INFO.usage.hidden_args ? unsigned(__builtin_amdgcn_workgroup_size_x()) : 0u),       \
+      HIPASM_DETAIL_ARG_PIN(INFO, 0, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 1, __VA_ARGS__),               \
+      HIPASM_DETAIL_ARG_PIN(INFO, 2, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 3, __VA_ARGS__),               \
+      HIPASM_DETAIL_ARG_PIN(INFO, 4, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 5, __VA_ARGS__),               \
+      HIPASM_DETAIL_ARG_PIN(INFO, 6, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 7, __VA_ARGS__),               \
+      HIPASM_DETAIL_ARG_PIN(INFO, 8, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 9, __VA_ARGS__),               \
+      HIPASM_DETAIL_ARG_PIN(INFO, 10, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 11, __VA_ARGS__),             \
+      HIPASM_DETAIL_ARG_PIN(INFO, 12, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 13, __VA_ARGS__))
 
 #define HIPASM_KERNEL_BODY(FN, ...)                                                                          \
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
@@ -663,7 +739,8 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
                                 (hipasm_info_.usage.lds_dynamic                                              \
                                      ? static_cast<unsigned>(                                                \
                                            reinterpret_cast<__UINTPTR_TYPE__>(hipasm_dynamic_lds_))          \
-                                     : 0u));                                                                 \
+                                     : 0u),                                                                  \
+                            __VA_ARGS__);                                                                    \
     if constexpr (hipasm_info_.usage.agprs > 0)                                                              \
       asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                      \
                    (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                          \

@@ -85,7 +85,8 @@ constexpr arg<T> builder::make_arg(std::source_location l) {
   }
   src_loc sl = to_src_loc(l);
   detail::reg_ref r = new_reg(reg_class::sgpr, dw, natural_align(reg_class::sgpr, dw), sl);
-  args_.push_back({r.id, off & ~3u, dw * 4u});
+  args_.push_back({r.id, off & ~3u, dw * 4u, off, off + size, detail::is_struct_arg<T>,
+                   !detail::is_struct_arg<T> && (size == 4 || size == 8) && off % 4 == 0});
   gpr<detail::dtype_for<T>()> g;
   g.b = self();
   g.id = r.id;
@@ -105,16 +106,56 @@ constexpr void builder::build_prologue() {
   const std::size_t num_vregs = arg_of_.size();
   for (uint32_t i = 0; i < args_.size(); ++i) arg_of[args_[i].vreg] = static_cast<int32_t>(i);
   vec<uint8_t> used(args_.size(), 0);
-  bool any = false;
+  vec<src_loc> first_read(args_.size(), src_loc{});  // (kernarg_preload = all: its error's line)
   for (const block& bl : fn.blocks)
     for (const instr& in : bl.instrs)
       for (uint32_t j = 0; j < in.num_operands; ++j) {
         const operand& o = in.ops[j];
         if (o.k == operand::kind::vreg && o.value < num_vregs && arg_of[o.value] >= 0) {
-          used[arg_of[o.value]] = 1;
-          any = true;
+          const int32_t a = arg_of[o.value];
+          if (!used[a]) first_read[a] = in.loc;
+          used[a] = 1;
         }
       }
+  // Kernarg preloading: clang's layout for this signature (AMDGPUPreloadKernelArguments: the
+  // leading arguments up to the first struct, each ending within the 14 free user SGPRs, at
+  // most the preload count, sub-dword ones included) in s2.. at entry. The 4- and 8-byte
+  // ones the kernel reads stay in their entry SGPRs (fixed, like the workgroup ids) instead
+  // of being loaded; the wrapper pins them there (kernel.hpp).
+  uint32_t preload_dw = 0;
+  if (options_.kernarg_preload != arg_preload::off) {
+    uint32_t n = 0;  // arguments clang preloads
+    while (n < args_.size() && n < detail::kernarg_preload_max_args && !args_[n].aggregate &&
+           args_[n].end <= detail::kernarg_preload_max_dwords * 4) {
+      preload_dw = (args_[n].end + 3) / 4;
+      ++n;
+    }
+    for (uint32_t i = 0; i < args_.size(); ++i) {
+      if (!used[i]) continue;
+      const detail::arg_slot& a = args_[i];
+      if (i < n && a.whole_dwords) {
+        fn.vregs[a.vreg].fixed = static_cast<int16_t>(2 + a.offset / 4);
+        fn.preload_sgpr[i] = static_cast<int8_t>(2 + a.offset / 4);
+        if (a.bytes == 8) fn.preload_pairs = static_cast<uint16_t>(fn.preload_pairs | (1u << i));
+        arg_of[a.vreg] = -1;  // (neither loaded nor rewritten below)
+        continue;
+      }
+      if (options_.kernarg_preload != arg_preload::all) continue;
+      const char* why = i < n                                     ? "it is smaller than a dword and shares one"
+                        : n >= detail::kernarg_preload_max_args   ? "clang preloads at most 16 arguments"
+                        : args_[n].aggregate                      ? "clang preloads no struct argument nor any after one"
+                                                                  : "the 14 preloadable dwords (s2..s15) end before it";
+      fail(first_read[i], "kernarg_preload = arg_preload::all: kernel argument ", static_cast<long long>(i),
+           " (bytes ", static_cast<long long>(a.begin), "..", static_cast<long long>(a.end - 1),
+           " of the kernarg segment), read here, cannot be preloaded: ", why,
+           " (arg_preload::fitting loads it from the kernarg segment)");
+      return;
+    }
+    fn.kernarg_preload_dwords = static_cast<uint8_t>(preload_dw);
+  }
+  bool any = false;  // an argument to load
+  for (uint32_t i = 0; i < args_.size(); ++i)
+    if (used[i] && arg_of[args_[i].vreg] >= 0) any = true;
   block& pro = fn.blocks[0];
   // The prologue carries the kernel's first line (the first instruction of the body).
   src_loc ploc{};
@@ -124,7 +165,7 @@ constexpr void builder::build_prologue() {
   uint32_t total_dw = (kernarg_bytes_ + 3) / 4;
   vec<uint8_t> need(total_dw + 1, 0);
   for (uint32_t i = 0; i < args_.size(); ++i)
-    if (used[i])
+    if (used[i] && arg_of[args_[i].vreg] >= 0)
       for (uint32_t k = 0; k < args_[i].bytes / 4; ++k) need[args_[i].offset / 4 + k] = 1;
   // chunk_of[dword] = (vreg, offset inside it)
   vec<uint32_t> chunk_id(total_dw + 1, 0), chunk_off(total_dw + 1, 0);
@@ -145,7 +186,7 @@ constexpr void builder::build_prologue() {
         if (d + n <= end) {
           bool splits = false;
           for (uint32_t i = 0; i < args_.size(); ++i) {
-            if (!used[i]) continue;
+            if (!used[i] || arg_of[args_[i].vreg] < 0) continue;
             uint32_t a0 = args_[i].offset / 4, a1 = a0 + args_[i].bytes / 4;
             if (a0 < d + n && d + n < a1) splits = true;
           }
@@ -156,7 +197,7 @@ constexpr void builder::build_prologue() {
       if (n == 1) {
         // a wide argument at d that no power of two fits: load it whole, rounded up
         for (uint32_t i = 0; i < args_.size(); ++i)
-          if (used[i] && args_[i].offset / 4 == d) {
+          if (used[i] && arg_of[args_[i].vreg] >= 0 && args_[i].offset / 4 == d) {
             uint32_t w = args_[i].bytes / 4;
             while (n < w) n *= 2;
           }
@@ -190,13 +231,15 @@ constexpr void builder::build_prologue() {
           }
         }
   }
-  // Entry registers: kernarg pointer s[0:1] (always enabled, see kernel.hpp), then the
-  // enabled workgroup ids in x, y, z order; v0 holds the packed work-item ids.
+  // Entry registers: kernarg pointer s[0:1] (always enabled, see kernel.hpp), the preloaded
+  // kernarg dwords, then the workgroup ids: x always enabled (clang's descriptor enables it
+  // whether read or not), y and z when read; v0 holds the packed work-item ids.
   fn.uses_kernarg_ptr = true;
   if (kernarg_vreg_ >= 0) fn.vregs[kernarg_vreg_].fixed = 0;
-  int16_t next_s = 2;
-  for (int d = 0; d < 3; ++d)
-    if (wg_id_[d] >= 0) fn.vregs[wg_id_[d]].fixed = next_s++;
+  const int16_t wg_x = static_cast<int16_t>(2 + preload_dw);
+  if (wg_id_[0] >= 0) fn.vregs[wg_id_[0]].fixed = wg_x;
+  if (wg_id_[1] >= 0) fn.vregs[wg_id_[1]].fixed = static_cast<int16_t>(wg_x + 1);
+  if (wg_id_[2] >= 0) fn.vregs[wg_id_[2]].fixed = static_cast<int16_t>(wg_x + 1 + (wg_id_[1] >= 0 ? 1 : 0));
   if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
     detail::reg_ref v0 = new_reg(reg_class::vgpr, 1, 1, ploc);
     fn.vregs[v0.id].fixed = 0;

@@ -17,6 +17,14 @@
 
 namespace hipasm {
 
+// Kernel arguments in user SGPRs at dispatch (gfx942 kernarg preloading), see
+// kernel_options::kernarg_preload.
+enum class arg_preload : unsigned char {
+  off,      // every argument is s_load'ed from the kernarg segment (the default)
+  fitting,  // the arguments clang preloads are read from their SGPRs, the rest are loaded
+  all,      // as fitting, and an argument the kernel reads that cannot be preloaded is an error
+};
+
 struct kernel_options {
   // Optimisation passes of the pipeline (pipeline.hpp), each on by default.
   bool cse = true;                 // merge identical computations
@@ -39,6 +47,19 @@ struct kernel_options {
   // reuse of registers cannot get in the way (fills most gaps; costs one more hazard
   // analysis: ~20% of a kernel's compile time). Needs `schedule`.
   bool schedule_virtual = false;
+  // Kernarg preloading: the hardware copies the first dwords of the kernarg segment into the
+  // user SGPRs after the kernarg pointer (s2..s15) before the kernel starts, so the kernel
+  // reads its arguments without an s_load and its wait. clang-22 decides it per translation
+  // unit (-mllvm -amdgpu-kernarg-preload-count=16: hipasm_add_code_object(... KERNARG_PRELOAD));
+  // this option makes the hipasm code take those arguments from their SGPRs, and the wrapper
+  // pins them there (one asm input each: no instruction when clang preloaded them, clang's
+  // own load when it did not). Preloaded are the leading arguments up to the first struct,
+  // while they end within 14 dwords (16 user SGPRs less the kernarg pointer), at most 16
+  // arguments; of those, the 4- and 8-byte ones (int, unsigned, float, pointers, 64-bit
+  // integers, double) are read from SGPRs; sub-dword ones (char, short, _Float16, __bf16,
+  // which share a dword) and the rest are loaded as before (`fitting`) or rejected with the
+  // line of their first read (`all`). The workgroup ids then follow the preloaded dwords.
+  arg_preload kernarg_preload = arg_preload::off;
 };
 
 // A builder function with its options; use it wherever a kernel function goes.

@@ -306,14 +306,46 @@ TEST_CASE("debug log: tagged values by tag, workgroup, wave and lane; SGPR value
       std::string text = hipasm::format_debug_log(buf);
       char v5[32];
       std::snprintf(v5, sizeof v5, "%g", static_cast<double>(in[64 + 5]));  // 3.5
-      CHECK(text.find("tag 1 line " + std::to_string(tk::kDebugLine) + " wg 1 wave 0 lane 5 f32 " + v5 + "\n") != std::string::npos);
-      CHECK(text.find("tag 3 line " + std::to_string(tk::kDebugLine + 6) + " wg 0 wave 0 lane - i32 42\n") != std::string::npos);
+      CHECK(text.find("tag 1 line " + std::to_string(tk::kDebugLine) + " wg 1,0,0 wave 0 lane 5 f32 " + v5 + "\n") != std::string::npos);
+      CHECK(text.find("tag 3 line " + std::to_string(tk::kDebugLine + 6) + " wg 0,0,0 wave 0 lane - i32 42\n") != std::string::npos);
     } else {
       CHECK(recs.size() == cap);
       CHECK(dropped == want.size() - cap);
       CHECK(hipasm::format_debug_log(buf).find("records did not fit") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("debug log: 3-D workgroup ids, and the wave and lane of 3-D workgroups", "[debug_log][sim]") {
+  // 5 x 7 x 3 = 105 work-items: two waves, the second partial; the wave and lane of a
+  // work-item are its linear id / 64 and % 64 (the hardware forms waves from the linear id).
+  const uint32_t bx = 5, by = 7, bz = 3, gx = 2, gy = 3, gz = 2, n = bx * by * bz;
+  rt::device& d = *S().dev;
+  rt::buffer<uint32_t> D(d, hipasm::debug_log_buffer(gx * gy * gz * n));
+  rt::kernel_args a;
+  a.add(D.ptr());
+  check(d.launch(*S().mod, "debug_log_3d", {gx, gy, gz}, {bx, by, bz}, a), "debug_log_3d");
+  const auto buf = D.download();
+  uint32_t dropped = 0;
+  const auto recs = hipasm::decode_debug_log(buf, &dropped);
+  CHECK(dropped == 0);
+  REQUIRE(recs.size() == size_t(gx * gy * gz * n));
+  size_t i = 0;  // decode's order: tag, workgroup z, y, x, wave, lane
+  for (uint32_t wz = 0; wz < gz; ++wz)
+    for (uint32_t wy = 0; wy < gy; ++wy)
+      for (uint32_t wx = 0; wx < gx; ++wx)
+        for (uint32_t t = 0; t < n; ++t, ++i) {
+          const auto& r = recs[i];
+          INFO("workgroup " << wx << "," << wy << "," << wz << " work-item " << t);
+          CHECK(r.tag == 7);
+          CHECK(r.workgroup == wx);
+          CHECK(r.workgroup_y == wy);
+          CHECK(r.workgroup_z == wz);
+          CHECK(r.wave == t / 64);
+          CHECK(r.lane == t % 64);
+          CHECK(r.bits == ((t % bx) | ((t / bx) % by) << 8 | (t / (bx * by)) << 16));
+        }
+  CHECK(hipasm::format_debug_log(buf).find(" wg 1,2,1 wave 1 lane 40 u32 ") != std::string::npos);
 }
 
 namespace tk_err {

@@ -15,8 +15,11 @@
 // Buffer layout (u32 words): [0] records appended so far (the atomic counter; may exceed the
 // capacity: the rest were dropped), [1] capacity in records (set by the host), [2..7] 0, then
 // 8-word records: tag | dtype << 16 | flags << 24 (bit 0: an SGPR value), the source line of the
-// call, workgroup id x, wave-in-group << 16 | lane, the value's low and high words, 0, 0.
-// The wave index is thread_id_x / 64 (1-D workgroups; with 2-D or 3-D ones log the ids as values).
+// call, workgroup id x, wave-in-group << 16 | lane, the value's low and high words, workgroup
+// ids y and z. The wave in the group and the lane come from the linear work-item id
+// x + size_x * (y + size_y * z) (waves are consecutive runs of 64 of it), with the workgroup
+// size from the hidden kernel arguments (loaded once by make_debug_log; the wrapper has clang
+// declare them), so 1-, 2- and 3-D workgroups all report the hardware's wave and lane.
 // Each call waits for the kernel's outstanding vector memory operations (s_waitcnt vmcnt(0),
 // for its atomic's result) and costs ~20 instructions: a debugging aid, not for timing.
 #pragma once
@@ -31,7 +34,7 @@ struct debug_log {
   gpr<u64> buf{};   // the buffer (SGPR pair)
   gpr<u32> cap{};   // capacity in records (SGPR)
   gpr<u32> who{};   // wave << 16 | lane (VGPR)
-  gpr<u32> wg{};    // workgroup id x
+  gpr<u32> wg{}, wg_y{}, wg_z{};  // workgroup id x, y, z
 
   // Appends `value` (a 32- or 64-bit register element) under `tag` (0..65535).
   template <dtype T>
@@ -58,8 +61,8 @@ struct debug_log {
     rec[4] = words.at(0, loc);
     if (dwords_of(T) == 2) rec[5] = words.at(1, loc);
     else rec[5] = val<u32>(0u, loc);
-    rec[6] = val<u32>(0u, loc);
-    rec[7] = val<u32>(0u, loc);
+    rec[6] = wg_y;
+    rec[7] = wg_z;
     auto body = [&] {
       auto zero = J.vgpr<u32>(loc);
       auto one = J.vgpr<u32>(loc);
@@ -97,9 +100,16 @@ constexpr debug_log make_debug_log(builder J, const gpr<u64>& buffer, std::sourc
   B.s_load_dword(d.cap, d.buf, 4, no_modifiers, l);
   B.s_waitcnt(lgkmcnt(0), no_modifiers, l);
   d.wg.rebind(B.workgroup_id_x(l));
+  d.wg_y.rebind(B.workgroup_id_y(l));
+  d.wg_z.rebind(B.workgroup_id_z(l));
+  // hidden_group_size_x | hidden_group_size_y << 16 (u16 each, at +12 of the hidden arguments)
+  auto size_xy = B.sgpr<u32>(l).named("debug_group_size_xy");
+  B.s_load_dword(size_xy, B.kernarg_ptr(l), B.hidden_args_offset() + 12, no_modifiers, l);
+  B.s_waitcnt(lgkmcnt(0), no_modifiers, l);
+  auto linear = B.vgpr<u32>(l).named("debug_linear_id");
+  linear = B.thread_id_x(l) + (size_xy & 0xffffu) * (B.thread_id_y(l) + (size_xy >> 16u) * B.thread_id_z(l));
   d.who.rebind(B.vgpr<u32>(l).named("debug_wave_lane"));
-  auto t = B.thread_id_x(l);
-  d.who = ((t >> 6) << 16) | (t & 63u);
+  d.who = ((linear >> 6u) << 16u) | (linear & 63u);
   return d;
 }
 

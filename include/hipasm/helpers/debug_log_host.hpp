@@ -22,6 +22,7 @@ struct debug_record {
   bool scalar = false;       // an SGPR value (logged once, by the first active lane)
   uint32_t line = 0;         // source line of the log call
   uint32_t workgroup = 0;    // workgroup id x
+  uint32_t workgroup_y = 0, workgroup_z = 0;
   uint32_t wave = 0, lane = 0;
   uint64_t bits = 0;         // the value (low word first)
   uint32_t order = 0;        // append order
@@ -34,7 +35,7 @@ inline std::vector<uint32_t> debug_log_buffer(uint32_t records) {
   return b;
 }
 
-// The records, by tag, workgroup, wave, lane, then in the order each lane appended them.
+// The records, by tag, workgroup (z, y, x), wave, lane, then in the order each lane appended them.
 // `dropped` (optional) receives how many did not fit.
 inline std::vector<debug_record> decode_debug_log(const std::vector<uint32_t>& buf, uint32_t* dropped = nullptr) {
   std::vector<debug_record> r;
@@ -50,6 +51,8 @@ inline std::vector<debug_record> decode_debug_log(const std::vector<uint32_t>& b
     d.scalar = (w[0] >> 24) & 1;
     d.line = w[1];
     d.workgroup = w[2];
+    d.workgroup_y = w[6];
+    d.workgroup_z = w[7];
     d.wave = w[3] >> 16;
     d.lane = w[3] & 0xffff;
     d.bits = w[4] | static_cast<uint64_t>(w[5]) << 32;
@@ -58,6 +61,8 @@ inline std::vector<debug_record> decode_debug_log(const std::vector<uint32_t>& b
   }
   std::stable_sort(r.begin(), r.end(), [](const debug_record& a, const debug_record& b) {
     if (a.tag != b.tag) return a.tag < b.tag;
+    if (a.workgroup_z != b.workgroup_z) return a.workgroup_z < b.workgroup_z;
+    if (a.workgroup_y != b.workgroup_y) return a.workgroup_y < b.workgroup_y;
     if (a.workgroup != b.workgroup) return a.workgroup < b.workgroup;
     if (a.wave != b.wave) return a.wave < b.wave;
     if (a.lane != b.lane) return a.lane < b.lane;
@@ -109,18 +114,19 @@ inline std::string format_debug_value(const debug_record& d) {
   return s;
 }
 
-// One line per record: "tag 3 line 42 wg 0 wave 1 lane 17 f32 1.5" ("lane -" for an SGPR value).
+// One line per record: "tag 3 line 42 wg 2,0,1 wave 1 lane 17 f32 1.5" (workgroup id x,y,z;
+// "lane -" for an SGPR value).
 inline std::string format_debug_log(const std::vector<uint32_t>& buf) {
   uint32_t dropped = 0;
   std::string out;
   for (const debug_record& d : decode_debug_log(buf, &dropped)) {
     char s[160];
     if (d.scalar)
-      std::snprintf(s, sizeof s, "tag %u line %u wg %u wave %u lane - %s ", d.tag, d.line, d.workgroup, d.wave,
-                    std::string(dtype_name(d.type)).c_str());
+      std::snprintf(s, sizeof s, "tag %u line %u wg %u,%u,%u wave %u lane - %s ", d.tag, d.line, d.workgroup,
+                    d.workgroup_y, d.workgroup_z, d.wave, std::string(dtype_name(d.type)).c_str());
     else
-      std::snprintf(s, sizeof s, "tag %u line %u wg %u wave %u lane %u %s ", d.tag, d.line, d.workgroup, d.wave, d.lane,
-                    std::string(dtype_name(d.type)).c_str());
+      std::snprintf(s, sizeof s, "tag %u line %u wg %u,%u,%u wave %u lane %u %s ", d.tag, d.line, d.workgroup,
+                    d.workgroup_y, d.workgroup_z, d.wave, d.lane, std::string(dtype_name(d.type)).c_str());
     out += s;
     out += format_debug_value(d);
     out += '\n';

@@ -25,6 +25,7 @@ extern "C" __attribute__((global)) void pin_reuse(int* o) { HIPASM_KERNEL_BODY(t
 extern "C" __attribute__((global)) void exec_masks(int* o, const int* i, int n) { HIPASM_KERNEL_BODY(tk::exec_kernel, o, i, n); }
 extern "C" __attribute__((global)) void exec_flow(int* o, const int* i, int n) { HIPASM_KERNEL_BODY(tk::exec_flow_kernel, o, i, n); }
 extern "C" __attribute__((global)) void jumps(int* o, int n) { HIPASM_KERNEL_BODY(tk::jump_kernel, o, n); }
+extern "C" __attribute__((global)) void debug_log_3d(uint32_t* d) { HIPASM_KERNEL_BODY(tk::debug_3d_kernel, d); }
 extern "C" __attribute__((global)) void debug_log_kernel(float* o, const float* i, uint32_t* d, int n) {
   HIPASM_KERNEL_BODY(tk::debug_kernel, o, i, d, n);
 }

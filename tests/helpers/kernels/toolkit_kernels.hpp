@@ -263,6 +263,15 @@ constexpr void jump_kernel(builder J, arg<int*> out, arg<int> n) {
   store_lane(J, out, lane, r, 1);
 }
 
+// The debug log in 3-D workgroups: every lane logs its work-item id x | y << 8 | z << 16
+// (tag 7); the records carry the workgroup's 3-D id and the wave and lane in the group.
+constexpr void debug_3d_kernel(builder J, arg<uint32_t*> dbg_buf) {
+  auto dbg = make_debug_log(J, dbg_buf);
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x() | (J.thread_id_y() << 8u) | (J.thread_id_z() << 16u);
+  dbg(7, v);
+}
+
 // The debug log: every lane logs x (f32) under tag 1, the lanes with x >= 0 log lane * 2 (i32)
 // under tag 2, an SGPR (n) once under tag 3.
 constexpr int kDebugLine = __LINE__ + 9;
