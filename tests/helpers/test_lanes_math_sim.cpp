@@ -321,6 +321,12 @@ TEST_CASE("xor_reduce over lane-index bits, shuffle_xor", "[helpers][lanes]") {
       CHECK(got[l] == (l ^ m) * 5 + 3);
     }
   }
+  // {.wait = false}: several exchanges in flight, one wait by the caller
+  auto got = run<float, uint32_t>("shx_batch", {}, 64, {1, 1, 1});
+  for (uint32_t l = 0; l < 64; ++l) {
+    INFO("batched, lane " << l);
+    CHECK(got[l] == ((l ^ 8) * 5 + 3) * 10000 + ((l ^ 16) * 5 + 3) * 100 + (l ^ 33) * 5 + 3);
+  }
 }
 
 // ---- DPP / SDWA by name -------------------------------------------------------------------
