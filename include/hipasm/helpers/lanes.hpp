@@ -373,10 +373,11 @@ constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_
                : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
     c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(k.bound_ctrl()));
   } else if (mask == 4 || mask == 8) {
-    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1
+    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1. The
+    // first move writes every lane (a masked first write would merge into the register's
+    // undefined old value, keeping it live from the kernel's start), the second the upper banks.
     const unsigned low = mask == 4 ? 0x5 : 0x3;
-    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()},
-        detail::with_dpp(dpp::row_shl(mask).bank_mask(low).bound_ctrl()));
+    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(dpp::row_shl(mask).bound_ctrl()));
     c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()},
         detail::with_dpp(dpp::row_shr(mask).bank_mask(0xf & ~low).bound_ctrl()));
   } else if (mask < 32) {
