@@ -329,6 +329,19 @@ constexpr void shx_batch_k(builder J, arg<unsigned*> out) {
 }
 }  // namespace lm
 extern "C" __attribute__((global)) void shx_batch(unsigned* out) { HIPASM_KERNEL_BODY(lm::shx_batch_k, out); }
+// 520 chained exchanges with masks 4 and 8: each result must be live only from its exchange on
+// (a result whose first write merged into its old value was live from the kernel start, and
+// this kernel ran out of the 512 VGPRs)
+namespace lm {
+constexpr void shx_chain_k(builder J, arg<unsigned*> out) {
+  auto o = byte_offset(J);
+  auto y = J.vgpr<u32>();
+  y = lane_id(J) * 5u + 3u;
+  for (int i = 0; i < 520; ++i) y = y + shuffle_xor(J, y, i % 2 ? 8u : 4u);
+  J.global_store_dword(o, y, out);
+}
+}  // namespace lm
+extern "C" __attribute__((global)) void shx_chain(unsigned* out) { HIPASM_KERNEL_BODY(lm::shx_chain_k, out); }
 #define SHX(M) extern "C" __attribute__((global)) void shx_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M>), out); }
 SHX(1) SHX(2) SHX(3) SHX(4) SHX(7) SHX(8) SHX(15) SHX(16) SHX(31) SHX(32) SHX(48) SHX(63)
 
