@@ -119,6 +119,32 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
     }
   }
 
+  // out of place: dims rot_dim .. head_dim-1 are copied (Vc elements per lane, Uc lanes per
+  // head), their loads issued with the rotated dims' (in flight together)
+  constexpr int RC = C.head_dim - C.rot_dim;
+  constexpr int Vc = RC % 8 == 0 ? 8 : RC % 4 == 0 ? 4 : 2;
+  constexpr int Uc = RC > 0 ? RC / Vc : 1;
+  static_assert(Uc <= 64 * C.waves, "hipasm rotary: the unrotated dims need more lanes than the workgroup has");
+  constexpr int Sc = 64 * C.waves / Uc;
+  constexpr int SQc = (C.heads_q + Sc - 1) / Sc, SKc = (C.heads_k + Sc - 1) / Sc;
+  auto y = J.vgpr<dtype::u32>(RC > 0 ? (Vc / 2) * (SQc + SKc) : 1);
+  auto cof = J.vgpr<dtype::u32>();
+  auto out_of_place = q_out.lo() != q.lo() || q_out.hi() != q.hi();
+  if constexpr (RC > 0) {
+    auto cslot = J.vgpr<dtype::u32>();
+    cslot = t / static_cast<uint32_t>(Uc);
+    cof = cslot * head_bytes + (t % static_cast<uint32_t>(Uc)) * (2u * Vc) + static_cast<uint32_t>(C.rot_dim) * 2u;
+    if constexpr (Sc * Uc != 64 * C.waves) cof = select(cslot < static_cast<uint32_t>(Sc), cof, 0x80000000u);
+    J.If(out_of_place, [&] {
+      for (int s = 0; s < SQc; ++s) Q.load(y.slice((Vc / 2) * s, Vc / 2), cof + static_cast<int>(s * Sc * head_bytes));
+      if constexpr (SKc > 0) {
+        buffer KI = detail::row_buffer(J, k, krow, k_bytes);
+        for (int s = 0; s < SKc; ++s)
+          KI.load(y.slice((Vc / 2) * (SQc + s), Vc / 2), cof + static_cast<int>(s * Sc * head_bytes));
+      }
+    });
+  }
+
   // cos and sin of this lane's V frequencies u*V .. u*V+V-1
   J.s_waitcnt(lgkmcnt(0));
   auto prow = J.sgpr<dtype::u32>();
@@ -173,29 +199,9 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
     }
   }
 
-  // out of place: copy dims rot_dim .. head_dim-1 (Vc elements per lane, Uc lanes per head)
+  // out of place: the unrotated dims' stores (their loads went out with the rotated ones)
   if constexpr (C.rot_dim < C.head_dim) {
-    constexpr int R = C.head_dim - C.rot_dim;
-    constexpr int Vc = R % 8 == 0 ? 8 : R % 4 == 0 ? 4 : 2;
-    constexpr int Uc = R / Vc;
-    constexpr int Sc = Uc <= 64 * C.waves ? 64 * C.waves / Uc : 1;
-    static_assert(Uc <= 64 * C.waves, "hipasm rotary: the unrotated dims need more lanes than the workgroup has");
-    constexpr int SQc = (C.heads_q + Sc - 1) / Sc, SKc = (C.heads_k + Sc - 1) / Sc;
-    J.If(q_out.lo() != q.lo() || q_out.hi() != q.hi(), [&] {
-      auto cu = J.vgpr<dtype::u32>(), cslot = J.vgpr<dtype::u32>(), cof = J.vgpr<dtype::u32>();
-      cu = t % static_cast<uint32_t>(Uc);
-      cslot = t / static_cast<uint32_t>(Uc);
-      cof = cslot * head_bytes + cu * (2u * Vc) + static_cast<uint32_t>(C.rot_dim) * 2u;
-      if constexpr (Sc * Uc != 64 * C.waves) cof = select(cslot < static_cast<uint32_t>(Sc), cof, 0x80000000u);
-      auto y = J.vgpr<dtype::u32>((Vc / 2) * (SQc + SKc));
-      buffer QI = detail::row_buffer(J, q, trow, q_bytes);
-      for (int s = 0; s < SQc; ++s) QI.load(y.slice((Vc / 2) * s, Vc / 2), cof + static_cast<int>(s * Sc * head_bytes));
-      if constexpr (SKc > 0) {
-        buffer KI = detail::row_buffer(J, k, krow, k_bytes);
-        for (int s = 0; s < SKc; ++s)
-          KI.load(y.slice((Vc / 2) * (SQc + s), Vc / 2), cof + static_cast<int>(s * Sc * head_bytes));
-      }
-      J.s_waitcnt(vmcnt(0));
+    J.If(out_of_place, [&] {
       for (int s = 0; s < SQc; ++s) QO.store(y.slice((Vc / 2) * s, Vc / 2), cof + static_cast<int>(s * Sc * head_bytes));
       if constexpr (SKc > 0) {
         buffer KO = detail::row_buffer(J, k_out, krow, k_bytes);
