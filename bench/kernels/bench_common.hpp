@@ -39,15 +39,24 @@ inline result from(const rt::launch_report& rep) {
   return {rep.profile->time_us, rep.profile->tflops, rep.profile->mfma_busy};
 }
 
+// The timing model's streaming HBM bandwidth on MI300X (sim/src/timing/device.hpp,
+// hbm_achievable_gbytes_per_s; the 5.3 TB/s spec sheet figure is not reachable there).
+inline constexpr double model_hbm_gbps = 4000;
+
 // One line; `bytes` is the data the operation must move (its algorithmic traffic), `aiter_us` <= 0: none.
-inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes) {
+// hbm_pct: a memory-bound kernel's gbps as a percentage of model_hbm_gbps, appended to the line.
+inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes,
+                       bool hbm_pct = false) {
   char aiter[32] = "none", ratio[32] = "none";
   if (aiter_us > 0) {
     std::snprintf(aiter, sizeof aiter, "%.2f", aiter_us);
     std::snprintf(ratio, sizeof ratio, "%.3f", aiter_us / h.us);
   }
-  std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f mfma_busy=%.3f\n", kernel,
-              shape.c_str(), h.us, aiter, ratio, h.tflops, bytes / (h.us * 1e3), h.mfma_busy);
+  const double gbps = bytes / (h.us * 1e3);
+  std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f mfma_busy=%.3f", kernel,
+              shape.c_str(), h.us, aiter, ratio, h.tflops, gbps, h.mfma_busy);
+  if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * gbps / model_hbm_gbps);
+  std::printf("\n");
   std::fflush(stdout);
 }
 }  // namespace bench

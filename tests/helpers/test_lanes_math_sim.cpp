@@ -321,6 +321,25 @@ TEST_CASE("xor_reduce over lane-index bits, shuffle_xor", "[helpers][lanes]") {
       CHECK(got[l] == (l ^ m) * 5 + 3);
     }
   }
+  // {.wait = false}: several exchanges in flight, one wait by the caller
+  auto got = run<float, uint32_t>("shx_batch", {}, 64, {1, 1, 1});
+  for (uint32_t l = 0; l < 64; ++l) {
+    INFO("batched, lane " << l);
+    CHECK(got[l] == ((l ^ 8) * 5 + 3) * 10000 + ((l ^ 16) * 5 + 3) * 100 + (l ^ 33) * 5 + 3);
+  }
+  // 520 chained DPP-pair exchanges: y[l] += y[l ^ 4 or 8] (mod 2^32)
+  std::vector<uint32_t> y(64);
+  for (uint32_t l = 0; l < 64; ++l) y[l] = l * 5 + 3;
+  for (int i = 0; i < 520; ++i) {
+    std::vector<uint32_t> n(64);
+    for (uint32_t l = 0; l < 64; ++l) n[l] = y[l] + y[l ^ (i % 2 ? 8u : 4u)];
+    y = n;
+  }
+  auto chain = run<float, uint32_t>("shx_chain", {}, 64, {1, 1, 1});
+  for (uint32_t l = 0; l < 64; ++l) {
+    INFO("chain, lane " << l);
+    CHECK(chain[l] == y[l]);
+  }
 }
 
 // ---- DPP / SDWA by name -------------------------------------------------------------------

@@ -8,6 +8,7 @@
 //   auto r = group_reduce(J, reduce::sum, x, 16); // VGPR: each row of 16 lanes gets its sum
 //   auto c = xor_reduce(J, reduce::max, x, 0x30); // VGPR: max over lanes l, l^16, l^32, l^48
 //   auto p = shuffle_xor(J, x, 4);                // VGPR: x of lane l ^ 4
+//   auto q = shuffle_xor(J, y, 16, {.wait = false}); // ds_swizzle without its wait (batch them)
 //   auto t = workgroup_reduce(J, reduce::sum, x, scratch, 4);  // SGPR, 4 waves, LDS scratch
 //   auto both = wave_reduce(J, reduce::sum, pair); // a register array: one reduction per
 //                                                   // element, their steps interleaved
@@ -343,10 +344,18 @@ constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane
 }
 
 // Lane l gets v from lane l ^ mask (1..63): quad_perm / row_half_mirror / row_mirror DPP for
-// masks 1-3, 7, 15 (one v_mov_b32_dpp), ds_swizzle for other masks below 32, ds_bpermute
-// above (each with an lgkmcnt(0) wait). A lane whose partner is inactive reads 0.
+// masks 1-3, 7, 15 (one v_mov_b32_dpp), a pair of bank-masked row_shl/row_shr DPP moves for 4
+// and 8 (the lanes of banks 0,2 / 0,1 read from above, the others from below: 2 VALU, no LDS),
+// ds_swizzle for other masks below 32, ds_bpermute above (each followed by an lgkmcnt(0) wait
+// unless opts.wait is false: then several exchanges can be issued before one wait, which the
+// caller places; the pipeline rejects a read of the result before it). A lane whose partner is
+// inactive reads 0.
+struct shuffle_opts {
+  bool wait = true;  // s_waitcnt lgkmcnt(0) after a ds_swizzle / ds_bpermute
+};
 template <dtype T>
-constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, std::source_location l = std::source_location::current()) {
+constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
+                             std::source_location l = std::source_location::current()) {
   static_assert(dwords_of(T) == 1, "shuffle_xor takes a 32-bit register");
   detail::hctx c(*J.self(), to_src_loc(l));
   detail::reg_ref d = c.v();
@@ -363,15 +372,23 @@ constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, std::sou
     dpp_ctrl k = mask == 1 ? dpp::quad_perm(1, 0, 3, 2) : mask == 2 ? dpp::quad_perm(2, 3, 0, 1)
                : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
     c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(k.bound_ctrl()));
+  } else if (mask == 4 || mask == 8) {
+    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1. The
+    // first move writes every lane (a masked first write would merge into the register's
+    // undefined old value, keeping it live from the kernel's start), the second the upper banks.
+    const unsigned low = mask == 4 ? 0x5 : 0x3;
+    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(dpp::row_shl(mask).bound_ctrl()));
+    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()},
+        detail::with_dpp(dpp::row_shr(mask).bank_mask(0xf & ~low).bound_ctrl()));
   } else if (mask < 32) {
     modifiers mm;
     mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
     c.e(detail::O::ds_swizzle_b32, {reg_op(d), v.to_operand()}, mm);
-    c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
+    if (o.wait) c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
   } else {
     operand a = detail::xor_lane_address(c, mask);
     c.e(detail::O::ds_bpermute_b32, {reg_op(d), a, v.to_operand()});
-    c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
+    if (o.wait) c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
   }
   return c.result<T>(d);
 }

@@ -313,6 +313,35 @@ constexpr void shx_k(builder J, arg<unsigned*> out) {
 XR(sum_i32_30, sum, i32, 0x30, false) XR(max_f32_30p, max, f32, 0x30, true) XR(sum_u32_20, sum, u32, 0x20, false)
 XR(min_i32_0c, min, i32, 0x0c, false) XR(sum_f32_11p, sum, f32, 0x11, true) XR(max_u32_24, max, u32, 0x24, false)
 XR(sum_i32_3e, sum, i32, 0x3e, false) XR(max_f32_07, max, f32, 0x07, false)
+// three exchanges (DPP pair, ds_swizzle, ds_bpermute) issued before one wait: out = sum of them
+namespace lm {
+constexpr void shx_batch_k(builder J, arg<unsigned*> out) {
+  auto o = byte_offset(J);
+  auto x = J.vgpr<u32>();
+  x = lane_id(J) * 5u + 3u;
+  auto a = shuffle_xor(J, x, 8, {.wait = false});
+  auto b = shuffle_xor(J, x, 16, {.wait = false});
+  auto c = shuffle_xor(J, x, 33, {.wait = false});
+  J.s_waitcnt(lgkmcnt(0));
+  auto y = J.vgpr<u32>();
+  y = a * 10000u + b * 100u + c;
+  J.global_store_dword(o, y, out);
+}
+}  // namespace lm
+extern "C" __attribute__((global)) void shx_batch(unsigned* out) { HIPASM_KERNEL_BODY(lm::shx_batch_k, out); }
+// 520 chained exchanges with masks 4 and 8: each result must be live only from its exchange on
+// (a result whose first write merged into its old value was live from the kernel start, and
+// this kernel ran out of the 512 VGPRs)
+namespace lm {
+constexpr void shx_chain_k(builder J, arg<unsigned*> out) {
+  auto o = byte_offset(J);
+  auto y = J.vgpr<u32>();
+  y = lane_id(J) * 5u + 3u;
+  for (int i = 0; i < 520; ++i) y = y + shuffle_xor(J, y, i % 2 ? 8u : 4u);
+  J.global_store_dword(o, y, out);
+}
+}  // namespace lm
+extern "C" __attribute__((global)) void shx_chain(unsigned* out) { HIPASM_KERNEL_BODY(lm::shx_chain_k, out); }
 #define SHX(M) extern "C" __attribute__((global)) void shx_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M>), out); }
 SHX(1) SHX(2) SHX(3) SHX(4) SHX(7) SHX(8) SHX(15) SHX(16) SHX(31) SHX(32) SHX(48) SHX(63)
 

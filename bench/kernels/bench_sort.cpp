@@ -1,0 +1,50 @@
+// bench_kernel_sort [AITER_DIR]: rows x len bitonic sorts (keys only and argsorts). aiter has no
+// asm sort (its MoE sorting is HIP C++): aiter_us=none. gbps counts the keys read and written
+// (and the indices written); the sort is compute-bound at these sizes (log^2 steps), so hbm_pct
+// is far from the memory-bound goal by construction.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/sort.hpp>
+
+#include "bench_common.hpp"
+#include "kernels/sort_bench_configs.hpp"
+
+namespace {
+using namespace bench;
+template <hipasm::kernels::sort_config C>
+void row(rt::device& d, rt::module& m, const char* name, uint32_t rows, uint32_t len) {
+  const bool idx = C.payload != hipasm::kernels::sort_payload::none;
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(len) +
+                            (C.key == hipasm::kernels::sort_key::i32 ? "_i32" : "_f32") + (idx ? "_argsort" : "_keys") +
+                            (C.row_per_wave ? "_wave" : "_wg" + std::to_string(C.waves));
+  if (!selected(shape)) return;
+  const size_t n = size_t(rows) * len;
+  std::vector<uint32_t> keys(n);
+  std::mt19937 rng(1);
+  for (auto& k : keys) k = C.key == hipasm::kernels::sort_key::i32 ? rng() % 256 : 0x3f800000u + rng() % 0x800000u;
+  rt::buffer<uint32_t> KI(d, keys), KO(d, n), VO(d, idx ? n : 1);
+  const uint32_t groups = (rows + hipasm::kernels::sort_rows_per_group(C) - 1) / hipasm::kernels::sort_rows_per_group(C);
+  rt::profile_options p = profile_for(groups);
+  rt::launch_options o;
+  o.profile = &p;
+  auto rep = hipasm::kernels::launch_sort<C>(d, m, name,
+                                             {.keys_out = KO.addr(), .vals_out = VO.addr(), .keys_in = KI.addr(),
+                                              .len = len, .rows = rows}, o);
+  print_line("sort", shape, from(rep), 0, double(n) * 4 * (idx ? 3 : 2), true);
+}
+}  // namespace
+
+int main() {
+  auto d = rt::device::open(rt::backend::sim);
+  auto m = d->load_file(HIPASM_BENCH_CO);
+  for (uint32_t rows : {1u, 1024u, 16384u}) row<bench_cfg::sort_wave512_idx>(*d, *m, "sort_wave512_idx", rows, 512);
+  for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wg2048>(*d, *m, "sort_wg2048", rows, 2048);
+  for (uint32_t rows : {1u, 512u}) row<bench_cfg::sort_wg4096_idx>(*d, *m, "sort_wg4096_idx", rows, 4096);
+  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 1, 8192);
+  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 1, 8000);
+  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 304, 8192);
+  return 0;
+}

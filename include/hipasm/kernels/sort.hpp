@@ -1,0 +1,345 @@
+// Bitonic sort of rows of 32-bit keys (f32, i32 or u32), ascending or descending, optionally
+// with a 32-bit payload (values given, or each element's index in its row: an argsort, as the
+// MoE token sort needs). One row per wave (capacity 64 x per_lane) or per workgroup (capacity
+// 64 x per_lane x waves); a row may be any length 1..capacity (a run-time argument).
+//
+// Order. Keys are mapped to unsigned integers whose order is the wanted one (u32: itself; i32:
+// the sign bit flipped; f32: IEEE 754 totalOrder, -NaN < -inf < ... < -0 < +0 < ... < +inf <
+// +NaN, NaN payloads kept bit for bit; descending: the complement), the sort runs ascending on
+// them and they are mapped back at the store. So -0 and +0 are ordered (-0 first ascending), NaNs
+// with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
+// (last ascending, first descending, like torch.sort), a negative NaN before -inf. With a
+// payload the order is (key, payload as u32): equal keys come out by ascending payload, in
+// both directions, so with index payloads the result is the stable sort. Padding: elements
+// past the row's end are (max, max) in the mapped order: they sort last and are not stored
+// (an equal real element is identical to a pad, so nothing real is lost).
+//
+// Network: the bitonic sorter whose every comparator puts the minimum at the lower index (each
+// merge starts with a flip, e XOR (2k-1), then half-cleaners e XOR j). Element e of a wave is
+// register r = e % per_lane of lane e / per_lane, so the frequent short distances are inside a
+// lane (v_min/v_max, or a 64-bit compare and v_cndmask with a payload), lane distances 1-3, 7,
+// 15 (and 4, 8 as two DPP moves) are DPP, 16 and 31 ds_swizzle, 32 and 63 ds_bpermute
+// (shuffle_xor, issued for all registers before one wait); the lane keeps the minimum or the
+// maximum by v_med3_u32 against a per-lane constant (0: the lower lane, ~0: the upper), or a
+// compare XOR the upper lanes' mask with a payload. Across the waves of a workgroup the
+// distances >= 64 x per_lane go through LDS (write, barrier, read the partner; the lower wave
+// keeps the minimum), then the in-wave steps finish each merge.
+//
+// Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
+//                   sort_payload::index, .per_lane = 8, .waves = 4};
+//               HIPASM_SORT_KERNEL(sort_f32_2048, cfg)
+// Host side:    hipasm::kernels::launch_sort<cfg>(dev, module, "sort_f32_2048",
+//                   {.keys_out, .vals_out, .keys_in, .vals_in, .len, .rows});
+// Rows are dense: row i at element i * len of keys (and values); out may be in.
+#pragma once
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+enum class sort_key : uint8_t { f32, i32, u32 };
+enum class sort_payload : uint8_t { none, values, index };
+
+struct sort_config {
+  sort_key key = sort_key::f32;
+  bool descending = false;
+  sort_payload payload = sort_payload::none;
+  int per_lane = 8;           // elements per lane: 1, 2, 4, 8 or 16
+  int waves = 1;              // waves per workgroup, 1..16
+  bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
+};
+constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
+constexpr int sort_rows_per_group(const sort_config& c) { return c.row_per_wave ? c.waves : 1; }
+// LDS of the cross-wave steps: two regions (one barrier per step) when they fit in 64 KiB
+constexpr bool sort_cross_waves(const sort_config& c) { return !c.row_per_wave && c.waves > 1; }
+constexpr uint32_t sort_lds_region(const sort_config& c) {
+  return static_cast<uint32_t>(sort_capacity(c)) * (c.payload == sort_payload::none ? 4u : 8u);
+}
+constexpr int sort_lds_regions(const sort_config& c) {
+  return !sort_cross_waves(c) ? 0 : 2 * sort_lds_region(c) <= 65536 ? 2 : 1;
+}
+
+namespace detail {
+// key bits -> the unsigned integer whose ascending order is the configuration's order, and back
+template <sort_config C>
+constexpr gpr<dtype::u32> sort_map_key(builder J, const gpr<dtype::u32>& k, bool back) {
+  auto d = J.vgpr<dtype::u32>();
+  if constexpr (C.key == sort_key::u32) {
+    if (C.descending) d = ~k;
+    else d = k | 0u;
+  } else if constexpr (C.key == sort_key::i32) {
+    d = k ^ (C.descending ? 0x7fffffffu : 0x80000000u);
+  } else {
+    // asc: k ^ (sign(k) | 0x80000000), back: k' ^ (~sign(k') | 0x80000000) (the sign bit flips);
+    // desc: k ^ (~sign(k) & 0x7fffffff) both ways (the sign bit stays)
+    auto s = J.vgpr<dtype::u32>();
+    J.v_ashrrev_i32(s, 31, k);
+    if (C.descending || back) J.v_not_b32(s, s);
+    if (C.descending) J.v_and_b32(s, 0x7fffffff, s);
+    else J.v_or_b32(s, 0x80000000u, s);
+    J.v_xor_b32(d, k, s);
+  }
+  return d;
+}
+}  // namespace detail
+
+template <sort_config C>
+constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out, arg<const uint32_t*> keys_in,
+                    arg<const uint32_t*> vals_in, arg<unsigned> len, arg<unsigned> rows) {
+  static_assert(C.per_lane == 1 || C.per_lane == 2 || C.per_lane == 4 || C.per_lane == 8 || C.per_lane == 16,
+                "hipasm sort: per_lane must be 1, 2, 4, 8 or 16");
+  static_assert(C.waves >= 1 && C.waves <= 16 && std::has_single_bit(static_cast<unsigned>(C.waves)),
+                "hipasm sort: waves must be a power of two 1..16");
+  static_assert(!sort_cross_waves(C) || sort_lds_region(C) <= 65536,
+                "hipasm sort: a workgroup row of this capacity does not fit in 64 KiB of LDS: fewer waves or "
+                "per_lane (or no payload)");
+  constexpr int N = C.per_lane, NB = std::countr_zero(static_cast<unsigned>(N));
+  constexpr int B = 6 + NB;  // index bits of a wave's elements
+  constexpr int W = C.waves;
+  constexpr bool P = C.payload != sort_payload::none;
+  constexpr bool X = sort_cross_waves(C);
+  constexpr int WB = X ? std::countr_zero(static_cast<unsigned>(W)) : 0;
+
+  auto lane = lane_id(J);
+  auto wave = wave_id(J);
+  auto row = J.sgpr<dtype::u32>();
+  if constexpr (C.row_per_wave) row = J.workgroup_id_x() * static_cast<uint32_t>(W) + wave;
+  else row = J.workgroup_id_x();
+  auto row_bytes = J.sgpr<dtype::u32>(), valid = J.sgpr<dtype::u32>(), row_off = J.sgpr<dtype::u32>();
+  row_bytes = len << 2u;
+  valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing loaded or stored
+  row_off = row * row_bytes;
+  // this lane's first element in the row, and its byte offset
+  auto first = J.vgpr<dtype::u32>(), voff = J.vgpr<dtype::u32>();
+  if constexpr (X) first = lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N);
+  else first = lane * static_cast<uint32_t>(N);
+  voff = first << 2u;
+
+  buffer KI = make_buffer(J, keys_in, valid);
+  KI.shift_base(row_off);
+  auto raw = J.vgpr<dtype::u32>(N), rawv = J.vgpr<dtype::u32>(C.payload == sort_payload::values ? N : 1);
+  for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  if constexpr (C.payload == sort_payload::values) {
+    buffer VI = make_buffer(J, vals_in, valid);
+    VI.shift_base(row_off);
+    for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  }
+  J.s_waitcnt(vmcnt(0));
+
+  // element r: a register (key) or an aligned pair (payload, key): the u64 order is (key, payload)
+  std::array<gpr<dtype::u32>, N> el{};
+  auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
+  auto key_of = [&](int r) { return P ? el[r][1] : el[r]; };
+  for (int r = 0; r < N; ++r) {
+    el[r].rebind(fresh());
+    auto in_row = first + static_cast<uint32_t>(r) < len;
+    key_of(r) = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
+    if constexpr (C.payload == sort_payload::values) el[r][0] = select(in_row, rawv[r], 0xffffffffu);
+    if constexpr (C.payload == sort_payload::index) el[r][0] = select(in_row, first + static_cast<uint32_t>(r), 0xffffffffu);
+  }
+
+  // per-lane-bit constants: ~0 in the lanes whose bit b is set (they keep the maximum)
+  std::array<gpr<dtype::u32>, 6> upper_v{};
+  std::array<gpr<dtype::u64>, 6> upper_s{};
+  std::array<bool, 6> have{};
+  auto upper = [&](int b) {
+    if (!have[b]) {
+      have[b] = true;
+      if constexpr (P) {
+        constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
+        auto m = J.sgpr<dtype::u32>(2);
+        m[0] = b < 5 ? pat[b] : 0u;
+        m[1] = b < 5 ? pat[b] : 0xffffffffu;
+        upper_s[b].rebind(m.template as<dtype::u64>());
+      } else {
+        auto v = J.vgpr<dtype::u32>();
+        v = 0u - ((lane >> static_cast<uint32_t>(b)) & 1u);
+        upper_v[b].rebind(v);
+      }
+    }
+  };
+
+  // compare-exchange of registers i < j of every lane: minimum to i
+  auto cx_reg = [&](int i, int j) {
+    auto lo = fresh(), hi = fresh();
+    if constexpr (P) {
+      auto m = J.sgpr<dtype::u64>();
+      J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
+      for (int h = 0; h < 2; ++h) {
+        J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
+        J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
+      }
+    } else {
+      J.v_min_u32(lo, el[i], el[j]);
+      J.v_max_u32(hi, el[i], el[j]);
+    }
+    el[i].rebind(lo);
+    el[j].rebind(hi);
+  };
+  // compare-exchange of register r with register r ^ R of lane ^ L; lanes with bit `bit` clear
+  // keep the minimum
+  auto cx_lane = [&](uint32_t L, int R, int bit) {
+    upper(bit);
+    const bool lds = !(L <= 8 || L == 15);
+    // in groups of G registers (the exchanged copies in flight at once: VGPR pressure), reading
+    // the step's old values (a flip's partner register may already be replaced)
+    constexpr int G = P ? 4 : 8;
+    const std::array<gpr<dtype::u32>, N> old = el;
+    auto old_key = [&](int r) { return P ? old[r][1] : old[r]; };
+    for (int r0 = 0; r0 < N; r0 += G) {
+      const int r1 = r0 + G < N ? r0 + G : N;
+      std::array<gpr<dtype::u32>, G> pk{}, pv{};
+      for (int r = r0; r < r1; ++r) {
+        pk[r - r0].rebind(shuffle_xor(J, old_key(r ^ R), L, {.wait = false}));
+        if constexpr (P) pv[r - r0].rebind(shuffle_xor(J, old[r ^ R][0], L, {.wait = false}));
+      }
+      if (lds) J.s_waitcnt(lgkmcnt(0));
+      for (int r = r0; r < r1; ++r) {
+        auto n = fresh();
+        if constexpr (P) {
+          auto pp = J.vgpr<dtype::u32>(2).aligned(2);
+          pp[0] = pv[r - r0];
+          pp[1] = pk[r - r0];
+          auto m = J.sgpr<dtype::u64>();
+          J.v_cmp_lt_u64(m, pp.template as<dtype::u64>(), old[r].template as<dtype::u64>());
+          J.s_xor_b64(m, m, upper_s[bit]);  // lower lanes take the partner if smaller, upper if larger
+          J.v_cndmask_b32(n[0], old[r][0], pv[r - r0], m);
+          J.v_cndmask_b32(n[1], old[r][1], pk[r - r0], m);
+        } else {
+          J.v_med3_u32(n, old[r], pk[r - r0], upper_v[bit]);
+        }
+        el[r].rebind(n);
+      }
+    }
+  };
+  // the step of distance bit d within a wave (flip: partner e ^ (2^(d+1) - 1), else e ^ 2^d)
+  auto step = [&](int d, bool flip) {
+    if (d < NB) {
+      for (int r = 0; r < N; ++r)
+        if (!(r & (1 << d))) cx_reg(r, flip ? r ^ ((2 << d) - 1) : r | (1 << d));
+    } else {
+      const int lb = d - NB;
+      cx_lane(flip ? (2u << lb) - 1u : 1u << lb, flip ? N - 1 : 0, lb);
+    }
+  };
+  for (int s = 1; s <= B; ++s) {
+    step(s - 1, true);
+    for (int d = s - 2; d >= 0; --d) step(d, false);
+  }
+
+  if constexpr (X) {
+    // stages 2^(B+1) .. 2^(B+WB): the steps across waves through LDS, then the in-wave ones
+    constexpr uint32_t ES = P ? 8u : 4u;
+    auto lds = J.lds<uint32_t>(sort_lds_region(C) / 4 * sort_lds_regions(C), 16);
+    auto waddr = J.vgpr<dtype::u32>(), raddr = J.vgpr<dtype::u32>();
+    waddr = first * ES;
+    int nstep = 0;
+    auto cross = [&](int d, bool flip) {
+      const int wb = d - B;  // the wave bit that decides the lower side
+      const uint32_t region = lds.offset + (sort_lds_regions(C) == 2 ? (nstep & 1) * sort_lds_region(C) : 0u);
+      if (sort_lds_regions(C) == 1 && nstep > 0) J.s_barrier();  // the previous step's reads are done
+      ++nstep;
+      for (int r = 0; r < N; ++r) {
+        if constexpr (P) J.ds_write_b64(waddr, el[r], {.offset = static_cast<int32_t>(region + r * ES)});
+        else J.ds_write_b32(waddr, el[r], {.offset = static_cast<int32_t>(region + r * ES)});
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      auto pw = J.sgpr<dtype::u32>();
+      pw = wave ^ (flip ? (2u << wb) - 1u : 1u << wb);
+      if (flip) raddr = (pw * static_cast<uint32_t>(64 * N) + (63u - lane) * static_cast<uint32_t>(N)) * ES;
+      else raddr = (pw * static_cast<uint32_t>(64 * N) + lane * static_cast<uint32_t>(N)) * ES;
+      std::array<gpr<dtype::u32>, N> p{};
+      for (int r = 0; r < N; ++r) {
+        p[r].rebind(fresh());
+        const int q = flip ? N - 1 - r : r;
+        if constexpr (P) J.ds_read_b64(p[r], raddr, {.offset = static_cast<int32_t>(region + q * ES)});
+        else J.ds_read_b32(p[r], raddr, {.offset = static_cast<int32_t>(region + q * ES)});
+      }
+      auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
+      up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int r = 0; r < N; ++r) {
+        auto n = fresh();
+        if constexpr (P) {
+          auto m = J.sgpr<dtype::u64>();
+          auto u2 = J.sgpr<dtype::u32>(2);
+          u2[0] = up;
+          u2[1] = up;
+          J.v_cmp_lt_u64(m, p[r].template as<dtype::u64>(), el[r].template as<dtype::u64>());
+          J.s_xor_b64(m, m, u2.template as<dtype::u64>());
+          J.v_cndmask_b32(n[0], el[r][0], p[r][0], m);
+          J.v_cndmask_b32(n[1], el[r][1], p[r][1], m);
+        } else {
+          J.v_med3_u32(n, el[r], p[r], up);
+        }
+        el[r].rebind(n);
+      }
+    };
+    for (int s = B + 1; s <= B + WB; ++s) {
+      cross(s - 1, true);
+      for (int d = s - 2; d >= B; --d) cross(d, false);
+      for (int d = B - 1; d >= 0; --d) step(d, false);
+    }
+  }
+
+  // back to the key bits; the first len elements are stored (pads: out of range, dropped)
+  buffer KO = make_buffer(J, keys_out, valid);
+  KO.shift_base(row_off);
+  auto ko = J.vgpr<dtype::u32>(N);
+  for (int r = 0; r < N; ++r) ko[r] = detail::sort_map_key<C>(J, key_of(r), true);
+  for (int i = 0; i < N; i += 4) KO.store(ko.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  if constexpr (P) {
+    buffer VO = make_buffer(J, vals_out, valid);
+    VO.shift_base(row_off);
+    auto vo = J.vgpr<dtype::u32>(N);
+    for (int r = 0; r < N; ++r) vo[r] = el[r][0];
+    for (int i = 0; i < N; i += 4) VO.store(vo.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  }
+}
+
+}  // namespace hipasm::kernels
+
+// The extern "C" __global__ kernel NAME for configuration CFG (a constexpr sort_config). Keys
+// are 32-bit patterns (float / int / unsigned bits), values u32 (unused without a payload).
+#define HIPASM_SORT_KERNEL(NAME, CFG)                                                                  \
+  extern "C" __attribute__((global)) void NAME(uint32_t* keys_out, uint32_t* vals_out, const uint32_t* keys_in, \
+                                               const uint32_t* vals_in, unsigned len, unsigned rows) { \
+    HIPASM_KERNEL_BODY((hipasm::kernels::sort<CFG>), keys_out, vals_out, keys_in, vals_in, len, rows); \
+  }
+
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <hipasm/sim/launcher.hpp>
+namespace hipasm::kernels {
+struct sort_args {
+  uint64_t keys_out = 0, vals_out = 0, keys_in = 0, vals_in = 0;  // device addresses
+  uint32_t len = 0;   // elements per row, 1..sort_capacity(config)
+  uint32_t rows = 0;
+};
+template <sort_config C>
+rt::launch_report launch_sort(rt::device& dev, rt::module& m, std::string_view kernel, const sort_args& a,
+                              const rt::launch_options& opts = {}) {
+  if (a.rows == 0) throw std::invalid_argument("hipasm sort launch: rows must be >= 1");
+  if (a.len == 0 || a.len > static_cast<uint32_t>(sort_capacity(C)))
+    throw std::invalid_argument("hipasm sort launch: len must be 1.." + std::to_string(sort_capacity(C)) +
+                                " (the configuration's capacity), got " + std::to_string(a.len));
+  if (!a.keys_out || !a.keys_in || (C.payload != sort_payload::none && !a.vals_out) ||
+      (C.payload == sort_payload::values && !a.vals_in))
+    throw std::invalid_argument("hipasm sort launch: a tensor the configuration reads or writes is null");
+  if (uint64_t(a.rows) * a.len * 4u >= (uint64_t{1} << 32))
+    throw std::invalid_argument("hipasm sort launch: rows * len * 4 bytes must be below 4 GiB (32-bit row offsets)");
+  rt::kernel_args args;
+  args.add(a.keys_out).add(a.vals_out).add(a.keys_in).add(a.vals_in).add(a.len).add(a.rows);
+  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(C));
+  return dev.launch(m, kernel, {(a.rows + per - 1) / per, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
+                    opts);
+}
+}  // namespace hipasm::kernels
+#endif
