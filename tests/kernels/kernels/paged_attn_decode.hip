@@ -1,0 +1,5 @@
+#include <hipasm/kernels/paged_attn_decode.hpp>
+
+#include "paged_attn_configs.hpp"
+
+HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8, cfg::pa_d128_g8)
