@@ -248,7 +248,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
   auto lds = J.lds_bytes(static_cast<uint32_t>(W * 16) * RS, 16);
   auto row = J.vgpr<u32>();
-  row = (w * 16u + col) * RS + lds.offset;
+  row = (w * 16u + col) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..; grp 0 also writes (max, sum)
   for (int j = 0; j < NJ; ++j)
     J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4) + 0});
   auto ml = J.vgpr<f32>(2).aligned(2);
@@ -463,3 +463,109 @@ constexpr void paged_attn_reduce(builder J, arg<uint16_t*> out, arg<const float*
     HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_reduce<CFG>), out, part_out, part_ml, context_lens, num_heads,   \
                        partition_blocks, max_partitions);                                                            \
   }
+
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <hipasm/sim/launcher.hpp>
+namespace hipasm::kernels {
+
+struct paged_attn_decode_args {
+  uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
+  uint64_t part_out = 0, part_ml = 0;  // the split's workspace (paged_attn_workspace), needed when it splits
+  uint32_t seqs = 0, num_kv_heads = 0;
+  uint32_t bt_stride = 0;     // block-table entries from one sequence to the next
+  uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
+  float scale = 0;            // the softmax scale, usually 1 / sqrt(head_dim)
+  uint32_t q_stride = 0;      // bytes between sequences of q; 0: num_kv_heads * gqa * head_dim * 2
+  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * 2
+  uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
+};
+
+// Blocks per partition: the whole context while seqs * num_kv_heads workgroups fill the GPU
+// (`cus` compute units, ~2 workgroups each), else split so that they do, in multiples of the
+// waves and at least 2 blocks per wave (below that the reduce costs more than the split gains).
+template <paged_attn_decode_config C>
+constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
+                                               uint32_t cus = 304) {
+  const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
+  const uint64_t groups = uint64_t(seqs) * num_kv_heads, target = 2ull * cus;
+  if (blocks == 0 || groups >= target) return blocks ? blocks : 1;
+  const uint64_t parts = (target + groups - 1) / groups;
+  uint32_t pb = static_cast<uint32_t>((blocks + parts - 1) / parts);
+  const uint32_t w = static_cast<uint32_t>(C.waves), least = 2 * w;
+  pb = (pb + w - 1) / w * w;
+  return pb < least ? (blocks < least ? blocks : least) : pb;
+}
+constexpr uint32_t paged_attn_partitions(uint32_t max_context, uint32_t block_size, uint32_t partition_blocks) {
+  const uint32_t blocks = (max_context + block_size - 1) / block_size;
+  return (blocks + partition_blocks - 1) / partition_blocks;
+}
+// Workspace bytes (part_out, part_ml) for seqs sequences of heads query heads and `partitions`.
+struct paged_attn_workspace {
+  uint64_t part_out_bytes = 0, part_ml_bytes = 0;
+};
+template <paged_attn_decode_config C>
+constexpr paged_attn_workspace paged_attn_workspace_for(uint32_t seqs, uint32_t num_kv_heads, uint32_t partitions) {
+  const uint64_t rows = uint64_t(seqs) * num_kv_heads * C.gqa * partitions;
+  return {rows * C.head_dim * 4, rows * 8};
+}
+
+struct paged_attn_decode_report {
+  rt::launch_report attn;
+  rt::launch_report reduce;  // empty unless the context was split (partitions > 1)
+  uint32_t partition_blocks = 0, partitions = 0;
+};
+
+// Launches NAME (grid kv heads x seqs x partitions, waves * 64 threads) and, when the
+// context is split, NAME_reduce (grid heads x seqs, 64 threads). The same call for the
+// simulator and the HIP backend.
+template <paged_attn_decode_config C>
+paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m, std::string_view kernel,
+                                                  const paged_attn_decode_args& a, const rt::launch_options& opts = {}) {
+  auto fail = [](const std::string& s) { throw std::invalid_argument("hipasm paged_attn_decode launch: " + s); };
+  if (a.seqs == 0 || a.num_kv_heads == 0) fail("seqs and num_kv_heads must be >= 1");
+  if (a.max_context == 0) fail("max_context must be >= 1 (the largest context length)");
+  if (!a.out || !a.q || !a.k_cache || !a.v_cache || !a.block_tables || !a.context_lens)
+    fail("out, q, k_cache, v_cache, block_tables or context_lens is null");
+  const uint32_t blocks = (a.max_context + C.block_size - 1) / C.block_size;
+  if (a.bt_stride < blocks)
+    fail("bt_stride (" + std::to_string(a.bt_stride) + ") is below the blocks of max_context (" + std::to_string(blocks) + ")");
+  if (!std::isfinite(a.scale)) fail("scale must be finite");
+  const uint32_t heads = a.num_kv_heads * C.gqa;
+  const uint64_t min_q_stride = uint64_t(heads) * C.head_dim * 2;
+  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * 2;
+  const uint32_t qs = a.q_stride ? a.q_stride : static_cast<uint32_t>(min_q_stride);
+  const uint64_t kbs = a.kv_block_stride ? a.kv_block_stride : min_block;
+  if (qs < min_q_stride) fail("q_stride is below num_kv_heads * gqa * head_dim * 2");
+  if (kbs < min_block || kbs >= (1ull << 32)) fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * 2 and below 4 GiB");
+  const uint32_t pb = a.partition_blocks ? a.partition_blocks
+                                         : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
+  const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
+  if (parts > 1) {
+    if (!a.part_out || !a.part_ml) fail("the context is split in " + std::to_string(parts) + " partitions: part_out and part_ml are needed (paged_attn_workspace_for)");
+    if (paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts).part_out_bytes >= (1ull << 32))
+      fail("the workspace must be below 4 GiB (32-bit offsets)");
+  }
+  constexpr double log2e = 1.44269504088896340736;
+  const float scale_log2e = static_cast<float>(double(a.scale) * log2e);
+  paged_attn_decode_report r;
+  r.partition_blocks = pb;
+  r.partitions = parts;
+  rt::kernel_args args;
+  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
+      .add(a.context_lens).add(scale_log2e).add(a.num_kv_heads).add(qs).add(static_cast<uint32_t>(kbs))
+      .add(a.bt_stride).add(pb).add(parts);
+  r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
+  if (parts > 1) {
+    rt::kernel_args ra;
+    ra.add(a.out).add(a.part_out).add(a.part_ml).add(a.context_lens).add(heads).add(pb).add(parts);
+    r.reduce = dev.launch(m, std::string(kernel) + "_reduce", {heads, a.seqs, 1}, {64, 1, 1}, ra, opts);
+  }
+  return r;
+}
+}  // namespace hipasm::kernels
+#endif
