@@ -104,7 +104,8 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs,
   fill(host, 3);
   rt::buffer<uint16_t> Q(d, host), O(d, host.size()), OA(d, host.size());
   rt::buffer<int> BT(d, bt), CL(d, std::vector<int>(seqs, static_cast<int>(ctx)));
-  const uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
+  uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
+  if (const char* e = std::getenv("PA_PB")) pb = static_cast<uint32_t>(std::atoi(e));
   const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
   const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
   rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);

@@ -46,6 +46,7 @@ struct paged_attn_decode_config {
   int block_size = 16;  // tokens per KV-cache block, a multiple of 16 (and of 8: the V layout)
   int gqa = 8;          // query heads per KV head, 1..16
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
+  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
 };
 constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 16u; }
 
@@ -62,10 +63,12 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   static_assert(G >= 1 && G <= 16, "hipasm paged_attn_decode: gqa must be 1..16 (the heads are the 16 columns of an MFMA tile)");
   static_assert((W == 1 || W == 2 || W == 4 || W == 8) && (D / 16) % W == 0,
                 "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
+  static_assert(C.prefetch >= 1 && C.prefetch <= 3, "hipasm paged_attn_decode: prefetch must be 1..3");
   constexpr int KL = D / 32;            // 16-byte K (and Q) loads per lane and tile
   constexpr int NJ = D / 16;            // MFMAs per tile and product
   constexpr int TILES = BS / 16;        // 16-token tiles per block
   constexpr int SLOT_LOADS = TILES * (KL + NJ);
+  constexpr int P = C.prefetch, R = P + 1;  // blocks in flight besides the current one; register slots
   constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * 2);  // one KV head of one block
   constexpr uint32_t RS = pa_lds_row_bytes(C);
   constexpr float ninf = -std::numeric_limits<float>::infinity();
@@ -87,18 +90,6 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   auto sofs = J.sgpr<u32>();
   sofs = seq << 2u;
   J.s_load_dword(ctx, context_lens, sofs);
-  J.s_waitcnt(lgkmcnt(0));
-  auto nblk = J.sgpr<u32>().named("nblk");
-  nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
-  auto first = J.sgpr<u32>().named("first");
-  first = part * partition_blocks;
-  J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
-  auto nparts = J.sgpr<u32>().named("nparts");
-  nparts = (nblk + partition_blocks - 1u) / partition_blocks;
-  auto last = J.sgpr<u32>();
-  last = first + partition_blocks;
-  J.s_min_u32(last, last, nblk);
-
   // this (sequence, kv head)'s query heads: G rows of D
   auto head0 = J.sgpr<u32>();  // the first query head of this KV head
   head0 = kvh * static_cast<uint32_t>(G);
@@ -112,11 +103,28 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
   }
 
+  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the next block to issue
+  auto bi = J.sgpr<u32>().named("bi");      // its index in the sequence's block table
   auto bt_base = J.sgpr<u64>();
   bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
   auto bt_bytes = J.sgpr<u32>();
-  bt_bytes = nblk << 2u;
-  buffer BT = make_buffer(J, bt_base, bt_bytes);  // entries past the context read as 0
+  bt_bytes = bt_stride << 2u;
+  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past the context: never loaded from)
+  // the first block-table entry in flight with the context length (the Q loads too)
+  auto first = J.sgpr<u32>().named("first");
+  first = part * partition_blocks;
+  bi = first + w;
+  J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
+  J.s_waitcnt(lgkmcnt(0));
+  auto nblk = J.sgpr<u32>().named("nblk");
+  nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
+  J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
+  auto nparts = J.sgpr<u32>().named("nparts");
+  nparts = (nblk + partition_blocks - 1u) / partition_blocks;
+  auto last = J.sgpr<u32>();
+  last = first + partition_blocks;
+  J.s_min_u32(last, last, nblk);
+
   buffer Kb = make_buffer(J, k_cache, head_bytes);
   buffer Vb = make_buffer(J, v_cache, head_bytes);
   auto kv_head_off = J.sgpr<u32>();
@@ -128,10 +136,8 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   auto voff = J.vgpr<u32>().named("voff");  // tokens 4 grp .. 4 grp + 3 of the tile, dim col
   voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);
 
-  auto kbuf = J.vgpr<u32>(2 * TILES * KL * 4).aligned(4).named("k");
-  auto vbuf = J.vgpr<u32>(2 * TILES * NJ * 2).aligned(2).named("v");
-  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the next block to issue
-  auto bi = J.sgpr<u32>().named("bi");      // its index in the sequence's block table
+  auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
+  auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
   auto cur_blk = J.sgpr<u32>();
   auto issue = [&](int slot) {
     auto base = J.sgpr<u64>();
@@ -217,64 +223,73 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
   auto k = J.sgpr<u32>().named("k");
   k = 0u;
-  bi = first + w;
-  J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
-  J.If(n > 0u, [&] {
+  // The next block into `slot` (then the block-table entry of the one after). Always issued,
+  // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
+  // its loads return 0 without touching memory.
+  auto hb = J.sgpr<u32>();
+  hb = head_bytes;
+  auto recs = J.sgpr<u32>();
+  auto issue_next = [&](int slot, const auto& valid) {
+    recs = select(valid, hb, 0u);
+    Kb.set_records(recs);
+    Vb.set_records(recs);
     J.s_waitcnt(lgkmcnt(0));
-    issue(0);
+    issue(slot);
     bi = bi + static_cast<uint32_t>(W);
     J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
-  });
+  };
+  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i));
   auto step = [&](int slot) {
-    cur_blk = bi - static_cast<uint32_t>(W);
-    J.If(k + 1u < n, [&] {
-       J.s_waitcnt(lgkmcnt(0));
-       issue(1 - slot);
-       bi = bi + static_cast<uint32_t>(W);
-       J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
-       J.s_waitcnt(vmcnt(SLOT_LOADS));
-     }).Else([&] { J.s_waitcnt(vmcnt(0)); });
+    cur_blk = k * static_cast<uint32_t>(W) + first;
+    cur_blk = cur_blk + w;
+    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n);
+    J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
     compute(slot);
     k = k + 1u;
   };
   J.While([&] { return k < n; }, [&] {
-    step(0);
-    J.If(k >= n, [&] { J.Break(); });
-    step(1);
+    for (int r = 0; r < R; ++r) {
+      step(r);
+      if (r + 1 < R) J.If(k >= n, [&] { J.Break(); });
+    }
   });
   J.s_waitcnt(vmcnt(0) | lgkmcnt(0));  // a wave with no block: its Q loads; the last block-table load
   auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
   // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
-  auto lds = J.lds_bytes(static_cast<uint32_t>(W * 16) * RS, 16);
+  // (the padding heads' columns are not stored; their lanes read head G - 1's rows)
+  auto lds = J.lds_bytes(static_cast<uint32_t>(W * G) * RS, 16);
+  auto colc = J.vgpr<u32>();
+  J.v_min_u32(colc, col, static_cast<uint32_t>(G - 1));
   auto row = J.vgpr<u32>();
-  row = (w * 16u + col) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..; grp 0 also writes (max, sum)
-  for (int j = 0; j < NJ; ++j)
-    J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4) + 0});
+  row = (w * static_cast<uint32_t>(G) + colc) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
+  J.If(col < static_cast<uint32_t>(G), [&] {
+    for (int j = 0; j < NJ; ++j) J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4)});
+  });
   auto ml = J.vgpr<f32>(2).aligned(2);
   ml[0] = m + 0.0f;
   ml[1] = lsum + 0.0f;
   auto cofs = J.vgpr<u32>();
   cofs = (grp << 4u);  // 4 grp floats
-  J.If(grp == 0u, [&] { J.ds_write_b64(row, ml, {.offset = D * 4}); });
+  J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(row, ml, {.offset = D * 4}); });  // (max, sum)
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
 
   // wave w finishes dims 16 j + 4 grp .. + 3 for j = w + W jw
   constexpr int JW = NJ / W;
   auto crow = J.vgpr<u32>();
-  crow = col * RS + lds.offset + cofs;
+  crow = colc * RS + lds.offset + cofs;
   auto jofs = J.sgpr<u32>();
   jofs = w * 64u;
   crow = crow + jofs;
   auto mls = J.vgpr<f32>(2 * W).aligned(2);
   auto mrow = J.vgpr<u32>();
-  mrow = col * RS + lds.offset;
-  for (int v = 0; v < W; ++v) J.ds_read_b64(mls.slice(2 * v, 2), mrow, {.offset = static_cast<int32_t>(v * 16 * RS + D * 4)});
+  mrow = colc * RS + lds.offset;
+  for (int v = 0; v < W; ++v) J.ds_read_b64(mls.slice(2 * v, 2), mrow, {.offset = static_cast<int32_t>(v * G * RS + D * 4)});
   auto ov = J.vgpr<f32>(4 * JW * W).aligned(4);
   for (int v = 0; v < W; ++v)
     for (int jw = 0; jw < JW; ++jw)
-      J.ds_read_b128(ov.slice(4 * (v * JW + jw), 4), crow, {.offset = static_cast<int32_t>(v * 16 * RS + jw * W * 64)});
+      J.ds_read_b128(ov.slice(4 * (v * JW + jw), 4), crow, {.offset = static_cast<int32_t>(v * G * RS + jw * W * 64)});
   J.s_waitcnt(lgkmcnt(0));
   auto M = J.vgpr<f32>(), L = J.vgpr<f32>(), f = J.vgpr<f32>();
   M = mls[0] + 0.0f;
@@ -485,20 +500,35 @@ struct paged_attn_decode_args {
   uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
 };
 
-// Blocks per partition: the whole context while seqs * num_kv_heads workgroups fill the GPU
-// (`cus` compute units, ~2 workgroups each), else split so that they do, in multiples of the
-// waves and at least 2 blocks per wave (below that the reduce costs more than the split gains).
+// Blocks per partition, from a cost estimate of the timing model's MI300X: a workgroup streams
+// its KV blocks at ~55 GB/s (4 waves x 2 blocks in flight; measured, b8_ctx2048 unsplit), the
+// device at most 4000 GB/s, and the split costs ~5 us more (the reduce's dispatch and its
+// latency-bound passes). Each candidate partition count (the blocks in multiples of the waves, at
+// least 2 blocks a wave) is timed by that estimate; the fastest wins, the whole context on a tie.
 template <paged_attn_decode_config C>
 constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
                                                uint32_t cus = 304) {
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
-  const uint64_t groups = uint64_t(seqs) * num_kv_heads, target = 2ull * cus;
-  if (blocks == 0 || groups >= target) return blocks ? blocks : 1;
-  const uint64_t parts = (target + groups - 1) / groups;
-  uint32_t pb = static_cast<uint32_t>((blocks + parts - 1) / parts);
-  const uint32_t w = static_cast<uint32_t>(C.waves), least = 2 * w;
-  pb = (pb + w - 1) / w * w;
-  return pb < least ? (blocks < least ? blocks : least) : pb;
+  if (blocks == 0) return 1;
+  const double groups = double(seqs) * num_kv_heads;
+  const double wg_gbps = 55.0 * C.waves * C.prefetch / 8.0, device_gbps = 4000.0, split_us = 5.0;
+  const double bytes = groups * blocks * C.block_size * C.head_dim * 4.0;
+  auto estimate = [&](uint32_t parts) {
+    double wgs = groups * parts;
+    if (wgs > cus) wgs = cus;  // (more workgroups than CUs run in rounds at the same rate)
+    double gbps = wgs * wg_gbps;
+    if (gbps > device_gbps) gbps = device_gbps;
+    return bytes / (gbps * 1e3) + (parts > 1 ? split_us : 0.0);
+  };
+  uint32_t best = blocks;
+  double best_us = estimate(1);
+  const uint32_t w = static_cast<uint32_t>(C.waves);
+  for (uint32_t pb = 2 * w; pb < blocks; pb += w) {
+    const uint32_t parts = (blocks + pb - 1) / pb;
+    const double us = estimate(parts);
+    if (us < best_us) best = pb, best_us = us;
+  }
+  return best;
 }
 constexpr uint32_t paged_attn_partitions(uint32_t max_context, uint32_t block_size, uint32_t partition_blocks) {
   const uint32_t blocks = (max_context + block_size - 1) / block_size;
