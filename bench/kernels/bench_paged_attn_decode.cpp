@@ -10,9 +10,12 @@
 // pa_fwd_asm (csrc/py_itfs_cu/asm_pa.cu) dispatches for bf16 Q and KV, gqa 8, block 16 (its
 // pa_asm.csv row); its cache layouts (K [blocks][kv heads][D/8][16][8], V [blocks][kv heads]
 // [16/8][D][8]) are the ones hipasm's kernel reads, its argument struct is asm_pa.cu's
-// KernelArgs (each field padded to 16 bytes), grid (kv heads, batch), 256 threads. The legacy
-// pa_a16w16_b16.co (KernelArgs without mtp/GQA/qo_indptr, gqa 8) is timed as well and printed
-// on stderr. Without sampling (small grids) both outputs are compared with hipasm's.
+// KernelArgs (each field padded to 16 bytes), grid (kv heads, batch), 256 threads. Without
+// sampling (small grids) its output is compared with hipasm's (none differ).
+// Not used: the older pa_a16w16_b16.co (kernel pa_kernel_func): no host code in aiter's csrc
+// launches it any more; with asm_pa.cu's KernelArgs up to KVs (its metadata's 14 fields) and
+// the same grid, 7/8 of its outputs are wrong and it reads 1/8 of the cache, so its interface
+// is not established.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -31,7 +34,7 @@ namespace fs = std::filesystem;
 namespace hk = hipasm::kernels;
 namespace {
 using namespace bench;
-constexpr hk::paged_attn_decode_config C{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
+constexpr hk::paged_attn_decode_config C{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
 constexpr uint32_t KVH = 8, H = KVH * C.gqa, D = C.head_dim, BS = C.block_size;
 
 struct tensors {
@@ -40,29 +43,25 @@ struct tensors {
 };
 
 // aiter's asm kernel on the same tensors; returns its time (0: not run) and leaves its output in out.
-double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, bool legacy, const tensors& t, bool& sampled) {
+double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, const tensors& t, bool& sampled) {
   if (co.empty() || !fs::exists(co)) return 0;
   auto m = d.load_file(co.string());
   rt::kernel_args a;
   const uint64_t zero = 0;
-  // every field padded to 16 bytes: the current kernel's metadata lists the pads as arguments
-  // (one 8-byte, or three 4-byte), the legacy one's places the fields 16 bytes apart
-  auto ptr = [&](uint64_t p) { a.add(p); if (!legacy) a.add(zero); };
-  auto u32 = [&](uint32_t v) { a.add(v); if (!legacy) a.add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+  // every field padded to 16 bytes: the metadata lists the pads as arguments (one 8-byte, or three 4-byte)
+  auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
+  auto u32 = [&](uint32_t v) { a.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
   ptr(t.out); ptr(t.q); ptr(t.k); ptr(t.v); ptr(t.bt); ptr(t.cl); ptr(0); ptr(0);  // KQ, VQ: no quantization
   const float sclg2e = static_cast<float>(1.44269504088896340736 / std::sqrt(double(D)));
-  a.add(sclg2e);
-  if (!legacy) a.add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0});
+  a.add(sclg2e).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0});
   u32(t.bt_stride);                  // mblk: block_tables.stride(0)
   u32(KVH);                          // kv_nheads
   u32(H * D * 2);                    // Qs: bytes per sequence of Q
   u32(KVH * BS * D * 2);             // Bs: bytes per cache block
   u32(BS * D * 2);                   // KVs: bytes per KV head of a block
-  if (!legacy) {
-    u32(0);                          // mtp: max_qlen - 1
-    u32(C.gqa);                      // GQA
-    ptr(0);                          // qo_indptr
-  }
+  u32(0);                            // mtp: max_qlen - 1
+  u32(C.gqa);                        // GQA
+  ptr(0);                            // qo_indptr
   rt::profile_options p = profile_for(KVH * t.seqs);
   sampled = p.sample_cus != 0;
   rt::launch_options o;
@@ -73,7 +72,6 @@ double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, bool
     d.copy_to_device(t.out, nan.data(), nan.size() * 2);
   }
   auto rep = d.launch(*m, name, {KVH, t.seqs, 1}, {256, 1, 1}, a, o);
-  if (std::getenv("PA_DEBUG")) std::fprintf(stderr, "%s hbm_bytes %llu us %.2f\n", name.c_str(), (unsigned long long)rep.profile->hbm_bytes, rep.profile->time_us);
   return rep.profile->time_us;
 }
 
@@ -104,8 +102,9 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs,
   fill(host, 3);
   rt::buffer<uint16_t> Q(d, host), O(d, host.size()), OA(d, host.size());
   rt::buffer<int> BT(d, bt), CL(d, std::vector<int>(seqs, static_cast<int>(ctx)));
+  // HIPASM_PA_PARTITION_BLOCKS=N: N blocks per partition instead of the launch's estimate
   uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
-  if (const char* e = std::getenv("PA_PB")) pb = static_cast<uint32_t>(std::atoi(e));
+  if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS")) pb = static_cast<uint32_t>(std::atoi(e));
   const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
   const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
   rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
@@ -131,8 +130,8 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs,
   const bool ours_sampled = p.sample_cus != 0;
   const auto ours = O.download();
   const tensors t{OA.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), blocks_per_seq, seqs, ctx};
-  double a = 0, legacy = 0;
-  bool a_sampled = false, l_sampled = false;
+  double a = 0;
+  bool a_sampled = false;
   auto compare = [&](const char* which) {
     const auto theirs = OA.download();
     size_t bad = 0;
@@ -144,12 +143,8 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs,
                           shape.c_str(), which, bad, ours.size());
   };
   if (!aiter_dir.empty()) {
-    a = aiter_pa(d, aiter_dir / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co", "_ZN5aiter27pa_bf16_noquant_gqa8_1tg_4wE", false, t, a_sampled);
+    a = aiter_pa(d, aiter_dir / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co", "_ZN5aiter27pa_bf16_noquant_gqa8_1tg_4wE", t, a_sampled);
     if (a > 0 && !a_sampled && !ours_sampled) compare("pa_bf16_noquant_gqa8_1tg_4w");
-    legacy = aiter_pa(d, aiter_dir / "pa_a16w16_b16.co", "pa_kernel_func", true, t, l_sampled);
-    if (legacy > 0 && !l_sampled && !ours_sampled) compare("pa_a16w16_b16");
-    if (legacy > 0)
-      std::fprintf(stderr, "bench_kernel_paged_attn_decode: %s: legacy pa_a16w16_b16 %.2f us (ratio %.3f)\n", shape.c_str(), legacy, legacy / h.us);
   }
   const double bytes = double(seqs) * ctx * KVH * D * 2 * 2 + double(seqs) * H * D * 2 * 2;
   print_line("paged_attn_decode", shape, h, a, bytes);

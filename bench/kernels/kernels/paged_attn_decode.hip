@@ -2,4 +2,4 @@
 
 // The LLM decode shape of the benchmark: head dim 128, 16-token blocks, 8 query heads per KV head.
 HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8, (hipasm::kernels::paged_attn_decode_config{
-                                                 .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4}))
+                                                 .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8}))

@@ -162,6 +162,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   m = ninf + 0.0f;
   l = 0.0f + 0.0f;
   auto s = J.vgpr<f32>(4).aligned(4).named("s");
+  auto s2 = J.vgpr<f32>(4).aligned(4).named("s2");
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
   auto tb = J.vgpr<u32>();
   tb = grp << 2u;
@@ -170,23 +171,25 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
       auto tok0 = J.sgpr<u32>();
       tok0 = cur_blk * static_cast<uint32_t>(BS) + static_cast<uint32_t>(16 * u);
       auto tile = [&] {
+        // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
         s.fill(0.0f);
+        s2.fill(0.0f);
         for (int jj = 0; jj < KL; ++jj)
-          for (int h = 0; h < 2; ++h)
-            J.v_mfma_f32_16x16x16_bf16(s, kbuf.slice(((slot * TILES + u) * KL + jj) * 4 + 2 * h, 2),
-                                       qv.slice(4 * jj + 2 * h, 2), s);
-        for (int i = 0; i < 4; ++i) s[i] = s[i] * scale_log2e;
+          for (int h = 0; h < 2; ++h) {
+            auto& a = h == 0 ? s : s2;
+            J.v_mfma_f32_16x16x16_bf16(a, kbuf.slice(((slot * TILES + u) * KL + jj) * 4 + 2 * h, 2),
+                                       qv.slice(4 * jj + 2 * h, 2), a);
+          }
+        for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
         auto vs = vbuf.slice((slot * TILES + u) * NJ * 2, NJ * 2);
         // the last tile: tokens at or past the context get -inf and a zero V
         J.If(ctx - tok0 < 16u, [&] {
           auto valid = J.sgpr<u32>();
           valid = ctx - tok0;
           for (int i = 0; i < 4; ++i) s[i] = select(tb + static_cast<uint32_t>(i) < valid, s[i], ninf);
-          auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>(), lo16 = J.vgpr<u32>(), hi16 = J.vgpr<u32>();
-          lo16 = 0xffffu;
-          hi16 = 0xffff0000u;
-          mlo = select(tb < valid, lo16, 0u) | select(tb + 1u < valid, hi16, 0u);
-          mhi = select(tb + 2u < valid, lo16, 0u) | select(tb + 3u < valid, hi16, 0u);
+          auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
+          mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
+          mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
           for (int j = 0; j < NJ; ++j) {
             vs[2 * j] = vs[2 * j] & mlo;
             vs[2 * j + 1] = vs[2 * j + 1] & mhi;
@@ -226,11 +229,9 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   // The next block into `slot` (then the block-table entry of the one after). Always issued,
   // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
   // its loads return 0 without touching memory.
-  auto hb = J.sgpr<u32>();
-  hb = head_bytes;
   auto recs = J.sgpr<u32>();
   auto issue_next = [&](int slot, const auto& valid) {
-    recs = select(valid, hb, 0u);
+    recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
     J.s_waitcnt(lgkmcnt(0));
