@@ -34,8 +34,12 @@ namespace fs = std::filesystem;
 namespace hk = hipasm::kernels;
 namespace {
 using namespace bench;
-constexpr hk::paged_attn_decode_config C{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
-constexpr uint32_t KVH = 8, H = KVH * C.gqa, D = C.head_dim, BS = C.block_size;
+// Two workgroup sizes: 8 waves stream twice the bytes of 4 per workgroup (long contexts on few
+// workgroups), 4 waves start and finish sooner (short contexts: a few blocks a wave).
+constexpr hk::paged_attn_decode_config C8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
+constexpr hk::paged_attn_decode_config C4{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
+constexpr uint32_t short_context = 1024;  // C4 up to this context
+constexpr uint32_t KVH = 8, H = KVH * C8.gqa, D = C8.head_dim, BS = C8.block_size;
 
 struct tensors {
   uint64_t out, q, k, v, bt, cl;
@@ -60,7 +64,7 @@ double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, cons
   u32(KVH * BS * D * 2);             // Bs: bytes per cache block
   u32(BS * D * 2);                   // KVs: bytes per KV head of a block
   u32(0);                            // mtp: max_qlen - 1
-  u32(C.gqa);                        // GQA
+  u32(C8.gqa);                        // GQA
   ptr(0);                            // qo_indptr
   rt::profile_options p = profile_for(KVH * t.seqs);
   sampled = p.sample_cus != 0;
@@ -75,7 +79,8 @@ double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, cons
   return rep.profile->time_us;
 }
 
-void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs, uint32_t ctx) {
+template <hk::paged_attn_decode_config C>
+void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t ctx) {
   const std::string shape = "b" + std::to_string(seqs) + "_ctx" + std::to_string(ctx) + "_kv8x8_d128";
   if (!selected(shape)) return;
   const uint32_t blocks_per_seq = (ctx + BS - 1) / BS, num_blocks = seqs * blocks_per_seq;
@@ -118,13 +123,13 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter_dir, uint32_t seqs,
                                   .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
                                   .bt_stride = blocks_per_seq, .max_context = ctx,
                                   .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
-  auto rep = hk::launch_paged_attn_decode<C>(d, m, "pa_d128_g8", args, o);
+  auto rep = hk::launch_paged_attn_decode<C>(d, m, kernel, args, o);
   result h = from(rep.attn);
   if (parts > 1) {
     // the reduce again under its own profile options (its grid is heads x seqs)
     rt::kernel_args ra;
     ra.add(O.addr()).add(PO.addr()).add(PM.addr()).add(CL.addr()).add(H).add(pb).add(parts);
-    const result r = from(d.launch(m, "pa_d128_g8_reduce", {H, seqs, 1}, {64, 1, 1}, ra, orr));
+    const result r = from(d.launch(m, std::string(kernel) + "_reduce", {H, seqs, 1}, {64, 1, 1}, ra, orr));
     h.us += r.us;
   }
   const bool ours_sampled = p.sample_cus != 0;
@@ -164,6 +169,9 @@ int main(int argc, char** argv) {
   const std::pair<uint32_t, uint32_t> shapes[] = {{1, 512},   {1, 8192},  {1, 32768}, {8, 512},   {8, 2048},
                                                   {8, 8192},  {32, 512},  {32, 2048}, {32, 4096}, {64, 1024},
                                                   {64, 2048}, {128, 512}, {128, 1024}};
-  for (auto [b, c] : shapes) row(*d, *m, aiter, b, c);
+  for (auto [b, c] : shapes) {
+    if (c <= short_context) row<C4>(*d, *m, "pa_d128_g8_w4", aiter, b, c);
+    else row<C8>(*d, *m, "pa_d128_g8_w8", aiter, b, c);
+  }
   return 0;
 }
