@@ -1,0 +1,177 @@
+// bench_kernel_paged_attn_decode [AITER_DIR]: paged-attention decode on LLM decode shapes
+// (batch 1-128, context 512-32768, 8 KV heads x 8 query heads each, head dim 128, 16-token
+// blocks, bf16 Q/KV/out), GB/s of the bytes it must move (K and V of every context token, Q,
+// out). Every sequence has the same context; its blocks are spread over the cache by a
+// shuffled table, each read once (cold caches in each profiled launch). The time of the split
+// (partitions + the reduce) is the sum of the two launches.
+//
+// With AITER_DIR (aiter's checkout or its hsa/gfx942 folder) aiter's asm kernel runs on the same
+// shape and the same cache in the same run: pa/pa_bf16_noquant_gqa8_1tg_4w.co, the kernel
+// pa_fwd_asm (csrc/py_itfs_cu/asm_pa.cu) dispatches for bf16 Q and KV, gqa 8, block 16 (its
+// pa_asm.csv row); its cache layouts (K [blocks][kv heads][D/8][16][8], V [blocks][kv heads]
+// [16/8][D][8]) are the ones hipasm's kernel reads, its argument struct is asm_pa.cu's
+// KernelArgs (each field padded to 16 bytes), grid (kv heads, batch), 256 threads. Without
+// sampling (small grids) its output is compared with hipasm's (none differ).
+// Not used: the older pa_a16w16_b16.co (kernel pa_kernel_func): no host code in aiter's csrc
+// launches it any more; with asm_pa.cu's KernelArgs up to KVs (its metadata's 14 fields) and
+// the same grid, 7/8 of its outputs are wrong and it reads 1/8 of the cache, so its interface
+// is not established.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/paged_attn_decode.hpp>
+
+#include "bench_common.hpp"
+
+namespace fs = std::filesystem;
+namespace hk = hipasm::kernels;
+namespace {
+using namespace bench;
+// Two workgroup sizes: 8 waves stream twice the bytes of 4 per workgroup (long contexts on few
+// workgroups), 4 waves start and finish sooner (short contexts: a few blocks a wave).
+constexpr hk::paged_attn_decode_config C8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
+constexpr hk::paged_attn_decode_config C4{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
+constexpr uint32_t short_context = 1024;  // C4 up to this context
+constexpr uint32_t KVH = 8, H = KVH * C8.gqa, D = C8.head_dim, BS = C8.block_size;
+
+struct tensors {
+  uint64_t out, q, k, v, bt, cl;
+  uint32_t bt_stride, seqs, ctx;
+};
+
+// aiter's asm kernel on the same tensors; returns its time (0: not run) and leaves its output in out.
+double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, const tensors& t, bool& sampled) {
+  if (co.empty() || !fs::exists(co)) return 0;
+  auto m = d.load_file(co.string());
+  rt::kernel_args a;
+  const uint64_t zero = 0;
+  // every field padded to 16 bytes: the metadata lists the pads as arguments (one 8-byte, or three 4-byte)
+  auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
+  auto u32 = [&](uint32_t v) { a.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+  ptr(t.out); ptr(t.q); ptr(t.k); ptr(t.v); ptr(t.bt); ptr(t.cl); ptr(0); ptr(0);  // KQ, VQ: no quantization
+  const float sclg2e = static_cast<float>(1.44269504088896340736 / std::sqrt(double(D)));
+  a.add(sclg2e).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0});
+  u32(t.bt_stride);                  // mblk: block_tables.stride(0)
+  u32(KVH);                          // kv_nheads
+  u32(H * D * 2);                    // Qs: bytes per sequence of Q
+  u32(KVH * BS * D * 2);             // Bs: bytes per cache block
+  u32(BS * D * 2);                   // KVs: bytes per KV head of a block
+  u32(0);                            // mtp: max_qlen - 1
+  u32(C8.gqa);                        // GQA
+  ptr(0);                            // qo_indptr
+  rt::profile_options p = profile_for(KVH * t.seqs);
+  sampled = p.sample_cus != 0;
+  rt::launch_options o;
+  o.profile = &p;
+  o.allow = {"all"};  // AMD's code: checker findings are warnings
+  {  // NaN everywhere first: an output the kernel does not write cannot pass the comparison
+    std::vector<uint16_t> nan(size_t(t.seqs) * H * D, 0x7fc0);
+    d.copy_to_device(t.out, nan.data(), nan.size() * 2);
+  }
+  auto rep = d.launch(*m, name, {KVH, t.seqs, 1}, {256, 1, 1}, a, o);
+  return rep.profile->time_us;
+}
+
+template <hk::paged_attn_decode_config C>
+void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t ctx) {
+  const std::string shape = "b" + std::to_string(seqs) + "_ctx" + std::to_string(ctx) + "_kv8x8_d128";
+  if (!selected(shape)) return;
+  const uint32_t blocks_per_seq = (ctx + BS - 1) / BS, num_blocks = seqs * blocks_per_seq;
+  std::mt19937 rng(seqs * 131 + ctx);
+  std::vector<uint32_t> perm(num_blocks);
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<int> bt(perm.begin(), perm.end());
+  const size_t cache_elems = size_t(num_blocks) * KVH * BS * D;
+  // bf16 values in [-1, 1) from a cheap generator (the caches are up to 512 MiB)
+  auto fill = [](std::vector<uint16_t>& v, uint32_t seed) {
+    uint32_t x = seed;
+    for (auto& e : v) {
+      x = x * 1664525u + 1013904223u;
+      e = static_cast<uint16_t>(0x3c00 + ((x >> 16) & 0x7f) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)..
+    }
+  };
+  std::vector<uint16_t> host(cache_elems);
+  fill(host, 1);
+  rt::buffer<uint16_t> K(d, host);
+  fill(host, 2);
+  rt::buffer<uint16_t> V(d, host);
+  host.assign(size_t(seqs) * H * D, 0);
+  fill(host, 3);
+  rt::buffer<uint16_t> Q(d, host), O(d, host.size()), OA(d, host.size());
+  rt::buffer<int> BT(d, bt), CL(d, std::vector<int>(seqs, static_cast<int>(ctx)));
+  // HIPASM_PA_PARTITION_BLOCKS=N: N blocks per partition instead of the launch's estimate
+  uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
+  if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS")) pb = static_cast<uint32_t>(std::atoi(e));
+  const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
+  const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
+  rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
+  rt::profile_options p = profile_for(KVH * seqs * parts), pr = profile_for(H * seqs);
+  rt::launch_options o, orr;
+  o.profile = &p;
+  orr.profile = &pr;
+  // the reduce has its own grid (and sampling); launched separately to profile it on its own
+  hk::paged_attn_decode_args args{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
+                                  .block_tables = BT.addr(), .context_lens = CL.addr(), .part_out = PO.addr(),
+                                  .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
+                                  .bt_stride = blocks_per_seq, .max_context = ctx,
+                                  .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
+  auto rep = hk::launch_paged_attn_decode<C>(d, m, kernel, args, o);
+  result h = from(rep.attn);
+  if (parts > 1) {
+    // the reduce again under its own profile options (its grid is heads x seqs)
+    rt::kernel_args ra;
+    ra.add(O.addr()).add(PO.addr()).add(PM.addr()).add(CL.addr()).add(H).add(pb).add(parts);
+    const result r = from(d.launch(m, std::string(kernel) + "_reduce", {H, seqs, 1}, {64, 1, 1}, ra, orr));
+    h.us += r.us;
+  }
+  const bool ours_sampled = p.sample_cus != 0;
+  const auto ours = O.download();
+  const tensors t{OA.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), blocks_per_seq, seqs, ctx};
+  double a = 0;
+  bool a_sampled = false;
+  auto compare = [&](const char* which) {
+    const auto theirs = OA.download();
+    size_t bad = 0;
+    for (size_t i = 0; i < ours.size(); ++i) {
+      const float x = std::bit_cast<float>(uint32_t(ours[i]) << 16), y = std::bit_cast<float>(uint32_t(theirs[i]) << 16);
+      bad += !(std::fabs(x - y) <= 0x1p-7 * (std::fabs(x) + 0x1p-6));
+    }
+    if (bad) std::fprintf(stderr, "bench_kernel_paged_attn_decode: %s: %s: %zu of %zu outputs differ from hipasm's\n",
+                          shape.c_str(), which, bad, ours.size());
+  };
+  if (!aiter_dir.empty()) {
+    a = aiter_pa(d, aiter_dir / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co", "_ZN5aiter27pa_bf16_noquant_gqa8_1tg_4wE", t, a_sampled);
+    if (a > 0 && !a_sampled && !ours_sampled) compare("pa_bf16_noquant_gqa8_1tg_4w");
+  }
+  const double bytes = double(seqs) * ctx * KVH * D * 2 * 2 + double(seqs) * H * D * 2 * 2;
+  print_line("paged_attn_decode", shape, h, a, bytes);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path aiter;
+  if (argc > 1) {
+    const fs::path root = argv[1];
+    for (const fs::path& c : {root / "hsa" / "gfx942", root})
+      if (fs::exists(c / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co")) aiter = c;
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_paged_attn_decode: no pa/pa_bf16_noquant_gqa8_1tg_4w.co under %s; aiter skipped\n", argv[1]);
+  }
+  auto d = rt::device::open(rt::backend::sim);
+  auto m = d->load_file(HIPASM_BENCH_CO);
+  const std::pair<uint32_t, uint32_t> shapes[] = {{1, 512},   {1, 8192},  {1, 32768}, {8, 512},   {8, 2048},
+                                                  {8, 8192},  {32, 512},  {32, 2048}, {32, 4096}, {64, 1024},
+                                                  {64, 2048}, {128, 512}, {128, 1024}};
+  for (auto [b, c] : shapes) {
+    if (c <= short_context) row<C4>(*d, *m, "pa_d128_g8_w4", aiter, b, c);
+    else row<C8>(*d, *m, "pa_d128_g8_w8", aiter, b, c);
+  }
+  return 0;
+}

@@ -1,0 +1,602 @@
+// Paged-attention decode: one query token per sequence against a bf16 KV cache in blocks
+// (vLLM's paged_attention_v2 split, aiter's asm cache layout), GQA, bf16 out.
+//
+//   out[s][h][d] = sum_t softmax_t(scale * q[s][h] . K[s][t]) V[s][t][d],  t < context_lens[s]
+//
+// Layouts (bf16 as uint16_t bits; those of aiter's pa_fwd_asm, csrc/py_itfs_cu/asm_pa.cu):
+//   q            [seqs][num_kv_heads * gqa][head_dim], q_stride bytes from one sequence to the next
+//   k_cache      [num_blocks][num_kv_heads][head_dim / 8][block_size][8]      (vLLM's key cache)
+//   v_cache      [num_blocks][num_kv_heads][block_size / 8][head_dim][8]      (aiter's shuffled V)
+//                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
+//                head_dim * 2; a cache that interleaves K and V gives a larger one)
+//   block_tables [seqs][bt_stride] i32, context_lens [seqs] i32 (>= 1), out [seqs][heads][head_dim]
+//   part_out     [seqs][heads][max_partitions][head_dim] f32, part_ml [seqs][heads][max_partitions][2]
+//                f32 (max, sum): the split's partial results, read by paged_attn_reduce
+//
+// Work split: workgroup (kv head, sequence, partition) of C.waves waves handles partition_blocks
+// KV blocks of one sequence for the gqa query heads of one KV head, so K and V are read once for
+// all of them. Wave w takes the partition's blocks w, w + waves, ... and double-buffers them in
+// registers (the next block's 16-byte K and 8-byte V loads are in flight while this one is
+// computed; the block number two ahead is an s_buffer_load). Per 16-token tile:
+//   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
+//                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
+//                  the gqa heads in columns 0..gqa-1 (the others zero);
+//   online softmax per head (column): a lane holds 4 tokens of one head; the tile's max over the
+//                  4 lane groups by xor_reduce(0x30), exp2 with the scale * log2(e) folded in;
+//   O^T += V^T . P^T  D/16 MFMAs: A = 16 dims x 16 tokens of V (one 8-byte load), B = P^T in bf16,
+//                  which is the S tile's own register layout (no shuffle).
+// Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
+// slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
+// one partition writes bf16 out directly, else the partition writes its partial result and
+// paged_attn_reduce (one wave per sequence and query head) combines the partitions.
+//
+// Device side:  constexpr hipasm::kernels::paged_attn_decode_config cfg{.head_dim = 128, .block_size = 16, .gqa = 8};
+//               HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8, cfg)   // pa_d128_g8 and pa_d128_g8_reduce
+// Host side:    hipasm::kernels::launch_paged_attn_decode<cfg>(dev, module, "pa_d128_g8", {...});
+#pragma once
+#include <cstdint>
+#include <limits>
+
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+struct paged_attn_decode_config {
+  int head_dim = 128;   // 32..256, a multiple of 32
+  int block_size = 16;  // tokens per KV-cache block, a multiple of 16 (and of 8: the V layout)
+  int gqa = 8;          // query heads per KV head, 1..16
+  int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
+  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
+};
+constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 16u; }
+
+template <paged_attn_decode_config C>
+constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part_out, arg<float*> part_ml,
+                                 arg<const uint16_t*> q, arg<const uint16_t*> k_cache, arg<const uint16_t*> v_cache,
+                                 arg<const int*> block_tables, arg<const int*> context_lens, arg<float> scale_log2e,
+                                 arg<unsigned> num_kv_heads, arg<unsigned> q_stride, arg<unsigned> kv_block_stride,
+                                 arg<unsigned> bt_stride, arg<unsigned> partition_blocks,
+                                 arg<unsigned> max_partitions) {
+  constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa, W = C.waves;
+  static_assert(D >= 32 && D <= 256 && D % 32 == 0, "hipasm paged_attn_decode: head_dim must be 32..256, a multiple of 32");
+  static_assert(BS >= 16 && BS <= 256 && BS % 16 == 0, "hipasm paged_attn_decode: block_size must be a multiple of 16, at most 256");
+  static_assert(G >= 1 && G <= 16, "hipasm paged_attn_decode: gqa must be 1..16 (the heads are the 16 columns of an MFMA tile)");
+  static_assert((W == 1 || W == 2 || W == 4 || W == 8) && (D / 16) % W == 0,
+                "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
+  static_assert(C.prefetch >= 1 && C.prefetch <= 3, "hipasm paged_attn_decode: prefetch must be 1..3");
+  constexpr int KL = D / 32;            // 16-byte K (and Q) loads per lane and tile
+  constexpr int NJ = D / 16;            // MFMAs per tile and product
+  constexpr int TILES = BS / 16;        // 16-token tiles per block
+  constexpr int SLOT_LOADS = TILES * (KL + NJ);
+  constexpr int P = C.prefetch, R = P + 1;  // blocks in flight besides the current one; register slots
+  constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * 2);  // one KV head of one block
+  constexpr uint32_t RS = pa_lds_row_bytes(C);
+  constexpr float ninf = -std::numeric_limits<float>::infinity();
+  using dtype::u32;
+  using dtype::u64;
+  using dtype::f32;
+
+  auto kvh = J.workgroup_id_x();
+  auto seq = J.workgroup_id_y();
+  auto part = J.workgroup_id_z();
+  auto w = wave_id(J);
+  auto lane = lane_id(J);
+  auto col = J.vgpr<u32>().named("col");  // MFMA column / A row: head for results, token for K loads
+  auto grp = J.vgpr<u32>().named("grp");  // lane group 0..3: 4 rows of a result, 4 k-slots of an operand
+  col = lane & 15u;
+  grp = lane >> 4u;
+
+  auto ctx = J.sgpr<u32>().named("ctx");
+  auto sofs = J.sgpr<u32>();
+  sofs = seq << 2u;
+  J.s_load_dword(ctx, context_lens, sofs);
+  // this (sequence, kv head)'s query heads: G rows of D
+  auto head0 = J.sgpr<u32>();  // the first query head of this KV head
+  head0 = kvh * static_cast<uint32_t>(G);
+  auto qbase = J.sgpr<u64>();
+  qbase = q + mul_wide(seq, q_stride) + mul_wide(head0, static_cast<uint32_t>(D * 2));
+  buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
+  auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
+  {
+    auto qoff = J.vgpr<u32>();
+    qoff = col * static_cast<uint32_t>(D * 2) + (grp << 4u);  // head col, dims 8 (4 jj + grp) ..
+    for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
+  }
+
+  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the next block to issue
+  auto bi = J.sgpr<u32>().named("bi");      // its index in the sequence's block table
+  auto bt_base = J.sgpr<u64>();
+  bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
+  auto bt_bytes = J.sgpr<u32>();
+  bt_bytes = bt_stride << 2u;
+  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past the context: never loaded from)
+  // the first block-table entry in flight with the context length (the Q loads too)
+  auto first = J.sgpr<u32>().named("first");
+  first = part * partition_blocks;
+  bi = first + w;
+  J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
+  J.s_waitcnt(lgkmcnt(0));
+  auto nblk = J.sgpr<u32>().named("nblk");
+  nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
+  J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
+  auto nparts = J.sgpr<u32>().named("nparts");
+  nparts = (nblk + partition_blocks - 1u) / partition_blocks;
+  auto last = J.sgpr<u32>();
+  last = first + partition_blocks;
+  J.s_min_u32(last, last, nblk);
+
+  buffer Kb = make_buffer(J, k_cache, head_bytes);
+  buffer Vb = make_buffer(J, v_cache, head_bytes);
+  auto kv_head_off = J.sgpr<u32>();
+  kv_head_off = kvh * head_bytes;
+
+  // lane offsets inside one KV head of a block
+  auto koff = J.vgpr<u32>().named("koff");  // token col of the tile, 16-byte chunk 4 jj + grp
+  koff = (grp * static_cast<uint32_t>(BS) + col) << 4u;
+  auto voff = J.vgpr<u32>().named("voff");  // tokens 4 grp .. 4 grp + 3 of the tile, dim col
+  voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);
+
+  auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
+  auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
+  auto cur_blk = J.sgpr<u32>();
+  auto issue = [&](int slot) {
+    auto base = J.sgpr<u64>();
+    base = k_cache + mul_wide(phys, kv_block_stride);
+    base = base + kv_head_off;
+    Kb.set_base(base);
+    for (int u = 0; u < TILES; ++u)
+      for (int jj = 0; jj < KL; ++jj)
+        Kb.load(kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4), koff + (jj * 4 * BS * 16 + u * 256));
+    base = v_cache + mul_wide(phys, kv_block_stride);
+    base = base + kv_head_off;
+    Vb.set_base(base);
+    for (int u = 0; u < TILES; ++u)
+      for (int j = 0; j < NJ; ++j)
+        Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * 2, 2), voff + (u * 2 * D * 16 + j * 256));
+  };
+
+  auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
+  acc.fill(0.0f);
+  auto m = J.vgpr<f32>().named("m");
+  auto l = J.vgpr<f32>().named("l");
+  m = ninf + 0.0f;
+  l = 0.0f + 0.0f;
+  auto s = J.vgpr<f32>(4).aligned(4).named("s");
+  auto s2 = J.vgpr<f32>(4).aligned(4).named("s2");
+  auto p = J.vgpr<u32>(2).aligned(2).named("p");
+  auto tb = J.vgpr<u32>();
+  tb = grp << 2u;
+  auto compute = [&](int slot) {
+    for (int u = 0; u < TILES; ++u) {
+      auto tok0 = J.sgpr<u32>();
+      tok0 = cur_blk * static_cast<uint32_t>(BS) + static_cast<uint32_t>(16 * u);
+      auto tile = [&] {
+        // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
+        s.fill(0.0f);
+        s2.fill(0.0f);
+        for (int jj = 0; jj < KL; ++jj)
+          for (int h = 0; h < 2; ++h) {
+            auto& a = h == 0 ? s : s2;
+            J.v_mfma_f32_16x16x16_bf16(a, kbuf.slice(((slot * TILES + u) * KL + jj) * 4 + 2 * h, 2),
+                                       qv.slice(4 * jj + 2 * h, 2), a);
+          }
+        for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
+        auto vs = vbuf.slice((slot * TILES + u) * NJ * 2, NJ * 2);
+        // the last tile: tokens at or past the context get -inf and a zero V
+        J.If(ctx - tok0 < 16u, [&] {
+          auto valid = J.sgpr<u32>();
+          valid = ctx - tok0;
+          for (int i = 0; i < 4; ++i) s[i] = select(tb + static_cast<uint32_t>(i) < valid, s[i], ninf);
+          auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
+          mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
+          mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
+          for (int j = 0; j < NJ; ++j) {
+            vs[2 * j] = vs[2 * j] & mlo;
+            vs[2 * j + 1] = vs[2 * j + 1] & mhi;
+          }
+        });
+        auto mt = J.vgpr<f32>();
+        mt = max3(s[0], s[1], s[2]);
+        J.v_max_f32(mt, mt, s[3]);
+        auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
+        auto mn = J.vgpr<f32>();
+        J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
+        auto alpha = J.vgpr<f32>();
+        alpha = m - mn;
+        J.v_exp_f32(alpha, alpha);
+        for (int i = 0; i < 4; ++i) {
+          s[i] = s[i] - mn;
+          J.v_exp_f32(s[i], s[i]);
+        }
+        l = l * alpha + ((s[0] + s[1]) + (s[2] + s[3]));
+        m = mn;
+        for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
+        p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
+        p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
+        for (int j = 0; j < NJ; ++j)
+          J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vs.slice(2 * j, 2), p, acc.slice(4 * j, 4));
+      };
+      if constexpr (TILES == 1) tile();
+      else J.If(tok0 < ctx, tile);
+    }
+  };
+
+  // this wave's blocks: first + w + W k, k < n
+  auto n = J.sgpr<u32>().named("n");
+  n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
+  auto k = J.sgpr<u32>().named("k");
+  k = 0u;
+  // The next block into `slot` (then the block-table entry of the one after). Always issued,
+  // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
+  // its loads return 0 without touching memory.
+  auto recs = J.sgpr<u32>();
+  auto issue_next = [&](int slot, const auto& valid) {
+    recs = select<u32>(valid, head_bytes, 0u);
+    Kb.set_records(recs);
+    Vb.set_records(recs);
+    J.s_waitcnt(lgkmcnt(0));
+    issue(slot);
+    bi = bi + static_cast<uint32_t>(W);
+    J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
+  };
+  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i));
+  auto step = [&](int slot) {
+    cur_blk = k * static_cast<uint32_t>(W) + first;
+    cur_blk = cur_blk + w;
+    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n);
+    J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
+    compute(slot);
+    k = k + 1u;
+  };
+  J.While([&] { return k < n; }, [&] {
+    for (int r = 0; r < R; ++r) {
+      step(r);
+      if (r + 1 < R) J.If(k >= n, [&] { J.Break(); });
+    }
+  });
+  J.s_waitcnt(vmcnt(0) | lgkmcnt(0));  // a wave with no block: its Q loads; the last block-table load
+  auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
+
+  // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
+  // (the padding heads' columns are not stored; their lanes read head G - 1's rows)
+  auto lds = J.lds_bytes(static_cast<uint32_t>(W * G) * RS, 16);
+  auto colc = J.vgpr<u32>();
+  J.v_min_u32(colc, col, static_cast<uint32_t>(G - 1));
+  auto row = J.vgpr<u32>();
+  row = (w * static_cast<uint32_t>(G) + colc) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
+  J.If(col < static_cast<uint32_t>(G), [&] {
+    for (int j = 0; j < NJ; ++j) J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4)});
+  });
+  auto ml = J.vgpr<f32>(2).aligned(2);
+  ml[0] = m + 0.0f;
+  ml[1] = lsum + 0.0f;
+  auto cofs = J.vgpr<u32>();
+  cofs = (grp << 4u);  // 4 grp floats
+  J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(row, ml, {.offset = D * 4}); });  // (max, sum)
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+
+  // wave w finishes dims 16 j + 4 grp .. + 3 for j = w + W jw
+  constexpr int JW = NJ / W;
+  auto crow = J.vgpr<u32>();
+  crow = colc * RS + lds.offset + cofs;
+  auto jofs = J.sgpr<u32>();
+  jofs = w * 64u;
+  crow = crow + jofs;
+  auto mls = J.vgpr<f32>(2 * W).aligned(2);
+  auto mrow = J.vgpr<u32>();
+  mrow = colc * RS + lds.offset;
+  for (int v = 0; v < W; ++v) J.ds_read_b64(mls.slice(2 * v, 2), mrow, {.offset = static_cast<int32_t>(v * G * RS + D * 4)});
+  auto ov = J.vgpr<f32>(4 * JW * W).aligned(4);
+  for (int v = 0; v < W; ++v)
+    for (int jw = 0; jw < JW; ++jw)
+      J.ds_read_b128(ov.slice(4 * (v * JW + jw), 4), crow, {.offset = static_cast<int32_t>(v * G * RS + jw * W * 64)});
+  J.s_waitcnt(lgkmcnt(0));
+  auto M = J.vgpr<f32>(), L = J.vgpr<f32>(), f = J.vgpr<f32>();
+  M = mls[0] + 0.0f;
+  for (int v = 1; v < W; ++v) J.v_max_f32(M, M, mls[2 * v]);
+  auto o = J.vgpr<f32>(4 * JW).aligned(4);
+  o.fill(0.0f);
+  L = 0.0f + 0.0f;
+  for (int v = 0; v < W; ++v) {
+    f = mls[2 * v] - M;  // a wave without blocks: -inf, f = 0
+    J.v_exp_f32(f, f);
+    L = L + mls[2 * v + 1] * f;
+    for (int i = 0; i < 4 * JW; ++i) o[i] = o[i] + ov[4 * (v * JW) + i] * f;
+  }
+  auto head_dim_off = J.vgpr<u32>();
+  J.If(nparts == 1u, [&] {
+    auto outb = J.sgpr<u64>();
+    outb = out + mul_wide(seq * num_kv_heads + kvh, static_cast<uint32_t>(G * D * 2));
+    buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));  // heads >= G: dropped
+    auto inv = J.vgpr<f32>();
+    inv = rcp(L);
+    head_dim_off = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
+    auto jb = J.sgpr<u32>();
+    jb = w * 32u;
+    auto ob = J.vgpr<u32>(2).aligned(2);
+    for (int jw = 0; jw < JW; ++jw) {
+      ob[0] = cvt_bf16x2(o[4 * jw] * inv, o[4 * jw + 1] * inv).template as<u32>();
+      ob[1] = cvt_bf16x2(o[4 * jw + 2] * inv, o[4 * jw + 3] * inv).template as<u32>();
+      Ob.store(ob, at(head_dim_off) + jb + jw * W * 32);
+    }
+  }).Else([&] {
+    // partial: [seq][head][part][D] f32 and [seq][head][part] (max, sum)
+    auto rows = J.sgpr<u32>();  // (seq, first head) rows of max_partitions entries
+    rows = (seq * num_kv_heads + kvh) * static_cast<uint32_t>(G);
+    rows = rows * max_partitions;
+    auto pob = J.sgpr<u64>();
+    pob = part_out + mul_wide(rows, static_cast<uint32_t>(D * 4));
+    auto pbytes = J.sgpr<u32>();
+    pbytes = max_partitions * static_cast<uint32_t>(G * D * 4);
+    buffer PO = make_buffer(J, pob, pbytes);
+    auto prow = J.vgpr<u32>();
+    prow = col * max_partitions + part;
+    head_dim_off = prow * static_cast<uint32_t>(D * 4) + (grp << 4u);
+    auto jb = J.sgpr<u32>();
+    jb = w * 64u;
+    for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(head_dim_off) + jb + jw * W * 64);
+    J.If(w == 0u, [&] {
+      J.If(grp == 0u, [&] {
+        auto pmb = J.sgpr<u64>();
+        pmb = part_ml + mul_wide(rows, 8u);
+        auto mbytes = J.sgpr<u32>();
+        mbytes = max_partitions * static_cast<uint32_t>(G * 8);
+        buffer PM = make_buffer(J, pmb, mbytes);
+        auto mlo = J.vgpr<f32>(2).aligned(2);
+        mlo[0] = M + 0.0f;
+        mlo[1] = L + 0.0f;
+        auto mo = J.vgpr<u32>();
+        mo = prow << 3u;
+        PM.store(mlo, mo);
+      });
+    });
+  });
+}
+
+// The partitions of one (sequence, query head) combined: grid (heads, seqs), one wave.
+template <paged_attn_decode_config C>
+constexpr void paged_attn_reduce(builder J, arg<uint16_t*> out, arg<const float*> part_out,
+                                 arg<const float*> part_ml, arg<const int*> context_lens, arg<unsigned> num_heads,
+                                 arg<unsigned> partition_blocks, arg<unsigned> max_partitions) {
+  constexpr int D = C.head_dim, BS = C.block_size;
+  constexpr int E = D / 32;  // dims per lane (lanes 0..31 hold the row; the upper half idles)
+  constexpr int CH = 16;     // partitions whose rows are loaded before one wait
+  constexpr float ninf = -std::numeric_limits<float>::infinity();
+  using dtype::u32;
+  using dtype::u64;
+  using dtype::f32;
+  auto head = J.workgroup_id_x();
+  auto seq = J.workgroup_id_y();
+  auto lane = lane_id(J);
+  auto ctx = J.sgpr<u32>();
+  auto sofs = J.sgpr<u32>();
+  sofs = seq << 2u;
+  J.s_load_dword(ctx, context_lens, sofs);
+  J.s_waitcnt(lgkmcnt(0));
+  auto nparts = J.sgpr<u32>();
+  nparts = ((ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS) + partition_blocks - 1u) / partition_blocks;
+  J.If(nparts <= 1u, [&] { J.Return(); });  // written by the main kernel
+  auto row = J.sgpr<u32>();
+  row = (seq * num_heads + head) * max_partitions;
+  auto mlb = J.sgpr<u64>(), pob = J.sgpr<u64>();
+  mlb = part_ml + mul_wide(row, 8u);
+  pob = part_out + mul_wide(row, static_cast<uint32_t>(D * 4));
+  auto mbytes = J.sgpr<u32>(), obytes = J.sgpr<u32>();
+  mbytes = nparts << 3u;
+  obytes = nparts * static_cast<uint32_t>(D * 4);
+  buffer MLb = make_buffer(J, mlb, mbytes);
+  buffer Ob = make_buffer(J, pob, obytes);
+
+  // pass 1, 64 partitions per step (one a lane): the max M and the sum L of the weights
+  auto M = J.vgpr<f32>(), L = J.vgpr<f32>();
+  M = ninf + 0.0f;
+  L = 0.0f + 0.0f;
+  auto c = J.sgpr<u32>();
+  c = 0u;
+  auto pml = J.vgpr<f32>(2).aligned(2);
+  auto mloff = J.vgpr<u32>();
+  mloff = lane << 3u;
+  J.While([&] { return c < nparts; }, [&] {
+    auto pi = J.vgpr<u32>();
+    pi = lane + c;
+    MLb.load(pml, at(mloff) + (c << 3u));
+    J.s_waitcnt(vmcnt(0));
+    auto pm = J.vgpr<f32>();
+    pm = select(pi < nparts, pml[0], ninf);
+    auto cm = wave_allreduce(J, reduce::max, pm, {.all_lanes_active = true});
+    auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), e = J.vgpr<f32>();
+    J.v_max_f32(mn, M, cm);
+    a = M - mn;
+    J.v_exp_f32(a, a);
+    e = pm - mn;
+    J.v_exp_f32(e, e);
+    e = e * pml[1];
+    auto cs = wave_allreduce(J, reduce::sum, e, {.all_lanes_active = true});
+    L = L * a + cs;
+    M = mn;
+    c = c + 64u;
+  });
+  // pass 2: O = sum_p 2^(m_p - M) O_p / L, CH partitions' rows in flight
+  auto acc = J.vgpr<f32>(E);
+  acc.fill(0.0f);
+  auto rows = J.vgpr<f32>(CH * E);
+  auto msg = J.sgpr<u32>(2 * CH).aligned(16);
+  auto loff = J.vgpr<u32>();
+  loff = select(lane < 32u, lane * static_cast<uint32_t>(E * 4), 0x40000000u);  // the upper half: out of range
+  c = 0u;
+  auto f = J.vgpr<f32>();
+  J.While([&] { return c < nparts; }, [&] {
+    auto co = J.sgpr<u32>();
+    co = c * static_cast<uint32_t>(D * 4);
+    for (int k = 0; k < CH; ++k)  // partitions past nparts read 0
+      for (int e = 0; e < E; e += 4) Ob.load(rows.slice(k * E + e, E - e < 4 ? E - e : 4), at(loff) + co + (k * D * 4 + e * 4));
+    auto mo = J.sgpr<u32>();
+    mo = c << 3u;
+    for (int k = 0; k < CH; k += 8) J.s_buffer_load_dwordx16(msg.slice(2 * k, 16), MLb.desc, mo + static_cast<uint32_t>(k * 8));
+    J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
+    for (int k = 0; k < CH; ++k) {
+      f = min(msg[2 * k].template as<f32>() - M, 0.0f);  // past nparts: m reads 0, the row 0
+      J.v_exp_f32(f, f);
+      for (int e = 0; e < E; ++e) acc[e] = acc[e] + rows[k * E + e] * f;
+    }
+    c = c + static_cast<uint32_t>(CH);
+  });
+  auto inv = J.vgpr<f32>();
+  inv = rcp(L);
+  auto outb = J.sgpr<u64>();
+  outb = out + mul_wide(seq * num_heads + head, static_cast<uint32_t>(D * 2));
+  buffer OUT = make_buffer(J, outb, static_cast<uint32_t>(D * 2));  // lanes past the row: dropped
+  auto so = J.vgpr<u32>();
+  so = loff >> 1u;
+  if constexpr (E == 1) {
+    OUT.store(cvt_bf16(acc[0] * inv), so, {.width = narrow::u16});
+  } else {
+    auto ob = J.vgpr<u32>(E / 2);
+    for (int e = 0; e + 1 < E; e += 2) ob[e / 2] = cvt_bf16x2(acc[e] * inv, acc[e + 1] * inv).template as<u32>();
+    OUT.store(ob, so);
+  }
+}
+
+}  // namespace hipasm::kernels
+
+// The extern "C" __global__ kernels NAME (the attention) and NAME##_reduce (the partitions'
+// combination) for configuration CFG (a constexpr paged_attn_decode_config).
+#define HIPASM_PAGED_ATTN_DECODE_KERNELS(NAME, CFG)                                                                   \
+  extern "C" __attribute__((global)) void NAME(uint16_t* out, float* part_out, float* part_ml, const uint16_t* q,     \
+                                               const uint16_t* k_cache, const uint16_t* v_cache,                     \
+                                               const int* block_tables, const int* context_lens, float scale_log2e,  \
+                                               unsigned num_kv_heads, unsigned q_stride, unsigned kv_block_stride,   \
+                                               unsigned bt_stride, unsigned partition_blocks,                        \
+                                               unsigned max_partitions) {                                            \
+    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), out, part_out, part_ml, q, k_cache, v_cache,       \
+                       block_tables, context_lens, scale_log2e, num_kv_heads, q_stride, kv_block_stride, bt_stride,  \
+                       partition_blocks, max_partitions);                                                            \
+  }                                                                                                                  \
+  extern "C" __attribute__((global)) void NAME##_reduce(uint16_t* out, const float* part_out, const float* part_ml,  \
+                                                        const int* context_lens, unsigned num_heads,                 \
+                                                        unsigned partition_blocks, unsigned max_partitions) {        \
+    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_reduce<CFG>), out, part_out, part_ml, context_lens, num_heads,   \
+                       partition_blocks, max_partitions);                                                            \
+  }
+
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <hipasm/sim/launcher.hpp>
+namespace hipasm::kernels {
+
+struct paged_attn_decode_args {
+  uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
+  uint64_t part_out = 0, part_ml = 0;  // the split's workspace (paged_attn_workspace), needed when it splits
+  uint32_t seqs = 0, num_kv_heads = 0;
+  uint32_t bt_stride = 0;     // block-table entries from one sequence to the next
+  uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
+  float scale = 0;            // the softmax scale, usually 1 / sqrt(head_dim)
+  uint32_t q_stride = 0;      // bytes between sequences of q; 0: num_kv_heads * gqa * head_dim * 2
+  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * 2
+  uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
+};
+
+// Blocks per partition, from a cost estimate of the timing model's MI300X: a workgroup streams
+// its KV blocks at ~55 GB/s (4 waves x 2 blocks in flight; measured, b8_ctx2048 unsplit), the
+// device at most 4000 GB/s, and the split costs ~5 us more (the reduce's dispatch and its
+// latency-bound passes). Each candidate partition count (the blocks in multiples of the waves, at
+// least 2 blocks a wave) is timed by that estimate; the fastest wins, the whole context on a tie.
+template <paged_attn_decode_config C>
+constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
+                                               uint32_t cus = 304) {
+  const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
+  if (blocks == 0) return 1;
+  const double groups = double(seqs) * num_kv_heads;
+  const double wg_gbps = 55.0 * C.waves * C.prefetch / 8.0, device_gbps = 4000.0, split_us = 5.0;
+  const double bytes = groups * blocks * C.block_size * C.head_dim * 4.0;
+  auto estimate = [&](uint32_t parts) {
+    double wgs = groups * parts;
+    if (wgs > cus) wgs = cus;  // (more workgroups than CUs run in rounds at the same rate)
+    double gbps = wgs * wg_gbps;
+    if (gbps > device_gbps) gbps = device_gbps;
+    return bytes / (gbps * 1e3) + (parts > 1 ? split_us : 0.0);
+  };
+  uint32_t best = blocks;
+  double best_us = estimate(1);
+  const uint32_t w = static_cast<uint32_t>(C.waves);
+  for (uint32_t pb = 2 * w; pb < blocks; pb += w) {
+    const uint32_t parts = (blocks + pb - 1) / pb;
+    const double us = estimate(parts);
+    if (us < best_us) best = pb, best_us = us;
+  }
+  return best;
+}
+constexpr uint32_t paged_attn_partitions(uint32_t max_context, uint32_t block_size, uint32_t partition_blocks) {
+  const uint32_t blocks = (max_context + block_size - 1) / block_size;
+  return (blocks + partition_blocks - 1) / partition_blocks;
+}
+// Workspace bytes (part_out, part_ml) for seqs sequences of heads query heads and `partitions`.
+struct paged_attn_workspace {
+  uint64_t part_out_bytes = 0, part_ml_bytes = 0;
+};
+template <paged_attn_decode_config C>
+constexpr paged_attn_workspace paged_attn_workspace_for(uint32_t seqs, uint32_t num_kv_heads, uint32_t partitions) {
+  const uint64_t rows = uint64_t(seqs) * num_kv_heads * C.gqa * partitions;
+  return {rows * C.head_dim * 4, rows * 8};
+}
+
+struct paged_attn_decode_report {
+  rt::launch_report attn;
+  rt::launch_report reduce;  // empty unless the context was split (partitions > 1)
+  uint32_t partition_blocks = 0, partitions = 0;
+};
+
+// Launches NAME (grid kv heads x seqs x partitions, waves * 64 threads) and, when the
+// context is split, NAME_reduce (grid heads x seqs, 64 threads). The same call for the
+// simulator and the HIP backend.
+template <paged_attn_decode_config C>
+paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m, std::string_view kernel,
+                                                  const paged_attn_decode_args& a, const rt::launch_options& opts = {}) {
+  auto fail = [](const std::string& s) { throw std::invalid_argument("hipasm paged_attn_decode launch: " + s); };
+  if (a.seqs == 0 || a.num_kv_heads == 0) fail("seqs and num_kv_heads must be >= 1");
+  if (a.max_context == 0) fail("max_context must be >= 1 (the largest context length)");
+  if (!a.out || !a.q || !a.k_cache || !a.v_cache || !a.block_tables || !a.context_lens)
+    fail("out, q, k_cache, v_cache, block_tables or context_lens is null");
+  const uint32_t blocks = (a.max_context + C.block_size - 1) / C.block_size;
+  if (a.bt_stride < blocks)
+    fail("bt_stride (" + std::to_string(a.bt_stride) + ") is below the blocks of max_context (" + std::to_string(blocks) + ")");
+  if (!std::isfinite(a.scale)) fail("scale must be finite");
+  const uint32_t heads = a.num_kv_heads * C.gqa;
+  const uint64_t min_q_stride = uint64_t(heads) * C.head_dim * 2;
+  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * 2;
+  const uint32_t qs = a.q_stride ? a.q_stride : static_cast<uint32_t>(min_q_stride);
+  const uint64_t kbs = a.kv_block_stride ? a.kv_block_stride : min_block;
+  if (qs < min_q_stride) fail("q_stride is below num_kv_heads * gqa * head_dim * 2");
+  if (kbs < min_block || kbs >= (1ull << 32)) fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * 2 and below 4 GiB");
+  const uint32_t pb = a.partition_blocks ? a.partition_blocks
+                                         : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
+  const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
+  if (parts > 1) {
+    if (!a.part_out || !a.part_ml) fail("the context is split in " + std::to_string(parts) + " partitions: part_out and part_ml are needed (paged_attn_workspace_for)");
+    if (paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts).part_out_bytes >= (1ull << 32))
+      fail("the workspace must be below 4 GiB (32-bit offsets)");
+  }
+  constexpr double log2e = 1.44269504088896340736;
+  const float scale_log2e = static_cast<float>(double(a.scale) * log2e);
+  paged_attn_decode_report r;
+  r.partition_blocks = pb;
+  r.partitions = parts;
+  rt::kernel_args args;
+  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
+      .add(a.context_lens).add(scale_log2e).add(a.num_kv_heads).add(qs).add(static_cast<uint32_t>(kbs))
+      .add(a.bt_stride).add(pb).add(parts);
+  r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
+  if (parts > 1) {
+    rt::kernel_args ra;
+    ra.add(a.out).add(a.part_out).add(a.part_ml).add(a.context_lens).add(heads).add(pb).add(parts);
+    r.reduce = dev.launch(m, std::string(kernel) + "_reduce", {heads, a.seqs, 1}, {64, 1, 1}, ra, opts);
+  }
+  return r;
+}
+}  // namespace hipasm::kernels
+#endif

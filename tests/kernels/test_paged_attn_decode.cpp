@@ -1,0 +1,199 @@
+// HIPASM_TEST_KERNELS: paged_attn_decode.hip
+// Paged-attention decode (include/hipasm/kernels/paged_attn_decode.hpp) in hipasm-sim against a
+// plain C++ reference: K and V gathered through the block table from aiter's cache layouts,
+// scores and softmax in double. Several batches, context lengths that are not multiples of the
+// block size (1 included) and differ per sequence, GQA 1/4/8, shuffled block tables, NaN in
+// every cache slot past a context (masking), large-magnitude scores, the split with its reduce
+// and without; the checker must stay silent.
+//
+// Tolerance, |got - want| <= 2^-8 (max |v| + |want|): the kernel rounds the probabilities to
+// bf16 for the P.V MFMA (relative 2^-9 each: at most 2^-9 max|v| on the weighted mean, whose
+// denominator stays f32) and the output to bf16 (2^-9 |want|); the f32 scores and sums add
+// ~2^-20. Twice that bound.
+#include <catch2/catch.hpp>
+
+#include <hipasm/kernels/paged_attn_decode.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "paged_attn_configs.hpp"
+
+namespace rt = hipasm::rt;
+namespace hk = hipasm::kernels;
+
+namespace {
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                 HIPASM_KERNELS_TEST_NAME + "_paged_attn_decode.co");
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+uint16_t bf16(double d) {
+  float f = static_cast<float>(d);
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+double from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+constexpr uint16_t bf16_nan = 0x7fc0;
+
+struct pa_case {
+  std::vector<uint32_t> ctx;     // context length per sequence
+  uint32_t num_kv_heads = 2;
+  double qk_range = 1.0;         // q and k uniform in [-r, r]
+  double scale = 0;              // 0: 1 / sqrt(head_dim)
+  uint32_t partition_blocks = 0; // 0: the launch's choice
+  uint32_t extra_blocks = 3;     // unused cache blocks (NaN)
+  int seed = 1;
+};
+
+// Runs one case and checks every output element; returns the number of partitions used.
+template <hk::paged_attn_decode_config C>
+uint32_t run_case(const char* name, const pa_case& pc) {
+  constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa;
+  const uint32_t seqs = static_cast<uint32_t>(pc.ctx.size()), KVH = pc.num_kv_heads, H = KVH * G;
+  std::mt19937 rng(pc.seed);
+  std::uniform_real_distribution<double> uq(-pc.qk_range, pc.qk_range), uv(-1.0, 1.0);
+  const uint32_t max_ctx = *std::max_element(pc.ctx.begin(), pc.ctx.end());
+  const uint32_t max_blocks = (max_ctx + BS - 1) / BS;
+  uint32_t used = 0;
+  for (uint32_t c : pc.ctx) used += (c + BS - 1) / BS;
+  const uint32_t num_blocks = used + pc.extra_blocks;
+  // a shuffled assignment of physical blocks to (sequence, logical block)
+  std::vector<uint32_t> perm(num_blocks);
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  const uint32_t bt_stride = max_blocks + 1;  // a padded table row
+  std::vector<int> bt(size_t(seqs) * bt_stride, 0x7fffffff);  // entries past a context: never read
+  for (uint32_t s = 0, next = 0; s < seqs; ++s)
+    for (uint32_t b = 0; b < (pc.ctx[s] + BS - 1) / BS; ++b) bt[size_t(s) * bt_stride + b] = static_cast<int>(perm[next++]);
+
+  // caches in aiter's layouts, all NaN, then each sequence's tokens written
+  const size_t block_elems = size_t(KVH) * BS * D;
+  std::vector<uint16_t> kc(num_blocks * block_elems, bf16_nan), vc(num_blocks * block_elems, bf16_nan);
+  auto k_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> uint16_t& {  // [blk][h][D/8][BS][8]
+    return kc[blk * block_elems + (size_t(h) * (D / 8) + d / 8) * BS * 8 + t * 8 + d % 8];
+  };
+  auto v_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> uint16_t& {  // [blk][h][BS/8][D][8]
+    return vc[blk * block_elems + (size_t(h) * (BS / 8) + t / 8) * D * 8 + d * 8 + t % 8];
+  };
+  for (uint32_t s = 0; s < seqs; ++s)
+    for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
+      const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
+      for (uint32_t h = 0; h < KVH; ++h)
+        for (uint32_t d = 0; d < D; ++d) {
+          k_at(blk, h, t % BS, d) = bf16(uq(rng));
+          v_at(blk, h, t % BS, d) = bf16(uv(rng));
+        }
+    }
+  std::vector<uint16_t> q(size_t(seqs) * H * D);
+  for (auto& x : q) x = bf16(uq(rng));
+  const double scale = pc.scale != 0 ? pc.scale : 1.0 / std::sqrt(double(D));
+
+  rt::device& dev = *S().dev;
+  rt::buffer<uint16_t> Q(dev, q), K(dev, kc), V(dev, vc), O(dev, std::vector<uint16_t>(q.size(), 0xffff));
+  rt::buffer<int> BT(dev, bt), CL(dev, std::vector<int>(pc.ctx.begin(), pc.ctx.end()));
+  const uint32_t pb = pc.partition_blocks ? pc.partition_blocks : hk::paged_attn_partition_blocks<C>(seqs, KVH, max_ctx);
+  const uint32_t parts = hk::paged_attn_partitions(max_ctx, BS, pb);
+  const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
+  rt::buffer<float> PO(dev, ws.part_out_bytes / 4), PM(dev, ws.part_ml_bytes / 4);
+  auto rep = hk::launch_paged_attn_decode<C>(
+      dev, *S().m, name,
+      {.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(), .block_tables = BT.addr(),
+       .context_lens = CL.addr(), .part_out = PO.addr(), .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
+       .bt_stride = bt_stride, .max_context = max_ctx, .scale = static_cast<float>(scale), .partition_blocks = pb});
+  for (const auto& msg : rep.attn.diagnostics) FAIL_CHECK(name << " checker: " << msg);
+  for (const auto& msg : rep.reduce.diagnostics) FAIL_CHECK(name << " reduce checker: " << msg);
+  REQUIRE(rep.partitions == parts);
+  const auto o = O.download();
+  size_t bad = 0;
+  for (uint32_t s = 0; s < seqs; ++s)
+    for (uint32_t h = 0; h < H; ++h) {
+      const uint32_t kvh = h / G;
+      std::vector<double> sc(pc.ctx[s]);
+      double mx = -INFINITY, vmax = 0;
+      for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
+        const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
+        double dot = 0;
+        for (uint32_t d = 0; d < D; ++d) dot += from_bf16(q[(size_t(s) * H + h) * D + d]) * from_bf16(k_at(blk, kvh, t % BS, d));
+        sc[t] = dot * scale;
+        mx = std::max(mx, sc[t]);
+      }
+      double sum = 0;
+      for (auto& x : sc) sum += (x = std::exp(x - mx));
+      for (uint32_t d = 0; d < D; ++d) {
+        double want = 0;
+        for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
+          const double v = from_bf16(v_at(static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]), kvh, t % BS, d));
+          want += sc[t] * v;
+          vmax = std::max(vmax, std::fabs(v));
+        }
+        want /= sum;
+        const double got = from_bf16(o[(size_t(s) * H + h) * D + d]);
+        const bool ok = std::fabs(got - want) <= 0x1p-8 * (vmax + std::fabs(want));
+        if (!ok && bad++ < 8)
+          FAIL_CHECK(name << " seq " << s << " (context " << pc.ctx[s] << ") head " << h << " dim " << d << ": got " << got
+                          << " want " << want << " (partitions " << parts << ")");
+      }
+    }
+  CHECK(bad == 0);
+  return parts;
+}
+}  // namespace
+
+TEST_CASE("paged_attn_decode: gqa 8, contexts 1..300 per sequence, split and not", "[kernels][paged_attn]") {
+  pa_case c{.ctx = {1, 37, 300, 16, 129}, .num_kv_heads = 2, .partition_blocks = 19};
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 1);  // the whole context in one partition
+  c.partition_blocks = 4;                                   // 5 partitions for the longest
+  c.seed = 2;
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 5);
+  c.partition_blocks = 8;
+  c.seed = 3;
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 3);
+}
+
+TEST_CASE("paged_attn_decode: one sequence split by the launch's choice", "[kernels][paged_attn]") {
+  pa_case c{.ctx = {1000}, .num_kv_heads = 1, .seed = 4};
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) > 1);
+}
+
+TEST_CASE("paged_attn_decode: gqa 4 and 1", "[kernels][paged_attn]") {
+  pa_case c{.ctx = {5, 64, 77}, .num_kv_heads = 3, .partition_blocks = 4, .seed = 5};
+  run_case<cfg::pa_d128_g4>("pa_d128_g4", c);
+  c.ctx = {2, 33, 100, 1};
+  c.num_kv_heads = 4;
+  c.seed = 6;
+  run_case<cfg::pa_d128_g1>("pa_d128_g1", c);
+}
+
+TEST_CASE("paged_attn_decode: large-magnitude scores", "[kernels][paged_attn]") {
+  // q, k in [-4, 4], scale 1: scores spread over hundreds (a one-hot softmax, exp overflow
+  // without the max), split into partitions whose maxima differ by far more than f32's range
+  pa_case c{.ctx = {90, 200}, .num_kv_heads = 1, .qk_range = 4.0, .scale = 1.0, .partition_blocks = 4, .seed = 7};
+  run_case<cfg::pa_d128_g8>("pa_d128_g8", c);
+  c.partition_blocks = 0;
+  c.qk_range = 2.0;
+  c.scale = 0.5;
+  c.seed = 8;
+  run_case<cfg::pa_d128_g8>("pa_d128_g8", c);
+}
+
+TEST_CASE("paged_attn_decode: head_dim 64, block_size 32 (two tiles a block), 2 waves", "[kernels][paged_attn]") {
+  pa_case c{.ctx = {1, 17, 33, 95}, .num_kv_heads = 2, .partition_blocks = 2, .seed = 9};
+  run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c);
+  c.partition_blocks = 0;
+  c.seed = 10;
+  run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c);
+}
