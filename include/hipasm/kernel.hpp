@@ -184,6 +184,8 @@ struct kernel_summary {
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
+  // "s" for the workgroup ids the kernel reads; "n" (an immediate: no instruction) for the others.
+  short_text wg_x{{'n'}, 1}, wg_y{{'n'}, 1}, wg_z{{'n'}, 1};
 };
 
 // The summary and the text are computed as template arguments of kernel_value: a template
@@ -245,9 +247,13 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   s.clobber_v = reg_text('v', top_v);
   s.clobber_a = reg_text('a', s.usage.agprs - 1);
   s.clobber_s = reg_text('s', s.usage.sgprs - 1 < 0 ? 0 : s.usage.sgprs - 1);
-  // Unused ids: a constant in any free SGPR (no VGPR needed for them).
-  s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'s'}, 1};
-  s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'s'}, 1};
+  // Unused ids: an immediate operand, so clang materialises nothing for them (an "s" operand
+  // of constant 0 cost an s_mov_b32 at the start of every kernel).
+  s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'n'}, 1};
+  s.pin_z = s.usage.workitem_id[2] ? reg_text('v', top_v - 1, true) : short_text{{'n'}, 1};
+  if (s.usage.workgroup_id[0]) s.wg_x = short_text{{'s'}, 1};
+  if (s.usage.workgroup_id[1]) s.wg_y = short_text{{'s'}, 1};
+  if (s.usage.workgroup_id[2]) s.wg_z = short_text{{'s'}, 1};
 }
 
 // An estimate of the printed size from the IR before the passes (which only remove
@@ -622,15 +628,19 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 // into hipasm_exact_.
 #define HIPASM_DETAIL_TEXT ::hipasm::detail::asm_text_of(hipasm_out_, hipasm_exact_)
 
-// Unused entries of the entry-state asm get a constant in any free SGPR.
+// Unused entries of the entry-state asm are immediates (no instruction). The LDS variables are
+// kept (allocated, in the descriptor's LDS size) by an operand that adds their address to the
+// kernarg pointer: the static LDS sits at 0, so clang folds the sum to s[0:1] and emits
+// nothing (an operand of its own cost an s_mov_b32 at the kernel's start).
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
   asm volatile(                                                                                             \
       "" ::"s"(__builtin_amdgcn_kernarg_segment_ptr()),                                                    \
-      "s"(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),                            \
-      "s"(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),                            \
-      "s"(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),                            \
+      (INFO.wg_x)(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),                    \
+      (INFO.wg_y)(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),                    \
+      (INFO.wg_z)(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),                    \
       (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
-      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), "s"(LDS_EXPR))
+      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u),                     \
+      "s"(static_cast<const char*>(__builtin_amdgcn_kernarg_segment_ptr()) + (LDS_EXPR)))
 
 #define HIPASM_KERNEL_BODY(FN, ...)                                                                          \
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \

@@ -197,7 +197,11 @@ constexpr void builder::build_prologue() {
   int16_t next_s = 2;
   for (int d = 0; d < 3; ++d)
     if (wg_id_[d] >= 0) fn.vregs[wg_id_[d]].fixed = next_s++;
-  if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
+  // With only x used, the descriptor enables only x and v0 holds it alone (the hardware packs
+  // y and z only when enabled; clang reads threadIdx.x from v0 unmasked then): no v_and_b32.
+  if (tid_[0] >= 0 && tid_[1] < 0 && tid_[2] < 0) {
+    fn.vregs[tid_[0]].fixed = 0;
+  } else if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
     detail::reg_ref v0 = new_reg(reg_class::vgpr, 1, 1, ploc);
     fn.vregs[v0.id].fixed = 0;
     fn.vregs[v0.id].name = "v0_workitem_ids";
