@@ -1,6 +1,6 @@
 // The timing model on small kernels whose cycle counts are computed by hand from the figures of
 // timing.md (never from the model's output), the profile-vs-run identity, and the formats.
-// Kernels: bench/timing/microbench.s (bench/timing/gen_microbench.py lists their bodies).
+// Kernels: bench/timing/microbench.hpp (hipasm kernels; microbench.hip builds them into one code object).
 #include <cstring>
 #include <fstream>
 
