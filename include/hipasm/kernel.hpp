@@ -186,6 +186,7 @@ struct kernel_summary {
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
   // "s" for the workgroup ids the kernel reads; "n" (an immediate: no instruction) for the others.
   short_text wg_x{{'n'}, 1}, wg_y{{'n'}, 1}, wg_z{{'n'}, 1};
+  short_text lds_c{{'n'}, 1};  // "s" for the LDS address operand when there is dynamic LDS
 };
 
 // The summary and the text are computed as template arguments of kernel_value: a template
@@ -254,6 +255,7 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   if (s.usage.workgroup_id[0]) s.wg_x = short_text{{'s'}, 1};
   if (s.usage.workgroup_id[1]) s.wg_y = short_text{{'s'}, 1};
   if (s.usage.workgroup_id[2]) s.wg_z = short_text{{'s'}, 1};
+  if (s.usage.lds_dynamic) s.lds_c = short_text{{'s'}, 1};
 }
 
 // An estimate of the printed size from the IR before the passes (which only remove
@@ -629,9 +631,10 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 #define HIPASM_DETAIL_TEXT ::hipasm::detail::asm_text_of(hipasm_out_, hipasm_exact_)
 
 // Unused entries of the entry-state asm are immediates (no instruction). The LDS variables are
-// kept (allocated, in the descriptor's LDS size) by an operand that adds their address to the
-// kernarg pointer: the static LDS sits at 0, so clang folds the sum to s[0:1] and emits
-// nothing (an operand of its own cost an s_mov_b32 at the kernel's start).
+// kept (allocated, in the descriptor's LDS size) by an operand that uses their address: with
+// static LDS only, the kernarg pointer plus that address (0), which clang folds to s[0:1] and
+// emits nothing for (an operand of its own cost an s_mov_b32 at the kernel's start); with
+// dynamic LDS (at a non-zero address after the static) an SGPR operand of its own, as before.
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR)                                                              \
   asm volatile(                                                                                             \
       "" ::"s"(__builtin_amdgcn_kernarg_segment_ptr()),                                                    \
@@ -640,7 +643,9 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
       (INFO.wg_z)(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),                    \
       (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
       (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u),                     \
-      "s"(static_cast<const char*>(__builtin_amdgcn_kernarg_segment_ptr()) + (LDS_EXPR)))
+      "s"(static_cast<const char*>(__builtin_amdgcn_kernarg_segment_ptr()) +                               \
+          (INFO.usage.lds_dynamic ? 0u : (LDS_EXPR))),                                                     \
+      (INFO.lds_c)(INFO.usage.lds_dynamic ? (LDS_EXPR) : 0u))
 
 #define HIPASM_KERNEL_BODY(FN, ...)                                                                          \
   _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
