@@ -214,7 +214,9 @@ struct kernel_summary {
   // its moves and loads, never correctness); "i" for an unused id (a constant: no code), "s"
   // for an unused argument slot (the kernarg pointer again: the register it is in).
   short_text pin_wg[3]{};
-  short_text pin_lds{{'i'}, 1};  // "s" when the kernel has LDS (its variables' address: allocates them)
+  // "s" when the kernel has dynamic LDS (its variables' address: allocates them); static LDS
+  // only rides on the kernarg pointer's operand (see HIPASM_DETAIL_ENTRY_ASM)
+  short_text pin_lds{{'i'}, 1};
   short_text pin_hidden{{'i'}, 1};  // "s" when it reads hidden arguments (a read of one declares them)
   short_text pin_arg[kernarg_preload_max_dwords]{};  // the preloaded arguments read...
   int8_t slot_arg[kernarg_preload_max_dwords]{};     // ...and their indices (-1: none)
@@ -289,7 +291,7 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   // enabled, y when read, z when read (the builder's numbering, normalize_entry_sgprs').
   const int wg_x = 2 + st.fn.kernarg_preload_dwords;
   const int wg_reg[3] = {wg_x, wg_x + 1, wg_x + 1 + (s.usage.workgroup_id[1] ? 1 : 0)};
-  if (s.usage.lds_static_bytes || s.usage.lds_dynamic) s.pin_lds = short_text{{'s'}, 1};
+  if (s.usage.lds_dynamic) s.pin_lds = short_text{{'s'}, 1};
   if (s.usage.hidden_args) s.pin_hidden = short_text{{'s'}, 1};
   for (int d = 0; d < 3; ++d)
     s.pin_wg[d] = s.usage.workgroup_id[d] ? reg_text('s', wg_reg[d], true) : short_text{{'i'}, 1};
@@ -687,18 +689,22 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 
 // The entry-state asm: every entry value the code reads, pinned to its register (see
 // kernel_summary::pin_wg); unused ids are immediates ("i": no register, no instruction), unused
-// argument slots the kernarg pointer again ("s": the register it is in).
+// argument slots the kernarg pointer again ("s": the register it is in). The LDS variables are
+// kept (allocated, in the descriptor's LDS size) by an operand that uses their address: with
+// static LDS only, the kernarg pointer plus that address (0), which clang folds to s[0:1] with
+// no instruction (an operand of its own cost an s_mov_b32 at the kernel's start); with dynamic
+// LDS (at a non-zero address after the static) an SGPR operand of its own.
 #define HIPASM_DETAIL_KP __builtin_amdgcn_kernarg_segment_ptr()
 #define HIPASM_DETAIL_ARG_PIN(INFO, K, ...)                                                                  \
   (INFO.pin_arg[K])(::hipasm::detail::entry_arg<INFO.slot_arg[K]>(HIPASM_DETAIL_KP __VA_OPT__(, ) __VA_ARGS__))
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR, ...)                                                         \
   asm volatile(                                                                                             \
-      "" ::"{s[0:1]}"(HIPASM_DETAIL_KP),                                                                     \
+      "" ::"{s[0:1]}"(static_cast<const char*>(HIPASM_DETAIL_KP) + (INFO.usage.lds_dynamic ? 0u : (LDS_EXPR))), \                                                                     \
       (INFO.pin_wg[0])(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),               \
       (INFO.pin_wg[1])(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),               \
       (INFO.pin_wg[2])(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),               \
       (INFO.pin_y)(INFO.usage.workitem_id[1] ? __builtin_amdgcn_workitem_id_y() : 0u),                     \
-      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), (INFO.pin_lds)(LDS_EXPR), \
+      (INFO.pin_z)(INFO.usage.workitem_id[2] ? __builtin_amdgcn_workitem_id_z() : 0u), (INFO.pin_lds)(INFO.usage.lds_dynamic ? (LDS_EXPR) : 0u), \
       (INFO.pin_hidden)(INFO.usage.hidden_args ? unsigned(__builtin_amdgcn_workgroup_size_x()) : 0u),       \
       HIPASM_DETAIL_ARG_PIN(INFO, 0, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 1, __VA_ARGS__),               \
       HIPASM_DETAIL_ARG_PIN(INFO, 2, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 3, __VA_ARGS__),               \

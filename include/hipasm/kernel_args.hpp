@@ -240,7 +240,11 @@ constexpr void builder::build_prologue() {
   if (wg_id_[0] >= 0) fn.vregs[wg_id_[0]].fixed = wg_x;
   if (wg_id_[1] >= 0) fn.vregs[wg_id_[1]].fixed = static_cast<int16_t>(wg_x + 1);
   if (wg_id_[2] >= 0) fn.vregs[wg_id_[2]].fixed = static_cast<int16_t>(wg_x + 1 + (wg_id_[1] >= 0 ? 1 : 0));
-  if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
+  // With only x used, the descriptor enables only x and v0 holds it alone (the hardware packs
+  // y and z only when enabled; clang reads threadIdx.x from v0 unmasked then): no v_and_b32.
+  if (tid_[0] >= 0 && tid_[1] < 0 && tid_[2] < 0) {
+    fn.vregs[tid_[0]].fixed = 0;
+  } else if (tid_[0] >= 0 || tid_[1] >= 0 || tid_[2] >= 0) {
     detail::reg_ref v0 = new_reg(reg_class::vgpr, 1, 1, ploc);
     fn.vregs[v0.id].fixed = 0;
     fn.vregs[v0.id].name = "v0_workitem_ids";

@@ -193,6 +193,28 @@ TEST_CASE("entry state: only what is read is enabled and unpacked", "[builder][e
 }
 
 namespace {
+constexpr void x_only(builder J, arg<int*> out) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x() + 1u;
+  J.global_store_dword(J.vgpr<u64>().fill(0), v, off);
+  (void)out;
+}
+}  // namespace
+
+TEST_CASE("entry state: work-item id x alone is v0 itself, not unpacked", "[builder][entry]") {
+  // With y and z unused the descriptor enables only x, and v0 holds x alone (the hardware packs
+  // y and z only when enabled: clang-22 stores threadIdx.x of such a kernel straight from v0).
+  // The v_and_b32 0x3ff was one VALU instruction of every kernel for nothing.
+  build_result r = build_kernel<x_only>("x_only");
+  REQUIRE(r.error.ok());
+  CHECK(count(r.fn, "v_and_b32") == 0);
+  CHECK(count(r.fn, "v_bfe_u32") == 0);
+  int fixed_v0 = 0;
+  for (const vreg_info& v : r.fn.vregs) fixed_v0 += v.cls == reg_class::vgpr && v.fixed == 0;
+  CHECK(fixed_v0 == 1);  // the id x itself
+}
+
+namespace {
 constexpr void lds_kernel(builder J) {
   lds_ref a = J.lds<float>(10);            // 0..40
   lds_ref b = J.lds<double>(3, 64);        // aligned to 64

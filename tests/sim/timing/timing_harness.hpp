@@ -1,4 +1,4 @@
-// Launching the microbenchmark kernels (bench/timing/microbench.s) in timing mode.
+// Launching the microbenchmark kernels (bench/timing/microbench.hpp, hipasm) in timing mode.
 #pragma once
 #include <catch2/catch.hpp>
 

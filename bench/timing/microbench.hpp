@@ -1,0 +1,256 @@
+// The timing model's microbenchmarks as hipasm kernels (microbench.hip makes them HIP kernels).
+//
+// Each kernel reproduces one figure of /work/shared/reference/timing.md (T<n> = its section;
+// the figure and its tolerance are in tests/sim/timing/test_timing_microbench.cpp). Every kernel
+// takes (u64* buf, u32 n) so one host harness launches them all. Profile one with e.g.
+//   hipasm-sim profile build/bench/timing/timing_microbench.co mfma_dep_32x32x8_bf16 \
+//     --grid 1 --block 64 --arg out=/dev/null:64 --arg u32=0
+//
+// A benchmark repeats identical instructions on purpose and never reads most results, so all
+// of them are built with the optional passes off (`raw`): no cse/dse/dce (which would merge or
+// drop the repeats), no expression folding, no scheduling (the order is the measurement).
+// Registers are pinned where the benchmark's figure depends on them (the accumulators the
+// report shows, the scalar chase's s[2:3]); the waits are written out.
+#pragma once
+#include <hipasm/hipasm.hpp>
+
+namespace hipasm::microbench {
+
+inline constexpr kernel_options raw{.cse = false, .dse = false, .dce = false, .fold = false, .schedule = false};
+
+using buf_t = arg<uint64_t*>;
+using n_t = arg<unsigned>;
+
+// ---- VALU and transcendental rates (T3): 64 ops, one wave. ------------------------------
+constexpr int valu_ops = 64;
+// Independent v_fma_f32 on 8 rotating accumulators.
+constexpr void valu_fma(builder J, buf_t, n_t) {
+  auto x = J.thread_id_x();
+  auto acc = J.vgpr<f32>(8);
+  for (int i = 0; i < valu_ops; ++i) J.v_fma_f32(acc[i % 8], x, x, acc[i % 8]);
+}
+// One dependent chain of v_add_u32.
+constexpr void valu_chain(builder J, buf_t, n_t) {
+  auto x = J.thread_id_x();
+  auto acc = J.vgpr<u32>();
+  for (int i = 0; i < valu_ops; ++i) J.v_add_u32(acc, acc, x);
+}
+// Independent v_exp_f32 (quarter rate).
+constexpr void trans_exp(builder J, buf_t, n_t) {
+  auto x = J.thread_id_x();
+  auto r = J.vgpr<f32>(8);
+  for (int i = 0; i < valu_ops; ++i) J.v_exp_f32(r[i % 8], x);
+}
+
+// ---- MFMA dependent latency (one accumulator) and throughput (four) (T4). ---------------
+enum class mfma_shape { bf16_32x32x8, bf16_16x16x16, f16_4x4x4, fp8_32x32x16, fp8_16x16x32, i8_16x16x32,
+                        f32_32x32x2, f32_16x16x4, f64_16x16x4 };
+constexpr int mfma_count = 32;
+// The accumulator's registers of a shape.
+constexpr int mfma_acc_regs(mfma_shape s) {
+  switch (s) {
+    case mfma_shape::bf16_32x32x8: case mfma_shape::fp8_32x32x16: case mfma_shape::f32_32x32x2: return 16;
+    case mfma_shape::f64_16x16x4: return 8;
+    default: return 4;
+  }
+}
+// A and B: one VGPR each for the f32 shapes, two otherwise (the f64 one: one f64 each).
+template <mfma_shape S>
+constexpr void mfma(builder J, const gpr<f32>& acc, const gpr<u32>& a, const gpr<u32>& b) {
+  if constexpr (S == mfma_shape::bf16_32x32x8) J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::bf16_16x16x16) J.v_mfma_f32_16x16x16_bf16(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::f16_4x4x4) J.v_mfma_f32_4x4x4_16b_f16(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::fp8_32x32x16) J.v_mfma_f32_32x32x16_fp8_fp8(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::fp8_16x16x32) J.v_mfma_f32_16x16x32_fp8_fp8(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::i8_16x16x32) J.v_mfma_i32_16x16x32_i8(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::f32_32x32x2) J.v_mfma_f32_32x32x2_f32(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::f32_16x16x4) J.v_mfma_f32_16x16x4_f32(acc, a, b, acc);
+  else J.v_mfma_f64_16x16x4_f64(acc, a, b, acc);
+}
+constexpr bool mfma_f32_inputs(mfma_shape s) { return s == mfma_shape::f32_32x32x2 || s == mfma_shape::f32_16x16x4; }
+// `Accs` accumulators (a0.., one after the other), MFMA i on accumulator i % Accs: 1 is a
+// dependent chain (the latency), 4 independent ones (the throughput). A 2-pass producer
+// (4x4x4) needs 2 wait states before its result is SrcC again: the hazard pass adds them.
+template <mfma_shape S, int Accs>
+constexpr void mfma_bench(builder J, buf_t, n_t) {
+  constexpr int n = mfma_acc_regs(S), ab = mfma_f32_inputs(S) ? 1 : 2;
+  auto acc = J.agpr<f32>(4 * n).pin(0);
+  auto a = J.vgpr<u32>(ab), b = J.vgpr<u32>(ab);
+  for (int i = 0; i < mfma_count; ++i) mfma<S>(J, acc.slice((i % Accs) * n, n), a, b);
+}
+
+// ---- MFMA + VALU co-execution (T4): 16x16x16 bf16 (16 cycles), rotating accumulators. ----
+enum class coexec { mfma_3valu_mfma_exp, mfma_mfma_3valu_exp, mfma_exp, mfma_4valu };
+template <coexec C>
+constexpr void coexec_bench(builder J, buf_t, n_t) {
+  auto acc = J.agpr<f32>(16).pin(0);
+  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2);
+  auto x = J.thread_id_x();
+  auto v = J.vgpr<f32>(4);
+  auto mf = [&](int i) { J.v_mfma_f32_16x16x16_bf16(acc.slice((i % 4) * 4, 4), a, b, acc.slice((i % 4) * 4, 4)); };
+  auto valu = [&](int k) { for (int j = 0; j < k; ++j) J.v_add_f32(v[j], x, v[j]); };
+  auto exp = [&] { J.v_exp_f32(v[3], x); };
+  for (int g = 0; g < 16; ++g) {
+    if constexpr (C == coexec::mfma_3valu_mfma_exp) { mf(2 * g); valu(3); mf(2 * g + 1); exp(); }
+    else if constexpr (C == coexec::mfma_mfma_3valu_exp) { mf(2 * g); mf(2 * g + 1); valu(3); exp(); }
+    else if constexpr (C == coexec::mfma_exp) { mf(g); exp(); }
+    else { mf(g); valu(4); }
+  }
+}
+
+// ---- LDS (T5): issue interval by bank-conflict degree, latency, b64/b128, stores. --------
+constexpr int lds_ops = 32;
+// 32 reads of `Dwords` (1, 2, 4) per lane at lane * `Stride` dwords, back to back, one wait.
+template <int Dwords, int Stride>
+constexpr void lds_read_bench(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto addr = J.vgpr<u32>();
+  J.v_mul_u32_u24(addr, 4 * Stride, J.thread_id_x());
+  auto d = J.vgpr<u32>(Dwords);
+  for (int i = 0; i < lds_ops; ++i) {
+    if constexpr (Dwords == 1) J.ds_read_b32(d, addr);
+    else if constexpr (Dwords == 2) J.ds_read_b64(d, addr);
+    else J.ds_read_b128(d, addr);
+  }
+  J.s_waitcnt(lgkmcnt(0));
+}
+// Latency: read, wait, 32 times (conflict-free).
+template <int Dwords>
+constexpr void lds_latency_bench(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, Dwords == 1 ? 2 : 4, J.thread_id_x());
+  auto d = J.vgpr<u32>(Dwords);
+  for (int i = 0; i < lds_ops; ++i) {
+    if constexpr (Dwords == 1) J.ds_read_b32(d, addr);
+    else J.ds_read_b128(d, addr);
+    J.s_waitcnt(lgkmcnt(0));
+  }
+}
+// Stores: 32 conflict-free writes, one wait.
+template <int Dwords>
+constexpr void lds_write_bench(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto x = J.thread_id_x();
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, Dwords == 1 ? 2 : 4, x);
+  auto d = J.vgpr<u32>(4);
+  for (int i = 0; i < lds_ops; ++i) {
+    if constexpr (Dwords == 1) J.ds_write_b32(addr, x);
+    else J.ds_write_b128(addr, d);
+  }
+  J.s_waitcnt(lgkmcnt(0));
+}
+
+// ---- Memory latency by pointer chasing (T6): buf holds a chain of 64-bit pointers; lane 0
+// only (launch with block 1). 128 steps: the host lays the chain over 64 distinct 128-byte
+// lines, walked twice.
+constexpr int chase_steps = 128;
+template <bool NonTemporal>
+constexpr void chase_bench(builder J, buf_t buf, n_t) {
+  auto p = J.vgpr<u64>();
+  p = buf;
+  for (int i = 0; i < chase_steps; ++i) {
+    J.global_load_dwordx2(p, p, off, {.nt = NonTemporal});
+    J.s_waitcnt(vmcnt(0));
+  }
+}
+// The same chase through the scalar cache (s_load, T1: 16 KiB per 2 CUs; one wave). The
+// pointer stays in s[2:3] (pinned: the test finds the chase's loads by that text).
+constexpr void chase_scalar(builder J, buf_t, n_t) {
+  auto p = J.sgpr<u64>().pin(2);
+  J.s_load_dwordx2(p, J.kernarg_ptr(), 0);
+  J.s_waitcnt(lgkmcnt(0));
+  for (int i = 0; i < chase_steps; ++i) {
+    J.s_load_dwordx2(p, p, 0);
+    J.s_waitcnt(lgkmcnt(0));
+  }
+}
+
+// ---- Streaming read / copy bandwidth (T1, T6): each wave of a 256-lane workgroup reads
+// 8 x 1 KiB (dwordx4 per lane) at buf + (workgroup * 4 + wave) KiB + i * 4 KiB; the copy
+// writes it back at buf + n.
+constexpr int stream_reads = 8;
+template <bool Copy>
+constexpr void stream_bench(builder J, buf_t buf, n_t n) {
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, 4, J.thread_id_x());
+  auto base = J.sgpr<u32>();
+  J.s_lshl_b32(base, J.workgroup_id_x(), 15);  // workgroup * 4 waves * 8 KiB
+  J.v_add_u32(addr, base, addr);
+  auto d = J.vgpr<u32>(4 * stream_reads);
+  for (int i = 0; i < stream_reads; ++i) {
+    J.global_load_dwordx4(d.slice(4 * i, 4), addr, buf);
+    J.v_add_u32(addr, 0x1000, addr);
+  }
+  J.s_waitcnt(vmcnt(0));
+  if constexpr (Copy) {
+    J.v_add_u32(addr, n, addr);
+    J.v_subrev_u32(addr, stream_reads * 0x1000, addr);
+    for (int i = 0; i < stream_reads; ++i) {
+      J.global_store_dwordx4(addr, d.slice(4 * i, 4), buf);
+      J.v_add_u32(addr, 0x1000, addr);
+    }
+    J.s_waitcnt(vmcnt(0));
+  }
+}
+
+// ---- Loads to LDS (T6: buffer_load_dword ... lds ~11 cycles/instr per CU): one wave, 32 loads
+// of the same 256 bytes through a raw buffer resource on buf, LDS base 0, after one load that
+// brings them into the L1 (so each completes at its start on the path + the L1 latency).
+constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto srd = J.sgpr<u32>(4).aligned(4);
+  J.s_load_dwordx2(srd.slice(0, 2), J.kernarg_ptr(), 0);
+  J.s_mov_b32(srd[2], 0x1000);   // num_records
+  J.s_mov_b32(srd[3], 0x27000);  // dword 3 of a raw buffer
+  J.s_mov_b32(m0, 0);
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, 2, J.thread_id_x());
+  J.s_waitcnt(lgkmcnt(0));
+  J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
+  J.s_waitcnt(vmcnt(0));
+  for (int i = 0; i < lds_ops; ++i) J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
+  J.s_waitcnt(vmcnt(0));
+}
+
+// ---- One L2 channel (sampling test): lane l of a workgroup's thread t reads line 16 t (all
+// in channel 0 of 16, T1), L1 bypassed (nt), 32 times: every CU of an XCD queues on one channel.
+constexpr void l2_one_channel(builder J, buf_t buf, n_t) {
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, 11, J.thread_id_x());
+  auto d = J.vgpr<u32>(8);
+  for (int i = 0; i < 32; ++i) J.global_load_dword(d[i % 8], addr, buf, {.nt = true});
+  J.s_waitcnt(vmcnt(0));
+}
+
+// ---- Infinity Cache (MALL) bandwidth (T1 256 MB; 17 TB/s): workgroup g (grid a multiple of 8)
+// reads its 64 KiB block (each wave 16 x 1 KiB, dwordx4 per lane), then the blocks of groups
+// g^1 .. g^7, which run on the 7 other XCDs (round-robin dispatch): every XCD reads every block
+// once, so all but the first read of a line miss the XCD's L2 and hit the device-wide MALL.
+constexpr void mall_reread(builder J, buf_t buf, n_t) {
+  auto wg = J.workgroup_id_x();
+  auto lane_off = J.vgpr<u32>();
+  J.v_lshlrev_b32(lane_off, 4, J.thread_id_x());
+  auto block = J.sgpr<u32>();
+  J.s_lshl_b32(block, wg, 16);
+  auto addr = J.vgpr<u32>();
+  J.v_add_u32(addr, block, lane_off);
+  auto d = J.vgpr<u32>(64);
+  auto block_reads = [&] {
+    for (int i = 0; i < 16; ++i) {
+      J.global_load_dwordx4(d.slice(4 * i, 4), addr, buf);
+      J.v_add_u32(addr, 0x1000, addr);
+    }
+    J.s_waitcnt(vmcnt(0));
+  };
+  block_reads();
+  for (unsigned x = 1; x < 8; ++x) {
+    J.s_xor_b32(block, wg, x);
+    J.s_lshl_b32(block, block, 16);
+    J.v_add_u32(addr, block, lane_off);
+    block_reads();
+  }
+}
+
+}  // namespace hipasm::microbench
