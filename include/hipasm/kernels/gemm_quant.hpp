@@ -75,8 +75,10 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   }
   if (!c.any_k && ((c.bm + c.bn) * c.bk) % (256 * c.wm * c.wn) != 0)
     return "gemm_quant: each tile pair must be whole DMA steps (4 bytes a lane) for the vmcnt count";
-  if (!c.any_k && (c.stages - 1) * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
-    return "gemm_quant: the loads of stages - 1 tiles in flight exceed vmcnt's 63";
+  // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
+  const uint32_t ahead = c.stages - 2 > 1 ? c.stages - 2 : 1;
+  if (!c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
+    return "gemm_quant: the loads of the tiles in flight at a wait exceed vmcnt's 63";
   return nullptr;
 }
 
@@ -211,7 +213,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // g = r/4): 4 consecutive rows per g, one dwordx4 of row scales.
   auto crow = J.vgpr<u32>();
   crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);
-  using acc_t = std::conditional_t<I8, i32, f32>;
+  constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
   else acc.fill(0.0f);
@@ -264,7 +266,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   };
   auto apply_block_scales = [&] {
     for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g) sav[4 * i + g] = sav[4 * i + g] * sbv;
+      for (int g = 0; g < 4; ++g)
+        for (int e = 0; e < 4; ++e) sav[4 * i + g][e] = sav[4 * i + g][e] * sbv;
     for (int i = 0; i < TM; ++i)
       for (int j = 0; j < TN; ++j)
         for (int r = 0; r < 16; ++r) J.v_fmac_f32(acc[i * TN + j][r], part[i * TN + j][r], sav[4 * i + r / 4][r % 4]);
