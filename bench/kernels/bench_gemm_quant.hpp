@@ -25,16 +25,19 @@ struct quant_shape {
   int aiter_splitk;
 };
 
-// Our configuration for a shape: the fewest rounds of workgroups over the 304 CUs times the
-// tile's area (the work a CU does), ties to the larger tile.
+// Our configuration for a shape: the fewest cycles by a rough per-CU model (one workgroup per
+// CU, as their LDS allows): rounds of workgroups over the 304 CUs times a workgroup's time per
+// 128 bytes of K, the larger of its MFMA time (2 bm bn 128 ops on 4 SIMDs of 512 a cycle) and
+// its tile loads ((bm + bn) 128 bytes at timing.md's 23 bytes a cycle of LDS-DMA).
 inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
   const hipasm::gemm_quant_kernel_ref* best = &ks.front();
-  uint64_t best_cost = ~0ull;
+  double best_cost = 1e300;
   for (const auto& k : ks) {
     const uint64_t groups = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
-    const uint64_t cost = (groups + 303) / 304 * k.config.bm * k.config.bn;
-    if (cost < best_cost || (cost == best_cost && k.config.bm * k.config.bn > best->config.bm * best->config.bn)) {
+    const double mfma = k.config.bm * k.config.bn / 8.0, load = (k.config.bm + k.config.bn) * 128 / 23.0;
+    const double cost = double((groups + 303) / 304) * (mfma > load ? mfma : load);
+    if (cost < best_cost) {
       best = &k;
       best_cost = cost;
     }

@@ -149,6 +149,7 @@ const gemm_quant_kernel_ref kFp8Tensor{"gq_fp8_tensor", gq_configs::fp8_tensor};
 const gemm_quant_kernel_ref kFp8Token{"gq_fp8_token", gq_configs::fp8_token};
 const gemm_quant_kernel_ref kFp8Block{"gq_fp8_block", gq_configs::fp8_block};
 const gemm_quant_kernel_ref kFp8BlockSmall{"gq_fp8_block_small", gq_configs::fp8_block_small};
+const gemm_quant_kernel_ref kFp8BlockBk64{"gq_fp8_block_bk64", gq_configs::fp8_block_bk64};
 const gemm_quant_kernel_ref kFp8TokenAnyK{"gq_fp8_token_anyk", gq_configs::fp8_token_anyk};
 const gemm_quant_kernel_ref kFp8BlockAnyK{"gq_fp8_block_anyk", gq_configs::fp8_block_anyk};
 const gemm_quant_kernel_ref kI8Token{"gq_i8_token", gq_configs::i8_token};
@@ -172,7 +173,8 @@ TEST_CASE("gemm_quant fp8: per-token scales, tails, K below a tile, any K", "[ge
 TEST_CASE("gemm_quant fp8: 128x128 block scales", "[gemm_quant]") {
   run_random(kFp8Block, nullptr, 130, 260, 392);  // 3 N blocks, 4 K blocks (the last 8 columns)
   run_random(kFp8BlockSmall, nullptr, 100, 200, 520);  // 5 K tiles on 3 stages; 64-column tiles
-  run_random(kFp8Block, &kFp8BlockAnyK, 33, 150, 130);  // any_k
+  run_random(kFp8BlockBk64, nullptr, 70, 300, 392);  // bk 64: 7 K tiles, 4 scale blocks
+  run_random(kFp8Block, &kFp8BlockAnyK, 33, 150, 130);  // any_k (bk 64)
 }
 
 TEST_CASE("gemm_quant int8: per-token and per-tensor scales", "[gemm_quant]") {

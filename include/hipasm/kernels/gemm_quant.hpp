@@ -26,11 +26,11 @@
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
 // which leaves the dot product unchanged.
-// Block scales: bk is 128, so a K tile is one scale block; its products accumulate into
-// separate registers (the tile's first MFMA of each block adds 0), then each accumulator
+// Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
+// accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
 // element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
 // rows a dwordx4) and its B scale (s_buffer_load, one per workgroup: bn divides 128) are
-// loaded at the start of the step, before the next tile's DMA.
+// loaded at the start of the block's first step, before that step's tile DMA.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -67,7 +67,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
-    if (c.bk != 128) return "gemm_quant: block128 scales need bk = 128 (a K tile is one scale block)";
+    if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
+      return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
   } else if (blocks * 16 > 256) {
@@ -76,7 +77,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   if (!c.any_k && ((c.bm + c.bn) * c.bk) % (256 * c.wm * c.wn) != 0)
     return "gemm_quant: each tile pair must be whole DMA steps (4 bytes a lane) for the vmcnt count";
   // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
-  const uint32_t ahead = c.stages - 2 > 1 ? c.stages - 2 : 1;
+  const uint32_t tiles_per_block = c.scale == quant_scale::block128 && c.bk <= 128 ? 128 / c.bk : 1;
+  const uint32_t ahead = c.stages - 2 > tiles_per_block ? c.stages - 2 : tiles_per_block;
   if (!c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
     return "gemm_quant: the loads of the tiles in flight at a wait exceed vmcnt's 63";
   return nullptr;
@@ -225,7 +227,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  auto mfma_slice = [&](int p) {
+  auto mfma_slice = [&](int p, bool block_start) {
     const int s = p % 2;
     for (int h = 0; h < 2; ++h)
       for (int i = 0; i < TM; ++i)
@@ -234,7 +236,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           if constexpr (I8) {
             J.v_mfma_i32_32x32x16_i8(acc[i * TN + j], x, y, acc[i * TN + j]);
           } else if constexpr (BLOCK) {
-            if (p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, 0);
+            if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, 0);
             else J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, part[i * TN + j]);
           } else {
             J.v_mfma_f32_32x32x16_fp8_fp8(acc[i * TN + j], x, y, acc[i * TN + j]);
@@ -279,20 +281,25 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
     J.s_barrier();
   };
+  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
+  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
   auto step = [&](int buf) {
-    if constexpr (BLOCK) load_block_scales();
+    const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
+    if constexpr (BLOCK)
+      if (block_start) load_block_scales();
     load_tile((buf + S - 1) % S);
     read_slice(buf, 0);
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < KS) interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(buf, p + 1); });
-      else mfma_slice(p);
+      if (p + 1 < KS) interleave(J, [&] { mfma_slice(p, block_start); }, [&] { read_slice(buf, p + 1); });
+      else mfma_slice(p, block_start);
     }
-    if constexpr (BLOCK) {
-      // the scales (issued before this step's tile loads; the any_k copy waited for all)
-      if constexpr (!C.any_k) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads)));
-      apply_block_scales();
-    }
+    if constexpr (BLOCK)
+      if (block_end) {
+        // the scales (issued before the tile loads of the block's TB steps; any_k waited for all)
+        if constexpr (!C.any_k) J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        apply_block_scales();
+      }
     tile_visible(S - 2);
   };
 

@@ -14,8 +14,11 @@ inline constexpr gemm_quant_config fp8_block_small{.type = quant_type::fp8, .sca
                                                    .bn = 64, .wm = 2, .wn = 1, .stages = 3};
 inline constexpr gemm_quant_config fp8_token_anyk{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 64,
                                                   .bn = 64, .bk = 64, .wm = 2, .wn = 1, .any_k = true};
+// bk 64: a scale block is two K tiles
+inline constexpr gemm_quant_config fp8_block_bk64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                  .bn = 128, .bk = 64, .wm = 1, .wn = 2};
 inline constexpr gemm_quant_config fp8_block_anyk{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
-                                                  .bn = 64, .wm = 2, .wn = 1, .any_k = true};
+                                                  .bn = 64, .bk = 64, .wm = 2, .wn = 1, .any_k = true};
 inline constexpr gemm_quant_config i8_token{.type = quant_type::i8, .scale = quant_scale::per_token};
 inline constexpr gemm_quant_config i8_token_s3{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
                                                .bn = 128, .bk = 64, .stages = 3};
