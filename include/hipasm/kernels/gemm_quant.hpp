@@ -346,18 +346,34 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     ts = s0;
     ts = ts * s1;
   }
-  auto srow = J.sgpr<u32>();
-  auto v = J.vgpr<f32>();
+  // Rows r and r + 1 (r even) share one conversion: the low half stored to row r, the high to r + 1.
+  auto srow = J.sgpr<u32>(2);
+  auto v = J.vgpr<f32>(2);
   for (int i = 0; i < TM; ++i)
-    for (int r = 0; r < 16; ++r) {
-      srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4);
+    for (int r = 0; r < 16; r += 2) {
+      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + (r + q) % 4);
       for (int j = 0; j < TN; ++j) {
-        if constexpr (I8) J.v_cvt_f32_i32(v, acc[i * TN + j][r]);
-        else v = acc[i * TN + j][r];
-        if constexpr (TOKEN) v = v * (rs[4 * i + r / 4][r % 4] * cs[j]);
-        else if constexpr (!BLOCK) v = v * ts;
-        auto h = cvt_bf16x2(v, v);
-        Cb.store(h, at(c_off[j]) + at(srow), {.width = narrow::u16});
+        auto h = [&] {
+          if constexpr (BLOCK) {  // (fp8: the accumulators are the values)
+            return cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
+          } else {
+            for (int q = 0; q < 2; ++q) {
+              auto scale_into = [&](auto x) {
+                if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][(r + q) % 4] * cs[j]);
+                else v[q] = x * ts;
+              };
+              if constexpr (I8) {
+                J.v_cvt_f32_i32(v[q], acc[i * TN + j][r + q]);
+                scale_into(v[q]);
+              } else {
+                scale_into(acc[i * TN + j][r + q]);
+              }
+            }
+            return cvt_bf16x2(v[0], v[1]);
+          }
+        }();
+        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
       }
     }
 }
