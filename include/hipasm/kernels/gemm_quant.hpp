@@ -74,8 +74,10 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
   }
-  if (!c.any_k && ((c.bm + c.bn) * c.bk) % (256 * c.wm * c.wn) != 0)
-    return "gemm_quant: each tile pair must be whole DMA steps (4 bytes a lane) for the vmcnt count";
+  if (!c.any_k && ((c.bm * c.bk) % (4 * c.threads()) != 0 || (c.bn * c.bk) % (4 * c.threads()) != 0))
+    return "gemm_quant: each A and B tile must be whole DMA steps (4 bytes a lane of the workgroup) for the vmcnt counts";
+  if (c.any_k && ((c.bm * c.bk) % c.threads() != 0 || (c.bn * c.bk) % c.threads() != 0))
+    return "gemm_quant: any_k: each A and B tile must be whole steps of one byte a lane of the workgroup";
   // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
   const uint32_t tiles_per_block = c.scale == quant_scale::block128 && c.bk <= 128 ? 128 / c.bk : 1;
   const uint32_t ahead = c.stages - 2 > tiles_per_block ? c.stages - 2 : tiles_per_block;
@@ -163,7 +165,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         constexpr uint32_t batch = 8;
         const uint32_t total = rows * BK;
         for (uint32_t e0 = 0; e0 < total; e0 += batch * T) {
-          const uint32_t n = (total - e0) / T < batch ? (total - e0) / T : batch;  // (total % T == 0)
+          const uint32_t n = (total - e0) / T < batch ? (total - e0) / T : batch;  // (total % T == 0: checked)
           auto v = J.vgpr<u32>(static_cast<int>(n));
           auto r = J.vgpr<u32>(static_cast<int>(n)), c = J.vgpr<u32>(static_cast<int>(n));
           for (uint32_t q = 0; q < n; ++q) {
