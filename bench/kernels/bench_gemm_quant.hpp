@@ -4,6 +4,7 @@
 // shape in the same run: the kernel (and split-K) aiter's tuning table picked for that shape,
 // run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
 // verifies). Without AITER_DIR (or its code objects) the aiter columns are `none`.
+// GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one.
 // Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
 // (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
 #pragma once
@@ -26,24 +27,21 @@ struct quant_shape {
   int aiter_splitk;
 };
 
-// Our configuration for a shape: the fewest cycles by a rough per-CU model (one workgroup per
-// CU, as their LDS allows): rounds of workgroups over the 304 CUs times a workgroup's time per
-// 128 bytes of K, the larger of its MFMA time (2 bm bn 128 ops on 4 SIMDs of 512 a cycle) and
-// its tile loads ((bm + bn) 128 bytes at timing.md's 23 bytes a cycle of LDS-DMA).
+// Our configuration for a shape: of the 4-wave tiles (128x128, 64x128, 32x128: the 8-wave ones
+// ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose grid
+// gives at least half of the 304 CUs a workgroup, else the smallest.
 inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
-  const hipasm::gemm_quant_kernel_ref* best = &ks.front();
-  double best_cost = 1e300;
+  const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    const uint64_t groups = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
-    const double mfma = k.config.bm * k.config.bn / 8.0, load = (k.config.bm + k.config.bn) * 128 / 23.0;
-    const double cost = double((groups + 303) / 304) * (mfma > load ? mfma : load);
-    if (cost < best_cost) {
+    if (k.config.threads() != 256) continue;
+    const uint32_t area = k.config.bm * k.config.bn;
+    if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
+    if (uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m) >= 152 &&
+        (!best || area > best->config.bm * best->config.bn))
       best = &k;
-      best_cost = cost;
-    }
   }
-  return *best;
+  return best ? *best : smallest ? *smallest : ks.front();
 }
 
 inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm::Family family, const char* co,
@@ -72,7 +70,11 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const hipasm::gemm_quant_kernel_ref& k = pick_quant(ours, s);
+    const hipasm::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
+    if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead
+      for (const auto& o : ours)
+        if (o.name == forced) kp = &o;
+    const hipasm::gemm_quant_kernel_ref& k = *kp;
     double aiter_us = 0;
     {
       rt::buffer<uint8_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
