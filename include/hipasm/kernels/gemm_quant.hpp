@@ -36,6 +36,7 @@
 #include <string_view>
 
 #include "../hipasm.hpp"
+#include "gemm_common.hpp"
 
 namespace hipasm {
 
@@ -206,10 +207,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     a_addr[p] = As[0].addr(a_row, multiple_of(ca, 16));
     b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 16));
   }
-  auto moved = [](lds_addr a, int64_t d) {
-    a.k += d;
-    return a;
-  };
   auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
   auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
 
@@ -226,8 +223,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
     const int s = p % 2;
-    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], moved(a_addr[p], a_d(buf)), 32 * i, 0);
-    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], moved(b_addr[p], b_d(buf)), 32 * j, 0);
+    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
+    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
   auto mfma_slice = [&](int p, bool block_start) {
     const int s = p % 2;
@@ -307,17 +304,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   auto k_tiles = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
-  for (int i = 0; i + 1 < S; ++i) load_tile(i);
-  tile_visible(S - 2);
-  auto it = J.sgpr<u32>();
-  it = 0u;
-  // `stages` steps per trip (the LDS buffer is a compile-time choice); a tile count that is not
-  // a multiple ends with steps on all-zero tiles (their loads are past K: zeros).
-  J.While([&] { return it < k_tiles; },
-          [&] {
-            for (int i = 0; i < S; ++i) step(i);
-            it = it + static_cast<uint32_t>(S);
-          });
+  detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
