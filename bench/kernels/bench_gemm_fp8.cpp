@@ -1,0 +1,25 @@
+// bench_kernel_gemm_fp8 [AITER_DIR]: the library's fp8 (e4m3fnuz) GEMM with 128x128 block
+// scales against aiter's fp8gemm_blockscale asm kernels (bench_gemm_quant.hpp): DeepSeek-V3
+// shapes of aiter's a8w8_blockscale_bpreshuffle_tuned_gemm_dsv3.csv (K 7168; aiter tuned them
+// on 80 CUs, the kernel and split-K of that row run here on the MI300X model) and 4096^3,
+// 8192^3 (aiter's 128x128 kernel).
+#include "bench_gemm_quant.hpp"
+#include "gemm_quant_bench_configs.hpp"
+
+int main(int argc, char** argv) {
+  const char* k32 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_32x128E";
+  const char* k64 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_64x128E";
+  const char* k80 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_80x128E";
+  const char* k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
+  const char* k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
+  const std::vector<bench::quant_shape> shapes = {
+      {32, 3072, 7168, k32, 3},     {256, 3072, 7168, k96, 1},   {1024, 3072, 7168, k80, 1},
+      {4096, 3072, 7168, k128, 1},  {32, 7168, 7168, k32, 1},    {256, 7168, 7168, k64, 1},
+      {1024, 7168, 7168, k128, 1},  {4096, 7168, 7168, k128, 1}, {4096, 4096, 4096, k128, 1},
+      {8192, 8192, 8192, k128, 1}};
+  const std::vector<hipasm::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_256x128", gq_bench::fp8_block_256x128},
+                                                          {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
+                                                          {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
+                                                          {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128}};
+  return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
+}

@@ -1,0 +1,99 @@
+// Shared by bench_kernel_gemm_fp8 and bench_kernel_gemm_i8: the library's quantized GEMM
+// (kernels/gemm_quant.hpp) on each shape, predicted by the timing model (MI300X), next to
+// aiter's asm kernel for the same operation (B preshuffled, as aiter ships them) on the same
+// shape in the same run: the kernel (and split-K) aiter's tuning table picked for that shape,
+// run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
+// verifies). Without AITER_DIR (or its code objects) the aiter columns are `none`.
+// GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one.
+// Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
+// (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/gemm_quant_launch.hpp>
+
+#include "aiter_asm_gemm.hpp"
+#include "bench_common.hpp"
+
+namespace bench {
+
+struct quant_shape {
+  uint32_t m, n, k;
+  const char* aiter_kernel;  // aiter's symbol (its tuning table's choice), nullptr: none
+  int aiter_splitk;
+};
+
+// Our configuration for a shape: of the 4-wave tiles (128x128, 64x128, 32x128: the 8-wave ones
+// ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose grid
+// gives at least half of the 304 CUs a workgroup, else the smallest.
+inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
+                                                      const quant_shape& s) {
+  const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
+  for (const auto& k : ks) {
+    if (k.config.threads() != 256) continue;
+    const uint32_t area = k.config.bm * k.config.bn;
+    if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
+    if (uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m) >= 152 &&
+        (!best || area > best->config.bm * best->config.bn))
+      best = &k;
+  }
+  return best ? *best : smallest ? *smallest : ks.front();
+}
+
+inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm::Family family, const char* co,
+                           const std::vector<hipasm::gemm_quant_kernel_ref>& ours, const std::vector<quant_shape>& shapes) {
+  namespace fs = std::filesystem;
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
+    return 2;
+  }
+  std::map<std::string, aiter_asm::Kernel> aks;
+  fs::path root;
+  if (argc == 2) {
+    root = argv[1];
+    aks = aiter_asm::kernel_list(root, aiter_asm::family(family));
+    if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", argv[0], root.c_str());
+  }
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = dev->load_file(co);
+  for (const quant_shape& s : shapes) {
+    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    if (!selected(shape)) continue;
+    const double flop = 2.0 * s.m * s.n * s.k;
+    rt::profile_options po;
+    po.device = "mi300x";
+    if (flop > double(1ull << 32)) po.sample_cus = 16;
+    rt::launch_options lo;
+    lo.profile = &po;
+    lo.check = false;  // (the tests run the checker; here only the time matters)
+    const hipasm::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
+    if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead
+      for (const auto& o : ours)
+        if (o.name == forced) kp = &o;
+    const hipasm::gemm_quant_kernel_ref& k = *kp;
+    double aiter_us = 0;
+    {
+      rt::buffer<uint8_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
+      rt::buffer<float> SA(*dev, hipasm::gemm_quant_sa_count(k.config, s.m, s.k)),
+          SB(*dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
+      rt::buffer<uint16_t> C(*dev, size_t(s.m) * s.n);
+      const result h = from(hipasm::gemm_quant_launch(*dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(),
+                                                      s.m, s.n, s.k, lo));
+      if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
+        aiter_asm::Problem p;
+        p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
+        aiter_us = aiter_asm::run_kernel(*dev, root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo).profile->time_us;
+      }
+      // traffic: A, B once, C in bf16 (the scales are small)
+      std::fprintf(stderr, "%s %s: %s\n", kernel, shape.c_str(), k.name.c_str());
+      print_line(kernel, shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    }
+  }
+  return 0;
+}
+
+}  // namespace bench

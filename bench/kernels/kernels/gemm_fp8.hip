@@ -1,0 +1,10 @@
+// bench_kernel_gemm_fp8's kernels: the library's fp8 GEMM with 128x128 block scales (the
+// operation of aiter's fp8gemm_blockscale asm kernels), bf16 out, several workgroup tiles.
+#include <hipasm/kernels/gemm_quant.hpp>
+
+#include "gemm_quant_bench_configs.hpp"
+
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_128x128, gq_bench::fp8_block_128x128)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x128, gq_bench::fp8_block_64x128)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x128, gq_bench::fp8_block_32x128)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_256x128, gq_bench::fp8_block_256x128)

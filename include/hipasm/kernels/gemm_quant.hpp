@@ -1,0 +1,378 @@
+// The library's quantized GEMMs: C = (A * B^T) scaled, A M x K and B N x K row-major 8-bit
+// ("TN", the layout of aiter's a8w8 kernels), C M x N row-major bf16 (round to nearest even).
+//
+//   fp8 (e4m3fnuz, gfx942's fp8: v_mfma_f32_32x32x16_fp8_fp8, f32 accumulation) or int8
+//   (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32) of `quant_scale`:
+//     per_tensor  C[m][n] = sum_k A[m][k] B[n][k] * sa[0] * sb[0]
+//     per_token   C[m][n] = sum_k A[m][k] B[n][k] * sa[m] * sb[n]          (sa: M, sb: N)
+//     block128    C[m][n] = sum_kb (sum_{k in block kb} A[m][k] B[n][k]) * sa[kb][m] * sb[n/128][kb]
+//                 (DeepSeek-style: sa [ceil(K/128)][M], the layout aiter passes x_scale in;
+//                 sb [ceil(N/128)][ceil(K/128)], one scale per 128x128 block of B; fp8 only)
+//
+//   // a .hip file compiled by hipasm_add_code_object:
+//   HIPASM_GEMM_QUANT_KERNEL(my_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::fp8}))
+//   // host (hipasm-sim or a real MI300, the same call): gemm_quant_launch.hpp
+//
+// Any M, N, K >= 1. Tails need no branch (buffer.hpp): A's V# ends at M*K bytes, B's at N*K,
+// C's at M*N*2, the scales' at their tensors' ends, so overhanging rows load zeros and their
+// stores are dropped; columns past K (loads) and N (stores) take an offset past every V#.
+// The tile copies are LDS-DMA dwords, so rows must be dword-aligned (K % 4 == 0); the `any_k`
+// variant copies bytes through VGPRs instead (slow; gemm_quant_launch picks it for such a K).
+//
+// Schedule (one workgroup = wm x wn waves computing a bm x bn tile): the K loop keeps `stages`
+// LDS buffers of the A and B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA;
+// each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
+// the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
+// next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
+// bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
+// which leaves the dot product unchanged.
+// Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
+// accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
+// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
+// rows a dwordx4) and its B scale (s_buffer_load, one per workgroup: bn divides 128) are
+// loaded at the start of the block's first step, before that step's tile DMA.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "../hipasm.hpp"
+#include "gemm_common.hpp"
+
+namespace hipasm {
+
+enum class quant_type : uint8_t { fp8, i8 };
+enum class quant_scale : uint8_t { per_tensor, per_token, block128 };
+
+struct gemm_quant_config {
+  quant_type type = quant_type::fp8;
+  quant_scale scale = quant_scale::per_token;
+  uint32_t bm = 128, bn = 128, bk = 128;  // workgroup tile (bk in elements = bytes)
+  uint32_t wm = 2, wn = 2;                // waves along M and N
+  bool any_k = false;                     // K need not be a multiple of 4 (byte-wise tile copies)
+  uint32_t stages = 2;                    // LDS tile buffers: loads run stages - 1 tiles ahead
+
+  constexpr uint32_t threads() const { return 64 * wm * wn; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
+  constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+};
+
+namespace detail {
+
+constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
+  if (c.wm == 0 || c.wn == 0 || c.wm * c.wn > 16) return "gemm_quant: 1 to 16 waves (wm * wn)";
+  if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
+    return "gemm_quant: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
+  if (c.bk % 32 != 0 || c.bk > 512) return "gemm_quant: bk must be a multiple of 32 up to 512";
+  if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
+  if (c.stages * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
+  if (c.scale == quant_scale::block128) {
+    if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
+    if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
+      return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
+    if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
+    if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
+  } else if (blocks * 16 > 256) {
+    return "gemm_quant: more than 256 accumulator VGPRs per wave";
+  }
+  if (!c.any_k && ((c.bm * c.bk) % (4 * c.threads()) != 0 || (c.bn * c.bk) % (4 * c.threads()) != 0))
+    return "gemm_quant: each A and B tile must be whole DMA steps (4 bytes a lane of the workgroup) for the vmcnt counts";
+  if (c.any_k && ((c.bm * c.bk) % c.threads() != 0 || (c.bn * c.bk) % c.threads() != 0))
+    return "gemm_quant: any_k: each A and B tile must be whole steps of one byte a lane of the workgroup";
+  // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
+  const uint32_t tiles_per_block = c.scale == quant_scale::block128 && c.bk <= 128 ? 128 / c.bk : 1;
+  const uint32_t ahead = c.stages - 2 > tiles_per_block ? c.stages - 2 : tiles_per_block;
+  if (!c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
+    return "gemm_quant: the loads of the tiles in flight at a wait exceed vmcnt's 63";
+  return nullptr;
+}
+
+// One A or B tile in LDS: rows x bk bytes, 16-byte chunks XOR-swizzled over up to 8 chunks so
+// that the 8 lanes of a ds_read_b128 phase (8 consecutive rows, one chunk) hit distinct banks.
+constexpr lds_layout gemm_quant_tile_layout(uint32_t rows, uint32_t bk) {
+  const uint32_t groups = bk / 16 >= 8 ? 8 : bk / 16;
+  return {.rows = rows, .cols = bk, .elem_bytes = 1, .swz_chunk = 16, .swz_groups = groups, .swz_row_div = 8 / groups};
+}
+
+}  // namespace detail
+
+template <gemm_quant_config C>
+constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
+                                 arg<const float*> sa_ptr, arg<const float*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
+                                 arg<unsigned> K) {
+  static_assert(detail::gemm_quant_config_error(C) == nullptr,
+                std::string_view(detail::gemm_quant_config_error(C) ? detail::gemm_quant_config_error(C) : ""));
+  constexpr bool I8 = C.type == quant_type::i8;
+  constexpr bool BLOCK = C.scale == quant_scale::block128, TOKEN = C.scale == quant_scale::per_token;
+  constexpr uint32_t BM = C.bm, BN = C.bn, BK = C.bk, T = C.threads();
+  constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
+  constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
+  constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
+  constexpr int S = static_cast<int>(C.stages);
+
+  // Buffers sized to the tensors: the range check is the tail handling.
+  auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
+  a_bytes = M * K;
+  b_bytes = N * K;
+  c_bytes = (M * N) << 1;
+  auto A = make_buffer(J, a_ptr, a_bytes);
+  auto B = make_buffer(J, b_ptr, b_bytes);
+  auto Cb = make_buffer(J, c_ptr, c_bytes);
+  auto k_blocks = J.sgpr<u32>();  // scale blocks along K (block128)
+  k_blocks = (K + 127u) >> 7;
+  auto sa_bytes = J.sgpr<u32>(), sb_bytes = J.sgpr<u32>();
+  if constexpr (BLOCK) {
+    sa_bytes = (k_blocks * M) << 2;
+    sb_bytes = (((N + 127u) >> 7) * k_blocks) << 2;
+  } else if constexpr (TOKEN) {
+    sa_bytes = M << 2;
+    sb_bytes = N << 2;
+  } else {
+    sa_bytes = 4u;
+    sb_bytes = 4u;
+  }
+  auto SA = make_buffer(J, sa_ptr, sa_bytes);
+  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+
+  auto tid = J.thread_id_x();
+  auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
+  n0 = J.workgroup_id_x() * BN;
+  m0 = J.workgroup_id_y() * BM;
+  auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
+  a_org = m0 * K;
+  b_org = n0 * K;
+  auto k_left = J.sgpr<u32>();  // K - k0 of the tile being loaded (its valid columns)
+  k_left = K;
+  auto row_bytes = J.sgpr<u32>();
+  row_bytes = K;
+
+  lds_pool pool(J);
+  constexpr lds_layout LA = detail::gemm_quant_tile_layout(BM, BK), LB = detail::gemm_quant_tile_layout(BN, BK);
+  lds_view As[S], Bs[S];
+  for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
+  for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
+  constexpr uint32_t tile_loads = (BM + BN) * BK / (4 * T);  // DMA loads per wave and tile
+
+  auto cols_valid = J.sgpr<u32>();
+  auto load_tile = [&](int buf) {
+    J.s_max_i32(cols_valid, k_left, 0);
+    if constexpr (!C.any_k) {
+      const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
+      copy_tile(J, A, at(a_org), row_bytes, As[buf], o, cols_valid);
+      copy_tile(J, B, at(b_org), row_bytes, Bs[buf], o, cols_valid);
+    } else {
+      // Byte by byte through VGPRs, 8 loads in flight a lane (the LDS writes wait for them).
+      auto copy_bytes = [&](const buffer& G, const gpr<u32>& org, const lds_view& V, uint32_t rows) {
+        constexpr uint32_t batch = 8;
+        const uint32_t total = rows * BK;
+        for (uint32_t e0 = 0; e0 < total; e0 += batch * T) {
+          const uint32_t n = (total - e0) / T < batch ? (total - e0) / T : batch;  // (total % T == 0: checked)
+          auto v = J.vgpr<u32>(static_cast<int>(n));
+          auto r = J.vgpr<u32>(static_cast<int>(n)), c = J.vgpr<u32>(static_cast<int>(n));
+          for (uint32_t q = 0; q < n; ++q) {
+            auto e = J.vgpr<u32>();
+            e = tid + (e0 + q * T);
+            r[q] = e / BK;
+            c[q] = e % BK;
+            auto off = J.vgpr<u32>();
+            off = r[q] * row_bytes + c[q];
+            J.If(c[q] >= cols_valid, [&] { off = 0x80000000u; });
+            G.load(v[q], at(off) + at(org), {.width = narrow::u8});
+          }
+          J.s_waitcnt(vmcnt(0));
+          for (uint32_t q = 0; q < n; ++q) V.store(v[q], r[q], c[q], {.width = narrow::u8});
+        }
+      };
+      copy_bytes(A, a_org, As[buf], BM);
+      copy_bytes(B, b_org, Bs[buf], BN);
+    }
+    a_org = a_org + BK;
+    b_org = b_org + BK;
+    k_left = k_left - BK;
+  };
+
+  // This lane's LDS read addresses: row (wave block + lane % 32), byte 16 * (lane / 32) of
+  // each 32-byte slice.
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  auto a_row = J.vgpr<u32>(), b_row = J.vgpr<u32>(), kcol = J.vgpr<u32>();
+  a_row = (wave % C.wm) * WTM + (lane & 31u);
+  b_row = (wave / C.wm) * WTN + (lane & 31u);
+  kcol = (lane >> 5) << 4;
+  lds_addr a_addr[KS], b_addr[KS];
+  for (int p = 0; p < KS; ++p) {
+    auto ca = J.vgpr<u32>();
+    ca = kcol + 32 * p;
+    a_addr[p] = As[0].addr(a_row, multiple_of(ca, 16));
+    b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 16));
+  }
+  auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
+  auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
+
+  // The first row of this lane's accumulator rows (C row 32i + 8g + 4(lane/32) + r%4 + this,
+  // g = r/4): 4 consecutive rows per g, one dwordx4 of row scales.
+  auto crow = J.vgpr<u32>();
+  crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);
+  constexpr dtype acc_t = I8 ? i32 : f32;
+  auto acc = J.vgpr<acc_t>(TM * TN, 16);
+  if constexpr (I8) acc.fill(0);
+  else acc.fill(0.0f);
+  // block128: the K tile's products (their own registers; the tile's first MFMA adds 0).
+  auto part = J.vgpr<f32>(BLOCK ? TM * TN : 1, BLOCK ? 16 : 1);
+  auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
+  auto read_slice = [&](int buf, int p) {
+    const int s = p % 2;
+    for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
+    for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
+  };
+  auto mfma_slice = [&](int p, bool block_start) {
+    const int s = p % 2;
+    for (int h = 0; h < 2; ++h)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j) {
+          auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
+          if constexpr (I8) {
+            J.v_mfma_i32_32x32x16_i8(acc[i * TN + j], x, y, acc[i * TN + j]);
+          } else if constexpr (BLOCK) {
+            if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, 0);
+            else J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, part[i * TN + j]);
+          } else {
+            J.v_mfma_f32_32x32x16_fp8_fp8(acc[i * TN + j], x, y, acc[i * TN + j]);
+          }
+        }
+  };
+
+  // block128 state: the K block of the tile being computed, its A scales (rows of crow) and B
+  // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
+  auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
+  auto sbv = J.sgpr<f32>();
+  auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
+  auto sa_lane = J.vgpr<u32>();
+  if constexpr (BLOCK) {
+    kb = 0u;
+    sa_off = 0u;
+    sb_row = ((n0 >> 7) * k_blocks) << 2;
+    sa_lane = crow << 2;
+  }
+  auto load_block_scales = [&] {
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
+    // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
+    sb_off = sb_row + (kb << 2);
+    J.If(kb >= k_blocks, [&] { sb_off = 0x80000000u; });
+    J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+    sa_off = sa_off + (M << 2);
+    kb = kb + 1u;
+  };
+  auto apply_block_scales = [&] {
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g)
+        for (int e = 0; e < 4; ++e) sav[4 * i + g][e] = sav[4 * i + g][e] * sbv;
+    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
+        for (int r = 0; r < 16; ++r) J.v_fmac_f32(acc[i * TN + j][r], part[i * TN + j][r], sav[4 * i + r / 4][r % 4]);
+  };
+
+  // The oldest tile in flight visible to every wave; the `ahead` younger tiles stay in flight.
+  auto tile_visible = [&](uint32_t ahead) {
+    if constexpr (C.any_k) J.s_waitcnt(lgkmcnt(0));
+    else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
+    J.s_barrier();
+  };
+  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
+  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
+  auto step = [&](int buf) {
+    const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
+    if constexpr (BLOCK)
+      if (block_start) load_block_scales();
+    load_tile((buf + S - 1) % S);
+    read_slice(buf, 0);
+    for (int p = 0; p < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < KS) interleave(J, [&] { mfma_slice(p, block_start); }, [&] { read_slice(buf, p + 1); });
+      else mfma_slice(p, block_start);
+    }
+    if constexpr (BLOCK)
+      if (block_end) {
+        // the scales (issued before the tile loads of the block's TB steps; any_k waited for all)
+        if constexpr (!C.any_k) J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        apply_block_scales();
+      }
+    tile_visible(S - 2);
+  };
+
+  auto k_tiles = J.sgpr<u32>();
+  k_tiles = (K + (BK - 1)) / BK;
+  detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
+
+  // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+  // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
+  auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // per_token: row scales
+  auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // per_token: column scales
+  auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
+  auto c_off = J.vgpr<u32>(TN);
+  auto n_bytes = J.sgpr<u32>();
+  n_bytes = N << 1;
+  for (int j = 0; j < TN; ++j) {
+    auto col = J.vgpr<u32>();
+    col = b_row + (n0 + 32 * j);
+    c_off[j] = crow * n_bytes + (col << 1);
+    if constexpr (TOKEN) SB.load(cs[j], at(col << 2));
+    J.If(col >= N, [&] { c_off[j] = 0x80000000u; });
+  }
+  if constexpr (TOKEN) {
+    auto sa_row = J.vgpr<u32>();
+    sa_row = crow << 2;
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
+    J.s_waitcnt(vmcnt(0));
+  } else if constexpr (!BLOCK) {
+    auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();
+    J.s_buffer_load_dword(s0, SA.desc, 0);
+    J.s_buffer_load_dword(s1, SB.desc, 0);
+    J.s_waitcnt(lgkmcnt(0));
+    ts = s0;
+    ts = ts * s1;
+  }
+  // Rows r and r + 1 (r even) share one conversion: the low half stored to row r, the high to r + 1.
+  auto srow = J.sgpr<u32>(2);
+  auto v = J.vgpr<f32>(2);
+  for (int i = 0; i < TM; ++i)
+    for (int r = 0; r < 16; r += 2) {
+      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + (r + q) % 4);
+      for (int j = 0; j < TN; ++j) {
+        auto h = [&] {
+          if constexpr (BLOCK) {  // (fp8: the accumulators are the values)
+            return cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
+          } else {
+            for (int q = 0; q < 2; ++q) {
+              auto scale_into = [&](auto x) {
+                if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][(r + q) % 4] * cs[j]);
+                else v[q] = x * ts;
+              };
+              if constexpr (I8) {
+                J.v_cvt_f32_i32(v[q], acc[i * TN + j][r + q]);
+                scale_into(v[q]);
+              } else {
+                scale_into(acc[i * TN + j][r + q]);
+              }
+            }
+            return cvt_bf16x2(v[0], v[1]);
+          }
+        }();
+        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+      }
+    }
+}
+
+}  // namespace hipasm
+
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg` (parenthesized).
+#define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
+  constexpr auto name##_hipasm_fn = &::hipasm::gemm_quant_kernel<cfg>;                                     \
+  extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
+                                               const float* sb, unsigned m, unsigned n, unsigned k) {      \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k);                                        \
+  }

@@ -1,0 +1,16 @@
+// test_gemm_quant.cpp's kernels: the quantized GEMMs in the configurations the tests run
+// (gemm_quant_configs.hpp: the same configurations on the host).
+#include <hipasm/kernels/gemm_quant.hpp>
+
+#include "gemm_quant_configs.hpp"
+
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_tensor, gq_configs::fp8_tensor)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token, gq_configs::fp8_token)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block, gq_configs::fp8_block)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_small, gq_configs::fp8_block_small)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_bk64, gq_configs::fp8_block_bk64)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token_anyk, gq_configs::fp8_token_anyk)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_anyk, gq_configs::fp8_block_anyk)
+HIPASM_GEMM_QUANT_KERNEL(gq_i8_token, gq_configs::i8_token)
+HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_s3, gq_configs::i8_token_s3)
+HIPASM_GEMM_QUANT_KERNEL(gq_i8_tensor_anyk, gq_configs::i8_tensor_anyk)

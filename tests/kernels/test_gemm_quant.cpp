@@ -1,0 +1,222 @@
+// HIPASM_TEST_KERNELS: gemm_quant.hip
+// The quantized GEMMs (include/hipasm/kernels/gemm_quant.hpp) in hipasm-sim against plain C++:
+// fp8 e4m3fnuz decoded here from the format's definition (sign, 4 exponent bits of bias 8,
+// 3 mantissa bits, subnormals at exponent 0, 0x80 the only NaN, no infinities), int8 exactly;
+// products summed in double, scaled per tensor, per token or per 128x128 block, rounded to
+// bf16. Full tiles, M/N/K tails, K below a tile, K not a multiple of 4, the extreme fp8 and
+// int8 values, negative scales, results past bf16's range (infinities) and NaN inputs. The
+// checker must report nothing, and stores past C must be dropped.
+#include <catch2/catch.hpp>
+
+#include <hipasm/kernels/gemm_quant_launch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gemm_quant_configs.hpp"
+
+namespace rt = hipasm::rt;
+using hipasm::gemm_quant_config;
+using hipasm::gemm_quant_kernel_ref;
+using hipasm::quant_scale;
+using hipasm::quant_type;
+
+namespace {
+
+struct sim {
+  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
+  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                 HIPASM_KERNELS_TEST_NAME + "_gemm_quant.co");
+};
+sim& S() {
+  static sim s;
+  return s;
+}
+
+// e4m3fnuz: value = (-1)^s * 2^(e - 8) * (1 + m / 8), e = 0: (-1)^s * 2^-7 * (m / 8); 0x80 NaN.
+double fp8_value(uint8_t b) {
+  if (b == 0x80) return std::numeric_limits<double>::quiet_NaN();
+  const int e = (b >> 3) & 15, m = b & 7;
+  const double v = e == 0 ? std::ldexp(m / 8.0, -7) : std::ldexp(1 + m / 8.0, e - 8);
+  return (b & 0x80) ? -v : v;
+}
+double elem_value(quant_type t, uint8_t b) { return t == quant_type::fp8 ? fp8_value(b) : double(int8_t(b)); }
+
+float f32_of_bf16(uint16_t h) {
+  uint32_t u = uint32_t{h} << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+struct problem {
+  uint32_t M, N, K;
+  std::vector<uint8_t> a, b;
+  std::vector<float> sa, sb;
+};
+
+// Random data: any fp8 code but NaN (the whole range, subnormals included) or any int8, and
+// scales of either sign in [1/4, 4].
+problem random_problem(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K) {
+  problem p{M, N, K, {}, {}, {}, {}};
+  std::mt19937 rng(M * 7919u + N * 104729u + K * 31u + uint32_t(c.scale));
+  std::uniform_int_distribution<int> byte(0, 255);
+  auto draw = [&] {
+    uint8_t x;
+    do x = uint8_t(byte(rng));
+    while (c.type == quant_type::fp8 && x == 0x80);
+    return x;
+  };
+  p.a.resize(size_t(M) * K);
+  p.b.resize(size_t(N) * K);
+  for (auto& x : p.a) x = draw();
+  for (auto& x : p.b) x = draw();
+  std::uniform_real_distribution<float> mag(-2.0f, 2.0f);
+  std::bernoulli_distribution neg(0.3);
+  auto scale = [&] { return (neg(rng) ? -1.0f : 1.0f) * std::exp2(mag(rng)); };
+  p.sa.resize(hipasm::gemm_quant_sa_count(c, M, K));
+  p.sb.resize(hipasm::gemm_quant_sb_count(c, N, K));
+  for (auto& x : p.sa) x = scale();
+  for (auto& x : p.sb) x = scale();
+  return p;
+}
+
+// Runs `k` (or `any_k` for a K not a multiple of 4) and compares with the reference:
+// |got - ref| <= K * 2^-22 * sum|a*b*scales| (f32 accumulation) + 2^-8 |ref| (bf16 output);
+// a reference past bf16's largest finite value must come out as that sign's infinity, a NaN
+// reference as NaN.
+void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p) {
+  const gemm_quant_config& c = k.config;
+  const uint32_t M = p.M, N = p.N, K = p.K;
+  INFO(k.name << " M=" << M << " N=" << N << " K=" << K);
+  rt::device& d = *S().dev;
+  const size_t cn = size_t(M) * N + 1;  // one guard element past C
+  rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
+  rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
+  rt::buffer<uint16_t> Cb(d, std::vector<uint16_t>(cn, 0x7fc1u));
+  auto rep = hipasm::gemm_quant_launch(d, *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, K, {},
+                                       any_k);
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  const auto h = Cb.download();
+  CHECK(h[cn - 1] == 0x7fc1u);
+  const uint32_t kblocks = (K + 127) / 128;
+  const double bf16_max = std::ldexp(255.0 / 128, 127), bf16_overflow = std::ldexp(511.0 / 256, 127);
+  int bad = 0;
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t n = 0; n < N; ++n) {
+      double ref = 0, mag = 0;
+      for (uint32_t kb = 0; kb < kblocks; ++kb) {
+        double part = 0, part_mag = 0;
+        for (uint32_t kk = kb * 128; kk < K && kk < kb * 128 + 128; ++kk) {
+          const double x = elem_value(c.type, p.a[size_t(m) * K + kk]) * elem_value(c.type, p.b[size_t(n) * K + kk]);
+          part += x;
+          part_mag += std::fabs(x);
+        }
+        double s = 1;
+        if (c.scale == quant_scale::block128) s = double(p.sa[size_t(kb) * M + m]) * p.sb[size_t(n / 128) * kblocks + kb];
+        ref += part * s;
+        mag += part_mag * std::fabs(s);
+      }
+      double s = 1;
+      if (c.scale == quant_scale::per_token) s = double(p.sa[m]) * p.sb[n];
+      if (c.scale == quant_scale::per_tensor) s = double(p.sa[0]) * p.sb[0];
+      ref *= s;
+      mag *= std::fabs(s);
+      const float g = f32_of_bf16(h[size_t(m) * N + n]);
+      bool ok;
+      if (std::isnan(ref)) ok = std::isnan(g);
+      else if (std::fabs(ref) >= bf16_overflow) ok = std::isinf(g) && (g > 0) == (ref > 0);
+      else if (std::fabs(ref) > bf16_max) ok = std::isinf(g) || std::fabs(g) == float(bf16_max);  // rounding boundary
+      else ok = std::fabs(g - ref) <= (c.type == quant_type::fp8 ? K * std::ldexp(mag, -22) : 0.0) +
+                                           std::ldexp(std::fabs(ref), -8) + std::ldexp(mag, -40) + 1e-38;
+      if (!ok && ++bad <= 5) FAIL_CHECK("C[" << m << "][" << n << "] = " << g << ", expected " << ref);
+    }
+  CHECK(bad == 0);
+}
+
+void run_random(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, uint32_t M, uint32_t N, uint32_t K) {
+  run(k, any_k, random_problem(k.config, M, N, K));
+}
+
+const gemm_quant_kernel_ref kFp8Tensor{"gq_fp8_tensor", gq_configs::fp8_tensor};
+const gemm_quant_kernel_ref kFp8Token{"gq_fp8_token", gq_configs::fp8_token};
+const gemm_quant_kernel_ref kFp8Block{"gq_fp8_block", gq_configs::fp8_block};
+const gemm_quant_kernel_ref kFp8BlockSmall{"gq_fp8_block_small", gq_configs::fp8_block_small};
+const gemm_quant_kernel_ref kFp8BlockBk64{"gq_fp8_block_bk64", gq_configs::fp8_block_bk64};
+const gemm_quant_kernel_ref kFp8TokenAnyK{"gq_fp8_token_anyk", gq_configs::fp8_token_anyk};
+const gemm_quant_kernel_ref kFp8BlockAnyK{"gq_fp8_block_anyk", gq_configs::fp8_block_anyk};
+const gemm_quant_kernel_ref kI8Token{"gq_i8_token", gq_configs::i8_token};
+const gemm_quant_kernel_ref kI8TokenS3{"gq_i8_token_s3", gq_configs::i8_token_s3};
+const gemm_quant_kernel_ref kI8TensorAnyK{"gq_i8_tensor_anyk", gq_configs::i8_tensor_anyk};
+
+}  // namespace
+
+TEST_CASE("gemm_quant fp8: per-tensor scales, full tiles and tails", "[gemm_quant]") {
+  run_random(kFp8Tensor, nullptr, 128, 128, 256);
+  run_random(kFp8Tensor, nullptr, 200, 130, 264);  // M, N tails; K: 3 tiles, the last 8 columns
+}
+
+TEST_CASE("gemm_quant fp8: per-token scales, tails, K below a tile, any K", "[gemm_quant]") {
+  run_random(kFp8Token, &kFp8TokenAnyK, 150, 100, 200);
+  run_random(kFp8Token, &kFp8TokenAnyK, 1, 1, 4);
+  run_random(kFp8Token, &kFp8TokenAnyK, 70, 45, 37);  // any_k
+  run_random(kFp8Token, &kFp8TokenAnyK, 3, 2, 1);
+}
+
+TEST_CASE("gemm_quant fp8: 128x128 block scales", "[gemm_quant]") {
+  run_random(kFp8Block, nullptr, 130, 260, 392);  // 3 N blocks, 4 K blocks (the last 8 columns)
+  run_random(kFp8BlockSmall, nullptr, 100, 200, 520);  // 5 K tiles on 3 stages; 64-column tiles
+  run_random(kFp8BlockBk64, nullptr, 70, 300, 392);  // bk 64: 7 K tiles, 4 scale blocks
+  run_random(kFp8Block, &kFp8BlockAnyK, 33, 150, 130);  // any_k (bk 64)
+}
+
+TEST_CASE("gemm_quant int8: per-token and per-tensor scales", "[gemm_quant]") {
+  run_random(kI8Token, nullptr, 128, 128, 128);
+  run_random(kI8Token, nullptr, 200, 300, 260);
+  run_random(kI8TokenS3, nullptr, 150, 200, 392);  // 3 stages, 7 K tiles
+  run_random(kI8TensorAnyK, &kI8TensorAnyK, 50, 70, 7);
+  run_random(kI8TensorAnyK, &kI8TensorAnyK, 1, 1, 1);
+}
+
+// Every element one value: the largest and smallest magnitudes of the format.
+problem filled(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint8_t a, uint8_t b, float sa, float sb) {
+  problem p{M, N, K, std::vector<uint8_t>(size_t(M) * K, a), std::vector<uint8_t>(size_t(N) * K, b), {}, {}};
+  p.sa.assign(hipasm::gemm_quant_sa_count(c, M, K), sa);
+  p.sb.assign(hipasm::gemm_quant_sb_count(c, N, K), sb);
+  return p;
+}
+
+TEST_CASE("gemm_quant fp8: extreme values, negative scales, overflow to infinity, NaN", "[gemm_quant]") {
+  const auto& c = kFp8Block.config;
+  run(kFp8Block, nullptr, filled(c, 64, 64, 256, 0x7f, 0xff, 1.5f, -2.0f));  // 240 * -240
+  run(kFp8Block, nullptr, filled(c, 64, 64, 256, 0x01, 0x81, -1.0f, 0.5f));  // 2^-10 * -2^-10 (subnormals)
+  run(kFp8Token, nullptr, filled(kFp8Token.config, 40, 40, 64, 0x08, 0x7f, 1.0f, 1.0f));  // 2^-7 (smallest normal) * 240
+  // 240 * 240 * 256 * 1e34 * 1e4: past bf16's range (+inf), and negative (-inf)
+  run(kFp8Tensor, nullptr, filled(kFp8Tensor.config, 50, 60, 256, 0x7f, 0x7f, 1e34f, 1e4f));
+  run(kFp8Block, nullptr, filled(c, 50, 60, 256, 0x7f, 0x7f, -1e34f, 1e4f));
+  // a NaN (0x80) in row 3 of A and column 5 of B: that row and that column are NaN
+  problem p = random_problem(c, 40, 40, 256);
+  p.a[3 * 256 + 17] = 0x80;
+  p.b[5 * 256 + 200] = 0x80;
+  run(kFp8Block, nullptr, p);
+}
+
+TEST_CASE("gemm_quant int8: extreme values (sums past 2^24), negative scales", "[gemm_quant]") {
+  const auto& c = kI8Token.config;
+  run(kI8Token, nullptr, filled(c, 64, 64, 2048, 0x80, 0x80, 1.0f, -0.5f));  // -128 * -128 * 2048 = 2^25
+  run(kI8Token, nullptr, filled(c, 64, 64, 1024, 0x7f, 0x80, -3.0f, 1e30f));  // 127 * -128 * 1024 * -3e30
+}
+
+TEST_CASE("gemm_quant: a K not a multiple of 4 without an any_k kernel is an error", "[gemm_quant]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
+                  rt::error);
+}
