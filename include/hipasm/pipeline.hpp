@@ -93,9 +93,11 @@ constexpr bool step_waitcnt(pipeline_state& s) {
 }
 constexpr bool step_regalloc(pipeline_state& s) {
   if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
-  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits);
+  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits,
+                                     s.options.kernel.coalesce ? &s.isa : nullptr);
   s.liveness.clear();
   if (!ok) return false;
+  if (s.options.kernel.coalesce) remove_identity_copies(s.fn, s.isa);
   s.usage = compute_register_usage(s.fn);
   return true;
 }
