@@ -60,6 +60,7 @@ struct pipeline_state {
 namespace detail {
 constexpr bool step_remove_unreachable(pipeline_state& s) {
   remove_unreachable_blocks(s.fn);
+  remove_branches_to_next(s.fn, s.isa.find(lit("s_branch")));
   return true;
 }
 constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
