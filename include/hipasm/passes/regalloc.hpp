@@ -439,14 +439,13 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
       return false;
     }
     vi.phys = static_cast<int16_t>(found);
-    // Each dword is held to its own last position (a tuple's dwords may die one by one).
-    const uint32_t* const own_end = dword_end + dword_base[v];
+    // The whole tuple is held to the vreg's end (freeing its dwords one by one gave a dword an
+    // MFMA writes and nobody reads to the next value: an mfma-waw s_nop).
     for (uint32_t j = 0; j < vi.dwords; ++j) {
-      const int64_t ej = own_end[j] > s ? own_end[j] : s;
-      busy[c][found + j] = ej;
+      busy[c][found + j] = e;
       owner[c][found + j] = static_cast<int32_t>(v);
       fr.set(c, static_cast<uint32_t>(found) + j, false);
-      fr.expire_at(c, static_cast<uint32_t>(found) + j, ej);
+      fr.expire_at(c, static_cast<uint32_t>(found) + j, e);
     }
   }
   return true;
