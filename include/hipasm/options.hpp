@@ -30,6 +30,8 @@ struct kernel_options {
   bool cse = true;                 // merge identical computations
   bool dse = true;                 // drop register writes overwritten before any read
   bool dce = true;                 // drop results nobody reads (and loads nobody reads)
+  bool coalesce = true;            // register allocation puts a copy's source and destination in one place
+  bool vcc_compares = true;        // per-lane comparisons write VCC (e32 form, literal in src0) where VCC is free
   // Expression lowering (expr.hpp): constant folding, strength reduction and fused
   // instructions (v_lshl_add_u32, v_add3_u32, v_lshl_add_u64, ...). Off: one instruction per
   // operator, as written.

@@ -34,6 +34,7 @@
 #include "passes/regalloc.hpp"
 #include "passes/remove_unreachable.hpp"
 #include "passes/split_registers.hpp"
+#include "passes/vcc_compares.hpp"
 #include "passes/waitcnt_check.hpp"
 #include "passes/waitcnt_resolve.hpp"
 
@@ -60,11 +61,16 @@ struct pipeline_state {
 namespace detail {
 constexpr bool step_remove_unreachable(pipeline_state& s) {
   remove_unreachable_blocks(s.fn);
+  remove_branches_to_next(s.fn, s.isa.find(lit("s_branch")));
   return true;
 }
 constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
 constexpr bool step_cse(pipeline_state& s) {
   if (s.options.optimize && s.options.kernel.cse) eliminate_common_subexpressions(s.fn, s.isa);
+  return true;
+}
+constexpr bool step_vcc_compares(pipeline_state& s) {
+  if (s.options.optimize && s.options.kernel.vcc_compares) compares_into_vcc(s.fn, s.isa);
   return true;
 }
 constexpr bool step_dse(pipeline_state& s) {
@@ -93,9 +99,11 @@ constexpr bool step_waitcnt(pipeline_state& s) {
 }
 constexpr bool step_regalloc(pipeline_state& s) {
   if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
-  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits);
+  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits,
+                                     s.options.kernel.coalesce ? &s.isa : nullptr);
   s.liveness.clear();
   if (!ok) return false;
+  if (s.options.kernel.coalesce) remove_identity_copies(s.fn, s.isa);
   s.usage = compute_register_usage(s.fn);
   return true;
 }
@@ -126,6 +134,7 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"a2v", detail::step_a2v},
     {"split-registers", detail::step_split},
     {"cse", detail::step_cse},
+    {"vcc-compares", detail::step_vcc_compares},
     {"dse", detail::step_dse},
     {"dce", detail::step_dce},
     {"waitcnt-check", detail::step_waitcnt},
@@ -152,6 +161,7 @@ constexpr bool run_step(pipeline_state& st, const pipeline_step& step) {
 constexpr bool step_disabled(const pipeline_state& st, const pipeline_step& step) {
   const kernel_options& k = st.options.kernel;
   if (step.run == detail::step_cse) return !st.options.optimize || !k.cse;
+  if (step.run == detail::step_vcc_compares) return !st.options.optimize || !k.vcc_compares;
   if (step.run == detail::step_dse) return !st.options.optimize || !k.dse;
   if (step.run == detail::step_dce) return !st.options.optimize || !k.dce;
   return false;

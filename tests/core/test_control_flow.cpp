@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <hipasm/builder.hpp>
+#include <hipasm/pipeline.hpp>
 
 #include <string>
 #include <string_view>
@@ -285,4 +286,44 @@ TEST_CASE("s_endpgm, s_setpc_b64 and branches by hand may not leave per-lane cod
   build_result ok = build_kernel<hand_flow_allowed>("k");
   INFO(std::string(ok.error.view()));
   CHECK(ok.error.ok());
+}
+
+namespace {
+constexpr void lane_break_continue(builder J) {
+  auto v = J.vgpr<u32>();
+  auto i = J.vgpr<u32>();
+  v = J.thread_id_x();
+  i = 0u;
+  J.While([&] { return i < 8u; }, [&] {
+    i = i + 1u;
+    J.If(v == i, [&] { J.Continue(); });
+    J.If(v < i, [&] { J.Break(); });
+    v = v + 3u;
+  });
+}
+// Blocks ending in an s_branch to the block right after them.
+int branches_to_next(const function& fn) {
+  int n = 0;
+  for (uint32_t b = 0; b + 1 < fn.blocks.size(); ++b) {
+    const auto& ins = fn.blocks[b].instrs;
+    if (!ins.empty() && name_of(ins.back()) == "s_branch" && ins.back().ops[0].value == b + 1) ++n;
+  }
+  return n;
+}
+}  // namespace
+
+TEST_CASE("pipeline: the branch a per-lane Return/Break/Continue leaves before its If's join is dropped",
+          "[control_flow]") {
+  for (const build_result& r : {build_kernel<lane_return>("lane_return"),
+                                build_kernel<lane_break_continue>("lane_break_continue")}) {
+    REQUIRE(r.error.ok());
+    function reachable = r.fn;  // what the first step sees before it drops such branches
+    remove_unreachable_blocks(reachable);
+    const int dropped = branches_to_next(reachable);
+    CHECK(dropped > 0);
+    const pipeline_state st = compile_function(r.fn);
+    REQUIRE_FALSE(st.error.failed);
+    CHECK(branches_to_next(st.fn) == 0);
+    CHECK(count_op(st.fn, "s_branch") == count_op(reachable, "s_branch") - dropped);
+  }
 }

@@ -65,7 +65,7 @@ TEST_CASE("pass_dump lists the IR after every step", "[options]") {
   const std::string d = pass_dump<po_kernel>("po");
   INFO(d);
   for (const char* step : {"built", "after remove-unreachable", "after a2v", "after split-registers", "after cse",
-                           "after dse", "after dce", "after waitcnt-check", "after regalloc", "after hazards"})
+                           "after vcc-compares", "after dse", "after dce", "after waitcnt-check", "after regalloc", "after hazards"})
     CHECK(d.find(std::string(";; ==== ") + step + ":") != std::string::npos);
   // Virtual registers before allocation, physical ones after it.
   const auto ra = d.find(";; ==== after regalloc");

@@ -331,3 +331,79 @@ TEST_CASE("regalloc: the out-of-registers listing names array elements and unnam
   CHECK(msg.find("][19]'") != std::string::npos);
   CHECK(msg.find(" 'a'") == std::string::npos);  // never the bare array name for a piece
 }
+
+namespace {
+int count_op(const function& fn, std::string_view mnemonic) {
+  int n = 0;
+  for (const block& b : fn.blocks)
+    for (const instr& in : b.instrs)
+      if (gfx942_isa()[in.op].name == mnemonic) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dword") {
+  // The kernel-argument pattern: a 4-dword load split by per-dword copies into two pointers,
+  // then one pointer copied into the low half of a V#-like quad; a VGPR chain; and copies
+  // whose source lives on (they must stay).
+  kb k("coalesce");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto chunk = k.s(4, "chunk");
+  auto pa = k.s(2, "pa");
+  auto pb = k.s(2, "pb");
+  auto quad = k.s(4, "quad");
+  auto keep = k.s(1, "keep");
+  auto keep_copy = k.s(1, "keep_copy");
+  auto x = k.v(1, "x"), y = k.v(1, "y"), z = k.v(1, "z");
+  auto addr = k.v(1, "addr");
+  auto data = k.v(2, "data");
+  k.op(0, "s_load_dwordx4", {R(chunk), R(kern), I(0)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  k.op(0, "s_mov_b32", {R(pa, 0, 1), R(chunk, 0, 1)});
+  k.op(0, "s_mov_b32", {R(pa, 1, 1), R(chunk, 1, 1)});
+  k.op(0, "s_mov_b32", {R(pb, 0, 1), R(chunk, 2, 1)});
+  k.op(0, "s_mov_b32", {R(pb, 1, 1), R(chunk, 3, 1)});
+  k.op(0, "s_cmp_lg_u64", {R(pb), I(0)});  // pb's last read (whole: split-registers keeps it)
+  k.op(0, "s_cselect_b32", {R(keep), I(1), I(2)});
+  k.op(0, "s_add_u32", {R(pa, 0, 1), R(pa, 0, 1), I(64)});
+  k.op(0, "s_addc_u32", {R(pa, 1, 1), R(pa, 1, 1), I(0)});
+  k.op(0, "s_mov_b64", {R(quad, 0, 2), R(pa)});
+  k.op(0, "s_mov_b32", {R(quad, 2, 1), I(256)});
+  k.op(0, "s_mov_b32", {R(quad, 3, 1), I(0x20000)});
+  k.op(0, "s_mov_b32", {R(keep_copy), R(keep)});  // keep is read below: no coalescing
+  k.op(0, "v_lshlrev_b32", {R(x), I(2), R(tid)});
+  k.op(0, "v_mov_b32", {R(y), R(x)});
+  k.op(0, "v_mov_b32", {R(z), R(y)});
+  k.op(0, "v_add_u32", {R(z), R(keep), R(z)});
+  k.op(0, "v_mov_b32", {R(data, 0, 1), R(keep_copy)});  // another class: a real copy
+  k.op(0, "v_mov_b32", {R(data, 1, 1), R(z)});
+  k.op(0, "v_mov_b32", {R(addr), I(0)});
+  modifiers offen;
+  offen.offen = true;
+  k.op(0, "buffer_store_dwordx2", {R(data), R(addr), R(quad), I(0)}).mods = offen;
+  k.op(0, "s_endpgm", {});
+  const auto st = compile(k.fn);
+  check_clean(st, "coalesce");
+  // pa and pb sit where the load put their dwords; quad's low half is pa; x = y = z = data[1].
+  CHECK(phys(st, pa) == phys(st, chunk));
+  CHECK(phys(st, pb) == phys(st, chunk) + 2);
+  CHECK(phys(st, quad) == phys(st, pa));
+  CHECK(phys(st, y) == phys(st, x));
+  CHECK(phys(st, z) == phys(st, x));
+  CHECK(phys(st, data) + 1 == phys(st, z));
+  CHECK(phys(st, keep_copy) != phys(st, keep));
+  // What is left: the two constant writes into quad and keep's copy; the SGPR into data[0]
+  // and the address.
+  CHECK(count_op(st.fn, "s_mov_b32") == 3);
+  CHECK(count_op(st.fn, "s_mov_b64") == 0);
+  CHECK(count_op(st.fn, "v_mov_b32") == 2);
+
+  pipeline_options off;
+  off.kernel.coalesce = false;
+  const auto plain = compile_function(k.fn, gfx942, off);
+  check_clean(plain, "coalesce_off");
+  CHECK(count_op(plain.fn, "s_mov_b32") == 7);
+  CHECK(count_op(plain.fn, "s_mov_b64") == 1);
+  CHECK(count_op(plain.fn, "v_mov_b32") == 5);
+}

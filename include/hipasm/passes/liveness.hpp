@@ -45,6 +45,7 @@ struct liveness_info {
   vec<detail::bitset> wide_out;           // per block: live-out dwords that are wide (see above)
   vec<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
   vec<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
+  vec<uint32_t> dword_start, dword_end;   // per vreg dword (dm.base): the hull of that dword alone
 
   constexpr liveness_info() = default;
   // `table`: the function's access table when a pass already built it (moved from), or null.
@@ -428,9 +429,12 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     const uint32_t t0 = T.at(b);
     for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
-      // One dword of the range is enough: a vreg's interval is the hull over its dwords.
-      for (uint32_t x = acc_begin[t0 + i]; x < acc_begin[t0 + i + 1]; ++x)
-        if (accs[x].first < nd) touch(accs[x].first, p);
+      // Every dword of the range: the allocator frees a tuple's dwords one by one and
+      // coalesces copies dword by dword (dword_start, dword_end).
+      for (uint32_t x = acc_begin[t0 + i]; x < acc_begin[t0 + i + 1]; ++x) {
+        const uint32_t f = accs[x].first;
+        for (uint32_t k = 0, n = accs[x].n; k < n && f + k < nd; ++k) touch(f + k, p);
+      }
     }
   }
   // A memory result lands when it returns, not when issued: its registers stay taken on
@@ -501,6 +505,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       if (de[dw] > vend[v]) vend[v] = de[dw];
     }
   }
+  L.dword_start = std::move(ds_);
+  L.dword_end = std::move(de_);
   return L;
 }
 

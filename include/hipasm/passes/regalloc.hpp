@@ -6,6 +6,14 @@
 // alignment: the vreg's own, and the class rule checked against llvm-mc-22 for gfx942
 // (SGPR pairs even, SGPR tuples of 3+ dwords at a multiple of 4, VGPR/AGPR tuples even).
 // Running out is an error naming the kernel, the register's source line and the live set.
+//
+// Copy coalescing: a plain copy `d = u` (s_mov_b32/b64, v_mov_b32/b64, v_accvgpr_mov_b32,
+// no modifiers, both virtual registers of one class, either side possibly a slice) where
+// u's interval ends at the copy and d's starts there gives d the registers that put the
+// copied dwords of both in the same place, when those are free from the copy on (u's own end
+// there); the copy is then `x = x` and remove_identity_copies drops it. u is placed first (its
+// interval starts earlier), so chains coalesce too. Nothing else changes: d's registers are
+// held for d's whole interval, as any other choice would be.
 #pragma once
 #include "../vec.hpp"
 
@@ -81,6 +89,26 @@ constexpr void put_live(pass_error& err, reg_class c, uint32_t r, uint32_t n, co
   err.add(" (").add_loc(o->loc).add(")");
 }
 
+// The opcodes of plain register copies on the target (copy_ops::is: one of them).
+struct copy_ops {
+  int ids[5] = {-1, -1, -1, -1, -1};
+  constexpr explicit copy_ops(const isa_view& isa)
+      : ids{isa.find(lit("s_mov_b32")), isa.find(lit("s_mov_b64")), isa.find(lit("v_mov_b32")),
+            isa.find(lit("v_mov_b64")), isa.find(lit("v_accvgpr_mov_b32"))} {}
+  constexpr bool is(uint16_t op) const {
+    const int o = op;
+    return o == ids[0] || o == ids[1] || o == ids[2] || o == ids[3] || o == ids[4];
+  }
+};
+// Whether `in` copies one virtual register (slice) into another of the same class and width,
+// with nothing that changes the value (source modifiers, DPP/SDWA, clamp, ...).
+constexpr bool is_plain_vreg_copy(const copy_ops& ops, const instr& in) {
+  if (in.num_operands != 2 || !ops.is(in.op) || !in.mods.none()) return false;
+  const operand& d = in.ops[0];
+  const operand& u = in.ops[1];
+  return d.k == operand::kind::vreg && u.k == operand::kind::vreg && d.cls == u.cls && d.dwords == u.dwords &&
+         !u.neg && !u.abs && d.value != u.value;
+}
 }  // namespace detail
 
 constexpr register_usage compute_register_usage(const function& fn_) {
@@ -220,8 +248,9 @@ constexpr bool place_pinned(function& fn, vreg_info& vi, uint32_t v, int64_t s, 
 }  // namespace detail
 
 // Assigns vregs[v].phys. Returns false (with the error set) when a class runs out.
+// `isa`: the target, for copy coalescing (none without it).
 constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_error& err_,
-                                  register_limits lim = {}) {
+                                  register_limits lim = {}, const isa_view* isa = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const liveness_info& L = L_;
   pass_error& err = err_;
@@ -259,6 +288,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   vreg_info* const vregs = fn.vregs.data();
   const uint32_t* const vstart = L.vstart.data();
   const uint32_t* const vend = L.vend.data();
+  const uint32_t* const dword_end = L.dword_end.data();
+  const uint32_t* const dword_base = L.dm.base.data();
   for (std::size_t v = 0; v < nv; ++v) {
     vreg_info& vi = vregs[v];
     vi.phys = -1;
@@ -272,6 +303,45 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
                     ((1023 - width) << 20) | v);
   }
   sort_keys(order);
+
+  // Copy hints (see the head comment), dword by dword: copy_src[dw] = (u's dword) + 1 where
+  // a plain copy at p writes the dword dw of d, d's dword starts at p and u's ends there.
+  // hint[d] = u + 1, hint_delta[d] = (u's dword) - (d's dword) of d's first such copy.
+  vec<uint32_t> hint_, copy_src_;
+  vec<int32_t> hint_delta_;
+  const uint32_t* const dword_start = L.dword_start.data();
+  if (isa) {
+    const detail::copy_ops cops(*isa);
+    hint_.assign(nv, 0);
+    hint_delta_.assign(nv, 0);
+    copy_src_.assign(L.dm.vreg_dwords, 0);
+    uint32_t* const hint = hint_.data();
+    int32_t* const hint_delta = hint_delta_.data();
+    uint32_t* const copy_src = copy_src_.data();
+    const uint32_t* const pstart = L.pos.start.data();
+    for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+      const instr* const ins = fn.blocks[b].instrs.data();
+      const std::size_t n = fn.blocks[b].instrs.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const instr& in = ins[i];
+        if (!detail::is_plain_vreg_copy(cops, in)) continue;
+        const uint32_t p = pstart[b] + static_cast<uint32_t>(i);
+        const uint32_t d = static_cast<uint32_t>(in.ops[0].value), u = static_cast<uint32_t>(in.ops[1].value);
+        if (vstart[u] >= p || vregs[d].fixed >= 0 || vregs[d].pinned >= 0) continue;
+        const uint32_t d0 = dword_base[d] + in.ops[0].offset, u0 = dword_base[u] + in.ops[1].offset;
+        bool any = false;
+        for (uint32_t k = 0; k < in.ops[0].dwords; ++k)
+          if (dword_start[d0 + k] == p && dword_end[u0 + k] == p) {
+            copy_src[d0 + k] = u0 + k + 1;
+            any = true;
+          }
+        if (any && hint[d] == 0) {
+          hint[d] = u + 1;
+          hint_delta[d] = static_cast<int32_t>(in.ops[1].offset) - static_cast<int32_t>(in.ops[0].offset);
+        }
+      }
+    }
+  }
 
   free_regs fr;
   bool fr_ready = false;  // built at the first vreg that is not fixed (the fixed come first)
@@ -307,7 +377,26 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
       fr_ready = true;
     }
     fr.advance(busy, s);
-    const int found = fr.find(c, vi.dwords, align, limit[c]);
+    int found = -1;
+    if (!hint_.empty() && hint_.data()[v] != 0) {
+      // The registers that make the copies `x = x`: each free from s on, or u's dword that
+      // this dword of v is copied from where the one ends and the other starts.
+      const uint32_t u = hint_.data()[v] - 1;
+      const int32_t delta = hint_delta_.data()[v];
+      const int base = vregs[u].phys + delta;
+      if (vregs[u].phys >= 0 && base >= 0 && base % align == 0 && base + vi.dwords <= limit[c]) {
+        bool ok = true;
+        for (uint32_t j = 0; j < vi.dwords && ok; ++j) {
+          const uint32_t r = static_cast<uint32_t>(base) + j;
+          const int32_t ui = static_cast<int32_t>(j) + delta;  // u's dword in r
+          ok = fr.is_free(c, r) ||
+               (owner[c].data()[r] == static_cast<int32_t>(u) && ui >= 0 && ui < vregs[u].dwords &&
+                copy_src_.data()[dword_base[v] + j] == dword_base[u] + static_cast<uint32_t>(ui) + 1);
+        }
+        if (ok) found = base;
+      }
+    }
+    if (found < 0) found = fr.find(c, vi.dwords, align, limit[c]);
     if (found < 0) {
       if (err.begin(vi.loc)) {
         err.add("kernel '").add(fn.name).add("': out of ").add(class_name(vi.cls)).add("s allocating ");
@@ -350,6 +439,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
       return false;
     }
     vi.phys = static_cast<int16_t>(found);
+    // The whole tuple is held to the vreg's end (freeing its dwords one by one gave a dword an
+    // MFMA writes and nobody reads to the next value: an mfma-waw s_nop).
     for (uint32_t j = 0; j < vi.dwords; ++j) {
       busy[c][found + j] = e;
       owner[c][found + j] = static_cast<int32_t>(v);
@@ -358,6 +449,38 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     }
   }
   return true;
+}
+
+// Drops the copies register allocation made `x = x` (coalesced: see the head comment).
+// Returns how many it removed.
+constexpr uint32_t remove_identity_copies(function& fn_, const isa_view& isa) {
+  function& fn = fn_;
+  const detail::copy_ops cops(isa);
+  const vreg_info* const vregs = fn.vregs.data();
+  uint32_t removed = 0;
+  vec<uint8_t> keep;
+  for (block& b : fn.blocks) {
+    const instr* const ins = b.instrs.data();
+    const std::size_t n = b.instrs.size();
+    bool any = false;
+    for (std::size_t i = 0; i < n && !any; ++i) {
+      const instr& in = ins[i];
+      any = detail::is_plain_vreg_copy(cops, in) &&
+            vregs[in.ops[0].value].phys + in.ops[0].offset == vregs[in.ops[1].value].phys + in.ops[1].offset;
+    }
+    if (!any) continue;
+    keep.assign(n, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const instr& in = ins[i];
+      if (detail::is_plain_vreg_copy(cops, in) &&
+          vregs[in.ops[0].value].phys + in.ops[0].offset == vregs[in.ops[1].value].phys + in.ops[1].offset) {
+        keep.data()[i] = 0;
+        ++removed;
+      }
+    }
+    detail::keep_marked(b.instrs, keep);
+  }
+  return removed;
 }
 
 }  // namespace hipasm

@@ -1,6 +1,9 @@
 // Removes blocks no path from the entry reaches, renumbering successors and branch labels.
 // Block order is kept, so a reachable block's fall-through successor (the next block) is
 // reachable too and stays next.
+// remove_branches_to_next drops an `s_branch` to the block that follows it (what a
+// Break/Continue/Return under a per-lane If leaves before the If's join, and a Break whose
+// loop exit is next), once the unreachable blocks between are gone.
 #pragma once
 #include "../vec.hpp"
 
@@ -40,6 +43,23 @@ constexpr void remove_unreachable_blocks(function& fn) {
     kept.push_back(std::move(blk));
   }
   fn.blocks = std::move(kept);
+}
+
+// Returns how many branches it removed. `branch_op`: the target's s_branch opcode.
+constexpr uint32_t remove_branches_to_next(function& fn, int branch_op) {
+  uint32_t removed = 0;
+  const std::size_t nb = fn.blocks.size();
+  for (std::size_t b = 0; b + 1 < nb; ++b) {
+    vec<instr>& ins = fn.blocks[b].instrs;
+    if (ins.empty()) continue;
+    const instr& last = ins.data()[ins.size() - 1];
+    if (static_cast<int>(last.op) != branch_op || last.num_operands != 1 || last.ops[0].k != operand::kind::label ||
+        last.ops[0].value != b + 1)
+      continue;
+    ins.pop_back();
+    ++removed;
+  }
+  return removed;
 }
 
 }  // namespace hipasm

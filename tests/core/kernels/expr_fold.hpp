@@ -135,11 +135,14 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
 template <int K>
 inline constexpr auto fold_kernel_off = with_options<fold_kernel<K>, kernel_options{.fold = false}>;
 // For counting instructions: without the scheduling pass, whose gap filling differs between the
-// two lowerings (it moves instructions into the s_nop gaps of the unfused address adds).
+// two lowerings (it moves instructions into the s_nop gaps of the unfused address adds), and
+// without the allocator's copy coalescing, which removes some of the copies the unfolded
+// lowering leaves (the counts measure the expression lowering).
 template <int K>
-inline constexpr auto fold_kernel_counted = with_options<fold_kernel<K>, kernel_options{.schedule = false}>;
+inline constexpr auto fold_kernel_counted =
+    with_options<fold_kernel<K>, kernel_options{.coalesce = false, .schedule = false}>;
 template <int K>
 inline constexpr auto fold_kernel_off_counted =
-    with_options<fold_kernel<K>, kernel_options{.fold = false, .schedule = false}>;
+    with_options<fold_kernel<K>, kernel_options{.coalesce = false, .fold = false, .schedule = false}>;
 
 }  // namespace expr_fold
