@@ -699,7 +699,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
   (INFO.pin_arg[K])(::hipasm::detail::entry_arg<INFO.slot_arg[K]>(HIPASM_DETAIL_KP __VA_OPT__(, ) __VA_ARGS__))
 #define HIPASM_DETAIL_ENTRY_ASM(INFO, LDS_EXPR, ...)                                                         \
   asm volatile(                                                                                             \
-      "" ::"{s[0:1]}"(static_cast<const char*>(HIPASM_DETAIL_KP) + (INFO.usage.lds_dynamic ? 0u : (LDS_EXPR))), \                                                                     \
+      "" ::"{s[0:1]}"(static_cast<const char*>(HIPASM_DETAIL_KP) + (INFO.usage.lds_dynamic ? 0u : (LDS_EXPR))), \
       (INFO.pin_wg[0])(INFO.usage.workgroup_id[0] ? __builtin_amdgcn_workgroup_id_x() : 0u),               \
       (INFO.pin_wg[1])(INFO.usage.workgroup_id[1] ? __builtin_amdgcn_workgroup_id_y() : 0u),               \
       (INFO.pin_wg[2])(INFO.usage.workgroup_id[2] ? __builtin_amdgcn_workgroup_id_z() : 0u),               \
