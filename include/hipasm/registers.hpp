@@ -294,6 +294,28 @@ struct arith_base {
   {
     return gpr<T>(lower_binary(binop::max, a.x, c.x));
   }
+  // The same for two operands of exactly one handle type, as exact non-template matches: in
+  // a HIP translation unit the global `template <class U> U max(U, U)` (clang's
+  // __clang_hip_math.h, HIP's amd_math_functions.h) is an exact match for max(gpr<f32>,
+  // gpr<f32>) and beats the overloads above (a conversion to val<T> each), failing inside that
+  // template; a non-template exact match wins over it. (Rvalues keep val's `fresh`.)
+#define HIPASM_MINMAX_EXACT(A, B)                                                                  \
+  friend constexpr gpr<T> min(A a, B c, std::source_location l = std::source_location::current())   \
+    requires(arith32)                                                                               \
+  {                                                                                                 \
+    return gpr<T>(lower_binary(binop::min, val<T>(static_cast<A>(a), l).x, val<T>(static_cast<B>(c), l).x)); \
+  }                                                                                                 \
+  friend constexpr gpr<T> max(A a, B c, std::source_location l = std::source_location::current())   \
+    requires(arith32)                                                                               \
+  {                                                                                                 \
+    return gpr<T>(lower_binary(binop::max, val<T>(static_cast<A>(a), l).x, val<T>(static_cast<B>(c), l).x)); \
+  }
+  HIPASM_MINMAX_EXACT(const gpr<T>&, const gpr<T>&)
+  HIPASM_MINMAX_EXACT(gpr<T>&&, const gpr<T>&)
+  HIPASM_MINMAX_EXACT(const gpr<T>&, gpr<T>&&)
+  HIPASM_MINMAX_EXACT(gpr<T>&&, gpr<T>&&)
+  HIPASM_MINMAX_EXACT(const unary<T>&, const unary<T>&)
+#undef HIPASM_MINMAX_EXACT
   // 64-bit address arithmetic: u64/i64 plus or minus a 32-bit (zero- or sign-extended) or
   // 64-bit register, or an immediate.
   struct off64 {
