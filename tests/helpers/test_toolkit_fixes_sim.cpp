@@ -83,3 +83,31 @@ TEST_CASE("shuffle_xor_into writes into a given register, a pair slot, or in pla
         }
     }
 }
+
+TEST_CASE("buffers assigned into default-constructed ones (an array) and rebound", "[helpers][buffer]") {
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = load(*dev);
+  std::vector<float> a(256), b(256), c(256);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = u(rng);
+    b[i] = u(rng);
+    c[i] = u(rng);
+  }
+  rt::buffer<float> A(*dev, a), Bv(*dev, b), C(*dev, c), out(*dev, std::vector<float>(512, 0.0f));
+  rt::kernel_args args;
+  args.add(out.ptr()).add(A.ptr()).add(Bv.ptr()).add(C.ptr());
+  auto rep = dev->launch(*mod, "buffer_array", {4, 1, 1}, {64, 1, 1}, args);
+  for (const auto& d : rep.diagnostics) FAIL_CHECK("checker: " << d);
+  auto r = out.download();
+  int bad = 0;
+  for (int p = 0; p < 256 && bad < 8; ++p) {
+    const float prod = a[p] * b[p];  // (two statements: no fma contraction; the kernel rounds twice)
+    const float want = prod + c[p];
+    if (B(r[p]) != B(want) || B(r[256 + p]) != B(c[p])) {
+      ++bad;
+      FAIL_CHECK("p " << p << " got " << r[p] << ", " << r[256 + p] << " want " << want << ", " << c[p]);
+    }
+  }
+}

@@ -2,6 +2,8 @@
 // position; shuffle_xor_into (into a given register, in place, into an aligned pair).
 #include <hipasm/hipasm.hpp>
 
+#include <array>
+
 using namespace hipasm;
 
 namespace tf {
@@ -56,9 +58,34 @@ constexpr void shuffle_into(builder J, arg<unsigned*> out) {
   }
 }
 
+// Buffers assigned into default-constructed ones (an array of them), then one rebound to
+// another: out[p] = a[p] * b[p] + c[p], out[256 + p] = c[p] (through B[0] after B[0] = B[2]).
+constexpr void buffer_array(builder J, arg<float*> out, arg<const float*> a, arg<const float*> b,
+                            arg<const float*> c) {
+  std::array<buffer, 3> B{};
+  for (int i = 0; i < 3; ++i) B[i] = make_buffer(J, i == 0 ? a : i == 1 ? b : c, 256u * 4u);
+  buffer O;
+  O = make_buffer(J, out, 512u * 4u);
+  auto voff = byte_offset(J);
+  auto x = J.vgpr<f32>(3);
+  for (int i = 0; i < 3; ++i) B[i].load(x[i], voff);
+  J.s_waitcnt(vmcnt(0));
+  auto r = J.vgpr<f32>();
+  r = x[0] * x[1] + x[2];
+  O.store(r, voff);
+  B[0] = B[2];
+  auto y = J.vgpr<f32>();
+  B[0].load(y, voff);
+  J.s_waitcnt(vmcnt(0));
+  O.store(y, voff + 1024);
+}
+
 }  // namespace tf
 
 extern "C" __attribute__((global)) void select_expr(float* out, const float* xs, const float* ys, int n) {
   HIPASM_KERNEL_BODY(tf::select_expr, out, xs, ys, n);
 }
 extern "C" __attribute__((global)) void shuffle_into(unsigned* out) { HIPASM_KERNEL_BODY(tf::shuffle_into, out); }
+extern "C" __attribute__((global)) void buffer_array(float* out, const float* a, const float* b, const float* c) {
+  HIPASM_KERNEL_BODY(tf::buffer_array, out, a, b, c);
+}
