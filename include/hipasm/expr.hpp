@@ -426,8 +426,8 @@ constexpr bool vop3_legal(const operand* s, int n) {
 // constant (x * 0, x & 0, 0 << x, 0 >> x), and as one fused VALU instruction where an operand
 // was just computed by a shift, add or and: (x << k) + y -> v_lshl_add_u32, (x + y) + z ->
 // v_add3_u32, (x << k) | y -> v_lshl_or_b32, (x & m) | y -> v_and_or_b32. An identity returns
-// x itself only when x is this expression's own temporary (xval::fresh), else it is left to
-// the ordinary lowering (one instruction either way). False: nothing done.
+// x itself only when x is this expression's own temporary (xval::fresh), else a copy of x
+// (coalesced away where possible). False: nothing done.
 constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool vec, reg_ref& out) {
   builder& b = L.b;
   if (a.is_imm() || c.is_imm()) {
@@ -455,7 +455,13 @@ constexpr bool fold_int(lower& L, binop o, const xval& a, const xval& c, bool ve
       L.e(vec ? O::v_mov_b32 : O::s_mov_b32, {reg_op(out), imm_op(0)});
       return true;
     }
-    if (identity) return false;
+    if (identity) {
+      // x is a named register (read again later): a copy, which register coalescing removes
+      // where x and the result do not interfere (an add of 0 would stay an instruction).
+      out = L.tmp(vec ? reg_class::vgpr : reg_class::sgpr);
+      L.e(vec ? O::v_mov_b32 : O::s_mov_b32, {reg_op(out), x.op});
+      return true;
+    }
     // x * k, k not a power of two (those are shifts), in one full-rate VALU instruction:
     // k = 2^j + 1 as (x << j) + x; x and k below 2^24 (a work-item id, a masked value) as
     // v_mul_u32_u24 (its low 32 product bits are x * k's). Else v_mul_lo_u32 (quarter rate).

@@ -294,6 +294,28 @@ struct arith_base {
   {
     return gpr<T>(lower_binary(binop::max, a.x, c.x));
   }
+  // The same for two operands of exactly one handle type, as exact non-template matches: in
+  // a HIP translation unit the global `template <class U> U max(U, U)` (clang's
+  // __clang_hip_math.h, HIP's amd_math_functions.h) is an exact match for max(gpr<f32>,
+  // gpr<f32>) and beats the overloads above (a conversion to val<T> each), failing inside that
+  // template; a non-template exact match wins over it. (Rvalues keep val's `fresh`.)
+#define HIPASM_MINMAX_EXACT(A, B)                                                                  \
+  friend constexpr gpr<T> min(A a, B c, std::source_location l = std::source_location::current())   \
+    requires(arith32)                                                                               \
+  {                                                                                                 \
+    return gpr<T>(lower_binary(binop::min, val<T>(static_cast<A>(a), l).x, val<T>(static_cast<B>(c), l).x)); \
+  }                                                                                                 \
+  friend constexpr gpr<T> max(A a, B c, std::source_location l = std::source_location::current())   \
+    requires(arith32)                                                                               \
+  {                                                                                                 \
+    return gpr<T>(lower_binary(binop::max, val<T>(static_cast<A>(a), l).x, val<T>(static_cast<B>(c), l).x)); \
+  }
+  HIPASM_MINMAX_EXACT(const gpr<T>&, const gpr<T>&)
+  HIPASM_MINMAX_EXACT(gpr<T>&&, const gpr<T>&)
+  HIPASM_MINMAX_EXACT(const gpr<T>&, gpr<T>&&)
+  HIPASM_MINMAX_EXACT(gpr<T>&&, gpr<T>&&)
+  HIPASM_MINMAX_EXACT(const unary<T>&, const unary<T>&)
+#undef HIPASM_MINMAX_EXACT
   // 64-bit address arithmetic: u64/i64 plus or minus a 32-bit (zero- or sign-extended) or
   // 64-bit register, or an immediate.
   struct off64 {
@@ -433,13 +455,22 @@ struct gpr : detail::arith_base<T> {
     return o;
   }
 
+  // A view is made on the line of the statement that uses it: noting that line makes an
+  // assignment from (or to) it, which has no std::source_location of its own (operator= takes
+  // exactly one parameter), report its errors there rather than at an earlier statement.
+  // (operator[] cannot take the caller's line either: `x = a[i]` keeps the previous one.)
+  constexpr void note_line(const std::source_location& l) const {
+    if (b) detail::note_loc(*b, to_src_loc(l));
+  }
   // Element (rank 1) or row (rank >= 2) i. Out of range: a builder error naming the line.
   constexpr gpr operator[](int i) const { return index(i, std::source_location::current()); }
   constexpr gpr at(int i, std::source_location l = std::source_location::current()) const {
+    note_line(l);
     return index(i, l);
   }
   // `count` consecutive entries of the first dimension starting at `first`.
   constexpr gpr slice(int first, int count, std::source_location l = std::source_location::current()) const {
+    note_line(l);
     gpr r = *this;
     uint32_t n = rank == 0 ? 1 : dim[0];
     if (first < 0 || count <= 0 || static_cast<uint32_t>(first + count) > n) {
@@ -454,7 +485,8 @@ struct gpr : detail::arith_base<T> {
     return r;
   }
   // The same registers as a flat 1-D array.
-  constexpr gpr flat() const {
+  constexpr gpr flat(std::source_location l = std::source_location::current()) const {
+    note_line(l);
     gpr r = *this;
     r.dim[0] = static_cast<uint16_t>(size());
     r.dim[1] = r.dim[2] = 1;
@@ -464,6 +496,7 @@ struct gpr : detail::arith_base<T> {
   // Reinterpret the same dwords as another dtype (a flat array).
   template <dtype U>
   constexpr gpr<U> as(std::source_location l = std::source_location::current()) const {
+    note_line(l);
     gpr<U> r;
     r.b = b;
     r.id = id;
@@ -477,8 +510,12 @@ struct gpr : detail::arith_base<T> {
     return r;
   }
   // Low/high dword of a 64-bit value.
-  constexpr gpr<dtype::u32> lo() const { return as<dtype::u32>().at(0); }
-  constexpr gpr<dtype::u32> hi() const { return as<dtype::u32>().at(1); }
+  constexpr gpr<dtype::u32> lo(std::source_location l = std::source_location::current()) const {
+    return as<dtype::u32>(l).at(0, l);
+  }
+  constexpr gpr<dtype::u32> hi(std::source_location l = std::source_location::current()) const {
+    return as<dtype::u32>(l).at(1, l);
+  }
 
   // Name for the asm comments (applies to the whole virtual register).
   constexpr gpr named(std::string_view name) const {
@@ -548,7 +585,8 @@ struct gpr : detail::arith_base<T> {
     return *this;
   }
   // Element i of the flattened array.
-  constexpr gpr element(uint32_t i) const {
+  constexpr gpr element(uint32_t i, std::source_location l = std::source_location::current()) const {
+    note_line(l);
     gpr r = *this;
     r.off = static_cast<uint16_t>(off + i * elem_dwords);
     r.rank = 0;

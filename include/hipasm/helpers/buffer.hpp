@@ -7,6 +7,7 @@
 //   A.load_lds(lds_dst, voff);                       // buffer_load_dword .. lds (M0 set up)
 //   A.advance(s_bytes);                              // base += bytes, num_records -= bytes
 //   A.shift_base(s_bytes);                           // base += bytes (a same-sized view further on)
+//   std::array<buffer, 3> Bs{};  Bs[i] = make_buffer(J, p[i], n); // `=` rebinds the handle
 //
 // A V# is four SGPRs: base[47:0] and stride[61:48] in dwords 0-1, num_records in dword 2,
 // dword 3 the format/flags word. The default dword 3, 0x00020000 (DATA_FORMAT 32, what AMD's
@@ -112,6 +113,17 @@ struct buffer {
   uint32_t stride = 0;
 
   constexpr builder& J() const { return *desc.b; }
+
+  // A buffer is a handle to a V# (as a gpr is to registers): assignment makes this one name the
+  // other's descriptor, with no instruction, also when this one was default-constructed (an
+  // array element: std::array<buffer, N> B{}; B[i] = make_buffer(...)). gpr's `=` would copy
+  // the descriptor's values instead, and into nothing for a default-constructed one (it did).
+  // To copy the values into this V#'s registers: A.desc = B.desc.
+  constexpr buffer& operator=(const buffer& o) {
+    desc.rebind(o.desc);
+    stride = o.stride;
+    return *this;
+  }
 
   // ---- loads and stores ----------------------------------------------------------------
   // dst: 1-4 dwords (any dtype) or one dword with a sub-dword width.

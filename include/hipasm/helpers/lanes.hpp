@@ -8,6 +8,7 @@
 //   auto r = group_reduce(J, reduce::sum, x, 16); // VGPR: each row of 16 lanes gets its sum
 //   auto c = xor_reduce(J, reduce::max, x, 0x30); // VGPR: max over lanes l, l^16, l^32, l^48
 //   auto p = shuffle_xor(J, x, 4);                // VGPR: x of lane l ^ 4
+//   shuffle_xor_into(J, kv[1], kv[0], 4);         // the same into a given register (no move)
 //   auto q = shuffle_xor(J, y, 16, {.wait = false}); // ds_swizzle without its wait (batch them)
 //   auto t = workgroup_reduce(J, reduce::sum, x, scratch, 4);  // SGPR, 4 waves, LDS scratch
 //   auto both = wave_reduce(J, reduce::sum, pair); // a register array: one reduction per
@@ -353,44 +354,76 @@ constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane
 struct shuffle_opts {
   bool wait = true;  // s_waitcnt lgkmcnt(0) after a ds_swizzle / ds_bpermute
 };
+namespace detail {
+// v of lane l ^ mask into the VGPR element D. False (after the error) when the arguments are bad.
+constexpr bool shuffle_xor_to(hctx& c, const operand& D, const operand& v, reg_class vcls, uint32_t mask,
+                              const shuffle_opts& o) {
+  if (mask == 0 || mask > 63) {
+    c.b.fail(c.l, "shuffle_xor: mask must be 1..63, got ", static_cast<long long>(mask));
+    return false;
+  }
+  if (vcls != reg_class::vgpr) {
+    c.b.fail(c.l, "shuffle_xor takes a VGPR");
+    return false;
+  }
+  if (mask <= 3 || mask == 7 || mask == 15) {
+    dpp_ctrl k = mask == 1 ? dpp::quad_perm(1, 0, 3, 2) : mask == 2 ? dpp::quad_perm(2, 3, 0, 1)
+               : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
+    c.e(O::v_mov_b32, {D, v}, with_dpp(k.bound_ctrl()));
+  } else if (mask == 4 || mask == 8) {
+    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1. The
+    // first move writes every lane (a masked first write would merge into the register's
+    // undefined old value, keeping it live from the kernel's start), the second the upper banks
+    // (it reads v again: D must not be v, see shuffle_xor_into).
+    const unsigned low = mask == 4 ? 0x5 : 0x3;
+    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shl(mask).bound_ctrl()));
+    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shr(mask).bank_mask(0xf & ~low).bound_ctrl()));
+  } else if (mask < 32) {
+    modifiers mm;
+    mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
+    c.e(O::ds_swizzle_b32, {D, v}, mm);
+    if (o.wait) c.e(O::s_waitcnt, {lgkmcnt(0).to_operand()});
+  } else {
+    operand a = xor_lane_address(c, mask);
+    c.e(O::ds_bpermute_b32, {D, a, v});
+    if (o.wait) c.e(O::s_waitcnt, {lgkmcnt(0).to_operand()});
+  }
+  return true;
+}
+}  // namespace detail
+
 template <dtype T>
 constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
                              std::source_location l = std::source_location::current()) {
   static_assert(dwords_of(T) == 1, "shuffle_xor takes a 32-bit register");
   detail::hctx c(*J.self(), to_src_loc(l));
   detail::reg_ref d = c.v();
-  if (mask == 0 || mask > 63) {
-    c.b.fail(c.l, "shuffle_xor: mask must be 1..63, got ", static_cast<long long>(mask));
-    return gpr<T>(d);
-  }
-  if (v.cls != reg_class::vgpr) {
-    c.b.fail(c.l, "shuffle_xor takes a VGPR");
-    return gpr<T>(d);
-  }
-  using detail::reg_op;
-  if (mask <= 3 || mask == 7 || mask == 15) {
-    dpp_ctrl k = mask == 1 ? dpp::quad_perm(1, 0, 3, 2) : mask == 2 ? dpp::quad_perm(2, 3, 0, 1)
-               : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
-    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(k.bound_ctrl()));
-  } else if (mask == 4 || mask == 8) {
-    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1. The
-    // first move writes every lane (a masked first write would merge into the register's
-    // undefined old value, keeping it live from the kernel's start), the second the upper banks.
-    const unsigned low = mask == 4 ? 0x5 : 0x3;
-    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()}, detail::with_dpp(dpp::row_shl(mask).bound_ctrl()));
-    c.e(detail::O::v_mov_b32, {reg_op(d), v.to_operand()},
-        detail::with_dpp(dpp::row_shr(mask).bank_mask(0xf & ~low).bound_ctrl()));
-  } else if (mask < 32) {
-    modifiers mm;
-    mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
-    c.e(detail::O::ds_swizzle_b32, {reg_op(d), v.to_operand()}, mm);
-    if (o.wait) c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
-  } else {
-    operand a = detail::xor_lane_address(c, mask);
-    c.e(detail::O::ds_bpermute_b32, {reg_op(d), a, v.to_operand()});
-    if (o.wait) c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
-  }
+  if (!detail::shuffle_xor_to(c, detail::reg_op(d), v.to_operand(), v.cls, mask, o)) return gpr<T>(d);
   return c.result<T>(d);
+}
+// The same into a given VGPR element `dst` (a slot of an aligned pair or array: a key-value
+// exchange writes its partner's key and value where they belong, with no move). `dst` may be
+// `v` itself (an in-place exchange); for masks 4 and 8 (two DPP moves, the second reading v)
+// that goes through a temporary and one v_mov_b32. Returns dst.
+template <dtype T>
+constexpr gpr<T> shuffle_xor_into(builder J, const gpr<T>& dst, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
+                                  std::source_location l = std::source_location::current()) {
+  static_assert(dwords_of(T) == 1, "shuffle_xor_into takes 32-bit registers");
+  detail::hctx c(*J.self(), to_src_loc(l));
+  if (dst.cls != reg_class::vgpr || dst.size() != 1) {
+    c.b.fail(c.l, "shuffle_xor_into: the destination must be one VGPR element");
+    return dst;
+  }
+  const bool aliased = dst.id == v.id && dst.off == v.off;
+  if (aliased && (mask == 4 || mask == 8)) {
+    detail::reg_ref t = c.v();
+    if (detail::shuffle_xor_to(c, detail::reg_op(t), v.to_operand(), v.cls, mask, o))
+      c.e(detail::O::v_mov_b32, {dst.to_operand(), detail::reg_op(t)});
+  } else {
+    detail::shuffle_xor_to(c, dst.to_operand(), v.to_operand(), v.cls, mask, o);
+  }
+  c.b.last_expr_ = {};
+  return dst;
 }
 
 // Each element of v reduced over the workgroup's active lanes (`waves` waves of 64; a 2-D or

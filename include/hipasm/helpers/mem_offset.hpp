@@ -61,6 +61,9 @@ constexpr bool peel_constant(builder& b, uint32_t id, operand& base, int64_t& c)
   } else if (op == O::v_subrev_u32) {  // d = src1 - src0
     if (is_imm(s0) && is_reg(s1)) base = s1, c = -imm32(s0), drop = true;
     else return false;
+  } else if (op == O::v_mov_b32 || op == O::s_mov_b32) {  // a copy: `x + 0` of a named x (fold_int)
+    if (is_reg(s0)) base = s0, c = 0, drop = true;
+    else return false;
   } else if (op == O::v_add3_u32 || op == O::v_lshl_add_u32 || op == O::v_mad_u32_u24) {
     // d = f(a, b) + imm: keep d = f(a, b) as a two-source instruction.
     const operand& s2 = in.ops[3];

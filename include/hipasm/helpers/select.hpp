@@ -130,6 +130,38 @@ constexpr gpr<T> select(const cond& c, const std::type_identity_t<val<T>>& a, co
   detail::reg_ref d = detail::lower_select<T>(c, a.x, val<T>(b, l).x, h.l);
   return h.result<T>(d);
 }
+// Any mix of a register, a unary expression (-x, abs(x), ~x) and a constant, the dtype taken
+// from the register operand(s): select(c, 0.0f, -(x * y)), select(c, -x, y), select(c, abs(x), 1).
+namespace detail {
+template <class A, class B>
+constexpr dtype select_dtype() {
+  if constexpr (reg_operand<A>) return reg_dtype_v<A>;
+  else return reg_dtype_v<B>;
+}
+template <class X>
+constexpr builder* select_builder(const X& x) {
+  if constexpr (requires { x.g.b; }) return x.g.b;  // unary
+  else if constexpr (requires { x.b; }) return x.b;  // a register handle
+  else return nullptr;
+}
+}  // namespace detail
+template <class A, class B>
+  requires((detail::reg_operand<A> || detail::reg_operand<B>) && !detail::is_mixed<A> && !detail::is_mixed<B>)
+constexpr gpr<detail::select_dtype<A, B>()> select(const cond& c, const A& a, const B& b,
+                                                  std::source_location l = std::source_location::current()) {
+  constexpr dtype T = detail::select_dtype<A, B>();
+  if constexpr (detail::reg_operand<A> && detail::reg_operand<B>)
+    static_assert(detail::reg_dtype_v<A> == detail::reg_dtype_v<B>,
+                  "hipasm: select of two registers of different dtypes (reinterpret one with .as<T>())");
+  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  builder* bp = detail::select_builder(a);
+  if (!bp) bp = detail::select_builder(b);
+  if (!bp) bp = detail::cond_builder(c);
+  detail::hctx h(*bp, to_src_loc(l));
+  const val<T> va(a, l), vb(b, l);
+  detail::reg_ref d = detail::lower_select<T>(c, va.x, vb.x, h.l);
+  return h.result<T>(d);
+}
 // Both immediates: select<u32>(i < n, 7, 9).
 template <dtype T>
 constexpr gpr<T> select(const cond& c, const std::type_identity_t<val<T>>& a, const std::type_identity_t<val<T>>& b,

@@ -57,3 +57,5 @@ extern "C" __attribute__((global)) void fold_mad_u24(unsigned* out, const unsign
 extern "C" __attribute__((global)) void nofold_mad_u24(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<mad_u24>, out, a, b); }
 extern "C" __attribute__((global)) void fold_accumulate(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<accumulate>, out, a, b); }
 extern "C" __attribute__((global)) void nofold_accumulate(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<accumulate>, out, a, b); }
+extern "C" __attribute__((global)) void fold_named_zero(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel<named_zero>, out, a, b); }
+extern "C" __attribute__((global)) void nofold_named_zero(unsigned* out, const unsigned* a, const unsigned* b) { HIPASM_KERNEL_BODY(fold_kernel_off<named_zero>, out, a, b); }

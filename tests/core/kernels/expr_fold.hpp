@@ -14,7 +14,7 @@ enum kind : int {
   lshl_add, add3, lshl_or, and_or, add_zero_fresh, mul_zero, two_shifts, identity_chain, shared_shift,
   retarget_identity, salu_identity, shr_zero, zero_shl, i32_lshl_add, literal_add, xor_zero_named,
   add64_shift, add64_signed, add64_pair, add64_masked_shift, mul_pow2_plus1, mul_u24_tid, mul_u24_max,
-  mul_u24_over, mul_u24_shr, mad_u24, accumulate, count
+  mul_u24_over, mul_u24_shr, mad_u24, accumulate, named_zero, count
 };
 
 template <int K>
@@ -62,6 +62,16 @@ constexpr void fold_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> a
     auto u = t + 0;  // t is named: u is a new register, t stays written
     u = u + 1;
     r = t ^ u;
+  }
+  else if constexpr (K == named_zero) {
+    // + 0 / - 0 of named registers: copies, coalesced (not s_add_u32 t, base, 0 / v_subrev_u32 w, 0, x)
+    auto base = J.sgpr<u32>().named("base");
+    base = s ^ s2;
+    auto t = J.sgpr<u32>();
+    t = base + 0;
+    auto w = J.vgpr<u32>();
+    w = x - 0;
+    r = (t + w) ^ (y - 0u);
   }
   else if constexpr (K == accumulate) {
     // r = r + y rewrites the register it reads: r + s must not become add3(r, y, s)
@@ -111,6 +121,7 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
     case literal_add: return x + 0x12345u + y;
     case xor_zero_named: return (x + y) ^ (x + y + 1);
     case accumulate: return x + y + s;
+    case named_zero: return ((s ^ s2) + x) ^ y;
     case mul_pow2_plus1: return x * 9u + y * 3u;
     case mul_u24_tid: return 0u;  // (per lane: test_expr_fold.cpp computes it)
     case mul_u24_max: return (y & 0xffffffu) * 0xffffffu;
