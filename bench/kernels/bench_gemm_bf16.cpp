@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
   auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(HIPASM_BENCH_GEMM_CO);
+  auto mod = dev->load_file(HIPASM_BENCH_CO);
   const hipasm::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
   const hipasm::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
   const hipasm::gemm_bf16_kernel_ref t64[] = {

@@ -10,6 +10,8 @@
 // at most 2^-9 of sum p |v| <= 2^-9 max|V|), O is rounded to bf16 (2^-9 |O|), the rest is f32.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/attn_fwd_launch.hpp>
 
 #include <algorithm>
@@ -27,13 +29,8 @@ using hipasm::attn_fwd_kernel_ref;
 
 namespace {
 
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                 HIPASM_KERNELS_TEST_NAME + "_attn_fwd.co");
-};
-sim& S() {
-  static sim s;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("attn_fwd");
   return s;
 }
 

@@ -4,6 +4,8 @@
 // tile, odd K, 1x1x1, f32 and bf16 output. The checker must report nothing.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/gemm_bf16_launch.hpp>
 
 #include <cmath>
@@ -20,13 +22,8 @@ using hipasm::gemm_bf16_kernel_ref;
 
 namespace {
 
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                 HIPASM_KERNELS_TEST_NAME + "_gemm_bf16.co");
-};
-sim& S() {
-  static sim s;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("gemm_bf16");
   return s;
 }
 

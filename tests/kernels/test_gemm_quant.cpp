@@ -8,6 +8,8 @@
 // checker must report nothing, and stores past C must be dropped.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/gemm_quant_launch.hpp>
 
 #include <cmath>
@@ -30,13 +32,8 @@ using hipasm::quant_type;
 
 namespace {
 
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                 HIPASM_KERNELS_TEST_NAME + "_gemm_quant.co");
-};
-sim& S() {
-  static sim s;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("gemm_quant");
   return s;
 }
 

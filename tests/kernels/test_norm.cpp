@@ -4,6 +4,8 @@
 // checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/layernorm.hpp>
 #include <hipasm/kernels/rmsnorm.hpp>
 
@@ -21,25 +23,13 @@ namespace hk = hipasm::kernels;
 #include "norm_configs.hpp"
 
 namespace {
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_norm.co");
-};
-sim& S() {
-  static sim s;
+using hipasm::test::bf16;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("norm");
   return s;
 }
 void no_diagnostics(const rt::launch_report& rep, const char* k) {
   for (const auto& d : rep.diagnostics) FAIL_CHECK(k << " checker: " << d);
-}
-// f32 -> bf16 bits, round to nearest even, NaN quiet (the reference's rounding)
-uint16_t bf16(double d) {
-  float f = static_cast<float>(d);
-  uint32_t u = std::bit_cast<uint32_t>(f);
-  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
-  u += 0x7fff + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
 }
 double f(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 std::vector<uint16_t> randoms(size_t n, double lo, double hi, int seed) {

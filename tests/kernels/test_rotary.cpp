@@ -5,6 +5,8 @@
 // stay silent.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/rotary.hpp>
 
 #include <bit>
@@ -21,21 +23,10 @@ namespace hk = hipasm::kernels;
 #include "rotary_configs.hpp"
 
 namespace {
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_rotary.co");
-};
-sim& S() {
-  static sim s;
+using hipasm::test::bf16;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("rotary");
   return s;
-}
-uint16_t bf16(double d) {
-  float f = static_cast<float>(d);
-  uint32_t u = std::bit_cast<uint32_t>(f);
-  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
-  u += 0x7fff + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
 }
 double f(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 

@@ -4,6 +4,8 @@
 // checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/softmax.hpp>
 
 #include <algorithm>
@@ -22,23 +24,12 @@ namespace rt = hipasm::rt;
 namespace hk = hipasm::kernels;
 
 namespace {
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_softmax.co");
-};
-sim& S() {
-  static sim s;
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("softmax");
   return s;
 }
-uint16_t bf16(double d) {
-  float f = static_cast<float>(d);
-  uint32_t u = std::bit_cast<uint32_t>(f);
-  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
-  u += 0x7fff + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-double from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 
 // values as f32 (bf16 configs: rounded to bf16), edited by `edit(row values, cols)`
 template <hk::softmax_config C>

@@ -6,6 +6,8 @@
 // workgroup; the checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/sort.hpp>
 
 #include <algorithm>
@@ -23,13 +25,8 @@ namespace hk = hipasm::kernels;
 #include "sort_configs.hpp"
 
 namespace {
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_sort.co");
-};
-sim& S() {
-  static sim s;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("sort");
   return s;
 }
 

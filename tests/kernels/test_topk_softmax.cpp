@@ -4,6 +4,8 @@
 // workgroup, ties (the lower expert first), -inf and NaN logits; the checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "kernel_test.hpp"
+
 #include <hipasm/kernels/topk_softmax.hpp>
 
 #include <algorithm>
@@ -22,13 +24,8 @@ namespace rt = hipasm::rt;
 namespace hk = hipasm::kernels;
 
 namespace {
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                 HIPASM_KERNELS_TEST_NAME + "_topk_softmax.co");
-};
-sim& S() {
-  static sim s;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("topk_softmax");
   return s;
 }
 

@@ -1,0 +1,33 @@
+// Shared by the kernel-library tests: the test's code object (kernels/<stem>.hip, built as
+// kernels_<test>_<stem>.co by hipasm_add_sim_test_folder) opened once on the simulator, and the
+// bf16 encoding the C++ references use for inputs and expected values.
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <hipasm/sim/launcher.hpp>
+
+namespace hipasm::test {
+
+struct kernel_sim {
+  std::unique_ptr<hipasm::rt::device> dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
+  std::unique_ptr<hipasm::rt::module> m;
+  explicit kernel_sim(const char* stem)
+      : m(dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_" +
+                         stem + ".co")) {}
+};
+
+// d rounded to f32, then to bf16 by round to nearest even; a NaN stays a (quiet) NaN.
+inline uint16_t bf16(double d) {
+  const float f = static_cast<float>(d);
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+inline double from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+
+}  // namespace hipasm::test
