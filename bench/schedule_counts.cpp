@@ -8,6 +8,7 @@
 #include "kernel_2d.hpp"
 #include "sum_even.hpp"
 #include "vector_add.hpp"
+#include "asm_counts.hpp"
 #include "kernels/partial_defs_fn.hpp"
 #include "kernels/sched_fn.hpp"
 #include "kernels/waits_fn.hpp"
@@ -15,30 +16,8 @@
 using namespace hipasm;
 
 namespace {
-struct counts {
-  int instructions = 0, nops = 0, nop_states = 0;
-};
-counts count(const std::string& text) {
-  counts c;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t e = text.find('\n', at);
-    if (e == std::string::npos) e = text.size();
-    std::string l = text.substr(at, e - at);
-    at = e + 1;
-    const std::size_t k = l.find(';');
-    if (k != std::string::npos) l = l.substr(0, k);
-    std::size_t b = 0;
-    while (b < l.size() && (l[b] == ' ' || l[b] == '\t')) ++b;
-    if (b == l.size() || l[b] == '.' || l.back() == ':') continue;
-    ++c.instructions;
-    if (l.compare(b, 6, "s_nop ") == 0) {
-      ++c.nops;
-      c.nop_states += std::stoi(l.substr(b + 6)) + 1;
-    }
-  }
-  return c;
-}
+using counts = hipasm::test::asm_counts;
+constexpr auto count = hipasm::test::count_asm;
 counts total_on, total_off, total_v;
 template <auto K>
 void row(const char* name) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "asm_counts.hpp"
 #include "kernels/partial_defs_fn.hpp"
 #include "kernels/sched_fn.hpp"
 
@@ -34,28 +35,8 @@ sim& S() {
   return s;
 }
 
-// Lines that are instructions (no labels, comments), and the s_nops among them.
-struct counts {
-  int instructions = 0, nops = 0;
-};
-counts count(const std::string& text) {
-  counts c;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t e = text.find('\n', at);
-    if (e == std::string::npos) e = text.size();
-    std::string l = text.substr(at, e - at);
-    at = e + 1;
-    const std::size_t k = l.find(';');
-    if (k != std::string::npos) l = l.substr(0, k);
-    std::size_t b = 0;
-    while (b < l.size() && (l[b] == ' ' || l[b] == '\t')) ++b;
-    if (b == l.size() || l[b] == '.' || l.back() == ':') continue;
-    ++c.instructions;
-    if (l.compare(b, 5, "s_nop") == 0) ++c.nops;
-  }
-  return c;
-}
+using counts = hipasm::test::asm_counts;
+constexpr auto count = hipasm::test::count_asm;
 
 void check(const rt::launch_report& rep, const char* kernel) {
   for (const auto& d : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << d);

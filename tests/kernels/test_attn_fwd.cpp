@@ -34,18 +34,8 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 
-float f32_of_bf16(uint16_t h) {
-  uint32_t u = uint32_t{h} << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint16_t bf16_rne(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<uint16_t>(u >> 16);
-}
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
 
 struct problem {
   std::vector<int> seqlens_q, seqlens_k;
@@ -68,9 +58,9 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   std::mt19937 rng(tq * 7919u + tk * 131u + D + pr.hq * 17u + pr.hkv);
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), uv(-1.0f, 1.0f);
   std::vector<uint16_t> q(tq * pr.hq * D), kk(tk * pr.hkv * D + 1), v(tk * pr.hkv * D + 1);
-  for (auto& x : q) x = bf16_rne(uq(rng));
-  for (auto& x : kk) x = bf16_rne(uq(rng));
-  for (auto& x : v) x = bf16_rne(uv(rng));
+  for (auto& x : q) x = bf16(uq(rng));
+  for (auto& x : kk) x = bf16(uq(rng));
+  for (auto& x : v) x = bf16(uv(rng));
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> Q(d, q), K(d, kk), V(d, v);
   rt::buffer<int> CQ(d, cq), CK(d, ck);
@@ -103,7 +93,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
         for (int j = 0; j < visible; ++j) {
           const size_t kj = (size_t(ck[b] + j) * pr.hkv + hk) * D;
           double dot = 0;
-          for (uint32_t e = 0; e < D; ++e) dot += double(f32_of_bf16(q[qi + e])) * f32_of_bf16(kk[kj + e]);
+          for (uint32_t e = 0; e < D; ++e) dot += double(from_bf16(q[qi + e])) * from_bf16(kk[kj + e]);
           sc[j] = dot * scale;
           mx = std::max(mx, sc[j]);
         }
@@ -118,9 +108,9 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
           FAIL_CHECK("LSE seq " << b << " head " << h << " row " << i << " = " << lse_got << ", expected " << lse_ref);
         for (uint32_t e = 0; e < D; ++e) {
           double ref = 0;
-          for (int j = 0; j < visible; ++j) ref += sc[j] * f32_of_bf16(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e]);
+          for (int j = 0; j < visible; ++j) ref += sc[j] * from_bf16(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e]);
           if (visible) ref /= sum;
-          const float got = f32_of_bf16(o[qi + e]);
+          const float got = from_bf16(o[qi + e]);
           const double tol = std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
           if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
             FAIL_CHECK("O seq " << b << " head " << h << " row " << i << " dim " << e << " = " << got

@@ -27,18 +27,8 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 
-float f32_of_bf16(uint16_t h) {
-  uint32_t u = uint32_t{h} << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint16_t bf16_rne(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<uint16_t>(u >> 16);
-}
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
 
 // Runs kernel `even` (and `odd` for an odd K) on random M x K and N x K bf16 inputs and
 // compares with the reference: |got - ref| <= K * 2^-22 * sum|a*b| (f32 accumulation, a
@@ -49,8 +39,8 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   std::mt19937 rng(M * 7919u + N * 104729u + K);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<uint16_t> a(size_t(M) * K), b(size_t(N) * K);
-  for (auto& x : a) x = bf16_rne(u(rng));
-  for (auto& x : b) x = bf16_rne(u(rng));
+  for (auto& x : a) x = bf16(u(rng));
+  for (auto& x : b) x = bf16(u(rng));
   const bool out_bf16 = even.config.out_bf16;
   // Poisoned output (and one guard element past it): dropped stores must leave it.
   const size_t cn = size_t(M) * N + 1;
@@ -64,7 +54,7 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   uint32_t guard_ok;
   if (out_bf16) {
     auto h = Ch.download();
-    for (size_t i = 0; i < cn; ++i) got[i] = f32_of_bf16(h[i]);
+    for (size_t i = 0; i < cn; ++i) got[i] = from_bf16(h[i]);
     guard_ok = h[cn - 1] == 0x7fc1u;
   } else {
     auto f = Cf.download();
@@ -77,7 +67,7 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
     for (uint32_t n = 0; n < N; ++n) {
       double ref = 0, mag = 0;
       for (uint32_t k = 0; k < K; ++k) {
-        double p = double(f32_of_bf16(a[size_t(m) * K + k])) * f32_of_bf16(b[size_t(n) * K + k]);
+        double p = double(from_bf16(a[size_t(m) * K + k])) * from_bf16(b[size_t(n) * K + k]);
         ref += p;
         mag += std::fabs(p);
       }
