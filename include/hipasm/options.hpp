@@ -70,9 +70,6 @@ struct kernel_with_options {
   static constexpr auto fn = KernelFn;
   static constexpr kernel_options options = Options;
 };
-template <auto KernelFn, kernel_options Options>
-inline constexpr kernel_with_options<KernelFn, Options> with_options{};
-
 namespace detail {
 template <class T>
 struct options_wrapper : std::false_type {};
@@ -90,5 +87,10 @@ constexpr kernel_options kernel_options_of() {
   else return kernel_options{};
 }
 }  // namespace detail
+
+// An already wrapped kernel is rewrapped: the options given here are its options (they replace
+// the inner ones, as a kernel_options value cannot say which fields were set).
+template <auto KernelFn, kernel_options Options>
+inline constexpr kernel_with_options<detail::kernel_fn_of<KernelFn>(), Options> with_options{};
 
 }  // namespace hipasm

@@ -61,6 +61,16 @@ TEST_CASE("kernel_options on the host: asm_text shows each pass's work", "[optio
   CHECK(instructions(no_cse) > instructions(def));
 }
 
+TEST_CASE("with_options of a wrapped kernel: the new options replace the inner ones", "[options]") {
+  // (rewrapping failed to compile: build_kernel got the wrapper where a function goes)
+  constexpr auto rewrapped = with_options<po_kernel_no_cse, kernel_options{.cse = false, .dse = false, .dce = false}>;
+  static_assert(detail::kernel_fn_of<rewrapped>() == detail::kernel_fn_of<po_kernel_no_cse>());
+  static_assert(!detail::kernel_options_of<rewrapped>().dce);
+  CHECK(asm_text<rewrapped>("po") == asm_text<with_options<detail::kernel_fn_of<po_kernel_no_cse>(),
+                                                           kernel_options{.cse = false, .dse = false, .dce = false}>>("po"));
+  CHECK(asm_text<with_options<po_kernel_plain, kernel_options{}>>("po") == asm_text<po_kernel>("po"));
+}
+
 TEST_CASE("pass_dump lists the IR after every step", "[options]") {
   const std::string d = pass_dump<po_kernel>("po");
   INFO(d);
