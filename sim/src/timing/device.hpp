@@ -43,6 +43,10 @@ struct DeviceSpec {
   uint32_t l2_bytes_per_channel_clk = 128;  // T6: 128 B/clk per channel
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
+  // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of
+  // the issuing wave's SIMD pair like a 64-lane 4-byte store: T5 (pipeline-descriptions.rst; HIP
+  // docs hardware_implementation.rst "4-byte values: 8 cycles for 64 threads (50% peak bandwidth)").
+  uint32_t lds_dma_write_cycles = 8;
   uint32_t l1_hit_latency = 112;       // T6: 112 cycles
   uint32_t l2_hit_latency = 224;       // T6: 224 cycles
   uint32_t hbm_latency = 650;          // T6: 500-800 (pyhip, MI308X) vs 1212 cold incl. TLB: 650 (midpoint of 500-800)

@@ -214,9 +214,34 @@ struct SimdT {
   uint64_t valu_busy = 0, mfma_busy = 0;
 };
 
+// One LDS port (T5: a SIMD pair's 64 B/clk): the cycles it is reserved, as disjoint intervals in
+// start order. DS instructions reserve it from their issue on; a load to LDS reserves it when its
+// data arrives, which can be far ahead of the issue times of the DS instructions that follow, so
+// a request takes the first gap long enough at or after its earliest start (not simply the end of
+// the last reservation, which would hold a ds_read issued now behind a write due later).
+struct LdsPort {
+  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [start, end)
+  // Reserves `len` cycles starting no earlier than `earliest`; returns the start. `now` (the
+  // current issue time, non-decreasing over calls) lets reservations that ended be dropped.
+  uint64_t reserve(uint64_t now, uint64_t earliest, uint64_t len) {
+    size_t dead = 0;
+    while (dead < busy.size() && busy[dead].second <= now) ++dead;
+    if (dead) busy.erase(busy.begin(), busy.begin() + std::ptrdiff_t(dead));
+    uint64_t st = earliest;
+    size_t i = 0;
+    for (; i < busy.size(); ++i) {
+      if (busy[i].second <= st) continue;
+      if (busy[i].first >= st + len) break;  // fits in the gap before this reservation
+      st = busy[i].second;
+    }
+    if (len) busy.insert(busy.begin() + std::ptrdiff_t(i), {st, st + len});
+    return st;
+  }
+};
+
 struct CuT {
   std::array<SimdT, 4> simd;
-  uint64_t lds_port_free[2] = {0, 0};
+  LdsPort lds_port[2];
   uint64_t ta_free = 0;
   Cache l1;
   uint32_t lds_used = 0;
@@ -880,9 +905,7 @@ class Sim {
         break;
       }
       case Kind::Ds: {
-        uint64_t& port = c.lds_port_free[(w.simd % 4) / 2];
-        const uint64_t st = std::max(t, port);
-        port = st + r.a;
+        const uint64_t st = c.lds_port[(w.simd % 4) / 2].reserve(t, t, r.a);
         done = std::max(st + r.a + dev_.lds_base_latency, w.last_ds_done);  // T5: in order
         w.last_ds_done = done;
         w.out.push_back({done, 2, r.a - r.b});
@@ -901,6 +924,11 @@ class Sim {
         XcdT& x = xcds_[w.cu / dev_.cus_per_xcd];
         for (uint32_t k = 0; k < r.b; ++k)
           d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f, &hbm_bytes_));
+        // A load to LDS writes its data into the LDS when it arrives: 64 lanes x 4 B through the
+        // port of the wave's SIMD pair, at the cost T5 gives a 64-lane 4-byte store (8 cycles:
+        // 50% of the port's 64 B/clk, address and data sharing the input). vmcnt counts the
+        // load until the write is done.
+        if (f.lds_dma) d = c.lds_port[(w.simd % 4) / 2].reserve(t, d, dev_.lds_dma_write_cycles) + dev_.lds_dma_write_cycles;
         done = std::max(d, w.last_vm_done);  // vmcnt: returns in order
         w.last_vm_done = done;
         w.out.push_back({done, uint8_t(f.kind == Kind::Flat ? 3 : 1), 0});

@@ -205,6 +205,27 @@ TEST_CASE("microbench: loads to LDS hold the CU's address path 11 cycles (T6)", 
   CHECK_FIGURE(double(done.back() - done[1]) / 31.0, 11.0, 0.05);
 }
 
+TEST_CASE("microbench: a load to LDS completes when its data is written into the LDS (T6 + T5)", "[timing][microbench]") {
+  bench b;
+  // The second load of vmem_lds_dword issues with the address path and the LDS idle and hits the
+  // L1 (the first load brought its 2 lines in). Its second line enters the address path 4 cycles
+  // after the first (T6: 4 per line) and returns after T6's L1 hit latency (112); then the data
+  // is written into the LDS, 64 lanes x 4 B, which T5 prices like a 64-lane 4-byte store: 8
+  // cycles of the SIMD pair's port. vmcnt counts the load until then: 4 + 112 + 8 = 124 cycles
+  // (116 while the LDS write was free).
+  profile_options po;
+  po.keep_events = true;
+  auto r = b.profile("vmem_lds_dword", 1, 64, po, 4096);
+  std::vector<std::pair<uint64_t, uint64_t>> loads;  // (issue, done)
+  for (const auto& e : r.profile->events)
+    if (r.profile->insts[e.inst].text.rfind("buffer_load_dword", 0) == 0) loads.push_back({e.issue, e.done});
+  REQUIRE(loads.size() == 33);
+  CHECK(loads[1].second - loads[1].first == 4 + 112 + 8);
+  // Back to back, the writes (8 cycles each) keep pace with the address path (11 per load): the
+  // port never queues them, and each completes 11 cycles after the one before.
+  for (size_t i = 2; i < loads.size(); ++i) CHECK(loads[i].second - loads[i - 1].second == 11);
+}
+
 TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[timing][microbench]") {
   bench b;
   // stream_read over 2128 workgroups (7 per CU): the full device against an 8-CU slice that runs
