@@ -52,6 +52,7 @@ inline constexpr auto stream_read_fn = with_options<stream_bench<false>, raw>;
 inline constexpr auto vmem_lds_dword_fn = with_options<vmem_lds_dword, raw>;
 inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
+inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
 inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
 }  // namespace hipasm::microbench
 
@@ -104,4 +105,5 @@ extern "C" __global__ void stream_read(uint64_t* buf, unsigned n) { HIPASM_KERNE
 extern "C" __global__ void vmem_lds_dword(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(vmem_lds_dword_fn, buf, n); }
 extern "C" __global__ void stream_copy(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stream_copy_fn, buf, n); }
 extern "C" __global__ void l2_one_channel(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_one_channel_fn, buf, n); }
+extern "C" __global__ void l2_stride_2k(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_stride_2k_fn, buf, n); }
 extern "C" __global__ void mall_reread(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mall_reread_fn, buf, n); }

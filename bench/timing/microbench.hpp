@@ -214,13 +214,26 @@ constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
   J.s_waitcnt(vmcnt(0));
 }
 
-// ---- One L2 channel (sampling test): lane l of a workgroup's thread t reads line 16 t (all
-// in channel 0 of 16, T1), L1 bypassed (nt), 32 times: every CU of an XCD queues on one channel.
+// ---- One L2 channel (sampling test): every lane of every wave reads the buffer's first dword,
+// L1 bypassed (nt), 32 times: one line, so one L2 channel whatever the address-to-channel
+// mapping (device.hpp), and every CU of an XCD queues on it (1 line/clk, T6 128 B/clk) while
+// its own address path needs only 4 cycles per load (T6).
 constexpr void l2_one_channel(builder J, buf_t buf, n_t) {
+  auto addr = J.vgpr<u32>();
+  J.v_mov_b32(addr, 0);
+  auto d = J.vgpr<u32>(8);
+  for (int i = 0; i < 32; ++i) J.global_load_dword(d[i % 8], addr, buf, {.nt = true});
+  J.s_waitcnt(vmcnt(0));
+}
+
+// ---- A power-of-two stride across the L2 channels: work-item t reads the dword at 2048 t (a
+// line every 2 KiB, 64 lines per load), L1 bypassed (nt), 8 times. Channels interleaved every
+// 128 or 256 B without a hash would put every line on one channel; the hash spreads them.
+constexpr void l2_stride_2k(builder J, buf_t buf, n_t) {
   auto addr = J.vgpr<u32>();
   J.v_lshlrev_b32(addr, 11, J.thread_id_x());
   auto d = J.vgpr<u32>(8);
-  for (int i = 0; i < 32; ++i) J.global_load_dword(d[i % 8], addr, buf, {.nt = true});
+  for (int i = 0; i < 8; ++i) J.global_load_dword(d[i], addr, buf, {.nt = true});
   J.s_waitcnt(vmcnt(0));
 }
 

@@ -41,6 +41,15 @@ struct DeviceSpec {
   uint32_t l2_ways = 16;              // assumed: 16
   uint32_t l2_channels = 16;          // T1: 16 channels per XCD
   uint32_t l2_bytes_per_channel_clk = 128;  // T6: 128 B/clk per channel
+  // Channel of an address: channels interleave every 256 B ("32 channels on CDNA GPUs at 256-byte
+  // interleaving", HIP docs understand/hardware_implementation.rst; "32 on MI100 and MI2XX ... at
+  // 256B address interleaving", rocprofiler-compute conceptual/l2-cache.rst), and "a hashing
+  // mechanism ... attempts to evenly distribute requests across the L2 channels" (same page):
+  // modelled as an XOR fold of the 256-B block index's low 24 bits in 4-bit groups (the fold's
+  // form is assumed: the sources give only its purpose). MI300X: 16
+  // channels per XCD (T1), the same interleave and hash assumed.
+  uint32_t l2_interleave_bytes = 256;
+  bool l2_channel_hash = true;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of

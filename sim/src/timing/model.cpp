@@ -9,6 +9,7 @@
 // shared resources processed in time order: the CU's LDS ports and vector-memory address path,
 // the CU's L1, the XCD's L2 channels and the device's HBM. docs/timing-model.md has the details.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -764,6 +765,22 @@ class Sim {
     }
   }
 
+  // The L2 channel of a line: the XCD's channels take turns every l2_interleave_bytes of address,
+  // and a hash spreads the requests (a power-of-two stride must not pile onto one channel): the
+  // low 24 bits of the interleave block's index XOR-folded in groups of log2(channels) bits (the
+  // form is assumed; the sources give the interleave and the hash's purpose, not its bits).
+  size_t l2_channel(uint64_t line) const {
+    const uint64_t a = line * dev_.line_bytes / dev_.l2_interleave_bytes;
+    const uint64_t n = dev_.l2_channels;
+    if (dev_.l2_channel_hash && n > 1 && (n & (n - 1)) == 0) {
+      const unsigned bits = unsigned(std::countr_zero(n));
+      uint64_t h = 0;
+      for (unsigned s = 0; s < 24; s += bits) h ^= (a >> s) & (n - 1);
+      return size_t(h);
+    }
+    return size_t(a % n);
+  }
+
   uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm) {
     const bool store = f.store || f.atomic;
     uint32_t slot = Cache::kNoSlot;
@@ -774,7 +791,7 @@ class Sim {
       }
       ++l1_misses_;
     }
-    const size_t ch = size_t(line % dev_.l2_channels);
+    const size_t ch = l2_channel(line);
     const double cs = std::max<double>(double(t), x.ch_free[ch]);
     x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk) / dev_.l2_channel_share;
     bool dirty_out = false;

@@ -265,17 +265,33 @@ TEST_CASE("microbench: --sample of a grid smaller than the device", "[timing][mi
 
 TEST_CASE("microbench: --sample shares an XCD's L2 channels with the slice", "[timing][microbench]") {
   bench b;
-  // l2_one_channel: every load of every CU hits the same L2 channel of its XCD (1 line/clk,
-  // T6 128 B/clk), 38 CUs per XCD queue on it. An 8-CU slice must see the same queue per CU
+  // l2_one_channel: every load of every CU hits the same line, so the same L2 channel of its XCD
+  // (1 line/clk, T6 128 B/clk), 38 CUs per XCD queue on it (38 x 1024 loads per XCD, against
+  // 4 x 1024 cycles of each CU's address path). An 8-CU slice must see the same queue per CU
   // (8/38 of the channel), not a channel of its own (which made it 38/8 = 4.75x too fast).
   const uint32_t groups = 2432;
-  const size_t bytes = 256 * 2048 + 4096;
+  const size_t bytes = 4096;
   auto full = b.profile("l2_one_channel", groups, 256, {}, bytes);
   profile_options po;
   po.sample_cus = 8;
   auto part = b.profile("l2_one_channel", groups, 256, po, bytes);
   INFO("full " << full.profile->time_us << " us, sampled " << part.profile->time_us << " us");
   CHECK(within(part.profile->time_us, full.profile->time_us, 0.10));
+}
+
+TEST_CASE("microbench: a power-of-two stride spreads over the L2 channels (hash)", "[timing][microbench]") {
+  bench b;
+  // l2_stride_2k on 304 workgroups of 256 work-items (one per CU): each CU issues 32 loads of 64
+  // lines, 64 x 4 = 256 cycles each on its address path (T6), 8192 cycles in all. Its XCD's 38 CUs
+  // send 38 x 32 x 64 = 77824 line requests to the L2 at 1 line/clk per channel (T6 128 B/clk):
+  // spread over the 16 channels (the hash the L2 docs describe, device.hpp) that is 4864 cycles
+  // per channel, below the address path. A plain interleave puts lines 2 KiB apart on one channel
+  // (every 128 B: 77824 cycles) or two (every 256 B: 38912 cycles; 40025 measured without the hash).
+  auto r = b.profile("l2_stride_2k", 304, 256, {}, 256 * 2048);
+  const double cycles = double(r.profile->cycles);
+  INFO("cycles " << cycles);
+  CHECK(cycles > 8192);
+  CHECK(cycles < 2 * 8192);
 }
 
 TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at its bandwidth", "[timing][microbench]") {
