@@ -78,10 +78,12 @@ struct DeviceSpec {
   uint32_t sleep_cycles_per_unit = 64;  // ISA: s_sleep N sleeps ~64 x N clocks
   uint32_t barrier_release = 0;      // assumed: released waves issue on their next turn (0 extra)
   // Time a dispatch takes beyond its waves' schedule (command processor launch, the end-of-kernel
-  // release): no source gives it. Calibrated on the calibration rows of hipasm-timing-aiter
-  // (timing-model.md, Validation: 1.5-2.5 us fit equally); the fastest GEMMs in aiter's tables
-  // (3.0 us MI300X, 3.7 us MI308X, work included) bound it from above.
-  double dispatch_overhead_us = 2.0;
+  // release): no source gives it. Calibrated on the 24 calibration rows of hipasm-timing-aiter
+  // (timing-model.md, Validation): their median |error| is lowest at 2.5-2.7 us (10.0%; worst
+  // 20.2% at 2.5, the lowest worst too) with the model of the LDS-DMA write and the L2 hash (2.0
+  // before them); the fastest GEMMs in aiter's tables (3.0 us MI300X, 3.7 us MI308X, work
+  // included) bound it from above.
+  double dispatch_overhead_us = 2.5;
 };
 
 // The defaults above are the MI300X; the other devices differ only where listed.
