@@ -180,14 +180,17 @@ TEST_CASE("microbench: streaming bandwidth (T6)", "[timing][microbench]") {
   const uint32_t groups = 2128;
   const size_t bytes = size_t(groups) * 4 * 8 * 1024;
   auto r = b.profile("stream_read", groups, 256, {}, bytes);
-  // T6: sequential read kernel 4.0 TB/s (pyhip mem-bw; T1 peak 5.3 TB/s).
-  CHECK_FIGURE(r.profile->hbm_gbps, 4000, 0.15);
+  // T6: sequential read kernel 4.0 TB/s (pyhip mem-bw; T1 peak 5.3 TB/s): a streaming rate, so
+  // measured over the kernel's own time (these 70 MB take ~17 us; the dispatch overhead, a
+  // calibrated constant outside the waves, would otherwise weigh in at 2.5 us).
+  const auto kernel_us = [](const hipasm::rt::profile& p) { return p.time_us - p.dispatch_overhead_us; };
+  CHECK_FIGURE(double(r.profile->hbm_bytes) / (kernel_us(*r.profile) * 1e3), 4000, 0.15);
   CHECK(r.profile->hbm_bytes >= bytes);  // plus the kernarg lines the scalar loads fetch
   CHECK(r.profile->hbm_bytes <= bytes + 64 * 1024);
   auto c = b.profile("stream_copy", groups / 2, 256, {}, bytes, nullptr, uint32_t(bytes / 2));
   // A copy moves twice its size; the written lines reach HBM as L2 write-backs (evictions, and
   // the end-of-kernel release).
-  CHECK_FIGURE(double(c.profile->hbm_bytes) / (c.profile->time_us * 1e3), 4000, 0.15);
+  CHECK_FIGURE(double(c.profile->hbm_bytes) / (kernel_us(*c.profile) * 1e3), 4000, 0.15);
 }
 
 TEST_CASE("microbench: loads to LDS hold the CU's address path 11 cycles (T6)", "[timing][microbench]") {
