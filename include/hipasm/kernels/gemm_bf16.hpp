@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "../hipasm.hpp"
+#include "gemm_common.hpp"
 
 namespace hipasm {
 
@@ -121,14 +122,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   row_bytes = K << 1;
 
   auto tid = J.thread_id_x();
+  // The C tile of this workgroup (tx, ty): detail::gemm_tile_order (each XCD's workgroups a
+  // compact block of tiles).
+  auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
+  gx = (N + (BN - 1)) / BN;
+  gy = (M + (BM - 1)) / BM;
+  detail::gemm_tile_order(J, gx, gy, tx, ty);
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
-  n0 = J.workgroup_id_x() * BN;
-  m0 = J.workgroup_id_y() * BM;
+  n0 = tx * BN;
+  m0 = ty * BM;
   // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
   // mod 16): workgroups walking K in step would all load from one channel at a time. Each
-  // workgroup starts its K loop at tile `first` (one 128-byte line further per workgroup, over
-  // 16 lines) and wraps around: the channels spread, the K window the device reads at once
-  // stays ~2 KiB wide (L2 reuse between workgroups is kept).
+  // workgroup starts its K loop at tile `first` (one 128-byte line further per step of tx + ty,
+  // over 16 lines) and wraps around: the channels of an XCD's block of tiles spread, and the
+  // workgroups that share an A (or B) tile read it within a few steps of each other (L2 reuse).
   constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
   constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
   // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
@@ -146,10 +153,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   }
   k_span = k_tiles * BK;
   k_end = k_begin + k_span;
-  auto wg = J.sgpr<u32>();
-  wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
   auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
-  k_cur = k_begin + (((wg * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
+  k_cur = k_begin + ((((tx + ty) * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
   auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
   loaded = 0u;
   auto a_base = J.sgpr<u32>(), b_base = J.sgpr<u32>(), a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();

@@ -1,6 +1,6 @@
 // Pieces of the library's LDS-tiled GEMMs that do not depend on the element type: the K loop of
 // a multi-buffered tile pipeline and LDS address arithmetic between buffers of one layout.
-// Used by gemm_quant.hpp; gemm_bf16.hpp has the same loop written out (to be moved here).
+// Used by gemm_quant.hpp and gemm_bf16.hpp.
 #pragma once
 #include <cstdint>
 
@@ -32,6 +32,31 @@ constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadT
             for (int i = 0; i < stages; ++i) step(i);
             it = it + static_cast<uint32_t>(stages);
           });
+}
+
+// The C tile (tx, ty) of this workgroup in a gx x gy grid of tiles (grid x, y as given; z
+// planes ordered alike). The dispatcher deals workgroups round-robin to the XCDs (linear id %
+// xcds; each XCD has its own L2): the linear id is first renumbered so that each XCD's
+// workgroups are consecutive, then consecutive ids walk a band of `band` tile rows column by
+// column. The workgroups that run together on one XCD then cover a compact block of C (~6x6
+// tiles of 38 CUs) and share their A and B tiles in that XCD's L2, where the plain row-major
+// order gives each XCD every 8th tile column of ~10 rows.
+constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy, gpr<dtype::u32> tx,
+                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8) {
+  using dtype::u32;
+  auto tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), xcd = J.sgpr<u32>(), id = J.sgpr<u32>();
+  tiles = gx * gy;
+  lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+  // XCD i holds the ids = i mod xcds: tiles / xcds of them, one more for i < tiles % xcds.
+  xcd = lin % xcds;
+  id = xcd * (tiles / xcds) + min(xcd, gpr<u32>(tiles % xcds)) + lin / xcds;
+  auto per_band = J.sgpr<u32>(), first = J.sgpr<u32>(), rows = J.sgpr<u32>(), in = J.sgpr<u32>();
+  per_band = gx * band;
+  first = (id / per_band) * band;
+  rows = min(gpr<u32>(gy - first), band);
+  in = id - (first * gx);
+  ty = first + in % rows;
+  tx = in / rows;
 }
 
 }  // namespace hipasm::detail
