@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -135,6 +136,7 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
+    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -158,6 +160,34 @@ int main(int argc, char** argv) {
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    if (std::getenv("GEMM_BENCH_GAPS")) {
+      // The MFMA pipe of SIMD 0 of each CU in the main loop: per workgroup, its MFMAs' busy
+      // cycles (8 passes x 4 cycles each) over the span from its first MFMA issue to its last
+      // MFMA's end; the gaps attributed to the MFMA that ends them (the stall sources).
+      std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;  // workgroup -> first issue, last end
+      std::map<uint32_t, uint64_t> last_end;                    // cu -> pipe free
+      std::map<std::string, uint64_t> by;
+      uint64_t busy = 0, gaps = 0;
+      for (const auto& e : p.events) {
+        const auto& w = p.waves_info[e.wave];
+        if (w.simd != 0 || e.unit != rt::profile_event::mfma) continue;
+        auto [it, fresh] = span.try_emplace(w.workgroup, e.issue, e.issue + 32);
+        it->second.second = std::max(it->second.second, e.issue + 32);
+        uint64_t& le = last_end[w.cu];
+        if (!fresh && e.issue > le) {
+          by[p.insts[e.inst].text.substr(0, 50) + " w" + std::to_string(w.wave_in_group)] += e.issue - le;
+          gaps += e.issue - le;
+        }
+        le = std::max(le, e.issue + 32);
+        busy += 32;
+      }
+      uint64_t spans = 0;
+      for (auto& [g, sp] : span) spans += sp.second - sp.first;
+      std::fprintf(stderr, "main loop MFMA busy (SIMD 0 of each CU, first to last MFMA of each workgroup): %.1f%% (%llu of %llu cycles)\n",
+                   100.0 * busy / spans, (unsigned long long)busy, (unsigned long long)spans);
+      for (auto& [k, v] : by)
+        if (v > gaps / 50) std::fprintf(stderr, "  gap %8llu before %s\n", (unsigned long long)v, k.c_str());
+    }
     std::string aiter_us = "none", ratio = "none";
     if (const aiter_kernel* ak = pick(aks, s, 304)) {
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);
