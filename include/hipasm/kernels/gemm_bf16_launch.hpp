@@ -22,7 +22,8 @@ struct gemm_bf16_kernel_ref {
   gemm_bf16_config config;   // the configuration it was compiled with
 };
 
-// C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T.
+// C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T; with the
+// config's a_km, A is stored K x M (C = A^T-stored * ...), with b_kn, B is stored K x N (C = A * B).
 inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& even,
                                           uint64_t c, uint64_t a, uint64_t b, uint32_t M, uint32_t N, uint32_t K,
                                           const rt::launch_options& opts = {},
@@ -31,10 +32,17 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   if (uint64_t(M) * K * 2 >= (1ull << 31) || uint64_t(N) * K * 2 >= (1ull << 31) ||
       uint64_t(M) * N * 4 >= (1ull << 31))
     throw rt::error("gemm_bf16: each tensor must be below 2 GiB (32-bit buffer offsets)");
+  const gemm_bf16_config& ec = even.config;
+  if (ec.a_km && M % 2 != 0) throw rt::error("gemm_bf16: A stored K x M (a_km) needs an even M (dword-aligned rows)");
+  if (ec.b_kn && N % 2 != 0) throw rt::error("gemm_bf16: B stored K x N (b_kn) needs an even N (dword-aligned rows)");
   const gemm_bf16_kernel_ref* k = &even;
-  if (K % 2 != 0 || even.config.odd_k) {
-    if (!even.config.odd_k && !odd) throw rt::error("gemm_bf16: odd K needs a kernel compiled with odd_k = true");
-    if (!even.config.odd_k) k = odd;
+  // K-contiguous operands (A M x K, B N x K) with an odd K need the element-wise loads
+  if (K % 2 != 0 && !(ec.a_km && ec.b_kn) && !ec.odd_k) {
+    if (!odd) throw rt::error("gemm_bf16: odd K needs a kernel compiled with odd_k = true");
+    if (odd->config.a_km != ec.a_km || odd->config.b_kn != ec.b_kn || odd->config.out_bf16 != ec.out_bf16 ||
+        odd->config.split_k != ec.split_k)
+      throw rt::error("gemm_bf16: the odd_k kernel must have the same layouts (a_km, b_kn), output type and split_k");
+    k = odd;
   }
   const gemm_bf16_config& cf = k->config;
   if (cf.split_k > 1) {
