@@ -95,6 +95,7 @@ const gemm_bf16_kernel_ref k256{"gemm_256", gemm_bf16_config{.bm = 256, .bn = 25
 const gemm_bf16_kernel_ref k256s{"gemm_256s", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
 const gemm_bf16_kernel_ref kSplit{"gemm_split3", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}};
 const gemm_bf16_kernel_ref kOdd{"gemm_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}};
+const gemm_bf16_kernel_ref kSplitBf16{"gemm_split3_bf16", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}};
 const gemm_bf16_kernel_ref kNN{"gemm_nn", gemm_bf16_config{.b_kn = true}};
 const gemm_bf16_kernel_ref kNNOdd{"gemm_nn_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}};
 const gemm_bf16_kernel_ref kTN{"gemm_tn", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}};
@@ -171,4 +172,10 @@ TEST_CASE("gemm_bf16: a K-major operand with an odd row length is an error", "[g
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
   CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
   CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
+}
+
+TEST_CASE("gemm_bf16: split-K with bf16 output (f32 workspace, then the rounding kernel)", "[gemm]") {
+  run(kSplitBf16, nullptr, 64, 64, 32 * 3);
+  run(kSplitBf16, nullptr, 33, 45, 32 * 7 + 6);  // M x N odd: the rounding pass's last pair is half past C
+  run(kSplitBf16, nullptr, 10, 20, 40);          // the third workgroup's K range is empty
 }

@@ -17,3 +17,5 @@ HIPASM_GEMM_BF16_KERNEL(gemm_nn_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 
 HIPASM_GEMM_BF16_KERNEL(gemm_tn, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}))
 HIPASM_GEMM_BF16_KERNEL(gemm_tt, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}))
 HIPASM_GEMM_BF16_KERNEL(gemm_256nn, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
+// Split-K 3 with bf16 output (its f32 workspace and the gemm_split3_bf16_to_bf16 rounding pass).
+HIPASM_GEMM_BF16_KERNEL(gemm_split3_bf16, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}))
