@@ -1,7 +1,8 @@
 // bench_kernel_gemm_bf16 [AITER_DIR]: the library's bf16 GEMM (C = A * B^T, f32 out) on LLM shapes
 // of aiter's bf16 tuning table and 4096^3, predicted by the timing model (MI300X), next to
-// aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, no split-K,
-// the tile aiter's heuristic would pick among them) on the same shape in the same run.
+// aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, with their
+// split-K as aiter's heuristic picks kernel and split, as ours may split K) on the same shape in
+// the same run; stderr names both sides' kernel and split.
 // Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
 // Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
 // the full grid of such shapes takes minutes on a 2-core machine.
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,10 +35,12 @@ struct shape {
 struct aiter_kernel {
   std::string co, name;
   uint32_t tile_m = 0, tile_n = 0;
+  bool split_k = false;  // the kernel takes a K split (grid z, KernelArgs::splitk)
+  uint32_t sub_k = 0;    // its K granule
 };
 
-// aiter's non-preshuffled, non-split-K bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,
-// pf,bPreshuffle,splitK,...).
+// aiter's non-preshuffled bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,pf,
+// bPreshuffle,splitK,subK,bias), with and without split-K.
 std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
   std::vector<aiter_kernel> v;
   std::ifstream f(dir / "bf16gemm_fp32bf16.csv");
@@ -47,24 +51,43 @@ std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
     std::stringstream ss(line);
     std::string t;
     while (std::getline(ss, t, ',')) c.push_back(t);
-    if (c.size() < 8 || c[6] != "0" || c[7] != "0") continue;
-    v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4]))});
+    if (c.size() < 9 || c[6] != "0") continue;
+    v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4])), c[7] == "1",
+                 uint32_t(std::stoul(c[8]))});
   }
   return v;
 }
 
-// aiter's heuristic (csrc/py_itfs_cu/asm_gemm_a16w16.cu) restricted to these kernels: the fewest
-// rounds of workgroups over the CUs, then the larger tile.
-const aiter_kernel* pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t cus) {
-  const aiter_kernel* best = nullptr;
-  uint32_t best_round = ~0u, best_area = 0;
+// aiter's heuristic (csrc/py_itfs_cu/asm_gemm_a16w16.cu, get_heuristic_kernel, no bias, no
+// preshuffle): per kernel its K split (split-K kernels: max(2, min(CUs / tiles, 16, K / subK))),
+// then the fewest rounds of workgroups over the CUs, ties broken by more CUs busy or less M
+// overhang, then by the tile's compute/memory ratio.
+struct aiter_choice {
+  const aiter_kernel* k = nullptr;
+  uint32_t split = 1;
+};
+aiter_choice pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t cus) {
+  aiter_choice best;
+  uint32_t round = ~0u, empty_cu = cus, oob = s.m;  // (aiter's initial values)
+  float effi = 1.0f;
+  if (s.k % 64 != 0) return best;  // (aiter: K must be a multiple of 64)
   for (const auto& k : ks) {
-    if (s.n % k.tile_n != 0 || s.k % 64 != 0) continue;
-    uint32_t groups = (s.m + k.tile_m - 1) / k.tile_m * (s.n / k.tile_n), round = (groups + cus - 1) / cus;
-    if (round < best_round || (round == best_round && k.tile_m * k.tile_n > best_area)) {
-      best = &k;
-      best_round = round;
-      best_area = k.tile_m * k.tile_n;
+    if (s.n % k.tile_n != 0) continue;
+    const uint32_t tiles = (s.m + k.tile_m - 1) / k.tile_m * (s.n / k.tile_n);
+    uint32_t split = 1;
+    if (k.split_k && s.k / k.sub_k >= 2)
+      split = std::max(2u, std::min({cus / tiles, 16u, s.k / k.sub_k}));
+    const uint32_t groups = tiles * split, r = (groups + cus - 1) / cus, empty = r * cus - groups;
+    const float e = float(k.tile_m * k.tile_n) / float(k.tile_m + k.tile_n);
+    const uint32_t o = s.m % k.tile_m == 0 ? 0 : k.tile_m - s.m % k.tile_m;
+    const bool less_oob = s.m % k.tile_m == 0 ? oob > 0 : o < oob;
+    if (r < round || (r == round && (empty_cu > empty || less_oob)) ||
+        (r == round && empty_cu == empty && oob == o && e > effi)) {
+      round = r;
+      empty_cu = empty;
+      effi = e;
+      oob = o;
+      best = {&k, split};
     }
   }
   return best;
@@ -72,7 +95,8 @@ const aiter_kernel* pick(const std::vector<aiter_kernel>& ks, const shape& s, ui
 
 // aiter's KernelArgs (csrc/py_itfs_cu/asm_gemm_a16w16.cu): each field padded to 16 bytes (352
 // bytes), passed as the code object's metadata arguments slice it.
-rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s) {
+rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s,
+                           uint32_t split) {
   std::vector<uint8_t> raw(352, 0);
   auto put64 = [&](size_t off, uint64_t x) { std::memcpy(raw.data() + off, &x, 8); };
   auto put32 = [&](size_t off, uint32_t x) { std::memcpy(raw.data() + off, &x, 4); };
@@ -88,7 +112,7 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_
   put32(160, s.k * 2);         // stride_A0
   put32(192, s.k * 2);         // stride_B0
   put32(224, s.m), put32(240, s.n), put32(256, s.k);
-  put32(272, 1);               // splitk
+  put32(272, split);           // splitk (grid z; no semaphore: f32 atomic adds into a zeroed D)
   rt::kernel_args x;
   for (const auto& arg : k.args) {
     if (arg.hidden()) continue;
@@ -189,15 +213,22 @@ int main(int argc, char** argv) {
         if (v > gaps / 50) std::fprintf(stderr, "  gap %8llu before %s\n", (unsigned long long)v, k.c_str());
     }
     std::string aiter_us = "none", ratio = "none";
-    if (const aiter_kernel* ak = pick(aks, s, 304)) {
+    if (const aiter_choice ac = pick(aks, s, 304); ac.k) {
+      const aiter_kernel* ak = ac.k;
+      std::fprintf(stderr, "bench_kernel_gemm_bf16: %ux%ux%u: hipasm %s (split-K %u), aiter %s (split-K %u)\n", s.m, s.n,
+                   s.k, ours.name.c_str(), ours.config.split_k, ak->co.substr(ak->co.rfind('/') + 1).c_str(), ac.split);
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);
       const hipasm::sim::CodeObject co = hipasm::sim::load_code_object(bytes);
       auto amod = dev->load(bytes);
       rt::launch_options al = lo;
       al.allow = {"all"};
       al.kernarg_size = 352;
-      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, 1}, {256, 1, 1},
-                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s), al);
+      if (ac.split > 1) {  // (zeroed outside the kernel's time, as ours)
+        const std::vector<float> zeros(size_t(s.m) * s.n, 0.0f);
+        dev->copy_to_device(C.addr(), zeros.data(), zeros.size() * 4);
+      }
+      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
+                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s, ac.split), al);
       char b1[32], b2[32];
       std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
       std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);

@@ -384,32 +384,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
   };
 
-  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
-  for (int i = 0; i < AH; ++i) load_tile(i);
-  J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
-  store_tile(0, 0);
-  load_tile(0);
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
-  if constexpr (C.lds_buffers == 1) read_slice(0, 0);
-  auto it = J.sgpr<u32>();
-  it = 0u;
-  // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with a
-  // step on an all-zero tile (its loads are past K: zeros).
-  if constexpr (C.lds_buffers == 2) {
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step(0);
-              step(1);
-              it = it + 2u;
-            });
-  } else {
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_single();
-              it = it + 1u;
-            });
-  }
+  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading. Then
+  // trips of one step per LDS buffer (the buffer a compile-time choice); an odd tile count with
+  // two buffers ends with a step on an all-zero tile (its loads are past K: zeros).
+  auto prologue = [&] {
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+    store_tile(0, 0);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    if constexpr (C.lds_buffers == 1) read_slice(0, 0);
+  };
+  if constexpr (C.lds_buffers == 2) detail::gemm_k_trips(J, k_tiles, 2, prologue, step);
+  else detail::gemm_k_trips(J, k_tiles, 1, prologue, [&](int) { step_single(); });
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M
