@@ -96,7 +96,7 @@ aiter_choice pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t 
 // aiter's KernelArgs (csrc/py_itfs_cu/asm_gemm_a16w16.cu): each field padded to 16 bytes (352
 // bytes), passed as the code object's metadata arguments slice it.
 rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s,
-                           uint32_t split) {
+                           uint32_t split, uint64_t semaphore) {
   std::vector<uint8_t> raw(352, 0);
   auto put64 = [&](size_t off, uint64_t x) { std::memcpy(raw.data() + off, &x, 8); };
   auto put32 = [&](size_t off, uint32_t x) { std::memcpy(raw.data() + off, &x, 4); };
@@ -112,7 +112,8 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_
   put32(160, s.k * 2);         // stride_A0
   put32(192, s.k * 2);         // stride_B0
   put32(224, s.m), put32(240, s.n), put32(256, s.k);
-  put32(272, split);           // splitk (grid z; no semaphore: f32 atomic adds into a zeroed D)
+  put32(272, split);           // splitk (grid z)
+  if (split > 1) put64(336, semaphore);  // ptr_semaphore: the split-K kernels' tile counters (4 KiB, zeroed)
   rt::kernel_args x;
   for (const auto& arg : k.args) {
     if (arg.hidden()) continue;
@@ -223,12 +224,13 @@ int main(int argc, char** argv) {
       rt::launch_options al = lo;
       al.allow = {"all"};
       al.kernarg_size = 352;
+      rt::buffer<uint32_t> sem(*dev, std::vector<uint32_t>(1024, 0u));  // (as scripts/aiter-launch-examples)
       if (ac.split > 1) {  // (zeroed outside the kernel's time, as ours)
         const std::vector<float> zeros(size_t(s.m) * s.n, 0.0f);
         dev->copy_to_device(C.addr(), zeros.data(), zeros.size() * 4);
       }
       auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
-                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s, ac.split), al);
+                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s, ac.split, sem.addr()), al);
       char b1[32], b2[32];
       std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
       std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);
