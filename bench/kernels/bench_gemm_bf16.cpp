@@ -156,6 +156,8 @@ int main(int argc, char** argv) {
       {"gemm_bf16_64x64_k2", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
       {"gemm_bf16_64x64_k4", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
   const hipasm::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
+  // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
+  const hipasm::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -177,7 +179,7 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 2 * 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
