@@ -179,3 +179,11 @@ TEST_CASE("gemm_bf16: split-K with bf16 output (f32 workspace, then the rounding
   run(kSplitBf16, nullptr, 33, 45, 32 * 7 + 6);  // M x N odd: the rounding pass's last pair is half past C
   run(kSplitBf16, nullptr, 10, 20, 40);          // the third workgroup's K range is empty
 }
+
+TEST_CASE("gemm_bf16: an odd_k kernel of another output type or layout is an error", "[gemm]") {
+  // (before: the f32 odd_k kernel ran for a bf16-out launch and wrote 4-byte elements into C)
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
+}
