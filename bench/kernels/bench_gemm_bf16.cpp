@@ -1,7 +1,8 @@
 // bench_kernel_gemm_bf16 [AITER_DIR]: the library's bf16 GEMM (C = A * B^T, f32 out) on LLM shapes
 // of aiter's bf16 tuning table and 4096^3, predicted by the timing model (MI300X), next to
-// aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, no split-K,
-// the tile aiter's heuristic would pick among them) on the same shape in the same run.
+// aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, with their
+// split-K as aiter's heuristic picks kernel and split, as ours may split K) on the same shape in
+// the same run; stderr names both sides' kernel and split.
 // Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
 // Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
 // the full grid of such shapes takes minutes on a 2-core machine.
@@ -9,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -32,10 +35,12 @@ struct shape {
 struct aiter_kernel {
   std::string co, name;
   uint32_t tile_m = 0, tile_n = 0;
+  bool split_k = false;  // the kernel takes a K split (grid z, KernelArgs::splitk)
+  uint32_t sub_k = 0;    // its K granule
 };
 
-// aiter's non-preshuffled, non-split-K bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,
-// pf,bPreshuffle,splitK,...).
+// aiter's non-preshuffled bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,pf,
+// bPreshuffle,splitK,subK,bias), with and without split-K.
 std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
   std::vector<aiter_kernel> v;
   std::ifstream f(dir / "bf16gemm_fp32bf16.csv");
@@ -46,24 +51,43 @@ std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
     std::stringstream ss(line);
     std::string t;
     while (std::getline(ss, t, ',')) c.push_back(t);
-    if (c.size() < 8 || c[6] != "0" || c[7] != "0") continue;
-    v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4]))});
+    if (c.size() < 9 || c[6] != "0") continue;
+    v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4])), c[7] == "1",
+                 uint32_t(std::stoul(c[8]))});
   }
   return v;
 }
 
-// aiter's heuristic (csrc/py_itfs_cu/asm_gemm_a16w16.cu) restricted to these kernels: the fewest
-// rounds of workgroups over the CUs, then the larger tile.
-const aiter_kernel* pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t cus) {
-  const aiter_kernel* best = nullptr;
-  uint32_t best_round = ~0u, best_area = 0;
+// aiter's heuristic (csrc/py_itfs_cu/asm_gemm_a16w16.cu, get_heuristic_kernel, no bias, no
+// preshuffle): per kernel its K split (split-K kernels: max(2, min(CUs / tiles, 16, K / subK))),
+// then the fewest rounds of workgroups over the CUs, ties broken by more CUs busy or less M
+// overhang, then by the tile's compute/memory ratio.
+struct aiter_choice {
+  const aiter_kernel* k = nullptr;
+  uint32_t split = 1;
+};
+aiter_choice pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t cus) {
+  aiter_choice best;
+  uint32_t round = ~0u, empty_cu = cus, oob = s.m;  // (aiter's initial values)
+  float effi = 1.0f;
+  if (s.k % 64 != 0) return best;  // (aiter: K must be a multiple of 64)
   for (const auto& k : ks) {
-    if (s.n % k.tile_n != 0 || s.k % 64 != 0) continue;
-    uint32_t groups = (s.m + k.tile_m - 1) / k.tile_m * (s.n / k.tile_n), round = (groups + cus - 1) / cus;
-    if (round < best_round || (round == best_round && k.tile_m * k.tile_n > best_area)) {
-      best = &k;
-      best_round = round;
-      best_area = k.tile_m * k.tile_n;
+    if (s.n % k.tile_n != 0) continue;
+    const uint32_t tiles = (s.m + k.tile_m - 1) / k.tile_m * (s.n / k.tile_n);
+    uint32_t split = 1;
+    if (k.split_k && s.k / k.sub_k >= 2)
+      split = std::max(2u, std::min({cus / tiles, 16u, s.k / k.sub_k}));
+    const uint32_t groups = tiles * split, r = (groups + cus - 1) / cus, empty = r * cus - groups;
+    const float e = float(k.tile_m * k.tile_n) / float(k.tile_m + k.tile_n);
+    const uint32_t o = s.m % k.tile_m == 0 ? 0 : k.tile_m - s.m % k.tile_m;
+    const bool less_oob = s.m % k.tile_m == 0 ? oob > 0 : o < oob;
+    if (r < round || (r == round && (empty_cu > empty || less_oob)) ||
+        (r == round && empty_cu == empty && oob == o && e > effi)) {
+      round = r;
+      empty_cu = empty;
+      effi = e;
+      oob = o;
+      best = {&k, split};
     }
   }
   return best;
@@ -71,7 +95,8 @@ const aiter_kernel* pick(const std::vector<aiter_kernel>& ks, const shape& s, ui
 
 // aiter's KernelArgs (csrc/py_itfs_cu/asm_gemm_a16w16.cu): each field padded to 16 bytes (352
 // bytes), passed as the code object's metadata arguments slice it.
-rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s) {
+rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s,
+                           uint32_t split, uint64_t semaphore) {
   std::vector<uint8_t> raw(352, 0);
   auto put64 = [&](size_t off, uint64_t x) { std::memcpy(raw.data() + off, &x, 8); };
   auto put32 = [&](size_t off, uint32_t x) { std::memcpy(raw.data() + off, &x, 4); };
@@ -87,7 +112,8 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_
   put32(160, s.k * 2);         // stride_A0
   put32(192, s.k * 2);         // stride_B0
   put32(224, s.m), put32(240, s.n), put32(256, s.k);
-  put32(272, 1);               // splitk
+  put32(272, split);           // splitk (grid z)
+  if (split > 1) put64(336, semaphore);  // ptr_semaphore: the split-K kernels' tile counters (4 KiB, zeroed)
   rt::kernel_args x;
   for (const auto& arg : k.args) {
     if (arg.hidden()) continue;
@@ -130,11 +156,14 @@ int main(int argc, char** argv) {
       {"gemm_bf16_64x64_k2", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
       {"gemm_bf16_64x64_k4", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
   const hipasm::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
+  // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
+  const hipasm::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
+    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -150,7 +179,7 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 2 * 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
@@ -158,16 +187,52 @@ int main(int argc, char** argv) {
     auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    if (std::getenv("GEMM_BENCH_GAPS")) {
+      // The MFMA pipe of SIMD 0 of each CU in the main loop: per workgroup, its MFMAs' busy
+      // cycles (8 passes x 4 cycles each) over the span from its first MFMA issue to its last
+      // MFMA's end; the gaps attributed to the MFMA that ends them (the stall sources).
+      std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;  // workgroup -> first issue, last end
+      std::map<uint32_t, uint64_t> last_end;                    // cu -> pipe free
+      std::map<std::string, uint64_t> by;
+      uint64_t busy = 0, gaps = 0;
+      for (const auto& e : p.events) {
+        const auto& w = p.waves_info[e.wave];
+        if (w.simd != 0 || e.unit != rt::profile_event::mfma) continue;
+        auto [it, fresh] = span.try_emplace(w.workgroup, e.issue, e.issue + 32);
+        it->second.second = std::max(it->second.second, e.issue + 32);
+        uint64_t& le = last_end[w.cu];
+        if (!fresh && e.issue > le) {
+          by[p.insts[e.inst].text.substr(0, 50) + " w" + std::to_string(w.wave_in_group)] += e.issue - le;
+          gaps += e.issue - le;
+        }
+        le = std::max(le, e.issue + 32);
+        busy += 32;
+      }
+      uint64_t spans = 0;
+      for (auto& [g, sp] : span) spans += sp.second - sp.first;
+      std::fprintf(stderr, "main loop MFMA busy (SIMD 0 of each CU, first to last MFMA of each workgroup): %.1f%% (%llu of %llu cycles)\n",
+                   100.0 * busy / spans, (unsigned long long)busy, (unsigned long long)spans);
+      for (auto& [k, v] : by)
+        if (v > gaps / 50) std::fprintf(stderr, "  gap %8llu before %s\n", (unsigned long long)v, k.c_str());
+    }
     std::string aiter_us = "none", ratio = "none";
-    if (const aiter_kernel* ak = pick(aks, s, 304)) {
+    if (const aiter_choice ac = pick(aks, s, 304); ac.k) {
+      const aiter_kernel* ak = ac.k;
+      std::fprintf(stderr, "bench_kernel_gemm_bf16: %ux%ux%u: hipasm %s (split-K %u), aiter %s (split-K %u)\n", s.m, s.n,
+                   s.k, ours.name.c_str(), ours.config.split_k, ak->co.substr(ak->co.rfind('/') + 1).c_str(), ac.split);
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);
       const hipasm::sim::CodeObject co = hipasm::sim::load_code_object(bytes);
       auto amod = dev->load(bytes);
       rt::launch_options al = lo;
       al.allow = {"all"};
       al.kernarg_size = 352;
-      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, 1}, {256, 1, 1},
-                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s), al);
+      rt::buffer<uint32_t> sem(*dev, std::vector<uint32_t>(1024, 0u));  // (as scripts/aiter-launch-examples)
+      if (ac.split > 1) {  // (zeroed outside the kernel's time, as ours)
+        const std::vector<float> zeros(size_t(s.m) * s.n, 0.0f);
+        dev->copy_to_device(C.addr(), zeros.data(), zeros.size() * 4);
+      }
+      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
+                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s, ac.split, sem.addr()), al);
       char b1[32], b2[32];
       std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
       std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);

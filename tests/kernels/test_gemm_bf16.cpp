@@ -1,7 +1,8 @@
 // HIPASM_TEST_KERNELS: gemm_bf16.hip
 // The library's bf16 GEMM (include/hipasm/kernels/gemm_bf16.hpp) in hipasm-sim against plain
 // C++ (bf16 inputs, the products summed in double): full tiles, M/N/K tails, K smaller than a
-// tile, odd K, 1x1x1, f32 and bf16 output. The checker must report nothing.
+// tile, odd K, 1x1x1, f32 and bf16 output; the layouts A M x K or K x M (a_km), B N x K or
+// K x N (b_kn). The checker must report nothing.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -42,9 +43,17 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   for (auto& x : a) x = bf16(u(rng));
   for (auto& x : b) x = bf16(u(rng));
   const bool out_bf16 = even.config.out_bf16;
+  // a (M x K) and b (N x K) as the kernel stores them: K x M with a_km, K x N with b_kn
+  std::vector<uint16_t> a_st = a, b_st = b;
+  if (even.config.a_km)
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t k = 0; k < K; ++k) a_st[size_t(k) * M + m] = a[size_t(m) * K + k];
+  if (even.config.b_kn)
+    for (uint32_t n = 0; n < N; ++n)
+      for (uint32_t k = 0; k < K; ++k) b_st[size_t(k) * N + n] = b[size_t(n) * K + k];
   // Poisoned output (and one guard element past it): dropped stores must leave it.
   const size_t cn = size_t(M) * N + 1;
-  rt::buffer<uint16_t> A(d, a), B(d, b);
+  rt::buffer<uint16_t> A(d, a_st), B(d, b_st);
   rt::buffer<uint32_t> Cf(d, std::vector<uint32_t>(out_bf16 ? 1 : cn, 0x7fc00001u));
   rt::buffer<uint16_t> Ch(d, std::vector<uint16_t>(out_bf16 ? cn : 1, 0x7fc1u));
   const uint64_t c = out_bf16 ? Ch.addr() : Cf.addr();
@@ -86,6 +95,12 @@ const gemm_bf16_kernel_ref k256{"gemm_256", gemm_bf16_config{.bm = 256, .bn = 25
 const gemm_bf16_kernel_ref k256s{"gemm_256s", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
 const gemm_bf16_kernel_ref kSplit{"gemm_split3", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}};
 const gemm_bf16_kernel_ref kOdd{"gemm_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}};
+const gemm_bf16_kernel_ref kSplitBf16{"gemm_split3_bf16", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}};
+const gemm_bf16_kernel_ref kNN{"gemm_nn", gemm_bf16_config{.b_kn = true}};
+const gemm_bf16_kernel_ref kNNOdd{"gemm_nn_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}};
+const gemm_bf16_kernel_ref kTN{"gemm_tn", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}};
+const gemm_bf16_kernel_ref kTT{"gemm_tt", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}};
+const gemm_bf16_kernel_ref k256nn{"gemm_256nn", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
 
 }  // namespace
 
@@ -136,4 +151,39 @@ TEST_CASE("gemm_bf16: an odd K without an odd_k kernel is an error", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(9, 0));
   CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
+}
+
+TEST_CASE("gemm_bf16: B stored K x N (C = A * B), tails in M, N and K, odd K", "[gemm]") {
+  run(kNN, &kNNOdd, 128, 128, 64);
+  run(kNN, &kNNOdd, 200, 130, 72);   // M, N tails; K not a multiple of the tile
+  run(kNN, &kNNOdd, 70, 46, 37);     // odd K: A's element-wise variant, B unchanged
+  run(kNN, &kNNOdd, 2, 2, 1);
+  run(k256nn, &kNNOdd, 260, 300, 64 * 3 + 10);
+}
+
+TEST_CASE("gemm_bf16: A stored K x M (a_km), with B K x N and bf16 out, or B N x K and split-K", "[gemm]") {
+  run(kTN, nullptr, 64, 64, 64);
+  run(kTN, nullptr, 100, 70, 99);  // both operands K-major: an odd K needs no odd_k variant
+  run(kTT, nullptr, 130, 66, 64 * 5 + 6);
+}
+
+TEST_CASE("gemm_bf16: a K-major operand with an odd row length is an error", "[gemm]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
+}
+
+TEST_CASE("gemm_bf16: split-K with bf16 output (f32 workspace, then the rounding kernel)", "[gemm]") {
+  run(kSplitBf16, nullptr, 64, 64, 32 * 3);
+  run(kSplitBf16, nullptr, 33, 45, 32 * 7 + 6);  // M x N odd: the rounding pass's last pair is half past C
+  run(kSplitBf16, nullptr, 10, 20, 40);          // the third workgroup's K range is empty
+}
+
+TEST_CASE("gemm_bf16: an odd_k kernel of another output type or layout is an error", "[gemm]") {
+  // (before: the f32 odd_k kernel ran for a bf16-out launch and wrote 4-byte elements into C)
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
 }

@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "../hipasm.hpp"
+#include "gemm_common.hpp"
 
 namespace hipasm {
 
@@ -50,9 +51,13 @@ struct gemm_bf16_config {
   bool odd_k = false;                    // K may be odd (element-wise global loads)
   uint32_t ahead = 2;                    // tiles whose loads are in flight (VGPR staging sets)
   uint32_t split_k = 1;                  // > 1: K split over split_k workgroups (grid z) whose f32
-                                         // partial sums are atomic adds into C (zeroed first)
+                                         // partial sums are atomic adds into C (zeroed first); with
+                                         // out_bf16 into an f32 workspace that a second kernel
+                                         // (gemm_bf16_to_bf16_kernel) rounds into C
   uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
                                          // bk = 64 tile of 256x256 (full 128-byte lines a row)
+  bool a_km = false;                     // A stored K x M row-major (M-contiguous; M even)
+  bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -73,7 +78,6 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
   if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
-  if (c.split_k > 1 && c.out_bf16) return "gemm_bf16: split_k adds f32 partial sums into C: f32 output only";
   if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
   if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
@@ -81,10 +85,19 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
   if (c.ahead < 1 || c.ahead > 2) return "gemm_bf16: ahead must be 1 or 2 (tiles loading while one computes)";
+  if (c.a_km && (c.bk / 8 * (c.bm / 2) % c.threads() != 0 || c.bk / 8 * (c.bm / 2) / c.threads() > 8))
+    return "gemm_bf16: a_km: the A tile (bk x bm) must be 1 to 8 whole steps of 8x2 elements a lane";
+  if (c.b_kn && (c.bk / 8 * (c.bn / 2) % c.threads() != 0 || c.bk / 8 * (c.bn / 2) / c.threads() > 8))
+    return "gemm_bf16: b_kn: the B tile (bk x bn) must be 1 to 8 whole steps of 8x2 elements a lane";
+  if ((c.a_km && c.threads() % (c.bm / 2) != 0) || (c.b_kn && c.threads() % (c.bn / 2) != 0))
+    return "gemm_bf16: a_km / b_kn: bm / 2 (bn / 2) must divide the thread count (whole k-row groups a step)";
   if ((c.bm + c.bn) * c.bk * 2 / c.vec_bytes() / c.threads() * (c.odd_k ? 2 : 1) * c.ahead > 48)
     return "gemm_bf16: more than 48 staging loads per lane: use more waves, a smaller bk or ahead = 1";
   return nullptr;
 }
+
+// Elements gemm_bf16_to_bf16_kernel converts per workgroup (256 lanes x 2).
+inline constexpr uint32_t gemm_to_bf16_threads = 256, gemm_to_bf16_per_group = 2 * gemm_to_bf16_threads;
 
 // The LDS layout of one A or B tile: rows x bk bf16, 16-byte chunks XOR-swizzled so that the
 // 8 lanes of a ds_read_b128 phase (8 consecutive rows, one chunk) hit distinct banks.
@@ -93,6 +106,51 @@ constexpr lds_layout gemm_tile_layout(uint32_t rows, uint32_t bk) {
   const uint32_t groups = chunks >= 8 ? 8 : chunks;
   const uint32_t row_div = groups >= 8 ? 1 : 8 / groups;
   return {.rows = rows, .cols = bk, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = groups, .swz_row_div = row_div};
+}
+
+// A K-major operand (A stored K x M, B stored K x N: the tile's `rows` index contiguous in
+// memory, K strided) staged into the same [row][k] LDS layout as a K-contiguous one: lane t
+// loads dwords (rows 2g, 2g + 1) of 8 consecutive k (g = u % (rows / 2), k = 8 (u / (rows / 2))
+// for its units u = t, t + threads, ...), transposes each 8x2 block in registers
+// (transpose_per_lane: 8 v_perm_b32) and writes the two 8-element rows with ds_write_b128.
+// Rows past the tensor's K read zeros (the V# ends at K rows); columns past M / N hold
+// whatever the next row has, which only reaches C's dropped columns / rows. Rows must be
+// dword-aligned (M / N even: the launch checks).
+struct gemm_kmajor_staging {
+  static constexpr int kMaxSteps = 8;
+  int steps = 0;
+  gpr<dtype::u32> data;   // steps x 8 k-rows x 1 dword (two rows' elements)
+  gpr<dtype::u32> tr;     // the transposed block: 2 rows x 8 k
+  gpr<dtype::u32> goff;   // byte offset of the lane's first unit from the tile origin
+  lds_addr addr[2 * kMaxSteps];  // per step and row e of the pair: (2g + e, k) in view 0
+  uint32_t dk = 0;        // k-rows between steps
+};
+
+template <class Stride>
+constexpr gemm_kmajor_staging make_kmajor_staging(builder J, const lds_view& V, uint32_t rows, uint32_t bk,
+                                                  uint32_t threads, Stride stride) {
+  using dtype::u32;
+  gemm_kmajor_staging st;
+  const uint32_t groups = rows / 2;  // row pairs
+  st.steps = static_cast<int>(bk / 8 * groups / threads);
+  st.dk = threads / groups * 8;
+  // (rebind: assigning a register handle would copy the registers)
+  st.data.rebind(J.vgpr<u32>(8 * st.steps));
+  st.tr.rebind(J.vgpr<u32>(8));
+  auto t = J.thread_id_x();
+  auto r0 = J.vgpr<u32>(), k0 = J.vgpr<u32>();
+  r0 = (t % groups) * 2u;
+  k0 = (t / groups) * 8u;
+  st.goff.rebind(J.vgpr<u32>());
+  st.goff = k0 * stride + r0 * 2u;
+  for (int s = 0; s < st.steps; ++s)
+    for (int e = 0; e < 2; ++e) {
+      auto r = J.vgpr<u32>(), k = J.vgpr<u32>();
+      r = r0 + static_cast<uint32_t>(e);
+      k = k0 + static_cast<uint32_t>(s) * st.dk;
+      st.addr[2 * s + e] = V.addr(r, multiple_of(k, 8));
+    }
+  return st;
 }
 
 }  // namespace detail
@@ -107,7 +165,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
   constexpr int KS = static_cast<int>(BK / 16);  // 16-element slices per tile
-  constexpr uint32_t OUT_EB = C.out_bf16 ? 2 : 4;
+  constexpr uint32_t OUT_EB = C.out_bf16 && C.split_k == 1 ? 2 : 4;  // (split-K: f32 partial sums)
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -121,14 +179,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   row_bytes = K << 1;
 
   auto tid = J.thread_id_x();
+  // The C tile of this workgroup (tx, ty): detail::gemm_tile_order (each XCD's workgroups a
+  // compact block of tiles).
+  auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
+  gx = (N + (BN - 1)) / BN;
+  gy = (M + (BM - 1)) / BM;
+  detail::gemm_tile_order(J, gx, gy, tx, ty);
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
-  n0 = J.workgroup_id_x() * BN;
-  m0 = J.workgroup_id_y() * BM;
+  n0 = tx * BN;
+  m0 = ty * BM;
   // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
   // mod 16): workgroups walking K in step would all load from one channel at a time. Each
-  // workgroup starts its K loop at tile `first` (one 128-byte line further per workgroup, over
-  // 16 lines) and wraps around: the channels spread, the K window the device reads at once
-  // stays ~2 KiB wide (L2 reuse between workgroups is kept).
+  // workgroup starts its K loop at tile `first` (one 128-byte line further per step of tx + ty,
+  // over 16 lines) and wraps around: the channels of an XCD's block of tiles spread, and the
+  // workgroups that share an A (or B) tile read it within a few steps of each other (L2 reuse).
   constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
   constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
   // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
@@ -146,15 +210,26 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   }
   k_span = k_tiles * BK;
   k_end = k_begin + k_span;
-  auto wg = J.sgpr<u32>();
-  wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
   auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
-  k_cur = k_begin + (((wg * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
+  k_cur = k_begin + ((((tx + ty) * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
   auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
   loaded = 0u;
+  // K-contiguous operands: (row, k) at row * K * 2 + k * 2; K-major ones (a_km, b_kn): at
+  // k * stride + row * 2, stride M * 2 or N * 2.
   auto a_base = J.sgpr<u32>(), b_base = J.sgpr<u32>(), a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();
-  a_base = m0 * row_bytes;
-  b_base = n0 * row_bytes;
+  auto a_stride = J.sgpr<u32>(), b_stride = J.sgpr<u32>();
+  if constexpr (C.a_km) {
+    a_stride = M << 1;
+    a_base = m0 << 1;
+  } else {
+    a_base = m0 * row_bytes;
+  }
+  if constexpr (C.b_kn) {
+    b_stride = N << 1;
+    b_base = n0 << 1;
+  } else {
+    b_base = n0 * row_bytes;
+  }
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_tile_layout(BM, BK), LB = detail::gemm_tile_layout(BN, BK);
@@ -168,24 +243,56 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   constexpr int AH = static_cast<int>(C.ahead);
   // (built in place: assigning a staging would copy its registers)
   auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, true); };
-  tile_staging sa[2] = {staging(As[0]), AH > 1 ? staging(As[0]) : tile_staging{}};
-  tile_staging sb[2] = {staging(Bs[0]), AH > 1 ? staging(Bs[0]) : tile_staging{}};
-  const int tile_loads = static_cast<int>(sa[0].loads() + sb[0].loads());
+  auto kstaging = [&](const lds_view& V, uint32_t rows, const gpr<u32>& stride) {
+    return detail::make_kmajor_staging(J, V, rows, BK, T, stride);
+  };
+  tile_staging sa[2] = {C.a_km ? tile_staging{} : staging(As[0]), AH > 1 && !C.a_km ? staging(As[0]) : tile_staging{}};
+  tile_staging sb[2] = {C.b_kn ? tile_staging{} : staging(Bs[0]), AH > 1 && !C.b_kn ? staging(Bs[0]) : tile_staging{}};
+  detail::gemm_kmajor_staging ka[2] = {C.a_km ? kstaging(As[0], BM, a_stride) : detail::gemm_kmajor_staging{},
+                                       AH > 1 && C.a_km ? kstaging(As[0], BM, a_stride) : detail::gemm_kmajor_staging{}};
+  detail::gemm_kmajor_staging kb[2] = {C.b_kn ? kstaging(Bs[0], BN, b_stride) : detail::gemm_kmajor_staging{},
+                                       AH > 1 && C.b_kn ? kstaging(Bs[0], BN, b_stride) : detail::gemm_kmajor_staging{}};
+  const int tile_loads = (C.a_km ? 8 * ka[0].steps : static_cast<int>(sa[0].loads())) +
+                         (C.b_kn ? 8 * kb[0].steps : static_cast<int>(sb[0].loads()));
   auto cols_valid = J.sgpr<u32>();
+  auto past = J.vgpr<u32>();
+  if constexpr (C.a_km || C.b_kn) past = 0x80000000u;
+  // A K-major tile: 8 k-rows of dwords a step (a tile past the loop's range: offsets past the V#).
+  auto load_kmajor = [&](const buffer& G, detail::gemm_kmajor_staging& st, const gpr<u32>& org, const gpr<u32>& stride) {
+    auto g = select(loaded < k_tiles, st.goff, past);
+    for (int s = 0; s < st.steps; ++s)
+      for (int i = 0; i < 8; ++i) {
+        const uint32_t dk = static_cast<uint32_t>(s) * st.dk + static_cast<uint32_t>(i);
+        if (dk == 0) G.load(st.data[8 * s + i], at(g) + at(org));
+        else G.load(st.data[8 * s + i], at(g) + at(org) + mem_offset(stride * dk));
+      }
+  };
+  auto store_kmajor = [&](detail::gemm_kmajor_staging& st, const lds_view& V, const lds_view& V0) {
+    for (int s = 0; s < st.steps; ++s) {
+      transpose_per_lane(J, 8, 2, 2, st.data.slice(8 * s, 8), st.tr);
+      for (int e = 0; e < 2; ++e) V.store(st.tr.slice(4 * e, 4), V.translate(J, st.addr[2 * s + e], V0));
+    }
+  };
   // The loads of the next tile into staging set `set` (straight-line: interleavable).
   auto load_tile = [&](int set) {
     cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
-    a_org = a_base + (k_cur << 1);
-    b_org = b_base + (k_cur << 1);
-    copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
-    copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
+    if constexpr (C.a_km) a_org = a_base + k_cur * a_stride;
+    else a_org = a_base + (k_cur << 1);
+    if constexpr (C.b_kn) b_org = b_base + k_cur * b_stride;
+    else b_org = b_base + (k_cur << 1);
+    if constexpr (C.a_km) load_kmajor(A, ka[set], a_org, a_stride);
+    else copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
+    if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org, b_stride);
+    else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
     k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
     loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
-    copy_tile_store(J, sa[set], As[buf]);
-    copy_tile_store(J, sb[set], Bs[buf]);
+    if constexpr (C.a_km) store_kmajor(ka[set], As[buf], As[0]);
+    else copy_tile_store(J, sa[set], As[buf]);
+    if constexpr (C.b_kn) store_kmajor(kb[set], Bs[buf], Bs[0]);
+    else copy_tile_store(J, sb[set], Bs[buf]);
   };
 
   // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32).
@@ -277,32 +384,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
   };
 
-  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading.
-  for (int i = 0; i < AH; ++i) load_tile(i);
-  J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
-  store_tile(0, 0);
-  load_tile(0);
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
-  if constexpr (C.lds_buffers == 1) read_slice(0, 0);
-  auto it = J.sgpr<u32>();
-  it = 0u;
-  // Two steps per trip (the LDS buffer is a compile-time choice); an odd tile count ends with a
-  // step on an all-zero tile (its loads are past K: zeros).
-  if constexpr (C.lds_buffers == 2) {
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step(0);
-              step(1);
-              it = it + 2u;
-            });
-  } else {
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_single();
-              it = it + 1u;
-            });
-  }
+  // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading. Then
+  // trips of one step per LDS buffer (the buffer a compile-time choice); an odd tile count with
+  // two buffers ends with a step on an all-zero tile (its loads are past K: zeros).
+  auto prologue = [&] {
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+    store_tile(0, 0);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    if constexpr (C.lds_buffers == 1) read_slice(0, 0);
+  };
+  if constexpr (C.lds_buffers == 2) detail::gemm_k_trips(J, k_tiles, 2, prologue, step);
+  else detail::gemm_k_trips(J, k_tiles, 1, prologue, [&](int) { step_single(); });
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M
@@ -335,12 +430,46 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     }
 }
 
+// Split-K with bf16 output, second kernel: C[i] = bf16(ws[i]) (round to nearest even) for i <
+// count, 256 threads a workgroup, 2 elements a lane (two f32 loads, two 16-bit stores: any
+// count; the tail's accesses fall past the V#s). Empty unless C.split_k > 1 && C.out_bf16
+// (HIPASM_GEMM_BF16_KERNEL defines it for every configuration).
+template <gemm_bf16_config C>
+constexpr void gemm_bf16_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<const float*> ws_ptr, arg<unsigned> count) {
+  if constexpr (C.split_k > 1 && C.out_bf16) {
+    auto ws_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
+    ws_bytes = count << 2;
+    c_bytes = count << 1;
+    auto W = make_buffer(J, ws_ptr, ws_bytes);
+    auto Cb = make_buffer(J, c_ptr, c_bytes);
+    auto i = J.vgpr<u32>();
+    i = (J.workgroup_id_x() * detail::gemm_to_bf16_per_group + (J.thread_id_x() << 1));
+    auto v = J.vgpr<f32>(2);
+    auto off = J.vgpr<u32>();
+    off = i << 2;
+    W.load(v[0], at(off));
+    W.load(v[1], at(off) + 4);
+    J.s_waitcnt(vmcnt(0));
+    auto h = cvt_bf16x2(v[0], v[1]);
+    auto co = J.vgpr<u32>();
+    co = i << 1;
+    Cb.store(h, at(co), {.width = narrow::u16});
+    Cb.store(h, at(co) + 2, {.width = narrow::u16_d16_hi});
+  }
+}
+
 }  // namespace hipasm
 
-// Defines the HIP kernel `name` (C, A, B, M, N, K) of configuration `cfg` (parenthesized).
+// Defines the HIP kernel `name` (C, A, B, M, N, K) of configuration `cfg` (parenthesized), and
+// `name_to_bf16` (C, workspace, count): split-K with bf16 output's rounding pass (empty for the
+// other configurations; gemm_bf16_launch runs it).
 #define HIPASM_GEMM_BF16_KERNEL(name, cfg)                                                                   \
   constexpr auto name##_hipasm_fn = &::hipasm::gemm_bf16_kernel<cfg>;                                    \
   extern "C" __attribute__((global)) void name(void* c, const uint16_t* a, const uint16_t* b, unsigned m, \
                                                unsigned n, unsigned k) {                                 \
     HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, m, n, k);                                              \
+  }                                                                                                      \
+  constexpr auto name##_to_bf16_hipasm_fn = &::hipasm::gemm_bf16_to_bf16_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_to_bf16(uint16_t* c, const float* ws, unsigned count) { \
+    HIPASM_KERNEL_BODY(name##_to_bf16_hipasm_fn, c, ws, count);                                          \
   }

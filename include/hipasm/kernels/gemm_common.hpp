@@ -1,6 +1,7 @@
 // Pieces of the library's LDS-tiled GEMMs that do not depend on the element type: the K loop of
-// a multi-buffered tile pipeline and LDS address arithmetic between buffers of one layout.
-// Used by gemm_quant.hpp; gemm_bf16.hpp has the same loop written out (to be moved here).
+// a multi-buffered tile pipeline, LDS address arithmetic between buffers of one layout and the
+// order of the C tiles over the XCDs.
+// Used by gemm_quant.hpp and gemm_bf16.hpp.
 #pragma once
 #include <cstdint>
 
@@ -14,24 +15,61 @@ constexpr lds_addr lds_moved(lds_addr a, int64_t d) {
   return a;
 }
 
-// The K loop over `k_tiles` tiles with `stages` LDS buffers: the loads of the first stages - 1
-// tiles, the wait for the first (tile_visible(ahead): the oldest tile visible to all waves with
-// `ahead` younger ones in flight), then trips of `stages` steps, step(buf) on buffer buf (a
-// compile-time choice, so every buffer index is a constant). A tile count that is not a
-// multiple of `stages` ends with steps on tiles past K, which the caller's loads make zero.
-// (Handles and callables by value: a lambda must not capture a reference parameter.)
-template <class LoadTile, class TileVisible, class Step>
-constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadTile load_tile, TileVisible tile_visible,
-                           Step step) {
-  for (int i = 0; i + 1 < stages; ++i) load_tile(i);
-  tile_visible(static_cast<uint32_t>(stages - 2));
+// The K loop's skeleton: prologue(), then trips of `steps` steps (step(i), i = 0 .. steps - 1:
+// a compile-time index, e.g. the LDS buffer) while fewer than k_tiles tiles were stepped over.
+// A tile count that is not a multiple of `steps` ends with steps on tiles past K, which the
+// caller's loads make zero. (Handles and callables by value: a lambda must not capture a
+// reference parameter.)
+template <class Prologue, class Step>
+constexpr void gemm_k_trips(builder J, gpr<dtype::u32> k_tiles, int steps, Prologue prologue, Step step) {
+  prologue();
   auto it = J.sgpr<dtype::u32>();
   it = 0u;
   J.While([&] { return it < k_tiles; },
           [&] {
-            for (int i = 0; i < stages; ++i) step(i);
-            it = it + static_cast<uint32_t>(stages);
+            for (int i = 0; i < steps; ++i) step(i);
+            it = it + static_cast<uint32_t>(steps);
           });
+}
+
+// The K loop over `k_tiles` tiles with `stages` LDS buffers: the loads of the first stages - 1
+// tiles, the wait for the first (tile_visible(ahead): the oldest tile visible to all waves with
+// `ahead` younger ones in flight), then trips of `stages` steps, step(buf) on buffer buf.
+template <class LoadTile, class TileVisible, class Step>
+constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadTile load_tile, TileVisible tile_visible,
+                           Step step) {
+  gemm_k_trips(
+      J, k_tiles, stages,
+      [&] {
+        for (int i = 0; i + 1 < stages; ++i) load_tile(i);
+        tile_visible(static_cast<uint32_t>(stages - 2));
+      },
+      step);
+}
+
+// The C tile (tx, ty) of this workgroup in a gx x gy grid of tiles (grid x, y as given; z
+// planes ordered alike). The dispatcher deals workgroups round-robin to the XCDs (linear id %
+// xcds; each XCD has its own L2): the linear id is first renumbered so that each XCD's
+// workgroups are consecutive, then consecutive ids walk a band of `band` tile rows column by
+// column. The workgroups that run together on one XCD then cover a compact block of C (~6x6
+// tiles of 38 CUs) and share their A and B tiles in that XCD's L2, where the plain row-major
+// order gives each XCD every 8th tile column of ~10 rows.
+constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy, gpr<dtype::u32> tx,
+                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8) {
+  using dtype::u32;
+  auto tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), xcd = J.sgpr<u32>(), id = J.sgpr<u32>();
+  tiles = gx * gy;
+  lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+  // XCD i holds the ids = i mod xcds: tiles / xcds of them, one more for i < tiles % xcds.
+  xcd = lin % xcds;
+  id = xcd * (tiles / xcds) + min(xcd, gpr<u32>(tiles % xcds)) + lin / xcds;
+  auto per_band = J.sgpr<u32>(), first = J.sgpr<u32>(), rows = J.sgpr<u32>(), in = J.sgpr<u32>();
+  per_band = gx * band;
+  first = (id / per_band) * band;
+  rows = min(gpr<u32>(gy - first), band);
+  in = id - (first * gx);
+  ty = first + in % rows;
+  tx = in / rows;
 }
 
 }  // namespace hipasm::detail
