@@ -161,12 +161,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   half = lane >> 5;
 
   // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16 ----
-  auto qf = J.vgpr<u32>(DS, 4);
+  // (in AGPRs, which the MFMAs read as operands: the VGPRs hold the pipelined loop's state)
+  auto qf = J.agpr<u32>(DS, 4);
   {
     auto qrow = J.vgpr<u32>(), qoff = J.vgpr<u32>();
+    auto qv = J.vgpr<u32>(DS, 4);
     qrow = wave * 32u + l32 + m0.as<u32>();
     qoff = qrow * q_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
+    for (int p = 0; p < DS; ++p) Qb.load(qv[p], at(qoff) + 32 * p);
+    J.s_waitcnt(vmcnt(0));
+    for (int p = 0; p < DS; ++p)
+      for (int i = 0; i < 4; ++i) qf[p][i] = qv[p][i];
   }
 
   // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
@@ -210,11 +215,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();   // byte offset of the tile being loaded
+  auto korg = J.sgpr<u32>();   // byte offset of tile t (V loads it, K loads tile t + 1)
+  auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
-  auto load_tile = [&] {
+  auto load_k = [&](const gpr<u32>& ofs) {
     const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
-    copy_tile(J, Kb, at(korg), kv_stride, K0, o, lds_shift{knext});
+    copy_tile(J, Kb, at(ofs), kv_stride, K0, o, lds_shift{knext});
+  };
+  auto load_v = [&] {
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
@@ -272,10 +280,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   }
   lim_h = lim_h - (half << 2).as<i32>();
 
-  auto s = J.vgpr<f32>(KB, 16).named("s");
-  auto pb = J.vgpr<u32>(KB, 8).named("p");
+  auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
+  auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
+  auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in bf16 pairs: PV's B operand
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(2 * DB, 4);
-  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>();
+  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
 
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
@@ -299,64 +308,89 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
 
-  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
-  // vrdir: the V^T write rows' move (+-D)
-  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
-  auto step = [&] {
-    korg = korg + BN * kv_stride;
-    load_tile();
-    // S^T = K Q^T
-    read_k(0);
-    for (int p = 0; p < DS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < DS) interleave(J, [&] { mfma_qk(p); }, [&] { read_k(p + 1); });
-      else mfma_qk(p);
-    }
-    read_v(0);  // (in flight during the softmax)
-    J.If(t >= n_full, [&] {
-      auto rel = J.vgpr<i32>();
-      rel = lim_h - k0;
-      for (int kb = 0; kb < KB; ++kb)
-        for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
-    });
-    // online softmax (base 2)
-    auto mx = J.vgpr<f32>();
+  // Online softmax (base 2), split in the two halves the MFMAs of the next phase hide:
+  // head (tile t: new running max, alpha = 2^(m_old c - m c), pe = 2^(s c - m c)) and
+  // tail (tile t - 1: l = l alpha + sum pe, pb = bf16(pe), O *= alpha). The row max needs
+  // the other lane half's (ds_bpermute): it is taken before the head's interleave.
+  auto mx = J.vgpr<f32>(), nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>(), psum = J.vgpr<f32>();
+  auto row_max = [&] {
     mx = max3(s[0][0], s[0][1], s[0][2]);
     for (int i = 3; i < 16 * KB; i += 2) {
       if (i + 1 < 16 * KB) mx = max3(mx, s[i / 16][i % 16], s[(i + 1) / 16][(i + 1) % 16]);
       else mx = max(mx, s[i / 16][i % 16]);
     }
     mx = max(mx, shuffle_xor(J, mx, 32));
+  };
+  auto softmax_head = [&] {
     mx = max(mx, mrow);
-    auto nmsc = J.vgpr<f32>();
-    auto alpha2 = J.vgpr<f32>(2).aligned(2);  // alpha twice: the operand of v_pk_mul_f32
-    auto alpha = alpha2[0];
     nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
     nmsc = -nmsc;
     J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
     J.v_exp_f32(alpha, alpha);
-    alpha2[1] = alpha;
     mrow = mx;
-    auto psum = J.vgpr<f32>();
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
         J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
-        J.v_exp_f32(s[kb][r], s[kb][r]);
+        J.v_exp_f32(pe[kb][r], s[kb][r]);
       }
-    psum = s[0][0] + s[0][1];
-    for (int i = 2; i < 16 * KB; ++i) psum = psum + s[i / 16][i % 16];
+  };
+  auto softmax_tail = [&] {
+    psum = pe[0][0] + pe[0][1];
+    for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
     lrow = lrow * alpha + psum;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; r += 2)
-        pb[kb][r / 2] = cvt_bf16x2(s[kb][r], s[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+        pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+    // one v_mul_f32 per register: it co-issues with the MFMAs (v_pk_mul_f32 does not)
     for (int db = 0; db < DB; ++db)
-      for (int r = 0; r < 16; r += 2) J.v_pk_mul_f32(o[db].slice(r, 2), o[db].slice(r, 2), alpha2);  // two per op
-    // O^T += V^T P^T
-    for (int p = 0; p < NS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < NS) interleave(J, [&] { mfma_pv(p); }, [&] { read_v(p + 1); });
-      else mfma_pv(p);
-    }
+      for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
+  };
+
+  // Iteration t (0 .. n_tiles; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
+  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the
+  // mask and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t
+  // between its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0's PV reads
+  // V(0) (the prologue put it in the buffer read as "V(-1)") with P = 0; iteration n_tiles's
+  // QK reads K(n_tiles) (zeros past the sequence, or keys past the causal limit), fully
+  // masked: its head leaves m and l unchanged.
+  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
+  // vrdir: the V^T write rows' move (+-D)
+  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
+  auto step = [&] {
+    kofs = korg + BN * kv_stride;
+    load_k(kofs);
+    load_v();
+    // S^T(t) = K(t) Q^T  ||  softmax tail of tile t - 1
+    interleave(
+        J,
+        [&] {
+          read_k(0);
+          for (int p = 0; p < DS; ++p) {
+            J.s_waitcnt(lgkmcnt(0));
+            if (p + 1 < DS) read_k(p + 1);
+            mfma_qk(p);
+          }
+          read_v(0);  // (for the PV phase)
+        },
+        [&] { softmax_tail(); });
+    J.If(t >= n_full, [&] {
+      auto rel = J.vgpr<i32>();
+      rel = lim_h - k0;
+      for (int kb = 0; kb < KB; ++kb)
+        for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
+    });
+    row_max();
+    // O^T += V^T(t - 1) P^T(t - 1)  ||  softmax head of tile t
+    interleave(
+        J,
+        [&] {
+          for (int p = 0; p < NS; ++p) {
+            J.s_waitcnt(lgkmcnt(0));
+            if (p + 1 < NS) read_v(p + 1);
+            mfma_pv(p);
+          }
+        },
+        [&] { softmax_head(); });
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -370,23 +404,30 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     vrdir = 0u - vrdir;
     t = t + 1;
     k0 = k0 + static_cast<int32_t>(BN);
+    korg = korg + BN * kv_stride;
   };
 
-  // prologue: tile 0 into buffer 0
+  // prologue: K(0) into K buffer 0, V(0) into V buffer 1 (see above)
   korg = 0u;
   knext = 0u;
-  load_tile();
+  load_k(korg);
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
+  load_v();
   write_v();
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
   knext = KBUF;
   kdir = KBUF;
-  vdir = VBUF;
-  vrdir = 0u - D;
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
+  for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+  vdir = 0u - VBUF;
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] - D;
+  vrdir = D;
+  pe.fill(0.0f);
+  alpha = 1.0f;
   t = 0;
   k0 = 0;
-  J.While([&] { return t < n_tiles; }, [&] { step(); });
+  n_iter = n_tiles + min(n_tiles, 1);  // n_tiles + 1 iterations, none without a tile
+  J.While([&] { return t < n_iter; }, [&] { step(); });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
