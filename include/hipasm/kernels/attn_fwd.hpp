@@ -161,17 +161,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   half = lane >> 5;
 
   // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16 ----
-  // (in AGPRs, which the MFMAs read as operands: the VGPRs hold the pipelined loop's state)
-  auto qf = J.agpr<u32>(DS, 4);
+  auto qf = J.vgpr<u32>(DS, 4);
   {
     auto qrow = J.vgpr<u32>(), qoff = J.vgpr<u32>();
-    auto qv = J.vgpr<u32>(DS, 4);
     qrow = wave * 32u + l32 + m0.as<u32>();
     qoff = qrow * q_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) Qb.load(qv[p], at(qoff) + 32 * p);
-    J.s_waitcnt(vmcnt(0));
-    for (int p = 0; p < DS; ++p)
-      for (int i = 0; i < 4; ++i) qf[p][i] = qv[p][i];
+    for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
   }
 
   // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
@@ -283,7 +278,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
   auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
   auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in bf16 pairs: PV's B operand
-  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(2 * DB, 4);
+  // V^T reads: a ring of VR b128 slots, each feeding the two MFMAs of one (16-key slice,
+  // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
+  // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
+  constexpr int VR = 4, NV = NS * DB;
+  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
   auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
 
   auto read_k = [&](int p) {
@@ -297,14 +296,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
-  auto read_v = [&](int p) {
-    for (int db = 0; db < DB; ++db) VV.load(vf[(p % 2) * DB + db], v_addr[p], 32 * db, 0);
+  auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
+    VV.load(vf[i % VR], v_addr[i / DB], 32 * (i % DB), 0);
   };
-  auto mfma_pv = [&](int p) {
+  auto mfma_pv = [&](int i) {
+    const int p = i / DB, db = i % DB;
     for (int e = 0; e < 2; ++e) {
       const int g = 2 * p + e;  // 8-key group: S^T block g / 4, registers 4 (g % 4) ..
-      for (int db = 0; db < DB; ++db)
-        J.v_mfma_f32_32x32x8_bf16(o[db], vf[(p % 2) * DB + db].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
+      J.v_mfma_f32_32x32x8_bf16(o[db], vf[i % VR].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
     }
   };
 
@@ -370,7 +369,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
             if (p + 1 < DS) read_k(p + 1);
             mfma_qk(p);
           }
-          read_v(0);  // (for the PV phase)
+          for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);  // (for the PV phase)
         },
         [&] { softmax_tail(); });
     J.If(t >= n_full, [&] {
@@ -384,10 +383,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     interleave(
         J,
         [&] {
-          for (int p = 0; p < NS; ++p) {
-            J.s_waitcnt(lgkmcnt(0));
-            if (p + 1 < NS) read_v(p + 1);
-            mfma_pv(p);
+          for (int i = 0; i < NV; ++i) {
+            if (i + VR - 1 < NV) read_v(i + VR - 1);
+            J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+            mfma_pv(i);
           }
         },
         [&] { softmax_head(); });
