@@ -51,6 +51,7 @@ struct attn_fwd_config {
   bool causal = false;      // bottom-right aligned causal mask
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
+  uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
@@ -67,6 +68,7 @@ namespace detail {
 constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.head_dim != 64 && c.head_dim != 128) return "attn_fwd: head_dim must be 64 or 128";
   if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
+  if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
   return nullptr;
@@ -92,8 +94,28 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
-  auto bidx = J.workgroup_id_z();
-  auto head = J.workgroup_id_x();
+  // Workgroup id -> (query tile pair y, head, batch). The dispatcher deals workgroups
+  // round-robin to the XCDs (id % xcds); each XCD gets a contiguous range of the logical order
+  // (query tile fastest, then head): the query tiles of a head share its K and V in one L2,
+  // and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
+  auto head = J.sgpr<u32>(), bidx = J.sgpr<u32>(), y = J.sgpr<u32>();
+  if constexpr (C.xcds > 1) {
+    auto gy = J.sgpr<u32>(), n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
+    if constexpr (C.causal) gy = (q_tiles + 1u) >> 1;
+    else gy = q_tiles + 0u;
+    n = num_q_heads * gy * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + gy * J.workgroup_id_z());
+    r = id % C.xcds;                                   // the XCD
+    lid = r * (n / C.xcds) + min(r, n % C.xcds) + id / C.xcds;  // its range's start + rank
+    y = lid % gy;
+    r = lid / gy;
+    head = r % num_q_heads;
+    bidx = r / num_q_heads;
+  } else {
+    head = J.workgroup_id_x();
+    y = J.workgroup_id_y();
+    bidx = J.workgroup_id_z();
+  }
   auto boff = J.sgpr<u32>();
   boff = bidx << 2;
   auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>();
@@ -453,8 +475,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Lb.store(lse, at(loff));
   };  // query_tile
 
-  auto y = J.sgpr<u32>(), pass = J.sgpr<u32>();
-  y = J.workgroup_id_y();
+  auto pass = J.sgpr<u32>();
   pass = 0u;
   J.While([&] { return pass < (C.causal ? 2u : 1u); },
           [&] {
