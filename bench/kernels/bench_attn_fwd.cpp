@@ -150,7 +150,12 @@ int main(int argc, char** argv) {
       }
       O.upload(std::vector<uint16_t>(n_el, 0xffffu));
     }
-    const bench::result h = bench::from(hipasm::attn_fwd_launch(*dev, *mod, k, a, lo));
+    // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+    const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+    if (tl) po.keep_events = true;
+    const rt::launch_report hrep = hipasm::attn_fwd_launch(*dev, *mod, k, a, lo);
+    if (tl) std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+    const bench::result h = bench::from(hrep);
     std::vector<uint16_t> ours;
     if (verify) {
       ours = O.download();
