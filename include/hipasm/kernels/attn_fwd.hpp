@@ -281,8 +281,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // ---- per-query state ---------------------------------------------------------------------
   auto o = J.vgpr<f32>(DB, 16).named("o");
   o.fill(0.0f);
-  auto mrow = J.vgpr<f32>().named("m"), lrow = J.vgpr<f32>().named("l");
-  mrow = NEG_INF;
+  // m c: the reference max the exponents subtract (base-2 units; see softmax_head), l the sum
+  auto mc = J.vgpr<f32>().named("m_c"), lrow = J.vgpr<f32>().named("l");
+  mc = NEG_INF;
   lrow = 0.0f;
   // Keys of a tile this lane's query may see: column c of register (kb, r) is key
   // 32 kb + 8 (r / 4) + 4 h + r % 4; it is visible if that is below lim - k0 (lim: the row's
@@ -330,8 +331,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
 
   // Online softmax (base 2), split in the two halves the MFMAs of the next phase hide:
-  // head (tile t: new running max, alpha = 2^(m_old c - m c), pe = 2^(s c - m c)) and
-  // tail (tile t - 1: l = l alpha + sum pe, pb = bf16(pe), O *= alpha). The row max needs
+  // head (tile t: new reference max, alpha = 2^(m_old c - m c), pe = 2^(s c - m c)) and
+  // tail (tile t - 1: l = l alpha + sum pe, pb = bf16(pe)); O *= alpha at the start of the
+  // next iteration, when alpha != 1. The row max needs
   // the other lane half's (ds_bpermute): it is taken before the head's interleave.
   auto mx = J.vgpr<f32>(), nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>(), psum = J.vgpr<f32>();
   auto row_max = [&] {
@@ -342,13 +344,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     mx = max(mx, shuffle_xor(J, mx, 32));
   };
+  // The reference max moves only when the row max grows past it by more than 2^8 (p <= 256,
+  // exact in f32 and as precise in bf16): O and l are rescaled (by alpha = 2^(m_old c - m c))
+  // only then, by a per-lane If that the waves skip when no lane moved (the usual case after
+  // the first tiles). O / l and the LSE (m c + log2 l) do not depend on the reference.
   auto softmax_head = [&] {
-    mx = max(mx, mrow);
-    nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
-    nmsc = -nmsc;
-    J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
+    mx = mx * scale_log2;
+    mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
+    nmsc = select(mx == NEG_INF, 0.0f, -mx);  // -m c; a row that saw no key yet: 0 (p = 0)
+    alpha = mc + nmsc;
     J.v_exp_f32(alpha, alpha);
-    mrow = mx;
+    mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
         J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
@@ -362,9 +368,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; r += 2)
         pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
-    // one v_mul_f32 per register: it co-issues with the MFMAs (v_pk_mul_f32 does not)
-    for (int db = 0; db < DB; ++db)
-      for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
   };
 
   // Iteration t (0 .. n_tiles; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
@@ -381,6 +384,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kofs = korg + BN * kv_stride;
     load_k(kofs);
     load_v();
+    // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+    J.If(alpha != 1.0f, [&] {
+      for (int db = 0; db < DB; ++db)
+        for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
+    });
     // S^T(t) = K(t) Q^T  ||  softmax tail of tile t - 1
     interleave(
         J,
@@ -469,7 +477,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
-  lse = (mrow * scale_log2 + lse) * 0.69314718055994530942f;
+  lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
   J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
