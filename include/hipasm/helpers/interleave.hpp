@@ -105,6 +105,7 @@ struct il_info {
   uint8_t nacc = 0;
   uint8_t counters = 0;  // il_counted: 1 vmcnt, 2 lgkmcnt, 4 out of order (SMEM: lgkmcnt(0) only)
   uint8_t wait_vm = 63, wait_lgkm = 15;  // s_waitcnt: its counts (a J.wait_for placeholder: none known)
+  uint64_t use_bits = 0, def_bits = 0;    // a 64-bit filter of the registers read / written (key hash)
   il_access acc[10]{};
 };
 
@@ -114,6 +115,9 @@ constexpr void il_add(il_info& r, uint32_t key, uint32_t first, uint32_t n, bool
     return;
   }
   r.acc[r.nacc++] = {key, static_cast<uint16_t>(first), static_cast<uint16_t>(n), def};
+  const uint64_t bit = uint64_t{1} << ((key ^ (key >> 6) ^ (key >> 29)) & 63);
+  if (def) r.def_bits |= bit;
+  else r.use_bits |= bit;
 }
 
 constexpr il_info il_classify(const instr& in) {
@@ -219,6 +223,8 @@ constexpr bool il_conflict(const il_info& a, const il_info& b) {
   if ((b.mem & il_wait) && (a.mem & il_counted)) return true;
   if (((a.mem & il_lds_write) && (b.mem & il_lds_read)) || ((b.mem & il_lds_write) && (a.mem & il_lds_read))) return true;
   if (((a.mem & il_glb_write) && (b.mem & il_glb_read)) || ((b.mem & il_glb_write) && (a.mem & il_glb_read))) return true;
+  // (no register both touch with a write among them: no conflict; the usual case, cheaply)
+  if (!(a.def_bits & (b.def_bits | b.use_bits)) && !(b.def_bits & a.use_bits)) return false;
   for (int i = 0; i < a.nacc; ++i) {
     const il_access& x = a.acc[i];
     for (int j = 0; j < b.nacc; ++j) {
