@@ -27,8 +27,10 @@
 // one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
 // converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR
 // swizzled rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written
-// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered: tile t + 1 loads
-// while tile t computes; one barrier per tile. The MFMA's k order is permuted (as in
+// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per
+// tile, and the loop is software-pipelined (see step): QK of tile t runs with the softmax of
+// tile t - 1 between its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work
+// issues in the matrix core's shadow (at 8 waves, 252 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
 // gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
 // operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
 // a b128 read gives the keys the S^T accumulator's registers hold.
