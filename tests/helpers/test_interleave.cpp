@@ -154,6 +154,30 @@ TEST_CASE("interleave: 8 MFMAs and a load/LDS stream merge in the hand-derived o
   CHECK(body_order(seq.fn).size() == 8);
 }
 
+TEST_CASE("interleave: an s_waitcnt holds back only what depends on the memory it waits for", "[interleave]") {
+  // (it was a fence: every instruction of a later stream followed an earlier stream's last
+  // s_waitcnt, so a softmax stream never overlapped an MFMA stream that reads LDS)
+  auto br = hipasm::build_kernel<il_wait_order>("il_wait_order");
+  REQUIRE(!br.error.failed);
+  std::vector<std::string> names;
+  for (const auto& b : br.fn.blocks)
+    for (const auto& in : b.instrs) names.emplace_back(hipasm::isa::gfx942_table[in.op].name);
+  std::vector<size_t> mfma, add;
+  size_t wait = names.size(), read = names.size();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].rfind("v_mfma", 0) == 0) mfma.push_back(i);
+    if (names[i] == "v_add_f32") add.push_back(i);
+    if (names[i] == "ds_read_b32") read = i;
+    if (names[i] == "s_waitcnt" && read < names.size() && wait == names.size()) wait = i;
+  }
+  REQUIRE(mfma.size() == 6);
+  REQUIRE(add.size() == 4);
+  REQUIRE(wait < names.size());
+  CHECK(add[0] < mfma[1]);  // the independent adds fill the first MFMAs' shadow
+  CHECK(add[2] < mfma[3]);
+  CHECK(add[3] > wait);     // the add reading x follows the wait for the ds_read
+}
+
 TEST_CASE("interleave: merged and sequential streams compute the same as plain C++ in hipasm-sim", "[interleave][sim]") {
   check_order_kernel("il_order_interleaved");
   check_order_kernel("il_order_sequential");

@@ -41,6 +41,7 @@ struct problem {
   std::vector<int> seqlens_q, seqlens_k;
   uint32_t hq = 2, hkv = 2;
   float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
+  float key_ramp = 0.0f;     // key j of a sequence scaled by 1 + key_ramp j (row maxima that grow along the keys)
 };
 
 void run(const attn_fwd_kernel_ref& k, const problem& pr) {
@@ -59,7 +60,10 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), uv(-1.0f, 1.0f);
   std::vector<uint16_t> q(tq * pr.hq * D), kk(tk * pr.hkv * D + 1), v(tk * pr.hkv * D + 1);
   for (auto& x : q) x = bf16(uq(rng));
-  for (auto& x : kk) x = bf16(uq(rng));
+  for (uint32_t b = 0; b < B; ++b)
+    for (int j = 0; j < pr.seqlens_k[b]; ++j)
+      for (size_t e = 0; e < size_t(pr.hkv) * D; ++e)
+        kk[(size_t(ck[b] + j) * pr.hkv) * D + e] = bf16(uq(rng) * (1.0f + pr.key_ramp * float(j)));
   for (auto& x : v) x = bf16(uv(rng));
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> Q(d, q), K(d, kk), V(d, v);
@@ -124,6 +128,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
 
 const attn_fwd_kernel_ref k128{"attn_d128", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64}};
 const attn_fwd_kernel_ref k128c{"attn_d128_causal", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k128w8{"attn_d128_w8", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}};
 const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}};
 const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64c{"attn_d64_causal", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32}};
@@ -159,6 +164,18 @@ TEST_CASE("attn_fwd: varlen batch with a 1-token and an empty sequence", "[attn]
 TEST_CASE("attn_fwd: large scores (softmax stability)", "[attn]") {
   run(k128, {.seqlens_q = {64}, .seqlens_k = {100}, .value_range = 16.0f});
   run(k64c, {.seqlens_q = {50}, .seqlens_k = {80}, .value_range = 30.0f});
+}
+
+TEST_CASE("attn_fwd: row maxima that grow along the keys (the reference max moves, O and l rescaled)", "[attn]") {
+  // the kernel moves its reference max only when a row's max grows by more than 2^8 in p:
+  // here it grows by more than that every few tiles, and by less in between (p up to 2^8)
+  run(k128, {.seqlens_q = {70}, .seqlens_k = {400}, .value_range = 2.0f, .key_ramp = 0.05f});
+  run(k64c, {.seqlens_q = {90}, .seqlens_k = {200}, .value_range = 3.0f, .key_ramp = 0.03f});
+}
+
+TEST_CASE("attn_fwd: the bench's 8-wave tile (two waves per SIMD, 252 VGPRs)", "[attn]") {
+  run(k128w8, {.seqlens_q = {300}, .seqlens_k = {330}});
+  run(k128w8, {.seqlens_q = {20, 260}, .seqlens_k = {150, 64}, .hq = 3, .hkv = 1, .value_range = 2.0f, .key_ramp = 0.05f});
 }
 
 TEST_CASE("attn_fwd: launch errors", "[attn]") {

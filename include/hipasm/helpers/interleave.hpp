@@ -103,6 +103,9 @@ struct il_info {
   bool coexec = true;   // MFMA: VALU may issue during it
   uint8_t mem = 0;      // il_mem bits
   uint8_t nacc = 0;
+  uint8_t counters = 0;  // il_counted: 1 vmcnt, 2 lgkmcnt, 4 out of order (SMEM: lgkmcnt(0) only)
+  uint8_t wait_vm = 63, wait_lgkm = 15;  // s_waitcnt: its counts (a J.wait_for placeholder: none known)
+  uint64_t use_bits = 0, def_bits = 0;    // a 64-bit filter of the registers read / written (key hash)
   il_access acc[10]{};
 };
 
@@ -112,6 +115,9 @@ constexpr void il_add(il_info& r, uint32_t key, uint32_t first, uint32_t n, bool
     return;
   }
   r.acc[r.nacc++] = {key, static_cast<uint16_t>(first), static_cast<uint16_t>(n), def};
+  const uint64_t bit = uint64_t{1} << ((key ^ (key >> 6) ^ (key >> 29)) & 63);
+  if (def) r.def_bits |= bit;
+  else r.use_bits |= bit;
 }
 
 constexpr il_info il_classify(const instr& in) {
@@ -147,9 +153,27 @@ constexpr il_info il_classify(const instr& in) {
   // against everything)
   const bool memory_access = (fl & (isa::f_load | isa::f_store | isa::f_atomic)) != 0 &&
                              (fl & (isa::f_ds | isa::f_vmem | isa::f_flat | isa::f_smem)) != 0;
-  if ((fl & isa::f_barrier) || ((fl & isa::f_side_effect) && !memory_access)) r.mem |= il_fence;
-  if (fl & isa::f_waitcnt) r.mem |= il_wait;
-  if (fl & (isa::f_vm | isa::f_lgkm)) r.mem |= il_counted;
+  // (s_waitcnt is not a fence: it orders against counted operations, and an instruction that
+  // depends on an earlier stream's memory operation follows the s_waitcnt that covers it)
+  if ((fl & isa::f_barrier) || ((fl & isa::f_side_effect) && !memory_access && !(fl & isa::f_waitcnt)))
+    r.mem |= il_fence;
+  if (fl & isa::f_waitcnt) {
+    r.mem |= il_wait;
+    bool placeholder = false;
+    for (int i = 0; i < in.num_operands; ++i)
+      if (in.ops[i].k == operand::kind::imm && (in.ops[i].value & wait_placeholder_bit)) placeholder = true;
+    if (!placeholder) {
+      const waitcnt_counts wc = decode_waitcnt(in);
+      r.wait_vm = static_cast<uint8_t>(wc.vm);
+      r.wait_lgkm = static_cast<uint8_t>(wc.lgkm);
+    }
+  }
+  if (fl & (isa::f_vm | isa::f_lgkm)) {
+    r.mem |= il_counted;
+    if (async_counts_vm(d)) r.counters |= 1;
+    if (async_counts_lgkm(d)) r.counters |= 2;
+    if (d.enc == isa::encoding::smem || d.enc == isa::encoding::flat) r.counters |= 4;
+  }
   if (fl & isa::f_ds) r.mem |= writes_mem ? (il_lds_write | il_lds_read) : il_lds_read;
   if (fl & (isa::f_vmem | isa::f_flat | isa::f_smem)) r.mem |= writes_mem ? (il_glb_write | il_glb_read) : il_glb_read;
   if (fl & isa::f_flat) r.mem |= writes_mem ? (il_lds_write | il_lds_read) : il_lds_read;  // may be LDS
@@ -199,6 +223,8 @@ constexpr bool il_conflict(const il_info& a, const il_info& b) {
   if ((b.mem & il_wait) && (a.mem & il_counted)) return true;
   if (((a.mem & il_lds_write) && (b.mem & il_lds_read)) || ((b.mem & il_lds_write) && (a.mem & il_lds_read))) return true;
   if (((a.mem & il_glb_write) && (b.mem & il_glb_read)) || ((b.mem & il_glb_write) && (a.mem & il_glb_read))) return true;
+  // (no register both touch with a write among them: no conflict; the usual case, cheaply)
+  if (!(a.def_bits & (b.def_bits | b.use_bits)) && !(b.def_bits & a.use_bits)) return false;
   for (int i = 0; i < a.nacc; ++i) {
     const il_access& x = a.acc[i];
     for (int j = 0; j < b.nacc; ++j) {
@@ -208,6 +234,30 @@ constexpr bool il_conflict(const il_info& a, const il_info& b) {
     }
   }
   return false;
+}
+
+// Instruction `j` (flattened) conflicts with a later stream's instruction; `end`: the end of
+// j's stream. Returns 1 + the flattened index the later instruction must follow: j itself, or
+// for a counted memory operation (a load whose register it reads or writes, ...) the first
+// s_waitcnt of j's stream that guarantees j has returned (the later streams' counted
+// operations stay after all of this stream's waits, so no other operation joins the count);
+// when no wait is known to cover it, the last wait of the stream (a J.wait_for placeholder may).
+constexpr uint32_t il_follow(const il_info* inf, uint32_t j, uint32_t end) {
+  const il_info& a = inf[j];
+  if (!(a.mem & il_counted)) return j + 1;
+  uint32_t vm_after = 0, lgkm_after = 0, last_wait = 0;
+  for (uint32_t w = j + 1; w < end; ++w) {
+    const il_info& x = inf[w];
+    if (x.mem & il_wait) {
+      const bool vm_ok = !(a.counters & 1) || vm_after >= x.wait_vm;
+      const bool lgkm_ok = !(a.counters & 2) || x.wait_lgkm == 0 || (!(a.counters & 4) && lgkm_after >= x.wait_lgkm);
+      if (vm_ok && lgkm_ok) return w + 1;
+      last_wait = w + 1;
+    }
+    if (x.counters & 1) ++vm_after;
+    if (x.counters & 2) ++lgkm_after;
+  }
+  return last_wait ? last_wait : j + 1;
 }
 
 // The issue model's clock and units (one wave).
@@ -322,12 +372,21 @@ constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint
   const il_info* const inf = info.data();
   for (uint32_t k = 0; k < total; ++k) {
     const uint32_t sk = stream_of.data()[k];
-    for (uint32_t s = 0; s < sk; ++s)
-      for (uint32_t j = first_of.data()[s + 1]; j > first_of.data()[s]; --j)
+    for (uint32_t s = 0; s < sk; ++s) {
+      // the latest of: the last conflicting instruction, the waits covering conflicting
+      // counted operations (an earlier one's wait may come after a later conflict)
+      const uint32_t lo = first_of.data()[s], hi = first_of.data()[s + 1];
+      uint32_t follow = 0;
+      for (uint32_t j = hi; j > lo; --j) {
+        if (!(inf[j - 1].mem & il_counted) && j <= follow) continue;
         if (il_conflict(inf[j - 1], inf[k])) {
-          blocker.data()[static_cast<std::size_t>(k) * n + s] = j - first_of.data()[s];
-          break;
+          // (a later s_waitcnt only has to follow the operation: it counts it while in flight)
+          const uint32_t f = (inf[k].mem & il_wait) && !(inf[k].mem & il_fence) ? j : il_follow(inf, j - 1, hi);
+          if (f > follow) follow = f;
         }
+      }
+      blocker.data()[static_cast<std::size_t>(k) * n + s] = follow ? follow - lo : 0;
+    }
   }
   vec<uint32_t> pos(n, 0);  // per stream: instructions merged so far
   il_clock clk;

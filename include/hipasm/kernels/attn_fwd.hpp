@@ -27,8 +27,10 @@
 // one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
 // converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR
 // swizzled rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written
-// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered: tile t + 1 loads
-// while tile t computes; one barrier per tile. The MFMA's k order is permuted (as in
+// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per
+// tile, and the loop is software-pipelined (see step): QK of tile t runs with the softmax of
+// tile t - 1 between its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work
+// issues in the matrix core's shadow (at 8 waves, 252 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
 // gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
 // operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
 // a b128 read gives the keys the S^T accumulator's registers hold.
@@ -51,6 +53,7 @@ struct attn_fwd_config {
   bool causal = false;      // bottom-right aligned causal mask
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
+  uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
@@ -67,6 +70,7 @@ namespace detail {
 constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.head_dim != 64 && c.head_dim != 128) return "attn_fwd: head_dim must be 64 or 128";
   if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
+  if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
   return nullptr;
@@ -92,8 +96,28 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
-  auto bidx = J.workgroup_id_z();
-  auto head = J.workgroup_id_x();
+  // Workgroup id -> (query tile pair y, head, batch). The dispatcher deals workgroups
+  // round-robin to the XCDs (id % xcds); each XCD gets a contiguous range of the logical order
+  // (query tile fastest, then head): the query tiles of a head share its K and V in one L2,
+  // and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
+  auto head = J.sgpr<u32>(), bidx = J.sgpr<u32>(), y = J.sgpr<u32>();
+  if constexpr (C.xcds > 1) {
+    auto gy = J.sgpr<u32>(), n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
+    if constexpr (C.causal) gy = (q_tiles + 1u) >> 1;
+    else gy = q_tiles + 0u;
+    n = num_q_heads * gy * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + gy * J.workgroup_id_z());
+    r = id % C.xcds;                                   // the XCD
+    lid = r * (n / C.xcds) + min(r, n % C.xcds) + id / C.xcds;  // its range's start + rank
+    y = lid % gy;
+    r = lid / gy;
+    head = r % num_q_heads;
+    bidx = r / num_q_heads;
+  } else {
+    head = J.workgroup_id_x();
+    y = J.workgroup_id_y();
+    bidx = J.workgroup_id_z();
+  }
   auto boff = J.sgpr<u32>();
   boff = bidx << 2;
   auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>();
@@ -210,11 +234,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();   // byte offset of the tile being loaded
+  auto korg = J.sgpr<u32>();   // byte offset of tile t (V loads it, K loads tile t + 1)
+  auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
-  auto load_tile = [&] {
+  auto load_k = [&](const gpr<u32>& ofs) {
     const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
-    copy_tile(J, Kb, at(korg), kv_stride, K0, o, lds_shift{knext});
+    copy_tile(J, Kb, at(ofs), kv_stride, K0, o, lds_shift{knext});
+  };
+  auto load_v = [&] {
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
@@ -256,8 +283,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // ---- per-query state ---------------------------------------------------------------------
   auto o = J.vgpr<f32>(DB, 16).named("o");
   o.fill(0.0f);
-  auto mrow = J.vgpr<f32>().named("m"), lrow = J.vgpr<f32>().named("l");
-  mrow = NEG_INF;
+  // m c: the reference max the exponents subtract (base-2 units; see softmax_head), l the sum
+  auto mc = J.vgpr<f32>().named("m_c"), lrow = J.vgpr<f32>().named("l");
+  mc = NEG_INF;
   lrow = 0.0f;
   // Keys of a tile this lane's query may see: column c of register (kb, r) is key
   // 32 kb + 8 (r / 4) + 4 h + r % 4; it is visible if that is below lim - k0 (lim: the row's
@@ -272,10 +300,15 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   }
   lim_h = lim_h - (half << 2).as<i32>();
 
-  auto s = J.vgpr<f32>(KB, 16).named("s");
-  auto pb = J.vgpr<u32>(KB, 8).named("p");
-  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(2 * DB, 4);
-  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>();
+  auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
+  auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
+  auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in bf16 pairs: PV's B operand
+  // V^T reads: a ring of VR b128 slots, each feeding the two MFMAs of one (16-key slice,
+  // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
+  // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
+  constexpr int VR = 4, NV = NS * DB;
+  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
+  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
 
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
@@ -288,75 +321,107 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
-  auto read_v = [&](int p) {
-    for (int db = 0; db < DB; ++db) VV.load(vf[(p % 2) * DB + db], v_addr[p], 32 * db, 0);
+  auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
+    VV.load(vf[i % VR], v_addr[i / DB], 32 * (i % DB), 0);
   };
-  auto mfma_pv = [&](int p) {
+  auto mfma_pv = [&](int i) {
+    const int p = i / DB, db = i % DB;
     for (int e = 0; e < 2; ++e) {
       const int g = 2 * p + e;  // 8-key group: S^T block g / 4, registers 4 (g % 4) ..
-      for (int db = 0; db < DB; ++db)
-        J.v_mfma_f32_32x32x8_bf16(o[db], vf[(p % 2) * DB + db].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
+      J.v_mfma_f32_32x32x8_bf16(o[db], vf[i % VR].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
     }
   };
 
-  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
-  // vrdir: the V^T write rows' move (+-D)
-  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
-  auto step = [&] {
-    korg = korg + BN * kv_stride;
-    load_tile();
-    // S^T = K Q^T
-    read_k(0);
-    for (int p = 0; p < DS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < DS) interleave(J, [&] { mfma_qk(p); }, [&] { read_k(p + 1); });
-      else mfma_qk(p);
-    }
-    read_v(0);  // (in flight during the softmax)
-    J.If(t >= n_full, [&] {
-      auto rel = J.vgpr<i32>();
-      rel = lim_h - k0;
-      for (int kb = 0; kb < KB; ++kb)
-        for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
-    });
-    // online softmax (base 2)
-    auto mx = J.vgpr<f32>();
+  // Online softmax (base 2), split in the two halves the MFMAs of the next phase hide:
+  // head (tile t: new reference max, alpha = 2^(m_old c - m c), pe = 2^(s c - m c)) and
+  // tail (tile t - 1: l = l alpha + sum pe, pb = bf16(pe)); O *= alpha at the start of the
+  // next iteration, when alpha != 1. The row max needs
+  // the other lane half's (ds_bpermute): it is taken before the head's interleave.
+  auto mx = J.vgpr<f32>(), nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>(), psum = J.vgpr<f32>();
+  auto row_max = [&] {
     mx = max3(s[0][0], s[0][1], s[0][2]);
     for (int i = 3; i < 16 * KB; i += 2) {
       if (i + 1 < 16 * KB) mx = max3(mx, s[i / 16][i % 16], s[(i + 1) / 16][(i + 1) % 16]);
       else mx = max(mx, s[i / 16][i % 16]);
     }
     mx = max(mx, shuffle_xor(J, mx, 32));
-    mx = max(mx, mrow);
-    auto nmsc = J.vgpr<f32>();
-    auto alpha2 = J.vgpr<f32>(2).aligned(2);  // alpha twice: the operand of v_pk_mul_f32
-    auto alpha = alpha2[0];
-    nmsc = select(mx == NEG_INF, 0.0f, mx * scale_log2);  // m c; a row that saw no key yet: 0 (p = 0)
-    nmsc = -nmsc;
-    J.v_fma_f32(alpha, mrow, scale_log2, nmsc);
+  };
+  // The reference max moves only when the row max grows past it by more than 2^8 (p <= 256,
+  // exact in f32 and as precise in bf16): O and l are rescaled (by alpha = 2^(m_old c - m c))
+  // only then, by a per-lane If that the waves skip when no lane moved (the usual case after
+  // the first tiles). O / l and the LSE (m c + log2 l) do not depend on the reference.
+  auto softmax_head = [&] {
+    mx = mx * scale_log2;
+    mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
+    nmsc = select(mx == NEG_INF, 0.0f, -mx);  // -m c; a row that saw no key yet: 0 (p = 0)
+    alpha = mc + nmsc;
     J.v_exp_f32(alpha, alpha);
-    alpha2[1] = alpha;
-    mrow = mx;
-    auto psum = J.vgpr<f32>();
+    mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
         J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
-        J.v_exp_f32(s[kb][r], s[kb][r]);
+        J.v_exp_f32(pe[kb][r], s[kb][r]);
       }
-    psum = s[0][0] + s[0][1];
-    for (int i = 2; i < 16 * KB; ++i) psum = psum + s[i / 16][i % 16];
+  };
+  auto softmax_tail = [&] {
+    psum = pe[0][0] + pe[0][1];
+    for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
     lrow = lrow * alpha + psum;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; r += 2)
-        pb[kb][r / 2] = cvt_bf16x2(s[kb][r], s[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
-    for (int db = 0; db < DB; ++db)
-      for (int r = 0; r < 16; r += 2) J.v_pk_mul_f32(o[db].slice(r, 2), o[db].slice(r, 2), alpha2);  // two per op
-    // O^T += V^T P^T
-    for (int p = 0; p < NS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < NS) interleave(J, [&] { mfma_pv(p); }, [&] { read_v(p + 1); });
-      else mfma_pv(p);
-    }
+        pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+  };
+
+  // Iteration t (0 .. n_tiles; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
+  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the
+  // mask and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t
+  // between its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0's PV reads
+  // V(0) (the prologue put it in the buffer read as "V(-1)") with P = 0; iteration n_tiles's
+  // QK reads K(n_tiles) (zeros past the sequence, or keys past the causal limit), fully
+  // masked: its head leaves m and l unchanged.
+  // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
+  // vrdir: the V^T write rows' move (+-D)
+  auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
+  auto step = [&] {
+    kofs = korg + BN * kv_stride;
+    load_k(kofs);
+    load_v();
+    // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+    J.If(alpha != 1.0f, [&] {
+      for (int db = 0; db < DB; ++db)
+        for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
+    });
+    // S^T(t) = K(t) Q^T  ||  softmax tail of tile t - 1
+    interleave(
+        J,
+        [&] {
+          read_k(0);
+          for (int p = 0; p < DS; ++p) {
+            J.s_waitcnt(lgkmcnt(0));
+            if (p + 1 < DS) read_k(p + 1);
+            mfma_qk(p);
+          }
+          for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);  // (for the PV phase)
+        },
+        [&] { softmax_tail(); });
+    J.If(t >= n_full, [&] {
+      auto rel = J.vgpr<i32>();
+      rel = lim_h - k0;
+      for (int kb = 0; kb < KB; ++kb)
+        for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
+    });
+    row_max();
+    // O^T += V^T(t - 1) P^T(t - 1)  ||  softmax head of tile t
+    interleave(
+        J,
+        [&] {
+          for (int i = 0; i < NV; ++i) {
+            if (i + VR - 1 < NV) read_v(i + VR - 1);
+            J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+            mfma_pv(i);
+          }
+        },
+        [&] { softmax_head(); });
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -370,23 +435,30 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     vrdir = 0u - vrdir;
     t = t + 1;
     k0 = k0 + static_cast<int32_t>(BN);
+    korg = korg + BN * kv_stride;
   };
 
-  // prologue: tile 0 into buffer 0
+  // prologue: K(0) into K buffer 0, V(0) into V buffer 1 (see above)
   korg = 0u;
   knext = 0u;
-  load_tile();
+  load_k(korg);
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
+  load_v();
   write_v();
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
   knext = KBUF;
   kdir = KBUF;
-  vdir = VBUF;
-  vrdir = 0u - D;
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
+  for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+  vdir = 0u - VBUF;
+  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] - D;
+  vrdir = D;
+  pe.fill(0.0f);
+  alpha = 1.0f;
   t = 0;
   k0 = 0;
-  J.While([&] { return t < n_tiles; }, [&] { step(); });
+  n_iter = n_tiles + min(n_tiles, 1);  // n_tiles + 1 iterations, none without a tile
+  J.While([&] { return t < n_iter; }, [&] { step(); });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
@@ -407,14 +479,13 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
-  lse = (mrow * scale_log2 + lse) * 0.69314718055994530942f;
+  lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
   J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
   };  // query_tile
 
-  auto y = J.sgpr<u32>(), pass = J.sgpr<u32>();
-  y = J.workgroup_id_y();
+  auto pass = J.sgpr<u32>();
   pass = 0u;
   J.While([&] { return pass < (C.causal ? 2u : 1u); },
           [&] {

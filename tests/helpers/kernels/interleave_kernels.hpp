@@ -109,8 +109,46 @@ constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) 
   for (int r = 0; r < 64; ++r) J.global_store_dword(o[r / 16], acc.flat()[r], out, {.offset = (r % 16) * 256});
 }
 
+// Stream 0: four MFMAs, a ds_read_b32 into x, s_waitcnt lgkmcnt(0), two more MFMAs. Stream 1:
+// three v_add_f32 that depend on nothing of stream 0, then one that reads x. The independent
+// ones belong between the first MFMAs (the s_waitcnt orders only against memory operations);
+// the one reading x after the s_waitcnt (not merely after the ds_read).
+constexpr void wait_order_kernel(builder J, arg<float*> out) {
+  auto lane = J.thread_id_x();
+  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2);
+  a.fill(0x3f803f80u);
+  b.fill(0x3f803f80u);
+  auto acc = J.vgpr<f32>(16);
+  acc.fill(0.0f);
+  auto lds = J.lds<uint32_t>(64, 4);
+  auto laddr = J.vgpr<u32>();
+  laddr = lane * 4 + lds.offset;
+  J.ds_write_b32(laddr, a[0]);
+  J.s_waitcnt(lgkmcnt(0));
+  auto x = J.vgpr<f32>(), y = J.vgpr<f32>(3), z = J.vgpr<f32>();
+  y.fill(1.0f);
+  interleave(
+      J,
+      [&] {
+        for (int i = 0; i < 4; ++i) J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc);
+        J.ds_read_b32(x, laddr);
+        J.s_waitcnt(lgkmcnt(0));
+        for (int i = 0; i < 2; ++i) J.v_mfma_f32_32x32x8_bf16(acc, a, b, acc);
+      },
+      [&] {
+        for (int i = 0; i < 3; ++i) J.v_add_f32(y[i], 2.0f, y[i]);
+        J.v_add_f32(z, 3.0f, x);
+      });
+  auto o = J.vgpr<u32>();
+  o = lane * 84;
+  for (int k = 0; k < 4; ++k) J.global_store_dwordx4(o, acc.slice(4 * k, 4), out, {.offset = 16 * k});
+  for (int k = 0; k < 3; ++k) J.global_store_dword(o, y[k], out, {.offset = 64 + 4 * k});
+  J.global_store_dword(o, z, out, {.offset = 76});
+}
+
 }  // namespace il_test
 
+constexpr void il_wait_order(hipasm::builder J, hipasm::arg<float*> out) { il_test::wait_order_kernel(J, out); }
 constexpr void il_order_on(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<true>(J, out, in); }
 constexpr void il_order_off(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<false>(J, out, in); }
 constexpr void il_loop_on(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::loop_kernel<true, 16>(J, out, in); }
