@@ -37,6 +37,10 @@ struct kernel_options {
   // instructions (v_lshl_add_u32, v_add3_u32, v_lshl_add_u64, ...). Off: one instruction per
   // operator, as written.
   bool fold = true;
+  // Control flow (control_flow.hpp): at the join of a per-lane If whose branch did Break/
+  // Continue/Return, s_cbranch_execz past the rest of the body (to where lanes come back)
+  // when that code does nothing without lanes (VALU and memory only, no scalar effects).
+  bool skip_idle_code = true;
   // Waits and scheduling (passes/waitcnt_resolve.hpp, passes/hazards.hpp).
   // Automatic s_waitcnt: the weakest sufficient wait before every read or overwrite of a
   // memory result, path-sensitively; hand-written waits still count and are still checked.
