@@ -409,6 +409,16 @@ struct arith_base {
 
 }  // namespace detail
 
+namespace detail {
+// An index with the line that wrote it: operator[] takes one parameter, so the caller's line
+// comes from this conversion's default argument (evaluated where `a[i]` is written).
+struct index_at {
+  int i;
+  std::source_location loc;
+  constexpr index_at(int v, std::source_location l = std::source_location::current()) : i(v), loc(l) {}
+};
+}  // namespace detail
+
 template <dtype T>
 struct gpr : detail::arith_base<T> {
   static constexpr dtype type = T;
@@ -427,10 +437,26 @@ struct gpr : detail::arith_base<T> {
   // result constructs its object in place, also when bound by `auto t = ...`; handing that t
   // over with `x = std::move(t)` leaves t unwritten, as a moved-from object.)
   const gpr* result_self = nullptr;
+  // Where this handle was copied or moved: the user's line of `x = y` (the assignment takes
+  // its source by value, and a copy constructor's default argument is the caller's line),
+  // for its errors. Empty for results and views (they note their own line).
+  std::source_location copied_at{};
 
   constexpr gpr() = default;
-  constexpr gpr(const gpr&) = default;
-  constexpr gpr(gpr&&) = default;
+  constexpr gpr(const gpr& o, std::source_location l = std::source_location::current())
+      : b(o.b), id(o.id), cls(o.cls), off(o.off), dim{o.dim[0], o.dim[1], o.dim[2]}, rank(o.rank),
+        result_self(nullptr), copied_at(l) {}
+  // A moved expression result stays a result (`x = std::move(t)` hands t's computation over);
+  // a move is a value handed back (`return r;`), so it names no line.
+  constexpr gpr(gpr&& o)
+      : b(o.b), id(o.id), cls(o.cls), off(o.off), dim{o.dim[0], o.dim[1], o.dim[2]}, rank(o.rank),
+        result_self(o.is_result() ? this : nullptr) {}
+  // A copy of this handle that names no line (what the member functions hand back).
+  constexpr gpr same() const {
+    gpr r = *this;
+    r.copied_at = {};
+    return r;
+  }
   constexpr explicit gpr(const detail::reg_ref& r)
       : b(r.b), id(r.id), cls(r.cls), off(r.off), dim{static_cast<uint16_t>(r.dwords / elem_dwords), 1, 1},
         rank(r.dwords / elem_dwords == 1 ? 0 : 1), result_self(this) {}
@@ -458,12 +484,15 @@ struct gpr : detail::arith_base<T> {
   // A view is made on the line of the statement that uses it: noting that line makes an
   // assignment from (or to) it, which has no std::source_location of its own (operator= takes
   // exactly one parameter), report its errors there rather than at an earlier statement.
-  // (operator[] cannot take the caller's line either: `x = a[i]` keeps the previous one.)
+  // (operator[] takes the caller's line through its index's conversion: detail::index_at.)
   constexpr void note_line(const std::source_location& l) const {
     if (b) detail::note_loc(*b, to_src_loc(l));
   }
   // Element (rank 1) or row (rank >= 2) i. Out of range: a builder error naming the line.
-  constexpr gpr operator[](int i) const { return index(i, std::source_location::current()); }
+  constexpr gpr operator[](detail::index_at i) const {
+    note_line(i.loc);
+    return index(i.i, i.loc);
+  }
   constexpr gpr at(int i, std::source_location l = std::source_location::current()) const {
     note_line(l);
     return index(i, l);
@@ -520,7 +549,7 @@ struct gpr : detail::arith_base<T> {
   // Name for the asm comments (applies to the whole virtual register).
   constexpr gpr named(std::string_view name) const {
     if (b) detail::set_reg_name(*b, id, name);
-    return *this;
+    return same();
   }
   template <std::size_t N>  // a literal: its length without a scan (detail::lit)
   constexpr gpr named(const char (&name)[N]) const {
@@ -533,13 +562,13 @@ struct gpr : detail::arith_base<T> {
   // start to the value's last use.)
   constexpr gpr pin(int reg, std::source_location l = std::source_location::current()) const {
     if (b) detail::pin_reg(*b, id, cls, reg - off, to_src_loc(l));
-    return *this;
+    return same();
   }
   // Aligns the whole virtual register's first dword to a multiple of `n` registers (a power of
   // two up to 64); pieces the allocator splits off keep the alignment their offset implies.
   constexpr gpr aligned(int n, std::source_location l = std::source_location::current()) const {
     if (b) detail::align_reg(*b, id, n, to_src_loc(l));
-    return *this;
+    return same();
   }
   // The same registers with another shape (row-major; the element count must match).
   constexpr gpr reshape(int n0, int n1 = 1, int n2 = 1, std::source_location l = std::source_location::current()) const {
@@ -571,18 +600,18 @@ struct gpr : detail::arith_base<T> {
   // Broadcast initialiser: every element = v.
   constexpr gpr fill(const val<T>& v) const {
     for (uint32_t i = 0; i < size(); ++i) element(i) = v;
-    return *this;
+    return same();
   }
   // Per-element initialiser, in row-major order; the count must match.
   constexpr gpr init(std::initializer_list<val<T>> vs,
                      std::source_location l = std::source_location::current()) const {
     if (vs.size() != size()) {
       if (b) detail::report(*b, to_src_loc(l), "initialiser count does not match the register array size", "size", size(), true);
-      return *this;
+      return same();
     }
     uint32_t i = 0;
     for (const val<T>& v : vs) element(i++) = v;
-    return *this;
+    return same();
   }
   // Element i of the flattened array.
   constexpr gpr element(uint32_t i, std::source_location l = std::source_location::current()) const {
@@ -595,19 +624,24 @@ struct gpr : detail::arith_base<T> {
   }
 
   // Assignment computes into the registers this handle names (also on a temporary view
-  // such as a[2] or x.lo()).
-  constexpr gpr& operator=(const gpr& src) {
-    if (b && src.b) detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
-    return *this;
-  }
-  // From an expression result (a temporary): the expression is retargeted into this
-  // register when that is safe, otherwise moved. A view or copy of a register (an rvalue
-  // too) is moved like an lvalue: its register stays written.
-  constexpr gpr& operator=(gpr&& src) {
-    if (b && src.b) {
-      if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
-      else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+  // such as a[2] or x.lo()). From an expression result (a temporary, constructed in place
+  // as the parameter): the expression is retargeted into this register when that is safe,
+  // otherwise moved. A view or copy of a register is moved like an lvalue: its register
+  // stays written. Errors name the assignment's line (`copied_at` for `x = y`).
+  constexpr gpr& operator=(gpr src) {
+    if (builder* nb = src.b ? src.b : b; nb && src.copied_at.line() != 0) detail::note_loc(*nb, to_src_loc(src.copied_at));
+    if (!b || !src.b) {
+      builder* any = b ? b : src.b;
+      if (any)
+        detail::report(*any, detail::last_loc(*any),
+                       b ? "assignment from a register handle that names no register (default-constructed: "
+                           "allocate it with J.vgpr/J.sgpr or rebind it)"
+                         : "assignment to a register handle that names no register (default-constructed: "
+                           "allocate it with J.vgpr/J.sgpr, or rebind(x) to make it name x's registers)");
+      return *this;
     }
+    if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
+    else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
     return *this;
   }
   constexpr gpr& operator=(const val<T>& v) {
