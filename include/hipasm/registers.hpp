@@ -437,26 +437,10 @@ struct gpr : detail::arith_base<T> {
   // result constructs its object in place, also when bound by `auto t = ...`; handing that t
   // over with `x = std::move(t)` leaves t unwritten, as a moved-from object.)
   const gpr* result_self = nullptr;
-  // Where this handle was copied or moved: the user's line of `x = y` (the assignment takes
-  // its source by value, and a copy constructor's default argument is the caller's line),
-  // for its errors. Empty for results and views (they note their own line).
-  std::source_location copied_at{};
 
   constexpr gpr() = default;
-  constexpr gpr(const gpr& o, std::source_location l = std::source_location::current())
-      : b(o.b), id(o.id), cls(o.cls), off(o.off), dim{o.dim[0], o.dim[1], o.dim[2]}, rank(o.rank),
-        result_self(nullptr), copied_at(l) {}
-  // A moved expression result stays a result (`x = std::move(t)` hands t's computation over);
-  // a move is a value handed back (`return r;`), so it names no line.
-  constexpr gpr(gpr&& o)
-      : b(o.b), id(o.id), cls(o.cls), off(o.off), dim{o.dim[0], o.dim[1], o.dim[2]}, rank(o.rank),
-        result_self(o.is_result() ? this : nullptr) {}
-  // A copy of this handle that names no line (what the member functions hand back).
-  constexpr gpr same() const {
-    gpr r = *this;
-    r.copied_at = {};
-    return r;
-  }
+  constexpr gpr(const gpr&) = default;
+  constexpr gpr(gpr&&) = default;
   constexpr explicit gpr(const detail::reg_ref& r)
       : b(r.b), id(r.id), cls(r.cls), off(r.off), dim{static_cast<uint16_t>(r.dwords / elem_dwords), 1, 1},
         rank(r.dwords / elem_dwords == 1 ? 0 : 1), result_self(this) {}
@@ -549,7 +533,7 @@ struct gpr : detail::arith_base<T> {
   // Name for the asm comments (applies to the whole virtual register).
   constexpr gpr named(std::string_view name) const {
     if (b) detail::set_reg_name(*b, id, name);
-    return same();
+    return *this;
   }
   template <std::size_t N>  // a literal: its length without a scan (detail::lit)
   constexpr gpr named(const char (&name)[N]) const {
@@ -562,13 +546,13 @@ struct gpr : detail::arith_base<T> {
   // start to the value's last use.)
   constexpr gpr pin(int reg, std::source_location l = std::source_location::current()) const {
     if (b) detail::pin_reg(*b, id, cls, reg - off, to_src_loc(l));
-    return same();
+    return *this;
   }
   // Aligns the whole virtual register's first dword to a multiple of `n` registers (a power of
   // two up to 64); pieces the allocator splits off keep the alignment their offset implies.
   constexpr gpr aligned(int n, std::source_location l = std::source_location::current()) const {
     if (b) detail::align_reg(*b, id, n, to_src_loc(l));
-    return same();
+    return *this;
   }
   // The same registers with another shape (row-major; the element count must match).
   constexpr gpr reshape(int n0, int n1 = 1, int n2 = 1, std::source_location l = std::source_location::current()) const {
@@ -600,18 +584,18 @@ struct gpr : detail::arith_base<T> {
   // Broadcast initialiser: every element = v.
   constexpr gpr fill(const val<T>& v) const {
     for (uint32_t i = 0; i < size(); ++i) element(i) = v;
-    return same();
+    return *this;
   }
   // Per-element initialiser, in row-major order; the count must match.
   constexpr gpr init(std::initializer_list<val<T>> vs,
                      std::source_location l = std::source_location::current()) const {
     if (vs.size() != size()) {
       if (b) detail::report(*b, to_src_loc(l), "initialiser count does not match the register array size", "size", size(), true);
-      return same();
+      return *this;
     }
     uint32_t i = 0;
     for (const val<T>& v : vs) element(i++) = v;
-    return same();
+    return *this;
   }
   // Element i of the flattened array.
   constexpr gpr element(uint32_t i, std::source_location l = std::source_location::current()) const {
@@ -624,24 +608,32 @@ struct gpr : detail::arith_base<T> {
   }
 
   // Assignment computes into the registers this handle names (also on a temporary view
-  // such as a[2] or x.lo()). From an expression result (a temporary, constructed in place
-  // as the parameter): the expression is retargeted into this register when that is safe,
-  // otherwise moved. A view or copy of a register is moved like an lvalue: its register
-  // stays written. Errors name the assignment's line (`copied_at` for `x = y`).
-  constexpr gpr& operator=(gpr src) {
-    if (builder* nb = src.b ? src.b : b; nb && src.copied_at.line() != 0) detail::note_loc(*nb, to_src_loc(src.copied_at));
-    if (!b || !src.b) {
-      builder* any = b ? b : src.b;
-      if (any)
-        detail::report(*any, detail::last_loc(*any),
-                       b ? "assignment from a register handle that names no register (default-constructed: "
-                           "allocate it with J.vgpr/J.sgpr or rebind it)"
-                         : "assignment to a register handle that names no register (default-constructed: "
-                           "allocate it with J.vgpr/J.sgpr, or rebind(x) to make it name x's registers)");
-      return *this;
+  // such as a[2] or x.lo()).
+  constexpr gpr& operator=(const gpr& src) {
+    if (b && src.b) detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    else unbound_assignment(src);
+    return *this;
+  }
+  // `x = y` with a default-constructed handle on either side did nothing: an error.
+  constexpr void unbound_assignment(const gpr& src) const {
+    builder* any = b ? b : src.b;
+    if (any)
+      detail::report(*any, detail::last_loc(*any),
+                     b ? "assignment from a register handle that names no register (default-constructed: "
+                         "allocate it with J.vgpr/J.sgpr or rebind it)"
+                       : "assignment to a register handle that names no register (default-constructed: "
+                         "allocate it with J.vgpr/J.sgpr, or rebind(x) to make it name x's registers)");
+  }
+  // From an expression result (a temporary): the expression is retargeted into this
+  // register when that is safe, otherwise moved. A view or copy of a register (an rvalue
+  // too) is moved like an lvalue: its register stays written.
+  constexpr gpr& operator=(gpr&& src) {
+    if (b && src.b) {
+      if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
+      else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    } else {
+      unbound_assignment(src);
     }
-    if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
-    else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
     return *this;
   }
   constexpr gpr& operator=(const val<T>& v) {

@@ -107,3 +107,21 @@ TEST_CASE("random integer programs: the known-bits step keeps every lane's resul
   WARN("known-bits fuzz: " << total_on << " instructions with the step, " << total_off << " without, " << smaller
                            << " of 24 programs smaller");
 }
+
+TEST_CASE("a sum whose carry is read keeps its value when a mask reads it", "[known_bits][sim]") {
+  rt::device& d = *S().dev;
+  for (uint32_t n : {0x7fffffffu, 0x80000000u, 5u, 0xfffffff9u}) {
+    rt::buffer<uint32_t> I(d, std::vector<uint32_t>(128, 0)), out(d, std::vector<uint32_t>(128, 0xdeadu));
+    rt::kernel_args a;
+    a.add(out.ptr()).add(I.ptr()).add(n);
+    rt::launch_report rep = d.launch(*S().mod, "kb_scc", {2, 1, 1}, {64, 1, 1}, a);
+    for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
+    auto got = out.download();
+    for (uint32_t g = 0; g < 128; ++g) {
+      const uint32_t wg = g / 64, s = n + 0x80000000u, t = s + wg;
+      const uint32_t carry = t < s ? 1 : 0;
+      INFO("n " << n << " workgroup " << wg);
+      CHECK(got[g] == (t & 7) + 16 * carry);
+    }
+  }
+}

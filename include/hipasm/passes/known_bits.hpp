@@ -222,7 +222,9 @@ constexpr bool simplify_known_bits(function& fn_, const isa_view& isa_) {
             } else if (instr* dx = def_of(x, stamp); dx && dc[x.value] == 1 && uc[x.value] == 1) {
               // x is read only here: its definition may change its high bits.
               const K xk = sem[dx->op].kind;
-              if (xk == K::add || xk == K::sub || xk == K::band || xk == K::bor || xk == K::bxor) {
+              // (a SALU definition's SCC changes with its result: only where nothing reads it)
+              const bool scc_ok = !(isa.descs[dx->op].flags & isa::f_salu) || scc_dead_after(widx[x.value]);
+              if (scc_ok && (xk == K::add || xk == K::sub || xk == K::band || xk == K::bor || xk == K::bxor)) {
                 bool any_src = false;
                 for (int j = 1; j < dx->num_operands; ++j) {
                   if (!plain_reg(dx->ops[j])) continue;
