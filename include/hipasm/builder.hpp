@@ -79,6 +79,8 @@ struct divergent_ctx {
   reg_ref save;         // EXEC before the If
   reg_ref mask;         // lanes taking the then-branch
   uint32_t join = 0;    // label id of the join point
+  bool lanes_left = false;      // a Break/Continue/Return removed lanes from `save`
+  int32_t skip_block = -1;      // a nested If's join that may branch to this join (skip_idle_code)
 };
 struct loop_ctx {
   bool vector = false;          // per-lane condition
@@ -92,6 +94,7 @@ struct loop_ctx {
   bool parks = false;           // scalar loop: a per-lane Break/Continue parks lanes in it
   uint32_t entry_block = 0;     // block that falls into the head (scalar save goes there)
   uint32_t region = 0;          // its lane_region
+  int32_t skip_block = -1;      // an If's join in the body that may branch to `cont` (skip_idle_code)
 };
 // A stretch of structured code whose EXEC may be a strict subset of the wave's live lanes
 // with the others parked in a mask it restores (per_lane): a per-lane If's then or else body,
@@ -127,6 +130,8 @@ struct if_state {
   uint32_t blocks_at_join = 0;
   reg_ref save{}, mask{};
   bool has_else = false;
+  bool lanes_left = false;       // the then-branch removed lanes (Break/Continue/Return)
+  int32_t skip_block = -1;       // the join's block when it is a skip candidate (skip_idle_code)
 };
 
 struct expr_record {
@@ -592,6 +597,9 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void check_user_flow(const detail::flow_check& c);
   constexpr void loop_lane_save(detail::loop_ctx& lp, src_loc l);
   constexpr uint32_t lane_exit_target() const;
+  constexpr int32_t* skip_owner();
+  constexpr void offer_skip(if_state& st);
+  constexpr void resolve_skip(int32_t& slot, uint32_t target, src_loc l);
   constexpr uint32_t end_label();
 
   constexpr uint32_t kernarg_vreg() {

@@ -180,7 +180,10 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
     enter_region(true);
     then_body();
     leave_region();
+    detail::divergent_ctx dc = div_stack_.back();
     div_stack_.pop_back();
+    resolve_skip(dc.skip_block, join.id, l);
+    st.lanes_left = dc.lanes_left;
     st.then_end_block = cur_block();
     start_block();
     place(join, loc);
@@ -189,6 +192,7 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
   st.join_block = cur_block();
   st.instrs_at_join = cur_index();
   st.blocks_at_join = static_cast<uint32_t>(fn.blocks.size());
+  if (st.lanes_left) offer_skip(st);
   ifs_.push_back(st);
   return if_result{self(), static_cast<uint32_t>(ifs_.size() - 1)};
 }
@@ -220,6 +224,14 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     B.start_block();
     B.place(end, loc);
   } else {
+    if (st.skip_block >= 0) {
+      // The then-join offered to skip: it is not the join any more (the else-branch follows).
+      if (int32_t* owner = B.skip_owner(); owner && *owner == st.skip_block) *owner = -1;
+      B.fn.blocks.pop_back();  // (the empty block started after the restore)
+      B.cur_ = static_cast<uint32_t>(st.skip_block);
+      B.block_has_label_ = true;
+      st.skip_block = -1;
+    }
     // Replace the restore by: EXEC = saved & ~mask (the lanes that did not take then).
     B.fn.blocks[B.cur_block()].instrs.pop_back();
     L.e(O::s_andn2_b64, {detail::exec_op(), detail::reg_op(st.save), detail::reg_op(st.mask)});
@@ -228,10 +240,16 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     B.enter_region(true);
     else_body();
     B.leave_region();
+    detail::divergent_ctx dc = B.div_stack_.back();
     B.div_stack_.pop_back();
+    B.resolve_skip(dc.skip_block, end.id, l);
     B.start_block();
     B.place(end, loc);
     L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(st.save)});
+    st.lanes_left = st.lanes_left || dc.lanes_left;
+    st.has_else = true;
+    if (st.lanes_left) B.offer_skip(st);
+    B.ifs_[id] = st;
   }
 }
 
@@ -290,6 +308,7 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   body();
   lp = loops_.back();
   loops_.pop_back();
+  resolve_skip(lp.skip_block, lp.cont, l);
   place(label{lp.cont}, loc);
   if (lp.cont_mask.b) L.e(O::s_or_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(lp.cont_mask)});
   step();
@@ -373,6 +392,7 @@ constexpr void builder::Break(std::source_location loc) {
   for (uint32_t i = lp.div_depth; i < div_stack_.size(); ++i) {
     operand s = detail::reg_op(div_stack_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+    div_stack_[i].lanes_left = true;
   }
   loop_lane_save(lp, l);
   lp.parks = true;
@@ -421,6 +441,7 @@ constexpr void builder::Continue(std::source_location loc) {
   for (uint32_t i = lp.div_depth; i < div_stack_.size(); ++i) {
     operand s = detail::reg_op(div_stack_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
+    div_stack_[i].lanes_left = true;
   }
   loop_lane_save(lp, l);
   lp.parks = true;
@@ -445,6 +466,7 @@ constexpr void builder::Return(std::source_location loc) {
     operand s = detail::reg_op(div_stack_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
   }
+  for (detail::divergent_ctx& d : div_stack_) d.lanes_left = true;
   for (uint32_t i = static_cast<uint32_t>(loops_.size()); i-- > (loop_outermost ? 1u : 0u);) {
     operand s = detail::reg_op(loops_[i].save);
     L.e(O::s_andn2_b64, {s, s, detail::exec_op()});
@@ -455,6 +477,81 @@ constexpr void builder::Return(std::source_location loc) {
   emit_raw(O::s_cbranch_scc0, {detail::label_op(end_label())}, l);
   L.e(O::s_mov_b64, {detail::exec_op(), detail::imm_op(0)});
   emit_raw(O::s_branch, {detail::label_op(lane_exit_target())}, l);
+}
+
+// ---- skipping code no lane runs (kernel_options::skip_idle_code) ---------------------------------
+// A per-lane If whose branch removed lanes (Break/Continue/Return) may leave EXEC empty at its
+// join; the code from there to where lanes come back (the enclosing per-lane If's join or the
+// loop's continue point: lane_exit_target) then runs for no lane. The join is offered as a
+// candidate to that point's owner (its restore ends its block); when the owner places its
+// label, `s_cbranch_execz` to it is appended to the join's block if every instruction it would
+// skip does nothing with EXEC empty (idle_without_lanes), and there is at least one. Scalar
+// code (SALU, SMEM, barriers, messages, branches of nested flow) runs whatever EXEC is, so it
+// keeps the fall-through; so do VALU instructions that write SGPRs, VCC, EXEC, SCC or M0
+// (compares, readlane, carries) or ignore EXEC (writelane, permlane, MFMA).
+namespace detail {
+constexpr bool idle_without_lanes(const instr& in) {
+  const isa::instr_desc& d = op_desc(static_cast<O>(in.op));
+  if (in.op == static_cast<uint16_t>(O::s_waitcnt) || in.op == static_cast<uint16_t>(O::s_nop)) return true;
+  constexpr uint64_t lane_masked = isa::f_valu | isa::f_vmem | isa::f_ds | isa::f_flat;
+  constexpr uint64_t other = isa::f_salu | isa::f_smem | isa::f_side_effect | isa::f_barrier | isa::f_branch |
+                             isa::f_terminator | isa::f_writes_exec | isa::f_writes_vcc | isa::f_writes_scc |
+                             isa::f_writes_m0 | isa::f_cmpx | isa::f_mfma | isa::f_readlane | isa::f_permlane |
+                             isa::f_needs_gds;
+  if (!(d.flags & lane_masked) || (d.flags & other)) return false;
+  if (in.mods.unpack().gds) return false;
+  for (int i = 0; i < in.num_operands; ++i) {
+    const auto r = i < d.num_operands ? d.operands[i].role : isa::operand_role::use;
+    if (r == isa::operand_role::use) continue;
+    const operand& o = in.ops[i];
+    if (o.k == operand::kind::special || (o.is_reg() && o.cls == reg_class::sgpr)) return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+// The slot of the point where lanes stopped at this place come back (see lane_exit_target),
+// or null at the top level.
+constexpr int32_t* builder::skip_owner() {
+  if (!div_stack_.empty() && (loops_.empty() || div_stack_.size() > loops_.back().div_depth))
+    return &div_stack_.back().skip_block;
+  if (!loops_.empty()) return &loops_.back().skip_block;
+  return nullptr;
+}
+
+// Offers the If's join (the current block, ending with its EXEC restore) as a skip candidate.
+constexpr void builder::offer_skip(if_state& st) {
+  if (!options().skip_idle_code || err.failed) return;
+  int32_t* owner = skip_owner();
+  if (!owner) return;
+  *owner = static_cast<int32_t>(cur_block());  // (an earlier candidate would skip this If's scalar code)
+  st.skip_block = *owner;
+  start_block();
+  st.join_block = cur_block();
+  st.instrs_at_join = cur_index();
+  st.blocks_at_join = static_cast<uint32_t>(fn.blocks.size());
+}
+
+// At the owner's label: the candidate's s_cbranch_execz when the code it skips is idle.
+constexpr void builder::resolve_skip(int32_t& slot, uint32_t target, src_loc l) {
+  if (slot < 0) return;
+  const uint32_t from = static_cast<uint32_t>(slot);
+  slot = -1;
+  bool any = false;
+  for (uint32_t b = from + 1; b < fn.blocks.size(); ++b) {
+    const vec<instr>& list = fn.blocks[b].instrs;
+    const instr* const ins = list.data();
+    for (std::size_t i = 0, n = list.size(); i < n; ++i) {
+      if (!detail::idle_without_lanes(ins[i])) return;
+      any = true;
+    }
+  }
+  if (!any) return;
+  instr& br = fn.blocks[from].instrs.emplace_back();
+  br.op = static_cast<uint16_t>(O::s_cbranch_execz);
+  br.num_operands = 1;
+  br.ops[0] = detail::label_op(target);
+  br.loc = l;
 }
 
 // ---- hand-written flow inside per-lane regions ------------------------------------------------

@@ -32,10 +32,15 @@ struct kernel_options {
   bool dce = true;                 // drop results nobody reads (and loads nobody reads)
   bool coalesce = true;            // register allocation puts a copy's source and destination in one place
   bool vcc_compares = true;        // per-lane comparisons write VCC (e32 form, literal in src0) where VCC is free
+  bool known_bits = true;          // masks skip terms whose masked bits are known zero; x - ((x >> k) << k) is x & (2^k-1)
   // Expression lowering (expr.hpp): constant folding, strength reduction and fused
   // instructions (v_lshl_add_u32, v_add3_u32, v_lshl_add_u64, ...). Off: one instruction per
   // operator, as written.
   bool fold = true;
+  // Control flow (control_flow.hpp): at the join of a per-lane If whose branch did Break/
+  // Continue/Return, s_cbranch_execz past the rest of the body (to where lanes come back)
+  // when that code does nothing without lanes (VALU and memory only, no scalar effects).
+  bool skip_idle_code = true;
   // Waits and scheduling (passes/waitcnt_resolve.hpp, passes/hazards.hpp).
   // Automatic s_waitcnt: the weakest sufficient wait before every read or overwrite of a
   // memory result, path-sensitively; hand-written waits still count and are still checked.

@@ -4,6 +4,8 @@
 //   remove-unreachable  blocks no path reaches
 //   a2v                 AGPR sources copied for instructions that cannot read AGPRs
 //   split-registers     arrays broken into the pieces really used
+//   known-bits          masks skip terms whose masked bits are known zero, x - ((x >> k) << k)
+//                       as x & (2^k - 1) (passes/known_bits.hpp)
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
 //   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
@@ -27,6 +29,7 @@
 #include "passes/a2v.hpp"
 #include "passes/common.hpp"
 #include "passes/cse.hpp"
+#include "passes/known_bits.hpp"
 #include "passes/dce.hpp"
 #include "passes/dse.hpp"
 #include "passes/hazards.hpp"
@@ -65,6 +68,10 @@ constexpr bool step_remove_unreachable(pipeline_state& s) {
   return true;
 }
 constexpr bool step_a2v(pipeline_state& s) { return agpr_to_vgpr(s.fn, s.isa, s.error); }
+constexpr bool step_known_bits(pipeline_state& s) {
+  if (s.options.optimize && s.options.kernel.known_bits) simplify_known_bits(s.fn, s.isa);
+  return true;
+}
 constexpr bool step_cse(pipeline_state& s) {
   if (s.options.optimize && s.options.kernel.cse) eliminate_common_subexpressions(s.fn, s.isa);
   return true;
@@ -133,6 +140,7 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"remove-unreachable", detail::step_remove_unreachable},
     {"a2v", detail::step_a2v},
     {"split-registers", detail::step_split},
+    {"known-bits", detail::step_known_bits},
     {"cse", detail::step_cse},
     {"vcc-compares", detail::step_vcc_compares},
     {"dse", detail::step_dse},
@@ -160,6 +168,7 @@ constexpr bool run_step(pipeline_state& st, const pipeline_step& step) {
 // Whether the kernel's options turn a step off (it then does nothing).
 constexpr bool step_disabled(const pipeline_state& st, const pipeline_step& step) {
   const kernel_options& k = st.options.kernel;
+  if (step.run == detail::step_known_bits) return !st.options.optimize || !k.known_bits;
   if (step.run == detail::step_cse) return !st.options.optimize || !k.cse;
   if (step.run == detail::step_vcc_compares) return !st.options.optimize || !k.vcc_compares;
   if (step.run == detail::step_dse) return !st.options.optimize || !k.dse;
@@ -174,7 +183,7 @@ constexpr bool run_pipeline(pipeline_state& st) {
   return true;
 }
 
-constexpr isa_view isa_of(const target& t) { return isa_view{t.instrs, static_cast<uint32_t>(t.num_instrs)}; }
+constexpr isa_view isa_of(const target& t) { return isa_view{t.instrs, static_cast<uint32_t>(t.num_instrs), t.semantics}; }
 constexpr isa_view gfx942_isa() { return isa_of(gfx942); }
 
 // Runs the pipeline for a target: its table, hazard data and register limits.

@@ -409,6 +409,16 @@ struct arith_base {
 
 }  // namespace detail
 
+namespace detail {
+// An index with the line that wrote it: operator[] takes one parameter, so the caller's line
+// comes from this conversion's default argument (evaluated where `a[i]` is written).
+struct index_at {
+  int i;
+  std::source_location loc;
+  constexpr index_at(int v, std::source_location l = std::source_location::current()) : i(v), loc(l) {}
+};
+}  // namespace detail
+
 template <dtype T>
 struct gpr : detail::arith_base<T> {
   static constexpr dtype type = T;
@@ -458,12 +468,15 @@ struct gpr : detail::arith_base<T> {
   // A view is made on the line of the statement that uses it: noting that line makes an
   // assignment from (or to) it, which has no std::source_location of its own (operator= takes
   // exactly one parameter), report its errors there rather than at an earlier statement.
-  // (operator[] cannot take the caller's line either: `x = a[i]` keeps the previous one.)
+  // (operator[] takes the caller's line through its index's conversion: detail::index_at.)
   constexpr void note_line(const std::source_location& l) const {
     if (b) detail::note_loc(*b, to_src_loc(l));
   }
   // Element (rank 1) or row (rank >= 2) i. Out of range: a builder error naming the line.
-  constexpr gpr operator[](int i) const { return index(i, std::source_location::current()); }
+  constexpr gpr operator[](detail::index_at i) const {
+    note_line(i.loc);
+    return index(i.i, i.loc);
+  }
   constexpr gpr at(int i, std::source_location l = std::source_location::current()) const {
     note_line(l);
     return index(i, l);
@@ -598,7 +611,18 @@ struct gpr : detail::arith_base<T> {
   // such as a[2] or x.lo()).
   constexpr gpr& operator=(const gpr& src) {
     if (b && src.b) detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    else unbound_assignment(src);
     return *this;
+  }
+  // `x = y` with a default-constructed handle on either side did nothing: an error.
+  constexpr void unbound_assignment(const gpr& src) const {
+    builder* any = b ? b : src.b;
+    if (any)
+      detail::report(*any, detail::last_loc(*any),
+                     b ? "assignment from a register handle that names no register (default-constructed: "
+                         "allocate it with J.vgpr/J.sgpr or rebind it)"
+                       : "assignment to a register handle that names no register (default-constructed: "
+                         "allocate it with J.vgpr/J.sgpr, or rebind(x) to make it name x's registers)");
   }
   // From an expression result (a temporary): the expression is retargeted into this
   // register when that is safe, otherwise moved. A view or copy of a register (an rvalue
@@ -607,6 +631,8 @@ struct gpr : detail::arith_base<T> {
     if (b && src.b) {
       if (src.is_result()) detail::assign_temp(ref(), T, src.ref());
       else detail::assign(ref(), T, detail::xval{src.b, src.to_operand(), T, detail::last_loc(*b)});
+    } else {
+      unbound_assignment(src);
     }
     return *this;
   }

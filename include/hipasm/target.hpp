@@ -10,6 +10,7 @@
 #include "isa/check.hpp"
 #include "isa/gfx942.hpp"
 #include "isa/instr_desc.hpp"
+#include "isa/semantics.hpp"
 
 namespace hipasm {
 
@@ -24,12 +25,51 @@ struct target {
   uint8_t vgpr_alloc_granule;            // VGPR/AGPR allocation granule (accum_offset is a multiple of 4)
   uint8_t sgpr_pair_align, sgpr_quad_align, vgpr_tuple_align;  // tuple alignment in registers
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
+  const isa::op_semantics* semantics = nullptr;  // what some instructions compute (isa/semantics.hpp)
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
     return isa::find_sorted(instrs, num_instrs, mnemonic);
   }
   constexpr const isa::instr_desc& operator[](uint16_t op) const { return instrs[op]; }
 };
+
+namespace detail {
+// gfx942's instructions the value-rewriting passes understand (isa/semantics.hpp).
+constexpr std::array<isa::op_semantics_entry, 46> gfx942_semantics_list() {
+  using O = isa::gfx942_op;
+  using K = isa::op_kind;
+  auto e = [](O op, K k, O rel = O{}, bool has_rel = false) {
+    return isa::op_semantics_entry{static_cast<uint16_t>(op), k, has_rel ? static_cast<uint16_t>(rel) : uint16_t{0xffff}};
+  };
+  auto cmp = [&](O op, O swapped) { return e(op, K::compare, swapped, true); };
+  return {{
+      e(O::v_mov_b32, K::mov), e(O::s_mov_b32, K::mov), e(O::v_readfirstlane_b32, K::readfirstlane),
+      e(O::v_add_u32, K::add), e(O::s_add_u32, K::add), e(O::v_add3_u32, K::add),
+      e(O::v_sub_u32, K::sub, O::v_and_b32, true), e(O::s_sub_u32, K::sub, O::s_and_b32, true),
+      e(O::v_and_b32, K::band), e(O::s_and_b32, K::band),
+      e(O::v_or_b32, K::bor), e(O::s_or_b32, K::bor), e(O::v_or3_b32, K::bor),
+      e(O::v_xor_b32, K::bxor), e(O::s_xor_b32, K::bxor),
+      e(O::v_mul_lo_u32, K::mul), e(O::s_mul_i32, K::mul),
+      e(O::s_lshl_b32, K::shl), e(O::v_lshlrev_b32, K::shl_rev),
+      e(O::s_lshr_b32, K::lshr), e(O::v_lshrrev_b32, K::lshr_rev),
+      e(O::v_lshl_add_u32, K::lshl_add), e(O::v_lshl_or_b32, K::lshl_or),
+      e(O::s_waitcnt, K::waitcnt),
+      cmp(O::v_cmp_lt_i32, O::v_cmp_gt_i32), cmp(O::v_cmp_gt_i32, O::v_cmp_lt_i32),
+      cmp(O::v_cmp_le_i32, O::v_cmp_ge_i32), cmp(O::v_cmp_ge_i32, O::v_cmp_le_i32),
+      cmp(O::v_cmp_eq_i32, O::v_cmp_eq_i32), cmp(O::v_cmp_ne_i32, O::v_cmp_ne_i32),
+      cmp(O::v_cmp_lt_u32, O::v_cmp_gt_u32), cmp(O::v_cmp_gt_u32, O::v_cmp_lt_u32),
+      cmp(O::v_cmp_le_u32, O::v_cmp_ge_u32), cmp(O::v_cmp_ge_u32, O::v_cmp_le_u32),
+      cmp(O::v_cmp_eq_u32, O::v_cmp_eq_u32), cmp(O::v_cmp_ne_u32, O::v_cmp_ne_u32),
+      cmp(O::v_cmp_lt_f32, O::v_cmp_gt_f32), cmp(O::v_cmp_gt_f32, O::v_cmp_lt_f32),
+      cmp(O::v_cmp_le_f32, O::v_cmp_ge_f32), cmp(O::v_cmp_ge_f32, O::v_cmp_le_f32),
+      cmp(O::v_cmp_eq_f32, O::v_cmp_eq_f32), cmp(O::v_cmp_neq_f32, O::v_cmp_neq_f32),
+      cmp(O::v_cmp_nlt_f32, O::v_cmp_ngt_f32), cmp(O::v_cmp_ngt_f32, O::v_cmp_nlt_f32),
+      cmp(O::v_cmp_nle_f32, O::v_cmp_nge_f32), cmp(O::v_cmp_nge_f32, O::v_cmp_nle_f32),
+  }};
+}
+inline constexpr std::array<isa::op_semantics, isa::gfx942_num_instrs> gfx942_semantics =
+    isa::make_semantics<isa::gfx942_num_instrs>(gfx942_semantics_list());
+}  // namespace detail
 
 inline constexpr target gfx942{
     .name = "gfx942",
@@ -44,6 +84,7 @@ inline constexpr target gfx942{
     .sgpr_quad_align = 4,
     .vgpr_tuple_align = 2,
     .hazard_rules = &gfx942_hazards,
+    .semantics = detail::gfx942_semantics.data(),
 };
 
 }  // namespace hipasm

@@ -10,6 +10,7 @@
 
 #include "../ir.hpp"
 #include "../isa/instr_desc.hpp"
+#include "../isa/semantics.hpp"
 
 namespace hipasm {
 
@@ -17,6 +18,7 @@ namespace hipasm {
 struct isa_view {
   const isa::instr_desc* descs = nullptr;
   uint32_t count = 0;
+  const isa::op_semantics* sem = nullptr;  // what some instructions compute; null: passes that need it do nothing
 
   constexpr const isa::instr_desc& operator[](uint32_t op) const { return descs[op]; }
   // Index of a mnemonic, or -1 (target tables are sorted by mnemonic: a binary search, as

@@ -41,7 +41,7 @@ constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
     const instr& w = blk.instrs[j];
     const isa::instr_desc& wd = isa.descs[w.op];
     if (!(wd.flags & isa::f_waitcnt)) continue;
-    if (static_cast<isa::gfx942_op>(w.op) != isa::gfx942_op::s_waitcnt) return false;  // other wait forms
+    if (!isa.sem || isa.sem[w.op].kind != isa::op_kind::waitcnt) return false;  // other wait forms
     const waitcnt_counts c = decode_waitcnt(w);
     if (vm && c.vm != 63) {
       if (c.vm != 0) return false;

@@ -14,40 +14,16 @@
 #pragma once
 #include "../vec.hpp"
 
-#include "../isa/gfx942.hpp"
 #include "common.hpp"
 
 namespace hipasm {
 namespace detail {
 
-// The comparison with its operands swapped (a < b is b > a); -1 for anything else.
-constexpr int swapped_compare(uint16_t op) {
-  using O = isa::gfx942_op;
-  switch (static_cast<O>(op)) {
-    case O::v_cmp_lt_i32: return static_cast<int>(O::v_cmp_gt_i32);
-    case O::v_cmp_gt_i32: return static_cast<int>(O::v_cmp_lt_i32);
-    case O::v_cmp_le_i32: return static_cast<int>(O::v_cmp_ge_i32);
-    case O::v_cmp_ge_i32: return static_cast<int>(O::v_cmp_le_i32);
-    case O::v_cmp_eq_i32: return static_cast<int>(O::v_cmp_eq_i32);
-    case O::v_cmp_ne_i32: return static_cast<int>(O::v_cmp_ne_i32);
-    case O::v_cmp_lt_u32: return static_cast<int>(O::v_cmp_gt_u32);
-    case O::v_cmp_gt_u32: return static_cast<int>(O::v_cmp_lt_u32);
-    case O::v_cmp_le_u32: return static_cast<int>(O::v_cmp_ge_u32);
-    case O::v_cmp_ge_u32: return static_cast<int>(O::v_cmp_le_u32);
-    case O::v_cmp_eq_u32: return static_cast<int>(O::v_cmp_eq_u32);
-    case O::v_cmp_ne_u32: return static_cast<int>(O::v_cmp_ne_u32);
-    case O::v_cmp_lt_f32: return static_cast<int>(O::v_cmp_gt_f32);
-    case O::v_cmp_gt_f32: return static_cast<int>(O::v_cmp_lt_f32);
-    case O::v_cmp_le_f32: return static_cast<int>(O::v_cmp_ge_f32);
-    case O::v_cmp_ge_f32: return static_cast<int>(O::v_cmp_le_f32);
-    case O::v_cmp_eq_f32: return static_cast<int>(O::v_cmp_eq_f32);
-    case O::v_cmp_neq_f32: return static_cast<int>(O::v_cmp_neq_f32);
-    case O::v_cmp_nlt_f32: return static_cast<int>(O::v_cmp_ngt_f32);
-    case O::v_cmp_ngt_f32: return static_cast<int>(O::v_cmp_nlt_f32);
-    case O::v_cmp_nle_f32: return static_cast<int>(O::v_cmp_nge_f32);
-    case O::v_cmp_nge_f32: return static_cast<int>(O::v_cmp_nle_f32);
-    default: return -1;
-  }
+// The comparison with its operands swapped (a < b is b > a), from the target's data
+// (isa/semantics.hpp); -1 for anything else.
+constexpr int swapped_compare(const isa_view& isa, uint16_t op) {
+  if (!isa.sem || isa.sem[op].kind != isa::op_kind::compare) return -1;
+  return isa.sem[op].related;
 }
 
 // How an instruction touches VCC: bit 0 reads it, bit 1 writes all of it, bit 2 writes a half.
@@ -85,7 +61,7 @@ constexpr uint32_t compares_into_vcc(function& fn_, const isa_view& isa) {
   for (std::size_t b = 0; b < nb && !any; ++b) {
     const instr* const ins = fn.blocks[b].instrs.data();
     for (std::size_t i = 0, n = fn.blocks[b].instrs.size(); i < n && !any; ++i)
-      any = swapped_compare(ins[i].op) >= 0 && ins[i].ops[0].k == operand::kind::vreg;
+      any = swapped_compare(isa, ins[i].op) >= 0 && ins[i].ops[0].k == operand::kind::vreg;
   }
   if (!any) return 0;
   // Accesses per vreg, and VCC's liveness per block (gen: read before any full write).
@@ -129,7 +105,7 @@ constexpr uint32_t compares_into_vcc(function& fn_, const isa_view& isa) {
     for (std::size_t i = 0; i < n; ++i) {
       instr* const ins = list.data();
       instr& cmp = ins[i];
-      const int rev = swapped_compare(cmp.op);
+      const int rev = swapped_compare(isa, cmp.op);
       if (rev < 0 || cmp.num_operands != 3 || !cmp.mods.none()) continue;
       const operand& dst = cmp.ops[0];
       if (dst.k != operand::kind::vreg || dst.offset != 0 || dst.dwords != 2) continue;
@@ -192,7 +168,7 @@ constexpr uint32_t compares_into_vcc(function& fn_, const isa_view& isa) {
           }
         if (def == i) continue;
         const instr& mv = ins[def];
-        if (static_cast<isa::gfx942_op>(mv.op) != isa::gfx942_op::v_mov_b32 || mv.num_operands != 2 ||
+        if (!isa.sem || isa.sem[mv.op].kind != isa::op_kind::mov || !(isa.descs[mv.op].flags & isa::f_valu) || mv.num_operands != 2 ||
             !mv.mods.none() || mv.ops[1].k != operand::kind::imm)
           continue;  // (a source read only here but computed: the other side may be the literal)
         if (!dropped) {

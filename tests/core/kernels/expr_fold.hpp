@@ -143,8 +143,10 @@ constexpr uint32_t reference(int k, uint32_t x, uint32_t y, uint32_t s, uint32_t
   return 0;
 }
 
+// (The known-bits step off too: under a mask it also drops `| 0`, `& -1` and such; the reference
+// is one instruction per operator.)
 template <int K>
-inline constexpr auto fold_kernel_off = with_options<fold_kernel<K>, kernel_options{.fold = false}>;
+inline constexpr auto fold_kernel_off = with_options<fold_kernel<K>, kernel_options{.known_bits = false, .fold = false}>;
 // For counting instructions: without the scheduling pass, whose gap filling differs between the
 // two lowerings (it moves instructions into the s_nop gaps of the unfused address adds), and
 // without the allocator's copy coalescing, which removes some of the copies the unfolded
@@ -154,6 +156,6 @@ inline constexpr auto fold_kernel_counted =
     with_options<fold_kernel<K>, kernel_options{.coalesce = false, .schedule = false}>;
 template <int K>
 inline constexpr auto fold_kernel_off_counted =
-    with_options<fold_kernel<K>, kernel_options{.coalesce = false, .fold = false, .schedule = false}>;
+    with_options<fold_kernel<K>, kernel_options{.coalesce = false, .known_bits = false, .fold = false, .schedule = false}>;
 
 }  // namespace expr_fold
