@@ -7,7 +7,7 @@ namespace gq_bench {
 using hipasm::gemm_quant_config;
 using hipasm::quant_scale;
 using hipasm::quant_type;
-inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128};
+inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bk = 64};
 inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64};
 inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
                                                     .wm = 1, .wn = 4};

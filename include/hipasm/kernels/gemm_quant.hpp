@@ -49,7 +49,11 @@ struct gemm_quant_config {
   uint32_t bm = 128, bn = 128, bk = 128;  // workgroup tile (bk in elements = bytes)
   uint32_t wm = 2, wn = 2;                // waves along M and N
   bool any_k = false;                     // K need not be a multiple of 4 (byte-wise tile copies)
-  uint32_t stages = 2;                    // LDS tile buffers: loads run stages - 1 tiles ahead
+  bool dma = false;                       // tile copies by LDS-DMA into `stages` buffers (else through VGPRs)
+  uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
+
+  // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
+  constexpr bool vgpr_loads() const { return !dma && !any_k; }
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -64,7 +68,16 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     return "gemm_quant: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   if (c.bk % 32 != 0 || c.bk > 512) return "gemm_quant: bk must be a multiple of 32 up to 512";
   if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
+  if (c.vgpr_loads() && c.stages != 2)
+    return "gemm_quant: stages is for the LDS-DMA and any_k copies (dma = true); the VGPR copies use two LDS buffers";
   if (c.stages * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (c.vgpr_loads()) {
+    const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
+    if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
+      return "gemm_quant: the VGPR tile copies must be whole steps (bm and bn multiples of the rows 16 bytes a lane covers)";
+    if ((c.bm + c.bn) * c.bk / 16 / c.threads() > 12)
+      return "gemm_quant: more than 12 dwordx4 staging loads per lane (48 VGPRs): use more waves or a smaller bk";
+  }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
@@ -72,6 +85,9 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
+    if (c.vgpr_loads() &&
+        blocks * 32 + (c.bm / c.wm / 32) * 16 + (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
+      return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
   }
@@ -82,7 +98,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
   const uint32_t tiles_per_block = c.scale == quant_scale::block128 && c.bk <= 128 ? 128 / c.bk : 1;
   const uint32_t ahead = c.stages - 2 > tiles_per_block ? c.stages - 2 : tiles_per_block;
-  if (!c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
+  if (c.dma && !c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
     return "gemm_quant: the loads of the tiles in flight at a wait exceed vmcnt's 63";
   return nullptr;
 }
@@ -108,7 +124,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
   constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
-  constexpr int S = static_cast<int>(C.stages);
+  constexpr bool VG = C.vgpr_loads();
+  constexpr int S = VG ? 2 : static_cast<int>(C.stages);
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -151,12 +168,19 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   lds_view As[S], Bs[S];
   for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
-  constexpr uint32_t tile_loads = (BM + BN) * BK / (4 * T);  // DMA loads per wave and tile
+  constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
+  // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
+  const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
+  tile_staging sta = VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{};
+  tile_staging stb = VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{};
 
   auto cols_valid = J.sgpr<u32>();
   auto load_tile = [&](int buf) {
     J.s_max_i32(cols_valid, k_left, 0);
-    if constexpr (!C.any_k) {
+    if constexpr (VG) {  // (straight-line: interleavable; buf unused, the stores pick the buffer)
+      copy_tile_load(J, A, at(a_org), sta, cols_valid);
+      copy_tile_load(J, B, at(b_org), stb, cols_valid);
+    } else if constexpr (!C.any_k) {
       const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
       copy_tile(J, A, at(a_org), row_bytes, As[buf], o, cols_valid);
       copy_tile(J, B, at(b_org), row_bytes, Bs[buf], o, cols_valid);
@@ -259,8 +283,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i)
       for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
     // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
-    sb_off = sb_row + (kb << 2);
-    J.If(kb >= k_blocks, [&] { sb_off = 0x80000000u; });
+    // (a select, not a branch: the VGPR path interleaves this with MFMAs)
+    sb_off = select(kb >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
     J.s_buffer_load_dword(sbv, SB.desc, sb_off);
     sa_off = sa_off + (M << 2);
     kb = kb + 1u;
@@ -302,9 +326,62 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     tile_visible(S - 2);
   };
 
+  // VGPR copies: step k computes on LDS buffer k % 2 (tile k, its slice 0 read first); tile
+  // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
+  // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
+  // the other buffer (read in step k - 1, freed by its barrier) and the loads of tile k + 2.
+  auto step_vgpr = [&](int buf) {
+    const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
+    read_slice(buf, 0);
+    J.s_waitcnt(vmcnt(0));  // tile k + 1 in VGPRs (and older scale loads)
+    for (int p = 0; p < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p, block_start); },
+                 [&] {
+                   if (p + 1 < KS) read_slice(buf, p + 1);
+                   if (p == 0) {
+                     if constexpr (BLOCK)
+                       if (block_start) load_block_scales();
+                     copy_tile_store(J, sta, As[1 - buf]);
+                     copy_tile_store(J, stb, Bs[1 - buf]);
+                     load_tile(0);
+                   }
+                 });
+    }
+    if constexpr (BLOCK)
+      if (block_end) {
+        // the scales were issued before the tile loads of the block's TB steps
+        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        J.s_waitcnt(lgkmcnt(0));
+        apply_block_scales();
+      }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  };
+
   auto k_tiles = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
-  detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
+  if constexpr (VG) {
+    // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
+    // step on a zero tile: its loads are past K)
+    load_tile(0);
+    J.s_waitcnt(vmcnt(0));
+    copy_tile_store(J, sta, As[0]);
+    copy_tile_store(J, stb, Bs[0]);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    auto it = J.sgpr<u32>();
+    it = 0u;
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_vgpr(0);
+              step_vgpr(1);
+              it = it + 2u;
+            });
+  } else {
+    detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
+  }
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
