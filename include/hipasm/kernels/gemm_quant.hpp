@@ -162,6 +162,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   k_left = K;
   auto row_bytes = J.sgpr<u32>();
   row_bytes = K;
+  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
+  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
+  auto k_tiles = J.sgpr<u32>();  // block128: whole blocks (the tiles past K load zeros)
+  if constexpr (BLOCK) k_tiles = k_blocks * static_cast<uint32_t>(TB);
+  else k_tiles = (K + (BK - 1)) / BK;
+  // VGPR copies: rows K bytes apart with K a multiple of 2 KiB start on the same L2 channel
+  // (line mod 16), so workgroups walking K in step would load from one channel at a time. Each
+  // workgroup starts its K walk at a unit (a 128-byte line, or a tile if larger) of its own, one
+  // further per workgroup over 16 lines, and wraps around (whole scale blocks: block128's units
+  // are its blocks).
+  constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
+  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), first_unit = J.sgpr<u32>();
+  if constexpr (VG) {
+    auto wg = J.sgpr<u32>();
+    wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
+    first_unit = (wg % NU) % ((K + (UNIT - 1)) / UNIT);
+    k_cur = first_unit * UNIT;
+    loaded = 0u;
+    k_span = k_tiles * BK;
+  }
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_quant_tile_layout(BM, BK), LB = detail::gemm_quant_tile_layout(BN, BK);
@@ -174,13 +194,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   tile_staging sta = VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{};
   tile_staging stb = VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{};
 
-  auto cols_valid = J.sgpr<u32>();
+  auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   auto load_tile = [&](int buf) {
-    J.s_max_i32(cols_valid, k_left, 0);
     if constexpr (VG) {  // (straight-line: interleavable; buf unused, the stores pick the buffer)
-      copy_tile_load(J, A, at(a_org), sta, cols_valid);
-      copy_tile_load(J, B, at(b_org), stb, cols_valid);
-    } else if constexpr (!C.any_k) {
+      k_left = K - k_cur;
+      J.s_max_i32(cols_valid, k_left, 0);
+      cols_valid = select(loaded < k_tiles, cols_valid, 0u);
+      a_ld = a_org + k_cur;
+      b_ld = b_org + k_cur;
+      copy_tile_load(J, A, at(a_ld), sta, cols_valid);
+      copy_tile_load(J, B, at(b_ld), stb, cols_valid);
+      k_cur = k_cur + BK;
+      k_cur = select(k_cur >= k_span, gpr<u32>(k_cur - k_span), k_cur);
+      loaded = loaded + 1u;
+      return;
+    }
+    J.s_max_i32(cols_valid, k_left, 0);
+    if constexpr (!C.any_k) {
       const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
       copy_tile(J, A, at(a_org), row_bytes, As[buf], o, cols_valid);
       copy_tile(J, B, at(b_org), row_bytes, Bs[buf], o, cols_valid);
@@ -269,17 +299,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // block128 state: the K block of the tile being computed, its A scales (rows of crow) and B
   // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
+  // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
+  auto blocks_done = J.sgpr<u32>();
   auto sbv = J.sgpr<f32>();
   auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
-    kb = 0u;
+    if constexpr (VG) {
+      kb = first_unit;  // (UNIT = 128 = one block)
+      blocks_done = 0u;
+    } else {
+      kb = 0u;
+    }
     sa_off = 0u;
     sb_row = ((n0 >> 7) * k_blocks) << 2;
     sa_lane = crow << 2;
   }
   auto load_block_scales = [&] {
+    if constexpr (VG) {
+      // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
+      sa_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
+      for (int i = 0; i < TM; ++i)
+        for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
+      sb_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
+      J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+      kb = kb + 1u;
+      kb = select(kb >= k_blocks, 0u, kb);
+      blocks_done = blocks_done + 1u;
+      return;
+    }
     for (int i = 0; i < TM; ++i)
       for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
     // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
@@ -304,8 +353,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
     J.s_barrier();
   };
-  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
-  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
   auto step = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     if constexpr (BLOCK)
@@ -359,8 +406,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_barrier();
   };
 
-  auto k_tiles = J.sgpr<u32>();
-  k_tiles = (K + (BK - 1)) / BK;
   if constexpr (VG) {
     // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
     // step on a zero tile: its loads are past K)
