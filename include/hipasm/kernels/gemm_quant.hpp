@@ -51,6 +51,7 @@ struct gemm_quant_config {
   bool any_k = false;                     // K need not be a multiple of 4 (byte-wise tile copies)
   bool dma = false;                       // tile copies by LDS-DMA into `stages` buffers (else through VGPRs)
   uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
+  uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -75,8 +76,11 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
     if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
       return "gemm_quant: the VGPR tile copies must be whole steps (bm and bn multiples of the rows 16 bytes a lane covers)";
-    if ((c.bm + c.bn) * c.bk / 16 / c.threads() > 12)
-      return "gemm_quant: more than 12 dwordx4 staging loads per lane (48 VGPRs): use more waves or a smaller bk";
+    if (c.ahead < 1 || c.ahead > 2) return "gemm_quant: ahead must be 1 or 2 (tiles loading while one computes)";
+    if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 16)
+      return "gemm_quant: more than 16 dwordx4 staging loads per lane (64 VGPRs): use more waves, a smaller bk or ahead = 1";
+  } else if (c.ahead != 1) {
+    return "gemm_quant: ahead is for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
   }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
@@ -86,7 +90,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
     if (c.vgpr_loads() &&
-        blocks * 32 + (c.bm / c.wm / 32) * 16 + (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
+        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
@@ -191,19 +195,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
   // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
   const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
-  tile_staging sta = VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{};
-  tile_staging stb = VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{};
+  constexpr int AH = static_cast<int>(C.ahead);
+  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{}};
+  tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   auto load_tile = [&](int buf) {
-    if constexpr (VG) {  // (straight-line: interleavable; buf unused, the stores pick the buffer)
+    if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
       k_left = K - k_cur;
       J.s_max_i32(cols_valid, k_left, 0);
       cols_valid = select(loaded < k_tiles, cols_valid, 0u);
       a_ld = a_org + k_cur;
       b_ld = b_org + k_cur;
-      copy_tile_load(J, A, at(a_ld), sta, cols_valid);
-      copy_tile_load(J, B, at(b_ld), stb, cols_valid);
+      copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_span, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -379,8 +386,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // the other buffer (read in step k - 1, freed by its barrier) and the loads of tile k + 2.
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
+    const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
     read_slice(buf, 0);
-    J.s_waitcnt(vmcnt(0));  // tile k + 1 in VGPRs (and older scale loads)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(p, block_start); },
@@ -389,9 +397,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                    if (p == 0) {
                      if constexpr (BLOCK)
                        if (block_start) load_block_scales();
-                     copy_tile_store(J, sta, As[1 - buf]);
-                     copy_tile_store(J, stb, Bs[1 - buf]);
-                     load_tile(0);
+                     copy_tile_store(J, sta[set], As[1 - buf]);
+                     copy_tile_store(J, stb[set], Bs[1 - buf]);
+                     load_tile(set);
                    }
                  });
     }
@@ -409,10 +417,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   if constexpr (VG) {
     // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
     // step on a zero tile: its loads are past K)
-    load_tile(0);
-    J.s_waitcnt(vmcnt(0));
-    copy_tile_store(J, sta, As[0]);
-    copy_tile_store(J, stb, Bs[0]);
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
+    copy_tile_store(J, sta[0], As[0]);
+    copy_tile_store(J, stb[0], Bs[0]);
     load_tile(0);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
