@@ -52,6 +52,7 @@ struct gemm_quant_config {
   bool dma = false;                       // tile copies by LDS-DMA into `stages` buffers (else through VGPRs)
   uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
   uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
+  uint32_t lds_buffers = 2;               // VGPR copies: 2, or 1 (half the LDS: two workgroups a CU for 128x128x128)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -71,7 +72,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
   if (c.vgpr_loads() && c.stages != 2)
     return "gemm_quant: stages is for the LDS-DMA and any_k copies (dma = true); the VGPR copies use two LDS buffers";
-  if (c.stages * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > 65536)
+    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
   if (c.vgpr_loads()) {
     const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
     if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
@@ -79,8 +81,11 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.ahead < 1 || c.ahead > 2) return "gemm_quant: ahead must be 1 or 2 (tiles loading while one computes)";
     if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 16)
       return "gemm_quant: more than 16 dwordx4 staging loads per lane (64 VGPRs): use more waves, a smaller bk or ahead = 1";
-  } else if (c.ahead != 1) {
-    return "gemm_quant: ahead is for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+    if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
+    if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
+    if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
+  } else if (c.ahead != 1 || c.lds_buffers != 2) {
+    return "gemm_quant: ahead and lds_buffers are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
   }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
@@ -129,7 +134,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
   constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
   constexpr bool VG = C.vgpr_loads();
-  constexpr int S = VG ? 2 : static_cast<int>(C.stages);
+  constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -189,7 +194,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_quant_tile_layout(BM, BK), LB = detail::gemm_quant_tile_layout(BN, BK);
-  lds_view As[S], Bs[S];
+  lds_view As[S > 2 ? S : 2], Bs[S > 2 ? S : 2];
   for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
   constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
@@ -287,9 +292,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  auto mfma_slice = [&](int p, bool block_start) {
+  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2) {
     const int s = p % 2;
-    for (int h = 0; h < 2; ++h)
+    for (int h = h_from; h < h_to; ++h)
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) {
           auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
@@ -414,7 +419,62 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_barrier();
   };
 
-  if constexpr (VG) {
+  // One LDS buffer (tile k in it, its slice 0 read; tile k + 1 in VGPRs): the slices' MFMAs
+  // with the next slice's reads interleaved; after the last slice's reads a barrier frees the
+  // buffer; the stores of tile k + 1 and the loads of tile k + 1 + ahead run among the first
+  // half of the last slice's MFMAs, a barrier makes tile k + 1 visible, and the reads of its
+  // slice 0 run among the second half.
+  auto step_single = [&](int parity) {
+    const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
+    const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
+    for (int p = 0; p + 1 < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p, block_start); },
+                 [&] {
+                   read_slice(0, p + 1);
+                   if constexpr (BLOCK)
+                     if (p == 0 && block_start) load_block_scales();
+                 });
+    }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? 4 * TM : 0)));
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1); },
+               [&] {
+                 copy_tile_store(J, sta[set], As[0]);
+                 copy_tile_store(J, stb[set], Bs[0]);
+                 load_tile(set);
+               });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2); }, [&] { read_slice(0, 0); });
+    if constexpr (BLOCK)
+      if (block_end) {
+        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        J.s_waitcnt(lgkmcnt(0));
+        apply_block_scales();
+      }
+  };
+
+  if constexpr (VG && S == 1) {
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
+    copy_tile_store(J, sta[0], As[0]);
+    copy_tile_store(J, stb[0], Bs[0]);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    read_slice(0, 0);
+    auto it = J.sgpr<u32>();
+    it = 0u;
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_single(0);
+              step_single(1);
+              it = it + 2u;
+            });
+  } else if constexpr (VG) {
     // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
     // step on a zero tile: its loads are past K)
     for (int i = 0; i < AH; ++i) load_tile(i);
