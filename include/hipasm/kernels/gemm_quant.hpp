@@ -19,9 +19,15 @@
 // The tile copies are LDS-DMA dwords, so rows must be dword-aligned (K % 4 == 0); the `any_k`
 // variant copies bytes through VGPRs instead (slow; gemm_quant_launch picks it for such a K).
 //
-// Schedule (one workgroup = wm x wn waves computing a bm x bn tile): the K loop keeps `stages`
-// LDS buffers of the A and B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA;
-// each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
+// Schedule (one workgroup = wm x wn waves computing a bm x bn tile). Tile copies through VGPRs
+// (the default): dwordx4 loads (a 128-byte line a row for bk = 128: the CU's address path
+// moves 32 B/clk this way, 23 B/clk by LDS-DMA) `ahead` tiles before their LDS stores, which,
+// like the loads, the interleaver places among the MFMAs; two LDS buffers, or one
+// (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
+// half the LDS, so 128x128x128 tiles fit two workgroups a CU). Each workgroup starts its K walk
+// at its own 128-byte line and wraps (rows K bytes apart share an L2 channel when K is a
+// multiple of 2 KiB). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
+// B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA. Each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
