@@ -27,14 +27,14 @@ struct quant_shape {
   int aiter_splitk;
 };
 
-// Our configuration for a shape: of the 4-wave tiles (128x128, 64x128, 32x128: the 8-wave ones
-// ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose grid
-// gives at least half of the 304 CUs a workgroup, else the smallest.
+// Our configuration for a shape: of the tiles up to 128x128 (128x128, 64x128, 32x128: the
+// 256-row or -column ones ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them),
+// the largest whose grid gives at least half of the 304 CUs a workgroup, else the smallest.
 inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
   const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    if (k.config.threads() != 256) continue;
+    if (k.config.bm > 128 || k.config.bn > 128) continue;
     const uint32_t area = k.config.bm * k.config.bn;
     if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
     if (uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m) >= 152 &&

@@ -152,6 +152,11 @@ const gemm_quant_kernel_ref kFp8BlockAnyK{"gq_fp8_block_anyk", gq_configs::fp8_b
 const gemm_quant_kernel_ref kI8Token{"gq_i8_token", gq_configs::i8_token};
 const gemm_quant_kernel_ref kI8TokenS3{"gq_i8_token_s3", gq_configs::i8_token_s3};
 const gemm_quant_kernel_ref kI8TensorAnyK{"gq_i8_tensor_anyk", gq_configs::i8_tensor_anyk};
+const gemm_quant_kernel_ref kI8TokenA2{"gq_i8_token_a2", gq_configs::i8_token_a2};
+const gemm_quant_kernel_ref kFp8BlockA2{"gq_fp8_block_a2", gq_configs::fp8_block_a2};
+const gemm_quant_kernel_ref kI8TokenSingle{"gq_i8_token_single", gq_configs::i8_token_single};
+const gemm_quant_kernel_ref kFp8BlockSingle{"gq_fp8_block_single", gq_configs::fp8_block_single};
+const gemm_quant_kernel_ref kFp8BlockSingle128{"gq_fp8_block_single128", gq_configs::fp8_block_single128};
 
 }  // namespace
 
@@ -180,6 +185,27 @@ TEST_CASE("gemm_quant int8: per-token and per-tensor scales", "[gemm_quant]") {
   run_random(kI8TokenS3, nullptr, 150, 200, 392);  // 3 stages, 7 K tiles
   run_random(kI8TensorAnyK, &kI8TensorAnyK, 50, 70, 7);
   run_random(kI8TensorAnyK, &kI8TensorAnyK, 1, 1, 1);
+}
+
+// The VGPR copies start each workgroup's K walk at its own 128-byte line (workgroup index mod
+// 16, mod the lines of K) and wrap around: with several workgroups and K of several lines the
+// walks start at different lines and the K tail (a partial 16-byte chunk, a partial scale
+// block) sits in the middle of most walks; two tiles in flight.
+TEST_CASE("gemm_quant: VGPR copies two tiles ahead, K walks starting on each workgroup's line", "[gemm_quant]") {
+  run_random(kI8TokenA2, nullptr, 130, 200, 644);  // 12 workgroups, 6 lines (the last 4 bytes)
+  run_random(kI8TokenA2, nullptr, 64, 64, 1280);   // 10 lines, one workgroup
+  run_random(kI8TokenA2, nullptr, 5, 3, 4);
+  run_random(kFp8BlockA2, nullptr, 100, 260, 520);  // 10 workgroups, 5 scale blocks (the last 8 columns)
+  run_random(kFp8BlockA2, nullptr, 200, 70, 1024);  // 8 scale blocks: an even walk
+  run_random(kFp8Block, nullptr, 70, 600, 904);     // bk 64 (two tiles a block), 10 workgroups, 8 blocks
+}
+
+TEST_CASE("gemm_quant: one LDS buffer (one and two tiles ahead)", "[gemm_quant]") {
+  run_random(kI8TokenSingle, nullptr, 130, 200, 644);
+  run_random(kI8TokenSingle, nullptr, 7, 9, 12);
+  run_random(kFp8BlockSingle, nullptr, 100, 260, 520);   // bk 64: two tiles a scale block
+  run_random(kFp8BlockSingle128, nullptr, 100, 130, 904);  // bk 128: one tile a block, 8 blocks
+  run_random(kFp8BlockSingle128, nullptr, 64, 64, 128);
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.

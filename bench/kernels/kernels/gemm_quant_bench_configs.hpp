@@ -7,17 +7,24 @@ namespace gq_bench {
 using hipasm::gemm_quant_config;
 using hipasm::quant_scale;
 using hipasm::quant_type;
-inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128};
-inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64};
+// One LDS buffer (tile k + 1 stored between two barriers: 32 KiB, two workgroups a CU), two
+// tiles ahead in VGPRs. fp8 128x128: 8 waves of 64x32 (4 waves of 64x64 would need more VGPRs
+// for the accumulators, the block partial sums and the staging than a wave has).
+inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128, .wm = 2,
+                                                     .wn = 4, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64, .ahead = 2,
+                                                    .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
-                                                    .wm = 1, .wn = 4};
+                                                    .wm = 1, .wn = 4, .ahead = 2};
 // 8 waves of 64x64, bk 64 (a scale block is two K tiles)
 inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                      .bk = 64, .wm = 4, .wn = 2};
-inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .scale = quant_scale::per_token};
-inline constexpr gemm_quant_config i8_token_64x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64};
+inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .scale = quant_scale::per_token, .ahead = 2,
+                                                    .lds_buffers = 1};
+inline constexpr gemm_quant_config i8_token_64x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64, .ahead = 2,
+                                                   .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_32x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 32,
-                                                   .wm = 1, .wn = 4};
+                                                   .wm = 1, .wn = 4, .ahead = 2};
 inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                     .bk = 64, .wm = 4, .wn = 2};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,

@@ -19,9 +19,15 @@
 // The tile copies are LDS-DMA dwords, so rows must be dword-aligned (K % 4 == 0); the `any_k`
 // variant copies bytes through VGPRs instead (slow; gemm_quant_launch picks it for such a K).
 //
-// Schedule (one workgroup = wm x wn waves computing a bm x bn tile): the K loop keeps `stages`
-// LDS buffers of the A and B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA;
-// each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
+// Schedule (one workgroup = wm x wn waves computing a bm x bn tile). Tile copies through VGPRs
+// (the default): dwordx4 loads (a 128-byte line a row for bk = 128: the CU's address path
+// moves 32 B/clk this way, 23 B/clk by LDS-DMA) `ahead` tiles before their LDS stores, which,
+// like the loads, the interleaver places among the MFMAs; two LDS buffers, or one
+// (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
+// half the LDS, so 128x128x128 tiles fit two workgroups a CU). Each workgroup starts its K walk
+// at its own 128-byte line and wraps (rows K bytes apart share an L2 channel when K is a
+// multiple of 2 KiB). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
+// B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA. Each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
@@ -49,7 +55,13 @@ struct gemm_quant_config {
   uint32_t bm = 128, bn = 128, bk = 128;  // workgroup tile (bk in elements = bytes)
   uint32_t wm = 2, wn = 2;                // waves along M and N
   bool any_k = false;                     // K need not be a multiple of 4 (byte-wise tile copies)
-  uint32_t stages = 2;                    // LDS tile buffers: loads run stages - 1 tiles ahead
+  bool dma = false;                       // tile copies by LDS-DMA into `stages` buffers (else through VGPRs)
+  uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
+  uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
+  uint32_t lds_buffers = 2;               // VGPR copies: 2, or 1 (half the LDS: two workgroups a CU for 128x128x128)
+
+  // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
+  constexpr bool vgpr_loads() const { return !dma && !any_k; }
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -64,7 +76,23 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     return "gemm_quant: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   if (c.bk % 32 != 0 || c.bk > 512) return "gemm_quant: bk must be a multiple of 32 up to 512";
   if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
-  if (c.stages * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (c.vgpr_loads() && c.stages != 2)
+    return "gemm_quant: stages is for the LDS-DMA and any_k copies (dma = true); the VGPR copies use two LDS buffers";
+  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > 65536)
+    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (c.vgpr_loads()) {
+    const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
+    if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
+      return "gemm_quant: the VGPR tile copies must be whole steps (bm and bn multiples of the rows 16 bytes a lane covers)";
+    if (c.ahead < 1 || c.ahead > 2) return "gemm_quant: ahead must be 1 or 2 (tiles loading while one computes)";
+    if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 16)
+      return "gemm_quant: more than 16 dwordx4 staging loads per lane (64 VGPRs): use more waves, a smaller bk or ahead = 1";
+    if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
+    if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
+    if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
+  } else if (c.ahead != 1 || c.lds_buffers != 2) {
+    return "gemm_quant: ahead and lds_buffers are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+  }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
@@ -72,6 +100,9 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
+    if (c.vgpr_loads() &&
+        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
+      return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
   }
@@ -82,7 +113,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   // the waits: stages - 2 tiles in flight at a step's end, one (after the scales) with block128
   const uint32_t tiles_per_block = c.scale == quant_scale::block128 && c.bk <= 128 ? 128 / c.bk : 1;
   const uint32_t ahead = c.stages - 2 > tiles_per_block ? c.stages - 2 : tiles_per_block;
-  if (!c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
+  if (c.dma && !c.any_k && ahead * ((c.bm + c.bn) * c.bk / (256 * c.wm * c.wn)) > 63)
     return "gemm_quant: the loads of the tiles in flight at a wait exceed vmcnt's 63";
   return nullptr;
 }
@@ -108,7 +139,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
   constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
-  constexpr int S = static_cast<int>(C.stages);
+  constexpr bool VG = C.vgpr_loads();
+  constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -145,16 +177,56 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   k_left = K;
   auto row_bytes = J.sgpr<u32>();
   row_bytes = K;
+  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
+  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
+  auto k_tiles = J.sgpr<u32>();  // block128: whole blocks (the tiles past K load zeros)
+  if constexpr (BLOCK) k_tiles = k_blocks * static_cast<uint32_t>(TB);
+  else k_tiles = (K + (BK - 1)) / BK;
+  // VGPR copies: rows K bytes apart with K a multiple of 2 KiB start on the same L2 channel
+  // (line mod 16), so workgroups walking K in step would load from one channel at a time. Each
+  // workgroup starts its K walk at a unit (a 128-byte line, or a tile if larger) of its own, one
+  // further per workgroup over 16 lines, and wraps around (whole scale blocks: block128's units
+  // are its blocks).
+  constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
+  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), first_unit = J.sgpr<u32>();
+  if constexpr (VG) {
+    auto wg = J.sgpr<u32>();
+    wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
+    first_unit = (wg % NU) % ((K + (UNIT - 1)) / UNIT);
+    k_cur = first_unit * UNIT;
+    loaded = 0u;
+    k_span = k_tiles * BK;
+  }
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_quant_tile_layout(BM, BK), LB = detail::gemm_quant_tile_layout(BN, BK);
-  lds_view As[S], Bs[S];
+  lds_view As[S > 2 ? S : 2], Bs[S > 2 ? S : 2];
   for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
-  constexpr uint32_t tile_loads = (BM + BN) * BK / (4 * T);  // DMA loads per wave and tile
+  constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
+  // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
+  const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
+  constexpr int AH = static_cast<int>(C.ahead);
+  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{}};
+  tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
-  auto cols_valid = J.sgpr<u32>();
+  auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   auto load_tile = [&](int buf) {
+    if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
+      k_left = K - k_cur;
+      J.s_max_i32(cols_valid, k_left, 0);
+      cols_valid = select(loaded < k_tiles, cols_valid, 0u);
+      a_ld = a_org + k_cur;
+      b_ld = b_org + k_cur;
+      copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
+      k_cur = k_cur + BK;
+      k_cur = select(k_cur >= k_span, gpr<u32>(k_cur - k_span), k_cur);
+      loaded = loaded + 1u;
+      return;
+    }
     J.s_max_i32(cols_valid, k_left, 0);
     if constexpr (!C.any_k) {
       const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
@@ -226,9 +298,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  auto mfma_slice = [&](int p, bool block_start) {
+  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2) {
     const int s = p % 2;
-    for (int h = 0; h < 2; ++h)
+    for (int h = h_from; h < h_to; ++h)
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) {
           auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
@@ -245,22 +317,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // block128 state: the K block of the tile being computed, its A scales (rows of crow) and B
   // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
+  // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
+  auto blocks_done = J.sgpr<u32>();
   auto sbv = J.sgpr<f32>();
   auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
-    kb = 0u;
+    if constexpr (VG) {
+      kb = first_unit;  // (UNIT = 128 = one block)
+      blocks_done = 0u;
+    } else {
+      kb = 0u;
+    }
     sa_off = 0u;
     sb_row = ((n0 >> 7) * k_blocks) << 2;
     sa_lane = crow << 2;
   }
   auto load_block_scales = [&] {
+    if constexpr (VG) {
+      // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
+      sa_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
+      for (int i = 0; i < TM; ++i)
+        for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
+      sb_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
+      J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+      kb = kb + 1u;
+      kb = select(kb >= k_blocks, 0u, kb);
+      blocks_done = blocks_done + 1u;
+      return;
+    }
     for (int i = 0; i < TM; ++i)
       for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
     // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
-    sb_off = sb_row + (kb << 2);
-    J.If(kb >= k_blocks, [&] { sb_off = 0x80000000u; });
+    // (a select, not a branch: the VGPR path interleaves this with MFMAs)
+    sb_off = select(kb >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
     J.s_buffer_load_dword(sbv, SB.desc, sb_off);
     sa_off = sa_off + (M << 2);
     kb = kb + 1u;
@@ -280,8 +371,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     else J.s_waitcnt(vmcnt(static_cast<int>(ahead * tile_loads)));
     J.s_barrier();
   };
-  // block128: the tiles of one scale block (bk divides 128; the loop's trips start on blocks)
-  constexpr int TB = BLOCK ? static_cast<int>(128 / BK) : 1;
   auto step = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     if constexpr (BLOCK)
@@ -302,9 +391,116 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     tile_visible(S - 2);
   };
 
-  auto k_tiles = J.sgpr<u32>();
-  k_tiles = (K + (BK - 1)) / BK;
-  detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
+  // VGPR copies: step k computes on LDS buffer k % 2 (tile k, its slice 0 read first); tile
+  // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
+  // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
+  // the other buffer (read in step k - 1, freed by its barrier) and the loads of tile k + 2.
+  auto step_vgpr = [&](int buf) {
+    const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
+    const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
+    read_slice(buf, 0);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
+    for (int p = 0; p < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p, block_start); },
+                 [&] {
+                   if (p + 1 < KS) read_slice(buf, p + 1);
+                   if (p == 0) {
+                     if constexpr (BLOCK)
+                       if (block_start) load_block_scales();
+                     copy_tile_store(J, sta[set], As[1 - buf]);
+                     copy_tile_store(J, stb[set], Bs[1 - buf]);
+                     load_tile(set);
+                   }
+                 });
+    }
+    if constexpr (BLOCK)
+      if (block_end) {
+        // the scales were issued before the tile loads of the block's TB steps
+        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        J.s_waitcnt(lgkmcnt(0));
+        apply_block_scales();
+      }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  };
+
+  // One LDS buffer (tile k in it, its slice 0 read; tile k + 1 in VGPRs): the slices' MFMAs
+  // with the next slice's reads interleaved; after the last slice's reads a barrier frees the
+  // buffer; the stores of tile k + 1 and the loads of tile k + 1 + ahead run among the first
+  // half of the last slice's MFMAs, a barrier makes tile k + 1 visible, and the reads of its
+  // slice 0 run among the second half.
+  auto step_single = [&](int parity) {
+    const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
+    const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
+    for (int p = 0; p + 1 < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(p, block_start); },
+                 [&] {
+                   read_slice(0, p + 1);
+                   if constexpr (BLOCK)
+                     if (p == 0 && block_start) load_block_scales();
+                 });
+    }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? 4 * TM : 0)));
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1); },
+               [&] {
+                 copy_tile_store(J, sta[set], As[0]);
+                 copy_tile_store(J, stb[set], Bs[0]);
+                 load_tile(set);
+               });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2); }, [&] { read_slice(0, 0); });
+    if constexpr (BLOCK)
+      if (block_end) {
+        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
+        J.s_waitcnt(lgkmcnt(0));
+        apply_block_scales();
+      }
+  };
+
+  if constexpr (VG && S == 1) {
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
+    copy_tile_store(J, sta[0], As[0]);
+    copy_tile_store(J, stb[0], Bs[0]);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    read_slice(0, 0);
+    auto it = J.sgpr<u32>();
+    it = 0u;
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_single(0);
+              step_single(1);
+              it = it + 2u;
+            });
+  } else if constexpr (VG) {
+    // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
+    // step on a zero tile: its loads are past K)
+    for (int i = 0; i < AH; ++i) load_tile(i);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
+    copy_tile_store(J, sta[0], As[0]);
+    copy_tile_store(J, stb[0], Bs[0]);
+    load_tile(0);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    auto it = J.sgpr<u32>();
+    it = 0u;
+    J.While([&] { return it < k_tiles; },
+            [&] {
+              step_vgpr(0);
+              step_vgpr(1);
+              it = it + 2u;
+            });
+  } else {
+    detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
+  }
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.

@@ -8,20 +8,32 @@ using hipasm::quant_scale;
 using hipasm::quant_type;
 inline constexpr gemm_quant_config fp8_tensor{.type = quant_type::fp8, .scale = quant_scale::per_tensor};
 inline constexpr gemm_quant_config fp8_token{.type = quant_type::fp8, .scale = quant_scale::per_token, .bk = 64};
-inline constexpr gemm_quant_config fp8_block{.type = quant_type::fp8, .scale = quant_scale::block128};
+inline constexpr gemm_quant_config fp8_block{.type = quant_type::fp8, .scale = quant_scale::block128, .bk = 64};
 // 64x64 tiles (wm 2, wn 1), 3 stages: two workgroups share a 128-column B scale block
 inline constexpr gemm_quant_config fp8_block_small{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
-                                                   .bn = 64, .wm = 2, .wn = 1, .stages = 3};
+                                                   .bn = 64, .wm = 2, .wn = 1, .dma = true, .stages = 3};
 inline constexpr gemm_quant_config fp8_token_anyk{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 64,
                                                   .bn = 64, .bk = 64, .wm = 2, .wn = 1, .any_k = true};
 // bk 64: a scale block is two K tiles
 inline constexpr gemm_quant_config fp8_block_bk64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
-                                                  .bn = 128, .bk = 64, .wm = 1, .wn = 2};
+                                                  .bn = 128, .bk = 64, .wm = 1, .wn = 2, .dma = true};
 inline constexpr gemm_quant_config fp8_block_anyk{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
                                                   .bn = 64, .bk = 64, .wm = 2, .wn = 1, .any_k = true};
 inline constexpr gemm_quant_config i8_token{.type = quant_type::i8, .scale = quant_scale::per_token};
 inline constexpr gemm_quant_config i8_token_s3{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
-                                               .bn = 128, .bk = 64, .stages = 3};
+                                               .bn = 128, .bk = 64, .dma = true, .stages = 3};
 inline constexpr gemm_quant_config i8_tensor_anyk{.type = quant_type::i8, .scale = quant_scale::per_tensor, .bm = 64,
                                                   .bn = 64, .bk = 32, .wm = 1, .wn = 2, .any_k = true};
+// VGPR copies two tiles ahead (two staging sets), bk 128: one tile per scale block
+inline constexpr gemm_quant_config i8_token_a2{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
+                                               .bn = 64, .wm = 2, .wn = 1, .ahead = 2};
+inline constexpr gemm_quant_config fp8_block_a2{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                .bn = 64, .wm = 2, .wn = 1, .ahead = 2};
+// one LDS buffer (stores between two barriers of the last slice), one and two tiles ahead
+inline constexpr gemm_quant_config i8_token_single{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
+                                                   .bn = 64, .wm = 2, .wn = 1, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_block_single{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                    .bn = 64, .bk = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_block_single128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                       .bn = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
 }  // namespace gq_configs

@@ -1,0 +1,7 @@
+// EXPECT: gemm_quant: ahead and lds_buffers are for the VGPR copies
+// `ahead` on the LDS-DMA pipeline (dma = true), which runs stages - 1 tiles ahead instead.
+#include <hipasm/kernels/gemm_quant.hpp>
+
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::i8,
+                                                               .scale = hipasm::quant_scale::per_token,
+                                                               .dma = true, .ahead = 2}))

@@ -1,0 +1,8 @@
+// EXPECT: gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave
+// fp8 with 128x128 block scales on 4 waves of 64x64 and 128-byte K tiles through VGPRs: the
+// accumulators, the block partial sums, the scales and the staging registers do not fit a
+// wave; a compile error naming the problem, not a register-allocation failure deep inside.
+#include <hipasm/kernels/gemm_quant.hpp>
+
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::fp8,
+                                                               .scale = hipasm::quant_scale::block128}))
