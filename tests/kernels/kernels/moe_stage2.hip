@@ -1,0 +1,5 @@
+#include <hipasm/kernels/moe.hpp>
+
+#include "moe_configs.hpp"
+
+HIPASM_MOE_STAGE2_KERNEL(moe_s2, cfg::gemm_g1u1)
