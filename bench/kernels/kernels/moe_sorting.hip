@@ -1,0 +1,5 @@
+#include <hipasm/kernels/moe.hpp>
+
+#include "moe_bench_configs.hpp"
+
+HIPASM_MOE_SORTING_KERNEL(moe_sorting, moe_bench::sort)
