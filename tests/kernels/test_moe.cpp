@@ -227,5 +227,5 @@ TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels]
 }
 
 TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
-  check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2", 7, 2, 8, 8, 64, 80, 21);
+  check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
 }

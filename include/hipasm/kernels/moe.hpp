@@ -67,11 +67,13 @@ struct moe_sorting_config {
 };
 
 struct moe_gemm_config {
-  uint32_t waves = 4;   // 32 columns (stage 1: of inter; stage 2: of dim) a wave
-  uint32_t unroll = 4;  // 16-element K slices a load group (two groups in flight)
-  bool gated = true;    // W1 holds gate and up rows (aiter's g1u1): h = silu(gate) * up; else silu(gate)
+  uint32_t waves = 4;    // 32 columns (stage 1: of inter; stage 2: of dim) a wave
+  uint32_t unroll = 4;   // 16-element K slices a load group (two groups in flight)
+  bool gated = true;     // W1 holds gate and up rows (aiter's g1u1): h = silu(gate) * up; else silu(gate)
+  uint32_t k_split = 1;  // waves sharing a column block, each a K range (more loads in flight
+                         // for few tokens): stage 1 adds their sums through LDS, stage 2's atomics add them
 
-  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
 };
@@ -97,16 +99,18 @@ constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
   if (c.waves < 1 || c.waves > 16) return "moe gemm: 1 to 16 waves";
   if (c.unroll < 1 || c.unroll > 8) return "moe gemm: unroll must be 1 .. 8 slices";
   if (c.unroll * (c.gated ? 3 : 2) > 31) return "moe gemm: more than 31 loads a group (vmcnt)";
+  if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe gemm: k_split from 1, waves * k_split <= 16";
+  if ((c.k_split - 1) * c.waves * (c.gated ? 2 : 1) * 16 * 64 * 4 > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
   return nullptr;
 }
 
 // The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows at woff[w], K) . X (32 rows at
-// xoff, K)^T. Each lane loads 16 bytes of its row per slice (lane half h: elements 8h..8h+7 of
+// xoff, K)^T over k in [k_begin, K). Each lane loads 16 bytes of its row per slice (lane half h: elements 8h..8h+7 of
 // the slice; the first MFMA takes 8h..8h+3, the second 8h+4..8h+7, the same for both operands,
 // which leaves each sum unchanged). Slices at or past K load from an offset past every V#
 // (zeros), so the loop runs whole pairs of groups. NW: weight operands (2: gate and up).
 template <uint32_t U, int NW>
-constexpr void moe_k_loop(builder J, gpr<dtype::u32> K, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
+constexpr void moe_k_loop(builder J, gpr<dtype::u32> k_begin, gpr<dtype::u32> K, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
                           std::array<gpr<dtype::u32>, 2> woff, std::array<gpr<dtype::f32>, 2> acc) {
   using dtype::u32;
   gpr<u32> fx[2], fw[2][2];
@@ -115,7 +119,7 @@ constexpr void moe_k_loop(builder J, gpr<dtype::u32> K, buffer X, gpr<dtype::u32
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
   }
   auto kb = J.sgpr<u32>(), ks = J.sgpr<u32>();
-  kb = 0u;
+  kb = k_begin + 0u;
   auto load_group = [&](int set) {
     for (uint32_t s = 0; s < U; ++s) {
       ks = select(kb < K, gpr<u32>(kb << 1u), 0x80000000u);
@@ -132,7 +136,7 @@ constexpr void moe_k_loop(builder J, gpr<dtype::u32> K, buffer X, gpr<dtype::u32
   };
   constexpr int group_loads = static_cast<int>(U) * (1 + NW);
   auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();
-  groups = (K + (16u * U - 1u)) / (16u * U);
+  groups = (K - k_begin + (16u * U - 1u)) / (16u * U);
   it = 0u;
   load_group(0);
   J.While([&] { return it < groups; },
@@ -163,6 +167,31 @@ constexpr moe_block_info moe_block_start(builder J, arg<const unsigned*> sorted_
   J.s_load_dword(r.expert, sorted_expert_ids, off);
   J.s_waitcnt(lgkmcnt(0));
   J.If(r.blk * moe_block_m >= nv, [&] { J.Return(); });
+  return r;
+}
+
+// This wave's column group (wave % waves) and K range [k_begin, k_end) (part wave / waves of
+// k_split, whole slices).
+template <moe_gemm_config C>
+struct moe_wave_split {
+  gpr<dtype::u32> wave, col, part, k_begin, k_end;
+};
+template <moe_gemm_config C>
+constexpr moe_wave_split<C> moe_split(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> K) {
+  using dtype::u32;
+  moe_wave_split<C> r{J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
+  r.wave = readfirstlane(tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
+    r.k_begin = min(gpr<u32>(r.part * per), K);
+    r.k_end = min(gpr<u32>(r.k_begin + per), K);
+  } else {
+    r.k_begin = 0u;
+    r.k_end = K + 0u;
+  }
   return r;
 }
 
@@ -401,8 +430,11 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
   lane = tid & 31u;
   half = (tid >> 5u) & 1u;
+  auto kdim = J.sgpr<u32>();
+  kdim = dim + 0u;
+  auto ws = detail::moe_split<C>(J, tid, kdim);
   auto n0 = J.sgpr<u32>();  // the wave's first column of inter
-  n0 = J.workgroup_id_x() * C.cols() + (readfirstlane(tid) & ~63u) / 2u;
+  n0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
 
   // this lane's token row (column of the MFMA): x past its V# for padding
   auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
@@ -438,7 +470,32 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
     acc[w].rebind(J.vgpr<f32>(16).aligned(4));
     acc[w].fill(0.0f);
   }
-  detail::moe_k_loop<C.unroll, NW>(J, dim, X, xoff, W, woff, acc);
+  detail::moe_k_loop<C.unroll, NW>(J, ws.k_begin, ws.k_end, X, xoff, W, woff, acc);
+  if constexpr (C.k_split > 1) {
+    // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
+    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+    auto red = J.lds_bytes((C.k_split - 1) * C.waves * per_wave, 16);
+    auto la = J.vgpr<u32>();
+    J.If(ws.part != 0u, [&] {
+      la = ((ws.part - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      for (uint32_t w = 0; w < NW; ++w)
+        for (uint32_t r = 0; r < 16; ++r)
+          J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red.offset + (w * 16 + r) * 256)});
+    });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.If(ws.part != 0u, [&] { J.Return(); });
+    auto t = J.vgpr<f32>(16);
+    for (uint32_t p = 1; p < C.k_split; ++p) {
+      la = ((p - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      for (uint32_t w = 0; w < NW; ++w) {
+        for (uint32_t r = 0; r < 16; ++r)
+          J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red.offset + (w * 16 + r) * 256)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + t[r];
+      }
+    }
+  }
 
   // lane: token column `lane`, rows n0 + 8q + 4 half + 0..3 (q = 0..3): 4 bf16 a dwordx2
   auto hb = J.sgpr<u32>(), hrow = J.sgpr<u32>();
@@ -477,8 +534,11 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
   lane = tid & 31u;
   half = (tid >> 5u) & 1u;
+  auto kdim = J.sgpr<u32>();
+  kdim = inter + 0u;
+  auto ws = detail::moe_split<C>(J, tid, kdim);
   auto d0 = J.sgpr<u32>();  // the wave's first column of dim
-  d0 = J.workgroup_id_x() * C.cols() + (readfirstlane(tid) & ~63u) / 2u;
+  d0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
 
   // this lane's sorted row: its token and weight
   auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
@@ -507,7 +567,7 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   std::array<gpr<f32>, 2> acc{};
   acc[0].rebind(J.vgpr<f32>(16).aligned(4));
   acc[0].fill(0.0f);
-  detail::moe_k_loop<C.unroll, 1>(J, inter, H, hoff, W, woff, acc);
+  detail::moe_k_loop<C.unroll, 1>(J, ws.k_begin, ws.k_end, H, hoff, W, woff, acc);
 
   // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
   auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
