@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage2.hip
+// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip
 // Fused MoE (include/hipasm/kernels/moe.hpp) in hipasm-sim against plain C++ references:
 // the sorting's exact output in aiter's layout (1 to 100 tokens, 8 to 256 experts, top-1 to
 // top-8, experts without tokens, ids out of range, several LDS chunks), and the whole MoE
@@ -30,6 +30,8 @@ struct mods {
   hipasm::test::kernel_sim sort{"moe_sorting"};
   std::unique_ptr<rt::module> s1 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
                                                        HIPASM_KERNELS_TEST_NAME + "_moe_stage1.co");
+  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                            HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
   std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
                                                        HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
 };
@@ -147,7 +149,8 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + 64, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
   hk::moe_workspace ws(d, tokens, topk, experts, inter);
-  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {*M().s1, s1_k}, {*M().s2, s2_k}, ws,
+  rt::module& s1 = GC.gated ? *M().s1 : *M().s1_g1u0;  // (one code object a stage-1 kernel: compile time)
+  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {*M().s2, s2_k}, ws,
                                           {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(),
                                            .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens,
                                            .topk = topk, .experts = experts, .dim = dim, .inter = inter});

@@ -3,5 +3,3 @@
 #include "moe_bench_configs.hpp"
 
 HIPASM_MOE_STAGE1_KERNEL(moe_stage1_g1u1, moe_bench::g1u1)
-HIPASM_MOE_STAGE1_KERNEL(moe_stage1_g1u0, moe_bench::g1u0)
-HIPASM_MOE_STAGE2_KERNEL(moe_stage2, moe_bench::g1u1)
