@@ -114,13 +114,13 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& gemm_mod, rt::module& 
                          .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
                          .tokens = tokens, .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
     const uint32_t blocks = ws.max_blocks;
-    rt::profile_options pa = profile_for(moe_bench::g1u1.grid_x(s.inter) * blocks);
+    rt::profile_options pa = profile_for(moe_bench::g1u1.grid_x(s.inter) * moe_bench::g1u1.grid_y(s.inter, blocks));
     rt::launch_options oa;
     oa.profile = &pa;
     const result r1 = from(gated ? hk::launch_moe_stage1<moe_bench::g1u1>(d, gemm_mod, "moe_stage1_g1u1", a, oa)
                                  : hk::launch_moe_stage1<moe_bench::g1u0>(d, g1u0_mod, "moe_stage1_g1u0", a, oa));
     a.w = W2.addr();
-    rt::profile_options pb = profile_for(moe_bench::down.grid_x(s.dim) * blocks);
+    rt::profile_options pb = profile_for(moe_bench::down.grid_x(s.dim) * moe_bench::down.grid_y(s.dim, blocks));
     rt::launch_options ob;
     ob.profile = &pb;
     const result r2 = from(hk::launch_moe_stage2<moe_bench::down>(d, sort_mod, "moe_stage2", a, ob));

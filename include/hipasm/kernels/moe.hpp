@@ -18,7 +18,7 @@
 //    the experts before it (LDS broadcast reads); order: chunks of tokens scattered into an LDS
 //    matrix [expert][token] of slot + 1 bytes, each expert's lane walks its row in token order
 //    (4 tokens a ds_read_b32); weights: a gather over the sorted entries at the end.
-// 2. moe_stage1: grid (ceil(inter / (32 waves)), blocks): a workgroup takes one block of 32
+// 2. moe_stage1: grid (ceil(inter / (32 waves)), y): a workgroup takes a block of 32
 //    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
 //    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
@@ -26,10 +26,12 @@
 //    memory (16 bytes a lane: a row's 8 consecutive k, the same k permutation for A and B as
 //    gemm_bf16), `unroll` 16-element slices a load group, two groups in flight; padding rows'
 //    token is past x's V# (zeros). Stage 1 also zeroes out (the workgroups share it).
-// 3. moe_stage2: grid (ceil(dim / (32 waves)), blocks): the same loop with W2's rows (32 of
+// 3. moe_stage2: grid (ceil(dim / (32 waves)), y): the same loop with W2's rows (32 of
 //    dim a wave) and the block's intermediate rows, then out[token][d] += w * acc as f32
 //    buffer atomics (padding tokens are past out's V#: dropped).
-// Blocks past num_valid_ids[0] / 32 return at once (the grid is sized for the worst case).
+// The grids' y covers min(max blocks, max_workgroups / grid x) rows; each workgroup loops over
+// the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
+// mostly empty: few workgroups find nothing to do).
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
@@ -73,9 +75,16 @@ struct moe_gemm_config {
   uint32_t k_split = 1;  // waves sharing a column block, each a K range (more loads in flight
                          // for few tokens): stage 1 adds their sums through LDS, stage 2's atomics add them
 
+  uint32_t max_workgroups = 1216;  // the grid's size at most: a workgroup loops over the blocks
+                                   // y, y + grid_y, ... (most of the worst-case blocks are empty)
+
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
+  constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
+    const uint32_t y = max_workgroups / grid_x(n);
+    return y < 1 ? 1 : y > max_blocks ? max_blocks : y;
+  }
 };
 
 // Sizes of the sorted buffers for a run (aiter's bound: every expert may add block_m - 1 pads).
@@ -152,22 +161,24 @@ constexpr void moe_k_loop(builder J, gpr<dtype::u32> k_begin, gpr<dtype::u32> K,
   J.s_waitcnt(vmcnt(0));
 }
 
-// The block's expert and whether it holds entries; returns the block index (grid y).
-struct moe_block_info {
-  gpr<dtype::u32> blk, expert;
-};
-constexpr moe_block_info moe_block_start(builder J, arg<const unsigned*> sorted_expert_ids,
-                                         arg<const unsigned*> num_valid_ids) {
+// body(blk, expert) for the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (wave-uniform).
+template <class Body>
+constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                              arg<unsigned> grid_y, Body body) {
   using dtype::u32;
-  moe_block_info r{J.sgpr<u32>(), J.sgpr<u32>()};
-  auto nv = J.sgpr<u32>(), off = J.sgpr<u32>();
-  r.blk = J.workgroup_id_y();
-  off = r.blk << 2u;
-  J.s_load_dword(nv, num_valid_ids, 0);
-  J.s_load_dword(r.expert, sorted_expert_ids, off);
+  auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>(), expert = J.sgpr<u32>(), off = J.sgpr<u32>();
+  J.s_load_dword(nblk, num_valid_ids, 0);
+  blk = J.workgroup_id_y() + 0u;
   J.s_waitcnt(lgkmcnt(0));
-  J.If(r.blk * moe_block_m >= nv, [&] { J.Return(); });
-  return r;
+  nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
+  J.While([&] { return blk < nblk; },
+          [&] {
+            off = blk << 2u;
+            J.s_load_dword(expert, sorted_expert_ids, off);
+            J.s_waitcnt(lgkmcnt(0));
+            body(blk, expert);
+            blk = blk + grid_y;
+          });
 }
 
 // This wave's column group (wave % waves) and K range [k_begin, k_end) (part wave / waves of
@@ -400,7 +411,8 @@ template <moe_gemm_config C>
 constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> out, arg<const uint16_t*> x,
                                  arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
                                  arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
-                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks) {
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
   static_assert(detail::moe_gemm_config_error(C) == nullptr,
                 std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
   using dtype::u32;
@@ -425,8 +437,6 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
               zo = zo + gstep;
             });
   }
-  auto bi = detail::moe_block_start(J, sorted_expert_ids, num_valid_ids);
-
   auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
   lane = tid & 31u;
   half = (tid >> 5u) & 1u;
@@ -435,26 +445,35 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   auto ws = detail::moe_split<C>(J, tid, kdim);
   auto n0 = J.sgpr<u32>();  // the wave's first column of inter
   n0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
-
-  // this lane's token row (column of the MFMA): x past its V# for padding
   auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
-  so = ((bi.blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
   row_bytes = dim << 1u;
   xb = tokens * row_bytes;
   auto X = make_buffer(J, x, xb);
+  auto hb = J.sgpr<u32>(), hrow = J.sgpr<u32>();
+  hrow = inter << 1u;
+  hb = max_blocks * moe_block_m * hrow;
+  auto H = make_buffer(J, h_out, hb);
+
+  constexpr uint32_t NW = C.gated ? 2 : 1;
+  // k_split: the parts 1.. leave their sums at [part - 1][col][w][register][lane] for part 0
+  uint32_t red_offset = 0;
+  if constexpr (C.k_split > 1) red_offset = J.lds_bytes((C.k_split - 1) * C.waves * NW * 16 * 64 * 4, 16).offset;
+
+  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  // this lane's token row (column of the MFMA): x past its V# for padding
+  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
+  SID.load(tok, at(so));
   J.s_waitcnt(vmcnt(0));
   auto xoff = J.vgpr<u32>();
   xoff = (tok & 0xffffffu) * row_bytes + (half << 4u);
 
   // the expert's W1: gate rows then up rows
-  constexpr uint32_t NW = C.gated ? 2 : 1;
   auto eb = J.sgpr<u32>();
   eb = inter * row_bytes * NW;
   auto wbase = J.sgpr<dtype::u64>();
-  wbase = w1 + mul_wide(bi.expert, eb);
+  wbase = w1 + mul_wide(expert, eb);
   std::array<buffer, 2> W{};
   W[0] = make_buffer(J, wbase, eb);
   W[1] = W[0];
@@ -474,23 +493,27 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   if constexpr (C.k_split > 1) {
     // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
     constexpr uint32_t per_wave = NW * 16 * 64 * 4;
-    auto red = J.lds_bytes((C.k_split - 1) * C.waves * per_wave, 16);
     auto la = J.vgpr<u32>();
     J.If(ws.part != 0u, [&] {
       la = ((ws.part - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w)
         for (uint32_t r = 0; r < 16; ++r)
-          J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red.offset + (w * 16 + r) * 256)});
+          J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
     });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    J.If(ws.part != 0u, [&] { J.Return(); });
+  }
+  // part 0: the other parts' sums, then h
+  auto finish = [&] {
+  if constexpr (C.k_split > 1) {
+    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+    auto la = J.vgpr<u32>();
     auto t = J.vgpr<f32>(16);
     for (uint32_t p = 1; p < C.k_split; ++p) {
       la = ((p - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w) {
         for (uint32_t r = 0; r < 16; ++r)
-          J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red.offset + (w * 16 + r) * 256)});
+          J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
         J.s_waitcnt(lgkmcnt(0));
         for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + t[r];
       }
@@ -498,12 +521,8 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   }
 
   // lane: token column `lane`, rows n0 + 8q + 4 half + 0..3 (q = 0..3): 4 bf16 a dwordx2
-  auto hb = J.sgpr<u32>(), hrow = J.sgpr<u32>();
-  hrow = inter << 1u;
-  hb = grid_blocks * moe_block_m * hrow;
-  auto H = make_buffer(J, h_out, hb);
   auto hoff = J.vgpr<u32>(), ho = J.vgpr<u32>(), nq = J.vgpr<u32>();
-  hoff = (bi.blk * moe_block_m + lane) * hrow;
+  hoff = (blk * moe_block_m + lane) * hrow;
   auto hv = J.vgpr<f32>(4);
   auto pk = J.vgpr<dtype::bf16x2>(2).aligned(2);
   for (uint32_t q = 0; q < 4; ++q) {
@@ -517,6 +536,14 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
     ho = select(nq < inter, gpr<u32>(hoff + (nq << 1u)), 0x80000000u);
     H.store(pk, at(ho));
   }
+  };
+  if constexpr (C.k_split > 1) {
+    J.If(ws.part == 0u, finish);
+    J.s_barrier();  // the partial sums are read before the next block writes them
+  } else {
+    finish();
+  }
+  });
 }
 
 // ---- 3. stage 2: out[token] += w * (h . W2^T) ------------------------------------------------------
@@ -524,13 +551,13 @@ template <moe_gemm_config C>
 constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*> h_in, arg<const uint16_t*> w2,
                                  arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
                                  arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
-                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks) {
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
   static_assert(detail::moe_gemm_config_error(C) == nullptr,
                 std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
   using dtype::u32;
   using dtype::f32;
   auto tid = J.thread_id_x();
-  auto bi = detail::moe_block_start(J, sorted_expert_ids, num_valid_ids);
   auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
   lane = tid & 31u;
   half = (tid >> 5u) & 1u;
@@ -540,25 +567,30 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   auto d0 = J.sgpr<u32>();  // the wave's first column of dim
   d0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
 
-  // this lane's sorted row: its token and weight
   auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
   auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
-  auto wt = J.vgpr<f32>();
-  so = ((bi.blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
-  SWb.load(wt, at(so));
-
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
   hrow = inter << 1u;
-  hb = grid_blocks * moe_block_m * hrow;
+  hb = max_blocks * moe_block_m * hrow;
   auto H = make_buffer(J, h_in, hb);
-  auto hoff = J.vgpr<u32>();
-  hoff = (bi.blk * moe_block_m + lane) * hrow + (half << 4u);
+  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
+  orow = dim << 2u;
+  ob = tokens * orow;
+  auto O = make_buffer(J, out, ob);
   auto eb = J.sgpr<u32>();
   eb = dim * hrow;
+
+  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  // this lane's sorted row: its token and weight
+  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  auto wt = J.vgpr<f32>();
+  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
+  SID.load(tok, at(so));
+  SWb.load(wt, at(so));
+  auto hoff = J.vgpr<u32>();
+  hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
   auto wbase = J.sgpr<dtype::u64>();
-  wbase = w2 + mul_wide(bi.expert, eb);
+  wbase = w2 + mul_wide(expert, eb);
   std::array<buffer, 2> W{};
   W[0] = make_buffer(J, wbase, eb);
   std::array<gpr<u32>, 2> woff{};
@@ -570,10 +602,6 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   detail::moe_k_loop<C.unroll, 1>(J, ws.k_begin, ws.k_end, H, hoff, W, woff, acc);
 
   // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
-  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
-  orow = dim << 2u;
-  ob = tokens * orow;
-  auto O = make_buffer(J, out, ob);
   auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
   obase = (tok & 0xffffffu) * orow;  // padding: token = tokens, past the V#
   auto v = J.vgpr<f32>(16);  // (an atomic's data register stays untouched until it completes)
@@ -583,6 +611,7 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
     oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
     for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
   }
+  });
 }
 
 }  // namespace hipasm::kernels
@@ -599,15 +628,16 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   extern "C" __attribute__((global)) void NAME(uint16_t* h, float* out, const uint16_t* x, const uint16_t* w1,  \
                                                const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, \
                                                const unsigned* num_valid_ids, unsigned tokens, unsigned dim,    \
-                                               unsigned inter, unsigned grid_blocks) {                          \
+                                               unsigned inter, unsigned grid_blocks, unsigned max_blocks) {     \
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_stage1_kernel<CFG>), h, out, x, w1, sorted_token_ids,              \
-                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks);                      \
+                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);          \
   }
 #define HIPASM_MOE_STAGE2_KERNEL(NAME, CFG)                                                                     \
   extern "C" __attribute__((global)) void NAME(float* out, const uint16_t* h, const uint16_t* w2,               \
                                                const unsigned* sorted_token_ids, const float* sorted_weights,   \
                                                const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, \
-                                               unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks) { \
+                                               unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, \
+                                               unsigned max_blocks) {                                           \
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_stage2_kernel<CFG>), out, h, w2, sorted_token_ids, sorted_weights, \
-                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks);                      \
+                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);          \
   }

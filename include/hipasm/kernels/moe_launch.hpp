@@ -75,8 +75,9 @@ rt::launch_report launch_moe_stage1(rt::device& dev, rt::module& m, const std::s
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
   rt::kernel_args args;
   args.add(a.h).add(a.out).add(a.x).add(a.w).add(a.sorted_token_ids).add(a.sorted_expert_ids).add(a.num_valid_ids);
-  args.add(a.tokens).add(a.dim).add(a.inter).add(blocks);
-  return dev.launch(m, kernel, {C.grid_x(a.inter), blocks, 1}, {C.threads(), 1, 1}, args, opts);
+  const uint32_t gy = C.grid_y(a.inter, blocks);
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
+  return dev.launch(m, kernel, {C.grid_x(a.inter), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
 template <moe_gemm_config C>
@@ -86,8 +87,9 @@ rt::launch_report launch_moe_stage2(rt::device& dev, rt::module& m, const std::s
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
   rt::kernel_args args;
   args.add(a.out).add(a.h).add(a.w).add(a.sorted_token_ids).add(a.sorted_weights).add(a.sorted_expert_ids);
-  args.add(a.num_valid_ids).add(a.tokens).add(a.dim).add(a.inter).add(blocks);
-  return dev.launch(m, kernel, {C.grid_x(a.dim), blocks, 1}, {C.threads(), 1, 1}, args, opts);
+  const uint32_t gy = C.grid_y(a.dim, blocks);
+  args.add(a.num_valid_ids).add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
+  return dev.launch(m, kernel, {C.grid_x(a.dim), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
 // The intermediate buffers of one run: the sorted routing (aiter's sizes) and h.
