@@ -167,17 +167,22 @@ constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids,
                               arg<unsigned> grid_y, Body body) {
   using dtype::u32;
   auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>(), expert = J.sgpr<u32>(), off = J.sgpr<u32>();
-  J.s_load_dword(nblk, num_valid_ids, 0);
+  // the first block's expert loads with the block count (y < the worst-case count: in bounds)
   blk = J.workgroup_id_y() + 0u;
+  off = blk << 2u;
+  J.s_load_dword(nblk, num_valid_ids, 0);
+  J.s_load_dword(expert, sorted_expert_ids, off);
   J.s_waitcnt(lgkmcnt(0));
   nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
   J.While([&] { return blk < nblk; },
           [&] {
-            off = blk << 2u;
-            J.s_load_dword(expert, sorted_expert_ids, off);
-            J.s_waitcnt(lgkmcnt(0));
             body(blk, expert);
             blk = blk + grid_y;
+            J.If(blk < nblk, [&] {
+              off = blk << 2u;
+              J.s_load_dword(expert, sorted_expert_ids, off);
+              J.s_waitcnt(lgkmcnt(0));
+            });
           });
 }
 
