@@ -33,6 +33,11 @@
 // the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
 // mostly empty: few workgroups find nothing to do).
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
+// Speed (bench/kernels/bench_moe.cpp): with few tokens the real blocks are few (one per routed
+// expert) and only their workgroups' CUs work; each load instruction touches 32 lines (a
+// lane's row, 32 bytes of it), 4 cycles each on the CU's address path (docs/timing-model.md),
+// which bounds those CUs. k_split cuts the load round trips per wave. Not done yet: loads of
+// whole lines staged through LDS (8 lines a dwordx4), a K split across workgroups.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
 //               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
