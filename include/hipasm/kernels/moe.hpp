@@ -179,15 +179,20 @@ constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids,
   J.s_load_dword(expert, sorted_expert_ids, off);
   J.s_waitcnt(lgkmcnt(0));
   nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
+  auto next = J.sgpr<u32>(), nb = J.sgpr<u32>();
   J.While([&] { return blk < nblk; },
           [&] {
-            body(blk, expert);
-            blk = blk + grid_y;
-            J.If(blk < nblk, [&] {
-              off = blk << 2u;
-              J.s_load_dword(expert, sorted_expert_ids, off);
-              J.s_waitcnt(lgkmcnt(0));
+            // the next block's expert loads while this block computes (its wait: the body's
+            // own lgkmcnt waits or the one below)
+            nb = blk + grid_y;
+            J.If(nb < nblk, [&] {
+              off = nb << 2u;
+              J.s_load_dword(next, sorted_expert_ids, off);
             });
+            body(blk, expert);
+            J.s_waitcnt(lgkmcnt(0));
+            expert = next + 0u;
+            blk = nb + 0u;
           });
 }
 
