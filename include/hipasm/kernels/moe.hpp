@@ -299,7 +299,6 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
   // must not write anything)
   auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
-  auto SW = make_buffer(J, sorted_weights, 0xffffffffu);
   auto SE = make_buffer(J, sorted_expert_ids, 0xffffffffu);
   auto NV = make_buffer(J, num_valid_ids, 8u);
   J.If(tid < experts, [&] {
@@ -402,21 +401,32 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   J.s_waitcnt(vmcnt(0));
   J.s_barrier();
   {
+    // four entries a lane per trip (their loads in flight together); the V#s end at the
+    // entries, so a trip's overhang reads 0 and stores nothing
+    constexpr int GU = 4;
     auto tot = readfirstlane(total);
-    auto p = J.vgpr<u32>(), po = J.vgpr<u32>(), id = J.vgpr<u32>(), tok = J.vgpr<u32>(), wo = J.vgpr<u32>();
-    auto w = J.vgpr<u32>();
-    p = tid;
-    J.While([&] { return p < tot; },
+    auto tb = J.sgpr<u32>();
+    tb = tot << 2u;
+    auto SIDg = make_buffer(J, sorted_token_ids, tb);
+    auto SWg = make_buffer(J, sorted_weights, tb);
+    auto p = J.vgpr<u32>(), tok = J.vgpr<u32>();
+    auto po = J.vgpr<u32>(GU), id = J.vgpr<u32>(GU), wo = J.vgpr<u32>(GU), w = J.vgpr<u32>(GU);
+    p = tid << 2u;
+    J.While([&] { return p < tb; },
             [&] {
-              po = p << 2u;
-              SID.load(id, at(po), {.sc0 = true, .sc1 = true});
+              for (int u = 0; u < GU; ++u) {
+                po[u] = p + static_cast<uint32_t>(4 * T * u);
+                SIDg.load(id[u], at(po[u]), {.sc0 = true, .sc1 = true});
+              }
               J.s_waitcnt(vmcnt(0));
-              tok = id & 0xffffffu;
-              wo = select(tok < tokens, gpr<u32>((tok * topk + (id >> 24u)) << 2u), 0x80000000u);
-              TW.load(w, at(wo));  // padding: past the V#, 0
+              for (int u = 0; u < GU; ++u) {
+                tok = id[u] & 0xffffffu;
+                wo[u] = select(tok < tokens, gpr<u32>((tok * topk + (id[u] >> 24u)) << 2u), 0x80000000u);
+                TW.load(w[u], at(wo[u]));  // padding: past the V#, 0
+              }
               J.s_waitcnt(vmcnt(0));
-              SW.store(w, at(po));
-              p = p + T;
+              for (int u = 0; u < GU; ++u) SWg.store(w[u], at(po[u]));
+              p = p + static_cast<uint32_t>(4 * T * GU);
             });
   }
 }
