@@ -548,6 +548,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   // lane: token column `lane`, rows n0 + 8q + 4 half + 0..3 (q = 0..3): 4 bf16 a dwordx2
   auto hoff = J.vgpr<u32>(), ho = J.vgpr<u32>(), nq = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow;
+  hoff = select((tok & 0xffffffu) < tokens, hoff, 0x80000000u);  // padding rows: no store (stage 2 skips them)
   auto hv = J.vgpr<f32>(4);
   auto pk = J.vgpr<dtype::bf16x2>(2).aligned(2);
   for (uint32_t q = 0; q < 4; ++q) {
@@ -614,6 +615,10 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   SWb.load(wt, at(so));
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
+  // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
+  // mostly padding (the end of the V#, not 2^31: the K loop adds 2^31 for slices past K)
+  J.s_waitcnt(vmcnt(0));
+  hoff = select((tok & 0xffffffu) < tokens, hoff, hb);
   auto wbase = J.sgpr<dtype::u64>();
   wbase = w2 + mul_wide(expert, eb);
   std::array<buffer, 2> W{};
