@@ -1,0 +1,157 @@
+// bench_kernel_moe [AITER_DIR]: fused MoE (kernels/moe.hpp) on the bf16 shapes of aiter's
+// tuned_fmoe.csv (model_dim, inter_dim, experts, top-k; 1 to 1024 tokens), uniform random
+// routing. Lines:
+//   shape=T_tok_D_dim_I_inter_E_e_top_K_g1u0: stage 1 + stage 2 of the gate-only MoE, with
+//     aiter's fmoe_b16.co (its bf16 fmoe asm kernel, g1u0: one kernel for both GEMMs) on the
+//     same shape, fed the routing our moe_sorting produced (aiter's layout);
+//   ..._g1u1: the gated MoE (silu(gate) * up), the one the csv's rows tune; aiter has no bf16
+//     g1u1 asm kernel on gfx942 (none);
+//   ..._sorting: the sorting alone (aiter's is CK, not asm: none).
+// aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
+// padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
+// FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
+// random here (aiter pre-shuffles them; the layout does not change the time).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/moe_launch.hpp>
+
+#include "bench_common.hpp"
+#include "moe_bench_configs.hpp"
+
+namespace fs = std::filesystem;
+namespace hk = hipasm::kernels;
+namespace {
+using namespace bench;
+
+struct shape {
+  uint32_t dim, inter, experts, topk;
+};
+
+double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t tokens, hk::moe_workspace& ws,
+                  uint64_t x, uint64_t w1, uint64_t w2) {
+  if (co.empty()) return 0;
+  auto m = d.load_file(co.string());
+  rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
+  rt::kernel_args a;
+  const uint64_t zero = 0;
+  auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
+  auto u32 = [&](uint32_t v) { a.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+  ptr(O.addr());
+  ptr(x);
+  ptr(w1);
+  ptr(ws.num_valid_ids.addr());
+  ptr(w2);
+  for (int i = 0; i < 4; ++i) ptr(0);  // XQ, GUQ, DQ, SMQ: no quantization
+  ptr(ws.sorted_token_ids.addr());
+  ptr(ws.sorted_weights.addr());
+  ptr(ws.sorted_expert_ids.addr());
+  const uint32_t sub_gu = 512, ps_deno = (s.inter + sub_gu - 1) / sub_gu;
+  // (fmoe_b16's metadata ends at topk; the host struct's total_tgs and ps_deno follow, zero for a
+  // non-persistent launch past the kernarg segment the metadata declares)
+  for (uint32_t v : {s.dim, s.inter, tokens, s.experts, s.dim * 2, s.dim * 2, s.inter * 2, s.dim * 2,
+                     s.dim * 2 * s.inter, s.inter * 2 * s.dim, 0u, 0u, s.inter * 4, s.topk})
+    u32(v);
+  const uint32_t gx = ps_deno, gy = ws.max_blocks;
+  rt::profile_options p = profile_for(gx * gy);
+  rt::launch_options o;
+  o.profile = &p;
+  o.allow = {"all"};  // AMD's code: checker findings are warnings
+  auto rep = d.launch(*m, "fmoe_kernel_func", {gx, gy, 1}, {256, 1, 1}, a, o);
+  return rep.profile->time_us;
+}
+
+void row(rt::device& d, rt::module& sort_mod, rt::module& gemm_mod, rt::module& g1u0_mod, const fs::path& aiter, const shape& s,
+         uint32_t tokens) {
+  const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
+                           "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk);
+  if (!selected(base)) return;
+  std::mt19937 rng(tokens * 131 + s.dim);
+  std::vector<int> ids;
+  std::vector<float> tw;
+  std::vector<int> all(s.experts);
+  for (uint32_t e = 0; e < s.experts; ++e) all[e] = int(e);
+  for (uint32_t t = 0; t < tokens; ++t) {
+    std::shuffle(all.begin(), all.end(), rng);
+    for (uint32_t k = 0; k < s.topk; ++k) {
+      ids.push_back(all[k]);
+      tw.push_back(1.0f / float(s.topk));
+    }
+  }
+  std::vector<uint16_t> xv(size_t(tokens) * s.dim);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = uint16_t(0x3c00 + (i * 2654435761u) % 512);  // ~[0.0078, 0.0156)
+  rt::buffer<uint16_t> X(d, xv);
+  // W1 holds gate and up rows (g1u1); the g1u0 runs read its first inter rows of each expert
+  // with the g1u0 expert stride, as aiter's kernel does: the same bytes per expert either way.
+  // (+ slack: fmoe_b16 reads whole 512-column tiles of inter, past W2's end when inter % 512 != 0)
+  const size_t slack = size_t(s.dim) * 512 * 2;
+  rt::buffer<uint16_t> W1(d, size_t(s.experts) * 2 * s.inter * s.dim + slack), W2(d, size_t(s.experts) * s.dim * s.inter + slack);
+  rt::buffer<int> TI(d, ids);
+  rt::buffer<float> TW(d, tw), OUT(d, size_t(tokens) * s.dim);
+  hk::moe_workspace ws(d, tokens, s.topk, s.experts, s.inter);
+
+  rt::profile_options p1 = profile_for(1);
+  rt::launch_options o1;
+  o1.profile = &p1;
+  const result sr = from(hk::launch_moe_sorting<moe_bench::sort>(
+      d, sort_mod, "moe_sorting",
+      {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+       .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+       .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts},
+      o1));
+  // the data the routing moves: ids and weights in, the sorted entries out
+  print_line("moe", base + "_sorting", sr, 0, double(tokens) * s.topk * 8 * 2);
+
+  const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
+  for (bool gated : {false, true}) {
+    hk::moe_stage_args a{.out = OUT.addr(), .h = ws.h.addr(), .x = X.addr(), .w = W1.addr(),
+                         .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+                         .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+                         .tokens = tokens, .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
+    const uint32_t blocks = ws.max_blocks;
+    rt::profile_options pa = profile_for(moe_bench::g1u1.grid_x(s.inter) * moe_bench::g1u1.grid_y(s.inter, blocks));
+    rt::launch_options oa;
+    oa.profile = &pa;
+    const result r1 = from(gated ? hk::launch_moe_stage1<moe_bench::g1u1>(d, gemm_mod, "moe_stage1_g1u1", a, oa)
+                                 : hk::launch_moe_stage1<moe_bench::g1u0>(d, g1u0_mod, "moe_stage1_g1u0", a, oa));
+    a.w = W2.addr();
+    rt::profile_options pb = profile_for(moe_bench::down.grid_x(s.dim) * moe_bench::down.grid_y(s.dim, blocks));
+    rt::launch_options ob;
+    ob.profile = &pb;
+    const result r2 = from(hk::launch_moe_stage2<moe_bench::down>(d, sort_mod, "moe_stage2", a, ob));
+    const double gu = gated ? 2.0 : 1.0;
+    const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
+    result h;
+    h.us = r1.us + r2.us;
+    h.tflops = flops / (h.us * 1e6);
+    h.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / h.us;
+    const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);
+    const double aiter_us = gated ? 0 : aiter_fmoe(d, aiter, s, tokens, ws, X.addr(), W1.addr(), W2.addr());
+    print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), h, aiter_us, bytes);
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path aiter;
+  if (argc > 1) {
+    const fs::path root = argv[1];
+    for (const fs::path& c : {root / "hsa" / "gfx942" / "fmoe_b16.co", root / "fmoe_b16.co"})
+      if (fs::exists(c)) aiter = c;
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_moe: no fmoe_b16.co under %s; aiter skipped\n", argv[1]);
+  }
+  auto d = rt::device::open(rt::backend::sim);
+  auto gemm_mod = d->load_file(HIPASM_BENCH_CO);
+  auto sort_mod = d->load_file(HIPASM_BENCH_SORT_CO);  // (the sorting and stage 2)
+  auto g1u0_mod = d->load_file(HIPASM_BENCH_G1U0_CO);
+  // (model_dim, inter_dim, experts, top-k) of tuned_fmoe.csv's bf16 rows
+  const shape shapes[] = {{2048, 192, 128, 8}, {4096, 384, 128, 8}, {7168, 256, 256, 8}, {7168, 512, 256, 8}, {6144, 4096, 8, 2}};
+  for (const shape& s : shapes)
+    for (uint32_t tokens : {1u, 32u}) row(*d, *sort_mod, *gemm_mod, *g1u0_mod, aiter, s, tokens);
+  return 0;
+}

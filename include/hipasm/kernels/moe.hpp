@@ -1,0 +1,673 @@
+// Fused MoE (mixture of experts) on bf16: token sorting by expert, then two grouped GEMMs over
+// the sorted blocks, as aiter's fused_moe (moe_sorting + fmoe / the 2-stage CK MoE):
+//
+//   for each token t and slot k (expert e = topk_ids[t][k], weight w = topk_weights[t][k]):
+//     h = act(x[t] . W1[e][gate rows]) (* x[t] . W1[e][up rows] when gated)   [inter]
+//     out[t] += w * (h . W2[e]^T)                                             [dim]
+//   act = SiLU; x [tokens][dim] bf16, W1 [experts][2 * inter (gated) or inter][dim] bf16 (gate
+//   rows first, then up), W2 [experts][dim][inter] bf16, out [tokens][dim] f32.
+//
+// 1. moe_sorting (one workgroup): aiter's layout, so that its output also feeds aiter's fmoe
+//    asm kernels. sorted_token_ids: per expert in increasing expert order, its (token, slot)
+//    pairs in increasing token order, each `token | slot << 24`, padded with `tokens | topk <<
+//    24` to a multiple of block_m; experts without tokens get no block (aiter's
+//    SkipExpertsWithZeroTokens). sorted_weights: the pairs' topk_weights (0 for padding).
+//    sorted_expert_ids: the expert of each block of block_m entries. num_valid_ids: {entries
+//    incl. padding, tokens}. Expert ids outside [0, experts) are not routed (dropped).
+//    Counting: LDS atomics per expert; starts: every expert's lane sums the padded counts of
+//    the experts before it (LDS broadcast reads); order: chunks of tokens scattered into an LDS
+//    matrix [expert][token] of slot + 1 bytes, each expert's lane walks its row in token order
+//    (4 tokens a ds_read_b32); weights: a gather over the sorted entries at the end.
+// 2. moe_stage1: grid (ceil(inter / (32 waves)), y): a workgroup takes a block of 32
+//    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
+//    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
+//    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
+//    intermediate [blocks * 32][inter] at the sorted row. Operands come straight from global
+//    memory (16 bytes a lane: a row's 8 consecutive k, the same k permutation for A and B as
+//    gemm_bf16), `unroll` 16-element slices a load group, two groups in flight; padding rows'
+//    token is past x's V# (zeros). Stage 1 also zeroes out (the workgroups share it).
+// 3. moe_stage2: grid (ceil(dim / (32 waves)), y): the same loop with W2's rows (32 of
+//    dim a wave) and the block's intermediate rows, then out[token][d] += w * acc as f32
+//    buffer atomics (padding tokens are past out's V#: dropped).
+// The grids' y covers min(max blocks, max_workgroups / grid x) rows; each workgroup loops over
+// the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
+// mostly empty: few workgroups find nothing to do).
+// dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
+// Speed (bench/kernels/bench_moe.cpp): with few tokens the real blocks are few (one per routed
+// expert) and only their workgroups' CUs work; each load instruction touches 32 lines (a
+// lane's row, 32 bytes of it), 4 cycles each on the CU's address path (docs/timing-model.md),
+// which bounds those CUs. k_split cuts the load round trips per wave. Not done yet: loads of
+// whole lines staged through LDS (8 lines a dwordx4), a K split across workgroups.
+//
+// Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
+//               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
+// Host side:    kernels/moe_launch.hpp (launch_moe_sorting, launch_moe_stage1/2, launch_fused_moe).
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+// The routing's block size: the MFMA's 32 columns (aiter's fmoe uses 32 too).
+inline constexpr uint32_t moe_block_m = 32;
+
+struct moe_sorting_config {
+  uint32_t max_experts = 256;  // experts (a run-time argument) <= max_experts <= 64 * waves
+  uint32_t waves = 4;          // one workgroup of 64 * waves lanes, one expert a lane
+  uint32_t chunk_tokens = 0;   // tokens per LDS matrix pass (0: as many as 32 KiB hold, <= 256)
+
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t experts_padded() const { return (max_experts + 3) / 4 * 4; }
+  constexpr uint32_t chunk() const {
+    if (chunk_tokens) return chunk_tokens;
+    uint32_t s = 32768 / experts_padded() / 16 * 16;
+    return s > 256 ? 256 : s;
+  }
+  // the matrix, rounded up to whole 16-byte stores of every lane (zeroed without a condition)
+  constexpr uint32_t matrix_bytes() const {
+    const uint32_t b = experts_padded() * chunk(), step = 16 * threads();
+    return (b + step - 1) / step * step;
+  }
+};
+
+struct moe_gemm_config {
+  uint32_t waves = 4;    // 32 columns (stage 1: of inter; stage 2: of dim) a wave
+  uint32_t unroll = 4;   // 16-element K slices a load group (two groups in flight)
+  bool gated = true;     // W1 holds gate and up rows (aiter's g1u1): h = silu(gate) * up; else silu(gate)
+  uint32_t k_split = 1;  // waves sharing a column block, each a K range (more loads in flight
+                         // for few tokens): stage 1 adds their sums through LDS, stage 2's atomics add them
+
+  uint32_t max_workgroups = 1216;  // the grid's size at most: a workgroup loops over the blocks
+                                   // y, y + grid_y, ... (most of the worst-case blocks are empty)
+
+  constexpr uint32_t threads() const { return 64 * waves * k_split; }
+  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
+  constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
+    const uint32_t y = max_workgroups / grid_x(n);
+    return y < 1 ? 1 : y > max_blocks ? max_blocks : y;
+  }
+};
+
+// Sizes of the sorted buffers for a run (aiter's bound: every expert may add block_m - 1 pads).
+constexpr uint32_t moe_max_padded(uint32_t tokens, uint32_t topk, uint32_t experts) {
+  return tokens * topk + experts * moe_block_m - topk;
+}
+constexpr uint32_t moe_max_blocks(uint32_t tokens, uint32_t topk, uint32_t experts) {
+  return (moe_max_padded(tokens, topk, experts) + moe_block_m - 1) / moe_block_m;
+}
+
+namespace detail {
+
+constexpr const char* moe_sorting_config_error(const moe_sorting_config& c) {
+  if (c.waves < 1 || c.waves > 16) return "moe_sorting: 1 to 16 waves";
+  if (c.max_experts < 1 || c.max_experts > c.threads()) return "moe_sorting: max_experts must be 1 .. 64 * waves (a lane per expert)";
+  if (c.chunk() < 4 || c.chunk() % 4 != 0) return "moe_sorting: chunk_tokens must be a multiple of 4 (a dword of the matrix row)";
+  if (c.matrix_bytes() + 4 * c.experts_padded() > 65536) return "moe_sorting: the LDS matrix (experts x chunk_tokens bytes) exceeds 64 KiB";
+  return nullptr;
+}
+constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
+  if (c.waves < 1 || c.waves > 16) return "moe gemm: 1 to 16 waves";
+  if (c.unroll < 1 || c.unroll > 8) return "moe gemm: unroll must be 1 .. 8 slices";
+  if (c.unroll * (c.gated ? 3 : 2) > 31) return "moe gemm: more than 31 loads a group (vmcnt)";
+  if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe gemm: k_split from 1, waves * k_split <= 16";
+  if ((c.k_split - 1) * c.waves * (c.gated ? 2 : 1) * 16 * 64 * 4 > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  return nullptr;
+}
+
+// The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows at woff[w], K) . X (32 rows at
+// xoff, K)^T over k in [k_begin, K). Each lane loads 16 bytes of its row per slice (lane half h: elements 8h..8h+7 of
+// the slice; the first MFMA takes 8h..8h+3, the second 8h+4..8h+7, the same for both operands,
+// which leaves each sum unchanged). Slices at or past K load from an offset past every V#
+// (zeros), so the loop runs whole pairs of groups. NW: weight operands (2: gate and up).
+template <uint32_t U, int NW>
+constexpr void moe_k_loop(builder J, gpr<dtype::u32> k_begin, gpr<dtype::u32> K, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
+                          std::array<gpr<dtype::u32>, 2> woff, std::array<gpr<dtype::f32>, 2> acc) {
+  using dtype::u32;
+  gpr<u32> fx[2], fw[2][2];
+  for (int s = 0; s < 2; ++s) {
+    fx[s].rebind(J.vgpr<u32>(U, 4));
+    for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
+  }
+  auto kb = J.sgpr<u32>(), ks = J.sgpr<u32>();
+  kb = k_begin + 0u;
+  auto load_group = [&](int set) {
+    for (uint32_t s = 0; s < U; ++s) {
+      ks = select(kb < K, gpr<u32>(kb << 1u), 0x80000000u);
+      X.load(fx[set][s], at(xoff) + at(ks));
+      for (int w = 0; w < NW; ++w) W[w].load(fw[set][w][s], at(woff[w]) + at(ks));
+      kb = kb + 16u;
+    }
+  };
+  auto compute = [&](int set) {
+    for (uint32_t s = 0; s < U; ++s)
+      for (int h = 0; h < 2; ++h)
+        for (int w = 0; w < NW; ++w)
+          J.v_mfma_f32_32x32x8_bf16(acc[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
+  };
+  constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+  auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();
+  groups = (K - k_begin + (16u * U - 1u)) / (16u * U);
+  it = 0u;
+  load_group(0);
+  J.While([&] { return it < groups; },
+          [&] {
+            load_group(1);
+            J.s_waitcnt(vmcnt(group_loads));
+            compute(0);
+            load_group(0);
+            J.s_waitcnt(vmcnt(group_loads));
+            compute(1);
+            it = it + 2u;
+          });
+  J.s_waitcnt(vmcnt(0));
+}
+
+// body(blk, expert) for the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (wave-uniform).
+template <class Body>
+constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                              arg<unsigned> grid_y, Body body) {
+  using dtype::u32;
+  auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>(), expert = J.sgpr<u32>(), off = J.sgpr<u32>();
+  // the first block's expert loads with the block count (y < the worst-case count: in bounds)
+  blk = J.workgroup_id_y() + 0u;
+  off = blk << 2u;
+  J.s_load_dword(nblk, num_valid_ids, 0);
+  J.s_load_dword(expert, sorted_expert_ids, off);
+  J.s_waitcnt(lgkmcnt(0));
+  nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
+  auto next = J.sgpr<u32>(), nb = J.sgpr<u32>();
+  J.While([&] { return blk < nblk; },
+          [&] {
+            // the next block's expert loads while this block computes (its wait: the body's
+            // own lgkmcnt waits or the one below)
+            nb = blk + grid_y;
+            J.If(nb < nblk, [&] {
+              off = nb << 2u;
+              J.s_load_dword(next, sorted_expert_ids, off);
+            });
+            body(blk, expert);
+            J.s_waitcnt(lgkmcnt(0));
+            expert = next + 0u;
+            blk = nb + 0u;
+          });
+}
+
+// This wave's column group (wave % waves) and K range [k_begin, k_end) (part wave / waves of
+// k_split, whole slices).
+template <moe_gemm_config C>
+struct moe_wave_split {
+  gpr<dtype::u32> wave, col, part, k_begin, k_end;
+};
+template <moe_gemm_config C>
+constexpr moe_wave_split<C> moe_split(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> K) {
+  using dtype::u32;
+  moe_wave_split<C> r{J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
+  r.wave = readfirstlane(tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
+    r.k_begin = min(gpr<u32>(r.part * per), K);
+    r.k_end = min(gpr<u32>(r.k_begin + per), K);
+  } else {
+    r.k_begin = 0u;
+    r.k_end = K + 0u;
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// ---- 1. sorting ---------------------------------------------------------------------------------
+template <moe_sorting_config C>
+constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, arg<float*> sorted_weights,
+                                  arg<unsigned*> sorted_expert_ids, arg<unsigned*> num_valid_ids,
+                                  arg<const int*> topk_ids, arg<const float*> topk_weights, arg<unsigned> tokens,
+                                  arg<unsigned> topk, arg<unsigned> experts) {
+  static_assert(detail::moe_sorting_config_error(C) == nullptr,
+                std::string_view(detail::moe_sorting_config_error(C) ? detail::moe_sorting_config_error(C) : ""));
+  using dtype::u32;
+  constexpr uint32_t T = C.threads(), S = C.chunk(), EP = C.experts_padded();
+  constexpr uint32_t LOG_BM = std::countr_zero(moe_block_m);
+  auto cnt_lds = J.lds<uint32_t>(EP, 16);
+  auto mat_lds = J.lds_bytes(C.matrix_bytes(), 16);
+  const int32_t CNT = static_cast<int32_t>(cnt_lds.offset), MAT = static_cast<int32_t>(mat_lds.offset);
+
+  auto tid = J.thread_id_x();
+  auto n = J.sgpr<u32>(), nbytes = J.sgpr<u32>();
+  n = tokens * topk;
+  nbytes = n << 2u;
+  auto IDS = make_buffer(J, topk_ids, nbytes);
+  auto TW = make_buffer(J, topk_weights, nbytes);
+  auto zero = J.vgpr<u32>(), one = J.vgpr<u32>();
+  zero = 0u;
+  one = 1u;
+  auto ta = J.vgpr<u32>();  // this lane's dword in the counts: its expert's
+  ta = tid << 2u;
+
+  // counts per expert (LDS atomics)
+  J.If(tid < EP, [&] { J.ds_write_b32(ta, zero, {.offset = CNT}); });
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  {
+    auto i = J.vgpr<u32>(), io = J.vgpr<u32>(), e = J.vgpr<u32>();
+    i = tid;
+    J.While([&] { return i < n; },
+            [&] {
+              io = i << 2u;
+              IDS.load(e, at(io));
+              J.s_waitcnt(vmcnt(0));
+              J.If(e < experts, [&] {
+                io = e << 2u;
+                J.ds_add_u32(io, one, {.offset = CNT});
+              });
+              i = i + T;
+            });
+  }
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+
+  // the expert's padded count and its start: the padded counts of the experts before it
+  auto start = J.vgpr<u32>(), total = J.vgpr<u32>(), pad = J.vgpr<u32>();
+  start = 0u;
+  total = 0u;
+  {
+    auto j = J.sgpr<u32>();
+    auto ja = J.vgpr<u32>(), c4 = J.vgpr<u32>(4).aligned(4), p = J.vgpr<u32>();
+    j = 0u;
+    J.While([&] { return j < experts; },
+            [&] {
+              ja = j << 2u;
+              J.ds_read_b128(c4, ja, {.offset = CNT});
+              J.s_waitcnt(lgkmcnt(0));
+              for (uint32_t q = 0; q < 4; ++q) {
+                p = (c4[q] + (moe_block_m - 1)) & ~(moe_block_m - 1);
+                total = total + p;
+                start = start + select(j + q < tid, p, 0u);
+              }
+              j = j + 4u;
+            });
+    J.ds_read_b32(p, ta, {.offset = CNT});
+    J.s_waitcnt(lgkmcnt(0));
+    pad = (p + (moe_block_m - 1)) & ~(moe_block_m - 1);
+  }
+  // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
+  // must not write anything)
+  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  auto SE = make_buffer(J, sorted_expert_ids, 0xffffffffu);
+  auto NV = make_buffer(J, num_valid_ids, 8u);
+  J.If(tid < experts, [&] {
+    auto b = J.vgpr<u32>(), bend = J.vgpr<u32>(), bo = J.vgpr<u32>();
+    b = start >> LOG_BM;
+    bend = (start + pad) >> LOG_BM;
+    J.While([&] { return b < bend; },
+            [&] {
+              bo = b << 2u;
+              SE.store(tid, at(bo));
+              b = b + 1u;
+            });
+  });
+  J.If(tid == 0u, [&] {
+    auto nv = J.vgpr<u32>(2).aligned(2);
+    nv[0] = total + 0u;
+    nv[1] = tokens + 0u;
+    NV.store(nv, at(zero));
+  });
+
+  // the entries in token order: per chunk of S tokens, the LDS matrix [expert][token] of
+  // slot + 1 bytes (0: not routed), each expert's lane walking its row
+  auto pos = J.vgpr<u32>(), ma = J.vgpr<u32>();
+  pos = start + 0u;
+  ma = tid << 4u;
+  auto z4 = J.vgpr<u32>(4).aligned(4);
+  for (int q = 0; q < 4; ++q) z4[q] = 0u;
+  auto t0 = J.sgpr<u32>(), rows = J.sgpr<u32>(), m = J.sgpr<u32>();
+  t0 = 0u;
+  J.While([&] { return t0 < tokens; },
+          [&] {
+            for (uint32_t o = 0; o < C.matrix_bytes(); o += 16 * T)
+              J.ds_write_b128(ma, z4, {.offset = MAT + static_cast<int32_t>(o)});
+            J.s_waitcnt(lgkmcnt(0));
+            J.s_barrier();
+            rows = min(gpr<u32>(tokens - t0), S);
+            m = rows * topk;
+            {
+              auto i = J.vgpr<u32>(), io = J.vgpr<u32>(), e = J.vgpr<u32>(), r = J.vgpr<u32>(), sl = J.vgpr<u32>();
+              auto base = J.sgpr<u32>();
+              base = (t0 * topk) << 2u;
+              i = tid;
+              J.While([&] { return i < m; },
+                      [&] {
+                        io = i << 2u;
+                        IDS.load(e, at(io) + at(base));
+                        r = i / topk;
+                        sl = i - r * topk + 1u;
+                        J.s_waitcnt(vmcnt(0));
+                        J.If(e < experts, [&] {
+                          io = e * S + r;
+                          J.ds_write_b8(io, sl, {.offset = MAT});
+                        });
+                        i = i + T;
+                      });
+            }
+            J.s_waitcnt(lgkmcnt(0));
+            J.s_barrier();
+            J.If(tid < experts, [&] {
+              auto r = J.sgpr<u32>();
+              auto ra = J.vgpr<u32>(), w = J.vgpr<u32>(), x = J.vgpr<u32>(), v = J.vgpr<u32>(), po = J.vgpr<u32>();
+              ra = tid * S;
+              r = 0u;
+              J.While([&] { return r < rows; },
+                      [&] {
+                        J.ds_read_b32(w, ra, {.offset = MAT});
+                        J.s_waitcnt(lgkmcnt(0));
+                        for (uint32_t q = 0; q < 4; ++q) {
+                          J.v_bfe_u32(x, w, 8 * q, 8);
+                          J.If(x != 0u, [&] {
+                            v = ((x - 1u) << 24u) | (t0 + (r + q));
+                            po = pos << 2u;
+                            SID.store(v, at(po));
+                            pos = pos + 1u;
+                          });
+                        }
+                        ra = ra + 4u;
+                        r = r + 4u;
+                      });
+            });
+            J.s_barrier();  // the rows are read before the next chunk zeroes them
+            t0 = t0 + S;
+          });
+
+  // padding of each expert's last block
+  J.If(tid < experts, [&] {
+    auto end = J.vgpr<u32>(), v = J.vgpr<u32>(), po = J.vgpr<u32>();
+    end = start + pad;
+    v = tokens | (topk << 24u);
+    J.While([&] { return pos < end; },
+            [&] {
+              po = pos << 2u;
+              SID.store(v, at(po));
+              pos = pos + 1u;
+            });
+  });
+
+  // the weights: a gather over the sorted entries (the ids written above are visible to the
+  // workgroup after the stores complete and a barrier)
+  J.s_waitcnt(vmcnt(0));
+  J.s_barrier();
+  {
+    // four entries a lane per trip (their loads in flight together); the V#s end at the
+    // entries, so a trip's overhang reads 0 and stores nothing
+    constexpr int GU = 4;
+    auto tot = readfirstlane(total);
+    auto tb = J.sgpr<u32>();
+    tb = tot << 2u;
+    auto SIDg = make_buffer(J, sorted_token_ids, tb);
+    auto SWg = make_buffer(J, sorted_weights, tb);
+    auto p = J.vgpr<u32>(), tok = J.vgpr<u32>();
+    auto po = J.vgpr<u32>(GU), id = J.vgpr<u32>(GU), wo = J.vgpr<u32>(GU), w = J.vgpr<u32>(GU);
+    p = tid << 2u;
+    J.While([&] { return p < tb; },
+            [&] {
+              for (int u = 0; u < GU; ++u) {
+                po[u] = p + static_cast<uint32_t>(4 * T * u);
+                SIDg.load(id[u], at(po[u]), {.sc0 = true, .sc1 = true});
+              }
+              J.s_waitcnt(vmcnt(0));
+              for (int u = 0; u < GU; ++u) {
+                tok = id[u] & 0xffffffu;
+                wo[u] = select(tok < tokens, gpr<u32>((tok * topk + (id[u] >> 24u)) << 2u), 0x80000000u);
+                TW.load(w[u], at(wo[u]));  // padding: past the V#, 0
+              }
+              J.s_waitcnt(vmcnt(0));
+              for (int u = 0; u < GU; ++u) SWg.store(w[u], at(po[u]));
+              p = p + static_cast<uint32_t>(4 * T * GU);
+            });
+  }
+}
+
+// ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
+template <moe_gemm_config C>
+constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> out, arg<const uint16_t*> x,
+                                 arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
+                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
+  static_assert(detail::moe_gemm_config_error(C) == nullptr,
+                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
+  using dtype::u32;
+  using dtype::f32;
+  constexpr uint32_t T = C.threads();
+  auto tid = J.thread_id_x();
+
+  // out = 0 for stage 2's atomics: workgroup g of G zeroes 16-byte pieces g*T + tid + k*G*T
+  {
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    zb = (tokens * dim) << 2u;
+    auto O = make_buffer(J, out, zb);
+    g = J.workgroup_id_y() * ((inter + (C.cols() - 1u)) / C.cols()) + J.workgroup_id_x();
+    gstep = ((inter + (C.cols() - 1u)) / C.cols()) * grid_blocks * (16u * T);
+    auto zo = J.vgpr<u32>();
+    auto z4 = J.vgpr<u32>(4).aligned(4);
+    for (int q = 0; q < 4; ++q) z4[q] = 0u;
+    zo = (g * T + tid) << 4u;
+    J.While([&] { return zo < zb; },
+            [&] {
+              O.store(z4, at(zo));
+              zo = zo + gstep;
+            });
+  }
+  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
+  lane = tid & 31u;
+  half = (tid >> 5u) & 1u;
+  auto kdim = J.sgpr<u32>();
+  kdim = dim + 0u;
+  auto ws = detail::moe_split<C>(J, tid, kdim);
+  auto n0 = J.sgpr<u32>();  // the wave's first column of inter
+  n0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
+  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
+  row_bytes = dim << 1u;
+  xb = tokens * row_bytes;
+  auto X = make_buffer(J, x, xb);
+  auto hb = J.sgpr<u32>(), hrow = J.sgpr<u32>();
+  hrow = inter << 1u;
+  hb = max_blocks * moe_block_m * hrow;
+  auto H = make_buffer(J, h_out, hb);
+
+  constexpr uint32_t NW = C.gated ? 2 : 1;
+  // k_split: the parts 1.. leave their sums at [part - 1][col][w][register][lane] for part 0
+  uint32_t red_offset = 0;
+  if constexpr (C.k_split > 1) red_offset = J.lds_bytes((C.k_split - 1) * C.waves * NW * 16 * 64 * 4, 16).offset;
+
+  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  // this lane's token row (column of the MFMA): x past its V# for padding
+  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
+  SID.load(tok, at(so));
+  J.s_waitcnt(vmcnt(0));
+  auto xoff = J.vgpr<u32>();
+  xoff = (tok & 0xffffffu) * row_bytes + (half << 4u);
+
+  // the expert's W1: gate rows then up rows
+  auto eb = J.sgpr<u32>();
+  eb = inter * row_bytes * NW;
+  auto wbase = J.sgpr<dtype::u64>();
+  wbase = w1 + mul_wide(expert, eb);
+  std::array<buffer, 2> W{};
+  W[0] = make_buffer(J, wbase, eb);
+  W[1] = W[0];
+  std::array<gpr<u32>, 2> woff{};
+  woff[0].rebind(J.vgpr<u32>());
+  woff[0] = (n0 + lane) * row_bytes + (half << 4u);
+  if constexpr (C.gated) {
+    woff[1].rebind(J.vgpr<u32>());
+    woff[1] = woff[0] + inter * row_bytes;  // (gate rows past inter read up rows: unused columns)
+  }
+  std::array<gpr<f32>, 2> acc{};
+  for (uint32_t w = 0; w < NW; ++w) {
+    acc[w].rebind(J.vgpr<f32>(16).aligned(4));
+    acc[w].fill(0.0f);
+  }
+  detail::moe_k_loop<C.unroll, NW>(J, ws.k_begin, ws.k_end, X, xoff, W, woff, acc);
+  if constexpr (C.k_split > 1) {
+    // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
+    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+    auto la = J.vgpr<u32>();
+    J.If(ws.part != 0u, [&] {
+      la = ((ws.part - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      for (uint32_t w = 0; w < NW; ++w)
+        for (uint32_t r = 0; r < 16; ++r)
+          J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
+    });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  }
+  // part 0: the other parts' sums, then h
+  auto finish = [&] {
+  if constexpr (C.k_split > 1) {
+    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+    auto la = J.vgpr<u32>();
+    auto t = J.vgpr<f32>(16);
+    for (uint32_t p = 1; p < C.k_split; ++p) {
+      la = ((p - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      for (uint32_t w = 0; w < NW; ++w) {
+        for (uint32_t r = 0; r < 16; ++r)
+          J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + t[r];
+      }
+    }
+  }
+
+  // lane: token column `lane`, rows n0 + 8q + 4 half + 0..3 (q = 0..3): 4 bf16 a dwordx2
+  auto hoff = J.vgpr<u32>(), ho = J.vgpr<u32>(), nq = J.vgpr<u32>();
+  hoff = (blk * moe_block_m + lane) * hrow;
+  hoff = select((tok & 0xffffffu) < tokens, hoff, 0x80000000u);  // padding rows: no store (stage 2 skips them)
+  auto hv = J.vgpr<f32>(4);
+  auto pk = J.vgpr<dtype::bf16x2>(2).aligned(2);
+  for (uint32_t q = 0; q < 4; ++q) {
+    for (uint32_t j = 0; j < 4; ++j) {
+      if constexpr (C.gated) hv[j] = silu(acc[0][4 * q + j]) * acc[1][4 * q + j];
+      else hv[j] = silu(acc[0][4 * q + j]);
+    }
+    pk[0] = cvt_bf16x2(hv[0], hv[1]);
+    pk[1] = cvt_bf16x2(hv[2], hv[3]);
+    nq = (n0 + 8u * q) + (half << 2u);
+    ho = select(nq < inter, gpr<u32>(hoff + (nq << 1u)), 0x80000000u);
+    H.store(pk, at(ho));
+  }
+  };
+  if constexpr (C.k_split > 1) {
+    J.If(ws.part == 0u, finish);
+    J.s_barrier();  // the partial sums are read before the next block writes them
+  } else {
+    finish();
+  }
+  });
+}
+
+// ---- 3. stage 2: out[token] += w * (h . W2^T) ------------------------------------------------------
+template <moe_gemm_config C>
+constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*> h_in, arg<const uint16_t*> w2,
+                                 arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
+  static_assert(detail::moe_gemm_config_error(C) == nullptr,
+                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
+  using dtype::u32;
+  using dtype::f32;
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
+  lane = tid & 31u;
+  half = (tid >> 5u) & 1u;
+  auto kdim = J.sgpr<u32>();
+  kdim = inter + 0u;
+  auto ws = detail::moe_split<C>(J, tid, kdim);
+  auto d0 = J.sgpr<u32>();  // the wave's first column of dim
+  d0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
+
+  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
+  auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
+  hrow = inter << 1u;
+  hb = max_blocks * moe_block_m * hrow;
+  auto H = make_buffer(J, h_in, hb);
+  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
+  orow = dim << 2u;
+  ob = tokens * orow;
+  auto O = make_buffer(J, out, ob);
+  auto eb = J.sgpr<u32>();
+  eb = dim * hrow;
+
+  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  // this lane's sorted row: its token and weight
+  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  auto wt = J.vgpr<f32>();
+  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
+  SID.load(tok, at(so));
+  SWb.load(wt, at(so));
+  auto hoff = J.vgpr<u32>();
+  hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
+  // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
+  // mostly padding (the end of the V#, not 2^31: the K loop adds 2^31 for slices past K)
+  J.s_waitcnt(vmcnt(0));
+  hoff = select((tok & 0xffffffu) < tokens, hoff, hb);
+  auto wbase = J.sgpr<dtype::u64>();
+  wbase = w2 + mul_wide(expert, eb);
+  std::array<buffer, 2> W{};
+  W[0] = make_buffer(J, wbase, eb);
+  std::array<gpr<u32>, 2> woff{};
+  woff[0].rebind(J.vgpr<u32>());
+  woff[0] = (d0 + lane) * hrow + (half << 4u);
+  std::array<gpr<f32>, 2> acc{};
+  acc[0].rebind(J.vgpr<f32>(16).aligned(4));
+  acc[0].fill(0.0f);
+  detail::moe_k_loop<C.unroll, 1>(J, ws.k_begin, ws.k_end, H, hoff, W, woff, acc);
+
+  // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
+  auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
+  obase = (tok & 0xffffffu) * orow;  // padding: token = tokens, past the V#
+  auto v = J.vgpr<f32>(16);  // (an atomic's data register stays untouched until it completes)
+  for (uint32_t r = 0; r < 16; ++r) v[r] = acc[0][r] * wt;
+  for (uint32_t q = 0; q < 4; ++q) {
+    dq = (d0 + 8u * q) + (half << 2u);
+    oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
+    for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+  }
+  });
+}
+
+}  // namespace hipasm::kernels
+
+#define HIPASM_MOE_SORTING_KERNEL(NAME, CFG)                                                                   \
+  extern "C" __attribute__((global)) void NAME(unsigned* sorted_token_ids, float* sorted_weights,              \
+                                               unsigned* sorted_expert_ids, unsigned* num_valid_ids,           \
+                                               const int* topk_ids, const float* topk_weights, unsigned tokens, \
+                                               unsigned topk, unsigned experts) {                              \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_sorting_kernel<CFG>), sorted_token_ids, sorted_weights,           \
+                       sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk, experts);       \
+  }
+#define HIPASM_MOE_STAGE1_KERNEL(NAME, CFG)                                                                     \
+  extern "C" __attribute__((global)) void NAME(uint16_t* h, float* out, const uint16_t* x, const uint16_t* w1,  \
+                                               const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, \
+                                               const unsigned* num_valid_ids, unsigned tokens, unsigned dim,    \
+                                               unsigned inter, unsigned grid_blocks, unsigned max_blocks) {     \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_stage1_kernel<CFG>), h, out, x, w1, sorted_token_ids,              \
+                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);          \
+  }
+#define HIPASM_MOE_STAGE2_KERNEL(NAME, CFG)                                                                     \
+  extern "C" __attribute__((global)) void NAME(float* out, const uint16_t* h, const uint16_t* w2,               \
+                                               const unsigned* sorted_token_ids, const float* sorted_weights,   \
+                                               const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, \
+                                               unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, \
+                                               unsigned max_blocks) {                                           \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_stage2_kernel<CFG>), out, h, w2, sorted_token_ids, sorted_weights, \
+                       sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);          \
+  }

@@ -1,0 +1,6 @@
+#include <hipasm/kernels/moe.hpp>
+
+#include "moe_configs.hpp"
+
+HIPASM_MOE_SORTING_KERNEL(moe_sort_64, cfg::sort_64)
+HIPASM_MOE_SORTING_KERNEL(moe_sort_256, cfg::sort_256)

@@ -1,0 +1,5 @@
+#include <hipasm/kernels/moe.hpp>
+
+#include "moe_configs.hpp"
+
+HIPASM_MOE_STAGE1_KERNEL(moe_s1_g1u0, cfg::gemm_g1u0)

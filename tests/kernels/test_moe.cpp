@@ -1,0 +1,234 @@
+// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip
+// Fused MoE (include/hipasm/kernels/moe.hpp) in hipasm-sim against plain C++ references:
+// the sorting's exact output in aiter's layout (1 to 100 tokens, 8 to 256 experts, top-1 to
+// top-8, experts without tokens, ids out of range, several LDS chunks), and the whole MoE
+// (sorting, gate/up GEMM with SiLU, down GEMM with the routing weights) on small shapes with
+// column tails, gated (g1u1) and not (g1u0); the checker must stay silent.
+#include <catch2/catch.hpp>
+
+#include "kernel_test.hpp"
+
+#include <hipasm/kernels/moe_launch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "moe_configs.hpp"
+
+namespace rt = hipasm::rt;
+namespace hk = hipasm::kernels;
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
+
+namespace {
+struct mods {
+  hipasm::test::kernel_sim sort{"moe_sorting"};
+  std::unique_ptr<rt::module> s1 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage1.co");
+  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                            HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
+  std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
+};
+mods& M() {
+  static mods m;
+  return m;
+}
+
+// topk distinct experts per token drawn from the first `used` experts (the others get none)
+struct routing {
+  std::vector<int> ids;
+  std::vector<float> w;
+};
+routing make_routing(uint32_t tokens, uint32_t topk, uint32_t used, int seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(0.05f, 1.0f);
+  routing r;
+  std::vector<int> all(used);
+  std::iota(all.begin(), all.end(), 0);
+  for (uint32_t t = 0; t < tokens; ++t) {
+    std::shuffle(all.begin(), all.end(), rng);
+    for (uint32_t k = 0; k < topk; ++k) {
+      r.ids.push_back(all[k]);
+      r.w.push_back(u(rng));
+    }
+  }
+  return r;
+}
+
+// aiter's moe_sorting output (SkipExpertsWithZeroTokens, mock id tokens | topk << 24)
+struct sorted_ref {
+  std::vector<uint32_t> ids, eids;
+  std::vector<float> w;
+};
+sorted_ref sort_reference(const routing& r, uint32_t tokens, uint32_t topk, uint32_t experts) {
+  sorted_ref s;
+  for (uint32_t e = 0; e < experts; ++e) {
+    size_t n = 0;
+    for (uint32_t t = 0; t < tokens; ++t)
+      for (uint32_t k = 0; k < topk; ++k)
+        if (r.ids[t * topk + k] == int(e)) {
+          s.ids.push_back(t | (k << 24));
+          s.w.push_back(r.w[t * topk + k]);
+          ++n;
+        }
+    while (n % hk::moe_block_m != 0) {
+      s.ids.push_back(tokens | (topk << 24));
+      s.w.push_back(0.0f);
+      ++n;
+    }
+    for (size_t b = 0; b < n / hk::moe_block_m; ++b) s.eids.push_back(e);
+  }
+  return s;
+}
+
+template <hk::moe_sorting_config C>
+void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used, int seed,
+                   bool bad_ids = false) {
+  INFO(kernel << " tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used);
+  routing r = make_routing(tokens, topk, used, seed);
+  if (bad_ids) {  // out of range: not routed
+    r.ids[0] = -1;
+    r.ids.back() = int(experts);
+  }
+  rt::device& d = *M().sort.dev;
+  hk::moe_workspace ws(d, tokens, topk, experts, 16);
+  rt::buffer<int> ids(d, r.ids);
+  rt::buffer<float> w(d, r.w);
+  auto rep = hk::launch_moe_sorting<C>(d, *M().sort.m, kernel,
+                                       {.sorted_token_ids = ws.sorted_token_ids.addr(),
+                                        .sorted_weights = ws.sorted_weights.addr(),
+                                        .sorted_expert_ids = ws.sorted_expert_ids.addr(),
+                                        .num_valid_ids = ws.num_valid_ids.addr(),
+                                        .topk_ids = ids.addr(), .topk_weights = w.addr(), .tokens = tokens,
+                                        .topk = topk, .experts = experts});
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
+  const sorted_ref want = sort_reference(r, tokens, topk, experts);
+  const auto nv = ws.num_valid_ids.download();
+  REQUIRE(nv[0] == want.ids.size());
+  REQUIRE(nv[1] == tokens);
+  const auto got_ids = ws.sorted_token_ids.download();
+  const auto got_w = ws.sorted_weights.download();
+  const auto got_e = ws.sorted_expert_ids.download();
+  for (size_t i = 0; i < want.ids.size(); ++i) {
+    INFO("entry " << i);
+    REQUIRE(got_ids[i] == want.ids[i]);
+    REQUIRE(got_w[i] == want.w[i]);
+  }
+  for (size_t b = 0; b < want.eids.size(); ++b) {
+    INFO("block " << b);
+    REQUIRE(got_e[b] == want.eids[b]);
+  }
+  for (size_t i = want.ids.size(); i < got_ids.size(); ++i) REQUIRE(got_ids[i] == 0u);  // nothing past the entries
+}
+
+double silu_ref(double g) { return g / (1.0 + std::exp(-g)); }
+
+// The whole MoE on random bf16 data; out against a double reference with h rounded to bf16 as
+// the kernel stores it.
+template <hk::moe_sorting_config SC, hk::moe_gemm_config GC>
+void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t tokens, uint32_t topk, uint32_t experts,
+               uint32_t used, uint32_t dim, uint32_t inter, int seed) {
+  INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " dim " << dim << " inter " << inter
+                 << (GC.gated ? " g1u1" : " g1u0"));
+  const routing r = make_routing(tokens, topk, used, seed);
+  std::mt19937 rng(seed + 1);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const uint32_t gu = GC.gated ? 2 * inter : inter;
+  std::vector<uint16_t> x(size_t(tokens) * dim), w1(size_t(experts) * gu * dim), w2(size_t(experts) * dim * inter);
+  for (auto& v : x) v = bf16(u(rng));
+  for (auto& v : w1) v = bf16(u(rng) * 0.25f);
+  for (auto& v : w2) v = bf16(u(rng) * 0.25f);
+  rt::device& d = *M().sort.dev;
+  rt::buffer<uint16_t> X(d, x), W1(d, w1), W2(d, w2);
+  rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + 64, 7.0f)), TW(d, r.w);
+  rt::buffer<int> TI(d, r.ids);
+  hk::moe_workspace ws(d, tokens, topk, experts, inter);
+  rt::module& s1 = GC.gated ? *M().s1 : *M().s1_g1u0;  // (one code object a stage-1 kernel: compile time)
+  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {*M().s2, s2_k}, ws,
+                                          {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(),
+                                           .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens,
+                                           .topk = topk, .experts = experts, .dim = dim, .inter = inter});
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
+  const auto out = O.download();
+  std::vector<double> h(inter);
+  for (uint32_t t = 0; t < tokens; ++t) {
+    std::vector<double> want(dim, 0.0), scale(dim, 0.0);
+    for (uint32_t k = 0; k < topk; ++k) {
+      const uint32_t e = uint32_t(r.ids[t * topk + k]);
+      const double wt = r.w[t * topk + k];
+      for (uint32_t n = 0; n < inter; ++n) {
+        double g = 0, up = 0;
+        for (uint32_t c = 0; c < dim; ++c) {
+          const double xv = from_bf16(x[size_t(t) * dim + c]);
+          g += xv * from_bf16(w1[(size_t(e) * gu + n) * dim + c]);
+          if (GC.gated) up += xv * from_bf16(w1[(size_t(e) * gu + inter + n) * dim + c]);
+        }
+        h[n] = from_bf16(bf16(GC.gated ? silu_ref(g) * up : silu_ref(g)));
+      }
+      for (uint32_t c = 0; c < dim; ++c)
+        for (uint32_t n = 0; n < inter; ++n) {
+          const double term = wt * h[n] * from_bf16(w2[(size_t(e) * dim + c) * inter + n]);
+          want[c] += term;
+          scale[c] += std::fabs(term);
+        }
+    }
+    for (uint32_t c = 0; c < dim; ++c) {
+      INFO("token " << t << " column " << c << " got " << out[size_t(t) * dim + c] << " want " << want[c]);
+      // h may round to the neighbouring bf16 (f32 vs double sums): 2^-8 of the terms' size
+      REQUIRE(std::fabs(out[size_t(t) * dim + c] - want[c]) <= 8e-3 * scale[c] + 1e-5);
+    }
+  }
+  for (size_t i = size_t(tokens) * dim; i < out.size(); ++i) REQUIRE(out[i] == 7.0f);  // nothing past out
+}
+}  // namespace
+
+TEST_CASE("moe_sorting: aiter's layout, token order, padding, empty experts", "[kernels][moe]") {
+  check_sorting<cfg::sort_64>("moe_sort_64", 1, 1, 8, 8, 1);     // one token, one slot
+  check_sorting<cfg::sort_64>("moe_sort_64", 1, 8, 64, 64, 2);   // one token, 56 empty experts
+  check_sorting<cfg::sort_64>("moe_sort_64", 37, 2, 8, 8, 3);    // a tail of the 32-row blocks
+  check_sorting<cfg::sort_64>("moe_sort_64", 70, 4, 64, 10, 4);  // 54 experts without tokens
+  check_sorting<cfg::sort_64>("moe_sort_64", 9, 3, 17, 17, 5);   // experts not a multiple of 4
+  check_sorting<cfg::sort_256>("moe_sort_256", 100, 8, 256, 256, 6);  // 7 LDS chunks of 16 tokens
+  check_sorting<cfg::sort_256>("moe_sort_256", 33, 6, 160, 40, 7);
+  check_sorting<cfg::sort_256>("moe_sort_256", 16, 2, 8, 8, 8);      // exactly one chunk
+}
+
+TEST_CASE("moe_sorting: expert ids out of range are not routed", "[kernels][moe]") {
+  check_sorting<cfg::sort_64>("moe_sort_64", 12, 2, 8, 8, 9, true);
+}
+
+TEST_CASE("moe_sorting: bad launches are refused", "[kernels][moe]") {
+  rt::device& d = *M().sort.dev;
+  hk::moe_sorting_args a{.tokens = 4, .topk = 2, .experts = 65};
+  CHECK_THROWS_WITH(hk::launch_moe_sorting<cfg::sort_64>(d, *M().sort.m, "moe_sort_64", a),
+                    Catch::Contains("65 experts, the kernel takes up to 64"));
+  a.experts = 8;
+  a.topk = 9;
+  CHECK_THROWS_WITH(hk::launch_moe_sorting<cfg::sort_64>(d, *M().sort.m, "moe_sort_64", a), Catch::Contains("topk"));
+  a.topk = 2;
+  a.tokens = 0;
+  CHECK_THROWS_WITH(hk::launch_moe_sorting<cfg::sort_64>(d, *M().sort.m, "moe_sort_64", a), Catch::Contains("tokens"));
+  hk::moe_stage_args s{.tokens = 4, .topk = 2, .experts = 8, .dim = 72, .inter = 32};
+  CHECK_THROWS_WITH(hk::launch_moe_stage1<cfg::gemm_g1u1>(d, *M().s1, "moe_s1_g1u1", s), Catch::Contains("multiples of 16"));
+}
+
+TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels][moe]") {
+  // 1 token; dim and inter tails of the 64-column workgroups (2 waves x 32)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 1, 2, 8, 8, 80, 48, 11);
+  // 40 tokens over 8 experts: blocks of 32 with tails, K loop of several groups
+  check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 40, 2, 8, 8, 64, 96, 12);
+  // 64 experts, top-8, most experts empty, K not a multiple of the load group (dim 48)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 9, 8, 64, 20, 48, 32, 13);
+  // top-1
+  check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 5, 1, 16, 16, 32, 64, 14);
+}
+
+TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
+  check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
+}
