@@ -204,8 +204,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   J.For(s, static_cast<uint32_t>(NB > 1 ? NB : 1), static_cast<uint32_t>(T + 1), [&] {
     std::array<gpr<dtype::u32>, N> canon = el;
     auto dirv = J.vgpr<dtype::u32>(), ndirv = J.vgpr<dtype::u32>();  // ~0: a descending lane
-    dirv = 0u - ((first >> s) & 1u);
-    ndirv = ~dirv;
+    J.v_bfe_i32(dirv, first, s, 1);  // bit s, sign-extended
+    if constexpr (!P && NB > 0) ndirv = ~dirv;
     auto dir_s = J.sgpr<dtype::u64>();
     if constexpr (P) J.v_cmp_ne_u32(dir_s, 0u, dirv);
 
