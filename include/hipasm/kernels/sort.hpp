@@ -188,8 +188,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         }
 
   // Stages NB .. T (T: the index bits of the row): a run-time loop. Stage s's steps are
-  // d = s-1 .. 0, each guarded (s > d) but the register steps d < NB, which every stage has;
-  // the direction (bit s of the element index) is a per-lane mask of the stage.
+  // d = s-1 .. 0: the chain of steps T-1 .. 0 entered at s-1 (the register steps d < NB, the
+  // chain's tail, every stage has); the direction (bit s of the element index) is a per-lane
+  // mask of the stage.
   constexpr int T = B + WB;
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
   constexpr int regions = sort_lds_regions(C);
@@ -295,11 +296,18 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         }
       }
     };
-    for (int d = T - 1; d >= NB; --d)
-      J.If(s > static_cast<uint32_t>(d), [&] {
-        if (d >= B) cross_step(d - B);
-        else lane_step(d - NB);
-      });
+    // stage s enters the chain of steps T-1 .. NB at s-1 (compares not taken but one)
+    std::array<label, 16> entry{};
+    for (int d = T - 1; d >= NB; --d) entry[d] = J.make_label();
+    label reg_steps = J.make_label();
+    for (int d = T - 2; d >= NB; --d) J.Jump(entry[d], s == static_cast<uint32_t>(d + 1));
+    if (NB > 0) J.Jump(reg_steps, s == static_cast<uint32_t>(NB));
+    for (int d = T - 1; d >= NB; --d) {
+      J.place(entry[d]);
+      if (d >= B) cross_step(d - B);
+      else lane_step(d - NB);
+    }
+    J.place(reg_steps);
     // the register steps: pair (i, i + 2^d), the minimum to i in an ascending lane. The last
     // one writes the loop's registers (per_lane 2: its pair's are still read by the step: the
     // minimum goes through a temporary)
