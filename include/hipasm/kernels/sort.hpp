@@ -14,16 +14,19 @@
 // past the row's end are (max, max) in the mapped order: they sort last and are not stored
 // (an equal real element is identical to a pad, so nothing real is lost).
 //
-// Network: the bitonic sorter whose every comparator puts the minimum at the lower index (each
-// merge starts with a flip, e XOR (2k-1), then half-cleaners e XOR j). Element e of a wave is
-// register r = e % per_lane of lane e / per_lane, so the frequent short distances are inside a
-// lane (v_min/v_max, or a 64-bit compare and v_cndmask with a payload), lane distances 1-3, 7,
-// 15 (and 4, 8 as two DPP moves) are DPP, 16 and 31 ds_swizzle, 32 and 63 ds_bpermute
-// (shuffle_xor, issued for all registers before one wait); the lane keeps the minimum or the
-// maximum by v_med3_u32 against a per-lane constant (0: the lower lane, ~0: the upper), or a
-// compare XOR the upper lanes' mask with a payload. Across the waves of a workgroup the
-// distances >= 64 x per_lane go through LDS (write, barrier, read the partner; the lower wave
-// keeps the minimum), then the in-wave steps finish each merge.
+// Network: the bitonic sorter with alternating directions: stage s (runs of 2^s, s = 1 .. T,
+// T the row's index bits) compares e with e ^ 2^d for d = s-1 .. 0, ascending where bit s of e
+// is 0 (so the last stage is ascending everywhere). Element e of a wave is register
+// r = e % per_lane of lane e / per_lane: the short distances are inside a lane (v_min/v_max or
+// v_med3 against the stage's direction mask, or a 64-bit compare and v_cndmask with a
+// payload), lane distances 1, 2 (and 4, 8 as two DPP moves) are DPP, 16 ds_swizzle, 32
+// ds_bpermute (shuffle_xor, issued for a group of registers before one wait); the lane keeps
+// the minimum or the maximum by v_med3_u32 against (upper lane XOR descending), or a compare
+// XOR that mask with a payload. Across the waves of a workgroup the distances >= 64 x per_lane
+// go through LDS (write, barrier, read the partner wave's copy). The stages 1 .. per_lane-1
+// (register-only, direction known per register) are unrolled; the others are one run-time
+// loop over s that enters the chain of steps T-1 .. 0 at s-1 (each step's code exists once:
+// compile time grows with T, not T^2).
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
