@@ -138,13 +138,14 @@ constexpr void scan_to_lane63(hctx& c, reduce rk, dtype t, const reg_ref& x, con
     for (uint32_t i = 0; i < n; ++i) c.e(op, {elem(r, i), elem(r, i), elem(r, i)}, with_dpp(d));
 }
 
-// lane l's address of lane l ^ mask, for ds_bpermute_b32 ((l ^ mask) * 4)
+// lane l's address of lane l ^ mask, for ds_bpermute_b32 ((l ^ mask) * 4). Each step writes
+// its own register: cse merges the chains of several shuffles in one block into one.
 constexpr operand xor_lane_address(hctx& c, uint32_t mask) {
-  reg_ref a = c.v();
-  c.e(detail::O::v_mbcnt_lo_u32_b32, {reg_op(a), imm_op(static_cast<uint64_t>(-1)), imm_op(0)});
-  c.e(detail::O::v_mbcnt_hi_u32_b32, {reg_op(a), imm_op(static_cast<uint64_t>(-1)), reg_op(a)});
-  c.e(detail::O::v_xor_b32, {reg_op(a), imm_op(mask), reg_op(a)});
-  c.e(detail::O::v_lshlrev_b32, {reg_op(a), imm_op(2), reg_op(a)});
+  reg_ref lo = c.v(), l = c.v(), x = c.v(), a = c.v();
+  c.e(detail::O::v_mbcnt_lo_u32_b32, {reg_op(lo), imm_op(static_cast<uint64_t>(-1)), imm_op(0)});
+  c.e(detail::O::v_mbcnt_hi_u32_b32, {reg_op(l), imm_op(static_cast<uint64_t>(-1)), reg_op(lo)});
+  c.e(detail::O::v_xor_b32, {reg_op(x), imm_op(mask), reg_op(l)});
+  c.e(detail::O::v_lshlrev_b32, {reg_op(a), imm_op(2), reg_op(x)});
   return reg_op(a);
 }
 

@@ -14,16 +14,19 @@
 // past the row's end are (max, max) in the mapped order: they sort last and are not stored
 // (an equal real element is identical to a pad, so nothing real is lost).
 //
-// Network: the bitonic sorter whose every comparator puts the minimum at the lower index (each
-// merge starts with a flip, e XOR (2k-1), then half-cleaners e XOR j). Element e of a wave is
-// register r = e % per_lane of lane e / per_lane, so the frequent short distances are inside a
-// lane (v_min/v_max, or a 64-bit compare and v_cndmask with a payload), lane distances 1-3, 7,
-// 15 (and 4, 8 as two DPP moves) are DPP, 16 and 31 ds_swizzle, 32 and 63 ds_bpermute
-// (shuffle_xor, issued for all registers before one wait); the lane keeps the minimum or the
-// maximum by v_med3_u32 against a per-lane constant (0: the lower lane, ~0: the upper), or a
-// compare XOR the upper lanes' mask with a payload. Across the waves of a workgroup the
-// distances >= 64 x per_lane go through LDS (write, barrier, read the partner; the lower wave
-// keeps the minimum), then the in-wave steps finish each merge.
+// Network: the bitonic sorter with alternating directions: stage s (runs of 2^s, s = 1 .. T,
+// T the row's index bits) compares e with e ^ 2^d for d = s-1 .. 0, ascending where bit s of e
+// is 0 (so the last stage is ascending everywhere). Element e of a wave is register
+// r = e % per_lane of lane e / per_lane: the short distances are inside a lane (v_min/v_max or
+// v_med3 against the stage's direction mask, or a 64-bit compare and v_cndmask with a
+// payload), lane distances 1, 2 (and 4, 8 as two DPP moves) are DPP, 16 ds_swizzle, 32
+// ds_bpermute (shuffle_xor, issued for a group of registers before one wait); the lane keeps
+// the minimum or the maximum by v_med3_u32 against (upper lane XOR descending), or a compare
+// XOR that mask with a payload. Across the waves of a workgroup the distances >= 64 x per_lane
+// go through LDS (write, barrier, read the partner wave's copy). The stages 1 .. per_lane-1
+// (register-only, direction known per register) are unrolled; the others are one run-time
+// loop over s that enters the chain of steps T-1 .. 0 at s-1 (each step's code exists once:
+// compile time grows with T, not T^2).
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
@@ -141,28 +144,24 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     if constexpr (C.payload == sort_payload::index) el[r][0] = select(in_row, first + static_cast<uint32_t>(r), 0xffffffffu);
   }
 
-  // per-lane-bit constants: ~0 in the lanes whose bit b is set (they keep the maximum)
+  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{};
-  std::array<bool, 6> have{};
-  auto upper = [&](int b) {
-    if (!have[b]) {
-      have[b] = true;
-      if constexpr (P) {
-        constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
-        auto m = J.sgpr<dtype::u32>(2);
-        m[0] = b < 5 ? pat[b] : 0u;
-        m[1] = b < 5 ? pat[b] : 0xffffffffu;
-        upper_s[b].rebind(m.template as<dtype::u64>());
-      } else {
-        auto v = J.vgpr<dtype::u32>();
-        v = 0u - ((lane >> static_cast<uint32_t>(b)) & 1u);
-        upper_v[b].rebind(v);
-      }
+  for (int lb = 0; lb < 6; ++lb) {
+    if constexpr (P) {
+      constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
+      auto m = J.sgpr<dtype::u32>(2);
+      m[0] = lb < 5 ? pat[lb] : 0u;
+      m[1] = lb < 5 ? pat[lb] : 0xffffffffu;
+      upper_s[lb].rebind(m.template as<dtype::u64>());
+    } else {
+      auto v = J.vgpr<dtype::u32>();
+      v = 0u - ((lane >> static_cast<uint32_t>(lb)) & 1u);
+      upper_v[lb].rebind(v);
     }
-  };
+  }
 
-  // compare-exchange of registers i < j of every lane: minimum to i
+  // compare-exchange of registers i and j of every lane: the minimum to i (renames el)
   auto cx_reg = [&](int i, int j) {
     auto lo = fresh(), hi = fresh();
     if constexpr (P) {
@@ -179,112 +178,169 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
-  // compare-exchange of register r with register r ^ R of lane ^ L; lanes with bit `bit` clear
-  // keep the minimum
-  auto cx_lane = [&](uint32_t L, int R, int bit) {
-    upper(bit);
-    const bool lds = !(L <= 8 || L == 15);
-    // in groups of G registers (the exchanged copies in flight at once: VGPR pressure), reading
-    // the step's old values (a flip's partner register may already be replaced)
-    constexpr int G = P ? 4 : 8;
-    const std::array<gpr<dtype::u32>, N> old = el;
-    auto old_key = [&](int r) { return P ? old[r][1] : old[r]; };
-    for (int r0 = 0; r0 < N; r0 += G) {
-      const int r1 = r0 + G < N ? r0 + G : N;
-      std::array<gpr<dtype::u32>, G> pk{}, pv{};
-      for (int r = r0; r < r1; ++r) {
-        pk[r - r0].rebind(shuffle_xor(J, old_key(r ^ R), L, {.wait = false}));
-        if constexpr (P) pv[r - r0].rebind(shuffle_xor(J, old[r ^ R][0], L, {.wait = false}));
-      }
-      if (lds) J.s_waitcnt(lgkmcnt(0));
-      for (int r = r0; r < r1; ++r) {
-        auto n = fresh();
-        if constexpr (P) {
-          auto pp = J.vgpr<dtype::u32>(2).aligned(2);
-          pp[0] = pv[r - r0];
-          pp[1] = pk[r - r0];
-          auto m = J.sgpr<dtype::u64>();
-          J.v_cmp_lt_u64(m, pp.template as<dtype::u64>(), old[r].template as<dtype::u64>());
-          J.s_xor_b64(m, m, upper_s[bit]);  // lower lanes take the partner if smaller, upper if larger
-          J.v_cndmask_b32(n[0], old[r][0], pv[r - r0], m);
-          J.v_cndmask_b32(n[1], old[r][1], pk[r - r0], m);
-        } else {
-          J.v_med3_u32(n, old[r], pk[r - r0], upper_v[bit]);
-        }
-        el[r].rebind(n);
-      }
-    }
-  };
-  // the step of distance bit d within a wave (flip: partner e ^ (2^(d+1) - 1), else e ^ 2^d)
-  auto step = [&](int d, bool flip) {
-    if (d < NB) {
-      for (int r = 0; r < N; ++r)
-        if (!(r & (1 << d))) cx_reg(r, flip ? r ^ ((2 << d) - 1) : r | (1 << d));
-    } else {
-      const int lb = d - NB;
-      cx_lane(flip ? (2u << lb) - 1u : 1u << lb, flip ? N - 1 : 0, lb);
-    }
-  };
-  for (int s = 1; s <= B; ++s) {
-    step(s - 1, true);
-    for (int d = s - 2; d >= 0; --d) step(d, false);
-  }
 
+  // Stages 1 .. NB-1 (bit s of the element index, which decides the direction, is a register
+  // bit): unrolled, the direction per register pair known.
+  for (int s = 1; s < NB; ++s)
+    for (int d = s - 1; d >= 0; --d)
+      for (int i = 0; i < N; ++i)
+        if (!(i & (1 << d))) {
+          const int j = i | (1 << d);
+          if (i & (1 << s)) cx_reg(j, i);
+          else cx_reg(i, j);
+        }
+
+  // Stages NB .. T (T: the index bits of the row): a run-time loop. Stage s's steps are
+  // d = s-1 .. 0: the chain of steps T-1 .. 0 entered at s-1 (the register steps d < NB, the
+  // chain's tail, every stage has); the direction (bit s of the element index) is a per-lane
+  // mask of the stage.
+  constexpr int T = B + WB;
+  constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
+  constexpr int regions = sort_lds_regions(C);
+  uint32_t lds_base = 0;
+  auto waddr = J.vgpr<dtype::u32>(), rsel = J.sgpr<dtype::u32>();  // LDS address; region offset
   if constexpr (X) {
-    // stages 2^(B+1) .. 2^(B+WB): the steps across waves through LDS, then the in-wave ones
-    constexpr uint32_t ES = P ? 8u : 4u;
-    auto lds = J.lds<uint32_t>(sort_lds_region(C) / 4 * sort_lds_regions(C), 16);
-    auto waddr = J.vgpr<dtype::u32>(), raddr = J.vgpr<dtype::u32>();
+    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4 * regions, 16).offset;
     waddr = first * ES;
-    int nstep = 0;
-    auto cross = [&](int d, bool flip) {
-      const int wb = d - B;  // the wave bit that decides the lower side
-      const uint32_t region = lds.offset + (sort_lds_regions(C) == 2 ? (nstep & 1) * sort_lds_region(C) : 0u);
-      if (sort_lds_regions(C) == 1 && nstep > 0) J.s_barrier();  // the previous step's reads are done
-      ++nstep;
-      for (int r = 0; r < N; ++r) {
-        if constexpr (P) J.ds_write_b64(waddr, el[r], {.offset = static_cast<int32_t>(region + r * ES)});
-        else J.ds_write_b32(waddr, el[r], {.offset = static_cast<int32_t>(region + r * ES)});
+    rsel = 0u;
+  }
+  auto s = J.sgpr<dtype::u32>().named("stage");
+  J.For(s, static_cast<uint32_t>(NB > 1 ? NB : 1), static_cast<uint32_t>(T + 1), [&] {
+    std::array<gpr<dtype::u32>, N> canon = el;
+    auto dirv = J.vgpr<dtype::u32>(), ndirv = J.vgpr<dtype::u32>();  // ~0: a descending lane
+    J.v_bfe_i32(dirv, first, s, 1);  // bit s, sign-extended
+    if constexpr (!P && NB > 0) ndirv = ~dirv;
+    auto dir_s = J.sgpr<dtype::u64>();
+    if constexpr (P) J.v_cmp_ne_u32(dir_s, 0u, dirv);
+
+    // lane bit lb (partner lane ^ 2^lb), in place: a lane keeps the maximum when it is the
+    // upper one XOR its run descends
+    auto lane_step = [&](int lb) {
+      const uint32_t L = 1u << lb;
+      const bool lds_shuffle = L > 8;  // ds_swizzle / ds_bpermute: one wait per group
+      // the exchanged copies in flight at once (VGPR pressure)
+      constexpr int G = P ? 4 : 8;
+      auto mv = J.vgpr<dtype::u32>();
+      auto ms = J.sgpr<dtype::u64>();
+      if constexpr (P) J.s_xor_b64(ms, upper_s[lb], dir_s);
+      else J.v_xor_b32(mv, upper_v[lb], dirv);
+      for (int r0 = 0; r0 < N; r0 += G) {
+        const int r1 = r0 + G < N ? r0 + G : N;
+        std::array<gpr<dtype::u32>, G> pk{};
+        for (int r = r0; r < r1; ++r) {
+          if constexpr (P) {
+            pk[r - r0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+            shuffle_xor_into(J, pk[r - r0][0], el[r][0], L, {.wait = false});
+            shuffle_xor_into(J, pk[r - r0][1], el[r][1], L, {.wait = false});
+          } else {
+            pk[r - r0].rebind(shuffle_xor(J, el[r], L, {.wait = false}));
+          }
+        }
+        if (lds_shuffle) J.s_waitcnt(lgkmcnt(0));
+        for (int r = r0; r < r1; ++r) {
+          if constexpr (P) {
+            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
+            J.v_cmp_lt_u64(m, pk[r - r0].template as<dtype::u64>(), el[r].template as<dtype::u64>());
+            J.s_xor_b64(mx, m, ms);  // take the partner: lower lanes if smaller, upper if larger
+            J.v_cndmask_b32(el[r][0], el[r][0], pk[r - r0][0], mx);
+            J.v_cndmask_b32(el[r][1], el[r][1], pk[r - r0][1], mx);
+          } else {
+            J.v_med3_u32(el[r], el[r], pk[r - r0], mv);
+          }
+        }
       }
-      J.s_waitcnt(lgkmcnt(0));
-      J.s_barrier();
-      auto pw = J.sgpr<dtype::u32>();
-      pw = wave ^ (flip ? (2u << wb) - 1u : 1u << wb);
-      if (flip) raddr = (pw * static_cast<uint32_t>(64 * N) + (63u - lane) * static_cast<uint32_t>(N)) * ES;
-      else raddr = (pw * static_cast<uint32_t>(64 * N) + lane * static_cast<uint32_t>(N)) * ES;
-      std::array<gpr<dtype::u32>, N> p{};
-      for (int r = 0; r < N; ++r) {
-        p[r].rebind(fresh());
-        const int q = flip ? N - 1 - r : r;
-        if constexpr (P) J.ds_read_b64(p[r], raddr, {.offset = static_cast<int32_t>(region + q * ES)});
-        else J.ds_read_b32(p[r], raddr, {.offset = static_cast<int32_t>(region + q * ES)});
-      }
-      auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
-      up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
-      J.s_waitcnt(lgkmcnt(0));
-      for (int r = 0; r < N; ++r) {
-        auto n = fresh();
+    };
+    // wave bit wb through LDS (write, barrier, read the partner wave's copy), in place
+    auto cross_step = [&](int wb) {
+      if constexpr (X) {
+        if (regions == 1) {  // the previous step's reads are done (there was one from stage B+2)
+          if (wb > 0) J.s_barrier();
+          else J.If(s > static_cast<uint32_t>(B + 1), [&] { J.s_barrier(); });
+        }
+        auto wa = J.vgpr<dtype::u32>(), ra = J.vgpr<dtype::u32>();
+        wa = waddr + rsel;
+        for (int r = 0; r < N; ++r) {
+          if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
+        }
+        if (regions == 2) rsel = rsel ^ sort_lds_region(C);
+        J.s_waitcnt(lgkmcnt(0));
+        J.s_barrier();
+        ra = wa ^ (static_cast<uint32_t>(64 * N) * ES << wb);  // the partner wave's copy
+        std::array<gpr<dtype::u32>, N> p{};
+        for (int r = 0; r < N; ++r) {
+          p[r].rebind(fresh());
+          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
+        }
+        auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
+        up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
+        auto mv = J.vgpr<dtype::u32>();
+        auto ms = J.sgpr<dtype::u64>();
         if constexpr (P) {
-          auto m = J.sgpr<dtype::u64>();
           auto u2 = J.sgpr<dtype::u32>(2);
           u2[0] = up;
           u2[1] = up;
-          J.v_cmp_lt_u64(m, p[r].template as<dtype::u64>(), el[r].template as<dtype::u64>());
-          J.s_xor_b64(m, m, u2.template as<dtype::u64>());
-          J.v_cndmask_b32(n[0], el[r][0], p[r][0], m);
-          J.v_cndmask_b32(n[1], el[r][1], p[r][1], m);
+          J.s_xor_b64(ms, u2.template as<dtype::u64>(), dir_s);
         } else {
-          J.v_med3_u32(n, el[r], p[r], up);
+          J.v_xor_b32(mv, up, dirv);
         }
-        el[r].rebind(n);
+        J.s_waitcnt(lgkmcnt(0));
+        for (int r = 0; r < N; ++r) {
+          if constexpr (P) {
+            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
+            J.v_cmp_lt_u64(m, p[r].template as<dtype::u64>(), el[r].template as<dtype::u64>());
+            J.s_xor_b64(mx, m, ms);
+            J.v_cndmask_b32(el[r][0], el[r][0], p[r][0], mx);
+            J.v_cndmask_b32(el[r][1], el[r][1], p[r][1], mx);
+          } else {
+            J.v_med3_u32(el[r], el[r], p[r], mv);
+          }
+        }
       }
     };
-    for (int s = B + 1; s <= B + WB; ++s) {
-      cross(s - 1, true);
-      for (int d = s - 2; d >= B; --d) cross(d, false);
-      for (int d = B - 1; d >= 0; --d) step(d, false);
+    // stage s enters the chain of steps T-1 .. NB at s-1 (compares not taken but one)
+    std::array<label, 16> entry{};
+    for (int d = T - 1; d >= NB; --d) entry[d] = J.make_label();
+    label reg_steps = J.make_label();
+    for (int d = T - 2; d >= NB; --d) J.Jump(entry[d], s == static_cast<uint32_t>(d + 1));
+    if (NB > 0) J.Jump(reg_steps, s == static_cast<uint32_t>(NB));
+    for (int d = T - 1; d >= NB; --d) {
+      J.place(entry[d]);
+      if (d >= B) cross_step(d - B);
+      else lane_step(d - NB);
     }
-  }
+    J.place(reg_steps);
+    // the register steps: pair (i, i + 2^d), the minimum to i in an ascending lane. The last
+    // one writes the loop's registers (per_lane 2: its pair's are still read by the step: the
+    // minimum goes through a temporary)
+    for (int d = NB - 1; d >= 0; --d)
+      for (int i = 0; i < N; ++i)
+        if (!(i & (1 << d))) {
+          const int j = i | (1 << d);
+          const bool last = d == 0, reads_canon = last && el[i].id == canon[i].id;
+          auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : fresh();
+          if constexpr (P) {
+            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
+            J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
+            J.s_xor_b64(mx, m, dir_s);  // (into another pair: no VALU-written SGPR read by the VALU)
+            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], mx);
+            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], mx);
+          } else {
+            J.v_med3_u32(lo, el[i], el[j], dirv);
+            J.v_med3_u32(hi, el[i], el[j], ndirv);
+          }
+          if (reads_canon) canon[i] = lo;
+          el[i].rebind(last ? canon[i] : lo);
+          el[j].rebind(hi);
+        }
+    // (every register is the loop's again; a copy where not)
+    for (int r = 0; r < N; ++r)
+      if (el[r].id != canon[r].id) {
+        canon[r] = el[r];
+        el[r].rebind(canon[r]);
+      }
+  });
 
   // back to the key bits; the first len elements are stored (pads: out of range, dropped)
   buffer KO = make_buffer(J, keys_out, valid);
