@@ -463,7 +463,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       }
   };
 
-  if constexpr (VG && S == 1) {
+  // VGPR copies: tile 0 stored into LDS buffer 0, the next tiles loading
+  auto vgpr_prologue = [&] {
     for (int i = 0; i < AH; ++i) load_tile(i);
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
     copy_tile_store(J, sta[0], As[0]);
@@ -471,6 +472,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     load_tile(0);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+  };
+  if constexpr (VG && S == 1) {
+    vgpr_prologue();
     read_slice(0, 0);
     auto it = J.sgpr<u32>();
     it = 0u;
@@ -483,13 +487,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else if constexpr (VG) {
     // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
     // step on a zero tile: its loads are past K)
-    for (int i = 0; i < AH; ++i) load_tile(i);
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
-    copy_tile_store(J, sta[0], As[0]);
-    copy_tile_store(J, stb[0], Bs[0]);
-    load_tile(0);
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
+    vgpr_prologue();
     auto it = J.sgpr<u32>();
     it = 0u;
     J.While([&] { return it < k_tiles; },
