@@ -1,13 +1,19 @@
 // HIPASM_TEST_KERNELS: toolkit_fixes.hip
 // select with a constant or a unary expression in either position (before: no matching
 // overload), and shuffle_xor_into (into a given register: a fresh one, the second slot of an
-// aligned pair, in place), executed in hipasm-sim against plain C++. The checker must report
-// nothing.
+// aligned pair, in place), max3/min3 with -x / abs(x) operands (before: abs first did not
+// compile, elsewhere it cost a v_and_b32 each; now source modifiers, checked in the asm),
+// cvt_i8x4 (nearest even, saturated, NaN -> -128), executed in hipasm-sim against plain C++.
+// The checker must report nothing.
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
 
+#include "toolkit_fixes_fns.hpp"
+
+#include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -109,5 +115,89 @@ TEST_CASE("buffers assigned into default-constructed ones (an array) and rebound
       ++bad;
       FAIL_CHECK("p " << p << " got " << r[p] << ", " << r[256 + p] << " want " << want << ", " << c[p]);
     }
+  }
+}
+
+namespace {
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("max3/min3 take -x and abs(x) as source modifiers", "[helpers][select]") {
+  const std::string text = hipasm::asm_text<tf::minmax3_mods>("k", hipasm::emit_options{false});
+  INFO(text);
+  CHECK(count(text, "v_max3_f32") == 3);
+  CHECK(count(text, "v_min3_f32") == 2);
+  CHECK(count(text, "v_and_b32") == 0);  // abs: a modifier, not a mask
+  CHECK(count(text, "v_xor_b32") == 0);  // neg: a modifier
+  CHECK(count(text, "|v") >= 5);
+
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = load(*dev);
+  std::vector<float> xs(256), ys(256), zs(256);
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> u(-8.0f, 8.0f);
+  const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.5f, -3.25f, 1e20f, -INFINITY};
+  for (int i = 0; i < 256; ++i) {
+    xs[i] = i < 64 ? edge[i % 8] : u(rng);
+    ys[i] = i < 64 ? edge[i / 8] : u(rng);
+    zs[i] = i < 64 ? edge[(i * 3) % 8] : u(rng);
+  }
+  rt::buffer<float> X(*dev, xs), Y(*dev, ys), Z(*dev, zs), out(*dev, std::vector<float>(5 * 256, 0.0f));
+  rt::kernel_args args;
+  args.add(out.ptr()).add(X.ptr()).add(Y.ptr()).add(Z.ptr());
+  auto rep = dev->launch(*mod, "minmax3_mods", {4, 1, 1}, {64, 1, 1}, args);
+  for (const auto& d : rep.diagnostics) FAIL_CHECK("checker: " << d);
+  auto r = out.download();
+  int bad = 0;
+  for (int i = 0; i < 256 && bad < 8; ++i) {
+    const float x = xs[i], y = ys[i], z = zs[i];
+    const float want[5] = {std::max({std::fabs(x), std::fabs(y), z}), std::max({z, std::fabs(x), -y}),
+                           std::min({-std::fabs(x), y, 1.5f}), std::min({-x, -y, -z}),
+                           std::max({std::fabs(x), 0.0f, -std::fabs(z)})};
+    for (int k = 0; k < 5; ++k)
+      if (r[k * 256 + i] != want[k]) {  // (== : the signs of zero may differ, the values not)
+        ++bad;
+        FAIL_CHECK("i=" << i << " k=" << k << " x=" << x << " y=" << y << " z=" << z << " got " << r[k * 256 + i]
+                        << " want " << want[k]);
+      }
+  }
+}
+
+TEST_CASE("cvt_i8x4: nearest even, saturated to [-128, 127], NaN -> -128", "[helpers][convert]") {
+  const std::string text = hipasm::asm_text<tf::cvt_i8>("k", hipasm::emit_options{false});
+  INFO(text);
+  CHECK(count(text, "v_med3_f32") == 4);
+  CHECK(count(text, "_sdwa") == 4);  // the adds write their bytes in place: no packing
+  CHECK(count(text, "v_perm_b32") == 0);
+
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = load(*dev);
+  std::vector<float> xs = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 0.49999997f, 126.5f, 127.49f, 127.5f,
+                           -127.5f, -128.5f, -129.0f, 200.0f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN, -NAN,
+                           FLT_MIN, 42.0f, -43.0f, 85.5f, -42.75f, 3.0f};
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-200.0f, 200.0f);
+  while (xs.size() < 256) xs.push_back(xs.size() % 3 ? u(rng) : std::round(u(rng) * 2) / 2);  // many ties
+  rt::buffer<float> X(*dev, xs);
+  rt::buffer<uint32_t> out(*dev, std::vector<uint32_t>(256, 0));
+  rt::kernel_args args;
+  args.add(out.ptr()).add(X.ptr());
+  auto rep = dev->launch(*mod, "cvt_i8", {4, 1, 1}, {64, 1, 1}, args);
+  for (const auto& d : rep.diagnostics) FAIL_CHECK("checker: " << d);
+  auto r = out.download();
+  auto i8 = [](float v) -> uint32_t {
+    if (std::isnan(v)) return 0x80;
+    const float c = std::min(127.0f, std::max(-128.0f, v));
+    return static_cast<uint8_t>(static_cast<int8_t>(std::nearbyint(c)));  // ties to even (default mode)
+  };
+  for (int i = 0; i < 256; ++i) {
+    const float x = xs[i], h = x * 0.5f, t = x * 3.0f;
+    const uint32_t want = i8(x) | i8(-x) << 8 | i8(h) << 16 | i8(t) << 24;
+    INFO("x = " << x);
+    CHECK(r[i] == want);
   }
 }

@@ -3,6 +3,7 @@
 //   auto p = cvt_bf16x2(a, b);        // bf16x2: a in the low half, b in the high half
 //   auto h = cvt_f16x2(a, b);         // f16x2
 //   auto q = cvt_fp8x4(a, b, c, d);   // fp8x4 (e4m3fnuz), byte 0 = a; cvt_bf8x4: e5m2fnuz
+//   auto i = cvt_i8x4(a, b, c, d);    // four int8 in a u32, byte 0 = a (saturating)
 //   auto f = to_f32(p, 1);            // element 1 of a bf16x2 / f16x2 / fp8x4 / bf8x4 as f32
 //   auto g = to_f32x2(q, 1);          // elements 2 and 3 of an fp8x4 / bf8x4 (one instruction)
 //
@@ -21,6 +22,12 @@
 //   +-57344 (bf8) first (v_med3_f32; gfx942's v_cvt_pk_fp8_f32 has no clamp bit), NaN kept
 //   (v_cmp_u_f32 + v_cndmask_b32); without it values beyond the range become NaN (0x80), as the
 //   instruction does.
+// - f32 -> int8: round to nearest even, saturated to [-128, 127]; NaN gives -128 (0x80, the
+//   byte fp8 uses for NaN). Per value v_med3_f32 (the clamp; with a NaN source med3 is min3,
+//   which returns the smallest non-NaN operand) and v_add_f32 of 1.5 * 2^23 in its SDWA form
+//   with dst_sel BYTE_n: the sum is 1.5 * 2^23 + the integer, rounded by the add itself, whose
+//   low byte is the integer in two's complement, written straight into byte n (UNUSED_PAD for
+//   byte 0, UNUSED_PRESERVE after): 2 VALU a value, no packing instructions.
 // - to f32: bf16 a shift or mask; f16 v_cvt_f32_f16 (SDWA WORD_1 for the high half); fp8/bf8
 //   v_cvt_f32_fp8 / _bf8 with SDWA src0_sel BYTE_n: one VALU each, exact.
 #pragma once
@@ -107,6 +114,23 @@ constexpr reg_ref lower_cvt_f8(hctx& h, bool bf8, const xval* v, bool saturate) 
   return d;
 }
 
+constexpr reg_ref lower_cvt_i8(hctx& h, const xval* v) {
+  lower L = h.L();
+  operand kmax = L.smov(imm_op(0x42fe0000u));   // 127
+  operand kmin = L.vmov(imm_op(0xc3000000u));   // -128
+  operand magic = L.smov(imm_op(0x4b400000u));  // 1.5 * 2^23: integers in the low mantissa bits
+  reg_ref d = h.v();
+  for (int i = 0; i < 4; ++i) {
+    operand x = v[i].op;
+    if (!lower::is_vgpr(x)) x = L.vmov(x);
+    operand c = reg_op(h.v());
+    h.e(detail::O::v_med3_f32, {c, x, kmin, kmax});
+    h.e(detail::O::v_add_f32, {reg_op(d), magic, c},
+        sdwa().dst_sel(static_cast<sdwa_sel>(i)).dst_unused(i == 0 ? sdwa_unused::pad : sdwa_unused::preserve));
+  }
+  return d;
+}
+
 }  // namespace detail
 
 // (a, b) -> bf16x2, a in bits 0-15.
@@ -159,6 +183,16 @@ constexpr gpr<dtype::bf8x4> cvt_bf8x4(const val<dtype::f32>& a, const val<dtype:
   detail::hctx h(*bp, a.x.loc);
   detail::xval v[4] = {a.x, b.x, c.x, d.x};
   return h.result<dtype::bf8x4>(detail::lower_cvt_f8(h, true, v, saturate));
+}
+
+// (a, b, c, d) -> four int8 (two's complement) in a u32, a in byte 0: round to nearest even,
+// saturated to [-128, 127], NaN -> -128.
+constexpr gpr<dtype::u32> cvt_i8x4(const val<dtype::f32>& a, const val<dtype::f32>& b, const val<dtype::f32>& c,
+                                   const val<dtype::f32>& d) {
+  builder* bp = a.x.b ? a.x.b : b.x.b ? b.x.b : c.x.b ? c.x.b : d.x.b;
+  detail::hctx h(*bp, a.x.loc);
+  detail::xval v[4] = {a.x, b.x, c.x, d.x};
+  return h.result<dtype::u32>(detail::lower_cvt_i8(h, v));
 }
 
 // Element i of a packed register as f32 (exact).

@@ -4,6 +4,7 @@
 //   auto v = select(x > y, x, y);                       // v_cndmask_b32 (s_cselect_b32 if uniform)
 //   auto flag = as_u32(i < n);                          // 0 or 1
 //   auto m = max3(a, b, c);                             // v_max3_f32 / _i32 / _u32
+//   m = max3(abs(x), abs(y), m);                        // f32 -x / abs(x): source modifiers
 //   auto p = mul_wide(a, b);                            // u32 x u32 -> u64 (i32 -> i64)
 //
 // Conditions on SGPRs and immediates (u32/i32) stay on SCC: a && b is s_cmp, s_cselect_b32
@@ -216,6 +217,55 @@ constexpr gpr<T> min3(const gpr<T>& a, const std::type_identity_t<val<T>>& b, co
   static_assert(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, "min3 takes f32, i32 or u32");
   detail::hctx h(*a.b, to_src_loc(l));
   return h.result<T>(detail::lower_minmax3<T>(false, val<T>(a, l).x, b.x, c.x, h.l));
+}
+
+// f32 max3/min3 with -x / abs(x) among the operands: they become the VOP3 source modifiers
+// (v_max3_f32 v, |a|, |b|, m: a row's absolute maximum in one instruction per two values)
+// instead of a v_and/v_xor each; any mix with registers and float constants.
+namespace detail {
+template <class X>
+inline constexpr bool is_f32_unary = std::is_same_v<X, unary<dtype::f32>>;
+template <class X>
+concept f32_minmax3_arg = std::is_same_v<X, gpr<dtype::f32>> || is_f32_unary<X> || std::is_arithmetic_v<X>;
+template <class X>
+constexpr xval minmax3_src(const X& x, src_loc l) {
+  if constexpr (is_f32_unary<X>) {
+    // modifiers ride on a VGPR; an SGPR (one constant-bus slot) or ~x is computed first
+    if (!x.bnot && x.g.cls == reg_class::vgpr) return xval{x.g.b, x.to_operand(), dtype::f32, l};
+    return xval{x.g.b, x.value().to_operand(), dtype::f32, l};
+  } else if constexpr (std::is_arithmetic_v<X>) {
+    return val<dtype::f32>(static_cast<float>(x)).x;
+  } else {
+    return xval{x.b, x.to_operand(), dtype::f32, l};
+  }
+}
+template <class A, class B, class C>
+constexpr gpr<dtype::f32> minmax3_mod(bool mx, const A& a, const B& b, const C& c, std::source_location sl) {
+  builder* bp = nullptr;
+  auto pick = [&](const auto& x) {
+    using X = std::remove_cvref_t<decltype(x)>;
+    if constexpr (is_f32_unary<X>) { if (!bp) bp = x.g.b; }
+    else if constexpr (!std::is_arithmetic_v<X>) { if (!bp) bp = x.b; }
+  };
+  pick(a);
+  pick(b);
+  pick(c);
+  hctx h(*bp, to_src_loc(sl));
+  const xval xa = minmax3_src(a, h.l), xb = minmax3_src(b, h.l), xc = minmax3_src(c, h.l);
+  return h.result<dtype::f32>(lower_minmax3<dtype::f32>(mx, xa, xb, xc, h.l));
+}
+}  // namespace detail
+template <class A, class B, class C>
+  requires(detail::f32_minmax3_arg<A> && detail::f32_minmax3_arg<B> && detail::f32_minmax3_arg<C> &&
+           (detail::is_f32_unary<A> || detail::is_f32_unary<B> || detail::is_f32_unary<C>))
+constexpr gpr<dtype::f32> max3(const A& a, const B& b, const C& c, std::source_location l = std::source_location::current()) {
+  return detail::minmax3_mod(true, a, b, c, l);
+}
+template <class A, class B, class C>
+  requires(detail::f32_minmax3_arg<A> && detail::f32_minmax3_arg<B> && detail::f32_minmax3_arg<C> &&
+           (detail::is_f32_unary<A> || detail::is_f32_unary<B> || detail::is_f32_unary<C>))
+constexpr gpr<dtype::f32> min3(const A& a, const B& b, const C& c, std::source_location l = std::source_location::current()) {
+  return detail::minmax3_mod(false, a, b, c, l);
 }
 
 // The full 64-bit product of two 32-bit values: u32 -> u64, i32 -> i64 (v_mad_u64_u32 /

@@ -1,6 +1,9 @@
 // Kernels of test_toolkit_fixes_sim.cpp: select with constants and unary expressions in either
-// position; shuffle_xor_into (into a given register, in place, into an aligned pair).
+// position; shuffle_xor_into (into a given register, in place, into an aligned pair); max3/min3
+// with unary operands and cvt_i8x4 (toolkit_fixes_fns.hpp).
 #include <hipasm/hipasm.hpp>
+
+#include "toolkit_fixes_fns.hpp"
 
 #include <array>
 
@@ -89,3 +92,7 @@ extern "C" __attribute__((global)) void shuffle_into(unsigned* out) { HIPASM_KER
 extern "C" __attribute__((global)) void buffer_array(float* out, const float* a, const float* b, const float* c) {
   HIPASM_KERNEL_BODY(tf::buffer_array, out, a, b, c);
 }
+extern "C" __attribute__((global)) void minmax3_mods(float* out, const float* xs, const float* ys, const float* zs) {
+  HIPASM_KERNEL_BODY(tf::minmax3_mods, out, xs, ys, zs);
+}
+extern "C" __attribute__((global)) void cvt_i8(unsigned* out, const float* xs) { HIPASM_KERNEL_BODY(tf::cvt_i8, out, xs); }
