@@ -1,8 +1,9 @@
 // HIPASM_TEST_KERNELS: act_and_mul.hip
 // act_and_mul rows (include/hipasm/kernels/act_and_mul.hpp: silu / gelu (erf) / gelu_tanh of the
-// gate times the up half) in hipasm-sim against a C++ reference in double: tails within one
-// block and across blocks, a 6-element row, one token and several, +-inf / NaN / huge / tiny
-// values; the checker must stay silent.
+// gate times the up half) in hipasm-sim against a C++ reference in double: lane groups of 8, 4
+// and 2 elements (d % 8 == 0, 4, 2) that cross workgroups and rows, the last workgroup past the
+// tensor's end, a 6-element row, one token and several, +-inf / NaN / huge / tiny values; the
+// checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -85,17 +86,18 @@ void run_aam(const char* name, uint32_t tokens, int seed, double lo, double hi,
 }
 }  // namespace
 
-TEST_CASE("act_and_mul silu: a tail within the block, one token and several", "[kernels][act_and_mul]") {
+TEST_CASE("act_and_mul silu: one token (one workgroup, past the end) and several", "[kernels][act_and_mul]") {
   run_aam<cfg::aam_silu_1000>("aam_silu_1000", 1, 1, -8, 8);
   run_aam<cfg::aam_silu_1000>("aam_silu_1000", 7, 2, -20, 20);
 }
-TEST_CASE("act_and_mul gelu (erf): three blocks, the last a tail", "[kernels][act_and_mul]") {
-  run_aam<cfg::aam_gelu_3000>("aam_gelu_3000", 5, 3, -6, 6);
+TEST_CASE("act_and_mul gelu (erf) in pairs, gelu_tanh in groups of 4 over 3 steps", "[kernels][act_and_mul]") {
+  run_aam<cfg::aam_gelu_3002>("aam_gelu_3002", 5, 3, -6, 6);
+  run_aam<cfg::aam_gelu_tanh_1004>("aam_gelu_tanh_1004", 6, 10, -6, 6);
 }
 TEST_CASE("act_and_mul gelu_tanh: whole blocks", "[kernels][act_and_mul]") {
   run_aam<cfg::aam_gelu_tanh_4096>("aam_gelu_tanh_4096", 3, 4, -6, 6);
 }
-TEST_CASE("act_and_mul: a 6-element row, a 14336-element row (3.5 blocks)", "[kernels][act_and_mul]") {
+TEST_CASE("act_and_mul: a 6-element row, a 14336-element row", "[kernels][act_and_mul]") {
   run_aam<cfg::aam_silu_6>("aam_silu_6", 9, 5, -5, 5);
   run_aam<cfg::aam_silu_14336>("aam_silu_14336", 2, 6, -10, 10);
 }
@@ -114,7 +116,8 @@ TEST_CASE("act_and_mul: +-inf, NaN, huge and tiny values as the formulas give th
       }
   };
   run_aam<cfg::aam_silu_1000>("aam_silu_1000", 2, 7, -4, 4, edit);
-  run_aam<cfg::aam_gelu_3000>("aam_gelu_3000", 2, 8, -4, 4, edit);
+  run_aam<cfg::aam_gelu_3002>("aam_gelu_3002", 2, 8, -4, 4, edit);
+  run_aam<cfg::aam_gelu_tanh_1004>("aam_gelu_tanh_1004", 2, 11, -4, 4, edit);
   run_aam<cfg::aam_gelu_tanh_4096>("aam_gelu_tanh_4096", 2, 9, -4, 4, edit);
 }
 TEST_CASE("act_and_mul launch: bad arguments are clear errors", "[kernels][act_and_mul]") {

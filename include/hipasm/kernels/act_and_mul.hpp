@@ -7,12 +7,14 @@
 // round to nearest even. Edge values as the formulas give them in IEEE f32 (PyTorch's too): NaN
 // in either half gives NaN; act(+inf) = +inf; act(-inf) = -inf * 0 = NaN; 0 * inf = NaN.
 //
-// A workgroup of C.waves waves handles C.steps * 8 * 64 * C.waves consecutive elements of one
-// token's output (a "block"); the grid is tokens x blocks. Each lane issues all its 16-byte
-// loads first (8 bf16 of the gate and 8 of the up half per step), then computes and stores each
-// step as its loads arrive (J.wait_for). A row's tail: the gate, up and out buffer resources
-// each end at their half row (buffer.hpp, TAIL TILES), so lanes past d load zeros and their
-// stores are dropped, with no branch.
+// The output is cut into lane groups of E consecutive elements of one row (E = 8, or 4 / 2 when
+// d is not a multiple of 8 / 4: 16-, 8- or 4-byte accesses), numbered across the rows; workgroup
+// w takes groups [w, w + 1) * C.steps * 64 * C.waves, a lane C.steps of them 64 * C.waves apart,
+// so every workgroup moves the same bytes whatever d is (no half-empty blocks at row ends). A
+// lane finds its group's token by a division by the constant d / E. It issues all its loads
+// first (gate and up of every step), then computes and stores each step as its loads arrive
+// (J.wait_for). The grid's last workgroup overhangs the tensor: its lanes past the end load
+// zeros and their stores are dropped (the buffer range check, buffer.hpp TAIL TILES), no branch.
 //
 // Device side:  constexpr hipasm::kernels::act_and_mul_config cfg{.d = 14336, .act = hipasm::kernels::activation::silu};
 //               HIPASM_ACT_AND_MUL_KERNEL(silu_and_mul_14336, cfg)
@@ -34,9 +36,14 @@ struct act_and_mul_config {
   int waves = 4;                      // waves per workgroup, 1..16
   int steps = 2;                      // 16-byte loads per lane and half: 8 * steps elements a lane
 };
-constexpr int act_and_mul_block(const act_and_mul_config& c) { return 8 * 64 * c.waves * c.steps; }
-constexpr uint32_t act_and_mul_blocks(const act_and_mul_config& c) {
-  return static_cast<uint32_t>((c.d + act_and_mul_block(c) - 1) / act_and_mul_block(c));
+// Elements of a lane access (a row holds whole groups) and the elements a workgroup covers.
+constexpr int act_and_mul_group(const act_and_mul_config& c) { return c.d % 8 == 0 ? 8 : c.d % 4 == 0 ? 4 : 2; }
+constexpr uint64_t act_and_mul_span(const act_and_mul_config& c) {
+  return uint64_t(act_and_mul_group(c)) * 64u * uint64_t(c.waves) * uint64_t(c.steps);
+}
+// Workgroups for `tokens` rows.
+constexpr uint32_t act_and_mul_groups(const act_and_mul_config& c, uint32_t tokens) {
+  return static_cast<uint32_t>((uint64_t(tokens) * uint64_t(c.d) + act_and_mul_span(c) - 1) / act_and_mul_span(c));
 }
 
 namespace detail {
@@ -49,51 +56,51 @@ constexpr gpr<dtype::f32> activate(const gpr<dtype::f32>& g) {
 }  // namespace detail
 
 template <act_and_mul_config C>
-constexpr void act_and_mul(builder J, arg<uint16_t*> out, arg<const uint16_t*> in) {
+constexpr void act_and_mul(builder J, arg<uint16_t*> out, arg<const uint16_t*> in, arg<unsigned> tokens) {
   static_assert(C.d > 0 && C.d % 2 == 0,
                 "hipasm act_and_mul: d must be a positive even element count (the up half then starts on a dword, "
                 "and a bf16 pair is the smallest range-checked access)");
   static_assert(C.waves >= 1 && C.waves <= 16, "hipasm act_and_mul: waves must be 1..16");
   static_assert(C.steps >= 1 && C.steps <= 8, "hipasm act_and_mul: steps must be 1..8");
-  constexpr int K = C.steps;
-  constexpr int step_bytes = 8 * 64 * C.waves * 2;
-  constexpr uint32_t half_bytes = static_cast<uint32_t>(C.d) * 2u;
+  constexpr int K = C.steps, E = act_and_mul_group(C), W = E / 2;  // W: dwords per access
+  constexpr uint32_t lanes = 64u * static_cast<uint32_t>(C.waves);
+  constexpr uint32_t row_groups = static_cast<uint32_t>(C.d / E), half_bytes = static_cast<uint32_t>(C.d) * 2u;
 
-  auto t = J.thread_id_x();
-  auto voff = J.vgpr<dtype::u32>();
-  voff = t << 4u;  // 16 bytes (8 elements) per lane and step
-  auto row = J.sgpr<dtype::u32>(), col = J.sgpr<dtype::u32>(), orow = J.sgpr<dtype::u32>();
-  row = J.workgroup_id_x() * (2u * half_bytes);
-  orow = J.workgroup_id_x() * half_bytes;
-  col = J.workgroup_id_y() * static_cast<uint32_t>(K * step_bytes);
-  // each resource is its half row from this block's first element on: the row's end bounds it
-  buffer G = detail::row_buffer(J, in, row, half_bytes);
-  buffer U = detail::row_buffer(J, in, row, half_bytes);
-  U.shift_base(half_bytes);
-  buffer Y = detail::row_buffer(J, out, orow, half_bytes);
-  G.advance(col);
-  U.advance(col);
-  Y.advance(col);
+  // the whole tensors: the range check cuts the last workgroup's overhang
+  auto in_bytes = J.sgpr<dtype::u32>(), out_bytes = J.sgpr<dtype::u32>();
+  out_bytes = tokens * half_bytes;
+  in_bytes = out_bytes + out_bytes;
+  buffer X = make_buffer(J, in, in_bytes);
+  buffer Y = make_buffer(J, out, out_bytes);
 
-  auto gv = J.vgpr<dtype::u32>(4 * K), uv = J.vgpr<dtype::u32>(4 * K), yv = J.vgpr<dtype::u32>(4 * K);
+  auto first = J.vgpr<dtype::u32>();
+  first = J.workgroup_id_x() * (lanes * static_cast<uint32_t>(K)) + J.thread_id_x();
+  auto xoff = J.vgpr<dtype::u32>(K), yoff = J.vgpr<dtype::u32>(K);
+  auto gv = J.vgpr<dtype::u32>(W * K), uv = J.vgpr<dtype::u32>(W * K), yv = J.vgpr<dtype::u32>(W * K);
   for (int k = 0; k < K; ++k) {
-    G.load(gv.slice(4 * k, 4), voff + k * step_bytes);
-    U.load(uv.slice(4 * k, 4), voff + k * step_bytes);
+    // group g of token g / row_groups: out at 2 E g bytes, its gate 2 d token bytes further
+    auto g = J.vgpr<dtype::u32>(), tok = J.vgpr<dtype::u32>();
+    g = first + static_cast<uint32_t>(k) * lanes;
+    tok = g / row_groups;
+    yoff[k] = g * static_cast<uint32_t>(2 * E);
+    xoff[k] = yoff[k] + tok * half_bytes;
+    X.load(gv.slice(W * k, W), xoff[k]);
+    X.load(uv.slice(W * k, W), xoff[k] + static_cast<int>(half_bytes));
   }
   for (int k = 0; k < K; ++k) {
-    J.wait_for(gv.slice(4 * k, 4), uv.slice(4 * k, 4));
-    auto y = J.vgpr<dtype::f32>(8);
-    for (int j = 0; j < 8; ++j) {
-      const int i = 4 * k + j / 2;
+    J.wait_for(gv.slice(W * k, W), uv.slice(W * k, W));
+    auto y = J.vgpr<dtype::f32>(E);
+    for (int j = 0; j < E; ++j) {
+      const int i = W * k + j / 2;
       auto g = to_f32(gv[i].template as<dtype::bf16x2>(), j % 2);
       auto u = to_f32(uv[i].template as<dtype::bf16x2>(), j % 2);
       y[j] = detail::activate<C.act>(g) * u;
     }
     // (nearest even without the NaN check: a NaN here is an input's, bf16 with its low half
     // zero, or the arithmetic's quiet 0x7fc00000; adding 0x7fff never carries it into an inf)
-    for (int p = 0; p < 4; ++p)
-      yv[4 * k + p] = cvt_bf16x2(y[2 * p], y[2 * p + 1], bf16_round::nearest_even_finite).template as<dtype::u32>();
-    Y.store(yv.slice(4 * k, 4), voff + k * step_bytes);
+    for (int p = 0; p < W; ++p)
+      yv[W * k + p] = cvt_bf16x2(y[2 * p], y[2 * p + 1], bf16_round::nearest_even_finite).template as<dtype::u32>();
+    Y.store(yv.slice(W * k, W), yoff[k]);
   }
 }
 
@@ -101,8 +108,8 @@ constexpr void act_and_mul(builder J, arg<uint16_t*> out, arg<const uint16_t*> i
 
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr act_and_mul_config).
 #define HIPASM_ACT_AND_MUL_KERNEL(NAME, CFG)                                                            \
-  extern "C" __attribute__((global)) void NAME(uint16_t* out, const uint16_t* in) {                   \
-    HIPASM_KERNEL_BODY((hipasm::kernels::act_and_mul<CFG>), out, in);                                  \
+  extern "C" __attribute__((global)) void NAME(uint16_t* out, const uint16_t* in, unsigned tokens) {  \
+    HIPASM_KERNEL_BODY((hipasm::kernels::act_and_mul<CFG>), out, in, tokens);                          \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -116,7 +123,7 @@ struct act_and_mul_args {
   uint64_t out = 0, in = 0;  // device addresses: out [tokens][d], in [tokens][2d]
   uint32_t tokens = 0;
 };
-// Launches the kernel built from C (named `kernel` in module m): a grid of tokens x blocks.
+// Launches the kernel built from C (named `kernel` in module m) over args.tokens rows.
 template <act_and_mul_config C>
 rt::launch_report launch_act_and_mul(rt::device& dev, rt::module& m, std::string_view kernel,
                                      const act_and_mul_args& a, const rt::launch_options& opts = {}) {
@@ -126,8 +133,8 @@ rt::launch_report launch_act_and_mul(rt::device& dev, rt::module& m, std::string
     throw std::invalid_argument("hipasm act_and_mul launch: the input must be below 4 GiB (32-bit row offsets), got " +
                                 std::to_string(a.tokens) + " x 2 x " + std::to_string(C.d));
   rt::kernel_args args;
-  args.add(a.out).add(a.in);
-  return dev.launch(m, kernel, {a.tokens, act_and_mul_blocks(C), 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1},
+  args.add(a.out).add(a.in).add(a.tokens);
+  return dev.launch(m, kernel, {act_and_mul_groups(C, a.tokens), 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1},
                     args, opts);
 }
 }  // namespace hipasm::kernels
