@@ -1,0 +1,166 @@
+// Per-token dynamic quantization of bf16 or f32 rows to fp8 (e4m3fnuz, gfx942's fp8: max 240) or
+// int8, the A operand of gemm_quant.hpp's per_token GEMM (q [tokens][d] row-major = A M x K,
+// scale [tokens] f32 = sa):
+//   amax     = max_i |x[t][i]|                       (NaN entries ignored: IEEE max)
+//   scale[t] = max(amax / qmax, 1 / (512 qmax))      qmax 240 (fp8) / 127 (int8); f32 division
+//   q[t][i]  = sat(rne(x[t][i] * (1 / scale[t])))    the reciprocal and the product in f32
+// so q * scale ~ x. The floor on the scale (vLLM's min_scaling_factor) keeps a zero or tiny row
+// finite (scale 1 / (512 qmax), q = 0) and 1 / scale normal. Rounding: fp8 by v_cvt_pk_fp8_f32
+// (nearest even) after saturation to +-240 (cvt_fp8x4); int8 nearest even saturated to
+// [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives q = 0x80 (fp8's NaN; int8 -128) and
+// leaves the scale alone; +-inf makes amax and the scale inf, 1 / scale 0, so the row's
+// finite entries give 0 and the infinities 0 * inf = NaN (0x80).
+//
+// One workgroup of C.waves waves per row, the row in registers (16-byte loads: 8 bf16 or 4 f32 a
+// lane and step; like norm.hpp), read once: |x| maxima two at a time (max3 with abs source
+// modifiers), workgroup_reduce(max) over LDS, then every lane scales, converts and stores its
+// bytes (8 or 4 a step: dwordx2 / dword). Tails: the row's buffer resources end at the row, so
+// lanes past it load zeros (|0| never raises the maximum) and their stores are dropped.
+//
+// Device side:  constexpr hipasm::kernels::dynamic_quant_config cfg{.d = 4096, .type = hipasm::quant_type::fp8};
+//               HIPASM_DYNAMIC_QUANT_KERNEL(quant_fp8_4096, cfg)
+// Host side:    hipasm::kernels::launch_dynamic_quant<cfg>(dev, module, "quant_fp8_4096", {.q, .scale, .in, .tokens});
+// Tensors row-major; tokens * d * input element size below 4 GiB.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "../hipasm.hpp"
+#include "gemm_quant.hpp"
+#include "rows.hpp"
+
+namespace hipasm::kernels {
+
+struct dynamic_quant_config {
+  int d = 0;                          // elements per row, a multiple of 4 (q rows start on a dword)
+  quant_type type = quant_type::fp8;  // fp8 (e4m3fnuz) or i8
+  bool f32_in = false;                // input rows f32 (else bf16)
+  int waves = 4;                      // waves per workgroup (one row per workgroup), 1..16
+};
+constexpr int dynamic_quant_lane_elems(const dynamic_quant_config& c) { return c.f32_in ? 4 : 8; }
+constexpr int dynamic_quant_step(const dynamic_quant_config& c) { return dynamic_quant_lane_elems(c) * 64 * c.waves; }
+constexpr int dynamic_quant_steps(const dynamic_quant_config& c) {
+  return (c.d + dynamic_quant_step(c) - 1) / dynamic_quant_step(c);
+}
+constexpr float dynamic_quant_qmax(quant_type t) { return t == quant_type::fp8 ? 240.0f : 127.0f; }
+// The smallest scale (vLLM's min_scaling_factor): 1 / (512 qmax).
+constexpr float dynamic_quant_min_scale(quant_type t) { return 1.0f / (512.0f * dynamic_quant_qmax(t)); }
+template <dynamic_quant_config C>
+using dynamic_quant_in = std::conditional_t<C.f32_in, float, uint16_t>;
+
+namespace detail {
+
+// Quantizes one row held as f32 in registers, E consecutive elements of a lane per step (element
+// j of step k is column E * (64 waves k + thread) + j), K steps: the maximum, the row's scale
+// (stored to scales[row], one lane in range) and q (E bytes a lane and step). Every wave calls it.
+template <quant_type Q, int E, int K, int Waves, int D>
+constexpr void quantize_row(builder J, const gpr<dtype::f32>& x, const gpr<dtype::u32>& thread,
+                            const gpr<dtype::u32>& row, const gpr<dtype::u64>& q, const gpr<dtype::u64>& scales) {
+  constexpr int N = E * K;
+  static_assert(N >= 4 && N % 4 == 0);
+  auto m = J.vgpr<dtype::f32>();
+  m = max3(abs(x[0]), abs(x[1]), abs(x[2]));
+  for (int i = 3; i + 1 < N; i += 2) m = max3(m, abs(x[i]), abs(x[i + 1]));
+  m = max3(m, abs(x[N - 1]), 0.0f);  // (N is even: the last element is left over)
+  auto scratch = J.lds<float>(Waves, 16);
+  auto amax = workgroup_reduce(J, reduce::max, m, scratch, Waves, {.all_lanes_active = true});
+  constexpr float qmax = dynamic_quant_qmax(Q);
+  auto scale = J.vgpr<dtype::f32>(), inv = J.vgpr<dtype::f32>();
+  scale = amax / qmax;
+  scale = max(scale, dynamic_quant_min_scale(Q));  // (v_max_f32: a NaN quotient gives the floor)
+  inv = 1.0f / scale;
+  // scales[row]: a 4-byte resource at the row's scale, so only thread 0's store (offset 0) lands
+  buffer S = make_buffer(J, scales, 4u);
+  auto srow = J.sgpr<dtype::u32>();
+  srow = row * 4u;
+  S.shift_base(srow);
+  auto soff = J.vgpr<dtype::u32>();
+  soff = thread << 2u;
+  S.store(scale, soff);
+
+  auto qrow = J.sgpr<dtype::u32>();
+  qrow = row * static_cast<uint32_t>(D);
+  buffer Qb = row_buffer(J, q, qrow, static_cast<uint32_t>(D));
+  auto qoff = J.vgpr<dtype::u32>();
+  qoff = thread * static_cast<uint32_t>(E);
+  auto qv = J.vgpr<dtype::u32>(N / 4);
+  for (int k = 0; k < K; ++k) {
+    for (int w = 0; w < E / 4; ++w) {
+      auto y = J.vgpr<dtype::f32>(4);
+      for (int j = 0; j < 4; ++j) y[j] = x[E * k + 4 * w + j] * inv;
+      if constexpr (Q == quant_type::fp8)
+        qv[k * (E / 4) + w] = cvt_fp8x4(y[0], y[1], y[2], y[3]).template as<dtype::u32>();
+      else
+        qv[k * (E / 4) + w] = cvt_i8x4(y[0], y[1], y[2], y[3]);
+    }
+    Qb.store(qv.slice(k * (E / 4), E / 4), qoff + k * E * 64 * Waves);
+  }
+}
+
+}  // namespace detail
+
+template <dynamic_quant_config C>
+constexpr void dynamic_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<const dynamic_quant_in<C>*> in) {
+  static_assert(C.d > 0 && C.d % 4 == 0,
+                "hipasm dynamic_quant: d must be a positive multiple of 4 (each q row starts on a dword, as "
+                "gemm_quant's A rows do)");
+  static_assert(C.waves >= 1 && C.waves <= 16, "hipasm dynamic_quant: waves must be 1..16");
+  static_assert(dynamic_quant_steps(C) <= 8,
+                "hipasm dynamic_quant: the row does not fit in registers (more than 8 steps of a workgroup's 16-byte "
+                "loads): use more waves");
+  constexpr int E = dynamic_quant_lane_elems(C), K = dynamic_quant_steps(C), N = E * K;
+  constexpr int step_bytes = dynamic_quant_step(C) * (C.f32_in ? 4 : 2);
+  constexpr uint32_t row_bytes = static_cast<uint32_t>(C.d) * (C.f32_in ? 4u : 2u);
+
+  auto t = J.thread_id_x();
+  auto voff = J.vgpr<dtype::u32>();
+  voff = t << 4u;
+  auto row = J.sgpr<dtype::u32>();
+  row = J.workgroup_id_x();
+  auto in_row = J.sgpr<dtype::u32>();
+  in_row = row * row_bytes;
+  buffer X = detail::row_buffer(J, in, in_row, row_bytes);
+  auto raw = J.vgpr<dtype::u32>(4 * K);
+  for (int k = 0; k < K; ++k) X.load(raw.slice(4 * k, 4), voff + k * step_bytes);
+  J.s_waitcnt(vmcnt(0));
+  // f32 rows are used in place (the loaded registers viewed as f32)
+  auto x = C.f32_in ? raw.template as<dtype::f32>() : J.vgpr<dtype::f32>(N);
+  if constexpr (!C.f32_in)
+    for (int i = 0; i < N; ++i) x[i] = to_f32(raw[i / 2].template as<dtype::bf16x2>(), i % 2);
+  detail::quantize_row<C.type, E, K, C.waves, C.d>(J, x, t, row, q, scale);
+}
+
+}  // namespace hipasm::kernels
+
+// The extern "C" __global__ kernel NAME for configuration CFG (a constexpr dynamic_quant_config).
+#define HIPASM_DYNAMIC_QUANT_KERNEL(NAME, CFG)                                                          \
+  extern "C" __attribute__((global)) void NAME(uint8_t* q, float* scale,                             \
+                                               const ::hipasm::kernels::dynamic_quant_in<CFG>* in) { \
+    HIPASM_KERNEL_BODY((hipasm::kernels::dynamic_quant<CFG>), q, scale, in);                         \
+  }
+
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <hipasm/sim/launcher.hpp>
+namespace hipasm::kernels {
+struct dynamic_quant_args {
+  uint64_t q = 0, scale = 0, in = 0;  // device addresses: q [tokens][d] bytes, scale [tokens] f32, in [tokens][d]
+  uint32_t tokens = 0;
+};
+template <dynamic_quant_config C>
+rt::launch_report launch_dynamic_quant(rt::device& dev, rt::module& m, std::string_view kernel,
+                                       const dynamic_quant_args& a, const rt::launch_options& opts = {}) {
+  if (a.tokens == 0) throw std::invalid_argument("hipasm dynamic_quant launch: tokens must be >= 1");
+  if (!a.q || !a.scale || !a.in) throw std::invalid_argument("hipasm dynamic_quant launch: q, scale or in is null");
+  if (static_cast<uint64_t>(a.tokens) * static_cast<uint64_t>(C.d) * (C.f32_in ? 4u : 2u) >= (uint64_t{1} << 32))
+    throw std::invalid_argument("hipasm dynamic_quant launch: the input must be below 4 GiB (32-bit row offsets), got " +
+                                std::to_string(a.tokens) + " x " + std::to_string(C.d));
+  rt::kernel_args args;
+  args.add(a.q).add(a.scale).add(a.in);
+  return dev.launch(m, kernel, {a.tokens, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
+}
+}  // namespace hipasm::kernels
+#endif

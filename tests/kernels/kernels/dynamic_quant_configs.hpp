@@ -1,0 +1,15 @@
+// The dynamic_quant kernels' test configurations, shared by dynamic_quant.hip and test_dynamic_quant.cpp.
+#pragma once
+#include <hipasm/kernels/dynamic_quant.hpp>
+
+namespace cfg {
+using hipasm::quant_type;
+using hipasm::kernels::dynamic_quant_config;
+constexpr dynamic_quant_config dq_fp8_bf16_1004{.d = 1004, .type = quant_type::fp8, .f32_in = false, .waves = 1};  // tail: half a lane's bytes
+constexpr dynamic_quant_config dq_i8_bf16_1004{.d = 1004, .type = quant_type::i8, .f32_in = false, .waves = 1};
+constexpr dynamic_quant_config dq_fp8_f32_1000{.d = 1000, .type = quant_type::fp8, .f32_in = true, .waves = 2};    // tail, 2 steps
+constexpr dynamic_quant_config dq_i8_f32_4096{.d = 4096, .type = quant_type::i8, .f32_in = true, .waves = 4};      // 4 steps
+constexpr dynamic_quant_config dq_fp8_bf16_8192{.d = 8192, .type = quant_type::fp8, .f32_in = false, .waves = 4};  // 4 steps, no tail
+constexpr dynamic_quant_config dq_i8_bf16_12{.d = 12, .type = quant_type::i8, .f32_in = false, .waves = 1};        // a short row
+constexpr dynamic_quant_config dq_fp8_bf16_14336{.d = 14336, .type = quant_type::fp8, .f32_in = false, .waves = 8};  // 3.5 steps
+}  // namespace cfg

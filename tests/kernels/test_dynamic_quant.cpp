@@ -1,0 +1,166 @@
+// HIPASM_TEST_KERNELS: dynamic_quant.hip
+// dynamic_quant rows (include/hipasm/kernels/dynamic_quant.hpp) in hipasm-sim against a C++
+// model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
+// (fp8 e4m3fnuz and int8, both round to nearest even, saturating), bf16 and f32 inputs, tails,
+// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. The checker must
+// stay silent.
+#include <catch2/catch.hpp>
+
+#include "kernel_test.hpp"
+
+#include <hipasm/kernels/dynamic_quant.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "dynamic_quant_configs.hpp"
+
+namespace rt = hipasm::rt;
+namespace hk = hipasm::kernels;
+
+namespace {
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("dynamic_quant");
+  return s;
+}
+
+// e4m3fnuz: 0x80 the only NaN, no -0 and no infinities; exponent bias 8, 3 mantissa bits,
+// subnormals m * 2^-10; the largest value 240. Saturate, then round to nearest even.
+uint8_t fp8_model(float y) {
+  if (std::isnan(y)) return 0x80;
+  const bool neg = std::signbit(y);
+  const double a = std::min(std::fabs(double(y)), 240.0);
+  const double quantum = a < 0x1p-7 ? 0x1p-10 : std::ldexp(1.0, std::ilogb(a) - 3);
+  const double r = std::nearbyint(a / quantum) * quantum;  // ties to even; exact in double
+  if (r == 0) return 0;
+  uint8_t code;
+  if (r < 0x1p-7) {
+    code = uint8_t(r / 0x1p-10);
+  } else {
+    const int e = std::ilogb(r);
+    code = uint8_t(((e + 8) << 3) | (int(r / std::ldexp(1.0, e - 3)) - 8));
+  }
+  return uint8_t(code | (neg ? 0x80 : 0));
+}
+uint8_t i8_model(float y) {
+  if (std::isnan(y)) return 0x80;
+  return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
+}
+
+// rows of values drawn from [lo, hi] (bf16 configs: rounded to bf16), edited by `edit(values, d)`
+template <hk::dynamic_quant_config C>
+void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
+            const std::function<void(std::vector<float>&, int)>& edit = {}) {
+  const int D = C.d;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<float> v(size_t(tokens) * D);
+  for (auto& x : v) x = C.f32_in ? float(u(rng)) : float(from_bf16(bf16(u(rng))));
+  if (edit) edit(v, D);
+  using In = hk::dynamic_quant_in<C>;
+  std::vector<In> in(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if constexpr (C.f32_in) in[i] = v[i];
+    else in[i] = bf16(v[i]);
+    if constexpr (!C.f32_in) v[i] = float(from_bf16(in[i]));  // the model reads what the kernel reads
+  }
+  rt::device& d = *S().dev;
+  rt::buffer<In> X(d, in);
+  rt::buffer<uint8_t> Q(d, std::vector<uint8_t>(v.size(), 0x5a));
+  rt::buffer<float> Sc(d, std::vector<float>(tokens, -7.0f));
+  auto rep = hk::launch_dynamic_quant<C>(d, *S().m, name, {.q = Q.addr(), .scale = Sc.addr(), .in = X.addr(), .tokens = tokens});
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
+  const auto q = Q.download();
+  const auto sc = Sc.download();
+  const float qmax = hk::dynamic_quant_qmax(C.type), floor_scale = hk::dynamic_quant_min_scale(C.type);
+  CHECK(floor_scale == 1.0f / (512.0f * qmax));
+  int bad = 0;
+  for (uint32_t t = 0; t < tokens && bad < 10; ++t) {
+    const float* x = &v[size_t(t) * D];
+    float amax = 0;
+    for (int i = 0; i < D; ++i)
+      if (!std::isnan(x[i])) amax = std::max(amax, std::fabs(x[i]));
+    const float scale = std::max(amax / qmax, floor_scale);
+    const float inv = 1.0f / scale;
+    if (std::bit_cast<uint32_t>(sc[t]) != std::bit_cast<uint32_t>(scale)) {
+      ++bad;
+      FAIL_CHECK(name << " token " << t << " scale " << sc[t] << " want " << scale << " (amax " << amax << ")");
+    }
+    for (int i = 0; i < D && bad < 10; ++i) {
+      const float y = x[i] * inv;
+      const uint8_t want = C.type == hipasm::quant_type::fp8 ? fp8_model(y) : i8_model(y);
+      const uint8_t got = q[size_t(t) * D + i];
+      if (got != want) {
+        ++bad;
+        FAIL_CHECK(name << " token " << t << " i " << i << " x " << x[i] << " x/scale " << y << " got 0x" << std::hex
+                        << int(got) << " want 0x" << int(want));
+      }
+    }
+  }
+}
+
+// row r of the edge rows: 0 zeros, 1 tiny (below the scale floor), 2 one huge entry, 3 NaN
+// entries (also in the last element), 4 +inf, 5 -inf, 6 rounding ties at scale 1, 7 all NaN,
+// 8 bf16 subnormals
+void edge_rows(std::vector<float>& v, int D, float qmax) {
+  float* r[9];
+  for (int k = 0; k < 9; ++k) r[k] = &v[size_t(k) * D];
+  for (int i = 0; i < D; ++i) {
+    r[0][i] = (i % 2) ? 0.0f : -0.0f;
+    r[1][i] = float(from_bf16(bf16(1e-20 * (i % 7 - 3))));
+    r[7][i] = NAN;
+    r[8][i] = float(from_bf16(bf16(std::ldexp(double(i % 5 + 1), -135))));
+  }
+  r[2][D / 3] = 1e38f;
+  r[3][0] = NAN;
+  r[3][D / 2] = NAN;
+  r[3][D - 1] = NAN;
+  r[4][D - 2] = INFINITY;
+  r[5][1] = -INFINITY;
+  // scale 1: the row's maximum is qmax; fp8 ties 1 + 1/16 (-> 1), 1 + 3/16 (-> 1.25), 17 (-> 16),
+  // 19 (-> 20); int8 ties +-2.5 (-> +-2), 3.5 (-> 4), 126.5 (-> 126)
+  const float ties[] = {1.0625f, 1.1875f, -1.0625f, 17.0f, 19.0f, -19.0f, 2.5f, -2.5f, 3.5f, 0.5f, 126.5f, -126.5f};
+  for (int i = 0; i < D; ++i) r[6][i] = ties[i % 12];
+  r[6][D - 1] = qmax;
+}
+template <hk::dynamic_quant_config C>
+void run_edges(const char* name, int seed) {
+  run_dq<C>(name, 9, seed, -3, 3, [](std::vector<float>& v, int D) { edge_rows(v, D, hk::dynamic_quant_qmax(C.type)); });
+}
+}  // namespace
+
+TEST_CASE("dynamic_quant fp8 / int8 of bf16 rows with a tail of half a lane's bytes", "[kernels][dynamic_quant]") {
+  run_dq<cfg::dq_fp8_bf16_1004>("dq_fp8_bf16_1004", 1, 1, -4, 4);
+  run_dq<cfg::dq_fp8_bf16_1004>("dq_fp8_bf16_1004", 6, 2, -300, 100);
+  run_dq<cfg::dq_i8_bf16_1004>("dq_i8_bf16_1004", 6, 3, -2, 7);
+}
+TEST_CASE("dynamic_quant of f32 rows: a tail over two waves, 4096 over four", "[kernels][dynamic_quant]") {
+  run_dq<cfg::dq_fp8_f32_1000>("dq_fp8_f32_1000", 5, 4, -20, 20);
+  run_dq<cfg::dq_i8_f32_4096>("dq_i8_f32_4096", 3, 5, -1e-3, 1e-3);
+}
+TEST_CASE("dynamic_quant: 8192 (no tail), a 12-element row, 14336 (3.5 steps)", "[kernels][dynamic_quant]") {
+  run_dq<cfg::dq_fp8_bf16_8192>("dq_fp8_bf16_8192", 3, 6, -1, 1);
+  run_dq<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 7, 7, -50, 50);
+  run_dq<cfg::dq_fp8_bf16_14336>("dq_fp8_bf16_14336", 2, 8, -8, 8);
+}
+TEST_CASE("dynamic_quant: zero, tiny, huge rows; NaN, +-inf entries; ties; subnormals", "[kernels][dynamic_quant]") {
+  run_edges<cfg::dq_fp8_bf16_1004>("dq_fp8_bf16_1004", 9);
+  run_edges<cfg::dq_i8_bf16_1004>("dq_i8_bf16_1004", 10);
+  run_edges<cfg::dq_fp8_f32_1000>("dq_fp8_f32_1000", 11);
+  run_edges<cfg::dq_i8_f32_4096>("dq_i8_f32_4096", 12);
+  run_edges<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 13);
+}
+TEST_CASE("dynamic_quant launch: bad arguments are clear errors", "[kernels][dynamic_quant]") {
+  rt::device& d = *S().dev;
+  CHECK_THROWS_WITH(hk::launch_dynamic_quant<cfg::dq_i8_bf16_12>(d, *S().m, "dq_i8_bf16_12", {.q = 8, .scale = 8, .in = 8, .tokens = 0}),
+                    Catch::Contains("tokens must be >= 1"));
+  CHECK_THROWS_WITH(hk::launch_dynamic_quant<cfg::dq_i8_bf16_12>(d, *S().m, "dq_i8_bf16_12", {.q = 8, .scale = 0, .in = 8, .tokens = 1}),
+                    Catch::Contains("null"));
+}
