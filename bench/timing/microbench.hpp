@@ -214,6 +214,28 @@ constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
   J.s_waitcnt(vmcnt(0));
 }
 
+// ---- Buffer range check in the traffic (test_timing): one wave, a raw V# of 256 bytes on buf;
+// dword loads at 4 lane in range (256 B) and the same past the end by soffset 256 only (0 B),
+// dwordx4 at 16 lane (256 B), and at 16 lane + 8 (lane 15 half in range: 248 B): 760 bytes.
+constexpr void vmem_range_soffset(builder J, buf_t, n_t) {
+  auto srd = J.sgpr<u32>(4).aligned(4);
+  J.s_load_dwordx2(srd.slice(0, 2), J.kernarg_ptr(), 0);
+  J.s_mov_b32(srd[2], 0x100);    // num_records
+  J.s_mov_b32(srd[3], 0x20000);  // dword 3 of a raw buffer
+  auto past = J.sgpr<u32>();
+  J.s_movk_i32(past, 0x100);
+  auto a4 = J.vgpr<u32>(), a16 = J.vgpr<u32>();
+  J.v_lshlrev_b32(a4, 2, J.thread_id_x());
+  J.v_lshlrev_b32(a16, 4, J.thread_id_x());
+  auto d = J.vgpr<u32>(10);
+  J.s_waitcnt(lgkmcnt(0));
+  J.buffer_load_dword(d[0], a4, srd, 0, {.offen = true});
+  J.buffer_load_dword(d[1], a4, srd, past, {.offen = true});
+  J.buffer_load_dwordx4(d.slice(2, 4), a16, srd, 0, {.offen = true});
+  J.buffer_load_dwordx4(d.slice(6, 4), a16, srd, 0, {.offen = true, .offset = 8});
+  J.s_waitcnt(vmcnt(0));
+}
+
 // ---- One L2 channel (sampling test): every lane of every wave reads the buffer's first dword,
 // L1 bypassed (nt), 32 times: one line, so one L2 channel whatever the address-to-channel
 // mapping (device.hpp), and every CU of an XCD queues on it (1 line/clk, T6 128 B/clk) while

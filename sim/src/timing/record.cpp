@@ -298,11 +298,21 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
           voff = read_u32(w, in.src[0], l, 0);
         }
         if (add_tid) index += uint32_t(l);
-        const uint64_t off = uint64_t(voff) + uint32_t(in.mod.offset);
-        // Out-of-range lanes (raw buffers: offset past num_records) move no data.
-        if (stride == 0 ? off + n > num_records : index >= num_records) continue;
-        add_lines(g.lines, base + so + off + uint64_t(stride) * index, n, line);
-        r.bytes += n;
+        // The functional model's range check (exec_mem.cpp, CDNA3 "Range Checking"): the offset
+        // includes soffset; a raw access checks each dword on its own (a sub-dword one whole), a
+        // structured one (IDXEN, stride) its index, a private one (ADD_TID without IDXEN) nothing.
+        // Out-of-range data is not moved.
+        const uint64_t off = uint64_t(so) + voff + uint32_t(in.mod.offset) + uint64_t(stride) * index;
+        unsigned moved = n;
+        if (in.mod.idxen && stride != 0) {
+          if (index >= num_records) continue;
+        } else if (!(add_tid && !in.mod.idxen)) {
+          if (n < 4) moved = off + n <= num_records ? n : 0;
+          else moved = off >= num_records ? 0 : unsigned(std::min<uint64_t>(n, (num_records - off) / 4 * 4));
+        }
+        if (moved == 0) continue;
+        add_lines(g.lines, base + off, moved, line);
+        r.bytes += moved;
       }
     } else {
       for (int l = 0; l < kLanes; ++l) {

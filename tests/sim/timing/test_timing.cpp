@@ -59,6 +59,14 @@ TEST_CASE("timing: bank-conflicted ds_read_b32", "[timing]") {
   CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::lds_bank_conflict)] == 32 * 60);
 }
 
+TEST_CASE("timing: buffer traffic follows the functional range check (soffset, each dword)", "[timing]") {
+  bench b;
+  // microbench.hpp vmem_range_soffset: 256 + 0 (out of range by soffset alone) + 256 + 248 bytes
+  // (before: soffset ignored and a partly in-range dwordx4 dropped whole, 1008).
+  auto r = b.profile("vmem_range_soffset", 1, 64);
+  CHECK(r.profile->vmem_bytes == 760);
+}
+
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
   bench b;
   // stream_copy: 8 workgroups x 4 waves each read 8 KiB of buf and write it to buf + n.

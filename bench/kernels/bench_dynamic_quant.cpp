@@ -1,0 +1,46 @@
+// bench_kernel_dynamic_quant [AITER_DIR]: tokens x d bf16 rows -> fp8 / int8 q and f32 per-token
+// scales. aiter's dynamic per-token quant is HIP (csrc/kernels/quant_kernels.cu); hsa/gfx942 has
+// no asm counterpart (its allreduce_rmsnorm_qnt fuses a multi-GPU all-reduce): aiter_us=none.
+// hbm_pct: gbps over the model's 4000 GB/s.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/dynamic_quant.hpp>
+
+#include "bench_common.hpp"
+#include "kernels/dynamic_quant_bench_configs.hpp"
+
+namespace {
+using namespace bench;
+template <hipasm::kernels::dynamic_quant_config C>
+void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
+  const std::string shape = std::to_string(tokens) + "x" + std::to_string(C.d);
+  if (!selected(shape)) return;
+  const size_t n = size_t(tokens) * C.d;
+  rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, 0x3f80));  // 1.0: timing does not depend on values
+  rt::buffer<uint8_t> Q(d, n);
+  rt::buffer<float> S(d, tokens);
+  rt::profile_options p = profile_for(tokens);
+  rt::launch_options o;
+  o.profile = &p;
+  auto rep = hipasm::kernels::launch_dynamic_quant<C>(
+      d, m, name, {.q = Q.addr(), .scale = S.addr(), .in = X.addr(), .tokens = tokens}, o);
+  print_line(name, shape, from(rep), 0, double(n) * 3 + double(tokens) * 4, true);  // bf16 in, 8-bit q, f32 scales
+}
+}  // namespace
+
+int main() {
+  auto d = rt::device::open(rt::backend::sim);
+  auto m = d->load_file(HIPASM_BENCH_CO);
+  for (uint32_t tokens : {1u, 32u, 4096u, 16384u}) {
+    row<bench_cfg::fp8_4096>(*d, *m, "quant_fp8_4096", tokens);
+    row<bench_cfg::fp8_8192>(*d, *m, "quant_fp8_8192", tokens);
+    row<bench_cfg::fp8_14336>(*d, *m, "quant_fp8_14336", tokens);
+  }
+  for (uint32_t tokens : {32u, 4096u}) {
+    row<bench_cfg::i8_4096>(*d, *m, "quant_i8_4096", tokens);
+    row<bench_cfg::i8_18944>(*d, *m, "quant_i8_18944", tokens);
+  }
+  return 0;
+}
