@@ -2,13 +2,16 @@
 // dynamic_quant rows (include/hipasm/kernels/dynamic_quant.hpp) in hipasm-sim against a C++
 // model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
 // (fp8 e4m3fnuz and int8, both round to nearest even, saturating), bf16 and f32 inputs, tails,
-// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. The checker must
-// stay silent.
+// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. rmsnorm fused
+// with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
+// double reference, each q within the rounding of values that close, residual_out exact. The
+// checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
 
 #include <hipasm/kernels/dynamic_quant.hpp>
+#include <hipasm/kernels/rmsnorm.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -52,6 +55,13 @@ uint8_t fp8_model(float y) {
 uint8_t i8_model(float y) {
   if (std::isnan(y)) return 0x80;
   return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
+}
+// the value of a q byte (finite codes only)
+double q_value(hipasm::quant_type t, uint8_t b) {
+  if (t == hipasm::quant_type::i8) return int8_t(b);
+  const int e = (b >> 3) & 15, m = b & 7;
+  const double a = e == 0 ? std::ldexp(double(m), -10) : std::ldexp(double(8 + m), e - 11);
+  return (b & 0x80) ? -a : a;
 }
 
 // rows of values drawn from [lo, hi] (bf16 configs: rounded to bf16), edited by `edit(values, d)`
@@ -157,6 +167,79 @@ TEST_CASE("dynamic_quant: zero, tiny, huge rows; NaN, +-inf entries; ties; subno
   run_edges<cfg::dq_i8_f32_4096>("dq_i8_f32_4096", 12);
   run_edges<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 13);
 }
+namespace {
+// rmsnorm_quant: y = x / sqrt(mean(x^2) + eps) * w in double (x = in (+ residual) in f32). The
+// kernel's f32 sum, rsqrt and products differ from it by a few ulps (rel below), so: scale
+// within rel of max(amax / qmax, floor); each q between the quantizations of y (1 -+ rel) / scale.
+template <hk::norm_config C, hipasm::quant_type Q>
+void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
+  const int H = C.hidden;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi), uw(0.5, 1.5);
+  std::vector<uint16_t> in(size_t(rows) * H), res(in.size()), w(H);
+  for (auto& x : in) x = bf16(u(rng));
+  for (auto& x : res) x = bf16(u(rng));
+  for (auto& x : w) x = bf16(uw(rng));
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> X(d, in), R(d, res), RO(d, std::vector<uint16_t>(in.size(), 0)), W(d, w);
+  rt::buffer<uint8_t> Qb(d, std::vector<uint8_t>(in.size(), 0x5a));
+  rt::buffer<float> Sc(d, std::vector<float>(rows, -7.0f));
+  const float eps = 1e-6f;
+  auto rep = hk::launch_rmsnorm_quant<C>(d, *S().m, name,
+                                          {.q = Qb.addr(), .scale = Sc.addr(), .residual_out = RO.addr(), .in = X.addr(),
+                                           .residual = R.addr(), .weight = W.addr(), .eps = eps, .rows = rows});
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
+  const auto q = Qb.download();
+  const auto sc = Sc.download();
+  const auto ro = RO.download();
+  const double qmax = hk::dynamic_quant_qmax(Q), rel = 4e-6;
+  int bad = 0;
+  for (uint32_t r = 0; r < rows && bad < 10; ++r) {
+    std::vector<float> x(H);
+    double ss = 0;
+    for (int i = 0; i < H; ++i) {
+      x[i] = float(from_bf16(in[size_t(r) * H + i]));
+      if (C.residual) {
+        x[i] = x[i] + float(from_bf16(res[size_t(r) * H + i]));
+        if (ro[size_t(r) * H + i] != bf16(x[i])) {
+          ++bad;
+          FAIL_CHECK(name << " row " << r << " residual_out " << i);
+        }
+      }
+      ss += double(x[i]) * x[i];
+    }
+    const double rs = 1 / std::sqrt(ss / H + eps);
+    std::vector<double> y(H);
+    double amax = 0;
+    for (int i = 0; i < H; ++i) amax = std::max(amax, std::fabs(y[i] = x[i] * rs * from_bf16(w[i])));
+    const double scale = std::max(amax / qmax, double(hk::dynamic_quant_min_scale(Q)));
+    if (std::fabs(sc[r] - scale) > rel * scale) {
+      ++bad;
+      FAIL_CHECK(name << " row " << r << " scale " << sc[r] << " want " << scale);
+    }
+    const float inv = 1.0f / sc[r];  // (the q bytes follow the scale the kernel wrote)
+    for (int i = 0; i < H && bad < 10; ++i) {
+      const uint8_t got = q[size_t(r) * H + i];
+      auto quant = [&](double v) { return Q == hipasm::quant_type::fp8 ? fp8_model(float(v)) : i8_model(float(v)); };
+      const double a = q_value(Q, quant(y[i] * inv * (1 - rel))), b = q_value(Q, quant(y[i] * inv * (1 + rel)));
+      const double g = q_value(Q, got);
+      if (g < std::min(a, b) || g > std::max(a, b)) {
+        ++bad;
+        FAIL_CHECK(name << " row " << r << " i " << i << " y/scale " << y[i] * inv << " got " << g << " want " << a
+                        << " .. " << b);
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("rmsnorm_quant: rmsnorm fused with fp8 / int8 dynamic quantization, with the residual add",
+          "[kernels][dynamic_quant]") {
+  run_rq<cfg::rq_4096, hipasm::quant_type::fp8>("rq_fp8_4096", 3, 14, -2, 2);
+  run_rq<cfg::rq_1004_res, hipasm::quant_type::i8>("rq_i8_1004_res", 5, 15, -3, 1);
+  run_rq<cfg::rq_1004_res, hipasm::quant_type::fp8>("rq_fp8_1004_res", 4, 16, -1, 5);
+}
+
 TEST_CASE("dynamic_quant launch: bad arguments are clear errors", "[kernels][dynamic_quant]") {
   rt::device& d = *S().dev;
   CHECK_THROWS_WITH(hk::launch_dynamic_quant<cfg::dq_i8_bf16_12>(d, *S().m, "dq_i8_bf16_12", {.q = 8, .scale = 8, .in = 8, .tokens = 0}),

@@ -10,10 +10,16 @@
 //
 // Fused residual add (config.residual): x = in + residual in f32; residual_out receives x
 // rounded to bf16 and the norm is taken of the f32 x (vLLM's fused_add_rms_norm order).
+//
+// Fused dynamic quantization (norm_out::fp8 / i8; aiter's rmsnorm2d_fwd_with_dynamicquant): the
+// f32 result y = norm(x) * weight (+ bias) is quantized per row as dynamic_quant.hpp does (the
+// same code: scale = max(amax / qmax, 1 / (512 qmax)), q = sat(rne(y * (1 / scale)))), out is q
+// (hidden bytes a row) and the row's f32 scale goes to scales[row].
 #pragma once
 #include <cstdint>
 
 #include "../hipasm.hpp"
+#include "dynamic_quant.hpp"
 #include "rows.hpp"
 
 namespace hipasm::kernels {
@@ -32,6 +38,7 @@ constexpr int norm_steps(const norm_config& c) { return (c.hidden + norm_step(c)
 namespace detail {
 
 enum class norm_kind { rms, layer };
+enum class norm_out { bf16, fp8, i8 };  // the output: bf16 rows, or quantized rows and scales
 
 template <norm_config C>
 constexpr void check_norm_config() {
@@ -45,10 +52,11 @@ constexpr void check_norm_config() {
 }
 
 // The whole kernel: out (and residual_out) = norm(in (+ residual)) * weight (+ bias).
-template <norm_kind Kind, norm_config C>
+template <norm_kind Kind, norm_config C, norm_out Out = norm_out::bf16>
 constexpr void norm_rows(builder J, const gpr<dtype::u64>& out, const gpr<dtype::u64>& residual_out,
                          const gpr<dtype::u64>& in, const gpr<dtype::u64>& residual,
-                         const gpr<dtype::u64>& weight, const gpr<dtype::u64>* bias, const val<dtype::f32>& eps) {
+                         const gpr<dtype::u64>& weight, const gpr<dtype::u64>* bias, const val<dtype::f32>& eps,
+                         const gpr<dtype::u64>* scales = nullptr) {
   check_norm_config<C>();
   constexpr int K = norm_steps(C);
   constexpr int step_bytes = norm_step(C) * 2;
@@ -135,6 +143,17 @@ constexpr void norm_rows(builder J, const gpr<dtype::u64>& out, const gpr<dtype:
 
   if constexpr (!C.residual) J.s_waitcnt(vmcnt(0));
   else J.s_waitcnt(vmcnt(static_cast<uint16_t>(K)));  // the residual_out stores may still run
+  if constexpr (Out != norm_out::bf16) {
+    for (int i = 0; i < 8 * K; ++i) {
+      x[i] = x[i] * scale * to_f32(wv[i / 2].template as<dtype::bf16x2>(), i % 2);
+      if constexpr (Kind == norm_kind::layer) x[i] = x[i] + to_f32(bv[i / 2].template as<dtype::bf16x2>(), i % 2);
+    }
+    auto r = J.sgpr<dtype::u32>();
+    r = J.workgroup_id_x();
+    quantize_row<Out == norm_out::fp8 ? quant_type::fp8 : quant_type::i8, 8, K, C.waves, C.hidden>(J, x, t, r, out,
+                                                                                                   *scales);
+    return;
+  }
   buffer Y = row_buffer(J, out, row, row_bytes);
   for (int k = 0; k < K; ++k) {
     auto y = J.vgpr<dtype::f32>(8);

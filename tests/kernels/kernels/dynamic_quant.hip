@@ -1,4 +1,5 @@
 #include <hipasm/kernels/dynamic_quant.hpp>
+#include <hipasm/kernels/rmsnorm.hpp>
 
 #include "dynamic_quant_configs.hpp"
 
@@ -9,3 +10,6 @@ HIPASM_DYNAMIC_QUANT_KERNEL(dq_i8_f32_4096, cfg::dq_i8_f32_4096)
 HIPASM_DYNAMIC_QUANT_KERNEL(dq_fp8_bf16_8192, cfg::dq_fp8_bf16_8192)
 HIPASM_DYNAMIC_QUANT_KERNEL(dq_i8_bf16_12, cfg::dq_i8_bf16_12)
 HIPASM_DYNAMIC_QUANT_KERNEL(dq_fp8_bf16_14336, cfg::dq_fp8_bf16_14336)
+HIPASM_RMSNORM_QUANT_KERNEL(rq_fp8_4096, cfg::rq_4096, hipasm::quant_type::fp8)
+HIPASM_RMSNORM_QUANT_KERNEL(rq_i8_1004_res, cfg::rq_1004_res, hipasm::quant_type::i8)
+HIPASM_RMSNORM_QUANT_KERNEL(rq_fp8_1004_res, cfg::rq_1004_res, hipasm::quant_type::fp8)

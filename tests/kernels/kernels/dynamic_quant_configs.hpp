@@ -1,6 +1,7 @@
 // The dynamic_quant kernels' test configurations, shared by dynamic_quant.hip and test_dynamic_quant.cpp.
 #pragma once
 #include <hipasm/kernels/dynamic_quant.hpp>
+#include <hipasm/kernels/rmsnorm.hpp>
 
 namespace cfg {
 using hipasm::quant_type;
@@ -12,4 +13,8 @@ constexpr dynamic_quant_config dq_i8_f32_4096{.d = 4096, .type = quant_type::i8,
 constexpr dynamic_quant_config dq_fp8_bf16_8192{.d = 8192, .type = quant_type::fp8, .f32_in = false, .waves = 4};  // 4 steps, no tail
 constexpr dynamic_quant_config dq_i8_bf16_12{.d = 12, .type = quant_type::i8, .f32_in = false, .waves = 1};        // a short row
 constexpr dynamic_quant_config dq_fp8_bf16_14336{.d = 14336, .type = quant_type::fp8, .f32_in = false, .waves = 8};  // 3.5 steps
+// rmsnorm fused with the quantization (rmsnorm.hpp rmsnorm_quant)
+using hipasm::kernels::norm_config;
+constexpr norm_config rq_4096{.hidden = 4096, .residual = false, .waves = 4};
+constexpr norm_config rq_1004_res{.hidden = 1004, .residual = true, .waves = 1};  // tail: half a lane's bytes
 }  // namespace cfg
