@@ -1,12 +1,14 @@
 // bench_kernel_dynamic_quant [AITER_DIR]: tokens x d bf16 rows -> fp8 / int8 q and f32 per-token
-// scales. aiter's dynamic per-token quant is HIP (csrc/kernels/quant_kernels.cu); hsa/gfx942 has
-// no asm counterpart (its allreduce_rmsnorm_qnt fuses a multi-GPU all-reduce): aiter_us=none.
+// scales, and rmsnorm (+ residual add) fused with it (rmsnorm_quant). aiter's dynamic per-token
+// quant is HIP (csrc/kernels/quant_kernels.cu), its rmsnorm2d_fwd_with_dynamicquant CK; hsa/gfx942
+// has no asm counterpart (its allreduce_rmsnorm_qnt fuses a multi-GPU all-reduce): aiter_us=none.
 // hbm_pct: gbps over the model's 4000 GB/s.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <hipasm/kernels/dynamic_quant.hpp>
+#include <hipasm/kernels/rmsnorm.hpp>
 
 #include "bench_common.hpp"
 #include "kernels/dynamic_quant_bench_configs.hpp"
@@ -28,6 +30,25 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
       d, m, name, {.q = Q.addr(), .scale = S.addr(), .in = X.addr(), .tokens = tokens}, o);
   print_line(name, shape, from(rep), 0, double(n) * 3 + double(tokens) * 4, true);  // bf16 in, 8-bit q, f32 scales
 }
+template <hipasm::kernels::norm_config C>
+void rq_row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
+  const std::string shape = std::to_string(tokens) + "x" + std::to_string(C.hidden) + "+residual";
+  if (!selected(shape)) return;
+  const size_t n = size_t(tokens) * C.hidden;
+  rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, 0x3f80)), R(d, std::vector<uint16_t>(n, 0x3f80)), RO(d, n),
+      W(d, std::vector<uint16_t>(C.hidden, 0x3f80));
+  rt::buffer<uint8_t> Q(d, n);
+  rt::buffer<float> S(d, tokens);
+  rt::profile_options p = profile_for(tokens);
+  rt::launch_options o;
+  o.profile = &p;
+  auto rep = hipasm::kernels::launch_rmsnorm_quant<C>(d, m, name,
+                                                      {.q = Q.addr(), .scale = S.addr(), .residual_out = RO.addr(),
+                                                       .in = X.addr(), .residual = R.addr(), .weight = W.addr(), .rows = tokens},
+                                                      o);
+  // in, residual in and out (bf16), q, scales, weight
+  print_line(name, shape, from(rep), 0, double(n) * 7 + double(tokens) * 4 + double(C.hidden) * 2, true);
+}
 }  // namespace
 
 int main() {
@@ -41,6 +62,10 @@ int main() {
   for (uint32_t tokens : {32u, 4096u}) {
     row<bench_cfg::i8_4096>(*d, *m, "quant_i8_4096", tokens);
     row<bench_cfg::i8_18944>(*d, *m, "quant_i8_18944", tokens);
+  }
+  for (uint32_t tokens : {32u, 4096u, 16384u}) {
+    rq_row<bench_cfg::rq_4096_res>(*d, *m, "rmsnorm_quant_fp8_4096", tokens);
+    rq_row<bench_cfg::rq_8192_res>(*d, *m, "rmsnorm_quant_fp8_8192", tokens);
   }
   return 0;
 }
