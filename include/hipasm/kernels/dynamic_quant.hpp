@@ -108,7 +108,7 @@ constexpr void dynamic_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
   static_assert(dynamic_quant_steps(C) <= 8,
                 "hipasm dynamic_quant: the row does not fit in registers (more than 8 steps of a workgroup's 16-byte "
                 "loads): use more waves");
-  constexpr int E = dynamic_quant_lane_elems(C), K = dynamic_quant_steps(C), N = E * K;
+  constexpr int E = dynamic_quant_lane_elems(C), K = dynamic_quant_steps(C);
   constexpr int step_bytes = dynamic_quant_step(C) * (C.f32_in ? 4 : 2);
   constexpr uint32_t row_bytes = static_cast<uint32_t>(C.d) * (C.f32_in ? 4u : 2u);
 
@@ -120,14 +120,8 @@ constexpr void dynamic_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
   auto in_row = J.sgpr<dtype::u32>();
   in_row = row * row_bytes;
   buffer X = detail::row_buffer(J, in, in_row, row_bytes);
-  auto raw = J.vgpr<dtype::u32>(4 * K);
-  for (int k = 0; k < K; ++k) X.load(raw.slice(4 * k, 4), voff + k * step_bytes);
-  J.s_waitcnt(vmcnt(0));
-  // f32 rows are used in place (the loaded registers viewed as f32)
-  auto x = C.f32_in ? raw.template as<dtype::f32>() : J.vgpr<dtype::f32>(N);
-  if constexpr (!C.f32_in)
-    for (int i = 0; i < N; ++i) x[i] = to_f32(raw[i / 2].template as<dtype::bf16x2>(), i % 2);
-  detail::quantize_row<C.type, E, K, C.waves, C.d>(J, x, t, row, q, scale);
+  const auto row_regs = detail::load_row<K, !C.f32_in>(J, X, voff, step_bytes);
+  detail::quantize_row<C.type, E, K, C.waves, C.d>(J, row_regs.x, t, row, q, scale);
 }
 
 }  // namespace hipasm::kernels

@@ -50,14 +50,7 @@ constexpr void softmax(builder J, arg<softmax_elem<C>*> out, arg<const softmax_e
   auto row = J.sgpr<dtype::u32>();
   row = J.workgroup_id_x() * row_bytes;
   buffer X = detail::row_buffer(J, in, row, row_bytes);
-  auto raw = J.vgpr<dtype::u32>(4 * K);
-  for (int k = 0; k < K; ++k) X.load(raw.slice(4 * k, 4), voff + k * step_bytes);
-  J.s_waitcnt(vmcnt(0));
-
-  // f32 rows are used in place (the loaded registers viewed as f32)
-  auto x = C.bf16 ? J.vgpr<dtype::f32>(N) : raw.template as<dtype::f32>();
-  if constexpr (C.bf16)
-    for (int i = 0; i < N; ++i) x[i] = to_f32(raw[i / 2].template as<dtype::bf16x2>(), i % 2);
+  auto [raw, x] = detail::load_row<K, C.bf16>(J, X, voff, step_bytes);
   // element i of this lane is column E * lane + (i / E) * step + i % E
   if constexpr (C.cols % softmax_step(C) != 0) {
     auto eb = J.vgpr<dtype::u32>();
