@@ -83,6 +83,7 @@ void run_aam(const char* name, uint32_t tokens, int seed, double lo, double hi,
                         << std::hex << got << std::dec << ") want " << want);
       }
     }
+  CHECK(bad == 0);
 }
 }  // namespace
 

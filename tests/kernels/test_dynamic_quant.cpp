@@ -114,6 +114,7 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
       }
     }
   }
+  CHECK(bad == 0);
 }
 
 // row r of the edge rows: 0 zeros, 1 tiny (below the scale floor), 2 one huge entry, 3 NaN
@@ -230,6 +231,7 @@ void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
       }
     }
   }
+  CHECK(bad == 0);
 }
 }  // namespace
 
