@@ -1,16 +1,18 @@
-// HIPASM_TEST_KERNELS: dynamic_quant.hip
+// HIPASM_TEST_KERNELS: dynamic_quant.hip dq_gemm.hip
 // dynamic_quant rows (include/hipasm/kernels/dynamic_quant.hpp) in hipasm-sim against a C++
 // model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
 // (fp8 e4m3fnuz and int8, both round to nearest even, saturating), bf16 and f32 inputs, tails,
 // a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. rmsnorm fused
 // with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
-// double reference, each q within the rounding of values that close, residual_out exact. The
-// checker must stay silent.
+// double reference, each q within the rounding of values that close, residual_out exact. End to
+// end: activations and weights quantized per row feed gemm_quant's per_token GEMM (dq_gemm.hip),
+// whose C must be x w^T within the quantization's error bound. The checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
 
 #include <hipasm/kernels/dynamic_quant.hpp>
+#include <hipasm/kernels/gemm_quant_launch.hpp>
 #include <hipasm/kernels/rmsnorm.hpp>
 
 #include <algorithm>
@@ -240,6 +242,61 @@ TEST_CASE("rmsnorm_quant: rmsnorm fused with fp8 / int8 dynamic quantization, wi
   run_rq<cfg::rq_4096, hipasm::quant_type::fp8>("rq_fp8_4096", 3, 14, -2, 2);
   run_rq<cfg::rq_1004_res, hipasm::quant_type::i8>("rq_i8_1004_res", 5, 15, -3, 1);
   run_rq<cfg::rq_1004_res, hipasm::quant_type::fp8>("rq_fp8_1004_res", 4, 16, -1, 5);
+}
+
+namespace {
+// x [M][K] and w [N][K] (bf16) quantized by dynamic_quant kernel DQ, C = gemm_quant(qx, qw, sx, sw)
+// (bf16) against x w^T in double. Per element |q s - v| <= |v| e + s a (int8: half a step, e 0,
+// a 1/2; fp8: e 2^-4 for normals, a 2^-11 for subnormals), so |C - x w^T| is at most the sum over
+// k of |x| |w - qw sw| + |w| |x - qx sx| + their product, plus C's bf16 rounding (2^-8 relative).
+template <hk::dynamic_quant_config DQ>
+void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::gemm_quant_config& gc, uint32_t M,
+                 uint32_t N, int seed) {
+  constexpr uint32_t K = DQ.d;
+  rt::device& d = *S().dev;
+  static auto gm = d.load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_dq_gemm.co");
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(-4, 4), uw(-0.05, 0.05);
+  std::vector<uint16_t> x(size_t(M) * K), w(size_t(N) * K);
+  for (auto& v : x) v = bf16(ux(rng));
+  for (auto& v : w) v = bf16(uw(rng));
+  rt::buffer<uint16_t> X(d, x), W(d, w);
+  rt::buffer<uint8_t> QX(d, x.size()), QW(d, w.size());
+  rt::buffer<float> SX(d, M), SW(d, N);
+  rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
+  for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
+                          hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QW.addr(), .scale = SW.addr(), .in = W.addr(), .tokens = N}),
+                          hipasm::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                                                    SW.addr(), M, N, K)})
+    for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
+  const auto c = C.download();
+  const auto sx = SX.download(), sw = SW.download();
+  const bool fp8 = DQ.type == hipasm::quant_type::fp8;
+  const double e = fp8 ? 0x1p-4 : 0, a = fp8 ? 0x1p-11 : 0.5;
+  int bad = 0;
+  for (uint32_t m = 0; m < M && bad < 10; ++m)
+    for (uint32_t n = 0; n < N && bad < 10; ++n) {
+      double want = 0, bound = 0;
+      for (uint32_t k = 0; k < K; ++k) {
+        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
+        const double ex = std::fabs(xv) * e + sx[m] * a, ew = std::fabs(wv) * e + sw[n] * a;
+        want += xv * wv;
+        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
+      }
+      const double got = from_bf16(c[size_t(m) * N + n]);
+      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
+        ++bad;
+        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
+      }
+    }
+  CHECK(bad == 0);
+}
+}  // namespace
+
+TEST_CASE("dynamic_quant feeds gemm_quant's per-token GEMM (int8, fp8): C = x w^T within the quantization error",
+          "[kernels][dynamic_quant]") {
+  run_dq_gemm<cfg::dq_i8_bf16_1024>("dq_i8_bf16_1024", "dq_gemm_i8", cfg::dq_gemm_i8, 100, 96, 17);
+  run_dq_gemm<cfg::dq_fp8_bf16_1024>("dq_fp8_bf16_1024", "dq_gemm_fp8", cfg::dq_gemm_fp8, 70, 130, 18);
 }
 
 TEST_CASE("dynamic_quant launch: bad arguments are clear errors", "[kernels][dynamic_quant]") {

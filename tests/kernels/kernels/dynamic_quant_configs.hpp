@@ -17,4 +17,11 @@ constexpr dynamic_quant_config dq_fp8_bf16_14336{.d = 14336, .type = quant_type:
 using hipasm::kernels::norm_config;
 constexpr norm_config rq_4096{.hidden = 4096, .residual = false, .waves = 4};
 constexpr norm_config rq_1004_res{.hidden = 1004, .residual = true, .waves = 1};  // tail: half a lane's bytes
+// the GEMM end to end: x [M][1024] and w [N][1024] quantized per row, then gemm_quant per_token
+constexpr dynamic_quant_config dq_i8_bf16_1024{.d = 1024, .type = quant_type::i8, .f32_in = false, .waves = 2};
+constexpr dynamic_quant_config dq_fp8_bf16_1024{.d = 1024, .type = quant_type::fp8, .f32_in = false, .waves = 2};
+constexpr hipasm::gemm_quant_config dq_gemm_i8{.type = quant_type::i8, .scale = hipasm::quant_scale::per_token,
+                                               .bm = 64, .bn = 64, .wm = 2, .wn = 1};
+constexpr hipasm::gemm_quant_config dq_gemm_fp8{.type = quant_type::fp8, .scale = hipasm::quant_scale::per_token,
+                                                .bm = 64, .bn = 64, .wm = 2, .wn = 1};
 }  // namespace cfg
