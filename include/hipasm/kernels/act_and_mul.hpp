@@ -24,7 +24,6 @@
 #include <cstdint>
 
 #include "../hipasm.hpp"
-#include "rows.hpp"
 
 namespace hipasm::kernels {
 
@@ -34,7 +33,7 @@ struct act_and_mul_config {
   int d = 0;                          // output elements per token (the input row is 2d); even
   activation act = activation::silu;  // silu_and_mul, gelu_and_mul (erf), gelu_tanh_and_mul
   int waves = 4;                      // waves per workgroup, 1..16
-  int steps = 2;                      // 16-byte loads per lane and half: 8 * steps elements a lane
+  int steps = 2;                      // lane groups per lane (a load of each half a group), 1..8
 };
 // Elements of a lane access (a row holds whole groups) and the elements a workgroup covers.
 constexpr int act_and_mul_group(const act_and_mul_config& c) { return c.d % 8 == 0 ? 8 : c.d % 4 == 0 ? 4 : 2; }
