@@ -120,6 +120,21 @@ TEST_CASE("copy_tile: the loads fold their row steps, the stores pick b128", "[t
 }
 
 namespace {
+// One workgroup of kernel (out, in, args...) whose out holds the tile's dwords and the load
+// count after them; the checker must be silent.
+template <class T>
+std::vector<uint32_t> launch_counted(const char* kernel, uint32_t threads, uint32_t dwords, rt::buffer<T>& in,
+                                     std::initializer_list<uint32_t> args) {
+  rt::device& d = *S().dev;
+  rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords + 1, 0xdeadbeefu));
+  rt::kernel_args a;
+  a.add(out.ptr()).add(in.ptr());
+  for (uint32_t x : args) a.add(x);
+  auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  return out.download();
+}
+
 // The split copy with a column tail at any element (tile_rt_split): rows ld bytes apart
 // (ld need not be a multiple of 4 with elem_loads), origin any even byte.
 void run_split(const char* kernel, uint32_t rows, uint32_t cols, uint32_t threads, uint32_t ld, uint32_t origin,
@@ -133,12 +148,7 @@ void run_split(const char* kernel, uint32_t rows, uint32_t cols, uint32_t thread
   rt::buffer<uint16_t> I(d, in);
   for (uint32_t in_bytes : {mem_bytes, origin + ld * (rows / 2) + 6}) {  // whole, and the tensor ending mid-row
     INFO("in_bytes " << in_bytes);
-    rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords + 1, 0xdeadbeefu));
-    rt::kernel_args a;
-    a.add(out.ptr()).add(I.ptr()).add(in_bytes).add(ld).add(origin).add(cols_valid);
-    auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
-    for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
-    auto o = out.download();
+    auto o = launch_counted(kernel, threads, dwords, I, {in_bytes, ld, origin, cols_valid});
     CHECK(o[dwords] == loads);
     int bad = 0;
     for (uint32_t r = 0; r < rows; ++r)
@@ -189,12 +199,7 @@ void run_transposed(const char* kernel, uint32_t rows, uint32_t cols, uint32_t e
   for (uint32_t cv : cols_valid)
     for (const shape& c : cases) {
       INFO(kernel << " origin " << c.origin << " in_bytes " << c.in_bytes << " cols_valid " << cv);
-      rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords + 1, 0xdeadbeefu));
-      rt::kernel_args a;
-      a.add(out.ptr()).add(I.ptr()).add(c.in_bytes).add(ld).add(c.origin).add(cv);
-      auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
-      for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
-      auto o = out.download();
+      auto o = launch_counted(kernel, threads, dwords, I, {c.in_bytes, ld, c.origin, cv});
       CHECK(o[dwords] == loads);
       int bad = 0;
       for (uint32_t r = 0; r < rows; ++r)

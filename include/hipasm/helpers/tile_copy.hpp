@@ -40,6 +40,9 @@
 // straddles it is masked word by word before its store. `elem_loads` loads each 2-byte
 // element on its own (buffer_load_ushort, the two of a dword joined by v_lshl_or at the store):
 // rows need not be dword aligned (a GEMM with an odd K), at twice the loads of vec_bytes = 4.
+//
+// Transposed (a K-major GEMM operand into the [row][k] layout): make_transposed_staging,
+// copy_tile_load / copy_tile_store on a transposed_staging, copy_tile_transposed (see its section).
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -79,6 +82,34 @@ constexpr void tail_word_mask(builder& b, const gpr<dtype::i32>& q, int32_t add,
   auto sh = b.vgpr<dtype::u32>(l);
   sh = max(min(add ? gpr<dtype::i32>(q + add) : q, 16), 0).as<dtype::u32>();
   dst = (0xffffffffu >> sh) >> sh;
+}
+// q = 16 - 4 x (valid - col0) x eb: tail_word_mask's base for the word at column col0.
+constexpr gpr<dtype::i32> tail_mask_base(builder& b, const xval& cols_valid, const gpr<dtype::u32>& col0, uint32_t eb,
+                                         std::source_location l) {
+  auto vb4 = b.sgpr<dtype::u32>(l);
+  vb4 = detail::u32_view(&b, cols_valid.op) * (4 * eb);
+  auto qu = b.vgpr<dtype::u32>(l);
+  qu = col0 * (4 * eb) + 16u - vb4;
+  return qu.as<dtype::i32>();
+}
+// A split copy's load arguments: a made staging, cols_valid exactly with a column tail, and
+// not a constant.
+constexpr bool staged_load_ok(builder& b, src_loc sl, uint32_t steps, bool col_tail, const xval* cols_valid,
+                              const char* maker) {
+  if (steps == 0) {
+    b.fail(sl, "copy_tile_load: the staging was not made by ", maker, " (or its making failed)");
+    return false;
+  }
+  if (col_tail != (cols_valid != nullptr)) {
+    b.fail(sl, col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
+                        : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
+    return false;
+  }
+  if (cols_valid && cols_valid->is_imm()) {
+    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
+    return false;
+  }
+  return true;
 }
 
 constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
@@ -405,19 +436,7 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
-  if (st.steps == 0) {
-    b.fail(sl, "copy_tile_load: the staging was not made by make_tile_staging (or its making failed)");
-    return 0;
-  }
-  if (st.col_tail != (cols_valid != nullptr)) {
-    b.fail(sl, st.col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
-                           : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
-    return 0;
-  }
-  if (cols_valid && cols_valid->is_imm()) {
-    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
-    return 0;
-  }
+  if (!staged_load_ok(b, sl, st.steps, st.col_tail, cols_valid, "make_tile_staging")) return 0;
   const lds_layout& L = st.view.L;
   const uint32_t T = st.o.threads, eb = L.elem_bytes;
   const val<dtype::u32> valid = cols_valid ? val<dtype::u32>(detail::u32_view(&b, cols_valid->op), l) : val<dtype::u32>(0u, l);
@@ -435,11 +454,7 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     // chunk's valid bytes (signed): mask = (~0 >> s) >> s with s = 16 - 4c = clamp(q + 16w, 0,
     // 16), q = 16 - 4 nb (two shifts: one by 32 would be a shift by 0). No compares: no
     // VCC -> v_cndmask wait states, 4 VALU a word.
-    auto vb4 = b.sgpr<dtype::u32>(l);
-    vb4 = detail::u32_view(&b, cols_valid->op) * (4 * eb);
-    auto qu = b.vgpr<dtype::u32>(l);
-    qu = st.col0 * (4 * eb) + 16u - vb4;
-    gpr<dtype::i32> q = qu.as<dtype::i32>();
+    const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
     for (uint32_t w = 0; w < st.words; ++w) tail_word_mask(b, q, static_cast<int32_t>(16 * w), st.mask[static_cast<int>(w)], l);
   }
   const buffer Ab = A;
@@ -656,19 +671,7 @@ constexpr uint32_t copy_transposed_load_impl(builder J, const buffer& A, mem_off
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
-  if (st.steps == 0) {
-    b.fail(sl, "copy_tile_load: the staging was not made by make_transposed_staging (or its making failed)");
-    return 0;
-  }
-  if (st.col_tail != (cols_valid != nullptr)) {
-    b.fail(sl, st.col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
-                           : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
-    return 0;
-  }
-  if (cols_valid && cols_valid->is_imm()) {
-    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
-    return 0;
-  }
+  if (!staged_load_ok(b, sl, st.steps, st.col_tail, cols_valid, "make_transposed_staging")) return 0;
   if (lane_goff && (lane_goff->b == nullptr || lane_goff->cls != reg_class::vgpr)) {
     b.fail(sl, "copy_tile_load: lane_offset must be a VGPR (this lane's offset from the origin)");
     return 0;
@@ -676,12 +679,9 @@ constexpr uint32_t copy_transposed_load_impl(builder J, const buffer& A, mem_off
   const uint32_t eb = st.view.L.elem_bytes;
   if (cols_valid) {
     // dwords of column set j keep clamp((valid - col0 - dcols(j)) * eb, 0, 4) bytes
-    auto vb4 = b.sgpr<dtype::u32>(l);
-    vb4 = detail::u32_view(&b, cols_valid->op) * (4 * eb);
-    auto qu = b.vgpr<dtype::u32>(l);
-    qu = st.col0 * (4 * eb) + 16u - vb4;
+    const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
     for (uint32_t j = 0; j < st.col_sets; ++j)
-      tail_word_mask(b, qu.as<dtype::i32>(), static_cast<int32_t>(4 * eb * st.dcols(j)), st.mask[static_cast<int>(j)], l);
+      tail_word_mask(b, q, static_cast<int32_t>(4 * eb * st.dcols(j)), st.mask[static_cast<int>(j)], l);
   }
   const gpr<dtype::u32> g = lane_goff ? *lane_goff : st.goff;
   const buffer Ab = A;

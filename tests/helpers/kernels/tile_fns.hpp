@@ -11,6 +11,29 @@
 namespace tile_fns {
 using namespace hipasm;
 
+// out[d] = dword d of view V in row-major element order, by `threads` lanes.
+template <lds_layout LY>
+constexpr void read_back(builder J, const lds_view& V, const buffer& Out, uint32_t threads) {
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  const lds_view Vl = V;  // (the lambda captures locals, not reference parameters)
+  const buffer Ob = Out;
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      Vl.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Ob.store(v, d << 2);
+    });
+  }
+}
+
 template <lds_layout LY, tile_copy_opts O, bool CALLER_WAITS = false>
 constexpr void tile_rt(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                        arg<unsigned> ld_bytes, arg<unsigned> origin) {
@@ -25,21 +48,7 @@ constexpr void tile_rt(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
     J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
     J.s_barrier();
   }
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
+  read_back<LY>(J, V, Out, O.threads);
 }
 
 // The same with a column tail: only the first cols_valid columns are read, the rest are 0.
@@ -52,21 +61,7 @@ constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
   constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
   auto Out = make_buffer(J, out, dwords * 4);
   copy_tile(J, A, at(origin), ld_bytes, V, O, cols_valid);
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
+  read_back<LY>(J, V, Out, O.threads);
 }
 
 }  // namespace tile_fns
@@ -96,22 +91,8 @@ constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   copy_tile_store(J, st, V1);
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
-  J.If(t == 0u, [&] {
+  read_back<LY>(J, V1, Out, O.threads);
+  J.If(J.thread_id_x() == 0u, [&] {
     auto c = J.vgpr<u32>();
     c = n;
     Out.store(c, dwords * 4);
@@ -134,21 +115,7 @@ constexpr void tile_rt_shift(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   auto s = J.sgpr<u32>();
   s = shift + 0u;
   copy_tile(J, A, at(origin), ld_bytes, V0, O, lds_shift{s});
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
+  read_back<LY>(J, V1, Out, O.threads);
 }
 }  // namespace tile_fns
 
@@ -188,22 +155,8 @@ constexpr void tile_rt_transposed(builder J, arg<uint32_t*> out, arg<const uint3
     else copy_tile_transposed(J, A, at(org), stride, V1, O);
     n = LY.rows * LY.cols / O.threads / (4 / LY.elem_bytes);  // (the dword loads: one per P x 1 elements)
   }
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
-  J.If(t == 0u, [&] {
+  read_back<LY>(J, V1, Out, O.threads);
+  J.If(J.thread_id_x() == 0u, [&] {
     auto c = J.vgpr<u32>();
     c = n;
     Out.store(c, dwords * 4);
