@@ -17,7 +17,7 @@
 // s_barrier, then lane j of every wave reads wave j - 1's total (identity for lane 0 and past
 // the last wave), scans those over lanes 0..waves (4 or 5 DPP steps), and takes its wave's
 // offset (v_readlane at the wave id) and the workgroup total (lane `waves`): ~20 VALU, one
-// LDS round trip, one barrier.
+// LDS round trip, one barrier (one wave: wave_scan's work alone).
 //
 // EXEC: as the reductions (lanes.hpp): the scan is over the ACTIVE lanes (inactive lanes count
 // as the identity and their result is undefined) unless opts.all_lanes_active; the work runs
@@ -127,6 +127,12 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
   detail::reg_ref x{}, r = c.v(), wt = c.s();
   detail::reg_ref save = detail::enter_all_lanes(c, op, T, v.ref(), 1, x, o.all_lanes_active);
   detail::inclusive_scan(c, op, T, x, r, 1);
+  if (W == 1) {  // one wave: its scan and total (no LDS, no barrier)
+    c.e(detail::O::v_readlane_b32, {reg_op(total), reg_op(r), imm_op(63)});
+    const detail::reg_ref mine = o.exclusive ? detail::exclusive_of(c, op, T, r, 1) : r;
+    detail::leave_all_lanes(c, save);
+    return {c.result<T>(mine, false), gpr<T>(total)};
+  }
   c.e(detail::O::v_readlane_b32, {reg_op(wt), reg_op(r), imm_op(63)});
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
   // the wave's total at scratch + 4 * wave
