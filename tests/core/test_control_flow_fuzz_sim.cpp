@@ -4,31 +4,20 @@
 // conditions that change with the iteration) lowered with the DSL and run in hipasm-sim;
 // every lane's output is compared with the program evaluated for that lane on the host, for
 // two values of the uniform argument n.
-#include <catch2/catch.hpp>
-
-#include <hipasm/sim/launcher.hpp>
-
 #include "kernels/cf_random_programs.hpp"
+#include "kernels/lane_programs.hpp"
 
 #include <climits>
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
-namespace rt = hipasm::rt;
-
 namespace {
 
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> mod = dev->load_file(std::string(HIPASM_CORE_KERNEL_DIR) + "/core_" +
-                                                   HIPASM_CORE_TEST_NAME + "_cf_fuzz.co");
-};
-sim& S() {
-  static sim s;
-  return s;
+lane_programs::kernels& K() {
+  static lane_programs::kernels k("cf_fuzz");
+  return k;
 }
 
 std::vector<int32_t> lane_values() {
@@ -42,28 +31,15 @@ std::vector<int32_t> lane_values() {
 }  // namespace
 
 TEST_CASE("random programs: every lane matches the per-lane reference", "[control_flow][sim][fuzz]") {
-  rt::device& d = *S().dev;
   auto in = lane_values();
   int programs_with_return = 0;
   for (uint32_t seed = 0; seed < 32; ++seed) {
     cf_fuzz::program p = cf_fuzz::generate(seed);
     for (int i = 0; i < p.len; ++i) programs_with_return += p.n[i].k == cf_fuzz::k_return;
-    std::string kernel = "cf_fuzz_" + std::to_string(seed);
     for (int n : {2, 9}) {
-      rt::buffer<int32_t> I(d, in), out(d, std::vector<int32_t>(in.size(), -999999));
-      rt::kernel_args a;
-      a.add(out.ptr()).add(I.ptr()).add(n);
-      rt::launch_report rep =
-          d.launch(*S().mod, kernel, {static_cast<uint32_t>(in.size() / 64), 1, 1}, {64, 1, 1}, a);
-      for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
-      auto got = out.download();
-      int bad = 0;
-      for (size_t g = 0; g < in.size(); ++g) {
-        int32_t want = cf_fuzz::reference(p, in[g], n);
-        if (got[g] != want && ++bad <= 4)
-          FAIL_CHECK(kernel << " n=" << n << " lane " << g << " v=" << in[g] << ": got " << got[g] << ", want " << want);
-      }
-      CHECK(bad == 0);
+      INFO("n " << n);
+      lane_programs::run_lanes(K(), "cf_fuzz_" + std::to_string(seed), in, {static_cast<uint32_t>(n)},
+                               [&](size_t g) { return cf_fuzz::reference(p, in[g], n); });
     }
   }
   CHECK(programs_with_return > 0);

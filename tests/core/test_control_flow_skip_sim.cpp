@@ -6,55 +6,19 @@
 // given iteration, against a host reference; the asm has exactly the expected extra
 // s_cbranch_execz; with every lane continuing, the skipping kernel executes fewer
 // instructions than with none.
-#include <catch2/catch.hpp>
-
-#include <hipasm/sim/launcher.hpp>
+#include "kernels/lane_programs.hpp"
 
 #include <cstdint>
-#include <fstream>
 #include <functional>
-#include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-namespace rt = hipasm::rt;
-
 namespace {
 
-std::string kernel_file(const char* ext) {
-  return std::string(HIPASM_CORE_KERNEL_DIR) + "/core_" + HIPASM_CORE_TEST_NAME + "_cf_skip" + ext;
-}
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> mod = dev->load_file(kernel_file(".co"));
-};
-sim& S() {
-  static sim s;
-  return s;
-}
-std::string asm_text() {
-  std::ifstream f(kernel_file(".s"));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-// Occurrences of `what` in kernel `name`'s code (from its label to s_endpgm's function end).
-int count_in(const std::string& text, const std::string& name, const std::string& what) {
-  std::istringstream in(text);
-  std::string line;
-  bool inside = false;
-  int n = 0;
-  while (std::getline(in, line)) {
-    if (!inside) {
-      inside = line.rfind(name + ":", 0) == 0;
-      continue;
-    }
-    if (line.rfind(".Lfunc_end", 0) == 0) break;
-    const std::size_t b = line.find_first_not_of(" \t");
-    if (b != std::string::npos && line.compare(b, what.size(), what) == 0) ++n;
-  }
-  return n;
+using lane_programs::count_in;
+lane_programs::kernels& K() {
+  static lane_programs::kernels k("cf_skip");
+  return k;
 }
 
 using ref_fn = std::function<int32_t(int32_t)>;
@@ -104,19 +68,7 @@ std::vector<int32_t> inputs(int32_t low, int32_t per_lane_bits) {
 }
 
 uint64_t run(const std::string& kernel, const ref_fn& ref, const std::vector<int32_t>& in) {
-  rt::device& d = *S().dev;
-  rt::buffer<int32_t> I(d, in), out(d, std::vector<int32_t>(in.size(), -999999));
-  rt::kernel_args a;
-  a.add(out.ptr()).add(I.ptr());
-  rt::launch_report rep = d.launch(*S().mod, kernel, {static_cast<uint32_t>(in.size() / 64), 1, 1}, {64, 1, 1}, a);
-  for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
-  auto got = out.download();
-  int bad = 0;
-  for (size_t g = 0; g < in.size(); ++g)
-    if (got[g] != ref(in[g]) && ++bad <= 4)
-      FAIL_CHECK(kernel << " lane " << g << " v=" << in[g] << ": got " << got[g] << ", want " << ref(in[g]));
-  CHECK(bad == 0);
-  return rep.instructions;
+  return lane_programs::run_lanes(K(), kernel, in, {}, [&](size_t g) { return ref(in[g]); });
 }
 
 struct kcase {
@@ -128,7 +80,7 @@ struct kcase {
 }  // namespace
 
 TEST_CASE("skip the rest of a loop body when no lane is left", "[control_flow][sim]") {
-  const std::string text = asm_text();
+  const std::string& text = K().text;
   REQUIRE(!text.empty());
   const kcase cases[] = {{"cont_valu", cont_valu, 1},
                          {"cont_scalar", cont_scalar, 0},

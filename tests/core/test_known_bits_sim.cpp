@@ -5,17 +5,11 @@
 // in place), lowered with the DSL and run in hipasm-sim with the step on and off; every
 // lane's output is compared with the program evaluated on the host. The kernels' asm shows
 // the step rewrote: fewer instructions with it on than off in most programs, never more.
-#include <catch2/catch.hpp>
-
-#include <hipasm/sim/launcher.hpp>
-
 #include "kernels/bits_random_programs.hpp"
+#include "kernels/lane_programs.hpp"
 
 #include <cstdint>
-#include <fstream>
-#include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,16 +17,9 @@ namespace rt = hipasm::rt;
 
 namespace {
 
-std::string kernel_file(const char* ext) {
-  return std::string(HIPASM_CORE_KERNEL_DIR) + "/core_" + HIPASM_CORE_TEST_NAME + "_bits_fuzz" + ext;
-}
-struct sim {
-  std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> mod = dev->load_file(kernel_file(".co"));
-};
-sim& S() {
-  static sim s;
-  return s;
+lane_programs::kernels& K() {
+  static lane_programs::kernels k("bits_fuzz");
+  return k;
 }
 
 std::vector<uint32_t> lane_values() {
@@ -43,56 +30,29 @@ std::vector<uint32_t> lane_values() {
   return v;
 }
 
-// Instructions of kernel `name` in the code object's asm (from its label to s_endpgm).
+// Instructions (VALU, SALU, global memory) of kernel `name` in the code object's asm.
 int instructions_of(const std::string& text, const std::string& name) {
-  std::istringstream in(text);
-  std::string line;
-  bool inside = false;
-  int n = 0;
-  while (std::getline(in, line)) {
-    if (!inside) {
-      inside = line.rfind(name + ":", 0) == 0;
-      continue;
-    }
-    std::size_t b = line.find_first_not_of(" \t");
-    if (b == std::string::npos || line[b] == '.' || line[b] == ';' || line.back() == ':') continue;
-    if (line.compare(b, 2, "v_") == 0 || line.compare(b, 2, "s_") == 0 || line.compare(b, 7, "global_") == 0) ++n;
-    if (line.compare(b, 8, "s_endpgm") == 0) break;
-  }
-  return n;
+  return lane_programs::count_if_in(text, name, [](std::string_view i) {
+    return i.starts_with("v_") || i.starts_with("s_") || i.starts_with("global_");
+  });
 }
 
 }  // namespace
 
 TEST_CASE("random integer programs: the known-bits step keeps every lane's result", "[known_bits][sim][fuzz]") {
-  rt::device& d = *S().dev;
   auto in = lane_values();
-  std::ifstream f(kernel_file(".s"));
-  REQUIRE(f);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string text = ss.str();
+  const std::string& text = K().text;
+  REQUIRE(!text.empty());
   int smaller = 0, total_on = 0, total_off = 0;
   for (uint32_t seed = 0; seed < 24; ++seed) {
     const kb_fuzz::program p = kb_fuzz::generate(seed);
-    for (const char* which : {"kb_fuzz_", "kb_fuzz_ref_"}) {
-      const std::string kernel = which + std::to_string(seed);
+    for (const char* which : {"kb_fuzz_", "kb_fuzz_ref_"})
       for (uint32_t n : {5u, 0xfffffff0u}) {
-        rt::buffer<uint32_t> I(d, in), out(d, std::vector<uint32_t>(in.size(), 0xdeadu));
-        rt::kernel_args a;
-        a.add(out.ptr()).add(I.ptr()).add(n);
-        rt::launch_report rep = d.launch(*S().mod, kernel, {static_cast<uint32_t>(in.size() / 64), 1, 1}, {64, 1, 1}, a);
-        for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
-        auto got = out.download();
-        int bad = 0;
-        for (size_t g = 0; g < in.size(); ++g) {
-          const uint32_t want = kb_fuzz::run(p, in[g], n, static_cast<uint32_t>(g % 64), static_cast<uint32_t>(g / 64));
-          if (got[g] != want && ++bad <= 4)
-            FAIL_CHECK(kernel << " n=" << n << " lane " << g << " v=" << in[g] << ": got " << got[g] << ", want " << want);
-        }
-        CHECK(bad == 0);
+        INFO("n " << n);
+        lane_programs::run_lanes(K(), which + std::to_string(seed), in, {n}, [&](size_t g) {
+          return kb_fuzz::run(p, in[g], n, static_cast<uint32_t>(g % 64), static_cast<uint32_t>(g / 64));
+        });
       }
-    }
     const int on = instructions_of(text, "kb_fuzz_" + std::to_string(seed));
     const int off = instructions_of(text, "kb_fuzz_ref_" + std::to_string(seed));
     INFO("seed " << seed);
@@ -109,12 +69,12 @@ TEST_CASE("random integer programs: the known-bits step keeps every lane's resul
 }
 
 TEST_CASE("a sum whose carry is read keeps its value when a mask reads it", "[known_bits][sim]") {
-  rt::device& d = *S().dev;
+  rt::device& d = *K().dev;
   for (uint32_t n : {0x7fffffffu, 0x80000000u, 5u, 0xfffffff9u}) {
     rt::buffer<uint32_t> I(d, std::vector<uint32_t>(128, 0)), out(d, std::vector<uint32_t>(128, 0xdeadu));
     rt::kernel_args a;
     a.add(out.ptr()).add(I.ptr()).add(n);
-    rt::launch_report rep = d.launch(*S().mod, "kb_scc", {2, 1, 1}, {64, 1, 1}, a);
+    rt::launch_report rep = d.launch(*K().mod, "kb_scc", {2, 1, 1}, {64, 1, 1}, a);
     for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
     auto got = out.download();
     for (uint32_t g = 0; g < 128; ++g) {

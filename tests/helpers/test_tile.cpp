@@ -8,6 +8,8 @@
 #include <hipasm/sim/launcher.hpp>
 
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -118,6 +120,21 @@ TEST_CASE("copy_tile: the loads fold their row steps, the stores pick b128", "[t
 }
 
 namespace {
+// One workgroup of kernel (out, in, args...) whose out holds the tile's dwords and the load
+// count after them; the checker must be silent.
+template <class T>
+std::vector<uint32_t> launch_counted(const char* kernel, uint32_t threads, uint32_t dwords, rt::buffer<T>& in,
+                                     std::initializer_list<uint32_t> args) {
+  rt::device& d = *S().dev;
+  rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords + 1, 0xdeadbeefu));
+  rt::kernel_args a;
+  a.add(out.ptr()).add(in.ptr());
+  for (uint32_t x : args) a.add(x);
+  auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
+  for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
+  return out.download();
+}
+
 // The split copy with a column tail at any element (tile_rt_split): rows ld bytes apart
 // (ld need not be a multiple of 4 with elem_loads), origin any even byte.
 void run_split(const char* kernel, uint32_t rows, uint32_t cols, uint32_t threads, uint32_t ld, uint32_t origin,
@@ -131,12 +148,7 @@ void run_split(const char* kernel, uint32_t rows, uint32_t cols, uint32_t thread
   rt::buffer<uint16_t> I(d, in);
   for (uint32_t in_bytes : {mem_bytes, origin + ld * (rows / 2) + 6}) {  // whole, and the tensor ending mid-row
     INFO("in_bytes " << in_bytes);
-    rt::buffer<uint32_t> out(d, std::vector<uint32_t>(dwords + 1, 0xdeadbeefu));
-    rt::kernel_args a;
-    a.add(out.ptr()).add(I.ptr()).add(in_bytes).add(ld).add(origin).add(cols_valid);
-    auto rep = d.launch(*S().m, kernel, {1, 1, 1}, {threads, 1, 1}, a);
-    for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
-    auto o = out.download();
+    auto o = launch_counted(kernel, threads, dwords, I, {in_bytes, ld, origin, cols_valid});
     CHECK(o[dwords] == loads);
     int bad = 0;
     for (uint32_t r = 0; r < rows; ++r)
@@ -161,4 +173,61 @@ TEST_CASE("copy_tile_load / copy_tile_store: a second view, column tails at any 
   for (uint32_t v : {0u, 5u, 16u, 31u, 32u}) run_split("tiles_gemm", 128, 32, 256, 4096 * 2, 128, v, 2);
   // element loads: rows an odd number of elements apart, an origin 2 bytes past a dword
   for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);
+}
+
+namespace {
+// The transposing copy (tile_rt_transposed): view rows x cols elements of eb bytes, view
+// element (r, c) = matrix element (c, r) at origin + c * ld + r * eb; matrix rows past the V#
+// (per dword) and, with a tail, matrix columns at or past cols_valid read 0.
+void run_transposed(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads, uint32_t loads,
+                    std::initializer_list<uint32_t> cols_valid = {~0u}) {
+  rt::device& d = *S().dev;
+  const uint32_t ld = rows * eb + 64, dwords = rows * cols * eb / 4;
+  const uint32_t mem_bytes = ld * (cols + 4) + 64;
+  std::vector<uint8_t> in(mem_bytes);
+  for (uint32_t i = 0; i < mem_bytes; ++i) in[i] = static_cast<uint8_t>(1 + (i * 2654435761u >> 13) % 251);
+  std::vector<uint32_t> in32(mem_bytes / 4);
+  std::memcpy(in32.data(), in.data(), mem_bytes / 4 * 4);
+  rt::buffer<uint32_t> I(d, in32);
+  struct shape { uint32_t origin, in_bytes; };
+  const shape cases[] = {
+      {0, mem_bytes},                          // whole tile inside
+      {ld * 3 + 8, mem_bytes},                 // an offset origin (a dword inside a row)
+      {0, ld * (cols / 2) + 12},               // the tensor ends half way: matrix rows past it read 0
+      {4, ld * (cols - 1) + rows * eb / 2},    // the last matrix row cut in its middle
+  };
+  for (uint32_t cv : cols_valid)
+    for (const shape& c : cases) {
+      INFO(kernel << " origin " << c.origin << " in_bytes " << c.in_bytes << " cols_valid " << cv);
+      auto o = launch_counted(kernel, threads, dwords, I, {c.in_bytes, ld, c.origin, cv});
+      CHECK(o[dwords] == loads);
+      int bad = 0;
+      for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t k = 0; k < cols; ++k) {
+          const uint64_t g = c.origin + uint64_t(k) * ld + uint64_t(r) * eb;
+          const bool in_range = (g & ~uint64_t{3}) + 4 <= c.in_bytes;
+          uint32_t expect = 0;
+          if (in_range && r < cv)
+            for (uint32_t b = 0; b < eb; ++b) expect |= uint32_t(in[g + b]) << (8 * b);
+          const uint32_t e = r * cols + k;  // element e of the row-major read-back
+          uint32_t got = 0;
+          for (uint32_t b = 0; b < eb; ++b) got |= ((o[(e * eb + b) / 4] >> (8 * ((e * eb + b) % 4))) & 0xffu) << (8 * b);
+          if (got != expect && ++bad <= 3)
+            FAIL_CHECK("view row " << r << " col " << k << ": got " << std::hex << got << " expected " << expect);
+        }
+      CHECK(bad == 0);
+    }
+}
+}  // namespace
+
+TEST_CASE("transposing copy: view (r, c) = matrix (c, r); swizzles, padding, 1/2/4-byte elements, tails", "[tile]") {
+  // (loads: steps x Q dword loads a lane)
+  run_transposed("tilet_gemm", 64, 64, 2, 128, 2 * 8);
+  run_transposed("tilet_gemm_tail", 64, 64, 2, 128, 2 * 8, {0, 1, 2, 17, 33, 63, 64, 1000});
+  run_transposed("tilet_pad_v8_tail", 128, 32, 2, 256, 2 * 4, {0, 5, 64, 127, 128});
+  run_transposed("tilet_f32_const", 32, 64, 4, 256, 2 * 4, {0, 1, 31, 32});
+  run_transposed("tilet_u8_tail", 64, 64, 1, 64, 1 * 16, {0, 1, 2, 3, 5, 30, 63, 64});
+  run_transposed("tilet_wide_tail", 256, 16, 2, 64, 4 * 8, {0, 3, 127, 128, 129, 200, 256});
+  run_transposed("tilet_once", 64, 64, 2, 256, 8);
+  run_transposed("tilet_once_tail", 64, 64, 2, 256, 8, {0, 7, 50});
 }

@@ -92,6 +92,15 @@ constexpr operand elem(const reg_ref& r, uint32_t i) {
   return o;
 }
 constexpr modifiers with_dpp(dpp_ctrl c) { return c; }
+// The identity of r on t as a VALU source: an inline constant, else a VGPR holding it (VOP3
+// forms such as v_cndmask_b32 with an SGPR mask take no literal).
+constexpr operand identity_operand(hctx& c, reduce r, dtype t) {
+  const operand ident = imm32(reduce_identity(r, t));
+  if (lower::inline_const(ident, t == dtype::f32)) return ident;
+  reg_ref iv = c.v();
+  c.e(detail::O::v_mov_b32, {reg_op(iv), ident});
+  return reg_op(iv);
+}
 
 // The lanes' inputs with inactive lanes set to the identity, under EXEC = all lanes. Returns
 // the saved EXEC (or an empty ref when the caller vouched that all lanes are active, in which
@@ -106,16 +115,8 @@ constexpr reg_ref enter_all_lanes(hctx& c, reduce r, dtype t, const reg_ref& in,
   reg_ref save = c.s(2);
   c.e(detail::O::s_or_saveexec_b64, {reg_op(save), imm_op(static_cast<uint64_t>(-1))});
   x = c.v(static_cast<uint16_t>(n));
-  uint32_t id = reduce_identity(r, t);
-  operand ident = imm32(id);
-  bool inl = lower::inline_const(ident, t == dtype::f32);
-  operand idv{};
-  if (!inl) {
-    reg_ref iv = c.v();
-    c.e(detail::O::v_mov_b32, {reg_op(iv), ident});
-    idv = reg_op(iv);
-  }
-  for (uint32_t i = 0; i < n; ++i) c.e(detail::O::v_cndmask_b32, {elem(x, i), inl ? ident : idv, elem(in, i), reg_op(save)});
+  const operand ident = identity_operand(c, r, t);
+  for (uint32_t i = 0; i < n; ++i) c.e(detail::O::v_cndmask_b32, {elem(x, i), ident, elem(in, i), reg_op(save)});
   (void)EXEC;
   return save;
 }

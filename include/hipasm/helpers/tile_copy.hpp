@@ -40,12 +40,16 @@
 // straddles it is masked word by word before its store. `elem_loads` loads each 2-byte
 // element on its own (buffer_load_ushort, the two of a dword joined by v_lshl_or at the store):
 // rows need not be dword aligned (a GEMM with an odd K), at twice the loads of vec_bytes = 4.
+//
+// Transposed (a K-major GEMM operand into the [row][k] layout): make_transposed_staging,
+// copy_tile_load / copy_tile_store on a transposed_staging, copy_tile_transposed (see its section).
 #pragma once
 #include <cstdint>
 #include <source_location>
 
 #include "../builder.hpp"
 #include "buffer.hpp"
+#include "lanes.hpp"
 #include "lds.hpp"
 #include "mem_offset.hpp"
 #include "select.hpp"
@@ -69,6 +73,44 @@ namespace detail {
 // Byte offsets at or past 2^31 are past every V# this helper is used with (num_records below
 // 2^31): a chunk past the valid columns loads from there and gets zeros.
 inline constexpr uint32_t past_any_buffer = 0x80000000u;
+
+// Word masks for a column tail: dst = the low bytes of a word that lie before the valid end,
+// (~0 >> s) >> s with s = clamp(q + add, 0, 16) (q = 16 - 4 x the word's valid bytes; two
+// shifts: one by 32 would be a shift by 0). No compares: no VCC -> v_cndmask wait states.
+constexpr void tail_word_mask(builder& b, const gpr<dtype::i32>& q, int32_t add, gpr<dtype::u32> dst,
+                              std::source_location l) {
+  auto sh = b.vgpr<dtype::u32>(l);
+  sh = max(min(add ? gpr<dtype::i32>(q + add) : q, 16), 0).as<dtype::u32>();
+  dst = (0xffffffffu >> sh) >> sh;
+}
+// q = 16 - 4 x (valid - col0) x eb: tail_word_mask's base for the word at column col0.
+constexpr gpr<dtype::i32> tail_mask_base(builder& b, const xval& cols_valid, const gpr<dtype::u32>& col0, uint32_t eb,
+                                         std::source_location l) {
+  auto vb4 = b.sgpr<dtype::u32>(l);
+  vb4 = detail::u32_view(&b, cols_valid.op) * (4 * eb);
+  auto qu = b.vgpr<dtype::u32>(l);
+  qu = col0 * (4 * eb) + 16u - vb4;
+  return qu.as<dtype::i32>();
+}
+// A split copy's load arguments: a made staging, cols_valid exactly with a column tail, and
+// not a constant.
+constexpr bool staged_load_ok(builder& b, src_loc sl, uint32_t steps, bool col_tail, const xval* cols_valid,
+                              const char* maker) {
+  if (steps == 0) {
+    b.fail(sl, "copy_tile_load: the staging was not made by ", maker, " (or its making failed)");
+    return false;
+  }
+  if (col_tail != (cols_valid != nullptr)) {
+    b.fail(sl, col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
+                        : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
+    return false;
+  }
+  if (cols_valid && cols_valid->is_imm()) {
+    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
+    return false;
+  }
+  return true;
+}
 
 constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
                               const lds_view& V, tile_copy_opts o, const xval* cols_valid,
@@ -394,19 +436,7 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
-  if (st.steps == 0) {
-    b.fail(sl, "copy_tile_load: the staging was not made by make_tile_staging (or its making failed)");
-    return 0;
-  }
-  if (st.col_tail != (cols_valid != nullptr)) {
-    b.fail(sl, st.col_tail ? "copy_tile_load: the staging has a column tail: pass cols_valid"
-                           : "copy_tile_load: cols_valid needs a staging made with col_tail = true");
-    return 0;
-  }
-  if (cols_valid && cols_valid->is_imm()) {
-    b.fail(sl, "copy_tile_load: a constant cols_valid: size the view instead");
-    return 0;
-  }
+  if (!staged_load_ok(b, sl, st.steps, st.col_tail, cols_valid, "make_tile_staging")) return 0;
   const lds_layout& L = st.view.L;
   const uint32_t T = st.o.threads, eb = L.elem_bytes;
   const val<dtype::u32> valid = cols_valid ? val<dtype::u32>(detail::u32_view(&b, cols_valid->op), l) : val<dtype::u32>(0u, l);
@@ -424,16 +454,8 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     // chunk's valid bytes (signed): mask = (~0 >> s) >> s with s = 16 - 4c = clamp(q + 16w, 0,
     // 16), q = 16 - 4 nb (two shifts: one by 32 would be a shift by 0). No compares: no
     // VCC -> v_cndmask wait states, 4 VALU a word.
-    auto vb4 = b.sgpr<dtype::u32>(l);
-    vb4 = detail::u32_view(&b, cols_valid->op) * (4 * eb);
-    auto qu = b.vgpr<dtype::u32>(l);
-    qu = st.col0 * (4 * eb) + 16u - vb4;
-    gpr<dtype::i32> q = qu.as<dtype::i32>();
-    for (uint32_t w = 0; w < st.words; ++w) {
-      auto sh = b.vgpr<dtype::u32>(l);
-      sh = max(min(w ? gpr<dtype::i32>(q + static_cast<int32_t>(16 * w)) : q, 16), 0).as<dtype::u32>();
-      st.mask[static_cast<int>(w)] = (0xffffffffu >> sh) >> sh;
-    }
+    const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
+    for (uint32_t w = 0; w < st.words; ++w) tail_word_mask(b, q, static_cast<int32_t>(16 * w), st.mask[static_cast<int>(w)], l);
   }
   const buffer Ab = A;
   for (uint32_t i = 0; i < st.steps; ++i) {
@@ -499,6 +521,254 @@ constexpr void copy_tile_store(builder J, tile_staging& st, const lds_view& V,
         st.data[static_cast<int>(i)][static_cast<int>(w)] =
             st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
     V.store(st.data[static_cast<int>(i)], a, static_cast<int32_t>(drow), static_cast<int32_t>(dcol), mem_opts{}, l);
+  }
+}
+
+// ---- transposing copy -------------------------------------------------------------------------
+// A tile of a row-major global matrix stored transposed: view element (r, c) = matrix element
+// (c, r) of the tile at `origin` (rows row_bytes apart). The view's rows are the matrix's
+// columns: a GEMM operand stored K-major (A as K x M, B as K x N) lands in the same
+// [row][k] layout as a K-contiguous one.
+//
+//   transposed_staging st = make_transposed_staging(J, Bs[0], n_bytes, {.threads = 256});  // once
+//   copy_tile_load(J, B, at(b_org), st);   // st.loads() dword loads
+//   J.s_waitcnt(vmcnt(0));
+//   copy_tile_store(J, st, Bs[1]);         // transposes in VGPRs, ds_writes into any view of the layout
+//
+// Lane unit: P = 4 / elem_bytes matrix columns (one dword) by Q = vec_bytes / elem_bytes matrix
+// rows: Q dword loads, a Q x P transpose in registers (transpose_per_lane: 2-byte elements 2
+// v_perm_b32 per 2x2, bytes 8 per 4x4, 4-byte elements none), P stores of vec_bytes into P
+// view rows. Unit u of the tile: column group u % G (G = view rows / P), row block u / G; lane t
+// takes units t, t + threads, ... (whole steps; threads a multiple of G or G of threads).
+// Tails: matrix rows past the V# read zeros (size the V# to the tensor); with col_tail, the
+// matrix columns at or past cols_valid (an SGPR, any value) are zeros: each loaded dword is
+// masked at the store (the dword that straddles cols_valid keeps its valid elements).
+// copy_tile_load(..., lane_offset{g}) loads from g (this lane's offset from the origin) instead
+// of st.goff: `select(more, st.goff, past)` with `past` an offset past the V# loads a zero tile
+// (a software pipeline's prefetch past the loop's end) at one v_cndmask per call.
+// Rows must be dword aligned (row_bytes and origin multiples of 4).
+struct lane_offset {
+  gpr<dtype::u32> bytes;
+};
+
+struct transposed_staging {
+  static constexpr int kMaxAddrs = 32;
+  lds_view view{};            // the view the addresses were computed in (stores translate them)
+  tile_copy_opts o{};
+  gpr<dtype::u32> data;       // steps x Q dwords: Q matrix rows of P columns each
+  gpr<dtype::u32> tr;         // the transposed unit: P view rows of vec_bytes (none for 4-byte elements)
+  gpr<dtype::u32> goff;       // byte offset of the lane's first dword from the tile origin
+  gpr<dtype::u32> col0;       // its first matrix column (= view row)
+  gpr<dtype::u32> mask;       // col_tail: the kept bits of each column set's dwords
+  gpr<dtype::u32> stride;     // the row stride (an SGPR) unless stride_const
+  bool stride_const = false;
+  uint32_t stride_imm = 0;
+  lds_addr addr[kMaxAddrs];   // per step s and view row e of the unit: (col0 + e + dcol(s), k0 + dk(s))
+  uint32_t steps = 0, per = 0, q = 0, groups = 0, col_sets = 0;
+  bool col_tail = false;
+
+  // VMEM instructions one copy_tile_load issues (for s_waitcnt vmcnt counts).
+  constexpr uint32_t loads() const { return steps * q; }
+  // step s's displacements: matrix rows, matrix columns (whole units)
+  constexpr uint32_t drows(uint32_t s) const { return s * o.threads / groups * q; }
+  constexpr uint32_t dcols(uint32_t s) const { return s * o.threads % groups * per; }
+};
+
+constexpr transposed_staging make_transposed_staging(builder J, const lds_view& V, const val<dtype::u32>& row_bytes,
+                                                     tile_copy_opts o = {}, bool col_tail = false,
+                                                     std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  transposed_staging st;
+  st.view = V;
+  st.o = o;
+  st.col_tail = col_tail;
+  const lds_layout& L = V.L;
+  const uint32_t eb = L.elem_bytes, vb = o.vec_bytes, T = o.threads;
+  if (row_bytes.x.is_reg(reg_class::vgpr) || row_bytes.x.is_reg(reg_class::agpr)) {
+    b.fail(sl, "make_transposed_staging: the row stride must be wave-uniform (an SGPR or a constant)");
+    return st;
+  }
+  if (o.direct || o.elem_loads) {
+    b.fail(sl, "make_transposed_staging: the transposing copy goes through VGPRs in dwords (no direct, no elem_loads)");
+    return st;
+  }
+  if (T == 0 || T % 64 != 0 || T > 1024) {
+    b.fail(sl, "make_transposed_staging: threads must be a multiple of 64 up to 1024");
+    return st;
+  }
+  if (eb != 1 && eb != 2 && eb != 4) {
+    b.fail(sl, "make_transposed_staging: elements of 1, 2 or 4 bytes");
+    return st;
+  }
+  if (!(vb == 4 || vb == 8 || vb == 16)) {
+    b.fail(sl, "make_transposed_staging: vec_bytes (the bytes of a view row a lane stores) must be 4, 8 or 16");
+    return st;
+  }
+  st.per = 4 / eb;
+  st.q = vb / eb;
+  if (L.rows % st.per != 0 || L.cols % st.q != 0) {
+    b.fail(sl, "make_transposed_staging: view rows must be a multiple of ", static_cast<long long>(st.per),
+           " and columns of ", static_cast<long long>(st.q), " (units of one dword by vec_bytes)");
+    return st;
+  }
+  if (row_bytes.x.is_imm() && row_bytes.x.op.value % 4 != 0) {
+    b.fail(sl, "make_transposed_staging: the matrix rows must be dword aligned (row_bytes a multiple of 4)");
+    return st;
+  }
+  st.groups = L.rows / st.per;
+  if (T % st.groups != 0 && st.groups % T != 0) {
+    b.fail(sl, "make_transposed_staging: threads (", static_cast<long long>(T), ") and column groups (",
+           static_cast<long long>(st.groups), ") must divide one another");
+    return st;
+  }
+  const uint32_t units = st.groups * (L.cols / st.q);
+  if (units % T != 0) {
+    b.fail(sl, "make_transposed_staging: the tile (", static_cast<long long>(units), " units of ",
+           static_cast<long long>(st.per), " x ", static_cast<long long>(st.q), " elements) must be whole steps of ",
+           static_cast<long long>(T), " lanes");
+    return st;
+  }
+  st.steps = units / T;
+  if (st.steps * st.q > 128 || st.steps * st.per > transposed_staging::kMaxAddrs) {
+    b.fail(sl, "make_transposed_staging: ", static_cast<long long>(st.steps * st.q),
+           " VGPRs of staging and ", static_cast<long long>(st.steps * st.per), " LDS addresses (at most 128 and ",
+           static_cast<long long>(transposed_staging::kMaxAddrs), "): copy the tile in parts");
+    return st;
+  }
+  // the column sets a lane's steps cover (threads a multiple of G: one)
+  st.col_sets = T % st.groups == 0 ? 1 : (st.groups / T < st.steps ? st.groups / T : st.steps);
+  st.stride_const = row_bytes.x.is_imm();
+  st.stride_imm = static_cast<uint32_t>(row_bytes.x.op.value);
+  if (!st.stride_const) st.stride.rebind(detail::u32_view(&b, row_bytes.x.op));
+  // (rebind: assigning a register handle would copy the registers)
+  st.data.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.q * st.steps), l));
+  if (eb != 4) st.tr.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.per * vb / 4), l));
+  auto t = b.thread_id_x(l);
+  auto r0 = b.vgpr<dtype::u32>(l), k0 = b.vgpr<dtype::u32>(l);
+  r0 = (t % st.groups) * st.per;
+  k0 = (t / st.groups) * st.q;
+  st.col0.rebind(r0);
+  st.goff.rebind(b.vgpr<dtype::u32>(l));
+  if (st.stride_const) st.goff = k0 * st.stride_imm + r0 * eb;
+  else st.goff = k0 * st.stride + r0 * eb;
+  for (uint32_t s = 0; s < st.steps; ++s)
+    for (uint32_t e = 0; e < st.per; ++e) {
+      auto r = b.vgpr<dtype::u32>(l), k = b.vgpr<dtype::u32>(l);
+      r = r0 + (e + st.dcols(s));
+      k = k0 + st.drows(s);
+      st.addr[st.per * s + e] = V.addr(r, multiple_of(k, st.q, l), l);
+    }
+  if (col_tail) st.mask.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.col_sets), l));
+  return st;
+}
+
+namespace detail {
+constexpr uint32_t copy_transposed_load_impl(builder J, const buffer& A, mem_offset origin, transposed_staging& st,
+                                             const xval* cols_valid, const gpr<dtype::u32>* lane_goff,
+                                             std::source_location l) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (!staged_load_ok(b, sl, st.steps, st.col_tail, cols_valid, "make_transposed_staging")) return 0;
+  if (lane_goff && (lane_goff->b == nullptr || lane_goff->cls != reg_class::vgpr)) {
+    b.fail(sl, "copy_tile_load: lane_offset must be a VGPR (this lane's offset from the origin)");
+    return 0;
+  }
+  const uint32_t eb = st.view.L.elem_bytes;
+  if (cols_valid) {
+    // dwords of column set j keep clamp((valid - col0 - dcols(j)) * eb, 0, 4) bytes
+    const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
+    for (uint32_t j = 0; j < st.col_sets; ++j)
+      tail_word_mask(b, q, static_cast<int32_t>(4 * eb * st.dcols(j)), st.mask[static_cast<int>(j)], l);
+  }
+  const gpr<dtype::u32> g = lane_goff ? *lane_goff : st.goff;
+  const buffer Ab = A;
+  for (uint32_t s = 0; s < st.steps; ++s)
+    for (uint32_t i = 0; i < st.q; ++i) {
+      const uint32_t dk = st.drows(s) + i;
+      mem_offset m = at(g) + origin;
+      if (dk) {
+        if (st.stride_const) m.c += static_cast<int64_t>(dk) * st.stride_imm;
+        else m = m + mem_offset(st.stride * dk);
+      }
+      m.c += static_cast<int64_t>(st.dcols(s)) * eb;
+      Ab.load(st.data[static_cast<int>(st.q * s + i)], m, mem_opts{}, l);
+    }
+  return st.loads();
+}
+}  // namespace detail
+
+// Issues the dword loads of the tile at `origin` into the staging's VGPRs; returns st.loads().
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, transposed_staging& st,
+                                  std::source_location l = std::source_location::current()) {
+  return detail::copy_transposed_load_impl(J, A, origin, st, nullptr, nullptr, l);
+}
+// With a column tail: matrix columns at or past cols_valid (an SGPR, any value) are zeros.
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, transposed_staging& st,
+                                  const val<dtype::u32>& cols_valid,
+                                  std::source_location l = std::source_location::current()) {
+  return detail::copy_transposed_load_impl(J, A, origin, st, &cols_valid.x, nullptr, l);
+}
+// From this lane's offset g instead of st.goff (see the section comment: a zero tile).
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, transposed_staging& st,
+                                  const lane_offset& g, std::source_location l = std::source_location::current()) {
+  return detail::copy_transposed_load_impl(J, A, origin, st, nullptr, &g.bytes, l);
+}
+
+// Transposes the staged tile and stores it into V (any view of the staging's layout). The
+// caller waits for the loads first (vmcnt) and, before other waves read V, for the stores
+// (lgkmcnt) and a barrier.
+constexpr void copy_tile_store(builder J, transposed_staging& st, const lds_view& V,
+                               std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (st.steps == 0) {
+    b.fail(sl, "copy_tile_store: the staging was not made by make_transposed_staging (or its making failed)");
+    return;
+  }
+  const uint32_t eb = st.view.L.elem_bytes, q = st.q, words = st.o.vec_bytes / 4;
+  for (uint32_t s = 0; s < st.steps; ++s) {
+    gpr<dtype::u32> unit = st.data.slice(static_cast<int>(q * s), static_cast<int>(q));
+    if (st.col_tail)
+      for (uint32_t i = 0; i < q; ++i) unit[static_cast<int>(i)] = unit[static_cast<int>(i)] & st.mask[static_cast<int>(s % st.col_sets)];
+    if (eb == 4) {
+      V.store(unit, V.translate(J, st.addr[s], st.view, l), 0, 0, mem_opts{}, l);
+      continue;
+    }
+    transpose_per_lane(J, static_cast<int>(q), static_cast<int>(st.per), static_cast<int>(eb), unit, st.tr, l);
+    for (uint32_t e = 0; e < st.per; ++e)
+      V.store(st.tr.slice(static_cast<int>(words * e), static_cast<int>(words)), V.translate(J, st.addr[st.per * s + e], st.view, l),
+              0, 0, mem_opts{}, l);
+  }
+}
+
+// The whole copy at once: loads, transpose, stores, then (opts.wait) s_waitcnt lgkmcnt(0) +
+// s_barrier. With cols_valid: matrix columns at or past it are zeros.
+constexpr void copy_tile_transposed(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                                    const lds_view& V, tile_copy_opts o = {},
+                                    std::source_location l = std::source_location::current()) {
+  transposed_staging st = make_transposed_staging(J, V, row_bytes, o, false, l);
+  copy_tile_load(J, A, origin, st, l);
+  J.s_waitcnt(vmcnt(0), no_modifiers, l);
+  copy_tile_store(J, st, V, l);
+  if (o.wait) {
+    J.s_waitcnt(lgkmcnt(0), no_modifiers, l);
+    J.s_barrier(no_modifiers, l);
+  }
+}
+constexpr void copy_tile_transposed(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
+                                    const lds_view& V, tile_copy_opts o, const val<dtype::u32>& cols_valid,
+                                    std::source_location l = std::source_location::current()) {
+  transposed_staging st = make_transposed_staging(J, V, row_bytes, o, true, l);
+  copy_tile_load(J, A, origin, st, cols_valid, l);
+  J.s_waitcnt(vmcnt(0), no_modifiers, l);
+  copy_tile_store(J, st, V, l);
+  if (o.wait) {
+    J.s_waitcnt(lgkmcnt(0), no_modifiers, l);
+    J.s_barrier(no_modifiers, l);
   }
 }
 

@@ -108,51 +108,6 @@ constexpr lds_layout gemm_tile_layout(uint32_t rows, uint32_t bk) {
   return {.rows = rows, .cols = bk, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = groups, .swz_row_div = row_div};
 }
 
-// A K-major operand (A stored K x M, B stored K x N: the tile's `rows` index contiguous in
-// memory, K strided) staged into the same [row][k] LDS layout as a K-contiguous one: lane t
-// loads dwords (rows 2g, 2g + 1) of 8 consecutive k (g = u % (rows / 2), k = 8 (u / (rows / 2))
-// for its units u = t, t + threads, ...), transposes each 8x2 block in registers
-// (transpose_per_lane: 8 v_perm_b32) and writes the two 8-element rows with ds_write_b128.
-// Rows past the tensor's K read zeros (the V# ends at K rows); columns past M / N hold
-// whatever the next row has, which only reaches C's dropped columns / rows. Rows must be
-// dword-aligned (M / N even: the launch checks).
-struct gemm_kmajor_staging {
-  static constexpr int kMaxSteps = 8;
-  int steps = 0;
-  gpr<dtype::u32> data;   // steps x 8 k-rows x 1 dword (two rows' elements)
-  gpr<dtype::u32> tr;     // the transposed block: 2 rows x 8 k
-  gpr<dtype::u32> goff;   // byte offset of the lane's first unit from the tile origin
-  lds_addr addr[2 * kMaxSteps];  // per step and row e of the pair: (2g + e, k) in view 0
-  uint32_t dk = 0;        // k-rows between steps
-};
-
-template <class Stride>
-constexpr gemm_kmajor_staging make_kmajor_staging(builder J, const lds_view& V, uint32_t rows, uint32_t bk,
-                                                  uint32_t threads, Stride stride) {
-  using dtype::u32;
-  gemm_kmajor_staging st;
-  const uint32_t groups = rows / 2;  // row pairs
-  st.steps = static_cast<int>(bk / 8 * groups / threads);
-  st.dk = threads / groups * 8;
-  // (rebind: assigning a register handle would copy the registers)
-  st.data.rebind(J.vgpr<u32>(8 * st.steps));
-  st.tr.rebind(J.vgpr<u32>(8));
-  auto t = J.thread_id_x();
-  auto r0 = J.vgpr<u32>(), k0 = J.vgpr<u32>();
-  r0 = (t % groups) * 2u;
-  k0 = (t / groups) * 8u;
-  st.goff.rebind(J.vgpr<u32>());
-  st.goff = k0 * stride + r0 * 2u;
-  for (int s = 0; s < st.steps; ++s)
-    for (int e = 0; e < 2; ++e) {
-      auto r = J.vgpr<u32>(), k = J.vgpr<u32>();
-      r = r0 + static_cast<uint32_t>(e);
-      k = k0 + static_cast<uint32_t>(s) * st.dk;
-      st.addr[2 * s + e] = V.addr(r, multiple_of(k, 8));
-    }
-  return st;
-}
-
 }  // namespace detail
 
 template <gemm_bf16_config C>
@@ -243,35 +198,28 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   constexpr int AH = static_cast<int>(C.ahead);
   // (built in place: assigning a staging would copy its registers)
   auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, true); };
-  auto kstaging = [&](const lds_view& V, uint32_t rows, const gpr<u32>& stride) {
-    return detail::make_kmajor_staging(J, V, rows, BK, T, stride);
+  // K-major operands (A stored K x M, B stored K x N): 8 k-rows of one dword (two M / N
+  // columns) a lane, transposed in registers into the same [row][k] layout (tile_copy.hpp)
+  auto kstaging = [&](const lds_view& V, const gpr<u32>& stride) {
+    return make_transposed_staging(J, V, stride, {.threads = T});
   };
   tile_staging sa[2] = {C.a_km ? tile_staging{} : staging(As[0]), AH > 1 && !C.a_km ? staging(As[0]) : tile_staging{}};
   tile_staging sb[2] = {C.b_kn ? tile_staging{} : staging(Bs[0]), AH > 1 && !C.b_kn ? staging(Bs[0]) : tile_staging{}};
-  detail::gemm_kmajor_staging ka[2] = {C.a_km ? kstaging(As[0], BM, a_stride) : detail::gemm_kmajor_staging{},
-                                       AH > 1 && C.a_km ? kstaging(As[0], BM, a_stride) : detail::gemm_kmajor_staging{}};
-  detail::gemm_kmajor_staging kb[2] = {C.b_kn ? kstaging(Bs[0], BN, b_stride) : detail::gemm_kmajor_staging{},
-                                       AH > 1 && C.b_kn ? kstaging(Bs[0], BN, b_stride) : detail::gemm_kmajor_staging{}};
-  const int tile_loads = (C.a_km ? 8 * ka[0].steps : static_cast<int>(sa[0].loads())) +
-                         (C.b_kn ? 8 * kb[0].steps : static_cast<int>(sb[0].loads()));
+  transposed_staging ka[2] = {C.a_km ? kstaging(As[0], a_stride) : transposed_staging{},
+                              AH > 1 && C.a_km ? kstaging(As[0], a_stride) : transposed_staging{}};
+  transposed_staging kb[2] = {C.b_kn ? kstaging(Bs[0], b_stride) : transposed_staging{},
+                              AH > 1 && C.b_kn ? kstaging(Bs[0], b_stride) : transposed_staging{}};
+  const int tile_loads = static_cast<int>(C.a_km ? ka[0].loads() : sa[0].loads()) +
+                         static_cast<int>(C.b_kn ? kb[0].loads() : sb[0].loads());
   auto cols_valid = J.sgpr<u32>();
   auto past = J.vgpr<u32>();
   if constexpr (C.a_km || C.b_kn) past = 0x80000000u;
-  // A K-major tile: 8 k-rows of dwords a step (a tile past the loop's range: offsets past the V#).
-  auto load_kmajor = [&](const buffer& G, detail::gemm_kmajor_staging& st, const gpr<u32>& org, const gpr<u32>& stride) {
+  // A K-major tile past the loop's range loads from offsets past the V# (zeros). Rows past K
+  // read zeros (the V# ends at K rows); columns past M / N hold whatever the next row has,
+  // which only reaches C's dropped rows / columns.
+  auto load_kmajor = [&](const buffer& G, transposed_staging& st, const gpr<u32>& org) {
     auto g = select(loaded < k_tiles, st.goff, past);
-    for (int s = 0; s < st.steps; ++s)
-      for (int i = 0; i < 8; ++i) {
-        const uint32_t dk = static_cast<uint32_t>(s) * st.dk + static_cast<uint32_t>(i);
-        if (dk == 0) G.load(st.data[8 * s + i], at(g) + at(org));
-        else G.load(st.data[8 * s + i], at(g) + at(org) + mem_offset(stride * dk));
-      }
-  };
-  auto store_kmajor = [&](detail::gemm_kmajor_staging& st, const lds_view& V, const lds_view& V0) {
-    for (int s = 0; s < st.steps; ++s) {
-      transpose_per_lane(J, 8, 2, 2, st.data.slice(8 * s, 8), st.tr);
-      for (int e = 0; e < 2; ++e) V.store(st.tr.slice(4 * e, 4), V.translate(J, st.addr[2 * s + e], V0));
-    }
+    copy_tile_load(J, G, at(org), st, lane_offset{g});
   };
   // The loads of the next tile into staging set `set` (straight-line: interleavable).
   auto load_tile = [&](int set) {
@@ -280,18 +228,18 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     else a_org = a_base + (k_cur << 1);
     if constexpr (C.b_kn) b_org = b_base + k_cur * b_stride;
     else b_org = b_base + (k_cur << 1);
-    if constexpr (C.a_km) load_kmajor(A, ka[set], a_org, a_stride);
+    if constexpr (C.a_km) load_kmajor(A, ka[set], a_org);
     else copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
-    if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org, b_stride);
+    if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org);
     else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
     k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
     loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
-    if constexpr (C.a_km) store_kmajor(ka[set], As[buf], As[0]);
+    if constexpr (C.a_km) copy_tile_store(J, ka[set], As[buf]);
     else copy_tile_store(J, sa[set], As[buf]);
-    if constexpr (C.b_kn) store_kmajor(kb[set], Bs[buf], Bs[0]);
+    if constexpr (C.b_kn) copy_tile_store(J, kb[set], Bs[buf]);
     else copy_tile_store(J, sb[set], Bs[buf]);
   };
 

@@ -14,8 +14,8 @@
 //    SkipExpertsWithZeroTokens). sorted_weights: the pairs' topk_weights (0 for padding).
 //    sorted_expert_ids: the expert of each block of block_m entries. num_valid_ids: {entries
 //    incl. padding, tokens}. Expert ids outside [0, experts) are not routed (dropped).
-//    Counting: LDS atomics per expert; starts: every expert's lane sums the padded counts of
-//    the experts before it (LDS broadcast reads); order: chunks of tokens scattered into an LDS
+//    Counting: LDS atomics per expert; starts: an exclusive workgroup scan of the padded counts
+//    (one lane per expert, helpers/scan.hpp); order: chunks of tokens scattered into an LDS
 //    matrix [expert][token] of slot + 1 bytes, each expert's lane walks its row in token order
 //    (4 tokens a ds_read_b32); weights: a gather over the sorted entries at the end.
 // 2. moe_stage1: grid (ceil(inter / (32 waves)), y): a workgroup takes a block of 32
@@ -60,7 +60,8 @@ struct moe_sorting_config {
   uint32_t chunk_tokens = 0;   // tokens per LDS matrix pass (0: as many as 32 KiB hold, <= 256)
 
   constexpr uint32_t threads() const { return 64 * waves; }
-  constexpr uint32_t experts_padded() const { return (max_experts + 3) / 4 * 4; }
+  // (at least one dword a wave: the counts are also workgroup_scan's scratch)
+  constexpr uint32_t experts_padded() const { return (max_experts > waves ? max_experts + 3 : waves + 3) / 4 * 4; }
   constexpr uint32_t chunk() const {
     if (chunk_tokens) return chunk_tokens;
     uint32_t s = 32768 / experts_padded() / 16 * 16;
@@ -272,29 +273,20 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
 
-  // the expert's padded count and its start: the padded counts of the experts before it
-  auto start = J.vgpr<u32>(), total = J.vgpr<u32>(), pad = J.vgpr<u32>();
-  start = 0u;
-  total = 0u;
+  // the expert's padded count and its start: an exclusive workgroup scan of the padded counts
+  // (helpers/scan.hpp; lanes at or past `experts` count 0), its total the padded entries
+  auto start = J.vgpr<u32>(), pad = J.vgpr<u32>();
+  auto total = J.sgpr<u32>();
   {
-    auto j = J.sgpr<u32>();
-    auto ja = J.vgpr<u32>(), c4 = J.vgpr<u32>(4).aligned(4), p = J.vgpr<u32>();
-    j = 0u;
-    J.While([&] { return j < experts; },
-            [&] {
-              ja = j << 2u;
-              J.ds_read_b128(c4, ja, {.offset = CNT});
-              J.s_waitcnt(lgkmcnt(0));
-              for (uint32_t q = 0; q < 4; ++q) {
-                p = (c4[q] + (moe_block_m - 1)) & ~(moe_block_m - 1);
-                total = total + p;
-                start = start + select(j + q < tid, p, 0u);
-              }
-              j = j + 4u;
-            });
+    auto p = J.vgpr<u32>();
     J.ds_read_b32(p, ta, {.offset = CNT});
     J.s_waitcnt(lgkmcnt(0));
-    pad = (p + (moe_block_m - 1)) & ~(moe_block_m - 1);
+    pad = select(tid < experts, gpr<u32>((p + (moe_block_m - 1)) & ~(moe_block_m - 1)), 0u);
+    // (the scratch is the counts' first dwords: every wave has read its count at the barrier)
+    auto sc = workgroup_scan(J, reduce::sum, pad, cnt_lds, static_cast<int>(C.waves),
+                             {.exclusive = true, .all_lanes_active = true, .barrier_before = true});
+    start = sc.value;
+    total = sc.total;
   }
   // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
   // must not write anything)
@@ -404,9 +396,8 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
     // four entries a lane per trip (their loads in flight together); the V#s end at the
     // entries, so a trip's overhang reads 0 and stores nothing
     constexpr int GU = 4;
-    auto tot = readfirstlane(total);
     auto tb = J.sgpr<u32>();
-    tb = tot << 2u;
+    tb = total << 2u;
     auto SIDg = make_buffer(J, sorted_token_ids, tb);
     auto SWg = make_buffer(J, sorted_weights, tb);
     auto p = J.vgpr<u32>(), tok = J.vgpr<u32>();

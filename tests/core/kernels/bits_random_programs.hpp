@@ -3,10 +3,13 @@
 // constants, x - (x / 2^k) * 2^k, over per-lane (VGPR) and uniform (SGPR) values, some
 // registers written once and some updated in place, the shapes the known-bits pass
 // rewrites (passes/known_bits.hpp) and their near misses (a term whose low bits are not all
-// zero, a mask wider than the known zeros). One generator (constexpr, no library) makes the
-// same program for the kernel (bits_fuzz.hip) and for the host's reference (run() below).
+// zero, a mask wider than the known zeros). One generator (constexpr, no library;
+// lane_programs.hpp's rng) makes the same program for the kernel (bits_fuzz.hip) and for the
+// host's reference (run() below).
 #pragma once
 #include <cstdint>
+
+#include "lane_programs.hpp"
 
 namespace kb_fuzz {
 
@@ -37,18 +40,8 @@ struct program {
   bool uniform[max_slots]{false, true, false, true};
 };
 
-struct gen_state {
-  uint32_t x;
-  constexpr uint32_t next(uint32_t mod) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return x % mod;
-  }
-};
-
 constexpr program generate(uint32_t seed) {
-  gen_state g{seed * 2654435761u + 12345u};
+  lane_programs::rng g(seed);
   program p;
   p.len = 16 + static_cast<int>(g.next(max_ops - 15));
   for (int i = 0; i < p.len; ++i) {

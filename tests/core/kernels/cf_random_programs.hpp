@@ -1,11 +1,13 @@
 // Random structured programs for the control-flow fuzz test (test_control_flow_fuzz_sim.cpp):
 // nested uniform/per-lane If/Else and uniform/per-lane loops with Break, Continue and Return
 // anywhere, per-lane trip counts and conditions that change with the iteration. One
-// generator (constexpr, no library) makes the same program for the kernel, which lowers it
-// with the DSL (cf_fuzz.hip), and for the host's reference, which runs it per lane
-// (reference() below: a recursive evaluator with C++ loops).
+// generator (constexpr, no library; lane_programs.hpp's rng) makes the same program for the
+// kernel, which lowers it with the DSL (cf_fuzz.hip), and for the host's reference, which
+// runs it per lane (reference() below: a recursive evaluator with C++ loops).
 #pragma once
 #include <cstdint>
+
+#include "lane_programs.hpp"
 
 namespace cf_fuzz {
 
@@ -33,14 +35,9 @@ struct program {
 };
 
 struct gen_state {
-  uint32_t x;
+  lane_programs::rng r;
   program p;
-  constexpr uint32_t next(uint32_t mod) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return x % mod;
-  }
+  constexpr uint32_t next(uint32_t mod) { return r.next(mod); }
   constexpr void put(kind k, uint32_t a = 0, uint32_t b = 0) {
     if (p.len < max_nodes) p.n[p.len++] = node{k, static_cast<uint8_t>(a), static_cast<uint8_t>(b)};
   }
@@ -77,7 +74,7 @@ struct gen_state {
   }
 };
 constexpr program generate(uint32_t seed) {
-  gen_state g{seed * 2654435761u + 12345u, {}};
+  gen_state g{lane_programs::rng(seed), {}};
   g.block(0, 0, 4 + static_cast<int>(g.next(4)));
   return g.p;
 }

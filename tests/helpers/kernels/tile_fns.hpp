@@ -11,6 +11,29 @@
 namespace tile_fns {
 using namespace hipasm;
 
+// out[d] = dword d of view V in row-major element order, by `threads` lanes.
+template <lds_layout LY>
+constexpr void read_back(builder J, const lds_view& V, const buffer& Out, uint32_t threads) {
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  const lds_view Vl = V;  // (the lambda captures locals, not reference parameters)
+  const buffer Ob = Out;
+  auto t = J.thread_id_x();
+  for (uint32_t d0 = 0; d0 < dwords; d0 += threads) {
+    auto d = J.vgpr<u32>();
+    d = t + d0;
+    J.If(d < dwords, [&] {
+      auto row = J.vgpr<u32>();
+      auto col = J.vgpr<u32>();
+      row = d / dw_per_row;
+      col = (d % dw_per_row) * (4 / LY.elem_bytes);
+      auto v = J.vgpr<u32>();
+      Vl.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
+      J.s_waitcnt(lgkmcnt(0));
+      Ob.store(v, d << 2);
+    });
+  }
+}
+
 template <lds_layout LY, tile_copy_opts O, bool CALLER_WAITS = false>
 constexpr void tile_rt(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                        arg<unsigned> ld_bytes, arg<unsigned> origin) {
@@ -25,21 +48,7 @@ constexpr void tile_rt(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
     J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
     J.s_barrier();
   }
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
+  read_back<LY>(J, V, Out, O.threads);
 }
 
 // The same with a column tail: only the first cols_valid columns are read, the rest are 0.
@@ -52,21 +61,7 @@ constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
   constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
   auto Out = make_buffer(J, out, dwords * 4);
   copy_tile(J, A, at(origin), ld_bytes, V, O, cols_valid);
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
+  read_back<LY>(J, V, Out, O.threads);
 }
 
 }  // namespace tile_fns
@@ -96,22 +91,8 @@ constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   copy_tile_store(J, st, V1);
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
-  }
-  J.If(t == 0u, [&] {
+  read_back<LY>(J, V1, Out, O.threads);
+  J.If(J.thread_id_x() == 0u, [&] {
     auto c = J.vgpr<u32>();
     c = n;
     Out.store(c, dwords * 4);
@@ -134,20 +115,51 @@ constexpr void tile_rt_shift(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   auto s = J.sgpr<u32>();
   s = shift + 0u;
   copy_tile(J, A, at(origin), ld_bytes, V0, O, lds_shift{s});
-  auto t = J.thread_id_x();
-  for (uint32_t d0 = 0; d0 < dwords; d0 += O.threads) {
-    auto d = J.vgpr<u32>();
-    d = t + d0;
-    J.If(d < dwords, [&] {
-      auto row = J.vgpr<u32>();
-      auto col = J.vgpr<u32>();
-      row = d / dw_per_row;
-      col = (d % dw_per_row) * (4 / LY.elem_bytes);
-      auto v = J.vgpr<u32>();
-      V1.load(v, row, multiple_of(col, 4 / LY.elem_bytes));
-      J.s_waitcnt(lgkmcnt(0));
-      Out.store(v, d << 2);
-    });
+  read_back<LY>(J, V1, Out, O.threads);
+}
+}  // namespace tile_fns
+
+namespace tile_fns {
+// The transposing copy: view element (r, c) = matrix element (c, r) of the tile at `origin` of
+// `in` (matrix rows ld_bytes apart). SPLIT: make_transposed_staging for view V0, copy_tile_load,
+// copy_tile_store into a second view V1 (translated addresses), read back from V1; else the
+// one-shot copy_tile_transposed into V1. TAIL: with cols_valid (matrix columns past it are 0).
+// LD: a constant row stride (0: the run-time ld_bytes in an SGPR). out[dwords] = st.loads().
+template <lds_layout LY, tile_copy_opts O, bool SPLIT, bool TAIL, uint32_t LD = 0>
+constexpr void tile_rt_transposed(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                                  arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
+  lds_pool pool(J);
+  auto V0 = pool.view(LY);
+  auto V1 = pool.view(LY);
+  auto A = make_buffer(J, in, in_bytes);
+  constexpr uint32_t dw_per_row = LY.cols * LY.elem_bytes / 4, dwords = LY.rows * dw_per_row;
+  auto Out = make_buffer(J, out, dwords * 4 + 4);
+  auto ld = J.sgpr<u32>();
+  ld = ld_bytes;
+  auto cv = J.sgpr<u32>();
+  cv = cols_valid;
+  auto org = J.sgpr<u32>();
+  org = origin;
+  const val<u32> stride = LD ? val<u32>(LD) : val<u32>(ld);
+  uint32_t n = 0;
+  if constexpr (SPLIT) {
+    transposed_staging st = make_transposed_staging(J, V0, stride, O, TAIL);
+    if constexpr (TAIL) n = copy_tile_load(J, A, at(org), st, cv);
+    else n = copy_tile_load(J, A, at(org), st);
+    J.s_waitcnt(vmcnt(0));
+    copy_tile_store(J, st, V1);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  } else {
+    if constexpr (TAIL) copy_tile_transposed(J, A, at(org), stride, V1, O, cv);
+    else copy_tile_transposed(J, A, at(org), stride, V1, O);
+    n = LY.rows * LY.cols / O.threads / (4 / LY.elem_bytes);  // (the dword loads: one per P x 1 elements)
   }
+  read_back<LY>(J, V1, Out, O.threads);
+  J.If(J.thread_id_x() == 0u, [&] {
+    auto c = J.vgpr<u32>();
+    c = n;
+    Out.store(c, dwords * 4);
+  });
 }
 }  // namespace tile_fns
