@@ -14,6 +14,7 @@
 #include <hipasm/kernels/topk_softmax.hpp>
 
 #include "bench_common.hpp"
+#include "kernels/topk_bench_configs.hpp"
 
 namespace fs = std::filesystem;
 namespace {
@@ -48,19 +49,19 @@ double aiter_topk(rt::device& d, const fs::path& dir, int experts, int topk, uin
   return rep.profile->time_us;
 }
 
-template <int E, int K>
+template <int E, int K, int Lanes = 0>
 void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
-  constexpr hipasm::kernels::topk_softmax_config C{.experts = E, .topk = K, .waves = 4};
-  const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K);
+  constexpr hipasm::kernels::topk_softmax_config C = bench_cfg::topk<E, K, Lanes>;
+  const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K) + "_l" + std::to_string(Lanes);
   if (!selected(shape)) return;
   std::vector<float> x(size_t(tokens) * E);
   for (size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000) * 0.01f;  // distinct-ish logits
   rt::buffer<float> X(d, x), W(d, size_t(tokens) * K);
   rt::buffer<int> I(d, size_t(tokens) * K);
-  rt::profile_options p = profile_for((tokens + 3) / 4);
+  rt::profile_options p = profile_for((tokens + hipasm::kernels::topk_tokens_per_group(C) - 1) / hipasm::kernels::topk_tokens_per_group(C));
   rt::launch_options o;
   o.profile = &p;
-  const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K);
+  const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K) + "_l" + std::to_string(Lanes);
   auto rep = hipasm::kernels::launch_topk_softmax<C>(
       d, m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens}, o);
   const result h = from(rep);
@@ -90,13 +91,21 @@ int main(int argc, char** argv) {
   auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 4096u, 65536u}) {
     row<8, 2>(*d, *m, aiter, tokens);
+    row<8, 2, 16>(*d, *m, aiter, tokens);
     row<8, 8>(*d, *m, aiter, tokens);
+    row<8, 8, 16>(*d, *m, aiter, tokens);
     row<64, 2>(*d, *m, aiter, tokens);
+    row<64, 2, 16>(*d, *m, aiter, tokens);
     row<64, 8>(*d, *m, aiter, tokens);
+    row<64, 8, 16>(*d, *m, aiter, tokens);
     row<128, 2>(*d, *m, aiter, tokens);
+    row<128, 2, 16>(*d, *m, aiter, tokens);
     row<128, 8>(*d, *m, aiter, tokens);
+    row<128, 8, 16>(*d, *m, aiter, tokens);
     row<256, 2>(*d, *m, aiter, tokens);
+    row<256, 2, 16>(*d, *m, aiter, tokens);
     row<256, 8>(*d, *m, aiter, tokens);
+    row<256, 8, 16>(*d, *m, aiter, tokens);
   }
   return 0;
 }

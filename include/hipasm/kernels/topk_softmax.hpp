@@ -187,37 +187,56 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   auto voff = J.vgpr<dtype::u32>();
   voff = token * static_cast<uint32_t>(E * 4) + g * static_cast<uint32_t>(W * 4);
   for (int j = 0; j < NJ; ++j) X.load(x.slice(j * W, W), voff + 4 * W * L * j);
-  J.s_waitcnt(vmcnt(0));
 
+  // Everything that does not need the logits goes before their wait (~650 cycles at 1 token).
   // chunk j is the token's in lanes g < valid_lanes(j) (all lanes when that is L)
   auto valid_lanes = [](int j) { return (E - W * L * j) / W < L ? (E - W * L * j) / W : L; };
-  // keys: high dword the canonical logit, low dword ~e (positive) or e (negative)
-  auto nan_v = J.vgpr<dtype::u32>();
+  auto lanes_below = [&](int n) { return detail::topk_lane_pattern(J, [&](int l) { return (l & (L - 1)) < n; }); };
+  auto nan_v = J.vgpr<dtype::u32>(), ninf = J.vgpr<dtype::u32>();
   nan_v = nan_key;
+  if constexpr (E % (W * L) != 0) ninf = 0xff800000u;
   auto nb = J.vgpr<dtype::u32>();
   nb = ~(g * static_cast<uint32_t>(W));
+  auto ne = J.vgpr<dtype::u32>(V);  // ~e of each slot (e = W*g + off: disjoint bits)
+  for (int j = 0; j < NJ; ++j)
+    for (int c = 0; c < W; ++c) ne[j * W + c] = nb ^ static_cast<uint32_t>(W * L * j + c);
+  std::array<gpr<dtype::u64>, 32> valid{};
+  for (int j = 0; j < NJ; ++j)
+    if (valid_lanes(j) < L) valid[j].rebind(lanes_below(valid_lanes(j)));
+  // output: lane g of the group takes entries q*L + g (q < Q); g's bits as lane masks
+  constexpr int Q = (K + L - 1) / L;
+  std::array<gpr<dtype::u64>, 4> gbit{};
+  for (int b = 0; (1 << b) < L && (1 << b) < K; ++b)
+    gbit[b].rebind(detail::topk_lane_pattern(J, [&](int l) { return ((l >> b) & 1) != 0; }));
+  std::array<gpr<dtype::u64>, 32> store_mask{};
+  for (int q = 0; q < Q; ++q)
+    if (L > 1 && K - q * L < L) store_mask[q].rebind(lanes_below(K - q * L));
+  buffer Wb = make_buffer(J, weights, out_bytes);
+  buffer Ib = make_buffer(J, indices, out_bytes);
+  auto ooff = J.vgpr<dtype::u32>();
+  if constexpr (L == 1) ooff = token * static_cast<uint32_t>(K * 4);
+  else ooff = token * static_cast<uint32_t>(K * 4) + (g << 2u);
+  J.s_waitcnt(vmcnt(0));
+
+  // keys: high dword the canonical logit, low dword ~e (positive) or e (negative)
   detail::topk_list lane;
   lane.n = V;
   for (int j = 0; j < NJ; ++j) {
-    gpr<dtype::u64> valid{};
-    if (valid_lanes(j) < L) valid.rebind(detail::topk_lane_pattern(J, [&](int l) { return (l & (L - 1)) < valid_lanes(j); }));
     for (int c = 0; c < W; ++c) {
       const int k = j * W + c;
-      const uint32_t off = static_cast<uint32_t>(W * L * j + c);
       auto y = J.vgpr<dtype::f32>();
       J.v_add_f32(y, 0.0f, x[k]);  // -0 -> +0 (so that they tie), NaN stays NaN
       auto ordered = J.sgpr<dtype::u64>();
       J.v_cmp_o_f32(ordered, y, y);
       if (valid_lanes(j) < L) {
-        J.s_and_b64(ordered, ordered, valid);  // masked experts rank below every real one
-        x[k] = select(g < static_cast<uint32_t>(valid_lanes(j)), x[k], -std::numeric_limits<float>::infinity());
+        J.s_and_b64(ordered, ordered, valid[j]);  // masked experts rank below every real one
+        J.v_cndmask_b32(x[k], ninf.as<dtype::f32>(), x[k], valid[j]);  // and add nothing to the sum
       }
       auto key = J.vgpr<dtype::f64>();
       J.v_cndmask_b32(key.hi(), nan_v, y.as<dtype::u32>(), ordered);
-      auto s = J.vgpr<dtype::u32>(), ne = J.vgpr<dtype::u32>();
+      auto s = J.vgpr<dtype::u32>();
       J.v_ashrrev_i32(s, 31u, key.hi());
-      ne = nb ^ off;
-      J.v_xor_b32(key.lo(), s, ne);
+      J.v_xor_b32(key.lo(), s, ne[k]);
       lane.e[k].r.rebind(key);
       lane.e[k].pad = false;
     }
@@ -277,11 +296,8 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   J.v_rcp_f32(inv, total);
 
   // lane g takes entries q*L + g (q < Q) of the sorted list: a select tree on g's bits
-  constexpr int Q = (K + L - 1) / L;
   auto w = J.vgpr<dtype::f32>(Q);
   auto idx = J.vgpr<dtype::u32>(Q);
-  std::array<gpr<dtype::u64>, 4> gbit{};
-  for (int b = 0; (1 << b) < L; ++b) gbit[b].rebind(detail::topk_lane_pattern(J, [&](int l) { return ((l >> b) & 1) != 0; }));
   for (int q = 0; q < Q; ++q) {
     std::array<gpr<dtype::f64>, 16> cand{};
     int n = 0;
@@ -310,9 +326,8 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   J.If(renormalize != 0u, [&] {
     auto ws = J.vgpr<dtype::f32>();
     for (int q = 0; q < Q; ++q) {
-      const int n_valid = K - q * L < L ? K - q * L : L;  // lanes holding entry q*L + g < K
       auto term = J.vgpr<dtype::f32>();
-      if (n_valid < L) term = select(g < static_cast<uint32_t>(n_valid), w[q], 0.0f);
+      if (L > 1 && K - q * L < L) J.v_cndmask_b32(term, 0u, w[q], store_mask[q]);  // lanes past entry k-1: 0
       else term = w[q] + 0.0f;
       if (q == 0) ws = term + 0.0f;
       else ws = ws + term;
@@ -323,25 +338,19 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     for (int q = 0; q < Q; ++q) w[q] = w[q] * rs;
   });
 
-  buffer Wb = make_buffer(J, weights, out_bytes);
-  buffer Ib = make_buffer(J, indices, out_bytes);
-  auto ooff = J.vgpr<dtype::u32>();
   if constexpr (L == 1) {  // the lane holds its token's k entries in order
-    ooff = token * static_cast<uint32_t>(K * 4);
     for (int r = 0; r < K; r += 4) {
       const int n = K - r < 4 ? K - r : 4;
       Wb.store(w.slice(r, n), ooff + 4 * r);
       Ib.store(idx.slice(r, n), ooff + 4 * r);
     }
   } else {
-    ooff = token * static_cast<uint32_t>(K * 4) + (g << 2u);
     for (int q = 0; q < Q; ++q) {
-      const int n_valid = K - q * L < L ? K - q * L : L;
       auto store = [&] {
         Wb.store(w[q], ooff + 4 * L * q);
         Ib.store(idx[q], ooff + 4 * L * q);
       };
-      if (n_valid < L) with_exec_mask(J, detail::topk_lane_pattern(J, [&](int l) { return (l & (L - 1)) < n_valid; }), store);
+      if (K - q * L < L) with_exec_mask(J, store_mask[q], store);
       else store();
     }
   }
