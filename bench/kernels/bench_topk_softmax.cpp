@@ -52,7 +52,7 @@ double aiter_topk(rt::device& d, const fs::path& dir, int experts, int topk, uin
 template <int E, int K, int Lanes = 0>
 void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
   constexpr hipasm::kernels::topk_softmax_config C = bench_cfg::topk<E, K, Lanes>;
-  const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K) + "_l" + std::to_string(Lanes);
+  const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K) + (Lanes == bench_cfg::topk_latency ? "_lat" : "_l0");
   if (!selected(shape)) return;
   std::vector<float> x(size_t(tokens) * E);
   for (size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000) * 0.01f;  // distinct-ish logits
@@ -61,7 +61,7 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
   rt::profile_options p = profile_for((tokens + hipasm::kernels::topk_tokens_per_group(C) - 1) / hipasm::kernels::topk_tokens_per_group(C));
   rt::launch_options o;
   o.profile = &p;
-  const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K) + "_l" + std::to_string(Lanes);
+  const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K) + (Lanes == bench_cfg::topk_latency ? "_lat" : "_l0");
   auto rep = hipasm::kernels::launch_topk_softmax<C>(
       d, m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens}, o);
   const result h = from(rep);
@@ -91,21 +91,21 @@ int main(int argc, char** argv) {
   auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 4096u, 65536u}) {
     row<8, 2>(*d, *m, aiter, tokens);
-    row<8, 2, 16>(*d, *m, aiter, tokens);
+    row<8, 2, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<8, 8>(*d, *m, aiter, tokens);
-    row<8, 8, 16>(*d, *m, aiter, tokens);
+    row<8, 8, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<64, 2>(*d, *m, aiter, tokens);
-    row<64, 2, 16>(*d, *m, aiter, tokens);
+    row<64, 2, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<64, 8>(*d, *m, aiter, tokens);
-    row<64, 8, 16>(*d, *m, aiter, tokens);
+    row<64, 8, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<128, 2>(*d, *m, aiter, tokens);
-    row<128, 2, 16>(*d, *m, aiter, tokens);
+    row<128, 2, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<128, 8>(*d, *m, aiter, tokens);
-    row<128, 8, 16>(*d, *m, aiter, tokens);
+    row<128, 8, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<256, 2>(*d, *m, aiter, tokens);
-    row<256, 2, 16>(*d, *m, aiter, tokens);
+    row<256, 2, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
     row<256, 8>(*d, *m, aiter, tokens);
-    row<256, 8, 16>(*d, *m, aiter, tokens);
+    row<256, 8, bench_cfg::topk_latency>(*d, *m, aiter, tokens);
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 // HIPASM_TEST_KERNELS: topk_softmax.hip
 // topk_softmax (MoE routing, include/hipasm/kernels/topk_softmax.hpp) in hipasm-sim against a
-// C++ reference: 8/64/128/160/256 experts, top-2/6/8, renormalized or not, a partial last
-// workgroup, ties (the lower expert first), -inf and NaN logits; the checker must stay silent.
+// C++ reference: 7/8/30/64/128/160/256 experts (chunks of 1, 2 and 4 experts, masked tails),
+// 1 to 32 lanes per token, top-2/3/5/6/8/20, renormalized or not, a partial last workgroup,
+// ties (the lower expert first; -0 ties +0), -inf and NaN logits (NaN ranks after -inf); the
+// kernels read preloaded arguments; the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -104,6 +106,51 @@ TEST_CASE("topk_softmax: ties, -inf and NaN logits", "[kernels][topk]") {
     for (int e = 0; e < 8; ++e) x[e] = -INFINITY;     // token 0: one finite logit
     x[5] = 0.25f;
   });
+}
+TEST_CASE("topk_softmax: one lane per token (all k in order), 1- and 2-expert chunks with tails", "[kernels][topk]") {
+  run_topk<cfg::tk_8x8>("tk_8x8", 70, false, 11);
+  run_topk<cfg::tk_8x8>("tk_8x8", 3, true, 12);
+  run_topk<cfg::tk_8x2_l4>("tk_8x2_l4", 33, true, 13);
+  run_topk<cfg::tk_7x3>("tk_7x3", 130, false, 14);
+  run_topk<cfg::tk_30x5>("tk_30x5", 67, true, 15);
+}
+TEST_CASE("topk_softmax: 16 and 32 lanes per token (the row_bcast merge), k above 16", "[kernels][topk]") {
+  run_topk<cfg::tk_128x8_l16>("tk_128x8_l16", 9, false, 16);
+  run_topk<cfg::tk_128x8_l16>("tk_128x8_l16", 17, true, 17);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 3, false, 18);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 5, true, 19);
+  run_topk<cfg::tk_160x6_l32>("tk_160x6_l32", 7, true, 20);
+  run_topk<cfg::tk_128x20_l32>("tk_128x20_l32", 3, false, 21);
+  run_topk<cfg::tk_128x20_l32>("tk_128x20_l32", 4, true, 22);
+}
+// Ties at the top, inside the k and everywhere; -0 and +0; NaN after -inf once the finite
+// logits run out; a token of -inf only (every weight NaN, as the reference's 0/0).
+template <hipasm::kernels::topk_softmax_config C>
+void edge_tokens(const char* name, bool renorm, int seed) {
+  constexpr int E = C.experts;
+  run_topk<C>(name, 6, renorm, seed, [](std::vector<float>& x) {
+    for (int e : {E - 1, 3 % E, (E / 2 + 5) % E, E / 2}) x[e] = 9.0f;  // token 0: a tie at the top
+    for (int e : {5 % E, 6 % E}) x[E + e] = 8.0f;                      // token 1: a tie inside the k
+    for (int e = 0; e < E; ++e) x[2 * E + e] = 1.5f;                   // token 2: all equal
+    for (int e = 0; e < E; ++e) x[3 * E + e] = -1.0f - float(e % 5);   // token 3: -0 and +0 on top
+    x[3 * E + E - 1] = -0.0f;
+    x[3 * E + E / 3] = 0.0f;
+    x[3 * E + 1] = -0.0f;
+    for (int e = 0; e < E; ++e) x[4 * E + e] = e % 3 == 0 ? NAN : -INFINITY;  // token 4: NaN after -inf
+    x[4 * E + E - 2] = 2.0f;
+    for (int e = 0; e < E; ++e) x[5 * E + e] = -INFINITY;              // token 5: -inf only
+  });
+}
+TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][topk]") {
+  edge_tokens<cfg::tk_8x8>("tk_8x8", false, 31);
+  edge_tokens<cfg::tk_8x2_l4>("tk_8x2_l4", true, 32);
+  edge_tokens<cfg::tk_7x3>("tk_7x3", false, 33);
+  edge_tokens<cfg::tk_30x5>("tk_30x5", true, 34);
+  edge_tokens<cfg::tk_128x8>("tk_128x8", false, 35);
+  edge_tokens<cfg::tk_128x8_l16>("tk_128x8_l16", true, 36);
+  edge_tokens<cfg::tk_256x8_l32>("tk_256x8_l32", false, 37);
+  edge_tokens<cfg::tk_160x6_l32>("tk_160x6_l32", true, 38);
+  edge_tokens<cfg::tk_128x20_l32>("tk_128x20_l32", false, 39);
 }
 TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
   rt::device& d = *S().dev;

@@ -1,7 +1,6 @@
 #include "topk_bench_configs.hpp"
 
-#define HIPASM_BENCH_TOPK(E, K, L) HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_##E##x##K##_l##L, (bench_cfg::topk<E, K, L>))
-#define HIPASM_BENCH_TOPK_ALL(E, K) HIPASM_BENCH_TOPK(E, K, 0) HIPASM_BENCH_TOPK(E, K, 16)
+#define HIPASM_BENCH_TOPK_ALL(E, K) HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_##E##x##K##_l0, (bench_cfg::topk<E, K>)) HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_##E##x##K##_lat, (bench_cfg::topk<E, K, bench_cfg::topk_latency>))
 HIPASM_BENCH_TOPK_ALL(8, 2)
 HIPASM_BENCH_TOPK_ALL(8, 8)
 HIPASM_BENCH_TOPK_ALL(64, 2)

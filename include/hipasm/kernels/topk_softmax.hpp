@@ -45,19 +45,20 @@ struct topk_softmax_config {
   int experts = 0;  // 1..512
   int topk = 0;     // 1..min(experts, 32)
   int waves = 4;    // waves per workgroup, 1..16
-  int lanes = 0;    // lanes per token (1, 2, 4, 8 or 16); 0: the fewest giving each lane <= 16 experts
+  int lanes = 0;    // lanes per token (1, 2, 4, 8, 16 or 32); 0: the fewest giving each lane <= 16 experts
 };
 // Experts per chunk (one load): 4, else 2, else 1, whichever divides the expert count.
 constexpr int topk_chunk(const topk_softmax_config& c) { return c.experts % 4 == 0 ? 4 : c.experts % 2 == 0 ? 2 : 1; }
 constexpr int topk_chunks(const topk_softmax_config& c, int lanes) {
   return (c.experts + topk_chunk(c) * lanes - 1) / (topk_chunk(c) * lanes);
 }
-constexpr int topk_lanes(const topk_softmax_config& c) {
-  if (c.lanes) return c.lanes;
+// The fewest lanes (up to `most`) giving each lane at most `per_lane` experts.
+constexpr int topk_lanes_for(const topk_softmax_config& c, int per_lane, int most) {
   int l = 1;
-  while (l < 16 && topk_chunks(c, l) * topk_chunk(c) > 16) l *= 2;
+  while (l < most && topk_chunks(c, l) * topk_chunk(c) > per_lane) l *= 2;
   return l;
 }
+constexpr int topk_lanes(const topk_softmax_config& c) { return c.lanes ? c.lanes : topk_lanes_for(c, 16, 16); }
 constexpr int topk_lane_experts(const topk_softmax_config& c) { return topk_chunks(c, topk_lanes(c)) * topk_chunk(c); }
 constexpr int topk_tokens_per_group(const topk_softmax_config& c) { return c.waves * (64 / topk_lanes(c)); }
 
@@ -166,8 +167,9 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   static_assert(C.topk >= 1 && C.topk <= C.experts && C.topk <= detail::topk_max_list,
                 "hipasm topk_softmax: topk must be 1..min(experts, 32)");
   static_assert(C.waves >= 1 && C.waves <= 16, "hipasm topk_softmax: waves must be 1..16");
-  static_assert(C.lanes == 0 || C.lanes == 1 || C.lanes == 2 || C.lanes == 4 || C.lanes == 8 || C.lanes == 16,
-                "hipasm topk_softmax: lanes must be 0 (automatic), 1, 2, 4, 8 or 16");
+  static_assert(C.lanes == 0 || C.lanes == 1 || C.lanes == 2 || C.lanes == 4 || C.lanes == 8 || C.lanes == 16 ||
+                    C.lanes == 32,
+                "hipasm topk_softmax: lanes must be 0 (automatic), 1, 2, 4, 8, 16 or 32");
   constexpr int E = C.experts, K = C.topk, L = topk_lanes(C), W = topk_chunk(C), NJ = topk_chunks(C, L);
   constexpr int V = NJ * W, P = static_cast<int>(std::bit_ceil(static_cast<unsigned>(K)));
   static_assert(V <= 32, "hipasm topk_softmax: more than 32 experts per lane; use more lanes per token");
@@ -191,7 +193,13 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   // Everything that does not need the logits goes before their wait (~650 cycles at 1 token).
   // chunk j is the token's in lanes g < valid_lanes(j) (all lanes when that is L)
   auto valid_lanes = [](int j) { return (E - W * L * j) / W < L ? (E - W * L * j) / W : L; };
+  // With 32 lanes the second row of the group ends with the merged list (row_bcast:15 goes one
+  // way): its LO = 16 lanes write the outputs. An output lane's index o = g mod LO.
+  constexpr int LO = L < 16 ? L : 16;
   auto lanes_below = [&](int n) { return detail::topk_lane_pattern(J, [&](int l) { return (l & (L - 1)) < n; }); };
+  auto out_lanes_below = [&](int n) {
+    return detail::topk_lane_pattern(J, [&](int l) { return (l & (L - 1)) >= L - LO && (l & (LO - 1)) < n; });
+  };
   auto nan_v = J.vgpr<dtype::u32>(), ninf = J.vgpr<dtype::u32>();
   nan_v = nan_key;
   if constexpr (E % (W * L) != 0) ninf = 0xff800000u;
@@ -204,18 +212,18 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   for (int j = 0; j < NJ; ++j)
     if (valid_lanes(j) < L) valid[j].rebind(lanes_below(valid_lanes(j)));
   // output: lane g of the group takes entries q*L + g (q < Q); g's bits as lane masks
-  constexpr int Q = (K + L - 1) / L;
+  constexpr int Q = (K + LO - 1) / LO;
   std::array<gpr<dtype::u64>, 4> gbit{};
-  for (int b = 0; (1 << b) < L && (1 << b) < K; ++b)
+  for (int b = 0; (1 << b) < LO && (1 << b) < K; ++b)
     gbit[b].rebind(detail::topk_lane_pattern(J, [&](int l) { return ((l >> b) & 1) != 0; }));
   std::array<gpr<dtype::u64>, 32> store_mask{};
   for (int q = 0; q < Q; ++q)
-    if (L > 1 && K - q * L < L) store_mask[q].rebind(lanes_below(K - q * L));
+    if (L > 1 && (K - q * LO < LO || L > LO)) store_mask[q].rebind(out_lanes_below(K - q * LO));
   buffer Wb = make_buffer(J, weights, out_bytes);
   buffer Ib = make_buffer(J, indices, out_bytes);
   auto ooff = J.vgpr<dtype::u32>();
   if constexpr (L == 1) ooff = token * static_cast<uint32_t>(K * 4);
-  else ooff = token * static_cast<uint32_t>(K * 4) + (g << 2u);
+  else ooff = token * static_cast<uint32_t>(K * 4) + ((g & static_cast<uint32_t>(LO - 1)) << 2u);
   J.s_waitcnt(vmcnt(0));
 
   // keys: high dword the canonical logit, low dword ~e (positive) or e (negative)
@@ -265,10 +273,14 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   // the softmax's max: the group's max of the lanes' best logits (NaN keys are NaN as f32: ignored)
   auto best = J.vgpr<dtype::f32>();
   best = list.e[0].r.hi().as<dtype::f32>() + 0.0f;
-  auto mx = L > 1 ? group_reduce(J, reduce::max, best, L, {.all_lanes_active = true}) : best;
+  // (32 lanes: the max of each row of 16, at least -FLT_MAX so that a row of -inf sums to 0)
+  auto mx = L > 1 ? group_reduce(J, reduce::max, best, LO, {.all_lanes_active = true}) : best;
+  if constexpr (L > LO) mx = max(mx, -std::numeric_limits<float>::max());
 
   // butterfly across the group: merge with the partner lane's list
-  constexpr dpp_ctrl partner[4] = {dpp::quad_perm(1, 0, 3, 2), dpp::quad_perm(2, 3, 0, 1), dpp::row_half_mirror(), dpp::row_mirror()};
+  // (the fifth, 32 lanes: row 1 and 3 take lane 15 of the row before; rows 0 and 2 merge junk)
+  constexpr dpp_ctrl partner[5] = {dpp::quad_perm(1, 0, 3, 2), dpp::quad_perm(2, 3, 0, 1), dpp::row_half_mirror(),
+                                   dpp::row_mirror(), dpp::row_bcast15()};
   for (int step = 0; (1 << step) < L; ++step) {
     detail::topk_list other;
     other.n = list.n;
@@ -291,7 +303,20 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     if (k == 0) s = ex + 0.0f;
     else s = s + ex;
   }
-  auto total = L > 1 ? group_reduce(J, reduce::sum, s, L, {.all_lanes_active = true}) : s;
+  auto total = L > 1 ? group_reduce(J, reduce::sum, s, LO, {.all_lanes_active = true}) : s;
+  if constexpr (L > LO) {  // rows 1 and 3 combine their row's (max, sum) with the row before's
+    auto mo = J.vgpr<dtype::f32>(), so = J.vgpr<dtype::f32>(), m2 = J.vgpr<dtype::f32>(), f = J.vgpr<dtype::f32>();
+    J.v_mov_b32(mo, mx, dpp::row_bcast15().bound_ctrl());
+    J.v_mov_b32(so, total, dpp::row_bcast15().bound_ctrl());
+    m2 = max(mx, mo);
+    f = (mx - m2) * log2e;
+    J.v_exp_f32(f, f);
+    total = total * f;
+    f = (mo - m2) * log2e;
+    J.v_exp_f32(f, f);
+    total = total + so * f;
+    mx = m2 + 0.0f;
+  }
   auto inv = J.vgpr<dtype::f32>();
   J.v_rcp_f32(inv, total);
 
@@ -301,7 +326,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   for (int q = 0; q < Q; ++q) {
     std::array<gpr<dtype::f64>, 16> cand{};
     int n = 0;
-    for (int c = 0; c < L && q * L + c < K; ++c) cand[n++].rebind(list.e[q * L + c].r);
+    for (int c = 0; c < LO && q * LO + c < K; ++c) cand[n++].rebind(list.e[q * LO + c].r);
     for (int b = 0; n > 1; ++b) {
       int m = 0;
       for (int i = 0; i < n; i += 2) {
@@ -327,12 +352,12 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     auto ws = J.vgpr<dtype::f32>();
     for (int q = 0; q < Q; ++q) {
       auto term = J.vgpr<dtype::f32>();
-      if (L > 1 && K - q * L < L) J.v_cndmask_b32(term, 0u, w[q], store_mask[q]);  // lanes past entry k-1: 0
+      if (store_mask[q].valid()) J.v_cndmask_b32(term, 0u, w[q], store_mask[q]);  // lanes past entry k-1: 0
       else term = w[q] + 0.0f;
       if (q == 0) ws = term + 0.0f;
       else ws = ws + term;
     }
-    auto wt = L > 1 ? group_reduce(J, reduce::sum, ws, L, {.all_lanes_active = true}) : ws;
+    auto wt = L > 1 ? group_reduce(J, reduce::sum, ws, LO, {.all_lanes_active = true}) : ws;
     auto rs = J.vgpr<dtype::f32>();
     J.v_rcp_f32(rs, wt);
     for (int q = 0; q < Q; ++q) w[q] = w[q] * rs;
@@ -347,10 +372,10 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   } else {
     for (int q = 0; q < Q; ++q) {
       auto store = [&] {
-        Wb.store(w[q], ooff + 4 * L * q);
-        Ib.store(idx[q], ooff + 4 * L * q);
+        Wb.store(w[q], ooff + 4 * LO * q);
+        Ib.store(idx[q], ooff + 4 * LO * q);
       };
-      if (K - q * L < L) with_exec_mask(J, store_mask[q], store);
+      if (store_mask[q].valid()) with_exec_mask(J, store_mask[q], store);
       else store();
     }
   }
