@@ -28,6 +28,9 @@
 //               HIPASM_TOPK_SOFTMAX_KERNEL(topk_128x8, cfg)
 // Host side:    hipasm::kernels::launch_topk_softmax<cfg>(dev, module, "topk_128x8",
 //                   {.weights, .indices, .logits, .tokens, .renormalize});
+// Or both a throughput and a latency configuration, picked per launch by the token count:
+//               HIPASM_TOPK_SOFTMAX_KERNELS(topk_128x8, cfg)   (topk_128x8 and topk_128x8_latency)
+//               hipasm::kernels::launch_topk_softmax_auto<cfg>(dev, module, "topk_128x8", {...});
 // logits: f32 [tokens][experts]; weights: f32 [tokens][topk]; indices: i32 [tokens][topk].
 // The arguments are preloaded into SGPRs when the code object is built with KERNARG_PRELOAD
 // (hipasm_add_code_object), else loaded.
@@ -59,6 +62,13 @@ constexpr int topk_lanes_for(const topk_softmax_config& c, int per_lane, int mos
   return l;
 }
 constexpr int topk_lanes(const topk_softmax_config& c) { return c.lanes ? c.lanes : topk_lanes_for(c, 16, 16); }
+// The latency configuration of c: the fewest lanes (up to 32) giving each lane <= 8 experts, so a
+// wave's dependent work is shortest (1 to a few hundred tokens; more tokens per wave pay off
+// once the workgroups outnumber the CUs).
+constexpr topk_softmax_config topk_latency_config(topk_softmax_config c) {
+  c.lanes = topk_lanes_for(c, 8, 32);
+  return c;
+}
 constexpr int topk_lane_experts(const topk_softmax_config& c) { return topk_chunks(c, topk_lanes(c)) * topk_chunk(c); }
 constexpr int topk_tokens_per_group(const topk_softmax_config& c) { return c.waves * (64 / topk_lanes(c)); }
 
@@ -394,6 +404,11 @@ inline constexpr auto topk_softmax =
     HIPASM_KERNEL_BODY((hipasm::kernels::topk_softmax<CFG>), weights, indices, logits, tokens, renormalize); \
   }
 
+// NAME with CFG and NAME_latency with topk_latency_config(CFG): launch_topk_softmax_auto picks one.
+#define HIPASM_TOPK_SOFTMAX_KERNELS(NAME, CFG) \
+  HIPASM_TOPK_SOFTMAX_KERNEL(NAME, CFG)        \
+  HIPASM_TOPK_SOFTMAX_KERNEL(NAME##_latency, hipasm::kernels::topk_latency_config(CFG))
+
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
 #include <stdexcept>
 #include <string>
@@ -420,6 +435,20 @@ rt::launch_report launch_topk_softmax(rt::device& dev, rt::module& m, std::strin
   const uint32_t per = static_cast<uint32_t>(topk_tokens_per_group(C));
   const uint32_t groups = (a.tokens + per - 1) / per;
   return dev.launch(m, kernel, {groups, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
+}
+// The kernels of HIPASM_TOPK_SOFTMAX_KERNELS(kernel, C): the latency configuration while its
+// workgroups fit on the device's CUs at once (one wave's latency is the time), else C.
+template <topk_softmax_config C>
+bool topk_softmax_uses_latency(uint32_t tokens, uint32_t cus = 304) {
+  constexpr uint32_t per = static_cast<uint32_t>(topk_tokens_per_group(topk_latency_config(C)));
+  return (tokens + per - 1) / per <= cus;
+}
+template <topk_softmax_config C>
+rt::launch_report launch_topk_softmax_auto(rt::device& dev, rt::module& m, std::string_view kernel,
+                                           const topk_softmax_args& a, const rt::launch_options& opts = {}) {
+  if (topk_softmax_uses_latency<C>(a.tokens))
+    return launch_topk_softmax<topk_latency_config(C)>(dev, m, std::string(kernel) + "_latency", a, opts);
+  return launch_topk_softmax<C>(dev, m, kernel, a, opts);
 }
 }  // namespace hipasm::kernels
 #endif
