@@ -33,7 +33,7 @@ hipasm::test::kernel_sim& S() {
 
 template <hk::topk_softmax_config C>
 void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
-              const std::function<void(std::vector<float>&)>& edit = {}) {
+              const std::function<void(std::vector<float>&)>& edit = {}, bool auto_pick = false) {
   const int E = C.experts, K = C.topk;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-6, 6);
@@ -43,8 +43,8 @@ void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
   rt::device& d = *S().dev;
   rt::buffer<float> X(d, x), W(d, std::vector<float>(size_t(tokens) * K + 64, -7.0f));
   rt::buffer<int> I(d, std::vector<int>(size_t(tokens) * K + 64, -7));
-  auto rep = hk::launch_topk_softmax<C>(
-      d, *S().m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm});
+  const hk::topk_softmax_args args{.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm};
+  auto rep = auto_pick ? hk::launch_topk_softmax_auto<C>(d, *S().m, name, args) : hk::launch_topk_softmax<C>(d, *S().m, name, args);
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   auto w = W.download();
   auto idx = I.download();
@@ -151,6 +151,14 @@ TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][top
   edge_tokens<cfg::tk_256x8_l32>("tk_256x8_l32", false, 37);
   edge_tokens<cfg::tk_160x6_l32>("tk_160x6_l32", true, 38);
   edge_tokens<cfg::tk_128x20_l32>("tk_128x20_l32", false, 39);
+}
+TEST_CASE("topk_softmax: launch_topk_softmax_auto picks the latency kernel for few tokens", "[kernels][topk]") {
+  // 16 tokens per latency workgroup (16 lanes, 4 waves): 304 CUs hold 4864 tokens
+  static_assert(hk::topk_lanes(hk::topk_latency_config(cfg::tk_128x8)) == 16 && hk::topk_lanes(cfg::tk_128x8) == 8);
+  CHECK(hk::topk_softmax_uses_latency<cfg::tk_128x8>(4864));
+  CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(4865));
+  run_topk<cfg::tk_128x8>("tk_auto_128x8", 21, true, 41, {}, true);
+  run_topk<cfg::tk_128x8>("tk_auto_128x8", 4900, false, 42, {}, true);
 }
 TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
   rt::device& d = *S().dev;
