@@ -306,10 +306,26 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   }
 
   // sum of exp(x - max) over the group (raw logits: a NaN makes it NaN)
+  // (two at a time: v_pk_add_f32 x - max with max in both halves, v_pk_mul_f32 by log2(e))
   auto s = J.vgpr<dtype::f32>(), ex = J.vgpr<dtype::f32>();
+  auto mx2 = J.vgpr<dtype::f32>(2), ex2 = J.vgpr<dtype::f32>(2);
+  auto log2e2 = J.sgpr<dtype::u32>(2);
+  if constexpr (V > 1) {
+    J.v_mov_b32(mx2[0], mx);
+    log2e2[0] = std::bit_cast<uint32_t>(log2e);
+    log2e2[1] = std::bit_cast<uint32_t>(log2e);
+  }
   for (int k = 0; k < V; ++k) {
-    ex = (x[k] - mx) * log2e;
-    J.v_exp_f32(ex, ex);
+    if (k + 1 < V && k % 2 == 0) {
+      J.v_pk_add_f32(ex2, x.slice(k, 2), mx2, modifiers{.op_sel_hi = 0b01, .neg_lo = 0b10, .neg_hi = 0b10});
+      J.v_pk_mul_f32(ex2, ex2, log2e2.as<dtype::f32>());
+    }
+    if (k % 2 == 0 && k + 1 < V) J.v_exp_f32(ex, ex2[0]);
+    else if (k % 2 == 1) J.v_exp_f32(ex, ex2[1]);
+    else {
+      ex = (x[k] - mx) * log2e;
+      J.v_exp_f32(ex, ex);
+    }
     if (k == 0) s = ex + 0.0f;
     else s = s + ex;
   }
