@@ -4,7 +4,7 @@
 //   logits, in decreasing order, the lower expert index first on ties;
 //   p(e) = exp(x_e - max) / sum_j exp(x_j - max)  (renormalize: p(e_i) / sum_i p(e_i)).
 //
-// Layout: a group of L lanes per token (L = 1..16, a power of two: one row of DPP), each lane
+// Layout: a group of L lanes per token (L = 1..32, a power of two), each lane
 // holding V experts in chunks of W (4 when the expert count allows: 16-byte loads); chunk j of
 // lane g holds experts W*L*j + W*g .. +W-1, so a load instruction reads each token's row
 // contiguously. Experts past the last are masked; tokens past the last read zeros and store
@@ -15,14 +15,18 @@
 // ~e for a positive logit and e for a negative one (the f64 order is sign-magnitude like the
 // f32's): v_max_f64 / v_min_f64 order (logit, lower index first) in one instruction, and no two
 // keys are equal. Each lane sorts its keys (sorting networks, then top-P merges, P = k rounded
-// up to a power of two), then log2(L) butterfly steps (quad_perm, row_half_mirror, row_mirror)
-// merge each lane's list with its partner's (fetched by two v_mov_b32_dpp per key): the top P of
-// two sorted lists is max(A_i, B_{P-1-i}) (bitonic), sorted by log2(P) half-cleaner stages. No
-// step waits on another round's reduction, unlike k rounds of max + arg-min.
+// up to a power of two), then log2(L) butterfly steps (quad_perm, row_half_mirror, row_mirror;
+// for 32 lanes a last row_bcast:15 into the second row of 16) merge each lane's list with its
+// partner's (fetched by two v_mov_b32_dpp per key): the top P of two sorted lists is
+// max(A_i, B_{P-1-i}) (bitonic), sorted by log2(P) half-cleaner stages. No step waits on
+// another round's reduction, unlike k rounds of max + arg-min (the kernel before session 11:
+// ~650 instructions a wave at 128 experts, top-8; now ~390 with 16 lanes, 230 of them the
+// selection). Cost per merge of two top-8 lists: 16 DPP moves, 8 v_max_f64, 12 exchanges.
 // Edge values: a NaN logit is selected only after every other (then by index) and makes every
 // weight of its token NaN (the sum); -inf logits have probability 0.
-// The softmax max is the group's max of the lanes' best logits (f32 DPP); lane g of a group then
-// writes entries g, g+L, .. of the token's k (picked from the sorted list by constant lane masks).
+// The softmax max is the group's max of the lanes' best logits (f32 DPP; 32 lanes: per row of
+// 16, the rows' (max, sum) combined); output lane o (g mod 16, in the last row of 16) writes
+// entries o, o+16, .. of the token's k (picked from the sorted list by constant lane masks).
 //
 // Device side:  constexpr hipasm::kernels::topk_softmax_config cfg{.experts = 128, .topk = 8};
 //               HIPASM_TOPK_SOFTMAX_KERNEL(topk_128x8, cfg)
