@@ -238,37 +238,39 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   auto ooff = J.vgpr<dtype::u32>();
   if constexpr (L == 1) ooff = token * static_cast<uint32_t>(K * 4);
   else ooff = token * static_cast<uint32_t>(K * 4) + ((g & static_cast<uint32_t>(LO - 1)) << 2u);
-  J.s_waitcnt(vmcnt(0));
 
-  // keys: high dword the canonical logit, low dword ~e (positive) or e (negative)
+  // keys: high dword the canonical logit, low dword ~e (positive) or e (negative); built and
+  // sorted a block at a time as their chunks arrive (the loads return in order), so that
+  // little work is left after the last chunk when HBM streams the logits in
   detail::topk_list lane;
   lane.n = V;
-  for (int j = 0; j < NJ; ++j) {
-    for (int c = 0; c < W; ++c) {
-      const int k = j * W + c;
-      auto y = J.vgpr<dtype::f32>();
-      J.v_add_f32(y, 0.0f, x[k]);  // -0 -> +0 (so that they tie), NaN stays NaN
-      auto ordered = J.sgpr<dtype::u64>();
-      J.v_cmp_o_f32(ordered, y, y);
-      if (valid_lanes(j) < L) {
-        J.s_and_b64(ordered, ordered, valid[j]);  // masked experts rank below every real one
-        J.v_cndmask_b32(x[k], ninf.as<dtype::f32>(), x[k], valid[j]);  // and add nothing to the sum
-      }
-      auto key = J.vgpr<dtype::f64>();
-      J.v_cndmask_b32(key.hi(), nan_v, y.as<dtype::u32>(), ordered);
-      auto s = J.vgpr<dtype::u32>();
-      J.v_ashrrev_i32(s, 31u, key.hi());
-      J.v_xor_b32(key.lo(), s, ne[k]);
-      lane.e[k].r.rebind(key);
-      lane.e[k].pad = false;
+  auto make_key = [&](int k) {
+    const int j = k / W;
+    auto y = J.vgpr<dtype::f32>();
+    J.v_add_f32(y, 0.0f, x[k]);  // -0 -> +0 (so that they tie), NaN stays NaN
+    auto ordered = J.sgpr<dtype::u64>();
+    J.v_cmp_o_f32(ordered, y, y);
+    if (valid_lanes(j) < L) {
+      J.s_and_b64(ordered, ordered, valid[j]);  // masked experts rank below every real one
+      J.v_cndmask_b32(x[k], ninf.as<dtype::f32>(), x[k], valid[j]);  // and add nothing to the sum
     }
-  }
+    auto key = J.vgpr<dtype::f64>();
+    J.v_cndmask_b32(key.hi(), nan_v, y.as<dtype::u32>(), ordered);
+    auto s = J.vgpr<dtype::u32>();
+    J.v_ashrrev_i32(s, 31u, key.hi());
+    J.v_xor_b32(key.lo(), s, ne[k]);
+    lane.e[k].r.rebind(key);
+    lane.e[k].pad = false;
+  };
 
   // each lane's keys: blocks of min(P, V) sorted, then merged to the top P
   const int blk = static_cast<int>(std::bit_ceil(static_cast<unsigned>(V))) < P ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(V))) : P;
   std::array<detail::topk_list, detail::topk_max_list> blocks{};
   int nblocks = 0;
   for (int b0 = 0; b0 < V; b0 += blk) {
+    const int b1 = b0 + blk < V ? b0 + blk : V;  // slots b0 .. b1-1
+    J.wait_for(x.slice(b0, b1 - b0));
+    for (int k = b0; k < b1; ++k) make_key(k);
     detail::topk_list& bl = blocks[nblocks++];
     bl.n = blk;
     for (int i = 0; i < blk && b0 + i < V; ++i) bl.e[i] = lane.e[b0 + i];
