@@ -148,7 +148,8 @@ constexpr void topk_sort(builder J, topk_list& l) {
   }
 }
 // The top min(2n, cap) of two sorted lists of length n, sorted.
-constexpr topk_list topk_merge(builder J, const topk_list& a, const topk_list& b, int cap) {
+// (clean = false: left bitonic, for topk_pick_bitonic)
+constexpr topk_list topk_merge(builder J, const topk_list& a, const topk_list& b, int cap, bool clean = true) {
   topk_list r;
   if (2 * a.n <= cap) {  // all of them: a then b reversed is bitonic
     r.n = 2 * a.n;
@@ -157,8 +158,37 @@ constexpr topk_list topk_merge(builder J, const topk_list& a, const topk_list& b
     r.n = a.n;
     for (int i = 0; i < a.n; ++i) r.e[i] = topk_max(J, a.e[i], b.e[a.n - 1 - i]);
   }
-  topk_bitonic_clean(J, r);
+  if (clean) topk_bitonic_clean(J, r);
   return r;
+}
+constexpr topk_key topk_min(builder J, const topk_key& a, const topk_key& b) {
+  if (a.pad || b.pad) return a.pad ? a : b;
+  topk_key m;
+  m.r.rebind(J.vgpr<dtype::f64>());
+  m.pad = false;
+  J.v_min_f64(m.r, a.r, b.r);
+  return m;
+}
+// mask ? b : a per lane (a pad side is never wanted: the other is taken)
+constexpr topk_key topk_select(builder J, const topk_key& a, const topk_key& b, const gpr<dtype::u64>& mask) {
+  if (a.pad || b.pad) return a.pad ? b : a;
+  topk_key m;
+  m.r.rebind(J.vgpr<dtype::f64>());
+  m.pad = false;
+  J.v_cndmask_b32(m.r.lo(), a.r.lo(), b.r.lo(), mask);
+  J.v_cndmask_b32(m.r.hi(), a.r.hi(), b.r.hi(), mask);
+  return m;
+}
+// Entry o of the sorted order of a bitonic list l (o < needed; bit b of o set in the lanes of
+// obit[b]): each half-cleaner stage keeps only the half o falls in, so one path is computed
+// instead of the whole sort and a select tree (8 entries: 28 instructions, not 24 + 14).
+constexpr topk_key topk_pick_bitonic(builder J, topk_list l, const std::array<gpr<dtype::u64>, 4>& obit, int needed) {
+  for (int d = l.n / 2; d >= 1; d /= 2)
+    for (int i = 0; i < d; ++i) {
+      if (d >= needed) l.e[i] = topk_max(J, l.e[i], l.e[i + d]);  // every wanted entry is in the upper half
+      else l.e[i] = topk_select(J, topk_max(J, l.e[i], l.e[i + d]), topk_min(J, l.e[i], l.e[i + d]), obit[std::countr_zero(static_cast<unsigned>(d))]);
+    }
+  return l.e[0];
 }
 // Lane-constant SGPR mask: bit l set where pred(l).
 template <class Pred>
@@ -297,6 +327,8 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   // (the fifth, 32 lanes: row 1 and 3 take lane 15 of the row before; rows 0 and 2 merge junk)
   constexpr dpp_ctrl partner[5] = {dpp::quad_perm(1, 0, 3, 2), dpp::quad_perm(2, 3, 0, 1), dpp::row_half_mirror(),
                                    dpp::row_mirror(), dpp::row_bcast15()};
+  // (one entry per output lane: the last merge stays bitonic and each lane picks its entry)
+  const bool pick_late = L > 1 && Q == 1;
   for (int step = 0; (1 << step) < L; ++step) {
     detail::topk_list other;
     other.n = list.n;
@@ -308,7 +340,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
       other.e[i].r.rebind(o);
       other.e[i].pad = false;
     }
-    list = detail::topk_merge(J, list, other, P);
+    list = detail::topk_merge(J, list, other, P, !(pick_late && (2 << step) >= L));
   }
 
   // sum of exp(x - max) over the group (raw logits: a NaN makes it NaN)
@@ -358,7 +390,9 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   for (int q = 0; q < Q; ++q) {
     std::array<gpr<dtype::f64>, 16> cand{};
     int n = 0;
-    for (int c = 0; c < LO && q * LO + c < K; ++c) cand[n++].rebind(list.e[q * LO + c].r);
+    if (pick_late) cand[n++].rebind(detail::topk_pick_bitonic(J, list, gbit, K).r);
+    else
+      for (int c = 0; c < LO && q * LO + c < K; ++c) cand[n++].rebind(list.e[q * LO + c].r);
     for (int b = 0; n > 1; ++b) {
       int m = 0;
       for (int i = 0; i < n; i += 2) {
