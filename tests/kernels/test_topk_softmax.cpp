@@ -153,12 +153,12 @@ TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][top
   edge_tokens<cfg::tk_128x20_l32>("tk_128x20_l32", false, 39);
 }
 TEST_CASE("topk_softmax: launch_topk_softmax_auto picks the latency kernel for few tokens", "[kernels][topk]") {
-  // 16 tokens per latency workgroup (16 lanes, 4 waves): 304 CUs hold 4864 tokens
-  static_assert(hk::topk_lanes(hk::topk_latency_config(cfg::tk_128x8)) == 16 && hk::topk_lanes(cfg::tk_128x8) == 8);
-  CHECK(hk::topk_softmax_uses_latency<cfg::tk_128x8>(4864));
-  CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(4865));
+  // 8 tokens per latency workgroup (32 lanes, 4 waves): 304 CUs hold 2432 tokens
+  static_assert(hk::topk_lanes(hk::topk_latency_config(cfg::tk_128x8)) == 32 && hk::topk_lanes(cfg::tk_128x8) == 8);
+  CHECK(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2432));
+  CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2433));
   run_topk<cfg::tk_128x8>("tk_auto_128x8", 21, true, 41, {}, true);
-  run_topk<cfg::tk_128x8>("tk_auto_128x8", 4900, false, 42, {}, true);
+  run_topk<cfg::tk_128x8>("tk_auto_128x8", 2500, false, 42, {}, true);
 }
 TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
   rt::device& d = *S().dev;

@@ -66,11 +66,12 @@ constexpr int topk_lanes_for(const topk_softmax_config& c, int per_lane, int mos
   return l;
 }
 constexpr int topk_lanes(const topk_softmax_config& c) { return c.lanes ? c.lanes : topk_lanes_for(c, 16, 16); }
-// The latency configuration of c: the fewest lanes (up to 32) giving each lane <= 8 experts, so a
-// wave's dependent work is shortest (1 to a few hundred tokens; more tokens per wave pay off
-// once the workgroups outnumber the CUs).
+// The latency configuration of c: the fewest lanes (up to 32) giving each lane <= 4 experts, so a
+// wave's work is shortest (1 to a few thousand tokens; more tokens per wave pay off once the
+// workgroups outnumber the CUs). 128 experts, top-8, 1 / 32 tokens: 3.59 / 3.64 us with 32
+// lanes, 3.64 / 3.75 with 16, 3.91 / 4.13 with 8 (bench_kernel_topk_softmax).
 constexpr topk_softmax_config topk_latency_config(topk_softmax_config c) {
-  c.lanes = topk_lanes_for(c, 8, 32);
+  c.lanes = topk_lanes_for(c, 4, 32);
   return c;
 }
 constexpr int topk_lane_experts(const topk_softmax_config& c) { return topk_chunks(c, topk_lanes(c)) * topk_chunk(c); }
