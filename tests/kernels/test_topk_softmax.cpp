@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: topk_softmax.hip
+// HIPASM_TEST_KERNELS: topk_softmax.hip topk_softmax_loaded.hip
 // topk_softmax (MoE routing, include/hipasm/kernels/topk_softmax.hpp) in hipasm-sim against a
 // C++ reference: 7/8/30/64/128/160/256 experts (chunks of 1, 2 and 4 experts, masked tails),
 // 1 to 32 lanes per token, top-2/3/5/6/8/20, renormalized or not, a partial last workgroup,
@@ -30,10 +30,16 @@ hipasm::test::kernel_sim& S() {
   static hipasm::test::kernel_sim s("topk_softmax");
   return s;
 }
+rt::module& loaded_module() {  // the same kernels, arguments not preloaded (on S()'s device)
+  static std::unique_ptr<rt::module> m = S().dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                            HIPASM_KERNELS_TEST_NAME + "_topk_softmax_loaded.co");
+  return *m;
+}
 
 template <hk::topk_softmax_config C>
 void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
-              const std::function<void(std::vector<float>&)>& edit = {}, bool auto_pick = false) {
+              const std::function<void(std::vector<float>&)>& edit = {}, bool auto_pick = false,
+              bool loaded = false) {
   const int E = C.experts, K = C.topk;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-6, 6);
@@ -44,7 +50,8 @@ void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
   rt::buffer<float> X(d, x), W(d, std::vector<float>(size_t(tokens) * K + 64, -7.0f));
   rt::buffer<int> I(d, std::vector<int>(size_t(tokens) * K + 64, -7));
   const hk::topk_softmax_args args{.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm};
-  auto rep = auto_pick ? hk::launch_topk_softmax_auto<C>(d, *S().m, name, args) : hk::launch_topk_softmax<C>(d, *S().m, name, args);
+  rt::module& mod = loaded ? loaded_module() : *S().m;
+  auto rep = auto_pick ? hk::launch_topk_softmax_auto<C>(d, mod, name, args) : hk::launch_topk_softmax<C>(d, mod, name, args);
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   auto w = W.download();
   auto idx = I.download();
@@ -159,6 +166,10 @@ TEST_CASE("topk_softmax: launch_topk_softmax_auto picks the latency kernel for f
   CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2433));
   run_topk<cfg::tk_128x8>("tk_auto_128x8", 21, true, 41, {}, true);
   run_topk<cfg::tk_128x8>("tk_auto_128x8", 2500, false, 42, {}, true);
+}
+TEST_CASE("topk_softmax: a code object built without kernarg preloading", "[kernels][topk]") {
+  run_topk<cfg::tk_128x8>("tk_128x8", 11, true, 51, {}, false, true);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 5, false, 52, {}, false, true);
 }
 TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
   rt::device& d = *S().dev;
