@@ -186,8 +186,9 @@ constexpr topk_key topk_select(builder J, const topk_key& a, const topk_key& b, 
 constexpr topk_key topk_pick_bitonic(builder J, topk_list l, const std::array<gpr<dtype::u64>, 4>& obit, int needed) {
   for (int d = l.n / 2; d >= 1; d /= 2)
     for (int i = 0; i < d; ++i) {
-      if (d >= needed) l.e[i] = topk_max(J, l.e[i], l.e[i + d]);  // every wanted entry is in the upper half
-      else l.e[i] = topk_select(J, topk_max(J, l.e[i], l.e[i + d]), topk_min(J, l.e[i], l.e[i + d]), obit[std::countr_zero(static_cast<unsigned>(d))]);
+      const topk_key upper = topk_max(J, l.e[i], l.e[i + d]);
+      if (d >= needed) l.e[i] = upper;  // every wanted entry is in the upper half
+      else l.e[i] = topk_select(J, upper, topk_min(J, l.e[i], l.e[i + d]), obit[std::countr_zero(static_cast<unsigned>(d))]);
     }
   return l.e[0];
 }
@@ -256,7 +257,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   std::array<gpr<dtype::u64>, 32> valid{};
   for (int j = 0; j < NJ; ++j)
     if (valid_lanes(j) < L) valid[j].rebind(lanes_below(valid_lanes(j)));
-  // output: lane g of the group takes entries q*L + g (q < Q); g's bits as lane masks
+  // output: output lane o takes entries q*LO + o (q < Q); o's bits as lane masks
   constexpr int Q = (K + LO - 1) / LO;
   std::array<gpr<dtype::u64>, 4> gbit{};
   for (int b = 0; (1 << b) < LO && (1 << b) < K; ++b)
@@ -385,7 +386,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   auto inv = J.vgpr<dtype::f32>();
   J.v_rcp_f32(inv, total);
 
-  // lane g takes entries q*L + g (q < Q) of the sorted list: a select tree on g's bits
+  // output lane o takes entries q*LO + o (q < Q) of the sorted list: a select tree on o's bits
   auto w = J.vgpr<dtype::f32>(Q);
   auto idx = J.vgpr<dtype::u32>(Q);
   for (int q = 0; q < Q; ++q) {
