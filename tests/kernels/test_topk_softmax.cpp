@@ -148,7 +148,15 @@ void edge_tokens(const char* name, bool renorm, int seed) {
     for (int e = 0; e < E; ++e) x[5 * E + e] = -INFINITY;              // token 5: -inf only
   });
 }
+TEST_CASE("topk_softmax: the limits: 1 expert, 3 experts, 512 experts top-32", "[kernels][topk]") {
+  run_topk<cfg::tk_1x1>("tk_1x1", 100, false, 61);
+  run_topk<cfg::tk_3x2>("tk_3x2", 65, true, 62);
+  run_topk<cfg::tk_512x32>("tk_512x32", 9, false, 63);
+  run_topk<cfg::tk_512x32>("tk_512x32", 3, true, 64);
+}
 TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][topk]") {
+  edge_tokens<cfg::tk_3x2>("tk_3x2", false, 40);
+  edge_tokens<cfg::tk_512x32>("tk_512x32", true, 41);
   edge_tokens<cfg::tk_8x8>("tk_8x8", false, 31);
   edge_tokens<cfg::tk_8x2_l4>("tk_8x2_l4", true, 32);
   edge_tokens<cfg::tk_7x3>("tk_7x3", false, 33);

@@ -16,5 +16,8 @@ constexpr topk_softmax_config tk_256x8{.experts = 256, .topk = 8, .waves = 4};
 constexpr topk_softmax_config tk_256x8_l32{.experts = 256, .topk = 8, .waves = 2, .lanes = 32};
 constexpr topk_softmax_config tk_160x6{.experts = 160, .topk = 6, .waves = 3};  // 3 chunks per lane, a tail
 constexpr topk_softmax_config tk_160x6_l32{.experts = 160, .topk = 6, .waves = 3, .lanes = 32};
+constexpr topk_softmax_config tk_1x1{.experts = 1, .topk = 1, .waves = 1};
+constexpr topk_softmax_config tk_3x2{.experts = 3, .topk = 2, .waves = 1};
+constexpr topk_softmax_config tk_512x32{.experts = 512, .topk = 32, .waves = 2};  // 32 per lane, lists of 32
 constexpr topk_softmax_config tk_128x20_l32{.experts = 128, .topk = 20, .waves = 1, .lanes = 32};  // k > 16 lanes
 }  // namespace cfg
