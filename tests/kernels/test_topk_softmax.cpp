@@ -168,7 +168,7 @@ TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][top
   edge_tokens<cfg::tk_128x20_l32>("tk_128x20_l32", false, 39);
 }
 TEST_CASE("topk_softmax: launch_topk_softmax_auto picks the latency kernel for few tokens", "[kernels][topk]") {
-  // 2 tokens per latency wave (32 lanes, one wave per workgroup): 1216 SIMDs hold 2432 tokens
+  // 8 tokens per latency workgroup (32 lanes, 4 waves): 304 CUs hold 2432 tokens
   static_assert(hk::topk_lanes(hk::topk_latency_config(cfg::tk_128x8)) == 32 && hk::topk_lanes(cfg::tk_128x8) == 8);
   CHECK(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2432));
   CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2433));

@@ -67,13 +67,11 @@ constexpr int topk_lanes_for(const topk_softmax_config& c, int per_lane, int mos
 }
 constexpr int topk_lanes(const topk_softmax_config& c) { return c.lanes ? c.lanes : topk_lanes_for(c, 16, 16); }
 // The latency configuration of c: the fewest lanes (up to 32) giving each lane <= 4 experts, so a
-// wave's work is shortest, and one wave per workgroup, so that few tokens spread over the CUs
-// (1 to a few thousand tokens; more tokens per wave pay off once the waves outnumber the
-// SIMDs). 128 experts, top-8, 1 / 32 tokens (bench_kernel_topk_softmax): 3.59 / 3.60 us; 4
-// waves per workgroup: 3.59 / 3.64; 16 lanes: 3.64 / 3.75; 8 lanes: 3.91 / 4.13.
+// wave's work is shortest (1 to a few thousand tokens; more tokens per wave pay off once the
+// workgroups outnumber the CUs). 128 experts, top-8, 1 / 32 tokens: 3.59 / 3.64 us with 32
+// lanes, 3.64 / 3.75 with 16, 3.91 / 4.13 with 8 (bench_kernel_topk_softmax).
 constexpr topk_softmax_config topk_latency_config(topk_softmax_config c) {
   c.lanes = topk_lanes_for(c, 4, 32);
-  c.waves = 1;
   return c;
 }
 constexpr int topk_lane_experts(const topk_softmax_config& c) { return topk_chunks(c, topk_lanes(c)) * topk_chunk(c); }
@@ -497,11 +495,11 @@ rt::launch_report launch_topk_softmax(rt::device& dev, rt::module& m, std::strin
   return dev.launch(m, kernel, {groups, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
 }
 // The kernels of HIPASM_TOPK_SOFTMAX_KERNELS(kernel, C): the latency configuration while its
-// waves fit on the device's SIMDs at once (one wave's latency is the time), else C.
+// workgroups fit on the device's CUs at once (one wave's latency is the time), else C.
 template <topk_softmax_config C>
-bool topk_softmax_uses_latency(uint32_t tokens, uint32_t simds = 4 * 304) {
-  constexpr uint32_t per = static_cast<uint32_t>(topk_tokens_per_group(topk_latency_config(C)));  // one wave
-  return (tokens + per - 1) / per <= simds;
+bool topk_softmax_uses_latency(uint32_t tokens, uint32_t cus = 304) {
+  constexpr uint32_t per = static_cast<uint32_t>(topk_tokens_per_group(topk_latency_config(C)));
+  return (tokens + per - 1) / per <= cus;
 }
 template <topk_softmax_config C>
 rt::launch_report launch_topk_softmax_auto(rt::device& dev, rt::module& m, std::string_view kernel,
