@@ -1,7 +1,9 @@
-// HIPASM_TEST_KERNELS: topk_softmax.hip
+// HIPASM_TEST_KERNELS: topk_softmax.hip topk_softmax_loaded.hip
 // topk_softmax (MoE routing, include/hipasm/kernels/topk_softmax.hpp) in hipasm-sim against a
-// C++ reference: 8/64/128/160/256 experts, top-2/6/8, renormalized or not, a partial last
-// workgroup, ties (the lower expert first), -inf and NaN logits; the checker must stay silent.
+// C++ reference: 7/8/30/64/128/160/256 experts (chunks of 1, 2 and 4 experts, masked tails),
+// 1 to 32 lanes per token, top-2/3/5/6/8/20, renormalized or not, a partial last workgroup,
+// ties (the lower expert first; -0 ties +0), -inf and NaN logits (NaN ranks after -inf); the
+// kernels read preloaded arguments; the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -28,10 +30,16 @@ hipasm::test::kernel_sim& S() {
   static hipasm::test::kernel_sim s("topk_softmax");
   return s;
 }
+rt::module& loaded_module() {  // the same kernels, arguments not preloaded (on S()'s device)
+  static std::unique_ptr<rt::module> m = S().dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                            HIPASM_KERNELS_TEST_NAME + "_topk_softmax_loaded.co");
+  return *m;
+}
 
 template <hk::topk_softmax_config C>
 void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
-              const std::function<void(std::vector<float>&)>& edit = {}) {
+              const std::function<void(std::vector<float>&)>& edit = {}, bool auto_pick = false,
+              bool loaded = false) {
   const int E = C.experts, K = C.topk;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-6, 6);
@@ -41,8 +49,9 @@ void run_topk(const char* name, uint32_t tokens, bool renorm, int seed,
   rt::device& d = *S().dev;
   rt::buffer<float> X(d, x), W(d, std::vector<float>(size_t(tokens) * K + 64, -7.0f));
   rt::buffer<int> I(d, std::vector<int>(size_t(tokens) * K + 64, -7));
-  auto rep = hk::launch_topk_softmax<C>(
-      d, *S().m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm});
+  const hk::topk_softmax_args args{.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens, .renormalize = renorm};
+  rt::module& mod = loaded ? loaded_module() : *S().m;
+  auto rep = auto_pick ? hk::launch_topk_softmax_auto<C>(d, mod, name, args) : hk::launch_topk_softmax<C>(d, mod, name, args);
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   auto w = W.download();
   auto idx = I.download();
@@ -104,6 +113,71 @@ TEST_CASE("topk_softmax: ties, -inf and NaN logits", "[kernels][topk]") {
     for (int e = 0; e < 8; ++e) x[e] = -INFINITY;     // token 0: one finite logit
     x[5] = 0.25f;
   });
+}
+TEST_CASE("topk_softmax: one lane per token (all k in order), 1- and 2-expert chunks with tails", "[kernels][topk]") {
+  run_topk<cfg::tk_8x8>("tk_8x8", 70, false, 11);
+  run_topk<cfg::tk_8x8>("tk_8x8", 3, true, 12);
+  run_topk<cfg::tk_8x2_l4>("tk_8x2_l4", 33, true, 13);
+  run_topk<cfg::tk_7x3>("tk_7x3", 130, false, 14);
+  run_topk<cfg::tk_30x5>("tk_30x5", 67, true, 15);
+}
+TEST_CASE("topk_softmax: 16 and 32 lanes per token (the row_bcast merge), k above 16", "[kernels][topk]") {
+  run_topk<cfg::tk_128x8_l16>("tk_128x8_l16", 9, false, 16);
+  run_topk<cfg::tk_128x8_l16>("tk_128x8_l16", 17, true, 17);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 3, false, 18);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 5, true, 19);
+  run_topk<cfg::tk_160x6_l32>("tk_160x6_l32", 7, true, 20);
+  run_topk<cfg::tk_128x20_l32>("tk_128x20_l32", 3, false, 21);
+  run_topk<cfg::tk_128x20_l32>("tk_128x20_l32", 4, true, 22);
+}
+// Ties at the top, inside the k and everywhere; -0 and +0; NaN after -inf once the finite
+// logits run out; a token of -inf only (every weight NaN, as the reference's 0/0).
+template <hipasm::kernels::topk_softmax_config C>
+void edge_tokens(const char* name, bool renorm, int seed) {
+  constexpr int E = C.experts;
+  run_topk<C>(name, 6, renorm, seed, [](std::vector<float>& x) {
+    for (int e : {E - 1, 3 % E, (E / 2 + 5) % E, E / 2}) x[e] = 9.0f;  // token 0: a tie at the top
+    for (int e : {5 % E, 6 % E}) x[E + e] = 8.0f;                      // token 1: a tie inside the k
+    for (int e = 0; e < E; ++e) x[2 * E + e] = 1.5f;                   // token 2: all equal
+    for (int e = 0; e < E; ++e) x[3 * E + e] = -1.0f - float(e % 5);   // token 3: -0 and +0 on top
+    x[3 * E + E - 1] = -0.0f;
+    x[3 * E + E / 3] = 0.0f;
+    x[3 * E + 1] = -0.0f;
+    for (int e = 0; e < E; ++e) x[4 * E + e] = e % 3 == 0 ? NAN : -INFINITY;  // token 4: NaN after -inf
+    x[4 * E + E - 2] = 2.0f;
+    for (int e = 0; e < E; ++e) x[5 * E + e] = -INFINITY;              // token 5: -inf only
+  });
+}
+TEST_CASE("topk_softmax: the limits: 1 expert, 3 experts, 512 experts top-32", "[kernels][topk]") {
+  run_topk<cfg::tk_1x1>("tk_1x1", 100, false, 61);
+  run_topk<cfg::tk_3x2>("tk_3x2", 65, true, 62);
+  run_topk<cfg::tk_512x32>("tk_512x32", 9, false, 63);
+  run_topk<cfg::tk_512x32>("tk_512x32", 3, true, 64);
+}
+TEST_CASE("topk_softmax: ties, -0, NaN and -inf in every layout", "[kernels][topk]") {
+  edge_tokens<cfg::tk_3x2>("tk_3x2", false, 40);
+  edge_tokens<cfg::tk_512x32>("tk_512x32", true, 41);
+  edge_tokens<cfg::tk_8x8>("tk_8x8", false, 31);
+  edge_tokens<cfg::tk_8x2_l4>("tk_8x2_l4", true, 32);
+  edge_tokens<cfg::tk_7x3>("tk_7x3", false, 33);
+  edge_tokens<cfg::tk_30x5>("tk_30x5", true, 34);
+  edge_tokens<cfg::tk_128x8>("tk_128x8", false, 35);
+  edge_tokens<cfg::tk_128x8_l16>("tk_128x8_l16", true, 36);
+  edge_tokens<cfg::tk_256x8_l32>("tk_256x8_l32", false, 37);
+  edge_tokens<cfg::tk_160x6_l32>("tk_160x6_l32", true, 38);
+  edge_tokens<cfg::tk_128x20_l32>("tk_128x20_l32", false, 39);
+}
+TEST_CASE("topk_softmax: launch_topk_softmax_auto picks the latency kernel for few tokens", "[kernels][topk]") {
+  // 8 tokens per latency workgroup (32 lanes, 4 waves): 304 CUs hold 2432 tokens
+  static_assert(hk::topk_lanes(hk::topk_latency_config(cfg::tk_128x8)) == 32 && hk::topk_lanes(cfg::tk_128x8) == 8);
+  CHECK(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2432));
+  CHECK_FALSE(hk::topk_softmax_uses_latency<cfg::tk_128x8>(2433));
+  run_topk<cfg::tk_128x8>("tk_auto_128x8", 21, true, 41, {}, true);
+  run_topk<cfg::tk_128x8>("tk_auto_128x8", 2500, false, 42, {}, true);
+}
+TEST_CASE("topk_softmax: a code object built without kernarg preloading", "[kernels][topk]") {
+  run_topk<cfg::tk_128x8>("tk_128x8", 11, true, 51, {}, false, true);
+  run_topk<cfg::tk_256x8_l32>("tk_256x8_l32", 5, false, 52, {}, false, true);
 }
 TEST_CASE("topk_softmax launch: bad arguments are clear errors", "[kernels][topk]") {
   rt::device& d = *S().dev;

@@ -1,7 +1,6 @@
-#include <hipasm/kernels/topk_softmax.hpp>
+#include "topk_bench_configs.hpp"
 
-#define HIPASM_BENCH_TOPK(E, K) \
-  HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_##E##x##K, (hipasm::kernels::topk_softmax_config{.experts = E, .topk = K, .waves = 4}))
+#define HIPASM_BENCH_TOPK(E, K) HIPASM_TOPK_SOFTMAX_KERNELS(topk_softmax_##E##x##K, (bench_cfg::topk<E, K>))
 HIPASM_BENCH_TOPK(8, 2)
 HIPASM_BENCH_TOPK(8, 8)
 HIPASM_BENCH_TOPK(64, 2)
