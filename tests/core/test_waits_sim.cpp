@@ -190,7 +190,7 @@ namespace {
 // wait_for(x) does not cover y: reading y is still an error (the checker checks computed
 // and hand-written waits alike).
 constexpr void wf_missing_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto x = J.vgpr<u32>().named("x");
   auto y = J.vgpr<u32>().named("y");
   J.global_load_dword(x, o, in);
@@ -201,7 +201,7 @@ constexpr void wf_missing_fn(builder J, arg<unsigned*> out, arg<const unsigned*>
   J.global_store_dword(o, r, out);
 }
 constexpr void wf_not_register_fn(builder J, arg<unsigned*> out) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   J.wait_for(o, vcc);
   J.global_store_dword(o, o, out);
 }
@@ -237,10 +237,10 @@ constexpr void smem_waw_fn(builder J, arg<unsigned*> out, arg<const unsigned*> i
   J.s_waitcnt(lgkmcnt(0));
   auto r = J.vgpr<u32>().named("r");
   r = s + 0u;
-  J.global_store_dword(lane_offset(J), r, out);
+  J.global_store_dword(lane_byte_offset(J), r, out);
 }
 constexpr void vmem_waw_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto v = J.vgpr<u32>().named("v");
   J.global_load_dword(v, o, in);
   J.global_load_dword(v, o, in, {.offset = 256});

@@ -7,7 +7,7 @@
 
 namespace hipasm::test::sched {
 
-constexpr gpr<u32> lane_offset(builder J) {
+constexpr gpr<u32> lane_byte_offset(builder J) {
   auto o = J.vgpr<u32>().named("o");
   o = J.thread_id_x() << 2u;
   return o;
@@ -31,7 +31,7 @@ constexpr void dpp_body(builder J, arg<unsigned*> out) {
   auto q = J.vgpr<u32>().named("q");
   q = lane * lane;
   r = r + w + q;
-  J.global_store_dword(lane_offset(J), r, out);
+  J.global_store_dword(lane_byte_offset(J), r, out);
 }
 // Scheduling before allocation (schedule_virtual), the default (after allocation only), off.
 inline constexpr auto fill_dpp_fn = with_options<dpp_body<false>, kernel_options{.schedule_virtual = true}>;
@@ -66,7 +66,7 @@ constexpr void mfma_body(builder J, arg<float*> out, arg<unsigned*> out2) {
   auto e = J.vgpr<u32>().named("e");
   e = lane ^ 0x3cu;
   z = z - e;
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   J.global_store_dword(o, r, out);
   J.global_store_dword(o, z, out2);
 }

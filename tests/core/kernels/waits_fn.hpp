@@ -9,7 +9,7 @@
 namespace hipasm::test::waits {
 
 // Byte offset of this lane's element in a row of 64 words.
-constexpr gpr<u32> lane_offset(builder J) {
+constexpr gpr<u32> lane_byte_offset(builder J) {
   auto o = J.vgpr<u32>().named("o");
   o = J.thread_id_x() << 2u;
   return o;
@@ -18,7 +18,7 @@ constexpr gpr<u32> lane_offset(builder J) {
 // Three loads in flight. wait_for(x): two younger vm ops -> vmcnt(2); wait_for(z): the
 // youngest -> vmcnt(0) (which retires y too). out[lane] = 3*in[lane] + in[64+lane] + in[128+lane].
 constexpr void wf_straight_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto x = J.vgpr<u32>().named("x");
   auto y = J.vgpr<u32>().named("y");
   auto z = J.vgpr<u32>().named("z");
@@ -37,7 +37,7 @@ constexpr void wf_straight_fn(builder J, arg<unsigned*> out, arg<const unsigned*
 // after them. wait_for(a): b is one younger LDS op, the SMEM does not count -> lgkmcnt(1);
 // wait_for(s) -> lgkmcnt(0). out[lane] = (lane + 1) + 2*lane + in[0].
 constexpr void wf_lds_smem_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto lane = J.vgpr<u32>().named("lane");
   lane = J.thread_id_x();
   auto lds = J.lds<unsigned>(128);
@@ -67,7 +67,7 @@ constexpr void wf_lds_smem_fn(builder J, arg<unsigned*> out, arg<const unsigned*
 // younger vm op on both paths -> vmcnt(1); then wait_for(y) -> vmcnt(0).
 // out[lane] = in[lane] + (n > 0 ? in[64 + lane] : in[128 + lane]).
 constexpr void wf_join_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in, arg<unsigned> n) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto x = J.vgpr<u32>().named("x");
   auto y = J.vgpr<u32>().named("y");
   J.global_load_dword(x, o, in);
@@ -84,7 +84,7 @@ constexpr void wf_join_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in
 // The same join with one path loading nothing: x's youngest age over the paths is 0 ->
 // vmcnt(0). out[lane] = in[lane] + (n > 0 ? in[64 + lane] : 5).
 constexpr void wf_join_uneven_fn(builder J, arg<unsigned*> out, arg<const unsigned*> in, arg<unsigned> n) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto x = J.vgpr<u32>().named("x");
   auto y = J.vgpr<u32>().named("y");
   y = 5u;
@@ -105,7 +105,7 @@ constexpr void wf_join_uneven_fn(builder J, arg<unsigned*> out, arg<const unsign
 // out[lane] = sum of in[row * 64 + lane] for rows 0 .. 2n-1, plus in[2n * 64 + lane].
 template <bool Explicit>
 constexpr void pipelined_body(builder J, arg<unsigned*> out, arg<const unsigned*> in, arg<unsigned> n) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto x = J.vgpr<u32>().named("x");
   auto y = J.vgpr<u32>().named("y");
   auto acc = J.vgpr<u32>().named("acc");
@@ -141,7 +141,7 @@ inline constexpr auto auto_loop_fn = with_options<auto_loop_body, kernel_options
 // overwrites nothing pending: r is ready) and is stored (vmcnt(0) before the store reads it).
 // out[lane] = lane < 32 ? in[64 + lane] : (lane + 1) + 2 * lane + in[0].
 constexpr void auto_mixed_body(builder J, arg<unsigned*> out, arg<const unsigned*> in) {
-  auto o = lane_offset(J);
+  auto o = lane_byte_offset(J);
   auto lane = J.vgpr<u32>().named("lane");
   lane = J.thread_id_x();
   auto lds = J.lds<unsigned>(128);
@@ -179,7 +179,7 @@ constexpr void karg_late_body(builder J, arg<unsigned*> out, arg<unsigned> k) {
   w = v * v;
   auto r = J.vgpr<u32>().named("r");
   r = w + k;
-  J.global_store_dword(lane_offset(J), r, out);
+  J.global_store_dword(lane_byte_offset(J), r, out);
 }
 constexpr void karg_late_fn(builder J, arg<unsigned*> out, arg<unsigned> k) { karg_late_body(J, out, k); }
 inline constexpr auto karg_early_fn = with_options<karg_late_body, kernel_options{.schedule = false}>;
@@ -191,7 +191,7 @@ constexpr void karg_loop_fn(builder J, arg<unsigned*> out, arg<unsigned> k, arg<
   acc = J.thread_id_x();
   auto i = J.sgpr<u32>().named("i");
   J.For(i, 0u, n, [&] { acc = acc + k; });
-  J.global_store_dword(lane_offset(J), acc, out);
+  J.global_store_dword(lane_byte_offset(J), acc, out);
 }
 
 // Two SMEM loads into one SGPR: SMEM returns out of order, so the second may not be issued
@@ -205,7 +205,7 @@ constexpr void auto_smem_waw_body(builder J, arg<unsigned*> out, arg<const unsig
   J.s_load_dword(s, in, 4);
   auto r = J.vgpr<u32>().named("r");
   r = s + 0u;
-  J.global_store_dword(lane_offset(J), r, out);
+  J.global_store_dword(lane_byte_offset(J), r, out);
 }
 inline constexpr auto auto_smem_waw_fn = with_options<auto_smem_waw_body, kernel_options{.auto_waitcnt = true}>;
 
