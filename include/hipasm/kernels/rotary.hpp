@@ -136,7 +136,7 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   // after them, the cache row (which waits for the position) queued behind every load the
   // other waves issued meanwhile, and each wave waited for it long after its own q and k had
   // arrived (4096 tokens: Llama-3 8B 71.6 -> 81.6% of the model's HBM bandwidth, GPT-J 84.6 ->
-  // 88.2%; in place, 1-32 tokens pay the position's latency first, +0.1-0.3 us)
+  // 88.1%; in place, 1-32 tokens pay the position's latency first, +0.1-0.3 us)
   J.s_waitcnt(lgkmcnt(0));
   auto prow = J.sgpr<dtype::u32>();
   // int64 position -> row, clamped to cache_rows (out of range: the whole row reads zeros)
