@@ -170,12 +170,18 @@ int main(int argc, char** argv) {
     rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
     rt::buffer<float> C(*dev, size_t(s.m) * s.n);
     // 256x256 when it keeps most CUs busy (>= 5/8 of them: its efficiency pays for the idle
-    // rest), else 128x128 when it fills the device, else 64x64 with the K split that brings
-    // the workgroups closest to 2 per CU (K split only while each part keeps >= 1024 of K).
+    // rest), else 128x128 when it fills the device and leaves its busiest CU no more of C than
+    // 64x64 tiles would (1024x6144: 2 of 384 tiles = 8 64x64 tiles against 6 of 1536), else
+    // 64x64 with the K split that brings the workgroups closest to 2 per CU (K split only while
+    // each part keeps >= 1024 of K).
     auto groups = [&](const hipasm::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
+    auto busiest_cu_tiles64 = [&](const hipasm::gemm_bf16_config& c) {  // in 64x64 tiles of C
+      return (groups(c) + 303) / 304 * (c.bm / 64) * (c.bn / 64);
+    };
     hipasm::gemm_bf16_kernel_ref ours = t64[0];
     if (groups(t256.config) >= 190) ours = t256;
-    else if (groups(t128.config) >= 304) ours = t128;
+    else if (groups(t128.config) >= 304 && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
+      ours = t128;
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 2 * 304 && s.k / k.config.split_k >= 1024) ours = k;

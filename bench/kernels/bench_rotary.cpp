@@ -2,6 +2,8 @@
 // rotary_embedding) and, for GPT-J's partial rotary, out of place. aiter has no asm rotary
 // kernel (its rope is HIP C++): aiter_us=none.
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,8 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
   rt::profile_options p = profile_for(tokens);
   rt::launch_options o;
   o.profile = &p;
+  const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+  p.keep_events = tl != nullptr;
   auto rep = hipasm::kernels::launch_rotary<C>(
       d, m, name,
       {.q_out = in_place ? Q.addr() : QO.addr(), .k_out = in_place ? K.addr() : KO.addr(), .q = Q.addr(),
@@ -38,6 +42,7 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
   // q and k read and written (in place: only the rotated dims), positions, one cache row per token
   const double moved = in_place ? double(nq + nk) * C.rot_dim / C.head_dim : double(nq + nk);
   const double bytes = moved * 2 * 2 + tokens * (8.0 + C.rot_dim * sizeof(CE));
+  if (tl) std::fprintf(stderr, "%s", rep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
   print_line("rotary", shape, from(rep), 0, bytes, true);
 }
 }  // namespace
