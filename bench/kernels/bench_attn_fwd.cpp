@@ -179,6 +179,8 @@ int main(int argc, char** argv) {
       auto ar = dev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
                             aiter_args(obj.kernel(sym), O.addr(), Q.addr(), K.addr(), V.addr(), L.addr(), s, scale), al);
       aiter_us = ar.profile->time_us;
+      if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')  // (ours: bench::from)
+        std::fprintf(stderr, "aiter %s:\n%s\n", name, ar.profile->report().c_str());
       if (verify) {
         const auto theirs = O.download();
         size_t both = 0;

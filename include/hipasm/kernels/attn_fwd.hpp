@@ -73,7 +73,14 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
+  if (c.bm() * c.head_dim * 2 > 65536) return "attn_fwd: the output tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
   return nullptr;
+}
+
+// The output tile staged in LDS by the epilogue: BM rows of head_dim bf16, 16-byte chunks
+// XOR-swizzled by row % 8 (the 8-byte writes of one column by 32 rows spread over the banks).
+constexpr lds_layout attn_out_layout(const attn_fwd_config& c) {
+  return {.rows = c.bm(), .cols = c.head_dim, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
 }
 
 // Bits 2 and 3 of a key index swapped: V^T column of key j (see the header comment).
@@ -131,6 +138,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   sq = (qse[1] - qse[0]).as<i32>();
   sk = (kse[1] - kse[0]).as<i32>();
   auto m0 = J.sgpr<i32>();
+  auto rev = J.sgpr<u32>();  // 1: walk the key tiles down, from the last one (see the pass loop)
 
   auto kv_head = J.sgpr<u32>();
   kv_head = head / (num_q_heads / num_kv_heads);
@@ -234,7 +242,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();   // byte offset of tile t (V loads it, K loads tile t + 1)
+  auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + tile_dir)
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
   auto load_k = [&](const gpr<u32>& ofs) {
@@ -308,7 +316,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
   constexpr int VR = 4, NV = NS * DB;
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
-  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
+  // t counts iterations; kt is the key tile of this one (0 up, or n_tiles - 1 down: see the pass
+  // loop), k0 its first key
+  auto t = J.sgpr<i32>(), kt = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
+  auto tile_dir = J.sgpr<i32>();  // +1 or -1
+  auto tile_bytes = J.sgpr<u32>();
+  tile_bytes = kv_stride * BN;
+  // Byte offset and first key of key tile `k`; the tile before the first (k = -1: the extra
+  // iteration of a downward walk) reads past the buffer (zeros) and is fully masked.
+  auto tile_offset = [&](gpr<u32>& dst, const gpr<i32>& k) { dst = select(k < 0, 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes)); };
+  auto tile_key = [&](const gpr<i32>& k) { k0 = select(k < 0, 0x40000000, gpr<i32>(k * static_cast<int32_t>(BN))); };
 
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
@@ -383,7 +400,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // vrdir: the V^T write rows' move (+-D)
   auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
   auto step = [&] {
-    kofs = korg + BN * kv_stride;
+    auto ktn = J.sgpr<i32>();
+    ktn = kt + tile_dir;
+    tile_offset(kofs, ktn);
     load_k(kofs);
     load_v();
     // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
@@ -404,7 +423,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);  // (for the PV phase)
         },
         [&] { softmax_tail(); });
-    J.If(t >= n_full, [&] {
+    J.If(kt.as<u32>() >= n_full.as<u32>(), [&] {  // (kt = -1: huge)
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;
       for (int kb = 0; kb < KB; ++kb)
@@ -434,12 +453,15 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     vdir = 0u - vdir;
     vrdir = 0u - vrdir;
     t = t + 1;
-    k0 = k0 + static_cast<int32_t>(BN);
-    korg = korg + BN * kv_stride;
+    kt = kt + tile_dir;
+    tile_key(kt);
+    korg = kofs;
   };
 
   // prologue: K(0) into K buffer 0, V(0) into V buffer 1 (see above)
-  korg = 0u;
+  tile_dir = (1u - (rev << 1)).as<i32>();
+  kt = select(rev != 0u, gpr<i32>(n_tiles - 1), 0);
+  tile_offset(korg, kt);
   knext = 0u;
   load_k(korg);
   for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
@@ -456,26 +478,55 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   pe.fill(0.0f);
   alpha = 1.0f;
   t = 0;
-  k0 = 0;
+  tile_key(kt);
   n_iter = n_tiles + min(n_tiles, 1);  // n_tiles + 1 iterations, none without a tile
   J.While([&] { return t < n_iter; }, [&] { step(); });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
+  // O goes through LDS (the K/V tiles' space: the loop's last barrier left it unused) so that
+  // each store writes whole rows: a lane's registers hold 8-byte pieces of one query's row, and
+  // stored directly every instruction would touch 32 cache lines (16 per wave-row of the tile
+  // instead of 2; the L2 channels queue them at the end of every tile).
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32);
   inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
-  auto qrow = J.vgpr<u32>(), ooff = J.vgpr<u32>();
-  qrow = wave * 32u + l32 + m0.as<u32>();
-  ooff = qrow * q_stride + (half << 3);
-  auto ov = J.vgpr<u32>(2);
-  for (int db = 0; db < DB; ++db)
-    for (int g = 0; g < 4; ++g) {
-      // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
-      for (int c = 0; c < 2; ++c)
-        ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv, bf16_round::nearest_even_finite)
-                    .as<u32>();
-      Ob.store(ov, at(ooff) + (64 * db + 16 * g));
+  pool.free(vref);
+  pool.free(kref);
+  const lds_view OS = pool.view(detail::attn_out_layout(C));
+  {
+    auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>();
+    orow = wave * 32u + l32;
+    ocol = half << 2;
+    auto ov = J.vgpr<u32>(2);
+    for (int db = 0; db < DB; ++db)
+      for (int g = 0; g < 4; ++g) {
+        // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
+        for (int c = 0; c < 2; ++c)
+          ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv, bf16_round::nearest_even_finite)
+                      .as<u32>();
+        OS.store(ov, orow, multiple_of(ocol, 4) + (32 * db + 8 * g));
+      }
+  }
+  {
+    // read back: 16 bytes a lane, RPI whole rows of the wave's 32 an instruction
+    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
+    auto rrow = J.vgpr<u32>(), rcol = J.vgpr<u32>(), goff = J.vgpr<u32>();
+    auto rstep = J.sgpr<u32>();
+    rrow = wave * 32u + (lane >> detail::log2u(CPR));
+    rcol = (lane & (CPR - 1)) << 3;
+    goff = (rrow + m0.as<u32>()) * q_stride + (rcol << 1);
+    rstep = q_stride * RPI;
+    auto ob = J.vgpr<u32>(4);
+    J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
+    for (uint32_t k = 0; k < 32 / RPI; ++k) {
+      OS.load(ob, rrow + k * RPI, multiple_of(rcol, 8));
+      J.s_waitcnt(lgkmcnt(0));
+      Ob.store(ob, at(goff));
+      if (k + 1 < 32 / RPI) goff = goff + rstep;
     }
+  }
+  auto qrow = J.vgpr<u32>();
+  qrow = wave * 32u + l32 + m0.as<u32>();
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
@@ -483,6 +534,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   loff = qrow << 2;
   J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
+  if constexpr (C.causal) {  // the next tile's prologue refills the LDS the other waves read
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  }
   };  // query_tile
 
   auto pass = J.sgpr<u32>();
@@ -490,8 +545,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   J.While([&] { return pass < (C.causal ? 2u : 1u); },
           [&] {
             m0 = (y * BM).as<i32>();
+            rev = 0u;
             if constexpr (C.causal) {
-              J.If(pass == 0u, [&] { m0 = ((q_tiles - 1u - y) * BM).as<i32>(); });
+              J.If(pass == 1u, [&] {
+                m0 = ((q_tiles - 1u - y) * BM).as<i32>();
+                rev = 1u;
+              });
               J.If(pass == 1u && y == q_tiles - 1u - y, [&] { m0 = sq + 0; });  // (the middle tile: once)
             }
             J.If(m0 < sq, query_tile);
