@@ -97,7 +97,9 @@ int main(int argc, char** argv) {
                                      {4, 32, 2048, true},  {1, 64, 4096, false}, {1, 64, 4096, true},
                                      {16, 32, 1024, false}, {2, 32, 8192, true}};
   auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(HIPASM_BENCH_CO);
+  // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
+  const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
+  auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
   constexpr uint32_t D = 128;
   const hipasm::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
   const hipasm::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};

@@ -73,13 +73,13 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
-  if (c.bm() * c.head_dim * 2 > 65536) return "attn_fwd: the output tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
+  if (c.bm() * c.head_dim * 2 > 65536) return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
   return nullptr;
 }
 
-// The output tile staged in LDS by the epilogue: BM rows of head_dim bf16, 16-byte chunks
-// XOR-swizzled by row % 8 (the 8-byte writes of one column by 32 rows spread over the banks).
-constexpr lds_layout attn_out_layout(const attn_fwd_config& c) {
+// The Q and O tiles staged in LDS: BM rows of head_dim bf16, 16-byte chunks XOR-swizzled by
+// row % 8 (the accesses of one column by 32 rows, Q's reads and O's writes, spread over the banks).
+constexpr lds_layout attn_qo_layout(const attn_fwd_config& c) {
   return {.rows = c.bm(), .cols = c.head_dim, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
 }
 
@@ -192,20 +192,46 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   l32 = lane & 31u;
   half = lane >> 5;
 
-  // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16 ----
+  // Whole-row transfers between the wave's 32 rows of Q or O in memory and in an LDS tile
+  // (detail::attn_qo_layout): in instruction k < DS lane L moves 16-byte chunk L % CPR of row
+  // RPI k + L / CPR, i.e. 8 whole cache lines, where a load or store in the MFMA layout (a
+  // lane's 16 or 8 bytes of its own query's row) touches 32 and queues them on the address path.
+  // each(k, LDS row, LDS column, byte offset in Q / O).
+  constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
+  static_assert(32 / RPI == DS);
+  auto whole_rows = [&](auto&& each) {
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), goff = J.vgpr<u32>();
+    srow = wave * 32u + (lane >> detail::log2u(CPR));
+    scol = (lane & (CPR - 1)) << 3;
+    goff = (srow + m0.as<u32>()) * q_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      each(k, srow + static_cast<uint32_t>(k) * RPI, multiple_of(scol, 8), goff);
+      if (k + 1 < DS) goff = goff + q_stride * RPI;
+    }
+  };
+  lds_pool pool(J);
+
+  // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16;
+  // through LDS (whole_rows), which the K/V tiles reuse after a barrier ----
   auto qf = J.vgpr<u32>(DS, 4);
-  {
-    auto qrow = J.vgpr<u32>(), qoff = J.vgpr<u32>();
-    qrow = wave * 32u + l32 + m0.as<u32>();
-    qoff = qrow * q_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
-  }
+  pool.scope([&] {
+    const lds_view QS = pool.view(detail::attn_qo_layout(C));
+    whole_rows([&](int k, const auto&, const auto&, const auto& goff) { Qb.load(qf[k], at(goff)); });
+    J.s_waitcnt(vmcnt(0));
+    whole_rows([&](int k, const auto& row, const auto& col, const auto&) { QS.store(qf[k], row, col); });
+    J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
+    auto c8 = J.vgpr<u32>();
+    c8 = half << 3;
+    const lds_addr qa = QS.addr(wave * 32u + l32, multiple_of(c8, 8));
+    for (int p = 0; p < DS; ++p) QS.load(qf[p], qa, 0, 16 * p);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  });
 
   // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
   // rows; the loop body is emitted once: the buffer it reads and the one it fills are chosen at
   // run time (read addresses moved by one buffer each tile, the K DMA by lds_shift, the V^T
   // writes by their row coordinate) ------------------------------------------------------------
-  lds_pool pool(J);
   constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
   constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
   const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
@@ -492,7 +518,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
   pool.free(vref);
   pool.free(kref);
-  const lds_view OS = pool.view(detail::attn_out_layout(C));
+  const lds_view OS = pool.view(detail::attn_qo_layout(C));
   {
     auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>();
     orow = wave * 32u + l32;
@@ -508,22 +534,13 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       }
   }
   {
-    // read back: 16 bytes a lane, RPI whole rows of the wave's 32 an instruction
-    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
-    auto rrow = J.vgpr<u32>(), rcol = J.vgpr<u32>(), goff = J.vgpr<u32>();
-    auto rstep = J.sgpr<u32>();
-    rrow = wave * 32u + (lane >> detail::log2u(CPR));
-    rcol = (lane & (CPR - 1)) << 3;
-    goff = (rrow + m0.as<u32>()) * q_stride + (rcol << 1);
-    rstep = q_stride * RPI;
     auto ob = J.vgpr<u32>(4);
     J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
-    for (uint32_t k = 0; k < 32 / RPI; ++k) {
-      OS.load(ob, rrow + k * RPI, multiple_of(rcol, 8));
+    whole_rows([&](int, const auto& row, const auto& col, const auto& goff) {
+      OS.load(ob, row, col);
       J.s_waitcnt(lgkmcnt(0));
       Ob.store(ob, at(goff));
-      if (k + 1 < 32 / RPI) goff = goff + rstep;
-    }
+    });
   }
   auto qrow = J.vgpr<u32>();
   qrow = wave * 32u + l32 + m0.as<u32>();
@@ -534,10 +551,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   loff = qrow << 2;
   J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
-  if constexpr (C.causal) {  // the next tile's prologue refills the LDS the other waves read
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
-  }
   };  // query_tile
 
   auto pass = J.sgpr<u32>();
