@@ -199,10 +199,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // each(k, LDS row, LDS column, byte offset in Q / O).
   constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
   static_assert(32 / RPI == DS);
-  auto whole_rows = [&](auto&& each) {
+  auto whole_rows = [&](auto&& each) {  // (from tid: see the epilogue)
     auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), goff = J.vgpr<u32>();
-    srow = wave * 32u + (lane >> detail::log2u(CPR));
-    scol = (lane & (CPR - 1)) << 3;
+    srow = (tid >> 6) * 32u + ((tid & 63u) >> detail::log2u(CPR));
+    scol = (tid & (CPR - 1)) << 3;
     goff = (srow + m0.as<u32>()) * q_stride + (scol << 1);
     for (int k = 0; k < DS; ++k) {
       each(k, srow + static_cast<uint32_t>(k) * RPI, multiple_of(scol, 8), goff);
@@ -344,14 +344,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
   // t counts iterations; kt is the key tile of this one (0 up, or n_tiles - 1 down: see the pass
   // loop), k0 its first key
-  auto t = J.sgpr<i32>(), kt = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
+  auto t = J.sgpr<i32>(), kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
   auto tile_dir = J.sgpr<i32>();  // +1 or -1
   auto tile_bytes = J.sgpr<u32>();
   tile_bytes = kv_stride * BN;
-  // Byte offset and first key of key tile `k`; the tile before the first (k = -1: the extra
-  // iteration of a downward walk) reads past the buffer (zeros) and is fully masked.
-  auto tile_offset = [&](gpr<u32>& dst, const gpr<i32>& k) { dst = select(k < 0, 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes)); };
-  auto tile_key = [&](const gpr<i32>& k) { k0 = select(k < 0, 0x40000000, gpr<i32>(k * static_cast<int32_t>(BN))); };
+  // Byte offset and first key of key tile `k`; the tile after the last one (the last
+  // iteration's prefetch: -1 walking down, n_tiles up) is not read (an offset past the buffer).
+  auto tile_offset = [&](gpr<u32>& dst, const gpr<i32>& k) {
+    dst = select(k.as<u32>() >= n_tiles.as<u32>(), 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes));
+  };
+  auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
@@ -415,58 +417,70 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
   };
 
-  // Iteration t (0 .. n_tiles; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
-  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the
-  // mask and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t
-  // between its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0's PV reads
-  // V(0) (the prologue put it in the buffer read as "V(-1)") with P = 0; iteration n_tiles's
-  // QK reads K(n_tiles) (zeros past the sequence, or keys past the causal limit), fully
-  // masked: its head leaves m and l unchanged.
+  // Iteration t (0 .. n_tiles - 1; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
+  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the mask
+  // and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t between
+  // its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0 has no tile t - 1
+  // (QK and the head alone), and after the last one the tail and PV of tile n_tiles - 1 run
+  // alone: no MFMA multiplies a P of zeros or a tile past the end.
   // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
   // vrdir: the V^T write rows' move (+-D)
   auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
-  auto step = [&] {
-    auto ktn = J.sgpr<i32>();
-    ktn = kt + tile_dir;
-    tile_offset(kofs, ktn);
-    load_k(kofs);
-    load_v();
-    // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+  auto rescale_o = [&] {  // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
     J.If(alpha != 1.0f, [&] {
       for (int db = 0; db < DB; ++db)
         for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
     });
-    // S^T(t) = K(t) Q^T  ||  softmax tail of tile t - 1
-    interleave(
-        J,
-        [&] {
-          read_k(0);
-          for (int p = 0; p < DS; ++p) {
-            J.s_waitcnt(lgkmcnt(0));
-            if (p + 1 < DS) read_k(p + 1);
-            mfma_qk(p);
-          }
-          for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);  // (for the PV phase)
-        },
-        [&] { softmax_tail(); });
-    J.If(kt.as<u32>() >= n_full.as<u32>(), [&] {  // (kt = -1: huge)
+  };
+  auto read_v_ahead = [&] {  // the first VR - 1 V^T reads of a PV phase
+    for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);
+  };
+  auto qk = [&] {  // S^T(t) = K(t) Q^T
+    read_k(0);
+    for (int p = 0; p < DS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < DS) read_k(p + 1);
+      mfma_qk(p);
+    }
+  };
+  auto mask_and_max = [&] {
+    J.If(kt.as<u32>() >= n_full.as<u32>(), [&] {
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;
       for (int kb = 0; kb < KB; ++kb)
         for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
     });
     row_max();
-    // O^T += V^T(t - 1) P^T(t - 1)  ||  softmax head of tile t
-    interleave(
-        J,
-        [&] {
-          for (int i = 0; i < NV; ++i) {
-            if (i + VR - 1 < NV) read_v(i + VR - 1);
-            J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
-            mfma_pv(i);
-          }
-        },
-        [&] { softmax_head(); });
+  };
+  auto pv = [&] {  // O^T += V^T(t - 1) P^T(t - 1) (after read_v_ahead)
+    for (int i = 0; i < NV; ++i) {
+      if (i + VR - 1 < NV) read_v(i + VR - 1);
+      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+      mfma_pv(i);
+    }
+  };
+  // iteration t: `pipelined` false for t = 0
+  auto step = [&](bool pipelined) {
+    auto ktn = J.sgpr<i32>();
+    ktn = kt + tile_dir;
+    tile_offset(kofs, ktn);
+    load_k(kofs);
+    load_v();
+    if (pipelined) {
+      rescale_o();
+      interleave(
+          J,
+          [&] {
+            qk();
+            read_v_ahead();
+          },
+          softmax_tail);
+    } else {
+      qk();
+    }
+    mask_and_max();
+    if (pipelined) interleave(J, pv, softmax_head);
+    else softmax_head();
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -479,40 +493,49 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     vdir = 0u - vdir;
     vrdir = 0u - vrdir;
     t = t + 1;
-    kt = kt + tile_dir;
+    kt = ktn;
     tile_key(kt);
     korg = kofs;
   };
 
-  // prologue: K(0) into K buffer 0, V(0) into V buffer 1 (see above)
-  tile_dir = (1u - (rev << 1)).as<i32>();
-  kt = select(rev != 0u, gpr<i32>(n_tiles - 1), 0);
-  tile_offset(korg, kt);
-  knext = 0u;
-  load_k(korg);
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
-  load_v();
-  write_v();
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
-  knext = KBUF;
-  kdir = KBUF;
-  for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
-  vdir = 0u - VBUF;
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] - D;
-  vrdir = D;
-  pe.fill(0.0f);
-  alpha = 1.0f;
-  t = 0;
-  tile_key(kt);
-  n_iter = n_tiles + min(n_tiles, 1);  // n_tiles + 1 iterations, none without a tile
-  J.While([&] { return t < n_iter; }, [&] { step(); });
+  // prologue: K(0) into K buffer 0; V(0) goes to V buffer 0 in iteration 0 (read from there
+  // in iteration 1)
+  J.If(n_tiles > 0, [&] {
+    tile_dir = (1u - (rev << 1)).as<i32>();
+    kt = select(rev != 0u, gpr<i32>(n_tiles - 1), 0);
+    tile_offset(korg, kt);
+    knext = 0u;
+    load_k(korg);
+    J.s_waitcnt(vmcnt(0));
+    J.s_barrier();
+    knext = KBUF;
+    kdir = KBUF;
+    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+    vdir = 0u - VBUF;
+    vrdir = D;
+    t = 0;
+    tile_key(kt);
+    step(false);
+    J.While([&] { return t < n_tiles; }, [&] { step(true); });
+    rescale_o();
+    softmax_tail();
+    read_v_ahead();
+    pv();
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (the epilogue stages O in the LDS the other waves' PV reads)
+  });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
   // O goes through LDS (the K/V tiles' space: the loop's last barrier left it unused) so that
   // each store writes whole rows: a lane's registers hold 8-byte pieces of one query's row, and
   // stored directly every instruction would touch 32 cache lines (16 per wave-row of the tile
   // instead of 2; the L2 channels queue them at the end of every tile).
+  // (the lane ids again, in new registers: the register allocator keeps a register from its
+  // first definition to its last use, and these need not live through the loop)
+  auto e_wave = J.vgpr<u32>(), e_l32 = J.vgpr<u32>(), e_half = J.vgpr<u32>();
+  e_wave = tid >> 6;
+  e_l32 = tid & 31u;
+  e_half = (tid >> 5) & 1u;
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32);
   inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
@@ -521,8 +544,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   const lds_view OS = pool.view(detail::attn_qo_layout(C));
   {
     auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>();
-    orow = wave * 32u + l32;
-    ocol = half << 2;
+    orow = e_wave * 32u + e_l32;
+    ocol = e_half << 2;
     auto ov = J.vgpr<u32>(2);
     for (int db = 0; db < DB; ++db)
       for (int g = 0; g < 4; ++g) {
@@ -543,13 +566,13 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     });
   }
   auto qrow = J.vgpr<u32>();
-  qrow = wave * 32u + l32 + m0.as<u32>();
+  qrow = e_wave * 32u + e_l32 + m0.as<u32>();
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
   lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
-  J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
+  J.If(e_half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
   };  // query_tile
 
