@@ -18,10 +18,14 @@
 //
 // Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
 // head of one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup
-// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tiles
-// q_tiles - 1 - y and y, one after the other (grid_y = ceil(q_tiles / 2)): every workgroup has
-// the same number of key tiles (a long and a short row of the causal triangle), as aiter's
-// fmha_v3_fwd pairs them. Each wave keeps its
+// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tile y
+// with its key tiles upward, then tile q_tiles - 1 - y with its key tiles downward from the
+// diagonal (grid_y = ceil(q_tiles / 2)), as aiter's fmha_v3_fwd does: every workgroup has the
+// same number of key tiles (a short and a long row of the causal triangle), and at any time the
+// workgroups of a head that started together read the same K/V tile (one L2 miss for all; in
+// the other order their walks drift apart), and their second Q loads come at different times.
+// Q is loaded and O stored in whole rows through LDS (a lane's own query row in the MFMA layout
+// would make every load and store touch 32 cache lines). Each wave keeps its
 // Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
 // rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
 // one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
@@ -30,7 +34,7 @@
 // as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per
 // tile, and the loop is software-pipelined (see step): QK of tile t runs with the softmax of
 // tile t - 1 between its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work
-// issues in the matrix core's shadow (at 8 waves, 252 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
+// issues in the matrix core's shadow (at 8 waves, 253 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
 // gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
 // operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
 // a b128 read gives the keys the S^T accumulator's registers hold.
