@@ -199,6 +199,8 @@ TEST_CASE("attn_fwd: causal, the second query tile of a workgroup walks its key 
   // unmasked zero score would move the reference max after the last sum (LSE off by it).
   run(k128c, {.seqlens_q = {300}, .seqlens_k = {300}, .qk_offset = 1.0f});
   run(k64c, {.seqlens_q = {200, 70}, .seqlens_k = {230, 64}, .hq = 2, .hkv = 1, .qk_offset = 1.0f});
+  // query tiles without a key in either pass (sq > sk: O = 0, LSE = -inf), and seqlen_k = 0
+  run(k128c, {.seqlens_q = {300, 260}, .seqlens_k = {20, 0}, .qk_offset = 1.0f});
 }
 
 TEST_CASE("attn_fwd: the bench's causal 8-wave tile: tails, GQA, varlen", "[attn]") {
