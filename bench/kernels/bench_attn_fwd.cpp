@@ -127,10 +127,11 @@ int main(int argc, char** argv) {
     if (cfg) w4 = std::string(cfg) == "w4b32";
     const auto& k = s.causal ? (w4 ? causal4 : causal) : (w4 ? plain4 : plain);
     const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
-    // Sampled on 8 CUs (every 8th workgroup; both kernels' causal workgroups pair query tile i
-    // with tile n - 1 - i, so every workgroup has the same work).
+    // Sampled on XCD 0's 38 CUs (docs/timing-model.md, Sampling): all of that XCD's workgroups
+    // (ours in causal grids differ in work: one query tile each, longest first; aiter's pair
+    // tile i with tile n - 1 - i).
     rt::profile_options po = bench::profile_for(groups);
-    po.sample_cus = 8;
+    po.sample_cus = 38;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)

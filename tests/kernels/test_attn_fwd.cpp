@@ -192,11 +192,10 @@ TEST_CASE("attn_fwd: launch errors", "[attn]") {
   CHECK_THROWS_AS(hipasm::attn_fwd_launch(d, *S().m, k64, a), rt::error);
 }
 
-TEST_CASE("attn_fwd: causal, the second query tile of a workgroup walks its key tiles down", "[attn]") {
-  // A causal workgroup runs query tile y (keys upward), then tile q_tiles - 1 - y with its key
-  // tiles from the diagonal down; the pipeline's extra iteration then reads the tile before
-  // the first (past the buffer: zero keys, scores 0). With every real score far below 0 an
-  // unmasked zero score would move the reference max after the last sum (LSE off by it).
+TEST_CASE("attn_fwd: causal, several query tiles (longest first), scores far below 0", "[attn]") {
+  // With every real score far below 0, a key the mask should hide (past the diagonal, or past
+  // seqlen_k: zeros, score 0) would move the reference max: LSE off by it. Query tiles run
+  // longest first; the last iteration prefetches the key tile after the last one (not read).
   run(k128c, {.seqlens_q = {300}, .seqlens_k = {300}, .qk_offset = 1.0f});
   run(k64c, {.seqlens_q = {200, 70}, .seqlens_k = {230, 64}, .hq = 2, .hkv = 1, .qk_offset = 1.0f});
   // query tiles without a key in either pass (sq > sk: O = 0, LSE = -inf), and seqlen_k = 0

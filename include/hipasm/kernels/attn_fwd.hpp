@@ -16,28 +16,25 @@
 // seqlen_k the first seqlen_q - seqlen_k queries see no key: their output is 0 and their LSE
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
 //
-// Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
-// head of one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup
-// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tile y
-// with its key tiles upward, then tile q_tiles - 1 - y with its key tiles downward from the
-// diagonal (grid_y = ceil(q_tiles / 2)), as aiter's fmha_v3_fwd does: every workgroup has the
-// same number of key tiles (a short and a long row of the causal triangle), and at any time the
-// workgroups of a head that started together read the same K/V tile (one L2 miss for all; in
-// the other order their walks drift apart), and their second Q loads come at different times.
-// Q is loaded and O stored in whole rows through LDS (a lane's own query row in the MFMA layout
-// would make every load and store touch 32 cache lines). Each wave keeps its
-// Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
-// rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
-// one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
-// converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR
-// swizzled rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written
-// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per
-// tile, and the loop is software-pipelined (see step): QK of tile t runs with the softmax of
-// tile t - 1 between its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work
-// issues in the matrix core's shadow (at 8 waves, 253 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
+// Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one head of
+// one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup (h, y, b)
+// computes one query tile (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, in the order
+// longest first (aiter's fmha_v3_fwd pairs a short and a long tile per workgroup instead: equal
+// work, but its last round of workgroups runs on part of the device; longest first, the shortest
+// tiles fill the last round). Q is loaded and O stored in whole rows through LDS (a lane's own
+// query row in the MFMA layout would make every load and store touch 32 cache lines). Each wave
+// keeps its Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the
+// MFMA's rows, so each lane holds the scores of one query: the row max and sum are per-lane work
+// and one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
+// converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR swizzled
+// rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written as V^T rows,
+// so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per tile, and the
+// loop is software-pipelined (see step): QK of tile t runs with the softmax of tile t - 1 between
+// its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work issues in the matrix
+// core's shadow (at 8 waves, 253 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
 // gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
-// operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
-// a b128 read gives the keys the S^T accumulator's registers hold.
+// operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that a
+// b128 read gives the keys the S^T accumulator's registers hold.
 //
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
@@ -62,10 +59,7 @@ struct attn_fwd_config {
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
   constexpr uint32_t q_tiles(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
-  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
-    const uint32_t t = q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
-    return causal ? (t + 1) / 2 : t;
-  }
+  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const { return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1; }
   constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
 };
 
@@ -107,21 +101,30 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
-  // Workgroup id -> (query tile pair y, head, batch). The dispatcher deals workgroups
-  // round-robin to the XCDs (id % xcds); each XCD gets a contiguous range of the logical order
-  // (query tile fastest, then head): the query tiles of a head share its K and V in one L2,
-  // and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
+  // Workgroup id -> (query tile y, head, batch). Causal: longest first (the dispatch order is
+  // the query tiles from the last, each for every head and sequence: the CUs that finish early
+  // take the shorter tiles, the last round is short); with heads x batch a multiple of the XCDs,
+  // an XCD runs all tiles of its heads (the dispatcher deals workgroups round-robin). Else the
+  // dispatcher's round-robin is undone (xcds > 1): each XCD gets a contiguous range of the
+  // logical order (query tile fastest, then head): the query tiles of a head share its K and V
+  // in one L2, and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
   auto head = J.sgpr<u32>(), bidx = J.sgpr<u32>(), y = J.sgpr<u32>();
-  if constexpr (C.xcds > 1) {
-    auto gy = J.sgpr<u32>(), n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
-    if constexpr (C.causal) gy = (q_tiles + 1u) >> 1;
-    else gy = q_tiles + 0u;
-    n = num_q_heads * gy * batch;
-    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + gy * J.workgroup_id_z());
+  if constexpr (C.causal) {
+    auto hb = J.sgpr<u32>(), id = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+    nhb = num_q_heads * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
+    y = q_tiles - 1u - id / nhb;
+    hb = id % nhb;
+    head = hb % num_q_heads;
+    bidx = hb / num_q_heads;
+  } else if constexpr (C.xcds > 1) {
+    auto n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
+    n = num_q_heads * q_tiles * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
     r = id % C.xcds;                                   // the XCD
     lid = r * (n / C.xcds) + min(r, n % C.xcds) + id / C.xcds;  // its range's start + rank
-    y = lid % gy;
-    r = lid / gy;
+    y = lid % q_tiles;
+    r = lid / q_tiles;
     head = r % num_q_heads;
     bidx = r / num_q_heads;
   } else {
@@ -142,7 +145,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   sq = (qse[1] - qse[0]).as<i32>();
   sk = (kse[1] - kse[0]).as<i32>();
   auto m0 = J.sgpr<i32>();
-  auto rev = J.sgpr<u32>();  // 1: walk the key tiles down, from the last one (see the pass loop)
 
   auto kv_head = J.sgpr<u32>();
   kv_head = head / (num_q_heads / num_kv_heads);
@@ -169,8 +171,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   shift = (head * totq + qse[0]) << 2;
   Lb.shift_base(shift);
 
-  // One query tile (rows m0 .. m0 + BM - 1 of the sequence), emitted once; a causal workgroup
-  // runs it for two tiles (see the header comment).
+  // The query tile: rows m0 .. m0 + BM - 1 of the sequence.
   auto query_tile = [&] {
   // ---- tiles: [0, n_full) need no mask, [n_full, n_tiles) are masked --------------------------
   auto n_tiles = J.sgpr<i32>(), n_full = J.sgpr<i32>();
@@ -272,7 +273,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + tile_dir)
+  auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + 1)
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
   auto load_k = [&](const gpr<u32>& ofs) {
@@ -346,16 +347,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
   constexpr int VR = 4, NV = NS * DB;
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
-  // t counts iterations; kt is the key tile of this one (0 up, or n_tiles - 1 down: see the pass
-  // loop), k0 its first key
-  auto t = J.sgpr<i32>(), kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
-  auto tile_dir = J.sgpr<i32>();  // +1 or -1
+  // kt: the key tile of the iteration, k0 its first key
+  auto kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
   auto tile_bytes = J.sgpr<u32>();
   tile_bytes = kv_stride * BN;
   // Byte offset and first key of key tile `k`; the tile after the last one (the last
-  // iteration's prefetch: -1 walking down, n_tiles up) is not read (an offset past the buffer).
+  // iteration's prefetch) is not read (an offset past the buffer).
   auto tile_offset = [&](gpr<u32>& dst, const gpr<i32>& k) {
-    dst = select(k.as<u32>() >= n_tiles.as<u32>(), 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes));
+    dst = select(k >= n_tiles, 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes));
   };
   auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
@@ -448,7 +447,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
   auto mask_and_max = [&] {
-    J.If(kt.as<u32>() >= n_full.as<u32>(), [&] {
+    J.If(kt >= n_full, [&] {
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;
       for (int kb = 0; kb < KB; ++kb)
@@ -466,7 +465,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // iteration t: `pipelined` false for t = 0
   auto step = [&](bool pipelined) {
     auto ktn = J.sgpr<i32>();
-    ktn = kt + tile_dir;
+    ktn = kt + 1;
     tile_offset(kofs, ktn);
     load_k(kofs);
     load_v();
@@ -496,7 +495,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kdir = 0u - kdir;
     vdir = 0u - vdir;
     vrdir = 0u - vrdir;
-    t = t + 1;
     kt = ktn;
     tile_key(kt);
     korg = kofs;
@@ -505,8 +503,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // prologue: K(0) into K buffer 0; V(0) goes to V buffer 0 in iteration 0 (read from there
   // in iteration 1)
   J.If(n_tiles > 0, [&] {
-    tile_dir = (1u - (rev << 1)).as<i32>();
-    kt = select(rev != 0u, gpr<i32>(n_tiles - 1), 0);
+    kt = 0;
     tile_offset(korg, kt);
     knext = 0u;
     load_k(korg);
@@ -517,10 +514,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
     vdir = 0u - VBUF;
     vrdir = D;
-    t = 0;
     tile_key(kt);
     step(false);
-    J.While([&] { return t < n_tiles; }, [&] { step(true); });
+    J.While([&] { return kt < n_tiles; }, [&] { step(true); });
     rescale_o();
     softmax_tail();
     read_v_ahead();
@@ -580,22 +576,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Lb.store(lse, at(loff));
   };  // query_tile
 
-  auto pass = J.sgpr<u32>();
-  pass = 0u;
-  J.While([&] { return pass < (C.causal ? 2u : 1u); },
-          [&] {
-            m0 = (y * BM).as<i32>();
-            rev = 0u;
-            if constexpr (C.causal) {
-              J.If(pass == 1u, [&] {
-                m0 = ((q_tiles - 1u - y) * BM).as<i32>();
-                rev = 1u;
-              });
-              J.If(pass == 1u && y == q_tiles - 1u - y, [&] { m0 = sq + 0; });  // (the middle tile: once)
-            }
-            J.If(m0 < sq, query_tile);
-            pass = pass + 1u;
-          });
+  m0 = (y * BM).as<i32>();
+  J.If(m0 < sq, query_tile);
 }
 
 }  // namespace hipasm
