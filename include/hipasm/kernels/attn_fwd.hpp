@@ -59,7 +59,9 @@ struct attn_fwd_config {
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
   constexpr uint32_t q_tiles(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
-  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const { return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1; }
+  constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
+    return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
+  }
   constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
 };
 
@@ -71,7 +73,8 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
-  if (c.bm() * c.head_dim * 2 > 65536) return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
+  if (c.bm() * c.head_dim * 2 > 65536)
+    return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
   return nullptr;
 }
 
@@ -429,7 +432,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
   // vrdir: the V^T write rows' move (+-D)
   auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
-  auto rescale_o = [&] {  // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+  // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+  auto rescale_o = [&] {
     J.If(alpha != 1.0f, [&] {
       for (int db = 0; db < DB; ++db)
         for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
@@ -551,7 +555,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int g = 0; g < 4; ++g) {
         // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
         for (int c = 0; c < 2; ++c)
-          ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv, bf16_round::nearest_even_finite)
+          ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv,
+                             bf16_round::nearest_even_finite)
                       .as<u32>();
         OS.store(ov, orow, multiple_of(ocol, 4) + (32 * db + 8 * g));
       }
