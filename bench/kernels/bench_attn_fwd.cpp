@@ -1,5 +1,5 @@
 // bench_kernel_attn_fwd [AITER_DIR]: the library's flash attention forward (head dim 128, bf16,
-// LSE out; 8 waves x 64-key tiles, or 4 waves x 32-key tiles for causal grids smaller than the device)
+// LSE out; 8 waves x 64-key tiles, or 4 waves x 32-key tiles for grids smaller than the device)
 // on prefill shapes, predicted by the timing model (MI300X), next to aiter's asm
 // kernel fmha_v3_fwd (hsa/gfx942/fmha_v3_fwd/MI300/fwd_hd128_bf16[_causal]_rtne.co, batch mode)
 // on the same shape in the same run. The two read the same memory: a batch of equal-length
@@ -97,7 +97,9 @@ int main(int argc, char** argv) {
                                      {4, 32, 2048, true},  {1, 64, 4096, false}, {1, 64, 4096, true},
                                      {16, 32, 1024, false}, {2, 32, 8192, true}};
   auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(HIPASM_BENCH_CO);
+  // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
+  const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
+  auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
   constexpr uint32_t D = 128;
   const hipasm::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
   const hipasm::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
@@ -115,19 +117,21 @@ int main(int argc, char** argv) {
     const float scale = 1.0f / std::sqrt(float(D));
     const hipasm::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
     const hipasm::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
-    // The 8-wave tile, but for a causal grid that leaves CUs without a workgroup the 4-wave,
-    // 32-key one (twice the workgroups, two per CU; at b1 h32 s1024: 82 us against 100 with
-    // the 8-wave tile, while the full mask's grid of 128 is faster with 8 waves, 72 against
-    // 76 us); HIPASM_ATTN_BENCH_CONFIG=w8b64 or w4b32 forces one.
+    // The 8-wave tile, but for a grid that leaves CUs without a workgroup the 4-wave, 32-key
+    // one (twice the workgroups, two per CU; session 11, at b1 h32 s1024: causal 54.9 us
+    // against 76.0 with the 8-wave tile, full 47.1 against 60.2; at b4 h32 s2048 causal, a
+    // grid of 512, the 8-wave tile's 239.2 against 268.4); HIPASM_ATTN_BENCH_CONFIG=w8b64 or
+    // w4b32 forces one.
     const char* cfg = std::getenv("HIPASM_ATTN_BENCH_CONFIG");
-    bool w4 = s.causal && causal.config.grid_y(s.seqlen) * s.heads * s.batch < 304;
+    bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < 304;
     if (cfg) w4 = std::string(cfg) == "w4b32";
     const auto& k = s.causal ? (w4 ? causal4 : causal) : (w4 ? plain4 : plain);
     const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
-    // Sampled on 8 CUs (every 8th workgroup; both kernels' causal workgroups pair query tile i
-    // with tile n - 1 - i, so every workgroup has the same work).
+    // Sampled on XCD 0's 38 CUs (docs/timing-model.md, Sampling): all of that XCD's workgroups
+    // (ours in causal grids differ in work: one query tile each, longest first; aiter's pair
+    // tile i with tile n - 1 - i).
     rt::profile_options po = bench::profile_for(groups);
-    po.sample_cus = 8;
+    po.sample_cus = 38;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -179,6 +183,8 @@ int main(int argc, char** argv) {
       auto ar = dev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
                             aiter_args(obj.kernel(sym), O.addr(), Q.addr(), K.addr(), V.addr(), L.addr(), s, scale), al);
       aiter_us = ar.profile->time_us;
+      if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')  // (ours: bench::from)
+        std::fprintf(stderr, "aiter %s:\n%s\n", name, ar.profile->report().c_str());
       if (verify) {
         const auto theirs = O.download();
         size_t both = 0;

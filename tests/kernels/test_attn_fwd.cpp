@@ -42,6 +42,7 @@ struct problem {
   uint32_t hq = 2, hkv = 2;
   float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
   float key_ramp = 0.0f;     // key j of a sequence scaled by 1 + key_ramp j (row maxima that grow along the keys)
+  float qk_offset = 0.0f;    // added to Q, subtracted from K: every score near -head_dim offset^2 scale
 };
 
 void run(const attn_fwd_kernel_ref& k, const problem& pr) {
@@ -59,11 +60,11 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   std::mt19937 rng(tq * 7919u + tk * 131u + D + pr.hq * 17u + pr.hkv);
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), uv(-1.0f, 1.0f);
   std::vector<uint16_t> q(tq * pr.hq * D), kk(tk * pr.hkv * D + 1), v(tk * pr.hkv * D + 1);
-  for (auto& x : q) x = bf16(uq(rng));
+  for (auto& x : q) x = bf16(uq(rng) + pr.qk_offset);
   for (uint32_t b = 0; b < B; ++b)
     for (int j = 0; j < pr.seqlens_k[b]; ++j)
       for (size_t e = 0; e < size_t(pr.hkv) * D; ++e)
-        kk[(size_t(ck[b] + j) * pr.hkv) * D + e] = bf16(uq(rng) * (1.0f + pr.key_ramp * float(j)));
+        kk[(size_t(ck[b] + j) * pr.hkv) * D + e] = bf16(uq(rng) * (1.0f + pr.key_ramp * float(j)) - pr.qk_offset);
   for (auto& x : v) x = bf16(uv(rng));
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> Q(d, q), K(d, kk), V(d, v);
@@ -128,6 +129,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
 
 const attn_fwd_kernel_ref k128{"attn_d128", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64}};
 const attn_fwd_kernel_ref k128c{"attn_d128_causal", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k128cw8{"attn_d128_causal_w8", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}};
 const attn_fwd_kernel_ref k128w8{"attn_d128_w8", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}};
 const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}};
 const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
@@ -188,4 +190,19 @@ TEST_CASE("attn_fwd: launch errors", "[attn]") {
   a.num_kv_heads = 1;
   a.softmax_scale = 0;
   CHECK_THROWS_AS(hipasm::attn_fwd_launch(d, *S().m, k64, a), rt::error);
+}
+
+TEST_CASE("attn_fwd: causal, several query tiles (longest first), scores far below 0", "[attn]") {
+  // With every real score far below 0, a key the mask should hide (past the diagonal, or past
+  // seqlen_k: zeros, score 0) would move the reference max: LSE off by it. Query tiles run
+  // longest first; the last iteration prefetches the key tile after the last one (not read).
+  run(k128c, {.seqlens_q = {300}, .seqlens_k = {300}, .qk_offset = 1.0f});
+  run(k64c, {.seqlens_q = {200, 70}, .seqlens_k = {230, 64}, .hq = 2, .hkv = 1, .qk_offset = 1.0f});
+  // query tiles without a key in either pass (sq > sk: O = 0, LSE = -inf), and seqlen_k = 0
+  run(k128c, {.seqlens_q = {300, 260}, .seqlens_k = {20, 0}, .qk_offset = 1.0f});
+}
+
+TEST_CASE("attn_fwd: the bench's causal 8-wave tile: tails, GQA, varlen", "[attn]") {
+  run(k128cw8, {.seqlens_q = {600, 257, 1, 0}, .seqlens_k = {600, 300, 40, 3}, .hq = 4, .hkv = 2});
+  run(k128cw8, {.seqlens_q = {530}, .seqlens_k = {530}, .hq = 2, .hkv = 1, .value_range = 2.0f, .key_ramp = 0.01f});
 }

@@ -16,24 +16,25 @@
 // seqlen_k the first seqlen_q - seqlen_k queries see no key: their output is 0 and their LSE
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
 //
-// Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one
-// head of one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup
-// (h, y, b) computes query tile y (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, tiles
-// q_tiles - 1 - y and y, one after the other (grid_y = ceil(q_tiles / 2)): every workgroup has
-// the same number of key tiles (a long and a short row of the causal triangle), as aiter's
-// fmha_v3_fwd pairs them. Each wave keeps its
-// Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the MFMA's
-// rows, so each lane holds the scores of one query: the row max and sum are per-lane work and
-// one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
-// converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR
-// swizzled rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written
-// as V^T rows, so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per
-// tile, and the loop is software-pipelined (see step): QK of tile t runs with the softmax of
-// tile t - 1 between its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work
-// issues in the matrix core's shadow (at 8 waves, 252 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
+// Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one head of
+// one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup (h, y, b)
+// computes one query tile (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, in the order
+// longest first (aiter's fmha_v3_fwd pairs a short and a long tile per workgroup instead: equal
+// work, but its last round of workgroups runs on part of the device; longest first, the shortest
+// tiles fill the last round). Q is loaded and O stored in whole rows through LDS (a lane's own
+// query row in the MFMA layout would make every load and store touch 32 cache lines). Each wave
+// keeps its Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the
+// MFMA's rows, so each lane holds the scores of one query: the row max and sum are per-lane work
+// and one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
+// converted to bf16 in place: no data movement). K tiles go to LDS by DMA (copy_tile, XOR swizzled
+// rows); V tiles through VGPRs, transposed per lane (transpose_per_lane) and written as V^T rows,
+// so one ds_read_b128 feeds two MFMAs. Both are double-buffered, one barrier per tile, and the
+// loop is software-pipelined (see step): QK of tile t runs with the softmax of tile t - 1 between
+// its MFMAs and PV of tile t - 1 with the softmax of tile t, so the VALU work issues in the matrix
+// core's shadow (at 8 waves, 253 VGPRs: two waves per SIMD). The MFMA's k order is permuted (as in
 // gemm_bf16.hpp): for the QK^T products lane half h reads dims 16p + 8h .. 16p + 8h + 7 of both
-// operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that
-// a b128 read gives the keys the S^T accumulator's registers hold.
+// operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that a
+// b128 read gives the keys the S^T accumulator's registers hold.
 //
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
@@ -59,8 +60,7 @@ struct attn_fwd_config {
   constexpr uint32_t bm() const { return 32 * waves; }
   constexpr uint32_t q_tiles(uint32_t max_seqlen_q) const { return (max_seqlen_q + bm() - 1) / bm(); }
   constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
-    const uint32_t t = q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
-    return causal ? (t + 1) / 2 : t;
+    return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
   }
   constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
 };
@@ -73,7 +73,15 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
+  if (c.bm() * c.head_dim * 2 > 65536)
+    return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
   return nullptr;
+}
+
+// The Q and O tiles staged in LDS: BM rows of head_dim bf16, 16-byte chunks XOR-swizzled by
+// row % 8 (the accesses of one column by 32 rows, Q's reads and O's writes, spread over the banks).
+constexpr lds_layout attn_qo_layout(const attn_fwd_config& c) {
+  return {.rows = c.bm(), .cols = c.head_dim, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
 }
 
 // Bits 2 and 3 of a key index swapped: V^T column of key j (see the header comment).
@@ -96,21 +104,30 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
-  // Workgroup id -> (query tile pair y, head, batch). The dispatcher deals workgroups
-  // round-robin to the XCDs (id % xcds); each XCD gets a contiguous range of the logical order
-  // (query tile fastest, then head): the query tiles of a head share its K and V in one L2,
-  // and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
+  // Workgroup id -> (query tile y, head, batch). Causal: longest first (the dispatch order is
+  // the query tiles from the last, each for every head and sequence: the CUs that finish early
+  // take the shorter tiles, the last round is short); with heads x batch a multiple of the XCDs,
+  // an XCD runs all tiles of its heads (the dispatcher deals workgroups round-robin). Else the
+  // dispatcher's round-robin is undone (xcds > 1): each XCD gets a contiguous range of the
+  // logical order (query tile fastest, then head): the query tiles of a head share its K and V
+  // in one L2, and an XCD's heads are consecutive ones (their rows spread over the L2 channels).
   auto head = J.sgpr<u32>(), bidx = J.sgpr<u32>(), y = J.sgpr<u32>();
-  if constexpr (C.xcds > 1) {
-    auto gy = J.sgpr<u32>(), n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
-    if constexpr (C.causal) gy = (q_tiles + 1u) >> 1;
-    else gy = q_tiles + 0u;
-    n = num_q_heads * gy * batch;
-    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + gy * J.workgroup_id_z());
+  if constexpr (C.causal) {
+    auto hb = J.sgpr<u32>(), id = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+    nhb = num_q_heads * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
+    y = q_tiles - 1u - id / nhb;
+    hb = id % nhb;
+    head = hb % num_q_heads;
+    bidx = hb / num_q_heads;
+  } else if constexpr (C.xcds > 1) {
+    auto n = J.sgpr<u32>(), id = J.sgpr<u32>(), lid = J.sgpr<u32>(), r = J.sgpr<u32>();
+    n = num_q_heads * q_tiles * batch;
+    id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
     r = id % C.xcds;                                   // the XCD
     lid = r * (n / C.xcds) + min(r, n % C.xcds) + id / C.xcds;  // its range's start + rank
-    y = lid % gy;
-    r = lid / gy;
+    y = lid % q_tiles;
+    r = lid / q_tiles;
     head = r % num_q_heads;
     bidx = r / num_q_heads;
   } else {
@@ -157,8 +174,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   shift = (head * totq + qse[0]) << 2;
   Lb.shift_base(shift);
 
-  // One query tile (rows m0 .. m0 + BM - 1 of the sequence), emitted once; a causal workgroup
-  // runs it for two tiles (see the header comment).
+  // The query tile: rows m0 .. m0 + BM - 1 of the sequence.
   auto query_tile = [&] {
   // ---- tiles: [0, n_full) need no mask, [n_full, n_tiles) are masked --------------------------
   auto n_tiles = J.sgpr<i32>(), n_full = J.sgpr<i32>();
@@ -184,20 +200,46 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   l32 = lane & 31u;
   half = lane >> 5;
 
-  // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16 ----
+  // Whole-row transfers between the wave's 32 rows of Q or O in memory and in an LDS tile
+  // (detail::attn_qo_layout): in instruction k < DS lane L moves 16-byte chunk L % CPR of row
+  // RPI k + L / CPR, i.e. 8 whole cache lines, where a load or store in the MFMA layout (a
+  // lane's 16 or 8 bytes of its own query's row) touches 32 and queues them on the address path.
+  // each(k, LDS row, LDS column, byte offset in Q / O).
+  constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
+  static_assert(32 / RPI == DS);
+  auto whole_rows = [&](auto&& each) {  // (from tid: see the epilogue)
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), goff = J.vgpr<u32>();
+    srow = (tid >> 6) * 32u + ((tid & 63u) >> detail::log2u(CPR));
+    scol = (tid & (CPR - 1)) << 3;
+    goff = (srow + m0.as<u32>()) * q_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      each(k, srow + static_cast<uint32_t>(k) * RPI, multiple_of(scol, 8), goff);
+      if (k + 1 < DS) goff = goff + q_stride * RPI;
+    }
+  };
+  lds_pool pool(J);
+
+  // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16;
+  // through LDS (whole_rows), which the K/V tiles reuse after a barrier ----
   auto qf = J.vgpr<u32>(DS, 4);
-  {
-    auto qrow = J.vgpr<u32>(), qoff = J.vgpr<u32>();
-    qrow = wave * 32u + l32 + m0.as<u32>();
-    qoff = qrow * q_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) Qb.load(qf[p], at(qoff) + 32 * p);
-  }
+  pool.scope([&] {
+    const lds_view QS = pool.view(detail::attn_qo_layout(C));
+    whole_rows([&](int k, const auto&, const auto&, const auto& goff) { Qb.load(qf[k], at(goff)); });
+    J.s_waitcnt(vmcnt(0));
+    whole_rows([&](int k, const auto& row, const auto& col, const auto&) { QS.store(qf[k], row, col); });
+    J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
+    auto c8 = J.vgpr<u32>();
+    c8 = half << 3;
+    const lds_addr qa = QS.addr(wave * 32u + l32, multiple_of(c8, 8));
+    for (int p = 0; p < DS; ++p) QS.load(qf[p], qa, 0, 16 * p);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+  });
 
   // ---- LDS: two K tiles (BN x D) and two V^T tiles (D x BN), each pair one view of twice the
   // rows; the loop body is emitted once: the buffer it reads and the one it fills are chosen at
   // run time (read addresses moved by one buffer each tile, the K DMA by lds_shift, the V^T
   // writes by their row coordinate) ------------------------------------------------------------
-  lds_pool pool(J);
   constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
   constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
   const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
@@ -234,7 +276,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     body();
   };
 
-  auto korg = J.sgpr<u32>();   // byte offset of tile t (V loads it, K loads tile t + 1)
+  auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + 1)
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
   auto load_k = [&](const gpr<u32>& ofs) {
@@ -308,7 +350,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
   constexpr int VR = 4, NV = NS * DB;
   auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
-  auto t = J.sgpr<i32>(), k0 = J.sgpr<i32>(), n_iter = J.sgpr<i32>();
+  // kt: the key tile of the iteration, k0 its first key
+  auto kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
+  auto tile_bytes = J.sgpr<u32>();
+  tile_bytes = kv_stride * BN;
+  // Byte offset and first key of key tile `k`; the tile after the last one (the last
+  // iteration's prefetch) is not read (an offset past the buffer).
+  auto tile_offset = [&](gpr<u32>& dst, const gpr<i32>& k) {
+    dst = select(k >= n_tiles, 0x80000000u, gpr<u32>(k.as<u32>() * tile_bytes));
+  };
+  auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
@@ -372,56 +423,71 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
   };
 
-  // Iteration t (0 .. n_tiles; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
-  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the
-  // mask and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t
-  // between its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0's PV reads
-  // V(0) (the prologue put it in the buffer read as "V(-1)") with P = 0; iteration n_tiles's
-  // QK reads K(n_tiles) (zeros past the sequence, or keys past the causal limit), fully
-  // masked: its head leaves m and l unchanged.
+  // Iteration t (0 .. n_tiles - 1; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
+  // and V(t); S(t) = K(t) Q^T with the softmax tail of tile t - 1 between its MFMAs; the mask
+  // and row max of S(t); O^T += V^T(t - 1) P^T(t - 1) with the softmax head of tile t between
+  // its MFMAs; V(t) written (transposed) to LDS; one barrier. Iteration 0 has no tile t - 1
+  // (QK and the head alone), and after the last one the tail and PV of tile n_tiles - 1 run
+  // alone: no MFMA multiplies a P of zeros or a tile past the end.
   // kdir, vdir: from the buffer being read to the other one (bytes: +-KBUF, +-VBUF)
   // vrdir: the V^T write rows' move (+-D)
   auto kdir = J.sgpr<u32>(), vdir = J.sgpr<u32>(), vrdir = J.sgpr<u32>();
-  auto step = [&] {
-    kofs = korg + BN * kv_stride;
-    load_k(kofs);
-    load_v();
-    // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+  // O *= alpha of tile t - 1 (after PV(t - 2), before PV(t - 1)); v_mul_f32, not v_pk_mul_f32
+  auto rescale_o = [&] {
     J.If(alpha != 1.0f, [&] {
       for (int db = 0; db < DB; ++db)
         for (int r = 0; r < 16; ++r) o[db][r] = o[db][r] * alpha;
     });
-    // S^T(t) = K(t) Q^T  ||  softmax tail of tile t - 1
-    interleave(
-        J,
-        [&] {
-          read_k(0);
-          for (int p = 0; p < DS; ++p) {
-            J.s_waitcnt(lgkmcnt(0));
-            if (p + 1 < DS) read_k(p + 1);
-            mfma_qk(p);
-          }
-          for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);  // (for the PV phase)
-        },
-        [&] { softmax_tail(); });
-    J.If(t >= n_full, [&] {
+  };
+  auto read_v_ahead = [&] {  // the first VR - 1 V^T reads of a PV phase
+    for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);
+  };
+  auto qk = [&] {  // S^T(t) = K(t) Q^T
+    read_k(0);
+    for (int p = 0; p < DS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < DS) read_k(p + 1);
+      mfma_qk(p);
+    }
+  };
+  auto mask_and_max = [&] {
+    J.If(kt >= n_full, [&] {
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;
       for (int kb = 0; kb < KB; ++kb)
         for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
     });
     row_max();
-    // O^T += V^T(t - 1) P^T(t - 1)  ||  softmax head of tile t
-    interleave(
-        J,
-        [&] {
-          for (int i = 0; i < NV; ++i) {
-            if (i + VR - 1 < NV) read_v(i + VR - 1);
-            J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
-            mfma_pv(i);
-          }
-        },
-        [&] { softmax_head(); });
+  };
+  auto pv = [&] {  // O^T += V^T(t - 1) P^T(t - 1) (after read_v_ahead)
+    for (int i = 0; i < NV; ++i) {
+      if (i + VR - 1 < NV) read_v(i + VR - 1);
+      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+      mfma_pv(i);
+    }
+  };
+  // iteration t: `pipelined` false for t = 0
+  auto step = [&](bool pipelined) {
+    auto ktn = J.sgpr<i32>();
+    ktn = kt + 1;
+    tile_offset(kofs, ktn);
+    load_k(kofs);
+    load_v();
+    if (pipelined) {
+      rescale_o();
+      interleave(
+          J,
+          [&] {
+            qk();
+            read_v_ahead();
+          },
+          softmax_tail);
+    } else {
+      qk();
+    }
+    mask_and_max();
+    if (pipelined) interleave(J, pv, softmax_head);
+    else softmax_head();
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -433,70 +499,90 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kdir = 0u - kdir;
     vdir = 0u - vdir;
     vrdir = 0u - vrdir;
-    t = t + 1;
-    k0 = k0 + static_cast<int32_t>(BN);
-    korg = korg + BN * kv_stride;
+    kt = ktn;
+    tile_key(kt);
+    korg = kofs;
   };
 
-  // prologue: K(0) into K buffer 0, V(0) into V buffer 1 (see above)
-  korg = 0u;
-  knext = 0u;
-  load_k(korg);
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + D;
-  load_v();
-  write_v();
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
-  knext = KBUF;
-  kdir = KBUF;
-  for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
-  vdir = 0u - VBUF;
-  for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] - D;
-  vrdir = D;
-  pe.fill(0.0f);
-  alpha = 1.0f;
-  t = 0;
-  k0 = 0;
-  n_iter = n_tiles + min(n_tiles, 1);  // n_tiles + 1 iterations, none without a tile
-  J.While([&] { return t < n_iter; }, [&] { step(); });
+  // prologue: K(0) into K buffer 0; V(0) goes to V buffer 0 in iteration 0 (read from there
+  // in iteration 1)
+  J.If(n_tiles > 0, [&] {
+    kt = 0;
+    tile_offset(korg, kt);
+    knext = 0u;
+    load_k(korg);
+    J.s_waitcnt(vmcnt(0));
+    J.s_barrier();
+    knext = KBUF;
+    kdir = KBUF;
+    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+    vdir = 0u - VBUF;
+    vrdir = D;
+    tile_key(kt);
+    step(false);
+    J.While([&] { return kt < n_tiles; }, [&] { step(true); });
+    rescale_o();
+    softmax_tail();
+    read_v_ahead();
+    pv();
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (the epilogue stages O in the LDS the other waves' PV reads)
+  });
 
   // ---- epilogue: O = O^T / l, LSE = ln 2 (m c + log2 l) ---------------------------------------
+  // O goes through LDS (the K/V tiles' space: the loop's last barrier left it unused) so that
+  // each store writes whole rows: a lane's registers hold 8-byte pieces of one query's row, and
+  // stored directly every instruction would touch 32 cache lines (16 per wave-row of the tile
+  // instead of 2; the L2 channels queue them at the end of every tile).
+  // (the lane ids again, in new registers: the register allocator keeps a register from its
+  // first definition to its last use, and these need not live through the loop)
+  auto e_wave = J.vgpr<u32>(), e_l32 = J.vgpr<u32>(), e_half = J.vgpr<u32>();
+  e_wave = tid >> 6;
+  e_l32 = tid & 31u;
+  e_half = (tid >> 5) & 1u;
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32);
   inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
-  auto qrow = J.vgpr<u32>(), ooff = J.vgpr<u32>();
-  qrow = wave * 32u + l32 + m0.as<u32>();
-  ooff = qrow * q_stride + (half << 3);
-  auto ov = J.vgpr<u32>(2);
-  for (int db = 0; db < DB; ++db)
-    for (int g = 0; g < 4; ++g) {
-      // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
-      for (int c = 0; c < 2; ++c)
-        ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv, bf16_round::nearest_even_finite)
-                    .as<u32>();
-      Ob.store(ov, at(ooff) + (64 * db + 16 * g));
-    }
+  pool.free(vref);
+  pool.free(kref);
+  const lds_view OS = pool.view(detail::attn_qo_layout(C));
+  {
+    auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>();
+    orow = e_wave * 32u + e_l32;
+    ocol = e_half << 2;
+    auto ov = J.vgpr<u32>(2);
+    for (int db = 0; db < DB; ++db)
+      for (int g = 0; g < 4; ++g) {
+        // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
+        for (int c = 0; c < 2; ++c)
+          ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv,
+                             bf16_round::nearest_even_finite)
+                      .as<u32>();
+        OS.store(ov, orow, multiple_of(ocol, 4) + (32 * db + 8 * g));
+      }
+  }
+  {
+    auto ob = J.vgpr<u32>(4);
+    J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
+    whole_rows([&](int, const auto& row, const auto& col, const auto& goff) {
+      OS.load(ob, row, col);
+      J.s_waitcnt(lgkmcnt(0));
+      Ob.store(ob, at(goff));
+    });
+  }
+  auto qrow = J.vgpr<u32>();
+  qrow = e_wave * 32u + e_l32 + m0.as<u32>();
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
   J.v_log_f32(lse, ltot);
   lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
-  J.If(half != 0u, [&] { loff = 0x80000000u; });  // one store per query
+  J.If(e_half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
   };  // query_tile
 
-  auto pass = J.sgpr<u32>();
-  pass = 0u;
-  J.While([&] { return pass < (C.causal ? 2u : 1u); },
-          [&] {
-            m0 = (y * BM).as<i32>();
-            if constexpr (C.causal) {
-              J.If(pass == 0u, [&] { m0 = ((q_tiles - 1u - y) * BM).as<i32>(); });
-              J.If(pass == 1u && y == q_tiles - 1u - y, [&] { m0 = sq + 0; });  // (the middle tile: once)
-            }
-            J.If(m0 < sq, query_tile);
-            pass = pass + 1u;
-          });
+  m0 = (y * BM).as<i32>();
+  J.If(m0 < sq, query_tile);
 }
 
 }  // namespace hipasm
