@@ -29,4 +29,13 @@ inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .sca
                                                     .bk = 64, .wm = 4, .wn = 2};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
                                                     .bk = 64, .wm = 2, .wn = 4};
+// The small tiles' split-K variants (f32 partial sums, gemm_quant_launch picks the split).
+inline constexpr gemm_quant_config split(gemm_quant_config c) {
+  c.split_k = true;
+  return c;
+}
+inline constexpr gemm_quant_config fp8_block_64x128_split = split(fp8_block_64x128);
+inline constexpr gemm_quant_config fp8_block_32x128_split = split(fp8_block_32x128);
+inline constexpr gemm_quant_config i8_token_64x128_split = split(i8_token_64x128);
+inline constexpr gemm_quant_config i8_token_32x128_split = split(i8_token_32x128);
 }  // namespace gq_bench

@@ -59,6 +59,9 @@ struct gemm_quant_config {
   uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
   uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
   uint32_t lds_buffers = 2;               // VGPR copies: 2, or 1 (half the LDS: two workgroups a CU for 128x128x128)
+  bool split_k = false;                   // VGPR copies: K may be split over `splits` workgroups (grid z, the
+                                          // launch's run-time choice) writing f32 partial sums into slices of a
+                                          // workspace, which `name_to_bf16` sums and rounds into C
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -92,6 +95,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
   } else if (c.ahead != 1 || c.lds_buffers != 2) {
     return "gemm_quant: ahead and lds_buffers are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+  } else if (c.split_k) {
+    return "gemm_quant: split_k needs the VGPR copies (dma = false, any_k = false)";
   }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
@@ -130,7 +135,7 @@ constexpr lds_layout gemm_quant_tile_layout(uint32_t rows, uint32_t bk) {
 template <gemm_quant_config C>
 constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
                                  arg<const float*> sa_ptr, arg<const float*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
-                                 arg<unsigned> K) {
+                                 arg<unsigned> K, arg<unsigned> splits) {
   static_assert(detail::gemm_quant_config_error(C) == nullptr,
                 std::string_view(detail::gemm_quant_config_error(C) ? detail::gemm_quant_config_error(C) : ""));
   constexpr bool I8 = C.type == quant_type::i8;
@@ -141,15 +146,18 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
+  constexpr bool SPLIT = C.split_k;
+  constexpr uint32_t OUT_EB = SPLIT ? 4 : 2;  // C's element: bf16, or split-K's f32 partial sums
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
   a_bytes = M * K;
   b_bytes = N * K;
-  c_bytes = (M * N) << 1;
+  c_bytes = (M * N) * OUT_EB;
   auto A = make_buffer(J, a_ptr, a_bytes);
   auto B = make_buffer(J, b_ptr, b_bytes);
   auto Cb = make_buffer(J, c_ptr, c_bytes);
+  if constexpr (SPLIT) Cb.shift_base(J.workgroup_id_z() * c_bytes);  // this split's workspace slice
   auto k_blocks = J.sgpr<u32>();  // scale blocks along K (block128)
   k_blocks = (K + 127u) >> 7;
   auto sa_bytes = J.sgpr<u32>(), sb_bytes = J.sgpr<u32>();
@@ -182,20 +190,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto k_tiles = J.sgpr<u32>();  // block128: whole blocks (the tiles past K load zeros)
   if constexpr (BLOCK) k_tiles = k_blocks * static_cast<uint32_t>(TB);
   else k_tiles = (K + (BK - 1)) / BK;
+  // Split K: workgroup z takes the tiles [t0, t0 + k_tiles) of the K walk, whole scale blocks
+  // (TB tiles); a workgroup past the last tile computes zeros (its slice must be written).
+  auto k_begin = J.sgpr<u32>();  // first column of this workgroup's K range
+  if constexpr (SPLIT) {
+    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
+    per = ((k_tiles / static_cast<uint32_t>(TB) + (splits - 1u)) / splits) * static_cast<uint32_t>(TB);
+    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
+    t1 = min(gpr<u32>(t0 + per), k_tiles);
+    k_tiles = t1 - t0;
+    k_begin = t0 * BK;
+  } else {
+    k_begin = 0u;
+  }
   // VGPR copies: rows K bytes apart with K a multiple of 2 KiB start on the same L2 channel
   // (line mod 16), so workgroups walking K in step would load from one channel at a time. Each
   // workgroup starts its K walk at a unit (a 128-byte line, or a tile if larger) of its own, one
   // further per workgroup over 16 lines, and wraps around (whole scale blocks: block128's units
   // are its blocks).
   constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
-  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), first_unit = J.sgpr<u32>();
+  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), k_end = J.sgpr<u32>();
+  auto first_unit = J.sgpr<u32>();
   if constexpr (VG) {
     auto wg = J.sgpr<u32>();
     wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
-    first_unit = (wg % NU) % ((K + (UNIT - 1)) / UNIT);
-    k_cur = first_unit * UNIT;
-    loaded = 0u;
     k_span = k_tiles * BK;
+    k_end = k_begin + k_span;
+    // (the units holding columns below K; an empty split range: 0, so at least 1)
+    first_unit = (wg % NU) % max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
+    k_cur = k_begin + first_unit * UNIT;
+    loaded = 0u;
   }
 
   lds_pool pool(J);
@@ -223,7 +247,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
       copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
-      k_cur = select(k_cur >= k_span, gpr<u32>(k_cur - k_span), k_cur);
+      k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
       return;
     }
@@ -319,13 +343,17 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
   // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
-  auto blocks_done = J.sgpr<u32>();
+  auto blocks_done = J.sgpr<u32>(), kb_begin = J.sgpr<u32>(), kb_end = J.sgpr<u32>(), my_blocks = J.sgpr<u32>();
   auto sbv = J.sgpr<f32>();
   auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
     if constexpr (VG) {
-      kb = first_unit;  // (UNIT = 128 = one block)
+      // this workgroup's blocks [kb_begin, kb_end) (split K: a part of them)
+      kb_begin = k_begin >> 7;
+      my_blocks = k_tiles / static_cast<uint32_t>(TB);
+      kb_end = kb_begin + my_blocks;
+      kb = kb_begin + first_unit;  // (UNIT = 128 = one block)
       blocks_done = 0u;
     } else {
       kb = 0u;
@@ -337,13 +365,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto load_block_scales = [&] {
     if constexpr (VG) {
       // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
-      sa_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
+      sa_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
       for (int i = 0; i < TM; ++i)
         for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
-      sb_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
+      sb_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
       J.s_buffer_load_dword(sbv, SB.desc, sb_off);
       kb = kb + 1u;
-      kb = select(kb >= k_blocks, 0u, kb);
+      kb = select(kb >= kb_end, kb_begin, kb);
       blocks_done = blocks_done + 1u;
       return;
     }
@@ -507,11 +535,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
   auto c_off = J.vgpr<u32>(TN);
   auto n_bytes = J.sgpr<u32>();
-  n_bytes = N << 1;
+  n_bytes = N * OUT_EB;
   for (int j = 0; j < TN; ++j) {
     auto col = J.vgpr<u32>();
     col = b_row + (n0 + 32 * j);
-    c_off[j] = crow * n_bytes + (col << 1);
+    c_off[j] = crow * n_bytes + col * OUT_EB;
     if constexpr (TOKEN) SB.load(cs[j], at(col << 2));
     J.If(col >= N, [&] { c_off[j] = 0x80000000u; });
   }
@@ -529,44 +557,56 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     ts = s0;
     ts = ts * s1;
   }
-  // Rows r and r + 1 (r even) share one conversion: the low half stored to row r, the high to r + 1.
-  auto srow = J.sgpr<u32>(2);
+  // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
+  // v[q]; block128's accumulators are the values.
   auto v = J.vgpr<f32>(2);
+  auto value = [&](int i, int j, int r, int q) {
+    if constexpr (BLOCK) {
+      return acc[i * TN + j][r];
+    } else {
+      auto scale_into = [&](auto x) {
+        if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][r % 4] * cs[j]);
+        else v[q] = x * ts;
+      };
+      if constexpr (I8) {
+        J.v_cvt_f32_i32(v[q], acc[i * TN + j][r]);
+        scale_into(v[q]);
+      } else {
+        scale_into(acc[i * TN + j][r]);
+      }
+      return v[q];
+    }
+  };
+  // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1
+  // (split K: the two f32 partial sums).
+  auto srow = J.sgpr<u32>(2);
   for (int i = 0; i < TM; ++i)
     for (int r = 0; r < 16; r += 2) {
       for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + (r + q) % 4);
       for (int j = 0; j < TN; ++j) {
-        auto h = [&] {
-          if constexpr (BLOCK) {  // (fp8: the accumulators are the values)
-            return cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
-          } else {
-            for (int q = 0; q < 2; ++q) {
-              auto scale_into = [&](auto x) {
-                if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][(r + q) % 4] * cs[j]);
-                else v[q] = x * ts;
-              };
-              if constexpr (I8) {
-                J.v_cvt_f32_i32(v[q], acc[i * TN + j][r + q]);
-                scale_into(v[q]);
-              } else {
-                scale_into(acc[i * TN + j][r + q]);
-              }
-            }
-            return cvt_bf16x2(v[0], v[1]);
-          }
-        }();
-        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
-        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        auto x0 = value(i, j, r, 0), x1 = value(i, j, r + 1, 1);
+        if constexpr (SPLIT) {
+          Cb.store(x0, at(c_off[j]) + at(srow[0]));
+          Cb.store(x1, at(c_off[j]) + at(srow[1]));
+        } else {
+          auto h = cvt_bf16x2(x0, x1);
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
       }
     }
 }
 
 }  // namespace hipasm
 
-// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg` (parenthesized).
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits) of configuration `cfg`
+// (parenthesized), and `name_to_bf16` (C, workspace, count, slices): split-K's pass from the f32
+// slices to C (empty unless cfg.split_k; gemm_quant_launch runs it).
 #define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
   constexpr auto name##_hipasm_fn = &::hipasm::gemm_quant_kernel<cfg>;                                     \
   extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
-                                               const float* sb, unsigned m, unsigned n, unsigned k) {      \
-    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k);                                        \
-  }
+                                               const float* sb, unsigned m, unsigned n, unsigned k,        \
+                                               unsigned splits) {                                          \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k, splits);                                \
+  }                                                                                                        \
+  HIPASM_GEMM_TO_BF16_KERNEL(name, (cfg).split_k)
