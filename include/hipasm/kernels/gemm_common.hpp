@@ -99,7 +99,7 @@ constexpr void gemm_sum_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<cons
   off = i << 2;
   auto sum = J.vgpr<f32>(4), x = J.vgpr<f32>(G, 4);  // x[g]: slice s + g's 4 elements
   sum.fill(0.0f);
-  auto s = J.sgpr<u32>(), soff = J.sgpr<u32>(4);
+  auto s = J.sgpr<u32>(), soff = J.sgpr<u32>(G);
   s = 0u;
   J.While([&] { return s < slices; },
           [&] {

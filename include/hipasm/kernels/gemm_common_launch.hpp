@@ -3,6 +3,8 @@
 // `<gemm name>_to_bf16` next to the GEMM by its macro).
 #pragma once
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -31,6 +33,12 @@ inline void gemm_launch_to_bf16(rt::device& dev, rt::module& mod, const std::str
     p->time_us += conv.profile->time_us;
     p->time_us_peak += conv.profile->time_us_peak;
     p->time_us_sustained += conv.profile->time_us_sustained;
+    p->dispatch_overhead_us += conv.profile->dispatch_overhead_us;
+    p->flops += conv.profile->flops;
+    p->tflops = p->flops / (p->time_us * 1e6);
+    p->hbm_bytes += conv.profile->hbm_bytes;
+    p->hbm_gbps = double(p->hbm_bytes) / (p->time_us * 1e3);
+    if (std::getenv("HIPASM_GEMM_TO_BF16_TIME")) std::fprintf(stderr, "to_bf16 pass: %.2f us\n", conv.profile->time_us);
     rep.profile = p;
   }
 }
