@@ -206,8 +206,8 @@ TEST_CASE("gemm_quant int8: per-token and per-tensor scales", "[gemm_quant]") {
   run_random(kI8TensorAnyK, &kI8TensorAnyK, 1, 1, 1);
 }
 
-// The VGPR copies start each workgroup's K walk at its own 128-byte line (workgroup index mod
-// 16, mod the lines of K) and wrap around: with several workgroups and K of several lines the
+// The VGPR copies start each workgroup's K walk at its tile column's 128-byte line (column index
+// mod 16, mod the lines of K) and wrap around: with several columns and K of several lines the
 // walks start at different lines and the K tail (a partial 16-byte chunk, a partial scale
 // block) sits in the middle of most walks; two tiles in flight.
 TEST_CASE("gemm_quant: VGPR copies two tiles ahead, K walks starting on each workgroup's line", "[gemm_quant]") {
@@ -277,8 +277,8 @@ TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[g
   run_random(kI8TokenSplit, nullptr, 33, 65, 260, {&m, 3});  // 3 tiles, one each
   run_random(kI8TokenSplit, nullptr, 5, 7, 100, {&m, 4});    // 1 tile: three empty ranges
   // the launch's pick (fills the GPU: several splits for these few tiles)
-  CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 904) > 1);
-  run_random(kFp8BlockSplit128, nullptr, 40, 300, 904, {&m, 0});
+  CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
+  run_random(kFp8BlockSplit128, nullptr, 40, 300, 2100, {&m, 0});
   run_random(kI8TokenSplit, nullptr, 64, 64, 4096, {&m, 0});
 }
 
@@ -292,13 +292,15 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
   run(kFp8BlockSplit128, nullptr, p, {&m, 4});
 }
 
-// The pick splits only a grid that leaves CUs idle, into at most the K units over two.
+// The pick splits only a grid that leaves half the 304 CUs idle, into as many splits as fit the
+// CUs in one round with at least 8 K units each.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
   CHECK(hipasm::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 7168) * 24 >= 304);           // 24 tiles, 56 units
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 512) == 2);                   // 4 units
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 128) == 1);                   // 1 unit
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 7168) == 7);                  // 24 tiles (12 fit), 56 units
+  CHECK(hipasm::gemm_quant_splits(c, 32, 7168, 7168) == 5);                  // 56 tiles (5 fit)
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
   CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
 }
 

@@ -24,9 +24,9 @@
 // moves 32 B/clk this way, 23 B/clk by LDS-DMA) `ahead` tiles before their LDS stores, which,
 // like the loads, the interleaver places among the MFMAs; two LDS buffers, or one
 // (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
-// half the LDS, so 128x128x128 tiles fit two workgroups a CU). Each workgroup starts its K walk
-// at its own 128-byte line and wraps (rows K bytes apart share an L2 channel when K is a
-// multiple of 2 KiB). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
+// half the LDS, so 128x128x128 tiles fit two workgroups a CU). Each tile column starts its K walk
+// at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
+// a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
 // B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA. Each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
@@ -203,17 +203,18 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else {
     k_begin = 0u;
   }
-  // VGPR copies: rows K bytes apart with K a multiple of 2 KiB start on the same L2 channel
-  // (line mod 16), so workgroups walking K in step would load from one channel at a time. Each
-  // workgroup starts its K walk at a unit (a 128-byte line, or a tile if larger) of its own, one
-  // further per workgroup over 16 lines, and wraps around (whole scale blocks: block128's units
-  // are its blocks).
+  // VGPR copies: each workgroup starts its K walk at a unit (a 128-byte line, or a tile if
+  // larger; block128: its scale blocks) keyed to its tile column (one further per column, over 16
+  // lines) and wraps around: the columns spread over the L2 channels, and the workgroups of one
+  // column, which read the same B rows (on one XCD when the grid's width is a multiple of 8),
+  // read them in step (L2 hits; keyed to the linear id they started 8 units apart:
+  // bench_kernel_gemm_fp8 256x7168x7168 51.7 -> 48.9 us).
   constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
   auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), k_end = J.sgpr<u32>();
   auto first_unit = J.sgpr<u32>();
   if constexpr (VG) {
     auto wg = J.sgpr<u32>();
-    wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
+    wg = J.workgroup_id_x();
     k_span = k_tiles * BK;
     k_end = k_begin + k_span;
     // (the units holding columns below K; an empty split range: 0, so at least 1)
@@ -501,29 +502,18 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
+  // VGPR copies: two steps a trip (the parity a compile-time choice; an odd tile count ends with
+  // a step on a zero tile: its loads are past K)
   if constexpr (VG && S == 1) {
-    vgpr_prologue();
-    read_slice(0, 0);
-    auto it = J.sgpr<u32>();
-    it = 0u;
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_single(0);
-              step_single(1);
-              it = it + 2u;
-            });
+    detail::gemm_k_trips(
+        J, k_tiles, 2,
+        [&] {
+          vgpr_prologue();
+          read_slice(0, 0);
+        },
+        step_single);
   } else if constexpr (VG) {
-    // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
-    // step on a zero tile: its loads are past K)
-    vgpr_prologue();
-    auto it = J.sgpr<u32>();
-    it = 0u;
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_vgpr(0);
-              step_vgpr(1);
-              it = it + 2u;
-            });
+    detail::gemm_k_trips(J, k_tiles, 2, vgpr_prologue, step_vgpr);
   } else {
     detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
   }
