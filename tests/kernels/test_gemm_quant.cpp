@@ -304,6 +304,46 @@ TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
 }
 
+// The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.
+TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gemm_quant]") {
+  rt::module& m = split_module();
+  rt::device& d = *S().dev;
+  const auto& k = kI8TokenSplit;
+  const uint32_t M = 100, N = 70, K = 520, splits = 3;
+  const uint64_t ws_count = hipasm::gemm_quant_workspace_count(k.config, M, N, splits);
+  rt::buffer<float> ws(d, std::vector<float>(ws_count, 0.0f));
+  for (int launch = 0; launch < 2; ++launch) {
+    const problem p = random_problem(k.config, M, N, K + 4 * launch);  // (other data each time)
+    rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
+    rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
+    rt::buffer<uint16_t> Cb(d, size_t(M) * N);
+    auto rep = hipasm::gemm_quant_launch(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K, {},
+                                         nullptr, nullptr, splits, ws.addr());
+    CHECK(rep.diagnostics.empty());
+    const auto h = Cb.download();
+    int bad = 0;
+    for (uint32_t r = 0; r < M; ++r)
+      for (uint32_t c = 0; c < N; ++c) {
+        double ref = 0, mag = 0;
+        for (uint32_t q = 0; q < p.K; ++q) {
+          const double x = double(int8_t(p.a[size_t(r) * p.K + q])) * double(int8_t(p.b[size_t(c) * p.K + q]));
+          ref += x;
+          mag += std::fabs(x);
+        }
+        const double sc = double(p.sa[r]) * p.sb[c];
+        ref *= sc;
+        mag *= std::fabs(sc);
+        if (std::fabs(f32_of_bf16(h[size_t(r) * N + c]) - ref) > std::ldexp(std::fabs(ref), -8) + splits * std::ldexp(mag, -22))
+          ++bad;
+      }
+    CHECK(bad == 0);
+    const auto w = ws.download();
+    int counters_set = 0;
+    for (uint64_t i = uint64_t(splits) * M * N; i < ws_count; ++i) counters_set += w[i] != 0.0f;
+    CHECK(counters_set == 0);
+  }
+}
+
 TEST_CASE("gemm_quant: split K without a split_k kernel is an error", "[gemm_quant]") {
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));

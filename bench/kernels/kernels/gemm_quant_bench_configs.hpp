@@ -14,8 +14,9 @@ inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .s
                                                      .wn = 4, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64, .ahead = 2,
                                                     .lds_buffers = 1};
+// 32x128: one wave a SIMD (LDS), the LDS reads two slices ahead
 inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
-                                                    .wm = 1, .wn = 4, .ahead = 2};
+                                                    .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
 // 8 waves of 64x64, bk 64 (a scale block is two K tiles)
 inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                      .bk = 64, .wm = 4, .wn = 2};
@@ -24,7 +25,7 @@ inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .sca
 inline constexpr gemm_quant_config i8_token_64x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64, .ahead = 2,
                                                    .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_32x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 32,
-                                                   .wm = 1, .wn = 4, .ahead = 2};
+                                                   .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
 inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                     .bk = 64, .wm = 4, .wn = 2};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,

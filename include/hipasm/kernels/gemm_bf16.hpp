@@ -53,7 +53,7 @@ struct gemm_bf16_config {
   uint32_t split_k = 1;                  // > 1: K split over split_k workgroups (grid z) whose f32
                                          // partial sums are atomic adds into C (zeroed first); with
                                          // out_bf16 into an f32 workspace that a second kernel
-                                         // (gemm_common.hpp's gemm_sum_to_bf16_kernel) rounds into C
+                                         // (gemm_bf16_to_bf16_kernel) rounds into C
   uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
                                          // bk = 64 tile of 256x256 (full 128-byte lines a row)
   bool a_km = false;                     // A stored K x M row-major (M-contiguous; M even)
@@ -95,6 +95,9 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
     return "gemm_bf16: more than 48 staging loads per lane: use more waves, a smaller bk or ahead = 1";
   return nullptr;
 }
+
+// Elements gemm_bf16_to_bf16_kernel converts per workgroup (256 lanes x 2).
+inline constexpr uint32_t gemm_to_bf16_threads = 256, gemm_to_bf16_per_group = 2 * gemm_to_bf16_threads;
 
 // The LDS layout of one A or B tile: rows x bk bf16, 16-byte chunks XOR-swizzled so that the
 // 8 lanes of a ds_read_b128 phase (8 consecutive rows, one chunk) hit distinct banks.
@@ -196,11 +199,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
   if constexpr (C.split_k > 1) {
-    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
-    per = (k_tiles + (C.split_k - 1)) / C.split_k;
-    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
-    t1 = min(gpr<u32>(t0 + per), k_tiles);
-    k_tiles = t1 - t0;
+    auto t0 = J.sgpr<u32>();
+    detail::gemm_split_k_range(J, k_tiles, C.split_k, 1, t0);
     k_begin = t0 * BK;
   } else {
     k_begin = 0u;
@@ -427,15 +427,46 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     }
 }
 
+// Split-K with bf16 output, second kernel: C[i] = bf16(ws[i]) (round to nearest even) for i <
+// count, 256 threads a workgroup, 2 elements a lane (two f32 loads, two 16-bit stores: any
+// count; the tail's accesses fall past the V#s). Empty unless C.split_k > 1 && C.out_bf16
+// (HIPASM_GEMM_BF16_KERNEL defines it for every configuration).
+template <gemm_bf16_config C>
+constexpr void gemm_bf16_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<const float*> ws_ptr, arg<unsigned> count) {
+  if constexpr (C.split_k > 1 && C.out_bf16) {
+    auto ws_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
+    ws_bytes = count << 2;
+    c_bytes = count << 1;
+    auto W = make_buffer(J, ws_ptr, ws_bytes);
+    auto Cb = make_buffer(J, c_ptr, c_bytes);
+    auto i = J.vgpr<u32>();
+    i = (J.workgroup_id_x() * detail::gemm_to_bf16_per_group + (J.thread_id_x() << 1));
+    auto v = J.vgpr<f32>(2);
+    auto off = J.vgpr<u32>();
+    off = i << 2;
+    W.load(v[0], at(off));
+    W.load(v[1], at(off) + 4);
+    J.s_waitcnt(vmcnt(0));
+    auto h = cvt_bf16x2(v[0], v[1]);
+    auto co = J.vgpr<u32>();
+    co = i << 1;
+    Cb.store(h, at(co), {.width = narrow::u16});
+    Cb.store(h, at(co) + 2, {.width = narrow::u16_d16_hi});
+  }
+}
+
 }  // namespace hipasm
 
 // Defines the HIP kernel `name` (C, A, B, M, N, K) of configuration `cfg` (parenthesized), and
-// `name_to_bf16` (C, workspace, count, slices): split-K with bf16 output's rounding pass (empty
-// for the other configurations; gemm_bf16_launch runs it).
+// `name_to_bf16` (C, workspace, count): split-K with bf16 output's rounding pass (empty for the
+// other configurations; gemm_bf16_launch runs it).
 #define HIPASM_GEMM_BF16_KERNEL(name, cfg)                                                                   \
   constexpr auto name##_hipasm_fn = &::hipasm::gemm_bf16_kernel<cfg>;                                    \
   extern "C" __attribute__((global)) void name(void* c, const uint16_t* a, const uint16_t* b, unsigned m, \
                                                unsigned n, unsigned k) {                                 \
     HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, m, n, k);                                              \
   }                                                                                                      \
-  HIPASM_GEMM_TO_BF16_KERNEL(name, (cfg).split_k > 1 && (cfg).out_bf16)
+  constexpr auto name##_to_bf16_hipasm_fn = &::hipasm::gemm_bf16_to_bf16_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_to_bf16(uint16_t* c, const float* ws, unsigned count) { \
+    HIPASM_KERNEL_BODY(name##_to_bf16_hipasm_fn, c, ws, count);                                          \
+  }

@@ -1,6 +1,6 @@
 // Pieces of the library's LDS-tiled GEMMs that do not depend on the element type: the K loop of
 // a multi-buffered tile pipeline, LDS address arithmetic between buffers of one layout, the
-// order of the C tiles over the XCDs and split-K's pass from f32 partial sums to bf16 C.
+// order of the C tiles over the XCDs and split K's ranges.
 // Used by gemm_quant.hpp and gemm_bf16.hpp.
 #pragma once
 #include <cstdint>
@@ -72,62 +72,21 @@ constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy
   tx = in / rows;
 }
 
-// Split-K with bf16 output, second kernel: C[i] = bf16(sum of ws[s * count + i], s < slices)
-// (f32 sums in slice order, then round to nearest even) for i < count: gemm_bf16's atomic sums
-// (one slice) and gemm_quant's per-split slices. 256 lanes a workgroup, 4 elements a lane: one
-// dwordx4 load a slice (a raw V# checks each dword, so the last slice ends exactly at the
-// workspace's end), 4 slices' loads in flight, 16-bit stores (any count; past it: dropped).
-// Empty unless Used (the GEMM macros define it for every configuration).
-inline constexpr uint32_t gemm_to_bf16_threads = 256, gemm_to_bf16_per_group = 4 * gemm_to_bf16_threads;
-
-template <bool Used>
-constexpr void gemm_sum_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<const float*> ws_ptr, arg<unsigned> count,
-                                       arg<unsigned> slices) {
-  if constexpr (!Used) return;
-  using dtype::f32;
+// Split K: workgroup z (of `splits` along grid z) takes the tiles [t0, t0 + k_tiles) of the
+// k_tiles of the whole K loop (k_tiles becomes its count): ceil(k_tiles / splits) tiles each,
+// rounded up to whole `granule`s (k_tiles a multiple of it); a workgroup past the last tile
+// gets none. `splits` a constant or an SGPR.
+template <class Splits>
+constexpr void gemm_split_k_range(builder J, gpr<dtype::u32> k_tiles, const Splits& splits, uint32_t granule,
+                                  gpr<dtype::u32> t0) {
   using dtype::u32;
-  constexpr int G = 4;  // slices a trip
-  auto slice_bytes = J.sgpr<u32>(), ws_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
-  slice_bytes = count << 2;
-  ws_bytes = slice_bytes * slices;
-  c_bytes = count << 1;
-  auto W = make_buffer(J, ws_ptr, ws_bytes);
-  auto Cb = make_buffer(J, c_ptr, c_bytes);
-  auto i = J.vgpr<u32>();
-  i = J.workgroup_id_x() * gemm_to_bf16_per_group + (J.thread_id_x() << 2);
-  auto off = J.vgpr<u32>();
-  off = i << 2;
-  auto sum = J.vgpr<f32>(4), x = J.vgpr<f32>(G, 4);  // x[g]: slice s + g's 4 elements
-  sum.fill(0.0f);
-  auto s = J.sgpr<u32>(), soff = J.sgpr<u32>(G);
-  s = 0u;
-  J.While([&] { return s < slices; },
-          [&] {
-            // (slices past the last: past the V#, zeros)
-            for (int g = 0; g < G; ++g) {
-              soff[g] = (s + static_cast<uint32_t>(g)) * slice_bytes;
-              W.load(x[g], at(off) + at(soff[g]));
-            }
-            J.s_waitcnt(vmcnt(0));
-            for (int g = 0; g < G; ++g)
-              for (int e = 0; e < 4; ++e) sum[e] = sum[e] + x[g][e];
-            s = s + static_cast<uint32_t>(G);
-          });
-  auto co = J.vgpr<u32>();
-  co = i << 1;
-  for (int e = 0; e < 4; e += 2) {
-    auto h = cvt_bf16x2(sum[e], sum[e + 1]);
-    Cb.store(h, at(co) + 2 * e, {.width = narrow::u16});
-    Cb.store(h, at(co) + (2 * e + 2), {.width = narrow::u16_d16_hi});
-  }
+  auto per = J.sgpr<u32>(), t1 = J.sgpr<u32>();
+  if (granule == 1) per = (k_tiles + (splits - 1u)) / splits;
+  else per = ((k_tiles / granule + (splits - 1u)) / splits) * granule;
+  t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
+  t1 = min(gpr<u32>(t0 + per), k_tiles);
+  k_tiles = t1 - t0;
 }
 
 }  // namespace hipasm::detail
 
-// Defines `name_to_bf16` (C, workspace, count, slices): detail::gemm_sum_to_bf16_kernel<used>.
-#define HIPASM_GEMM_TO_BF16_KERNEL(name, used)                                                                  \
-  constexpr auto name##_to_bf16_hipasm_fn = &::hipasm::detail::gemm_sum_to_bf16_kernel<(used)>;             \
-  extern "C" __attribute__((global)) void name##_to_bf16(uint16_t* c, const float* ws, unsigned count,       \
-                                                         unsigned slices) {                                 \
-    HIPASM_KERNEL_BODY(name##_to_bf16_hipasm_fn, c, ws, count, slices);                                     \
-  }

@@ -59,6 +59,8 @@ struct gemm_quant_config {
   uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
   uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
   uint32_t lds_buffers = 2;               // VGPR copies: 2, or 1 (half the LDS: two workgroups a CU for 128x128x128)
+  uint32_t lds_ahead = 1;                 // VGPR copies, 2 LDS buffers: K slices whose LDS reads run ahead
+                                          // of the MFMAs (2: the reads' latency covered at 1 wave a SIMD)
   bool split_k = false;                   // VGPR copies: K may be split over `splits` workgroups (grid z, the
                                           // launch's run-time choice) writing f32 partial sums into slices of a
                                           // workspace, which `name_to_bf16` sums and rounds into C
@@ -93,8 +95,10 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
     if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
-  } else if (c.ahead != 1 || c.lds_buffers != 2) {
-    return "gemm_quant: ahead and lds_buffers are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+    if (c.lds_ahead < 1 || c.lds_ahead > 2 || (c.lds_ahead == 2 && c.lds_buffers != 2))
+      return "gemm_quant: lds_ahead is 1, or 2 with two LDS buffers";
+  } else if (c.ahead != 1 || c.lds_buffers != 2 || c.lds_ahead != 1) {
+    return "gemm_quant: ahead, lds_buffers and lds_ahead are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
   } else if (c.split_k) {
     return "gemm_quant: split_k needs the VGPR copies (dma = false, any_k = false)";
   }
@@ -106,7 +110,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
     if (c.vgpr_loads() &&
-        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
+        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) +
+                (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8 > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
@@ -135,7 +140,7 @@ constexpr lds_layout gemm_quant_tile_layout(uint32_t rows, uint32_t bk) {
 template <gemm_quant_config C>
 constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
                                  arg<const float*> sa_ptr, arg<const float*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
-                                 arg<unsigned> K, arg<unsigned> splits) {
+                                 arg<unsigned> K, arg<unsigned> splits, arg<float*> ws_ptr) {
   static_assert(detail::gemm_quant_config_error(C) == nullptr,
                 std::string_view(detail::gemm_quant_config_error(C) ? detail::gemm_quant_config_error(C) : ""));
   constexpr bool I8 = C.type == quant_type::i8;
@@ -147,17 +152,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
   constexpr bool SPLIT = C.split_k;
-  constexpr uint32_t OUT_EB = SPLIT ? 4 : 2;  // C's element: bf16, or split-K's f32 partial sums
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
   a_bytes = M * K;
   b_bytes = N * K;
-  c_bytes = (M * N) * OUT_EB;
+  c_bytes = (M * N) << 1;
   auto A = make_buffer(J, a_ptr, a_bytes);
   auto B = make_buffer(J, b_ptr, b_bytes);
   auto Cb = make_buffer(J, c_ptr, c_bytes);
-  if constexpr (SPLIT) Cb.shift_base(J.workgroup_id_z() * c_bytes);  // this split's workspace slice
   auto k_blocks = J.sgpr<u32>();  // scale blocks along K (block128)
   k_blocks = (K + 127u) >> 7;
   auto sa_bytes = J.sgpr<u32>(), sb_bytes = J.sgpr<u32>();
@@ -194,11 +197,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // (TB tiles); a workgroup past the last tile computes zeros (its slice must be written).
   auto k_begin = J.sgpr<u32>();  // first column of this workgroup's K range
   if constexpr (SPLIT) {
-    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
-    per = ((k_tiles / static_cast<uint32_t>(TB) + (splits - 1u)) / splits) * static_cast<uint32_t>(TB);
-    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
-    t1 = min(gpr<u32>(t0 + per), k_tiles);
-    k_tiles = t1 - t0;
+    auto t0 = J.sgpr<u32>();
+    detail::gemm_split_k_range(J, k_tiles, splits, static_cast<uint32_t>(TB), t0);
     k_begin = t0 * BK;
   } else {
     k_begin = 0u;
@@ -317,14 +317,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   else acc.fill(0.0f);
   // block128: the K tile's products (their own registers; the tile's first MFMA adds 0).
   auto part = J.vgpr<f32>(BLOCK ? TM * TN : 1, BLOCK ? 16 : 1);
-  auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
+  // fragment sets: the slice computing and the lds_ahead slices being read
+  constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
+  auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
   auto read_slice = [&](int buf, int p) {
-    const int s = p % 2;
+    const int s = p % FS;
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
   auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2) {
-    const int s = p % 2;
+    const int s = p % FS;
     for (int h = h_from; h < h_to; ++h)
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) {
@@ -427,13 +429,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
-    read_slice(buf, 0);
+    for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
     for (int p = 0; p < KS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
+      const int s = p % FS;
+      if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
+      else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
       interleave(J, [&] { mfma_slice(p, block_start); },
                  [&] {
-                   if (p + 1 < KS) read_slice(buf, p + 1);
+                   if (p + RA < KS) read_slice(buf, p + RA);
                    if (p == 0) {
                      if constexpr (BLOCK)
                        if (block_start) load_block_scales();
@@ -523,15 +527,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // per_token: row scales
   auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // per_token: column scales
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
-  auto c_off = J.vgpr<u32>(TN);
-  auto n_bytes = J.sgpr<u32>();
-  n_bytes = N * OUT_EB;
+  auto c_off = J.vgpr<u32>(TN), w_off = J.vgpr<u32>(SPLIT ? TN : 1);  // C (bf16), split K's f32 slices
+  auto n_bytes = J.sgpr<u32>(), n4_bytes = J.sgpr<u32>();
+  n_bytes = N << 1;
+  if constexpr (SPLIT) n4_bytes = N << 2;
   for (int j = 0; j < TN; ++j) {
     auto col = J.vgpr<u32>();
     col = b_row + (n0 + 32 * j);
-    c_off[j] = crow * n_bytes + col * OUT_EB;
+    c_off[j] = crow * n_bytes + (col << 1);
+    if constexpr (SPLIT) w_off[j] = crow * n4_bytes + (col << 2);
     if constexpr (TOKEN) SB.load(cs[j], at(col << 2));
-    J.If(col >= N, [&] { c_off[j] = 0x80000000u; });
+    J.If(col >= N, [&] {
+      c_off[j] = 0x80000000u;
+      if constexpr (SPLIT) w_off[j] = 0x80000000u;
+    });
   }
   if constexpr (TOKEN) {
     auto sa_row = J.vgpr<u32>();
@@ -567,36 +576,91 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       return v[q];
     }
   };
-  // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1
-  // (split K: the two f32 partial sums).
+  // C row of accumulator register r of block row i (relative to the lane's first row)
+  auto elem_row = [](int i, int r) { return static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4); };
+  // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
   auto srow = J.sgpr<u32>(2);
-  for (int i = 0; i < TM; ++i)
-    for (int r = 0; r < 16; r += 2) {
-      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + (r + q) % 4);
-      for (int j = 0; j < TN; ++j) {
-        auto x0 = value(i, j, r, 0), x1 = value(i, j, r + 1, 1);
-        if constexpr (SPLIT) {
-          Cb.store(x0, at(c_off[j]) + at(srow[0]));
-          Cb.store(x1, at(c_off[j]) + at(srow[1]));
-        } else {
-          auto h = cvt_bf16x2(x0, x1);
+  auto store_bf16 = [&](auto f32_of) {
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * elem_row(i, r + q);
+        for (int j = 0; j < TN; ++j) {
+          auto h = cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1));
           Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
           Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
         }
       }
-    }
+  };
+  if constexpr (!SPLIT) {
+    store_bf16(value);
+  } else {
+    // Split K, in the kernel: each workgroup stores its f32 sums into workspace slice z
+    // ([splits][M][N] floats), then each wave counts itself in at its tile and wave position
+    // (u32 counters after the slices); the last of the `splits` waves adds the slices up in
+    // slice order (deterministic), rounds into C and zeroes the counter for the next launch.
+    // Every access to the slices and counters is device-coherent (sc1: a monotonic agent-scope
+    // access in the LLVM AMDGPU memory model for gfx942), ordered by waiting for it (vmcnt(0))
+    // before the counting atomic and after it; no other data crosses workgroups, so no
+    // buffer_wbl2 / buffer_inv.
+    constexpr int E = TM * TN * 16;           // accumulator elements a lane
+    constexpr int G = E >= 128 ? 1 : 128 / E;  // slices read a trip (128 loads in flight)
+    auto slice_bytes = J.sgpr<u32>();
+    slice_bytes = (M * N) << 2;
+    auto Wz = make_buffer(J, ws_ptr, slice_bytes);
+    Wz.shift_base(J.workgroup_id_z() * slice_bytes);
+    auto wrow = J.sgpr<u32>(16 * TM);  // f32 row offsets
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; ++r) wrow[16 * i + r] = n4_bytes * elem_row(i, r);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; ++r)
+        for (int j = 0; j < TN; ++j)
+          Wz.store(value(i, j, r, r % 2), at(w_off[j]) + at(wrow[16 * i + r]), {.sc1 = true});
+    J.s_waitcnt(vmcnt(0));
+    auto wave_s = J.sgpr<u32>(), cnt = J.vgpr<u32>(), one = J.vgpr<u32>(), old = J.vgpr<u32>();
+    J.v_readfirstlane_b32(wave_s, wave);
+    cnt = (slice_bytes * splits) + (((J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x()) * (T / 64) + wave_s) << 2);
+    one = 1u;
+    J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, ws_ptr, {.sc1 = true}); });
+    J.s_waitcnt(vmcnt(0));
+    auto arrived = J.sgpr<u32>();
+    J.v_readfirstlane_b32(arrived, old);
+    J.If(arrived == splits - 1u, [&] {
+      auto Wall = make_buffer(J, ws_ptr, gpr<u32>(slice_bytes * splits));  // (past the last slice: zeros)
+      auto sum = J.vgpr<f32>(E), t = J.vgpr<f32>(G * E);
+      sum.fill(0.0f);
+      auto sl = J.sgpr<u32>(), so = J.sgpr<u32>(G);
+      sl = 0u;
+      J.While([&] { return sl < splits; },
+              [&] {
+                for (int g = 0; g < G; ++g) {
+                  so[g] = (sl + static_cast<uint32_t>(g)) * slice_bytes;
+                  for (int i = 0; i < TM; ++i)
+                    for (int r = 0; r < 16; ++r)
+                      for (int j = 0; j < TN; ++j)
+                        Wall.load(t[g * E + (i * 16 + r) * TN + j], at(w_off[j]) + at(wrow[16 * i + r]) + at(so[g]),
+                                  {.sc1 = true});
+                }
+                J.s_waitcnt(vmcnt(0));
+                for (int g = 0; g < G; ++g)
+                  for (int e = 0; e < E; ++e) sum[e] = sum[e] + t[g * E + e];
+                sl = sl + static_cast<uint32_t>(G);
+              });
+      store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });
+      auto zero = J.vgpr<u32>();
+      zero = 0u;
+      J.global_store_dword(cnt, zero, ws_ptr, {.sc1 = true});
+    });
+  }
 }
 
 }  // namespace hipasm
 
-// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits) of configuration `cfg`
-// (parenthesized), and `name_to_bf16` (C, workspace, count, slices): split-K's pass from the f32
-// slices to C (empty unless cfg.split_k; gemm_quant_launch runs it).
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits, workspace) of configuration
+// `cfg` (parenthesized); splits and workspace: cfg.split_k's (gemm_quant_launch passes them).
 #define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
   constexpr auto name##_hipasm_fn = &::hipasm::gemm_quant_kernel<cfg>;                                     \
   extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
                                                const float* sb, unsigned m, unsigned n, unsigned k,        \
-                                               unsigned splits) {                                          \
-    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k, splits);                                \
-  }                                                                                                        \
-  HIPASM_GEMM_TO_BF16_KERNEL(name, (cfg).split_k)
+                                               unsigned splits, float* ws) {                               \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k, splits, ws);                            \
+  }

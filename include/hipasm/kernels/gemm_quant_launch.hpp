@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "gemm_common_launch.hpp"
 #include "gemm_quant.hpp"
 #include <hipasm/sim/launcher.hpp>
 
@@ -50,11 +50,17 @@ inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32
   return s < 1 ? 1 : uint32_t(s);
 }
 
+// Workspace of a split-K launch, in floats: the splits' f32 partial sums (splits x M x N), then
+// one u32 counter per C tile and wave, which must be zero before the first launch (each launch
+// leaves them zero).
+inline uint64_t gemm_quant_workspace_count(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t splits) {
+  return uint64_t(splits) * M * N + uint64_t(c.grid_x(N)) * c.grid_y(M) * c.wm * c.wn;
+}
+
 // C = the GEMM of `fast` (or `any_k`'s for a K not a multiple of 4). Split K: a `split` kernel
 // (split_k = true, same type and scales) runs instead of `fast` when gemm_quant_splits picks more
-// than one split, or `splits` (> 0) does; a split_k `fast` always splits. The f32 partial sums
-// (splits x M x N floats: `workspace`, or one the launch allocates) are summed and rounded into
-// C by `<name>_to_bf16`, whose time the report includes.
+// than one split, or `splits` (> 0) does; a split_k `fast` always splits. Its workspace
+// (gemm_quant_workspace_count floats) is `workspace`, or one the launch allocates and zeroes.
 inline rt::launch_report gemm_quant_launch(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& fast,
                                            uint64_t c, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb, uint32_t M,
                                            uint32_t N, uint32_t K, const rt::launch_options& opts = {},
@@ -84,16 +90,17 @@ inline rt::launch_report gemm_quant_launch(rt::device& dev, rt::module& mod, con
     if (sk && (splits > 1 || sk == &fast)) k = sk;
   }
   const gemm_quant_config& cf = k->config;
-  if (cf.split_k && uint64_t(splits) * M * N * 4 >= (1ull << 31))
-    throw rt::error("gemm_quant: the split-K workspace (splits x M x N floats) must be below 2 GiB");
+  const uint64_t ws_count = cf.split_k ? gemm_quant_workspace_count(cf, M, N, splits) : 0;
+  if (ws_count * 4 >= (1ull << 31)) throw rt::error("gemm_quant: the split-K workspace must be below 2 GiB");
   std::optional<rt::buffer<float>> own_ws;
-  if (cf.split_k && !workspace) workspace = own_ws.emplace(dev, size_t(splits) * M * N).addr();
+  if (cf.split_k && !workspace) {
+    // (zeroed by a host copy, outside the kernel's time; the kernel keeps its counters zero)
+    workspace = own_ws.emplace(dev, std::vector<float>(ws_count, 0.0f)).addr();
+  }
   rt::kernel_args args;
-  args.add(cf.split_k ? workspace : c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K).add(splits);
-  rt::launch_report rep =
-      dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), cf.split_k ? splits : 1}, {cf.threads(), 1, 1}, args, opts);
-  if (cf.split_k) detail::gemm_launch_to_bf16(dev, mod, k->name, c, workspace, M * N, splits, opts, rep);
-  return rep;
+  args.add(c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K).add(splits).add(workspace);
+  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), cf.split_k ? splits : 1}, {cf.threads(), 1, 1}, args,
+                    opts);
 }
 
 }  // namespace hipasm
