@@ -32,6 +32,10 @@
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
 // which leaves the dot product unchanged.
+// Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
+// workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
+// sums into its slice of a workspace; the last workgroup of a tile to finish (a counter per tile
+// and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
 // element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
@@ -71,6 +75,8 @@ struct gemm_quant_config {
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  // LDS of the A and B tile buffers
+  constexpr uint32_t lds_bytes() const { return (vgpr_loads() ? lds_buffers : stages) * (bm + bn) * bk; }
 };
 
 namespace detail {

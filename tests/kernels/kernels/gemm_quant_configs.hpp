@@ -44,6 +44,7 @@ inline constexpr gemm_quant_config fp8_tensor_split{.type = quant_type::fp8, .sc
                                                     .bn = 64, .bk = 64, .wm = 2, .wn = 1, .lds_buffers = 1, .split_k = true};
 inline constexpr gemm_quant_config fp8_block_split{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
                                                    .bn = 64, .bk = 64, .wm = 2, .wn = 1, .ahead = 2, .split_k = true};
+// (the bench's 32x128 tile: LDS reads two slices ahead)
 inline constexpr gemm_quant_config fp8_block_split128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
-                                                      .wm = 1, .wn = 4, .ahead = 2, .split_k = true};
+                                                      .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2, .split_k = true};
 }  // namespace gq_configs
