@@ -296,20 +296,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // This lane's LDS read addresses: row (wave block + lane % 32), byte 16 * (lane / 32) of
   // each 32-byte slice.
-  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
-  lane = tid & 63u;
-  wave = tid >> 6;
-  auto a_row = J.vgpr<u32>(), b_row = J.vgpr<u32>(), kcol = J.vgpr<u32>();
-  a_row = (wave % C.wm) * WTM + (lane & 31u);
-  b_row = (wave / C.wm) * WTN + (lane & 31u);
-  kcol = (lane >> 5) << 4;
   lds_addr a_addr[KS], b_addr[KS];
-  for (int p = 0; p < KS; ++p) {
-    auto ca = J.vgpr<u32>();
-    ca = kcol + 32 * p;
-    a_addr[p] = As[0].addr(a_row, multiple_of(ca, 16));
-    b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 16));
-  }
+  const detail::gemm_lane_place place = detail::gemm_lane_fragments(J, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
+  auto lane = place.lane, wave = place.wave, a_row = place.a_row, b_row = place.b_row;
   auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
   auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
 
