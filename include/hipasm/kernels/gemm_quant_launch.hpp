@@ -39,7 +39,7 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
 // units (whole tiles; block128: whole 128-column scale blocks), 16 when the tiles alone keep
 // half the CUs busy; 1 when fewer than two splits fit. Each split adds its prologue and a slice
 // to the sums. Measured (bench_kernel_gemm_fp8 / _i8): fp8 32x3072x7168 (24 tiles) 4 / 7 / 10 /
-// 12 splits 14.3 / 14.4 / 13.9 / 14.3 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2
+// 12 splits 14.3 / 14.35 / 13.9 / 14.3 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2
 // splits 48.9 / 37.9 us; i8 1024x1536x5120 (192 64x128 tiles) 1 / 2 / 3 splits 25.7 / 25.8 /
 // 27.8 us.
 inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
