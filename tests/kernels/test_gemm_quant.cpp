@@ -276,6 +276,7 @@ TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[g
   }
   run_random(kI8TokenSplit, nullptr, 33, 65, 260, {&m, 3});  // 3 tiles, one each
   run_random(kI8TokenSplit, nullptr, 5, 7, 100, {&m, 4});    // 1 tile: three empty ranges
+  run_random(kFp8TensorSplit, nullptr, 33, 20, 200, {&m, 1});  // one split: its own slice, rounded
   // the launch's pick (fills the GPU: several splits for these few tiles)
   CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
   run_random(kFp8BlockSplit128, nullptr, 40, 300, 2100, {&m, 0});
