@@ -185,8 +185,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   auto tid = J.thread_id_x();
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
-  n0 = J.workgroup_id_x() * BN;
-  m0 = J.workgroup_id_y() * BM;
+  // The C tile of this workgroup (tx, ty): detail::gemm_tile_order (each XCD's workgroups a
+  // compact block of tiles: they share their A and B rows in that XCD's L2).
+  auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
+  gx = (N + (BN - 1)) / BN;
+  gy = (M + (BM - 1)) / BM;
+  detail::gemm_tile_order(J, gx, gy, tx, ty);
+  n0 = tx * BN;
+  m0 = ty * BM;
   auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
   a_org = m0 * K;
   b_org = n0 * K;
@@ -220,7 +226,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto first_unit = J.sgpr<u32>();
   if constexpr (VG) {
     auto wg = J.sgpr<u32>();
-    wg = J.workgroup_id_x();
+    wg = tx;
     k_span = k_tiles * BK;
     k_end = k_begin + k_span;
     // (the units holding columns below K; an empty split range: 0, so at least 1)
