@@ -294,7 +294,7 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
 }
 
 // The pick: as many splits as the 304 CUs run at once (one or two workgroups a CU, by LDS),
-// at least 8 K units each (16 when the tiles keep 152 CUs busy), or none when fewer than two fit.
+// at least 8 K units each, or none when fewer than two fit.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
   CHECK(hipasm::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
@@ -305,8 +305,8 @@ TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
   const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS: two a CU
   CHECK(hipasm::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (19 fit), 64 units
-  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units (16 a split)
-  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 2048) == 2);  // 32 units
+  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
+  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
 }
 
 // The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.

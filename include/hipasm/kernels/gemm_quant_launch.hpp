@@ -36,20 +36,19 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
 
 // Split K for `c` on M x N x K (1 unless c.split_k): as many workgroups along K as the GPU runs
 // at once (`cus` CUs, one or two workgroups a CU as their LDS allows), each with at least 8 K
-// units (whole tiles; block128: whole 128-column scale blocks), 16 when the tiles alone keep
-// half the CUs busy; 1 when fewer than two splits fit. Each split adds its prologue and a slice
-// to the sums. Measured (bench_kernel_gemm_fp8 / _i8): fp8 32x3072x7168 (24 tiles) 4 / 7 / 10 /
-// 12 splits 14.3 / 14.35 / 13.9 / 14.3 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2
-// splits 48.9 / 37.9 us; i8 1024x1536x5120 (192 64x128 tiles) 1 / 2 / 3 splits 25.7 / 25.8 /
-// 27.8 us.
+// units (whole tiles; block128: whole 128-column scale blocks); 1 when fewer than two splits
+// fit. Each split adds its prologue and a slice to the sums. Measured (bench_kernel_gemm_fp8 /
+// _i8, GEMM_QUANT_BENCH_SPLITS): fp8 32x3072x7168 (24 32x128 tiles) 4 / 7 / 10 splits 17.5 /
+// 14.4 / 14.5 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2 splits 35.8 / 35.7 us;
+// i8 1024x1536x5120 (192 64x128 tiles) 1 / 2 / 3 splits 23.7 / 23.7 / 22.9 us.
 inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
   if (!c.split_k) return 1;
   const uint64_t tiles = uint64_t(c.grid_x(N)) * c.grid_y(M);
   const uint64_t slots = uint64_t(cus) * (2 * c.lds_bytes() <= 65536 ? 2 : 1);
   const uint32_t unit = c.scale == quant_scale::block128 ? 128 : c.bk;
-  const uint32_t units = (K + unit - 1) / unit, min_units = 2 * tiles <= cus ? 8 : 16;
+  const uint32_t units = (K + unit - 1) / unit;
   uint64_t s = slots / tiles;
-  if (s > units / min_units) s = units / min_units;
+  if (s > units / 8) s = units / 8;
   return s < 2 ? 1 : uint32_t(s);
 }
 
