@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   const std::vector<hipasm::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_256x128", gq_bench::fp8_block_256x128},
                                                           {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
                                                           {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
-                                                          {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128}};
+                                                          {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128},
+                                                          {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
+                                                          {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
 }

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
                                                           {"gemm_i8_token_128x256", gq_bench::i8_token_128x256},
                                                           {"gemm_i8_token_128x128", gq_bench::i8_token_128x128},
                                                           {"gemm_i8_token_64x128", gq_bench::i8_token_64x128},
-                                                          {"gemm_i8_token_32x128", gq_bench::i8_token_32x128}};
+                                                          {"gemm_i8_token_32x128", gq_bench::i8_token_32x128},
+                                                          {"gemm_i8_token_64x128_split", gq_bench::i8_token_64x128_split},
+                                                          {"gemm_i8_token_32x128_split", gq_bench::i8_token_32x128_split}};
   return bench::run_quant_bench(argc, argv, "gemm_i8", aiter_asm::Family::i8, HIPASM_BENCH_CO, ours, shapes);
 }

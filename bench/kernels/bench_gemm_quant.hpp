@@ -4,7 +4,9 @@
 // shape in the same run: the kernel (and split-K) aiter's tuning table picked for that shape,
 // run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
 // verifies). Without AITER_DIR (or its code objects) the aiter columns are `none`.
-// GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one.
+// GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one; the picked
+// tile's split_k variant (`<name>_split`) goes to gemm_quant_launch, which splits K when the tiles
+// leave CUs idle (GEMM_QUANT_BENCH_SPLITS=n: n splits). HIPASM_BENCH_SHAPE=MxNxK: that shape only.
 // Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
 // (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
 #pragma once
@@ -34,7 +36,7 @@ inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm:
                                                       const quant_shape& s) {
   const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    if (k.config.bm > 128 || k.config.bn > 128) continue;
+    if (k.config.bm > 128 || k.config.bn > 128 || k.config.split_k) continue;
     const uint32_t area = k.config.bm * k.config.bn;
     if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
     if (uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m) >= 152 &&
@@ -75,6 +77,13 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
       for (const auto& o : ours)
         if (o.name == forced) kp = &o;
     const hipasm::gemm_quant_kernel_ref& k = *kp;
+    const hipasm::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
+    for (const auto& o : ours)
+      if (o.name == k.name + "_split") split = &o;
+    const char* forced_splits = std::getenv("GEMM_QUANT_BENCH_SPLITS");
+    const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
+    const hipasm::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
+    const uint32_t used_splits = splits ? splits : sk ? hipasm::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
     double aiter_us = 0;
     {
       rt::buffer<uint8_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
@@ -82,14 +91,15 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
           SB(*dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
       rt::buffer<uint16_t> C(*dev, size_t(s.m) * s.n);
       const result h = from(hipasm::gemm_quant_launch(*dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(),
-                                                      s.m, s.n, s.k, lo));
+                                                      s.m, s.n, s.k, lo, nullptr, split, splits));
       if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
         aiter_asm::Problem p;
         p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
         aiter_us = aiter_asm::run_kernel(*dev, root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo).profile->time_us;
       }
       // traffic: A, B once, C in bf16 (the scales are small)
-      std::fprintf(stderr, "%s %s: %s\n", kernel, shape.c_str(), k.name.c_str());
+      std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", kernel, shape.c_str(),
+                   used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
       print_line(kernel, shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
     }
   }

@@ -15,9 +15,12 @@ namespace hipasm::test {
 struct kernel_sim {
   std::unique_ptr<hipasm::rt::device> dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
   std::unique_ptr<hipasm::rt::module> m;
-  explicit kernel_sim(const char* stem)
-      : m(dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_" +
-                         stem + ".co")) {}
+  explicit kernel_sim(const char* stem) : m(load(stem)) {}
+  // Another code object of the test (kernels/<stem>.hip) on the same device.
+  std::unique_ptr<hipasm::rt::module> load(const char* stem) const {
+    return dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_" + stem +
+                          ".co");
+  }
 };
 
 // d rounded to f32, then to bf16 by round to nearest even; a NaN stays a (quiet) NaN.

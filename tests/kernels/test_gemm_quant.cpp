@@ -1,11 +1,12 @@
-// HIPASM_TEST_KERNELS: gemm_quant.hip
+// HIPASM_TEST_KERNELS: gemm_quant.hip gemm_quant_split.hip
 // The quantized GEMMs (include/hipasm/kernels/gemm_quant.hpp) in hipasm-sim against plain C++:
 // fp8 e4m3fnuz decoded here from the format's definition (sign, 4 exponent bits of bias 8,
 // 3 mantissa bits, subnormals at exponent 0, 0x80 the only NaN, no infinities), int8 exactly;
 // products summed in double, scaled per tensor, per token or per 128x128 block, rounded to
 // bf16. Full tiles, M/N/K tails, K below a tile, K not a multiple of 4, the extreme fp8 and
-// int8 values, negative scales, results past bf16's range (infinities) and NaN inputs. The
-// checker must report nothing, and stores past C must be dropped.
+// int8 values, negative scales, results past bf16's range (infinities) and NaN inputs; split K
+// into 2 to 4 ranges (some empty), each scale type. The checker must report nothing, and stores
+// past C must be dropped.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -35,6 +36,10 @@ namespace {
 hipasm::test::kernel_sim& S() {
   static hipasm::test::kernel_sim s("gemm_quant");
   return s;
+}
+rt::module& split_module() {
+  static std::unique_ptr<rt::module> m = S().load("gemm_quant_split");
+  return *m;
 }
 
 // e4m3fnuz: value = (-1)^s * 2^(e - 8) * (1 + m / 8), e = 0: (-1)^s * 2^-7 * (m / 8); 0x80 NaN.
@@ -85,21 +90,29 @@ problem random_problem(const gemm_quant_config& c, uint32_t M, uint32_t N, uint3
   return p;
 }
 
+// A split_k kernel's module (gemm_quant_split.hip) and split count (0: the launch's pick).
+struct split_run {
+  rt::module* mod = nullptr;
+  uint32_t splits = 0;
+};
+
 // Runs `k` (or `any_k` for a K not a multiple of 4) and compares with the reference:
-// |got - ref| <= K * 2^-22 * sum|a*b*scales| (f32 accumulation) + 2^-8 |ref| (bf16 output);
-// a reference past bf16's largest finite value must come out as that sign's infinity, a NaN
-// reference as NaN.
-void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p) {
+// |got - ref| <= K * 2^-22 * sum|a*b*scales| (f32 accumulation) + 2^-8 |ref| (bf16 output)
+// (+ splits * 2^-22 * sum|a*b*scales| for int8 split K: each split's sum rounded to f32 and
+// scaled, the splits added in f32); a reference past bf16's largest finite value must come
+// out as that sign's infinity, a NaN reference as NaN.
+void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p, split_run sp = {}) {
   const gemm_quant_config& c = k.config;
   const uint32_t M = p.M, N = p.N, K = p.K;
-  INFO(k.name << " M=" << M << " N=" << N << " K=" << K);
+  const uint32_t splits = !c.split_k ? 1 : sp.splits ? sp.splits : hipasm::gemm_quant_splits(c, M, N, K);
+  INFO(k.name << " M=" << M << " N=" << N << " K=" << K << " splits=" << splits);
   rt::device& d = *S().dev;
   const size_t cn = size_t(M) * N + 1;  // one guard element past C
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
   rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
   rt::buffer<uint16_t> Cb(d, std::vector<uint16_t>(cn, 0x7fc1u));
-  auto rep = hipasm::gemm_quant_launch(d, *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, K, {},
-                                       any_k);
+  auto rep = hipasm::gemm_quant_launch(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
+                                       SB.addr(), M, N, K, {}, any_k, nullptr, sp.splits);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   const auto h = Cb.download();
   CHECK(h[cn - 1] == 0x7fc1u);
@@ -132,14 +145,16 @@ void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, con
       else if (std::fabs(ref) >= bf16_overflow) ok = std::isinf(g) && (g > 0) == (ref > 0);
       else if (std::fabs(ref) > bf16_max) ok = std::isinf(g) || std::fabs(g) == float(bf16_max);  // rounding boundary
       else ok = std::fabs(g - ref) <= (c.type == quant_type::fp8 ? K * std::ldexp(mag, -22) : 0.0) +
+                                           (splits > 1 ? splits * std::ldexp(mag, -22) : 0.0) +
                                            std::ldexp(std::fabs(ref), -8) + std::ldexp(mag, -40) + 1e-38;
       if (!ok && ++bad <= 5) FAIL_CHECK("C[" << m << "][" << n << "] = " << g << ", expected " << ref);
     }
   CHECK(bad == 0);
 }
 
-void run_random(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, uint32_t M, uint32_t N, uint32_t K) {
-  run(k, any_k, random_problem(k.config, M, N, K));
+void run_random(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, uint32_t M, uint32_t N, uint32_t K,
+                split_run sp = {}) {
+  run(k, any_k, random_problem(k.config, M, N, K), sp);
 }
 
 const gemm_quant_kernel_ref kFp8Tensor{"gq_fp8_tensor", gq_configs::fp8_tensor};
@@ -157,6 +172,10 @@ const gemm_quant_kernel_ref kFp8BlockA2{"gq_fp8_block_a2", gq_configs::fp8_block
 const gemm_quant_kernel_ref kI8TokenSingle{"gq_i8_token_single", gq_configs::i8_token_single};
 const gemm_quant_kernel_ref kFp8BlockSingle{"gq_fp8_block_single", gq_configs::fp8_block_single};
 const gemm_quant_kernel_ref kFp8BlockSingle128{"gq_fp8_block_single128", gq_configs::fp8_block_single128};
+const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_token_split};
+const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
+const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8_block_split};
+const gemm_quant_kernel_ref kFp8BlockSplit128{"gq_fp8_block_split128", gq_configs::fp8_block_split128};
 
 }  // namespace
 
@@ -187,8 +206,8 @@ TEST_CASE("gemm_quant int8: per-token and per-tensor scales", "[gemm_quant]") {
   run_random(kI8TensorAnyK, &kI8TensorAnyK, 1, 1, 1);
 }
 
-// The VGPR copies start each workgroup's K walk at its own 128-byte line (workgroup index mod
-// 16, mod the lines of K) and wrap around: with several workgroups and K of several lines the
+// The VGPR copies start each workgroup's K walk at its tile column's 128-byte line (column index
+// mod 16, mod the lines of K) and wrap around: with several columns and K of several lines the
 // walks start at different lines and the K tail (a partial 16-byte chunk, a partial scale
 // block) sits in the middle of most walks; two tiles in flight.
 TEST_CASE("gemm_quant: VGPR copies two tiles ahead, K walks starting on each workgroup's line", "[gemm_quant]") {
@@ -241,5 +260,99 @@ TEST_CASE("gemm_quant: a K not a multiple of 4 without an any_k kernel is an err
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
   CHECK_THROWS_AS(hipasm::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
+                  rt::error);
+}
+
+// Split K: workgroup z of `splits` takes ceil(units / splits) K units (tiles; block128: scale
+// blocks of 1 or 2 tiles) and writes its f32 sums into workspace slice z, which the rounding
+// pass adds up; a workgroup past the last unit writes zeros. Each case's K ends inside a tile.
+TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[gemm_quant]") {
+  rt::module& m = split_module();
+  for (uint32_t s : {2u, 4u}) {
+    run_random(kI8TokenSplit, nullptr, 70, 100, 644, {&m, s});     // 6 tiles: 3+3, 2+2+2+0
+    run_random(kFp8TensorSplit, nullptr, 130, 70, 392, {&m, s});   // bk 64, one LDS buffer: 7 tiles
+    run_random(kFp8BlockSplit, nullptr, 100, 260, 520, {&m, s});   // 5 blocks of 2 tiles: 3+2, 2+2+1+0
+    run_random(kFp8BlockSplit128, nullptr, 40, 300, 904, {&m, s});  // 8 blocks, the last 8 columns
+  }
+  run_random(kI8TokenSplit, nullptr, 33, 65, 260, {&m, 3});  // 3 tiles, one each
+  run_random(kI8TokenSplit, nullptr, 5, 7, 100, {&m, 4});    // 1 tile: three empty ranges
+  run_random(kFp8TensorSplit, nullptr, 33, 20, 200, {&m, 1});  // one split: its own slice, rounded
+  // the launch's pick (fills the GPU: several splits for these few tiles)
+  CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
+  run_random(kFp8BlockSplit128, nullptr, 40, 300, 2100, {&m, 0});
+  run_random(kI8TokenSplit, nullptr, 64, 64, 4096, {&m, 0});
+}
+
+TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
+  rt::module& m = split_module();
+  const auto& c = kFp8BlockSplit128.config;
+  run(kFp8BlockSplit128, nullptr, filled(c, 50, 60, 512, 0x7f, 0x7f, -1e34f, 1e4f), {&m, 4});  // each split's sum: -inf
+  problem p = random_problem(c, 40, 40, 512);
+  p.a[3 * 512 + 17] = 0x80;
+  p.b[5 * 512 + 400] = 0x80;
+  run(kFp8BlockSplit128, nullptr, p, {&m, 4});
+}
+
+// The pick: as many splits as the 304 CUs run at once (one or two workgroups a CU, by LDS),
+// at least 8 K units each, or none when fewer than two fit.
+TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
+  const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
+  CHECK(hipasm::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 7168) == 7);                  // 24 tiles (12 fit), 56 units
+  CHECK(hipasm::gemm_quant_splits(c, 32, 7168, 7168) == 5);                  // 56 tiles (5 fit)
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
+  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
+  CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
+  const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS: two a CU
+  CHECK(hipasm::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (19 fit), 64 units
+  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
+  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
+}
+
+// The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.
+TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gemm_quant]") {
+  rt::module& m = split_module();
+  rt::device& d = *S().dev;
+  const auto& k = kI8TokenSplit;
+  const uint32_t M = 100, N = 70, K = 520, splits = 3;
+  const uint64_t ws_count = hipasm::gemm_quant_workspace_count(k.config, M, N, splits);
+  rt::buffer<float> ws(d, std::vector<float>(ws_count, 0.0f));
+  for (int launch = 0; launch < 2; ++launch) {
+    const problem p = random_problem(k.config, M, N, K + 4 * launch);  // (other data each time)
+    rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
+    rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
+    rt::buffer<uint16_t> Cb(d, size_t(M) * N);
+    auto rep = hipasm::gemm_quant_launch(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K, {},
+                                         nullptr, nullptr, splits, ws.addr());
+    CHECK(rep.diagnostics.empty());
+    const auto h = Cb.download();
+    int bad = 0;
+    for (uint32_t r = 0; r < M; ++r)
+      for (uint32_t c = 0; c < N; ++c) {
+        double ref = 0, mag = 0;
+        for (uint32_t q = 0; q < p.K; ++q) {
+          const double x = double(int8_t(p.a[size_t(r) * p.K + q])) * double(int8_t(p.b[size_t(c) * p.K + q]));
+          ref += x;
+          mag += std::fabs(x);
+        }
+        const double sc = double(p.sa[r]) * p.sb[c];
+        ref *= sc;
+        mag *= std::fabs(sc);
+        if (std::fabs(f32_of_bf16(h[size_t(r) * N + c]) - ref) > std::ldexp(std::fabs(ref), -8) + splits * std::ldexp(mag, -22))
+          ++bad;
+      }
+    CHECK(bad == 0);
+    const auto w = ws.download();
+    int counters_set = 0;
+    for (uint64_t i = uint64_t(splits) * M * N; i < ws_count; ++i) counters_set += w[i] != 0.0f;
+    CHECK(counters_set == 0);
+  }
+}
+
+TEST_CASE("gemm_quant: split K without a split_k kernel is an error", "[gemm_quant]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 4, 4,
+                                            8, {}, nullptr, nullptr, 2),
                   rt::error);
 }

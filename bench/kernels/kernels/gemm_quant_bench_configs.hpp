@@ -14,8 +14,9 @@ inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .s
                                                      .wn = 4, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64, .ahead = 2,
                                                     .lds_buffers = 1};
+// 32x128: one wave a SIMD (LDS), the LDS reads two slices ahead
 inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
-                                                    .wm = 1, .wn = 4, .ahead = 2};
+                                                    .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
 // 8 waves of 64x64, bk 64 (a scale block is two K tiles)
 inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                      .bk = 64, .wm = 4, .wn = 2};
@@ -24,9 +25,18 @@ inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .sca
 inline constexpr gemm_quant_config i8_token_64x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64, .ahead = 2,
                                                    .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_32x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 32,
-                                                   .wm = 1, .wn = 4, .ahead = 2};
+                                                   .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
 inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                     .bk = 64, .wm = 4, .wn = 2};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
                                                     .bk = 64, .wm = 2, .wn = 4};
+// The small tiles' split-K variants (f32 partial sums, gemm_quant_launch picks the split).
+inline constexpr gemm_quant_config split(gemm_quant_config c) {
+  c.split_k = true;
+  return c;
+}
+inline constexpr gemm_quant_config fp8_block_64x128_split = split(fp8_block_64x128);
+inline constexpr gemm_quant_config fp8_block_32x128_split = split(fp8_block_32x128);
+inline constexpr gemm_quant_config i8_token_64x128_split = split(i8_token_64x128);
+inline constexpr gemm_quant_config i8_token_32x128_split = split(i8_token_32x128);
 }  // namespace gq_bench

@@ -154,11 +154,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
   if constexpr (C.split_k > 1) {
-    auto per = J.sgpr<u32>(), t0 = J.sgpr<u32>(), t1 = J.sgpr<u32>();
-    per = (k_tiles + (C.split_k - 1)) / C.split_k;
-    t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
-    t1 = min(gpr<u32>(t0 + per), k_tiles);
-    k_tiles = t1 - t0;
+    auto t0 = J.sgpr<u32>();
+    detail::gemm_split_k_range(J, k_tiles, C.split_k, 1, t0);
     k_begin = t0 * BK;
   } else {
     k_begin = 0u;
@@ -243,24 +240,11 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     else copy_tile_store(J, sb[set], Bs[buf]);
   };
 
-  // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32).
-  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
-  lane = tid & 63u;
-  wave = tid >> 6;
-  auto a_row = J.vgpr<u32>(), b_row = J.vgpr<u32>(), kcol = J.vgpr<u32>();
-  a_row = (wave % C.wm) * WTM + (lane & 31u);
-  b_row = (wave / C.wm) * WTN + (lane & 31u);
-  kcol = (lane >> 5) << 3;
-  // Per slice p: the address of column kcol + 16p in buffer 0 (a swizzled view recomputes a
-  // column displacement that crosses chunks, so each slice gets its address once, outside the
-  // loop); buffer 1's is the same address translated (a constant).
+  // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32) of each
+  // 16-element slice.
   lds_addr a_addr[KS], b_addr[KS];
-  for (int p = 0; p < KS; ++p) {
-    auto ca = J.vgpr<u32>();
-    ca = kcol + 16 * p;
-    a_addr[p] = As[0].addr(a_row, multiple_of(ca, 8));
-    b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 8));
-  }
+  const detail::gemm_lane_place place = detail::gemm_lane_fragments(J, tid, C.wm, WTM, WTN, 8, As[0], Bs[0], a_addr, b_addr);
+  auto lane = place.lane, a_row = place.a_row, b_row = place.b_row;
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
   acc.fill(0.0f);

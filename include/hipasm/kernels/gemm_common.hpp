@@ -1,6 +1,6 @@
 // Pieces of the library's LDS-tiled GEMMs that do not depend on the element type: the K loop of
-// a multi-buffered tile pipeline, LDS address arithmetic between buffers of one layout and the
-// order of the C tiles over the XCDs.
+// a multi-buffered tile pipeline, LDS address arithmetic between buffers of one layout, the
+// order of the C tiles over the XCDs and split K's ranges.
 // Used by gemm_quant.hpp and gemm_bf16.hpp.
 #pragma once
 #include <cstdint>
@@ -72,4 +72,56 @@ constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy
   tx = in / rows;
 }
 
+// This lane's place in a wave-tiled GEMM of 32x32 MFMAs (wm x wn waves, wave blocks wtm x wtn;
+// lane l reads row l % 32 and, of each K slice of 2 * half elements, the half l / 32): its lane
+// and wave, its A and B rows in the tile, and per slice p the LDS read address of that row and
+// half in buffer 0 of A and B (a swizzled view recomputes a column displacement that crosses
+// chunks, so each slice gets its address once, outside the loop; another buffer's is that
+// address translated, a constant).
+struct gemm_lane_place {
+  gpr<dtype::u32> lane, wave, a_row, b_row;
+};
+template <int KS>
+constexpr gemm_lane_place gemm_lane_fragments(builder J, gpr<dtype::u32> tid, uint32_t wm, uint32_t wtm, uint32_t wtn,
+                                              uint32_t half, const lds_view& A0, const lds_view& B0,
+                                              lds_addr (&a_addr)[KS], lds_addr (&b_addr)[KS]) {
+  using dtype::u32;
+  gemm_lane_place g;
+  // (rebind: assigning a register handle would copy the registers)
+  g.lane.rebind(J.vgpr<u32>());
+  g.wave.rebind(J.vgpr<u32>());
+  g.lane = tid & 63u;
+  g.wave = tid >> 6;
+  g.a_row.rebind(J.vgpr<u32>());
+  g.b_row.rebind(J.vgpr<u32>());
+  auto kcol = J.vgpr<u32>();
+  g.a_row = (g.wave % wm) * wtm + (g.lane & 31u);
+  g.b_row = (g.wave / wm) * wtn + (g.lane & 31u);
+  kcol = (g.lane >> 5) * half;
+  for (int p = 0; p < KS; ++p) {
+    auto ca = J.vgpr<u32>();
+    ca = kcol + 2 * half * static_cast<uint32_t>(p);
+    a_addr[p] = A0.addr(g.a_row, multiple_of(ca, half));
+    b_addr[p] = B0.addr(g.b_row, multiple_of(ca, half));
+  }
+  return g;
+}
+
+// Split K: workgroup z (of `splits` along grid z) takes the tiles [t0, t0 + k_tiles) of the
+// k_tiles of the whole K loop (k_tiles becomes its count): ceil(k_tiles / splits) tiles each,
+// rounded up to whole `granule`s (k_tiles a multiple of it); a workgroup past the last tile
+// gets none. `splits` a constant or an SGPR.
+template <class Splits>
+constexpr void gemm_split_k_range(builder J, gpr<dtype::u32> k_tiles, const Splits& splits, uint32_t granule,
+                                  gpr<dtype::u32> t0) {
+  using dtype::u32;
+  auto per = J.sgpr<u32>(), t1 = J.sgpr<u32>();
+  if (granule == 1) per = (k_tiles + (splits - 1u)) / splits;
+  else per = ((k_tiles / granule + (splits - 1u)) / splits) * granule;
+  t0 = min(gpr<u32>(J.workgroup_id_z() * per), k_tiles);
+  t1 = min(gpr<u32>(t0 + per), k_tiles);
+  k_tiles = t1 - t0;
+}
+
 }  // namespace hipasm::detail
+

@@ -24,14 +24,19 @@
 // moves 32 B/clk this way, 23 B/clk by LDS-DMA) `ahead` tiles before their LDS stores, which,
 // like the loads, the interleaver places among the MFMAs; two LDS buffers, or one
 // (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
-// half the LDS, so 128x128x128 tiles fit two workgroups a CU). Each workgroup starts its K walk
-// at its own 128-byte line and wraps (rows K bytes apart share an L2 channel when K is a
-// multiple of 2 KiB). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
+// half the LDS, so 128x128x128 tiles fit two workgroups a CU). The C tiles are dealt per XCD
+// (gemm_common.hpp gemm_tile_order). Each tile column starts its K walk
+// at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
+// a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
 // B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA. Each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
 // which leaves the dot product unchanged.
+// Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
+// workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
+// sums into its slice of a workspace; the last workgroup of a tile to finish (a counter per tile
+// and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
 // element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
@@ -59,6 +64,11 @@ struct gemm_quant_config {
   uint32_t stages = 2;                    // LDS-DMA / any_k: LDS tile buffers, loads run stages - 1 tiles ahead
   uint32_t ahead = 1;                     // VGPR copies: tiles whose loads are in flight (staging sets, 1 or 2)
   uint32_t lds_buffers = 2;               // VGPR copies: 2, or 1 (half the LDS: two workgroups a CU for 128x128x128)
+  uint32_t lds_ahead = 1;                 // VGPR copies, 2 LDS buffers: K slices whose LDS reads run ahead
+                                          // of the MFMAs (2: the reads' latency covered at 1 wave a SIMD)
+  bool split_k = false;                   // VGPR copies: K may be split over `splits` workgroups (grid z, the
+                                          // launch's run-time choice) writing f32 partial sums into slices of a
+                                          // workspace, which `name_to_bf16` sums and rounds into C
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -66,6 +76,8 @@ struct gemm_quant_config {
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  // LDS of the A and B tile buffers
+  constexpr uint32_t lds_bytes() const { return (vgpr_loads() ? lds_buffers : stages) * (bm + bn) * bk; }
 };
 
 namespace detail {
@@ -90,8 +102,12 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
     if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
-  } else if (c.ahead != 1 || c.lds_buffers != 2) {
-    return "gemm_quant: ahead and lds_buffers are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+    if (c.lds_ahead < 1 || c.lds_ahead > 2 || (c.lds_ahead == 2 && c.lds_buffers != 2))
+      return "gemm_quant: lds_ahead is 1, or 2 with two LDS buffers";
+  } else if (c.ahead != 1 || c.lds_buffers != 2 || c.lds_ahead != 1) {
+    return "gemm_quant: ahead, lds_buffers and lds_ahead are for the VGPR copies (the LDS-DMA path runs stages - 1 tiles ahead)";
+  } else if (c.split_k) {
+    return "gemm_quant: split_k needs the VGPR copies (dma = false, any_k = false)";
   }
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
@@ -101,7 +117,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
     if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
     if (c.vgpr_loads() &&
-        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.bm / c.wm + c.bn / c.wn) / 4 > 208)
+        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) +
+                (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8 > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
@@ -130,7 +147,7 @@ constexpr lds_layout gemm_quant_tile_layout(uint32_t rows, uint32_t bk) {
 template <gemm_quant_config C>
 constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
                                  arg<const float*> sa_ptr, arg<const float*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
-                                 arg<unsigned> K) {
+                                 arg<unsigned> K, arg<unsigned> splits, arg<float*> ws_ptr) {
   static_assert(detail::gemm_quant_config_error(C) == nullptr,
                 std::string_view(detail::gemm_quant_config_error(C) ? detail::gemm_quant_config_error(C) : ""));
   constexpr bool I8 = C.type == quant_type::i8;
@@ -141,6 +158,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
+  constexpr bool SPLIT = C.split_k;
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -168,8 +186,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   auto tid = J.thread_id_x();
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
-  n0 = J.workgroup_id_x() * BN;
-  m0 = J.workgroup_id_y() * BM;
+  // The C tile of this workgroup (tx, ty): detail::gemm_tile_order (each XCD's workgroups a
+  // compact block of tiles: they share their A and B rows in that XCD's L2).
+  auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
+  gx = (N + (BN - 1)) / BN;
+  gy = (M + (BM - 1)) / BM;
+  detail::gemm_tile_order(J, gx, gy, tx, ty);
+  n0 = tx * BN;
+  m0 = ty * BM;
   auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
   a_org = m0 * K;
   b_org = n0 * K;
@@ -182,20 +206,34 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto k_tiles = J.sgpr<u32>();  // block128: whole blocks (the tiles past K load zeros)
   if constexpr (BLOCK) k_tiles = k_blocks * static_cast<uint32_t>(TB);
   else k_tiles = (K + (BK - 1)) / BK;
-  // VGPR copies: rows K bytes apart with K a multiple of 2 KiB start on the same L2 channel
-  // (line mod 16), so workgroups walking K in step would load from one channel at a time. Each
-  // workgroup starts its K walk at a unit (a 128-byte line, or a tile if larger) of its own, one
-  // further per workgroup over 16 lines, and wraps around (whole scale blocks: block128's units
-  // are its blocks).
+  // Split K: workgroup z takes the tiles [t0, t0 + k_tiles) of the K walk, whole scale blocks
+  // (TB tiles); a workgroup past the last tile computes zeros (its slice must be written).
+  auto k_begin = J.sgpr<u32>();  // first column of this workgroup's K range
+  if constexpr (SPLIT) {
+    auto t0 = J.sgpr<u32>();
+    detail::gemm_split_k_range(J, k_tiles, splits, static_cast<uint32_t>(TB), t0);
+    k_begin = t0 * BK;
+  } else {
+    k_begin = 0u;
+  }
+  // VGPR copies: each workgroup starts its K walk at a unit (a 128-byte line, or a tile if
+  // larger; block128: its scale blocks) keyed to its tile column (one further per column, over 16
+  // lines) and wraps around: the columns spread over the L2 channels, and the workgroups of one
+  // column, which read the same B rows (on one XCD: gemm_tile_order), read them in step (L2
+  // hits; keyed to the linear id they started 8 units apart: bench_kernel_gemm_fp8
+  // 256x7168x7168 51.7 -> 48.9 us).
   constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
-  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), first_unit = J.sgpr<u32>();
+  auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), k_end = J.sgpr<u32>();
+  auto first_unit = J.sgpr<u32>();
   if constexpr (VG) {
     auto wg = J.sgpr<u32>();
-    wg = J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x();
-    first_unit = (wg % NU) % ((K + (UNIT - 1)) / UNIT);
-    k_cur = first_unit * UNIT;
-    loaded = 0u;
+    wg = tx;
     k_span = k_tiles * BK;
+    k_end = k_begin + k_span;
+    // (the units holding columns below K; an empty split range: 0, so at least 1)
+    first_unit = (wg % NU) % max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
+    k_cur = k_begin + first_unit * UNIT;
+    loaded = 0u;
   }
 
   lds_pool pool(J);
@@ -223,7 +261,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
       copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
-      k_cur = select(k_cur >= k_span, gpr<u32>(k_cur - k_span), k_cur);
+      k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
       return;
     }
@@ -265,20 +303,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // This lane's LDS read addresses: row (wave block + lane % 32), byte 16 * (lane / 32) of
   // each 32-byte slice.
-  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
-  lane = tid & 63u;
-  wave = tid >> 6;
-  auto a_row = J.vgpr<u32>(), b_row = J.vgpr<u32>(), kcol = J.vgpr<u32>();
-  a_row = (wave % C.wm) * WTM + (lane & 31u);
-  b_row = (wave / C.wm) * WTN + (lane & 31u);
-  kcol = (lane >> 5) << 4;
   lds_addr a_addr[KS], b_addr[KS];
-  for (int p = 0; p < KS; ++p) {
-    auto ca = J.vgpr<u32>();
-    ca = kcol + 32 * p;
-    a_addr[p] = As[0].addr(a_row, multiple_of(ca, 16));
-    b_addr[p] = Bs[0].addr(b_row, multiple_of(ca, 16));
-  }
+  const detail::gemm_lane_place place = detail::gemm_lane_fragments(J, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
+  auto lane = place.lane, wave = place.wave, a_row = place.a_row, b_row = place.b_row;
   auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
   auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
 
@@ -292,14 +319,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   else acc.fill(0.0f);
   // block128: the K tile's products (their own registers; the tile's first MFMA adds 0).
   auto part = J.vgpr<f32>(BLOCK ? TM * TN : 1, BLOCK ? 16 : 1);
-  auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
+  // fragment sets: the slice computing and the lds_ahead slices being read
+  constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
+  auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
   auto read_slice = [&](int buf, int p) {
-    const int s = p % 2;
+    const int s = p % FS;
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
   auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2) {
-    const int s = p % 2;
+    const int s = p % FS;
     for (int h = h_from; h < h_to; ++h)
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) {
@@ -319,13 +348,17 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
   // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
-  auto blocks_done = J.sgpr<u32>();
+  auto blocks_done = J.sgpr<u32>(), kb_begin = J.sgpr<u32>(), kb_end = J.sgpr<u32>(), my_blocks = J.sgpr<u32>();
   auto sbv = J.sgpr<f32>();
   auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
     if constexpr (VG) {
-      kb = first_unit;  // (UNIT = 128 = one block)
+      // this workgroup's blocks [kb_begin, kb_end) (split K: a part of them)
+      kb_begin = k_begin >> 7;
+      my_blocks = k_tiles / static_cast<uint32_t>(TB);
+      kb_end = kb_begin + my_blocks;
+      kb = kb_begin + first_unit;  // (UNIT = 128 = one block)
       blocks_done = 0u;
     } else {
       kb = 0u;
@@ -337,13 +370,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto load_block_scales = [&] {
     if constexpr (VG) {
       // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
-      sa_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
+      sa_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
       for (int i = 0; i < TM; ++i)
         for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
-      sb_off = select(blocks_done >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
+      sb_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
       J.s_buffer_load_dword(sbv, SB.desc, sb_off);
       kb = kb + 1u;
-      kb = select(kb >= k_blocks, 0u, kb);
+      kb = select(kb >= kb_end, kb_begin, kb);
       blocks_done = blocks_done + 1u;
       return;
     }
@@ -398,13 +431,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
-    read_slice(buf, 0);
+    for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
     for (int p = 0; p < KS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
+      const int s = p % FS;
+      if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
+      else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
       interleave(J, [&] { mfma_slice(p, block_start); },
                  [&] {
-                   if (p + 1 < KS) read_slice(buf, p + 1);
+                   if (p + RA < KS) read_slice(buf, p + RA);
                    if (p == 0) {
                      if constexpr (BLOCK)
                        if (block_start) load_block_scales();
@@ -473,29 +508,18 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
+  // VGPR copies: two steps a trip (the parity a compile-time choice; an odd tile count ends with
+  // a step on a zero tile: its loads are past K)
   if constexpr (VG && S == 1) {
-    vgpr_prologue();
-    read_slice(0, 0);
-    auto it = J.sgpr<u32>();
-    it = 0u;
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_single(0);
-              step_single(1);
-              it = it + 2u;
-            });
+    detail::gemm_k_trips(
+        J, k_tiles, 2,
+        [&] {
+          vgpr_prologue();
+          read_slice(0, 0);
+        },
+        step_single);
   } else if constexpr (VG) {
-    // tile 0 into buffer 0, tile 1 loading; two steps a trip (an odd tile count ends with a
-    // step on a zero tile: its loads are past K)
-    vgpr_prologue();
-    auto it = J.sgpr<u32>();
-    it = 0u;
-    J.While([&] { return it < k_tiles; },
-            [&] {
-              step_vgpr(0);
-              step_vgpr(1);
-              it = it + 2u;
-            });
+    detail::gemm_k_trips(J, k_tiles, 2, vgpr_prologue, step_vgpr);
   } else {
     detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
   }
@@ -505,15 +529,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // per_token: row scales
   auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // per_token: column scales
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
-  auto c_off = J.vgpr<u32>(TN);
-  auto n_bytes = J.sgpr<u32>();
+  auto c_off = J.vgpr<u32>(TN), w_off = J.vgpr<u32>(SPLIT ? TN : 1);  // C (bf16), split K's f32 slices
+  auto n_bytes = J.sgpr<u32>(), n4_bytes = J.sgpr<u32>();
   n_bytes = N << 1;
+  if constexpr (SPLIT) n4_bytes = N << 2;
   for (int j = 0; j < TN; ++j) {
     auto col = J.vgpr<u32>();
     col = b_row + (n0 + 32 * j);
     c_off[j] = crow * n_bytes + (col << 1);
+    if constexpr (SPLIT) w_off[j] = crow * n4_bytes + (col << 2);
     if constexpr (TOKEN) SB.load(cs[j], at(col << 2));
-    J.If(col >= N, [&] { c_off[j] = 0x80000000u; });
+    J.If(col >= N, [&] {
+      c_off[j] = 0x80000000u;
+      if constexpr (SPLIT) w_off[j] = 0x80000000u;
+    });
   }
   if constexpr (TOKEN) {
     auto sa_row = J.vgpr<u32>();
@@ -529,44 +558,111 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     ts = s0;
     ts = ts * s1;
   }
-  // Rows r and r + 1 (r even) share one conversion: the low half stored to row r, the high to r + 1.
-  auto srow = J.sgpr<u32>(2);
+  // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
+  // v[q]; block128's accumulators are the values.
   auto v = J.vgpr<f32>(2);
-  for (int i = 0; i < TM; ++i)
-    for (int r = 0; r < 16; r += 2) {
-      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + (r + q) % 4);
-      for (int j = 0; j < TN; ++j) {
-        auto h = [&] {
-          if constexpr (BLOCK) {  // (fp8: the accumulators are the values)
-            return cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
-          } else {
-            for (int q = 0; q < 2; ++q) {
-              auto scale_into = [&](auto x) {
-                if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][(r + q) % 4] * cs[j]);
-                else v[q] = x * ts;
-              };
-              if constexpr (I8) {
-                J.v_cvt_f32_i32(v[q], acc[i * TN + j][r + q]);
-                scale_into(v[q]);
-              } else {
-                scale_into(acc[i * TN + j][r + q]);
-              }
-            }
-            return cvt_bf16x2(v[0], v[1]);
-          }
-        }();
-        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
-        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+  auto value = [&](int i, int j, int r, int q) {
+    if constexpr (BLOCK) {
+      return acc[i * TN + j][r];
+    } else {
+      auto scale_into = [&](auto x) {
+        if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][r % 4] * cs[j]);
+        else v[q] = x * ts;
+      };
+      if constexpr (I8) {
+        J.v_cvt_f32_i32(v[q], acc[i * TN + j][r]);
+        scale_into(v[q]);
+      } else {
+        scale_into(acc[i * TN + j][r]);
       }
+      return v[q];
     }
+  };
+  // C row of accumulator register r of block row i (relative to the lane's first row)
+  auto elem_row = [](int i, int r) { return static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4); };
+  // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
+  auto srow = J.sgpr<u32>(2);
+  auto store_bf16 = [&](auto f32_of) {
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * elem_row(i, r + q);
+        for (int j = 0; j < TN; ++j) {
+          auto h = cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1));
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  };
+  if constexpr (!SPLIT) {
+    store_bf16(value);
+  } else {
+    // Split K, in the kernel: each workgroup stores its f32 sums into workspace slice z
+    // ([splits][M][N] floats), then each wave counts itself in at its tile and wave position
+    // (u32 counters after the slices); the last of the `splits` waves adds the slices up in
+    // slice order (deterministic), rounds into C and zeroes the counter for the next launch.
+    // Every access to the slices and counters is device-coherent (sc1: a monotonic agent-scope
+    // access in the LLVM AMDGPU memory model for gfx942), ordered by waiting for it (vmcnt(0))
+    // before the counting atomic and after it; no other data crosses workgroups, so no
+    // buffer_wbl2 / buffer_inv.
+    constexpr int E = TM * TN * 16;           // accumulator elements a lane
+    constexpr int G = E >= 128 ? 1 : 128 / E;  // slices read a trip (128 loads in flight)
+    auto slice_bytes = J.sgpr<u32>();
+    slice_bytes = (M * N) << 2;
+    auto Wz = make_buffer(J, ws_ptr, slice_bytes);
+    Wz.shift_base(J.workgroup_id_z() * slice_bytes);
+    auto wrow = J.sgpr<u32>(16 * TM);  // f32 row offsets
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; ++r) wrow[16 * i + r] = n4_bytes * elem_row(i, r);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; ++r)
+        for (int j = 0; j < TN; ++j)
+          Wz.store(value(i, j, r, r % 2), at(w_off[j]) + at(wrow[16 * i + r]), {.sc1 = true});
+    J.s_waitcnt(vmcnt(0));
+    auto wave_s = J.sgpr<u32>(), cnt = J.vgpr<u32>(), one = J.vgpr<u32>(), old = J.vgpr<u32>();
+    J.v_readfirstlane_b32(wave_s, wave);
+    cnt = (slice_bytes * splits) + (((J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x()) * (T / 64) + wave_s) << 2);
+    one = 1u;
+    J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, ws_ptr, {.sc1 = true}); });
+    J.s_waitcnt(vmcnt(0));
+    auto arrived = J.sgpr<u32>();
+    J.v_readfirstlane_b32(arrived, old);
+    J.If(arrived == splits - 1u, [&] {
+      auto Wall = make_buffer(J, ws_ptr, gpr<u32>(slice_bytes * splits));  // (past the last slice: zeros)
+      auto sum = J.vgpr<f32>(E), t = J.vgpr<f32>(G * E);
+      sum.fill(0.0f);
+      auto sl = J.sgpr<u32>(), so = J.sgpr<u32>(G);
+      sl = 0u;
+      J.While([&] { return sl < splits; },
+              [&] {
+                for (int g = 0; g < G; ++g) {
+                  so[g] = (sl + static_cast<uint32_t>(g)) * slice_bytes;
+                  for (int i = 0; i < TM; ++i)
+                    for (int r = 0; r < 16; ++r)
+                      for (int j = 0; j < TN; ++j)
+                        Wall.load(t[g * E + (i * 16 + r) * TN + j], at(w_off[j]) + at(wrow[16 * i + r]) + at(so[g]),
+                                  {.sc1 = true});
+                }
+                J.s_waitcnt(vmcnt(0));
+                for (int g = 0; g < G; ++g)
+                  for (int e = 0; e < E; ++e) sum[e] = sum[e] + t[g * E + e];
+                sl = sl + static_cast<uint32_t>(G);
+              });
+      store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });
+      auto zero = J.vgpr<u32>();
+      zero = 0u;
+      J.global_store_dword(cnt, zero, ws_ptr, {.sc1 = true});
+    });
+  }
 }
 
 }  // namespace hipasm
 
-// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg` (parenthesized).
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits, workspace) of configuration
+// `cfg` (parenthesized); splits and workspace: cfg.split_k's (gemm_quant_launch passes them).
 #define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
   constexpr auto name##_hipasm_fn = &::hipasm::gemm_quant_kernel<cfg>;                                     \
   extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
-                                               const float* sb, unsigned m, unsigned n, unsigned k) {      \
-    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k);                                        \
+                                               const float* sb, unsigned m, unsigned n, unsigned k,        \
+                                               unsigned splits, float* ws) {                               \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k, splits, ws);                            \
   }

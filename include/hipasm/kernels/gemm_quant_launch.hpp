@@ -7,10 +7,13 @@
 // C (M x N bf16), A (M x K 8-bit), B (N x K 8-bit), sa / sb the f32 scales in the layout of the
 // kernel's quant_scale (gemm_quant.hpp); device addresses. Give the kernel compiled with
 // any_k = true as `any_k` to accept a K that is not a multiple of 4; without it such a K is an
-// rt::error (the DMA tile copies need dword-aligned rows).
+// rt::error (the DMA tile copies need dword-aligned rows). Give one compiled with split_k = true
+// as `split` to let the launch split K when the C tiles leave CUs idle (small M).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "gemm_quant.hpp"
 #include <hipasm/sim/launcher.hpp>
@@ -31,25 +34,75 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
                                           : c.scale == quant_scale::per_token ? N : 1;
 }
 
+// Split K for `c` on M x N x K (1 unless c.split_k): as many workgroups along K as the GPU runs
+// at once (`cus` CUs, one or two workgroups a CU as their LDS allows), each with at least 8 K
+// units (whole tiles; block128: whole 128-column scale blocks); 1 when fewer than two splits
+// fit. Each split adds its prologue and a slice to the sums. Measured (bench_kernel_gemm_fp8 /
+// _i8, GEMM_QUANT_BENCH_SPLITS): fp8 32x3072x7168 (24 32x128 tiles) 4 / 7 / 10 splits 17.5 /
+// 14.4 / 14.5 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2 splits 35.8 / 35.7 us;
+// i8 1024x1536x5120 (192 64x128 tiles) 1 / 2 / 3 splits 23.7 / 23.7 / 22.9 us.
+inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
+  if (!c.split_k) return 1;
+  const uint64_t tiles = uint64_t(c.grid_x(N)) * c.grid_y(M);
+  const uint64_t slots = uint64_t(cus) * (2 * c.lds_bytes() <= 65536 ? 2 : 1);
+  const uint32_t unit = c.scale == quant_scale::block128 ? 128 : c.bk;
+  const uint32_t units = (K + unit - 1) / unit;
+  uint64_t s = slots / tiles;
+  if (s > units / 8) s = units / 8;
+  return s < 2 ? 1 : uint32_t(s);
+}
+
+// Workspace of a split-K launch, in floats: the splits' f32 partial sums (splits x M x N), then
+// one u32 counter per C tile and wave, which must be zero before the first launch (each launch
+// leaves them zero).
+inline uint64_t gemm_quant_workspace_count(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t splits) {
+  return uint64_t(splits) * M * N + uint64_t(c.grid_x(N)) * c.grid_y(M) * c.wm * c.wn;
+}
+
+// C = the GEMM of `fast` (or `any_k`'s for a K not a multiple of 4). Split K: a `split` kernel
+// (split_k = true, same type and scales) runs instead of `fast` when gemm_quant_splits picks more
+// than one split, or `splits` (> 0) does; a split_k `fast` always splits. Its workspace
+// (gemm_quant_workspace_count floats) is `workspace`, or one the launch allocates and zeroes.
 inline rt::launch_report gemm_quant_launch(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& fast,
                                            uint64_t c, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb, uint32_t M,
                                            uint32_t N, uint32_t K, const rt::launch_options& opts = {},
-                                           const gemm_quant_kernel_ref* any_k = nullptr) {
+                                           const gemm_quant_kernel_ref* any_k = nullptr,
+                                           const gemm_quant_kernel_ref* split = nullptr, uint32_t splits = 0,
+                                           uint64_t workspace = 0) {
   if (M == 0 || N == 0 || K == 0) throw rt::error("gemm_quant: M, N and K must be at least 1");
   if (uint64_t(M) * K >= (1ull << 31) || uint64_t(N) * K >= (1ull << 31) || uint64_t(M) * N * 2 >= (1ull << 31) ||
       gemm_quant_sa_count(fast.config, M, K) * 4 >= (1ull << 31))
     throw rt::error("gemm_quant: each tensor must be below 2 GiB (32-bit buffer offsets)");
+  auto same_op = [&](const gemm_quant_kernel_ref& o) {
+    return o.config.type == fast.config.type && o.config.scale == fast.config.scale;
+  };
   const gemm_quant_kernel_ref* k = &fast;
   if (K % 4 != 0 && !fast.config.any_k) {
     if (!any_k) throw rt::error("gemm_quant: K not a multiple of 4 needs a kernel compiled with any_k = true");
-    if (any_k->config.type != fast.config.type || any_k->config.scale != fast.config.scale)
-      throw rt::error("gemm_quant: the any_k kernel must have the same type and scales");
+    if (!same_op(*any_k)) throw rt::error("gemm_quant: the any_k kernel must have the same type and scales");
     k = any_k;
+    if (splits > 1) throw rt::error("gemm_quant: split K needs a K that is a multiple of 4");
+    splits = 1;
+  } else {
+    const gemm_quant_kernel_ref* sk = fast.config.split_k ? &fast : split;
+    if (sk && !sk->config.split_k) throw rt::error("gemm_quant: the split kernel must be compiled with split_k = true");
+    if (sk && !same_op(*sk)) throw rt::error("gemm_quant: the split kernel must have the same type and scales");
+    if (splits == 0) splits = sk ? gemm_quant_splits(sk->config, M, N, K) : 1;
+    if (splits > 1 && !sk) throw rt::error("gemm_quant: split K needs a kernel compiled with split_k = true");
+    if (sk && (splits > 1 || sk == &fast)) k = sk;
   }
   const gemm_quant_config& cf = k->config;
+  const uint64_t ws_count = cf.split_k ? gemm_quant_workspace_count(cf, M, N, splits) : 0;
+  if (ws_count * 4 >= (1ull << 31)) throw rt::error("gemm_quant: the split-K workspace must be below 2 GiB");
+  std::optional<rt::buffer<float>> own_ws;
+  if (cf.split_k && !workspace) {
+    // (zeroed by a host copy, outside the kernel's time; the kernel keeps its counters zero)
+    workspace = own_ws.emplace(dev, std::vector<float>(ws_count, 0.0f)).addr();
+  }
   rt::kernel_args args;
-  args.add(c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K);
-  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), 1}, {cf.threads(), 1, 1}, args, opts);
+  args.add(c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K).add(splits).add(workspace);
+  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), cf.split_k ? splits : 1}, {cf.threads(), 1, 1}, args,
+                    opts);
 }
 
 }  // namespace hipasm

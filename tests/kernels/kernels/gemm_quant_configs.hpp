@@ -36,4 +36,15 @@ inline constexpr gemm_quant_config fp8_block_single{.type = quant_type::fp8, .sc
                                                     .bn = 64, .bk = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_single128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
                                                        .bn = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
+// split K (gemm_quant_split.hip): each scale type, both MFMA types, one and two LDS buffers, a
+// scale block of one and of two K tiles
+inline constexpr gemm_quant_config i8_token_split{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
+                                                  .bn = 64, .wm = 2, .wn = 1, .ahead = 2, .split_k = true};
+inline constexpr gemm_quant_config fp8_tensor_split{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 64,
+                                                    .bn = 64, .bk = 64, .wm = 2, .wn = 1, .lds_buffers = 1, .split_k = true};
+inline constexpr gemm_quant_config fp8_block_split{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                   .bn = 64, .bk = 64, .wm = 2, .wn = 1, .ahead = 2, .split_k = true};
+// (the bench's 32x128 tile: LDS reads two slices ahead)
+inline constexpr gemm_quant_config fp8_block_split128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
+                                                      .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2, .split_k = true};
 }  // namespace gq_configs
