@@ -236,6 +236,24 @@ constexpr void vmem_range_soffset(builder J, buf_t, n_t) {
   J.s_waitcnt(vmcnt(0));
 }
 
+// ---- Cache controls in the timing model (test_timing): buffer_wbl2 sc1 (a release) between a
+// store and a load of the same 256 bytes, buffer_inv sc1 (an acquire) after the load's wait.
+// They have no V# and move no data: 256 + 256 bytes of traffic.
+constexpr void vmem_cache_controls(builder J, buf_t buf, n_t) {
+  auto a = J.vgpr<u32>();
+  J.v_lshlrev_b32(a, 2, J.thread_id_x());
+  auto d = J.vgpr<u32>();
+  J.v_mov_b32(d, 7);
+  J.global_store_dword(a, d, buf);
+  J.buffer_wbl2({.sc1 = true});
+  J.s_waitcnt(vmcnt(0));
+  auto r = J.vgpr<u32>();
+  J.global_load_dword(r, a, buf);
+  J.s_waitcnt(vmcnt(0));
+  J.buffer_inv({.sc1 = true});
+  J.s_waitcnt(vmcnt(0));
+}
+
 // ---- One L2 channel (sampling test): every lane of every wave reads the buffer's first dword,
 // L1 bypassed (nt), 32 times: one line, so one L2 channel whatever the address-to-channel
 // mapping (device.hpp), and every CU of an XCD queues on it (1 line/clk, T6 128 B/clk) while

@@ -279,7 +279,11 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
     const unsigned n = f.width;
-    if (in.format == Format::MUBUF) {
+    if (in.format == Format::MUBUF && in.src[2].kind == Operand::None) {
+      // buffer_wbl2 / buffer_inv (the release / acquire of LLVM's gfx942 memory model): no V#,
+      // no data. They issue as a VMEM instruction that touches no line; no source gives the cost
+      // of the write-back or invalidate itself, so none is modelled.
+    } else if (in.format == Format::MUBUF) {
       const uint32_t d0 = read_scalar(w, in.src[2], 0), d1 = read_scalar(w, in.src[2], 1);
       const uint32_t num_records = read_scalar(w, in.src[2], 2);
       const bool add_tid = (read_scalar(w, in.src[2], 3) >> 23) & 1;

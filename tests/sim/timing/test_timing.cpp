@@ -67,6 +67,17 @@ TEST_CASE("timing: buffer traffic follows the functional range check (soffset, e
   CHECK(r.profile->vmem_bytes == 760);
 }
 
+TEST_CASE("timing: buffer_wbl2 / buffer_inv (no V#) are profiled as VMEM that moves no data", "[timing]") {
+  bench b;
+  // microbench.hpp vmem_cache_controls: a 256-byte store, buffer_wbl2 sc1, the load back,
+  // buffer_inv sc1 (before: the profile stopped with "operand kind cannot be read as a scalar",
+  // reading a V# these instructions do not have).
+  auto r = b.profile("vmem_cache_controls", 1, 64);
+  REQUIRE(r.profile);
+  CHECK(r.profile->vmem_bytes == 512);
+  CHECK(r.diagnostics.empty());
+}
+
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
   bench b;
   // stream_copy: 8 workgroups x 4 waves each read 8 KiB of buf and write it to buf + n.
