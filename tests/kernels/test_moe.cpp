@@ -1,9 +1,10 @@
-// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip
+// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip moe_lds.hip moe_lds_g1u0.hip
 // Fused MoE (include/hipasm/kernels/moe.hpp) in hipasm-sim against plain C++ references:
 // the sorting's exact output in aiter's layout (1 to 100 tokens, 8 to 256 experts, top-1 to
 // top-8, experts without tokens, ids out of range, several LDS chunks), and the whole MoE
 // (sorting, gate/up GEMM with SiLU, down GEMM with the routing weights) on small shapes with
-// column tails, gated (g1u1) and not (g1u0); the checker must stay silent.
+// column tails, gated (g1u1) and not (g1u0), weights loaded straight into the MFMA layout or
+// staged through LDS (K ranges that end inside a 128-byte line); the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -34,6 +35,11 @@ struct mods {
                                                             HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
   std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
                                                        HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
+  // lds_weights: stage 1 and stage 2 of one configuration a code object
+  std::unique_ptr<rt::module> lds = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                        HIPASM_KERNELS_TEST_NAME + "_moe_lds.co");
+  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                             HIPASM_KERNELS_TEST_NAME + "_moe_lds_g1u0.co");
 };
 mods& M() {
   static mods m;
@@ -149,8 +155,10 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + 64, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
   hk::moe_workspace ws(d, tokens, topk, experts, inter);
-  rt::module& s1 = GC.gated ? *M().s1 : *M().s1_g1u0;  // (one code object a stage-1 kernel: compile time)
-  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {*M().s2, s2_k}, ws,
+  // (one code object a stage-1 kernel: compile time)
+  rt::module& s1 = GC.lds_weights ? (GC.gated ? *M().lds : *M().lds_g1u0) : GC.gated ? *M().s1 : *M().s1_g1u0;
+  rt::module& s2 = GC.lds_weights ? s1 : *M().s2;
+  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws,
                                           {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(),
                                            .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens,
                                            .topk = topk, .experts = experts, .dim = dim, .inter = inter});
@@ -231,4 +239,16 @@ TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels]
 
 TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
   check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
+}
+
+TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][moe]") {
+  // 1 token; dim and inter tails of the 64-column workgroups
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 1, 2, 8, 8, 80, 48, 31);
+  // 40 tokens top-2 over 8 experts: padding rows; dim 208 = 13 slices, stage 1's K halves
+  // [0, 112) and [112, 208) end inside a group's line (its chunks past 112 read zeros)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 40, 2, 8, 8, 208, 80, 32);
+  // 64 experts, top-8, most experts empty, K shorter than a group (dim 48)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 9, 8, 64, 20, 48, 32, 33);
+  // g1u0 with two lines a row and group (unroll 8): the second line masked at 112 and 208
+  check_moe<cfg::sort_64, cfg::gemm_g1u0_lds>("moe_sort_64", "moe_s1_g1u0_lds", "moe_s2_g1u0_lds", 37, 3, 16, 16, 208, 96, 34);
 }

@@ -82,8 +82,17 @@ struct moe_gemm_config {
 
   uint32_t max_workgroups = 1216;  // the grid's size at most: a workgroup loops over the blocks
                                    // y, y + grid_y, ... (most of the worst-case blocks are empty)
+  bool lds_weights = false;  // weight tiles through LDS: a load takes 8 rows x 128 bytes (8 whole
+                             // lines) in place of 32 rows x 32 bytes (32 lines); unroll 4 or 8
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
+  // LDS of a stage with nw weight operands: the waves' weight tiles (32 rows x 16 unroll bf16
+  // each) and stage 1's k_split partial sums share one region (a barrier between the two uses)
+  constexpr uint32_t staging_bytes(uint32_t nw) const { return lds_weights ? waves * k_split * nw * 32 * unroll * 32 : 0; }
+  constexpr uint32_t reduce_bytes(uint32_t nw) const { return (k_split - 1) * waves * nw * 16 * 64 * 4; }
+  constexpr uint32_t lds_bytes(uint32_t nw) const {
+    return staging_bytes(nw) > reduce_bytes(nw) ? staging_bytes(nw) : reduce_bytes(nw);
+  }
   constexpr uint32_t cols() const { return 32 * waves; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
@@ -114,56 +123,192 @@ constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
   if (c.unroll < 1 || c.unroll > 8) return "moe gemm: unroll must be 1 .. 8 slices";
   if (c.unroll * (c.gated ? 3 : 2) > 31) return "moe gemm: more than 31 loads a group (vmcnt)";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe gemm: k_split from 1, waves * k_split <= 16";
-  if ((c.k_split - 1) * c.waves * (c.gated ? 2 : 1) * 16 * 64 * 4 > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.reduce_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.lds_weights && c.unroll % 4 != 0) return "moe gemm: lds_weights loads whole 128-byte lines: unroll 4 or 8";
+  if (c.staging_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the LDS weight tiles (waves * k_split * 32 rows x 16 unroll bf16, twice if gated) exceed 64 KiB";
   return nullptr;
 }
 
-// The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows at woff[w], K) . X (32 rows at
-// xoff, K)^T over k in [k_begin, K). Each lane loads 16 bytes of its row per slice (lane half h: elements 8h..8h+7 of
-// the slice; the first MFMA takes 8h..8h+3, the second 8h+4..8h+7, the same for both operands,
-// which leaves each sum unchanged). Slices at or past K load from an offset past every V#
-// (zeros), so the loop runs whole pairs of groups. NW: weight operands (2: gate and up).
-template <uint32_t U, int NW>
-constexpr void moe_k_loop(builder J, gpr<dtype::u32> k_begin, gpr<dtype::u32> K, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
-                          std::array<gpr<dtype::u32>, 2> woff, std::array<gpr<dtype::f32>, 2> acc) {
+// A wave of a stage's workgroup: its lanes, its column group (wave % waves: 32 output columns
+// from col0) and K range [k_begin, k_end) (part wave / waves of k_split, whole 16-element
+// slices), and the sorted token ids (both stages read the block's rows from them).
+template <moe_gemm_config C>
+struct moe_wave {
+  gpr<dtype::u32> tid, lane, half;  // lane: the MFMA column (the block's row) tid % 32; half: tid / 32 % 2
+  gpr<dtype::u32> wave, col, part, k_begin, k_end, col0;
+  buffer sid;
+};
+template <moe_gemm_config C>
+constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsigned*> sorted_token_ids) {
   using dtype::u32;
+  moe_wave<C> r{J.thread_id_x(), J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(),
+                J.sgpr<u32>(),   J.sgpr<u32>(), J.sgpr<u32>(), {}};
+  r.lane = r.tid & 31u;
+  r.half = (r.tid >> 5u) & 1u;
+  r.wave = readfirstlane(r.tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
+    r.k_begin = min(gpr<u32>(r.part * per), K);
+    r.k_end = min(gpr<u32>(r.k_begin + per), K);
+  } else {
+    r.k_begin = 0u;
+    r.k_end = K + 0u;
+  }
+  r.col0 = J.workgroup_id_x() * C.cols() + (r.col << 5u);
+  r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  return r;
+}
+
+// Offsets past every V# (each below 2 GiB: the host checks), for loads that must read zeros.
+inline constexpr uint32_t moe_past = 0x80000000u;
+
+// The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows from byte wrow[w], K) . X (32
+// rows at xoff, K)^T over k in [k_begin, k_end). The MFMA operands of a 16-element slice: lane
+// half h holds elements 8h..8h+7 of its row (the first MFMA takes 8h..8h+3, the second
+// 8h+4..8h+7, the same for both operands, which leaves each sum unchanged). X loads them
+// straight from memory (16 bytes a lane; padding rows are past X's V#: no lines touched).
+// W, direct (C.lds_weights false): the same, 32 rows x 32 bytes a load (32 lines). Through
+// LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
+// stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
+// an XOR swizzle that makes the MFMA-layout ds_read_b128s conflict-free. Groups of U slices,
+// two in flight; slices at or past k_end load zeros, so the loop runs whole pairs of groups.
+// NW: weight operands (2: gate and up).
+template <moe_gemm_config C, int NW>
+constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
+                          std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes,
+                          std::array<gpr<dtype::f32>, 2> acc, uint32_t lds_offset) {
+  using dtype::u32;
+  constexpr uint32_t U = C.unroll;
+  const gpr<u32> K = wv.k_end;
   gpr<u32> fx[2], fw[2][2];
   for (int s = 0; s < 2; ++s) {
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
   }
-  auto kb = J.sgpr<u32>(), ks = J.sgpr<u32>();
-  kb = k_begin + 0u;
-  auto load_group = [&](int set) {
+  auto kx = J.sgpr<u32>(), ks = J.sgpr<u32>();
+  kx = wv.k_begin + 0u;
+  auto load_x = [&](int set) {
     for (uint32_t s = 0; s < U; ++s) {
-      ks = select(kb < K, gpr<u32>(kb << 1u), 0x80000000u);
+      ks = select(kx < K, gpr<u32>(kx << 1u), moe_past);
       X.load(fx[set][s], at(xoff) + at(ks));
-      for (int w = 0; w < NW; ++w) W[w].load(fw[set][w][s], at(woff[w]) + at(ks));
-      kb = kb + 16u;
+      kx = kx + 16u;
     }
   };
-  auto compute = [&](int set) {
+  // the MFMAs of a group: W fragments `f` (fw[set] or, through LDS, the ones read back)
+  auto compute = [&](int set, gpr<u32>* f) {
     for (uint32_t s = 0; s < U; ++s)
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < NW; ++w)
-          J.v_mfma_f32_32x32x8_bf16(acc[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
+          J.v_mfma_f32_32x32x8_bf16(acc[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
   };
-  constexpr int group_loads = static_cast<int>(U) * (1 + NW);
   auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();
-  groups = (K - k_begin + (16u * U - 1u)) / (16u * U);
+  groups = (K - wv.k_begin + (16u * U - 1u)) / (16u * U);
   it = 0u;
-  load_group(0);
-  J.While([&] { return it < groups; },
-          [&] {
-            load_group(1);
-            J.s_waitcnt(vmcnt(group_loads));
-            compute(0);
-            load_group(0);
-            J.s_waitcnt(vmcnt(group_loads));
-            compute(1);
-            it = it + 2u;
-          });
+  if constexpr (!C.lds_weights) {
+    std::array<gpr<u32>, 2> woff{};
+    for (int w = 0; w < NW; ++w) {
+      woff[w].rebind(J.vgpr<u32>());
+      woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
+    }
+    // X and W of a group under one offset (ks: slices past K read zeros)
+    auto load_group = [&](int set) {
+      for (uint32_t s = 0; s < U; ++s) {
+        ks = select(kx < K, gpr<u32>(kx << 1u), moe_past);
+        X.load(fx[set][s], at(xoff) + at(ks));
+        for (int w = 0; w < NW; ++w) W[w].load(fw[set][w][s], at(woff[w]) + at(ks));
+        kx = kx + 16u;
+      }
+    };
+    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+    load_group(0);
+    J.While([&] { return it < groups; },
+            [&] {
+              load_group(1);
+              J.s_waitcnt(vmcnt(group_loads));
+              compute(0, fw[0]);
+              load_group(0);
+              J.s_waitcnt(vmcnt(group_loads));
+              compute(1, fw[1]);
+              it = it + 2u;
+            });
+  } else {
+    // The wave's tile: rows [wave][w][32] x U * 16 columns; 16-byte chunks XOR-swizzled by row % 8.
+    const lds_view V(lds_ref{lds_offset, C.staging_bytes(NW)},
+                     lds_layout{.rows = C.waves * C.k_split * NW * 32, .cols = 16 * U, .elem_bytes = 2,
+                                .swz_chunk = 16, .swz_groups = 8, .swz_row_div = 1});
+    // Load step s = 4j + r of operand w: rows 8r + l / 8, columns 64j + 8 (l % 8) of the group
+    // (l = tid % 64): the LDS store displacements (8r rows, 64j columns) fold into offset:.
+    auto l64 = J.vgpr<u32>(), c8 = J.vgpr<u32>(), trow = J.vgpr<u32>();
+    l64 = wv.tid & 63u;
+    c8 = (l64 & 7u) << 3u;
+    trow = wv.wave * (NW * 32u) + (l64 >> 3u);
+    const lds_addr st = V.addr(trow, multiple_of(c8, 8));
+    gpr<u32> wo[2][4];
+    for (int w = 0; w < NW; ++w)
+      for (uint32_t r = 0; r < 4; ++r) {
+        wo[w][r].rebind(J.vgpr<u32>());
+        wo[w][r] = wrow[w] + ((l64 >> 3u) + 8u * r) * row_bytes + (c8 << 1u);
+      }
+    // Read-back: slice p at row lane, column 16p + 8 half (slices p and p + 4: 128 bytes apart, folded).
+    lds_addr rd[4];
+    auto rrow = J.vgpr<u32>();
+    rrow = wv.wave * (NW * 32u) + wv.lane;
+    for (uint32_t p = 0; p < 4 && p < U; ++p) {
+      auto c = J.vgpr<u32>();
+      c = (wv.half << 3u) + 16u * p;
+      rd[p] = V.addr(rrow, multiple_of(c, 8));
+    }
+    gpr<u32> fr[2];  // the fragments read back (one group)
+    for (int w = 0; w < NW; ++w) fr[w].rebind(J.vgpr<u32>(U, 4));
+    // (chunks at or past k_end load other columns' weights, or zeros past the V#: X's slices
+    // there are zeros, so they add nothing)
+    auto kw = J.sgpr<u32>(), kwb = J.sgpr<u32>();
+    kw = wv.k_begin + 0u;
+    auto load_w = [&](int set) {
+      kwb = kw << 1u;
+      for (uint32_t j = 0; j < U / 4; ++j)
+        for (int w = 0; w < NW; ++w)
+          for (uint32_t r = 0; r < 4; ++r)
+            W[w].load(fw[set][w][4 * j + r], at(wo[w][r]) + at(kwb) + static_cast<int32_t>(128 * j));
+      kw = kw + 16u * U;
+    };
+    auto lds_round = [&](int set) {
+      for (int w = 0; w < NW; ++w)
+        for (uint32_t s = 0; s < U; ++s)
+          V.store(fw[set][w][s], st, static_cast<int32_t>(32 * w + 8 * (s % 4)), static_cast<int32_t>(64 * (s / 4)));
+      for (int w = 0; w < NW; ++w)
+        for (uint32_t p = 0; p < U; ++p) V.load(fr[w][p], rd[p % 4], 32 * w, static_cast<int32_t>(64 * (p / 4)));
+    };
+    // Per group g (set g % 2): wait for it (g + 1 stays in flight), into LDS and back, the W
+    // loads of g + 2 into the freed staging, the MFMAs, then g + 2's X loads (into the X set
+    // the MFMAs read): in issue order W(g+1) X(g+1) W(g+2) X(g+2) stay outstanding.
+    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+    load_w(0);
+    load_x(0);
+    load_w(1);
+    load_x(1);
+    J.While([&] { return it < groups; },
+            [&] {
+              for (int set = 0; set < 2; ++set) {
+                J.s_waitcnt(vmcnt(group_loads));
+                lds_round(set);
+                load_w(set);
+                J.s_waitcnt(lgkmcnt(0));
+                compute(set, fr);
+                load_x(set);
+              }
+              it = it + 2u;
+            });
+  }
   J.s_waitcnt(vmcnt(0));
+}
+
+// Byte offset of lane's row of block blk in the sorted arrays (ids, weights).
+constexpr gpr<dtype::u32> moe_row_offset(gpr<dtype::u32> blk, gpr<dtype::u32> lane) {
+  return ((blk * moe_block_m) << 2u) + (lane << 2u);
 }
 
 // body(blk, expert) for the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (wave-uniform).
@@ -194,31 +339,6 @@ constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids,
             expert = next + 0u;
             blk = nb + 0u;
           });
-}
-
-// This wave's column group (wave % waves) and K range [k_begin, k_end) (part wave / waves of
-// k_split, whole slices).
-template <moe_gemm_config C>
-struct moe_wave_split {
-  gpr<dtype::u32> wave, col, part, k_begin, k_end;
-};
-template <moe_gemm_config C>
-constexpr moe_wave_split<C> moe_split(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> K) {
-  using dtype::u32;
-  moe_wave_split<C> r{J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
-  r.wave = readfirstlane(tid) >> 6u;
-  r.col = r.wave % C.waves;
-  r.part = r.wave / C.waves;
-  if constexpr (C.k_split > 1) {
-    auto per = J.sgpr<u32>();
-    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
-    r.k_begin = min(gpr<u32>(r.part * per), K);
-    r.k_end = min(gpr<u32>(r.k_begin + per), K);
-  } else {
-    r.k_begin = 0u;
-    r.k_end = K + 0u;
-  }
-  return r;
 }
 
 }  // namespace detail
@@ -443,7 +563,8 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t T = C.threads();
-  auto tid = J.thread_id_x();
+  const auto wv = detail::moe_wave_setup<C>(J, dim, sorted_token_ids);
+  const gpr<u32> tid = wv.tid, lane = wv.lane, half = wv.half;
 
   // out = 0 for stage 2's atomics: workgroup g of G zeroes 16-byte pieces g*T + tid + k*G*T
   {
@@ -462,15 +583,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
               zo = zo + gstep;
             });
   }
-  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
-  lane = tid & 31u;
-  half = (tid >> 5u) & 1u;
-  auto kdim = J.sgpr<u32>();
-  kdim = dim + 0u;
-  auto ws = detail::moe_split<C>(J, tid, kdim);
-  auto n0 = J.sgpr<u32>();  // the wave's first column of inter
-  n0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
-  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
   row_bytes = dim << 1u;
   xb = tokens * row_bytes;
@@ -482,14 +595,14 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
 
   constexpr uint32_t NW = C.gated ? 2 : 1;
   // k_split: the parts 1.. leave their sums at [part - 1][col][w][register][lane] for part 0
+  // (lds_weights: in the region of the weight tiles, once every wave's K loop is done)
   uint32_t red_offset = 0;
-  if constexpr (C.k_split > 1) red_offset = J.lds_bytes((C.k_split - 1) * C.waves * NW * 16 * 64 * 4, 16).offset;
+  if constexpr (C.lds_bytes(NW) > 0) red_offset = J.lds_bytes(C.lds_bytes(NW), 16).offset;
 
   detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
   // this lane's token row (column of the MFMA): x past its V# for padding
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
-  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
+  auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
+  wv.sid.load(tok, at(so));
   J.s_waitcnt(vmcnt(0));
   auto xoff = J.vgpr<u32>();
   xoff = (tok & 0xffffffu) * row_bytes + (half << 4u);
@@ -502,25 +615,26 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   std::array<buffer, 2> W{};
   W[0] = make_buffer(J, wbase, eb);
   W[1] = W[0];
-  std::array<gpr<u32>, 2> woff{};
-  woff[0].rebind(J.vgpr<u32>());
-  woff[0] = (n0 + lane) * row_bytes + (half << 4u);
+  std::array<gpr<u32>, 2> wrow{};  // the wave's first gate and up rows
+  wrow[0].rebind(J.sgpr<u32>());
+  wrow[0] = n0 * row_bytes;
   if constexpr (C.gated) {
-    woff[1].rebind(J.vgpr<u32>());
-    woff[1] = woff[0] + inter * row_bytes;  // (gate rows past inter read up rows: unused columns)
+    wrow[1].rebind(J.sgpr<u32>());
+    wrow[1] = wrow[0] + inter * row_bytes;  // (gate rows past inter read up rows: unused columns)
   }
   std::array<gpr<f32>, 2> acc{};
   for (uint32_t w = 0; w < NW; ++w) {
     acc[w].rebind(J.vgpr<f32>(16).aligned(4));
     acc[w].fill(0.0f);
   }
-  detail::moe_k_loop<C.unroll, NW>(J, ws.k_begin, ws.k_end, X, xoff, W, woff, acc);
+  detail::moe_k_loop<C, NW>(J, wv, X, xoff, W, wrow, row_bytes, acc, red_offset);
   if constexpr (C.k_split > 1) {
     // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
     constexpr uint32_t per_wave = NW * 16 * 64 * 4;
     auto la = J.vgpr<u32>();
-    J.If(ws.part != 0u, [&] {
-      la = ((ws.part - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+    if constexpr (C.lds_weights) J.s_barrier();  // every wave is done with its weight tiles
+    J.If(wv.part != 0u, [&] {
+      la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w)
         for (uint32_t r = 0; r < 16; ++r)
           J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
@@ -535,7 +649,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
     auto la = J.vgpr<u32>();
     auto t = J.vgpr<f32>(16);
     for (uint32_t p = 1; p < C.k_split; ++p) {
-      la = ((p - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      la = ((p - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w) {
         for (uint32_t r = 0; r < 16; ++r)
           J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
@@ -564,7 +678,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   }
   };
   if constexpr (C.k_split > 1) {
-    J.If(ws.part == 0u, finish);
+    J.If(wv.part == 0u, finish);
     J.s_barrier();  // the partial sums are read before the next block writes them
   } else {
     finish();
@@ -583,17 +697,12 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
                 std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
   using dtype::u32;
   using dtype::f32;
-  auto tid = J.thread_id_x();
-  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
-  lane = tid & 31u;
-  half = (tid >> 5u) & 1u;
-  auto kdim = J.sgpr<u32>();
-  kdim = inter + 0u;
-  auto ws = detail::moe_split<C>(J, tid, kdim);
-  auto d0 = J.sgpr<u32>();  // the wave's first column of dim
-  d0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
+  const auto wv = detail::moe_wave_setup<C>(J, inter, sorted_token_ids);
+  const gpr<u32> lane = wv.lane, half = wv.half;
+  const gpr<u32> d0 = wv.col0;  // the wave's first column of dim
+  uint32_t lds_offset = 0;  // the weight tiles (lds_weights)
+  if constexpr (C.lds_weights) lds_offset = J.lds_bytes(C.staging_bytes(1), 16).offset;
 
-  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
   auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
   hrow = inter << 1u;
@@ -608,10 +717,9 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
 
   detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
   // this lane's sorted row: its token and weight
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
   auto wt = J.vgpr<f32>();
-  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
+  wv.sid.load(tok, at(so));
   SWb.load(wt, at(so));
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
@@ -623,13 +731,13 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   wbase = w2 + mul_wide(expert, eb);
   std::array<buffer, 2> W{};
   W[0] = make_buffer(J, wbase, eb);
-  std::array<gpr<u32>, 2> woff{};
-  woff[0].rebind(J.vgpr<u32>());
-  woff[0] = (d0 + lane) * hrow + (half << 4u);
+  std::array<gpr<u32>, 2> wrow{};
+  wrow[0].rebind(J.sgpr<u32>());
+  wrow[0] = d0 * hrow;
   std::array<gpr<f32>, 2> acc{};
   acc[0].rebind(J.vgpr<f32>(16).aligned(4));
   acc[0].fill(0.0f);
-  detail::moe_k_loop<C.unroll, 1>(J, ws.k_begin, ws.k_end, H, hoff, W, woff, acc);
+  detail::moe_k_loop<C, 1>(J, wv, H, hoff, W, wrow, hrow, acc, lds_offset);
 
   // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
   auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
