@@ -162,14 +162,13 @@ constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsig
   return r;
 }
 
-// Offsets past every V# (each below 2 GiB: the host checks), for loads that must read zeros.
-inline constexpr uint32_t moe_past = 0x80000000u;
-
 // The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows from byte wrow[w], K) . X (32
 // rows at xoff, K)^T over k in [k_begin, k_end). The MFMA operands of a 16-element slice: lane
 // half h holds elements 8h..8h+7 of its row (the first MFMA takes 8h..8h+3, the second
 // 8h+4..8h+7, the same for both operands, which leaves each sum unchanged). X loads them
 // straight from memory (16 bytes a lane; padding rows are past X's V#: no lines touched).
+// Slices at or past k_end load through copies of the V#s whose range is 0 (zeros, no lines
+// touched: the soffset, where k goes, is not part of every range check; see the report).
 // W, direct (C.lds_weights false): the same, 32 rows x 32 bytes a load (32 lines). Through
 // LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
 // stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
@@ -177,7 +176,7 @@ inline constexpr uint32_t moe_past = 0x80000000u;
 // two in flight; slices at or past k_end load zeros, so the loop runs whole pairs of groups.
 // NW: weight operands (2: gate and up).
 template <moe_gemm_config C, int NW>
-constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
+constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, buffer W,
                           std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes,
                           std::array<gpr<dtype::f32>, 2> acc, uint32_t lds_offset) {
   using dtype::u32;
@@ -188,12 +187,18 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
   }
+  // V# copies for the loop: the range of X / W, or 0 from k_end on
+  buffer Xk{J.sgpr<u32>(4).aligned(4)}, Wk{J.sgpr<u32>(4).aligned(4)};
+  Xk.desc = X.desc;
+  Wk.desc = W.desc;
+  auto clip = [&](const buffer& B, const buffer& src, const gpr<u32>& k) { B.desc[2] = select(k < K, src.desc[2], 0u); };
   auto kx = J.sgpr<u32>(), ks = J.sgpr<u32>();
   kx = wv.k_begin + 0u;
   auto load_x = [&](int set) {
     for (uint32_t s = 0; s < U; ++s) {
-      ks = select(kx < K, gpr<u32>(kx << 1u), moe_past);
-      X.load(fx[set][s], at(xoff) + at(ks));
+      clip(Xk, X, kx);
+      ks = kx << 1u;
+      Xk.load(fx[set][s], at(xoff) + at(ks));
       kx = kx + 16u;
     }
   };
@@ -213,12 +218,14 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
       woff[w].rebind(J.vgpr<u32>());
       woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
     }
-    // X and W of a group under one offset (ks: slices past K read zeros)
+    // X and W of a group under one offset
     auto load_group = [&](int set) {
       for (uint32_t s = 0; s < U; ++s) {
-        ks = select(kx < K, gpr<u32>(kx << 1u), moe_past);
-        X.load(fx[set][s], at(xoff) + at(ks));
-        for (int w = 0; w < NW; ++w) W[w].load(fw[set][w][s], at(woff[w]) + at(ks));
+        clip(Xk, X, kx);
+        clip(Wk, W, kx);
+        ks = kx << 1u;
+        Xk.load(fx[set][s], at(xoff) + at(ks));
+        for (int w = 0; w < NW; ++w) Wk.load(fw[set][w][s], at(woff[w]) + at(ks));
         kx = kx + 16u;
       }
     };
@@ -263,16 +270,17 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
     }
     gpr<u32> fr[2];  // the fragments read back (one group)
     for (int w = 0; w < NW; ++w) fr[w].rebind(J.vgpr<u32>(U, 4));
-    // (chunks at or past k_end load other columns' weights, or zeros past the V#: X's slices
-    // there are zeros, so they add nothing)
+    // (a group at or past k_end loads zeros; chunks past k_end of the group that straddles it
+    // load other columns' weights: X's slices there are zeros)
     auto kw = J.sgpr<u32>(), kwb = J.sgpr<u32>();
     kw = wv.k_begin + 0u;
     auto load_w = [&](int set) {
+      clip(Wk, W, kw);
       kwb = kw << 1u;
       for (uint32_t j = 0; j < U / 4; ++j)
         for (int w = 0; w < NW; ++w)
           for (uint32_t r = 0; r < 4; ++r)
-            W[w].load(fw[set][w][4 * j + r], at(wo[w][r]) + at(kwb) + static_cast<int32_t>(128 * j));
+            Wk.load(fw[set][w][4 * j + r], at(wo[w][r]) + at(kwb) + static_cast<int32_t>(128 * j));
       kw = kw + 16u * U;
     };
     auto lds_round = [&](int set) {
@@ -612,9 +620,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   eb = inter * row_bytes * NW;
   auto wbase = J.sgpr<dtype::u64>();
   wbase = w1 + mul_wide(expert, eb);
-  std::array<buffer, 2> W{};
-  W[0] = make_buffer(J, wbase, eb);
-  W[1] = W[0];
+  auto W = make_buffer(J, wbase, eb);
   std::array<gpr<u32>, 2> wrow{};  // the wave's first gate and up rows
   wrow[0].rebind(J.sgpr<u32>());
   wrow[0] = n0 * row_bytes;
@@ -724,13 +730,12 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
   // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
-  // mostly padding (the end of the V#, not 2^31: the K loop adds 2^31 for slices past K)
+  // mostly padding
   J.s_waitcnt(vmcnt(0));
   hoff = select((tok & 0xffffffu) < tokens, hoff, hb);
   auto wbase = J.sgpr<dtype::u64>();
   wbase = w2 + mul_wide(expert, eb);
-  std::array<buffer, 2> W{};
-  W[0] = make_buffer(J, wbase, eb);
+  auto W = make_buffer(J, wbase, eb);
   std::array<gpr<u32>, 2> wrow{};
   wrow[0].rebind(J.sgpr<u32>());
   wrow[0] = d0 * hrow;
