@@ -747,8 +747,10 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
   auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
   obase = (tok & 0xffffffu) * orow;  // padding: token = tokens, past the V#
-  auto v = J.vgpr<f32>(16);  // (an atomic's data register stays untouched until it completes)
-  for (uint32_t r = 0; r < 16; ++r) v[r] = acc[0][r] * wt;
+  // (in place: the atomics' data stays untouched until they complete, as the next block's
+  // vmcnt(0) wait comes before its accumulators are zeroed; 16 VGPRs fewer: 4 waves a SIMD)
+  const gpr<f32> v = acc[0];
+  for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
   for (uint32_t q = 0; q < 4; ++q) {
     dq = (d0 + 8u * q) + (half << 2u);
     oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
