@@ -22,10 +22,13 @@
 //    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
 //    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
-//    intermediate [blocks * 32][inter] at the sorted row. Operands come straight from global
-//    memory (16 bytes a lane: a row's 8 consecutive k, the same k permutation for A and B as
-//    gemm_bf16), `unroll` 16-element slices a load group, two groups in flight; padding rows'
-//    token is past x's V# (zeros). Stage 1 also zeroes out (the workgroups share it).
+//    intermediate [blocks * 32][inter] at the sorted row. The MFMA operands are 16 bytes a
+//    lane (a row's 8 consecutive k, the same k permutation for A and B as gemm_bf16), `unroll`
+//    16-element slices a load group, two groups in flight. Tokens come straight from global
+//    memory (padding rows' token is past x's V#: zeros, no lines). Weights either the same way
+//    (32 rows x 32 bytes a load) or, with lds_weights, as whole 128-byte lines (8 rows a
+//    dwordx4) into the wave's own swizzled LDS tile and back in the MFMA layout.
+//    Stage 1 also zeroes out (the workgroups share it).
 // 3. moe_stage2: grid (ceil(dim / (32 waves)), y): the same loop with W2's rows (32 of
 //    dim a wave) and the block's intermediate rows, then out[token][d] += w * acc as f32
 //    buffer atomics (padding tokens are past out's V#: dropped).
@@ -33,11 +36,12 @@
 // the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
 // mostly empty: few workgroups find nothing to do).
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
-// Speed (bench/kernels/bench_moe.cpp): with few tokens the real blocks are few (one per routed
-// expert) and only their workgroups' CUs work; each load instruction touches 32 lines (a
-// lane's row, 32 bytes of it), 4 cycles each on the CU's address path (docs/timing-model.md),
-// which bounds those CUs. k_split cuts the load round trips per wave. Not done yet: loads of
-// whole lines staged through LDS (8 lines a dwordx4), a K split across workgroups.
+// Speed (bench/kernels/bench_moe.cpp): the weights are the traffic (each routed expert's W1
+// and W2 once). A direct load touches 32 lines (a lane's row, 32 bytes of it), 4 cycles each
+// on the CU's address path (docs/timing-model.md); lds_weights touches 8, which took the
+// 32-token rows from address-path-bound to near the HBM stream (both stages). k_split cuts
+// the load round trips per wave. Not done: one kernel for both GEMMs (h kept in LDS, as
+// aiter's fmoe): it would save the second dispatch and h's round trip.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
 //               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
