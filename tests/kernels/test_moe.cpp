@@ -245,11 +245,11 @@ TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][
   // 1 token; dim and inter tails of the 64-column workgroups
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 1, 2, 8, 8, 80, 48, 31);
   // 40 tokens top-2 over 8 experts: padding rows; dim 208 = 13 slices, stage 1's K halves
-  // [0, 112) and [112, 208) end inside a group's line (its chunks past 112 read zeros)
+  // [0, 112) and [112, 208) end inside a group's line (x's slices past the end read zeros)
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 40, 2, 8, 8, 208, 80, 32);
   // 64 experts, top-8, most experts empty, K shorter than a group (dim 48)
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 9, 8, 64, 20, 48, 32, 33);
-  // g1u0 with two lines a row and group (unroll 8): the second line masked at 112 and 208
+  // g1u0 with two lines a row and group (unroll 8): the K halves end inside the second line
   check_moe<cfg::sort_64, cfg::gemm_g1u0_lds>("moe_sort_64", "moe_s1_g1u0_lds", "moe_s2_g1u0_lds", 37, 3, 16, 16, 208, 96, 34);
 }
 
