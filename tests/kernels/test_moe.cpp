@@ -1,9 +1,10 @@
-// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip
+// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip moe_lds.hip moe_lds_g1u0.hip
 // Fused MoE (include/hipasm/kernels/moe.hpp) in hipasm-sim against plain C++ references:
 // the sorting's exact output in aiter's layout (1 to 100 tokens, 8 to 256 experts, top-1 to
 // top-8, experts without tokens, ids out of range, several LDS chunks), and the whole MoE
 // (sorting, gate/up GEMM with SiLU, down GEMM with the routing weights) on small shapes with
-// column tails, gated (g1u1) and not (g1u0); the checker must stay silent.
+// column tails, gated (g1u1) and not (g1u0), weights loaded straight into the MFMA layout or
+// staged through LDS (K ranges that end inside a 128-byte line); the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -34,6 +35,11 @@ struct mods {
                                                             HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
   std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
                                                        HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
+  // lds_weights: stage 1 and stage 2 of one configuration a code object
+  std::unique_ptr<rt::module> lds = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                        HIPASM_KERNELS_TEST_NAME + "_moe_lds.co");
+  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
+                                                             HIPASM_KERNELS_TEST_NAME + "_moe_lds_g1u0.co");
 };
 mods& M() {
   static mods m;
@@ -149,8 +155,10 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + 64, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
   hk::moe_workspace ws(d, tokens, topk, experts, inter);
-  rt::module& s1 = GC.gated ? *M().s1 : *M().s1_g1u0;  // (one code object a stage-1 kernel: compile time)
-  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {*M().s2, s2_k}, ws,
+  // (one code object a stage-1 kernel: compile time)
+  rt::module& s1 = GC.lds_weights ? (GC.gated ? *M().lds : *M().lds_g1u0) : GC.gated ? *M().s1 : *M().s1_g1u0;
+  rt::module& s2 = GC.lds_weights ? s1 : *M().s2;
+  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws,
                                           {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(),
                                            .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens,
                                            .topk = topk, .experts = experts, .dim = dim, .inter = inter});
@@ -231,4 +239,55 @@ TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels]
 
 TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
   check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
+}
+
+TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][moe]") {
+  // 1 token; dim and inter tails of the 64-column workgroups
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 1, 2, 8, 8, 80, 48, 31);
+  // 40 tokens top-2 over 8 experts: padding rows; dim 208 = 13 slices, stage 1's K halves
+  // [0, 112) and [112, 208) end inside a group's line (x's slices past the end read zeros)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 40, 2, 8, 8, 208, 80, 32);
+  // 64 experts, top-8, most experts empty, K shorter than a group (dim 48)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 9, 8, 64, 20, 48, 32, 33);
+  // g1u0 with two lines a row and group (unroll 8): the K halves end inside the second line
+  check_moe<cfg::sort_64, cfg::gemm_g1u0_lds>("moe_sort_64", "moe_s1_g1u0_lds", "moe_s2_g1u0_lds", 37, 3, 16, 16, 208, 96, 34);
+}
+
+// Regression: slices past a wave's K range once loaded with the range's end marked in the
+// soffset (k), which the timing model's range check (voffset + offset) does not see: every
+// such load touched lines 2 GiB past W or x. Now they load through a V# of range 0. The HBM
+// traffic of stage 1 stays within the data it must move (x, all of W1, h, out, the ids).
+TEST_CASE("moe: stage 1 loads past a wave's K range touch no memory", "[kernels][moe]") {
+  constexpr auto GC = cfg::gemm_g1u1_lds;
+  const uint32_t tokens = 40, topk = 2, experts = 8, dim = 208, inter = 80;
+  const routing r = make_routing(tokens, topk, experts, 41);
+  rt::device& d = *M().sort.dev;
+  std::vector<uint16_t> x(size_t(tokens) * dim, bf16(0.5f)), w1(size_t(experts) * 2 * inter * dim, bf16(0.25f));
+  rt::buffer<uint16_t> X(d, x), W1(d, w1);
+  rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim, 0.0f)), TW(d, r.w);
+  rt::buffer<int> TI(d, r.ids);
+  hk::moe_workspace ws(d, tokens, topk, experts, inter);
+  hk::launch_moe_sorting<cfg::sort_64>(d, *M().sort.m, "moe_sort_64",
+                                       {.sorted_token_ids = ws.sorted_token_ids.addr(),
+                                        .sorted_weights = ws.sorted_weights.addr(),
+                                        .sorted_expert_ids = ws.sorted_expert_ids.addr(),
+                                        .num_valid_ids = ws.num_valid_ids.addr(), .topk_ids = TI.addr(),
+                                        .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts});
+  rt::profile_options p;
+  rt::launch_options o;
+  o.profile = &p;
+  auto rep = hk::launch_moe_stage1<GC>(d, *M().lds, "moe_s1_g1u1_lds",
+                                       {.out = O.addr(), .h = ws.h.addr(), .x = X.addr(), .w = W1.addr(),
+                                        .sorted_token_ids = ws.sorted_token_ids.addr(),
+                                        .sorted_weights = ws.sorted_weights.addr(),
+                                        .sorted_expert_ids = ws.sorted_expert_ids.addr(),
+                                        .num_valid_ids = ws.num_valid_ids.addr(), .tokens = tokens, .topk = topk,
+                                        .experts = experts, .dim = dim, .inter = inter},
+                                       o);
+  for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
+  REQUIRE(rep.profile);
+  const uint64_t need = (x.size() + w1.size() + size_t(ws.max_blocks) * hk::moe_block_m * inter) * 2 +
+                        size_t(tokens) * dim * 4 + size_t(ws.max_blocks) * (hk::moe_block_m + 1) * 4 + 8;
+  INFO("HBM bytes " << rep.profile->hbm_bytes << ", data " << need);
+  CHECK(rep.profile->hbm_bytes <= need + need / 8);
 }

@@ -22,10 +22,13 @@
 //    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
 //    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
-//    intermediate [blocks * 32][inter] at the sorted row. Operands come straight from global
-//    memory (16 bytes a lane: a row's 8 consecutive k, the same k permutation for A and B as
-//    gemm_bf16), `unroll` 16-element slices a load group, two groups in flight; padding rows'
-//    token is past x's V# (zeros). Stage 1 also zeroes out (the workgroups share it).
+//    intermediate [blocks * 32][inter] at the sorted row. The MFMA operands are 16 bytes a
+//    lane (a row's 8 consecutive k, the same k permutation for A and B as gemm_bf16), `unroll`
+//    16-element slices a load group, two groups in flight. Tokens come straight from global
+//    memory (padding rows' token is past x's V#: zeros, no lines). Weights either the same way
+//    (32 rows x 32 bytes a load) or, with lds_weights, as whole 128-byte lines (8 rows a
+//    dwordx4) into the wave's own swizzled LDS tile and back in the MFMA layout.
+//    Stage 1 also zeroes out (the workgroups share it).
 // 3. moe_stage2: grid (ceil(dim / (32 waves)), y): the same loop with W2's rows (32 of
 //    dim a wave) and the block's intermediate rows, then out[token][d] += w * acc as f32
 //    buffer atomics (padding tokens are past out's V#: dropped).
@@ -33,11 +36,12 @@
 // the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
 // mostly empty: few workgroups find nothing to do).
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
-// Speed (bench/kernels/bench_moe.cpp): with few tokens the real blocks are few (one per routed
-// expert) and only their workgroups' CUs work; each load instruction touches 32 lines (a
-// lane's row, 32 bytes of it), 4 cycles each on the CU's address path (docs/timing-model.md),
-// which bounds those CUs. k_split cuts the load round trips per wave. Not done yet: loads of
-// whole lines staged through LDS (8 lines a dwordx4), a K split across workgroups.
+// Speed (bench/kernels/bench_moe.cpp): the weights are the traffic (each routed expert's W1
+// and W2 once). A direct load touches 32 lines (a lane's row, 32 bytes of it), 4 cycles each
+// on the CU's address path (docs/timing-model.md); lds_weights touches 8, which took the
+// 32-token rows from address-path-bound to near the HBM stream (both stages). k_split cuts
+// the load round trips per wave. Not done: one kernel for both GEMMs (h kept in LDS, as
+// aiter's fmoe): it would save the second dispatch and h's round trip.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
 //               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
@@ -83,8 +87,17 @@ struct moe_gemm_config {
 
   uint32_t max_workgroups = 1216;  // the grid's size at most: a workgroup loops over the blocks
                                    // y, y + grid_y, ... (most of the worst-case blocks are empty)
+  bool lds_weights = false;  // weight tiles through LDS: a load takes 8 rows x 128 bytes (8 whole
+                             // lines) in place of 32 rows x 32 bytes (32 lines); unroll 4 or 8
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
+  // LDS of a stage with nw weight operands: the waves' weight tiles (32 rows x 16 unroll bf16
+  // each) and stage 1's k_split partial sums share one region (a barrier between the two uses)
+  constexpr uint32_t staging_bytes(uint32_t nw) const { return lds_weights ? waves * k_split * nw * 32 * unroll * 32 : 0; }
+  constexpr uint32_t reduce_bytes(uint32_t nw) const { return (k_split - 1) * waves * nw * 16 * 64 * 4; }
+  constexpr uint32_t lds_bytes(uint32_t nw) const {
+    return staging_bytes(nw) > reduce_bytes(nw) ? staging_bytes(nw) : reduce_bytes(nw);
+  }
   constexpr uint32_t cols() const { return 32 * waves; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
@@ -115,56 +128,201 @@ constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
   if (c.unroll < 1 || c.unroll > 8) return "moe gemm: unroll must be 1 .. 8 slices";
   if (c.unroll * (c.gated ? 3 : 2) > 31) return "moe gemm: more than 31 loads a group (vmcnt)";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe gemm: k_split from 1, waves * k_split <= 16";
-  if ((c.k_split - 1) * c.waves * (c.gated ? 2 : 1) * 16 * 64 * 4 > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.reduce_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.lds_weights && c.unroll % 4 != 0) return "moe gemm: lds_weights loads whole 128-byte lines: unroll 4 or 8";
+  if (c.staging_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the LDS weight tiles (waves * k_split * 32 rows x 16 unroll bf16, twice if gated) exceed 64 KiB";
   return nullptr;
 }
 
-// The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows at woff[w], K) . X (32 rows at
-// xoff, K)^T over k in [k_begin, K). Each lane loads 16 bytes of its row per slice (lane half h: elements 8h..8h+7 of
-// the slice; the first MFMA takes 8h..8h+3, the second 8h+4..8h+7, the same for both operands,
-// which leaves each sum unchanged). Slices at or past K load from an offset past every V#
-// (zeros), so the loop runs whole pairs of groups. NW: weight operands (2: gate and up).
-template <uint32_t U, int NW>
-constexpr void moe_k_loop(builder J, gpr<dtype::u32> k_begin, gpr<dtype::u32> K, buffer X, gpr<dtype::u32> xoff, std::array<buffer, 2> W,
-                          std::array<gpr<dtype::u32>, 2> woff, std::array<gpr<dtype::f32>, 2> acc) {
+// A wave of a stage's workgroup: its lanes, its column group (wave % waves: 32 output columns
+// from col0) and K range [k_begin, k_end) (part wave / waves of k_split, whole 16-element
+// slices), and the sorted token ids (both stages read the block's rows from them).
+template <moe_gemm_config C>
+struct moe_wave {
+  gpr<dtype::u32> tid, lane, half;  // lane: the MFMA column (the block's row) tid % 32; half: tid / 32 % 2
+  gpr<dtype::u32> wave, col, part, k_begin, k_end, col0;
+  buffer sid;
+};
+template <moe_gemm_config C>
+constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsigned*> sorted_token_ids) {
   using dtype::u32;
+  moe_wave<C> r{J.thread_id_x(), J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(),
+                J.sgpr<u32>(),   J.sgpr<u32>(), J.sgpr<u32>(), {}};
+  r.lane = r.tid & 31u;
+  r.half = (r.tid >> 5u) & 1u;
+  r.wave = readfirstlane(r.tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
+    r.k_begin = min(gpr<u32>(r.part * per), K);
+    r.k_end = min(gpr<u32>(r.k_begin + per), K);
+  } else {
+    r.k_begin = 0u;
+    r.k_end = K + 0u;
+  }
+  r.col0 = J.workgroup_id_x() * C.cols() + (r.col << 5u);
+  r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  return r;
+}
+
+// The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows from byte wrow[w], K) . X (32
+// rows at xoff, K)^T over k in [k_begin, k_end). The MFMA operands of a 16-element slice: lane
+// half h holds elements 8h..8h+7 of its row (the first MFMA takes 8h..8h+3, the second
+// 8h+4..8h+7, the same for both operands, which leaves each sum unchanged). X loads them
+// straight from memory (16 bytes a lane; padding rows are past X's V#: no lines touched).
+// Slices at or past k_end load through copies of the V#s whose range is 0 (zeros, no lines
+// touched; a past-the-end offset in the soffset, where k goes, is outside the timing model's
+// range check, voffset + offset: such loads touched lines 2 GiB away).
+// W, direct (C.lds_weights false): the same, 32 rows x 32 bytes a load (32 lines). Through
+// LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
+// stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
+// an XOR swizzle that makes the MFMA-layout ds_read_b128s conflict-free. Groups of U slices,
+// two in flight; slices at or past k_end load zeros, so the loop runs whole pairs of groups.
+// NW: weight operands (2: gate and up).
+template <moe_gemm_config C, int NW>
+constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, buffer W,
+                          std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes,
+                          std::array<gpr<dtype::f32>, 2> acc, uint32_t lds_offset) {
+  using dtype::u32;
+  constexpr uint32_t U = C.unroll;
+  const gpr<u32> K = wv.k_end;
   gpr<u32> fx[2], fw[2][2];
   for (int s = 0; s < 2; ++s) {
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
   }
-  auto kb = J.sgpr<u32>(), ks = J.sgpr<u32>();
-  kb = k_begin + 0u;
-  auto load_group = [&](int set) {
+  // V# copies for the loop: the range of X / W, or 0 from k_end on
+  buffer Xk{J.sgpr<u32>(4).aligned(4)}, Wk{J.sgpr<u32>(4).aligned(4)};
+  Xk.desc = X.desc;
+  Wk.desc = W.desc;
+  auto clip = [&](const buffer& B, const buffer& src, const gpr<u32>& k) { B.desc[2] = select(k < K, src.desc[2], 0u); };
+  auto kx = J.sgpr<u32>(), ks = J.sgpr<u32>();
+  kx = wv.k_begin + 0u;
+  auto load_x = [&](int set) {
     for (uint32_t s = 0; s < U; ++s) {
-      ks = select(kb < K, gpr<u32>(kb << 1u), 0x80000000u);
-      X.load(fx[set][s], at(xoff) + at(ks));
-      for (int w = 0; w < NW; ++w) W[w].load(fw[set][w][s], at(woff[w]) + at(ks));
-      kb = kb + 16u;
+      clip(Xk, X, kx);
+      ks = kx << 1u;
+      Xk.load(fx[set][s], at(xoff) + at(ks));
+      kx = kx + 16u;
     }
   };
-  auto compute = [&](int set) {
+  // the MFMAs of a group: W fragments `f` (fw[set] or, through LDS, the ones read back)
+  auto compute = [&](int set, gpr<u32>* f) {
     for (uint32_t s = 0; s < U; ++s)
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < NW; ++w)
-          J.v_mfma_f32_32x32x8_bf16(acc[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
+          J.v_mfma_f32_32x32x8_bf16(acc[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
   };
-  constexpr int group_loads = static_cast<int>(U) * (1 + NW);
   auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();
-  groups = (K - k_begin + (16u * U - 1u)) / (16u * U);
+  groups = (K - wv.k_begin + (16u * U - 1u)) / (16u * U);
   it = 0u;
-  load_group(0);
-  J.While([&] { return it < groups; },
-          [&] {
-            load_group(1);
-            J.s_waitcnt(vmcnt(group_loads));
-            compute(0);
-            load_group(0);
-            J.s_waitcnt(vmcnt(group_loads));
-            compute(1);
-            it = it + 2u;
-          });
+  if constexpr (!C.lds_weights) {
+    std::array<gpr<u32>, 2> woff{};
+    for (int w = 0; w < NW; ++w) {
+      woff[w].rebind(J.vgpr<u32>());
+      woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
+    }
+    // X and W of a group under one offset
+    auto load_group = [&](int set) {
+      for (uint32_t s = 0; s < U; ++s) {
+        clip(Xk, X, kx);
+        clip(Wk, W, kx);
+        ks = kx << 1u;
+        Xk.load(fx[set][s], at(xoff) + at(ks));
+        for (int w = 0; w < NW; ++w) Wk.load(fw[set][w][s], at(woff[w]) + at(ks));
+        kx = kx + 16u;
+      }
+    };
+    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+    load_group(0);
+    J.While([&] { return it < groups; },
+            [&] {
+              load_group(1);
+              J.s_waitcnt(vmcnt(group_loads));
+              compute(0, fw[0]);
+              load_group(0);
+              J.s_waitcnt(vmcnt(group_loads));
+              compute(1, fw[1]);
+              it = it + 2u;
+            });
+  } else {
+    // The wave's tile: rows [wave][w][32] x U * 16 columns; 16-byte chunks XOR-swizzled by row % 8.
+    const lds_view V(lds_ref{lds_offset, C.staging_bytes(NW)},
+                     lds_layout{.rows = C.waves * C.k_split * NW * 32, .cols = 16 * U, .elem_bytes = 2,
+                                .swz_chunk = 16, .swz_groups = 8, .swz_row_div = 1});
+    // Load step s = 4j + r of operand w: rows 8r + l / 8, columns 64j + 8 (l % 8) of the group
+    // (l = tid % 64): the LDS store displacements (8r rows, 64j columns) fold into offset:.
+    auto l64 = J.vgpr<u32>(), c8 = J.vgpr<u32>(), trow = J.vgpr<u32>();
+    l64 = wv.tid & 63u;
+    c8 = (l64 & 7u) << 3u;
+    trow = wv.wave * (NW * 32u) + (l64 >> 3u);
+    const lds_addr st = V.addr(trow, multiple_of(c8, 8));
+    gpr<u32> wo[2][4];
+    for (int w = 0; w < NW; ++w)
+      for (uint32_t r = 0; r < 4; ++r) {
+        wo[w][r].rebind(J.vgpr<u32>());
+        wo[w][r] = wrow[w] + ((l64 >> 3u) + 8u * r) * row_bytes + (c8 << 1u);
+      }
+    // Read-back: slice p at row lane, column 16p + 8 half (slices p and p + 4: 128 bytes apart, folded).
+    lds_addr rd[4];
+    auto rrow = J.vgpr<u32>();
+    rrow = wv.wave * (NW * 32u) + wv.lane;
+    for (uint32_t p = 0; p < 4 && p < U; ++p) {
+      auto c = J.vgpr<u32>();
+      c = (wv.half << 3u) + 16u * p;
+      rd[p] = V.addr(rrow, multiple_of(c, 8));
+    }
+    gpr<u32> fr[2];  // the fragments read back (one group)
+    for (int w = 0; w < NW; ++w) fr[w].rebind(J.vgpr<u32>(U, 4));
+    // (a group at or past k_end loads zeros; chunks past k_end of the group that straddles it
+    // load other columns' weights: X's slices there are zeros)
+    auto kw = J.sgpr<u32>(), kwb = J.sgpr<u32>();
+    kw = wv.k_begin + 0u;
+    auto load_w = [&](int set) {
+      clip(Wk, W, kw);
+      kwb = kw << 1u;
+      for (uint32_t j = 0; j < U / 4; ++j)
+        for (int w = 0; w < NW; ++w)
+          for (uint32_t r = 0; r < 4; ++r)
+            Wk.load(fw[set][w][4 * j + r], at(wo[w][r]) + at(kwb) + static_cast<int32_t>(128 * j));
+      kw = kw + 16u * U;
+    };
+    auto lds_round = [&](int set) {
+      for (int w = 0; w < NW; ++w)
+        for (uint32_t s = 0; s < U; ++s)
+          V.store(fw[set][w][s], st, static_cast<int32_t>(32 * w + 8 * (s % 4)), static_cast<int32_t>(64 * (s / 4)));
+      for (int w = 0; w < NW; ++w)
+        for (uint32_t p = 0; p < U; ++p) V.load(fr[w][p], rd[p % 4], 32 * w, static_cast<int32_t>(64 * (p / 4)));
+    };
+    // Per group g (set g % 2): wait for it (g + 1 stays in flight), into LDS and back, the W
+    // loads of g + 2 into the freed staging, the MFMAs, then g + 2's X loads (into the X set
+    // the MFMAs read): in issue order W(g+1) X(g+1) W(g+2) X(g+2) stay outstanding.
+    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+    load_w(0);
+    load_x(0);
+    load_w(1);
+    load_x(1);
+    J.While([&] { return it < groups; },
+            [&] {
+              for (int set = 0; set < 2; ++set) {
+                J.s_waitcnt(vmcnt(group_loads));
+                lds_round(set);
+                load_w(set);
+                J.s_waitcnt(lgkmcnt(0));
+                compute(set, fr);
+                load_x(set);
+              }
+              it = it + 2u;
+            });
+  }
   J.s_waitcnt(vmcnt(0));
+}
+
+// Byte offset of lane's row of block blk in the sorted arrays (ids, weights).
+constexpr gpr<dtype::u32> moe_row_offset(gpr<dtype::u32> blk, gpr<dtype::u32> lane) {
+  return ((blk * moe_block_m) << 2u) + (lane << 2u);
 }
 
 // body(blk, expert) for the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (wave-uniform).
@@ -195,31 +353,6 @@ constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids,
             expert = next + 0u;
             blk = nb + 0u;
           });
-}
-
-// This wave's column group (wave % waves) and K range [k_begin, k_end) (part wave / waves of
-// k_split, whole slices).
-template <moe_gemm_config C>
-struct moe_wave_split {
-  gpr<dtype::u32> wave, col, part, k_begin, k_end;
-};
-template <moe_gemm_config C>
-constexpr moe_wave_split<C> moe_split(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> K) {
-  using dtype::u32;
-  moe_wave_split<C> r{J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
-  r.wave = readfirstlane(tid) >> 6u;
-  r.col = r.wave % C.waves;
-  r.part = r.wave / C.waves;
-  if constexpr (C.k_split > 1) {
-    auto per = J.sgpr<u32>();
-    per = ((K + (16u * C.k_split - 1u)) / (16u * C.k_split)) * 16u;
-    r.k_begin = min(gpr<u32>(r.part * per), K);
-    r.k_end = min(gpr<u32>(r.k_begin + per), K);
-  } else {
-    r.k_begin = 0u;
-    r.k_end = K + 0u;
-  }
-  return r;
 }
 
 }  // namespace detail
@@ -434,7 +567,8 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t T = C.threads();
-  auto tid = J.thread_id_x();
+  const auto wv = detail::moe_wave_setup<C>(J, dim, sorted_token_ids);
+  const gpr<u32> tid = wv.tid, lane = wv.lane, half = wv.half;
 
   // out = 0 for stage 2's atomics: workgroup g of G zeroes 16-byte pieces g*T + tid + k*G*T
   {
@@ -453,15 +587,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
               zo = zo + gstep;
             });
   }
-  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
-  lane = tid & 31u;
-  half = (tid >> 5u) & 1u;
-  auto kdim = J.sgpr<u32>();
-  kdim = dim + 0u;
-  auto ws = detail::moe_split<C>(J, tid, kdim);
-  auto n0 = J.sgpr<u32>();  // the wave's first column of inter
-  n0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
-  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
   row_bytes = dim << 1u;
   xb = tokens * row_bytes;
@@ -473,14 +599,14 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
 
   constexpr uint32_t NW = C.gated ? 2 : 1;
   // k_split: the parts 1.. leave their sums at [part - 1][col][w][register][lane] for part 0
+  // (lds_weights: in the region of the weight tiles, once every wave's K loop is done)
   uint32_t red_offset = 0;
-  if constexpr (C.k_split > 1) red_offset = J.lds_bytes((C.k_split - 1) * C.waves * NW * 16 * 64 * 4, 16).offset;
+  if constexpr (C.lds_bytes(NW) > 0) red_offset = J.lds_bytes(C.lds_bytes(NW), 16).offset;
 
   detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
   // this lane's token row (column of the MFMA): x past its V# for padding
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
-  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
+  auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
+  wv.sid.load(tok, at(so));
   J.s_waitcnt(vmcnt(0));
   auto xoff = J.vgpr<u32>();
   xoff = (tok & 0xffffffu) * row_bytes + (half << 4u);
@@ -490,28 +616,27 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   eb = inter * row_bytes * NW;
   auto wbase = J.sgpr<dtype::u64>();
   wbase = w1 + mul_wide(expert, eb);
-  std::array<buffer, 2> W{};
-  W[0] = make_buffer(J, wbase, eb);
-  W[1] = W[0];
-  std::array<gpr<u32>, 2> woff{};
-  woff[0].rebind(J.vgpr<u32>());
-  woff[0] = (n0 + lane) * row_bytes + (half << 4u);
+  auto W = make_buffer(J, wbase, eb);
+  std::array<gpr<u32>, 2> wrow{};  // the wave's first gate and up rows
+  wrow[0].rebind(J.sgpr<u32>());
+  wrow[0] = n0 * row_bytes;
   if constexpr (C.gated) {
-    woff[1].rebind(J.vgpr<u32>());
-    woff[1] = woff[0] + inter * row_bytes;  // (gate rows past inter read up rows: unused columns)
+    wrow[1].rebind(J.sgpr<u32>());
+    wrow[1] = wrow[0] + inter * row_bytes;  // (gate rows past inter read up rows: unused columns)
   }
   std::array<gpr<f32>, 2> acc{};
   for (uint32_t w = 0; w < NW; ++w) {
     acc[w].rebind(J.vgpr<f32>(16).aligned(4));
     acc[w].fill(0.0f);
   }
-  detail::moe_k_loop<C.unroll, NW>(J, ws.k_begin, ws.k_end, X, xoff, W, woff, acc);
+  detail::moe_k_loop<C, NW>(J, wv, X, xoff, W, wrow, row_bytes, acc, red_offset);
   if constexpr (C.k_split > 1) {
     // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
     constexpr uint32_t per_wave = NW * 16 * 64 * 4;
     auto la = J.vgpr<u32>();
-    J.If(ws.part != 0u, [&] {
-      la = ((ws.part - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+    if constexpr (C.lds_weights) J.s_barrier();  // every wave is done with its weight tiles
+    J.If(wv.part != 0u, [&] {
+      la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w)
         for (uint32_t r = 0; r < 16; ++r)
           J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
@@ -526,7 +651,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
     auto la = J.vgpr<u32>();
     auto t = J.vgpr<f32>(16);
     for (uint32_t p = 1; p < C.k_split; ++p) {
-      la = ((p - 1u) * C.waves + ws.col) * per_wave + ((tid & 63u) << 2u);
+      la = ((p - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
       for (uint32_t w = 0; w < NW; ++w) {
         for (uint32_t r = 0; r < 16; ++r)
           J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
@@ -555,7 +680,7 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   }
   };
   if constexpr (C.k_split > 1) {
-    J.If(ws.part == 0u, finish);
+    J.If(wv.part == 0u, finish);
     J.s_barrier();  // the partial sums are read before the next block writes them
   } else {
     finish();
@@ -574,17 +699,12 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
                 std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
   using dtype::u32;
   using dtype::f32;
-  auto tid = J.thread_id_x();
-  auto lane = J.vgpr<u32>(), half = J.vgpr<u32>();
-  lane = tid & 31u;
-  half = (tid >> 5u) & 1u;
-  auto kdim = J.sgpr<u32>();
-  kdim = inter + 0u;
-  auto ws = detail::moe_split<C>(J, tid, kdim);
-  auto d0 = J.sgpr<u32>();  // the wave's first column of dim
-  d0 = J.workgroup_id_x() * C.cols() + (ws.col << 5u);
+  const auto wv = detail::moe_wave_setup<C>(J, inter, sorted_token_ids);
+  const gpr<u32> lane = wv.lane, half = wv.half;
+  const gpr<u32> d0 = wv.col0;  // the wave's first column of dim
+  uint32_t lds_offset = 0;  // the weight tiles (lds_weights)
+  if constexpr (C.lds_weights) lds_offset = J.lds_bytes(C.staging_bytes(1), 16).offset;
 
-  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
   auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
   hrow = inter << 1u;
@@ -599,34 +719,34 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
 
   detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
   // this lane's sorted row: its token and weight
-  auto tok = J.vgpr<u32>(), so = J.vgpr<u32>();
+  auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
   auto wt = J.vgpr<f32>();
-  so = ((blk * moe_block_m) << 2u) + (lane << 2u);
-  SID.load(tok, at(so));
+  wv.sid.load(tok, at(so));
   SWb.load(wt, at(so));
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
   // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
-  // mostly padding (the end of the V#, not 2^31: the K loop adds 2^31 for slices past K)
+  // mostly padding
   J.s_waitcnt(vmcnt(0));
   hoff = select((tok & 0xffffffu) < tokens, hoff, hb);
   auto wbase = J.sgpr<dtype::u64>();
   wbase = w2 + mul_wide(expert, eb);
-  std::array<buffer, 2> W{};
-  W[0] = make_buffer(J, wbase, eb);
-  std::array<gpr<u32>, 2> woff{};
-  woff[0].rebind(J.vgpr<u32>());
-  woff[0] = (d0 + lane) * hrow + (half << 4u);
+  auto W = make_buffer(J, wbase, eb);
+  std::array<gpr<u32>, 2> wrow{};
+  wrow[0].rebind(J.sgpr<u32>());
+  wrow[0] = d0 * hrow;
   std::array<gpr<f32>, 2> acc{};
   acc[0].rebind(J.vgpr<f32>(16).aligned(4));
   acc[0].fill(0.0f);
-  detail::moe_k_loop<C.unroll, 1>(J, ws.k_begin, ws.k_end, H, hoff, W, woff, acc);
+  detail::moe_k_loop<C, 1>(J, wv, H, hoff, W, wrow, hrow, acc, lds_offset);
 
   // lane: token column `lane`, rows d0 + 8q + 4 half + 0..3 of dim
   auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
   obase = (tok & 0xffffffu) * orow;  // padding: token = tokens, past the V#
-  auto v = J.vgpr<f32>(16);  // (an atomic's data register stays untouched until it completes)
-  for (uint32_t r = 0; r < 16; ++r) v[r] = acc[0][r] * wt;
+  // (in place: the atomics' data stays untouched until they complete, as the next block's
+  // vmcnt(0) wait comes before its accumulators are zeroed; 16 VGPRs fewer: 4 waves a SIMD)
+  const gpr<f32> v = acc[0];
+  for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
   for (uint32_t q = 0; q < 4; ++q) {
     dq = (d0 + 8u * q) + (half << 2u);
     oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
