@@ -476,8 +476,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const uint32_t first = L.pos.start[b];
       const uint32_t last = L.pos.start[b + 1] - 1;
       async_pending st = pin[b];
-      for (const async_pending::entry& e : st.pend)
-        if (e.dw < nd) touch(e.dw, first);
+      for (const pending_entry& e : st.pend)
+        if (e.key < nd) touch(e.key, first);
       const block& blk = fn.blocks[b];
       for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
         const uint32_t p = first + static_cast<uint32_t>(i);
@@ -485,8 +485,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           if (dw < nd) touch(dw, p);
         });
       }
-      for (const async_pending::entry& e : st.pend)
-        if (e.dw < nd) touch(e.dw, last);
+      for (const pending_entry& e : st.pend)
+        if (e.key < nd) touch(e.key, last);
     }
   }
   // Entry-state registers hold their value from the kernel's first instruction.
