@@ -413,6 +413,31 @@ struct access_table {
   }
   // The first instruction index of block b (instruction i of the block is at + i).
   constexpr uint32_t at(std::size_t b) const { return block_first[b]; }
+
+  // Building the table of the function after a pass dropped instructions (an instruction's
+  // accesses depend on it and the vregs alone): the blocks in order, each by add_block with
+  // the old table and the block's n keep flags (null: all kept), then finish.
+  constexpr void add_block(const access_table& old, std::size_t b, const uint8_t* keep, std::size_t n) {
+    block_first.push_back(static_cast<uint32_t>(begin.size()));
+    const uint32_t t0 = old.at(b);
+    const uint32_t* const ob = old.begin.data();
+    const access* const oa = old.acc.data();
+    if (!keep) {
+      const uint32_t shift = static_cast<uint32_t>(acc.size()) - ob[t0];
+      for (std::size_t i = 0; i < n; ++i) begin.push_back(ob[t0 + i] + shift);
+      acc.append(oa + ob[t0], ob[t0 + n] - ob[t0]);
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      begin.push_back(static_cast<uint32_t>(acc.size()));
+      acc.append(oa + ob[t0 + i], ob[t0 + i + 1] - ob[t0 + i]);
+    }
+  }
+  constexpr void finish() {
+    block_first.push_back(static_cast<uint32_t>(begin.size()));
+    begin.push_back(static_cast<uint32_t>(acc.size()));
+  }
 };
 
 // Never removed, merged or moved by an optimisation: memory operations (they count on

@@ -156,6 +156,17 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
       const uint32_t* const base = dm->base.data();
       const uint8_t* const autos = load_auto->data();
       const uint8_t* const kargs = load_kernarg->data();
+      // Pending loads waited for automatically (the kernel arguments among them): while there
+      // are none, no instruction needs an automatic wait and its accesses are not looked at.
+      uint32_t auto_pending = 0;
+      if (any_auto)
+        for (const pending_entry& p : st.pend)
+          if (autos[p.key]) ++auto_pending;
+      auto retire = [&](const waitcnt_counts& wc) {
+        st.retire(wc, [&](uint32_t id) {
+          if (autos[id]) --auto_pending;
+        });
+      };
       for (std::size_t i = 0; i < ni; ++i) {
         const instr& in = ins[i];
         const isa::instr_desc& d = is.descs[in.op];
@@ -167,7 +178,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
           for (const pending_entry& p : st.pend)
             if (kargs[p.key]) w.add(st, p);
           if (w.any) {
-            st.retire(w.counts());
+            retire(w.counts());
             if (out) out->push_back(wait_instr(w, in.loc, lit("wait: kernel arguments"), wait_op));
             ++made;
           }
@@ -183,12 +194,12 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
               if (overlaps(p, f, o.dwords)) w.add(st, p);
           }
           if (w.any) {
-            st.retire(w.counts());
+            retire(w.counts());
             if (out) merge_or_push(*out, wait_instr(w, in.loc, lit("wait_for"), in.op));
           }
           continue;
         }
-        if (any_auto && !st.empty() && !waitcnt) {
+        if (auto_pending > 0 && !waitcnt) {
           // Automatic waits: reads and overwrites of pending auto results (a load overwriting
           // one needs none only when both return in order on one counter: waitcnt-check's rule).
           // The kernel arguments' SMEM loads are also waited for before the first other
@@ -208,14 +219,14 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
               if (autos[p.key] && overlaps(p, f, n) && !(mem_def && overwrite_returns_in_order(d, p))) w.add(st, p);
           });
           if (w.any) {
-            st.retire(w.counts());
+            retire(w.counts());
             if (out) merge_or_push(*out, wait_instr(w, in.loc, lit("wait: automatic"), wait_op));
             ++made;
           }
         }
         if (out) out->push_back(in);
         if (waitcnt) {
-          st.retire(decode_waitcnt(in));
+          retire(decode_waitcnt(in));
           continue;
         }
         const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
@@ -223,7 +234,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
         const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
         st.issue(vm, in_order_lgkm);
         const int32_t id = (*load_of)[b][i];
-        if (id >= 0) st.put(static_cast<uint32_t>(id), vm, lgkm, lgkm && !in_order_lgkm);
+        if (id >= 0 && st.put(static_cast<uint32_t>(id), vm, lgkm, lgkm && !in_order_lgkm) && autos[id]) ++auto_pending;
       }
       // A straight-line entry that falls through: the argument wait at its very end.
       if (b == entry_end && !st.empty() &&
@@ -232,7 +243,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
         for (const pending_entry& p : st.pend)
           if (kargs[p.key]) w.add(st, p);
         if (w.any) {
-          st.retire(w.counts());
+          retire(w.counts());
           if (out) out->push_back(wait_instr(w, ni ? ins[ni - 1].loc : src_loc{}, lit("wait: kernel arguments"), wait_op));
           ++made;
         }
