@@ -164,25 +164,28 @@ struct bitset {
     return (n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << lo;
   }
   constexpr void set_range(uint32_t first, uint32_t n) {
+    uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      w[first >> 6] |= word_mask(lo, k);
+      a[first >> 6] |= word_mask(lo, k);
       first += k;
       n -= k;
     }
   }
   constexpr void reset_range(uint32_t first, uint32_t n) {
+    uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      w[first >> 6] &= ~word_mask(lo, k);
+      a[first >> 6] &= ~word_mask(lo, k);
       first += k;
       n -= k;
     }
   }
   constexpr bool any_range(uint32_t first, uint32_t n) const {
+    const uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      if (w[first >> 6] & word_mask(lo, k)) return true;
+      if (a[first >> 6] & word_mask(lo, k)) return true;
       first += k;
       n -= k;
     }
@@ -201,10 +204,13 @@ struct bitset {
   // this |= o; returns whether anything changed.
   constexpr bool merge(const bitset& o) {
     bool changed = false;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      uint64_t n = w[i] | o.w[i];
-      if (n != w[i]) {
-        w[i] = n;
+    uint64_t* const a = w.data();  // (raw: vec::operator[] is an interpreted call per word)
+    const uint64_t* const b = o.w.data();
+    const std::size_t n = w.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint64_t x = a[i] | b[i];
+      if (x != a[i]) {
+        a[i] = x;
         changed = true;
       }
     }
