@@ -58,6 +58,9 @@ struct pipeline_state {
   register_usage usage{};
   vec<liveness_info> liveness{};  // dce's, when it removed nothing (reused by regalloc)
   vec<detail::access_table> accesses{};  // dse's, when it removed nothing (reused by dce)
+  // dce's after its removals (reused by regalloc's liveness; dropped by a step that changes
+  // the function in between)
+  vec<detail::access_table> accesses_after_dce{};
   uint32_t filled = 0;  // instructions the hazard pass issued early (kernel_options::schedule)
 };
 
@@ -87,8 +90,10 @@ constexpr bool step_dse(pipeline_state& s) {
 }
 constexpr bool step_dce(pipeline_state& s) {
   s.liveness.clear();
+  s.accesses_after_dce.clear();
   if (s.options.optimize && s.options.kernel.dce)
-    eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back());
+    eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back(),
+                        &s.accesses_after_dce);
   s.accesses.clear();
   return true;
 }
@@ -101,11 +106,17 @@ constexpr bool step_waitcnt(pipeline_state& s) {
   // (The kernel-argument wait is placed by the builder: kernel_args.hpp, builder::finish.)
   bool rewrote = false;
   if (!resolve_waitcnts(s.fn, s.isa, s.options.kernel.auto_waitcnt, false, s.error, &rewrote)) return false;
-  if (rewrote) s.liveness.clear();  // (dce's liveness numbers the instructions as they were)
+  if (rewrote) {  // (dce's liveness and table number the instructions as they were)
+    s.liveness.clear();
+    s.accesses_after_dce.clear();
+  }
   return check_waitcnts(s.fn, s.isa, s.error);
 }
 constexpr bool step_regalloc(pipeline_state& s) {
-  if (s.liveness.empty()) s.liveness.push_back(compute_liveness(s.fn, s.isa));
+  if (s.liveness.empty())
+    s.liveness.push_back(
+        compute_liveness(s.fn, s.isa, s.accesses_after_dce.empty() ? nullptr : &s.accesses_after_dce.back()));
+  s.accesses_after_dce.clear();
   const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits,
                                      s.options.kernel.coalesce ? &s.isa : nullptr);
   s.liveness.clear();
@@ -118,7 +129,10 @@ constexpr bool step_schedule(pipeline_state& s) {
   if (!s.options.kernel.schedule || !s.options.kernel.schedule_virtual) return true;
   // (sched_barrier markers stay until the hazard step: fill_context treats them as barriers)
   s.filled = schedule_fill(s.fn, s.isa, *s.hazards, nullptr);
-  if (s.filled) s.liveness.clear();  // (dce's liveness describes the order before)
+  if (s.filled) {  // (dce's liveness and table describe the order before)
+    s.liveness.clear();
+    s.accesses_after_dce.clear();
+  }
   return true;
 }
 constexpr bool step_hazards(pipeline_state& s) {

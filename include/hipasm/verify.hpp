@@ -159,10 +159,10 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
           const auto [first, own] = written_slots(o);
           if (first < 0) continue;
           for (uint32_t j = 0; j < o.dwords && !err.failed; ++j)
-            for (const async_pending::entry& e : st.pend) {
-              if (e.dw >= nd || slot[e.dw] != first + static_cast<int32_t>(j)) continue;
-              if (own != ~0u && e.dw == own + j) continue;  // the same value: waitcnt_check's business
-              const vreg_info& pv = dword_name(e.dw);
+            for (const pending_entry& e : st.pend) {
+              if (e.key >= nd || slot[e.key] != first + static_cast<int32_t>(j)) continue;
+              if (own != ~0u && e.key == own + j) continue;  // the same value: waitcnt_check's business
+              const vreg_info& pv = dword_name(e.key);
               err.begin(in.loc);
               err.add("allocation conflict: '").add(d.name).add("' writes the physical register of ").add_reg(pv);
               if (!pv.name.empty()) err.add(" (allocated at ").add_loc(pv.loc).add(")");

@@ -164,25 +164,28 @@ struct bitset {
     return (n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << lo;
   }
   constexpr void set_range(uint32_t first, uint32_t n) {
+    uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      w[first >> 6] |= word_mask(lo, k);
+      a[first >> 6] |= word_mask(lo, k);
       first += k;
       n -= k;
     }
   }
   constexpr void reset_range(uint32_t first, uint32_t n) {
+    uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      w[first >> 6] &= ~word_mask(lo, k);
+      a[first >> 6] &= ~word_mask(lo, k);
       first += k;
       n -= k;
     }
   }
   constexpr bool any_range(uint32_t first, uint32_t n) const {
+    const uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      if (w[first >> 6] & word_mask(lo, k)) return true;
+      if (a[first >> 6] & word_mask(lo, k)) return true;
       first += k;
       n -= k;
     }
@@ -201,10 +204,13 @@ struct bitset {
   // this |= o; returns whether anything changed.
   constexpr bool merge(const bitset& o) {
     bool changed = false;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      uint64_t n = w[i] | o.w[i];
-      if (n != w[i]) {
-        w[i] = n;
+    uint64_t* const a = w.data();  // (raw: vec::operator[] is an interpreted call per word)
+    const uint64_t* const b = o.w.data();
+    const std::size_t n = w.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint64_t x = a[i] | b[i];
+      if (x != a[i]) {
+        a[i] = x;
         changed = true;
       }
     }
@@ -413,6 +419,31 @@ struct access_table {
   }
   // The first instruction index of block b (instruction i of the block is at + i).
   constexpr uint32_t at(std::size_t b) const { return block_first[b]; }
+
+  // Building the table of the function after a pass dropped instructions (an instruction's
+  // accesses depend on it and the vregs alone): the blocks in order, each by add_block with
+  // the old table and the block's n keep flags (null: all kept), then finish.
+  constexpr void add_block(const access_table& old, std::size_t b, const uint8_t* keep, std::size_t n) {
+    block_first.push_back(static_cast<uint32_t>(begin.size()));
+    const uint32_t t0 = old.at(b);
+    const uint32_t* const ob = old.begin.data();
+    const access* const oa = old.acc.data();
+    if (!keep) {
+      const uint32_t shift = static_cast<uint32_t>(acc.size()) - ob[t0];
+      for (std::size_t i = 0; i < n; ++i) begin.push_back(ob[t0 + i] + shift);
+      acc.append(oa + ob[t0], ob[t0 + n] - ob[t0]);
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      begin.push_back(static_cast<uint32_t>(acc.size()));
+      acc.append(oa + ob[t0 + i], ob[t0 + i + 1] - ob[t0 + i]);
+    }
+  }
+  constexpr void finish() {
+    block_first.push_back(static_cast<uint32_t>(begin.size()));
+    begin.push_back(static_cast<uint32_t>(acc.size()));
+  }
 };
 
 // Never removed, merged or moved by an optimisation: memory operations (they count on
@@ -494,18 +525,9 @@ constexpr bool overwrite_returns_in_order(const isa::instr_desc& d, const P& p) 
   return false;
 }
 
-// The counters an s_waitcnt waits for (gfx9 simm16: vmcnt[3:0] | lgkmcnt[11:8] | vmcnt[15:14]),
-// and what it retires of a pending record (fields on_vm/on_lgkm, vm_age/lgkm_age: how many
-// ops of that counter were issued after it, out_of_order: SMEM, only lgkmcnt(0) retires it).
+// The counters an s_waitcnt waits for (gfx9 simm16: vmcnt[3:0] | lgkmcnt[11:8] | vmcnt[15:14]).
 struct waitcnt_counts {
   uint32_t vm = 63, lgkm = 15;
-  // Clears the counters this wait covers; true when the record has returned on all of them.
-  template <class P>
-  constexpr bool retires(P& p) const {
-    if (p.on_vm && p.vm_age >= vm) p.on_vm = false;
-    if (p.on_lgkm && (lgkm == 0 || (!p.out_of_order && p.lgkm_age >= lgkm))) p.on_lgkm = false;
-    return !p.on_vm && !p.on_lgkm;
-  }
 };
 constexpr waitcnt_counts decode_waitcnt(const instr& in) {
   uint64_t imm = 0;
@@ -514,77 +536,173 @@ constexpr waitcnt_counts decode_waitcnt(const instr& in) {
   return {static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4)), static_cast<uint32_t>((imm >> 8) & 0xf)};
 }
 
-struct async_pending {
-  struct entry {
-    uint32_t dw = 0;
-    uint8_t vm_age = 0, lgkm_age = 0;  // younger vm / in-order lgkm operations issued since
-    bool on_vm = false, on_lgkm = false, out_of_order = false;
-    constexpr bool operator==(const entry&) const = default;
-  };
-  vec<entry> pend;
+// Pending memory results, keyed by a number (a register dword for liveness, a load's index for
+// the wait passes), sorted by key. A record's age on a counter is how many operations of that
+// counter (vm; in-order lgkm: LDS) were issued after it, saturating at 255. The set counts the
+// operations issued (vm_issued, lgkm_issued) and a record keeps the count at its issue
+// (`*_mark`: age = issued - mark), so an issue costs O(1) instead of a pass over every record,
+// and sorted keys make lookup O(log n) and a join's merge, a comparison O(n) (session 9's
+// quadratic async_pending). out_of_order: SMEM/FLAT on lgkm, only lgkmcnt(0) retires it.
+struct pending_entry {
+  uint32_t key = 0;
+  uint32_t vm_mark = 0, lgkm_mark = 0;
+  bool on_vm = false, on_lgkm = false, out_of_order = false;
+};
 
-  constexpr bool operator==(const async_pending& o) const {
-    if (pend.size() != o.pend.size()) return false;
-    for (const entry& e : pend) {
-      bool found = false;
-      for (const entry& f : o.pend)
-        if (f == e) found = true;
-      if (!found) return false;
+struct pending_set {
+  vec<pending_entry> pend;
+  uint32_t vm_issued = 0, lgkm_issued = 0;
+
+  constexpr bool empty() const { return pend.empty(); }
+  constexpr std::size_t size() const { return pend.size(); }
+  static constexpr uint32_t saturate(uint32_t age) { return age < 255 ? age : 255; }
+  constexpr uint32_t vm_age(const pending_entry& e) const { return saturate(vm_issued - e.vm_mark); }
+  constexpr uint32_t lgkm_age(const pending_entry& e) const { return saturate(lgkm_issued - e.lgkm_mark); }
+  // The first record whose key is >= key.
+  constexpr std::size_t lower_bound(uint32_t key) const {
+    const pending_entry* const e = pend.data();
+    std::size_t lo = 0, hi = pend.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (e[mid].key < key) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
+  }
+  // An operation issued on vm and/or in order on lgkm: every record one older there.
+  constexpr void issue(bool vm, bool in_order_lgkm) {
+    if (vm) ++vm_issued;
+    if (in_order_lgkm) ++lgkm_issued;
+  }
+  // A result issued now (age 0): replaces the record of the same key. True when the key is new.
+  constexpr bool put(uint32_t key, bool vm, bool lgkm, bool out_of_order) {
+    pending_entry e;
+    e.key = key;
+    e.vm_mark = vm_issued;
+    e.lgkm_mark = lgkm_issued;
+    e.on_vm = vm;
+    e.on_lgkm = lgkm;
+    e.out_of_order = out_of_order;
+    const std::size_t i = lower_bound(key);
+    if (i < pend.size() && pend.data()[i].key == key) {
+      pend.data()[i] = e;
+      return false;
+    }
+    if (i == pend.size()) pend.push_back(e);
+    else pend.insert(pend.begin() + static_cast<std::ptrdiff_t>(i), e);
     return true;
   }
-  constexpr void merge(const async_pending& o) {
-    for (const entry& e : o.pend) {
-      bool found = false;
-      for (entry& f : pend)
-        if (f.dw == e.dw) {
-          found = true;
-          if (e.vm_age < f.vm_age) f.vm_age = e.vm_age;
-          if (e.lgkm_age < f.lgkm_age) f.lgkm_age = e.lgkm_age;
-          f.on_vm = f.on_vm || e.on_vm;
-          f.on_lgkm = f.on_lgkm || e.on_lgkm;
-          f.out_of_order = f.out_of_order || e.out_of_order;
-        }
-      if (!found) pend.push_back(e);
+  // An s_waitcnt with counts wc: clears the counters it covers on each record and drops the
+  // records returned on all of theirs, calling retired(key) for each.
+  template <class F>
+  constexpr void retire(const waitcnt_counts& wc, F&& retired) {
+    pending_entry* const e = pend.data();
+    const std::size_t n = pend.size();
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      pending_entry& x = e[k];
+      if (x.on_vm && vm_age(x) >= wc.vm) x.on_vm = false;
+      if (x.on_lgkm && (wc.lgkm == 0 || (!x.out_of_order && lgkm_age(x) >= wc.lgkm))) x.on_lgkm = false;
+      if (!x.on_vm && !x.on_lgkm) {
+        retired(x.key);
+        continue;
+      }
+      if (kept != k) e[kept] = x;
+      ++kept;
     }
+    pend.resize(kept);
   }
+  constexpr void retire(const waitcnt_counts& wc) {
+    retire(wc, [](uint32_t) {});
+  }
+  // A join: the union, each age the minimum and each flag the OR over both. True when this
+  // set changed.
+  constexpr bool merge(const pending_set& o) {
+    const pending_entry* const b = o.pend.data();
+    const std::size_t nb = o.pend.size();
+    bool changed = false;
+    bool all_present = true;
+    {
+      pending_entry* const a = pend.data();
+      const std::size_t na = pend.size();
+      std::size_t i = 0;
+      for (std::size_t j = 0; j < nb; ++j) {
+        while (i < na && a[i].key < b[j].key) ++i;
+        if (i == na || a[i].key != b[j].key) {
+          all_present = false;
+          continue;
+        }
+        changed = merge_into(a[i], o, b[j]) || changed;
+      }
+    }
+    if (all_present) return changed;
+    // (some keys are new: rebuild in key order; the records found above are merged already)
+    vec<pending_entry> out;
+    out.reserve(pend.size() + nb);
+    const pending_entry* const a = pend.data();
+    const std::size_t na = pend.size();
+    std::size_t i = 0;
+    for (std::size_t j = 0; j < nb; ++j) {
+      while (i < na && a[i].key < b[j].key) out.push_back(a[i++]);
+      if (i < na && a[i].key == b[j].key) {
+        out.push_back(a[i++]);
+        continue;
+      }
+      pending_entry x = b[j];
+      x.vm_mark = vm_issued - o.vm_age(b[j]);
+      x.lgkm_mark = lgkm_issued - o.lgkm_age(b[j]);
+      out.push_back(x);
+    }
+    while (i < na) out.push_back(a[i++]);
+    pend = std::move(out);
+    return true;
+  }
+  // Same keys, ages and flags.
+  constexpr bool operator==(const pending_set& o) const {
+    if (pend.size() != o.pend.size()) return false;
+    const pending_entry* const a = pend.data();
+    const pending_entry* const b = o.pend.data();
+    for (std::size_t k = 0; k < pend.size(); ++k)
+      if (a[k].key != b[k].key || a[k].on_vm != b[k].on_vm || a[k].on_lgkm != b[k].on_lgkm ||
+          a[k].out_of_order != b[k].out_of_order || vm_age(a[k]) != o.vm_age(b[k]) ||
+          lgkm_age(a[k]) != o.lgkm_age(b[k]))
+        return false;
+    return true;
+  }
+
+ private:
+  // One record of o into the same key's record x of this set.
+  constexpr bool merge_into(pending_entry& x, const pending_set& o, const pending_entry& y) const {
+    bool changed = false;
+    const uint32_t va = o.vm_age(y), la = o.lgkm_age(y);
+    if (va < vm_age(x)) x.vm_mark = vm_issued - va, changed = true;
+    if (la < lgkm_age(x)) x.lgkm_mark = lgkm_issued - la, changed = true;
+    if (y.on_vm && !x.on_vm) x.on_vm = true, changed = true;
+    if (y.on_lgkm && !x.on_lgkm) x.on_lgkm = true, changed = true;
+    if (y.out_of_order && !x.out_of_order) x.out_of_order = true, changed = true;
+    return changed;
+  }
+};
+
+// Register dwords a memory instruction will still write after its issue (liveness,
+// verify.hpp): pending records keyed by dword.
+struct async_pending : pending_set {
   // One instruction; retired(dw) is called for each dword an s_waitcnt retires.
   template <class F>
   constexpr void step(const isa_view& isa, const dword_map& dm, const instr& in, F&& retired) {
     const isa::instr_desc& d = isa.descs[in.op];
     if (d.flags & isa::f_waitcnt) {  // (s_waitcnt: the flag marks it alone)
-      const waitcnt_counts wc = decode_waitcnt(in);
-      for (std::size_t k = 0; k < pend.size();) {
-        entry& p = pend[k];
-        if (wc.retires(p)) {
-          retired(p.dw);
-          pend.erase(pend.begin() + static_cast<std::ptrdiff_t>(k));
-        } else {
-          ++k;
-        }
-      }
+      retire(decode_waitcnt(in), retired);
       return;
     }
     const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
     if (!vm && !lgkm) return;
     const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
-    for (entry& p : pend) {
-      if (vm && p.vm_age < 255) ++p.vm_age;
-      if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;
-    }
+    issue(vm, in_order_lgkm);
     for (int k = 0; k < in.num_operands; ++k) {
       const operand& o = in.ops[k];
       if (o.k != operand::kind::vreg || !is_def(role_of(d, k))) continue;
-      for (uint32_t j = 0; j < o.dwords; ++j) {
-        entry e{dm.base[o.value] + o.offset + j};
-        e.on_vm = vm;
-        e.on_lgkm = lgkm;
-        e.out_of_order = lgkm && !in_order_lgkm;
-        bool found = false;
-        for (entry& f : pend)
-          if (f.dw == e.dw) f = e, found = true;
-        if (!found) pend.push_back(e);
-      }
+      for (uint32_t j = 0; j < o.dwords; ++j) put(dm.base[o.value] + o.offset + j, vm, lgkm, lgkm && !in_order_lgkm);
     }
   }
 };

@@ -57,11 +57,14 @@ constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
 }  // namespace detail
 
 // When nothing is removed the liveness it computed still describes the function: it is
-// handed to `unchanged_liveness` (if given) so the allocator need not compute it again.
+// handed to `unchanged_liveness` (if given) so the allocator need not compute it again;
+// when something is, the access table of what is left goes to `table_after` (if given:
+// copied from the one the liveness used, the accesses of an instruction do not change).
 // `table`: the function's access table if an earlier pass left one (moved from), or null.
 constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
                                    vec<liveness_info>* unchanged_liveness = nullptr,
-                                   detail::access_table* table = nullptr) {
+                                   detail::access_table* table = nullptr,
+                                   vec<detail::access_table>* table_after = nullptr) {
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
@@ -70,6 +73,8 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   const uint32_t* const acc_begin = L.acc.begin.data();  // raw pointers: see liveness.hpp
   const access* const accs = L.acc.acc.data();
   const uint8_t* const def_kills = L.def_kills.data();
+  // (the blocks' keep flags, for table_after; all kept: no flags)
+  vec<vec<uint8_t>> kept(table_after ? fn.blocks.size() : 0);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
     bitset live = L.live_out[b], wide = L.wide_out[b];
@@ -97,9 +102,21 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
     if (removed) {
       removed_any = true;
       keep_marked(blk.instrs, keep);
+      if (table_after) kept[b] = std::move(keep);
     }
   }
   if (!removed_any && unchanged_liveness) unchanged_liveness->push_back(std::move(L));
+  if (removed_any && table_after) {
+    access_table after;
+    after.begin.reserve(L.acc.begin.size());
+    after.acc.reserve(L.acc.acc.size());
+    for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
+      const std::size_t n = L.pos.start[b + 1] - L.pos.start[b] - 1;  // (the block's size before)
+      after.add_block(L.acc, b, kept[b].empty() ? nullptr : kept[b].data(), n);
+    }
+    after.finish();
+    table_after->push_back(std::move(after));
+  }
   return removed_any;
 }
 

@@ -59,22 +59,35 @@ namespace detail {
 struct exec_state {
   bool reached = false;
   bool full = false;
-  vec<uint32_t> full_copies;  // sorted vreg ids
+  // sorted vreg ids: every per-lane If at a full EXEC saves one and SSA-like vregs keep it, so
+  // a kernel of many Ifs holds hundreds; a lookup per def and a meet per join must not scan
+  vec<uint32_t> full_copies;
 
+  // The first index whose id is >= v.
+  constexpr std::size_t lower_bound(uint64_t v) const {
+    const uint32_t* const c = full_copies.data();
+    std::size_t lo = 0, hi = full_copies.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (c[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
   constexpr bool holds_full(uint64_t v) const {
-    for (uint32_t x : full_copies)
-      if (x == v) return true;
-    return false;
+    const std::size_t i = lower_bound(v);
+    return i < full_copies.size() && full_copies.data()[i] == v;
   }
   constexpr void drop(uint64_t v) {
-    for (std::size_t i = 0; i < full_copies.size(); ++i)
-      if (full_copies[i] == v) {
-        full_copies.erase(full_copies.begin() + static_cast<std::ptrdiff_t>(i));
-        return;
-      }
+    const std::size_t i = lower_bound(v);
+    if (i < full_copies.size() && full_copies.data()[i] == v)
+      full_copies.erase(full_copies.begin() + static_cast<std::ptrdiff_t>(i));
   }
   constexpr void add(uint64_t v) {
-    if (!holds_full(v)) full_copies.push_back(static_cast<uint32_t>(v));
+    const std::size_t i = lower_bound(v);
+    if (i == full_copies.size()) full_copies.push_back(static_cast<uint32_t>(v));
+    else if (full_copies.data()[i] != v)
+      full_copies.insert(full_copies.begin() + static_cast<std::ptrdiff_t>(i), static_cast<uint32_t>(v));
   }
   // Meet at a join: full only if full on every path; copies common to all paths.
   constexpr bool meet(const exec_state& o) {
@@ -88,13 +101,18 @@ struct exec_state {
       full = false;
       changed = true;
     }
-    for (std::size_t i = 0; i < full_copies.size();) {
-      if (!o.holds_full(full_copies[i])) {
-        full_copies.erase(full_copies.begin() + static_cast<std::ptrdiff_t>(i));
-        changed = true;
-      } else {
-        ++i;
-      }
+    // (both sorted: one walk keeps the common ids in place)
+    uint32_t* const a = full_copies.data();
+    const uint32_t* const b = o.full_copies.data();
+    const std::size_t na = full_copies.size(), nb = o.full_copies.size();
+    std::size_t kept = 0, j = 0;
+    for (std::size_t i = 0; i < na; ++i) {
+      while (j < nb && b[j] < a[i]) ++j;
+      if (j < nb && b[j] == a[i]) a[kept++] = a[i];
+    }
+    if (kept != na) {
+      full_copies.resize(kept);
+      changed = true;
     }
     return changed;
   }
@@ -415,10 +433,13 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   for (std::size_t b = 0; b < nb; ++b) {
     const uint32_t first = L.pos.start[b];
     const uint32_t last = L.pos.start[b + 1] - 1;  // the block-end slot
+    const uint64_t* const lin = L.live_in[b].w.data();
+    const uint64_t* const lout = L.live_out[b].w.data();
     for (std::size_t w = 0; w * 64 < nd; ++w) {
-      uint64_t li = L.live_in[b].w[w], lo = L.live_out[b].w[w];
-      if ((li | lo) == 0) continue;
-      for (uint32_t j = 0; j < 64; ++j) {
+      const uint64_t li = lin[w], lo = lout[w];
+      // (the set bits only: a kernel of hundreds of blocks has thousands of dwords)
+      for (uint64_t x = li | lo; x; x &= x - 1) {
+        const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(x));
         const uint32_t dw = static_cast<uint32_t>(w * 64 + j);
         if (dw >= nd) break;
         if ((li >> j) & 1) touch(dw, first);
@@ -476,8 +497,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const uint32_t first = L.pos.start[b];
       const uint32_t last = L.pos.start[b + 1] - 1;
       async_pending st = pin[b];
-      for (const async_pending::entry& e : st.pend)
-        if (e.dw < nd) touch(e.dw, first);
+      for (const pending_entry& e : st.pend)
+        if (e.key < nd) touch(e.key, first);
       const block& blk = fn.blocks[b];
       for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
         const uint32_t p = first + static_cast<uint32_t>(i);
@@ -485,8 +506,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           if (dw < nd) touch(dw, p);
         });
       }
-      for (const async_pending::entry& e : st.pend)
-        if (e.dw < nd) touch(e.dw, last);
+      for (const pending_entry& e : st.pend)
+        if (e.key < nd) touch(e.key, last);
     }
   }
   // Entry-state registers hold their value from the kernel's first instruction.

@@ -17,13 +17,6 @@ namespace hipasm {
 
 namespace detail {
 
-struct pending_load {
-  uint32_t id = 0;        // index into the load list
-  uint8_t vm_age = 0;     // younger vm operations issued since
-  uint8_t lgkm_age = 0;   // younger in-order lgkm (LDS) operations issued since
-  bool on_vm = false, on_lgkm = false, out_of_order = false;
-};
-
 struct load_info {
   const instr* in = nullptr;
   uint32_t first[4]{}, n[4]{};
@@ -41,26 +34,6 @@ constexpr load_info memory_result_of(const instr& in, const isa::instr_desc& d, 
       li.n[li.ndefs++] = in.ops[k].dwords;
     }
   return li;
-}
-
-constexpr bool merge_pending(vec<pending_load>& into, const vec<pending_load>& from) {
-  bool changed = false;
-  for (const pending_load& p : from) {
-    bool found = false;
-    for (pending_load& q : into)
-      if (q.id == p.id) {
-        found = true;
-        if (p.vm_age < q.vm_age) q.vm_age = p.vm_age, changed = true;
-        if (p.lgkm_age < q.lgkm_age) q.lgkm_age = p.lgkm_age, changed = true;
-        if (p.on_vm && !q.on_vm) q.on_vm = true, changed = true;
-        if (p.on_lgkm && !q.on_lgkm) q.on_lgkm = true, changed = true;
-      }
-    if (!found) {
-      into.push_back(p);
-      changed = true;
-    }
-  }
-  return changed;
 }
 
 }  // namespace detail
@@ -90,17 +63,35 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
   }
   if (loads.empty()) return true;
 
-  vec<vec<pending_load>> out_state(nb);
+  // (pending records keyed by load index). In the reporting round `cover` counts, per
+  // register dword, the pending loads that write it: an access no pending load writes (nearly
+  // all of them) skips the comparison with each pending load.
+  vec<pending_set> out_state(nb);
   vec<uint8_t> visited(nb, 0);
+  vec<uint16_t> cover_(dm.vreg_dwords, 0);
+  uint16_t* const cover = cover_.data();  // (raw: vec::operator[] is an interpreted call)
+  const load_info* const load_list = loads.data();
+  auto add_cover = [&](uint32_t id, int delta) {
+    const load_info& li = load_list[id];
+    for (int k = 0; k < li.ndefs; ++k)
+      for (uint32_t j = 0; j < li.n[k]; ++j) cover[li.first[k] + j] = static_cast<uint16_t>(cover[li.first[k] + j] + delta);
+  };
+  // Before the reporting round only blocks whose predecessors' states changed are swept
+  // again (out states only grow: the others would give the same state).
+  vec<uint8_t> dirty(nb, 1);
   bool changed = true;
   bool report = false;  // the last round reports; earlier rounds reach the fixpoint
   for (int round = 0; round < 64 && (changed || !report); ++round) {
     if (!changed) report = true;
     changed = false;
     for (std::size_t b = 0; b < nb; ++b) {
-      vec<pending_load> st;
+      if (!report && !dirty[b]) continue;
+      dirty[b] = 0;
+      pending_set st;
       for (uint32_t p : preds[b])
-        if (visited[p]) merge_pending(st, out_state[p]);
+        if (visited[p]) st.merge(out_state[p]);
+      if (report)
+        for (const pending_entry& p : st.pend) add_cover(p.key, 1);
       const block& blk = fn.blocks[b];
       const instr* const ins = blk.instrs.data();
       const std::size_t ni = blk.instrs.size();
@@ -111,11 +102,14 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
         // Reads and non-memory writes of a pending result.
         if (report && !st.empty()) {
           for_each_access(isa, dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
-            if (err.failed || idx < 0) return;
+            if (err.failed || idx < 0 || f >= dm.vreg_dwords) return;
+            bool covered = false;
+            for (uint32_t j = 0; j < n && !covered; ++j) covered = cover[f + j] != 0;
+            if (!covered) return;
             const bool mem_def = def && !use && (async_counts_vm(d) || async_counts_lgkm(d));
-            for (const pending_load& p : st) {
+            for (const pending_entry& p : st.pend) {
               if (mem_def && overwrite_returns_in_order(d, p)) continue;
-              const load_info& li = loads[p.id];
+              const load_info& li = load_list[p.key];
               for (int k = 0; k < li.ndefs; ++k)
                 if (f < li.first[k] + li.n[k] && li.first[k] < f + n) {
                   const operand& o = in.ops[idx];
@@ -124,13 +118,13 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
                   err.add("'").add(d.name).add(use ? "' reads " : "' overwrites ");
                   err.add_reg(vi).add(" loaded by '").add(isa[li.in->op].name).add("' at ").add_loc(li.in->loc)
                       .add(" before an s_waitcnt guarantees it has returned (needs ");
-                  if (p.on_vm) err.add("vmcnt(").add(static_cast<long long>(p.vm_age)).add(")");
+                  if (p.on_vm) err.add("vmcnt(").add(static_cast<long long>(st.vm_age(p))).add(")");
                   if (p.on_vm && p.on_lgkm) err.add(" and ");
                   if (p.on_lgkm) {
                     if (p.out_of_order)
                       err.add("lgkmcnt(0)");
                     else
-                      err.add("lgkmcnt(").add(static_cast<long long>(p.lgkm_age)).add(")");
+                      err.add("lgkmcnt(").add(static_cast<long long>(st.lgkm_age(p))).add(")");
                   }
                   err.add(")");
                   return;
@@ -140,38 +134,32 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
           if (err.failed) return false;
         }
         if (has(d.flags, isa::f_waitcnt)) {  // (s_waitcnt: the flag marks it alone)
-          const waitcnt_counts wc = decode_waitcnt(in);
-          for (std::size_t k = 0; k < st.size();) {
-            if (wc.retires(st[k]))
-              st.erase(st.begin() + static_cast<std::ptrdiff_t>(k));
-            else
-              ++k;
-          }
+          if (report)
+            st.retire(decode_waitcnt(in), [&](uint32_t id) { add_cover(id, -1); });
+          else
+            st.retire(decode_waitcnt(in));
           continue;
         }
         const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
         const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
-        if (vm || lgkm)
-          for (pending_load& p : st) {
-            if (vm && p.vm_age < 255) ++p.vm_age;
-            if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;
-          }
+        if (vm || lgkm) st.issue(vm, in_order_lgkm);
         const int32_t id = block_load_of[i];
-        if (id >= 0) {
-          pending_load p{static_cast<uint32_t>(id)};
-          p.on_vm = vm;
-          p.on_lgkm = lgkm;
-          p.out_of_order = lgkm && !in_order_lgkm;
-          bool found = false;
-          for (pending_load& q : st)
-            if (q.id == p.id) q = p, found = true;
-          if (!found) st.push_back(p);
-        }
+        if (id >= 0 && st.put(static_cast<uint32_t>(id), vm, lgkm, lgkm && !in_order_lgkm) && report)
+          add_cover(static_cast<uint32_t>(id), 1);
       }
-      if (!visited[b] || merge_pending(out_state[b], st)) {
-        if (!visited[b]) out_state[b] = st;
+      if (report)
+        for (const pending_entry& p : st.pend) add_cover(p.key, -1);
+      bool grew = !visited[b];
+      if (!visited[b]) {
+        out_state[b] = std::move(st);
         visited[b] = 1;
+      } else {
+        grew = out_state[b].merge(st);
+      }
+      if (grew) {
         changed = true;
+        for (uint32_t s : fn.blocks[b].succs)
+          if (s < nb) dirty[s] = 1;
       }
     }
   }

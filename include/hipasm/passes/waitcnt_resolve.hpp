@@ -32,15 +32,15 @@ constexpr bool is_wait_placeholder(const instr& in) {
   return in.num_operands > 0 && in.ops[0].k == operand::kind::imm && (in.ops[0].value & wait_placeholder_bit);
 }
 
-// What a computed wait must retire (ages as waitcnt_check's pending_load).
+// What a computed wait must retire (record p of the pending set s).
 struct wait_need {
   uint32_t vm = 63, lgkm = 15;
   bool any = false;
-  constexpr void add(const pending_load& p) {
+  constexpr void add(const pending_set& s, const pending_entry& p) {
     any = true;
-    if (p.on_vm && p.vm_age < vm) vm = p.vm_age;
+    if (p.on_vm && s.vm_age(p) < vm) vm = s.vm_age(p);
     if (p.on_lgkm) {
-      const uint32_t l = p.out_of_order ? 0u : p.lgkm_age;
+      const uint32_t l = p.out_of_order ? 0u : s.lgkm_age(p);
       if (l < lgkm) lgkm = l;
     }
   }
@@ -49,15 +49,6 @@ struct wait_need {
     return (vm & 0xf) | (uint64_t{7} << 4) | ((lgkm & 0xf) << 8) | (((vm >> 4) & 3) << 14);
   }
 };
-
-constexpr void retire_all(vec<pending_load>& st, const waitcnt_counts& wc) {
-  for (std::size_t k = 0; k < st.size();) {
-    if (wc.retires(st[k]))
-      st.erase(st.begin() + static_cast<std::ptrdiff_t>(k));
-    else
-      ++k;
-  }
-}
 
 }  // namespace detail
 
@@ -137,6 +128,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     const vec<uint8_t>* load_kernarg;
     std::size_t entry_end;
     bool kernargs_only;
+    bool any_auto;  // some loads are waited for automatically (auto_all or auto_kernargs)
     constexpr instr wait_instr(const wait_need& w, const src_loc& l, std::string_view why, uint16_t op) const {
       instr x{};
       x.op = op;
@@ -147,15 +139,15 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
       x.comment = why;
       return x;
     }
-    constexpr bool overlaps(const pending_load& p, uint32_t f, uint32_t n) const {
-      const load_info& li = (*loads)[p.id];
+    constexpr bool overlaps(const pending_entry& p, uint32_t f, uint32_t n) const {
+      const load_info& li = (*loads)[p.key];
       for (int k = 0; k < li.ndefs; ++k)
         if (f < li.first[k] + li.n[k] && li.first[k] < f + n) return true;
       return false;
     }
     // Returns how many waits it computed (placeholders included).
-    constexpr int run(std::size_t b, vec<pending_load>& st_, vec<instr>* out) const {
-      vec<pending_load>& st = st_;  // (a local alias: the lambda below must not capture a parameter)
+    constexpr int run(std::size_t b, pending_set& st_, vec<instr>* out) const {
+      pending_set& st = st_;  // (a local alias: the lambda below must not capture a parameter)
       int made = 0;
       const isa_view& is = *isa;
       const block& blk = fn->blocks[b];
@@ -164,6 +156,17 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
       const uint32_t* const base = dm->base.data();
       const uint8_t* const autos = load_auto->data();
       const uint8_t* const kargs = load_kernarg->data();
+      // Pending loads waited for automatically (the kernel arguments among them): while there
+      // are none, no instruction needs an automatic wait and its accesses are not looked at.
+      uint32_t auto_pending = 0;
+      if (any_auto)
+        for (const pending_entry& p : st.pend)
+          if (autos[p.key]) ++auto_pending;
+      auto retire = [&](const waitcnt_counts& wc) {
+        st.retire(wc, [&](uint32_t id) {
+          if (autos[id]) --auto_pending;
+        });
+      };
       for (std::size_t i = 0; i < ni; ++i) {
         const instr& in = ins[i];
         const isa::instr_desc& d = is.descs[in.op];
@@ -172,10 +175,10 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
         // terminator (or after its last instruction, below).
         if (b == entry_end && !st.empty() && i + 1 == ni && (d.flags & (isa::f_branch | isa::f_terminator))) {
           wait_need w;
-          for (const pending_load& p : st)
-            if (kargs[p.id]) w.add(p);
+          for (const pending_entry& p : st.pend)
+            if (kargs[p.key]) w.add(st, p);
           if (w.any) {
-            retire_all(st, w.counts());
+            retire(w.counts());
             if (out) out->push_back(wait_instr(w, in.loc, lit("wait: kernel arguments"), wait_op));
             ++made;
           }
@@ -187,16 +190,16 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
             const operand& o = in.ops[k];
             if (o.k != operand::kind::vreg) continue;
             const uint32_t f = base[o.value] + o.offset;
-            for (const pending_load& p : st)
-              if (overlaps(p, f, o.dwords)) w.add(p);
+            for (const pending_entry& p : st.pend)
+              if (overlaps(p, f, o.dwords)) w.add(st, p);
           }
           if (w.any) {
-            retire_all(st, w.counts());
+            retire(w.counts());
             if (out) merge_or_push(*out, wait_instr(w, in.loc, lit("wait_for"), in.op));
           }
           continue;
         }
-        if (!st.empty() && !waitcnt) {
+        if (auto_pending > 0 && !waitcnt) {
           // Automatic waits: reads and overwrites of pending auto results (a load overwriting
           // one needs none only when both return in order on one counter: waitcnt-check's rule).
           // The kernel arguments' SMEM loads are also waited for before the first other
@@ -206,53 +209,41 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
           if (async_counts_lgkm(d)) {
             const int32_t id = (*load_of)[b][i];
             if (id < 0 || !kargs[id])
-              for (const pending_load& p : st)
-                if (kargs[p.id]) w.add(p);
+              for (const pending_entry& p : st.pend)
+                if (kargs[p.key]) w.add(st, p);
           }
           for_each_access(is, *dm, in, [&](bool def, bool use, uint32_t f, uint32_t n, int idx) {
             if (idx < 0) return;
             const bool mem_def = def && !use && mem;
-            for (const pending_load& p : st)
-              if (autos[p.id] && overlaps(p, f, n) && !(mem_def && overwrite_returns_in_order(d, p))) w.add(p);
+            for (const pending_entry& p : st.pend)
+              if (autos[p.key] && overlaps(p, f, n) && !(mem_def && overwrite_returns_in_order(d, p))) w.add(st, p);
           });
           if (w.any) {
-            retire_all(st, w.counts());
+            retire(w.counts());
             if (out) merge_or_push(*out, wait_instr(w, in.loc, lit("wait: automatic"), wait_op));
             ++made;
           }
         }
         if (out) out->push_back(in);
         if (waitcnt) {
-          retire_all(st, decode_waitcnt(in));
+          retire(decode_waitcnt(in));
           continue;
         }
         const bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
         if (!vm && !lgkm) continue;
         const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
-        for (pending_load& p : st) {
-          if (vm && p.vm_age < 255) ++p.vm_age;
-          if (in_order_lgkm && p.lgkm_age < 255) ++p.lgkm_age;
-        }
+        st.issue(vm, in_order_lgkm);
         const int32_t id = (*load_of)[b][i];
-        if (id >= 0) {
-          pending_load p{static_cast<uint32_t>(id)};
-          p.on_vm = vm;
-          p.on_lgkm = lgkm;
-          p.out_of_order = lgkm && !in_order_lgkm;
-          bool found = false;
-          for (pending_load& q : st)
-            if (q.id == p.id) q = p, found = true;
-          if (!found) st.push_back(p);
-        }
+        if (id >= 0 && st.put(static_cast<uint32_t>(id), vm, lgkm, lgkm && !in_order_lgkm) && autos[id]) ++auto_pending;
       }
       // A straight-line entry that falls through: the argument wait at its very end.
       if (b == entry_end && !st.empty() &&
           (ni == 0 || !(is.descs[ins[ni - 1].op].flags & (isa::f_branch | isa::f_terminator)))) {
         wait_need w;
-        for (const pending_load& p : st)
-          if (kargs[p.id]) w.add(p);
+        for (const pending_entry& p : st.pend)
+          if (kargs[p.key]) w.add(st, p);
         if (w.any) {
-          retire_all(st, w.counts());
+          retire(w.counts());
           if (out) out->push_back(wait_instr(w, ni ? ins[ni - 1].loc : src_loc{}, lit("wait: kernel arguments"), wait_op));
           ++made;
         }
@@ -281,13 +272,13 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
   };
   const int wop = isa.find("s_waitcnt");
   if (wop < 0) return true;
-  sweeper sw{&fn, &isa, &dm, &loads, &load_auto, &load_kernarg, entry_end, kernargs_only};
+  sweeper sw{&fn, &isa, &dm, &loads, &load_auto, &load_kernarg, entry_end, kernargs_only, auto_all || auto_kernargs};
   sw.load_of = &load_of;
   sw.wait_op = static_cast<uint16_t>(wop);
 
   // Rewrites block b from state st when it gets a computed wait.
-  auto rewrite = [&](std::size_t b, vec<pending_load>& st) {
-    vec<pending_load> probe = st;
+  auto rewrite = [&](std::size_t b, pending_set& st) {
+    pending_set probe = st;
     if (sw.run(b, probe, nullptr) == 0) {
       st = std::move(probe);
       return;
@@ -301,29 +292,37 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
   // Only the kernel arguments wait automatically: their loads never leave the straight-line
   // entry (the wait is forced at its end), so one sweep along it is the whole analysis.
   if (!placeholders && !auto_all && preds[0].empty()) {
-    vec<pending_load> st;
+    pending_set st;
     for (std::size_t b = 0;; b = fn.blocks[b].succs[0]) {
       rewrite(b, st);
       if (b == entry_end) break;
     }
     return true;
   }
-  vec<vec<pending_load>> out_state(nb);
-  vec<uint8_t> visited(nb, 0);
+  // (only blocks whose predecessors' states changed are swept again: out states only grow)
+  vec<pending_set> out_state(nb);
+  vec<uint8_t> visited(nb, 0), dirty(nb, 1);
   bool changed = true;
   for (int round = 0; round < 64 && changed; ++round) {
     changed = false;
     for (std::size_t b = 0; b < nb; ++b) {
-      vec<pending_load> st;
+      if (!dirty[b]) continue;
+      dirty[b] = 0;
+      pending_set st;
       for (uint32_t p : preds[b])
-        if (visited[p]) merge_pending(st, out_state[p]);
+        if (visited[p]) st.merge(out_state[p]);
       sw.run(b, st, nullptr);
+      bool grew = !visited[b];
       if (!visited[b]) {
-        out_state[b] = st;
+        out_state[b] = std::move(st);
         visited[b] = 1;
+      } else {
+        grew = out_state[b].merge(st);
+      }
+      if (grew) {
         changed = true;
-      } else if (merge_pending(out_state[b], st)) {
-        changed = true;
+        for (uint32_t s : fn.blocks[b].succs)
+          if (s < nb) dirty[s] = 1;
       }
     }
   }
@@ -333,9 +332,9 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     return false;
   }
   for (std::size_t b = 0; b < nb; ++b) {
-    vec<pending_load> st;
+    pending_set st;
     for (uint32_t p : preds[b])
-      if (visited[p]) merge_pending(st, out_state[p]);
+      if (visited[p]) st.merge(out_state[p]);
     rewrite(b, st);
   }
   return true;
