@@ -1,4 +1,4 @@
-// EXPECT: gemm_quant: ahead and lds_buffers are for the VGPR copies
+// EXPECT: gemm_quant: ahead, lds_buffers and lds_ahead are for the VGPR copies
 // `ahead` on the LDS-DMA pipeline (dma = true), which runs stages - 1 tiles ahead instead.
 #include <hipasm/kernels/gemm_quant.hpp>
 
