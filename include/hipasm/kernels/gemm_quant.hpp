@@ -285,8 +285,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
             r[q] = e / BK;
             c[q] = e % BK;
             auto off = J.vgpr<u32>();
-            off = r[q] * row_bytes + c[q];
-            J.If(c[q] >= cols_valid, [&] { off = 0x80000000u; });
+            // past the K tail: an offset past the V# loads zero (a v_cndmask, not an If: a
+            // branch per byte load made ~400 blocks, most of these kernels' compile time)
+            off = select(c[q] >= cols_valid, 0x80000000u, gpr<u32>(r[q] * row_bytes + c[q]));
             G.load(v[q], at(off) + at(org), {.width = narrow::u8});
           }
           J.s_waitcnt(vmcnt(0));
