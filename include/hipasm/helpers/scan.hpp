@@ -148,11 +148,10 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
   c.e(detail::O::s_barrier, {});
   // lane j: wave j - 1's total (j = 1..W), else the identity; scanned over lanes 0..W, lane w
   // holds the waves before wave w, lane W all of them
-  detail::reg_ref lo = c.v(), ln = c.v(), jm = c.v(), a = c.v(), p = c.v(), pm = c.v(), ps = c.v();
+  detail::reg_ref jm = c.v(), a = c.v(), p = c.v(), pm = c.v(), ps = c.v();
   detail::reg_ref in_range = c.s(2);
-  c.e(detail::O::v_mbcnt_lo_u32_b32, {reg_op(lo), imm_op(static_cast<uint64_t>(-1)), imm_op(0)});
-  c.e(detail::O::v_mbcnt_hi_u32_b32, {reg_op(ln), imm_op(static_cast<uint64_t>(-1)), reg_op(lo)});
-  c.e(detail::O::v_add_u32, {reg_op(jm), imm_op(static_cast<uint64_t>(-1)), reg_op(ln)});
+  const gpr<dtype::u32> ln = lane_id(J, l);
+  c.e(detail::O::v_add_u32, {reg_op(jm), imm_op(static_cast<uint64_t>(-1)), ln.to_operand()});
   c.e(detail::O::v_min_u32, {reg_op(a), imm_op(W - 1), reg_op(jm)});
   c.e(detail::O::v_lshlrev_b32, {reg_op(a), imm_op(2), reg_op(a)});
   c.e(detail::O::ds_read_b32, {reg_op(p), reg_op(a)}, at_scratch);
