@@ -254,9 +254,10 @@ TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][
 }
 
 // Regression: slices past a wave's K range once loaded with the range's end marked in the
-// soffset (k), which the timing model's range check (voffset + offset) does not see: every
-// such load touched lines 2 GiB past W or x. Now they load through a V# of range 0. The HBM
-// traffic of stage 1 stays within the data it must move (x, all of W1, h, out, the ids).
+// soffset (k), which the timing model's traffic count then ignored (voffset + offset only;
+// record.cpp now checks soffset too): every such load touched lines 2 GiB past W or x. Now
+// they load through a V# of range 0. The HBM traffic of stage 1 stays within the data it must
+// move (x, all of W1, h, out, the ids).
 TEST_CASE("moe: stage 1 loads past a wave's K range touch no memory", "[kernels][moe]") {
   constexpr auto GC = cfg::gemm_g1u1_lds;
   const uint32_t tokens = 40, topk = 2, experts = 8, dim = 208, inter = 80;

@@ -173,8 +173,8 @@ constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsig
 // 8h+4..8h+7, the same for both operands, which leaves each sum unchanged). X loads them
 // straight from memory (16 bytes a lane; padding rows are past X's V#: no lines touched).
 // Slices at or past k_end load through copies of the V#s whose range is 0 (zeros, no lines
-// touched; a past-the-end offset in the soffset, where k goes, is outside the timing model's
-// range check, voffset + offset: such loads touched lines 2 GiB away).
+// touched, whatever the offset: k goes in the soffset, and a past-the-end marker there relied
+// on soffset being range-checked, which the timing model's traffic count once missed).
 // W, direct (C.lds_weights false): the same, 32 rows x 32 bytes a load (32 lines). Through
 // LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
 // stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
