@@ -250,7 +250,7 @@ struct CuT {
 };
 
 struct GroupT {
-  uint32_t cu = 0, live = 0, arrived = 0;
+  uint32_t cu = 0, live = 0, arrived = 0, first_simd = 0;
   std::vector<WaveT*> waves;
 };
 
@@ -405,11 +405,25 @@ class Sim {
     p_.occupancy_limiter = limiter;
   }
 
+  // The SIMD a new workgroup's wave 0 goes to: the one with the fewest resident waves (lowest index on a
+  // tie); wave i then goes to (first + i) mod 4. On an empty CU this is T1's "waves i and i+4 share a
+  // SIMD"; for groups of fewer than 4 waves it spreads the groups over the SIMDs, as LLVM's occupancy
+  // model assumes (AMDGPUBaseInfo getMaxWorkGroupsPerCU: single-wave workgroups reach
+  // max-waves-per-EU x EUs-per-CU = 32 per CU, which one SIMD's 8 slots could not hold).
+  uint32_t first_simd(const CuT& c) const {
+    uint32_t best = 0;
+    for (uint32_t s = 1; s < dev_.simds_per_cu; ++s)
+      if (c.simd[s].resident < c.simd[best].resident) best = s;
+    return best;
+  }
+  uint32_t simd_of(uint32_t first, uint32_t wave) const { return (first + wave) % dev_.simds_per_cu; }
+
   bool fits(const CuT& c) const {
     if (shape_.lds_bytes && c.lds_used + shape_.lds_bytes > dev_.lds_bytes_per_cu) return false;
-    for (uint32_t s = 0; s < dev_.simds_per_cu; ++s) {
-      const uint32_t need = (shape_.waves_per_group + dev_.simds_per_cu - 1 - s) / dev_.simds_per_cu;
-      if (c.simd[s].resident + need > simd_limit_) return false;
+    const uint32_t first = first_simd(c);
+    for (uint32_t k = 0; k < dev_.simds_per_cu; ++k) {
+      const uint32_t need = (shape_.waves_per_group + dev_.simds_per_cu - 1 - k) / dev_.simds_per_cu;
+      if (c.simd[simd_of(first, k)].resident + need > simd_limit_) return false;
     }
     return true;
   }
@@ -440,9 +454,10 @@ class Sim {
     G.arrived = 0;
     const GroupStream* gs = rec_.groups[g].get();
     G.live = 0;
+    G.first_simd = first_simd(c);
     for (uint32_t i = 0; i < shape_.waves_per_group; ++i) {
       const WaveStream* ws = gs ? &gs->waves[i] : nullptr;
-      const uint32_t s = i % dev_.simds_per_cu;  // T1: waves i and i+4 share a SIMD
+      const uint32_t s = simd_of(G.first_simd, i);  // T1: waves i and i+4 share a SIMD
       auto& info = p_.waves_info[size_t(g) * shape_.waves_per_group + i];
       info.workgroup = uint32_t(g * shape_.group_stride);
       info.wave_in_group = i;
@@ -499,7 +514,7 @@ class Sim {
     CuT& c = cus_[G.cu];
     c.lds_used -= shape_.lds_bytes;
     for (uint32_t i = 0; i < shape_.waves_per_group; ++i) {
-      const uint32_t s = i % dev_.simds_per_cu;
+      const uint32_t s = simd_of(G.first_simd, i);
       const GroupStream* gs = rec_.groups[g].get();
       if (gs && !gs->waves[i].recs.empty()) c.simd[s].resident--;
     }

@@ -268,3 +268,24 @@ TEST_CASE("timing: the clock follows the matrix-core density (T7)", "[timing]") 
   CHECK(g.profile->time_us_sustained ==
         Approx(g.profile->cycles_at_sustained / 1207.0 + g.profile->dispatch_overhead_us));
 }
+
+TEST_CASE("timing: workgroups of one wave spread over the CU's SIMDs", "[timing]") {
+  bench b;
+  // 4 one-wave workgroups on one CU (sample_cus = 1 runs the share of one CU of XCD 0: 1216 groups
+  // over 8 x 38 CUs). LLVM's occupancy model (AMDGPUBaseInfo getMaxWorkGroupsPerCU) lets single-wave
+  // workgroups fill all 32 wave slots of a CU, so they cannot all sit on SIMD 0: each new wave goes
+  // to the SIMD with the fewest resident waves. Then each wave has a SIMD of its own: 64 VALU ops at
+  // one per turn, s_endpgm, gone 4 later (4 x 65), SIMD 3's turns 3 cycles after SIMD 0's. With all 4
+  // on SIMD 0 (the model before) they took 4 x (4 x 64 + 1).
+  hipasm::rt::profile_options po;
+  po.sample_cus = 1;
+  auto r = b.profile("valu_chain", 8 * 38 * 4, 64, po);
+  REQUIRE(r.profile->waves_info.size() >= 4);
+  std::vector<uint32_t> simds;
+  for (const auto& w : r.profile->waves_info)
+    if (w.xcd == 0 && w.cu == 0) simds.push_back(w.simd);
+  std::sort(simds.begin(), simds.end());
+  CHECK(simds == std::vector<uint32_t>{0, 1, 2, 3});
+  CHECK(r.profile->cycles == 4 * (64 + 1) + 3);
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::issue_conflict)] == 0);
+}
