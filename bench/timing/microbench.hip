@@ -6,6 +6,7 @@
 namespace hipasm::microbench {
 inline constexpr auto valu_fma_fn = with_options<valu_fma, raw>;
 inline constexpr auto valu_chain_fn = with_options<valu_chain, raw>;
+inline constexpr auto valu_chain_prio_fn = with_options<valu_chain_prio, raw>;
 inline constexpr auto trans_exp_fn = with_options<trans_exp, raw>;
 inline constexpr auto mfma_dep_32x32x8_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_32x32x8, 1>, raw>;
 inline constexpr auto mfma_tput_32x32x8_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_32x32x8, 4>, raw>;
@@ -61,6 +62,7 @@ inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
 using namespace hipasm::microbench;  // (the kernels' names are the builder functions' own)
 extern "C" __global__ void valu_fma(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(valu_fma_fn, buf, n); }
 extern "C" __global__ void valu_chain(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(valu_chain_fn, buf, n); }
+extern "C" __global__ void valu_chain_prio(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(valu_chain_prio_fn, buf, n); }
 extern "C" __global__ void trans_exp(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(trans_exp_fn, buf, n); }
 extern "C" __global__ void mfma_dep_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_32x32x8_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_tput_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_tput_32x32x8_bf16_fn, buf, n); }

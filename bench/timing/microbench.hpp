@@ -35,6 +35,17 @@ constexpr void valu_chain(builder J, buf_t, n_t) {
   auto acc = J.vgpr<u32>();
   for (int i = 0; i < valu_ops; ++i) J.v_add_u32(acc, acc, x);
 }
+// valu_chain with s_setprio 3 first in waves 4-7 of the workgroup (ISA S_SETPRIO: priority before
+// age in issue arbitration): in an 8-wave group waves i and i + 4 share a SIMD, so the younger wave's
+// chain goes first.
+constexpr void valu_chain_prio(builder J, buf_t, n_t) {
+  auto x = J.thread_id_x();
+  auto w = J.sgpr<u32>();
+  J.v_readfirstlane_b32(w, x);
+  J.If(w >= 256u, [&] { J.s_setprio(3); });
+  auto acc = J.vgpr<u32>();
+  for (int i = 0; i < valu_ops; ++i) J.v_add_u32(acc, acc, x);
+}
 // Independent v_exp_f32 (quarter rate).
 constexpr void trans_exp(builder J, buf_t, n_t) {
   auto x = J.thread_id_x();

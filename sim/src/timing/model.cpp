@@ -189,6 +189,7 @@ struct WaveT {
   stall_reason own_reason = stall_reason::count;
   uint64_t turn_ready = 0;         // when the next instruction could first issue (no stalls)
   bool at_barrier = false, done = false;
+  uint8_t prio = 0;                // s_setprio's user priority: issue arbitration before age
   const InstInfo* next = nullptr;  // the next record's InstInfo (turns need not read the stream)
   // Sim::own_constraints of the next instruction, valid until the wave issues or is released.
   struct Own {
@@ -207,6 +208,7 @@ struct WaveT {
 
 struct SimdT {
   std::vector<WaveT*> waves;       // resident, oldest first
+  uint32_t prio_waves = 0;         // resident waves with a nonzero s_setprio priority
   uint64_t valu_free = 0, mat_free = 0;
   const WaveT* valu_owner = nullptr;
   const WaveT* mat_owner = nullptr;
@@ -484,6 +486,7 @@ class Sim {
       w->own_ready = w->turn_ready = t + (phase + iv - t % iv) % iv;
       w->own_reason = stall_reason::count;
       w->at_barrier = w->done = false;
+      w->prio = 0;
       w->own_valid = false;
       w->vready.assign(dev_.vgprs_per_simd_lane, 0);
       w->vmfma.assign(dev_.vgprs_per_simd_lane, 0);
@@ -519,8 +522,9 @@ class Sim {
       if (gs && !gs->waves[i].recs.empty()) c.simd[s].resident--;
     }
     for (WaveT* w : G.waves) {
-      auto& v = cus_[w->cu].simd[w->simd % 4].waves;
-      v.erase(std::find(v.begin(), v.end(), w));
+      SimdT& ws = cus_[w->cu].simd[w->simd % 4];
+      ws.waves.erase(std::find(ws.waves.begin(), ws.waves.end(), w));
+      if (w->prio) --ws.prio_waves;
       free_waves_.push_back(w);
     }
     G.waves.clear();
@@ -660,7 +664,8 @@ class Sim {
         }
         break;
       }
-      case Kind::Nop: case Kind::Sleep: case Kind::Barrier: case Kind::Endpgm: case Kind::Internal:
+      case Kind::Nop: case Kind::Sleep: case Kind::Barrier: case Kind::Endpgm: case Kind::SetPrio:
+      case Kind::Internal:
         break;
       default: {
         const uint64_t src = sources_ready(w, in, &mfma_src);
@@ -732,6 +737,9 @@ class Sim {
     WaveT* list[64];
     const size_t n = std::min<size_t>(s.waves.size(), 64);
     std::copy_n(s.waves.begin(), n, list);
+    // ISA (S_SETPRIO): a wave's priority is {user priority, age}: higher s_setprio first, the
+    // oldest first among equals (s.waves is oldest first; the sort is stable).
+    if (s.prio_waves) std::stable_sort(list, list + n, [](const WaveT* a, const WaveT* b) { return a->prio > b->prio; });
     for (size_t i = 0; i < n; ++i) {
       WaveT* w = list[i];
       if (w->done) continue;
@@ -979,6 +987,10 @@ class Sim {
         done = until;
         break;
       }
+      case Kind::SetPrio:
+        if ((w.prio != 0) != (f.prio != 0)) f.prio ? ++s.prio_waves : --s.prio_waves;
+        w.prio = f.prio;
+        break;
       case Kind::Sleep: {
         const uint64_t until = t + uint64_t(in.mod.simm16 & 0x7f) * dev_.sleep_cycles_per_unit;
         if (until > w.own_ready) {

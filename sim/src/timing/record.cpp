@@ -106,7 +106,10 @@ InstInfo classify(const Inst& in) {
   else if (c & C_BARRIER) f.kind = Kind::Barrier;
   else if (c & C_ENDPGM) f.kind = Kind::Endpgm;
   else if (c & C_BRANCH) f.kind = Kind::Branch;
-  else if (m == "s_setprio" || m == "s_icache_inv" || m == "s_trap" || m == "s_ttracedata" ||
+  else if (m == "s_setprio") {
+    f.kind = Kind::SetPrio;
+    f.prio = uint8_t(in.mod.simm16 & 3);
+  } else if (m == "s_icache_inv" || m == "s_trap" || m == "s_ttracedata" ||
            starts(m, "s_dcache") || m == "s_sethalt" || m == "s_incperflevel" || m == "s_decperflevel")
     f.kind = Kind::Internal;
   else if (c & C_SALU) f.kind = Kind::Salu;

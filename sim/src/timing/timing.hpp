@@ -22,7 +22,7 @@ namespace hipasm::sim::timing {
 // What the scheduler does with an instruction.
 enum class Kind : uint8_t {
   Valu, Trans, PackedF32, Mfma, Dgemm, Salu, Smem, Branch, Ds, Vmem, Flat,
-  Waitcnt, Nop, Sleep, Barrier, Endpgm, Internal,
+  Waitcnt, Nop, Sleep, Barrier, Endpgm, SetPrio, Internal,
 };
 
 // Static facts of one instruction, computed once per Program instruction.
@@ -30,6 +30,7 @@ struct InstInfo {
   Kind kind = Kind::Internal;
   uint8_t width = 0;         // bytes per lane of a memory access (per address of read2/write2)
   uint8_t passes = 0;        // MFMA passes
+  uint8_t prio = 0;          // s_setprio: the wave's user priority, SIMM16[1:0]
   bool coexec = true;        // MFMA: plain VALU may run under it
   bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane

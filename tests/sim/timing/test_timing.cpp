@@ -289,3 +289,26 @@ TEST_CASE("timing: workgroups of one wave spread over the CU's SIMDs", "[timing]
   CHECK(r.profile->cycles == 4 * (64 + 1) + 3);
   CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::issue_conflict)] == 0);
 }
+
+TEST_CASE("timing: s_setprio orders issue before age", "[timing]") {
+  bench b;
+  // 8 waves: waves 0 and 4 share SIMD 0 (T1). Waves 4-7 run s_setprio 3 before their chain of 64
+  // dependent VALU ops; the ISA's S_SETPRIO makes the priority {user priority, age}, so once wave 4
+  // has raised it, it wins the VALU slot at every turn: its chain finishes before wave 0's. Without
+  // priority (valu_chain) the older wave 0 issues all of its 64 first.
+  hipasm::rt::profile_options po;
+  po.keep_events = true;
+  auto plain = b.profile("valu_chain", 1, 512, po);
+  const auto old0 = issues(*plain.profile, "v_add_u32", 0), young0 = issues(*plain.profile, "v_add_u32", 4);
+  REQUIRE(old0.size() == 64);
+  REQUIRE(young0.size() == 64);
+  CHECK(old0.back() < young0.front());
+  auto prio = b.profile("valu_chain_prio", 1, 512, po);
+  const auto old1 = issues(*prio.profile, "v_add_u32", 0), young1 = issues(*prio.profile, "v_add_u32", 4);
+  REQUIRE(old1.size() == 64);
+  REQUIRE(young1.size() == 64);
+  // wave 0 gets the slot only on the few turns before wave 4 reaches its chain.
+  const auto before = std::count_if(old1.begin(), old1.end(), [&](uint64_t c) { return c < young1.back(); });
+  CHECK(before <= 4);
+  CHECK(young1.back() < old1.back());
+}
