@@ -57,11 +57,17 @@ namespace hipasm::kernels {
 
 // The routing's block size: the MFMA's 32 columns (aiter's fmoe uses 32 too).
 inline constexpr uint32_t moe_block_m = 32;
+// moe_sorting_config::debug_log's tags (record lane l of wave w: expert 64 w + l)
+inline constexpr int moe_log_count = 1, moe_log_start = 2, moe_log_total = 3;
 
 struct moe_sorting_config {
   uint32_t max_experts = 256;  // experts (a run-time argument) <= max_experts <= 64 * waves
   uint32_t waves = 4;          // one workgroup of 64 * waves lanes, one expert a lane
   uint32_t chunk_tokens = 0;   // tokens per LDS matrix pass (0: as many as 32 KiB hold, <= 256)
+  bool debug_log = false;      // records (helpers/debug_log.hpp) into the kernel's last argument
+                               // (a debug_log_buffer; null and unread when false): each expert
+                               // lane's count (tag moe_log_count) and padded start (moe_log_start),
+                               // the padded total once (moe_log_total)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   // (at least one dword a wave: the counts are also workgroup_scan's scratch)
@@ -362,7 +368,7 @@ template <moe_sorting_config C>
 constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, arg<float*> sorted_weights,
                                   arg<unsigned*> sorted_expert_ids, arg<unsigned*> num_valid_ids,
                                   arg<const int*> topk_ids, arg<const float*> topk_weights, arg<unsigned> tokens,
-                                  arg<unsigned> topk, arg<unsigned> experts) {
+                                  arg<unsigned> topk, arg<unsigned> experts, arg<unsigned*> debug_buf) {
   static_assert(detail::moe_sorting_config_error(C) == nullptr,
                 std::string_view(detail::moe_sorting_config_error(C) ? detail::moe_sorting_config_error(C) : ""));
   using dtype::u32;
@@ -420,6 +426,14 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
                              {.exclusive = true, .all_lanes_active = true, .barrier_before = true});
     start = sc.value;
     total = sc.total;
+    if constexpr (C.debug_log) {
+      auto dbg = make_debug_log(J, debug_buf);
+      J.If(tid < experts, [&] {
+        dbg(moe_log_count, p);
+        dbg(moe_log_start, start);
+      });
+      dbg(moe_log_total, total);
+    }
   }
   // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
   // must not write anything)
@@ -761,9 +775,10 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   extern "C" __attribute__((global)) void NAME(unsigned* sorted_token_ids, float* sorted_weights,              \
                                                unsigned* sorted_expert_ids, unsigned* num_valid_ids,           \
                                                const int* topk_ids, const float* topk_weights, unsigned tokens, \
-                                               unsigned topk, unsigned experts) {                              \
+                                               unsigned topk, unsigned experts, unsigned* debug_buf) {         \
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_sorting_kernel<CFG>), sorted_token_ids, sorted_weights,           \
-                       sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk, experts);       \
+                       sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk, experts,        \
+                       debug_buf);                                                                             \
   }
 #define HIPASM_MOE_STAGE1_KERNEL(NAME, CFG)                                                                     \
   extern "C" __attribute__((global)) void NAME(uint16_t* h, float* out, const uint16_t* x, const uint16_t* w1,  \

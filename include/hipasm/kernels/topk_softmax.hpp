@@ -280,8 +280,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     const int j = k / W;
     auto y = J.vgpr<dtype::f32>();
     J.v_add_f32(y, 0.0f, x[k]);  // -0 -> +0 (so that they tie), NaN stays NaN
-    auto ordered = J.sgpr<dtype::u64>();
-    J.v_cmp_o_f32(ordered, y, y);
+    auto ordered = lane_mask(J, y == y);  // (false for NaN)
     if (valid_lanes(j) < L) {
       J.s_and_b64(ordered, ordered, valid[j]);  // masked experts rank below every real one
       J.v_cndmask_b32(x[k], ninf.as<dtype::f32>(), x[k], valid[j]);  // and add nothing to the sum
