@@ -95,9 +95,10 @@ sorted_ref sort_reference(const routing& r, uint32_t tokens, uint32_t topk, uint
 }
 
 // moe_sorting_config::debug_log's records against the routing: each expert's count and padded
-// start (lane l of wave w: expert 64 w + l, every expert below `experts` once), the total once
+// start (lane l of wave w: expert 64 w + l, every expert below `experts` once), the total (an
+// SGPR) once per wave
 void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint32_t tokens, uint32_t topk,
-                       uint32_t experts) {
+                       uint32_t experts, uint32_t waves) {
   uint32_t dropped = 0;
   const auto recs = hipasm::decode_debug_log(buf, &dropped);
   CHECK(dropped == 0u);
@@ -109,8 +110,7 @@ void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint3
     start[e] = total;
     total += (count[e] + hk::moe_block_m - 1) / hk::moe_block_m * hk::moe_block_m;
   }
-  std::vector<int> seen_count(experts, 0), seen_start(experts, 0);
-  int seen_total = 0;
+  std::vector<int> seen_count(experts, 0), seen_start(experts, 0), seen_total(waves, 0);
   for (const auto& d : recs) {
     INFO("tag " << d.tag << " wave " << d.wave << " lane " << d.lane << " value " << d.bits);
     CHECK(d.workgroup == 0u);
@@ -119,7 +119,8 @@ void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint3
     if (d.tag == uint32_t(hk::moe_log_total)) {
       CHECK(d.scalar);
       CHECK(d.bits == total);
-      ++seen_total;
+      REQUIRE(d.wave < waves);
+      ++seen_total[d.wave];
       continue;
     }
     REQUIRE(e < experts);
@@ -133,7 +134,7 @@ void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint3
       ++seen_start[e];
     }
   }
-  CHECK(seen_total == 1);
+  for (uint32_t w = 0; w < waves; ++w) CHECK(seen_total[w] == 1);
   for (uint32_t e = 0; e < experts; ++e) {
     INFO("expert " << e);
     CHECK(seen_count[e] == 1);
@@ -154,7 +155,7 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
   hk::moe_workspace ws(d, tokens, topk, experts, 16);
   rt::buffer<int> ids(d, r.ids);
   rt::buffer<float> w(d, r.w);
-  rt::buffer<uint32_t> log(d, hipasm::debug_log_buffer(2 * experts + 1));  // (exactly the records expected)
+  rt::buffer<uint32_t> log(d, hipasm::debug_log_buffer(2 * experts + C.waves));  // (exactly the records expected)
   auto rep = hk::launch_moe_sorting<C>(d, *M().sort.m, kernel,
                                        {.sorted_token_ids = ws.sorted_token_ids.addr(),
                                         .sorted_weights = ws.sorted_weights.addr(),
@@ -164,7 +165,7 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
                                         .topk = topk, .experts = experts,
                                         .debug_log = C.debug_log ? log.addr() : 0});
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
-  if (C.debug_log) check_sorting_log(log.download(), r, tokens, topk, experts);
+  if (C.debug_log) check_sorting_log(log.download(), r, tokens, topk, experts, C.waves);
   const sorted_ref want = sort_reference(r, tokens, topk, experts);
   const auto nv = ws.num_valid_ids.download();
   REQUIRE(nv[0] == want.ids.size());

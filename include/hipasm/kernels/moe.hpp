@@ -67,7 +67,7 @@ struct moe_sorting_config {
   bool debug_log = false;      // records (helpers/debug_log.hpp) into the kernel's last argument
                                // (a debug_log_buffer; null and unread when false): each expert
                                // lane's count (tag moe_log_count) and padded start (moe_log_start),
-                               // the padded total once (moe_log_total)
+                               // each wave's padded total (moe_log_total, an SGPR: once a wave)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   // (at least one dword a wave: the counts are also workgroup_scan's scratch)
