@@ -12,7 +12,10 @@
 #  - transitively, "via X": a kernel uses helper X, and X's definition (or a detail function it
 #    reaches) names the helper or passes it designated initialisers. The definitions are the
 #    namespace-level declarations of the headers (a struct is one unit with its members); a
-#    struct named only as a parameter type (`mem_opts o = {}`) is not a use.
+#    type named only as a parameter's (`const mem_opts& o`, `scan_opts o = {}`) is not a use,
+#    nor a member access (`a.at(i)`) or another namespace's name (`std::exp`).
+#  - for the host-only headers (*_host.hpp), by a host program of the library: tests/kernels,
+#    bench/kernels, examples (`host:` rows).
 #   usage: tools/helper_audit.py [REPO_ROOT]
 import re, os, sys, glob
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
@@ -148,8 +151,8 @@ def designated_uses(t):  # option structs that designated initialisers in t are 
         for o in params_of(callee):
             if fields <= opt_fields[o]: used.add(o)
     return used
-def param_types_removed(t):  # a struct named only as a parameter type is not a use
-    return re.sub(r'\b(\w+)\s*&?\s+\w+\s*=\s*\{\s*\}', ' ', t)
+def param_types_removed(t):  # a type named only as a parameter's is not a use (`const mem_opts& o`, `scan_opts o = {}`)
+    return re.sub(r'(?<=[(,])\s*(?:const\s+)?\w+\s*&?\s+\w+\s*(?:=\s*\{\s*\})?\s*(?=[,)])', ' ', t)
 
 # the definitions graph: name -> names (public or detail) its declarations use
 defs = {}
@@ -173,7 +176,21 @@ def reach(n):
 users = {}
 for f in sorted(glob.glob(os.path.join(root, 'include/hipasm/kernels/*.hpp')) + glob.glob(os.path.join(root, 'examples/*.h*'))):
     users[os.path.splitext(os.path.basename(f))[0]] = strip_comments(open(f).read())
-direct = {k: {n for n in public if re.search(r'\b' + n + r'\b', t)} | designated_uses(t) for k, t in users.items()}
+# host-only headers (*_host.hpp: the host side of a device helper) are used by host programs:
+# the kernel library's tests, benches and examples
+host_only = {n for h, ns in helpers.items() if h.endswith('_host.hpp') for n in ns}
+for f in sorted(glob.glob(os.path.join(root, 'tests/kernels/*.cpp')) + glob.glob(os.path.join(root, 'bench/kernels/*.cpp')) +
+                glob.glob(os.path.join(root, 'examples/*.cpp'))):
+    users['host:' + os.path.relpath(f, root)] = strip_comments(open(f).read())
+def names(n, t):  # n used in t: not a member (`a.n`, `p->n`, `{.n = }`) nor a variable of a builtin type named n
+    for m in re.finditer(r'\b' + n + r'\b', t):
+        before = t[:m.start()]
+        if re.search(r'(?:\.|->)\s*$', before) or re.search(r'\b(?:bool|auto|int|unsigned|float|double|u?int\d+_t)\s+$', before):
+            continue
+        return True
+    return False
+direct = {k: {n for n in (host_only if k.startswith('host:') else public) if names(n, t)} |
+             (set() if k.startswith('host:') else designated_uses(t)) for k, t in users.items()}
 closure = {n: reach(n) & public for n in public}
 rows = []; unused = {}
 for h, ns in helpers.items():

@@ -99,6 +99,7 @@ sorted_ref sort_reference(const routing& r, uint32_t tokens, uint32_t topk, uint
 // SGPR) once per wave
 void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint32_t tokens, uint32_t topk,
                        uint32_t experts, uint32_t waves) {
+  INFO("the log:\n" << hipasm::format_debug_log(buf));  // (printed when a check fails)
   uint32_t dropped = 0;
   const auto recs = hipasm::decode_debug_log(buf, &dropped);
   CHECK(dropped == 0u);

@@ -230,8 +230,8 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
 // The same with a run-time trip count (wave-uniform; any value >= 0). With at least depth - 1
 // iterations: the prologue, then a steady loop that checks before each copy whether a load is
 // left and, if not, runs the epilogue for that copy's buffers and leaves (depth epilogue
-// copies in the code; the epilogue waits for all loads, vmcnt(0)/lgkmcnt(0), as its count
-// depends on the trip count). With fewer, each iteration loads, waits and computes in turn.
+// copies in the code, depth - 1 computes each with the compile-time waits of the
+// compile-time-count epilogue). With fewer, each iteration loads, waits and computes in turn.
 template <class Load, class Compute>
 constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Load&& load, Compute&& compute,
                                  software_pipeline_options opt = {}, std::source_location l = std::source_location::current()) {
@@ -272,13 +272,14 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
     s.loc = sl;
     return s;
   };
+  // The loop leaves when the next load would be iteration T: the loads of T - (depth - 1) .. T - 1
+  // are in flight and exactly those depth - 1 computes are left (no condition), each waiting for
+  // its own loads only.
   auto epilogue = [&](int k) {
     for (int j = 0; j < D - 1; ++j) {
-      B.If(ci < T, [&] {
-        if (waits && counted) detail::pipe_wait(B, cnt, 0, sl);
-        instr_stream cs = compute_step((k + j) % D);
-        emit_all(B, cs);
-      }, l);
+      if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2 - j), sl);
+      instr_stream cs = compute_step((k + j) % D);
+      emit_all(B, cs);
       ci = ci + 1;
     }
   };

@@ -241,18 +241,10 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
         kx = kx + 16u;
       }
     };
-    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
-    load_group(0);
-    J.While([&] { return it < groups; },
-            [&] {
-              load_group(1);
-              J.s_waitcnt(vmcnt(group_loads));
-              compute(0, fw[0]);
-              load_group(0);
-              J.s_waitcnt(vmcnt(group_loads));
-              compute(1, fw[1]);
-              it = it + 2u;
-            });
+    // double-buffered: group g + 1's loads issued before the wait for group g (the helper
+    // counts the loads and waits; exactly `groups` groups, the last one's epilogue apart)
+    software_pipeline(J, groups.as<i32>(), 2, [&](const gpr<i32>&, int set) { load_group(set); },
+                      [&](const gpr<i32>&, int set) { compute(set, fw[set]); });
   } else {
     // The wave's tile: rows [wave][w][32] x U * 16 columns; 16-byte chunks XOR-swizzled by row % 8.
     const lds_view V(lds_ref{lds_offset, C.staging_bytes(NW)},
