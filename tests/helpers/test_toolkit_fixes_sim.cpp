@@ -201,3 +201,11 @@ TEST_CASE("cvt_i8x4: nearest even, saturated to [-128, 127], NaN -> -128", "[hel
     CHECK(r[i] == want);
   }
 }
+
+TEST_CASE("lane_mask of a comparison is its own mask (no copy)", "[helpers][exec_mask]") {
+  const std::string text = hipasm::asm_text<tf::lane_mask_own>("k", hipasm::emit_options{false});
+  INFO(text);
+  CHECK(count(text, "v_cmp_eq_f32") == 1);
+  CHECK(count(text, "s_mov_b64") == 0);
+  CHECK(count(text, "v_cndmask_b32") == 1);
+}

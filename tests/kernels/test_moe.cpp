@@ -9,6 +9,7 @@
 
 #include "kernel_test.hpp"
 
+#include <hipasm/helpers/debug_log_host.hpp>
 #include <hipasm/kernels/moe_launch.hpp>
 
 #include <algorithm>
@@ -93,6 +94,55 @@ sorted_ref sort_reference(const routing& r, uint32_t tokens, uint32_t topk, uint
   return s;
 }
 
+// moe_sorting_config::debug_log's records against the routing: each expert's count and padded
+// start (lane l of wave w: expert 64 w + l, every expert below `experts` once), the total (an
+// SGPR) once per wave
+void check_sorting_log(const std::vector<uint32_t>& buf, const routing& r, uint32_t tokens, uint32_t topk,
+                       uint32_t experts, uint32_t waves) {
+  INFO("the log:\n" << hipasm::format_debug_log(buf));  // (printed when a check fails)
+  uint32_t dropped = 0;
+  const auto recs = hipasm::decode_debug_log(buf, &dropped);
+  CHECK(dropped == 0u);
+  std::vector<uint32_t> count(experts, 0), start(experts, 0);
+  for (uint32_t i = 0; i < tokens * topk; ++i)
+    if (r.ids[i] >= 0 && r.ids[i] < int(experts)) ++count[r.ids[i]];
+  uint32_t total = 0;
+  for (uint32_t e = 0; e < experts; ++e) {
+    start[e] = total;
+    total += (count[e] + hk::moe_block_m - 1) / hk::moe_block_m * hk::moe_block_m;
+  }
+  std::vector<int> seen_count(experts, 0), seen_start(experts, 0), seen_total(waves, 0);
+  for (const auto& d : recs) {
+    INFO("tag " << d.tag << " wave " << d.wave << " lane " << d.lane << " value " << d.bits);
+    CHECK(d.workgroup == 0u);
+    CHECK(d.type == hipasm::dtype::u32);
+    const uint32_t e = 64 * d.wave + d.lane;
+    if (d.tag == uint32_t(hk::moe_log_total)) {
+      CHECK(d.scalar);
+      CHECK(d.bits == total);
+      REQUIRE(d.wave < waves);
+      ++seen_total[d.wave];
+      continue;
+    }
+    REQUIRE(e < experts);
+    CHECK_FALSE(d.scalar);
+    if (d.tag == uint32_t(hk::moe_log_count)) {
+      CHECK(d.bits == count[e]);
+      ++seen_count[e];
+    } else {
+      REQUIRE(d.tag == uint32_t(hk::moe_log_start));
+      CHECK(d.bits == start[e]);
+      ++seen_start[e];
+    }
+  }
+  for (uint32_t w = 0; w < waves; ++w) CHECK(seen_total[w] == 1);
+  for (uint32_t e = 0; e < experts; ++e) {
+    INFO("expert " << e);
+    CHECK(seen_count[e] == 1);
+    CHECK(seen_start[e] == 1);
+  }
+}
+
 template <hk::moe_sorting_config C>
 void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used, int seed,
                    bool bad_ids = false) {
@@ -106,14 +156,17 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
   hk::moe_workspace ws(d, tokens, topk, experts, 16);
   rt::buffer<int> ids(d, r.ids);
   rt::buffer<float> w(d, r.w);
+  rt::buffer<uint32_t> log(d, hipasm::debug_log_buffer(2 * experts + C.waves));  // (exactly the records expected)
   auto rep = hk::launch_moe_sorting<C>(d, *M().sort.m, kernel,
                                        {.sorted_token_ids = ws.sorted_token_ids.addr(),
                                         .sorted_weights = ws.sorted_weights.addr(),
                                         .sorted_expert_ids = ws.sorted_expert_ids.addr(),
                                         .num_valid_ids = ws.num_valid_ids.addr(),
                                         .topk_ids = ids.addr(), .topk_weights = w.addr(), .tokens = tokens,
-                                        .topk = topk, .experts = experts});
+                                        .topk = topk, .experts = experts,
+                                        .debug_log = C.debug_log ? log.addr() : 0});
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(kernel << " checker: " << msg);
+  if (C.debug_log) check_sorting_log(log.download(), r, tokens, topk, experts, C.waves);
   const sorted_ref want = sort_reference(r, tokens, topk, experts);
   const auto nv = ws.num_valid_ids.download();
   REQUIRE(nv[0] == want.ids.size());
@@ -205,6 +258,13 @@ TEST_CASE("moe_sorting: aiter's layout, token order, padding, empty experts", "[
   check_sorting<cfg::sort_256>("moe_sort_256", 100, 8, 256, 256, 6);  // 7 LDS chunks of 16 tokens
   check_sorting<cfg::sort_256>("moe_sort_256", 33, 6, 160, 40, 7);
   check_sorting<cfg::sort_256>("moe_sort_256", 16, 2, 8, 8, 8);      // exactly one chunk
+}
+
+TEST_CASE("moe_sorting: debug_log records each expert's count and start (decoded on the host)", "[kernels][moe]") {
+  // the same results as without the log, and the records the C++ reference predicts
+  check_sorting<cfg::sort_256_log>("moe_sort_256_log", 100, 8, 256, 256, 6);
+  check_sorting<cfg::sort_256_log>("moe_sort_256_log", 33, 6, 160, 40, 7);  // 120 experts without tokens
+  check_sorting<cfg::sort_256_log>("moe_sort_256_log", 12, 2, 70, 70, 9, true);  // ids out of range
 }
 
 TEST_CASE("moe_sorting: expert ids out of range are not routed", "[kernels][moe]") {

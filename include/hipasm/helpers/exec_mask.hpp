@@ -32,16 +32,22 @@ constexpr gpr<u64> lane_mask(builder J, const cond& c, std::source_location l = 
   builder& B = J;
   const src_loc sl = to_src_loc(l);
   B.note_loc(sl);
-  auto m = B.sgpr<u64>(l);
   detail::lower L{B, sl};
-  if (c.scalar()) {
-    const bool sense = detail::emit_scalar_cmp(L, c);
-    L.e(gfx942_op::s_cselect_b64, {m.to_operand(), sense ? detail::exec_op() : detail::imm_op(0, 2),
-                                   sense ? detail::imm_op(0, 2) : detail::exec_op()});
-  } else {
+  if (!c.scalar()) {
+    // the comparison's own result (no copy: a copy out of VCC, which the vcc-compares step
+    // gives a mask read only in its block, cannot be coalesced away); a mask the condition
+    // already holds (`a < b && m`) is copied, so that the result is a value of its own
+    const bool is_existing = c.lane_mask && !c.negate;
     detail::reg_ref r = detail::emit_vector_cmp(L, c);
+    if (!is_existing) return gpr<u64>(r);
+    auto m = B.sgpr<u64>(l);
     L.e(gfx942_op::s_mov_b64, {m.to_operand(), detail::reg_op(r)});
+    return m;
   }
+  auto m = B.sgpr<u64>(l);
+  const bool sense = detail::emit_scalar_cmp(L, c);
+  L.e(gfx942_op::s_cselect_b64, {m.to_operand(), sense ? detail::exec_op() : detail::imm_op(0, 2),
+                                 sense ? detail::imm_op(0, 2) : detail::exec_op()});
   return m;
 }
 

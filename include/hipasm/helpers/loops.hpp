@@ -127,13 +127,33 @@ constexpr void pipe_wait(builder& B, const pipe_counts& c, uint32_t later_iters,
   }
   if (any) B.emit_raw(gfx942_op::s_waitcnt, {w.to_operand()}, l);
 }
+// A steady-state step: the load, the wait (depth - 1 iterations' loads in flight), the compute;
+// interleaved: the wait (depth - 2 in flight), then compute and load merged.
+template <class Load, class Compute>
+constexpr void pipe_step(builder& B, bool il, bool waits, const interleave_options& costs, const pipe_counts& cnt,
+                         int depth, src_loc sl, Load&& load, Compute&& compute) {
+  if (il) {
+    if (waits) pipe_wait(B, cnt, static_cast<uint32_t>(depth - 2), sl);
+    instr_stream cs = compute();
+    instr_stream ls = load();
+    interleave(B, costs, cs, ls);
+    return;
+  }
+  instr_stream ls = load();
+  emit_all(B, ls);
+  if (waits) pipe_wait(B, cnt, static_cast<uint32_t>(depth - 1), sl);
+  instr_stream cs = compute();
+  emit_all(B, cs);
+}
 }  // namespace detail
 
 // Software pipelining over `depth` rotating buffers (depth >= 2), compile-time trip count:
 //   prologue: load(0, 0) .. load(depth-2, depth-2)
-//   steady:   for i: [wait] compute(i, i % depth); load(i + depth - 1, (i + depth - 1) % depth)
-//             (a loop unrolled by depth, so every copy's buffers are constants; with
-//             interleave the two are merged by interleave())
+//   steady:   for i: load(i + depth - 1, (i + depth - 1) % depth); [wait] compute(i, i % depth)
+//             (a loop unrolled by depth, so every copy's buffers are constants); the load goes
+//             first, into the buffer compute(i - 1) read, so depth - 1 iterations' loads are in
+//             flight during the wait (depth 2: double buffering); with interleave the wait comes
+//             first (depth - 2 in flight) and interleave() merges compute(i) with the load
 //   epilogue: the last depth-1 computes.
 // `it` is an SGPR holding the iteration number; buf the buffer index. With opt.wait, before
 // compute(i) the helper waits until only the loads of iterations issued after load(i) are
@@ -183,14 +203,8 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
   // Steady state: T - (D - 1) steps; copy k of a trip computes buffer k and loads buffer k-1.
   const int steady = T - (D - 1) > 0 ? T - (D - 1) : 0;
   auto step = [&](int k) {
-    if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
-    instr_stream cs = compute_step(k % D);
-    instr_stream ls = load_step((k + D - 1) % D);
-    if (il) interleave(B, costs, cs, ls);
-    else {
-      emit_all(B, cs);
-      emit_all(B, ls);
-    }
+    detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
+                      [&] { return compute_step(k % D); });
     ci = ci + 1;
     li = li + 1;
   };
@@ -216,8 +230,8 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
 // The same with a run-time trip count (wave-uniform; any value >= 0). With at least depth - 1
 // iterations: the prologue, then a steady loop that checks before each copy whether a load is
 // left and, if not, runs the epilogue for that copy's buffers and leaves (depth epilogue
-// copies in the code; the epilogue waits for all loads, vmcnt(0)/lgkmcnt(0), as its count
-// depends on the trip count). With fewer, each iteration loads, waits and computes in turn.
+// copies in the code, depth - 1 computes each with the compile-time waits of the
+// compile-time-count epilogue). With fewer, each iteration loads, waits and computes in turn.
 template <class Load, class Compute>
 constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Load&& load, Compute&& compute,
                                  software_pipeline_options opt = {}, std::source_location l = std::source_location::current()) {
@@ -258,13 +272,14 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
     s.loc = sl;
     return s;
   };
+  // The loop leaves when the next load would be iteration T: the loads of T - (depth - 1) .. T - 1
+  // are in flight and exactly those depth - 1 computes are left (no condition), each waiting for
+  // its own loads only.
   auto epilogue = [&](int k) {
     for (int j = 0; j < D - 1; ++j) {
-      B.If(ci < T, [&] {
-        if (waits && counted) detail::pipe_wait(B, cnt, 0, sl);
-        instr_stream cs = compute_step((k + j) % D);
-        emit_all(B, cs);
-      }, l);
+      if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2 - j), sl);
+      instr_stream cs = compute_step((k + j) % D);
+      emit_all(B, cs);
       ci = ci + 1;
     }
   };
@@ -282,14 +297,8 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
           epilogue(k);
           B.Break();
         }, l);
-        if (waits && counted) detail::pipe_wait(B, cnt, static_cast<uint32_t>(D - 2), sl);
-        instr_stream cs = compute_step(k % D);
-        instr_stream ls = load_step((k + D - 1) % D);
-        if (il) interleave(B, costs, cs, ls);
-        else {
-          emit_all(B, cs);
-          emit_all(B, ls);
-        }
+        detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
+                          [&] { return compute_step(k % D); });
         ci = ci + 1;
         li = li + 1;
       }

@@ -3,6 +3,7 @@
 //
 //   auto p = exp(x - m);          // e^(x-m)
 //   y = silu(g) * u;              // a result computes straight into y
+//   p = exp(x - m, {.flush_denormals = true});   // the bare v_exp_f32 (of (x - m) log2 e): see math_opts
 //
 // Accuracy, in ulps of the correctly rounded result, measured in hipasm-sim against long double
 // over every binade, denormals, +-0, +-inf, NaN and random inputs (the test prints the maxima;
@@ -35,6 +36,16 @@
 #include "emit_ctx.hpp"
 
 namespace hipasm {
+
+// How much of the f32 range exp2, exp, log2, log and rcp handle.
+struct math_opts {
+  // The bare hardware instruction, which reads and writes denormals as 0: exp2 / exp results
+  // below 2^-126 are 0, log2 / log of inputs below 2^-126 -inf, rcp of |x| above 2^126 0.
+  // exp also rounds x * log2(e) (<= 0.7 |x| ulp: 64 at |x| = 88, measured 58), log the log2 by
+  // ln 2. 1 VALU (exp, log: 2) instead of 6 (exp2), 11 (exp), 6 (log2), 11 (log), 5 (rcp); for
+  // arguments known to stay clear of denormals (softmax's exp(x - max) <= 1 summed against 1).
+  bool flush_denormals = false;
+};
 
 namespace detail {
 
@@ -245,41 +256,27 @@ constexpr operand lower_gelu_erf(fm& f, operand x) {
   return f.op2(detail::O::v_mul_f32, x, phi);
 }
 
-enum class fn1 { exp2, exp, log2, log, rcp, rsqrt, sigmoid, silu, tanh, gelu_tanh, gelu_erf };
-
-constexpr reg_ref lower_fn1(fn1 k, const xval& in) {
-  builder& b = *in.b;
-  hctx h(b, in.loc);
-  fm f{h};
-  operand x = fsrc(in);
-  operand r{};
-  switch (k) {
-    case fn1::exp2: r = lower_exp2(f, x); break;
-    case fn1::exp: r = lower_exp(f, x); break;
-    case fn1::log2: r = lower_log2(f, x); break;
-    case fn1::log: r = lower_log(f, x); break;
-    case fn1::rcp: r = lower_rcp(f, x); break;
-    case fn1::rsqrt: r = lower_rsqrt(f, x); break;
-    case fn1::sigmoid: r = lower_logistic(f, x, -log2e); break;
-    case fn1::silu: {
-      if (!lower::is_vgpr(x)) x = h.L().vmov(x);
-      operand s = lower_logistic(f, x, -log2e);
-      r = f.op2(detail::O::v_mul_f32, x, s);
-      break;
-    }
-    case fn1::tanh: r = lower_tanh(f, x); break;
-    case fn1::gelu_tanh: r = lower_gelu_tanh(f, x); break;
-    case fn1::gelu_erf: r = lower_gelu_erf(f, x); break;
-  }
-  return reg_ref{&b, static_cast<uint32_t>(r.value), reg_class::vgpr, r.offset, 1};
+// The lowerings with math_opts::flush_denormals: the bare instruction (exp, log: and one multiply).
+constexpr operand lower_exp2_flush(fm& f, operand x) { return f.op1(detail::O::v_exp_f32, x); }
+constexpr operand lower_log2_flush(fm& f, operand x) { return f.op1(detail::O::v_log_f32, x); }
+constexpr operand lower_rcp_flush(fm& f, operand x) { return f.op1(detail::O::v_rcp_f32, x); }
+constexpr operand lower_exp_flush(fm& f, operand x) {
+  return f.op1(detail::O::v_exp_f32, f.op2(detail::O::v_mul_f32, fm::lit(log2e), x));
 }
+constexpr operand lower_log_flush(fm& f, operand x) {
+  return f.op2(detail::O::v_mul_f32, imm_op(0x3f317218u), f.op1(detail::O::v_log_f32, x));  // * ln 2
+}
+constexpr operand lower_sigmoid(fm& f, operand x) { return lower_logistic(f, x, -log2e); }
 
-template <fn1 K>
+// One helper call: the lowering's instructions, its result the caller's expression value.
+template <operand (*Lower)(fm&, operand)>
 constexpr gpr<dtype::f32> fn1_call(const val<dtype::f32>& x) {
   if (!x.x.b) return gpr<dtype::f32>{};  // an immediate: compute it in C++ instead
-  hctx h(*x.x.b, x.x.loc);
-  reg_ref r = lower_fn1(K, x.x);
-  return h.result<dtype::f32>(r);
+  builder& b = *x.x.b;
+  hctx h(b, x.x.loc);
+  fm f{h};
+  const operand r = Lower(f, fsrc(x.x));
+  return h.result<dtype::f32>(reg_ref{&b, static_cast<uint32_t>(r.value), reg_class::vgpr, r.offset, 1});
 }
 
 }  // namespace detail
@@ -294,24 +291,48 @@ constexpr gpr<dtype::f32> constant_argument_of_a_math_helper(C) {
   return {};
 }
 }  // namespace detail
-#define HIPASM_MATH_CONSTANT(fn) \
-  template <class C>               \
-    requires std::is_arithmetic_v<C> \
-  constexpr gpr<dtype::f32> fn(C c) { return detail::constant_argument_of_a_math_helper(c); }
+#define HIPASM_MATH_CONSTANT(fn)       \
+  template <class C>                   \
+    requires std::is_arithmetic_v<C>   \
+  constexpr gpr<dtype::f32> fn(C c, math_opts = {}) { return detail::constant_argument_of_a_math_helper(c); }
 HIPASM_MATH_CONSTANT(exp2) HIPASM_MATH_CONSTANT(exp) HIPASM_MATH_CONSTANT(log2) HIPASM_MATH_CONSTANT(log)
 HIPASM_MATH_CONSTANT(rcp) HIPASM_MATH_CONSTANT(rsqrt) HIPASM_MATH_CONSTANT(sigmoid) HIPASM_MATH_CONSTANT(silu)
 HIPASM_MATH_CONSTANT(tanh) HIPASM_MATH_CONSTANT(gelu_tanh) HIPASM_MATH_CONSTANT(gelu_erf)
 #undef HIPASM_MATH_CONSTANT
-constexpr gpr<dtype::f32> exp2(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::exp2>(x); }
-constexpr gpr<dtype::f32> exp(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::exp>(x); }
-constexpr gpr<dtype::f32> log2(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::log2>(x); }
-constexpr gpr<dtype::f32> log(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::log>(x); }
-constexpr gpr<dtype::f32> rcp(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::rcp>(x); }
-constexpr gpr<dtype::f32> rsqrt(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::rsqrt>(x); }
-constexpr gpr<dtype::f32> sigmoid(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::sigmoid>(x); }
-constexpr gpr<dtype::f32> silu(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::silu>(x); }
-constexpr gpr<dtype::f32> tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::tanh>(x); }
-constexpr gpr<dtype::f32> gelu_tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::gelu_tanh>(x); }
-constexpr gpr<dtype::f32> gelu_erf(const val<dtype::f32>& x) { return detail::fn1_call<detail::fn1::gelu_erf>(x); }
+constexpr gpr<dtype::f32> exp2(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.flush_denormals ? detail::fn1_call<detail::lower_exp2_flush>(x) : detail::fn1_call<detail::lower_exp2>(x);
+}
+constexpr gpr<dtype::f32> exp(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.flush_denormals ? detail::fn1_call<detail::lower_exp_flush>(x) : detail::fn1_call<detail::lower_exp>(x);
+}
+constexpr gpr<dtype::f32> log2(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.flush_denormals ? detail::fn1_call<detail::lower_log2_flush>(x) : detail::fn1_call<detail::lower_log2>(x);
+}
+constexpr gpr<dtype::f32> log(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.flush_denormals ? detail::fn1_call<detail::lower_log_flush>(x) : detail::fn1_call<detail::lower_log>(x);
+}
+constexpr gpr<dtype::f32> rcp(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.flush_denormals ? detail::fn1_call<detail::lower_rcp_flush>(x) : detail::fn1_call<detail::lower_rcp>(x);
+}
+constexpr gpr<dtype::f32> rsqrt(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_rsqrt>(x); }
+constexpr gpr<dtype::f32> sigmoid(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_sigmoid>(x); }
+// x * sigmoid(x) (x moved to a VGPR once when it is not one: it is read twice)
+constexpr gpr<dtype::f32> silu(const val<dtype::f32>& x) {
+  if (!x.x.b) return gpr<dtype::f32>{};
+  builder& b = *x.x.b;
+  detail::hctx h(b, x.x.loc);
+  operand xv = detail::fsrc(x.x);
+  if (!detail::lower::is_vgpr(xv)) xv = h.L().vmov(xv);
+  val<dtype::f32> xs = x;  // (the caller's line; the VGPR, which the multiply reads again)
+  xs.x.op = xv;
+  xs.x.fresh = false;
+  const gpr<dtype::f32> s = sigmoid(xs);
+  detail::fm f{h};
+  const operand r = f.op2(detail::O::v_mul_f32, xv, s.to_operand());
+  return h.result<dtype::f32>(detail::reg_ref{&b, static_cast<uint32_t>(r.value), reg_class::vgpr, r.offset, 1});
+}
+constexpr gpr<dtype::f32> tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_tanh>(x); }
+constexpr gpr<dtype::f32> gelu_tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_gelu_tanh>(x); }
+constexpr gpr<dtype::f32> gelu_erf(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_gelu_erf>(x); }
 
 }  // namespace hipasm

@@ -124,16 +124,16 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
              static_cast<long long>(4u * W));
     return {gpr<T>(res), gpr<T>(total)};
   }
-  detail::reg_ref x{}, r = c.v(), wt = c.s();
+  // the wave's scan (all lanes on for the whole helper: the LDS exchange needs a lane even in a
+  // wave with none active; inactive lanes count as the identity)
+  detail::reg_ref x{};
   detail::reg_ref save = detail::enter_all_lanes(c, op, T, v.ref(), 1, x, o.all_lanes_active);
-  detail::inclusive_scan(c, op, T, x, r, 1);
+  const scan_result<T> ws = wave_scan(J, op, gpr<T>(x), {.exclusive = o.exclusive, .all_lanes_active = true}, l);
+  const detail::reg_ref mine = ws.value.ref(), wt = ws.total.ref();
   if (W == 1) {  // one wave: its scan and total (no LDS, no barrier)
-    c.e(detail::O::v_readlane_b32, {reg_op(total), reg_op(r), imm_op(63)});
-    const detail::reg_ref mine = o.exclusive ? detail::exclusive_of(c, op, T, r, 1) : r;
     detail::leave_all_lanes(c, save);
-    return {c.result<T>(mine, false), gpr<T>(total)};
+    return {c.result<T>(mine, false), ws.total};
   }
-  c.e(detail::O::v_readlane_b32, {reg_op(wt), reg_op(r), imm_op(63)});
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
   // the wave's total at scratch + 4 * wave
   gpr<dtype::u32> wid = wave_id(J, o.block_x, o.block_y, l);
@@ -160,11 +160,9 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
   c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
   c.e(detail::O::v_cndmask_b32, {reg_op(pm), ident, reg_op(p), reg_op(in_range)});
   detail::inclusive_scan(c, op, T, pm, ps, 1, W + 1);
-  detail::reg_ref before = c.s();
-  c.e(detail::O::v_readlane_b32, {reg_op(before), reg_op(ps), wid.to_operand()});
+  const gpr<T> before = readlane(gpr<T>(ps), wid, l);
   c.e(detail::O::v_readlane_b32, {reg_op(total), reg_op(ps), imm_op(W)});
-  const detail::reg_ref mine = o.exclusive ? detail::exclusive_of(c, op, T, r, 1) : r;
-  c.e(detail::reduce_valu(op, T), {reg_op(res), reg_op(before), reg_op(mine)});
+  c.e(detail::reduce_valu(op, T), {reg_op(res), before.to_operand(), reg_op(mine)});
   detail::leave_all_lanes(c, save);
   return {c.result<T>(res, false), gpr<T>(total)};
 }

@@ -405,13 +405,13 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     mx = mx * scale_log2;
     mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
     nmsc = select(mx == NEG_INF, 0.0f, -mx);  // -m c; a row that saw no key yet: 0 (p = 0)
-    alpha = mc + nmsc;
-    J.v_exp_f32(alpha, alpha);
+    // (exponents <= 8, results summed against >= 1: the bare v_exp_f32, math.hpp's flush_denormals)
+    alpha = exp2(mc + nmsc, {.flush_denormals = true});
     mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
         J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
-        J.v_exp_f32(pe[kb][r], s[kb][r]);
+        pe[kb][r] = exp2(s[kb][r], {.flush_denormals = true});
       }
   };
   auto softmax_tail = [&] {
@@ -542,7 +542,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   e_half = (tid >> 5) & 1u;
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32);
-  inv = select(ltot > 0.0f, rcp(ltot), 0.0f);
+  inv = select(ltot > 0.0f, rcp(ltot, {.flush_denormals = true}), 0.0f);  // (l >= 1: the max's p is >= 1)
   pool.free(vref);
   pool.free(kref);
   const lds_view OS = pool.view(detail::attn_qo_layout(C));
@@ -574,7 +574,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   qrow = e_wave * 32u + e_l32 + m0.as<u32>();
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
-  J.v_log_f32(lse, ltot);
+  lse = log2(ltot, {.flush_denormals = true});  // (l >= 1, or 0: -inf)
   lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
   J.If(e_half != 0u, [&] { loff = 0x80000000u; });  // one store per query

@@ -57,11 +57,17 @@ namespace hipasm::kernels {
 
 // The routing's block size: the MFMA's 32 columns (aiter's fmoe uses 32 too).
 inline constexpr uint32_t moe_block_m = 32;
+// moe_sorting_config::debug_log's tags (record lane l of wave w: expert 64 w + l)
+inline constexpr int moe_log_count = 1, moe_log_start = 2, moe_log_total = 3;
 
 struct moe_sorting_config {
   uint32_t max_experts = 256;  // experts (a run-time argument) <= max_experts <= 64 * waves
   uint32_t waves = 4;          // one workgroup of 64 * waves lanes, one expert a lane
   uint32_t chunk_tokens = 0;   // tokens per LDS matrix pass (0: as many as 32 KiB hold, <= 256)
+  bool debug_log = false;      // records (helpers/debug_log.hpp) into the kernel's last argument
+                               // (a debug_log_buffer; null and unread when false): each expert
+                               // lane's count (tag moe_log_count) and padded start (moe_log_start),
+                               // each wave's padded total (moe_log_total, an SGPR: once a wave)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   // (at least one dword a wave: the counts are also workgroup_scan's scratch)
@@ -179,7 +185,8 @@ constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsig
 // LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
 // stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
 // an XOR swizzle that makes the MFMA-layout ds_read_b128s conflict-free. Groups of U slices,
-// two in flight; slices at or past k_end load zeros, so the loop runs whole pairs of groups.
+// two in flight; slices at or past k_end load zeros (the slice straddling it; with LDS the loop
+// also runs whole pairs of groups, the direct one, software_pipeline's, exactly the groups).
 // NW: weight operands (2: gate and up).
 template <moe_gemm_config C, int NW>
 constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, buffer W,
@@ -235,18 +242,10 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
         kx = kx + 16u;
       }
     };
-    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
-    load_group(0);
-    J.While([&] { return it < groups; },
-            [&] {
-              load_group(1);
-              J.s_waitcnt(vmcnt(group_loads));
-              compute(0, fw[0]);
-              load_group(0);
-              J.s_waitcnt(vmcnt(group_loads));
-              compute(1, fw[1]);
-              it = it + 2u;
-            });
+    // double-buffered: group g + 1's loads issued before the wait for group g (the helper
+    // counts the loads and waits; exactly `groups` groups, the last one's epilogue apart)
+    software_pipeline(J, groups.as<i32>(), 2, [&](const gpr<i32>&, int set) { load_group(set); },
+                      [&](const gpr<i32>&, int set) { compute(set, fw[set]); });
   } else {
     // The wave's tile: rows [wave][w][32] x U * 16 columns; 16-byte chunks XOR-swizzled by row % 8.
     const lds_view V(lds_ref{lds_offset, C.staging_bytes(NW)},
@@ -362,7 +361,7 @@ template <moe_sorting_config C>
 constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, arg<float*> sorted_weights,
                                   arg<unsigned*> sorted_expert_ids, arg<unsigned*> num_valid_ids,
                                   arg<const int*> topk_ids, arg<const float*> topk_weights, arg<unsigned> tokens,
-                                  arg<unsigned> topk, arg<unsigned> experts) {
+                                  arg<unsigned> topk, arg<unsigned> experts, arg<unsigned*> debug_buf) {
   static_assert(detail::moe_sorting_config_error(C) == nullptr,
                 std::string_view(detail::moe_sorting_config_error(C) ? detail::moe_sorting_config_error(C) : ""));
   using dtype::u32;
@@ -420,6 +419,14 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
                              {.exclusive = true, .all_lanes_active = true, .barrier_before = true});
     start = sc.value;
     total = sc.total;
+    if constexpr (C.debug_log) {
+      auto dbg = make_debug_log(J, debug_buf);
+      J.If(tid < experts, [&] {
+        dbg(moe_log_count, p);
+        dbg(moe_log_start, start);
+      });
+      dbg(moe_log_total, total);
+    }
   }
   // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
   // must not write anything)
@@ -761,9 +768,10 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   extern "C" __attribute__((global)) void NAME(unsigned* sorted_token_ids, float* sorted_weights,              \
                                                unsigned* sorted_expert_ids, unsigned* num_valid_ids,           \
                                                const int* topk_ids, const float* topk_weights, unsigned tokens, \
-                                               unsigned topk, unsigned experts) {                              \
+                                               unsigned topk, unsigned experts, unsigned* debug_buf) {         \
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_sorting_kernel<CFG>), sorted_token_ids, sorted_weights,           \
-                       sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk, experts);       \
+                       sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk, experts,        \
+                       debug_buf);                                                                             \
   }
 #define HIPASM_MOE_STAGE1_KERNEL(NAME, CFG)                                                                     \
   extern "C" __attribute__((global)) void NAME(uint16_t* h, float* out, const uint16_t* x, const uint16_t* w1,  \

@@ -24,6 +24,7 @@ struct moe_sorting_args {
   uint64_t sorted_token_ids = 0, sorted_weights = 0, sorted_expert_ids = 0, num_valid_ids = 0;  // outputs
   uint64_t topk_ids = 0, topk_weights = 0;  // i32 / f32 [tokens][topk]
   uint32_t tokens = 0, topk = 0, experts = 0;
+  uint64_t debug_log = 0;  // a debug_log_buffer (moe_sorting_config::debug_log), else unused
 };
 struct moe_stage_args {
   uint64_t out = 0;    // f32 [tokens][dim]
@@ -64,7 +65,9 @@ rt::launch_report launch_moe_sorting(rt::device& dev, rt::module& m, const std::
                                 std::to_string(C.max_experts));
   rt::kernel_args args;
   args.add(a.sorted_token_ids).add(a.sorted_weights).add(a.sorted_expert_ids).add(a.num_valid_ids);
-  args.add(a.topk_ids).add(a.topk_weights).add(a.tokens).add(a.topk).add(a.experts);
+  if (C.debug_log && !a.debug_log)
+    throw std::invalid_argument("hipasm moe_sorting: the configuration logs (debug_log): pass a debug_log buffer");
+  args.add(a.topk_ids).add(a.topk_weights).add(a.tokens).add(a.topk).add(a.experts).add(a.debug_log);
   return dev.launch(m, kernel, {1, 1, 1}, {C.threads(), 1, 1}, args, opts);
 }
 

@@ -280,8 +280,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     const int j = k / W;
     auto y = J.vgpr<dtype::f32>();
     J.v_add_f32(y, 0.0f, x[k]);  // -0 -> +0 (so that they tie), NaN stays NaN
-    auto ordered = J.sgpr<dtype::u64>();
-    J.v_cmp_o_f32(ordered, y, y);
+    auto ordered = lane_mask(J, y == y);  // (false for NaN)
     if (valid_lanes(j) < L) {
       J.s_and_b64(ordered, ordered, valid[j]);  // masked experts rank below every real one
       J.v_cndmask_b32(x[k], ninf.as<dtype::f32>(), x[k], valid[j]);  // and add nothing to the sum
@@ -360,12 +359,10 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
       J.v_pk_add_f32(ex2, x.slice(k, 2), mx2, modifiers{.op_sel_hi = 0b01, .neg_lo = 0b10, .neg_hi = 0b10});
       J.v_pk_mul_f32(ex2, ex2, log2e2.as<dtype::f32>());
     }
-    if (k % 2 == 0 && k + 1 < V) J.v_exp_f32(ex, ex2[0]);
-    else if (k % 2 == 1) J.v_exp_f32(ex, ex2[1]);
-    else {
-      ex = (x[k] - mx) * log2e;
-      J.v_exp_f32(ex, ex);
-    }
+    // (flush_denormals: the arguments are <= 0 and the sum >= 1, see softmax.hpp)
+    if (k % 2 == 0 && k + 1 < V) ex = exp2(ex2[0], {.flush_denormals = true});
+    else if (k % 2 == 1) ex = exp2(ex2[1], {.flush_denormals = true});
+    else ex = exp(x[k] - mx, {.flush_denormals = true});
     if (k == 0) s = ex + 0.0f;
     else s = s + ex;
   }
@@ -375,16 +372,14 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     J.v_mov_b32(mo, mx, dpp::row_bcast15().bound_ctrl());
     J.v_mov_b32(so, total, dpp::row_bcast15().bound_ctrl());
     m2 = max(mx, mo);
-    f = (mx - m2) * log2e;
-    J.v_exp_f32(f, f);
+    f = exp(mx - m2, {.flush_denormals = true});
     total = total * f;
-    f = (mo - m2) * log2e;
-    J.v_exp_f32(f, f);
+    f = exp(mo - m2, {.flush_denormals = true});
     total = total + so * f;
     mx = m2 + 0.0f;
   }
   auto inv = J.vgpr<dtype::f32>();
-  J.v_rcp_f32(inv, total);
+  inv = rcp(total, {.flush_denormals = true});  // (total >= 1)
 
   // output lane o takes entries q*LO + o (q < Q) of the sorted list: a select tree on o's bits
   auto w = J.vgpr<dtype::f32>(Q);
@@ -412,8 +407,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     auto hi = cand[0].hi(), sg = J.vgpr<dtype::u32>();
     J.v_ashrrev_i32(sg, 31u, hi);
     J.v_xnor_b32(idx[q], cand[0].lo(), sg);  // e = ~(lo ^ sign)
-    w[q] = (hi.as<dtype::f32>() - mx) * log2e;
-    J.v_exp_f32(w[q], w[q]);
+    w[q] = exp(hi.as<dtype::f32>() - mx, {.flush_denormals = true});
     w[q] = w[q] * inv;
   }
   J.If(renormalize != 0u, [&] {
@@ -427,7 +421,7 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
     }
     auto wt = L > 1 ? group_reduce(J, reduce::sum, ws, LO, {.all_lanes_active = true}) : ws;
     auto rs = J.vgpr<dtype::f32>();
-    J.v_rcp_f32(rs, wt);
+    rs = rcp(wt, {.flush_denormals = true});  // (the top weight >= 1 / experts)
     for (int q = 0; q < Q; ++q) w[q] = w[q] * rs;
   });
 

@@ -37,4 +37,19 @@ constexpr void cvt_i8(builder J, arg<unsigned*> out, arg<const float*> xs) {
   J.global_store_dword(o, r, out);
 }
 
+// lane_mask of a per-lane comparison is the comparison's own mask: one v_cmp, no s_mov_b64
+// (before: a copy, which stayed when the vcc-compares step moved the comparison to VCC).
+// out[p] = x == x ? x : y (NaN lanes take y); a mask the condition holds is copied (m2).
+constexpr void lane_mask_own(builder J, arg<float*> out, arg<const float*> xs, arg<const float*> ys) {
+  auto o = J.vgpr<u32>();
+  o = (J.workgroup_id_x() * 64u + J.thread_id_x()) << 2u;
+  auto x = J.vgpr<f32>(), y = J.vgpr<f32>(), r = J.vgpr<f32>();
+  J.global_load_dword(x, o, xs);
+  J.global_load_dword(y, o, ys);
+  J.s_waitcnt(vmcnt(0));
+  auto m = lane_mask(J, x == x);
+  J.v_cndmask_b32(r, y, x, m);
+  J.global_store_dword(o, r, out);
+}
+
 }  // namespace tf
