@@ -8,20 +8,26 @@
 //   out1 = x1 c - x2 s,  out2 = x2 c + x1 s  (f32, rounded to bf16 to nearest even, NaN kept).
 //   Dims rot_dim .. head_dim-1 are copied (out of place; in place they are left alone).
 //
-// One workgroup per token. A lane rotates V pairs of one head (V = 8, 4 or 2, the largest that
-// divides rot_dim/2: 16-, 8- or 4-byte loads): U = rot_dim / (2V) lanes per head, 64*waves/U
-// heads per step, the lane's V cos and V sin loaded once for all its heads, before q (below), then
-// all steps of q then k before any math (the token's bytes in flight at once). Heads past the
-// last (a partial step) read zeros and store nothing (buffer range checks, no branch). The position is
-// one scalar load; a position outside [0, cache_rows) reads cos = sin = 0 (the cache buffer's
-// range check), so its rotated dims come out 0 (no fault). In place is out == in (a run-time
-// compare: the copy of the unrotated dims is skipped).
+// A workgroup rotates tokens_per_group consecutive tokens (a run-time argument; the launch picks
+// 1 while the grid fits the GPU, more for many tokens), one at a time, the next token's loads
+// issued before this one's wait (two tokens in flight a wave). A lane rotates V pairs of one
+// head (V = 8, 4 or 2, the largest that divides rot_dim/2: 16-, 8- or 4-byte loads): U = rot_dim
+// / (2V) lanes per head, 64*waves/U heads per step, the lane's V cos and V sin loaded once for
+// all its heads, before q (below), then all steps of q then k before any math (the token's bytes
+// in flight at once). q, k and the outputs are one buffer resource each, the token's row offset
+// in soffset: lanes of a partial last step past the last head get an offset past the tensor
+// (read zeros, store nothing: no branch). The position is one scalar load (the next token's
+// prefetched); a position outside [0, cache_rows) reads cos = sin = 0 (the cache buffer's range
+// check), so its rotated dims come out 0 (no fault). In place is out == in (a run-time compare:
+// the copy of the unrotated dims goes out of range, no traffic).
 //
 // Device side:  constexpr hipasm::kernels::rotary_config cfg{.head_dim = 128, .rot_dim = 128,
 //                   .heads_q = 32, .heads_k = 8, .neox = true, .cache_f32 = true};
 //               HIPASM_ROTARY_KERNEL(rope_128, cfg)
 // Host side:    hipasm::kernels::launch_rotary<cfg>(dev, module, "rope_128",
 //                   {.q_out, .k_out, .q, .k, .positions, .cos_sin, .cache_rows, .tokens});
+// The arguments are preloaded into SGPRs when the code object is built with KERNARG_PRELOAD
+// (hipasm_add_code_object), else loaded.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -39,7 +45,7 @@ struct rotary_config {
   int heads_k = 8;        // key heads (>= 0; 0: k is not touched)
   bool neox = true;       // true: rotate halves (NeoX, LLaMA); false: interleaved pairs (GPT-J)
   bool cache_f32 = true;  // cos_sin cache element type: f32 or bf16
-  int waves = 4;          // waves per workgroup (one token per workgroup), 1..16
+  int waves = 4;          // waves per workgroup, 1..16
 };
 // Pairs per lane (elements per 2-, 4- or 8-element access), lanes per head, heads per step.
 constexpr int rotary_vec(int pairs_half) { return pairs_half % 8 == 0 ? 8 : pairs_half % 4 == 0 ? 4 : 2; }
@@ -63,17 +69,17 @@ constexpr void check_rotary_config() {
   static_assert(C.waves >= 1 && C.waves <= 16, "hipasm rotary: waves must be 1..16");
   static_assert(rotary_lanes_per_head(C) <= 64 * C.waves,
                 "hipasm rotary: a head needs more lanes than the workgroup has: use more waves");
-  static_assert((rotary_steps(C, C.heads_q) + rotary_steps(C, C.heads_k)) * rotary_lane_pairs(C) <= 128,
-                "hipasm rotary: a token's heads do not fit in registers (more than 128 VGPRs of q and k per "
-                "lane): use more waves");
+  static_assert((rotary_steps(C, C.heads_q) + rotary_steps(C, C.heads_k)) * rotary_lane_pairs(C) <= 64,
+                "hipasm rotary: a token's heads do not fit in registers (two tokens in flight: more than 2 x 64 "
+                "VGPRs of q and k per lane): use more waves");
 }
 }  // namespace detail
 
 template <rotary_config C>
 constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg<const uint16_t*> q,
                       arg<const uint16_t*> k, arg<const int64_t*> positions,
-                      arg<const rotary_cache_elem<C>*> cos_sin, arg<unsigned> cache_rows, arg<unsigned> tokens,
-                      arg<unsigned> tokens_per_group) {
+                      arg<const rotary_cache_elem<C>*> cos_sin, arg<unsigned> tokens_per_group,
+                      arg<unsigned> tokens, arg<unsigned> cache_rows) {
   detail::check_rotary_config<C>();
   constexpr int V = rotary_lane_pairs(C), U = rotary_lanes_per_head(C), S = rotary_heads_per_step(C);
   constexpr int SQ = rotary_steps(C, C.heads_q), SK = rotary_steps(C, C.heads_k), NS = SQ + SK;
@@ -285,9 +291,9 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   extern "C" __attribute__((global)) void NAME(uint16_t* q_out, uint16_t* k_out, const uint16_t* q,           \
                                                const uint16_t* k, const int64_t* positions,                   \
                                                const ::hipasm::kernels::rotary_cache_elem<CFG>* cos_sin,      \
-                                               unsigned cache_rows, unsigned tokens, unsigned tokens_per_group) { \
-    HIPASM_KERNEL_BODY((hipasm::kernels::rotary<CFG>), q_out, k_out, q, k, positions, cos_sin, cache_rows, tokens, \
-                       tokens_per_group);                                                                     \
+                                               unsigned tokens_per_group, unsigned tokens, unsigned cache_rows) { \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::rotary<CFG>>), q_out, k_out, q, k,  \
+                       positions, cos_sin, tokens_per_group, tokens, cache_rows);                             \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -326,7 +332,7 @@ rt::launch_report launch_rotary(rt::device& dev, rt::module& m, std::string_view
                                 std::to_string(a.tokens) + " tokens and " + std::to_string(a.cache_rows) + " cache rows");
   const uint32_t per = a.tokens_per_group ? a.tokens_per_group : rotary_tokens_per_group(a.tokens);
   rt::kernel_args args;
-  args.add(a.q_out).add(a.k_out).add(a.q).add(a.k).add(a.positions).add(a.cos_sin).add(a.cache_rows).add(a.tokens).add(per);
+  args.add(a.q_out).add(a.k_out).add(a.q).add(a.k).add(a.positions).add(a.cos_sin).add(per).add(a.tokens).add(a.cache_rows);
   return dev.launch(m, kernel, {(a.tokens + per - 1) / per, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
                     opts);
 }

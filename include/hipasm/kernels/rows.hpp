@@ -7,6 +7,12 @@
 
 namespace hipasm::kernels::detail {
 
+// A kernel whose arguments are preloaded into SGPRs when the code object is built with
+// KERNARG_PRELOAD (hipasm_add_code_object), else loaded: its first loads go out without the
+// kernarg load's latency (a streaming kernel's first round waits for nothing else).
+template <auto Kernel>
+inline constexpr auto preloaded = with_options<Kernel, kernel_options{.kernarg_preload = arg_preload::fitting}>;
+
 // A buffer resource over one row of a row-major [rows][cols] tensor: a lane past its
 // end loads zeros and its stores are dropped (buffer.hpp, TAIL TILES).
 constexpr buffer row_buffer(builder J, const gpr<dtype::u64>& base, const val<dtype::u32>& row_byte_offset,
