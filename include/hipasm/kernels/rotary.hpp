@@ -178,6 +178,13 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
     return s < SQc ? off_at(cof, cq_last, s, SQc, Sc, C.heads_q, tq[b], 0)
                    : off_at(cof, ck_last, s - SQc, SKc, Sc, C.heads_k, tk[b], 0);
   };
+  // x1 (h = 0) or x2 (h = 1) of step s (q steps, then k steps), i = 2 s + h: dwords [XW i, +XW)
+  auto x_off = [&](int i, int b) {
+    const int s = i / 2;
+    const uint32_t h = static_cast<uint32_t>(i % 2) * x2_off;
+    return s < SQ ? off_at(voff, vq_last, s, SQ, S, C.heads_q, tq[b], h)
+                  : off_at(voff, vk_last, s - SQ, SK, S, C.heads_k, tk[b], h);
+  };
   // token `tok`'s row offsets into buffer b, then its unrotated dims' loads (out of place)
   auto load_copy = [&](const gpr<u32>& tok, int b) {
     tq[b] = tok * q_bytes;
@@ -198,13 +205,7 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
       CS.load(cs[b].slice(i, n), coff + 4 * i);
       CS.load(cs[b].slice(CW + i, n), coff + static_cast<int>(cache_row / 2) + 4 * i);
     }
-    for (int s = 0; s < SQ; ++s)
-      for (int h = 0; h < 2; ++h)
-        Q.load(x[b].slice(2 * XW * s + XW * h, XW), off_at(voff, vq_last, s, SQ, S, C.heads_q, tq[b], h * x2_off));
-    for (int s = 0; s < SK; ++s)
-      for (int h = 0; h < 2; ++h)
-        K.load(x[b].slice(2 * XW * (SQ + s) + XW * h, XW),
-               off_at(voff, vk_last, s, SK, S, C.heads_k, tk[b], h * x2_off));
+    for (int i = 0; i < 2 * NS; ++i) (i < 2 * SQ ? Q : K).load(x[b].slice(XW * i, XW), x_off(i, b));
   };
   // rotate buffer b's token (its loads waited for) and store it
   auto rotate_store = [&](int b) {
@@ -230,13 +231,7 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
       }
       for (int d = 0; d < 2 * XW; ++d) xs[d] = cvt_bf16x2(o[2 * d], o[2 * d + 1]).template as<dtype::u32>();
     }
-    for (int s = 0; s < SQ; ++s)
-      for (int h = 0; h < 2; ++h)
-        QO.store(x[b].slice(2 * XW * s + XW * h, XW), off_at(voff, vq_last, s, SQ, S, C.heads_q, tq[b], h * x2_off));
-    for (int s = 0; s < SK; ++s)
-      for (int h = 0; h < 2; ++h)
-        KO.store(x[b].slice(2 * XW * (SQ + s) + XW * h, XW),
-                 off_at(voff, vk_last, s, SK, S, C.heads_k, tk[b], h * x2_off));
+    for (int i = 0; i < 2 * NS; ++i) (i < 2 * SQ ? QO : KO).store(x[b].slice(XW * i, XW), x_off(i, b));
     // the unrotated dims' stores (in place: dropped)
     for (int s = 0; s < YL; ++s) (s < SQc ? QO : KO).store(y[b].slice((Vc / 2) * s, Vc / 2), copy_off(s, b));
   };
