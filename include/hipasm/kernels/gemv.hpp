@@ -21,6 +21,8 @@
 // Or both layouts of work, picked per launch by M (the K split for short matrices):
 //               HIPASM_GEMV_KERNELS(gemv_bf16, cfg)   (gemv_bf16 and gemv_bf16_ksplit)
 //               hipasm::kernels::launch_gemv_auto<cfg>(dev, module, "gemv_bf16", {...});
+// The arguments are preloaded into SGPRs when the code object is built with KERNARG_PRELOAD
+// (hipasm_add_code_object), else loaded.
 #pragma once
 #include <cstdint>
 #include <array>
@@ -28,6 +30,7 @@
 #include <utility>
 
 #include "../hipasm.hpp"
+#include "rows.hpp"
 
 namespace hipasm::kernels {
 
@@ -223,7 +226,7 @@ constexpr void gemv(builder J, arg<gemv_y_elem<C>*> y, arg<const gemv_a_elem<C>*
                                                const ::hipasm::kernels::gemv_x_elem<CFG>* x,                 \
                                                const ::hipasm::kernels::gemv_y_elem<CFG>* bias, unsigned m,  \
                                                unsigned k) {                                                 \
-    HIPASM_KERNEL_BODY((hipasm::kernels::gemv<CFG>), y, a, x, bias, m, k);                                   \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::gemv<CFG>>), y, a, x, bias, m, k); \
   }
 
 // NAME with CFG (rows per wave) and NAME_ksplit with gemv_ksplit_config(CFG): launch_gemv_auto

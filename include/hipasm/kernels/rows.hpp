@@ -1,5 +1,6 @@
 // Shared by the row-wise kernels (norm.hpp, softmax.hpp, dynamic_quant.hpp): a buffer resource
-// over one row, a row loaded into registers.
+// over one row, a row loaded into registers; and by the streaming kernels (those, rotary.hpp,
+// gemv.hpp) the preloaded-arguments wrapper.
 #pragma once
 #include <cstdint>
 
