@@ -178,4 +178,10 @@ TEST_CASE("rotary launch: bad arguments are clear errors", "[kernels][rotary]") 
                                                      {.q_out = 8, .q = 8, .positions = 8, .cos_sin = 8,
                                                       .cache_rows = 4, .tokens = 1}),
                     Catch::Contains("null"));
+  // one V# per tensor, lanes past the last head at offsets from 2^31: q must stay within 2 GiB
+  // (12 heads of 256 bytes: 699051 tokens are 2^31 + 1024 bytes)
+  CHECK_THROWS_WITH(hk::launch_rotary<cfg::neox_128>(d, *S().m, "rope_neox_128",
+                                                     {.q_out = 8, .k_out = 8, .q = 8, .k = 8, .positions = 8,
+                                                      .cos_sin = 8, .cache_rows = 4, .tokens = 699051}),
+                    Catch::Contains("at most 2 GiB"));
 }
