@@ -149,6 +149,12 @@ TEST_CASE("rotary: several tokens per workgroup, a short last workgroup", "[kern
   // one workgroup for every token
   run_rotary<cfg::gptj_64>("rope_gptj_64", 6, 100, place::in_place, 18, nullptr, 6);
 }
+// The first token's loads in either order: q and k first (up to rotary_cs_first_tokens tokens, or
+// several tokens a workgroup), else its cos/sin row first.
+TEST_CASE("rotary: one token a workgroup past rotary_cs_first_tokens (cos/sin first)", "[kernels][rotary]") {
+  run_rotary<cfg::neox_128>("rope_neox_128", hk::rotary_cs_first_tokens + 5, 300, place::in_place, 21);
+  run_rotary<cfg::gptj_64>("rope_gptj_64", hk::rotary_cs_first_tokens + 1, 300, place::out_of_place, 22);
+}
 TEST_CASE("rotary: positions outside the cache with several tokens per workgroup", "[kernels][rotary]") {
   run_rotary<cfg::neox_128>(
       "rope_neox_128", 5, 16, place::out_of_place, 19,

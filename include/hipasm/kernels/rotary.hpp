@@ -55,6 +55,9 @@ constexpr int rotary_heads_per_step(const rotary_config& c) { return 64 * c.wave
 constexpr int rotary_steps(const rotary_config& c, int heads) {
   return (heads + rotary_heads_per_step(c) - 1) / rotary_heads_per_step(c);
 }
+// One token a workgroup and more tokens than this: the first token's cos/sin row goes out
+// before its q and k (see rotary()). The MI300X's CUs: up to it, each workgroup has a CU to itself.
+inline constexpr uint32_t rotary_cs_first_tokens = 304;
 template <rotary_config C>
 using rotary_cache_elem = std::conditional_t<C.cache_f32, float, uint16_t>;
 
@@ -193,7 +196,10 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   };
   // the cos/sin row of the position in `pos` (its scalar load waited for) and the token's q and k
   // into buffer b
-  auto load_rotated = [&](int b) {
+  auto load_x = [&](int b) {
+    for (int i = 0; i < 2 * NS; ++i) (i < 2 * SQ ? Q : K).load(x[b].slice(XW * i, XW), x_off(i, b));
+  };
+  auto load_cs = [&](int b) {
     auto prow = J.sgpr<u32>();
     // int64 position -> row, clamped to cache_rows (out of range: the whole row reads zeros)
     prow = select(pos[1] == 0u, pos[0], 0xffffffffu);
@@ -205,7 +211,6 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
       CS.load(cs[b].slice(i, n), coff + 4 * i);
       CS.load(cs[b].slice(CW + i, n), coff + static_cast<int>(cache_row / 2) + 4 * i);
     }
-    for (int i = 0; i < 2 * NS; ++i) (i < 2 * SQ ? Q : K).load(x[b].slice(XW * i, XW), x_off(i, b));
   };
   // rotate buffer b's token (its loads waited for) and store it
   auto rotate_store = [&](int b) {
@@ -248,9 +253,29 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   // so a wave has two tokens' bytes in flight and its position/cos-sin chain hides under the
   // other token's transfer. (One token per workgroup, the cos/sin row loaded after q and k
   // queued behind the other waves' loads: 4096 tokens Llama-3 8B 71.6%, before q and k 81.6%.)
+  // The first token's q and k go out under its position's latency, its cos/sin row when the
+  // position is there; except with one token a workgroup and several workgroups a CU, where that
+  // row would queue behind every load the CU's other waves issued meanwhile (Llama-3 8B, q and k
+  // first: 512 tokens 7.11 -> 7.42 us, 1024 tokens 8.94 -> 10.27, 4096 tokens one a workgroup
+  // 81.6 -> 74.5%; 256 tokens 5.69 -> 5.50 us, 64 tokens 4.72 -> 4.59), and out of place with
+  // copied dims (their loads fill the latency already: GPT-J 1-32 tokens 4.56-4.70 -> 4.64-4.76
+  // us with q and k first too).
   load_copy(t, 0);
-  J.s_waitcnt(lgkmcnt(0));
-  load_rotated(0);
+  if constexpr (RC == 0)
+    J.If(tokens <= rotary_cs_first_tokens || tokens_per_group > 1u, [&] {
+      load_x(0);
+      J.s_waitcnt(lgkmcnt(0));
+      load_cs(0);
+    }, [&] {
+      J.s_waitcnt(lgkmcnt(0));
+      load_cs(0);
+      load_x(0);
+    });
+  else {
+    J.s_waitcnt(lgkmcnt(0));
+    load_cs(0);
+    load_x(0);
+  }
   auto tn = J.sgpr<u32>();
   tn = t + 1u;
   load_pos(tn);
@@ -261,7 +286,8 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
         [&] {
           load_copy(tn, 1 - b);
           J.s_waitcnt(lgkmcnt(0));
-          load_rotated(1 - b);
+          load_cs(1 - b);
+          load_x(1 - b);
           auto after = J.sgpr<u32>();
           after = tn + 1u;
           load_pos(after);
