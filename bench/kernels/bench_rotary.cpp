@@ -29,7 +29,10 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
       KO(d, nk);
   rt::buffer<int64_t> P(d, pos);
   rt::buffer<CE> CS(d, std::vector<CE>(size_t(rows) * C.rot_dim, CE{}));
-  rt::profile_options p = profile_for(tokens);
+  // HIPASM_BENCH_ROTARY_TPG=N: N tokens per workgroup instead of the launch's pick
+  const char* tpg = std::getenv("HIPASM_BENCH_ROTARY_TPG");
+  const uint32_t per = tpg ? uint32_t(std::atoi(tpg)) : hipasm::kernels::rotary_tokens_per_group(tokens);
+  rt::profile_options p = profile_for((tokens + per - 1) / per);
   rt::launch_options o;
   o.profile = &p;
   const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
@@ -37,7 +40,7 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
   auto rep = hipasm::kernels::launch_rotary<C>(
       d, m, name,
       {.q_out = in_place ? Q.addr() : QO.addr(), .k_out = in_place ? K.addr() : KO.addr(), .q = Q.addr(),
-       .k = K.addr(), .positions = P.addr(), .cos_sin = CS.addr(), .cache_rows = rows, .tokens = tokens},
+       .k = K.addr(), .positions = P.addr(), .cos_sin = CS.addr(), .cache_rows = rows, .tokens = tokens, .tokens_per_group = per},
       o);
   // q and k read and written (in place: only the rotated dims), positions, one cache row per token
   const double moved = in_place ? double(nq + nk) * C.rot_dim / C.head_dim : double(nq + nk);

@@ -38,7 +38,7 @@ T make(double d) {
 
 template <hk::gemv_config C>
 void run_gemv(const char* name, uint32_t M, uint32_t K, int seed,
-              void (*edit)(std::vector<double>& a, std::vector<double>& x, uint32_t K) = nullptr) {
+              void (*edit)(std::vector<double>& a, std::vector<double>& x, uint32_t K) = nullptr, bool pick = false) {
   using TA = hk::gemv_a_elem<C>;
   using TX = hk::gemv_x_elem<C>;
   using TY = hk::gemv_y_elem<C>;
@@ -59,8 +59,8 @@ void run_gemv(const char* name, uint32_t M, uint32_t K, int seed,
   rt::buffer<TA> A(d, a);
   rt::buffer<TX> X(d, x);
   rt::buffer<TY> B(d, b), Y(d, M);
-  auto rep = hk::launch_gemv<C>(d, *S().m, name, {.y = Y.addr(), .a = A.addr(), .x = X.addr(),
-                                                   .bias = C.bias ? B.addr() : 0, .m = M, .k = K});
+  const hk::gemv_args args{.y = Y.addr(), .a = A.addr(), .x = X.addr(), .bias = C.bias ? B.addr() : 0, .m = M, .k = K};
+  auto rep = pick ? hk::launch_gemv_auto<C>(d, *S().m, name, args) : hk::launch_gemv<C>(d, *S().m, name, args);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK(name << " checker: " << diag);
   auto y = Y.download();
   for (uint32_t r = 0; r < M; ++r) {
@@ -106,6 +106,16 @@ TEST_CASE("gemv: inf and NaN entries reach only their rows", "[kernels][gemv]") 
     a[K * 3 + 7] = INFINITY;     // inf - inf: NaN
     a[K * 3 + 8] = -INFINITY;
   });
+}
+// launch_gemv_auto: the K split while the rows layout has fewer workgroups than the GPU's 304
+// CUs (cfg::bf16: 8 rows a workgroup, so up to 2424 rows), rows per wave from there.
+TEST_CASE("gemv launch_gemv_auto: the K split for short M, rows per wave for tall M", "[kernels][gemv]") {
+  CHECK(hk::gemv_uses_k_split(cfg::bf16, 1));
+  CHECK(hk::gemv_uses_k_split(cfg::bf16, 2424));  // 303 workgroups of 8 rows
+  CHECK(!hk::gemv_uses_k_split(cfg::bf16, 2425));  // 304
+  CHECK(!hk::gemv_uses_k_split(hk::gemv_ksplit_config(cfg::bf16), 1));
+  run_gemv<cfg::bf16>("gemv_bf16_pair", 13, 1000, 14, nullptr, true);   // gemv_bf16_pair_ksplit
+  run_gemv<cfg::bf16>("gemv_bf16_pair", 2440, 24, 15, nullptr, true);   // gemv_bf16_pair
 }
 TEST_CASE("gemv launch: bad arguments are clear errors", "[kernels][gemv]") {
   rt::device& d = *S().dev;

@@ -33,9 +33,10 @@ double f(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 1
 enum class place { in_place, out_of_place };
 
 // positions: token i gets pos[i]; a position outside [0, rows) must read cos = sin = 0.
+// per: tokens per workgroup (0: the launch's pick).
 template <hk::rotary_config C>
 void run_rotary(const char* name, uint32_t tokens, uint32_t cache_rows, place pl, int seed,
-                void (*edit)(std::vector<uint16_t>& q, std::vector<int64_t>& pos) = nullptr) {
+                void (*edit)(std::vector<uint16_t>& q, std::vector<int64_t>& pos) = nullptr, uint32_t per = 1) {
   using CE = hk::rotary_cache_elem<C>;
   const int D = C.head_dim, R = C.rot_dim;
   std::mt19937 rng(seed);
@@ -73,7 +74,7 @@ void run_rotary(const char* name, uint32_t tokens, uint32_t cache_rows, place pl
   auto rep = hk::launch_rotary<C>(d, *S().m, name,
                                   {.q_out = in ? Q.addr() : QO.addr(), .k_out = in ? K.addr() : KO.addr(),
                                    .q = Q.addr(), .k = K.addr(), .positions = P.addr(), .cos_sin = CS.addr(),
-                                   .cache_rows = cache_rows, .tokens = tokens});
+                                   .cache_rows = cache_rows, .tokens = tokens, .tokens_per_group = per});
   for (const auto& diag : rep.diagnostics) FAIL_CHECK(name << " checker: " << diag);
   auto check = [&](const std::vector<uint16_t>& x, const std::vector<uint16_t>& got, int heads, const char* which) {
     for (uint32_t t = 0; t < tokens; ++t) {
@@ -134,6 +135,45 @@ TEST_CASE("rotary: positions outside the cache read zeros; inf and NaN inputs", 
                               q[3 * 12 * 128 + 200] = 0x7fc1;  // NaN
                             });
 }
+// A workgroup rotates several tokens (two in flight a wave): token counts that are not a multiple
+// of tokens_per_group (a short last workgroup, one of a single token), odd and even counts per
+// workgroup (the loop's two halves), partial head steps, the copy of unrotated dims, in place.
+TEST_CASE("rotary: several tokens per workgroup, a short last workgroup", "[kernels][rotary]") {
+  run_rotary<cfg::neox_128>("rope_neox_128", 7, 64, place::out_of_place, 11, nullptr, 3);
+  run_rotary<cfg::neox_128>("rope_neox_128", 10, 4096, place::in_place, 12, nullptr, 4);
+  run_rotary<cfg::gptj_64>("rope_gptj_64", 5, 100, place::out_of_place, 13, nullptr, 2);
+  run_rotary<cfg::neox_128_r64>("rope_neox_128_r64", 9, 50, place::out_of_place, 14, nullptr, 4);
+  run_rotary<cfg::neox_128_r64>("rope_neox_128_r64", 6, 50, place::in_place, 15, nullptr, 5);
+  run_rotary<cfg::neox_64_r32_bf16>("rope_neox_64_r32_bf16", 11, 9, place::out_of_place, 16, nullptr, 3);
+  run_rotary<cfg::gptj_128_r24>("rope_gptj_128_r24", 8, 33, place::out_of_place, 17, nullptr, 3);
+  // one workgroup for every token
+  run_rotary<cfg::gptj_64>("rope_gptj_64", 6, 100, place::in_place, 18, nullptr, 6);
+}
+// The first token's loads in either order: q and k first (up to rotary_cs_first_tokens tokens, or
+// several tokens a workgroup), else its cos/sin row first.
+TEST_CASE("rotary: one token a workgroup past rotary_cs_first_tokens (cos/sin first)", "[kernels][rotary]") {
+  run_rotary<cfg::neox_128>("rope_neox_128", hk::rotary_cs_first_tokens + 5, 300, place::in_place, 21);
+  run_rotary<cfg::gptj_64>("rope_gptj_64", hk::rotary_cs_first_tokens + 1, 300, place::out_of_place, 22);
+}
+TEST_CASE("rotary: positions outside the cache with several tokens per workgroup", "[kernels][rotary]") {
+  run_rotary<cfg::neox_128>(
+      "rope_neox_128", 5, 16, place::out_of_place, 19,
+      [](std::vector<uint16_t>&, std::vector<int64_t>& pos) {
+        pos[1] = 16;
+        pos[2] = -1;
+        pos[4] = int64_t(1) << 32;
+      },
+      2);
+}
+TEST_CASE("rotary launch: many tokens take several tokens per workgroup", "[kernels][rotary]") {
+  CHECK(hk::rotary_tokens_per_group(1) == 1);
+  CHECK(hk::rotary_tokens_per_group(2432) == 1);
+  CHECK(hk::rotary_tokens_per_group(2433) == 2);
+  CHECK(hk::rotary_tokens_per_group(4096) == 2);
+  CHECK(hk::rotary_tokens_per_group(32768) == 14);
+  // the pick (2 a workgroup, the last one alone) end to end
+  run_rotary<cfg::gptj_64>("rope_gptj_64", 2501, 100, place::out_of_place, 20, nullptr, 0);
+}
 TEST_CASE("rotary launch: bad arguments are clear errors", "[kernels][rotary]") {
   rt::device& d = *S().dev;
   CHECK_THROWS_WITH(hk::launch_rotary<cfg::neox_128>(d, *S().m, "rope_neox_128",
@@ -144,4 +184,10 @@ TEST_CASE("rotary launch: bad arguments are clear errors", "[kernels][rotary]") 
                                                      {.q_out = 8, .q = 8, .positions = 8, .cos_sin = 8,
                                                       .cache_rows = 4, .tokens = 1}),
                     Catch::Contains("null"));
+  // one V# per tensor, lanes past the last head at offsets from 2^31: q must stay within 2 GiB
+  // (12 heads of 256 bytes: 699051 tokens are 2^31 + 1024 bytes)
+  CHECK_THROWS_WITH(hk::launch_rotary<cfg::neox_128>(d, *S().m, "rope_neox_128",
+                                                     {.q_out = 8, .k_out = 8, .q = 8, .k = 8, .positions = 8,
+                                                      .cos_sin = 8, .cache_rows = 4, .tokens = 699051}),
+                    Catch::Contains("at most 2 GiB"));
 }

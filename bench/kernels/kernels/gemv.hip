@@ -2,6 +2,5 @@
 
 #include "gemv_bench_configs.hpp"
 
-HIPASM_GEMV_KERNEL(gemv_rows, bench_cfg::gemv_rows)
-HIPASM_GEMV_KERNEL(gemv_ksplit, bench_cfg::gemv_ksplit)
-HIPASM_GEMV_KERNEL(gemv_f32, bench_cfg::gemv_f32)
+HIPASM_GEMV_KERNELS(gemv_bf16, bench_cfg::gemv_bf16)  // gemv_bf16 (rows per wave) and gemv_bf16_ksplit
+HIPASM_GEMV_KERNELS(gemv_f32, bench_cfg::gemv_f32)

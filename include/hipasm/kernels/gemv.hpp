@@ -18,6 +18,11 @@
 // Device side:  constexpr hipasm::kernels::gemv_config cfg{.rows = 4, .waves = 4};
 //               HIPASM_GEMV_KERNEL(gemv_bf16, cfg)
 // Host side:    hipasm::kernels::launch_gemv<cfg>(dev, module, "gemv_bf16", {.y, .a, .x, .bias, .m, .k});
+// Or both layouts of work, picked per launch by M (the K split for short matrices):
+//               HIPASM_GEMV_KERNELS(gemv_bf16, cfg)   (gemv_bf16 and gemv_bf16_ksplit)
+//               hipasm::kernels::launch_gemv_auto<cfg>(dev, module, "gemv_bf16", {...});
+// The arguments are preloaded into SGPRs when the code object is built with KERNARG_PRELOAD
+// (hipasm_add_code_object), else loaded.
 #pragma once
 #include <cstdint>
 #include <array>
@@ -25,6 +30,7 @@
 #include <utility>
 
 #include "../hipasm.hpp"
+#include "rows.hpp"
 
 namespace hipasm::kernels {
 
@@ -49,6 +55,20 @@ constexpr int gemv_a_bytes(const gemv_config& c) { return c.a_f32 ? 4 : 2; }
 // A elements per load (K must be a multiple), rows per workgroup
 constexpr int gemv_vec_elems(const gemv_config& c) { return c.vec_bytes / gemv_a_bytes(c); }
 constexpr int gemv_rows_per_group(const gemv_config& c) { return c.k_split ? c.rows : c.rows * c.waves; }
+// The K-split twin of a configuration (HIPASM_GEMV_KERNELS' NAME_ksplit).
+constexpr gemv_config gemv_ksplit_config(gemv_config c) {
+  c.k_split = true;
+  return c;
+}
+// launch_gemv_auto's pick: the K split when the rows configuration has fewer workgroups than the
+// GPU has CUs (short M: idle CUs; the split gives `waves` times as many workgroups), else rows
+// per wave (the model, bench_kernel_gemv: 4096 x 14336 71.5 / 88.4%, 4096 x 4096 60.1 / 68.5%,
+// 6144 x 4096 77.1 / 75.5%, taller matrices within 1% either way).
+constexpr bool gemv_uses_k_split(const gemv_config& c, uint32_t m) {
+  constexpr uint32_t cus = 304;  // MI300X
+  const uint32_t per = static_cast<uint32_t>(gemv_rows_per_group(c));
+  return !c.k_split && (m + per - 1) / per < cus;
+}
 
 template <gemv_config C>
 constexpr void gemv(builder J, arg<gemv_y_elem<C>*> y, arg<const gemv_a_elem<C>*> a, arg<const gemv_x_elem<C>*> x,
@@ -206,8 +226,14 @@ constexpr void gemv(builder J, arg<gemv_y_elem<C>*> y, arg<const gemv_a_elem<C>*
                                                const ::hipasm::kernels::gemv_x_elem<CFG>* x,                 \
                                                const ::hipasm::kernels::gemv_y_elem<CFG>* bias, unsigned m,  \
                                                unsigned k) {                                                 \
-    HIPASM_KERNEL_BODY((hipasm::kernels::gemv<CFG>), y, a, x, bias, m, k);                                   \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::gemv<CFG>>), y, a, x, bias, m, k); \
   }
+
+// NAME with CFG (rows per wave) and NAME_ksplit with gemv_ksplit_config(CFG): launch_gemv_auto
+// picks one by M.
+#define HIPASM_GEMV_KERNELS(NAME, CFG) \
+  HIPASM_GEMV_KERNEL(NAME, CFG)        \
+  HIPASM_GEMV_KERNEL(NAME##_ksplit, ::hipasm::kernels::gemv_ksplit_config(CFG))
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
 #include <stdexcept>
@@ -238,6 +264,14 @@ rt::launch_report launch_gemv(rt::device& dev, rt::module& mod, std::string_view
   const uint32_t per = static_cast<uint32_t>(gemv_rows_per_group(C));
   return dev.launch(mod, kernel, {(g.m + per - 1) / per, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
                     opts);
+}
+// The kernels of HIPASM_GEMV_KERNELS(kernel, C): kernel or kernel_ksplit, as gemv_uses_k_split picks.
+template <gemv_config C>
+rt::launch_report launch_gemv_auto(rt::device& dev, rt::module& mod, std::string_view kernel, const gemv_args& g,
+                                   const rt::launch_options& opts = {}) {
+  if (gemv_uses_k_split(C, g.m))
+    return launch_gemv<gemv_ksplit_config(C)>(dev, mod, std::string(kernel) + "_ksplit", g, opts);
+  return launch_gemv<C>(dev, mod, kernel, g, opts);
 }
 }  // namespace hipasm::kernels
 #endif

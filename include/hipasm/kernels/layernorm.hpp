@@ -27,7 +27,7 @@ constexpr void layernorm(builder J, arg<uint16_t*> out, arg<uint16_t*> residual_
   extern "C" __attribute__((global)) void NAME(uint16_t* out, uint16_t* residual_out, const uint16_t* in,     \
                                                const uint16_t* residual, const uint16_t* weight,              \
                                                const uint16_t* bias, float eps) {                             \
-    HIPASM_KERNEL_BODY((hipasm::kernels::layernorm<CFG>), out, residual_out, in, residual, weight, bias, eps); \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::layernorm<CFG>>), out, residual_out, in, residual, weight, bias, eps); \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)

@@ -47,7 +47,7 @@ constexpr void rmsnorm_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
 #define HIPASM_RMSNORM_KERNEL(NAME, CFG)                                                                  \
   extern "C" __attribute__((global)) void NAME(uint16_t* out, uint16_t* residual_out, const uint16_t* in, \
                                                const uint16_t* residual, const uint16_t* weight, float eps) { \
-    HIPASM_KERNEL_BODY((hipasm::kernels::rmsnorm<CFG>), out, residual_out, in, residual, weight, eps);     \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::rmsnorm<CFG>>), out, residual_out, in, residual, weight, eps);     \
   }
 
 // The fused rmsnorm + dynamic quantization kernel NAME: CFG a norm_config, TYPE a hipasm::quant_type.

@@ -1,11 +1,18 @@
 // Shared by the row-wise kernels (norm.hpp, softmax.hpp, dynamic_quant.hpp): a buffer resource
-// over one row, a row loaded into registers.
+// over one row, a row loaded into registers; and by the streaming kernels (those, rotary.hpp,
+// gemv.hpp) the preloaded-arguments wrapper.
 #pragma once
 #include <cstdint>
 
 #include "../hipasm.hpp"
 
 namespace hipasm::kernels::detail {
+
+// A kernel whose arguments are preloaded into SGPRs when the code object is built with
+// KERNARG_PRELOAD (hipasm_add_code_object), else loaded: its first loads go out without the
+// kernarg load's latency (a streaming kernel's first round waits for nothing else).
+template <auto Kernel>
+inline constexpr auto preloaded = with_options<Kernel, kernel_options{.kernarg_preload = arg_preload::fitting}>;
 
 // A buffer resource over one row of a row-major [rows][cols] tensor: a lane past its
 // end loads zeros and its stores are dropped (buffer.hpp, TAIL TILES).

@@ -103,7 +103,7 @@ constexpr void softmax(builder J, arg<softmax_elem<C>*> out, arg<const softmax_e
 #define HIPASM_SOFTMAX_KERNEL(NAME, CFG)                                                               \
   extern "C" __attribute__((global)) void NAME(::hipasm::kernels::softmax_elem<CFG>* out,              \
                                                const ::hipasm::kernels::softmax_elem<CFG>* in) {       \
-    HIPASM_KERNEL_BODY((hipasm::kernels::softmax<CFG>), out, in);                                      \
+    HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::softmax<CFG>>), out, in);         \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)

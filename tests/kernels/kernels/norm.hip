@@ -1,3 +1,4 @@
+// HIPASM_KERNARG_PRELOAD (the kernels read their arguments from the preloaded SGPRs, as in the benchmarks)
 // The norm kernels' test configurations: tails (hidden not a multiple of a step), one and
 // several steps, 1/2/4 waves, with and without the fused residual add.
 #include <hipasm/kernels/layernorm.hpp>

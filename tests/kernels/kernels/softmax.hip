@@ -1,3 +1,4 @@
+// HIPASM_KERNARG_PRELOAD (the kernels read their arguments from the preloaded SGPRs, as in the benchmarks)
 #include <hipasm/kernels/softmax.hpp>
 
 #include "softmax_configs.hpp"
