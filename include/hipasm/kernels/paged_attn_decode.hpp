@@ -17,7 +17,7 @@
 // KV blocks of one sequence for the gqa query heads of one KV head, so K and V are read once for
 // all of them. Wave w takes the partition's blocks w, w + waves, ... and double-buffers them in
 // registers (the next block's 16-byte K and 8-byte V loads are in flight while this one is
-// computed; the block number two ahead is an s_buffer_load). Per 16-token tile:
+// computed; the block numbers come from a VGPR of the wave's block-table entries). Per 16-token tile:
 //   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
 //                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
 //                  the gqa heads in columns 0..gqa-1 (the others zero);
@@ -95,6 +95,24 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   head0 = kvh * static_cast<uint32_t>(G);
   auto qbase = J.sgpr<u64>();
   qbase = q + mul_wide(seq, q_stride) + mul_wide(head0, static_cast<uint32_t>(D * 2));
+  auto bi = J.sgpr<u32>().named("bi");  // the block-table index of the wave's next block to issue
+  auto jb = J.sgpr<u32>().named("jb");  // and its number among the wave's blocks (bi = first + w + W jb)
+  auto bt_base = J.sgpr<u64>();
+  bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
+  auto bt_bytes = J.sgpr<u32>();
+  bt_bytes = bt_stride << 2u;
+  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past it read 0, never used)
+  // The wave's block-table entries in a VGPR, block jb in lane jb % 64 (read by v_readlane):
+  // scalar loads of them one block ahead kept an SMEM load in flight through the loop, and
+  // every lgkmcnt(0) of the softmax's LDS exchanges waited for it (SMEM returns out of order).
+  auto btv = J.vgpr<u32>().named("btv");
+  auto bt_lane = J.vgpr<u32>();
+  bt_lane = lane * static_cast<uint32_t>(4 * W);
+  auto first = J.sgpr<u32>().named("first");
+  first = part * partition_blocks;
+  bi = first + w;
+  jb = 0u;
+  BT.load(btv, at(bt_lane) + (bi << 2u));
   buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
   auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
   {
@@ -103,19 +121,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
   }
 
-  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the next block to issue
-  auto bi = J.sgpr<u32>().named("bi");      // its index in the sequence's block table
-  auto bt_base = J.sgpr<u64>();
-  bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
-  auto bt_bytes = J.sgpr<u32>();
-  bt_bytes = bt_stride << 2u;
-  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past the context: never loaded from)
-  // the first block-table entry in flight with the context length (the Q loads too)
-  auto first = J.sgpr<u32>().named("first");
-  first = part * partition_blocks;
-  bi = first + w;
-  J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
-  J.s_waitcnt(lgkmcnt(0));
+  J.s_waitcnt(lgkmcnt(0));  // the context length
   auto nblk = J.sgpr<u32>().named("nblk");
   nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
   J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
@@ -139,6 +145,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
   auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
   auto cur_blk = J.sgpr<u32>();
+  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
   auto issue = [&](int slot) {
     auto base = J.sgpr<u64>();
     base = k_cache + mul_wide(phys, kv_block_stride);
@@ -230,20 +237,26 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
   // its loads return 0 without touching memory.
   auto recs = J.sgpr<u32>();
-  auto issue_next = [&](int slot, const auto& valid) {
+  auto issue_next = [&](int slot, const auto& valid, bool reload) {
     recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
-    J.s_waitcnt(lgkmcnt(0));
+    if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
+      J.If(valid && (jb & 63u) == 0u, [&] {
+        BT.load(btv, at(bt_lane) + (bi << 2u));
+        J.s_waitcnt(vmcnt(0));
+      });
+    J.wait_for(btv);
+    phys = readlane(btv, jb & 63u);
     issue(slot);
     bi = bi + static_cast<uint32_t>(W);
-    J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
+    jb = jb + 1u;
   };
-  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i));
+  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i), false);
   auto step = [&](int slot) {
     cur_blk = k * static_cast<uint32_t>(W) + first;
     cur_blk = cur_blk + w;
-    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n);
+    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n, true);
     J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
     compute(slot);
     k = k + 1u;
