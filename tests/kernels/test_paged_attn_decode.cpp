@@ -188,3 +188,10 @@ TEST_CASE("paged_attn_decode: head_dim 64, block_size 32 (two tiles a block), 2 
   c.seed = 10;
   run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c);
 }
+
+TEST_CASE("paged_attn_decode: more than 64 blocks a wave (the block-table VGPR reloaded)", "[kernels][paged_attn]") {
+  // 2 waves, 32-token blocks: 4190 tokens are 131 blocks, 66 and 65 a wave, whose entries 64.. come from a
+  // second load of the table; 4096 tokens are exactly 64 a wave (no reload); 1 token: one block
+  pa_case c{.ctx = {4190, 4096, 1}, .num_kv_heads = 1, .partition_blocks = 131, .seed = 11};
+  CHECK(run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c) == 1);
+}
