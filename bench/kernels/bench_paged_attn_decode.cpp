@@ -2,8 +2,8 @@
 // (batch 1-128, context 512-32768, 8 KV heads x 8 query heads each, head dim 128, 16-token
 // blocks, bf16 Q/KV/out), GB/s of the bytes it must move (K and V of every context token, Q,
 // out). Every sequence has the same context; its blocks are spread over the cache by a
-// shuffled table, each read once (cold caches in each profiled launch). The time of the split
-// (partitions + the reduce) is the sum of the two launches.
+// shuffled table, each read once (cold caches in each profiled launch). A split context is
+// combined in the same kernel (one launch).
 //
 // With AITER_DIR (aiter's checkout or its hsa/gfx942 folder) aiter's asm kernel runs on the same
 // shape and the same cache in the same run: pa/pa_bf16_noquant_gqa8_1tg_4w.co, the kernel
@@ -113,25 +113,18 @@ void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter
   const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
   const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
   rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
-  rt::profile_options p = profile_for(KVH * seqs * parts), pr = profile_for(H * seqs);
-  rt::launch_options o, orr;
+  rt::buffer<uint32_t> CNT(d, std::vector<uint32_t>(parts > 1 ? ws.counter_bytes / 4 : 1, 0u));
+  rt::profile_options p = profile_for(KVH * seqs * parts);
+  if (parts > 1) p.sample_cus = 0;  // (a sampled grid would leave out partitions the combination waits for)
+  rt::launch_options o;
   o.profile = &p;
-  orr.profile = &pr;
-  // the reduce has its own grid (and sampling); launched separately to profile it on its own
   hk::paged_attn_decode_args args{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
                                   .block_tables = BT.addr(), .context_lens = CL.addr(), .part_out = PO.addr(),
-                                  .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
+                                  .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs, .num_kv_heads = KVH,
                                   .bt_stride = blocks_per_seq, .max_context = ctx,
                                   .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
   auto rep = hk::launch_paged_attn_decode<C>(d, m, kernel, args, o);
-  result h = from(rep.attn);
-  if (parts > 1) {
-    // the reduce again under its own profile options (its grid is heads x seqs)
-    rt::kernel_args ra;
-    ra.add(O.addr()).add(PO.addr()).add(PM.addr()).add(CL.addr()).add(H).add(pb).add(parts);
-    const result r = from(d.launch(m, std::string(kernel) + "_reduce", {H, seqs, 1}, {64, 1, 1}, ra, orr));
-    h.us += r.us;
-  }
+  const result h = from(rep.attn);
   const bool ours_sampled = p.sample_cus != 0;
   const auto ours = O.download();
   const tensors t{OA.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), blocks_per_seq, seqs, ctx};

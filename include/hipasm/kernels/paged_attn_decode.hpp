@@ -10,8 +10,8 @@
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
 //   block_tables [seqs][bt_stride] i32, context_lens [seqs] i32 (>= 1), out [seqs][heads][head_dim]
-//   part_out     [seqs][heads][max_partitions][head_dim] f32, part_ml [seqs][heads][max_partitions][2]
-//                f32 (max, sum): the split's partial results, read by paged_attn_reduce
+//   part_out, part_ml, counters: the split's workspace (paged_attn_workspace_for); the counters
+//                must be zero before the first launch, each launch leaves them zero
 //
 // Work split: workgroup (kv head, sequence, partition) of C.waves waves handles partition_blocks
 // KV blocks of one sequence for the gqa query heads of one KV head, so K and V are read once for
@@ -27,11 +27,12 @@
 //                  which is the S tile's own register layout (no shuffle).
 // Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
 // slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
-// one partition writes bf16 out directly, else the partition writes its partial result and
-// paged_attn_reduce (one wave per sequence and query head) combines the partitions.
+// one partition writes bf16 out directly, else each wave writes its dims of the partition's
+// partial result, and the last wave of a (sequence, kv head, wave) to finish combines them over
+// the partitions in partition order, in the same kernel (helpers/arrival.hpp).
 //
 // Device side:  constexpr hipasm::kernels::paged_attn_decode_config cfg{.head_dim = 128, .block_size = 16, .gqa = 8};
-//               HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8, cfg)   // pa_d128_g8 and pa_d128_g8_reduce
+//               HIPASM_PAGED_ATTN_DECODE_KERNEL(pa_d128_g8, cfg)
 // Host side:    hipasm::kernels::launch_paged_attn_decode<cfg>(dev, module, "pa_d128_g8", {...});
 #pragma once
 #include <cstdint>
@@ -52,7 +53,7 @@ constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return 
 
 template <paged_attn_decode_config C>
 constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part_out, arg<float*> part_ml,
-                                 arg<const uint16_t*> q, arg<const uint16_t*> k_cache, arg<const uint16_t*> v_cache,
+                                 arg<unsigned*> counters, arg<const uint16_t*> q, arg<const uint16_t*> k_cache, arg<const uint16_t*> v_cache,
                                  arg<const int*> block_tables, arg<const int*> context_lens, arg<float> scale_log2e,
                                  arg<unsigned> num_kv_heads, arg<unsigned> q_stride, arg<unsigned> kv_block_stride,
                                  arg<unsigned> bt_stride, arg<unsigned> partition_blocks,
@@ -317,180 +318,128 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     L = L + mls[2 * v + 1] * f;
     for (int i = 0; i < 4 * JW; ++i) o[i] = o[i] + ov[4 * (v * JW) + i] * f;
   }
-  auto head_dim_off = J.vgpr<u32>();
-  J.If(nparts == 1u, [&] {
+  // bf16 out of this wave's dims of the heads: o (4 JW floats a lane) / sum (heads >= G: dropped by the range)
+  auto store_out = [&](const gpr<f32>& ot, const gpr<f32>& sum) {
     auto outb = J.sgpr<u64>();
     outb = out + mul_wide(seq * num_kv_heads + kvh, static_cast<uint32_t>(G * D * 2));
-    buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));  // heads >= G: dropped
+    buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));
     auto inv = J.vgpr<f32>();
-    inv = rcp(L);
-    head_dim_off = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
+    inv = rcp(sum);
+    auto ooff = J.vgpr<u32>();
+    ooff = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
     auto jb = J.sgpr<u32>();
     jb = w * 32u;
     auto ob = J.vgpr<u32>(2).aligned(2);
     for (int jw = 0; jw < JW; ++jw) {
-      ob[0] = cvt_bf16x2(o[4 * jw] * inv, o[4 * jw + 1] * inv).template as<u32>();
-      ob[1] = cvt_bf16x2(o[4 * jw + 2] * inv, o[4 * jw + 3] * inv).template as<u32>();
-      Ob.store(ob, at(head_dim_off) + jb + jw * W * 32);
+      ob[0] = cvt_bf16x2(ot[4 * jw] * inv, ot[4 * jw + 1] * inv).template as<u32>();
+      ob[1] = cvt_bf16x2(ot[4 * jw + 2] * inv, ot[4 * jw + 3] * inv).template as<u32>();
+      Ob.store(ob, at(ooff) + jb + jw * W * 32);
     }
-  }).Else([&] {
-    // partial: [seq][head][part][D] f32 and [seq][head][part] (max, sum)
-    auto rows = J.sgpr<u32>();  // (seq, first head) rows of max_partitions entries
-    rows = (seq * num_kv_heads + kvh) * static_cast<uint32_t>(G);
-    rows = rows * max_partitions;
-    auto pob = J.sgpr<u64>();
-    pob = part_out + mul_wide(rows, static_cast<uint32_t>(D * 4));
-    auto pbytes = J.sgpr<u32>();
-    pbytes = max_partitions * static_cast<uint32_t>(G * D * 4);
-    buffer PO = make_buffer(J, pob, pbytes);
-    auto prow = J.vgpr<u32>();
-    prow = col * max_partitions + part;
-    head_dim_off = prow * static_cast<uint32_t>(D * 4) + (grp << 4u);
-    auto jb = J.sgpr<u32>();
-    jb = w * 64u;
-    for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(head_dim_off) + jb + jw * W * 64);
-    J.If(w == 0u, [&] {
-      J.If(grp == 0u, [&] {
-        auto pmb = J.sgpr<u64>();
-        pmb = part_ml + mul_wide(rows, 8u);
-        auto mbytes = J.sgpr<u32>();
-        mbytes = max_partitions * static_cast<uint32_t>(G * 8);
-        buffer PM = make_buffer(J, pmb, mbytes);
-        auto mlo = J.vgpr<f32>(2).aligned(2);
-        mlo[0] = M + 0.0f;
-        mlo[1] = L + 0.0f;
-        auto mo = J.vgpr<u32>();
-        mo = prow << 3u;
-        PM.store(mlo, mo);
+  };
+  J.If(nparts == 1u, [&] { store_out(o, L); }).Else([&] {
+    // The split, combined in this kernel. Partials partition-major, so that a V# of the
+    // sequence's nparts partitions bounds the reads of the last wave (past them: zeros):
+    //   part_out [seq][kv head][part][G][D] f32, part_ml [seq][kv head][wave][part][G] (max, sum).
+    // Each wave writes its dims of O and its own copy of (max, sum), counts itself in at the
+    // counter of its (sequence, kv head, wave), and the last of the nparts waves there combines
+    // its dims over the partitions in partition order (helpers/arrival.hpp).
+    constexpr uint32_t PB = static_cast<uint32_t>(G * D * 4), MB = static_cast<uint32_t>(G * 8);
+    auto sk = J.sgpr<u32>();
+    sk = seq * num_kv_heads + kvh;
+    auto pob = J.sgpr<u64>(), pmb = J.sgpr<u64>();
+    pob = part_out + mul_wide(sk * max_partitions, PB);
+    auto wrow = J.sgpr<u32>();  // this wave's (max, sum) rows
+    wrow = sk * static_cast<uint32_t>(W) + w;
+    pmb = part_ml + mul_wide(wrow * max_partitions, MB);
+    auto obytes = J.sgpr<u32>(), mbytes = J.sgpr<u32>();
+    obytes = nparts * PB;
+    mbytes = nparts * MB;
+    buffer PO = make_buffer(J, pob, obytes);
+    buffer PM = make_buffer(J, pmb, mbytes);
+    auto jo = J.sgpr<u32>();  // this wave's dims: 16 (w + W jw) + 4 grp ..
+    jo = w * 64u;
+    auto orow = J.vgpr<u32>(), mrow_g = J.vgpr<u32>();
+    orow = colc * static_cast<uint32_t>(D * 4) + (grp << 4u);
+    mrow_g = colc << 3u;
+    {
+      auto sofs_o = J.sgpr<u32>(), sofs_m = J.sgpr<u32>();
+      sofs_o = part * PB + jo;
+      sofs_m = part * MB;
+      auto wo = J.vgpr<u32>(), wm = J.vgpr<u32>();  // the padding heads' lanes: out of range
+      wo = select(col < static_cast<uint32_t>(G), orow, 0x80000000u);
+      wm = select(col < static_cast<uint32_t>(G) && grp == 0u, mrow_g, 0x80000000u);
+      for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(wo) + sofs_o + jw * W * 64, {.sc1 = true});
+      auto mlo = J.vgpr<f32>(2).aligned(2);
+      mlo[0] = M + 0.0f;
+      mlo[1] = L + 0.0f;
+      PM.store(mlo, at(wm) + sofs_m, {.sc1 = true});
+    }
+    auto cnt = J.vgpr<u32>();
+    cnt = wrow << 2u;
+    if_last_arrival(J, counters, cnt, nparts, [&] {
+      // online over chunks of CH partitions (their loads in flight together), in partition order
+      constexpr int CH = [] {  // at most 16, with at most 60 loads and 120 VGPRs in flight
+        int c = 16;
+        if (60 / (JW + 1) < c) c = 60 / (JW + 1);
+        if (120 / (4 * JW + 2) < c) c = 120 / (4 * JW + 2);
+        return c;
+      }();
+      auto pv = J.vgpr<f32>(CH * 4 * JW).aligned(4);
+      auto pm = J.vgpr<f32>(CH * 2).aligned(2);
+      auto ot = J.vgpr<f32>(4 * JW).aligned(4);
+      ot.fill(0.0f);
+      auto Mt = J.vgpr<f32>(), Lt = J.vgpr<f32>(), cm = J.vgpr<f32>(), mn = J.vgpr<f32>(), a = J.vgpr<f32>();
+      Mt = ninf + 0.0f;
+      Lt = 0.0f + 0.0f;
+      auto c = J.sgpr<u32>(), co = J.sgpr<u32>(), cmo = J.sgpr<u32>(), rem = J.sgpr<u32>();
+      c = 0u;
+      J.While([&] { return c < nparts; }, [&] {
+        co = c * PB + jo;
+        cmo = c * MB;
+        for (int k = 0; k < CH; ++k) {
+          for (int jw = 0; jw < JW; ++jw)
+            PO.load(pv.slice(4 * (k * JW + jw), 4), at(orow) + co + (k * PB + jw * W * 64), {.sc1 = true});
+          PM.load(pm.slice(2 * k, 2), at(mrow_g) + cmo + k * MB, {.sc1 = true});
+        }
+        J.s_waitcnt(vmcnt(0));
+        rem = nparts - c;
+        cm = ninf + 0.0f;
+        for (int k = 0; k < CH; ++k) {  // partitions past nparts left out
+          a = select(rem > static_cast<uint32_t>(k), pm[2 * k], ninf);
+          J.v_max_f32(cm, cm, a);
+        }
+        J.v_max_f32(mn, Mt, cm);
+        a = Mt - mn;  // the first chunk: -inf, a = 0
+        J.v_exp_f32(a, a);
+        Lt = Lt * a;
+        for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] * a;
+        for (int k = 0; k < CH; ++k) {
+          f = min(pm[2 * k] - mn, 0.0f);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
+          J.v_exp_f32(f, f);
+          Lt = Lt + pm[2 * k + 1] * f;
+          for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] + pv[4 * k * JW + i] * f;
+        }
+        Mt = mn + 0.0f;
+        c = c + static_cast<uint32_t>(CH);
       });
+      store_out(ot, Lt);
     });
   });
 }
 
-// The partitions of one (sequence, query head) combined: grid (heads, seqs), one wave.
-template <paged_attn_decode_config C>
-constexpr void paged_attn_reduce(builder J, arg<uint16_t*> out, arg<const float*> part_out,
-                                 arg<const float*> part_ml, arg<const int*> context_lens, arg<unsigned> num_heads,
-                                 arg<unsigned> partition_blocks, arg<unsigned> max_partitions) {
-  constexpr int D = C.head_dim, BS = C.block_size;
-  constexpr int E = D / 32;  // dims per lane (lanes 0..31 hold the row; the upper half idles)
-  constexpr int CH = 16;     // partitions whose rows are loaded before one wait
-  constexpr float ninf = -std::numeric_limits<float>::infinity();
-  using dtype::u32;
-  using dtype::u64;
-  using dtype::f32;
-  auto head = J.workgroup_id_x();
-  auto seq = J.workgroup_id_y();
-  auto lane = lane_id(J);
-  auto ctx = J.sgpr<u32>();
-  auto sofs = J.sgpr<u32>();
-  sofs = seq << 2u;
-  J.s_load_dword(ctx, context_lens, sofs);
-  J.s_waitcnt(lgkmcnt(0));
-  auto nparts = J.sgpr<u32>();
-  nparts = ((ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS) + partition_blocks - 1u) / partition_blocks;
-  J.If(nparts <= 1u, [&] { J.Return(); });  // written by the main kernel
-  auto row = J.sgpr<u32>();
-  row = (seq * num_heads + head) * max_partitions;
-  auto mlb = J.sgpr<u64>(), pob = J.sgpr<u64>();
-  mlb = part_ml + mul_wide(row, 8u);
-  pob = part_out + mul_wide(row, static_cast<uint32_t>(D * 4));
-  auto mbytes = J.sgpr<u32>(), obytes = J.sgpr<u32>();
-  mbytes = nparts << 3u;
-  obytes = nparts * static_cast<uint32_t>(D * 4);
-  buffer MLb = make_buffer(J, mlb, mbytes);
-  buffer Ob = make_buffer(J, pob, obytes);
-
-  // pass 1, 64 partitions per step (one a lane): the max M and the sum L of the weights
-  auto M = J.vgpr<f32>(), L = J.vgpr<f32>();
-  M = ninf + 0.0f;
-  L = 0.0f + 0.0f;
-  auto c = J.sgpr<u32>();
-  c = 0u;
-  auto pml = J.vgpr<f32>(2).aligned(2);
-  auto mloff = J.vgpr<u32>();
-  mloff = lane << 3u;
-  J.While([&] { return c < nparts; }, [&] {
-    auto pi = J.vgpr<u32>();
-    pi = lane + c;
-    MLb.load(pml, at(mloff) + (c << 3u));
-    J.s_waitcnt(vmcnt(0));
-    auto pm = J.vgpr<f32>();
-    pm = select(pi < nparts, pml[0], ninf);
-    auto cm = wave_allreduce(J, reduce::max, pm, {.all_lanes_active = true});
-    auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), e = J.vgpr<f32>();
-    J.v_max_f32(mn, M, cm);
-    a = M - mn;
-    J.v_exp_f32(a, a);
-    e = pm - mn;
-    J.v_exp_f32(e, e);
-    e = e * pml[1];
-    auto cs = wave_allreduce(J, reduce::sum, e, {.all_lanes_active = true});
-    L = L * a + cs;
-    M = mn;
-    c = c + 64u;
-  });
-  // pass 2: O = sum_p 2^(m_p - M) O_p / L, CH partitions' rows in flight
-  auto acc = J.vgpr<f32>(E);
-  acc.fill(0.0f);
-  auto rows = J.vgpr<f32>(CH * E);
-  auto msg = J.sgpr<u32>(2 * CH).aligned(16);
-  auto loff = J.vgpr<u32>();
-  loff = select(lane < 32u, lane * static_cast<uint32_t>(E * 4), 0x40000000u);  // the upper half: out of range
-  c = 0u;
-  auto f = J.vgpr<f32>();
-  J.While([&] { return c < nparts; }, [&] {
-    auto co = J.sgpr<u32>();
-    co = c * static_cast<uint32_t>(D * 4);
-    for (int k = 0; k < CH; ++k)  // partitions past nparts read 0
-      for (int e = 0; e < E; e += 4) Ob.load(rows.slice(k * E + e, E - e < 4 ? E - e : 4), at(loff) + co + (k * D * 4 + e * 4));
-    auto mo = J.sgpr<u32>();
-    mo = c << 3u;
-    for (int k = 0; k < CH; k += 8) J.s_buffer_load_dwordx16(msg.slice(2 * k, 16), MLb.desc, mo + static_cast<uint32_t>(k * 8));
-    J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
-    for (int k = 0; k < CH; ++k) {
-      f = min(msg[2 * k].template as<f32>() - M, 0.0f);  // past nparts: m reads 0, the row 0
-      J.v_exp_f32(f, f);
-      for (int e = 0; e < E; ++e) acc[e] = acc[e] + rows[k * E + e] * f;
-    }
-    c = c + static_cast<uint32_t>(CH);
-  });
-  auto inv = J.vgpr<f32>();
-  inv = rcp(L);
-  auto outb = J.sgpr<u64>();
-  outb = out + mul_wide(seq * num_heads + head, static_cast<uint32_t>(D * 2));
-  buffer OUT = make_buffer(J, outb, static_cast<uint32_t>(D * 2));  // lanes past the row: dropped
-  auto so = J.vgpr<u32>();
-  so = loff >> 1u;
-  if constexpr (E == 1) {
-    OUT.store(cvt_bf16(acc[0] * inv), so, {.width = narrow::u16});
-  } else {
-    auto ob = J.vgpr<u32>(E / 2);
-    for (int e = 0; e + 1 < E; e += 2) ob[e / 2] = cvt_bf16x2(acc[e] * inv, acc[e + 1] * inv).template as<u32>();
-    OUT.store(ob, so);
-  }
-}
-
 }  // namespace hipasm::kernels
 
-// The extern "C" __global__ kernels NAME (the attention) and NAME##_reduce (the partitions'
-// combination) for configuration CFG (a constexpr paged_attn_decode_config).
-#define HIPASM_PAGED_ATTN_DECODE_KERNELS(NAME, CFG)                                                                   \
-  extern "C" __attribute__((global)) void NAME(uint16_t* out, float* part_out, float* part_ml, const uint16_t* q,     \
-                                               const uint16_t* k_cache, const uint16_t* v_cache,                     \
+// The extern "C" __global__ kernel NAME for configuration CFG (a constexpr paged_attn_decode_config).
+#define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                     \
+  extern "C" __attribute__((global)) void NAME(uint16_t* out, float* part_out, float* part_ml, unsigned* counters,   \
+                                               const uint16_t* q, const uint16_t* k_cache, const uint16_t* v_cache,  \
                                                const int* block_tables, const int* context_lens, float scale_log2e,  \
                                                unsigned num_kv_heads, unsigned q_stride, unsigned kv_block_stride,   \
                                                unsigned bt_stride, unsigned partition_blocks,                        \
                                                unsigned max_partitions) {                                            \
-    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), out, part_out, part_ml, q, k_cache, v_cache,       \
-                       block_tables, context_lens, scale_log2e, num_kv_heads, q_stride, kv_block_stride, bt_stride,  \
-                       partition_blocks, max_partitions);                                                            \
-  }                                                                                                                  \
-  extern "C" __attribute__((global)) void NAME##_reduce(uint16_t* out, const float* part_out, const float* part_ml,  \
-                                                        const int* context_lens, unsigned num_heads,                 \
-                                                        unsigned partition_blocks, unsigned max_partitions) {        \
-    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_reduce<CFG>), out, part_out, part_ml, context_lens, num_heads,   \
-                       partition_blocks, max_partitions);                                                            \
+    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), out, part_out, part_ml, counters, q, k_cache,      \
+                       v_cache, block_tables, context_lens, scale_log2e, num_kv_heads, q_stride, kv_block_stride,    \
+                       bt_stride, partition_blocks, max_partitions);                                                 \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -504,7 +453,9 @@ namespace hipasm::kernels {
 
 struct paged_attn_decode_args {
   uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
-  uint64_t part_out = 0, part_ml = 0;  // the split's workspace (paged_attn_workspace), needed when it splits
+  // the split's workspace (paged_attn_workspace_for), needed when it splits; the counters must be
+  // zero before the first launch (each launch leaves them zero)
+  uint64_t part_out = 0, part_ml = 0, counters = 0;
   uint32_t seqs = 0, num_kv_heads = 0;
   uint32_t bt_stride = 0;     // block-table entries from one sequence to the next
   uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
@@ -548,25 +499,25 @@ constexpr uint32_t paged_attn_partitions(uint32_t max_context, uint32_t block_si
   const uint32_t blocks = (max_context + block_size - 1) / block_size;
   return (blocks + partition_blocks - 1) / partition_blocks;
 }
-// Workspace bytes (part_out, part_ml) for seqs sequences of heads query heads and `partitions`.
+// Workspace bytes (part_out, part_ml, counters) for seqs sequences of num_kv_heads KV heads and
+// `partitions`: part_out [seqs][kv heads][partitions][gqa][head_dim] f32, part_ml [seqs][kv heads]
+// [waves][partitions][gqa] (max, sum) f32, a u32 counter per (sequence, kv head, wave).
 struct paged_attn_workspace {
-  uint64_t part_out_bytes = 0, part_ml_bytes = 0;
+  uint64_t part_out_bytes = 0, part_ml_bytes = 0, counter_bytes = 0;
 };
 template <paged_attn_decode_config C>
 constexpr paged_attn_workspace paged_attn_workspace_for(uint32_t seqs, uint32_t num_kv_heads, uint32_t partitions) {
-  const uint64_t rows = uint64_t(seqs) * num_kv_heads * C.gqa * partitions;
-  return {rows * C.head_dim * 4, rows * 8};
+  const uint64_t groups = uint64_t(seqs) * num_kv_heads;
+  return {groups * partitions * C.gqa * C.head_dim * 4, groups * C.waves * partitions * C.gqa * 8, groups * C.waves * 4};
 }
 
 struct paged_attn_decode_report {
   rt::launch_report attn;
-  rt::launch_report reduce;  // empty unless the context was split (partitions > 1)
   uint32_t partition_blocks = 0, partitions = 0;
 };
 
-// Launches NAME (grid kv heads x seqs x partitions, waves * 64 threads) and, when the
-// context is split, NAME_reduce (grid heads x seqs, 64 threads). The same call for the
-// simulator and the HIP backend.
+// Launches NAME: grid kv heads x seqs x partitions, waves * 64 threads; a split context is
+// combined in the same kernel. The same call for the simulator and the HIP backend.
 template <paged_attn_decode_config C>
 paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m, std::string_view kernel,
                                                   const paged_attn_decode_args& a, const rt::launch_options& opts = {}) {
@@ -590,8 +541,10 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
                                          : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
   const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
   if (parts > 1) {
-    if (!a.part_out || !a.part_ml) fail("the context is split in " + std::to_string(parts) + " partitions: part_out and part_ml are needed (paged_attn_workspace_for)");
-    if (paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts).part_out_bytes >= (1ull << 32))
+    if (!a.part_out || !a.part_ml || !a.counters)
+      fail("the context is split in " + std::to_string(parts) + " partitions: part_out, part_ml and counters are needed (paged_attn_workspace_for)");
+    const auto ws = paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts);
+    if (ws.part_out_bytes >= (1ull << 32) || ws.part_ml_bytes >= (1ull << 32))
       fail("the workspace must be below 4 GiB (32-bit offsets)");
   }
   constexpr double log2e = 1.44269504088896340736;
@@ -600,15 +553,10 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   r.partition_blocks = pb;
   r.partitions = parts;
   rt::kernel_args args;
-  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
+  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
       .add(a.context_lens).add(scale_log2e).add(a.num_kv_heads).add(qs).add(static_cast<uint32_t>(kbs))
       .add(a.bt_stride).add(pb).add(parts);
   r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
-  if (parts > 1) {
-    rt::kernel_args ra;
-    ra.add(a.out).add(a.part_out).add(a.part_ml).add(a.context_lens).add(heads).add(pb).add(parts);
-    r.reduce = dev.launch(m, std::string(kernel) + "_reduce", {heads, a.seqs, 1}, {64, 1, 1}, ra, opts);
-  }
   return r;
 }
 }  // namespace hipasm::kernels
