@@ -52,12 +52,13 @@ struct paged_attn_decode_config {
 constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 16u; }
 
 template <paged_attn_decode_config C>
-constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part_out, arg<float*> part_ml,
-                                 arg<unsigned*> counters, arg<const uint16_t*> q, arg<const uint16_t*> k_cache, arg<const uint16_t*> v_cache,
-                                 arg<const int*> block_tables, arg<const int*> context_lens, arg<float> scale_log2e,
-                                 arg<unsigned> num_kv_heads, arg<unsigned> q_stride, arg<unsigned> kv_block_stride,
-                                 arg<unsigned> bt_stride, arg<unsigned> partition_blocks,
-                                 arg<unsigned> max_partitions) {
+constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, arg<const int*> context_lens,
+                                      arg<const uint16_t*> q, arg<const uint16_t*> k_cache,
+                                      arg<const uint16_t*> v_cache, arg<unsigned> bt_stride,
+                                      arg<unsigned> partition_blocks, arg<unsigned> q_stride,
+                                      arg<unsigned> kv_block_stride, arg<uint16_t*> out, arg<float*> part_out,
+                                      arg<float*> part_ml, arg<unsigned*> counters, arg<float> scale_log2e,
+                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions) {
   constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa, W = C.waves;
   static_assert(D >= 32 && D <= 256 && D % 32 == 0, "hipasm paged_attn_decode: head_dim must be 32..256, a multiple of 32");
   static_assert(BS >= 16 && BS <= 256 && BS % 16 == 0, "hipasm paged_attn_decode: block_size must be a multiple of 16, at most 256");
@@ -87,10 +88,6 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   col = lane & 15u;
   grp = lane >> 4u;
 
-  auto ctx = J.sgpr<u32>().named("ctx");
-  auto sofs = J.sgpr<u32>();
-  sofs = seq << 2u;
-  J.s_load_dword(ctx, context_lens, sofs);
   // this (sequence, kv head)'s query heads: G rows of D
   auto head0 = J.sgpr<u32>();  // the first query head of this KV head
   head0 = kvh * static_cast<uint32_t>(G);
@@ -114,6 +111,11 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   bi = first + w;
   jb = 0u;
   BT.load(btv, at(bt_lane) + (bi << 2u));
+  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
+  // preloaded (kernel_options::kernarg_preload) comes after it
+  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
+  ctxo = seq << 2u;
+  J.global_load_dword(ctxv, ctxo, context_lens);
   buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
   auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
   {
@@ -122,7 +124,9 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
   }
 
-  J.s_waitcnt(lgkmcnt(0));  // the context length
+  J.wait_for(ctxv);
+  auto ctx = J.sgpr<u32>().named("ctx");
+  J.v_readfirstlane_b32(ctx, ctxv);
   auto nblk = J.sgpr<u32>().named("nblk");
   nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
   J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
@@ -245,6 +249,11 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
       J.If(valid && (jb & 63u) == 0u, [&] {
         BT.load(btv, at(bt_lane) + (bi << 2u));
+  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
+  // preloaded (kernel_options::kernarg_preload) comes after it
+  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
+  ctxo = seq << 2u;
+  J.global_load_dword(ctxv, ctxo, context_lens);
         J.s_waitcnt(vmcnt(0));
       });
     J.wait_for(btv);
@@ -268,7 +277,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
       if (r + 1 < R) J.If(k >= n, [&] { J.Break(); });
     }
   });
-  J.s_waitcnt(vmcnt(0) | lgkmcnt(0));  // a wave with no block: its Q loads; the last block-table load
+  J.s_waitcnt(vmcnt(0));  // a wave with no block: its Q loads
   auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
   // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
@@ -427,19 +436,25 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   });
 }
 
+// The kernel: the arguments it needs first (up to kv_block_stride, 14 dwords) are preloaded into
+// SGPRs when the code object is built with KERNARG_PRELOAD (hipasm_add_code_object), else loaded.
+template <paged_attn_decode_config C>
+inline constexpr auto paged_attn_decode =
+    with_options<paged_attn_decode_body<C>, kernel_options{.kernarg_preload = arg_preload::fitting}>;
+
 }  // namespace hipasm::kernels
 
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr paged_attn_decode_config).
-#define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                     \
-  extern "C" __attribute__((global)) void NAME(uint16_t* out, float* part_out, float* part_ml, unsigned* counters,   \
-                                               const uint16_t* q, const uint16_t* k_cache, const uint16_t* v_cache,  \
-                                               const int* block_tables, const int* context_lens, float scale_log2e,  \
-                                               unsigned num_kv_heads, unsigned q_stride, unsigned kv_block_stride,   \
-                                               unsigned bt_stride, unsigned partition_blocks,                        \
-                                               unsigned max_partitions) {                                            \
-    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), out, part_out, part_ml, counters, q, k_cache,      \
-                       v_cache, block_tables, context_lens, scale_log2e, num_kv_heads, q_stride, kv_block_stride,    \
-                       bt_stride, partition_blocks, max_partitions);                                                 \
+#define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                   \
+  extern "C" __attribute__((global)) void NAME(const int* block_tables, const int* context_lens, const uint16_t* q,  \
+                                               const uint16_t* k_cache, const uint16_t* v_cache, unsigned bt_stride, \
+                                               unsigned partition_blocks, unsigned q_stride,                         \
+                                               unsigned kv_block_stride, uint16_t* out, float* part_out,             \
+                                               float* part_ml, unsigned* counters, float scale_log2e,                \
+                                               unsigned num_kv_heads, unsigned max_partitions) {                     \
+    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), block_tables, context_lens, q, k_cache, v_cache,   \
+                       bt_stride, partition_blocks, q_stride, kv_block_stride, out, part_out, part_ml, counters,     \
+                       scale_log2e, num_kv_heads, max_partitions);                                                   \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -553,9 +568,9 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   r.partition_blocks = pb;
   r.partitions = parts;
   rt::kernel_args args;
-  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
-      .add(a.context_lens).add(scale_log2e).add(a.num_kv_heads).add(qs).add(static_cast<uint32_t>(kbs))
-      .add(a.bt_stride).add(pb).add(parts);
+  args.add(a.block_tables).add(a.context_lens).add(a.q).add(a.k_cache).add(a.v_cache).add(a.bt_stride).add(pb).add(qs)
+      .add(static_cast<uint32_t>(kbs)).add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(scale_log2e)
+      .add(a.num_kv_heads).add(parts);
   r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
   return r;
 }

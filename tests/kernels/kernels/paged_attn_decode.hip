@@ -1,3 +1,4 @@
+// HIPASM_KERNARG_PRELOAD (the kernels read their first arguments from the preloaded SGPRs)
 #include <hipasm/kernels/paged_attn_decode.hpp>
 
 #include "paged_attn_configs.hpp"
