@@ -480,33 +480,47 @@ struct paged_attn_decode_args {
   uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
 };
 
-// Blocks per partition, from a cost estimate of the timing model's MI300X: a workgroup streams
-// its KV blocks at ~55 GB/s (4 waves x 2 blocks in flight; measured, b8_ctx2048 unsplit), the
-// device at most 4000 GB/s, and the split costs ~5 us more (the reduce's dispatch and its
-// latency-bound passes). Each candidate partition count (the blocks in multiples of the waves, at
-// least 2 blocks a wave) is timed by that estimate; the fastest wins, the whole context on a tie.
+// Blocks per partition, from a cost estimate fitted to this kernel on the timing model's MI300X
+// (session 12: bench_kernel_paged_attn_decode with HIPASM_PA_PARTITION_BLOCKS=N, head dim 128,
+// gqa 8, 8 KV heads; kernel times below without the 2.5-us dispatch):
+//   - a workgroup streams its blocks at ~6.8 GB/s per wave and block in flight (b1 ctx512 unsplit,
+//     4 waves x 2: 54 GB/s), at most at the 67 GB/s of a CU's address path (32 B/clk at 2.1 GHz,
+//     docs/timing-model.md; b1 ctx8192 on 16 and 32 workgroups: 33.5 MB in 36.1 / 20.8 us, 68 GB/s);
+//   - the device at ~3900 GB/s (b8 ctx8192 and b32 ctx2048: 269.5 MB in ~70 us);
+//   - each round of workgroups (8 waves a CU) ~1.5 us of first loads and of combining the waves;
+//     a split ~2 us more and 0.05 us a partition (stores of the partials, the count, the last
+//     wave's loads: b1 ctx8192 2-16 partitions, b8 ctx512 and ctx2048 2-4 partitions, 2.3-2.6 us).
+// Each candidate (whole blocks a wave) is timed by
+//   rounds (1.5 + split) + max(rounds x bytes a workgroup / its rate, bytes / the device's rate);
+// the fastest wins, fewer partitions on a tie. Choices on the bench rows (us with dispatch, the
+// best measured in brackets): b1 ctx512 4 blocks (7.62 [7.59 at 8]), b1 ctx8192 64 (15.98 [15.08
+// at 48]), b1 ctx32768 256 (41.4 [39.1 at 192]); every other row unsplit (each split measured slower).
 template <paged_attn_decode_config C>
 constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
                                                uint32_t cus = 304) {
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
   if (blocks == 0) return 1;
   const double groups = double(seqs) * num_kv_heads;
-  const double wg_gbps = 55.0 * C.waves * C.prefetch / 8.0, device_gbps = 4000.0, split_us = 5.0;
-  const double bytes = groups * blocks * C.block_size * C.head_dim * 4.0;
-  auto estimate = [&](uint32_t parts) {
-    double wgs = groups * parts;
-    if (wgs > cus) wgs = cus;  // (more workgroups than CUs run in rounds at the same rate)
-    double gbps = wgs * wg_gbps;
-    if (gbps > device_gbps) gbps = device_gbps;
-    return bytes / (gbps * 1e3) + (parts > 1 ? split_us : 0.0);
+  double wg_gbps = 6.8 * C.waves * C.prefetch;
+  if (wg_gbps > 67.0) wg_gbps = 67.0;
+  const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
+  const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
+  const double block_bytes = double(C.block_size) * C.head_dim * 4.0;
+  auto estimate = [&](uint32_t pb, uint32_t parts) {
+    const double wgs = groups * parts;
+    double rounds = 1;
+    while (rounds * slots < wgs) rounds += 1;
+    const double per_wg = rounds * pb * block_bytes / (wg_gbps * 1e3);
+    const double device = groups * blocks * block_bytes / (device_gbps * 1e3);
+    return rounds * (round_us + (parts > 1 ? split_us + part_us * parts : 0.0)) + (per_wg > device ? per_wg : device);
   };
   uint32_t best = blocks;
-  double best_us = estimate(1);
+  double best_us = estimate(blocks, 1);
   const uint32_t w = static_cast<uint32_t>(C.waves);
-  for (uint32_t pb = 2 * w; pb < blocks; pb += w) {
+  for (uint32_t pb = w; pb < blocks; pb += w) {
     const uint32_t parts = (blocks + pb - 1) / pb;
-    const double us = estimate(parts);
-    if (us < best_us) best = pb, best_us = us;
+    const double us = estimate(pb, parts);
+    if (us < best_us || (us == best_us && parts < (blocks + best - 1) / best)) best = pb, best_us = us;
   }
   return best;
 }
