@@ -49,7 +49,11 @@ struct paged_attn_decode_config {
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
   int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
 };
-constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 16u; }
+// LDS row of one (wave, head) in the waves' combination: D floats of O then (max, sum). Rows 32
+// bytes past a multiple of 128 (D * 4 is one): the ds_read/write_b128 of a lane group (heads
+// c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) then hit distinct banks (16 bytes of
+// padding gave 2-way conflicts).
+constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 32u; }
 
 template <paged_attn_decode_config C>
 constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, arg<const int*> context_lens,
