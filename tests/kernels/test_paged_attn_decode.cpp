@@ -215,3 +215,15 @@ TEST_CASE("paged_attn_decode: more partitions than one trip of the combination",
   c.seed = 13;
   CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 13);
 }
+
+TEST_CASE("paged_attn_decode: 8 waves (the benchmark's long-context kernel), split and not", "[kernels][paged_attn]") {
+  // 8 waves combine 16 partitions a trip: 40 blocks in partitions of 2 are 20 (two trips); ragged contexts
+  pa_case c{.ctx = {630, 3, 129, 250}, .num_kv_heads = 2, .partition_blocks = 2, .seed = 14};
+  CHECK(run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c) == 20);
+  c.partition_blocks = 0;  // the launch's choice
+  c.seed = 15;
+  run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c);
+  c.partition_blocks = 40;  // unsplit
+  c.seed = 16;
+  CHECK(run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c) == 1);
+}
