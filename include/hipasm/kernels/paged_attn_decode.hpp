@@ -505,7 +505,7 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
   if (blocks == 0) return 1;
   const double groups = double(seqs) * num_kv_heads;
-  double wg_gbps = 6.8 * C.waves * C.prefetch;
+  double wg_gbps = 7.5 * C.waves * C.prefetch;
   if (wg_gbps > 67.0) wg_gbps = 67.0;
   const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
   const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
