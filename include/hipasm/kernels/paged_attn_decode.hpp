@@ -487,18 +487,19 @@ struct paged_attn_decode_args {
 // Blocks per partition, from a cost estimate fitted to this kernel on the timing model's MI300X
 // (session 12: bench_kernel_paged_attn_decode with HIPASM_PA_PARTITION_BLOCKS=N, head dim 128,
 // gqa 8, 8 KV heads; kernel times below without the 2.5-us dispatch):
-//   - a workgroup streams its blocks at ~6.8 GB/s per wave and block in flight (b1 ctx512 unsplit,
-//     4 waves x 2: 54 GB/s), at most at the 67 GB/s of a CU's address path (32 B/clk at 2.1 GHz,
-//     docs/timing-model.md; b1 ctx8192 on 16 and 32 workgroups: 33.5 MB in 36.1 / 20.8 us, 68 GB/s);
+//   - a workgroup streams its blocks at ~7.5 GB/s per wave and block in flight (4 waves x 2: 60
+//     GB/s, b8 ctx8192 unsplit: 4.2 MB a workgroup in 70 us), at most at the 67 GB/s of a CU's
+//     address path (32 B/clk at 2.1 GHz, docs/timing-model.md; 8 waves, b1 ctx8192 on 16 and 32
+//     workgroups: 33.5 MB in 36.1 / 20.8 us, 68 GB/s);
 //   - the device at ~3900 GB/s (b8 ctx8192 and b32 ctx2048: 269.5 MB in ~70 us);
 //   - each round of workgroups (8 waves a CU) ~1.5 us of first loads and of combining the waves;
 //     a split ~2 us more and 0.05 us a partition (stores of the partials, the count, the last
 //     wave's loads: b1 ctx8192 2-16 partitions, b8 ctx512 and ctx2048 2-4 partitions, 2.3-2.6 us).
 // Each candidate (whole blocks a wave) is timed by
 //   rounds (1.5 + split) + max(rounds x bytes a workgroup / its rate, bytes / the device's rate);
-// the fastest wins, fewer partitions on a tie. Choices on the bench rows (us with dispatch, the
-// best measured in brackets): b1 ctx512 4 blocks (7.62 [7.59 at 8]), b1 ctx8192 64 (15.98 [15.08
-// at 48]), b1 ctx32768 256 (41.4 [39.1 at 192]); every other row unsplit (each split measured slower).
+// the fastest wins, fewer partitions on a tie. 4 waves on the bench rows: b1 ctx512 / 8192 /
+// 32768 in 8 / 9 / 9 partitions (7.55 / 13.60 / 40.19 us with the dispatch), every other row
+// unsplit (2-partition splits of b8 ctx512 / 2048 measured 2.0 / 1.8 us slower).
 template <paged_attn_decode_config C>
 constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
                                                uint32_t cus = 304) {
