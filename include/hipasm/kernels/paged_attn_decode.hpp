@@ -17,7 +17,8 @@
 // KV blocks of one sequence for the gqa query heads of one KV head, so K and V are read once for
 // all of them. Wave w takes the partition's blocks w, w + waves, ... and double-buffers them in
 // registers (the next block's 16-byte K and 8-byte V loads are in flight while this one is
-// computed; the block numbers come from a VGPR of the wave's block-table entries). Per 16-token tile:
+// computed; the block numbers come from a VGPR of the wave's block-table entries). Per 16-token
+// tile:
 //   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
 //                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
 //                  the gqa heads in columns 0..gqa-1 (the others zero);
@@ -242,7 +243,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
   auto k = J.sgpr<u32>().named("k");
   k = 0u;
-  // The next block into `slot` (then the block-table entry of the one after). Always issued,
+  // The next block into `slot` (its number read from btv's lane jb % 64). Always issued,
   // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
   // its loads return 0 without touching memory.
   auto recs = J.sgpr<u32>();
