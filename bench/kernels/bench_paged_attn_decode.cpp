@@ -2,8 +2,8 @@
 // (batch 1-128, context 512-32768, 8 KV heads x 8 query heads each, head dim 128, 16-token
 // blocks, bf16 Q/KV/out), GB/s of the bytes it must move (K and V of every context token, Q,
 // out). Every sequence has the same context; its blocks are spread over the cache by a
-// shuffled table, each read once (cold caches in each profiled launch). The time of the split
-// (partitions + the reduce) is the sum of the two launches.
+// shuffled table, each read once (cold caches in each profiled launch). A split context is
+// combined in the same kernel (one launch).
 //
 // With AITER_DIR (aiter's checkout or its hsa/gfx942 folder) aiter's asm kernel runs on the same
 // shape and the same cache in the same run: pa/pa_bf16_noquant_gqa8_1tg_4w.co, the kernel
@@ -34,12 +34,12 @@ namespace fs = std::filesystem;
 namespace hk = hipasm::kernels;
 namespace {
 using namespace bench;
-// Two workgroup sizes: 8 waves stream twice the bytes of 4 per workgroup (long contexts on few
-// workgroups), 4 waves start and finish sooner (short contexts: a few blocks a wave).
-constexpr hk::paged_attn_decode_config C8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
+// 4 waves a workgroup on every row: against 8 (the configuration before session 12 for contexts
+// above 1024), equal or faster on each row measured (b1 ctx8192 15.98 -> 14.51 us, b8 ctx2048
+// 21.92 -> 21.51, b32 ctx2048 72.34 -> 71.93, b64 ctx2048 140.87 -> 139.20; b8 ctx8192 72.47 /
+// 72.55): a smaller combination of the waves at the end, two workgroups a CU.
 constexpr hk::paged_attn_decode_config C4{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
-constexpr uint32_t short_context = 1024;  // C4 up to this context
-constexpr uint32_t KVH = 8, H = KVH * C8.gqa, D = C8.head_dim, BS = C8.block_size;
+constexpr uint32_t KVH = 8, H = KVH * C4.gqa, D = C4.head_dim, BS = C4.block_size;
 
 struct tensors {
   uint64_t out, q, k, v, bt, cl;
@@ -64,7 +64,7 @@ double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, cons
   u32(KVH * BS * D * 2);             // Bs: bytes per cache block
   u32(BS * D * 2);                   // KVs: bytes per KV head of a block
   u32(0);                            // mtp: max_qlen - 1
-  u32(C8.gqa);                        // GQA
+  u32(C4.gqa);                        // GQA
   ptr(0);                            // qo_indptr
   rt::profile_options p = profile_for(KVH * t.seqs);
   sampled = p.sample_cus != 0;
@@ -113,25 +113,18 @@ void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter
   const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
   const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
   rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
-  rt::profile_options p = profile_for(KVH * seqs * parts), pr = profile_for(H * seqs);
-  rt::launch_options o, orr;
+  rt::buffer<uint32_t> CNT(d, std::vector<uint32_t>(parts > 1 ? ws.counter_bytes / 4 : 1, 0u));
+  rt::profile_options p = profile_for(KVH * seqs * parts);
+  if (parts > 1) p.sample_cus = 0;  // (a sampled grid would leave out partitions the combination waits for)
+  rt::launch_options o;
   o.profile = &p;
-  orr.profile = &pr;
-  // the reduce has its own grid (and sampling); launched separately to profile it on its own
   hk::paged_attn_decode_args args{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
                                   .block_tables = BT.addr(), .context_lens = CL.addr(), .part_out = PO.addr(),
-                                  .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
+                                  .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs, .num_kv_heads = KVH,
                                   .bt_stride = blocks_per_seq, .max_context = ctx,
                                   .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
   auto rep = hk::launch_paged_attn_decode<C>(d, m, kernel, args, o);
-  result h = from(rep.attn);
-  if (parts > 1) {
-    // the reduce again under its own profile options (its grid is heads x seqs)
-    rt::kernel_args ra;
-    ra.add(O.addr()).add(PO.addr()).add(PM.addr()).add(CL.addr()).add(H).add(pb).add(parts);
-    const result r = from(d.launch(m, std::string(kernel) + "_reduce", {H, seqs, 1}, {64, 1, 1}, ra, orr));
-    h.us += r.us;
-  }
+  const result h = from(rep.attn);
   const bool ours_sampled = p.sample_cus != 0;
   const auto ours = O.download();
   const tensors t{OA.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), blocks_per_seq, seqs, ctx};
@@ -169,9 +162,6 @@ int main(int argc, char** argv) {
   const std::pair<uint32_t, uint32_t> shapes[] = {{1, 512},   {1, 8192},  {1, 32768}, {8, 512},   {8, 2048},
                                                   {8, 8192},  {32, 512},  {32, 2048}, {32, 4096}, {64, 1024},
                                                   {64, 2048}, {128, 512}, {128, 1024}};
-  for (auto [b, c] : shapes) {
-    if (c <= short_context) row<C4>(*d, *m, "pa_d128_g8_w4", aiter, b, c);
-    else row<C8>(*d, *m, "pa_d128_g8_w8", aiter, b, c);
-  }
+  for (auto [b, c] : shapes) row<C4>(*d, *m, "pa_d128_g8_w4", aiter, b, c);
   return 0;
 }

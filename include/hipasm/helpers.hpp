@@ -18,3 +18,4 @@
 #include "helpers/select.hpp"
 #include "helpers/math.hpp"
 #include "helpers/convert.hpp"
+#include "helpers/arrival.hpp"

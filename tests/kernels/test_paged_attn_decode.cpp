@@ -3,8 +3,9 @@
 // plain C++ reference: K and V gathered through the block table from aiter's cache layouts,
 // scores and softmax in double. Several batches, context lengths that are not multiples of the
 // block size (1 included) and differ per sequence, GQA 1/4/8, shuffled block tables, NaN in
-// every cache slot past a context (masking), large-magnitude scores, the split with its reduce
-// and without; the checker must stay silent.
+// every cache slot past a context (masking), large-magnitude scores, the split (combined in the
+// kernel by the last workgroup of a sequence and KV head; launched twice on one workspace, whose
+// counters must be left zero) and without; the checker must stay silent.
 //
 // Tolerance, |got - want| <= 2^-8 (max |v| + |want|): the kernel rounds the probabilities to
 // bf16 for the P.V MFMA (relative 2^-9 each: at most 2^-9 max|v| on the weighted mean, whose
@@ -100,14 +101,21 @@ uint32_t run_case(const char* name, const pa_case& pc) {
   const uint32_t parts = hk::paged_attn_partitions(max_ctx, BS, pb);
   const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
   rt::buffer<float> PO(dev, ws.part_out_bytes / 4), PM(dev, ws.part_ml_bytes / 4);
-  auto rep = hk::launch_paged_attn_decode<C>(
-      dev, *S().m, name,
-      {.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(), .block_tables = BT.addr(),
-       .context_lens = CL.addr(), .part_out = PO.addr(), .part_ml = PM.addr(), .seqs = seqs, .num_kv_heads = KVH,
-       .bt_stride = bt_stride, .max_context = max_ctx, .scale = static_cast<float>(scale), .partition_blocks = pb});
-  for (const auto& msg : rep.attn.diagnostics) FAIL_CHECK(name << " checker: " << msg);
-  for (const auto& msg : rep.reduce.diagnostics) FAIL_CHECK(name << " reduce checker: " << msg);
-  REQUIRE(rep.partitions == parts);
+  rt::buffer<uint32_t> CNT(dev, std::vector<uint32_t>(ws.counter_bytes / 4, 0u));
+  // twice on the same workspace: the first launch must leave the counters zero for the second
+  for (int launch = 0; launch < 2; ++launch) {
+    O.upload(std::vector<uint16_t>(q.size(), 0xffff));
+    auto rep = hk::launch_paged_attn_decode<C>(
+        dev, *S().m, name,
+        {.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(), .block_tables = BT.addr(),
+         .context_lens = CL.addr(), .part_out = PO.addr(), .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs,
+         .num_kv_heads = KVH, .bt_stride = bt_stride, .max_context = max_ctx, .scale = static_cast<float>(scale),
+         .partition_blocks = pb});
+    for (const auto& msg : rep.attn.diagnostics) FAIL_CHECK(name << " checker: " << msg);
+    REQUIRE(rep.partitions == parts);
+    const auto cnt = CNT.download();
+    CHECK(std::count(cnt.begin(), cnt.end(), 0u) == static_cast<long>(cnt.size()));
+  }
   const auto o = O.download();
   size_t bad = 0;
   for (uint32_t s = 0; s < seqs; ++s)
@@ -187,4 +195,35 @@ TEST_CASE("paged_attn_decode: head_dim 64, block_size 32 (two tiles a block), 2 
   c.partition_blocks = 0;
   c.seed = 10;
   run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c);
+}
+
+TEST_CASE("paged_attn_decode: more than 64 blocks a wave (the block-table VGPR reloaded)", "[kernels][paged_attn]") {
+  // 2 waves, 32-token blocks: 4190 tokens are 131 blocks, 66 and 65 a wave, whose entries 64.. come from a
+  // second load of the table; 4096 tokens are exactly 64 a wave (no reload); 1 token: one block
+  pa_case c{.ctx = {4190, 4096, 1}, .num_kv_heads = 1, .partition_blocks = 131, .seed = 11};
+  CHECK(run_case<cfg::pa_d64_g8_b32>("pa_d64_g8_b32", c) == 1);
+}
+
+TEST_CASE("paged_attn_decode: more partitions than one trip of the combination", "[kernels][paged_attn]") {
+  // 4 waves combine 12 partitions a trip (the maxima carried across trips); 2 blocks a partition:
+  // 32, 2 and 16 partitions, and 1 (one block) unsplit; large scores, whose partition maxima differ widely
+  pa_case c{.ctx = {1000, 37, 500, 9}, .num_kv_heads = 2, .qk_range = 3.0, .scale = 0.5, .partition_blocks = 2, .seed = 12};
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 32);
+  // 1 block a partition: three waves of each workgroup without a block
+  c.ctx = {200, 17};
+  c.partition_blocks = 1;
+  c.seed = 13;
+  CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 13);
+}
+
+TEST_CASE("paged_attn_decode: 8 waves (the benchmark's long-context kernel), split and not", "[kernels][paged_attn]") {
+  // 8 waves combine 16 partitions a trip: 40 blocks in partitions of 2 are 20 (two trips); ragged contexts
+  pa_case c{.ctx = {630, 3, 129, 250}, .num_kv_heads = 2, .partition_blocks = 2, .seed = 14};
+  CHECK(run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c) == 20);
+  c.partition_blocks = 0;  // the launch's choice
+  c.seed = 15;
+  run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c);
+  c.partition_blocks = 40;  // unsplit
+  c.seed = 16;
+  CHECK(run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c) == 1);
 }

@@ -1,8 +1,6 @@
 #include <hipasm/kernels/paged_attn_decode.hpp>
 
 // The LLM decode shape of the benchmark: head dim 128, 16-token blocks, 8 query heads per KV
-// head; 4 waves a workgroup for short contexts, 8 for long ones (bench_paged_attn_decode.cpp).
-HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8_w4, (hipasm::kernels::paged_attn_decode_config{
+// head, 4 waves a workgroup (bench_paged_attn_decode.cpp).
+HIPASM_PAGED_ATTN_DECODE_KERNEL(pa_d128_g8_w4, (hipasm::kernels::paged_attn_decode_config{
                                                     .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4}))
-HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8_w8, (hipasm::kernels::paged_attn_decode_config{
-                                                    .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8}))

@@ -600,11 +600,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // Split K, in the kernel: each workgroup stores its f32 sums into workspace slice z
     // ([splits][M][N] floats), then each wave counts itself in at its tile and wave position
     // (u32 counters after the slices); the last of the `splits` waves adds the slices up in
-    // slice order (deterministic), rounds into C and zeroes the counter for the next launch.
-    // Every access to the slices and counters is device-coherent (sc1: a monotonic agent-scope
-    // access in the LLVM AMDGPU memory model for gfx942), ordered by waiting for it (vmcnt(0))
-    // before the counting atomic and after it; no other data crosses workgroups, so no
-    // buffer_wbl2 / buffer_inv.
+    // slice order (deterministic) and rounds into C (helpers/arrival.hpp: the counting and
+    // the memory order).
     constexpr int E = TM * TN * 16;           // accumulator elements a lane
     constexpr int G = E >= 128 ? 1 : 128 / E;  // slices read a trip (128 loads in flight)
     auto slice_bytes = J.sgpr<u32>();
@@ -618,16 +615,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int r = 0; r < 16; ++r)
         for (int j = 0; j < TN; ++j)
           Wz.store(value(i, j, r, r % 2), at(w_off[j]) + at(wrow[16 * i + r]), {.sc1 = true});
-    J.s_waitcnt(vmcnt(0));
-    auto wave_s = J.sgpr<u32>(), cnt = J.vgpr<u32>(), one = J.vgpr<u32>(), old = J.vgpr<u32>();
+    auto wave_s = J.sgpr<u32>(), cnt = J.vgpr<u32>();
     J.v_readfirstlane_b32(wave_s, wave);
     cnt = (slice_bytes * splits) + (((J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x()) * (T / 64) + wave_s) << 2);
-    one = 1u;
-    J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, ws_ptr, {.sc1 = true}); });
-    J.s_waitcnt(vmcnt(0));
-    auto arrived = J.sgpr<u32>();
-    J.v_readfirstlane_b32(arrived, old);
-    J.If(arrived == splits - 1u, [&] {
+    if_last_arrival(J, ws_ptr, cnt, splits, [&] {
       auto Wall = make_buffer(J, ws_ptr, gpr<u32>(slice_bytes * splits));  // (past the last slice: zeros)
       auto sum = J.vgpr<f32>(E), t = J.vgpr<f32>(G * E);
       sum.fill(0.0f);
@@ -649,9 +640,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                 sl = sl + static_cast<uint32_t>(G);
               });
       store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });
-      auto zero = J.vgpr<u32>();
-      zero = 0u;
-      J.global_store_dword(cnt, zero, ws_ptr, {.sc1 = true});
     });
   }
 }

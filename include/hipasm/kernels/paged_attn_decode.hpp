@@ -10,14 +10,15 @@
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
 //   block_tables [seqs][bt_stride] i32, context_lens [seqs] i32 (>= 1), out [seqs][heads][head_dim]
-//   part_out     [seqs][heads][max_partitions][head_dim] f32, part_ml [seqs][heads][max_partitions][2]
-//                f32 (max, sum): the split's partial results, read by paged_attn_reduce
+//   part_out, part_ml, counters: the split's workspace (paged_attn_workspace_for); the counters
+//                must be zero before the first launch, each launch leaves them zero
 //
 // Work split: workgroup (kv head, sequence, partition) of C.waves waves handles partition_blocks
 // KV blocks of one sequence for the gqa query heads of one KV head, so K and V are read once for
 // all of them. Wave w takes the partition's blocks w, w + waves, ... and double-buffers them in
 // registers (the next block's 16-byte K and 8-byte V loads are in flight while this one is
-// computed; the block number two ahead is an s_buffer_load). Per 16-token tile:
+// computed; the block numbers come from a VGPR of the wave's block-table entries). Per 16-token
+// tile:
 //   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
 //                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
 //                  the gqa heads in columns 0..gqa-1 (the others zero);
@@ -27,11 +28,12 @@
 //                  which is the S tile's own register layout (no shuffle).
 // Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
 // slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
-// one partition writes bf16 out directly, else the partition writes its partial result and
-// paged_attn_reduce (one wave per sequence and query head) combines the partitions.
+// one partition writes bf16 out directly, else each wave writes its dims of the partition's
+// partial result, and the last wave of a (sequence, kv head, wave) to finish combines them over
+// the partitions in partition order, in the same kernel (helpers/arrival.hpp).
 //
 // Device side:  constexpr hipasm::kernels::paged_attn_decode_config cfg{.head_dim = 128, .block_size = 16, .gqa = 8};
-//               HIPASM_PAGED_ATTN_DECODE_KERNELS(pa_d128_g8, cfg)   // pa_d128_g8 and pa_d128_g8_reduce
+//               HIPASM_PAGED_ATTN_DECODE_KERNEL(pa_d128_g8, cfg)
 // Host side:    hipasm::kernels::launch_paged_attn_decode<cfg>(dev, module, "pa_d128_g8", {...});
 #pragma once
 #include <cstdint>
@@ -48,15 +50,20 @@ struct paged_attn_decode_config {
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
   int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
 };
-constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 16u; }
+// LDS row of one (wave, head) in the waves' combination: D floats of O then (max, sum). Rows 32
+// bytes past a multiple of 128 (D * 4 is one): the ds_read/write_b128 of a lane group (heads
+// c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) then hit distinct banks (16 bytes of
+// padding gave 2-way conflicts).
+constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 32u; }
 
 template <paged_attn_decode_config C>
-constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part_out, arg<float*> part_ml,
-                                 arg<const uint16_t*> q, arg<const uint16_t*> k_cache, arg<const uint16_t*> v_cache,
-                                 arg<const int*> block_tables, arg<const int*> context_lens, arg<float> scale_log2e,
-                                 arg<unsigned> num_kv_heads, arg<unsigned> q_stride, arg<unsigned> kv_block_stride,
-                                 arg<unsigned> bt_stride, arg<unsigned> partition_blocks,
-                                 arg<unsigned> max_partitions) {
+constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, arg<const int*> context_lens,
+                                      arg<const uint16_t*> q, arg<const uint16_t*> k_cache,
+                                      arg<const uint16_t*> v_cache, arg<unsigned> bt_stride,
+                                      arg<unsigned> partition_blocks, arg<unsigned> q_stride,
+                                      arg<unsigned> kv_block_stride, arg<uint16_t*> out, arg<float*> part_out,
+                                      arg<float*> part_ml, arg<unsigned*> counters, arg<float> scale_log2e,
+                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions) {
   constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa, W = C.waves;
   static_assert(D >= 32 && D <= 256 && D % 32 == 0, "hipasm paged_attn_decode: head_dim must be 32..256, a multiple of 32");
   static_assert(BS >= 16 && BS <= 256 && BS % 16 == 0, "hipasm paged_attn_decode: block_size must be a multiple of 16, at most 256");
@@ -86,15 +93,34 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   col = lane & 15u;
   grp = lane >> 4u;
 
-  auto ctx = J.sgpr<u32>().named("ctx");
-  auto sofs = J.sgpr<u32>();
-  sofs = seq << 2u;
-  J.s_load_dword(ctx, context_lens, sofs);
   // this (sequence, kv head)'s query heads: G rows of D
   auto head0 = J.sgpr<u32>();  // the first query head of this KV head
   head0 = kvh * static_cast<uint32_t>(G);
   auto qbase = J.sgpr<u64>();
   qbase = q + mul_wide(seq, q_stride) + mul_wide(head0, static_cast<uint32_t>(D * 2));
+  auto bi = J.sgpr<u32>().named("bi");  // the block-table index of the wave's next block to issue
+  auto jb = J.sgpr<u32>().named("jb");  // and its number among the wave's blocks (bi = first + w + W jb)
+  auto bt_base = J.sgpr<u64>();
+  bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
+  auto bt_bytes = J.sgpr<u32>();
+  bt_bytes = bt_stride << 2u;
+  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past it read 0, never used)
+  // The wave's block-table entries in a VGPR, block jb in lane jb % 64 (read by v_readlane):
+  // scalar loads of them one block ahead kept an SMEM load in flight through the loop, and
+  // every lgkmcnt(0) of the softmax's LDS exchanges waited for it (SMEM returns out of order).
+  auto btv = J.vgpr<u32>().named("btv");
+  auto bt_lane = J.vgpr<u32>();
+  bt_lane = lane * static_cast<uint32_t>(4 * W);
+  auto first = J.sgpr<u32>().named("first");
+  first = part * partition_blocks;
+  bi = first + w;
+  jb = 0u;
+  BT.load(btv, at(bt_lane) + (bi << 2u));
+  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
+  // preloaded (kernel_options::kernarg_preload) comes after it
+  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
+  ctxo = seq << 2u;
+  J.global_load_dword(ctxv, ctxo, context_lens);
   buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
   auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
   {
@@ -103,19 +129,9 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
   }
 
-  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the next block to issue
-  auto bi = J.sgpr<u32>().named("bi");      // its index in the sequence's block table
-  auto bt_base = J.sgpr<u64>();
-  bt_base = block_tables + mul_wide(seq, bt_stride * 4u);
-  auto bt_bytes = J.sgpr<u32>();
-  bt_bytes = bt_stride << 2u;
-  buffer BT = make_buffer(J, bt_base, bt_bytes);  // the row (entries past the context: never loaded from)
-  // the first block-table entry in flight with the context length (the Q loads too)
-  auto first = J.sgpr<u32>().named("first");
-  first = part * partition_blocks;
-  bi = first + w;
-  J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
-  J.s_waitcnt(lgkmcnt(0));
+  J.wait_for(ctxv);
+  auto ctx = J.sgpr<u32>().named("ctx");
+  J.v_readfirstlane_b32(ctx, ctxv);
   auto nblk = J.sgpr<u32>().named("nblk");
   nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
   J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
@@ -139,6 +155,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
   auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
   auto cur_blk = J.sgpr<u32>();
+  auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
   auto issue = [&](int slot) {
     auto base = J.sgpr<u64>();
     base = k_cache + mul_wide(phys, kv_block_stride);
@@ -226,24 +243,35 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
   n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
   auto k = J.sgpr<u32>().named("k");
   k = 0u;
-  // The next block into `slot` (then the block-table entry of the one after). Always issued,
+  // The next block into `slot` (its number read from btv's lane jb % 64). Always issued,
   // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
   // its loads return 0 without touching memory.
   auto recs = J.sgpr<u32>();
-  auto issue_next = [&](int slot, const auto& valid) {
+  auto issue_next = [&](int slot, const auto& valid, bool reload) {
     recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
-    J.s_waitcnt(lgkmcnt(0));
+    if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
+      J.If(valid && (jb & 63u) == 0u, [&] {
+        BT.load(btv, at(bt_lane) + (bi << 2u));
+  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
+  // preloaded (kernel_options::kernarg_preload) comes after it
+  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
+  ctxo = seq << 2u;
+  J.global_load_dword(ctxv, ctxo, context_lens);
+        J.s_waitcnt(vmcnt(0));
+      });
+    J.wait_for(btv);
+    phys = readlane(btv, jb & 63u);
     issue(slot);
     bi = bi + static_cast<uint32_t>(W);
-    J.s_buffer_load_dword(phys, BT.desc, bi << 2u);
+    jb = jb + 1u;
   };
-  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i));
+  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i), false);
   auto step = [&](int slot) {
     cur_blk = k * static_cast<uint32_t>(W) + first;
     cur_blk = cur_blk + w;
-    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n);
+    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n, true);
     J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
     compute(slot);
     k = k + 1u;
@@ -254,7 +282,7 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
       if (r + 1 < R) J.If(k >= n, [&] { J.Break(); });
     }
   });
-  J.s_waitcnt(vmcnt(0) | lgkmcnt(0));  // a wave with no block: its Q loads; the last block-table load
+  J.s_waitcnt(vmcnt(0));  // a wave with no block: its Q loads
   auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
   // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
@@ -304,180 +332,134 @@ constexpr void paged_attn_decode(builder J, arg<uint16_t*> out, arg<float*> part
     L = L + mls[2 * v + 1] * f;
     for (int i = 0; i < 4 * JW; ++i) o[i] = o[i] + ov[4 * (v * JW) + i] * f;
   }
-  auto head_dim_off = J.vgpr<u32>();
-  J.If(nparts == 1u, [&] {
+  // bf16 out of this wave's dims of the heads: o (4 JW floats a lane) / sum (heads >= G: dropped by the range)
+  auto store_out = [&](const gpr<f32>& ot, const gpr<f32>& sum) {
     auto outb = J.sgpr<u64>();
     outb = out + mul_wide(seq * num_kv_heads + kvh, static_cast<uint32_t>(G * D * 2));
-    buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));  // heads >= G: dropped
+    buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));
     auto inv = J.vgpr<f32>();
-    inv = rcp(L);
-    head_dim_off = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
+    inv = rcp(sum);
+    auto ooff = J.vgpr<u32>();
+    ooff = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
     auto jb = J.sgpr<u32>();
     jb = w * 32u;
     auto ob = J.vgpr<u32>(2).aligned(2);
     for (int jw = 0; jw < JW; ++jw) {
-      ob[0] = cvt_bf16x2(o[4 * jw] * inv, o[4 * jw + 1] * inv).template as<u32>();
-      ob[1] = cvt_bf16x2(o[4 * jw + 2] * inv, o[4 * jw + 3] * inv).template as<u32>();
-      Ob.store(ob, at(head_dim_off) + jb + jw * W * 32);
+      ob[0] = cvt_bf16x2(ot[4 * jw] * inv, ot[4 * jw + 1] * inv).template as<u32>();
+      ob[1] = cvt_bf16x2(ot[4 * jw + 2] * inv, ot[4 * jw + 3] * inv).template as<u32>();
+      Ob.store(ob, at(ooff) + jb + jw * W * 32);
     }
-  }).Else([&] {
-    // partial: [seq][head][part][D] f32 and [seq][head][part] (max, sum)
-    auto rows = J.sgpr<u32>();  // (seq, first head) rows of max_partitions entries
-    rows = (seq * num_kv_heads + kvh) * static_cast<uint32_t>(G);
-    rows = rows * max_partitions;
-    auto pob = J.sgpr<u64>();
-    pob = part_out + mul_wide(rows, static_cast<uint32_t>(D * 4));
-    auto pbytes = J.sgpr<u32>();
-    pbytes = max_partitions * static_cast<uint32_t>(G * D * 4);
-    buffer PO = make_buffer(J, pob, pbytes);
-    auto prow = J.vgpr<u32>();
-    prow = col * max_partitions + part;
-    head_dim_off = prow * static_cast<uint32_t>(D * 4) + (grp << 4u);
-    auto jb = J.sgpr<u32>();
-    jb = w * 64u;
-    for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(head_dim_off) + jb + jw * W * 64);
-    J.If(w == 0u, [&] {
-      J.If(grp == 0u, [&] {
-        auto pmb = J.sgpr<u64>();
-        pmb = part_ml + mul_wide(rows, 8u);
-        auto mbytes = J.sgpr<u32>();
-        mbytes = max_partitions * static_cast<uint32_t>(G * 8);
-        buffer PM = make_buffer(J, pmb, mbytes);
-        auto mlo = J.vgpr<f32>(2).aligned(2);
-        mlo[0] = M + 0.0f;
-        mlo[1] = L + 0.0f;
-        auto mo = J.vgpr<u32>();
-        mo = prow << 3u;
-        PM.store(mlo, mo);
+  };
+  J.If(nparts == 1u, [&] { store_out(o, L); }).Else([&] {
+    // The split, combined in this kernel. Partials partition-major, so that a V# of the
+    // sequence's nparts partitions bounds the reads of the last wave (past them: zeros):
+    //   part_out [seq][kv head][part][G][D] f32, part_ml [seq][kv head][wave][part][G] (max, sum).
+    // Each wave writes its dims of O and its own copy of (max, sum), counts itself in at the
+    // counter of its (sequence, kv head, wave), and the last of the nparts waves there combines
+    // its dims over the partitions in partition order (helpers/arrival.hpp).
+    constexpr uint32_t PB = static_cast<uint32_t>(G * D * 4), MB = static_cast<uint32_t>(G * 8);
+    auto sk = J.sgpr<u32>();
+    sk = seq * num_kv_heads + kvh;
+    auto pob = J.sgpr<u64>(), pmb = J.sgpr<u64>();
+    pob = part_out + mul_wide(sk * max_partitions, PB);
+    auto wrow = J.sgpr<u32>();  // this wave's (max, sum) rows
+    wrow = sk * static_cast<uint32_t>(W) + w;
+    pmb = part_ml + mul_wide(wrow * max_partitions, MB);
+    auto obytes = J.sgpr<u32>(), mbytes = J.sgpr<u32>();
+    obytes = nparts * PB;
+    mbytes = nparts * MB;
+    buffer PO = make_buffer(J, pob, obytes);
+    buffer PM = make_buffer(J, pmb, mbytes);
+    auto jo = J.sgpr<u32>();  // this wave's dims: 16 (w + W jw) + 4 grp ..
+    jo = w * 64u;
+    auto orow = J.vgpr<u32>(), mrow_g = J.vgpr<u32>();
+    orow = colc * static_cast<uint32_t>(D * 4) + (grp << 4u);
+    mrow_g = colc << 3u;
+    {
+      auto sofs_o = J.sgpr<u32>(), sofs_m = J.sgpr<u32>();
+      sofs_o = part * PB + jo;
+      sofs_m = part * MB;
+      auto wo = J.vgpr<u32>(), wm = J.vgpr<u32>();  // the padding heads' lanes: out of range
+      wo = select(col < static_cast<uint32_t>(G), orow, 0x80000000u);
+      wm = select(col < static_cast<uint32_t>(G) && grp == 0u, mrow_g, 0x80000000u);
+      for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(wo) + sofs_o + jw * W * 64, {.sc1 = true});
+      auto mlo = J.vgpr<f32>(2).aligned(2);
+      mlo[0] = M + 0.0f;
+      mlo[1] = L + 0.0f;
+      PM.store(mlo, at(wm) + sofs_m, {.sc1 = true});
+    }
+    auto cnt = J.vgpr<u32>();
+    cnt = wrow << 2u;
+    if_last_arrival(J, counters, cnt, nparts, [&] {
+      // online over chunks of CH partitions (their loads in flight together), in partition order
+      constexpr int CH = [] {  // at most 16, with at most 60 loads and 120 VGPRs in flight
+        int c = 16;
+        if (60 / (JW + 1) < c) c = 60 / (JW + 1);
+        if (120 / (4 * JW + 2) < c) c = 120 / (4 * JW + 2);
+        return c;
+      }();
+      auto pv = J.vgpr<f32>(CH * 4 * JW).aligned(4);
+      auto pm = J.vgpr<f32>(CH * 2).aligned(2);
+      auto ot = J.vgpr<f32>(4 * JW).aligned(4);
+      ot.fill(0.0f);
+      auto Mt = J.vgpr<f32>(), Lt = J.vgpr<f32>(), cm = J.vgpr<f32>(), mn = J.vgpr<f32>(), a = J.vgpr<f32>();
+      Mt = ninf + 0.0f;
+      Lt = 0.0f + 0.0f;
+      auto c = J.sgpr<u32>(), co = J.sgpr<u32>(), cmo = J.sgpr<u32>(), rem = J.sgpr<u32>();
+      c = 0u;
+      J.While([&] { return c < nparts; }, [&] {
+        co = c * PB + jo;
+        cmo = c * MB;
+        for (int k = 0; k < CH; ++k) {
+          for (int jw = 0; jw < JW; ++jw)
+            PO.load(pv.slice(4 * (k * JW + jw), 4), at(orow) + co + (k * PB + jw * W * 64), {.sc1 = true});
+          PM.load(pm.slice(2 * k, 2), at(mrow_g) + cmo + k * MB, {.sc1 = true});
+        }
+        J.s_waitcnt(vmcnt(0));
+        rem = nparts - c;
+        cm = ninf + 0.0f;
+        for (int k = 0; k < CH; ++k) {  // partitions past nparts left out
+          a = select(rem > static_cast<uint32_t>(k), pm[2 * k], ninf);
+          J.v_max_f32(cm, cm, a);
+        }
+        J.v_max_f32(mn, Mt, cm);
+        a = Mt - mn;  // the first chunk: -inf, a = 0
+        J.v_exp_f32(a, a);
+        Lt = Lt * a;
+        for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] * a;
+        for (int k = 0; k < CH; ++k) {
+          f = min(pm[2 * k] - mn, 0.0f);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
+          J.v_exp_f32(f, f);
+          Lt = Lt + pm[2 * k + 1] * f;
+          for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] + pv[4 * k * JW + i] * f;
+        }
+        Mt = mn + 0.0f;
+        c = c + static_cast<uint32_t>(CH);
       });
+      store_out(ot, Lt);
     });
   });
 }
 
-// The partitions of one (sequence, query head) combined: grid (heads, seqs), one wave.
+// The kernel: the arguments it needs first (up to kv_block_stride, 14 dwords) are preloaded into
+// SGPRs when the code object is built with KERNARG_PRELOAD (hipasm_add_code_object), else loaded.
 template <paged_attn_decode_config C>
-constexpr void paged_attn_reduce(builder J, arg<uint16_t*> out, arg<const float*> part_out,
-                                 arg<const float*> part_ml, arg<const int*> context_lens, arg<unsigned> num_heads,
-                                 arg<unsigned> partition_blocks, arg<unsigned> max_partitions) {
-  constexpr int D = C.head_dim, BS = C.block_size;
-  constexpr int E = D / 32;  // dims per lane (lanes 0..31 hold the row; the upper half idles)
-  constexpr int CH = 16;     // partitions whose rows are loaded before one wait
-  constexpr float ninf = -std::numeric_limits<float>::infinity();
-  using dtype::u32;
-  using dtype::u64;
-  using dtype::f32;
-  auto head = J.workgroup_id_x();
-  auto seq = J.workgroup_id_y();
-  auto lane = lane_id(J);
-  auto ctx = J.sgpr<u32>();
-  auto sofs = J.sgpr<u32>();
-  sofs = seq << 2u;
-  J.s_load_dword(ctx, context_lens, sofs);
-  J.s_waitcnt(lgkmcnt(0));
-  auto nparts = J.sgpr<u32>();
-  nparts = ((ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS) + partition_blocks - 1u) / partition_blocks;
-  J.If(nparts <= 1u, [&] { J.Return(); });  // written by the main kernel
-  auto row = J.sgpr<u32>();
-  row = (seq * num_heads + head) * max_partitions;
-  auto mlb = J.sgpr<u64>(), pob = J.sgpr<u64>();
-  mlb = part_ml + mul_wide(row, 8u);
-  pob = part_out + mul_wide(row, static_cast<uint32_t>(D * 4));
-  auto mbytes = J.sgpr<u32>(), obytes = J.sgpr<u32>();
-  mbytes = nparts << 3u;
-  obytes = nparts * static_cast<uint32_t>(D * 4);
-  buffer MLb = make_buffer(J, mlb, mbytes);
-  buffer Ob = make_buffer(J, pob, obytes);
-
-  // pass 1, 64 partitions per step (one a lane): the max M and the sum L of the weights
-  auto M = J.vgpr<f32>(), L = J.vgpr<f32>();
-  M = ninf + 0.0f;
-  L = 0.0f + 0.0f;
-  auto c = J.sgpr<u32>();
-  c = 0u;
-  auto pml = J.vgpr<f32>(2).aligned(2);
-  auto mloff = J.vgpr<u32>();
-  mloff = lane << 3u;
-  J.While([&] { return c < nparts; }, [&] {
-    auto pi = J.vgpr<u32>();
-    pi = lane + c;
-    MLb.load(pml, at(mloff) + (c << 3u));
-    J.s_waitcnt(vmcnt(0));
-    auto pm = J.vgpr<f32>();
-    pm = select(pi < nparts, pml[0], ninf);
-    auto cm = wave_allreduce(J, reduce::max, pm, {.all_lanes_active = true});
-    auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), e = J.vgpr<f32>();
-    J.v_max_f32(mn, M, cm);
-    a = M - mn;
-    J.v_exp_f32(a, a);
-    e = pm - mn;
-    J.v_exp_f32(e, e);
-    e = e * pml[1];
-    auto cs = wave_allreduce(J, reduce::sum, e, {.all_lanes_active = true});
-    L = L * a + cs;
-    M = mn;
-    c = c + 64u;
-  });
-  // pass 2: O = sum_p 2^(m_p - M) O_p / L, CH partitions' rows in flight
-  auto acc = J.vgpr<f32>(E);
-  acc.fill(0.0f);
-  auto rows = J.vgpr<f32>(CH * E);
-  auto msg = J.sgpr<u32>(2 * CH).aligned(16);
-  auto loff = J.vgpr<u32>();
-  loff = select(lane < 32u, lane * static_cast<uint32_t>(E * 4), 0x40000000u);  // the upper half: out of range
-  c = 0u;
-  auto f = J.vgpr<f32>();
-  J.While([&] { return c < nparts; }, [&] {
-    auto co = J.sgpr<u32>();
-    co = c * static_cast<uint32_t>(D * 4);
-    for (int k = 0; k < CH; ++k)  // partitions past nparts read 0
-      for (int e = 0; e < E; e += 4) Ob.load(rows.slice(k * E + e, E - e < 4 ? E - e : 4), at(loff) + co + (k * D * 4 + e * 4));
-    auto mo = J.sgpr<u32>();
-    mo = c << 3u;
-    for (int k = 0; k < CH; k += 8) J.s_buffer_load_dwordx16(msg.slice(2 * k, 16), MLb.desc, mo + static_cast<uint32_t>(k * 8));
-    J.s_waitcnt(vmcnt(0) | lgkmcnt(0));
-    for (int k = 0; k < CH; ++k) {
-      f = min(msg[2 * k].template as<f32>() - M, 0.0f);  // past nparts: m reads 0, the row 0
-      J.v_exp_f32(f, f);
-      for (int e = 0; e < E; ++e) acc[e] = acc[e] + rows[k * E + e] * f;
-    }
-    c = c + static_cast<uint32_t>(CH);
-  });
-  auto inv = J.vgpr<f32>();
-  inv = rcp(L);
-  auto outb = J.sgpr<u64>();
-  outb = out + mul_wide(seq * num_heads + head, static_cast<uint32_t>(D * 2));
-  buffer OUT = make_buffer(J, outb, static_cast<uint32_t>(D * 2));  // lanes past the row: dropped
-  auto so = J.vgpr<u32>();
-  so = loff >> 1u;
-  if constexpr (E == 1) {
-    OUT.store(cvt_bf16(acc[0] * inv), so, {.width = narrow::u16});
-  } else {
-    auto ob = J.vgpr<u32>(E / 2);
-    for (int e = 0; e + 1 < E; e += 2) ob[e / 2] = cvt_bf16x2(acc[e] * inv, acc[e + 1] * inv).template as<u32>();
-    OUT.store(ob, so);
-  }
-}
+inline constexpr auto paged_attn_decode =
+    with_options<paged_attn_decode_body<C>, kernel_options{.kernarg_preload = arg_preload::fitting}>;
 
 }  // namespace hipasm::kernels
 
-// The extern "C" __global__ kernels NAME (the attention) and NAME##_reduce (the partitions'
-// combination) for configuration CFG (a constexpr paged_attn_decode_config).
-#define HIPASM_PAGED_ATTN_DECODE_KERNELS(NAME, CFG)                                                                   \
-  extern "C" __attribute__((global)) void NAME(uint16_t* out, float* part_out, float* part_ml, const uint16_t* q,     \
-                                               const uint16_t* k_cache, const uint16_t* v_cache,                     \
-                                               const int* block_tables, const int* context_lens, float scale_log2e,  \
-                                               unsigned num_kv_heads, unsigned q_stride, unsigned kv_block_stride,   \
-                                               unsigned bt_stride, unsigned partition_blocks,                        \
-                                               unsigned max_partitions) {                                            \
-    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), out, part_out, part_ml, q, k_cache, v_cache,       \
-                       block_tables, context_lens, scale_log2e, num_kv_heads, q_stride, kv_block_stride, bt_stride,  \
-                       partition_blocks, max_partitions);                                                            \
-  }                                                                                                                  \
-  extern "C" __attribute__((global)) void NAME##_reduce(uint16_t* out, const float* part_out, const float* part_ml,  \
-                                                        const int* context_lens, unsigned num_heads,                 \
-                                                        unsigned partition_blocks, unsigned max_partitions) {        \
-    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_reduce<CFG>), out, part_out, part_ml, context_lens, num_heads,   \
-                       partition_blocks, max_partitions);                                                            \
+// The extern "C" __global__ kernel NAME for configuration CFG (a constexpr paged_attn_decode_config).
+#define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                   \
+  extern "C" __attribute__((global)) void NAME(const int* block_tables, const int* context_lens, const uint16_t* q,  \
+                                               const uint16_t* k_cache, const uint16_t* v_cache, unsigned bt_stride, \
+                                               unsigned partition_blocks, unsigned q_stride,                         \
+                                               unsigned kv_block_stride, uint16_t* out, float* part_out,             \
+                                               float* part_ml, unsigned* counters, float scale_log2e,                \
+                                               unsigned num_kv_heads, unsigned max_partitions) {                     \
+    HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), block_tables, context_lens, q, k_cache, v_cache,   \
+                       bt_stride, partition_blocks, q_stride, kv_block_stride, out, part_out, part_ml, counters,     \
+                       scale_log2e, num_kv_heads, max_partitions);                                                   \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -491,7 +473,9 @@ namespace hipasm::kernels {
 
 struct paged_attn_decode_args {
   uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
-  uint64_t part_out = 0, part_ml = 0;  // the split's workspace (paged_attn_workspace), needed when it splits
+  // the split's workspace (paged_attn_workspace_for), needed when it splits; the counters must be
+  // zero before the first launch (each launch leaves them zero)
+  uint64_t part_out = 0, part_ml = 0, counters = 0;
   uint32_t seqs = 0, num_kv_heads = 0;
   uint32_t bt_stride = 0;     // block-table entries from one sequence to the next
   uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
@@ -501,33 +485,48 @@ struct paged_attn_decode_args {
   uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
 };
 
-// Blocks per partition, from a cost estimate of the timing model's MI300X: a workgroup streams
-// its KV blocks at ~55 GB/s (4 waves x 2 blocks in flight; measured, b8_ctx2048 unsplit), the
-// device at most 4000 GB/s, and the split costs ~5 us more (the reduce's dispatch and its
-// latency-bound passes). Each candidate partition count (the blocks in multiples of the waves, at
-// least 2 blocks a wave) is timed by that estimate; the fastest wins, the whole context on a tie.
+// Blocks per partition, from a cost estimate fitted to this kernel on the timing model's MI300X
+// (session 12: bench_kernel_paged_attn_decode with HIPASM_PA_PARTITION_BLOCKS=N, head dim 128,
+// gqa 8, 8 KV heads; kernel times below without the 2.5-us dispatch):
+//   - a workgroup streams its blocks at ~7.5 GB/s per wave and block in flight (4 waves x 2: 60
+//     GB/s, b8 ctx8192 unsplit: 4.2 MB a workgroup in 70 us), at most at the 67 GB/s of a CU's
+//     address path (32 B/clk at 2.1 GHz, docs/timing-model.md; 8 waves, b1 ctx8192 on 16 and 32
+//     workgroups: 33.5 MB in 36.1 / 20.8 us, 68 GB/s);
+//   - the device at ~3900 GB/s (b8 ctx8192 and b32 ctx2048: 269.5 MB in ~70 us);
+//   - each round of workgroups (8 waves a CU) ~1.5 us of first loads and of combining the waves;
+//     a split ~2 us more and 0.05 us a partition (stores of the partials, the count, the last
+//     wave's loads: b1 ctx8192 2-16 partitions, b8 ctx512 and ctx2048 2-4 partitions, 2.3-2.6 us).
+// Each candidate (whole blocks a wave) is timed by
+//   rounds (1.5 + split) + max(rounds x bytes a workgroup / its rate, bytes / the device's rate);
+// the fastest wins, fewer partitions on a tie. 4 waves on the bench rows: b1 ctx512 / 8192 /
+// 32768 in 8 / 9 / 9 partitions (7.55 / 13.60 / 40.19 us with the dispatch), every other row
+// unsplit (2-partition splits of b8 ctx512 / 2048 measured 2.0 / 1.8 us slower).
 template <paged_attn_decode_config C>
 constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
                                                uint32_t cus = 304) {
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
   if (blocks == 0) return 1;
   const double groups = double(seqs) * num_kv_heads;
-  const double wg_gbps = 55.0 * C.waves * C.prefetch / 8.0, device_gbps = 4000.0, split_us = 5.0;
-  const double bytes = groups * blocks * C.block_size * C.head_dim * 4.0;
-  auto estimate = [&](uint32_t parts) {
-    double wgs = groups * parts;
-    if (wgs > cus) wgs = cus;  // (more workgroups than CUs run in rounds at the same rate)
-    double gbps = wgs * wg_gbps;
-    if (gbps > device_gbps) gbps = device_gbps;
-    return bytes / (gbps * 1e3) + (parts > 1 ? split_us : 0.0);
+  double wg_gbps = 7.5 * C.waves * C.prefetch;
+  if (wg_gbps > 67.0) wg_gbps = 67.0;
+  const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
+  const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
+  const double block_bytes = double(C.block_size) * C.head_dim * 4.0;
+  auto estimate = [&](uint32_t pb, uint32_t parts) {
+    const double wgs = groups * parts;
+    double rounds = 1;
+    while (rounds * slots < wgs) rounds += 1;
+    const double per_wg = rounds * pb * block_bytes / (wg_gbps * 1e3);
+    const double device = groups * blocks * block_bytes / (device_gbps * 1e3);
+    return rounds * (round_us + (parts > 1 ? split_us + part_us * parts : 0.0)) + (per_wg > device ? per_wg : device);
   };
   uint32_t best = blocks;
-  double best_us = estimate(1);
+  double best_us = estimate(blocks, 1);
   const uint32_t w = static_cast<uint32_t>(C.waves);
-  for (uint32_t pb = 2 * w; pb < blocks; pb += w) {
+  for (uint32_t pb = w; pb < blocks; pb += w) {
     const uint32_t parts = (blocks + pb - 1) / pb;
-    const double us = estimate(parts);
-    if (us < best_us) best = pb, best_us = us;
+    const double us = estimate(pb, parts);
+    if (us < best_us || (us == best_us && parts < (blocks + best - 1) / best)) best = pb, best_us = us;
   }
   return best;
 }
@@ -535,25 +534,25 @@ constexpr uint32_t paged_attn_partitions(uint32_t max_context, uint32_t block_si
   const uint32_t blocks = (max_context + block_size - 1) / block_size;
   return (blocks + partition_blocks - 1) / partition_blocks;
 }
-// Workspace bytes (part_out, part_ml) for seqs sequences of heads query heads and `partitions`.
+// Workspace bytes (part_out, part_ml, counters) for seqs sequences of num_kv_heads KV heads and
+// `partitions`: part_out [seqs][kv heads][partitions][gqa][head_dim] f32, part_ml [seqs][kv heads]
+// [waves][partitions][gqa] (max, sum) f32, a u32 counter per (sequence, kv head, wave).
 struct paged_attn_workspace {
-  uint64_t part_out_bytes = 0, part_ml_bytes = 0;
+  uint64_t part_out_bytes = 0, part_ml_bytes = 0, counter_bytes = 0;
 };
 template <paged_attn_decode_config C>
 constexpr paged_attn_workspace paged_attn_workspace_for(uint32_t seqs, uint32_t num_kv_heads, uint32_t partitions) {
-  const uint64_t rows = uint64_t(seqs) * num_kv_heads * C.gqa * partitions;
-  return {rows * C.head_dim * 4, rows * 8};
+  const uint64_t groups = uint64_t(seqs) * num_kv_heads;
+  return {groups * partitions * C.gqa * C.head_dim * 4, groups * C.waves * partitions * C.gqa * 8, groups * C.waves * 4};
 }
 
 struct paged_attn_decode_report {
   rt::launch_report attn;
-  rt::launch_report reduce;  // empty unless the context was split (partitions > 1)
   uint32_t partition_blocks = 0, partitions = 0;
 };
 
-// Launches NAME (grid kv heads x seqs x partitions, waves * 64 threads) and, when the
-// context is split, NAME_reduce (grid heads x seqs, 64 threads). The same call for the
-// simulator and the HIP backend.
+// Launches NAME: grid kv heads x seqs x partitions, waves * 64 threads; a split context is
+// combined in the same kernel. The same call for the simulator and the HIP backend.
 template <paged_attn_decode_config C>
 paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m, std::string_view kernel,
                                                   const paged_attn_decode_args& a, const rt::launch_options& opts = {}) {
@@ -577,8 +576,10 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
                                          : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
   const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
   if (parts > 1) {
-    if (!a.part_out || !a.part_ml) fail("the context is split in " + std::to_string(parts) + " partitions: part_out and part_ml are needed (paged_attn_workspace_for)");
-    if (paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts).part_out_bytes >= (1ull << 32))
+    if (!a.part_out || !a.part_ml || !a.counters)
+      fail("the context is split in " + std::to_string(parts) + " partitions: part_out, part_ml and counters are needed (paged_attn_workspace_for)");
+    const auto ws = paged_attn_workspace_for<C>(a.seqs, a.num_kv_heads, parts);
+    if (ws.part_out_bytes >= (1ull << 32) || ws.part_ml_bytes >= (1ull << 32))
       fail("the workspace must be below 4 GiB (32-bit offsets)");
   }
   constexpr double log2e = 1.44269504088896340736;
@@ -587,15 +588,10 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   r.partition_blocks = pb;
   r.partitions = parts;
   rt::kernel_args args;
-  args.add(a.out).add(a.part_out).add(a.part_ml).add(a.q).add(a.k_cache).add(a.v_cache).add(a.block_tables)
-      .add(a.context_lens).add(scale_log2e).add(a.num_kv_heads).add(qs).add(static_cast<uint32_t>(kbs))
-      .add(a.bt_stride).add(pb).add(parts);
+  args.add(a.block_tables).add(a.context_lens).add(a.q).add(a.k_cache).add(a.v_cache).add(a.bt_stride).add(pb).add(qs)
+      .add(static_cast<uint32_t>(kbs)).add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(scale_log2e)
+      .add(a.num_kv_heads).add(parts);
   r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
-  if (parts > 1) {
-    rt::kernel_args ra;
-    ra.add(a.out).add(a.part_out).add(a.part_ml).add(a.context_lens).add(heads).add(pb).add(parts);
-    r.reduce = dev.launch(m, std::string(kernel) + "_reduce", {heads, a.seqs, 1}, {64, 1, 1}, ra, opts);
-  }
   return r;
 }
 }  // namespace hipasm::kernels

@@ -6,5 +6,6 @@ namespace cfg {
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g4{.head_dim = 128, .block_size = 16, .gqa = 4, .waves = 4};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g1{.head_dim = 128, .block_size = 16, .gqa = 1, .waves = 4};
+inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8_w8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d64_g8_b32{.head_dim = 64, .block_size = 32, .gqa = 8, .waves = 2};
 }  // namespace cfg
