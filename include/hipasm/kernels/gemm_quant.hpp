@@ -82,11 +82,19 @@ struct gemm_quant_config {
 
 namespace detail {
 
+// block128: VGPRs a wave holds for the accumulators, `sets` sets of a K block's products and
+// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments.
+constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets) {
+  const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
+  const uint32_t own = blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets;
+  if (!c.vgpr_loads()) return own;
+  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8;
+}
 // block128: register sets of a K block's products. Two with the VGPR copies and one tile a
-// block (bk = 128): the MFMAs of block k + 1 fill one set while the scaled adds of block k,
-// interleaved with them, read the other.
+// block (bk = 128) when they fit: the MFMAs of block k + 1 fill one set while the scaled adds
+// of block k, interleaved with them, read the other.
 constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
-  return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 ? 2 : 1;
+  return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 && gemm_quant_block_vgprs(c, 2) <= 208 ? 2 : 1;
 }
 
 constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
@@ -122,13 +130,12 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
-    // accumulators, the block's products (two sets: gemm_quant_part_sets) and two scales a 32-row block
-    const uint32_t scale_regs = blocks * 16 * (1 + gemm_quant_part_sets(c)) + (c.bm / c.wm / 32) * 2;
-    if (scale_regs > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
+    const uint32_t sets = gemm_quant_part_sets(c);
+    if (blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets > 224)
+      return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
     if ((c.vgpr_loads() ? c.lds_buffers : c.stages) * (c.bm + c.bn) * c.bk < 4096 * c.wm * c.wn)
       return "gemm_quant: block128: the tile buffers must hold 4 KiB a wave (the epilogue turns the accumulators around there)";
-    if (c.vgpr_loads() &&
-        scale_regs + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8 > 208)
+    if (c.vgpr_loads() && gemm_quant_block_vgprs(c, sets) > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
@@ -334,12 +341,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   if constexpr (I8) acc.fill(0);
   else acc.fill(0.0f);
   // block128: the K block's products (their own registers; the block's first MFMA adds 0),
-  // PS sets of them (two: block k's scaled adds run among block k + 1's MFMAs).
+  // PS sets of them. VGPR copies with one tile a block (DEFER): block k's scaled adds run in
+  // step k + 1, among its MFMAs (two sets), or before the MFMAs of its first slice (one).
   constexpr int PS = static_cast<int>(detail::gemm_quant_part_sets(C));
+  constexpr bool DEFER = BLOCK && VG && TB == 1;
   auto part = J.vgpr<f32>(BLOCK ? PS * TM * TN : 1, BLOCK ? 16 : 1);
-  // (two sets: the first step adds set 1 times scl: zeros, before any block)
-  if constexpr (PS > 1)
-    for (int b = 0; b < TM * TN; ++b) part[TM * TN + b].fill(0.0f);
+  // (the first step adds set PS - 1 times scl: zeros, before any block)
+  if constexpr (DEFER)
+    for (int b = 0; b < TM * TN; ++b) part[(PS - 1) * TM * TN + b].fill(0.0f);
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
   auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
@@ -368,13 +377,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
   // dword a lane and 32-row block) and B scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb];
-  // scl[i] = sa * sb, what the products of block row i are scaled by.
+  // scl[i] = sa * sb, what the products of block row i are scaled by. VGPR copies with one tile
+  // a block: SS = 2 sets of sa and sb, block k + 1's loaded during block k (their latency, an
+  // L2 miss, was a block's MFMAs).
   // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
   auto blocks_done = J.sgpr<u32>(), kb_begin = J.sgpr<u32>(), kb_end = J.sgpr<u32>(), my_blocks = J.sgpr<u32>();
-  auto sbv = J.sgpr<f32>();
-  auto sav = J.vgpr<f32>(BLOCK ? TM : 1), scl = J.vgpr<f32>(BLOCK ? TM : 1);
-  if constexpr (PS > 1) scl.fill(0.0f);
+  constexpr int SS = DEFER ? 2 : 1;
+  auto sbv = J.sgpr<f32>(SS);
+  auto sav = J.vgpr<f32>(BLOCK ? SS * TM : 1), scl = J.vgpr<f32>(BLOCK ? TM : 1);
+  if constexpr (DEFER) scl.fill(0.0f);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
     if constexpr (VG) {
@@ -391,13 +403,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     sb_row = ((n0 >> 7) * k_blocks) << 2;
     sa_lane = mrow << 2;
   }
-  auto load_block_scales = [&] {
+  auto load_block_scales = [&](int set = 0) {
     if constexpr (VG) {
       // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
       sa_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
-      for (int i = 0; i < TM; ++i) SA.load(sav[i], at(sa_lane) + at(sa_off) + 32 * i * 4);
+      for (int i = 0; i < TM; ++i) SA.load(sav[set * TM + i], at(sa_lane) + at(sa_off) + 32 * i * 4);
       sb_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
-      J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+      J.s_buffer_load_dword(sbv[set], SB.desc, sb_off);
       kb = kb + 1u;
       kb = select(kb >= kb_end, kb_begin, kb);
       blocks_done = blocks_done + 1u;
@@ -407,14 +419,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
     // (a select, not a branch: the VGPR path interleaves this with MFMAs)
     sb_off = select(kb >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
-    J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+    J.s_buffer_load_dword(sbv[0], SB.desc, sb_off);
     sa_off = sa_off + (M << 2);
     kb = kb + 1u;
   };
   // The block's scales (its loads complete) into scl; the scaled adds of product set ps, part
   // c of n (the adds split over n interleaved streams).
-  auto block_scales = [&] {
-    for (int i = 0; i < TM; ++i) scl[i] = sav[i] * sbv;
+  auto block_scales = [&](int set = 0) {
+    for (int i = 0; i < TM; ++i) scl[i] = sav[set * TM + i] * sbv[set];
   };
   constexpr int PE = TM * TN * 16;  // a product set's registers
   auto scaled_adds = [&](int ps, int c = 0, int n = 1) {
@@ -423,8 +435,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       J.v_fmac_f32(acc[b][r], part[ps * TM * TN + b][r], scl[b / TN]);
     }
   };
-  auto apply_block_scales = [&] {
-    block_scales();
+  auto apply_block_scales = [&](int set = 0) {
+    block_scales(set);
     scaled_adds(0);
   };
 
@@ -454,6 +466,17 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     tile_visible(S - 2);
   };
 
+  // VGPR copies, the end of block k (step parity `parity`): its scales complete (issued before
+  // the tile loads of the block's TB steps; two scale sets: in step k - 1, then that step's tile
+  // loads, block k + 1's scales and this step's tile loads), then its scaled adds (two product
+  // sets: in the next step)
+  auto block_end_scales = [&](int parity) {
+    J.s_waitcnt(vmcnt(static_cast<int>(SS > 1 ? 2 * tile_loads + TM : TB * tile_loads)));
+    J.s_waitcnt(lgkmcnt(0));
+    if constexpr (DEFER) block_scales(parity);  // (its adds run in the next step)
+    else apply_block_scales();
+  };
+
   // VGPR copies: step k computes on LDS buffer k % 2 (tile k, its slice 0 read first); tile
   // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
   // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
@@ -463,32 +486,39 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? buf : 0;        // block128: the product set this step fills
     for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
+    // tile k + 1 in VGPRs (and older scale loads; two product sets: the next block's scales,
+    // issued in step k - 1 right before tile k + 2, may stay in flight with it)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
+    // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (or 0) the
+    // next tile's loads, the last slices (two sets) the previous block's scaled adds
+    constexpr int load_at = KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
     for (int p = 0; p < KS; ++p) {
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
-      interleave(J, [&] { mfma_slice(p, block_start, 0, 2, ps); },
-                 [&] {
-                   if (p + RA < KS) read_slice(buf, p + RA);
-                   if constexpr (PS > 1) scaled_adds(1 - ps, p, KS);  // the previous block's
-                   if (p == 0) {
-                     if constexpr (BLOCK)
-                       if (block_start) load_block_scales();
-                     copy_tile_store(J, sta[set], As[1 - buf]);
-                     copy_tile_store(J, stb[set], Bs[1 - buf]);
-                     load_tile(set);
-                   }
-                 });
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto other = [&] {
+        if (p + RA < KS) read_slice(buf, p + RA);
+        if (p == 0) {
+          if constexpr (BLOCK)
+            if (block_start) load_block_scales(SS > 1 ? 1 - buf : 0);
+          copy_tile_store(J, sta[set], As[1 - buf]);
+          copy_tile_store(J, stb[set], Bs[1 - buf]);
+        }
+        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0);  // (set; read as a constant here: clang-22)
+        if constexpr (PS > 1)  // the previous block's
+          if (p >= adds_from) scaled_adds(1 - buf, p - adds_from, KS - adds_from);
+      };
+      // one product set: the previous block's adds before the MFMAs that overwrite it
+      if constexpr (DEFER && PS == 1)
+        if (p == 0) {
+          interleave(J, [&] { scaled_adds(0); }, mfmas, other);
+          continue;
+        }
+      interleave(J, mfmas, other);
     }
     if constexpr (BLOCK)
-      if (block_end) {
-        // the scales were issued before the tile loads of the block's TB steps
-        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
-        J.s_waitcnt(lgkmcnt(0));
-        if constexpr (PS > 1) block_scales();  // (its adds run in the next step)
-        else apply_block_scales();
-      }
+      if (block_end) block_end_scales(buf);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
@@ -504,13 +534,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int ps = PS > 1 ? parity : 0;        // block128: the product set this step fills
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(p, block_start, 0, 2, ps); },
-                 [&] {
-                   read_slice(0, p + 1);
-                   if constexpr (BLOCK)
-                     if (p == 0 && block_start) load_block_scales();
-                   if constexpr (PS > 1) scaled_adds(1 - ps, p, KS - 1);  // the previous block's
-                 });
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto other = [&] {
+        read_slice(0, p + 1);
+        if constexpr (BLOCK)
+          if (p == 0 && block_start) load_block_scales(SS > 1 ? 1 - parity : 0);
+        if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
+      };
+      // one product set: the previous block's adds before the MFMAs that overwrite it
+      if constexpr (DEFER && PS == 1)
+        if (p == 0) {
+          interleave(J, [&] { scaled_adds(0); }, mfmas, other);
+          continue;
+        }
+      interleave(J, mfmas, other);
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -526,12 +563,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_barrier();
     interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(0, 0); });
     if constexpr (BLOCK)
-      if (block_end) {
-        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
-        J.s_waitcnt(lgkmcnt(0));
-        if constexpr (PS > 1) block_scales();  // (its adds run in the next step)
-        else apply_block_scales();
-      }
+      if (block_end) block_end_scales(parity);
   };
 
   // VGPR copies: tile 0 stored into LDS buffer 0, the next tiles loading
@@ -540,6 +572,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
     copy_tile_store(J, sta[0], As[0]);
     copy_tile_store(J, stb[0], Bs[0]);
+    // (two sets: the first block's scales, right before the last tile's loads, as each step
+    // issues the next block's: step_vgpr's first wait counts on it)
+    if constexpr (SS > 1) load_block_scales(0);
     load_tile(0);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -559,7 +594,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else {
     detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
   }
-  if constexpr (PS > 1) scaled_adds(1);  // the last block's (a trip's second step fills set 1)
+  if constexpr (DEFER) scaled_adds(PS - 1);  // the last block's (a trip's second step fills set PS - 1)
 
   // block128: the accumulators hold C^T (lane l: C[32i + l%32][32j + 8(r/4) + 4(l/32) + r%4]);
   // each wave turns its blocks around through its own 4 KiB of the (now free) tile LDS: row-major
