@@ -39,9 +39,13 @@
 // and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
-// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
-// rows a dwordx4) and its B scale (s_buffer_load, one per workgroup: bn divides 128) are
-// loaded at the start of the block's first step, before that step's tile DMA.
+// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac). The MFMAs compute C^T
+// (B's fragment as the A operand), so a lane's 16 registers of a 32x32 block share one C row:
+// one A scale a lane and 32-row block (a dword load, one v_mul by the B scale; the B scale an
+// s_buffer_load, one per workgroup: bn divides 128), and the epilogue turns each block around
+// through LDS. The scales are loaded at the start of the block's first step; with the VGPR
+// copies and bk = 128 a block ahead (two sets), and block k's adds run in step k + 1: among its
+// MFMAs when two sets of products fit the registers, else before its first slice's MFMAs.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -489,9 +493,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // tile k + 1 in VGPRs (and older scale loads; two product sets: the next block's scales,
     // issued in step k - 1 right before tile k + 2, may stay in flight with it)
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
-    // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (or 0) the
-    // next tile's loads, the last slices (two sets) the previous block's scaled adds
-    constexpr int load_at = KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
+    // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
+    // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
+    constexpr int load_at = BLOCK && KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
     for (int p = 0; p < KS; ++p) {
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
