@@ -439,8 +439,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       J.v_fmac_f32(acc[b][r], part[ps * TM * TN + b][r], scl[b / TN]);
     }
   };
-  auto apply_block_scales = [&](int set = 0) {
-    block_scales(set);
+  auto apply_block_scales = [&] {
+    block_scales();
     scaled_adds(0);
   };
 
@@ -472,13 +472,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // VGPR copies, the end of block k (step parity `parity`): its scales complete (issued before
   // the tile loads of the block's TB steps; two scale sets: in step k - 1, then that step's tile
-  // loads, block k + 1's scales and this step's tile loads), then its scaled adds (two product
-  // sets: in the next step)
+  // loads, block k + 1's scales and this step's tile loads), then its scaled adds (DEFER: only
+  // scl here, the adds in the next step)
   auto block_end_scales = [&](int parity) {
     J.s_waitcnt(vmcnt(static_cast<int>(SS > 1 ? 2 * tile_loads + TM : TB * tile_loads)));
     J.s_waitcnt(lgkmcnt(0));
-    if constexpr (DEFER) block_scales(parity);  // (its adds run in the next step)
+    if constexpr (DEFER) block_scales(parity);
     else apply_block_scales();
+  };
+  // A slice's MFMAs and other work merged; DEFER with one product set: slice 0 first takes the
+  // previous block's adds, before the MFMAs that overwrite its products.
+  auto slice_interleave = [&](int p, auto mfmas, auto other) {
+    if constexpr (DEFER && PS == 1)
+      if (p == 0) {
+        interleave(J, [&] { scaled_adds(0); }, mfmas, other);
+        return;
+      }
+    interleave(J, mfmas, other);
   };
 
   // VGPR copies: step k computes on LDS buffer k % 2 (tile k, its slice 0 read first); tile
@@ -490,8 +500,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? buf : 0;        // block128: the product set this step fills
     for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
-    // tile k + 1 in VGPRs (and older scale loads; two product sets: the next block's scales,
-    // issued in step k - 1 right before tile k + 2, may stay in flight with it)
+    // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
+    // k - 1 right before tile k + 2, may stay in flight with it)
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
     // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
     // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
@@ -513,13 +523,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (PS > 1)  // the previous block's
           if (p >= adds_from) scaled_adds(1 - buf, p - adds_from, KS - adds_from);
       };
-      // one product set: the previous block's adds before the MFMAs that overwrite it
-      if constexpr (DEFER && PS == 1)
-        if (p == 0) {
-          interleave(J, [&] { scaled_adds(0); }, mfmas, other);
-          continue;
-        }
-      interleave(J, mfmas, other);
+      slice_interleave(p, mfmas, other);
     }
     if constexpr (BLOCK)
       if (block_end) block_end_scales(buf);
@@ -545,13 +549,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           if (p == 0 && block_start) load_block_scales(SS > 1 ? 1 - parity : 0);
         if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
       };
-      // one product set: the previous block's adds before the MFMAs that overwrite it
-      if constexpr (DEFER && PS == 1)
-        if (p == 0) {
-          interleave(J, [&] { scaled_adds(0); }, mfmas, other);
-          continue;
-        }
-      interleave(J, mfmas, other);
+      slice_interleave(p, mfmas, other);
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -576,7 +574,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
     copy_tile_store(J, sta[0], As[0]);
     copy_tile_store(J, stb[0], Bs[0]);
-    // (two sets: the first block's scales, right before the last tile's loads, as each step
+    // (two scale sets: the first block's, right before the last tile's loads, as each step
     // issues the next block's: step_vgpr's first wait counts on it)
     if constexpr (SS > 1) load_block_scales(0);
     load_tile(0);
