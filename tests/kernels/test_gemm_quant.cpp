@@ -172,6 +172,7 @@ const gemm_quant_kernel_ref kFp8BlockA2{"gq_fp8_block_a2", gq_configs::fp8_block
 const gemm_quant_kernel_ref kI8TokenSingle{"gq_i8_token_single", gq_configs::i8_token_single};
 const gemm_quant_kernel_ref kFp8BlockSingle{"gq_fp8_block_single", gq_configs::fp8_block_single};
 const gemm_quant_kernel_ref kFp8BlockSingle128{"gq_fp8_block_single128", gq_configs::fp8_block_single128};
+const gemm_quant_kernel_ref kFp8BlockW64{"gq_fp8_block_w64", gq_configs::fp8_block_w64};
 const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_token_split};
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
 const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8_block_split};
@@ -233,6 +234,18 @@ problem filled(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, u
   p.sa.assign(hipasm::gemm_quant_sa_count(c, M, K), sa);
   p.sb.assign(hipasm::gemm_quant_sb_count(c, N, K), sb);
   return p;
+}
+
+// block128 with one tile a scale block: block k's scaled adds run in step k + 1 (two sets of
+// products, or one when two do not fit: 64x64 a wave) with scales loaded a block ahead; the
+// accumulators hold C^T and the epilogue turns them around through LDS.
+TEST_CASE("gemm_quant fp8: block scales added a block late, one or two product sets", "[gemm_quant]") {
+  CHECK(hipasm::detail::gemm_quant_part_sets(kFp8BlockW64.config) == 1);
+  CHECK(hipasm::detail::gemm_quant_part_sets(kFp8BlockA2.config) == 2);
+  run_random(kFp8BlockW64, nullptr, 200, 260, 904);  // 8 blocks (the last 8 columns), M and N tails
+  run_random(kFp8BlockW64, nullptr, 130, 140, 520);  // 5 blocks: the loop's last step on a zero tile
+  run_random(kFp8BlockW64, nullptr, 64, 64, 128);    // one block
+  run(kFp8BlockW64, nullptr, filled(kFp8BlockW64.config, 70, 90, 384, 0x7f, 0xff, 1e34f, 1e4f));  // -inf
 }
 
 TEST_CASE("gemm_quant fp8: extreme values, negative scales, overflow to infinity, NaN", "[gemm_quant]") {

@@ -8,10 +8,13 @@ using hipasm::gemm_quant_config;
 using hipasm::quant_scale;
 using hipasm::quant_type;
 // One LDS buffer (tile k + 1 stored between two barriers: 32 KiB, two workgroups a CU), two
-// tiles ahead in VGPRs. fp8 128x128: 8 waves of 64x32 (4 waves of 64x64 would need more VGPRs
-// for the accumulators, the block partial sums and the staging than a wave has).
-inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128, .wm = 2,
-                                                     .wn = 4, .ahead = 2, .lds_buffers = 1};
+// tiles ahead in VGPRs. fp8 128x128: 4 waves of 64x64, one tile ahead (the accumulators and one
+// set of block products take 128 VGPRs: two tiles of staging do not fit), two workgroups a CU:
+// a CU's waves read 64 KiB of LDS a K tile where 8 waves of 64x32 read 96 KiB (with the 32 KiB
+// of stores more than the LDS ports move in the MFMAs' time); bench_kernel_gemm_fp8 4096^3
+// 112.5 (8 waves, two tiles ahead) -> 106.6 us.
+inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .scale = quant_scale::block128,
+                                                     .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64, .ahead = 2,
                                                     .lds_buffers = 1};
 // 32x128: one wave a SIMD (LDS), the LDS reads two slices ahead

@@ -39,9 +39,13 @@
 // and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
-// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac); the tile's A scales (4
-// rows a dwordx4) and its B scale (s_buffer_load, one per workgroup: bn divides 128) are
-// loaded at the start of the block's first step, before that step's tile DMA.
+// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac). The MFMAs compute C^T
+// (B's fragment as the A operand), so a lane's 16 registers of a 32x32 block share one C row:
+// one A scale a lane and 32-row block (a dword load, one v_mul by the B scale; the B scale an
+// s_buffer_load, one per workgroup: bn divides 128), and the epilogue turns each block around
+// through LDS. The scales are loaded at the start of the block's first step; with the VGPR
+// copies and bk = 128 a block ahead (two sets), and block k's adds run in step k + 1: among its
+// MFMAs when two sets of products fit the registers, else before its first slice's MFMAs.
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -82,6 +86,21 @@ struct gemm_quant_config {
 
 namespace detail {
 
+// block128: VGPRs a wave holds for the accumulators, `sets` sets of a K block's products and
+// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments.
+constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets) {
+  const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
+  const uint32_t own = blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets;
+  if (!c.vgpr_loads()) return own;
+  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8;
+}
+// block128: register sets of a K block's products. Two with the VGPR copies and one tile a
+// block (bk = 128) when they fit: the MFMAs of block k + 1 fill one set while the scaled adds
+// of block k, interleaved with them, read the other.
+constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
+  return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 && gemm_quant_block_vgprs(c, 2) <= 208 ? 2 : 1;
+}
+
 constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   if (c.wm == 0 || c.wn == 0 || c.wm * c.wn > 16) return "gemm_quant: 1 to 16 waves (wm * wn)";
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
@@ -115,10 +134,12 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
-    if (blocks * 32 + (c.bm / c.wm / 32) * 16 > 224) return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
-    if (c.vgpr_loads() &&
-        blocks * 32 + (c.bm / c.wm / 32) * 16 + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) +
-                (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8 > 208)
+    const uint32_t sets = gemm_quant_part_sets(c);
+    if (blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets > 224)
+      return "gemm_quant: block128: more than 224 accumulator and scale VGPRs per wave";
+    if ((c.vgpr_loads() ? c.lds_buffers : c.stages) * (c.bm + c.bn) * c.bk < 4096 * c.wm * c.wn)
+      return "gemm_quant: block128: the tile buffers must hold 4 KiB a wave (the epilogue turns the accumulators around there)";
+    if (c.vgpr_loads() && gemm_quant_block_vgprs(c, sets) > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
     return "gemm_quant: more than 256 accumulator VGPRs per wave";
@@ -312,14 +333,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // The first row of this lane's accumulator rows (C row 32i + 8g + 4(lane/32) + r%4 + this,
   // g = r/4): 4 consecutive rows per g, one dwordx4 of row scales.
-  auto crow = J.vgpr<u32>();
+  // block128 computes C^T instead (B's fragment as the MFMA's A operand): lane l holds C row
+  // 32i + l%32 (+ m0 + the wave's rows: mrow) at columns 32j + 8g + 4(l/32) + r%4, so one A
+  // scale a lane and 32-row block scales all 16 registers of a block (the epilogue turns the
+  // blocks around through LDS).
+  auto crow = J.vgpr<u32>(), mrow = J.vgpr<u32>();
   crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);
+  if constexpr (BLOCK) mrow = a_row + m0;
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
   else acc.fill(0.0f);
-  // block128: the K tile's products (their own registers; the tile's first MFMA adds 0).
-  auto part = J.vgpr<f32>(BLOCK ? TM * TN : 1, BLOCK ? 16 : 1);
+  // block128: the K block's products (their own registers; the block's first MFMA adds 0),
+  // PS sets of them. VGPR copies with one tile a block (DEFER): block k's scaled adds run in
+  // step k + 1, among its MFMAs (two sets), or before the MFMAs of its first slice (one).
+  constexpr int PS = static_cast<int>(detail::gemm_quant_part_sets(C));
+  constexpr bool DEFER = BLOCK && VG && TB == 1;
+  auto part = J.vgpr<f32>(BLOCK ? PS * TM * TN : 1, BLOCK ? 16 : 1);
+  // (the first step adds set PS - 1 times scl: zeros, before any block)
+  if constexpr (DEFER)
+    for (int b = 0; b < TM * TN; ++b) part[(PS - 1) * TM * TN + b].fill(0.0f);
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
   auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
@@ -328,7 +361,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2) {
+  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2, int ps = 0) {
     const int s = p % FS;
     for (int h = h_from; h < h_to; ++h)
       for (int i = 0; i < TM; ++i)
@@ -337,21 +370,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           if constexpr (I8) {
             J.v_mfma_i32_32x32x16_i8(acc[i * TN + j], x, y, acc[i * TN + j]);
           } else if constexpr (BLOCK) {
-            if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, 0);
-            else J.v_mfma_f32_32x32x16_fp8_fp8(part[i * TN + j], x, y, part[i * TN + j]);
+            auto pt = part[(ps * TM + i) * TN + j];
+            if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, 0);
+            else J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, pt);
           } else {
             J.v_mfma_f32_32x32x16_fp8_fp8(acc[i * TN + j], x, y, acc[i * TN + j]);
           }
         }
   };
 
-  // block128 state: the K block of the tile being computed, its A scales (rows of crow) and B
-  // scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb].
+  // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
+  // dword a lane and 32-row block) and B scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb];
+  // scl[i] = sa * sb, what the products of block row i are scaled by. VGPR copies with one tile
+  // a block: SS = 2 sets of sa and sb, block k + 1's loaded during block k (their latency, an
+  // L2 miss, was a block's MFMAs).
   // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
   auto kb = J.sgpr<u32>(), sa_off = J.sgpr<u32>(), sb_off = J.sgpr<u32>(), sb_row = J.sgpr<u32>();
   auto blocks_done = J.sgpr<u32>(), kb_begin = J.sgpr<u32>(), kb_end = J.sgpr<u32>(), my_blocks = J.sgpr<u32>();
-  auto sbv = J.sgpr<f32>();
-  auto sav = J.vgpr<f32>(BLOCK ? 4 * TM : 1, BLOCK ? 4 : 1);
+  constexpr int SS = DEFER ? 2 : 1;
+  auto sbv = J.sgpr<f32>(SS);
+  auto sav = J.vgpr<f32>(BLOCK ? SS * TM : 1), scl = J.vgpr<f32>(BLOCK ? TM : 1);
+  if constexpr (DEFER) scl.fill(0.0f);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
     if constexpr (VG) {
@@ -366,37 +405,43 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
     sa_off = 0u;
     sb_row = ((n0 >> 7) * k_blocks) << 2;
-    sa_lane = crow << 2;
+    sa_lane = mrow << 2;
   }
-  auto load_block_scales = [&] {
+  auto load_block_scales = [&](int set = 0) {
     if constexpr (VG) {
       // past the last block (the loop's zero tiles) both scales read 0: no 0 * inf
       sa_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(kb * (M << 2)));
-      for (int i = 0; i < TM; ++i)
-        for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
+      for (int i = 0; i < TM; ++i) SA.load(sav[set * TM + i], at(sa_lane) + at(sa_off) + 32 * i * 4);
       sb_off = select(blocks_done >= my_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
-      J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+      J.s_buffer_load_dword(sbv[set], SB.desc, sb_off);
       kb = kb + 1u;
       kb = select(kb >= kb_end, kb_begin, kb);
       blocks_done = blocks_done + 1u;
       return;
     }
-    for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g) SA.load(sav[4 * i + g], at(sa_lane) + at(sa_off) + (32 * i + 8 * g) * 4);
+    for (int i = 0; i < TM; ++i) SA.load(sav[i], at(sa_lane) + at(sa_off) + 32 * i * 4);
     // A step past the last K block (the unrolled loop's zero tiles) reads no B scale: 0.
     // (a select, not a branch: the VGPR path interleaves this with MFMAs)
     sb_off = select(kb >= k_blocks, 0x80000000u, gpr<u32>(sb_row + (kb << 2)));
-    J.s_buffer_load_dword(sbv, SB.desc, sb_off);
+    J.s_buffer_load_dword(sbv[0], SB.desc, sb_off);
     sa_off = sa_off + (M << 2);
     kb = kb + 1u;
   };
+  // The block's scales (its loads complete) into scl; the scaled adds of product set ps, part
+  // c of n (the adds split over n interleaved streams).
+  auto block_scales = [&](int set = 0) {
+    for (int i = 0; i < TM; ++i) scl[i] = sav[set * TM + i] * sbv[set];
+  };
+  constexpr int PE = TM * TN * 16;  // a product set's registers
+  auto scaled_adds = [&](int ps, int c = 0, int n = 1) {
+    for (int e = c * PE / n; e < (c + 1) * PE / n; ++e) {
+      const int b = e / 16, r = e % 16;
+      J.v_fmac_f32(acc[b][r], part[ps * TM * TN + b][r], scl[b / TN]);
+    }
+  };
   auto apply_block_scales = [&] {
-    for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g)
-        for (int e = 0; e < 4; ++e) sav[4 * i + g][e] = sav[4 * i + g][e] * sbv;
-    for (int i = 0; i < TM; ++i)
-      for (int j = 0; j < TN; ++j)
-        for (int r = 0; r < 16; ++r) J.v_fmac_f32(acc[i * TN + j][r], part[i * TN + j][r], sav[4 * i + r / 4][r % 4]);
+    block_scales();
+    scaled_adds(0);
   };
 
   // The oldest tile in flight visible to every wave; the `ahead` younger tiles stay in flight.
@@ -425,6 +470,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     tile_visible(S - 2);
   };
 
+  // VGPR copies, the end of block k (step parity `parity`): its scales complete (issued before
+  // the tile loads of the block's TB steps; two scale sets: in step k - 1, then that step's tile
+  // loads, block k + 1's scales and this step's tile loads), then its scaled adds (DEFER: only
+  // scl here, the adds in the next step)
+  auto block_end_scales = [&](int parity) {
+    J.s_waitcnt(vmcnt(static_cast<int>(SS > 1 ? 2 * tile_loads + TM : TB * tile_loads)));
+    J.s_waitcnt(lgkmcnt(0));
+    if constexpr (DEFER) block_scales(parity);
+    else apply_block_scales();
+  };
+  // A slice's MFMAs and other work merged; DEFER with one product set: slice 0 first takes the
+  // previous block's adds, before the MFMAs that overwrite its products.
+  auto slice_interleave = [&](int p, auto mfmas, auto other) {
+    if constexpr (DEFER && PS == 1)
+      if (p == 0) {
+        interleave(J, [&] { scaled_adds(0); }, mfmas, other);
+        return;
+      }
+    interleave(J, mfmas, other);
+  };
+
   // VGPR copies: step k computes on LDS buffer k % 2 (tile k, its slice 0 read first); tile
   // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
   // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
@@ -432,31 +498,35 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
+    const int ps = PS > 1 ? buf : 0;        // block128: the product set this step fills
     for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));  // tile k + 1 in VGPRs (and older scale loads)
+    // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
+    // k - 1 right before tile k + 2, may stay in flight with it)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
+    // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
+    // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
+    constexpr int load_at = BLOCK && KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
     for (int p = 0; p < KS; ++p) {
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
-      interleave(J, [&] { mfma_slice(p, block_start); },
-                 [&] {
-                   if (p + RA < KS) read_slice(buf, p + RA);
-                   if (p == 0) {
-                     if constexpr (BLOCK)
-                       if (block_start) load_block_scales();
-                     copy_tile_store(J, sta[set], As[1 - buf]);
-                     copy_tile_store(J, stb[set], Bs[1 - buf]);
-                     load_tile(set);
-                   }
-                 });
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto other = [&] {
+        if (p + RA < KS) read_slice(buf, p + RA);
+        if (p == 0) {
+          if constexpr (BLOCK)
+            if (block_start) load_block_scales(SS > 1 ? 1 - buf : 0);
+          copy_tile_store(J, sta[set], As[1 - buf]);
+          copy_tile_store(J, stb[set], Bs[1 - buf]);
+        }
+        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0);  // (set; read as a constant here: clang-22)
+        if constexpr (PS > 1)  // the previous block's
+          if (p >= adds_from) scaled_adds(1 - buf, p - adds_from, KS - adds_from);
+      };
+      slice_interleave(p, mfmas, other);
     }
     if constexpr (BLOCK)
-      if (block_end) {
-        // the scales were issued before the tile loads of the block's TB steps
-        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
-        J.s_waitcnt(lgkmcnt(0));
-        apply_block_scales();
-      }
+      if (block_end) block_end_scales(buf);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
@@ -469,20 +539,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto step_single = [&](int parity) {
     const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
     const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
+    const int ps = PS > 1 ? parity : 0;        // block128: the product set this step fills
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(p, block_start); },
-                 [&] {
-                   read_slice(0, p + 1);
-                   if constexpr (BLOCK)
-                     if (p == 0 && block_start) load_block_scales();
-                 });
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto other = [&] {
+        read_slice(0, p + 1);
+        if constexpr (BLOCK)
+          if (p == 0 && block_start) load_block_scales(SS > 1 ? 1 - parity : 0);
+        if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
+      };
+      slice_interleave(p, mfmas, other);
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? 4 * TM : 0)));
-    interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1); },
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0)));
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
                [&] {
                  copy_tile_store(J, sta[set], As[0]);
                  copy_tile_store(J, stb[set], Bs[0]);
@@ -490,13 +563,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2); }, [&] { read_slice(0, 0); });
+    interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(0, 0); });
     if constexpr (BLOCK)
-      if (block_end) {
-        J.s_waitcnt(vmcnt(static_cast<int>(TB * tile_loads)));
-        J.s_waitcnt(lgkmcnt(0));
-        apply_block_scales();
-      }
+      if (block_end) block_end_scales(parity);
   };
 
   // VGPR copies: tile 0 stored into LDS buffer 0, the next tiles loading
@@ -505,6 +574,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
     copy_tile_store(J, sta[0], As[0]);
     copy_tile_store(J, stb[0], Bs[0]);
+    // (two scale sets: the first block's, right before the last tile's loads, as each step
+    // issues the next block's: step_vgpr's first wait counts on it)
+    if constexpr (SS > 1) load_block_scales(0);
     load_tile(0);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -524,7 +596,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else {
     detail::gemm_k_loop(J, k_tiles, S, load_tile, tile_visible, step);
   }
+  if constexpr (DEFER) scaled_adds(PS - 1);  // the last block's (a trip's second step fills set PS - 1)
 
+  // block128: the accumulators hold C^T (lane l: C[32i + l%32][32j + 8(r/4) + 4(l/32) + r%4]);
+  // each wave turns its blocks around through its own 4 KiB of the (now free) tile LDS: row-major
+  // 32 x 32 f32, the 16-byte chunks of row m XOR-swizzled by m % 8 (the 8 lanes of a
+  // ds_write_b128 phase write 8 rows' chunks: distinct banks; a ds_read_b32 reads one row: 32
+  // distinct dwords).
+  if constexpr (BLOCK) {
+    J.s_waitcnt(lgkmcnt(0));  // (the loop's last reads: slice 0 of a tile past the end)
+    J.s_barrier();            // every wave done with the tiles
+    // write g: row m = l%32, columns 8g + 4(l/32) .. + 3 = chunk 2g + l/32, at chunk
+    // (2g + l/32) ^ (m % 8); read (g, e): row 8g + 4(l/32) + e, column l%32 (its chunk
+    // (l%32) / 4 ^ (4(l/32) + e)), the g part a constant offset
+    const int32_t region = static_cast<int32_t>(As[0].base);
+    auto wbase = J.vgpr<u32>(), sw = J.vgpr<u32>(), wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(4);
+    wbase = wave * 4096u;
+    sw = (lane >> 5) ^ (lane & 7u);
+    for (int g = 0; g < 4; ++g) wa[g] = wbase + ((lane & 31u) << 7) + ((sw ^ static_cast<uint32_t>(2 * g)) << 4);
+    for (int e = 0; e < 4; ++e) {
+      auto rr = J.vgpr<u32>();
+      rr = ((lane >> 5) << 2) + static_cast<uint32_t>(e);  // the row (mod 8)
+      ra[e] = wbase + (rr << 7) + ((((lane & 31u) >> 2) ^ rr) << 4) + ((lane & 3u) << 2);
+    }
+    for (int b = 0; b < TM * TN; ++b) {
+      for (int g = 0; g < 4; ++g) J.ds_write_b128(wa[g], acc[b].slice(4 * g, 4), {.offset = region});
+      for (int g = 0; g < 4; ++g)
+        for (int e = 0; e < 4; ++e) J.ds_read_b32(acc[b][4 * g + e], ra[e], {.offset = region + 1024 * g});
+    }
+    J.s_waitcnt(lgkmcnt(0));
+  }
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // per_token: row scales

@@ -36,6 +36,9 @@ inline constexpr gemm_quant_config fp8_block_single{.type = quant_type::fp8, .sc
                                                     .bn = 64, .bk = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_block_single128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
                                                        .bn = 64, .wm = 2, .wn = 1, .ahead = 2, .lds_buffers = 1};
+// 4 waves of 64x64 (the bench's 128x128): two sets of block products do not fit, so block k's
+// scaled adds run before the MFMAs of block k + 1's first slice
+inline constexpr gemm_quant_config fp8_block_w64{.type = quant_type::fp8, .scale = quant_scale::block128, .lds_buffers = 1};
 // split K (gemm_quant_split.hip): each scale type, both MFMA types, one and two LDS buffers, a
 // scale block of one and of two K tiles
 inline constexpr gemm_quant_config i8_token_split{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
