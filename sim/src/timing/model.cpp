@@ -16,6 +16,7 @@
 #include <limits>
 #include <queue>
 #include <thread>
+#include <unordered_map>
 
 #include "timing.hpp"
 
@@ -199,6 +200,7 @@ struct WaveT {
   mutable Own own;
   mutable bool own_valid = false;
   uint64_t last_vm_done = 0, last_ds_done = 0;
+  size_t dep_pos = 0;              // the stream's first Dep at or after pos
   std::vector<uint64_t> vready;    // per unified VGPR/AGPR
   std::vector<uint8_t> vmfma;      // written by an MFMA
   std::vector<Outstanding> out;
@@ -287,6 +289,11 @@ class Sim {
     }
     groups_.resize(size_t(shape.groups));
     occupancy();
+    // The atomics other workgroups' loads wait for (Dep): their completion times, once issued.
+    for (const auto& gs : rec.groups)
+      if (gs)
+        for (const WaveStream& ws : gs->waves)
+          for (const Dep& d : ws.deps) producer_done_.try_emplace(producer_key(d.group, d.wave, d.producer_rec), kNever);
   }
 
   void run() {
@@ -360,6 +367,10 @@ class Sim {
   std::vector<GroupT> groups_;
   std::deque<WaveT> wave_pool_;
   std::vector<WaveT*> free_waves_;
+  // Cross-workgroup order (Dep): each awaited atomic's completion (kNever until it issues) and
+  // the waves blocked on it.
+  std::unordered_map<uint64_t, uint64_t> producer_done_;
+  mutable std::unordered_map<uint64_t, std::vector<WaveT*>> waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
   uint32_t simd_limit_ = 8;
   uint64_t last_end_ = 0, last_done_ = 0;
@@ -371,6 +382,10 @@ class Sim {
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
+
+  uint64_t producer_key(uint32_t group, uint32_t wave, uint32_t rec) const {
+    return (uint64_t(group) * shape_.waves_per_group + wave) << 32 | rec;
+  }
 
   // Waves per SIMD the resources allow, and what limits them (T1).
   void occupancy() {
@@ -475,6 +490,7 @@ class Sim {
       w->sready.fill(0);
       w->out.clear();
       w->last_vm_done = w->last_ds_done = 0;
+      w->dep_pos = 0;
       info.instructions = ws->recs.size();
       c.simd[s].waves.push_back(w);
       G.waves.push_back(w);
@@ -653,7 +669,28 @@ class Sim {
         break;
       }
     }
+    // A load that read another workgroup's atomic: not before that atomic completes (a wait for
+    // memory: counted as vmcnt). Not issued yet: the wave waits until it is (wake_waiters).
+    const std::vector<Dep>& deps = w.stream->deps;
+    for (size_t i = w.dep_pos; i < deps.size() && deps[i].rec == w.pos; ++i) {
+      const uint64_t key = producer_key(deps[i].group, deps[i].wave, deps[i].producer_rec);
+      const uint64_t done = producer_done_.at(key);
+      if (done == kNever) waiters_[key].push_back(const_cast<WaveT*>(&w));
+      bump(done, stall_reason::vmcnt);
+    }
     return e;
+  }
+
+  // An atomic other workgroups' loads wait for has issued (completing at `done`): they may issue.
+  void wake_waiters(uint64_t key, uint64_t done) {
+    producer_done_[key] = done;
+    auto it = waiters_.find(key);
+    if (it == waiters_.end()) return;
+    for (WaveT* o : it->second) {
+      o->own_valid = false;
+      schedule(o->simd, done);
+    }
+    waiters_.erase(it);
   }
 
   Ready earliest(const WaveT& w) const {
@@ -981,6 +1018,10 @@ class Sim {
       default: break;
     }
     last_done_ = std::max(last_done_, done);
+    if (!producer_done_.empty()) {
+      const uint64_t key = producer_key(w.group, w.gid % shape_.waves_per_group, uint32_t(w.pos));
+      if (producer_done_.count(key)) wake_waiters(key, done);
+    }
     if (keep_) {
       ev.wave = w.gid;
       ev.inst = rec_.info_index(r);
@@ -989,6 +1030,7 @@ class Sim {
       p_.events.push_back(ev);
     }
     ++w.pos;
+    while (w.dep_pos < w.stream->deps.size() && w.stream->deps[w.dep_pos].rec < w.pos) ++w.dep_pos;
     // The streams of thousands of waves are read in turn: fetch this one's next records early.
     if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
     if (w.pos < w.stream->recs.size()) w.next = &infos_[rec_.info_index(w.stream->recs[w.pos])];

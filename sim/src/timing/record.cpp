@@ -98,6 +98,8 @@ InstInfo classify(const Inst& in) {
     f.atomic = (c & C_ATOMIC) != 0;
     f.lds_dma = (c & C_LDS_DMA) != 0;
     f.bypass_l1 = in.mod.nt || in.mod.sc1 || f.atomic;  // T6: nt and sc1 loads bypass L1
+    f.sync_atomic = f.atomic && !has(m, "_f") && !has(m, "bf16") && !has(m, "pk_");
+    f.coherent_load = !(c & (C_STORE | C_ATOMIC | C_LDS_DMA)) && (in.mod.sc0 || in.mod.sc1);
     return f;
   }
   if (c & C_WAITCNT) f.kind = Kind::Waitcnt;
@@ -279,6 +281,23 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
     const unsigned n = f.width;
+    // Cross-workgroup order (Dep): the dwords an integer atomic writes, the producers of the
+    // dwords a coherent load reads.
+    const bool sync = f.sync_atomic || f.coherent_load;
+    const uint32_t group = uint32_t(w.workgroup_linear / group_stride), rec = uint32_t(ws.recs.size());
+    std::unique_lock<std::mutex> sync_lock(sync_mu_, std::defer_lock);
+    if (sync) sync_lock.lock();
+    auto track = [&](uint64_t a, unsigned bytes) {
+      if (!sync) return;
+      for (uint64_t d = a & ~uint64_t{3}; d < a + bytes; d += 4) {
+        if (f.sync_atomic) {
+          last_atomic_[d] = {group, w.wave_in_group, rec};
+        } else if (auto it = last_atomic_.find(d); it != last_atomic_.end() && it->second.group != group) {
+          const Dep dep{rec, it->second.group, it->second.wave, it->second.rec};
+          if (std::find(ws.deps.begin(), ws.deps.end(), dep) == ws.deps.end()) ws.deps.push_back(dep);
+        }
+      }
+    };
     if (in.format == Format::MUBUF && in.src[2].kind == Operand::None) {
       // buffer_wbl2 / buffer_inv (the release / acquire of LLVM's gfx942 memory model): no V#,
       // no data. They issue as a VMEM instruction that touches no line; no source gives the cost
@@ -316,6 +335,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         }
         if (moved == 0) continue;
         add_lines(g.lines, base + off, moved, line);
+        track(base + off, moved);
         r.bytes += moved;
       }
     } else {
@@ -332,6 +352,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         } else
           a = read_u64(w, in.src[0], l) + uint64_t(int64_t(in.mod.offset));
         add_lines(g.lines, a, n, line);
+        track(a, n);
         r.bytes += n;
       }
     }

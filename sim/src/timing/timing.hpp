@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "../core.hpp"
@@ -32,6 +33,8 @@ struct InstInfo {
   uint8_t passes = 0;        // MFMA passes
   bool coexec = true;        // MFMA: plain VALU may run under it
   bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
+  bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
+  bool coherent_load = false;  // a VMEM load with sc0/sc1 (an acquire's or a poll's load)
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
   bool valu_flops_per_lane = false;
 };
@@ -49,8 +52,18 @@ struct Rec {
 };
 static_assert(sizeof(Rec) == 16);
 
+// A coherent load of this wave (record `rec`) that read a dword last written, in the functional
+// run, by an integer atomic of another workgroup (wave `wave` of group stream `group`, its
+// record `producer_rec`): the scheduler issues it no earlier than that atomic completes, so a
+// polled counter orders the workgroups as it did the functional run (docs/timing-model.md,
+// "Workgroups that wait for each other").
+struct Dep {
+  uint32_t rec = 0, group = 0, wave = 0, producer_rec = 0;
+  bool operator==(const Dep&) const = default;
+};
 struct WaveStream {
   std::vector<Rec> recs;
+  std::vector<Dep> deps;  // in record order
 };
 struct GroupStream {
   std::vector<WaveStream> waves;
@@ -100,6 +113,12 @@ class Recorder final : public Observer {
   std::mutex extra_mu_;
   std::vector<Rewritten> rewritten_;                 // VGPR index-mode rewrites
   std::map<const Inst*, uint32_t> rewritten_index_;  // the dispatcher's copy -> rewritten_
+  // The last integer atomic to each dword address (the producers of Dep).
+  struct Writer {
+    uint32_t group = 0, wave = 0, rec = 0;
+  };
+  std::mutex sync_mu_;
+  std::unordered_map<uint64_t, Writer> last_atomic_;
 };
 
 // What the scheduler needs to know about the kernel besides the streams.
