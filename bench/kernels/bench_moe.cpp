@@ -12,10 +12,9 @@
 // padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
 // FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
 // random here (aiter pre-shuffles them; the layout does not change the time).
-// The fused kernel's stage-2 workgroups wait for stage-1 ones; the timing model replays the
-// polls the functional run recorded (run on one thread, in workgroup order: one poll each), so
-// its schedule is the hardware's only where no stage-2 workgroup starts before the stage-1
-// workgroups of its blocks end: `early=` counts the stage-2 workgroups that do (0: faithful).
+// The fused kernel's stage-2 workgroups wait for stage-1 ones: the functional run goes on one
+// thread in workgroup order (one poll a wait, recorded deterministically), and the timing model
+// issues each poll no earlier than the atomic it read completes (docs/timing-model.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -71,26 +70,6 @@ double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t to
   return rep.profile->time_us;
 }
 
-// Stage-2 workgroups of the fused grid that start (in the model's schedule) before a stage-1
-// workgroup they wait for has ended: those of their blocks' rows (blocks below nblk).
-uint32_t early_stage2(const rt::profile& p, const hk::moe_fused_grid& g, uint32_t nblk) {
-  std::vector<uint64_t> start(g.size(), ~uint64_t{0}), end(g.size(), 0);
-  for (const auto& w : p.waves_info) {
-    start[w.workgroup] = std::min(start[w.workgroup], w.start);
-    end[w.workgroup] = std::max(end[w.workgroup], w.end);
-  }
-  std::vector<uint64_t> row_end(g.stage1_y, 0);  // the last end of each stage-1 row
-  for (uint32_t i = 0; i < g.stage1(); ++i) row_end[i / g.stage1_x] = std::max(row_end[i / g.stage1_x], end[i]);
-  uint32_t early = 0;
-  for (uint32_t i = g.stage1(); i < g.size(); ++i) {
-    const uint32_t y = (i - g.stage1()) / g.stage2_x;
-    bool ok = true;
-    for (uint32_t b = y; b < nblk; b += g.stage2_y) ok = ok && start[i] >= row_end[b % g.stage1_y];
-    early += ok ? 0 : 1;
-  }
-  return early;
-}
-
 void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& g1u0_mod, const fs::path& aiter,
          const shape& s, uint32_t tokens) {
   const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
@@ -133,7 +112,6 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
   print_line("moe", base + "_sorting", sr, 0, double(tokens) * s.topk * 8 * 2);
 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
-  const uint32_t nblk = ws.num_valid_ids.download()[0] / hk::moe_block_m;
   for (bool gated : {false, true}) {
     const hk::moe_args a{.out = OUT.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(), .tokens = tokens,
                          .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
@@ -144,10 +122,6 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
     o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
     const auto rep = gated ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_fused>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
                            : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
-    const hk::moe_fused_grid g = gated ? hk::moe_fused_grid_for<moe_bench::g1u1, moe_bench::down_fused>(s.dim, s.inter, ws.max_blocks)
-                                       : hk::moe_fused_grid_for<moe_bench::g1u0, moe_bench::down_fused>(s.dim, s.inter, ws.max_blocks);
-    std::fprintf(stderr, "moe %s%s: early=%u of %u stage-2 workgroups\n", base.c_str(), gated ? "_g1u1" : "_g1u0",
-                 early_stage2(*rep.profile, g, nblk), g.size() - g.stage1());
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);

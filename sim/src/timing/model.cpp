@@ -200,7 +200,7 @@ struct WaveT {
   mutable Own own;
   mutable bool own_valid = false;
   uint64_t last_vm_done = 0, last_ds_done = 0;
-  size_t dep_pos = 0;              // the stream's first Dep at or after pos
+  size_t atomic_pos = 0, poll_pos = 0;  // the stream's first SyncAccess at or after pos
   std::vector<uint64_t> vready;    // per unified VGPR/AGPR
   std::vector<uint8_t> vmfma;      // written by an MFMA
   std::vector<Outstanding> out;
@@ -289,11 +289,11 @@ class Sim {
     }
     groups_.resize(size_t(shape.groups));
     occupancy();
-    // The atomics other workgroups' loads wait for (Dep): their completion times, once issued.
+    // The dwords coherent loads read after atomics (SyncAccess): their additions as they issue.
     for (const auto& gs : rec.groups)
       if (gs)
         for (const WaveStream& ws : gs->waves)
-          for (const Dep& d : ws.deps) producer_done_.try_emplace(producer_key(d.group, d.wave, d.producer_rec), kNever);
+          for (const SyncAccess& a : ws.polls) sync_.try_emplace(a.dword);
   }
 
   void run() {
@@ -367,9 +367,13 @@ class Sim {
   std::vector<GroupT> groups_;
   std::deque<WaveT> wave_pool_;
   std::vector<WaveT*> free_waves_;
-  // Cross-workgroup order (Dep): each awaited atomic's completion (kNever until it issues) and
-  // the waves blocked on it.
-  std::unordered_map<uint64_t, uint64_t> producer_done_;
+  // Cross-workgroup order (SyncAccess): per polled dword, the issued atomics (completion,
+  // additions) and the waves waiting for more.
+  struct SyncDword {
+    std::vector<std::pair<uint64_t, uint32_t>> done;
+    uint64_t added = 0;
+  };
+  std::unordered_map<uint64_t, SyncDword> sync_;
   mutable std::unordered_map<uint64_t, std::vector<WaveT*>> waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
   uint32_t simd_limit_ = 8;
@@ -383,9 +387,6 @@ class Sim {
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
 
-  uint64_t producer_key(uint32_t group, uint32_t wave, uint32_t rec) const {
-    return (uint64_t(group) * shape_.waves_per_group + wave) << 32 | rec;
-  }
 
   // Waves per SIMD the resources allow, and what limits them (T1).
   void occupancy() {
@@ -490,7 +491,7 @@ class Sim {
       w->sready.fill(0);
       w->out.clear();
       w->last_vm_done = w->last_ds_done = 0;
-      w->dep_pos = 0;
+      w->atomic_pos = w->poll_pos = 0;
       info.instructions = ws->recs.size();
       c.simd[s].waves.push_back(w);
       G.waves.push_back(w);
@@ -669,28 +670,30 @@ class Sim {
         break;
       }
     }
-    // A load that read another workgroup's atomic: not before that atomic completes (a wait for
-    // memory: counted as vmcnt). Not issued yet: the wave waits until it is (wake_waiters).
-    const std::vector<Dep>& deps = w.stream->deps;
-    for (size_t i = w.dep_pos; i < deps.size() && deps[i].rec == w.pos; ++i) {
-      const uint64_t key = producer_key(deps[i].group, deps[i].wave, deps[i].producer_rec);
-      const uint64_t done = producer_done_.at(key);
-      if (done == kNever) waiters_[key].push_back(const_cast<WaveT*>(&w));
-      bump(done, stall_reason::vmcnt);
-    }
+    // A coherent load that read a dword after n atomic additions: not before the model has
+    // completed n of them (a wait for memory: counted as vmcnt); fewer issued so far: the wave
+    // waits for the next one (issue() wakes it).
+    const std::vector<SyncAccess>& polls = w.stream->polls;
+    for (size_t i = w.poll_pos; i < polls.size() && polls[i].rec == w.pos; ++i)
+      bump(additions_done(polls[i], w), stall_reason::vmcnt);
     return e;
   }
 
-  // An atomic other workgroups' loads wait for has issued (completing at `done`): they may issue.
-  void wake_waiters(uint64_t key, uint64_t done) {
-    producer_done_[key] = done;
-    auto it = waiters_.find(key);
-    if (it == waiters_.end()) return;
-    for (WaveT* o : it->second) {
-      o->own_valid = false;
-      schedule(o->simd, done);
+  // When the model has completed a.adds additions to a.dword (kNever, and w waits, when fewer
+  // have issued).
+  uint64_t additions_done(const SyncAccess& a, const WaveT& w) const {
+    const SyncDword& st = sync_.at(a.dword);
+    if (st.added < a.adds) {
+      waiters_[a.dword].push_back(const_cast<WaveT*>(&w));
+      return kNever;
     }
-    waiters_.erase(it);
+    thread_local std::vector<std::pair<uint64_t, uint32_t>> by_time;
+    by_time = st.done;
+    std::sort(by_time.begin(), by_time.end());
+    uint64_t n = 0;
+    for (const auto& [t, adds] : by_time)
+      if ((n += adds) >= a.adds) return t;
+    return kNever;  // (unreachable: added >= a.adds)
   }
 
   Ready earliest(const WaveT& w) const {
@@ -1018,9 +1021,20 @@ class Sim {
       default: break;
     }
     last_done_ = std::max(last_done_, done);
-    if (!producer_done_.empty()) {
-      const uint64_t key = producer_key(w.group, w.gid % shape_.waves_per_group, uint32_t(w.pos));
-      if (producer_done_.count(key)) wake_waiters(key, done);
+    // An atomic on a polled dword: the loads waiting for it may issue (or wait for the next).
+    const std::vector<SyncAccess>& atomics = w.stream->atomics;
+    for (size_t i = w.atomic_pos; i < atomics.size() && atomics[i].rec == w.pos; ++i) {
+      const auto st = sync_.find(atomics[i].dword);
+      if (st == sync_.end()) continue;
+      st->second.done.push_back({done, atomics[i].adds});
+      st->second.added += atomics[i].adds;
+      const auto wt = waiters_.find(atomics[i].dword);
+      if (wt == waiters_.end()) continue;
+      for (WaveT* o : wt->second) {
+        o->own_valid = false;
+        schedule(o->simd, t);
+      }
+      waiters_.erase(wt);
     }
     if (keep_) {
       ev.wave = w.gid;
@@ -1030,7 +1044,8 @@ class Sim {
       p_.events.push_back(ev);
     }
     ++w.pos;
-    while (w.dep_pos < w.stream->deps.size() && w.stream->deps[w.dep_pos].rec < w.pos) ++w.dep_pos;
+    while (w.atomic_pos < atomics.size() && atomics[w.atomic_pos].rec < w.pos) ++w.atomic_pos;
+    while (w.poll_pos < w.stream->polls.size() && w.stream->polls[w.poll_pos].rec < w.pos) ++w.poll_pos;
     // The streams of thousands of waves are read in turn: fetch this one's next records early.
     if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
     if (w.pos < w.stream->recs.size()) w.next = &infos_[rec_.info_index(w.stream->recs[w.pos])];

@@ -281,21 +281,25 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
     const unsigned n = f.width;
-    // Cross-workgroup order (Dep): the dwords an integer atomic writes, the producers of the
-    // dwords a coherent load reads.
+    // Cross-workgroup order (SyncAccess): the dwords an integer atomic adds to, the counts of
+    // additions a coherent load's dwords had seen.
     const bool sync = f.sync_atomic || f.coherent_load;
-    const uint32_t group = uint32_t(w.workgroup_linear / group_stride), rec = uint32_t(ws.recs.size());
+    const uint32_t rec = uint32_t(ws.recs.size());
     std::unique_lock<std::mutex> sync_lock(sync_mu_, std::defer_lock);
     if (sync) sync_lock.lock();
     auto track = [&](uint64_t a, unsigned bytes) {
       if (!sync) return;
-      for (uint64_t d = a & ~uint64_t{3}; d < a + bytes; d += 4) {
-        if (f.sync_atomic) {
-          last_atomic_[d] = {group, w.wave_in_group, rec};
-        } else if (auto it = last_atomic_.find(d); it != last_atomic_.end() && it->second.group != group) {
-          const Dep dep{rec, it->second.group, it->second.wave, it->second.rec};
-          if (std::find(ws.deps.begin(), ws.deps.end(), dep) == ws.deps.end()) ws.deps.push_back(dep);
-        }
+      for (uint64_t d = a / 4; d < (a + bytes + 3) / 4; ++d) {
+        std::vector<SyncAccess>& v = f.sync_atomic ? ws.atomics : ws.polls;
+        if (f.sync_atomic) ++atomic_adds_[d];
+        const auto it = atomic_adds_.find(d);
+        if (it == atomic_adds_.end()) continue;
+        SyncAccess* same = nullptr;  // this record's entry for d (at the end of v)
+        for (size_t i = v.size(); i > 0 && v[i - 1].rec == rec; --i)
+          if (v[i - 1].dword == d) same = &v[i - 1];
+        if (f.sync_atomic && same) ++same->adds;  // another lane on the same dword
+        else if (f.sync_atomic) v.push_back({rec, 1, d});
+        else if (!same) v.push_back({rec, it->second, d});
       }
     };
     if (in.format == Format::MUBUF && in.src[2].kind == Operand::None) {

@@ -52,18 +52,18 @@ struct Rec {
 };
 static_assert(sizeof(Rec) == 16);
 
-// A coherent load of this wave (record `rec`) that read a dword last written, in the functional
-// run, by an integer atomic of another workgroup (wave `wave` of group stream `group`, its
-// record `producer_rec`): the scheduler issues it no earlier than that atomic completes, so a
-// polled counter orders the workgroups as it did the functional run (docs/timing-model.md,
-// "Workgroups that wait for each other").
-struct Dep {
-  uint32_t rec = 0, group = 0, wave = 0, producer_rec = 0;
-  bool operator==(const Dep&) const = default;
+// Cross-workgroup order (docs/timing-model.md, "Workgroups that wait for each other"): the
+// integer VMEM atomics of a wave (record `rec` added `adds` to the dword at `dword`), and its
+// coherent loads (record `rec` read `dword` after `adds` such additions in the functional run):
+// the scheduler issues such a load no earlier than the model has completed that many.
+struct SyncAccess {
+  uint32_t rec = 0, adds = 0;
+  uint64_t dword = 0;  // byte address / 4
+  bool operator==(const SyncAccess&) const = default;
 };
 struct WaveStream {
   std::vector<Rec> recs;
-  std::vector<Dep> deps;  // in record order
+  std::vector<SyncAccess> atomics, polls;  // in record order
 };
 struct GroupStream {
   std::vector<WaveStream> waves;
@@ -113,12 +113,9 @@ class Recorder final : public Observer {
   std::mutex extra_mu_;
   std::vector<Rewritten> rewritten_;                 // VGPR index-mode rewrites
   std::map<const Inst*, uint32_t> rewritten_index_;  // the dispatcher's copy -> rewritten_
-  // The last integer atomic to each dword address (the producers of Dep).
-  struct Writer {
-    uint32_t group = 0, wave = 0, rec = 0;
-  };
+  // Integer VMEM atomics so far (functional order) per dword (SyncAccess).
   std::mutex sync_mu_;
-  std::unordered_map<uint64_t, Writer> last_atomic_;
+  std::unordered_map<uint64_t, uint32_t> atomic_adds_;
 };
 
 // What the scheduler needs to know about the kernel besides the streams.
