@@ -35,17 +35,24 @@
 // The grids' y covers min(max blocks, max_workgroups / grid x) rows; each workgroup loops over
 // the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
 // mostly empty: few workgroups find nothing to do).
+// 4. moe_fused: the two GEMMs (2 and 3) in one dispatch (a 1-D grid: stage 1's workgroups, then stage
+//    2's, each with its own configuration of one workgroup size): a stage-2 workgroup waits
+//    for the zeroing of out and, before each block, for the stage-1 workgroups of that block
+//    (counters in memory, agent-scope release/acquire), so the second dispatch (~2.5 us on the
+//    timing model) and the ramp down of stage 1 / up of stage 2 overlap with work.
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
 // Speed (bench/kernels/bench_moe.cpp): the weights are the traffic (each routed expert's W1
 // and W2 once). A direct load touches 32 lines (a lane's row, 32 bytes of it), 4 cycles each
 // on the CU's address path (docs/timing-model.md); lds_weights touches 8, which took the
 // 32-token rows from address-path-bound to near the HBM stream (both stages). k_split cuts
-// the load round trips per wave. Not done: one kernel for both GEMMs (h kept in LDS, as
-// aiter's fmoe): it would save the second dispatch and h's round trip.
+// the load round trips per wave. Not done: h kept in LDS (aiter's fmoe: a workgroup takes a
+// slice of inter for both GEMMs, adding its share of out): it would save h's round trip.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
-//               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
-// Host side:    kernels/moe_launch.hpp (launch_moe_sorting, launch_moe_stage1/2, launch_fused_moe).
+//               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg), HIPASM_MOE_FUSED_KERNEL(name,
+//               stage1_cfg, stage2_cfg)
+// Host side:    kernels/moe_launch.hpp (launch_moe_sorting, launch_moe_stage1/2, launch_moe_fused,
+//               launch_fused_moe).
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -846,16 +853,28 @@ constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
 }
 }  // namespace detail
 
+namespace detail {
+template <moe_gemm_config C>
+constexpr void moe_check_config() {
+  static_assert(moe_gemm_config_error(C) == nullptr,
+                std::string_view(moe_gemm_config_error(C) ? moe_gemm_config_error(C) : ""));
+}
+// LDS of stage 1 (weight tiles, k_split sums) and stage 2 (weight tiles); the region at an offset
+template <moe_gemm_config C>
+inline constexpr uint32_t moe_stage1_lds = C.lds_bytes(C.gated ? 2 : 1);
+template <moe_gemm_config C>
+inline constexpr uint32_t moe_stage2_lds = C.lds_weights ? C.staging_bytes(1) : 0;
+constexpr uint32_t moe_lds_offset(builder J, uint32_t bytes) { return bytes ? J.lds_bytes(bytes, 16).offset : 0; }
+}  // namespace detail
+
 template <moe_gemm_config C>
 constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> out, arg<const uint16_t*> x,
                                  arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
                                  arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
                                  arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
                                  arg<unsigned> max_blocks) {
-  static_assert(detail::moe_gemm_config_error(C) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
-  uint32_t lds_offset = 0;
-  if constexpr (C.lds_bytes(C.gated ? 2 : 1) > 0) lds_offset = J.lds_bytes(C.lds_bytes(C.gated ? 2 : 1), 16).offset;
+  detail::moe_check_config<C>();
+  const uint32_t lds_offset = detail::moe_lds_offset(J, detail::moe_stage1_lds<C>);
   detail::moe_stage1<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds_offset, nullptr, h_out, out, x, w1,
                         sorted_token_ids, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
 }
@@ -866,10 +885,8 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
                                  arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
                                  arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
                                  arg<unsigned> max_blocks) {
-  static_assert(detail::moe_gemm_config_error(C) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
-  uint32_t lds_offset = 0;
-  if constexpr (C.lds_weights) lds_offset = J.lds_bytes(C.staging_bytes(1), 16).offset;
+  detail::moe_check_config<C>();
+  const uint32_t lds_offset = detail::moe_lds_offset(J, detail::moe_stage2_lds<C>);
   detail::moe_stage2<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds_offset, nullptr, out, h_in, w2, sorted_token_ids,
                         sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
 }
@@ -892,16 +909,13 @@ constexpr void moe_fused_kernel(builder J, arg<float*> out, arg<uint16_t*> h, ar
                                 arg<const unsigned*> num_valid_ids, arg<unsigned*> counters, arg<unsigned> tokens,
                                 arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid1_y, arg<unsigned> grid2_y,
                                 arg<unsigned> max_blocks) {
-  static_assert(detail::moe_gemm_config_error(C1) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C1) ? detail::moe_gemm_config_error(C1) : ""));
-  static_assert(detail::moe_gemm_config_error(C2) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C2) ? detail::moe_gemm_config_error(C2) : ""));
+  detail::moe_check_config<C1>();
+  detail::moe_check_config<C2>();
   static_assert(C1.threads() == C2.threads(),
                 "moe fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
   using dtype::u32;
-  constexpr uint32_t lds1 = C1.lds_bytes(C1.gated ? 2 : 1), lds2 = C2.lds_weights ? C2.staging_bytes(1) : 0;
-  uint32_t lds_offset = 0;
-  if constexpr (lds1 > 0 || lds2 > 0) lds_offset = J.lds_bytes(lds1 > lds2 ? lds1 : lds2, 16).offset;
+  constexpr uint32_t lds1 = detail::moe_stage1_lds<C1>, lds2 = detail::moe_stage2_lds<C2>;
+  const uint32_t lds_offset = detail::moe_lds_offset(J, lds1 > lds2 ? lds1 : lds2);  // (the stages share it)
   auto wg = J.workgroup_id_x();
   auto gx1 = J.sgpr<u32>(), gx2 = J.sgpr<u32>(), n1 = J.sgpr<u32>(), n2 = J.sgpr<u32>();
   gx1 = (inter + (C1.cols() - 1u)) / C1.cols();
