@@ -120,7 +120,7 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
     rt::launch_options o;
     o.profile = &p;
     o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
-    const auto rep = gated ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_fused>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
+    const auto rep = gated ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
                            : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);

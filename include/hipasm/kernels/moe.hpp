@@ -573,7 +573,7 @@ namespace detail {
 struct moe_sync {
   arg<unsigned*> counters;
   gpr<dtype::u32> producers;       // stage-1 workgroups a block waits for (stage 1's grid x)
-  gpr<dtype::u32> stage1_groups;   // workgroups that zero out
+  gpr<dtype::u32> zeroers;   // stage-1 workgroups that zero out (moe_zero_groups)
   gpr<dtype::u32> stage2_groups;
 };
 inline constexpr uint32_t moe_sync_zeroed = 0, moe_sync_done = 4, moe_sync_blocks = 8;  // byte offsets
@@ -597,28 +597,47 @@ constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, con
   });
 }
 
-// Wait until counters[byte_offset / 4] >= target, as an acquire at agent scope: sc1 loads
+// Wait until out is zeroed (counter [0] >= stage-1 workgroups) and, with block_offset, a
+// block's h is stored (its counter >= producers), as an acquire at agent scope: sc1 loads
 // (past the L1, and this XCD's L2 for lines other XCDs wrote), s_sleep between polls, then
-// buffer_inv sc1 so that the loads after it see the other XCDs' data. Every wave polls.
-constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>& byte_offset, gpr<dtype::u32> target) {
+// buffer_inv sc1 so that the loads after it see the other XCDs' data. Every wave polls; the
+// two polls, and loads issued before, share a round trip (one s_waitcnt vmcnt(0)).
+constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* block_offset) {
   using dtype::u32;
   const arg<unsigned*> counters = s.counters;
-  const gpr<u32> want = target;
-  auto off = J.vgpr<u32>(), v = J.vgpr<u32>();
-  auto got = J.sgpr<u32>();
-  off = byte_offset;
+  const gpr<u32> producers = s.producers, zeroers = s.zeroers;
+  const bool block = block_offset != nullptr;
+  auto off = J.vgpr<u32>(), zoff = J.vgpr<u32>(), vb = J.vgpr<u32>(), vz = J.vgpr<u32>();
+  auto missing = J.sgpr<u32>(), got = J.sgpr<u32>();
+  if (block) off = *block_offset;
+  zoff = moe_sync_zeroed;
   auto poll = [&] {
-    J.global_load_dword(v, off, counters, {.sc1 = true});
+    if (block) J.global_load_dword(vb, off, counters, {.sc1 = true});
+    J.global_load_dword(vz, zoff, counters, {.sc1 = true});
     J.s_waitcnt(vmcnt(0));
-    got = readfirstlane(v);
+    got = readfirstlane(vz);
+    missing = zeroers - min(got, zeroers);  // (0 once met)
+    if (block) {
+      got = readfirstlane(vb);
+      missing = missing + (producers - min(got, producers));
+    }
   };
   poll();
-  J.While([&] { return got < want; },
+  J.While([&] { return missing != 0u; },
           [&] {
             J.s_sleep(1);
             poll();
           });
   J.buffer_inv({.sc1 = true});
+}
+
+// Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread, so that
+// few wait for their stores before they count themselves (the fused kernel), all at most.
+template <moe_gemm_config C>
+constexpr gpr<dtype::u32> moe_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
+  auto z = J.sgpr<dtype::u32>();
+  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
+  return z;
 }
 
 // ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
@@ -636,24 +655,29 @@ constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   const auto wv = detail::moe_wave_setup<C>(J, wg_x, dim, sorted_token_ids);
   const gpr<u32> tid = wv.tid, lane = wv.lane, half = wv.half;
 
-  // out = 0 for stage 2's atomics: workgroup g of G zeroes 16-byte pieces g*T + tid + k*G*T
+  // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid +
+  // k*Z*T (the fused kernel: then counts itself done, after its stores)
   {
-    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
     zb = (tokens * dim) << 2u;
     auto O = make_buffer(J, out, zb);
-    g = wg_y * ((inter + (C.cols() - 1u)) / C.cols()) + wg_x;
-    gstep = ((inter + (C.cols() - 1u)) / C.cols()) * grid_blocks * (16u * T);
-    auto zo = J.vgpr<u32>();
-    auto z4 = J.vgpr<u32>(4).aligned(4);
-    for (int q = 0; q < 4; ++q) z4[q] = 0u;
-    zo = (g * T + tid) << 4u;
-    J.While([&] { return zo < zb; },
-            [&] {
-              O.store(z4, at(zo));
-              zo = zo + gstep;
-            });
+    gx = (inter + (C.cols() - 1u)) / C.cols();
+    g = wg_y * gx + wg_x;
+    zg = moe_zero_groups<C>(J, tokens, dim, gpr<u32>(gx * grid_blocks));
+    gstep = zg * (16u * T);
+    J.If(g < zg, [&] {
+      auto zo = J.vgpr<u32>();
+      auto z4 = J.vgpr<u32>(4).aligned(4);
+      for (int q = 0; q < 4; ++q) z4[q] = 0u;
+      zo = (g * T + tid) << 4u;
+      J.While([&] { return zo < zb; },
+              [&] {
+                O.store(z4, at(zo));
+                zo = zo + gstep;
+              });
+      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
+    });
   }
-  if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
   const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
   row_bytes = dim << 1u;
@@ -769,7 +793,6 @@ constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   const auto wv = detail::moe_wave_setup<C>(J, wg_x, inter, sorted_token_ids);
   const gpr<u32> lane = wv.lane, half = wv.half;
   const gpr<u32> d0 = wv.col0;  // the wave's first column of dim
-  if (sync) moe_wait(J, *sync, val<dtype::u32>(moe_sync_zeroed), sync->stage1_groups);  // out is zeroed
 
   auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
@@ -784,12 +807,15 @@ constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   eb = dim * hrow;
 
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-  if (sync) moe_wait(J, *sync, val<u32>((blk << 2u) + moe_sync_blocks), sync->producers);  // the block's h
-  // this lane's sorted row: its token and weight
+  // this lane's sorted row: its token and weight (written by the sorting: no wait)
   auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
   auto wt = J.vgpr<f32>();
   wv.sid.load(tok, at(so));
   SWb.load(wt, at(so));
+  if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+    const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+    moe_wait(J, *sync, &counter);
+  }
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
   // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
@@ -836,6 +862,7 @@ constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
       auto last = J.sgpr<u32>(), bytes = J.sgpr<u32>();
       last = readfirstlane(old) + 1u;
       J.If(last == sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
         J.s_load_dword(bytes, num_valid_ids, 0);
         J.s_waitcnt(lgkmcnt(0));
         bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
@@ -893,9 +920,9 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
 
 // ---- 4. both stages in one dispatch ------------------------------------------------------------
 // A 1-D grid: workgroups [0, n1) are stage 1's grid (x fastest: stage 1's grid x over inter,
-// grid1_y rows), [n1, n1 + n2) stage 2's (grid x over dim, grid2_y rows). A stage-2 workgroup
-// waits (detail::moe_wait) for out's zeroing by all n1 stage-1 workgroups and, before each of
-// its blocks b, for the stage-1 workgroups of b (b % grid1_y's row) to have stored b's h; it
+// grid1_y rows), [n1, n1 + n2) stage 2's (grid x over dim, grid2_y rows). Before each of its
+// blocks b a stage-2 workgroup waits (detail::moe_wait) for out's zeroing by all n1 stage-1
+// workgroups and for the stage-1 workgroups of b (b % grid1_y's row) to have stored b's h; it
 // never waits for a higher workgroup id. Deadlock-free when the hardware dispatches a grid's
 // workgroups in increasing id order (each XCD its own in order: a stage-2 workgroup becomes
 // resident only after every stage-1 workgroup of its XCD, and stage-1 workgroups wait for
@@ -922,7 +949,7 @@ constexpr void moe_fused_kernel(builder J, arg<float*> out, arg<uint16_t*> h, ar
   gx2 = (dim + (C2.cols() - 1u)) / C2.cols();
   n1 = gx1 * grid1_y;
   n2 = gx2 * grid2_y;
-  const detail::moe_sync sync{counters, gx1, n1, n2};
+  const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups<C1>(J, tokens, dim, n1), n2};
   auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
   J.If(
       wg < n1,
