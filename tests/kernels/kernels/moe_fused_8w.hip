@@ -2,5 +2,5 @@
 
 #include "moe_configs.hpp"
 
-// the bench's layout of work: stage 1 K over 8 waves, stage 2 2 x 4 waves
+// the bench's g1u0 layout of work: stage 1 K over 8 waves, stage 2 4 column waves x 2
 HIPASM_MOE_FUSED_KERNEL(moe_fused_8w, cfg::gemm_g1u0_8w, cfg::down_8w)
