@@ -74,7 +74,8 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
          const shape& s, uint32_t tokens) {
   const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
                            "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk);
-  if (!selected(base)) return;
+  // (HIPASM_BENCH_SHAPE may name one line: ..._g1u0)
+  if (!selected(base + "_sorting") && !selected(base + "_g1u0") && !selected(base + "_g1u1")) return;
   std::mt19937 rng(tokens * 131 + s.dim);
   std::vector<int> ids;
   std::vector<float> tw;
@@ -113,6 +114,7 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
   for (bool gated : {false, true}) {
+    if (!selected(base + (gated ? "_g1u1" : "_g1u0"))) continue;
     const hk::moe_args a{.out = OUT.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(), .tokens = tokens,
                          .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
     rt::profile_options p;  // the whole grid (its workgroups wait for each other: no sampling)
@@ -120,8 +122,11 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
     rt::launch_options o;
     o.profile = &p;
     o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
-    const auto rep = gated ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
-                           : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
+    const auto rep =
+        gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
+        : s.inter >= moe_bench::long_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_long_k>(
+                                             d, g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
+                                       : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);

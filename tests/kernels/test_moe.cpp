@@ -354,6 +354,9 @@ TEST_CASE("moe fused: g1u0, weights through LDS, the bench's 8-wave layout", "[k
                                                                         48, 32, 62);
   // K of stage 1 over 8 waves (dim 272: 17 slices, ranges ending inside a line), 33 tokens top-2
   check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w>(*M().fused_8w, "moe_fused_8w", 33, 2, 16, 12, 272, 160, 63);
+  // stage 2's K (inter 336: 21 slices) over 4 waves, ranges ending inside a line
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w_long_k>(*M().fused_8w, "moe_fused_8w_long_k", 20, 2, 8, 8,
+                                                                         96, 336, 64);
 }
 
 TEST_CASE("moe fused: a sampled profile is refused (the waited-for workgroups would not run)", "[kernels][moe]") {
