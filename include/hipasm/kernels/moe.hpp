@@ -572,8 +572,8 @@ namespace detail {
 // passed by then: it counted itself in [1] after its waits).
 struct moe_sync {
   arg<unsigned*> counters;
-  gpr<dtype::u32> producers;       // stage-1 workgroups a block waits for (stage 1's grid x)
-  gpr<dtype::u32> zeroers;   // stage-1 workgroups that zero out (moe_zero_groups)
+  gpr<dtype::u32> producers;      // stage-1 workgroups a block waits for (stage 1's grid x)
+  gpr<dtype::u32> zeroers;        // stage-1 workgroups that zero out (moe_zero_groups)
   gpr<dtype::u32> stage2_groups;
 };
 inline constexpr uint32_t moe_sync_zeroed = 0, moe_sync_done = 4, moe_sync_blocks = 8;  // byte offsets
@@ -597,7 +597,7 @@ constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, con
   });
 }
 
-// Wait until out is zeroed (counter [0] >= stage-1 workgroups) and, with block_offset, a
+// Wait until out is zeroed (counter [0] >= zeroers) and, with block_offset, a
 // block's h is stored (its counter >= producers), as an acquire at agent scope: sc1 loads
 // (past the L1, and this XCD's L2 for lines other XCDs wrote), s_sleep between polls, then
 // buffer_inv sc1 so that the loads after it see the other XCDs' data. Every wave polls; the
