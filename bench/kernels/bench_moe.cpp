@@ -1,7 +1,8 @@
 // bench_kernel_moe [AITER_DIR]: fused MoE (kernels/moe.hpp) on the bf16 shapes of aiter's
 // tuned_fmoe.csv (model_dim, inter_dim, experts, top-k; 1 to 1024 tokens), uniform random
 // routing. Lines:
-//   shape=T_tok_D_dim_I_inter_E_e_top_K_g1u0: stage 1 + stage 2 of the gate-only MoE, with
+//   shape=T_tok_D_dim_I_inter_E_e_top_K_g1u0: both GEMM stages of the gate-only MoE in one
+//     dispatch (HIPASM_MOE_FUSED_KERNEL), with
 //     aiter's fmoe_b16.co (its bf16 fmoe asm kernel, g1u0: one kernel for both GEMMs) on the
 //     same shape, fed the routing our moe_sorting produced (aiter's layout);
 //   ..._g1u1: the gated MoE (silu(gate) * up), the one the csv's rows tune; aiter has no bf16
@@ -11,6 +12,9 @@
 // padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
 // FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
 // random here (aiter pre-shuffles them; the layout does not change the time).
+// The fused kernel's stage-2 workgroups wait for stage-1 ones: the functional run goes on one
+// thread in workgroup order (one poll a wait, recorded deterministically), and the timing model
+// issues each poll no earlier than the atomic it read completes (docs/timing-model.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -66,11 +70,12 @@ double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t to
   return rep.profile->time_us;
 }
 
-void row(rt::device& d, rt::module& sort_mod, rt::module& gemm_mod, rt::module& g1u0_mod, const fs::path& aiter, const shape& s,
-         uint32_t tokens) {
+void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& g1u0_mod, const fs::path& aiter,
+         const shape& s, uint32_t tokens) {
   const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
                            "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk);
-  if (!selected(base)) return;
+  // (HIPASM_BENCH_SHAPE may name one line: ..._g1u0)
+  if (!selected(base + "_sorting") && !selected(base + "_g1u0") && !selected(base + "_g1u1")) return;
   std::mt19937 rng(tokens * 131 + s.dim);
   std::vector<int> ids;
   std::vector<float> tw;
@@ -109,30 +114,24 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& gemm_mod, rt::module& 
 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
   for (bool gated : {false, true}) {
-    hk::moe_stage_args a{.out = OUT.addr(), .h = ws.h.addr(), .x = X.addr(), .w = W1.addr(),
-                         .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
-                         .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-                         .tokens = tokens, .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
-    const uint32_t blocks = ws.max_blocks;
-    rt::profile_options pa = profile_for(moe_bench::g1u1.grid_x(s.inter) * moe_bench::g1u1.grid_y(s.inter, blocks));
-    rt::launch_options oa;
-    oa.profile = &pa;
-    const result r1 = from(gated ? hk::launch_moe_stage1<moe_bench::g1u1>(d, gemm_mod, "moe_stage1_g1u1", a, oa)
-                                 : hk::launch_moe_stage1<moe_bench::g1u0>(d, g1u0_mod, "moe_stage1_g1u0", a, oa));
-    a.w = W2.addr();
-    rt::profile_options pb = profile_for(moe_bench::down.grid_x(s.dim) * moe_bench::down.grid_y(s.dim, blocks));
-    rt::launch_options ob;
-    ob.profile = &pb;
-    const result r2 = from(hk::launch_moe_stage2<moe_bench::down>(d, sort_mod, "moe_stage2", a, ob));
+    if (!selected(base + (gated ? "_g1u1" : "_g1u0"))) continue;
+    const hk::moe_args a{.out = OUT.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(), .tokens = tokens,
+                         .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
+    rt::profile_options p;  // the whole grid (its workgroups wait for each other: no sampling)
+    p.device = "mi300x";
+    rt::launch_options o;
+    o.profile = &p;
+    o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
+    const auto rep =
+        gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
+        : s.inter >= moe_bench::long_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_long_k>(
+                                             d, g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
+                                       : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
-    result h;
-    h.us = r1.us + r2.us;
-    h.tflops = flops / (h.us * 1e6);
-    h.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / h.us;
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);
     const double aiter_us = gated ? 0 : aiter_fmoe(d, aiter, s, tokens, ws, X.addr(), W1.addr(), W2.addr());
-    print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), h, aiter_us, bytes);
+    print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), from(rep), aiter_us, bytes);
   }
 }
 }  // namespace
@@ -146,12 +145,12 @@ int main(int argc, char** argv) {
     if (aiter.empty()) std::fprintf(stderr, "bench_kernel_moe: no fmoe_b16.co under %s; aiter skipped\n", argv[1]);
   }
   auto d = rt::device::open(rt::backend::sim);
-  auto gemm_mod = d->load_file(HIPASM_BENCH_CO);
-  auto sort_mod = d->load_file(HIPASM_BENCH_SORT_CO);  // (the sorting and stage 2)
+  auto sort_mod = d->load_file(HIPASM_BENCH_SORT_CO);
+  auto g1u1_mod = d->load_file(HIPASM_BENCH_CO);
   auto g1u0_mod = d->load_file(HIPASM_BENCH_G1U0_CO);
   // (model_dim, inter_dim, experts, top-k) of tuned_fmoe.csv's bf16 rows
   const shape shapes[] = {{2048, 192, 128, 8}, {4096, 384, 128, 8}, {7168, 256, 256, 8}, {7168, 512, 256, 8}, {6144, 4096, 8, 2}};
   for (const shape& s : shapes)
-    for (uint32_t tokens : {1u, 32u}) row(*d, *sort_mod, *gemm_mod, *g1u0_mod, aiter, s, tokens);
+    for (uint32_t tokens : {1u, 32u}) row(*d, *sort_mod, *g1u1_mod, *g1u0_mod, aiter, s, tokens);
   return 0;
 }

@@ -265,6 +265,39 @@ constexpr void vmem_cache_controls(builder J, buf_t buf, n_t) {
   J.s_waitcnt(vmcnt(0));
 }
 
+// ---- A counter one workgroup polls and another one sets (test_timing): workgroup 0 sleeps 4 x
+// 6400 cycles, then adds 1 to buf[0] (an integer atomic); workgroup 1 polls buf[0] (sc1 loads,
+// s_sleep between) until it is not 0. Run on one thread in order, the functional run records
+// a single poll.
+constexpr void poll_counter(builder J, buf_t buf, n_t) {
+  auto zero = J.vgpr<u32>();
+  J.v_mov_b32(zero, 0);
+  J.If(
+      J.workgroup_id_x() == 0u,
+      [&] {
+        for (int i = 0; i < 4; ++i) J.s_sleep(100);
+        auto one = J.vgpr<u32>();
+        J.v_mov_b32(one, 1);
+        J.global_atomic_add(zero, one, buf);
+      },
+      [&] {
+        auto v = J.vgpr<u32>();
+        auto got = J.sgpr<u32>();
+        auto poll = [&] {
+          J.global_load_dword(v, zero, buf, {.sc1 = true});
+          J.s_waitcnt(vmcnt(0));
+          got = readfirstlane(v);
+        };
+        poll();
+        J.While([&] { return got == 0u; },
+                [&] {
+                  J.s_sleep(1);
+                  poll();
+                });
+        J.buffer_inv({.sc1 = true});
+      });
+}
+
 // ---- One L2 channel (sampling test): every lane of every wave reads the buffer's first dword,
 // L1 bypassed (nt), 32 times: one line, so one L2 channel whatever the address-to-channel
 // mapping (device.hpp), and every CU of an XCD queues on it (1 line/clk, T6 128 B/clk) while

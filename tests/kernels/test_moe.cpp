@@ -1,10 +1,13 @@
-// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip moe_lds.hip moe_lds_g1u0.hip
+// HIPASM_TEST_KERNELS: moe_sorting.hip moe_stage1.hip moe_stage1_g1u0.hip moe_stage2.hip moe_lds.hip moe_lds_g1u0.hip moe_fused.hip moe_fused_8w.hip
 // Fused MoE (include/hipasm/kernels/moe.hpp) in hipasm-sim against plain C++ references:
 // the sorting's exact output in aiter's layout (1 to 100 tokens, 8 to 256 experts, top-1 to
 // top-8, experts without tokens, ids out of range, several LDS chunks), and the whole MoE
 // (sorting, gate/up GEMM with SiLU, down GEMM with the routing weights) on small shapes with
 // column tails, gated (g1u1) and not (g1u0), weights loaded straight into the MFMA layout or
-// staged through LDS (K ranges that end inside a 128-byte line); the checker must stay silent.
+// staged through LDS (K ranges that end inside a 128-byte line), as three kernels and with
+// both GEMM stages in one dispatch (stage-2 workgroups waiting for stage-1 ones through
+// counters in memory, run on several worker threads and launched twice: the counters must be
+// back to 0); the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -41,6 +45,8 @@ struct mods {
                                                         HIPASM_KERNELS_TEST_NAME + "_moe_lds.co");
   std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
                                                              HIPASM_KERNELS_TEST_NAME + "_moe_lds_g1u0.co");
+  std::unique_ptr<rt::module> fused = sort.load("moe_fused");
+  std::unique_ptr<rt::module> fused_8w = sort.load("moe_fused_8w");
 };
 mods& M() {
   static mods m;
@@ -188,33 +194,34 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
 
 double silu_ref(double g) { return g / (1.0 + std::exp(-g)); }
 
-// The whole MoE on random bf16 data; out against a double reference with h rounded to bf16 as
-// the kernel stores it.
-template <hk::moe_sorting_config SC, hk::moe_gemm_config GC>
-void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t tokens, uint32_t topk, uint32_t experts,
-               uint32_t used, uint32_t dim, uint32_t inter, int seed) {
+// Runs the whole MoE (sorting and GEMMs) into a.out with ws.
+using moe_run = std::function<rt::launch_report(hk::moe_workspace& ws, const hk::moe_args& a)>;
+
+// The whole MoE on random bf16 data, `launches` times on one workspace (out refilled with 7
+// between them); out against a double reference with h rounded to bf16 as the kernel stores it.
+void check_moe_run(const moe_run& run, bool gated, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used,
+                   uint32_t dim, uint32_t inter, int seed, int launches = 1) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " dim " << dim << " inter " << inter
-                 << (GC.gated ? " g1u1" : " g1u0"));
+                 << (gated ? " g1u1" : " g1u0"));
   const routing r = make_routing(tokens, topk, used, seed);
   std::mt19937 rng(seed + 1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  const uint32_t gu = GC.gated ? 2 * inter : inter;
+  const uint32_t gu = gated ? 2 * inter : inter;
   std::vector<uint16_t> x(size_t(tokens) * dim), w1(size_t(experts) * gu * dim), w2(size_t(experts) * dim * inter);
   for (auto& v : x) v = bf16(u(rng));
   for (auto& v : w1) v = bf16(u(rng) * 0.25f);
   for (auto& v : w2) v = bf16(u(rng) * 0.25f);
   rt::device& d = *M().sort.dev;
   rt::buffer<uint16_t> X(d, x), W1(d, w1), W2(d, w2);
-  rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + 64, 7.0f)), TW(d, r.w);
+  rt::buffer<float> O(d, size_t(tokens) * dim + 64), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
   hk::moe_workspace ws(d, tokens, topk, experts, inter);
-  // (one code object a stage-1 kernel: compile time)
-  rt::module& s1 = GC.lds_weights ? (GC.gated ? *M().lds : *M().lds_g1u0) : GC.gated ? *M().s1 : *M().s1_g1u0;
-  rt::module& s2 = GC.lds_weights ? s1 : *M().s2;
-  auto rep = hk::launch_fused_moe<SC, GC>(d, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws,
-                                          {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(),
-                                           .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens,
-                                           .topk = topk, .experts = experts, .dim = dim, .inter = inter});
+  for (int launch = 0; launch < launches; ++launch) {
+  INFO("launch " << launch);
+  O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
+  auto rep = run(ws, {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(), .topk_ids = TI.addr(),
+                      .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts, .dim = dim,
+                      .inter = inter});
   for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
   const auto out = O.download();
   std::vector<double> h(inter);
@@ -228,9 +235,9 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
         for (uint32_t c = 0; c < dim; ++c) {
           const double xv = from_bf16(x[size_t(t) * dim + c]);
           g += xv * from_bf16(w1[(size_t(e) * gu + n) * dim + c]);
-          if (GC.gated) up += xv * from_bf16(w1[(size_t(e) * gu + inter + n) * dim + c]);
+          if (gated) up += xv * from_bf16(w1[(size_t(e) * gu + inter + n) * dim + c]);
         }
-        h[n] = from_bf16(bf16(GC.gated ? silu_ref(g) * up : silu_ref(g)));
+        h[n] = from_bf16(bf16(gated ? silu_ref(g) * up : silu_ref(g)));
       }
       for (uint32_t c = 0; c < dim; ++c)
         for (uint32_t n = 0; n < inter; ++n) {
@@ -246,6 +253,39 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
     }
   }
   for (size_t i = size_t(tokens) * dim; i < out.size(); ++i) REQUIRE(out[i] == 7.0f);  // nothing past out
+  // the fused kernel's counters are back to 0 for the next launch (unused by the others)
+  for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
+  }
+}
+
+// The three kernels (sorting, stage 1, stage 2).
+template <hk::moe_sorting_config SC, hk::moe_gemm_config GC>
+void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t tokens, uint32_t topk, uint32_t experts,
+               uint32_t used, uint32_t dim, uint32_t inter, int seed) {
+  // (one code object a stage-1 kernel: compile time)
+  rt::module& s1 = GC.lds_weights ? (GC.gated ? *M().lds : *M().lds_g1u0) : GC.gated ? *M().s1 : *M().s1_g1u0;
+  rt::module& s2 = GC.lds_weights ? s1 : *M().s2;
+  check_moe_run(
+      [&](hk::moe_workspace& ws, const hk::moe_args& a) {
+        return hk::launch_fused_moe<SC, GC>(*M().sort.dev, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws, a);
+      },
+      GC.gated, tokens, topk, experts, used, dim, inter, seed);
+}
+
+// The sorting, then both GEMM stages in one dispatch (HIPASM_MOE_FUSED_KERNEL), launched twice
+// on one workspace, its workgroups on `threads` worker threads (2: a stage-2 workgroup polls
+// while the stage-1 ones it waits for run on the other thread).
+template <hk::moe_sorting_config SC, hk::moe_gemm_config C1, hk::moe_gemm_config C2>
+void check_moe_fused(rt::module& m, const char* kernel, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used,
+                     uint32_t dim, uint32_t inter, int seed, unsigned threads = 2) {
+  INFO(kernel << " on " << threads << " threads");
+  rt::launch_options o;
+  o.threads = threads;
+  check_moe_run(
+      [&](hk::moe_workspace& ws, const hk::moe_args& a) {
+        return hk::launch_fused_moe<SC, C1, C2>(*M().sort.dev, {*M().sort.m, "moe_sort_64"}, {m, kernel}, ws, a, o);
+      },
+      C1.gated, tokens, topk, experts, used, dim, inter, seed, 2);
 }
 }  // namespace
 
@@ -351,4 +391,43 @@ TEST_CASE("moe: stage 1 loads past a wave's K range touch no memory", "[kernels]
                         size_t(tokens) * dim * 4 + size_t(ws.max_blocks) * (hk::moe_block_m + 1) * 4 + 8;
   INFO("HBM bytes " << rep.profile->hbm_bytes << ", data " << need);
   CHECK(rep.profile->hbm_bytes <= need + need / 8);
+}
+
+TEST_CASE("moe fused: both stages in one dispatch (counters, waits, tails)", "[kernels][moe]") {
+  using cfg::gemm_g1u1;
+  // 1 token; dim and inter tails of the 64-column workgroups; 6 experts without tokens
+  check_moe_fused<cfg::sort_64, gemm_g1u1, gemm_g1u1>(*M().fused, "moe_fused_g1u1", 1, 2, 8, 8, 80, 48, 51);
+  // 40 tokens top-2 over 8 experts: several blocks a workgroup (max_workgroups 4), so stage-2
+  // workgroups wait before each of their blocks; also on one thread (every wait met at once)
+  check_moe_fused<cfg::sort_64, gemm_g1u1, gemm_g1u1>(*M().fused, "moe_fused_g1u1", 40, 2, 8, 8, 64, 96, 52);
+  check_moe_fused<cfg::sort_64, gemm_g1u1, gemm_g1u1>(*M().fused, "moe_fused_g1u1", 40, 2, 8, 8, 64, 96, 52, 1);
+  // 64 experts, top-8, most experts empty, K shorter than a load group (dim 48)
+  check_moe_fused<cfg::sort_64, gemm_g1u1, gemm_g1u1>(*M().fused, "moe_fused_g1u1", 9, 8, 64, 20, 48, 32, 53);
+  // top-1
+  check_moe_fused<cfg::sort_64, gemm_g1u1, gemm_g1u1>(*M().fused, "moe_fused_g1u1", 5, 1, 16, 16, 32, 64, 54);
+}
+
+TEST_CASE("moe fused: g1u0, weights through LDS, the bench's 8-wave layout", "[kernels][moe]") {
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_lds, cfg::gemm_g1u1_lds>(*M().fused, "moe_fused_g1u0_lds", 37, 3, 16, 16,
+                                                                        208, 96, 61);
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_lds, cfg::gemm_g1u1_lds>(*M().fused, "moe_fused_g1u0_lds", 1, 8, 64, 64,
+                                                                        48, 32, 62);
+  // K of stage 1 over 8 waves (dim 272: 17 slices, ranges ending inside a line), 33 tokens top-2
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w>(*M().fused_8w, "moe_fused_8w", 33, 2, 16, 12, 272, 160, 63);
+  // stage 2's K (inter 336: 21 slices) over 4 waves, ranges ending inside a line
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w_long_k>(*M().fused_8w, "moe_fused_8w_long_k", 20, 2, 8, 8,
+                                                                         96, 336, 64);
+}
+
+TEST_CASE("moe fused: a sampled profile is refused (the waited-for workgroups would not run)", "[kernels][moe]") {
+  rt::device& d = *M().sort.dev;
+  hk::moe_workspace ws(d, 4, 2, 8, 32);
+  rt::profile_options p;
+  p.sample_cus = 8;
+  rt::launch_options o;
+  o.profile = &p;
+  CHECK_THROWS_WITH((hk::launch_moe_fused<cfg::gemm_g1u1, cfg::gemm_g1u1>(
+                        d, *M().fused, "moe_fused_g1u1", ws,
+                        {.tokens = 4, .topk = 2, .experts = 8, .dim = 64, .inter = 32}, o)),
+                    Catch::Contains("sample_cus"));
 }

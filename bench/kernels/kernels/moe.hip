@@ -2,4 +2,4 @@
 
 #include "moe_bench_configs.hpp"
 
-HIPASM_MOE_STAGE1_KERNEL(moe_stage1_g1u1, moe_bench::g1u1)
+HIPASM_MOE_FUSED_KERNEL(moe_fused_g1u1, moe_bench::g1u1, moe_bench::down_g1u1)

@@ -4,9 +4,15 @@
 
 namespace moe_bench {
 constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 256, .waves = 4};
-// stage 1: K (model_dim, 2048-7168) over 8 waves of a column block (more loads in flight)
-constexpr hipasm::kernels::moe_gemm_config g1u1{.waves = 1, .unroll = 4, .gated = true, .k_split = 8, .lds_weights = true};
+// stage 1: K (model_dim, 2048-7168) over 4 (g1u1: two weight tiles a wave, 32 KB of LDS) or
+// 8 (g1u0) waves of a column block (more loads in flight)
+constexpr hipasm::kernels::moe_gemm_config g1u1{.waves = 1, .unroll = 4, .gated = true, .k_split = 4, .lds_weights = true};
 constexpr hipasm::kernels::moe_gemm_config g1u0{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};
-// stage 2: K (inter_dim) is short
-constexpr hipasm::kernels::moe_gemm_config down{.waves = 2, .unroll = 4, .k_split = 2, .lds_weights = true};
+// stage 2 (K: inter_dim) in stage 1's workgroup size (one dispatch): g1u0 8 waves, 4 column
+// waves x 2 (short K) or 2 x 4 (long K, inter >= moe_bench::long_k: more workgroups, each K
+// range still long), g1u1 4 waves
+constexpr hipasm::kernels::moe_gemm_config down_fused{.waves = 4, .unroll = 4, .k_split = 2, .lds_weights = true};
+constexpr hipasm::kernels::moe_gemm_config down_fused_long_k{.waves = 2, .unroll = 4, .k_split = 4, .lds_weights = true};
+constexpr uint32_t long_k = 2048;
+constexpr hipasm::kernels::moe_gemm_config down_g1u1{.waves = 2, .unroll = 4, .k_split = 2, .lds_weights = true};
 }  // namespace moe_bench

@@ -35,17 +35,24 @@
 // The grids' y covers min(max blocks, max_workgroups / grid x) rows; each workgroup loops over
 // the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (the worst-case block count is
 // mostly empty: few workgroups find nothing to do).
+// 4. moe_fused: the two GEMMs (2 and 3) in one dispatch (a 1-D grid: stage 1's workgroups, then stage
+//    2's, each with its own configuration of one workgroup size): a stage-2 workgroup waits
+//    for the zeroing of out and, before each block, for the stage-1 workgroups of that block
+//    (counters in memory, agent-scope release/acquire), so the second dispatch (~2.5 us on the
+//    timing model) and the ramp down of stage 1 / up of stage 2 overlap with work.
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
 // Speed (bench/kernels/bench_moe.cpp): the weights are the traffic (each routed expert's W1
 // and W2 once). A direct load touches 32 lines (a lane's row, 32 bytes of it), 4 cycles each
 // on the CU's address path (docs/timing-model.md); lds_weights touches 8, which took the
 // 32-token rows from address-path-bound to near the HBM stream (both stages). k_split cuts
-// the load round trips per wave. Not done: one kernel for both GEMMs (h kept in LDS, as
-// aiter's fmoe): it would save the second dispatch and h's round trip.
+// the load round trips per wave. Not done: h kept in LDS (aiter's fmoe: a workgroup takes a
+// slice of inter for both GEMMs, adding its share of out): it would save h's round trip.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
-//               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg)
-// Host side:    kernels/moe_launch.hpp (launch_moe_sorting, launch_moe_stage1/2, launch_fused_moe).
+//               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg), HIPASM_MOE_FUSED_KERNEL(name,
+//               stage1_cfg, stage2_cfg)
+// Host side:    kernels/moe_launch.hpp (launch_moe_sorting, launch_moe_stage1/2, launch_moe_fused,
+//               launch_fused_moe).
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -150,7 +157,8 @@ struct moe_wave {
   buffer sid;
 };
 template <moe_gemm_config C>
-constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsigned*> sorted_token_ids) {
+constexpr moe_wave<C> moe_wave_setup(builder J, gpr<dtype::u32> wg_x, arg<unsigned> K,
+                                     arg<const unsigned*> sorted_token_ids) {
   using dtype::u32;
   moe_wave<C> r{J.thread_id_x(), J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(),
                 J.sgpr<u32>(),   J.sgpr<u32>(), J.sgpr<u32>(), {}};
@@ -168,7 +176,7 @@ constexpr moe_wave<C> moe_wave_setup(builder J, arg<unsigned> K, arg<const unsig
     r.k_begin = 0u;
     r.k_end = K + 0u;
   }
-  r.col0 = J.workgroup_id_x() * C.cols() + (r.col << 5u);
+  r.col0 = wg_x * C.cols() + (r.col << 5u);
   r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
   return r;
 }
@@ -326,12 +334,12 @@ constexpr gpr<dtype::u32> moe_row_offset(gpr<dtype::u32> blk, gpr<dtype::u32> la
 
 // body(blk, expert) for the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (wave-uniform).
 template <class Body>
-constexpr void moe_for_blocks(builder J, arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
-                              arg<unsigned> grid_y, Body body) {
+constexpr void moe_for_blocks(builder J, gpr<dtype::u32> y, arg<const unsigned*> sorted_expert_ids,
+                              arg<const unsigned*> num_valid_ids, arg<unsigned> grid_y, Body body) {
   using dtype::u32;
   auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>(), expert = J.sgpr<u32>(), off = J.sgpr<u32>();
   // the first block's expert loads with the block count (y < the worst-case count: in bounds)
-  blk = J.workgroup_id_y() + 0u;
+  blk = y + 0u;
   off = blk << 2u;
   J.s_load_dword(nblk, num_valid_ids, 0);
   J.s_load_dword(expert, sorted_expert_ids, off);
@@ -562,37 +570,120 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   }
 }
 
-// ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
+// ---- stage kernels' synchronisation (the fused kernel) ------------------------------------------
+namespace detail {
+// The fused kernel's counters (u32 at `counters`, zero between launches): [0] stage-1
+// workgroups done zeroing out, [1] stage-2 workgroups done, [2 + b] stage-1 workgroups done
+// with block b. A stage-2 workgroup waits for [0] and for each of its blocks' [2 + b]; the
+// last one to finish (from [1]) sets them back to 0 for the next launch (every waiter has
+// passed by then: it counted itself in [1] after its waits).
+struct moe_sync {
+  arg<unsigned*> counters;
+  gpr<dtype::u32> producers;      // stage-1 workgroups a block waits for (stage 1's grid x)
+  gpr<dtype::u32> zeroers;        // stage-1 workgroups that zero out (moe_zero_groups)
+  gpr<dtype::u32> stage2_groups;
+};
+inline constexpr uint32_t moe_sync_zeroed = 0, moe_sync_done = 4, moe_sync_blocks = 8;  // byte offsets
+
+// counters[byte_offset / 4] += 1 once every wave's stores are complete, as a release at agent
+// scope (LLVM's gfx942 memory model: buffer_wbl2 sc1 writes this XCD's L2 back, then
+// s_waitcnt vmcnt(0), then the atomic): each wave waits for its stores, a barrier, thread 0.
+constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, const val<dtype::u32>& byte_offset) {
+  using dtype::u32;
+  // (lambdas capture locals, not reference parameters: the constant interpreter)
+  const arg<unsigned*> counters = s.counters;
+  auto off = J.vgpr<u32>(), one = J.vgpr<u32>();
+  off = byte_offset;
+  one = 1u;
+  J.s_waitcnt(vmcnt(0));
+  J.s_barrier();
+  J.If(tid == 0u, [&] {
+    J.buffer_wbl2({.sc1 = true});
+    J.s_waitcnt(vmcnt(0));
+    J.global_atomic_add(off, one, counters);
+  });
+}
+
+// Wait until out is zeroed (counter [0] >= zeroers) and, with block_offset, a
+// block's h is stored (its counter >= producers), as an acquire at agent scope: sc1 loads
+// (past the L1, and this XCD's L2 for lines other XCDs wrote), s_sleep between polls, then
+// buffer_inv sc1 so that the loads after it see the other XCDs' data. Every wave polls; the
+// two polls, and loads issued before, share a round trip (one s_waitcnt vmcnt(0)).
+constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* block_offset) {
+  using dtype::u32;
+  const arg<unsigned*> counters = s.counters;
+  const gpr<u32> producers = s.producers, zeroers = s.zeroers;
+  const bool block = block_offset != nullptr;
+  auto off = J.vgpr<u32>(), zoff = J.vgpr<u32>(), vb = J.vgpr<u32>(), vz = J.vgpr<u32>();
+  auto missing = J.sgpr<u32>(), got = J.sgpr<u32>();
+  if (block) off = *block_offset;
+  zoff = moe_sync_zeroed;
+  auto poll = [&] {
+    if (block) J.global_load_dword(vb, off, counters, {.sc1 = true});
+    J.global_load_dword(vz, zoff, counters, {.sc1 = true});
+    J.s_waitcnt(vmcnt(0));
+    got = readfirstlane(vz);
+    missing = zeroers - min(got, zeroers);  // (0 once met)
+    if (block) {
+      got = readfirstlane(vb);
+      missing = missing + (producers - min(got, producers));
+    }
+  };
+  poll();
+  J.While([&] { return missing != 0u; },
+          [&] {
+            J.s_sleep(1);
+            poll();
+          });
+  J.buffer_inv({.sc1 = true});
+}
+
+// Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread, so that
+// few wait for their stores before they count themselves (the fused kernel), all at most.
 template <moe_gemm_config C>
-constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> out, arg<const uint16_t*> x,
-                                 arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
-                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
-                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
-                                 arg<unsigned> max_blocks) {
-  static_assert(detail::moe_gemm_config_error(C) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
+constexpr gpr<dtype::u32> moe_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
+  auto z = J.sgpr<dtype::u32>();
+  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
+  return z;
+}
+
+// ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
+// Workgroup (wg_x, wg_y) of a grid (grid x, grid_blocks); sync: the fused kernel's counters.
+template <moe_gemm_config C>
+constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t red_offset,
+                          const moe_sync* sync, gpr<dtype::u64> h_out, arg<float*> out, arg<const uint16_t*> x,
+                          arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
+                          arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                          arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                          arg<unsigned> max_blocks) {
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t T = C.threads();
-  const auto wv = detail::moe_wave_setup<C>(J, dim, sorted_token_ids);
+  const auto wv = detail::moe_wave_setup<C>(J, wg_x, dim, sorted_token_ids);
   const gpr<u32> tid = wv.tid, lane = wv.lane, half = wv.half;
 
-  // out = 0 for stage 2's atomics: workgroup g of G zeroes 16-byte pieces g*T + tid + k*G*T
+  // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid +
+  // k*Z*T (the fused kernel: then counts itself done, after its stores)
   {
-    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
     zb = (tokens * dim) << 2u;
     auto O = make_buffer(J, out, zb);
-    g = J.workgroup_id_y() * ((inter + (C.cols() - 1u)) / C.cols()) + J.workgroup_id_x();
-    gstep = ((inter + (C.cols() - 1u)) / C.cols()) * grid_blocks * (16u * T);
-    auto zo = J.vgpr<u32>();
-    auto z4 = J.vgpr<u32>(4).aligned(4);
-    for (int q = 0; q < 4; ++q) z4[q] = 0u;
-    zo = (g * T + tid) << 4u;
-    J.While([&] { return zo < zb; },
-            [&] {
-              O.store(z4, at(zo));
-              zo = zo + gstep;
-            });
+    gx = (inter + (C.cols() - 1u)) / C.cols();
+    g = wg_y * gx + wg_x;
+    zg = moe_zero_groups<C>(J, tokens, dim, gpr<u32>(gx * grid_blocks));
+    gstep = zg * (16u * T);
+    J.If(g < zg, [&] {
+      auto zo = J.vgpr<u32>();
+      auto z4 = J.vgpr<u32>(4).aligned(4);
+      for (int q = 0; q < 4; ++q) z4[q] = 0u;
+      zo = (g * T + tid) << 4u;
+      J.While([&] { return zo < zb; },
+              [&] {
+                O.store(z4, at(zo));
+                zo = zo + gstep;
+              });
+      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
+    });
   }
   const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
@@ -606,11 +697,9 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
 
   constexpr uint32_t NW = C.gated ? 2 : 1;
   // k_split: the parts 1.. leave their sums at [part - 1][col][w][register][lane] for part 0
-  // (lds_weights: in the region of the weight tiles, once every wave's K loop is done)
-  uint32_t red_offset = 0;
-  if constexpr (C.lds_bytes(NW) > 0) red_offset = J.lds_bytes(C.lds_bytes(NW), 16).offset;
+  // (lds_weights: in the LDS of the weight tiles, once every wave's K loop is done)
 
-  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
   // this lane's token row (column of the MFMA): x past its V# for padding
   auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
   wv.sid.load(tok, at(so));
@@ -692,25 +781,25 @@ constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> ou
   } else {
     finish();
   }
+  if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
   });
 }
 
 // ---- 3. stage 2: out[token] += w * (h . W2^T) ------------------------------------------------------
+// Workgroup (wg_x, wg_y) of a grid (grid x, grid_blocks); lds_offset: the weight tiles
+// (lds_weights); sync: the fused kernel's counters.
 template <moe_gemm_config C>
-constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*> h_in, arg<const uint16_t*> w2,
-                                 arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
-                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
-                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
-                                 arg<unsigned> max_blocks) {
-  static_assert(detail::moe_gemm_config_error(C) == nullptr,
-                std::string_view(detail::moe_gemm_config_error(C) ? detail::moe_gemm_config_error(C) : ""));
+constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
+                          const moe_sync* sync, arg<float*> out, gpr<dtype::u64> h_in, arg<const uint16_t*> w2,
+                          arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                          arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                          arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                          arg<unsigned> max_blocks) {
   using dtype::u32;
   using dtype::f32;
-  const auto wv = detail::moe_wave_setup<C>(J, inter, sorted_token_ids);
+  const auto wv = detail::moe_wave_setup<C>(J, wg_x, inter, sorted_token_ids);
   const gpr<u32> lane = wv.lane, half = wv.half;
   const gpr<u32> d0 = wv.col0;  // the wave's first column of dim
-  uint32_t lds_offset = 0;  // the weight tiles (lds_weights)
-  if constexpr (C.lds_weights) lds_offset = J.lds_bytes(C.staging_bytes(1), 16).offset;
 
   auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>();
@@ -724,12 +813,16 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
   auto eb = J.sgpr<u32>();
   eb = dim * hrow;
 
-  detail::moe_for_blocks(J, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-  // this lane's sorted row: its token and weight
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+  // this lane's sorted row: its token and weight (written by the sorting: no wait)
   auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>();
   auto wt = J.vgpr<f32>();
   wv.sid.load(tok, at(so));
   SWb.load(wt, at(so));
+  if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+    const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+    moe_wait(J, *sync, &counter);
+  }
   auto hoff = J.vgpr<u32>();
   hoff = (blk * moe_block_m + lane) * hrow + (half << 4u);
   // padding rows load from past h's V# (no lines touched, zeros): with few tokens a block is
@@ -760,6 +853,126 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
     for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
   }
   });
+  if (sync) {
+    // count this workgroup done (after every wave's waits); the last one sets the counters of
+    // the blocks (below num_valid_ids[0] / 32), [0] and [1] back to 0
+    J.s_barrier();
+    J.If(wv.wave == 0u, [&] {
+      auto off = J.vgpr<u32>(), one = J.vgpr<u32>(), old = J.vgpr<u32>();
+      old = 0u;
+      J.If(wv.tid == 0u, [&] {
+        off = moe_sync_done;
+        one = 1u;
+        J.global_atomic_add(old, off, one, sync->counters);
+      });
+      J.s_waitcnt(vmcnt(0));
+      auto last = J.sgpr<u32>(), bytes = J.sgpr<u32>();
+      last = readfirstlane(old) + 1u;
+      J.If(last == sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
+        J.s_load_dword(bytes, num_valid_ids, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
+        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
+        zero = 0u;
+        i = wv.tid << 2u;
+        J.While([&] { return i < bytes; },
+                [&] {
+                  J.global_store_dword(i, zero, sync->counters);
+                  i = i + 256u;
+                });
+      });
+    });
+  }
+}
+}  // namespace detail
+
+namespace detail {
+template <moe_gemm_config C>
+constexpr void moe_check_config() {
+  static_assert(moe_gemm_config_error(C) == nullptr,
+                std::string_view(moe_gemm_config_error(C) ? moe_gemm_config_error(C) : ""));
+}
+// LDS of stage 1 (weight tiles, k_split sums) and stage 2 (weight tiles); the region at an offset
+template <moe_gemm_config C>
+inline constexpr uint32_t moe_stage1_lds = C.lds_bytes(C.gated ? 2 : 1);
+template <moe_gemm_config C>
+inline constexpr uint32_t moe_stage2_lds = C.lds_weights ? C.staging_bytes(1) : 0;
+constexpr uint32_t moe_lds_offset(builder J, uint32_t bytes) { return bytes ? J.lds_bytes(bytes, 16).offset : 0; }
+}  // namespace detail
+
+template <moe_gemm_config C>
+constexpr void moe_stage1_kernel(builder J, arg<uint16_t*> h_out, arg<float*> out, arg<const uint16_t*> x,
+                                 arg<const uint16_t*> w1, arg<const unsigned*> sorted_token_ids,
+                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
+  detail::moe_check_config<C>();
+  const uint32_t lds_offset = detail::moe_lds_offset(J, detail::moe_stage1_lds<C>);
+  detail::moe_stage1<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds_offset, nullptr, h_out, out, x, w1,
+                        sorted_token_ids, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+template <moe_gemm_config C>
+constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*> h_in, arg<const uint16_t*> w2,
+                                 arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                                 arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                 arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid_blocks,
+                                 arg<unsigned> max_blocks) {
+  detail::moe_check_config<C>();
+  const uint32_t lds_offset = detail::moe_lds_offset(J, detail::moe_stage2_lds<C>);
+  detail::moe_stage2<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds_offset, nullptr, out, h_in, w2, sorted_token_ids,
+                        sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+// ---- 4. both stages in one dispatch ------------------------------------------------------------
+// A 1-D grid: workgroups [0, n1) are stage 1's grid (x fastest: stage 1's grid x over inter,
+// grid1_y rows), [n1, n1 + n2) stage 2's (grid x over dim, grid2_y rows). Before each of its
+// blocks b a stage-2 workgroup waits (detail::moe_wait) for out's zeroing by all n1 stage-1
+// workgroups and for the stage-1 workgroups of b (b % grid1_y's row) to have stored b's h; it
+// never waits for a higher workgroup id. Deadlock-free when the hardware dispatches a grid's
+// workgroups in increasing id order (each XCD its own in order: a stage-2 workgroup becomes
+// resident only after every stage-1 workgroup of its XCD, and stage-1 workgroups wait for
+// nothing), as the CP/SPI do for a dispatch and as hipasm-sim (workgroups taken in order by
+// its worker threads) and its timing model (in-order per-XCD queues) do. Not for sampled
+// profiles (the waited-for workgroups would not run).
+template <moe_gemm_config C1, moe_gemm_config C2>
+constexpr void moe_fused_kernel(builder J, arg<float*> out, arg<uint16_t*> h, arg<const uint16_t*> x,
+                                arg<const uint16_t*> w1, arg<const uint16_t*> w2, arg<const unsigned*> sorted_token_ids,
+                                arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
+                                arg<const unsigned*> num_valid_ids, arg<unsigned*> counters, arg<unsigned> tokens,
+                                arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid1_y, arg<unsigned> grid2_y,
+                                arg<unsigned> max_blocks) {
+  detail::moe_check_config<C1>();
+  detail::moe_check_config<C2>();
+  static_assert(C1.threads() == C2.threads(),
+                "moe fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
+  using dtype::u32;
+  constexpr uint32_t lds1 = detail::moe_stage1_lds<C1>, lds2 = detail::moe_stage2_lds<C2>;
+  const uint32_t lds_offset = detail::moe_lds_offset(J, lds1 > lds2 ? lds1 : lds2);  // (the stages share it)
+  auto wg = J.workgroup_id_x();
+  auto gx1 = J.sgpr<u32>(), gx2 = J.sgpr<u32>(), n1 = J.sgpr<u32>(), n2 = J.sgpr<u32>();
+  gx1 = (inter + (C1.cols() - 1u)) / C1.cols();
+  gx2 = (dim + (C2.cols() - 1u)) / C2.cols();
+  n1 = gx1 * grid1_y;
+  n2 = gx2 * grid2_y;
+  const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups<C1>(J, tokens, dim, n1), n2};
+  auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
+  J.If(
+      wg < n1,
+      [&] {
+        y = wg / gx1;
+        xw = wg - y * gx1;
+        detail::moe_stage1<C1>(J, xw, y, lds_offset, &sync, h, out, x, w1, sorted_token_ids, sorted_expert_ids,
+                               num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
+      },
+      [&] {
+        w = wg - n1;
+        y = w / gx2;
+        xw = w - y * gx2;
+        detail::moe_stage2<C2>(J, xw, y, lds_offset, &sync, out, h, w2, sorted_token_ids, sorted_weights,
+                               sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid2_y, max_blocks);
+      });
 }
 
 }  // namespace hipasm::kernels
@@ -789,4 +1002,16 @@ constexpr void moe_stage2_kernel(builder J, arg<float*> out, arg<const uint16_t*
                                                unsigned max_blocks) {                                           \
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_stage2_kernel<CFG>), out, h, w2, sorted_token_ids, sorted_weights, \
                        sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);          \
+  }
+// Both GEMM stages in one dispatch: stage 1 with STAGE1_CFG, stage 2 with STAGE2_CFG (the same
+// waves * k_split); grid: launch_moe_fused (moe_launch.hpp).
+#define HIPASM_MOE_FUSED_KERNEL(NAME, STAGE1_CFG, STAGE2_CFG)                                                  \
+  extern "C" __attribute__((global)) void NAME(                                                                \
+      float* out, uint16_t* h, const uint16_t* x, const uint16_t* w1, const uint16_t* w2,                      \
+      const unsigned* sorted_token_ids, const float* sorted_weights, const unsigned* sorted_expert_ids,        \
+      const unsigned* num_valid_ids, unsigned* counters, unsigned tokens, unsigned dim, unsigned inter,        \
+      unsigned grid1_y, unsigned grid2_y, unsigned max_blocks) {                                               \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, h, x, w1, w2,         \
+                       sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids, counters, tokens,   \
+                       dim, inter, grid1_y, grid2_y, max_blocks);                                              \
   }

@@ -7,8 +7,10 @@
 //                    ws, {.out, .x, .w1, .w2, .topk_ids, .topk_weights, .tokens, .topk, .experts, .dim, .inter});
 //
 // out (f32 [tokens][dim]) is overwritten (stage 1 zeroes it, stage 2 adds into it).
-// Each stage can also be launched on its own (launch_moe_sorting / _stage1 / _stage2), e.g.
-// to feed aiter's fmoe the sorted buffers.
+// Both GEMM stages in one dispatch (HIPASM_MOE_FUSED_KERNEL): launch_fused_moe<sort_cfg,
+// stage1_cfg, stage2_cfg>(dev, {sort_mod, "sort"}, {fused_mod, "fused"}, ws, {...}) or
+// launch_moe_fused after the sorting. Each stage can also be launched on its own
+// (launch_moe_sorting / _stage1 / _stage2), e.g. to feed aiter's fmoe the sorted buffers.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -101,12 +103,14 @@ rt::launch_report launch_moe_stage2(rt::device& dev, rt::module& m, const std::s
   return detail::moe_launch_gemm<C>(dev, m, kernel, a, a.dim, args, opts);
 }
 
-// The intermediate buffers of one run: the sorted routing (aiter's sizes) and h.
+// The intermediate buffers of one run: the sorted routing (aiter's sizes), h, and the fused
+// kernel's counters (zero between its launches: the kernel leaves them so).
 struct moe_workspace {
   uint32_t max_padded = 0, max_blocks = 0;
   rt::buffer<uint32_t> sorted_token_ids, sorted_expert_ids, num_valid_ids;
   rt::buffer<float> sorted_weights;
   rt::buffer<uint16_t> h;
+  rt::buffer<uint32_t> counters;
   moe_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter)
       : max_padded(moe_max_padded(tokens, topk, experts)),
         max_blocks(moe_max_blocks(tokens, topk, experts)),
@@ -114,7 +118,8 @@ struct moe_workspace {
         sorted_expert_ids(dev, std::vector<uint32_t>(max_blocks, 0u)),
         num_valid_ids(dev, std::vector<uint32_t>(2, 0u)),
         sorted_weights(dev, std::vector<float>(max_blocks * moe_block_m, 0.0f)),
-        h(dev, std::vector<uint16_t>(size_t(max_blocks) * moe_block_m * inter, 0)) {}
+        h(dev, std::vector<uint16_t>(size_t(max_blocks) * moe_block_m * inter, 0)),
+        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {}
 };
 
 struct moe_args {
@@ -127,18 +132,55 @@ struct moe_kernel_ref {
   std::string name;
 };
 
+namespace detail {
+template <moe_sorting_config SC>
+rt::launch_report moe_sort_into(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& sort, moe_workspace& ws,
+                                const moe_args& a, const rt::launch_options& opts) {
+  return launch_moe_sorting<SC>(dev, sort.mod, sort.name,
+                                {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+                                 .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+                                 .topk_ids = a.topk_ids, .topk_weights = a.topk_weights, .tokens = a.tokens,
+                                 .topk = a.topk, .experts = a.experts},
+                                opts);
+}
+}  // namespace detail
+
+// The fused kernel's grid: stage 1's workgroups, then stage 2's (moe_fused_kernel).
+struct moe_fused_grid {
+  uint32_t stage1_x = 0, stage1_y = 0, stage2_x = 0, stage2_y = 0;
+  constexpr uint32_t stage1() const { return stage1_x * stage1_y; }
+  constexpr uint32_t size() const { return stage1() + stage2_x * stage2_y; }
+};
+template <moe_gemm_config C1, moe_gemm_config C2>
+constexpr moe_fused_grid moe_fused_grid_for(uint32_t dim, uint32_t inter, uint32_t max_blocks) {
+  return {C1.grid_x(inter), C1.grid_y(inter, max_blocks), C2.grid_x(dim), C2.grid_y(dim, max_blocks)};
+}
+
+// Both GEMM stages in one dispatch (HIPASM_MOE_FUSED_KERNEL) on ws's sorted routing. Its
+// workgroups wait for each other: not with a sampled profile (refused).
+template <moe_gemm_config C1, moe_gemm_config C2>
+rt::launch_report launch_moe_fused(rt::device& dev, rt::module& m, const std::string& kernel, moe_workspace& ws,
+                                   const moe_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_check_gemm({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
+  if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.h.size() < size_t(ws.max_blocks) * moe_block_m * a.inter)
+    throw std::invalid_argument("hipasm moe fused: the workspace was made for another shape");
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
+  const moe_fused_grid g = moe_fused_grid_for<C1, C2>(a.dim, a.inter, ws.max_blocks);
+  rt::kernel_args args;
+  args.add(a.out).add(ws.h.addr()).add(a.x).add(a.w1).add(a.w2).add(ws.sorted_token_ids.addr());
+  args.add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr()).add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(g.stage1_y).add(g.stage2_y).add(ws.max_blocks);
+  return dev.launch(m, kernel, {g.size(), 1, 1}, {C1.threads(), 1, 1}, args, opts);
+}
+
 // The three kernels in order; the diagnostics of all three in one report (and the last's time).
 template <moe_sorting_config SC, moe_gemm_config GC>
 rt::launch_report launch_fused_moe(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& sort,
                                    const moe_kernel_ref<moe_gemm_config>& stage1,
                                    const moe_kernel_ref<moe_gemm_config>& stage2, moe_workspace& ws, const moe_args& a,
                                    const rt::launch_options& opts = {}) {
-  auto r = launch_moe_sorting<SC>(dev, sort.mod, sort.name,
-                                  {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
-                                   .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-                                   .topk_ids = a.topk_ids, .topk_weights = a.topk_weights, .tokens = a.tokens,
-                                   .topk = a.topk, .experts = a.experts},
-                                  opts);
+  auto r = detail::moe_sort_into<SC>(dev, sort, ws, a, opts);
   moe_stage_args s{.out = a.out, .h = ws.h.addr(), .x = a.x, .w = a.w1,
                    .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
                    .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
@@ -148,6 +190,18 @@ rt::launch_report launch_fused_moe(rt::device& dev, const moe_kernel_ref<moe_sor
   auto r2 = launch_moe_stage2<GC>(dev, stage2.mod, stage2.name, s, opts);
   for (auto* x : {&r1, &r2})
     for (auto& d : x->diagnostics) r.diagnostics.push_back(d);
+  r2.diagnostics = r.diagnostics;
+  return r2;
+}
+
+// The sorting, then both GEMM stages in one dispatch; the diagnostics of both (and the last's time).
+template <moe_sorting_config SC, moe_gemm_config C1, moe_gemm_config C2>
+rt::launch_report launch_fused_moe(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& sort,
+                                   const moe_kernel_ref<moe_gemm_config>& gemm, moe_workspace& ws, const moe_args& a,
+                                   const rt::launch_options& opts = {}) {
+  auto r = detail::moe_sort_into<SC>(dev, sort, ws, a, opts);
+  auto r2 = launch_moe_fused<C1, C2>(dev, gemm.mod, gemm.name, ws, a, opts);
+  for (auto& d : r2.diagnostics) r.diagnostics.push_back(d);
   r2.diagnostics = r.diagnostics;
   return r2;
 }

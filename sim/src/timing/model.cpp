@@ -16,6 +16,7 @@
 #include <limits>
 #include <queue>
 #include <thread>
+#include <unordered_map>
 
 #include "timing.hpp"
 
@@ -200,6 +201,7 @@ struct WaveT {
   mutable Own own;
   mutable bool own_valid = false;
   uint64_t last_vm_done = 0, last_ds_done = 0;
+  size_t atomic_pos = 0, poll_pos = 0;  // the stream's first SyncAccess at or after pos
   std::vector<uint64_t> vready;    // per unified VGPR/AGPR
   std::vector<uint8_t> vmfma;      // written by an MFMA
   std::vector<Outstanding> out;
@@ -289,6 +291,11 @@ class Sim {
     }
     groups_.resize(size_t(shape.groups));
     occupancy();
+    // The dwords coherent loads read after atomics (SyncAccess): their additions as they issue.
+    for (const auto& gs : rec.groups)
+      if (gs)
+        for (const WaveStream& ws : gs->waves)
+          for (const SyncAccess& a : ws.polls) sync_.try_emplace(a.dword);
   }
 
   void run() {
@@ -362,6 +369,14 @@ class Sim {
   std::vector<GroupT> groups_;
   std::deque<WaveT> wave_pool_;
   std::vector<WaveT*> free_waves_;
+  // Cross-workgroup order (SyncAccess): per polled dword, the issued atomics (completion,
+  // additions) and the waves waiting for more.
+  struct SyncDword {
+    std::vector<std::pair<uint64_t, uint32_t>> done;
+    uint64_t added = 0;
+  };
+  std::unordered_map<uint64_t, SyncDword> sync_;
+  mutable std::unordered_map<uint64_t, std::vector<WaveT*>> waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
   uint32_t simd_limit_ = 8;
   uint64_t last_end_ = 0, last_done_ = 0;
@@ -373,6 +388,7 @@ class Sim {
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
+
 
   // Waves per SIMD the resources allow, and what limits them (T1).
   void occupancy() {
@@ -493,6 +509,7 @@ class Sim {
       w->sready.fill(0);
       w->out.clear();
       w->last_vm_done = w->last_ds_done = 0;
+      w->atomic_pos = w->poll_pos = 0;
       info.instructions = ws->recs.size();
       c.simd[s].waves.push_back(w);
       G.waves.push_back(w);
@@ -673,7 +690,30 @@ class Sim {
         break;
       }
     }
+    // A coherent load that read a dword after n atomic additions: not before the model has
+    // completed n of them (a wait for memory: counted as vmcnt); fewer issued so far: the wave
+    // waits for the next one (issue() wakes it).
+    const std::vector<SyncAccess>& polls = w.stream->polls;
+    for (size_t i = w.poll_pos; i < polls.size() && polls[i].rec == w.pos; ++i)
+      bump(additions_done(polls[i], w), stall_reason::vmcnt);
     return e;
+  }
+
+  // When the model has completed a.adds additions to a.dword (kNever, and w waits, when fewer
+  // have issued).
+  uint64_t additions_done(const SyncAccess& a, const WaveT& w) const {
+    const SyncDword& st = sync_.at(a.dword);
+    if (st.added < a.adds) {
+      waiters_[a.dword].push_back(const_cast<WaveT*>(&w));
+      return kNever;
+    }
+    thread_local std::vector<std::pair<uint64_t, uint32_t>> by_time;
+    by_time = st.done;
+    std::sort(by_time.begin(), by_time.end());
+    uint64_t n = 0;
+    for (const auto& [t, adds] : by_time)
+      if ((n += adds) >= a.adds) return t;
+    return kNever;  // (unreachable: added >= a.adds)
   }
 
   Ready earliest(const WaveT& w) const {
@@ -1008,6 +1048,21 @@ class Sim {
       default: break;
     }
     last_done_ = std::max(last_done_, done);
+    // An atomic on a polled dword: the loads waiting for it may issue (or wait for the next).
+    const std::vector<SyncAccess>& atomics = w.stream->atomics;
+    for (size_t i = w.atomic_pos; i < atomics.size() && atomics[i].rec == w.pos; ++i) {
+      const auto st = sync_.find(atomics[i].dword);
+      if (st == sync_.end()) continue;
+      st->second.done.push_back({done, atomics[i].adds});
+      st->second.added += atomics[i].adds;
+      const auto wt = waiters_.find(atomics[i].dword);
+      if (wt == waiters_.end()) continue;
+      for (WaveT* o : wt->second) {
+        o->own_valid = false;
+        schedule(o->simd, t);
+      }
+      waiters_.erase(wt);
+    }
     if (keep_) {
       ev.wave = w.gid;
       ev.inst = rec_.info_index(r);
@@ -1016,6 +1071,8 @@ class Sim {
       p_.events.push_back(ev);
     }
     ++w.pos;
+    while (w.atomic_pos < atomics.size() && atomics[w.atomic_pos].rec < w.pos) ++w.atomic_pos;
+    while (w.poll_pos < w.stream->polls.size() && w.stream->polls[w.poll_pos].rec < w.pos) ++w.poll_pos;
     // The streams of thousands of waves are read in turn: fetch this one's next records early.
     if (w.pos + 8 < w.stream->recs.size()) __builtin_prefetch(&w.stream->recs[w.pos + 8]);
     if (w.pos < w.stream->recs.size()) w.next = &infos_[rec_.info_index(w.stream->recs[w.pos])];

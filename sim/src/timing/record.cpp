@@ -98,6 +98,8 @@ InstInfo classify(const Inst& in) {
     f.atomic = (c & C_ATOMIC) != 0;
     f.lds_dma = (c & C_LDS_DMA) != 0;
     f.bypass_l1 = in.mod.nt || in.mod.sc1 || f.atomic;  // T6: nt and sc1 loads bypass L1
+    f.sync_atomic = f.atomic && !has(m, "_f") && !has(m, "bf16") && !has(m, "pk_");
+    f.coherent_load = !(c & (C_STORE | C_ATOMIC | C_LDS_DMA)) && (in.mod.sc0 || in.mod.sc1);
     return f;
   }
   if (c & C_WAITCNT) f.kind = Kind::Waitcnt;
@@ -282,6 +284,27 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     const unsigned line = dev_.line_bytes;
     const size_t first = g.lines.size();
     const unsigned n = f.width;
+    // Cross-workgroup order (SyncAccess): the dwords an integer atomic adds to, the counts of
+    // additions a coherent load's dwords had seen.
+    const bool sync = f.sync_atomic || f.coherent_load;
+    const uint32_t rec = uint32_t(ws.recs.size());
+    std::unique_lock<std::mutex> sync_lock(sync_mu_, std::defer_lock);
+    if (sync) sync_lock.lock();
+    auto track = [&](uint64_t a, unsigned bytes) {
+      if (!sync) return;
+      for (uint64_t d = a / 4; d < (a + bytes + 3) / 4; ++d) {
+        std::vector<SyncAccess>& v = f.sync_atomic ? ws.atomics : ws.polls;
+        if (f.sync_atomic) ++atomic_adds_[d];
+        const auto it = atomic_adds_.find(d);
+        if (it == atomic_adds_.end()) continue;
+        SyncAccess* same = nullptr;  // this record's entry for d (at the end of v)
+        for (size_t i = v.size(); i > 0 && v[i - 1].rec == rec; --i)
+          if (v[i - 1].dword == d) same = &v[i - 1];
+        if (f.sync_atomic && same) ++same->adds;  // another lane on the same dword
+        else if (f.sync_atomic) v.push_back({rec, 1, d});
+        else if (!same) v.push_back({rec, it->second, d});
+      }
+    };
     if (in.format == Format::MUBUF && in.src[2].kind == Operand::None) {
       // buffer_wbl2 / buffer_inv (the release / acquire of LLVM's gfx942 memory model): no V#,
       // no data. They issue as a VMEM instruction that touches no line; no source gives the cost
@@ -319,6 +342,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         }
         if (moved == 0) continue;
         add_lines(g.lines, base + off, moved, line);
+        track(base + off, moved);
         r.bytes += moved;
       }
     } else {
@@ -335,6 +359,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         } else
           a = read_u64(w, in.src[0], l) + uint64_t(int64_t(in.mod.offset));
         add_lines(g.lines, a, n, line);
+        track(a, n);
         r.bytes += n;
       }
     }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "../core.hpp"
@@ -33,6 +34,8 @@ struct InstInfo {
   uint8_t prio = 0;          // s_setprio: the wave's user priority, SIMM16[1:0]
   bool coexec = true;        // MFMA: plain VALU may run under it
   bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
+  bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
+  bool coherent_load = false;  // a VMEM load with sc0/sc1 (an acquire's or a poll's load)
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
   bool valu_flops_per_lane = false;
 };
@@ -50,8 +53,18 @@ struct Rec {
 };
 static_assert(sizeof(Rec) == 16);
 
+// Cross-workgroup order (docs/timing-model.md, "Workgroups that wait for each other"): the
+// integer VMEM atomics of a wave (record `rec` added `adds` to the dword at `dword`), and its
+// coherent loads (record `rec` read `dword` after `adds` such additions in the functional run):
+// the scheduler issues such a load no earlier than the model has completed that many.
+struct SyncAccess {
+  uint32_t rec = 0, adds = 0;
+  uint64_t dword = 0;  // byte address / 4
+  bool operator==(const SyncAccess&) const = default;
+};
 struct WaveStream {
   std::vector<Rec> recs;
+  std::vector<SyncAccess> atomics, polls;  // in record order
 };
 struct GroupStream {
   std::vector<WaveStream> waves;
@@ -101,6 +114,9 @@ class Recorder final : public Observer {
   std::mutex extra_mu_;
   std::vector<Rewritten> rewritten_;                 // VGPR index-mode rewrites
   std::map<const Inst*, uint32_t> rewritten_index_;  // the dispatcher's copy -> rewritten_
+  // Integer VMEM atomics so far (functional order) per dword (SyncAccess).
+  std::mutex sync_mu_;
+  std::unordered_map<uint64_t, uint32_t> atomic_adds_;
 };
 
 // What the scheduler needs to know about the kernel besides the streams.

@@ -13,4 +13,8 @@ constexpr moe_gemm_config gemm_g1u0{.waves = 2, .unroll = 2, .gated = false};
 // weights through LDS: one line a row and group (unroll 4), two (unroll 8); K over 2 waves
 constexpr moe_gemm_config gemm_g1u1_lds{.waves = 2, .unroll = 4, .gated = true, .k_split = 2, .max_workgroups = 4, .lds_weights = true};
 constexpr moe_gemm_config gemm_g1u0_lds{.waves = 2, .unroll = 8, .gated = false, .k_split = 2, .lds_weights = true};
+// the fused kernel's bench configuration (8 waves a workgroup in both stages)
+constexpr moe_gemm_config gemm_g1u0_8w{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};
+constexpr moe_gemm_config down_8w{.waves = 4, .unroll = 4, .k_split = 2, .lds_weights = true};
+constexpr moe_gemm_config down_8w_long_k{.waves = 2, .unroll = 4, .k_split = 4, .lds_weights = true};
 }  // namespace cfg

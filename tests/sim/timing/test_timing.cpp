@@ -78,6 +78,32 @@ TEST_CASE("timing: buffer_wbl2 / buffer_inv (no V#) are profiled as VMEM that mo
   CHECK(r.diagnostics.empty());
 }
 
+TEST_CASE("timing: a load that read another workgroup's atomic issues after that atomic completes", "[timing]") {
+  // microbench.hpp poll_counter: workgroup 1 polls a counter that workgroup 0 sets after 4 x
+  // 6400 cycles of s_sleep. On one thread, in order, workgroup 1's single recorded poll read the
+  // final value: replayed as recorded, it issued at once and workgroup 1 ended ~25000 cycles
+  // before workgroup 0 (before: 1340 against 26280). Now the poll waits for the atomic: workgroup
+  // 1 ends a load's round trip after it, later than workgroup 0, and the wait counts as vmcnt.
+  bench b;
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(0u);
+  hipasm::rt::profile_options po;
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  lo.threads = 1;
+  auto r = b.dev->launch(*b.mod, "poll_counter", {2, 1, 1}, {64, 1, 1}, args, lo);
+  REQUIRE(r.profile);
+  CHECK(r.diagnostics.empty());
+  CHECK(buf.download()[0] == 64);  // every lane of workgroup 0 added 1
+  const auto& w = r.profile->waves_info;
+  REQUIRE(w.size() == 2);
+  INFO("workgroup 0 ends at " << w[0].end << ", workgroup 1 at " << w[1].end);
+  CHECK(w[0].end >= 4 * 6400);
+  CHECK(w[1].end > w[0].end);
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
+}
+
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
   bench b;
   // stream_copy: 8 workgroups x 4 waves each read 8 KiB of buf and write it to buf + n.
