@@ -486,8 +486,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     }
     // Kill decisions for each instruction's lane-masked defs, from the final inputs; the
     // one-block vregs' defs in `local` (all slots; cleared again after each block).
-    const vec<uint8_t> cyclic = blocks_on_cycles(fn);
-    bitset local(nslots);
+    const vec<uint8_t> cyclic = compress ? blocks_on_cycles(fn) : vec<uint8_t>(nb, 0);
+    bitset local(compress ? nslots : 0);
     for (std::size_t b = 0; b < nb; ++b) {
       // (the inputs of the block's last visit: the final ones, as any change revisits it)
       exec_state st = std::move(ex_in[b]);
@@ -496,7 +496,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const instr* const ins = blk.instrs.data();
       const uint32_t t0 = T.at(b);
       const uint32_t a_first = acc_begin[t0], a_end = acc_begin[t0 + blk.instrs.size()];
-      if (cyclic[b])  // (its one-block vregs' defs reach its start around the cycle)
+      if (compress && cyclic[b])  // (its one-block vregs' defs reach its start around the cycle)
         for (uint32_t k = a_first; k < a_end; ++k)
           if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.set_range(accs[k].first, accs[k].n);
       uint32_t next_step = steps_at[b];
@@ -526,8 +526,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           ++next_step;
         }
       }
-      for (uint32_t k = a_first; k < a_end; ++k)
-        if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.reset_range(accs[k].first, accs[k].n);
+      if (compress)
+        for (uint32_t k = a_first; k < a_end; ++k)
+          if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.reset_range(accs[k].first, accs[k].n);
     }
   }
 
@@ -691,23 +692,41 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     if (p < ds[dw]) ds[dw] = p;
     if (p > de[dw]) de[dw] = p;
   };
-  const uint32_t* const bslot = L.boundary_slot.data();
-  for (std::size_t b = 0; b < nb; ++b) {
-    const uint32_t first = L.pos.start[b];
-    const uint32_t last = L.pos.start[b + 1] - 1;  // the block-end slot
-    const uint64_t* const lin = L.live_in[b].w.data();
-    const uint64_t* const lout = L.live_out[b].w.data();
-    for (std::size_t w = 0; w < L.live_in[b].w.size(); ++w) {
-      const uint64_t li = lin[w], lo = lout[w];
-      // (the set bits only)
-      for (uint64_t x = li | lo; x; x &= x - 1) {
-        const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(x));
-        const uint32_t dw = bslot[w * 64 + j];
-        if (dw >= nd) continue;
-        if ((li >> j) & 1) touch(dw, first);
-        if ((lo >> j) & 1) touch(dw, last);
+  // Block boundaries: positions grow with the block index (a block's start, its end, the
+  // next block's start), so a slot's smallest boundary position is in the first block it is
+  // live at (its start when live-in there, else its end) and its largest in the last one:
+  // one sweep each way, visiting a slot's bits only in those blocks (a slot live through
+  // hundreds of blocks, as a GEMM's accumulators, was touched twice in each).
+  {
+    const uint32_t* const bslot = L.boundary_slot.data();
+    const std::size_t nw = bitset(ng).w.size();
+    for (int dir = 0; dir < 2; ++dir) {
+      bitset seen_(ng);
+      uint64_t* const seen = seen_.w.data();
+      for (std::size_t k = 0; k < nb; ++k) {
+        const std::size_t b = dir == 0 ? k : nb - 1 - k;
+        const uint32_t first = start[b];
+        const uint32_t last = start[b + 1] - 1;  // the block-end slot
+        const uint64_t* const lin = L.live_in[b].w.data();
+        const uint64_t* const lout = L.live_out[b].w.data();
+        for (std::size_t w = 0; w < nw; ++w) {
+          const uint64_t li = lin[w], lo = lout[w];
+          const uint64_t fresh = (li | lo) & ~seen[w];
+          if (!fresh) continue;
+          seen[w] |= fresh;
+          for (uint64_t x = fresh; x; x &= x - 1) {
+            const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(x));
+            const uint32_t dw = bslot[w * 64 + j];
+            if (dw >= nd) continue;
+            if (dir == 0) touch(dw, ((li >> j) & 1) ? first : last);
+            else touch(dw, ((lo >> j) & 1) ? last : first);
+          }
+        }
       }
     }
+  }
+  for (std::size_t b = 0; b < nb; ++b) {
+    const uint32_t first = L.pos.start[b];
     const block& blk = fn.blocks[b];
     const uint32_t t0 = T.at(b);
     for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
