@@ -51,15 +51,21 @@ void require_same_liveness(const liveness_info& a, const liveness_info& b) {
   }
 }
 
-// Runs the kernel's pipeline up to dse, then dce with and without the table it leaves.
+// The kernel built, with its options, before the first pipeline step.
 template <auto Kernel>
-void check_table_after_dce(const char* name) {
-  INFO(name);
+pipeline_state built_state(const char* name) {
   build_result br = detail::build_ir<Kernel>(name);
   REQUIRE_FALSE(br.error.failed);
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
-  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  return pipeline_state{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+}
+
+// Runs the kernel's pipeline up to dse, then dce with and without the table it leaves.
+template <auto Kernel>
+void check_table_after_dce(const char* name) {
+  INFO(name);
+  pipeline_state st = built_state<Kernel>(name);
   for (const pipeline_step& step : pipeline_steps) {
     if (step.run == detail::step_dce) break;
     REQUIRE(run_step(st, step));
@@ -126,11 +132,7 @@ namespace {
 template <auto Kernel>
 void check_boundary_sets(const char* name) {
   INFO(name);
-  build_result br = detail::build_ir<Kernel>(name);
-  REQUIRE_FALSE(br.error.failed);
-  pipeline_options po{};
-  po.kernel = detail::kernel_options_of<Kernel>();
-  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  pipeline_state st = built_state<Kernel>(name);
   for (const pipeline_step& step : pipeline_steps) {
     if (step.run == detail::step_regalloc) break;
     if (step.run == detail::step_dce) {  // (before and after dce's removals)
