@@ -123,12 +123,16 @@ struct exec_state {
       full = false;
       changed = true;
     }
-    // (both sorted: one walk keeps the common ids in place)
+    // (both sorted: one walk keeps the common ids in place; the lists of two paths mostly
+    // share a long prefix, passed over first without writes)
     uint32_t* const a = full_copies.data();
     const uint32_t* const b = o.full_copies.data();
     const std::size_t na = full_copies.size(), nb = o.full_copies.size();
-    std::size_t kept = 0, j = 0;
-    for (std::size_t i = 0; i < na; ++i) {
+    const std::size_t common = na < nb ? na : nb;
+    std::size_t i = 0;
+    while (i < common && a[i] == b[i]) ++i;
+    std::size_t kept = i, j = i;
+    for (; i < na; ++i) {
       while (j < nb && b[j] < a[i]) ++j;
       if (j < nb && b[j] == a[i]) a[kept++] = a[i];
     }
