@@ -63,9 +63,7 @@ class vec {
   constexpr explicit vec(size_type n) : p_(n ? allocate(n) : nullptr), n_(n), cap_(n) {
     if constexpr (raw) fill_default(p_, n);
   }
-  constexpr vec(size_type n, const T& v) : vec(n) {
-    for (size_type i = 0; i < n; ++i) p_[i] = v;
-  }
+  constexpr vec(size_type n, const T& v) : p_(n ? allocate(n) : nullptr), n_(n), cap_(n) { fill(p_, n, v); }
   constexpr vec(std::initializer_list<T> il) : vec(il.size()) {
     size_type i = 0;
     for (const T& v : il) p_[i++] = v;
@@ -164,7 +162,7 @@ class vec {
     if (n <= n_) return truncate(n);
     const T copy = v;  // (v may be an element of this vec)
     reserve(n);
-    for (size_type i = n_; i < n; ++i) p_[i] = copy;
+    fill(p_ + n_, n - n_, copy);
     n_ = n;
   }
   constexpr void assign(size_type n, const T& v_) {
@@ -174,7 +172,7 @@ class vec {
       p_ = allocate(n);
       cap_ = n;
     }
-    for (size_type i = 0; i < n; ++i) p_[i] = v;
+    fill(p_, n, v);
     truncate(n);
   }
   constexpr T* insert(const T* pos, const T& v) {
@@ -281,6 +279,24 @@ class vec {
       if (p) std::allocator<T>{}.deallocate(p, c);
     } else {
       delete[] p;
+    }
+  }
+  // Slots [p, p + n) become copies of v (not an element of them): for a trivially copyable
+  // T one element is written and then copied by doubling memmoves (log n builtins instead of
+  // n interpreted assignments: a bitset of a few thousand slots is ~60 words, and passes
+  // make one per block).
+  static constexpr void fill(T* p, size_type n, const T& v) {
+    if (n == 0) return;
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if constexpr (raw) __builtin_memcpy(p, &v, sizeof(T));
+      else p[0] = v;
+      for (size_type done = 1; done < n;) {
+        const size_type k = done < n - done ? done : n - done;
+        __builtin_memmove(p + done, p, k * sizeof(T));  // (memcpy within one allocation is refused)
+        done += k;
+      }
+    } else {
+      for (size_type i = 0; i < n; ++i) p[i] = v;
     }
   }
   // Raw storage: slots [p, p + n) become T() (one element copied in, then doubling copies).

@@ -1,7 +1,8 @@
 // Tables a pipeline step hands to a later one instead of building them again must equal what
 // the later step would build: dce's access table after its removals (reused by regalloc's
 // liveness, pipeline.hpp's accesses_after_dce) against a table built from the function dce
-// left, on library kernels whose dce removes instructions in several blocks.
+// left, on library kernels whose dce removes instructions in several blocks; liveness's
+// per-block sets over the boundary slots against sets over all slots.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -28,15 +29,43 @@ void require_same(const detail::access_table& a, const detail::access_table& b) 
   }
 }
 
-// Runs the kernel's pipeline up to dse, then dce with and without the table it leaves.
+void require_same_liveness(const liveness_info& a, const liveness_info& b) {
+  REQUIRE(a.def_kills.size() == b.def_kills.size());
+  for (std::size_t p = 0; p < a.def_kills.size(); ++p) REQUIRE(a.def_kills[p] == b.def_kills[p]);
+  REQUIRE(a.live_in.size() == b.live_in.size());
+  for (std::size_t k = 0; k < a.live_in.size(); ++k) {
+    INFO("block " << k);
+    REQUIRE(a.expand(a.live_in[k]) == b.expand(b.live_in[k]));
+    REQUIRE(a.expand(a.live_out[k]) == b.expand(b.live_out[k]));
+    REQUIRE(a.expand(a.wide_out[k]) == b.expand(b.wide_out[k]));
+  }
+  REQUIRE(a.vstart.size() == b.vstart.size());
+  for (std::size_t v = 0; v < a.vstart.size(); ++v) {
+    REQUIRE(a.vstart[v] == b.vstart[v]);
+    REQUIRE(a.vend[v] == b.vend[v]);
+  }
+  REQUIRE(a.dword_start.size() == b.dword_start.size());
+  for (std::size_t d = 0; d < a.dword_start.size(); ++d) {
+    REQUIRE(a.dword_start[d] == b.dword_start[d]);
+    REQUIRE(a.dword_end[d] == b.dword_end[d]);
+  }
+}
+
+// The kernel built, with its options, before the first pipeline step.
 template <auto Kernel>
-void check_table_after_dce(const char* name) {
-  INFO(name);
+pipeline_state built_state(const char* name) {
   build_result br = detail::build_ir<Kernel>(name);
   REQUIRE_FALSE(br.error.failed);
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
-  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  return pipeline_state{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+}
+
+// Runs the kernel's pipeline up to dse, then dce with and without the table it leaves.
+template <auto Kernel>
+void check_table_after_dce(const char* name) {
+  INFO(name);
+  pipeline_state st = built_state<Kernel>(name);
   for (const pipeline_step& step : pipeline_steps) {
     if (step.run == detail::step_dce) break;
     REQUIRE(run_step(st, step));
@@ -94,4 +123,36 @@ TEST_CASE("the pipeline gives the same asm with dce's table handed on or not", "
   print_function(oa, handed.fn, handed.isa, {});
   print_function(ob, rebuilt.fn, rebuilt.isa, {});
   REQUIRE(ta == tb);
+}
+
+namespace {
+// Liveness with per-block sets over the boundary slots (a kernel of many blocks) and over all
+// slots (a few large blocks) describes the same function: the kill decisions, the per-block
+// sets over all slots and the intervals are equal.
+template <auto Kernel>
+void check_boundary_sets(const char* name) {
+  INFO(name);
+  pipeline_state st = built_state<Kernel>(name);
+  for (const pipeline_step& step : pipeline_steps) {
+    if (step.run == detail::step_regalloc) break;
+    if (step.run == detail::step_dce) {  // (before and after dce's removals)
+      const liveness_info a = compute_liveness(st.fn, st.isa, nullptr, liveness_sets::all_slots);
+      const liveness_info b = compute_liveness(st.fn, st.isa, nullptr, liveness_sets::boundary_slots);
+      require_same_liveness(a, b);
+    }
+    REQUIRE(run_step(st, step));
+  }
+  const liveness_info a = compute_liveness(st.fn, st.isa, nullptr, liveness_sets::all_slots);
+  const liveness_info b = compute_liveness(st.fn, st.isa, nullptr, liveness_sets::boundary_slots);
+  REQUIRE(b.boundary_slot.size() < a.boundary_slot.size());  // (the kernels have one-block vregs)
+  require_same_liveness(a, b);
+}
+}  // namespace
+
+TEST_CASE("liveness over the boundary slots equals liveness over all slots", "[liveness]") {
+  check_boundary_sets<&gemm_quant_kernel<gemm_quant_config{.type = quant_type::fp8, .scale = quant_scale::block128,
+                                                           .bm = 64, .bn = 64, .wm = 2, .wn = 1, .dma = true,
+                                                           .stages = 3}>>("gemm_fp8_block_small");
+  check_boundary_sets<&attn_fwd_kernel<attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
+      "attn_fwd_d64_causal");
 }

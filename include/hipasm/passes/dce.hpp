@@ -77,7 +77,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   vec<vec<uint8_t>> kept(table_after ? fn.blocks.size() : 0);
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     block& blk = fn.blocks[b];
-    bitset live = L.live_out[b], wide = L.wide_out[b];
+    bitset live = L.expand(L.live_out[b]), wide = L.expand(L.wide_out[b]);
     vec<uint8_t> keep(blk.instrs.size(), 1);
     bool removed = false;
     const uint32_t t0 = L.acc.at(b);

@@ -41,8 +41,16 @@ struct liveness_info {
   detail::dword_map dm;
   detail::positions pos;
   detail::access_table acc;                       // every instruction's accesses, decoded once
-  vec<detail::bitset> live_in, live_out;  // per block, over dm.total() slots
-  vec<detail::bitset> wide_out;           // per block: live-out dwords that are wide (see above)
+  // Per block, over the boundary slots (`boundary_slot`: index -> slot of dm), the only
+  // slots that can be live where blocks meet: the dwords of vregs accessed in several
+  // blocks or live at entry, the special registers, and the vregs of one block that some
+  // path enters live (read before a def that ends them). The others, most of a kernel of
+  // many small blocks, live and die inside their block; leaving them out of the per-block
+  // sets made them ~5x smaller there (see compute_liveness). `expand` gives a full set.
+  vec<uint32_t> boundary_slot;
+  bool boundary_compressed = false;  // false: every slot, in order (boundary_slot[i] == i)
+  vec<detail::bitset> live_in, live_out;
+  vec<detail::bitset> wide_out;  // per block: live-out dwords that are wide (see above)
   vec<uint8_t> def_kills;                 // per position: the lane-masked defs end the old value
   vec<uint32_t> vstart, vend;             // per vreg; vstart > vend when never accessed
   vec<uint32_t> dword_start, dword_end;   // per vreg dword (dm.base): the hull of that dword alone
@@ -51,6 +59,20 @@ struct liveness_info {
   // `table`: the function's access table when a pass already built it (moved from), or null.
   constexpr liveness_info(const function& fn, const isa_view& isa, detail::access_table* table = nullptr)
       : dm(fn), pos(fn), acc(table ? std::move(*table) : detail::access_table(fn, isa, dm)) {}
+  // A per-block set (live_out, wide_out, live_in) over all dm.total() slots.
+  constexpr detail::bitset expand(const detail::bitset& boundary) const {
+    if (!boundary_compressed) return boundary;
+    detail::bitset full(dm.total());
+    const uint64_t* const w = boundary.w.data();
+    const uint32_t* const slot = boundary_slot.data();
+    uint64_t* const f = full.w.data();
+    for (std::size_t i = 0; i < boundary.w.size(); ++i)
+      for (uint64_t x = w[i]; x; x &= x - 1) {
+        const uint32_t s = slot[i * 64 + static_cast<uint32_t>(__builtin_ctzll(x))];
+        f[s >> 6] |= uint64_t{1} << (s & 63);
+      }
+    return full;
+  }
 };
 
 namespace detail {
@@ -101,12 +123,16 @@ struct exec_state {
       full = false;
       changed = true;
     }
-    // (both sorted: one walk keeps the common ids in place)
+    // (both sorted: one walk keeps the common ids in place; the lists of two paths mostly
+    // share a long prefix, passed over first without writes)
     uint32_t* const a = full_copies.data();
     const uint32_t* const b = o.full_copies.data();
     const std::size_t na = full_copies.size(), nb = o.full_copies.size();
-    std::size_t kept = 0, j = 0;
-    for (std::size_t i = 0; i < na; ++i) {
+    const std::size_t common = na < nb ? na : nb;
+    std::size_t i = 0;
+    while (i < common && a[i] == b[i]) ++i;
+    std::size_t kept = i, j = i;
+    for (; i < na; ++i) {
       while (j < nb && b[j] < a[i]) ++j;
       if (j < nb && b[j] == a[i]) a[kept++] = a[i];
     }
@@ -180,6 +206,26 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   st.full = full_after;
 }
 
+// Whether exec_transfer can change any state at `in`: it saves, restores or writes EXEC (the
+// slow path there), or it defines an SGPR vreg, which may be a saved copy (only the first
+// operand of s_*_saveexec_b64 / s_mov_b64, an SGPR pair, ever becomes one). Other
+// instructions leave the state as it is.
+constexpr bool exec_relevant(const isa_view& isa, const vreg_info* vregs, const instr& in) {
+  const isa::instr_desc& d = isa.descs[in.op];
+  if (d.enc == isa::encoding::sop1 || d.enc == isa::encoding::sop2 || has(d.flags, isa::f_writes_exec) ||
+      has(d.flags, isa::f_cmpx))
+    return true;
+  for (int i = 0; i < in.num_operands; ++i) {
+    const operand& o = in.ops[i];
+    if (!is_def(role_of(d, i))) continue;
+    if (o.k == operand::kind::special &&
+        (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi))
+      return true;
+    if (o.k == operand::kind::vreg && vregs[o.value].cls == reg_class::sgpr) return true;
+  }
+  return false;
+}
+
 // One instruction, backward: `live` and `wide` (wide implies live; bitset words, raw: this
 // runs for every instruction of every block visit, and each call or vec access is an
 // interpreted frame) after it become the sets before it. `kills`: the forward verdict for
@@ -230,10 +276,72 @@ constexpr void live_step(uint64_t* live, uint64_t* wide, std::size_t nwords, con
 
 }  // namespace detail
 
+// Which blocks lie on a cycle of the CFG (reach themselves again): Tarjan's strongly
+// connected components, iteratively (a component of several blocks, or a self-edge).
+constexpr vec<uint8_t> blocks_on_cycles(const function& fn) {
+  const std::size_t nb = fn.blocks.size();
+  vec<uint8_t> cyclic(nb, 0), on_stack(nb, 0);
+  vec<uint32_t> index(nb, ~0u), low(nb, 0), stack, frame_block, frame_next;
+  uint32_t counter = 0;
+  for (std::size_t r = 0; r < nb; ++r) {
+    if (index.data()[r] != ~0u) continue;
+    auto enter = [&](uint32_t v) {
+      index.data()[v] = low.data()[v] = counter++;
+      stack.push_back(v);
+      on_stack.data()[v] = 1;
+      frame_block.push_back(v);
+      frame_next.push_back(0);
+    };
+    enter(static_cast<uint32_t>(r));
+    while (!frame_block.empty()) {
+      const uint32_t v = frame_block.back();
+      const vec<uint32_t>& succs = fn.blocks[v].succs;
+      uint32_t& next = frame_next.data()[frame_next.size() - 1];
+      if (next < succs.size()) {
+        const uint32_t w = succs.data()[next++];
+        if (w >= nb) continue;
+        if (w == v) cyclic.data()[v] = 1;
+        if (index.data()[w] == ~0u) enter(w);
+        else if (on_stack.data()[w] && index.data()[w] < low.data()[v]) low.data()[v] = index.data()[w];
+        continue;
+      }
+      frame_block.pop_back();
+      frame_next.pop_back();
+      if (!frame_block.empty()) {
+        const uint32_t u = frame_block.back();
+        if (low.data()[v] < low.data()[u]) low.data()[u] = low.data()[v];
+      }
+      if (low.data()[v] == index.data()[v]) {
+        std::size_t first = stack.size();
+        while (stack.data()[first - 1] != v) --first;
+        --first;
+        if (stack.size() - first > 1)
+          for (std::size_t k = first; k < stack.size(); ++k) cyclic.data()[stack.data()[k]] = 1;
+        for (std::size_t k = first; k < stack.size(); ++k) on_stack.data()[stack.data()[k]] = 0;
+        stack.resize(first);
+      }
+    }
+  }
+  return cyclic;
+}
+
 // Computes liveness. `fixed` vregs (entry state) count as defined at entry. `table`: the
 // function's access table if the caller has it (it is moved into the result), or null.
+//
+// The per-block sets (the cost of a kernel of many blocks is blocks x their size) hold only
+// the slots that can cross a block boundary. A vreg accessed in one block only, not fixed:
+//  - forward, is maybe-defined in its block where an earlier instruction of the block
+//    defines it, or from the start when the block lies on a cycle (its defs reach the block
+//    again, and only through the block itself): tracked per block in a scratch set;
+//  - backward, is never live at a block boundary when each of its dwords is first accessed
+//    in the block by defs only that end the old value (unmasked, or def_kills): every read
+//    comes after that def, and no other block reads it. Such vregs are left out; the rest
+//    of the one-block vregs join the boundary slots after the forward pass.
+// Which slots the per-block sets hold (tests compare the two; the result is the same).
+enum class liveness_sets : uint8_t { automatic, all_slots, boundary_slots };
 constexpr liveness_info compute_liveness(const function& fn_, const isa_view& isa_,
-                                         detail::access_table* table = nullptr) {
+                                         detail::access_table* table = nullptr,
+                                         liveness_sets sets = liveness_sets::automatic) {
   // Lambdas below capture local aliases, not reference parameters: clang-22's new
   // constant interpreter cannot read a reference parameter captured by a lambda.
   const function& fn = fn_;
@@ -253,14 +361,98 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   const std::size_t nv = fn.vregs.size();
   const vreg_info* const vregs = fn.vregs.data();
   const uint32_t* const base = L.dm.base.data();
+  const uint32_t nd = L.dm.vreg_dwords;
+  const uint32_t* const start = L.pos.start.data();
 
-  // Forward: EXEC state and maybe-defined dwords.
+  // The boundary slots: `boundary[slot]` its index, ~0u for a slot of a one-block vreg. Worth
+  // it when the per-block sets are bigger than the accesses the classification reads (many
+  // blocks); otherwise every slot is one (a few large blocks: the loop bodies of most kernels).
+  const bool compress = sets == liveness_sets::automatic ? nb * (nslots / 64 + 1) > T.acc.size()
+                                                        : sets == liveness_sets::boundary_slots;
+  L.boundary_compressed = compress;
+  vec<uint32_t> boundary_(nslots, ~0u);
+  uint32_t* const boundary = boundary_.data();
+  if (!compress) {
+    L.boundary_slot.resize(nslots, 0);
+    for (uint32_t d = 0; d < nslots; ++d) boundary[d] = L.boundary_slot.data()[d] = d;
+  } else {
+    vec<uint32_t> owner_(nd, 0);  // per vreg dword: 0 none, 1 + block, ~0u several blocks
+    uint32_t* const owner = owner_.data();
+    for (std::size_t b = 0; b < nb; ++b) {
+      const uint32_t tag = static_cast<uint32_t>(b) + 1;
+      for (uint32_t k = acc_begin[T.at(b)]; k < acc_begin[T.at(b) + fn.blocks[b].instrs.size()]; ++k)
+        for (uint32_t d = accs[k].first, e = d + accs[k].n; d < e && d < nd; ++d)
+          owner[d] = owner[d] == 0 || owner[d] == tag ? tag : ~0u;
+    }
+    for (std::size_t v = 0; v < nv; ++v) {
+      bool crosses = vregs[v].fixed >= 0;
+      for (uint32_t d = base[v]; d < base[v + 1] && !crosses; ++d) crosses = owner[d] == ~0u;
+      if (crosses)
+        for (uint32_t d = base[v]; d < base[v + 1]; ++d) {
+          boundary[d] = static_cast<uint32_t>(L.boundary_slot.size());
+          L.boundary_slot.push_back(d);
+        }
+    }
+    for (uint32_t d = nd; d < nslots; ++d) {
+      boundary[d] = static_cast<uint32_t>(L.boundary_slot.size());
+      L.boundary_slot.push_back(d);
+    }
+  }
+  const uint32_t nf = static_cast<uint32_t>(L.boundary_slot.size());  // the forward pass's slots
+
+  // The instructions async_pending::step does anything at (memory instructions and waits),
+  // per block: the memory-result sweeps below visit only those.
+  vec<uint32_t> async_steps, async_first(nb + 1, 0);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const instr* const ins = fn.blocks[b].instrs.data();
+    for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
+      const isa::instr_desc& d = isa.descs[ins[i].op];
+      if ((d.flags & isa::f_waitcnt) || async_counts_vm(d) || async_counts_lgkm(d))
+        async_steps.push_back(static_cast<uint32_t>(i));
+    }
+    async_first[b + 1] = static_cast<uint32_t>(async_steps.size());
+  }
+
+  // Forward: EXEC state and maybe-defined dwords. The fixpoint runs on block summaries: a
+  // block's maybe-defined dwords are its input plus every dword it defines (`gen_def`), and
+  // its EXEC transfer is that of its `exec_steps` only (the instructions exec_transfer can
+  // change the state at: see exec_relevant); then one sweep per block with the final inputs
+  // decides def_kills (the fixpoint used to walk every instruction on each of a block's
+  // visits).
   {
     vec<exec_state> ex_in(nb), ex_out(nb);
-    vec<bitset> def_in(nb, bitset(nslots)), def_out(nb, bitset(nslots));
-    bitset entry_defs(nslots);
+    vec<bitset> def_in(nb), def_out(nb, bitset(nf)), gen_def(nb, bitset(nf));
+    bitset entry_defs(nf);
     for (std::size_t v = 0; v < nv; ++v)
-      if (vregs[v].fixed >= 0) entry_defs.set_range(base[v], vregs[v].dwords);
+      if (vregs[v].fixed >= 0) entry_defs.set_range(boundary[base[v]], vregs[v].dwords);
+    vec<uint32_t> exec_steps, exec_first(nb + 1, 0);
+    for (std::size_t b = 0; b < nb; ++b) {
+      const block& blk = fn.blocks[b];
+      const instr* const ins = blk.instrs.data();
+      const uint32_t t0 = T.at(b);
+      bitset& g = gen_def[b];
+      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+        for (uint32_t k = acc_begin[t0 + i]; k < acc_begin[t0 + i + 1]; ++k)
+          if ((accs[k].flags & access::def) && boundary[accs[k].first] != ~0u)
+            g.set_range(boundary[accs[k].first], accs[k].n);
+        if (exec_relevant(isa, vregs, ins[i])) exec_steps.push_back(static_cast<uint32_t>(i));
+      }
+      exec_first[b + 1] = static_cast<uint32_t>(exec_steps.size());
+    }
+    const uint32_t* const steps = exec_steps.data();
+    const uint32_t* const steps_at = exec_first.data();
+    // The input of block b from its predecessors' outputs.
+    auto block_input = [&](std::size_t b, exec_state& in, bitset& din) {
+      if (b == 0) {
+        in.reached = true;
+        in.full = true;
+        din = entry_defs;
+      }
+      for (uint32_t p : preds[b]) {
+        in.meet(ex_out[p]);
+        din.merge(def_out[p]);
+      }
+    };
     // Round-robin over the blocks whose inputs changed (all of them at first).
     vec<uint8_t> dirty(nb, 1);
     bool changed = true;
@@ -269,50 +461,24 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       for (std::size_t b = 0; b < nb; ++b) {
         if (!dirty[b]) continue;
         dirty[b] = 0;
-        exec_state in;
-        bitset din(nslots);
-        if (b == 0) {
-          in.reached = true;
-          in.full = true;
-          din = entry_defs;
-        }
-        for (uint32_t p : preds[b]) {
-          in.meet(ex_out[p]);
-          din.merge(def_out[p]);
-        }
-        exec_state st = in;
-        bitset dd = din;
-        const block& blk = fn.blocks[b];
-        const uint32_t t0 = T.at(b);
-        const uint32_t start_b = L.pos.start[b];
-        for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
-          const uint32_t p = start_b + static_cast<uint32_t>(i);
-          const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
-          // Kill decision for this instruction's lane-masked defs.
-          bool kills = st.reached && st.full;
-          if (!kills) {
-            bool any_defined = false;
-            for (uint32_t k = a0; k < a1; ++k) {
-              const access& a = accs[k];
-              if ((a.flags & access::masked) && dd.any_range(a.first, a.n)) any_defined = true;
-            }
-            kills = !any_defined;
-          }
-          def_kills[p] = kills ? 1 : 0;
-          for (uint32_t k = a0; k < a1; ++k) {
-            const access& a = accs[k];
-            if (a.flags & access::def) dd.set_range(a.first, a.n);
-          }
-          if (st.reached) exec_transfer(isa, blk.instrs[i], st);
+        exec_state st;
+        bitset dd(nf);
+        block_input(b, st, dd);
+        ex_in[b] = st;  // (copies are one memcpy; the sweep below starts from these)
+        def_in[b] = dd;
+        dd.merge(gen_def[b]);
+        if (st.reached) {
+          const instr* const ins = fn.blocks[b].instrs.data();
+          for (uint32_t k = steps_at[b]; k < steps_at[b + 1]; ++k) exec_transfer(isa, ins[steps[k]], st);
         }
         bool out_changed = false;
         if (!(dd == def_out[b])) {
-          def_out[b] = dd;
+          def_out[b] = std::move(dd);
           out_changed = true;
         }
         if (st.reached != ex_out[b].reached || st.full != ex_out[b].full ||
             st.full_copies != ex_out[b].full_copies) {
-          ex_out[b] = st;
+          ex_out[b] = std::move(st);
           out_changed = true;
         }
         if (out_changed) {
@@ -322,19 +488,120 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         }
       }
     }
+    // Kill decisions for each instruction's lane-masked defs, from the final inputs; the
+    // one-block vregs' defs in `local` (all slots; cleared again after each block).
+    const vec<uint8_t> cyclic = compress ? blocks_on_cycles(fn) : vec<uint8_t>(nb, 0);
+    bitset local(compress ? nslots : 0);
+    for (std::size_t b = 0; b < nb; ++b) {
+      // (the inputs of the block's last visit: the final ones, as any change revisits it)
+      exec_state st = std::move(ex_in[b]);
+      bitset dd = std::move(def_in[b]);
+      const block& blk = fn.blocks[b];
+      const instr* const ins = blk.instrs.data();
+      const uint32_t t0 = T.at(b);
+      const uint32_t a_first = acc_begin[t0], a_end = acc_begin[t0 + blk.instrs.size()];
+      if (compress && cyclic[b])  // (its one-block vregs' defs reach its start around the cycle)
+        for (uint32_t k = a_first; k < a_end; ++k)
+          if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.set_range(accs[k].first, accs[k].n);
+      uint32_t next_step = steps_at[b];
+      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+        const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+        bool kills = st.reached && st.full;
+        if (!kills) {
+          bool any_defined = false;
+          for (uint32_t k = a0; k < a1; ++k) {
+            const access& a = accs[k];
+            if (!(a.flags & access::masked)) continue;
+            const uint32_t c = boundary[a.first];
+            if (c != ~0u ? dd.any_range(c, a.n) : local.any_range(a.first, a.n)) any_defined = true;
+          }
+          kills = !any_defined;
+        }
+        def_kills[start[b] + i] = kills ? 1 : 0;
+        for (uint32_t k = a0; k < a1; ++k) {
+          const access& a = accs[k];
+          if (!(a.flags & access::def)) continue;
+          const uint32_t c = boundary[a.first];
+          if (c != ~0u) dd.set_range(c, a.n);
+          else local.set_range(a.first, a.n);
+        }
+        if (next_step < steps_at[b + 1] && steps[next_step] == i) {
+          if (st.reached) exec_transfer(isa, ins[i], st);
+          ++next_step;
+        }
+      }
+      if (compress)
+        for (uint32_t k = a_first; k < a_end; ++k)
+          if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.reset_range(accs[k].first, accs[k].n);
+    }
   }
+
+  // The one-block vregs some path enters live become boundary slots too: a dword whose first
+  // accessing instruction (in its block) reads it, or defines it without ending the old value.
+  if (compress) {
+    vec<uint32_t> first_at_(nd, ~0u);
+    vec<uint8_t> entered_(nd, 0);
+    uint32_t* const first_at = first_at_.data();
+    uint8_t* const entered = entered_.data();
+    for (std::size_t b = 0; b < nb; ++b) {
+      const uint32_t t0 = T.at(b);
+      for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
+        const uint32_t p = start[b] + static_cast<uint32_t>(i);
+        for (uint32_t k = acc_begin[t0 + i]; k < acc_begin[t0 + i + 1]; ++k) {
+          const access& a = accs[k];
+          if (boundary[a.first] != ~0u) continue;
+          const bool ends = (a.flags & (access::def | access::use)) == access::def &&
+                            (!(a.flags & access::masked) || def_kills[p]);
+          for (uint32_t d = a.first, e = d + a.n; d < e; ++d) {
+            if (first_at[d] == ~0u) first_at[d] = p;
+            if (first_at[d] == p && !ends) entered[d] = 1;
+          }
+        }
+      }
+    }
+    for (std::size_t v = 0; v < nv; ++v) {
+      if (boundary[base[v]] != ~0u) continue;
+      bool any = false;
+      for (uint32_t d = base[v]; d < base[v + 1]; ++d) any = any || entered[d];
+      if (any)
+        for (uint32_t d = base[v]; d < base[v + 1]; ++d) {
+          boundary[d] = static_cast<uint32_t>(L.boundary_slot.size());
+          L.boundary_slot.push_back(d);
+        }
+    }
+  }
+  const uint32_t ng = static_cast<uint32_t>(L.boundary_slot.size());
+
+  // The accesses to boundary slots, renumbered (same instruction numbering as the table).
+  vec<uint32_t> bbegin_;
+  vec<access> bacc_;
+  if (compress) {
+    bbegin_.reserve(T.begin.size());
+    bacc_.reserve(T.acc.size());
+    for (std::size_t x = 0; x + 1 < T.begin.size(); ++x) {
+      bbegin_.push_back(static_cast<uint32_t>(bacc_.size()));
+      for (uint32_t k = acc_begin[x]; k < acc_begin[x + 1]; ++k)
+        if (boundary[accs[k].first] != ~0u) {
+          access& a = bacc_.emplace_back();
+          a = accs[k];
+          a.first = boundary[accs[k].first];
+        }
+    }
+    bbegin_.push_back(static_cast<uint32_t>(bacc_.size()));
+  }
+  const uint32_t* const bbegin = compress ? bbegin_.data() : acc_begin;
+  const access* const bacc = compress ? bacc_.data() : accs;
 
   // Backward: live and wide sets. A block whose transfer does not depend on what is wide
   // (no EXEC write that may enable lanes, no lane-masked def that only the narrow rule can
   // kill: every block under a full EXEC) is summarised once as gen/kill sets; the others run
   // instruction by instruction (live_step) each time a successor's live-in changes.
-  L.live_in.assign(nb, bitset(nslots));
-  L.live_out.assign(nb, bitset(nslots));
-  L.wide_out.assign(nb, bitset(nslots));
+  L.live_in.assign(nb, bitset(ng));
+  L.live_out.assign(nb, bitset(ng));
+  L.wide_out.assign(nb, bitset(ng));
   {
-    const uint32_t* const start = L.pos.start.data();
-    const std::size_t nw = bitset(nslots).w.size();
-    vec<bitset> gen(nb, bitset(nslots)), wgen(nb, bitset(nslots)), kill(nb, bitset(nslots));
+    const std::size_t nw = bitset(ng).w.size();
+    vec<bitset> gen(nb, bitset(ng)), wgen(nb, bitset(ng)), kill(nb, bitset(ng));
     vec<uint8_t> summarised(nb, 1);
     for (std::size_t b = 0; b < nb; ++b) {
       uint64_t* const g = gen[b].w.data();
@@ -343,14 +610,14 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const uint32_t t0 = T.at(b);
       for (std::size_t i = fn.blocks[b].instrs.size(); i-- > 0 && summarised[b];) {
         const bool kills = def_kills[start[b] + i] != 0;
-        const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+        const uint32_t a0 = bbegin[t0 + i], a1 = bbegin[t0 + i + 1];
         for (uint32_t x = a0; x < a1; ++x) {
-          const uint8_t f = accs[x].flags;
+          const uint8_t f = bacc[x].flags;
           if (f & access::exec_widens) summarised[b] = 0;
           if ((f & (access::def | access::use)) != access::def) continue;
           const bool kill_all = !(f & access::masked) || kills;
           if (!kill_all && !(f & access::merge_partial)) summarised[b] = 0;  // the narrow rule decides
-          for (uint32_t first = accs[x].first, n = accs[x].n; n;) {
+          for (uint32_t first = bacc[x].first, n = bacc[x].n; n;) {
             const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
             const uint64_t m = (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
             if (kill_all) {
@@ -365,9 +632,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           }
         }
         for (uint32_t x = a0; x < a1; ++x) {
-          const uint8_t f = accs[x].flags;
+          const uint8_t f = bacc[x].flags;
           if (!(f & access::use)) continue;
-          for (uint32_t first = accs[x].first, n = accs[x].n; n;) {
+          for (uint32_t first = bacc[x].first, n = bacc[x].n; n;) {
             const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
             const uint64_t m = (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
             g[first >> 6] |= m;
@@ -378,7 +645,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         }
       }
     }
-    vec<bitset> wide_in(nb, bitset(nslots));
+    vec<bitset> wide_in(nb, bitset(ng));
     vec<uint8_t> pending(nb, 1);
     bool again = true;
     while (again) {
@@ -386,7 +653,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       for (std::size_t b = nb; b-- > 0;) {
         if (!pending[b]) continue;
         pending[b] = 0;
-        bitset live(nslots), wide(nslots);
+        bitset live(ng), wide(ng);
         for (uint32_t s : fn.blocks[b].succs)
           if (s < nb) {
             live.merge(L.live_in[s]);
@@ -407,7 +674,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         } else {
           const uint32_t t0 = T.at(b);
           for (std::size_t i = fn.blocks[b].instrs.size(); i-- > 0;)
-            live_step(lw, ww, nw, accs + acc_begin[t0 + i], accs + acc_begin[t0 + i + 1], def_kills[start[b] + i] != 0);
+            live_step(lw, ww, nw, bacc + bbegin[t0 + i], bacc + bbegin[t0 + i + 1], def_kills[start[b] + i] != 0);
         }
         if (!(live == L.live_in[b]) || !(wide == wide_in[b])) {
           L.live_in[b] = std::move(live);
@@ -422,7 +689,6 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   }
 
   // Intervals: hull of accesses and live block boundaries, per dword then per vreg.
-  const uint32_t nd = L.dm.vreg_dwords;
   vec<uint32_t> ds_(nd, ~0u), de_(nd, 0);
   uint32_t* const ds = ds_.data();  // raw: touch runs for every access
   uint32_t* const de = de_.data();
@@ -430,31 +696,55 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     if (p < ds[dw]) ds[dw] = p;
     if (p > de[dw]) de[dw] = p;
   };
-  for (std::size_t b = 0; b < nb; ++b) {
-    const uint32_t first = L.pos.start[b];
-    const uint32_t last = L.pos.start[b + 1] - 1;  // the block-end slot
-    const uint64_t* const lin = L.live_in[b].w.data();
-    const uint64_t* const lout = L.live_out[b].w.data();
-    for (std::size_t w = 0; w * 64 < nd; ++w) {
-      const uint64_t li = lin[w], lo = lout[w];
-      // (the set bits only: a kernel of hundreds of blocks has thousands of dwords)
-      for (uint64_t x = li | lo; x; x &= x - 1) {
-        const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(x));
-        const uint32_t dw = static_cast<uint32_t>(w * 64 + j);
-        if (dw >= nd) break;
-        if ((li >> j) & 1) touch(dw, first);
-        if ((lo >> j) & 1) touch(dw, last);
+  // Block boundaries: positions grow with the block index (a block's start, its end, the
+  // next block's start), so a slot's smallest boundary position is in the first block it is
+  // live at (its start when live-in there, else its end) and its largest in the last one:
+  // one sweep each way, visiting a slot's bits only in those blocks (a slot live through
+  // hundreds of blocks, as a GEMM's accumulators, was touched twice in each).
+  {
+    const uint32_t* const bslot = L.boundary_slot.data();
+    const std::size_t nw = bitset(ng).w.size();
+    for (int dir = 0; dir < 2; ++dir) {
+      bitset seen_(ng);
+      uint64_t* const seen = seen_.w.data();
+      for (std::size_t k = 0; k < nb; ++k) {
+        const std::size_t b = dir == 0 ? k : nb - 1 - k;
+        const uint32_t first = start[b];
+        const uint32_t last = start[b + 1] - 1;  // the block-end slot
+        const uint64_t* const lin = L.live_in[b].w.data();
+        const uint64_t* const lout = L.live_out[b].w.data();
+        for (std::size_t w = 0; w < nw; ++w) {
+          const uint64_t li = lin[w], lo = lout[w];
+          const uint64_t fresh = (li | lo) & ~seen[w];
+          if (!fresh) continue;
+          seen[w] |= fresh;
+          for (uint64_t x = fresh; x; x &= x - 1) {
+            const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(x));
+            const uint32_t dw = bslot[w * 64 + j];
+            if (dw >= nd) continue;
+            if (dir == 0) touch(dw, ((li >> j) & 1) ? first : last);
+            else touch(dw, ((lo >> j) & 1) ? last : first);
+          }
+        }
       }
     }
+  }
+  for (std::size_t b = 0; b < nb; ++b) {
+    const uint32_t first = L.pos.start[b];
     const block& blk = fn.blocks[b];
     const uint32_t t0 = T.at(b);
     for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
       // Every dword of the range: the allocator frees a tuple's dwords one by one and
       // coalesces copies dword by dword (dword_start, dword_end).
+      // (touch written out: a call per dword was a tenth of the liveness of a large block)
       for (uint32_t x = acc_begin[t0 + i]; x < acc_begin[t0 + i + 1]; ++x) {
         const uint32_t f = accs[x].first;
-        for (uint32_t k = 0, n = accs[x].n; k < n && f + k < nd; ++k) touch(f + k, p);
+        const uint32_t e = f + accs[x].n < nd ? f + accs[x].n : nd;
+        for (uint32_t dw = f; dw < e; ++dw) {
+          if (p < ds[dw]) ds[dw] = p;
+          if (p > de[dw]) de[dw] = p;
+        }
       }
     }
   }
@@ -481,8 +771,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         if (!reached) continue;
         if (seen[b] && st == pin[b]) continue;
         pin[b] = st;
-        for (const instr& in : fn.blocks[b].instrs)
-          st.step(isa, L.dm, in, [](uint32_t) {});
+        const instr* const ins = fn.blocks[b].instrs.data();
+        for (uint32_t k = async_first[b]; k < async_first[b + 1]; ++k)
+          st.step(isa, L.dm, ins[async_steps[k]], [](uint32_t) {});
         if (!seen[b] || !(st == pout[b])) {
           pout[b] = std::move(st);
           seen[b] = 1;
@@ -499,10 +790,10 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       async_pending st = pin[b];
       for (const pending_entry& e : st.pend)
         if (e.key < nd) touch(e.key, first);
-      const block& blk = fn.blocks[b];
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
-        const uint32_t p = first + static_cast<uint32_t>(i);
-        st.step(isa, L.dm, blk.instrs[i], [&](uint32_t dw) {
+      const instr* const ins = fn.blocks[b].instrs.data();
+      for (uint32_t k = async_first[b]; k < async_first[b + 1]; ++k) {
+        const uint32_t p = first + async_steps[k];
+        st.step(isa, L.dm, ins[async_steps[k]], [&](uint32_t dw) {
           if (dw < nd) touch(dw, p);
         });
       }
