@@ -372,7 +372,7 @@ class Sim {
   // Cross-workgroup order (SyncAccess): per polled dword, the issued atomics (completion,
   // additions) and the waves waiting for more.
   struct SyncDword {
-    std::vector<std::pair<uint64_t, uint32_t>> done;
+    std::vector<std::pair<uint64_t, uint32_t>> done;  // sorted by completion
     uint64_t added = 0;
   };
   std::unordered_map<uint64_t, SyncDword> sync_;
@@ -388,7 +388,6 @@ class Sim {
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
-
 
   // Waves per SIMD the resources allow, and what limits them (T1).
   void occupancy() {
@@ -707,11 +706,8 @@ class Sim {
       waiters_[a.dword].push_back(const_cast<WaveT*>(&w));
       return kNever;
     }
-    thread_local std::vector<std::pair<uint64_t, uint32_t>> by_time;
-    by_time = st.done;
-    std::sort(by_time.begin(), by_time.end());
     uint64_t n = 0;
-    for (const auto& [t, adds] : by_time)
+    for (const auto& [t, adds] : st.done)
       if ((n += adds) >= a.adds) return t;
     return kNever;  // (unreachable: added >= a.adds)
   }
@@ -1053,7 +1049,9 @@ class Sim {
     for (size_t i = w.atomic_pos; i < atomics.size() && atomics[i].rec == w.pos; ++i) {
       const auto st = sync_.find(atomics[i].dword);
       if (st == sync_.end()) continue;
-      st->second.done.push_back({done, atomics[i].adds});
+      auto& d = st->second.done;
+      const std::pair<uint64_t, uint32_t> add{done, atomics[i].adds};
+      d.insert(std::upper_bound(d.begin(), d.end(), add), add);
       st->second.added += atomics[i].adds;
       const auto wt = waiters_.find(atomics[i].dword);
       if (wt == waiters_.end()) continue;
