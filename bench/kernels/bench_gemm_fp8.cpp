@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
                                                           {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128},
                                                           {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
-                                                          {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split}};
+                                                          {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split},
+                                                          {"gemm_fp8_block_32x64", gq_bench::fp8_block_32x64},
+                                                          {"gemm_fp8_block_32x64_split", gq_bench::fp8_block_32x64_split}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
 }

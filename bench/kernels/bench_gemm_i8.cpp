@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       {4096, 4096, 4096, k112, 1}, {8192, 8192, 8192, k112, 1}};
   const std::vector<hipasm::gemm_quant_kernel_ref> ours = {{"gemm_i8_token_256x128", gq_bench::i8_token_256x128},
                                                           {"gemm_i8_token_128x256", gq_bench::i8_token_128x256},
+                                                          {"gemm_i8_token_128x160", gq_bench::i8_token_128x160},
                                                           {"gemm_i8_token_128x128", gq_bench::i8_token_128x128},
                                                           {"gemm_i8_token_64x128", gq_bench::i8_token_64x128},
                                                           {"gemm_i8_token_32x128", gq_bench::i8_token_32x128},

@@ -29,19 +29,21 @@ struct quant_shape {
   int aiter_splitk;
 };
 
-// Our configuration for a shape: of the tiles up to 128x128 (128x128, 64x128, 32x128: the
-// 256-row or -column ones ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them),
-// the largest whose grid gives at least half of the 304 CUs a workgroup, else the smallest.
+// Our configuration for a shape: of the tiles of up to 4 waves (the 8-wave 256-row or -column
+// ones ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose
+// grid gives at least half of the 304 CUs a workgroup, else the smallest; a tile above 128x128
+// (int8 128x160) only when its grid fits the CUs one workgroup each (1024x5120x1280: 256
+// tiles, where 128x128 leaves 16 CUs two of its 320).
 inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
   const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    if (k.config.bm > 128 || k.config.bn > 128 || k.config.split_k) continue;
+    if (k.config.threads() > 256 || k.config.split_k) continue;
     const uint32_t area = k.config.bm * k.config.bn;
+    const uint64_t tiles = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
+    if (area > 128 * 128 && tiles > 304) continue;
     if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
-    if (uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m) >= 152 &&
-        (!best || area > best->config.bm * best->config.bn))
-      best = &k;
+    if (tiles >= 152 && (!best || area > best->config.bm * best->config.bn)) best = &k;
   }
   return best ? *best : smallest ? *smallest : ks.front();
 }
@@ -69,6 +71,8 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
     rt::profile_options po;
     po.device = "mi300x";
     if (flop > double(1ull << 32)) po.sample_cus = 16;
+    const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+    if (tl) po.keep_events = true;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -90,12 +94,18 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
       rt::buffer<float> SA(*dev, hipasm::gemm_quant_sa_count(k.config, s.m, s.k)),
           SB(*dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
       rt::buffer<uint16_t> C(*dev, size_t(s.m) * s.n);
-      const result h = from(hipasm::gemm_quant_launch(*dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(),
-                                                      s.m, s.n, s.k, lo, nullptr, split, splits));
+      const rt::launch_report hrep = hipasm::gemm_quant_launch(*dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(),
+                                                               SB.addr(), s.m, s.n, s.k, lo, nullptr, split, splits);
+      if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+      const result h = from(hrep);
       if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
         aiter_asm::Problem p;
         p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
-        aiter_us = aiter_asm::run_kernel(*dev, root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo).profile->time_us;
+        const rt::launch_report arep = aiter_asm::run_kernel(*dev, root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo);
+        if (tl && *tl == 'a') std::fprintf(stderr, "%s", arep.profile->timeline(uint32_t(std::atoi(tl + 1))).c_str());
+        if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+          std::fprintf(stderr, "aiter %s\n", arep.profile->report().c_str());
+        aiter_us = arep.profile->time_us;
       }
       // traffic: A, B once, C in bf16 (the scales are small)
       std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", kernel, shape.c_str(),

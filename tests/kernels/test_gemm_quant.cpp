@@ -173,6 +173,8 @@ const gemm_quant_kernel_ref kI8TokenSingle{"gq_i8_token_single", gq_configs::i8_
 const gemm_quant_kernel_ref kFp8BlockSingle{"gq_fp8_block_single", gq_configs::fp8_block_single};
 const gemm_quant_kernel_ref kFp8BlockSingle128{"gq_fp8_block_single128", gq_configs::fp8_block_single128};
 const gemm_quant_kernel_ref kFp8BlockW64{"gq_fp8_block_w64", gq_configs::fp8_block_w64};
+const gemm_quant_kernel_ref kI8TokenW160{"gq_i8_token_w160", gq_configs::i8_token_w160};
+const gemm_quant_kernel_ref kFp8BlockSplit64{"gq_fp8_block_split64", gq_configs::fp8_block_split64};
 const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_token_split};
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
 const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8_block_split};
@@ -226,6 +228,14 @@ TEST_CASE("gemm_quant: one LDS buffer (one and two tiles ahead)", "[gemm_quant]"
   run_random(kFp8BlockSingle, nullptr, 100, 260, 520);   // bk 64: two tiles a scale block
   run_random(kFp8BlockSingle128, nullptr, 100, 130, 904);  // bk 128: one tile a block, 8 blocks
   run_random(kFp8BlockSingle128, nullptr, 64, 64, 128);
+}
+
+// 128x160 tiles: 4 waves of 32x160 rows, a column tile that is not a power of two (N tails
+// inside its fifth 32-column block), 18 staging loads a lane (two tiles ahead), arguments preloaded.
+TEST_CASE("gemm_quant int8: 128x160 tiles, two tiles ahead, one LDS buffer", "[gemm_quant]") {
+  run_random(kI8TokenW160, nullptr, 200, 330, 644);  // 2 x 3 tiles (the last 10 columns), 6 lines
+  run_random(kI8TokenW160, nullptr, 128, 160, 1280);  // one full tile, 10 K tiles
+  run_random(kI8TokenW160, nullptr, 3, 140, 20);
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.
@@ -290,6 +300,8 @@ TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[g
   run_random(kI8TokenSplit, nullptr, 33, 65, 260, {&m, 3});  // 3 tiles, one each
   run_random(kI8TokenSplit, nullptr, 5, 7, 100, {&m, 4});    // 1 tile: three empty ranges
   run_random(kFp8TensorSplit, nullptr, 33, 20, 200, {&m, 1});  // one split: its own slice, rounded
+  run_random(kFp8BlockSplit64, nullptr, 40, 150, 904, {&m, 3});  // 32x64 tiles (two waves): 2 x 3, 8 blocks
+  run_random(kFp8BlockSplit64, nullptr, 32, 64, 2100, {&m, 0});  // the pick: 17 blocks, two splits
   // the launch's pick (fills the GPU: several splits for these few tiles)
   CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
   run_random(kFp8BlockSplit128, nullptr, 40, 300, 2100, {&m, 0});
@@ -306,8 +318,8 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
   run(kFp8BlockSplit128, nullptr, p, {&m, 4});
 }
 
-// The pick: as many splits as the 304 CUs run at once (one or two workgroups a CU, by LDS),
-// at least 8 K units each, or none when fewer than two fit.
+// The pick: as many splits as the 304 CUs run at once (one workgroup a CU when two splits fit
+// so, else one or two a CU, by LDS), at least 8 K units each, or none when fewer than two fit.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
   CHECK(hipasm::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
@@ -317,7 +329,8 @@ TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
   CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
   const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS: two a CU
-  CHECK(hipasm::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (19 fit), 64 units
+  CHECK(hipasm::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (9 fit one a CU), 64 units
+  CHECK(hipasm::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles: 4 one a CU (9 two a CU)
   CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
   CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
 }

@@ -20,6 +20,9 @@ inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .sc
 // 32x128: one wave a SIMD (LDS), the LDS reads two slices ahead
 inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
                                                     .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
+// 32x64: two waves of 32x32 (split K: twice the tiles of 32x128 for the same splits)
+inline constexpr gemm_quant_config fp8_block_32x64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
+                                                   .bn = 64, .wm = 1, .wn = 2, .ahead = 2, .lds_ahead = 2};
 // 8 waves of 64x64, bk 64 (a scale block is two K tiles)
 inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                      .bk = 64, .wm = 4, .wn = 2};
@@ -31,6 +34,9 @@ inline constexpr gemm_quant_config i8_token_32x128{.type = quant_type::i8, .scal
                                                    .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2};
 inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                     .bk = 64, .wm = 4, .wn = 2};
+// 128x160: 4 waves of 32x160 (one A and five B fragments a slice), one tile ahead, one LDS buffer
+inline constexpr gemm_quant_config i8_token_128x160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
+                                                    .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
                                                     .bk = 64, .wm = 2, .wn = 4};
 // The small tiles' split-K variants (f32 partial sums, gemm_quant_launch picks the split).
@@ -40,6 +46,7 @@ inline constexpr gemm_quant_config split(gemm_quant_config c) {
 }
 inline constexpr gemm_quant_config fp8_block_64x128_split = split(fp8_block_64x128);
 inline constexpr gemm_quant_config fp8_block_32x128_split = split(fp8_block_32x128);
+inline constexpr gemm_quant_config fp8_block_32x64_split = split(fp8_block_32x64);
 inline constexpr gemm_quant_config i8_token_64x128_split = split(i8_token_64x128);
 inline constexpr gemm_quant_config i8_token_32x128_split = split(i8_token_32x128);
 }  // namespace gq_bench

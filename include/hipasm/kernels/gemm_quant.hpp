@@ -116,8 +116,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
       return "gemm_quant: the VGPR tile copies must be whole steps (bm and bn multiples of the rows 16 bytes a lane covers)";
     if (c.ahead < 1 || c.ahead > 2) return "gemm_quant: ahead must be 1 or 2 (tiles loading while one computes)";
-    if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 16)
-      return "gemm_quant: more than 16 dwordx4 staging loads per lane (64 VGPRs): use more waves, a smaller bk or ahead = 1";
+    if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 18)
+      return "gemm_quant: more than 18 dwordx4 staging loads per lane (72 VGPRs): use more waves, a smaller bk or ahead = 1";
     if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
     if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
@@ -749,8 +749,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
 // Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits, workspace) of configuration
 // `cfg` (parenthesized); splits and workspace: cfg.split_k's (gemm_quant_launch passes them).
+// The first 14 argument dwords (all but the workspace) are preloaded into SGPRs when the code
+// object is built with KERNARG_PRELOAD (hipasm_add_code_object), else loaded: the first tile's
+// loads go out without the ~650-cycle kernarg s_load before them.
 #define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
-  constexpr auto name##_hipasm_fn = &::hipasm::gemm_quant_kernel<cfg>;                                     \
+  constexpr auto name##_hipasm_fn =                                                                        \
+      ::hipasm::with_options<&::hipasm::gemm_quant_kernel<cfg>,                                            \
+                             ::hipasm::kernel_options{.kernarg_preload = ::hipasm::arg_preload::fitting}>;  \
   extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
                                                const float* sb, unsigned m, unsigned n, unsigned k,        \
                                                unsigned splits, float* ws) {                               \

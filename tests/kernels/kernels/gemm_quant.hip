@@ -1,3 +1,4 @@
+// HIPASM_KERNARG_PRELOAD (arguments from the preloaded SGPRs, as in the benchmarks; gemm_quant_split.hip loads them)
 // test_gemm_quant.cpp's kernels: the quantized GEMMs in the configurations the tests run
 // (gemm_quant_configs.hpp: the same configurations on the host).
 #include <hipasm/kernels/gemm_quant.hpp>
@@ -20,3 +21,4 @@ HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_single, gq_configs::i8_token_single)
 HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_single, gq_configs::fp8_block_single)
 HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_single128, gq_configs::fp8_block_single128)
 HIPASM_GEMM_QUANT_KERNEL(gq_fp8_block_w64, gq_configs::fp8_block_w64)
+HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_w160, gq_configs::i8_token_w160)

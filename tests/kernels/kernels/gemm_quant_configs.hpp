@@ -39,6 +39,10 @@ inline constexpr gemm_quant_config fp8_block_single128{.type = quant_type::fp8, 
 // 4 waves of 64x64 (the bench's 128x128): two sets of block products do not fit, so block k's
 // scaled adds run before the MFMAs of block k + 1's first slice
 inline constexpr gemm_quant_config fp8_block_w64{.type = quant_type::fp8, .scale = quant_scale::block128, .lds_buffers = 1};
+// the bench's int8 128x160: 4 waves of 32x160 (five B fragments a slice, a tile width not a power
+// of two), two tiles ahead (18 staging loads a lane), one LDS buffer
+inline constexpr gemm_quant_config i8_token_w160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
+                                                 .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 // split K (gemm_quant_split.hip): each scale type, both MFMA types, one and two LDS buffers, a
 // scale block of one and of two K tiles
 inline constexpr gemm_quant_config i8_token_split{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
@@ -50,4 +54,8 @@ inline constexpr gemm_quant_config fp8_block_split{.type = quant_type::fp8, .sca
 // (the bench's 32x128 tile: LDS reads two slices ahead)
 inline constexpr gemm_quant_config fp8_block_split128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
                                                       .wm = 1, .wn = 4, .ahead = 2, .lds_ahead = 2, .split_k = true};
+// (the bench's 32x64 tile: two waves)
+inline constexpr gemm_quant_config fp8_block_split64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
+                                                     .bn = 64, .wm = 1, .wn = 2, .ahead = 2, .lds_ahead = 2,
+                                                     .split_k = true};
 }  // namespace gq_configs
