@@ -266,8 +266,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
   const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
   constexpr int AH = static_cast<int>(C.ahead);
-  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{},
-                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, true) : tile_staging{}};
+  // int8: only B's columns past K are zeros (masked); A's there are whatever follows (the next
+  // row, or zeros past the V#), exact products with B's zeros. fp8 masks both (0x80 is NaN).
+  constexpr bool A_TAIL = !I8;
+  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{},
+                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{}};
   tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
                          AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
@@ -279,7 +282,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       cols_valid = select(loaded < k_tiles, cols_valid, 0u);
       a_ld = a_org + k_cur;
       b_ld = b_org + k_cur;
-      copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      if constexpr (A_TAIL) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      else copy_tile_load(J, A, at(a_ld), sta[buf]);
       copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
@@ -346,6 +350,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto crow = J.vgpr<u32>(), mrow = J.vgpr<u32>();
   crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);
   if constexpr (BLOCK) mrow = a_row + m0;
+  // per_token: the row and column scales the epilogue multiplies by (VGPR copies: loaded here,
+  // behind the first tiles, their latency hidden by the loop's; they were ~650 cycles of the
+  // epilogue)
+  auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // row scales
+  auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // column scales
+  constexpr int token_scale_loads = TOKEN ? 4 * TM + TN : 0;
+  auto load_token_scales = [&] {
+    for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
+    auto sa_row = J.vgpr<u32>();
+    sa_row = crow << 2;
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
+  };
+  if constexpr (TOKEN && VG) load_token_scales();
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
@@ -575,8 +593,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   };
 
   // VGPR copies: tile 0 stored into LDS buffer 0, the next tiles loading
-  auto vgpr_prologue = [&] {  // (the first `ahead` tiles' loads went out after the staging setup)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads)));
+  auto vgpr_prologue = [&] {  // (the first `ahead` tiles' loads went out after the staging setup,
+                              // then the per_token scales)
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads));
     copy_tile_store(J, sta[0], As[0]);
     copy_tile_store(J, stb[0], Bs[0]);
     // (two scale sets: the first block's, right before the last tile's loads, as each step
@@ -633,8 +652,6 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   }
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
-  auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // per_token: row scales
-  auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // per_token: column scales
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
   auto c_off = J.vgpr<u32>(TN), w_off = J.vgpr<u32>(SPLIT ? TN : 1);  // C (bf16), split K's f32 slices
   auto n_bytes = J.sgpr<u32>(), n4_bytes = J.sgpr<u32>();
@@ -645,17 +662,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     col = b_row + (n0 + 32 * j);
     c_off[j] = crow * n_bytes + (col << 1);
     if constexpr (SPLIT) w_off[j] = crow * n4_bytes + (col << 2);
-    if constexpr (TOKEN) SB.load(cs[j], at(col << 2));
     J.If(col >= N, [&] {
       c_off[j] = 0x80000000u;
       if constexpr (SPLIT) w_off[j] = 0x80000000u;
     });
   }
   if constexpr (TOKEN) {
-    auto sa_row = J.vgpr<u32>();
-    sa_row = crow << 2;
-    for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
+    if constexpr (!VG) load_token_scales();
     J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
     auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();
