@@ -15,7 +15,8 @@
 //
 // Any M, N, K >= 1. Tails need no branch (buffer.hpp): A's V# ends at M*K bytes, B's at N*K,
 // C's at M*N*2, the scales' at their tensors' ends, so overhanging rows load zeros and their
-// stores are dropped; columns past K (loads) and N (stores) take an offset past every V#.
+// stores are dropped; columns past K (loads) and N (stores) take an offset past every V#
+// (int8 with the VGPR copies: B's only, A's columns past K multiply B's zeros).
 // The tile copies are LDS-DMA dwords, so rows must be dword-aligned (K % 4 == 0); the `any_k`
 // variant copies bytes through VGPRs instead (slow; gemm_quant_launch picks it for such a K).
 //
