@@ -103,6 +103,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr int B = 6 + NB;  // index bits of a wave's elements
   constexpr int W = C.waves;
   constexpr bool P = C.payload != sort_payload::none;
+  constexpr bool F = C.payload == sort_payload::index;  // the pair is an f64 (below)
   constexpr bool X = sort_cross_waves(C);
   constexpr int WB = X ? std::countr_zero(static_cast<unsigned>(W)) : 0;
 
@@ -132,16 +133,27 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   }
   J.s_waitcnt(vmcnt(0));
 
-  // element r: a register (key) or an aligned pair (payload, key): the u64 order is (key, payload)
+  // element r: a register (key) or an aligned pair whose u64 order is the element order:
+  // (value, key) with values; with indices the f64 bits 2^-1022 * (1 + (key << 20 | index) / 2^52)
+  // (exponent 1: a positive normal double, so the f64 order is the u64 order and v_min_f64 /
+  // v_max_f64 compare-exchange a pair in two instructions, bits kept)
   std::array<gpr<dtype::u32>, N> el{};
   auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
-  auto key_of = [&](int r) { return P ? el[r][1] : el[r]; };
   for (int r = 0; r < N; ++r) {
     el[r].rebind(fresh());
     auto in_row = first + static_cast<uint32_t>(r) < len;
-    key_of(r) = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
-    if constexpr (C.payload == sort_payload::values) el[r][0] = select(in_row, rawv[r], 0xffffffffu);
-    if constexpr (C.payload == sort_payload::index) el[r][0] = select(in_row, first + static_cast<uint32_t>(r), 0xffffffffu);
+    auto key = J.vgpr<dtype::u32>();
+    key = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
+    if constexpr (F) {
+      // pads: index >= len, after every real element of the maximal key
+      el[r][0] = (key << 20u) | (first + static_cast<uint32_t>(r));
+      J.v_alignbit_b32(el[r][1], 1u, key, 12u);
+    } else if constexpr (P) {
+      el[r][1] = key | 0u;
+      el[r][0] = select(in_row, rawv[r], 0xffffffffu);
+    } else {
+      el[r].rebind(key);
+    }
   }
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
@@ -161,16 +173,17 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     }
   }
 
-  // compare-exchange of registers i and j of every lane: the minimum to i (renames el)
-  auto cx_reg = [&](int i, int j) {
-    auto lo = fresh(), hi = fresh();
-    if constexpr (P) {
+  // compare-exchange of registers i and j of every lane: the minimum to i, the maximum to j.
+  // The results go to lo / hi (fresh unless given).
+  auto cx_into = [&](int i, int j, gpr<dtype::u32> lo, gpr<dtype::u32> hi) {
+    if constexpr (F) {
+      J.v_min_f64(lo.template as<dtype::f64>(), el[i].template as<dtype::f64>(), el[j].template as<dtype::f64>());
+      J.v_max_f64(hi.template as<dtype::f64>(), el[i].template as<dtype::f64>(), el[j].template as<dtype::f64>());
+    } else if constexpr (P) {
       auto m = J.sgpr<dtype::u64>();
       J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
-      for (int h = 0; h < 2; ++h) {
-        J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
-        J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
-      }
+      for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
+      for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
     } else {
       J.v_min_u32(lo, el[i], el[j]);
       J.v_max_u32(hi, el[i], el[j]);
@@ -178,22 +191,38 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
+  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), fresh()); };
+  // in a lane whose partner copy p holds the other element of its pair: keep the maximum where
+  // `upper` (~0 lanes / SGPR lane mask), else the minimum, in place
+  auto keep = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
+    if constexpr (P) {
+      auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
+      J.v_cmp_lt_u64(m, p.template as<dtype::u64>(), el[r].template as<dtype::u64>());
+      J.s_xor_b64(mx, m, up_s);  // take the partner: lower lanes if smaller, upper if larger
+      J.v_cndmask_b32(el[r][0], el[r][0], p[0], mx);
+      J.v_cndmask_b32(el[r][1], el[r][1], p[1], mx);
+    } else {
+      J.v_med3_u32(el[r], el[r], p, up_v);
+    }
+  };
 
-  // Stages 1 .. NB-1 (bit s of the element index, which decides the direction, is a register
-  // bit): unrolled, the direction per register pair known.
-  for (int s = 1; s < NB; ++s)
-    for (int d = s - 1; d >= 0; --d)
+  // The bitonic sorter in its all-ascending form: stage s (runs of 2^s, s = 1 .. T) first
+  // compares e with its mirror e ^ (2^s - 1) in the run, then e with e ^ 2^d for d = s-2 .. 0,
+  // the minimum always to the lower index. No direction masks: a register pair's order is known
+  // at compile time, a lane pair's by one lane (or wave) bit. Stages 1 .. NB are inside a
+  // lane's registers: unrolled.
+  for (int s = 1; s <= NB; ++s) {
+    for (int i = 0; i < N; ++i)
+      if (!(i & (1 << (s - 1)))) cx_reg(i, i ^ ((1 << s) - 1));
+    for (int d = s - 2; d >= 0; --d)
       for (int i = 0; i < N; ++i)
-        if (!(i & (1 << d))) {
-          const int j = i | (1 << d);
-          if (i & (1 << s)) cx_reg(j, i);
-          else cx_reg(i, j);
-        }
+        if (!(i & (1 << d))) cx_reg(i, i | (1 << d));
+  }
 
-  // Stages NB .. T (T: the index bits of the row): a run-time loop. Stage s's steps are
-  // d = s-1 .. 0: the chain of steps T-1 .. 0 entered at s-1 (the register steps d < NB, the
-  // chain's tail, every stage has); the direction (bit s of the element index) is a per-lane
-  // mask of the stage.
+  // Stages NB+1 .. T (T: the index bits of the row): a run-time loop. Stage s's mirror step
+  // (lane and register bits, or wave, lane and register bits) has its code per s; its other
+  // steps d = s-2 .. 0 are the chain of steps T-2 .. 0 entered at s-2 (each step's code exists
+  // once: compile time grows with T, not T^2).
   constexpr int T = B + WB;
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
   constexpr int regions = sort_lds_regions(C);
@@ -205,58 +234,40 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     rsel = 0u;
   }
   auto s = J.sgpr<dtype::u32>().named("stage");
-  J.For(s, static_cast<uint32_t>(NB > 1 ? NB : 1), static_cast<uint32_t>(T + 1), [&] {
+  J.For(s, static_cast<uint32_t>(NB + 1), static_cast<uint32_t>(T + 1), [&] {
     std::array<gpr<dtype::u32>, N> canon = el;
-    auto dirv = J.vgpr<dtype::u32>(), ndirv = J.vgpr<dtype::u32>();  // ~0: a descending lane
-    J.v_bfe_i32(dirv, first, s, 1);  // bit s, sign-extended
-    if constexpr (!P && NB > 0) ndirv = ~dirv;
-    auto dir_s = J.sgpr<dtype::u64>();
-    if constexpr (P) J.v_cmp_ne_u32(dir_s, 0u, dirv);
 
-    // lane bit lb (partner lane ^ 2^lb), in place: a lane keeps the maximum when it is the
-    // upper one XOR its run descends
-    auto lane_step = [&](int lb) {
-      const uint32_t L = 1u << lb;
-      const bool lds_shuffle = L > 8;  // ds_swizzle / ds_bpermute: one wait per group
+    // lane xor `mask` (its top bit lb): register r meets the partner lane's register r ^ rx, in place
+    auto lane_step = [&](uint32_t mask, int lb, int rx) {
+      const bool lds_shuffle = mask > 15;  // ds_swizzle / ds_bpermute: one wait per group
       // the exchanged copies in flight at once (VGPR pressure)
       constexpr int G = P ? 4 : 8;
-      auto mv = J.vgpr<dtype::u32>();
-      auto ms = J.sgpr<dtype::u64>();
-      if constexpr (P) J.s_xor_b64(ms, upper_s[lb], dir_s);
-      else J.v_xor_b32(mv, upper_v[lb], dirv);
-      for (int r0 = 0; r0 < N; r0 += G) {
-        const int r1 = r0 + G < N ? r0 + G : N;
+      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
+      // registers a pair reads before either is written in place
+      std::array<int, N> order{};
+      for (int q = 0; q < N; ++q) order[q] = rx == 0 ? q : q % 2 == 0 ? q / 2 : N - 1 - q / 2;
+      for (int q0 = 0; q0 < N; q0 += G) {
+        const int q1 = q0 + G < N ? q0 + G : N;
         std::array<gpr<dtype::u32>, G> pk{};
-        for (int r = r0; r < r1; ++r) {
+        for (int q = q0; q < q1; ++q) {
+          const int r = order[q];
           if constexpr (P) {
-            pk[r - r0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[r - r0][0], el[r][0], L, {.wait = false});
-            shuffle_xor_into(J, pk[r - r0][1], el[r][1], L, {.wait = false});
+            pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false});
+            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false});
           } else {
-            pk[r - r0].rebind(shuffle_xor(J, el[r], L, {.wait = false}));
+            pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false}));
           }
         }
         if (lds_shuffle) J.s_waitcnt(lgkmcnt(0));
-        for (int r = r0; r < r1; ++r) {
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, pk[r - r0].template as<dtype::u64>(), el[r].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, ms);  // take the partner: lower lanes if smaller, upper if larger
-            J.v_cndmask_b32(el[r][0], el[r][0], pk[r - r0][0], mx);
-            J.v_cndmask_b32(el[r][1], el[r][1], pk[r - r0][1], mx);
-          } else {
-            J.v_med3_u32(el[r], el[r], pk[r - r0], mv);
-          }
-        }
+        for (int q = q0; q < q1; ++q) keep(order[q], pk[q - q0], upper_v[lb], upper_s[lb]);
       }
     };
-    // wave bit wb through LDS (write, barrier, read the partner wave's copy), in place
-    auto cross_step = [&](int wb) {
+    // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
+    // a mirror (wmask > 1 or mirror) also reverses the lanes and registers, in place
+    auto cross_step = [&](uint32_t wmask, int wb, bool mirror) {
       if constexpr (X) {
-        if (regions == 1) {  // the previous step's reads are done (there was one from stage B+2)
-          if (wb > 0) J.s_barrier();
-          else J.If(s > static_cast<uint32_t>(B + 1), [&] { J.s_barrier(); });
-        }
+        if (regions == 1) J.s_barrier();  // the previous step's reads are done
         auto wa = J.vgpr<dtype::u32>(), ra = J.vgpr<dtype::u32>();
         wa = waddr + rsel;
         for (int r = 0; r < N; ++r) {
@@ -266,73 +277,63 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         if (regions == 2) rsel = rsel ^ sort_lds_region(C);
         J.s_waitcnt(lgkmcnt(0));
         J.s_barrier();
-        ra = wa ^ (static_cast<uint32_t>(64 * N) * ES << wb);  // the partner wave's copy
+        // the partner's first element (a mirror: its last, read backwards)
+        const uint32_t flip = mirror ? (wmask * 64 * N) | (64 * N - N) : wmask * 64 * N;
+        ra = wa ^ (flip * ES);
         std::array<gpr<dtype::u32>, N> p{};
         for (int r = 0; r < N; ++r) {
           p[r].rebind(fresh());
-          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
-          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          const int pr = mirror ? N - 1 - r : r;
+          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * ES)});
+          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * ES)});
         }
         auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
         up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
-        auto mv = J.vgpr<dtype::u32>();
-        auto ms = J.sgpr<dtype::u64>();
+        auto u2 = J.sgpr<dtype::u32>(2);  // (the same as a lane mask)
         if constexpr (P) {
-          auto u2 = J.sgpr<dtype::u32>(2);
           u2[0] = up;
           u2[1] = up;
-          J.s_xor_b64(ms, u2.template as<dtype::u64>(), dir_s);
-        } else {
-          J.v_xor_b32(mv, up, dirv);
         }
         J.s_waitcnt(lgkmcnt(0));
-        for (int r = 0; r < N; ++r) {
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, p[r].template as<dtype::u64>(), el[r].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, ms);
-            J.v_cndmask_b32(el[r][0], el[r][0], p[r][0], mx);
-            J.v_cndmask_b32(el[r][1], el[r][1], p[r][1], mx);
-          } else {
-            J.v_med3_u32(el[r], el[r], p[r], mv);
-          }
-        }
+        for (int r = 0; r < N; ++r) keep(r, p[r], up, u2.template as<dtype::u64>());
       }
     };
-    // stage s enters the chain of steps T-1 .. NB at s-1 (compares not taken but one)
-    std::array<label, 16> entry{};
-    for (int d = T - 1; d >= NB; --d) entry[d] = J.make_label();
+    auto plain_step = [&](int d) {
+      if (d >= B) cross_step(1u << (d - B), d - B, false);
+      else lane_step(1u << (d - NB), d - NB, 0);
+    };
+    // stage k's mirror step: bits 0 .. k-1 flipped
+    auto mirror_step = [&](int k) {
+      if (k > B) cross_step((1u << (k - B)) - 1u, k - 1 - B, true);
+      else lane_step((1u << (k - NB)) - 1u, k - 1 - NB, N - 1);
+    };
+    std::array<label, 16> entry{}, mirror{};
+    for (int d = T - 2; d >= NB; --d) entry[d] = J.make_label();
+    for (int k = NB + 1; k <= T; ++k) mirror[k - 1] = J.make_label();
     label reg_steps = J.make_label();
-    for (int d = T - 2; d >= NB; --d) J.Jump(entry[d], s == static_cast<uint32_t>(d + 1));
-    if (NB > 0) J.Jump(reg_steps, s == static_cast<uint32_t>(NB));
-    for (int d = T - 1; d >= NB; --d) {
+    for (int k = NB + 1; k < T; ++k) J.Jump(mirror[k - 1], s == static_cast<uint32_t>(k));
+    for (int k = T; k > NB; --k) {  // (s == T falls into its mirror step)
+      J.place(mirror[k - 1]);
+      mirror_step(k);
+      J.Jump(k - 2 >= NB ? entry[k - 2] : reg_steps);
+    }
+    for (int d = T - 2; d >= NB; --d) {
       J.place(entry[d]);
-      if (d >= B) cross_step(d - B);
-      else lane_step(d - NB);
+      plain_step(d);
     }
     J.place(reg_steps);
-    // the register steps: pair (i, i + 2^d), the minimum to i in an ascending lane. The last
-    // one writes the loop's registers (per_lane 2: its pair's are still read by the step: the
-    // minimum goes through a temporary)
+    // the register steps: pair (i, i + 2^d), the minimum to i. The last one writes the loop's
+    // registers (per_lane 2: its pair's are still read by the step: the minimum goes through a
+    // temporary)
     for (int d = NB - 1; d >= 0; --d)
       for (int i = 0; i < N; ++i)
         if (!(i & (1 << d))) {
           const int j = i | (1 << d);
           const bool last = d == 0, reads_canon = last && el[i].id == canon[i].id;
           auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : fresh();
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, dir_s);  // (into another pair: no VALU-written SGPR read by the VALU)
-            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], mx);
-            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], mx);
-          } else {
-            J.v_med3_u32(lo, el[i], el[j], dirv);
-            J.v_med3_u32(hi, el[i], el[j], ndirv);
-          }
+          cx_into(i, j, lo, hi);
           if (reads_canon) canon[i] = lo;
           el[i].rebind(last ? canon[i] : lo);
-          el[j].rebind(hi);
         }
     // (every register is the loop's again; a copy where not)
     for (int r = 0; r < N; ++r)
@@ -346,13 +347,22 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   buffer KO = make_buffer(J, keys_out, valid);
   KO.shift_base(row_off);
   auto ko = J.vgpr<dtype::u32>(N);
-  for (int r = 0; r < N; ++r) ko[r] = detail::sort_map_key<C>(J, key_of(r), true);
+  for (int r = 0; r < N; ++r) {
+    auto k = J.vgpr<dtype::u32>();
+    if constexpr (F) J.v_alignbit_b32(k, el[r][1], el[r][0], 20u);
+    else if constexpr (P) k = el[r][1] | 0u;
+    else k = el[r] | 0u;
+    ko[r] = detail::sort_map_key<C>(J, k, true);
+  }
   for (int i = 0; i < N; i += 4) KO.store(ko.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
   if constexpr (P) {
     buffer VO = make_buffer(J, vals_out, valid);
     VO.shift_base(row_off);
     auto vo = J.vgpr<dtype::u32>(N);
-    for (int r = 0; r < N; ++r) vo[r] = el[r][0];
+    for (int r = 0; r < N; ++r) {
+      if constexpr (F) vo[r] = el[r][0] & 0xfffffu;
+      else vo[r] = el[r][0] | 0u;
+    }
     for (int i = 0; i < N; i += 4) VO.store(vo.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
   }
 }
