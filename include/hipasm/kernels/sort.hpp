@@ -158,7 +158,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
   std::array<gpr<dtype::u32>, 6> upper_v{};
-  std::array<gpr<dtype::u64>, 6> upper_s{};
+  std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   for (int lb = 0; lb < 6; ++lb) {
     if constexpr (P) {
       constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
@@ -166,6 +166,12 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       m[0] = lb < 5 ? pat[lb] : 0u;
       m[1] = lb < 5 ? pat[lb] : 0xffffffffu;
       upper_s[lb].rebind(m.template as<dtype::u64>());
+      if constexpr (F) {
+        auto n = J.sgpr<dtype::u32>(2);
+        n[0] = ~(lb < 5 ? pat[lb] : 0u);
+        n[1] = ~(lb < 5 ? pat[lb] : 0xffffffffu);
+        lower_s[lb].rebind(n.template as<dtype::u64>());
+      }
     } else {
       auto v = J.vgpr<dtype::u32>();
       v = 0u - ((lane >> static_cast<uint32_t>(lb)) & 1u);
@@ -192,9 +198,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[j].rebind(hi);
   };
   auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), fresh()); };
-  // in a lane whose partner copy p holds the other element of its pair: keep the maximum where
-  // `upper` (~0 lanes / SGPR lane mask), else the minimum, in place
-  auto keep = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
+  // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
+  // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
+  auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
     if constexpr (P) {
       auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
       J.v_cmp_lt_u64(m, p.template as<dtype::u64>(), el[r].template as<dtype::u64>());
@@ -203,6 +209,28 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       J.v_cndmask_b32(el[r][1], el[r][1], p[1], mx);
     } else {
       J.v_med3_u32(el[r], el[r], p, up_v);
+    }
+  };
+  // registers regs[0 .. n) of a lane whose partner copies p hold the other elements of their
+  // pairs, as keep1 (lo_s: the complement of up_s). f64: v_min_f64 in the lower lanes,
+  // v_max_f64 in the upper (two VALU ops where keep1 takes three)
+  auto keep = [&](const int* regs, int n, const gpr<dtype::u32>* p, const gpr<dtype::u32>& up_v,
+                  const gpr<dtype::u64>& up_s, const gpr<dtype::u64>& lo_s) {
+    if constexpr (F) {
+      with_exec_mask(J, lo_s, [&] {
+        for (int q = 0; q < n; ++q) {
+          auto e = el[regs[q]].template as<dtype::f64>();
+          J.v_min_f64(e, e, p[q].template as<dtype::f64>());
+        }
+      });
+      with_exec_mask(J, up_s, [&] {
+        for (int q = 0; q < n; ++q) {
+          auto e = el[regs[q]].template as<dtype::f64>();
+          J.v_max_f64(e, e, p[q].template as<dtype::f64>());
+        }
+      });
+    } else {
+      for (int q = 0; q < n; ++q) keep1(regs[q], p[q], up_v, up_s);
     }
   };
 
@@ -239,7 +267,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
     // lane xor `mask` (its top bit lb): register r meets the partner lane's register r ^ rx, in place
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
-      const bool lds_shuffle = mask > 15;  // ds_swizzle / ds_bpermute: one wait per group
+      const bool lds_shuffle = P || mask > 15;  // ds_swizzle / ds_bpermute: one wait per group
       // the exchanged copies in flight at once (VGPR pressure)
       constexpr int G = P ? 4 : 8;
       // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
@@ -252,15 +280,17 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         for (int q = q0; q < q1; ++q) {
           const int r = order[q];
           if constexpr (P) {
+            // the payload word by ds_swizzle (the LDS unit is idle, the VALU is the bound), the
+            // key word by DPP where one move reaches
             pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false});
-            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false});
+            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
+            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = mask == 4});
           } else {
             pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false}));
           }
         }
         if (lds_shuffle) J.s_waitcnt(lgkmcnt(0));
-        for (int q = q0; q < q1; ++q) keep(order[q], pk[q - q0], upper_v[lb], upper_s[lb]);
+        keep(order.data() + q0, q1 - q0, pk.data(), upper_v[lb], upper_s[lb], lower_s[lb]);
       }
     };
     // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
@@ -289,13 +319,19 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         }
         auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
         up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
-        auto u2 = J.sgpr<dtype::u32>(2);  // (the same as a lane mask)
+        auto u2 = J.sgpr<dtype::u32>(2), l2 = J.sgpr<dtype::u32>(2);  // (the same as lane masks)
         if constexpr (P) {
           u2[0] = up;
           u2[1] = up;
         }
+        if constexpr (F) {
+          l2[0] = ~up;
+          l2[1] = ~up;
+        }
         J.s_waitcnt(lgkmcnt(0));
-        for (int r = 0; r < N; ++r) keep(r, p[r], up, u2.template as<dtype::u64>());
+        std::array<int, N> regs{};
+        for (int r = 0; r < N; ++r) regs[r] = r;
+        keep(regs.data(), N, p.data(), up, u2.template as<dtype::u64>(), l2.template as<dtype::u64>());
       }
     };
     auto plain_step = [&](int d) {
