@@ -26,7 +26,7 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t rows, uint32_t
   std::mt19937 rng(1);
   for (auto& k : keys) k = C.key == hipasm::kernels::sort_key::i32 ? rng() % 256 : 0x3f800000u + rng() % 0x800000u;
   rt::buffer<uint32_t> KI(d, keys), KO(d, n), VO(d, idx ? n : 1);
-  const uint32_t groups = (rows + hipasm::kernels::sort_rows_per_group(C) - 1) / hipasm::kernels::sort_rows_per_group(C);
+  const uint32_t groups = hipasm::kernels::sort_groups(C, rows);
   rt::profile_options p = profile_for(groups);
   rt::launch_options o;
   o.profile = &p;

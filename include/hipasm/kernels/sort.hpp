@@ -50,12 +50,23 @@ struct sort_config {
   sort_key key = sort_key::f32;
   bool descending = false;
   sort_payload payload = sort_payload::none;
-  int per_lane = 8;           // elements per lane: 1, 2, 4, 8 or 16
+  int per_lane = 8;           // elements per lane: 1, 2, 4, 8, 16 or 32 (more: more steps in registers)
   int waves = 1;              // waves per workgroup, 1..16
   bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
 };
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
+// A row per wave: at most sort_max_waves waves (all resident at once on the 304 CUs' 9728 wave
+// slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / sort_max_waves) rows
+constexpr uint32_t sort_max_waves = 8192;
+constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
+  return c.row_per_wave ? (rows + sort_max_waves - 1) / sort_max_waves : 1u;
+}
 constexpr int sort_rows_per_group(const sort_config& c) { return c.row_per_wave ? c.waves : 1; }
+// the grid (workgroups) for `rows` rows
+constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
+  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(c)) * sort_rows_per_wave(c, rows);
+  return (rows + per - 1) / per;
+}
 // LDS of the cross-wave steps: two regions (one barrier per step) when they fit in 64 KiB
 constexpr bool sort_cross_waves(const sort_config& c) { return !c.row_per_wave && c.waves > 1; }
 constexpr uint32_t sort_lds_region(const sort_config& c) {
@@ -92,8 +103,8 @@ constexpr gpr<dtype::u32> sort_map_key(builder J, const gpr<dtype::u32>& k, bool
 template <sort_config C>
 constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out, arg<const uint32_t*> keys_in,
                     arg<const uint32_t*> vals_in, arg<unsigned> len, arg<unsigned> rows) {
-  static_assert(C.per_lane == 1 || C.per_lane == 2 || C.per_lane == 4 || C.per_lane == 8 || C.per_lane == 16,
-                "hipasm sort: per_lane must be 1, 2, 4, 8 or 16");
+  static_assert(C.per_lane >= 1 && C.per_lane <= 32 && std::has_single_bit(static_cast<unsigned>(C.per_lane)),
+                "hipasm sort: per_lane must be 1, 2, 4, 8, 16 or 32");
   static_assert(C.waves >= 1 && C.waves <= 16 && std::has_single_bit(static_cast<unsigned>(C.waves)),
                 "hipasm sort: waves must be a power of two 1..16");
   static_assert(!sort_cross_waves(C) || sort_lds_region(C) <= 65536,
@@ -109,30 +120,45 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
-  auto row = J.sgpr<dtype::u32>();
-  if constexpr (C.row_per_wave) row = J.workgroup_id_x() * static_cast<uint32_t>(W) + wave;
-  else row = J.workgroup_id_x();
+  // a row per wave: each wave sorts sort_rows_per_wave(rows) consecutive rows, the next row's
+  // loads issued before this row's network (in flight while it runs)
+  auto per_wave = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>();
+  if constexpr (C.row_per_wave) {
+    per_wave = (rows + static_cast<uint32_t>(sort_max_waves - 1)) >> static_cast<uint32_t>(std::countr_zero(
+                   static_cast<unsigned>(sort_max_waves)));
+    row = (J.workgroup_id_x() * static_cast<uint32_t>(W) + wave) * per_wave;
+  } else {
+    row = J.workgroup_id_x();
+  }
   auto row_bytes = J.sgpr<dtype::u32>(), valid = J.sgpr<dtype::u32>(), row_off = J.sgpr<dtype::u32>();
   row_bytes = len << 2u;
-  valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing loaded or stored
-  row_off = row * row_bytes;
   // this lane's first element in the row, and its byte offset
   auto first = J.vgpr<dtype::u32>(), voff = J.vgpr<dtype::u32>();
   if constexpr (X) first = lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N);
   else first = lane * static_cast<uint32_t>(N);
   voff = first << 2u;
 
-  buffer KI = make_buffer(J, keys_in, valid);
-  KI.shift_base(row_off);
   auto raw = J.vgpr<dtype::u32>(N), rawv = J.vgpr<dtype::u32>(C.payload == sort_payload::values ? N : 1);
-  for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
-  if constexpr (C.payload == sort_payload::values) {
-    buffer VI = make_buffer(J, vals_in, valid);
-    VI.shift_base(row_off);
-    for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
-  }
+  // row r's keys (and values) into raw, when `load` (rows past the last: nothing loaded)
+  auto load_row = [&](const gpr<dtype::u32>& r, const cond& load) {
+    auto v = J.sgpr<dtype::u32>(), off = J.sgpr<dtype::u32>();
+    v = select(load && r < rows, row_bytes, 0u);
+    off = r * row_bytes;
+    buffer KI = make_buffer(J, keys_in, v);
+    KI.shift_base(off);
+    for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+    if constexpr (C.payload == sort_payload::values) {
+      buffer VI = make_buffer(J, vals_in, v);
+      VI.shift_base(off);
+      for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+    }
+  };
+  load_row(row, row < rows);
   J.s_waitcnt(vmcnt(0));
 
+  auto sort_row = [&](auto&& prefetch) {
+  valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing stored
+  row_off = row * row_bytes;
   // element r: a register (key) or an aligned pair whose u64 order is the element order:
   // (value, key) with values; with indices the f64 bits 2^-1022 * (1 + (key << 20 | index) / 2^52)
   // (exponent 1: a positive normal double, so the f64 order is the u64 order and v_min_f64 /
@@ -155,6 +181,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       el[r].rebind(key);
     }
   }
+
+  prefetch();  // (raw is free)
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
   std::array<gpr<dtype::u32>, 6> upper_v{};
@@ -401,6 +429,21 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     }
     for (int i = 0; i < N; i += 4) VO.store(vo.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
   }
+  };
+  if constexpr (C.row_per_wave) {
+    auto it = J.sgpr<dtype::u32>().named("row_of_wave");
+    J.For(it, 0u, per_wave, [&] {
+      sort_row([&] {
+        auto next = J.sgpr<dtype::u32>();
+        next = row + 1u;
+        load_row(next, it + 1u < per_wave);
+      });
+      J.wait_for(raw, rawv);  // the next row's (the stores may stay in flight)
+      row = row + 1u;
+    });
+  } else {
+    sort_row([] {});
+  }
 }
 
 }  // namespace hipasm::kernels
@@ -439,8 +482,7 @@ rt::launch_report launch_sort(rt::device& dev, rt::module& m, std::string_view k
     throw std::invalid_argument("hipasm sort launch: rows * len * 4 bytes must be below 4 GiB (32-bit row offsets)");
   rt::kernel_args args;
   args.add(a.keys_out).add(a.vals_out).add(a.keys_in).add(a.vals_in).add(a.len).add(a.rows);
-  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(C));
-  return dev.launch(m, kernel, {(a.rows + per - 1) / per, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
+  return dev.launch(m, kernel, {sort_groups(C, a.rows), 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
                     opts);
 }
 }  // namespace hipasm::kernels
