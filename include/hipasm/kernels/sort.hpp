@@ -297,7 +297,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
       const bool lds_shuffle = P || mask > 15;  // ds_swizzle / ds_bpermute: one wait per group
       // the exchanged copies in flight at once (VGPR pressure)
-      constexpr int G = P ? 4 : 8;
+      constexpr int G = 8;
       // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
       // registers a pair reads before either is written in place
       std::array<int, N> order{};
@@ -312,7 +312,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
             // key word by DPP where one move reaches
             pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
             shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
-            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = mask == 4});
+            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
           } else {
             pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false}));
           }
