@@ -281,12 +281,15 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // once: compile time grows with T, not T^2).
   constexpr int T = B + WB;
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
+  constexpr uint32_t RS = 64u * W * ES;  // LDS bytes of a register of the workgroup
   constexpr int regions = sort_lds_regions(C);
   uint32_t lds_base = 0;
   auto waddr = J.vgpr<dtype::u32>(), rsel = J.sgpr<dtype::u32>();  // LDS address; region offset
   if constexpr (X) {
     lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4 * regions, 16).offset;
-    waddr = first * ES;
+    // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
+    // access (a register of every lane) covers consecutive elements, no bank conflicts
+    waddr = (wave * 64u + lane) * ES;
     rsel = 0u;
   }
   auto s = J.sgpr<dtype::u32>().named("stage");
@@ -329,21 +332,21 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         auto wa = J.vgpr<dtype::u32>(), ra = J.vgpr<dtype::u32>();
         wa = waddr + rsel;
         for (int r = 0; r < N; ++r) {
-          if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
-          else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
+          else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
         }
         if (regions == 2) rsel = rsel ^ sort_lds_region(C);
         J.s_waitcnt(lgkmcnt(0));
         J.s_barrier();
         // the partner's first element (a mirror: its last, read backwards)
-        const uint32_t flip = mirror ? (wmask * 64 * N) | (64 * N - N) : wmask * 64 * N;
+        const uint32_t flip = mirror ? wmask * 64 + 63 : wmask * 64;
         ra = wa ^ (flip * ES);
         std::array<gpr<dtype::u32>, N> p{};
         for (int r = 0; r < N; ++r) {
           p[r].rebind(fresh());
           const int pr = mirror ? N - 1 - r : r;
-          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * ES)});
-          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * ES)});
+          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * RS)});
+          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * RS)});
         }
         auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
         up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
