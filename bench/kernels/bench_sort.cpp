@@ -1,7 +1,7 @@
 // bench_kernel_sort [AITER_DIR]: rows x len bitonic sorts (keys only and argsorts). aiter has no
 // asm sort (its MoE sorting is HIP C++): aiter_us=none. gbps counts the keys read and written
-// (and the indices written); the sort is compute-bound at these sizes (log^2 steps), so hbm_pct
-// is far from the memory-bound goal by construction.
+// (and the indices written); the network's log^2 steps are VALU work of the order of the HBM
+// time at 512-2048 elements a row (README: the bounds), far above it for the few-workgroup rows.
 #include <cstdint>
 #include <random>
 #include <string>
