@@ -14,19 +14,23 @@
 // past the row's end are (max, max) in the mapped order: they sort last and are not stored
 // (an equal real element is identical to a pad, so nothing real is lost).
 //
-// Network: the bitonic sorter with alternating directions: stage s (runs of 2^s, s = 1 .. T,
-// T the row's index bits) compares e with e ^ 2^d for d = s-1 .. 0, ascending where bit s of e
-// is 0 (so the last stage is ascending everywhere). Element e of a wave is register
-// r = e % per_lane of lane e / per_lane: the short distances are inside a lane (v_min/v_max or
-// v_med3 against the stage's direction mask, or a 64-bit compare and v_cndmask with a
-// payload), lane distances 1, 2 (and 4, 8 as two DPP moves) are DPP, 16 ds_swizzle, 32
-// ds_bpermute (shuffle_xor, issued for a group of registers before one wait); the lane keeps
-// the minimum or the maximum by v_med3_u32 against (upper lane XOR descending), or a compare
-// XOR that mask with a payload. Across the waves of a workgroup the distances >= 64 x per_lane
-// go through LDS (write, barrier, read the partner wave's copy). The stages 1 .. per_lane-1
-// (register-only, direction known per register) are unrolled; the others are one run-time
-// loop over s that enters the chain of steps T-1 .. 0 at s-1 (each step's code exists once:
-// compile time grows with T, not T^2).
+// Network: the bitonic sorter in its all-ascending form: stage s (runs of 2^s, s = 1 .. T, T
+// the row's index bits) first compares e with its mirror e ^ (2^s - 1), then e with e ^ 2^d
+// for d = s-2 .. 0, the minimum always to the lower index (no direction masks). Element e of a
+// wave is register r = e % per_lane of lane e / per_lane. Inside a lane a pair is v_min_u32 +
+// v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
+// normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values. Across
+// lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
+// by ds_swizzle / ds_bpermute, 8 registers before one wait (the network is VALU-bound; DPP moves
+// would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
+// upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
+// two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
+// (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
+// 1 .. log2(per_lane) (register-only) are unrolled; the others are one run-time loop over s
+// whose mirror step has code per s and whose xor steps are the chain T-2 .. 0 entered at s-2
+// (each step's code exists once: compile time grows with T, not T^2). A row per wave: each
+// wave sorts ceil(rows / 8192) consecutive rows, the next row's loads issued before the
+// network of this one.
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
