@@ -120,7 +120,7 @@ TEST_CASE("sort: u32 descending, 16 per lane over 2 waves; one element per lane"
   run_sort<cfg::u32_asc_1>("sort_u32_asc_1", 4, 64, fill::random, 15);
   run_sort<cfg::u32_asc_1>("sort_u32_asc_1", 3, 37, fill::reversed, 16);
 }
-TEST_CASE("sort: 16 waves (two LDS regions) and 8 waves x 16 (one region) with payloads", "[kernels][sort]") {
+TEST_CASE("sort: 16 waves x 4 and 8 waves x 16 (LDS steps) with payloads", "[kernels][sort]") {
   run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 4096, fill::random, 17);
   run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 3000, fill::specials, 18);
   run_sort<cfg::i32_desc_val_16_wg8>("sort_i32_desc_val_16_wg8", 1, 8192, fill::few_values, 19);

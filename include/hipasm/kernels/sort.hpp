@@ -71,13 +71,11 @@ constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
   const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(c)) * sort_rows_per_wave(c, rows);
   return (rows + per - 1) / per;
 }
-// LDS of the cross-wave steps: two regions (one barrier per step) when they fit in 64 KiB
+// LDS of the cross-wave steps: one copy of the row (two, one barrier a step fewer, halved the
+// workgroups a CU holds: bench_kernel_sort 8192 x 2048 keys 48.4 us with one, 52.6 with two)
 constexpr bool sort_cross_waves(const sort_config& c) { return !c.row_per_wave && c.waves > 1; }
 constexpr uint32_t sort_lds_region(const sort_config& c) {
   return static_cast<uint32_t>(sort_capacity(c)) * (c.payload == sort_payload::none ? 4u : 8u);
-}
-constexpr int sort_lds_regions(const sort_config& c) {
-  return !sort_cross_waves(c) ? 0 : 2 * sort_lds_region(c) <= 65536 ? 2 : 1;
 }
 
 namespace detail {
@@ -286,15 +284,13 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr int T = B + WB;
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
   constexpr uint32_t RS = 64u * W * ES;  // LDS bytes of a register of the workgroup
-  constexpr int regions = sort_lds_regions(C);
   uint32_t lds_base = 0;
-  auto waddr = J.vgpr<dtype::u32>(), rsel = J.sgpr<dtype::u32>();  // LDS address; region offset
+  auto wa = J.vgpr<dtype::u32>();  // this lane's LDS address
   if constexpr (X) {
-    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4 * regions, 16).offset;
+    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 16).offset;
     // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
     // access (a register of every lane) covers consecutive elements, no bank conflicts
-    waddr = (wave * 64u + lane) * ES;
-    rsel = 0u;
+    wa = (wave * 64u + lane) * ES;
   }
   auto s = J.sgpr<dtype::u32>().named("stage");
   J.For(s, static_cast<uint32_t>(NB + 1), static_cast<uint32_t>(T + 1), [&] {
@@ -332,14 +328,12 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // a mirror (wmask > 1 or mirror) also reverses the lanes and registers, in place
     auto cross_step = [&](uint32_t wmask, int wb, bool mirror) {
       if constexpr (X) {
-        if (regions == 1) J.s_barrier();  // the previous step's reads are done
-        auto wa = J.vgpr<dtype::u32>(), ra = J.vgpr<dtype::u32>();
-        wa = waddr + rsel;
+        J.s_barrier();  // the previous step's reads are done
+        auto ra = J.vgpr<dtype::u32>();
         for (int r = 0; r < N; ++r) {
           if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
           else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
         }
-        if (regions == 2) rsel = rsel ^ sort_lds_region(C);
         J.s_waitcnt(lgkmcnt(0));
         J.s_barrier();
         // the partner's first element (a mirror: its last, read backwards)

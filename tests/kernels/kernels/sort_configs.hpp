@@ -1,6 +1,6 @@
 // The sort kernel's test configurations, shared by sort.hip and test_sort.cpp: f32 / i32 / u32
 // keys, both directions, no payload / values / indices, 1-32 elements per lane, a row per wave
-// and per workgroup (2 to 16 waves: the cross-wave steps, with two LDS regions and with one).
+// and per workgroup (2 to 16 waves: the cross-wave steps through LDS).
 #pragma once
 #include <hipasm/kernels/sort.hpp>
 
