@@ -135,6 +135,12 @@ TEST_CASE("sort: 32 per lane, a row per wave: keys and argsort, tails, specials,
   run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 2047, fill::reversed, 26);
   run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 3, fill::sorted, 27);
 }
+TEST_CASE("sort: i32 descending argsort across 4 waves, 2 a lane", "[kernels][sort]") {
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 3, 512, fill::random, 33);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 2, 301, fill::few_values, 34);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 1, 1, fill::random, 35);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 2, 512, fill::equal, 36);
+}
 TEST_CASE("sort: argsort of all-equal keys is the identity (ties by ascending index)", "[kernels][sort]") {
   run_sort<cfg::f32_desc_idx_8_rows>("sort_f32_desc_idx_8_rows", 2, 512, fill::equal, 28);
   run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 1537, fill::equal, 29);
