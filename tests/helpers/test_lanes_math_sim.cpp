@@ -333,6 +333,13 @@ TEST_CASE("xor_reduce over lane-index bits, shuffle_xor", "[helpers][lanes]") {
       CHECK(got[l] == (l ^ m) * 5 + 3);
     }
   }
+  for (uint32_t m : {1u, 3u, 4u, 8u, 15u}) {
+    auto got = run<float, uint32_t>("shx_lds_" + std::to_string(m), {}, 64, {1, 1, 1});
+    for (uint32_t l = 0; l < 64; ++l) {
+      INFO("mask " << m << " through LDS, lane " << l);
+      CHECK(got[l] == (l ^ m) * 5 + 3);
+    }
+  }
   // {.wait = false}: several exchanges in flight, one wait by the caller
   auto got = run<float, uint32_t>("shx_batch", {}, 64, {1, 1, 1});
   for (uint32_t l = 0; l < 64; ++l) {

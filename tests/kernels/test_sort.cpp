@@ -38,7 +38,7 @@ uint32_t rank(uint32_t k) {
   else return (k >> 31) ? ~k : k | 0x80000000u;  // totalOrder on the bits
 }
 
-enum class fill { random, few_values, sorted, reversed, specials };
+enum class fill { random, few_values, sorted, reversed, specials, equal };
 
 template <hk::sort_config C>
 void run_sort(const char* name, uint32_t rows, uint32_t len, fill how, int seed) {
@@ -47,8 +47,9 @@ void run_sort(const char* name, uint32_t rows, uint32_t len, fill how, int seed)
   for (size_t i = 0; i < keys.size(); ++i) {
     uint32_t k = rng();
     if (how == fill::few_values) k = rng() % 5 * 0x01010101u;  // many duplicates (f32: small normals)
+    if (how == fill::equal) k = 0xc0490fdbu;
     if constexpr (C.key == hk::sort_key::f32) {
-      if (how != fill::specials && how != fill::few_values) {
+      if (how != fill::specials && how != fill::few_values && how != fill::equal) {
         float f = std::uniform_real_distribution<float>(-100, 100)(rng);
         std::memcpy(&k, &f, 4);
       }
@@ -119,11 +120,36 @@ TEST_CASE("sort: u32 descending, 16 per lane over 2 waves; one element per lane"
   run_sort<cfg::u32_asc_1>("sort_u32_asc_1", 4, 64, fill::random, 15);
   run_sort<cfg::u32_asc_1>("sort_u32_asc_1", 3, 37, fill::reversed, 16);
 }
-TEST_CASE("sort: 16 waves (two LDS regions) and 8 waves x 16 (one region) with payloads", "[kernels][sort]") {
+TEST_CASE("sort: 16 waves x 4 and 8 waves x 16 (LDS steps) with payloads", "[kernels][sort]") {
   run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 4096, fill::random, 17);
   run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 3000, fill::specials, 18);
   run_sort<cfg::i32_desc_val_16_wg8>("sort_i32_desc_val_16_wg8", 1, 8192, fill::few_values, 19);
   run_sort<cfg::i32_desc_val_16_wg8>("sort_i32_desc_val_16_wg8", 1, 5001, fill::random, 20);
+}
+TEST_CASE("sort: 32 per lane, a row per wave: keys and argsort, tails, specials, equal keys", "[kernels][sort]") {
+  run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 3, 2048, fill::random, 21);
+  run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 2, 1999, fill::specials, 22);
+  run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 1, 1, fill::random, 23);
+  run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 3, 2048, fill::specials, 24);
+  run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 2, 1000, fill::few_values, 25);
+  run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 2047, fill::reversed, 26);
+  run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 3, fill::sorted, 27);
+}
+TEST_CASE("sort: i32 descending argsort across 4 waves, 2 a lane", "[kernels][sort]") {
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 3, 512, fill::random, 33);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 2, 301, fill::few_values, 34);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 1, 1, fill::random, 35);
+  run_sort<cfg::i32_desc_idx_2_wg4>("sort_i32_desc_idx_2_wg4", 2, 512, fill::equal, 36);
+}
+TEST_CASE("sort: argsort of all-equal keys is the identity (ties by ascending index)", "[kernels][sort]") {
+  run_sort<cfg::f32_desc_idx_8_rows>("sort_f32_desc_idx_8_rows", 2, 512, fill::equal, 28);
+  run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 1537, fill::equal, 29);
+  run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 4095, fill::equal, 30);
+}
+TEST_CASE("sort: a row per wave, several rows a wave (more than 8192 rows), the next one prefetched", "[kernels][sort]") {
+  // ceil(rows / 8192) rows a wave: 3 (the last waves partly or wholly past the last row), 2
+  run_sort<cfg::f32_desc_idx_8_rows>("sort_f32_desc_idx_8_rows", 16389, 7, fill::specials, 31);
+  run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 8193, 33, fill::random, 32);
 }
 TEST_CASE("sort launch: bad arguments are clear errors", "[kernels][sort]") {
   rt::device& d = *S().dev;

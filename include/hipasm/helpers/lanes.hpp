@@ -355,6 +355,8 @@ constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane
 // inactive reads 0.
 struct shuffle_opts {
   bool wait = true;  // s_waitcnt lgkmcnt(0) after a ds_swizzle / ds_bpermute
+  bool lds = false;  // ds_swizzle / ds_bpermute even where DPP reaches: no VALU slot (the LDS
+                     // unit carries it, at LDS latency), to balance a VALU-bound loop
 };
 namespace detail {
 // v of lane l ^ mask into the VGPR element D. False (after the error) when the arguments are bad.
@@ -368,18 +370,19 @@ constexpr bool shuffle_xor_to(hctx& c, const operand& D, const operand& v, reg_c
     c.b.fail(c.l, "shuffle_xor takes a VGPR");
     return false;
   }
-  if (mask <= 3 || mask == 7 || mask == 15) {
+  if (!o.lds && (mask <= 3 || mask == 7 || mask == 8 || mask == 15)) {
+    // (xor 8 in a 16-lane row is its rotation by 8)
     dpp_ctrl k = mask == 1 ? dpp::quad_perm(1, 0, 3, 2) : mask == 2 ? dpp::quad_perm(2, 3, 0, 1)
-               : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror() : dpp::row_mirror();
+               : mask == 3 ? dpp::quad_perm(3, 2, 1, 0) : mask == 7 ? dpp::row_half_mirror()
+               : mask == 8 ? dpp::row_ror(8) : dpp::row_mirror();
     c.e(O::v_mov_b32, {D, v}, with_dpp(k.bound_ctrl()));
-  } else if (mask == 4 || mask == 8) {
-    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0, bit 3 bank bit 1. The
-    // first move writes every lane (a masked first write would merge into the register's
-    // undefined old value, keeping it live from the kernel's start), the second the upper banks
-    // (it reads v again: D must not be v, see shuffle_xor_into).
-    const unsigned low = mask == 4 ? 0x5 : 0x3;
-    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shl(mask).bound_ctrl()));
-    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shr(mask).bank_mask(0xf & ~low).bound_ctrl()));
+  } else if (!o.lds && mask == 4) {
+    // banks are 4-lane groups of a row: bit 2 of the lane is bank bit 0. The first move writes
+    // every lane (a masked first write would merge into the register's undefined old value,
+    // keeping it live from the kernel's start), the second the upper banks (it reads v again: D
+    // must not be v, see shuffle_xor_into).
+    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shl(4).bound_ctrl()));
+    c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shr(4).bank_mask(0xa).bound_ctrl()));
   } else if (mask < 32) {
     modifiers mm;
     mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
@@ -405,7 +408,7 @@ constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_
 }
 // The same into a given VGPR element `dst` (a slot of an aligned pair or array: a key-value
 // exchange writes its partner's key and value where they belong, with no move). `dst` may be
-// `v` itself (an in-place exchange); for masks 4 and 8 (two DPP moves, the second reading v)
+// `v` itself (an in-place exchange); for mask 4 (two DPP moves, the second reading v)
 // that goes through a temporary and one v_mov_b32. Returns dst.
 template <dtype T>
 constexpr gpr<T> shuffle_xor_into(builder J, const gpr<T>& dst, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
@@ -417,7 +420,7 @@ constexpr gpr<T> shuffle_xor_into(builder J, const gpr<T>& dst, const gpr<T>& v,
     return dst;
   }
   const bool aliased = dst.id == v.id && dst.off == v.off;
-  if (aliased && (mask == 4 || mask == 8)) {
+  if (aliased && mask == 4 && !o.lds) {
     detail::reg_ref t = c.v();
     if (detail::shuffle_xor_to(c, detail::reg_op(t), v.to_operand(), v.cls, mask, o))
       c.e(detail::O::v_mov_b32, {dst.to_operand(), detail::reg_op(t)});

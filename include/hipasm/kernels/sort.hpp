@@ -14,19 +14,23 @@
 // past the row's end are (max, max) in the mapped order: they sort last and are not stored
 // (an equal real element is identical to a pad, so nothing real is lost).
 //
-// Network: the bitonic sorter with alternating directions: stage s (runs of 2^s, s = 1 .. T,
-// T the row's index bits) compares e with e ^ 2^d for d = s-1 .. 0, ascending where bit s of e
-// is 0 (so the last stage is ascending everywhere). Element e of a wave is register
-// r = e % per_lane of lane e / per_lane: the short distances are inside a lane (v_min/v_max or
-// v_med3 against the stage's direction mask, or a 64-bit compare and v_cndmask with a
-// payload), lane distances 1, 2 (and 4, 8 as two DPP moves) are DPP, 16 ds_swizzle, 32
-// ds_bpermute (shuffle_xor, issued for a group of registers before one wait); the lane keeps
-// the minimum or the maximum by v_med3_u32 against (upper lane XOR descending), or a compare
-// XOR that mask with a payload. Across the waves of a workgroup the distances >= 64 x per_lane
-// go through LDS (write, barrier, read the partner wave's copy). The stages 1 .. per_lane-1
-// (register-only, direction known per register) are unrolled; the others are one run-time
-// loop over s that enters the chain of steps T-1 .. 0 at s-1 (each step's code exists once:
-// compile time grows with T, not T^2).
+// Network: the bitonic sorter in its all-ascending form: stage s (runs of 2^s, s = 1 .. T, T
+// the row's index bits) first compares e with its mirror e ^ (2^s - 1), then e with e ^ 2^d
+// for d = s-2 .. 0, the minimum always to the lower index (no direction masks). Element e of a
+// wave is register r = e % per_lane of lane e / per_lane. Inside a lane a pair is v_min_u32 +
+// v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
+// normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values. Across
+// lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
+// by ds_swizzle / ds_bpermute, 8 registers before one wait (the network is VALU-bound; DPP moves
+// would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
+// upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
+// two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
+// (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
+// 1 .. log2(per_lane) (register-only) are unrolled; the others are one run-time loop over s
+// whose mirror step has code per s and whose xor steps are the chain T-2 .. 0 entered at s-2
+// (each step's code exists once: compile time grows with T, not T^2). A row per wave: each
+// wave sorts ceil(rows / 8192) consecutive rows, the next row's loads issued before the
+// network of this one.
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
@@ -50,19 +54,28 @@ struct sort_config {
   sort_key key = sort_key::f32;
   bool descending = false;
   sort_payload payload = sort_payload::none;
-  int per_lane = 8;           // elements per lane: 1, 2, 4, 8 or 16
+  int per_lane = 8;           // elements per lane: 1, 2, 4, 8, 16 or 32 (more: more steps in registers)
   int waves = 1;              // waves per workgroup, 1..16
   bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
 };
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
+// A row per wave: at most sort_max_waves waves (all resident at once on the 304 CUs' 9728 wave
+// slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / sort_max_waves) rows
+constexpr uint32_t sort_max_waves = 8192;
+constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
+  return c.row_per_wave ? (rows + sort_max_waves - 1) / sort_max_waves : 1u;
+}
 constexpr int sort_rows_per_group(const sort_config& c) { return c.row_per_wave ? c.waves : 1; }
-// LDS of the cross-wave steps: two regions (one barrier per step) when they fit in 64 KiB
+// the grid (workgroups) for `rows` rows
+constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
+  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(c)) * sort_rows_per_wave(c, rows);
+  return (rows + per - 1) / per;
+}
+// LDS of the cross-wave steps: one copy of the row (two, one barrier a step fewer, halved the
+// workgroups a CU holds: bench_kernel_sort 8192 x 2048 keys 48.4 us with one, 52.6 with two)
 constexpr bool sort_cross_waves(const sort_config& c) { return !c.row_per_wave && c.waves > 1; }
 constexpr uint32_t sort_lds_region(const sort_config& c) {
   return static_cast<uint32_t>(sort_capacity(c)) * (c.payload == sort_payload::none ? 4u : 8u);
-}
-constexpr int sort_lds_regions(const sort_config& c) {
-  return !sort_cross_waves(c) ? 0 : 2 * sort_lds_region(c) <= 65536 ? 2 : 1;
 }
 
 namespace detail {
@@ -92,8 +105,8 @@ constexpr gpr<dtype::u32> sort_map_key(builder J, const gpr<dtype::u32>& k, bool
 template <sort_config C>
 constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out, arg<const uint32_t*> keys_in,
                     arg<const uint32_t*> vals_in, arg<unsigned> len, arg<unsigned> rows) {
-  static_assert(C.per_lane == 1 || C.per_lane == 2 || C.per_lane == 4 || C.per_lane == 8 || C.per_lane == 16,
-                "hipasm sort: per_lane must be 1, 2, 4, 8 or 16");
+  static_assert(C.per_lane >= 1 && C.per_lane <= 32 && std::has_single_bit(static_cast<unsigned>(C.per_lane)),
+                "hipasm sort: per_lane must be 1, 2, 4, 8, 16 or 32");
   static_assert(C.waves >= 1 && C.waves <= 16 && std::has_single_bit(static_cast<unsigned>(C.waves)),
                 "hipasm sort: waves must be a power of two 1..16");
   static_assert(!sort_cross_waves(C) || sort_lds_region(C) <= 65536,
@@ -103,50 +116,79 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr int B = 6 + NB;  // index bits of a wave's elements
   constexpr int W = C.waves;
   constexpr bool P = C.payload != sort_payload::none;
+  constexpr bool F = C.payload == sort_payload::index;  // the pair is an f64 (below)
   constexpr bool X = sort_cross_waves(C);
   constexpr int WB = X ? std::countr_zero(static_cast<unsigned>(W)) : 0;
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
-  auto row = J.sgpr<dtype::u32>();
-  if constexpr (C.row_per_wave) row = J.workgroup_id_x() * static_cast<uint32_t>(W) + wave;
-  else row = J.workgroup_id_x();
+  // a row per wave: each wave sorts sort_rows_per_wave(rows) consecutive rows, the next row's
+  // loads issued before this row's network (in flight while it runs)
+  auto per_wave = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>();
+  if constexpr (C.row_per_wave) {
+    per_wave = (rows + static_cast<uint32_t>(sort_max_waves - 1)) >> static_cast<uint32_t>(std::countr_zero(
+                   static_cast<unsigned>(sort_max_waves)));
+    row = (J.workgroup_id_x() * static_cast<uint32_t>(W) + wave) * per_wave;
+  } else {
+    row = J.workgroup_id_x();
+  }
   auto row_bytes = J.sgpr<dtype::u32>(), valid = J.sgpr<dtype::u32>(), row_off = J.sgpr<dtype::u32>();
   row_bytes = len << 2u;
-  valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing loaded or stored
-  row_off = row * row_bytes;
   // this lane's first element in the row, and its byte offset
   auto first = J.vgpr<dtype::u32>(), voff = J.vgpr<dtype::u32>();
   if constexpr (X) first = lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N);
   else first = lane * static_cast<uint32_t>(N);
   voff = first << 2u;
 
-  buffer KI = make_buffer(J, keys_in, valid);
-  KI.shift_base(row_off);
   auto raw = J.vgpr<dtype::u32>(N), rawv = J.vgpr<dtype::u32>(C.payload == sort_payload::values ? N : 1);
-  for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
-  if constexpr (C.payload == sort_payload::values) {
-    buffer VI = make_buffer(J, vals_in, valid);
-    VI.shift_base(row_off);
-    for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
-  }
+  // row r's keys (and values) into raw, when `load` (rows past the last: nothing loaded)
+  auto load_row = [&](const gpr<dtype::u32>& r, const cond& load) {
+    auto v = J.sgpr<dtype::u32>(), off = J.sgpr<dtype::u32>();
+    v = select(load && r < rows, row_bytes, 0u);
+    off = r * row_bytes;
+    buffer KI = make_buffer(J, keys_in, v);
+    KI.shift_base(off);
+    for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+    if constexpr (C.payload == sort_payload::values) {
+      buffer VI = make_buffer(J, vals_in, v);
+      VI.shift_base(off);
+      for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+    }
+  };
+  load_row(row, row < rows);
   J.s_waitcnt(vmcnt(0));
 
-  // element r: a register (key) or an aligned pair (payload, key): the u64 order is (key, payload)
+  auto sort_row = [&](auto&& prefetch) {
+  valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing stored
+  row_off = row * row_bytes;
+  // element r: a register (key) or an aligned pair whose u64 order is the element order:
+  // (value, key) with values; with indices the f64 bits 2^-1022 * (1 + (key << 20 | index) / 2^52)
+  // (exponent 1: a positive normal double, so the f64 order is the u64 order and v_min_f64 /
+  // v_max_f64 compare-exchange a pair in two instructions, bits kept)
   std::array<gpr<dtype::u32>, N> el{};
   auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
-  auto key_of = [&](int r) { return P ? el[r][1] : el[r]; };
   for (int r = 0; r < N; ++r) {
     el[r].rebind(fresh());
     auto in_row = first + static_cast<uint32_t>(r) < len;
-    key_of(r) = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
-    if constexpr (C.payload == sort_payload::values) el[r][0] = select(in_row, rawv[r], 0xffffffffu);
-    if constexpr (C.payload == sort_payload::index) el[r][0] = select(in_row, first + static_cast<uint32_t>(r), 0xffffffffu);
+    auto key = J.vgpr<dtype::u32>();
+    key = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
+    if constexpr (F) {
+      // pads: index >= len, after every real element of the maximal key
+      el[r][0] = (key << 20u) | (first + static_cast<uint32_t>(r));
+      J.v_alignbit_b32(el[r][1], 1u, key, 12u);
+    } else if constexpr (P) {
+      el[r][1] = key | 0u;
+      el[r][0] = select(in_row, rawv[r], 0xffffffffu);
+    } else {
+      el[r].rebind(key);
+    }
   }
+
+  prefetch();  // (raw is free)
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
   std::array<gpr<dtype::u32>, 6> upper_v{};
-  std::array<gpr<dtype::u64>, 6> upper_s{};
+  std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   for (int lb = 0; lb < 6; ++lb) {
     if constexpr (P) {
       constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
@@ -154,6 +196,12 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       m[0] = lb < 5 ? pat[lb] : 0u;
       m[1] = lb < 5 ? pat[lb] : 0xffffffffu;
       upper_s[lb].rebind(m.template as<dtype::u64>());
+      if constexpr (F) {
+        auto n = J.sgpr<dtype::u32>(2);
+        n[0] = ~(lb < 5 ? pat[lb] : 0u);
+        n[1] = ~(lb < 5 ? pat[lb] : 0xffffffffu);
+        lower_s[lb].rebind(n.template as<dtype::u64>());
+      }
     } else {
       auto v = J.vgpr<dtype::u32>();
       v = 0u - ((lane >> static_cast<uint32_t>(lb)) & 1u);
@@ -161,16 +209,17 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     }
   }
 
-  // compare-exchange of registers i and j of every lane: the minimum to i (renames el)
-  auto cx_reg = [&](int i, int j) {
-    auto lo = fresh(), hi = fresh();
-    if constexpr (P) {
+  // compare-exchange of registers i and j of every lane: the minimum to i, the maximum to j.
+  // The results go to lo / hi (fresh unless given).
+  auto cx_into = [&](int i, int j, gpr<dtype::u32> lo, gpr<dtype::u32> hi) {
+    if constexpr (F) {
+      J.v_min_f64(lo.template as<dtype::f64>(), el[i].template as<dtype::f64>(), el[j].template as<dtype::f64>());
+      J.v_max_f64(hi.template as<dtype::f64>(), el[i].template as<dtype::f64>(), el[j].template as<dtype::f64>());
+    } else if constexpr (P) {
       auto m = J.sgpr<dtype::u64>();
       J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
-      for (int h = 0; h < 2; ++h) {
-        J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
-        J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
-      }
+      for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
+      for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
     } else {
       J.v_min_u32(lo, el[i], el[j]);
       J.v_max_u32(hi, el[i], el[j]);
@@ -178,161 +227,178 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
-
-  // Stages 1 .. NB-1 (bit s of the element index, which decides the direction, is a register
-  // bit): unrolled, the direction per register pair known.
-  for (int s = 1; s < NB; ++s)
-    for (int d = s - 1; d >= 0; --d)
-      for (int i = 0; i < N; ++i)
-        if (!(i & (1 << d))) {
-          const int j = i | (1 << d);
-          if (i & (1 << s)) cx_reg(j, i);
-          else cx_reg(i, j);
+  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), fresh()); };
+  // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
+  // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
+  auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
+    if constexpr (P) {
+      auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
+      J.v_cmp_lt_u64(m, p.template as<dtype::u64>(), el[r].template as<dtype::u64>());
+      J.s_xor_b64(mx, m, up_s);  // take the partner: lower lanes if smaller, upper if larger
+      J.v_cndmask_b32(el[r][0], el[r][0], p[0], mx);
+      J.v_cndmask_b32(el[r][1], el[r][1], p[1], mx);
+    } else {
+      J.v_med3_u32(el[r], el[r], p, up_v);
+    }
+  };
+  // registers regs[0 .. n) of a lane whose partner copies p hold the other elements of their
+  // pairs, as keep1 (lo_s: the complement of up_s). f64: v_min_f64 in the lower lanes,
+  // v_max_f64 in the upper (two VALU ops where keep1 takes three)
+  auto keep = [&](const int* regs, int n, const gpr<dtype::u32>* p, const gpr<dtype::u32>& up_v,
+                  const gpr<dtype::u64>& up_s, const gpr<dtype::u64>& lo_s) {
+    if constexpr (F) {
+      with_exec_mask(J, lo_s, [&] {
+        for (int q = 0; q < n; ++q) {
+          auto e = el[regs[q]].template as<dtype::f64>();
+          J.v_min_f64(e, e, p[q].template as<dtype::f64>());
         }
+      });
+      with_exec_mask(J, up_s, [&] {
+        for (int q = 0; q < n; ++q) {
+          auto e = el[regs[q]].template as<dtype::f64>();
+          J.v_max_f64(e, e, p[q].template as<dtype::f64>());
+        }
+      });
+    } else {
+      for (int q = 0; q < n; ++q) keep1(regs[q], p[q], up_v, up_s);
+    }
+  };
 
-  // Stages NB .. T (T: the index bits of the row): a run-time loop. Stage s's steps are
-  // d = s-1 .. 0: the chain of steps T-1 .. 0 entered at s-1 (the register steps d < NB, the
-  // chain's tail, every stage has); the direction (bit s of the element index) is a per-lane
-  // mask of the stage.
+  // The bitonic sorter in its all-ascending form: stage s (runs of 2^s, s = 1 .. T) first
+  // compares e with its mirror e ^ (2^s - 1) in the run, then e with e ^ 2^d for d = s-2 .. 0,
+  // the minimum always to the lower index. No direction masks: a register pair's order is known
+  // at compile time, a lane pair's by one lane (or wave) bit. Stages 1 .. NB are inside a
+  // lane's registers: unrolled.
+  for (int s = 1; s <= NB; ++s) {
+    for (int i = 0; i < N; ++i)
+      if (!(i & (1 << (s - 1)))) cx_reg(i, i ^ ((1 << s) - 1));
+    for (int d = s - 2; d >= 0; --d)
+      for (int i = 0; i < N; ++i)
+        if (!(i & (1 << d))) cx_reg(i, i | (1 << d));
+  }
+
+  // Stages NB+1 .. T (T: the index bits of the row): a run-time loop. Stage s's mirror step
+  // (lane and register bits, or wave, lane and register bits) has its code per s; its other
+  // steps d = s-2 .. 0 are the chain of steps T-2 .. 0 entered at s-2 (each step's code exists
+  // once: compile time grows with T, not T^2).
   constexpr int T = B + WB;
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
-  constexpr int regions = sort_lds_regions(C);
+  constexpr uint32_t RS = 64u * W * ES;  // LDS bytes of a register of the workgroup
   uint32_t lds_base = 0;
-  auto waddr = J.vgpr<dtype::u32>(), rsel = J.sgpr<dtype::u32>();  // LDS address; region offset
+  auto wa = J.vgpr<dtype::u32>();  // this lane's LDS address
   if constexpr (X) {
-    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4 * regions, 16).offset;
-    waddr = first * ES;
-    rsel = 0u;
+    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 16).offset;
+    // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
+    // access (a register of every lane) covers consecutive elements, no bank conflicts
+    wa = (wave * 64u + lane) * ES;
   }
   auto s = J.sgpr<dtype::u32>().named("stage");
-  J.For(s, static_cast<uint32_t>(NB > 1 ? NB : 1), static_cast<uint32_t>(T + 1), [&] {
+  J.For(s, static_cast<uint32_t>(NB + 1), static_cast<uint32_t>(T + 1), [&] {
     std::array<gpr<dtype::u32>, N> canon = el;
-    auto dirv = J.vgpr<dtype::u32>(), ndirv = J.vgpr<dtype::u32>();  // ~0: a descending lane
-    J.v_bfe_i32(dirv, first, s, 1);  // bit s, sign-extended
-    if constexpr (!P && NB > 0) ndirv = ~dirv;
-    auto dir_s = J.sgpr<dtype::u64>();
-    if constexpr (P) J.v_cmp_ne_u32(dir_s, 0u, dirv);
 
-    // lane bit lb (partner lane ^ 2^lb), in place: a lane keeps the maximum when it is the
-    // upper one XOR its run descends
-    auto lane_step = [&](int lb) {
-      const uint32_t L = 1u << lb;
-      const bool lds_shuffle = L > 8;  // ds_swizzle / ds_bpermute: one wait per group
-      // the exchanged copies in flight at once (VGPR pressure)
-      constexpr int G = P ? 4 : 8;
-      auto mv = J.vgpr<dtype::u32>();
-      auto ms = J.sgpr<dtype::u64>();
-      if constexpr (P) J.s_xor_b64(ms, upper_s[lb], dir_s);
-      else J.v_xor_b32(mv, upper_v[lb], dirv);
-      for (int r0 = 0; r0 < N; r0 += G) {
-        const int r1 = r0 + G < N ? r0 + G : N;
+    // lane xor `mask` (its top bit lb): register r meets the partner lane's register r ^ rx, in place
+    auto lane_step = [&](uint32_t mask, int lb, int rx) {
+      // The partner copies come by ds_swizzle / ds_bpermute even where a DPP move reaches: the
+      // network is VALU-bound and the LDS unit otherwise idle (bench_kernel_sort: 16384 x 512
+      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6), G exchanges in flight before
+      // one wait (VGPR pressure)
+      constexpr int G = 8;
+      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
+      // registers a pair reads before either is written in place
+      std::array<int, N> order{};
+      for (int q = 0; q < N; ++q) order[q] = rx == 0 ? q : q % 2 == 0 ? q / 2 : N - 1 - q / 2;
+      for (int q0 = 0; q0 < N; q0 += G) {
+        const int q1 = q0 + G < N ? q0 + G : N;
         std::array<gpr<dtype::u32>, G> pk{};
-        for (int r = r0; r < r1; ++r) {
+        for (int q = q0; q < q1; ++q) {
+          const int r = order[q];
           if constexpr (P) {
-            pk[r - r0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[r - r0][0], el[r][0], L, {.wait = false});
-            shuffle_xor_into(J, pk[r - r0][1], el[r][1], L, {.wait = false});
+            pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
+            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
           } else {
-            pk[r - r0].rebind(shuffle_xor(J, el[r], L, {.wait = false}));
+            pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
           }
         }
-        if (lds_shuffle) J.s_waitcnt(lgkmcnt(0));
-        for (int r = r0; r < r1; ++r) {
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, pk[r - r0].template as<dtype::u64>(), el[r].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, ms);  // take the partner: lower lanes if smaller, upper if larger
-            J.v_cndmask_b32(el[r][0], el[r][0], pk[r - r0][0], mx);
-            J.v_cndmask_b32(el[r][1], el[r][1], pk[r - r0][1], mx);
-          } else {
-            J.v_med3_u32(el[r], el[r], pk[r - r0], mv);
-          }
-        }
+        J.s_waitcnt(lgkmcnt(0));
+        keep(order.data() + q0, q1 - q0, pk.data(), upper_v[lb], upper_s[lb], lower_s[lb]);
       }
     };
-    // wave bit wb through LDS (write, barrier, read the partner wave's copy), in place
-    auto cross_step = [&](int wb) {
+    // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
+    // a mirror (wmask > 1 or mirror) also reverses the lanes and registers, in place
+    auto cross_step = [&](uint32_t wmask, int wb, bool mirror) {
       if constexpr (X) {
-        if (regions == 1) {  // the previous step's reads are done (there was one from stage B+2)
-          if (wb > 0) J.s_barrier();
-          else J.If(s > static_cast<uint32_t>(B + 1), [&] { J.s_barrier(); });
-        }
-        auto wa = J.vgpr<dtype::u32>(), ra = J.vgpr<dtype::u32>();
-        wa = waddr + rsel;
+        J.s_barrier();  // the previous step's reads are done
+        auto ra = J.vgpr<dtype::u32>();
         for (int r = 0; r < N; ++r) {
-          if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
-          else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          if constexpr (P) J.ds_write_b64(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
+          else J.ds_write_b32(wa, el[r], {.offset = static_cast<int32_t>(lds_base + r * RS)});
         }
-        if (regions == 2) rsel = rsel ^ sort_lds_region(C);
         J.s_waitcnt(lgkmcnt(0));
         J.s_barrier();
-        ra = wa ^ (static_cast<uint32_t>(64 * N) * ES << wb);  // the partner wave's copy
+        // the partner's first element (a mirror: its last, read backwards)
+        const uint32_t flip = mirror ? wmask * 64 + 63 : wmask * 64;
+        ra = wa ^ (flip * ES);
         std::array<gpr<dtype::u32>, N> p{};
         for (int r = 0; r < N; ++r) {
           p[r].rebind(fresh());
-          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
-          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + r * ES)});
+          const int pr = mirror ? N - 1 - r : r;
+          if constexpr (P) J.ds_read_b64(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * RS)});
+          else J.ds_read_b32(p[r], ra, {.offset = static_cast<int32_t>(lds_base + pr * RS)});
         }
         auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
         up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
-        auto mv = J.vgpr<dtype::u32>();
-        auto ms = J.sgpr<dtype::u64>();
+        auto u2 = J.sgpr<dtype::u32>(2), l2 = J.sgpr<dtype::u32>(2);  // (the same as lane masks)
         if constexpr (P) {
-          auto u2 = J.sgpr<dtype::u32>(2);
           u2[0] = up;
           u2[1] = up;
-          J.s_xor_b64(ms, u2.template as<dtype::u64>(), dir_s);
-        } else {
-          J.v_xor_b32(mv, up, dirv);
+        }
+        if constexpr (F) {
+          l2[0] = ~up;
+          l2[1] = ~up;
         }
         J.s_waitcnt(lgkmcnt(0));
-        for (int r = 0; r < N; ++r) {
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, p[r].template as<dtype::u64>(), el[r].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, ms);
-            J.v_cndmask_b32(el[r][0], el[r][0], p[r][0], mx);
-            J.v_cndmask_b32(el[r][1], el[r][1], p[r][1], mx);
-          } else {
-            J.v_med3_u32(el[r], el[r], p[r], mv);
-          }
-        }
+        std::array<int, N> regs{};
+        for (int r = 0; r < N; ++r) regs[r] = r;
+        keep(regs.data(), N, p.data(), up, u2.template as<dtype::u64>(), l2.template as<dtype::u64>());
       }
     };
-    // stage s enters the chain of steps T-1 .. NB at s-1 (compares not taken but one)
-    std::array<label, 16> entry{};
-    for (int d = T - 1; d >= NB; --d) entry[d] = J.make_label();
+    auto plain_step = [&](int d) {
+      if (d >= B) cross_step(1u << (d - B), d - B, false);
+      else lane_step(1u << (d - NB), d - NB, 0);
+    };
+    // stage k's mirror step: bits 0 .. k-1 flipped
+    auto mirror_step = [&](int k) {
+      if (k > B) cross_step((1u << (k - B)) - 1u, k - 1 - B, true);
+      else lane_step((1u << (k - NB)) - 1u, k - 1 - NB, N - 1);
+    };
+    std::array<label, 16> entry{}, mirror{};
+    for (int d = T - 2; d >= NB; --d) entry[d] = J.make_label();
+    for (int k = NB + 1; k <= T; ++k) mirror[k - 1] = J.make_label();
     label reg_steps = J.make_label();
-    for (int d = T - 2; d >= NB; --d) J.Jump(entry[d], s == static_cast<uint32_t>(d + 1));
-    if (NB > 0) J.Jump(reg_steps, s == static_cast<uint32_t>(NB));
-    for (int d = T - 1; d >= NB; --d) {
+    for (int k = NB + 1; k < T; ++k) J.Jump(mirror[k - 1], s == static_cast<uint32_t>(k));
+    for (int k = T; k > NB; --k) {  // (s == T falls into its mirror step)
+      J.place(mirror[k - 1]);
+      mirror_step(k);
+      J.Jump(k - 2 >= NB ? entry[k - 2] : reg_steps);
+    }
+    for (int d = T - 2; d >= NB; --d) {
       J.place(entry[d]);
-      if (d >= B) cross_step(d - B);
-      else lane_step(d - NB);
+      plain_step(d);
     }
     J.place(reg_steps);
-    // the register steps: pair (i, i + 2^d), the minimum to i in an ascending lane. The last
-    // one writes the loop's registers (per_lane 2: its pair's are still read by the step: the
-    // minimum goes through a temporary)
+    // the register steps: pair (i, i + 2^d), the minimum to i. The last one writes the loop's
+    // registers (per_lane 2: its pair's are still read by the step: the minimum goes through a
+    // temporary)
     for (int d = NB - 1; d >= 0; --d)
       for (int i = 0; i < N; ++i)
         if (!(i & (1 << d))) {
           const int j = i | (1 << d);
           const bool last = d == 0, reads_canon = last && el[i].id == canon[i].id;
           auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : fresh();
-          if constexpr (P) {
-            auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
-            J.v_cmp_lt_u64(m, el[j].template as<dtype::u64>(), el[i].template as<dtype::u64>());
-            J.s_xor_b64(mx, m, dir_s);  // (into another pair: no VALU-written SGPR read by the VALU)
-            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], mx);
-            for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], mx);
-          } else {
-            J.v_med3_u32(lo, el[i], el[j], dirv);
-            J.v_med3_u32(hi, el[i], el[j], ndirv);
-          }
+          cx_into(i, j, lo, hi);
           if (reads_canon) canon[i] = lo;
           el[i].rebind(last ? canon[i] : lo);
-          el[j].rebind(hi);
         }
     // (every register is the loop's again; a copy where not)
     for (int r = 0; r < N; ++r)
@@ -346,14 +412,38 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   buffer KO = make_buffer(J, keys_out, valid);
   KO.shift_base(row_off);
   auto ko = J.vgpr<dtype::u32>(N);
-  for (int r = 0; r < N; ++r) ko[r] = detail::sort_map_key<C>(J, key_of(r), true);
+  for (int r = 0; r < N; ++r) {
+    auto k = J.vgpr<dtype::u32>();
+    if constexpr (F) J.v_alignbit_b32(k, el[r][1], el[r][0], 20u);
+    else if constexpr (P) k = el[r][1] | 0u;
+    else k = el[r] | 0u;
+    ko[r] = detail::sort_map_key<C>(J, k, true);
+  }
   for (int i = 0; i < N; i += 4) KO.store(ko.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
   if constexpr (P) {
     buffer VO = make_buffer(J, vals_out, valid);
     VO.shift_base(row_off);
     auto vo = J.vgpr<dtype::u32>(N);
-    for (int r = 0; r < N; ++r) vo[r] = el[r][0];
+    for (int r = 0; r < N; ++r) {
+      if constexpr (F) vo[r] = el[r][0] & 0xfffffu;
+      else vo[r] = el[r][0] | 0u;
+    }
     for (int i = 0; i < N; i += 4) VO.store(vo.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  }
+  };
+  if constexpr (C.row_per_wave) {
+    auto it = J.sgpr<dtype::u32>().named("row_of_wave");
+    J.For(it, 0u, per_wave, [&] {
+      sort_row([&] {
+        auto next = J.sgpr<dtype::u32>();
+        next = row + 1u;
+        load_row(next, it + 1u < per_wave);
+      });
+      J.wait_for(raw, rawv);  // the next row's (the stores may stay in flight)
+      row = row + 1u;
+    });
+  } else {
+    sort_row([] {});
   }
 }
 
@@ -393,8 +483,7 @@ rt::launch_report launch_sort(rt::device& dev, rt::module& m, std::string_view k
     throw std::invalid_argument("hipasm sort launch: rows * len * 4 bytes must be below 4 GiB (32-bit row offsets)");
   rt::kernel_args args;
   args.add(a.keys_out).add(a.vals_out).add(a.keys_in).add(a.vals_in).add(a.len).add(a.rows);
-  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(C));
-  return dev.launch(m, kernel, {(a.rows + per - 1) / per, 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
+  return dev.launch(m, kernel, {sort_groups(C, a.rows), 1, 1}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args,
                     opts);
 }
 }  // namespace hipasm::kernels

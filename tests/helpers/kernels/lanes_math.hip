@@ -305,13 +305,13 @@ constexpr void xr_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   }
   J.global_store_dword(o, y.template as<u32>(), out);
 }
-template <unsigned Mask>
+template <unsigned Mask, bool Lds = false>
 constexpr void shx_k(builder J, arg<unsigned*> out) {
   auto o = byte_offset(J);
   auto x = J.vgpr<u32>();
   x = lane_id(J) * 5u + 3u;
   auto y = J.vgpr<u32>();
-  y = shuffle_xor(J, x, Mask);
+  y = shuffle_xor(J, x, Mask, {.lds = Lds});
   J.global_store_dword(o, y, out);
 }
 }  // namespace lm
@@ -351,6 +351,9 @@ constexpr void shx_chain_k(builder J, arg<unsigned*> out) {
 extern "C" __attribute__((global)) void shx_chain(unsigned* out) { HIPASM_KERNEL_BODY(lm::shx_chain_k, out); }
 #define SHX(M) extern "C" __attribute__((global)) void shx_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M>), out); }
 SHX(1) SHX(2) SHX(3) SHX(4) SHX(7) SHX(8) SHX(15) SHX(16) SHX(31) SHX(32) SHX(48) SHX(63)
+// {.lds = true}: the masks DPP reaches, through ds_swizzle instead
+#define SHX_LDS(M) extern "C" __attribute__((global)) void shx_lds_##M(unsigned* out) { HIPASM_KERNEL_BODY((lm::shx_k<M, true>), out); }
+SHX_LDS(1) SHX_LDS(3) SHX_LDS(4) SHX_LDS(8) SHX_LDS(15)
 
 // workgroup_reduce in a 16 x 16 workgroup (4 waves): out[t] = the sum, t = y * 16 + x
 namespace lm {

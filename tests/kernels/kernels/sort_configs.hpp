@@ -1,6 +1,6 @@
 // The sort kernel's test configurations, shared by sort.hip and test_sort.cpp: f32 / i32 / u32
-// keys, both directions, no payload / values / indices, 1-16 elements per lane, a row per wave
-// and per workgroup (2 to 16 waves: the cross-wave steps, with two LDS regions and with one).
+// keys, both directions, no payload / values / indices, 1-32 elements per lane, a row per wave
+// and per workgroup (2 to 16 waves: the cross-wave steps through LDS).
 #pragma once
 #include <hipasm/kernels/sort.hpp>
 
@@ -17,4 +17,11 @@ constexpr sort_config f32_asc_idx_4_wg16{.key = sort_key::f32, .payload = sort_p
 constexpr sort_config i32_desc_val_16_wg8{.key = sort_key::i32, .descending = true, .payload = sort_payload::values,
                                           .per_lane = 16, .waves = 8};
 constexpr sort_config u32_asc_1{.key = sort_key::u32, .per_lane = 1};
+// i32 argsort (f64-packed pairs) with 2 a lane across 4 waves
+constexpr sort_config i32_desc_idx_2_wg4{.key = sort_key::i32, .descending = true, .payload = sort_payload::index,
+                                         .per_lane = 2, .waves = 4};
+// 32 a lane, a row per wave (2048 elements): keys only and f32 argsort (f64-packed pairs)
+constexpr sort_config f32_asc_32_rows{.key = sort_key::f32, .per_lane = 32, .waves = 2, .row_per_wave = true};
+constexpr sort_config f32_asc_idx_32_rows{.key = sort_key::f32, .payload = sort_payload::index, .per_lane = 32,
+                                          .waves = 2, .row_per_wave = true};
 }  // namespace cfg
