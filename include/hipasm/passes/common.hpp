@@ -503,12 +503,13 @@ constexpr vec<vec<uint32_t>> predecessors(const function& fn) {
 // counts LDS (in order) and SMEM (out of order: only lgkmcnt(0) retires one); FLAT counts
 // on both. A dword retires at the s_waitcnt that guarantees its load returned. At joins:
 // the union, each age the minimum over the paths (merge).
+// (flag tests written out: these run for every instruction in several passes)
 constexpr bool async_counts_vm(const isa::instr_desc& d) {
-  return has(d.flags, isa::f_vm) || d.enc == isa::encoding::flat || d.enc == isa::encoding::global ||
+  return (d.flags & isa::f_vm) != 0 || d.enc == isa::encoding::flat || d.enc == isa::encoding::global ||
          d.enc == isa::encoding::scratch || d.enc == isa::encoding::mubuf;
 }
 constexpr bool async_counts_lgkm(const isa::instr_desc& d) {
-  return has(d.flags, isa::f_lgkm) || d.enc == isa::encoding::ds || d.enc == isa::encoding::smem ||
+  return (d.flags & isa::f_lgkm) != 0 || d.enc == isa::encoding::ds || d.enc == isa::encoding::smem ||
          d.enc == isa::encoding::flat;
 }
 

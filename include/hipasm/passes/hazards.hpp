@@ -506,6 +506,25 @@ struct active_rules {
     kind_test producer[64]{};           // per rule: the producer kinds it takes
     const hazard_rule* rule[64]{};      // per rule
     uint16_t rule_index[64]{};          // per rule: index into table->rules
+    // Per producer kind met so far (a function has few): the rules (bit k: rule[k]) whose
+    // producer test it passes, so that a candidate producer visits only those.
+    uint8_t kinds_cached = 0;
+    uint32_t cached_kind[16]{};
+    uint64_t cached_rules[16]{};
+    constexpr uint64_t rules_for_producer(uint32_t p_kind) {
+      for (uint8_t i = 0; i < kinds_cached; ++i)
+        if (cached_kind[i] == p_kind) return cached_rules[i];
+      uint64_t m = 0;
+      for (uint8_t k = 0; k < n; ++k) {
+        const kind_test& t = producer[k];  // (kind_matches written out: a call per rule)
+        if ((t.any & p_kind) && (t.also & p_kind) && !(t.none & p_kind)) m |= uint64_t{1} << k;
+      }
+      if (kinds_cached < 16) {
+        cached_kind[kinds_cached] = p_kind;
+        cached_rules[kinds_cached++] = m;
+      }
+      return m;
+    }
   };
   constexpr subset for_consumer(const hazard_facts& C) const {
     subset s;
@@ -536,14 +555,12 @@ inline constexpr uint32_t hk_no_register_relation = hk_dgemm | hk_cmpx;
 // The strongest requirement of the rules of `sub` between P and C (after the walk's cheap
 // filter on kinds and register signatures). A rule that waits no more than `floor` for P
 // is not checked: it could not raise what the walk already needs.
-constexpr hazard_need hazard_between(const active_rules::subset& sub, const hazard_facts& P, const hazard_facts& C,
+constexpr hazard_need hazard_between(active_rules::subset& sub, const hazard_facts& P, const hazard_facts& C,
                                      int floor) {
   hazard_need n;
   const int pass = hazard_pass_index(P.is(hk_mfma) ? P.passes : 0);
-  const uint32_t p_kind = P.kind;
-  for (uint8_t k = 0; k < sub.n; ++k) {
-    const kind_test& t = sub.producer[k];  // (kind_matches written out: a call per rule)
-    if (!(t.any & p_kind) || !(t.also & p_kind) || (t.none & p_kind)) continue;
+  for (uint64_t m = sub.rules_for_producer(P.kind); m; m &= m - 1) {  // (in rule order)
+    const int k = __builtin_ctzll(m);
     const hazard_rule& r = *sub.rule[k];
     const int w = r.wait[pass];
     if (w <= floor || !hazard_relation(r, P, C)) continue;  // the consumer's kind: for_consumer
@@ -559,36 +576,45 @@ constexpr hazard_need hazard_between(const active_rules::subset& sub, const haza
 struct fact_seq {
   static constexpr uint32_t no_facts = ~0u;  // an inserted s_nop
   vec<hazard_facts> facts;  // the block's own instructions, in original order
-  vec<uint32_t> at;         // per issued position: index into facts, or no_facts
+  // Per issued position k < n (the arrays are allocated ahead: an issue writes through raw
+  // pointers, no push_back per array): index into facts, or no_facts, and what the walk reads.
+  std::size_t n = 0;
+  vec<uint32_t> at;
   vec<uint32_t> kind;
   vec<uint64_t> def_sig, use_sig;
   vec<uint8_t> wait;
-  // Per position k in 0..size(): wait states issued before k, and the last MFMA before k
+  // Per position k in 0..n: wait states issued before k, and the last MFMA before k
   // (-1: none). The walk's long stretch jumps from MFMA to MFMA with these.
   vec<uint32_t> wait_before{0u};
   vec<int32_t> mfma_before{-1};
 
-  constexpr void reserve(std::size_t n) {
-    at.reserve(n);
-    kind.reserve(n);
-    def_sig.reserve(n);
-    use_sig.reserve(n);
-    wait.reserve(n);
-    wait_before.reserve(n + 1);
-    mfma_before.reserve(n + 1);
+  // Room for c positions (keeps the first n).
+  constexpr void reserve(std::size_t c) {
+    if (c <= at.size()) return;
+    at.resize(c);
+    kind.resize(c);
+    def_sig.resize(c);
+    use_sig.resize(c);
+    wait.resize(c);
+    wait_before.resize(c + 1);
+    mfma_before.resize(c + 1);
   }
   // Issues facts[i] (i == no_facts: `nop`, an s_nop's facts).
   constexpr void issue(uint32_t i, const hazard_facts& h) {
-    at.push_back(i);
-    kind.push_back(h.kind);
-    def_sig.push_back(h.def_sig);
-    use_sig.push_back(h.use_sig);
-    wait.push_back(h.wait_states);
-    const int32_t here = static_cast<int32_t>(at.size() - 1);
-    wait_before.push_back(wait_before.back() + h.wait_states);
-    mfma_before.push_back((h.kind & hk_mfma) ? here : mfma_before.back());
+    if (n == at.size()) reserve(2 * n + 8);
+    const std::size_t k = n++;
+    const uint32_t hk = h.kind;
+    at.data()[k] = i;
+    kind.data()[k] = hk;
+    def_sig.data()[k] = h.def_sig;
+    use_sig.data()[k] = h.use_sig;
+    wait.data()[k] = h.wait_states;
+    uint32_t* const before = wait_before.data();
+    int32_t* const mfma = mfma_before.data();
+    before[k + 1] = before[k] + h.wait_states;
+    mfma[k + 1] = (hk & hk_mfma) ? static_cast<int32_t>(k) : mfma[k];
   }
-  constexpr std::size_t size() const { return at.size(); }
+  constexpr std::size_t size() const { return n; }
 };
 
 // Backward walk: the most wait states still missing before consumer C, over every path
@@ -609,10 +635,10 @@ struct hazard_walker {
   }
   // Positions [lo, hi) of `q`, backwards; false once `dist` reaches the window. `facts`:
   // the block's own facts (the issued prefix of block `cur` has none of its own).
-  constexpr bool scan(const hazard_facts& C_, const active_rules::subset& sub_, const fact_seq& q,
+  constexpr bool scan(const hazard_facts& C_, active_rules::subset& sub_, const fact_seq& q,
                       const hazard_facts* facts, std::size_t hi, std::size_t lo, int& dist, hazard_need& need_) const {
     const hazard_facts& C = C_;  // local aliases for the lambda: see compute_liveness
-    const active_rules::subset& sub = sub_;
+    active_rules::subset& sub = sub_;
     hazard_need& need = need_;
     const int window = sub.window;
     const uint32_t producers = sub.producers;
@@ -653,7 +679,7 @@ struct hazard_walker {
     dist = from_hi - static_cast<int>(before[lo]);
     return dist < window;
   }
-  constexpr void walk(const hazard_facts& C, const active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
+  constexpr void walk(const hazard_facts& C, active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
                       int hops, hazard_need& need) const {
     const fact_seq& q = (*seqs)[b];
     if (b != cur) {
@@ -972,7 +998,7 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
         subset_kind.push_back(C.kind);
         subsets.push_back(rules.for_consumer(C));
       }
-      const active_rules::subset& sub = subsets[si];
+      active_rules::subset& sub = subsets[si];
       if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, nd);
       return nd;
     };

@@ -178,11 +178,13 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
     if (!is_def(role_of(d, i)) || o.k != operand::kind::vreg) continue;
-    const bool saveexec = name == lit("s_and_saveexec_b64") || name == lit("s_or_saveexec_b64") ||
-                          name == lit("s_andn2_saveexec_b64") || name == lit("s_orn2_saveexec_b64");
-    bool saves_full = was_full && saveexec && i == 0;
-    if (was_full && name == lit("s_mov_b64") && i == 0 && in.num_operands >= 2 && is_exec_operand(in.ops[1]))
-      saves_full = true;
+    bool saves_full = false;
+    if (was_full && i == 0) {  // (the mnemonics only where they can matter: each test costs)
+      const bool saveexec = name == lit("s_and_saveexec_b64") || name == lit("s_or_saveexec_b64") ||
+                            name == lit("s_andn2_saveexec_b64") || name == lit("s_orn2_saveexec_b64");
+      saves_full = saveexec ||
+                   (name == lit("s_mov_b64") && in.num_operands >= 2 && is_exec_operand(in.ops[1]));
+    }
     if (saves_full)
       st.add(o.value);
     else
@@ -215,13 +217,16 @@ constexpr bool exec_relevant(const isa_view& isa, const vreg_info* vregs, const 
   if (d.enc == isa::encoding::sop1 || d.enc == isa::encoding::sop2 || has(d.flags, isa::f_writes_exec) ||
       has(d.flags, isa::f_cmpx))
     return true;
+  // (the operand first: most are VGPR vregs, and then no role lookup; role_of written out)
+  const int nd = d.num_operands;
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
-    if (!is_def(role_of(d, i))) continue;
-    if (o.k == operand::kind::special &&
-        (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi))
-      return true;
-    if (o.k == operand::kind::vreg && vregs[o.value].cls == reg_class::sgpr) return true;
+    const bool candidate =
+        o.k == operand::kind::vreg
+            ? vregs[o.value].cls == reg_class::sgpr
+            : o.k == operand::kind::special &&
+                  (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi);
+    if (candidate && (i >= nd || d.operands[i].role != isa::operand_role::use)) return true;
   }
   return false;
 }
@@ -374,13 +379,15 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   uint32_t* const boundary = boundary_.data();
   if (!compress) {
     L.boundary_slot.resize(nslots, 0);
-    for (uint32_t d = 0; d < nslots; ++d) boundary[d] = L.boundary_slot.data()[d] = d;
+    uint32_t* const slot = L.boundary_slot.data();
+    for (uint32_t d = 0; d < nslots; ++d) boundary[d] = slot[d] = d;
   } else {
     vec<uint32_t> owner_(nd, 0);  // per vreg dword: 0 none, 1 + block, ~0u several blocks
     uint32_t* const owner = owner_.data();
     for (std::size_t b = 0; b < nb; ++b) {
       const uint32_t tag = static_cast<uint32_t>(b) + 1;
-      for (uint32_t k = acc_begin[T.at(b)]; k < acc_begin[T.at(b) + fn.blocks[b].instrs.size()]; ++k)
+      const uint32_t k_end = acc_begin[T.at(b) + fn.blocks[b].instrs.size()];
+      for (uint32_t k = acc_begin[T.at(b)]; k < k_end; ++k)
         for (uint32_t d = accs[k].first, e = d + accs[k].n; d < e && d < nd; ++d)
           owner[d] = owner[d] == 0 || owner[d] == tag ? tag : ~0u;
     }
@@ -405,7 +412,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   vec<uint32_t> async_steps, async_first(nb + 1, 0);
   for (std::size_t b = 0; b < nb; ++b) {
     const instr* const ins = fn.blocks[b].instrs.data();
-    for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
+    const std::size_t n = fn.blocks[b].instrs.size();
+    for (std::size_t i = 0; i < n; ++i) {
       const isa::instr_desc& d = isa.descs[ins[i].op];
       if ((d.flags & isa::f_waitcnt) || async_counts_vm(d) || async_counts_lgkm(d))
         async_steps.push_back(static_cast<uint32_t>(i));
@@ -431,7 +439,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const instr* const ins = blk.instrs.data();
       const uint32_t t0 = T.at(b);
       bitset& g = gen_def[b];
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+      const std::size_t n = blk.instrs.size();
+      for (std::size_t i = 0; i < n; ++i) {
         for (uint32_t k = acc_begin[t0 + i]; k < acc_begin[t0 + i + 1]; ++k)
           if ((accs[k].flags & access::def) && boundary[accs[k].first] != ~0u)
             g.set_range(boundary[accs[k].first], accs[k].n);
@@ -504,7 +513,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         for (uint32_t k = a_first; k < a_end; ++k)
           if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.set_range(accs[k].first, accs[k].n);
       uint32_t next_step = steps_at[b];
-      for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+      const std::size_t n = blk.instrs.size();
+      for (std::size_t i = 0; i < n; ++i) {
         const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
         bool kills = st.reached && st.full;
         if (!kills) {
@@ -545,7 +555,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     uint8_t* const entered = entered_.data();
     for (std::size_t b = 0; b < nb; ++b) {
       const uint32_t t0 = T.at(b);
-      for (std::size_t i = 0; i < fn.blocks[b].instrs.size(); ++i) {
+      const std::size_t n = fn.blocks[b].instrs.size();
+      for (std::size_t i = 0; i < n; ++i) {
         const uint32_t p = start[b] + static_cast<uint32_t>(i);
         for (uint32_t k = acc_begin[t0 + i]; k < acc_begin[t0 + i + 1]; ++k) {
           const access& a = accs[k];
@@ -733,7 +744,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     const uint32_t first = L.pos.start[b];
     const block& blk = fn.blocks[b];
     const uint32_t t0 = T.at(b);
-    for (std::size_t i = 0; i < blk.instrs.size(); ++i) {
+    const std::size_t n = blk.instrs.size();
+    for (std::size_t i = 0; i < n; ++i) {
       const uint32_t p = first + static_cast<uint32_t>(i);
       // Every dword of the range: the allocator frees a tuple's dwords one by one and
       // coalesces copies dword by dword (dword_start, dword_end).

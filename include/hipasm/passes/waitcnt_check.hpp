@@ -55,7 +55,9 @@ constexpr bool check_waitcnts(const function& fn_, const isa_view& isa_, pass_er
     const std::size_t ni = blk_instrs.size();
     load_of[b].assign(ni, -1);
     for (std::size_t i = 0; i < ni; ++i) {
-      const load_info li = memory_result_of(ins[i], isa.descs[ins[i].op], dm);
+      const isa::instr_desc& d = isa.descs[ins[i].op];
+      if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;  // (no load_info built for the rest)
+      const load_info li = memory_result_of(ins[i], d, dm);
       if (li.ndefs == 0) continue;
       load_of[b][i] = static_cast<int32_t>(loads.size());
       loads.push_back(li);

@@ -84,16 +84,37 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
   for (std::size_t v = 0; v < fn.vregs.size(); ++v)
     if (fn.vregs[v].cls == reg_class::sgpr && fn.vregs[v].fixed == 0 && fn.vregs[v].dwords == 2)
       kernarg_vreg = static_cast<int64_t>(v);
+  // The end of the straight-line entry: kernel-argument waits still pending there are
+  // forced before its terminator.
+  std::size_t entry_end = 0;
+  vec<uint8_t> on_entry(nb, 0);  // the blocks from the first to entry_end
+  {
+    vec<uint8_t> seen(nb, 0);
+    while (fn.blocks[entry_end].succs.size() == 1) {
+      seen[entry_end] = 1;
+      const uint32_t s = fn.blocks[entry_end].succs[0];
+      if (s >= nb || seen[s] || preds[s].size() != 1) break;
+      entry_end = s;
+    }
+    for (std::size_t b = 0; b < nb; ++b) on_entry[b] = seen[b];
+    on_entry[entry_end] = 1;
+  }
+  // Only the kernel arguments wait automatically: their loads never leave the straight-line
+  // entry (the wait is forced at its end), so one sweep along it is the whole analysis (and
+  // only its blocks' loads are looked at: the builder's call at the end of every kernel).
+  const bool entry_only = !placeholders && !auto_all && preds[0].empty();
   vec<load_info> loads;
   vec<uint8_t> load_auto, load_kernarg;
   vec<vec<int32_t>> load_of(nb);
   for (std::size_t b = 0; b < nb; ++b) {
+    if (entry_only && !on_entry[b]) continue;
     const instr* const ins = fn.blocks[b].instrs.data();
     const std::size_t ni = fn.blocks[b].instrs.size();
     load_of[b].assign(ni, -1);
     for (std::size_t i = 0; i < ni; ++i) {
       const instr& in = ins[i];
       const isa::instr_desc& d = isa.descs[in.op];
+      if (!async_counts_vm(d) && !async_counts_lgkm(d)) continue;  // (no load_info built for the rest)
       const load_info li = memory_result_of(in, d, dm);
       if (li.ndefs == 0) continue;
       const bool karg = d.enc == isa::encoding::smem && in.num_operands > 1 && in.ops[1].k == operand::kind::vreg &&
@@ -102,18 +123,6 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
       loads.push_back(li);
       load_auto.push_back(auto_all || (auto_kernargs && karg) ? 1 : 0);
       load_kernarg.push_back(auto_kernargs && karg ? 1 : 0);
-    }
-  }
-  // The end of the straight-line entry: kernel-argument waits still pending there are
-  // forced before its terminator.
-  std::size_t entry_end = 0;
-  {
-    vec<uint8_t> seen(nb, 0);
-    while (fn.blocks[entry_end].succs.size() == 1) {
-      seen[entry_end] = 1;
-      const uint32_t s = fn.blocks[entry_end].succs[0];
-      if (s >= nb || seen[s] || preds[s].size() != 1) break;
-      entry_end = s;
     }
   }
 
@@ -289,9 +298,7 @@ constexpr bool resolve_waitcnts(function& fn_, const isa_view& isa_, bool auto_a
     fn.blocks[b].instrs = std::move(out);
     if (rewrote) *rewrote = true;
   };
-  // Only the kernel arguments wait automatically: their loads never leave the straight-line
-  // entry (the wait is forced at its end), so one sweep along it is the whole analysis.
-  if (!placeholders && !auto_all && preds[0].empty()) {
+  if (entry_only) {
     pending_set st;
     for (std::size_t b = 0;; b = fn.blocks[b].succs[0]) {
       rewrite(b, st);
