@@ -18,13 +18,16 @@
 // Result coalescing (the same switch): an instruction that may compute in place (`in_place`:
 // VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result written whole) whose
 // one-dword result d and one-dword source u are vregs of one class puts them in one register
-//  - when u's dword ends there and d's starts there (`d = f(u)`, u a temporary: the copy case
-//    with any such instruction), or
+//  - when d starts there and u is the one-dword result of the instruction just before, read
+//    only here (`d = f(g(...))`: the copy case with any such instruction; not for every dying
+//    source: a result kept in its source's register instead of the lowest free one fragmented
+//    the register file, e.g. 32 -> 36 VGPRs in helpers.lds's swz_reads), or
 //  - when u is a one-dword temporary written only by an earlier in-place instruction of the
 //    same block (`u = g(...); d = f(u)`) and d's old value is dead in between: nothing between
 //    the two accesses d, writes EXEC or waits, and the second does not read d (the first may:
 //    `u = d - m; d = exp(u)` becomes `d = d - m; d = exp(d)`). u then takes d's register;
 //    both instructions run under the same EXEC, so the lanes they leave alone keep d's value.
+//    A copy hint of u goes first (it saves an instruction, this only a register).
 // So a helper whose result gets a fresh temporary (exp2(x - m)) compiles as the in-place code
 // written by hand (tests/core/test_regalloc.cpp).
 #pragma once
@@ -305,7 +308,11 @@ constexpr void result_hints(const function& fn, const isa_view& isa, const instr
     const uint32_t u = static_cast<uint32_t>(uo.value), u0 = base[u] + uo.offset;
     if (L.dword_end[u0] != p) continue;
     if (L.dword_start[d0] == p) {  // d = f(u): d starts where u ends
-      if (L.vstart[u] >= p) continue;
+      // (u only the previous instruction's in-place result: `d = f(g(...))`)
+      const int pi = i > 0 && vregs[u].dwords == 1 && L.dword_start[u0] + 1 == p && computes_in_place(isa, ins[i - 1])
+                         ? in_place_result(isa, ins[i - 1])
+                         : -1;
+      if (pi < 0 || ins[i - 1].ops[pi].value != u) continue;
       copy_src[d0] = u0 + 1;
       if (hint[d] == 0) {
         hint[d] = u + 1;
@@ -510,16 +517,6 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
       fr_ready = true;
     }
     fr.advance(busy, s);
-    if (!into_.empty() && into_.data()[v] != 0) {
-      // a temporary in a dead stretch of d's dword: d's register, still d's (owner and busy)
-      const uint32_t d = into_.data()[v] - 1;
-      const int r = vregs[d].phys + into_off_.data()[v];
-      if (vregs[d].phys >= 0 && r % align == 0 && owner[c].data()[r] == static_cast<int32_t>(d) &&
-          busy[c].data()[r] >= e) {
-        vi.phys = static_cast<int16_t>(r);
-        continue;
-      }
-    }
     int found = -1;
     const uint32_t ta = !tuple_align_.empty() && align == 1 ? tuple_align_.data()[v] : 0u;
     const uint32_t tp = ta ? tuple_phase_.data()[v] : 0u;
@@ -539,6 +536,17 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
                 copy_src_.data()[dword_base[v] + j] == dword_base[u] + static_cast<uint32_t>(ui) + 1);
         }
         if (ok && (ta == 0 || static_cast<uint32_t>(base) % ta == tp)) found = base;
+      }
+    }
+    if (found < 0 && !into_.empty() && into_.data()[v] != 0) {
+      // A temporary in a dead stretch of d's dword (after a copy hint, which saves an
+      // instruction where this saves a register): d's register, still d's (owner and busy).
+      const uint32_t d = into_.data()[v] - 1;
+      const int r = vregs[d].phys + into_off_.data()[v];
+      if (vregs[d].phys >= 0 && r % align == 0 && owner[c].data()[r] == static_cast<int32_t>(d) &&
+          busy[c].data()[r] >= e) {
+        vi.phys = static_cast<int16_t>(r);
+        continue;
       }
     }
     if (found < 0 && ta) found = fr.find(c, 1, ta, limit[c], tp);
