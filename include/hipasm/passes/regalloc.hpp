@@ -18,10 +18,11 @@
 // Result coalescing (the same switch): an instruction that may compute in place (`in_place`:
 // VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result written whole) whose
 // one-dword result d and one-dword source u are vregs of one class puts them in one register
-//  - when d starts there and u is the one-dword result of the instruction just before, read
-//    only here (`d = f(g(...))`: the copy case with any such instruction; not for every dying
-//    source: a result kept in its source's register instead of the lowest free one fragmented
-//    the register file, e.g. 32 -> 36 VGPRs in helpers.lds's swz_reads), or
+//  - when d starts there, f is unary and u is the one-dword result of the instruction just
+//    before, read only here (`d = f(g(...))`: the copy case with such an instruction; not for
+//    every dying source: a result kept in its source's register instead of the lowest free
+//    one fragmented the register file, 32 -> 36 VGPRs in helpers.lds's swz_reads with any
+//    source, 157 -> 158 in attn_fwd d64 with binary f), or
 //  - when u is a one-dword temporary written only by an earlier in-place instruction of the
 //    same block (`u = g(...); d = f(u)`) and d's old value is dead in between: nothing between
 //    the two accesses d, writes EXEC or waits, and the second does not read d (the first may:
@@ -308,11 +309,15 @@ constexpr void result_hints(const function& fn, const isa_view& isa, const instr
     const uint32_t u = static_cast<uint32_t>(uo.value), u0 = base[u] + uo.offset;
     if (L.dword_end[u0] != p) continue;
     if (L.dword_start[d0] == p) {  // d = f(u): d starts where u ends
-      // (u only the previous instruction's in-place result: `d = f(g(...))`)
+      // (f unary, u only the previous instruction's in-place result: `d = f(g(...))`)
       const int pi = i > 0 && vregs[u].dwords == 1 && L.dword_start[u0] + 1 == p && computes_in_place(isa, ins[i - 1])
                          ? in_place_result(isa, ins[i - 1])
                          : -1;
       if (pi < 0 || ins[i - 1].ops[pi].value != u) continue;
+      int regs = 0;  // register sources
+      for (int k = 0; k < in.num_operands; ++k)
+        regs += k != di && (in.ops[k].k == operand::kind::vreg || in.ops[k].k == operand::kind::phys);
+      if (regs != 1) continue;
       copy_src[d0] = u0 + 1;
       if (hint[d] == 0) {
         hint[d] = u + 1;
