@@ -15,22 +15,22 @@
 // interval starts earlier), so chains coalesce too. Nothing else changes: d's registers are
 // held for d's whole interval, as any other choice would be.
 //
-// Result coalescing (the same switch): an instruction that may compute in place (`in_place`:
-// VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result written whole) whose
-// one-dword result d and one-dword source u are vregs of one class puts them in one register
-//  - when d starts there, f is unary and u is the one-dword result of the instruction just
-//    before, read only here (`d = f(g(...))`: the copy case with such an instruction; not for
-//    every dying source: a result kept in its source's register instead of the lowest free
-//    one fragmented the register file, 32 -> 36 VGPRs in helpers.lds's swz_reads with any
-//    source, 157 -> 158 in attn_fwd d64 with binary f), or
-//  - when u is a one-dword temporary written only by an earlier in-place instruction of the
-//    same block (`u = g(...); d = f(u)`) and d's old value is dead in between: nothing between
-//    the two accesses d, writes EXEC or waits, and the second does not read d (the first may:
-//    `u = d - m; d = exp(u)` becomes `d = d - m; d = exp(d)`). u then takes d's register;
-//    both instructions run under the same EXEC, so the lanes they leave alone keep d's value.
-//    A copy hint of u goes first (it saves an instruction, this only a register).
-// So a helper whose result gets a fresh temporary (exp2(x - m)) compiles as the in-place code
-// written by hand (tests/core/test_regalloc.cpp).
+// Result coalescing (the same switch): an instruction that may compute in place
+// (`computes_in_place`: VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result
+// written whole) whose one-dword result d and one-dword source u are vregs of one class puts
+// them in one register when u is a one-dword temporary written only by an earlier in-place
+// instruction of the same block (`u = g(...); d = f(u)`) and d's old value is dead in between:
+// nothing between the two accesses d, writes EXEC or waits, and the second does not read d
+// (the first may: `u = d - m; d = exp(u)` becomes `d = d - m; d = exp(d)`). u then takes d's
+// register; both instructions run under the same EXEC, so the lanes they leave alone keep d's
+// value. A copy hint of u goes first (it saves an instruction, this only a register).
+// Not done: a fresh d = f(u) in the register of a temporary u that dies there. Tried: with any
+// dying source it fragmented the register file (helpers.lds swz_reads 32 -> 36 VGPRs), for
+// unary f after u's def it still took attn_fwd d64 157 -> 158 VGPRs, and in-place chains of
+// transcendental ops (sigmoid's mul, exp, add, rcp) left the hazard pass nothing to fill the
+// trans-use wait states with (moe stage1 g1u0 +8 s_nop); paged_attn_decode did not need it.
+// So a helper whose result goes to an older register (s = exp2(s - m)) compiles as the in-place
+// code written by hand (tests/core/test_regalloc.cpp).
 #pragma once
 #include "../vec.hpp"
 
@@ -280,13 +280,12 @@ constexpr bool place_pinned(function& fn, vreg_info& vi, uint32_t v, int64_t s, 
   }
   return true;
 }
-// The result-coalescing hints of the instruction ins[i] at position p (block start bp), when it
-// computes in place (see the head comment): d = f(u) with u's dword ending at p records the
-// copy hint (d starts at p) or, when u is a one-dword temporary that an in-place instruction
-// earlier in the block wrote and nothing in between touches d, EXEC or waits, into[u].
+// The result-coalescing hint of the instruction ins[i] at position p (block start bp), when it
+// computes in place (see the head comment): d = f(u) with u's dword ending at p, u a one-dword
+// temporary that an in-place instruction earlier in the block wrote, nothing in between
+// touching d, EXEC or waiting: into[u].
 constexpr void result_hints(const function& fn, const isa_view& isa, const instr* ins, std::size_t i, uint32_t p,
-                            uint32_t bp, const liveness_info& L, uint32_t* hint, int32_t* hint_delta,
-                            uint32_t* copy_src, uint32_t* into, uint16_t* into_off) {
+                            uint32_t bp, const liveness_info& L, uint32_t* into, uint16_t* into_off) {
   const instr& in = ins[i];
   if (!computes_in_place(isa, in)) return;
   const int di = in_place_result(isa, in);
@@ -308,23 +307,6 @@ constexpr void result_hints(const function& fn, const isa_view& isa, const instr
       continue;
     const uint32_t u = static_cast<uint32_t>(uo.value), u0 = base[u] + uo.offset;
     if (L.dword_end[u0] != p) continue;
-    if (L.dword_start[d0] == p) {  // d = f(u): d starts where u ends
-      // (f unary, u only the previous instruction's in-place result: `d = f(g(...))`)
-      const int pi = i > 0 && vregs[u].dwords == 1 && L.dword_start[u0] + 1 == p && computes_in_place(isa, ins[i - 1])
-                         ? in_place_result(isa, ins[i - 1])
-                         : -1;
-      if (pi < 0 || ins[i - 1].ops[pi].value != u) continue;
-      int regs = 0;  // register sources
-      for (int k = 0; k < in.num_operands; ++k)
-        regs += k != di && (in.ops[k].k == operand::kind::vreg || in.ops[k].k == operand::kind::phys);
-      if (regs != 1) continue;
-      copy_src[d0] = u0 + 1;
-      if (hint[d] == 0) {
-        hint[d] = u + 1;
-        hint_delta[d] = static_cast<int32_t>(uo.offset) - static_cast<int32_t>(dop.offset);
-      }
-      return;
-    }
     // u = g(...) at p1 earlier in this block, d's old value dead from p1 to here
     const uint32_t p1 = L.dword_start[u0];
     if (reads_d || vregs[u].dwords != 1 || vregs[u].fixed >= 0 || vregs[u].pinned >= 0 || into[u] != 0 ||
@@ -450,7 +432,7 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         const instr& in = ins[i];
         const uint32_t p = pstart[b] + static_cast<uint32_t>(i);
         if (!detail::is_plain_vreg_copy(cops, in)) {
-          result_hints(fn, *isa, ins, i, p, pstart[b], L, hint, hint_delta, copy_src, into, into_off);
+          result_hints(fn, *isa, ins, i, p, pstart[b], L, into, into_off);
           continue;
         }
         const uint32_t d = static_cast<uint32_t>(in.ops[0].value), u = static_cast<uint32_t>(in.ops[1].value);
