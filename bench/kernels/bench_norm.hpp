@@ -15,12 +15,14 @@
 namespace bench {
 template <bool Layer, hipasm::kernels::norm_config C>
 void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::string& name, uint32_t rows) {
-  const std::string shape = std::to_string(rows) + "x" + std::to_string(C.hidden) + (C.residual ? "+residual" : "");
+  const std::string shape =
+      std::to_string(rows) + "x" + std::to_string(C.hidden) + (C.residual ? "+residual" : "") + (C.f16 ? " f16" : "");
   if (!selected(shape)) return;
   const size_t n = size_t(rows) * C.hidden;
-  // 1.0 in bf16: timing does not depend on values
-  rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, 0x3f80)), R(d, std::vector<uint16_t>(n, 0x3f80)),
-      Y(d, n), RO(d, n), W(d, std::vector<uint16_t>(C.hidden, 0x3f80)), B(d, std::vector<uint16_t>(C.hidden, 0));
+  // 1.0 in bf16 / f16: timing does not depend on values
+  const uint16_t one = C.f16 ? 0x3c00 : 0x3f80;
+  rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, one)), R(d, std::vector<uint16_t>(n, one)),
+      Y(d, n), RO(d, n), W(d, std::vector<uint16_t>(C.hidden, one)), B(d, std::vector<uint16_t>(C.hidden, 0));
   rt::profile_options p = profile_for(rows);
   rt::launch_options o;
   o.profile = &p;
@@ -46,6 +48,7 @@ int norm_main(const char* kernel) {
     norm_row<Layer, bench_cfg::h4096_res>(*d, *m, kernel, k + "_4096_res", rows);
     norm_row<Layer, bench_cfg::h8192>(*d, *m, kernel, k + "_8192", rows);
     norm_row<Layer, bench_cfg::h8192_res>(*d, *m, kernel, k + "_8192_res", rows);
+    norm_row<Layer, bench_cfg::h4096_f16>(*d, *m, kernel, k + "_4096_f16", rows);
   }
   return 0;
 }

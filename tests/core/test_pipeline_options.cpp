@@ -58,7 +58,9 @@ TEST_CASE("kernel_options on the host: asm_text shows each pass's work", "[optio
   CHECK(count(def, "0x4d2") == 0);
   CHECK(count(plain, "0x4d2") == 1);
   CHECK(instructions(plain) > instructions(no_cse));
-  CHECK(instructions(no_cse) > instructions(def));
+  // (cse's work itself: the repeated 3 * lane; total counts also move with the allocator's
+  // copy coalescing, which happened to remove one copy more without cse)
+  CHECK(count(no_cse, "v_lshl_add_u32") > count(def, "v_lshl_add_u32"));
 }
 
 TEST_CASE("with_options of a wrapped kernel: the new options replace the inner ones", "[options]") {

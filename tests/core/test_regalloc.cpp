@@ -36,6 +36,7 @@ TEST_CASE("regalloc: a loop-carried value first written inside the loop keeps it
   k.op(loop, "v_add_u32", {R(acc), R(prev), R(acc)});  // reads last iteration's prev
   k.op(loop, "v_mov_b32", {R(u), R(cnt)});             // u lives only here...
   k.op(loop, "v_add_u32", {R(acc), R(u), R(acc)});     // ...and dies here
+  k.op(loop, "v_add_u32", {R(acc), R(prev), R(acc)});  // prev live across u (else u may share it)
   k.op(loop, "v_mov_b32", {R(tmp), R(cnt)});
   k.op(loop, "v_lshlrev_b32", {R(prev), I(1), R(tmp)});  // prev written late in the body
   k.op(loop, "s_sub_u32", {R(cnt), R(cnt), I(1)});
@@ -406,4 +407,53 @@ TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dwor
   CHECK(count_op(plain.fn, "s_mov_b32") == 7);
   CHECK(count_op(plain.fn, "s_mov_b64") == 1);
   CHECK(count_op(plain.fn, "v_mov_b32") == 5);
+}
+
+TEST_CASE("regalloc: a result shares the register of a temporary source that dies there") {
+  // What s = exp2(s - m, {.flush_denormals = true}) emits: the subtraction's temporary, then
+  // the exp into s. Hand-written in place, both are one register (v_sub v1, v1, v2;
+  // v_exp v1, v1): the allocator gives the same.
+  kb k("in_place");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto m = k.v(1, "m"), x = k.v(1, "x"), s = k.v(1, "s"), keep = k.v(1, "keep");
+  auto t1 = k.v(1, "t1"), alpha = k.v(1, "alpha");  // alpha = exp2(x - m): a fresh result (not coalesced)
+  auto t2 = k.v(1, "t2");                            // s = exp2(s - m): s's old value dies at t2's def
+  auto t3 = k.v(1, "t3");                            // keep = exp2(keep - m) with keep read in between
+  auto t4 = k.v(1, "t4"), y = k.v(1, "y");           // DPP reads other lanes: never in place
+  auto addr = k.v(1, "addr"), acc = k.v(4, "acc");
+  k.op(0, "v_cvt_f32_u32", {R(m), R(tid)});
+  k.op(0, "v_add_f32", {R(x), I(1), R(m)});
+  k.op(0, "v_add_f32", {R(s), I(2), R(m)});
+  k.op(0, "v_add_f32", {R(keep), I(3), R(m)});
+  k.op(0, "v_sub_f32", {R(t1), R(x), R(m)});
+  k.op(0, "v_exp_f32", {R(alpha), R(t1)});
+  k.op(0, "v_sub_f32", {R(t2), R(s), R(m)});
+  k.op(0, "v_exp_f32", {R(s), R(t2)});
+  k.op(0, "v_sub_f32", {R(t3), R(keep), R(m)});
+  k.op(0, "v_add_f32", {R(x), R(keep), R(alpha)});  // keep's old value read: no dead stretch
+  k.op(0, "v_exp_f32", {R(keep), R(t3)});
+  k.op(0, "v_add_f32", {R(t4), I(4), R(x)});
+  modifiers shr;
+  shr.dpp.ctrl = 0x111;  // row_shr:1
+  shr.dpp.bound_ctrl = true;
+  k.op(0, "v_mov_b32", {R(y), R(t4)}).mods = shr;
+  k.op(0, "v_mov_b32", {R(acc, 0, 1), R(y)});
+  k.op(0, "v_mov_b32", {R(acc, 1, 1), R(s)});
+  k.op(0, "v_mov_b32", {R(acc, 2, 1), R(keep)});
+  k.op(0, "v_mov_b32", {R(acc, 3, 1), R(alpha)});
+  k.op(0, "v_mov_b32", {R(addr), I(0)});
+  k.op(0, "global_store_dwordx4", {R(addr), R(acc), R(kern)});
+  k.op(0, "s_endpgm", {});
+  const auto st = compile(k.fn);
+  check_clean(st, "in_place");
+  CHECK(phys(st, t2) == phys(st, s));
+  CHECK(phys(st, t3) != phys(st, keep));
+  CHECK(phys(st, y) != phys(st, t4));
+
+  pipeline_options off;
+  off.kernel.coalesce = false;
+  const auto plain = compile_function(k.fn, gfx942, off);
+  check_clean(plain, "in_place_off");
+  CHECK(phys(plain, t2) != phys(plain, s));
 }

@@ -1,7 +1,7 @@
 // HIPASM_TEST_KERNELS: norm.hip
 // rmsnorm and layernorm (include/hipasm/kernels/) in hipasm-sim against a C++ reference in
-// double on bf16 data: tails, one row, several waves, fused residual add, inf/NaN rows; the
-// checker must stay silent.
+// double on bf16 and f16 data: tails, one row, several waves, fused residual add, inf/NaN rows;
+// the checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -31,24 +31,30 @@ hipasm::test::kernel_sim& S() {
 void no_diagnostics(const rt::launch_report& rep, const char* k) {
   for (const auto& d : rep.diagnostics) FAIL_CHECK(k << " checker: " << d);
 }
-double f(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
-std::vector<uint16_t> randoms(size_t n, double lo, double hi, int seed) {
+// The element type's bits as a value and back (round to nearest even): bf16, or f16 through
+// the host compiler's _Float16.
+double f(uint16_t b, bool f16) {
+  return f16 ? double(std::bit_cast<_Float16>(b)) : std::bit_cast<float>(static_cast<uint32_t>(b) << 16);
+}
+uint16_t enc(double d, bool f16) { return f16 ? std::bit_cast<uint16_t>(static_cast<_Float16>(d)) : bf16(d); }
+std::vector<uint16_t> randoms(size_t n, double lo, double hi, int seed, bool f16) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(lo, hi);
   std::vector<uint16_t> v(n);
-  for (auto& x : v) x = bf16(u(rng));
+  for (auto& x : v) x = enc(u(rng), f16);
   return v;
 }
-// got (bf16) against want (double): NaN where want is NaN, else within 1 bf16 ulp of a
-// result computed from f32 values (rel 2^-7) plus an absolute slack for cancellation.
-void check_close(uint16_t got, double want, double abs_slack, int row, int col) {
-  INFO("row " << row << " col " << col << " got " << f(got) << " want " << want);
+// got against want (double): NaN where want is NaN, else within 1 ulp of a result computed
+// from f32 values (rel 2^-7 for bf16, 2^-10 for f16) plus an absolute slack for cancellation.
+void check_close(uint16_t got, double want, double abs_slack, int row, int col, bool f16) {
+  const double g = f(got, f16);
+  INFO("row " << row << " col " << col << " got " << g << " want " << want);
   if (std::isnan(want)) {
-    CHECK(std::isnan(f(got)));
+    CHECK(std::isnan(g));
   } else if (std::isinf(want)) {
-    CHECK(f(got) == want);
+    CHECK(g == want);
   } else {
-    CHECK(std::fabs(f(got) - want) <= std::fabs(want) * 0x1p-7 + abs_slack);
+    CHECK(std::fabs(g - want) <= std::fabs(want) * (f16 ? 0x1p-10 : 0x1p-7) + abs_slack);
   }
 }
 
@@ -57,11 +63,12 @@ template <kind K, hk::norm_config C>
 void run_norm(const char* name, uint32_t rows, int seed, double lo, double hi,
               void (*edit)(std::vector<uint16_t>&, int hidden) = nullptr) {
   const int H = C.hidden;
-  auto in = randoms(size_t(rows) * H, lo, hi, seed);
+  constexpr bool h = C.f16;
+  auto in = randoms(size_t(rows) * H, lo, hi, seed, h);
   if (edit) edit(in, H);
-  auto res = randoms(size_t(rows) * H, -1, 1, seed + 1);
-  auto w = randoms(H, 0.5, 1.5, seed + 2);
-  auto b = randoms(H, -0.5, 0.5, seed + 3);
+  auto res = randoms(size_t(rows) * H, -1, 1, seed + 1, h);
+  auto w = randoms(H, 0.5, 1.5, seed + 2, h);
+  auto b = randoms(H, -0.5, 0.5, seed + 3, h);
   const float eps = K == kind::rms ? 1e-6f : 1e-5f;
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> X(d, in), R(d, res), W(d, w), B(d, b), Y(d, in.size()), RO(d, in.size());
@@ -81,10 +88,10 @@ void run_norm(const char* name, uint32_t rows, int seed, double lo, double hi,
     std::vector<double> x(H);
     for (int i = 0; i < H; ++i) {
       // the kernel adds in f32: round the sum as it does
-      x[i] = C.residual ? double(static_cast<float>(f(in[r * H + i]) + f(res[r * H + i]))) : f(in[r * H + i]);
+      x[i] = C.residual ? double(static_cast<float>(f(in[r * H + i], h) + f(res[r * H + i], h))) : f(in[r * H + i], h);
       if (C.residual) {
         INFO("residual_out");
-        check_close(ro[r * H + i], x[i], 0, int(r), i);
+        check_close(ro[r * H + i], x[i], 0, int(r), i, h);
       }
     }
     double scale = 0, mean = 0, slack = 0;
@@ -102,8 +109,8 @@ void run_norm(const char* name, uint32_t rows, int seed, double lo, double hi,
       slack = 1e-3;  // bias + (x - mean) * scale * w: cancellation near 0
     }
     for (int i = 0; i < H; ++i) {
-      double want = K == kind::rms ? x[i] * scale * f(w[i]) : (x[i] - mean) * scale * f(w[i]) + f(b[i]);
-      check_close(y[r * H + i], want, slack, int(r), i);
+      double want = K == kind::rms ? x[i] * scale * f(w[i], h) : (x[i] - mean) * scale * f(w[i], h) + f(b[i], h);
+      check_close(y[r * H + i], want, slack, int(r), i, h);
     }
   }
   if (!C.residual) {  // residual_out untouched
@@ -143,6 +150,21 @@ TEST_CASE("layernorm: 8192 over 4 waves, a constant row", "[kernels][norm]") {
   run_norm<kind::layer, cfg::ln_8192>("ln_8192", 2, 10, -3, 3, [](std::vector<uint16_t>& v, int H) {
     for (int i = 0; i < H; ++i) v[H + i] = 0x4040;  // 3.0: variance 0, out = bias
   });
+}
+TEST_CASE("rmsnorm f16: tail over 2 waves, fused residual add; inf, NaN and overflowing rows", "[kernels][norm]") {
+  run_norm<kind::rms, cfg::rms_f16_1000>("rms_f16_1000", 5, 11, -3, 3);
+  run_norm<kind::rms, cfg::rms_f16_1000>("rms_f16_1000", 3, 12, -3, 3, [](std::vector<uint16_t>& v, int H) {
+    v[5] = 0x7c00;       // +inf in row 0
+    v[H + 17] = 0x7e00;  // NaN in row 1
+    for (int i = 0; i < H; ++i) v[2 * H + i] = 0x7bff;  // 65504 (f16's largest) everywhere: x^2 stays f32
+  });
+  // large values: the squares sum far past f16 range, in f32
+  run_norm<kind::rms, cfg::rms_f16_res_3000>("rms_f16_res_3000", 3, 13, -60000, 60000);
+}
+TEST_CASE("layernorm f16: tail, rows far from zero mean; 8192 over 4 waves", "[kernels][norm]") {
+  run_norm<kind::layer, cfg::ln_f16_1000>("ln_f16_1000", 4, 14, -2, 6);
+  run_norm<kind::layer, cfg::ln_f16_1000>("ln_f16_1000", 2, 15, 1000, 1004);
+  run_norm<kind::layer, cfg::ln_f16_res_8192>("ln_f16_res_8192", 2, 16, -3, 3);
 }
 TEST_CASE("norm launch: bad arguments are clear errors", "[kernels][norm]") {
   rt::device& d = *S().dev;

@@ -1,9 +1,11 @@
-// RMSnorm and layernorm over the rows of a bf16 tensor (rmsnorm.hpp and layernorm.hpp are the
-// public entry points; this header is their shared body).
+// RMSnorm and layernorm over the rows of a bf16 or f16 tensor (rmsnorm.hpp and layernorm.hpp are
+// the public entry points; this header is their shared body).
 //
 // One workgroup of `waves` waves per row; each lane holds its part of the row in registers
-// (16-byte buffer loads, 8 bf16 each), so the row is read once and written once: the math
-// is f32, the reductions are workgroup_reduce through LDS. A row whose length is not a
+// (16-byte buffer loads, 8 elements each), so the row is read once and written once: the math
+// is f32, the reductions are workgroup_reduce through LDS. f16 rows (norm_config::f16: every
+// tensor f16) convert with v_cvt_f32_f16 in and cvt_f16x2 out (round to nearest even, overflow
+// to inf: 2 VALU a pair where bf16's rounding with its NaN check takes 11). A row whose length is not a
 // multiple of the 8 * 64 * waves elements a step covers ends in a tail step: the row's
 // buffer resource is exactly the row, so the lanes past its end load zeros and their stores
 // are dropped (buffer.hpp, TAIL TILES) with no branch.
@@ -29,6 +31,7 @@ struct norm_config {
   int hidden = 0;         // elements per row (even: a bf16 pair is the smallest access)
   bool residual = false;  // fused residual add: x = in + residual, residual_out = x
   int waves = 4;          // waves per workgroup (one row per workgroup), 1..16
+  bool f16 = false;       // in, residual, weight, bias, out and residual_out are f16 (else bf16)
 };
 
 // Elements one workgroup step covers and the number of steps for a row.
@@ -49,6 +52,19 @@ constexpr void check_norm_config() {
   static_assert(norm_steps(C) <= 8,
                 "hipasm norm kernels: the row does not fit in registers (more than 8 steps of 8*64*waves "
                 "elements): use more waves");
+}
+
+// Element i (0, 1) of a register holding two bf16 / f16 as f32; two f32 as the pair.
+template <bool F16>
+constexpr gpr<dtype::f32> elem_f32(const gpr<dtype::u32>& pair, int i,
+                                   std::source_location l = std::source_location::current()) {
+  if constexpr (F16) return to_f32(pair.template as<dtype::f16x2>(), i, l);
+  else return to_f32(pair.template as<dtype::bf16x2>(), i, l);
+}
+template <bool F16>
+constexpr gpr<dtype::u32> elem_pair(const val<dtype::f32>& a, const val<dtype::f32>& b) {
+  if constexpr (F16) return cvt_f16x2(a, b).template as<dtype::u32>();
+  else return cvt_bf16x2(a, b).template as<dtype::u32>();
 }
 
 // The whole kernel: out (and residual_out) = norm(in (+ residual)) * weight (+ bias).
@@ -93,17 +109,13 @@ constexpr void norm_rows(builder J, const gpr<dtype::u64>& out, const gpr<dtype:
   // vector memory completes in order (gfx9): leave the weight (and bias) loads in flight
   J.s_waitcnt(vmcnt(static_cast<uint16_t>(Kind == norm_kind::layer ? 2 * K : K)));
   for (int i = 0; i < 8 * K; ++i) {
-    auto p = xv[i / 2].template as<dtype::bf16x2>();
-    x[i] = to_f32(p, i % 2);
-    if constexpr (C.residual) {
-      auto q = rv[i / 2].template as<dtype::bf16x2>();
-      x[i] = x[i] + to_f32(q, i % 2);
-    }
+    x[i] = elem_f32<C.f16>(xv[i / 2], i % 2);
+    if constexpr (C.residual) x[i] = x[i] + elem_f32<C.f16>(rv[i / 2], i % 2);
   }
   if constexpr (C.residual) {
     buffer RO = row_buffer(J, residual_out, row, row_bytes);
     for (int k = 0; k < K; ++k) {
-      for (int i = 0; i < 4; ++i) rv[4 * k + i] = cvt_bf16x2(x[8 * k + 2 * i], x[8 * k + 2 * i + 1]).template as<dtype::u32>();
+      for (int i = 0; i < 4; ++i) rv[4 * k + i] = elem_pair<C.f16>(x[8 * k + 2 * i], x[8 * k + 2 * i + 1]);
       RO.store(rv.slice(4 * k, 4), voff + k * step_bytes);
     }
   }
@@ -145,8 +157,8 @@ constexpr void norm_rows(builder J, const gpr<dtype::u64>& out, const gpr<dtype:
   else J.s_waitcnt(vmcnt(static_cast<uint16_t>(K)));  // the residual_out stores may still run
   if constexpr (Out != norm_out::bf16) {
     for (int i = 0; i < 8 * K; ++i) {
-      x[i] = x[i] * scale * to_f32(wv[i / 2].template as<dtype::bf16x2>(), i % 2);
-      if constexpr (Kind == norm_kind::layer) x[i] = x[i] + to_f32(bv[i / 2].template as<dtype::bf16x2>(), i % 2);
+      x[i] = x[i] * scale * elem_f32<C.f16>(wv[i / 2], i % 2);
+      if constexpr (Kind == norm_kind::layer) x[i] = x[i] + elem_f32<C.f16>(bv[i / 2], i % 2);
     }
     auto r = J.sgpr<dtype::u32>();
     r = J.workgroup_id_x();
@@ -159,11 +171,11 @@ constexpr void norm_rows(builder J, const gpr<dtype::u64>& out, const gpr<dtype:
     auto y = J.vgpr<dtype::f32>(8);
     for (int j = 0; j < 8; ++j) {
       const int i = 8 * k + j;
-      auto w = to_f32(wv[i / 2].template as<dtype::bf16x2>(), i % 2);
+      auto w = elem_f32<C.f16>(wv[i / 2], i % 2);
       y[j] = x[i] * scale * w;
-      if constexpr (Kind == norm_kind::layer) y[j] = y[j] + to_f32(bv[i / 2].template as<dtype::bf16x2>(), i % 2);
+      if constexpr (Kind == norm_kind::layer) y[j] = y[j] + elem_f32<C.f16>(bv[i / 2], i % 2);
     }
-    for (int i = 0; i < 4; ++i) xv[4 * k + i] = cvt_bf16x2(y[2 * i], y[2 * i + 1]).template as<dtype::u32>();
+    for (int i = 0; i < 4; ++i) xv[4 * k + i] = elem_pair<C.f16>(y[2 * i], y[2 * i + 1]);
     Y.store(xv.slice(4 * k, 4), voff + k * step_bytes);
   }
 }

@@ -79,6 +79,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * 2);  // one KV head of one block
   constexpr uint32_t RS = pa_lds_row_bytes(C);
   constexpr float ninf = -std::numeric_limits<float>::infinity();
+  // every exp2 argument is <= 0 (x - max): results in (0, 1], the denormal ones negligible next to
+  // the sums they join, so the bare v_exp_f32 (math.hpp's flush_denormals)
+  constexpr math_opts flush{.flush_denormals = true};
   using dtype::u32;
   using dtype::u64;
   using dtype::f32;
@@ -219,12 +222,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         auto mn = J.vgpr<f32>();
         J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
         auto alpha = J.vgpr<f32>();
-        alpha = m - mn;
-        J.v_exp_f32(alpha, alpha);
-        for (int i = 0; i < 4; ++i) {
-          s[i] = s[i] - mn;
-          J.v_exp_f32(s[i], s[i]);
-        }
+        alpha = exp2(m - mn, flush);
+        for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - mn, flush);
         l = l * alpha + ((s[0] + s[1]) + (s[2] + s[3]));
         m = mn;
         for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
@@ -327,8 +326,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   o.fill(0.0f);
   L = 0.0f + 0.0f;
   for (int v = 0; v < W; ++v) {
-    f = mls[2 * v] - M;  // a wave without blocks: -inf, f = 0
-    J.v_exp_f32(f, f);
+    f = exp2(mls[2 * v] - M, flush);  // a wave without blocks: -inf, f = 0
     L = L + mls[2 * v + 1] * f;
     for (int i = 0; i < 4 * JW; ++i) o[i] = o[i] + ov[4 * (v * JW) + i] * f;
   }
@@ -423,13 +421,11 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           J.v_max_f32(cm, cm, a);
         }
         J.v_max_f32(mn, Mt, cm);
-        a = Mt - mn;  // the first chunk: -inf, a = 0
-        J.v_exp_f32(a, a);
+        a = exp2(Mt - mn, flush);  // the first chunk: -inf, a = 0
         Lt = Lt * a;
         for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] * a;
         for (int k = 0; k < CH; ++k) {
-          f = min(pm[2 * k] - mn, 0.0f);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
-          J.v_exp_f32(f, f);
+          f = exp2(min(pm[2 * k] - mn, 0.0f), flush);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
           Lt = Lt + pm[2 * k + 1] * f;
           for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] + pv[4 * k * JW + i] * f;
         }

@@ -14,6 +14,23 @@
 // there); the copy is then `x = x` and remove_identity_copies drops it. u is placed first (its
 // interval starts earlier), so chains coalesce too. Nothing else changes: d's registers are
 // held for d's whole interval, as any other choice would be.
+//
+// Result coalescing (the same switch): an instruction that may compute in place
+// (`computes_in_place`: VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result
+// written whole) whose one-dword result d and one-dword source u are vregs of one class puts
+// them in one register when u is a one-dword temporary written only by an earlier in-place
+// instruction of the same block (`u = g(...); d = f(u)`) and d's old value is dead in between:
+// nothing between the two accesses d, writes EXEC or waits, and the second does not read d
+// (the first may: `u = d - m; d = exp(u)` becomes `d = d - m; d = exp(d)`). u then takes d's
+// register; both instructions run under the same EXEC, so the lanes they leave alone keep d's
+// value. A copy hint of u goes first (it saves an instruction, this only a register).
+// Not done: a fresh d = f(u) in the register of a temporary u that dies there. Tried: with any
+// dying source it fragmented the register file (helpers.lds swz_reads 32 -> 36 VGPRs), for
+// unary f after u's def it still took attn_fwd d64 157 -> 158 VGPRs, and in-place chains of
+// transcendental ops (sigmoid's mul, exp, add, rcp) left the hazard pass nothing to fill the
+// trans-use wait states with (moe stage1 g1u0 +8 s_nop); paged_attn_decode did not need it.
+// So a helper whose result goes to an older register (s = exp2(s - m)) compiles as the in-place
+// code written by hand (tests/core/test_regalloc.cpp).
 #pragma once
 #include "../vec.hpp"
 
@@ -109,6 +126,24 @@ constexpr bool is_plain_vreg_copy(const copy_ops& ops, const instr& in) {
   return d.k == operand::kind::vreg && u.k == operand::kind::vreg && d.cls == u.cls && d.dwords == u.dwords &&
          !u.neg && !u.abs && d.value != u.value;
 }
+// Whether `in` may write its result into the register of a source it reads (see the head
+// comment): the VALU and SALU instructions that read their sources before they write, whole.
+constexpr bool computes_in_place(const isa_view& isa, const instr& in) {
+  const isa::instr_desc& desc = isa.descs[in.op];
+  const uint64_t fl = desc.flags;
+  constexpr uint64_t excluded = isa::f_mfma | isa::f_readlane | isa::f_permlane | isa::f_writes_exec | isa::f_cmpx |
+                                isa::f_side_effect | isa::f_branch | isa::f_waitcnt;
+  if (!(fl & (isa::f_valu | isa::f_salu)) || (fl & excluded) || in.mods.dpp_on()) return false;
+  return !(fl & isa::f_valu) || (in.mods.more | in.mods.bytes) == 0 || vector_dst_write(desc, in.mods) == dst_write::full;
+}
+// The operand index of `in`'s one-dword vreg result written whole (role def), or -1.
+constexpr int in_place_result(const isa_view& isa, const instr& in) {
+  const isa::instr_desc& desc = isa.descs[in.op];
+  for (int i = 0; i < in.num_operands && i < desc.num_operands; ++i)
+    if (desc.operands[i].role == isa::operand_role::def)
+      return in.ops[i].k == operand::kind::vreg && in.ops[i].dwords == 1 ? i : -1;
+  return -1;
+}
 }  // namespace detail
 
 constexpr register_usage compute_register_usage(const function& fn_) {
@@ -186,14 +221,14 @@ struct free_regs {
       }
     }
   }
-  // The lowest r, a multiple of align, with r..r+n-1 free and below limit; -1 if none.
-  constexpr int find(int c, uint32_t n, uint32_t align, uint32_t limit) const {
+  // The lowest r, r % align == phase, with r..r+n-1 free and below limit; -1 if none.
+  constexpr int find(int c, uint32_t n, uint32_t align, uint32_t limit, uint32_t phase = 0) const {
     const uint64_t* const w = bits[c].data();
     const std::size_t nw = bits[c].size();
     for (std::size_t k = 0; k < nw; ++k) {
       for (uint64_t x = w[k]; x; x &= x - 1) {
         const uint32_t r = static_cast<uint32_t>(k * 64 + static_cast<std::size_t>(__builtin_ctzll(x)));
-        if (r % align != 0) continue;
+        if (r % align != phase) continue;
         if (r + n > limit) return -1;
         bool ok = true;
         for (uint32_t j = 1; j < n && ok; ++j) ok = is_free(c, r + j);
@@ -244,6 +279,63 @@ constexpr bool place_pinned(function& fn, vreg_info& vi, uint32_t v, int64_t s, 
     owner[c][p + j] = static_cast<int32_t>(v);
   }
   return true;
+}
+// The result-coalescing hint of the instruction ins[i] at position p (block start bp), when it
+// computes in place (see the head comment): d = f(u) with u's dword ending at p, u a one-dword
+// temporary that an in-place instruction earlier in the block wrote, nothing in between
+// touching d, EXEC or waiting: into[u].
+constexpr void result_hints(const function& fn, const isa_view& isa, const instr* ins, std::size_t i, uint32_t p,
+                            uint32_t bp, const liveness_info& L, uint32_t* into, uint16_t* into_off) {
+  const instr& in = ins[i];
+  if (!computes_in_place(isa, in)) return;
+  const int di = in_place_result(isa, in);
+  if (di < 0) return;
+  const vreg_info* const vregs = fn.vregs.data();
+  const uint32_t* const base = L.dm.base.data();
+  const operand& dop = in.ops[di];
+  const uint32_t d = static_cast<uint32_t>(dop.value);
+  if (vregs[d].fixed >= 0 || vregs[d].pinned >= 0) return;
+  const uint32_t d0 = base[d] + dop.offset;
+  const isa::instr_desc& desc = isa.descs[in.op];
+  bool reads_d = false;  // (d's old value read here: no dead stretch before)
+  for (int j = 0; j < in.num_operands; ++j)
+    reads_d = reads_d || (j != di && in.ops[j].k == operand::kind::vreg && in.ops[j].value == d);
+  for (int j = 0; j < in.num_operands && j < desc.num_operands; ++j) {
+    const operand& uo = in.ops[j];
+    if (j == di || uo.k != operand::kind::vreg || uo.cls != dop.cls || uo.dwords != 1 || uo.value == d ||
+        desc.operands[j].role != isa::operand_role::use || uo.neg || uo.abs)
+      continue;
+    const uint32_t u = static_cast<uint32_t>(uo.value), u0 = base[u] + uo.offset;
+    if (L.dword_end[u0] != p) continue;
+    // u = g(...) at p1 earlier in this block, d's old value dead from p1 to here
+    const uint32_t p1 = L.dword_start[u0];
+    if (reads_d || vregs[u].dwords != 1 || vregs[u].fixed >= 0 || vregs[u].pinned >= 0 || into[u] != 0 ||
+        p1 < bp || p1 >= p || L.vstart[d] >= p1)
+      continue;
+    const instr& def = ins[p1 - bp];
+    const int ui = computes_in_place(isa, def) ? in_place_result(isa, def) : -1;
+    if (ui < 0 || def.ops[ui].value != u) continue;
+    bool clear = true;  // (the first instruction may read d, nothing else)
+    const isa::instr_desc& ddesc = isa.descs[def.op];
+    for (int m = 0; m < def.num_operands && clear; ++m)
+      clear = !(def.ops[m].k == operand::kind::vreg && def.ops[m].value == d &&
+                (m >= ddesc.num_operands || ddesc.operands[m].role != isa::operand_role::use));
+    for (std::size_t k = p1 - bp + 1; k < i && clear; ++k) {
+      const instr& x = ins[k];
+      const uint64_t fl = isa.descs[x.op].flags;
+      clear = !(fl & (isa::f_writes_exec | isa::f_cmpx | isa::f_waitcnt));
+      for (int m = 0; m < x.num_operands && clear; ++m) {
+        const operand& o = x.ops[m];
+        clear = !(o.k == operand::kind::vreg && o.value == d) &&
+                !(o.k == operand::kind::special && (o.sp == special_reg::exec || o.sp == special_reg::exec_lo ||
+                                                    o.sp == special_reg::exec_hi));
+      }
+    }
+    if (!clear) continue;
+    into[u] = d + 1;
+    into_off[u] = dop.offset;
+    return;
+  }
 }
 }  // namespace detail
 
@@ -309,14 +401,28 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   // hint[d] = u + 1, hint_delta[d] = (u's dword) - (d's dword) of d's first such copy.
   vec<uint32_t> hint_, copy_src_;
   vec<int32_t> hint_delta_;
+  // into_[t] = d + 1 where the one-dword temporary t takes the register of d's dword into_off_[t]
+  // (the second form of result coalescing in the head comment; d is placed before t).
+  vec<uint32_t> into_;
+  vec<uint16_t> into_off_;
+  // A one-dword value copied (where it ends) into dword k of a tuple of alignment A that
+  // takes its place from that copy: tuple_align_[v] = A, tuple_phase_[v] = k % A. v then prefers
+  // a register of that phase, so that the tuple can sit on it (the copy drops).
+  vec<uint8_t> tuple_align_, tuple_phase_;
   const uint32_t* const dword_start = L.dword_start.data();
   if (isa) {
     const detail::copy_ops cops(*isa);
     hint_.assign(nv, 0);
     hint_delta_.assign(nv, 0);
+    into_.assign(nv, 0);
+    into_off_.assign(nv, 0);
+    tuple_align_.assign(nv, 0);
+    tuple_phase_.assign(nv, 0);
     copy_src_.assign(L.dm.vreg_dwords, 0);
     uint32_t* const hint = hint_.data();
     int32_t* const hint_delta = hint_delta_.data();
+    uint32_t* const into = into_.data();
+    uint16_t* const into_off = into_off_.data();
     uint32_t* const copy_src = copy_src_.data();
     const uint32_t* const pstart = L.pos.start.data();
     for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
@@ -324,8 +430,11 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
       const std::size_t n = fn.blocks[b].instrs.size();
       for (std::size_t i = 0; i < n; ++i) {
         const instr& in = ins[i];
-        if (!detail::is_plain_vreg_copy(cops, in)) continue;
         const uint32_t p = pstart[b] + static_cast<uint32_t>(i);
+        if (!detail::is_plain_vreg_copy(cops, in)) {
+          result_hints(fn, *isa, ins, i, p, pstart[b], L, into, into_off);
+          continue;
+        }
         const uint32_t d = static_cast<uint32_t>(in.ops[0].value), u = static_cast<uint32_t>(in.ops[1].value);
         if (vstart[u] >= p || vregs[d].fixed >= 0 || vregs[d].pinned >= 0) continue;
         const uint32_t d0 = dword_base[d] + in.ops[0].offset, u0 = dword_base[u] + in.ops[1].offset;
@@ -338,7 +447,25 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         if (any && hint[d] == 0) {
           hint[d] = u + 1;
           hint_delta[d] = static_cast<int32_t>(in.ops[1].offset) - static_cast<int32_t>(in.ops[0].offset);
+          uint16_t a = class_alignment(vregs[d].cls, vregs[d].dwords);
+          if (vregs[d].align > a) a = vregs[d].align;
+          if (a > 1 && a < 256 && vregs[u].dwords == 1 && tuple_align_.data()[u] == 0) {
+            tuple_align_.data()[u] = static_cast<uint8_t>(a);
+            tuple_phase_.data()[u] = static_cast<uint8_t>(in.ops[0].offset % a);
+          }
         }
+      }
+    }
+    // The phase goes back along the hints (a chain x -> y -> z into a tuple: x prefers it too;
+    // a later vreg usually has a higher id).
+    uint8_t* const ta = tuple_align_.data();
+    uint8_t* const tp = tuple_phase_.data();
+    for (std::size_t v = nv; v-- > 0;) {
+      if (ta[v] == 0 || hint[v] == 0 || hint_delta[v] != 0) continue;
+      const uint32_t u = hint[v] - 1;
+      if (vregs[u].dwords == 1 && vregs[v].dwords == 1 && ta[u] == 0) {
+        ta[u] = ta[v];
+        tp[u] = tp[v];
       }
     }
   }
@@ -378,6 +505,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     }
     fr.advance(busy, s);
     int found = -1;
+    const uint32_t ta = !tuple_align_.empty() && align == 1 ? tuple_align_.data()[v] : 0u;
+    const uint32_t tp = ta ? tuple_phase_.data()[v] : 0u;
     if (!hint_.empty() && hint_.data()[v] != 0) {
       // The registers that make the copies `x = x`: each free from s on, or u's dword that
       // this dword of v is copied from where the one ends and the other starts.
@@ -393,9 +522,21 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
                (owner[c].data()[r] == static_cast<int32_t>(u) && ui >= 0 && ui < vregs[u].dwords &&
                 copy_src_.data()[dword_base[v] + j] == dword_base[u] + static_cast<uint32_t>(ui) + 1);
         }
-        if (ok) found = base;
+        if (ok && (ta == 0 || static_cast<uint32_t>(base) % ta == tp)) found = base;
       }
     }
+    if (found < 0 && !into_.empty() && into_.data()[v] != 0) {
+      // A temporary in a dead stretch of d's dword (after a copy hint, which saves an
+      // instruction where this saves a register): d's register, still d's (owner and busy).
+      const uint32_t d = into_.data()[v] - 1;
+      const int r = vregs[d].phys + into_off_.data()[v];
+      if (vregs[d].phys >= 0 && r % align == 0 && owner[c].data()[r] == static_cast<int32_t>(d) &&
+          busy[c].data()[r] >= e) {
+        vi.phys = static_cast<int16_t>(r);
+        continue;
+      }
+    }
+    if (found < 0 && ta) found = fr.find(c, 1, ta, limit[c], tp);
     if (found < 0) found = fr.find(c, vi.dwords, align, limit[c]);
     if (found < 0) {
       if (err.begin(vi.loc)) {

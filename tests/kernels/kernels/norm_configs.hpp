@@ -13,4 +13,9 @@ constexpr norm_config rms_2{.hidden = 2, .residual = false, .waves = 1};
 constexpr norm_config ln_1000{.hidden = 1000, .residual = false, .waves = 1};
 constexpr norm_config ln_res_3000{.hidden = 3000, .residual = true, .waves = 2};
 constexpr norm_config ln_8192{.hidden = 8192, .residual = false, .waves = 4};
+// f16 rows
+constexpr norm_config rms_f16_1000{.hidden = 1000, .residual = false, .waves = 2, .f16 = true};
+constexpr norm_config rms_f16_res_3000{.hidden = 3000, .residual = true, .waves = 2, .f16 = true};
+constexpr norm_config ln_f16_1000{.hidden = 1000, .residual = false, .waves = 1, .f16 = true};
+constexpr norm_config ln_f16_res_8192{.hidden = 8192, .residual = true, .waves = 4, .f16 = true};
 }  // namespace cfg
