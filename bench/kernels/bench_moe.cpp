@@ -162,6 +162,8 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
         gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
         : s.inter >= moe_bench::long_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_long_k>(
                                              d, g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
+        : s.inter >= moe_bench::mid_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_mid_k>(
+                                            d, g1u0_mod, "moe_fused_g1u0_mid_k", ws, a, o)
                                        : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
     {
       const uint32_t gx1 = (gated ? moe_bench::g1u1 : moe_bench::g1u0).grid_x(s.inter);
