@@ -8,6 +8,8 @@
 //   ..._g1u1: the gated MoE (silu(gate) * up), the one the csv's rows tune; aiter has no bf16
 //     g1u1 asm kernel on gfx942 (none);
 //   ..._sorting: the sorting alone (aiter's is CK, not asm: none).
+// HIPASM_BENCH_MOE_PHASES=1 prints, for the fused kernel and aiter's, the waves resident over the
+// run (stage 1 + stage 2), the HBM bytes and the block count (print_phases).
 // aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
 // padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
 // FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -36,6 +39,38 @@ using namespace bench;
 struct shape {
   uint32_t dim, inter, experts, topk;
 };
+
+// HIPASM_BENCH_MOE_PHASES=1: how busy the device is over the run (on stderr): waves resident in
+// each twentieth of the cycles, split at workgroup `split` (the fused kernel's first stage-2
+// workgroup; 0: no split), and the last wave end of each side. Where a run loses time to its
+// ramp up, a stage boundary or its tail; with the HBM bytes (what it moved beyond the weights).
+bool phases_wanted() {
+  const char* e = std::getenv("HIPASM_BENCH_MOE_PHASES");
+  return e && *e == '1';
+}
+void print_phases(const char* who, const rt::launch_report& rep, uint32_t split) {
+  if (!phases_wanted() || !rep.profile) return;
+  const auto& p = *rep.profile;
+  constexpr int N = 20;
+  const double step = double(p.cycles) / N;
+  std::vector<double> a(N, 0), b(N, 0);
+  uint64_t end_a = 0, end_b = 0, start_b = ~0ull;
+  for (const auto& w : p.waves_info) {
+    const bool second = split && w.workgroup >= split;
+    (second ? end_b : end_a) = std::max(second ? end_b : end_a, w.end);
+    if (second) start_b = std::min(start_b, w.start);
+    for (int i = 0; i < N; ++i) {
+      const double lo = std::max(double(w.start), i * step), hi = std::min(double(w.end), (i + 1) * step);
+      if (hi > lo) (second ? b : a)[i] += (hi - lo) / step;
+    }
+  }
+  std::fprintf(stderr, "%s: %llu cycles, HBM %llu bytes, %.1f GB/s; first part ends %llu", who,
+               (unsigned long long)p.cycles, (unsigned long long)p.hbm_bytes, p.hbm_gbps, (unsigned long long)end_a);
+  if (split) std::fprintf(stderr, ", second part %llu .. %llu", (unsigned long long)start_b, (unsigned long long)end_b);
+  std::fprintf(stderr, "\n  resident waves a twentieth:");
+  for (int i = 0; i < N; ++i) std::fprintf(stderr, split ? " %.0f+%.0f" : " %.0f", a[i], b[i]);
+  std::fprintf(stderr, "\n");
+}
 
 double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t tokens, hk::moe_workspace& ws,
                   uint64_t x, uint64_t w1, uint64_t w2) {
@@ -67,6 +102,7 @@ double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t to
   o.profile = &p;
   o.allow = {"all"};  // AMD's code: checker findings are warnings
   auto rep = d.launch(*m, "fmoe_kernel_func", {gx, gy, 1}, {256, 1, 1}, a, o);
+  print_phases("aiter fmoe", rep, 0);
   return rep.profile->time_us;
 }
 
@@ -126,7 +162,16 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
         gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
         : s.inter >= moe_bench::long_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_long_k>(
                                              d, g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
+        : s.inter >= moe_bench::mid_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_mid_k>(
+                                            d, g1u0_mod, "moe_fused_g1u0_mid_k", ws, a, o)
                                        : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
+    {
+      const uint32_t gx1 = (gated ? moe_bench::g1u1 : moe_bench::g1u0).grid_x(s.inter);
+      const uint32_t gy1 = (gated ? moe_bench::g1u1 : moe_bench::g1u0).grid_y(s.inter, ws.max_blocks);
+      print_phases("hipasm moe fused", rep, gx1 * gy1);
+      if (phases_wanted())
+        std::fprintf(stderr, "  blocks %u\n", ws.num_valid_ids.download()[0] / hk::moe_block_m);
+    }
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);

@@ -417,6 +417,13 @@ TEST_CASE("moe fused: g1u0, weights through LDS, the bench's 8-wave layout", "[k
   // stage 2's K (inter 336: 21 slices) over 4 waves, ranges ending inside a line
   check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w_long_k>(*M().fused_8w, "moe_fused_8w_long_k", 20, 2, 8, 8,
                                                                          96, 336, 64);
+  // stage 2 as 8 column waves of the whole K (inter 208: 13 slices, a group past its end), dim
+  // 272 a tail of the 256-column workgroup; 1 token top-8 of 64 experts (56 without tokens), and 45
+  // tokens top-2 of 16 experts, 4 of them without tokens
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w_mid_k>(*M().fused_8w, "moe_fused_8w_mid_k", 1, 8, 64, 64,
+                                                                        272, 208, 65);
+  check_moe_fused<cfg::sort_64, cfg::gemm_g1u0_8w, cfg::down_8w_mid_k>(*M().fused_8w, "moe_fused_8w_mid_k", 45, 2, 16, 12,
+                                                                        272, 208, 66);
 }
 
 TEST_CASE("moe fused: a sampled profile is refused (the waited-for workgroups would not run)", "[kernels][moe]") {

@@ -9,10 +9,14 @@ constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 256, .waves = 
 constexpr hipasm::kernels::moe_gemm_config g1u1{.waves = 1, .unroll = 4, .gated = true, .k_split = 4, .lds_weights = true};
 constexpr hipasm::kernels::moe_gemm_config g1u0{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};
 // stage 2 (K: inter_dim) in stage 1's workgroup size (one dispatch): g1u0 8 waves, 4 column
-// waves x 2 (short K) or 2 x 4 (long K, inter >= moe_bench::long_k: more workgroups, each K
-// range still long), g1u1 4 waves
+// waves x 2 (short K), 8 x 1 (mid K) or 2 x 4 (long K, inter >= moe_bench::long_k: more
+// workgroups, each K range still long), g1u1 4 waves
 constexpr hipasm::kernels::moe_gemm_config down_fused{.waves = 4, .unroll = 4, .k_split = 2, .lds_weights = true};
 constexpr hipasm::kernels::moe_gemm_config down_fused_long_k{.waves = 2, .unroll = 4, .k_split = 4, .lds_weights = true};
 constexpr uint32_t long_k = 2048;
+// inter from moe_bench::mid_k up to long_k: 8 column waves, each a column block's whole K (8 load
+// groups and more a wave: 32 tokens 7168x512 610.82 -> 610.24 us against 4 x 2)
+constexpr hipasm::kernels::moe_gemm_config down_fused_mid_k{.waves = 8, .unroll = 4, .k_split = 1, .lds_weights = true};
+constexpr uint32_t mid_k = 512;
 constexpr hipasm::kernels::moe_gemm_config down_g1u1{.waves = 2, .unroll = 4, .k_split = 2, .lds_weights = true};
 }  // namespace moe_bench

@@ -17,4 +17,5 @@ constexpr moe_gemm_config gemm_g1u0_lds{.waves = 2, .unroll = 8, .gated = false,
 constexpr moe_gemm_config gemm_g1u0_8w{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};
 constexpr moe_gemm_config down_8w{.waves = 4, .unroll = 4, .k_split = 2, .lds_weights = true};
 constexpr moe_gemm_config down_8w_long_k{.waves = 2, .unroll = 4, .k_split = 4, .lds_weights = true};
+constexpr moe_gemm_config down_8w_mid_k{.waves = 8, .unroll = 4, .k_split = 1, .lds_weights = true};
 }  // namespace cfg
