@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+# (scripts/build-locked: one build at a time in build/)
+scripts/build-locked build cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+scripts/build-locked build cmake --build build -j"$(nproc)"
 ./build/bin/main_example

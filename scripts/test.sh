@@ -2,6 +2,7 @@
 # The whole test suite: configure, build, run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+# (scripts/build-locked: one build at a time in build/)
+scripts/build-locked build cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+scripts/build-locked build cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -13,11 +13,15 @@
 namespace {
 using namespace bench;
 template <hipasm::kernels::act_and_mul_config C>
-void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
+void row(const char* name, uint32_t tokens) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   const std::string shape = std::to_string(tokens) + "x" + std::to_string(C.d);
   if (!selected(shape)) return;
   const size_t n = size_t(tokens) * C.d;
   rt::buffer<uint16_t> X(d, std::vector<uint16_t>(2 * n, 0x3f80)), Y(d, n);  // 1.0: timing does not depend on values
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   rt::profile_options p = profile_for(hipasm::kernels::act_and_mul_groups(C, tokens));
   rt::launch_options o;
   o.profile = &p;
@@ -27,14 +31,12 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
 }  // namespace
 
 int main() {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 1024u, 4096u, 16384u}) {
-    row<bench_cfg::silu_14336>(*d, *m, "silu_and_mul_14336", tokens);
-    row<bench_cfg::silu_18944>(*d, *m, "silu_and_mul_18944", tokens);
+    row<bench_cfg::silu_14336>("silu_and_mul_14336", tokens);
+    row<bench_cfg::silu_18944>("silu_and_mul_18944", tokens);
   }
-  row<bench_cfg::silu_11008>(*d, *m, "silu_and_mul_11008", 4096);
-  row<bench_cfg::gelu_4096>(*d, *m, "gelu_and_mul_4096", 4096);
-  row<bench_cfg::gelu_tanh_14336>(*d, *m, "gelu_tanh_and_mul_14336", 4096);
+  row<bench_cfg::silu_11008>("silu_and_mul_11008", 4096);
+  row<bench_cfg::gelu_4096>("gelu_and_mul_4096", 4096);
+  row<bench_cfg::gelu_tanh_14336>("gelu_tanh_and_mul_14336", 4096);
   return 0;
 }

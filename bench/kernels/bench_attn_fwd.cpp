@@ -96,10 +96,8 @@ int main(int argc, char** argv) {
   const std::vector<shape> shapes = {{1, 32, 1024, false}, {1, 32, 1024, true}, {4, 32, 2048, false},
                                      {4, 32, 2048, true},  {1, 64, 4096, false}, {1, 64, 4096, true},
                                      {16, 32, 1024, false}, {2, 32, 8192, true}};
-  auto dev = rt::device::open(rt::backend::sim);
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
-  auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
   constexpr uint32_t D = 128;
   const hipasm::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
   const hipasm::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
@@ -108,12 +106,37 @@ int main(int argc, char** argv) {
     std::snprintf(name, sizeof name, "b%u_h%u_s%u_d%u_%s", s.batch, s.heads, s.seqlen, D, s.causal ? "causal" : "full");
     if (!bench::selected(name)) continue;
     const uint64_t tokens = uint64_t(s.batch) * s.seqlen;
-    rt::buffer<uint16_t> Q(*dev, tokens * s.heads * D), K(*dev, tokens * s.heads * D), V(*dev, tokens * s.heads * D),
-        O(*dev, tokens * s.heads * D);
-    rt::buffer<float> L(*dev, tokens * s.heads);
     std::vector<int> cu(s.batch + 1);
     for (uint32_t b = 0; b <= s.batch; ++b) cu[b] = int(b * s.seqlen);
-    rt::buffer<int> CU(*dev, cu);
+    // HIPASM_ATTN_BENCH_VERIFY=1: random inputs, and aiter's output compared with ours where
+    // both wrote (a sampled run writes only its workgroups' rows; the rest stays 0xffff, NaN):
+    // evidence that aiter's arguments are right, so its time is that of the same work
+    const bool verify = std::getenv("HIPASM_ATTN_BENCH_VERIFY") != nullptr;
+    const size_t n_el = tokens * s.heads * D;
+    // Each kernel in a device of its own (bench::fresh_device), its operands allocated first:
+    // the same addresses for ours and aiter's, whatever else ran.
+    struct operands {
+      rt::buffer<uint16_t> Q, K, V, O;
+      rt::buffer<float> L;
+      rt::buffer<int> CU;
+      operands(rt::device& d, size_t n_el, size_t rows, const std::vector<int>& cu, bool verify)
+          : Q(d, n_el), K(d, n_el), V(d, n_el), O(d, n_el), L(d, rows), CU(d, cu) {
+        if (!verify) return;
+        std::vector<uint16_t> r(n_el);
+        uint32_t x = 12345;
+        for (auto* B : {&Q, &K, &V}) {
+          for (auto& e : r) {
+            x = x * 1664525u + 1013904223u;
+            e = static_cast<uint16_t>(0x3c00u + ((x >> 16) & 0x7fu) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)
+          }
+          B->upload(r);
+        }
+        O.upload(std::vector<uint16_t>(n_el, 0xffffu));
+      }
+    };
+    auto dev = bench::fresh_device();
+    const operands ops(*dev, n_el, tokens * s.heads, cu, verify);
+    auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
     const float scale = 1.0f / std::sqrt(float(D));
     const hipasm::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
     const hipasm::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
@@ -135,27 +158,10 @@ int main(int argc, char** argv) {
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const hipasm::attn_fwd_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
-                                  .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch,
+    const hipasm::attn_fwd_args a{.o = ops.O.addr(), .lse = ops.L.addr(), .q = ops.Q.addr(), .k = ops.K.addr(),
+                                  .v = ops.V.addr(), .cu_seqlens_q = ops.CU.addr(), .cu_seqlens_k = ops.CU.addr(), .batch = s.batch,
                                   .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.heads,
                                   .softmax_scale = scale};
-    // HIPASM_ATTN_BENCH_VERIFY=1: random inputs, and aiter's output compared with ours where
-    // both wrote (a sampled run writes only its workgroups' rows; the rest stays 0xffff, NaN):
-    // evidence that aiter's arguments are right, so its time is that of the same work
-    const bool verify = std::getenv("HIPASM_ATTN_BENCH_VERIFY") != nullptr;
-    const size_t n_el = tokens * s.heads * D;
-    if (verify) {
-      std::vector<uint16_t> r(n_el);
-      uint32_t x = 12345;
-      for (auto* B : {&Q, &K, &V}) {
-        for (auto& e : r) {
-          x = x * 1664525u + 1013904223u;
-          e = static_cast<uint16_t>(0x3c00u + ((x >> 16) & 0x7fu) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)
-        }
-        B->upload(r);
-      }
-      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
-    }
     // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
     if (tl) po.keep_events = true;
@@ -163,30 +169,31 @@ int main(int argc, char** argv) {
     if (tl) std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const bench::result h = bench::from(hrep);
     std::vector<uint16_t> ours;
-    if (verify) {
-      ours = O.download();
-      O.upload(std::vector<uint16_t>(n_el, 0xffffu));
-    }
+    if (verify) ours = ops.O.download();
     double aiter_us = 0;
     if (!aiter_dir.empty()) {
       const std::string co = s.causal ? "fwd_hd128_bf16_causal_rtne.co" : "fwd_hd128_bf16_rtne.co";
       const std::string sym = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE" : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
+      auto adev = bench::fresh_device();
+      const operands aops(*adev, n_el, tokens * s.heads, cu, verify);
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes((aiter_dir / co).string());
       const hipasm::sim::CodeObject obj = hipasm::sim::load_code_object(bytes);
-      auto amod = dev->load(bytes);
+      auto amod = adev->load(bytes);
       const uint32_t gx = ((s.seqlen + 255) / 256 + (s.causal ? 1 : 0)) / (s.causal ? 2 : 1);
       rt::profile_options apo = po;
       rt::launch_options al = lo;
       al.profile = &apo;
       al.allow = {"all"};
       al.kernarg_size = 41 * 16;
-      auto ar = dev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
-                            aiter_args(obj.kernel(sym), O.addr(), Q.addr(), K.addr(), V.addr(), L.addr(), s, scale), al);
+      auto ar = adev->launch(*amod, sym, {gx, s.heads, s.batch}, {512, 1, 1},
+                             aiter_args(obj.kernel(sym), aops.O.addr(), aops.Q.addr(), aops.K.addr(), aops.V.addr(),
+                                        aops.L.addr(), s, scale),
+                             al);
       aiter_us = ar.profile->time_us;
       if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')  // (ours: bench::from)
         std::fprintf(stderr, "aiter %s:\n%s\n", name, ar.profile->report().c_str());
       if (verify) {
-        const auto theirs = O.download();
+        const auto theirs = aops.O.download();
         size_t both = 0;
         double maxdiff = 0;
         auto f = [](uint16_t b) {

@@ -16,13 +16,17 @@
 namespace {
 using namespace bench;
 template <hipasm::kernels::dynamic_quant_config C>
-void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
+void row(const char* name, uint32_t tokens) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   const std::string shape = std::to_string(tokens) + "x" + std::to_string(C.d);
   if (!selected(shape)) return;
   const size_t n = size_t(tokens) * C.d;
   rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, 0x3f80));  // 1.0: timing does not depend on values
   rt::buffer<uint8_t> Q(d, n);
   rt::buffer<float> S(d, tokens);
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   rt::profile_options p = profile_for(tokens);
   rt::launch_options o;
   o.profile = &p;
@@ -31,7 +35,9 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
   print_line(name, shape, from(rep), 0, double(n) * 3 + double(tokens) * 4, true);  // bf16 in, 8-bit q, f32 scales
 }
 template <hipasm::kernels::norm_config C>
-void rq_row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
+void rq_row(const char* name, uint32_t tokens) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   const std::string shape = std::to_string(tokens) + "x" + std::to_string(C.hidden) + "+residual";
   if (!selected(shape)) return;
   const size_t n = size_t(tokens) * C.hidden;
@@ -39,6 +45,8 @@ void rq_row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
       W(d, std::vector<uint16_t>(C.hidden, 0x3f80));
   rt::buffer<uint8_t> Q(d, n);
   rt::buffer<float> S(d, tokens);
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   rt::profile_options p = profile_for(tokens);
   rt::launch_options o;
   o.profile = &p;
@@ -52,20 +60,18 @@ void rq_row(rt::device& d, rt::module& m, const char* name, uint32_t tokens) {
 }  // namespace
 
 int main() {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 4096u, 16384u}) {
-    row<bench_cfg::fp8_4096>(*d, *m, "quant_fp8_4096", tokens);
-    row<bench_cfg::fp8_8192>(*d, *m, "quant_fp8_8192", tokens);
-    row<bench_cfg::fp8_14336>(*d, *m, "quant_fp8_14336", tokens);
+    row<bench_cfg::fp8_4096>("quant_fp8_4096", tokens);
+    row<bench_cfg::fp8_8192>("quant_fp8_8192", tokens);
+    row<bench_cfg::fp8_14336>("quant_fp8_14336", tokens);
   }
   for (uint32_t tokens : {32u, 4096u}) {
-    row<bench_cfg::i8_4096>(*d, *m, "quant_i8_4096", tokens);
-    row<bench_cfg::i8_18944>(*d, *m, "quant_i8_18944", tokens);
+    row<bench_cfg::i8_4096>("quant_i8_4096", tokens);
+    row<bench_cfg::i8_18944>("quant_i8_18944", tokens);
   }
   for (uint32_t tokens : {32u, 4096u, 16384u}) {
-    rq_row<bench_cfg::rq_4096_res>(*d, *m, "rmsnorm_quant_fp8_4096", tokens);
-    rq_row<bench_cfg::rq_8192_res>(*d, *m, "rmsnorm_quant_fp8_8192", tokens);
+    rq_row<bench_cfg::rq_4096_res>("rmsnorm_quant_fp8_4096", tokens);
+    rq_row<bench_cfg::rq_8192_res>("rmsnorm_quant_fp8_8192", tokens);
   }
   return 0;
 }

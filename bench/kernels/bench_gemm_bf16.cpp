@@ -22,6 +22,7 @@
 
 #include <hipasm/kernels/gemm_bf16_launch.hpp>
 
+#include "bench_common.hpp"
 #include "elf.hpp"  // (sim/src: the code object's argument metadata)
 
 namespace fs = std::filesystem;
@@ -147,8 +148,6 @@ int main(int argc, char** argv) {
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
-  auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(HIPASM_BENCH_CO);
   const hipasm::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
   const hipasm::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
   const hipasm::gemm_bf16_kernel_ref t64[] = {
@@ -167,8 +166,16 @@ int main(int argc, char** argv) {
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    rt::buffer<uint16_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
-    rt::buffer<float> C(*dev, size_t(s.m) * s.n);
+    // Each kernel in a device of its own (bench::fresh_device), A, B and C allocated first in
+    // both: the same addresses for ours and aiter's, whatever else ran.
+    struct operands {
+      rt::buffer<uint16_t> A, B;
+      rt::buffer<float> C;
+      operands(rt::device& d, const shape& s) : A(d, size_t(s.m) * s.k), B(d, size_t(s.n) * s.k), C(d, size_t(s.m) * s.n) {}
+    };
+    auto dev = bench::fresh_device();
+    const operands ops(*dev, s);
+    auto mod = dev->load_file(HIPASM_BENCH_CO);
     // 256x256 when it keeps most CUs busy (>= 5/8 of them: its efficiency pays for the idle
     // rest), else 128x128 when it fills the device and leaves its busiest CU no more of C than
     // 64x64 tiles would (1024x6144: 2 of 384 tiles = 8 64x64 tiles against 6 of 1536), else
@@ -190,7 +197,7 @@ int main(int argc, char** argv) {
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const hipasm::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}};
-    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, C.addr(), A.addr(), B.addr(), s.m, s.n, s.k, lo, &odd);
+    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     if (std::getenv("GEMM_BENCH_GAPS")) {
@@ -226,19 +233,18 @@ int main(int argc, char** argv) {
       const aiter_kernel* ak = ac.k;
       std::fprintf(stderr, "bench_kernel_gemm_bf16: %ux%ux%u: hipasm %s (split-K %u), aiter %s (split-K %u)\n", s.m, s.n,
                    s.k, ours.name.c_str(), ours.config.split_k, ak->co.substr(ak->co.rfind('/') + 1).c_str(), ac.split);
+      auto adev = bench::fresh_device();
+      const operands aops(*adev, s);
+      rt::buffer<uint32_t> sem(*adev, std::vector<uint32_t>(1024, 0u));  // (as scripts/aiter-launch-examples)
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes(ak->co);
       const hipasm::sim::CodeObject co = hipasm::sim::load_code_object(bytes);
-      auto amod = dev->load(bytes);
+      auto amod = adev->load(bytes);
       rt::launch_options al = lo;
       al.allow = {"all"};
       al.kernarg_size = 352;
-      rt::buffer<uint32_t> sem(*dev, std::vector<uint32_t>(1024, 0u));  // (as scripts/aiter-launch-examples)
-      if (ac.split > 1) {  // (zeroed outside the kernel's time, as ours)
-        const std::vector<float> zeros(size_t(s.m) * s.n, 0.0f);
-        dev->copy_to_device(C.addr(), zeros.data(), zeros.size() * 4);
-      }
-      auto ar = dev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
-                            aiter_args(co.kernel(ak->name), C.addr(), A.addr(), B.addr(), s, ac.split, sem.addr()), al);
+      // (C zeroed for split-K outside the kernel's time, as ours: a fresh device's memory is zero)
+      auto ar = adev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
+                             aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr()), al);
       char b1[32], b2[32];
       std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
       std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);

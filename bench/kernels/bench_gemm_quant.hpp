@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,22 +50,39 @@ inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm:
   return best ? *best : smallest ? *smallest : ks.front();
 }
 
-inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm::Family family, const char* co,
-                           const std::vector<hipasm::gemm_quant_kernel_ref>& ours, const std::vector<quant_shape>& shapes) {
-  namespace fs = std::filesystem;
-  if (argc > 2) {
-    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
-    return 2;
-  }
+// Our kernel `k` (its split-K variant `split`, `splits` splits or 0: gemm_quant_launch's pick)
+// on shape `s` in `dev` (the benchmark's: a fresh_device): buffers A, B, SA, SB, C, then the
+// code object `co`.
+inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const hipasm::gemm_quant_kernel_ref& k,
+                                        const hipasm::gemm_quant_kernel_ref* split, uint32_t splits, const quant_shape& s,
+                                        const rt::launch_options& lo) {
+  rt::buffer<uint8_t> A(dev, size_t(s.m) * s.k), B(dev, size_t(s.n) * s.k);
+  rt::buffer<float> SA(dev, hipasm::gemm_quant_sa_count(k.config, s.m, s.k)),
+      SB(dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
+  rt::buffer<uint16_t> C(dev, size_t(s.m) * s.n);
+  auto mod = dev.load_file(co);
+  return hipasm::gemm_quant_launch(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo,
+                                   nullptr, split, splits);
+}
+
+// One row's figures (what the placement test compares across runs).
+struct quant_row {
+  std::string shape;
+  double hipasm_us = 0, aiter_us = 0;  // aiter_us 0: not run
+};
+
+// Runs and prints the rows of `shapes` (those HIPASM_BENCH_SHAPE selects): our pick from `ours`
+// (code object `co`) and aiter's kernel of the row from the checkout `root` (empty: none).
+inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family family, const char* co,
+                                         const std::filesystem::path& root,
+                                         const std::vector<hipasm::gemm_quant_kernel_ref>& ours,
+                                         const std::vector<quant_shape>& shapes) {
   std::map<std::string, aiter_asm::Kernel> aks;
-  fs::path root;
-  if (argc == 2) {
-    root = argv[1];
+  if (!root.empty()) {
     aks = aiter_asm::kernel_list(root, aiter_asm::family(family));
-    if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", argv[0], root.c_str());
+    if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", kernel, root.c_str());
   }
-  auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(co);
+  std::vector<quant_row> rows;
   for (const quant_shape& s : shapes) {
     const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     if (!selected(shape)) continue;
@@ -88,31 +107,36 @@ inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm:
     const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
     const hipasm::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
     const uint32_t used_splits = splits ? splits : sk ? hipasm::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
+    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, splits, s, lo);
+    if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+    const result h = from(hrep);
     double aiter_us = 0;
-    {
-      rt::buffer<uint8_t> A(*dev, size_t(s.m) * s.k), B(*dev, size_t(s.n) * s.k);
-      rt::buffer<float> SA(*dev, hipasm::gemm_quant_sa_count(k.config, s.m, s.k)),
-          SB(*dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
-      rt::buffer<uint16_t> C(*dev, size_t(s.m) * s.n);
-      const rt::launch_report hrep = hipasm::gemm_quant_launch(*dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(),
-                                                               SB.addr(), s.m, s.n, s.k, lo, nullptr, split, splits);
-      if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
-      const result h = from(hrep);
-      if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
-        aiter_asm::Problem p;
-        p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
-        const rt::launch_report arep = aiter_asm::run_kernel(*dev, root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo);
-        if (tl && *tl == 'a') std::fprintf(stderr, "%s", arep.profile->timeline(uint32_t(std::atoi(tl + 1))).c_str());
-        if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
-          std::fprintf(stderr, "aiter %s\n", arep.profile->report().c_str());
-        aiter_us = arep.profile->time_us;
-      }
-      // traffic: A, B once, C in bf16 (the scales are small)
-      std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", kernel, shape.c_str(),
-                   used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
-      print_line(kernel, shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
+      aiter_asm::Problem p;
+      p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
+      const rt::launch_report arep =
+          aiter_asm::run_kernel(*fresh_device(), root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo);
+      if (tl && *tl == 'a') std::fprintf(stderr, "%s", arep.profile->timeline(uint32_t(std::atoi(tl + 1))).c_str());
+      if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+        std::fprintf(stderr, "aiter %s\n", arep.profile->report().c_str());
+      aiter_us = arep.profile->time_us;
     }
+    // traffic: A, B once, C in bf16 (the scales are small)
+    std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", kernel, shape.c_str(),
+                 used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
+    print_line(kernel, shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    rows.push_back({shape, h.us, aiter_us});
   }
+  return rows;
+}
+
+inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm::Family family, const char* co,
+                           const std::vector<hipasm::gemm_quant_kernel_ref>& ours, const std::vector<quant_shape>& shapes) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
+    return 2;
+  }
+  quant_rows(kernel, family, co, argc == 2 ? argv[1] : "", ours, shapes);
   return 0;
 }
 

@@ -15,7 +15,9 @@ using namespace bench;
 namespace hk = hipasm::kernels;
 // how: 0 the launch's pick (launch_gemv_auto), 1 rows per wave, 2 the K split
 template <hk::gemv_config C>
-void row(rt::device& d, rt::module& m, const char* name, uint32_t M, uint32_t K, int how = 0) {
+void row(const char* name, uint32_t M, uint32_t K, int how = 0) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   using TA = hk::gemv_a_elem<C>;
   using TX = hk::gemv_x_elem<C>;
   const bool ksplit = how == 2 || (how == 0 && hk::gemv_uses_k_split(C, M));
@@ -25,6 +27,8 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t M, uint32_t K,
   rt::buffer<TA> A(d, std::vector<TA>(size_t(M) * K, TA{}));
   rt::buffer<TX> X(d, std::vector<TX>(K, TX{}));
   rt::buffer<float> Y(d, M);
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   const uint32_t per = uint32_t(ksplit ? hk::gemv_rows_per_group(hk::gemv_ksplit_config(C)) : hk::gemv_rows_per_group(C));
   rt::profile_options p = profile_for((M + per - 1) / per);
   rt::launch_options o;
@@ -42,17 +46,15 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t M, uint32_t K,
 // One row per shape, the configuration launch_gemv_auto picks; HIPASM_BENCH_GEMV_BOTH=1 adds
 // both configurations forced (shape suffix _forced).
 int main() {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   const bool both = std::getenv("HIPASM_BENCH_GEMV_BOTH") != nullptr;
   const uint32_t shapes[][2] = {{4096, 4096},  {6144, 4096},  {28672, 4096}, {4096, 14336},
                                 {10240, 8192}, {8192, 8192},  {57344, 8192}, {8192, 28672}, {128256, 4096}};
   for (auto [M, K] : shapes) {
-    row<bench_cfg::gemv_bf16>(*d, *m, "gemv_bf16", M, K);
+    row<bench_cfg::gemv_bf16>("gemv_bf16", M, K);
     if (both)
-      for (int how : {1, 2}) row<bench_cfg::gemv_bf16>(*d, *m, "gemv_bf16", M, K, how);
+      for (int how : {1, 2}) row<bench_cfg::gemv_bf16>("gemv_bf16", M, K, how);
   }
-  row<bench_cfg::gemv_f32>(*d, *m, "gemv_f32", 4096, 4096);
-  row<bench_cfg::gemv_f32>(*d, *m, "gemv_f32", 28672, 4096);
+  row<bench_cfg::gemv_f32>("gemv_f32", 4096, 4096);
+  row<bench_cfg::gemv_f32>("gemv_f32", 28672, 4096);
   return 0;
 }

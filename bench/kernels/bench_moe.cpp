@@ -8,8 +8,6 @@
 //   ..._g1u1: the gated MoE (silu(gate) * up), the one the csv's rows tune; aiter has no bf16
 //     g1u1 asm kernel on gfx942 (none);
 //   ..._sorting: the sorting alone (aiter's is CK, not asm: none).
-// HIPASM_BENCH_MOE_PHASES=1 prints, for the fused kernel and aiter's, the waves resident over the
-// run (stage 1 + stage 2), the HBM bytes and the block count (print_phases).
 // aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
 // padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
 // FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
@@ -17,6 +15,8 @@
 // The fused kernel's stage-2 workgroups wait for stage-1 ones: the functional run goes on one
 // thread in workgroup order (one poll a wait, recorded deterministically), and the timing model
 // issues each poll no earlier than the atomic it read completes (docs/timing-model.md).
+// HIPASM_BENCH_MOE_PHASES=1 prints, for the fused kernel and aiter's, the waves resident over the
+// run (stage 1 + stage 2), the HBM bytes and the block count (print_phases).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -72,20 +72,40 @@ void print_phases(const char* who, const rt::launch_report& rep, uint32_t split)
   std::fprintf(stderr, "\n");
 }
 
-double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t tokens, hk::moe_workspace& ws,
-                  uint64_t x, uint64_t w1, uint64_t w2) {
-  if (co.empty()) return 0;
-  auto m = d.load_file(co.string());
+// The operands, allocated first in each side's device (bench::fresh_device) in this order: the
+// same addresses for ours and aiter's, whatever else ran. The output last (ours f32, aiter's bf16).
+struct operands {
+  rt::buffer<uint16_t> X, W1, W2;
+  rt::buffer<int> TI;
+  rt::buffer<float> TW;
+  hk::moe_workspace ws;
+  operands(rt::device& d, const shape& s, uint32_t tokens, const std::vector<uint16_t>& x, const std::vector<int>& ids,
+           const std::vector<float>& tw)
+      : X(d, x),
+        // W1 holds gate and up rows (g1u1); the g1u0 runs read its first inter rows of each expert
+        // with the g1u0 expert stride, as aiter's kernel does: the same bytes per expert either way.
+        // (+ slack: fmoe_b16 reads whole 512-column tiles of inter, past W2's end when inter % 512 != 0)
+        W1(d, size_t(s.experts) * 2 * s.inter * s.dim + size_t(s.dim) * 512 * 2),
+        W2(d, size_t(s.experts) * s.dim * s.inter + size_t(s.dim) * 512 * 2),
+        TI(d, ids),
+        TW(d, tw),
+        ws(d, tokens, s.topk, s.experts, s.inter) {}
+};
+
+// aiter's fmoe_b16 on `in`, whose workspace holds the routing our moe_sorting produced.
+double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t tokens, const operands& in) {
+  const hk::moe_workspace& ws = in.ws;
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
+  auto m = d.load_file(co.string());
   rt::kernel_args a;
   const uint64_t zero = 0;
   auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
   auto u32 = [&](uint32_t v) { a.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
   ptr(O.addr());
-  ptr(x);
-  ptr(w1);
+  ptr(in.X.addr());
+  ptr(in.W1.addr());
   ptr(ws.num_valid_ids.addr());
-  ptr(w2);
+  ptr(in.W2.addr());
   for (int i = 0; i < 4; ++i) ptr(0);  // XQ, GUQ, DQ, SMQ: no quantization
   ptr(ws.sorted_token_ids.addr());
   ptr(ws.sorted_weights.addr());
@@ -106,8 +126,20 @@ double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t to
   return rep.profile->time_us;
 }
 
-void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& g1u0_mod, const fs::path& aiter,
-         const shape& s, uint32_t tokens) {
+// aiter's fmoe_b16 in a device of its own, its operands as ours and its workspace holding the
+// routing our moe_sorting wrote into `ours` (copied over: the kernels must do the same work).
+double aiter_on_our_routing(const fs::path& co, const shape& s, uint32_t tokens, const std::vector<uint16_t>& xv,
+                            const std::vector<int>& ids, const std::vector<float>& tw, const hk::moe_workspace& ours) {
+  auto d = fresh_device();
+  operands in(*d, s, tokens, xv, ids, tw);
+  in.ws.sorted_token_ids.upload(ours.sorted_token_ids.download());
+  in.ws.sorted_expert_ids.upload(ours.sorted_expert_ids.download());
+  in.ws.num_valid_ids.upload(ours.num_valid_ids.download());
+  in.ws.sorted_weights.upload(ours.sorted_weights.download());
+  return aiter_fmoe(*d, co, s, tokens, in);
+}
+
+void row(const fs::path& aiter, const shape& s, uint32_t tokens) {
   const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
                            "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk);
   // (HIPASM_BENCH_SHAPE may name one line: ..._g1u0)
@@ -126,24 +158,23 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
   }
   std::vector<uint16_t> xv(size_t(tokens) * s.dim);
   for (size_t i = 0; i < xv.size(); ++i) xv[i] = uint16_t(0x3c00 + (i * 2654435761u) % 512);  // ~[0.0078, 0.0156)
-  rt::buffer<uint16_t> X(d, xv);
-  // W1 holds gate and up rows (g1u1); the g1u0 runs read its first inter rows of each expert
-  // with the g1u0 expert stride, as aiter's kernel does: the same bytes per expert either way.
-  // (+ slack: fmoe_b16 reads whole 512-column tiles of inter, past W2's end when inter % 512 != 0)
-  const size_t slack = size_t(s.dim) * 512 * 2;
-  rt::buffer<uint16_t> W1(d, size_t(s.experts) * 2 * s.inter * s.dim + slack), W2(d, size_t(s.experts) * s.dim * s.inter + slack);
-  rt::buffer<int> TI(d, ids);
-  rt::buffer<float> TW(d, tw), OUT(d, size_t(tokens) * s.dim);
-  hk::moe_workspace ws(d, tokens, s.topk, s.experts, s.inter);
+  auto dp = fresh_device();
+  rt::device& d = *dp;
+  operands in(d, s, tokens, xv, ids, tw);
+  hk::moe_workspace& ws = in.ws;
+  rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
+  const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
+  const auto g1u1_mod = d.load_file(HIPASM_BENCH_CO);
+  const auto g1u0_mod = d.load_file(HIPASM_BENCH_G1U0_CO);
 
   rt::profile_options p1 = profile_for(1);
   rt::launch_options o1;
   o1.profile = &p1;
   const result sr = from(hk::launch_moe_sorting<moe_bench::sort>(
-      d, sort_mod, "moe_sorting",
+      d, *sort_mod, "moe_sorting",
       {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
        .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-       .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts},
+       .topk_ids = in.TI.addr(), .topk_weights = in.TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts},
       o1));
   // the data the routing moves: ids and weights in, the sorted entries out
   print_line("moe", base + "_sorting", sr, 0, double(tokens) * s.topk * 8 * 2);
@@ -151,7 +182,7 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
   for (bool gated : {false, true}) {
     if (!selected(base + (gated ? "_g1u1" : "_g1u0"))) continue;
-    const hk::moe_args a{.out = OUT.addr(), .x = X.addr(), .w1 = W1.addr(), .w2 = W2.addr(), .tokens = tokens,
+    const hk::moe_args a{.out = OUT.addr(), .x = in.X.addr(), .w1 = in.W1.addr(), .w2 = in.W2.addr(), .tokens = tokens,
                          .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
     rt::profile_options p;  // the whole grid (its workgroups wait for each other: no sampling)
     p.device = "mi300x";
@@ -159,12 +190,12 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
     o.profile = &p;
     o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
     const auto rep =
-        gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, g1u1_mod, "moe_fused_g1u1", ws, a, o)
+        gated                       ? hk::launch_moe_fused<moe_bench::g1u1, moe_bench::down_g1u1>(d, *g1u1_mod, "moe_fused_g1u1", ws, a, o)
         : s.inter >= moe_bench::long_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_long_k>(
-                                             d, g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
+                                             d, *g1u0_mod, "moe_fused_g1u0_long_k", ws, a, o)
         : s.inter >= moe_bench::mid_k ? hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused_mid_k>(
-                                            d, g1u0_mod, "moe_fused_g1u0_mid_k", ws, a, o)
-                                       : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, g1u0_mod, "moe_fused_g1u0", ws, a, o);
+                                            d, *g1u0_mod, "moe_fused_g1u0_mid_k", ws, a, o)
+                                       : hk::launch_moe_fused<moe_bench::g1u0, moe_bench::down_fused>(d, *g1u0_mod, "moe_fused_g1u0", ws, a, o);
     {
       const uint32_t gx1 = (gated ? moe_bench::g1u1 : moe_bench::g1u0).grid_x(s.inter);
       const uint32_t gy1 = (gated ? moe_bench::g1u1 : moe_bench::g1u0).grid_y(s.inter, ws.max_blocks);
@@ -175,7 +206,7 @@ void row(rt::device& d, rt::module& sort_mod, rt::module& g1u1_mod, rt::module& 
     const double gu = gated ? 2.0 : 1.0;
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);
-    const double aiter_us = gated ? 0 : aiter_fmoe(d, aiter, s, tokens, ws, X.addr(), W1.addr(), W2.addr());
+    const double aiter_us = gated || aiter.empty() ? 0 : aiter_on_our_routing(aiter, s, tokens, xv, ids, tw, ws);
     print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), from(rep), aiter_us, bytes);
   }
 }
@@ -189,13 +220,9 @@ int main(int argc, char** argv) {
       if (fs::exists(c)) aiter = c;
     if (aiter.empty()) std::fprintf(stderr, "bench_kernel_moe: no fmoe_b16.co under %s; aiter skipped\n", argv[1]);
   }
-  auto d = rt::device::open(rt::backend::sim);
-  auto sort_mod = d->load_file(HIPASM_BENCH_SORT_CO);
-  auto g1u1_mod = d->load_file(HIPASM_BENCH_CO);
-  auto g1u0_mod = d->load_file(HIPASM_BENCH_G1U0_CO);
   // (model_dim, inter_dim, experts, top-k) of tuned_fmoe.csv's bf16 rows
   const shape shapes[] = {{2048, 192, 128, 8}, {4096, 384, 128, 8}, {7168, 256, 256, 8}, {7168, 512, 256, 8}, {6144, 4096, 8, 2}};
   for (const shape& s : shapes)
-    for (uint32_t tokens : {1u, 32u}) row(*d, *sort_mod, *g1u1_mod, *g1u0_mod, aiter, s, tokens);
+    for (uint32_t tokens : {1u, 32u}) row(aiter, s, tokens);
   return 0;
 }

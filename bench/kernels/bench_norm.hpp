@@ -14,7 +14,9 @@
 
 namespace bench {
 template <bool Layer, hipasm::kernels::norm_config C>
-void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::string& name, uint32_t rows) {
+void norm_row(const char* kernel, const std::string& name, uint32_t rows) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   const std::string shape =
       std::to_string(rows) + "x" + std::to_string(C.hidden) + (C.residual ? "+residual" : "") + (C.f16 ? " f16" : "");
   if (!selected(shape)) return;
@@ -23,6 +25,8 @@ void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::strin
   const uint16_t one = C.f16 ? 0x3c00 : 0x3f80;
   rt::buffer<uint16_t> X(d, std::vector<uint16_t>(n, one)), R(d, std::vector<uint16_t>(n, one)),
       Y(d, n), RO(d, n), W(d, std::vector<uint16_t>(C.hidden, one)), B(d, std::vector<uint16_t>(C.hidden, 0));
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   rt::profile_options p = profile_for(rows);
   rt::launch_options o;
   o.profile = &p;
@@ -40,15 +44,13 @@ void norm_row(rt::device& d, rt::module& m, const char* kernel, const std::strin
 
 template <bool Layer>
 int norm_main(const char* kernel) {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   const std::string k = kernel;
   for (uint32_t rows : {1u, 32u, 4096u}) {
-    norm_row<Layer, bench_cfg::h4096>(*d, *m, kernel, k + "_4096", rows);
-    norm_row<Layer, bench_cfg::h4096_res>(*d, *m, kernel, k + "_4096_res", rows);
-    norm_row<Layer, bench_cfg::h8192>(*d, *m, kernel, k + "_8192", rows);
-    norm_row<Layer, bench_cfg::h8192_res>(*d, *m, kernel, k + "_8192_res", rows);
-    norm_row<Layer, bench_cfg::h4096_f16>(*d, *m, kernel, k + "_4096_f16", rows);
+    norm_row<Layer, bench_cfg::h4096>(kernel, k + "_4096", rows);
+    norm_row<Layer, bench_cfg::h4096_res>(kernel, k + "_4096_res", rows);
+    norm_row<Layer, bench_cfg::h8192>(kernel, k + "_8192", rows);
+    norm_row<Layer, bench_cfg::h8192_res>(kernel, k + "_8192_res", rows);
+    norm_row<Layer, bench_cfg::h4096_f16>(kernel, k + "_4096_f16", rows);
   }
   return 0;
 }

@@ -80,7 +80,7 @@ double aiter_pa(rt::device& d, const fs::path& co, const std::string& name, cons
 }
 
 template <hk::paged_attn_decode_config C>
-void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t ctx) {
+void row(const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t ctx) {
   const std::string shape = "b" + std::to_string(seqs) + "_ctx" + std::to_string(ctx) + "_kv8x8_d128";
   if (!selected(shape)) return;
   const uint32_t blocks_per_seq = (ctx + BS - 1) / BS, num_blocks = seqs * blocks_per_seq;
@@ -88,50 +88,67 @@ void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter
   std::vector<uint32_t> perm(num_blocks);
   std::iota(perm.begin(), perm.end(), 0u);
   std::shuffle(perm.begin(), perm.end(), rng);
-  std::vector<int> bt(perm.begin(), perm.end());
-  const size_t cache_elems = size_t(num_blocks) * KVH * BS * D;
-  // bf16 values in [-1, 1) from a cheap generator (the caches are up to 512 MiB)
-  auto fill = [](std::vector<uint16_t>& v, uint32_t seed) {
-    uint32_t x = seed;
-    for (auto& e : v) {
-      x = x * 1664525u + 1013904223u;
-      e = static_cast<uint16_t>(0x3c00 + ((x >> 16) & 0x7f) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)..
+  const std::vector<int> bt(perm.begin(), perm.end());
+  const size_t cache_elems = size_t(num_blocks) * KVH * BS * D, out_elems = size_t(seqs) * H * D;
+  // Each kernel in a device of its own (bench::fresh_device), these allocated first in both: the
+  // same addresses for ours and aiter's, whatever else ran. (One device at a time: the caches
+  // are up to 512 MiB each.)
+  struct tensors_in {
+    rt::buffer<uint16_t> K, V, Q, O;
+    rt::buffer<int> BT, CL;
+    tensors_in(rt::device& d, size_t cache_elems, size_t out_elems, const std::vector<int>& bt, uint32_t seqs, uint32_t ctx)
+        : K(d, cache_elems), V(d, cache_elems), Q(d, out_elems), O(d, out_elems), BT(d, bt),
+          CL(d, std::vector<int>(seqs, static_cast<int>(ctx))) {
+      // bf16 values in [-1, 1) from a cheap generator
+      auto fill = [](rt::buffer<uint16_t>& b, uint32_t seed) {
+        std::vector<uint16_t> v(b.size());
+        uint32_t x = seed;
+        for (auto& e : v) {
+          x = x * 1664525u + 1013904223u;
+          e = static_cast<uint16_t>(0x3c00 + ((x >> 16) & 0x7f) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)..
+        }
+        b.upload(v);
+      };
+      fill(K, 1);
+      fill(V, 2);
+      fill(Q, 3);
+    }
+    tensors view(uint32_t bt_stride, uint32_t seqs, uint32_t ctx) const {
+      return {O.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), bt_stride, seqs, ctx};
     }
   };
-  std::vector<uint16_t> host(cache_elems);
-  fill(host, 1);
-  rt::buffer<uint16_t> K(d, host);
-  fill(host, 2);
-  rt::buffer<uint16_t> V(d, host);
-  host.assign(size_t(seqs) * H * D, 0);
-  fill(host, 3);
-  rt::buffer<uint16_t> Q(d, host), O(d, host.size()), OA(d, host.size());
-  rt::buffer<int> BT(d, bt), CL(d, std::vector<int>(seqs, static_cast<int>(ctx)));
-  // HIPASM_PA_PARTITION_BLOCKS=N: N blocks per partition instead of the launch's estimate
-  uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
-  if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS")) pb = static_cast<uint32_t>(std::atoi(e));
-  const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
-  const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
-  rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
-  rt::buffer<uint32_t> CNT(d, std::vector<uint32_t>(parts > 1 ? ws.counter_bytes / 4 : 1, 0u));
-  rt::profile_options p = profile_for(KVH * seqs * parts);
-  if (parts > 1) p.sample_cus = 0;  // (a sampled grid would leave out partitions the combination waits for)
-  rt::launch_options o;
-  o.profile = &p;
-  hk::paged_attn_decode_args args{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
-                                  .block_tables = BT.addr(), .context_lens = CL.addr(), .part_out = PO.addr(),
-                                  .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs, .num_kv_heads = KVH,
-                                  .bt_stride = blocks_per_seq, .max_context = ctx,
-                                  .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
-  auto rep = hk::launch_paged_attn_decode<C>(d, m, kernel, args, o);
-  const result h = from(rep.attn);
-  const bool ours_sampled = p.sample_cus != 0;
-  const auto ours = O.download();
-  const tensors t{OA.addr(), Q.addr(), K.addr(), V.addr(), BT.addr(), CL.addr(), blocks_per_seq, seqs, ctx};
+  result h;
+  bool ours_sampled = false;
+  std::vector<uint16_t> ours;
+  {
+    auto dp = fresh_device();
+    rt::device& d = *dp;
+    const tensors_in in(d, cache_elems, out_elems, bt, seqs, ctx);
+    // HIPASM_PA_PARTITION_BLOCKS=N: N blocks per partition instead of the launch's estimate
+    uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
+    if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS")) pb = static_cast<uint32_t>(std::atoi(e));
+    const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
+    const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
+    rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
+    rt::buffer<uint32_t> CNT(d, std::vector<uint32_t>(parts > 1 ? ws.counter_bytes / 4 : 1, 0u));
+    const auto m = d.load_file(HIPASM_BENCH_CO);
+    rt::profile_options p = profile_for(KVH * seqs * parts);
+    if (parts > 1) p.sample_cus = 0;  // (a sampled grid would leave out partitions the combination waits for)
+    rt::launch_options o;
+    o.profile = &p;
+    hk::paged_attn_decode_args args{.out = in.O.addr(), .q = in.Q.addr(), .k_cache = in.K.addr(), .v_cache = in.V.addr(),
+                                    .block_tables = in.BT.addr(), .context_lens = in.CL.addr(), .part_out = PO.addr(),
+                                    .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs, .num_kv_heads = KVH,
+                                    .bt_stride = blocks_per_seq, .max_context = ctx,
+                                    .scale = static_cast<float>(1.0 / std::sqrt(double(D))), .partition_blocks = pb};
+    auto rep = hk::launch_paged_attn_decode<C>(d, *m, kernel, args, o);
+    h = from(rep.attn);
+    ours_sampled = p.sample_cus != 0;
+    ours = in.O.download();
+  }
   double a = 0;
   bool a_sampled = false;
-  auto compare = [&](const char* which) {
-    const auto theirs = OA.download();
+  auto compare = [&](const char* which, const std::vector<uint16_t>& theirs) {
     size_t bad = 0;
     for (size_t i = 0; i < ours.size(); ++i) {
       const float x = std::bit_cast<float>(uint32_t(ours[i]) << 16), y = std::bit_cast<float>(uint32_t(theirs[i]) << 16);
@@ -140,9 +157,12 @@ void row(rt::device& d, rt::module& m, const char* kernel, const fs::path& aiter
     if (bad) std::fprintf(stderr, "bench_kernel_paged_attn_decode: %s: %s: %zu of %zu outputs differ from hipasm's\n",
                           shape.c_str(), which, bad, ours.size());
   };
-  if (!aiter_dir.empty()) {
-    a = aiter_pa(d, aiter_dir / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co", "_ZN5aiter27pa_bf16_noquant_gqa8_1tg_4wE", t, a_sampled);
-    if (a > 0 && !a_sampled && !ours_sampled) compare("pa_bf16_noquant_gqa8_1tg_4w");
+  const fs::path aiter_co = aiter_dir / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co";
+  if (!aiter_dir.empty() && fs::exists(aiter_co)) {
+    auto ad = fresh_device();
+    const tensors_in in(*ad, cache_elems, out_elems, bt, seqs, ctx);
+    a = aiter_pa(*ad, aiter_co, "_ZN5aiter27pa_bf16_noquant_gqa8_1tg_4wE", in.view(blocks_per_seq, seqs, ctx), a_sampled);
+    if (a > 0 && !a_sampled && !ours_sampled) compare("pa_bf16_noquant_gqa8_1tg_4w", in.O.download());
   }
   const double bytes = double(seqs) * ctx * KVH * D * 2 * 2 + double(seqs) * H * D * 2 * 2;
   print_line("paged_attn_decode", shape, h, a, bytes);
@@ -157,11 +177,9 @@ int main(int argc, char** argv) {
       if (fs::exists(c / "pa" / "pa_bf16_noquant_gqa8_1tg_4w.co")) aiter = c;
     if (aiter.empty()) std::fprintf(stderr, "bench_kernel_paged_attn_decode: no pa/pa_bf16_noquant_gqa8_1tg_4w.co under %s; aiter skipped\n", argv[1]);
   }
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   const std::pair<uint32_t, uint32_t> shapes[] = {{1, 512},   {1, 8192},  {1, 32768}, {8, 512},   {8, 2048},
                                                   {8, 8192},  {32, 512},  {32, 2048}, {32, 4096}, {64, 1024},
                                                   {64, 2048}, {128, 512}, {128, 1024}};
-  for (auto [b, c] : shapes) row<C4>(*d, *m, "pa_d128_g8_w4", aiter, b, c);
+  for (auto [b, c] : shapes) row<C4>("pa_d128_g8_w4", aiter, b, c);
   return 0;
 }

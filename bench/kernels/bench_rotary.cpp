@@ -15,7 +15,9 @@
 namespace {
 using namespace bench;
 template <hipasm::kernels::rotary_config C>
-void row(rt::device& d, rt::module& m, const char* name, const char* model, uint32_t tokens, bool in_place) {
+void row(const char* name, const char* model, uint32_t tokens, bool in_place) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   using CE = hipasm::kernels::rotary_cache_elem<C>;
   const std::string shape = std::string(model) + "_" + std::to_string(tokens) + "x(" + std::to_string(C.heads_q) + "+" +
                             std::to_string(C.heads_k) + ")x" + std::to_string(C.head_dim) + "_rot" +
@@ -31,6 +33,8 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
   rt::buffer<CE> CS(d, std::vector<CE>(size_t(rows) * C.rot_dim, CE{}));
   // HIPASM_BENCH_ROTARY_TPG=N: N tokens per workgroup instead of the launch's pick
   const char* tpg = std::getenv("HIPASM_BENCH_ROTARY_TPG");
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   const uint32_t per = tpg ? uint32_t(std::atoi(tpg)) : hipasm::kernels::rotary_tokens_per_group(tokens);
   rt::profile_options p = profile_for((tokens + per - 1) / per);
   rt::launch_options o;
@@ -51,12 +55,10 @@ void row(rt::device& d, rt::module& m, const char* name, const char* model, uint
 }  // namespace
 
 int main() {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 4096u, 32768u}) {
-    row<bench_cfg::rope_llama8b>(*d, *m, "rope_llama8b", "llama8b", tokens, true);
-    row<bench_cfg::rope_llama70b>(*d, *m, "rope_llama70b", "llama70b", tokens, true);
-    row<bench_cfg::rope_gptj6b>(*d, *m, "rope_gptj6b", "gptj6b", tokens, false);
+    row<bench_cfg::rope_llama8b>("rope_llama8b", "llama8b", tokens, true);
+    row<bench_cfg::rope_llama70b>("rope_llama70b", "llama70b", tokens, true);
+    row<bench_cfg::rope_gptj6b>("rope_gptj6b", "gptj6b", tokens, false);
   }
   return 0;
 }

@@ -15,7 +15,9 @@
 namespace {
 using namespace bench;
 template <hipasm::kernels::sort_config C>
-void row(rt::device& d, rt::module& m, const char* name, uint32_t rows, uint32_t len) {
+void row(const char* name, uint32_t rows, uint32_t len) {
+  auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
+  rt::device& d = *dp;
   const bool idx = C.payload != hipasm::kernels::sort_payload::none;
   const std::string shape = std::to_string(rows) + "x" + std::to_string(len) +
                             (C.key == hipasm::kernels::sort_key::i32 ? "_i32" : "_f32") + (idx ? "_argsort" : "_keys") +
@@ -26,6 +28,8 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t rows, uint32_t
   std::mt19937 rng(1);
   for (auto& k : keys) k = C.key == hipasm::kernels::sort_key::i32 ? rng() % 256 : 0x3f800000u + rng() % 0x800000u;
   rt::buffer<uint32_t> KI(d, keys), KO(d, n), VO(d, idx ? n : 1);
+  const auto mp = d.load_file(HIPASM_BENCH_CO);
+  rt::module& m = *mp;
   const uint32_t groups = hipasm::kernels::sort_groups(C, rows);
   rt::profile_options p = profile_for(groups);
   rt::launch_options o;
@@ -38,13 +42,11 @@ void row(rt::device& d, rt::module& m, const char* name, uint32_t rows, uint32_t
 }  // namespace
 
 int main() {
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
-  for (uint32_t rows : {1u, 1024u, 16384u}) row<bench_cfg::sort_wave512_idx>(*d, *m, "sort_wave512_idx", rows, 512);
-  for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wg2048>(*d, *m, "sort_wg2048", rows, 2048);
-  for (uint32_t rows : {1u, 512u}) row<bench_cfg::sort_wg4096_idx>(*d, *m, "sort_wg4096_idx", rows, 4096);
-  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 1, 8192);
-  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 1, 8000);
-  row<bench_cfg::sort_wg8192_i32_idx>(*d, *m, "sort_wg8192_i32_idx", 304, 8192);
+  for (uint32_t rows : {1u, 1024u, 16384u}) row<bench_cfg::sort_wave512_idx>("sort_wave512_idx", rows, 512);
+  for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wg2048>("sort_wg2048", rows, 2048);
+  for (uint32_t rows : {1u, 512u}) row<bench_cfg::sort_wg4096_idx>("sort_wg4096_idx", rows, 4096);
+  row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8192);
+  row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8000);
+  row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 304, 8192);
   return 0;
 }

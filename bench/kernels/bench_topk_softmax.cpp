@@ -51,15 +51,23 @@ double aiter_topk(rt::device& d, const fs::path& dir, int experts, int topk, uin
 }
 
 template <int E, int K>
-void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
+void row(const fs::path& aiter, uint32_t tokens) {
   namespace hk = hipasm::kernels;
   constexpr hk::topk_softmax_config C = bench_cfg::topk<E, K>;
   const std::string shape = std::to_string(tokens) + "x" + std::to_string(E) + "_top" + std::to_string(K);
   if (!selected(shape)) return;
   std::vector<float> x(size_t(tokens) * E);
   for (size_t i = 0; i < x.size(); ++i) x[i] = float((i * 2654435761u) % 1000) * 0.01f;  // distinct-ish logits
-  rt::buffer<float> X(d, x), W(d, size_t(tokens) * K);
-  rt::buffer<int> I(d, size_t(tokens) * K);
+  // Each kernel in a device of its own (bench::fresh_device), these allocated first in both: the
+  // same addresses for ours and aiter's, whatever else ran.
+  struct operands {
+    rt::buffer<float> X, W;
+    rt::buffer<int> I;
+    operands(rt::device& d, const std::vector<float>& x, uint32_t tokens) : X(d, x), W(d, size_t(tokens) * K), I(d, size_t(tokens) * K) {}
+  };
+  auto d = fresh_device();
+  const operands ops(*d, x, tokens);
+  const auto m = d->load_file(HIPASM_BENCH_CO);
   // the configuration launch_topk_softmax_auto picks (the latency one for few tokens)
   const uint32_t per = static_cast<uint32_t>(hk::topk_softmax_uses_latency<C>(tokens)
                                                  ? hk::topk_tokens_per_group(hk::topk_latency_config(C))
@@ -70,15 +78,17 @@ void row(rt::device& d, rt::module& m, const fs::path& aiter, uint32_t tokens) {
   o.profile = &p;
   const std::string name = "topk_softmax_" + std::to_string(E) + "x" + std::to_string(K);
   auto rep = hk::launch_topk_softmax_auto<C>(
-      d, m, name, {.weights = W.addr(), .indices = I.addr(), .logits = X.addr(), .tokens = tokens}, o);
+      *d, *m, name, {.weights = ops.W.addr(), .indices = ops.I.addr(), .logits = ops.X.addr(), .tokens = tokens}, o);
   const result h = from(rep);
-  const auto ours_w = W.download();
-  const double a = aiter_topk(d, aiter, E, K, tokens, W.addr(), I.addr(), X.addr());
+  const auto ours_w = ops.W.download();
+  auto ad = fresh_device();
+  const operands aops(*ad, x, tokens);
+  const double a = aiter_topk(*ad, aiter, E, K, tokens, aops.W.addr(), aops.I.addr(), aops.X.addr());
   // The same operation: aiter's weights must match ours (indices may differ on ties), unless a
   // side was sampled (profile_for: only the sampled workgroups write their outputs).
   const uint32_t aiter_groups = (tokens + (tokens < 10000 ? 4 : 12) - 1) / (tokens < 10000 ? 4 : 12);
   if (a > 0 && !p.sample_cus && !profile_for(aiter_groups).sample_cus) {
-    const auto aw = W.download();
+    const auto aw = aops.W.download();
     size_t bad = 0;
     for (size_t i = 0; i < aw.size(); ++i) bad += std::fabs(aw[i] - ours_w[i]) > 1e-5f * std::fabs(ours_w[i]) + 1e-7f;
     if (bad) std::fprintf(stderr, "bench_kernel_topk_softmax: %s: %zu of %zu weights differ from aiter's\n", shape.c_str(), bad, aw.size());
@@ -95,17 +105,15 @@ int main(int argc, char** argv) {
       if (fs::is_directory(c)) aiter = c;
     if (aiter.empty()) std::fprintf(stderr, "bench_kernel_topk_softmax: no topksoftmax folder under %s; aiter skipped\n", argv[1]);
   }
-  auto d = rt::device::open(rt::backend::sim);
-  auto m = d->load_file(HIPASM_BENCH_CO);
   for (uint32_t tokens : {1u, 32u, 4096u, 65536u}) {
-    row<8, 2>(*d, *m, aiter, tokens);
-    row<8, 8>(*d, *m, aiter, tokens);
-    row<64, 2>(*d, *m, aiter, tokens);
-    row<64, 8>(*d, *m, aiter, tokens);
-    row<128, 2>(*d, *m, aiter, tokens);
-    row<128, 8>(*d, *m, aiter, tokens);
-    row<256, 2>(*d, *m, aiter, tokens);
-    row<256, 8>(*d, *m, aiter, tokens);
+    row<8, 2>(aiter, tokens);
+    row<8, 8>(aiter, tokens);
+    row<64, 2>(aiter, tokens);
+    row<64, 8>(aiter, tokens);
+    row<128, 2>(aiter, tokens);
+    row<128, 8>(aiter, tokens);
+    row<256, 2>(aiter, tokens);
+    row<256, 8>(aiter, tokens);
   }
   return 0;
 }

@@ -355,13 +355,15 @@ inline const FamilyInfo& family(Family id) {
 }
 
 // Runs aiter's kernel `name` of family `fam` (zero data, unit scales) on problem `p` with the
-// options `lo` (profile them to time it); the code object from root's hsa/gfx942/<dir>.
+// options `lo` (profile them to time it); the code object from root's hsa/gfx942/<dir>. The
+// buffers are allocated before the code object is loaded: in a fresh device (the kernel
+// benchmarks') they start at the allocator's base whatever the code object's size.
 inline rt::launch_report run_kernel(rt::device& dev, const fs::path& root, Family fam, const std::string& name,
                                     const Kernel& t, const Problem& p, rt::launch_options lo) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes((root / "hsa/gfx942" / family(fam).dir / t.co).string());
   const sim::CodeObject co = sim::load_code_object(bytes);
-  auto mod = dev.load(bytes);
   Launch l = make_launch(dev, fam, t, p);
+  auto mod = dev.load(bytes);
   lo.kernarg_size = uint32_t(l.raw.size());
   lo.allow = {"all"};  // (aiter's kernels break some rules knowingly: README, hipasm-sim --allow)
   return dev.launch(*mod, name, l.grid, {256, 1, 1}, metadata_args(co.kernel(name), l.raw), lo);
