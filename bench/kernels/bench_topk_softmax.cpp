@@ -80,18 +80,20 @@ void row(const fs::path& aiter, uint32_t tokens) {
   auto rep = hk::launch_topk_softmax_auto<C>(
       *d, *m, name, {.weights = ops.W.addr(), .indices = ops.I.addr(), .logits = ops.X.addr(), .tokens = tokens}, o);
   const result h = from(rep);
-  const auto ours_w = ops.W.download();
-  auto ad = fresh_device();
-  const operands aops(*ad, x, tokens);
-  const double a = aiter_topk(*ad, aiter, E, K, tokens, aops.W.addr(), aops.I.addr(), aops.X.addr());
-  // The same operation: aiter's weights must match ours (indices may differ on ties), unless a
-  // side was sampled (profile_for: only the sampled workgroups write their outputs).
-  const uint32_t aiter_groups = (tokens + (tokens < 10000 ? 4 : 12) - 1) / (tokens < 10000 ? 4 : 12);
-  if (a > 0 && !p.sample_cus && !profile_for(aiter_groups).sample_cus) {
-    const auto aw = aops.W.download();
-    size_t bad = 0;
-    for (size_t i = 0; i < aw.size(); ++i) bad += std::fabs(aw[i] - ours_w[i]) > 1e-5f * std::fabs(ours_w[i]) + 1e-7f;
-    if (bad) std::fprintf(stderr, "bench_kernel_topk_softmax: %s: %zu of %zu weights differ from aiter's\n", shape.c_str(), bad, aw.size());
+  double a = 0;
+  if (!aiter.empty()) {  // (no aiter checkout: no second device, no copies of the operands)
+    auto ad = fresh_device();
+    const operands aops(*ad, x, tokens);
+    a = aiter_topk(*ad, aiter, E, K, tokens, aops.W.addr(), aops.I.addr(), aops.X.addr());
+    // The same operation: aiter's weights must match ours (indices may differ on ties), unless a
+    // side was sampled (profile_for: only the sampled workgroups write their outputs).
+    const uint32_t aiter_groups = (tokens + (tokens < 10000 ? 4 : 12) - 1) / (tokens < 10000 ? 4 : 12);
+    if (a > 0 && !p.sample_cus && !profile_for(aiter_groups).sample_cus) {
+      const auto ours_w = ops.W.download(), aw = aops.W.download();
+      size_t bad = 0;
+      for (size_t i = 0; i < aw.size(); ++i) bad += std::fabs(aw[i] - ours_w[i]) > 1e-5f * std::fabs(ours_w[i]) + 1e-7f;
+      if (bad) std::fprintf(stderr, "bench_kernel_topk_softmax: %s: %zu of %zu weights differ from aiter's\n", shape.c_str(), bad, aw.size());
+    }
   }
   print_line("topk_softmax", shape, h, a, double(tokens) * (E * 4 + K * 8));
 }
