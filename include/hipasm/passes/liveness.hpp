@@ -167,12 +167,7 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
     return;
   }
   const std::string_view name = d.name;
-  bool writes_exec = has(d.flags, isa::f_writes_exec) || has(d.flags, isa::f_cmpx);
-  for (int i = 0; i < in.num_operands; ++i)
-    if (is_def(role_of(d, i)) && in.ops[i].k == operand::kind::special &&
-        (in.ops[i].sp == special_reg::exec || in.ops[i].sp == special_reg::exec_lo ||
-         in.ops[i].sp == special_reg::exec_hi))
-      writes_exec = true;
+  const bool writes_exec = has(d.flags, isa::f_writes_exec) || has(d.flags, isa::f_cmpx) || explicit_exec_def;
   const bool was_full = st.full;
   // SGPR defs: a saved copy of the full mask, or a copy destroyed.
   for (int i = 0; i < in.num_operands; ++i) {

@@ -295,7 +295,6 @@ constexpr void result_hints(const function& fn, const isa_view& isa, const instr
   const operand& dop = in.ops[di];
   const uint32_t d = static_cast<uint32_t>(dop.value);
   if (vregs[d].fixed >= 0 || vregs[d].pinned >= 0) return;
-  const uint32_t d0 = base[d] + dop.offset;
   const isa::instr_desc& desc = isa.descs[in.op];
   bool reads_d = false;  // (d's old value read here: no dead stretch before)
   for (int j = 0; j < in.num_operands; ++j)
