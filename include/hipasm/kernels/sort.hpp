@@ -59,17 +59,25 @@ struct sort_config {
   bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
 };
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
-// A row per wave: at most sort_max_waves waves (all resident at once on the 304 CUs' 9728 wave
-// slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / sort_max_waves) rows
-constexpr uint32_t sort_max_waves = 8192;
+// A row per wave: at most sort_max_waves(c) waves. <= 16 a lane: 8192 (all resident at once on
+// the 304 CUs' 9728 wave slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / 8192)
+// consecutive rows; 32 a lane: 4864 (4 a SIMD: ~100 VGPRs), wave w sorting rows w, w + waves,
+// .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the mean is 6.7:
+// bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; strided rows at 16384 x 512 argsort:
+// 28.0 -> 29.9 us)
+constexpr bool sort_strided(const sort_config& c) { return c.per_lane >= 32; }
+constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 4864u : 8192u; }
 constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
-  return c.row_per_wave ? (rows + sort_max_waves - 1) / sort_max_waves : 1u;
+  return c.row_per_wave && !sort_strided(c) ? (rows + sort_max_waves(c) - 1) / sort_max_waves(c) : 1u;
 }
 constexpr int sort_rows_per_group(const sort_config& c) { return c.row_per_wave ? c.waves : 1; }
 // the grid (workgroups) for `rows` rows
 constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
-  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(c)) * sort_rows_per_wave(c, rows);
-  return (rows + per - 1) / per;
+  if (!c.row_per_wave) return rows;
+  const uint32_t per = sort_rows_per_wave(c, rows);
+  uint32_t waves = (rows + per - 1) / per;
+  if (waves > sort_max_waves(c)) waves = sort_max_waves(c);
+  return (waves + static_cast<uint32_t>(c.waves) - 1) / static_cast<uint32_t>(c.waves);
 }
 // LDS of the cross-wave steps: one copy of the row (two, one barrier a step fewer, halved the
 // workgroups a CU holds: bench_kernel_sort 8192 x 2048 keys 48.4 us with one, 52.6 with two)
@@ -122,13 +130,23 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
-  // a row per wave: each wave sorts sort_rows_per_wave(rows) consecutive rows, the next row's
-  // loads issued before this row's network (in flight while it runs)
-  auto per_wave = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>();
+  // a row per wave: rows row, row + step, .. below end (sort_max_waves), the next row's loads
+  // issued before this row's network (in flight while it runs)
+  auto step = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>(), end = J.sgpr<dtype::u32>();
   if constexpr (C.row_per_wave) {
-    per_wave = (rows + static_cast<uint32_t>(sort_max_waves - 1)) >> static_cast<uint32_t>(std::countr_zero(
-                   static_cast<unsigned>(sort_max_waves)));
-    row = (J.workgroup_id_x() * static_cast<uint32_t>(W) + wave) * per_wave;
+    row = J.workgroup_id_x() * static_cast<uint32_t>(W) + wave;
+    if constexpr (sort_strided(C)) {
+      step = select(rows < sort_max_waves(C), rows, sort_max_waves(C));  // the grid's waves
+      step = (step + static_cast<uint32_t>(W - 1)) & ~static_cast<uint32_t>(W - 1);
+      end = rows | 0u;
+    } else {
+      static_assert(std::has_single_bit(sort_max_waves(C)));
+      auto per = J.sgpr<dtype::u32>();
+      per = (rows + (sort_max_waves(C) - 1u)) >> static_cast<uint32_t>(std::countr_zero(sort_max_waves(C)));
+      row = row * per;
+      end = select(row + per < rows, row + per, rows);
+      step = 1u;
+    }
   } else {
     row = J.workgroup_id_x();
   }
@@ -184,12 +202,16 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // % 8): the writes' lanes (stride 4N bytes) and the reads' (stride 16) hit distinct banks in
   // each 8-lane group. A row per wave: GP = 2 pieces a pass (2 KiB of LDS a wave); a workgroup
   // row: its cross-wave region, each wave its slice, in one pass.
+  constexpr bool TR = N >= 16;
   constexpr int G = N / 4 > 0 ? N / 4 : 1;                  // 1 KiB pieces of a wave's slice
   constexpr int GP = X ? G : (G < 2 ? G : 2);               // pieces a pass
   constexpr uint32_t pass_lanes = static_cast<uint32_t>(GP * 256 / (N > 4 ? N : 4));  // lanes holding them
   uint32_t tr_lds = 0;
   auto tr_write = J.vgpr<dtype::u32>(), tr_read = J.vgpr<dtype::u32>();
-  if constexpr (N > 4) {
+  auto voff_lm = J.vgpr<dtype::u32>();  // no transpose: lane l's N elements from l*N
+  if constexpr (!TR) voff_lm = (X ? lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N)
+                                  : lane * static_cast<uint32_t>(N)) << 2u;
+  if constexpr (TR) {
     auto wave_off = J.sgpr<dtype::u32>();
     if constexpr (X) {
       tr_lds = lds_base;
@@ -209,12 +231,12 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     rel = lane << 4u;
     tr_read = swz(rel) + wave_off;
   }
-  std::array<gpr<dtype::u32>, (N > 4 ? N / 4 : 1)> wq{};  // the writes' addresses (a row's, set at its store)
+  std::array<gpr<dtype::u32>, (TR ? N / 4 : 1)> wq{};  // the writes' addresses (a row's, set at its store)
   auto store_slice = [&](const arg<uint32_t*>& out, gpr<dtype::u32> regs) {
     buffer O = make_buffer(J, out, valid);
     O.shift_base(row_off);
-    if constexpr (N <= 4) {
-      O.store(regs, voff);
+    if constexpr (!TR) {
+      for (int i = 0; i < N; i += 4) O.store(regs.slice(i, N - i < 4 ? N - i : 4), voff_lm + 4 * i);
     } else {
       for (int k = 0; k < G / GP; ++k) {
         auto write = [&] {
@@ -388,28 +410,32 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
       // The partner copies come by ds_swizzle / ds_bpermute even where a DPP move reaches: the
       // network is VALU-bound and the LDS unit otherwise idle (bench_kernel_sort: 16384 x 512
-      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6), G exchanges in flight before
-      // one wait (VGPR pressure)
-      constexpr int G = 8;
-      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
-      // registers a pair reads before either is written in place
+      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6). Software-pipelined: up to 15
+      // exchanges (lgkmcnt's limit) in flight, a chunk of CK registers kept once its copies are
+      // in (lgkmcnt(the later ones)), the next ones issued first: the wave waits on LDS latency
+      // only when the window is short (was: 8, wait for all, keep: 16384 x 512 argsort
+      // TODO us)
+      constexpr int M = P ? 2 : 1, CK = P ? 8 : 4;  // exchanges a register; registers a keep
+      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a pair's two registers are
+      // exchanged before the chunk holding both (CK even) writes them in place
       std::array<int, N> order{};
       for (int q = 0; q < N; ++q) order[q] = rx == 0 ? q : q % 2 == 0 ? q / 2 : N - 1 - q / 2;
-      for (int q0 = 0; q0 < N; q0 += G) {
-        const int q1 = q0 + G < N ? q0 + G : N;
-        std::array<gpr<dtype::u32>, G> pk{};
-        for (int q = q0; q < q1; ++q) {
-          const int r = order[q];
+      std::array<gpr<dtype::u32>, N> pk{};
+      int issued = 0;
+      for (int q0 = 0; q0 < N; q0 += CK) {
+        const int q1 = q0 + CK < N ? q0 + CK : N;
+        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) {
+          const int r = order[issued];
           if constexpr (P) {
-            pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
-            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
+            pk[issued].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+            shuffle_xor_into(J, pk[issued][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
+            shuffle_xor_into(J, pk[issued][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
           } else {
-            pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
+            pk[issued].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
           }
         }
-        J.s_waitcnt(lgkmcnt(0));
-        keep(order.data() + q0, q1 - q0, pk.data(), upper_v[lb], upper_s[lb], lower_s[lb]);
+        J.s_waitcnt(lgkmcnt(static_cast<uint32_t>((issued - q1) * M)));
+        keep(order.data() + q0, q1 - q0, pk.data() + q0, upper_v[lb], upper_s[lb], lower_s[lb]);
       }
     };
     // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
@@ -509,8 +535,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       detail::sort_map_key<C>(J, ko[r], el[r], true);
     }
   }
-  if constexpr (X) J.s_barrier();  // (the last cross-wave step's reads are done: the transposes reuse its LDS)
-  if constexpr (N > 4) {
+  if constexpr (X && TR) J.s_barrier();  // (the last cross-wave step's reads are done: the transposes reuse its LDS)
+  if constexpr (TR) {
     wq[0].rebind(tr_write);
     for (int q = 1; q < N / 4; ++q) {
       wq[q].rebind(J.vgpr<dtype::u32>());
@@ -528,15 +554,14 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   }
   };
   if constexpr (C.row_per_wave) {
-    auto it = J.sgpr<dtype::u32>().named("row_of_wave");
-    J.For(it, 0u, per_wave, [&] {
+    J.While([&] { return row < end; }, [&] {
       sort_row([&] {
         auto next = J.sgpr<dtype::u32>();
-        next = row + 1u;
-        load_row(next, it + 1u < per_wave);
+        next = row + step;
+        J.If(next < end, [&] { load_row(next, next < end); });
       });
       J.wait_for(raw, rawv);  // the next row's (the stores may stay in flight)
-      row = row + 1u;
+      row = row + step;
     });
   } else {
     sort_row([] {});
