@@ -10,7 +10,7 @@ using hipasm::kernels::sort_key;
 using hipasm::kernels::sort_payload;
 constexpr sort_config sort_wave512_idx{.key = sort_key::f32, .payload = sort_payload::index, .per_lane = 8, .waves = 4,
                                        .row_per_wave = true};
-constexpr sort_config sort_wave2048{.key = sort_key::f32, .per_lane = 32, .waves = 2, .row_per_wave = true};
+constexpr sort_config sort_wave2048{.key = sort_key::f32, .per_lane = 32, .waves = 4, .row_per_wave = true};
 constexpr sort_config sort_wg2048{.key = sort_key::f32, .per_lane = 8, .waves = 4};
 constexpr sort_config sort_wg4096_idx{.key = sort_key::f32, .descending = true, .payload = sort_payload::index,
                                       .per_lane = 8, .waves = 8};

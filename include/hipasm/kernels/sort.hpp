@@ -44,6 +44,9 @@
 #include <cstdint>
 
 #include "../hipasm.hpp"
+#ifndef LKW
+#define LKW 15
+#endif
 
 namespace hipasm::kernels {
 
@@ -189,7 +192,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   uint32_t lds_base = 0;
   auto wa = J.vgpr<dtype::u32>();  // this lane's LDS address
   if constexpr (X) {
-    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 16).offset;
+    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 1024).offset;  // (1 KiB: the transposes' swizzle)
     // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
     // access (a register of every lane) covers consecutive elements, no bank conflicts
     wa = (wave * 64u + lane) * ES;
@@ -217,7 +220,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       tr_lds = lds_base;
       wave_off = wave * static_cast<uint32_t>(64 * N * 4);
     } else {
-      tr_lds = J.lds<uint32_t>(static_cast<uint32_t>(W * GP * 256), 16).offset;
+      tr_lds = J.lds<uint32_t>(static_cast<uint32_t>(W * GP * 256), 1024).offset;
       wave_off = wave * static_cast<uint32_t>(GP * 1024);
     }
     auto swz = [&](const gpr<dtype::u32>& rel) {
@@ -227,20 +230,26 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     };
     auto rel = J.vgpr<dtype::u32>();
     rel = (lane & (pass_lanes - 1u)) * static_cast<uint32_t>(N * 4);
+    wave_off = wave_off + tr_lds;
     tr_write = swz(rel) + wave_off;
     rel = lane << 4u;
     tr_read = swz(rel) + wave_off;
   }
   std::array<gpr<dtype::u32>, (TR ? N / 4 : 1)> wq{};  // the writes' addresses (a row's, set at its store)
-  auto store_slice = [&](const arg<uint32_t*>& out, gpr<dtype::u32> regs) {
+  // the registers to store: outb (a block: no transpose) or outv (any registers: the transpose
+  // writes them in pairs, ds_write2_b32, so that mapping the keys back needs no second copy)
+  gpr<dtype::u32> outb{};
+  std::array<gpr<dtype::u32>, N> outv{};
+  auto store_slice = [&](const arg<uint32_t*>& out) {
     buffer O = make_buffer(J, out, valid);
     O.shift_base(row_off);
     if constexpr (!TR) {
-      for (int i = 0; i < N; i += 4) O.store(regs.slice(i, N - i < 4 ? N - i : 4), voff_lm + 4 * i);
+      for (int i = 0; i < N; i += 4) O.store(outb.slice(i, N - i < 4 ? N - i : 4), voff_lm + 4 * i);
     } else {
       for (int k = 0; k < G / GP; ++k) {
         auto write = [&] {
-          for (int q = 0; q < N / 4; ++q) J.ds_write_b128(wq[q], regs.slice(4 * q, 4), {.offset = static_cast<int32_t>(tr_lds)});
+          for (int q = 0; q < N / 4; ++q)
+            for (int c = 0; c < 4; c += 2) J.ds_write2_b32(wq[q], outv[4 * q + c], outv[4 * q + c + 1], {.offset = c, .offset1 = c + 1});
         };
         if constexpr (pass_lanes >= 64) {
           write();
@@ -253,7 +262,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         }
         auto t = J.vgpr<dtype::u32>(4 * GP);
         for (int p = 0; p < GP; ++p)
-          J.ds_read_b128(t.slice(4 * p, 4), tr_read, {.offset = static_cast<int32_t>(tr_lds + p * 1024)});
+          J.ds_read_b128(t.slice(4 * p, 4), tr_read, {.offset = p * 1024});
         J.s_waitcnt(lgkmcnt(0));
         for (int p = 0; p < GP; ++p) O.store(t.slice(4 * p, 4), voff + 4 * place(4 * (k * GP + p)));
       }
@@ -307,7 +316,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   prefetch();  // (raw is free)
 
-  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
+  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). Keys
+  // at 32 a lane: made at each lane step instead (one v_bfe_i32: 6 VGPRs fewer, 5 waves a SIMD)
+  constexpr bool upper_per_step = !P && N >= 32;
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   for (int lb = 0; lb < 6; ++lb) {
@@ -323,9 +334,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         n[1] = ~(lb < 5 ? pat[lb] : 0xffffffffu);
         lower_s[lb].rebind(n.template as<dtype::u64>());
       }
-    } else {
+    } else if constexpr (!upper_per_step) {
       auto v = J.vgpr<dtype::u32>();
-      v = 0u - ((lane >> static_cast<uint32_t>(lb)) & 1u);
+      J.v_bfe_i32(v, lane, static_cast<uint32_t>(lb), 1u);
       upper_v[lb].rebind(v);
     }
   }
@@ -348,7 +359,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
-  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), fresh()); };
+  // (the maximum in place: the pair's first register is free for the next pair's minimum, ~16 VGPRs fewer
+  // at 32 a lane than two fresh ones)
+  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), el[j]); };
   // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
   // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
   auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
@@ -421,10 +434,16 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       std::array<int, N> order{};
       for (int q = 0; q < N; ++q) order[q] = rx == 0 ? q : q % 2 == 0 ? q / 2 : N - 1 - q / 2;
       std::array<gpr<dtype::u32>, N> pk{};
+      gpr<dtype::u32> up{};
+      up.rebind(upper_v[lb]);
+      if constexpr (upper_per_step) {
+        up.rebind(J.vgpr<dtype::u32>());
+        J.v_bfe_i32(up, lane, static_cast<uint32_t>(lb), 1u);
+      }
       int issued = 0;
       for (int q0 = 0; q0 < N; q0 += CK) {
         const int q1 = q0 + CK < N ? q0 + CK : N;
-        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) {
+        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= LKW); ++issued) {
           const int r = order[issued];
           if constexpr (P) {
             pk[issued].rebind(J.vgpr<dtype::u32>(2).aligned(2));
@@ -435,7 +454,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
           }
         }
         J.s_waitcnt(lgkmcnt(static_cast<uint32_t>((issued - q1) * M)));
-        keep(order.data() + q0, q1 - q0, pk.data() + q0, upper_v[lb], upper_s[lb], lower_s[lb]);
+        keep(order.data() + q0, q1 - q0, pk.data() + q0, up, upper_s[lb], lower_s[lb]);
       }
     };
     // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
@@ -509,7 +528,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         if (!(i & (1 << d))) {
           const int j = i | (1 << d);
           const bool last = d == 0, reads_canon = last && el[i].id == canon[i].id;
-          auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : fresh();
+          auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : el[j];  // (the maximum in place)
           cx_into(i, j, lo, hi);
           if (reads_canon) canon[i] = lo;
           el[i].rebind(last ? canon[i] : lo);
@@ -523,16 +542,17 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   });
 
   // back to the key bits; the first len elements are stored (pads: out of range, dropped)
-  auto ko = J.vgpr<dtype::u32>(N);
+  // (in place with a transpose)
+  if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
   for (int r = 0; r < N; ++r) {
-    if constexpr (F) {
-      auto k = J.vgpr<dtype::u32>();
-      J.v_alignbit_b32(k, el[r][1], el[r][0], 20u);
-      detail::sort_map_key<C>(J, ko[r], k, true);
-    } else if constexpr (P) {
-      detail::sort_map_key<C>(J, ko[r], el[r][1], true);
+    if constexpr (F) outv[r].rebind(J.vgpr<dtype::u32>());
+    else if constexpr (P) outv[r].rebind(el[r][1]);
+    else outv[r].rebind(el[r]);
+    if constexpr (F) J.v_alignbit_b32(outv[r], el[r][1], el[r][0], 20u);
+    if constexpr (!TR) {
+      detail::sort_map_key<C>(J, outb[r], outv[r], true);
     } else {
-      detail::sort_map_key<C>(J, ko[r], el[r], true);
+      detail::sort_map_key<C>(J, outv[r], outv[r], true);
     }
   }
   if constexpr (X && TR) J.s_barrier();  // (the last cross-wave step's reads are done: the transposes reuse its LDS)
@@ -543,14 +563,19 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       wq[q] = tr_write ^ static_cast<uint32_t>(16 * q);
     }
   }
-  store_slice(keys_out, ko);
+  store_slice(keys_out);
   if constexpr (P) {
-    auto vo = J.vgpr<dtype::u32>(N);
+    if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
     for (int r = 0; r < N; ++r) {
-      if constexpr (F) vo[r] = el[r][0] & 0xfffffu;
-      else vo[r] = el[r][0] | 0u;
+      if constexpr (!TR) {
+        if constexpr (F) outb[r] = el[r][0] & 0xfffffu;
+        else outb[r] = el[r][0] | 0u;
+      } else {
+        outv[r].rebind(el[r][0]);
+        if constexpr (F) outv[r] = outv[r] & 0xfffffu;
+      }
     }
-    store_slice(vals_out, vo);
+    store_slice(vals_out);
   }
   };
   if constexpr (C.row_per_wave) {
