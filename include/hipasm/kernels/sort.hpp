@@ -44,9 +44,6 @@
 #include <cstdint>
 
 #include "../hipasm.hpp"
-#ifndef LKW
-#define LKW 15
-#endif
 
 namespace hipasm::kernels {
 
@@ -314,8 +311,6 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     }
   });
 
-  prefetch();  // (raw is free)
-
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). Keys
   // at 32 a lane: made at each lane step instead (one v_bfe_i32: 6 VGPRs fewer, 5 waves a SIMD)
   constexpr bool upper_per_step = !P && N >= 32;
@@ -423,11 +418,11 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
       // The partner copies come by ds_swizzle / ds_bpermute even where a DPP move reaches: the
       // network is VALU-bound and the LDS unit otherwise idle (bench_kernel_sort: 16384 x 512
-      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6). Software-pipelined: up to 15
-      // exchanges (lgkmcnt's limit) in flight, a chunk of CK registers kept once its copies are
-      // in (lgkmcnt(the later ones)), the next ones issued first: the wave waits on LDS latency
-      // only when the window is short (was: 8, wait for all, keep: 16384 x 512 argsort
-      // TODO us)
+      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6). Keys: software-pipelined, up
+      // to 15 exchanges (lgkmcnt's limit) in flight and 4 registers kept at a time once theirs
+      // are in (lgkmcnt(the later ones)) (was: 8, wait for all, keep: 8192 x 2048 keys a row per
+      // wave 43.75 -> 43.17 us, 4-wave groups 47.57 -> 47.15). Pairs: 8 (16 exchanges) then
+      // wait, as before (the EXEC switches of v_min_f64 / v_max_f64 are per chunk)
       constexpr int M = P ? 2 : 1, CK = P ? 8 : 4;  // exchanges a register; registers a keep
       // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a pair's two registers are
       // exchanged before the chunk holding both (CK even) writes them in place
@@ -443,7 +438,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       int issued = 0;
       for (int q0 = 0; q0 < N; q0 += CK) {
         const int q1 = q0 + CK < N ? q0 + CK : N;
-        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= LKW); ++issued) {
+        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) {
           const int r = order[issued];
           if constexpr (P) {
             pk[issued].rebind(J.vgpr<dtype::u32>(2).aligned(2));
