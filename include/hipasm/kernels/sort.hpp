@@ -423,7 +423,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       // are in (lgkmcnt(the later ones)) (was: 8, wait for all, keep: 8192 x 2048 keys a row per
       // wave 43.75 -> 43.17 us, 4-wave groups 47.57 -> 47.15). Pairs: 8 (16 exchanges) then
       // wait, as before (the EXEC switches of v_min_f64 / v_max_f64 are per chunk)
-      constexpr int M = P ? 2 : 1, CK = P ? 8 : 4;  // exchanges a register; registers a keep
+      constexpr int CK = P ? 8 : 4;  // registers a keep
       // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a pair's two registers are
       // exchanged before the chunk holding both (CK even) writes them in place
       std::array<int, N> order{};
@@ -436,19 +436,20 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         J.v_bfe_i32(up, lane, static_cast<uint32_t>(lb), 1u);
       }
       int issued = 0;
+      auto issue = [&](int q) {
+        const int r = order[q];
+        if constexpr (P) {
+          pk[q].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+          shuffle_xor_into(J, pk[q][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
+          shuffle_xor_into(J, pk[q][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
+        } else {
+          pk[q].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
+        }
+      };
       for (int q0 = 0; q0 < N; q0 += CK) {
         const int q1 = q0 + CK < N ? q0 + CK : N;
-        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) {
-          const int r = order[issued];
-          if constexpr (P) {
-            pk[issued].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[issued][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
-            shuffle_xor_into(J, pk[issued][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
-          } else {
-            pk[issued].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
-          }
-        }
-        J.s_waitcnt(lgkmcnt(static_cast<uint32_t>((issued - q1) * M)));
+        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) issue(issued);
+        J.s_waitcnt(lgkmcnt(P ? 0u : static_cast<uint32_t>(issued - q1)));
         keep(order.data() + q0, q1 - q0, pk.data() + q0, up, upper_s[lb], lower_s[lb]);
       }
     };
