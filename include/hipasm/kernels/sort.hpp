@@ -181,7 +181,17 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     }
   };
   load_row(row, row < rows);
-  J.s_waitcnt(vmcnt(0));
+  // piece m of the row in raw: a load a piece (keys only; with values all at once), arriving in
+  // order. The first row's pieces (nothing after them): vmcnt(pieces after m); a prefetched row
+  // is in by the loop's end (wait_for) and these counts then wait for the stores issued after it
+  constexpr bool staged = C.payload != sort_payload::values && N >= 16;  // (8: 16384 x 512 argsort 28.0 -> 28.4 us)
+  auto wait_piece = [&](int m) {
+    if constexpr (!staged) {
+      if (m == 0) J.s_waitcnt(vmcnt(0));
+    } else {
+      J.s_waitcnt(vmcnt(static_cast<uint32_t>(N / V - 1 - m)));
+    }
+  };
 
   // the cross-wave steps' LDS: a copy of the row
   constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
@@ -275,41 +285,43 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // v_max_f64 compare-exchange a pair in two instructions, bits kept)
   std::array<gpr<dtype::u32>, N> el{};
   auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
-  for (int r = 0; r < N; ++r) {
-    el[r].rebind(fresh());
-    if constexpr (F) {
-      auto key = J.vgpr<dtype::u32>();
-      detail::sort_map_key<C>(J, key, raw[r], false);
-      el[r][0] = (key << 20u) | (first + place(r));
-      J.v_alignbit_b32(el[r][1], 1u, key, 12u);
-    } else if constexpr (P) {
-      detail::sort_map_key<C>(J, el[r][1], raw[r], false);
-      el[r][0] = rawv[r] | 0u;
-    } else {
-      detail::sort_map_key<C>(J, el[r], raw[r], false);
+  // piece m (registers V m .. V m + V-1, one load): keys mapped, pairs made
+  auto map_piece = [&](int m) {
+    for (int r = V * m; r < V * (m + 1); ++r) {
+      el[r].rebind(fresh());
+      if constexpr (F) {
+        auto key = J.vgpr<dtype::u32>();
+        detail::sort_map_key<C>(J, key, raw[r], false);
+        el[r][0] = (key << 20u) | (first + place(r));
+        J.v_alignbit_b32(el[r][1], 1u, key, 12u);
+      } else if constexpr (P) {
+        detail::sort_map_key<C>(J, el[r][1], raw[r], false);
+        el[r][0] = rawv[r] | 0u;
+      } else {
+        detail::sort_map_key<C>(J, el[r], raw[r], false);
+      }
     }
-  }
-
-  prefetch();  // (raw is free)
-
+  };
   // a partial row: the elements past its end (loaded as 0) become pads, the maximum (max, max)
   // in the mapped order: they sort last and are not stored (an equal real element is identical
   // to a pad; with indices a pad's index >= len puts it after every real element). A full row
   // skips this (a wave-uniform branch).
-  J.If(len < static_cast<uint32_t>(sort_capacity(C)), [&] {
-    for (int r = 0; r < N; ++r) {
-      auto in_row = first + place(r) < len;
-      if constexpr (F) {  // key ~0: (~0 << 20 | index, 1 << 20 | ~0 >> 12)
-        el[r][0] = select(in_row, el[r][0], el[r][0] | 0xfff00000u);
-        el[r][1] = select(in_row, el[r][1], 0x1fffffu);
-      } else if constexpr (P) {
-        el[r][0] = select(in_row, el[r][0], 0xffffffffu);
-        el[r][1] = select(in_row, el[r][1], 0xffffffffu);
-      } else {
-        el[r] = select(in_row, el[r], 0xffffffffu);
+  auto pad_piece = [&](int m) {
+    J.If(len < static_cast<uint32_t>(sort_capacity(C)), [&] {
+      for (int r = V * m; r < V * (m + 1); ++r) {
+        auto in_row = first + place(r) < len;
+        if constexpr (F) {  // key ~0: (~0 << 20 | index, 1 << 20 | ~0 >> 12)
+          el[r][0] = select(in_row, el[r][0], el[r][0] | 0xfff00000u);
+          el[r][1] = select(in_row, el[r][1], 0x1fffffu);
+        } else if constexpr (P) {
+          el[r][0] = select(in_row, el[r][0], 0xffffffffu);
+          el[r][1] = select(in_row, el[r][1], 0xffffffffu);
+        } else {
+          el[r] = select(in_row, el[r], 0xffffffffu);
+        }
       }
-    }
-  });
+    });
+  };
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). Keys
   // at 32 a lane: made at each lane step instead (one v_bfe_i32: 6 VGPRs fewer, 5 waves a SIMD)
@@ -399,11 +411,35 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // at compile time, a lane pair's by one lane (or wave) bit. Stages 1 .. NB (a lane's
   // registers sorted ascending) are replaced by Batcher's odd-even merge sort, unrolled: the
   // same result in fewer compare-exchanges (32 a lane: 191 instead of 240, 8: 19 instead of 24)
-  for (int p = 1; p < N; p <<= 1)
-    for (int k = p; k >= 1; k >>= 1)
-      for (int j = k % p; j + k < N; j += 2 * k)
-        for (int i = 0; i < k && i + j + k < N; ++i)
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) cx_reg(i + j, i + j + k);
+  // sort: the register stages start on the pieces that have arrived (each compare-exchange at
+  // the level of the last piece it depends on, in network order within a level), so the first
+  // row's network runs while the rest of it loads (all waves wait for their first row at once)
+  struct oem_cx {
+    int i = 0, j = 0, level = 0;
+  };
+  std::array<oem_cx, N * N> cxs{};
+  int ncx = 0;
+  {
+    std::array<int, N> level{};
+    for (int r = 0; r < N; ++r) level[r] = r / V;
+    for (int p = 1; p < N; p <<= 1)
+      for (int k = p; k >= 1; k >>= 1)
+        for (int j = k % p; j + k < N; j += 2 * k)
+          for (int i = 0; i < k && i + j + k < N; ++i)
+            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
+              const int a = i + j, b = i + j + k, l = level[a] > level[b] ? level[a] : level[b];
+              cxs[ncx++] = {a, b, l};
+              level[a] = level[b] = l;
+            }
+  }
+  for (int m = 0; m < N / V; ++m) {
+    wait_piece(m);
+    map_piece(m);
+    if (m == N / V - 1) prefetch();  // (raw is free)
+    pad_piece(m);
+    for (int c = 0; c < ncx; ++c)
+      if (cxs[c].level == m) cx_reg(cxs[c].i, cxs[c].j);
+  }
 
   // Stages NB+1 .. T (T: the index bits of the row): a run-time loop. Stage s's mirror step
   // (lane and register bits, or wave, lane and register bits) has its code per s; its other
