@@ -61,12 +61,12 @@ struct sort_config {
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
 // A row per wave: at most sort_max_waves(c) waves. <= 16 a lane: 8192 (all resident at once on
 // the 304 CUs' 9728 wave slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / 8192)
-// consecutive rows; 32 a lane: 4864 (4 a SIMD: ~100 VGPRs), wave w sorting rows w, w + waves,
-// .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the mean is 6.7:
-// bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; strided rows at 16384 x 512 argsort:
-// 28.0 -> 29.9 us)
+// consecutive rows; 32 a lane: 6080 (5 a SIMD at the keys' 93 VGPRs), wave w sorting rows w,
+// w + waves, .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the
+// mean is 6.7: bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; 4864 waves 42.0, 6080 41.4;
+// strided rows at 16384 x 512 argsort: 28.0 -> 29.9 us)
 constexpr bool sort_strided(const sort_config& c) { return c.per_lane >= 32; }
-constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 4864u : 8192u; }
+constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 6080u : 8192u; }
 constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
   return c.row_per_wave && !sort_strided(c) ? (rows + sort_max_waves(c) - 1) / sort_max_waves(c) : 1u;
 }
