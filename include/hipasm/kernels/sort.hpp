@@ -304,21 +304,19 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   };
   // a partial row: the elements past its end (loaded as 0) become pads, the maximum (max, max)
   // in the mapped order: they sort last and are not stored (an equal real element is identical
-  // to a pad; with indices a pad's index >= len puts it after every real element). A full row
-  // skips this (a wave-uniform branch).
-  auto pad_piece = [&](int m) {
+  // to a pad; with indices a pad's index >= len puts it after every real element). Set before
+  // the mapping, as the key bits that map to ~0 (and value ~0), once the whole row is in; a full
+  // row skips this (a wave-uniform branch)
+  constexpr uint32_t pad_key = C.key == sort_key::u32 ? (C.descending ? 0u : 0xffffffffu)
+                               : C.key == sort_key::i32 ? (C.descending ? 0x80000000u : 0x7fffffffu)
+                                                        : (C.descending ? 0xffffffffu : 0x7fffffffu);
+  auto pad_row = [&] {
     J.If(len < static_cast<uint32_t>(sort_capacity(C)), [&] {
-      for (int r = V * m; r < V * (m + 1); ++r) {
+      J.s_waitcnt(vmcnt(0));
+      for (int r = 0; r < N; ++r) {
         auto in_row = first + place(r) < len;
-        if constexpr (F) {  // key ~0: (~0 << 20 | index, 1 << 20 | ~0 >> 12)
-          el[r][0] = select(in_row, el[r][0], el[r][0] | 0xfff00000u);
-          el[r][1] = select(in_row, el[r][1], 0x1fffffu);
-        } else if constexpr (P) {
-          el[r][0] = select(in_row, el[r][0], 0xffffffffu);
-          el[r][1] = select(in_row, el[r][1], 0xffffffffu);
-        } else {
-          el[r] = select(in_row, el[r], 0xffffffffu);
-        }
+        raw[r] = select(in_row, raw[r], pad_key);
+        if constexpr (C.payload == sort_payload::values) rawv[r] = select(in_row, rawv[r], 0xffffffffu);
       }
     });
   };
@@ -432,11 +430,11 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
               level[a] = level[b] = l;
             }
   }
+  pad_row();
   for (int m = 0; m < N / V; ++m) {
     wait_piece(m);
     map_piece(m);
     if (m == N / V - 1) prefetch();  // (raw is free)
-    pad_piece(m);
     for (int c = 0; c < ncx; ++c)
       if (cxs[c].level == m) cx_reg(cxs[c].i, cxs[c].j);
   }
