@@ -21,16 +21,19 @@
 // v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
 // normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values. Across
 // lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
-// by ds_swizzle / ds_bpermute, 8 registers before one wait (the network is VALU-bound; DPP moves
-// would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
+// by ds_swizzle / ds_bpermute (keys: up to 15 in flight; pairs: 8 registers before one wait;
+// the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
 // upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
 // two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
 // (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
-// 1 .. log2(per_lane) (register-only) are unrolled; the others are one run-time loop over s
+// 1 .. log2(per_lane) (register-only) are Batcher's odd-even merge sort, unrolled (from 16 a
+// lane started on the loaded pieces that have arrived); the others are one run-time loop over s
 // whose mirror step has code per s and whose xor steps are the chain T-2 .. 0 entered at s-2
-// (each step's code exists once: compile time grows with T, not T^2). A row per wave: each
-// wave sorts ceil(rows / 8192) consecutive rows, the next row's loads issued before the
-// network of this one.
+// (each step's code exists once: compile time grows with T, not T^2). Memory: dwordx4 pieces
+// of 1 KiB (the load's element order is not the network's: a sort may start from any
+// permutation), stores from 16 a lane through an LDS transpose back to that layout. A row per
+// wave: ceil(rows / 8192) consecutive rows a wave (32 a lane: 6080 waves, rows w, w + 6080, ..),
+// the next row's loads issued before the network of this one.
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
