@@ -67,7 +67,8 @@ constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.
 // consecutive rows; 32 a lane: 6080 (5 a SIMD at the keys' 93 VGPRs), wave w sorting rows w,
 // w + waves, .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the
 // mean is 6.7: bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; 4864 waves 42.0, 6080 41.4;
-// strided rows at 16384 x 512 argsort: 28.0 -> 29.9 us)
+// strided rows at 16384 x 512 argsort: 28.0 -> 29.9 us). 6080 waves are 20 a CU: in groups of
+// 1, 2 or 4 waves every CU gets as many (8: 2.5 groups a CU, 48.2 us)
 constexpr bool sort_strided(const sort_config& c) { return c.per_lane >= 32; }
 constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 6080u : 8192u; }
 constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
