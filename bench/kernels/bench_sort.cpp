@@ -44,6 +44,7 @@ void row(const char* name, uint32_t rows, uint32_t len) {
 int main() {
   for (uint32_t rows : {1u, 1024u, 16384u}) row<bench_cfg::sort_wave512_idx>("sort_wave512_idx", rows, 512);
   for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wg2048>("sort_wg2048", rows, 2048);
+  for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wave2048>("sort_wave2048", rows, 2048);
   for (uint32_t rows : {1u, 512u}) row<bench_cfg::sort_wg4096_idx>("sort_wg4096_idx", rows, 4096);
   row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8192);
   row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8000);

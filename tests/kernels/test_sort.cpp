@@ -146,10 +146,21 @@ TEST_CASE("sort: argsort of all-equal keys is the identity (ties by ascending in
   run_sort<cfg::f32_asc_idx_32_rows>("sort_f32_asc_idx_32_rows", 1, 1537, fill::equal, 29);
   run_sort<cfg::f32_asc_idx_4_wg16>("sort_f32_asc_idx_4_wg16", 1, 4095, fill::equal, 30);
 }
-TEST_CASE("sort: a row per wave, several rows a wave (more than 8192 rows), the next one prefetched", "[kernels][sort]") {
-  // ceil(rows / 8192) rows a wave: 3 (the last waves partly or wholly past the last row), 2
+TEST_CASE("sort: a row per wave, several rows a wave (more rows than waves), the next one prefetched", "[kernels][sort]") {
+  // <= 16 a lane: ceil(rows / 8192) consecutive rows a wave: 3 (the last waves partly or wholly
+  // past the last row); 32 a lane: 6080 waves, rows w and w + 6080 (2 rows the first 2113 waves)
   run_sort<cfg::f32_desc_idx_8_rows>("sort_f32_desc_idx_8_rows", 16389, 7, fill::specials, 31);
   run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 8193, 33, fill::random, 32);
+}
+TEST_CASE("sort: stores through the LDS transpose (16 a lane, a row per wave, 2 passes) and 1 KiB-piece loads (8 a lane, 4 waves)", "[kernels][sort]") {
+  run_sort<cfg::i32_desc_val_16_rows>("sort_i32_desc_val_16_rows", 5, 1024, fill::random, 37);
+  run_sort<cfg::i32_desc_val_16_rows>("sort_i32_desc_val_16_rows", 3, 777, fill::few_values, 38);
+  run_sort<cfg::i32_desc_val_16_rows>("sort_i32_desc_val_16_rows", 2, 1, fill::random, 39);
+  run_sort<cfg::i32_desc_val_16_rows>("sort_i32_desc_val_16_rows", 2, 1024, fill::reversed, 40);
+  run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 3, 2048, fill::specials, 41);
+  run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 2, 1029, fill::random, 42);
+  run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 1, 2048, fill::equal, 43);
+  run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 2, 255, fill::sorted, 44);
 }
 TEST_CASE("sort launch: bad arguments are clear errors", "[kernels][sort]") {
   rt::device& d = *S().dev;

@@ -21,16 +21,19 @@
 // v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
 // normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values. Across
 // lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
-// by ds_swizzle / ds_bpermute, 8 registers before one wait (the network is VALU-bound; DPP moves
-// would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
+// by ds_swizzle / ds_bpermute (keys: up to 15 in flight; pairs: 8 registers before one wait;
+// the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
 // upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
 // two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
 // (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
-// 1 .. log2(per_lane) (register-only) are unrolled; the others are one run-time loop over s
+// 1 .. log2(per_lane) (register-only) are Batcher's odd-even merge sort, unrolled (from 16 a
+// lane started on the loaded pieces that have arrived); the others are one run-time loop over s
 // whose mirror step has code per s and whose xor steps are the chain T-2 .. 0 entered at s-2
-// (each step's code exists once: compile time grows with T, not T^2). A row per wave: each
-// wave sorts ceil(rows / 8192) consecutive rows, the next row's loads issued before the
-// network of this one.
+// (each step's code exists once: compile time grows with T, not T^2). Memory: dwordx4 pieces
+// of 1 KiB (the load's element order is not the network's: a sort may start from any
+// permutation), stores from 16 a lane through an LDS transpose back to that layout. A row per
+// wave: ceil(rows / 8192) consecutive rows a wave (32 a lane: 6080 waves, rows w, w + 6080, ..),
+// the next row's loads issued before the network of this one.
 //
 // Device side:  constexpr hipasm::kernels::sort_config cfg{.key = sort_key::f32, .payload =
 //                   sort_payload::index, .per_lane = 8, .waves = 4};
@@ -59,17 +62,26 @@ struct sort_config {
   bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
 };
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
-// A row per wave: at most sort_max_waves waves (all resident at once on the 304 CUs' 9728 wave
-// slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / sort_max_waves) rows
-constexpr uint32_t sort_max_waves = 8192;
+// A row per wave: at most sort_max_waves(c) waves. <= 16 a lane: 8192 (all resident at once on
+// the 304 CUs' 9728 wave slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / 8192)
+// consecutive rows; 32 a lane: 6080 (5 a SIMD at the keys' 93 VGPRs), wave w sorting rows w,
+// w + waves, .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the
+// mean is 6.7: bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; 4864 waves 42.0, 6080 41.4;
+// strided rows at 16384 x 512 argsort: 28.0 -> 29.9 us). 6080 waves are 20 a CU: in groups of
+// 1, 2 or 4 waves every CU gets as many (8: 2.5 groups a CU, 48.2 us)
+constexpr bool sort_strided(const sort_config& c) { return c.per_lane >= 32; }
+constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 6080u : 8192u; }
 constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
-  return c.row_per_wave ? (rows + sort_max_waves - 1) / sort_max_waves : 1u;
+  return c.row_per_wave && !sort_strided(c) ? (rows + sort_max_waves(c) - 1) / sort_max_waves(c) : 1u;
 }
 constexpr int sort_rows_per_group(const sort_config& c) { return c.row_per_wave ? c.waves : 1; }
 // the grid (workgroups) for `rows` rows
 constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
-  const uint32_t per = static_cast<uint32_t>(sort_rows_per_group(c)) * sort_rows_per_wave(c, rows);
-  return (rows + per - 1) / per;
+  if (!c.row_per_wave) return rows;
+  const uint32_t per = sort_rows_per_wave(c, rows);
+  uint32_t waves = (rows + per - 1) / per;
+  if (waves > sort_max_waves(c)) waves = sort_max_waves(c);
+  return (waves + static_cast<uint32_t>(c.waves) - 1) / static_cast<uint32_t>(c.waves);
 }
 // LDS of the cross-wave steps: one copy of the row (two, one barrier a step fewer, halved the
 // workgroups a CU holds: bench_kernel_sort 8192 x 2048 keys 48.4 us with one, 52.6 with two)
@@ -79,26 +91,26 @@ constexpr uint32_t sort_lds_region(const sort_config& c) {
 }
 
 namespace detail {
-// key bits -> the unsigned integer whose ascending order is the configuration's order, and back
+// key bits k -> d, the unsigned integer whose ascending order is the configuration's order, and
+// back
 template <sort_config C>
-constexpr gpr<dtype::u32> sort_map_key(builder J, const gpr<dtype::u32>& k, bool back) {
-  auto d = J.vgpr<dtype::u32>();
+constexpr void sort_map_key(builder J, gpr<dtype::u32> d, const gpr<dtype::u32>& k, bool back) {
   if constexpr (C.key == sort_key::u32) {
     if (C.descending) d = ~k;
     else d = k | 0u;
   } else if constexpr (C.key == sort_key::i32) {
     d = k ^ (C.descending ? 0x7fffffffu : 0x80000000u);
   } else {
-    // asc: k ^ (sign(k) | 0x80000000), back: k' ^ (~sign(k') | 0x80000000) (the sign bit flips);
-    // desc: k ^ (~sign(k) & 0x7fffffff) both ways (the sign bit stays)
+    // ascending: k ^ (sign(k) | 0x80000000), back: k' ^ ~(sign(k') & 0x7fffffff) (the sign bit
+    // flips); descending: k ^ ~(sign(k) | 0x80000000) both ways (the sign bit stays). Three
+    // instructions each (xnor takes the complement)
     auto s = J.vgpr<dtype::u32>();
     J.v_ashrrev_i32(s, 31, k);
-    if (C.descending || back) J.v_not_b32(s, s);
-    if (C.descending) J.v_and_b32(s, 0x7fffffff, s);
-    else J.v_or_b32(s, 0x80000000u, s);
-    J.v_xor_b32(d, k, s);
+    if (C.descending || !back) J.v_or_b32(s, 0x80000000u, s);
+    else J.v_and_b32(s, 0x7fffffff, s);
+    if (C.descending || back) J.v_xnor_b32(d, k, s);
+    else J.v_xor_b32(d, k, s);
   }
-  return d;
 }
 }  // namespace detail
 
@@ -122,23 +134,40 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
-  // a row per wave: each wave sorts sort_rows_per_wave(rows) consecutive rows, the next row's
-  // loads issued before this row's network (in flight while it runs)
-  auto per_wave = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>();
+  // a row per wave: rows row, row + step, .. below end (sort_max_waves), the next row's loads
+  // issued before this row's network (in flight while it runs)
+  auto step = J.sgpr<dtype::u32>(), row = J.sgpr<dtype::u32>(), end = J.sgpr<dtype::u32>();
   if constexpr (C.row_per_wave) {
-    per_wave = (rows + static_cast<uint32_t>(sort_max_waves - 1)) >> static_cast<uint32_t>(std::countr_zero(
-                   static_cast<unsigned>(sort_max_waves)));
-    row = (J.workgroup_id_x() * static_cast<uint32_t>(W) + wave) * per_wave;
+    row = J.workgroup_id_x() * static_cast<uint32_t>(W) + wave;
+    if constexpr (sort_strided(C)) {
+      step = select(rows < sort_max_waves(C), rows, sort_max_waves(C));  // the grid's waves
+      step = (step + static_cast<uint32_t>(W - 1)) & ~static_cast<uint32_t>(W - 1);
+      end = rows | 0u;
+    } else {
+      static_assert(std::has_single_bit(sort_max_waves(C)));
+      auto per = J.sgpr<dtype::u32>();
+      per = (rows + (sort_max_waves(C) - 1u)) >> static_cast<uint32_t>(std::countr_zero(sort_max_waves(C)));
+      row = row * per;
+      end = select(row + per < rows, row + per, rows);
+      step = 1u;
+    }
   } else {
     row = J.workgroup_id_x();
   }
   auto row_bytes = J.sgpr<dtype::u32>(), valid = J.sgpr<dtype::u32>(), row_off = J.sgpr<dtype::u32>();
   row_bytes = len << 2u;
-  // this lane's first element in the row, and its byte offset
+  // Loads and stores in 16-byte pieces that tile the wave's slice: register j*V + c of lane l
+  // is element j*64V + V*l + c (a dwordx4 covers 1 KiB: 8 lines, where N contiguous elements a
+  // lane touched 64 lines at N = 32). Which element sits where at the start does not matter to a
+  // sort: the network takes register r of lane l as element l*N + r (lane-major); only the index
+  // payload and the padding use the loaded element's place, and the store goes back to this
+  // layout through LDS (below).
+  constexpr int V = N < 4 ? N : 4;
   auto first = J.vgpr<dtype::u32>(), voff = J.vgpr<dtype::u32>();
-  if constexpr (X) first = lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N);
-  else first = lane * static_cast<uint32_t>(N);
+  if constexpr (X) first = lane * static_cast<uint32_t>(V) + wave * static_cast<uint32_t>(64 * N);
+  else first = lane * static_cast<uint32_t>(V);
   voff = first << 2u;
+  auto place = [](int r) { return static_cast<uint32_t>(r / V * 64 * V + r % V); };  // minus first
 
   auto raw = J.vgpr<dtype::u32>(N), rawv = J.vgpr<dtype::u32>(C.payload == sort_payload::values ? N : 1);
   // row r's keys (and values) into raw, when `load` (rows past the last: nothing loaded)
@@ -148,15 +177,108 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     off = r * row_bytes;
     buffer KI = make_buffer(J, keys_in, v);
     KI.shift_base(off);
-    for (int i = 0; i < N; i += 4) KI.load(raw.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+    for (int i = 0; i < N; i += V) KI.load(raw.slice(i, V), voff + 4 * place(i));
     if constexpr (C.payload == sort_payload::values) {
       buffer VI = make_buffer(J, vals_in, v);
       VI.shift_base(off);
-      for (int i = 0; i < N; i += 4) VI.load(rawv.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+      for (int i = 0; i < N; i += V) VI.load(rawv.slice(i, V), voff + 4 * place(i));
     }
   };
   load_row(row, row < rows);
-  J.s_waitcnt(vmcnt(0));
+  // piece m of the row in raw: a load a piece (keys only; with values all at once), arriving in
+  // order. The first row's pieces (nothing after them): vmcnt(pieces after m); a prefetched row
+  // is in by the loop's end (wait_for) and these counts then wait for the stores issued after it
+  constexpr bool staged = C.payload != sort_payload::values && N >= 16;  // (8: 16384 x 512 argsort 28.0 -> 28.4 us)
+  auto wait_piece = [&](int m) {
+    if constexpr (!staged) {
+      if (m == 0) J.s_waitcnt(vmcnt(0));
+    } else {
+      J.s_waitcnt(vmcnt(static_cast<uint32_t>(N / V - 1 - m)));
+    }
+  };
+
+  // the cross-wave steps' LDS: a copy of the row
+  constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
+  constexpr uint32_t RS = 64u * W * ES;  // LDS bytes of a register of the workgroup
+  uint32_t lds_base = 0;
+  auto wa = J.vgpr<dtype::u32>();  // this lane's LDS address
+  if constexpr (X) {
+    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 1024).offset;  // (1 KiB: the transposes' swizzle)
+    // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
+    // access (a register of every lane) covers consecutive elements, no bank conflicts
+    wa = (wave * 64u + lane) * ES;
+  }
+
+  // The store: the sorted slice is lane-major (lane l holds elements l*N .. l*N + N-1), stored in
+  // the load's layout (a dwordx4 a 1 KiB piece) after a transpose through LDS when N > 4: a pass
+  // writes the N registers of the lanes that hold GP pieces (ds_write_b128) and every lane reads
+  // its 16 bytes of each (ds_read_b128). Addresses XOR-swizzled (16-byte chunk ^= 128-byte line
+  // % 8): the writes' lanes (stride 4N bytes) and the reads' (stride 16) hit distinct banks in
+  // each 8-lane group. A row per wave: GP = 2 pieces a pass (2 KiB of LDS a wave); a workgroup
+  // row: its cross-wave region, each wave its slice, in one pass.
+  constexpr bool TR = N >= 16;
+  constexpr int G = N / 4 > 0 ? N / 4 : 1;                  // 1 KiB pieces of a wave's slice
+  constexpr int GP = X ? G : (G < 2 ? G : 2);               // pieces a pass
+  constexpr uint32_t pass_lanes = static_cast<uint32_t>(GP * 256 / (N > 4 ? N : 4));  // lanes holding them
+  uint32_t tr_lds = 0;
+  auto tr_write = J.vgpr<dtype::u32>(), tr_read = J.vgpr<dtype::u32>();
+  auto voff_lm = J.vgpr<dtype::u32>();  // no transpose: lane l's N elements from l*N
+  if constexpr (!TR) voff_lm = (X ? lane * static_cast<uint32_t>(N) + wave * static_cast<uint32_t>(64 * N)
+                                  : lane * static_cast<uint32_t>(N)) << 2u;
+  if constexpr (TR) {
+    auto wave_off = J.sgpr<dtype::u32>();
+    if constexpr (X) {
+      tr_lds = lds_base;
+      wave_off = wave * static_cast<uint32_t>(64 * N * 4);
+    } else {
+      tr_lds = J.lds<uint32_t>(static_cast<uint32_t>(W * GP * 256), 1024).offset;
+      wave_off = wave * static_cast<uint32_t>(GP * 1024);
+    }
+    auto swz = [&](const gpr<dtype::u32>& rel) {
+      auto a = J.vgpr<dtype::u32>();
+      a = rel ^ (((rel >> 7u) & 7u) << 4u);
+      return a;
+    };
+    auto rel = J.vgpr<dtype::u32>();
+    rel = (lane & (pass_lanes - 1u)) * static_cast<uint32_t>(N * 4);
+    wave_off = wave_off + tr_lds;
+    tr_write = swz(rel) + wave_off;
+    rel = lane << 4u;
+    tr_read = swz(rel) + wave_off;
+  }
+  std::array<gpr<dtype::u32>, (TR ? N / 4 : 1)> wq{};  // the writes' addresses (a row's, set at its store)
+  // the registers to store: outb (a block: no transpose) or outv (any registers: the transpose
+  // writes them in pairs, ds_write2_b32, so that mapping the keys back needs no second copy)
+  gpr<dtype::u32> outb{};
+  std::array<gpr<dtype::u32>, N> outv{};
+  auto store_slice = [&](const arg<uint32_t*>& out) {
+    buffer O = make_buffer(J, out, valid);
+    O.shift_base(row_off);
+    if constexpr (!TR) {
+      for (int i = 0; i < N; i += 4) O.store(outb.slice(i, N - i < 4 ? N - i : 4), voff_lm + 4 * i);
+    } else {
+      for (int k = 0; k < G / GP; ++k) {
+        auto write = [&] {
+          for (int q = 0; q < N / 4; ++q)
+            for (int c = 0; c < 4; c += 2) J.ds_write2_b32(wq[q], outv[4 * q + c], outv[4 * q + c + 1], {.offset = c, .offset1 = c + 1});
+        };
+        if constexpr (pass_lanes >= 64) {
+          write();
+        } else {
+          auto m = J.sgpr<dtype::u32>(2);
+          const uint64_t bits = ((uint64_t{1} << pass_lanes) - 1) << (k * pass_lanes);
+          m[0] = static_cast<uint32_t>(bits);
+          m[1] = static_cast<uint32_t>(bits >> 32);
+          with_exec_mask(J, m.template as<dtype::u64>(), write);
+        }
+        auto t = J.vgpr<dtype::u32>(4 * GP);
+        for (int p = 0; p < GP; ++p)
+          J.ds_read_b128(t.slice(4 * p, 4), tr_read, {.offset = p * 1024});
+        J.s_waitcnt(lgkmcnt(0));
+        for (int p = 0; p < GP; ++p) O.store(t.slice(4 * p, 4), voff + 4 * place(4 * (k * GP + p)));
+      }
+    }
+  };
 
   auto sort_row = [&](auto&& prefetch) {
   valid = select(row < rows, row_bytes, 0u);  // rows past the last: nothing stored
@@ -167,26 +289,45 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // v_max_f64 compare-exchange a pair in two instructions, bits kept)
   std::array<gpr<dtype::u32>, N> el{};
   auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
-  for (int r = 0; r < N; ++r) {
-    el[r].rebind(fresh());
-    auto in_row = first + static_cast<uint32_t>(r) < len;
-    auto key = J.vgpr<dtype::u32>();
-    key = select(in_row, detail::sort_map_key<C>(J, raw[r], false), 0xffffffffu);
-    if constexpr (F) {
-      // pads: index >= len, after every real element of the maximal key
-      el[r][0] = (key << 20u) | (first + static_cast<uint32_t>(r));
-      J.v_alignbit_b32(el[r][1], 1u, key, 12u);
-    } else if constexpr (P) {
-      el[r][1] = key | 0u;
-      el[r][0] = select(in_row, rawv[r], 0xffffffffu);
-    } else {
-      el[r].rebind(key);
+  // piece m (registers V m .. V m + V-1, one load): keys mapped, pairs made
+  auto map_piece = [&](int m) {
+    for (int r = V * m; r < V * (m + 1); ++r) {
+      el[r].rebind(fresh());
+      if constexpr (F) {
+        auto key = J.vgpr<dtype::u32>();
+        detail::sort_map_key<C>(J, key, raw[r], false);
+        el[r][0] = (key << 20u) | (first + place(r));
+        J.v_alignbit_b32(el[r][1], 1u, key, 12u);
+      } else if constexpr (P) {
+        detail::sort_map_key<C>(J, el[r][1], raw[r], false);
+        el[r][0] = rawv[r] | 0u;
+      } else {
+        detail::sort_map_key<C>(J, el[r], raw[r], false);
+      }
     }
-  }
+  };
+  // a partial row: the elements past its end (loaded as 0) become pads, the maximum (max, max)
+  // in the mapped order: they sort last and are not stored (an equal real element is identical
+  // to a pad; with indices a pad's index >= len puts it after every real element). Set before
+  // the mapping, as the key bits that map to ~0 (and value ~0), once the whole row is in; a full
+  // row skips this (a wave-uniform branch)
+  constexpr uint32_t pad_key = C.key == sort_key::u32 ? (C.descending ? 0u : 0xffffffffu)
+                               : C.key == sort_key::i32 ? (C.descending ? 0x80000000u : 0x7fffffffu)
+                                                        : (C.descending ? 0xffffffffu : 0x7fffffffu);
+  auto pad_row = [&] {
+    J.If(len < static_cast<uint32_t>(sort_capacity(C)), [&] {
+      J.s_waitcnt(vmcnt(0));
+      for (int r = 0; r < N; ++r) {
+        auto in_row = first + place(r) < len;
+        raw[r] = select(in_row, raw[r], pad_key);
+        if constexpr (C.payload == sort_payload::values) rawv[r] = select(in_row, rawv[r], 0xffffffffu);
+      }
+    });
+  };
 
-  prefetch();  // (raw is free)
-
-  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair)
+  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). Keys
+  // at 32 a lane: made at each lane step instead (one v_bfe_i32: 6 VGPRs fewer, 5 waves a SIMD)
+  constexpr bool upper_per_step = !P && N >= 32;
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   for (int lb = 0; lb < 6; ++lb) {
@@ -202,9 +343,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         n[1] = ~(lb < 5 ? pat[lb] : 0xffffffffu);
         lower_s[lb].rebind(n.template as<dtype::u64>());
       }
-    } else {
+    } else if constexpr (!upper_per_step) {
       auto v = J.vgpr<dtype::u32>();
-      v = 0u - ((lane >> static_cast<uint32_t>(lb)) & 1u);
+      J.v_bfe_i32(v, lane, static_cast<uint32_t>(lb), 1u);
       upper_v[lb].rebind(v);
     }
   }
@@ -227,7 +368,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
-  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), fresh()); };
+  // (the maximum in place: the pair's first register is free for the next pair's minimum, ~16 VGPRs fewer
+  // at 32 a lane than two fresh ones)
+  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), el[j]); };
   // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
   // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
   auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
@@ -267,14 +410,37 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // The bitonic sorter in its all-ascending form: stage s (runs of 2^s, s = 1 .. T) first
   // compares e with its mirror e ^ (2^s - 1) in the run, then e with e ^ 2^d for d = s-2 .. 0,
   // the minimum always to the lower index. No direction masks: a register pair's order is known
-  // at compile time, a lane pair's by one lane (or wave) bit. Stages 1 .. NB are inside a
-  // lane's registers: unrolled.
-  for (int s = 1; s <= NB; ++s) {
-    for (int i = 0; i < N; ++i)
-      if (!(i & (1 << (s - 1)))) cx_reg(i, i ^ ((1 << s) - 1));
-    for (int d = s - 2; d >= 0; --d)
-      for (int i = 0; i < N; ++i)
-        if (!(i & (1 << d))) cx_reg(i, i | (1 << d));
+  // at compile time, a lane pair's by one lane (or wave) bit. Stages 1 .. NB (a lane's
+  // registers sorted ascending) are replaced by Batcher's odd-even merge sort, unrolled: the
+  // same result in fewer compare-exchanges (32 a lane: 191 instead of 240, 8: 19 instead of 24)
+  // sort: the register stages start on the pieces that have arrived (each compare-exchange at
+  // the level of the last piece it depends on, in network order within a level), so the first
+  // row's network runs while the rest of it loads (all waves wait for their first row at once)
+  struct oem_cx {
+    int i = 0, j = 0, level = 0;
+  };
+  std::array<oem_cx, N * N> cxs{};
+  int ncx = 0;
+  {
+    std::array<int, N> level{};
+    for (int r = 0; r < N; ++r) level[r] = r / V;
+    for (int p = 1; p < N; p <<= 1)
+      for (int k = p; k >= 1; k >>= 1)
+        for (int j = k % p; j + k < N; j += 2 * k)
+          for (int i = 0; i < k && i + j + k < N; ++i)
+            if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) {
+              const int a = i + j, b = i + j + k, l = level[a] > level[b] ? level[a] : level[b];
+              cxs[ncx++] = {a, b, l};
+              level[a] = level[b] = l;
+            }
+  }
+  pad_row();
+  for (int m = 0; m < N / V; ++m) {
+    wait_piece(m);
+    map_piece(m);
+    if (m == N / V - 1) prefetch();  // (raw is free)
+    for (int c = 0; c < ncx; ++c)
+      if (cxs[c].level == m) cx_reg(cxs[c].i, cxs[c].j);
   }
 
   // Stages NB+1 .. T (T: the index bits of the row): a run-time loop. Stage s's mirror step
@@ -282,16 +448,6 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // steps d = s-2 .. 0 are the chain of steps T-2 .. 0 entered at s-2 (each step's code exists
   // once: compile time grows with T, not T^2).
   constexpr int T = B + WB;
-  constexpr uint32_t ES = P ? 8u : 4u;  // LDS bytes of an element (cross-wave steps)
-  constexpr uint32_t RS = 64u * W * ES;  // LDS bytes of a register of the workgroup
-  uint32_t lds_base = 0;
-  auto wa = J.vgpr<dtype::u32>();  // this lane's LDS address
-  if constexpr (X) {
-    lds_base = J.lds<uint32_t>(sort_lds_region(C) / 4, 16).offset;
-    // register-major (register r of lane l of wave w at (r * 64 W + 64 w + l) elements): one
-    // access (a register of every lane) covers consecutive elements, no bank conflicts
-    wa = (wave * 64u + lane) * ES;
-  }
   auto s = J.sgpr<dtype::u32>().named("stage");
   J.For(s, static_cast<uint32_t>(NB + 1), static_cast<uint32_t>(T + 1), [&] {
     std::array<gpr<dtype::u32>, N> canon = el;
@@ -300,28 +456,39 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
       // The partner copies come by ds_swizzle / ds_bpermute even where a DPP move reaches: the
       // network is VALU-bound and the LDS unit otherwise idle (bench_kernel_sort: 16384 x 512
-      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6), G exchanges in flight before
-      // one wait (VGPR pressure)
-      constexpr int G = 8;
-      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a group (G even) holds both
-      // registers a pair reads before either is written in place
+      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6). Keys: software-pipelined, up
+      // to 15 exchanges (lgkmcnt's limit) in flight and 4 registers kept at a time once theirs
+      // are in (lgkmcnt(the later ones)) (was: 8, wait for all, keep: 8192 x 2048 keys a row per
+      // wave 43.75 -> 43.17 us, 4-wave groups 47.57 -> 47.15). Pairs: 8 (16 exchanges) then
+      // wait, as before (the EXEC switches of v_min_f64 / v_max_f64 are per chunk)
+      constexpr int CK = P ? 8 : 4;  // registers a keep
+      // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a pair's two registers are
+      // exchanged before the chunk holding both (CK even) writes them in place
       std::array<int, N> order{};
       for (int q = 0; q < N; ++q) order[q] = rx == 0 ? q : q % 2 == 0 ? q / 2 : N - 1 - q / 2;
-      for (int q0 = 0; q0 < N; q0 += G) {
-        const int q1 = q0 + G < N ? q0 + G : N;
-        std::array<gpr<dtype::u32>, G> pk{};
-        for (int q = q0; q < q1; ++q) {
-          const int r = order[q];
-          if constexpr (P) {
-            pk[q - q0].rebind(J.vgpr<dtype::u32>(2).aligned(2));
-            shuffle_xor_into(J, pk[q - q0][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
-            shuffle_xor_into(J, pk[q - q0][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
-          } else {
-            pk[q - q0].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
-          }
+      std::array<gpr<dtype::u32>, N> pk{};
+      gpr<dtype::u32> up{};
+      up.rebind(upper_v[lb]);
+      if constexpr (upper_per_step) {
+        up.rebind(J.vgpr<dtype::u32>());
+        J.v_bfe_i32(up, lane, static_cast<uint32_t>(lb), 1u);
+      }
+      int issued = 0;
+      auto issue = [&](int q) {
+        const int r = order[q];
+        if constexpr (P) {
+          pk[q].rebind(J.vgpr<dtype::u32>(2).aligned(2));
+          shuffle_xor_into(J, pk[q][0], el[r ^ rx][0], mask, {.wait = false, .lds = true});
+          shuffle_xor_into(J, pk[q][1], el[r ^ rx][1], mask, {.wait = false, .lds = true});
+        } else {
+          pk[q].rebind(shuffle_xor(J, el[r ^ rx], mask, {.wait = false, .lds = true}));
         }
-        J.s_waitcnt(lgkmcnt(0));
-        keep(order.data() + q0, q1 - q0, pk.data(), upper_v[lb], upper_s[lb], lower_s[lb]);
+      };
+      for (int q0 = 0; q0 < N; q0 += CK) {
+        const int q1 = q0 + CK < N ? q0 + CK : N;
+        for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) issue(issued);
+        J.s_waitcnt(lgkmcnt(P ? 0u : static_cast<uint32_t>(issued - q1)));
+        keep(order.data() + q0, q1 - q0, pk.data() + q0, up, upper_s[lb], lower_s[lb]);
       }
     };
     // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
@@ -395,7 +562,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         if (!(i & (1 << d))) {
           const int j = i | (1 << d);
           const bool last = d == 0, reads_canon = last && el[i].id == canon[i].id;
-          auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : fresh();
+          auto lo = last && !reads_canon ? canon[i] : fresh(), hi = last ? canon[j] : el[j];  // (the maximum in place)
           cx_into(i, j, lo, hi);
           if (reads_canon) canon[i] = lo;
           el[i].rebind(last ? canon[i] : lo);
@@ -409,38 +576,51 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   });
 
   // back to the key bits; the first len elements are stored (pads: out of range, dropped)
-  buffer KO = make_buffer(J, keys_out, valid);
-  KO.shift_base(row_off);
-  auto ko = J.vgpr<dtype::u32>(N);
+  // (in place with a transpose)
+  if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
   for (int r = 0; r < N; ++r) {
-    auto k = J.vgpr<dtype::u32>();
-    if constexpr (F) J.v_alignbit_b32(k, el[r][1], el[r][0], 20u);
-    else if constexpr (P) k = el[r][1] | 0u;
-    else k = el[r] | 0u;
-    ko[r] = detail::sort_map_key<C>(J, k, true);
-  }
-  for (int i = 0; i < N; i += 4) KO.store(ko.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
-  if constexpr (P) {
-    buffer VO = make_buffer(J, vals_out, valid);
-    VO.shift_base(row_off);
-    auto vo = J.vgpr<dtype::u32>(N);
-    for (int r = 0; r < N; ++r) {
-      if constexpr (F) vo[r] = el[r][0] & 0xfffffu;
-      else vo[r] = el[r][0] | 0u;
+    if constexpr (F) outv[r].rebind(J.vgpr<dtype::u32>());
+    else if constexpr (P) outv[r].rebind(el[r][1]);
+    else outv[r].rebind(el[r]);
+    if constexpr (F) J.v_alignbit_b32(outv[r], el[r][1], el[r][0], 20u);
+    if constexpr (!TR) {
+      detail::sort_map_key<C>(J, outb[r], outv[r], true);
+    } else {
+      detail::sort_map_key<C>(J, outv[r], outv[r], true);
     }
-    for (int i = 0; i < N; i += 4) VO.store(vo.slice(i, N - i < 4 ? N - i : 4), voff + 4 * i);
+  }
+  if constexpr (X && TR) J.s_barrier();  // (the last cross-wave step's reads are done: the transposes reuse its LDS)
+  if constexpr (TR) {
+    wq[0].rebind(tr_write);
+    for (int q = 1; q < N / 4; ++q) {
+      wq[q].rebind(J.vgpr<dtype::u32>());
+      wq[q] = tr_write ^ static_cast<uint32_t>(16 * q);
+    }
+  }
+  store_slice(keys_out);
+  if constexpr (P) {
+    if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
+    for (int r = 0; r < N; ++r) {
+      if constexpr (!TR) {
+        if constexpr (F) outb[r] = el[r][0] & 0xfffffu;
+        else outb[r] = el[r][0] | 0u;
+      } else {
+        outv[r].rebind(el[r][0]);
+        if constexpr (F) outv[r] = outv[r] & 0xfffffu;
+      }
+    }
+    store_slice(vals_out);
   }
   };
   if constexpr (C.row_per_wave) {
-    auto it = J.sgpr<dtype::u32>().named("row_of_wave");
-    J.For(it, 0u, per_wave, [&] {
+    J.While([&] { return row < end; }, [&] {
       sort_row([&] {
         auto next = J.sgpr<dtype::u32>();
-        next = row + 1u;
-        load_row(next, it + 1u < per_wave);
+        next = row + step;
+        J.If(next < end, [&] { load_row(next, next < end); });
       });
       J.wait_for(raw, rawv);  // the next row's (the stores may stay in flight)
-      row = row + 1u;
+      row = row + step;
     });
   } else {
     sort_row([] {});

@@ -24,4 +24,9 @@ constexpr sort_config i32_desc_idx_2_wg4{.key = sort_key::i32, .descending = tru
 constexpr sort_config f32_asc_32_rows{.key = sort_key::f32, .per_lane = 32, .waves = 2, .row_per_wave = true};
 constexpr sort_config f32_asc_idx_32_rows{.key = sort_key::f32, .payload = sort_payload::index, .per_lane = 32,
                                           .waves = 2, .row_per_wave = true};
+// the store's LDS transpose a row per wave in two passes (16 a lane) with values; the 1 KiB-piece
+// loads with lane-major stores across 4 waves (8 a lane)
+constexpr sort_config i32_desc_val_16_rows{.key = sort_key::i32, .descending = true, .payload = sort_payload::values,
+                                           .per_lane = 16, .waves = 2, .row_per_wave = true};
+constexpr sort_config f32_asc_8_wg4{.key = sort_key::f32, .per_lane = 8, .waves = 4};
 }  // namespace cfg
