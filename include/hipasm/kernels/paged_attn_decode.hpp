@@ -43,13 +43,20 @@
 
 namespace hipasm::kernels {
 
+// The KV cache's element type: bf16, or fp8 e4m3fnuz with an f32 scale per token and KV head for
+// K and for V (aiter's pertokenFp8: a cache value is fp8 * its token's scale).
+enum class pa_kv_cache { bf16, fp8_per_token };
+
 struct paged_attn_decode_config {
-  int head_dim = 128;   // 32..256, a multiple of 32
-  int block_size = 16;  // tokens per KV-cache block, a multiple of 16 (and of 8: the V layout)
+  int head_dim = 128;   // 32..256, a multiple of 32 (of 64 with an fp8 cache)
+  int block_size = 16;  // tokens per KV-cache block, a multiple of 16
   int gqa = 8;          // query heads per KV head, 1..16
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
-  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
+  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..4
+  pa_kv_cache kv_cache = pa_kv_cache::bf16;
 };
+// Bytes of one cache element.
+constexpr uint32_t pa_kv_elem_bytes(const paged_attn_decode_config& c) { return c.kv_cache == pa_kv_cache::bf16 ? 2u : 1u; }
 // LDS row of one (wave, head) in the waves' combination: D floats of O then (max, sum). Rows 32
 // bytes past a multiple of 128 (D * 4 is one): the ds_read/write_b128 of a lane group (heads
 // c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) then hit distinct banks (16 bytes of
@@ -58,25 +65,32 @@ constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return 
 
 template <paged_attn_decode_config C>
 constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, arg<const int*> context_lens,
-                                      arg<const uint16_t*> q, arg<const uint16_t*> k_cache,
-                                      arg<const uint16_t*> v_cache, arg<unsigned> bt_stride,
+                                      arg<const uint16_t*> q, arg<const void*> k_cache,
+                                      arg<const void*> v_cache, arg<unsigned> bt_stride,
                                       arg<unsigned> partition_blocks, arg<unsigned> q_stride,
                                       arg<unsigned> kv_block_stride, arg<uint16_t*> out, arg<float*> part_out,
                                       arg<float*> part_ml, arg<unsigned*> counters, arg<float> scale_log2e,
-                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions) {
+                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions,
+                                      arg<const float*> k_scales, arg<const float*> v_scales) {
   constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa, W = C.waves;
   static_assert(D >= 32 && D <= 256 && D % 32 == 0, "hipasm paged_attn_decode: head_dim must be 32..256, a multiple of 32");
   static_assert(BS >= 16 && BS <= 256 && BS % 16 == 0, "hipasm paged_attn_decode: block_size must be a multiple of 16, at most 256");
   static_assert(G >= 1 && G <= 16, "hipasm paged_attn_decode: gqa must be 1..16 (the heads are the 16 columns of an MFMA tile)");
   static_assert((W == 1 || W == 2 || W == 4 || W == 8) && (D / 16) % W == 0,
                 "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
-  static_assert(C.prefetch >= 1 && C.prefetch <= 3, "hipasm paged_attn_decode: prefetch must be 1..3");
-  constexpr int KL = D / 32;            // 16-byte K (and Q) loads per lane and tile
+  static_assert(C.prefetch >= 1 && C.prefetch <= 4, "hipasm paged_attn_decode: prefetch must be 1..4");
+  constexpr bool F8 = C.kv_cache == pa_kv_cache::fp8_per_token;
+  static_assert(!F8 || D % 64 == 0, "hipasm paged_attn_decode: head_dim must be a multiple of 64 with an fp8 cache");
+  constexpr int EB = static_cast<int>(pa_kv_elem_bytes(C));
+  constexpr int CD = 16 / EB;           // dims of a lane's 16-byte K chunk (one token)
+  constexpr int KL = D / (4 * CD);      // 16-byte K loads per lane and tile
   constexpr int NJ = D / 16;            // MFMAs per tile and product
+  constexpr int VW = EB;                // dwords of a lane's V load (4 tokens of one dim) per MFMA
   constexpr int TILES = BS / 16;        // 16-token tiles per block
-  constexpr int SLOT_LOADS = TILES * (KL + NJ);
+  constexpr int SLOT_LOADS = TILES * (KL + NJ + (F8 ? 2 : 0));  // (fp8: + the tile's K and V scales)
   constexpr int P = C.prefetch, R = P + 1;  // blocks in flight besides the current one; register slots
-  constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * 2);  // one KV head of one block
+  constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * EB);  // one KV head of one block
+  constexpr uint32_t scale_bytes = static_cast<uint32_t>(BS * 4);      // its scales (fp8)
   constexpr uint32_t RS = pa_lds_row_bytes(C);
   constexpr float ninf = -std::numeric_limits<float>::infinity();
   // every exp2 argument is <= 0 (x - max): results in (0, 1], the denormal ones negligible next to
@@ -125,11 +139,13 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   ctxo = seq << 2u;
   J.global_load_dword(ctxv, ctxo, context_lens);
   buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
-  auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
+  // Q in the order of the K chunks: the CD dims of chunk 4 jj + grp in dwords CD / 2 jj ..
+  auto qv = J.vgpr<u32>(D / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    qoff = col * static_cast<uint32_t>(D * 2) + (grp << 4u);  // head col, dims 8 (4 jj + grp) ..
-    for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
+    qoff = col * static_cast<uint32_t>(D * 2) + grp * static_cast<uint32_t>(CD * 2);  // head col, dims CD (4 jj + grp) ..
+    for (int jj = 0; jj < KL; ++jj)
+      for (int h = 0; h < CD / 8; ++h) Qb.load(qv.slice(jj * (CD / 2) + 4 * h, 4), qoff + (jj * 8 * CD + 16 * h));
   }
 
   J.wait_for(ctxv);
@@ -153,10 +169,23 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto koff = J.vgpr<u32>().named("koff");  // token col of the tile, 16-byte chunk 4 jj + grp
   koff = (grp * static_cast<uint32_t>(BS) + col) << 4u;
   auto voff = J.vgpr<u32>().named("voff");  // tokens 4 grp .. 4 grp + 3 of the tile, dim col
-  voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);
+  if constexpr (F8) voff = col * 16u + (grp << 2u);  // [BS/16][D][16]
+  else voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);  // [BS/8][D][8]
 
   auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
-  auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
+  auto vbuf = J.vgpr<u32>(R * TILES * NJ * VW).aligned(VW).named("v");
+  // fp8: the scales of a lane's tokens 4 grp .. 4 grp + 3 of each tile, K then V, per slot
+  buffer KSb{}, VSb{};
+  auto ksc = J.vgpr<f32>(F8 ? R * TILES * 4 : 4).aligned(4).named("ks");
+  auto vsc = J.vgpr<f32>(F8 ? R * TILES * 4 : 4).aligned(4).named("vs");
+  auto scale_stride = J.sgpr<u32>(), kv_scale_off = J.sgpr<u32>(), soff = J.vgpr<u32>();
+  if constexpr (F8) {
+    KSb = make_buffer(J, k_scales, scale_bytes);
+    VSb = make_buffer(J, v_scales, scale_bytes);
+    scale_stride = num_kv_heads * scale_bytes;  // the scales are [blocks][kv heads][block_size] f32
+    kv_scale_off = kvh * scale_bytes;
+    soff = grp << 4u;
+  }
   auto cur_blk = J.sgpr<u32>();
   auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
   auto issue = [&](int slot) {
@@ -172,7 +201,23 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     Vb.set_base(base);
     for (int u = 0; u < TILES; ++u)
       for (int j = 0; j < NJ; ++j)
-        Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * 2, 2), voff + (u * 2 * D * 16 + j * 256));
+        Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * VW, VW), voff + (u * EB * D * 16 + j * 256));
+    if constexpr (F8) {
+      for (int kv = 0; kv < 2; ++kv) {
+        buffer& Sb = kv == 0 ? KSb : VSb;
+        base = (kv == 0 ? k_scales : v_scales) + mul_wide(phys, scale_stride);
+        base = base + kv_scale_off;
+        Sb.set_base(base);
+        for (int u = 0; u < TILES; ++u) Sb.load((kv == 0 ? ksc : vsc).slice((slot * TILES + u) * 4, 4), soff + u * 64);
+      }
+    }
+  };
+  // fp8: 4 fp8 (one dword) -> 4 bf16 (two dwords, same order), exact: bf16 holds every e4m3fnuz value
+  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw, gpr<u32> dst) {
+    auto lo = to_f32x2(raw.template as<dtype::fp8x4>(), 0);
+    auto hi = to_f32x2(raw.template as<dtype::fp8x4>(), 1);
+    dst[0] = cvt_bf16x2(lo[0], lo[1], bf16_round::truncate).template as<u32>();
+    dst[1] = cvt_bf16x2(hi[0], hi[1], bf16_round::truncate).template as<u32>();
   };
 
   auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
@@ -194,25 +239,43 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
         s.fill(0.0f);
         s2.fill(0.0f);
-        for (int jj = 0; jj < KL; ++jj)
-          for (int h = 0; h < 2; ++h) {
-            auto& a = h == 0 ? s : s2;
-            J.v_mfma_f32_16x16x16_bf16(a, kbuf.slice(((slot * TILES + u) * KL + jj) * 4 + 2 * h, 2),
-                                       qv.slice(4 * jj + 2 * h, 2), a);
+        for (int jj = 0; jj < KL; ++jj) {
+          // the chunk's CD dims as bf16: dims 4 h .. 4 h + 3 in dwords 2 h, 2 h + 1
+          auto kc = kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4);
+          auto ka = J.vgpr<u32>(F8 ? 8 : 2).aligned(2);
+          if constexpr (F8)
+            for (int d = 0; d < 4; ++d) fp8x4_to_bf16(kc[d], ka.slice(2 * d, 2));
+          for (int h = 0; h < CD / 4; ++h) {
+            auto& a = h % 2 == 0 ? s : s2;
+            J.v_mfma_f32_16x16x16_bf16(a, (F8 ? ka : kc).slice(2 * h, 2), qv.slice(jj * (CD / 2) + 2 * h, 2), a);
           }
-        for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
-        auto vs = vbuf.slice((slot * TILES + u) * NJ * 2, NJ * 2);
+        }
+        const int si = F8 ? (slot * TILES + u) * 4 : 0;  // (bf16: unused registers)
+        auto ks = ksc.slice(si, 4), vsu = vsc.slice(si, 4);
+        if constexpr (F8)
+          for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * (ks[i] * scale_log2e);
+        else
+          for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
+        auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
         // the last tile: tokens at or past the context get -inf and a zero V
         J.If(ctx - tok0 < 16u, [&] {
           auto valid = J.sgpr<u32>();
           valid = ctx - tok0;
           for (int i = 0; i < 4; ++i) s[i] = select(tb + static_cast<uint32_t>(i) < valid, s[i], ninf);
-          auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
-          mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
-          mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
-          for (int j = 0; j < NJ; ++j) {
-            vs[2 * j] = vs[2 * j] & mlo;
-            vs[2 * j + 1] = vs[2 * j + 1] & mhi;
+          if constexpr (F8) {  // the V bytes and scales (a NaN scale times p = 0 is NaN too)
+            auto mb = J.vgpr<u32>();
+            mb = (select<u32>(tb < valid, 0xffu, 0u) | select<u32>(tb + 1u < valid, 0xff00u, 0u)) |
+                 (select<u32>(tb + 2u < valid, 0xff0000u, 0u) | select<u32>(tb + 3u < valid, 0xff000000u, 0u));
+            for (int j = 0; j < NJ; ++j) vs[j] = vs[j] & mb;
+            for (int i = 0; i < 4; ++i) vsu[i] = select(tb + static_cast<uint32_t>(i) < valid, vsu[i], 0.0f);
+          } else {
+            auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
+            mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
+            mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
+            for (int j = 0; j < NJ; ++j) {
+              vs[2 * j] = vs[2 * j] & mlo;
+              vs[2 * j + 1] = vs[2 * j + 1] & mhi;
+            }
           }
         });
         auto mt = J.vgpr<f32>();
@@ -227,10 +290,18 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         l = l * alpha + ((s[0] + s[1]) + (s[2] + s[3]));
         m = mn;
         for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
-        p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
-        p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
-        for (int j = 0; j < NJ; ++j)
-          J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vs.slice(2 * j, 2), p, acc.slice(4 * j, 4));
+        if constexpr (F8) {  // P^T with the V scales folded in (the sum l has the bare probabilities)
+          p[0] = cvt_bf16x2(s[0] * vsu[0], s[1] * vsu[1], bf16_round::nearest_even_finite).template as<u32>();
+          p[1] = cvt_bf16x2(s[2] * vsu[2], s[3] * vsu[3], bf16_round::nearest_even_finite).template as<u32>();
+        } else {
+          p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
+          p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
+        }
+        for (int j = 0; j < NJ; ++j) {
+          auto va = J.vgpr<u32>(2).aligned(2);
+          if constexpr (F8) fp8x4_to_bf16(vs[j], va);
+          J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), F8 ? va : vs.slice(2 * j, 2), p, acc.slice(4 * j, 4));
+        }
       };
       if constexpr (TILES == 1) tile();
       else J.If(tok0 < ctx, tile);
@@ -245,19 +316,19 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // The next block into `slot` (its number read from btv's lane jb % 64). Always issued,
   // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
   // its loads return 0 without touching memory.
-  auto recs = J.sgpr<u32>();
+  auto recs = J.sgpr<u32>(), srecs = J.sgpr<u32>();
   auto issue_next = [&](int slot, const auto& valid, bool reload) {
     recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
+    if constexpr (F8) {
+      srecs = select<u32>(valid, scale_bytes, 0u);
+      KSb.set_records(srecs);
+      VSb.set_records(srecs);
+    }
     if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
       J.If(valid && (jb & 63u) == 0u, [&] {
         BT.load(btv, at(bt_lane) + (bi << 2u));
-  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
-  // preloaded (kernel_options::kernarg_preload) comes after it
-  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
-  ctxo = seq << 2u;
-  J.global_load_dword(ctxv, ctxo, context_lens);
         J.s_waitcnt(vmcnt(0));
       });
     J.wait_for(btv);
@@ -448,14 +519,15 @@ inline constexpr auto paged_attn_decode =
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr paged_attn_decode_config).
 #define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                   \
   extern "C" __attribute__((global)) void NAME(const int* block_tables, const int* context_lens, const uint16_t* q,  \
-                                               const uint16_t* k_cache, const uint16_t* v_cache, unsigned bt_stride, \
+                                               const void* k_cache, const void* v_cache, unsigned bt_stride,         \
                                                unsigned partition_blocks, unsigned q_stride,                         \
                                                unsigned kv_block_stride, uint16_t* out, float* part_out,             \
                                                float* part_ml, unsigned* counters, float scale_log2e,                \
-                                               unsigned num_kv_heads, unsigned max_partitions) {                     \
+                                               unsigned num_kv_heads, unsigned max_partitions,                       \
+                                               const float* k_scales, const float* v_scales) {                       \
     HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), block_tables, context_lens, q, k_cache, v_cache,   \
                        bt_stride, partition_blocks, q_stride, kv_block_stride, out, part_out, part_ml, counters,     \
-                       scale_log2e, num_kv_heads, max_partitions);                                                   \
+                       scale_log2e, num_kv_heads, max_partitions, k_scales, v_scales);                               \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -469,6 +541,8 @@ namespace hipasm::kernels {
 
 struct paged_attn_decode_args {
   uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
+  // an fp8 cache's scales, [num_blocks][num_kv_heads][block_size] f32 each (unused with bf16)
+  uint64_t k_scales = 0, v_scales = 0;
   // the split's workspace (paged_attn_workspace_for), needed when it splits; the counters must be
   // zero before the first launch (each launch leaves them zero)
   uint64_t part_out = 0, part_ml = 0, counters = 0;
@@ -477,7 +551,7 @@ struct paged_attn_decode_args {
   uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
   float scale = 0;            // the softmax scale, usually 1 / sqrt(head_dim)
   uint32_t q_stride = 0;      // bytes between sequences of q; 0: num_kv_heads * gqa * head_dim * 2
-  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * 2
+  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * element bytes
   uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
 };
 
@@ -507,7 +581,9 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   if (wg_gbps > 67.0) wg_gbps = 67.0;
   const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
   const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
-  const double block_bytes = double(C.block_size) * C.head_dim * 4.0;
+  // K and V of one block and KV head (fp8: and their scales)
+  const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) +
+                             (C.kv_cache == pa_kv_cache::bf16 ? 0.0 : C.block_size * 8.0);
   auto estimate = [&](uint32_t pb, uint32_t parts) {
     const double wgs = groups * parts;
     double rounds = 1;
@@ -557,17 +633,20 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   if (a.max_context == 0) fail("max_context must be >= 1 (the largest context length)");
   if (!a.out || !a.q || !a.k_cache || !a.v_cache || !a.block_tables || !a.context_lens)
     fail("out, q, k_cache, v_cache, block_tables or context_lens is null");
+  if (C.kv_cache == pa_kv_cache::fp8_per_token && (!a.k_scales || !a.v_scales))
+    fail("an fp8 cache needs k_scales and v_scales ([num_blocks][num_kv_heads][block_size] f32)");
   const uint32_t blocks = (a.max_context + C.block_size - 1) / C.block_size;
   if (a.bt_stride < blocks)
     fail("bt_stride (" + std::to_string(a.bt_stride) + ") is below the blocks of max_context (" + std::to_string(blocks) + ")");
   if (!std::isfinite(a.scale)) fail("scale must be finite");
   const uint32_t heads = a.num_kv_heads * C.gqa;
   const uint64_t min_q_stride = uint64_t(heads) * C.head_dim * 2;
-  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * 2;
+  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * pa_kv_elem_bytes(C);
   const uint32_t qs = a.q_stride ? a.q_stride : static_cast<uint32_t>(min_q_stride);
   const uint64_t kbs = a.kv_block_stride ? a.kv_block_stride : min_block;
   if (qs < min_q_stride) fail("q_stride is below num_kv_heads * gqa * head_dim * 2");
-  if (kbs < min_block || kbs >= (1ull << 32)) fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * 2 and below 4 GiB");
+  if (kbs < min_block || kbs >= (1ull << 32))
+    fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * element bytes and below 4 GiB");
   const uint32_t pb = a.partition_blocks ? a.partition_blocks
                                          : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
   const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
@@ -586,7 +665,7 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   rt::kernel_args args;
   args.add(a.block_tables).add(a.context_lens).add(a.q).add(a.k_cache).add(a.v_cache).add(a.bt_stride).add(pb).add(qs)
       .add(static_cast<uint32_t>(kbs)).add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(scale_log2e)
-      .add(a.num_kv_heads).add(parts);
+      .add(a.num_kv_heads).add(parts).add(a.k_scales).add(a.v_scales);
   r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
   return r;
 }
