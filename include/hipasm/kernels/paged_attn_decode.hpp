@@ -37,6 +37,7 @@
 // Host side:    hipasm::kernels::launch_paged_attn_decode<cfg>(dev, module, "pa_d128_g8", {...});
 #pragma once
 #include <cstdint>
+#include <array>
 #include <limits>
 
 #include "../hipasm.hpp"
@@ -93,8 +94,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   constexpr uint32_t scale_bytes = static_cast<uint32_t>(BS * 4);      // its scales (fp8)
   constexpr uint32_t RS = pa_lds_row_bytes(C);
   constexpr float ninf = -std::numeric_limits<float>::infinity();
-  // every exp2 argument is <= 0 (x - max): results in (0, 1], the denormal ones negligible next to
-  // the sums they join, so the bare v_exp_f32 (math.hpp's flush_denormals)
+  // every exp2 argument is <= 8 (x - max; the tiles' max lags by up to 8): results in (0, 2^8],
+  // the denormal ones negligible next to the sums they join, so the bare v_exp_f32 (math.hpp's
+  // flush_denormals)
   constexpr math_opts flush{.flush_denormals = true};
   using dtype::u32;
   using dtype::u64;
@@ -213,11 +215,18 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     }
   };
   // fp8: 4 fp8 (one dword) -> 4 bf16 (two dwords, same order), exact: bf16 holds every e4m3fnuz value
-  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw, gpr<u32> dst) {
+  // Each bf16 is the high half of its f32 (exact), two joined by one v_perm_b32 written into the
+  // first f32 pair's registers: an MFMA operand with no copies (the allocator does not give a
+  // value copied into one dword of a register pair that dword's register).
+  auto high_halves = J.sgpr<u32>();
+  if constexpr (F8) high_halves = 0x07060302u;
+  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) {
     auto lo = to_f32x2(raw.template as<dtype::fp8x4>(), 0);
     auto hi = to_f32x2(raw.template as<dtype::fp8x4>(), 1);
-    dst[0] = cvt_bf16x2(lo[0], lo[1], bf16_round::truncate).template as<u32>();
-    dst[1] = cvt_bf16x2(hi[0], hi[1], bf16_round::truncate).template as<u32>();
+    auto r = lo.template as<u32>();
+    J.v_perm_b32(r[0], lo[1], lo[0], high_halves);
+    J.v_perm_b32(r[1], hi[1], hi[0], high_halves);
+    return r;
   };
 
   auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
@@ -239,57 +248,76 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
         s.fill(0.0f);
         s2.fill(0.0f);
-        for (int jj = 0; jj < KL; ++jj) {
-          // the chunk's CD dims as bf16: dims 4 h .. 4 h + 3 in dwords 2 h, 2 h + 1
-          auto kc = kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4);
-          auto ka = J.vgpr<u32>(F8 ? 8 : 2).aligned(2);
-          if constexpr (F8)
-            for (int d = 0; d < 4; ++d) fp8x4_to_bf16(kc[d], ka.slice(2 * d, 2));
-          for (int h = 0; h < CD / 4; ++h) {
-            auto& a = h % 2 == 0 ? s : s2;
-            J.v_mfma_f32_16x16x16_bf16(a, (F8 ? ka : kc).slice(2 * h, 2), qv.slice(jj * (CD / 2) + 2 * h, 2), a);
-          }
+        // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
+        auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
+        // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
+        std::array<gpr<u32>, F8 ? D / 16 : 1> kp{};
+        // V as bf16: tokens 4 grp, 4 grp + 1 of dim 16 j + col in dword 2 j, the next two in 2 j + 1
+        // (fp8: the pair of dim 16 j + col in vp[j])
+        auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
+        std::array<gpr<u32>, F8 ? NJ : 1> vp{};
+        auto s_mfmas = [&] {
+          for (int jj = 0; jj < KL; ++jj)
+            for (int h = 0; h < CD / 4; ++h) {
+              auto& a = h % 2 == 0 ? s : s2;
+              const int d = jj * (CD / 4) + h;
+              J.v_mfma_f32_16x16x16_bf16(a, F8 ? kp[d] : kraw.slice(2 * d, 2), qv.slice(2 * d, 2), a);
+            }
+        };
+        if constexpr (F8) {  // the conversions in the shadow of the MFMAs (the K chunks' before their MFMAs)
+          interleave(J, [&] {
+            for (int d = 0; d < KL * 4; ++d) kp[d].rebind(fp8x4_to_bf16(kraw[d]));
+            for (int j = 0; j < NJ; ++j) vp[j].rebind(fp8x4_to_bf16(vs[j]));
+          }, s_mfmas);
+        } else {
+          s_mfmas();
         }
+        auto vpair = [&](int j) { return F8 ? vp[j] : vs.slice(2 * j, 2); };
         const int si = F8 ? (slot * TILES + u) * 4 : 0;  // (bf16: unused registers)
         auto ks = ksc.slice(si, 4), vsu = vsc.slice(si, 4);
         if constexpr (F8)
           for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * (ks[i] * scale_log2e);
         else
           for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
-        auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
         // the last tile: tokens at or past the context get -inf and a zero V
         J.If(ctx - tok0 < 16u, [&] {
           auto valid = J.sgpr<u32>();
           valid = ctx - tok0;
           for (int i = 0; i < 4; ++i) s[i] = select(tb + static_cast<uint32_t>(i) < valid, s[i], ninf);
-          if constexpr (F8) {  // the V bytes and scales (a NaN scale times p = 0 is NaN too)
-            auto mb = J.vgpr<u32>();
-            mb = (select<u32>(tb < valid, 0xffu, 0u) | select<u32>(tb + 1u < valid, 0xff00u, 0u)) |
-                 (select<u32>(tb + 2u < valid, 0xff0000u, 0u) | select<u32>(tb + 3u < valid, 0xff000000u, 0u));
-            for (int j = 0; j < NJ; ++j) vs[j] = vs[j] & mb;
-            for (int i = 0; i < 4; ++i) vsu[i] = select(tb + static_cast<uint32_t>(i) < valid, vsu[i], 0.0f);
-          } else {
-            auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
-            mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
-            mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
-            for (int j = 0; j < NJ; ++j) {
-              vs[2 * j] = vs[2 * j] & mlo;
-              vs[2 * j + 1] = vs[2 * j + 1] & mhi;
-            }
+          auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
+          mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
+          mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
+          for (int j = 0; j < NJ; ++j) {
+            auto v2 = vpair(j);
+            v2[0] = v2[0] & mlo;
+            v2[1] = v2[1] & mhi;
           }
+          if constexpr (F8)  // (a NaN scale times p = 0 is NaN too)
+            for (int i = 0; i < 4; ++i) vsu[i] = select(tb + static_cast<uint32_t>(i) < valid, vsu[i], 0.0f);
         });
         auto mt = J.vgpr<f32>();
         mt = max3(s[0], s[1], s[2]);
         J.v_max_f32(mt, mt, s[3]);
-        auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
-        auto mn = J.vgpr<f32>();
-        J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
-        auto alpha = J.vgpr<f32>();
-        alpha = exp2(m - mn, flush);
-        for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - mn, flush);
-        l = l * alpha + ((s[0] + s[1]) + (s[2] + s[3]));
-        m = mn;
-        for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
+        // The running max m moves only when a score passes it by more than 8 (log2 units; the
+        // probabilities stay <= 2^8, far inside f32 and bf16, and O / l does not depend on m):
+        // the 4 lane groups' max exchange (two LDS round trips) and the rescaling of O and l then
+        // run in a few tiles of a sequence (the first always) instead of in every tile.
+        auto mlim = J.vgpr<f32>();
+        mlim = m + 8.0f;  // (-inf at the start: every score passes)
+        auto grow = J.sgpr<u64>();
+        J.v_cmp_gt_f32(grow, mt, mlim);
+        J.If((grow.lo() | grow.hi()) != 0u, [&] {  // (wave-uniform: any lane)
+          auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
+          auto mn = J.vgpr<f32>();
+          J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
+          auto alpha = J.vgpr<f32>();
+          alpha = exp2(m - mn, flush);
+          l = l * alpha;
+          m = mn;
+          for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
+        });
+        for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - m, flush);
+        l = l + ((s[0] + s[1]) + (s[2] + s[3]));
         if constexpr (F8) {  // P^T with the V scales folded in (the sum l has the bare probabilities)
           p[0] = cvt_bf16x2(s[0] * vsu[0], s[1] * vsu[1], bf16_round::nearest_even_finite).template as<u32>();
           p[1] = cvt_bf16x2(s[2] * vsu[2], s[3] * vsu[3], bf16_round::nearest_even_finite).template as<u32>();
@@ -297,11 +325,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
           p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
         }
-        for (int j = 0; j < NJ; ++j) {
-          auto va = J.vgpr<u32>(2).aligned(2);
-          if constexpr (F8) fp8x4_to_bf16(vs[j], va);
-          J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), F8 ? va : vs.slice(2 * j, 2), p, acc.slice(4 * j, 4));
-        }
+        for (int j = 0; j < NJ; ++j) J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vpair(j), p, acc.slice(4 * j, 4));
       };
       if constexpr (TILES == 1) tile();
       else J.If(tok0 < ctx, tile);
