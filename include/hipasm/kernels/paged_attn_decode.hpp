@@ -190,27 +190,27 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   }
   auto cur_blk = J.sgpr<u32>();
   auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
+  // the block's loads into `slot` (its bases written straight into the V#s: stride 0, so word 1
+  // is the address's high half alone)
   auto issue = [&](int slot) {
-    auto base = J.sgpr<u64>();
-    base = k_cache + mul_wide(phys, kv_block_stride);
-    base = base + kv_head_off;
-    Kb.set_base(base);
+    auto off = J.sgpr<u64>();
+    off = mul_wide(phys, kv_block_stride) + kv_head_off;
+    auto base_of = [](const buffer& b) { return b.desc.slice(0, 2).template as<u64>(); };
+    base_of(Kb) = k_cache + off;
     for (int u = 0; u < TILES; ++u)
       for (int jj = 0; jj < KL; ++jj)
         Kb.load(kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4), koff + (jj * 4 * BS * 16 + u * 256));
-    base = v_cache + mul_wide(phys, kv_block_stride);
-    base = base + kv_head_off;
-    Vb.set_base(base);
+    base_of(Vb) = v_cache + off;
     for (int u = 0; u < TILES; ++u)
       for (int j = 0; j < NJ; ++j)
         Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * VW, VW), voff + (u * EB * D * 16 + j * 256));
     if constexpr (F8) {
-      for (int kv = 0; kv < 2; ++kv) {
-        buffer& Sb = kv == 0 ? KSb : VSb;
-        base = (kv == 0 ? k_scales : v_scales) + mul_wide(phys, scale_stride);
-        base = base + kv_scale_off;
-        Sb.set_base(base);
-        for (int u = 0; u < TILES; ++u) Sb.load((kv == 0 ? ksc : vsc).slice((slot * TILES + u) * 4, 4), soff + u * 64);
+      off = mul_wide(phys, scale_stride) + kv_scale_off;
+      base_of(KSb) = k_scales + off;
+      base_of(VSb) = v_scales + off;
+      for (int u = 0; u < TILES; ++u) {
+        KSb.load(ksc.slice((slot * TILES + u) * 4, 4), soff + u * 64);
+        VSb.load(vsc.slice((slot * TILES + u) * 4, 4), soff + u * 64);
       }
     }
   };
@@ -240,14 +240,19 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
   auto tb = J.vgpr<u32>();
   tb = grp << 2u;
-  auto compute = [&](int slot) {
+  // compute(slot, next): with OVERLAP (an fp8 cache, one tile a block) `next` (the next block's
+  // loads) is emitted in the P.V MFMAs' shadow (interleave); else it is not used
+  constexpr bool OVERLAP = F8 && TILES == 1;
+  auto compute = [&](int slot, const auto& next_in) {
+    auto next = next_in;  // (a local copy: the constant interpreter's lambdas capture locals, not reference parameters)
     for (int u = 0; u < TILES; ++u) {
       auto tok0 = J.sgpr<u32>();
       tok0 = cur_blk * static_cast<uint32_t>(BS) + static_cast<uint32_t>(16 * u);
       auto tile = [&] {
-        // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
+        // bf16: two accumulators halve the chain of dependent MFMAs (its latency is the wave's step
+        // time); fp8: one (the conversions between the MFMAs cover their latency)
         s.fill(0.0f);
-        s2.fill(0.0f);
+        if constexpr (!F8) s2.fill(0.0f);
         // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
         auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
         // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
@@ -259,7 +264,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         auto s_mfmas = [&] {
           for (int jj = 0; jj < KL; ++jj)
             for (int h = 0; h < CD / 4; ++h) {
-              auto& a = h % 2 == 0 ? s : s2;
+              auto& a = h % 2 == 0 || F8 ? s : s2;
               const int d = jj * (CD / 4) + h;
               J.v_mfma_f32_16x16x16_bf16(a, F8 ? kp[d] : kraw.slice(2 * d, 2), qv.slice(2 * d, 2), a);
             }
@@ -276,7 +281,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         const int si = F8 ? (slot * TILES + u) * 4 : 0;  // (bf16: unused registers)
         auto ks = ksc.slice(si, 4), vsu = vsc.slice(si, 4);
         if constexpr (F8)
-          for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * (ks[i] * scale_log2e);
+          for (int i = 0; i < 4; ++i) s[i] = s[i] * (ks[i] * scale_log2e);
         else
           for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
         // the last tile: tokens at or past the context get -inf and a zero V
@@ -325,7 +330,11 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
           p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
         }
-        for (int j = 0; j < NJ; ++j) J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vpair(j), p, acc.slice(4 * j, 4));
+        auto pv = [&] {
+          for (int j = 0; j < NJ; ++j) J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vpair(j), p, acc.slice(4 * j, 4));
+        };
+        if constexpr (OVERLAP) interleave(J, pv, next);
+        else pv();
       };
       if constexpr (TILES == 1) tile();
       else J.If(tok0 < ctx, tile);
@@ -337,11 +346,11 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
   auto k = J.sgpr<u32>().named("k");
   k = 0u;
-  // The next block into `slot` (its number read from btv's lane jb % 64). Always issued,
-  // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
-  // its loads return 0 without touching memory.
+  // The next block's number (phys, read from btv's lane jb % 64) and V# sizes, for issue().
+  // Always issued, so that every wait count is a constant: a block past this wave's last gets a
+  // V# of 0 bytes, its loads return 0 without touching memory.
   auto recs = J.sgpr<u32>(), srecs = J.sgpr<u32>();
-  auto issue_next = [&](int slot, const auto& valid, bool reload) {
+  auto issue_next = [&](const auto& valid, bool reload) {
     recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
@@ -357,17 +366,23 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       });
     J.wait_for(btv);
     phys = readlane(btv, jb & 63u);
-    issue(slot);
     bi = bi + static_cast<uint32_t>(W);
     jb = jb + 1u;
   };
-  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i), false);
+  for (int i = 0; i < P; ++i) {
+    issue_next(n > static_cast<uint32_t>(i), false);
+    issue(i);
+  }
   auto step = [&](int slot) {
     cur_blk = k * static_cast<uint32_t>(W) + first;
     cur_blk = cur_blk + w;
-    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n, true);
-    J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
-    compute(slot);
+    issue_next(k + static_cast<uint32_t>(P) < n, true);
+    auto next = [&] { issue((slot + P) % R); };
+    if constexpr (!OVERLAP) next();
+    // this block's loads: only those of the blocks issued after it may be in flight (P, or P - 1
+    // when the next block's are issued inside compute)
+    J.s_waitcnt(vmcnt((OVERLAP ? P - 1 : P) * SLOT_LOADS));
+    compute(slot, next);
     k = k + 1u;
   };
   J.While([&] { return k < n; }, [&] {
