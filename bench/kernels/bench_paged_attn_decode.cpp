@@ -168,8 +168,9 @@ void row(const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t 
     const tensors_in in(d, cache_elems, out_elems, scale_elems, bt, seqs, ctx);
     // HIPASM_PA_PARTITION_BLOCKS=N: N blocks per partition instead of the launch's estimate
     uint32_t pb = hk::paged_attn_partition_blocks<C>(seqs, KVH, ctx);
-    if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS")) pb = static_cast<uint32_t>(std::atoi(e));
+    if (const char* e = std::getenv("HIPASM_PA_PARTITION_BLOCKS"); e && std::atoi(e) > 0) pb = static_cast<uint32_t>(std::atoi(e));
     const uint32_t parts = hk::paged_attn_partitions(ctx, BS, pb);
+    std::fprintf(stderr, "bench_kernel_paged_attn_decode: %s: %u blocks a partition, %u partitions\n", shape.c_str(), pb, parts);
     const auto ws = hk::paged_attn_workspace_for<C>(seqs, KVH, parts);
     rt::buffer<float> PO(d, parts > 1 ? ws.part_out_bytes / 4 : 1), PM(d, parts > 1 ? ws.part_ml_bytes / 4 : 1);
     rt::buffer<uint32_t> CNT(d, std::vector<uint32_t>(parts > 1 ? ws.counter_bytes / 4 : 1, 0u));

@@ -616,13 +616,16 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
   if (blocks == 0) return 1;
   const double groups = double(seqs) * num_kv_heads;
-  double wg_gbps = 7.5 * C.waves * C.prefetch;
+  // K and V of one block and KV head (fp8: and their scales)
+  const bool f8 = C.kv_cache == pa_kv_cache::fp8_per_token;
+  const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) + (f8 ? C.block_size * 8.0 : 0.0);
+  // a block in flight streams at 7.5 GB/s per 8 KiB (its latency); an fp8 wave also computes at
+  // most ~10.4 GB/s (a 16-token tile in ~850 cycles: the widening to bf16)
+  double wg_gbps = 7.5 * C.waves * C.prefetch * block_bytes / 8192.0;
+  if (f8 && wg_gbps > 10.4 * C.waves) wg_gbps = 10.4 * C.waves;
   if (wg_gbps > 67.0) wg_gbps = 67.0;
   const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
   const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
-  // K and V of one block and KV head (fp8: and their scales)
-  const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) +
-                             (C.kv_cache == pa_kv_cache::bf16 ? 0.0 : C.block_size * 8.0);
   auto estimate = [&](uint32_t pb, uint32_t parts) {
     const double wgs = groups * parts;
     double rounds = 1;
