@@ -50,7 +50,7 @@ using namespace bench;
 // 72.55): a smaller combination of the waves at the end, two workgroups a CU.
 constexpr hk::paged_attn_decode_config C4{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
 constexpr hk::paged_attn_decode_config C4_fp8{
-    .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .prefetch = 4, .kv_cache = hk::pa_kv_cache::fp8_per_token};
+    .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .prefetch = 3, .kv_cache = hk::pa_kv_cache::fp8_per_token};
 constexpr uint32_t KVH = 8, H = KVH * C4.gqa, D = C4.head_dim, BS = C4.block_size;
 
 struct tensors {

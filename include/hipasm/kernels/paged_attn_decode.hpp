@@ -38,6 +38,7 @@
 #pragma once
 #include <cstdint>
 #include <array>
+#include <bit>
 #include <limits>
 
 #include "../hipasm.hpp"
@@ -176,17 +177,21 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
 
   auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
   auto vbuf = J.vgpr<u32>(R * TILES * NJ * VW).aligned(VW).named("v");
-  // fp8: the scales of a lane's tokens 4 grp .. 4 grp + 3 of each tile, K then V, per slot
+  // fp8: a tile's K and V scale of token 4 grp + col % 4 per slot, one dword a lane (the quad's
+  // lanes hold the 4 scales of their tokens 4 grp .., each read through DPP quad_perm by the
+  // multiply that applies it: dwordx4 loads of the 4 took as much of the CU's address path as
+  // the K and V loads together)
   buffer KSb{}, VSb{};
-  auto ksc = J.vgpr<f32>(F8 ? R * TILES * 4 : 4).aligned(4).named("ks");
-  auto vsc = J.vgpr<f32>(F8 ? R * TILES * 4 : 4).aligned(4).named("vs");
-  auto scale_stride = J.sgpr<u32>(), kv_scale_off = J.sgpr<u32>(), soff = J.vgpr<u32>();
+  auto ksc = J.vgpr<f32>(F8 ? R * TILES : 1).named("ks");
+  auto vsc = J.vgpr<f32>(F8 ? R * TILES : 1).named("vs");
+  auto scale_stride = J.sgpr<u32>(), kv_scale_off = J.sgpr<u32>(), soff = J.vgpr<u32>(), tq = J.vgpr<u32>();
   if constexpr (F8) {
     KSb = make_buffer(J, k_scales, scale_bytes);
     VSb = make_buffer(J, v_scales, scale_bytes);
     scale_stride = num_kv_heads * scale_bytes;  // the scales are [blocks][kv heads][block_size] f32
     kv_scale_off = kvh * scale_bytes;
-    soff = grp << 4u;
+    soff = ((grp << 2u) + (col & 3u)) << 2u;
+    tq = (grp << 2u) + (col & 3u);  // the token of the lane's scales in its tile
   }
   auto cur_blk = J.sgpr<u32>();
   auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
@@ -209,8 +214,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       base_of(KSb) = k_scales + off;
       base_of(VSb) = v_scales + off;
       for (int u = 0; u < TILES; ++u) {
-        KSb.load(ksc.slice((slot * TILES + u) * 4, 4), soff + u * 64);
-        VSb.load(vsc.slice((slot * TILES + u) * 4, 4), soff + u * 64);
+        KSb.load(ksc[slot * TILES + u], soff + u * 64);
+        VSb.load(vsc[slot * TILES + u], soff + u * 64);
       }
     }
   };
@@ -278,10 +283,13 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           s_mfmas();
         }
         auto vpair = [&](int j) { return F8 ? vp[j] : vs.slice(2 * j, 2); };
-        const int si = F8 ? (slot * TILES + u) * 4 : 0;  // (bf16: unused registers)
-        auto ks = ksc.slice(si, 4), vsu = vsc.slice(si, 4);
+        const int si = F8 ? slot * TILES + u : 0;  // (bf16: unused registers)
+        auto ks = ksc[si], vsu = vsc[si];
         if constexpr (F8)
-          for (int i = 0; i < 4; ++i) s[i] = s[i] * (ks[i] * scale_log2e);
+          for (int i = 0; i < 4; ++i) {
+            J.v_mul_f32(s[i], ks, s[i], dpp::quad_perm(i, i, i, i));  // token 4 grp + i's scale
+            s[i] = s[i] * scale_log2e;
+          }
         else
           for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
         // the last tile: tokens at or past the context get -inf and a zero V
@@ -298,7 +306,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
             v2[1] = v2[1] & mhi;
           }
           if constexpr (F8)  // (a NaN scale times p = 0 is NaN too)
-            for (int i = 0; i < 4; ++i) vsu[i] = select(tb + static_cast<uint32_t>(i) < valid, vsu[i], 0.0f);
+            vsu = select(tq < valid, vsu, 0.0f);
         });
         auto mt = J.vgpr<f32>();
         mt = max3(s[0], s[1], s[2]);
@@ -321,14 +329,26 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           m = mn;
           for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
         });
-        for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - m, flush);
-        l = l + ((s[0] + s[1]) + (s[2] + s[3]));
-        if constexpr (F8) {  // P^T with the V scales folded in (the sum l has the bare probabilities)
-          p[0] = cvt_bf16x2(s[0] * vsu[0], s[1] * vsu[1], bf16_round::nearest_even_finite).template as<u32>();
-          p[1] = cvt_bf16x2(s[2] * vsu[2], s[3] * vsu[3], bf16_round::nearest_even_finite).template as<u32>();
+        auto exps = [&] {
+          for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - m, flush);
+        };
+        auto sum_and_pack = [&] {
+          l = l + ((s[0] + s[1]) + (s[2] + s[3]));
+          if constexpr (F8) {  // P^T with the V scales folded in (the sum l has the bare probabilities)
+            auto pw = J.vgpr<f32>(4);
+            for (int i = 0; i < 4; ++i) J.v_mul_f32(pw[i], vsu, s[i], dpp::quad_perm(i, i, i, i));
+            p[0] = cvt_bf16x2(pw[0], pw[1], bf16_round::nearest_even_finite).template as<u32>();
+            p[1] = cvt_bf16x2(pw[2], pw[3], bf16_round::nearest_even_finite).template as<u32>();
+          } else {
+            p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
+            p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
+          }
+        };
+        if constexpr (OVERLAP) {  // the packing of the first probabilities between the later v_exp_f32
+          interleave(J, exps, sum_and_pack);
         } else {
-          p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
-          p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
+          exps();
+          sum_and_pack();
         }
         auto pv = [&] {
           for (int j = 0; j < NJ; ++j) J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vpair(j), p, acc.slice(4 * j, 4));
@@ -355,12 +375,14 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     Kb.set_records(recs);
     Vb.set_records(recs);
     if constexpr (F8) {
-      srecs = select<u32>(valid, scale_bytes, 0u);
+      constexpr uint32_t ratio = head_bytes / scale_bytes;  // (D: the scales' records from recs)
+      if constexpr ((ratio & (ratio - 1)) == 0) srecs = recs >> static_cast<uint32_t>(std::countr_zero(ratio));
+      else srecs = select<u32>(recs != 0u, scale_bytes, 0u);
       KSb.set_records(srecs);
       VSb.set_records(srecs);
     }
     if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
-      J.If(valid && (jb & 63u) == 0u, [&] {
+      J.If(recs != 0u && (jb & 63u) == 0u, [&] {
         BT.load(btv, at(bt_lane) + (bi << 2u));
         J.s_waitcnt(vmcnt(0));
       });
