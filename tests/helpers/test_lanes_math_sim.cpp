@@ -536,7 +536,7 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
   pad64(in);
   const size_t n = in.size();
   REQUIRE(n <= 4096);
-  auto got = run<float, uint32_t>("cvt", in, 20 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
+  auto got = run<float, uint32_t>("cvt", in, 18 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
   auto clang_bf16 = run<float>("ref_bf16", in, n, {static_cast<uint32_t>(n / 64), 1, 1});
   const size_t R = 4096;  // the kernel's rows of results
   for (size_t i = 0; i < n; ++i) {
@@ -570,11 +570,5 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
                          f8_decode(f8_ref(x, 2, 16, true), 2, 16), f8_decode(f8_ref(y, 2, 16, true), 2, 16)};
     for (int k = 0; k < 4; ++k)
       CHECK((got[(14 + k) * R + i] == B(pk[k]) || (std::isnan(pk[k]) && std::isnan(F(got[(14 + k) * R + i])))));
-    // bf16_round::truncate: the high halves; of the fp8 values above the exact bf16 (a NaN: a bf16 NaN)
-    for (int k = 0; k < 2; ++k) {
-      const uint32_t half = got[18 * R + i] >> (16 * k) & 0xffffu;
-      CHECK(((half == B(pk[k]) >> 16 && F(half << 16) == pk[k]) || (std::isnan(pk[k]) && std::isnan(F(half << 16)))));
-    }
-    CHECK(got[19 * R + i] == (B(x) >> 16 | (B(y) & 0xffff0000u)));
   }
 }

@@ -6,15 +6,13 @@
 //   auto i = cvt_i8x4(a, b, c, d);    // four int8 in a u32, byte 0 = a (saturating)
 //   auto f = to_f32(p, 1);            // element 1 of a bf16x2 / f16x2 / fp8x4 / bf8x4 as f32
 //   auto g = to_f32x2(q, 1);          // elements 2 and 3 of an fp8x4 / bf8x4 (one instruction)
-//   auto k = cvt_bf16x2(g[0], g[1], bf16_round::truncate);  // fp8 -> bf16 exactly: 2 VALU for 2 values
 //
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
 //   and v_cmp_u_f32 + v_cndmask_b32 for NaN; a pair joins the two high halves with one
 //   v_perm_b32 (gfx942 has no v_cvt_pk_bf16_f32: that is gfx950): 11 VALU for a pair;
 //   bf16_round::nearest_even_finite drops the NaN check (5 VALU a pair), half_away is pyhip's
-//   rounding (3 VALU a pair), truncate keeps the high halves (the v_perm_b32 alone: exact for
-//   values bf16 holds, such as fp8/bf8/bf16 widened by to_f32 / to_f32x2).
+//   rounding (3 VALU a pair).
 // - f32 -> f16: v_cvt_f16_f32 (round to nearest even) for the low half, its SDWA form with
 //   dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE for the high half: 2 VALU for a pair
 //   (v_cvt_pkrtz_f16_f32 would be 1, but rounds toward zero).
@@ -40,16 +38,13 @@ namespace hipasm {
 
 // f32 -> bf16 rounding: nearest_even (NaN stays NaN; clang's), nearest_even_finite (the same
 // without the NaN check: 2 VALU per value; a NaN whose payload carries may become +-inf),
-// half_away (pyhip's: + 0x8000, ties away from zero; 1 VALU per value; NaN may become inf),
-// truncate (toward zero: the high half, no VALU of its own; exact for a value bf16 holds, as an
-// fp8/bf8/bf16 element widened to f32; a NaN whose payload is all in the low half becomes inf).
-enum class bf16_round { nearest_even, nearest_even_finite, half_away, truncate };
+// half_away (pyhip's: + 0x8000, ties away from zero; 1 VALU per value; NaN may become inf).
+enum class bf16_round { nearest_even, nearest_even_finite, half_away };
 
 namespace detail {
 
 constexpr operand bf16_rne_high(hctx& h, operand x, operand k7fff, bf16_round mode) {
   lower L = h.L();
-  if (mode == bf16_round::truncate) return lower::is_vgpr(x) ? x : L.vmov(x);  // (v_perm_b32 reads VGPRs here)
   if (mode == bf16_round::half_away) {  // pyhip's: + 0x8000, keep the high half
     operand r = reg_op(h.v());
     L.valu2(detail::O::v_add_u32, detail::O::v_add_u32, true, r, imm_op(0x8000u), x);
@@ -144,8 +139,7 @@ constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtyp
   builder* bp = a.x.b ? a.x.b : b.x.b;
   detail::hctx h(*bp, b.x.loc.line ? b.x.loc : a.x.loc);
   detail::lower L = h.L();
-  const bool no_k = mode == bf16_round::half_away || mode == bf16_round::truncate;
-  operand k = no_k ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
   operand lo = detail::bf16_rne_high(h, a.x.op, k, mode), hi = detail::bf16_rne_high(h, b.x.op, k, mode);
   operand sel = L.smov(detail::imm_op(0x07060302u));
   detail::reg_ref d = h.v();
@@ -156,8 +150,7 @@ constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtyp
 constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a, bf16_round mode = bf16_round::nearest_even) {
   detail::hctx h(*a.x.b, a.x.loc);
   detail::lower L = h.L();
-  const bool no_k = mode == bf16_round::half_away || mode == bf16_round::truncate;
-  operand k = no_k ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
+  operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
   operand y = detail::bf16_rne_high(h, a.x.op, k, mode);
   detail::reg_ref d = h.v();
   h.e(detail::O::v_lshrrev_b32, {detail::reg_op(d), detail::imm_op(16), y});
