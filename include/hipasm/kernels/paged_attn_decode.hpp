@@ -219,20 +219,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       }
     }
   };
-  // fp8: 4 fp8 (one dword) -> 4 bf16 (two dwords, same order), exact: bf16 holds every e4m3fnuz value
-  // Each bf16 is the high half of its f32 (exact), two joined by one v_perm_b32 written into the
-  // first f32 pair's registers: an MFMA operand with no copies (the allocator does not give a
-  // value copied into one dword of a register pair that dword's register).
-  auto high_halves = J.sgpr<u32>();
-  if constexpr (F8) high_halves = 0x07060302u;
-  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) {
-    auto lo = to_f32x2(raw.template as<dtype::fp8x4>(), 0);
-    auto hi = to_f32x2(raw.template as<dtype::fp8x4>(), 1);
-    auto r = lo.template as<u32>();
-    J.v_perm_b32(r[0], lo[1], lo[0], high_halves);
-    J.v_perm_b32(r[1], hi[1], hi[0], high_halves);
-    return r;
-  };
+  // fp8: 4 fp8 (one dword) -> 4 bf16 (two dwords, same order), exact (convert.hpp's to_bf16x4:
+  // to_f32x2 and the high halves)
+  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) { return to_bf16x4(raw.template as<dtype::fp8x4>()).template as<u32>(); };
 
   auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
   acc.fill(0.0f);
