@@ -244,9 +244,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       tok0 = cur_blk * static_cast<uint32_t>(BS) + static_cast<uint32_t>(16 * u);
       auto tile = [&] {
         // bf16: two accumulators halve the chain of dependent MFMAs (its latency is the wave's step
-        // time); fp8: one (the conversions between the MFMAs cover their latency)
-        s.fill(0.0f);
-        if constexpr (!F8) s2.fill(0.0f);
+        // time); fp8: one (the conversions between the MFMAs cover their latency). The first MFMA
+        // into each adds to 0.
         // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
         auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
         // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
@@ -260,7 +259,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
             for (int h = 0; h < CD / 4; ++h) {
               auto& a = h % 2 == 0 || F8 ? s : s2;
               const int d = jj * (CD / 4) + h;
-              J.v_mfma_f32_16x16x16_bf16(a, F8 ? kp[d] : kraw.slice(2 * d, 2), qv.slice(2 * d, 2), a);
+              const auto ka = F8 ? kp[d] : kraw.slice(2 * d, 2);
+              if (d < (F8 ? 1 : 2)) J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), 0);
+              else J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), a);
             }
         };
         if constexpr (F8) {  // the conversions in the shadow of the MFMAs (the K chunks' before their MFMAs)
