@@ -1,7 +1,8 @@
-// Paged-attention decode: one query token per sequence against a bf16 KV cache in blocks
-// (vLLM's paged_attention_v2 split, aiter's asm cache layout), GQA, bf16 out.
+// Paged-attention decode: one query token per sequence against a bf16 or fp8 KV cache in blocks
+// (vLLM's paged_attention_v2 split, aiter's asm cache layouts), GQA, bf16 out.
 //
 //   out[s][h][d] = sum_t softmax_t(scale * q[s][h] . K[s][t]) V[s][t][d],  t < context_lens[s]
+//   (fp8: K[s][t] = k_scale(t) * the fp8 values, V[s][t] = v_scale(t) * the fp8 values)
 //
 // Layouts (bf16 as uint16_t bits; those of aiter's pa_fwd_asm, csrc/py_itfs_cu/asm_pa.cu):
 //   q            [seqs][num_kv_heads * gqa][head_dim], q_stride bytes from one sequence to the next
@@ -9,6 +10,10 @@
 //   v_cache      [num_blocks][num_kv_heads][block_size / 8][head_dim][8]      (aiter's shuffled V)
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
+//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3fnuz bytes, 16 a chunk):
+//   k_cache      [num_blocks][num_kv_heads][head_dim / 16][block_size][16]
+//   v_cache      [num_blocks][num_kv_heads][block_size / 16][head_dim][16]
+//   k_scales, v_scales [num_blocks][num_kv_heads][block_size] f32
 //   block_tables [seqs][bt_stride] i32, context_lens [seqs] i32 (>= 1), out [seqs][heads][head_dim]
 //   part_out, part_ml, counters: the split's workspace (paged_attn_workspace_for); the counters
 //                must be zero before the first launch, each launch leaves them zero
@@ -22,10 +27,14 @@
 //   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
 //                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
 //                  the gqa heads in columns 0..gqa-1 (the others zero);
-//   online softmax per head (column): a lane holds 4 tokens of one head; the tile's max over the
-//                  4 lane groups by xor_reduce(0x30), exp2 with the scale * log2(e) folded in;
+//   online softmax per head (column): a lane holds 4 tokens of one head; exp2 with the scale *
+//                  log2(e) folded in; the running max moves only when a score passes it by more
+//                  than 8 (then the 4 lane groups' max by xor_reduce(0x30) and the rescaling);
 //   O^T += V^T . P^T  D/16 MFMAs: A = 16 dims x 16 tokens of V (one 8-byte load), B = P^T in bf16,
 //                  which is the S tile's own register layout (no shuffle).
+// fp8: K and V widened to bf16 exactly (to_bf16x4) in the S MFMAs' shadow, the K scales on the
+// scores, the V scales on the probabilities (l sums the bare ones), the next block's loads in the
+// P.V MFMAs' shadow.
 // Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
 // slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
 // one partition writes bf16 out directly, else each wave writes its dims of the partition's
