@@ -174,8 +174,14 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
 
   buffer Kb = make_buffer(J, k_cache, head_bytes);
   buffer Vb = make_buffer(J, v_cache, head_bytes);
-  auto kv_head_off = J.sgpr<u32>();
-  kv_head_off = kvh * head_bytes;
+  // this KV head's part of block 0 of each array (a block adds phys * its stride)
+  auto k_head = J.sgpr<u64>(), v_head = J.sgpr<u64>();
+  {
+    auto kv_head_off = J.sgpr<u32>();
+    kv_head_off = kvh * head_bytes;
+    k_head = k_cache + kv_head_off;
+    v_head = v_cache + kv_head_off;
+  }
 
   // lane offsets inside one KV head of a block
   auto koff = J.vgpr<u32>().named("koff");  // token col of the tile, 16-byte chunk 4 jj + grp
@@ -193,12 +199,16 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   buffer KSb{}, VSb{};
   auto ksc = J.vgpr<f32>(F8 ? R * TILES : 1).named("ks");
   auto vsc = J.vgpr<f32>(F8 ? R * TILES : 1).named("vs");
-  auto scale_stride = J.sgpr<u32>(), kv_scale_off = J.sgpr<u32>(), soff = J.vgpr<u32>(), tq = J.vgpr<u32>();
+  auto scale_stride = J.sgpr<u32>(), soff = J.vgpr<u32>(), tq = J.vgpr<u32>();
+  auto ks_head = J.sgpr<u64>(), vs_head = J.sgpr<u64>();
   if constexpr (F8) {
     KSb = make_buffer(J, k_scales, scale_bytes);
     VSb = make_buffer(J, v_scales, scale_bytes);
     scale_stride = num_kv_heads * scale_bytes;  // the scales are [blocks][kv heads][block_size] f32
+    auto kv_scale_off = J.sgpr<u32>();
     kv_scale_off = kvh * scale_bytes;
+    ks_head = k_scales + kv_scale_off;
+    vs_head = v_scales + kv_scale_off;
     soff = ((grp << 2u) + (col & 3u)) << 2u;
     tq = (grp << 2u) + (col & 3u);  // the token of the lane's scales in its tile
   }
@@ -208,20 +218,20 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // is the address's high half alone)
   auto issue = [&](int slot) {
     auto off = J.sgpr<u64>();
-    off = mul_wide(phys, kv_block_stride) + kv_head_off;
+    off = mul_wide(phys, kv_block_stride);
     auto base_of = [](const buffer& b) { return b.desc.slice(0, 2).template as<u64>(); };
-    base_of(Kb) = k_cache + off;
+    base_of(Kb) = k_head + off;
     for (int u = 0; u < TILES; ++u)
       for (int jj = 0; jj < KL; ++jj)
         Kb.load(kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4), koff + (jj * 4 * BS * 16 + u * 256));
-    base_of(Vb) = v_cache + off;
+    base_of(Vb) = v_head + off;
     for (int u = 0; u < TILES; ++u)
       for (int j = 0; j < NJ; ++j)
         Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * VW, VW), voff + (u * EB * D * 16 + j * 256));
     if constexpr (F8) {
-      off = mul_wide(phys, scale_stride) + kv_scale_off;
-      base_of(KSb) = k_scales + off;
-      base_of(VSb) = v_scales + off;
+      off = mul_wide(phys, scale_stride);
+      base_of(KSb) = ks_head + off;
+      base_of(VSb) = vs_head + off;
       for (int u = 0; u < TILES; ++u) {
         KSb.load(ksc[slot * TILES + u], soff + u * 64);
         VSb.load(vsc[slot * TILES + u], soff + u * 64);
