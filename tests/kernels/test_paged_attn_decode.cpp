@@ -30,6 +30,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -304,4 +305,19 @@ TEST_CASE("paged_attn_decode fp8 cache: head_dim 64, block_size 32 (two tiles a 
   c.partition_blocks = 0;
   c.seed = 26;
   run_case<cfg::pa_d64_g8_b32_fp8>("pa_d64_g8_b32_fp8", c);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: a launch without the scales is refused", "[kernels][paged_attn][fp8]") {
+  rt::device& dev = *S().dev;
+  rt::buffer<uint16_t> Q(dev, std::vector<uint16_t>(8 * 128, 0)), O(dev, std::vector<uint16_t>(8 * 128, 0));
+  rt::buffer<uint8_t> K(dev, std::vector<uint8_t>(16 * 128, 0)), V(dev, std::vector<uint8_t>(16 * 128, 0));
+  rt::buffer<float> KS(dev, std::vector<float>(16, 1.0f));
+  rt::buffer<int> BT(dev, std::vector<int>{0}), CL(dev, std::vector<int>{5});
+  hk::paged_attn_decode_args a{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
+                               .block_tables = BT.addr(), .context_lens = CL.addr(), .k_scales = KS.addr(),
+                               .seqs = 1, .num_kv_heads = 1, .bt_stride = 1, .max_context = 5, .scale = 0.1f};
+  CHECK_THROWS_AS(hk::launch_paged_attn_decode<cfg::pa_d128_g8_fp8>(dev, *S().m, "pa_d128_g8_fp8", a), std::invalid_argument);
+  a.v_scales = KS.addr();  // with both: it runs (the checker silent)
+  const auto rep = hk::launch_paged_attn_decode<cfg::pa_d128_g8_fp8>(dev, *S().m, "pa_d128_g8_fp8", a);
+  CHECK(rep.attn.diagnostics.empty());
 }
