@@ -307,6 +307,17 @@ TEST_CASE("paged_attn_decode fp8 cache: head_dim 64, block_size 32 (two tiles a 
   run_case<cfg::pa_d64_g8_b32_fp8>("pa_d64_g8_b32_fp8", c);
 }
 
+TEST_CASE("paged_attn_decode fp8 cache: 3 blocks in flight, more than 64 blocks a wave", "[kernels][paged_attn][fp8]") {
+  // 4190 tokens unsplit: 262 blocks, 66 and 65 a wave (the block-table VGPR reloaded); ragged others
+  pa_case c{.ctx = {4190, 1, 77}, .num_kv_heads = 1, .partition_blocks = 262, .seed = 27};
+  CHECK(run_case<cfg::pa_d128_g8_fp8_p3>("pa_d128_g8_fp8_p3", c) == 1);
+  c.ctx = {300, 16, 2};
+  c.num_kv_heads = 2;
+  c.partition_blocks = 4;
+  c.seed = 28;
+  CHECK(run_case<cfg::pa_d128_g8_fp8_p3>("pa_d128_g8_fp8_p3", c) == 5);
+}
+
 TEST_CASE("paged_attn_decode fp8 cache: a launch without the scales is refused", "[kernels][paged_attn][fp8]") {
   rt::device& dev = *S().dev;
   rt::buffer<uint16_t> Q(dev, std::vector<uint16_t>(8 * 128, 0)), O(dev, std::vector<uint16_t>(8 * 128, 0));

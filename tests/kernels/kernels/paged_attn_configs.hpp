@@ -13,4 +13,7 @@ inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8_fp8{
     .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .kv_cache = hipasm::kernels::pa_kv_cache::fp8_per_token};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d64_g8_b32_fp8{
     .head_dim = 64, .block_size = 32, .gqa = 8, .waves = 2, .kv_cache = hipasm::kernels::pa_kv_cache::fp8_per_token};
+// the benchmark's fp8 kernel: 3 blocks in flight (the next block's loads issued inside the tile)
+inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8_fp8_p3{
+    .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .prefetch = 3, .kv_cache = hipasm::kernels::pa_kv_cache::fp8_per_token};
 }  // namespace cfg
