@@ -536,7 +536,7 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
   pad64(in);
   const size_t n = in.size();
   REQUIRE(n <= 4096);
-  auto got = run<float, uint32_t>("cvt", in, 18 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
+  auto got = run<float, uint32_t>("cvt", in, 22 * 4096, {static_cast<uint32_t>(n / 64), 1, 1});
   auto clang_bf16 = run<float>("ref_bf16", in, n, {static_cast<uint32_t>(n / 64), 1, 1});
   const size_t R = 4096;  // the kernel's rows of results
   for (size_t i = 0; i < n; ++i) {
@@ -570,5 +570,13 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
                          f8_decode(f8_ref(x, 2, 16, true), 2, 16), f8_decode(f8_ref(y, 2, 16, true), 2, 16)};
     for (int k = 0; k < 4; ++k)
       CHECK((got[(14 + k) * R + i] == B(pk[k]) || (std::isnan(pk[k]) && std::isnan(F(got[(14 + k) * R + i])))));
+    // to_bf16x4: the values of (x, y, h, x) as fp8 and as bf8, exact in bf16 (a NaN: a bf16 NaN)
+    const float in4[4] = {x, y, h, x};
+    for (int f = 0; f < 2; ++f)
+      for (int k = 0; k < 4; ++k) {
+        const float want = f == 0 ? f8_decode(f8_ref(in4[k], 3, 8, true), 3, 8) : f8_decode(f8_ref(in4[k], 2, 16, true), 2, 16);
+        const uint32_t half = got[(18 + 2 * f + k / 2) * R + i] >> (16 * (k % 2)) & 0xffffu;
+        CHECK(((half << 16 == B(want)) || (std::isnan(want) && std::isnan(F(half << 16)))));
+      }
   }
 }

@@ -6,11 +6,17 @@
 // every cache slot past a context (masking), large-magnitude scores, the split (combined in the
 // kernel by the last workgroup of a sequence and KV head; launched twice on one workspace, whose
 // counters must be left zero) and without; the checker must stay silent.
+// The fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8 layouts: K [blocks][kv heads]
+// [D/16][block][16], V [blocks][kv heads][block/16][D][16] e4m3fnuz bytes, f32 scales [blocks][kv
+// heads][block] for K and V): the reference decodes the bytes itself (fp8_e4m3fnuz below, not
+// the kernel's conversion), every byte value but NaN's 0x80 drawn (zeros, denormals, +-240),
+// per-token scales over a 2^8 range and some zero; unused slots hold NaN bytes and NaN scales.
 //
 // Tolerance, |got - want| <= 2^-8 (max |v| + |want|): the kernel rounds the probabilities to
 // bf16 for the P.V MFMA (relative 2^-9 each: at most 2^-9 max|v| on the weighted mean, whose
 // denominator stays f32) and the output to bf16 (2^-9 |want|); the f32 scores and sums add
-// ~2^-20. Twice that bound.
+// ~2^-20. Twice that bound. With fp8, v is the scaled value (fp8 * its scale): the kernel folds
+// the V scale into the bf16 probability (the same relative 2^-9), K is widened to bf16 exactly.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -24,7 +30,9 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "paged_attn_configs.hpp"
@@ -40,6 +48,15 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 constexpr uint16_t bf16_nan = 0x7fc0;
+constexpr uint8_t fp8_nan = 0x80;  // e4m3fnuz's only NaN (no infinities, no -0)
+
+// e4m3fnuz: sign, 4 exponent bits (bias 8), 3 mantissa bits; exponent 0 is denormal (m * 2^-10)
+double fp8_e4m3fnuz(uint8_t b) {
+  if (b == fp8_nan) return NAN;
+  const int e = (b >> 3) & 15, m = b & 7;
+  const double mag = e ? std::ldexp(1.0 + m / 8.0, e - 8) : std::ldexp(double(m), -10);
+  return b & 0x80 ? -mag : mag;
+}
 
 struct pa_case {
   std::vector<uint32_t> ctx;     // context length per sequence
@@ -55,6 +72,9 @@ struct pa_case {
 template <hk::paged_attn_decode_config C>
 uint32_t run_case(const char* name, const pa_case& pc) {
   constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa;
+  constexpr bool F8 = C.kv_cache == hk::pa_kv_cache::fp8_per_token;
+  using elem = std::conditional_t<F8, uint8_t, uint16_t>;
+  constexpr int X = 16 / sizeof(elem);  // elements of a 16-byte chunk: the layouts' innermost dimension
   const uint32_t seqs = static_cast<uint32_t>(pc.ctx.size()), KVH = pc.num_kv_heads, H = KVH * G;
   std::mt19937 rng(pc.seed);
   std::uniform_real_distribution<double> uq(-pc.qk_range, pc.qk_range), uv(-1.0, 1.0);
@@ -74,28 +94,57 @@ uint32_t run_case(const char* name, const pa_case& pc) {
 
   // caches in aiter's layouts, all NaN, then each sequence's tokens written
   const size_t block_elems = size_t(KVH) * BS * D;
-  std::vector<uint16_t> kc(num_blocks * block_elems, bf16_nan), vc(num_blocks * block_elems, bf16_nan);
-  auto k_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> uint16_t& {  // [blk][h][D/8][BS][8]
-    return kc[blk * block_elems + (size_t(h) * (D / 8) + d / 8) * BS * 8 + t * 8 + d % 8];
+  const elem unused = F8 ? fp8_nan : bf16_nan;
+  std::vector<elem> kc(num_blocks * block_elems, unused), vc(num_blocks * block_elems, unused);
+  auto k_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> elem& {  // [blk][h][D/X][BS][X]
+    return kc[blk * block_elems + (size_t(h) * (D / X) + d / X) * BS * X + t * X + d % X];
   };
-  auto v_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> uint16_t& {  // [blk][h][BS/8][D][8]
-    return vc[blk * block_elems + (size_t(h) * (BS / 8) + t / 8) * D * 8 + d * 8 + t % 8];
+  auto v_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> elem& {  // [blk][h][BS/X][D][X]
+    return vc[blk * block_elems + (size_t(h) * (BS / X) + t / X) * D * X + d * X + t % X];
   };
+  // fp8 scales [blk][h][BS] (NaN where unused); a bf16 cache has none (1 in the reference)
+  std::vector<float> ksc(F8 ? size_t(num_blocks) * KVH * BS : 0, NAN), vsc(ksc.size(), NAN);
+  auto scale_at = [&](std::vector<float>& v, uint32_t blk, uint32_t h, uint32_t t) -> double {
+    return F8 ? v[(size_t(blk) * KVH + h) * BS + t] : 1.0;
+  };
+  // fp8 bytes: every value but NaN, 1 in 8 from the edges (zeros, smallest denormal, largest
+  // denormal, smallest normal, +-240); scales 2^-3..2^4 / 240 (K: times the q/k range), 1 in 29 zero
+  const uint8_t edges[] = {0x00, 0x01, 0x81, 0x07, 0x08, 0x88, 0x7f, 0xff};
+  std::uniform_int_distribution<int> ubyte(0, 254), uedge(0, 7), uexp(-3, 4), u29(0, 28);
+  auto fp8_draw = [&]() -> uint8_t {
+    if (ubyte(rng) < 32) return edges[uedge(rng)];
+    const int b = ubyte(rng);
+    return static_cast<uint8_t>(b < 0x80 ? b : b + 1);
+  };
+  auto scale_draw = [&](double range) { return u29(rng) == 0 ? 0.0f : static_cast<float>(std::ldexp(range / 240, uexp(rng))); };
   for (uint32_t s = 0; s < seqs; ++s)
     for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
       const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
-      for (uint32_t h = 0; h < KVH; ++h)
+      for (uint32_t h = 0; h < KVH; ++h) {
         for (uint32_t d = 0; d < D; ++d) {
-          k_at(blk, h, t % BS, d) = bf16(uq(rng));
-          v_at(blk, h, t % BS, d) = bf16(uv(rng));
+          if constexpr (F8) {
+            k_at(blk, h, t % BS, d) = fp8_draw();
+            v_at(blk, h, t % BS, d) = fp8_draw();
+          } else {
+            k_at(blk, h, t % BS, d) = bf16(uq(rng));
+            v_at(blk, h, t % BS, d) = bf16(uv(rng));
+          }
         }
+        if constexpr (F8) {
+          ksc[(size_t(blk) * KVH + h) * BS + t % BS] = scale_draw(pc.qk_range);
+          vsc[(size_t(blk) * KVH + h) * BS + t % BS] = scale_draw(1.0);
+        }
+      }
     }
+  auto kv_value = [](elem e) { return F8 ? fp8_e4m3fnuz(static_cast<uint8_t>(e)) : from_bf16(e); };
   std::vector<uint16_t> q(size_t(seqs) * H * D);
   for (auto& x : q) x = bf16(uq(rng));
   const double scale = pc.scale != 0 ? pc.scale : 1.0 / std::sqrt(double(D));
 
   rt::device& dev = *S().dev;
-  rt::buffer<uint16_t> Q(dev, q), K(dev, kc), V(dev, vc), O(dev, std::vector<uint16_t>(q.size(), 0xffff));
+  rt::buffer<uint16_t> Q(dev, q), O(dev, std::vector<uint16_t>(q.size(), 0xffff));
+  rt::buffer<elem> K(dev, kc), V(dev, vc);
+  rt::buffer<float> KS(dev, F8 ? ksc : std::vector<float>(1)), VS(dev, F8 ? vsc : std::vector<float>(1));
   rt::buffer<int> BT(dev, bt), CL(dev, std::vector<int>(pc.ctx.begin(), pc.ctx.end()));
   const uint32_t pb = pc.partition_blocks ? pc.partition_blocks : hk::paged_attn_partition_blocks<C>(seqs, KVH, max_ctx);
   const uint32_t parts = hk::paged_attn_partitions(max_ctx, BS, pb);
@@ -108,7 +157,8 @@ uint32_t run_case(const char* name, const pa_case& pc) {
     auto rep = hk::launch_paged_attn_decode<C>(
         dev, *S().m, name,
         {.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(), .block_tables = BT.addr(),
-         .context_lens = CL.addr(), .part_out = PO.addr(), .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs,
+         .context_lens = CL.addr(), .k_scales = F8 ? KS.addr() : 0, .v_scales = F8 ? VS.addr() : 0,
+         .part_out = PO.addr(), .part_ml = PM.addr(), .counters = CNT.addr(), .seqs = seqs,
          .num_kv_heads = KVH, .bt_stride = bt_stride, .max_context = max_ctx, .scale = static_cast<float>(scale),
          .partition_blocks = pb});
     for (const auto& msg : rep.attn.diagnostics) FAIL_CHECK(name << " checker: " << msg);
@@ -126,8 +176,8 @@ uint32_t run_case(const char* name, const pa_case& pc) {
       for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
         const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
         double dot = 0;
-        for (uint32_t d = 0; d < D; ++d) dot += from_bf16(q[(size_t(s) * H + h) * D + d]) * from_bf16(k_at(blk, kvh, t % BS, d));
-        sc[t] = dot * scale;
+        for (uint32_t d = 0; d < D; ++d) dot += from_bf16(q[(size_t(s) * H + h) * D + d]) * kv_value(k_at(blk, kvh, t % BS, d));
+        sc[t] = dot * scale_at(ksc, blk, kvh, t % BS) * scale;
         mx = std::max(mx, sc[t]);
       }
       double sum = 0;
@@ -135,7 +185,8 @@ uint32_t run_case(const char* name, const pa_case& pc) {
       for (uint32_t d = 0; d < D; ++d) {
         double want = 0;
         for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
-          const double v = from_bf16(v_at(static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]), kvh, t % BS, d));
+          const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
+          const double v = kv_value(v_at(blk, kvh, t % BS, d)) * scale_at(vsc, blk, kvh, t % BS);
           want += sc[t] * v;
           vmax = std::max(vmax, std::fabs(v));
         }
@@ -226,4 +277,58 @@ TEST_CASE("paged_attn_decode: 8 waves (the benchmark's long-context kernel), spl
   c.partition_blocks = 40;  // unsplit
   c.seed = 16;
   CHECK(run_case<cfg::pa_d128_g8_w8>("pa_d128_g8_w8", c) == 1);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: gqa 8, contexts 1..300, split and not", "[kernels][paged_attn][fp8]") {
+  // contexts shorter than a block (1, 5), one block exactly (16), tails (37, 129, 300)
+  pa_case c{.ctx = {1, 37, 300, 16, 129, 5}, .num_kv_heads = 2, .partition_blocks = 19, .seed = 21};
+  CHECK(run_case<cfg::pa_d128_g8_fp8>("pa_d128_g8_fp8", c) == 1);
+  c.partition_blocks = 4;  // 5 partitions for the longest
+  c.seed = 22;
+  CHECK(run_case<cfg::pa_d128_g8_fp8>("pa_d128_g8_fp8", c) == 5);
+  c.ctx = {1000, 3};  // the launch's choice (split)
+  c.num_kv_heads = 1;
+  c.partition_blocks = 0;
+  c.seed = 23;
+  CHECK(run_case<cfg::pa_d128_g8_fp8>("pa_d128_g8_fp8", c) > 1);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: large-magnitude scores", "[kernels][paged_attn][fp8]") {
+  // K scales up to 2^4 * 4 / 240 on bytes up to 240, q in [-4, 4], scale 1: scores in the hundreds
+  pa_case c{.ctx = {90, 200, 7}, .num_kv_heads = 2, .qk_range = 4.0, .scale = 1.0, .partition_blocks = 4, .seed = 24};
+  run_case<cfg::pa_d128_g8_fp8>("pa_d128_g8_fp8", c);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: head_dim 64, block_size 32 (two tiles a block), 2 waves", "[kernels][paged_attn][fp8]") {
+  pa_case c{.ctx = {1, 17, 33, 95, 64}, .num_kv_heads = 2, .partition_blocks = 2, .seed = 25};
+  run_case<cfg::pa_d64_g8_b32_fp8>("pa_d64_g8_b32_fp8", c);
+  c.partition_blocks = 0;
+  c.seed = 26;
+  run_case<cfg::pa_d64_g8_b32_fp8>("pa_d64_g8_b32_fp8", c);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: 3 blocks in flight, more than 64 blocks a wave", "[kernels][paged_attn][fp8]") {
+  // 4190 tokens unsplit: 262 blocks, 66 and 65 a wave (the block-table VGPR reloaded); ragged others
+  pa_case c{.ctx = {4190, 1, 77}, .num_kv_heads = 1, .partition_blocks = 262, .seed = 27};
+  CHECK(run_case<cfg::pa_d128_g8_fp8_p3>("pa_d128_g8_fp8_p3", c) == 1);
+  c.ctx = {300, 16, 2};
+  c.num_kv_heads = 2;
+  c.partition_blocks = 4;
+  c.seed = 28;
+  CHECK(run_case<cfg::pa_d128_g8_fp8_p3>("pa_d128_g8_fp8_p3", c) == 5);
+}
+
+TEST_CASE("paged_attn_decode fp8 cache: a launch without the scales is refused", "[kernels][paged_attn][fp8]") {
+  rt::device& dev = *S().dev;
+  rt::buffer<uint16_t> Q(dev, std::vector<uint16_t>(8 * 128, 0)), O(dev, std::vector<uint16_t>(8 * 128, 0));
+  rt::buffer<uint8_t> K(dev, std::vector<uint8_t>(16 * 128, 0)), V(dev, std::vector<uint8_t>(16 * 128, 0));
+  rt::buffer<float> KS(dev, std::vector<float>(16, 1.0f));
+  rt::buffer<int> BT(dev, std::vector<int>{0}), CL(dev, std::vector<int>{5});
+  hk::paged_attn_decode_args a{.out = O.addr(), .q = Q.addr(), .k_cache = K.addr(), .v_cache = V.addr(),
+                               .block_tables = BT.addr(), .context_lens = CL.addr(), .k_scales = KS.addr(),
+                               .seqs = 1, .num_kv_heads = 1, .bt_stride = 1, .max_context = 5, .scale = 0.1f};
+  CHECK_THROWS_AS(hk::launch_paged_attn_decode<cfg::pa_d128_g8_fp8>(dev, *S().m, "pa_d128_g8_fp8", a), std::invalid_argument);
+  a.v_scales = KS.addr();  // with both: it runs (the checker silent)
+  const auto rep = hk::launch_paged_attn_decode<cfg::pa_d128_g8_fp8>(dev, *S().m, "pa_d128_g8_fp8", a);
+  CHECK(rep.attn.diagnostics.empty());
 }

@@ -4,3 +4,7 @@
 // head, 4 waves a workgroup (bench_paged_attn_decode.cpp).
 HIPASM_PAGED_ATTN_DECODE_KERNEL(pa_d128_g8_w4, (hipasm::kernels::paged_attn_decode_config{
                                                     .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4}))
+// The same with an fp8 cache (e4m3fnuz, per-token scales: aiter's pertokenFp8).
+HIPASM_PAGED_ATTN_DECODE_KERNEL(pa_d128_g8_w4_fp8, (hipasm::kernels::paged_attn_decode_config{
+                                                        .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .prefetch = 3,
+                                                        .kv_cache = hipasm::kernels::pa_kv_cache::fp8_per_token}))

@@ -6,6 +6,7 @@
 //   auto i = cvt_i8x4(a, b, c, d);    // four int8 in a u32, byte 0 = a (saturating)
 //   auto f = to_f32(p, 1);            // element 1 of a bf16x2 / f16x2 / fp8x4 / bf8x4 as f32
 //   auto g = to_f32x2(q, 1);          // elements 2 and 3 of an fp8x4 / bf8x4 (one instruction)
+//   auto b = to_bf16x4(q);            // the 4 elements as bf16: 2 bf16x2 dwords (a bf16 MFMA operand)
 //
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
@@ -30,6 +31,11 @@
 //   byte 0, UNUSED_PRESERVE after): 2 VALU a value, no packing instructions.
 // - to f32: bf16 a shift or mask; f16 v_cvt_f32_f16 (SDWA WORD_1 for the high half); fp8/bf8
 //   v_cvt_f32_fp8 / _bf8 with SDWA src0_sel BYTE_n: one VALU each, exact.
+// - fp8/bf8 to bf16 (exact: bf16 holds every e4m3fnuz and e5m2fnuz value): to_f32x2 twice, then
+//   one v_perm_b32 a pair joins the f32s' high halves, written into the first pair's registers:
+//   4 VALU for 4 values, no copies (a pair built by assigning two results into the dwords of a
+//   2-register tuple costs a v_mov each: the allocator does not give a value copied into one dword
+//   of a tuple that dword's register).
 #pragma once
 #include "dpp.hpp"
 #include "emit_ctx.hpp"
@@ -240,6 +246,21 @@ constexpr gpr<dtype::f32> to_f32x2(const gpr<T>& v, int word, std::source_locati
   if (word == 0) h.e(op, {detail::reg_op(d), s});
   else h.e(op, {detail::reg_op(d), s}, sdwa().src0_sel(sdwa_sel::word1));
   return h.result<dtype::f32>(d);
+}
+
+// The 4 elements of an fp8x4 / bf8x4 as bf16, exact: element 2 k + i in half i of dword k (the
+// element order of a bf16 MFMA operand).
+template <dtype T>
+  requires(T == dtype::fp8x4 || T == dtype::bf8x4)
+constexpr gpr<dtype::bf16x2> to_bf16x4(const gpr<T>& v, std::source_location l = std::source_location::current()) {
+  builder& J = *v.b;
+  auto lo = to_f32x2(v, 0, l), hi = to_f32x2(v, 1, l);
+  auto high_halves = J.sgpr<dtype::u32>();
+  J.s_mov_b32(high_halves, 0x07060302, no_modifiers, l);
+  auto r = lo.template as<dtype::u32>(l);
+  J.v_perm_b32(r.at(0, l), lo.at(1, l), lo.at(0, l), high_halves, no_modifiers, l);
+  J.v_perm_b32(r.at(1, l), hi.at(1, l), hi.at(0, l), high_halves, no_modifiers, l);
+  return r.template as<dtype::bf16x2>(l);
 }
 
 }  // namespace hipasm

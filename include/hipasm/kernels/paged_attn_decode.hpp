@@ -1,7 +1,8 @@
-// Paged-attention decode: one query token per sequence against a bf16 KV cache in blocks
-// (vLLM's paged_attention_v2 split, aiter's asm cache layout), GQA, bf16 out.
+// Paged-attention decode: one query token per sequence against a bf16 or fp8 KV cache in blocks
+// (vLLM's paged_attention_v2 split, aiter's asm cache layouts), GQA, bf16 out.
 //
 //   out[s][h][d] = sum_t softmax_t(scale * q[s][h] . K[s][t]) V[s][t][d],  t < context_lens[s]
+//   (fp8: K[s][t] = k_scale(t) * the fp8 values, V[s][t] = v_scale(t) * the fp8 values)
 //
 // Layouts (bf16 as uint16_t bits; those of aiter's pa_fwd_asm, csrc/py_itfs_cu/asm_pa.cu):
 //   q            [seqs][num_kv_heads * gqa][head_dim], q_stride bytes from one sequence to the next
@@ -9,6 +10,10 @@
 //   v_cache      [num_blocks][num_kv_heads][block_size / 8][head_dim][8]      (aiter's shuffled V)
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
+//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3fnuz bytes, 16 a chunk):
+//   k_cache      [num_blocks][num_kv_heads][head_dim / 16][block_size][16]
+//   v_cache      [num_blocks][num_kv_heads][block_size / 16][head_dim][16]
+//   k_scales, v_scales [num_blocks][num_kv_heads][block_size] f32
 //   block_tables [seqs][bt_stride] i32, context_lens [seqs] i32 (>= 1), out [seqs][heads][head_dim]
 //   part_out, part_ml, counters: the split's workspace (paged_attn_workspace_for); the counters
 //                must be zero before the first launch, each launch leaves them zero
@@ -22,10 +27,14 @@
 //   S = K . Q^T    D/16 v_mfma_f32_16x16x16_bf16: A = 16 tokens x 16 dims of K (a lane's 16-byte
 //                  K chunk feeds two MFMAs; the dims are permuted the same way in Q), B = Q^T with
 //                  the gqa heads in columns 0..gqa-1 (the others zero);
-//   online softmax per head (column): a lane holds 4 tokens of one head; the tile's max over the
-//                  4 lane groups by xor_reduce(0x30), exp2 with the scale * log2(e) folded in;
+//   online softmax per head (column): a lane holds 4 tokens of one head; exp2 with the scale *
+//                  log2(e) folded in; the running max moves only when a score passes it by more
+//                  than 8 (then the 4 lane groups' max by xor_reduce(0x30) and the rescaling);
 //   O^T += V^T . P^T  D/16 MFMAs: A = 16 dims x 16 tokens of V (one 8-byte load), B = P^T in bf16,
 //                  which is the S tile's own register layout (no shuffle).
+// fp8: K and V widened to bf16 exactly (to_bf16x4) in the S MFMAs' shadow, the K scales on the
+// scores, the V scales on the probabilities (l sums the bare ones), the next block's loads in the
+// P.V MFMAs' shadow.
 // Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
 // slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
 // one partition writes bf16 out directly, else each wave writes its dims of the partition's
@@ -37,19 +46,28 @@
 // Host side:    hipasm::kernels::launch_paged_attn_decode<cfg>(dev, module, "pa_d128_g8", {...});
 #pragma once
 #include <cstdint>
+#include <array>
+#include <bit>
 #include <limits>
 
 #include "../hipasm.hpp"
 
 namespace hipasm::kernels {
 
+// The KV cache's element type: bf16, or fp8 e4m3fnuz with an f32 scale per token and KV head for
+// K and for V (aiter's pertokenFp8: a cache value is fp8 * its token's scale).
+enum class pa_kv_cache { bf16, fp8_per_token };
+
 struct paged_attn_decode_config {
-  int head_dim = 128;   // 32..256, a multiple of 32
-  int block_size = 16;  // tokens per KV-cache block, a multiple of 16 (and of 8: the V layout)
+  int head_dim = 128;   // 32..256, a multiple of 32 (of 64 with an fp8 cache)
+  int block_size = 16;  // tokens per KV-cache block, a multiple of 16
   int gqa = 8;          // query heads per KV head, 1..16
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
-  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..3
+  int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..4
+  pa_kv_cache kv_cache = pa_kv_cache::bf16;
 };
+// Bytes of one cache element.
+constexpr uint32_t pa_kv_elem_bytes(const paged_attn_decode_config& c) { return c.kv_cache == pa_kv_cache::bf16 ? 2u : 1u; }
 // LDS row of one (wave, head) in the waves' combination: D floats of O then (max, sum). Rows 32
 // bytes past a multiple of 128 (D * 4 is one): the ds_read/write_b128 of a lane group (heads
 // c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) then hit distinct banks (16 bytes of
@@ -58,29 +76,37 @@ constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return 
 
 template <paged_attn_decode_config C>
 constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, arg<const int*> context_lens,
-                                      arg<const uint16_t*> q, arg<const uint16_t*> k_cache,
-                                      arg<const uint16_t*> v_cache, arg<unsigned> bt_stride,
+                                      arg<const uint16_t*> q, arg<const void*> k_cache,
+                                      arg<const void*> v_cache, arg<unsigned> bt_stride,
                                       arg<unsigned> partition_blocks, arg<unsigned> q_stride,
                                       arg<unsigned> kv_block_stride, arg<uint16_t*> out, arg<float*> part_out,
                                       arg<float*> part_ml, arg<unsigned*> counters, arg<float> scale_log2e,
-                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions) {
+                                      arg<unsigned> num_kv_heads, arg<unsigned> max_partitions,
+                                      arg<const float*> k_scales, arg<const float*> v_scales) {
   constexpr int D = C.head_dim, BS = C.block_size, G = C.gqa, W = C.waves;
   static_assert(D >= 32 && D <= 256 && D % 32 == 0, "hipasm paged_attn_decode: head_dim must be 32..256, a multiple of 32");
   static_assert(BS >= 16 && BS <= 256 && BS % 16 == 0, "hipasm paged_attn_decode: block_size must be a multiple of 16, at most 256");
   static_assert(G >= 1 && G <= 16, "hipasm paged_attn_decode: gqa must be 1..16 (the heads are the 16 columns of an MFMA tile)");
   static_assert((W == 1 || W == 2 || W == 4 || W == 8) && (D / 16) % W == 0,
                 "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
-  static_assert(C.prefetch >= 1 && C.prefetch <= 3, "hipasm paged_attn_decode: prefetch must be 1..3");
-  constexpr int KL = D / 32;            // 16-byte K (and Q) loads per lane and tile
+  static_assert(C.prefetch >= 1 && C.prefetch <= 4, "hipasm paged_attn_decode: prefetch must be 1..4");
+  constexpr bool F8 = C.kv_cache == pa_kv_cache::fp8_per_token;
+  static_assert(!F8 || D % 64 == 0, "hipasm paged_attn_decode: head_dim must be a multiple of 64 with an fp8 cache");
+  constexpr int EB = static_cast<int>(pa_kv_elem_bytes(C));
+  constexpr int CD = 16 / EB;           // dims of a lane's 16-byte K chunk (one token)
+  constexpr int KL = D / (4 * CD);      // 16-byte K loads per lane and tile
   constexpr int NJ = D / 16;            // MFMAs per tile and product
+  constexpr int VW = EB;                // dwords of a lane's V load (4 tokens of one dim) per MFMA
   constexpr int TILES = BS / 16;        // 16-token tiles per block
-  constexpr int SLOT_LOADS = TILES * (KL + NJ);
+  constexpr int SLOT_LOADS = TILES * (KL + NJ + (F8 ? 2 : 0));  // (fp8: + the tile's K and V scales)
   constexpr int P = C.prefetch, R = P + 1;  // blocks in flight besides the current one; register slots
-  constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * 2);  // one KV head of one block
+  constexpr uint32_t head_bytes = static_cast<uint32_t>(BS * D * EB);  // one KV head of one block
+  constexpr uint32_t scale_bytes = static_cast<uint32_t>(BS * 4);      // its scales (fp8)
   constexpr uint32_t RS = pa_lds_row_bytes(C);
   constexpr float ninf = -std::numeric_limits<float>::infinity();
-  // every exp2 argument is <= 0 (x - max): results in (0, 1], the denormal ones negligible next to
-  // the sums they join, so the bare v_exp_f32 (math.hpp's flush_denormals)
+  // every exp2 argument is <= 8 (x - max; the tiles' max lags by up to 8): results in (0, 2^8],
+  // the denormal ones negligible next to the sums they join, so the bare v_exp_f32 (math.hpp's
+  // flush_denormals)
   constexpr math_opts flush{.flush_denormals = true};
   using dtype::u32;
   using dtype::u64;
@@ -125,11 +151,13 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   ctxo = seq << 2u;
   J.global_load_dword(ctxv, ctxo, context_lens);
   buffer Qb = make_buffer(J, qbase, static_cast<uint32_t>(G * D * 2));
-  auto qv = J.vgpr<u32>(4 * KL).aligned(4).named("q");
+  // Q in the order of the K chunks: the CD dims of chunk 4 jj + grp in dwords CD / 2 jj ..
+  auto qv = J.vgpr<u32>(D / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    qoff = col * static_cast<uint32_t>(D * 2) + (grp << 4u);  // head col, dims 8 (4 jj + grp) ..
-    for (int jj = 0; jj < KL; ++jj) Qb.load(qv.slice(4 * jj, 4), qoff + jj * 64);
+    qoff = col * static_cast<uint32_t>(D * 2) + grp * static_cast<uint32_t>(CD * 2);  // head col, dims CD (4 jj + grp) ..
+    for (int jj = 0; jj < KL; ++jj)
+      for (int h = 0; h < CD / 8; ++h) Qb.load(qv.slice(jj * (CD / 2) + 4 * h, 4), qoff + (jj * 8 * CD + 16 * h));
   }
 
   J.wait_for(ctxv);
@@ -146,34 +174,73 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
 
   buffer Kb = make_buffer(J, k_cache, head_bytes);
   buffer Vb = make_buffer(J, v_cache, head_bytes);
-  auto kv_head_off = J.sgpr<u32>();
-  kv_head_off = kvh * head_bytes;
+  // this KV head's part of block 0 of each array (a block adds phys * its stride)
+  auto k_head = J.sgpr<u64>(), v_head = J.sgpr<u64>();
+  {
+    auto kv_head_off = J.sgpr<u32>();
+    kv_head_off = kvh * head_bytes;
+    k_head = k_cache + kv_head_off;
+    v_head = v_cache + kv_head_off;
+  }
 
   // lane offsets inside one KV head of a block
   auto koff = J.vgpr<u32>().named("koff");  // token col of the tile, 16-byte chunk 4 jj + grp
   koff = (grp * static_cast<uint32_t>(BS) + col) << 4u;
   auto voff = J.vgpr<u32>().named("voff");  // tokens 4 grp .. 4 grp + 3 of the tile, dim col
-  voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);
+  if constexpr (F8) voff = col * 16u + (grp << 2u);  // [BS/16][D][16]
+  else voff = ((grp >> 1u) * static_cast<uint32_t>(D) + col) * 16u + ((grp & 1u) << 3u);  // [BS/8][D][8]
 
   auto kbuf = J.vgpr<u32>(R * TILES * KL * 4).aligned(4).named("k");
-  auto vbuf = J.vgpr<u32>(R * TILES * NJ * 2).aligned(2).named("v");
+  auto vbuf = J.vgpr<u32>(R * TILES * NJ * VW).aligned(VW).named("v");
+  // fp8: a tile's K and V scale of token 4 grp + col % 4 per slot, one dword a lane (the quad's
+  // lanes hold the 4 scales of their tokens 4 grp .., each read through DPP quad_perm by the
+  // multiply that applies it: dwordx4 loads of the 4 took as much of the CU's address path as
+  // the K and V loads together)
+  buffer KSb{}, VSb{};
+  auto ksc = J.vgpr<f32>(F8 ? R * TILES : 1).named("ks");
+  auto vsc = J.vgpr<f32>(F8 ? R * TILES : 1).named("vs");
+  auto scale_stride = J.sgpr<u32>(), soff = J.vgpr<u32>(), tq = J.vgpr<u32>();
+  auto ks_head = J.sgpr<u64>(), vs_head = J.sgpr<u64>();
+  if constexpr (F8) {
+    KSb = make_buffer(J, k_scales, scale_bytes);
+    VSb = make_buffer(J, v_scales, scale_bytes);
+    scale_stride = num_kv_heads * scale_bytes;  // the scales are [blocks][kv heads][block_size] f32
+    auto kv_scale_off = J.sgpr<u32>();
+    kv_scale_off = kvh * scale_bytes;
+    ks_head = k_scales + kv_scale_off;
+    vs_head = v_scales + kv_scale_off;
+    soff = ((grp << 2u) + (col & 3u)) << 2u;
+    tq = (grp << 2u) + (col & 3u);  // the token of the lane's scales in its tile
+  }
   auto cur_blk = J.sgpr<u32>();
   auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
+  // the block's loads into `slot` (its bases written straight into the V#s: stride 0, so word 1
+  // is the address's high half alone)
   auto issue = [&](int slot) {
-    auto base = J.sgpr<u64>();
-    base = k_cache + mul_wide(phys, kv_block_stride);
-    base = base + kv_head_off;
-    Kb.set_base(base);
+    auto off = J.sgpr<u64>();
+    off = mul_wide(phys, kv_block_stride);
+    auto base_of = [](const buffer& b) { return b.desc.slice(0, 2).template as<u64>(); };
+    base_of(Kb) = k_head + off;
     for (int u = 0; u < TILES; ++u)
       for (int jj = 0; jj < KL; ++jj)
         Kb.load(kbuf.slice(((slot * TILES + u) * KL + jj) * 4, 4), koff + (jj * 4 * BS * 16 + u * 256));
-    base = v_cache + mul_wide(phys, kv_block_stride);
-    base = base + kv_head_off;
-    Vb.set_base(base);
+    base_of(Vb) = v_head + off;
     for (int u = 0; u < TILES; ++u)
       for (int j = 0; j < NJ; ++j)
-        Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * 2, 2), voff + (u * 2 * D * 16 + j * 256));
+        Vb.load(vbuf.slice(((slot * TILES + u) * NJ + j) * VW, VW), voff + (u * EB * D * 16 + j * 256));
+    if constexpr (F8) {
+      off = mul_wide(phys, scale_stride);
+      base_of(KSb) = ks_head + off;
+      base_of(VSb) = vs_head + off;
+      for (int u = 0; u < TILES; ++u) {
+        KSb.load(ksc[slot * TILES + u], soff + u * 64);
+        VSb.load(vsc[slot * TILES + u], soff + u * 64);
+      }
+    }
   };
+  // fp8: 4 fp8 (one dword) -> 4 bf16 (two dwords, same order), exact (convert.hpp's to_bf16x4:
+  // to_f32x2 and the high halves)
+  auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) { return to_bf16x4(raw.template as<dtype::fp8x4>()).template as<u32>(); };
 
   auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
   acc.fill(0.0f);
@@ -186,22 +253,54 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
   auto tb = J.vgpr<u32>();
   tb = grp << 2u;
-  auto compute = [&](int slot) {
+  // compute(slot, next): with OVERLAP (an fp8 cache, one tile a block) `next` (the next block's
+  // loads) is emitted in the P.V MFMAs' shadow (interleave); else it is not used
+  constexpr bool OVERLAP = F8 && TILES == 1;
+  auto compute = [&](int slot, const auto& next_in) {
+    auto next = next_in;  // (a local copy: the constant interpreter's lambdas capture locals, not reference parameters)
     for (int u = 0; u < TILES; ++u) {
       auto tok0 = J.sgpr<u32>();
       tok0 = cur_blk * static_cast<uint32_t>(BS) + static_cast<uint32_t>(16 * u);
       auto tile = [&] {
-        // two accumulators halve the chain of dependent MFMAs (its latency is the wave's step time)
-        s.fill(0.0f);
-        s2.fill(0.0f);
-        for (int jj = 0; jj < KL; ++jj)
-          for (int h = 0; h < 2; ++h) {
-            auto& a = h == 0 ? s : s2;
-            J.v_mfma_f32_16x16x16_bf16(a, kbuf.slice(((slot * TILES + u) * KL + jj) * 4 + 2 * h, 2),
-                                       qv.slice(4 * jj + 2 * h, 2), a);
+        // bf16: two accumulators halve the chain of dependent MFMAs (its latency is the wave's step
+        // time); fp8: one (the conversions between the MFMAs cover their latency). The first MFMA
+        // into each adds to 0.
+        // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
+        auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
+        // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
+        std::array<gpr<u32>, F8 ? D / 16 : 1> kp{};
+        // V as bf16: tokens 4 grp, 4 grp + 1 of dim 16 j + col in dword 2 j, the next two in 2 j + 1
+        // (fp8: the pair of dim 16 j + col in vp[j])
+        auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
+        std::array<gpr<u32>, F8 ? NJ : 1> vp{};
+        auto s_mfmas = [&] {
+          for (int jj = 0; jj < KL; ++jj)
+            for (int h = 0; h < CD / 4; ++h) {
+              auto& a = h % 2 == 0 || F8 ? s : s2;
+              const int d = jj * (CD / 4) + h;
+              const auto ka = F8 ? kp[d] : kraw.slice(2 * d, 2);
+              if (d < (F8 ? 1 : 2)) J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), 0);
+              else J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), a);
+            }
+        };
+        if constexpr (F8) {  // the conversions in the shadow of the MFMAs (the K chunks' before their MFMAs)
+          interleave(J, [&] {
+            for (int d = 0; d < KL * 4; ++d) kp[d].rebind(fp8x4_to_bf16(kraw[d]));
+            for (int j = 0; j < NJ; ++j) vp[j].rebind(fp8x4_to_bf16(vs[j]));
+          }, s_mfmas);
+        } else {
+          s_mfmas();
+        }
+        auto vpair = [&](int j) { return F8 ? vp[j] : vs.slice(2 * j, 2); };
+        const int si = F8 ? slot * TILES + u : 0;  // (bf16: unused registers)
+        auto ks = ksc[si], vsu = vsc[si];
+        if constexpr (F8)
+          for (int i = 0; i < 4; ++i) {
+            J.v_mul_f32(s[i], ks, s[i], dpp::quad_perm(i, i, i, i));  // token 4 grp + i's scale
+            s[i] = s[i] * scale_log2e;
           }
-        for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
-        auto vs = vbuf.slice((slot * TILES + u) * NJ * 2, NJ * 2);
+        else
+          for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
         // the last tile: tokens at or past the context get -inf and a zero V
         J.If(ctx - tok0 < 16u, [&] {
           auto valid = J.sgpr<u32>();
@@ -211,26 +310,60 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
           mhi = select<u32>(tb + 2u < valid, 0xffffu, 0u) | select<u32>(tb + 3u < valid, 0xffff0000u, 0u);
           for (int j = 0; j < NJ; ++j) {
-            vs[2 * j] = vs[2 * j] & mlo;
-            vs[2 * j + 1] = vs[2 * j + 1] & mhi;
+            auto v2 = vpair(j);
+            v2[0] = v2[0] & mlo;
+            v2[1] = v2[1] & mhi;
           }
+          if constexpr (F8)  // (a NaN scale times p = 0 is NaN too)
+            vsu = select(tq < valid, vsu, 0.0f);
         });
         auto mt = J.vgpr<f32>();
         mt = max3(s[0], s[1], s[2]);
         J.v_max_f32(mt, mt, s[3]);
-        auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
-        auto mn = J.vgpr<f32>();
-        J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
-        auto alpha = J.vgpr<f32>();
-        alpha = exp2(m - mn, flush);
-        for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - mn, flush);
-        l = l * alpha + ((s[0] + s[1]) + (s[2] + s[3]));
-        m = mn;
-        for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
-        p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
-        p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
-        for (int j = 0; j < NJ; ++j)
-          J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vs.slice(2 * j, 2), p, acc.slice(4 * j, 4));
+        // The running max m moves only when a score passes it by more than 8 (log2 units; the
+        // probabilities stay <= 2^8, far inside f32 and bf16, and O / l does not depend on m):
+        // the 4 lane groups' max exchange (two LDS round trips) and the rescaling of O and l then
+        // run in a few tiles of a sequence (the first always) instead of in every tile.
+        auto mlim = J.vgpr<f32>();
+        mlim = m + 8.0f;  // (-inf at the start: every score passes)
+        auto grow = J.sgpr<u64>();
+        J.v_cmp_gt_f32(grow, mt, mlim);
+        J.If((grow.lo() | grow.hi()) != 0u, [&] {  // (wave-uniform: any lane)
+          auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
+          auto mn = J.vgpr<f32>();
+          J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
+          auto alpha = J.vgpr<f32>();
+          alpha = exp2(m - mn, flush);
+          l = l * alpha;
+          m = mn;
+          for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
+        });
+        auto exps = [&] {
+          for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - m, flush);
+        };
+        auto sum_and_pack = [&] {
+          l = l + ((s[0] + s[1]) + (s[2] + s[3]));
+          if constexpr (F8) {  // P^T with the V scales folded in (the sum l has the bare probabilities)
+            auto pw = J.vgpr<f32>(4);
+            for (int i = 0; i < 4; ++i) J.v_mul_f32(pw[i], vsu, s[i], dpp::quad_perm(i, i, i, i));
+            p[0] = cvt_bf16x2(pw[0], pw[1], bf16_round::nearest_even_finite).template as<u32>();
+            p[1] = cvt_bf16x2(pw[2], pw[3], bf16_round::nearest_even_finite).template as<u32>();
+          } else {
+            p[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).template as<u32>();
+            p[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).template as<u32>();
+          }
+        };
+        if constexpr (OVERLAP) {  // the packing of the first probabilities between the later v_exp_f32
+          interleave(J, exps, sum_and_pack);
+        } else {
+          exps();
+          sum_and_pack();
+        }
+        auto pv = [&] {
+          for (int j = 0; j < NJ; ++j) J.v_mfma_f32_16x16x16_bf16(acc.slice(4 * j, 4), vpair(j), p, acc.slice(4 * j, 4));
+        };
+        if constexpr (OVERLAP) interleave(J, pv, next);
+        else pv();
       };
       if constexpr (TILES == 1) tile();
       else J.If(tok0 < ctx, tile);
@@ -242,37 +375,45 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   n = (last - first + static_cast<uint32_t>(W - 1) - w) / static_cast<uint32_t>(W);
   auto k = J.sgpr<u32>().named("k");
   k = 0u;
-  // The next block into `slot` (its number read from btv's lane jb % 64). Always issued,
-  // so that every wait count is a constant: a block past this wave's last gets a V# of 0 bytes,
-  // its loads return 0 without touching memory.
-  auto recs = J.sgpr<u32>();
-  auto issue_next = [&](int slot, const auto& valid, bool reload) {
+  // The next block's number (phys, read from btv's lane jb % 64) and V# sizes, for issue().
+  // Always issued, so that every wait count is a constant: a block past this wave's last gets a
+  // V# of 0 bytes, its loads return 0 without touching memory.
+  auto recs = J.sgpr<u32>(), srecs = J.sgpr<u32>();
+  auto issue_next = [&](const auto& valid, bool reload) {
     recs = select<u32>(valid, head_bytes, 0u);
     Kb.set_records(recs);
     Vb.set_records(recs);
+    if constexpr (F8) {
+      constexpr uint32_t ratio = head_bytes / scale_bytes;  // (D: the scales' records from recs)
+      if constexpr ((ratio & (ratio - 1)) == 0) srecs = recs >> static_cast<uint32_t>(std::countr_zero(ratio));
+      else srecs = select<u32>(recs != 0u, scale_bytes, 0u);
+      KSb.set_records(srecs);
+      VSb.set_records(srecs);
+    }
     if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
-      J.If(valid && (jb & 63u) == 0u, [&] {
+      J.If(recs != 0u && (jb & 63u) == 0u, [&] {
         BT.load(btv, at(bt_lane) + (bi << 2u));
-  // the context length by a vector load too: no SMEM, so the wait for the arguments that are not
-  // preloaded (kernel_options::kernarg_preload) comes after it
-  auto ctxv = J.vgpr<u32>(), ctxo = J.vgpr<u32>();
-  ctxo = seq << 2u;
-  J.global_load_dword(ctxv, ctxo, context_lens);
         J.s_waitcnt(vmcnt(0));
       });
     J.wait_for(btv);
     phys = readlane(btv, jb & 63u);
-    issue(slot);
     bi = bi + static_cast<uint32_t>(W);
     jb = jb + 1u;
   };
-  for (int i = 0; i < P; ++i) issue_next(i, n > static_cast<uint32_t>(i), false);
+  for (int i = 0; i < P; ++i) {
+    issue_next(n > static_cast<uint32_t>(i), false);
+    issue(i);
+  }
   auto step = [&](int slot) {
     cur_blk = k * static_cast<uint32_t>(W) + first;
     cur_blk = cur_blk + w;
-    issue_next((slot + P) % R, k + static_cast<uint32_t>(P) < n, true);
-    J.s_waitcnt(vmcnt(P * SLOT_LOADS));  // this block's loads: only the P issued after it may be in flight
-    compute(slot);
+    issue_next(k + static_cast<uint32_t>(P) < n, true);
+    auto next = [&] { issue((slot + P) % R); };
+    if constexpr (!OVERLAP) next();
+    // this block's loads: only those of the blocks issued after it may be in flight (P, or P - 1
+    // when the next block's are issued inside compute)
+    J.s_waitcnt(vmcnt((OVERLAP ? P - 1 : P) * SLOT_LOADS));
+    compute(slot, next);
     k = k + 1u;
   };
   J.While([&] { return k < n; }, [&] {
@@ -448,14 +589,15 @@ inline constexpr auto paged_attn_decode =
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr paged_attn_decode_config).
 #define HIPASM_PAGED_ATTN_DECODE_KERNEL(NAME, CFG)                                                                   \
   extern "C" __attribute__((global)) void NAME(const int* block_tables, const int* context_lens, const uint16_t* q,  \
-                                               const uint16_t* k_cache, const uint16_t* v_cache, unsigned bt_stride, \
+                                               const void* k_cache, const void* v_cache, unsigned bt_stride,         \
                                                unsigned partition_blocks, unsigned q_stride,                         \
                                                unsigned kv_block_stride, uint16_t* out, float* part_out,             \
                                                float* part_ml, unsigned* counters, float scale_log2e,                \
-                                               unsigned num_kv_heads, unsigned max_partitions) {                     \
+                                               unsigned num_kv_heads, unsigned max_partitions,                       \
+                                               const float* k_scales, const float* v_scales) {                       \
     HIPASM_KERNEL_BODY((hipasm::kernels::paged_attn_decode<CFG>), block_tables, context_lens, q, k_cache, v_cache,   \
                        bt_stride, partition_blocks, q_stride, kv_block_stride, out, part_out, part_ml, counters,     \
-                       scale_log2e, num_kv_heads, max_partitions);                                                   \
+                       scale_log2e, num_kv_heads, max_partitions, k_scales, v_scales);                               \
   }
 
 #if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
@@ -469,6 +611,8 @@ namespace hipasm::kernels {
 
 struct paged_attn_decode_args {
   uint64_t out = 0, q = 0, k_cache = 0, v_cache = 0, block_tables = 0, context_lens = 0;  // device addresses
+  // an fp8 cache's scales, [num_blocks][num_kv_heads][block_size] f32 each (unused with bf16)
+  uint64_t k_scales = 0, v_scales = 0;
   // the split's workspace (paged_attn_workspace_for), needed when it splits; the counters must be
   // zero before the first launch (each launch leaves them zero)
   uint64_t part_out = 0, part_ml = 0, counters = 0;
@@ -477,7 +621,7 @@ struct paged_attn_decode_args {
   uint32_t max_context = 0;   // the largest context length (sizes the partitions and the workspace)
   float scale = 0;            // the softmax scale, usually 1 / sqrt(head_dim)
   uint32_t q_stride = 0;      // bytes between sequences of q; 0: num_kv_heads * gqa * head_dim * 2
-  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * 2
+  uint32_t kv_block_stride = 0;  // bytes between cache blocks; 0: num_kv_heads * block_size * head_dim * element bytes
   uint32_t partition_blocks = 0;  // KV blocks per workgroup; 0: paged_attn_partition_blocks's choice
 };
 
@@ -503,11 +647,16 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   const uint32_t blocks = (max_context + C.block_size - 1) / C.block_size;
   if (blocks == 0) return 1;
   const double groups = double(seqs) * num_kv_heads;
-  double wg_gbps = 7.5 * C.waves * C.prefetch;
+  // K and V of one block and KV head (fp8: and their scales)
+  const bool f8 = C.kv_cache == pa_kv_cache::fp8_per_token;
+  const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) + (f8 ? C.block_size * 8.0 : 0.0);
+  // a block in flight streams at 7.5 GB/s per 8 KiB (its latency); an fp8 wave also computes at
+  // most ~10.4 GB/s (a 16-token tile in ~850 cycles: the widening to bf16)
+  double wg_gbps = 7.5 * C.waves * C.prefetch * block_bytes / 8192.0;
+  if (f8 && wg_gbps > 10.4 * C.waves) wg_gbps = 10.4 * C.waves;
   if (wg_gbps > 67.0) wg_gbps = 67.0;
   const double device_gbps = 3900.0, round_us = 1.5, split_us = 2.0, part_us = 0.05;
   const double slots = double(cus) * (C.waves >= 8 ? 1 : 8 / C.waves);
-  const double block_bytes = double(C.block_size) * C.head_dim * 4.0;
   auto estimate = [&](uint32_t pb, uint32_t parts) {
     const double wgs = groups * parts;
     double rounds = 1;
@@ -557,17 +706,20 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   if (a.max_context == 0) fail("max_context must be >= 1 (the largest context length)");
   if (!a.out || !a.q || !a.k_cache || !a.v_cache || !a.block_tables || !a.context_lens)
     fail("out, q, k_cache, v_cache, block_tables or context_lens is null");
+  if (C.kv_cache == pa_kv_cache::fp8_per_token && (!a.k_scales || !a.v_scales))
+    fail("an fp8 cache needs k_scales and v_scales ([num_blocks][num_kv_heads][block_size] f32)");
   const uint32_t blocks = (a.max_context + C.block_size - 1) / C.block_size;
   if (a.bt_stride < blocks)
     fail("bt_stride (" + std::to_string(a.bt_stride) + ") is below the blocks of max_context (" + std::to_string(blocks) + ")");
   if (!std::isfinite(a.scale)) fail("scale must be finite");
   const uint32_t heads = a.num_kv_heads * C.gqa;
   const uint64_t min_q_stride = uint64_t(heads) * C.head_dim * 2;
-  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * 2;
+  const uint64_t min_block = uint64_t(a.num_kv_heads) * C.block_size * C.head_dim * pa_kv_elem_bytes(C);
   const uint32_t qs = a.q_stride ? a.q_stride : static_cast<uint32_t>(min_q_stride);
   const uint64_t kbs = a.kv_block_stride ? a.kv_block_stride : min_block;
   if (qs < min_q_stride) fail("q_stride is below num_kv_heads * gqa * head_dim * 2");
-  if (kbs < min_block || kbs >= (1ull << 32)) fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * 2 and below 4 GiB");
+  if (kbs < min_block || kbs >= (1ull << 32))
+    fail("kv_block_stride must be >= num_kv_heads * block_size * head_dim * element bytes and below 4 GiB");
   const uint32_t pb = a.partition_blocks ? a.partition_blocks
                                          : paged_attn_partition_blocks<C>(a.seqs, a.num_kv_heads, a.max_context);
   const uint32_t parts = paged_attn_partitions(a.max_context, C.block_size, pb);
@@ -586,7 +738,7 @@ paged_attn_decode_report launch_paged_attn_decode(rt::device& dev, rt::module& m
   rt::kernel_args args;
   args.add(a.block_tables).add(a.context_lens).add(a.q).add(a.k_cache).add(a.v_cache).add(a.bt_stride).add(pb).add(qs)
       .add(static_cast<uint32_t>(kbs)).add(a.out).add(a.part_out).add(a.part_ml).add(a.counters).add(scale_log2e)
-      .add(a.num_kv_heads).add(parts);
+      .add(a.num_kv_heads).add(parts).add(a.k_scales).add(a.v_scales);
   r.attn = dev.launch(m, kernel, {a.num_kv_heads, a.seqs, parts}, {static_cast<uint32_t>(64 * C.waves), 1, 1}, args, opts);
   return r;
 }

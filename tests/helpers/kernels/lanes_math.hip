@@ -236,7 +236,8 @@ extern "C" __attribute__((global)) void ids(unsigned* out) { HIPASM_KERNEL_BODY(
 extern "C" __attribute__((global)) void ids2d(unsigned* out) { HIPASM_KERNEL_BODY(lm::ids2d_k, out); }
 
 // ---- conversions: in = f32 per lane; out rows: bf16x2(x, -x), f16x2(x, x/3), fp8x4 sat,
-// fp8x4 no sat, bf8x4 sat, bf8x4 no sat, bf16 single, back to f32 (bf16 hi, f16 lo, fp8 byte 2)
+// fp8x4 no sat, bf8x4 sat, bf8x4 no sat, bf16 single, back to f32 (bf16 hi, f16 lo, fp8 byte 2),
+// ..., to_f32x2 (rows 14-17), to_bf16x4 of fp8 (18, 19) and bf8 (20, 21)
 namespace lm {
 constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   auto o = byte_offset(J);
@@ -245,7 +246,7 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   y = -x;
   auto h = J.vgpr<f32>();
   h = x * 0.75f;
-  auto r = J.vgpr<u32>(18);
+  auto r = J.vgpr<u32>(22);
   r[0] = cvt_bf16x2(x, y).as<u32>();
   r[12] = cvt_bf16x2(x, y, bf16_round::nearest_even_finite).as<u32>();
   r[13] = cvt_bf16x2(x, y, bf16_round::half_away).as<u32>();
@@ -269,7 +270,12 @@ constexpr void cvt_k(builder J, arg<unsigned*> out, arg<const float*> in) {
   r[15] = w1[1].as<u32>();
   r[16] = w0[0].as<u32>();
   r[17] = w0[1].as<u32>();
-  for (int k = 0; k < 18; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 4096u * 4u, r[k], out);
+  auto b8 = to_bf16x4(p8).as<u32>(), b5 = to_bf16x4(q8).as<u32>();  // fp8 / bf8 (x, y, h, x) as bf16
+  r[18] = b8[0];
+  r[19] = b8[1];
+  r[20] = b5[0];
+  r[21] = b5[1];
+  for (int k = 0; k < 22; ++k) J.global_store_dword(o + static_cast<unsigned>(k) * 4096u * 4u, r[k], out);
 }
 // transpose_per_lane: 4x4 of 2-byte and 8x8 of 1-byte elements; src dwords = lane * 16 + k
 template <int Bytes>
