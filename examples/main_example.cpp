@@ -5,6 +5,7 @@
 
 #include "gemv_f16.hpp"
 #include "kernel_2d.hpp"
+#include "log_squares.hpp"
 #include "sum_even.hpp"
 #include "vector_add.hpp"
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #if HIPASM_EXAMPLES_HAVE_SIM
+#include <hipasm/helpers/debug_log_host.hpp>
 #include <hipasm/sim/launcher.hpp>
 #endif
 
@@ -115,6 +117,29 @@ bool run_all() {
     for (unsigned i = 0; i < rows * cols; ++i) ok &= c[i] == A[i] + B[i] * alpha;
     all &= report("kernel_2d", ok, rep);
   }
+  {  // log_squares: the log printed, then each record checked against the work-item it names
+    const unsigned n = 70, groups = (n + examples::log_squares_block - 1) / examples::log_squares_block;
+    auto m = dev->load_file(co("log_squares"));
+    rt::buffer<int> dout(*dev, std::vector<int>(n, -1));
+    rt::buffer<uint32_t> dlog(*dev, hipasm::debug_log_buffer(256));
+    rt::kernel_args a;
+    a.add(dout.ptr()).add(dlog.ptr()).add(n);
+    auto rep = dev->launch(*m, "log_squares", {groups, 1, 1}, {examples::log_squares_block, 1, 1}, a);
+    const std::vector<uint32_t> log = dlog.download();
+    hipasm::print_debug_log(log);
+    uint32_t dropped = 0;
+    const auto recs = hipasm::decode_debug_log(log, &dropped);
+    const auto out = dout.download();
+    bool ok = dropped == 0 && recs.size() == n + groups;  // a square a work-item, n once a wave
+    for (unsigned i = 0; i < n; ++i) ok &= out[i] == static_cast<int>(i * i);
+    unsigned squares = 0;
+    for (const auto& r : recs) {
+      const unsigned i = r.workgroup * examples::log_squares_block + r.wave * 64 + r.lane;
+      if (r.tag == 1) ok &= !r.scalar && i < n && r.bits == i * i && ++squares;
+      else ok &= r.tag == 2 && r.scalar && r.bits == n;
+    }
+    all &= report("log_squares", ok && squares == n, rep);
+  }
   return all;
 }
 #endif
@@ -127,6 +152,7 @@ int main() {
     show<examples::vector_add>("vector_add");
     show<examples::gemv_f16>("gemv_f16");
     show<examples::kernel_2d>("kernel_2d");
+    show<examples::log_squares>("log_squares");
 #if HIPASM_EXAMPLES_HAVE_SIM
     if (!run_all()) {
       std::printf("main_example: a kernel's result differs from C++\n");
