@@ -12,8 +12,8 @@ using namespace hipasm;
 
 inline constexpr unsigned log_squares_block = 64;
 
-constexpr void log_squares(builder J, arg<int*> out, arg<uint32_t*> log, arg<unsigned> n) {
-  auto dbg = make_debug_log(J, log);
+constexpr void log_squares(builder J, arg<int*> out, arg<uint32_t*> dbg_buf, arg<unsigned> n) {
+  auto dbg = make_debug_log(J, dbg_buf);
   auto i = J.vgpr<u32>().named("i");
   i = J.workgroup_id_x() * log_squares_block + J.thread_id_x();
   dbg(2, n);
