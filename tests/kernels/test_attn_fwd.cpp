@@ -100,6 +100,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
           double dot = 0;
           for (uint32_t e = 0; e < D; ++e) dot += double(from_bf16(q[qi + e])) * from_bf16(kk[kj + e]);
           sc[j] = dot * scale;
+          if (k.config.soft_cap > 0) sc[j] = k.config.soft_cap * std::tanh(sc[j] / k.config.soft_cap);
           mx = std::max(mx, sc[j]);
         }
         double sum = 0;
@@ -134,6 +135,8 @@ const attn_fwd_kernel_ref k128w8{"attn_d128_w8", attn_fwd_config{.head_dim = 128
 const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}};
 const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64c{"attn_d64_causal", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32}};
+const attn_fwd_kernel_ref k128cap{"attn_d128_cap30", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64, .soft_cap = 30.0f}};
+const attn_fwd_kernel_ref k64ccap{"attn_d64_causal_cap5", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32, .soft_cap = 5.0f}};
 
 }  // namespace
 
@@ -166,6 +169,12 @@ TEST_CASE("attn_fwd: varlen batch with a 1-token and an empty sequence", "[attn]
 TEST_CASE("attn_fwd: large scores (softmax stability)", "[attn]") {
   run(k128, {.seqlens_q = {64}, .seqlens_k = {100}, .value_range = 16.0f});
   run(k64c, {.seqlens_q = {50}, .seqlens_k = {80}, .value_range = 30.0f});
+}
+
+TEST_CASE("attn_fwd: logit soft-capping (cap tanh(s / cap)), scores far past the cap and near it", "[attn]") {
+  run(k128cap, {.seqlens_q = {64}, .seqlens_k = {100}, .value_range = 16.0f});  // |s| up to ~10^3: capped
+  run(k128cap, {.seqlens_q = {70}, .seqlens_k = {300}, .value_range = 2.0f, .key_ramp = 0.05f});
+  run(k64ccap, {.seqlens_q = {90, 1}, .seqlens_k = {120, 0}, .value_range = 3.0f});  // causal, an empty sequence
 }
 
 TEST_CASE("attn_fwd: row maxima that grow along the keys (the reference max moves, O and l rescaled)", "[attn]") {

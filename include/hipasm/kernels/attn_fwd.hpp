@@ -55,6 +55,7 @@ struct attn_fwd_config {
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
   uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
+  float soft_cap = 0;       // > 0: logit soft-capping (Gemma 2), scores s -> soft_cap tanh(s / soft_cap)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bm() const { return 32 * waves; }
@@ -72,6 +73,7 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
+  if (!(c.soft_cap >= 0) || c.soft_cap > 1e30f) return "attn_fwd: soft_cap must be 0 (off) or positive and finite";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
   if (c.bm() * c.head_dim * 2 > 65536)
     return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
@@ -389,6 +391,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // next iteration, when alpha != 1. The row max needs
   // the other lane half's (ds_bpermute): it is taken before the head's interleave.
   auto mx = J.vgpr<f32>(), nmsc = J.vgpr<f32>(), alpha = J.vgpr<f32>(), psum = J.vgpr<f32>();
+  // Soft-capped scores are tanh(s scale / cap) (the launch passes scale / cap as scale_log2);
+  // the softmax then scales them by cap log2 e instead of scale log2 e.
+  auto cap_log2 = J.sgpr<f32>().named("cap_log2e");
+  if constexpr (C.soft_cap > 0) cap_log2 = C.soft_cap * 1.44269504088896340736f;
+  auto score_scale = [&]() -> const auto& {
+    if constexpr (C.soft_cap > 0) return cap_log2;
+    else return scale_log2;
+  };
   auto row_max = [&] {
     mx = max3(s[0][0], s[0][1], s[0][2]);
     for (int i = 3; i < 16 * KB; i += 2) {
@@ -402,7 +412,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // only then, by a per-lane If that the waves skip when no lane moved (the usual case after
   // the first tiles). O / l and the LSE (m c + log2 l) do not depend on the reference.
   auto softmax_head = [&] {
-    mx = mx * scale_log2;
+    mx = mx * score_scale();
     mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
     nmsc = select(mx == NEG_INF, 0.0f, -mx);  // -m c; a row that saw no key yet: 0 (p = 0)
     // (exponents <= 8, results summed against >= 1: the bare v_exp_f32, math.hpp's flush_denormals)
@@ -410,7 +420,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
-        J.v_fma_f32(s[kb][r], s[kb][r], scale_log2, nmsc);  // s c - m c
+        J.v_fma_f32(s[kb][r], s[kb][r], score_scale(), nmsc);  // s c - m c
         pe[kb][r] = exp2(s[kb][r], {.flush_denormals = true});
       }
   };
@@ -451,6 +461,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
   auto mask_and_max = [&] {
+    if constexpr (C.soft_cap > 0)  // (before the mask: masked scores stay -inf)
+      for (int kb = 0; kb < KB; ++kb)
+        for (int r = 0; r < 16; ++r) {
+          s[kb][r] = s[kb][r] * scale_log2;
+          s[kb][r] = tanh(s[kb][r]);
+        }
     J.If(kt >= n_full, [&] {
       auto rel = J.vgpr<i32>();
       rel = lim_h - k0;

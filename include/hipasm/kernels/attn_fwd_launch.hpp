@@ -47,7 +47,9 @@ inline rt::launch_report attn_fwd_launch(rt::device& dev, rt::module& mod, const
     throw rt::error("attn_fwd: softmax_scale must be positive and finite");
   if (uint64_t(a.num_q_heads) * k.config.head_dim * 2 * (uint64_t(a.max_seqlen_q) + 1) >= (1ull << 31))
     throw rt::error("attn_fwd: a sequence's rows must span below 2 GiB (32-bit buffer offsets)");
-  const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
+  // (soft-capped: the kernel takes scale / cap here and scales the tanh by cap log2 e itself)
+  const float scale_log2 = k.config.soft_cap > 0 ? static_cast<float>(double(a.softmax_scale) / k.config.soft_cap)
+                                                 : static_cast<float>(a.softmax_scale * 1.4426950408889634);
   rt::kernel_args args;
   args.add(a.o).add(a.lse).add(a.q).add(a.k).add(a.v).add(a.cu_seqlens_q).add(a.cu_seqlens_k);
   const uint32_t tiles = k.config.q_tiles(a.max_seqlen_q) > 0 ? k.config.q_tiles(a.max_seqlen_q) : 1;
