@@ -16,6 +16,10 @@
 // seqlen_k the first seqlen_q - seqlen_k queries see no key: their output is 0 and their LSE
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
 //
+// Logit soft-capping (Gemma 2; config soft_cap > 0): each score s = scale * q.k becomes
+// soft_cap * tanh(s / soft_cap) before the mask and the softmax (and the LSE is of those); the
+// tanh helper (math.hpp, ~20 VALU a score) on every score of every tile.
+//
 // Schedule: one workgroup = `waves` waves, 32 queries each (BM = 32 * waves queries of one head of
 // one sequence); grid (num_q_heads, grid_y, batch): without a causal mask workgroup (h, y, b)
 // computes one query tile (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, in the order
