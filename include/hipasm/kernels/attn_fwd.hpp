@@ -594,8 +594,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   qrow = e_wave * 32u + e_l32 + m0.as<u32>();
   auto lse = J.vgpr<f32>();
   auto loff = J.vgpr<u32>();
-  lse = log(ltot, {.flush_denormals = true});  // ln l (l >= 1, or 0: -inf)
-  J.v_fmamk_f32(lse, mc, 0x3f317218u, lse);    // + max * ln 2 (the max is in log2 units; one rounding)
+  lse = log2(ltot, {.flush_denormals = true});  // (l >= 1, or 0: -inf)
+  lse = (mc + lse) * 0.69314718055994530942f;
   loff = qrow << 2;
   J.If(e_half != 0u, [&] { loff = 0x80000000u; });  // one store per query
   Lb.store(lse, at(loff));
