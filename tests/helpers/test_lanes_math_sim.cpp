@@ -166,6 +166,8 @@ TEST_CASE("math helpers against long double and clang's code", "[helpers][math]"
       {"log2_flush", [](long double x) { return std::log2(x); }, 0, 1e6f, 1.0, 0, 0, false, true},
       {"log_flush", [](long double x) { return std::log(x); }, 0, 1e6f, 1.5, 0, 0, false, true},
       {"rcp_flush", [](long double x) { return 1.0L / x; }, -1e3f, 1e3f, 1.0, 0x1p-126, 0x1p-126, false, true},
+      // math_opts::absolute_error (tanh's one formula): every result checked to an absolute 2^-22
+      {"tanh_absolute", [](long double x) { return std::tanh(x); }, -12, 12, 0, 2, 0x1p-22, false},
   };
   for (const auto& c : cases) {
     SECTION(c.name) { check_math(c); }

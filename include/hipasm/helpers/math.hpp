@@ -45,6 +45,10 @@ struct math_opts {
   // ln 2. 1 VALU (exp, log: 2) instead of 6 (exp2), 11 (exp), 6 (log2), 11 (log), 5 (rcp); for
   // arguments known to stay clear of denormals (softmax's exp(x - max) <= 1 summed against 1).
   bool flush_denormals = false;
+  // tanh only: one formula, 1 - 2 / (2^(2 x log2 e) + 1), for every x: |error| <= 2^-22
+  // absolute (none relative near 0: tanh(1e-9) is 0), 5 VALU instead of 16; for values used
+  // against others of order 1, as soft-capped attention scores (cap tanh(s / cap)).
+  bool absolute_error = false;
 };
 
 namespace detail {
@@ -222,6 +226,13 @@ constexpr operand lower_tanh(fm& f, operand x) {
   operand m = f.sel(is_small, small, big);
   return f.op3(detail::O::v_bfi_b32, f.kb(0x7fffffffu), m, x);           // sign of x
 }
+constexpr operand lower_tanh_absolute(fm& f, operand x) {
+  operand t = f.op3(detail::O::v_mul_f32, x, f.k(2.0f * log2e));
+  operand e = f.op1(detail::O::v_exp_f32, t);  // 0 / inf at the ends: -1 / 1
+  operand d = f.op2(detail::O::v_add_f32, imm_op(0x3f800000u), e);
+  operand r = f.op1(detail::O::v_rcp_f32, d);
+  return f.op3(detail::O::v_fma_f32, r, imm_op(0xc0000000u), imm_op(0x3f800000u));  // 1 - 2r
+}
 constexpr operand lower_gelu_tanh(fm& f, operand x) {
   if (!lower::is_vgpr(x)) x = f.h.L().vmov(x);
   // x * sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3): 2^(x (c0 + c1 x^2)) with c = -2 sqrt(2/pi) log2 e (1, 0.044715)
@@ -331,7 +342,9 @@ constexpr gpr<dtype::f32> silu(const val<dtype::f32>& x) {
   const operand r = f.op2(detail::O::v_mul_f32, xv, s.to_operand());
   return h.result<dtype::f32>(detail::reg_ref{&b, static_cast<uint32_t>(r.value), reg_class::vgpr, r.offset, 1});
 }
-constexpr gpr<dtype::f32> tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_tanh>(x); }
+constexpr gpr<dtype::f32> tanh(const val<dtype::f32>& x, math_opts o = {}) {
+  return o.absolute_error ? detail::fn1_call<detail::lower_tanh_absolute>(x) : detail::fn1_call<detail::lower_tanh>(x);
+}
 constexpr gpr<dtype::f32> gelu_tanh(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_gelu_tanh>(x); }
 constexpr gpr<dtype::f32> gelu_erf(const val<dtype::f32>& x) { return detail::fn1_call<detail::lower_gelu_erf>(x); }
 

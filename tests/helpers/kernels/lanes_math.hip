@@ -21,7 +21,7 @@ constexpr gpr<T> load(builder J, arg<const float*> in, const gpr<u32>& o) {
 
 // ---- math: out = f(in) --------------------------------------------------------------------
 enum class mf { exp2, exp, log2, log, rcp, rsqrt, sigmoid, silu, tanh, gelu_tanh, gelu_erf,
-                exp2_flush, exp_flush, log2_flush, log_flush, rcp_flush };
+                exp2_flush, exp_flush, log2_flush, log_flush, rcp_flush, tanh_absolute };
 template <mf F>
 constexpr void math1(builder J, arg<float*> out, arg<const float*> in) {
   auto o = byte_offset(J);
@@ -42,6 +42,7 @@ constexpr void math1(builder J, arg<float*> out, arg<const float*> in) {
   else if constexpr (F == mf::exp_flush) y = exp(x, {.flush_denormals = true});
   else if constexpr (F == mf::log2_flush) y = log2(x, {.flush_denormals = true});
   else if constexpr (F == mf::log_flush) y = log(x, {.flush_denormals = true});
+  else if constexpr (F == mf::tanh_absolute) y = tanh(x, {.absolute_error = true});
   else y = rcp(x, {.flush_denormals = true});
   J.global_store_dword(o, y, out);
 }
@@ -51,7 +52,7 @@ constexpr void math1(builder J, arg<float*> out, arg<const float*> in) {
 #define MATH(NAME) \
   extern "C" __attribute__((global)) void math_##NAME(float* out, const float* in) { HIPASM_KERNEL_BODY((lm::math1<lm::mf::NAME>), out, in); }
 MATH(exp2) MATH(exp) MATH(log2) MATH(log) MATH(rcp) MATH(rsqrt) MATH(sigmoid) MATH(silu) MATH(tanh) MATH(gelu_tanh) MATH(gelu_erf)
-MATH(exp2_flush) MATH(exp_flush) MATH(log2_flush) MATH(log_flush) MATH(rcp_flush)
+MATH(exp2_flush) MATH(exp_flush) MATH(log2_flush) MATH(log_flush) MATH(rcp_flush) MATH(tanh_absolute)
 
 // ---- reductions: out[i] = the value lane i sees (SGPR results copied to every lane) ----------
 namespace lm {
