@@ -129,6 +129,55 @@ TEST_CASE("dce: dead results go; stores, returning atomics, SCC feeding a branch
   CHECK(assemble_errors(text, "dce") == "");
 }
 
+TEST_CASE("dce: unread chains across blocks and SCC written again in the block go before its liveness") {
+  // A value read only by a dead instruction of a later block, and a SALU result whose SCC the
+  // next compare writes again: both go in the sweep that needs no liveness, so the liveness dce
+  // then computes finds nothing more and is handed on for the allocator.
+  kb k("dce_unread");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(1, "a"), b = k.v(1, "b"), live = k.v(1, "live");
+  auto s = k.s(1, "s"), t = k.s(1, "t");
+  const uint32_t next = k.block();
+  k.edge(0, next);
+  k.op(0, "v_mul_lo_u32", {R(a), R(tid), R(tid)});  // read only by the dead add in `next`
+  k.op(0, "s_add_u32", {R(s), R(t), I(1)});        // s unread, SCC written by the compare
+  k.op(0, "s_cmp_eq_u32", {R(t), I(3)});
+  k.op(0, "s_cbranch_scc1", {L(next)});
+  k.op(next, "v_add_u32", {R(b), R(a), R(tid)});  // never read
+  k.op(next, "v_add_u32", {R(live), I(1), R(tid)});
+  k.op(next, "global_store_dword", {R(tid), R(live), R(out)});
+  function fn = k.fn;
+  vec<liveness_info> handed;
+  vec<detail::access_table> table_after;
+  CHECK(eliminate_dead_code(fn, k.isa, &handed, nullptr, &table_after));
+  CHECK(count(fn, "v_mul_lo_u32") == 0);
+  CHECK(count(fn, "s_add_u32") == 0);
+  CHECK(count(fn, "v_add_u32") == 1);
+  CHECK(count(fn, "s_cmp_eq_u32") == 1);
+  CHECK(total(fn) == 4);
+  REQUIRE(handed.size() == 1);
+  CHECK(table_after.empty());
+  CHECK(handed.back().vstart.size() == fn.vregs.size());
+
+  // SCC read before it is written again (s_addc) or live out of the block: the sweep keeps
+  // the instruction, the liveness decides (here: it stays).
+  kb k2("dce_scc_read");
+  auto tid2 = k2.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out2 = k2.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto lo = k2.s(1, "lo"), hi = k2.s(1, "hi"), x = k2.s(1, "x");
+  auto v = k2.v(1, "v");
+  k2.op(0, "s_mov_b32", {R(x), I(5)});
+  k2.op(0, "s_add_u32", {R(lo), R(x), I(1)});   // lo unread, but its carry is read
+  k2.op(0, "s_addc_u32", {R(hi), R(x), I(0)});  // reads SCC
+  k2.op(0, "v_mov_b32", {R(v), R(hi)});
+  k2.op(0, "global_store_dword", {R(tid2), R(v), R(out2)});
+  function fn2 = k2.fn;
+  eliminate_dead_code(fn2, k2.isa);
+  CHECK(count(fn2, "s_add_u32") == 1);
+  CHECK(count(fn2, "s_addc_u32") == 1);
+}
+
 TEST_CASE("dse: scalar writes overwritten before any read go; VGPR writes stay (EXEC)") {
   kb k("dse");
   auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);

@@ -54,10 +54,97 @@ constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
   }
   return !vm && !lgkm;
 }
+// The instructions whose defs are all vreg dwords that no instruction reads, anywhere, found
+// without liveness (one backward sweep over the blocks, a removed instruction's reads no
+// longer count, so a chain of dead values in program order goes at once): most of what dce
+// removes is of this kind (results of the expressions that a fused instruction or cse made
+// unread). `keep[b]` gets the block's flags when it loses any. Then the liveness of what is
+// left usually finds nothing more, and the allocator can use it as it is.
+// Whether special-register def `a` (SCC, VCC: a SALU result's SCC, a carry) of instruction i
+// of block b is written again later in the block before any read: the next instruction
+// that touches its registers writes all of them without reading them. (A SALU sequence
+// sets SCC at almost every step; the liveness decides the rest.)
+constexpr bool overwritten_in_block(const access_table& t, std::size_t b, std::size_t i, std::size_t n,
+                                    const access& a) {
+  const uint32_t t0 = t.at(b);
+  const uint32_t* const acc_begin = t.begin.data();
+  const access* const accs = t.acc.data();
+  for (std::size_t j = i + 1; j < n; ++j) {
+    bool touched = false, covers = false;
+    for (uint32_t x = acc_begin[t0 + j]; x < acc_begin[t0 + j + 1]; ++x) {
+      const access& o = accs[x];
+      if (o.first >= a.first + a.n || a.first >= o.first + o.n) continue;
+      if (o.flags & (access::use | access::masked)) return false;
+      touched = true;
+      if (o.first <= a.first && o.first + o.n >= a.first + a.n) covers = true;
+    }
+    if (touched) return covers;
+  }
+  return false;
+}
+
+constexpr bool mark_unread(const function& fn, const isa_view& isa, const access_table& t, uint32_t vreg_dwords,
+                           vec<vec<uint8_t>>& keep) {
+  const uint32_t* const acc_begin = t.begin.data();
+  const access* const accs = t.acc.data();
+  const std::size_t nacc = t.acc.size();
+  vec<uint32_t> reads_(vreg_dwords, 0);
+  uint32_t* const reads = reads_.data();
+  for (std::size_t x = 0; x < nacc; ++x) {
+    const access& a = accs[x];
+    if (!(a.flags & access::use) || a.first >= vreg_dwords) continue;
+    for (uint32_t d = a.first; d < a.first + a.n; ++d) ++reads[d];
+  }
+  bool any = false;
+  for (std::size_t b = fn.blocks.size(); b-- > 0;) {
+    const block& blk = fn.blocks[b];
+    const uint32_t t0 = t.at(b);
+    vec<uint8_t>* flags = nullptr;
+    for (std::size_t i = blk.instrs.size(); i-- > 0;) {
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+      bool has_defs = false, unread = true;
+      for (uint32_t x = a0; x < a1 && unread; ++x) {
+        const access& a = accs[x];
+        if (!(a.flags & access::def)) continue;
+        has_defs = true;
+        if (a.first >= vreg_dwords) unread = overwritten_in_block(t, b, i, blk.instrs.size(), a);
+        else
+          for (uint32_t d = a.first; d < a.first + a.n && unread; ++d) unread = reads[d] == 0;
+      }
+      if (!has_defs || !unread) continue;
+      const instr& in = blk.instrs[i];
+      if (has_side_effects(isa, in) && !dead_load(isa, blk, i)) continue;
+      if (!flags) {
+        keep[b].assign(blk.instrs.size(), 1);
+        flags = &keep[b];
+      }
+      (*flags)[i] = 0;
+      any = true;
+      for (uint32_t x = a0; x < a1; ++x) {
+        const access& a = accs[x];
+        if (!(a.flags & access::use) || a.first >= vreg_dwords) continue;
+        for (uint32_t d = a.first; d < a.first + a.n; ++d) --reads[d];
+      }
+    }
+  }
+  return any;
+}
+
+// The access table of the function after the instructions `keep` marks went (blocks without
+// flags keep all).
+constexpr access_table table_without(const access_table& old, const vec<vec<uint8_t>>& keep) {
+  access_table after;
+  after.begin.reserve(old.begin.size());
+  after.acc.reserve(old.acc.size());
+  for (std::size_t b = 0; b < keep.size(); ++b)
+    after.add_block(old, b, keep[b].empty() ? nullptr : keep[b].data(), old.at(b + 1) - old.at(b));
+  after.finish();
+  return after;
+}
 }  // namespace detail
 
-// When nothing is removed the liveness it computed still describes the function: it is
-// handed to `unchanged_liveness` (if given) so the allocator need not compute it again;
+// When the liveness finds nothing to remove (after mark_unread's removals) it still describes
+// the function: it is handed to `unchanged_liveness` (if given) so the allocator need not compute it again;
 // when something is, the access table of what is left goes to `table_after` (if given:
 // copied from the one the liveness used, the accesses of an instruction do not change).
 // `table`: the function's access table if an earlier pass left one (moved from), or null.
@@ -68,8 +155,25 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
   function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
   using namespace detail;
-  liveness_info L = compute_liveness(fn, isa, table);
+  // First what needs no liveness (mark_unread), then the liveness of what is left.
+  access_table own;
+  const dword_map dm(fn);
+  if (!table) {
+    own = access_table(fn, isa, dm);
+    table = &own;
+  }
   bool removed_any = false;
+  {
+    vec<vec<uint8_t>> unread(fn.blocks.size());
+    if (mark_unread(fn, isa, *table, dm.vreg_dwords, unread)) {
+      removed_any = true;
+      *table = table_without(*table, unread);
+      for (std::size_t b = 0; b < fn.blocks.size(); ++b)
+        if (!unread[b].empty()) keep_marked(fn.blocks[b].instrs, unread[b]);
+    }
+  }
+  liveness_info L = compute_liveness(fn, isa, table);
+  bool removed_live = false;
   const uint32_t* const acc_begin = L.acc.begin.data();  // raw pointers: see liveness.hpp
   const access* const accs = L.acc.acc.data();
   const uint8_t* const def_kills = L.def_kills.data();
@@ -100,24 +204,14 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
       live_step(live.w.data(), wide.w.data(), live.w.size(), accs + a0, accs + a1, def_kills[start_b + i] != 0);
     }
     if (removed) {
-      removed_any = true;
+      removed_live = true;
       keep_marked(blk.instrs, keep);
       if (table_after) kept[b] = std::move(keep);
     }
   }
-  if (!removed_any && unchanged_liveness) unchanged_liveness->push_back(std::move(L));
-  if (removed_any && table_after) {
-    access_table after;
-    after.begin.reserve(L.acc.begin.size());
-    after.acc.reserve(L.acc.acc.size());
-    for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
-      const std::size_t n = L.pos.start[b + 1] - L.pos.start[b] - 1;  // (the block's size before)
-      after.add_block(L.acc, b, kept[b].empty() ? nullptr : kept[b].data(), n);
-    }
-    after.finish();
-    table_after->push_back(std::move(after));
-  }
-  return removed_any;
+  if (!removed_live && unchanged_liveness) unchanged_liveness->push_back(std::move(L));
+  if (removed_live && table_after) table_after->push_back(table_without(L.acc, kept));
+  return removed_any || removed_live;
 }
 
 }  // namespace hipasm
