@@ -8,7 +8,8 @@
 //                       as x & (2^k - 1) (passes/known_bits.hpp)
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
-//   dce                 results nobody reads (CFG liveness; kept for regalloc if unchanged)
+//   dce                 results nobody reads (unread values first, then CFG liveness, kept
+//                       for regalloc when it finds nothing more)
 //   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
 //                       memory results before a sufficient s_waitcnt
 //   schedule            independent instructions moved into hazard gaps and before waits,

@@ -57,12 +57,22 @@ void run_softmax(const char* name, uint32_t rows, int seed, double lo, double hi
     double m = -INFINITY, s = 0;
     for (int i = 0; i < N; ++i)
       if (!std::isnan(x[i])) m = std::max(m, double(x[i]));
-    for (int i = 0; i < N; ++i) s += std::exp(double(x[i]) - m);
+    double spread = 0;  // the largest |x - max| of the row
     for (int i = 0; i < N; ++i) {
-      const double want = std::exp(double(x[i]) - m) / s;
+      s += std::exp(double(x[i]) - m);
+      if (std::isfinite(double(x[i]) - m)) spread = std::max(spread, m - double(x[i]));
+    }
+    for (int i = 0; i < N; ++i) {
+      const double want = C.log ? double(x[i]) - m - std::log(s) : std::exp(double(x[i]) - m) / s;
       const double got = C.bf16 ? from_bf16(uint16_t(y[size_t(r) * N + i])) : double(y[size_t(r) * N + i]);
       INFO(name << " row " << r << " col " << i << " got " << got << " want " << want);
-      if (std::isnan(want)) {
+      if (C.log && !std::isnan(want)) {
+        // x - max and the result round by 2^-24 of themselves; ln of the sum is off by the
+        // sum's relative error (each exp's: 2 |x - max| 2^-24 + 2e-6) plus v_log_f32's ulp
+        const double tol = (std::fabs(double(x[i]) - m) + std::fabs(want)) * 0x1p-23 + 2 * spread * 0x1p-24 + 4e-6;
+        if (std::isinf(want)) CHECK(got == want);  // a -inf entry
+        else CHECK(std::fabs(got - want) <= tol + (C.bf16 ? std::fabs(want) * 0x1p-8 : 0));
+      } else if (std::isnan(want)) {
         CHECK(std::isnan(got));
       } else if (want == 0) {  // a -inf entry
         CHECK(got == 0);
@@ -108,6 +118,19 @@ TEST_CASE("softmax: -inf entries give 0; all -inf, +inf or NaN rows give NaN; ti
   };
   run_softmax<cfg::sm_bf16_1000>("sm_bf16_1000", 6, 8, -10, 10, edit);
   run_softmax<cfg::sm_f32_1000>("sm_f32_1000", 6, 9, -10, 10, edit);
+}
+TEST_CASE("log-softmax: tails, wide ranges, -inf entries, all -inf / +inf / NaN rows", "[kernels][softmax]") {
+  run_softmax<cfg::lsm_f32_1000>("lsm_f32_1000", 5, 10, -20, 20);
+  run_softmax<cfg::lsm_f32_1000>("lsm_f32_1000", 2, 11, -80, -40);
+  run_softmax<cfg::lsm_bf16_8192>("lsm_bf16_8192", 3, 12, -30, 30);
+  auto edit = [](std::vector<float>& v, int N) {
+    for (int i = 0; i < N; i += 3) v[i] = -INFINITY;   // row 0: a third -inf
+    for (int i = 0; i < N; ++i) v[N + i] = -INFINITY;  // row 1: all -inf
+    v[2 * N + 17] = INFINITY;                          // row 2: +inf
+    v[3 * N + N - 1] = NAN;                            // row 3: NaN in the tail step
+    for (int i = 0; i < N; ++i) v[4 * N + i] = 1.0f;   // row 4: all equal: -ln N
+  };
+  run_softmax<cfg::lsm_f32_1000>("lsm_f32_1000", 5, 13, -10, 10, edit);
 }
 TEST_CASE("softmax launch: bad arguments are clear errors", "[kernels][softmax]") {
   rt::device& d = *S().dev;

@@ -6,6 +6,8 @@
 // which are replaced by -inf before the max (exp then gives 0) and whose stores are dropped.
 // Edge values, as the formula in IEEE f32 (and PyTorch) gives them: -inf entries give 0; a row
 // of -inf only, a row holding +inf or a NaN gives NaN in the whole row.
+// `.log = true`: log-softmax, out[r][i] = x_i - max - ln sum_j exp(x_j - max) (-inf entries give
+// -inf; the same NaN rows).
 //
 // Device side:  constexpr hipasm::kernels::softmax_config cfg{.cols = 4096, .bf16 = true, .waves = 4};
 //               HIPASM_SOFTMAX_KERNEL(softmax_4096, cfg)
@@ -25,6 +27,7 @@ struct softmax_config {
   int cols = 0;      // elements per row (bf16: even)
   bool bf16 = true;  // element type of in and out: bf16 (uint16_t bits) or f32
   int waves = 4;     // waves per workgroup (one row per workgroup), 1..16
+  bool log = false;  // log-softmax: x - max - ln(sum e^(x - max)) (sampling, cross-entropy)
 };
 constexpr int softmax_lane_elems(const softmax_config& c) { return c.bf16 ? 8 : 4; }
 constexpr int softmax_step(const softmax_config& c) { return softmax_lane_elems(c) * 64 * c.waves; }
@@ -72,14 +75,26 @@ constexpr void softmax(builder J, arg<softmax_elem<C>*> out, arg<const softmax_e
   // e^(x - max) with flush_denormals (math.hpp): the argument is <= 0, so no overflow, and
   // results below 2^-126 that flush are < 2^-126 of the row's sum (>= 1): 3 VALU against the
   // general exp's 12. Error: x - max and its product with log2 e rounded, <= 0.7 |x - max| ulp.
-  for (int i = 0; i < N; ++i) x[i] = exp(x[i] - mx, {.flush_denormals = true});
   auto s = J.vgpr<dtype::f32>();
-  s = x[0] + x[1];
-  for (int i = 2; i < N; ++i) s = s + x[i];
-  auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
-  auto inv = J.vgpr<dtype::f32>();
-  inv = rcp(total);
-  for (int i = 0; i < N; ++i) x[i] = x[i] * inv;
+  if constexpr (C.log) {
+    // The differences stay (the result is x - max - ln sum); their exps only feed the sum.
+    // The sum is >= 1, so the log needs no denormal scaling: v_log_f32 and a multiply.
+    for (int i = 0; i < N; ++i) x[i] = x[i] - mx;
+    s = exp(x[0], {.flush_denormals = true}) + exp(x[1], {.flush_denormals = true});
+    for (int i = 2; i < N; ++i) s = s + exp(x[i], {.flush_denormals = true});
+    auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
+    auto log_sum = J.vgpr<dtype::f32>();
+    log_sum = log(total, {.flush_denormals = true});
+    for (int i = 0; i < N; ++i) x[i] = x[i] - log_sum;
+  } else {
+    for (int i = 0; i < N; ++i) x[i] = exp(x[i] - mx, {.flush_denormals = true});
+    s = x[0] + x[1];
+    for (int i = 2; i < N; ++i) s = s + x[i];
+    auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
+    auto inv = J.vgpr<dtype::f32>();
+    inv = rcp(total);
+    for (int i = 0; i < N; ++i) x[i] = x[i] * inv;
+  }
 
   buffer Y = detail::row_buffer(J, out, row, row_bytes);
   for (int k = 0; k < K; ++k) {
