@@ -54,6 +54,24 @@ uint8_t fp8_model(float y) {
   }
   return uint8_t(code | (neg ? 0x80 : 0));
 }
+// e5m2fnuz: 0x80 the only NaN; exponent bias 16, 2 mantissa bits, subnormals m * 2^-17; the
+// largest value 57344. Saturate, then round to nearest even.
+uint8_t bf8_model(float y) {
+  if (std::isnan(y)) return 0x80;
+  const bool neg = std::signbit(y);
+  const double a = std::min(std::fabs(double(y)), 57344.0);
+  const double quantum = a < 0x1p-15 ? 0x1p-17 : std::ldexp(1.0, std::ilogb(a) - 2);
+  const double r = std::nearbyint(a / quantum) * quantum;
+  if (r == 0) return 0;
+  uint8_t code;
+  if (r < 0x1p-15) {
+    code = uint8_t(r / 0x1p-17);
+  } else {
+    const int e = std::ilogb(r);
+    code = uint8_t(((e + 16) << 2) | (int(r / std::ldexp(1.0, e - 2)) - 4));
+  }
+  return uint8_t(code | (neg ? 0x80 : 0));
+}
 uint8_t i8_model(float y) {
   if (std::isnan(y)) return 0x80;
   return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
@@ -107,7 +125,9 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
     }
     for (int i = 0; i < D && bad < 10; ++i) {
       const float y = x[i] * inv;
-      const uint8_t want = C.type == hipasm::quant_type::fp8 ? fp8_model(y) : i8_model(y);
+      const uint8_t want = C.type == hipasm::quant_type::fp8   ? fp8_model(y)
+                           : C.type == hipasm::quant_type::bf8 ? bf8_model(y)
+                                                               : i8_model(y);
       const uint8_t got = q[size_t(t) * D + i];
       if (got != want) {
         ++bad;
@@ -162,6 +182,12 @@ TEST_CASE("dynamic_quant: 8192 (no tail), a 12-element row, 14336 (3.5 steps)", 
   run_dq<cfg::dq_fp8_bf16_8192>("dq_fp8_bf16_8192", 3, 6, -1, 1);
   run_dq<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 7, 7, -50, 50);
   run_dq<cfg::dq_fp8_bf16_14336>("dq_fp8_bf16_14336", 2, 8, -8, 8);
+}
+TEST_CASE("dynamic_quant bf8 (e5m2fnuz): tails, wide ranges, the edge rows", "[kernels][dynamic_quant]") {
+  run_dq<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 4, 20, -300, 100);
+  run_dq<cfg::dq_bf8_f32_4096>("dq_bf8_f32_4096", 3, 21, -1e-3, 2e-3);
+  run_edges<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 22);
+  run_edges<cfg::dq_bf8_f32_4096>("dq_bf8_f32_4096", 23);
 }
 TEST_CASE("dynamic_quant: zero, tiny, huge rows; NaN, +-inf entries; ties; subnormals", "[kernels][dynamic_quant]") {
   run_edges<cfg::dq_fp8_bf16_1004>("dq_fp8_bf16_1004", 9);

@@ -1,12 +1,13 @@
 // Per-token dynamic quantization of bf16 or f32 rows to fp8 (e4m3fnuz, gfx942's fp8: max 240) or
-// int8, the A operand of gemm_quant.hpp's per_token GEMM (q [tokens][d] row-major = A M x K,
+// int8, the A operand of gemm_quant.hpp's per_token GEMM, or to bf8 (e5m2fnuz: max 57344, for
+// consumers of their own: gemm_quant takes fp8 and int8) (q [tokens][d] row-major = A M x K,
 // scale [tokens] f32 = sa):
 //   amax     = max_i |x[t][i]|                       (NaN entries ignored: IEEE max)
-//   scale[t] = max(amax / qmax, 1 / (512 qmax))      qmax 240 (fp8) / 127 (int8); f32 division
+//   scale[t] = max(amax / qmax, 1 / (512 qmax))      qmax 240 (fp8) / 57344 (bf8) / 127 (int8)
 //   q[t][i]  = sat(rne(x[t][i] * (1 / scale[t])))    the reciprocal and the product in f32
 // so q * scale ~ x. The floor on the scale (vLLM's min_scaling_factor) keeps a zero or tiny row
 // finite (scale 1 / (512 qmax), q = 0) and 1 / scale normal. Rounding: fp8 by v_cvt_pk_fp8_f32
-// (nearest even) after saturation to +-240 (cvt_fp8x4); int8 nearest even saturated to
+// (nearest even) after saturation to +-240 (cvt_fp8x4), bf8 likewise to +-57344 (cvt_bf8x4); int8 nearest even saturated to
 // [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives q = 0x80 (fp8's NaN; int8 -128) and
 // leaves the scale alone; +-inf makes amax and the scale inf, 1 / scale 0, so the row's
 // finite entries give 0 and the infinities 0 * inf = NaN (0x80).
@@ -33,7 +34,7 @@ namespace hipasm::kernels {
 
 struct dynamic_quant_config {
   int d = 0;                          // elements per row, a multiple of 4 (q rows start on a dword)
-  quant_type type = quant_type::fp8;  // fp8 (e4m3fnuz) or i8
+  quant_type type = quant_type::fp8;  // fp8 (e4m3fnuz), bf8 (e5m2fnuz) or i8
   bool f32_in = false;                // input rows f32 (else bf16)
   int waves = 4;                      // waves per workgroup (one row per workgroup), 1..16
 };
@@ -42,7 +43,9 @@ constexpr int dynamic_quant_step(const dynamic_quant_config& c) { return dynamic
 constexpr int dynamic_quant_steps(const dynamic_quant_config& c) {
   return (c.d + dynamic_quant_step(c) - 1) / dynamic_quant_step(c);
 }
-constexpr float dynamic_quant_qmax(quant_type t) { return t == quant_type::fp8 ? 240.0f : 127.0f; }
+constexpr float dynamic_quant_qmax(quant_type t) {
+  return t == quant_type::fp8 ? 240.0f : t == quant_type::bf8 ? 57344.0f : 127.0f;
+}
 // The smallest scale (vLLM's min_scaling_factor): 1 / (512 qmax).
 constexpr float dynamic_quant_min_scale(quant_type t) { return 1.0f / (512.0f * dynamic_quant_qmax(t)); }
 template <dynamic_quant_config C>
@@ -90,6 +93,8 @@ constexpr void quantize_row(builder J, const gpr<dtype::f32>& x, const gpr<dtype
       for (int j = 0; j < 4; ++j) y[j] = x[E * k + 4 * w + j] * inv;
       if constexpr (Q == quant_type::fp8)
         qv[k * (E / 4) + w] = cvt_fp8x4(y[0], y[1], y[2], y[3]).template as<dtype::u32>();
+      else if constexpr (Q == quant_type::bf8)
+        qv[k * (E / 4) + w] = cvt_bf8x4(y[0], y[1], y[2], y[3]).template as<dtype::u32>();
       else
         qv[k * (E / 4) + w] = cvt_i8x4(y[0], y[1], y[2], y[3]);
     }

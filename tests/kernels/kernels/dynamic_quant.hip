@@ -15,3 +15,5 @@ HIPASM_RMSNORM_QUANT_KERNEL(rq_i8_1004_res, cfg::rq_1004_res, hipasm::quant_type
 HIPASM_RMSNORM_QUANT_KERNEL(rq_fp8_1004_res, cfg::rq_1004_res, hipasm::quant_type::fp8)
 HIPASM_DYNAMIC_QUANT_KERNEL(dq_i8_bf16_1024, cfg::dq_i8_bf16_1024)
 HIPASM_DYNAMIC_QUANT_KERNEL(dq_fp8_bf16_1024, cfg::dq_fp8_bf16_1024)
+HIPASM_DYNAMIC_QUANT_KERNEL(dq_bf8_bf16_1004, cfg::dq_bf8_bf16_1004)
+HIPASM_DYNAMIC_QUANT_KERNEL(dq_bf8_f32_4096, cfg::dq_bf8_f32_4096)

@@ -19,6 +19,8 @@ constexpr norm_config rq_4096{.hidden = 4096, .residual = false, .waves = 4};
 constexpr norm_config rq_1004_res{.hidden = 1004, .residual = true, .waves = 1};  // tail: half a lane's bytes
 // the GEMM end to end: x [M][1024] and w [N][1024] quantized per row, then gemm_quant per_token
 constexpr dynamic_quant_config dq_i8_bf16_1024{.d = 1024, .type = quant_type::i8, .f32_in = false, .waves = 2};
+constexpr dynamic_quant_config dq_bf8_bf16_1004{.d = 1004, .type = quant_type::bf8, .f32_in = false, .waves = 1};  // e5m2fnuz
+constexpr dynamic_quant_config dq_bf8_f32_4096{.d = 4096, .type = quant_type::bf8, .f32_in = true, .waves = 4};
 constexpr dynamic_quant_config dq_fp8_bf16_1024{.d = 1024, .type = quant_type::fp8, .f32_in = false, .waves = 2};
 constexpr hipasm::gemm_quant_config dq_gemm_i8{.type = quant_type::i8, .scale = hipasm::quant_scale::per_token,
                                                .bm = 64, .bn = 64, .wm = 2, .wn = 1};
