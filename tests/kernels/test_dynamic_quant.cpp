@@ -36,42 +36,28 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 
-// e4m3fnuz: 0x80 the only NaN, no -0 and no infinities; exponent bias 8, 3 mantissa bits,
-// subnormals m * 2^-10; the largest value 240. Saturate, then round to nearest even.
-uint8_t fp8_model(float y) {
+// An fnuz 8-bit float of M mantissa bits and exponent bias B: 0x80 the only NaN, no -0 and no
+// infinities; normals 2^(e - B) (1 + m 2^-M), subnormals m 2^(1 - B - M); the largest value
+// `max`. Saturate, then round to nearest even.
+uint8_t fnuz8_model(float y, int M, int B, double max) {
   if (std::isnan(y)) return 0x80;
   const bool neg = std::signbit(y);
-  const double a = std::min(std::fabs(double(y)), 240.0);
-  const double quantum = a < 0x1p-7 ? 0x1p-10 : std::ldexp(1.0, std::ilogb(a) - 3);
+  const double a = std::min(std::fabs(double(y)), max);
+  const double min_normal = std::ldexp(1.0, 1 - B), sub_quantum = std::ldexp(1.0, 1 - B - M);
+  const double quantum = a < min_normal ? sub_quantum : std::ldexp(1.0, std::ilogb(a) - M);
   const double r = std::nearbyint(a / quantum) * quantum;  // ties to even; exact in double
   if (r == 0) return 0;
   uint8_t code;
-  if (r < 0x1p-7) {
-    code = uint8_t(r / 0x1p-10);
+  if (r < min_normal) {
+    code = uint8_t(r / sub_quantum);
   } else {
     const int e = std::ilogb(r);
-    code = uint8_t(((e + 8) << 3) | (int(r / std::ldexp(1.0, e - 3)) - 8));
+    code = uint8_t(((e + B) << M) | (int(r / std::ldexp(1.0, e - M)) - (1 << M)));
   }
   return uint8_t(code | (neg ? 0x80 : 0));
 }
-// e5m2fnuz: 0x80 the only NaN; exponent bias 16, 2 mantissa bits, subnormals m * 2^-17; the
-// largest value 57344. Saturate, then round to nearest even.
-uint8_t bf8_model(float y) {
-  if (std::isnan(y)) return 0x80;
-  const bool neg = std::signbit(y);
-  const double a = std::min(std::fabs(double(y)), 57344.0);
-  const double quantum = a < 0x1p-15 ? 0x1p-17 : std::ldexp(1.0, std::ilogb(a) - 2);
-  const double r = std::nearbyint(a / quantum) * quantum;
-  if (r == 0) return 0;
-  uint8_t code;
-  if (r < 0x1p-15) {
-    code = uint8_t(r / 0x1p-17);
-  } else {
-    const int e = std::ilogb(r);
-    code = uint8_t(((e + 16) << 2) | (int(r / std::ldexp(1.0, e - 2)) - 4));
-  }
-  return uint8_t(code | (neg ? 0x80 : 0));
-}
+uint8_t fp8_model(float y) { return fnuz8_model(y, 3, 8, 240.0); }    // e4m3fnuz
+uint8_t bf8_model(float y) { return fnuz8_model(y, 2, 16, 57344.0); }  // e5m2fnuz
 uint8_t i8_model(float y) {
   if (std::isnan(y)) return 0x80;
   return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
