@@ -7,8 +7,9 @@
 //   q[t][i]  = sat(rne(x[t][i] * (1 / scale[t])))    the reciprocal and the product in f32
 // so q * scale ~ x. The floor on the scale (vLLM's min_scaling_factor) keeps a zero or tiny row
 // finite (scale 1 / (512 qmax), q = 0) and 1 / scale normal. Rounding: fp8 by v_cvt_pk_fp8_f32
-// (nearest even) after saturation to +-240 (cvt_fp8x4), bf8 likewise to +-57344 (cvt_bf8x4); int8 nearest even saturated to
-// [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives q = 0x80 (fp8's NaN; int8 -128) and
+// (nearest even) after saturation to +-240 (cvt_fp8x4), bf8 likewise to +-57344 (cvt_bf8x4);
+// int8 nearest even saturated to [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives
+// q = 0x80 (fp8's and bf8's NaN; int8 -128) and
 // leaves the scale alone; +-inf makes amax and the scale inf, 1 / scale 0, so the row's
 // finite entries give 0 and the infinities 0 * inf = NaN (0x80).
 //

@@ -75,22 +75,24 @@ constexpr void softmax(builder J, arg<softmax_elem<C>*> out, arg<const softmax_e
   // e^(x - max) with flush_denormals (math.hpp): the argument is <= 0, so no overflow, and
   // results below 2^-126 that flush are < 2^-126 of the row's sum (>= 1): 3 VALU against the
   // general exp's 12. Error: x - max and its product with log2 e rounded, <= 0.7 |x - max| ulp.
+  // log-softmax keeps the differences (the result is x - max - ln sum): their exps only feed the sum
   auto s = J.vgpr<dtype::f32>();
   if constexpr (C.log) {
-    // The differences stay (the result is x - max - ln sum); their exps only feed the sum.
-    // The sum is >= 1, so the log needs no denormal scaling: v_log_f32 and a multiply.
     for (int i = 0; i < N; ++i) x[i] = x[i] - mx;
     s = exp(x[0], {.flush_denormals = true}) + exp(x[1], {.flush_denormals = true});
     for (int i = 2; i < N; ++i) s = s + exp(x[i], {.flush_denormals = true});
-    auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
-    auto log_sum = J.vgpr<dtype::f32>();
-    log_sum = log(total, {.flush_denormals = true});
-    for (int i = 0; i < N; ++i) x[i] = x[i] - log_sum;
   } else {
     for (int i = 0; i < N; ++i) x[i] = exp(x[i] - mx, {.flush_denormals = true});
     s = x[0] + x[1];
     for (int i = 2; i < N; ++i) s = s + x[i];
-    auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
+  }
+  auto total = workgroup_reduce(J, reduce::sum, s, scratch_sum, C.waves, {.all_lanes_active = true});
+  if constexpr (C.log) {
+    // The sum is >= 1, so the log needs no denormal scaling: v_log_f32 and a multiply.
+    auto log_sum = J.vgpr<dtype::f32>();
+    log_sum = log(total, {.flush_denormals = true});
+    for (int i = 0; i < N; ++i) x[i] = x[i] - log_sum;
+  } else {
     auto inv = J.vgpr<dtype::f32>();
     inv = rcp(total);
     for (int i = 0; i < N; ++i) x[i] = x[i] * inv;

@@ -54,12 +54,6 @@ constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
   }
   return !vm && !lgkm;
 }
-// The instructions whose defs are all vreg dwords that no instruction reads, anywhere, found
-// without liveness (one backward sweep over the blocks, a removed instruction's reads no
-// longer count, so a chain of dead values in program order goes at once): most of what dce
-// removes is of this kind (results of the expressions that a fused instruction or cse made
-// unread). `keep[b]` gets the block's flags when it loses any. Then the liveness of what is
-// left usually finds nothing more, and the allocator can use it as it is.
 // Whether special-register def `a` (SCC, VCC: a SALU result's SCC, a carry) of instruction i
 // of block b is written again later in the block before any read: the next instruction
 // that touches its registers writes all of them without reading them. (A SALU sequence
@@ -83,6 +77,13 @@ constexpr bool overwritten_in_block(const access_table& t, std::size_t b, std::s
   return false;
 }
 
+// The instructions whose defs are all vreg dwords (or SCC/VCC that overwritten_in_block
+// says are dead) that no instruction reads, anywhere, found
+// without liveness (one backward sweep over the blocks, a removed instruction's reads no
+// longer count, so a chain of dead values in program order goes at once): most of what dce
+// removes is of this kind (results of the expressions that a fused instruction or cse made
+// unread). `keep[b]` gets the block's flags when it loses any. Then the liveness of what is
+// left usually finds nothing more, and the allocator can use it as it is.
 constexpr bool mark_unread(const function& fn, const isa_view& isa, const access_table& t, uint32_t vreg_dwords,
                            vec<vec<uint8_t>>& keep) {
   const uint32_t* const acc_begin = t.begin.data();
@@ -144,7 +145,8 @@ constexpr access_table table_without(const access_table& old, const vec<vec<uint
 }  // namespace detail
 
 // When the liveness finds nothing to remove (after mark_unread's removals) it still describes
-// the function: it is handed to `unchanged_liveness` (if given) so the allocator need not compute it again;
+// the function: it is handed to `unchanged_liveness` (if given) so the allocator need not
+// compute it again;
 // when something is, the access table of what is left goes to `table_after` (if given:
 // copied from the one the liveness used, the accesses of an instruction do not change).
 // `table`: the function's access table if an earlier pass left one (moved from), or null.
