@@ -87,7 +87,6 @@ constexpr dpp_ctrl row_half_mirror() { return detail::make(0x141); }
 // Lane 15 of each row to every lane of the next row; lane 31 to rows 2 and 3 (use row_mask).
 constexpr dpp_ctrl row_bcast15() { return detail::make(0x142); }
 constexpr dpp_ctrl row_bcast31() { return detail::make(0x143); }
-constexpr dpp_ctrl row_bcast(int n) { return detail::make(n == 15 ? 0x142 : n == 31 ? 0x143 : detail::invalid); }
 }  // namespace dpp
 
 // SDWA operand selects (llvm-mc's BYTE_0..WORD_1, DWORD) and the unused destination bits.

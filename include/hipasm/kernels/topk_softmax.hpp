@@ -368,9 +368,8 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   }
   auto total = L > 1 ? group_reduce(J, reduce::sum, s, LO, {.all_lanes_active = true}) : s;
   if constexpr (L > LO) {  // rows 1 and 3 combine their row's (max, sum) with the row before's
-    auto mo = J.vgpr<dtype::f32>(), so = J.vgpr<dtype::f32>(), m2 = J.vgpr<dtype::f32>(), f = J.vgpr<dtype::f32>();
-    J.v_mov_b32(mo, mx, dpp::row_bcast15().bound_ctrl());
-    J.v_mov_b32(so, total, dpp::row_bcast15().bound_ctrl());
+    auto mo = dpp_value(mx, dpp::row_bcast15()), so = dpp_value(total, dpp::row_bcast15());
+    auto m2 = J.vgpr<dtype::f32>(), f = J.vgpr<dtype::f32>();
     m2 = max(mx, mo);
     f = exp(mx - m2, {.flush_denormals = true});
     total = total * f;
