@@ -330,6 +330,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr bool upper_per_step = !P && N >= 32;
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
+  gpr<dtype::u64> full_exec{};  // (argsorts: EXEC after a lane step's halves; the network runs on every lane)
+  if constexpr (F) full_exec.rebind(exec_mask(J));
   for (int lb = 0; lb < 6; ++lb) {
     if constexpr (P) {
       constexpr uint32_t pat[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
@@ -387,21 +389,29 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // registers regs[0 .. n) of a lane whose partner copies p hold the other elements of their
   // pairs, as keep1 (lo_s: the complement of up_s). f64: v_min_f64 in the lower lanes,
   // v_max_f64 in the upper (two VALU ops where keep1 takes three)
+  // A lane step (`lanes`) has lanes in both halves under the full EXEC, so EXEC is set to each
+  // half and back (three s_mov_b64, no branch); a wave step's halves are the whole wave or
+  // nothing, and with_exec_mask skips the empty one (bench_kernel_sort argsorts 0.5-2% faster)
   auto keep = [&](const int* regs, int n, const gpr<dtype::u32>* p, const gpr<dtype::u32>& up_v,
-                  const gpr<dtype::u64>& up_s, const gpr<dtype::u64>& lo_s) {
+                  const gpr<dtype::u64>& up_s, const gpr<dtype::u64>& lo_s, bool lanes) {
     if constexpr (F) {
-      with_exec_mask(J, lo_s, [&] {
+      auto minmax = [&](bool mx) {
         for (int q = 0; q < n; ++q) {
           auto e = el[regs[q]].template as<dtype::f64>();
-          J.v_min_f64(e, e, p[q].template as<dtype::f64>());
+          if (mx) J.v_max_f64(e, e, p[q].template as<dtype::f64>());
+          else J.v_min_f64(e, e, p[q].template as<dtype::f64>());
         }
-      });
-      with_exec_mask(J, up_s, [&] {
-        for (int q = 0; q < n; ++q) {
-          auto e = el[regs[q]].template as<dtype::f64>();
-          J.v_max_f64(e, e, p[q].template as<dtype::f64>());
-        }
-      });
+      };
+      if (lanes) {
+        set_exec(J, lo_s);
+        minmax(false);
+        set_exec(J, up_s);
+        minmax(true);
+        set_exec(J, full_exec);
+      } else {
+        with_exec_mask(J, lo_s, [&] { minmax(false); });
+        with_exec_mask(J, up_s, [&] { minmax(true); });
+      }
     } else {
       for (int q = 0; q < n; ++q) keep1(regs[q], p[q], up_v, up_s);
     }
@@ -488,7 +498,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         const int q1 = q0 + CK < N ? q0 + CK : N;
         for (; issued < (P ? q1 : N) && (P || issued + 1 - q0 <= 15); ++issued) issue(issued);
         J.s_waitcnt(lgkmcnt(P ? 0u : static_cast<uint32_t>(issued - q1)));
-        keep(order.data() + q0, q1 - q0, pk.data() + q0, up, upper_s[lb], lower_s[lb]);
+        keep(order.data() + q0, q1 - q0, pk.data() + q0, up, upper_s[lb], lower_s[lb], true);
       }
     };
     // wave xor `wmask` (its top bit wb) through LDS (write, barrier, read the partner's copy):
@@ -527,7 +537,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         J.s_waitcnt(lgkmcnt(0));
         std::array<int, N> regs{};
         for (int r = 0; r < N; ++r) regs[r] = r;
-        keep(regs.data(), N, p.data(), up, u2.template as<dtype::u64>(), l2.template as<dtype::u64>());
+        keep(regs.data(), N, p.data(), up, u2.template as<dtype::u64>(), l2.template as<dtype::u64>(), false);
       }
     };
     auto plain_step = [&](int d) {
