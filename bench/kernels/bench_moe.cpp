@@ -7,7 +7,8 @@
 //     same shape, fed the routing our moe_sorting produced (aiter's layout);
 //   ..._g1u1: the gated MoE (silu(gate) * up), the one the csv's rows tune; aiter has no bf16
 //     g1u1 asm kernel on gfx942 (none);
-//   ..._sorting: the sorting alone (aiter's is CK, not asm: none).
+//   ..._sorting: the sorting alone (aiter's is CK, not asm: none); at 1024 tokens (prefill) only
+//     the sorting.
 // aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
 // padded to 16 bytes, 448 bytes), grid (ceil(inter / 512), max blocks), 256 threads, as its
 // FMoeKernel::launch_kernel does for fmoe_b16 (sub_GU 512, not persistent). Its weights are
@@ -139,7 +140,7 @@ double aiter_on_our_routing(const fs::path& co, const shape& s, uint32_t tokens,
   return aiter_fmoe(*d, co, s, tokens, in);
 }
 
-void row(const fs::path& aiter, const shape& s, uint32_t tokens) {
+void row(const fs::path& aiter, const shape& s, uint32_t tokens, bool sorting_only) {
   const std::string base = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
                            "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk);
   // (HIPASM_BENCH_SHAPE may name one line: ..._g1u0)
@@ -181,7 +182,7 @@ void row(const fs::path& aiter, const shape& s, uint32_t tokens) {
 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
   for (bool gated : {false, true}) {
-    if (!selected(base + (gated ? "_g1u1" : "_g1u0"))) continue;
+    if (sorting_only || !selected(base + (gated ? "_g1u1" : "_g1u0"))) continue;
     const hk::moe_args a{.out = OUT.addr(), .x = in.X.addr(), .w1 = in.W1.addr(), .w2 = in.W2.addr(), .tokens = tokens,
                          .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
     rt::profile_options p;  // the whole grid (its workgroups wait for each other: no sampling)
@@ -223,6 +224,8 @@ int main(int argc, char** argv) {
   // (model_dim, inter_dim, experts, top-k) of tuned_fmoe.csv's bf16 rows
   const shape shapes[] = {{2048, 192, 128, 8}, {4096, 384, 128, 8}, {7168, 256, 256, 8}, {7168, 512, 256, 8}, {6144, 4096, 8, 2}};
   for (const shape& s : shapes)
-    for (uint32_t tokens : {1u, 32u}) row(aiter, s, tokens);
+    for (uint32_t tokens : {1u, 32u}) row(aiter, s, tokens, false);
+  // prefill's routing (the csv's largest token count): the sorting alone
+  for (const shape& s : shapes) row(aiter, s, 1024, true);
   return 0;
 }

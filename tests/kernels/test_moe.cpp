@@ -154,9 +154,10 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
                    bool bad_ids = false) {
   INFO(kernel << " tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used);
   routing r = make_routing(tokens, topk, used, seed);
-  if (bad_ids) {  // out of range: not routed
+  if (bad_ids) {  // out of range: not routed (also at every place of the count's unrolled trips)
     r.ids[0] = -1;
     r.ids.back() = int(experts);
+    for (size_t i = 97; i + 1 < r.ids.size(); i += 211) r.ids[i] = (i / 211) % 2 ? -1 : int(experts + i % 5);
   }
   rt::device& d = *M().sort.dev;
   hk::moe_workspace ws(d, tokens, topk, experts, 16);
@@ -309,6 +310,14 @@ TEST_CASE("moe_sorting: debug_log records each expert's count and start (decoded
 
 TEST_CASE("moe_sorting: expert ids out of range are not routed", "[kernels][moe]") {
   check_sorting<cfg::sort_64>("moe_sort_64", 12, 2, 8, 8, 9, true);
+}
+
+TEST_CASE("moe_sorting: prefill's routing (several count trips and chunks, tails)", "[kernels][moe]") {
+  // 2100 ids: four trips of 8 x 64 and a tail of 52; ids out of range in each
+  check_sorting<cfg::sort_64>("moe_sort_64", 700, 3, 64, 64, 10, true);
+  // 8192 ids: 8 trips of 8 x 128; 52 chunks of 20 tokens, the last of 4
+  check_sorting<cfg::sort_128_c20>("moe_sort_128_c20", 1024, 8, 128, 128, 11, true);
+  check_sorting<cfg::sort_128_c20>("moe_sort_128_c20", 333, 5, 100, 37, 12);  // 63 experts without tokens
 }
 
 TEST_CASE("moe_sorting: bad launches are refused", "[kernels][moe]") {

@@ -17,7 +17,8 @@
 //    Counting: LDS atomics per expert; starts: an exclusive workgroup scan of the padded counts
 //    (one lane per expert, helpers/scan.hpp); order: chunks of tokens scattered into an LDS
 //    matrix [expert][token] of slot + 1 bytes, each expert's lane walks its row in token order
-//    (4 tokens a ds_read_b32); weights: a gather over the sorted entries at the end.
+//    (4 tokens a ds_read_b32) and writes its routed entries over the padding value, which every
+//    entry got first (coalesced stores); weights: a gather over the sorted entries at the end.
 // 2. moe_stage1: grid (ceil(inter / (32 waves)), y): a workgroup takes a block of 32
 //    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
@@ -87,9 +88,13 @@ struct moe_sorting_config {
     uint32_t s = 32768 / experts_padded() / 16 * 16;
     return s > 256 ? 256 : s;
   }
+  // bytes from one expert's matrix row to the next: the row and a pad that makes it an odd number
+  // of dwords (the expert lanes' ds_read_b32 of their rows then hit 32 different banks; rows
+  // chunk() apart, a multiple of 16 bytes, all hit the same bank)
+  constexpr uint32_t row_pitch() const { return chunk() + (chunk() / 4 % 2 == 0 ? 4 : 8); }
   // the matrix, rounded up to whole 16-byte stores of every lane (zeroed without a condition)
   constexpr uint32_t matrix_bytes() const {
-    const uint32_t b = experts_padded() * chunk(), step = 16 * threads();
+    const uint32_t b = experts_padded() * row_pitch(), step = 16 * threads();
     return (b + step - 1) / step * step;
   }
 };
@@ -136,7 +141,7 @@ constexpr const char* moe_sorting_config_error(const moe_sorting_config& c) {
   if (c.waves < 1 || c.waves > 16) return "moe_sorting: 1 to 16 waves";
   if (c.max_experts < 1 || c.max_experts > c.threads()) return "moe_sorting: max_experts must be 1 .. 64 * waves (a lane per expert)";
   if (c.chunk() < 4 || c.chunk() % 4 != 0) return "moe_sorting: chunk_tokens must be a multiple of 4 (a dword of the matrix row)";
-  if (c.matrix_bytes() + 4 * c.experts_padded() > 65536) return "moe_sorting: the LDS matrix (experts x chunk_tokens bytes) exceeds 64 KiB";
+  if (c.matrix_bytes() + 4 * c.experts_padded() > 65536) return "moe_sorting: the LDS matrix (experts x (chunk_tokens + pad) bytes) exceeds 64 KiB";
   return nullptr;
 }
 constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
@@ -376,7 +381,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   static_assert(detail::moe_sorting_config_error(C) == nullptr,
                 std::string_view(detail::moe_sorting_config_error(C) ? detail::moe_sorting_config_error(C) : ""));
   using dtype::u32;
-  constexpr uint32_t T = C.threads(), S = C.chunk(), EP = C.experts_padded();
+  constexpr uint32_t T = C.threads(), S = C.chunk(), EP = C.experts_padded(), PITCH = C.row_pitch();
   constexpr uint32_t LOG_BM = std::countr_zero(moe_block_m);
   auto cnt_lds = J.lds<uint32_t>(EP, 16);
   auto mat_lds = J.lds_bytes(C.matrix_bytes(), 16);
@@ -388,29 +393,32 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   nbytes = n << 2u;
   auto IDS = make_buffer(J, topk_ids, nbytes);
   auto TW = make_buffer(J, topk_weights, nbytes);
-  auto zero = J.vgpr<u32>(), one = J.vgpr<u32>();
+  auto zero = J.vgpr<u32>();
   zero = 0u;
-  one = 1u;
   auto ta = J.vgpr<u32>();  // this lane's dword in the counts: its expert's
   ta = tid << 2u;
 
-  // counts per expert (LDS atomics)
+  // counts per expert (LDS atomics), CU ids a lane per trip (their loads in flight together: a
+  // trip waits for memory once). Each id adds as_u32(in range and routed): an id past n (read
+  // as 0 past the V#) or of no expert (>= experts: dropped) adds 0, at its clamped address.
   J.If(tid < EP, [&] { J.ds_write_b32(ta, zero, {.offset = CNT}); });
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
   {
-    auto i = J.vgpr<u32>(), io = J.vgpr<u32>(), e = J.vgpr<u32>();
+    constexpr int CU = 8;
+    auto i = J.vgpr<u32>(), io = J.vgpr<u32>();
+    auto e = J.vgpr<u32>(CU);
     i = tid;
     J.While([&] { return i < n; },
             [&] {
               io = i << 2u;
-              IDS.load(e, at(io));
+              for (int u = 0; u < CU; ++u) IDS.load(e[u], at(io) + static_cast<int32_t>(4 * T * u));
               J.s_waitcnt(vmcnt(0));
-              J.If(e < experts, [&] {
-                io = e << 2u;
-                J.ds_add_u32(io, one, {.offset = CNT});
-              });
-              i = i + T;
+              for (int u = 0; u < CU; ++u) {
+                auto add = u == 0 ? as_u32(e[u] < experts) : as_u32(e[u] < experts && i + T * u < n);
+                J.ds_add_u32(min(e[u], EP - 1u) << 2u, add, {.offset = CNT});
+              }
+              i = i + CU * T;
             });
   }
   J.s_waitcnt(lgkmcnt(0));
@@ -462,8 +470,29 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
     NV.store(nv, at(zero));
   });
 
+  // every entry the padding value first, 16 bytes a lane (coalesced: the expert lanes' own
+  // stores of it, one entry at a time to 64 places, took 9 of 17 us at 32 tokens); the walk
+  // below writes the routed entries over it once these stores completed (the barrier)
+  auto tb = J.sgpr<u32>();  // the entries' bytes
+  tb = total << 2u;
+  {
+    auto SIDp = make_buffer(J, sorted_token_ids, tb);
+    auto pv = J.vgpr<u32>(4).aligned(4);
+    pv[0] = tokens | (topk << 24u);
+    for (int q = 1; q < 4; ++q) pv[q] = pv[0] + 0u;
+    auto p = J.vgpr<u32>();
+    p = tid << 4u;
+    J.While([&] { return p < tb; },
+            [&] {
+              SIDp.store(pv, at(p));  // (the last one's dwords past the entries: dropped)
+              p = p + 16u * T;
+            });
+    J.s_waitcnt(vmcnt(0));
+    J.s_barrier();
+  }
+
   // the entries in token order: per chunk of S tokens, the LDS matrix [expert][token] of
-  // slot + 1 bytes (0: not routed), each expert's lane walking its row
+  // slot + 1 bytes (0: not routed, rows PITCH apart), each expert's lane walking its row
   auto pos = J.vgpr<u32>(), ma = J.vgpr<u32>();
   pos = start + 0u;
   ma = tid << 4u;
@@ -492,7 +521,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
                         sl = i - r * topk + 1u;
                         J.s_waitcnt(vmcnt(0));
                         J.If(e < experts, [&] {
-                          io = e * S + r;
+                          io = e * PITCH + r;
                           J.ds_write_b8(io, sl, {.offset = MAT});
                         });
                         i = i + T;
@@ -503,7 +532,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
             J.If(tid < experts, [&] {
               auto r = J.sgpr<u32>();
               auto ra = J.vgpr<u32>(), w = J.vgpr<u32>(), x = J.vgpr<u32>(), v = J.vgpr<u32>(), po = J.vgpr<u32>();
-              ra = tid * S;
+              ra = tid * PITCH;
               r = 0u;
               J.While([&] { return r < rows; },
                       [&] {
@@ -526,29 +555,14 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
             t0 = t0 + S;
           });
 
-  // padding of each expert's last block
-  J.If(tid < experts, [&] {
-    auto end = J.vgpr<u32>(), v = J.vgpr<u32>(), po = J.vgpr<u32>();
-    end = start + pad;
-    v = tokens | (topk << 24u);
-    J.While([&] { return pos < end; },
-            [&] {
-              po = pos << 2u;
-              SID.store(v, at(po));
-              pos = pos + 1u;
-            });
-  });
-
   // the weights: a gather over the sorted entries (the ids written above are visible to the
   // workgroup after the stores complete and a barrier)
   J.s_waitcnt(vmcnt(0));
   J.s_barrier();
   {
-    // four entries a lane per trip (their loads in flight together); the V#s end at the
+    // eight entries a lane per trip (their loads in flight together); the V#s end at the
     // entries, so a trip's overhang reads 0 and stores nothing
-    constexpr int GU = 4;
-    auto tb = J.sgpr<u32>();
-    tb = total << 2u;
+    constexpr int GU = 8;
     auto SIDg = make_buffer(J, sorted_token_ids, tb);
     auto SWg = make_buffer(J, sorted_weights, tb);
     auto p = J.vgpr<u32>(), tok = J.vgpr<u32>();

@@ -7,6 +7,8 @@ using hipasm::kernels::moe_gemm_config;
 using hipasm::kernels::moe_sorting_config;
 constexpr moe_sorting_config sort_64{.max_experts = 64, .waves = 1};
 constexpr moe_sorting_config sort_256{.max_experts = 256, .waves = 4, .chunk_tokens = 16};  // several chunks
+// chunk / 4 odd: rows 28 bytes apart (the pad of 8 that keeps the row pitch an odd number of dwords)
+constexpr moe_sorting_config sort_128_c20{.max_experts = 128, .waves = 2, .chunk_tokens = 20};
 constexpr moe_sorting_config sort_256_log{.max_experts = 256, .waves = 4, .chunk_tokens = 16, .debug_log = true};
 constexpr moe_gemm_config gemm_g1u1{.waves = 2, .unroll = 2, .gated = true, .k_split = 2, .max_workgroups = 4};  // K over 2 waves; blocks looped over
 constexpr moe_gemm_config gemm_g1u0{.waves = 2, .unroll = 2, .gated = false};
