@@ -9,7 +9,6 @@
 #include "helpers/tile_copy.hpp"
 #include "helpers/interleave.hpp"
 #include "helpers/loops.hpp"
-#include "helpers/ring.hpp"
 #include "helpers/exec_mask.hpp"
 #include "helpers/debug_log.hpp"
 #include "helpers/dpp.hpp"

@@ -146,7 +146,7 @@ std::vector<int32_t> run_in(const std::string& kernel, const std::vector<int32_t
 }
 }  // namespace
 
-TEST_CASE("registers: pin, aligned, reshape, swap_handles in a C++ loop, a ring of LDS buffers", "[registers][sim]") {
+TEST_CASE("registers: pin, aligned, reshape, swap_handles in a C++ loop, two LDS buffers swapped", "[registers][sim]") {
   auto in = lane_inputs();
   auto out = run_in("regs", in, 5, false);
   for (int l = 0; l < 64; ++l) {

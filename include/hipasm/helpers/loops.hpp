@@ -12,7 +12,7 @@
 //       [&](const gpr<i32>& it, int buf) { ... mfma on a[buf] ... }, {.interleave = true});
 //
 // Buffer indices are C++ constants: each emitted copy of a body has its own, so rotating
-// buffers costs no moves (pick registers/LDS with `buf`, e.g. from a ring<>, helpers/ring.hpp).
+// buffers costs no moves (pick registers/LDS with `buf`: `a[buf]` of an array of handles).
 #pragma once
 #include <source_location>
 #include <type_traits>

@@ -42,7 +42,7 @@
 // rows need not be dword aligned (a GEMM with an odd K), at twice the loads of vec_bytes = 4.
 //
 // Transposed (a K-major GEMM operand into the [row][k] layout): make_transposed_staging,
-// copy_tile_load / copy_tile_store on a transposed_staging, copy_tile_transposed (see its section).
+// copy_tile_load / copy_tile_store on a transposed_staging (see its section).
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -742,33 +742,6 @@ constexpr void copy_tile_store(builder J, transposed_staging& st, const lds_view
     for (uint32_t e = 0; e < st.per; ++e)
       V.store(st.tr.slice(static_cast<int>(words * e), static_cast<int>(words)), V.translate(J, st.addr[st.per * s + e], st.view, l),
               0, 0, mem_opts{}, l);
-  }
-}
-
-// The whole copy at once: loads, transpose, stores, then (opts.wait) s_waitcnt lgkmcnt(0) +
-// s_barrier. With cols_valid: matrix columns at or past it are zeros.
-constexpr void copy_tile_transposed(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
-                                    const lds_view& V, tile_copy_opts o = {},
-                                    std::source_location l = std::source_location::current()) {
-  transposed_staging st = make_transposed_staging(J, V, row_bytes, o, false, l);
-  copy_tile_load(J, A, origin, st, l);
-  J.s_waitcnt(vmcnt(0), no_modifiers, l);
-  copy_tile_store(J, st, V, l);
-  if (o.wait) {
-    J.s_waitcnt(lgkmcnt(0), no_modifiers, l);
-    J.s_barrier(no_modifiers, l);
-  }
-}
-constexpr void copy_tile_transposed(builder J, const buffer& A, mem_offset origin, const val<dtype::u32>& row_bytes,
-                                    const lds_view& V, tile_copy_opts o, const val<dtype::u32>& cols_valid,
-                                    std::source_location l = std::source_location::current()) {
-  transposed_staging st = make_transposed_staging(J, V, row_bytes, o, true, l);
-  copy_tile_load(J, A, origin, st, cols_valid, l);
-  J.s_waitcnt(vmcnt(0), no_modifiers, l);
-  copy_tile_store(J, st, V, l);
-  if (o.wait) {
-    J.s_waitcnt(lgkmcnt(0), no_modifiers, l);
-    J.s_barrier(no_modifiers, l);
   }
 }
 

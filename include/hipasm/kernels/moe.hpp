@@ -531,15 +531,21 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
             J.s_barrier();
             J.If(tid < experts, [&] {
               auto r = J.sgpr<u32>();
-              auto ra = J.vgpr<u32>(), w = J.vgpr<u32>(), x = J.vgpr<u32>(), v = J.vgpr<u32>(), po = J.vgpr<u32>();
+              auto ra = J.vgpr<u32>(), w = J.vgpr<u32>(), wc = J.vgpr<u32>(), x = J.vgpr<u32>(), v = J.vgpr<u32>(),
+                   po = J.vgpr<u32>();
               ra = tid * PITCH;
               r = 0u;
+              // each trip reads the next dword before its four entries (its latency under their
+              // stores; the last trip's read, past the rows, stays in the row's zeros and pad)
+              J.ds_read_b32(w, ra, {.offset = MAT});
               J.While([&] { return r < rows; },
                       [&] {
-                        J.ds_read_b32(w, ra, {.offset = MAT});
                         J.s_waitcnt(lgkmcnt(0));
+                        wc = w + 0u;
+                        ra = ra + 4u;
+                        J.ds_read_b32(w, ra, {.offset = MAT});
                         for (uint32_t q = 0; q < 4; ++q) {
-                          J.v_bfe_u32(x, w, 8 * q, 8);
+                          J.v_bfe_u32(x, wc, 8 * q, 8);
                           J.If(x != 0u, [&] {
                             v = ((x - 1u) << 24u) | (t0 + (r + q));
                             po = pos << 2u;
@@ -547,7 +553,6 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
                             pos = pos + 1u;
                           });
                         }
-                        ra = ra + 4u;
                         r = r + 4u;
                       });
             });

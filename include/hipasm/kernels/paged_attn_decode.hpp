@@ -331,7 +331,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         J.If((grow.lo() | grow.hi()) != 0u, [&] {  // (wave-uniform: any lane)
           auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
           auto mn = J.vgpr<f32>();
-          J.v_max_f32(mn, m, mx);  // (max(m, mx) of two gpr<f32> picks std::max: see the report)
+          mn = max(m, mx);
           auto alpha = J.vgpr<f32>();
           alpha = exp2(m - mn, flush);
           l = l * alpha;

@@ -84,7 +84,7 @@ constexpr void loop_kernel(builder J, arg<float*> out, arg<const uint32_t*> in) 
   vo2 = vo + 4096;
   auto p = J.sgpr<u64>();
   p = in;
-  auto bufs = make_ring(J.vgpr<u32>(32), J.vgpr<u32>(32), J.vgpr<u32>(32));
+  gpr<u32> bufs[3] = {J.vgpr<u32>(32), J.vgpr<u32>(32), J.vgpr<u32>(32)};
   auto acc = J.vgpr<f32>(4, 16);
   acc.fill(0.0f);
   software_pipeline(

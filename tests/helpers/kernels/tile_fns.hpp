@@ -121,11 +121,11 @@ constexpr void tile_rt_shift(builder J, arg<uint32_t*> out, arg<const uint32_t*>
 
 namespace tile_fns {
 // The transposing copy: view element (r, c) = matrix element (c, r) of the tile at `origin` of
-// `in` (matrix rows ld_bytes apart). SPLIT: make_transposed_staging for view V0, copy_tile_load,
-// copy_tile_store into a second view V1 (translated addresses), read back from V1; else the
-// one-shot copy_tile_transposed into V1. TAIL: with cols_valid (matrix columns past it are 0).
+// `in` (matrix rows ld_bytes apart): make_transposed_staging for view V0, copy_tile_load,
+// copy_tile_store into a second view V1 (translated addresses), read back from V1. TAIL: with
+// cols_valid (matrix columns past it are 0).
 // LD: a constant row stride (0: the run-time ld_bytes in an SGPR). out[dwords] = st.loads().
-template <lds_layout LY, tile_copy_opts O, bool SPLIT, bool TAIL, uint32_t LD = 0>
+template <lds_layout LY, tile_copy_opts O, bool TAIL, uint32_t LD = 0>
 constexpr void tile_rt_transposed(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                                   arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
   lds_pool pool(J);
@@ -142,19 +142,13 @@ constexpr void tile_rt_transposed(builder J, arg<uint32_t*> out, arg<const uint3
   org = origin;
   const val<u32> stride = LD ? val<u32>(LD) : val<u32>(ld);
   uint32_t n = 0;
-  if constexpr (SPLIT) {
-    transposed_staging st = make_transposed_staging(J, V0, stride, O, TAIL);
-    if constexpr (TAIL) n = copy_tile_load(J, A, at(org), st, cv);
-    else n = copy_tile_load(J, A, at(org), st);
-    J.s_waitcnt(vmcnt(0));
-    copy_tile_store(J, st, V1);
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
-  } else {
-    if constexpr (TAIL) copy_tile_transposed(J, A, at(org), stride, V1, O, cv);
-    else copy_tile_transposed(J, A, at(org), stride, V1, O);
-    n = LY.rows * LY.cols / O.threads / (4 / LY.elem_bytes);  // (the dword loads: one per P x 1 elements)
-  }
+  transposed_staging st = make_transposed_staging(J, V0, stride, O, TAIL);
+  if constexpr (TAIL) n = copy_tile_load(J, A, at(org), st, cv);
+  else n = copy_tile_load(J, A, at(org), st);
+  J.s_waitcnt(vmcnt(0));
+  copy_tile_store(J, st, V1);
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
   read_back<LY>(J, V1, Out, O.threads);
   J.If(J.thread_id_x() == 0u, [&] {
     auto c = J.vgpr<u32>();

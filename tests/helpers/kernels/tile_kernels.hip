@@ -53,17 +53,15 @@ KSH(tilesh_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
   }
 // the GEMM's swizzled bf16 tile (2 steps), padded bf16 with 8-byte rows a lane, swizzled f32
 // (no register transpose) with a constant stride, bytes (4x4 byte transposes), more column
-// groups than lanes (the lane's columns move each step), the one-shot copy
+// groups than lanes (the lane's columns move each step)
 constexpr lds_layout bf16_gemm64{.rows = 64, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
 constexpr lds_layout bf16_pad32{.rows = 128, .cols = 32, .elem_bytes = 2, .row_pad = 16};
 constexpr lds_layout f32_swz{.rows = 32, .cols = 64, .elem_bytes = 4, .swz_chunk = 16, .swz_groups = 8};
 constexpr lds_layout u8_swz{.rows = 64, .cols = 64, .elem_bytes = 1, .swz_chunk = 16, .swz_groups = 4};
 constexpr lds_layout bf16_wide{.rows = 256, .cols = 16, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 2};
-KT(tilet_gemm, bf16_gemm64, tile_copy_opts{.threads = 128}, true, false)
-KT(tilet_gemm_tail, bf16_gemm64, tile_copy_opts{.threads = 128}, true, true)
-KT(tilet_pad_v8_tail, bf16_pad32, tile_copy_opts{.threads = 256, .vec_bytes = 8}, true, true)
-KT(tilet_f32_const, f32_swz, tile_copy_opts{.threads = 256}, true, true, 32 * 4 + 64)
-KT(tilet_u8_tail, u8_swz, tile_copy_opts{.threads = 64}, true, true)
-KT(tilet_wide_tail, bf16_wide, tile_copy_opts{.threads = 64}, true, true)
-KT(tilet_once, bf16_gemm64, tile_copy_opts{.threads = 256}, false, false)
-KT(tilet_once_tail, bf16_gemm64, tile_copy_opts{.threads = 256}, false, true)
+KT(tilet_gemm, bf16_gemm64, tile_copy_opts{.threads = 128}, false)
+KT(tilet_gemm_tail, bf16_gemm64, tile_copy_opts{.threads = 128}, true)
+KT(tilet_pad_v8_tail, bf16_pad32, tile_copy_opts{.threads = 256, .vec_bytes = 8}, true)
+KT(tilet_f32_const, f32_swz, tile_copy_opts{.threads = 256}, true, 32 * 4 + 64)
+KT(tilet_u8_tail, u8_swz, tile_copy_opts{.threads = 64}, true)
+KT(tilet_wide_tail, bf16_wide, tile_copy_opts{.threads = 64}, true)

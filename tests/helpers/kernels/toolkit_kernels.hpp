@@ -1,6 +1,8 @@
 // Kernels of test_toolkit.cpp: loop helpers, register features, EXEC masks, Jump, debug log.
 // Each is one wave of 64 lanes unless its comment says otherwise; `in`/`out` are per lane.
 #pragma once
+#include <utility>
+
 #include <hipasm/hipasm.hpp>
 
 namespace tk {
@@ -49,7 +51,7 @@ constexpr void pipeline_body(builder J, arg<int*> out, arg<const int*> in, const
   auto acc = J.vgpr<i32>(), count = J.vgpr<i32>();
   acc = 0;
   count = 0;
-  ring<gpr<i32>, 4> bufs{{J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>()}, 0};
+  gpr<i32> bufs[4] = {J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>()};  // (copies of a handle alias it)
   software_pipeline(
       J, trips, depth,
       [&](const gpr<i32>&, int buf) {
@@ -74,7 +76,7 @@ constexpr void pipeline_rt(builder J, arg<int*> out, arg<const int*> in, arg<int
 }
 
 // Registers: a pinned array (v40..v43), an aligned one, reshape, rebind / swap_handles in a
-// C++ loop, a ring of LDS buffers. out slots: 0 pinned sum, 1 reshape element, 2 rotated
+// C++ loop, two LDS buffers swapped. out slots: 0 pinned sum, 1 reshape element, 2 rotated
 // value, 3 LDS ping-pong result, 4 aligned sum.
 constexpr void regs_kernel(builder J, arg<int*> out, arg<const int*> in) {
   auto lane = lane_of(J);
@@ -102,8 +104,9 @@ constexpr void regs_kernel(builder J, arg<int*> out, arg<const int*> in) {
     swap_handles(a, b);
   }
   store_lane(J, out, lane, a, 2);  // ((((x*2)*2+1)*2+2)*2+3)
-  // LDS ping-pong: buffer 0 = x; three times: next = previous + 7 through LDS, rotate.
-  auto lds = make_ring(J.lds<int>(64), J.lds<int>(64));
+  // LDS ping-pong: buffer 0 = x; three times: next = previous + 7 through LDS, swap the two
+  // allocations (values: the swap moves nothing).
+  decltype(J.lds<int>(64)) lds[2] = {J.lds<int>(64), J.lds<int>(64)};
   auto la = J.vgpr<u32>();
   la = lane * 4u + lds[0].offset;
   J.ds_write_b32(la, x);
@@ -117,7 +120,7 @@ constexpr void regs_kernel(builder J, arg<int*> out, arg<const int*> in) {
     J.s_waitcnt(lgkmcnt(0));
     v = v + 7;
     J.ds_write_b32(dst, v);
-    lds.rotate();
+    std::swap(lds[0], lds[1]);
   }
   auto r = J.vgpr<i32>();
   auto ra = J.vgpr<u32>();
