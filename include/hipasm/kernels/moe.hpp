@@ -493,8 +493,8 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
 
   // the entries in token order: per chunk of S tokens, the LDS matrix [expert][token] of
   // slot + 1 bytes (0: not routed, rows PITCH apart), each expert's lane walking its row
-  auto pos = J.vgpr<u32>(), ma = J.vgpr<u32>();
-  pos = start + 0u;
+  auto pos = J.vgpr<u32>(), ma = J.vgpr<u32>();  // pos: the byte offset of the lane's next entry
+  pos = start << 2u;
   ma = tid << 4u;
   auto z4 = J.vgpr<u32>(4).aligned(4);
   for (int q = 0; q < 4; ++q) z4[q] = 0u;
@@ -532,7 +532,8 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
             J.If(tid < experts, [&] {
               auto r = J.sgpr<u32>();
               auto ra = J.vgpr<u32>(), w = J.vgpr<u32>(), wc = J.vgpr<u32>(), x = J.vgpr<u32>(), v = J.vgpr<u32>(),
-                   po = J.vgpr<u32>();
+                   nz = J.vgpr<u32>(), b8 = J.vgpr<u32>();
+              auto tr = J.sgpr<u32>();
               ra = tid * PITCH;
               r = 0u;
               // each trip reads the next dword before its four entries (its latency under their
@@ -544,15 +545,20 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
                         wc = w + 0u;
                         ra = ra + 4u;
                         J.ds_read_b32(w, ra, {.offset = MAT});
-                        for (uint32_t q = 0; q < 4; ++q) {
-                          J.v_bfe_u32(x, wc, 8 * q, 8);
-                          J.If(x != 0u, [&] {
-                            v = ((x - 1u) << 24u) | (t0 + (r + q));
-                            po = pos << 2u;
-                            SID.store(v, at(po));
-                            pos = pos + 1u;
-                          });
-                        }
+                        // the dword's nonzero bytes q as bits 8q, visited lowest first (token
+                        // order) by a per-lane loop: as many trips as the lane with the most of
+                        // them, where a test a byte cost four uniform branches a dword
+                        nz = ((((wc & 0x7f7f7f7fu) + 0x7f7f7f7fu) | wc) & 0x80808080u) >> 7u;
+                        tr = t0 + r;
+                        J.While([&] { return nz != 0u; },
+                                [&] {
+                                  J.v_ffbl_b32(b8, nz);  // 8q
+                                  J.v_bfe_u32(x, wc, b8, 8);
+                                  v = ((x - 1u) << 24u) | ((b8 >> 3u) + tr);
+                                  SID.store(v, at(pos));
+                                  pos = pos + 4u;
+                                  nz = nz & (nz - 1u);
+                                });
                         r = r + 4u;
                       });
             });
