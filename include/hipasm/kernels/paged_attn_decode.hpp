@@ -160,14 +160,20 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       for (int h = 0; h < CD / 8; ++h) Qb.load(qv.slice(jj * (CD / 2) + 4 * h, 4), qoff + (jj * 8 * CD + 16 * h));
   }
 
+  // the running state, set while the context length is in flight
+  auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
+  acc.fill(0.0f);
+  auto m = J.vgpr<f32>().named("m");
+  auto l = J.vgpr<f32>().named("l");
+  m = ninf + 0.0f;
+  l = 0.0f + 0.0f;
+
   J.wait_for(ctxv);
   auto ctx = J.sgpr<u32>().named("ctx");
   J.v_readfirstlane_b32(ctx, ctxv);
   auto nblk = J.sgpr<u32>().named("nblk");
   nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
   J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
-  auto nparts = J.sgpr<u32>().named("nparts");
-  nparts = (nblk + partition_blocks - 1u) / partition_blocks;
   auto last = J.sgpr<u32>();
   last = first + partition_blocks;
   J.s_min_u32(last, last, nblk);
@@ -242,12 +248,6 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // to_f32x2 and the high halves)
   auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) { return to_bf16x4(raw.template as<dtype::fp8x4>()).template as<u32>(); };
 
-  auto acc = J.vgpr<f32>(4 * NJ).aligned(4).named("o");  // O^T: dims 16 j + 4 grp + i, head col
-  acc.fill(0.0f);
-  auto m = J.vgpr<f32>().named("m");
-  auto l = J.vgpr<f32>().named("l");
-  m = ninf + 0.0f;
-  l = 0.0f + 0.0f;
   auto s = J.vgpr<f32>(4).aligned(4).named("s");
   auto s2 = J.vgpr<f32>(4).aligned(4).named("s2");
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
@@ -489,7 +489,11 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       Ob.store(ob, at(ooff) + jb + jw * W * 32);
     }
   };
-  J.If(nparts == 1u, [&] { store_out(o, L); }).Else([&] {
+  J.If(nblk <= partition_blocks, [&] { store_out(o, L); }).Else([&] {
+    // (the division here, not at the start: it sat between the context's arrival and the first
+    // block's loads)
+    auto nparts = J.sgpr<u32>().named("nparts");
+    nparts = (nblk + partition_blocks - 1u) / partition_blocks;
     // The split, combined in this kernel. Partials partition-major, so that a V# of the
     // sequence's nparts partitions bounds the reads of the last wave (past them: zeros):
     //   part_out [seq][kv head][part][G][D] f32, part_ml [seq][kv head][wave][part][G] (max, sum).
