@@ -32,9 +32,11 @@
 //                  than 8 (then the 4 lane groups' max by xor_reduce(0x30) and the rescaling);
 //   O^T += V^T . P^T  D/16 MFMAs: A = 16 dims x 16 tokens of V (one 8-byte load), B = P^T in bf16,
 //                  which is the S tile's own register layout (no shuffle).
-// fp8: K and V widened to bf16 exactly (to_bf16x4) in the S MFMAs' shadow, the K scales on the
-// scores, the V scales on the probabilities (l sums the bare ones), the next block's loads in the
-// P.V MFMAs' shadow.
+// fp8: S on D/16 v_mfma_f32_16x16x32_fp8_fp8, the K bytes as they are against Q split once into
+// two fp8 terms per head (qh + ql = Q * 2^(7 - e), exact but for elements below ~2^-10 of their
+// head's largest: 2^-18 of it at most); V widened to bf16 exactly (to_bf16x4) in the S MFMAs'
+// shadow; the K scales on the scores, the V scales on the probabilities (l sums the bare ones),
+// the next block's loads in the P.V MFMAs' shadow.
 // Tokens past the context in the last tile get -inf scores and zeroed V (a NaN in an unused cache
 // slot cannot leak in). The waves combine through LDS (max, sum, O); a sequence whose context fits
 // one partition writes bf16 out directly, else each wave writes its dims of the partition's
@@ -248,6 +250,11 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // to_f32x2 and the high halves)
   auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) { return to_bf16x4(raw.template as<dtype::fp8x4>()).template as<u32>(); };
 
+  // fp8: Q's two fp8 terms (dims 8 i .. 8 i + 3 of chunk 4 (i / 4) + grp, in the K chunks'
+  // order, in dword i) and the scores' scale for this lane's head (set after the first issues)
+  auto qh = J.vgpr<u32>(F8 ? D / 16 : 2).aligned(2).named("qh");
+  auto ql = J.vgpr<u32>(F8 ? D / 16 : 2).aligned(2).named("ql");
+  auto qs = J.vgpr<f32>().named("qs");
   auto s = J.vgpr<f32>(4).aligned(4).named("s");
   auto s2 = J.vgpr<f32>(4).aligned(4).named("s2");
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
@@ -268,24 +275,30 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
         auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
         // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
-        std::array<gpr<u32>, F8 ? D / 16 : 1> kp{};
         // V as bf16: tokens 4 grp, 4 grp + 1 of dim 16 j + col in dword 2 j, the next two in 2 j + 1
         // (fp8: the pair of dim 16 j + col in vp[j])
         auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
         std::array<gpr<u32>, F8 ? NJ : 1> vp{};
         auto s_mfmas = [&] {
-          for (int jj = 0; jj < KL; ++jj)
-            for (int h = 0; h < CD / 4; ++h) {
-              auto& a = h % 2 == 0 || F8 ? s : s2;
-              const int d = jj * (CD / 4) + h;
-              const auto ka = F8 ? kp[d] : kraw.slice(2 * d, 2);
-              if (d < (F8 ? 1 : 2)) J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), 0);
-              else J.v_mfma_f32_16x16x16_bf16(a, ka, qv.slice(2 * d, 2), a);
-            }
+          if constexpr (F8) {  // 8 bytes of a K chunk against the same dims of qh, then of ql
+            for (int t = 0; t < 2; ++t)
+              for (int d = 0; d < D / 32; ++d) {
+                const auto qt = t == 0 ? qh.slice(2 * d, 2) : ql.slice(2 * d, 2);
+                if (t == 0 && d == 0) J.v_mfma_f32_16x16x32_fp8_fp8(s, kraw.slice(2 * d, 2), qt, 0);
+                else J.v_mfma_f32_16x16x32_fp8_fp8(s, kraw.slice(2 * d, 2), qt, s);
+              }
+          } else {
+            for (int jj = 0; jj < KL; ++jj)
+              for (int h = 0; h < CD / 4; ++h) {
+                auto& a = h % 2 == 0 ? s : s2;
+                const int d = jj * (CD / 4) + h;
+                if (d < 2) J.v_mfma_f32_16x16x16_bf16(a, kraw.slice(2 * d, 2), qv.slice(2 * d, 2), 0);
+                else J.v_mfma_f32_16x16x16_bf16(a, kraw.slice(2 * d, 2), qv.slice(2 * d, 2), a);
+              }
+          }
         };
-        if constexpr (F8) {  // the conversions in the shadow of the MFMAs (the K chunks' before their MFMAs)
+        if constexpr (F8) {  // V's conversions in the shadow of the MFMAs
           interleave(J, [&] {
-            for (int d = 0; d < KL * 4; ++d) kp[d].rebind(fp8x4_to_bf16(kraw[d]));
             for (int j = 0; j < NJ; ++j) vp[j].rebind(fp8x4_to_bf16(vs[j]));
           }, s_mfmas);
         } else {
@@ -297,7 +310,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         if constexpr (F8)
           for (int i = 0; i < 4; ++i) {
             J.v_mul_f32(s[i], ks, s[i], dpp::quad_perm(i, i, i, i));  // token 4 grp + i's scale
-            s[i] = s[i] * scale_log2e;
+            s[i] = s[i] * qs;
           }
         else
           for (int i = 0; i < 4; ++i) s[i] = (s[i] + s2[i]) * scale_log2e;
@@ -403,6 +416,47 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   for (int i = 0; i < P; ++i) {
     issue_next(n > static_cast<uint32_t>(i), false);
     issue(i);
+  }
+  // fp8: Q as two fp8 terms, qh + ql = Q * 2^(7 - e) (e: the exponent of the head's largest |q|,
+  // which scales to [64, 128)), for S on fp8 MFMAs against the K bytes as they are (no widening
+  // of K: 32 VALU a tile). Exact: a bf16 has 8 significant bits, qh keeps 4 and the rest fits
+  // ql's 4, but for elements below 2^-3 after scaling (below ~2^-10 of the head's largest), where
+  // ql is denormal: there each is off by at most 2^-11 (2^-18 of the largest). qs folds 2^(e - 7)
+  // back into the scores' scale. Set while the first blocks are in flight.
+  if constexpr (F8) {
+    J.wait_for(qv);
+    auto amax = J.vgpr<u32>(), x = J.vgpr<u32>();
+    amax = 0u;
+    for (int t = 0; t < D / 8; ++t) {  // the largest |bf16| per half (their bits order as magnitudes)
+      x = qv[t] & 0x7fff7fffu;
+      J.v_pk_max_u16(amax, amax, x);
+    }
+    amax = max(gpr<u32>(amax & 0xffffu), gpr<u32>(amax >> 16u)) << 16u;
+    auto hmax = xor_reduce(J, reduce::max, amax.template as<f32>(), 0x30, {.all_lanes_active = true});
+    auto e = J.vgpr<u32>(), ne = J.vgpr<u32>();
+    J.v_frexp_exp_i32_f32(e, hmax);  // hmax < 2^e (0 and inf/NaN: 0)
+    ne = 7u - e;
+    e = e - 7u;
+    J.v_ldexp_f32(qs, scale_log2e, e);
+    auto xs = J.vgpr<f32>(8), r = J.vgpr<f32>(8);
+    for (int c = 0; c < D / 32; ++c) {  // 8 dims: bf16 dwords 4 c .. 4 c + 3 -> fp8 dwords 2 c, 2 c + 1
+      for (int t = 0; t < 4; ++t) {
+        x = qv[4 * c + t] << 16u;
+        J.v_ldexp_f32(xs[2 * t], x.template as<f32>(), ne);
+        x = qv[4 * c + t] & 0xffff0000u;
+        J.v_ldexp_f32(xs[2 * t + 1], x.template as<f32>(), ne);
+      }
+      for (int hw = 0; hw < 2; ++hw) {
+        auto h8 = cvt_fp8x4(xs[4 * hw], xs[4 * hw + 1], xs[4 * hw + 2], xs[4 * hw + 3], false);
+        for (int wd = 0; wd < 2; ++wd) {
+          auto back = to_f32x2(h8, wd);
+          r[4 * hw + 2 * wd] = xs[4 * hw + 2 * wd] - back[0];
+          r[4 * hw + 2 * wd + 1] = xs[4 * hw + 2 * wd + 1] - back[1];
+        }
+        qh[2 * c + hw] = h8.template as<u32>() | 0u;
+        ql[2 * c + hw] = cvt_fp8x4(r[4 * hw], r[4 * hw + 1], r[4 * hw + 2], r[4 * hw + 3], false).template as<u32>() | 0u;
+      }
+    }
   }
   auto step = [&](int slot) {
     cur_blk = k * static_cast<uint32_t>(W) + first;
