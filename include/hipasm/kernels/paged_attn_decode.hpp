@@ -709,7 +709,8 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   const bool f8 = C.kv_cache == pa_kv_cache::fp8_per_token;
   const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) + (f8 ? C.block_size * 8.0 : 0.0);
   // a block in flight streams at 7.5 GB/s per 8 KiB (its latency); an fp8 wave also computes at
-  // most ~10.4 GB/s (a 16-token tile in ~850 cycles: the widening to bf16)
+  // most ~10.4 GB/s (a 16-token tile in ~850 cycles when K and V were widened to bf16; ~700 since
+  // S runs on fp8 MFMAs, not refit: README, session 18)
   double wg_gbps = 7.5 * C.waves * C.prefetch * block_bytes / 8192.0;
   if (f8 && wg_gbps > 10.4 * C.waves) wg_gbps = 10.4 * C.waves;
   if (wg_gbps > 67.0) wg_gbps = 67.0;
