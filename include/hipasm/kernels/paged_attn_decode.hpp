@@ -425,27 +425,27 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // back into the scores' scale. Set while the first blocks are in flight.
   if constexpr (F8) {
     J.wait_for(qv);
-    auto amax = J.vgpr<u32>(), x = J.vgpr<u32>();
-    amax = 0u;
-    for (int t = 0; t < D / 8; ++t) {  // the largest |bf16| per half (their bits order as magnitudes)
-      x = qv[t] & 0x7fff7fffu;
-      J.v_pk_max_u16(amax, amax, x);
+    auto xf = J.vgpr<f32>(D / 4).aligned(2);  // the lane's q elements as f32 (element 2 t + i: half i of dword t)
+    for (int t = 0; t < D / 8; ++t) {
+      J.v_lshlrev_b32(xf[2 * t], 16, qv[t]);
+      J.v_and_b32(xf[2 * t + 1], 0xffff0000u, qv[t]);
     }
-    amax = max(gpr<u32>(amax & 0xffffu), gpr<u32>(amax >> 16u)) << 16u;
-    auto hmax = xor_reduce(J, reduce::max, amax.template as<f32>(), 0x30, {.all_lanes_active = true});
+    auto amax = J.vgpr<f32>();
+    amax = 0.0f + 0.0f;
+    for (int t = 0; t < D / 8; ++t) J.v_max3_f32(amax, abs(xf[2 * t]), abs(xf[2 * t + 1]), amax);
+    auto hmax = xor_reduce(J, reduce::max, amax, 0x30, {.all_lanes_active = true});
     auto e = J.vgpr<u32>(), ne = J.vgpr<u32>();
     J.v_frexp_exp_i32_f32(e, hmax);  // hmax < 2^e (0 and inf/NaN: 0)
     ne = 7u - e;
     e = e - 7u;
     J.v_ldexp_f32(qs, scale_log2e, e);
-    auto xs = J.vgpr<f32>(8), r = J.vgpr<f32>(8);
+    auto sq = J.vgpr<f32>(2).aligned(2);  // 2^(7 - e) twice: a packed multiply's operand
+    J.v_ldexp_f32(sq[0], 1.0f, ne);
+    sq[1] = sq[0] + 0.0f;
+    for (int t = 0; t < D / 8; ++t) J.v_pk_mul_f32(xf.slice(2 * t, 2), xf.slice(2 * t, 2), sq);
+    auto r = J.vgpr<f32>(8);
     for (int c = 0; c < D / 32; ++c) {  // 8 dims: bf16 dwords 4 c .. 4 c + 3 -> fp8 dwords 2 c, 2 c + 1
-      for (int t = 0; t < 4; ++t) {
-        x = qv[4 * c + t] << 16u;
-        J.v_ldexp_f32(xs[2 * t], x.template as<f32>(), ne);
-        x = qv[4 * c + t] & 0xffff0000u;
-        J.v_ldexp_f32(xs[2 * t + 1], x.template as<f32>(), ne);
-      }
+      auto xs = xf.slice(8 * c, 8);
       for (int hw = 0; hw < 2; ++hw) {
         auto h8 = cvt_fp8x4(xs[4 * hw], xs[4 * hw + 1], xs[4 * hw + 2], xs[4 * hw + 3], false);
         for (int wd = 0; wd < 2; ++wd) {
