@@ -449,7 +449,9 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   }
   // (experts past `experts` read counts that were zeroed: they add nothing; their own lanes
   // must not write anything)
-  auto SID = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  auto tb = J.sgpr<u32>();  // the entries' bytes: every access to sorted_token_ids is bounded by them
+  tb = total << 2u;
+  auto SID = make_buffer(J, sorted_token_ids, tb);
   auto SE = make_buffer(J, sorted_expert_ids, 0xffffffffu);
   auto NV = make_buffer(J, num_valid_ids, 8u);
   J.If(tid < experts, [&] {
@@ -473,10 +475,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
   // every entry the padding value first, 16 bytes a lane (coalesced: the expert lanes' own
   // stores of it, one entry at a time to 64 places, took 9 of 17 us at 32 tokens); the walk
   // below writes the routed entries over it once these stores completed (the barrier)
-  auto tb = J.sgpr<u32>();  // the entries' bytes
-  tb = total << 2u;
   {
-    auto SIDp = make_buffer(J, sorted_token_ids, tb);
     auto pv = J.vgpr<u32>(4).aligned(4);
     pv[0] = tokens | (topk << 24u);
     for (int q = 1; q < 4; ++q) pv[q] = pv[0] + 0u;
@@ -484,7 +483,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
     p = tid << 4u;
     J.While([&] { return p < tb; },
             [&] {
-              SIDp.store(pv, at(p));  // (the last one's dwords past the entries: dropped)
+              SID.store(pv, at(p));  // (the last one's dwords past the entries: dropped)
               p = p + 16u * T;
             });
     J.s_waitcnt(vmcnt(0));
@@ -574,7 +573,6 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
     // eight entries a lane per trip (their loads in flight together); the V#s end at the
     // entries, so a trip's overhang reads 0 and stores nothing
     constexpr int GU = 8;
-    auto SIDg = make_buffer(J, sorted_token_ids, tb);
     auto SWg = make_buffer(J, sorted_weights, tb);
     auto p = J.vgpr<u32>(), tok = J.vgpr<u32>();
     auto po = J.vgpr<u32>(GU), id = J.vgpr<u32>(GU), wo = J.vgpr<u32>(GU), w = J.vgpr<u32>(GU);
@@ -583,7 +581,7 @@ constexpr void moe_sorting_kernel(builder J, arg<unsigned*> sorted_token_ids, ar
             [&] {
               for (int u = 0; u < GU; ++u) {
                 po[u] = p + static_cast<uint32_t>(4 * T * u);
-                SIDg.load(id[u], at(po[u]), {.sc0 = true, .sc1 = true});
+                SID.load(id[u], at(po[u]), {.sc0 = true, .sc1 = true});
               }
               J.s_waitcnt(vmcnt(0));
               for (int u = 0; u < GU; ++u) {

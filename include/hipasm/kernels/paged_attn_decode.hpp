@@ -250,8 +250,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   // to_f32x2 and the high halves)
   auto fp8x4_to_bf16 = [&](const gpr<u32>& raw) { return to_bf16x4(raw.template as<dtype::fp8x4>()).template as<u32>(); };
 
-  // fp8: Q's two fp8 terms (dims 8 i .. 8 i + 3 of chunk 4 (i / 4) + grp, in the K chunks'
-  // order, in dword i) and the scores' scale for this lane's head (set after the first issues)
+  // fp8: Q's two fp8 terms (dims 4 (i % 4) .. 4 (i % 4) + 3 of chunk 4 (i / 4) + grp in dword
+  // i: the K chunks' order) and the scores' scale for this lane's head (set after the first issues)
   auto qh = J.vgpr<u32>(F8 ? D / 16 : 2).aligned(2).named("qh");
   auto ql = J.vgpr<u32>(F8 ? D / 16 : 2).aligned(2).named("ql");
   auto qs = J.vgpr<f32>().named("qs");
@@ -272,9 +272,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         // bf16: two accumulators halve the chain of dependent MFMAs (its latency is the wave's step
         // time); fp8: one (the conversions between the MFMAs cover their latency). The first MFMA
         // into each adds to 0.
-        // K as bf16, in chunks of CD dims: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1
+        // K in chunks of CD dims (bf16: dims 4 h .. 4 h + 3 of chunk jj in dwords CD / 2 jj + 2 h, + 1;
+        // fp8: dims 8 h .. 8 h + 7 of chunk jj in dwords 4 jj + 2 h, + 1)
         auto kraw = kbuf.slice((slot * TILES + u) * KL * 4, KL * 4);
-        // (fp8: pairs of dwords converted: dims 4 d .. 4 d + 3 of the tile's K in kp[d])
         // V as bf16: tokens 4 grp, 4 grp + 1 of dim 16 j + col in dword 2 j, the next two in 2 j + 1
         // (fp8: the pair of dim 16 j + col in vp[j])
         auto vs = vbuf.slice((slot * TILES + u) * NJ * VW, NJ * VW);
@@ -453,8 +453,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           r[4 * hw + 2 * wd] = xs[4 * hw + 2 * wd] - back[0];
           r[4 * hw + 2 * wd + 1] = xs[4 * hw + 2 * wd + 1] - back[1];
         }
-        qh[2 * c + hw] = h8.template as<u32>() | 0u;
-        ql[2 * c + hw] = cvt_fp8x4(r[4 * hw], r[4 * hw + 1], r[4 * hw + 2], r[4 * hw + 3], false).template as<u32>() | 0u;
+        qh[2 * c + hw] = h8.template as<u32>();
+        ql[2 * c + hw] = cvt_fp8x4(r[4 * hw], r[4 * hw + 1], r[4 * hw + 2], r[4 * hw + 3], false).template as<u32>();
       }
     }
   }
