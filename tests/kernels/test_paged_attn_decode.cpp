@@ -235,6 +235,23 @@ TEST_CASE("paged_attn_decode: gqa 4 and 1", "[kernels][paged_attn]") {
   run_case<cfg::pa_d128_g1>("pa_d128_g1", c);
 }
 
+TEST_CASE("paged_attn_decode: gqa 16, and one wave (two items of 4 dims a lane in the combination)", "[kernels][paged_attn]") {
+  // 16 heads x 32 dims of each of 4 waves, 8 heads x 64 dims of one wave: 128 items, lanes 0..63
+  // take items r * 64 + lane; split (the partials' stores and the last arrival's loads per item)
+  // and not
+  pa_case c{.ctx = {3, 150, 64, 291}, .num_kv_heads = 2, .qk_range = 3.0, .scale = 0.5, .partition_blocks = 2, .seed = 40};
+  CHECK(run_case<cfg::pa_d128_g16>("pa_d128_g16", c) == 10);
+  c.partition_blocks = 0;
+  c.seed = 41;
+  run_case<cfg::pa_d128_g16>("pa_d128_g16", c);
+  c.partition_blocks = 3;
+  c.seed = 42;
+  CHECK(run_case<cfg::pa_d64_g8_w1>("pa_d64_g8_w1", c) == 7);
+  c.partition_blocks = 19;
+  c.seed = 43;
+  CHECK(run_case<cfg::pa_d64_g8_w1>("pa_d64_g8_w1", c) == 1);
+}
+
 TEST_CASE("paged_attn_decode: large-magnitude scores", "[kernels][paged_attn]") {
   // q, k in [-4, 4], scale 1: scores spread over hundreds (a one-hot softmax, exp overflow
   // without the max), split into partitions whose maxima differ by far more than f32's range
@@ -263,7 +280,7 @@ TEST_CASE("paged_attn_decode: more than 64 blocks a wave (the block-table VGPR r
 }
 
 TEST_CASE("paged_attn_decode: more partitions than one trip of the combination", "[kernels][paged_attn]") {
-  // 4 waves combine 12 partitions a trip (the maxima carried across trips); 2 blocks a partition:
+  // 4 waves combine 16 partitions a trip (the maxima carried across trips); 2 blocks a partition:
   // 32, 2 and 16 partitions, and 1 (one block) unsplit; large scores, whose partition maxima differ widely
   pa_case c{.ctx = {1000, 37, 500, 9}, .num_kv_heads = 2, .qk_range = 3.0, .scale = 0.5, .partition_blocks = 2, .seed = 12};
   CHECK(run_case<cfg::pa_d128_g8>("pa_d128_g8", c) == 32);

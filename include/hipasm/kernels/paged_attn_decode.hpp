@@ -480,67 +480,84 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
   // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
-  // (the padding heads' columns are not stored; their lanes read head G - 1's rows)
   auto lds = J.lds_bytes(static_cast<uint32_t>(W * G) * RS, 16);
-  auto colc = J.vgpr<u32>();
-  J.v_min_u32(colc, col, static_cast<uint32_t>(G - 1));
   auto row = J.vgpr<u32>();
-  row = (w * static_cast<uint32_t>(G) + colc) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
-  J.If(col < static_cast<uint32_t>(G), [&] {
+  row = (w * static_cast<uint32_t>(G) + col) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
+  J.If(col < static_cast<uint32_t>(G), [&] {  // (the padding heads' columns are not stored)
     for (int j = 0; j < NJ; ++j) J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4)});
   });
   auto ml = J.vgpr<f32>(2).aligned(2);
   ml[0] = m + 0.0f;
   ml[1] = lsum + 0.0f;
-  auto cofs = J.vgpr<u32>();
-  cofs = (grp << 4u);  // 4 grp floats
   J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(row, ml, {.offset = D * 4}); });  // (max, sum)
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
 
-  // wave w finishes dims 16 j + 4 grp .. + 3 for j = w + W jw
-  constexpr int JW = NJ / W;
-  auto crow = J.vgpr<u32>();
-  crow = colc * RS + lds.offset + cofs;
-  auto jofs = J.sgpr<u32>();
-  jofs = w * 64u;
-  crow = crow + jofs;
-  auto mls = J.vgpr<f32>(2 * W).aligned(2);
-  auto mrow = J.vgpr<u32>();
-  mrow = colc * RS + lds.offset;
-  for (int v = 0; v < W; ++v) J.ds_read_b64(mls.slice(2 * v, 2), mrow, {.offset = static_cast<int32_t>(v * G * RS + D * 4)});
-  auto ov = J.vgpr<f32>(4 * JW * W).aligned(4);
-  for (int v = 0; v < W; ++v)
-    for (int jw = 0; jw < JW; ++jw)
-      J.ds_read_b128(ov.slice(4 * (v * JW + jw), 4), crow, {.offset = static_cast<int32_t>(v * G * RS + jw * W * 64)});
-  J.s_waitcnt(lgkmcnt(0));
-  auto M = J.vgpr<f32>(), L = J.vgpr<f32>(), f = J.vgpr<f32>();
-  M = mls[0] + 0.0f;
-  for (int v = 1; v < W; ++v) J.v_max_f32(M, M, mls[2 * v]);
-  auto o = J.vgpr<f32>(4 * JW).aligned(4);
-  o.fill(0.0f);
-  L = 0.0f + 0.0f;
-  for (int v = 0; v < W; ++v) {
-    f = exp2(mls[2 * v] - M, flush);  // a wave without blocks: -inf, f = 0
-    L = L + mls[2 * v + 1] * f;
-    for (int i = 0; i < 4 * JW; ++i) o[i] = o[i] + ov[4 * (v * JW) + i] * f;
+  // Wave w finishes dims w DW .. w DW + DW - 1 of every head, as G CPW items of 4 dims: item
+  // t = lane + 64 r (round r) is head t / CPW, chunk (t - 2 head) % CPW of its DW dims. Every
+  // lane reads data of its own (the MFMA layout's 16 columns left half the lanes reading copies
+  // of head G - 1), and the skew spreads a ds_read_b128's 8-lane groups (lanes 0-3 with 20-23,
+  // ...) over the 32 banks: rows are 8 dwords past a multiple of 32, head h's chunk c starts at
+  // bank 4 (2 h + c) % 32.
+  constexpr int DW = D / W, CPW = DW / 4, RND = (G * CPW + 63) / 64;
+  auto ih = J.vgpr<u32>(RND).named("ih");  // the item's head (>= G: no item, its stores dropped by the ranges)
+  auto ic = J.vgpr<u32>(RND).named("ic");  // and chunk
+  auto ihr = J.vgpr<u32>(RND);             // the head clamped to G - 1 for the reads
+  for (int r = 0; r < RND; ++r) {
+    auto t = J.vgpr<u32>();
+    t = lane + static_cast<uint32_t>(64 * r);
+    ih[r] = t / static_cast<uint32_t>(CPW);
+    ic[r] = (t + static_cast<uint32_t>(2 * CPW) - ((ih[r] << 1u) % static_cast<uint32_t>(CPW))) % static_cast<uint32_t>(CPW);
+    J.v_min_u32(ihr[r], ih[r], static_cast<uint32_t>(G - 1));
   }
-  // bf16 out of this wave's dims of the heads: o (4 JW floats a lane) / sum (heads >= G: dropped by the range)
+  auto wdims = J.sgpr<u32>();  // this wave's first dim, in bytes of f32
+  wdims = w * static_cast<uint32_t>(DW * 4);
+  auto mls = J.vgpr<f32>(2 * W * RND).aligned(2);
+  auto ov = J.vgpr<f32>(4 * W * RND).aligned(4);
+  for (int r = 0; r < RND; ++r) {
+    auto mrow = J.vgpr<u32>(), crow = J.vgpr<u32>();
+    mrow = ihr[r] * RS + lds.offset;
+    crow = mrow + (ic[r] << 4u) + wdims;
+    for (int v = 0; v < W; ++v) {
+      J.ds_read_b64(mls.slice(2 * (r * W + v), 2), mrow, {.offset = static_cast<int32_t>(v * G * RS + D * 4)});
+      J.ds_read_b128(ov.slice(4 * (r * W + v), 4), crow, {.offset = static_cast<int32_t>(v * G * RS)});
+    }
+  }
+  J.s_waitcnt(lgkmcnt(0));
+  auto M = J.vgpr<f32>(RND), L = J.vgpr<f32>(RND), f = J.vgpr<f32>();
+  auto o = J.vgpr<f32>(4 * RND).aligned(4);
+  for (int r = 0; r < RND; ++r) {
+    const auto mr = [&](int v) { return mls[2 * (r * W + v)]; };
+    M[r] = mr(0) + 0.0f;
+    for (int v = 1; v < W; ++v) J.v_max_f32(M[r], M[r], mr(v));
+    for (int v = 0; v < W; ++v) {
+      f = exp2(mr(v) - M[r], flush);  // a wave without blocks: -inf, f = 0
+      const auto lv = mls[2 * (r * W + v) + 1];
+      if (v == 0) L[r] = lv * f;
+      else J.v_fmac_f32(L[r], lv, f);
+      for (int i = 0; i < 4; ++i) {
+        const auto x = ov[4 * (r * W + v) + i];
+        if (v == 0) o[4 * r + i] = x * f;
+        else J.v_fmac_f32(o[4 * r + i], x, f);
+      }
+    }
+  }
+  // bf16 out of the items: o (4 floats a round) / sum
   auto store_out = [&](const gpr<f32>& ot, const gpr<f32>& sum) {
     auto outb = J.sgpr<u64>();
     outb = out + mul_wide(seq * num_kv_heads + kvh, static_cast<uint32_t>(G * D * 2));
     buffer Ob = make_buffer(J, outb, static_cast<uint32_t>(G * D * 2));
-    auto inv = J.vgpr<f32>();
-    inv = rcp(sum);
-    auto ooff = J.vgpr<u32>();
-    ooff = col * static_cast<uint32_t>(D * 2) + (grp << 3u);
-    auto jb = J.sgpr<u32>();
-    jb = w * 32u;
+    auto wb = J.sgpr<u32>();
+    wb = w * static_cast<uint32_t>(DW * 2);
     auto ob = J.vgpr<u32>(2).aligned(2);
-    for (int jw = 0; jw < JW; ++jw) {
-      ob[0] = cvt_bf16x2(ot[4 * jw] * inv, ot[4 * jw + 1] * inv).template as<u32>();
-      ob[1] = cvt_bf16x2(ot[4 * jw + 2] * inv, ot[4 * jw + 3] * inv).template as<u32>();
-      Ob.store(ob, at(ooff) + jb + jw * W * 32);
+    for (int r = 0; r < RND; ++r) {
+      auto inv = J.vgpr<f32>();
+      inv = rcp(sum[r]);
+      auto ooff = J.vgpr<u32>();
+      ooff = ih[r] * static_cast<uint32_t>(D * 2) + (ic[r] << 3u);
+      ob[0] = cvt_bf16x2(ot[4 * r] * inv, ot[4 * r + 1] * inv).template as<u32>();
+      ob[1] = cvt_bf16x2(ot[4 * r + 2] * inv, ot[4 * r + 3] * inv).template as<u32>();
+      Ob.store(ob, at(ooff) + wb);
     }
   };
   J.If(nblk <= partition_blocks, [&] { store_out(o, L); }).Else([&] {
@@ -567,23 +584,27 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     mbytes = nparts * MB;
     buffer PO = make_buffer(J, pob, obytes);
     buffer PM = make_buffer(J, pmb, mbytes);
-    auto jo = J.sgpr<u32>();  // this wave's dims: 16 (w + W jw) + 4 grp ..
-    jo = w * 64u;
-    auto orow = J.vgpr<u32>(), mrow_g = J.vgpr<u32>();
-    orow = colc * static_cast<uint32_t>(D * 4) + (grp << 4u);
-    mrow_g = colc << 3u;
+    auto jo = J.sgpr<u32>();  // this wave's dims, in bytes of f32
+    jo = w * static_cast<uint32_t>(DW * 4);
+    auto orow = J.vgpr<u32>(RND), mrow_g = J.vgpr<u32>(RND);  // an item's dims and (max, sum) in a partition
+    for (int r = 0; r < RND; ++r) {
+      orow[r] = ihr[r] * static_cast<uint32_t>(D * 4) + (ic[r] << 4u);
+      mrow_g[r] = ihr[r] << 3u;
+    }
     {
       auto sofs_o = J.sgpr<u32>(), sofs_m = J.sgpr<u32>();
       sofs_o = part * PB + jo;
       sofs_m = part * MB;
-      auto wo = J.vgpr<u32>(), wm = J.vgpr<u32>();  // the padding heads' lanes: out of range
-      wo = select(col < static_cast<uint32_t>(G), orow, 0x80000000u);
-      wm = select(col < static_cast<uint32_t>(G) && grp == 0u, mrow_g, 0x80000000u);
-      for (int jw = 0; jw < JW; ++jw) PO.store(o.slice(4 * jw, 4), at(wo) + sofs_o + jw * W * 64, {.sc1 = true});
       auto mlo = J.vgpr<f32>(2).aligned(2);
-      mlo[0] = M + 0.0f;
-      mlo[1] = L + 0.0f;
-      PM.store(mlo, at(wm) + sofs_m, {.sc1 = true});
+      for (int r = 0; r < RND; ++r) {
+        auto wo = J.vgpr<u32>(), wm = J.vgpr<u32>();  // lanes without an item: out of range; (max, sum) once a head
+        wo = select(ih[r] < static_cast<uint32_t>(G), orow[r], 0x80000000u);
+        wm = select(ih[r] < static_cast<uint32_t>(G) && ic[r] == 0u, mrow_g[r], 0x80000000u);
+        PO.store(o.slice(4 * r, 4), at(wo) + sofs_o, {.sc1 = true});
+        mlo[0] = M[r] + 0.0f;
+        mlo[1] = L[r] + 0.0f;
+        PM.store(mlo, at(wm) + sofs_m, {.sc1 = true});
+      }
     }
     auto cnt = J.vgpr<u32>();
     cnt = wrow << 2u;
@@ -591,44 +612,47 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       // online over chunks of CH partitions (their loads in flight together), in partition order
       constexpr int CH = [] {  // at most 16, with at most 60 loads and 120 VGPRs in flight
         int c = 16;
-        if (60 / (JW + 1) < c) c = 60 / (JW + 1);
-        if (120 / (4 * JW + 2) < c) c = 120 / (4 * JW + 2);
+        if (60 / (2 * RND) < c) c = 60 / (2 * RND);
+        if (120 / (6 * RND) < c) c = 120 / (6 * RND);
         return c;
       }();
-      auto pv = J.vgpr<f32>(CH * 4 * JW).aligned(4);
-      auto pm = J.vgpr<f32>(CH * 2).aligned(2);
-      auto ot = J.vgpr<f32>(4 * JW).aligned(4);
+      auto pv = J.vgpr<f32>(CH * 4 * RND).aligned(4);
+      auto pm = J.vgpr<f32>(CH * 2 * RND).aligned(2);
+      auto ot = J.vgpr<f32>(4 * RND).aligned(4);
       ot.fill(0.0f);
-      auto Mt = J.vgpr<f32>(), Lt = J.vgpr<f32>(), cm = J.vgpr<f32>(), mn = J.vgpr<f32>(), a = J.vgpr<f32>();
-      Mt = ninf + 0.0f;
-      Lt = 0.0f + 0.0f;
+      auto Mt = J.vgpr<f32>(RND), Lt = J.vgpr<f32>(RND), cm = J.vgpr<f32>(), mn = J.vgpr<f32>(), a = J.vgpr<f32>();
+      Mt.fill(ninf);
+      Lt.fill(0.0f);
       auto c = J.sgpr<u32>(), co = J.sgpr<u32>(), cmo = J.sgpr<u32>(), rem = J.sgpr<u32>();
       c = 0u;
       J.While([&] { return c < nparts; }, [&] {
         co = c * PB + jo;
         cmo = c * MB;
-        for (int k = 0; k < CH; ++k) {
-          for (int jw = 0; jw < JW; ++jw)
-            PO.load(pv.slice(4 * (k * JW + jw), 4), at(orow) + co + (k * PB + jw * W * 64), {.sc1 = true});
-          PM.load(pm.slice(2 * k, 2), at(mrow_g) + cmo + k * MB, {.sc1 = true});
-        }
+        for (int k = 0; k < CH; ++k)
+          for (int r = 0; r < RND; ++r) {
+            PO.load(pv.slice(4 * (k * RND + r), 4), at(orow[r]) + co + k * PB, {.sc1 = true});
+            PM.load(pm.slice(2 * (k * RND + r), 2), at(mrow_g[r]) + cmo + k * MB, {.sc1 = true});
+          }
         J.s_waitcnt(vmcnt(0));
         rem = nparts - c;
-        cm = ninf + 0.0f;
-        for (int k = 0; k < CH; ++k) {  // partitions past nparts left out
-          a = select(rem > static_cast<uint32_t>(k), pm[2 * k], ninf);
-          J.v_max_f32(cm, cm, a);
+        for (int r = 0; r < RND; ++r) {
+          const auto pmax = [&](int k) { return pm[2 * (k * RND + r)]; };
+          cm = ninf + 0.0f;
+          for (int k = 0; k < CH; ++k) {  // partitions past nparts left out
+            a = select(rem > static_cast<uint32_t>(k), pmax(k), ninf);
+            J.v_max_f32(cm, cm, a);
+          }
+          J.v_max_f32(mn, Mt[r], cm);
+          a = exp2(Mt[r] - mn, flush);  // the first chunk: -inf, a = 0
+          Lt[r] = Lt[r] * a;
+          for (int i = 0; i < 4; ++i) ot[4 * r + i] = ot[4 * r + i] * a;
+          for (int k = 0; k < CH; ++k) {
+            f = exp2(min(pmax(k) - mn, 0.0f), flush);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
+            J.v_fmac_f32(Lt[r], pm[2 * (k * RND + r) + 1], f);
+            for (int i = 0; i < 4; ++i) J.v_fmac_f32(ot[4 * r + i], pv[4 * (k * RND + r) + i], f);
+          }
+          Mt[r] = mn + 0.0f;
         }
-        J.v_max_f32(mn, Mt, cm);
-        a = exp2(Mt - mn, flush);  // the first chunk: -inf, a = 0
-        Lt = Lt * a;
-        for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] * a;
-        for (int k = 0; k < CH; ++k) {
-          f = exp2(min(pm[2 * k] - mn, 0.0f), flush);  // past nparts: max 0 and the row 0 (the V#'s range), f finite
-          Lt = Lt + pm[2 * k + 1] * f;
-          for (int i = 0; i < 4 * JW; ++i) ot[i] = ot[i] + pv[4 * k * JW + i] * f;
-        }
-        Mt = mn + 0.0f;
         c = c + static_cast<uint32_t>(CH);
       });
       store_out(ot, Lt);

@@ -7,6 +7,9 @@ inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8{.head_dim 
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g4{.head_dim = 128, .block_size = 16, .gqa = 4, .waves = 4};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g1{.head_dim = 128, .block_size = 16, .gqa = 1, .waves = 4};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8_w8{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 8};
+// two items a lane in the waves' combination: 16 heads of 4 waves' 32 dims, 8 heads of one wave's 64
+inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g16{.head_dim = 128, .block_size = 16, .gqa = 16, .waves = 4};
+inline constexpr hipasm::kernels::paged_attn_decode_config pa_d64_g8_w1{.head_dim = 64, .block_size = 16, .gqa = 8, .waves = 1};
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d64_g8_b32{.head_dim = 64, .block_size = 32, .gqa = 8, .waves = 2};
 // fp8 e4m3fnuz caches with per-token scales (aiter's pertokenFp8)
 inline constexpr hipasm::kernels::paged_attn_decode_config pa_d128_g8_fp8{
