@@ -70,10 +70,10 @@ struct paged_attn_decode_config {
 };
 // Bytes of one cache element.
 constexpr uint32_t pa_kv_elem_bytes(const paged_attn_decode_config& c) { return c.kv_cache == pa_kv_cache::bf16 ? 2u : 1u; }
-// LDS row of one (wave, head) in the waves' combination: D floats of O then (max, sum). Rows 32
-// bytes past a multiple of 128 (D * 4 is one): the ds_read/write_b128 of a lane group (heads
-// c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) then hit distinct banks (16 bytes of
-// padding gave 2-way conflicts).
+// LDS row of one (wave, head) in the waves' combination: D floats of O and 32 bytes of padding.
+// Rows 32 bytes past a multiple of 128 (D * 4 is one): the ds_write_b128 of a lane group (heads
+// c..c+3 at dims 4 grp, heads c+4..c+7 at 4 (grp + 1)) and the combination's skewed
+// ds_read_b128 then hit distinct banks (16 bytes of padding gave 2-way conflicts).
 constexpr uint32_t pa_lds_row_bytes(const paged_attn_decode_config& c) { return static_cast<uint32_t>(c.head_dim) * 4u + 32u; }
 
 template <paged_attn_decode_config C>
@@ -479,8 +479,10 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   J.s_waitcnt(vmcnt(0));  // a wave with no block: its Q loads
   auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
-  // combine the waves: rows (wave, head) of D floats of O, then (max, sum)
-  auto lds = J.lds_bytes(static_cast<uint32_t>(W * G) * RS, 16);
+  // combine the waves: rows (wave, head) of D floats of O, and (max, sum) [head][wave] (a head's
+  // W pairs in W / 2 ds_read_b128)
+  const uint32_t o_bytes = static_cast<uint32_t>(W * G) * RS;
+  auto lds = J.lds_bytes(o_bytes + static_cast<uint32_t>(G * W * 8), 16);
   auto row = J.vgpr<u32>();
   row = (w * static_cast<uint32_t>(G) + col) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
   J.If(col < static_cast<uint32_t>(G), [&] {  // (the padding heads' columns are not stored)
@@ -489,39 +491,41 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto ml = J.vgpr<f32>(2).aligned(2);
   ml[0] = m + 0.0f;
   ml[1] = lsum + 0.0f;
-  J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(row, ml, {.offset = D * 4}); });  // (max, sum)
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
+  auto mlw = J.vgpr<u32>();
+  mlw = (col * static_cast<uint32_t>(W) + w) * 8u + (lds.offset + o_bytes);
+  J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(mlw, ml); });
 
   // Wave w finishes dims w DW .. w DW + DW - 1 of every head, as G CPW items of 4 dims: item
   // t = lane + 64 r (round r) is head t / CPW, chunk (t - 2 head) % CPW of its DW dims. Every
   // lane reads data of its own (the MFMA layout's 16 columns left half the lanes reading copies
   // of head G - 1), and the skew spreads a ds_read_b128's 8-lane groups (lanes 0-3 with 20-23,
   // ...) over the 32 banks: rows are 8 dwords past a multiple of 32, head h's chunk c starts at
-  // bank 4 (2 h + c) % 32.
+  // bank 4 (2 h + c) % 32. (The items' addresses are computed while the writes drain.)
   constexpr int DW = D / W, CPW = DW / 4, RND = (G * CPW + 63) / 64;
   auto ih = J.vgpr<u32>(RND).named("ih");  // the item's head (>= G: no item, its stores dropped by the ranges)
   auto ic = J.vgpr<u32>(RND).named("ic");  // and chunk
   auto ihr = J.vgpr<u32>(RND);             // the head clamped to G - 1 for the reads
+  auto mrow = J.vgpr<u32>(RND), crow = J.vgpr<u32>(RND);
+  auto wdims = J.sgpr<u32>();  // this wave's first dim, in bytes of f32
+  wdims = w * static_cast<uint32_t>(DW * 4);
   for (int r = 0; r < RND; ++r) {
     auto t = J.vgpr<u32>();
     t = lane + static_cast<uint32_t>(64 * r);
     ih[r] = t / static_cast<uint32_t>(CPW);
     ic[r] = (t + static_cast<uint32_t>(2 * CPW) - ((ih[r] << 1u) % static_cast<uint32_t>(CPW))) % static_cast<uint32_t>(CPW);
     J.v_min_u32(ihr[r], ih[r], static_cast<uint32_t>(G - 1));
+    crow[r] = ihr[r] * RS + (ic[r] << 4u) + wdims + lds.offset;
+    mrow[r] = ihr[r] * static_cast<uint32_t>(W * 8) + (lds.offset + o_bytes);
   }
-  auto wdims = J.sgpr<u32>();  // this wave's first dim, in bytes of f32
-  wdims = w * static_cast<uint32_t>(DW * 4);
-  auto mls = J.vgpr<f32>(2 * W * RND).aligned(2);
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  auto mls = J.vgpr<f32>(2 * W * RND).aligned(W == 1 ? 2 : 4);
   auto ov = J.vgpr<f32>(4 * W * RND).aligned(4);
   for (int r = 0; r < RND; ++r) {
-    auto mrow = J.vgpr<u32>(), crow = J.vgpr<u32>();
-    mrow = ihr[r] * RS + lds.offset;
-    crow = mrow + (ic[r] << 4u) + wdims;
-    for (int v = 0; v < W; ++v) {
-      J.ds_read_b64(mls.slice(2 * (r * W + v), 2), mrow, {.offset = static_cast<int32_t>(v * G * RS + D * 4)});
-      J.ds_read_b128(ov.slice(4 * (r * W + v), 4), crow, {.offset = static_cast<int32_t>(v * G * RS)});
-    }
+    if constexpr (W == 1) J.ds_read_b64(mls.slice(2 * r, 2), mrow[r]);
+    else
+      for (int q = 0; q < W / 2; ++q) J.ds_read_b128(mls.slice(2 * (r * W + 2 * q), 4), mrow[r], {.offset = 16 * q});
+    for (int v = 0; v < W; ++v) J.ds_read_b128(ov.slice(4 * (r * W + v), 4), crow[r], {.offset = static_cast<int32_t>(v * G * RS)});
   }
   J.s_waitcnt(lgkmcnt(0));
   auto M = J.vgpr<f32>(RND), L = J.vgpr<f32>(RND), f = J.vgpr<f32>();
