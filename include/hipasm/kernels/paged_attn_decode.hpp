@@ -170,16 +170,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   m = ninf + 0.0f;
   l = 0.0f + 0.0f;
 
-  J.wait_for(ctxv);
-  auto ctx = J.sgpr<u32>().named("ctx");
-  J.v_readfirstlane_b32(ctx, ctxv);
-  auto nblk = J.sgpr<u32>().named("nblk");
-  nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
-  J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
-  auto last = J.sgpr<u32>();
-  last = first + partition_blocks;
-  J.s_min_u32(last, last, nblk);
-
+  // (the bases and lane offsets of the loads, also while the context length is in flight)
   buffer Kb = make_buffer(J, k_cache, head_bytes);
   buffer Vb = make_buffer(J, v_cache, head_bytes);
   // this KV head's part of block 0 of each array (a block adds phys * its stride)
@@ -220,6 +211,16 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     soff = ((grp << 2u) + (col & 3u)) << 2u;
     tq = (grp << 2u) + (col & 3u);  // the token of the lane's scales in its tile
   }
+  J.wait_for(ctxv);
+  auto ctx = J.sgpr<u32>().named("ctx");
+  J.v_readfirstlane_b32(ctx, ctxv);
+  auto nblk = J.sgpr<u32>().named("nblk");
+  nblk = (ctx + static_cast<uint32_t>(BS - 1)) / static_cast<uint32_t>(BS);
+  J.If(first >= nblk, [&] { J.Return(); });  // the whole workgroup: a partition past the context
+  auto last = J.sgpr<u32>();
+  last = first + partition_blocks;
+  J.s_min_u32(last, last, nblk);
+
   auto cur_blk = J.sgpr<u32>();
   auto phys = J.sgpr<u32>().named("phys");  // the physical block number of the block to issue
   // the block's loads into `slot` (its bases written straight into the V#s: stride 0, so word 1
@@ -345,11 +346,18 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
           auto mx = xor_reduce(J, reduce::max, mt, 0x30, {.all_lanes_active = true});
           auto mn = J.vgpr<f32>();
           mn = max(m, mx);
-          auto alpha = J.vgpr<f32>();
-          alpha = exp2(m - mn, flush);
-          l = l * alpha;
+          // the rescaling of O and l, but while every m is -inf (the first tile: O and l are 0)
+          auto seen = J.sgpr<u64>();
+          auto sninf = J.sgpr<f32>();  // (a VOP3 compare takes no literal)
+          sninf = ninf;
+          J.v_cmp_neq_f32(seen, sninf, m);
+          J.If((seen.lo() | seen.hi()) != 0u, [&] {
+            auto alpha = J.vgpr<f32>();
+            alpha = exp2(m - mn, flush);
+            l = l * alpha;
+            for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
+          });
           m = mn;
-          for (int i = 0; i < 4 * NJ; ++i) acc[i] = acc[i] * alpha;
         });
         auto exps = [&] {
           for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] - m, flush);
