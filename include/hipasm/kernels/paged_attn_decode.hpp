@@ -485,7 +485,6 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     }
   });
   J.s_waitcnt(vmcnt(0));  // a wave with no block: its Q loads
-  auto lsum = xor_reduce(J, reduce::sum, l, 0x30, {.all_lanes_active = true});
 
   // combine the waves: rows (wave, head) of D floats of O, and (max, sum) [head][wave] (a head's
   // W pairs in W / 2 ds_read_b128)
@@ -493,15 +492,17 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto lds = J.lds_bytes(o_bytes + static_cast<uint32_t>(G * W * 8), 16);
   auto row = J.vgpr<u32>();
   row = (w * static_cast<uint32_t>(G) + col) * RS + lds.offset + (grp << 4u);  // dims 16 j + 4 grp ..
-  J.If(col < static_cast<uint32_t>(G), [&] {  // (the padding heads' columns are not stored)
-    for (int j = 0; j < NJ; ++j) J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4)});
-  });
   auto ml = J.vgpr<f32>(2).aligned(2);
   ml[0] = m + 0.0f;
-  ml[1] = lsum + 0.0f;
+  ml[1] = l + 0.0f;
   auto mlw = J.vgpr<u32>();
   mlw = (col * static_cast<uint32_t>(W) + w) * 8u + (lds.offset + o_bytes);
-  J.If(grp == 0u && col < static_cast<uint32_t>(G), [&] { J.ds_write_b64(mlw, ml); });
+  J.If(col < static_cast<uint32_t>(G), [&] {  // (the padding heads' columns are not stored)
+    for (int j = 0; j < NJ; ++j) J.ds_write_b128(row, acc.slice(4 * j, 4), {.offset = static_cast<int32_t>((16 * j) * 4)});
+    // a head's sum over the 4 lane groups' tokens: group 0 writes (max, its sum), the others add
+    // theirs (one wave's LDS operations run in order; no cross-lane reduction and its two waits)
+    J.If(grp == 0u, [&] { J.ds_write_b64(mlw, ml); }).Else([&] { J.ds_add_f32(mlw, l, {.offset = 4}); });
+  });
 
   // Wave w finishes dims w DW .. w DW + DW - 1 of every head, as G CPW items of 4 dims: item
   // t = lane + 64 r (round r) is head t / CPW, chunk (t - 2 head) % CPW of its DW dims. Every
