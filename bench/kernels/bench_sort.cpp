@@ -32,11 +32,15 @@ void row(const char* name, uint32_t rows, uint32_t len) {
   rt::module& m = *mp;
   const uint32_t groups = hipasm::kernels::sort_groups(C, rows);
   rt::profile_options p = profile_for(groups);
+  // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+  const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+  p.keep_events = tl != nullptr;
   rt::launch_options o;
   o.profile = &p;
   auto rep = hipasm::kernels::launch_sort<C>(d, m, name,
                                              {.keys_out = KO.addr(), .vals_out = VO.addr(), .keys_in = KI.addr(),
                                               .len = len, .rows = rows}, o);
+  if (tl) std::fprintf(stderr, "%s", rep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
   print_line("sort", shape, from(rep), 0, double(n) * 4 * (idx ? 3 : 2), true);
 }
 }  // namespace
