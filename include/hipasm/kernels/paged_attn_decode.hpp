@@ -411,13 +411,17 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
       KSb.set_records(srecs);
       VSb.set_records(srecs);
     }
+    auto jl = J.sgpr<u32>();  // the block's lane in btv
+    jl = jb & 63u;
     if (reload)  // a wave with more than 64 blocks: the next 64 entries (rare: one wait per 64 blocks)
-      J.If(recs != 0u && (jb & 63u) == 0u, [&] {
-        BT.load(btv, at(bt_lane) + (bi << 2u));
-        J.s_waitcnt(vmcnt(0));
+      J.If(jl == 0u, [&] {
+        J.If(recs != 0u, [&] {
+          BT.load(btv, at(bt_lane) + (bi << 2u));
+          J.s_waitcnt(vmcnt(0));
+        });
       });
     J.wait_for(btv);
-    phys = readlane(btv, jb & 63u);
+    phys = readlane(btv, jl);
     bi = bi + static_cast<uint32_t>(W);
     jb = jb + 1u;
   };
@@ -467,9 +471,8 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     }
   }
   auto step = [&](int slot) {
-    cur_blk = k * static_cast<uint32_t>(W) + first;
-    cur_blk = cur_blk + w;
-    issue_next(k + static_cast<uint32_t>(P) < n, true);
+    cur_blk = bi - static_cast<uint32_t>(P * W);  // (bi: block k + P's, jb = k + P)
+    issue_next(jb < n, true);
     auto next = [&] { issue((slot + P) % R); };
     if constexpr (!OVERLAP) next();
     // this block's loads: only those of the blocks issued after it may be in flight (P, or P - 1
