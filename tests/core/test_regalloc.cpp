@@ -51,6 +51,53 @@ TEST_CASE("regalloc: a loop-carried value first written inside the loop keeps it
   CHECK(phys(st, prev) != phys(st, acc));
 }
 
+TEST_CASE("liveness: a value defined and read under the same condition is not live before its def") {
+  // x is written in one branch and read in a later branch on the same condition: the backward
+  // analysis also sees the read on the path that skipped the write, back to the entry, but no
+  // def reaches there, so x must not be live through the loop before it (where `a` lives): x
+  // takes a's register once a is dead. (Before: live from the entry, x and a apart; in
+  // paged_attn_decode a split's 96 conditionally loaded registers held through the main loop.)
+  kb k("cond_def");
+  auto cnt = k.s(1, "cnt");
+  auto flag = k.s(1, "flag");
+  auto a = k.v(1, "a");
+  auto x = k.v(1, "x");
+  auto addr = k.v(1, "addr");
+  auto addr2 = k.v(1, "addr2");
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto fl = k.reg(reg_class::sgpr, 1, "flag_in", 2, 1);
+  const uint32_t loop = k.block(), after = k.block(), def = k.block(), join = k.block(), use = k.block(),
+                 done = k.block();
+  k.edge(0, loop);
+  k.edge(loop, loop);
+  k.edge(loop, after);
+  k.edge(after, def);
+  k.edge(after, join);
+  k.edge(def, join);
+  k.edge(join, use);
+  k.edge(join, done);
+  k.edge(use, done);
+  k.op(0, "s_mov_b32", {R(cnt), I(8)});
+  k.op(0, "s_mov_b32", {R(flag), R(fl)});
+  k.op(0, "v_mov_b32", {R(a), I(0)});
+  k.op(loop, "v_add_u32", {R(a), R(a), R(cnt)});
+  k.op(loop, "s_sub_u32", {R(cnt), R(cnt), I(1)});
+  k.op(loop, "s_cmp_lg_u32", {R(cnt), I(0)});
+  k.op(loop, "s_cbranch_scc1", {L(loop)});
+  k.op(after, "v_mov_b32", {R(addr), I(0)});
+  k.op(after, "global_store_dword", {R(addr), R(a), R(out)});  // a's last use
+  k.op(after, "s_cmp_eq_u32", {R(flag), I(0)});
+  k.op(after, "s_cbranch_scc1", {L(join)});
+  k.op(def, "v_mov_b32", {R(x), I(7)});
+  k.op(join, "s_cmp_eq_u32", {R(flag), I(0)});
+  k.op(join, "s_cbranch_scc1", {L(done)});
+  k.op(use, "v_mov_b32", {R(addr2), I(4)});
+  k.op(use, "global_store_dword", {R(addr2), R(x), R(out)});
+  const auto st = compile(k.fn);
+  check_clean(st, "cond_def");
+  CHECK(phys(st, x) == phys(st, a));
+}
+
 TEST_CASE("regalloc: the independent verifier rejects a wrong allocation") {
   kb k("wrong");
   auto a = k.v(1, "a");

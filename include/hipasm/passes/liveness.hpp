@@ -24,7 +24,8 @@
 // the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read.
 //
 // The result gives each virtual register one interval [start, end] in instruction
-// positions: the hull of its accesses and of the block boundaries where it is live. A
+// positions: the hull of its accesses and of the block boundaries where it is live (and
+// maybe defined: a path no def reaches holds nothing to keep; see the intervals below). A
 // value live around a loop back-edge is live-out of the latch and live-in at the header,
 // so its interval covers the whole loop. A memory result (load, returning atomic) is
 // written when it returns: its interval also covers every position where, on some path,
@@ -416,6 +417,9 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     async_first[b + 1] = static_cast<uint32_t>(async_steps.size());
   }
 
+  // The maybe-defined boundary slots (the forward pass's nf) at each block's start and end,
+  // kept for the intervals below.
+  vec<bitset> maybe_in(nb), maybe_out;
   // Forward: EXEC state and maybe-defined dwords. The fixpoint runs on block summaries: a
   // block's maybe-defined dwords are its input plus every dword it defines (`gen_def`), and
   // its EXEC transfer is that of its `exec_steps` only (the instructions exec_transfer can
@@ -500,6 +504,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       // (the inputs of the block's last visit: the final ones, as any change revisits it)
       exec_state st = std::move(ex_in[b]);
       bitset dd = std::move(def_in[b]);
+      maybe_in[b] = dd;
       const block& blk = fn.blocks[b];
       const instr* const ins = blk.instrs.data();
       const uint32_t t0 = T.at(b);
@@ -539,6 +544,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         for (uint32_t k = a_first; k < a_end; ++k)
           if ((accs[k].flags & access::def) && boundary[accs[k].first] == ~0u) local.reset_range(accs[k].first, accs[k].n);
     }
+    maybe_out = std::move(def_out);
   }
 
   // The one-block vregs some path enters live become boundary slots too: a dword whose first
@@ -692,6 +698,27 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         }
       }
     }
+  }
+
+  // A slot is live at a block boundary only where some def may have reached it: a value
+  // defined under a condition and read under the same condition (loads in `If(rem > k)`, their
+  // use in another `If(rem > k)`) is, to the backward analysis, also read on the path that
+  // skipped the def, back to the kernel's entry; on that path its register holds nothing
+  // anybody may read, so it is free there (that path made a split's 96 partial registers live
+  // through paged_attn_decode's main loop: 170 -> 242 VGPRs). Slots past nf (one-block vregs,
+  // added after the forward pass) are kept as they are.
+  {
+    const std::size_t nfw = nf / 64;  // words wholly below nf
+    const uint64_t tail = nf % 64 ? (uint64_t{1} << (nf % 64)) - 1 : 0;
+    for (std::size_t b = 0; b < nb; ++b)
+      for (int side = 0; side < 2; ++side) {
+        uint64_t* const lw = (side == 0 ? L.live_in[b] : L.live_out[b]).w.data();
+        const bitset& md = side == 0 ? maybe_in[b] : maybe_out[b];
+        const uint64_t* const mw = md.w.data();
+        const std::size_t mn = md.w.size();
+        for (std::size_t w = 0; w < nfw; ++w) lw[w] &= w < mn ? mw[w] : 0;
+        if (tail) lw[nfw] &= (nfw < mn ? mw[nfw] : 0) | ~tail;
+      }
   }
 
   // Intervals: hull of accesses and live block boundaries, per dword then per vreg.
