@@ -259,8 +259,6 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto s = J.vgpr<f32>(4).aligned(4).named("s");
   auto s2 = J.vgpr<f32>(4).aligned(4).named("s2");
   auto p = J.vgpr<u32>(2).aligned(2).named("p");
-  auto tb = J.vgpr<u32>();
-  tb = grp << 2u;
   // compute(slot, next): with OVERLAP (an fp8 cache, one tile a block) `next` (the next block's
   // loads) is emitted in the P.V MFMAs' shadow (interleave); else it is not used
   constexpr bool OVERLAP = F8 && TILES == 1;
@@ -319,6 +317,9 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
         J.If(ctx - tok0 < 16u, [&] {
           auto valid = J.sgpr<u32>();
           valid = ctx - tok0;
+          auto ln = lane_id(J);   // (lane ids are recomputed where they are needed, not held
+          auto tb = J.vgpr<u32>();  // through the loop) the lane's first token: 4 grp
+          tb = (ln >> 2u) & 0xfffffffcu;
           for (int i = 0; i < 4; ++i) s[i] = select(tb + static_cast<uint32_t>(i) < valid, s[i], ninf);
           auto mlo = J.vgpr<u32>(), mhi = J.vgpr<u32>();
           mlo = select<u32>(tb < valid, 0xffffu, 0u) | select<u32>(tb + 1u < valid, 0xffff0000u, 0u);
