@@ -344,6 +344,18 @@ class builder : public isa::gfx942_mnemonics<builder> {
       in.loc = l;
     }
   }
+  // Occupancy as a property of the kernel: at least n waves of it fit on a SIMD by their
+  // registers. Register allocation keeps VGPRs + AGPRs within the unified file's share (gfx942:
+  // 512 a lane / n in granules of 8: 2 waves 256, 3 168, 4 128, 5 96, 6 80, 7 72, 8 64) and
+  // SGPRs within the SGPR file's (800 / n in granules of 16, less VCC, FLAT_SCRATCH and
+  // XNACK_MASK: only 8 waves limit them, to 90); past that the kernel does not compile, and the message lists what is
+  // live where it ran out. LDS and the workgroup size are not counted. The last call counts.
+  constexpr void require_waves_per_simd(unsigned n, std::source_location l = std::source_location::current()) {
+    if (err.failed) return;
+    if (n < 1 || n > 255) return fail(to_src_loc(l), "require_waves_per_simd(", n, "): a SIMD holds 1 to 8 waves");
+    fn.min_waves_per_simd = static_cast<uint8_t>(n);
+    fn.min_waves_loc = to_src_loc(l);
+  }
   // A scheduling fence: hipasm's reordering (kernel_options::schedule) moves nothing across
   // it. Emits no instruction. (For the hardware's own scheduling hints use J.s_setprio(n).)
   constexpr void sched_barrier(std::source_location l = std::source_location::current()) {

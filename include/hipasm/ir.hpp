@@ -215,6 +215,10 @@ struct function {
   int8_t preload_sgpr[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   uint16_t preload_pairs = 0;  // bit i: argument i is 8 bytes (an SGPR pair)
   bool has_sched_barriers = false;  // J.sched_barrier() markers to remove (passes/hazards.hpp)
+  // builder::require_waves_per_simd: at least this many waves a SIMD by registers (0: no
+  // requirement), asked at min_waves_loc.
+  uint8_t min_waves_per_simd = 0;
+  src_loc min_waves_loc{};
 };
 
 namespace detail {

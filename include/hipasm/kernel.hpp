@@ -650,6 +650,7 @@ std::string pass_dump(std::string_view name, emit_options opt = {}) {
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
   po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
+  po.occupancy = occupancy_of(gfx942);
   pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
   std::size_t n = section("built", st, static_cast<std::size_t>(-1));
   for (const pipeline_step& step : pipeline_steps) {

@@ -44,8 +44,16 @@
 
 namespace hipasm {
 
+// A target's occupancy facts (target.hpp), for builder::require_waves_per_simd.
+struct occupancy_facts {
+  uint16_t unified_vgprs_per_lane = 512;
+  uint16_t sgprs_per_simd = 800;
+  uint8_t vgpr_granule = 8, sgpr_granule = 16, extra_sgprs = 6, max_waves = 8;
+};
+
 struct pipeline_options {
   register_limits limits{};
+  occupancy_facts occupancy{};
   bool optimize = true;  // cse, dse, dce (all three; kernel's switches them one by one)
   kernel_options kernel{};  // the kernel's own options (options.hpp)
 };
@@ -113,13 +121,63 @@ constexpr bool step_waitcnt(pipeline_state& s) {
   }
   return check_waitcnts(s.fn, s.isa, s.error);
 }
+// The register limits that keep `waves` waves a SIMD (builder::require_waves_per_simd):
+// VGPRs and AGPRs each within the unified budget (their sum is checked after allocation),
+// SGPRs within the SIMD's share less the extra ones.
+constexpr register_limits limits_for_waves(register_limits lim, const occupancy_facts& o, uint8_t waves, src_loc at) {
+  const uint32_t vg = o.vgpr_granule, sg = o.sgpr_granule;
+  const uint32_t budget = o.unified_vgprs_per_lane / waves / vg * vg;
+  const uint32_t sgprs = o.sgprs_per_simd / waves / sg * sg - o.extra_sgprs;
+  if (budget < lim.vgprs) lim.vgprs = static_cast<uint16_t>(budget);
+  if (budget < lim.agprs) lim.agprs = static_cast<uint16_t>(budget);
+  if (sgprs < lim.sgprs) lim.sgprs = static_cast<uint16_t>(sgprs);
+  lim.waves_per_simd = waves;
+  lim.budget = static_cast<uint16_t>(budget);
+  lim.budget_loc = at;
+  return lim;
+}
+// VGPRs + AGPRs a lane as the hardware allocates them: the AGPRs start at accum_offset (the
+// VGPRs rounded up to 4), the total rounds up to the granule.
+constexpr uint32_t unified_registers(const register_usage& u, uint32_t granule) {
+  const uint32_t v = static_cast<uint32_t>(u.count(reg_class::vgpr)), a = static_cast<uint32_t>(u.count(reg_class::agpr));
+  const uint32_t total = a ? (v + 3) / 4 * 4 + a : v;
+  return (total + granule - 1) / granule * granule;
+}
 constexpr bool step_regalloc(pipeline_state& s) {
   if (s.liveness.empty())
     s.liveness.push_back(
         compute_liveness(s.fn, s.isa, s.accesses_after_dce.empty() ? nullptr : &s.accesses_after_dce.back()));
   s.accesses_after_dce.clear();
-  const bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, s.options.limits,
-                                     s.options.kernel.coalesce ? &s.isa : nullptr);
+  register_limits lim = s.options.limits;
+  const uint8_t waves = s.fn.min_waves_per_simd;
+  if (waves > s.options.occupancy.max_waves) {
+    if (s.error.begin(s.fn.min_waves_loc))
+      s.error.add("kernel '").add(s.fn.name).add("': require_waves_per_simd(").add(static_cast<long long>(waves))
+          .add("): a SIMD holds at most ").add(static_cast<long long>(s.options.occupancy.max_waves)).add(" waves");
+    return false;
+  }
+  if (waves) lim = limits_for_waves(lim, s.options.occupancy, waves, s.fn.min_waves_loc);
+  const isa_view* coalesce = s.options.kernel.coalesce ? &s.isa : nullptr;
+  bool ok = allocate_registers(s.fn, s.liveness.back(), s.error, lim, coalesce);
+  if (ok && waves) {
+    // VGPRs and AGPRs share the budget: with the AGPRs placed, allocate the VGPRs again in
+    // what they leave, so that running out names the live VGPRs.
+    const register_usage u = compute_register_usage(s.fn);
+    const uint32_t a = static_cast<uint32_t>(u.count(reg_class::agpr));
+    if (unified_registers(u, s.options.occupancy.vgpr_granule) > lim.budget) {
+      lim.vgprs = static_cast<uint16_t>(a < lim.budget ? (lim.budget - a) / 4 * 4 : 0);
+      ok = allocate_registers(s.fn, s.liveness.back(), s.error, lim, coalesce);
+      const register_usage u2 = compute_register_usage(s.fn);
+      if (ok && unified_registers(u2, s.options.occupancy.vgpr_granule) > lim.budget) {
+        if (s.error.begin(s.fn.min_waves_loc))
+          s.error.add("kernel '").add(s.fn.name).add("': ").add(static_cast<long long>(u2.count(reg_class::vgpr)))
+              .add(" VGPRs + ").add(static_cast<long long>(u2.count(reg_class::agpr)))
+              .add(" AGPRs a lane are over the budget of ").add(static_cast<long long>(lim.budget))
+              .add(" for ").add(static_cast<long long>(waves)).add(" waves a SIMD");
+        ok = false;
+      }
+    }
+  }
   s.liveness.clear();
   if (!ok) return false;
   if (s.options.kernel.coalesce) remove_identity_copies(s.fn, s.isa);
@@ -198,12 +256,17 @@ constexpr bool run_pipeline(pipeline_state& st) {
   return true;
 }
 
+constexpr occupancy_facts occupancy_of(const target& t) {
+  return {t.unified_vgprs_per_lane, t.sgprs_per_simd, t.vgpr_alloc_granule, t.sgpr_alloc_granule, t.extra_sgprs,
+          t.max_waves_per_simd};
+}
 constexpr isa_view isa_of(const target& t) { return isa_view{t.instrs, static_cast<uint32_t>(t.num_instrs), t.semantics}; }
 constexpr isa_view gfx942_isa() { return isa_of(gfx942); }
 
 // Runs the pipeline for a target: its table, hazard data and register limits.
 constexpr pipeline_state compile_function(function fn, const target& t = gfx942, pipeline_options opt = {}) {
   opt.limits = register_limits{t.regs.sgprs, t.regs.vgprs, t.regs.agprs};
+  opt.occupancy = occupancy_of(t);
   pipeline_state st{std::move(fn), isa_of(t), t.hazard_rules ? t.hazard_rules : &gfx942_hazards, opt};
   run_pipeline(st);
   return st;

@@ -24,6 +24,15 @@ struct target {
   uint8_t max_snop;                      // largest N of one s_nop N (N+1 wait states)
   uint8_t vgpr_alloc_granule;            // VGPR/AGPR allocation granule (accum_offset is a multiple of 4)
   uint8_t sgpr_pair_align, sgpr_quad_align, vgpr_tuple_align;  // tuple alignment in registers
+  // Occupancy (builder::require_waves_per_simd): a SIMD's register files per lane and its wave
+  // slots. A wave holds its VGPRs + AGPRs (accum_offset, a multiple of 4, then the AGPRs,
+  // rounded up to vgpr_alloc_granule) of the unified file, and its SGPRs plus the extra ones
+  // (VCC, FLAT_SCRATCH, XNACK_MASK) rounded up to sgpr_alloc_granule of the SIMD's SGPR file.
+  uint16_t unified_vgprs_per_lane;
+  uint16_t sgprs_per_simd;
+  uint8_t sgpr_alloc_granule;
+  uint8_t extra_sgprs;
+  uint8_t max_waves_per_simd;
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
   const isa::op_semantics* semantics = nullptr;  // what some instructions compute (isa/semantics.hpp)
 
@@ -83,6 +92,15 @@ inline constexpr target gfx942{
     .sgpr_pair_align = 2,
     .sgpr_quad_align = 4,
     .vgpr_tuple_align = 2,
+    // 512 per lane: gfx942.md "Machine"; 800 SGPRs a SIMD and 8 wave slots: timing.md T1 (the
+    // timing model's device table); granule 16 and 6 extra SGPRs (VCC, FLAT_SCRATCH and
+    // XNACK_MASK with architected flat scratch): LLVM's AMDGPUBaseInfo (getSGPRAllocGranule,
+    // getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
+    .unified_vgprs_per_lane = 512,
+    .sgprs_per_simd = 800,
+    .sgpr_alloc_granule = 16,
+    .extra_sgprs = 6,
+    .max_waves_per_simd = 8,
     .hazard_rules = &gfx942_hazards,
     .semantics = detail::gfx942_semantics.data(),
 };

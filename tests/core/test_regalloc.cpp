@@ -504,3 +504,88 @@ TEST_CASE("regalloc: a result shares the register of a temporary source that die
   check_clean(plain, "in_place_off");
   CHECK(phys(plain, t2) != phys(plain, s));
 }
+
+// ---- builder::require_waves_per_simd: occupancy as a compile-time property -----------------
+#include "kernels/occupancy_fns.hpp"
+
+namespace {
+template <int V, int A, int S, unsigned W>
+pipeline_state compile_occupancy(const char* name) {
+  return detail::compile_kernel<&occupancy_fn<V, A, S, W>>(name);
+}
+std::string fns_line(int line) {
+  return std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/')) + "/kernels/occupancy_fns.hpp:" +
+         std::to_string(line);
+}
+std::string asked_at() { return "asked at " + fns_line(occupancy_require_line); }
+}  // namespace
+
+TEST_CASE("require_waves_per_simd: the VGPR budget of n waves; over it, the live set and the asking line") {
+  // 3 waves: 512 / 3 = 170 a lane, 168 in granules of 8.
+  const auto fit = compile_occupancy<160, 0, 0, 3>("fit3");
+  INFO(fit.error.view());
+  REQUIRE_FALSE(fit.error.failed);
+  CHECK(fit.usage.count(reg_class::vgpr) <= 168);
+  CHECK(fit.usage.count(reg_class::vgpr) >= 160);
+
+  // Without the requirement the same kernel with 170 held compiles (to 2 waves a SIMD) ...
+  const auto free = compile_occupancy<170, 0, 0, 0>("free");
+  REQUIRE_FALSE(free.error.failed);
+  CHECK(free.usage.count(reg_class::vgpr) > 168);
+  // ... with it, not: the allocation's line first, the live set, the budget and where it was asked.
+  const auto over = compile_occupancy<170, 0, 0, 3>("over3");
+  REQUIRE(over.error.failed);
+  const std::string msg(over.error.view());
+  INFO(msg);
+  CHECK(msg.rfind(fns_line(occupancy_require_line + 1) + ": error: ", 0) == 0);  // held_v's line
+  CHECK(msg.find("kernel 'over3': out of VGPRs allocating") != std::string::npos);
+  CHECK(msg.find("'held_v[") != std::string::npos);
+  CHECK(msg.find("168 of 168 in use (3 waves a SIMD, " + asked_at() + ": at most 168 VGPRs + AGPRs a lane)") !=
+        std::string::npos);
+
+  // 5 waves: 96 a lane; 2 waves: 256 (the whole file: a 250-register kernel fits).
+  CHECK_FALSE(compile_occupancy<90, 0, 0, 5>("fit5").error.failed);
+  CHECK(compile_occupancy<100, 0, 0, 5>("over5").error.view().find("96 of 96 in use (5 waves") != std::string_view::npos);
+  CHECK_FALSE(compile_occupancy<250, 0, 0, 2>("fit2").error.failed);
+}
+
+TEST_CASE("require_waves_per_simd: VGPRs and AGPRs share the unified budget (accum_offset rounds to 4)") {
+  const auto fit = compile_occupancy<88, 72, 0, 3>("mixed_fit");
+  INFO(fit.error.view());
+  REQUIRE_FALSE(fit.error.failed);
+  const int v = fit.usage.count(reg_class::vgpr), a = fit.usage.count(reg_class::agpr);
+  CHECK(a == 72);
+  CHECK((v + 3) / 4 * 4 + a <= 168);
+
+  // 100 VGPRs + 72 AGPRs: each fits alone, together not; the VGPRs run out in what the AGPRs leave.
+  const auto over = compile_occupancy<100, 72, 0, 3>("mixed_over");
+  REQUIRE(over.error.failed);
+  const std::string msg(over.error.view());
+  INFO(msg);
+  CHECK(msg.find("kernel 'mixed_over': out of VGPRs allocating") != std::string::npos);
+  CHECK(msg.find("96 of 96 in use (3 waves a SIMD, " + asked_at() + ": at most 168 VGPRs + AGPRs a lane, 72 of them AGPRs)") !=
+        std::string::npos);
+
+  // AGPRs alone over the budget.
+  const auto agprs = compile_occupancy<8, 170, 0, 3>("agprs_over");
+  REQUIRE(agprs.error.failed);
+  CHECK(agprs.error.view().find("out of AGPRs") != std::string_view::npos);
+  CHECK(agprs.error.view().find("168 of 168 in use (3 waves") != std::string_view::npos);
+}
+
+TEST_CASE("require_waves_per_simd: SGPRs limit 8 waves (800 / 8 in granules of 16, less 6 extra); bad counts") {
+  CHECK_FALSE(compile_occupancy<8, 0, 80, 8>("sgprs_fit").error.failed);
+  CHECK_FALSE(compile_occupancy<8, 0, 95, 7>("sgprs_7").error.failed);  // 7 waves: no SGPR limit below 102
+  const auto over = compile_occupancy<8, 0, 95, 8>("sgprs_over");
+  REQUIRE(over.error.failed);
+  const std::string msg(over.error.view());
+  INFO(msg);
+  CHECK(msg.find("out of SGPRs") != std::string::npos);
+  CHECK(msg.find("90 of 90 in use (8 waves a SIMD, " + asked_at() + ")") != std::string::npos);
+
+  const auto nine = compile_occupancy<8, 0, 0, 9>("nine");
+  REQUIRE(nine.error.failed);
+  CHECK(std::string(nine.error.view()) ==
+        fns_line(occupancy_require_line) + ": error: kernel 'nine': require_waves_per_simd(9): a SIMD holds at most 8 waves");
+  CHECK(nine.error.loc.line == static_cast<uint32_t>(occupancy_require_line));
+}

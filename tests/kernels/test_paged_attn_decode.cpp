@@ -367,3 +367,23 @@ TEST_CASE("paged_attn_decode fp8 cache: a launch without the scales is refused",
   const auto rep = hk::launch_paged_attn_decode<cfg::pa_d128_g8_fp8>(dev, *S().m, "pa_d128_g8_fp8", a);
   CHECK(rep.attn.diagnostics.empty());
 }
+
+TEST_CASE("paged_attn_decode: waves_per_simd holds the occupancy the configuration was tuned at", "[kernels][paged_attn]") {
+  // The benchmark's bf16 kernel fits 3 waves a SIMD (168 VGPRs a lane); asking for 4 (128) is
+  // a compile error that lists what is live where the registers ran out.
+  using hipasm::kernels::paged_attn_decode_body;
+  using hipasm::kernels::paged_attn_decode_config;
+  constexpr paged_attn_decode_config three{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .waves_per_simd = 3};
+  constexpr paged_attn_decode_config four{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .waves_per_simd = 4};
+  const auto ok = hipasm::detail::compile_kernel<&paged_attn_decode_body<three>>("pa_three");
+  INFO(ok.error.view());
+  REQUIRE_FALSE(ok.error.failed);
+  CHECK(ok.usage.count(hipasm::reg_class::vgpr) <= 168);
+  const auto over = hipasm::detail::compile_kernel<&paged_attn_decode_body<four>>("pa_four");
+  REQUIRE(over.error.failed);
+  const std::string msg(over.error.view());
+  INFO(msg);
+  CHECK(msg.find("kernel 'pa_four': out of VGPRs allocating") != std::string::npos);
+  CHECK(msg.find(" of 128 in use (4 waves a SIMD, asked at ") != std::string::npos);  // (a 4-dword tuple may find no room first)
+  CHECK(msg.find("paged_attn_decode.hpp:") != std::string::npos);
+}

@@ -12,7 +12,8 @@ constexpr sort_config sort_wave512_idx{.key = sort_key::f32, .payload = sort_pay
                                        .row_per_wave = true};
 // 2048 a row per wave: 6080 waves in 4-wave groups, 5 a CU (8-wave groups: 2.5 a CU, 48.2 us
 // instead of 41.4; 2-wave groups: 3040, past the bench's 8-CU sampling threshold)
-constexpr sort_config sort_wave2048{.key = sort_key::f32, .per_lane = 32, .waves = 4, .row_per_wave = true};
+constexpr sort_config sort_wave2048{.key = sort_key::f32, .per_lane = 32, .waves = 4, .row_per_wave = true,
+                                    .waves_per_simd = 5};
 constexpr sort_config sort_wg2048{.key = sort_key::f32, .per_lane = 8, .waves = 4};
 constexpr sort_config sort_wg4096_idx{.key = sort_key::f32, .descending = true, .payload = sort_payload::index,
                                       .per_lane = 8, .waves = 8};

@@ -67,6 +67,9 @@ struct paged_attn_decode_config {
   int waves = 4;        // waves per workgroup: 1, 2, 4 or 8, dividing head_dim / 16
   int prefetch = 2;     // KV blocks a wave has in flight while it computes one, 1..4
   pa_kv_cache kv_cache = pa_kv_cache::bf16;
+  // Waves of this kernel a SIMD must hold by registers (builder::require_waves_per_simd; 0: any):
+  // a configuration tuned at an occupancy states it, and a change that costs a wave fails to compile.
+  int waves_per_simd = 0;
 };
 // Bytes of one cache element.
 constexpr uint32_t pa_kv_elem_bytes(const paged_attn_decode_config& c) { return c.kv_cache == pa_kv_cache::bf16 ? 2u : 1u; }
@@ -92,6 +95,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   static_assert((W == 1 || W == 2 || W == 4 || W == 8) && (D / 16) % W == 0,
                 "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
   static_assert(C.prefetch >= 1 && C.prefetch <= 4, "hipasm paged_attn_decode: prefetch must be 1..4");
+  if constexpr (C.waves_per_simd > 0) J.require_waves_per_simd(C.waves_per_simd);  // (the config's waves_per_simd)
   constexpr bool F8 = C.kv_cache == pa_kv_cache::fp8_per_token;
   static_assert(!F8 || D % 64 == 0, "hipasm paged_attn_decode: head_dim must be a multiple of 64 with an fp8 cache");
   constexpr int EB = static_cast<int>(pa_kv_elem_bytes(C));

@@ -60,6 +60,9 @@ struct sort_config {
   int per_lane = 8;           // elements per lane: 1, 2, 4, 8, 16 or 32 (more: more steps in registers)
   int waves = 1;              // waves per workgroup, 1..16
   bool row_per_wave = false;  // true: each wave sorts a row; false: the workgroup sorts one row
+  // Waves of this kernel a SIMD must hold by registers (builder::require_waves_per_simd; 0: any).
+  // The strided row-per-wave grid (32 a lane: 6080 waves, 5 a SIMD) is sized for 5.
+  int waves_per_simd = 0;
 };
 constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.row_per_wave ? 1 : c.waves); }
 // A row per wave: at most sort_max_waves(c) waves. <= 16 a lane: 8192 (all resident at once on
@@ -124,6 +127,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   static_assert(!sort_cross_waves(C) || sort_lds_region(C) <= 65536,
                 "hipasm sort: a workgroup row of this capacity does not fit in 64 KiB of LDS: fewer waves or "
                 "per_lane (or no payload)");
+  if constexpr (C.waves_per_simd > 0) J.require_waves_per_simd(C.waves_per_simd);  // (the config's waves_per_simd)
   constexpr int N = C.per_lane, NB = std::countr_zero(static_cast<unsigned>(N));
   constexpr int B = 6 + NB;  // index bits of a wave's elements
   constexpr int W = C.waves;

@@ -43,6 +43,11 @@ struct register_limits {
   uint16_t sgprs = 102;  // s0..s101 are addressable on gfx942
   uint16_t vgprs = 256;
   uint16_t agprs = 256;
+  // The occupancy the kernel asked for (builder::require_waves_per_simd), when these limits
+  // come from it: named in the out-of-registers message. budget: VGPRs + AGPRs a lane.
+  uint8_t waves_per_simd = 0;
+  uint16_t budget = 0;
+  src_loc budget_loc{};
 };
 
 // Highest physical register used per class (-1: none), from the final program.
@@ -575,6 +580,17 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         if (shown > 24) err.add(" ...");
         err.add("; ").add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c]))
             .add(" in use");
+        if (lim.waves_per_simd && vi.cls != reg_class::sgpr) {
+          err.add(" (").add(static_cast<long long>(lim.waves_per_simd)).add(" waves a SIMD, asked at ")
+              .add_loc(lim.budget_loc).add(": at most ").add(static_cast<long long>(lim.budget))
+              .add(" VGPRs + AGPRs a lane");
+          if (vi.cls == reg_class::vgpr && lim.vgprs < lim.budget)
+            err.add(", ").add(static_cast<long long>(lim.budget - lim.vgprs)).add(" of them AGPRs");
+          err.add(")");
+        } else if (lim.waves_per_simd) {
+          err.add(" (").add(static_cast<long long>(lim.waves_per_simd)).add(" waves a SIMD, asked at ")
+              .add_loc(lim.budget_loc).add(")");
+        }
       }
       return false;
     }
