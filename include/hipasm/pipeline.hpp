@@ -8,10 +8,12 @@
 //                       as x & (2^k - 1) (passes/known_bits.hpp)
 //   cse                 identical computations merged (EXEC-aware, block-local)
 //   dse                 register writes overwritten before any read
-//   dce                 results nobody reads (unread values first, then CFG liveness, kept
-//                       for regalloc when it finds nothing more)
+//   dce                 results nobody reads, loads included, found without liveness (unread
+//                       values: most of what dce removes)
 //   waitcnt-check       computed waits (wait_for, automatic, kernel arguments), then reads of
 //                       memory results before a sufficient s_waitcnt
+//   dce-liveness        results CFG liveness finds dead (no memory instruction: the waits are
+//                       computed); its liveness, carried over its removals, goes to regalloc
 //   schedule            independent instructions moved into hazard gaps and before waits,
 //                       on virtual registers (kernel_options::schedule_virtual)
 //   regalloc            CFG liveness + linear scan per class, no spilling
@@ -97,13 +99,26 @@ constexpr bool step_dse(pipeline_state& s) {
   if (s.options.optimize && s.options.kernel.dse) eliminate_dead_stores(s.fn, s.isa, &s.accesses);
   return true;
 }
+// dce in two steps around the computed waits: unread values and loads first (their waits
+// count the loads that are left), the liveness after the waits (computed once, on the final
+// instructions, and handed to regalloc).
 constexpr bool step_dce(pipeline_state& s) {
   s.liveness.clear();
   s.accesses_after_dce.clear();
   if (s.options.optimize && s.options.kernel.dce)
-    eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses.empty() ? nullptr : &s.accesses.back(),
-                        &s.accesses_after_dce);
+    eliminate_dead_code(s.fn, s.isa, nullptr, s.accesses.empty() ? nullptr : &s.accesses.back(), &s.accesses_after_dce,
+                        dce_phases::unread_only);
   s.accesses.clear();
+  return true;
+}
+constexpr bool step_dce_liveness(pipeline_state& s) {
+  s.liveness.clear();
+  if (s.options.optimize && s.options.kernel.dce) {
+    vec<detail::access_table> after;
+    eliminate_dead_code(s.fn, s.isa, &s.liveness, s.accesses_after_dce.empty() ? nullptr : &s.accesses_after_dce.back(),
+                        &after, dce_phases::liveness_only);
+    s.accesses_after_dce = std::move(after);
+  }
   return true;
 }
 constexpr bool step_split(pipeline_state& s) {
@@ -219,6 +234,7 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"dse", detail::step_dse},
     {"dce", detail::step_dce},
     {"waitcnt-check", detail::step_waitcnt},
+    {"dce-liveness", detail::step_dce_liveness},
     {"schedule", detail::step_schedule},
     {"regalloc", detail::step_regalloc},
     {"hazards", detail::step_hazards},
@@ -245,7 +261,7 @@ constexpr bool step_disabled(const pipeline_state& st, const pipeline_step& step
   if (step.run == detail::step_cse) return !st.options.optimize || !k.cse;
   if (step.run == detail::step_vcc_compares) return !st.options.optimize || !k.vcc_compares;
   if (step.run == detail::step_dse) return !st.options.optimize || !k.dse;
-  if (step.run == detail::step_dce) return !st.options.optimize || !k.dce;
+  if (step.run == detail::step_dce || step.run == detail::step_dce_liveness) return !st.options.optimize || !k.dce;
   return false;
 }
 
