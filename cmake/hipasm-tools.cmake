@@ -91,6 +91,21 @@ endif()
 # read these facts from global properties, not from this directory's variables.
 set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 
+# glibc malloc settings for the device compiles. A kernel's constant evaluation allocates
+# and frees hundreds of MB in large blocks: with glibc's defaults every large block is a
+# fresh mmap whose pages fault in one by one (~48000 faults for a 2000-instruction kernel).
+# Transparent huge pages for the heap (where the kernel allows them on request, Linux's
+# `madvise` mode) and a heap that keeps what it frees cut that to ~4000 and the compile by
+# ~18% (pa_d128_g8_w4_fp8: 3.4 -> 2.8 s user + system). Set to "" to compile without.
+set(HIPASM_COMPILER_TUNABLES
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864"
+    CACHE STRING "GLIBC_TUNABLES for hipasm's device compiles (empty: the compiler's environment as it is)")
+set(_hipasm_launcher)
+if(HIPASM_COMPILER_TUNABLES AND CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
+  set(_hipasm_launcher "${CMAKE_COMMAND}" -E env "GLIBC_TUNABLES=${HIPASM_COMPILER_TUNABLES}")
+endif()
+set_property(GLOBAL PROPERTY HIPASM_DEVICE_LAUNCHER "${_hipasm_launcher}")
+
 # Assembling device asm into a code object: the compiler's own llvm-mc and ld.lld when
 # they sit next to it (the code object is byte for byte the clang driver's, and two
 # direct processes save ~0.03 s per kernel over the driver's), else the driver.
@@ -136,8 +151,9 @@ function(_hipasm_pch out_pch out_target)
     if(IS_ABSOLUTE "${HIPASM_DEVICE_CXX}")
       set(_cxx_dep DEPENDS "${HIPASM_DEVICE_CXX}")
     endif()
+    get_property(_launcher GLOBAL PROPERTY HIPASM_DEVICE_LAUNCHER)
     add_custom_command(OUTPUT "${_pch}"
-      COMMAND "${HIPASM_DEVICE_CXX}" ${ARGN} -Xclang -emit-pch -Xclang -dependency-file -Xclang "${_pch}.d"
+      COMMAND ${_launcher} "${HIPASM_DEVICE_CXX}" ${ARGN} -Xclang -emit-pch -Xclang -dependency-file -Xclang "${_pch}.d"
               -Xclang -MT -Xclang "${_pch}" -S "${_hipasm_inc}/hipasm/hipasm.hpp" -o "${_pch}"
       ${_cxx_dep} DEPFILE "${_pch}.d"
       COMMENT "hipasm: precompiled header ${_key}" VERBATIM)
@@ -164,6 +180,7 @@ function(hipasm_add_code_object target)
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
   get_property(_hipasm_inc GLOBAL PROPERTY HIPASM_INCLUDE_DIR)
   get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
+  get_property(_launcher GLOBAL PROPERTY HIPASM_DEVICE_LAUNCHER)
   set(_inc "-I${_hipasm_inc}")
   foreach(_d IN LISTS A_INCLUDE_DIRECTORIES)
     get_filename_component(_d "${_d}" ABSOLUTE)
@@ -193,7 +210,7 @@ function(hipasm_add_code_object target)
     endif()
     add_custom_command(OUTPUT "${_asm}"
       # -MD is ignored in device-only mode; the cc1 flags write the depfile.
-      COMMAND "${HIPASM_DEVICE_CXX}" ${_common} ${_backend} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
+      COMMAND ${_launcher} "${HIPASM_DEVICE_CXX}" ${_common} ${_backend} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
               -Xclang -MT -Xclang "${_asm}" -S "${_abs}" -o "${_asm}"
       DEPENDS "${_abs}" ${A_DEPENDS} ${_pch_deps} DEPFILE "${_asm}.d"
       COMMENT "hipasm: device compile ${_s} (${A_ARCH})" VERBATIM)

@@ -30,7 +30,7 @@ def sh(cmd, timeout=900):
 def compile_hip(env, hip, out_co):
     """hip -> asm -> code object; returns (ok, message, static instruction count)."""
     asm = out_co[:-3] + ".s"
-    rc, out = sh([env["DEVICE_CXX"]] + shlex.split(env["DEVICE_FLAGS"]) + ["-S", hip, "-o", asm])
+    rc, out = sh(shlex.split(env.get("DEVICE_LAUNCHER", "")) + [env["DEVICE_CXX"]] + shlex.split(env["DEVICE_FLAGS"]) + ["-S", hip, "-o", asm])
     if rc != 0:
         return False, out, 0
     obj = out_co + ".o"

@@ -7,7 +7,7 @@ set -e
 . "$1"
 dir=$2; name=$3; work=$4
 mkdir -p "$work"
-$DEVICE_CXX $DEVICE_FLAGS -S "$dir/$name.hip" -o "$work/$name.s"
+${DEVICE_LAUNCHER:-} $DEVICE_CXX $DEVICE_FLAGS -S "$dir/$name.hip" -o "$work/$name.s"
 "$LLVM_MC" -triple=amdgcn-amd-amdhsa -mcpu="$ARCH" -filetype=obj "$work/$name.s" -o "$work/$name.o"
 "$LD_LLD" --no-undefined -shared "$work/$name.o" -o "$work/$name.co"
 $HOST_CXX $REF_FLAGS "$dir/${name}_ref.cpp" -o "$work/${name}_ref.so"
