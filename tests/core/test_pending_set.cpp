@@ -141,6 +141,21 @@ TEST_CASE("pending_set: issue counters and sorted records equal the per-record a
     REQUIRE(records_of(join) == mjoin.sorted());
     REQUIRE(join == join);
     REQUIRE(!join.merge(a));  // (a join is idempotent)
+    // The join goes on (its first merge was a copy of a's records and counters).
+    pending_set cont = join;
+    model_set mcont = mjoin;
+    for (int i = 0; i < 10; ++i) random_step(rng, cont, mcont);
+    // Into a set emptied by a wait after issuing (counters not at zero, no records): the copy.
+    pending_set emptied = b;
+    model_set memptied = mb;
+    emptied.retire({0, 0});
+    memptied.retire(0, 0);
+    REQUIRE(emptied.empty());
+    REQUIRE(emptied.merge(a) == memptied.merge(ma));
+    REQUIRE(records_of(emptied) == memptied.sorted());
+    REQUIRE(emptied.merge(b) == memptied.merge(mb));
+    REQUIRE(records_of(emptied) == memptied.sorted());
+    for (int i = 0; i < 10; ++i) random_step(rng, emptied, memptied);
 
     // Merge into a set that has issued since (counters not at zero), then go on from it.
     REQUIRE(a.merge(b) == ma.merge(mb));

@@ -619,6 +619,15 @@ struct pending_set {
   // A join: the union, each age the minimum and each flag the OR over both. True when this
   // set changed.
   constexpr bool merge(const pending_set& o) {
+    // Into an empty set (a block's first predecessor): a copy, counters included (only the
+    // ages they give matter), instead of the record-by-record rebuild below.
+    if (pend.empty()) {
+      if (o.pend.empty()) return false;
+      pend = o.pend;
+      vm_issued = o.vm_issued;
+      lgkm_issued = o.lgkm_issued;
+      return true;
+    }
     const pending_entry* const b = o.pend.data();
     const std::size_t nb = o.pend.size();
     bool changed = false;
