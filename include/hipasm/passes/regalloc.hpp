@@ -580,16 +580,15 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         if (shown > 24) err.add(" ...");
         err.add("; ").add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c]))
             .add(" in use");
-        if (lim.waves_per_simd && vi.cls != reg_class::sgpr) {
+        if (lim.waves_per_simd) {
           err.add(" (").add(static_cast<long long>(lim.waves_per_simd)).add(" waves a SIMD, asked at ")
-              .add_loc(lim.budget_loc).add(": at most ").add(static_cast<long long>(lim.budget))
-              .add(" VGPRs + AGPRs a lane");
-          if (vi.cls == reg_class::vgpr && lim.vgprs < lim.budget)
-            err.add(", ").add(static_cast<long long>(lim.budget - lim.vgprs)).add(" of them AGPRs");
+              .add_loc(lim.budget_loc);
+          if (vi.cls != reg_class::sgpr) {
+            err.add(": at most ").add(static_cast<long long>(lim.budget)).add(" VGPRs + AGPRs a lane");
+            if (vi.cls == reg_class::vgpr && lim.vgprs < lim.budget)
+              err.add(", ").add(static_cast<long long>(lim.budget - lim.vgprs)).add(" of them AGPRs");
+          }
           err.add(")");
-        } else if (lim.waves_per_simd) {
-          err.add(" (").add(static_cast<long long>(lim.waves_per_simd)).add(" waves a SIMD, asked at ")
-              .add_loc(lim.budget_loc).add(")");
         }
       }
       return false;
