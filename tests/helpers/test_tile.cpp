@@ -90,12 +90,48 @@ TEST_CASE("copy_tile direct to LDS: padding and swizzle inverted per lane", "[ti
   run("tile_direct_f32", 64, 64, 4, 256);
   run("tile_direct_pad_swz", 64, 64, 2, 256);
   run("tile_direct_swz_cw", 128, 64, 2, 128);
+  run("tile_direct_wide", 4, 1024, 4, 256);
+  run("tile_direct_wide_swz", 8, 512, 2, 128);
 }
 
 TEST_CASE("copy_tile with a column tail: columns past cols_valid are zeros", "[tile]") {
   for (int64_t v : {0, 8, 24, 32, 56, 64}) run("tilec_bf16_swz", 128, 64, 2, 256, v);
   for (int64_t v : {0, 4, 256, 260, 1020, 1024}) run("tilec_wide", 4, 1024, 4, 256, v);
   for (int64_t v : {0, 2, 30, 62, 64}) run("tilec_direct_pad_swz", 64, 64, 2, 256, v);
+  for (int64_t v : {0, 8, 40, 64}) run("tilec_direct_swz", 128, 64, 2, 128, v);
+  for (int64_t v : {0, 2, 64, 258, 510, 512}) run("tilec_direct_wide_swz", 8, 512, 2, 128, v);
+}
+
+TEST_CASE("copy_tile direct: steps that read the same columns of other rows share their offsets", "[tile]") {
+  using namespace tile_fns;
+  // (a run-time row stride: each distinct lane pattern is one v_mul_lo_u32 of a row by it)
+  auto muls = [](const std::string& t) {
+    size_t n = 0;
+    for (size_t p = t.find("v_mul_lo_u32"); p != std::string::npos; p = t.find("v_mul_lo_u32", p + 1)) ++n;
+    return n;
+  };
+  auto loads = [](const std::string& t) {
+    size_t n = 0;
+    for (size_t p = t.find(" lds"); p != std::string::npos; p = t.find(" lds", p + 1)) ++n;
+    return n;
+  };
+  constexpr hipasm::lds_layout bf16_swz{.rows = 128, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+  constexpr hipasm::lds_layout wide_swz{.rows = 8, .cols = 512, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8,
+                                        .swz_row_div = 2};
+  constexpr hipasm::lds_layout f32_64{.rows = 64, .cols = 64, .elem_bytes = 4};
+  // 4 rows a step, the swizzle's period 8 rows: 32 steps, 2 patterns
+  std::string a = hipasm::asm_text<&tile_rt<bf16_swz, hipasm::tile_copy_opts{128, 4, true, true}>>("k", hipasm::emit_options{false});
+  INFO(a);
+  CHECK(loads(a) == 32);
+  CHECK(muls(a) == 2);
+  // half a row a step, rows paired by the swizzle: 16 steps, 8 patterns (rows 2k and 2k + 1 alike)
+  std::string w = hipasm::asm_text<&tile_rt<wide_swz, hipasm::tile_copy_opts{128, 4, true, true}>>("k", hipasm::emit_options{false});
+  CHECK(loads(w) == 16);
+  CHECK(muls(w) == 8);
+  // no swizzle, whole rows a step: one pattern
+  std::string f = hipasm::asm_text<&tile_rt<f32_64, hipasm::tile_copy_opts{256, 4, true, true}>>("k", hipasm::emit_options{false});
+  CHECK(loads(f) == 16);
+  CHECK(muls(f) == 1);
 }
 
 TEST_CASE("copy_tile into a view moved at run time (lds_shift: a ring of LDS buffers)", "[tile]") {

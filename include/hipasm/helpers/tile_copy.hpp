@@ -44,6 +44,7 @@
 // Transposed (a K-major GEMM operand into the [row][k] layout): make_transposed_staging,
 // copy_tile_load / copy_tile_store on a transposed_staging (see its section).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <source_location>
 
@@ -252,57 +253,91 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
   if (shift) wsg = wsg + *shift;
   auto p = b.vgpr<dtype::u32>(l).named("tile_p");
   p = t << 2;  // = w * 256 + 4 * lane
-  // Whole rows per step, and a swizzle pattern that repeats with them: the lane's element
-  // (and so its global offset) moves by a constant number of rows each step; computed once.
-  const uint32_t period = L.swizzled() ? L.swz_row_div * L.swz_groups : 1;
-  const bool uniform_steps = per_step % rs == 0 && (per_step / rs) % period == 0;
+  // Steps share offset registers: step j reuses the registers of an earlier step i when every
+  // lane reads the same in-row bytes of a row a constant d rows further on (goff + d * stride,
+  // a uniform term: no VALU), checked lane by lane at compile time. The swizzle repeats every
+  // swz_row_div * swz_groups rows, so a tile's steps fall into a few groups (64x128 fp8 tiles
+  // of two waves: 16 steps, 2 groups; before, each step's address was computed, a
+  // v_mul_lo_u32 and a column check a load).
+  const uint32_t groups_swz = L.swizzled() ? L.swz_groups : 1;
+  auto lane_place = [&](uint32_t q, uint32_t& row, uint32_t& inrow) {
+    row = q / rs;
+    inrow = q % rs;
+    return L.swizzled() ? inrow ^ (((row / L.swz_row_div) % groups_swz) * L.swz_chunk) : inrow;
+  };
+  // d (rows) if step j's lanes read step i's bytes d rows on
+  auto same_columns = [&](uint32_t i, uint32_t j, uint32_t& d) {
+    for (uint32_t t4 = 0; t4 < per_step; t4 += 4) {
+      uint32_t ri = 0, ii = 0, rj = 0, ij = 0;
+      const uint32_t ci = lane_place(i * per_step + t4, ri, ii), cj = lane_place(j * per_step + t4, rj, ij);
+      if (ci != cj || ii != ij) return false;
+      if (t4 == 0) d = rj - ri;
+      else if (rj - ri != d) return false;
+    }
+    return true;
+  };
+  struct offset_group {
+    uint32_t step = 0;
+    gpr<dtype::u32> goff{}, inrow{};
+  };
+  // (a fixed array: a register handle cannot be copied into a grown vec; past 16 groups a step
+  // computes its own registers)
+  std::array<offset_group, 16> groups{};
+  size_t ngroups = 0;
+  offset_group own{};
   for (uint32_t i = 0; i < steps; ++i) {
     const uint32_t pi = i * per_step;
-    if (uniform_steps && i > 0) continue;
-    gpr<dtype::u32> q = pi ? p + pi : p;
-    auto row = b.vgpr<dtype::u32>(l);
-    row = q / rs;
-    auto inrow = b.vgpr<dtype::u32>(l);
-    inrow = q - row * rs;
-    auto colb = b.vgpr<dtype::u32>(l);
-    if (L.swizzled()) {
-      gpr<dtype::u32> rsh = L.swz_row_div > 1 ? row >> detail::log2u(L.swz_row_div) : row;
-      colb = inrow ^ ((rsh & (L.swz_groups - 1)) << detail::log2u(L.swz_chunk));
-    } else {
-      colb = inrow;
-    }
-    auto goff = b.vgpr<dtype::u32>(l);
-    goff = row_off(row) + colb;
-    if (cols_valid) {  // past the valid columns: the DMA writes zeros (see past_any_buffer)
-      if (cols_valid->is_imm()) {
-        b.fail(sl, "copy_tile: a constant cols_valid: size the view instead");
-        return;
+    const offset_group* G = nullptr;
+    uint32_t drow = 0;
+    for (size_t k = 0; k < ngroups && !G; ++k)
+      if (same_columns(groups[k].step, i, drow)) G = &groups[k];
+    if (!G) {
+      drow = 0;
+      gpr<dtype::u32> q = pi ? p + pi : p;
+      auto row = b.vgpr<dtype::u32>(l);
+      row = q / rs;
+      auto inrow = b.vgpr<dtype::u32>(l);
+      inrow = q - row * rs;
+      auto colb = b.vgpr<dtype::u32>(l);
+      if (L.swizzled()) {
+        gpr<dtype::u32> rsh = L.swz_row_div > 1 ? row >> detail::log2u(L.swz_row_div) : row;
+        colb = inrow ^ ((rsh & (L.swz_groups - 1)) << detail::log2u(L.swz_chunk));
+      } else {
+        colb = inrow;
       }
-      gpr<dtype::u32> vb = detail::u32_view(&b, cols_valid->op) * L.elem_bytes;
-      b.If(colb >= vb, [&] { goff = past_any_buffer; }, l);
-    }
-    const uint32_t reps = uniform_steps ? steps : 1;
-    for (uint32_t j = 0; j < reps; ++j) {
-      const uint32_t pj = pi + j * per_step;
-      // lanes on padding bytes or past the view load nothing
-      auto body = [&] {
-        mem_offset lds_at = at(wsg) + static_cast<int64_t>(Vb.base + pj);
-        mem_offset g = origin + at(goff);
-        const uint32_t drow = uniform_steps ? j * (per_step / rs) : 0;
-        if (drow) {
-          if (stride_const) g.c += static_cast<int64_t>(drow) * stride_imm;
-          else g += mem_offset(stride_reg * drow);
+      auto goff = b.vgpr<dtype::u32>(l);
+      goff = row_off(row) + colb;
+      if (cols_valid) {  // past the valid columns: the DMA writes zeros (see past_any_buffer)
+        if (cols_valid->is_imm()) {
+          b.fail(sl, "copy_tile: a constant cols_valid: size the view instead");
+          return;
         }
-        Ab.load_lds(lds_at, g, mem_opts{}, l);
-      };
-      const bool tail = pj + per_step > total;
-      auto in_tile = [&] {
-        if (tail) b.If(p < total - pj, body, l);
-        else body();
-      };
-      if (L.row_pad) b.If(inrow < rowb, in_tile, l);
-      else in_tile();
+        gpr<dtype::u32> vb = detail::u32_view(&b, cols_valid->op) * L.elem_bytes;
+        b.If(colb >= vb, [&] { goff = past_any_buffer; }, l);
+      }
+      offset_group& n = ngroups < groups.size() ? groups[ngroups++] : own;  // (rebind: `=` would move registers)
+      n.step = i;
+      n.goff.rebind(goff);
+      n.inrow.rebind(inrow);
+      G = &n;
     }
+    // lanes on padding bytes or past the view load nothing
+    auto body = [&] {
+      mem_offset lds_at = at(wsg) + static_cast<int64_t>(Vb.base + pi);
+      mem_offset g = origin + at(G->goff);
+      if (drow) {
+        if (stride_const) g.c += static_cast<int64_t>(drow) * stride_imm;
+        else g += mem_offset(stride_reg * drow);
+      }
+      Ab.load_lds(lds_at, g, mem_opts{}, l);
+    };
+    const bool tail = pi + per_step > total;
+    auto in_tile = [&] {
+      if (tail) b.If(p < total - pi, body, l);
+      else body();
+    };
+    if (L.row_pad) b.If(G->inrow < rowb, in_tile, l);
+    else in_tile();
   }
   if (o.wait) {
     b.s_waitcnt(vmcnt(0), no_modifiers, l);

@@ -8,6 +8,8 @@ constexpr lds_layout bf16_pad{.rows = 128, .cols = 64, .elem_bytes = 2, .row_pad
 constexpr lds_layout bf16_swz{.rows = 128, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
 constexpr lds_layout bf16_pad_swz{.rows = 64, .cols = 64, .elem_bytes = 2, .row_pad = 8, .swz_chunk = 16, .swz_groups = 8};
 constexpr lds_layout wide{.rows = 4, .cols = 1024, .elem_bytes = 4};
+// rows of two steps, the swizzle's pattern two rows each (direct copies: offsets shared by steps)
+constexpr lds_layout wide_swz{.rows = 8, .cols = 512, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8, .swz_row_div = 2};
 #define K(name, ...)                                   \
   constexpr auto name##_fn = &tile_rt<__VA_ARGS__>;    \
   extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org) { \
@@ -22,6 +24,8 @@ K(tile_wide, wide, tile_copy_opts{256, 16, false, true})
 K(tile_direct_f32, f32_64, tile_copy_opts{256, 4, true, true})
 K(tile_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
 K(tile_direct_swz_cw, bf16_swz, tile_copy_opts{128, 4, true, true}, true)
+K(tile_direct_wide, wide, tile_copy_opts{256, 4, true, true})
+K(tile_direct_wide_swz, wide_swz, tile_copy_opts{128, 4, true, true})
 #define KC(name, ...)                                   \
   constexpr auto name##_fn = &tile_rt_cols<__VA_ARGS__>;    \
   extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned cv) { \
@@ -30,6 +34,8 @@ K(tile_direct_swz_cw, bf16_swz, tile_copy_opts{128, 4, true, true}, true)
 KC(tilec_bf16_swz, bf16_swz, tile_copy_opts{256, 16, false, true})
 KC(tilec_wide, wide, tile_copy_opts{256, 16, false, true})
 KC(tilec_direct_pad_swz, bf16_pad_swz, tile_copy_opts{256, 4, true, true})
+KC(tilec_direct_swz, bf16_swz, tile_copy_opts{128, 4, true, true})
+KC(tilec_direct_wide_swz, wide_swz, tile_copy_opts{128, 4, true, true})
 #define KS(name, ...)                                   \
   constexpr auto name##_fn = &tile_rt_split<__VA_ARGS__>;    \
   extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned cv) { \
