@@ -15,8 +15,9 @@
 // covers it, then (wait)
 // s_waitcnt lgkmcnt(0) + s_barrier. Direct (LDS-DMA, buffer_load_dword ... lds): no VGPRs,
 // 4 bytes per lane; each wave fills 256 consecutive LDS bytes per step, and each lane loads
-// the element the view puts at its LDS dword (padding lanes are masked off, swizzles inverted);
-// then (wait) s_waitcnt vmcnt(0) + s_barrier. With wait = false the caller waits: vmcnt for
+// the element the view puts at its LDS dword (padding lanes are masked off, swizzles inverted;
+// steps whose lanes read the same bytes of rows d further share one offset, + d rows in
+// soffset); then (wait) s_waitcnt vmcnt(0) + s_barrier. With wait = false the caller waits: vmcnt for
 // the direct path or the VGPR path's loads, lgkmcnt for its LDS stores, and a barrier.
 // Column tails (copy_tile(..., opts, cols_valid)): the range check ends the tensor, not a row,
 // so chunks whose first column is at or past cols_valid take an offset past the V# (zeros).
