@@ -150,6 +150,23 @@ inline constexpr uint32_t kernarg_preload_max_dwords = 14;
 inline constexpr uint32_t kernarg_preload_max_args = 16;
 }  // namespace detail
 
+namespace detail {
+// The lowering's recent scalar constants (s_mov_b32 tmp, imm): a constant the current block
+// already holds in an SGPR is read from there instead of moved again. An entry is used only
+// while its s_mov is still where it was emitted, in the current block, before the current
+// point (instructions cut out by a recorded stream, moved, or retargeted by an assignment fail
+// that test), so the register holds the value wherever it is reused: the same code CSE made of
+// the duplicates afterwards, without building them (attn_d128_cap30: 184 of 3216 built
+// instructions were such copies).
+struct scalar_constants {
+  struct entry {
+    uint32_t value = 0, block = 0xffffffffu, index = 0, reg = 0xffffffffu;
+  };
+  entry e[8]{};
+  uint32_t next = 0;
+};
+}  // namespace detail
+
 // Everything a kernel build accumulates. build_kernel owns it; `builder` is a handle to it, so
 // a kernel function may take its builder by value (see builder).
 struct builder_state {
@@ -174,6 +191,7 @@ struct builder_state {
   int32_t kernarg_vreg = -1;
   builder* primary = nullptr;             // the builder handles point to (stable address)
   kernel_options options{};               // the kernel's options (options.hpp)
+  detail::scalar_constants sconsts;       // the lowering's constants in SGPRs (lower::smov)
 };
 
 class builder : public isa::gfx942_mnemonics<builder> {
@@ -209,7 +227,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr builder(builder_state& st, std::string_view kernel_name)
       : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
-        cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), cur_(st.cur),
+        cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
         kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
@@ -553,6 +571,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   int32_t& end_label_;
   vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
+  detail::scalar_constants& sconsts_;
 
   constexpr void note_loc(src_loc l) {
     if (l.line) last_loc_ = l;
@@ -765,8 +784,25 @@ struct lower {
     return reg_op(t);
   }
   constexpr operand smov(const operand& src) {
+    const bool k32 = is_imm(src) && (src.value >> 32) == 0;
+    detail::scalar_constants& c = b.sconsts_;
+    if (k32) {
+      const vec<instr>& list = b.fn.blocks[b.cur_block()].instrs;
+      for (const auto& x : c.e) {
+        if (x.block != b.cur_block() || x.value != static_cast<uint32_t>(src.value) || x.index >= list.size()) continue;
+        const instr& in = list[x.index];
+        if (in.op == static_cast<uint16_t>(O::s_mov_b32) && in.ops[0].k == operand::kind::vreg &&
+            in.ops[0].value == x.reg && in.ops[0].offset == 0 && in.ops[1].k == operand::kind::imm &&
+            in.ops[1].value == src.value)
+          return in.ops[0];
+      }
+    }
     reg_ref t = tmp(reg_class::sgpr);
     e(O::s_mov_b32, {reg_op(t), src});
+    if (k32 && !b.err.failed) {
+      c.e[c.next] = {static_cast<uint32_t>(src.value), b.cur_block(), b.cur_index() - 1, t.id};
+      c.next = (c.next + 1) % 8;
+    }
     return reg_op(t);
   }
   static constexpr bool same_reg(const operand& a, const operand& c) {

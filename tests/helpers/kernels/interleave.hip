@@ -7,6 +7,7 @@ using namespace hipasm;
 extern "C" __attribute__((global)) void il_order_interleaved(float* out, const uint32_t* in) { HIPASM_KERNEL_BODY(il_order_on, out, in); }
 extern "C" __attribute__((global)) void il_order_sequential(float* out, const uint32_t* in) { HIPASM_KERNEL_BODY(il_order_off, out, in); }
 extern "C" __attribute__((global)) void il_loop_interleaved(float* out, const uint32_t* in) { HIPASM_KERNEL_BODY(il_loop_on, out, in); }
+extern "C" __attribute__((global)) void il_consts_k(uint32_t* out, const uint32_t* in) { HIPASM_KERNEL_BODY(il_consts, out, in); }
 extern "C" __attribute__((global)) void il_loop_sequential(float* out, const uint32_t* in) { HIPASM_KERNEL_BODY(il_loop_off, out, in); }
 
 #include "interleave_fuzz.hpp"

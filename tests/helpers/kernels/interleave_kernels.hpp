@@ -148,6 +148,38 @@ constexpr void wait_order_kernel(builder J, arg<float*> out) {
 
 }  // namespace il_test
 
+namespace il_test {
+// The lowering's scalar constants (builder.hpp's scalar_constants: cvt_bf16x2's rounding bias
+// and byte selector in SGPRs) inside recorded streams and around them. One wave; in: x, y (f32)
+// at lane * 8 bytes; out per lane (8 dwords at lane * 32): a = (x, y) in stream A, b = (y, x)
+// and f = (2x, 2y) in the main code between recording A and merging, c = (x + 1, y) in stream B,
+// d = (x, x) in a per-lane If (lanes < 32; 0 elsewhere), e = (y, y) after it.
+constexpr void consts_kernel(builder J, arg<uint32_t*> out, arg<const uint32_t*> in) {
+  auto lane = J.thread_id_x();
+  auto io = J.vgpr<u32>(), xy = J.vgpr<u32>(2);
+  io = lane * 8;
+  J.global_load_dwordx2(xy, io, in);
+  J.s_waitcnt(vmcnt(0));
+  auto x = xy[0].as<f32>(), y = xy[1].as<f32>();
+  auto r = J.vgpr<u32>(8);
+  constexpr auto rne = bf16_round::nearest_even_finite;
+  auto sa = record(J, [&] { r[0] = cvt_bf16x2(x, y, rne).as<u32>(); });
+  r[1] = cvt_bf16x2(y, x, rne).as<u32>();  // (stream A's constants were cut out with it)
+  r[5] = cvt_bf16x2(x * 2.0f, y * 2.0f, rne).as<u32>();
+  auto sb = record(J, [&] { r[2] = cvt_bf16x2(x + 1.0f, y, rne).as<u32>(); });  // (the main code's, before the merge)
+  interleave(J, sb, sa);
+  r[3] = 0u;
+  J.If(lane < 32u, [&] { r[3] = cvt_bf16x2(x, x, rne).as<u32>(); });
+  r[4] = cvt_bf16x2(y, y, rne).as<u32>();
+  r[6] = 0u;
+  r[7] = 0u;
+  auto o = J.vgpr<u32>();
+  o = lane * 32;
+  J.global_store_dwordx4(o, r.slice(0, 4), out);
+  J.global_store_dwordx4(o, r.slice(4, 4), out, {.offset = 16});
+}
+}  // namespace il_test
+constexpr void il_consts(hipasm::builder J, hipasm::arg<uint32_t*> out, hipasm::arg<const uint32_t*> in) { il_test::consts_kernel(J, out, in); }
 constexpr void il_wait_order(hipasm::builder J, hipasm::arg<float*> out) { il_test::wait_order_kernel(J, out); }
 constexpr void il_order_on(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<true>(J, out, in); }
 constexpr void il_order_off(hipasm::builder J, hipasm::arg<float*> out, hipasm::arg<const uint32_t*> in) { il_test::order_kernel<false>(J, out, in); }
