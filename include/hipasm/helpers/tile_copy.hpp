@@ -260,11 +260,11 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
   // swz_row_div * swz_groups rows, so a tile's steps fall into a few groups (64x128 fp8 tiles
   // of two waves: 16 steps, 2 groups; before, each step's address was computed, a
   // v_mul_lo_u32 and a column check a load).
-  const uint32_t groups_swz = L.swizzled() ? L.swz_groups : 1;
+  // (the view's own compile-time swizzle: the same map the registers below compute per lane)
   auto lane_place = [&](uint32_t q, uint32_t& row, uint32_t& inrow) {
     row = q / rs;
     inrow = q % rs;
-    return L.swizzled() ? inrow ^ (((row / L.swz_row_div) % groups_swz) * L.swz_chunk) : inrow;
+    return static_cast<uint32_t>(Vb.swizzle_const(row, inrow));
   };
   // d (rows) if step j's lanes read step i's bytes d rows on
   auto same_columns = [&](uint32_t i, uint32_t j, uint32_t& d) {
