@@ -15,18 +15,22 @@
 namespace {
 using namespace bench;
 template <hipasm::kernels::sort_config C>
-void row(const char* name, uint32_t rows, uint32_t len) {
+void row(const char* name, uint32_t rows, uint32_t len, bool mixed_signs = false) {
   auto dp = fresh_device();  // (bench_common.hpp: a device per run, buffers first)
   rt::device& d = *dp;
   const bool idx = C.payload != hipasm::kernels::sort_payload::none;
   const std::string shape = std::to_string(rows) + "x" + std::to_string(len) +
                             (C.key == hipasm::kernels::sort_key::i32 ? "_i32" : "_f32") + (idx ? "_argsort" : "_keys") +
-                            (C.row_per_wave ? "_wave" : "_wg" + std::to_string(C.waves));
+                            (C.row_per_wave ? "_wave" : "_wg" + std::to_string(C.waves)) + (mixed_signs ? "_mixed" : "");
   if (!selected(shape)) return;
   const size_t n = size_t(rows) * len;
   std::vector<uint32_t> keys(n);
   std::mt19937 rng(1);
-  for (auto& k : keys) k = C.key == hipasm::kernels::sort_key::i32 ? rng() % 256 : 0x3f800000u + rng() % 0x800000u;
+  // f32: [1, 2), or with mixed_signs half of them negative (keys sort without a mapping where a
+  // 1 KiB piece or, at the store, a lane holds no negative key: sort.hpp)
+  for (auto& k : keys)
+    k = C.key == hipasm::kernels::sort_key::i32 ? rng() % 256
+                                                : (0x3f800000u + rng() % 0x800000u) | (mixed_signs ? (rng() & 1) << 31 : 0u);
   rt::buffer<uint32_t> KI(d, keys), KO(d, n), VO(d, idx ? n : 1);
   const auto mp = d.load_file(HIPASM_BENCH_CO);
   rt::module& m = *mp;
@@ -49,6 +53,7 @@ int main() {
   for (uint32_t rows : {1u, 1024u, 16384u}) row<bench_cfg::sort_wave512_idx>("sort_wave512_idx", rows, 512);
   for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wg2048>("sort_wg2048", rows, 2048);
   for (uint32_t rows : {1u, 1024u, 8192u}) row<bench_cfg::sort_wave2048>("sort_wave2048", rows, 2048);
+  row<bench_cfg::sort_wave2048>("sort_wave2048", 8192, 2048, true);
   for (uint32_t rows : {1u, 512u}) row<bench_cfg::sort_wg4096_idx>("sort_wg4096_idx", rows, 4096);
   row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8192);
   row<bench_cfg::sort_wg8192_i32_idx>("sort_wg8192_i32_idx", 1, 8000);

@@ -38,7 +38,9 @@ uint32_t rank(uint32_t k) {
   else return (k >> 31) ? ~k : k | 0x80000000u;  // totalOrder on the bits
 }
 
-enum class fill { random, few_values, sorted, reversed, specials, equal };
+// non_negative: f32 >= +0 (and +inf, +NaN, denormals), i32 >= 0; sparse_negative: one key in
+// 97 negative (f32: also -0 and -NaN), the rest as non_negative
+enum class fill { random, few_values, sorted, reversed, specials, equal, non_negative, sparse_negative };
 
 template <hk::sort_config C>
 void run_sort(const char* name, uint32_t rows, uint32_t len, fill how, int seed) {
@@ -52,6 +54,18 @@ void run_sort(const char* name, uint32_t rows, uint32_t len, fill how, int seed)
       if (how != fill::specials && how != fill::few_values && how != fill::equal) {
         float f = std::uniform_real_distribution<float>(-100, 100)(rng);
         std::memcpy(&k, &f, 4);
+      }
+    }
+    if (how == fill::non_negative || how == fill::sparse_negative) {
+      k &= 0x7fffffffu;
+      if constexpr (C.key == hk::sort_key::f32) {
+        const uint32_t sp[] = {0x00000000u, 0x7f800000u, 0x7fc00000u, 0x00000001u, 0x007fffffu};
+        if (rng() % 11 == 0) k = sp[rng() % 5];
+        else if (k > 0x7f800000u) k = rng() % 0x4f000000u;  // (NaN payloads only from sp)
+      }
+      if (how == fill::sparse_negative && rng() % 97 == 0) {
+        k |= 0x80000000u;
+        if (C.key == hk::sort_key::f32 && rng() % 4 == 0) k = rng() % 2 ? 0x80000000u : 0xffc00001u;
       }
     }
     keys[i] = k;
@@ -161,6 +175,24 @@ TEST_CASE("sort: stores through the LDS transpose (16 a lane, a row per wave, 2 
   run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 2, 1029, fill::random, 42);
   run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 1, 2048, fill::equal, 43);
   run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 2, 255, fill::sorted, 44);
+}
+TEST_CASE("sort: keys on signed compares and a descending network; f32 negatives mapped only where present", "[kernels][sort]") {
+  for (fill f : {fill::random, fill::specials, fill::non_negative, fill::sparse_negative}) {
+    run_sort<cfg::f32_asc_32_rows>("sort_f32_asc_32_rows", 3, 2048, f, 50 + int(f));
+    run_sort<cfg::f32_asc_8_wg4>("sort_f32_asc_8_wg4", 2, 2000, f, 60 + int(f));
+    run_sort<cfg::f32_desc_16_wg2>("sort_f32_desc_16_wg2", 2, 2048, f, 70 + int(f));
+    run_sort<cfg::f32_asc_4>("sort_f32_asc_4", 3, 250, f, 80 + int(f));
+    run_sort<cfg::i32_asc_32_rows>("sort_i32_asc_32_rows", 2, 2048, f, 90 + int(f));
+    run_sort<cfg::i32_desc_8_rows>("sort_i32_desc_8_rows", 3, 512, f, 100 + int(f));
+  }
+  run_sort<cfg::f32_desc_16_wg2>("sort_f32_desc_16_wg2", 1, 1, fill::random, 110);
+  run_sort<cfg::f32_desc_16_wg2>("sort_f32_desc_16_wg2", 2, 1377, fill::few_values, 111);
+  run_sort<cfg::f32_desc_16_wg2>("sort_f32_desc_16_wg2", 1, 2048, fill::equal, 112);
+  run_sort<cfg::i32_asc_32_rows>("sort_i32_asc_32_rows", 8193, 5, fill::sparse_negative, 113);
+  run_sort<cfg::i32_asc_32_rows>("sort_i32_asc_32_rows", 2, 1999, fill::reversed, 114);
+  run_sort<cfg::i32_desc_8_rows>("sort_i32_desc_8_rows", 2, 300, fill::sorted, 115);
+  run_sort<cfg::u32_asc_1>("sort_u32_asc_1", 3, 64, fill::sparse_negative, 116);
+  run_sort<cfg::u32_desc_16_wg2>("sort_u32_desc_16_wg2", 1, 2048, fill::non_negative, 117);
 }
 TEST_CASE("sort launch: bad arguments are clear errors", "[kernels][sort]") {
   rt::device& d = *S().dev;

@@ -45,6 +45,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <string_view>
 
 #include "../hipasm.hpp"
 
@@ -115,6 +116,14 @@ constexpr void sort_map_key(builder J, gpr<dtype::u32> d, const gpr<dtype::u32>&
     else J.v_xor_b32(d, k, s);
   }
 }
+// g(k) = k ^ 0x7fffffff for negative k, else k (an involution), in place: f32 bits whose signed
+// order is IEEE 754 totalOrder (-NaN < -inf < .. < -0 < +0 < .. < +inf < +NaN)
+constexpr void sort_flip_negative(builder J, gpr<dtype::u32> k) {
+  auto s = J.vgpr<dtype::u32>();
+  J.v_ashrrev_i32(s, 31, k);
+  J.v_lshrrev_b32(s, 1, s);
+  J.v_xor_b32(k, k, s);
+}
 }  // namespace detail
 
 template <sort_config C>
@@ -135,6 +144,16 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr bool F = C.payload == sort_payload::index;  // the pair is an f64 (below)
   constexpr bool X = sort_cross_waves(C);
   constexpr int WB = X ? std::countr_zero(static_cast<unsigned>(W)) : 0;
+  // Keys without a payload are sorted as they are: u32 on unsigned, i32 and f32 on signed
+  // compares (f32: negative keys turned by g(k) = k ^ 0x7fffffff, the identity on the others,
+  // so a piece or lane without negatives costs nothing), descending by the network's direction
+  // (the maximum to the lower index). Pairs keep the mapped unsigned order (sort_map_key).
+  constexpr bool KS = !P && C.key != sort_key::u32;  // signed compares
+  constexpr bool KD = !P && C.descending;            // the network descends
+  // what a lane's "upper" mask (0 / ~0) is xored with to keep the wanted side by v_med3: the
+  // maximum against ~0 / INT_MAX, the minimum against 0 / INT_MIN
+  constexpr uint32_t keep_c = KS ? (KD ? 0x7fffffffu : 0x80000000u) : (KD ? 0xffffffffu : 0u);
+  constexpr bool KF = !P && C.key == sort_key::f32;  // negative keys mapped by g
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
@@ -292,6 +311,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // (exponent 1: a positive normal double, so the f64 order is the u64 order and v_min_f64 /
   // v_max_f64 compare-exchange a pair in two instructions, bits kept)
   std::array<gpr<dtype::u32>, N> el{};
+  std::array<bool, N> on_raw{};  // (keys) el[r] is still raw[r]: its first compare-exchange writes fresh registers
   auto fresh = [&] { return P ? J.vgpr<dtype::u32>(2).aligned(2) : J.vgpr<dtype::u32>(); };
   // piece m (registers V m .. V m + V-1, one load): keys mapped, pairs made
   auto map_piece = [&](int m) {
@@ -306,8 +326,21 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         detail::sort_map_key<C>(J, el[r][1], raw[r], false);
         el[r][0] = rawv[r] | 0u;
       } else {
-        detail::sort_map_key<C>(J, el[r], raw[r], false);
+        el[r].rebind(raw[r]);  // (consumed by the first compare-exchanges: on_raw)
+        on_raw[r] = true;
       }
+    }
+    // f32: g on the piece's negative keys, in place, in the lanes that hold any (the rest skip)
+    if constexpr (KF) {
+      auto lo = J.vgpr<dtype::i32>();
+      lo = V >= 3 ? min3(raw[V * m].template as<dtype::i32>(), raw[V * m + 1].template as<dtype::i32>(),
+                         raw[V * m + 2].template as<dtype::i32>())
+           : V == 2 ? min(raw[V * m].template as<dtype::i32>(), raw[V * m + 1].template as<dtype::i32>())
+                    : raw[V * m].template as<dtype::i32>() + 0;
+      if constexpr (V == 4) lo = min(lo, raw[V * m + 3].template as<dtype::i32>());
+      J.If(lo < 0, [&] {
+        for (int r = V * m; r < V * (m + 1); ++r) detail::sort_flip_negative(J, raw[r]);
+      });
     }
   };
   // a partial row: the elements past its end (loaded as 0) become pads, the maximum (max, max)
@@ -352,6 +385,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     } else if constexpr (!upper_per_step) {
       auto v = J.vgpr<dtype::u32>();
       J.v_bfe_i32(v, lane, static_cast<uint32_t>(lb), 1u);
+      if constexpr (keep_c != 0) v = v ^ keep_c;
       upper_v[lb].rebind(v);
     }
   }
@@ -368,15 +402,20 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
       for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
     } else {
-      J.v_min_u32(lo, el[i], el[j]);
-      J.v_max_u32(hi, el[i], el[j]);
+      constexpr std::string_view mn = KS ? "v_min_i32" : "v_min_u32", mx = KS ? "v_max_i32" : "v_max_u32";
+      J.op(KD ? mx : mn, {lo, el[i], el[j]});
+      J.op(KD ? mn : mx, {hi, el[i], el[j]});
     }
     el[i].rebind(lo);
     el[j].rebind(hi);
   };
   // (the maximum in place: the pair's first register is free for the next pair's minimum, ~16 VGPRs fewer
   // at 32 a lane than two fresh ones)
-  auto cx_reg = [&](int i, int j) { cx_into(i, j, fresh(), el[j]); };
+  auto cx_reg = [&](int i, int j) {
+    const bool raw_j = on_raw[j];
+    on_raw[i] = on_raw[j] = false;
+    cx_into(i, j, fresh(), raw_j ? fresh() : el[j]);
+  };
   // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
   // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
   auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
@@ -386,6 +425,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       J.s_xor_b64(mx, m, up_s);  // take the partner: lower lanes if smaller, upper if larger
       J.v_cndmask_b32(el[r][0], el[r][0], p[0], mx);
       J.v_cndmask_b32(el[r][1], el[r][1], p[1], mx);
+    } else if constexpr (KS) {
+      J.v_med3_i32(el[r], el[r], p, up_v);
     } else {
       J.v_med3_u32(el[r], el[r], p, up_v);
     }
@@ -452,9 +493,18 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   for (int m = 0; m < N / V; ++m) {
     wait_piece(m);
     map_piece(m);
-    if (m == N / V - 1) prefetch();  // (raw is free)
     for (int c = 0; c < ncx; ++c)
       if (cxs[c].level == m) cx_reg(cxs[c].i, cxs[c].j);
+    if (m == N / V - 1) {
+      for (int r = 0; r < N; ++r)  // (keys with no compare-exchange in registers: one a lane)
+        if (on_raw[r]) {
+          auto c = fresh();
+          c = raw[r] | 0u;
+          el[r].rebind(c);
+          on_raw[r] = false;
+        }
+      prefetch();  // (raw is free)
+    }
   }
 
   // Stages NB+1 .. T (T: the index bits of the row): a run-time loop. Stage s's mirror step
@@ -486,6 +536,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       if constexpr (upper_per_step) {
         up.rebind(J.vgpr<dtype::u32>());
         J.v_bfe_i32(up, lane, static_cast<uint32_t>(lb), 1u);
+        if constexpr (keep_c != 0) up = up ^ keep_c;
       }
       int issued = 0;
       auto issue = [&](int q) {
@@ -529,6 +580,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         }
         auto up = J.sgpr<dtype::u32>();  // ~0 in the upper wave of the pair
         up = 0u - ((wave >> static_cast<uint32_t>(wb)) & 1u);
+        if constexpr (keep_c != 0) up = up ^ keep_c;
         auto u2 = J.sgpr<dtype::u32>(2), l2 = J.sgpr<dtype::u32>(2);  // (the same as lane masks)
         if constexpr (P) {
           u2[0] = up;
@@ -592,12 +644,21 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // back to the key bits; the first len elements are stored (pads: out of range, dropped)
   // (in place with a transpose)
   if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
+  if constexpr (KF) {
+    // g back on the lanes holding negative keys: those whose lowest element is one
+    auto lowest = el[KD ? N - 1 : 0].template as<dtype::i32>();
+    J.If(lowest < 0, [&] {
+      for (int r = 0; r < N; ++r) detail::sort_flip_negative(J, el[r]);
+    });
+  }
   for (int r = 0; r < N; ++r) {
     if constexpr (F) outv[r].rebind(J.vgpr<dtype::u32>());
     else if constexpr (P) outv[r].rebind(el[r][1]);
     else outv[r].rebind(el[r]);
     if constexpr (F) J.v_alignbit_b32(outv[r], el[r][1], el[r][0], 20u);
-    if constexpr (!TR) {
+    if constexpr (!P) {
+      if constexpr (!TR) outb[r] = outv[r] | 0u;
+    } else if constexpr (!TR) {
       detail::sort_map_key<C>(J, outb[r], outv[r], true);
     } else {
       detail::sort_map_key<C>(J, outv[r], outv[r], true);

@@ -29,4 +29,11 @@ constexpr sort_config f32_asc_idx_32_rows{.key = sort_key::f32, .payload = sort_
 constexpr sort_config i32_desc_val_16_rows{.key = sort_key::i32, .descending = true, .payload = sort_payload::values,
                                            .per_lane = 16, .waves = 2, .row_per_wave = true};
 constexpr sort_config f32_asc_8_wg4{.key = sort_key::f32, .per_lane = 8, .waves = 4};
+// keys without a payload on the network's own compares: f32 descending across 2 waves (signed,
+// the network descending, g on negative keys), i32 ascending 32 a lane a row per wave (the
+// transposed store), i32 descending 8 a lane a row per wave (lane-major stores)
+constexpr sort_config f32_desc_16_wg2{.key = sort_key::f32, .descending = true, .per_lane = 16, .waves = 2};
+constexpr sort_config i32_asc_32_rows{.key = sort_key::i32, .per_lane = 32, .waves = 2, .row_per_wave = true};
+constexpr sort_config i32_desc_8_rows{.key = sort_key::i32, .descending = true, .per_lane = 8, .waves = 2,
+                                      .row_per_wave = true};
 }  // namespace cfg
