@@ -286,8 +286,9 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
   const bool mem = e == encoding::ds || e == encoding::flat || e == encoding::global || e == encoding::scratch ||
                    e == encoding::mubuf;
   if (e == encoding::mubuf) {
-    if (m.offen) out.put(lit(" offen"));
+    // (LLVM's order: "idxen offen"; the other is a syntax error)
     if (m.idxen) out.put(lit(" idxen"));
+    if (m.offen) out.put(lit(" offen"));
   }
   if (mem) {
     if ((d.modifiers & m_offset01) && (m.offset || m.offset1)) {

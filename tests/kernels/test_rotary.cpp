@@ -126,11 +126,13 @@ TEST_CASE("rotary: rot_dim 24 (3 lanes a head, idle lanes), no key heads", "[ker
   run_rotary<cfg::gptj_128_r24>("rope_gptj_128_r24", 4, 33, place::out_of_place, 8);
 }
 TEST_CASE("rotary: positions outside the cache read zeros; inf and NaN inputs", "[kernels][rotary]") {
-  run_rotary<cfg::neox_128>("rope_neox_128", 4, 16, place::out_of_place, 9,
+  run_rotary<cfg::neox_128>("rope_neox_128", 6, 16, place::out_of_place, 9,
                             [](std::vector<uint16_t>& q, std::vector<int64_t>& pos) {
                               pos[0] = 16;                // one past the last row
                               pos[1] = -1;                // negative (high dword set)
                               pos[2] = int64_t(1) << 32;  // low dword 0, high dword 1
+                              pos[4] = 0xffffffff;        // the largest row index (times the stride: past 2^32)
+                              pos[5] = 0x80000000;
                               q[3 * 12 * 128 + 5] = 0x7f80;   // +inf (token 3)
                               q[3 * 12 * 128 + 200] = 0x7fc1;  // NaN
                             });

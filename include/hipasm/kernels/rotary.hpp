@@ -17,8 +17,8 @@
 // in flight at once). q, k and the outputs are one buffer resource each, the token's row offset
 // in soffset: lanes of a partial last step past the last head get an offset past the tensor
 // (read zeros, store nothing: no branch). The position is one scalar load (the next token's
-// prefetched); a position outside [0, cache_rows) reads cos = sin = 0 (the cache buffer's range
-// check), so its rotated dims come out 0 (no fault). In place is out == in (a run-time compare:
+// prefetched); a position outside [0, cache_rows) reads cos = sin = 0 (the cache buffer is
+// cache_rows records of a row each: the hardware checks the row index), so its rotated dims come out 0 (no fault). In place is out == in (a run-time compare:
 // the copy of the unrotated dims goes out of range, no traffic).
 //
 // Device side:  constexpr hipasm::kernels::rotary_config cfg{.head_dim = 128, .rot_dim = 128,
@@ -174,9 +174,13 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   constexpr uint32_t x2_off = C.neox ? static_cast<uint32_t>(C.rot_dim) : xb;  // bytes from x1 to x2
   constexpr int XL = 2 * NS + 2 * ((CW + 3) / 4);  // loads of a token's q, k and cos/sin
 
-  auto cache_bytes = J.sgpr<u32>();
-  cache_bytes = cache_rows * cache_row;
-  buffer CS = make_buffer(J, cos_sin, cache_bytes);
+  // the cos/sin cache as cache_rows records of cache_row bytes (a structured V#): a row is read
+  // by its index, which the hardware multiplies by the stride and checks against the rows (an
+  // index past them reads zeros: no clamp, no row offset to compute)
+  static_assert(cache_row < 16384, "hipasm rotary: a cos/sin cache row must be below 16 KiB (the V#'s stride field)");
+  buffer CS = make_buffer(J, cos_sin, cache_rows, {.stride = cache_row});
+  auto cs_lane = J.vgpr<u32>();  // this lane's bytes in a row
+  cs_lane = u * (static_cast<uint32_t>(V) * ce);
   auto copy_off = [&](int s, int b) {
     return s < SQc ? off_at(cof, cq_last, s, SQc, Sc, C.heads_q, tq[b], 0)
                    : off_at(cof, ck_last, s - SQc, SKc, Sc, C.heads_k, tk[b], 0);
@@ -200,16 +204,13 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
     for (int i = 0; i < 2 * NS; ++i) (i < 2 * SQ ? Q : K).load(x[b].slice(XW * i, XW), x_off(i, b));
   };
   auto load_cs = [&](int b) {
-    auto prow = J.sgpr<u32>();
-    // int64 position -> row, clamped to cache_rows (out of range: the whole row reads zeros)
+    // int64 position -> the row's index (>= 2^32: ~0, past every row: the whole row reads zeros)
+    auto prow = J.vgpr<u32>();
     prow = select(pos[1] == 0u, pos[0], 0xffffffffu);
-    prow = min(prow, cache_rows);
-    auto coff = J.vgpr<u32>();
-    coff = u * (static_cast<uint32_t>(V) * ce) + prow * cache_row;
     for (int i = 0; i < CW; i += 4) {
       const int n = CW - i < 4 ? CW - i : 4;
-      CS.load(cs[b].slice(i, n), coff + 4 * i);
-      CS.load(cs[b].slice(CW + i, n), coff + static_cast<int>(cache_row / 2) + 4 * i);
+      CS.load_index(cs[b].slice(i, n), prow, cs_lane + 4 * i);
+      CS.load_index(cs[b].slice(CW + i, n), prow, cs_lane + static_cast<int>(cache_row / 2) + 4 * i);
     }
   };
   // rotate buffer b's token (its loads waited for) and store it
