@@ -18,8 +18,9 @@
 // in soffset: lanes of a partial last step past the last head get an offset past the tensor
 // (read zeros, store nothing: no branch). The position is one scalar load (the next token's
 // prefetched); a position outside [0, cache_rows) reads cos = sin = 0 (the cache buffer is
-// cache_rows records of a row each: the hardware checks the row index), so its rotated dims come out 0 (no fault). In place is out == in (a run-time compare:
-// the copy of the unrotated dims goes out of range, no traffic).
+// cache_rows records of a row each: the hardware checks the row index), so its rotated dims
+// come out 0 (no fault). In place is out == in (a run-time compare: the copy of the unrotated
+// dims goes out of range, no traffic).
 //
 // Device side:  constexpr hipasm::kernels::rotary_config cfg{.head_dim = 128, .rot_dim = 128,
 //                   .heads_q = 32, .heads_k = 8, .neox = true, .cache_f32 = true};

@@ -12,8 +12,8 @@
 // the others, its own inverse), applied only in the loaded 1 KiB pieces and, at the store, the
 // lanes that hold a negative key (three VALU a key each way where there are, three a piece and
 // one a row for the checks: bench_kernel_sort 8192 x 2048 keys 41.37 -> 39.90 us non-negative,
-// 41.72 with half of them negative, 41.37 before for both). So -0 and +0 are ordered (-0 first ascending), NaNs
-// with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
+// 41.72 with half of them negative, 41.37 before for both). So -0 and +0 are ordered (-0 first
+// ascending), NaNs with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
 // (last ascending, first descending, like torch.sort), a negative NaN before -inf. With a
 // payload the order is (key, payload as u32): equal keys come out by ascending payload, in
 // both directions, so with index payloads the result is the stable sort. Padding: elements
