@@ -9,11 +9,13 @@
 // ascending on them and they are mapped back at the store. Keys alone are not mapped: u32 sort on
 // unsigned compares, i32 and f32 on signed ones, descending by the network's direction; an f32's
 // signed order is totalOrder once its negative keys are g(k) = k ^ 0x7fffffff (the identity on
-// the others, its own inverse), applied only in the loaded 1 KiB pieces and, at the store, the
-// lanes that hold a negative key (three VALU a key each way where there are, three a piece and
-// one a row for the checks: bench_kernel_sort 8192 x 2048 keys 41.37 -> 39.90 us non-negative,
-// 41.72 with half of them negative, 41.37 before for both). So -0 and +0 are ordered (-0 first
-// ascending), NaNs with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
+// the others, its own inverse), applied only in the loaded 1 KiB pieces that hold a negative
+// key and, at the store, the pieces (from 16 a lane, in the load's layout after the transpose)
+// or lanes that do (three VALU a key each way where there are, three a piece and one a row for
+// the checks: bench_kernel_sort 8192 x 2048 keys 41.37 -> 39.90 us non-negative, 41.72 with
+// half of them negative, 41.37 before for both; the store by pieces: 39.62 -> 38.85 us
+// half-negative, 37.78 -> 37.90 non-negative). So -0 and +0 are ordered (-0 first ascending),
+// NaNs with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
 // (last ascending, first descending, like torch.sort), a negative NaN before -inf. With a
 // payload the order is (key, payload as u32): equal keys come out by ascending payload, in
 // both directions, so with index payloads the result is the stable sort. Padding: elements
@@ -25,11 +27,13 @@
 // for d = s-2 .. 0, the minimum always to the lower index (no direction masks). Element e of a
 // wave is register r = e % per_lane of lane e / per_lane. Inside a lane a pair is v_min_u32 +
 // v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
-// normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values. Across
+// normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values; keys take
+// the loop's register steps two at a time, six min/max/min3/med3/max3 for four registers where
+// two steps' compare-exchanges take eight (reg_pair: 8192 x 2048 keys 39.90 -> 38.25 us). Across
 // lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
 // by ds_swizzle / ds_bpermute (keys: up to 15 in flight; pairs: 8 registers before one wait;
-// the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum or the maximum: v_med3_u32 against the
-// upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
+// the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum
+// or the maximum: v_med3_u32 against the upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
 // two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
 // (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
 // 1 .. log2(per_lane) (register-only) are Batcher's odd-even merge sort, unrolled (from 16 a
@@ -280,7 +284,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // writes them in pairs, ds_write2_b32, so that mapping the keys back needs no second copy)
   gpr<dtype::u32> outb{};
   std::array<gpr<dtype::u32>, N> outv{};
-  auto store_slice = [&](const arg<uint32_t*>& out) {
+  // (fix_piece(j, t): on piece j's registers t in the load's layout, before their store)
+  auto store_slice = [&](const arg<uint32_t*>& out, auto&& fix_piece) {
     buffer O = make_buffer(J, out, valid);
     O.shift_base(row_off);
     if constexpr (!TR) {
@@ -304,6 +309,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         for (int p = 0; p < GP; ++p)
           J.ds_read_b128(t.slice(4 * p, 4), tr_read, {.offset = p * 1024});
         J.s_waitcnt(lgkmcnt(0));
+        for (int p = 0; p < GP; ++p) fix_piece(k * GP + p, t.slice(4 * p, 4));
         for (int p = 0; p < GP; ++p) O.store(t.slice(4 * p, 4), voff + 4 * place(4 * (k * GP + p)));
       }
     }
@@ -368,9 +374,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     });
   };
 
-  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). Keys
-  // at 32 a lane: made at each lane step instead (one v_bfe_i32: 6 VGPRs fewer, 5 waves a SIMD)
-  constexpr bool upper_per_step = !P && N >= 32;
+  // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). (Keys
+  // at 32 a lane made them at each lane step while the register steps held 93 VGPRs, two VALU a
+  // step; with the paired register steps 86 + these 6 fit 5 waves a SIMD: 38.25 -> 37.78 us)
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   gpr<dtype::u64> full_exec{};  // (argsorts: EXEC after a lane step's halves; the network runs on every lane)
@@ -388,7 +394,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         n[1] = ~(lb < 5 ? pat[lb] : 0xffffffffu);
         lower_s[lb].rebind(n.template as<dtype::u64>());
       }
-    } else if constexpr (!upper_per_step) {
+    } else {
       auto v = J.vgpr<dtype::u32>();
       J.v_bfe_i32(v, lane, static_cast<uint32_t>(lb), 1u);
       if constexpr (keep_c != 0) v = v ^ keep_c;
@@ -539,11 +545,6 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       std::array<gpr<dtype::u32>, N> pk{};
       gpr<dtype::u32> up{};
       up.rebind(upper_v[lb]);
-      if constexpr (upper_per_step) {
-        up.rebind(J.vgpr<dtype::u32>());
-        J.v_bfe_i32(up, lane, static_cast<uint32_t>(lb), 1u);
-        if constexpr (keep_c != 0) up = up ^ keep_c;
-      }
       int issued = 0;
       auto issue = [&](int q) {
         const int r = order[q];
@@ -629,7 +630,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // the register steps: pair (i, i + 2^d), the minimum to i. The last one writes the loop's
     // registers (per_lane 2: its pair's are still read by the step: the minimum goes through a
     // temporary)
-    for (int d = NB - 1; d >= 0; --d)
+    auto reg_step = [&](int d) {
       for (int i = 0; i < N; ++i)
         if (!(i & (1 << d))) {
           const int j = i | (1 << d);
@@ -639,6 +640,55 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
           if (reads_canon) canon[i] = lo;
           el[i].rebind(last ? canon[i] : lo);
         }
+    };
+    // Keys: steps d and d-1 at once, six instructions for a group (a0, b0, a1, b1) = registers
+    // (i, i + h, i + 2h, i + 3h), h = 2^(d-1), where two compare-exchanges each take eight.
+    // The group is bitonic (a subsequence of one), so step d leaves every element of (a0, b0)
+    // <= every one of (a1, b1): with mb = min(b0, b1) and Mb = max(b0, b1) the sorted group is
+    // min3(a0, a1, mb), med3(a0, a1, mb), med3(a0, a1, Mb), max3(a0, a1, Mb) (min(a0, a1) <=
+    // Mb and mb <= max(a0, a1) make each median the step-(d-1) result). 32 a lane: 160 -> 128
+    // VALU a stage of the loop
+    auto reg_pair = [&](int d) {
+      constexpr std::string_view mn = KS ? "v_min_i32" : "v_min_u32", mx = KS ? "v_max_i32" : "v_max_u32",
+                                 mn3 = KS ? "v_min3_i32" : "v_min3_u32", mx3 = KS ? "v_max3_i32" : "v_max3_u32",
+                                 md3 = KS ? "v_med3_i32" : "v_med3_u32";
+      // (descending: the maximum to the lower index)
+      constexpr std::string_view lo = KD ? mx : mn, hi = KD ? mn : mx, lo3 = KD ? mx3 : mn3, hi3 = KD ? mn3 : mx3;
+      const int h = 1 << (d - 1);
+      const bool last = d == 1;
+      for (int i = 0; i < N; ++i) {
+        if (i & (3 * h)) continue;
+        const int pos[4] = {i, i + h, i + 2 * h, i + 3 * h};
+        const auto a0 = el[pos[0]], a1 = el[pos[2]];
+        auto mb = J.vgpr<dtype::u32>(), Mb = J.vgpr<dtype::u32>();
+        J.op(lo, {mb, el[pos[1]], el[pos[3]]});
+        J.op(hi, {Mb, el[pos[1]], el[pos[3]]});
+        // each result goes to its place's register (the last pair: the loop's), in place: b0's and
+        // b1's are free now; a0's and a1's are read by every result, so only the last one can take
+        // theirs and an earlier one that would goes to a temporary (copied below if it is the
+        // loop's). Intervals are whole (regalloc.hpp): fresh registers a group would add up
+        const std::string_view op[4] = {lo3, md3, md3, hi3};
+        std::array<gpr<dtype::u32>, 4> home{};
+        for (int q = 0; q < 4; ++q) home[q].rebind(last ? canon[pos[q]] : el[pos[q]]);
+        auto reads = [&](int q) { return home[q].id == a0.id || home[q].id == a1.id; };
+        int order[4], n = 0, late = -1;
+        for (int q = 0; q < 4; ++q)
+          if (!reads(q)) order[n++] = q;
+        for (int q = 0; q < 4; ++q)
+          if (reads(q)) order[n++] = late = q;
+        std::array<gpr<dtype::u32>, 4> y{};
+        for (int k = 0; k < 4; ++k) {
+          const int q = order[k];
+          y[q].rebind(!reads(q) || q == late ? home[q] : fresh());
+          J.op(op[q], {y[q], a0, a1, q < 2 ? mb : Mb});
+        }
+        for (int q = 0; q < 4; ++q) el[pos[q]].rebind(y[q]);
+      }
+    };
+    int d = NB - 1;
+    if constexpr (!P)
+      for (; d >= 1; d -= 2) reg_pair(d);
+    for (; d >= 0; --d) reg_step(d);
     // (every register is the loop's again; a copy where not)
     for (int r = 0; r < N; ++r)
       if (el[r].id != canon[r].id) {
@@ -650,13 +700,29 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // back to the key bits; the first len elements are stored (pads: out of range, dropped)
   // (in place with a transpose)
   if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
-  if constexpr (KF) {
-    // g back on the lanes holding negative keys: those whose lowest element is one
+  // f32 keys: g back on the negative keys. Without a transpose, in the lanes whose lowest
+  // element is negative; with one, on the pieces (in the load's layout) that hold a negative:
+  // the sorted row's negative keys are a prefix (descending: a suffix), so piece j has one if
+  // its first (last) element, register 0 (N-1) of lane j 256 / N (+ 256 / N - 1), is negative
+  // (8192 x 2048 keys with half of them negative: the flips of the pieces without one skipped)
+  gpr<dtype::u32> neg_lanes{};  // (a lane mask)
+  if constexpr (KF && !TR) {
     auto lowest = el[KD ? N - 1 : 0].template as<dtype::i32>();
     J.If(lowest < 0, [&] {
       for (int r = 0; r < N; ++r) detail::sort_flip_negative(J, el[r]);
     });
+  } else if constexpr (KF) {
+    neg_lanes.rebind(J.sgpr<dtype::u32>(2));
+    J.v_cmp_gt_i32(neg_lanes.template as<dtype::u64>(), 0, el[KD ? N - 1 : 0].template as<dtype::i32>());
   }
+  auto flip_piece = [&](int j, gpr<dtype::u32> t) {  // (t by value: the bytecode interpreter)
+    if constexpr (KF && TR) {
+      const int lane_of = j * (256 / N) + (KD ? 256 / N - 1 : 0);
+      J.If((neg_lanes[lane_of / 32] & (1u << (lane_of % 32))) != 0u, [&] {
+        for (int c = 0; c < 4; ++c) detail::sort_flip_negative(J, t[c]);
+      });
+    }
+  };
   for (int r = 0; r < N; ++r) {
     if constexpr (F) outv[r].rebind(J.vgpr<dtype::u32>());
     else if constexpr (P) outv[r].rebind(el[r][1]);
@@ -678,7 +744,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       wq[q] = tr_write ^ static_cast<uint32_t>(16 * q);
     }
   }
-  store_slice(keys_out);
+  store_slice(keys_out, flip_piece);
   if constexpr (P) {
     if constexpr (!TR) outb.rebind(J.vgpr<dtype::u32>(N));
     for (int r = 0; r < N; ++r) {
@@ -690,7 +756,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         if constexpr (F) outv[r] = outv[r] & 0xfffffu;
       }
     }
-    store_slice(vals_out);
+    store_slice(vals_out, [](int, gpr<dtype::u32>) {});
   }
   };
   if constexpr (C.row_per_wave) {
