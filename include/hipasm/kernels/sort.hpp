@@ -164,6 +164,13 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // maximum against ~0 / INT_MAX, the minimum against 0 / INT_MIN
   constexpr uint32_t keep_c = KS ? (KD ? 0x7fffffffu : 0x80000000u) : (KD ? 0xffffffffu : 0u);
   constexpr bool KF = !P && C.key == sort_key::f32;  // negative keys mapped by g
+  // the keys' compare opcodes (by enum: a lookup by name costs string compares in the constant
+  // evaluator)
+  constexpr gfx942_op op_min = KS ? gfx942_op::v_min_i32 : gfx942_op::v_min_u32,
+                      op_max = KS ? gfx942_op::v_max_i32 : gfx942_op::v_max_u32,
+                      op_min3 = KS ? gfx942_op::v_min3_i32 : gfx942_op::v_min3_u32,
+                      op_max3 = KS ? gfx942_op::v_max3_i32 : gfx942_op::v_max3_u32,
+                      op_med3 = KS ? gfx942_op::v_med3_i32 : gfx942_op::v_med3_u32;
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
@@ -414,9 +421,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       for (int h = 0; h < 2; ++h) J.v_cndmask_b32(lo[h], el[i][h], el[j][h], m);
       for (int h = 0; h < 2; ++h) J.v_cndmask_b32(hi[h], el[j][h], el[i][h], m);
     } else {
-      constexpr std::string_view mn = KS ? "v_min_i32" : "v_min_u32", mx = KS ? "v_max_i32" : "v_max_u32";
-      J.op(KD ? mx : mn, {lo, el[i], el[j]});
-      J.op(KD ? mn : mx, {hi, el[i], el[j]});
+      J.emit(KD ? op_max : op_min, {lo, el[i], el[j]});
+      J.emit(KD ? op_min : op_max, {hi, el[i], el[j]});
     }
     el[i].rebind(lo);
     el[j].rebind(hi);
@@ -649,11 +655,9 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // Mb and mb <= max(a0, a1) make each median the step-(d-1) result). 32 a lane: 160 -> 128
     // VALU a stage of the loop
     auto reg_pair = [&](int d) {
-      constexpr std::string_view mn = KS ? "v_min_i32" : "v_min_u32", mx = KS ? "v_max_i32" : "v_max_u32",
-                                 mn3 = KS ? "v_min3_i32" : "v_min3_u32", mx3 = KS ? "v_max3_i32" : "v_max3_u32",
-                                 md3 = KS ? "v_med3_i32" : "v_med3_u32";
       // (descending: the maximum to the lower index)
-      constexpr std::string_view lo = KD ? mx : mn, hi = KD ? mn : mx, lo3 = KD ? mx3 : mn3, hi3 = KD ? mn3 : mx3;
+      constexpr gfx942_op lo = KD ? op_max : op_min, hi = KD ? op_min : op_max,
+                          lo3 = KD ? op_max3 : op_min3, hi3 = KD ? op_min3 : op_max3;
       const int h = 1 << (d - 1);
       const bool last = d == 1;
       for (int i = 0; i < N; ++i) {
@@ -661,13 +665,13 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         const int pos[4] = {i, i + h, i + 2 * h, i + 3 * h};
         const auto a0 = el[pos[0]], a1 = el[pos[2]];
         auto mb = J.vgpr<dtype::u32>(), Mb = J.vgpr<dtype::u32>();
-        J.op(lo, {mb, el[pos[1]], el[pos[3]]});
-        J.op(hi, {Mb, el[pos[1]], el[pos[3]]});
+        J.emit(lo, {mb, el[pos[1]], el[pos[3]]});
+        J.emit(hi, {Mb, el[pos[1]], el[pos[3]]});
         // each result goes to its place's register (the last pair: the loop's), in place: b0's and
         // b1's are free now; a0's and a1's are read by every result, so only the last one can take
         // theirs and an earlier one that would goes to a temporary (copied below if it is the
         // loop's). Intervals are whole (regalloc.hpp): fresh registers a group would add up
-        const std::string_view op[4] = {lo3, md3, md3, hi3};
+        const gfx942_op op[4] = {lo3, op_med3, op_med3, hi3};
         std::array<gpr<dtype::u32>, 4> home{};
         for (int q = 0; q < 4; ++q) home[q].rebind(last ? canon[pos[q]] : el[pos[q]]);
         auto reads = [&](int q) { return home[q].id == a0.id || home[q].id == a1.id; };
@@ -680,7 +684,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         for (int k = 0; k < 4; ++k) {
           const int q = order[k];
           y[q].rebind(!reads(q) || q == late ? home[q] : fresh());
-          J.op(op[q], {y[q], a0, a1, q < 2 ? mb : Mb});
+          J.emit(op[q], {y[q], a0, a1, q < 2 ? mb : Mb});
         }
         for (int q = 0; q < 4; ++q) el[pos[q]].rebind(y[q]);
       }
