@@ -6,6 +6,7 @@
 #include "gemv_f16.hpp"
 #include "kernel_2d.hpp"
 #include "log_squares.hpp"
+#include "stencil_ring.hpp"
 #include "sum_even.hpp"
 #include "vector_add.hpp"
 
@@ -140,6 +141,37 @@ bool run_all() {
     }
     all &= report("log_squares", ok && squares == n, rep);
   }
+  // stencil_ring / stencil_open: 11 rows (3 workgroups, the last one part empty), 5 steps,
+  // against the same operations in C++ (both neighbours' products, a fused multiply-add, an
+  // add: bit-exact)
+  for (const bool periodic : {true, false}) {
+    const char* name = periodic ? "stencil_ring" : "stencil_open";
+    const unsigned rows = 11, steps = 5, groups = (rows * 64 + examples::stencil_ring_block - 1) / examples::stencil_ring_block;
+    const float c0 = 0.25f, c1 = 0.5f, c2 = 0.125f;  // (c0 != c2: a left/right mix-up shows)
+    std::vector<float> x(rows * 64);
+    for (unsigned i = 0; i < rows * 64; ++i) x[i] = static_cast<float>((i * 37) % 101) - 50.0f;
+    auto m = dev->load_file(co("stencil_ring"));
+    rt::buffer<float> din(*dev, x), dout(*dev, std::vector<float>(groups * examples::stencil_ring_block, -7.0f));
+    rt::kernel_args a;
+    a.add(dout.ptr()).add(din.ptr()).add(rows).add(steps).add(c0).add(c1).add(c2);
+    auto rep = dev->launch(*m, name, {groups, 1, 1}, {examples::stencil_ring_block, 1, 1}, a);
+    for (unsigned s = 0; s < steps; ++s) {
+      std::vector<float> y(x.size());
+      for (unsigned r = 0; r < rows; ++r)
+        for (unsigned i = 0; i < 64; ++i) {
+          const float* row = &x[r * 64];
+          const float l = i > 0 ? row[i - 1] : periodic ? row[63] : 0.0f;
+          const float rt_ = i < 63 ? row[i + 1] : periodic ? row[0] : 0.0f;
+          y[r * 64 + i] = std::fma(c1, row[i], l * c0) + rt_ * c2;
+        }
+      x = y;
+    }
+    const auto got = dout.download();
+    bool ok = true;
+    for (unsigned i = 0; i < rows * 64; ++i) ok &= got[i] == x[i];
+    for (unsigned i = rows * 64; i < got.size(); ++i) ok &= got[i] == -7.0f;  // rows past the last: not stored
+    all &= report(name, ok, rep);
+  }
   return all;
 }
 #endif
@@ -153,6 +185,8 @@ int main() {
     show<examples::gemv_f16>("gemv_f16");
     show<examples::kernel_2d>("kernel_2d");
     show<examples::log_squares>("log_squares");
+    show<examples::stencil_ring>("stencil_ring");
+    show<examples::stencil_open>("stencil_open");
 #if HIPASM_EXAMPLES_HAVE_SIM
     if (!run_all()) {
       std::printf("main_example: a kernel's result differs from C++\n");
