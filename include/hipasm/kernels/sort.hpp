@@ -33,9 +33,10 @@
 // lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
 // by ds_swizzle / ds_bpermute (keys: up to 15 in flight; pairs: 8 registers before one wait;
 // the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum
-// or the maximum: v_med3_u32 against the upper-lane mask, v_min_f64 / v_max_f64 under the lower / upper lanes' EXEC, or a compare and
-// two selects. Across the waves of a workgroup the distances >= 64 x per_lane go through LDS
-// (write, barrier, read the partner wave's copy; register-major, conflict-free). The stages
+// or the maximum: v_med3_u32 / _i32 against the upper-lane mask, v_min_f64 / v_max_f64 under
+// the lower / upper lanes' EXEC, or a compare and two selects. Across the waves of a workgroup
+// the distances >= 64 x per_lane go through LDS (write, barrier, read the partner wave's copy;
+// register-major, conflict-free). The stages
 // 1 .. log2(per_lane) (register-only) are Batcher's odd-even merge sort, unrolled (from 16 a
 // lane started on the loaded pieces that have arrived); the others are one run-time loop over s
 // whose mirror step has code per s and whose xor steps are the chain T-2 .. 0 entered at s-2
@@ -55,7 +56,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <string_view>
 
 #include "../hipasm.hpp"
 
@@ -435,7 +435,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     cx_into(i, j, fresh(), raw_j ? fresh() : el[j]);
   };
   // one register: keep the maximum where `upper` (~0 lanes up_v / lane mask up_s), else the
-  // minimum, in place: a compare and two selects (payload) or v_med3_u32 against the mask
+  // minimum, in place: a compare and two selects (payload) or v_med3 against the mask
   auto keep1 = [&](int r, const gpr<dtype::u32>& p, const gpr<dtype::u32>& up_v, const gpr<dtype::u64>& up_s) {
     if constexpr (P) {
       auto m = J.sgpr<dtype::u64>(), mx = J.sgpr<dtype::u64>();
@@ -443,10 +443,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
       J.s_xor_b64(mx, m, up_s);  // take the partner: lower lanes if smaller, upper if larger
       J.v_cndmask_b32(el[r][0], el[r][0], p[0], mx);
       J.v_cndmask_b32(el[r][1], el[r][1], p[1], mx);
-    } else if constexpr (KS) {
-      J.v_med3_i32(el[r], el[r], p, up_v);
     } else {
-      J.v_med3_u32(el[r], el[r], p, up_v);
+      J.emit(op_med3, {el[r], el[r], p, up_v});
     }
   };
   // registers regs[0 .. n) of a lane whose partner copies p hold the other elements of their
