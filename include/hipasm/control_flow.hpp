@@ -113,8 +113,28 @@ constexpr O vector_cmp_op(cmpop o, dtype t, bool negate) {
 
 // Scalar condition: sets SCC = (a op b), negation folded into the branch sense.
 // Returns true when SCC holds the condition's truth (false: SCC holds its negation).
+// The SALU instructions whose SCC result is (D != 0): bit operations, shifts, field extracts.
+constexpr bool scc_is_result_nonzero(O op) {
+  switch (op) {
+    case O::s_and_b32: case O::s_or_b32: case O::s_xor_b32: case O::s_andn2_b32: case O::s_orn2_b32:
+    case O::s_nand_b32: case O::s_nor_b32: case O::s_xnor_b32: case O::s_not_b32: case O::s_lshl_b32:
+    case O::s_lshr_b32: case O::s_ashr_i32: case O::s_bfe_u32: case O::s_bfe_i32: case O::s_bcnt1_i32_b32:
+      return true;
+    default: return false;
+  }
+}
 constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
   operand a = c.a.op, x = c.c.op;
+  // x != 0 / x == 0 right after the SALU instruction that wrote x and set SCC = (x != 0)
+  // (`(m & bit) != 0u`): that SCC is the test, no s_cmp.
+  if ((c.op == cmpop::ne || c.op == cmpop::eq) && lower::is_imm(x) && x.value == 0 && a.k == operand::kind::vreg &&
+      a.cls == reg_class::sgpr && a.dwords == 1 && L.b.cur_index() > 0) {
+    const instr& last = L.b.fn.blocks[L.b.cur_block()].instrs.back();
+    const operand& d = last.ops[0];
+    if (scc_is_result_nonzero(static_cast<O>(last.op)) && last.num_operands > 0 && d.k == operand::kind::vreg &&
+        d.value == a.value && d.offset == a.offset && d.dwords == 1)
+      return (c.op == cmpop::ne) != c.negate;
+  }
   if (lower::is_imm(a) && lower::is_imm(x)) a = L.smov(a);
   L.e(scalar_cmp_op(c.op, c.a.t == dtype::i32), {a, x});
   return !c.negate;

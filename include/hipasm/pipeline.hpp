@@ -58,6 +58,9 @@ struct pipeline_options {
   occupancy_facts occupancy{};
   bool optimize = true;  // cse, dse, dce (all three; kernel's switches them one by one)
   kernel_options kernel{};  // the kernel's own options (options.hpp)
+  // Keep the copies coalescing made `x = x` (tests: verify_allocation then sees every def,
+  // also of a copy that shares its source's register).
+  bool keep_coalesced_copies = false;
 };
 
 struct pipeline_state {
@@ -196,7 +199,7 @@ constexpr bool step_regalloc(pipeline_state& s) {
   }
   s.liveness.clear();
   if (!ok) return false;
-  if (s.options.kernel.coalesce) remove_identity_copies(s.fn, s.isa);
+  if (s.options.kernel.coalesce && !s.options.keep_coalesced_copies) remove_identity_copies(s.fn, s.isa);
   s.usage = compute_register_usage(s.fn);
   return true;
 }

@@ -18,6 +18,17 @@
 
 namespace hipasm {
 
+namespace detail {
+// A register copy that changes nothing of the value (the mnemonics, not the allocator's table).
+constexpr bool is_plain_copy(const isa::instr_desc& d, const instr& in) {
+  const std::string_view n = d.name;
+  return in.num_operands == 2 && in.mods.none() && !in.ops[1].neg && !in.ops[1].abs &&
+         in.ops[0].dwords == in.ops[1].dwords && in.ops[1].k != operand::kind::imm &&
+         (n == lit("s_mov_b32") || n == lit("s_mov_b64") || n == lit("v_mov_b32") || n == lit("v_mov_b64") ||
+          n == lit("v_accvgpr_mov_b32"));
+}
+}  // namespace detail
+
 constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_) {
   const function& fn = fn_;  // local aliases: see compute_liveness
   const isa_view& isa = isa_;
@@ -105,7 +116,10 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
           }
         }
         // Then writes: the written dwords are (re)defined, everything else in the
-        // same physical register is overwritten.
+        // same physical register is overwritten, except by a plain copy into the register
+        // it reads (coalesced: the register keeps its content, so what held it still does).
+        const bool same_place = is_plain_copy(d, in) && written_slots(in.ops[0]).first >= 0 &&
+                                written_slots(in.ops[0]).first == written_slots(in.ops[1]).first;
         for (int i = 0; i < in.num_operands; ++i) {
           const operand& o = in.ops[i];
           if (!is_def(role_of(d, i))) continue;
@@ -115,7 +129,7 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
             const uint32_t p = static_cast<uint32_t>(first) + j;
             if (p >= holders.size()) continue;
             for (uint32_t h : holders[p]) {
-              if (own != ~0u && h == own + j) continue;
+              if (same_place || (own != ~0u && h == own + j)) continue;
               if (def.test(h)) clob.set(h);
             }
             if (own != ~0u) {

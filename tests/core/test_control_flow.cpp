@@ -54,7 +54,37 @@ constexpr void scalar_if_else(builder J, arg<int> n) {
   J.If(n > 3, [&] { s = 1; }, [&] { s = 2; });
 }
 
+constexpr void scalar_bit_if(builder J, arg<uint32_t> n) {
+  auto s = J.sgpr<u32>();
+  gpr<u32> t = n;
+  s = 0u;
+  J.If((t & 4u) != 0u, [&] { s = 1u; });  // s_and's SCC is the test
+  auto m = J.sgpr<u32>();
+  m = t >> 3u;
+  s = s + 2u;  // another SALU write of SCC after m's: m's test needs its s_cmp
+  J.If(m == 0u, [&] { s = s + 3u; });
+  J.s_store_dword(s, J.kernarg_ptr(), 0);
+}
+
 }  // namespace
+
+TEST_CASE("uniform If on (x & bit) != 0: the branch reads s_and's SCC, no s_cmp", "[control_flow]") {
+  build_result r = build_kernel<scalar_bit_if>("scalar_bit_if");
+  REQUIRE(r.error.ok());
+  auto m = body(r.fn);
+  const auto at = [&](std::string_view op, std::size_t from = 0) {
+    for (std::size_t i = from; i < m.size(); ++i)
+      if (m[i] == op) return i;
+    return m.size();
+  };
+  const std::size_t a = at("s_and_b32");
+  REQUIRE(a + 1 < m.size());
+  CHECK(m[a + 1] == "s_cbranch_scc0");  // skip the then-block when the AND is 0
+  const std::size_t sh = at("s_lshr_b32");
+  REQUIRE(sh < m.size());
+  CHECK(at("s_cmp_eq_u32", sh) < m.size());
+  CHECK(at("s_cmp_lg_u32") == m.size());
+}
 
 TEST_CASE("per-lane If: v_cmp mask, s_and_saveexec_b64, s_cbranch_execz, restore", "[control_flow]") {
   build_result r = build_kernel<vec_if>("vec_if");

@@ -131,6 +131,23 @@ TEST_CASE("a per-lane If that no lane takes is skipped (scalar side effects too)
   }
 }
 
+TEST_CASE("uniform Ifs on the SCC of the instruction that computed the tested value", "[control_flow][sim]") {
+  for (int n : {0, 1, 2, 3, 5, 8, 9, 17, 40}) {
+    int32_t want = 0;
+    for (int32_t i = 0; i < n; ++i) {
+      if ((i & 6) != 0) want += 1;
+      if ((i >> 2) == 0) want += 10;
+      if ((i ^ 5) != 0) want += 100;
+      if ((static_cast<uint32_t>(i) << 30) == 0) want += 1000;
+      if (!((i & 2) != 0)) want += 10000;
+      want ^= 0x100000;
+      if ((i & 8) != 0) want += 100000;
+    }
+    INFO("n " << n);
+    CHECK(run_scalar("cf_scc_tests", n) == want);
+  }
+}
+
 TEST_CASE("Label/Jump by hand", "[control_flow][sim]") {
   for (int n : {1, 2, 10, 1000}) CHECK(run_scalar("cf_label_jump", n) == n * (n + 1) / 2);
 }

@@ -277,7 +277,7 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
     };
     auto body = [&](uint32_t b, int n) {
       for (int j = 0; j < n; ++j) {
-        const int kind = static_cast<int>(rng() % 6);
+        const int kind = static_cast<int>(rng() % 7);
         const int d = static_cast<int>(rng() % nv);
         const int a = pick_v(true), c = pick_v(true);
         const uint16_t dw = static_cast<uint16_t>(k.fn.vregs[vv[d]].dwords);
@@ -288,6 +288,8 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
           } else {
             k.op(b, "v_mov_b32", {R(vv[d]), I(j)});
           }
+        } else if (kind == 6 && d != a && k.fn.vregs[vv[a]].dwords == 1) {
+          k.op(b, "v_mov_b32", {R(vv[d]), R(vv[a])});  // a copy whose source may live on
         } else if (kind == 1) {
           const int s = static_cast<int>(rng() % ns);
           k.op(b, "s_mov_b32", {R(ss[s]), I(j * 3)});
@@ -347,6 +349,10 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
     }
     INFO("round " << round);
     check_clean(st, "random");
+    opt.keep_coalesced_copies = true;  // (every copy's def seen by the verifier)
+    pipeline_state kept{k.fn, gfx942_isa(), &gfx942_hazards, opt};
+    run_pipeline(kept);
+    check_clean(kept, "random_kept");
   }
 }
 
@@ -419,7 +425,7 @@ TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dwor
   k.op(0, "s_mov_b64", {R(quad, 0, 2), R(pa)});
   k.op(0, "s_mov_b32", {R(quad, 2, 1), I(256)});
   k.op(0, "s_mov_b32", {R(quad, 3, 1), I(0x20000)});
-  k.op(0, "s_mov_b32", {R(keep_copy), R(keep)});  // keep is read below: no coalescing
+  k.op(0, "s_mov_b32", {R(keep_copy), R(keep)});  // keep is read below, neither is written again: shared
   k.op(0, "v_lshlrev_b32", {R(x), I(2), R(tid)});
   k.op(0, "v_mov_b32", {R(y), R(x)});
   k.op(0, "v_mov_b32", {R(z), R(y)});
@@ -440,10 +446,9 @@ TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dwor
   CHECK(phys(st, y) == phys(st, x));
   CHECK(phys(st, z) == phys(st, x));
   CHECK(phys(st, data) + 1 == phys(st, z));
-  CHECK(phys(st, keep_copy) != phys(st, keep));
-  // What is left: the two constant writes into quad and keep's copy; the SGPR into data[0]
-  // and the address.
-  CHECK(count_op(st.fn, "s_mov_b32") == 3);
+  CHECK(phys(st, keep_copy) == phys(st, keep));
+  // What is left: the two constant writes into quad; the SGPR into data[0] and the address.
+  CHECK(count_op(st.fn, "s_mov_b32") == 2);
   CHECK(count_op(st.fn, "s_mov_b64") == 0);
   CHECK(count_op(st.fn, "v_mov_b32") == 2);
 
@@ -454,6 +459,117 @@ TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dwor
   CHECK(count_op(plain.fn, "s_mov_b32") == 7);
   CHECK(count_op(plain.fn, "s_mov_b64") == 1);
   CHECK(count_op(plain.fn, "v_mov_b32") == 5);
+}
+
+namespace {
+// Compiled with the coalesced copies kept: verify_allocation then sees each copy's def (a
+// removed copy leaves its destination without one, and a read of it unchecked).
+pipeline_state compile_keeping_copies(const function& fn) {
+  pipeline_options opt;
+  opt.keep_coalesced_copies = true;
+  return compile_function(fn, gfx942, opt);
+}
+}  // namespace
+
+TEST_CASE("regalloc: a copy whose source lives on shares its register while neither is written") {
+  // `y = x * 1u` with x read later lowered to an s_mov that nothing removed (attn_fwd's key
+  // offsets). The copy d = u may sit in u's register when nothing writes d or u from the copy
+  // to d's end: then both hold one value wherever d is read.
+  kb k("share");
+  auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto stride = k.s(1, "stride"), st1 = k.s(1, "stride1");   // shared: stride read later, never written
+  auto base = k.s(1, "base"), b1 = k.s(1, "base1");          // base written while base1 lives: apart
+  auto w = k.v(1, "w"), w1 = k.v(1, "w1");                   // w1 written again: apart
+  auto x = k.v(1, "x"), xc = k.v(1, "xc"), t = k.v(1, "t");  // t would take x's dead stretch: after xc
+  auto lv = k.v(1, "lv"), lc = k.v(1, "lc");                 // lc outlives lv: shared, held to lc's end
+  auto o1 = k.v(1, "o1"), o2 = k.v(1, "o2"), o3 = k.v(1, "o3"), o4 = k.v(1, "o4"), o5 = k.v(1, "o5");
+  auto addr = k.v(1, "addr"), data = k.v(4, "data");
+  k.op(0, "s_load_dword", {R(stride), R(kern), I(0)});
+  k.op(0, "s_load_dword", {R(base), R(kern), I(4)});
+  k.op(0, "s_waitcnt", {I(0xc07f)});
+  k.op(0, "s_mov_b32", {R(st1), R(stride)});
+  k.op(0, "s_mov_b32", {R(b1), R(base)});
+  k.op(0, "s_add_u32", {R(base), R(base), I(16)});            // base written while base1 lives
+  k.op(0, "v_add_u32", {R(o1), R(b1), R(tid)});
+  k.op(0, "v_add_u32", {R(o1), R(st1), R(o1)});
+  k.op(0, "v_add_u32", {R(o1), R(base), R(o1)});
+  k.op(0, "v_add_u32", {R(o1), R(stride), R(o1)});
+  k.op(0, "v_lshlrev_b32", {R(w), I(1), R(tid)});
+  k.op(0, "v_mov_b32", {R(w1), R(w)});
+  k.op(0, "v_add_u32", {R(w1), I(7), R(w1)});
+  k.op(0, "v_add_u32", {R(o2), R(w), R(w1)});
+  k.op(0, "v_add_u32", {R(x), I(3), R(tid)});
+  k.op(0, "v_mov_b32", {R(xc), R(x)});
+  k.op(0, "v_add_u32", {R(t), I(5), R(tid)});               // t = g(...)
+  k.op(0, "v_add_u32", {R(o3), R(xc), R(o2)});              // xc's last read
+  k.op(0, "v_sub_u32", {R(x), R(t), I(9)});                  // x = f(t): x's old value dead since t
+  k.op(0, "v_add_u32", {R(o3), R(x), R(o3)});
+  k.op(0, "v_add_u32", {R(lv), I(11), R(tid)});
+  k.op(0, "v_mov_b32", {R(lc), R(lv)});
+  k.op(0, "v_add_u32", {R(o4), R(lv), R(o3)});               // lv's last read
+  k.op(0, "v_add_u32", {R(o5), I(13), R(tid)});              // (may not take lv's register: lc lives)
+  k.op(0, "v_add_u32", {R(o5), R(lc), R(o5)});
+  k.op(0, "v_mov_b32", {R(data, 0, 1), R(o1)});
+  k.op(0, "v_mov_b32", {R(data, 1, 1), R(o2)});
+  k.op(0, "v_mov_b32", {R(data, 2, 1), R(o4)});
+  k.op(0, "v_mov_b32", {R(data, 3, 1), R(o5)});
+  k.op(0, "v_mov_b32", {R(addr), I(0)});
+  k.op(0, "global_store_dwordx4", {R(addr), R(data), R(kern)});
+  k.op(0, "s_endpgm", {});
+  const auto st = compile(k.fn);
+  check_clean(st, "share");
+  CHECK(phys(st, st1) == phys(st, stride));
+  CHECK(phys(st, b1) != phys(st, base));
+  CHECK(phys(st, w1) != phys(st, w));
+  CHECK(phys(st, xc) == phys(st, x));
+  CHECK(phys(st, t) != phys(st, x));
+  CHECK(phys(st, lc) == phys(st, lv));
+  CHECK(phys(st, o5) != phys(st, lv));
+  const auto kept = compile_keeping_copies(k.fn);
+  check_clean(kept, "share_kept");
+
+  pipeline_options off;
+  off.kernel.coalesce = false;
+  const auto plain = compile_function(k.fn, gfx942, off);
+  check_clean(plain, "share_off");
+  CHECK(phys(plain, st1) != phys(plain, stride));
+}
+
+TEST_CASE("regalloc: a copy in a loop shares its source only where the source is not written") {
+  // d = u at the loop top, read in the body; u written after d's last read: shared. The same
+  // with d read again at the next iteration's top (live around the back-edge, where u's write
+  // is): apart.
+  for (const bool carried : {false, true}) {
+    kb k(carried ? "share_loop_carried" : "share_loop");
+    auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto cnt = k.s(1, "cnt");
+    auto u = k.v(1, "u"), d = k.v(1, "d"), acc = k.v(1, "acc"), addr = k.v(1, "addr");
+    const uint32_t loop = k.block(), done = k.block();
+    k.edge(0, loop);
+    k.edge(loop, loop);
+    k.edge(loop, done);
+    k.op(0, "s_mov_b32", {R(cnt), I(4)});
+    k.op(0, "v_mov_b32", {R(acc), I(0)});
+    k.op(0, "v_add_u32", {R(u), I(1), R(tid)});
+    if (carried) k.op(0, "v_mov_b32", {R(d), R(u)});
+    if (carried) k.op(loop, "v_add_u32", {R(acc), R(d), R(acc)});  // the last iteration's d
+    k.op(loop, "v_mov_b32", {R(d), R(u)});
+    k.op(loop, "v_add_u32", {R(acc), R(d), R(acc)});
+    k.op(loop, "v_lshlrev_b32", {R(u), I(1), R(u)});  // u written after d's read
+    k.op(loop, "s_sub_u32", {R(cnt), R(cnt), I(1)});
+    k.op(loop, "s_cmp_lg_u32", {R(cnt), I(0)});
+    k.op(loop, "s_cbranch_scc1", {L(loop)});
+    k.op(done, "v_add_u32", {R(acc), R(u), R(acc)});
+    k.op(done, "v_mov_b32", {R(addr), I(0)});
+    k.op(done, "global_store_dword", {R(addr), R(acc), R(kern)});
+    const auto st = compile(k.fn);
+    check_clean(st, carried ? "share_loop_carried" : "share_loop");
+    CHECK((phys(st, d) == phys(st, u)) == !carried);
+    const auto kept = compile_keeping_copies(k.fn);
+    check_clean(kept, carried ? "share_loop_carried_kept" : "share_loop_kept");
+  }
 }
 
 TEST_CASE("regalloc: a result shares the register of a temporary source that dies there") {

@@ -269,9 +269,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     jq = u % (BN / 4);
     dc = u / (BN / 4);
     voff[s][0] = (jq * 4u) * kv_stride + (dc << 4);
-    // (no v_mul_lo_u32 a key; r = 1 apart: kv_stride * 1u lowers to an s_mov copy of it)
-    voff[s][1] = voff[s][0] + kv_stride;
-    for (int r = 2; r < 4; ++r) voff[s][r] = voff[s][0] + kv_stride * static_cast<uint32_t>(r);
+    for (int r = 1; r < 4; ++r) voff[s][r] = voff[s][0] + kv_stride * static_cast<uint32_t>(r);  // (no v_mul_lo_u32 a key)
     jq = jq << 2;
     vcol[s] = (jq & ~12u) | ((jq >> 1) & 4u) | ((jq << 1) & 8u);  // detail::attn_key_col
     vrow[s] = dc << 3;

@@ -14,6 +14,12 @@
 // there); the copy is then `x = x` and remove_identity_copies drops it. u is placed first (its
 // interval starts earlier), so chains coalesce too. Nothing else changes: d's registers are
 // held for d's whole interval, as any other choice would be.
+// A one-dword copy `d = u` whose source lives on (`y = x * 1u`, `y = x` with x read later)
+// also takes u's register when nothing writes d or u from the copy to d's end
+// (copy_shares_source): d starts at the copy and every path from it to a read of d stays in
+// d's interval, so the two hold one value wherever d is read. The register stays u's (or
+// becomes d's from u's end to d's); a temporary of result coalescing below may not take it
+// while d reads it (shared_end).
 //
 // Result coalescing (the same switch): an instruction that may compute in place
 // (`computes_in_place`: VALU or SALU, not MFMA, lane-crossing, EXEC-writing or DPP, its result
@@ -341,6 +347,28 @@ constexpr void result_hints(const function& fn, const isa_view& isa, const instr
     return;
   }
 }
+// Whether the copy `d = u` at position p (instruction i of block b) may leave d in u's
+// register although u lives on (the third form of copy coalescing in the head comment): no
+// instruction from p + 1 to d's end writes d's dword d0 or u's dword u0 (any def, masked or
+// partial: each changes one of the two). d starts at p, so this copy is its only def in its
+// interval, and every path from the copy to a read of d stays in that interval (d is live
+// there): the two hold the same value wherever d is read.
+constexpr bool copy_shares_source(const function& fn, const liveness_info& L, std::size_t b, std::size_t i,
+                                  uint32_t d0, uint32_t u0) {
+  const uint32_t e = L.dword_end[d0];
+  const access_table& T = L.acc;
+  const uint32_t* const ab = T.begin.data();
+  const access* const accs = T.acc.data();
+  for (std::size_t k = b, j = i + 1; k < fn.blocks.size() && L.pos.start[k] <= e; ++k, j = 0) {
+    const std::size_t n = fn.blocks[k].instrs.size();
+    for (; j < n && L.pos.start[k] + j <= e; ++j)
+      for (uint32_t x = ab[T.at(k) + j]; x < ab[T.at(k) + j + 1]; ++x)
+        if ((accs[x].flags & access::def) && ((d0 >= accs[x].first && d0 < accs[x].first + accs[x].n) ||
+                                              (u0 >= accs[x].first && u0 < accs[x].first + accs[x].n)))
+          return false;
+  }
+  return true;
+}
 }  // namespace detail
 
 // Assigns vregs[v].phys. Returns false (with the error set) when a class runs out.
@@ -413,6 +441,12 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
   // takes its place from that copy: tuple_align_[v] = A, tuple_phase_[v] = k % A. v then prefers
   // a register of that phase, so that the tuple can sit on it (the copy drops).
   vec<uint8_t> tuple_align_, tuple_phase_;
+  // share_[d] = u + 1 where the one-dword copy d of u's dword share_off_[d] may sit in u's
+  // register while u lives on (copy_shares_source). shared_end[c][r]: the last position where
+  // such a copy reads r (a temporary placed into r's dead stretch must start after it).
+  vec<uint32_t> share_;
+  vec<uint16_t> share_off_;
+  vec<int64_t> shared_end[3] = {vec<int64_t>(limit[0], -1), vec<int64_t>(limit[1], -1), vec<int64_t>(limit[2], -1)};
   const uint32_t* const dword_start = L.dword_start.data();
   if (isa) {
     const detail::copy_ops cops(*isa);
@@ -422,6 +456,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
     into_off_.assign(nv, 0);
     tuple_align_.assign(nv, 0);
     tuple_phase_.assign(nv, 0);
+    share_.assign(nv, 0);
+    share_off_.assign(nv, 0);
     copy_src_.assign(L.dm.vreg_dwords, 0);
     uint32_t* const hint = hint_.data();
     int32_t* const hint_delta = hint_delta_.data();
@@ -448,6 +484,11 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
             copy_src[d0 + k] = u0 + k + 1;
             any = true;
           }
+        if (!any && in.ops[0].dwords == 1 && vregs[d].dwords == 1 && dword_start[d0] == p && dword_end[u0] > p &&
+            copy_shares_source(fn, L, b, i, d0, u0)) {
+          share_.data()[d] = u + 1;
+          share_off_.data()[d] = in.ops[1].offset;
+        }
         if (any && hint[d] == 0) {
           hint[d] = u + 1;
           hint_delta[d] = static_cast<int32_t>(in.ops[1].offset) - static_cast<int32_t>(in.ops[0].offset);
@@ -529,13 +570,28 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         if (ok && (ta == 0 || static_cast<uint32_t>(base) % ta == tp)) found = base;
       }
     }
+    if (found < 0 && !share_.empty() && share_.data()[v] != 0) {
+      // u's register, read-only from here to e: u keeps it (or this copy does from u's end).
+      const uint32_t u = share_.data()[v] - 1;
+      const int r = vregs[u].phys + share_off_.data()[v];
+      if (vregs[u].phys >= 0 && r % align == 0 && owner[c].data()[r] == static_cast<int32_t>(u)) {
+        vi.phys = static_cast<int16_t>(r);
+        if (e > shared_end[c].data()[r]) shared_end[c].data()[r] = e;
+        if (busy[c].data()[r] < e) {
+          busy[c].data()[r] = e;
+          owner[c].data()[r] = static_cast<int32_t>(v);
+          fr.expire_at(c, static_cast<uint32_t>(r), e);
+        }
+        continue;
+      }
+    }
     if (found < 0 && !into_.empty() && into_.data()[v] != 0) {
       // A temporary in a dead stretch of d's dword (after a copy hint, which saves an
       // instruction where this saves a register): d's register, still d's (owner and busy).
       const uint32_t d = into_.data()[v] - 1;
       const int r = vregs[d].phys + into_off_.data()[v];
       if (vregs[d].phys >= 0 && r % align == 0 && owner[c].data()[r] == static_cast<int32_t>(d) &&
-          busy[c].data()[r] >= e) {
+          busy[c].data()[r] >= e && shared_end[c].data()[r] < s) {
         vi.phys = static_cast<int16_t>(r);
         continue;
       }

@@ -18,6 +18,7 @@ struct fuzz_regs {
 struct fuzz_ctx {
   int loops = 0;
   bool uni[max_loops]{};
+  const gpr<i32>* snap = nullptr;  // the enclosing block's latest snapshot (k_save)
 };
 
 constexpr void emit_block(builder J, const program* P, int* pos, const fuzz_regs* R, fuzz_ctx c);
@@ -47,6 +48,10 @@ constexpr cond uniform_condition(const fuzz_regs* R, const fuzz_ctx& c, int b) {
 
 constexpr void emit_block(builder J, const program* P, int* pos, const fuzz_regs* R, fuzz_ctx c) {
   gpr<i32> acc = *R->acc;
+  // This block's snapshots: one register each (a copy of acc, its only def), the last ones
+  // shared when a block saves more than three times.
+  gpr<i32> snaps[3] = {J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>()};
+  int saved = 0;
   while (*pos < P->len && P->n[*pos].k != k_end && P->n[*pos].k != k_else) {
     node x = P->n[*pos];
     ++*pos;
@@ -60,6 +65,14 @@ constexpr void emit_block(builder J, const program* P, int* pos, const fuzz_regs
     switch (x.k) {
       case k_add: acc = (acc * 3 + x.a) & 0xffff; break;
       case k_add_ctr: acc = acc + *inner_counter(R, c); break;
+      case k_save: {
+        gpr<i32>& s = snaps[saved < 2 ? saved : 2];
+        ++saved;
+        s = acc;
+        c.snap = &s;
+        break;
+      }
+      case k_mix: acc = (acc + *c.snap * 5) & 0xffff; break;
       case k_break: J.Break(); break;
       case k_continue: J.Continue(); break;
       case k_return: {
@@ -111,9 +124,12 @@ constexpr void fuzz(builder J, arg<int*> out, arg<const int*> in, arg<int> n) {
   gpr<u64> o = out;
   gpr<i32> lane_ctr[max_loops] = {J.vgpr<i32>(), J.vgpr<i32>(), J.vgpr<i32>()};
   gpr<i32> uni_ctr[max_loops] = {J.sgpr<i32>(), J.sgpr<i32>(), J.sgpr<i32>()};
+  gpr<i32> snap0 = J.vgpr<i32>().fill(0);
   fuzz_regs R{&v, &acc, &nn, &gid, &o, lane_ctr, uni_ctr};
   int pos = 0;
-  emit_block(J, &P, &pos, &R, fuzz_ctx{});
+  fuzz_ctx top{};
+  top.snap = &snap0;
+  emit_block(J, &P, &pos, &R, top);
   cf_io::lane_out(J, out, gid, acc);
 }
 }  // namespace

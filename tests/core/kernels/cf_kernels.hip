@@ -112,6 +112,27 @@ constexpr void execz_skip(builder J, arg<int*> flag, arg<const int*> in) {
 }
 extern "C" __attribute__((global)) void cf_execz_skip(int* flag, const int* in) { HIPASM_KERNEL_BODY(execz_skip, flag, in); }
 
+// Uniform Ifs on x != 0 / x == 0 right after the SALU instruction that computed x: the branch
+// reads that instruction's SCC (no s_cmp). r = sum over i in [0, n) of the weights below.
+constexpr void scc_tests(builder J, arg<int*> out, arg<int> n) {
+  auto i = J.sgpr<i32>(), r = J.sgpr<i32>();
+  r = 0;
+  J.For(i, 0, n, [&] {
+    J.If((i & 6) != 0, [&] { r = r + 1; });
+    J.If((i >> 2) == 0, [&] { r = r + 10; });
+    J.If((i ^ 5) != 0, [&] { r = r + 100; });
+    J.If((i << 30) == 0, [&] { r = r + 1000; });
+    J.If(!((i & 2) != 0), [&] { r = r + 10000; });
+    auto m = J.sgpr<i32>();
+    m = i & 8;
+    r = r ^ 0x100000;  // (SCC written again after m's AND: m's test needs its own s_cmp)
+    J.If(m != 0, [&] { r = r + 100000; });
+  });
+  J.s_store_dword(r, out, 0);
+  J.s_waitcnt(lgkmcnt(0));
+}
+extern "C" __attribute__((global)) void cf_scc_tests(int* out, int n) { HIPASM_KERNEL_BODY(scc_tests, out, n); }
+
 // Label/Jump by hand: a countdown loop written with s_cbranch.
 //   x = n; r = 0; top: r += x; x -= 1; if (x != 0) goto top;
 constexpr void label_jump(builder J, arg<int*> out, arg<int> n) {

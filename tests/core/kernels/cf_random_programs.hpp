@@ -23,6 +23,8 @@ enum kind : uint8_t {
   k_break,
   k_continue,
   k_return,     // out = acc + 100000; return
+  k_save,       // snap = acc: a copy of a live value, in a register of the enclosing block
+  k_mix,        // acc = (acc + snap * 5) & 0xffff, snap the block's latest (or the outer one's)
 };
 struct node {
   kind k = k_end;
@@ -45,7 +47,11 @@ struct gen_state {
   constexpr void block(int depth, int loops, int stmts) {
     for (int i = 0; i < stmts && p.len < max_nodes - 24; ++i) {
       uint32_t r = next(100);
-      if (r >= 25 && r < 32 && loops > 0) {
+      if (r < 8) {
+        put(k_save);
+      } else if (r >= 8 && r < 14) {
+        put(k_mix);
+      } else if (r >= 25 && r < 32 && loops > 0) {
         put(k_add_ctr);
       } else if (r >= 32 && r < 52 && depth < 4) {
         bool lane = next(3) != 0;
@@ -118,13 +124,16 @@ constexpr bool uniform_cond(const lane_state& s, int b) {
   if (d >= 0) return ((s.ctr[d] + b) & 3) == 0;
   return s.n > b;
 }
-// Runs the block starting at i; returns how it ended.
-constexpr flow run_block(const program& p, int i, lane_state& s) {
+// Runs the block starting at i; returns how it ended. snap: the enclosing block's snapshot
+// (a k_save here sets this block's own, seen by what follows it here and nested in it).
+constexpr flow run_block(const program& p, int i, lane_state& s, int32_t snap = 0) {
   while (i < p.len && p.n[i].k != k_end && p.n[i].k != k_else) {
     const node& x = p.n[i];
     switch (x.k) {
       case k_add: s.acc = (s.acc * 3 + x.a) & 0xffff; ++i; break;
       case k_add_ctr: s.acc += inner_counter(s); ++i; break;
+      case k_save: snap = s.acc; ++i; break;
+      case k_mix: s.acc = (s.acc + snap * 5) & 0xffff; ++i; break;
       case k_break: return f_break;
       case k_continue: return f_continue;
       case k_return:
@@ -138,8 +147,8 @@ constexpr flow run_block(const program& p, int i, lane_state& s) {
         bool has_else = p.n[else_at].k == k_else;
         if (has_else) end_at = skip_block(p, else_at + 1);
         flow f = f_normal;
-        if (c) f = run_block(p, then_at, s);
-        else if (has_else) f = run_block(p, else_at + 1, s);
+        if (c) f = run_block(p, then_at, s, snap);
+        else if (has_else) f = run_block(p, else_at + 1, s, snap);
         if (f != f_normal) return f;
         i = end_at + 1;
         break;
@@ -152,7 +161,7 @@ constexpr flow run_block(const program& p, int i, lane_state& s) {
         int32_t bound = x.k == k_loop_uni ? x.a : (s.v >> x.a) & 7;
         flow f = f_normal;
         for (s.ctr[d] = 0; s.ctr[d] < bound; ++s.ctr[d]) {
-          f = run_block(p, body, s);
+          f = run_block(p, body, s, snap);
           if (f == f_break || f == f_return) break;
         }
         s.loops--;
