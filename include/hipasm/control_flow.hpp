@@ -111,8 +111,6 @@ constexpr O vector_cmp_op(cmpop o, dtype t, bool negate) {
   return O::v_cmp_eq_u32;
 }
 
-// Scalar condition: sets SCC = (a op b), negation folded into the branch sense.
-// Returns true when SCC holds the condition's truth (false: SCC holds its negation).
 // The SALU instructions whose SCC result is (D != 0): bit operations, shifts, field extracts.
 constexpr bool scc_is_result_nonzero(O op) {
   switch (op) {
@@ -123,6 +121,8 @@ constexpr bool scc_is_result_nonzero(O op) {
     default: return false;
   }
 }
+// Scalar condition: sets SCC = (a op b), negation folded into the branch sense.
+// Returns true when SCC holds the condition's truth (false: SCC holds its negation).
 constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
   operand a = c.a.op, x = c.c.op;
   // x != 0 / x == 0 right after the SALU instruction that wrote x and set SCC = (x != 0)
