@@ -118,8 +118,9 @@ constexpr pass_error verify_allocation(const function& fn_, const isa_view& isa_
         // Then writes: the written dwords are (re)defined, everything else in the
         // same physical register is overwritten, except by a plain copy into the register
         // it reads (coalesced: the register keeps its content, so what held it still does).
-        const bool same_place = is_plain_copy(d, in) && written_slots(in.ops[0]).first >= 0 &&
-                                written_slots(in.ops[0]).first == written_slots(in.ops[1]).first;
+        // (the slots first: the mnemonic compares only for a copy in place)
+        const int32_t dst_first = in.num_operands == 2 ? written_slots(in.ops[0]).first : -1;
+        const bool same_place = dst_first >= 0 && dst_first == written_slots(in.ops[1]).first && is_plain_copy(d, in);
         for (int i = 0; i < in.num_operands; ++i) {
           const operand& o = in.ops[i];
           if (!is_def(role_of(d, i))) continue;

@@ -13,6 +13,19 @@ using namespace hipasm::test;
 namespace {
 pipeline_state compile(const function& fn) { return compile_function(fn); }
 int16_t phys(const pipeline_state& st, uint64_t v) { return st.fn.vregs[v].phys; }
+// Compiled with the coalesced copies kept: verify_allocation then sees each copy's def (a
+// removed copy leaves its destination without one, and a read of it unchecked).
+pipeline_state compile_keeping_copies(const function& fn) {
+  pipeline_options opt;
+  opt.keep_coalesced_copies = true;
+  return compile_function(fn, gfx942, opt);
+}
+// Compiled with the allocator's coalescing off (kernel_options::coalesce): every copy its own.
+pipeline_state compile_without_coalescing(const function& fn) {
+  pipeline_options off;
+  off.kernel.coalesce = false;
+  return compile_function(fn, gfx942, off);
+}
 }  // namespace
 
 TEST_CASE("regalloc: a loop-carried value first written inside the loop keeps its register") {
@@ -452,24 +465,12 @@ TEST_CASE("regalloc: copies whose source dies there are coalesced, dword by dwor
   CHECK(count_op(st.fn, "s_mov_b64") == 0);
   CHECK(count_op(st.fn, "v_mov_b32") == 2);
 
-  pipeline_options off;
-  off.kernel.coalesce = false;
-  const auto plain = compile_function(k.fn, gfx942, off);
+  const auto plain = compile_without_coalescing(k.fn);
   check_clean(plain, "coalesce_off");
   CHECK(count_op(plain.fn, "s_mov_b32") == 7);
   CHECK(count_op(plain.fn, "s_mov_b64") == 1);
   CHECK(count_op(plain.fn, "v_mov_b32") == 5);
 }
-
-namespace {
-// Compiled with the coalesced copies kept: verify_allocation then sees each copy's def (a
-// removed copy leaves its destination without one, and a read of it unchecked).
-pipeline_state compile_keeping_copies(const function& fn) {
-  pipeline_options opt;
-  opt.keep_coalesced_copies = true;
-  return compile_function(fn, gfx942, opt);
-}
-}  // namespace
 
 TEST_CASE("regalloc: a copy whose source lives on shares its register while neither is written") {
   // `y = x * 1u` with x read later lowered to an s_mov that nothing removed (attn_fwd's key
@@ -529,9 +530,7 @@ TEST_CASE("regalloc: a copy whose source lives on shares its register while neit
   const auto kept = compile_keeping_copies(k.fn);
   check_clean(kept, "share_kept");
 
-  pipeline_options off;
-  off.kernel.coalesce = false;
-  const auto plain = compile_function(k.fn, gfx942, off);
+  const auto plain = compile_without_coalescing(k.fn);
   check_clean(plain, "share_off");
   CHECK(phys(plain, st1) != phys(plain, stride));
 }
@@ -614,9 +613,7 @@ TEST_CASE("regalloc: a result shares the register of a temporary source that die
   CHECK(phys(st, t3) != phys(st, keep));
   CHECK(phys(st, y) != phys(st, t4));
 
-  pipeline_options off;
-  off.kernel.coalesce = false;
-  const auto plain = compile_function(k.fn, gfx942, off);
+  const auto plain = compile_without_coalescing(k.fn);
   check_clean(plain, "in_place_off");
   CHECK(phys(plain, t2) != phys(plain, s));
 }
