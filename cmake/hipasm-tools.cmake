@@ -75,13 +75,14 @@ set(HIPASM_KERNEL_FLAGS -std=c++20 -fconstexpr-steps=2000000000 -Wno-c++26-exten
 execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-interpreter -x c++ -fsyntax-only -
                 INPUT_FILE /dev/null RESULT_VARIABLE _hipasm_newinterp OUTPUT_QUIET ERROR_QUIET)
 if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
-  # The bytecode interpreter pays for every element of the text buffer: packed 8
-  # characters per word, a fixed 1 MB one (~20000 instructions with comments, ~40000
-  # without; a longer text is printed again, exactly) costs less than the build-only run
-  # that would size it. It also accepts vec's raw storage (vec.hpp), which the default
-  # interpreter refuses.
+  # The bytecode interpreter pays for every element of the text buffer (~7300 of the
+  # compiler's instructions a word, written or not): packed 8 characters per word, a fixed
+  # 512 KB one (~10000 instructions with comments, ~20000 without, more than the
+  # instruction cache holds; the largest kernel here prints 162 KB; a longer text is
+  # printed again, exactly) costs less than the build-only run that would size it. It also
+  # accepts vec's raw storage (vec.hpp), which the default interpreter refuses.
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter -DHIPASM_TEXT_PACKED=1
-       -DHIPASM_TEXT_CAPACITY=1048576 -DHIPASM_VEC_RAW_STORAGE=1)
+       -DHIPASM_TEXT_CAPACITY=524288 -DHIPASM_VEC_RAW_STORAGE=1)
 else()
   # The default interpreter stores a buffer's unwritten tail for free: one run into a
   # fixed 16 MB text buffer instead of a build-only run that sizes it (kernel.hpp).

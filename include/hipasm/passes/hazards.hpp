@@ -247,35 +247,61 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
 
   int first_use = -1;
   const int nd = d.num_operands;
-  for (int i = 0; i < in.num_operands; ++i) {
-    const operand& o = in.ops[i];
-    const isa::operand_role role = i < nd ? d.operands[i].role : isa::operand_role::use;
-    const hz_range r = phys_range(vregs, o);
-    if (r.n == 0) continue;
-    if (r.tag == ht_z) {  // src_vccz / src_execz as data
+  const isa::operand_desc* const odesc = d.operands;
+  const operand* const ops = in.ops;
+  const int nops = in.num_operands;
+  // (phys_range, add_def and add_use written out: per operand they were three interpreted
+  // calls and two copies of a range; this runs for every instruction)
+  for (int i = 0; i < nops; ++i) {
+    const operand& o = ops[i];
+    uint32_t first = 0, n = 0;
+    uint8_t tag = ht_plain;
+    if (o.k == operand::kind::vreg) {
+      const vreg_info& vi = vregs[o.value];
+      if (vi.phys < 0) continue;
+      first = class_base(vi.cls) + static_cast<uint32_t>(vi.phys) + o.offset;
+      n = o.dwords;
+    } else if (o.k == operand::kind::phys) {
+      first = class_base(o.cls) + static_cast<uint32_t>(o.value);
+      n = o.dwords;
+    } else if (o.k == operand::kind::special) {
+      const hz_range sr = special_range(o.sp);
+      first = sr.first;
+      n = sr.n;
+      tag = sr.tag;
+    }
+    if (n == 0) continue;
+    const uint64_t sig = span_signature(first, n);
+    if (tag == ht_z) {  // src_vccz / src_execz as data
       h.kind |= hk_z_reader;
-      h.add_use(r);
+      if (h.nuses < 12) h.uses[h.nuses++] = {static_cast<uint16_t>(first), static_cast<uint8_t>(n), ht_z};
+      h.use_sig |= sig;
       continue;
     }
-    if (role != isa::operand_role::use) h.add_def(r);
+    const isa::operand_role role = i < nd ? odesc[i].role : isa::operand_role::use;
+    if (role != isa::operand_role::use) {
+      if (h.ndefs < 8) h.defs[h.ndefs++] = {static_cast<uint16_t>(first), static_cast<uint8_t>(n), ht_plain};
+      h.def_sig |= sig;
+    }
     if (role != isa::operand_role::def) {
-      hz_range u = r;
+      uint8_t t = ht_plain;
       if (first_use < 0) {
         first_use = i;
-        u.tag = ht_src0;
+        t = ht_src0;
       }
       if (mfma) {
         const bool srcc = (smfmac && i == 0) || (!smfmac && i == 3);
-        u.tag = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
+        t = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
       } else if (dot && i == 3) {
-        u.tag = ht_srcc;  // a VOP3P v_dot's accumulator (src2)
-      } else if (lane_op && i == 2 && !is_vector(r)) {
-        u.tag = ht_lane_sel;
-      } else if (vmem && store && is_vector(r) && r.n > 2) {
-        u.tag = ht_data;
+        t = ht_srcc;  // a VOP3P v_dot's accumulator (src2)
+      } else if (lane_op && i == 2 && first < hz_vgpr0) {
+        t = ht_lane_sel;
+      } else if (vmem && store && first >= hz_vgpr0 && n > 2) {
+        t = ht_data;
       }
-      h.add_use(u);
-      if (r.first == hz_m0) m0_read = true;
+      if (h.nuses < 12) h.uses[h.nuses++] = {static_cast<uint16_t>(first), static_cast<uint8_t>(n), t};
+      h.use_sig |= sig;
+      if (first == hz_m0) m0_read = true;
     }
   }
   // MUBUF with an SGPR soffset has no wide-store hazard (LLVM's createsVALUHazard).
@@ -635,11 +661,8 @@ struct hazard_walker {
   }
   // Positions [lo, hi) of `q`, backwards; false once `dist` reaches the window. `facts`:
   // the block's own facts (the issued prefix of block `cur` has none of its own).
-  constexpr bool scan(const hazard_facts& C_, active_rules::subset& sub_, const fact_seq& q,
-                      const hazard_facts* facts, std::size_t hi, std::size_t lo, int& dist, hazard_need& need_) const {
-    const hazard_facts& C = C_;  // local aliases for the lambda: see compute_liveness
-    active_rules::subset& sub = sub_;
-    hazard_need& need = need_;
+  constexpr bool scan(const hazard_facts& C, active_rules::subset& sub, const fact_seq& q, const hazard_facts* facts,
+                      std::size_t hi, std::size_t lo, int& dist, hazard_need& need) const {
     const int window = sub.window;
     const uint32_t producers = sub.producers;
     const uint64_t c_any = C.use_sig | C.def_sig, c_def = C.def_sig;
@@ -648,22 +671,22 @@ struct hazard_walker {
     const uint64_t* const usig = q.use_sig.data();
     const uint8_t* const wait = q.wait.data();
     const uint32_t* const at = q.at.data();
-    // Can any rule of `sub` relate P to C (kinds, register signatures; an s_nop never
-    // conflicts)? Read from the flat fields. d: wait states between position i and C.
-    auto visit = [&](std::size_t i, int d) {
+    // At each position: can any rule of `sub` relate P to C (kinds, register signatures; an
+    // s_nop never conflicts)? Read from the flat fields; only then the rules (hazard_between).
+    // d: wait states between position i and C. (The test is written out in both loops: as a
+    // lambda, a call per position, it was a third of the walk's cost.)
+    // Every instruction while a rule for any producer can still fire...
+    std::size_t i = hi;
+    int d = dist;
+    const int short_window = sub.short_window;
+    while (i > lo && d < short_window) {
+      --i;
       const uint32_t k = kind[i];
       if ((k & producers) && !(k & hk_nop) &&
           ((k & hk_no_register_relation) || (dsig[i] & c_any) || (usig[i] & c_def))) {
         const hazard_need n = hazard_between(sub, facts[at[i]], C, need.wait + d);
         if (n.wait - d > need.wait) need = {n.wait - d, n.rule};
       }
-    };
-    // Every instruction while a rule for any producer can still fire...
-    std::size_t i = hi;
-    int d = dist;
-    while (i > lo && d < sub.short_window) {
-      --i;
-      visit(i, d);
       d += wait[i];
     }
     // ...then only the MFMAs, from one to the previous (the distance from prefix sums).
@@ -674,7 +697,11 @@ struct hazard_walker {
       for (int32_t j = mfma[i]; j >= static_cast<int32_t>(lo); j = mfma[j]) {
         const int dj = from_hi - static_cast<int>(before[j + 1]);
         if (dj >= window) break;
-        visit(static_cast<std::size_t>(j), dj);
+        const uint32_t k = kind[j];
+        if ((k & producers) && ((k & hk_no_register_relation) || (dsig[j] & c_any) || (usig[j] & c_def))) {
+          const hazard_need n = hazard_between(sub, facts[at[j]], C, need.wait + dj);
+          if (n.wait - dj > need.wait) need = {n.wait - dj, n.rule};
+        }
       }
     dist = from_hi - static_cast<int>(before[lo]);
     return dist < window;
@@ -865,10 +892,15 @@ struct fill_context {
   // j may not move above x: they share a register one of them writes.
   static constexpr bool conflict(const isa_view& isa, const hazard_facts& j, const instr& jin, const hazard_facts& x,
                                  const instr& xin) {
-    const uint64_t jf = isa.descs[jin.op].flags, xf = isa.descs[xin.op].flags;
-    // SCC reads are not in the facts (no hazard rule reads SCC).
-    const bool j_scc_w = j.writes(hz_scc, 1), x_scc_w = x.writes(hz_scc, 1);
-    if ((j_scc_w && (x_scc_w || (xf & isa::f_reads_scc))) || ((jf & isa::f_reads_scc) && x_scc_w)) return true;
+    // SCC reads are not in the facts (no hazard rule reads SCC). (Its signature bit first: the
+    // exact test is a loop over the defs, and this runs for every pair a filler crosses.)
+    constexpr uint64_t scc_bit = uint64_t{1} << (hz_scc & 63);
+    const bool j_scc_w = (j.def_sig & scc_bit) && j.writes(hz_scc, 1);
+    const bool x_scc_w = (x.def_sig & scc_bit) && x.writes(hz_scc, 1);
+    if (j_scc_w || x_scc_w) {
+      const uint64_t jf = isa.descs[jin.op].flags, xf = isa.descs[xin.op].flags;
+      if ((j_scc_w && (x_scc_w || (xf & isa::f_reads_scc))) || ((jf & isa::f_reads_scc) && x_scc_w)) return true;
+    }
     if ((j.def_sig & (x.def_sig | x.use_sig)) == 0 && (j.use_sig & x.def_sig) == 0) return false;
     return ranges_meet(j.defs, j.ndefs, x.defs, x.ndefs) || ranges_meet(j.defs, j.ndefs, x.uses, x.nuses) ||
            ranges_meet(j.uses, j.nuses, x.defs, x.ndefs);
@@ -979,12 +1011,16 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
     const hazard_facts* const block_facts = seqs[b].facts.data();
     const std::size_t n_ins = ins.size();
     // Filling: instructions already issued early, and whether this block ends a loop.
-    vec<uint8_t> taken;
+    vec<uint8_t> taken, movable_of_;  // movable_of: 0 not known yet, 1 no, 2 yes
     bool loop_end = false;
     if (fill) {
       taken.assign(n_ins, 0);
+      movable_of_.assign(n_ins, 0);
       for (uint32_t s2 : fn.blocks[b].succs) loop_end = loop_end || s2 <= b;
     }
+    uint8_t* const movable_of = movable_of_.data();
+    uint8_t* const tk = taken.data();  // (raw: a vec's operator[] is an interpreted call)
+    const instr* const insp = ins.data();
     const uint8_t* const fence = fences && b < fences->size() && (*fences)[b].size() == n_ins ? (*fences)[b].data() : nullptr;
     // The wait states consumer C still needs where it would issue now, and the rule.
     auto need_of = [&](const hazard_facts& C) {
@@ -1015,7 +1051,7 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
       hazard_need need = need_of(C);
       if (soft_clauses && need.wait == 0 && clause.need(C) > 0) need = {1, -2};
       const bool waits = fill && (isa.descs[ins[i].op].flags & isa::f_waitcnt) && decode_waitcnt(ins[i]).vm + decode_waitcnt(ins[i]).lgkm < 63 + 15;
-      if (fill && (need.wait > 0 || waits) && !fill_context::barrier(isa, C, ins[i])) {
+      if (fill && (need.wait > 0 || waits) && !fill_context::barrier(isa, C, insp[i])) {
         int pulled = 0;
         while ((need.wait > 0 || (waits && pulled < fill_context::max_wait_fill))) {
           // The next filler: the first instruction within the window that may move here.
@@ -1023,31 +1059,32 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
           bool found = false;
           for (; j < n_ins && seen < fill_context::window; ++j) {
             if (fence && fence[j]) break;  // a sched_barrier between
-            if (taken[j]) continue;
+            if (tk[j]) continue;
             ++seen;
             const hazard_facts& F = block_facts[j];
-            bool ok = fill_context::movable(isa, F, ins[j]) && (!waits || need.wait > 0 || !fc.touches_async(F));
+            if (!movable_of[j]) movable_of[j] = fill_context::movable(isa, F, insp[j]) ? 2 : 1;
+            bool ok = movable_of[j] == 2 && (!waits || need.wait > 0 || !fc.touches_async(F));
             if (ok && loop_end) {
               ok = static_cast<int>(n_ins - 1 - j) >= fc.max_wait;
               std::size_t pv = j, nx = j + 1;
-              while (pv > i && taken[pv - 1]) --pv;
-              while (nx < n_ins && taken[nx]) ++nx;
+              while (pv > i && tk[pv - 1]) --pv;
+              while (nx < n_ins && tk[nx]) ++nx;
               if (ok && pv > i && nx < n_ins) {
                 const uint32_t a = block_facts[pv - 1].kind, c = block_facts[nx].kind;
                 if (((a & c) & hk_smem) || ((a & c) & hk_vmem)) ok = false;
               }
             }
             for (std::size_t x = i; ok && x < j; ++x) {
-              if (taken[x]) continue;
+              if (tk[x]) continue;
               const hazard_facts& X = block_facts[x];
-              if (fill_context::conflict(isa, F, ins[j], X, ins[x])) ok = false;
-              else if ((isa.descs[ins[x].op].flags & isa::f_waitcnt) && fc.touches_async(F)) ok = false;
+              if (fill_context::conflict(isa, F, insp[j], X, insp[x])) ok = false;
+              else if ((isa.descs[insp[x].op].flags & isa::f_waitcnt) && fc.touches_async(F)) ok = false;
             }
             if (ok && need_of(F).wait == 0 && !(soft_clauses && clause.need(F) > 0)) {
               found = true;
               break;
             }
-            if (fill_context::barrier(isa, F, ins[j])) break;
+            if (fill_context::barrier(isa, F, insp[j])) break;
           }
           if (!found) break;
           if (!rebuilt) out.reserve(ins.size() + 8);
