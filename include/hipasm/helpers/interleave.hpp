@@ -372,14 +372,19 @@ constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint
   const il_info* const inf = info.data();
   for (uint32_t k = 0; k < total; ++k) {
     const uint32_t sk = stream_of.data()[k];
+    const il_info& K = inf[k];
     for (uint32_t s = 0; s < sk; ++s) {
       // the latest of: the last conflicting instruction, the waits covering conflicting
       // counted operations (an earlier one's wait may come after a later conflict)
       const uint32_t lo = first_of.data()[s], hi = first_of.data()[s + 1];
       uint32_t follow = 0;
       for (uint32_t j = hi; j > lo; --j) {
-        if (!(inf[j - 1].mem & il_counted) && j <= follow) continue;
-        if (il_conflict(inf[j - 1], inf[k])) {
+        const il_info& P = inf[j - 1];
+        if (!(P.mem & il_counted) && j <= follow) continue;
+        // (il_conflict's own first tests, written out: without memory bits on either side
+        // and no register hash in common there is none; most pairs, every pair one call)
+        if (!(P.mem | K.mem) && !(P.def_bits & (K.def_bits | K.use_bits)) && !(K.def_bits & P.use_bits)) continue;
+        if (il_conflict(P, K)) {
           // (a later s_waitcnt only has to follow the operation: it counts it while in flight)
           const uint32_t f = (inf[k].mem & il_wait) && !(inf[k].mem & il_fence) ? j : il_follow(inf, j - 1, hi);
           if (f > follow) follow = f;

@@ -708,7 +708,7 @@ struct hazard_walker {
   }
   constexpr void walk(const hazard_facts& C, active_rules::subset& sub, uint32_t b, std::size_t end, int dist,
                       int hops, hazard_need& need) const {
-    const fact_seq& q = (*seqs)[b];
+    const fact_seq& q = seqs->data()[b];
     if (b != cur) {
       if (!scan(C, sub, q, q.facts.data(), end, 0, dist, need)) return;
     } else {
@@ -719,7 +719,8 @@ struct hazard_walker {
       if (!scan(C, sub, *cur_out, q.facts.data(), end < np ? end : np, 0, dist, need)) return;
     }
     if (hops > 32) return;
-    for (uint32_t p : (*preds)[b]) walk(C, sub, p, size(p), dist, hops + 1, need);
+    const vec<uint32_t>& ps = preds->data()[b];
+    for (uint32_t p : ps) walk(C, sub, p, size(p), dist, hops + 1, need);
   }
 };
 
@@ -1029,17 +1030,18 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
       // Rule subsets depend on the consumer's kind only: computed once per kind.
       std::size_t si = 0;
       const uint32_t* const known = subset_kind.data();
-      while (si < subset_kind.size() && known[si] != C.kind) ++si;
-      if (si == subset_kind.size()) {
+      const std::size_t nk = subset_kind.size();
+      while (si < nk && known[si] != C.kind) ++si;
+      if (si == nk) {
         subset_kind.push_back(C.kind);
         subsets.push_back(rules.for_consumer(C));
       }
-      active_rules::subset& sub = subsets[si];
+      active_rules::subset& sub = subsets.data()[si];
       if (sub.window > 0) walker.walk(C, sub, static_cast<uint32_t>(b), issued.size(), 0, 0, nd);
       return nd;
     };
     for (std::size_t i = 0; i < n_ins; ++i) {
-      if (fill && taken[i]) {  // issued early as a filler
+      if (fill && tk[i]) {  // issued early as a filler
         out.append(ins.data() + copied, i - copied);
         copied = i + 1;
         continue;
@@ -1050,7 +1052,11 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
       // back edge) still without their s_nops: fewer wait states, so never too few nops.
       hazard_need need = need_of(C);
       if (soft_clauses && need.wait == 0 && clause.need(C) > 0) need = {1, -2};
-      const bool waits = fill && (isa.descs[ins[i].op].flags & isa::f_waitcnt) && decode_waitcnt(ins[i]).vm + decode_waitcnt(ins[i]).lgkm < 63 + 15;
+      bool waits = false;  // (a wait that waits: fillers go above it)
+      if (fill && (isa.descs[insp[i].op].flags & isa::f_waitcnt)) {
+        const waitcnt_counts wc = decode_waitcnt(insp[i]);
+        waits = wc.vm + wc.lgkm < 63 + 15;
+      }
       if (fill && (need.wait > 0 || waits) && !fill_context::barrier(isa, C, insp[i])) {
         int pulled = 0;
         while ((need.wait > 0 || (waits && pulled < fill_context::max_wait_fill))) {
