@@ -205,6 +205,9 @@ struct kernel_summary {
   bool ok = false;
   message_text message{};
   std::size_t text_size = 0;
+  // The text in the buffer has no comments: with them it was over the capacity (the text
+  // starts with detail::comments_left_out).
+  bool comments_left_out = false;
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
@@ -365,8 +368,9 @@ struct word_chunk {
 
 // The summary and the text of one build + pipeline run: the text in a buffer of a
 // capacity fixed before the run (kernel_capacity), `size` the characters it holds. When
-// the text does not fit (fits false, info.text_size its length) the wrapper prints it
-// again into an exact array.
+// the text does not fit, its comments are left out (info.comments_left_out) if that fits;
+// else (fits false, info.text_size its length) the wrapper prints it again into an exact
+// array.
 //
 // Packed (HIPASM_TEXT_PACKED), the buffer holds 8 characters per 64-bit word. The bytecode
 // interpreter materialises, copies and converts every element of the buffer (~0.45 us
@@ -448,6 +452,33 @@ struct packing_sink {
   }
 };
 
+// The first line of a text printed without its comments (compile_kernel_output).
+inline constexpr std::string_view comments_left_out =
+    "; hipasm: the asm comments are left out: with them the text is longer than HIPASM_TEXT_CAPACITY\n";
+
+// Prints the kernel into `out` (a packing_sink or bounded_sink over the buffer), comments
+// first; when that is over the capacity, the text without them under comments_left_out.
+// Returns the size of the text with comments (the second run's) when neither fits.
+template <bool Comments, class MakeSink>
+constexpr std::size_t print_into_buffer(kernel_summary& info, bool& fits, MakeSink&& make_sink, const pipeline_state& st,
+                                        std::size_t cap) {
+  auto out = make_sink();
+  print_function(out, st.fn, st.isa, emit_options{Comments});
+  if constexpr (requires { out.finish(); }) out.finish();
+  fits = out.n <= cap;
+  if (fits || !Comments) return out.n;
+  // (a text this long is ~10000 instructions; printing it again costs a fraction of the
+  // pipeline run that the exact second run would repeat)
+  auto bare = make_sink();
+  bare.put(comments_left_out);
+  print_function(bare, st.fn, st.isa, emit_options{false});
+  if constexpr (requires { bare.finish(); }) bare.finish();
+  if (bare.n > cap) return out.n;
+  fits = true;
+  info.comments_left_out = true;
+  return bare.n;
+}
+
 template <auto KernelFn, std::size_t Cap, bool Packed, bool Comments>
 consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name, std::string_view label_prefix = {}) {
   kernel_output<Cap, Packed> o;
@@ -456,16 +487,12 @@ consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name
   if (!o.info.ok) return o;
   std::size_t n = 0;
   if constexpr (Packed) {
-    packing_sink out{o.words, o.num_words * 8};
-    print_function(out, st.fn, st.isa, emit_options{Comments});
-    out.finish();
-    n = out.n;
-    o.fits = n <= o.num_words * 8;
+    uint64_t* const words = o.words;
+    const std::size_t cap = o.num_words * 8;
+    n = print_into_buffer<Comments>(o.info, o.fits, [&] { return packing_sink{words, cap}; }, st, cap);
   } else {
-    bounded_sink out{o.chars, Cap};
-    print_function(out, st.fn, st.isa, emit_options{Comments});
-    n = out.n;
-    o.fits = n <= Cap;
+    char* const chars = o.chars;
+    n = print_into_buffer<Comments>(o.info, o.fits, [&] { return bounded_sink{chars, Cap}; }, st, Cap);
   }
   o.info.text_size = n;
   o.len = o.fits ? n : 0;
