@@ -205,9 +205,6 @@ struct kernel_summary {
   bool ok = false;
   message_text message{};
   std::size_t text_size = 0;
-  // The text in the buffer has no comments: with them it was over the capacity (the text
-  // starts with detail::comments_left_out).
-  bool comments_left_out = false;
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
@@ -368,7 +365,7 @@ struct word_chunk {
 
 // The summary and the text of one build + pipeline run: the text in a buffer of a
 // capacity fixed before the run (kernel_capacity), `size` the characters it holds. When
-// the text does not fit, its comments are left out (info.comments_left_out) if that fits;
+// the text does not fit, it goes in without comments (under comments_left_out) if that fits;
 // else (fits false, info.text_size its length) the wrapper prints it again into an exact
 // array.
 //
@@ -456,12 +453,12 @@ struct packing_sink {
 inline constexpr std::string_view comments_left_out =
     "; hipasm: the asm comments are left out: with them the text is longer than HIPASM_TEXT_CAPACITY\n";
 
-// Prints the kernel into `out` (a packing_sink or bounded_sink over the buffer), comments
-// first; when that is over the capacity, the text without them under comments_left_out.
-// Returns the size of the text with comments (the second run's) when neither fits.
+// Prints the kernel into the buffer through a sink from make_sink() (a packing_sink or
+// bounded_sink over it), comments first; when that is over the capacity, the text without
+// them under comments_left_out. Returns the size of the text in the buffer, or of the text
+// with comments (the second run's) when neither fits.
 template <bool Comments, class MakeSink>
-constexpr std::size_t print_into_buffer(kernel_summary& info, bool& fits, MakeSink&& make_sink, const pipeline_state& st,
-                                        std::size_t cap) {
+constexpr std::size_t print_into_buffer(bool& fits, MakeSink&& make_sink, const pipeline_state& st, std::size_t cap) {
   auto out = make_sink();
   print_function(out, st.fn, st.isa, emit_options{Comments});
   if constexpr (requires { out.finish(); }) out.finish();
@@ -475,7 +472,6 @@ constexpr std::size_t print_into_buffer(kernel_summary& info, bool& fits, MakeSi
   if constexpr (requires { bare.finish(); }) bare.finish();
   if (bare.n > cap) return out.n;
   fits = true;
-  info.comments_left_out = true;
   return bare.n;
 }
 
@@ -489,10 +485,10 @@ consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name
   if constexpr (Packed) {
     uint64_t* const words = o.words;
     const std::size_t cap = o.num_words * 8;
-    n = print_into_buffer<Comments>(o.info, o.fits, [&] { return packing_sink{words, cap}; }, st, cap);
+    n = print_into_buffer<Comments>(o.fits, [&] { return packing_sink{words, cap}; }, st, cap);
   } else {
     char* const chars = o.chars;
-    n = print_into_buffer<Comments>(o.info, o.fits, [&] { return bounded_sink{chars, Cap}; }, st, Cap);
+    n = print_into_buffer<Comments>(o.fits, [&] { return bounded_sink{chars, Cap}; }, st, Cap);
   }
   o.info.text_size = n;
   o.len = o.fits ? n : 0;

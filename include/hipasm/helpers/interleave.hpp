@@ -386,7 +386,7 @@ constexpr void interleave_streams(builder& B, instr_stream* const* streams, uint
         if (!(P.mem | K.mem) && !(P.def_bits & (K.def_bits | K.use_bits)) && !(K.def_bits & P.use_bits)) continue;
         if (il_conflict(P, K)) {
           // (a later s_waitcnt only has to follow the operation: it counts it while in flight)
-          const uint32_t f = (inf[k].mem & il_wait) && !(inf[k].mem & il_fence) ? j : il_follow(inf, j - 1, hi);
+          const uint32_t f = (K.mem & il_wait) && !(K.mem & il_fence) ? j : il_follow(inf, j - 1, hi);
           if (f > follow) follow = f;
         }
       }

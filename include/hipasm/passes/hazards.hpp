@@ -250,8 +250,8 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
   const isa::operand_desc* const odesc = d.operands;
   const operand* const ops = in.ops;
   const int nops = in.num_operands;
-  // (phys_range, add_def and add_use written out: per operand they were three interpreted
-  // calls and two copies of a range; this runs for every instruction)
+  // (phys_range's mapping, add_def and add_use written out: per operand they were three
+  // interpreted calls and two copies of a range; this runs for every instruction)
   for (int i = 0; i < nops; ++i) {
     const operand& o = ops[i];
     uint32_t first = 0, n = 0;
@@ -1098,7 +1098,7 @@ constexpr uint32_t insert_hazard_nops(function& fn_, const isa_view& isa_, const
           out.append(ins.data() + copied, i - copied);
           copied = i;
           out.push_back(ins[j]);
-          taken[j] = 1;
+          tk[j] = 1;
           ++fc.filled;
           ++pulled;
           const hazard_facts& F = block_facts[j];
