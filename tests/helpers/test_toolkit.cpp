@@ -113,6 +113,15 @@ TEST_CASE("software_pipeline: run-time trip counts, also below the depth", "[loo
   }
 }
 
+TEST_CASE("software_pipeline: run-time trip counts with loads past the count (overrun)", "[loops][sim]") {
+  // every copy of the loop may leave; the loads run depth - 1 rows ahead (within in[]'s 16)
+  for (int t : {0, 1, 2, 3, 4, 5, 6, 7, 8, 10}) {
+    check_pipe("pipe_rt_2_over", t, t);
+    check_pipe("pipe_rt_3_over", t, t);
+    check_pipe("pipe_rt_4_il_over", t, t);
+  }
+}
+
 TEST_CASE("software_pipeline: the waits it emits are the weakest that cover the computed buffer", "[loops]") {
   // depth 3, one load per iteration: each steady step issues its load first, so vmcnt(2) (the
   // loads of the next two iterations in flight), then 1 and 0 in the epilogue.

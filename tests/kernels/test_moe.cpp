@@ -348,6 +348,9 @@ TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels]
 
 TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
   check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
+  // (three register sets: software_pipeline's loop leaves at each of its three copies) stage 1's K
+  // 21 slices: 11 groups of 2; stage 2's 8: 4 groups
+  check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 5, 2, 8, 8, 336, 128, 23);
 }
 
 TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][moe]") {
@@ -358,6 +361,9 @@ TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 40, 2, 8, 8, 208, 80, 32);
   // 64 experts, top-8, most experts empty, K shorter than a group (dim 48)
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 9, 8, 64, 20, 48, 32, 33);
+  // many groups in three sets (the loop leaves at each of its copies): stage 1's K halves of
+  // dim 1040, 33 and 32 slices (9 and 8 groups of 4), stage 2's of inter 400, 13 and 12 (4 and 3)
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 5, 2, 8, 8, 1040, 400, 35);
   // g1u0 with two lines a row and group (unroll 8): the K halves end inside the second line
   check_moe<cfg::sort_64, cfg::gemm_g1u0_lds>("moe_sort_64", "moe_s1_g1u0_lds", "moe_s2_g1u0_lds", 37, 3, 16, 16, 208, 96, 34);
 }

@@ -94,6 +94,12 @@ struct software_pipeline_options {
   interleave_options costs{};  // the interleaver's unit sharing (interleave.hpp)
   bool wait = true;         // s_waitcnt before each compute for the loads it reads (counted in the
                             // load body: VMEM on vmcnt, LDS/SMEM on lgkmcnt)
+  bool overrun = false;     // (run-time trip counts) the load body may run up to depth - 1
+                            // iterations past the count: its loads there must be harmless (buffer
+                            // loads out of range read zeros and touch no memory). The loop then
+                            // leaves at whichever copy finds nothing left to compute, with no
+                            // epilogue copies (one copy of the steady state in the code: depth
+                            // computes, not depth * depth + 1), and waits for the loads in flight.
 };
 
 namespace detail {
@@ -232,6 +238,7 @@ constexpr void software_pipeline(builder J, int trips, int depth, Load&& load, C
 // left and, if not, runs the epilogue for that copy's buffers and leaves (depth epilogue
 // copies in the code, depth - 1 computes each with the compile-time waits of the
 // compile-time-count epilogue). With fewer, each iteration loads, waits and computes in turn.
+// With opt.overrun, loads past the count instead (see software_pipeline_options).
 template <class Load, class Compute>
 constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Load&& load, Compute&& compute,
                                  software_pipeline_options opt = {}, std::source_location l = std::source_location::current()) {
@@ -283,6 +290,26 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
       ci = ci + 1;
     }
   };
+  if (opt.overrun) {
+    // The loads run ahead of the computes by depth - 1 iterations whatever the count (past
+    // it they are the body's harmless ones); every copy of the unrolled loop may leave.
+    for (int s = 0; s < D - 1; ++s) {
+      instr_stream ls = load_step(s % D);
+      emit_all(B, ls);
+      li = li + 1;
+    }
+    B.While([&] { return ci < T; }, [&] {
+      for (int k = 0; k < D; ++k) {
+        if (k > 0) B.If(ci >= T, [&] { B.Break(); }, l);
+        detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
+                          [&] { return compute_step(k % D); });
+        ci = ci + 1;
+        li = li + 1;
+      }
+    }, l);
+    if (waits && counted) detail::pipe_wait(B, cnt, 0, sl);
+    return;
+  }
   // At least depth - 1 iterations: the pipelined loop. (Its prologue is unconditional, so the
   // loads outstanding at each point are the same on every path, as the waitcnt check needs.)
   B.If(T >= D - 1, [&] {

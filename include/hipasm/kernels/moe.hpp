@@ -110,6 +110,9 @@ struct moe_gemm_config {
                                    // y, y + grid_y, ... (most of the worst-case blocks are empty)
   bool lds_weights = false;  // weight tiles through LDS: a load takes 8 rows x 128 bytes (8 whole
                              // lines) in place of 32 rows x 32 bytes (32 lines); unroll 4 or 8
+  uint32_t pipeline = 2;     // load groups in flight (register sets of X and W fragments): 2, or 3
+                             // (software_pipeline's depth 3, each group's MFMAs interleaved with
+                             // the loads of the group two ahead: unroll * (2 + NW) * 4 more VGPRs)
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   // LDS of a stage with nw weight operands: the waves' weight tiles (32 rows x 16 unroll bf16
@@ -150,6 +153,7 @@ constexpr const char* moe_gemm_config_error(const moe_gemm_config& c) {
   if (c.unroll * (c.gated ? 3 : 2) > 31) return "moe gemm: more than 31 loads a group (vmcnt)";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe gemm: k_split from 1, waves * k_split <= 16";
   if (c.reduce_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.pipeline < 2 || c.pipeline > 3) return "moe gemm: pipeline 2 or 3 (load groups in flight)";
   if (c.lds_weights && c.unroll % 4 != 0) return "moe gemm: lds_weights loads whole 128-byte lines: unroll 4 or 8";
   if (c.staging_bytes(c.gated ? 2 : 1) > 65536) return "moe gemm: the LDS weight tiles (waves * k_split * 32 rows x 16 unroll bf16, twice if gated) exceed 64 KiB";
   return nullptr;
@@ -211,8 +215,9 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
   using dtype::u32;
   constexpr uint32_t U = C.unroll;
   const gpr<u32> K = wv.k_end;
-  gpr<u32> fx[2], fw[2][2];
-  for (int s = 0; s < 2; ++s) {
+  constexpr int P = static_cast<int>(C.pipeline);
+  gpr<u32> fx[P], fw[P][2];
+  for (int s = 0; s < P; ++s) {
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
   }
@@ -258,10 +263,11 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
         kx = kx + 16u;
       }
     };
-    // double-buffered: group g + 1's loads issued before the wait for group g (the helper
-    // counts the loads and waits; exactly `groups` groups, the last one's epilogue apart)
-    software_pipeline(J, groups.as<i32>(), 2, [&](const gpr<i32>&, int set) { load_group(set); },
-                      [&](const gpr<i32>&, int set) { compute(set, fw[set]); });
+    // pipeline 2, double-buffered: group g + 1's loads issued before the wait for group g; 3:
+    // the wait for g leaves g + 1 in flight, g's MFMAs interleaved with g + 2's loads (the
+    // helper counts the loads and waits; exactly `groups` groups, the last ones' epilogue apart)
+    software_pipeline(J, groups.as<i32>(), P, [&](const gpr<i32>&, int set) { load_group(set); },
+                      [&](const gpr<i32>&, int set) { compute(set, fw[set]); }, {.interleave = P > 2, .overrun = P > 2});
   } else {
     // The wave's tile: rows [wave][w][32] x U * 16 columns; 16-byte chunks XOR-swizzled by row % 8.
     const lds_view V(lds_ref{lds_offset, C.staging_bytes(NW)},
@@ -311,26 +317,42 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
       for (int w = 0; w < NW; ++w)
         for (uint32_t p = 0; p < U; ++p) V.load(fr[w][p], rd[p % 4], 32 * w, static_cast<int32_t>(64 * (p / 4)));
     };
-    // Per group g (set g % 2): wait for it (g + 1 stays in flight), into LDS and back, the W
-    // loads of g + 2 into the freed staging, the MFMAs, then g + 2's X loads (into the X set
-    // the MFMAs read): in issue order W(g+1) X(g+1) W(g+2) X(g+2) stay outstanding.
-    constexpr int group_loads = static_cast<int>(U) * (1 + NW);
-    load_w(0);
-    load_x(0);
-    load_w(1);
-    load_x(1);
-    J.While([&] { return it < groups; },
-            [&] {
-              for (int set = 0; set < 2; ++set) {
-                J.s_waitcnt(vmcnt(group_loads));
-                lds_round(set);
-                load_w(set);
-                J.s_waitcnt(lgkmcnt(0));
-                compute(set, fr);
-                load_x(set);
-              }
-              it = it + 2u;
-            });
+    if constexpr (P > 2) {
+      // Per group g (set g % 3): the wait for it leaves g + 1 in flight, then into LDS and back
+      // and the MFMAs, interleaved with g + 2's loads (software_pipeline; exactly `groups` groups).
+      software_pipeline(J, groups.as<i32>(), P,
+                        [&](const gpr<i32>&, int set) {
+                          load_w(set);
+                          load_x(set);
+                        },
+                        [&](const gpr<i32>&, int set) {
+                          lds_round(set);
+                          J.s_waitcnt(lgkmcnt(0));
+                          compute(set, fr);
+                        },
+                        {.interleave = true, .overrun = true});
+    } else {
+      // Per group g (set g % 2): wait for it (g + 1 stays in flight), into LDS and back, the W
+      // loads of g + 2 into the freed staging, the MFMAs, then g + 2's X loads (into the X set
+      // the MFMAs read): in issue order W(g+1) X(g+1) W(g+2) X(g+2) stay outstanding.
+      constexpr int group_loads = static_cast<int>(U) * (1 + NW);
+      load_w(0);
+      load_x(0);
+      load_w(1);
+      load_x(1);
+      J.While([&] { return it < groups; },
+              [&] {
+                for (int set = 0; set < 2; ++set) {
+                  J.s_waitcnt(vmcnt(group_loads));
+                  lds_round(set);
+                  load_w(set);
+                  J.s_waitcnt(lgkmcnt(0));
+                  compute(set, fr);
+                  load_x(set);
+                }
+                it = it + 2u;
+              });
+    }
   }
   J.s_waitcnt(vmcnt(0));
 }

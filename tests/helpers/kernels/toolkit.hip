@@ -20,6 +20,9 @@ K3(pipe_ct_9_3_1, tk_pipe_ct_9_3_1)
 K3(pipe_ct_7_4_1, tk_pipe_ct_7_4_1)
 K3(pipe_rt_2, tk_pipe_rt_2)
 K3(pipe_rt_3, tk_pipe_rt_3)
+K3(pipe_rt_2_over, tk_pipe_rt_2_over)
+K3(pipe_rt_3_over, tk_pipe_rt_3_over)
+K3(pipe_rt_4_il_over, tk_pipe_rt_4_il_over)
 extern "C" __attribute__((global)) void regs(int* o, const int* i) { HIPASM_KERNEL_BODY(tk::regs_kernel, o, i); }
 extern "C" __attribute__((global)) void pin_reuse(int* o) { HIPASM_KERNEL_BODY(tk::pin_reuse, o); }
 extern "C" __attribute__((global)) void exec_masks(int* o, const int* i, int n) { HIPASM_KERNEL_BODY(tk::exec_kernel, o, i, n); }

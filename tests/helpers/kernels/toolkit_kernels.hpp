@@ -42,7 +42,8 @@ constexpr void unroll_rt(builder J, arg<int*> out, arg<int> n) {
 // buffer buf; compute(it) does acc = acc * 3 + buffer + it. out[lane] = acc; out[64 + lane] =
 // how many computes ran (checks the epilogue ran each iteration once).
 template <class Trips>
-constexpr void pipeline_body(builder J, arg<int*> out, arg<const int*> in, const Trips& trips, int depth, bool il) {
+constexpr void pipeline_body(builder J, arg<int*> out, arg<const int*> in, const Trips& trips, int depth, bool il,
+                             bool overrun = false) {
   auto lane = lane_of(J);
   auto vo = J.vgpr<u32>();
   vo = lane * 4u;
@@ -62,7 +63,7 @@ constexpr void pipeline_body(builder J, arg<int*> out, arg<const int*> in, const
         acc = acc * 3 + bufs[buf] + it;
         count = count + 1;
       },
-      {.interleave = il});
+      {.interleave = il, .overrun = overrun});
   store_lane(J, out, lane, acc);
   store_lane(J, out, lane, count, 1);
 }
@@ -70,9 +71,11 @@ template <int T, int D, bool IL>
 constexpr void pipeline_ct(builder J, arg<int*> out, arg<const int*> in, arg<int>) {
   pipeline_body(J, out, in, T, D, IL);
 }
-template <int D>
+// (overrun: the loads run up to D - 1 rows past the count: in[] holds 16 rows, the tests at
+// most 10 trips)
+template <int D, bool IL = false, bool OVERRUN = false>
 constexpr void pipeline_rt(builder J, arg<int*> out, arg<const int*> in, arg<int> n) {
-  pipeline_body(J, out, in, val<i32>(n), D, false);
+  pipeline_body(J, out, in, val<i32>(n), D, IL, OVERRUN);
 }
 
 // Registers: a pinned array (v40..v43), an aligned one, reshape, rebind / swap_handles in a
@@ -322,3 +325,6 @@ TK_PIPE_CT(9, 3, 1)
 TK_PIPE_CT(7, 4, 1)
 constexpr void tk_pipe_rt_2(hipasm::builder J, hipasm::arg<int*> o, hipasm::arg<const int*> i, hipasm::arg<int> n) { tk::pipeline_rt<2>(J, o, i, n); }
 constexpr void tk_pipe_rt_3(hipasm::builder J, hipasm::arg<int*> o, hipasm::arg<const int*> i, hipasm::arg<int> n) { tk::pipeline_rt<3>(J, o, i, n); }
+constexpr void tk_pipe_rt_2_over(hipasm::builder J, hipasm::arg<int*> o, hipasm::arg<const int*> i, hipasm::arg<int> n) { tk::pipeline_rt<2, false, true>(J, o, i, n); }
+constexpr void tk_pipe_rt_3_over(hipasm::builder J, hipasm::arg<int*> o, hipasm::arg<const int*> i, hipasm::arg<int> n) { tk::pipeline_rt<3, false, true>(J, o, i, n); }
+constexpr void tk_pipe_rt_4_il_over(hipasm::builder J, hipasm::arg<int*> o, hipasm::arg<const int*> i, hipasm::arg<int> n) { tk::pipeline_rt<4, true, true>(J, o, i, n); }
