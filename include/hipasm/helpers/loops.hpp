@@ -290,44 +290,45 @@ constexpr void software_pipeline(builder J, const val<i32>& trips, int depth, Lo
       ci = ci + 1;
     }
   };
-  if (opt.overrun) {
-    // The loads run ahead of the computes by depth - 1 iterations whatever the count (past
-    // it they are the body's harmless ones); every copy of the unrolled loop may leave.
+  // The loads of iterations 0 .. depth - 2, unconditional (so the loads outstanding at each
+  // point are the same on every path, as the waitcnt check needs).
+  auto prologue = [&] {
     for (int s = 0; s < D - 1; ++s) {
       instr_stream ls = load_step(s % D);
       emit_all(B, ls);
       li = li + 1;
     }
+  };
+  // Copy k of the unrolled loop: computes buffer k, loads buffer k - 1.
+  auto steady_step = [&](int k) {
+    detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
+                      [&] { return compute_step(k % D); });
+    ci = ci + 1;
+    li = li + 1;
+  };
+  if (opt.overrun) {
+    // The loads run ahead of the computes by depth - 1 iterations whatever the count (past
+    // it they are the body's harmless ones); every copy of the unrolled loop may leave.
+    prologue();
     B.While([&] { return ci < T; }, [&] {
       for (int k = 0; k < D; ++k) {
         if (k > 0) B.If(ci >= T, [&] { B.Break(); }, l);
-        detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
-                          [&] { return compute_step(k % D); });
-        ci = ci + 1;
-        li = li + 1;
+        steady_step(k);
       }
     }, l);
     if (waits && counted) detail::pipe_wait(B, cnt, 0, sl);
     return;
   }
-  // At least depth - 1 iterations: the pipelined loop. (Its prologue is unconditional, so the
-  // loads outstanding at each point are the same on every path, as the waitcnt check needs.)
+  // At least depth - 1 iterations: the pipelined loop.
   B.If(T >= D - 1, [&] {
-    for (int s = 0; s < D - 1; ++s) {
-      instr_stream ls = load_step(s % D);
-      emit_all(B, ls);
-      li = li + 1;
-    }
+    prologue();
     B.While([&] { return ci < T; }, [&] {
       for (int k = 0; k < D; ++k) {
         B.If(li >= T, [&] {
           epilogue(k);
           B.Break();
         }, l);
-        detail::pipe_step(B, il, waits, costs, cnt, D, sl, [&] { return load_step((k + D - 1) % D); },
-                          [&] { return compute_step(k % D); });
-        ci = ci + 1;
-        li = li + 1;
+        steady_step(k);
       }
     }, l);
   }).Else([&] {
