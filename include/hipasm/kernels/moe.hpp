@@ -205,8 +205,9 @@ constexpr moe_wave<C> moe_wave_setup(builder J, gpr<dtype::u32> wg_x, arg<unsign
 // LDS: 8 rows x 128 bytes a load (8 whole lines: a quarter of the CU address-path cycles),
 // stored into the wave's own LDS tile (no barrier: one wave's DS accesses run in order) with
 // an XOR swizzle that makes the MFMA-layout ds_read_b128s conflict-free. Groups of U slices,
-// two in flight; slices at or past k_end load zeros (the slice straddling it; with LDS the loop
-// also runs whole pairs of groups, the direct one, software_pipeline's, exactly the groups).
+// C.pipeline in flight; slices at or past k_end load zeros (the slice straddling it; with LDS at
+// pipeline 2 the loop also runs whole pairs of groups; software_pipeline's loops compute exactly
+// the groups, and at pipeline 3 load up to two past them: zeros, no memory touched).
 // NW: weight operands (2: gate and up).
 template <moe_gemm_config C, int NW>
 constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype::u32> xoff, buffer W,
