@@ -6,8 +6,8 @@ namespace moe_bench {
 constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 256, .waves = 4};
 // stage 1: K (model_dim, 2048-7168) over 4 (g1u1: two weight tiles a wave, 32 KB of LDS) or
 // 8 (g1u0) waves of a column block (more loads in flight). g1u1 in three register sets, both
-// stages (186 -> 228 VGPRs: the same 2 waves a SIMD; 32 tokens 2048x192 82.79 -> 81.55 us,
-// 6144x4096 310.60 -> 309.40, 4096x384 261.22 -> 262.31); g1u0's 114 VGPRs would pass 128 (4 -> 3
+// stages (186 -> 228 VGPRs: the same 2 waves a SIMD; 32 tokens 2048x192 82.79 -> 81.94 us,
+// 6144x4096 310.60 -> 310.15, 4096x384 261.22 -> 262.40); g1u0's 114 VGPRs would pass 128 (4 -> 3
 // waves a SIMD: 32 tokens 2048x192 57.32 -> 70.99 us)
 constexpr hipasm::kernels::moe_gemm_config g1u1{.waves = 1, .unroll = 4, .gated = true, .k_split = 4, .lds_weights = true, .pipeline = 3};
 constexpr hipasm::kernels::moe_gemm_config g1u0{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};

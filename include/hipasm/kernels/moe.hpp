@@ -112,7 +112,7 @@ struct moe_gemm_config {
                              // lines) in place of 32 rows x 32 bytes (32 lines); unroll 4 or 8
   uint32_t pipeline = 2;     // load groups in flight (register sets of X and W fragments): 2, or 3
                              // (software_pipeline's depth 3, each group's MFMAs interleaved with
-                             // the loads of the group two ahead: unroll * (2 + NW) * 4 more VGPRs)
+                             // the loads of the group two ahead: unroll * (1 + NW) * 4 more VGPRs)
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   // LDS of a stage with nw weight operands: the waves' weight tiles (32 rows x 16 unroll bf16
@@ -244,7 +244,7 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
         for (int w = 0; w < NW; ++w)
           J.v_mfma_f32_32x32x8_bf16(acc[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
   };
-  auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();
+  auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();  // (it: pipeline 2 through LDS)
   groups = (K - wv.k_begin + (16u * U - 1u)) / (16u * U);
   it = 0u;
   if constexpr (!C.lds_weights) {
@@ -264,9 +264,10 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
         kx = kx + 16u;
       }
     };
-    // pipeline 2, double-buffered: group g + 1's loads issued before the wait for group g; 3:
-    // the wait for g leaves g + 1 in flight, g's MFMAs interleaved with g + 2's loads (the
-    // helper counts the loads and waits; exactly `groups` groups, the last ones' epilogue apart)
+    // pipeline 2, double-buffered: group g + 1's loads issued before the wait for group g
+    // (exactly `groups` groups, the last one's epilogue apart); 3: the wait for g leaves g + 1
+    // in flight, g's MFMAs interleaved with g + 2's loads, which run up to two groups past the
+    // end (zeros; no epilogue copies). The helper counts the loads and waits.
     software_pipeline(J, groups.as<i32>(), P, [&](const gpr<i32>&, int set) { load_group(set); },
                       [&](const gpr<i32>&, int set) { compute(set, fw[set]); }, {.interleave = P > 2, .overrun = P > 2});
   } else {
@@ -320,7 +321,8 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
     };
     if constexpr (P > 2) {
       // Per group g (set g % 3): the wait for it leaves g + 1 in flight, then into LDS and back
-      // and the MFMAs, interleaved with g + 2's loads (software_pipeline; exactly `groups` groups).
+      // and the MFMAs, interleaved with g + 2's loads (software_pipeline: `groups` computes, the
+      // loads up to two groups past them, zeros).
       software_pipeline(J, groups.as<i32>(), P,
                         [&](const gpr<i32>&, int set) {
                           load_w(set);
