@@ -95,12 +95,15 @@ set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 
 # glibc malloc settings for the device compiles. A kernel's constant evaluation allocates
 # and frees hundreds of MB in large blocks: with glibc's defaults every large block is a
-# fresh mmap whose pages fault in one by one (~48000 faults for a 2000-instruction kernel).
-# Transparent huge pages for the heap (where the kernel allows them on request, Linux's
-# `madvise` mode) and a heap that keeps what it frees cut that to ~4000 and the compile by
-# ~18% (pa_d128_g8_w4_fp8: 3.4 -> 2.8 s user + system). Set to "" to compile without.
+# fresh mmap whose pages fault in again (~38000 faults for a 2000-instruction kernel). A
+# heap that keeps what it frees faults each page in once (~31000). Transparent huge pages
+# for the heap (glibc.malloc.hugetlb=1) cut the faults to ~5000, but whether that pays
+# depends on the machine: on session 21's it made the compile ~18% faster (pa_d128_g8_w4_fp8
+# 3.4 -> 2.8 s user + system), on session 28's (this project's machine kind, a VM whose huge
+# page faults cost ~60 us each) it added 0.15-0.2 s of system time and saved no user time, so
+# it is left out; add it here where it pays. Set to "" to compile without any.
 set(HIPASM_COMPILER_TUNABLES
-    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864"
+    "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864"
     CACHE STRING "GLIBC_TUNABLES for hipasm's device compiles (empty: the compiler's environment as it is)")
 set(_hipasm_launcher)
 if(HIPASM_COMPILER_TUNABLES AND CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
