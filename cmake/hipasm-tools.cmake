@@ -100,7 +100,7 @@ set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 # for the heap (glibc.malloc.hugetlb=1) cut the faults to ~5000, but whether that pays
 # depends on the machine: on session 21's it made the compile ~18% faster (pa_d128_g8_w4_fp8
 # 3.4 -> 2.8 s user + system), on session 28's (this project's machine kind, a VM whose huge
-# page faults cost ~60 us each) it added 0.15-0.2 s of system time and saved no user time, so
+# page faults cost ~50 us each) it added 0.15-0.2 s of system time and saved no user time, so
 # it is left out; add it here where it pays. Set to "" to compile without any.
 set(HIPASM_COMPILER_TUNABLES
     "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864"
