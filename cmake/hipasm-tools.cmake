@@ -7,8 +7,9 @@
 #       offload bundle): ${CMAKE_CURRENT_BINARY_DIR}/<target>.co, plus the asm it was
 #       assembled from: <target>.s (one source) or <target>.<source name>.s (several).
 #       Each source is compiled once (to its .s; the .co is that asm assembled and linked).
-#       A precompiled hipasm.hpp, shared by all code objects with the same flags, is used
-#       unless NO_PCH or -DHIPASM_PCH=OFF; a source may still #define HIPASM_ASM_COMMENTS
+#       A precompiled hipasm/kernels.hpp (hipasm.hpp and the kernel library), shared by all
+#       code objects with the same flags, is used unless NO_PCH or -DHIPASM_PCH=OFF; a
+#       source may still #define HIPASM_ASM_COMMENTS
 #       before its #include (kernel.hpp reads it where HIPASM_KERNEL_BODY expands).
 #       KERNARG_PRELOAD: clang preloads the leading kernel arguments of every kernel of these
 #       sources into user SGPRs (-mllvm -amdgpu-kernarg-preload-count=16; clang-22 decides it
@@ -31,7 +32,7 @@ endif()
 set_property(GLOBAL PROPERTY HIPASM_INCLUDE_DIR "${HIPASM_INCLUDE_DIR}")
 
 set(HIPASM_DEFAULT_ARCH "gfx942" CACHE STRING "Default AMDGPU target of hipasm code objects")
-option(HIPASM_PCH "Compile hipasm kernels with a precompiled hipasm.hpp" ON)
+option(HIPASM_PCH "Compile hipasm kernels with a precompiled hipasm/kernels.hpp" ON)
 
 function(_hipasm_find_device_compiler)
   if(HIPASM_DEVICE_CXX)
@@ -138,9 +139,10 @@ function(_hipasm_assemble_command out arch comment)
   add_custom_command(OUTPUT "${out}" ${_cmds} DEPENDS ${ARGN} COMMENT "${comment}" VERBATIM)
 endfunction()
 
-# One precompiled hipasm.hpp per distinct device flag set (arch, kernel flags, OPTIONS,
-# include directories), shared by every code object built with that set: parsing hipasm's
-# headers is ~0.6 s of every kernel compile. Rebuilt when a hipasm header changes (its
+# One precompiled hipasm/kernels.hpp (the core, the helpers and the kernel library) per
+# distinct device flag set (arch, kernel flags, OPTIONS, include directories), shared by every
+# code object built with that set: parsing hipasm's headers is ~0.6 s of every kernel compile,
+# a library kernel's own headers ~0.1 s more. Rebuilt when a hipasm header changes (its
 # depfile). Sets <out_pch> to the file and <out_target> to the target that builds it.
 function(_hipasm_pch out_pch out_target)
   string(SHA1 _key "${HIPASM_DEVICE_CXX};${ARGN}")
@@ -159,7 +161,7 @@ function(_hipasm_pch out_pch out_target)
     get_property(_launcher GLOBAL PROPERTY HIPASM_DEVICE_LAUNCHER)
     add_custom_command(OUTPUT "${_pch}"
       COMMAND ${_launcher} "${HIPASM_DEVICE_CXX}" ${ARGN} -Xclang -emit-pch -Xclang -dependency-file -Xclang "${_pch}.d"
-              -Xclang -MT -Xclang "${_pch}" -S "${_hipasm_inc}/hipasm/hipasm.hpp" -o "${_pch}"
+              -Xclang -MT -Xclang "${_pch}" -S "${_hipasm_inc}/hipasm/kernels.hpp" -o "${_pch}"
       ${_cxx_dep} DEPFILE "${_pch}.d"
       COMMENT "hipasm: precompiled header ${_key}" VERBATIM)
     add_custom_target(hipasm_pch_${_key} DEPENDS "${_pch}")

@@ -139,9 +139,17 @@ constexpr std::string_view special_name(special_reg r) {
 }
 
 // Labels are local symbols named after the kernel (characters an assembler symbol cannot
-// hold, as in "fn<3>", become '_').
+// hold, as in "fn<3>", become '_'), then its label_uid as is (the device wrapper's "%=":
+// clang's number of the asm statement, unique in the translation unit).
 template <class S>
 constexpr void put_symbol_part(S& out, std::string_view s) {
+  bool all_ok = true;
+  for (char c : s)
+    all_ok = all_ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  if (all_ok) {  // (a kernel's name, mostly: one token, not one put per character)
+    out.put(s);
+    return;
+  }
   for (char c : s) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     out.put(ok ? c : '_');
@@ -149,20 +157,18 @@ constexpr void put_symbol_part(S& out, std::string_view s) {
 }
 template <class S>
 constexpr void put_label(S& out, const function& fn, uint64_t b) {
-  const std::string_view prefix = fn.label_prefix.empty() ? fn.name : fn.label_prefix;
+  out.put(lit(".L"));
+  put_symbol_part(out, fn.name);
+  if (!fn.label_uid.empty()) {
+    out.put('_');
+    out.put(fn.label_uid);
+  }
   if (b < fn.blocks.size() && !fn.blocks[b].label.empty()) {
-    out.put(lit(".L"));
-    put_symbol_part(out, prefix);
     out.put('_');
     put_symbol_part(out, fn.blocks[b].label);
-    out.put(lit("_bb"));
-    put_uint(out, b);  // user labels may repeat (loops in helpers): keep them unique
-    return;
   }
-  out.put(lit(".L"));
-  put_symbol_part(out, prefix);
   out.put(lit("_bb"));
-  put_uint(out, b);
+  put_uint(out, b);  // user labels may repeat (loops in helpers): keep them unique
 }
 
 // Immediates: inline integers in decimal, everything else as the 32-bit (or wider) hex.
@@ -362,7 +368,7 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
 
 template <class S>
 constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, const instr& in, const emit_options& opt,
-                           std::string_view file = {}) {
+                           std::string_view file = {}, bool print_loc = true) {
   S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
   using namespace isa;
   const instr_desc& d = isa.descs[in.op];
@@ -438,7 +444,7 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
       else out.put(' ');
       started = true;
     };
-    if (in.loc.line) {
+    if (in.loc.line && print_loc) {
       begin();
       out.put(file.empty() ? basename(in.loc.file) : file);
       out.put(':');
@@ -464,7 +470,10 @@ constexpr void print_instr(S& out_, const function& fn, const isa_view& isa, con
 
 }  // namespace detail
 
-// Prints the whole function body (no directives: the text goes into an asm statement).
+// Prints the whole function body (no directives: the text goes into an asm statement). An
+// instruction's "; file:line" comment is printed where it differs from the line before and
+// after each label, as a compiler's .loc: most instructions repeat the one before (a
+// helper's expansion, an unrolled loop), and the text is a tenth of a big kernel's compile.
 template <class S>
 constexpr void print_function(S& out, const function& fn, const isa_view& isa, const emit_options& opt = {}) {
   // Label only the blocks something branches to.
@@ -476,17 +485,24 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
   // The basename of the last file printed: the scan for '/' is per file change, not per line.
   const char* last_file = nullptr;
   std::string_view base{};
+  src_loc printed{};  // the location printed last (none after a label)
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
       out.put(detail::lit(":\n"));
+      printed = src_loc{};
     }
     for (const instr& in : fn.blocks[b].instrs) {
-      if (opt.comments && in.loc.line && !detail::same_file(in.loc.file, last_file)) {
-        last_file = in.loc.file;
-        base = detail::basename(in.loc.file);
+      bool print_loc = false;
+      if (opt.comments && in.loc.line) {
+        if (!detail::same_file(in.loc.file, last_file)) {
+          last_file = in.loc.file;
+          base = detail::basename(in.loc.file);
+        }
+        print_loc = in.loc.line != printed.line || !detail::same_file(in.loc.file, printed.file);
+        if (print_loc) printed = in.loc;
       }
-      detail::print_instr(out, fn, isa, in, opt, base);
+      detail::print_instr(out, fn, isa, in, opt, base, print_loc);
     }
   }
 }

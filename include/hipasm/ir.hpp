@@ -198,7 +198,7 @@ struct block {
 // A kernel under construction or after passes.
 struct function {
   std::string_view name{};          // the kernel's name, in messages
-  std::string_view label_prefix{};  // asm labels' prefix, unique in a translation unit (empty: name)
+  std::string_view label_uid{};  // printed as is after the name in asm labels: unique in a translation unit
   vec<vreg_info> vregs;
   vec<block> blocks;           // block 0 is the entry
   uint32_t lds_static_bytes = 0;

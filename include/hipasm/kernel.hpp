@@ -128,11 +128,11 @@ constexpr void normalize_entry_sgprs(function& fn) {
 
 // The IR source of a kernel: a builder function (build_kernel), or, for tests and
 // hand-made IR, a constexpr callable returning a `function` directly.
-// `name` is the kernel's name in messages, `label_prefix` its asm labels' prefix (empty: the
-// name; the wrapper passes a prefix unique in the translation unit).
+// `name` is the kernel's name in messages and asm labels, `label_uid` what follows it in the
+// labels (the wrapper's "%=", which makes them unique in the translation unit; ir.hpp).
 // A kernel function may carry options (options.hpp: with_options<fn, kernel_options{...}>).
 template <auto Kernel>
-constexpr build_result build_ir(std::string_view name, std::string_view label_prefix = {}) {
+constexpr build_result build_ir(std::string_view name, std::string_view label_uid = {}) {
   constexpr auto KernelFn = kernel_fn_of<Kernel>();
   build_result br;
   if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
@@ -142,12 +142,12 @@ constexpr build_result build_ir(std::string_view name, std::string_view label_pr
   } else {
     br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
   }
-  br.fn.label_prefix = label_prefix;
+  br.fn.label_uid = label_uid;
   return br;
 }
 
 template <auto Kernel>
-constexpr pipeline_state compile_kernel(std::string_view name, std::string_view label_prefix = {}) {
+constexpr pipeline_state compile_kernel(std::string_view name, std::string_view label_uid = {}) {
   constexpr auto KernelFn = kernel_fn_of<Kernel>();
   pipeline_options opt{};
   opt.kernel = kernel_options_of<Kernel>();
@@ -155,7 +155,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
     function fn;  // (assigned, not initialised: clang would evaluate a constant initialiser
     fn = KernelFn();  // once more when it instantiates this function)
     fn.name = name;
-    fn.label_prefix = label_prefix;
+    fn.label_uid = label_uid;
     normalize_entry_sgprs(fn);
     return compile_function(std::move(fn), gfx942, opt);
   } else {
@@ -168,7 +168,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
       st.error.add(br.error.view());
       return st;
     }
-    br.fn.label_prefix = label_prefix;
+    br.fn.label_uid = label_uid;
     return compile_function(std::move(br.fn), gfx942, opt);
   }
 }
@@ -206,7 +206,7 @@ struct kernel_summary {
   message_text message{};
   std::size_t text_size = 0;
   kernel_usage usage{};
-  short_text clobber_v{}, clobber_a{}, clobber_s{};
+  short_text clobber_v{}, clobber_a{}, clobber_s{};  // the top VGPR, AGPR (or "memory": none), SGPR
   short_text pin_y{}, pin_z{};  // "{vN}" constraints for the work-item ids y and z
   // The entry asm's inputs (HIPASM_DETAIL_ENTRY_ASM): each entry value the code reads pinned
   // to its register ("{s3}", "{s[2:3]}"), so that clang, which does not know the asm reads
@@ -282,7 +282,10 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   // The pinned work-item id registers must not be v0 and are clobbered anyway.
   const int top_v = s.usage.vgprs - 1 < 2 ? 2 : s.usage.vgprs - 1;
   s.clobber_v = reg_text('v', top_v);
-  s.clobber_a = reg_text('a', s.usage.agprs - 1);
+  // No AGPRs: a second "memory" (a clobber list may repeat it) keeps one asm statement for
+  // both cases; two statements under `if constexpr` both evaluate the text in a non-template
+  // function, and the text is a tenth of a big kernel's compile.
+  s.clobber_a = s.usage.agprs > 0 ? reg_text('a', s.usage.agprs - 1) : short_text{{'m', 'e', 'm', 'o', 'r', 'y'}, 6};
   s.clobber_s = reg_text('s', s.usage.sgprs - 1 < 0 ? 0 : s.usage.sgprs - 1);
   // Unused ids: an immediate (no register, no instruction).
   s.pin_y = s.usage.workitem_id[1] ? reg_text('v', top_v, true) : short_text{{'i'}, 1};
@@ -314,7 +317,7 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
 // into an array of its exact size (kernel_text).
 constexpr std::size_t text_capacity(const function& fn, bool comments) {
   std::size_t n = 1024;
-  const std::size_t label_size = fn.name.size() + fn.label_prefix.size();  // (either is printed)
+  const std::size_t label_size = fn.name.size() + fn.label_uid.size() + 8;  // (the uid's number)
   for (const block& b : fn.blocks) {
     n += 64 + 2 * label_size + b.label.size();
     for (const instr& in : b.instrs) {
@@ -336,18 +339,18 @@ constexpr std::size_t text_capacity(const function& fn, bool comments) {
 // bytecode interpreter converts every byte of the buffer (~0.4 us each), more than the
 // run costs. A text longer than the capacity is still printed (exactly, by a second run).
 template <auto Kernel, std::size_t Fixed, bool Comments>
-consteval std::size_t kernel_capacity(std::string_view name, std::string_view label_prefix = {}) {
+consteval std::size_t kernel_capacity(std::string_view name, std::string_view label_uid = {}) {
   constexpr auto KernelFn = kernel_fn_of<Kernel>();
   if constexpr (Fixed != 0) {
     return Fixed;
   } else if constexpr (requires { { KernelFn() } -> std::convertible_to<function>; }) {
     function fn;
     fn = KernelFn();
-    fn.label_prefix = label_prefix;
+    fn.label_uid = label_uid;
     return text_capacity(fn, Comments);
   } else {
     build_result br = build_kernel<KernelFn>(name, kernel_options_of<Kernel>());
-    br.fn.label_prefix = label_prefix;
+    br.fn.label_uid = label_uid;
     return br.error.failed ? 1 : text_capacity(br.fn, Comments);
   }
 }
@@ -476,9 +479,9 @@ constexpr std::size_t print_into_buffer(bool& fits, MakeSink&& make_sink, const 
 }
 
 template <auto KernelFn, std::size_t Cap, bool Packed, bool Comments>
-consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name, std::string_view label_prefix = {}) {
+consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name, std::string_view label_uid = {}) {
   kernel_output<Cap, Packed> o;
-  const pipeline_state st = compile_kernel<KernelFn>(name, label_prefix);
+  const pipeline_state st = compile_kernel<KernelFn>(name, label_uid);
   summarize(o.info, st);
   if (!o.info.ok) return o;
   std::size_t n = 0;
@@ -498,10 +501,10 @@ consteval kernel_output<Cap, Packed> compile_kernel_output(std::string_view name
 // The text printed into an array of exactly N characters (a second pipeline run); with
 // Run false an empty text without running anything.
 template <auto KernelFn, std::size_t N, bool Run, bool Comments>
-consteval fixed_text<N> kernel_text(std::string_view name, std::string_view label_prefix = {}) {
+consteval fixed_text<N> kernel_text(std::string_view name, std::string_view label_uid = {}) {
   fixed_text<N> t;
   if constexpr (Run) {
-    const pipeline_state st = compile_kernel<KernelFn>(name, label_prefix);
+    const pipeline_state st = compile_kernel<KernelFn>(name, label_uid);
     array_sink out{t.chars.data()};
     print_function(out, st.fn, st.isa, emit_options{Comments});
   }
@@ -699,13 +702,10 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
 }  // namespace hipasm
 
 #if defined(__HIP_DEVICE_COMPILE__) && __HIP_DEVICE_COMPILE__
-// The kernel's name in messages is the HIP kernel's own (__func__); its asm labels' prefix is
-// the builder function and the line, so two kernels of one translation unit never share asm
-// labels (two kernels may share a __func__: templates, namespaces, overloads).
-#define HIPASM_DETAIL_STR2(x) #x
-#define HIPASM_DETAIL_STR(x) HIPASM_DETAIL_STR2(x)
-#define HIPASM_DETAIL_LABEL(FN) #FN "_L" HIPASM_DETAIL_STR(__LINE__)
-#define HIPASM_DETAIL_NAME(FN) ::std::string_view(__func__), HIPASM_DETAIL_LABEL(FN)
+// The kernel's name in messages and asm labels is the HIP kernel's own (__func__); "%=" in its
+// labels (clang's number of the asm statement, unique in the translation unit) keeps two
+// kernels' labels apart, also when they share a __func__ (templates, namespaces, overloads).
+#define HIPASM_DETAIL_NAME(FN) ::std::string_view(__func__), "%="
 
 // The asm text: printed once into hipasm_out_'s buffer, or (when it did not fit) again
 // into hipasm_exact_.
@@ -771,12 +771,8 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
                                            reinterpret_cast<__UINTPTR_TYPE__>(hipasm_dynamic_lds_))          \
                                      : 0u),                                                                  \
                             __VA_ARGS__);                                                                    \
-    if constexpr (hipasm_info_.usage.agprs > 0)                                                              \
-      asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                      \
-                   (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                          \
-    else                                                                                                     \
-      asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_s), "vcc", "exec",       \
-                   "scc", "m0", "memory");                                                                   \
+    asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                        \
+                 (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                            \
   }                                                                                                          \
   while (0)                                                                                                  \
   _Pragma("clang diagnostic pop")

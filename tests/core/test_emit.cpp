@@ -195,6 +195,37 @@ TEST_CASE("emit: every encoding family round-trips through llvm-mc-22 (assemble,
   }
 }
 
+TEST_CASE("emit: a location is printed where it changes and after each label") {
+  kb k("loc");
+  auto x = k.v(1, "x");
+  auto y = k.v(1);
+  k.op(0, "v_mov_b32", {R(x), I(1)});                  // test.cpp:101
+  k.op(0, "v_mov_b32", {R(y), I(2)}).loc.line = 101;   // the same line again
+  const uint32_t b1 = k.block();
+  k.edge(0, b1);
+  k.op(b1, "v_add_u32", {R(x), R(x), R(y)}).loc.line = 101;  // after a label: printed
+  k.op(b1, "v_add_u32", {R(y), R(x), R(y)}).loc.line = 101;
+  k.op(b1, "v_add_u32", {R(x), R(x), R(y)}).loc = src_loc{"other.cpp", 101};  // another file
+  k.op(b1, "s_cbranch_scc0", {L(b1)}).loc.line = 101;
+  k.op(b1, "s_endpgm", {});                            // test.cpp:107
+  const std::string text = to_text(k.fn, true);
+  INFO(text);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  REQUIRE(lines.size() == 8);
+  CHECK(lines[0].ends_with(" ; test.cpp:101 x"));
+  CHECK(lines[1].find(';') == std::string::npos);
+  CHECK(lines[2] == ".Lloc_bb1:");
+  CHECK(lines[3].ends_with(" ; test.cpp:101 x"));
+  CHECK(lines[4].ends_with(" ; x"));
+  CHECK(lines[5].ends_with(" ; other.cpp:101 x"));
+  CHECK(lines[6].ends_with(" ; test.cpp:101"));
+  CHECK(lines[7].ends_with(" ; test.cpp:107"));
+  // The printed size is the printed text's.
+  CHECK(printed_size(k.fn, k.isa, emit_options{true}) == text.size());
+}
+
 TEST_CASE("emit: comments are switchable; size first, then exactly that many characters") {
   kb k("cmt");
   auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);

@@ -265,14 +265,18 @@ std::string profile::timeline(uint32_t wave) const {
 
 namespace hipasm::sim::timing {
 
-// Instruction lines of KERNEL's body in an asm listing: mnemonic and "; file:line" comment
-// (empty when none). Directives, labels, comments and blank lines are not instructions.
+// Instruction lines of KERNEL's body in an asm listing: mnemonic and "; file:line" comment.
+// hipasm prints a line's location where it changes (and after each label): a line without
+// one has the location of the line before, up to the next label or inline-asm boundary;
+// empty where there is none (clang's own code). Directives, labels, comments and blank lines
+// are not instructions.
 std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel) {
   std::ifstream in(path);
   if (!in) throw rt::error("asm listing " + path + ": cannot read");
   std::vector<AsmLine> out;
   std::string line;
   bool inside = false;
+  std::string current;  // the location of the lines that print none
   while (std::getline(in, line)) {
     const size_t b = line.find_first_not_of(" \t");
     if (b == std::string::npos) continue;
@@ -282,12 +286,13 @@ std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string
       if (t.substr(0, kernel.size() + 1) == kernel + ":") inside = true;
       continue;
     }
-    if (t[0] == ';' || t[0] == '.' || t.substr(0, 2) == "//" || t[0] == '#') {
+    const size_t colon = t.find(':');
+    const bool label = t[0] != ';' && colon != std::string_view::npos && t.find_first_of(" \t") > colon;
+    if (t[0] == ';' || t[0] == '.' || t.substr(0, 2) == "//" || t[0] == '#' || label) {
       if (t.substr(0, 6) == ".Lfunc" || t.substr(0, 6) == ".size\t" || t.substr(0, 6) == ".size ") break;
+      if (label || t.substr(0, 4) == ";;#A") current.clear();  // (;;#ASMSTART, ;;#ASMEND)
       continue;
     }
-    const size_t colon = t.find(':');
-    if (colon != std::string_view::npos && t.find(' ') > colon) continue;  // a label
     std::string src;
     const size_t c = t.find(';');
     if (c != std::string_view::npos) {
@@ -302,6 +307,8 @@ std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string
           std::all_of(tok.begin() + std::ptrdiff_t(k + 1), tok.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
         src = std::string(tok);
     }
+    if (src.empty()) src = current;
+    else current = src;
     std::string mn(t.substr(0, t.find_first_of(" \t;")));
     for (const char* suffix : {"_e32", "_e64", "_dpp", "_sdwa"})
       if (mn.size() > 4 && mn.ends_with(suffix)) mn.resize(mn.size() - 4);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "timing/timing.hpp"
 #include "timing_harness.hpp"
 
 using namespace timingtest;
@@ -228,6 +229,34 @@ TEST_CASE("timing: device tables differ only in their numbers", "[timing]") {
   CHECK(r.profile->cycles == 4 * (64 + 1));
   po.device = "nope";
   CHECK_THROWS_WITH(b.profile("valu_chain", 1, 64, po), Catch::Contains("unknown device 'nope'"));
+}
+
+TEST_CASE("timing: an asm listing's locations carry to the lines that print none", "[timing]") {
+  // hipasm prints "; file:line" where it changes and after each label (emit.hpp): a line
+  // without one is the line before's, up to a label or an inline-asm boundary.
+  const std::string path = std::string(HIPASM_TIMING_TMP) + "/carry.s";
+  {
+    std::ofstream f(path);
+    f << "\t.text\nk:\n\ts_load_dword s2, s[0:1], 0x0\n\t;;#ASMSTART\n"
+         "\tv_add_u32 v1, v2, v3 ; k.hpp:10 x\n"
+         "\tv_add_u32_e32 v1, v2, v3 ; x\n"
+         "\ts_nop 0\n"
+         ".Lk_0_bb1:\n"
+         "\ts_waitcnt vmcnt(0)\n"
+         "\tv_mov_b32 v0, 0 ; k.hpp:12\n"
+         "\ts_cbranch_scc0 .Lk_0_bb1\n"
+         "\t;;#ASMEND\n\ts_endpgm\n.Lfunc_end0:\n";
+  }
+  const auto lines = hipasm::sim::timing::asm_source_lines(path, "k");
+  REQUIRE(lines.size() == 8);
+  const char* want[8][2] = {{"s_load_dword", ""},    {"v_add_u32", "k.hpp:10"}, {"v_add_u32", "k.hpp:10"},
+                            {"s_nop", "k.hpp:10"},   {"s_waitcnt", ""},         {"v_mov_b32", "k.hpp:12"},
+                            {"s_cbranch_scc0", "k.hpp:12"}, {"s_endpgm", ""}};
+  for (size_t i = 0; i < 8; ++i) {
+    INFO("line " << i);
+    CHECK(lines[i].mnemonic == want[i][0]);
+    CHECK(lines[i].source == want[i][1]);
+  }
 }
 
 #ifdef HIPASM_TIMING_VECTOR_ADD
