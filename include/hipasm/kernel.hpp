@@ -238,8 +238,10 @@ struct kernel_value {
 // The configuration macros, read where HIPASM_KERNEL_BODY expands and never #defined
 // here: with a precompiled header this file is parsed before a source's own #define, which
 // must neither be overridden nor warned about as a redefinition. Where a macro is not
-// defined, its name in HIPASM_KERNEL_BODY finds the member of the same name below (the
-// macros' names, unexpanded here):
+// defined, its name in HIPASM_KERNEL_BODY finds the variable of the same name below through
+// a using-directive (the macros' names, unexpanded here; not a local class deriving from
+// them: clang-22 with a precompiled header rejects a local class's member function in a
+// kernel template, "reference to __host__ function '~exception' in __global__ function"):
 //   HIPASM_ASM_COMMENTS   source file:line, register names and hazard rules as asm
 //                         comments (1, the default) or none (0);
 //   HIPASM_TEXT_CAPACITY  the text buffer's fixed capacity in bytes, or 0 (the default):
@@ -252,11 +254,11 @@ struct kernel_value {
 #undef HIPASM_ASM_COMMENTS
 #undef HIPASM_TEXT_CAPACITY
 #undef HIPASM_TEXT_PACKED
-struct config_defaults {
-  static constexpr int HIPASM_ASM_COMMENTS = 1;
-  static constexpr std::size_t HIPASM_TEXT_CAPACITY = 0;
-  static constexpr int HIPASM_TEXT_PACKED = 0;
-};
+namespace config_defaults {
+inline constexpr int HIPASM_ASM_COMMENTS = 1;
+inline constexpr std::size_t HIPASM_TEXT_CAPACITY = 0;
+inline constexpr int HIPASM_TEXT_PACKED = 0;
+}  // namespace config_defaults
 #pragma pop_macro("HIPASM_TEXT_PACKED")
 #pragma pop_macro("HIPASM_TEXT_CAPACITY")
 #pragma pop_macro("HIPASM_ASM_COMMENTS")
@@ -739,21 +741,19 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
       HIPASM_DETAIL_ARG_PIN(INFO, 12, __VA_ARGS__), HIPASM_DETAIL_ARG_PIN(INFO, 13, __VA_ARGS__))
 
 #define HIPASM_KERNEL_BODY(FN, ...)                                                                          \
-  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                 \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                \
       _Pragma("clang diagnostic ignored \"-Winline-asm\"") do {                                              \
     ::hipasm::detail::check_kernel_args<FN>(__VA_ARGS__);                                                    \
-    struct hipasm_config_ : ::hipasm::detail::config_defaults {                                              \
-      static constexpr bool comments() { return (HIPASM_ASM_COMMENTS) != 0; }                                 \
-      static constexpr std::size_t capacity() { return (HIPASM_TEXT_CAPACITY); }                              \
-      static constexpr bool packed() { return (HIPASM_TEXT_PACKED) != 0; }                                    \
-    };                                                                                                       \
-    constexpr bool hipasm_comments_ = hipasm_config_::comments();                                            \
-    constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<      \
+    using namespace ::hipasm::detail::config_defaults;                                                       \
+    constexpr bool hipasm_comments_ = (HIPASM_ASM_COMMENTS) != 0;                                            \
+    constexpr std::size_t hipasm_capacity_ = (HIPASM_TEXT_CAPACITY);                                         \
+    constexpr bool hipasm_packed_ = (HIPASM_TEXT_PACKED) != 0;                                               \
+    constexpr auto& hipasm_out_ = ::hipasm::detail::kernel_value<::hipasm::detail::compile_kernel_output<    \
         FN,                                                                                                  \
-        ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, hipasm_config_::capacity(),           \
-                                                                        hipasm_comments_>(                    \
+        ::hipasm::detail::kernel_value<::hipasm::detail::kernel_capacity<FN, hipasm_capacity_,               \
+                                                                        hipasm_comments_>(                   \
             HIPASM_DETAIL_NAME(FN))>::value,                                                                 \
-        hipasm_config_::packed(), hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                         \
+        hipasm_packed_, hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                   \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
     static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
     constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \
@@ -771,7 +771,7 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
                                            reinterpret_cast<__UINTPTR_TYPE__>(hipasm_dynamic_lds_))          \
                                      : 0u),                                                                  \
                             __VA_ARGS__);                                                                    \
-    asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                        \
+    asm volatile((HIPASM_DETAIL_TEXT)::: (hipasm_info_.clobber_v), (hipasm_info_.clobber_a),                 \
                  (hipasm_info_.clobber_s), "vcc", "exec", "scc", "m0", "memory");                            \
   }                                                                                                          \
   while (0)                                                                                                  \

@@ -68,6 +68,9 @@ TEST_CASE("uniform While + If: pyhip's sum of even numbers", "[control_flow][sim
     for (int i = 0; i < n; ++i)
       if ((i & 1) == 0) want += i;
     CHECK(run_scalar("cf_sum_even", n) == want);
+    // (cf_sum_even_twice<1> and <2>: one template's two kernels in one code object)
+    CHECK(run_scalar("_Z17cf_sum_even_twiceILi1EEvPii", n) == want);
+    CHECK(run_scalar("_Z17cf_sum_even_twiceILi2EEvPii", n) == want);
   }
 }
 

@@ -18,6 +18,13 @@ constexpr void sum_even(builder J, arg<int*> out, arg<int> n) {
   J.s_waitcnt(lgkmcnt(0));
 }
 extern "C" __attribute__((global)) void cf_sum_even(int* out, int n) { HIPASM_KERNEL_BODY(sum_even, out, n); }
+// Two instantiations of one kernel template: the same __func__ and the same builder function
+// at the same line, so only clang's number of each asm statement ("%=") keeps their asm
+// labels apart (the loop and the If branch); the same labels twice would not assemble.
+template <int Copy>
+__attribute__((global)) void cf_sum_even_twice(int* out, int n) { HIPASM_KERNEL_BODY(sum_even, out, n); }
+template __attribute__((global)) void cf_sum_even_twice<1>(int*, int);
+template __attribute__((global)) void cf_sum_even_twice<2>(int*, int);
 
 namespace {
 // Per-lane loads and stores: lane value v = in[gid], out[gid] = r.
