@@ -90,7 +90,7 @@ std::vector<record_tuple> records_of(const pending_set& s) {
 // One random step on both; keys from a small range so that replacements and joins overlap.
 // Long runs of issues drive ages past the 255 saturation.
 void random_step(std::mt19937& rng, pending_set& s, model_set& m) {
-  const uint32_t what = rng() % 16;
+  const uint32_t what = rng() % 18;
   if (what < 6) {
     const uint32_t times = rng() % 8 == 0 ? 300 : 1;
     const bool vm = rng() % 2, lgkm = rng() % 2;
@@ -104,6 +104,15 @@ void random_step(std::mt19937& rng, pending_set& s, model_set& m) {
     s.issue(vm, lgkm && !ooo);
     m.issue(vm, lgkm && !ooo);
     REQUIRE(s.put(key, vm, lgkm, ooo) == m.put(key, vm, lgkm, ooo));
+  } else if (what < 14) {
+    // A tuple's dwords at once (put_run): as many put()s of consecutive keys, some of them
+    // already pending, some past the end, some between records.
+    const uint32_t first = rng() % 24, n = 1 + rng() % 8;
+    const bool vm = rng() % 2, lgkm = !vm || rng() % 2, ooo = lgkm && rng() % 3 == 0;
+    s.issue(vm, lgkm && !ooo);
+    m.issue(vm, lgkm && !ooo);
+    s.put_run(first, n, vm, lgkm, ooo);
+    for (uint32_t j = 0; j < n; ++j) m.put(first + j, vm, lgkm, ooo);
   } else {
     const uint32_t vm = rng() % 3 == 0 ? 63 : rng() % 8, lgkm = rng() % 3 == 0 ? 15 : rng() % 4;
     std::vector<uint32_t> gone;

@@ -593,6 +593,22 @@ struct pending_set {
     else pend.insert(pend.begin() + static_cast<std::ptrdiff_t>(i), e);
     return true;
   }
+  // put() for the n consecutive keys from `first` (a tuple's dwords): one search for all.
+  constexpr void put_run(uint32_t first, uint32_t n, bool vm, bool lgkm, bool out_of_order) {
+    pending_entry e;
+    e.vm_mark = vm_issued;
+    e.lgkm_mark = lgkm_issued;
+    e.on_vm = vm;
+    e.on_lgkm = lgkm;
+    e.out_of_order = out_of_order;
+    std::size_t i = lower_bound(first);
+    for (uint32_t j = 0; j < n; ++j, ++i) {
+      e.key = first + j;
+      if (i < pend.size() && pend.data()[i].key == e.key) pend.data()[i] = e;
+      else if (i == pend.size()) pend.push_back(e);
+      else pend.insert(pend.begin() + static_cast<std::ptrdiff_t>(i), e);
+    }
+  }
   // An s_waitcnt with counts wc: clears the counters it covers on each record and drops the
   // records returned on all of theirs, calling retired(key) for each.
   template <class F>
@@ -709,10 +725,11 @@ struct async_pending : pending_set {
     if (!vm && !lgkm) return;
     const bool in_order_lgkm = lgkm && !vm && d.enc == isa::encoding::ds;
     issue(vm, in_order_lgkm);
+    const uint32_t* const base = dm.base.data();
     for (int k = 0; k < in.num_operands; ++k) {
       const operand& o = in.ops[k];
       if (o.k != operand::kind::vreg || !is_def(role_of(d, k))) continue;
-      for (uint32_t j = 0; j < o.dwords; ++j) put(dm.base[o.value] + o.offset + j, vm, lgkm, lgkm && !in_order_lgkm);
+      put_run(base[o.value] + o.offset, o.dwords, vm, lgkm, lgkm && !in_order_lgkm);
     }
   }
 };

@@ -204,22 +204,40 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
   st.full = full_after;
 }
 
-// Whether exec_transfer can change any state at `in`: it saves, restores or writes EXEC (the
-// slow path there), or it defines an SGPR vreg, which may be a saved copy (only the first
-// operand of s_*_saveexec_b64 / s_mov_b64, an SGPR pair, ever becomes one). Other
-// instructions leave the state as it is.
-constexpr bool exec_relevant(const isa_view& isa, const vreg_info* vregs, const instr& in) {
+// The vregs that may ever hold a saved copy of the full EXEC mask: exec_transfer adds only
+// the first operand of s_*_saveexec_b64 (which write EXEC) and of s_mov_b64 from EXEC. (A
+// superset is safe: it only makes more instructions exec_relevant.)
+constexpr vec<uint8_t> exec_copy_candidates(const function& fn, const isa_view& isa) {
+  vec<uint8_t> may_hold(fn.vregs.size(), 0);
+  uint8_t* const m = may_hold.data();
+  for (const block& blk : fn.blocks) {
+    const instr* const ins = blk.instrs.data();
+    const std::size_t n = blk.instrs.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const instr& in = ins[i];
+      if (in.num_operands == 0 || in.ops[0].k != operand::kind::vreg) continue;
+      const isa::instr_desc& d = isa.descs[in.op];
+      if (has(d.flags, isa::f_writes_exec) || (in.num_operands >= 2 && is_exec_operand(in.ops[1])))
+        m[in.ops[0].value] = 1;
+    }
+  }
+  return may_hold;
+}
+
+// Whether exec_transfer can change any state at `in`: it writes EXEC (the slow path there),
+// or it defines a vreg that may hold a saved copy (`may_hold`: exec_copy_candidates), which
+// it saves or drops. Other instructions leave the state as it is (most of a kernel's scalar
+// code: a per-instruction transfer there was a tenth of the liveness).
+constexpr bool exec_relevant(const isa_view& isa, const uint8_t* may_hold, const instr& in) {
   const isa::instr_desc& d = isa.descs[in.op];
-  if (d.enc == isa::encoding::sop1 || d.enc == isa::encoding::sop2 || has(d.flags, isa::f_writes_exec) ||
-      has(d.flags, isa::f_cmpx))
-    return true;
+  if (has(d.flags, isa::f_writes_exec) || has(d.flags, isa::f_cmpx)) return true;
   // (the operand first: most are VGPR vregs, and then no role lookup; role_of written out)
   const int nd = d.num_operands;
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];
     const bool candidate =
         o.k == operand::kind::vreg
-            ? vregs[o.value].cls == reg_class::sgpr
+            ? may_hold[o.value] != 0
             : o.k == operand::kind::special &&
                   (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi);
     if (candidate && (i >= nd || d.operands[i].role != isa::operand_role::use)) return true;
@@ -433,6 +451,8 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
     for (std::size_t v = 0; v < nv; ++v)
       if (vregs[v].fixed >= 0) entry_defs.set_range(boundary[base[v]], vregs[v].dwords);
     vec<uint32_t> exec_steps, exec_first(nb + 1, 0);
+    const vec<uint8_t> may_hold_ = exec_copy_candidates(fn, isa);
+    const uint8_t* const may_hold = may_hold_.data();
     for (std::size_t b = 0; b < nb; ++b) {
       const block& blk = fn.blocks[b];
       const instr* const ins = blk.instrs.data();
@@ -443,7 +463,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         for (uint32_t k = acc_begin[t0 + i]; k < acc_begin[t0 + i + 1]; ++k)
           if ((accs[k].flags & access::def) && boundary[accs[k].first] != ~0u)
             g.set_range(boundary[accs[k].first], accs[k].n);
-        if (exec_relevant(isa, vregs, ins[i])) exec_steps.push_back(static_cast<uint32_t>(i));
+        if (exec_relevant(isa, may_hold, ins[i])) exec_steps.push_back(static_cast<uint32_t>(i));
       }
       exec_first[b + 1] = static_cast<uint32_t>(exec_steps.size());
     }
