@@ -375,15 +375,16 @@ struct kernel_sig<void (*)(builder, A...)> {
   using args = std::tuple<typename arg_type<std::remove_cvref_t<A>>::type...>;
 };
 
-template <auto KernelFn, class Tuple, std::size_t... I>
-constexpr void call_kernel(builder& J, Tuple& a, std::index_sequence<I...>) {
-  KernelFn(J, std::get<I>(a)...);
-}
+// The builder function called with its arguments: a constructor called by braced
+// initialisation evaluates them left to right (offsets are assigned in parameter order), with
+// no std::tuple (instantiating one of a kernel's ~17 argument types was ~60 ms a compile).
+template <auto KernelFn, class... T>
+struct kernel_call {
+  constexpr kernel_call(builder& J, arg<T>... a) { KernelFn(J, a...); }
+};
 template <auto KernelFn, class... T>
 constexpr void run_kernel(builder& J, std::tuple<T...>*) {
-  // Braced initialisation evaluates left to right: offsets are assigned in parameter order.
-  std::tuple<arg<T>...> a{J.make_arg<T>()...};
-  call_kernel<KernelFn>(J, a, std::index_sequence_for<T...>{});
+  kernel_call<KernelFn, T...>{J, J.make_arg<T>()...};
 }
 }  // namespace detail
 
