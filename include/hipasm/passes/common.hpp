@@ -159,15 +159,14 @@ struct bitset {
   constexpr void set(uint32_t i) { w[i >> 6] |= (uint64_t{1} << (i & 63)); }
   constexpr void reset(uint32_t i) { w[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   constexpr bool test(uint32_t i) const { return (w[i >> 6] >> (i & 63)) & 1; }
-  // Range operations a word at a time (ranges are register tuples: up to 32 dwords).
-  static constexpr uint64_t word_mask(uint32_t lo, uint32_t n) {  // n bits from lo, lo + n <= 64
-    return (n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << lo;
-  }
+  // Range operations a word at a time (ranges are register tuples: up to 32 dwords). The
+  // mask is computed in place: these run for every access of every instruction in the
+  // liveness and dce passes, where each nested call is an interpreted frame.
   constexpr void set_range(uint32_t first, uint32_t n) {
     uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      a[first >> 6] |= word_mask(lo, k);
+      a[first >> 6] |= (k >= 64 ? ~uint64_t{0} : ((uint64_t{1} << k) - 1)) << lo;
       first += k;
       n -= k;
     }
@@ -176,7 +175,7 @@ struct bitset {
     uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      a[first >> 6] &= ~word_mask(lo, k);
+      a[first >> 6] &= ~((k >= 64 ? ~uint64_t{0} : ((uint64_t{1} << k) - 1)) << lo);
       first += k;
       n -= k;
     }
@@ -185,17 +184,18 @@ struct bitset {
     const uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      if (a[first >> 6] & word_mask(lo, k)) return true;
+      if (a[first >> 6] & ((k >= 64 ? ~uint64_t{0} : ((uint64_t{1} << k) - 1)) << lo)) return true;
       first += k;
       n -= k;
     }
     return false;
   }
   constexpr bool all_range(uint32_t first, uint32_t n) const {
+    const uint64_t* const a = w.data();
     while (n) {
       const uint32_t lo = first & 63, k = n < 64 - lo ? n : 64 - lo;
-      const uint64_t m = word_mask(lo, k);
-      if ((w[first >> 6] & m) != m) return false;
+      const uint64_t m = (k >= 64 ? ~uint64_t{0} : ((uint64_t{1} << k) - 1)) << lo;
+      if ((a[first >> 6] & m) != m) return false;
       first += k;
       n -= k;
     }
