@@ -111,8 +111,9 @@ void random_step(std::mt19937& rng, pending_set& s, model_set& m) {
     const bool vm = rng() % 2, lgkm = !vm || rng() % 2, ooo = lgkm && rng() % 3 == 0;
     s.issue(vm, lgkm && !ooo);
     m.issue(vm, lgkm && !ooo);
-    s.put_run(first, n, vm, lgkm, ooo);
-    for (uint32_t j = 0; j < n; ++j) m.put(first + j, vm, lgkm, ooo);
+    uint32_t added = 0;
+    for (uint32_t j = 0; j < n; ++j) added += m.put(first + j, vm, lgkm, ooo) ? 1 : 0;
+    REQUIRE(s.put_run(first, n, vm, lgkm, ooo) == added);
   } else {
     const uint32_t vm = rng() % 3 == 0 ? 63 : rng() % 8, lgkm = rng() % 3 == 0 ? 15 : rng() % 4;
     std::vector<uint32_t> gone;

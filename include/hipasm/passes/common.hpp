@@ -575,39 +575,33 @@ struct pending_set {
     if (vm) ++vm_issued;
     if (in_order_lgkm) ++lgkm_issued;
   }
-  // A result issued now (age 0): replaces the record of the same key. True when the key is new.
-  constexpr bool put(uint32_t key, bool vm, bool lgkm, bool out_of_order) {
-    pending_entry e;
-    e.key = key;
-    e.vm_mark = vm_issued;
-    e.lgkm_mark = lgkm_issued;
-    e.on_vm = vm;
-    e.on_lgkm = lgkm;
-    e.out_of_order = out_of_order;
-    const std::size_t i = lower_bound(key);
-    if (i < pend.size() && pend.data()[i].key == key) {
-      pend.data()[i] = e;
-      return false;
-    }
-    if (i == pend.size()) pend.push_back(e);
-    else pend.insert(pend.begin() + static_cast<std::ptrdiff_t>(i), e);
-    return true;
-  }
-  // put() for the n consecutive keys from `first` (a tuple's dwords): one search for all.
-  constexpr void put_run(uint32_t first, uint32_t n, bool vm, bool lgkm, bool out_of_order) {
+  // Results issued now (age 0) for the n consecutive keys from `first` (a tuple's dwords:
+  // one search for all), each replacing the record of the same key. Returns how many keys
+  // are new.
+  constexpr uint32_t put_run(uint32_t first, uint32_t n, bool vm, bool lgkm, bool out_of_order) {
     pending_entry e;
     e.vm_mark = vm_issued;
     e.lgkm_mark = lgkm_issued;
     e.on_vm = vm;
     e.on_lgkm = lgkm;
     e.out_of_order = out_of_order;
+    uint32_t added = 0;
     std::size_t i = lower_bound(first);
     for (uint32_t j = 0; j < n; ++j, ++i) {
       e.key = first + j;
-      if (i < pend.size() && pend.data()[i].key == e.key) pend.data()[i] = e;
-      else if (i == pend.size()) pend.push_back(e);
+      if (i < pend.size() && pend.data()[i].key == e.key) {
+        pend.data()[i] = e;
+        continue;
+      }
+      if (i == pend.size()) pend.push_back(e);
       else pend.insert(pend.begin() + static_cast<std::ptrdiff_t>(i), e);
+      ++added;
     }
+    return added;
+  }
+  // One result: true when the key is new.
+  constexpr bool put(uint32_t key, bool vm, bool lgkm, bool out_of_order) {
+    return put_run(key, 1, vm, lgkm, out_of_order) != 0;
   }
   // An s_waitcnt with counts wc: clears the counters it covers on each record and drops the
   // records returned on all of theirs, calling retired(key) for each.
