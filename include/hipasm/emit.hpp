@@ -485,12 +485,15 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
   // The basename of the last file printed: the scan for '/' is per file change, not per line.
   const char* last_file = nullptr;
   std::string_view base{};
-  src_loc printed{};  // the location printed last (none after a label)
+  // The location in force: the last instruction's line in last_file (a line not printed
+  // repeats the one before), 0 after a label or a change of file. (So one file comparison an
+  // instruction, the one above.)
+  uint32_t printed_line = 0;
   for (std::size_t b = 0; b < fn.blocks.size(); ++b) {
     if (target[b]) {
       detail::put_label(out, fn, b);
       out.put(detail::lit(":\n"));
-      printed = src_loc{};
+      printed_line = 0;
     }
     for (const instr& in : fn.blocks[b].instrs) {
       bool print_loc = false;
@@ -498,9 +501,10 @@ constexpr void print_function(S& out, const function& fn, const isa_view& isa, c
         if (!detail::same_file(in.loc.file, last_file)) {
           last_file = in.loc.file;
           base = detail::basename(in.loc.file);
+          printed_line = 0;
         }
-        print_loc = in.loc.line != printed.line || !detail::same_file(in.loc.file, printed.file);
-        if (print_loc) printed = in.loc;
+        print_loc = in.loc.line != printed_line;
+        printed_line = in.loc.line;
       }
       detail::print_instr(out, fn, isa, in, opt, base, print_loc);
     }
