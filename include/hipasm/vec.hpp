@@ -3,10 +3,8 @@
 // Why not std::vector: the pipeline runs in the constant interpreters, where each
 // std::vector::push_back is three interpreted calls (allocator_traits::construct,
 // std::construct_at, placement new) on top of the member call, and construction of n
-// elements is n such calls. Measured with clang-22 (200k push_backs of a 9-byte struct,
-// reserved): 3.3 us each with -fexperimental-new-constant-interpreter and 14 us with the
-// default interpreter, against 0.7 and 3 us here; a 50k push_back of a 170-byte struct
-// 20 -> 8 us (new) and 19 -> 9 us (default). The whole pipeline is mostly such pushes.
+// elements is n such calls: a push_back here costs a quarter to a half of std::vector's with
+// either interpreter (docs/design.md's cost model). The whole pipeline is mostly such pushes.
 //
 // Storage is `new T[capacity]()`: T must be default-constructible and copy/move
 // assignable. Slots past size() always hold T() (truncation resets them), so

@@ -38,13 +38,9 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
 // at once, each with at least 8 K units (whole tiles; block128: whole 128-column scale blocks);
 // 1 when fewer than two splits fit. At once: one workgroup a CU (`cus` CUs) when that gives two
 // splits or more (a workgroup with the CU's SIMDs and address path to itself), else one or two
-// a CU as their LDS allows. Each split adds its prologue and a slice to the sums. Measured
-// (bench_kernel_gemm_fp8 / _i8, GEMM_QUANT_BENCH_SPLITS): fp8 32x3072x7168 (24 32x128 tiles) 4 /
-// 7 / 10 splits 17.5 / 14.4 / 14.5 us, (48 32x64 tiles, two fit a CU) 4 / 5 / 6 / 7 / 8 splits
-// 12.85 / 11.37 / 11.26 / 13.05 / 13.25 us; fp8 32x7168x7168 (112 32x64 tiles) 2 / 3 / 4 / 5
-// splits 20.1 / 20.0 / 20.4 / 19.6 us; fp8 256x7168x7168 (224 64x128 tiles, two a CU) 1 / 2
-// splits 35.8 / 35.7 us; i8 1024x1536x5120 (192 64x128 tiles) 1 / 2 / 3 splits 23.7 / 23.7 /
-// 22.9 us.
+// a CU as their LDS allows. Each split adds its prologue and a slice to the sums, so more
+// splits than fill the device lose (GEMM_QUANT_BENCH_SPLITS=n with bench_kernel_gemm_fp8 / _i8
+// compares the counts).
 inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
   if (!c.split_k) return 1;
   const uint64_t tiles = uint64_t(c.grid_x(N)) * c.grid_y(M);

@@ -39,8 +39,8 @@
 // 4. moe_fused: the two GEMMs (2 and 3) in one dispatch (a 1-D grid: stage 1's workgroups, then stage
 //    2's, each with its own configuration of one workgroup size): a stage-2 workgroup waits
 //    for the zeroing of out and, before each block, for the stage-1 workgroups of that block
-//    (counters in memory, agent-scope release/acquire), so the second dispatch (~2.5 us on the
-//    timing model) and the ramp down of stage 1 / up of stage 2 overlap with work.
+//    (counters in memory, agent-scope release/acquire), so the second dispatch and the ramp
+//    down of stage 1 / up of stage 2 overlap with work.
 // dim and inter must be multiples of 16 (whole 16-element slices; the host API checks).
 // Speed (bench/kernels/bench_moe.cpp): the weights are the traffic (each routed expert's W1
 // and W2 once). A direct load touches 32 lines (a lane's row, 32 bytes of it), 4 cycles each
@@ -48,8 +48,8 @@
 // 32-token rows from address-path-bound to near the HBM stream (both stages). k_split cuts
 // the load round trips per wave. Not done: h kept in LDS (aiter's fmoe: a workgroup takes a
 // slice of inter for both GEMMs, adding its share of out): it would save h's round trip, which
-// is only the blocks' real rows (padding rows are neither stored nor loaded): ~0.5 MB of HBM at
-// 32 tokens 7168x512x256 top-8, 0.13 us of its 610 (README, moe).
+// is only the blocks' real rows (padding rows are neither stored nor loaded): a small share of
+// the weights' traffic.
 //
 // Device side:  HIPASM_MOE_SORTING_KERNEL(name, sorting_cfg), HIPASM_MOE_STAGE1_KERNEL(name,
 //               gemm_cfg), HIPASM_MOE_STAGE2_KERNEL(name, gemm_cfg), HIPASM_MOE_FUSED_KERNEL(name,

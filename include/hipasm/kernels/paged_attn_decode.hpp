@@ -746,8 +746,8 @@ struct paged_attn_decode_args {
 };
 
 // Blocks per partition, from a cost estimate fitted to this kernel on the timing model's MI300X
-// (session 12: bench_kernel_paged_attn_decode with HIPASM_PA_PARTITION_BLOCKS=N, head dim 128,
-// gqa 8, 8 KV heads; kernel times below without the 2.5-us dispatch):
+// (bench_kernel_paged_attn_decode with HIPASM_PA_PARTITION_BLOCKS=N, head dim 128, gqa 8, 8 KV
+// heads, times without the dispatch):
 //   - a workgroup streams its blocks at ~7.5 GB/s per wave and block in flight (4 waves x 2: 60
 //     GB/s, b8 ctx8192 unsplit: 4.2 MB a workgroup in 70 us), at most at the 67 GB/s of a CU's
 //     address path (32 B/clk at 2.1 GHz, docs/timing-model.md; 8 waves, b1 ctx8192 on 16 and 32
@@ -758,9 +758,8 @@ struct paged_attn_decode_args {
 //     wave's loads: b1 ctx8192 2-16 partitions, b8 ctx512 and ctx2048 2-4 partitions, 2.3-2.6 us).
 // Each candidate (whole blocks a wave) is timed by
 //   rounds (1.5 + split) + max(rounds x bytes a workgroup / its rate, bytes / the device's rate);
-// the fastest wins, fewer partitions on a tie. 4 waves on the bench rows: b1 ctx512 / 8192 /
-// 32768 in 8 / 9 / 9 partitions (7.55 / 13.60 / 40.19 us with the dispatch), every other row
-// unsplit (2-partition splits of b8 ctx512 / 2048 measured 2.0 / 1.8 us slower).
+// the fastest wins, fewer partitions on a tie (with 4 waves the bench's short-batch rows split,
+// the others do not).
 template <paged_attn_decode_config C>
 constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_heads, uint32_t max_context,
                                                uint32_t cus = 304) {
@@ -771,8 +770,8 @@ constexpr uint32_t paged_attn_partition_blocks(uint32_t seqs, uint32_t num_kv_he
   const bool f8 = C.kv_cache == pa_kv_cache::fp8_per_token;
   const double block_bytes = double(C.block_size) * C.head_dim * 2.0 * pa_kv_elem_bytes(C) + (f8 ? C.block_size * 8.0 : 0.0);
   // a block in flight streams at 7.5 GB/s per 8 KiB (its latency); an fp8 wave also computes at
-  // most ~10.4 GB/s (a 16-token tile in ~850 cycles when K and V were widened to bf16; ~700 since
-  // S runs on fp8 MFMAs, not refit: README, session 18)
+  // most ~10.4 GB/s (a 16-token tile in ~850 cycles with K and V widened to bf16; S on fp8
+  // MFMAs takes ~700, not refitted)
   double wg_gbps = 7.5 * C.waves * C.prefetch * block_bytes / 8192.0;
   if (f8 && wg_gbps > 10.4 * C.waves) wg_gbps = 10.4 * C.waves;
   if (wg_gbps > 67.0) wg_gbps = 67.0;

@@ -253,15 +253,12 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   // The first token's loads; then, per token, the next one's loads go out (its position came
   // with the previous token's, mostly from the same scalar-cache line) before this one's wait,
   // so a wave has two tokens' bytes in flight and its position/cos-sin chain hides under the
-  // other token's transfer. (One token per workgroup, the cos/sin row loaded after q and k
-  // queued behind the other waves' loads: 4096 tokens Llama-3 8B 71.6%, before q and k 81.6%.)
+  // other token's transfer. (With one token per workgroup, a cos/sin row loaded after q and k
+  // queues behind the other waves' loads.)
   // The first token's q and k go out under its position's latency, its cos/sin row when the
   // position is there; except with one token a workgroup and several workgroups a CU, where that
-  // row would queue behind every load the CU's other waves issued meanwhile (Llama-3 8B, q and k
-  // first: 512 tokens 7.11 -> 7.42 us, 1024 tokens 8.94 -> 10.27, 4096 tokens one a workgroup
-  // 81.6 -> 74.5%; 256 tokens 5.69 -> 5.50 us, 64 tokens 4.72 -> 4.59), and out of place with
-  // copied dims (their loads fill the latency already: GPT-J 1-32 tokens 4.56-4.70 -> 4.64-4.76
-  // us with q and k first too).
+  // row would queue behind every load the CU's other waves issued meanwhile, and out of place
+  // with copied dims (their loads fill the latency already).
   load_copy(t, 0);
   if constexpr (RC == 0)
     J.If(tokens <= rotary_cs_first_tokens || tokens_per_group > 1u, [&] {

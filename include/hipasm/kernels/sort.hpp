@@ -12,9 +12,7 @@
 // the others, its own inverse), applied only in the loaded 1 KiB pieces that hold a negative
 // key and, at the store, the pieces (from 16 a lane, in the load's layout after the transpose)
 // or lanes that do (three VALU a key each way where there are, three a piece and one a row for
-// the checks: bench_kernel_sort 8192 x 2048 keys 41.37 -> 39.90 us non-negative, 41.72 with
-// half of them negative, 41.37 before for both; the store by pieces: 39.62 -> 38.85 us
-// half-negative, 37.78 -> 37.90 non-negative). So -0 and +0 are ordered (-0 first ascending),
+// the checks: cheaper than mapping every key when few are negative). So -0 and +0 are ordered (-0 first ascending),
 // NaNs with the sign bit clear (the default NaN of GPU arithmetic, 0x7fc00000) sort after +inf
 // (last ascending, first descending, like torch.sort), a negative NaN before -inf. With a
 // payload the order is (key, payload as u32): equal keys come out by ascending payload, in
@@ -29,7 +27,7 @@
 // v_max_u32, v_min_f64 + v_max_f64 for index payloads (key and index packed as one positive
 // normal f64 whose order is theirs), a 64-bit compare and four v_cndmask for values; keys take
 // the loop's register steps two at a time, six min/max/min3/med3/max3 for four registers where
-// two steps' compare-exchanges take eight (reg_pair: 8192 x 2048 keys 39.90 -> 38.25 us). Across
+// two steps' compare-exchanges take eight (reg_pair). Across
 // lanes (xor 2^d, or the mirror: lane xor 2^k-1 and registers reversed) the partner copies come
 // by ds_swizzle / ds_bpermute (keys: up to 15 in flight; pairs: 8 registers before one wait;
 // the network is VALU-bound, DPP moves would take VALU slots), and the lane keeps the minimum
@@ -79,10 +77,10 @@ constexpr int sort_capacity(const sort_config& c) { return 64 * c.per_lane * (c.
 // A row per wave: at most sort_max_waves(c) waves. <= 16 a lane: 8192 (all resident at once on
 // the 304 CUs' 9728 wave slots while a wave holds <= 64 VGPRs), each sorting ceil(rows / 8192)
 // consecutive rows; 32 a lane: 6080 (5 a SIMD at the keys' 93 VGPRs), wave w sorting rows w,
-// w + waves, .. (4096 waves of 2 consecutive rows: a third of the SIMDs sort 8 rows where the
-// mean is 6.7: bench_kernel_sort 8192 x 2048 keys 48.0 -> 43.6 us; 4864 waves 42.0, 6080 41.4;
-// strided rows at 16384 x 512 argsort: 28.0 -> 29.9 us). 6080 waves are 20 a CU: in groups of
-// 1, 2 or 4 waves every CU gets as many (8: 2.5 groups a CU, 48.2 us)
+// w + waves, .. (4096 waves of 2 consecutive rows would leave a third of the SIMDs sorting 8
+// rows where the mean is 6.7; strided rows cost the 16-a-lane configurations, so only 32 a lane
+// strides). 6080 waves are 20 a CU: in groups of 1, 2 or 4 waves every CU gets as many (8
+// would give 2.5 groups a CU)
 constexpr bool sort_strided(const sort_config& c) { return c.per_lane >= 32; }
 constexpr uint32_t sort_max_waves(const sort_config& c) { return sort_strided(c) ? 6080u : 8192u; }
 constexpr uint32_t sort_rows_per_wave(const sort_config& c, uint32_t rows) {
@@ -97,8 +95,8 @@ constexpr uint32_t sort_groups(const sort_config& c, uint32_t rows) {
   if (waves > sort_max_waves(c)) waves = sort_max_waves(c);
   return (waves + static_cast<uint32_t>(c.waves) - 1) / static_cast<uint32_t>(c.waves);
 }
-// LDS of the cross-wave steps: one copy of the row (two, one barrier a step fewer, halved the
-// workgroups a CU holds: bench_kernel_sort 8192 x 2048 keys 48.4 us with one, 52.6 with two)
+// LDS of the cross-wave steps: one copy of the row (two would save a barrier a step but halve
+// the workgroups a CU holds, which costs more)
 constexpr bool sort_cross_waves(const sort_config& c) { return !c.row_per_wave && c.waves > 1; }
 constexpr uint32_t sort_lds_region(const sort_config& c) {
   return static_cast<uint32_t>(sort_capacity(c)) * (c.payload == sort_payload::none ? 4u : 8u);
@@ -228,7 +226,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   // piece m of the row in raw: a load a piece (keys only; with values all at once), arriving in
   // order. The first row's pieces (nothing after them): vmcnt(pieces after m); a prefetched row
   // is in by the loop's end (wait_for) and these counts then wait for the stores issued after it
-  constexpr bool staged = C.payload != sort_payload::values && N >= 16;  // (8: 16384 x 512 argsort 28.0 -> 28.4 us)
+  constexpr bool staged = C.payload != sort_payload::values && N >= 16;  // (at 8 a lane staging does not pay)
   auto wait_piece = [&](int m) {
     if constexpr (!staged) {
       if (m == 0) J.s_waitcnt(vmcnt(0));
@@ -383,7 +381,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
 
   // per-lane-bit constants: ~0 in the lanes whose bit b is set (the upper lane of a pair). (Keys
   // at 32 a lane made them at each lane step while the register steps held 93 VGPRs, two VALU a
-  // step; with the paired register steps 86 + these 6 fit 5 waves a SIMD: 38.25 -> 37.78 us)
+  // step; with the paired register steps 86 + these 6 fit 5 waves a SIMD)
   std::array<gpr<dtype::u32>, 6> upper_v{};
   std::array<gpr<dtype::u64>, 6> upper_s{}, lower_s{};
   gpr<dtype::u64> full_exec{};  // (argsorts: EXEC after a lane step's halves; the network runs on every lane)
@@ -535,12 +533,10 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // lane xor `mask` (its top bit lb): register r meets the partner lane's register r ^ rx, in place
     auto lane_step = [&](uint32_t mask, int lb, int rx) {
       // The partner copies come by ds_swizzle / ds_bpermute even where a DPP move reaches: the
-      // network is VALU-bound and the LDS unit otherwise idle (bench_kernel_sort: 16384 x 512
-      // argsort 32.8 -> 29.4 us, 8192 x 2048 keys 58.3 -> 52.6). Keys: software-pipelined, up
+      // network is VALU-bound and the LDS unit otherwise idle. Keys: software-pipelined, up
       // to 15 exchanges (lgkmcnt's limit) in flight and 4 registers kept at a time once theirs
-      // are in (lgkmcnt(the later ones)) (was: 8, wait for all, keep: 8192 x 2048 keys a row per
-      // wave 43.75 -> 43.17 us, 4-wave groups 47.57 -> 47.15). Pairs: 8 (16 exchanges) then
-      // wait, as before (the EXEC switches of v_min_f64 / v_max_f64 are per chunk)
+      // are in (lgkmcnt(the later ones)), so the keeping overlaps the later exchanges. Pairs: 8
+      // (16 exchanges) then wait (the EXEC switches of v_min_f64 / v_max_f64 are per chunk)
       constexpr int CK = P ? 8 : 4;  // registers a keep
       // a mirror step's registers in the order 0, N-1, 1, N-2, ..: a pair's two registers are
       // exchanged before the chunk holding both (CK even) writes them in place
@@ -650,8 +646,8 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // The group is bitonic (a subsequence of one), so step d leaves every element of (a0, b0)
     // <= every one of (a1, b1): with mb = min(b0, b1) and Mb = max(b0, b1) the sorted group is
     // min3(a0, a1, mb), med3(a0, a1, mb), med3(a0, a1, Mb), max3(a0, a1, Mb) (min(a0, a1) <=
-    // Mb and mb <= max(a0, a1) make each median the step-(d-1) result). 32 a lane: 160 -> 128
-    // VALU a stage of the loop
+    // Mb and mb <= max(a0, a1) make each median the step-(d-1) result): six VALU where two
+    // plain steps take eight
     auto reg_pair = [&](int d) {
       // (descending: the maximum to the lower index)
       constexpr gfx942_op lo = KD ? op_max : op_min, hi = KD ? op_min : op_max,

@@ -19,9 +19,8 @@
 // for 32 lanes a last row_bcast:15 into the second row of 16) merge each lane's list with its
 // partner's (fetched by two v_mov_b32_dpp per key): the top P of two sorted lists is
 // max(A_i, B_{P-1-i}) (bitonic), sorted by log2(P) half-cleaner stages. No step waits on
-// another round's reduction, unlike k rounds of max + arg-min (the kernel before session 11:
-// ~650 instructions a wave at 128 experts, top-8; now ~390 with 16 lanes, 230 of them the
-// selection). Cost per merge of two top-8 lists: 16 DPP moves, 8 v_max_f64, 12 exchanges.
+// another round's reduction, unlike k rounds of max + arg-min (which need k reductions in a
+// row and about 1.7x the instructions at 128 experts, top-8). Cost per merge of two top-8 lists: 16 DPP moves, 8 v_max_f64, 12 exchanges.
 // Edge values: a NaN logit is selected only after every other (then by index) and makes every
 // weight of its token NaN (the sum); -inf logits have probability 0.
 // The softmax max is the group's max of the lanes' best logits (f32 DPP; 32 lanes: per row of
@@ -68,8 +67,7 @@ constexpr int topk_lanes_for(const topk_softmax_config& c, int per_lane, int mos
 constexpr int topk_lanes(const topk_softmax_config& c) { return c.lanes ? c.lanes : topk_lanes_for(c, 16, 16); }
 // The latency configuration of c: the fewest lanes (up to 32) giving each lane <= 4 experts, so a
 // wave's work is shortest (1 to a few thousand tokens; more tokens per wave pay off once the
-// workgroups outnumber the CUs). 128 experts, top-8, 1 / 32 tokens: 3.59 / 3.64 us with 32
-// lanes, 3.64 / 3.75 with 16, 3.91 / 4.13 with 8 (bench_kernel_topk_softmax).
+// workgroups outnumber the CUs; bench_kernel_topk_softmax compares the lane counts).
 constexpr topk_softmax_config topk_latency_config(topk_softmax_config c) {
   c.lanes = topk_lanes_for(c, 4, 32);
   return c;

@@ -542,8 +542,8 @@ constexpr waitcnt_counts decode_waitcnt(const instr& in) {
 // counter (vm; in-order lgkm: LDS) were issued after it, saturating at 255. The set counts the
 // operations issued (vm_issued, lgkm_issued) and a record keeps the count at its issue
 // (`*_mark`: age = issued - mark), so an issue costs O(1) instead of a pass over every record,
-// and sorted keys make lookup O(log n) and a join's merge, a comparison O(n) (session 9's
-// quadratic async_pending). out_of_order: SMEM/FLAT on lgkm, only lgkmcnt(0) retires it.
+// and sorted keys make lookup O(log n) and a join's merge, a comparison O(n) (per-record ages
+// made joins quadratic). out_of_order: SMEM/FLAT on lgkm, only lgkmcnt(0) retires it.
 struct pending_entry {
   uint32_t key = 0;
   uint32_t vm_mark = 0, lgkm_mark = 0;
