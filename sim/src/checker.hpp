@@ -57,7 +57,9 @@ std::vector<std::string> checker_rule_tags();
 
 class Checker final : public Observer {
  public:
-  Checker();
+  // track_undefined: also the definedness rules of undef.hpp (undef-addr, undef-store,
+  // undef-branch, undef-exec).
+  explicit Checker(bool track_undefined = true);
   ~Checker() override;
 
   void on_issue(const Wave& w, const Inst& in, uint64_t cycle) override;
