@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "hazard_rules.hpp"
+#include "undef.hpp"
 
 namespace hipasm::sim {
 
@@ -52,6 +53,7 @@ constexpr uint8_t kVm = 1, kLgkm = 2;
 // for each hazard rule it can be a consumer of, the consumer registers the rule relates.
 struct Facts {
   InstInfo info;
+  undef::Facts uf;
   struct CRule {
     int8_t key_bit;      // bit of hz::producer_key_flag of the rule (-1 = any producer)
     uint8_t window;      // the rule's max_window
@@ -107,6 +109,7 @@ struct Snapshot {
 struct GroupState {
   uint32_t id = 0;
   std::vector<Shadow> shadow;                  // sized on first LDS access
+  std::vector<uint64_t> lds_def;               // LDS bytes holding defined data (bit per byte)
   std::vector<std::vector<Snapshot>> snaps;   // per wave: at its k-th s_barrier (k = 1..)
   std::vector<uint8_t> ended;
 };
@@ -144,9 +147,14 @@ struct WaveState {
   std::bitset<648> clause_defs, clause_uses;
   // per-wave Inst -> InstInfo cache (direct mapped)
   std::array<std::pair<const Inst*, const Facts*>, 256> cache{};
+  // definedness of the wave's registers (kept allocated across reuse; valid once undef_ready)
+  std::unique_ptr<undef::WaveShadow> undef;
+  bool undef_ready = false;
 
   void reset(Checker::Impl* o, uint32_t g, uint32_t wv, GroupState* gs) {
+    auto keep = std::move(undef);
     *this = WaveState();
+    undef = std::move(keep);
     owner = o;
     wg = g;
     wave = wv;
@@ -197,6 +205,7 @@ struct FindingEntry {
 }  // namespace
 
 struct Checker::Impl {
+  bool undef_on = true;
   std::mutex find_mu;
   std::map<FindingKey, FindingEntry, FindingKeyLess> findings;
 
@@ -234,6 +243,7 @@ struct Checker::Impl {
   static std::unique_ptr<Facts> make_facts(const Inst& in) {
     auto f = std::make_unique<Facts>();
     f->info = hz::classify(in);
+    f->uf = undef::classify(in);
     std::vector<const Range*> keys;
     auto all = hz::rules();
     for (uint8_t ri : f->info.consumer_rules) {
@@ -595,6 +605,31 @@ struct Checker::Impl {
     return keys[i];
   }
 
+  // ---- definedness (undef.hpp)
+  struct UndefSink final : undef::Sink {
+    Impl& im;
+    const WaveState& s;
+    const Inst& in;
+    UndefSink(Impl& i, const WaveState& st, const Inst& ins) : im(i), s(st), in(ins) {}
+    void found(const char* rule, const std::string& what) override {
+      im.report(s, in, rule, [&] { return what; });
+    }
+  };
+  void track_undef(WaveState& s, const Wave& w, const Inst& in, const undef::Facts& uf) {
+    if (!s.undef_ready) {
+      if (!s.undef) s.undef = std::make_unique<undef::WaveShadow>();
+      s.undef->reset(w);
+      s.undef_ready = true;
+    }
+    std::vector<uint64_t>& lds = lds_def_of(*s.group, w);
+    UndefSink sink(*this, s, in);
+    undef::issue(*s.undef, lds, w, in, uf, sink);
+  }
+  static std::vector<uint64_t>& lds_def_of(GroupState& g, const Wave& w) {
+    if (g.lds_def.size() < (w.lds_size + 63) / 64) g.lds_def.resize((w.lds_size + 63) / 64, 0);
+    return g.lds_def;
+  }
+
   // ---- LDS races
   Snapshot snapshot_of(GroupState& g, uint32_t wave, uint32_t epoch, bool& known) {
     known = true;
@@ -628,6 +663,9 @@ struct Checker::Impl {
 
   void lds_access(WaveState& s, const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind) {
     GroupState& g = *s.group;
+    // LDS-DMA and FLAT write LDS from memory or registers the definedness pass did not see.
+    if (undef_on && kind != LdsAccess::Read && (kind == LdsAccess::DmaWrite || (s.cur && (s.cur->cls & C_FLAT))))
+      undef::lds_define(lds_def_of(g, w), addr, n);
     if (g.shadow.size() < w.lds_size) g.shadow.resize(w.lds_size);
     const uint32_t me = s.wave, epoch = s.epoch;
     const bool write = kind != LdsAccess::Read;
@@ -700,7 +738,7 @@ struct Checker::Impl {
   }
 };
 
-Checker::Checker() : impl_(std::make_unique<Impl>()) {}
+Checker::Checker(bool track_undefined) : impl_(std::make_unique<Impl>()) { impl_->undef_on = track_undefined; }
 Checker::~Checker() = default;
 
 void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
@@ -713,6 +751,7 @@ void Checker::on_issue(const Wave& w, const Inst& in, uint64_t) {
   im.check_pending(s, in, info);
   im.check_hazards(s, in, facts);
   im.check_soft_clause(s, in, info);
+  if (im.undef_on) im.track_undef(s, w, in, facts.uf);
   im.push_history(s, in, info);
   if (info.is_waitcnt) im.retire(s, in.mod.simm16);
   if (info.is_barrier) {
@@ -768,6 +807,7 @@ std::vector<Finding> Checker::findings() const {
 std::vector<std::string> checker_rule_tags() {
   std::vector<std::string> out = {"pending-read", "pending-write", "lds-race", "lds-race-waw", "lds-race-war",
                                   "lds-dma-pending"};
+  for (const char* t : undef::kRules) out.emplace_back(t);
   for (const std::string& t : hazard_tags()) out.push_back(t);
   out.emplace_back(hz::kSoftClauseTag);
   return out;

@@ -19,10 +19,13 @@
 //    s_barrier that both waves passed since; a wave overwrites LDS bytes another wave read
 //    with no s_barrier in between (write after read); a wave touches LDS bytes its own
 //    LDS-DMA (counted on vmcnt) may not have written yet.
+// 4. Undefined data (undef.hpp, docs/sim-undefined.md): register bits and LDS bytes nothing
+//    defined, used as an address, stored to memory, branched on or put in EXEC.
 //
 // Rule tags, as "[tag]" right after the instruction text: pending-read, pending-write,
 // hazard <id> (ids in hazard_rules.cpp, e.g. "hazard mfma-read"), lds-race (read),
-// lds-race-waw, lds-race-war, lds-dma-pending. A dynamic checker: it sees the paths a launch
+// lds-race-waw, lds-race-war, lds-dma-pending, undef-addr, undef-store, undef-branch,
+// undef-exec. A dynamic checker: it sees the paths a launch
 // executes, so code a test's inputs never reach is not checked.
 //
 // Findings never stop a run: each (pc, rule) keeps the number of times a wave broke the rule
@@ -57,7 +60,9 @@ std::vector<std::string> checker_rule_tags();
 
 class Checker final : public Observer {
  public:
-  Checker();
+  // track_undefined: also the definedness rules of undef.hpp (undef-addr, undef-store,
+  // undef-branch, undef-exec).
+  explicit Checker(bool track_undefined = true);
   ~Checker() override;
 
   void on_issue(const Wave& w, const Inst& in, uint64_t cycle) override;

@@ -38,6 +38,9 @@ namespace hipasm::sim {
 inline constexpr int kLanes = 64;
 inline constexpr int kNumSgprs = 102;
 inline constexpr int kMaxVgprs = 512;  // unified file: v0..v255 then AGPRs at accum_offset
+// What a register or LDS dword holds before anything wrote it (hardware leaves them as the last
+// wave left them): an f32/f16/bf16 NaN and a wild address, so a test that reads one fails.
+inline constexpr uint32_t kPoison = 0x7fbadbadu;
 
 // Flat-address apertures (gfx9: src_shared_base/src_private_base return the high 32 bits).
 // A FLAT address whose high half equals one of these selects LDS / scratch; device
@@ -156,6 +159,9 @@ struct Wave {
   bool scc = false;
   uint64_t pc = 0;
   uint32_t accum_offset = 256;
+  // s0..s(entry_sgprs-1) are what the hardware initialised at dispatch (user SGPRs, workgroup
+  // ids, private segment offset); the rest start as kPoison (the checker tracks definedness).
+  uint32_t entry_sgprs = 0;
   bool done = false, at_barrier = false;
   // Blocked at this ds_gws_barrier / ds_gws_sema_p until the resource releases it (exec_gws.cpp);
   // the dispatcher does not issue for a blocked wave. nullptr = not blocked.
@@ -403,7 +409,7 @@ struct Dispatch {
 struct Workgroup {
   uint32_t id[3] = {0, 0, 0};
   uint32_t linear = 0;
-  std::vector<uint8_t> lds;        // static + dynamic LDS, zero-filled
+  std::vector<uint8_t> lds;        // static + dynamic LDS, filled with kPoison
   uint32_t num_waves = 0;
 };
 

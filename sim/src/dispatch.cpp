@@ -182,10 +182,11 @@ const Inst& gpr_indexed(const Program& prog, const Wave& w, const Inst& in) {
 void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratch_base) {
   const KernelImage& k = *S.image;
   const DispatchParams& p = *S.params;
-  std::fill(w.sgpr.begin(), w.sgpr.end(), 0u);
-  std::fill(w.vgpr.begin(), w.vgpr.end(), 0u);
-  w.vcc = 0;
-  w.m0 = 0;
+  // Registers the dispatch does not initialise hold garbage on hardware: kPoison here.
+  std::fill(w.sgpr.begin(), w.sgpr.end(), kPoison);
+  std::fill(w.vgpr.begin(), w.vgpr.end(), kPoison);
+  w.vcc = uint64_t(kPoison) << 32 | kPoison;
+  w.m0 = kPoison;
   w.scc = false;
   w.pc = k.entry;
   w.accum_offset = k.accum_offset ? k.accum_offset : 256;
@@ -248,6 +249,7 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
     if (k.sgpr_workgroup_id[d] && s < kNumSgprs) w.sgpr[s++] = g.id[d];
   if (k.sgpr_workgroup_info && s < kNumSgprs) w.sgpr[s++] = 0;
   if (k.sgpr_private_segment_wavefront_offset && s < kNumSgprs) w.sgpr[s++] = 0;
+  w.entry_sgprs = s;
   // Flat scratch (architected on gfx942): the wave's private base.
   w.sgpr[102] = uint32_t(scratch_base);
   w.sgpr[103] = uint32_t(scratch_base >> 32);
@@ -306,10 +308,11 @@ struct GroupRun {
     g.id[1] = uint32_t((linear / p.grid[0]) % p.grid[1]);
     g.id[2] = uint32_t(linear / (uint64_t(p.grid[0]) * p.grid[1]));
     g.num_waves = S.waves_per_group;
-    g.lds.assign(size_t(k.group_segment_fixed_size) + p.dynamic_lds, 0);
+    g.lds.resize(size_t(k.group_segment_fixed_size) + p.dynamic_lds);
+    for (size_t i = 0; i < g.lds.size(); ++i) g.lds[i] = uint8_t(kPoison >> (8 * (i & 3)));
     while (wk.waves.size() < S.waves_per_group) {
       auto w = std::make_unique<Wave>();
-      w->vgpr.assign(size_t(kMaxVgprs) * kLanes, 0);
+      w->vgpr.assign(size_t(kMaxVgprs) * kLanes, kPoison);
       wk.waves.push_back(std::move(w));
     }
     uint64_t scratch_base = 0;

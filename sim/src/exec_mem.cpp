@@ -512,38 +512,43 @@ void ds_permute(Wave& w, const Inst& in) {
   for_active(exec, [&](int lane) { write_u32(w, in.dst[0], lane, out[lane]); });
 }
 
+}  // namespace
+
+int ds_swizzle_source_lane(uint32_t off, int i) {
+  if (off >= 0xe000) {  // FFT
+    uint32_t mask = off & 0x1f;
+    uint32_t j = std::bit_cast<uint32_t>(i & 0x1f);
+    j = (__builtin_bitreverse32(j) >> 27);
+    j >>= std::popcount(mask);
+    j |= uint32_t(i) & mask;
+    return int(j | (uint32_t(i) & 0x20));
+  }
+  if (off >= 0xc000) {  // rotate
+    uint32_t mask = off & 0x1f;
+    int32_t rot = int32_t((off >> 5) & 0x1f);
+    if (off & 0x400) rot = -rot;
+    uint32_t j = (uint32_t(i) & mask) | (uint32_t(i + rot) & ~mask & 0x1f);
+    return int(j | (uint32_t(i) & 0x20));
+  }
+  if (off & 0x8000) {  // quad permute
+    int sel = (off >> (2 * (i & 3))) & 3;
+    return (i & ~3) | sel;
+  }
+  uint32_t and_mask = off & 0x1f, or_mask = (off >> 5) & 0x1f, xor_mask = (off >> 10) & 0x1f;
+  uint32_t j = (((uint32_t(i) & 0x1f) & and_mask) | or_mask) ^ xor_mask;
+  return int(j | (uint32_t(i) & 0x20));
+}
+
+namespace {
+
 void ds_swizzle(Wave& w, const Inst& in) {
   uint32_t off = uint32_t(in.mod.offset) & 0xffff;
   uint64_t exec = w.exec;
   uint32_t src[kLanes];
   for_active(exec, [&](int lane) { src[lane] = read_u32(w, in.src[0], lane); });
-  auto source_lane = [&](int i) -> int {
-    if (off >= 0xe000) {  // FFT
-      uint32_t mask = off & 0x1f;
-      uint32_t j = std::bit_cast<uint32_t>(i & 0x1f);
-      j = (__builtin_bitreverse32(j) >> 27);
-      j >>= std::popcount(mask);
-      j |= uint32_t(i) & mask;
-      return int(j | (uint32_t(i) & 0x20));
-    }
-    if (off >= 0xc000) {  // rotate
-      uint32_t mask = off & 0x1f;
-      int32_t rot = int32_t((off >> 5) & 0x1f);
-      if (off & 0x400) rot = -rot;
-      uint32_t j = (uint32_t(i) & mask) | (uint32_t(i + rot) & ~mask & 0x1f);
-      return int(j | (uint32_t(i) & 0x20));
-    }
-    if (off & 0x8000) {  // quad permute
-      int sel = (off >> (2 * (i & 3))) & 3;
-      return (i & ~3) | sel;
-    }
-    uint32_t and_mask = off & 0x1f, or_mask = (off >> 5) & 0x1f, xor_mask = (off >> 10) & 0x1f;
-    uint32_t j = (((uint32_t(i) & 0x1f) & and_mask) | or_mask) ^ xor_mask;
-    return int(j | (uint32_t(i) & 0x20));
-  };
   uint32_t out[kLanes];
   for_active(exec, [&](int lane) {
-    int s = source_lane(lane);
+    int s = ds_swizzle_source_lane(off, lane);
     out[lane] = (exec >> s) & 1 ? src[s] : 0;
   });
   for_active(exec, [&](int lane) { write_u32(w, in.dst[0], lane, out[lane]); });

@@ -168,7 +168,7 @@ class sim_device final : public device {
     p.instruction_budget = opts.instruction_budget;
     p.threads = opts.threads;
     const rule_filter allowed(opts.allow);
-    sim::Checker checker;
+    sim::Checker checker(opts.check_undefined);
     sim::Checker* const check = opts.check ? &checker : nullptr;
     rt::launch_report report = opts.profile
                                    ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)

@@ -77,4 +77,8 @@ inline void require_aligned(const Inst& in, std::string_view what, uint64_t addr
                  "misaligned (needs " + std::to_string(align) + "-byte alignment)");
 }
 
+// The lane ds_swizzle_b32 with offset `off` (its 16-bit offset field) reads for lane `i`
+// (bitmask, quad-permute, rotate and FFT modes); exec_mem.cpp, shared with the checker.
+int ds_swizzle_source_lane(uint32_t off, int i);
+
 }  // namespace hipasm::sim

@@ -64,6 +64,8 @@ const char* const kHelp =
     "                      as when a host passes a longer argument struct than it describes\n"
     "  --trace             print every executed instruction and the registers it wrote\n"
     "  --no-check          skip the checker (to measure raw simulation speed)\n"
+    "  --no-undef          checker without the definedness rules (undef-addr, undef-store,\n"
+    "                      undef-branch, undef-exec: undefined register or LDS data used)\n"
     "  --allow RULE        report checker RULE (e.g. hazard valu-sgpr-valu, or just valu-sgpr-valu;\n"
     "                      pending-read, lds-race, ...) as a warning, not an error; repeatable\n"
     "  --warn-only         report every checker rule as a warning (--allow all)\n"
@@ -373,6 +375,9 @@ run_options parse_run(const std::vector<std::string>& argv) {
     } else if (opt == "--no-check") {
       if (inline_value) throw usage_error("--no-check takes no value");
       o.launch.check = false;
+    } else if (opt == "--no-undef") {
+      if (inline_value) throw usage_error("--no-undef takes no value");
+      o.launch.check_undefined = false;
     } else if (opt == "--allow") {
       o.launch.allow.push_back(take());
     } else if (opt == "--warn-only") {

@@ -94,7 +94,9 @@ struct Group {
       : own_mem(shared ? nullptr : std::make_unique<Memory>()), mem(shared ? *shared : *own_mem) {
     dispatch.memory = &mem;
     if (with_checker) {
-      checker = std::make_unique<Checker>();
+      // Hand-built waves have no dispatch state (no user SGPRs, no work-item ids): without the
+      // definedness rules, which test_checker_undef.cpp runs on real dispatches.
+      checker = std::make_unique<Checker>(false);
       dispatch.observer = checker.get();
     }
     wg.lds.assign(lds_bytes, 0);

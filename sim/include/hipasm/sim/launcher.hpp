@@ -59,6 +59,10 @@ struct launch_options {
   unsigned threads = 0;                // 0: all cores (sim); results identical to one thread
   bool check = true;                   // sim: run the checker (pending results, hazards, LDS
                                        // races); off only to measure raw simulation speed
+  bool check_undefined = true;         // sim: the checker also tracks which register bits and LDS
+                                       // bytes hold defined data and reports undefined data used
+                                       // as an address, stored, branched on or put in EXEC
+                                       // (rules undef-addr, undef-store, undef-branch, undef-exec)
   // sim: checker rules whose findings are warnings, not errors (for code that breaks a rule
   // knowingly, such as AMD's production kernels): a rule tag as the findings print it
   // ("pending-read", "hazard valu-sgpr-valu"), a hazard id alone ("valu-sgpr-valu"), or "all".
