@@ -1,5 +1,9 @@
-# Configures, builds and runs the consumer project against hipasm (script mode).
-# STEP=subdir: add_subdirectory(SRC). STEP=install: install SRC to a prefix, find_package.
+# Configures, builds and runs the consumer project against hipasm (script mode), by one route:
+#   STEP=build    find_package(hipasm) with hipasm_DIR = the parent's build tree (BUILD)
+#   STEP=install  `cmake --install` of the parent's build to a prefix, find_package from there
+#   STEP=subdir   add_subdirectory(SRC)
+# Each builds code objects, runs a kernel through the launcher in the simulator, and builds a
+# HIP program whose kernels hipasm-sim runs (hip_program_test.cmake).
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 function(run)
@@ -10,11 +14,15 @@ function(run)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 if(STEP STREQUAL "install")
-  run(${CMAKE_COMMAND} -S ${SRC} -B ${WORK}/hipasm-build ${GEN} -DHIPASM_BUILD_TESTS=OFF
-      -DHIPASM_BUILD_SIM=OFF -DHIPASM_BUILD_EXAMPLES=OFF -DHIPASM_BUILD_BENCH=OFF
-      -DCMAKE_INSTALL_PREFIX=${WORK}/prefix)
-  run(${CMAKE_COMMAND} --install ${WORK}/hipasm-build)
+  run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
+  foreach(_f bin/hipasm-sim include/hipasm/sim/launcher.hpp include/hipasm/hipasm.hpp)
+    if(NOT EXISTS "${WORK}/prefix/${_f}")
+      message(FATAL_ERROR "the install lacks ${_f}")
+    endif()
+  endforeach()
   run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+elseif(STEP STREQUAL "build")
+  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -Dhipasm_DIR=${BUILD})
 else()
   run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -DHIPASM_SOURCE_DIR=${SRC})
 endif()
@@ -71,4 +79,14 @@ run(${WORK}/consumer/print_asm)
 if(NOT last_output MATCHES "s_endpgm")
   message(FATAL_ERROR "host asm text lacks s_endpgm:\n${last_output}")
 endif()
+# A kernel through the launcher, in the simulator.
+run(${CMAKE_COMMAND} -E env HIPASM_BACKEND=sim ${WORK}/consumer/run_kernel ${WORK}/consumer/consumer_kernels.co)
+if(NOT last_output MATCHES "run_kernel: OK")
+  message(FATAL_ERROR "run_kernel printed:\n${last_output}")
+endif()
+# The simulator is this route's own (the build tree's, the install's, the subproject's).
+include("${WORK}/consumer/consumer_paths.cmake")
+set(HIP_PROGRAM "${WORK}/consumer/hip_program")
+set(HIP_WORK "${WORK}/hip_program")
+include("${CMAKE_CURRENT_LIST_DIR}/hip_program_test.cmake")
 message(STATUS "consumer OK (${STEP})")
