@@ -5,13 +5,7 @@
 # Variables: HIP_PROGRAM (the executable), HIP_PROGRAM_CO (its code object), HIPASM_SIM, HIP_WORK.
 file(REMOVE_RECURSE "${HIP_WORK}")
 file(MAKE_DIRECTORY "${HIP_WORK}")
-function(hip_run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
 # Word <i> (little-endian int32) of a file read as hex, as a number.
 function(hip_word hex i out)
   math(EXPR _o "${i} * 8")
@@ -21,7 +15,7 @@ function(hip_word hex i out)
   set(${out} ${_v} PARENT_SCOPE)
 endfunction()
 
-hip_run("${HIP_PROGRAM}")
+run("${HIP_PROGRAM}")
 if(NOT last_output MATCHES "hip_program: (no device|OK)")
   message(FATAL_ERROR "hip_program printed:\n${last_output}")
 endif()
@@ -31,7 +25,7 @@ endif()
 
 # index_times_three (HIP C++: blockIdx/blockDim through ockl, an assert that holds, a printf
 # not taken): out[i] = 3 * i + 64 for i < 100, the rest of the zeroed buffer untouched.
-hip_run("${HIPASM_SIM}" run "${HIP_PROGRAM_CO}" index_times_three --grid 2 --block 64
+run("${HIPASM_SIM}" run "${HIP_PROGRAM_CO}" index_times_three --grid 2 --block 64
         --arg "out=${HIP_WORK}/three.bin:512" --arg i32=100)
 file(READ "${HIP_WORK}/three.bin" _hex HEX)
 foreach(_i RANGE 127)
@@ -48,7 +42,7 @@ endforeach()
 # double_it (the hipasm kernel): out[i] = 2 * in[i] (mod 2^32) for i < 100.
 string(REPEAT "hipasm: a HIP program's kernel in the simulator. " 11 _text)
 file(WRITE "${HIP_WORK}/in.bin" "${_text}")
-hip_run("${HIPASM_SIM}" run "${HIP_PROGRAM_CO}" double_it --grid 2 --block 64
+run("${HIPASM_SIM}" run "${HIP_PROGRAM_CO}" double_it --grid 2 --block 64
         --arg "out=${HIP_WORK}/double.bin:512" --arg "in=${HIP_WORK}/in.bin" --arg u32=100)
 file(READ "${HIP_WORK}/in.bin" _in HEX)
 file(READ "${HIP_WORK}/double.bin" _out HEX)
