@@ -356,8 +356,11 @@ function(hipasm_add_hip_executable target)
   get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
   add_executable(${target} ${A_SOURCES})
   set_source_files_properties(${A_SOURCES} PROPERTIES LANGUAGE CXX)
-  # (the wavefront size: Debian's HIP 5.2 headers read a macro clang-22 no longer predefines)
-  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} ${_devlibs}
+  # The wavefront size: Debian's HIP 5.2 headers read a macro clang-22 no longer predefines.
+  # The device pass is -O3 whatever the build type, as hipasm_add_code_object's: at -O0 -g the
+  # debug info of a hipasm kernel's argument check (a template on &kernel_fn) makes clang
+  # emit the kernel's builder code for the device, which does not link (strlen, operator new).
+  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} ${_devlibs} -Xarch_device -O3
                          -D__AMDGCN_WAVEFRONT_SIZE=64 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS})
   target_link_libraries(${target} PRIVATE hipasm::hipasm "${HIPASM_AMDHIP64}")
   # The device code object, out of the program's offload bundle, for hipasm-sim and
