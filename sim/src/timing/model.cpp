@@ -1125,22 +1125,11 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     p->insts[i].text = prog.insts[i].text;
   }
   if (!opts.asm_source.empty()) {
-    const std::vector<AsmLine> src = asm_source_lines(opts.asm_source, shape.name);
-    // Walk the listing and the code from the kernel's entry together by mnemonic; s_nop padding
-    // the assembler added for alignment is in the code only.
-    size_t j = 0;
-    while (j < prog.insts.size() && prog.insts[j].pc < shape.entry) ++j;
-    for (size_t k = 0; k < src.size() && j < prog.insts.size();) {
-      if (prog.insts[j].mnemonic == src[k].mnemonic) {
-        p->insts[j++].source = src[k++].source;
-      } else if (prog.insts[j].mnemonic == "s_nop") {
-        ++j;
-      } else {
-        throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name +
-                        "' at " + hex(prog.insts[j].pc) +
-                        " (" + prog.insts[j].mnemonic + " in the code, " + src[k].mnemonic + " in the listing)");
-      }
-    }
+    std::vector<std::string> sources;
+    std::string mismatch;
+    if (!match_asm_listing(prog, shape.entry, asm_source_lines(opts.asm_source, shape.name), sources, mismatch))
+      throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name + "' at " + mismatch);
+    for (size_t i = 0; i < prog.insts.size(); ++i) p->insts[i].source = std::move(sources[i]);
   }
   p->waves_info.resize(p->waves);
   // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far.

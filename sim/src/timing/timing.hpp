@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../core.hpp"
+#include "../asm_listing.hpp"
 #include "../decode.hpp"
 #include "device.hpp"
 #include "hipasm/sim/profile.hpp"
@@ -140,12 +141,5 @@ double estimated_clock(const DeviceSpec& dev, double mfma_busy);
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
                                       const DeviceSpec& dev, const rt::profile_options& opts,
                                       unsigned threads = 0);
-
-// The instructions of a kernel's asm listing with their "; file:line" comments (hot spots).
-struct AsmLine {
-  std::string mnemonic;  // without _e32/_e64/_dpp/_sdwa
-  std::string source;
-};
-std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
 
 }  // namespace hipasm::sim::timing

@@ -247,7 +247,7 @@ TEST_CASE("timing: an asm listing's locations carry to the lines that print none
          "\ts_cbranch_scc0 .Lk_0_bb1\n"
          "\t;;#ASMEND\n\ts_endpgm\n.Lfunc_end0:\n";
   }
-  const auto lines = hipasm::sim::timing::asm_source_lines(path, "k");
+  const auto lines = hipasm::sim::asm_source_lines(path, "k");
   REQUIRE(lines.size() == 8);
   const char* want[8][2] = {{"s_load_dword", ""},    {"v_add_u32", "k.hpp:10"}, {"v_add_u32", "k.hpp:10"},
                             {"s_nop", "k.hpp:10"},   {"s_waitcnt", ""},         {"v_mov_b32", "k.hpp:12"},
