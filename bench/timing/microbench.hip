@@ -58,6 +58,18 @@ inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
 inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
 inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
+inline constexpr auto lds_atomic_one_hot_fn = with_options<lds_atomic_bench<hist::one_hot, false>, raw>;
+inline constexpr auto lds_atomic_rtn_one_hot_fn = with_options<lds_atomic_bench<hist::one_hot, true>, raw>;
+inline constexpr auto global_atomic_one_hot_fn = with_options<global_atomic_bench<hist::one_hot, false>, raw>;
+inline constexpr auto global_atomic_rtn_one_hot_fn = with_options<global_atomic_bench<hist::one_hot, true>, raw>;
+inline constexpr auto lds_atomic_uniform16_fn = with_options<lds_atomic_bench<hist::uniform16, false>, raw>;
+inline constexpr auto lds_atomic_rtn_uniform16_fn = with_options<lds_atomic_bench<hist::uniform16, true>, raw>;
+inline constexpr auto global_atomic_uniform16_fn = with_options<global_atomic_bench<hist::uniform16, false>, raw>;
+inline constexpr auto global_atomic_rtn_uniform16_fn = with_options<global_atomic_bench<hist::uniform16, true>, raw>;
+inline constexpr auto lds_atomic_distinct_fn = with_options<lds_atomic_bench<hist::distinct, false>, raw>;
+inline constexpr auto lds_atomic_rtn_distinct_fn = with_options<lds_atomic_bench<hist::distinct, true>, raw>;
+inline constexpr auto global_atomic_distinct_fn = with_options<global_atomic_bench<hist::distinct, false>, raw>;
+inline constexpr auto global_atomic_rtn_distinct_fn = with_options<global_atomic_bench<hist::distinct, true>, raw>;
 }  // namespace hipasm::microbench
 
 using namespace hipasm::microbench;  // (the kernels' names are the builder functions' own)
@@ -115,3 +127,15 @@ extern "C" __global__ void stream_copy(uint64_t* buf, unsigned n) { HIPASM_KERNE
 extern "C" __global__ void l2_one_channel(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_one_channel_fn, buf, n); }
 extern "C" __global__ void l2_stride_2k(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_stride_2k_fn, buf, n); }
 extern "C" __global__ void mall_reread(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mall_reread_fn, buf, n); }
+extern "C" __global__ void lds_atomic_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_one_hot_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_one_hot_fn, buf, n); }
+extern "C" __global__ void global_atomic_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_one_hot_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_one_hot_fn, buf, n); }
+extern "C" __global__ void lds_atomic_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_uniform16_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_uniform16_fn, buf, n); }
+extern "C" __global__ void global_atomic_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_uniform16_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_uniform16_fn, buf, n); }
+extern "C" __global__ void lds_atomic_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_distinct_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_distinct_fn, buf, n); }
+extern "C" __global__ void global_atomic_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_distinct_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_distinct_fn, buf, n); }
