@@ -58,18 +58,18 @@ inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
 inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
 inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
-inline constexpr auto lds_atomic_one_hot_fn = with_options<lds_atomic_bench<hist::one_hot, false>, raw>;
-inline constexpr auto lds_atomic_rtn_one_hot_fn = with_options<lds_atomic_bench<hist::one_hot, true>, raw>;
-inline constexpr auto global_atomic_one_hot_fn = with_options<global_atomic_bench<hist::one_hot, false>, raw>;
-inline constexpr auto global_atomic_rtn_one_hot_fn = with_options<global_atomic_bench<hist::one_hot, true>, raw>;
-inline constexpr auto lds_atomic_uniform16_fn = with_options<lds_atomic_bench<hist::uniform16, false>, raw>;
-inline constexpr auto lds_atomic_rtn_uniform16_fn = with_options<lds_atomic_bench<hist::uniform16, true>, raw>;
-inline constexpr auto global_atomic_uniform16_fn = with_options<global_atomic_bench<hist::uniform16, false>, raw>;
-inline constexpr auto global_atomic_rtn_uniform16_fn = with_options<global_atomic_bench<hist::uniform16, true>, raw>;
-inline constexpr auto lds_atomic_distinct_fn = with_options<lds_atomic_bench<hist::distinct, false>, raw>;
-inline constexpr auto lds_atomic_rtn_distinct_fn = with_options<lds_atomic_bench<hist::distinct, true>, raw>;
-inline constexpr auto global_atomic_distinct_fn = with_options<global_atomic_bench<hist::distinct, false>, raw>;
-inline constexpr auto global_atomic_rtn_distinct_fn = with_options<global_atomic_bench<hist::distinct, true>, raw>;
+inline constexpr auto lds_atomic_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, true>, raw>;
+inline constexpr auto global_atomic_one_hot_fn = with_options<atomic_bench<hist::one_hot, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_one_hot_fn = with_options<atomic_bench<hist::one_hot, true, true>, raw>;
+inline constexpr auto lds_atomic_uniform16_fn = with_options<atomic_bench<hist::uniform16, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_uniform16_fn = with_options<atomic_bench<hist::uniform16, false, true>, raw>;
+inline constexpr auto global_atomic_uniform16_fn = with_options<atomic_bench<hist::uniform16, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_uniform16_fn = with_options<atomic_bench<hist::uniform16, true, true>, raw>;
+inline constexpr auto lds_atomic_distinct_fn = with_options<atomic_bench<hist::distinct, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, false, true>, raw>;
+inline constexpr auto global_atomic_distinct_fn = with_options<atomic_bench<hist::distinct, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, true, true>, raw>;
 }  // namespace hipasm::microbench
 
 using namespace hipasm::microbench;  // (the kernels' names are the builder functions' own)

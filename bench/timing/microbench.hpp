@@ -167,32 +167,22 @@ constexpr void hist_bin_bytes(builder J, const gpr<u32>& addr) {
     J.v_lshlrev_b32(addr, 2, addr);
   } else J.v_lshlrev_b32(addr, 2, J.thread_id_x());
 }
-template <hist H, bool Rtn>
-constexpr void lds_atomic_bench(builder J, buf_t, n_t) {
-  J.lds_bytes(65536);
+template <hist H, bool Global, bool Rtn>
+constexpr void atomic_bench(builder J, buf_t buf, n_t) {
+  if constexpr (!Global) J.lds_bytes(65536);
   auto addr = J.vgpr<u32>();
   hist_bin_bytes<H>(J, addr);
   auto one = J.vgpr<u32>();
   J.v_mov_b32(one, 1);
   auto old = J.vgpr<u32>(8);
   for (int i = 0; i < atomic_ops; ++i) {
-    if constexpr (Rtn) J.ds_add_rtn_u32(old[i % 8], addr, one);
+    if constexpr (Global && Rtn) J.global_atomic_add(old[i % 8], addr, one, buf);
+    else if constexpr (Global) J.global_atomic_add(addr, one, buf);
+    else if constexpr (Rtn) J.ds_add_rtn_u32(old[i % 8], addr, one);
     else J.ds_add_u32(addr, one);
   }
-  J.s_waitcnt(lgkmcnt(0));
-}
-template <hist H, bool Rtn>
-constexpr void global_atomic_bench(builder J, buf_t buf, n_t) {
-  auto addr = J.vgpr<u32>();
-  hist_bin_bytes<H>(J, addr);
-  auto one = J.vgpr<u32>();
-  J.v_mov_b32(one, 1);
-  auto old = J.vgpr<u32>(8);
-  for (int i = 0; i < atomic_ops; ++i) {
-    if constexpr (Rtn) J.global_atomic_add(old[i % 8], addr, one, buf);
-    else J.global_atomic_add(addr, one, buf);
-  }
-  J.s_waitcnt(vmcnt(0));
+  if constexpr (Global) J.s_waitcnt(vmcnt(0));
+  else J.s_waitcnt(lgkmcnt(0));
 }
 
 // ---- Memory latency by pointer chasing (T6): buf holds a chain of 64-bit pointers; lane 0
