@@ -1,7 +1,7 @@
 // Atomics to one address from many lanes, as the timing model predicts them: histograms whose
-// 64 lanes add to one bin (one_hot), 16 bins (uniform16) or 64 bins (distinct), through the LDS
-// (ds_add_u32, ds_add_rtn_u32) and the L2 (global_atomic_add, returning or not); 32 atomics per
-// wave (bench/timing/microbench.hpp). Prints predicted cycles per atomic instruction of one wave
+// 64 lanes add to one bin (one_hot), 16 bins (uniform16), 256 bins by a hash of the lane
+// (random256) or 64 bins (distinct), through the LDS (ds_add_u32, ds_add_rtn_u32) and the L2
+// (global_atomic_add, returning or not); 32 atomics per wave (bench/timing/microbench.hpp). Prints predicted cycles per atomic instruction of one wave
 // (the interval between completions) and the kernel's cycles for one wave and for one wave on
 // every CU of the MI300X. docs/timing-model.md (LDS, Vector memory) has the figures behind them.
 //   hipasm-timing-atomics
@@ -46,7 +46,7 @@ int main() {
                         {"global_atomic_", "global_atomic_add", "global_atomic_add"},
                         {"global_atomic_rtn_", "(returning)", "global_atomic_add"}};
   for (const Unit& u : units)
-    for (const char* h : {"one_hot", "uniform16", "distinct"}) {
+    for (const char* h : {"one_hot", "uniform16", "random256", "distinct"}) {
       const std::string k = std::string(u.kernel) + h;
       double per_op = 0;
       const uint64_t one = run(k, 1, u.prefix, &per_op);

@@ -151,6 +151,15 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
     // least its 64 serialised updates beyond a uniform one's 8 per-bank-pair updates.
     CHECK(one_hot - uniform >= (64 - 8) * lds_op);
     CHECK(uniform > distinct);
+    // random256: bin = top 8 bits of lane * 0x9E3779B1; per 32-lane group, the bank (bin mod 32)
+    // with the most lanes takes 2 cycles per lane (a pass each), at most 32.
+    double random = 4;
+    for (unsigned g = 0; g < 2; ++g) {
+      unsigned per_bank[32] = {}, most = 0;
+      for (unsigned l = 32 * g; l < 32 * g + 32; ++l) most = std::max(most, ++per_bank[(l * 0x9E3779B1u >> 24) % 32]);
+      random += std::min(2.0 * most, 32.0);
+    }
+    CHECK_FIGURE(interval(pre + "random256", mn), random, 0.05);
   }
   // Global, global_atomic_add at buf + 4 * bin. The CU's address path takes 4 cycles per line
   // (T6); the line's L2 channel applies an atomic's lanes on one address one after another, one
