@@ -6,6 +6,7 @@
 // on the modelled device in one event-driven pass. Recording reads registers only, so results
 // are those of a plain run (tests/sim/timing proves it bit for bit).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -41,6 +42,8 @@ struct InstInfo {
   bool valu_flops_per_lane = false;
 };
 InstInfo classify(const Inst& in);
+// Floating-point operations per lane of a VALU mnemonic (docs/timing-model.md, Report).
+double valu_flops(std::string_view mnemonic);
 
 // One dynamic instruction of one wave (16 bytes: a big GEMM records ~1e8 of them).
 struct Rec {
@@ -70,6 +73,13 @@ struct WaveStream {
 struct GroupStream {
   std::vector<WaveStream> waves;
   std::vector<uint64_t> lines;  // line addresses (address / line size) of VMEM/SMEM records
+  // VMEM atomics: (index into lines, most lanes on one address of that line) where above 1, in
+  // index order; the L2 channel applies those lanes one after another.
+  std::vector<std::pair<uint32_t, uint16_t>> serial;
+  uint16_t serial_ops(uint32_t line_index) const {
+    const auto it = std::lower_bound(serial.begin(), serial.end(), std::pair<uint32_t, uint16_t>{line_index, 0});
+    return it != serial.end() && it->first == line_index ? it->second : 1;
+  }
 };
 
 class Recorder final : public Observer {
