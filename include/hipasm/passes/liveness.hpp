@@ -2,7 +2,8 @@
 //
 // EXEC-aware: a VGPR/AGPR def writes only the enabled lanes, the others keep the old value.
 // A def ends the old value's life when no lane it leaves alone can read that value later:
-//  - EXEC is known full (entry state, or restored from a saved copy of the full mask), or
+//  - EXEC is known full: every lane the wave started with (entry state, or restored from a
+//    saved copy of the full mask; the lanes past a partial wave's end hold nothing), or
 //    no earlier def can reach it (the disabled lanes hold nothing anyone may read): the
 //    forward verdict, `def_kills`;
 //  - or every read the value reaches is under an EXEC that only lost lanes since the def:
@@ -21,7 +22,10 @@
 //    loses lanes, so the lane would be disabled there.)
 // A def that keeps part of the old value in enabled lanes (common.hpp's dst_write: DPP
 // row/bank masks or a missing bound_ctrl, SDWA UNUSED_PRESERVE, op_sel on the destination,
-// the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read.
+// the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read. A DPP def
+// without bound_ctrl whose source lanes always exist in a full wave ends the old value only
+// where all 64 lanes are known on (exec_state::all_lanes), not merely the wave's own: a
+// source lane past a partial wave's end is off, and its destination lane keeps the value.
 //
 // The result gives each virtual register one interval [start, end] in instruction
 // positions: the hull of its accesses and of the block boundaries where it is live (and
