@@ -14,6 +14,9 @@
 
 #include <hipasm/sim/launcher.hpp>
 
+#include "asm_counts.hpp"
+#include "kernels/exec_masks_fn.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -144,4 +147,21 @@ TEST_CASE("select and While on negated combined conditions", "[exec][sim]") {
       CHECK(loop[2 * t + 1] == sentinel);
     }
   }
+}
+
+TEST_CASE("a kernel that declares full waves lets a DPP move end the old value", "[exec][dpp]") {
+  // builder::workgroup_size(64): every wave starts with all 64 lanes on, so v = lane + 1000
+  // before a row_mirror move without bound_ctrl is dead (gone); without the declaration it
+  // stays (a lane whose source is past a partial wave's end keeps it).
+  using namespace hipasm::test::exec_masks;
+  const std::string full = hipasm::asm_text<dpp_entry_fn<0x140, false, 64>>("k");
+  const std::string partial = hipasm::asm_text<dpp_entry_fn<0x140, false>>("k");
+  const std::string odd = hipasm::asm_text<dpp_entry_fn<0x140, false, 100>>("k");
+  INFO(full << partial);
+  CHECK(full.find("0x3e8") == std::string::npos);
+  CHECK(partial.find("0x3e8") != std::string::npos);
+  CHECK(odd.find("0x3e8") != std::string::npos);
+  CHECK(hipasm::test::count_asm(full).instructions + 1 == hipasm::test::count_asm(partial).instructions);
+  const std::vector<uint32_t> got = run("em_dpp_row_mirror_wg64", 64, 1, false);
+  for (uint32_t l = 0; l < 64; ++l) CHECK(got[l] == static_cast<uint32_t>(dpp_source(0x140, static_cast<int>(l))));
 }

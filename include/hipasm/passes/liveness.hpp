@@ -86,8 +86,8 @@ namespace detail {
 // lane the wave started with (the dispatch's mask: the last wave of a workgroup whose size is
 // not a multiple of 64 starts partial); `all_lanes` is the stronger fact that all 64 lanes are
 // on, which a DPP source lane past the wave's end needs (vector_dst_write's
-// merges_if_partial_exec). Nothing promises full waves at entry, so only an EXEC write of all
-// ones sets it.
+// merges_if_partial_exec). An EXEC write of all ones sets it; a full EXEC is all 64 lanes too
+// where the kernel declares full waves (builder::workgroup_size, function::full_waves).
 struct exec_state {
   bool reached = false;
   bool full = false;
@@ -558,7 +558,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
         // where they are: it needs all 64 lanes on, not just the wave's own)
         bool merges = false;
         for (uint32_t k = a0; k < a1; ++k) merges = merges || (accs[k].flags & access::merge_partial) != 0;
-        bool kills = st.reached && (merges ? st.all_lanes : st.full);
+        bool kills = st.reached && (merges ? st.all_lanes || (st.full && fn.full_waves) : st.full);
         if (!kills) {
           bool any_defined = false;
           for (uint32_t k = a0; k < a1; ++k) {

@@ -38,3 +38,6 @@ extern "C" __attribute__((global)) void em_if_neg(unsigned* out, unsigned n) { H
 extern "C" __attribute__((global)) void em_else_neg(unsigned* out, unsigned n) { HIPASM_KERNEL_BODY(mask_fn<else_neg>, out, n); }
 extern "C" __attribute__((global)) void em_select_neg(unsigned* out, unsigned n) { HIPASM_KERNEL_BODY(mask_fn<select_neg>, out, n); }
 extern "C" __attribute__((global)) void em_while_neg(unsigned* out, unsigned n) { HIPASM_KERNEL_BODY(mask_fn<while_neg>, out, n); }
+// declared full waves (launched with 64 threads): the DPP move ends v's old value
+constexpr void em_dpp_row_mirror_wg64_fn(builder J, arg<unsigned*> out) { dpp_entry_fn<0x140, false, 64>(J, out); }
+extern "C" __attribute__((global)) void em_dpp_row_mirror_wg64(unsigned* out) { HIPASM_KERNEL_BODY(em_dpp_row_mirror_wg64_fn, out); }

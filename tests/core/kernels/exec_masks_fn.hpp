@@ -10,9 +10,11 @@ using namespace hipasm;
 
 // v = lane + 1000 in every lane, then v = lane through a DPP control whose source lanes all
 // exist in a full wave (Ctrl). Without bound_ctrl a lane whose source lies past the wave's
-// end keeps lane + 1000; with it, it reads 0. out[thread] = v.
-template <uint16_t Ctrl, bool Bound>
+// end keeps lane + 1000; with it, it reads 0. out[thread] = v. Workgroup: the kernel's
+// builder::workgroup_size (0: none declared).
+template <uint16_t Ctrl, bool Bound, unsigned Workgroup = 0>
 constexpr void dpp_entry_fn(builder J, arg<unsigned*> out) {
+  if constexpr (Workgroup != 0) J.workgroup_size(Workgroup);
   auto lane = lane_id(J);
   auto v = J.vgpr<u32>().named("v");
   v = lane + 1000u;
