@@ -213,7 +213,6 @@ constexpr void topk_softmax_body(builder J, arg<float*> weights, arg<int*> indic
   static_assert(C.topk >= 1 && C.topk <= C.experts && C.topk <= detail::topk_max_list,
                 "hipasm topk_softmax: topk must be 1..min(experts, 32)");
   static_assert(C.waves >= 1 && C.waves <= 16, "hipasm topk_softmax: waves must be 1..16");
-  J.workgroup_size(64 * C.waves);  // (topk_softmax_launch's; full waves: the DPP exchanges)
   static_assert(C.lanes == 0 || C.lanes == 1 || C.lanes == 2 || C.lanes == 4 || C.lanes == 8 || C.lanes == 16 ||
                     C.lanes == 32,
                 "hipasm topk_softmax: lanes must be 0 (automatic), 1, 2, 4, 8, 16 or 32");
