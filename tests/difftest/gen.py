@@ -70,12 +70,15 @@ ALL_FEATURES = [
     "lanes",      # v_writelane/v_readlane/v_readfirstlane
     "waits",      # computed waits: a kernel drops most of its s_waitcnt for the automatic mode
                   # (kernel_options::auto_waitcnt) or replaces them by J.wait_for(loaded vars)
-    "wgshape",    # workgroups of 1..256 lanes (not multiples of 64: a partial last wave), 2-D/3-D
-                  # blocks and grids (off: 2 workgroups of 64 lanes)
+    "wgshape",    # workgroups of 64..256 lanes, 2-D/3-D blocks and grids (off: 2 workgroups of 64)
+    "partialwave",  # with wgshape: workgroup sizes that are not multiples of 64 (1..130 lanes:
+                    # a last wave whose lanes past the size are never active)
     "crosslane",  # DPP and v_readfirstlane_b32 under per-lane control flow (disabled source lanes)
-    "lanemask",   # lane_mask/exec_mask/with_exec_mask, && / || / ! of conditions (If, lane_mask)
-    "buffer",     # buffer loads (V# over the workgroup's inputs), voffset + constant that wraps
-                  # around 2^32, in and out of range (out of range reads 0)
+    "lanemask",   # lane_mask/exec_mask/with_exec_mask, && / || of conditions (If, lane_mask)
+    "masknot",    # ! of combined conditions, uniform sides of per-lane && / ||
+    "buffer",     # buffer loads (V# over the workgroup's inputs), voffset + constant (soffset,
+                  # offset:), in and out of range (out of range reads 0)
+    "bufwrap",    # buffer offsets w + C whose u32 sum wraps around 2^32 (w near 2^32)
     "lds",        # LDS shared by the waves of a workgroup: write, s_barrier, read another lane's
                   # word; ds_add_u32 from every lane
     "atomics",    # global_atomic_add from every active lane into one word per workgroup
@@ -1005,7 +1008,8 @@ class KernelGen:
         self.bdim, self.grid = (64, 1, 1), (2, 1, 1)
         if "wgshape" in feats:
             srng = random.Random(f"{name}-shape")
-            self.bdim = srng.choice(BLOCKS)
+            blocks = [b for b in BLOCKS if "partialwave" in feats or (b[0] * b[1] * b[2]) % 64 == 0]
+            self.bdim = srng.choice(blocks)
             self.grid = srng.choice(GRIDS)
         self.ws = self.bdim[0] * self.bdim[1] * self.bdim[2]
         self.nw = (self.ws + 63) // 64
@@ -1247,10 +1251,12 @@ class KernelGen:
                 continue
             if combine and self.feat("lanemask") and r.random() < 0.3:
                 # && / || with a second condition (per-lane or uniform), maybe negated
-                c2 = self.cond(ctx, uniform if uniform else r.random() < 0.3, False)
+                # (a uniform side of a per-lane combination and a negated combination are
+                # masks with lanes outside EXEC until they meet EXEC: "masknot")
+                c2 = self.cond(ctx, uniform if uniform else (self.feat("masknot") and r.random() < 0.3), False)
                 if c2 is not None:
                     a_, b_ = (c, c2) if r.random() < 0.5 else (c2, c)
-                    c = CondComb(r.choice(["&&", "||"]), a_, b_, r.random() < 0.4)
+                    c = CondComb(r.choice(["&&", "||"]), a_, b_, self.feat("masknot") and r.random() < 0.4)
             return c
         return None
 
@@ -1759,14 +1765,15 @@ class KernelGen:
             return None
         v = cands[r.randrange(len(cands))]
         nrec = self.ws * self.nin * 4
-        k = r.random()
-        # idx: a lane's word index: in range (gid-like), around the end, or anything
+        wrap = self.feat("bufwrap")
+        # idx: a word index below 2^4..2^12 (in range or past the end), or anything (wraps)
         base = self.expr("u32", False, 2) or self.const("u32")
-        if k < 0.5:
+        if not wrap or r.random() < 0.5:
             idx = Bin("band", base, Const("u32", (1 << r.randint(4, 12)) - 1), "u32")
         else:
             idx = base
-        kk = r.choice([0, 0, 4, 8192, 8192, 4096, 0x10000, 0x1000000, 0x80000000, nrec])
+        # w = idx * 4 - K, offset w + (K + 4j): the sum wraps around 2^32 back to idx * 4 + 4j
+        kk = r.choice([0, 0, 4, 8192, 8192, 4096, 0x10000, 0x1000000, 0x80000000, nrec]) if wrap else 0
         c = kk + 4 * r.choice([0, 1, 2, 3, 16, 255, 1023, 1024, 1025, -1, -2]) if kk else 4 * r.choice([0, 1, 17, 1023, 1024, 4096])
         c &= 0xffffffff
         out = [BufLoad(v, v.dsl(r, self.feat("views")), idx, kk, c)]
@@ -2031,6 +2038,13 @@ def write_batch(kernels, seed, out_dir, feats, stem=None):
         f.write("\n".join(ref) + "\n")
 
 
+def comb_masknot(c):
+    """A combined condition with a negated combination or a uniform side of a per-lane one."""
+    if not isinstance(c, CondComb):
+        return False
+    return c.negate or (c.vec and not (c.a.vec and c.b.vec)) or comb_masknot(c.a) or comb_masknot(c.b)
+
+
 def features_used(self):
     names = set()
 
@@ -2043,8 +2057,13 @@ def features_used(self):
                        "ReadLane": "lanes", "Cvt": "f32", "WaitFor": "waits", "NoWait": "waits",
                        "LaneMask": "lanemask", "WithExec": "lanemask", "BufLoad": "buffer", "LdsXchg": "lds",
                        "GAtomic": "atomics", "WaveRed": "reduce"}[t])
-            if t == "If" and isinstance(s.cond, CondComb):
-                names.add("lanemask")
+            for c in ([s.cond] if t in ("If", "LaneMask") and s.cond is not None else []):
+                if isinstance(c, CondComb):
+                    names.add("lanemask")
+                    if comb_masknot(c):
+                        names.add("masknot")
+            if t == "BufLoad" and (s.k or not (isinstance(s.idx, Bin) and s.idx.op == "band")):
+                names.add("bufwrap")
             if t in ("Dpp", "ReadLane") and in_div:
                 names.add("crosslane")
             for c in s.children():
@@ -2052,6 +2071,8 @@ def features_used(self):
     walk(self.body, False)
     if (self.bdim, self.grid) != ((64, 1, 1), (2, 1, 1)):
         names.add("wgshape")
+    if self.ws % 64:
+        names.add("partialwave")
     names.discard("wait")
     if self.wait_mode == "auto":
         names.add("waits")
