@@ -128,6 +128,11 @@ int main(int argc, char** argv) {
     if (shapes) sh = shapes[k];
     const uint32_t ngroups = sh.grid[0] * sh.grid[1] * sh.grid[2];
     const uint32_t ws = sh.block[0] * sh.block[1] * sh.block[2];
+    if (ws == 0 || ws > 1024 || ngroups == 0 || ngroups > 65536) {
+      std::fprintf(stderr, "hipasm-difftest-run: %s: bad launch shape (%u lanes a workgroup, %u workgroups)\n", K.name,
+                   ws, ngroups);
+      return 2;
+    }
     const uint32_t lanes = ngroups * ws;
     std::vector<uint32_t> in(static_cast<size_t>(lanes) * K.nin), sin(static_cast<size_t>(ngroups) * K.nsin);
     for (size_t i = 0; i < in.size(); ++i) in[i] = K.in_types[i % K.nin] == 'f' ? random_float(g) : random_int(g);
