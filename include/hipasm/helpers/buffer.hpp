@@ -379,6 +379,7 @@ struct buffer {
     // larger than the LDS address goes to soffset instead.
     mem_offset g = off;
     g += off2;
+    lds.fold_wrapping();  // M0 + offset wraps at 32 bits
     uint32_t max_imm = 4095;
     if (!lds.has_sgpr() && g.c > 0 && (g.c & 4095) > lds.c) max_imm = 0;
     placed p = place(g, mem_offset{}, max_imm, sl);

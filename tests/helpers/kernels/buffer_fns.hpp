@@ -42,7 +42,7 @@ constexpr void offsets(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
                        arg<unsigned> sbase) {
   auto I = make_buffer(J, in, in_bytes);
   auto O = make_buffer(J, out, 0x7ffffff0u);
-  auto g = gid(J);
+  auto g = J.thread_id_x();  // one workgroup: below 1024, so voff + K provably does not wrap
   auto voff = J.vgpr<u32>().named("voff");
   voff = g << 2;
   auto v = J.vgpr<u32>(8);
@@ -178,7 +178,7 @@ constexpr mem_offset as_result(builder J, isa::gfx942_op op, operand_arg a, oper
 constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes) {
   auto I = make_buffer(J, in, in_bytes);
   auto O = make_buffer(J, out, 0x7ffffff0u);
-  auto g = gid(J);
+  auto g = J.thread_id_x();  // one workgroup: the sums provably do not wrap
   auto four = J.sgpr<u32>();
   four = 4u;
   auto voff = J.vgpr<u32>();
@@ -190,6 +190,34 @@ constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   I.load(v[3], as_result(J, isa::gfx942_op::v_add3_u32, four, voff, 8));  // the VGPR second: swapped
   J.s_waitcnt(vmcnt(0));
   O.store(v, g << 4);
+}
+
+// Offsets whose register add wraps around 2^32 (issue 38): w = lane * 4 - k is below 0 for
+// every lane, w + (k + 4) is lane * 4 + 4 again. The buffer access sums voffset, soffset and
+// offset: without wrapping, so the constant must stay in the register (peeling it would make
+// voffset = w, a huge offset: every lane out of range, reading 0).
+//   out[lane * 4 + 0] = in[lane + 1]         k an SGPR (kernel argument), w + (k + 4) with k + 4 = 8196
+//   out[lane * 4 + 1] = in[lane + 1]         k = 8192 a constant
+//   out[lane * 4 + 2] = in[lane + 1]         k = 16: w wraps for lanes 0-3 only, the constant fits offset:
+//   out[lane * 4 + 3] = in[lane + 2049]      lane * 4 + 8196: provably no wrap, folded (soffset + offset:)
+constexpr void wrap_offsets(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                            arg<unsigned> k) {
+  auto I = make_buffer(J, in, in_bytes);
+  auto O = make_buffer(J, out, 0x7ffffff0u);
+  auto lane = J.thread_id_x();
+  auto w = J.vgpr<u32>().named("w");
+  w = (lane << 2) - k;
+  auto w2 = J.vgpr<u32>().named("w2");
+  w2 = (lane << 2) - 8192u;
+  auto w3 = J.vgpr<u32>().named("w3");
+  w3 = (lane << 2) - 16u;
+  auto v = J.vgpr<u32>(4);
+  I.load(v[0], w + 8196u);
+  I.load(v[1], w2 + 8196u);
+  I.load(v[2], w3 + 20u);
+  I.load(v[3], (lane << 2) + 8196u);
+  J.s_waitcnt(vmcnt(0));
+  O.store(v, lane << 4);
 }
 
 }  // namespace buffer_fns
