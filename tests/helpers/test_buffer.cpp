@@ -258,3 +258,15 @@ TEST_CASE("buffer: a constant is peeled into soffset/offset: only when the add c
   CHECK(std::regex_search(text, std::regex(R"(s_movk?_i?b?32 (s\d+), 0x2000\n\s*buffer_load_dword v\d+, v\d+, s\[\d+:\d+\], \1 offen offset:4\n)")));
   CHECK(count(text, "buffer_load_dword") == 4);
 }
+
+TEST_CASE("buffer: direct-to-LDS with an SGPR LDS address keeps M0 >= 0", "[buffer]") {
+  rt::device& d = *S().dev;
+  const uint32_t lanes = 64;
+  std::vector<uint32_t> in = iota(lanes + 16, 5);
+  rt::buffer<uint32_t> I(d, in), O(d, lanes);
+  rt::kernel_args a;
+  a.add(O.ptr()).add(I.ptr()).add(static_cast<uint32_t>(in.size() * 4)).add(0u);
+  no_findings(d.launch(*S().m, "lds_dma_sgpr_k", {1, 1, 1}, {64, 1, 1}, a));
+  auto o = O.download();
+  for (uint32_t t = 0; t < lanes; ++t) CHECK(o[t] == in[t + 16]);
+}

@@ -192,6 +192,27 @@ constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   O.store(v, g << 4);
 }
 
+// LDS-DMA with an SGPR LDS address (s, a kernel argument: 0 here) and a folded constant of
+// 64: M0 = s - 64 would be negative (the hardware reads M0[17:0]: LDS byte 0x3ffc0 + 64, far
+// outside the LDS), so the 64 goes to soffset and M0 = s. out[t] = in[t + 16].
+constexpr void lds_dma_sgpr(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                            arg<unsigned> s) {
+  auto I = make_buffer(J, in, in_bytes);
+  auto O = make_buffer(J, out, 0x7ffffff0u);
+  auto tile = J.lds<uint32_t>(64);
+  auto t = J.thread_id_x();
+  auto voff = J.vgpr<u32>();
+  voff = t << 2;
+  I.load_lds(at(s) + tile.offset, voff + 64);
+  J.s_waitcnt(vmcnt(0));
+  auto v = J.vgpr<u32>();
+  auto la = J.vgpr<u32>();
+  la = t << 2;
+  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile.offset)});
+  J.s_waitcnt(lgkmcnt(0));
+  O.store(v, t << 2);
+}
+
 // Offsets whose register add wraps around 2^32 (issue 38): w = lane * 4 - k is below 0 for
 // every lane, w + (k + 4) is lane * 4 + 4 again. The buffer access sums voffset, soffset and
 // offset: without wrapping, so the constant must stay in the register (peeling it would make
