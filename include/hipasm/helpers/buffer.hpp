@@ -25,7 +25,10 @@
 // Offsets are mem_offsets (mem_offset.hpp): VGPR terms go to voffset (offen), SGPR terms to
 // soffset, and the constant to offset: when it fits its 12 bits; a larger constant keeps its
 // low 12 bits there and puts the rest in soffset (one s_mov/s_add, wave-uniform), a negative
-// one is added to the VGPR term (else the SGPR term).
+// one is added to the VGPR term (else the SGPR term). The hardware sums voffset, soffset and
+// offset: exactly (no 32-bit wrap: docs/design.md "Memory offsets"), so the constant of an
+// expression `x + c` is taken out of its add only when x + c provably does not wrap
+// (mem_offset.hpp WRAPPING); `w + 8196` with w = lane * 4 - 8192 keeps its add.
 #pragma once
 #include <cstdint>
 #include <source_location>

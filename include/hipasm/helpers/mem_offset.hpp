@@ -65,17 +65,24 @@ struct value_range {
     const isa::instr_desc& d = isa::gfx942_instrs[in.op];
     return i < d.num_operands && d.operands[i].role != isa::operand_role::use;
   }
-  // Where vreg `id` was last written before (blk, idx): 1 found (db, di), 0 not written in
-  // this block before idx, -1 written in a way not followed (a partial or multi-dword write).
+  static constexpr bool is_exec(const operand& o) {
+    return o.k == operand::kind::special &&
+           (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi);
+  }
+  // Where vreg `id` was last written before (blk, idx): 1 found (di), 0 not written in this
+  // block before idx, -1 written in a way not followed (a partial or multi-dword write, or a
+  // VGPR write with an EXEC write between it and idx: lanes outside that EXEC keep another value).
   constexpr int def_in_block(uint32_t id, uint32_t blk, uint32_t idx, uint32_t& di) {
     const vec<instr>& list = b.fn.blocks[blk].instrs;
+    bool exec_written = false;
     for (uint32_t k = idx; k-- > 0;) {
       if (--budget < 0) return -1;
       const instr& in = list[k];
       for (int i = 0; i < in.num_operands; ++i) {
         const operand& o = in.ops[i];
+        if (is_exec(o) && writes(in, i)) exec_written = true;
         if (o.k != operand::kind::vreg || o.value != id || !writes(in, i)) continue;
-        if (i != 0 || o.offset != 0 || o.dwords != 1) return -1;
+        if (i != 0 || o.offset != 0 || o.dwords != 1 || (exec_written && o.cls != reg_class::sgpr)) return -1;
         di = k;
         return 1;
       }
@@ -104,10 +111,10 @@ struct value_range {
       if (def_in_block(id, bi, k, k2) != 0) return full();  // a second write in that block
       ++defs, db = bi, di = k;
     }
-    if (defs == 1 && b.fn.vregs[id].fixed < 0) return of_instr(b.fn.blocks[db].instrs[di], db, di, depth - 1);
-    if (defs == 0)
-      for (int dim = 0; dim < 3; ++dim)
-        if (b.thread_id_vreg(dim) == static_cast<int32_t>(id)) return {0, 1023};
+    bool tid = false;  // a work-item id: its entry value is below 1024
+    for (int dim = 0; dim < 3; ++dim) tid = tid || b.thread_id_vreg(dim) == static_cast<int32_t>(id);
+    if (defs == 0 && tid) return {0, 1023};
+    if (defs == 1 && !tid && b.fn.vregs[id].fixed < 0) return of_instr(b.fn.blocks[db].instrs[di], db, di, depth - 1);
     return full();
   }
   // An instruction's operands, read at its position (no lambdas: clang's constant evaluator
