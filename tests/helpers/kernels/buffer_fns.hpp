@@ -103,6 +103,17 @@ constexpr void narrow_widths(builder J, arg<uint32_t*> out, arg<uint8_t*> store_
 // Direct-to-LDS: each wave loads 64 dwords (in[gid + delta], delta a kernarg) to LDS at
 // 512 + 256*wave... with a folded constant offset (K bytes), reads them back with ds_read
 // and stores out[gid]. One workgroup of 256 lanes; in is a V# of in_bytes.
+// After an LDS-DMA load: waits for it, reads LDS[tile + 4t] back and stores it to out[t].
+constexpr void lds_readback(builder J, const buffer& O, uint32_t tile_offset) {
+  J.s_waitcnt(vmcnt(0));
+  auto t = J.thread_id_x();
+  auto v = J.vgpr<u32>();
+  auto la = J.vgpr<u32>();
+  la = t << 2;
+  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile_offset)});
+  J.s_waitcnt(lgkmcnt(0));
+  O.store(v, t << 2);
+}
 template <int K>
 constexpr void lds_dma(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes) {
   auto I = make_buffer(J, in, in_bytes);
@@ -120,13 +131,7 @@ constexpr void lds_dma(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
   voff = t << 2;
   // the LDS address: a constant (the tile's offset) plus an SGPR (this wave's 256 bytes)
   I.load_lds(at(woff) + tile.offset, voff + K);
-  J.s_waitcnt(vmcnt(0));
-  auto v = J.vgpr<u32>();
-  auto la = J.vgpr<u32>();
-  la = t << 2;
-  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile.offset)});
-  J.s_waitcnt(lgkmcnt(0));
-  O.store(v, t << 2);
+  lds_readback(J, O, tile.offset);
 }
 
 // advance: out[gid] = in[gid + s_skip_bytes/4] through a V# advanced by s_skip bytes (an
@@ -204,13 +209,7 @@ constexpr void lds_dma_sgpr(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
   auto voff = J.vgpr<u32>();
   voff = t << 2;
   I.load_lds(at(s) + tile.offset, voff + 64);
-  J.s_waitcnt(vmcnt(0));
-  auto v = J.vgpr<u32>();
-  auto la = J.vgpr<u32>();
-  la = t << 2;
-  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile.offset)});
-  J.s_waitcnt(lgkmcnt(0));
-  O.store(v, t << 2);
+  lds_readback(J, O, tile.offset);
 }
 
 // Offsets whose register add wraps around 2^32 (issue 38): w = lane * 4 - k is below 0 for
