@@ -52,7 +52,7 @@ struct u32_range {
 };
 struct value_range {
   const builder& b;
-  int32_t budget = 4096;  // instructions looked at per query: bounds the compile-time cost
+  int32_t budget = 256;  // instructions looked at per query: bounds the compile-time cost
   static constexpr uint64_t kMax = 0xffffffffu;
   static constexpr u32_range full() { return {0, kMax}; }
   static constexpr u32_range fit(uint64_t lo, uint64_t hi) { return hi > kMax ? full() : u32_range{lo, hi}; }
