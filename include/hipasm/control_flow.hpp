@@ -346,7 +346,7 @@ template <dtype T, class F>
 constexpr void builder::For(gpr<T> i, const std::type_identity_t<val<T>>& begin,
                             const std::type_identity_t<val<T>>& end, F&& body, int step,
                             std::source_location l) {
-  static_assert(is_int32(T), "For(i, begin, end, body) needs a u32 or i32 counter");
+  HIPASM_DTYPE_ASSERT(is_int32(T), T, "For(i, begin, end, body) needs a u32 or i32 counter");
   // local copies: lambdas must not capture reference parameters (bytecode interpreter)
   val<T> b0 = begin, e = end;
   int st = step;

@@ -32,6 +32,12 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"
 
+// static_assert(cond) for a helper's dtype T, with the message naming T (see dtype_message).
+#define HIPASM_DTYPE_ASSERT(cond, T, what)                                                        \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"") \
+  if constexpr (!(cond)) static_assert(false, ::hipasm::detail::dtype_message<T>(what));       \
+  _Pragma("clang diagnostic pop")
+
 namespace hipasm {
 
 class builder;
@@ -244,9 +250,18 @@ template <dtype A, dtype B>
 constexpr assert_text mixed_dtypes_message(std::string_view op) {
   assert_text m;
   m << "hipasm: mixed dtypes in an expression: ";
-  if (op == "min" || op == "max") m << op << "(" << dtype_name(A) << ", " << dtype_name(B) << ")";
+  if (op == "min" || op == "max" || op == "select") m << op << "(" << dtype_name(A) << ", " << dtype_name(B) << ")";
   else m << dtype_name(A) << " " << op << " " << dtype_name(B);
   how_to_convert(m, A, B);
+  return m;
+}
+// A helper's dtype requirement: "hipasm: <what>, got <T>". (In a failed static_assert's
+// condition clang prints a dtype as "(hipasm::dtype)3"; HIPASM_DTYPE_ASSERT keeps the condition
+// out of the diagnostic and names the dtype in the message.)
+template <dtype T>
+constexpr assert_text dtype_message(std::string_view what) {
+  assert_text m;
+  m << "hipasm: " << what << ", got " << dtype_name(T);
   return m;
 }
 // "dst = src" of dtypes Dst and Src.

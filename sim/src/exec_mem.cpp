@@ -13,7 +13,8 @@
 //   Wave::scratch_base + L * scratch_lane_stride + off; off must be < scratch_lane_stride.
 // - MUBUF: V# = base[47:0], stride[61:48], swizzle_enable bit 63, num_records dword 2,
 //   add_tid_enable dword3 bit 23. Address = base + offset, offset = soffset + inst_offset
-//   + voffset + stride * index (index = vindex [+ lane id]), computed without wrapping.
+//   + voffset + stride * index (index = vindex [+ lane id]), computed without wrapping (the
+//   ISA's sums of 32-bit fields; LLVM: "vaddr + soffset + offset must not overflow").
 //   Range check (CDNA3 ISA "Range Checking", as AMD's kernels use it): structured buffer
 //   (IDXEN and stride != 0): index < num_records; raw buffer (everything else, also a strided
 //   V# without IDXEN): offset + 4k + 4 <= num_records for dword k of a dword/x2/x3/x4 access,
@@ -23,7 +24,9 @@
 //   nothing (returning atomics return 0). In range but outside any allocation stays a fault.
 //   Swizzled resources are rejected (error).
 // - LDS-DMA (global_load_lds_*, buffer_load_* lds): each active lane's value, widened to a
-//   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane.
+//   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane; for buffer_load
+//   M0[17:0] (CDNA3 ISA "Memory Buffer Load to LDS": LDS_offset is those 18 bits), the sum
+//   exact. (docs/design.md "Memory offsets" lists which sums wrap.)
 // - ds_bpermute reads 0 from an inactive source lane; ds_permute: the highest active lane
 //   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
@@ -774,7 +777,9 @@ void buffer_load(Wave& w, const Inst& in) {
     if constexpr (n > 4) {
       fail(in, "LDS-DMA of more than one dword per lane does not exist on gfx942");
     } else {
-    uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
+    // CDNA3 ISA "Memory Buffer Load to LDS": LDS_offset is M0[17:0]; the sum with the
+    // offset: and 4 * lane is exact (a negative M0 is a far address, not a wrap).
+    uint32_t lds_base = (w.m0 & 0x3ffffu) + uint32_t(in.mod.offset);
     for_active(w.exec, [&](int lane) {
       BufAddr a = buffer_address(w, in, r, so, lane);
       uint32_t raw = 0;
