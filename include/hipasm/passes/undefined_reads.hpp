@@ -1,0 +1,295 @@
+// Reads of registers that no write reaches on some path: a compile error at the read.
+//
+// The hardware gives a register that was never written whatever the last wave left there
+// (hipasm-sim poisons it), so a kernel that reads one passes a test by luck. Forward
+// must-defined analysis on the virtual-register dwords: a dword is defined at a point when
+// every path from the kernel's entry to it writes it (entry-state registers are written at
+// the entry). A read of a dword that is not is an error naming the register, where it was
+// allocated and one path that skips its writes.
+//
+// Lanes: a VGPR written under a narrowed EXEC holds nothing in the other lanes. The CFG
+// keeps those lanes' path: a per-lane If branches over its body when no lane takes it
+// (s_cbranch_execz), a per-lane loop leaves at its head, so a value written only in a
+// per-lane If and read after its join is flagged through that edge; written in both the
+// then- and the else-branch, every path writes it.
+//
+// Not reads here (the old value is kept, not used): a partial write's old contents (DPP's
+// old value, SDWA preserve, op_sel on the destination, v_writelane, d16 loads, the 16-bit
+// ops that keep the other half, s_bitset, s_cmovk, movrel): such a write counts as the
+// register's first write. An accumulating def_use (v_mac/v_fmac/v_dot*c/v_pk_fmac, smfmac,
+// s_addk/s_mulk, v_swap, an atomic's data) does read it.
+//
+// Runs once, after dce (a read whose result nobody uses is gone then), on the access table
+// of the liveness dce computed when there is one. The cost is one fixpoint on per-block
+// bit sets and one sweep over the accesses.
+#pragma once
+#include <string_view>
+#include "../vec.hpp"
+
+#include "common.hpp"
+#include "liveness.hpp"
+
+namespace hipasm {
+
+namespace detail {
+
+// Whether the def_use destination (operand 0) of `d` is an input to the result (an
+// accumulator, an atomic's data, a swap) rather than the kept part of a partial write.
+constexpr bool def_use_reads_old_value(const isa::instr_desc& d) {
+  if (d.num_operands == 0 || d.operands[0].role != isa::operand_role::def_use) return false;
+  if (d.flags & isa::f_atomic) return true;
+  const std::string_view n = d.name;
+  return starts_with(n, lit("v_mac_")) || starts_with(n, lit("v_fmac_")) || starts_with(n, lit("v_pk_fmac_")) ||
+         (starts_with(n, lit("v_dot")) && contains(n, lit("c_"))) || starts_with(n, lit("v_smfmac")) ||
+         starts_with(n, lit("s_addk_")) || starts_with(n, lit("s_mulk_")) || starts_with(n, lit("v_swap"));
+}
+
+// Whether access `a` of instruction `in` reads the register's value (an error when that is
+// undefined): a plain use does; a def that also uses does only when its operand is an
+// accumulating def_use (see above), not when it merely keeps the old value.
+constexpr bool access_reads_value(const isa_view& isa, const dword_map& dm, const instr& in, const access& a) {
+  if (!(a.flags & access::use)) return false;
+  if (!(a.flags & access::def)) return true;
+  const isa::instr_desc& d = isa.descs[in.op];
+  if (!def_use_reads_old_value(d)) return false;
+  // The access is operand 0's when it covers the same dwords.
+  const operand& o = in.ops[0];
+  return in.num_operands > 0 && o.k == operand::kind::vreg && dm.base[o.value] + o.offset == a.first;
+}
+
+}  // namespace detail
+
+// Checks every read of a virtual register for a write on every path to it. `table`: the
+// function's access table over `dm` (null: built here). False with `err` set at the first
+// read that no write reaches on some path.
+constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, pass_error& err,
+                                     const detail::access_table* table = nullptr, const detail::dword_map* dm_ = nullptr) {
+  const function& fn = fn_;
+  const isa_view& isa = isa_;
+  using namespace detail;
+  const std::size_t nb = fn.blocks.size();
+  if (nb == 0) return true;
+  dword_map own_dm;
+  if (!dm_) own_dm = dword_map(fn);
+  const dword_map& dm = dm_ ? *dm_ : own_dm;
+  access_table own_table;
+  if (!table) own_table = access_table(fn, isa, dm);
+  const access_table& T = table ? *table : own_table;
+  const uint32_t* const acc_begin = T.begin.data();
+  const access* const accs = T.acc.data();
+  const uint32_t nd = dm.vreg_dwords;
+  const std::size_t nv = fn.vregs.size();
+  const vreg_info* const vregs = fn.vregs.data();
+  const uint32_t* const base = dm.base.data();
+
+  // Written at the entry: the entry state, and the registers the user marked as read
+  // undefined on purpose (gpr::allow_undefined).
+  bitset entry(nd);
+  for (std::size_t v = 0; v < nv; ++v)
+    if (vregs[v].fixed >= 0 || vregs[v].allow_undefined) entry.set_range(base[v], vregs[v].dwords);
+  // Per block: the dwords it writes.
+  vec<bitset> gen(nb, bitset(nd));
+  for (std::size_t b = 0; b < nb; ++b) {
+    const uint32_t t0 = T.at(b);
+    uint64_t* const g = gen[b].w.data();
+    for (uint32_t k = acc_begin[t0], e = acc_begin[t0 + fn.blocks[b].instrs.size()]; k < e; ++k) {
+      const access& a = accs[k];
+      if (!(a.flags & access::def) || a.first >= nd) continue;
+      for (uint32_t first = a.first, n = a.n; n;) {
+        const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
+        g[first >> 6] |= (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
+        first += c;
+        n -= c;
+      }
+    }
+  }
+  // An Else's head (EXEC = save & ~mask, then s_cbranch_execz over the else-branch): the
+  // lanes that skip the else-branch took the then-branch, so its skip edge carries only
+  // what the then-branch's end (not the If's skip of the then-branch) brings; otherwise a
+  // value written in both branches would be "unwritten" on the path that skips both.
+  // `skip_to[b]`: that edge's target, ~0u when b is not an Else's head; `then_out[b]`: what
+  // it carries.
+  const auto preds = predecessors(fn);
+  const int execz_op = isa.find(lit("s_cbranch_execz")), andn2_op = isa.find(lit("s_andn2_b64"));
+  vec<uint32_t> skip_to(nb, ~0u);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const block& blk = fn.blocks[b];
+    const std::size_t n = blk.instrs.size();
+    if (n < 2 || blk.instrs[n - 1].op != execz_op || blk.instrs[n - 1].ops[0].k != operand::kind::label) continue;
+    const instr& x = blk.instrs[n - 2];
+    if (x.op == andn2_op && x.num_operands == 3 && is_exec_operand(x.ops[0]) && x.ops[1].k == operand::kind::vreg)
+      skip_to[b] = static_cast<uint32_t>(blk.instrs[n - 1].ops[0].value);
+  }
+  // Whether block p's edge to block s is an If's skip of its then-branch into s (an Else's head).
+  auto skips_into = [&](uint32_t p, std::size_t s) {
+    const block& pb = fn.blocks[p];
+    const std::size_t n = pb.instrs.size();
+    return n > 0 && pb.instrs[n - 1].op == execz_op && pb.instrs[n - 1].ops[0].k == operand::kind::label &&
+           pb.instrs[n - 1].ops[0].value == s;
+  };
+  // Forward fixpoint from "everything defined" (the greatest solution): in = the
+  // intersection of the predecessors' outs, out = in | gen.
+  const std::size_t nw = entry.w.size();
+  vec<bitset> in(nb, bitset(nd)), out(nb, bitset(nd)), then_out(nb);
+  for (std::size_t b = 0; b < nb; ++b) {
+    for (std::size_t w = 0; w < nw; ++w) out[b].w.data()[w] = ~uint64_t{0};
+    if (skip_to[b] != ~0u) then_out[b] = out[b];
+  }
+  // What the edge p -> s carries.
+  auto edge_out = [&](uint32_t p, std::size_t s) -> const bitset& {
+    return skip_to[p] == s ? then_out[p] : out[p];
+  };
+  {
+    vec<uint8_t> dirty(nb, 1);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (std::size_t b = 0; b < nb; ++b) {
+        if (!dirty[b]) continue;
+        dirty[b] = 0;
+        uint64_t* const iw = in[b].w.data();
+        if (b == 0) {
+          for (std::size_t w = 0; w < nw; ++w) iw[w] = entry.w.data()[w];
+        } else {
+          for (std::size_t w = 0; w < nw; ++w) iw[w] = ~uint64_t{0};
+        }
+        for (uint32_t p : preds[b]) {
+          const uint64_t* const pw = edge_out(p, b).w.data();
+          for (std::size_t w = 0; w < nw; ++w) iw[w] &= pw[w];
+        }
+        uint64_t* const ow = out[b].w.data();
+        const uint64_t* const g = gen[b].w.data();
+        bool out_changed = false;
+        if (skip_to[b] != ~0u) {
+          uint64_t* const tw = then_out[b].w.data();
+          bitset t(nd);
+          uint64_t* const x = t.w.data();
+          for (std::size_t w = 0; w < nw; ++w) x[w] = ~uint64_t{0};
+          for (uint32_t p : preds[b])
+            if (!skips_into(p, b)) {
+              const uint64_t* const pw = edge_out(p, b).w.data();
+              for (std::size_t w = 0; w < nw; ++w) x[w] &= pw[w];
+            }
+          for (std::size_t w = 0; w < nw; ++w) {
+            const uint64_t y = x[w] | g[w];
+            if (y != tw[w]) {
+              tw[w] = y;
+              out_changed = true;
+            }
+          }
+        }
+        for (std::size_t w = 0; w < nw; ++w) {
+          const uint64_t x = iw[w] | g[w];
+          if (x != ow[w]) {
+            ow[w] = x;
+            out_changed = true;
+          }
+        }
+        if (out_changed) {
+          changed = true;
+          for (uint32_t s : fn.blocks[b].succs)
+            if (s < nb) dirty[s] = 1;
+        }
+      }
+    }
+  }
+  // One sweep: each read against the dwords defined before it.
+  for (std::size_t b = 0; b < nb; ++b) {
+    bitset cur = in[b];
+    const uint32_t t0 = T.at(b);
+    const block& blk = fn.blocks[b];
+    const std::size_t n = blk.instrs.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+      for (uint32_t k = a0; k < a1; ++k) {
+        const access& a = accs[k];
+        if (!(a.flags & access::use) || a.first >= nd || cur.all_range(a.first, a.n)) continue;
+        const instr& ins = blk.instrs[i];
+        if (!access_reads_value(isa, dm, ins, a)) continue;
+        // The first undefined dword and its register.
+        uint32_t dw = a.first;
+        while (cur.test(dw)) ++dw;
+        uint32_t v = 0;
+        while (base[v + 1] <= dw) ++v;
+        const vreg_info& r = vregs[v];
+        // One path on which nothing writes dw: back from b through predecessors whose out
+        // lacks it, to the entry (breadth first: a shortest one).
+        vec<uint32_t> from(nb, ~0u);
+        vec<uint32_t> queue{static_cast<uint32_t>(b)};
+        from[b] = static_cast<uint32_t>(b);
+        uint32_t reached_entry = b == 0 ? 0u : ~0u;
+        for (std::size_t q = 0; q < queue.size() && reached_entry == ~0u; ++q) {
+          const uint32_t x = queue[q];
+          for (uint32_t p : preds[x])
+            if (from[p] == ~0u && !edge_out(p, x).test(dw)) {
+              from[p] = x;  // (p's successor on the path)
+              if (p == 0) reached_entry = 0;
+              queue.push_back(p);
+            }
+        }
+        // The blocks from which a write of dw can be reached, and the first write.
+        vec<uint8_t> reaches_def(nb, 0);
+        src_loc def_at{};
+        vec<uint32_t> work;
+        for (std::size_t c = 0; c < nb; ++c)
+          if (gen[c].test(dw)) {
+            reaches_def[c] = 1;
+            work.push_back(static_cast<uint32_t>(c));
+            if (!def_at.line) {
+              const uint32_t c0 = T.at(c);
+              for (std::size_t j = 0; j < fn.blocks[c].instrs.size() && !def_at.line; ++j)
+                for (uint32_t kk = acc_begin[c0 + j]; kk < acc_begin[c0 + j + 1]; ++kk)
+                  if ((accs[kk].flags & access::def) && accs[kk].first <= dw && dw < accs[kk].first + accs[kk].n)
+                    def_at = fn.blocks[c].instrs[j].loc;
+            }
+          }
+        while (!work.empty()) {
+          const uint32_t x = work.back();
+          work.pop_back();
+          for (uint32_t p : preds[x])
+            if (!reaches_def[p]) {
+              reaches_def[p] = 1;
+              work.push_back(p);
+            }
+        }
+        // The branch nearest the read that leaves the path towards a write.
+        src_loc branch_at{};
+        if (reached_entry == 0)
+          for (uint32_t x = 0; x != b && x != ~0u; x = from[x]) {
+            const block& xb = fn.blocks[x];
+            for (uint32_t s : xb.succs)
+              if (s != from[x] && s < nb && reaches_def[s] && !xb.instrs.empty())
+                branch_at = xb.instrs[xb.instrs.size() - 1].loc;
+          }
+        if (err.begin(ins.loc)) {
+          err.add("kernel '").add(fn.name).add("': reads ");
+          if (r.dwords > 1 && r.array_dwords == 0) {
+            err.add(r.cls == reg_class::sgpr ? "SGPR " : r.cls == reg_class::vgpr ? "VGPR " : "AGPR ");
+            err.add("dword ").add(static_cast<long long>(dw - base[v])).add(" of ");
+          }
+          err.add_reg(r);
+          if (!r.name.empty()) err.add(" (allocated at ").add_loc(r.loc).add(")");
+          if (!def_at.line)
+            err.add(", which is never written");
+          else if (branch_at.line)
+            err.add(" before any write on the path that skips its write at ").add_loc(def_at)
+                .add(" (the branch at ").add_loc(branch_at).add(")");
+          else if (reaches_def[b])
+            err.add(" before its write at ").add_loc(def_at).add(" (on a loop's first iteration, or before the write)");
+          else
+            err.add(" before any write on some path (its write at ").add_loc(def_at).add(" does not reach here on all)");
+          err.add(": hardware reads garbage there (lanes a per-lane If skipped too); write it on every path first, "
+                  "or mark it .allow_undefined() where the value does not matter");
+        }
+        return false;
+      }
+      for (uint32_t k = a0; k < a1; ++k) {
+        const access& a = accs[k];
+        if ((a.flags & access::def) && a.first < nd) cur.set_range(a.first, a.n);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace hipasm
