@@ -254,12 +254,15 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
         }
         // The branch nearest the read that leaves the path towards a write.
         src_loc branch_at{};
+        bool per_lane = false;  // that branch skips a per-lane If's or loop's body (s_cbranch_execz)
         if (reached_entry == 0)
           for (uint32_t x = 0; x != b && x != ~0u; x = from[x]) {
             const block& xb = fn.blocks[x];
             for (uint32_t s : xb.succs)
-              if (s != from[x] && s < nb && reaches_def[s] && !xb.instrs.empty())
+              if (s != from[x] && s < nb && reaches_def[s] && !xb.instrs.empty()) {
                 branch_at = xb.instrs[xb.instrs.size() - 1].loc;
+                per_lane = xb.instrs[xb.instrs.size() - 1].op == execz_op;
+              }
           }
         if (err.begin(ins.loc)) {
           err.add("kernel '").add(fn.name).add("': reads ");
@@ -271,15 +274,19 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
           if (!r.name.empty()) err.add(" (allocated at ").add_loc(r.loc).add(")");
           if (!def_at.line)
             err.add(", which is never written");
+          else if (branch_at.line && per_lane)
+            err.add(" in lanes that skip its write at ").add_loc(def_at).add(" (the per-lane branch at ")
+                .add_loc(branch_at).add(")");
           else if (branch_at.line)
-            err.add(" before any write on the path that skips its write at ").add_loc(def_at)
-                .add(" (the branch at ").add_loc(branch_at).add(")");
+            err.add(" on a path that skips its write at ").add_loc(def_at).add(" (the branch at ")
+                .add_loc(branch_at).add(")");
           else if (reaches_def[b])
-            err.add(" before its write at ").add_loc(def_at).add(" (on a loop's first iteration, or before the write)");
+            err.add(" before its write at ").add_loc(def_at)
+                .add(blocks_on_cycles(fn)[b] ? " (on the loop's first iteration)" : "");
           else
-            err.add(" before any write on some path (its write at ").add_loc(def_at).add(" does not reach here on all)");
-          err.add(": hardware reads garbage there (lanes a per-lane If skipped too); write it on every path first, "
-                  "or mark it .allow_undefined() where the value does not matter");
+            err.add(" on a path that none of its writes (as at ").add_loc(def_at).add(") reaches");
+          err.add(": the register holds garbage there on hardware; write it on every path before, "
+                  "or mark it .allow_undefined() if the value does not matter");
         }
         return false;
       }
