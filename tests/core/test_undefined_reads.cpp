@@ -84,6 +84,19 @@ constexpr void dead_read(builder J, arg<float*> out) {
   J.global_store_dword(out + 4u * J.thread_id_x(), J.thread_id_x(), off);
 }
 
+// The same condition tested again: the second If runs only where the first one wrote.
+constexpr void same_condition_again(builder J, arg<int*> out, arg<int> n) {
+  auto s = J.sgpr<i32>();
+  J.If(n > 3, [&] { s = n * 3; });
+  J.If(n > 3, [&] { J.s_store_dword(s, out, 0); });
+  auto t = J.thread_id_x();
+  auto c = J.vgpr<u32>();
+  c = t + 1u;
+  auto y = J.vgpr<i32>();
+  J.If(c < 5u, [&] { y = n + 2; });
+  J.If(c < 5u, [&] { J.global_store_dword(out + 4u * t, y, off); });
+}
+
 // ---- errors -------------------------------------------------------------------------------
 
 constexpr int never_written_line = __LINE__ + 3;
@@ -142,6 +155,21 @@ constexpr void lane_then_only_with_else(builder J, arg<float*> out) {
   J.global_store_dword(out + 4u * t, x, off);
 }
 
+// A condition whose operand changed between the two Ifs (or another condition) says nothing.
+constexpr int changed_line = __LINE__ + 10;
+constexpr int other_line = __LINE__ + 10;
+template <bool Change>
+constexpr void condition_changed(builder J, arg<int*> out, arg<int> n) {
+  auto t = J.thread_id_x();
+  auto c = J.vgpr<u32>();
+  c = t + 1u;
+  auto y = J.vgpr<i32>();
+  J.If(c < 5u, [&] { y = n + 2; });
+  if (Change) c = c + 1u;
+  if (Change) J.If(c < 5u, [&] { J.global_store_dword(out + 4u * t, y, off); });
+  else J.If(c < 6u, [&] { J.global_store_dword(out + 4u * t, y, off); });
+}
+
 }  // namespace
 
 TEST_CASE("undefined reads: registers written on every path compile") {
@@ -150,6 +178,9 @@ TEST_CASE("undefined reads: registers written on every path compile") {
   CHECK(detail::compile_kernel<nested_lane_ifs>("k").error.failed == false);
   CHECK(detail::compile_kernel<filled_array>("k").error.failed == false);
   CHECK(detail::compile_kernel<loop_carried>("k").error.failed == false);
+  const pipeline_state again = detail::compile_kernel<same_condition_again>("k");
+  INFO(message(again));
+  CHECK_FALSE(again.error.failed);
 }
 
 TEST_CASE("undefined reads: kept old values, marked registers and dead reads compile") {
@@ -212,5 +243,11 @@ TEST_CASE("undefined reads: the error names the read, the register and the path"
     INFO(message(s));
     CHECK(mentions(s, at_line(else_line + 1)));
     CHECK(mentions(s, "reads 'x'"));
+  }
+  for (const pipeline_state& s : {detail::compile_kernel<condition_changed<true>>("k"),
+                                  detail::compile_kernel<condition_changed<false>>("k")}) {
+    INFO(message(s));
+    CHECK((mentions(s, at_line(changed_line)) || mentions(s, at_line(other_line))));
+    CHECK(mentions(s, "in lanes that skip its write at "));
   }
 }
