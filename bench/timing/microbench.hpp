@@ -146,7 +146,7 @@ constexpr void lds_write_bench(builder J, buf_t, n_t) {
   auto x = J.thread_id_x();
   auto addr = J.vgpr<u32>();
   J.v_lshlrev_b32(addr, Dwords == 1 ? 2 : 4, x);
-  auto d = J.vgpr<u32>(4);
+  auto d = J.vgpr<u32>(4).allow_undefined();
   for (int i = 0; i < lds_ops; ++i) {
     if constexpr (Dwords == 1) J.ds_write_b32(addr, x);
     else J.ds_write_b128(addr, d);
