@@ -44,13 +44,27 @@ constexpr bool def_use_reads_old_value(const isa::instr_desc& d) {
          starts_with(n, lit("s_addk_")) || starts_with(n, lit("s_mulk_")) || starts_with(n, lit("v_swap"));
 }
 
-// Whether access `a` of instruction `in` reads the register's value (an error when that is
-// undefined): a plain use does; a def that also uses does only when its operand is an
+// Whether access `a` of instruction `in` reads dword `dw` (one of the access's) as a value
+// (an error when that is undefined): a plain use does, except a packed-f32 VOP3P source's
+// dword that op_sel/op_sel_hi select for neither half (v_pk_add_f32 with op_sel_hi 0 on a
+// source reads its low dword twice); a def that also uses does only when its operand is an
 // accumulating def_use (see above), not when it merely keeps the old value.
-constexpr bool access_reads_value(const isa_view& isa, const dword_map& dm, const instr& in, const access& a) {
+constexpr bool access_reads_value(const isa_view& isa, const dword_map& dm, const instr& in, const access& a,
+                                  uint32_t dw) {
   if (!(a.flags & access::use)) return false;
-  if (!(a.flags & access::def)) return true;
   const isa::instr_desc& d = isa.descs[in.op];
+  if (!(a.flags & access::def)) {
+    if (d.enc != isa::encoding::vop3p) return true;
+    for (int i = 1; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      if (o.k != operand::kind::vreg || o.dwords != 2 || dm.base[o.value] + o.offset != a.first) continue;
+      const uint8_t sel = in.mods.op_sel() == 0xff ? 0 : in.mods.op_sel();
+      const uint8_t sel_hi = static_cast<uint8_t>(static_cast<uint8_t>(in.mods.bytes >> 16) ^ 0xff);
+      const bool lo = (sel >> (i - 1)) & 1, hi = (sel_hi >> (i - 1)) & 1;  // the dword each half reads
+      return dw == a.first ? (!lo || !hi) : (lo || hi);
+    }
+    return true;
+  }
   if (!def_use_reads_old_value(d)) return false;
   // The access is operand 0's when it covers the same dwords.
   const operand& o = in.ops[0];
@@ -465,10 +479,10 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
         const access& a = accs[k];
         if (!(a.flags & access::use) || a.first >= nd || cur.all_range(a.first, a.n)) continue;
         const instr& ins = blk.instrs[i];
-        if (!access_reads_value(isa, dm, ins, a)) continue;
-        // The first undefined dword and its register.
+        // The first undefined dword the instruction reads, and its register.
         uint32_t dw = a.first;
-        while (cur.test(dw)) ++dw;
+        while (dw < a.first + a.n && (cur.test(dw) || !access_reads_value(isa, dm, ins, a, dw))) ++dw;
+        if (dw == a.first + a.n) continue;
         uint32_t v = 0;
         while (base[v + 1] <= dw) ++v;
         const vreg_info& r = vregs[v];
