@@ -76,6 +76,18 @@ constexpr void marked_allow_undefined(builder J, arg<float*> out) {
   auto x = J.vgpr<f32>().allow_undefined();
   J.global_store_dword(out + 4u * J.thread_id_x(), x, off);
 }
+// v_pk_add_f32 with op_sel_hi 0 on its second source reads that pair's low dword for both
+// halves (topk_softmax's max in both halves): its high dword is not read.
+template <bool HiToo>
+constexpr void packed_low_only(builder J, arg<float*> out) {
+  auto t = J.thread_id_x();
+  auto x2 = J.vgpr<f32>(2), m2 = J.vgpr<f32>(2).named("m2"), r2 = J.vgpr<f32>(2);
+  x2[0] = t.as<f32>();
+  x2[1] = t.as<f32>() + 1.0f;
+  m2[0] = 2.0f;
+  J.v_pk_add_f32(r2, x2, m2, modifiers{.op_sel_hi = HiToo ? uint8_t(0b11) : uint8_t(0b01)});
+  J.global_store_dwordx2(out + 8u * t, r2, off);
+}
 // A read nobody uses is removed before the check (dce): nothing reads garbage.
 constexpr void dead_read(builder J, arg<float*> out) {
   auto x = J.vgpr<f32>();
@@ -190,6 +202,12 @@ TEST_CASE("undefined reads: kept old values, marked registers and dead reads com
   CHECK(detail::compile_kernel<writelane_build>("k").error.failed == false);
   CHECK(detail::compile_kernel<marked_allow_undefined>("k").error.failed == false);
   CHECK(detail::compile_kernel<dead_read>("k").error.failed == false);
+  const pipeline_state p = detail::compile_kernel<packed_low_only<false>>("k");
+  INFO(message(p));
+  CHECK_FALSE(p.error.failed);
+  const pipeline_state q = detail::compile_kernel<packed_low_only<true>>("k");
+  INFO(message(q));
+  CHECK(mentions(q, "reads dword 1 of 'm2'"));
 }
 
 TEST_CASE("undefined reads: the error names the read, the register and the path") {
