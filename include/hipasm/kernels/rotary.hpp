@@ -174,7 +174,8 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   std::array<gpr<u32>, 2> x{J.vgpr<u32>(2 * XW * NS), J.vgpr<u32>(2 * XW * NS).allow_undefined()};  // step s: x1 [2 XW s, +XW), x2 after
   std::array<gpr<u32>, 2> cs{J.vgpr<u32>(2 * CW), J.vgpr<u32>(2 * CW).allow_undefined()};
   std::array<gpr<u32>, 2> y{J.vgpr<u32>(YW), J.vgpr<u32>(YW).allow_undefined()};
-  std::array<gpr<u32>, 2> tq{J.sgpr<u32>(), J.sgpr<u32>()}, tk{J.sgpr<u32>(), J.sgpr<u32>()};
+  std::array<gpr<u32>, 2> tq{J.sgpr<u32>(), J.sgpr<u32>().allow_undefined()},
+      tk{J.sgpr<u32>(), J.sgpr<u32>().allow_undefined()};
   constexpr uint32_t x2_off = C.neox ? static_cast<uint32_t>(C.rot_dim) : xb;  // bytes from x1 to x2
   constexpr int XL = 2 * NS + 2 * ((CW + 3) / 4);  // loads of a token's q, k and cos/sin
 
