@@ -101,20 +101,29 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
   bitset entry(nd);
   for (std::size_t v = 0; v < nv; ++v)
     if (vregs[v].fixed >= 0 || vregs[v].allow_undefined) entry.set_range(base[v], vregs[v].dwords);
-  // Per block: the dwords it writes.
-  vec<bitset> gen(nb, bitset(nd));
+  // Per block: the dwords it writes (gen) and those it reads before writing them (ue: only
+  // the blocks whose ue the dwords defined at their start do not cover are swept below).
+  vec<bitset> gen(nb, bitset(nd)), ue(nb, bitset(nd));
   for (std::size_t b = 0; b < nb; ++b) {
     const uint32_t t0 = T.at(b);
     uint64_t* const g = gen[b].w.data();
-    for (uint32_t k = acc_begin[t0], e = acc_begin[t0 + fn.blocks[b].instrs.size()]; k < e; ++k) {
-      const access& a = accs[k];
-      if (!(a.flags & access::def) || a.first >= nd) continue;
-      for (uint32_t first = a.first, n = a.n; n;) {
-        const uint32_t lo = first & 63, c = n < 64 - lo ? n : 64 - lo;
-        g[first >> 6] |= (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
-        first += c;
-        n -= c;
-      }
+    uint64_t* const u = ue[b].w.data();
+    const std::size_t n = fn.blocks[b].instrs.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
+      for (int pass = 0; pass < 2; ++pass)  // (an instruction's reads come before its writes)
+        for (uint32_t k = a0; k < a1; ++k) {
+          const access& a = accs[k];
+          if (!(a.flags & (pass == 0 ? access::use : access::def)) || a.first >= nd) continue;
+          for (uint32_t first = a.first, c_n = a.n; c_n;) {
+            const uint32_t lo = first & 63, c = c_n < 64 - lo ? c_n : 64 - lo;
+            const uint64_t m = (c >= 64 ? ~uint64_t{0} : (uint64_t{1} << c) - 1) << lo;
+            if (pass == 0) u[first >> 6] |= m & ~g[first >> 6];
+            else g[first >> 6] |= m;
+            first += c;
+            c_n -= c;
+          }
+        }
     }
   }
   // An Else's head (EXEC = save & ~mask, then s_cbranch_execz over the else-branch): the
@@ -357,7 +366,12 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
           for (std::size_t w = 0; w < nw; ++w) iw[w] = ~uint64_t{0};
         }
         facts fin;
-        if (!ntracked) {
+        bool with_facts = false;  // (a predecessor brings facts or tests a tracked condition)
+        if (ntracked)
+          for (uint32_t p : preds[b])
+            if (visited[p] && (!out_f[p].kp.empty() || (br_key[p] != ~0u && tracked_id[br_key[p]] != ~0u)))
+              with_facts = true;
+        if (!with_facts) {
           for (uint32_t p : preds[b]) {
             if (!visited[p]) continue;
             reached = true;
@@ -467,8 +481,12 @@ constexpr bool check_undefined_reads(const function& fn_, const isa_view& isa_, 
     edge_facts(p, s, d, f);
     return d.test(dw);
   };
-  // One sweep: each read against the dwords defined before it.
+  // Each read against the dwords defined before it, in the blocks that read some dword
+  // before writing it that may be undefined at their start.
   for (std::size_t b = 0; b < nb; ++b) {
+    bool suspect = false;
+    for (std::size_t w = 0; w < nw && !suspect; ++w) suspect = (ue[b].w.data()[w] & ~in[b].w.data()[w]) != 0;
+    if (!suspect) continue;
     bitset cur = in[b];
     const uint32_t t0 = T.at(b);
     const block& blk = fn.blocks[b];
