@@ -700,6 +700,9 @@ constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc) {
   if (v.align < align) v.align = static_cast<uint16_t>(align);
   if (v.user_align < align) v.user_align = static_cast<uint8_t>(align);
 }
+constexpr void allow_undefined_reg(builder& b, uint32_t id) {
+  if (id < b.fn.vregs.size()) b.fn.vregs[id].allow_undefined = true;
+}
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view det, long long num,
                       bool with_num) {
   if (with_num)

@@ -104,6 +104,7 @@ constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t ali
 constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name);
 constexpr void pin_reg(builder& b, uint32_t id, reg_class c, int first, src_loc loc);
 constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc);
+constexpr void allow_undefined_reg(builder& b, uint32_t id);
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view detail = {},
                       long long num = 0, bool with_num = false);
 constexpr src_loc last_loc(const builder& b);
@@ -567,6 +568,13 @@ struct gpr : detail::arith_base<T> {
   // two up to 64); pieces the allocator splits off keep the alignment their offset implies.
   constexpr gpr aligned(int n, std::source_location l = std::source_location::current()) const {
     if (b) detail::align_reg(*b, id, n, to_src_loc(l));
+    return *this;
+  }
+  // Marks the whole virtual register as one the kernel may read before writing it (a value
+  // that does not matter, such as the lanes a select discards): reading a register that no
+  // write reaches on some path is otherwise a compile error (passes/undefined_reads.hpp).
+  constexpr gpr allow_undefined() const {
+    if (b) detail::allow_undefined_reg(*b, id);
     return *this;
   }
   // The same registers with another shape (row-major; the element count must match).

@@ -340,7 +340,9 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
         k.op(cur, "s_cbranch_execz", {L(then + 1)});
         k.edge(cur, then);
         k.edge(cur, then + 1);
+        const std::vector<uint8_t> before_then = vdef;  // (written in some lanes only: not read after)
         body(then, 2 + static_cast<int>(rng() % 6));
+        vdef = before_then;
         const uint32_t join = k.block();
         k.edge(then, join);
         k.op(join, "s_or_b64", {SP(special_reg::exec), SP(special_reg::exec), R(save)});
