@@ -108,7 +108,7 @@ struct lane_region {
   // a uniform loop with per-lane exits does not count): SGPR writes and s_barrier are checked
   // against it (builder::check_wave_scope).
   uint32_t lane_depth = 0;
-  enum class kind : uint8_t { top, then_body, else_body, loop } what = kind::top;
+  enum class kind : uint8_t { top, then_body, else_body, loop, masked } what = kind::top;  // masked: with_exec_mask
   src_loc loc{};
 };
 // A hand-written instruction that leaves the code around it (s_endpgm, s_setpc_b64, a branch

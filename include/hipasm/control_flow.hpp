@@ -302,7 +302,10 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
                 "[&] { return i < n; }");
   src_loc l = to_src_loc(loc);
   note_loc(l);
-  init();
+  // The init and the step are the loop's own bookkeeping (a For's counter, declared before the
+  // For): every lane in the loop agrees on it, so they are not checked as writes inside per-lane
+  // code (after a per-lane loop, or one in a per-lane If, it holds what the last lanes left with).
+  wave_uniform(init);
   detail::lower L{*this, l};
   detail::loop_ctx lp;
   lp.head = make_label({}, loc).id;
@@ -342,9 +345,7 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   resolve_skip(lp.skip_block, lp.cont, l);
   place(label{lp.cont}, loc);
   if (lp.cont_mask.b) L.e(O::s_or_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(lp.cont_mask)});
-  // The step is the loop's own bookkeeping (a For counter): every lane still in the loop
-  // agrees on it, so it is not checked as a write inside the per-lane loop.
-  wave_uniform(step);
+  wave_uniform(step);  // (see init)
   if (lp.lane_exit) emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
   emit_raw(O::s_branch, {detail::label_op(lp.head)}, l);
   regions_[lp.region].per_lane = lp.vector || lp.parks;
@@ -649,7 +650,12 @@ constexpr const detail::lane_region& builder::lane_region_below(uint32_t depth) 
 
 namespace detail {
 constexpr std::string_view region_name(lane_region::kind k) {
-  return k == lane_region::kind::else_body ? "Else" : k == lane_region::kind::loop ? "loop" : "If";
+  switch (k) {
+    case lane_region::kind::else_body: return "Else";
+    case lane_region::kind::loop: return "loop";
+    case lane_region::kind::masked: return "with_exec_mask";
+    default: return "If";
+  }
 }
 }  // namespace detail
 

@@ -204,8 +204,8 @@ TEST_CASE("regalloc: running out of VGPRs names the kernel, the line and the liv
   CHECK(msg.find("kernel 'greedy'") != std::string::npos);
   CHECK(msg.find("out of VGPRs") != std::string::npos);
   CHECK(msg.find("test.cpp:") == 0);             // the allocation's source line first
-  CHECK(msg.find("live VGPRs: v0 'val'") != std::string::npos);
-  CHECK(msg.find("256 of 256 in use") != std::string::npos);
+  CHECK(msg.find("live VGPRs: 256 of 256 in use; by array: 'val' (") != std::string::npos);
+  CHECK(msg.find(" dwords: v0..v") != std::string::npos);
 }
 
 TEST_CASE("regalloc: registers named physically are never handed out") {
