@@ -45,7 +45,12 @@
 // Instructions inside a branch whose lanes are all off still run if they are scalar
 // (SALU/SMEM) and the branch was entered by fall-through (also after a Break/Continue/Return
 // turned the last lanes of a branch off): keep scalar side effects out of per-lane branches,
-// as on any SIMT machine.
+// as on any SIMT machine. The builder enforces two of them: inside a per-lane If/Else body or a
+// loop with a per-lane condition, writing an SGPR declared outside it (the lanes that skipped
+// it would see the write) and s_barrier (a wave whose lanes all skip it would not reach it) are
+// errors at their line, unless inside J.wave_uniform([&] { ... }). Registers the code declares
+// inside, the flow's own masks and a For's init and step are not checked; uniform (SCC) Ifs and
+// loops do not count.
 #pragma once
 #include <type_traits>
 
