@@ -1,6 +1,7 @@
-// gfx942 decoder. Opcode -> mnemonic and operand widths come from tables generated from
-// llvm-mc-22's disassembler (gen/gfx942_opcodes.inc, tools/gen_sim_decode.py); the bit
-// layouts of each encoding and LLVM's printing conventions are written here.
+// gfx942/gfx950 decoder. Opcode -> mnemonic and operand widths come from per-target tables
+// generated from llvm-mc-22's disassembler (gen/<target>_opcodes.inc, tools/gen_sim_decode.py,
+// reached through Target::opcodes); the bit layouts of each encoding and LLVM's printing
+// conventions are written here.
 #include "decode.hpp"
 
 #include <cinttypes>
@@ -11,16 +12,6 @@
 
 namespace hipasm::sim {
 namespace {  // decoder internals (file-local: no clashes with other files' helpers)
-
-struct OpRow {
-  Format fmt;
-  uint16_t op;
-  const char* printed;
-  const char* sig;
-};
-const OpRow kRows[] = {
-#include "gen/gfx942_opcodes.inc"
-};
 
 enum Field : uint8_t {
   F_none, F_vdst, F_sdst, F_src0, F_src1, F_src2, F_sdata, F_sbase, F_soffset, F_addr, F_data0,
@@ -81,9 +72,9 @@ std::string strip_suffix(const std::string& p) {
 struct Tables {
   std::deque<Entry> entries;
   std::vector<const Entry*> by[17];
-  Tables() {
+  explicit Tables(const Target& target) {
     for (auto& v : by) v.assign(1024, nullptr);
-    for (auto& r : kRows) {
+    for (auto& r : target.opcodes) {
       Entry e;
       e.fmt = r.fmt;
       e.op = r.op;
@@ -133,9 +124,13 @@ struct Tables {
   }
 };
 
-const Tables& tables() {
-  static const Tables t;
-  return t;
+const Tables& tables(const Target& target) {
+  static const std::vector<std::unique_ptr<Tables>> all = [] {
+    std::vector<std::unique_ptr<Tables>> v;
+    for (const Target* t : all_targets()) v.push_back(std::make_unique<Tables>(*t));
+    return v;
+  }();
+  return *all[size_t(target.index)];
 }
 
 // ---- operand printing and construction ----
@@ -446,8 +441,11 @@ std::string waitcnt_text(uint16_t s) {
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
 
-uint8_t mfma_passes(const std::string& m) {
+uint8_t mfma_passes(const Target& target, const Inst& in) {
+  const std::string& m = in.mnemonic;
   if (!starts(m, "v_mfma") && !starts(m, "v_smfmac")) return 0;
+  for (const MfmaPassRule& r : target.mfma_passes)
+    if (has(m, r.pattern)) return in.mod.cbsz <= 1 || in.mod.blgp <= 1 ? r.passes_fp8 : r.passes;
   if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;  // DGEMM
   if (has(m, "_4x4x")) return 2;
   if (starts(m, "v_smfmac")) return has(m, "32x32") ? 8 : 4;
@@ -576,13 +574,13 @@ Inst unknown(std::span<const uint8_t> b, uint64_t pc, Format f) {
 
 }  // namespace
 
-Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
+Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
   auto word = [&](size_t i) -> uint32_t {
     uint32_t w = 0;
     if (b.size() >= 4 * (i + 1)) std::memcpy(&w, b.data() + 4 * i, 4);
     return w;
   };
-  const Tables& T = tables();
+  const Tables& T = tables(target);
   uint32_t w0 = word(0);
   bool have1 = b.size() >= 8;
   uint32_t w1 = word(1);
@@ -1007,7 +1005,9 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       size = 8;
       unsigned vdst = w0 & 0xff;
       unsigned codes[3] = {w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff};
-      bool mai = starts(e->base, "v_mfma") || starts(e->base, "v_smfmac");
+      // v_mfma_ld_scale_b32 (gfx950) is an ordinary VOP3P (two sources, op_sel); with the
+      // f8f6f4 MFMA after it, it forms v_mfma_scale_* (joined below).
+      bool mai = (starts(e->base, "v_mfma") && e->base != "v_mfma_ld_scale_b32") || starts(e->base, "v_smfmac");
       bool accvgpr = starts(e->base, "v_accvgpr");
       if (mai) {
         in.format = Format::MFMA;
@@ -1018,6 +1018,12 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         in.mod.acc = acc != 0;
         in.mod.blgp = uint8_t((w1 >> 29) & 7);
         bool smfmac = starts(e->base, "v_smfmac");
+        // f8f6f4 (gfx950): cbsz / blgp are the A / B formats (0 e4m3, 1 e5m2, 2 e2m3, 3 e3m2,
+        // 4 e2m1), which set the tuple sizes: 8, 6 or 4 VGPRs (llvm-mc-22: "wrong register
+        // tuple size for cbsz value"; other codes do not exist).
+        const bool f8f6f4 = has(e->base, "_f8f6f4");
+        auto f8f6f4_dwords = [](unsigned fmt) { return fmt <= 1 ? 8u : fmt <= 3 ? 6u : fmt == 4 ? 4u : 0u; };
+        if (f8f6f4 && (!f8f6f4_dwords(in.mod.cbsz) || !f8f6f4_dwords(in.mod.blgp))) return unknown(b, pc, f);
         for (auto& s : e->slots) {
           if (s.f == F_vdst) {
             Operand o = vgpr_op(vdst, s.dwords, in.mod.acc_cd);
@@ -1025,8 +1031,10 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           } else if (s.f >= F_src0 && s.f <= F_src2) {
             int i = s.f - F_src0;
             bool ag = i < 2 ? (acc >> i & 1) : (smfmac ? false : in.mod.acc_cd);
+            unsigned dw = s.dwords;
+            if (f8f6f4 && i < 2) dw = f8f6f4_dwords(i == 0 ? in.mod.cbsz : in.mod.blgp);
             Src x;
-            if (!make_src(codes[i], s.dwords, 32, nullptr, nullptr, ag && codes[i] >= 256, x)) ok = false;
+            if (!make_src(codes[i], dw, 32, nullptr, nullptr, ag && codes[i] >= 256, x)) ok = false;
             add_src(x.op, x.text);
           } else {
             ok = false;
@@ -1274,18 +1282,48 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       return unknown(b, pc, f);
     if (o.kind == Operand::Sgpr && o.reg + o.dwords > 128) return unknown(b, pc, f);
   }
+  // gfx950 v_mfma_scale_*: v_mfma_ld_scale_b32 vScaleA, vScaleB followed by an f8f6f4 MFMA
+  // whose abid is 1 is one 16-byte instruction (llvm-mc-22 -show-encoding), the scale bytes
+  // chosen by op_sel / op_sel_hi of the first half: byte = op_sel[i] + 2 * op_sel_hi[i].
+  if (in.mnemonic == "v_mfma_ld_scale_b32" && b.size() >= 16 && in.num_src == 2) {
+    Inst m = decode_one(b.subspan(8), pc + 8, target);
+    if (m.format == Format::MFMA && has(m.mnemonic, "_f8f6f4") && m.mod.abid == 1 && m.num_src == 3) {
+      const std::string tail = m.text.substr(m.text.find(' '));
+      std::string ops = tail.substr(0, tail.find(" cbsz:") != std::string::npos ? tail.find(" cbsz:") : tail.find(" abid:"));
+      std::string mm = tail.substr(ops.size());
+      if (size_t a = mm.find(" abid:1"); a != std::string::npos) mm.erase(a, 7);
+      m.src[3] = in.src[0];
+      m.src[4] = in.src[1];
+      m.num_src = 5;
+      m.mod.op_sel = uint8_t(in.mod.op_sel & 3);
+      m.mod.op_sel_hi = uint8_t(in.mod.op_sel_hi & 3);
+      m.mnemonic = "v_mfma_scale_" + m.mnemonic.substr(7);
+      auto arr = [](unsigned v) {
+        return "[" + std::to_string(v & 1) + "," + std::to_string(v >> 1 & 1) + "," + std::to_string(v >> 2 & 1) + "]";
+      };
+      std::string sel;
+      if (in.mod.op_sel) sel += " op_sel:" + arr(in.mod.op_sel);
+      if (in.mod.op_sel_hi != 7) sel += " op_sel_hi:" + arr(in.mod.op_sel_hi);
+      m.text = m.mnemonic + ops + ", " + op_text(in.src[0]) + ", " + op_text(in.src[1]) + sel + mm;
+      m.pc = pc;
+      m.size = uint8_t(8 + m.size);
+      m.cls = classify(m);
+      m.mfma_passes = mfma_passes(target, m);
+      return m;
+    }
+  }
   in.cls = classify(in);
-  in.mfma_passes = mfma_passes(in.mnemonic);
+  in.mfma_passes = mfma_passes(target, in);
   return in;
 }
 
-Program decode_program(std::span<const uint8_t> code, uint64_t base) {
+Program decode_program(std::span<const uint8_t> code, uint64_t base, const Target& target) {
   Program p;
   p.base = base;
   p.index.assign((code.size() + 3) / 4, -1);
   size_t off = 0;
   while (off + 4 <= code.size()) {
-    Inst in = decode_one(code.subspan(off, std::min<size_t>(12, code.size() - off)), base + off);
+    Inst in = decode_one(code.subspan(off, std::min<size_t>(kMaxInstBytes, code.size() - off)), base + off, target);
     p.index[off / 4] = int32_t(p.insts.size());
     off += in.size;
     p.insts.push_back(std::move(in));
@@ -1307,10 +1345,15 @@ void bind_handlers(Program& prog, uint64_t entry) {
   check_reachable(prog, entry);
 }
 
+std::shared_ptr<const Program> decoded_program(const KernelImage& image) {
+  return decoded_program(image.code, image.code_vaddr, image.entry, *image.target);
+}
+
 std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, uint64_t base,
-                                               uint64_t entry) {
+                                               uint64_t entry, const Target& target) {
   struct Cached {
     std::vector<uint8_t> code;
+    const Target* target;
     uint64_t base;
     std::shared_ptr<Program> prog;
   };
@@ -1321,7 +1364,7 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
   {
     std::lock_guard lock(mu);
     for (auto it = cache.begin(); it != cache.end(); ++it) {
-      if (it->base == base && it->code.size() == code.size() &&
+      if (it->base == base && it->target == &target && it->code.size() == code.size() &&
           std::memcmp(it->code.data(), code.data(), code.size()) == 0) {
         prog = it->prog;
         if (it != cache.begin()) {
@@ -1334,10 +1377,10 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
     }
   }
   if (!prog) {
-    prog = std::make_shared<Program>(decode_program(code, base));
+    prog = std::make_shared<Program>(decode_program(code, base, target));
     bind_handlers(*prog, entry);  // binds, then checks this entry
     std::lock_guard lock(mu);
-    cache.push_front({std::vector<uint8_t>(code.begin(), code.end()), base, prog});
+    cache.push_front({std::vector<uint8_t>(code.begin(), code.end()), &target, base, prog});
     if (cache.size() > kCapacity) cache.pop_back();
     return prog;
   }

@@ -176,6 +176,46 @@ inline uint8_t f32_to_fp8(float x, const Fp8Format& f, bool saturate, bool stoch
   return uint8_t((neg ? 0x80 : 0) | out);
 }
 
+// ---- small floats of CDNA4 (OCP MX formats): e4m3fn, e5m2, fp6 e2m3/e3m2, fp4 e2m1 ----
+// Sign, exponent, mantissa from the top bit down; exponent bias as given; a zero exponent
+// field is subnormal. Specials: e4m3fn has no infinities and S.1111.111 is NaN; e5m2 is
+// IEEE-like (all-ones exponent: infinity or NaN); the 6- and 4-bit formats have neither.
+// (OCP Microscaling Formats (MX) v1.0, sections 5.3-5.3.3; OCP 8-bit FP spec.)
+struct MiniFloat {
+  int exp_bits, man_bits, bias;
+  enum Special : uint8_t { None, AllOnesNan, Ieee } special;
+  int bits() const { return 1 + exp_bits + man_bits; }
+};
+inline constexpr MiniFloat kE4M3{4, 3, 7, MiniFloat::AllOnesNan};
+inline constexpr MiniFloat kE5M2{5, 2, 15, MiniFloat::Ieee};
+inline constexpr MiniFloat kE2M3{2, 3, 1, MiniFloat::None};
+inline constexpr MiniFloat kE3M2{3, 2, 3, MiniFloat::None};
+inline constexpr MiniFloat kE2M1{2, 1, 1, MiniFloat::None};
+
+inline float mini_to_f32(uint32_t v, const MiniFloat& f) {
+  const int n = f.bits();
+  const bool neg = (v >> (n - 1)) & 1;
+  const int exp = int(v >> f.man_bits) & ((1 << f.exp_bits) - 1);
+  const int man = int(v) & ((1 << f.man_bits) - 1);
+  const int exp_max = (1 << f.exp_bits) - 1;
+  float r;
+  if (f.special == MiniFloat::AllOnesNan && exp == exp_max && man == (1 << f.man_bits) - 1)
+    r = std::numeric_limits<float>::quiet_NaN();
+  else if (f.special == MiniFloat::Ieee && exp == exp_max)
+    r = man ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  else if (exp == 0)
+    r = std::ldexp(float(man), 1 - f.bias - f.man_bits);
+  else
+    r = std::ldexp(float((1 << f.man_bits) | man), exp - f.bias - f.man_bits);
+  return neg ? -r : r;
+}
+
+// E8M0 (the MX block scale): 2^(v - 127); 0xff is NaN.
+inline float e8m0_to_f32(uint8_t v) {
+  if (v == 0xff) return std::numeric_limits<float>::quiet_NaN();
+  return std::ldexp(1.0f, int(v) - 127);
+}
+
 // ---- helpers used by several ops ----
 inline uint32_t canonical_nan32() { return 0x7fc00000u; }
 

@@ -20,7 +20,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   if (opts.clock_mhz < 0 || opts.clock_mhz > 10000)
     throw rt::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
   const KernelImage& image = k.image;
-  std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);
+  std::shared_ptr<const Program> prog = decoded_program(image);
   KernelShape shape;  // (groups: those executed)
   shape.name = k.name;
   shape.vgprs = k.kd.allocated_vgprs();
