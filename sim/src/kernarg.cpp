@@ -37,8 +37,8 @@ void check_launch(const KernelInfo& k, rt::dim3 grid, rt::dim3 block, uint32_t d
   const Target& t = *k.image.target;
   if (lds > t.lds_bytes)
     throw rt::error(where + std::to_string(k.kd.group_segment_fixed_size) + " bytes of static + " +
-                    std::to_string(dynamic_lds) + " bytes of dynamic LDS exceed " + t.name + "'s " +
-                    std::to_string(t.lds_bytes / 1024) + " KiB");
+                    std::to_string(dynamic_lds) + " bytes of dynamic LDS exceed " +
+                    std::to_string(t.lds_bytes / 1024) + " KiB (a " + t.name + " workgroup's most)");
 }
 
 std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 block,
