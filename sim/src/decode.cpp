@@ -4,6 +4,7 @@
 // conventions are written here.
 #include "decode.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <deque>
@@ -1389,8 +1390,10 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
 }
 
 namespace {
-void check_reachable(const Program& prog, uint64_t entry) {
-  // Everything reachable from the entry (fall-through and direct branches) must run.
+// Visits every instruction reachable from the entry (fall-through and direct branches);
+// `visit` returns false to stop. Throws when a pc is not the start of an instruction.
+template <class Visit>
+void walk_reachable(const Program& prog, uint64_t entry, Visit visit) {
   std::vector<uint64_t> work{entry};
   std::vector<char> seen(prog.index.size(), 0);
   while (!work.empty()) {
@@ -1406,8 +1409,8 @@ void check_reachable(const Program& prog, uint64_t entry) {
     size_t k = (pc - prog.base) / 4;
     if (seen[k]) continue;
     seen[k] = 1;
-    if (in->mnemonic.empty()) fail(*in, "unknown instruction encoding");
-    if (!in->exec) fail(*in, "no simulator semantics for " + in->mnemonic);
+    visit(*in);
+    if (in->mnemonic.empty()) continue;  // its length is unknown: nothing follows it
     const std::string& m = in->mnemonic;
     if (m == "s_endpgm" || m == "s_setpc_b64" || m == "s_trap" || m == "s_sethalt" ||
         m == "s_rfe_b64" || m == "s_rfe_restore_b64")
@@ -1417,6 +1420,26 @@ void check_reachable(const Program& prog, uint64_t entry) {
     if (m != "s_branch" && pc + in->size < prog.base + prog.index.size() * 4) work.push_back(pc + in->size);
   }
 }
+
+void check_reachable(const Program& prog, uint64_t entry) {
+  // Everything reachable must run.
+  walk_reachable(prog, entry, [](const Inst& in) {
+    if (in.mnemonic.empty()) fail(in, "unknown instruction encoding");
+    if (!in.exec) fail(in, "no simulator semantics for " + in.mnemonic);
+  });
+}
 }  // namespace
+
+std::vector<const Inst*> unsupported_reachable(const Program& prog, uint64_t entry, size_t* reachable) {
+  std::vector<const Inst*> out;
+  size_t n = 0;
+  walk_reachable(prog, entry, [&](const Inst& in) {
+    ++n;
+    if (in.mnemonic.empty() || !in.exec) out.push_back(&in);
+  });
+  std::sort(out.begin(), out.end(), [](const Inst* a, const Inst* b) { return a->pc < b->pc; });
+  if (reachable) *reachable = n;
+  return out;
+}
 
 }  // namespace hipasm::sim

@@ -50,6 +50,11 @@ Program decode_program(std::span<const uint8_t> code, uint64_t base,
 // from `entry` (following branches) that is unknown or has no handler.
 void bind_handlers(Program& prog, uint64_t entry);
 
+// Every instruction reachable from `entry` (as bind_handlers follows them) that is an unknown
+// encoding or has no semantics, in address order, without throwing (hipasm-sim info --decode).
+// `reachable` (if given) receives how many instructions were reached.
+std::vector<const Inst*> unsupported_reachable(const Program& prog, uint64_t entry, size_t* reachable = nullptr);
+
 // decode_program + handler binding, cached by code bytes and base address (a process-wide
 // LRU of recent code sections), so launching a kernel again does not decode it again.
 // Still checks every instruction reachable from `entry` on each call.
