@@ -131,6 +131,8 @@ struct Modifiers {
   bool acc = false;     // DS/FLAT/MUBUF data or vdst is an AGPR; MFMA: acc (srcA/B AGPR)
   bool acc_cd = false;  // MFMA: vdst and srcC are AGPRs
   bool soffset_off = false;  // SMEM with imm offset only; FLAT/GLOBAL/SCRATCH saddr "off"
+  bool fi = false;      // gfx950 v_permlane*_swap e64: fetch inactive lanes (bound_ctrl above)
+  uint8_t bitop3 = 0;   // gfx950 v_bitop3_*: the truth table (bit s0*4+s1*2+s2 of the result)
 };
 
 struct Wave;

@@ -955,10 +955,28 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
       // gfx9 VOP3 op_sel exists only on VOP3-only 16-bit ops and the fp8/bf8 converts; the
       // hardware (and LLVM) ignore the bits elsewhere.
       bool has_opsel = e->printed.size() < 4 || e->printed.compare(e->printed.size() - 4, 4, "_e64") != 0;
+      // gfx950's scale converts select bytes/halves with op_sel too.
       has_opsel = has_opsel && (e->dst_bits == 16 || e->src_bits == 16 || has(e->base, "fp8") ||
-                                has(e->base, "bf8") || starts(e->base, "v_alignb")) &&
+                                has(e->base, "bf8") || starts(e->base, "v_alignb") ||
+                                starts(e->base, "v_cvt_scalef32")) &&
                   !has(e->base, "_legacy");
-      if (!has_opsel) opsel = 0;
+      // gfx950 v_permlane*_swap e64: op_sel[0] is fi, op_sel[1] bound_ctrl.
+      const bool swap = starts(e->base, "v_permlane16_swap") || starts(e->base, "v_permlane32_swap");
+      if (swap) {
+        in.mod.fi = opsel & 1;
+        in.mod.bound_ctrl = (opsel >> 1) & 1;
+        has_opsel = false;
+      }
+      // gfx950 v_bitop3: the 8-bit truth table fills the neg [2:0], abs [5:3] and omod [7:6]
+      // fields (llvm-mc-22 -show-encoding), which are then no modifiers.
+      const bool bitop3 = starts(e->base, "v_bitop3_");
+      if (bitop3) {
+        in.mod.bitop3 = uint8_t(negm | absm << 3 | unsigned(in.mod.omod) << 6);
+        negm = absm = 0;
+        in.mod.omod = 0;
+        if (e->dst_bits != 16) opsel = 0;
+      }
+      if (!has_opsel && !(bitop3 && e->dst_bits == 16)) opsel = 0;
       in.mod.op_sel = uint8_t(opsel);
       int nsrc = 0;
       bool before_src = true;
@@ -997,6 +1015,9 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
         t += std::to_string(opsel >> 3 & 1) + "]";
         mods += t;
       }
+      if (bitop3 && in.mod.bitop3) mods += " bitop3:" + imm16_text(in.mod.bitop3);
+      if (swap && in.mod.bound_ctrl) mods += " bound_ctrl:1";
+      if (swap && in.mod.fi) mods += " fi:1";
       if (in.mod.clamp) mods += " clamp";
       if (in.mod.omod) mods += in.mod.omod == 1 ? " mul:2" : in.mod.omod == 2 ? " mul:4" : " div:2";
       break;
@@ -1313,6 +1334,10 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
       return m;
     }
   }
+  // v_permlane*_swap write both operands (LLVM: two defs): src0 is a destination too.
+  if ((starts(in.mnemonic, "v_permlane16_swap") || starts(in.mnemonic, "v_permlane32_swap")) &&
+      in.num_dst == 1 && in.num_src >= 1)
+    in.dst[in.num_dst++] = in.src[0];
   in.cls = classify(in);
   in.mfma_passes = mfma_passes(target, in);
   return in;

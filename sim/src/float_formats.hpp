@@ -7,6 +7,7 @@
 // Written from the format definitions (not from the host's _Float16/__bf16, which the tests
 // use as the independent oracle). Rounding: nearest-even unless the function says otherwise.
 #pragma once
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -208,6 +209,38 @@ inline float mini_to_f32(uint32_t v, const MiniFloat& f) {
   else
     r = std::ldexp(float((1 << f.man_bits) | man), exp - f.bias - f.man_bits);
   return neg ? -r : r;
+}
+
+// f32 -> a format without infinities or NaN (fp6 e2m3/e3m2, fp4 e2m1), divided first by
+// 2^(scale_exp - 127): nearest-even, saturating to the largest finite value; NaN, infinities
+// and scale_exp 0xff give the largest magnitude with the input's sign (gfx950's
+// v_cvt_scalef32_* rule). `rand` (stochastic rounding) is added below the kept precision.
+inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp, bool stochastic = false,
+                                uint32_t rand = 0) {
+  const uint32_t b = bits(x);
+  const uint32_t sign = (b >> 31) << (f.bits() - 1);
+  const uint32_t max_code = (1u << (f.exp_bits + f.man_bits)) - 1;
+  if ((b & 0x7f800000u) == 0x7f800000u || scale_exp == 0xff) return sign | max_code;
+  const double a = std::ldexp(std::fabs(double(x)), 127 - int(scale_exp));
+  if (a == 0) return sign;
+  int e;
+  std::frexp(a, &e);
+  const int min_exp = 1 - f.bias;
+  const int exp_unb = std::max(e - 1, min_exp);
+  const double q = std::ldexp(1.0, exp_unb - f.man_bits);
+  const double m = a / q, n = std::floor(m), frac = m - n;
+  const bool up = stochastic ? frac * 4294967296.0 + double(rand) >= 4294967296.0
+                             : (frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0));
+  const double r = (n + (up ? 1 : 0)) * q;
+  const double max_val = std::ldexp(double((2u << f.man_bits) - 1), (1 << f.exp_bits) - 1 - f.bias - f.man_bits);
+  if (r >= max_val) return sign | max_code;
+  if (r == 0) return sign;
+  int re;
+  std::frexp(r, &re);
+  const int rexp = re - 1;
+  if (rexp < min_exp) return sign | uint32_t(r / std::ldexp(1.0, min_exp - f.man_bits));
+  const uint32_t man = uint32_t(r / std::ldexp(1.0, rexp - f.man_bits)) - (1u << f.man_bits);
+  return sign | uint32_t(rexp + f.bias) << f.man_bits | man;
 }
 
 // E8M0 (the MX block scale): 2^(v - 127); 0xff is NaN.

@@ -1,0 +1,117 @@
+// VALU instructions new in gfx950 (CDNA4). Which ones a code object may use is the target's
+// opcode table (gen/gfx950_opcodes.inc): a gfx942 code object never decodes to these.
+//   v_permlane16_swap_b32 / v_permlane32_swap_b32: swap the odd 16-lane rows of vdst with the
+//     even rows of src0 / rows 2-3 of vdst with rows 0-1 of src0 (LLVM's intrinsic
+//     documentation); both operands are written.
+//   v_cvt_pk_bf16_f32 / v_cvt_pk_f16_f32: {src1, src0} rounded to nearest-even into one dword.
+//   v_cvt_f32_bf16: the bf16 in the low half (op_sel[0] / SDWA: the high half) widened.
+//   v_minimum3_f32 / v_maximum3_f32: IEEE 754-2019 minimum/maximum (a NaN operand gives NaN,
+//     -0 < +0).
+//   v_bitop3_b32 / _b16: bit i of the result is bit (s0_i*4 + s1_i*2 + s2_i) of the table.
+//   v_cvt_scalef32_pk_fp4_f32: two f32 divided by the power of two of the f32 scale (its
+//     exponent field), to fp4 e2m1 nearest-even and saturated, into the byte op_sel[3:2] picks.
+#include "exec_valu_common.hpp"
+
+namespace hipasm::sim::detail {
+namespace {
+
+using SrcType::B32;
+using SrcType::F32;
+
+void permlane_swap(Wave& w, const Inst& in, int row_bits) {
+  if (!in.dst[0].is_vector() || !in.src[0].is_vector()) fail(in, "both operands must be VGPRs");
+  uint32_t* d = vec_ptr(w, in.dst[0]);
+  uint32_t* s = vec_ptr(w, in.src[0]);
+  uint32_t old_d[kLanes], old_s[kLanes];
+  std::memcpy(old_d, d, sizeof old_d);
+  std::memcpy(old_s, s, sizeof old_s);
+  // Pairs (a in vdst, b in src0): 16-lane rows: a = b + 16 for b in rows 0 and 2; 32: a = b + 32.
+  const int span = 1 << row_bits;
+  for (int b = 0; b < kLanes; ++b) {
+    if ((b >> row_bits) & 1) continue;
+    const int a = b + span;
+    // A value read from an inactive lane (without fi) is 0 with bound_ctrl, else no write.
+    const bool a_ok = ((w.exec >> a) & 1) || in.mod.fi, b_ok = ((w.exec >> b) & 1) || in.mod.fi;
+    if ((w.exec >> a) & 1) {
+      if (b_ok) d[a] = old_s[b];
+      else if (in.mod.bound_ctrl) d[a] = 0;
+    }
+    if ((w.exec >> b) & 1) {
+      if (a_ok) s[b] = old_d[a];
+      else if (in.mod.bound_ctrl) s[b] = 0;
+    }
+  }
+  w.lane_ops += std::popcount(w.exec);
+}
+
+// IEEE 754-2019 minimum / maximum.
+inline uint32_t minimum_ieee(uint32_t a, uint32_t b, bool max) {
+  if (fp::is_nan32(a)) return a | 0x400000u;
+  if (fp::is_nan32(b)) return b | 0x400000u;
+  const float x = f32(a), y = f32(b);
+  if (x == y) return (std::signbit(x) != max) ? a : b;  // -0 < +0
+  return (x < y) != max ? a : b;
+}
+
+void minmax3(Wave& w, const Inst& in, bool max) {
+  F32Env e(w);
+  valu32<3>(w, in, {F32, F32, F32}, DstType::F32, [&](uint32_t a, uint32_t b, uint32_t c) {
+    const uint32_t x = bits(e.i(a)), y = bits(e.i(b)), z = bits(e.i(c));
+    return e.o(f32(minimum_ieee(minimum_ieee(x, y, max), z, max)));
+  });
+}
+
+inline uint32_t bitop3(uint8_t table, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (!((table >> i) & 1)) continue;
+    const uint32_t ma = (i & 4) ? a : ~a, mb = (i & 2) ? b : ~b, mc = (i & 1) ? c : ~c;
+    r |= ma & mb & mc;
+  }
+  return r;
+}
+
+void cvt_scalef32_pk_fp4_f32(Wave& w, const Inst& in) {
+  const int sh = 8 * ((in.mod.op_sel >> 2) & 3);
+  const uint32_t* old = vec_ptr(w, in.dst[0]);
+  Sources s;
+  static constexpr SrcType t[3] = {F32, F32, F32};
+  gather(w, in, 3, t, s);
+  alignas(64) uint32_t res[kLanes];
+  for_lanes(s.mask, [&](int l) {
+    const uint32_t scale_exp = (s.p[2][0][l] >> 23) & 0xff;
+    const uint32_t v = fp::f32_to_mini_sat(f32(s.p[0][0][l]), fp::kE2M1, scale_exp) |
+                       fp::f32_to_mini_sat(f32(s.p[1][0][l]), fp::kE2M1, scale_exp) << 4;
+    res[l] = (old[l] & ~(0xffu << sh)) | (v << sh);
+  });
+  write_dst32(w, in, s.mask, DstType::B32, res);
+  w.lane_ops += std::popcount(s.mask);
+}
+
+#define H(...) [](Wave& w, const Inst& in) { __VA_ARGS__; }
+
+const Registrar reg_gfx950({
+    {"v_permlane16_swap_b32", H(permlane_swap(w, in, 4))},
+    {"v_permlane32_swap_b32", H(permlane_swap(w, in, 5))},
+    {"v_cvt_pk_bf16_f32", H(valu32<2>(w, in, {F32, F32}, DstType::B32, [](uint32_t a, uint32_t b) {
+       return uint32_t(fp::f32_to_bf16(f32(a))) | uint32_t(fp::f32_to_bf16(f32(b))) << 16;
+     }))},
+    {"v_cvt_pk_f16_f32", H(valu32<2>(w, in, {F32, F32}, DstType::B32, [](uint32_t a, uint32_t b) {
+       return uint32_t(fp::f32_to_f16(f32(a))) | uint32_t(fp::f32_to_f16(f32(b))) << 16;
+     }))},
+    {"v_cvt_f32_bf16", H({
+       const int sh = in.format == Format::VOP3 ? 16 * (in.mod.op_sel & 1) : 0;
+       valu32<1>(w, in, {B32}, DstType::F32, [&](uint32_t a) { return (a >> sh) << 16; });
+     })},
+    {"v_minimum3_f32", H(minmax3(w, in, false))},
+    {"v_maximum3_f32", H(minmax3(w, in, true))},
+    {"v_bitop3_b32", H(valu32<3>(w, in, {B32, B32, B32}, DstType::B32, [&](uint32_t a, uint32_t b, uint32_t c) {
+       return bitop3(in.mod.bitop3, a, b, c);
+     }))},
+    {"v_cvt_scalef32_pk_fp4_f32", H(cvt_scalef32_pk_fp4_f32(w, in))},
+});
+
+#undef H
+
+}  // namespace
+}  // namespace hipasm::sim::detail

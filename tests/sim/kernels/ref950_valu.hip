@@ -1,0 +1,60 @@
+// gfx950 reference kernels: the new VALU instructions as clang-22 emits them for gfx950
+// (builtins and plain C++). Host side: tests/sim/test_reference950_valu.cpp. One work-item
+// per element; the wave-level ones (permlane swaps) use whole waves.
+#include "ref_common.h"
+
+typedef u32 u32x2 __attribute__((ext_vector_type(2)));
+
+// v_permlane16_swap_b32 / v_permlane32_swap_b32 (both results stored).
+KERNEL void permlane16_swap(const u32* X, const u32* Y, u32* OX, u32* OY) {
+  const u32 i = gid_x();
+  u32x2 r = __builtin_amdgcn_permlane16_swap(X[i], Y[i], false, false);
+  OX[i] = r[0], OY[i] = r[1];
+}
+KERNEL void permlane32_swap(const u32* X, const u32* Y, u32* OX, u32* OY) {
+  const u32 i = gid_x();
+  u32x2 r = __builtin_amdgcn_permlane32_swap(X[i], Y[i], false, false);
+  OX[i] = r[0], OY[i] = r[1];
+}
+
+// f32 -> bf16 / f16 pairs (v_cvt_pk_bf16_f32 / v_cvt_pk_f16_f32), and bf16 -> f32.
+KERNEL void cvt_bf16(const float* X, __bf16* Y) {
+  const u32 i = gid_x();
+  Y[2 * i] = (__bf16)X[2 * i];
+  Y[2 * i + 1] = (__bf16)X[2 * i + 1];
+}
+KERNEL void cvt_f16(const float* X, _Float16* Y) {
+  const u32 i = gid_x();
+  Y[2 * i] = (_Float16)X[2 * i];
+  Y[2 * i + 1] = (_Float16)X[2 * i + 1];
+}
+KERNEL void bf16_to_f32(const __bf16* X, float* Y) {
+  const u32 i = gid_x();
+  Y[i] = (float)X[i] * 3.0f;
+}
+
+// IEEE minimum / maximum of three (v_minimum3_f32 / v_maximum3_f32).
+KERNEL void minimum3(const float* A, const float* B, const float* C, float* Mn, float* Mx) {
+  const u32 i = gid_x();
+  Mn[i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(A[i], B[i]), C[i]);
+  Mx[i] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(A[i], B[i]), C[i]);
+}
+
+// Three-input logic that LLVM turns into v_bitop3_b32.
+KERNEL void bitop3(const u32* A, const u32* B, const u32* C, u32* D) {
+  const u32 i = gid_x();
+  const u32 a = A[i], b = B[i], c = C[i];
+  D[4 * i + 0] = (a & b) | (~a & c);
+  D[4 * i + 1] = a ^ b ^ c;
+  D[4 * i + 2] = ~(a | b) & c;
+  D[4 * i + 3] = (a & b) | (b & c) | (a & c);
+}
+
+// f32 pairs to fp4 e2m1 with a scale, into byte `sel` of an old value.
+#define FP4(SEL)                                                                            \
+  KERNEL void cvt_scalef32_pk_fp4_f32_##SEL(const float* X, const float* S, const u32* Old, u32* D) { \
+    const u32 i = gid_x();                                                                  \
+    D[i] = __builtin_amdgcn_cvt_scalef32_pk_fp4_f32(Old[i], X[2 * i], X[2 * i + 1], S[i], SEL); \
+  }
+FP4(0)
+FP4(3)

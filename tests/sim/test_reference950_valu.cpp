@@ -1,0 +1,198 @@
+// gfx950 reference suite, VALU: clang-22's gfx950 code for the new VALU instructions
+// (kernels/ref950_valu.hip) against host references written from the definitions (LLVM's
+// intrinsic documentation for the permlane swaps, IEEE 754-2019 minimum/maximum, the OCP MX
+// fp4 e2m1 value set). The checker must report nothing.
+#include "kernels/ref_host.hpp"
+
+#pragma clang fp contract(off)
+
+using namespace refsuite;
+namespace {
+const std::string G = "950_valu";
+
+std::vector<float> special_floats() {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  return {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1.5f, inf, -inf, nan, 1e-40f, -1e-40f, 3.0e38f, 65504.0f, 65520.0f,
+          1.00390625f, 1.01171875f, 0.333333343f, -2.75f, 7.0e-6f, 2.0e-8f};
+}
+}  // namespace
+
+TEST_CASE("gfx950 reference: v_permlane16_swap / v_permlane32_swap", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  const uint32_t n = 128;  // two waves
+  std::vector<uint32_t> X(n), Y(n);
+  for (uint32_t i = 0; i < n; ++i) X[i] = 0x1000 + i, Y[i] = 0x2000 + i;
+  for (int span : {16, 32}) {
+    device& dev = *the_device();
+    buffer<uint32_t> dX(dev, X), dY(dev, Y), oX(dev, n), oY(dev, n);
+    kernel_args args;
+    args.add(dX.addr()).add(dY.addr()).add(oX.addr()).add(oY.addr());
+    run(G, span == 16 ? "permlane16_swap" : "permlane32_swap", {2}, {64}, args);
+    auto gx = oX.download(), gy = oY.download();
+    mismatches m;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t l = i % 64, base = i - l;
+      // Odd rows (of `span` lanes) of the first operand trade places with the even rows of
+      // the second: lane l of an odd row gets the second operand's lane l - span.
+      const bool odd = (l / span) % 2;
+      const uint32_t wx = odd ? Y[base + l - span] : X[i];
+      const uint32_t wy = odd ? Y[i] : X[base + l + span];
+      expect_exact(m, "first", i, gx[i], wx);
+      expect_exact(m, "second", i, gy[i], wy);
+    }
+    INFO("span " << span);
+    REFSUITE_REQUIRE_NONE(m);
+  }
+}
+
+TEST_CASE("gfx950 reference: f32 -> bf16 / f16 pairs, bf16 -> f32", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::vector<float> X = special_floats();
+  std::mt19937 rng(77);
+  for (int i = 0; i < 236; ++i) X.push_back(std::bit_cast<float>(uint32_t(rng())));
+  const uint32_t n = uint32_t(X.size()) / 2;
+  device& dev = *the_device();
+  buffer<float> dX(dev, X);
+  buffer<uint16_t> dB(dev, X.size()), dH(dev, X.size());
+  kernel_args a1, a2;
+  a1.add(dX.addr()).add(dB.addr());
+  a2.add(dX.addr()).add(dH.addr());
+  run(G, "cvt_bf16", {1}, {n}, a1);
+  run(G, "cvt_f16", {1}, {n}, a2);
+  auto gb = dB.download(), gh = dH.download();
+  mismatches m;
+  for (size_t i = 0; i < X.size(); ++i) {
+    // bf16: round to nearest even (host reference), any NaN for a NaN.
+    if (std::isnan(X[i])) {
+      if (!std::isnan(bf16_to_float(gb[i]))) m.add("bf16 NaN lost at " + std::to_string(i));
+      if (!std::isnan(half_bits_to_float(gh[i]))) m.add("f16 NaN lost at " + std::to_string(i));
+      continue;
+    }
+    expect_exact(m, "bf16", i, gb[i], float_to_bf16(X[i]));
+    expect_exact(m, "f16", i, gh[i], float_to_half_bits(X[i]));  // the host's _Float16 conversion
+  }
+  // bf16 -> f32 (times 3, exact for these inputs)
+  std::vector<uint16_t> B(64);
+  for (int i = 0; i < 64; ++i) B[size_t(i)] = float_to_bf16(float(i - 32) * 0.375f);
+  buffer<uint16_t> dBin(dev, B);
+  buffer<float> dF(dev, 64);
+  kernel_args a3;
+  a3.add(dBin.addr()).add(dF.addr());
+  run(G, "bf16_to_f32", {1}, {64}, a3);
+  auto gf = dF.download();
+  for (int i = 0; i < 64; ++i) expect_float(m, "bf16_to_f32", size_t(i), gf[size_t(i)], bf16_to_float(B[size_t(i)]) * 3.0f);
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: v_minimum3_f32 / v_maximum3_f32 (IEEE 754-2019)", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  const std::vector<float> S = special_floats();
+  std::vector<float> A, B, C;
+  for (float a : S)
+    for (float b : S)
+      for (float c : {0.0f, -0.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()})
+        A.push_back(a), B.push_back(b), C.push_back(c);
+  const uint32_t n = uint32_t(A.size());
+  device& dev = *the_device();
+  buffer<float> dA(dev, A), dB(dev, B), dC(dev, C), dMn(dev, n), dMx(dev, n);
+  kernel_args args;
+  args.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dMn.addr()).add(dMx.addr());
+  run(G, "minimum3", {blocks_for(n, 64)}, {64}, args);
+  auto mn = dMn.download(), mx = dMx.download();
+  // minimum: NaN if any operand is NaN; -0 below +0; else the smaller.
+  auto minimum = [](float x, float y) {
+    if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<float>::quiet_NaN();
+    if (x == y) return std::signbit(x) ? x : y;
+    return x < y ? x : y;
+  };
+  auto maximum = [](float x, float y) {
+    if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<float>::quiet_NaN();
+    if (x == y) return std::signbit(x) ? y : x;
+    return x > y ? x : y;
+  };
+  mismatches m;
+  for (uint32_t i = 0; i < n; ++i) {
+    expect_float(m, "minimum3", i, mn[i], minimum(minimum(A[i], B[i]), C[i]));
+    expect_float(m, "maximum3", i, mx[i], maximum(maximum(A[i], B[i]), C[i]));
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: three-input logic (v_bitop3_b32)", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(3);
+  const uint32_t n = 256;
+  std::vector<uint32_t> A(n), B(n), C(n);
+  for (uint32_t i = 0; i < n; ++i) A[i] = rng(), B[i] = rng(), C[i] = rng();
+  device& dev = *the_device();
+  buffer<uint32_t> dA(dev, A), dB(dev, B), dC(dev, C), dD(dev, 4 * n);
+  kernel_args args;
+  args.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dD.addr());
+  run(G, "bitop3", {n / 64}, {64}, args);
+  auto D = dD.download();
+  mismatches m;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t a = A[i], b = B[i], c = C[i];
+    expect_exact(m, "select", i, D[4 * i], (a & b) | (~a & c));
+    expect_exact(m, "xor3", i, D[4 * i + 1], a ^ b ^ c);
+    expect_exact(m, "nor_and", i, D[4 * i + 2], ~(a | b) & c);
+    expect_exact(m, "majority", i, D[4 * i + 3], (a & b) | (b & c) | (a & c));
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: v_cvt_scalef32_pk_fp4_f32", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  // fp4 e2m1 magnitudes of codes 0..7 (OCP MX v1.0).
+  const double kMag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  // Nearest even code (ties to the even code), saturating at 6; NaN and +-inf give +-6.
+  auto to_fp4 = [&](float x, float scale) -> uint32_t {
+    const uint32_t sign = std::signbit(x) ? 8 : 0;
+    if (std::isnan(x) || std::isinf(x)) return sign | 7;
+    int e;
+    std::frexp(scale, &e);  // the scale's power of two: 2^(e-1)
+    const double a = std::fabs(double(x)) / std::ldexp(1.0, e - 1);
+    uint32_t best = 0;
+    for (uint32_t c = 1; c < 8; ++c) {
+      const double dc = std::fabs(a - kMag[c]), db = std::fabs(a - kMag[best]);
+      if (dc < db || (dc == db && (c % 2) == 0)) best = c;
+    }
+    if (a >= 6) best = 7;
+    return sign | best;
+  };
+  std::mt19937 rng(44);
+  std::vector<float> X, S;
+  std::vector<uint32_t> Old;
+  const std::vector<float> sp = special_floats();
+  const float scales[] = {1.0f, 0.25f, 4.0f, 3.0f, 0.75f, 1024.0f};
+  for (int i = 0; i < 128; ++i) {
+    const float s = scales[size_t(i) % 6];
+    for (int k = 0; k < 2; ++k) {
+      float v;
+      if (i < 10) v = sp[size_t(2 * i + k)];
+      else v = float(std::ldexp(double(int(rng() % 200) - 100) / 16.0, int(rng() % 3)) * s);
+      X.push_back(v);
+    }
+    S.push_back(s);
+    Old.push_back(rng());
+  }
+  const uint32_t n = uint32_t(S.size());
+  device& dev = *the_device();
+  for (int sel : {0, 3}) {
+    buffer<float> dX(dev, X), dS(dev, S);
+    buffer<uint32_t> dO(dev, Old), dD(dev, n);
+    kernel_args args;
+    args.add(dX.addr()).add(dS.addr()).add(dO.addr()).add(dD.addr());
+    run(G, sel == 0 ? "cvt_scalef32_pk_fp4_f32_0" : "cvt_scalef32_pk_fp4_f32_3", {blocks_for(n, 64)}, {64}, args);
+    auto D = dD.download();
+    mismatches m;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t byte = to_fp4(X[2 * i], S[i]) | to_fp4(X[2 * i + 1], S[i]) << 4;
+      const uint32_t want = (Old[i] & ~(0xffu << (8 * sel))) | byte << (8 * sel);
+      expect_exact(m, "fp4 (" + std::to_string(X[2 * i]) + ", " + std::to_string(X[2 * i + 1]) + ") / " +
+                          std::to_string(S[i]), i, D[i], want);
+    }
+    INFO("byte " << sel);
+    REFSUITE_REQUIRE_NONE(m);
+  }
+}
