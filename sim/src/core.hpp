@@ -83,6 +83,7 @@ struct Target {
   uint32_t elf_mach;           // EF_AMDGPU_MACH_AMDGCN_* in e_flags[7:0]
   uint32_t lds_bytes;          // LDS one workgroup may allocate
   Fp8Kind fp8;
+  uint8_t lds_dma_dwords;      // bit n: buffer_load_dword{,xN} ... lds of n dwords exists
   std::span<const OpcodeRow> opcodes;
   std::span<const MfmaPassRule> mfma_passes;
 };

@@ -24,8 +24,11 @@ const MfmaPassRule kGfx950Passes[] = {
 // EF_AMDGPU_MACH_AMDGCN_GFX942 = 0x4c, _GFX950 = 0x4f (llvm/BinaryFormat/ELF.h). LDS per
 // workgroup: 64 KiB on gfx942, 160 KiB on gfx950 (clang-22: "local memory exceeds limit
 // (163840)"; ROCm gpu-arch-specs). FP8: FNUZ on gfx942, OCP on gfx950 (gfx950.md section 2).
-const Target kGfx942{0, "gfx942", 0x4c, 64 * 1024, Fp8Kind::Fnuz, kGfx942Opcodes, {}};
-const Target kGfx950{1, "gfx950", 0x4f, 160 * 1024, Fp8Kind::Ocp, kGfx950Opcodes, kGfx950Passes};
+// LDS-DMA buffer loads: one dword (or less) on gfx942; gfx950 adds dwordx3/x4, not x2
+// (llvm-mc-22 accepts `buffer_load_dwordx3/x4 ... lds` only for gfx950, x2 for neither).
+const Target kGfx942{0, "gfx942", 0x4c, 64 * 1024, Fp8Kind::Fnuz, 1u << 1, kGfx942Opcodes, {}};
+const Target kGfx950{1,          "gfx950",      0x4f,          160 * 1024, Fp8Kind::Ocp,
+                     1u << 1 | 1u << 3 | 1u << 4, kGfx950Opcodes, kGfx950Passes};
 const Target* const kTargets[] = {&kGfx942, &kGfx950};
 
 }  // namespace
