@@ -96,6 +96,22 @@ constexpr Desc kDescs[] = {
     {"v_mfma_f32_32x32x64_f8f6f4", 32, 32, 64, 1, El::F8F6F4, El::F8F6F4, false},
     {"v_mfma_scale_f32_16x16x128_f8f6f4", 16, 16, 128, 1, El::F8F6F4, El::F8F6F4, false, true},
     {"v_mfma_scale_f32_32x32x64_f8f6f4", 32, 32, 64, 1, El::F8F6F4, El::F8F6F4, false, true},
+    // gfx950 SMFMAC: twice the K of the CDNA3 shapes, the same 4:2 sparse layout (each index
+    // register holds 2 bits per kept A value; with 16 values per lane it is the whole VGPR).
+    {"v_smfmac_f32_16x16x64_f16", 16, 16, 64, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_32x32x32_f16", 32, 32, 32, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_16x16x64_bf16", 16, 16, 64, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_f32_32x32x32_bf16", 32, 32, 32, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_i32_16x16x128_i8", 16, 16, 128, 1, El::I8, El::I8, true},
+    {"v_smfmac_i32_32x32x64_i8", 32, 32, 64, 1, El::I8, El::I8, true},
+    {"v_smfmac_f32_16x16x128_bf8_bf8", 16, 16, 128, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_16x16x128_bf8_fp8", 16, 16, 128, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_16x16x128_fp8_bf8", 16, 16, 128, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_16x16x128_fp8_fp8", 16, 16, 128, 1, El::FP8, El::FP8, true},
+    {"v_smfmac_f32_32x32x64_bf8_bf8", 32, 32, 64, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_32x32x64_bf8_fp8", 32, 32, 64, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_32x32x64_fp8_bf8", 32, 32, 64, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_32x32x64_fp8_fp8", 32, 32, 64, 1, El::FP8, El::FP8, true},
     {"v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, El::F16, El::F16, true},
     {"v_smfmac_f32_32x32x16_f16", 32, 32, 16, 1, El::F16, El::F16, true},
     {"v_smfmac_f32_16x16x32_bf16", 16, 16, 32, 1, El::BF16, El::BF16, true},
@@ -383,6 +399,7 @@ void run(Wave& w, const Inst& in, const Layout& L) {
     const Operand& idx_op = in.src[2];
     const int set_bits = 2 * L.a_epl;
     const int set = m.cbsz == 0 ? m.abid : 0;
+    if (set * set_bits >= 32) fail(in, "abid selects an index set past the index register");
     for (int l = 0; l < kLanes; ++l) {
       const uint32_t idx = read_u32(w, idx_op, l) >> (set * set_bits);
       for (int e = 0; e < L.a_epl; ++e) {

@@ -8,6 +8,8 @@
 // apart from the simulator's. The checker must report nothing.
 #include "kernels/ref_host.hpp"
 
+#include <array>
+
 #pragma clang fp contract(off)
 
 using namespace refsuite;
@@ -234,4 +236,83 @@ TEST_CASE("gfx950 reference: a CDNA3 fp8 MFMA reads OCP e4m3fn / e5m2", "[refere
   random_codes(0, 16 * 32, rng, c.ca, c.va);
   random_codes(1, 32 * 16, rng, c.cb, c.vb);
   run_case("mfma_16x16x32_fp8_bf8", c, rng);
+}
+
+// gfx950 SMFMAC: A is 4:2 sparse. The CDNA3 rule taken to the doubled K: lane l (row l % M,
+// k group g = l / M) holds E = K*M/128 kept values, value e being kept value (e % 2) of the
+// group of four k at 4 * ((E*g + e) / 2); 2 bits per value in the lane's index dword give its
+// position in that group. B and D as the dense shapes.
+TEST_CASE("gfx950 reference: SMFMAC 16x16x128 fp8 and 32x32x32 bf16", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(7950);
+  for (int which : {0, 1}) {
+    const Shape s = which == 0 ? Shape{16, 16, 128} : Shape{32, 32, 32};
+    const int bits = which == 0 ? 8 : 16;
+    auto value = [&](uint32_t& code) -> double {
+      if (which == 0) {
+        do code = rng() & 0xff; while (!finite_code(0, code));
+        return decode(0, code);
+      }
+      code = float_to_bf16(float(int(rng() % 17) - 8) * 0.25f);
+      return bf16_to_float(uint16_t(code));
+    };
+    const int Ea = s.K * s.M / 128, Eb = s.K * s.N / 64;
+    std::vector<double> Ad(size_t(s.M) * s.K, 0.0), Bd(size_t(s.K) * s.N);
+    std::vector<uint32_t> la(64 * size_t(Ea)), lb(64 * size_t(Eb)), Idx(64, 0);
+    // positions kept in each (row, group of 4)
+    std::vector<std::array<int, 2>> keep(size_t(s.M) * (s.K / 4));
+    for (auto& p : keep) {
+      int a = int(rng() % 4), b = int(rng() % 3);
+      if (b >= a) ++b;
+      p = {std::min(a, b), std::max(a, b)};
+    }
+    for (int l = 0; l < 64; ++l) {
+      const int row = l % s.M, g = l / s.M;
+      for (int e = 0; e < Ea; ++e) {
+        const int kc = Ea * g + e, grp = kc / 2, pos = keep[size_t(row) * (s.K / 4) + grp][size_t(kc % 2)];
+        uint32_t code;
+        Ad[size_t(row) * s.K + 4 * grp + pos] = value(code);
+        la[size_t(l) * Ea + e] = code;
+        Idx[size_t(l)] |= uint32_t(pos) << (2 * e);
+      }
+      for (int e = 0; e < Eb; ++e) {
+        const int k = Eb * g + e;
+        uint32_t code;
+        Bd[size_t(k) * s.N + row] = value(code);
+        lb[size_t(l) * Eb + e] = code;
+      }
+    }
+    std::vector<uint32_t> A = pack(la, Ea, bits, 4), B = pack(lb, Eb, bits, 8);
+    const int R = s.acc_regs();
+    std::vector<uint32_t> C(64 * size_t(R));
+    std::vector<double> c0(size_t(s.M) * s.N);
+    for (int i = 0; i < s.M; ++i)
+      for (int j = 0; j < s.N; ++j) {
+        c0[size_t(i) * s.N + j] = int(rng() % 41) - 20;
+        auto [r, l] = out_at(s, i, j);
+        C[size_t(l) * R + r] = std::bit_cast<uint32_t>(float(c0[size_t(i) * s.N + j]));
+      }
+    device& dev = *the_device();
+    buffer<uint32_t> dA(dev, A), dB(dev, B), dC(dev, C), dI(dev, Idx), dD(dev, C.size());
+    kernel_args args;
+    args.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dI.addr()).add(dD.addr());
+    const char* kernel = which == 0 ? "smfmac_16x16x128_fp8_fp8" : "smfmac_32x32x32_bf16";
+    run(G, kernel, {1}, {64}, args);
+    auto D = dD.download();
+    mismatches m;
+    for (int i = 0; i < s.M; ++i)
+      for (int j = 0; j < s.N; ++j) {
+        double want = c0[size_t(i) * s.N + j], absum = std::fabs(want);
+        for (int k = 0; k < s.K; ++k) {
+          const double p = Ad[size_t(i) * s.K + k] * Bd[size_t(k) * s.N + j];
+          want += p, absum += std::fabs(p);
+        }
+        auto [r, l] = out_at(s, i, j);
+        const float g = std::bit_cast<float>(D[size_t(l) * R + r]);
+        if (!(std::fabs(g - want) <= absum * (s.K + 1) * 0x1p-24 + 1e-30))
+          m.add("D[" + std::to_string(i) + "][" + std::to_string(j) + "]: got " + fmt(g) + " want " + fmt(want));
+      }
+    INFO(kernel);
+    REFSUITE_REQUIRE_NONE(m);
+  }
 }

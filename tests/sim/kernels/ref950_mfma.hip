@@ -102,3 +102,18 @@ KERNEL void mfma_16x16x32_fp8_bf8(const u32* A, const u32* B, const u32* C, u32*
   c = __builtin_amdgcn_mfma_f32_16x16x32_fp8_bf8(load<i64x1, 2>(A), load<i64x1, 2>(B), c, 0, 0, 0);
   store<f32x4, 4>(D, c);
 }
+
+// gfx950 SMFMAC (4:2 sparse A): the compressed A (16 fp8 per lane), B (32 per lane), the
+// 2-bit index of each kept value in the lane's index dword.
+KERNEL void smfmac_16x16x128_fp8_fp8(const u32* A, const u32* B, const u32* C, const u32* Idx, u32* D) {
+  f32x4 c = load<f32x4, 4>(C);
+  c = __builtin_amdgcn_smfmac_f32_16x16x128_fp8_fp8(load<i32x4, 4>(A), load<i32x8, 8>(B), c,
+                                                     (int)Idx[lane_id()], 0, 0);
+  store<f32x4, 4>(D, c);
+}
+KERNEL void smfmac_32x32x32_bf16(const u32* A, const u32* B, const u32* C, const u32* Idx, u32* D) {
+  f32x16 c = load<f32x16, 16>(C);
+  c = __builtin_amdgcn_smfmac_f32_32x32x32_bf16(load<bf16x8, 4>(A), __builtin_bit_cast(__bf16 __attribute__((ext_vector_type(16))), load<i32x8, 8>(B)), c,
+                                                 (int)Idx[lane_id()], 0, 0);
+  store<f32x16, 16>(D, c);
+}
