@@ -10,6 +10,9 @@
 //   v_bitop3_b32 / _b16: bit i of the result is bit (s0_i*4 + s1_i*2 + s2_i) of the table.
 //   v_cvt_scalef32_pk_fp4_f32: two f32 divided by the power of two of the f32 scale (its
 //     exponent field), to fp4 e2m1 nearest-even and saturated, into the byte op_sel[3:2] picks.
+//   v_cvt_scalef32_[pk_]{f32,f16,bf16}_{fp8,bf8,fp4}: the reverse (see cvt_scalef32_up).
+// The scale rule (exponent field only, 0xff: NaN / saturation) and the saturation follow AMD's
+// bit-accurate gfx950 fp4 model; the op_sel roles are what clang-22 emits for the builtins.
 #include "exec_valu_common.hpp"
 
 namespace hipasm::sim::detail {
@@ -88,6 +91,59 @@ void cvt_scalef32_pk_fp4_f32(Wave& w, const Inst& in) {
   w.lane_ops += std::popcount(s.mask);
 }
 
+// v_cvt_scalef32_[pk_]{f32,f16,bf16}_{fp8,bf8,fp4}: narrow values (OCP e4m3fn / e5m2, fp4
+// e2m1) times 2^(e - 127), e the exponent field of the f32 scale (src1), rounded to
+// nearest-even into the destination type. Which byte(s) (op_sel[1:0]; the pk fp8 forms: the
+// word op_sel[0]) and, for the single f16/bf16 result, which half of vdst (op_sel[3]).
+enum class Narrow : uint8_t { Fp8, Bf8, Fp4 };
+enum class Wide : uint8_t { F32, F16, BF16 };
+template <Narrow N, Wide D, bool Pk>
+void cvt_scalef32_up(Wave& w, const Inst& in) {
+  const fp::MiniFloat& f = N == Narrow::Fp8 ? fp::kE4M3 : N == Narrow::Bf8 ? fp::kE5M2 : fp::kE2M1;
+  Sources s;
+  static constexpr SrcType t[2] = {B32, F32};
+  gather(w, in, 2, t, s);
+  const unsigned sel = in.mod.op_sel & 3;
+  // element i's code: fp4: nibble i of byte sel; pk fp8: byte 2 * word + i; single: byte sel
+  auto code = [&](uint32_t src, int i) -> uint32_t {
+    if constexpr (N == Narrow::Fp4) return (src >> (8 * sel + 4 * i)) & 0xf;
+    else if constexpr (Pk) return (src >> (16 * (sel & 1) + 8 * i)) & 0xff;
+    else return (src >> (8 * sel)) & 0xff;
+  };
+  auto value = [&](uint32_t c, uint32_t scale_bits) -> double {
+    const uint32_t e = (scale_bits >> 23) & 0xff;
+    if (e == 0xff) return std::numeric_limits<double>::quiet_NaN();
+    return std::ldexp(double(fp::mini_to_f32(c, f)), int(e) - 127);
+  };
+  auto narrow16 = [](double v) -> uint32_t {
+    if constexpr (D == Wide::F16) return fp::f64_to_f16(v);
+    else return fp::f32_to_bf16(float(v));
+  };
+  const uint32_t* old = vec_ptr(w, in.dst[0]);
+  if constexpr (D == Wide::F32) {
+    constexpr int n = Pk ? 2 : 1;
+    alignas(64) uint32_t res[2][kLanes];
+    for_lanes(s.mask, [&](int l) {
+      for (int i = 0; i < n; ++i) res[i][l] = bits(float(value(code(s.p[0][0][l], i), s.p[1][0][l])));
+    });
+    for (int i = 0; i < n; ++i) {
+      uint32_t* out = vec_ptr(w, in.dst[0], i);
+      for_lanes(s.mask, [&](int l) { out[l] = res[i][l]; });
+    }
+  } else {
+    alignas(64) uint32_t res[kLanes];
+    const int half = 16 * ((in.mod.op_sel >> 3) & 1);
+    for_lanes(s.mask, [&](int l) {
+      const uint32_t src = s.p[0][0][l], sc = s.p[1][0][l];
+      if constexpr (Pk) res[l] = narrow16(value(code(src, 0), sc)) | narrow16(value(code(src, 1), sc)) << 16;
+      else res[l] = (old[l] & ~(0xffffu << half)) | narrow16(value(code(src, 0), sc)) << half;
+    });
+    uint32_t* out = vec_ptr(w, in.dst[0]);
+    for_lanes(s.mask, [&](int l) { out[l] = res[l]; });
+  }
+  w.lane_ops += std::popcount(s.mask);
+}
+
 #define H(...) [](Wave& w, const Inst& in) { __VA_ARGS__; }
 
 const Registrar reg_gfx950({
@@ -109,6 +165,19 @@ const Registrar reg_gfx950({
        return bitop3(in.mod.bitop3, a, b, c);
      }))},
     {"v_cvt_scalef32_pk_fp4_f32", H(cvt_scalef32_pk_fp4_f32(w, in))},
+    {"v_cvt_scalef32_f32_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F32, false>},
+    {"v_cvt_scalef32_f32_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::F32, false>},
+    {"v_cvt_scalef32_f16_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F16, false>},
+    {"v_cvt_scalef32_f16_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::F16, false>},
+    {"v_cvt_scalef32_pk_f32_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F32, true>},
+    {"v_cvt_scalef32_pk_f32_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::F32, true>},
+    {"v_cvt_scalef32_pk_f16_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F16, true>},
+    {"v_cvt_scalef32_pk_f16_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::F16, true>},
+    {"v_cvt_scalef32_pk_bf16_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::BF16, true>},
+    {"v_cvt_scalef32_pk_bf16_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::BF16, true>},
+    {"v_cvt_scalef32_pk_f32_fp4", cvt_scalef32_up<Narrow::Fp4, Wide::F32, true>},
+    {"v_cvt_scalef32_pk_f16_fp4", cvt_scalef32_up<Narrow::Fp4, Wide::F16, true>},
+    {"v_cvt_scalef32_pk_bf16_fp4", cvt_scalef32_up<Narrow::Fp4, Wide::BF16, true>},
 });
 
 #undef H

@@ -196,3 +196,69 @@ TEST_CASE("gfx950 reference: v_cvt_scalef32_pk_fp4_f32", "[reference][gfx950]") 
     REFSUITE_REQUIRE_NONE(m);
   }
 }
+
+TEST_CASE("gfx950 reference: v_cvt_scalef32 up-converts from fp8 / bf8 / fp4", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  // OCP e4m3fn (bias 7; S.1111.111 NaN), e5m2 (bias 15; exponent 31 inf/NaN), fp4 e2m1
+  // (bias 1): value = 2^(e - bias) * (1 + m / 2^mb), subnormal 2^(1 - bias) * m / 2^mb.
+  auto decode = [](uint32_t c, int eb, int mb, int bias) -> double {
+    const bool neg = (c >> (eb + mb)) & 1;
+    const int e = int(c >> mb) & ((1 << eb) - 1), m = int(c) & ((1 << mb) - 1);
+    double v;
+    if (eb == 4 && e == 15 && m == 7) return std::numeric_limits<double>::quiet_NaN();
+    if (eb == 5 && e == 31) v = m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else v = e == 0 ? std::ldexp(double(m) / (1 << mb), 1 - bias) : std::ldexp(1.0 + double(m) / (1 << mb), e - bias);
+    return neg ? -v : v;
+  };
+  auto e4m3 = [&](uint32_t c) { return decode(c & 0xff, 4, 3, 7); };
+  auto e5m2 = [&](uint32_t c) { return decode(c & 0xff, 5, 2, 15); };
+  auto e2m1 = [&](uint32_t c) { return decode(c & 0xf, 2, 1, 1); };
+  // The scale counts by its power of two only (exponent field).
+  auto pow2 = [](float s) { int e; std::frexp(s, &e); return std::ldexp(1.0, e - 1); };
+  auto f16 = [](double v) { return uint32_t(float_to_half_bits(float(v))); };  // exact: v fits f32
+  auto bf16 = [](double v) { return uint32_t(float_to_bf16(float(v))); };
+  std::mt19937 rng(123);
+  const uint32_t n = 256;
+  std::vector<uint32_t> X(n), Old(n);
+  std::vector<float> S(n);
+  const float scales[] = {1.0f, 0.5f, 8.0f, 3.0f, 0.0625f, 256.0f, 1.5f};
+  for (uint32_t i = 0; i < n; ++i) X[i] = rng(), Old[i] = rng(), S[i] = scales[i % 7];
+  device& dev = *the_device();
+  buffer<uint32_t> dX(dev, X), dO(dev, Old), dOut(dev, 8 * n);
+  buffer<float> dS(dev, S);
+  kernel_args args;
+  args.add(dX.addr()).add(dS.addr()).add(dO.addr()).add(dOut.addr());
+  run(G, "cvt_scalef32_up", {n / 64}, {64}, args);
+  auto O = dOut.download();
+  mismatches m;
+  auto nan16 = [](uint32_t h, bool bf) { return bf ? std::isnan(bf16_to_float(uint16_t(h))) : std::isnan(half_bits_to_float(uint16_t(h))); };
+  auto check16 = [&](const char* what, uint32_t i, uint32_t got, double v, bool bf) {
+    if (std::isnan(v)) {
+      if (!nan16(got, bf)) m.add(std::string(what) + " NaN lost at " + std::to_string(i));
+      return;
+    }
+    expect_exact(m, what, i, got, bf ? bf16(v) : f16(v));
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t x = X[i];
+    const double p = pow2(S[i]);
+    // pk_bf16_fp8, word 1: bytes 2 and 3
+    check16("pk_bf16_fp8.lo", i, O[8 * i] & 0xffff, e4m3(x >> 16) * p, true);
+    check16("pk_bf16_fp8.hi", i, O[8 * i] >> 16, e4m3(x >> 24) * p, true);
+    // pk_f32_bf8, word 0
+    expect_float(m, "pk_f32_bf8.0", i, std::bit_cast<float>(O[8 * i + 1]), float(e5m2(x) * p));
+    expect_float(m, "pk_f32_bf8.1", i, std::bit_cast<float>(O[8 * i + 2]), float(e5m2(x >> 8) * p));
+    // f32_fp8, byte 3
+    expect_float(m, "f32_fp8", i, std::bit_cast<float>(O[8 * i + 3]), float(e4m3(x >> 24) * p));
+    // pk_f16_fp4, byte 2: low nibble first
+    check16("pk_f16_fp4.lo", i, O[8 * i + 4] & 0xffff, e2m1(x >> 16) * p, false);
+    check16("pk_f16_fp4.hi", i, O[8 * i + 4] >> 16, e2m1(x >> 20) * p, false);
+    // f16_fp8, byte 2, into the high half of the old value
+    expect_exact(m, "f16_fp8.lo kept", i, O[8 * i + 5] & 0xffff, Old[i] & 0xffff);
+    check16("f16_fp8.hi", i, O[8 * i + 5] >> 16, e4m3(x >> 16) * p, false);
+    // pk_bf16_fp4, byte 1
+    check16("pk_bf16_fp4.lo", i, O[8 * i + 6] & 0xffff, e2m1(x >> 8) * p, true);
+    check16("pk_bf16_fp4.hi", i, O[8 * i + 6] >> 16, e2m1(x >> 12) * p, true);
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}

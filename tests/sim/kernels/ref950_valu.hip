@@ -58,3 +58,26 @@ KERNEL void bitop3(const u32* A, const u32* B, const u32* C, u32* D) {
   }
 FP4(0)
 FP4(3)
+
+// Scaled up-converts: narrow codes in X, an f32 scale; 8 result dwords per work-item.
+typedef __bf16 bf16x2 __attribute__((ext_vector_type(2)));
+typedef _Float16 f16x2 __attribute__((ext_vector_type(2)));
+typedef float f32x2 __attribute__((ext_vector_type(2)));
+KERNEL void cvt_scalef32_up(const u32* X, const float* S, const u32* Old, u32* O) {
+  const u32 i = gid_x();
+  const bf16x2 a = __builtin_amdgcn_cvt_scalef32_pk_bf16_fp8(X[i], S[i], true);
+  const f32x2 b = __builtin_amdgcn_cvt_scalef32_pk_f32_bf8(X[i], S[i], false);
+  const float c = __builtin_amdgcn_cvt_scalef32_f32_fp8(X[i], S[i], 3);
+  const f16x2 d = __builtin_amdgcn_cvt_scalef32_pk_f16_fp4(X[i], S[i], 2);
+  f16x2 old;
+  __builtin_memcpy(&old, Old + i, 4);
+  const f16x2 e = __builtin_amdgcn_cvt_scalef32_f16_fp8(old, X[i], S[i], 2, true);
+  const bf16x2 f = __builtin_amdgcn_cvt_scalef32_pk_bf16_fp4(X[i], S[i], 1);
+  __builtin_memcpy(O + 8 * i, &a, 4);
+  __builtin_memcpy(O + 8 * i + 1, &b, 8);
+  __builtin_memcpy(O + 8 * i + 3, &c, 4);
+  __builtin_memcpy(O + 8 * i + 4, &d, 4);
+  __builtin_memcpy(O + 8 * i + 5, &e, 4);
+  __builtin_memcpy(O + 8 * i + 6, &f, 4);
+  O[8 * i + 7] = 0;
+}
