@@ -334,6 +334,38 @@ TEST_CASE("random words never crash the decoder and stay inside the register fil
   CHECK(known > 10000);
 }
 
+TEST_CASE("random gfx950 words never crash the decoder and stay inside the register files", "[decode][gfx950]") {
+  std::mt19937_64 rng(950);
+  int known = 0, scaled = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::vector<uint8_t> b(4 + 4 * (rng() % 4));
+    for (auto& x : b) x = uint8_t(rng());
+    if (i & 1) b[3] = uint8_t(0xc0 | (b[3] & 0x3f));
+    // A quarter: v_mfma_ld_scale_b32 then an f8f6f4 MFMA (op 0x2d/0x2e) with random fields,
+    // the 16-byte v_mfma_scale_* when abid is 1 and the formats exist.
+    if (i % 4 == 2) {
+      b.resize(16);
+      for (auto& x : b) x = uint8_t(rng());
+      b[2] = 0xac, b[3] = 0xd3;
+      b[10] = uint8_t(0xad + (rng() & 1)), b[11] = 0xd3;
+      b[9] = uint8_t((b[9] & 0x87) | 1 << 3);  // abid 1
+    }
+    Inst in = decode_one(b, 0, target_gfx950());
+    REQUIRE((in.size == 4 || in.size == 8 || in.size == 12 || in.size == 16));
+    REQUIRE(in.size <= std::max<size_t>(b.size(), 4));
+    if (in.mnemonic.empty()) continue;
+    ++known;
+    scaled += in.size == 16;
+    for (int k = 0; k < in.num_dst + int(in.src.size()); ++k) {
+      const Operand& o = k < in.num_dst ? in.dst[k] : in.src[k - in.num_dst];
+      if (o.kind == Operand::Vgpr || o.kind == Operand::Agpr) REQUIRE(o.reg + o.dwords <= 256);
+      if (o.kind == Operand::Sgpr) REQUIRE(o.reg + o.dwords <= 128);
+    }
+  }
+  CHECK(known > 10000);
+  CHECK(scaled > 100);
+}
+
 TEST_CASE("random encodings decode as llvm-mc-22 decodes them", "[decode]") {
   // Random 32/64/96-bit words (half of them forced into the vector/memory encodings). Where the
   // simulator decodes a word: LLVM must print the same text for the same bytes, or reject it
