@@ -117,3 +117,12 @@ KERNEL void smfmac_32x32x32_bf16(const u32* A, const u32* B, const u32* C, const
                                                  (int)Idx[lane_id()], 0, 0);
   store<f32x16, 16>(D, c);
 }
+
+// A CDNA3-shape XDL MFMA (16x16x16 bf16, 4 passes) whose result a VALU reads at once: llc-22
+// pads 8 wait states on gfx950 (gfx942: 7). test_reference950_mfma takes one away.
+typedef short i16x4 __attribute__((ext_vector_type(4)));
+KERNEL void hazard_16x16x16_bf16(const u32* A, const u32* B, const u32* C, u32* D) {
+  f32x4 c = load<f32x4, 4>(C);
+  c = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(load<i16x4, 2>(A), load<i16x4, 2>(B), c, 0, 0, 0);
+  store<f32x4, 4>(D, c * 2.0f);
+}
