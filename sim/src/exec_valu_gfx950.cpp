@@ -144,6 +144,26 @@ void cvt_scalef32_up(Wave& w, const Inst& in) {
   w.lane_ops += std::popcount(s.mask);
 }
 
+// v_cvt_scalef32_pk_{fp8,bf8}_f32: two f32 divided by the scale's power of two, to OCP
+// e4m3fn / e5m2 (fp::f32_to_ocp_fp8; clamp saturates), into the word op_sel[3] picks.
+template <bool Bf8>
+void cvt_scalef32_pk_f8_f32(Wave& w, const Inst& in) {
+  const int sh = 16 * ((in.mod.op_sel >> 3) & 1);
+  const uint32_t* old = vec_ptr(w, in.dst[0]);
+  Sources s;
+  static constexpr SrcType t[3] = {F32, F32, F32};
+  gather(w, in, 3, t, s);
+  alignas(64) uint32_t res[kLanes];
+  for_lanes(s.mask, [&](int l) {
+    const uint32_t e = (s.p[2][0][l] >> 23) & 0xff;
+    const uint32_t v = fp::f32_to_ocp_fp8(f32(s.p[0][0][l]), Bf8, e, in.mod.clamp) |
+                       uint32_t(fp::f32_to_ocp_fp8(f32(s.p[1][0][l]), Bf8, e, in.mod.clamp)) << 8;
+    res[l] = (old[l] & ~(0xffffu << sh)) | (v << sh);
+  });
+  write_dst32(w, in, s.mask, DstType::B32, res);
+  w.lane_ops += std::popcount(s.mask);
+}
+
 #define H(...) [](Wave& w, const Inst& in) { __VA_ARGS__; }
 
 const Registrar reg_gfx950({
@@ -165,6 +185,8 @@ const Registrar reg_gfx950({
        return bitop3(in.mod.bitop3, a, b, c);
      }))},
     {"v_cvt_scalef32_pk_fp4_f32", H(cvt_scalef32_pk_fp4_f32(w, in))},
+    {"v_cvt_scalef32_pk_fp8_f32", cvt_scalef32_pk_f8_f32<false>},
+    {"v_cvt_scalef32_pk_bf8_f32", cvt_scalef32_pk_f8_f32<true>},
     {"v_cvt_scalef32_f32_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F32, false>},
     {"v_cvt_scalef32_f32_bf8", cvt_scalef32_up<Narrow::Bf8, Wide::F32, false>},
     {"v_cvt_scalef32_f16_fp8", cvt_scalef32_up<Narrow::Fp8, Wide::F16, false>},

@@ -243,6 +243,39 @@ inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp,
   return sign | uint32_t(rexp + f.bias) << f.man_bits | man;
 }
 
+// f32 -> OCP e4m3fn / e5m2 (gfx950's v_cvt_[pk_]{fp8,bf8}_f32 and v_cvt_scalef32_pk_* forms),
+// divided first by 2^(scale_exp - 127), nearest-even. The rules of AMD's bit-accurate gfx950
+// fp8 model: magnitudes below the smallest subnormal (2^-9 / 2^-16) become a signed zero;
+// overflow and infinities give the infinity code (e4m3: 0x7f, its NaN; e5m2: 0x7c) or, with
+// clamp, the largest finite value (0x7e / 0x7b); NaN and scale_exp 0xff give 0x7f; a zero
+// input gives a signed zero in e4m3 and +0 in e5m2.
+inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp) {
+  const MiniFloat& f = bf8 ? kE5M2 : kE4M3;
+  const uint32_t b = bits(x);
+  const uint8_t sign = uint8_t((b >> 31) << 7);
+  const uint8_t inf_code = clamp ? (bf8 ? 0x7b : 0x7e) : (bf8 ? 0x7c : 0x7f);
+  if ((b & 0x7fffffffu) == 0x7f800000u) return sign | inf_code;
+  if (is_nan32(b) || scale_exp == 0xff) return sign | 0x7f;
+  if ((b & 0x7fffffffu) == 0) return bf8 ? 0 : sign;
+  const double a = std::ldexp(std::fabs(double(x)), 127 - int(scale_exp));
+  int e;
+  std::frexp(a, &e);
+  const int min_exp = 1 - f.bias;
+  if (e - 1 < min_exp - f.man_bits) return sign;  // below the smallest subnormal
+  const int exp_unb = std::max(e - 1, min_exp);
+  const double q = std::ldexp(1.0, exp_unb - f.man_bits);
+  const double m = a / q, n = std::floor(m), frac = m - n;
+  const double r = (n + ((frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) ? 1 : 0)) * q;
+  const double max_val = bf8 ? 57344.0 : 448.0;
+  if (r > max_val) return sign | inf_code;
+  int re;
+  std::frexp(r, &re);
+  const int rexp = re - 1;
+  if (rexp < min_exp) return sign | uint8_t(r / std::ldexp(1.0, min_exp - f.man_bits));
+  const uint32_t man = uint32_t(r / std::ldexp(1.0, rexp - f.man_bits)) - (1u << f.man_bits);
+  return sign | uint8_t(uint32_t(rexp + f.bias) << f.man_bits | man);
+}
+
 // E8M0 (the MX block scale): 2^(v - 127); 0xff is NaN.
 inline float e8m0_to_f32(uint8_t v) {
   if (v == 0xff) return std::numeric_limits<float>::quiet_NaN();

@@ -262,3 +262,67 @@ TEST_CASE("gfx950 reference: v_cvt_scalef32 up-converts from fp8 / bf8 / fp4", "
   }
   REFSUITE_REQUIRE_NONE(m);
 }
+
+TEST_CASE("gfx950 reference: f32 -> OCP fp8 / bf8 (v_cvt_pk_*_f32, v_cvt_scalef32_pk_*_f32)", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  // OCP e4m3fn / e5m2 by their definitions: the nearest finite code (ties: even mantissa);
+  // past the largest finite value (448 / 57344) by half an ulp or more, when the tie does not
+  // go back to it: NaN (e4m3, 0x7f) / infinity (e5m2, 0x7c); NaN -> 0x7f; infinities -> the
+  // infinity code (e4m3: NaN). Inputs keep clear of magnitudes below the smallest subnormal
+  // and of -0 (the hardware's own rules there differ from plain rounding).
+  auto encode = [](double v, bool bf8) -> uint32_t {
+    const int eb = bf8 ? 5 : 4, mb = bf8 ? 2 : 3, bias = bf8 ? 15 : 7;
+    const uint32_t sign = std::signbit(v) ? 0x80 : 0, inf = bf8 ? 0x7c : 0x7f;
+    if (std::isnan(v)) return sign | 0x7f;
+    if (std::isinf(v)) return sign | inf;
+    const double a = std::fabs(v);
+    uint32_t best = 0;
+    double bd = a;
+    const uint32_t top = bf8 ? 0x7b : 0x7e;
+    for (uint32_t c = 1; c <= top; ++c) {
+      const int e = int(c >> mb), m = int(c) & ((1 << mb) - 1);
+      const double cv = e == 0 ? std::ldexp(double(m) / (1 << mb), 1 - bias) : std::ldexp(1.0 + double(m) / (1 << mb), e - bias);
+      const double d = std::fabs(a - cv);
+      if (d < bd || (d == bd && (c & 1) == 0)) best = c, bd = d;
+    }
+    (void)eb;
+    const double max = bf8 ? 57344.0 : 448.0, half_ulp = bf8 ? 4096.0 : 16.0;
+    const bool tie_back = bf8 ? false : true;  // 448 has an even mantissa, 57344 an odd one
+    if (a > max + half_ulp || (a == max + half_ulp && !tie_back)) return sign | inf;
+    return sign | best;
+  };
+  std::mt19937 rng(8);
+  std::vector<float> X = {448.0f, 464.0f, 465.0f, 480.0f, 57344.0f, 61439.0f, 61440.0f, 1e6f,
+                          std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(), 0.0f, 1.0f, -2.75f, 0.001953125f, 0.0029296875f};
+  while (X.size() < 512) {
+    const float v = float(std::ldexp(1.0 + double(rng() % 4096) / 4096.0, int(rng() % 19) - 8)) * ((rng() & 1) ? -1.0f : 1.0f);
+    X.push_back(v);
+  }
+  const uint32_t n = uint32_t(X.size()) / 2;
+  std::vector<float> S(n);
+  std::vector<uint32_t> Old(n);
+  const float scales[] = {1.0f, 2.0f, 0.5f, 1.75f};  // powers of two 1, 2, 0.5, 1
+  for (uint32_t i = 0; i < n; ++i) S[i] = scales[i % 4], Old[i] = rng();
+  device& dev = *the_device();
+  buffer<float> dX(dev, X), dS(dev, S);
+  buffer<uint32_t> dO(dev, Old), dOut(dev, 4 * n);
+  kernel_args args;
+  args.add(dX.addr()).add(dS.addr()).add(dO.addr()).add(dOut.addr());
+  run(G, "cvt_to_fp8", {n / 64}, {64}, args);
+  auto O = dOut.download();
+  mismatches m;
+  auto pow2 = [](float s) { int e; std::frexp(s, &e); return std::ldexp(1.0, e - 1); };
+  for (uint32_t i = 0; i < n; ++i) {
+    const double a = X[2 * i], b = X[2 * i + 1], p = pow2(S[i]);
+    const uint32_t old = Old[i];
+    auto pair = [&](bool bf8, double sc) { return encode(a / sc, bf8) | encode(b / sc, bf8) << 8; };
+    const std::string in = std::to_string(a) + ", " + std::to_string(b);
+    // v_cvt_pk_fp8_f32 word 0 (the other word kept), v_cvt_pk_bf8_f32 word 1
+    expect_exact(m, "pk_fp8_f32 (" + in + ")", i, O[4 * i], (old & 0xffff0000u) | pair(false, 1.0));
+    expect_exact(m, "pk_bf8_f32 (" + in + ")", i, O[4 * i + 1], (old & 0xffffu) | pair(true, 1.0) << 16);
+    expect_exact(m, "scalef32_pk_fp8_f32 (" + in + ")", i, O[4 * i + 2], (old & 0xffffu) | pair(false, p) << 16);
+    expect_exact(m, "scalef32_pk_bf8_f32 (" + in + ")", i, O[4 * i + 3], (old & 0xffff0000u) | pair(true, p));
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}

@@ -81,3 +81,15 @@ KERNEL void cvt_scalef32_up(const u32* X, const float* S, const u32* Old, u32* O
   __builtin_memcpy(O + 8 * i + 6, &f, 4);
   O[8 * i + 7] = 0;
 }
+
+// f32 -> OCP fp8 / bf8 pairs: the CDNA3 instruction (OCP on gfx950) and the scaled form.
+KERNEL void cvt_to_fp8(const float* X, const float* S, const u32* Old, u32* O) {
+  const u32 i = gid_x();
+  const float a = X[2 * i], b = X[2 * i + 1];
+  O[4 * i + 0] = __builtin_amdgcn_cvt_pk_fp8_f32(a, b, Old[i], false);
+  O[4 * i + 1] = __builtin_amdgcn_cvt_pk_bf8_f32(a, b, Old[i], true);
+  typedef short s16x2 __attribute__((ext_vector_type(2)));
+  s16x2 old = __builtin_bit_cast(s16x2, Old[i]);
+  O[4 * i + 2] = __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_fp8_f32(old, a, b, S[i], true));
+  O[4 * i + 3] = __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_bf8_f32(old, a, b, S[i], false));
+}
