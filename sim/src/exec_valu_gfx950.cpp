@@ -74,8 +74,10 @@ inline uint32_t bitop3(uint8_t table, uint32_t a, uint32_t b, uint32_t c) {
   return r;
 }
 
-void cvt_scalef32_pk_fp4_f32(Wave& w, const Inst& in) {
-  const int sh = 8 * ((in.mod.op_sel >> 2) & 3);
+// Two f32 (src0, src1) and an f32 scale (src2) -> `bits` packed into vdst at bit `sh` (the
+// rest of vdst kept): `pack(a, b, scale_exp)` gives the packed narrow values.
+template <class Pack>
+void cvt_scalef32_down(Wave& w, const Inst& in, int sh, uint32_t bits_mask, Pack pack) {
   const uint32_t* old = vec_ptr(w, in.dst[0]);
   Sources s;
   static constexpr SrcType t[3] = {F32, F32, F32};
@@ -83,12 +85,17 @@ void cvt_scalef32_pk_fp4_f32(Wave& w, const Inst& in) {
   alignas(64) uint32_t res[kLanes];
   for_lanes(s.mask, [&](int l) {
     const uint32_t scale_exp = (s.p[2][0][l] >> 23) & 0xff;
-    const uint32_t v = fp::f32_to_mini_sat(f32(s.p[0][0][l]), fp::kE2M1, scale_exp) |
-                       fp::f32_to_mini_sat(f32(s.p[1][0][l]), fp::kE2M1, scale_exp) << 4;
-    res[l] = (old[l] & ~(0xffu << sh)) | (v << sh);
+    const uint32_t v = pack(f32(s.p[0][0][l]), f32(s.p[1][0][l]), scale_exp);
+    res[l] = (old[l] & ~(bits_mask << sh)) | (v << sh);
   });
   write_dst32(w, in, s.mask, DstType::B32, res);
   w.lane_ops += std::popcount(s.mask);
+}
+
+void cvt_scalef32_pk_fp4_f32(Wave& w, const Inst& in) {
+  cvt_scalef32_down(w, in, 8 * ((in.mod.op_sel >> 2) & 3), 0xffu, [](float a, float b, uint32_t e) {
+    return fp::f32_to_mini_sat(a, fp::kE2M1, e) | fp::f32_to_mini_sat(b, fp::kE2M1, e) << 4;
+  });
 }
 
 // v_cvt_scalef32_[pk_]{f32,f16,bf16}_{fp8,bf8,fp4}: narrow values (OCP e4m3fn / e5m2, fp4
@@ -148,20 +155,10 @@ void cvt_scalef32_up(Wave& w, const Inst& in) {
 // e4m3fn / e5m2 (fp::f32_to_ocp_fp8; clamp saturates), into the word op_sel[3] picks.
 template <bool Bf8>
 void cvt_scalef32_pk_f8_f32(Wave& w, const Inst& in) {
-  const int sh = 16 * ((in.mod.op_sel >> 3) & 1);
-  const uint32_t* old = vec_ptr(w, in.dst[0]);
-  Sources s;
-  static constexpr SrcType t[3] = {F32, F32, F32};
-  gather(w, in, 3, t, s);
-  alignas(64) uint32_t res[kLanes];
-  for_lanes(s.mask, [&](int l) {
-    const uint32_t e = (s.p[2][0][l] >> 23) & 0xff;
-    const uint32_t v = fp::f32_to_ocp_fp8(f32(s.p[0][0][l]), Bf8, e, in.mod.clamp) |
-                       uint32_t(fp::f32_to_ocp_fp8(f32(s.p[1][0][l]), Bf8, e, in.mod.clamp)) << 8;
-    res[l] = (old[l] & ~(0xffffu << sh)) | (v << sh);
+  const bool clamp = in.mod.clamp;
+  cvt_scalef32_down(w, in, 16 * ((in.mod.op_sel >> 3) & 1), 0xffffu, [clamp](float a, float b, uint32_t e) {
+    return uint32_t(fp::f32_to_ocp_fp8(a, Bf8, e, clamp)) | uint32_t(fp::f32_to_ocp_fp8(b, Bf8, e, clamp)) << 8;
   });
-  write_dst32(w, in, s.mask, DstType::B32, res);
-  w.lane_ops += std::popcount(s.mask);
 }
 
 #define H(...) [](Wave& w, const Inst& in) { __VA_ARGS__; }
