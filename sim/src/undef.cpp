@@ -422,7 +422,26 @@ struct Run {
       }
       return;
     }
+    // 64-bit integer sums and products (v_mad_u64_u32, v_mad_i64_i32, v_lshl_add_u64): the
+    // result's low dword depends only on the sources' low dwords (carries go upward), so an
+    // undefined high half of an addend (clang leaves it so when only the low half is used)
+    // leaves the low dword defined.
+    if (d.dwords == 2 && low_dword_arith(in.mnemonic)) {
+      uint64_t lo_def = ~0ull;
+      for (int i = 0; i < in.num_src; ++i) {
+        const Operand& op = in.src[size_t(i)];
+        if (op.kind == Operand::None || op.kind == Operand::Scc) continue;
+        lo_def &= i == f.mask_src ? mask_def(op) : lanes_def(op, 0, 3);
+      }
+      set_vdef(vindex(d, 0), 3, active, lo_def);
+      set_vdef(vindex(d, 1), 3, active, in_def);
+      return;
+    }
     set_vec(d, 3, active, in_def);
+  }
+
+  static bool low_dword_arith(std::string_view m) {
+    return m == "v_mad_u64_u32" || m == "v_mad_i64_i32" || m == "v_lshl_add_u64";
   }
 
   void packed() {

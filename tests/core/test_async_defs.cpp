@@ -39,9 +39,11 @@ struct unread_loads {
     const uint32_t b1 = k.block();
     k.edge(0, b1);
     k.op(0, "v_lshlrev_b32", {R(addr), I(2), R(tid)});
-    k.op(0, "global_load_dwordx2", {R(ld), R(addr), R(out)});  // never read
+    // never read; sc0 / glc (a cache policy: may be volatile) keeps DCE from removing them,
+    // which it otherwise does to an unread load no later wait count depends on
+    edit_modifiers(k.op(0, "global_load_dwordx2", {R(ld), R(addr), R(out)}), [](modifiers& m) { m.sc0 = true; });
     k.op(0, isa::gfx942_op::global_atomic_add_rtn, {R(old), R(addr), R(tid), R(out)});  // never read
-    k.op(0, "s_load_dwordx2", {R(sld), R(out), I(8)});  // never read
+    edit_modifiers(k.op(0, "s_load_dwordx2", {R(sld), R(out), I(8)}), [](modifiers& m) { m.glc = true; });
     k.op(b1, "v_mov_b32", {R(x), I(1)});
     k.op(b1, "v_mov_b32", {R(y), I(2)});
     k.op(b1, "v_add_u32", {R(z), R(x), R(y)});

@@ -77,6 +77,14 @@ TEST_CASE("undef: LDS read before anything wrote it", "[checker][undef]") {
   CHECK(run("undef_lds_ok").diagnostics.empty());
 }
 
+TEST_CASE("undef: a 64-bit sum's low dword needs only the low dwords", "[checker][undef]") {
+  // v_mad_u64_u32 v[8:9], v0 * 3 + v[2:3] with v3 never written (clang leaves the high half of
+  // an addend undefined when only the low half of the result is used): v8 is defined.
+  rt::launch_report rep = run("undef_mad64_lo_ok");
+  for (auto& d : rep.diagnostics) UNSCOPED_INFO(d);
+  CHECK(rep.diagnostics.empty());
+}
+
 TEST_CASE("undef: DPP keeps the old value only where no lane writes", "[checker][undef]") {
   CHECK(run("undef_dpp_ok").diagnostics.empty());  // quad_perm writes every lane
   // row_shr:1 without bound_ctrl leaves lane 0 of each row with the old (undefined) v9

@@ -168,6 +168,33 @@ undef_dpp_ok:
 		.amdhsa_reserve_vcc 1
 	.end_amdhsa_kernel
 	.text
+	.globl	undef_mad64_lo_ok
+	.p2align	8
+	.type	undef_mad64_lo_ok,@function
+undef_mad64_lo_ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	v_mov_b32_e32 v2, 5
+	s_waitcnt lgkmcnt(0)
+	v_mad_u64_u32 v[8:9], s[4:5], v0, 3, v[2:3]
+	global_store_dword v1, v8, s[2:3]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel undef_mad64_lo_ok
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 16
+		.amdhsa_next_free_sgpr 48
+		.amdhsa_accum_offset 16
+		.amdhsa_reserve_vcc 1
+	.end_amdhsa_kernel
+	.text
 	.globl	undef_dpp_bad
 	.p2align	8
 	.type	undef_dpp_bad,@function
@@ -427,6 +454,24 @@ amdhsa.kernels:
     .sgpr_count:     54
     .sgpr_spill_count: 0
     .symbol:         undef_dpp_ok.kd
+    .vgpr_count:     16
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 64
+    .name:           undef_mad64_lo_ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     54
+    .sgpr_spill_count: 0
+    .symbol:         undef_mad64_lo_ok.kd
     .vgpr_count:     16
     .vgpr_spill_count: 0
     .wavefront_size: 64

@@ -85,6 +85,10 @@ salu_ops:
 	s_cselect_b32 s74, 1, 0
 	s_mov_b64 exec, s[36:37]
 	s_lshl4_add_u32 s75, s3, s2
+	// the stores' unused slots: registers start undefined
+	s_mov_b32 s43, 0
+	s_mov_b32 s63, 0
+	s_mov_b32 s67, 0
 	s_store_dwordx4 s[4:7], s[0:1], 0x0
 	s_store_dwordx4 s[8:11], s[0:1], 0x10
 	s_store_dwordx4 s[12:15], s[0:1], 0x20
