@@ -21,6 +21,14 @@ struct DeviceSpec {
   // ---- clocks (T1, T7)
   double peak_mhz = 2100;               // T1: 2100 MHz max
   double sustained_mhz = 1207;          // T7: MI300X BF16 GEMM median 1207 MHz; MI325X 1447; MI308X MFMA 1.0-1.13 GHz
+  // ---- power and clock (docs/timing-model.md, Clock and power). The clock of a phase follows from
+  // the device's power in it at the peak clock, relative to its limit:
+  //   power = cu x (active CU fraction) + mfma x (matrix-core busy) + valu x (VALU busy)
+  //           + hbm x (fraction of the achievable HBM rate)          (device-wide fractions)
+  // and power scales as clock^exponent: clock = peak x min(1, power^(-1/exponent)).
+  uint32_t clock_window_cycles = 8192;  // assumed: a phase is this many cycles (~4-7 us)
+  double power_exponent = 1;            // see the fitted values below
+  double power_cu = 0, power_mfma = 0, power_valu = 0, power_hbm = 0;
   // ---- VALU / SALU (T2, T3)
   uint32_t issue_interval = 4;       // T2: one SIMD per cycle round-robin -> each SIMD every 4 cycles
   uint32_t valu_cycles = 4;          // T3: 4.008-4.016 cycles per wave64 VALU op (plain, packed, 64-bit)
