@@ -6,6 +6,7 @@
 //   hipasm-timing-attn AITER_A83421_DIR [--family fwd|a16|a32]... [--rows all|cal|test]
 //                      [--max-gflop G] [--sample CUS] [--batch B] [--seqlen S] [--heads H]
 //                      [--causal 0|1] [--clock MHZ] [--layout bshd|bhsd] [--report] [--trace FILE]
+//                      [--phases FILE]
 //
 // AITER_A83421_DIR: aiter at the table's commit (a83421bee6): its code objects and argument
 // structs (later bwd code objects take a longer struct). Nothing of aiter is part of this
@@ -46,6 +47,7 @@
 
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
+#include "phases.hpp"
 
 namespace fs = std::filesystem;
 namespace rt = hipasm::rt;
@@ -131,13 +133,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: %s AITER_A83421_DIR [--family fwd|a16|a32]... [--rows all|cal|test] [--max-gflop G]\n"
                  "       [--sample CUS] [--batch B] [--seqlen S] [--heads H] [--causal 0|1] [--clock MHZ]\n"
-                 "       [--layout bshd|bhsd] [--report] [--trace FILE]\n",
+                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE]\n",
                  argv[0]);
     return 2;
   }
   const fs::path root = argv[1];
   std::set<std::string> families;
-  std::string roles = "all", layout = "bshd", trace;
+  std::string roles = "all", layout = "bshd", trace, phases_file;
   double max_gflop = 1e9, clock = 0;
   unsigned sample = 0;
   long only_b = -1, only_s = -1, only_h = -1, only_causal = -1;
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
     else if (a == "--clock" && has) clock = std::atof(argv[++i]);
     else if (a == "--layout" && has) layout = argv[++i];
     else if (a == "--trace" && has) trace = argv[++i];
+    else if (a == "--phases" && has) phases_file = argv[++i];
     else if (a == "--report") report = true;
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
@@ -314,6 +317,10 @@ int main(int argc, char** argv) {
                   predicted, 100 * e, stream_kernels ? stream_us : 0.0, pr.clock_mhz, pr.mfma_busy, pr.cus_used,
                   pr.workgroups, wall);
       if (report) std::fputs(pr.report().c_str(), stdout);
+      char row[160];
+      std::snprintf(row, sizeof row, "\"family\":\"%s\",\"role\":\"%s\",\"b\":%u,\"h\":%u,\"hk\":%u,\"s\":%u,\"causal\":%d",
+                    fam.c_str(), cal ? "cal" : "test", r.b, r.h, r.hk, r.s, int(r.causal));
+      timing_phases::append(phases_file, row, measured_us, pr.dispatch_overhead_us + (stream_kernels ? stream_us : 0.0), pr);
       if (!trace.empty()) {
         if (std::FILE* f = std::fopen(trace.c_str(), "w")) {
           pr.write_trace(f);
