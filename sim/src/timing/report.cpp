@@ -201,22 +201,34 @@ std::string profile::json() const {
   return o + "}";
 }
 
+namespace {
+// The time (us) at cycle c of consecutive phases from cycle 0, `start_us` their start times
+// (one more entry than phases: the end).
+double time_at(const std::vector<clock_phase>& phases, const std::vector<double>& start_us, uint64_t c) {
+  const auto it = std::upper_bound(phases.begin(), phases.end(), c, [](uint64_t x, const clock_phase& ph) { return x < ph.end; });
+  const size_t n = size_t(it - phases.begin());
+  if (n == phases.size()) return start_us.back() + double(c - phases.back().end) / phases.back().clock_mhz;
+  return start_us[n] + double(c - std::min(c, phases[n].start)) / phases[n].clock_mhz;
+}
+std::vector<double> phase_starts(const std::vector<clock_phase>& phases) {
+  std::vector<double> s{0.0};
+  for (const auto& ph : phases) s.push_back(s.back() + double(ph.end - ph.start) / ph.clock_mhz);
+  return s;
+}
+}  // namespace
+
 double profile::us_at_cycle(uint64_t c) const {
-  double us = 0;
-  for (const auto& ph : clock_phases) {
-    if (c <= ph.start) break;
-    us += double(std::min(c, ph.end) - ph.start) / ph.clock_mhz;
-  }
-  if (!clock_phases.empty() && c > clock_phases.back().end) us += double(c - clock_phases.back().end) / clock_phases.back().clock_mhz;
-  if (clock_phases.empty()) us = double(c) / clock_mhz;
-  return us;
+  if (clock_phases.empty()) return double(c) / clock_mhz;
+  return time_at(clock_phases, phase_starts(clock_phases), c);
 }
 
 void profile::write_trace(std::FILE* out) const {
   // Microseconds with 0.1 ns resolution: a cycle is ~0.5 ns at 2.1 GHz. The clock varies over
   // the phases: a cycle's time is that of the phases before it at their clocks.
-  auto ts = [&](uint64_t c) { return fmt("%.4f", us_at_cycle(c)); };
-  auto dur = [&](uint64_t from, uint64_t n) { return fmt("%.4f", us_at_cycle(from + n) - us_at_cycle(from)); };
+  const std::vector<double> starts = phase_starts(clock_phases);
+  auto at = [&](uint64_t c) { return clock_phases.empty() ? double(c) / clock_mhz : time_at(clock_phases, starts, c); };
+  auto ts = [&](uint64_t c) { return fmt("%.4f", at(c)); };
+  auto dur = [&](uint64_t from, uint64_t n) { return fmt("%.4f", at(from + n) - at(from)); };
   std::fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{", out);
   std::fprintf(out, "\"kernel\":%s,\"device\":%s,\"clock_mhz\":%s,\"cycles\":%" PRIu64 "},\"traceEvents\":[\n",
                json_string(kernel).c_str(), json_string(device).c_str(), num(clock_mhz).c_str(), cycles);
