@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "aiter_asm_gemm.hpp"  // metadata_args
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "phases.hpp"
@@ -87,8 +88,8 @@ std::vector<Row> read_table(const fs::path& readme) {
   return rows;
 }
 
-// A struct whose every field is padded to 16 bytes (aiter's p2/p3 padding), sliced into the
-// code object's metadata arguments.
+// A struct whose every field is padded to 16 bytes (aiter's p2/p3 padding); metadata_args
+// slices it into the code object's arguments.
 struct Padded {
   std::vector<uint8_t> raw;
   void put64(uint64_t x) { put(&x, 8); }
@@ -98,24 +99,6 @@ struct Padded {
     const size_t at = raw.size();
     raw.resize(at + 16, 0);
     std::memcpy(raw.data() + at, p, n);
-  }
-  rt::kernel_args args(const sim::KernelInfo& k) const {
-    rt::kernel_args x;
-    for (const auto& a : k.args) {
-      if (a.hidden()) continue;
-      uint8_t b[8] = {};
-      if (a.offset + a.size <= raw.size()) std::memcpy(b, raw.data() + a.offset, std::min<size_t>(a.size, 8));
-      if (a.size == 4) {
-        uint32_t w;
-        std::memcpy(&w, b, 4);
-        x.add(w);
-      } else {
-        uint64_t w;
-        std::memcpy(&w, b, 8);
-        x.add(w);
-      }
-    }
-    return x;
   }
 };
 
@@ -299,7 +282,7 @@ int main(int argc, char** argv) {
       const auto t0 = std::chrono::steady_clock::now();
       rt::launch_report rep;
       try {
-        rep = dev->launch(*mod, sym, {gx, r.h, r.b}, {threads, 1, 1}, p.args(obj.kernel(sym)), lo);
+        rep = dev->launch(*mod, sym, {gx, r.h, r.b}, {threads, 1, 1}, aiter_asm::metadata_args(obj.kernel(sym), p.raw), lo);
       } catch (const std::exception& e) {
         std::printf("%-4s %-4s %2u %3u %2u %6u %d  error: %s\n", fam.c_str(), cal ? "cal" : "test", r.b, r.h, r.hk, r.s,
                     int(r.causal), e.what());
