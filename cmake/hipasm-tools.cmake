@@ -18,7 +18,11 @@
 #   hipasm_assemble(<target> SOURCE <k.s> [ARCH gfx942])
 #       Assembles a hand-written or hand-edited .s into a code object <target>.co.
 #   hipasm_add_hip_executable(<target> SOURCES <a.hip>... [ARCH gfx942])
-#       A full HIP program (host + device) linked against libamdhip64.
+#       A full HIP program (host + device: HIP's headers, hipasm kernels, printf and assert in
+#       device code) linked against libamdhip64, with AMD's device libraries (ockl, ocml):
+#       ROCm's, or Debian's rocm-device-libs (see _hipasm_hip_device_flags). Its gfx942 code
+#       object is also extracted, to <target>.co (the target's property HIPASM_CODE_OBJECT),
+#       so that hipasm-sim or hipasm::sim's launcher can run the program's kernels.
 #
 # The device compiler is clang++-22 (or ROCm's amdclang++/hipcc when present); set
 # HIPASM_DEVICE_CXX to override. Configuration fails with a clear message when no compiler
@@ -243,6 +247,97 @@ function(hipasm_assemble target)
   set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}")
 endfunction()
 
+# Sets <out> to the flags with which CMAKE_CXX_COMPILER finds AMD's device libraries for
+# <arch> (cached per arch). HIP's headers call them (threadIdx, printf, assert: __ockl_*):
+# a program built with -nogpulib does not link. Tried in order: the compiler's own search
+# (ROCm), --rocm-path=/usr (Debian), and Debian's rocm-device-libs completed in the build tree.
+# Debian's 5.2 libraries lack the two constant files clang-22 asks for on gfx942:
+# oclc_isa_version_942 (__oclc_ISA_version, major * 1000 + minor * 100 + stepping) and
+# oclc_abi_version_600 (the code object version clang-22 builds; ockl only tests
+# __oclc_ABI_version < 500, and v6's hidden arguments are v5's). Each is one constant,
+# compiled here from C; the directory links every other file to the system's.
+function(_hipasm_hip_device_flags arch out)
+  set(_libs "${CMAKE_BINARY_DIR}/hipasm-device-libs/${arch}")
+  if(DEFINED HIPASM_HIP_DEVICE_FLAGS_${arch})
+    if(HIPASM_HIP_DEVICE_FLAGS_${arch} MATCHES "hipasm-device-libs")
+      _hipasm_complete_device_libs("${HIPASM_DEVICE_LIB_DIR}" "${_libs}" ${arch})  # (a cleaned build dir)
+    endif()
+    set(${out} "${HIPASM_HIP_DEVICE_FLAGS_${arch}}" PARENT_SCOPE)
+    return()
+  endif()
+  set(_dir "${CMAKE_BINARY_DIR}/hipasm-probe/hip-${arch}")
+  file(MAKE_DIRECTORY "${_dir}")
+  file(WRITE "${_dir}/probe.hip" "#include <hip/hip_runtime.h>\n#include <cassert>\n"
+       "__global__ void probe(int* p) { assert(p); if (!p[0]) printf(\"%d\", 1); p[threadIdx.x] = blockDim.x; }\n")
+  find_path(HIPASM_DEVICE_LIB_DIR NAMES ockl.bc
+            PATHS /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/amdgcn/bitcode /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+                  /opt/rocm/amdgcn/bitcode
+            DOC "AMD's device library bitcode (ockl.bc, ocml.bc)")
+  set(_log)
+  foreach(_try RANGE 2)
+    if(_try EQUAL 0)
+      set(_flags)
+    elseif(_try EQUAL 1)
+      set(_flags --rocm-path=/usr)
+    elseif(HIPASM_DEVICE_LIB_DIR)
+      _hipasm_complete_device_libs("${HIPASM_DEVICE_LIB_DIR}" "${_libs}" ${arch})
+      set(_flags --rocm-path=/usr "--rocm-device-lib-path=${_libs}")
+    else()
+      break()
+    endif()
+    execute_process(
+      COMMAND "${CMAKE_CXX_COMPILER}" -x hip -std=c++20 --offload-arch=${arch} --offload-device-only ${_flags}
+              -D__AMDGCN_WAVEFRONT_SIZE=64 -c probe.hip -o probe.o
+      WORKING_DIRECTORY "${_dir}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _o ERROR_VARIABLE _e)
+    if(_rc EQUAL 0)
+      set(HIPASM_HIP_DEVICE_FLAGS_${arch} "${_flags}" CACHE INTERNAL "device library flags of HIP programs (${arch})")
+      message(STATUS "hipasm: HIP programs for ${arch} link AMD's device libraries (${_flags})")
+      set(${out} "${_flags}" PARENT_SCOPE)
+      return()
+    endif()
+    string(APPEND _log "  [${_flags}]: ${_e}\n")
+  endforeach()
+  message(FATAL_ERROR
+    "hipasm: ${CMAKE_CXX_COMPILER} cannot build a HIP program for ${arch}: AMD's device libraries "
+    "(ockl.bc, ocml.bc) or HIP's headers are missing. Install ROCm, or on Debian "
+    "`apt-get install libamdhip64-dev rocm-device-libs` (scripts/install-deps.sh).\n${_log}")
+endfunction()
+
+# Fills <libs> with links to <sys>'s bitcode files and the two constant files <sys> may lack.
+function(_hipasm_complete_device_libs sys libs arch)
+  file(MAKE_DIRECTORY "${libs}")
+  file(GLOB _bcs "${sys}/*.bc")
+  foreach(_bc IN LISTS _bcs)
+    get_filename_component(_name "${_bc}" NAME)
+    file(CREATE_LINK "${_bc}" "${libs}/${_name}" SYMBOLIC)
+  endforeach()
+  string(REGEX MATCH "^gfx([0-9a-f]+)([0-9a-f])([0-9a-f])$" _m "${arch}")
+  if(NOT _m)
+    return()  # (not a gfx name: the compiler's error says what is missing)
+  endif()
+  math(EXPR _isa "${CMAKE_MATCH_1} * 1000 + 0x${CMAKE_MATCH_2} * 100 + 0x${CMAKE_MATCH_3}")
+  string(SUBSTRING "${arch}" 3 -1 _isa_name)
+  foreach(_file "oclc_isa_version_${_isa_name}:__oclc_ISA_version:${_isa}"
+                "oclc_abi_version_600:__oclc_ABI_version:600")
+    string(REPLACE ":" ";" _file "${_file}")
+    list(GET _file 0 _name)
+    list(GET _file 1 _sym)
+    list(GET _file 2 _value)
+    if(EXISTS "${libs}/${_name}.bc")
+      continue()
+    endif()
+    file(WRITE "${libs}/${_name}.c"
+         "__attribute__((visibility(\"protected\"))) const __attribute__((address_space(4))) int ${_sym} = ${_value};\n")
+    execute_process(
+      COMMAND "${CMAKE_CXX_COMPILER}" -x c -target amdgcn-amd-amdhsa -nogpulib -O2 -c -emit-llvm
+              "${libs}/${_name}.c" -o "${libs}/${_name}.bc"
+      RESULT_VARIABLE _rc ERROR_VARIABLE _e)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "hipasm: cannot compile ${_name}.bc: ${_e}")
+    endif()
+  endforeach()
+endfunction()
+
 function(hipasm_add_hip_executable target)
   cmake_parse_arguments(A "" "ARCH" "SOURCES" ${ARGN})
   if(NOT A_ARCH)
@@ -252,11 +347,36 @@ function(hipasm_add_hip_executable target)
     message(FATAL_ERROR "hipasm_add_hip_executable(${target}): needs CMAKE_CXX_COMPILER = clang++-22 "
                         "(or ROCm's amdclang++), found ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
   endif()
+  find_library(HIPASM_AMDHIP64 NAMES amdhip64 HINTS /opt/rocm/lib $ENV{ROCM_PATH}/lib)
+  if(NOT HIPASM_AMDHIP64)
+    message(FATAL_ERROR "hipasm_add_hip_executable(${target}): no libamdhip64 (Debian: "
+                        "apt-get install libamdhip64-dev; or ROCm)")
+  endif()
+  _hipasm_hip_device_flags(${A_ARCH} _devlibs)
   get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
   add_executable(${target} ${A_SOURCES})
   set_source_files_properties(${A_SOURCES} PROPERTIES LANGUAGE CXX)
-  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} -nogpulib --rocm-path=/usr
+  # The wavefront size: Debian's HIP 5.2 headers read a macro clang-22 no longer predefines.
+  # The device pass is -O3 whatever the build type, as hipasm_add_code_object's: at -O0 -g the
+  # debug info of a hipasm kernel's argument check (a template on &kernel_fn) makes clang
+  # emit the kernel's builder code for the device, which does not link (strlen, operator new).
+  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} ${_devlibs} -Xarch_device -O3
                          -D__AMDGCN_WAVEFRONT_SIZE=64 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS})
-  target_link_options(${target} PRIVATE --offload-arch=${A_ARCH} -nogpulib --rocm-path=/usr)
-  target_link_libraries(${target} PRIVATE hipasm::hipasm amdhip64)
+  target_link_libraries(${target} PRIVATE hipasm::hipasm "${HIPASM_AMDHIP64}")
+  # The device code object, out of the program's offload bundle, for hipasm-sim and
+  # hipasm::sim (a program's own hipLaunch needs a GPU).
+  get_filename_component(_real "${CMAKE_CXX_COMPILER}" REALPATH)
+  get_filename_component(_bin "${_real}" DIRECTORY)
+  find_program(HIPASM_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS "${_bin}" NO_DEFAULT_PATH)
+  find_program(HIPASM_LLVM_OBJCOPY NAMES llvm-objcopy PATHS "${_bin}" NO_DEFAULT_PATH)
+  if(HIPASM_OFFLOAD_BUNDLER AND HIPASM_LLVM_OBJCOPY)
+    set(_co "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND "${HIPASM_LLVM_OBJCOPY}" --dump-section ".hip_fatbin=${_co}.hipfb" "$<TARGET_FILE:${target}>" "${_co}.host"
+      COMMAND "${HIPASM_OFFLOAD_BUNDLER}" --unbundle --type=o "--input=${_co}.hipfb"
+              "--targets=hipv4-amdgcn-amd-amdhsa--${A_ARCH}" "--output=${_co}"
+      COMMAND "${CMAKE_COMMAND}" -E rm -f "${_co}.hipfb" "${_co}.host"
+      BYPRODUCTS "${_co}" COMMENT "hipasm: ${target}.co (${target}'s ${A_ARCH} code object)" VERBATIM)
+    set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_co}")
+  endif()
 endfunction()

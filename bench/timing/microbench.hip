@@ -58,6 +58,22 @@ inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
 inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
 inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
+inline constexpr auto lds_atomic_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, true>, raw>;
+inline constexpr auto global_atomic_one_hot_fn = with_options<atomic_bench<hist::one_hot, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_one_hot_fn = with_options<atomic_bench<hist::one_hot, true, true>, raw>;
+inline constexpr auto lds_atomic_uniform16_fn = with_options<atomic_bench<hist::uniform16, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_uniform16_fn = with_options<atomic_bench<hist::uniform16, false, true>, raw>;
+inline constexpr auto global_atomic_uniform16_fn = with_options<atomic_bench<hist::uniform16, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_uniform16_fn = with_options<atomic_bench<hist::uniform16, true, true>, raw>;
+inline constexpr auto lds_atomic_distinct_fn = with_options<atomic_bench<hist::distinct, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, false, true>, raw>;
+inline constexpr auto global_atomic_distinct_fn = with_options<atomic_bench<hist::distinct, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, true, true>, raw>;
+inline constexpr auto lds_atomic_random256_fn = with_options<atomic_bench<hist::random256, false, false>, raw>;
+inline constexpr auto lds_atomic_rtn_random256_fn = with_options<atomic_bench<hist::random256, false, true>, raw>;
+inline constexpr auto global_atomic_random256_fn = with_options<atomic_bench<hist::random256, true, false>, raw>;
+inline constexpr auto global_atomic_rtn_random256_fn = with_options<atomic_bench<hist::random256, true, true>, raw>;
 }  // namespace hipasm::microbench
 
 using namespace hipasm::microbench;  // (the kernels' names are the builder functions' own)
@@ -115,3 +131,19 @@ extern "C" __global__ void stream_copy(uint64_t* buf, unsigned n) { HIPASM_KERNE
 extern "C" __global__ void l2_one_channel(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_one_channel_fn, buf, n); }
 extern "C" __global__ void l2_stride_2k(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_stride_2k_fn, buf, n); }
 extern "C" __global__ void mall_reread(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mall_reread_fn, buf, n); }
+extern "C" __global__ void lds_atomic_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_one_hot_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_one_hot_fn, buf, n); }
+extern "C" __global__ void global_atomic_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_one_hot_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_one_hot_fn, buf, n); }
+extern "C" __global__ void lds_atomic_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_uniform16_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_uniform16_fn, buf, n); }
+extern "C" __global__ void global_atomic_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_uniform16_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_uniform16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_uniform16_fn, buf, n); }
+extern "C" __global__ void lds_atomic_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_distinct_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_distinct_fn, buf, n); }
+extern "C" __global__ void global_atomic_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_distinct_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_distinct_fn, buf, n); }
+extern "C" __global__ void lds_atomic_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_random256_fn, buf, n); }
+extern "C" __global__ void lds_atomic_rtn_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_random256_fn, buf, n); }
+extern "C" __global__ void global_atomic_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_random256_fn, buf, n); }
+extern "C" __global__ void global_atomic_rtn_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_random256_fn, buf, n); }

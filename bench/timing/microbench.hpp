@@ -153,6 +153,45 @@ constexpr void lds_write_bench(builder J, buf_t, n_t) {
   J.s_waitcnt(lgkmcnt(0));
 }
 
+// ---- Atomics to one address from many lanes (histograms). A wave adds 1 to bin(lane) 32 times:
+// one_hot (every lane the same bin), uniform16 (16 bins, 4 lanes each: lane mod 16), distinct
+// (64 bins, one lane each), random256 (a hash of the lane picks one of 256 bins: what random data
+// does; some bins get 2 or 3 lanes). LDS: ds_add_u32 (or ds_add_rtn_u32) back to back, one wait; global:
+// global_atomic_add at buf + 4 * bin (returning with sc0 if Rtn), one wait.
+enum class hist { one_hot, uniform16, distinct, random256 };
+constexpr int atomic_ops = 32;
+template <hist H>
+constexpr void hist_bin_bytes(builder J, const gpr<u32>& addr) {
+  if constexpr (H == hist::one_hot) J.v_mov_b32(addr, 0);
+  else if constexpr (H == hist::uniform16) {
+    J.v_and_b32(addr, 15, J.thread_id_x());
+    J.v_lshlrev_b32(addr, 2, addr);
+  } else if constexpr (H == hist::random256) {  // bin = the top 8 bits of lane * 2^32 / phi
+    auto k = J.sgpr<u32>();
+    J.s_mov_b32(k, 0x9E3779B1u);
+    J.v_mul_lo_u32(addr, k, J.thread_id_x());
+    J.v_lshrrev_b32(addr, 24, addr);
+    J.v_lshlrev_b32(addr, 2, addr);
+  } else J.v_lshlrev_b32(addr, 2, J.thread_id_x());
+}
+template <hist H, bool Global, bool Rtn>
+constexpr void atomic_bench(builder J, buf_t buf, n_t) {
+  if constexpr (!Global) J.lds_bytes(65536);
+  auto addr = J.vgpr<u32>();
+  hist_bin_bytes<H>(J, addr);
+  auto one = J.vgpr<u32>();
+  J.v_mov_b32(one, 1);
+  auto old = J.vgpr<u32>(8);
+  for (int i = 0; i < atomic_ops; ++i) {
+    if constexpr (Global && Rtn) J.global_atomic_add(old[i % 8], addr, one, buf);
+    else if constexpr (Global) J.global_atomic_add(addr, one, buf);
+    else if constexpr (Rtn) J.ds_add_rtn_u32(old[i % 8], addr, one);
+    else J.ds_add_u32(addr, one);
+  }
+  if constexpr (Global) J.s_waitcnt(vmcnt(0));
+  else J.s_waitcnt(lgkmcnt(0));
+}
+
 // ---- Memory latency by pointer chasing (T6): buf holds a chain of 64-bit pointers; lane 0
 // only (launch with block 1). 128 steps: the host lays the chain over 64 distinct 128-byte
 // lines, walked twice.

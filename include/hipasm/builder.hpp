@@ -374,6 +374,17 @@ class builder : public isa::gfx942_mnemonics<builder> {
     fn.min_waves_per_simd = static_cast<uint8_t>(n);
     fn.min_waves_loc = to_src_loc(l);
   }
+  // The kernel is launched only with workgroups of `threads` work-items (x * y * z; the
+  // launcher's promise, as HIP's reqd_work_group_size). A multiple of 64 means every wave
+  // starts with all 64 lanes on; otherwise (and without this call) the last wave of a
+  // workgroup starts partial, and a DPP read without bound_ctrl of a lane past its end writes
+  // nothing: liveness then keeps the destination's old value (passes/liveness.hpp).
+  constexpr void workgroup_size(unsigned threads, std::source_location l = std::source_location::current()) {
+    if (err.failed) return;
+    if (threads < 1 || threads > 1024)
+      return fail(to_src_loc(l), "workgroup_size(", threads, "): a workgroup holds 1 to 1024 work-items");
+    fn.full_waves = threads % 64 == 0;
+  }
   // A scheduling fence: hipasm's reordering (kernel_options::schedule) moves nothing across
   // it. Emits no instruction. (For the hardware's own scheduling hints use J.s_setprio(n).)
   constexpr void sched_barrier(std::source_location l = std::source_location::current()) {

@@ -9,7 +9,7 @@
 // s_cbranch_scc0/1 branches. A condition involving a VGPR (or f32) is per-lane: v_cmp writes a
 // lane mask into an SGPR pair and EXEC is narrowed to the lanes that take the branch. A per-lane
 // condition combined with && / || (helpers/select.hpp) arrives as that mask already
-// (cond::lane_mask); its negation is s_not_b64 (EXEC masks the lanes it turns on).
+// (cond::lane_mask); its negation is EXEC & ~mask (s_andn2_b64: the active lanes outside it).
 //
 // What EXEC and the saved masks hold. Every lane the wave started with is at each point either
 // active (in EXEC), returned (gone for good), or parked in exactly one mask that gives it back:
@@ -139,13 +139,17 @@ constexpr bool emit_scalar_cmp(lower& L, const cond& c) {
   L.e(scalar_cmp_op(c.op, c.a.t == dtype::i32), {a, x});
   return !c.negate;
 }
-// Per-lane condition: a lane mask in a new SGPR pair.
+constexpr operand exec_op() { return special_op(special_reg::exec, 2); }
+// Per-lane condition: a lane mask in a new SGPR pair (only lanes of EXEC).
 constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
-  if (c.lane_mask) {  // combined conditions: the mask is there (negated: the lanes outside it)
+  if (c.lane_mask) {  // combined conditions: the mask is there
     reg_ref k{&L.b, static_cast<uint32_t>(c.a.op.value), reg_class::sgpr, c.a.op.offset, 2};
     if (!c.negate) return k;
+    // negated: the active lanes outside it (a bare NOT would also hold the inactive lanes,
+    // parked ones and those past the wave's end, which a mask handed out as a value or
+    // given to EXEC must not)
     reg_ref n = L.tmp(reg_class::sgpr, 2);
-    L.e(O::s_not_b64, {reg_op(n), c.a.op});
+    L.e(O::s_andn2_b64, {reg_op(n), exec_op(), c.a.op});
     return n;
   }
   reg_ref m = L.tmp(reg_class::sgpr, 2);
@@ -156,8 +160,6 @@ constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
   L.valu3(vector_cmp_op(c.op, c.a.t, c.negate), reg_op(m), c.a.op, c.c.op, c.a.t == dtype::f32);
   return m;
 }
-constexpr operand exec_op() { return special_op(special_reg::exec, 2); }
-
 }  // namespace detail
 
 // ---- Jump on a condition ---------------------------------------------------------------------

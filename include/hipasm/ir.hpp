@@ -219,6 +219,8 @@ struct function {
   // requirement), asked at min_waves_loc.
   uint8_t min_waves_per_simd = 0;
   src_loc min_waves_loc{};
+  // builder::workgroup_size of a multiple of 64: every wave starts with all 64 lanes on.
+  bool full_waves = false;
 };
 
 namespace detail {

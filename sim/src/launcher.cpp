@@ -5,10 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
 
+#include "asm_listing.hpp"
 #include "checker.hpp"
+#include "decode.hpp"
 #include "core.hpp"
 #include "dispatch.hpp"
 #include "elf.hpp"
@@ -94,8 +97,51 @@ backend backend_from_env() {
 
 std::unique_ptr<module> device::load_file(const std::string& path) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes(path);
-  return load(bytes);
+  std::unique_ptr<module> m = load(bytes);
+  // hipasm_add_code_object writes <target>.s (one source) or <target>.<source>.s beside <target>.co
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path co(path);
+  const std::string stem = co.stem().string();
+  const fs::path dir = co.has_parent_path() ? co.parent_path() : fs::path(".");
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".s" && (name == stem + ".s" || name.starts_with(stem + ".")))
+      m->asm_listings.push_back(e.path().string());
+  }
+  std::sort(m->asm_listings.begin(), m->asm_listings.end());
+  return m;
 }
+
+namespace {
+
+// The source of each instruction of kernel `k` from the first of `listings` that has the kernel
+// and matches its code; empty when none does (the findings then name no line).
+std::vector<std::string> finding_sources(const sim::KernelInfo& k, const std::vector<std::string>& listings) {
+  std::vector<std::string> sources;
+  for (const std::string& path : listings) {
+    std::vector<sim::AsmLine> lines;
+    try {
+      lines = sim::asm_source_lines(path, k.name);
+    } catch (const error&) {
+      continue;  // not this kernel's listing
+    }
+    const auto prog = sim::decoded_program(k.image.code, k.image.code_vaddr, k.image.entry);
+    std::string mismatch;
+    if (sim::match_asm_listing(*prog, k.image.entry, lines, sources, mismatch)) return sources;
+  }
+  return {};
+}
+
+std::string source_at(const sim::KernelInfo& k, const std::vector<std::string>& sources, uint64_t pc) {
+  if (sources.empty()) return {};
+  const auto prog = sim::decoded_program(k.image.code, k.image.code_vaddr, k.image.entry);
+  const sim::Inst* in = prog->at(pc);
+  if (!in) return {};
+  return sources[size_t(in - prog->insts.data())];
+}
+
+}  // namespace
 
 namespace detail {
 
@@ -170,13 +216,27 @@ class sim_device final : public device {
     const rule_filter allowed(opts.allow);
     sim::Checker checker(opts.check_undefined);
     sim::Checker* const check = opts.check ? &checker : nullptr;
-    rt::launch_report report = opts.profile
-                                   ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)
-                                   : sim::run_dispatch(k.image, p, *memory_, check);
+    rt::launch_report report;
+    try {
+      report = opts.profile ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)
+                            : sim::run_dispatch(k.image, p, *memory_, check);
+    } catch (const error& e) {
+      // An undefined address usually faults right after the checker saw it: name the cause.
+      if (check)
+        for (const sim::Finding& f : checker.findings())
+          if (f.rule.starts_with("undef-")) {
+            const std::string src = source_at(k, finding_sources(k, mod.asm_listings), f.pc);
+            throw error(std::string(e.what()) + " (after: " + f.message + (src.empty() ? "" : " at " + src) + ")");
+          }
+      throw;
+    }
     if (!check) return report;
-    for (sim::Finding& f : checker.findings()) {
+    std::vector<sim::Finding> found = checker.findings();
+    const std::vector<std::string> sources = found.empty() ? std::vector<std::string>{} : finding_sources(k, mod.asm_listings);
+    for (sim::Finding& f : found) {
       checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
-                        f.first_workgroup, f.first_wave, false};
+                        f.first_workgroup, f.first_wave, false, source_at(k, sources, f.pc)};
+      if (!c.source.empty()) c.message += " [" + c.source + "]";
       c.allowed = allowed(c.rule);
       (c.allowed ? report.warnings : report.diagnostics).push_back(c.message);
       report.findings.push_back(std::move(c));

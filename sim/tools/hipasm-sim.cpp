@@ -63,6 +63,8 @@ const char* const kHelp =
     "                      .kernarg_segment_size); bytes past the metadata's segment are zero,\n"
     "                      as when a host passes a longer argument struct than it describes\n"
     "  --trace             print every executed instruction and the registers it wrote\n"
+    "  --asm FILE.s        the kernel's asm listing: findings name its '; file:line' comments\n"
+    "                      (default: CODE_OBJECT's name with .s, or .<source>.s, beside it)\n"
     "  --no-check          skip the checker (to measure raw simulation speed)\n"
     "  --no-undef          checker without the definedness rules (undef-addr, undef-store,\n"
     "                      undef-branch, undef-exec: undefined register or LDS data used)\n"
@@ -340,6 +342,7 @@ struct run_options {
   hipasm::rt::dim3 grid, block;
   hipasm::rt::launch_options launch;
   std::vector<arg_spec> args;
+  std::string asm_listing;  // --asm: the listing whose "; file:line" comments name the findings
 };
 
 run_options parse_run(const std::vector<std::string>& argv) {
@@ -387,6 +390,9 @@ run_options parse_run(const std::vector<std::string>& argv) {
       o.launch.kernarg_size = parse_int<uint32_t>(take(), "--kernarg-size");
       if (o.launch.kernarg_size > kMaxKernargSize)
         throw usage_error("--kernarg-size: at most " + std::to_string(kMaxKernargSize) + " bytes");
+    } else if (opt == "--asm") {
+      o.asm_listing = take();
+      if (o.asm_listing.empty()) throw usage_error("--asm needs a file name");
     } else if (opt == "--arg") {
       o.args.push_back(parse_arg(take()));
     } else {
@@ -433,7 +439,8 @@ int run(const run_options& o, const profile_cli* prof = nullptr) {
   }
 
   auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
-  auto mod = dev->load(bytes);
+  auto mod = dev->load_file(o.code_object);  // with the asm listings beside it
+  if (!o.asm_listing.empty()) mod->asm_listings = {o.asm_listing};
   struct out_buffer {
     uint64_t addr;
     size_t size;
@@ -557,6 +564,7 @@ int profile(const std::vector<std::string>& argv) {
   run_options o = parse_run(rest);
   if (o.launch.trace && p.json) throw usage_error("--trace and --json both write to stdout");
   o.launch.profile = &p.options;
+  if (!p.options.asm_source.empty()) o.asm_listing = p.options.asm_source;
   return run(o, &p);
 }
 

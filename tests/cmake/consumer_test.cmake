@@ -1,22 +1,26 @@
-# Configures, builds and runs the consumer project against hipasm (script mode).
-# STEP=subdir: add_subdirectory(SRC). STEP=install: install SRC to a prefix, find_package.
+# Configures, builds and runs the consumer project against hipasm (script mode), by one route:
+#   STEP=build    find_package(hipasm) with hipasm_DIR = the parent's build tree (BUILD)
+#   STEP=install  `cmake --install` of the parent's build to a prefix, find_package from there
+#   STEP=subdir   add_subdirectory(SRC)
+# Each builds code objects, runs a kernel through the launcher in the simulator, and builds a
+# HIP program whose kernels hipasm-sim runs (hip_program_test.cmake).
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
 if(STEP STREQUAL "install")
-  run(${CMAKE_COMMAND} -S ${SRC} -B ${WORK}/hipasm-build ${GEN} -DHIPASM_BUILD_TESTS=OFF
-      -DHIPASM_BUILD_SIM=OFF -DHIPASM_BUILD_EXAMPLES=OFF -DHIPASM_BUILD_BENCH=OFF
-      -DCMAKE_INSTALL_PREFIX=${WORK}/prefix)
-  run(${CMAKE_COMMAND} --install ${WORK}/hipasm-build)
+  run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
+  foreach(_f bin/hipasm-sim include/hipasm/sim/launcher.hpp include/hipasm/hipasm.hpp)
+    if(NOT EXISTS "${WORK}/prefix/${_f}")
+      message(FATAL_ERROR "the install lacks ${_f}")
+    endif()
+  endforeach()
   run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+elseif(STEP STREQUAL "build")
+  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -Dhipasm_DIR=${BUILD})
 else()
-  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -DHIPASM_SOURCE_DIR=${SRC})
+  # (Debug: this route compiles the simulator library itself, ~3x faster at -O0; the kernels'
+  # device compiles are -O3 whatever the build type)
+  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/consumer ${GEN} -DCMAKE_BUILD_TYPE=Debug -DHIPASM_SOURCE_DIR=${SRC})
 endif()
 run(${CMAKE_COMMAND} --build ${WORK}/consumer)
 # nocomments.hip's own #define HIPASM_ASM_COMMENTS is not a redefinition of the PCH's.
@@ -71,4 +75,14 @@ run(${WORK}/consumer/print_asm)
 if(NOT last_output MATCHES "s_endpgm")
   message(FATAL_ERROR "host asm text lacks s_endpgm:\n${last_output}")
 endif()
+# A kernel through the launcher, in the simulator.
+run(${CMAKE_COMMAND} -E env HIPASM_BACKEND=sim ${WORK}/consumer/run_kernel ${WORK}/consumer/consumer_kernels.co)
+if(NOT last_output MATCHES "run_kernel: OK")
+  message(FATAL_ERROR "run_kernel printed:\n${last_output}")
+endif()
+# The simulator is this route's own (the build tree's, the install's, the subproject's).
+include("${WORK}/consumer/consumer_paths.cmake")
+set(HIP_PROGRAM "${WORK}/consumer/hip_program")
+set(HIP_WORK "${WORK}/hip_program")
+include("${CMAKE_CURRENT_LIST_DIR}/hip_program_test.cmake")
 message(STATUS "consumer OK (${STEP})")

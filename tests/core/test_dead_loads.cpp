@@ -10,16 +10,25 @@
 #include <string>
 #include <vector>
 
+#include "asm_counts.hpp"
 #include "kernels/dead_loads.hpp"
 
 using namespace dead_loads;
 namespace rt = hipasm::rt;
 
 namespace {
-const char* names[] = {"vm_zero_wait", "vm_partial_wait", "vm_glc", "smem_zero_wait", "ds_zero_wait", "no_wait_in_block"};
-int loads(const std::string& text) {
-  std::regex r("\t(global_load|s_load_dword |ds_read)");
+const char* names[] = {"vm_zero_wait", "vm_partial_wait", "vm_glc",   "smem_zero_wait", "ds_zero_wait",
+                       "no_wait_in_block", "branch_follows", "baseline", "end_vm", "end_buffer", "end_smem",
+                       "end_in_if", "end_lds_dma", "end_atomic"};
+static_assert(sizeof(names) / sizeof(names[0]) == count);
+int matches(const std::string& text, const char* re) {
+  std::regex r(re);
   return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), r), std::sregex_iterator()));
+}
+int loads(const std::string& text) { return matches(text, "\t(global_load|buffer_load|s_load_dword |ds_read)"); }
+template <int K>
+std::string text() {
+  return hipasm::asm_text<dl_kernel<K>>(names[K]);
 }
 template <int K>
 std::pair<int, int> counts() {
@@ -39,8 +48,38 @@ TEST_CASE("dead loads go only when nothing can observe them", "[dce]") {
   CHECK(smem == smem_all - 1);
   auto [ds, ds_all] = counts<ds_zero_wait>();
   CHECK(ds == ds_all - 1);
+  // (no wait follows in its block nor after: the end of the kernel waits for it)
   auto [nowait, nowait_all] = counts<no_wait_in_block>();
-  CHECK(nowait == nowait_all);
+  CHECK(nowait == nowait_all - 1);
+  // the zero wait comes after a branch: not followed past it, the load stays
+  auto [branch, branch_all] = counts<branch_follows>();
+  CHECK(branch == branch_all);
+}
+
+TEST_CASE("a dead load at the end of the kernel goes with its address arithmetic", "[dce]") {
+  // s_endpgm waits for everything: no wait follows the load, none depends on it. The kernel
+  // is then instruction for instruction the one without the load (its address arithmetic,
+  // the buffer's V#, the s_load's address all gone).
+  using hipasm::test::count_asm;
+  const int base = count_asm(text<baseline>()).instructions;
+  for (const std::string& t : {text<end_vm>(), text<end_buffer>(), text<end_smem>()}) {
+    INFO(t);
+    CHECK(count_asm(t).instructions == base);
+    CHECK(loads(t) == loads(text<baseline>()));
+  }
+  // in a per-lane If that ends the kernel (its join falls to s_endpgm): the load and the
+  // address arithmetic inside go, the If's own instructions stay
+  const std::string in_if = text<end_in_if>();
+  INFO(in_if);
+  CHECK(loads(in_if) == loads(text<baseline>()));
+  const std::size_t body = in_if.find('\n', in_if.find("s_cbranch_execz"));
+  REQUIRE(body != std::string::npos);
+  CHECK(count_asm(in_if.substr(body, in_if.find(":\n", body) - body)).instructions == 0);
+  // a load to LDS writes LDS, a returning atomic writes memory: both stay
+  auto [lds, lds_all] = counts<end_lds_dma>();
+  CHECK(lds == lds_all);
+  CHECK(matches(text<end_lds_dma>(), "\tbuffer_load_dword .* lds") == 1);
+  CHECK(matches(text<end_atomic>(), "\tglobal_atomic_add ") == 1);
 }
 
 TEST_CASE("kernels with dead loads compute what C++ computes", "[dce]") {

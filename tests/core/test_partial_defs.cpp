@@ -20,10 +20,12 @@ std::size_t count(const function& fn, std::string_view mnemonic) {
 }
 
 // t = 7 (v_mov), then v_mov t, tid with `mods`, then t is stored: whether DCE keeps
-// the v_mov (full EXEC: the entry state).
+// the v_mov (full EXEC: the entry state; all 64 lanes only when the kernel declares full
+// waves, builder::workgroup_size).
 template <class F>
-bool dce_keeps_old_value(F&& mods) {
+bool dce_keeps_old_value(F&& mods, bool full_waves = false) {
   kb k("merge");
+  k.fn.full_waves = full_waves;
   auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
   auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
   auto t = k.v(1, "t");
@@ -70,10 +72,14 @@ TEST_CASE("partial defs: full writes still end the old value") {
     m.dpp.ctrl = 0x111;
     m.dpp.bound_ctrl = true;
   }));
-  // bound_ctrl off, but every lane has a source under the full EXEC of the entry
+  // bound_ctrl off, and every lane has a source in a full wave: the old value ends where the
+  // kernel declares full waves; otherwise the entry's EXEC may be a partial last wave, whose
+  // lanes with a source past its end keep it
   for (uint16_t ctrl : {uint16_t(0x1b), uint16_t(0x121), uint16_t(0x134), uint16_t(0x13c), uint16_t(0x140),
-                        uint16_t(0x141)})
-    CHECK_FALSE(dce_keeps_old_value([&](modifiers& m) { m.dpp.ctrl = ctrl; }));
+                        uint16_t(0x141)}) {
+    CHECK_FALSE(dce_keeps_old_value([&](modifiers& m) { m.dpp.ctrl = ctrl; }, true));
+    CHECK(dce_keeps_old_value([&](modifiers& m) { m.dpp.ctrl = ctrl; }));
+  }
   // SDWA without preserve, or DWORD
   CHECK_FALSE(dce_keeps_old_value([](modifiers& m) {
     m.sdwa.on = true;

@@ -5,6 +5,7 @@
 // lane overwrites, v_cndmask's unselected input, inactive lanes) are no findings.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,29 @@ void expect_one(const std::string& kernel, const std::vector<std::string>& parts
 TEST_CASE("undef: an unwritten VGPR as a store address", "[checker][undef]") {
   expect_one("undef_addr_bad", {"buffer_store_dword v1, v9, s[8:11], 0 offen: [undef-addr] address v9",
                                 "lanes 0-63"});
+}
+
+TEST_CASE("undef: a finding names the asm listing's file:line", "[checker][undef]") {
+  // The listing's "; file:line" comments (hipasm prints them where the line changes): the
+  // store carries its own, the lines before it the s_load's.
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = dev->load_file(std::string(HIPASM_SIM_TEST_DIR) + "/sim_undef_kernels.co");
+  CHECK(mod->asm_listings.empty());  // (no sim_undef_kernels.s beside it)
+  mod->asm_listings = {std::string(HIPASM_SIM_SOURCE_DIR) + "/checker/undef_kernels.s"};
+  rt::buffer<uint32_t> out(*dev, 64);
+  rt::kernel_args args;
+  args.add(out.addr());
+  rt::launch_report rep = dev->launch(*mod, "undef_addr_bad", {1, 1, 1}, {64, 1, 1}, args);
+  REQUIRE(rep.findings.size() == 1);
+  CHECK(rep.findings[0].source == "store.hip:12");
+  CHECK(rep.diagnostics[0].ends_with("[store.hip:12]"));
+  // a listing of other code under the same label is ignored: the same finding, without a line
+  const std::string other = std::string(HIPASM_SIM_TEST_DIR) + "/undef_other_listing.s";
+  std::ofstream(other) << "undef_addr_bad:\n\tv_mov_b32_e32 v0, 0 ; other.hip:1\n\ts_endpgm\n";
+  mod->asm_listings = {other};
+  rep = dev->launch(*mod, "undef_addr_bad", {1, 1, 1}, {64, 1, 1}, args);
+  REQUIRE(rep.findings.size() == 1);
+  CHECK(rep.findings[0].source.empty());
 }
 
 TEST_CASE("undef: a VGPR written in some lanes only, stored from all", "[checker][undef]") {

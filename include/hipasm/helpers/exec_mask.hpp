@@ -27,7 +27,8 @@ constexpr gpr<u64> exec_mask(builder J, std::source_location l = std::source_loc
 }
 
 // The lanes (of EXEC) where `c` holds, as a mask: a per-lane condition is a v_cmp, a
-// wave-uniform one gives EXEC or 0.
+// wave-uniform one gives EXEC or 0. Never a lane outside EXEC (set_exec of it turns on no
+// parked lane and no lane past the wave's end).
 constexpr gpr<u64> lane_mask(builder J, const cond& c, std::source_location l = std::source_location::current()) {
   builder& B = J;
   const src_loc sl = to_src_loc(l);
@@ -36,12 +37,13 @@ constexpr gpr<u64> lane_mask(builder J, const cond& c, std::source_location l = 
   if (!c.scalar()) {
     // the comparison's own result (no copy: a copy out of VCC, which the vcc-compares step
     // gives a mask read only in its block, cannot be coalesced away); a mask the condition
-    // already holds (`a < b && m`) is copied, so that the result is a value of its own
+    // already holds (`a < b && m`) is a value of its own ANDed with EXEC: it may have been
+    // combined under a wider EXEC (outside the If this runs in)
     const bool is_existing = c.lane_mask && !c.negate;
     detail::reg_ref r = detail::emit_vector_cmp(L, c);
     if (!is_existing) return gpr<u64>(r);
     auto m = B.sgpr<u64>(l);
-    L.e(gfx942_op::s_mov_b64, {m.to_operand(), detail::reg_op(r)});
+    L.e(gfx942_op::s_and_b64, {m.to_operand(), detail::reg_op(r), detail::exec_op()});
     return m;
   }
   auto m = B.sgpr<u64>(l);

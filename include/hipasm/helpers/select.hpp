@@ -10,9 +10,9 @@
 // Conditions on SGPRs and immediates (u32/i32) stay on SCC: a && b is s_cmp, s_cselect_b32
 // (a as 0/1), s_cmp, s_cselect_b32 (the pair), then compared with 0 where used. Anything
 // per-lane is a lane mask in an SGPR pair (v_cmp into it; a uniform side becomes
-// s_cselect_b64 -1/0) combined with s_and_b64 / s_or_b64; ! of a mask is s_not_b64 (the
-// inactive lanes it turns on are masked off by EXEC wherever it is used). Both sides are
-// evaluated (no short circuit: a comparison has no side effects).
+// s_cselect_b64 EXEC/0) combined with s_and_b64 / s_or_b64; ! of a mask is EXEC & ~mask. A
+// mask holds active lanes only (lane_mask hands it out as a value, set_exec may load it).
+// Both sides are evaluated (no short circuit: a comparison has no side effects).
 #pragma once
 #include "emit_ctx.hpp"
 
@@ -30,14 +30,13 @@ constexpr operand scalar_bool(hctx& h, const cond& c) {
   h.e(detail::O::s_cselect_b32, {reg_op(t), imm_op(sense ? 1 : 0), imm_op(sense ? 0 : 1)});
   return reg_op(t);
 }
-// The lanes where c holds, as an SGPR pair.
+// The active lanes where c holds, as an SGPR pair.
 constexpr operand lane_mask_of(hctx& h, const cond& c) {
   lower L = h.L();
   if (c.scalar()) {
     bool sense = emit_scalar_cmp(L, c);
     reg_ref m = h.s(2);
-    h.e(detail::O::s_cselect_b64, {reg_op(m), imm_op(sense ? static_cast<uint64_t>(-1) : 0),
-                           imm_op(sense ? 0 : static_cast<uint64_t>(-1))});
+    h.e(detail::O::s_cselect_b64, {reg_op(m), sense ? exec_op() : imm_op(0, 2), sense ? imm_op(0, 2) : exec_op()});
     return reg_op(m);
   }
   return reg_op(emit_vector_cmp(L, c));

@@ -96,6 +96,7 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
                 "hipasm paged_attn_decode: waves must be 1, 2, 4 or 8 and divide head_dim / 16");
   static_assert(C.prefetch >= 1 && C.prefetch <= 4, "hipasm paged_attn_decode: prefetch must be 1..4");
   if constexpr (C.waves_per_simd > 0) J.require_waves_per_simd(C.waves_per_simd);  // (the config's waves_per_simd)
+  J.workgroup_size(64 * W);  // (paged_attn_decode_launch's; full waves: the DPP scale reads below)
   constexpr bool F8 = C.kv_cache == pa_kv_cache::fp8_per_token;
   static_assert(!F8 || D % 64 == 0, "hipasm paged_attn_decode: head_dim must be a multiple of 64 with an fp8 cache");
   constexpr int EB = static_cast<int>(pa_kv_elem_bytes(C));

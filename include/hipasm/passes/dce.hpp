@@ -9,11 +9,12 @@
 //  - it only reads memory: no store, atomic, LDS-DMA, GDS, M0/EXEC write;
 //  - no cache-policy bit (glc/sc0/sc1/slc/nt): a load with one may be a volatile or an
 //    acquiring read that a program relies on for ordering (polling a flag), so it stays;
-//  - no s_waitcnt's count depends on it: the waits of its counters that follow it in its
-//    block, up to one that waits for that counter to reach zero, all do (a wait that leaves
-//    N operations pending would guarantee one operation fewer without it); without such a
-//    zero wait in the block it stays. Loads do not order other memory accesses on gfx9, so
-//    nothing else can depend on it.
+//  - no s_waitcnt's count depends on it: the waits of its counters that follow it, up to one
+//    that waits for that counter to reach zero, all do (a wait that leaves N operations
+//    pending would guarantee one operation fewer without it). They are looked for in its
+//    block and on along blocks of one successor; the end of the kernel (s_endpgm) waits for
+//    everything, so it counts as a zero wait. Anywhere else (a branch) it stays. Loads do
+//    not order other memory accesses on gfx9, so nothing else can depend on it.
 #pragma once
 #include "../vec.hpp"
 
@@ -23,9 +24,10 @@
 namespace hipasm {
 
 namespace detail {
-// See the head comment: a load instruction at blk.instrs[i] that may go when its results
-// are dead. (Called only for dead instructions with side effects: rare, so plain code.)
-constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
+// See the head comment: a load instruction at fn.blocks[b].instrs[i] that may go when its
+// results are dead. (Called only for dead instructions with side effects: rare, so plain code.)
+constexpr bool dead_load(const isa_view& isa, const function& fn, std::size_t b, std::size_t i) {
+  const block& blk = fn.blocks[b];
   const instr& in = blk.instrs[i];
   const isa::instr_desc& d = isa.descs[in.op];
   constexpr uint64_t other = isa::f_store | isa::f_atomic | isa::f_lds_dma | isa::f_side_effect | isa::f_barrier |
@@ -37,22 +39,34 @@ constexpr bool dead_load(const isa_view& isa, const block& blk, std::size_t i) {
     if (is_def(role_of(d, k)) && in.ops[k].k != operand::kind::vreg) return false;
   bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
   if (!vm && !lgkm) return false;
-  for (std::size_t j = i + 1; j < blk.instrs.size() && (vm || lgkm); ++j) {
-    const instr& w = blk.instrs[j];
-    const isa::instr_desc& wd = isa.descs[w.op];
-    if (!(wd.flags & isa::f_waitcnt)) continue;
-    if (!isa.sem || isa.sem[w.op].kind != isa::op_kind::waitcnt) return false;  // other wait forms
-    const waitcnt_counts c = decode_waitcnt(w);
-    if (vm && c.vm != 63) {
-      if (c.vm != 0) return false;
-      vm = false;
+  // (at most one visit per block: a chain of single successors may close a loop)
+  for (std::size_t at = b, j = i + 1, steps = 0; steps <= fn.blocks.size(); ++steps, j = 0) {
+    const block& cur = fn.blocks[at];
+    for (; j < cur.instrs.size() && (vm || lgkm); ++j) {
+      const instr& w = cur.instrs[j];
+      const isa::instr_desc& wd = isa.descs[w.op];
+      if (!(wd.flags & isa::f_waitcnt)) continue;
+      if (!isa.sem || isa.sem[w.op].kind != isa::op_kind::waitcnt) return false;  // other wait forms
+      const waitcnt_counts c = decode_waitcnt(w);
+      if (vm && c.vm != 63) {
+        if (c.vm != 0) return false;
+        vm = false;
+      }
+      if (lgkm && c.lgkm != 15) {
+        if (c.lgkm != 0) return false;
+        lgkm = false;
+      }
     }
-    if (lgkm && c.lgkm != 15) {
-      if (c.lgkm != 0) return false;
-      lgkm = false;
+    if (!vm && !lgkm) return true;
+    if (cur.succs.size() == 1) {
+      at = cur.succs[0];
+      continue;
     }
+    // the end of the program waits for everything (not s_setpc_b64: code may follow)
+    return cur.succs.empty() && !cur.instrs.empty() &&
+           std::string_view(isa.descs[cur.instrs.back().op].name).starts_with(lit("s_endpgm"));
   }
-  return !vm && !lgkm;
+  return false;
 }
 // Whether special-register def `a` (SCC, VCC: a SALU result's SCC, a carry) of instruction i
 // of block b is written again later in the block before any read: the next instruction
@@ -114,7 +128,7 @@ constexpr bool mark_unread(const function& fn, const isa_view& isa, const access
       }
       if (!has_defs || !unread) continue;
       const instr& in = blk.instrs[i];
-      if (has_side_effects(isa, in) && !dead_load(isa, blk, i)) continue;
+      if (has_side_effects(isa, in) && !dead_load(isa, fn, b, i)) continue;
       if (!flags) {
         keep[b].assign(blk.instrs.size(), 1);
         flags = &keep[b];
@@ -274,7 +288,7 @@ constexpr bool eliminate_dead_code(function& fn_, const isa_view& isa_,
         has_defs = true;
         if (live.any_range(a.first, a.n)) any_live = true;
       }
-      if (has_defs && !any_live && (!has_side_effects(isa, in) || (memory_may_go && dead_load(isa, blk, i)))) {
+      if (has_defs && !any_live && (!has_side_effects(isa, in) || (memory_may_go && dead_load(isa, fn, b, i)))) {
         keep[i] = 0;
         removed = true;
         continue;

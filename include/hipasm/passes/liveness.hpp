@@ -2,7 +2,8 @@
 //
 // EXEC-aware: a VGPR/AGPR def writes only the enabled lanes, the others keep the old value.
 // A def ends the old value's life when no lane it leaves alone can read that value later:
-//  - EXEC is known full (entry state, or restored from a saved copy of the full mask), or
+//  - EXEC is known full: every lane the wave started with (entry state, or restored from a
+//    saved copy of the full mask; the lanes past a partial wave's end hold nothing), or
 //    no earlier def can reach it (the disabled lanes hold nothing anyone may read): the
 //    forward verdict, `def_kills`;
 //  - or every read the value reaches is under an EXEC that only lost lanes since the def:
@@ -21,7 +22,10 @@
 //    loses lanes, so the lane would be disabled there.)
 // A def that keeps part of the old value in enabled lanes (common.hpp's dst_write: DPP
 // row/bank masks or a missing bound_ctrl, SDWA UNUSED_PRESERVE, op_sel on the destination,
-// the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read.
+// the def_use roles of v_mac/v_dot*c/d16 loads/v_writelane...) is also a read. A DPP def
+// without bound_ctrl whose source lanes always exist in a full wave ends the old value only
+// where all 64 lanes are known on (exec_state::all_lanes), not merely the wave's own: a
+// source lane past a partial wave's end is off, and its destination lane keeps the value.
 //
 // The result gives each virtual register one interval [start, end] in instruction
 // positions: the hull of its accesses and of the block boundaries where it is live (and
@@ -78,10 +82,16 @@ struct liveness_info {
 
 namespace detail {
 
-// Which SGPR vregs hold a copy of the full EXEC mask, and whether EXEC is full.
+// Which SGPR vregs hold a copy of the full EXEC mask, and whether EXEC is full. Full is every
+// lane the wave started with (the dispatch's mask: the last wave of a workgroup whose size is
+// not a multiple of 64 starts partial); `all_lanes` is the stronger fact that all 64 lanes are
+// on, which a DPP source lane past the wave's end needs (vector_dst_write's
+// merges_if_partial_exec). An EXEC write of all ones sets it; a full EXEC is all 64 lanes too
+// where the kernel declares full waves (builder::workgroup_size, function::full_waves).
 struct exec_state {
   bool reached = false;
   bool full = false;
+  bool all_lanes = false;
   // sorted vreg ids: every per-lane If at a full EXEC saves one and SSA-like vregs keep it, so
   // a kernel of many Ifs holds hundreds; a lookup per def and a meet per join must not scan
   vec<uint32_t> full_copies;
@@ -122,6 +132,10 @@ struct exec_state {
     bool changed = false;
     if (full && !o.full) {
       full = false;
+      changed = true;
+    }
+    if (all_lanes && !o.all_lanes) {
+      all_lanes = false;
       changed = true;
     }
     // (both sorted: one walk keeps the common ids in place; the lists of two paths mostly
@@ -187,21 +201,25 @@ constexpr void exec_transfer(const isa_view& isa, const instr& in, exec_state& s
       st.drop(o.value);
   }
   if (!writes_exec) return;
-  bool full_after = false;
+  bool full_after = false, all_after = false;
+  auto all_ones = [](const operand& s) { return s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1; };
   if (in.num_operands >= 2 && is_exec_operand(in.ops[0])) {
     if (name == lit("s_mov_b64")) {
       const operand& s = in.ops[1];
-      full_after = (s.k == operand::kind::vreg && st.holds_full(s.value)) ||
-                   (s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1);
+      full_after = s.k == operand::kind::vreg && st.holds_full(s.value);
+      all_after = all_ones(s);
     } else if (name == lit("s_or_b64") && in.num_operands >= 3) {
       for (int i = 1; i < 3; ++i) {
         const operand& s = in.ops[i];
         if (s.k == operand::kind::vreg && st.holds_full(s.value)) full_after = true;
-        if (s.k == operand::kind::imm && static_cast<int64_t>(s.value) == -1) full_after = true;
+        if (all_ones(s)) all_after = true;
       }
     }
+  } else if (name == lit("s_or_saveexec_b64") && in.num_operands >= 2 && all_ones(in.ops[1])) {
+    all_after = true;  // EXEC |= all ones (the lane helpers' "all lanes on")
   }
-  st.full = full_after;
+  st.full = full_after || all_after;
+  st.all_lanes = all_after;
 }
 
 // The vregs that may ever hold a saved copy of the full EXEC mask: exec_transfer adds only
@@ -504,7 +522,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
           def_out[b] = std::move(dd);
           out_changed = true;
         }
-        if (st.reached != ex_out[b].reached || st.full != ex_out[b].full ||
+        if (st.reached != ex_out[b].reached || st.full != ex_out[b].full || st.all_lanes != ex_out[b].all_lanes ||
             st.full_copies != ex_out[b].full_copies) {
           ex_out[b] = std::move(st);
           out_changed = true;
@@ -536,7 +554,11 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
       const std::size_t n = blk.instrs.size();
       for (std::size_t i = 0; i < n; ++i) {
         const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
-        bool kills = st.reached && st.full;
+        // (a DPP def whose source lanes always exist but may be off keeps the old value
+        // where they are: it needs all 64 lanes on, not just the wave's own)
+        bool merges = false;
+        for (uint32_t k = a0; k < a1; ++k) merges = merges || (accs[k].flags & access::merge_partial) != 0;
+        bool kills = st.reached && (merges ? st.all_lanes || (st.full && fn.full_waves) : st.full);
         if (!kills) {
           bool any_defined = false;
           for (uint32_t k = a0; k < a1; ++k) {

@@ -49,6 +49,10 @@ struct DeviceSpec {
   // ---- LDS (T5)
   uint32_t lds_bytes_per_port_clk = 64;  // T5: each SIMD pair's port 64 B/clk (CU 128 B/clk)
   uint32_t lds_base_latency = 48;     // T5: ds_read_b32 52 = 48 + 4 transfer cycles; b128 64 = 48 + 16
+  // LDS atomics to one address from several lanes do not broadcast: they cost what as many
+  // distinct dwords of one bank cost (T5: full conflict 64 cycles per 64-lane b32 instruction =
+  // 1 cycle per lane); the serialisation is assumed (pipeline-descriptions.rst names atomics
+  // among bank conflicts and broadcasts only reads). Computed in the recorder from the lanes.
   // ---- vector memory (T1, T6)
   uint32_t line_bytes = 128;           // T1: L2 line 128 B; vL1D request 128 B
   uint32_t l1_bytes = 32768;             // T1: 32 KiB per CU
@@ -66,6 +70,13 @@ struct DeviceSpec {
   // channels per XCD (T1), the same interleave and hash assumed.
   uint32_t l2_interleave_bytes = 256;
   bool l2_channel_hash = true;
+  // Atomics at the L2: each atomic request is a read-modify-write at the line's channel, and its
+  // lanes on one address are applied one after another (each must see the previous result).
+  // No source in reach gives an L2 atomic rate (timing.md has none; rocprofiler-compute's L2
+  // pages give only the channel's 128 B/clk): assumed one read-modify-write per address per
+  // channel cycle, the channel's one request per clock (T6). A request's lanes on different
+  // addresses of the line cost one channel cycle together, like a store.
+  double l2_atomic_cycles = 1;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of

@@ -890,7 +890,13 @@ class Sim {
     return size_t(a % n);
   }
 
-  uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm) {
+  // Channel cycles of an atomic request whose most-used address in the line has `serial` lanes:
+  // the channel applies them one after another, l2_atomic_cycles each (device.hpp). The
+  // fuller atomic unit (its throughput, cross-XCD coherence) would be modelled here.
+  double l2_atomic_busy(uint32_t serial) const { return double(serial) * dev_.l2_atomic_cycles; }
+
+  uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm,
+                         uint32_t serial = 1) {
     const bool store = f.store || f.atomic;
     uint32_t slot = Cache::kNoSlot;
     if (!store && !f.bypass_l1) {
@@ -902,18 +908,26 @@ class Sim {
     }
     const size_t ch = l2_channel(line);
     const double cs = std::max<double>(double(t), x.ch_free[ch]);
-    x.ch_free[ch] = cs + std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk) / dev_.l2_channel_share;
+    double busy = std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
+    // An atomic's serialised lanes: the last one's result is ready that much after the first.
+    uint64_t serial_wait = 0;
+    if (f.atomic) {
+      const double a = l2_atomic_busy(serial);
+      busy = std::max(busy, a);
+      serial_wait = uint64_t(a - l2_atomic_busy(1));
+    }
+    x.ch_free[ch] = cs + busy / dev_.l2_channel_share;
     bool dirty_out = false;
     uint64_t done;
     uint32_t l2_slot = Cache::kNoSlot;
     if (x.l2.access(line, true, store, &dirty_out, &l2_slot)) {
       ++l2_hits_;
-      done = std::max(uint64_t(cs) + dev_.l2_hit_latency, x.l2.ready(l2_slot));
+      done = std::max(uint64_t(cs) + dev_.l2_hit_latency, x.l2.ready(l2_slot)) + serial_wait;
     } else {
       ++l2_misses_;
       const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
       if (store) {  // full-line write allocate: no read from memory
-        done = uint64_t(cs) + dev_.l2_hit_latency;
+        done = uint64_t(cs) + dev_.l2_hit_latency + serial_wait;
       } else if (uint32_t ms = Cache::kNoSlot; dev_.mall_bytes && mall_.access(line, true, false, nullptr, &ms)) {
         // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's (once there).
         ++mall_hits_;
@@ -1053,7 +1067,8 @@ class Sim {
         const GroupStream& gs = *rec_.groups[w.group];
         XcdT& x = xcds_[w.cu / dev_.cus_per_xcd];
         for (uint32_t k = 0; k < r.b; ++k)
-          d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f, &hbm_bytes_));
+          d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f,
+                                        &hbm_bytes_, f.atomic ? gs.serial_ops(r.a + k) : 1));
         // A load to LDS writes its data into the LDS when it arrives: 64 lanes x 4 B through the
         // port of the wave's SIMD pair, at the cost T5 gives a 64-lane 4-byte store (8 cycles:
         // 50% of the port's 64 B/clk, address and data sharing the input). vmcnt counts the
@@ -1200,22 +1215,11 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     p->insts[i].text = prog.insts[i].text;
   }
   if (!opts.asm_source.empty()) {
-    const std::vector<AsmLine> src = asm_source_lines(opts.asm_source, shape.name);
-    // Walk the listing and the code from the kernel's entry together by mnemonic; s_nop padding
-    // the assembler added for alignment is in the code only.
-    size_t j = 0;
-    while (j < prog.insts.size() && prog.insts[j].pc < shape.entry) ++j;
-    for (size_t k = 0; k < src.size() && j < prog.insts.size();) {
-      if (prog.insts[j].mnemonic == src[k].mnemonic) {
-        p->insts[j++].source = src[k++].source;
-      } else if (prog.insts[j].mnemonic == "s_nop") {
-        ++j;
-      } else {
-        throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name +
-                        "' at " + hex(prog.insts[j].pc) +
-                        " (" + prog.insts[j].mnemonic + " in the code, " + src[k].mnemonic + " in the listing)");
-      }
-    }
+    std::vector<std::string> sources;
+    std::string mismatch;
+    if (!match_asm_listing(prog, shape.entry, asm_source_lines(opts.asm_source, shape.name), sources, mismatch))
+      throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name + "' at " + mismatch);
+    for (size_t i = 0; i < prog.insts.size(); ++i) p->insts[i].source = std::move(sources[i]);
   }
   p->waves_info.resize(p->waves);
   // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far,

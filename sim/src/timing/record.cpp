@@ -2,6 +2,7 @@
 // registers at issue (see timing.hpp). Runs inside functional execution, so it only reads.
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstring>
 #include <tuple>
 
@@ -54,6 +55,35 @@ double mfma_flops(std::string_view m) {
 
 }  // namespace
 
+double valu_flops(std::string_view m) {
+  if (!starts(m, "v_")) return 0;
+  std::string_view r = m.substr(2);
+  unsigned elems = 1;
+  if (starts(r, "pk_")) {  // every gfx942 v_pk_ op works on 2 elements
+    elems = 2;
+    r = r.substr(3);
+  }
+  // The operation is the first word; the type suffixes follow.
+  const std::string_view op = r.substr(0, r.find('_'));
+  // v_dotN[c]: N products summed into the accumulator, N multiplies + N adds, integer too
+  // (the VALU form of the integer MFMA work the report counts).
+  if (starts(op, "dot") && op.size() > 3 && std::isdigit(static_cast<unsigned char>(op[3])))
+    return 2.0 * (op[3] - '0');
+  const bool fp = has(r, "f16") || has(r, "f32") || has(r, "f64");
+  if (!fp) return 0;  // integer arithmetic: addressing and indexing, not counted
+  // rocprofiler-compute's VALU FLOPs: an add, multiply or transcendental counts 1, an FMA 2;
+  // min/max, rounding, compare, convert, scale and fix-up steps count 0.
+  static constexpr std::string_view kFma[] = {"fma", "fmac", "fmaak", "fmamk", "mac", "mad", "madak", "madmk"};
+  static constexpr std::string_view kOne[] = {"add", "sub", "subrev", "mul", "exp", "log", "rcp",
+                                              "rsq", "sqrt", "sin", "cos"};
+  for (std::string_view k : kFma)
+    if (op == k) return 2.0 * elems;
+  if (starts(r, "div_fmas")) return 2.0 * elems;  // the FMA of a division's last step
+  for (std::string_view k : kOne)
+    if (op == k) return 1.0 * elems;
+  return 0;
+}
+
 InstInfo classify(const Inst& in) {
   InstInfo f;
   const std::string_view m = in.mnemonic;
@@ -69,11 +99,7 @@ InstInfo classify(const Inst& in) {
   }
   if (c & C_VALU) {
     f.kind = (c & C_TRANS) ? Kind::Trans : starts(m, "v_pk_") && has(m, "f32") ? Kind::PackedF32 : Kind::Valu;
-    // Floating-point work per active lane: FMA/MAC/MAD count 2, packed forms twice.
-    const bool fp = has(m, "_f32") || has(m, "_f16") || has(m, "_f64") || has(m, "bf16");
-    if (fp && !starts(m, "v_cvt") && !starts(m, "v_cmp") && !starts(m, "v_mov") && !starts(m, "v_cndmask")) {
-      double ops = (has(m, "fma") || has(m, "mac") || has(m, "mad") || has(m, "dot")) ? 2 : 1;
-      if (starts(m, "v_pk_")) ops *= 2;
+    if (const double ops = valu_flops(m)) {
       f.flops_per_wave = ops;
       f.valu_flops_per_lane = true;
     }
@@ -88,6 +114,10 @@ InstInfo classify(const Inst& in) {
     f.kind = Kind::Ds;
     f.width = access_width(m);
     f.store = (c & (C_STORE | C_ATOMIC)) != 0;
+    // Read-modify-writes at lane addresses (not the wave-wide counters of ds_append/consume,
+    // GWS and ordered count, which take one update per instruction).
+    f.atomic = (c & C_ATOMIC) && !has(m, "append") && !has(m, "consume") && !has(m, "gws") &&
+               !has(m, "ordered_count");
     f.two_addr = has(m, "2_") || has(m, "2st64");
     return f;
   }
@@ -131,8 +161,11 @@ namespace {
 // LDS port cycles of one DS access from the lanes' byte addresses (T5): lanes form groups that
 // cover the 32 banks once (b32: 32 lanes, b64: 16, b128: the 8-lane groups T5 lists); a group
 // takes 2 cycles per pass at 64 B/clk, as many passes as the most-used bank has distinct dwords,
-// at most one dword per cycle. Returns {cycles, conflict-free cycles}.
-std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec, unsigned width) {
+// at most one dword per cycle. An atomic's lanes on one dword do not broadcast: each is its own
+// read-modify-write of the bank (`serial`), so they count as distinct dwords of that bank.
+// Returns {cycles, conflict-free cycles}.
+std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec, unsigned width,
+                                             bool serial = false) {
   static constexpr uint8_t kB128Groups[8][8] = {
       {0, 1, 2, 3, 20, 21, 22, 23},     {4, 5, 6, 7, 16, 17, 18, 19},
       {8, 9, 10, 11, 28, 29, 30, 31},   {12, 13, 14, 15, 24, 25, 26, 27},
@@ -159,7 +192,7 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
           if (!(used >> bank & 1)) {
             used |= 1u << bank;
             first[bank] = dw;
-          } else if (first[bank] != dw) {
+          } else if (first[bank] != dw || serial) {
             conflict = true;
             break;
           }
@@ -194,9 +227,11 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
           }
           h = (h + 1) & 63;
         }
-        if (seen) continue;
-        occupied |= 1ull << h;
-        keys[h] = dw;
+        if (seen && !serial) continue;
+        if (!seen) {
+          occupied |= 1ull << h;
+          keys[h] = dw;
+        }
         degree = std::max<unsigned>(degree, ++bank_n[dw % 32]);
       }
     }
@@ -253,7 +288,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     if (!f.two_addr) {
       for (int l = 0; l < kLanes; ++l)
         if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
-      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width);
+      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width, f.atomic);
     }
     uint32_t bytes = uint32_t(r.lanes) * f.width;
     if (f.two_addr) {
@@ -266,8 +301,8 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         addr[l] = base + uint32_t(in.mod.offset) * scale;
         a2[l] = base + uint32_t(in.mod.offset1) * scale;
       }
-      auto p1 = ds_port_cycles(addr, w.exec, f.width);
-      auto p2 = ds_port_cycles(a2, w.exec, f.width);
+      auto p1 = ds_port_cycles(addr, w.exec, f.width, f.atomic);
+      auto p2 = ds_port_cycles(a2, w.exec, f.width, f.atomic);
       cycles = p1.first + p2.first;
       ideal = p1.second + p2.second;
       bytes *= 2;
@@ -288,6 +323,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     // additions a coherent load's dwords had seen.
     const bool sync = f.sync_atomic || f.coherent_load;
     const uint32_t rec = uint32_t(ws.recs.size());
+    std::vector<uint64_t> atomic_addr;  // an atomic's lane addresses (same-address serialisation)
     std::unique_lock<std::mutex> sync_lock(sync_mu_, std::defer_lock);
     if (sync) sync_lock.lock();
     auto track = [&](uint64_t a, unsigned bytes) {
@@ -343,6 +379,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         if (moved == 0) continue;
         add_lines(g.lines, base + off, moved, line);
         track(base + off, moved);
+        if (f.atomic) atomic_addr.push_back(base + off);
         r.bytes += moved;
       }
     } else {
@@ -360,6 +397,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
           a = read_u64(w, in.src[0], l) + uint64_t(int64_t(in.mod.offset));
         add_lines(g.lines, a, n, line);
         track(a, n);
+        if (f.atomic) atomic_addr.push_back(a);
         r.bytes += n;
       }
     }
@@ -367,6 +405,23 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     g.lines.erase(std::unique(g.lines.begin() + std::ptrdiff_t(first), g.lines.end()), g.lines.end());
     r.a = uint32_t(first);
     r.b = uint32_t(g.lines.size() - first);
+    // Lanes of an atomic on one address are applied one after another at the L2 channel:
+    // note each line's largest number of lanes on one of its addresses (1 is the default).
+    if (atomic_addr.size() > 1) {
+      std::sort(atomic_addr.begin(), atomic_addr.end());
+      size_t li = first;
+      for (size_t i = 0; i < atomic_addr.size();) {
+        size_t j = i;
+        while (j < atomic_addr.size() && atomic_addr[j] == atomic_addr[i]) ++j;
+        const uint64_t l = atomic_addr[i] / line;
+        while (li < g.lines.size() && g.lines[li] < l) ++li;
+        if (j - i > 1 && li < g.lines.size() && g.lines[li] == l) {
+          if (g.serial.empty() || g.serial.back().first != li) g.serial.push_back({uint32_t(li), 1});
+          g.serial.back().second = uint16_t(std::max<size_t>(g.serial.back().second, j - i));
+        }
+        i = j;
+      }
+    }
   } else if (f.kind == Kind::Smem && (in.cls & (C_LOAD | C_STORE | C_ATOMIC))) {
     const size_t first = g.lines.size();
     uint64_t addr;

@@ -6,6 +6,7 @@
 // on the modelled device in one event-driven pass. Recording reads registers only, so results
 // are those of a plain run (tests/sim/timing proves it bit for bit).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../core.hpp"
+#include "../asm_listing.hpp"
 #include "../decode.hpp"
 #include "device.hpp"
 #include "hipasm/sim/profile.hpp"
@@ -40,6 +42,8 @@ struct InstInfo {
   bool valu_flops_per_lane = false;
 };
 InstInfo classify(const Inst& in);
+// Floating-point operations per lane of a VALU mnemonic (docs/timing-model.md, Report).
+double valu_flops(std::string_view mnemonic);
 
 // One dynamic instruction of one wave (16 bytes: a big GEMM records ~1e8 of them).
 struct Rec {
@@ -69,6 +73,13 @@ struct WaveStream {
 struct GroupStream {
   std::vector<WaveStream> waves;
   std::vector<uint64_t> lines;  // line addresses (address / line size) of VMEM/SMEM records
+  // VMEM atomics: (index into lines, most lanes on one address of that line) where above 1, in
+  // index order; the L2 channel applies those lanes one after another.
+  std::vector<std::pair<uint32_t, uint16_t>> serial;
+  uint16_t serial_ops(uint32_t line_index) const {
+    const auto it = std::lower_bound(serial.begin(), serial.end(), std::pair<uint32_t, uint16_t>{line_index, 0});
+    return it != serial.end() && it->first == line_index ? it->second : 1;
+  }
 };
 
 class Recorder final : public Observer {
@@ -145,12 +156,5 @@ rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases);  // le
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
                                       const DeviceSpec& dev, const rt::profile_options& opts,
                                       unsigned threads = 0);
-
-// The instructions of a kernel's asm listing with their "; file:line" comments (hot spots).
-struct AsmLine {
-  std::string mnemonic;  // without _e32/_e64/_dpp/_sdwa
-  std::string source;
-};
-std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
 
 }  // namespace hipasm::sim::timing

@@ -9,7 +9,7 @@
 	.p2align	8
 	.type	undef_addr_bad,@function
 undef_addr_bad:
-	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	s_load_dwordx2 s[2:3], s[0:1], 0x0 ; store.hip:7
 	v_lshlrev_b32_e32 v1, 2, v0
 	v_mov_b32_e32 v4, 1.0
 	s_waitcnt lgkmcnt(0)
@@ -17,7 +17,7 @@ undef_addr_bad:
 	s_and_b32 s9, s3, 0xffff
 	s_mov_b32 s10, 256
 	s_mov_b32 s11, 0x20000
-	buffer_store_dword v1, v9, s[8:11], 0 offen
+	buffer_store_dword v1, v9, s[8:11], 0 offen ; store.hip:12 out
 	s_endpgm
 	.section	.rodata,"a",@progbits
 	.p2align	6, 0x0

@@ -115,6 +115,73 @@ TEST_CASE("microbench: LDS bank conflicts, bandwidth and latency (T5)", "[timing
   }
 }
 
+TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[timing][microbench]") {
+  // 32 atomics back to back, one wait; the interval between completions (they complete in
+  // order, each after its own port or channel time).
+  bench b;
+  profile_options po;
+  po.keep_events = true;
+  auto interval = [&](const std::string& k, const char* prefix) {
+    auto r = b.profile(k, 1, 64, po, 4096);
+    std::vector<uint64_t> done;
+    for (const auto& e : r.profile->events)
+      if (r.profile->insts[e.inst].text.rfind(prefix, 0) == 0) done.push_back(e.done);
+    REQUIRE(done.size() == 32);
+    return double(done.back() - done.front()) / 31.0;
+  };
+  // LDS, ds_add_u32 (and its returning form). A bank takes one read-modify-write of a dword per
+  // cycle: T5's fully conflicted b32 access is 64 cycles for 64 lanes = 1 cycle per lane; lanes
+  // on one dword get no broadcast (assumed, docs/timing-model.md LDS). Plus the address
+  // transfer of a store, 4 cycles (T5: a 64-lane b32 store 8 = 4 data + 4 address).
+  //   distinct: one dword per bank per 32-lane group: T5's 8-cycle b32 store.
+  //   uniform16: per 32-lane group 16 banks with 2 lanes each: 2 passes x 2 cycles (64 B/clk
+  //     port, 128 B per pass), 4 per group, 8 + 4 = 12.
+  //   one_hot: 64 lanes x 1 cycle + 4 = 68.
+  constexpr double lds_op = 1;  // T5: 64 cycles / 64 lanes of a full conflict
+  for (const char* rtn : {"", "_rtn"}) {
+    INFO("ds_add" << rtn);
+    const std::string pre = std::string("lds_atomic") + rtn + "_";
+    const char* mn = *rtn ? "ds_add_rtn_u32" : "ds_add_u32";
+    const double distinct = interval(pre + "distinct", mn), uniform = interval(pre + "uniform16", mn),
+                 one_hot = interval(pre + "one_hot", mn);
+    CHECK_FIGURE(distinct, 8, 0.05);
+    CHECK_FIGURE(uniform, 12, 0.05);
+    CHECK_FIGURE(one_hot, 64 * lds_op + 4, 0.05);
+    // The histogram ordering the free broadcast got backwards: a one-hot histogram costs at
+    // least its 64 serialised updates beyond a uniform one's 8 per-bank-pair updates.
+    CHECK(one_hot - uniform >= (64 - 8) * lds_op);
+    CHECK(uniform > distinct);
+    // random256: bin = top 8 bits of lane * 0x9E3779B1; per 32-lane group, the bank (bin mod 32)
+    // with the most lanes takes 2 cycles per lane (a pass each), at most 32.
+    double random = 4;
+    for (unsigned g = 0; g < 2; ++g) {
+      unsigned per_bank[32] = {}, most = 0;
+      for (unsigned l = 32 * g; l < 32 * g + 32; ++l) most = std::max(most, ++per_bank[(l * 0x9E3779B1u >> 24) % 32]);
+      random += std::min(2.0 * most, 32.0);
+    }
+    CHECK_FIGURE(interval(pre + "random256", mn), random, 0.05);
+  }
+  // Global, global_atomic_add at buf + 4 * bin. The CU's address path takes 4 cycles per line
+  // (T6); the line's L2 channel applies an atomic's lanes on one address one after another, one
+  // per channel cycle (assumed: the channel's one request per clock, T6; no source gives an
+  // atomic rate). distinct: 2 lines x 4 = 8; uniform16: 1 line, 4 lanes per bin: 4; one_hot:
+  // 64 lanes on one dword: 64. The returning kernel issues one atomic per 8 cycles (hipasm puts
+  // an s_nop 0 between them; T2: one issue per 4-cycle turn), which bounds it from below.
+  constexpr double l2_op = 1;
+  for (const char* rtn : {"", "_rtn"}) {
+    INFO("global_atomic_add" << rtn);
+    const double issue = *rtn ? 8 : 4;
+    const std::string pre = std::string("global_atomic") + rtn + "_";
+    const double distinct = interval(pre + "distinct", "global_atomic_add"),
+                 uniform = interval(pre + "uniform16", "global_atomic_add"),
+                 one_hot = interval(pre + "one_hot", "global_atomic_add");
+    CHECK_FIGURE(distinct, std::max(8.0, issue), 0.05);
+    CHECK_FIGURE(uniform, std::max(4.0, issue), 0.05);
+    CHECK_FIGURE(one_hot, 64 * l2_op, 0.05);
+    CHECK(one_hot - uniform >= (64 - issue) * l2_op);
+  }
+}
+
 TEST_CASE("microbench: memory latency by pointer chasing (T6)", "[timing][microbench]") {
   bench b;
   // 64 pointers, one per 128-byte line, in a cycle; 128 dependent loads walk it twice (one lane).

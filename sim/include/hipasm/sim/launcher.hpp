@@ -84,6 +84,7 @@ struct checker_finding {
   uint64_t count = 0;       // wave-instructions that broke the rule at this pc
   uint32_t first_workgroup = 0, first_wave = 0;  // linear workgroup id, wave in the group
   bool allowed = false;     // the rule is in launch_options::allow: a warning
+  std::string source;       // "file.cpp:12" from the module's asm listing, when it has one
 };
 
 // What the checker found; empty when the kernel is clean. Fatal errors throw instead. A run
@@ -106,6 +107,11 @@ class module {
  public:
   virtual ~module() = default;
   virtual std::vector<std::string> kernel_names() const = 0;
+  // sim: asm listings of this code object (hipasm_add_code_object's <target>.s, or
+  // <target>.<source>.s for several sources) whose "; file:line" comments the checker's
+  // findings then name. device::load_file fills it with the listings beside the file; a
+  // listing that does not match the code is ignored.
+  std::vector<std::string> asm_listings;
 };
 
 class device {
