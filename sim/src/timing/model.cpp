@@ -1173,10 +1173,14 @@ double phase_clock(const DeviceSpec& dev, double power) {
   return std::round(dev.peak_mhz * std::pow(power, -1 / dev.power_exponent));
 }
 void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases) {
+  double lowest = dev.peak_mhz;
   for (auto& ph : phases) {
     ph.power = phase_power(dev, ph);
     ph.clock_mhz = phase_clock(dev, ph.power);
+    lowest = std::min(lowest, ph.clock_mhz);
   }
+  if (dev.clock_holds_lowest)
+    for (auto& ph : phases) ph.clock_mhz = lowest;
 }
 rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
   rt::clock_phase m;
