@@ -1173,14 +1173,26 @@ double phase_clock(const DeviceSpec& dev, double power) {
   return std::round(dev.peak_mhz * std::pow(power, -1 / dev.power_exponent));
 }
 void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases) {
-  double lowest = dev.peak_mhz;
   for (auto& ph : phases) {
     ph.power = phase_power(dev, ph);
     ph.clock_mhz = phase_clock(dev, ph.power);
-    lowest = std::min(lowest, ph.clock_mhz);
   }
-  if (dev.clock_holds_lowest)
-    for (auto& ph : phases) ph.clock_mhz = lowest;
+  if (!dev.clock_holds_lowest || phases.empty()) return;
+  // The highest power over any clock_average_phases consecutive phases (cycle-weighted) sets
+  // the clock of them all (device.hpp).
+  const size_t w = std::clamp<size_t>(dev.clock_average_phases, 1, phases.size());
+  double highest = 0;
+  for (size_t i = 0; i + w <= phases.size(); ++i) {
+    double energy = 0, cycles = 0;
+    for (size_t k = i; k < i + w; ++k) {
+      const double c = double(phases[k].end - phases[k].start);
+      energy += c * phases[k].power;
+      cycles += c;
+    }
+    if (cycles > 0) highest = std::max(highest, energy / cycles);
+  }
+  const double clock = phase_clock(dev, highest);
+  for (auto& ph : phases) ph.clock_mhz = clock;
 }
 rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
   rt::clock_phase m;

@@ -344,23 +344,37 @@ TEST_CASE("timing: the clock follows the device's power (T7)", "[timing]") {
 
 TEST_CASE("timing: a dispatch's idle tail keeps its busy phases' clock", "[timing]") {
   namespace tm = hipasm::sim::timing;
-  // A round of workgroups on every CU with the matrix cores 94% busy, then a tail on half the
+  // Three phases with every CU active and the matrix cores 94% busy, then a tail on half the
   // CUs without MFMA. MI300X power: 1.172 x 1 + 0.634 x 0.94 = 1.768 -> 2100 / 1.768 = 1188 MHz;
   // the tail alone 1.172 x 0.5 = 0.586, under the limit (2100 MHz). The controller does not
   // raise the clock within the dispatch (device.hpp): the tail runs at 1188 MHz too.
   tm::DeviceSpec dev = *tm::find_device("mi300x");
-  std::vector<hipasm::rt::clock_phase> ph(2);
-  ph[0].start = 0, ph[0].end = 8192, ph[0].active_cus = 1, ph[0].mfma = 0.94;
-  ph[1].start = 8192, ph[1].end = 16384, ph[1].active_cus = 0.5;
+  REQUIRE(dev.clock_average_phases == 3);
+  auto phases = [](std::initializer_list<bool> busy) {
+    std::vector<hipasm::rt::clock_phase> ph;
+    for (bool b : busy) {
+      hipasm::rt::clock_phase p;
+      p.start = ph.size() * 8192, p.end = p.start + 8192;
+      p.active_cus = b ? 1 : 0.5, p.mfma = b ? 0.94 : 0;
+      ph.push_back(p);
+    }
+    return ph;
+  };
+  auto ph = phases({true, true, true, false});
   tm::set_phase_clocks(dev, ph);
-  CHECK(ph[0].clock_mhz == 1188);
-  CHECK(ph[1].clock_mhz == 1188);
-  CHECK(ph[1].power == Approx(0.586));  // each phase keeps its own power
-  CHECK(tm::phases_us(ph) == Approx(16384.0 / 1188));
+  for (const auto& p : ph) CHECK(p.clock_mhz == 1188);
+  CHECK(ph[3].power == Approx(0.586));  // each phase keeps its own power
+  CHECK(tm::phases_us(ph) == Approx(4 * 8192.0 / 1188));
+  // One busy phase between light ones: averaged over 3 phases, (1.768 + 2 x 0.586) / 3 = 0.980,
+  // under the limit: the burst alone does not lower the clock.
+  auto burst = phases({false, true, false});
+  tm::set_phase_clocks(dev, burst);
+  for (const auto& p : burst) CHECK(p.clock_mhz == 2100);
   // A controller that followed each phase would run the tail at the peak clock.
   dev.clock_holds_lowest = false;
   tm::set_phase_clocks(dev, ph);
-  CHECK(ph[1].clock_mhz == 2100);
+  CHECK(ph[0].clock_mhz == 1188);
+  CHECK(ph[3].clock_mhz == 2100);
 }
 
 TEST_CASE("timing: workgroups of one wave spread over the CU's SIMDs", "[timing]") {
