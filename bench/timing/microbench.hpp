@@ -10,7 +10,8 @@
 // of them are built with the optional passes off (`raw`): no cse/dse/dce (which would merge or
 // drop the repeats), no expression folding, no scheduling (the order is the measurement).
 // Registers are pinned where the benchmark's figure depends on them (the accumulators the
-// report shows, the scalar chase's s[2:3]); the waits are written out.
+// report shows, the scalar chase's s[2:3]); the waits are written out. The operands whose
+// values the timing does not depend on are left unwritten (.allow_undefined()).
 #pragma once
 #include <hipasm/hipasm.hpp>
 
@@ -26,13 +27,13 @@ constexpr int valu_ops = 64;
 // Independent v_fma_f32 on 8 rotating accumulators.
 constexpr void valu_fma(builder J, buf_t, n_t) {
   auto x = J.thread_id_x();
-  auto acc = J.vgpr<f32>(8);
+  auto acc = J.vgpr<f32>(8).allow_undefined();
   for (int i = 0; i < valu_ops; ++i) J.v_fma_f32(acc[i % 8], x, x, acc[i % 8]);
 }
 // One dependent chain of v_add_u32.
 constexpr void valu_chain(builder J, buf_t, n_t) {
   auto x = J.thread_id_x();
-  auto acc = J.vgpr<u32>();
+  auto acc = J.vgpr<u32>().allow_undefined();
   for (int i = 0; i < valu_ops; ++i) J.v_add_u32(acc, acc, x);
 }
 // valu_chain with s_setprio 3 first in waves 4-7 of the workgroup (ISA S_SETPRIO: priority before
@@ -43,7 +44,7 @@ constexpr void valu_chain_prio(builder J, buf_t, n_t) {
   auto w = J.sgpr<u32>();
   J.v_readfirstlane_b32(w, x);
   J.If(w >= 256u, [&] { J.s_setprio(3); });
-  auto acc = J.vgpr<u32>();
+  auto acc = J.vgpr<u32>().allow_undefined();
   for (int i = 0; i < valu_ops; ++i) J.v_add_u32(acc, acc, x);
 }
 // Independent v_exp_f32 (quarter rate).
@@ -85,8 +86,8 @@ constexpr bool mfma_f32_inputs(mfma_shape s) { return s == mfma_shape::f32_32x32
 template <mfma_shape S, int Accs>
 constexpr void mfma_bench(builder J, buf_t, n_t) {
   constexpr int n = mfma_acc_regs(S), ab = mfma_f32_inputs(S) ? 1 : 2;
-  auto acc = J.agpr<f32>(4 * n).pin(0);
-  auto a = J.vgpr<u32>(ab), b = J.vgpr<u32>(ab);
+  auto acc = J.agpr<f32>(4 * n).pin(0).allow_undefined();
+  auto a = J.vgpr<u32>(ab).allow_undefined(), b = J.vgpr<u32>(ab).allow_undefined();
   for (int i = 0; i < mfma_count; ++i) mfma<S>(J, acc.slice((i % Accs) * n, n), a, b);
 }
 
@@ -94,10 +95,10 @@ constexpr void mfma_bench(builder J, buf_t, n_t) {
 enum class coexec { mfma_3valu_mfma_exp, mfma_mfma_3valu_exp, mfma_exp, mfma_4valu };
 template <coexec C>
 constexpr void coexec_bench(builder J, buf_t, n_t) {
-  auto acc = J.agpr<f32>(16).pin(0);
-  auto a = J.vgpr<u32>(2), b = J.vgpr<u32>(2);
+  auto acc = J.agpr<f32>(16).pin(0).allow_undefined();
+  auto a = J.vgpr<u32>(2).allow_undefined(), b = J.vgpr<u32>(2).allow_undefined();
   auto x = J.thread_id_x();
-  auto v = J.vgpr<f32>(4);
+  auto v = J.vgpr<f32>(4).allow_undefined();
   auto mf = [&](int i) { J.v_mfma_f32_16x16x16_bf16(acc.slice((i % 4) * 4, 4), a, b, acc.slice((i % 4) * 4, 4)); };
   auto valu = [&](int k) { for (int j = 0; j < k; ++j) J.v_add_f32(v[j], x, v[j]); };
   auto exp = [&] { J.v_exp_f32(v[3], x); };
@@ -145,7 +146,7 @@ constexpr void lds_write_bench(builder J, buf_t, n_t) {
   auto x = J.thread_id_x();
   auto addr = J.vgpr<u32>();
   J.v_lshlrev_b32(addr, Dwords == 1 ? 2 : 4, x);
-  auto d = J.vgpr<u32>(4);
+  auto d = J.vgpr<u32>(4).allow_undefined();
   for (int i = 0; i < lds_ops; ++i) {
     if constexpr (Dwords == 1) J.ds_write_b32(addr, x);
     else J.ds_write_b128(addr, d);

@@ -104,6 +104,12 @@ struct loop_ctx {
 struct lane_region {
   uint32_t parent = 0;
   bool per_lane = false;
+  // Per-lane nesting known at entry (per-lane If/Else bodies, loops with a per-lane condition;
+  // a uniform loop with per-lane exits does not count): SGPR writes and s_barrier are checked
+  // against it (builder::check_wave_scope).
+  uint32_t lane_depth = 0;
+  enum class kind : uint8_t { top, then_body, else_body, loop, masked } what = kind::top;  // masked: with_exec_mask
+  src_loc loc{};
 };
 // A hand-written instruction that leaves the code around it (s_endpgm, s_setpc_b64, a branch
 // to a label), checked at finish() against the regions it leaves.
@@ -180,6 +186,8 @@ struct builder_state {
   vec<detail::lane_region> regions;       // [0]: the kernel's top level
   vec<detail::flow_check> flow_checks;
   uint32_t cur_region = 0;
+  uint32_t lane_depth = 0;                // regions[cur_region].lane_depth
+  uint32_t wave_uniform = 0;              // J.wave_uniform scopes (and the flow's own writes) open
   int32_t end_label = -1;                 // label of the final s_endpgm (per-lane Return)
   vec<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
   uint32_t kernarg_bytes = 0;
@@ -227,7 +235,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr builder(builder_state& st, std::string_view kernel_name)
       : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
-        cur_region_(st.cur_region), end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
+        cur_region_(st.cur_region), lane_depth_(st.lane_depth), wave_uniform_(st.wave_uniform),
+        end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
         kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
@@ -452,8 +461,10 @@ class builder : public isa::gfx942_mnemonics<builder> {
       fail(to_src_loc(l), "workgroup_id dimension must be 0, 1 or 2");
       dim = 0;
     }
-    if (wg_id_[dim] < 0)
+    if (wg_id_[dim] < 0) {
       wg_id_[dim] = static_cast<int32_t>(new_reg(reg_class::sgpr, 1, 1, to_src_loc(l)).id);
+      fn.vregs[static_cast<uint32_t>(wg_id_[dim])].lane_depth = 0;  // (entry state: the kernel's top level)
+    }
     fn.uses_workgroup_id[dim] = true;
     return entry_handle<dtype::u32>(wg_id_[dim], reg_class::sgpr);
   }
@@ -548,6 +559,19 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void For(gpr<T> i, const std::type_identity_t<val<T>>& begin, const std::type_identity_t<val<T>>& end,
                      F&& body, int step = 1,
                      std::source_location l = std::source_location::current());
+  // Code meant for the whole wave inside per-lane control flow: in a per-lane If or a loop
+  // with a per-lane condition, an instruction that writes an SGPR declared outside it, or an
+  // s_barrier, is an error at its line (scalar instructions run for the whole wave whatever
+  // EXEC holds: the lanes that skipped the branch see the write too; a barrier that some
+  // waves skip hangs or pairs with another one). Inside J.wave_uniform([&] { ... }) they are
+  // not checked: the author says every lane is meant to see the write (a per-wave counter)
+  // or every wave reaches the barrier.
+  template <class F>
+  constexpr void wave_uniform(F&& body) {
+    ++wave_uniform_;
+    body();
+    --wave_uniform_;
+  }
   constexpr void Break(std::source_location l = std::source_location::current());
   constexpr void Continue(std::source_location l = std::source_location::current());
   // The lanes executing it stop for the rest of the kernel; the wave ends when none is left.
@@ -579,6 +603,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
   vec<detail::lane_region>& regions_;
   vec<detail::flow_check>& flow_checks_;
   uint32_t& cur_region_;
+  uint32_t& lane_depth_;
+  uint32_t& wave_uniform_;
   int32_t& end_label_;
   vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
@@ -595,6 +621,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     v.dwords = dwords;
     v.align = align;
     v.loc = l;
+    v.lane_depth = static_cast<uint8_t>(lane_depth_ < 255 ? lane_depth_ : 255);
     return {self(), static_cast<uint32_t>(fn.vregs.size() - 1), c, 0, dwords};
   }
   static constexpr uint16_t natural_align(reg_class c, uint16_t dwords) {
@@ -623,12 +650,24 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr arg<T> make_arg(std::source_location l = std::source_location::current());
 
   // Control-flow internals (control_flow.hpp).
-  constexpr uint32_t enter_region(bool per_lane) {
-    regions_.push_back({cur_region_, per_lane});
+  constexpr uint32_t enter_region(bool per_lane, detail::lane_region::kind what, src_loc l) {
+    lane_depth_ += per_lane;
+    regions_.push_back({cur_region_, per_lane, lane_depth_, what, l});
     cur_region_ = static_cast<uint32_t>(regions_.size() - 1);
     return cur_region_;
   }
-  constexpr void leave_region() { cur_region_ = regions_[cur_region_].parent; }
+  constexpr void leave_region() {
+    cur_region_ = regions_[cur_region_].parent;
+    lane_depth_ = regions_[cur_region_].lane_depth;
+  }
+  // A loop whose condition turned out per-lane (known once the condition is built).
+  constexpr void region_is_per_lane(uint32_t r) {
+    regions_[r].lane_depth += 1;
+    if (r == cur_region_) lane_depth_ = regions_[r].lane_depth;
+  }
+  constexpr void check_wave_scope(const instr& in, src_loc l);
+  constexpr const detail::lane_region& lane_region_below(uint32_t depth) const;
+  constexpr void wave_write_error(uint32_t id, std::string_view what, src_loc l);
   constexpr bool in_per_lane_region(uint32_t r) const {
     for (;; r = regions_[r].parent) {
       if (regions_[r].per_lane) return true;
@@ -645,8 +684,10 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr uint32_t end_label();
 
   constexpr uint32_t kernarg_vreg() {
-    if (kernarg_vreg_ < 0)
+    if (kernarg_vreg_ < 0) {
       kernarg_vreg_ = static_cast<int32_t>(new_reg(reg_class::sgpr, 2, 2, last_loc_).id);
+      fn.vregs[static_cast<uint32_t>(kernarg_vreg_)].lane_depth = 0;
+    }
     return static_cast<uint32_t>(kernarg_vreg_);
   }
 
@@ -699,6 +740,9 @@ constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc) {
   vreg_info& v = b.fn.vregs[id];
   if (v.align < align) v.align = static_cast<uint16_t>(align);
   if (v.user_align < align) v.user_align = static_cast<uint8_t>(align);
+}
+constexpr void allow_undefined_reg(builder& b, uint32_t id) {
+  if (id < b.fn.vregs.size()) b.fn.vregs[id].allow_undefined = true;
 }
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view det, long long num,
                       bool with_num) {
@@ -936,6 +980,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
     fail(l, cr.message.view());
     return {};
   }
+  if (lane_depth_ != 0 && wave_uniform_ == 0) check_wave_scope(list.back(), l);
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (d.flags & (isa::f_branch | isa::f_terminator)) {
     note_user_flow(op, list.back(), l);
@@ -956,6 +1001,7 @@ constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand>
   in.loc = l.line ? l : last_loc_;
   uint32_t i = 0;
   for (const operand& o : ops) in.ops[i++] = o;
+  if (lane_depth_ != 0 && wave_uniform_ == 0) check_wave_scope(in, in.loc);
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (detail::op_desc(op).flags & (isa::f_branch | isa::f_terminator)) start_block();
   return e;

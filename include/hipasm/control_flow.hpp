@@ -45,7 +45,12 @@
 // Instructions inside a branch whose lanes are all off still run if they are scalar
 // (SALU/SMEM) and the branch was entered by fall-through (also after a Break/Continue/Return
 // turned the last lanes of a branch off): keep scalar side effects out of per-lane branches,
-// as on any SIMT machine.
+// as on any SIMT machine. The builder enforces two of them: inside a per-lane If/Else body or a
+// loop with a per-lane condition, writing an SGPR declared outside it (the lanes that skipped
+// it would see the write) and s_barrier (a wave whose lanes all skip it would not reach it) are
+// errors at their line, unless inside J.wave_uniform([&] { ... }). Registers the code declares
+// inside, the flow's own masks and a For's init and step are not checked; uniform (SCC) Ifs and
+// loops do not count.
 #pragma once
 #include <type_traits>
 
@@ -162,6 +167,16 @@ constexpr reg_ref emit_vector_cmp(lower& L, const cond& c) {
 }
 }  // namespace detail
 
+namespace detail {
+// Counts an open scope while it lives (the flow's own writes to enclosing masks).
+struct open_scope {
+  uint32_t& n;
+  constexpr explicit open_scope(uint32_t& c) : n(c) { ++n; }
+  constexpr ~open_scope() { --n; }
+  open_scope(const open_scope&) = delete;
+};
+}  // namespace detail
+
 // ---- Jump on a condition ---------------------------------------------------------------------
 constexpr void builder::Jump(label L, const cond& c, std::source_location loc) {
   src_loc l = to_src_loc(loc);
@@ -199,7 +214,7 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
     L.e(O::s_and_saveexec_b64, {detail::reg_op(st.save), detail::reg_op(st.mask)});
     emit_raw(O::s_cbranch_execz, {detail::label_op(join.id)}, l);
     div_stack_.push_back({st.save, st.mask, join.id});
-    enter_region(true);
+    enter_region(true, detail::lane_region::kind::then_body, l);
     then_body();
     leave_region();
     detail::divergent_ctx dc = div_stack_.back();
@@ -259,7 +274,7 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     L.e(O::s_andn2_b64, {detail::exec_op(), detail::reg_op(st.save), detail::reg_op(st.mask)});
     B.emit_raw(O::s_cbranch_execz, {detail::label_op(end.id)}, l);
     B.div_stack_.push_back({st.save, st.mask, end.id});
-    B.enter_region(true);
+    B.enter_region(true, detail::lane_region::kind::else_body, l);
     else_body();
     B.leave_region();
     detail::divergent_ctx dc = B.div_stack_.back();
@@ -294,7 +309,10 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
                 "[&] { return i < n; }");
   src_loc l = to_src_loc(loc);
   note_loc(l);
-  init();
+  // The init and the step are the loop's own bookkeeping (a For's counter, declared before the
+  // For): every lane in the loop agrees on it, so they are not checked as writes inside per-lane
+  // code (after a per-lane loop, or one in a per-lane If, it holds what the last lanes left with).
+  wave_uniform(init);
   detail::lower L{*this, l};
   detail::loop_ctx lp;
   lp.head = make_label({}, loc).id;
@@ -303,10 +321,11 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   lp.div_depth = static_cast<uint32_t>(div_stack_.size());
   lp.entry_block = cur_block();
   start_block();
-  lp.region = enter_region(false);
+  lp.region = enter_region(false, detail::lane_region::kind::loop, l);
   place(label{lp.head}, loc);
   cond c = condition();  // (its operands' expressions are evaluated at the head)
   regions_[lp.region].per_lane = !c.scalar();
+  if (!c.scalar()) region_is_per_lane(lp.region);
   if (c.scalar()) {
     bool sense = detail::emit_scalar_cmp(L, c);
     emit_raw(sense ? O::s_cbranch_scc0 : O::s_cbranch_scc1, {detail::label_op(lp.exit)}, l);
@@ -333,7 +352,7 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   resolve_skip(lp.skip_block, lp.cont, l);
   place(label{lp.cont}, loc);
   if (lp.cont_mask.b) L.e(O::s_or_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(lp.cont_mask)});
-  step();
+  wave_uniform(step);  // (see init)
   if (lp.lane_exit) emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
   emit_raw(O::s_branch, {detail::label_op(lp.head)}, l);
   regions_[lp.region].per_lane = lp.vector || lp.parks;
@@ -346,7 +365,7 @@ template <dtype T, class F>
 constexpr void builder::For(gpr<T> i, const std::type_identity_t<val<T>>& begin,
                             const std::type_identity_t<val<T>>& end, F&& body, int step,
                             std::source_location l) {
-  static_assert(is_int32(T), "For(i, begin, end, body) needs a u32 or i32 counter");
+  HIPASM_DTYPE_ASSERT(is_int32(T), T, "For(i, begin, end, body) needs a u32 or i32 counter");
   // local copies: lambdas must not capture reference parameters (bytecode interpreter)
   val<T> b0 = begin, e = end;
   int st = step;
@@ -392,6 +411,7 @@ constexpr uint32_t builder::end_label() {
 constexpr void builder::Break(std::source_location loc) {
   src_loc l = to_src_loc(loc);
   note_loc(l);
+  detail::open_scope whole_wave{wave_uniform_};  // (it writes the saved masks of the Ifs and loops it leaves)
   if (loops_.empty()) {
     fail(l, "Break outside a loop");
     return;
@@ -426,6 +446,7 @@ constexpr void builder::Break(std::source_location loc) {
 constexpr void builder::Continue(std::source_location loc) {
   src_loc l = to_src_loc(loc);
   note_loc(l);
+  detail::open_scope whole_wave{wave_uniform_};  // (it writes the saved masks of the Ifs and loops it leaves)
   if (loops_.empty()) {
     fail(l, "Continue outside a loop");
     return;
@@ -475,6 +496,7 @@ constexpr void builder::Continue(std::source_location loc) {
 constexpr void builder::Return(std::source_location loc) {
   src_loc l = to_src_loc(loc);
   note_loc(l);
+  detail::open_scope whole_wave{wave_uniform_};  // (it writes the saved masks of the Ifs and loops it leaves)
   if (err.failed) return;
   if (div_stack_.empty() && loops_.empty()) {
     emit_raw(O::s_endpgm, {}, l);  // every lane of the wave is active: the wave ends
@@ -621,6 +643,61 @@ constexpr void builder::check_user_flow(const detail::flow_check& c) {
          li.loc, ") ", leaves ? "leaves" : "enters",
          " a per-lane If/loop without its EXEC save/restore: use Break/Continue/Return, or a label "
          "inside the same branch");
+}
+
+// ---- whole-wave effects inside per-lane regions (see builder::wave_uniform) ---------------------
+// The outermost per-lane region around the current point that is deeper than `depth`: the If,
+// Else or loop the lanes that skip it leave.
+constexpr const detail::lane_region& builder::lane_region_below(uint32_t depth) const {
+  uint32_t found = cur_region_;
+  for (uint32_t r = cur_region_; r != 0; r = regions_[r].parent)
+    if (regions_[r].lane_depth > depth && regions_[r].lane_depth > regions_[regions_[r].parent].lane_depth) found = r;
+  return regions_[found];
+}
+
+namespace detail {
+constexpr std::string_view region_name(lane_region::kind k) {
+  switch (k) {
+    case lane_region::kind::else_body: return "Else";
+    case lane_region::kind::loop: return "loop";
+    case lane_region::kind::masked: return "with_exec_mask";
+    default: return "If";
+  }
+}
+}  // namespace detail
+
+// Called for each instruction emitted inside a per-lane region outside J.wave_uniform.
+constexpr void builder::check_wave_scope(const instr& in, src_loc l) {
+  if (in.op == static_cast<uint16_t>(O::s_barrier)) {
+    const detail::lane_region& r = lane_region_below(0);
+    fail(l, "s_barrier inside the per-lane ", detail::region_name(r.what), " at ", r.loc,
+         ": a wave whose lanes all skip it does not reach the barrier (a hang, or a barrier paired with "
+         "another one); move it out, or wrap it in J.wave_uniform([&] { ... }) if every wave reaches it");
+    return;
+  }
+  const isa::instr_desc& d = detail::op_desc(static_cast<O>(in.op));
+  const vreg_info* const vregs = fn.vregs.data();
+  for (uint32_t j = 0; j < in.num_operands && j < d.num_operands; ++j) {
+    const operand& o = in.ops[j];
+    if (d.operands[j].role == isa::operand_role::use || o.k != operand::kind::vreg || o.cls != reg_class::sgpr)
+      continue;
+    if (vregs[o.value].lane_depth < lane_depth_) return wave_write_error(static_cast<uint32_t>(o.value), d.name, l);
+  }
+}
+
+constexpr void builder::wave_write_error(uint32_t id, std::string_view what, src_loc l) {
+  const vreg_info& v = fn.vregs[id];
+  const detail::lane_region& r = lane_region_below(v.lane_depth);
+  const std::string_view rn = detail::region_name(r.what);
+  const std::string_view why =
+      ": an SGPR holds one value for the whole wave and is written whatever EXEC holds, so the lanes that "
+      "skipped it see the write too; declare the register inside, or wrap the write in "
+      "J.wave_uniform([&] { ... }) if every lane is meant to see it";
+  if (!v.name.empty())
+    fail(l, what, " writes SGPR '", v.name, "' (declared at ", v.loc, ") inside the per-lane ", rn, " at ", r.loc,
+         why);
+  else
+    fail(l, what, " writes the SGPR declared at ", v.loc, " inside the per-lane ", rn, " at ", r.loc, why);
 }
 
 }  // namespace hipasm

@@ -938,6 +938,10 @@ constexpr void assign(const reg_ref& dst, dtype t, const xval& src) {
 constexpr void assign_temp(const reg_ref& dst, dtype t, const reg_ref& tmp) {
   if (!dst.b) return;
   builder& b = *dst.b;
+  // (retargeting makes the expression's instructions write dst: a write at this depth)
+  if (dst.cls == reg_class::sgpr && b.lane_depth_ != 0 && b.wave_uniform_ == 0 && !b.err.failed &&
+      dst.id < b.fn.vregs.size() && b.fn.vregs[dst.id].lane_depth < b.lane_depth_)
+    return b.wave_write_error(dst.id, "the assignment", b.cur_loc());
   const auto& rec = b.last_expr_;
   bool can = !b.err.failed && rec.id == tmp.id && tmp.off == 0 && tmp.id < b.fn.vregs.size() &&
              b.fn.vregs[tmp.id].dwords == tmp.dwords && tmp.dwords == dst.dwords && tmp.cls == dst.cls &&

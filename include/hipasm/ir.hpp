@@ -53,6 +53,8 @@ struct vreg_info {
   uint16_t dim1 = 1, dim2 = 1;
   uint16_t array_off = 0, array_dwords = 0;  // array_dwords 0: not a piece
   uint8_t user_align = 1;    // alignment the user asked for (gpr::aligned): kept by the pieces
+  uint8_t lane_depth = 0;    // per-lane If/loop nesting where it was declared (builder checks)
+  bool allow_undefined = false;  // may be read before any write (gpr::allow_undefined): kept by the pieces
 };
 
 // Named hardware registers that are not allocated.

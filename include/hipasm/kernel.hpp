@@ -203,7 +203,8 @@ struct message_text {
 // structural type: it travels as a template argument (see kernel_value).
 struct kernel_summary {
   bool ok = false;
-  message_text message{};
+  message_text message{};       // the error message, or its start when it is longer
+  std::size_t message_size = 0;  // the whole message's length (see kernel_message)
   std::size_t text_size = 0;
   kernel_usage usage{};
   short_text clobber_v{}, clobber_a{}, clobber_s{};  // the top VGPR, AGPR (or "memory": none), SGPR
@@ -269,6 +270,7 @@ constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
     // Valid constraints and clobbers even so: only the static_assert should speak.
     for (char c : st.error.view())
       if (s.message.len + 1 < sizeof(s.message.chars)) s.message.chars[s.message.len++] = c;
+    s.message_size = st.error.size();
     s.clobber_v = reg_text('v', 2);  // (not chained: the bytecode interpreter reports the
     s.clobber_a = reg_text('v', 2);  // member-to-member copy as an overlapping memcpy)
     s.clobber_s = reg_text('s', 0);
@@ -521,6 +523,29 @@ struct text_ref {
   constexpr std::size_t size() const { return n; }
 };
 
+// The length of the whole error message when the summary holds only its start (else 0).
+constexpr std::size_t long_message_size(const kernel_summary& s) {
+  return s.message_size > s.message.len ? s.message_size : 0;
+}
+// The whole error message in an array of exactly N characters (a second build and pipeline
+// run, only for a failed kernel whose message the summary cut; N = 0: nothing runs).
+template <auto Kernel, std::size_t N>
+consteval fixed_text<N> kernel_message(std::string_view name, std::string_view label_uid = {}) {
+  fixed_text<N> t;
+  if constexpr (N != 0) {
+    const pipeline_state st = compile_kernel<Kernel>(name, label_uid);
+    const std::string_view m = st.error.view();
+    __builtin_memcpy(t.chars.data(), m.data(), m.size() < N ? m.size() : N);
+  }
+  return t;
+}
+// The static_assert's message: the summary's, or the whole one when that was cut.
+template <std::size_t N>
+constexpr text_ref message_of(const kernel_summary& s, const fixed_text<N>& whole) {
+  if constexpr (N != 0) return text_ref{whole.data(), whole.size()};
+  return text_ref{s.message.data(), s.message.size()};
+}
+
 // A packed text unpacked into a heap array that lives while the asm statement's string is
 // evaluated (clang accepts a temporary with data()/size() there; it is freed with it).
 struct packed_text {
@@ -761,7 +786,11 @@ void write_asm(std::string_view name, const std::string& path, emit_options opt 
             HIPASM_DETAIL_NAME(FN))>::value,                                                                 \
         hipasm_packed_, hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                   \
     constexpr auto hipasm_info_ = hipasm_out_.info;                                                          \
-    static_assert(hipasm_info_.ok, hipasm_info_.message);                                                    \
+    static_assert(hipasm_info_.ok,                                                                           \
+                  ::hipasm::detail::message_of(                                                              \
+                      hipasm_out_.info,                                                                      \
+                      ::hipasm::detail::kernel_value<::hipasm::detail::kernel_message<                       \
+                          FN, ::hipasm::detail::long_message_size(hipasm_info_)>(HIPASM_DETAIL_NAME(FN))>::value)); \
     constexpr auto hipasm_exact_ = ::hipasm::detail::kernel_value<::hipasm::detail::kernel_text<             \
         FN, hipasm_out_.fits ? 0 : hipasm_info_.text_size, !hipasm_out_.fits && hipasm_info_.ok,             \
         hipasm_comments_>(HIPASM_DETAIL_NAME(FN))>::value;                                                   \

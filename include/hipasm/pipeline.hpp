@@ -14,6 +14,8 @@
 //                       memory results before a sufficient s_waitcnt
 //   dce-liveness        results CFG liveness finds dead (no memory instruction: the waits are
 //                       computed); its liveness, carried over its removals, goes to regalloc
+//   undefined-reads     a read that no write reaches on some path is an error
+//                       (passes/undefined_reads.hpp)
 //   schedule            independent instructions moved into hazard gaps and before waits,
 //                       on virtual registers (kernel_options::schedule_virtual)
 //   regalloc            CFG liveness + linear scan per class, no spilling
@@ -40,6 +42,7 @@
 #include "passes/regalloc.hpp"
 #include "passes/remove_unreachable.hpp"
 #include "passes/split_registers.hpp"
+#include "passes/undefined_reads.hpp"
 #include "passes/vcc_compares.hpp"
 #include "passes/waitcnt_check.hpp"
 #include "passes/waitcnt_resolve.hpp"
@@ -124,6 +127,11 @@ constexpr bool step_dce_liveness(pipeline_state& s) {
     s.accesses_after_dce.clear();  // (moved from)
   }
   return true;
+}
+// (dce's liveness holds the access table of the function as it is now, when dce ran)
+constexpr bool step_undefined_reads(pipeline_state& s) {
+  if (!s.liveness.empty()) return check_undefined_reads(s.fn, s.isa, s.error, &s.liveness.back().acc, &s.liveness.back().dm);
+  return check_undefined_reads(s.fn, s.isa, s.error);
 }
 constexpr bool step_split(pipeline_state& s) {
   s.liveness.clear();
@@ -239,6 +247,7 @@ inline constexpr pipeline_step pipeline_steps[] = {
     {"dce", detail::step_dce},
     {"waitcnt-check", detail::step_waitcnt},
     {"dce-liveness", detail::step_dce_liveness},
+    {"undefined-reads", detail::step_undefined_reads},
     {"schedule", detail::step_schedule},
     {"regalloc", detail::step_regalloc},
     {"hazards", detail::step_hazards},

@@ -32,6 +32,12 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"
 
+// static_assert(cond) for a helper's dtype T, with the message naming T (see dtype_message).
+#define HIPASM_DTYPE_ASSERT(cond, T, what)                                                        \
+  _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"") \
+  if constexpr (!(cond)) static_assert(false, ::hipasm::detail::dtype_message<T>(what));       \
+  _Pragma("clang diagnostic pop")
+
 namespace hipasm {
 
 class builder;
@@ -98,6 +104,7 @@ constexpr reg_ref new_reg(builder& b, reg_class c, uint16_t dwords, uint16_t ali
 constexpr void set_reg_name(builder& b, uint32_t id, std::string_view name);
 constexpr void pin_reg(builder& b, uint32_t id, reg_class c, int first, src_loc loc);
 constexpr void align_reg(builder& b, uint32_t id, int align, src_loc loc);
+constexpr void allow_undefined_reg(builder& b, uint32_t id);
 constexpr void report(builder& b, src_loc loc, std::string_view what, std::string_view detail = {},
                       long long num = 0, bool with_num = false);
 constexpr src_loc last_loc(const builder& b);
@@ -244,9 +251,18 @@ template <dtype A, dtype B>
 constexpr assert_text mixed_dtypes_message(std::string_view op) {
   assert_text m;
   m << "hipasm: mixed dtypes in an expression: ";
-  if (op == "min" || op == "max") m << op << "(" << dtype_name(A) << ", " << dtype_name(B) << ")";
+  if (op == "min" || op == "max" || op == "select") m << op << "(" << dtype_name(A) << ", " << dtype_name(B) << ")";
   else m << dtype_name(A) << " " << op << " " << dtype_name(B);
   how_to_convert(m, A, B);
+  return m;
+}
+// A helper's dtype requirement: "hipasm: <what>, got <T>". (In a failed static_assert's
+// condition clang prints a dtype as "(hipasm::dtype)3"; HIPASM_DTYPE_ASSERT keeps the condition
+// out of the diagnostic and names the dtype in the message.)
+template <dtype T>
+constexpr assert_text dtype_message(std::string_view what) {
+  assert_text m;
+  m << "hipasm: " << what << ", got " << dtype_name(T);
   return m;
 }
 // "dst = src" of dtypes Dst and Src.
@@ -552,6 +568,13 @@ struct gpr : detail::arith_base<T> {
   // two up to 64); pieces the allocator splits off keep the alignment their offset implies.
   constexpr gpr aligned(int n, std::source_location l = std::source_location::current()) const {
     if (b) detail::align_reg(*b, id, n, to_src_loc(l));
+    return *this;
+  }
+  // Marks the whole virtual register as one the kernel may read before writing it (a value
+  // that does not matter, such as the lanes a select discards): reading a register that no
+  // write reaches on some path is otherwise a compile error (passes/undefined_reads.hpp).
+  constexpr gpr allow_undefined() const {
+    if (b) detail::allow_undefined_reg(*b, id);
     return *this;
   }
   // The same registers with another shape (row-major; the element count must match).

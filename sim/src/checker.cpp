@@ -116,6 +116,7 @@ struct GroupState {
 
 struct WaveState {
   Checker::Impl* owner = nullptr;
+  const hz::MfmaWaits* mfma_waits = nullptr;  // the wave's target's MFMA wait-state terms
   uint32_t wg = 0, wave = 0;
   GroupState* group = nullptr;
   bool ended = false;
@@ -310,6 +311,7 @@ struct Checker::Impl {
       ns = waves.back().get();
     }
     ns->reset(this, w.workgroup_linear, w.wave_in_group, g.get());
+    ns->mfma_waits = &hz::mfma_waits(target_of(w));
     w.checker_state = ns;
     return *ns;
   }
@@ -541,7 +543,7 @@ struct Checker::Impl {
             bool same = false;
             if (!relation(r, *h.info, c, key, same)) continue;
             open &= ~(1ull << kb);  // the nearest producer decides (as in LLVM)
-            int need = hz::required_wait_states(r, *h.info, c, same);
+            int need = hz::required_wait_states(r, *h.info, c, same, *s.mfma_waits);
             if (between < uint64_t(need)) report_hazard(s, in, r, key, *h.inst, need, between);
           }
         }

@@ -26,6 +26,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,6 +59,39 @@ enum class Format : uint8_t {
   VOP1, VOP2, VOPC, VOP3, VOP3P, MFMA, DS, FLAT, GLOBAL, SCRATCH, MUBUF,
 };
 const char* format_name(Format f);
+
+// ---- Targets (target.cpp). What differs between the GPUs the simulator runs is data here,
+// one row per target, never a branch on the target's name in the semantics.
+struct OpcodeRow {  // a row of gen/<target>_opcodes.inc (tools/gen_sim_decode.py)
+  Format fmt;
+  uint16_t op;
+  const char* printed;
+  const char* sig;
+};
+// What the 8-bit float encodings mean: CDNA3's FNUZ (bias 8/16, 0x80 the only NaN) or
+// OCP's e4m3fn/e5m2 (CDNA4).
+enum class Fp8Kind : uint8_t { Fnuz, Ocp };
+// An MFMA whose mnemonic contains `pattern` takes `passes` (`passes_fp8` when an f8f6f4 input
+// format, cbsz or blgp, is FP8/BF8); MFMAs no rule names take the CDNA3 counts.
+struct MfmaPassRule {
+  const char* pattern;
+  uint8_t passes, passes_fp8;
+};
+struct Target {
+  int index;                   // position in all_targets()
+  const char* name;            // "gfx942"
+  uint32_t elf_mach;           // EF_AMDGPU_MACH_AMDGCN_* in e_flags[7:0]
+  uint32_t lds_bytes;          // LDS one workgroup may allocate
+  Fp8Kind fp8;
+  uint8_t lds_dma_dwords;      // bit n: buffer_load_dword{,xN} ... lds of n dwords exists
+  std::span<const OpcodeRow> opcodes;
+  std::span<const MfmaPassRule> mfma_passes;
+};
+const Target& target_gfx942();
+const Target& target_gfx950();
+std::span<const Target* const> all_targets();
+const Target* find_target_by_mach(uint32_t mach);       // nullptr: not simulated
+const Target* find_target_by_name(std::string_view name);  // "gfx950" or a target ID containing it
 
 // One decoded operand.
 struct Operand {
@@ -98,6 +132,8 @@ struct Modifiers {
   bool acc = false;     // DS/FLAT/MUBUF data or vdst is an AGPR; MFMA: acc (srcA/B AGPR)
   bool acc_cd = false;  // MFMA: vdst and srcC are AGPRs
   bool soffset_off = false;  // SMEM with imm offset only; FLAT/GLOBAL/SCRATCH saddr "off"
+  bool fi = false;      // gfx950 v_permlane*_swap e64: fetch inactive lanes (bound_ctrl above)
+  uint8_t bitop3 = 0;   // gfx950 v_bitop3_*: the truth table (bit s0*4+s1*2+s2 of the result)
 };
 
 struct Wave;
@@ -336,6 +372,7 @@ class Memory {
 // ---- One dispatch (dispatch.cpp, owner sim-core).
 struct KernelImage {            // filled by the loader (elf.cpp) from the code object
   std::string name;
+  const Target* target = &target_gfx942();  // the GPU the code object was built for
   std::vector<uint8_t> code;    // the whole .text section
   uint64_t code_vaddr = 0;      // vaddr of code[0]
   uint64_t entry = 0;           // vaddr of the kernel's first instruction (with kernarg
@@ -404,6 +441,11 @@ struct Dispatch {
   bool trace = false;
   Gws* gws = nullptr;              // the GWS resources when the code uses ds_gws_* (else nullptr)
 };
+
+// The target a wave runs on (gfx942 for a wave that has no dispatch, as unit tests make).
+inline const Target& target_of(const Wave& w) {
+  return w.dispatch && w.dispatch->image ? *w.dispatch->image->target : target_gfx942();
+}
 
 // One workgroup in flight (owned by the worker thread that runs it).
 struct Workgroup {

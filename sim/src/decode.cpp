@@ -1,8 +1,10 @@
-// gfx942 decoder. Opcode -> mnemonic and operand widths come from tables generated from
-// llvm-mc-22's disassembler (gen/gfx942_opcodes.inc, tools/gen_sim_decode.py); the bit
-// layouts of each encoding and LLVM's printing conventions are written here.
+// gfx942/gfx950 decoder. Opcode -> mnemonic and operand widths come from per-target tables
+// generated from llvm-mc-22's disassembler (gen/<target>_opcodes.inc, tools/gen_sim_decode.py,
+// reached through Target::opcodes); the bit layouts of each encoding and LLVM's printing
+// conventions are written here.
 #include "decode.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <deque>
@@ -11,16 +13,6 @@
 
 namespace hipasm::sim {
 namespace {  // decoder internals (file-local: no clashes with other files' helpers)
-
-struct OpRow {
-  Format fmt;
-  uint16_t op;
-  const char* printed;
-  const char* sig;
-};
-const OpRow kRows[] = {
-#include "gen/gfx942_opcodes.inc"
-};
 
 enum Field : uint8_t {
   F_none, F_vdst, F_sdst, F_src0, F_src1, F_src2, F_sdata, F_sbase, F_soffset, F_addr, F_data0,
@@ -81,9 +73,9 @@ std::string strip_suffix(const std::string& p) {
 struct Tables {
   std::deque<Entry> entries;
   std::vector<const Entry*> by[17];
-  Tables() {
+  explicit Tables(const Target& target) {
     for (auto& v : by) v.assign(1024, nullptr);
-    for (auto& r : kRows) {
+    for (auto& r : target.opcodes) {
       Entry e;
       e.fmt = r.fmt;
       e.op = r.op;
@@ -133,9 +125,13 @@ struct Tables {
   }
 };
 
-const Tables& tables() {
-  static const Tables t;
-  return t;
+const Tables& tables(const Target& target) {
+  static const std::vector<std::unique_ptr<Tables>> all = [] {
+    std::vector<std::unique_ptr<Tables>> v;
+    for (const Target* t : all_targets()) v.push_back(std::make_unique<Tables>(*t));
+    return v;
+  }();
+  return *all[size_t(target.index)];
 }
 
 // ---- operand printing and construction ----
@@ -446,8 +442,11 @@ std::string waitcnt_text(uint16_t s) {
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
 
-uint8_t mfma_passes(const std::string& m) {
+uint8_t mfma_passes(const Target& target, const Inst& in) {
+  const std::string& m = in.mnemonic;
   if (!starts(m, "v_mfma") && !starts(m, "v_smfmac")) return 0;
+  for (const MfmaPassRule& r : target.mfma_passes)
+    if (has(m, r.pattern)) return in.mod.cbsz <= 1 || in.mod.blgp <= 1 ? r.passes_fp8 : r.passes;
   if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;  // DGEMM
   if (has(m, "_4x4x")) return 2;
   if (starts(m, "v_smfmac")) return has(m, "32x32") ? 8 : 4;
@@ -576,13 +575,13 @@ Inst unknown(std::span<const uint8_t> b, uint64_t pc, Format f) {
 
 }  // namespace
 
-Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
+Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
   auto word = [&](size_t i) -> uint32_t {
     uint32_t w = 0;
     if (b.size() >= 4 * (i + 1)) std::memcpy(&w, b.data() + 4 * i, 4);
     return w;
   };
-  const Tables& T = tables();
+  const Tables& T = tables(target);
   uint32_t w0 = word(0);
   bool have1 = b.size() >= 8;
   uint32_t w1 = word(1);
@@ -956,10 +955,28 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       // gfx9 VOP3 op_sel exists only on VOP3-only 16-bit ops and the fp8/bf8 converts; the
       // hardware (and LLVM) ignore the bits elsewhere.
       bool has_opsel = e->printed.size() < 4 || e->printed.compare(e->printed.size() - 4, 4, "_e64") != 0;
+      // gfx950's scale converts select bytes/halves with op_sel too.
       has_opsel = has_opsel && (e->dst_bits == 16 || e->src_bits == 16 || has(e->base, "fp8") ||
-                                has(e->base, "bf8") || starts(e->base, "v_alignb")) &&
+                                has(e->base, "bf8") || starts(e->base, "v_alignb") ||
+                                starts(e->base, "v_cvt_scalef32")) &&
                   !has(e->base, "_legacy");
-      if (!has_opsel) opsel = 0;
+      // gfx950 v_permlane*_swap e64: op_sel[0] is fi, op_sel[1] bound_ctrl.
+      const bool swap = starts(e->base, "v_permlane16_swap") || starts(e->base, "v_permlane32_swap");
+      if (swap) {
+        in.mod.fi = opsel & 1;
+        in.mod.bound_ctrl = (opsel >> 1) & 1;
+        has_opsel = false;
+      }
+      // gfx950 v_bitop3: the 8-bit truth table fills the neg [2:0], abs [5:3] and omod [7:6]
+      // fields (llvm-mc-22 -show-encoding), which are then no modifiers.
+      const bool bitop3 = starts(e->base, "v_bitop3_");
+      if (bitop3) {
+        in.mod.bitop3 = uint8_t(negm | absm << 3 | unsigned(in.mod.omod) << 6);
+        negm = absm = 0;
+        in.mod.omod = 0;
+        if (e->dst_bits != 16) opsel = 0;
+      }
+      if (!has_opsel && !(bitop3 && e->dst_bits == 16)) opsel = 0;
       in.mod.op_sel = uint8_t(opsel);
       int nsrc = 0;
       bool before_src = true;
@@ -998,6 +1015,9 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         t += std::to_string(opsel >> 3 & 1) + "]";
         mods += t;
       }
+      if (bitop3 && in.mod.bitop3) mods += " bitop3:" + imm16_text(in.mod.bitop3);
+      if (swap && in.mod.bound_ctrl) mods += " bound_ctrl:1";
+      if (swap && in.mod.fi) mods += " fi:1";
       if (in.mod.clamp) mods += " clamp";
       if (in.mod.omod) mods += in.mod.omod == 1 ? " mul:2" : in.mod.omod == 2 ? " mul:4" : " div:2";
       break;
@@ -1007,7 +1027,9 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       size = 8;
       unsigned vdst = w0 & 0xff;
       unsigned codes[3] = {w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff};
-      bool mai = starts(e->base, "v_mfma") || starts(e->base, "v_smfmac");
+      // v_mfma_ld_scale_b32 (gfx950) is an ordinary VOP3P (two sources, op_sel); with the
+      // f8f6f4 MFMA after it, it forms v_mfma_scale_* (joined below).
+      bool mai = (starts(e->base, "v_mfma") && e->base != "v_mfma_ld_scale_b32") || starts(e->base, "v_smfmac");
       bool accvgpr = starts(e->base, "v_accvgpr");
       if (mai) {
         in.format = Format::MFMA;
@@ -1018,6 +1040,12 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
         in.mod.acc = acc != 0;
         in.mod.blgp = uint8_t((w1 >> 29) & 7);
         bool smfmac = starts(e->base, "v_smfmac");
+        // f8f6f4 (gfx950): cbsz / blgp are the A / B formats (0 e4m3, 1 e5m2, 2 e2m3, 3 e3m2,
+        // 4 e2m1), which set the tuple sizes: 8, 6 or 4 VGPRs (llvm-mc-22: "wrong register
+        // tuple size for cbsz value"; other codes do not exist).
+        const bool f8f6f4 = has(e->base, "_f8f6f4");
+        auto f8f6f4_dwords = [](unsigned fmt) { return fmt <= 1 ? 8u : fmt <= 3 ? 6u : fmt == 4 ? 4u : 0u; };
+        if (f8f6f4 && (!f8f6f4_dwords(in.mod.cbsz) || !f8f6f4_dwords(in.mod.blgp))) return unknown(b, pc, f);
         for (auto& s : e->slots) {
           if (s.f == F_vdst) {
             Operand o = vgpr_op(vdst, s.dwords, in.mod.acc_cd);
@@ -1025,8 +1053,10 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
           } else if (s.f >= F_src0 && s.f <= F_src2) {
             int i = s.f - F_src0;
             bool ag = i < 2 ? (acc >> i & 1) : (smfmac ? false : in.mod.acc_cd);
+            unsigned dw = s.dwords;
+            if (f8f6f4 && i < 2) dw = f8f6f4_dwords(i == 0 ? in.mod.cbsz : in.mod.blgp);
             Src x;
-            if (!make_src(codes[i], s.dwords, 32, nullptr, nullptr, ag && codes[i] >= 256, x)) ok = false;
+            if (!make_src(codes[i], dw, 32, nullptr, nullptr, ag && codes[i] >= 256, x)) ok = false;
             add_src(x.op, x.text);
           } else {
             ok = false;
@@ -1274,18 +1304,52 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc) {
       return unknown(b, pc, f);
     if (o.kind == Operand::Sgpr && o.reg + o.dwords > 128) return unknown(b, pc, f);
   }
+  // gfx950 v_mfma_scale_*: v_mfma_ld_scale_b32 vScaleA, vScaleB followed by an f8f6f4 MFMA
+  // whose abid is 1 is one 16-byte instruction (llvm-mc-22 -show-encoding), the scale bytes
+  // chosen by op_sel / op_sel_hi of the first half: byte = op_sel[i] + 2 * op_sel_hi[i].
+  if (in.mnemonic == "v_mfma_ld_scale_b32" && b.size() >= 16 && in.num_src == 2) {
+    Inst m = decode_one(b.subspan(8), pc + 8, target);
+    if (m.format == Format::MFMA && has(m.mnemonic, "_f8f6f4") && m.mod.abid == 1 && m.num_src == 3) {
+      const std::string tail = m.text.substr(m.text.find(' '));
+      std::string ops = tail.substr(0, tail.find(" cbsz:") != std::string::npos ? tail.find(" cbsz:") : tail.find(" abid:"));
+      std::string mm = tail.substr(ops.size());
+      if (size_t a = mm.find(" abid:1"); a != std::string::npos) mm.erase(a, 7);
+      m.src[3] = in.src[0];
+      m.src[4] = in.src[1];
+      m.num_src = 5;
+      m.mod.op_sel = uint8_t(in.mod.op_sel & 3);
+      m.mod.op_sel_hi = uint8_t(in.mod.op_sel_hi & 3);
+      m.mnemonic = "v_mfma_scale_" + m.mnemonic.substr(7);
+      auto arr = [](unsigned v) {
+        return "[" + std::to_string(v & 1) + "," + std::to_string(v >> 1 & 1) + "," + std::to_string(v >> 2 & 1) + "]";
+      };
+      std::string sel;
+      if (in.mod.op_sel) sel += " op_sel:" + arr(in.mod.op_sel);
+      if (in.mod.op_sel_hi != 7) sel += " op_sel_hi:" + arr(in.mod.op_sel_hi);
+      m.text = m.mnemonic + ops + ", " + op_text(in.src[0]) + ", " + op_text(in.src[1]) + sel + mm;
+      m.pc = pc;
+      m.size = uint8_t(8 + m.size);
+      m.cls = classify(m);
+      m.mfma_passes = mfma_passes(target, m);
+      return m;
+    }
+  }
+  // v_permlane*_swap write both operands (LLVM: two defs): src0 is a destination too.
+  if ((starts(in.mnemonic, "v_permlane16_swap") || starts(in.mnemonic, "v_permlane32_swap")) &&
+      in.num_dst == 1 && in.num_src >= 1)
+    in.dst[in.num_dst++] = in.src[0];
   in.cls = classify(in);
-  in.mfma_passes = mfma_passes(in.mnemonic);
+  in.mfma_passes = mfma_passes(target, in);
   return in;
 }
 
-Program decode_program(std::span<const uint8_t> code, uint64_t base) {
+Program decode_program(std::span<const uint8_t> code, uint64_t base, const Target& target) {
   Program p;
   p.base = base;
   p.index.assign((code.size() + 3) / 4, -1);
   size_t off = 0;
   while (off + 4 <= code.size()) {
-    Inst in = decode_one(code.subspan(off, std::min<size_t>(12, code.size() - off)), base + off);
+    Inst in = decode_one(code.subspan(off, std::min<size_t>(kMaxInstBytes, code.size() - off)), base + off, target);
     p.index[off / 4] = int32_t(p.insts.size());
     off += in.size;
     p.insts.push_back(std::move(in));
@@ -1307,10 +1371,15 @@ void bind_handlers(Program& prog, uint64_t entry) {
   check_reachable(prog, entry);
 }
 
+std::shared_ptr<const Program> decoded_program(const KernelImage& image) {
+  return decoded_program(image.code, image.code_vaddr, image.entry, *image.target);
+}
+
 std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, uint64_t base,
-                                               uint64_t entry) {
+                                               uint64_t entry, const Target& target) {
   struct Cached {
     std::vector<uint8_t> code;
+    const Target* target;
     uint64_t base;
     std::shared_ptr<Program> prog;
   };
@@ -1321,7 +1390,7 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
   {
     std::lock_guard lock(mu);
     for (auto it = cache.begin(); it != cache.end(); ++it) {
-      if (it->base == base && it->code.size() == code.size() &&
+      if (it->base == base && it->target == &target && it->code.size() == code.size() &&
           std::memcmp(it->code.data(), code.data(), code.size()) == 0) {
         prog = it->prog;
         if (it != cache.begin()) {
@@ -1334,10 +1403,10 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
     }
   }
   if (!prog) {
-    prog = std::make_shared<Program>(decode_program(code, base));
+    prog = std::make_shared<Program>(decode_program(code, base, target));
     bind_handlers(*prog, entry);  // binds, then checks this entry
     std::lock_guard lock(mu);
-    cache.push_front({std::vector<uint8_t>(code.begin(), code.end()), base, prog});
+    cache.push_front({std::vector<uint8_t>(code.begin(), code.end()), &target, base, prog});
     if (cache.size() > kCapacity) cache.pop_back();
     return prog;
   }
@@ -1346,8 +1415,10 @@ std::shared_ptr<const Program> decoded_program(std::span<const uint8_t> code, ui
 }
 
 namespace {
-void check_reachable(const Program& prog, uint64_t entry) {
-  // Everything reachable from the entry (fall-through and direct branches) must run.
+// Visits every instruction reachable from the entry (fall-through and direct branches);
+// `visit` returns false to stop. Throws when a pc is not the start of an instruction.
+template <class Visit>
+void walk_reachable(const Program& prog, uint64_t entry, Visit visit) {
   std::vector<uint64_t> work{entry};
   std::vector<char> seen(prog.index.size(), 0);
   while (!work.empty()) {
@@ -1363,8 +1434,8 @@ void check_reachable(const Program& prog, uint64_t entry) {
     size_t k = (pc - prog.base) / 4;
     if (seen[k]) continue;
     seen[k] = 1;
-    if (in->mnemonic.empty()) fail(*in, "unknown instruction encoding");
-    if (!in->exec) fail(*in, "no simulator semantics for " + in->mnemonic);
+    visit(*in);
+    if (in->mnemonic.empty()) continue;  // its length is unknown: nothing follows it
     const std::string& m = in->mnemonic;
     if (m == "s_endpgm" || m == "s_setpc_b64" || m == "s_trap" || m == "s_sethalt" ||
         m == "s_rfe_b64" || m == "s_rfe_restore_b64")
@@ -1374,6 +1445,26 @@ void check_reachable(const Program& prog, uint64_t entry) {
     if (m != "s_branch" && pc + in->size < prog.base + prog.index.size() * 4) work.push_back(pc + in->size);
   }
 }
+
+void check_reachable(const Program& prog, uint64_t entry) {
+  // Everything reachable must run.
+  walk_reachable(prog, entry, [](const Inst& in) {
+    if (in.mnemonic.empty()) fail(in, "unknown instruction encoding");
+    if (!in.exec) fail(in, "no simulator semantics for " + in.mnemonic);
+  });
+}
 }  // namespace
+
+std::vector<const Inst*> unsupported_reachable(const Program& prog, uint64_t entry, size_t* reachable) {
+  std::vector<const Inst*> out;
+  size_t n = 0;
+  walk_reachable(prog, entry, [&](const Inst& in) {
+    ++n;
+    if (in.mnemonic.empty() || !in.exec) out.push_back(&in);
+  });
+  std::sort(out.begin(), out.end(), [](const Inst* a, const Inst* b) { return a->pc < b->pc; });
+  if (reachable) *reachable = n;
+  return out;
+}
 
 }  // namespace hipasm::sim

@@ -531,8 +531,9 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   if (params.block[0] > 1024 || params.block[1] > 1024 || params.block[2] > 1024)
     throw rt::error("dispatch: a block dimension exceeds 1024");
   uint64_t lds = uint64_t(image.group_segment_fixed_size) + params.dynamic_lds;
-  if (lds > 65536)
-    throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (gfx942 has 65536)");
+  if (lds > image.target->lds_bytes)
+    throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (" +
+                    image.target->name + " has " + std::to_string(image.target->lds_bytes) + ")");
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
   const uint64_t stride = std::max<uint64_t>(1, params.group_stride);  // ids still from the whole grid
   if (params.group_limit) groups = std::min((groups + stride - 1) / stride, params.group_limit);
@@ -544,7 +545,7 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
                     " of kernel '" + image.name + "' is not a multiple of 4 in [0, 256]");
 
   // Decode once; every instruction reachable from the entry must be known before any wave runs.
-  std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);
+  std::shared_ptr<const Program> prog = decoded_program(image);
 
   Shared S;
   S.prog = prog.get();

@@ -18,7 +18,7 @@ namespace {  // internal linkage: other simulator files have their own detail he
 // ELF constants (System V gABI and LLVM's AMDGPU ELF definitions).
 constexpr uint8_t kElfClass64 = 2, kElfData2Lsb = 1, kOsAbiAmdgpuHsa = 64;
 constexpr uint16_t kEtDyn = 3, kEtRel = 1, kEmAmdgpu = 224;
-constexpr uint32_t kEfAmdgpuMachMask = 0xff, kEfAmdgpuMachGfx942 = 0x4c;
+constexpr uint32_t kEfAmdgpuMachMask = 0xff;
 constexpr uint32_t kShtNull = 0, kShtSymtab = 2, kShtStrtab = 3, kShtRela = 4, kShtNote = 7,
                    kShtNobits = 8, kShtDynsym = 11;
 constexpr uint32_t kPtLoad = 1;
@@ -131,8 +131,13 @@ class elf_reader {
     if (file_.get<uint32_t>(20) != 1) fail("e_version is not 1");
     e_flags_ = file_.get<uint32_t>(48);
     const uint32_t mach = e_flags_ & kEfAmdgpuMachMask;
-    if (mach != kEfAmdgpuMachGfx942)
-      fail("built for AMDGPU mach " + hex(mach) + ", not gfx942 (0x4c)");
+    target_ = find_target_by_mach(mach);
+    if (!target_) {
+      std::string known;
+      for (const Target* t : all_targets())
+        known += (known.empty() ? "" : " or ") + std::string(t->name) + " (" + hex(t->elf_mach) + ")";
+      fail("built for AMDGPU mach " + hex(mach) + ", not " + known);
+    }
     const uint16_t ehsize = file_.get<uint16_t>(52);
     if (ehsize < kEhdrSize) fail("e_ehsize " + std::to_string(ehsize) + " < 64");
 
@@ -324,6 +329,7 @@ class elf_reader {
 
   uint8_t abi_version_ = 0;
   uint32_t e_flags_ = 0;
+  const Target* target_ = &target_gfx942();
   std::vector<CodeObject::segment> segments_;
   uint64_t image_size_ = 0;
 
@@ -464,7 +470,7 @@ void decode_descriptor(std::span<const uint8_t> raw, KernelDescriptor& kd, const
 }
 
 void check_descriptor(const KernelDescriptor& kd, const std::string& where) {
-  if (kd.wavefront_size32) fail(where + ": wave32 descriptor (gfx942 runs wave64 only)");
+  if (kd.wavefront_size32) fail(where + ": wave32 descriptor (gfx942 and gfx950 run wave64 only)");
   if (kd.vgpr_workitem_id > 2) fail(where + ": enable_vgpr_workitem_id 3 is reserved");
   const uint32_t enabled = kd.enabled_user_sgprs();
   // Preloaded kernarg dwords take the user SGPRs right after the enabled ones (AMDGPUUsage,
@@ -500,7 +506,7 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   info.sgpr_spill_count = opt_u64(k, ".sgpr_spill_count", where);
   info.vgpr_spill_count = opt_u64(k, ".vgpr_spill_count", where);
   info.uses_dynamic_stack = opt_bool(k, ".uses_dynamic_stack", where);
-  if (info.wavefront_size != 64) fail(where + ": .wavefront_size " + std::to_string(info.wavefront_size) + " (gfx942 is wave64)");
+  if (info.wavefront_size != 64) fail(where + ": .wavefront_size " + std::to_string(info.wavefront_size) + " (" + elf.target_->name + " is wave64)");
   if (info.kernarg_segment_size > (1u << 20)) fail(where + ": .kernarg_segment_size " + std::to_string(info.kernarg_segment_size) + " is implausibly large");
   if (info.max_flat_workgroup_size == 0 || info.max_flat_workgroup_size > 1024)
     fail(where + ": .max_flat_workgroup_size " + std::to_string(info.max_flat_workgroup_size) + " is outside 1..1024");
@@ -550,8 +556,9 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   if (kd.group_segment_fixed_size != info.group_segment_fixed_size)
     fail(where + ": descriptor group_segment_fixed_size " + std::to_string(kd.group_segment_fixed_size) +
          " != metadata " + std::to_string(info.group_segment_fixed_size));
-  if (kd.group_segment_fixed_size > 64 * 1024)
-    fail(where + ": " + std::to_string(kd.group_segment_fixed_size) + " bytes of LDS exceed gfx942's 64 KiB");
+  if (kd.group_segment_fixed_size > elf.target_->lds_bytes)
+    fail(where + ": " + std::to_string(kd.group_segment_fixed_size) + " bytes of LDS exceed " +
+         elf.target_->name + "'s " + std::to_string(elf.target_->lds_bytes / 1024) + " KiB");
 
   // The entry point: descriptor address + signed byte offset, inside executable code.
   const int64_t off = kd.kernel_code_entry_byte_offset;
@@ -573,6 +580,7 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
 
   KernelImage& im = info.image;
   im.name = info.name;
+  im.target = elf.target_;
   const auto text = elf.bytes_at(*code, code->addr, code->size);
   im.code.assign(text.begin(), text.end());
   im.code_vaddr = code->addr;
@@ -628,7 +636,8 @@ std::string target_id_from_e_flags(uint32_t e_flags) {
     if (state == 3) return std::string(":") + name + "+";
     return {};
   };
-  return std::string("amdgcn-amd-amdhsa--gfx942") + feature((e_flags >> 10) & 3, "sramecc") +
+  const Target* t = find_target_by_mach(e_flags & detail::kEfAmdgpuMachMask);
+  return std::string("amdgcn-amd-amdhsa--") + (t ? t->name : "gfx942") + feature((e_flags >> 10) & 3, "sramecc") +
          feature((e_flags >> 8) & 3, "xnack");
 }
 
@@ -670,8 +679,9 @@ CodeObject load_code_object(std::span<const uint8_t> bytes) {
     if (!v->is_array()) fail("metadata: amdhsa.version is not an array");
     for (const auto& item : v->items) co.metadata_version.push_back(as_u64(item, "amdhsa.version", "metadata"));
   }
-  if (!co.target.empty() && co.target.find("gfx942") == std::string::npos)
-    fail("metadata target '" + printable(co.target) + "' is not gfx942");
+  co.arch = elf.target_;
+  if (!co.target.empty() && find_target_by_name(co.target) != co.arch)
+    fail("metadata target '" + printable(co.target) + "' is not " + co.arch->name + ", which e_flags name");
   if (co.target.empty()) {  // optional in the metadata; the loader (ROCr) reads the ISA from e_flags
     co.target = target_id_from_e_flags(co.e_flags);
     co.target_from_e_flags = true;

@@ -1,4 +1,4 @@
-// The code-object loader: validates a gfx942 ELF64 code object as clang-22 produces it
+// The code-object loader: validates a gfx942/gfx950 ELF64 code object as clang-22 produces it
 // (several kernels per file), reads each kernel's NT_AMDGPU_METADATA entry (arguments with
 // offsets, sizes and kinds) and its 64-byte kernel descriptor, and turns both into the
 // KernelImage the dispatcher runs. Input is untrusted: every offset, size and string is
@@ -104,6 +104,7 @@ struct CodeObject {
   std::vector<uint8_t> image_at(uint64_t base) const;
 
   uint8_t abi_version = 0;  // EI_ABIVERSION: 2 = code object v4, 3 = v5, 4 = v6
+  const Target* arch = &target_gfx942();  // the GPU e_flags name (gfx942 or gfx950)
   uint32_t e_flags = 0;
   std::string target;       // `amdhsa.target`, e.g. "amdgcn-amd-amdhsa--gfx942"; when the
                             // metadata has none (AMD's asm kernels), the target ID e_flags encode
@@ -116,9 +117,9 @@ struct CodeObject {
   const KernelInfo& kernel(std::string_view name) const;
 };
 
-// The target ID a gfx942 code object's e_flags encode (code object v4+: xnack and sramecc each
+// The target ID a code object's e_flags encode (code object v4+: xnack and sramecc each
 // unsupported/any/off/on), spelled as clang spells amdhsa.target: "amdgcn-amd-amdhsa--gfx942",
-// "amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+".
+// "amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+" (the target e_flags[7:0] name).
 std::string target_id_from_e_flags(uint32_t e_flags);
 
 // Parses and validates a whole code object. Throws rt::error on anything malformed.

@@ -13,7 +13,8 @@
 //   Wave::scratch_base + L * scratch_lane_stride + off; off must be < scratch_lane_stride.
 // - MUBUF: V# = base[47:0], stride[61:48], swizzle_enable bit 63, num_records dword 2,
 //   add_tid_enable dword3 bit 23. Address = base + offset, offset = soffset + inst_offset
-//   + voffset + stride * index (index = vindex [+ lane id]), computed without wrapping.
+//   + voffset + stride * index (index = vindex [+ lane id]), computed without wrapping (the
+//   ISA's sums of 32-bit fields; LLVM: "vaddr + soffset + offset must not overflow").
 //   Range check (CDNA3 ISA "Range Checking", as AMD's kernels use it): structured buffer
 //   (IDXEN and stride != 0): index < num_records; raw buffer (everything else, also a strided
 //   V# without IDXEN): offset + 4k + 4 <= num_records for dword k of a dword/x2/x3/x4 access,
@@ -23,7 +24,10 @@
 //   nothing (returning atomics return 0). In range but outside any allocation stays a fault.
 //   Swizzled resources are rejected (error).
 // - LDS-DMA (global_load_lds_*, buffer_load_* lds): each active lane's value, widened to a
-//   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane.
+//   dword as a VGPR load would, goes to LDS at M0 + inst_offset + 4 * lane (gfx950's
+//   dwordx3/x4 forms: 12 / 16 bytes at M0 + inst_offset + 12 / 16 * lane); for buffer_load
+//   M0[17:0] (CDNA3 ISA "Memory Buffer Load to LDS": LDS_offset is those 18 bits), the sum
+//   exact. (docs/design.md "Memory offsets" lists which sums wrap.)
 // - ds_bpermute reads 0 from an inactive source lane; ds_permute: the highest active lane
 //   writing a slot wins, unwritten slots read 0. ds_swizzle: bitmask, quad-permute, rotate
 //   and FFT modes of the gfx9 ISA, inactive source lanes read 0.
@@ -369,6 +373,47 @@ void ds_write(Wave& w, const Inst& in) {
   checker_lds_access_lanes(w, lane_addr, w.exec, n, LdsAccess::Write);
 }
 
+// gfx950 transposing LDS reads (ds_read_b64_tr_b{4,8,16}, ds_read_b96_tr_b6): every active
+// lane reads its 8 (12) bytes; in each group of 16 lanes the 16 rows read are one flat list
+// of elements (lane-major, Bits wide, from bit 0 up), and lane l of the group receives
+// elements l, l + 16, l + 32, ... packed from bit 0 of its registers: the 16-lane transpose.
+// For b16 this is destination lane l halfword n = source lane 4n + (l >> 2) % 4, halfword
+// l % 4, the layout ROCm/rocm-systems PR #10175 checked on hardware; b4/b6/b8 follow the same
+// rule (not hardware-verified). An inactive lane reads nothing (its elements are 0) and is
+// not written.
+template <int Bits, int Bytes>
+void ds_read_tr(Wave& w, const Inst& in) {
+  check_no_gds(in);
+  constexpr int per_lane = Bytes * 8 / Bits;  // elements a lane reads (and receives)
+  uint32_t lane_addr[kLanes];
+  uint32_t rows[kLanes][3] = {};
+  for_active(w.exec, [&](int lane) {
+    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    lane_addr[lane] = addr;
+    require_aligned(in, "LDS read", addr, Bytes, lane, Bytes == 12 ? 4 : 8);
+    std::memcpy(rows[lane], lds_at(w, in, addr, Bytes, lane), Bytes);
+  });
+  checker_lds_access_lanes(w, lane_addr, w.exec, Bytes, LdsAccess::Read);
+  auto element = [&](int lane, int e) {
+    const int bit = e * Bits;
+    uint64_t v = rows[lane][bit / 32];
+    if (bit % 32 + Bits > 32) v |= uint64_t(rows[lane][bit / 32 + 1]) << 32;
+    return uint32_t(v >> (bit % 32)) & ((1u << Bits) - 1);
+  };
+  for_active(w.exec, [&](int lane) {
+    const int group = lane & ~15, l = lane & 15;
+    uint32_t out[3] = {};
+    for (int n = 0; n < per_lane; ++n) {
+      const int flat = n * 16 + l;
+      const uint64_t v = element(group + flat / per_lane, flat % per_lane);
+      const int bit = n * Bits;
+      out[bit / 32] |= uint32_t(v << (bit % 32));
+      if (bit % 32 + Bits > 32) out[bit / 32 + 1] |= uint32_t(v >> (32 - bit % 32));
+    }
+    for (int k = 0; k < Bytes / 4; ++k) write_u32(w, in.dst[0], lane, out[k], k);
+  });
+}
+
 // ds_read2/write2: two elements of Dw dwords at offset0 * size and offset1 * size (st64: * 64).
 template <int Dw, bool St64>
 void ds_read2(Wave& w, const Inst& in) {
@@ -688,23 +733,25 @@ void flat_atomic(Wave& w, const Inst& in) {
   });
 }
 
-// LDS-DMA: global_load_lds_* and scratch_load_lds_* {ubyte,sbyte,ushort,sshort,dword}.
+// LDS-DMA: global_load_lds_* and scratch_load_lds_* {ubyte,sbyte,ushort,sshort,dword}, and
+// gfx950's global_load_lds_dwordx3/x4: lane l's n bytes (sub-dword: widened to a dword) go to
+// LDS at M0 + inst_offset + l * max(n, 4), contiguously.
 template <Seg S, Elem E>
 void load_lds(Wave& w, const Inst& in) {
-  constexpr size_t n = E.size();
+  constexpr size_t n = E.size(), out = n < 4 ? 4 : n;
   FlatAccess fa(w, in);
   uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
   for_active(w.exec, [&](int lane) {
     Target t = flat_target<S>(w, in, lane);
     const uint8_t* p = fa.at(t, n, lane, false, LdsAccess::Read);
-    uint32_t raw = 0;
-    std::memcpy(&raw, p, n);
-    uint32_t v = widen(E, raw);
-    uint32_t la = lds_base + 4u * uint32_t(lane);
+    uint32_t v[4] = {};
+    std::memcpy(v, p, n);
+    v[0] = widen(E, v[0]);
+    uint32_t la = lds_base + uint32_t(out) * uint32_t(lane);
     require_aligned(in, "LDS-DMA write", la, 4, lane, 4);
-    uint8_t* q = lds_at(w, in, la, 4, lane);
-    checker_lds_access(w, la, 4, LdsAccess::DmaWrite);
-    std::memcpy(q, &v, 4);
+    uint8_t* q = lds_at(w, in, la, out, lane);
+    checker_lds_access(w, la, out, LdsAccess::DmaWrite);
+    std::memcpy(q, v, out);
   });
 }
 
@@ -770,23 +817,30 @@ void buffer_load(Wave& w, const Inst& in) {
   Rsrc r = buffer_rsrc(w, in);
   uint32_t so = buffer_soffset(w, in);
   DeviceView dv(*w.dispatch->memory, in);
-  if (in.mod.lds) {  // LDS-DMA
-    if constexpr (n > 4) {
-      fail(in, "LDS-DMA of more than one dword per lane does not exist on gfx942");
-    } else {
-    uint32_t lds_base = w.m0 + uint32_t(in.mod.offset);
+  if (in.mod.lds) {  // LDS-DMA: as load_lds (dwordx3/x4 only where the target has them)
+    const auto& tg = target_of(w);  // (this file's Target is a flat address)
+    if (!((tg.lds_dma_dwords >> E.dwords) & 1))
+      fail(in, "LDS-DMA of " + std::to_string(E.dwords) + " dwords per lane does not exist on " + tg.name);
+    constexpr size_t out = n < 4 ? 4 : n;
+    // CDNA3 ISA "Memory Buffer Load to LDS": LDS_offset is M0[17:0]; the sum with the
+    // offset: and the lane's bytes is exact (a negative M0 is a far address, not a wrap).
+    uint32_t lds_base = (w.m0 & 0x3ffffu) + uint32_t(in.mod.offset);
     for_active(w.exec, [&](int lane) {
       BufAddr a = buffer_address(w, in, r, so, lane);
-      uint32_t raw = 0;
-      if (buffer_in_range(r, a, 0, n)) std::memcpy(&raw, dv.at(a.addr, n, lane, false), n);
-      uint32_t v = widen(E, raw);
-      uint32_t la = lds_base + 4u * uint32_t(lane);
+      uint32_t v[4] = {};
+      if constexpr (n <= 4) {
+        if (buffer_in_range(r, a, 0, n)) std::memcpy(v, dv.at(a.addr, n, lane, false), n);
+      } else {
+        for (int k = 0; k < E.dwords; ++k)  // raw range check per dword, as a VGPR load
+          if (buffer_in_range(r, a, 4u * k, 4)) std::memcpy(&v[k], dv.at(a.addr + 4u * k, 4, lane, false), 4);
+      }
+      v[0] = widen(E, v[0]);
+      uint32_t la = lds_base + uint32_t(out) * uint32_t(lane);
       require_aligned(in, "LDS-DMA write", la, 4, lane, 4);
-      uint8_t* q = lds_at(w, in, la, 4, lane);
-      checker_lds_access(w, la, 4, LdsAccess::DmaWrite);
-      std::memcpy(q, &v, 4);
+      uint8_t* q = lds_at(w, in, la, out, lane);
+      checker_lds_access(w, la, out, LdsAccess::DmaWrite);
+      std::memcpy(q, v, out);
     });
-    }
     return;
   }
   for_active(w.exec, [&](int lane) {
@@ -1274,6 +1328,8 @@ const Registrar smem_atomic_handlers{HIPASM_S_ATOMICS("s_atomic_", false),
                                      HIPASM_S_ATOMICS("s_buffer_atomic_", true)};
 
 const Registrar ds_handlers{
+    {"ds_read_b64_tr_b4", ds_read_tr<4, 8>},  {"ds_read_b64_tr_b8", ds_read_tr<8, 8>},
+    {"ds_read_b64_tr_b16", ds_read_tr<16, 8>}, {"ds_read_b96_tr_b6", ds_read_tr<6, 12>},
     {"ds_read_b32", ds_read<B32>},      {"ds_read_b64", ds_read<B64>},
     {"ds_read_b96", ds_read<B96>},      {"ds_read_b128", ds_read<B128>},
     {"ds_read_u8", ds_read<U8>},        {"ds_read_i8", ds_read<I8>},
@@ -1384,6 +1440,7 @@ const Registrar flat_handlers{
     {"global_load_lds_ubyte", load_lds<Seg::Global, U8>}, {"global_load_lds_sbyte", load_lds<Seg::Global, I8>},
     {"global_load_lds_ushort", load_lds<Seg::Global, U16>}, {"global_load_lds_sshort", load_lds<Seg::Global, I16>},
     {"global_load_lds_dword", load_lds<Seg::Global, B32>},
+    {"global_load_lds_dwordx3", load_lds<Seg::Global, B96>}, {"global_load_lds_dwordx4", load_lds<Seg::Global, B128>},
     {"scratch_load_lds_ubyte", load_lds<Seg::Scratch, U8>}, {"scratch_load_lds_sbyte", load_lds<Seg::Scratch, I8>},
     {"scratch_load_lds_ushort", load_lds<Seg::Scratch, U16>}, {"scratch_load_lds_sshort", load_lds<Seg::Scratch, I16>},
     {"scratch_load_lds_dword", load_lds<Seg::Scratch, B32>},
@@ -1416,6 +1473,7 @@ const Registrar buffer_handlers{
     {"buffer_atomic_dec", buffer_atomic<uint32_t, Atom::Dec>},
     {"buffer_atomic_add_f32", buffer_atomic<uint32_t, Atom::FAdd>},
     {"buffer_atomic_pk_add_f16", buffer_atomic<uint32_t, Atom::PkAddF16>},
+    {"buffer_atomic_pk_add_bf16", buffer_atomic<uint32_t, Atom::PkAddBF16>},  // gfx950
     {"buffer_atomic_swap_x2", buffer_atomic<uint64_t, Atom::Swap>},
     {"buffer_atomic_cmpswap_x2", buffer_atomic<uint64_t, Atom::CmpSwap>},
     {"buffer_atomic_add_x2", buffer_atomic<uint64_t, Atom::Add>},

@@ -1,4 +1,4 @@
-// Every gfx942 MFMA and SMFMAC. Operand layouts follow AMD's documented register mapping
+// Every gfx942 MFMA and SMFMAC, and gfx950's new dense MFMAs. Operand layouts follow AMD's documented register mapping
 // for CDNA3 (the ISA guide's MAI chapter; the same mapping the AMD Matrix Instruction
 // Calculator prints):
 //   inputs  (A rows / B columns): with E = elements per lane = K*M*Blocks/64 (K/2 for the
@@ -14,6 +14,8 @@
 // BLGP field holds neg:[A,B,C]. SMFMAC: A is 4:2 sparse, src2 holds the 2-bit indices of
 // the kept values in each group of 4 (set chosen by ABID when CBSZ = 0), and the
 // accumulator is the destination itself.
+// gfx950 f8f6f4: CBSZ/BLGP name the A/B formats (no broadcast, no lane swizzle); the _scale
+// forms multiply each lane's inputs by 2^(E8M0 - 127) of that lane's scale byte.
 // Arithmetic: products are exact (f16/bf16/fp8/bf8/xf32 products fit in f32; f32 uses
 // fma); each result accumulates C + sum over k in increasing k order in f32 (i32 wraps,
 // f64 uses fma). Hardware adds in a different tree order, so results can differ from this
@@ -29,7 +31,8 @@
 namespace hipasm::sim::detail {
 namespace {
 
-enum class El : uint8_t { F32, XF32, F16, BF16, I8, FP8, BF8, F64 };
+// F8F6F4: gfx950's format-selected input (cbsz for A, blgp for B; see Formats).
+enum class El : uint8_t { F32, XF32, F16, BF16, I8, FP8, BF8, F64, F8F6F4 };
 
 constexpr int el_bits(El e) {
   switch (e) {
@@ -45,6 +48,7 @@ struct Desc {
   int M, N, K, B;
   El a, b;
   bool sparse;
+  bool scaled = false;  // v_mfma_scale_*: src3/src4 hold E8M0 scales of A/B
 };
 
 constexpr Desc kDescs[] = {
@@ -80,6 +84,34 @@ constexpr Desc kDescs[] = {
     {"v_mfma_f32_32x32x16_bf8_fp8", 32, 32, 16, 1, El::BF8, El::FP8, false},
     {"v_mfma_f32_32x32x16_fp8_bf8", 32, 32, 16, 1, El::FP8, El::BF8, false},
     {"v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, 1, El::FP8, El::FP8, false},
+    // gfx950 (CDNA4) double-K shapes and the f8f6f4 family: the same lane layout, each lane
+    // holding K*M/64 consecutive k (CDNA4 ISA guide, MAI chapter; LLVM's gfx950 MFMA tests).
+    {"v_mfma_f32_16x16x32_bf16", 16, 16, 32, 1, El::BF16, El::BF16, false},
+    {"v_mfma_f32_32x32x16_bf16", 32, 32, 16, 1, El::BF16, El::BF16, false},
+    {"v_mfma_f32_16x16x32_f16", 16, 16, 32, 1, El::F16, El::F16, false},
+    {"v_mfma_f32_32x32x16_f16", 32, 32, 16, 1, El::F16, El::F16, false},
+    {"v_mfma_i32_16x16x64_i8", 16, 16, 64, 1, El::I8, El::I8, false},
+    {"v_mfma_i32_32x32x32_i8", 32, 32, 32, 1, El::I8, El::I8, false},
+    {"v_mfma_f32_16x16x128_f8f6f4", 16, 16, 128, 1, El::F8F6F4, El::F8F6F4, false},
+    {"v_mfma_f32_32x32x64_f8f6f4", 32, 32, 64, 1, El::F8F6F4, El::F8F6F4, false},
+    {"v_mfma_scale_f32_16x16x128_f8f6f4", 16, 16, 128, 1, El::F8F6F4, El::F8F6F4, false, true},
+    {"v_mfma_scale_f32_32x32x64_f8f6f4", 32, 32, 64, 1, El::F8F6F4, El::F8F6F4, false, true},
+    // gfx950 SMFMAC: twice the K of the CDNA3 shapes, the same 4:2 sparse layout (each index
+    // register holds 2 bits per kept A value; with 16 values per lane it is the whole VGPR).
+    {"v_smfmac_f32_16x16x64_f16", 16, 16, 64, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_32x32x32_f16", 32, 32, 32, 1, El::F16, El::F16, true},
+    {"v_smfmac_f32_16x16x64_bf16", 16, 16, 64, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_f32_32x32x32_bf16", 32, 32, 32, 1, El::BF16, El::BF16, true},
+    {"v_smfmac_i32_16x16x128_i8", 16, 16, 128, 1, El::I8, El::I8, true},
+    {"v_smfmac_i32_32x32x64_i8", 32, 32, 64, 1, El::I8, El::I8, true},
+    {"v_smfmac_f32_16x16x128_bf8_bf8", 16, 16, 128, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_16x16x128_bf8_fp8", 16, 16, 128, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_16x16x128_fp8_bf8", 16, 16, 128, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_16x16x128_fp8_fp8", 16, 16, 128, 1, El::FP8, El::FP8, true},
+    {"v_smfmac_f32_32x32x64_bf8_bf8", 32, 32, 64, 1, El::BF8, El::BF8, true},
+    {"v_smfmac_f32_32x32x64_bf8_fp8", 32, 32, 64, 1, El::BF8, El::FP8, true},
+    {"v_smfmac_f32_32x32x64_fp8_bf8", 32, 32, 64, 1, El::FP8, El::BF8, true},
+    {"v_smfmac_f32_32x32x64_fp8_fp8", 32, 32, 64, 1, El::FP8, El::FP8, true},
     {"v_smfmac_f32_16x16x32_f16", 16, 16, 32, 1, El::F16, El::F16, true},
     {"v_smfmac_f32_32x32x16_f16", 32, 32, 16, 1, El::F16, El::F16, true},
     {"v_smfmac_f32_16x16x32_bf16", 16, 16, 32, 1, El::BF16, El::BF16, true},
@@ -184,12 +216,17 @@ inline float to_xf32(uint32_t b) {
   return f32(b & ~0x1fffu);
 }
 
+// Values of every code of the narrow float formats: CDNA3's FNUZ fp8/bf8, and CDNA4's OCP
+// e4m3fn/e5m2, fp6 e2m3/e3m2 and fp4 e2m1 (float_formats.hpp).
 struct Fp8Tables {
-  float fp8[256], bf8[256];
+  float fnuz_fp8[256], fnuz_bf8[256];
+  float mx[5][256];  // by f8f6f4 format code: e4m3, e5m2, e2m3, e3m2, e2m1
   Fp8Tables() {
+    const fp::MiniFloat* fmts[5] = {&fp::kE4M3, &fp::kE5M2, &fp::kE2M3, &fp::kE3M2, &fp::kE2M1};
     for (int i = 0; i < 256; ++i) {
-      fp8[i] = fp::fp8_to_f32(uint8_t(i), fp::kFp8);
-      bf8[i] = fp::fp8_to_f32(uint8_t(i), fp::kBf8);
+      fnuz_fp8[i] = fp::fp8_to_f32(uint8_t(i), fp::kFp8);
+      fnuz_bf8[i] = fp::fp8_to_f32(uint8_t(i), fp::kBf8);
+      for (int f = 0; f < 5; ++f) mx[f][i] = fp::mini_to_f32(uint32_t(i) & ((1u << fmts[f]->bits()) - 1), *fmts[f]);
     }
   }
 };
@@ -198,9 +235,38 @@ const Fp8Tables& fp8_tables() {
   return t;
 }
 
-// Element e of a lane's packed input registers, as the accumulator type.
+// How one instruction's narrow inputs read: fp8/bf8 per the target (FNUZ or OCP); f8f6f4
+// A/B per cbsz/blgp.
+struct Formats {
+  const float* fp8;
+  const float* bf8;
+  const float* ab[2];  // f8f6f4 value tables of A and B
+  int ab_bits[2];      // their element widths (8, 6 or 4)
+};
+Formats formats(const Wave& w, const Inst& in) {
+  const Fp8Tables& t = fp8_tables();
+  const bool ocp = target_of(w).fp8 == Fp8Kind::Ocp;
+  Formats f{ocp ? t.mx[0] : t.fnuz_fp8, ocp ? t.mx[1] : t.fnuz_bf8, {t.mx[0], t.mx[0]}, {8, 8}};
+  const unsigned code[2] = {in.mod.cbsz, in.mod.blgp};
+  for (int i = 0; i < 2; ++i) {
+    const unsigned c = code[i] <= 4 ? code[i] : 0;
+    f.ab[i] = t.mx[c];
+    f.ab_bits[i] = c <= 1 ? 8 : c <= 3 ? 6 : 4;
+  }
+  return f;
+}
+
+// Element e of a lane's packed input registers (operand `which`: 0 A, 1 B), as the
+// accumulator type.
 template <class Acc, El T>
-inline Acc element(const uint32_t* const* regs, int lane, int e) {
+inline Acc element(const uint32_t* const* regs, int lane, int e, const Formats& fm, int which) {
+  if constexpr (T == El::F8F6F4) {
+    const int nb = fm.ab_bits[which];
+    const int bit = e * nb;
+    uint64_t v = regs[bit / 32][lane];
+    if (bit % 32 + nb > 32) v |= uint64_t(regs[bit / 32 + 1][lane]) << 32;  // fp6 straddles
+    return Acc(fm.ab[which][(v >> (bit % 32)) & ((1u << nb) - 1)]);
+  }
   constexpr int bits_ = el_bits(T);
   const int bit = e * bits_;
   const uint32_t word = regs[bit / 32][lane];
@@ -209,8 +275,8 @@ inline Acc element(const uint32_t* const* regs, int lane, int e) {
   else if constexpr (T == El::F16) return Acc(fp::f16_to_f32(uint16_t(word >> (bit % 32))));
   else if constexpr (T == El::BF16) return Acc(fp::bf16_to_f32(uint16_t(word >> (bit % 32))));
   else if constexpr (T == El::I8) return Acc(int8_t(uint8_t(word >> (bit % 32))));
-  else if constexpr (T == El::FP8) return Acc(fp8_tables().fp8[uint8_t(word >> (bit % 32))]);
-  else if constexpr (T == El::BF8) return Acc(fp8_tables().bf8[uint8_t(word >> (bit % 32))]);
+  else if constexpr (T == El::FP8) return Acc(fm.fp8[uint8_t(word >> (bit % 32))]);
+  else if constexpr (T == El::BF8) return Acc(fm.bf8[uint8_t(word >> (bit % 32))]);
   else return Acc(f64(word | (uint64_t(regs[bit / 32 + 1][lane]) << 32)));
 }
 
@@ -275,8 +341,27 @@ void run(Wave& w, const Inst& in, const Layout& L) {
       }
     }
   };
-  regs(in.src[0], L.a_regs, ra, cbuf[0]);
-  regs(in.src[1], L.b_regs, rb, cbuf[1]);
+  // f8f6f4: the format sets the tuple (8, 6 or 4 registers; the decoder sized the operand).
+  const bool mx = d.a == El::F8F6F4;
+  regs(in.src[0], mx ? std::min<int>(L.a_regs, in.src[0].dwords) : L.a_regs, ra, cbuf[0]);
+  regs(in.src[1], mx ? std::min<int>(L.b_regs, in.src[1].dwords) : L.b_regs, rb, cbuf[1]);
+  const Formats fm = formats(w, in);
+  if (mx && !d.scaled && m.abid)
+    fail(in, "abid on an f8f6f4 MFMA without v_mfma_ld_scale_b32 before it");
+  // v_mfma_scale_*: each lane's 32 A (B) values share one E8M0 scale (2^(e - 127), the MX
+  // formats' 32-element block scale), the byte of its src3 (src4) that op_sel / op_sel_hi
+  // select. An SGPR or constant scale gives bits [30:23] instead, whatever the selection
+  // (a hardware defect: LLVM PR #158117, which therefore allows only VGPR scales).
+  auto scale = [&](int which, int lane) -> Acc {
+    if constexpr (!d.scaled) {
+      return Acc(1);
+    } else {
+      const Operand& op = in.src[3 + which];
+      const int byte = ((m.op_sel >> which) & 1) | (((m.op_sel_hi >> which) & 1) << 1);
+      const uint32_t v = read_u32(w, op, lane);
+      return Acc(fp::e8m0_to_f32(uint8_t(op.is_vector() ? v >> (8 * byte) : v >> 23)));
+    }
+  };
 
   // Dense A (B x M x K), B stored k-major (B x K x N), D (B x M x N).
   thread_local std::vector<Acc> A, Bm, D;
@@ -287,17 +372,20 @@ void run(Wave& w, const Inst& in, const Layout& L) {
   const bool neg_a = is_f64 && (((m.blgp >> 0) & 1) || in.src[0].neg);
   const bool neg_b = is_f64 && (((m.blgp >> 1) & 1) || in.src[1].neg);
   const bool neg_c = is_f64 && (((m.blgp >> 2) & 1) || in.src[2].neg);
-  const int blgp = is_f64 ? 0 : m.blgp;
+  const int blgp = is_f64 || mx ? 0 : m.blgp;
 
   if (!d.sparse) {
-    for (int l = 0; l < kLanes; ++l)
+    for (int l = 0; l < kLanes; ++l) {
+      const Acc sa = scale(0, l);
       for (int e = 0; e < L.a_epl; ++e) {
         const size_t x = size_t(l) * L.a_epl + e;
-        Acc v = element<Acc, d.a>(ra, l, e);
+        Acc v = element<Acc, d.a>(ra, l, e, fm, 0);
+        if constexpr (d.scaled) v *= sa;
         A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + L.a_k[x]] = neg_a ? -v : v;
       }
+    }
     // CBSZ/ABID: block b reads the A block `abid` of its group of 2^cbsz blocks.
-    if (m.cbsz && !is_f64 && B > 1) {
+    if (m.cbsz && !is_f64 && !mx && B > 1) {
       const int group = 1 << m.cbsz;
       std::vector<Acc> src(A);
       for (int b = 0; b < B; ++b) {
@@ -311,21 +399,24 @@ void run(Wave& w, const Inst& in, const Layout& L) {
     const Operand& idx_op = in.src[2];
     const int set_bits = 2 * L.a_epl;
     const int set = m.cbsz == 0 ? m.abid : 0;
+    if (set * set_bits >= 32) fail(in, "abid selects an index set past the index register");
     for (int l = 0; l < kLanes; ++l) {
       const uint32_t idx = read_u32(w, idx_op, l) >> (set * set_bits);
       for (int e = 0; e < L.a_epl; ++e) {
         const size_t x = size_t(l) * L.a_epl + e;
         const int kc = L.a_k[x];  // compressed k
         const int k = 4 * (kc / 2) + int((idx >> (2 * e)) & 3);
-        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] += element<Acc, d.a>(ra, l, e);
+        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] += element<Acc, d.a>(ra, l, e, fm, 0);
       }
     }
   }
   for (int l = 0; l < kLanes; ++l) {
     const int sl = blgp_lane(l, blgp);
+    const Acc sb = scale(1, sl);
     for (int e = 0; e < L.b_epl; ++e) {
       const size_t x = size_t(l) * L.b_epl + e;
-      Acc v = element<Acc, d.b>(rb, sl, e);
+      Acc v = element<Acc, d.b>(rb, sl, e, fm, 1);
+      if constexpr (d.scaled) v *= sb;
       Bm[(size_t(L.b_blk[x]) * K + L.b_k[x]) * N + L.b_col[x]] = neg_b ? -v : v;
     }
   }

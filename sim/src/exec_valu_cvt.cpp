@@ -1,5 +1,5 @@
 // VALU conversions: integer <-> float with the hardware's saturation (NaN -> 0), f16/f32/f64,
-// normalised and packed forms, and the CDNA3 fp8/bf8 (FNUZ) conversions.
+// normalised and packed forms, and the fp8/bf8 conversions (FNUZ on gfx942, OCP on gfx950).
 #include <climits>
 
 #include "exec_valu_common.hpp"
@@ -52,17 +52,27 @@ template <class F> void cvt(Wave& w, const Inst& in, SrcType st, DstType dt, F f
 inline int vop3_byte(const Inst& in) { return in.format == Format::VOP3 ? (in.mod.op_sel & 3) : 0; }
 inline int vop3_word(const Inst& in) { return in.format == Format::VOP3 ? (in.mod.op_sel & 1) : 0; }
 
+// The fp8/bf8 encodings are the target's (Target::fp8): CDNA3 FNUZ, or CDNA4 OCP e4m3fn/e5m2.
+inline float f8_value(const Wave& w, uint8_t v, const fp::Fp8Format& f) {
+  if (target_of(w).fp8 == Fp8Kind::Ocp) return fp::mini_to_f32(v, f.man_bits == 2 ? fp::kE5M2 : fp::kE4M3);
+  return fp::fp8_to_f32(v, f);
+}
+inline uint32_t f8_code(const Wave& w, float x, const fp::Fp8Format& f, bool sat) {
+  if (target_of(w).fp8 == Fp8Kind::Ocp) return fp::f32_to_ocp_fp8(x, f.man_bits == 2, 127, sat);
+  return fp::f32_to_fp8(x, f, sat);
+}
+
 void cvt_f32_f8(Wave& w, const Inst& in, const fp::Fp8Format& f) {
   const int sh = 8 * vop3_byte(in);
   valu32<1>(w, in, {B32}, DstType::F32, [&](uint32_t a) {
-    return bits(fp::fp8_to_f32(uint8_t(a >> sh), f)); });
+    return bits(f8_value(w, uint8_t(a >> sh), f)); });
 }
 void cvt_pk_f32_f8(Wave& w, const Inst& in, const fp::Fp8Format& f) {
   const int sh = 16 * vop3_word(in);
   valu64<1>(w, in, {B32}, DstType::B64, [&](uint64_t a) {
     uint32_t v = uint32_t(a) >> sh;
-    return uint64_t(bits(fp::fp8_to_f32(uint8_t(v), f))) |
-           (uint64_t(bits(fp::fp8_to_f32(uint8_t(v >> 8), f))) << 32); });
+    return uint64_t(bits(f8_value(w, uint8_t(v), f))) |
+           (uint64_t(bits(f8_value(w, uint8_t(v >> 8), f))) << 32); });
 }
 // v_cvt_pk_{fp8,bf8}_f32: two values into the word op_sel[3] selects; the other word kept.
 void cvt_pk_f8_f32(Wave& w, const Inst& in, const fp::Fp8Format& f) {
@@ -74,8 +84,7 @@ void cvt_pk_f8_f32(Wave& w, const Inst& in, const fp::Fp8Format& f) {
   gather(w, in, 2, t, s);
   alignas(64) uint32_t res[kLanes];
   for_lanes(s.mask, [&](int l) {
-    uint32_t v = fp::f32_to_fp8(f32(s.p[0][0][l]), f, sat) |
-                 (uint32_t(fp::f32_to_fp8(f32(s.p[1][0][l]), f, sat)) << 8);
+    uint32_t v = f8_code(w, f32(s.p[0][0][l]), f, sat) | (f8_code(w, f32(s.p[1][0][l]), f, sat) << 8);
     res[l] = (old[l] & ~(0xffffu << sh)) | (v << sh);
   });
   write_dst32(w, in, s.mask, DstType::B32, res);
@@ -84,6 +93,9 @@ void cvt_pk_f8_f32(Wave& w, const Inst& in, const fp::Fp8Format& f) {
 // v_cvt_sr_{fp8,bf8}_f32: stochastic rounding with src1 as the random bits; the byte
 // op_sel[3:2] selects is written, the others kept.
 void cvt_sr_f8_f32(Wave& w, const Inst& in, const fp::Fp8Format& f) {
+  // gfx950's stochastic rounding to OCP (AMD's model adds the random bits, then still rounds
+  // to nearest) is not modelled.
+  if (target_of(w).fp8 == Fp8Kind::Ocp) fail(in, "stochastic rounding to OCP fp8 is not simulated");
   const int sh = 8 * ((in.mod.op_sel >> 2) & 3);
   const bool sat = in.mod.clamp;
   const uint32_t* old = vec_ptr(w, in.dst[0]);

@@ -7,6 +7,7 @@
 // Written from the format definitions (not from the host's _Float16/__bf16, which the tests
 // use as the independent oracle). Rounding: nearest-even unless the function says otherwise.
 #pragma once
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -174,6 +175,111 @@ inline uint8_t f32_to_fp8(float x, const Fp8Format& f, bool saturate, bool stoch
     out = uint8_t((field << f.man_bits) | man);
   }
   return uint8_t((neg ? 0x80 : 0) | out);
+}
+
+// ---- small floats of CDNA4 (OCP MX formats): e4m3fn, e5m2, fp6 e2m3/e3m2, fp4 e2m1 ----
+// Sign, exponent, mantissa from the top bit down; exponent bias as given; a zero exponent
+// field is subnormal. Specials: e4m3fn has no infinities and S.1111.111 is NaN; e5m2 is
+// IEEE-like (all-ones exponent: infinity or NaN); the 6- and 4-bit formats have neither.
+// (OCP Microscaling Formats (MX) v1.0, sections 5.3-5.3.3; OCP 8-bit FP spec.)
+struct MiniFloat {
+  int exp_bits, man_bits, bias;
+  enum Special : uint8_t { None, AllOnesNan, Ieee } special;
+  int bits() const { return 1 + exp_bits + man_bits; }
+};
+inline constexpr MiniFloat kE4M3{4, 3, 7, MiniFloat::AllOnesNan};
+inline constexpr MiniFloat kE5M2{5, 2, 15, MiniFloat::Ieee};
+inline constexpr MiniFloat kE2M3{2, 3, 1, MiniFloat::None};
+inline constexpr MiniFloat kE3M2{3, 2, 3, MiniFloat::None};
+inline constexpr MiniFloat kE2M1{2, 1, 1, MiniFloat::None};
+
+inline float mini_to_f32(uint32_t v, const MiniFloat& f) {
+  const int n = f.bits();
+  const bool neg = (v >> (n - 1)) & 1;
+  const int exp = int(v >> f.man_bits) & ((1 << f.exp_bits) - 1);
+  const int man = int(v) & ((1 << f.man_bits) - 1);
+  const int exp_max = (1 << f.exp_bits) - 1;
+  float r;
+  if (f.special == MiniFloat::AllOnesNan && exp == exp_max && man == (1 << f.man_bits) - 1)
+    r = std::numeric_limits<float>::quiet_NaN();
+  else if (f.special == MiniFloat::Ieee && exp == exp_max)
+    r = man ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  else if (exp == 0)
+    r = std::ldexp(float(man), 1 - f.bias - f.man_bits);
+  else
+    r = std::ldexp(float((1 << f.man_bits) | man), exp - f.bias - f.man_bits);
+  return neg ? -r : r;
+}
+
+// f32 -> a format without infinities or NaN (fp6 e2m3/e3m2, fp4 e2m1), divided first by
+// 2^(scale_exp - 127): nearest-even, saturating to the largest finite value; NaN, infinities
+// and scale_exp 0xff give the largest magnitude with the input's sign (gfx950's
+// v_cvt_scalef32_* rule). `rand` (stochastic rounding) is added below the kept precision.
+inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp, bool stochastic = false,
+                                uint32_t rand = 0) {
+  const uint32_t b = bits(x);
+  const uint32_t sign = (b >> 31) << (f.bits() - 1);
+  const uint32_t max_code = (1u << (f.exp_bits + f.man_bits)) - 1;
+  if ((b & 0x7f800000u) == 0x7f800000u || scale_exp == 0xff) return sign | max_code;
+  const double a = std::ldexp(std::fabs(double(x)), 127 - int(scale_exp));
+  if (a == 0) return sign;
+  int e;
+  std::frexp(a, &e);
+  const int min_exp = 1 - f.bias;
+  const int exp_unb = std::max(e - 1, min_exp);
+  const double q = std::ldexp(1.0, exp_unb - f.man_bits);
+  const double m = a / q, n = std::floor(m), frac = m - n;
+  const bool up = stochastic ? frac * 4294967296.0 + double(rand) >= 4294967296.0
+                             : (frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0));
+  const double r = (n + (up ? 1 : 0)) * q;
+  const double max_val = std::ldexp(double((2u << f.man_bits) - 1), (1 << f.exp_bits) - 1 - f.bias - f.man_bits);
+  if (r >= max_val) return sign | max_code;
+  if (r == 0) return sign;
+  int re;
+  std::frexp(r, &re);
+  const int rexp = re - 1;
+  if (rexp < min_exp) return sign | uint32_t(r / std::ldexp(1.0, min_exp - f.man_bits));
+  const uint32_t man = uint32_t(r / std::ldexp(1.0, rexp - f.man_bits)) - (1u << f.man_bits);
+  return sign | uint32_t(rexp + f.bias) << f.man_bits | man;
+}
+
+// f32 -> OCP e4m3fn / e5m2 (gfx950's v_cvt_[pk_]{fp8,bf8}_f32 and v_cvt_scalef32_pk_* forms),
+// divided first by 2^(scale_exp - 127), nearest-even. The rules of AMD's bit-accurate gfx950
+// fp8 model: magnitudes below the smallest subnormal (2^-9 / 2^-16) become a signed zero;
+// overflow and infinities give the infinity code (e4m3: 0x7f, its NaN; e5m2: 0x7c) or, with
+// clamp, the largest finite value (0x7e / 0x7b); NaN and scale_exp 0xff give 0x7f; a zero
+// input gives a signed zero in e4m3 and +0 in e5m2.
+inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp) {
+  const MiniFloat& f = bf8 ? kE5M2 : kE4M3;
+  const uint32_t b = bits(x);
+  const uint8_t sign = uint8_t((b >> 31) << 7);
+  const uint8_t inf_code = clamp ? (bf8 ? 0x7b : 0x7e) : (bf8 ? 0x7c : 0x7f);
+  if ((b & 0x7fffffffu) == 0x7f800000u) return sign | inf_code;
+  if (is_nan32(b) || scale_exp == 0xff) return sign | 0x7f;
+  if ((b & 0x7fffffffu) == 0) return bf8 ? 0 : sign;
+  const double a = std::ldexp(std::fabs(double(x)), 127 - int(scale_exp));
+  int e;
+  std::frexp(a, &e);
+  const int min_exp = 1 - f.bias;
+  if (e - 1 < min_exp - f.man_bits) return sign;  // below the smallest subnormal
+  const int exp_unb = std::max(e - 1, min_exp);
+  const double q = std::ldexp(1.0, exp_unb - f.man_bits);
+  const double m = a / q, n = std::floor(m), frac = m - n;
+  const double r = (n + ((frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) ? 1 : 0)) * q;
+  const double max_val = bf8 ? 57344.0 : 448.0;
+  if (r > max_val) return sign | inf_code;
+  int re;
+  std::frexp(r, &re);
+  const int rexp = re - 1;
+  if (rexp < min_exp) return sign | uint8_t(r / std::ldexp(1.0, min_exp - f.man_bits));
+  const uint32_t man = uint32_t(r / std::ldexp(1.0, rexp - f.man_bits)) - (1u << f.man_bits);
+  return sign | uint8_t(uint32_t(rexp + f.bias) << f.man_bits | man);
+}
+
+// E8M0 (the MX block scale): 2^(v - 127); 0xff is NaN.
+inline float e8m0_to_f32(uint8_t v) {
+  if (v == 0xff) return std::numeric_limits<float>::quiet_NaN();
+  return std::ldexp(1.0f, int(v) - 127);
 }
 
 // ---- helpers used by several ops ----

@@ -67,7 +67,8 @@ constexpr std::string_view kTrans[] = {
 
 int mfma_passes(std::string_view m) {
   std::string_view rest;
-  if (starts_with(m, "v_mfma_")) rest = m.substr(7);
+  if (starts_with(m, "v_mfma_scale_")) rest = m.substr(13);  // gfx950 scaled f8f6f4
+  else if (starts_with(m, "v_mfma_")) rest = m.substr(7);
   else if (starts_with(m, "v_smfmac_")) rest = m.substr(9);
   else return 0;
   bool f64 = starts_with(rest, "f64_");
@@ -113,6 +114,10 @@ InstInfo classify(const Inst& in) {
     f |= VALU | MFMA;
     info.passes = uint8_t(mfma_passes(m));
     if (info.passes == 0) info.passes = in.mfma_passes ? in.mfma_passes : 16;
+    // gfx950 f8f6f4: twice the passes with an FP8/BF8 input, cbsz or blgp <= 1
+    // (SISchedule.td PredIsF8_MFMA_SCALE).
+    if (m.find("_f8f6f4") != std::string_view::npos && (in.mod.cbsz <= 1 || in.mod.blgp <= 1))
+      info.passes = uint8_t(info.passes * 2);
     if (starts_with(m, "v_mfma_f64_")) f |= DGEMM;
     else if (starts_with(m, "v_smfmac_")) f |= XDL;
     else if (!(starts_with(m, "v_mfma_f32_") && ends_with(m, "f32") && m.find("xf32") == std::string_view::npos))
@@ -271,11 +276,11 @@ constexpr Rule kRules[] = {
    "MFMA reads a VGPR written by a VALU less than 2 wait states before"},
   {"mfma-srcc", MFMA, 0, 0, MFMA, 0, 0, Rel::MfmaSrcC, Wait::SrcC, 0, 19,
    "MFMA reads as SrcC the result of an MFMA still in flight"},
-  {"mfma-srcab", MFMA, 0, 0, MFMA, 0, 0, Rel::MfmaSrcAB, Wait::SrcAB, 0, 19,
+  {"mfma-srcab", MFMA, 0, 0, MFMA, 0, 0, Rel::MfmaSrcAB, Wait::SrcAB, 0, 20,
    "MFMA reads as SrcA/B the result of an MFMA still in flight"},
-  {"mfma-read", MFMA, 0, 0, 0, VALU | kMem, MFMA, Rel::MfmaDefUse, Wait::ReadAfterMfma, 0, 19,
+  {"mfma-read", MFMA, 0, 0, 0, VALU | kMem, MFMA, Rel::MfmaDefUse, Wait::ReadAfterMfma, 0, 20,
    "reads the result of an MFMA still in flight"},
-  {"mfma-waw", MFMA, 0, 0, 0, VALU | kMem, MFMA, Rel::MfmaDefDef, Wait::WawAfterMfma, 0, 19,
+  {"mfma-waw", MFMA, 0, 0, 0, VALU | kMem, MFMA, Rel::MfmaDefDef, Wait::WawAfterMfma, 0, 20,
    "overwrites the destination of an MFMA still in flight"},
   {"mfma-srcc-war", MFMA | XDL, 0, DGEMM, 0, VALU | kMem, MFMA, Rel::SrcCDef, Wait::WarSrcC, 0, 15,
    "overwrites a register an XDL MFMA still reads as SrcC"},
@@ -302,7 +307,19 @@ uint64_t producer_key_flag(const Rule& r) {
   return 0;
 }
 
-int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bool same) {
+// Rows by Target::index. gfx942: NP+1 / 3 (SrcC), NP+3 / 5 (reads), f64 16x16x4 11 and 9.
+// gfx950: 4/6/10/18 for an XDL SrcC (3 for a 2-pass XDL feeding a non-XDL MFMA), 5/8/12/20 for
+// reads, f64 16x16x4 19 and 17 (gfx950.md section 4; llc-22: accvgpr_read after a 16x16x16 bf16
+// s_nop 7 on gfx950, s_nop 6 on gfx942).
+constexpr MfmaWaits kMfmaWaits[] = {
+    {1, 3, 3, 5, 11, 9},   // gfx942
+    {2, 3, 4, 5, 19, 17},  // gfx950
+};
+static_assert(std::size(kMfmaWaits) == 2, "one row per target of all_targets()");
+
+const MfmaWaits& mfma_waits(const Target& t) { return kMfmaWaits[size_t(t.index)]; }
+
+int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bool same, const MfmaWaits& t) {
   int np = p.passes;
   bool p_xdl = p.flags & XDL, p_dgemm = p.flags & DGEMM, c_xdl = c.flags & XDL;
   bool p_dgemm16 = p_dgemm && np >= 8;
@@ -313,20 +330,20 @@ int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bo
         if (p_dgemm && (c.flags & DGEMM) && np == 4 && c.passes == 4) return 4;
         return (!p_dgemm && np == 2) ? 2 : 0;
       }
-      if (p_dgemm) return c_xdl ? 0 : (p_dgemm16 ? 9 : 4);
-      if (p_xdl) return np + 1;
+      if (p_dgemm) return c_xdl ? 0 : (p_dgemm16 ? t.dgemm16_srcc : 4);
+      if (p_xdl) return np == 2 && !c_xdl ? t.xdl2_srcc_nonxdl : np + t.xdl_srcc_extra;
       return c_xdl ? 0 : np;
     case Wait::SrcAB:
-      if (p_dgemm) return p_dgemm16 ? 11 : 6;
-      return p_xdl ? np + 3 : np + 2;
+      if (p_dgemm) return p_dgemm16 ? t.dgemm16_read : 6;
+      return p_xdl ? (np == 2 ? t.xdl2_read : np + t.xdl_read_extra) : np + 2;
     case Wait::ReadAfterMfma: {
       bool mem = c.flags & (VMEM | FLAT | DS);
-      if (p_dgemm) return mem ? (p_dgemm16 ? 18 : 9) : (p_dgemm16 ? 11 : 6);
-      return p_xdl ? np + 3 : np + 2;
+      if (p_dgemm) return mem ? (p_dgemm16 ? 18 : 9) : (p_dgemm16 ? t.dgemm16_read : 6);
+      return p_xdl ? (np == 2 ? t.xdl2_read : np + t.xdl_read_extra) : np + 2;
     }
     case Wait::WawAfterMfma:
       if (p_dgemm) return p_dgemm16 ? 11 : 6;
-      return p_xdl ? np + 3 : np + 2;
+      return p_xdl ? (np == 2 ? t.xdl2_read : np + t.xdl_read_extra) : np + 2;
     case Wait::WarSrcC:
       return np <= 2 ? 1 : np <= 4 ? 3 : np <= 8 ? 7 : 15;
   }

@@ -72,7 +72,7 @@ struct Range {
 
 struct InstInfo {
   uint64_t flags = 0;
-  uint8_t passes = 0;      // MFMA passes on gfx942
+  uint8_t passes = 0;      // MFMA passes (gfx942's; gfx950's f8f6f4 with an FP8 input: twice)
   int16_t hwreg = -1;      // s_setreg/s_getreg hardware register id
   uint8_t wait_states = 1; // this instruction's own wait states (s_nop N: N+1)
   std::vector<Range> defs, uses;  // explicit operands + the implicit VCC/EXEC/M0 ones
@@ -135,9 +135,23 @@ struct Rule {
 
 std::span<const Rule> rules();
 
+// The MFMA wait states that differ between targets, one row per target (hazard_rules.cpp):
+// gfx950 adds to gfx942's XDL and f64 16x16 terms (../shared/reference/gfx950.md section 4,
+// GCNHazardRecognizer.cpp's IsGFX950 terms).
+struct MfmaWaits {
+  int8_t xdl_srcc_extra;      // XDL -> overlapped SrcC: NP + this
+  int8_t xdl2_srcc_nonxdl;    // ... a 2-pass XDL feeding a non-XDL MFMA's SrcC
+  int8_t xdl_read_extra;      // XDL -> SrcA/B, VALU/memory read, VALU write: NP + this
+  int8_t xdl2_read;           // ... for a 2-pass XDL
+  int8_t dgemm16_read;        // f64 16x16x4 -> SrcA/B, VALU read
+  int8_t dgemm16_srcc;        // f64 16x16x4 -> overlapped SrcC of a non-XDL MFMA
+};
+const MfmaWaits& mfma_waits(const Target& t);
+
 // Wait states rule `r` needs between producer `p` and consumer `c`; `same` tells whether the
-// related registers are exactly the same range (MFMA SrcC rule).
-int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bool same);
+// related registers are exactly the same range (MFMA SrcC rule); `t`: the target's MFMA terms.
+int required_wait_states(const Rule& r, const InstInfo& p, const InstInfo& c, bool same,
+                         const MfmaWaits& t = mfma_waits(target_gfx942()));
 
 inline bool matches(uint64_t flags, uint64_t all, uint64_t any, uint64_t none) {
   return (flags & all) == all && (any == 0 || (flags & any) != 0) && (flags & none) == 0;

@@ -7,8 +7,6 @@ namespace hipasm::sim {
 namespace detail {
 namespace {  // internal linkage: other simulator files have their own detail helpers
 
-constexpr uint32_t kMaxLds = 64 * 1024;  // gfx942: 64 KiB per workgroup
-
 std::string dims(rt::dim3 d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
@@ -36,9 +34,11 @@ void check_launch(const KernelInfo& k, rt::dim3 grid, rt::dim3 block, uint32_t d
     throw rt::error(where + "grid " + dims(grid) + " of blocks " + dims(block) +
                     " exceeds 2^32-1 work-items in a dimension");
   const uint64_t lds = uint64_t{k.kd.group_segment_fixed_size} + dynamic_lds;
-  if (lds > detail::kMaxLds)
+  const Target& t = *k.image.target;
+  if (lds > t.lds_bytes)
     throw rt::error(where + std::to_string(k.kd.group_segment_fixed_size) + " bytes of static + " +
-                    std::to_string(dynamic_lds) + " bytes of dynamic LDS exceed 64 KiB");
+                    std::to_string(dynamic_lds) + " bytes of dynamic LDS exceed " +
+                    std::to_string(t.lds_bytes / 1024) + " KiB (a " + t.name + " workgroup's most)");
 }
 
 std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 block,

@@ -126,7 +126,7 @@ std::vector<std::string> finding_sources(const sim::KernelInfo& k, const std::ve
     } catch (const error&) {
       continue;  // not this kernel's listing
     }
-    const auto prog = sim::decoded_program(k.image.code, k.image.code_vaddr, k.image.entry);
+    const auto prog = sim::decoded_program(k.image);
     std::string mismatch;
     if (sim::match_asm_listing(*prog, k.image.entry, lines, sources, mismatch)) return sources;
   }
@@ -135,7 +135,7 @@ std::vector<std::string> finding_sources(const sim::KernelInfo& k, const std::ve
 
 std::string source_at(const sim::KernelInfo& k, const std::vector<std::string>& sources, uint64_t pc) {
   if (sources.empty()) return {};
-  const auto prog = sim::decoded_program(k.image.code, k.image.code_vaddr, k.image.entry);
+  const auto prog = sim::decoded_program(k.image);
   const sim::Inst* in = prog->at(pc);
   if (!in) return {};
   return sources[size_t(in - prog->insts.data())];

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "decode.hpp"
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "hipasm/sim/profile.hpp"
@@ -45,13 +46,15 @@ struct usage_error : error {
 };
 
 const char* const kHelp =
-    "usage: hipasm-sim info CODE_OBJECT\n"
+    "usage: hipasm-sim info [--decode] CODE_OBJECT\n"
     "       hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [options] --arg SPEC ...\n"
     "\n"
-    "Runs gfx942 code objects (as clang-22 builds them) in the hipasm CPU simulator and reports\n"
-    "missing s_nop / s_waitcnt, LDS races and out-of-bounds accesses.\n"
+    "Runs gfx942 and gfx950 code objects (as clang-22 builds them) in the hipasm CPU simulator and\n"
+    "reports missing s_nop / s_waitcnt, LDS races and out-of-bounds accesses.\n"
     "\n"
     "info   list the kernels with their descriptor fields and arguments\n"
+    "  --decode            also decode every kernel and list each instruction reachable from its\n"
+    "                      entry that is an unknown encoding or has no semantics (exit 1 if any)\n"
     "run    launch KERNEL once\n"
     "  --grid X[,Y[,Z]]    number of workgroups per dimension\n"
     "  --block X[,Y[,Z]]   work-items per workgroup\n"
@@ -170,6 +173,27 @@ struct output_file {
 };
 
 // ------------------------------------------------------------------------------- info
+
+// info --decode: every reachable instruction the simulator cannot run, per kernel.
+int print_unsupported(const sim::CodeObject& co) {
+  size_t bad = 0;
+  for (const auto& k : co.kernels) {
+    sim::Program prog = sim::decode_program(k.image.code, k.image.code_vaddr, *k.image.target);
+    for (auto& in : prog.insts)
+      if (!in.mnemonic.empty()) in.exec = sim::Registry::get().find(in.mnemonic);
+    size_t reached = 0;
+    const auto list = sim::unsupported_reachable(prog, k.image.entry, &reached);
+    std::printf("\ndecode %s: %zu reachable instructions, %zu unsupported\n", sim::printable(k.name).c_str(),
+                reached, list.size());
+    for (const sim::Inst* in : list)
+      std::printf("  unsupported 0x%llx: %s: %s\n", (unsigned long long)in->pc, in->text.c_str(),
+                  in->mnemonic.empty() ? "unknown encoding" : "no semantics");
+    bad += list.size();
+  }
+  if (bad) throw error(std::to_string(bad) + " reachable instruction" + (bad == 1 ? "" : "s") +
+                       " the simulator cannot run (listed above)");
+  return 0;
+}
 
 std::string yes_no(bool b) { return b ? "1" : "0"; }
 
@@ -613,10 +637,12 @@ int main_impl(int argc, char** argv) {
     return 0;
   }
   if (cmd == "info") {
-    if (args.size() != 1) throw usage_error("info takes exactly one CODE_OBJECT");
+    const bool decode = !args.empty() && args[0] == "--decode";
+    if (decode) args.erase(args.begin());
+    if (args.size() != 1) throw usage_error("info takes exactly one CODE_OBJECT (after --decode)");
     const sim::CodeObject co = sim::load_code_object(sim::read_file_bytes(args[0]));
     print_info(args[0], co);
-    return 0;
+    return decode ? print_unsupported(co) : 0;
   }
   if (cmd == "run") return run(parse_run(args));
   if (cmd == "profile") return profile(args);

@@ -260,10 +260,11 @@ constexpr void hand_flow_allowed(builder J, arg<int> n) {
   v = J.thread_id_x();
   auto c = J.sgpr<u32>();
   J.If(v < 7u, [&] {
-    c = 0u;
+    auto k = J.sgpr<u32>();  // (the branch's own counter: an SGPR from outside may not be written here)
+    k = 0u;
     auto top = J.Label("top");
-    c = c + 1u;
-    J.s_cmp_lt_u32(c, 4u);
+    k = k + 1u;
+    J.s_cmp_lt_u32(k, 4u);
     J.s_cbranch_scc1(top);
   });
   auto out = J.make_label("out");
@@ -319,6 +320,94 @@ TEST_CASE("s_endpgm, s_setpc_b64 and branches by hand may not leave per-lane cod
 }
 
 namespace {
+// Whole-wave effects inside per-lane code (builder::wave_uniform).
+constexpr int sgpr_op_line = __LINE__ + 7;
+constexpr int sgpr_op_if_line = __LINE__ + 5;
+constexpr void sgpr_op_in_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto s = J.sgpr<u32>().named("total");
+  J.If(v == 0u, [&] {
+    J.s_add_u32(s, s, 1u);
+  });
+}
+constexpr int sgpr_expr_line = __LINE__ + 7;
+constexpr void sgpr_expr_in_nested_lane_if(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  J.If(v < 32u, [&] {
+    auto s = J.sgpr<u32>();  // declared in the outer If: written in the inner one
+    s = 0u;
+    J.If(v == 3u, [&] { s = s * 3u; });
+  });
+}
+constexpr int sgpr_else_line = __LINE__ + 6;
+constexpr void sgpr_cmp_in_lane_else(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto m = J.sgpr<u64>().named("mask");
+  J.If(v == 0u, [&] { v = v + 1u; }).Else([&] {
+    J.v_cmp_eq_u32(m, v, 5u);  // a VALU write of an SGPR pair (lanes outside EXEC: 0)
+  });
+}
+constexpr int sgpr_loop_line = __LINE__ + 7;
+constexpr void sgpr_in_lane_loop_break(builder J) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto s = J.sgpr<u32>().named("trips");
+  s = 0u;
+  J.While([&] { return v < 20u; }, [&] {
+    J.v_readfirstlane_b32(s, v);
+    J.If(v == 9u, [&] { J.Break(); });
+    v = v + 1u;
+  });
+}
+constexpr int barrier_line = __LINE__ + 6;
+constexpr void barrier_in_lane_loop_if(builder J, arg<int> n) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto i = J.sgpr<i32>();
+  J.For(i, 0, n, [&] {  // a uniform loop: fine ...
+    J.If(v < 7u, [&] { J.s_barrier(); });  // ... a per-lane If in it is not
+  });
+}
+// Allowed: SGPRs declared inside, uniform Ifs and loops (at any depth), a For's counter and the
+// flow's own masks under a per-lane condition, and whatever J.wave_uniform holds.
+constexpr void wave_scope_allowed(builder J, arg<int> n) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x();
+  auto s = J.sgpr<u32>().named("s");
+  auto i = J.sgpr<u32>().named("i");
+  s = 0u;
+  J.If(n > 2, [&] { s = s + 1u; J.s_barrier(); });
+  J.For(i, 0u, 4u, [&] { s = s + i; J.s_barrier(); });
+  J.If(v < 10u, [&] {
+    auto t = J.sgpr<u32>().named("t");
+    t = s + 2u;
+    J.s_mul_i32(t, t, t);
+    J.If(n > 1, [&] { t = t + 1u; });
+    J.For(i, 0u, 3u, [&] { t = t + 1u; });  // (i: the For's counter)
+    v = v + t;
+  });
+  J.For(i, 0u, v, [&] {  // per-lane condition: the counter is the loop's
+    J.If(v == i, [&] { J.Continue(); });
+    J.If(v + i == 9u, [&] { J.If(v > 3u, [&] { J.Break(); }); });
+    J.If(v == 100u, [&] { J.Return(); });
+    v = v - 1u;
+  });
+  J.If(v == 0u, [&] {
+    J.wave_uniform([&] {
+      s = s + 1u;
+      J.s_add_u32(s, s, 1u);
+      J.s_barrier();
+    });
+  });
+  J.While([&] { return v < 20u; }, [&] {
+    v = v + 1u;
+    J.wave_uniform([&] { s = s + 1u; });
+  });
+  v = v + s;
+}
 constexpr void lane_break_continue(builder J) {
   auto v = J.vgpr<u32>();
   auto i = J.vgpr<u32>();
@@ -331,6 +420,31 @@ constexpr void lane_break_continue(builder J) {
     v = v + 3u;
   });
 }
+}  // namespace
+
+TEST_CASE("SGPR writes and s_barrier inside per-lane code are errors at their line; J.wave_uniform allows them",
+          "[control_flow][wave_scope]") {
+  check_error(build_kernel<sgpr_op_in_lane_if>("k"), sgpr_op_line,
+              "s_add_u32 writes SGPR 'total' (declared at ");
+  check_error(build_kernel<sgpr_op_in_lane_if>("k"), sgpr_op_line,
+              "inside the per-lane If at " + std::string(__FILE__) + ":" + std::to_string(sgpr_op_if_line));
+  check_error(build_kernel<sgpr_op_in_lane_if>("k"), sgpr_op_line, "J.wave_uniform([&] { ... })");
+  check_error(build_kernel<sgpr_expr_in_nested_lane_if>("k"), sgpr_expr_line, "writes the SGPR declared at ");
+  check_error(build_kernel<sgpr_expr_in_nested_lane_if>("k"), sgpr_expr_line,
+              "inside the per-lane If at " + std::string(__FILE__) + ":" + std::to_string(sgpr_expr_line));
+  check_error(build_kernel<sgpr_cmp_in_lane_else>("k"), sgpr_else_line,
+              "v_cmp_eq_u32 writes SGPR 'mask' (declared at ");
+  check_error(build_kernel<sgpr_cmp_in_lane_else>("k"), sgpr_else_line, "inside the per-lane Else at ");
+  check_error(build_kernel<sgpr_in_lane_loop_break>("k"), sgpr_loop_line,
+              "v_readfirstlane_b32 writes SGPR 'trips'");
+  check_error(build_kernel<sgpr_in_lane_loop_break>("k"), sgpr_loop_line, "inside the per-lane loop at ");
+  check_error(build_kernel<barrier_in_lane_loop_if>("k"), barrier_line, "s_barrier inside the per-lane If at ");
+  build_result ok = build_kernel<wave_scope_allowed>("k");
+  INFO(std::string(ok.error.view()));
+  CHECK(ok.error.ok());
+}
+
+namespace {
 // Blocks ending in an s_branch to the block right after them.
 int branches_to_next(const function& fn) {
   int n = 0;

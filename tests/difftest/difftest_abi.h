@@ -5,11 +5,13 @@
 
 extern "C" {
 
-// Reference of one kernel: evaluates `groups` workgroups of 64 lanes with plain C++ semantics.
-//   in:   groups * 64 * nin words, lane gid's words at in[gid * nin ...]
+// Reference of one kernel: evaluates `groups` workgroups (of WS = block x*y*z lanes, 64 when
+// the library has no shapes) with plain C++ semantics. gid = linear workgroup id * WS + linear
+// thread id (x + y * bx + z * bx * by).
+//   in:   groups * WS * nin words, lane gid's words at in[gid * nin ...]
 //   sin:  groups * nsin words (wave-uniform inputs, workgroup w's at sin[w * nsin ...])
 //   args: the four scalar kernel arguments (a0, a1: int; a2, a3: unsigned)
-//   out:  groups * 64 * nout words, pre-filled by the caller; lane gid's at out[gid * nout ...]
+//   out:  groups * WS * nout words, pre-filled by the caller; lane gid's at out[gid * nout ...]
 typedef void (*difftest_ref_fn)(const uint32_t* in, const uint32_t* sin, const uint32_t* args,
                                 uint32_t* out, uint32_t groups);
 
@@ -24,7 +26,16 @@ struct difftest_kernel {
   difftest_ref_fn ref;
 };
 
+// The launch shape of each kernel (table order).
+struct difftest_shape {
+  uint32_t block[3];
+  uint32_t grid[3];
+};
+
 // Exported by every reference library.
 uint32_t difftest_kernel_count(void);
 const difftest_kernel* difftest_kernel_table(void);
+// Optional (older reproducers lack it): without it every kernel runs 64-lane workgroups,
+// `--groups` of them.
+const difftest_shape* difftest_kernel_shapes(void);
 }

@@ -8,12 +8,19 @@ The runner (run.cpp) runs each kernel in hipasm-sim and compares every output wo
 reference; bench/difftest/run drives batches; reduce.py shrinks a failing kernel.
 
 Every program is a statement tree (class Stmt below) emitted twice: as DSL calls and as C++.
-The C++ evaluates one lane at a time with real if/else, for/while, break and continue; the
-cross-lane statements (DPP, v_writelane/v_readlane) sit at the top level, where all 64 lanes
-are active, and are evaluated over the whole wave between per-lane segments.
+The C++ models a whole workgroup: all lanes of all its waves in lockstep, an explicit EXEC per
+wave (lanes past the workgroup size off from the start), per-lane If/loops/Break/Continue and
+with_exec_mask as the hardware's mask pushes and pops, wave-uniform values per wave. So the
+cross-lane statements (DPP with disabled or out-of-range source lanes, readlane/readfirstlane,
+lane_mask/exec_mask) have exact semantics wherever they are, LDS is shared by the waves (the
+barriers are at uniform points, where lockstep is what the hardware guarantees) and atomics
+are sums (any order gives the same word).
 
 What the generator keeps valid (a failure is then a hipasm or simulator bug, never the
 program's):
+  - reads of other lanes only where their value is defined: DPP/readfirstlane read active
+    lanes, v_readlane a lane below the last wave's size, LDS words every lane wrote before
+    the barrier; v_writelane only at the top level (it writes whatever EXEC says);
   - no division by zero, no INT_MIN / -1 (divisors are made safe by construction: (y | 2) & -2,
     (y & 255) + 1, ...; a dividend a >> 1 cannot be INT_MIN); the reference flags any UB;
   - shift amounts: constants 0..31, registers as the ISA takes them (mod 32);
@@ -63,6 +70,20 @@ ALL_FEATURES = [
     "lanes",      # v_writelane/v_readlane/v_readfirstlane
     "waits",      # computed waits: a kernel drops most of its s_waitcnt for the automatic mode
                   # (kernel_options::auto_waitcnt) or replaces them by J.wait_for(loaded vars)
+    "wgshape",    # workgroups of 64..256 lanes, 2-D/3-D blocks and grids (off: 2 workgroups of 64)
+    "partialwave",  # with wgshape: workgroup sizes that are not multiples of 64 (1..130 lanes:
+                    # a last wave whose lanes past the size are never active)
+    "crosslane",  # DPP and v_readfirstlane_b32 under per-lane control flow (disabled source lanes)
+    "lanemask",   # lane_mask/exec_mask/with_exec_mask, && / || of conditions (If, lane_mask)
+    "masknot",    # ! of combined conditions, uniform sides of per-lane && / ||
+    "buffer",     # buffer loads (V# over the workgroup's inputs), voffset + constant (soffset,
+                  # offset:), in and out of range (out of range reads 0)
+    "bufwrap",    # buffer offsets w + C whose u32 sum wraps around 2^32 (w near 2^32)
+    "lds",        # LDS shared by the waves of a workgroup: write, s_barrier, read another lane's
+                  # word; ds_add_u32 from every lane
+    "atomics",    # global_atomic_add from every active lane into one word per workgroup
+    "reduce",     # wave_reduce / wave_allreduce / wave_scan (sum, max, min of u32/i32 over the
+                  # active lanes) anywhere
 ]
 __doc__ += ", ".join(ALL_FEATURES) + "\n"
 
@@ -71,6 +92,13 @@ INT_EDGE = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 32, 63, 64, 100, 255, 256, 1000, 40
             0xdeadbeef, 0x55555555, 0xaaaaaaaa]
 F32_CONSTS = [0.5, 1.0, 2.0, 4.0, -0.5, -1.0, -2.0, -4.0, 0.0, 1.5, 3.0, -7.25, 0.1, 100.0, 1e-3, -12.5,
               65536.0, 0.3333333432674408]
+
+# Workgroup shapes (feature "wgshape"): sizes that are not multiples of 64 (a partial last
+# wave), several waves, 2-D/3-D blocks (linear id x + y * bx + z * bx * by, 64 per wave), and
+# grids of up to 4 workgroups.
+BLOCKS = [(20, 1, 1), (100, 1, 1), (130, 1, 1), (64, 1, 1), (128, 1, 1), (192, 1, 1), (33, 1, 1),
+          (1, 1, 1), (8, 5, 1), (16, 4, 1), (10, 3, 3), (32, 2, 2), (5, 7, 2), (256, 1, 1), (63, 1, 1)]
+GRIDS = [(2, 1, 1), (1, 2, 1), (2, 2, 1), (1, 1, 2), (3, 1, 1), (1, 1, 1)]
 
 VREG_BOUND = 180   # VGPR words in scope (the file has 256: >= 60 left for expression temporaries, addresses)
 SREG_BOUND = 36    # SGPR words in scope (102 addressable; masks, args, temporaries take the rest)
@@ -236,14 +264,38 @@ class Cond:
         return self.a.vars() + self.b.vars()
 
 
+class CondComb(Cond):
+    """a && b, a || b, optionally negated (hipasm: lane masks combined with s_and_b64/s_or_b64,
+    or SCC for two uniform sides)."""
+
+    def __init__(self, op, a, b, negate):
+        self.op, self.a, self.b, self.negate = op, a, b, negate
+        self.vec = a.vec or b.vec
+
+    def dsl(self):
+        s = f"({self.a.dsl()}) {self.op} ({self.b.dsl()})"
+        return f"!({s})" if self.negate else f"({s})"
+
+    def ref(self):
+        s = f"({self.a.ref()} {self.op} {self.b.ref()})"
+        return f"!{s}" if self.negate else s
+
+    def vars(self):
+        return self.a.vars() + self.b.vars()
+
+
 # ---- statements -----------------------------------------------------------------------------
 
 class Stmt:
-    cross_lane = False  # evaluated over the whole wave in the reference
     decl = ()           # variables this statement declares
 
     def children(self):
         return []
+
+    def rkind(self):
+        """How the reference runs it: "v" per active lane (EXEC), "s" once per wave for all its
+        lanes (a wave-uniform SGPR write), "x" its own mask-level code (ref())."""
+        return "v"
 
 
 def ind(n):
@@ -268,6 +320,9 @@ class Decl(Stmt):
             return [f"{ind(d)}auto {v.name} = J.{mk}<{DT[v.dt]}>().fill({self.expr.dsl()});"]
         return [f"{ind(d)}auto {v.name} = J.{mk}<{DT[v.dt]}>();", f"{ind(d)}{v.name} = {self.expr.dsl()};"]
 
+    def rkind(self):
+        return self.var.cls
+
     def ref(self, d):
         if self.form == "array":
             lines = [f"{ind(d)}{{ const auto e_ = {self.expr.ref()};"]
@@ -280,6 +335,9 @@ class Decl(Stmt):
 class Assign(Stmt):
     def __init__(self, var, dsl_lhs, expr, compound=None):
         self.var, self.lhs, self.expr, self.compound = var, dsl_lhs, expr, compound
+
+    def rkind(self):
+        return self.var.cls
 
     def dsl(self, d):
         if self.compound:
@@ -300,6 +358,9 @@ class Assign64(Stmt):
     def __init__(self, q, p, sub, off, off_dsl, off_ref):
         self.q, self.p, self.sub, self.off, self.off_dsl, self.off_ref = q, p, sub, off, off_dsl, off_ref
 
+    def rkind(self):
+        return self.q.cls
+
     def dsl(self, d):
         return [f"{ind(d)}{self.q.name} = {self.p.name} {'-' if self.sub else '+'} {self.off_dsl};"]
 
@@ -311,6 +372,9 @@ class Decl64(Stmt):
     def __init__(self, q, lo, hi):
         self.q, self.lo, self.hi = q, lo, hi
         self.decl = [q]
+
+    def rkind(self):
+        return self.q.cls
 
     def dsl(self, d):
         q = self.q
@@ -339,13 +403,23 @@ class If(Stmt):
         out.append(f"{ind(d)}}});")
         return out
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
-        out = [f"{ind(d)}if ({self.cond.ref()}) {{"]
-        out += emit_ref(self.then, d + 1)
+        # EXEC as the hardware keeps it: the lanes where the condition holds run the then
+        # branch, the others the else branch, then the saved mask comes back (less the lanes
+        # that left the innermost loop by Break/Continue meanwhile)
+        i = new_id()
+        out = [f"{ind(d)}{{ u64 S{i}[NW], C{i}[NW];",
+               f"{ind(d)}for (int w = 0; w < NW; ++w) {{ S{i}[w] = E[w]; C{i}[w] = 0; }}"]
+        out += lane_loop([f"if ({self.cond.ref()}) C{i}[w] |= 1ull << l;"], d, True)
+        out.append(f"{ind(d)}for (int w = 0; w < NW; ++w) E[w] = S{i}[w] & C{i}[w];")
+        out += emit_ref(self.then, d)
         if self.els is not None:
-            out.append(f"{ind(d)}}} else {{")
-            out += emit_ref(self.els, d + 1)
-        out.append(f"{ind(d)}}}")
+            out.append(f"{ind(d)}for (int w = 0; w < NW; ++w) E[w] = S{i}[w] & ~C{i}[w]{loop_exits()};")
+            out += emit_ref(self.els, d)
+        out.append(f"{ind(d)}for (int w = 0; w < NW; ++w) E[w] = S{i}[w]{loop_exits()}; }}")
         return out
 
 
@@ -370,14 +444,15 @@ class ForLoop(Stmt):
         out.append(f"{ind(d)}}}, {self.step});")
         return out
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
         c = self.ctr
         cv = ref_read(c.dt, c.ref())
         cmp = "<" if self.step >= 0 else ">"
-        out = [f"{ind(d)}for ({c.ref()} = bits({self.begin.ref()}); {cv} {cmp} {self.end.ref()}; "
-               f"{c.ref()} = bits(oadd({cv}, {Const(c.dt, self.step).ref()}))) {{"]
-        out += emit_ref(self.body, d + 1)
-        return out + [f"{ind(d)}}}"]
+        return loop_ref(d, [f"{c.ref()} = bits({self.begin.ref()});"], c.cls, f"{cv} {cmp} {self.end.ref()}",
+                        [f"{c.ref()} = bits(oadd({cv}, {Const(c.dt, self.step).ref()}));"], [], self.body)
 
 
 class WhileLoop(Stmt):
@@ -398,14 +473,14 @@ class WhileLoop(Stmt):
         out += emit_dsl(self.body, d + 1)
         return out + [f"{ind(d)}}});"]
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
         c = self.ctr
         cv = ref_read(c.dt, c.ref())
-        out = [f"{ind(d)}{c.ref()} = 0;",
-               f"{ind(d)}while ({cv} < {self.bound.ref()}) {{",
-               f"{ind(d + 1)}{c.ref()} = bits(oadd({cv}, {Const(c.dt, 1).ref()}));"]
-        out += emit_ref(self.body, d + 1)
-        return out + [f"{ind(d)}}}"]
+        return loop_ref(d, [f"{c.ref()} = 0;"], c.cls, f"{cv} < {self.bound.ref()}", [],
+                        [f"{c.ref()} = bits(oadd({cv}, {Const(c.dt, 1).ref()}));"], self.body)
 
 
 class Jump(Stmt):
@@ -415,8 +490,14 @@ class Jump(Stmt):
     def dsl(self, d):
         return [f"{ind(d)}J.{self.kind}();"]
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
-        return [f"{ind(d)}{self.kind.lower()};"]
+        # the active lanes leave the innermost loop (Break) or this iteration (Continue)
+        i = LOOPS[-1]
+        m = f"B{i}" if self.kind == "Break" else f"K{i}"
+        return [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ {m}[w] |= E[w]; E[w] = 0; }}"]
 
 
 class Load(Stmt):
@@ -443,6 +524,9 @@ class Load(Stmt):
 class SLoad(Stmt):
     def __init__(self, var, lhs, k):
         self.var, self.lhs, self.k = var, lhs, k
+
+    def rkind(self):
+        return "s"
 
     def dsl(self, d):
         return [f"{ind(d)}J.s_load_dword({self.lhs}, sinb, {4 * self.k});"]
@@ -510,8 +594,8 @@ class Store(Stmt):
 
 
 class Dpp(Stmt):
-    """J.v_mov_b32 / v_add_u32 / v_add_f32 with DPP on src0 (top level: all lanes active)."""
-    cross_lane = True
+    """J.v_mov_b32 / v_add_u32 / v_add_f32 with DPP on src0 (any EXEC: a source lane that is
+    out of range or disabled reads 0 with bound_ctrl, else the lane is not written)."""
 
     def __init__(self, op, dst, src0, src1, ctrl, rm, bm, bc, dt):
         self.op, self.dst, self.src0, self.src1 = op, dst, src0, src1
@@ -522,22 +606,29 @@ class Dpp(Stmt):
         return [f"{ind(d)}J.{self.op}({self.dst.name}, {srcs}, {{.dpp = {{.ctrl = {self.ctrl:#x}, "
                 f".row_mask = {self.rm:#x}, .bank_mask = {self.bm:#x}, .bound_ctrl = {str(self.bc).lower()}}}}});"]
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
         dst, s0, s1 = self.dst, self.src0, self.src1
-        lines = [f"{ind(d)}{{ u32 t_[64]; for (int L = 0; L < 64; ++L) t_[L] = {dst.ref()};",
-                 f"{ind(d)}  for (int L = 0; L < 64; ++L) {{",
-                 f"{ind(d)}    if (!(({self.rm:#x} >> (L >> 4)) & 1) || !(({self.bm:#x} >> ((L >> 2) & 3)) & 1)) continue;",
-                 f"{ind(d)}    const int s_ = dpp_src({self.ctrl:#x}, L);",
+        lines = [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue;",
+                 f"{ind(d)}  u32 t_[64]; for (int l = 0; l < 64; ++l) {{ const int L = w * 64 + l; t_[l] = {dst.ref()}; }}",
+                 f"{ind(d)}  for (int l = 0; l < 64; ++l) {{",
+                 f"{ind(d)}    const int L = w * 64 + l;",
+                 f"{ind(d)}    if (!((E[w] >> l) & 1)) continue;",
+                 f"{ind(d)}    if (!(({self.rm:#x} >> (l >> 4)) & 1) || !(({self.bm:#x} >> ((l >> 2) & 3)) & 1)) continue;",
+                 f"{ind(d)}    const int s_ = dpp_src({self.ctrl:#x}, l);",
                  f"{ind(d)}    u32 a_;",
-                 f"{ind(d)}    if (s_ < 0) {{ if (!{str(self.bc).lower()}) continue; a_ = 0; }} else a_ = R[{s0.slot}][s_];"]
+                 f"{ind(d)}    if (s_ < 0 || !((E[w] >> s_) & 1)) {{ if (!{str(self.bc).lower()}) continue; a_ = 0; }} "
+                 f"else a_ = R[{s0.slot}][w * 64 + s_];"]
         if self.op == "v_mov_b32":
-            lines.append(f"{ind(d)}    t_[L] = a_;")
+            lines.append(f"{ind(d)}    t_[l] = a_;")
         elif self.op == "v_add_u32":
-            lines.append(f"{ind(d)}    t_[L] = a_ + {s1.ref()};")
+            lines.append(f"{ind(d)}    t_[l] = a_ + {s1.ref()};")
         else:
-            lines.append(f"{ind(d)}    t_[L] = bits(asf(a_) + asf({s1.ref()}));")
+            lines.append(f"{ind(d)}    t_[l] = bits(asf(a_) + asf({s1.ref()}));")
         lines += [f"{ind(d)}  }}",
-                  f"{ind(d)}  for (int L = 0; L < 64; ++L) {dst.ref()} = t_[L]; }}"]
+                  f"{ind(d)}  for (int l = 0; l < 64; ++l) {{ const int L = w * 64 + l; {dst.ref()} = t_[l]; }} }}"]
         return lines
 
 
@@ -563,7 +654,7 @@ class Sdwa(Stmt):
 
 
 class WriteLane(Stmt):
-    cross_lane = True
+    """v_writelane_b32: writes lane `lane` of every wave whatever EXEC says (top level only)."""
 
     def __init__(self, dst, src, lane):
         self.dst, self.src, self.lane = dst, src, lane  # src: Leaf (SGPR) or Const; lane: int
@@ -571,13 +662,16 @@ class WriteLane(Stmt):
     def dsl(self, d):
         return [f"{ind(d)}J.v_writelane_b32({self.dst.name}, {self.src.dsl()}, {self.lane});"]
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
-        s = self.src.ref().replace("[L]", "[0]")
-        return [f"{ind(d)}R[{self.dst.slot}][{self.lane}] = bits({s});"]
+        return [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; const int L = w * 64; "
+                f"R[{self.dst.slot}][w * 64 + {self.lane}] = bits({self.src.ref()}); }}"]
 
 
 class ReadLane(Stmt):
-    cross_lane = True
+    """v_readlane_b32 (a lane active in every wave) / v_readfirstlane_b32 (the first active)."""
 
     def __init__(self, dst, src, lane):
         self.dst, self.src, self.lane = dst, src, lane  # lane: int, or -1 for readfirstlane
@@ -587,9 +681,13 @@ class ReadLane(Stmt):
             return [f"{ind(d)}J.v_readfirstlane_b32({self.dst.name}, {self.src.name});"]
         return [f"{ind(d)}J.v_readlane_b32({self.dst.name}, {self.src.name}, {self.lane});"]
 
+    def rkind(self):
+        return "x"
+
     def ref(self, d):
-        lane = max(self.lane, 0)
-        return [f"{ind(d)}{{ const u32 x_ = R[{self.src.slot}][{lane}]; for (int L = 0; L < 64; ++L) R[{self.dst.slot}][L] = x_; }}"]
+        lane = "std::countr_zero(E[w])" if self.lane < 0 else str(self.lane)
+        return [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; const u32 x_ = R[{self.src.slot}][w * 64 + {lane}]; "
+                f"for (int l = 0; l < 64; ++l) R[{self.dst.slot}][w * 64 + l] = x_; }}"]
 
 
 class Cvt(Stmt):
@@ -603,6 +701,176 @@ class Cvt(Stmt):
         return [f"{ind(d)}{self.dst.ref()} = bits(float({self.src.ref()}));"]
 
 
+class LaneMask(Stmt):
+    """auto m = lane_mask(J, c) (the lanes of EXEC where c holds) or exec_mask(J); then
+    x = (x ^ m.lo()) + m.hi() * K so that the mask is seen where m goes out of scope."""
+
+    def __init__(self, m, cond, mix):
+        self.m, self.cond, self.mix = m, cond, mix  # cond None: exec_mask; mix: a u32 VGPR Var or None
+        self.decl = [m]
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        c = "exec_mask(J)" if self.cond is None else f"lane_mask(J, {self.cond.dsl()})"
+        out = [f"{ind(d)}auto {self.m.name} = {c};"]
+        if self.mix is not None:
+            x, m = self.mix.name, self.m.name
+            out.append(f"{ind(d)}{x} = ({x} ^ {m}.lo()) + {m}.hi() * 0x9e3779b9u;")
+        return out
+
+    def ref(self, d):
+        i = new_id()
+        out = [f"{ind(d)}{{ u64 M{i}[NW]; for (int w = 0; w < NW; ++w) M{i}[w] = 0;"]
+        if self.cond is None:
+            out.append(f"{ind(d)}for (int w = 0; w < NW; ++w) M{i}[w] = E[w];")
+        else:
+            out += lane_loop([f"if ({self.cond.ref()}) M{i}[w] |= 1ull << l;"], d, True)
+        out += lane_loop([f"{self.m.ref()} = M{i}[w];"], d, False)
+        if self.mix is not None:
+            x, m = self.mix.ref(), self.m.ref()
+            out += lane_loop([f"{x} = ({x} ^ u32({m})) + u32({m} >> 32) * 0x9e3779b9u;"], d, True)
+        return out + [f"{ind(d)}}}"]
+
+
+class WithExec(Stmt):
+    """with_exec_mask(J, m, body): EXEC &= m for the body (skipped when empty), then back."""
+
+    def __init__(self, m, body):
+        self.m, self.body = m, body
+
+    def children(self):
+        return [self.body]
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        return [f"{ind(d)}with_exec_mask(J, {self.m.name}, [&] {{"] + emit_dsl(self.body, d + 1) + [f"{ind(d)}}});"]
+
+    def ref(self, d):
+        i = new_id()
+        out = [f"{ind(d)}{{ u64 S{i}[NW]; for (int w = 0; w < NW; ++w) {{ S{i}[w] = E[w]; E[w] &= {self.m.ref().replace('[L]', '[w * 64]')}; }}"]
+        out += emit_ref(self.body, d)
+        return out + [f"{ind(d)}for (int w = 0; w < NW; ++w) E[w] = S{i}[w]{loop_exits()}; }}"]
+
+
+class BufLoad(Stmt):
+    """BUF.load(v, w + C), w = (idx << 2) - K: a raw buffer over the workgroup's inputs
+    (num_records NREC bytes); the offset is the u32 sum (it may wrap around 2^32); out of
+    range reads 0."""
+
+    def __init__(self, var, lhs, idx, k, c):
+        self.var, self.lhs, self.idx, self.k, self.c = var, lhs, idx, k, c
+
+    def dsl(self, d):
+        tail = f" + {self.c:#x}u" if self.c else ""
+        return [f"{ind(d)}{{",
+                f"{ind(d + 1)}auto bw = J.vgpr<u32>();",
+                f"{ind(d + 1)}bw = ({self.idx.dsl()} << 2) - {self.k:#x}u;",
+                f"{ind(d + 1)}BUF.load({self.lhs}, bw{tail});",
+                f"{ind(d)}}}"]
+
+    def ref(self, d):
+        return [f"{ind(d)}{{ const u32 o_ = (bits({self.idx.ref()}) << 2) - {self.k:#x}u + {self.c:#x}u;",
+                f"{ind(d)}  {self.var.ref()} = u64(o_) + 4 <= NREC ? in[u64(wg) * WS * NIN + o_ / 4] : 0u; }}"]
+
+
+class LdsXchg(Stmt):
+    """Every lane writes its word of an LDS array of WS words, s_barrier, every lane (maybe)
+    adds to word (idx & P-1) with ds_add_u32, s_barrier, reads word (ridx & P-1). Top level."""
+
+    def __init__(self, dst, src, lds, addv, aidx, ridx, p):
+        self.dst, self.src, self.lds, self.addv, self.aidx, self.ridx, self.p = dst, src, lds, addv, aidx, ridx, p
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        o = f"{self.lds}.offset"
+        out = [f"{ind(d)}{{",
+               f"{ind(d + 1)}auto la = J.vgpr<u32>();",
+               f"{ind(d + 1)}la = tid * 4u + {o};",
+               f"{ind(d + 1)}J.ds_write_b32(la, {self.src.name});",
+               f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
+               f"{ind(d + 1)}J.s_barrier();"]
+        if self.addv is not None:
+            out += [f"{ind(d + 1)}auto aa = J.vgpr<u32>();",
+                    f"{ind(d + 1)}aa = ({self.aidx.dsl()} & {self.p - 1}u) * 4u + {o};",
+                    f"{ind(d + 1)}J.ds_add_u32(aa, {self.addv.name});",
+                    f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
+                    f"{ind(d + 1)}J.s_barrier();"]
+        out += [f"{ind(d + 1)}auto ra = J.vgpr<u32>();",
+                f"{ind(d + 1)}ra = ({self.ridx.dsl()} & {self.p - 1}u) * 4u + {o};",
+                f"{ind(d + 1)}J.ds_read_b32({self.dst.name}, ra);",
+                f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
+                f"{ind(d)}}}"]
+        return out
+
+    def ref(self, d):
+        i = new_id()
+        out = [f"{ind(d)}{{ static thread_local u32 X{i}[NL];"]
+        out += lane_loop([f"X{i}[L] = {self.src.ref()};"], d, True)
+        if self.addv is not None:
+            out += lane_loop([f"X{i}[bits({self.aidx.ref()}) & {self.p - 1}u] += {self.addv.ref()};"], d, True)
+        out += lane_loop([f"{self.dst.ref()} = X{i}[bits({self.ridx.ref()}) & {self.p - 1}u];"], d, True)
+        return out + [f"{ind(d)}}}"]
+
+
+class GAtomic(Stmt):
+    """global_atomic_add of every active lane's value into output word `slot` of the
+    workgroup's lane 0 (a sum: the order does not matter)."""
+
+    def __init__(self, var, slot):
+        self.var, self.slot = var, slot
+
+    def dsl(self, d):
+        return [f"{ind(d)}J.global_atomic_add(atb, {self.var.name}, off, {{.offset = {4 * self.slot}}});"]
+
+    def ref(self, d):
+        return [f"{ind(d)}out[u64(wg) * WS * NOUT + {self.slot}] += {self.var.ref()};"]
+
+
+class WaveRed(Stmt):
+    """auto r = wave_reduce / wave_allreduce(J, op, x) or wave_scan(J, op, x[, exclusive]).value:
+    over the wave's active lanes (a scan in lane order)."""
+
+    def __init__(self, kind, op, dst, src, exclusive=False):
+        self.kind, self.op, self.dst, self.src, self.exclusive = kind, op, dst, src, exclusive
+        self.decl = [dst]
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        a = f"J, reduce::{self.op}, {self.src.name}"
+        if self.kind == "scan":
+            o = ", {.exclusive = true}" if self.exclusive else ""
+            return [f"{ind(d)}auto {self.dst.name} = wave_scan({a}{o}).value;"]
+        return [f"{ind(d)}auto {self.dst.name} = wave_{self.kind}({a});"]
+
+    def ref(self, d):
+        dt = self.src.dt
+        ident = {"sum": "0", "max": "0" if dt == "u32" else "INT_MIN", "min": "~0u" if dt == "u32" else "INT_MAX"}[self.op]
+        f = {"sum": "oadd", "max": "omax", "min": "omin"}[self.op]
+        ct = CTYPE[dt]
+        x = f"{ref_read(dt, 'R[' + str(self.src.slot) + '][w * 64 + l]')}"
+        out = [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; {ct} acc_ = {ct}({ident});"]
+        if self.kind == "scan":
+            upd = f"acc_ = {f}(acc_, {x});"
+            setv = f"R[{self.dst.slot}][w * 64 + l] = bits(acc_);"
+            body = f"{setv} {upd}" if self.exclusive else f"{upd} {setv}"
+            out.append(f"{ind(d)}  for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) {{ {body} }}")
+        else:
+            out.append(f"{ind(d)}  for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) acc_ = {f}(acc_, {x});")
+            if self.kind == "reduce":
+                out.append(f"{ind(d)}  for (int l = 0; l < 64; ++l) R[{self.dst.slot}][w * 64 + l] = bits(acc_);")
+            else:
+                out.append(f"{ind(d)}  for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) R[{self.dst.slot}][w * 64 + l] = bits(acc_);")
+        return out + [f"{ind(d)}}}"]
+
+
 def emit_dsl(stmts, d):
     out = []
     for s in stmts:
@@ -610,10 +878,88 @@ def emit_dsl(stmts, d):
     return out
 
 
+# ---- the reference's whole-workgroup model ---------------------------------------------------
+# The reference runs all lanes of all waves of a workgroup in lockstep: NW waves of 64 lanes
+# (lane L = w * 64 + l, the workgroup's linear thread id), an explicit EXEC per wave (E[w];
+# lanes past the workgroup size are off from the start), per-lane If and loops as mask
+# operations like the hardware's. VGPR variables are R[slot][L] / Q[slot][L]; an SGPR
+# variable has the same layout with all 64 lanes of a wave holding its value (a scalar write
+# sets them all). A wave with no active lane skips everything: what it would do then (scalar
+# writes to variables scoped there) cannot be observed.
+LOOPS = []     # ids of the enclosing loops while the reference is emitted (innermost last)
+_IDS = [0]
+
+
+def new_id():
+    _IDS[0] += 1
+    return _IDS[0]
+
+
+def loop_exits():
+    """The lanes that left the innermost loop (Break) or its iteration (Continue)."""
+    return f" & ~(B{LOOPS[-1]}[w] | K{LOOPS[-1]}[w])" if LOOPS else ""
+
+
+def lane_loop(lines, d, masked):
+    """lines for every lane of every wave with an active lane: only the active ones (masked),
+    or all 64 (a wave-uniform write)."""
+    out = [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; for (int l = 0; l < 64; ++l) {{"]
+    if masked:
+        out.append(f"{ind(d + 1)}if (!((E[w] >> l) & 1)) continue;")
+    out.append(f"{ind(d + 1)}const int L = w * 64 + l; const uint32_t gid = wg * WS + L; (void)gid;")
+    out += [ind(d + 1) + x.strip() for x in lines]
+    out.append(f"{ind(d)}}} }}")
+    return out
+
+
+def loop_ref(d, init, cls, cond, step, first, body):
+    """A loop: init; while (cond) { first; body; (Continue lanes back) step } over masks."""
+    i = new_id()
+    out = [f"{ind(d)}{{ u64 S{i}[NW], B{i}[NW], K{i}[NW];",
+           f"{ind(d)}for (int w = 0; w < NW; ++w) {{ S{i}[w] = E[w]; B{i}[w] = 0; K{i}[w] = 0; }}"]
+    out += lane_loop(init, d, cls == "v")
+    out.append(f"{ind(d)}for (;;) {{")
+    # the lanes whose condition fails leave the loop
+    out += lane_loop([f"if (!({cond})) E[w] &= ~(1ull << l);"], d + 1, True)
+    out.append(f"{ind(d + 1)}{{ bool any_ = false; for (int w = 0; w < NW; ++w) any_ |= E[w] != 0; if (!any_) break; }}")
+    if first:
+        out += lane_loop(first, d + 1, cls == "v")
+    LOOPS.append(i)
+    out += emit_ref(body, d + 1)
+    LOOPS.pop()
+    out.append(f"{ind(d + 1)}for (int w = 0; w < NW; ++w) {{ E[w] |= K{i}[w]; K{i}[w] = 0; }}")
+    if step:
+        out += lane_loop(step, d + 1, cls == "v")
+    out.append(f"{ind(d)}}}")
+    out.append(f"{ind(d)}for (int w = 0; w < NW; ++w) E[w] = S{i}[w]; }}")
+    return out
+
+
 def emit_ref(stmts, d):
-    out = []
+    """Consecutive per-lane statements share one loop over the active lanes (they do not look
+    at other lanes), consecutive wave-uniform ones one loop over the waves."""
+    out, run, kind = [], [], None
+
+    def flush():
+        if run:
+            out.extend(lane_loop(run, d, kind == "v"))
+            run.clear()
+
     for s in stmts:
-        out += s.ref(d)
+        k = s.rkind()
+        lines = s.ref(d) if k == "x" else s.ref(0)
+        if not lines:
+            continue
+        if k == "x":
+            flush()
+            out.extend(lines)
+            kind = None
+            continue
+        if k != kind:
+            flush()
+            kind = k
+        run.extend(lines)
+    flush()
     return out
 
 
@@ -658,6 +1004,17 @@ class KernelGen:
         self.wrng = random.Random(f"{name}-waits")
         if "waits" in feats:
             self.wait_mode = self.wrng.choice(["explicit", "auto", "wait_for"])
+        # The launch shape (feature "wgshape"), from its own generator too.
+        self.bdim, self.grid = (64, 1, 1), (2, 1, 1)
+        if "wgshape" in feats:
+            srng = random.Random(f"{name}-shape")
+            blocks = [b for b in BLOCKS if "partialwave" in feats or (b[0] * b[1] * b[2]) % 64 == 0]
+            self.bdim = srng.choice(blocks)
+            self.grid = srng.choice(GRIDS)
+        self.ws = self.bdim[0] * self.bdim[1] * self.bdim[2]
+        self.nw = (self.ws + 63) // 64
+        self.last = self.ws - 64 * (self.nw - 1)  # lanes of the last wave
+        self.nlds = 0
 
     def wait(self, what, names=None):
         """The wait after loads into `names` (None: loads not tracked by name)."""
@@ -874,7 +1231,7 @@ class KernelGen:
             a = self.safe_num(a, dt)
         return Bin(op, a, d, dt)
 
-    def cond(self, ctx, uniform):
+    def cond(self, ctx, uniform, combine=True):
         r = self.rng
         dts = ["u32", "i32"]
         if not uniform and self.feat("f32") and self.readable("f32"):
@@ -892,6 +1249,14 @@ class KernelGen:
                 continue
             if not uniform and not c.vec:
                 continue
+            if combine and self.feat("lanemask") and r.random() < 0.3:
+                # && / || with a second condition (per-lane or uniform), maybe negated
+                # (a uniform side of a per-lane combination and a negated combination are
+                # masks with lanes outside EXEC until they meet EXEC: "masknot")
+                c2 = self.cond(ctx, uniform if uniform else (self.feat("masknot") and r.random() < 0.3), False)
+                if c2 is not None:
+                    a_, b_ = (c, c2) if r.random() < 0.5 else (c2, c)
+                    c = CondComb(r.choice(["&&", "||"]), a_, b_, self.feat("masknot") and r.random() < 0.4)
             return c
         return None
 
@@ -940,10 +1305,22 @@ class KernelGen:
             choices.append(("cvt", 0.5))
         if self.feat("sdwa"):
             choices.append(("sdwa", 1))
-        if ctx.top and self.feat("dpp"):
+        if self.feat("dpp") and (ctx.top or self.feat("crosslane")):
             choices.append(("dpp", 1.5))
-        if ctx.top and self.feat("lanes"):
+        if self.feat("lanes") and (ctx.top or self.feat("crosslane")):
             choices.append(("lanes", 1))
+        if self.feat("lanemask"):
+            choices.append(("lanemask", 1.5))
+            if len(ctx.loops) < 3:
+                choices.append(("withexec", 0.7))
+        if self.feat("buffer"):
+            choices.append(("buffer", 1.5))
+        if ctx.top and self.feat("lds") and self.nlds < 4:
+            choices.append(("lds", 1))
+        if self.feat("atomics"):
+            choices.append(("atomic", 0.7))
+        if self.feat("reduce"):
+            choices.append(("reduce", 1))
         if ctx.loops and (self.feat("break") or self.feat("continue")):
             choices.append(("jumpif", 7 if len(ctx.loops) else 0))
         if ctx.top and self.feat("pressure") and self.vwords < 40:
@@ -955,7 +1332,7 @@ class KernelGen:
             if x < 0:
                 break
         pre = []
-        if self.pending and kind in ("uif", "vif", "uloop", "vloop", "jumpif", "pressure"):
+        if self.pending and kind in ("uif", "vif", "uloop", "vloop", "jumpif", "pressure", "withexec", "lds"):
             # a wait inside a branch does not cover the other path: wait before entering
             pre = [self.wait("vmcnt(0) | lgkmcnt(0)", [v.name for v in self.pending])]
             self.pending.clear()
@@ -1306,8 +1683,8 @@ class KernelGen:
         s0 = r.choice(srcs)
         ctrl = r.choice([r.randint(0, 0xff), 0x101 + r.randint(0, 14), 0x111 + r.randint(0, 14),
                          0x121 + r.randint(0, 14), 0x130, 0x134, 0x138, 0x13c, 0x140, 0x141, 0x142, 0x143])
-        rm = 0xf if r.random() < 0.4 else r.randint(1, 15)
-        bm = 0xf if r.random() < 0.6 else r.randint(1, 15)
+        rm = 0xf if r.random() < 0.6 else r.randint(1, 15)
+        bm = 0xf if r.random() < 0.7 else r.randint(1, 15)
         bc = r.random() < 0.5
         self.used.add(s0)
         if d.dt == "f32":
@@ -1320,6 +1697,17 @@ class KernelGen:
 
     def s_lanes(self, ctx):
         r = self.rng
+        if not ctx.top:
+            # under per-lane control flow: v_readfirstlane_b32 (reads the first active lane)
+            if not self.feat("sgpr"):
+                return None
+            ds = [v for v in self.writable(ctx, cls="s") if v.array is None and not v.is64]
+            srcs = [v for v in self.readable(cls="v") if v.array is None and not v.is64 and v.dt != "f32"]
+            if not ds or not srcs:
+                return None
+            s = r.choice(srcs)
+            self.used.add(s)
+            return [ReadLane(r.choice(ds), s, -1)]
         if r.random() < 0.5 or not self.feat("sgpr"):
             ds = [v for v in self.writable(ctx, cls="v") if v.array is None and not v.is64 and v.dt != "f32"]
             if not ds:
@@ -1337,7 +1725,109 @@ class KernelGen:
             return None
         s = r.choice(srcs)
         self.used.add(s)
-        return [ReadLane(r.choice(ds), s, r.randint(-1, 63))]
+        # a lane active in every wave (the last one may be partial)
+        return [ReadLane(r.choice(ds), s, r.randint(-1, self.last - 1))]
+
+    def s_lanemask(self, ctx):
+        r = self.rng
+        if not self.feat("sgpr") or not self.room("s", 2):
+            return None
+        c = None
+        if r.random() < 0.85:
+            c = self.cond(ctx, r.random() < 0.15)
+            if c is None:
+                return None
+        m = self.new_var("s", "u64", ctx.depth, prefix="m")
+        mixes = [v for v in self.writable(ctx, cls="v") if v.dt == "u32" and v.array is None]
+        mix = r.choice(mixes) if mixes and (not ctx.top or r.random() < 0.5) else None
+        self.add_scope_var(m)
+        return [LaneMask(m, c, mix)]
+
+    def s_withexec(self, ctx):
+        r = self.rng
+        ms = [v for v in self.readable(dt="u64", cls="s")]
+        pre = []
+        if not ms or r.random() < 0.5:
+            pre = self.s_lanemask(ctx)
+            if not pre:
+                return None
+            m = pre[0].m
+        else:
+            m = r.choice(ms)
+        self.used.add(m)
+        sub = self.sub_ctx(ctx, True)
+        return pre + [WithExec(m, self.block(sub, r.randint(1, 5)))]
+
+    def s_buffer(self, ctx):
+        r = self.rng
+        cands = [v for v in self.writable(ctx, cls="v") if not v.is64 and v.dt != "f32"]
+        if not cands:
+            return None
+        v = cands[r.randrange(len(cands))]
+        nrec = self.ws * self.nin * 4
+        wrap = self.feat("bufwrap")
+        # idx: a word index below 2^4..2^12 (in range or past the end), or anything (wraps)
+        base = self.expr("u32", False, 2) or self.const("u32")
+        if not wrap or r.random() < 0.5:
+            idx = Bin("band", base, Const("u32", (1 << r.randint(4, 12)) - 1), "u32")
+        else:
+            idx = base
+        # w = idx * 4 - K, offset w + (K + 4j): the sum wraps around 2^32 back to idx * 4 + 4j
+        kk = r.choice([0, 0, 4, 8192, 8192, 4096, 0x10000, 0x1000000, 0x80000000, nrec]) if wrap else 0
+        c = kk + 4 * r.choice([0, 1, 2, 3, 16, 255, 1023, 1024, 1025, -1, -2]) if kk else 4 * r.choice([0, 1, 17, 1023, 1024, 4096])
+        c &= 0xffffffff
+        out = [BufLoad(v, v.dsl(r, self.feat("views")), idx, kk, c)]
+        if r.random() < 0.5:
+            out.append(self.wait("vmcnt(0)", [v.name]))
+        else:
+            self.pending.add(v)
+        return out
+
+    def s_lds(self, ctx):
+        r = self.rng
+        ints = [v for v in self.readable(cls="v") if v.dt in ("u32", "i32") and not v.is64 and v.array is None]
+        ds = [v for v in self.writable(ctx, cls="v") if v.dt in ("u32", "i32") and not v.is64 and v.array is None]
+        if not ints or not ds:
+            return None
+        p = 1 << (self.ws.bit_length() - 1)  # a power of two <= WS: every word below it is written
+        src, dst = r.choice(ints), r.choice(ds)
+        ridx = self.expr("u32", False, 2) or self.const("u32")
+        addv = aidx = None
+        if r.random() < 0.5:
+            addv = r.choice(ints)
+            aidx = self.expr("u32", False, 2) or self.const("u32")
+        self.used.update([src] + ([addv] if addv else []))
+        name = f"lds{self.nlds}"
+        self.nlds += 1
+        return [LdsXchg(dst, src, name, addv, aidx, ridx, p)]
+
+    def s_atomic(self, ctx):
+        r = self.rng
+        ints = [v for v in self.readable(cls="v") if v.dt in ("u32", "i32") and not v.is64 and v.array is None]
+        if not ints:
+            return None
+        v = r.choice(ints)
+        self.used.add(v)
+        return [GAtomic(v, self.alloc_out("i"))]
+
+    def s_reduce(self, ctx):
+        r = self.rng
+        srcs = [v for v in self.readable(cls="v") if v.dt in ("u32", "i32") and not v.is64 and v.array is None]
+        if not srcs:
+            return None
+        src = r.choice(srcs)
+        kind = r.choice(["reduce", "allreduce", "scan", "scan"])
+        cls = "s" if kind == "reduce" else "v"
+        if kind == "reduce" and not self.feat("sgpr"):
+            return None
+        if not self.room(cls):
+            return None
+        op = r.choice(["sum", "max", "min"])
+        excl = kind == "scan" and op == "sum" and r.random() < 0.5
+        dst = self.new_var(cls, src.dt, ctx.depth, prefix="r")
+        self.add_scope_var(dst)
+        self.used.add(src)
+        return [WaveRed(kind, op, dst, src, excl)]
 
     def s_pressure(self, ctx):
         """Many values live at once (up to the bound), all combined afterwards."""
@@ -1427,18 +1917,46 @@ class KernelGen:
 
     # -- output
     def dsl(self):
+        bx, by, bz = self.bdim
+        gx, gy, gz = self.grid
         L = [f"constexpr void {self.name}_body(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, "
-             f"arg<const uint32_t*> sin, arg<int> a0, arg<int> a1, arg<unsigned> a2, arg<unsigned> a3) {{",
-             "  auto gid = J.vgpr<u32>();",
-             "  gid = J.workgroup_id_x() * 64 + J.thread_id_x();",
-             "  auto wg = J.workgroup_id_x();",
-             "  auto inb = J.vgpr<u64>();",
-             f"  inb = in + gid * {4 * self.nin}u;",
-             "  auto ob = J.vgpr<u64>();",
-             f"  ob = out + gid * {4 * len(self.out_types)}u;",
-             "  auto sinb = J.sgpr<u64>();",
-             f"  sinb = sin + (wg << {(4 * self.nsin).bit_length() - 1});",
-             "  (void)a0; (void)a1; (void)a2; (void)a3; (void)sinb; (void)wg;"]
+             f"arg<const uint32_t*> sin, arg<int> a0, arg<int> a1, arg<unsigned> a2, arg<unsigned> a3) {{"]
+        if (self.bdim, self.grid) == ((64, 1, 1), (2, 1, 1)):
+            L += ["  auto gid = J.vgpr<u32>();",
+                  "  gid = J.workgroup_id_x() * 64 + J.thread_id_x();",
+                  "  auto wg = J.workgroup_id_x();",
+                  "  auto tid = J.thread_id_x();"]
+        else:
+            # the linear ids: thread x + y * bx + z * bx * by (waves take 64 of them in order)
+            t = "J.thread_id_x()" + (f" + J.thread_id_y() * {bx}u" if by > 1 else "") + \
+                (f" + J.thread_id_z() * {bx * by}u" if bz > 1 else "")
+            g = "J.workgroup_id_x()" + (f" + J.workgroup_id_y() * {gx}u" if gy > 1 else "") + \
+                (f" + J.workgroup_id_z() * {gx * gy}u" if gz > 1 else "")
+            L += ["  auto tid = J.vgpr<u32>();", f"  tid = {t};",
+                  "  auto wg = J.sgpr<u32>();", f"  wg = {g};",
+                  "  auto gid = J.vgpr<u32>();", f"  gid = wg * {self.ws}u + tid;"]
+        L += ["  auto inb = J.vgpr<u64>();",
+              f"  inb = in + gid * {4 * self.nin}u;",
+              "  auto ob = J.vgpr<u64>();",
+              f"  ob = out + gid * {4 * len(self.out_types)}u;",
+              "  auto sinb = J.sgpr<u64>();",
+              f"  sinb = sin + (wg << {(4 * self.nsin).bit_length() - 1});",
+              "  (void)a0; (void)a1; (void)a2; (void)a3; (void)sinb; (void)wg; (void)tid;"]
+        uses = set()
+
+        def walk(stmts):
+            for st in stmts:
+                uses.add(type(st).__name__)
+                for c in st.children():
+                    walk(c)
+        walk(self.body)
+        if "BufLoad" in uses:
+            L += ["  auto bb = J.sgpr<u64>();", f"  bb = in + wg * {self.ws * self.nin * 4}u;",
+                  f"  auto BUF = make_buffer(J, bb, {self.ws * self.nin * 4}u);"]
+        if "GAtomic" in uses:
+            L += ["  auto atb = J.vgpr<u64>();", f"  atb = out + wg * {self.ws * 4 * len(self.out_types)}u;"]
+        for i in range(self.nlds):
+            L.append(f"  auto lds{i} = J.lds<uint32_t>({self.ws});")
         L += emit_dsl(self.body, 1)
         L.append("}")
         fn = f"{self.name}_body"
@@ -1455,38 +1973,26 @@ class KernelGen:
         nout = len(self.out_types)
         L = [f"static void ref_{self.name}(const uint32_t* in, const uint32_t* sin, const uint32_t* args, "
              f"uint32_t* out, uint32_t groups) {{",
-             f"  constexpr uint32_t NIN = {self.nin}, NSIN = {self.nsin}, NOUT = {nout};",
-             "  (void)NIN; (void)NSIN; (void)NOUT; (void)sin; (void)args;",
-             f"  static thread_local u32 R[{max(self.nslot, 1)}][64];",
-             f"  static thread_local u64 Q[{max(self.nslot64, 1)}][64];",
+             f"  constexpr uint32_t NIN = {self.nin}, NSIN = {self.nsin}, NOUT = {nout}, WS = {self.ws};",
+             f"  constexpr int NW = {self.nw}, NL = NW * 64;",
+             f"  constexpr u64 NREC = {self.ws * self.nin * 4}u;",
+             "  (void)NIN; (void)NSIN; (void)NOUT; (void)sin; (void)args; (void)NREC;",
+             f"  static thread_local u32 R[{max(self.nslot, 1)}][NL];",
+             f"  static thread_local u64 Q[{max(self.nslot64, 1)}][NL];",
              "  for (uint32_t wg = 0; wg < groups; ++wg) {",
-             "    for (int L = 0; L < 64; ++L) {",
+             "    u64 E[NW];  // EXEC of each wave: the lanes below the workgroup size",
+             "    for (int w = 0; w < NW; ++w) E[w] = WS - 64u * w >= 64 ? ~0ull : (1ull << (WS - 64u * w)) - 1;",
+             "    for (int L = 0; L < NL; ++L) {",
              "      for (auto& r : R) r[L] = 0;",
              "      for (auto& q : Q) q[L] = 0;",
-             f"      R[{self.gid.slot}][L] = wg * 64 + L;"]
+             f"      R[{self.gid.slot}][L] = wg * WS + L;"]
         for i, a in enumerate(self.args):
             L.append(f"      R[{a.slot}][L] = args[{i}];")
         if self.wgv is not None:
             L.append(f"      R[{self.wgv.slot}][L] = wg;")
         L.append("    }")
-        # per-lane segments between the cross-lane statements
-        seg = []
-
-        def flush():
-            if seg:
-                L.append("    for (int L = 0; L < 64; ++L) {")
-                L.append("      const uint32_t gid = wg * 64 + L; (void)gid;")
-                L.extend(emit_ref(seg, 3))
-                L.append("    }")
-                seg.clear()
-
-        for s in self.body:
-            if s.cross_lane:
-                flush()
-                L.extend(s.ref(2))
-            else:
-                seg.append(s)
-        flush()
+        LOOPS.clear()
+        L.extend(emit_ref(self.body, 2))
         L.append("  }")
         L.append("}")
         return L
@@ -1506,12 +2012,13 @@ def gen_batch(seed, nkernels, feats, size, prefix="dt"):
 def write_batch(kernels, seed, out_dir, feats, stem=None):
     stem = stem or f"batch_{seed}"
     hip = ["// GENERATED by tests/difftest/gen.py (seed %d, features %s). Do not edit." % (seed, ",".join(feats)),
-           "#include <cstdint>", "#include <hipasm/kernel.hpp>", "using namespace hipasm;", ""]
+           "#include <cstdint>", "#include <hipasm/kernel.hpp>", "#include <hipasm/helpers.hpp>", "using namespace hipasm;", ""]
     ref = ["// GENERATED by tests/difftest/gen.py (seed %d). The plain C++ reference of %s.hip." % (seed, stem),
            '#include "ref_prelude.hpp"', "using namespace difftest;",
            "#pragma clang diagnostic ignored \"-Wunused-variable\"", "#pragma clang diagnostic ignored \"-Wparentheses-equality\"", ""]
-    table = []
+    table, shapes = [], []
     for k in kernels:
+        shapes.append(f"  {{{{{k.bdim[0]}, {k.bdim[1]}, {k.bdim[2]}}}, {{{k.grid[0]}, {k.grid[1]}, {k.grid[2]}}}}},")
         hip += k.dsl() + [""]
         ref += k.ref() + [""]
         table.append(f'  {{"{k.name}", {k.nin}, "{k.in_types}", {k.nsin}, {len(k.out_types)}, '
@@ -1521,25 +2028,51 @@ def write_batch(kernels, seed, out_dir, feats, stem=None):
     ref.append("};")
     ref.append('extern "C" uint32_t difftest_kernel_count(void) { return sizeof(kTable) / sizeof(kTable[0]); }')
     ref.append('extern "C" const difftest_kernel* difftest_kernel_table(void) { return kTable; }')
+    ref.append("static const difftest_shape kShapes[] = {")
+    ref += shapes
+    ref.append("};")
+    ref.append('extern "C" const difftest_shape* difftest_kernel_shapes(void) { return kShapes; }')
     with open(f"{out_dir}/{stem}.hip", "w") as f:
         f.write("\n".join(hip) + "\n")
     with open(f"{out_dir}/{stem}_ref.cpp", "w") as f:
         f.write("\n".join(ref) + "\n")
 
 
+def comb_masknot(c):
+    """A combined condition with a negated combination or a uniform side of a per-lane one."""
+    if not isinstance(c, CondComb):
+        return False
+    return c.negate or (c.vec and not (c.a.vec and c.b.vec)) or comb_masknot(c.a) or comb_masknot(c.b)
+
+
 def features_used(self):
     names = set()
 
-    def walk(stmts, in_loop):
+    def walk(stmts, in_loop, in_div=False):
         for s in stmts:
             t = type(s).__name__
             names.add({"Decl": "decl", "Assign": "assign", "Assign64": "i64", "Decl64": "i64", "If": "if",
                        "ForLoop": "loop", "WhileLoop": "loop", "Jump": "jump", "Load": "loads", "SLoad": "loads",
                        "Wait": "wait", "Store": "stores", "Dpp": "dpp", "Sdwa": "sdwa", "WriteLane": "lanes",
-                       "ReadLane": "lanes", "Cvt": "f32", "WaitFor": "waits", "NoWait": "waits"}[t])
+                       "ReadLane": "lanes", "Cvt": "f32", "WaitFor": "waits", "NoWait": "waits",
+                       "LaneMask": "lanemask", "WithExec": "lanemask", "BufLoad": "buffer", "LdsXchg": "lds",
+                       "GAtomic": "atomics", "WaveRed": "reduce"}[t])
+            for c in ([s.cond] if t in ("If", "LaneMask") and s.cond is not None else []):
+                if isinstance(c, CondComb):
+                    names.add("lanemask")
+                    if comb_masknot(c):
+                        names.add("masknot")
+            if t == "BufLoad" and (s.k or not (isinstance(s.idx, Bin) and s.idx.op == "band")):
+                names.add("bufwrap")
+            if t in ("Dpp", "ReadLane") and in_div:
+                names.add("crosslane")
             for c in s.children():
-                walk(c, in_loop or t in ("ForLoop", "WhileLoop"))
+                walk(c, in_loop or t in ("ForLoop", "WhileLoop"), True)
     walk(self.body, False)
+    if (self.bdim, self.grid) != ((64, 1, 1), (2, 1, 1)):
+        names.add("wgshape")
+    if self.ws % 64:
+        names.add("partialwave")
     names.discard("wait")
     if self.wait_mode == "auto":
         names.add("waits")

@@ -4,6 +4,9 @@
 //
 //   hipasm-difftest-run <batch.co> <batch_ref.so> [--seed N] [--groups G] [--kernel NAME] [--verbose]
 //
+// Each kernel runs with the launch shape its reference library gives (difftest_kernel_shapes;
+// without it: G workgroups of 64 lanes, G = 2 by default).
+//
 // Prints one line per failing kernel ("FAIL <kernel> <class>: ...") and a summary
 // ("difftest: kernels=... passed=... failed=... wrong=... checker=... error=... ub=...
 // instructions=..."); exits 1 when a kernel fails.
@@ -101,6 +104,8 @@ int main(int argc, char** argv) {
   }
   const uint32_t n = count_fn();
   const difftest_kernel* table = table_fn();
+  auto shapes_fn = reinterpret_cast<const difftest_shape* (*)()>(dlsym(lib, "difftest_kernel_shapes"));
+  const difftest_shape* shapes = shapes_fn ? shapes_fn() : nullptr;
 
   std::unique_ptr<rt::device> dev;
   std::unique_ptr<rt::module> mod;
@@ -119,8 +124,17 @@ int main(int argc, char** argv) {
     if (!only.empty() && only != K.name) continue;
     ++kernels;
     std::mt19937_64 g(seed * 0x9e3779b97f4a7c15ull + std::hash<std::string>{}(K.name));
-    const uint32_t lanes = groups * 64;
-    std::vector<uint32_t> in(static_cast<size_t>(lanes) * K.nin), sin(static_cast<size_t>(groups) * K.nsin);
+    difftest_shape sh{{64, 1, 1}, {groups, 1, 1}};
+    if (shapes) sh = shapes[k];
+    const uint32_t ngroups = sh.grid[0] * sh.grid[1] * sh.grid[2];
+    const uint32_t ws = sh.block[0] * sh.block[1] * sh.block[2];
+    if (ws == 0 || ws > 1024 || ngroups == 0 || ngroups > 65536) {
+      std::fprintf(stderr, "hipasm-difftest-run: %s: bad launch shape (%u lanes a workgroup, %u workgroups)\n", K.name,
+                   ws, ngroups);
+      return 2;
+    }
+    const uint32_t lanes = ngroups * ws;
+    std::vector<uint32_t> in(static_cast<size_t>(lanes) * K.nin), sin(static_cast<size_t>(ngroups) * K.nsin);
     for (size_t i = 0; i < in.size(); ++i) in[i] = K.in_types[i % K.nin] == 'f' ? random_float(g) : random_int(g);
     for (auto& w : sin) w = random_int(g);
     uint32_t args[4];
@@ -130,7 +144,7 @@ int main(int argc, char** argv) {
 
     std::vector<uint32_t> want = init;
     difftest::undefined_behaviour = false;
-    K.ref(in.data(), sin.data(), args, want.data(), groups);
+    K.ref(in.data(), sin.data(), args, want.data(), ngroups);
     if (difftest::undefined_behaviour) {
       ++ub;
       std::printf("FAIL %s generator: the reference divides by zero or INT_MIN by -1 (features %s)\n", K.name,
@@ -148,7 +162,7 @@ int main(int argc, char** argv) {
       rt::launch_options opts;
       opts.threads = 1;
       opts.instruction_budget = 50'000'000;
-      rep = dev->launch(*mod, K.name, {groups, 1, 1}, {64, 1, 1}, ka, opts);
+      rep = dev->launch(*mod, K.name, {sh.grid[0], sh.grid[1], sh.grid[2]}, {sh.block[0], sh.block[1], sh.block[2]}, ka, opts);
       got = bout.download();
     } catch (const std::exception& e) {
       ++errors;

@@ -233,3 +233,40 @@ TEST_CASE("buffer: three-source adds with an immediate addend are peeled too", "
   CHECK(text.find("v_lshl_add_u32") == std::string::npos);
   CHECK(text.find("v_mad_u32_u24") == std::string::npos);
 }
+
+TEST_CASE("buffer: a constant is peeled into soffset/offset: only when the add cannot wrap", "[buffer]") {
+  rt::device& d = *S().dev;
+  const uint32_t lanes = 64, words = lanes + 8196 / 4 + 8;
+  std::vector<uint32_t> in = iota(words, 11);
+  rt::buffer<uint32_t> I(d, in), O(d, lanes * 4);
+  rt::kernel_args a;
+  a.add(O.ptr()).add(I.ptr()).add(words * 4u).add(8192u);
+  no_findings(d.launch(*S().m, "wrap_k", {1, 1, 1}, {64, 1, 1}, a));
+  auto o = O.download();
+  // C++ reference: the offsets as the program computes them in 32-bit arithmetic
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    const uint32_t k[4] = {(lane * 4u - 8192u) + 8196u, (lane * 4u - 8192u) + 8196u, (lane * 4u - 16u) + 20u,
+                           lane * 4u + 8196u};
+    for (int j = 0; j < 4; ++j) {
+      INFO("lane " << lane << " load " << j);
+      CHECK(o[lane * 4 + j] == in[k[j] / 4]);
+    }
+  }
+  const std::string text = hipasm::asm_text<buffer_fns::wrap_offsets>("wrap", hipasm::emit_options{false});
+  INFO(text);
+  // the provable one is still folded: soffset 8192 and offset:4, no add
+  CHECK(std::regex_search(text, std::regex(R"(s_movk?_i?b?32 (s\d+), 0x2000\n\s*buffer_load_dword v\d+, v\d+, s\[\d+:\d+\], \1 offen offset:4\n)")));
+  CHECK(count(text, "buffer_load_dword") == 4);
+}
+
+TEST_CASE("buffer: direct-to-LDS with an SGPR LDS address keeps M0 >= 0", "[buffer]") {
+  rt::device& d = *S().dev;
+  const uint32_t lanes = 64;
+  std::vector<uint32_t> in = iota(lanes + 16, 5);
+  rt::buffer<uint32_t> I(d, in), O(d, lanes);
+  rt::kernel_args a;
+  a.add(O.ptr()).add(I.ptr()).add(static_cast<uint32_t>(in.size() * 4)).add(0u);
+  no_findings(d.launch(*S().m, "lds_dma_sgpr_k", {1, 1, 1}, {64, 1, 1}, a));
+  auto o = O.download();
+  for (uint32_t t = 0; t < lanes; ++t) CHECK(o[t] == in[t + 16]);
+}

@@ -58,11 +58,11 @@ std::string str(const std::map<std::string, std::string>& m, const std::string& 
 uint64_t vgpr_granule(uint64_t n) { return (std::max<uint64_t>(n, 1) + 7) / 8 - 1; }
 uint64_t sgpr_granule(uint64_t n) { return (std::max<uint64_t>(n, 1) + 7) / 8 - 1; }
 
-void check_against_oracles(const oracle_object& o) {
+void check_against_oracles(const oracle_object& o, const std::string& arch = "gfx942") {
   const sim::CodeObject co = sim::load_code_object(o.bytes);
   REQUIRE(co.kernels.size() == o.asm_kd.size());
   REQUIRE(co.kernels.size() == o.metadata.size());
-  CHECK(co.target == "amdgcn-amd-amdhsa--gfx942");
+  CHECK(co.target == "amdgcn-amd-amdhsa--" + arch);
 
   for (const md_kernel& md : o.metadata) {
     const std::string name = str(md.fields, ".name");
@@ -252,6 +252,20 @@ TEST_CASE("loader matches the oracles with flushed denormals and IEEE mode off",
   CHECK_FALSE(co.kernel("args_mix").kd.ieee_mode);
 }
 
+TEST_CASE("loader matches the oracles on the same kernels built for gfx950", "[loader][gfx950]") {
+  const oracle_object o = load_oracle("sim_loader_kernels_gfx950");
+  check_against_oracles(o, "gfx950");
+  const auto co = sim::load_code_object(o.bytes);
+  CHECK(std::string(co.arch->name) == "gfx950");
+  CHECK(co.target.find("gfx950") != std::string::npos);
+  CHECK(co.kernels.front().image.target == co.arch);
+  CHECK(co.arch->lds_bytes == 160 * 1024);  // clang-22: "local memory exceeds limit (163840)"
+  // The e_flags of a gfx950 object with gfx942's metadata: the two disagree, an error.
+  std::vector<uint8_t> b = read_binary(kDir + "/sim_loader_kernels.co");
+  poke<uint32_t>(b, 48, (peek<uint32_t>(b, 48) & ~0xffu) | 0x4f);
+  CHECK_THAT(load_error(b), Catch::Contains("is not gfx950"));
+}
+
 TEST_CASE("the loader's test kernels exercise the descriptor fields they are meant to", "[loader]") {
   const auto co = sim::load_code_object(read_binary(kDir + "/sim_loader_kernels.co"));
   CHECK(co.kernels.size() == 11);
@@ -365,7 +379,7 @@ TEST_CASE("broken code objects are refused with a one-line reason", "[loader][ro
   }
   SECTION("another GPU (gfx90a)") {
     poke<uint32_t>(b, 48, (peek<uint32_t>(good, 48) & ~0xffu) | 0x3f);
-    CHECK_THAT(load_error(b), Catch::Contains("not gfx942"));
+    CHECK_THAT(load_error(b), Catch::Contains("not gfx942 (0x4c) or gfx950 (0x4f)"));
   }
   SECTION("relocatable object") {
     poke<uint16_t>(b, 16, 1);

@@ -243,3 +243,52 @@ TEST_CASE("mubuf range: inside the V# range but outside the allocation is an err
   CHECK_THROWS_WITH(f.run("mubuf_store_x4_offen", make_rsrc(f.data.addr(), 0, 8192), 0, {{0, 4080, 0, {}}}, 0),
                     Catch::Contains("buffer_store_dwordx4") && Catch::Contains("lane 0"));
 }
+
+// Address arithmetic (CDNA3 ISA "Buffer Addressing": offset = vgpr_offset + inst_offset,
+// buffer_offset = offset + stride * index, address = base + sgpr_offset + buffer_offset, the
+// range check on the sum): the sums are exact, nothing wraps at 32 bits (LLVM SelectMUBUF*:
+// "the total computation of vaddr + soffset + offset must not overflow"). Each case below
+// has a 32-bit-wrapped sum that would be a small in-range offset; the exact one is not.
+TEST_CASE("mubuf address: voffset + offset: and soffset do not wrap at 32 bits", "[mubuf]") {
+  Fixture f;
+  f.reset_data();
+  const std::vector<Row> rows = {
+      // mubuf_load_x4_offen: offset = soffset + voffset + 16
+      // 0xfffffff0 + 16 = 2^32 (wrapped: 0, bytes 0..15 in range); 0xfffffff4 + 16 = 2^32 + 4
+      {"voffset + offset: = 2^32", "mubuf_load_x4_offen", 0, 64, kWord3, 0,
+       {{0, 0xfffffff0u, 0, {Z, Z, Z, Z}}, {1, 0xfffffff4u, 0, {Z, Z, Z, Z}}, {2, 0, 0, {16, 20, 24, 28}}}},
+      // 0x80000000 + 0x7ffffff0 + 16 = 2^32 (wrapped: 0); 0x80000000 + 0x80000000 + 16 = 2^32 + 16
+      {"soffset + voffset + offset: = 2^32", "mubuf_load_x4_offen", 0, 64, kWord3, 0x80000000u,
+       {{0, 0x7ffffff0u, 0, {Z, Z, Z, Z}}, {1, 0x80000000u, 0, {Z, Z, Z, Z}}}},
+      // a strided V# without IDXEN is raw: the same sums
+      {"strided raw, voffset + offset: = 2^32 + 8", "mubuf_load_x4_offen", 4, 64, kWord3, 0,
+       {{0, 0xfffffff8u, 0, {Z, Z, Z, Z}}}},
+  };
+  for (const Row& r : rows) {
+    INFO(r.what << " (" << r.kernel << ")");
+    auto got = f.run(r.kernel, make_rsrc(f.data.addr(), r.stride, r.num_records, r.word3), r.soffset, r.lanes, r.idle);
+    for (auto& l : r.lanes)
+      for (int k = 0; k < 4; ++k) {
+        INFO("lane " << l.lane << " dword " << k);
+        CHECK(got[size_t(4 * l.lane + k)] == data_at(l.expect[size_t(k)]));
+      }
+  }
+  // Structured: stride 16, index 0x10000000: 16 * index = 2^32, in range of num_records
+  // 0xffffffff; the address is base + 2^32 + 4 (outside the 4096-byte allocation: an error),
+  // not base + 4.
+  CHECK_THROWS_WITH(f.run("mubuf_load_x4_idxen", make_rsrc(f.data.addr(), 16, 0xffffffffu), 0,
+                          {{0, 0x10000000u, 0, {}}}, 0),
+                    Catch::Contains("buffer_load_dwordx4") && Catch::Contains("lane 0"));
+}
+
+TEST_CASE("mubuf LDS-DMA: the LDS address takes M0[17:0]", "[mubuf]") {
+  Fixture f;
+  f.reset_data();
+  // CDNA3 ISA "Memory Buffer Load to LDS": LDS_offset = M0[17:0]. M0 = 0x40000: LDS byte
+  // 4 * lane (a full 32-bit M0 would be 256 KiB past the 256-byte allocation).
+  auto got = f.run("mubuf_load_lds_m0_bit18", make_rsrc(f.data.addr(), 0, 4096), 0, {{0, 8, 0, {}}, {1, 100, 0, {}}},
+                   /*idle=*/0);
+  CHECK(got[0] == data_at(8));
+  CHECK(got[4] == data_at(100));
+  for (int lane = 2; lane < 64; ++lane) CHECK(got[size_t(4 * lane)] == data_at(0));
+}

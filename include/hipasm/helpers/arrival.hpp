@@ -32,7 +32,9 @@ constexpr void if_last_arrival(builder J, const Ptr& counters, const gpr<dtype::
   const gpr<u32> off = counter_off;
   auto body = last;
   J.s_waitcnt(vmcnt(0), no_modifiers, l);  // this wave's part is written
-  auto one = J.vgpr<u32>(l), old = J.vgpr<u32>(l);
+  // (old: lane 0 writes it and v_readfirstlane reads lane 0's, the wave running all its lanes
+  // here; the other lanes' are never read)
+  auto one = J.vgpr<u32>(l), old = J.vgpr<u32>(l).allow_undefined();
   one = val<u32>(1u, l);
   J.If(lane_id(J, l) == 0u, [&] { J.global_atomic_add(old, off, one, base, {.sc1 = true}, l); }, l);
   J.s_waitcnt(vmcnt(0), no_modifiers, l);

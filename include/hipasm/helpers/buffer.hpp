@@ -25,7 +25,10 @@
 // Offsets are mem_offsets (mem_offset.hpp): VGPR terms go to voffset (offen), SGPR terms to
 // soffset, and the constant to offset: when it fits its 12 bits; a larger constant keeps its
 // low 12 bits there and puts the rest in soffset (one s_mov/s_add, wave-uniform), a negative
-// one is added to the VGPR term (else the SGPR term).
+// one is added to the VGPR term (else the SGPR term). The hardware sums voffset, soffset and
+// offset: exactly (no 32-bit wrap: docs/design.md "Memory offsets"), so the constant of an
+// expression `x + c` is taken out of its add only when x + c provably does not wrap
+// (mem_offset.hpp WRAPPING); `w + 8196` with w = lane * 4 - 8192 keeps its add.
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -375,12 +378,19 @@ struct buffer {
       return {};
     }
     // The instruction's offset: is added to both addresses: the constant it takes is
-    // subtracted from M0. Without an SGPR in the LDS address, M0 stays >= 0: a constant
-    // larger than the LDS address goes to soffset instead.
+    // subtracted from M0. M0 must stay >= 0: the LDS address is M0[17:0] + offset: + 4 * lane
+    // (CDNA3 ISA "Memory Buffer Load to LDS"), so a negative M0 is a far address, not a wrap.
+    // A constant larger than the LDS address can be (its constant plus the least its SGPR
+    // terms hold, value_range) goes to soffset instead.
     mem_offset g = off;
     g += off2;
+    lds.fold_wrapping();  // the LDS address's own sums are exact modulo 2^32
+    int64_t lds_lo = lds.c;
+    for (const operand& t : lds.sterm)
+      if (t.k != operand::kind::none)
+        lds_lo += static_cast<int64_t>(detail::value_range{b}.of(t, b.cur_block(), b.cur_index(), 6).lo);
     uint32_t max_imm = 4095;
-    if (!lds.has_sgpr() && g.c > 0 && (g.c & 4095) > lds.c) max_imm = 0;
+    if (g.c > 0 && (g.c & 4095) > lds_lo) max_imm = 0;
     placed p = place(g, mem_offset{}, max_imm, sl);
     if (!p.ok) return {};
     int64_t m0v = lds.c - p.imm;

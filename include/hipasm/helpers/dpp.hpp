@@ -129,7 +129,7 @@ constexpr sdwa_ctrl sdwa() { return sdwa_ctrl{}; }
 // whose source lane is out of range or disabled reads 0), whatever the control says.
 template <dtype T>
 constexpr gpr<T> dpp_value(const gpr<T>& x, dpp_ctrl c, std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "dpp_value takes a 32-bit register");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "dpp_value takes a 32-bit register");
   builder& b = *x.b;
   src_loc sl = to_src_loc(l);
   detail::reg_ref d = b.new_reg(reg_class::vgpr, 1, 1, sl);

@@ -77,7 +77,7 @@ constexpr void with_exec_mask(builder J, const gpr<u64>& mask, F&& body,
   L.e(gfx942_op::s_and_saveexec_b64, {detail::reg_op(save), mask.to_operand()});
   B.emit_raw(gfx942_op::s_cbranch_execz, {detail::label_op(join.id)}, l);
   B.div_stack_.push_back({save, mask.ref(), join.id});
-  B.enter_region(true);
+  B.enter_region(true, detail::lane_region::kind::masked, l);
   body();
   B.leave_region();
   B.div_stack_.pop_back();

@@ -197,7 +197,7 @@ constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, con
 
 template <dtype T>
 constexpr bool check_reduce_input(builder& b, src_loc l, const gpr<T>& v) {
-  static_assert(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, "reductions take f32, i32 or u32 registers");
+  HIPASM_DTYPE_ASSERT(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, T, "reductions take f32, i32 or u32 registers");
   if (b.err.failed) return false;
   if (v.cls != reg_class::vgpr) {
     b.fail(l, "a lane reduction takes a VGPR (an SGPR is already the same in every lane)");
@@ -248,7 +248,7 @@ constexpr gpr<dtype::u32> wave_id(builder J, uint32_t block_x = 0, uint32_t bloc
 // v in lane `lane` (an immediate 0..63 or an SGPR) as an SGPR (v_readlane_b32; EXEC ignored).
 template <dtype T>
 constexpr gpr<T> readlane(const gpr<T>& v, const val<dtype::u32>& lane, std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "readlane takes a 32-bit register");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "readlane takes a 32-bit register");
   detail::hctx c(*v.b, to_src_loc(l));
   if (lane.x.is_reg(reg_class::vgpr)) {
     c.b.fail(c.l, "readlane: the lane must be an immediate or an SGPR (v_readlane_b32)");
@@ -265,7 +265,7 @@ constexpr gpr<T> readlane(const gpr<T>& v, const val<dtype::u32>& lane, std::sou
 // v in the first active lane as an SGPR (v_readfirstlane_b32).
 template <dtype T>
 constexpr gpr<T> readfirstlane(const gpr<T>& v, std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "readfirstlane takes a 32-bit register");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "readfirstlane takes a 32-bit register");
   detail::hctx c(*v.b, to_src_loc(l));
   detail::reg_ref s = c.s();
   c.e(detail::O::v_readfirstlane_b32, {detail::reg_op(s), v.to_operand()});
@@ -400,7 +400,7 @@ constexpr bool shuffle_xor_to(hctx& c, const operand& D, const operand& v, reg_c
 template <dtype T>
 constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
                              std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "shuffle_xor takes a 32-bit register");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "shuffle_xor takes a 32-bit register");
   detail::hctx c(*J.self(), to_src_loc(l));
   detail::reg_ref d = c.v();
   if (!detail::shuffle_xor_to(c, detail::reg_op(d), v.to_operand(), v.cls, mask, o)) return gpr<T>(d);
@@ -413,7 +413,7 @@ constexpr gpr<T> shuffle_xor(builder J, const gpr<T>& v, uint32_t mask, shuffle_
 template <dtype T>
 constexpr gpr<T> shuffle_xor_into(builder J, const gpr<T>& dst, const gpr<T>& v, uint32_t mask, shuffle_opts o = {},
                                   std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "shuffle_xor_into takes 32-bit registers");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "shuffle_xor_into takes 32-bit registers");
   detail::hctx c(*J.self(), to_src_loc(l));
   if (dst.cls != reg_class::vgpr || dst.size() != 1) {
     c.b.fail(c.l, "shuffle_xor_into: the destination must be one VGPR element");

@@ -330,6 +330,8 @@ class lds_view {
 
   constexpr lds_addr compute(mem_offset row, mem_offset col, src_loc sl, builder* bp) const {
     lds_addr a;
+    row.fold_wrapping();  // LDS addresses wrap at 32 bits: a peeled constant is exact here
+    col.fold_wrapping();
     a.row = row;
     a.col = col;
     if (!bp) {  // both coordinates constant and no builder: nothing to emit, address constant

@@ -109,7 +109,7 @@ constexpr cond operator||(const cond& a, const cond& c) { return detail::combine
 // c ? a : b per lane (uniform: s_cselect_b32); 32-bit dtypes.
 template <dtype T>
 constexpr gpr<T> select(const cond& c, const gpr<T>& a, const gpr<T>& b, std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "select takes 32-bit values");
   detail::hctx h(*a.b, to_src_loc(l));
   detail::reg_ref d = detail::lower_select<T>(c, val<T>(a, l).x, val<T>(b, l).x, h.l);
   return h.result<T>(d);
@@ -117,7 +117,7 @@ constexpr gpr<T> select(const cond& c, const gpr<T>& a, const gpr<T>& b, std::so
 template <dtype T>
 constexpr gpr<T> select(const cond& c, const gpr<T>& a, const std::type_identity_t<val<T>>& b,
                         std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "select takes 32-bit values");
   detail::hctx h(*a.b, to_src_loc(l));
   detail::reg_ref d = detail::lower_select<T>(c, val<T>(a, l).x, b.x, h.l);
   return h.result<T>(d);
@@ -125,7 +125,7 @@ constexpr gpr<T> select(const cond& c, const gpr<T>& a, const std::type_identity
 template <dtype T>
 constexpr gpr<T> select(const cond& c, const std::type_identity_t<val<T>>& a, const gpr<T>& b,
                         std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "select takes 32-bit values");
   detail::hctx h(*b.b, to_src_loc(l));
   detail::reg_ref d = detail::lower_select<T>(c, a.x, val<T>(b, l).x, h.l);
   return h.result<T>(d);
@@ -150,10 +150,14 @@ template <class A, class B>
 constexpr gpr<detail::select_dtype<A, B>()> select(const cond& c, const A& a, const B& b,
                                                   std::source_location l = std::source_location::current()) {
   constexpr dtype T = detail::select_dtype<A, B>();
-  if constexpr (detail::reg_operand<A> && detail::reg_operand<B>)
-    static_assert(detail::reg_dtype_v<A> == detail::reg_dtype_v<B>,
-                  "hipasm: select of two registers of different dtypes (reinterpret one with .as<T>())");
-  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  if constexpr (detail::reg_operand<A> && detail::reg_operand<B>) {
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"
+    if constexpr (detail::reg_dtype_v<A> != detail::reg_dtype_v<B>)  // names both dtypes (dtype_message)
+      static_assert(false, detail::mixed_dtypes_message<detail::reg_dtype_v<A>, detail::reg_dtype_v<B>>("select"));
+#pragma clang diagnostic pop
+  }
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "select takes 32-bit values");
   builder* bp = detail::select_builder(a);
   if (!bp) bp = detail::select_builder(b);
   if (!bp) bp = detail::cond_builder(c);
@@ -166,7 +170,7 @@ constexpr gpr<detail::select_dtype<A, B>()> select(const cond& c, const A& a, co
 template <dtype T>
 constexpr gpr<T> select(const cond& c, const std::type_identity_t<val<T>>& a, const std::type_identity_t<val<T>>& b,
                         std::source_location l = std::source_location::current()) {
-  static_assert(dwords_of(T) == 1, "select takes 32-bit values");
+  HIPASM_DTYPE_ASSERT(dwords_of(T) == 1, T, "select takes 32-bit values");
   builder* bp = detail::cond_builder(c);
   detail::hctx h(*bp, to_src_loc(l));
   detail::reg_ref d = detail::lower_select<T>(c, a.x, b.x, h.l);
@@ -206,14 +210,14 @@ constexpr reg_ref lower_minmax3(bool mx, const xval& a, const xval& b, const xva
 template <dtype T>
 constexpr gpr<T> max3(const gpr<T>& a, const std::type_identity_t<val<T>>& b, const std::type_identity_t<val<T>>& c,
                       std::source_location l = std::source_location::current()) {
-  static_assert(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, "max3 takes f32, i32 or u32");
+  HIPASM_DTYPE_ASSERT(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, T, "max3 takes f32, i32 or u32");
   detail::hctx h(*a.b, to_src_loc(l));
   return h.result<T>(detail::lower_minmax3<T>(true, val<T>(a, l).x, b.x, c.x, h.l));
 }
 template <dtype T>
 constexpr gpr<T> min3(const gpr<T>& a, const std::type_identity_t<val<T>>& b, const std::type_identity_t<val<T>>& c,
                       std::source_location l = std::source_location::current()) {
-  static_assert(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, "min3 takes f32, i32 or u32");
+  HIPASM_DTYPE_ASSERT(T == dtype::f32 || T == dtype::i32 || T == dtype::u32, T, "min3 takes f32, i32 or u32");
   detail::hctx h(*a.b, to_src_loc(l));
   return h.result<T>(detail::lower_minmax3<T>(false, val<T>(a, l).x, b.x, c.x, h.l));
 }

@@ -511,6 +511,22 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
         return r;
       }
       case detail::fit::literal_in_vop3: {
+        if (f == form::dpp || f == form::sdwa) {
+          // DPP/SDWA carry their own second dword: no room for a literal. gfx942's DPP sources
+          // are VGPRs only (llvm-mc rejects an inline constant or SGPR there too); SDWA takes
+          // SGPRs and inline constants.
+          (w = detail::begin_fail(r, d)) << "immediate ";
+          w.hex(o.value);
+          w << " as ";
+          detail::operand_name(w, d, i);
+          if (f == form::dpp)
+            w << ": DPP takes no literal (nor an inline constant on gfx942): its sources are VGPRs; move the "
+                 "value into a VGPR first (v_mov_b32) and pass the register";
+          else
+            w << ": SDWA takes no literal: pass a register or an inline constant (-16..64, +-0.5, +-1, +-2, +-4, "
+                 "1/(2*pi))";
+          return r;
+        }
         (w = detail::begin_fail(r, d)) << "literal ";
         w.hex(o.value);
         w << " not allowed in VOP3 on gfx942 (";

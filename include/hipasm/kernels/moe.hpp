@@ -378,7 +378,8 @@ constexpr void moe_for_blocks(builder J, gpr<dtype::u32> y, arg<const unsigned*>
   J.s_load_dword(expert, sorted_expert_ids, off);
   J.s_waitcnt(lgkmcnt(0));
   nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
-  auto next = J.sgpr<u32>(), nb = J.sgpr<u32>();
+  // (next: unwritten when there is no next block; the loop ends then and its copy is unused)
+  auto next = J.sgpr<u32>().allow_undefined(), nb = J.sgpr<u32>();
   J.While([&] { return blk < nblk; },
           [&] {
             // the next block's expert loads while this block computes (its wait: the body's

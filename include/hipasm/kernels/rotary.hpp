@@ -168,10 +168,14 @@ constexpr void rotary(builder J, arg<uint16_t*> q_out, arg<uint16_t*> k_out, arg
   auto ck_last = last_step_off(cof, cslot, RC > 0 ? SKc : 0, Sc, C.heads_k);
 
   // two tokens in flight per wave: buffer b's registers hold one token while the other's load
-  std::array<gpr<u32>, 2> x{J.vgpr<u32>(2 * XW * NS), J.vgpr<u32>(2 * XW * NS)};  // step s: x1 [2 XW s, +XW), x2 after
-  std::array<gpr<u32>, 2> cs{J.vgpr<u32>(2 * CW), J.vgpr<u32>(2 * CW)};
-  std::array<gpr<u32>, 2> y{J.vgpr<u32>(YW), J.vgpr<u32>(YW)};
-  std::array<gpr<u32>, 2> tq{J.sgpr<u32>(), J.sgpr<u32>()}, tk{J.sgpr<u32>(), J.sgpr<u32>()};
+  // (buffer 1 is loaded only when there is a next token, and read only then: the loop breaks
+  // between, on `t >= end` with t a copy of the `tn < end` that loaded it, which the
+  // undefined-reads check does not relate: allow_undefined)
+  std::array<gpr<u32>, 2> x{J.vgpr<u32>(2 * XW * NS), J.vgpr<u32>(2 * XW * NS).allow_undefined()};  // step s: x1 [2 XW s, +XW), x2 after
+  std::array<gpr<u32>, 2> cs{J.vgpr<u32>(2 * CW), J.vgpr<u32>(2 * CW).allow_undefined()};
+  std::array<gpr<u32>, 2> y{J.vgpr<u32>(YW), J.vgpr<u32>(YW).allow_undefined()};
+  std::array<gpr<u32>, 2> tq{J.sgpr<u32>(), J.sgpr<u32>().allow_undefined()},
+      tk{J.sgpr<u32>(), J.sgpr<u32>().allow_undefined()};
   constexpr uint32_t x2_off = C.neox ? static_cast<uint32_t>(C.rot_dim) : xb;  // bytes from x1 to x2
   constexpr int XL = 2 * NS + 2 * ((CW + 3) / 4);  // loads of a token's q, k and cos/sin
 

@@ -31,19 +31,16 @@ struct isa_view {
 
 // The first error of a compilation: a one-line message and the user's line.
 struct pass_error {
-  static constexpr std::size_t capacity = 2048;
   bool failed = false;
   src_loc loc{};
-  std::array<char, capacity> text{};
-  uint32_t len = 0;
+  vec<char> text{};  // the whole message, however long (an out-of-registers listing can be long)
 
   constexpr const char* data() const { return text.data(); }
-  constexpr std::size_t size() const { return len; }
-  constexpr std::string_view view() const { return {text.data(), len}; }
+  constexpr std::size_t size() const { return text.size(); }
+  constexpr std::string_view view() const { return {text.data(), text.size()}; }
 
   constexpr pass_error& add(std::string_view s) {
-    for (char c : s)
-      if (len + 1 < capacity) text[len++] = c;
+    for (char c : s) text.push_back(c);
     return *this;
   }
   constexpr pass_error& add(long long v) {

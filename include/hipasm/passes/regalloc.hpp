@@ -103,18 +103,59 @@ constexpr std::string_view class_letter(reg_class c) {
 constexpr std::string_view class_name(reg_class c) {
   return c == reg_class::sgpr ? "SGPR" : c == reg_class::vgpr ? "VGPR" : "AGPR";
 }
-// One entry of the out-of-registers listing: " v12+4 'acc[4..7]' (k.hip:9)"; o null: a
-// register the kernel names physically.
-constexpr void put_live(pass_error& err, reg_class c, uint32_t r, uint32_t n, const vreg_info* o) {
-  err.add(" ").add(class_letter(c)).add(static_cast<long long>(r));
-  if (n > 1) err.add("+").add(static_cast<long long>(n));
-  if (!o) {
-    err.add(" (named physically)");
-    return;
+// The live set of the out-of-registers message, grouped by the array or handle that owns each
+// register (pieces split_registers cut out of one array go together: same name and line):
+// " 'acc' (k.hip:9) 64 dwords: v0..v63[0..63]; 'b' (k.hip:12) 3 dwords: v64[0] v70[1] v72[4]",
+// each group's registers as runs of consecutive registers (of an array: holding consecutive
+// dwords, with their element indices), in the order of their lowest register; registers the
+// kernel names physically as "named physically". The whole set, however long. busy/owner: the
+// allocator's per-register state, live = busy >= s.
+constexpr void put_live_set(pass_error& err, const function& fn, reg_class c, uint32_t limit, const int64_t* busy,
+                            const int32_t* owner, int64_t s) {
+  const vreg_info* const vregs = fn.vregs.data();
+  auto same_group = [&](int32_t a, int32_t b) {
+    if (a < 0 || b < 0) return a == b;
+    const vreg_info &x = vregs[a], &y = vregs[b];
+    return x.name == y.name && x.loc.line == y.loc.line && x.loc.file == y.loc.file;
+  };
+  // The dword of its array (or handle) register r holds.
+  auto dword_of = [&](uint32_t r) {
+    const vreg_info& o = vregs[owner[r]];
+    return static_cast<uint32_t>(o.array_off + (r - static_cast<uint32_t>(o.phys)));
+  };
+  vec<uint8_t> done(limit, 0);
+  bool first_group = true;
+  for (uint32_t g = 0; g < limit; ++g) {
+    if (busy[g] < s || done[g]) continue;
+    const int32_t head = owner[g];
+    uint32_t total = 0;
+    for (uint32_t r = g; r < limit; ++r)
+      if (busy[r] >= s && !done[r] && same_group(owner[r], head)) ++total;
+    err.add(first_group ? " " : "; ");
+    first_group = false;
+    const vreg_info* h = head >= 0 ? &vregs[head] : nullptr;
+    if (!h) err.add("named physically");
+    else if (!h->name.empty()) err.add("'").add(h->name).add("' (").add_loc(h->loc).add(")");
+    else err.add("unnamed (").add_loc(h->loc).add(")");
+    err.add(" ").add(static_cast<long long>(total)).add(total == 1 ? " dword:" : " dwords:");
+    // Its registers, in runs (of an array: holding consecutive elements).
+    const bool indexed = h && (h->array_dwords != 0 || h->rank > 0);
+    for (uint32_t r = g; r < limit;) {
+      if (busy[r] < s || done[r] || !same_group(owner[r], head)) {
+        ++r;
+        continue;
+      }
+      uint32_t n = 1;
+      while (r + n < limit && busy[r + n] >= s && !done[r + n] && same_group(owner[r + n], head) &&
+             (!indexed || dword_of(r + n) == dword_of(r) + n))
+        ++n;
+      err.add(" ").add(class_letter(c)).add(static_cast<long long>(r));
+      if (n > 1) err.add("..").add(class_letter(c)).add(static_cast<long long>(r + n - 1));
+      if (indexed) err.add_index(*h, dword_of(r), n);
+      for (uint32_t k = 0; k < n; ++k) done[r + k] = 1;
+      r += n;
+    }
   }
-  if (!o->name.empty()) err.add(" ").add_reg(*o);
-  else if (o->array_dwords) err.add(" ").add_index(*o, o->array_off, o->dwords);
-  err.add(" (").add_loc(o->loc).add(")");
 }
 
 // The opcodes of plain register copies on the target (copy_ops::is: one of them).
@@ -603,39 +644,10 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
         err.add("kernel '").add(fn.name).add("': out of ").add(class_name(vi.cls)).add("s allocating ");
         err.add_reg(vi).add(" ");
         err.add("(").add(static_cast<long long>(vi.dwords)).add(" dwords, align ")
-            .add(static_cast<long long>(align)).add("), no spilling; live ").add(class_name(vi.cls)).add("s:");
-        // One entry per value; adjacent pieces of one array merge ("v0+8 'acc[0..7]'").
-        int shown = 0, live_dwords = 0;
-        int32_t last_owner = -1;
-        vreg_info run{};
-        bool have_run = false, run_phys = false;
-        uint32_t run_r = 0, run_n = 0;
-        for (uint32_t r = 0; r < limit[c]; ++r) {
-          if (busy[c][r] < s) continue;
-          ++live_dwords;
-          const int32_t ow = owner[c][r];
-          if (ow == last_owner) continue;
-          last_owner = ow;
-          if (ow >= 0 && have_run && !run_phys) {
-            const vreg_info& o = fn.vregs[ow];
-            if (o.array_dwords && run.array_dwords && o.name == run.name && o.loc.line == run.loc.line &&
-                o.loc.file == run.loc.file && o.array_off == run.array_off + run.dwords && r == run_r + run_n) {
-              run.dwords = static_cast<uint16_t>(run.dwords + o.dwords);
-              run_n += o.dwords;
-              continue;
-            }
-          }
-          if (have_run && shown++ < 24) put_live(err, vi.cls, run_r, run_n, run_phys ? nullptr : &run);
-          have_run = true;
-          run_r = r;
-          run_phys = ow < 0;
-          run_n = run_phys ? 1 : fn.vregs[ow].dwords;
-          if (!run_phys) run = fn.vregs[ow];
-        }
-        if (have_run && shown++ < 24) put_live(err, vi.cls, run_r, run_n, run_phys ? nullptr : &run);
-        if (shown > 24) err.add(" ...");
-        err.add("; ").add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c]))
-            .add(" in use");
+            .add(static_cast<long long>(align)).add("), no spilling; live ").add(class_name(vi.cls)).add("s: ");
+        int live_dwords = 0;
+        for (uint32_t r = 0; r < limit[c]; ++r) live_dwords += busy[c][r] >= s;
+        err.add(static_cast<long long>(live_dwords)).add(" of ").add(static_cast<long long>(limit[c])).add(" in use");
         if (lim.waves_per_simd) {
           err.add(" (").add(static_cast<long long>(lim.waves_per_simd)).add(" waves a SIMD, asked at ")
               .add_loc(lim.budget_loc);
@@ -646,6 +658,8 @@ constexpr bool allocate_registers(function& fn_, const liveness_info& L_, pass_e
           }
           err.add(")");
         }
+        err.add("; by array:");
+        put_live_set(err, fn, vi.cls, limit[c], busy[c].data(), owner[c].data(), s);
       }
       return false;
     }

@@ -20,7 +20,11 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   if (opts.clock_mhz < 0 || opts.clock_mhz > 10000)
     throw rt::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
   const KernelImage& image = k.image;
-  std::shared_ptr<const Program> prog = decoded_program(image.code, image.code_vaddr, image.entry);
+  // The device tables model MI300-class (gfx942) GPUs only; a gfx950 prediction would be a guess.
+  if (image.target != &target_gfx942())
+    throw rt::error("profile: the timing model has no " + std::string(image.target->name) +
+                    " device yet (its devices are gfx942 GPUs)");
+  std::shared_ptr<const Program> prog = decoded_program(image);
   KernelShape shape;  // (groups: those executed)
   shape.name = k.name;
   shape.vgprs = k.kd.allocated_vgprs();

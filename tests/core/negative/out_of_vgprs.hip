@@ -1,6 +1,6 @@
-// EXPECT: out_of_vgprs.hip:10: error: kernel 'out_of_vgprs': out of VGPRs allocating 'b\[[0-9]+\]' .*live VGPRs: v[0-9]+\+[0-9]+ '[ab]\[[0-9]+\.\.[0-9]+\]' .[^ ]*out_of_vgprs.hip:(8|10).*in use
+// EXPECT: out_of_vgprs.hip:10: error: kernel 'out_of_vgprs': out of VGPRs allocating 'b\[[0-9]+\]' .*live VGPRs: 256 of 256 in use; by array: 'a' \([^)]*out_of_vgprs.hip:8\) 200 dwords: v0\.\.v199\[0\.\.199\]; 'b' \([^)]*out_of_vgprs.hip:10\) [0-9]+ dwords: v200\.\.
 // 200 + 100 VGPRs live at once: no spilling, the allocator names the register (with its array
-// index) and its line, and lists what is live with array indices: v0+200 'a[0..199]' (...).
+// index) and its line, and lists what is live by array: 'a' (...:8) 200 dwords: v0..v199[0..199].
 #include <hipasm/kernel.hpp>
 using namespace hipasm;
 

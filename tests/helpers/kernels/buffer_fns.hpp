@@ -42,7 +42,7 @@ constexpr void offsets(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
                        arg<unsigned> sbase) {
   auto I = make_buffer(J, in, in_bytes);
   auto O = make_buffer(J, out, 0x7ffffff0u);
-  auto g = gid(J);
+  auto g = J.thread_id_x();  // one workgroup: below 1024, so voff + K provably does not wrap
   auto voff = J.vgpr<u32>().named("voff");
   voff = g << 2;
   auto v = J.vgpr<u32>(8);
@@ -103,6 +103,17 @@ constexpr void narrow_widths(builder J, arg<uint32_t*> out, arg<uint8_t*> store_
 // Direct-to-LDS: each wave loads 64 dwords (in[gid + delta], delta a kernarg) to LDS at
 // 512 + 256*wave... with a folded constant offset (K bytes), reads them back with ds_read
 // and stores out[gid]. One workgroup of 256 lanes; in is a V# of in_bytes.
+// After an LDS-DMA load: waits for it, reads LDS[tile + 4t] back and stores it to out[t].
+constexpr void lds_readback(builder J, const buffer& O, uint32_t tile_offset) {
+  J.s_waitcnt(vmcnt(0));
+  auto t = J.thread_id_x();
+  auto v = J.vgpr<u32>();
+  auto la = J.vgpr<u32>();
+  la = t << 2;
+  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile_offset)});
+  J.s_waitcnt(lgkmcnt(0));
+  O.store(v, t << 2);
+}
 template <int K>
 constexpr void lds_dma(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes) {
   auto I = make_buffer(J, in, in_bytes);
@@ -120,13 +131,7 @@ constexpr void lds_dma(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, a
   voff = t << 2;
   // the LDS address: a constant (the tile's offset) plus an SGPR (this wave's 256 bytes)
   I.load_lds(at(woff) + tile.offset, voff + K);
-  J.s_waitcnt(vmcnt(0));
-  auto v = J.vgpr<u32>();
-  auto la = J.vgpr<u32>();
-  la = t << 2;
-  J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(tile.offset)});
-  J.s_waitcnt(lgkmcnt(0));
-  O.store(v, t << 2);
+  lds_readback(J, O, tile.offset);
 }
 
 // advance: out[gid] = in[gid + s_skip_bytes/4] through a V# advanced by s_skip bytes (an
@@ -178,7 +183,7 @@ constexpr mem_offset as_result(builder J, isa::gfx942_op op, operand_arg a, oper
 constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes) {
   auto I = make_buffer(J, in, in_bytes);
   auto O = make_buffer(J, out, 0x7ffffff0u);
-  auto g = gid(J);
+  auto g = J.thread_id_x();  // one workgroup: the sums provably do not wrap
   auto four = J.sgpr<u32>();
   four = 4u;
   auto voff = J.vgpr<u32>();
@@ -190,6 +195,49 @@ constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   I.load(v[3], as_result(J, isa::gfx942_op::v_add3_u32, four, voff, 8));  // the VGPR second: swapped
   J.s_waitcnt(vmcnt(0));
   O.store(v, g << 4);
+}
+
+// LDS-DMA with an SGPR LDS address (s, a kernel argument: 0 here) and a folded constant of
+// 64: M0 = s - 64 would be negative (the hardware reads M0[17:0]: LDS byte 0x3ffc0 + 64, far
+// outside the LDS), so the 64 goes to soffset and M0 = s. out[t] = in[t + 16].
+constexpr void lds_dma_sgpr(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                            arg<unsigned> s) {
+  auto I = make_buffer(J, in, in_bytes);
+  auto O = make_buffer(J, out, 0x7ffffff0u);
+  auto tile = J.lds<uint32_t>(64);
+  auto t = J.thread_id_x();
+  auto voff = J.vgpr<u32>();
+  voff = t << 2;
+  I.load_lds(at(s) + tile.offset, voff + 64);
+  lds_readback(J, O, tile.offset);
+}
+
+// Offsets whose register add wraps around 2^32 (issue 38): w = lane * 4 - k is below 0 for
+// every lane, w + (k + 4) is lane * 4 + 4 again. The buffer access sums voffset, soffset and
+// offset: without wrapping, so the constant must stay in the register (peeling it would make
+// voffset = w, a huge offset: every lane out of range, reading 0).
+//   out[lane * 4 + 0] = in[lane + 1]         k an SGPR (kernel argument), w + (k + 4) with k + 4 = 8196
+//   out[lane * 4 + 1] = in[lane + 1]         k = 8192 a constant
+//   out[lane * 4 + 2] = in[lane + 1]         k = 16: w wraps for lanes 0-3 only, the constant fits offset:
+//   out[lane * 4 + 3] = in[lane + 2049]      lane * 4 + 8196: provably no wrap, folded (soffset + offset:)
+constexpr void wrap_offsets(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
+                            arg<unsigned> k) {
+  auto I = make_buffer(J, in, in_bytes);
+  auto O = make_buffer(J, out, 0x7ffffff0u);
+  auto lane = J.thread_id_x();
+  auto w = J.vgpr<u32>().named("w");
+  w = (lane << 2) - k;
+  auto w2 = J.vgpr<u32>().named("w2");
+  w2 = (lane << 2) - 8192u;
+  auto w3 = J.vgpr<u32>().named("w3");
+  w3 = (lane << 2) - 16u;
+  auto v = J.vgpr<u32>(4);
+  I.load(v[0], w + 8196u);
+  I.load(v[1], w2 + 8196u);
+  I.load(v[2], w3 + 20u);
+  I.load(v[3], (lane << 2) + 8196u);
+  J.s_waitcnt(vmcnt(0));
+  O.store(v, lane << 4);
 }
 
 }  // namespace buffer_fns

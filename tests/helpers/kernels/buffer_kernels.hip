@@ -12,3 +12,5 @@ extern "C" __global__ void lds_dma5000(uint32_t* o, const uint32_t* i, unsigned 
 extern "C" __global__ void advance_k(uint32_t* o, uint32_t* o2, const uint32_t* i, unsigned b, unsigned s) { HIPASM_KERNEL_BODY(advance, o, o2, i, b, s); }
 extern "C" __global__ void structured_k(uint32_t* o, const uint32_t* i, unsigned r) { HIPASM_KERNEL_BODY(structured, o, i, r); }
 extern "C" __global__ void peel_k(uint32_t* o, const uint32_t* i, unsigned b) { HIPASM_KERNEL_BODY(peel_patterns, o, i, b); }
+extern "C" __global__ void wrap_k(uint32_t* o, const uint32_t* i, unsigned b, unsigned k) { HIPASM_KERNEL_BODY(wrap_offsets, o, i, b, k); }
+extern "C" __global__ void lds_dma_sgpr_k(uint32_t* o, const uint32_t* i, unsigned b, unsigned s) { HIPASM_KERNEL_BODY(lds_dma_sgpr, o, i, b, s); }

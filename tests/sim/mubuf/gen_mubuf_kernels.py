@@ -60,6 +60,18 @@ KERNELS = {
                             "\ts_waitcnt lgkmcnt(0)\n"
                             "\tglobal_store_dwordx4 v3, v[4:7], s[6:7]\n"
                             "\ts_endpgm\n",
+    # LDS-DMA with M0 bit 18 set: the LDS address takes M0[17:0] (0 here), so LDS[4 * lane]
+    "mubuf_load_lds_m0_bit18": "\tv_lshlrev_b32_e32 v2, 2, v0\n"
+                               "\tds_write_b32 v2, v4\n"
+                               "\ts_waitcnt lgkmcnt(0)\n"
+                               "\ts_mov_b32 m0, 0x40000\n"
+                               "\ts_nop 0\n"
+                               "\tbuffer_load_dword v20, s[8:11], s12 offen lds\n"
+                               "\ts_waitcnt vmcnt(0)\n"
+                               "\tds_read_b32 v4, v2\n"
+                               "\ts_waitcnt lgkmcnt(0)\n"
+                               "\tglobal_store_dwordx4 v3, v[4:7], s[6:7]\n"
+                               "\ts_endpgm\n",
 }
 
 DESC = """\

@@ -1,0 +1,83 @@
+// gfx950 reference suite, memory: clang-22's gfx950 code for the transposing LDS reads and
+// the 16-/12-byte LDS-DMA (kernels/ref950_mem.hip) against host references. The checker must
+// report nothing.
+#include "kernels/ref_host.hpp"
+
+using namespace refsuite;
+namespace {
+const std::string G = "950_mem";
+
+// Element e (bits wide, from bit 0 up) of the `bytes`-byte row at byte address a of `lds`.
+uint32_t row_element(const std::vector<uint32_t>& lds, uint32_t a, int bits, int e) {
+  uint64_t v = 0;
+  const int bit = e * bits;
+  const uint32_t byte = a + uint32_t(bit / 8);
+  for (int k = 0; k < 3; ++k) v |= uint64_t((lds[(byte + k) / 4] >> (8 * ((byte + k) % 4))) & 0xff) << (8 * k);
+  return uint32_t(v >> (bit % 8)) & ((1u << bits) - 1);
+}
+}  // namespace
+
+TEST_CASE("gfx950 reference: ds_read_b64_tr_b16 / b8 / b4, ds_read_b96_tr_b6", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(1950);
+  std::vector<uint32_t> In(1024);
+  for (auto& v : In) v = rng();
+  struct K { const char* name; int bits, bytes; };
+  for (const K k : {K{"read_tr_b16", 16, 8}, K{"read_tr_b8", 8, 8}, K{"read_tr_b4", 4, 8}, K{"read_tr_b6", 6, 12}}) {
+    std::vector<uint32_t> Addr(64);
+    for (uint32_t l = 0; l < 64; ++l) Addr[l] = uint32_t(k.bytes) * ((l * 7 + 3) % 64);
+    const uint32_t dw = uint32_t(k.bytes) / 4;
+    device& dev = *the_device();
+    buffer<uint32_t> dIn(dev, In), dA(dev, Addr), dOut(dev, 64 * dw);
+    kernel_args args;
+    args.add(dIn.addr()).add(dA.addr()).add(dOut.addr());
+    run(G, k.name, {1}, {64}, args);
+    auto Out = dOut.download();
+    const int per_lane = k.bytes * 8 / k.bits;
+    mismatches m;
+    for (uint32_t l = 0; l < 64; ++l)
+      for (int n = 0; n < per_lane; ++n) {
+        // b16, as ROCm/rocm-systems PR #10175 found on hardware: destination lane l halfword
+        // n is halfword l % 4 of the row source lane 4n + (l / 4) % 4 of its 16-lane group
+        // read. The other widths: the same 16-lane transpose of the group's rows taken as one
+        // element list (lane l gets elements l, l + 16, ...).
+        uint32_t src_lane, src_e;
+        if (k.bits == 16) {
+          src_lane = (l & ~15u) + 4 * uint32_t(n) + ((l >> 2) & 3), src_e = l & 3;
+        } else {
+          const uint32_t flat = uint32_t(n) * 16 + (l & 15);
+          src_lane = (l & ~15u) + flat / uint32_t(per_lane), src_e = flat % uint32_t(per_lane);
+        }
+        const uint32_t want = row_element(In, Addr[src_lane], k.bits, int(src_e));
+        const uint32_t got = row_element(Out, l * uint32_t(k.bytes), k.bits, n);
+        expect_exact(m, std::string(k.name) + " lane " + std::to_string(l) + " element", size_t(n), got, want);
+      }
+    INFO(k.name);
+    REFSUITE_REQUIRE_NONE(m);
+  }
+}
+
+TEST_CASE("gfx950 reference: global_load_lds_dwordx4 / dwordx3", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(2950);
+  std::vector<uint32_t> In(64 * 4);
+  for (auto& v : In) v = rng();
+  for (uint32_t size : {16u, 12u}) {
+    std::vector<uint32_t> Off(64);
+    for (uint32_t l = 0; l < 64; ++l) Off[l] = size * ((l * 5 + 1) % 64);
+    device& dev = *the_device();
+    buffer<uint32_t> dIn(dev, In), dOff(dev, Off), dOut(dev, 64 * size / 4);
+    kernel_args args;
+    args.add(dIn.addr()).add(dOff.addr()).add(dOut.addr());
+    run(G, size == 16 ? "dma_x4" : "dma_x3", {1}, {64}, args);
+    auto Out = dOut.download();
+    mismatches m;
+    // Lane l's `size` bytes land at LDS byte l * size.
+    for (uint32_t i = 0; i < 64 * size / 4; ++i) {
+      const uint32_t lane = 4 * i / size, within = 4 * i % size;
+      expect_exact(m, "LDS dword", i, Out[i], In[(Off[lane] + within) / 4]);
+    }
+    INFO("bytes per lane " << size);
+    REFSUITE_REQUIRE_NONE(m);
+  }
+}
