@@ -4,7 +4,7 @@
 //
 //   hipasm-timing-aiter AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ]
 //                       [--report] [--full-tiles] [--m M] [--sample CUS|xcd] [--verify]
-//                       [--table SUBSTRING] [--skip-table SUBSTRING]... [--rows all|cal|test]
+//                       [--table SUBSTRING] [--skip-table SUBSTRING]... [--rows all|cal|test] [--phases FILE]
 //
 // Families (kernel list in hsa/gfx942/<dir>/<list>.csv; argument struct from aiter's host wrapper):
 //   i8     int8 GEMM, B preshuffled, per-token scales: i8gemm, a8w8_bpreshuffle_tuned_gemm.csv
@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "aiter_asm_gemm.hpp"
+#include "phases.hpp"
 
 using namespace aiter_asm;
 
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--family i8|bf16|fp8bs]... [--max-flop GFLOP] [--clock MHZ] [--report]\n"
                  "       [--full-tiles] [--m M] [--sample CUS|xcd] [--verify] [--table SUBSTRING] [--timeline WAVE]\n"
-                 "       [--skip-table SUBSTRING]... [--rows all|cal|test]\n",
+                 "       [--skip-table SUBSTRING]... [--rows all|cal|test] [--phases FILE]\n",
                  argv[0]);
     return 2;
   }
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   // Every third row of a family (the 1st, 4th, ... that pass the filters) calibrated what
   // timing.md leaves open (docs/timing-model.md, Validation); the others are the test.
   std::string rows = "all";  // all | cal | test
+  std::string phases_file;   // --phases FILE: each row's phases (phases.hpp)
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report") report = true;
@@ -74,6 +76,7 @@ int main(int argc, char** argv) {
     else if (a == "--max-flop" && i + 1 < argc) max_gflop = std::stod(argv[++i]);
     else if (a == "--clock" && i + 1 < argc) clock = std::stod(argv[++i]);
     else if (a == "--m" && i + 1 < argc) only_m = std::stoi(argv[++i]);  // only rows with this M
+    else if (a == "--phases" && i + 1 < argc) phases_file = argv[++i];
     else if (a == "--timeline" && i + 1 < argc) timeline_wave = std::stol(argv[++i]);
     else if (a == "--sample" && i + 1 < argc && std::string(argv[i + 1]) == "xcd") sample_xcd = true, ++i;
     else if (a == "--sample" && i + 1 < argc) sample = unsigned(std::stoul(argv[++i]));  // CUs
@@ -214,6 +217,10 @@ int main(int argc, char** argv) {
                     short_name(name).c_str(), p.M, p.N, p.K, p.ks, us, pr.time_us, ratio, wall,
                     pr.clock_mhz, pr.mfma_busy, pr.hbm_gbps, pr.waves_per_simd);
         if (report) std::fputs(pr.report().c_str(), stdout);
+        char row[200];
+        std::snprintf(row, sizeof row, "\"family\":\"%s\",\"role\":\"%s\",\"device\":\"%s\",\"M\":%d,\"N\":%d,\"K\":%d",
+                      fam.name, cal ? "cal" : "test", device, p.M, p.N, p.K);
+        timing_phases::append(phases_file, row, us, pr.dispatch_overhead_us, pr);
         if (timeline_wave >= 0) std::fputs(pr.timeline(uint32_t(timeline_wave)).c_str(), stdout);
         std::fflush(stdout);
       }

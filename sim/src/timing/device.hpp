@@ -21,6 +21,31 @@ struct DeviceSpec {
   // ---- clocks (T1, T7)
   double peak_mhz = 2100;               // T1: 2100 MHz max
   double sustained_mhz = 1207;          // T7: MI300X BF16 GEMM median 1207 MHz; MI325X 1447; MI308X MFMA 1.0-1.13 GHz
+  // ---- power and clock (docs/timing-model.md, Clock and power). The clock of a phase follows from
+  // the device's power in it at the peak clock, relative to its limit:
+  //   power = cu x (active CU fraction) + mfma x (matrix-core busy) + valu x (VALU busy)
+  //           + hbm x (fraction of the achievable HBM rate)          (device-wide fractions)
+  // and power scales as clock^exponent: clock = peak x min(1, power^(-1/exponent)).
+  uint32_t clock_window_cycles = 8192;  // assumed: a phase is this many cycles (~4-7 us)
+  // The controller does not raise the clock again within a dispatch: every phase runs at the
+  // lowest clock the dispatch needs (T7: on MI308X the lowered clock carries across back-to-back
+  // kernels; how fast it rises is not given, taken as slower than a dispatch). Measured tables
+  // time a loop of the dispatch, so a grid's idle tail runs at its busy phases' clock. The
+  // controller sees power averaged over clock_average_phases phases (the whole dispatch when
+  // shorter): a one-phase burst does not set the clock alone. 3 (~12-20 us) is **fitted** on
+  // the calibration rows of the GEMM and attention validations (docs/timing-model.md).
+  bool clock_holds_lowest = true;
+  uint32_t clock_average_phases = 3;
+  // Power proportional to the clock (exponent 1, **assumed**: with the MAF blog's two clocks
+  // of one kernel below, exponent 1 also reproduces its BF16 GEMM clock within 2%).
+  double power_exponent = 1;
+  // T7 (MAF blog, footnote 1): the same FP8 4096^3 GEMM, matrix cores ~94% busy on every CU,
+  // runs at 1792 MHz with zero inputs and 1188 MHz with random ones. Zero data taken to cost no
+  // matrix-core data power (**assumed**): every CU active = 2100 / 1792 = 1.172 x the limit;
+  // random data adds 2100 / 1188 - 1.172 = 0.596 at 94% busy, so a fully busy matrix core
+  // 0.634. (Check: the BF16 GEMM at 94%, T7 1207 MHz, is predicted 1188 MHz.)
+  double power_cu = 1.172, power_mfma = 0.634;
+  double power_valu = 0, power_hbm = 0;  // no MI300X figure (MI308X: below)
   // ---- VALU / SALU (T2, T3)
   uint32_t issue_interval = 4;       // T2: one SIMD per cycle round-robin -> each SIMD every 4 cycles
   uint32_t valu_cycles = 4;          // T3: 4.008-4.016 cycles per wave64 VALU op (plain, packed, 64-bit)
@@ -106,12 +131,23 @@ inline constexpr DeviceSpec kDevices[] = {
       d.cus_per_xcd = 10;     // issue 10: 80 CUs; 8 XCDs x 10 assumed
       d.peak_mhz = 1840;      // T7: MI308X pure VALU / EXP run unthrottled at ~1.84 / ~1.83 GHz (pyhip)
       d.sustained_mhz = 1100;  // T7: pyhip, MI308X pure MFMA steady 1.0-1.13 GHz
+      // T7 (pyhip gpu-frequency-probe): MFMA <= ~53% busy keeps ~1.8 GHz (power_cu + 0.53 x
+      // power_mfma = 1840/1800), pure MFMA 1.0-1.13 GHz (power_cu + power_mfma = 1840/1065),
+      // pure VALU/EXP unthrottled (power_valu <= 1 - power_cu, taken 0), HBM load 1.59 GHz
+      // (power_cu + power_hbm = 1840/1590).
+      d.power_mfma = (1840.0 / 1065 - 1840.0 / 1800) / (1 - 0.53);
+      d.power_cu = 1840.0 / 1800 - 0.53 * d.power_mfma;
+      d.power_hbm = 1840.0 / 1590 - d.power_cu;
       return d;
     }(),
     [] {
       DeviceSpec d;
       d.name = "mi325x";
       d.sustained_mhz = 1447;      // T7: MI325X BF16 GEMM 843 TFLOP/s at 1447 MHz
+      // T7: the BF16 GEMM at 94% busy, 1447 MHz: power 2100/1447 at the peak clock, split between
+      // CUs and matrix cores as on MI300X (**assumed**: no zero-data figure for MI325X).
+      d.power_cu = 1.172 * (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
+      d.power_mfma = 0.634 * (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
       d.hbm_gbytes_per_s = 6000;   // assumed: AMD's MI325X spec (HBM3E 6 TB/s), not in T1
       d.hbm_achievable_gbytes_per_s = 4000 * 6000 / 5300;  // assumed: MI300X's achievable fraction
       return d;

@@ -251,6 +251,8 @@ struct CuT {
   Cache l1;
   uint32_t lds_used = 0;
   bool used = false;
+  uint32_t groups = 0;      // resident workgroups
+  uint64_t busy_since = 0;  // when `groups` last became nonzero
 };
 
 struct GroupT {
@@ -316,6 +318,7 @@ class Sim {
     for (auto& x : xcds_) dirty += x.l2.dirty_lines() * dev_.line_bytes;
     hbm_bytes_ += dirty;
     if (dirty) {
+      activity_at(last_done_).hbm += double(dirty);
       hbm_free_ = std::max(hbm_free_, double(last_done_)) + double(dirty) / hbm_bytes_per_clk_;
       last_done_ = std::max(last_done_, uint64_t(std::ceil(hbm_free_)));
     }
@@ -378,6 +381,51 @@ class Sim {
   std::unordered_map<uint64_t, SyncDword> sync_;
   mutable std::unordered_map<uint64_t, std::vector<WaveT*>> waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
+
+  // ---- device activity over time (docs/timing-model.md, Clock and power): per window of
+  // clock_window_cycles, CU-cycles with a workgroup, MFMA and VALU busy SIMD-cycles, HBM bytes.
+  struct Activity {
+    double cu = 0, mfma = 0, valu = 0, hbm = 0;
+  };
+  std::vector<Activity> activity_;
+  Activity& activity_at(uint64_t t) {
+    const size_t i = size_t(t / dev_.clock_window_cycles);
+    if (i >= activity_.size()) activity_.resize(i + 1);
+    return activity_[i];
+  }
+  void cu_busy(uint64_t from, uint64_t to) {
+    const uint64_t w = dev_.clock_window_cycles;
+    for (uint64_t a = from; a < to;) {
+      const uint64_t b = std::min(to, (a / w + 1) * w);
+      activity_at(a).cu += double(b - a);
+      a = b;
+    }
+  }
+
+ public:
+  // The schedule's phases up to `end` with their activity as device-wide fractions (the clock
+  // is set by clock_phases()).
+  std::vector<rt::clock_phase> phases(uint64_t end) {
+    std::vector<rt::clock_phase> out;
+    const uint64_t w = dev_.clock_window_cycles;
+    const double cus = double(cus_.size()), simds = cus * dev_.simds_per_cu;
+    for (uint64_t a = 0; a < std::max<uint64_t>(end, 1); a += w) {
+      const uint64_t b = std::min(std::max<uint64_t>(end, 1), a + w);
+      const Activity& x = activity_at(a);
+      const double len = double(b - a);
+      rt::clock_phase ph;
+      ph.start = a;
+      ph.end = b;
+      ph.active_cus = std::min(1.0, x.cu / (cus * len));
+      ph.mfma = std::min(1.0, x.mfma / (simds * len));
+      ph.valu = std::min(1.0, x.valu / (simds * len));
+      ph.hbm = x.hbm / (hbm_bytes_per_clk_ * len);
+      out.push_back(ph);
+    }
+    return out;
+  }
+
+ private:
   uint32_t simd_limit_ = 8;
   uint64_t last_end_ = 0, last_done_ = 0;
   uint64_t hbm_bytes_ = 0, lds_bytes_ = 0, vmem_bytes_ = 0, issued_ = 0;
@@ -466,6 +514,7 @@ class Sim {
     CuT& c = cus_[cu];
     c.used = true;
     c.lds_used += shape_.lds_bytes;
+    if (c.groups++ == 0) c.busy_since = t;
     GroupT& G = groups_[g];
     G.cu = cu;
     G.arrived = 0;
@@ -532,6 +581,7 @@ class Sim {
     GroupT& G = groups_[g];
     CuT& c = cus_[G.cu];
     c.lds_used -= shape_.lds_bytes;
+    if (--c.groups == 0) cu_busy(c.busy_since, t);
     for (uint32_t i = 0; i < shape_.waves_per_group; ++i) {
       const uint32_t s = simd_of(G.first_simd, i);
       const GroupStream* gs = rec_.groups[g].get();
@@ -890,6 +940,7 @@ class Sim {
         const double h = std::max(cs, hbm_free_);
         hbm_free_ = h + xfer;
         *hbm += dev_.line_bytes;
+        activity_at(uint64_t(h)).hbm += dev_.line_bytes;
         done = uint64_t(h + xfer) + dev_.hbm_latency;
         if (dev_.mall_bytes) mall_.set_ready(ms, done);
       }
@@ -898,6 +949,7 @@ class Sim {
     if (dirty_out) {  // write-back of the victim takes HBM time
       hbm_free_ = std::max(hbm_free_, cs) + dev_.line_bytes / hbm_bytes_per_clk_;
       *hbm += dev_.line_bytes;
+      activity_at(uint64_t(hbm_free_)).hbm += dev_.line_bytes;
     }
     if (!store && !f.bypass_l1) {
       c.l1.access(line, true, false, nullptr, &slot);
@@ -940,6 +992,7 @@ class Sim {
         s.valu_free = t + busy;
         s.valu_owner = &w;
         s.valu_busy += busy;
+        activity_at(t).valu += busy;
         done = t + busy;
         write_dsts(w, in, done, false);
         if (f.valu_flops_per_lane) flops_ += f.flops_per_wave * r.lanes;
@@ -955,7 +1008,8 @@ class Sim {
         s.mat_free = t + pipe;
         s.mat_owner = &w;
         s.mfma_busy += pipe;
-        if (f.kind == Kind::Dgemm) s.valu_busy += pipe;
+        activity_at(t).mfma += pipe;
+        if (f.kind == Kind::Dgemm) s.valu_busy += pipe, activity_at(t).valu += pipe;
         done = t + pipe;
         write_dsts(w, in, done, true);
         flops_ += f.flops_per_wave;
@@ -1109,17 +1163,54 @@ class Sim {
 
 }  // namespace
 
-// T7: the clock a kernel runs at depends on its matrix-core density. MI300X BF16 GEMM at 94% of
-// peak runs at a median 1207 MHz (the device's sustained clock); on MI308X, 32x32 MFMA code keeps
-// >= 1.8 GHz (near the maximum) while each SIMD spends >= ~60 cycles per 32-cycle MFMA, i.e. with
-// the matrix cores busy <= ~53%; VALU, EXP and HBM-load kernels stay at 1.6-1.84 GHz there. So:
-// the peak clock up to 50% MFMA busy, falling linearly to the sustained clock at 94%.
-double estimated_clock(const DeviceSpec& dev, double mfma_busy) {
-  constexpr double kCoolBusy = 0.50, kHotBusy = 0.94;
-  if (mfma_busy <= kCoolBusy) return dev.peak_mhz;
-  if (mfma_busy >= kHotBusy) return dev.sustained_mhz;
-  const double f = (mfma_busy - kCoolBusy) / (kHotBusy - kCoolBusy);
-  return std::round(dev.peak_mhz + f * (dev.sustained_mhz - dev.peak_mhz));
+// Clock and power (docs/timing-model.md): a phase's power at the peak clock relative to the
+// device's limit, from its device-wide activity; the clock scales it as clock^exponent.
+double phase_power(const DeviceSpec& dev, const rt::clock_phase& ph) {
+  return dev.power_cu * ph.active_cus + dev.power_mfma * ph.mfma + dev.power_valu * ph.valu + dev.power_hbm * ph.hbm;
+}
+double phase_clock(const DeviceSpec& dev, double power) {
+  if (power <= 1) return dev.peak_mhz;
+  return std::round(dev.peak_mhz * std::pow(power, -1 / dev.power_exponent));
+}
+void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases) {
+  for (auto& ph : phases) {
+    ph.power = phase_power(dev, ph);
+    ph.clock_mhz = phase_clock(dev, ph.power);
+  }
+  if (!dev.clock_holds_lowest || phases.empty()) return;
+  // The highest power over any clock_average_phases consecutive phases (cycle-weighted) sets
+  // the clock of them all (device.hpp).
+  const size_t w = std::clamp<size_t>(dev.clock_average_phases, 1, phases.size());
+  double highest = 0;
+  for (size_t i = 0; i + w <= phases.size(); ++i) {
+    double energy = 0, cycles = 0;
+    for (size_t k = i; k < i + w; ++k) {
+      const double c = double(phases[k].end - phases[k].start);
+      energy += c * phases[k].power;
+      cycles += c;
+    }
+    if (cycles > 0) highest = std::max(highest, energy / cycles);
+  }
+  const double clock = phase_clock(dev, highest);
+  for (auto& ph : phases) ph.clock_mhz = clock;
+}
+rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
+  rt::clock_phase m;
+  if (phases.empty()) return m;
+  m.start = phases.front().start;
+  m.end = phases.back().end;
+  const double len = double(std::max<uint64_t>(1, m.end - m.start));
+  for (const auto& ph : phases) {
+    const double f = double(ph.end - ph.start) / len;
+    m.active_cus += f * ph.active_cus, m.mfma += f * ph.mfma, m.valu += f * ph.valu, m.hbm += f * ph.hbm;
+    m.power += f * ph.power;
+  }
+  return m;
+}
+double phases_us(const std::vector<rt::clock_phase>& phases) {
+  double us = 0;
+  for (const auto& ph : phases) us += double(ph.end - ph.start) / ph.clock_mhz;
+  return us;
 }
 
 std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
@@ -1147,16 +1238,20 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     for (size_t i = 0; i < prog.insts.size(); ++i) p->insts[i].source = std::move(sources[i]);
   }
   p->waves_info.resize(p->waves);
-  // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far.
+  // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far,
+  // with its phases (activity over time).
   auto schedule_at = [&](double clock, rt::profile& prof) {
     Sim sim(rec, shape, dev, clock, opts.keep_events, prof);
     sim.run();
     prof.cycles = sim.end_cycle();
     sim.finish(prof.cycles);
+    prof.clock_phases = sim.phases(prof.cycles);
+    set_phase_clocks(dev, prof.clock_phases);
   };
   // The schedules at the sustained and the peak clock are independent: with two cores they run
-  // side by side. The reported clock is then either of them (no third schedule) or, for an MFMA
-  // density between the two thresholds or a --clock, a third one.
+  // side by side. An estimated clock varies over the phases of the dispatch: the reported
+  // schedule is then a third one at the phases' average clock (cycles over time; only HBM bytes
+  // per cycle depend on it), its phases at their own clocks giving the time.
   const unsigned cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   rt::profile at_sustained = *p, at_peak = *p;
   if (cores > 1) {
@@ -1182,16 +1277,25 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     schedule_at(dev.peak_mhz, at_peak);
   }
   const bool estimated = opts.clock_mhz <= 0;
-  const double clock = estimated ? estimated_clock(dev, at_sustained.mfma_busy) : opts.clock_mhz;
+  double clock = opts.clock_mhz;
+  if (estimated) {  // the peak-clock schedule's phases, at their clocks: the average clock
+    const double us = phases_us(at_peak.clock_phases);
+    clock = us > 0 ? std::round(double(at_peak.cycles) / us) : dev.peak_mhz;
+  }
   const uint64_t sustained_cycles = at_sustained.cycles, peak_cycles = at_peak.cycles;
   if (clock == dev.peak_mhz) *p = std::move(at_peak);
   else if (clock == dev.sustained_mhz) *p = std::move(at_sustained);
   else schedule_at(clock, *p);
+  if (!estimated) {
+    p->clock_phases = {merged_phase(p->clock_phases)};
+    p->clock_phases.front().clock_mhz = clock;
+  }
   p->cycles_at_sustained = sustained_cycles;
   p->cycles_at_peak = peak_cycles;
   p->clock_estimated = estimated;
-  p->clock_mhz = clock;
-  p->time_us = double(p->cycles) / p->clock_mhz;
+  const double sched_us = estimated ? phases_us(p->clock_phases) : double(p->cycles) / clock;
+  p->clock_mhz = sched_us > 0 ? double(p->cycles) / sched_us : clock;  // the average
+  p->time_us = sched_us;
   p->time_us_peak = double(p->cycles_at_peak) / dev.peak_mhz;
   p->time_us_sustained = double(p->cycles_at_sustained) / dev.sustained_mhz;
   const double secs = p->time_us * 1e-6;

@@ -58,14 +58,34 @@ std::string mnemonic_of(const std::string& text) { return text.substr(0, text.fi
 std::string profile::report() const {
   std::string o;
   o += fmt("hipasm-sim profile: %s on %s (%u CUs in %u XCDs)\n", kernel.c_str(), device.c_str(), cus, xcds);
-  o += fmt("  cycles       %" PRIu64 " at %.0f MHz (%s)\n", cycles, clock_mhz,
-           clock_estimated ? "clock estimated from the MFMA density" : "clock given");
+  o += fmt("  cycles       %" PRIu64 " at %.0f MHz on average (%s)\n", cycles, clock_mhz,
+           clock_estimated ? "clock per phase from the device's power" : "clock given");
   o += fmt("  time         %.3f us at %.0f MHz; %.3f us at the %.0f MHz peak clock, %.3f us at the %.0f MHz "
            "sustained GEMM clock (%" PRIu64 " and %" PRIu64 " cycles)\n",
            time_us, clock_mhz, time_us_peak, peak_clock_mhz, time_us_sustained, sustained_clock_mhz, cycles_at_peak,
            cycles_at_sustained);
   if (dispatch_overhead_us > 0)
     o += fmt("               (times include the device's %.2f us dispatch overhead)\n", dispatch_overhead_us);
+  if (clock_estimated && !clock_phases.empty()) {
+    // The clock over time and what set it: the phases at the lowest clock and their activity.
+    double lo = clock_phases.front().clock_mhz, hi = lo;
+    for (const auto& ph : clock_phases) lo = std::min(lo, ph.clock_mhz), hi = std::max(hi, ph.clock_mhz);
+    const clock_phase m = [&] {
+      clock_phase x;
+      double n = 0;
+      for (const auto& ph : clock_phases)
+        if (ph.clock_mhz == lo) {
+          const double f = double(ph.end - ph.start);
+          x.active_cus += f * ph.active_cus, x.mfma += f * ph.mfma, x.valu += f * ph.valu, x.hbm += f * ph.hbm;
+          x.power += f * ph.power, n += f;
+        }
+      x.active_cus /= n, x.mfma /= n, x.valu /= n, x.hbm /= n, x.power /= n;
+      return x;
+    }();
+    o += fmt("  clock        %zu phases, %.0f-%.0f MHz; at %.0f MHz: CUs active %.0f%%, MFMA %.0f%%, VALU %.0f%%, "
+             "HBM %.0f%% -> power %.2f x the limit at the peak clock\n",
+             clock_phases.size(), lo, hi, lo, 100 * m.active_cus, 100 * m.mfma, 100 * m.valu, 100 * m.hbm, m.power);
+  }
   o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
   if (sample_cus)
     o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
@@ -128,6 +148,15 @@ std::string profile::json() const {
   kv("time_us_sustained", num(time_us_sustained));
   kv("clock_estimated", clock_estimated ? "true" : "false");
   kv("dispatch_overhead_us", num(dispatch_overhead_us));
+  {
+    std::string ph = "[";
+    for (const clock_phase& c : clock_phases)
+      ph += fmt("%s{\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"clock_mhz\":%s,\"power\":%s,\"active_cus\":%s,"
+                "\"mfma\":%s,\"valu\":%s,\"hbm\":%s}",
+                ph.size() > 1 ? "," : "", c.start, c.end, num(c.clock_mhz).c_str(), num(c.power).c_str(),
+                num(c.active_cus).c_str(), num(c.mfma).c_str(), num(c.valu).c_str(), num(c.hbm).c_str());
+    kv("clock_phases", ph + "]");
+  }
   kv("flops", num(flops));
   kv("tflops", num(tflops));
   kv("hbm_bytes", std::to_string(hbm_bytes));
@@ -172,10 +201,34 @@ std::string profile::json() const {
   return o + "}";
 }
 
+namespace {
+// The time (us) at cycle c of consecutive phases from cycle 0, `start_us` their start times
+// (one more entry than phases: the end).
+double time_at(const std::vector<clock_phase>& phases, const std::vector<double>& start_us, uint64_t c) {
+  const auto it = std::upper_bound(phases.begin(), phases.end(), c, [](uint64_t x, const clock_phase& ph) { return x < ph.end; });
+  const size_t n = size_t(it - phases.begin());
+  if (n == phases.size()) return start_us.back() + double(c - phases.back().end) / phases.back().clock_mhz;
+  return start_us[n] + double(c - std::min(c, phases[n].start)) / phases[n].clock_mhz;
+}
+std::vector<double> phase_starts(const std::vector<clock_phase>& phases) {
+  std::vector<double> s{0.0};
+  for (const auto& ph : phases) s.push_back(s.back() + double(ph.end - ph.start) / ph.clock_mhz);
+  return s;
+}
+}  // namespace
+
+double profile::us_at_cycle(uint64_t c) const {
+  if (clock_phases.empty()) return double(c) / clock_mhz;
+  return time_at(clock_phases, phase_starts(clock_phases), c);
+}
+
 void profile::write_trace(std::FILE* out) const {
-  const double us_per_cycle = 1.0 / clock_mhz;
-  // Microseconds with 0.1 ns resolution: a cycle is ~0.5 ns at 2.1 GHz.
-  auto ts = [&](uint64_t c) { return fmt("%.4f", double(c) * us_per_cycle); };
+  // Microseconds with 0.1 ns resolution: a cycle is ~0.5 ns at 2.1 GHz. The clock varies over
+  // the phases: a cycle's time is that of the phases before it at their clocks.
+  const std::vector<double> starts = phase_starts(clock_phases);
+  auto at = [&](uint64_t c) { return clock_phases.empty() ? double(c) / clock_mhz : time_at(clock_phases, starts, c); };
+  auto ts = [&](uint64_t c) { return fmt("%.4f", at(c)); };
+  auto dur = [&](uint64_t from, uint64_t n) { return fmt("%.4f", at(from + n) - at(from)); };
   std::fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{", out);
   std::fprintf(out, "\"kernel\":%s,\"device\":%s,\"clock_mhz\":%s,\"cycles\":%" PRIu64 "},\"traceEvents\":[\n",
                json_string(kernel).c_str(), json_string(device).c_str(), num(clock_mhz).c_str(), cycles);
@@ -209,11 +262,11 @@ void profile::write_trace(std::FILE* out) const {
     const uint32_t pid = w.xcd * 1000 + w.cu + 1;
     if (e.issue > e.ready)
       emit(fmt("{\"ph\":\"X\",\"cat\":\"stall\",\"name\":\"stall: %s\",\"pid\":%u,\"tid\":%u,\"ts\":%s,\"dur\":%s}",
-               stall_reason_name(e.reason), pid, e.wave + 1, ts(e.ready).c_str(), ts(e.issue - e.ready).c_str()));
+               stall_reason_name(e.reason), pid, e.wave + 1, ts(e.ready).c_str(), dur(e.ready, e.issue - e.ready).c_str()));
     const profile_inst& in = insts[e.inst];
     emit(fmt("{\"ph\":\"X\",\"cat\":\"issue\",\"name\":%s,\"pid\":%u,\"tid\":%u,\"ts\":%s,\"dur\":%s,\"args\":{\"pc\":\"0x%" PRIx64
              "\",\"asm\":%s,\"cycle\":%" PRIu64 ",\"done_cycle\":%" PRIu64 ",\"latency\":%" PRIu64 "%s}}",
-             json_string(mnemonic_of(in.text)).c_str(), pid, e.wave + 1, ts(e.issue).c_str(), ts(4).c_str(), in.pc,
+             json_string(mnemonic_of(in.text)).c_str(), pid, e.wave + 1, ts(e.issue).c_str(), dur(e.issue, 4).c_str(), in.pc,
              json_string(in.text).c_str(), e.issue, e.done, e.done - e.issue,
              in.source.empty() ? "" : (",\"source\":" + json_string(in.source)).c_str()));
     if (e.unit == profile_event::mfma) {
@@ -238,6 +291,20 @@ void profile::write_trace(std::FILE* out) const {
   };
   counters(mfma, "MFMA busy", "simds");
   counters(bytes, "VMEM bytes in flight", "bytes");
+  // The device's clock over time and the activity that set it (Clock and power): counter tracks
+  // of a "device" process.
+  constexpr uint32_t kDevicePid = 0;
+  emit(fmt("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":\"device (clock and power)\"}}",
+           kDevicePid));
+  for (const clock_phase& ph : clock_phases) {
+    emit(fmt("{\"ph\":\"C\",\"name\":\"clock MHz\",\"pid\":%u,\"ts\":%s,\"args\":{\"MHz\":%.0f}}", kDevicePid,
+             ts(ph.start).c_str(), ph.clock_mhz));
+    emit(fmt("{\"ph\":\"C\",\"name\":\"power vs limit at peak clock\",\"pid\":%u,\"ts\":%s,\"args\":{\"power\":%.3f}}",
+             kDevicePid, ts(ph.start).c_str(), ph.power));
+    emit(fmt("{\"ph\":\"C\",\"name\":\"device activity %%\",\"pid\":%u,\"ts\":%s,\"args\":{\"CUs active\":%.1f,"
+             "\"MFMA busy\":%.1f,\"VALU busy\":%.1f,\"HBM\":%.1f}}",
+             kDevicePid, ts(ph.start).c_str(), 100 * ph.active_cus, 100 * ph.mfma, 100 * ph.valu, 100 * ph.hbm));
+  }
   std::fputs("\n]}\n", out);
 }
 

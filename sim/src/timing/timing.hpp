@@ -143,8 +143,13 @@ struct KernelShape {
   uint32_t group_stride = 1;    // sampling: stream i is workgroup i * group_stride
 };
 
-// The clock a kernel of this matrix-core density runs at (T7; docs/timing-model.md "Clocks").
-double estimated_clock(const DeviceSpec& dev, double mfma_busy);
+// Clock and power (docs/timing-model.md): a phase's power at the peak clock relative to the
+// device's limit, and the clock that power allows; the phases' clocks; the phases' time (us).
+double phase_power(const DeviceSpec& dev, const rt::clock_phase& ph);
+double phase_clock(const DeviceSpec& dev, double power);
+void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases);
+double phases_us(const std::vector<rt::clock_phase>& phases);
+rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases);  // length-weighted
 
 // Schedules the recorded streams on `dev` and fills a profile; `threads` (0: all cores) bounds
 // how many of the independent schedules (sustained and peak clock) run at once.

@@ -68,6 +68,17 @@ struct profile_inst {
   std::array<uint64_t, kStallReasons> stalls{};
 };
 
+// One phase of a dispatch for the clock (docs/timing-model.md, Clock and power): a window of the
+// schedule, the device-wide activity in it and the clock the power model gives it.
+struct clock_phase {
+  uint64_t start = 0, end = 0;  // cycles
+  double active_cus = 0;        // fraction of the device's CUs holding a workgroup
+  double mfma = 0, valu = 0;    // matrix-core / VALU busy fraction of all the device's SIMD-cycles
+  double hbm = 0;               // fraction of the achievable HBM bandwidth used
+  double power = 0;             // power at the peak clock relative to the device's limit
+  double clock_mhz = 0;
+};
+
 struct profile {
   std::string device, kernel;
   uint32_t cus = 0, xcds = 0;
@@ -96,6 +107,10 @@ struct profile {
   std::vector<profile_inst> insts;      // in address order
   std::vector<profile_wave> waves_info;
   std::vector<profile_event> events;    // keep_events only, in issue order
+  // The clock over time (estimated clock: one phase per window of the schedule; a given clock:
+  // one phase). time_us = the phases' cycles at their clocks + the dispatch overhead.
+  std::vector<clock_phase> clock_phases;
+  double us_at_cycle(uint64_t cycle) const;  // time from the start of the schedule (no overhead)
 
   std::string report() const;             // the human-readable report
   std::string json() const;               // one JSON object
