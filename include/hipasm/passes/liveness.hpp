@@ -747,7 +747,7 @@ constexpr liveness_info compute_liveness(const function& fn_, const isa_view& is
   // use in another `If(rem > k)`) is, to the backward analysis, also read on the path that
   // skipped the def, back to the kernel's entry; on that path its register holds nothing
   // anybody may read, so it is free there (that path made a split's 96 partial registers live
-  // through paged_attn_decode's main loop: 170 -> 242 VGPRs). Slots past nf (one-block vregs,
+  // through paged_attn_decode's main loop). Slots past nf (one-block vregs,
   // added after the forward pass) are kept as they are.
   {
     const std::size_t nfw = nf / 64;  // words wholly below nf

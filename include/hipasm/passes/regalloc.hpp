@@ -31,8 +31,8 @@
 // register; both instructions run under the same EXEC, so the lanes they leave alone keep d's
 // value. A copy hint of u goes first (it saves an instruction, this only a register).
 // Not done: a fresh d = f(u) in the register of a temporary u that dies there. Tried: with any
-// dying source it fragmented the register file (helpers.lds swz_reads 32 -> 36 VGPRs), for
-// unary f after u's def it still took attn_fwd d64 157 -> 158 VGPRs, and in-place chains of
+// dying source it fragmented the register file (more VGPRs in LDS-swizzle code), for unary f
+// after u's def it still cost attn_fwd d64 a VGPR, and in-place chains of
 // transcendental ops (sigmoid's mul, exp, add, rcp) left the hazard pass nothing to fill the
 // trans-use wait states with (moe stage1 g1u0 +8 s_nop); paged_attn_decode did not need it.
 // So a helper whose result goes to an older register (s = exp2(s - m)) compiles as the in-place
