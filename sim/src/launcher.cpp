@@ -116,30 +116,34 @@ std::unique_ptr<module> device::load_file(const std::string& path) {
 namespace {
 
 // The source of each instruction of kernel `k` from the first of `listings` that has the kernel
-// and matches its code; empty when none does (the findings then name no line).
-std::vector<std::string> finding_sources(const sim::KernelInfo& k, const std::vector<std::string>& listings) {
-  std::vector<std::string> sources;
-  for (const std::string& path : listings) {
-    std::vector<sim::AsmLine> lines;
-    try {
-      lines = sim::asm_source_lines(path, k.name);
-    } catch (const error&) {
-      continue;  // not this kernel's listing
+// and matches its code; at() is empty when none does (the findings then name no line). The
+// decoded program is looked up once, not per finding.
+class finding_sources {
+ public:
+  finding_sources(const sim::KernelInfo& k, const std::vector<std::string>& listings) {
+    for (const std::string& path : listings) {
+      std::vector<sim::AsmLine> lines;
+      try {
+        lines = sim::asm_source_lines(path, k.name);
+      } catch (const error&) {
+        continue;  // not this kernel's listing
+      }
+      if (!prog_) prog_ = sim::decoded_program(k.image);
+      std::string mismatch;
+      if (sim::match_asm_listing(*prog_, k.image.entry, lines, sources_, mismatch)) return;
     }
-    const auto prog = sim::decoded_program(k.image);
-    std::string mismatch;
-    if (sim::match_asm_listing(*prog, k.image.entry, lines, sources, mismatch)) return sources;
+    sources_.clear();
   }
-  return {};
-}
+  std::string at(uint64_t pc) const {
+    if (sources_.empty()) return {};
+    const sim::Inst* in = prog_->at(pc);
+    return in ? sources_[size_t(in - prog_->insts.data())] : std::string();
+  }
 
-std::string source_at(const sim::KernelInfo& k, const std::vector<std::string>& sources, uint64_t pc) {
-  if (sources.empty()) return {};
-  const auto prog = sim::decoded_program(k.image);
-  const sim::Inst* in = prog->at(pc);
-  if (!in) return {};
-  return sources[size_t(in - prog->insts.data())];
-}
+ private:
+  std::shared_ptr<const sim::Program> prog_;
+  std::vector<std::string> sources_;
+};
 
 }  // namespace
 
@@ -225,17 +229,18 @@ class sim_device final : public device {
       if (check)
         for (const sim::Finding& f : checker.findings())
           if (f.rule.starts_with("undef-")) {
-            const std::string src = source_at(k, finding_sources(k, mod.asm_listings), f.pc);
+            const std::string src = finding_sources(k, mod.asm_listings).at(f.pc);
             throw error(std::string(e.what()) + " (after: " + f.message + (src.empty() ? "" : " at " + src) + ")");
           }
       throw;
     }
     if (!check) return report;
     std::vector<sim::Finding> found = checker.findings();
-    const std::vector<std::string> sources = found.empty() ? std::vector<std::string>{} : finding_sources(k, mod.asm_listings);
+    static const std::vector<std::string> no_listings;
+    const finding_sources sources(k, found.empty() ? no_listings : mod.asm_listings);
     for (sim::Finding& f : found) {
       checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
-                        f.first_workgroup, f.first_wave, false, source_at(k, sources, f.pc)};
+                        f.first_workgroup, f.first_wave, false, sources.at(f.pc)};
       if (!c.source.empty()) c.message += " [" + c.source + "]";
       c.allowed = allowed(c.rule);
       (c.allowed ? report.warnings : report.diagnostics).push_back(c.message);
