@@ -138,6 +138,8 @@ struct if_state {
   bool has_else = false;
   bool lanes_left = false;       // the then-branch removed lanes (Break/Continue/Return)
   int32_t skip_block = -1;       // the join's block when it is a skip candidate (skip_idle_code)
+  bool exec_may_be_empty_before = false;  // builder_state::exec_may_be_empty at the If
+  bool exec_may_be_empty_then = false;    // ... at the end of a scalar If's then-branch
 };
 
 struct expr_record {
@@ -189,6 +191,12 @@ struct builder_state {
   uint32_t lane_depth = 0;                // regions[cur_region].lane_depth
   uint32_t wave_uniform = 0;              // J.wave_uniform scopes (and the flow's own writes) open
   int32_t end_label = -1;                 // label of the final s_endpgm (per-lane Return)
+  // EXEC may be empty here: after the join of a per-lane If whose lanes left (Break/Continue/
+  // Return), until lanes come back. Scalar code still runs there (a uniform loop's counter counts
+  // every iteration), so what the lowering computes through a VGPR for an SGPR must not depend
+  // on a lane being active (see lower::udivrem).
+  bool exec_may_be_empty = false;
+  uint32_t returns = 0;                   // per-lane Returns emitted so far
   vec<detail::arg_slot> args;     // one virtual SGPR register per kernel argument
   uint32_t kernarg_bytes = 0;
   uint32_t cur = 1;
@@ -236,7 +244,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
       : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
         cur_region_(st.cur_region), lane_depth_(st.lane_depth), wave_uniform_(st.wave_uniform),
-        end_label_(st.end_label), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
+        end_label_(st.end_label), exec_may_be_empty_(st.exec_may_be_empty), returns_(st.returns), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
         kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
@@ -606,6 +614,8 @@ class builder : public isa::gfx942_mnemonics<builder> {
   uint32_t& lane_depth_;
   uint32_t& wave_uniform_;
   int32_t& end_label_;
+  bool& exec_may_be_empty_;
+  uint32_t& returns_;
   vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
   detail::scalar_constants& sconsts_;

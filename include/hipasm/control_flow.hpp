@@ -200,10 +200,12 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
   if_state st;
   label join = make_label({}, loc);
   st.join_label = join.id;
+  st.exec_may_be_empty_before = exec_may_be_empty_;
   if (c.scalar()) {
     bool sense = detail::emit_scalar_cmp(L, c);
     emit_raw(sense ? O::s_cbranch_scc0 : O::s_cbranch_scc1, {detail::label_op(join.id)}, l);
     then_body();
+    st.exec_may_be_empty_then = exec_may_be_empty_ = st.exec_may_be_empty_before || exec_may_be_empty_;
     st.then_end_block = cur_block();
     start_block();
     place(join, loc);
@@ -215,6 +217,7 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
     emit_raw(O::s_cbranch_execz, {detail::label_op(join.id)}, l);
     div_stack_.push_back({st.save, st.mask, join.id});
     enter_region(true, detail::lane_region::kind::then_body, l);
+    exec_may_be_empty_ = false;  // (s_cbranch_execz above)
     then_body();
     leave_region();
     detail::divergent_ctx dc = div_stack_.back();
@@ -225,6 +228,7 @@ constexpr builder::if_result builder::If(const cond& c, F&& then_body, std::sour
     start_block();
     place(join, loc);
     L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(st.save)});
+    exec_may_be_empty_ = st.exec_may_be_empty_before || st.lanes_left;
   }
   st.join_block = cur_block();
   st.instrs_at_join = cur_index();
@@ -257,7 +261,9 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     br.ops[0] = detail::label_op(end.id);
     br.loc = l;
     B.fn.blocks[st.then_end_block].instrs.push_back(br);
+    B.exec_may_be_empty_ = st.exec_may_be_empty_before;
     else_body();
+    B.exec_may_be_empty_ = B.exec_may_be_empty_ || st.exec_may_be_empty_then;
     B.start_block();
     B.place(end, loc);
   } else {
@@ -275,6 +281,7 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     B.emit_raw(O::s_cbranch_execz, {detail::label_op(end.id)}, l);
     B.div_stack_.push_back({st.save, st.mask, end.id});
     B.enter_region(true, detail::lane_region::kind::else_body, l);
+    B.exec_may_be_empty_ = false;  // (s_cbranch_execz above)
     else_body();
     B.leave_region();
     detail::divergent_ctx dc = B.div_stack_.back();
@@ -284,6 +291,7 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     B.place(end, loc);
     L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(st.save)});
     st.lanes_left = st.lanes_left || dc.lanes_left;
+    B.exec_may_be_empty_ = st.exec_may_be_empty_before || st.lanes_left;
     st.has_else = true;
     if (st.lanes_left) B.offer_skip(st);
     B.ifs_[id] = st;
@@ -346,6 +354,11 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   }
   lp.body_block = cur_block();
   loops_.push_back(lp);
+  // A uniform loop's first iteration starts with EXEC as at its entry, later ones with lanes
+  // (the latch leaves when EXEC empties); a per-lane loop's body always has lanes.
+  const bool exec_may_be_empty_at_entry = exec_may_be_empty_;
+  const uint32_t returns_at_entry = returns_;
+  if (lp.vector) exec_may_be_empty_ = false;
   body();
   lp = loops_.back();
   loops_.pop_back();
@@ -359,6 +372,8 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
   leave_region();
   place(label{lp.exit}, loc);
   if (lp.save.b) L.e(O::s_mov_b64, {detail::exec_op(), detail::reg_op(lp.save)});
+  // The exit gives back EXEC at the entry less the lanes that returned inside.
+  exec_may_be_empty_ = exec_may_be_empty_at_entry || returns_ != returns_at_entry;
 }
 
 template <dtype T, class F>
@@ -503,6 +518,7 @@ constexpr void builder::Return(std::source_location loc) {
     return;
   }
   detail::lower L{*this, l};
+  ++returns_;
   for (detail::loop_ctx& lp : loops_) loop_lane_save(lp, l);
   // Remove the lanes from every mask that would give them back, the outermost last.
   const bool loop_outermost = !loops_.empty() && loops_[0].div_depth == 0;

@@ -15,7 +15,8 @@
 //  - by a register: the compiler's reciprocal sequence (v_rcp_iflag_f32 estimate, one Newton
 //    step in integers, quotient by multiply-high, two corrections), exact for every 32-bit
 //    input; signed by magnitudes and sign fix-up. Scalar operands keep the integer part on
-//    the SALU and take only the reciprocal estimate through a VGPR (v_readfirstlane_b32).
+//    the SALU and take only the reciprocal estimate through a VGPR (v_readfirstlane_b32; with
+//    lane 0 turned on where EXEC may be empty, builder_state::exec_may_be_empty).
 //    Division by zero by a register gives an unspecified value (as in C++, undefined).
 #pragma once
 #include <cstdint>
@@ -194,7 +195,14 @@ struct int_ops {
   }
   // Unsigned n / dv and n % dv for a register divisor (exact for all 32-bit n, dv != 0).
   constexpr void udivrem(const operand& n, const operand& dv, operand& q, operand& r) {
-    // Reciprocal estimate in a VGPR: z ~= 2^32 / dv, slightly low.
+    // Reciprocal estimate in a VGPR: z ~= 2^32 / dv, slightly low. A scalar division where
+    // EXEC may be empty (uniform code after all lanes left) turns lane 0 on for it: with no
+    // lane active the VALU writes nothing and v_readfirstlane_b32 reads lane 0's stale value.
+    reg_ref saved_exec{};
+    if (!vec && L.b.exec_may_be_empty_) {
+      saved_exec = L.tmp(reg_class::sgpr, 2);
+      L.e(O::s_or_saveexec_b64, {reg_op(saved_exec), imm_op(1)});
+    }
     reg_ref f = L.tmp(reg_class::vgpr);
     L.e(O::v_cvt_f32_u32, {reg_op(f), dv});
     L.e(O::v_rcp_iflag_f32, {reg_op(f), reg_op(f)});
@@ -205,6 +213,7 @@ struct int_ops {
       operand zs = dst();
       L.e(O::v_readfirstlane_b32, {zs, z});
       z = zs;
+      if (saved_exec.b) L.e(O::s_mov_b64, {special_op(special_reg::exec, 2), reg_op(saved_exec)});
     }
     // One Newton-Raphson step in integers: z += mulhi(z, -dv * z).
     operand e = mul(neg(dv), z);

@@ -31,6 +31,7 @@ int32_t cont_valu(int32_t v) {
   return acc;
 }
 int32_t cont_scalar(int32_t v) { return cont_valu(v) + 4 * 1000; }
+int32_t cont_scalar_div(int32_t v) { return cont_valu(v) + 9000 / 3 + 9000 / 5 + 9000 / 7 + 9000 / 9; }
 int32_t cont_nested(int32_t v) {
   int32_t acc = 0;
   for (int i = 0; i < 4; ++i) {
@@ -84,6 +85,7 @@ TEST_CASE("skip the rest of a loop body when no lane is left", "[control_flow][s
   REQUIRE(!text.empty());
   const kcase cases[] = {{"cont_valu", cont_valu, 1},
                          {"cont_scalar", cont_scalar, 0},
+                         {"cont_scalar_div", cont_scalar_div, 0},
                          {"cont_nested", cont_nested, 2},
                          {"brk_valu", brk_valu, 1},
                          {"cont_else", cont_else, 1}};

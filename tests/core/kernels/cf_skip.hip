@@ -41,6 +41,30 @@ constexpr void cont_scalar(builder J, arg<int*> out, arg<const int*> in) {
   cf_io::lane_out(J, out, gid, r);
 }
 
+// A uniform division after the If: with every lane gone EXEC is empty there, and the
+// division's reciprocal estimate (through a VGPR) must still be computed.
+constexpr void cont_scalar_div(builder J, arg<int*> out, arg<const int*> in) {
+  gpr<u32> gid = cf_io::global_id(J);
+  gpr<i32> v = cf_io::lane_in(J, in, gid);
+  auto acc = J.vgpr<i32>();
+  acc = 0;
+  auto num = J.sgpr<u32>();
+  num = 9000u;
+  auto cnt = J.sgpr<u32>();
+  cnt = 0u;
+  auto i = J.sgpr<i32>();
+  J.For(i, 0, 4, [&] {
+    J.If(((v >> i) & 1) != 0, [&] { J.Continue(); });
+    acc = acc * 3 + i + v;
+    auto d = J.sgpr<u32>();
+    d = i.as<u32>() * 2u + 3u;
+    cnt = cnt + num / d;
+  });
+  auto r = J.vgpr<i32>();
+  r = acc + cnt.as<i32>();
+  cf_io::lane_out(J, out, gid, r);
+}
+
 // Nested: if (v >> i) & 2 { if (v >> i) & 1: continue; acc += 5 }; acc = acc * 3 + i
 constexpr void cont_nested(builder J, arg<int*> out, arg<const int*> in) {
   gpr<u32> gid = cf_io::global_id(J);
@@ -97,6 +121,7 @@ inline constexpr auto skip_off = with_options<F, kernel_options{.skip_idle_code 
   }
 SKIP_KERNEL(cont_valu)
 SKIP_KERNEL(cont_scalar)
+SKIP_KERNEL(cont_scalar_div)
 SKIP_KERNEL(cont_nested)
 SKIP_KERNEL(brk_valu)
 SKIP_KERNEL(cont_else)
