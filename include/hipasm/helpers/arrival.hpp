@@ -9,7 +9,8 @@
 //   });
 //
 // `counters` is a global pointer (an arg<T*> or an SGPR pair), `counter_off` the VGPR byte
-// offset of this wave's counter there (any value in lanes other than 0), `arrivals` how many
+// offset of this wave's counter there (read in the first active lane only: the counting and the
+// zeroing are that lane's; any value in the others), `arrivals` how many
 // waves count in at it (wave-uniform: a constant, an SGPR or an argument). The counters must be
 // zero before the first launch; each launch leaves them zero. Memory order: the wave's stores
 // are complete (vmcnt(0)) before its atomic and the atomic's result returns before the last
@@ -32,11 +33,11 @@ constexpr void if_last_arrival(builder J, const Ptr& counters, const gpr<dtype::
   const gpr<u32> off = counter_off;
   auto body = last;
   J.s_waitcnt(vmcnt(0), no_modifiers, l);  // this wave's part is written
-  // (old: lane 0 writes it and v_readfirstlane reads lane 0's, the wave running all its lanes
-  // here; the other lanes' are never read)
+  // (old: the first active lane writes it and v_readfirstlane reads that lane's; the other
+  // lanes' are never read)
   auto one = J.vgpr<u32>(l), old = J.vgpr<u32>(l).allow_undefined();
   one = val<u32>(1u, l);
-  J.If(lane_id(J, l) == 0u, [&] { J.global_atomic_add(old, off, one, base, {.sc1 = true}, l); }, l);
+  J.If(lane_rank(J, l) == 0u, [&] { J.global_atomic_add(old, off, one, base, {.sc1 = true}, l); }, l);
   J.s_waitcnt(vmcnt(0), no_modifiers, l);
   auto arrived = J.sgpr<u32>(l);
   const auto last_one = arrivals - 1u;
@@ -45,7 +46,7 @@ constexpr void if_last_arrival(builder J, const Ptr& counters, const gpr<dtype::
     body();
     auto zero = J.vgpr<u32>(l);
     zero = val<u32>(0u, l);
-    J.global_store_dword(off, zero, base, {.sc1 = true}, l);
+    J.If(lane_rank(J, l) == 0u, [&] { J.global_store_dword(off, zero, base, {.sc1 = true}, l); }, l);
   }, l);
 }
 

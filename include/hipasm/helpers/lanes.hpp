@@ -217,6 +217,15 @@ constexpr gpr<dtype::u32> lane_id(builder J, std::source_location l = std::sourc
   c.e(detail::O::v_mbcnt_hi_u32_b32, {detail::reg_op(d), detail::imm_op(static_cast<uint64_t>(-1)), detail::reg_op(d)});
   return c.result<dtype::u32>(d);
 }
+// How many active lanes (EXEC) are below this one: 0 in the first active lane, which
+// v_readfirstlane_b32 reads (v_mbcnt_lo/hi of EXEC).
+constexpr gpr<dtype::u32> lane_rank(builder J, std::source_location l = std::source_location::current()) {
+  detail::hctx c(*J.self(), to_src_loc(l));
+  detail::reg_ref d = c.v();
+  c.e(detail::O::v_mbcnt_lo_u32_b32, {detail::reg_op(d), detail::special_op(special_reg::exec_lo, 1), detail::imm_op(0)});
+  c.e(detail::O::v_mbcnt_hi_u32_b32, {detail::reg_op(d), detail::special_op(special_reg::exec_hi, 1), detail::reg_op(d)});
+  return c.result<dtype::u32>(d);
+}
 // The wave's index in its workgroup (SGPR): flattened thread id / 64 of the first active lane.
 // block_x/block_y: the workgroup's x and y sizes when it has more than one dimension.
 constexpr gpr<dtype::u32> wave_id(builder J, uint32_t block_x = 0, uint32_t block_y = 0,
