@@ -101,12 +101,10 @@ set_property(GLOBAL PROPERTY HIPASM_KERNEL_FLAGS "${HIPASM_KERNEL_FLAGS}")
 # glibc malloc settings for the device compiles. A kernel's constant evaluation allocates
 # and frees hundreds of MB in large blocks: with glibc's defaults every large block is a
 # fresh mmap whose pages fault in again (~38000 faults for a 2000-instruction kernel). A
-# heap that keeps what it frees faults each page in once (~31000). Transparent huge pages
-# for the heap (glibc.malloc.hugetlb=1) cut the faults to ~5000, but whether that pays
-# depends on the machine: on session 21's it made the compile ~18% faster (pa_d128_g8_w4_fp8
-# 3.4 -> 2.8 s user + system), on session 28's (this project's machine kind, a VM whose huge
-# page faults cost ~50 us each) it added 0.15-0.2 s of system time and saved no user time, so
-# it is left out; add it here where it pays. Set to "" to compile without any.
+# heap that keeps what it frees faults each page in once. Transparent huge pages for the heap
+# (glibc.malloc.hugetlb=1) fault far less, but whether that pays depends on the machine: on a
+# VM whose huge-page faults are slow it costs system time and saves no user time, so it is left
+# out; add it here where it pays. Set to "" to compile without any.
 set(HIPASM_COMPILER_TUNABLES
     "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864"
     CACHE STRING "GLIBC_TUNABLES for hipasm's device compiles (empty: the compiler's environment as it is)")

@@ -141,10 +141,8 @@ int main(int argc, char** argv) {
     const hipasm::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
     const hipasm::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
     // The 8-wave tile, but for a grid that leaves CUs without a workgroup the 4-wave, 32-key
-    // one (twice the workgroups, two per CU; session 11, at b1 h32 s1024: causal 54.9 us
-    // against 76.0 with the 8-wave tile, full 47.1 against 60.2; at b4 h32 s2048 causal, a
-    // grid of 512, the 8-wave tile's 239.2 against 268.4); HIPASM_ATTN_BENCH_CONFIG=w8b64 or
-    // w4b32 forces one.
+    // one (twice the workgroups, two per CU: idle CUs cost more than the smaller tile);
+    // HIPASM_ATTN_BENCH_CONFIG=w8b64 or w4b32 forces one, to compare them on a shape.
     const char* cfg = std::getenv("HIPASM_ATTN_BENCH_CONFIG");
     bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < 304;
     if (cfg) w4 = std::string(cfg) == "w4b32";

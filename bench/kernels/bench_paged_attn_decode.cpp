@@ -44,10 +44,8 @@ namespace fs = std::filesystem;
 namespace hk = hipasm::kernels;
 namespace {
 using namespace bench;
-// 4 waves a workgroup on every row: against 8 (the configuration before session 12 for contexts
-// above 1024), equal or faster on each row measured (b1 ctx8192 15.98 -> 14.51 us, b8 ctx2048
-// 21.92 -> 21.51, b32 ctx2048 72.34 -> 71.93, b64 ctx2048 140.87 -> 139.20; b8 ctx8192 72.47 /
-// 72.55): a smaller combination of the waves at the end, two workgroups a CU.
+// 4 waves a workgroup on every row (8 was no faster on any row measured, long contexts
+// included): a smaller combination of the waves at the end, two workgroups a CU.
 constexpr hk::paged_attn_decode_config C4{.head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4};
 constexpr hk::paged_attn_decode_config C4_fp8{
     .head_dim = 128, .block_size = 16, .gqa = 8, .waves = 4, .prefetch = 3, .kv_cache = hk::pa_kv_cache::fp8_per_token};

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What a user's page must not carry: a development log ("session N", commit hashes) in the
-README, docs/ or the code's comments, and README lines over 160 characters outside code blocks
+README, docs/ or the code's comments (every source folder), and README lines over 160 characters outside code blocks
 and tables. Prints each finding as file:line and exits 1 if there is any."""
 import os
 import re
@@ -22,10 +22,10 @@ def scan(path, hashes):
 
 
 scan(os.path.join(root, "README.md"), True)
-for top in ("docs", "include", "sim"):
+for top in ("docs", "include", "sim", "bench", "tests", "examples", "tools", "scripts", "cmake", "python"):
     for d, _, files in os.walk(os.path.join(root, top)):
         for name in files:
-            if name.endswith((".md", ".hpp", ".cpp", ".h")):
+            if name.endswith((".md", ".hpp", ".cpp", ".h", ".hip", ".py", ".sh", ".cmake", ".txt", ".in")):
                 scan(os.path.join(d, name), False)
 
 with open(os.path.join(root, "README.md"), encoding="utf-8") as f:

@@ -137,7 +137,7 @@ TEST_CASE("isa_emitter_assembles: the emitter's text of every checked instructio
 // offset), soffset an SGPR or 0, offset 0 or 4095, each with llvm-mc-22's text holding the
 // same flags. The modifier list above sets one flag at a time, so the two together were never
 // printed: 'offen idxen' (LLVM wants 'idxen offen') reached the rotary kernel before a test
-// (session 23; this test fails on that order)
+// (this test fails on that order)
 TEST_CASE("isa_emitter_assembles: every MUBUF addressing form, in LLVM's flag order") {
   std::vector<std::string> lines;
   std::vector<std::pair<bool, bool>> flags;  // (idxen, offen) of each line

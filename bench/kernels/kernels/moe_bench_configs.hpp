@@ -6,9 +6,8 @@ namespace moe_bench {
 constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 256, .waves = 4};
 // stage 1: K (model_dim, 2048-7168) over 4 (g1u1: two weight tiles a wave, 32 KB of LDS) or
 // 8 (g1u0) waves of a column block (more loads in flight). g1u1 in three register sets, both
-// stages (186 -> 228 VGPRs: the same 2 waves a SIMD; 32 tokens 2048x192 82.79 -> 81.94 us,
-// 6144x4096 310.60 -> 310.15, 4096x384 261.22 -> 262.40); g1u0's 114 VGPRs would pass 128 (4 -> 3
-// waves a SIMD: 32 tokens 2048x192 57.32 -> 70.99 us)
+// stages (more VGPRs, still 2 waves a SIMD); not for g1u0, whose VGPRs would pass 128 (3 waves
+// a SIMD instead of 4, slower)
 constexpr hipasm::kernels::moe_gemm_config g1u1{.waves = 1, .unroll = 4, .gated = true, .k_split = 4, .lds_weights = true, .pipeline = 3};
 constexpr hipasm::kernels::moe_gemm_config g1u0{.waves = 1, .unroll = 4, .gated = false, .k_split = 8, .lds_weights = true};
 // stage 2 (K: inter_dim) in stage 1's workgroup size (one dispatch): g1u0 8 waves, 4 column
@@ -18,7 +17,7 @@ constexpr hipasm::kernels::moe_gemm_config down_fused{.waves = 4, .unroll = 4, .
 constexpr hipasm::kernels::moe_gemm_config down_fused_long_k{.waves = 2, .unroll = 4, .k_split = 4, .lds_weights = true};
 constexpr uint32_t long_k = 2048;
 // inter from moe_bench::mid_k up to long_k: 8 column waves, each a column block's whole K (8 load
-// groups and more a wave: 32 tokens 7168x512 610.82 -> 610.24 us against 4 x 2)
+// groups and more a wave; no slower than 4 x 2)
 constexpr hipasm::kernels::moe_gemm_config down_fused_mid_k{.waves = 8, .unroll = 4, .k_split = 1, .lds_weights = true};
 constexpr uint32_t mid_k = 512;
 constexpr hipasm::kernels::moe_gemm_config down_g1u1{.waves = 2, .unroll = 4, .k_split = 2, .lds_weights = true, .pipeline = 3};
