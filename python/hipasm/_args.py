@@ -26,17 +26,24 @@ class CType:
     """One parameter of a C signature: the base type, pointer or not, pointee const."""
 
     def __init__(self, text):
-        self.text = " ".join(text.split())
-        t = self.text
+        t = " ".join(text.split())
         self.pointer = "*" in t
+        if self.pointer:
+            star = t.rindex("*")
+            type_text, rest = t[:star + 1], t[star + 1:].split()
+            self.name = rest[-1] if rest else ""
+        elif _normalize(t) in _SCALARS or " " not in t:
+            type_text, self.name = t, ""
+        else:
+            type_text, self.name = t.rsplit(" ", 1)
+        self.text = type_text  # the type as written, without the parameter's name
         self.const = self.pointer and bool(re.search(r"\bconst\b", t.split("*")[0]))
-        base = t.split("*")[0] if self.pointer else t
-        base = " ".join(_QUALIFIERS.sub(" ", base).split())
-        # a trailing parameter name ("float x"): drop it unless the words form a known type
-        if base not in _SCALARS and " " in base and base.rsplit(" ", 1)[0] in _SCALARS:
-            base = base.rsplit(" ", 1)[0]
-        self.base = base
-        self.scalar = _SCALARS.get(base)  # None: a struct, void or a type we do not know
+        self.base = _normalize(type_text.split("*")[0])
+        self.scalar = _SCALARS.get(self.base)  # None: a struct, void or a type we do not know
+
+
+def _normalize(t):
+    return " ".join(_QUALIFIERS.sub(" ", t).split())
 
 
 def parse_signature(sig):
@@ -104,7 +111,7 @@ def _torch_kind(dtype):
 def array_view(x):
     """An ArrayView of x, or None when x is not an array."""
     mod = type(x).__module__
-    if mod == "numpy" and hasattr(x, "__array_interface__") and hasattr(x, "flags"):
+    if mod == "numpy" and hasattr(x, "ctypes") and hasattr(x, "flags"):  # (numpy scalars have no .ctypes)
         return ArrayView(x, "numpy", x.ctypes.data, x.nbytes, x.dtype.kind, x.dtype.itemsize, str(x.dtype),
                          x.flags.c_contiguous, x.flags.writeable, False)
     if mod.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "is_contiguous"):
@@ -150,7 +157,7 @@ class Param:
         self.writes = not (ctype is not None and ctype.const)
 
     def label(self):
-        name = self.meta["name"]
+        name = self.meta["name"] or (self.ctype.name if self.ctype else "")
         t = f"{self.ctype.text}" if self.ctype else (
             f"{self.size}-byte {'pointer' if self.pointer else 'value'}")
         return f"argument {self.index + 1}" + (f" '{name}'" if name else "") + f" ({t})"
