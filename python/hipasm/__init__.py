@@ -18,6 +18,11 @@ def build(source, arch=None, **kw):
     return _build.build(source, arch=arch, **kw)
 
 
+def synchronize():
+    """Waits for the current device's launches (HIP launches are asynchronous)."""
+    current_device().synchronize()
+
+
 def __getattr__(name):
     if name == "ops":  # imported on first use: it loads the ops code object
         import importlib
@@ -25,5 +30,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'hipasm' has no attribute '{name}'")
 
 
-__all__ = ["load", "build", "device", "current_device", "profile", "Module", "Kernel", "DevicePointer",
+__all__ = ["load", "build", "synchronize", "device", "current_device", "profile", "Module", "Kernel", "DevicePointer",
            "HipasmError", "SimError", "HipError", "BuildError", "CheckerError"]

@@ -33,6 +33,9 @@ class SimDevice:
     def load(self, image, path=None):
         return self._dev.load(image, path)
 
+    def synchronize(self):
+        pass  # a simulator launch has finished when it returns
+
     def unload(self, handle):
         self._dev.unload(handle)
 
