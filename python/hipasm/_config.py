@@ -19,8 +19,12 @@ def _load():
 
 
 def get(key, default=None):
-    """HIPASM_<KEY> from the environment, else the build config's value."""
+    """HIPASM_<KEY> from the environment, else the build config's value (a path starting with
+    "./" is relative to the package: an installed config)."""
     env = os.environ.get("HIPASM_" + key.upper())
     if env:
         return env
-    return _load().get(key, default) or default
+    v = _load().get(key, default) or default
+    if isinstance(v, str) and v.startswith("./"):
+        v = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), v))
+    return v

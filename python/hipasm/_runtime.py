@@ -11,6 +11,8 @@ _current = None
 
 
 def _dims(v, what):
+    if type(v) is int and 0 < v < (1 << 32):
+        return (v, 1, 1)
     if isinstance(v, int):
         v = (v,)
     try:
