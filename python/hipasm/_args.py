@@ -257,6 +257,27 @@ def pack(kernel_name, params, end, args, pointer_of):
     return buf
 
 
+def pointer_argument(p, v, device_memory):
+    """A pointer argument: (address, None) for None / DevicePointer, else (None, view) of an array
+    checked for contiguity, element type and the memory the backend takes (device or host)."""
+    if v is None:
+        return 0, None
+    if isinstance(v, DevicePointer):
+        return v.value, None
+    view = array_view(v)
+    if view is None:
+        what = "device memory (a GPU tensor, hipasm.DevicePointer)" if device_memory else "an array (numpy or torch)"
+        raise TypeError(f"{p.label()}: takes {what}, got {type(v).__name__}")
+    if device_memory and not view.on_device:
+        raise TypeError(f"{p.label()}: the HIP backend needs a device pointer, got a {view.kind} array in host "
+                        f"memory (move it to the GPU first, e.g. tensor.cuda())")
+    if not device_memory and view.on_device:
+        raise TypeError(f"{p.label()}: the simulator takes host arrays (numpy, CPU tensors), "
+                        f"got one on {getattr(getattr(v, 'device', None), 'type', 'a device')}")
+    check_array(p, view)
+    return None, view
+
+
 def check_array(p, view):
     if not view.contiguous:
         raise ValueError(f"{p.label()}: the array is not contiguous (use .contiguous() / np.ascontiguousarray)")

@@ -79,19 +79,8 @@ class HipDevice:
 
     @staticmethod
     def _pointer_of(p, v):
-        if v is None:
-            return 0
-        if isinstance(v, _args.DevicePointer):
-            return v.value
-        view = _args.array_view(v)
-        if view is None:
-            raise TypeError(f"{p.label()}: takes device memory (a GPU tensor, hipasm.DevicePointer), "
-                            f"got {type(v).__name__}")
-        if not view.on_device:
-            raise TypeError(f"{p.label()}: the HIP backend needs a device pointer, got a {view.kind} array in host "
-                            f"memory (move it to the GPU first, e.g. tensor.cuda())")
-        _args.check_array(p, view)
-        return view.ptr
+        addr, view = _args.pointer_argument(p, v, device_memory=True)
+        return addr if view is None else view.ptr
 
     def launch(self, kernel, grid, block, args, check=True, allow=None, dynamic_lds=0, stream=None, profile=None,
                **ignored):

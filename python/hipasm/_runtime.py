@@ -48,17 +48,9 @@ class SimDevice:
         writeback = []
 
         def pointer_of(p, v):
-            if v is None:
-                return 0
-            if isinstance(v, _args.DevicePointer):
-                return v.value
-            view = _args.array_view(v)
+            addr, view = _args.pointer_argument(p, v, device_memory=False)
             if view is None:
-                raise TypeError(f"{p.label()}: takes an array (numpy or torch), got {type(v).__name__}")
-            if view.on_device:
-                raise TypeError(f"{p.label()}: the simulator takes host arrays (numpy, CPU tensors), "
-                                f"got one on {getattr(getattr(v, 'device', None), 'type', 'a device')}")
-            _args.check_array(p, view)
+                return addr
             key = (view.ptr, view.nbytes)
             addr = allocated.get(key)
             if addr is None:

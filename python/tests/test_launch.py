@@ -110,6 +110,16 @@ def test_const_inputs_aliasing_and_torch(sim, args_co):
         add(2, 64, out, torch.zeros(2 * n)[::2], b, n)
 
 
+def test_device_memory_is_refused_in_the_simulator(sim, args_co):
+    class DeviceArray:  # a GPU array as cupy presents it
+        __cuda_array_interface__ = {"data": (0x1000, False), "shape": (64,), "typestr": "<f4", "strides": None}
+
+    add = hipasm.load(args_co).kernel("add", "float* out, const float* a, const float* b, uint32_t n")
+    out = np.zeros(64, np.float32)
+    with pytest.raises(TypeError, match=r"argument 2 'a' \(const float\*\): the simulator takes host arrays"):
+        add(1, 64, out, DeviceArray(), out, 64)
+
+
 def test_read_only_numpy_input(sim, args_co):
     add = hipasm.load(args_co).kernel("add", "float* out, const float* a, const float* b, uint32_t n")
     a = np.arange(64, dtype=np.float32)
