@@ -1,4 +1,4 @@
-"""A transformer MLP block whose forward calls hipasm kernels (RMSNorm, GEMV, SiLU-and-mul),
+"""A transformer MLP block whose forward calls hipasm kernels (RMSNorm, GEMM or GEMV, SiLU-and-mul),
 run in hipasm-sim (or on a GPU with HIPASM_BACKEND=hip and CUDA tensors) against torch's own
 result:
 
@@ -40,13 +40,15 @@ def main():
     block = MLPBlock()
     with torch.no_grad():
         block.norm_weight.copy_(1 + 0.1 * torch.randn(256))
-        x = torch.randn(4, 256).bfloat16()
-        got = block(x)
-        want = block.reference(x)
-    err = (got.float() - want.float()).abs().max().item()
-    print(f"hipasm MLP block on {hipasm.current_device().backend}: max |hipasm - torch| = {err:.4g} "
-          f"(output max {want.float().abs().max().item():.3g})")
-    return got, want
+        results = []
+        for tokens in (4, 1):  # prefill-like (the projections are GEMMs) and decode (GEMVs)
+            x = torch.randn(tokens, 256).bfloat16()
+            got, want = block(x), block.reference(x)
+            err = (got.float() - want.float()).abs().max().item()
+            print(f"hipasm MLP block, {tokens} token(s), on {hipasm.current_device().backend}: "
+                  f"max |hipasm - torch| = {err:.4g} (output max {want.float().abs().max().item():.3g})")
+            results.append((got, want))
+    return results
 
 
 if __name__ == "__main__":

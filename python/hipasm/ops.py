@@ -6,7 +6,9 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     y = hipasm.ops.rms_norm(x, weight, eps=1e-6)     x [rows, hidden], weight [hidden]
     h = hipasm.ops.silu_and_mul(x)                   x [tokens, 2d] -> [tokens, d]
     y = hipasm.ops.gemv(a, x)                        a [m, k], x [k] -> y [m]
-    y = hipasm.ops.linear(x, weight)                 x [tokens, k], weight [n, k] -> [tokens, n]
+    y = hipasm.ops.linear(x, weight)                 x [tokens, k], weight [n, k] -> [tokens, n] (gemv or gemm)
+    c = hipasm.ops.gemm(a, b)                        a [m, k], b [n, k] -> a @ b.T [m, n]
+    q2, k2 = hipasm.ops.rotary(q, k, positions, cos_sin)   NeoX RoPE, q [tokens, heads, head_dim]
 """
 import re
 
@@ -17,11 +19,16 @@ _SIGNATURES = {
                 "const uint16_t* weight, float eps",
     "silu_and_mul": "uint16_t* out, const uint16_t* in, unsigned tokens",
     "gemv": "uint16_t* y, const uint16_t* a, const uint16_t* x, const uint16_t* bias, unsigned m, unsigned k",
+    "gemm": "uint16_t* c, const uint16_t* a, const uint16_t* b, unsigned m, unsigned n, unsigned k",
+    "rotary": "uint16_t* q_out, uint16_t* k_out, const uint16_t* q, const uint16_t* k, const int64_t* positions, "
+              "const float* cos_sin, unsigned tokens_per_group, unsigned tokens, unsigned cache_rows",
 }
 _PATTERNS = {
     "rms_norm": re.compile(r"rms_norm_bf16_h(\d+)_w(\d+)$"),
     "silu_and_mul": re.compile(r"silu_and_mul_bf16_d(\d+)_w(\d+)_s(\d+)$"),
     "gemv": re.compile(r"gemv_bf16_r(\d+)_w(\d+)$"),
+    "gemm": re.compile(r"gemm_bf16_m(\d+)_n(\d+)_w(\d+)x(\d+)$"),
+    "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
 }
 _modules = {}
 
@@ -133,10 +140,52 @@ def gemv(a, x):
 
 
 def linear(x, weight):
-    """x @ weight.T for x [..., k], weight [n, k]: one gemv per row of x."""
+    """x @ weight.T for x [..., k], weight [n, k]: gemv for one row (decode), gemm for more."""
     x, weight = _check_bf16("x", x), _check_bf16("weight", weight)
     rows = x.reshape(-1, x.shape[-1])
-    out = _empty(x, (rows.shape[0], weight.shape[0]))
-    for i in range(rows.shape[0]):
-        out[i] = gemv(weight, rows[i])
+    out = gemv(weight, rows[0])[None] if rows.shape[0] == 1 else gemm(rows, weight)
     return out.reshape(tuple(x.shape[:-1]) + (weight.shape[0],))
+
+
+def gemm(a, b):
+    """c = a @ b.T for a [m, k], b [n, k] (the layout of torch.nn.Linear's weight), f32
+    accumulation on the matrix cores, bf16 c; k even."""
+    a, b = _check_bf16("a", a), _check_bf16("b", b)
+    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[1]:
+        raise ValueError(f"hipasm.ops.gemm: shapes {tuple(a.shape)} and {tuple(b.shape)}: expected [m, k] and [n, k]")
+    m, kdim = a.shape
+    n = b.shape[0]
+    if kdim % 2:
+        raise ValueError(f"hipasm.ops.gemm: k = {kdim} must be even (the built kernel loads dword-aligned rows)")
+    (k, (bm, bn, wm, wn)), = _kernels("gemm")[:1]
+    c = _empty(a, (m, n))
+    k(((n + bn - 1) // bn, (m + bm - 1) // bm), 64 * wm * wn, c, a, b, m, n, kdim)
+    return c
+
+
+def rotary(q, k, positions, cos_sin):
+    """NeoX rotary embedding (vLLM's rotary_embedding, out of place): q [tokens, heads_q,
+    head_dim] and k [tokens, heads_k, head_dim] bf16, positions [tokens] int64, cos_sin
+    [rows, rot_dim] float32 (cos in the first half of a row, sin in the second). Returns the
+    rotated (q, k); dims past rot_dim are copied."""
+    q, k = _check_bf16("q", q), _check_bf16("k", k)
+    tokens = q.shape[0]
+    found = [(kern, c) for kern, c in _kernels("rotary")
+             if tuple(q.shape[1:]) == (c[2], c[0]) and tuple(k.shape[1:]) == (c[3], c[0])]
+    if not found:
+        have = [f"q [{c[2]}, {c[0]}], k [{c[3]}, {c[0]}]" for _, c in _kernels("rotary")]
+        raise ValueError(f"hipasm.ops.rotary: no kernel for q {tuple(q.shape)} and k {tuple(k.shape)} (built, "
+                         f"per token: {'; '.join(have)})")
+    kern, (head_dim, rot_dim, _, _, waves) = found[0]
+    if tuple(positions.shape) != (tokens,) or tuple(k.shape[:1]) != (tokens,):
+        raise ValueError(f"hipasm.ops.rotary: positions {tuple(positions.shape)} and k {tuple(k.shape)} must have "
+                         f"{tokens} tokens")
+    if len(cos_sin.shape) != 2 or cos_sin.shape[1] != rot_dim:
+        raise ValueError(f"hipasm.ops.rotary: cos_sin shape {tuple(cos_sin.shape)}, expected [rows, {rot_dim}]")
+    q_out, k_out = _empty(q, tuple(q.shape)), _empty(k, tuple(k.shape))
+    one_round = 304 * 8  # rotary_tokens_per_group: one token a workgroup while the grid fits the GPU
+    per = 1 if tokens <= one_round else (tokens + one_round - 1) // one_round
+    if tokens:
+        kern((tokens + per - 1) // per, 64 * waves, q_out, k_out, q, k, positions, cos_sin, per, tokens,
+             cos_sin.shape[0])
+    return q_out, k_out

@@ -78,3 +78,40 @@ def test_torch(sim):
     close_bf16(y.view(torch.int16).numpy().view(np.uint16), ref.numpy(), extra=1e-6)
     with pytest.raises(TypeError, match="x must be torch.bfloat16, got torch.float32"):
         hipasm.ops.silu_and_mul(torch.zeros(2, 1024))
+
+
+def test_gemm_numpy(sim):
+    a = bf16_bits(rng.standard_normal((130, 64)))  # a partial second tile of rows
+    b = bf16_bits(rng.standard_normal((40, 64)))
+    c = hipasm.ops.gemm(a, b)
+    assert c.shape == (130, 40)
+    ref = bf16_float(a).astype(np.float64) @ bf16_float(b).astype(np.float64).T
+    close_bf16(c, ref, extra=1e-3)
+    with pytest.raises(ValueError, match="k = 3 must be even"):
+        hipasm.ops.gemm(bf16_bits(np.ones((2, 3))), bf16_bits(np.ones((2, 3))))
+
+
+def test_rotary_numpy(sim):
+    tokens, hq, hk, hd = 5, 4, 2, 64
+    q = bf16_bits(rng.standard_normal((tokens, hq, hd)))
+    k = bf16_bits(rng.standard_normal((tokens, hk, hd)))
+    rows = 16
+    inv = 1.0 / 10000 ** (np.arange(0, hd, 2) / hd)
+    ang = np.arange(rows)[:, None] * inv[None, :]
+    cos_sin = np.concatenate([np.cos(ang), np.sin(ang)], axis=1).astype(np.float32)
+    pos = np.array([0, 3, 15, 7, 1], np.int64)
+    q2, k2 = hipasm.ops.rotary(q, k, pos, cos_sin)
+
+    def rope(x):  # NeoX: rotate halves, f64 of the same inputs
+        x = bf16_float(x).astype(np.float64)
+        c = cos_sin[pos, :hd // 2][:, None, :].astype(np.float64)
+        s = cos_sin[pos, hd // 2:][:, None, :].astype(np.float64)
+        x1, x2 = x[..., :hd // 2], x[..., hd // 2:]
+        return np.concatenate([x1 * c - x2 * s, x2 * c + x1 * s], axis=-1)
+
+    close_bf16(q2, rope(q), extra=1e-6)
+    close_bf16(k2, rope(k), extra=1e-6)
+    with pytest.raises(ValueError, match=r"no kernel for q \(5, 8, 64\)"):
+        hipasm.ops.rotary(bf16_bits(np.ones((5, 8, 64))), k, pos, cos_sin)
+    with pytest.raises(TypeError, match=r"argument 5 'positions' \(const int64_t\*\): wrong element type float32"):
+        hipasm.ops.rotary(q, k, pos.astype(np.float32), cos_sin)
