@@ -19,6 +19,18 @@ def sim():
     return hipasm.device("sim")
 
 
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("hipasm-cache")
+
+
+@pytest.fixture
+def build_cache(_session_cache, monkeypatch):
+    """hipasm.build's cache for this session: the precompiled header is built once."""
+    monkeypatch.setenv("HIPASM_CACHE_DIR", str(_session_cache))
+    return _session_cache
+
+
 @pytest.fixture
 def examples_dir():
     return env_path("HIPASM_TEST_EXAMPLES_DIR")

@@ -27,12 +27,12 @@ constexpr void plus_kernel(builder J, arg<int*> out, arg<int> n) {
 
 @pytest.fixture
 def compiles(monkeypatch):
-    """The compiler runs hipasm.build starts (its -S compiles)."""
+    """The kernel compiles hipasm.build starts (-S, not the precompiled header's -emit-pch)."""
     runs = []
     real = subprocess.run
 
     def run(cmd, *a, **kw):
-        if "-S" in cmd:
+        if "-S" in cmd and "-emit-pch" not in cmd:
             runs.append(cmd)
         return real(cmd, *a, **kw)
 
@@ -47,13 +47,12 @@ def run_plus(path, n):
     return m, int(out[0])
 
 
-def test_cache_and_header_change(sim, tmp_path, monkeypatch, compiles):
-    monkeypatch.setenv("HIPASM_CACHE_DIR", str(tmp_path / "cache"))
+def test_cache_and_header_change(sim, tmp_path, build_cache, compiles):
     src = tmp_path / "plus.hip"
     src.write_text(KERNEL)
     (tmp_path / "plus.hpp").write_text(HEADER % 5)
     co = hipasm.build(src)
-    assert len(compiles) == 1
+    assert len(compiles) == 1 and "-include-pch" in compiles[0]
     m, got = run_plus(co, 10)
     assert got == 15
     assert m.plus.signature == "int* out, int n"  # from the preprocessed source
@@ -66,13 +65,13 @@ def test_cache_and_header_change(sim, tmp_path, monkeypatch, compiles):
     assert run_plus(co2, 10)[1] == 17
     # hipasm.load of a .hip source builds it (cached)
     assert run_plus(src, 1)[1] == 8 and len(compiles) == 2
-    # other flags: another cache entry
-    hipasm.build(src, options=["-DUNUSED=1"])
-    assert len(compiles) == 3
+    # other flags, or no precompiled header: another cache entry
+    co3 = hipasm.build(src, pch=False)
+    assert len(compiles) == 3 and "-include-pch" not in compiles[2] and co3 != co2
+    assert run_plus(co3, 1)[1] == 8
 
 
-def test_compile_error_has_the_compilers_message(tmp_path, monkeypatch):
-    monkeypatch.setenv("HIPASM_CACHE_DIR", str(tmp_path / "cache"))
+def test_compile_error_has_the_compilers_message(tmp_path, build_cache):
     src = tmp_path / "broken.hip"
     src.write_text('extern "C" __attribute__((global)) void k(int* out) {\n  out[0] = undeclared;\n}\n')
     with pytest.raises(hipasm.BuildError, match=r"broken.hip:2:12: error: use of undeclared identifier 'undeclared'"):

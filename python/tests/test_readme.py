@@ -18,7 +18,7 @@ assert out[0] == 240                               # 0 + 2 + ... + 30
 """
 
 
-def test_readme_python_example(sim, tmp_path, monkeypatch):
+def test_readme_python_example(sim, tmp_path, monkeypatch, build_cache):
     root = os.environ.get("HIPASM_TEST_PROJECT_DIR") or os.path.join(os.path.dirname(__file__), "..", "..")
     sys.path.insert(0, os.path.join(root, "tests", "docs"))
     try:
@@ -38,7 +38,6 @@ def test_readme_python_example(sim, tmp_path, monkeypatch):
         kernel = ["#include <hipasm/hipasm.hpp>", "using namespace hipasm;"] + kernel  # the docs' prelude
     src = tmp_path / "kernels.hip"
     src.write_text("\n".join(kernel) + "\n")
-    monkeypatch.setenv("HIPASM_CACHE_DIR", str(tmp_path / "cache"))
     shutil.copy(hipasm.build(src), tmp_path / "my_kernels.co")
     monkeypatch.chdir(tmp_path)
     exec(compile(python or PROPOSED, "README.md (python: my_kernels)", "exec"), {})
