@@ -2,6 +2,7 @@
 and, when the kernel's C parameter types are known (a signature), against them too; packed
 into the kernarg buffer hipModuleLaunchKernel and the simulator take (explicit arguments at
 their offsets; the launcher fills the hidden ones)."""
+import ctypes
 import re
 import struct
 
@@ -121,14 +122,56 @@ def array_view(x):
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is not None:
         typestr = cai["typestr"]
-        n = 1
-        for d in cai["shape"]:
-            n *= d
         itemsize = int(typestr[2:])
-        contiguous = cai.get("strides") is None
-        return ArrayView(x, "cai", cai["data"][0], n * itemsize, typestr[1], itemsize, typestr, contiguous,
-                         not cai["data"][1], True)
+        shape = tuple(cai["shape"])
+        strides = cai.get("strides")
+        contiguous = strides is None or tuple(strides) == _c_strides(shape, itemsize)
+        return ArrayView(x, "cai", cai["data"][0], _prod(shape) * itemsize, typestr[1], itemsize, typestr,
+                         contiguous, not cai["data"][1], True)
+    if hasattr(x, "__dlpack__"):
+        return _dlpack_view(x)
     return None
+
+
+def _prod(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _c_strides(shape, itemsize):
+    out, step = [], itemsize
+    for d in reversed(shape):
+        out.append(step)
+        step *= d
+    return tuple(reversed(out))
+
+
+class _DLTensor(ctypes.Structure):  # dlpack.h: DLTensor (the head of DLManagedTensor)
+    _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_KINDS = {0: "i", 1: "u", 2: "f", 4: "bf", 6: "b"}  # kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLBool
+_DL_CPU = (1, 3)  # kDLCPU, kDLCUDAHost
+
+
+def _dlpack_view(x):
+    """Any array with __dlpack__ (jax, cupy, ...): its DLTensor, read without taking ownership
+    (the capsule, kept in the view, frees it when the launch is done)."""
+    capsule = x.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    t = _DLTensor.from_address(get(capsule, b"dltensor"))
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    itemsize = t.bits * t.lanes // 8
+    contiguous = not t.strides or tuple(t.strides[i] * itemsize for i in range(t.ndim)) == _c_strides(shape, itemsize)
+    kind = _DL_KINDS.get(t.code, "V")
+    return ArrayView((x, capsule), "dlpack", (t.data or 0) + t.byte_offset, _prod(shape) * itemsize, kind, itemsize,
+                     f"dlpack({kind}{t.bits})", contiguous, True, t.device_type not in _DL_CPU)
 
 
 def _accepts(ctype, view):

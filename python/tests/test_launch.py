@@ -182,3 +182,25 @@ def test_backend_selection(monkeypatch):
         hipasm.device()
     monkeypatch.setenv("HIPASM_BACKEND", "sim")
     assert hipasm.device().backend == "sim"
+
+
+def test_dlpack_arrays(sim, args_co):
+    class Only:  # an array known only through the DLPack protocol (as jax and cupy arrays are)
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, stream=None):
+            return self.a.__dlpack__()
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    add = hipasm.load(args_co).kernel("add", "float* out, const float* a, const float* b, uint32_t n")
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    add(1, 64, Only(out), Only(a), a, 64)
+    np.testing.assert_array_equal(out, 2 * a)
+    with pytest.raises(TypeError, match=r"argument 2 'a' \(const float\*\): wrong element type dlpack\(i32\)"):
+        add(1, 64, out, Only(np.zeros(64, np.int32)), a, 64)
+    with pytest.raises(ValueError, match=r"argument 2 'a' \(const float\*\): the array is not contiguous"):
+        add(1, 64, out, Only(np.zeros(128, np.float32)[::2]), a, 64)
