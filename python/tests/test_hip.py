@@ -112,3 +112,20 @@ def test_real_device(examples_dir):
     m.vector_add((n + 255) // 256, 256, c, a, a, n)
     torch.cuda.synchronize()
     assert torch.equal(c.cpu(), 2 * a.cpu())
+
+
+def test_torch_current_stream_and_synchronize(fake, args_co, monkeypatch):
+    import sys
+    import types
+
+    class Stream:
+        cuda_stream = 0x5150
+
+    fake_torch = types.SimpleNamespace(cuda=types.SimpleNamespace(is_available=lambda: True,
+                                                                  current_stream=lambda: Stream()))
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)  # torch with a GPU, as far as hipasm can tell
+    dev = hipasm.device("hip", library=fake.path)
+    hipasm.load(args_co, device=dev).hidden(1, 64, hipasm.DevicePointer(0x1000))
+    hipasm.synchronize()
+    calls = fake.calls()
+    assert "stream=0x5150" in calls[-2] and calls[-1] == "hipDeviceSynchronize"
