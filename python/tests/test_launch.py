@@ -21,13 +21,6 @@ def f32_bits(x):
     return int(np.float32(x).view(np.uint32))
 
 
-def test_readme_example(sim, examples_dir):
-    m = hipasm.load(os.path.join(examples_dir, "example_sum_even.co"))
-    out = np.zeros(1, np.int32)
-    m.sum_even(1, 64, out, 10)
-    assert out[0] == 0 + 2 + 4 + 6 + 8
-
-
 def test_vector_add_numpy_and_subscript_form(sim, examples_dir):
     m = hipasm.load(os.path.join(examples_dir, "example_vector_add.co"))
     n = 1000
