@@ -25,7 +25,9 @@ struct hipasm_sim_device {
 };
 struct hipasm_sim_module {
   std::unique_ptr<rt::module> mod;
-  hipasm_sim_code_object info;  // the loader's metadata, for the kernarg split and the caller
+  // The loader's metadata, for the kernarg split and the caller: parsed again here because
+  // rt::module shows only kernel names (a few microseconds per kernel, once per load).
+  hipasm_sim_code_object info;
 };
 struct hipasm_sim_report {
   rt::launch_report report;
