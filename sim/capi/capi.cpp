@@ -26,7 +26,7 @@ struct hipasm_sim_device {
 struct hipasm_sim_module {
   std::unique_ptr<rt::module> mod;
   // The loader's metadata, for the kernarg split and the caller: parsed again here because
-  // rt::module shows only kernel names (a few microseconds per kernel, once per load).
+  // rt::module shows only kernel names (once per load).
   hipasm_sim_code_object info;
 };
 struct hipasm_sim_report {
