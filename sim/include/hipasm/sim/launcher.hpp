@@ -40,6 +40,13 @@ class kernel_args {
     std::memcpy(bytes_.data() + entries_.back().offset, &v, sizeof(T));
     return *this;
   }
+  // An argument given as its bytes (a struct, or a caller that packs by the metadata's sizes).
+  kernel_args& add_bytes(const void* p, size_t size) {
+    entries_.push_back({bytes_.size(), size});
+    bytes_.resize(bytes_.size() + size);
+    if (size) std::memcpy(bytes_.data() + entries_.back().offset, p, size);
+    return *this;
+  }
   struct entry {
     size_t offset, size;
   };

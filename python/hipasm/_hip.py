@@ -1,0 +1,115 @@
+"""The HIP backend: libamdhip64 through ctypes. Kernels take device memory (torch tensors on the
+GPU, __cuda_array_interface__ objects, hipasm.DevicePointer); launches go on torch's current
+stream when torch is present (else the null stream) and are not synchronised."""
+import ctypes
+import ctypes.util
+import os
+
+from . import _args
+from ._errors import HipError
+
+_P = ctypes.c_void_p
+_u = ctypes.c_uint
+# HIP_LAUNCH_PARAM_BUFFER_POINTER / _SIZE / _END (hip_runtime_api.h)
+_BUFFER_POINTER, _BUFFER_SIZE, _END = 1, 2, 3
+
+
+def _library(path=None):
+    path = path or os.environ.get("HIPASM_HIP_LIBRARY") or ctypes.util.find_library("amdhip64") or "libamdhip64.so"
+    try:
+        L = ctypes.CDLL(path)
+    except OSError as e:
+        raise HipError(f"cannot load the HIP runtime {path}: {e}") from None
+    sigs = {
+        "hipInit": [_u], "hipGetDeviceCount": [ctypes.POINTER(ctypes.c_int)], "hipSetDevice": [ctypes.c_int],
+        "hipModuleLoadData": [ctypes.POINTER(_P), _P], "hipModuleUnload": [_P],
+        "hipModuleGetFunction": [ctypes.POINTER(_P), _P, ctypes.c_char_p],
+        "hipModuleLaunchKernel": [_P, _u, _u, _u, _u, _u, _u, _u, _P, ctypes.POINTER(_P), ctypes.POINTER(_P)],
+        "hipDeviceSynchronize": [],
+    }
+    for name, args in sigs.items():
+        f = getattr(L, name)
+        f.restype, f.argtypes = ctypes.c_int, args
+    for name in ("hipGetErrorString", "hipGetErrorName"):
+        f = getattr(L, name)
+        f.restype, f.argtypes = ctypes.c_char_p, [ctypes.c_int]
+    return L, path
+
+
+class HipDevice:
+    backend = "hip"
+
+    def __init__(self, library=None, device_id=0):
+        self._L, self.library = _library(library)
+        self._check(self._L.hipInit(0), "hipInit")
+        n = ctypes.c_int(0)
+        self._check(self._L.hipGetDeviceCount(ctypes.byref(n)), "hipGetDeviceCount")
+        if n.value <= device_id:
+            raise HipError(f"no HIP device {device_id} ({n.value} found)")
+        self._check(self._L.hipSetDevice(device_id), "hipSetDevice")
+        self._functions = {}
+
+    def _check(self, err, what):
+        if err != 0:
+            L = self._L
+            raise HipError(f"{what} failed: {L.hipGetErrorName(err).decode()} ({L.hipGetErrorString(err).decode()})")
+
+    def load(self, image, path=None):
+        self._image_keepalive = image
+        h = _P()
+        buf = ctypes.create_string_buffer(image, len(image))
+        self._check(self._L.hipModuleLoadData(ctypes.byref(h), buf), "hipModuleLoadData")
+        return h
+
+    def unload(self, handle):
+        self._L.hipModuleUnload(handle)
+
+    def synchronize(self):
+        self._check(self._L.hipDeviceSynchronize(), "hipDeviceSynchronize")
+
+    def function(self, kernel):
+        key = (id(kernel.module), kernel.name)
+        f = self._functions.get(key)
+        if f is None:
+            f = _P()
+            self._check(self._L.hipModuleGetFunction(ctypes.byref(f), kernel.module._handle, kernel.name.encode()),
+                        f"hipModuleGetFunction '{kernel.name}'")
+            self._functions[key] = f
+        return f
+
+    @staticmethod
+    def _pointer_of(p, v):
+        addr, view = _args.pointer_argument(p, v, device_memory=True)
+        return addr if view is None else view.ptr
+
+    def launch(self, kernel, grid, block, args, check=True, allow=None, dynamic_lds=0, stream=None, profile=None,
+               **ignored):
+        if profile:
+            raise HipError("profiling needs the simulator (hipasm.device('sim'))")
+        kernarg = _args.pack(kernel.name, kernel.params, kernel.meta["explicit_args_end"], args, self._pointer_of)
+        f = self.function(kernel)
+        if stream is None:
+            stream = _torch_stream()
+        elif hasattr(stream, "cuda_stream"):
+            stream = stream.cuda_stream
+        size = ctypes.c_size_t(len(kernarg))
+        buf = (ctypes.c_char * max(len(kernarg), 1)).from_buffer(kernarg) if kernarg else None
+        config = (_P * 5)(_BUFFER_POINTER, ctypes.cast(buf, _P) if buf is not None else None, _BUFFER_SIZE,
+                          ctypes.cast(ctypes.byref(size), _P), _END)
+        self._check(self._L.hipModuleLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                                  dynamic_lds, _P(stream or 0), None, config),
+                    f"hipModuleLaunchKernel '{kernel.name}'")
+        return None  # hardware has no checker report
+
+
+def _torch_stream():
+    import sys
+    torch = sys.modules.get("torch")  # only when the caller uses torch: no import cost otherwise
+    if torch is None:
+        return 0
+    try:
+        if torch.cuda.is_available():
+            return torch.cuda.current_stream().cuda_stream
+    except Exception:
+        pass
+    return 0
