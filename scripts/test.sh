@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: configure, build, run every test.
+# The whole test suite: install what is missing (python/ included), configure, build, run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+./scripts/install-deps.sh --python
 # (scripts/build-locked: one build at a time in build/)
 scripts/build-locked build cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 scripts/build-locked build cmake --build build -j"$(nproc)"
