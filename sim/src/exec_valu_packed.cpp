@@ -152,9 +152,9 @@ void dot_int(Wave& w, const Inst& in) {
   valu32<3>(w, in, {SrcType::B32, SrcType::B32, SrcType::B32}, DstType::B32,
             [&](uint32_t a, uint32_t b, uint32_t c) { return idot<Bits, Signed>(a, b, c, in.mod.clamp); });
 }
-// VOP2 dot*c: accumulate into the destination.
-template <int Bits, bool Signed>
-void dotc_int(Wave& w, const Inst& in) {
+// VOP2 dot*c: accumulate into the destination, vdst = f(src0, src1, vdst).
+template <class F>
+void dot_accumulate(Wave& w, const Inst& in, F f) {
   const uint32_t* d = vec_ptr(w, in.dst[0]);
   alignas(64) uint32_t old[kLanes];
   std::memcpy(old, d, sizeof old);
@@ -162,9 +162,13 @@ void dotc_int(Wave& w, const Inst& in) {
   static constexpr SrcType t[2] = {SrcType::B32, SrcType::B32};
   gather(w, in, 2, t, s);
   alignas(64) uint32_t res[kLanes];
-  for_lanes(s.mask, [&](int l) { res[l] = idot<Bits, Signed>(s.p[0][0][l], s.p[1][0][l], old[l], in.mod.clamp); });
+  for_lanes(s.mask, [&](int l) { res[l] = f(s.p[0][0][l], s.p[1][0][l], old[l]); });
   write_dst32(w, in, s.mask, DstType::B32, res);
   w.lane_ops += std::popcount(s.mask);
+}
+template <int Bits, bool Signed>
+void dotc_int(Wave& w, const Inst& in) {
+  dot_accumulate(w, in, [&](uint32_t a, uint32_t b, uint32_t c) { return idot<Bits, Signed>(a, b, c, in.mod.clamp); });
 }
 
 // f16 / bf16 dot: products exact, summed in double then rounded once to f32.
@@ -202,19 +206,9 @@ void dot2_f32(Wave& w, const Inst& in) {
 }
 template <bool Bf16>
 void dot2c_f32(Wave& w, const Inst& in) {
-  const uint32_t* d = vec_ptr(w, in.dst[0]);
-  alignas(64) uint32_t old[kLanes];
-  std::memcpy(old, d, sizeof old);
-  Sources s;
-  static constexpr SrcType t[2] = {SrcType::B32, SrcType::B32};
-  gather(w, in, 2, t, s);
-  alignas(64) uint32_t res[kLanes];
-  for_lanes(s.mask, [&](int l) {
-    uint32_t a = s.p[0][0][l], b = s.p[1][0][l];
-    res[l] = bits(fdot2<Bf16>(uint16_t(a), uint16_t(a >> 16), uint16_t(b), uint16_t(b >> 16), f32(old[l])));
+  dot_accumulate(w, in, [](uint32_t a, uint32_t b, uint32_t c) {
+    return bits(fdot2<Bf16>(uint16_t(a), uint16_t(a >> 16), uint16_t(b), uint16_t(b >> 16), f32(c)));
   });
-  write_dst32(w, in, s.mask, DstType::B32, res);
-  w.lane_ops += std::popcount(s.mask);
 }
 
 // IEEE 754-2019 minimum / maximum of f16 values held as floats: NaN if either is NaN,

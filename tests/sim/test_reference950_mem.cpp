@@ -3,10 +3,6 @@
 // report nothing.
 #include "kernels/ref_host.hpp"
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-
 using namespace refsuite;
 namespace {
 const std::string G = "950_mem";
@@ -91,21 +87,13 @@ TEST_CASE("gfx950 reference: global_load_lds_dwordx4 / dwordx3", "[reference][gf
 // rounded to nearest-even bf16 (the inputs keep the f32 sum exact); the old dword returned.
 TEST_CASE("gfx950 reference: buffer_atomic_pk_add_bf16", "[reference][gfx950]") {
   REFSUITE_REQUIRE_DEVICE();
-  const std::string dir = std::string(HIPASM_SIM_TEST_DIR) + "/kernels/";
-  std::ifstream in(dir + "simref_950_mem.s");
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  const size_t k = s.find("\nbuffer_pk_add:");
-  REQUIRE(k != std::string::npos);
-  const size_t op = s.find("buffer_atomic_pk_add_f16", k);
-  REQUIRE(op != std::string::npos);
-  s.replace(op, 24, "buffer_atomic_pk_add_bf16");
-  const std::string sp = dir + "buffer_pk_add_bf16.s", co = sp + ".co";
-  std::ofstream(sp) << s;
-  const std::string cmd = "clang++-22 -target amdgcn-amd-amdhsa -mcpu=gfx950 \"" + sp + "\" -o \"" + co + "\" 2>&1";
-  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string co = reassembled("950_mem", "buffer_pk_add_bf16", "gfx950", [](std::string& s) {
+    const size_t k = s.find("\nbuffer_pk_add:");
+    REQUIRE(k != std::string::npos);
+    const size_t op = s.find("buffer_atomic_pk_add_f16", k);
+    REQUIRE(op != std::string::npos);
+    s.replace(op, 24, "buffer_atomic_pk_add_bf16");
+  });
   std::mt19937 rng(12);
   std::vector<uint32_t> M(64), V(64);
   auto bf = [&](int lo) {  // +-(1 + k/128) * 2^e, e in [lo, lo + 6)
