@@ -187,3 +187,34 @@ TEST_CASE("gfx950 launch: 160 KiB of LDS per workgroup", "[checker][gfx950]") {
   CHECK_THROWS_WITH(dev->launch(*mod, "cvt_sr_fp8", {1, 1, 1}, {64, 1, 1}, args, o),
                     Catch::Contains("exceed 160 KiB (a gfx950 workgroup's most)"));
 }
+
+// AMD's gfx950 fmoe_bf16_blockscaleBf16_*_ps metadata lists its last by-value field at offset
+// 436 of a 436-byte kernarg segment: such a code object loads, the segment reaching the end of
+// the arguments; any other argument past the segment is still refused.
+TEST_CASE("loader: a by-value argument past .kernarg_segment_size (aiter's fmoe metadata)", "[loader][gfx950]") {
+  std::string s = llc_output();
+  const size_t name = s.find("    .name:           cvt_sr_fp8\n");
+  REQUIRE(name != std::string::npos);
+  const size_t at = s.rfind("    .group_segment_fixed_size:", name);
+  REQUIRE(s.find("    .kernarg_segment_size: 272\n", at) < name);
+  for (const char* kind : {"by_value", "global_buffer"}) {
+    INFO(kind);
+    std::string t = s;
+    const bool ok = std::string(kind) == "by_value";
+    t.insert(at, std::string("      - .offset:         272\n        .size:           ") + (ok ? "4" : "8") +
+                     "\n        .value_kind:     " + kind + "\n" + (ok ? "" : "        .address_space:  global\n"));
+    const std::string sp = std::string(HIPASM_SIM_TEST_DIR) + "/hazards950_args_" + kind + ".s", co = sp + ".co";
+    std::ofstream(sp) << t;
+    REQUIRE(std::system(("clang++-22 -target amdgcn-amd-amdhsa -mcpu=gfx950 \"" + sp + "\" -o \"" + co + "\" 2>&1").c_str()) == 0);
+    auto dev = rt::device::open(rt::backend::sim);
+    if (!ok) {
+      CHECK_THROWS_WITH(dev->load_file(co), Catch::Contains("at offset 272 size 8 lies outside the 272-byte kernarg segment"));
+      continue;
+    }
+    auto mod = dev->load_file(co);
+    rt::buffer<uint32_t> out(*dev, 4096), in(*dev, 4096);
+    rt::kernel_args args;
+    args.add(out.addr()).add(in.addr()).add(uint32_t(7));
+    CHECK(dev->launch(*mod, "cvt_sr_fp8", {1, 1, 1}, {64, 1, 1}, args).diagnostics.empty());
+  }
+}
