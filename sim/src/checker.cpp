@@ -117,6 +117,7 @@ struct GroupState {
 struct WaveState {
   Checker::Impl* owner = nullptr;
   const hz::MfmaWaits* mfma_waits = nullptr;  // the wave's target's MFMA wait-state terms
+  const Target* target = nullptr;             // which rows of hz::rules() hold
   uint32_t wg = 0, wave = 0;
   GroupState* group = nullptr;
   bool ended = false;
@@ -312,6 +313,7 @@ struct Checker::Impl {
     }
     ns->reset(this, w.workgroup_linear, w.wave_in_group, g.get());
     ns->mfma_waits = &hz::mfma_waits(target_of(w));
+    ns->target = &target_of(w);
     w.checker_state = ns;
     return *ns;
   }
@@ -441,6 +443,7 @@ struct Checker::Impl {
       case hz::Rel::SameHwReg: return p.hwreg == c.hwreg;
       case hz::Rel::M0Def: return p.flags & hz::WRITES_M0;
       case hz::Rel::VgprDefUse:
+      case hz::Rel::VgprDefUseDef:
       case hz::Rel::VgprDefSrc0: return key->file == hz::FV && defs_overlap(*key);
       case hz::Rel::ExecDef: return p.flags & hz::WRITES_EXEC;
       case hz::Rel::StoreDataDef: return key->file == hz::FV && p.has_store_data && p.store_data.overlaps(*key);
@@ -491,6 +494,10 @@ struct Checker::Impl {
       case hz::Rel::DotDefDefOther:
         for (const Range& d : c.defs) out.push_back(&d);
         break;
+      case hz::Rel::VgprDefUseDef:
+        for (const Range& u : c.uses) out.push_back(&u);
+        for (const Range& d : c.defs) out.push_back(&d);
+        break;
       case hz::Rel::MfmaSrcC:
         if (c.has_srcC) out.push_back(&c.srcC);
         break;
@@ -526,6 +533,7 @@ struct Checker::Impl {
         if (end == 0 || s.ws_total - (end - 1) >= window) continue;
       }
       const hz::Rule& r = all[cr.rule];
+      if (!hz::rule_applies(r, *s.target)) continue;
       // For each key, the nearest producer that matches the rule and relates decides.
       for (uint32_t k0 = 0; k0 < cr.nkeys; k0 += 64) {
         const uint32_t nk = std::min<uint32_t>(64, cr.nkeys - k0);

@@ -511,15 +511,23 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   if (info.max_flat_workgroup_size == 0 || info.max_flat_workgroup_size > 1024)
     fail(where + ": .max_flat_workgroup_size " + std::to_string(info.max_flat_workgroup_size) + " is outside 1..1024");
 
+  // AMD's hand-written metadata sometimes lists a last by-value field (a pad of the host's
+  // argument struct) past .kernarg_segment_size (aiter gfx950 fmoe_bf16_blockscaleBf16_*_ps:
+  // a field at 436 of a 436-byte segment); the host passes its whole struct, so the segment is
+  // taken to reach the end of the arguments. Other arguments past it are a broken object.
+  const uint64_t declared_kernarg_size = info.kernarg_segment_size;
   if (const msgpack::value* args = k.find(".args")) {
     if (!args->is_array()) fail(where + ": .args is " + args->brief() + ", not an array");
     for (size_t i = 0; i < args->items.size(); ++i) {
       KernelArgInfo a = read_arg(args->items[i], where + " argument #" + std::to_string(i));
       const std::string aw = where + " argument #" + std::to_string(i) + " (" + printable(a.value_kind) + ")";
       if (a.size == 0) fail(aw + " has size 0");
-      if (uint64_t{a.offset} + a.size > info.kernarg_segment_size)
-        fail(aw + " at offset " + std::to_string(a.offset) + " size " + std::to_string(a.size) +
-             " lies outside the " + std::to_string(info.kernarg_segment_size) + "-byte kernarg segment");
+      if (uint64_t{a.offset} + a.size > declared_kernarg_size) {
+        if (a.value_kind != "by_value" || a.offset > (1u << 20))
+          fail(aw + " at offset " + std::to_string(a.offset) + " size " + std::to_string(a.size) +
+               " lies outside the " + std::to_string(declared_kernarg_size) + "-byte kernarg segment");
+        info.kernarg_segment_size = std::max<uint64_t>(info.kernarg_segment_size, uint64_t{a.offset} + a.size);
+      }
       const int want = hidden_arg_size(a.value_kind);
       if (want && static_cast<int>(a.size) != want)
         fail(aw + " has size " + std::to_string(a.size) + ", expected " + std::to_string(want));
@@ -542,9 +550,9 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   // The runtime sizes the kernarg segment from the metadata (ROCclr reads .kernarg_segment_size);
   // the descriptor's KERNARG_SIZE is a hint to CP, and 0 means "unspecified" (AMDGPUUsage), as
   // in AMD's hand-written production kernels. A nonzero value that disagrees is a broken object.
-  if (kd.kernarg_size != 0 && kd.kernarg_size != info.kernarg_segment_size)
+  if (kd.kernarg_size != 0 && kd.kernarg_size != declared_kernarg_size)
     fail(where + ": descriptor kernarg_size " + std::to_string(kd.kernarg_size) +
-         " != metadata .kernarg_segment_size " + std::to_string(info.kernarg_segment_size));
+         " != metadata .kernarg_segment_size " + std::to_string(declared_kernarg_size));
   if (kd.kernarg_preload_length) {
     const uint64_t end = (uint64_t{kd.kernarg_preload_offset} + kd.kernarg_preload_length) * 4;
     if (end > (info.kernarg_segment_size + 3) / 4 * 4)

@@ -152,9 +152,9 @@ void dot_int(Wave& w, const Inst& in) {
   valu32<3>(w, in, {SrcType::B32, SrcType::B32, SrcType::B32}, DstType::B32,
             [&](uint32_t a, uint32_t b, uint32_t c) { return idot<Bits, Signed>(a, b, c, in.mod.clamp); });
 }
-// VOP2 dot*c: accumulate into the destination.
-template <int Bits, bool Signed>
-void dotc_int(Wave& w, const Inst& in) {
+// VOP2 dot*c: accumulate into the destination, vdst = f(src0, src1, vdst).
+template <class F>
+void dot_accumulate(Wave& w, const Inst& in, F f) {
   const uint32_t* d = vec_ptr(w, in.dst[0]);
   alignas(64) uint32_t old[kLanes];
   std::memcpy(old, d, sizeof old);
@@ -162,16 +162,61 @@ void dotc_int(Wave& w, const Inst& in) {
   static constexpr SrcType t[2] = {SrcType::B32, SrcType::B32};
   gather(w, in, 2, t, s);
   alignas(64) uint32_t res[kLanes];
-  for_lanes(s.mask, [&](int l) { res[l] = idot<Bits, Signed>(s.p[0][0][l], s.p[1][0][l], old[l], in.mod.clamp); });
+  for_lanes(s.mask, [&](int l) { res[l] = f(s.p[0][0][l], s.p[1][0][l], old[l]); });
   write_dst32(w, in, s.mask, DstType::B32, res);
   w.lane_ops += std::popcount(s.mask);
 }
+template <int Bits, bool Signed>
+void dotc_int(Wave& w, const Inst& in) {
+  dot_accumulate(w, in, [&](uint32_t a, uint32_t b, uint32_t c) { return idot<Bits, Signed>(a, b, c, in.mod.clamp); });
+}
 
-// f16 dot: products exact, summed in double then rounded once to f32.
+// f16 / bf16 dot: products exact, summed in double then rounded once to f32.
+template <bool Bf16 = false>
 inline float fdot2(uint16_t a0, uint16_t a1, uint16_t b0, uint16_t b1, float c) {
-  double s = double(fp::f16_to_f32(a0)) * fp::f16_to_f32(b0) +
-             double(fp::f16_to_f32(a1)) * fp::f16_to_f32(b1) + double(c);
-  return float(s);
+  auto v = [](uint16_t h) { return double(Bf16 ? fp::bf16_to_f32(h) : fp::f16_to_f32(h)); };
+  return float(v(a0) * v(b0) + v(a1) * v(b1) + double(c));
+}
+
+// v_dot2_f32_{f16,bf16} (VOP3P: op_sel / op_sel_hi pick halves, neg_lo / neg_hi negate them;
+// only neg_lo reaches src2) and the v_dot2c forms (VOP2: accumulate into vdst).
+template <bool Bf16>
+void dot2_f32(Wave& w, const Inst& in) {
+  Sources s;
+  static constexpr SrcType t[3] = {SrcType::B32, SrcType::B32, SrcType::B32};
+  gather(w, in, 3, t, s);
+  const Pk p{in};
+  const bool dx10 = (w.mode >> 8) & 1;
+  alignas(64) uint32_t res[kLanes];
+  for_lanes(s.mask, [&](int l) {
+    uint16_t a0 = half(s.p[0][0][l], p.lo_hi(0)), a1 = half(s.p[0][0][l], p.hi_hi(0));
+    uint16_t b0 = half(s.p[1][0][l], p.lo_hi(1)), b1 = half(s.p[1][0][l], p.hi_hi(1));
+    if (p.neg_lo(0)) a0 ^= 0x8000u;
+    if (p.neg_hi(0)) a1 ^= 0x8000u;
+    if (p.neg_lo(1)) b0 ^= 0x8000u;
+    if (p.neg_hi(1)) b1 ^= 0x8000u;
+    uint32_t c = s.p[2][0][l];
+    if (p.neg_lo(2)) c ^= 0x80000000u;
+    float r = fdot2<Bf16>(a0, a1, b0, b1, f32(c));
+    if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
+    res[l] = bits(r);
+  });
+  write_dst32(w, in, s.mask, DstType::B32, res);
+  w.lane_ops += std::popcount(s.mask);
+}
+template <bool Bf16>
+void dot2c_f32(Wave& w, const Inst& in) {
+  dot_accumulate(w, in, [](uint32_t a, uint32_t b, uint32_t c) {
+    return bits(fdot2<Bf16>(uint16_t(a), uint16_t(a >> 16), uint16_t(b), uint16_t(b >> 16), f32(c)));
+  });
+}
+
+// IEEE 754-2019 minimum / maximum of f16 values held as floats: NaN if either is NaN,
+// -0 below +0 (v_pk_minimum3_f16 / v_pk_maximum3_f16, gfx950).
+inline float fminimum(float a, float b, bool max) {
+  if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<float>::quiet_NaN();
+  if (a == b) return std::signbit(a) != max ? a : b;
+  return (a < b) != max ? a : b;
 }
 
 #define H(...) [](Wave& w, const Inst& in) { __VA_ARGS__; }
@@ -210,6 +255,10 @@ const Registrar reg_packed({
     {"v_pk_fma_f16", H(pk16<3, true>(w, in, [](float a, float b, float c) { return double(a) * double(b) + double(c); }))},
     {"v_pk_min_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return fmin_ieee(a, b); }))},
     {"v_pk_max_f16", H(pk16<2, true>(w, in, [](float a, float b, float) { return fmax_ieee(a, b); }))},
+    {"v_pk_minimum3_f16", H(pk16<3, true>(w, in, [](float a, float b, float c) {
+       return fminimum(fminimum(a, b, false), c, false); }))},
+    {"v_pk_maximum3_f16", H(pk16<3, true>(w, in, [](float a, float b, float c) {
+       return fminimum(fminimum(a, b, true), c, true); }))},
     {"v_pk_fmac_f16", H({
        // VOP2: D.h[i] = fma(S0.h[i], S1.h[i], D.h[i]); no op_sel.
        F16Env e(w);
@@ -251,44 +300,10 @@ const Registrar reg_packed({
     {"v_fma_mixlo_f16", H(fma_mix<1>(w, in))},
     {"v_fma_mixhi_f16", H(fma_mix<2>(w, in))},
     // ---- dot products
-    {"v_dot2_f32_f16", H({
-       Sources s;
-       static constexpr SrcType t[3] = {SrcType::B32, SrcType::B32, SrcType::B32};
-       gather(w, in, 3, t, s);
-       const Pk p{in};
-       const bool dx10 = (w.mode >> 8) & 1;
-       alignas(64) uint32_t res[kLanes];
-       for_lanes(s.mask, [&](int l) {
-         uint16_t a0 = half(s.p[0][0][l], p.lo_hi(0)), a1 = half(s.p[0][0][l], p.hi_hi(0));
-         uint16_t b0 = half(s.p[1][0][l], p.lo_hi(1)), b1 = half(s.p[1][0][l], p.hi_hi(1));
-         if (p.neg_lo(0)) a0 ^= 0x8000u;
-         if (p.neg_hi(0)) a1 ^= 0x8000u;
-         if (p.neg_lo(1)) b0 ^= 0x8000u;
-         if (p.neg_hi(1)) b1 ^= 0x8000u;
-         uint32_t c = s.p[2][0][l];
-         if (p.neg_lo(2)) c ^= 0x80000000u;
-         float r = fdot2(a0, a1, b0, b1, f32(c));
-         if (in.mod.clamp) r = apply_omod_clamp(r, Modifiers{.clamp = true}, dx10);
-         res[l] = bits(r);
-       });
-       write_dst32(w, in, s.mask, DstType::B32, res);
-       w.lane_ops += std::popcount(s.mask);
-     })},
-    {"v_dot2c_f32_f16", H({
-       const uint32_t* d = vec_ptr(w, in.dst[0]);
-       alignas(64) uint32_t old[kLanes];
-       std::memcpy(old, d, sizeof old);
-       Sources s;
-       static constexpr SrcType t[2] = {SrcType::B32, SrcType::B32};
-       gather(w, in, 2, t, s);
-       alignas(64) uint32_t res[kLanes];
-       for_lanes(s.mask, [&](int l) {
-         uint32_t a = s.p[0][0][l], b = s.p[1][0][l];
-         res[l] = bits(fdot2(uint16_t(a), uint16_t(a >> 16), uint16_t(b), uint16_t(b >> 16), f32(old[l])));
-       });
-       write_dst32(w, in, s.mask, DstType::B32, res);
-       w.lane_ops += std::popcount(s.mask);
-     })},
+    {"v_dot2_f32_f16", dot2_f32<false>},
+    {"v_dot2c_f32_f16", dot2c_f32<false>},
+    {"v_dot2_f32_bf16", dot2_f32<true>},    // gfx950
+    {"v_dot2c_f32_bf16", dot2c_f32<true>},  // gfx950
     {"v_dot2_i32_i16", H({
        Sources s;
        static constexpr SrcType t[3] = {SrcType::B32, SrcType::B32, SrcType::B32};

@@ -211,12 +211,23 @@ inline float mini_to_f32(uint32_t v, const MiniFloat& f) {
   return neg ? -r : r;
 }
 
+// Stochastic rounding of a magnitude at quantum q, keeping `sr_bits` bits below q: the
+// fraction is truncated to those bits, the top `sr_bits` bits of `seed` are added and a carry
+// rounds up. sr_bits = the source's mantissa bits minus the result's (f32 -> e4m3: 20), so
+// the seed's high bits line up one past the kept mantissa (the ISA's v_cvt_sr_fp8_f32
+// "mantissa + S1[31:12]", AMD's OCP host model `from_float_sr` in amd_hip_ocp_host.hpp).
+inline double sr_round(double a, double q, int sr_bits, uint32_t seed) {
+  const double m = a / q, n = std::floor(m);
+  const uint64_t frac = uint64_t(std::ldexp(m - n, sr_bits));
+  return (n + double((frac + (seed >> (32 - sr_bits))) >> sr_bits)) * q;
+}
+
 // f32 -> a format without infinities or NaN (fp6 e2m3/e3m2, fp4 e2m1), divided first by
 // 2^(scale_exp - 127): nearest-even, saturating to the largest finite value; NaN, infinities
 // and scale_exp 0xff give the largest magnitude with the input's sign (gfx950's
-// v_cvt_scalef32_* rule). `rand` (stochastic rounding) is added below the kept precision.
-inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp, bool stochastic = false,
-                                uint32_t rand = 0) {
+// v_cvt_scalef32_* rule). sr_bits > 0: stochastic rounding with `seed` (sr_round).
+inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp, int sr_bits = 0,
+                                uint32_t seed = 0) {
   const uint32_t b = bits(x);
   const uint32_t sign = (b >> 31) << (f.bits() - 1);
   const uint32_t max_code = (1u << (f.exp_bits + f.man_bits)) - 1;
@@ -229,9 +240,8 @@ inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp,
   const int exp_unb = std::max(e - 1, min_exp);
   const double q = std::ldexp(1.0, exp_unb - f.man_bits);
   const double m = a / q, n = std::floor(m), frac = m - n;
-  const bool up = stochastic ? frac * 4294967296.0 + double(rand) >= 4294967296.0
-                             : (frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0));
-  const double r = (n + (up ? 1 : 0)) * q;
+  const bool up = frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0);
+  const double r = sr_bits ? sr_round(a, q, sr_bits, seed) : (n + (up ? 1 : 0)) * q;
   const double max_val = std::ldexp(double((2u << f.man_bits) - 1), (1 << f.exp_bits) - 1 - f.bias - f.man_bits);
   if (r >= max_val) return sign | max_code;
   if (r == 0) return sign;
@@ -248,8 +258,10 @@ inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp,
 // fp8 model: magnitudes below the smallest subnormal (2^-9 / 2^-16) become a signed zero;
 // overflow and infinities give the infinity code (e4m3: 0x7f, its NaN; e5m2: 0x7c) or, with
 // clamp, the largest finite value (0x7e / 0x7b); NaN and scale_exp 0xff give 0x7f; a zero
-// input gives a signed zero in e4m3 and +0 in e5m2.
-inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp) {
+// input gives a signed zero in e4m3 and +0 in e5m2. sr_bits > 0: stochastic rounding with
+// `seed` (sr_round), which can also round up from below the smallest subnormal.
+inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp, int sr_bits = 0,
+                              uint32_t seed = 0) {
   const MiniFloat& f = bf8 ? kE5M2 : kE4M3;
   const uint32_t b = bits(x);
   const uint8_t sign = uint8_t((b >> 31) << 7);
@@ -261,11 +273,13 @@ inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp)
   int e;
   std::frexp(a, &e);
   const int min_exp = 1 - f.bias;
-  if (e - 1 < min_exp - f.man_bits) return sign;  // below the smallest subnormal
+  if (!sr_bits && e - 1 < min_exp - f.man_bits) return sign;  // below the smallest subnormal
   const int exp_unb = std::max(e - 1, min_exp);
   const double q = std::ldexp(1.0, exp_unb - f.man_bits);
   const double m = a / q, n = std::floor(m), frac = m - n;
-  const double r = (n + ((frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) ? 1 : 0)) * q;
+  const double r = sr_bits ? sr_round(a, q, sr_bits, seed)
+                           : (n + ((frac > 0.5 || (frac == 0.5 && std::fmod(n, 2.0) != 0)) ? 1 : 0)) * q;
+  if (r == 0) return sign;
   const double max_val = bf8 ? 57344.0 : 448.0;
   if (r > max_val) return sign | inf_code;
   int re;

@@ -140,6 +140,16 @@ InstInfo classify(const Inst& in) {
   if (m == "v_readfirstlane_b32") f |= READFIRSTLANE;
   if (m == "v_writelane_b32") f |= WRITELANE;
   if (starts_with(m, "v_permlane")) f |= PERMLANE;
+  // gfx950's scaled converts that write one byte of vdst (op_sel[3:2] != 0) and every
+  // stochastic fp4 pair: the next VALU touching vdst needs 1 wait state (LLVM's
+  // hasCvtScaleForwardingHazard / getDstSelForwardingOperand; llc-22 -mcpu=gfx950 puts s_nop 0
+  // after v_cvt_scalef32_sr_fp8_f32 op_sel:[0,0,1,0] and v_cvt_scalef32_sr_pk_fp4_f32, none
+  // after byte 0 or v_cvt_sr_fp8_f32). Word selects (op_sel[3]) are DST_PARTIAL below.
+  if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") ||
+      ((starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
+        starts_with(m, "v_cvt_scalef32_pk_fp4_")) &&
+       (in.mod.op_sel & 0xc)))
+    f |= CVT_FWD;
   if (starts_with(m, "v_div_fmas_")) f |= DIV_FMAS;
   if (m == "v_fma_f64" || m == "v_fmac_f64") f |= FMA64;
   if (m == "s_setreg_b32" || m == "s_setreg_imm32_b32") {
@@ -202,6 +212,11 @@ InstInfo classify(const Inst& in) {
   if (f & (VMEM | FLAT)) info.uses.push_back({FEXEC, 0, 2});
   if ((in.cls & C_READS_VCC) && !reads_vcc) info.uses.push_back({FVCC, 0, 2});
   if ((in.cls & C_READS_M0) && !reads_m0) info.uses.push_back({FM0, 0, 1});
+  // v_permlane16/32_swap: both operands are read and written (vdst is a tied input).
+  if (starts_with(m, "v_permlane16_swap") || starts_with(m, "v_permlane32_swap")) {
+    if (in.num_dst > 0 && to_range(in.dst[0], r)) info.uses.push_back(r);
+    if (to_range(in.src[0], r)) info.defs.push_back(r);
+  }
   if (f & MFMA) {
     if (in.num_dst > 0 && to_range(in.dst[0], r)) { info.has_mfma_dst = true; info.mfma_dst = r; }
     if (to_range(in.src[0], r)) { info.has_srcA = true; info.srcA = r; }
@@ -269,6 +284,12 @@ constexpr Rule kRules[] = {
    "VALU reads a result written with SDWA dst_sel/op_sel dst-high right after it (needs 1 wait state)"},
   {"vgpr-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,
    "v_permlane reads a VGPR written by a VALU less than 2 wait states before"},
+  // gfx950 only (LLVM's checkPermlaneHazards, hasCvtScaleForwardingHazard).
+  {"cmpx-permlane", CMPX, 0, 0, PERMLANE, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
+   "v_permlane less than 4 wait states after a v_cmpx wrote EXEC", kGfx950Only},
+  {"cvt-scale-forward", VALU | CVT_FWD, 0, 0, VALU, 0, 0, Rel::VgprDefUseDef, Wait::Fixed, 1, 1,
+   "VALU reads or writes the result of a byte-select / stochastic fp4 scaled convert right after it "
+   "(needs 1 wait state)", kGfx950Only},
   // MFMA (gfx940 paths).
   {"exec-mfma", VALU, 0, MFMA, MFMA, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
    "MFMA less than 4 wait states after a VALU wrote EXEC"},
@@ -301,7 +322,7 @@ std::span<const Rule> rules() { return kRules; }
 
 uint64_t producer_key_flag(const Rule& r) {
   // Rarest first: these kinds are a small part of any instruction stream.
-  constexpr uint64_t order[] = {SETREG, BIG_STORE, CMPX, DGEMM, DOT, TRANS, MFMA, XDL, DST_PARTIAL, SALU, VALU};
+  constexpr uint64_t order[] = {SETREG, BIG_STORE, CMPX, CVT_FWD, DGEMM, DOT, TRANS, MFMA, XDL, DST_PARTIAL, SALU, VALU};
   for (uint64_t f : order)
     if (r.prod_all & f) return f;
   return 0;

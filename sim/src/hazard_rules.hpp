@@ -1,6 +1,7 @@
-// The simulator's OWN table of gfx942 wait-state hazards, written from
-// ../shared/reference/gfx942.md and checked row by row against LLVM's
-// GCNHazardRecognizer.cpp (gfx940 paths). It is deliberately NOT shared with the hipasm
+// The simulator's OWN table of gfx942 and gfx950 wait-state hazards, written from
+// ../shared/reference/gfx942.md and gfx950.md and checked row by row against LLVM's
+// GCNHazardRecognizer.cpp (gfx940 and IsGFX950 paths). A row names the targets it holds on;
+// the MFMA terms that differ are one MfmaWaits row per target. It is deliberately NOT shared with the hipasm
 // library's hazard pass: a test cross-checks the two tables, so one bug cannot hide in both.
 //
 // A rule: a producer predicate, a consumer predicate, a register relation and a number of
@@ -53,6 +54,7 @@ enum Flag : uint64_t {
   NOP = 1ull << 30,         // s_nop
   RFE = 1ull << 31,         // s_rfe_b64 (reads hardware register TRAPSTS)
   MAY_STORE = 1ull << 32,   // SMEM/VMEM/FLAT store, atomic or LDS-DMA (LLVM's mayStore; not cache controls)
+  CVT_FWD = 1ull << 33,     // gfx950 scaled convert whose result is not forwarded (see classify)
 };
 
 // LLVM's soft-clause rule (checkSoftClauseHazards, XNACK on: target id gfx942 is XNACK
@@ -110,6 +112,7 @@ enum class Rel : uint8_t {
   DotDefSrcAB,    // same v_dot opcode reads the producer's dst as srcA/srcB
   DotDefUseOther, // a different opcode reads the producer's v_dot dst
   DotDefDefOther, // a different VALU writes the producer's v_dot dst
+  VgprDefUseDef,  // producer writes a VGPR the consumer reads or writes
 };
 
 // How many wait states a rule needs.
@@ -131,7 +134,12 @@ struct Rule {
   int8_t n;                // for Wait::Fixed
   int8_t max_window;       // largest wait states the rule can need (scan limit)
   const char* text;        // the rule as the diagnostic prints it
+  uint8_t targets = 0xff;  // bit Target::index: the targets the rule holds on
 };
+
+// Target bits of Rule::targets.
+inline constexpr uint8_t kGfx942Only = 1u << 0, kGfx950Only = 1u << 1;
+inline bool rule_applies(const Rule& r, const Target& t) { return (r.targets >> t.index) & 1; }
 
 std::span<const Rule> rules();
 

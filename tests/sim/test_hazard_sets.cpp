@@ -236,7 +236,10 @@ TEST_CASE("hazard sets: producers and consumers of every rule agree (hipasm, hip
   // Rule ids: the checker's table is the list; every hipasm row names one of them.
   std::map<std::string, opset> lib_p, lib_c, sim_p, sim_c, ref_p, ref_c;
   std::set<std::string> ids;
-  for (const hz::Rule& r : hz::rules()) ids.insert(r.id);
+  // gfx942's rows only: gfx950's own rows have no gfx942 opcodes to compare.
+  auto on_gfx942 = [](const hz::Rule& r) { return hz::rule_applies(r, hipasm::sim::target_gfx942()); };
+  for (const hz::Rule& r : hz::rules())
+    if (on_gfx942(r)) ids.insert(r.id);
   for (const hazard_rule& r : gfx942_hazard_rules) {
     INFO(r.name);
     CHECK(ids.count(std::string(r.id)) == 1);
@@ -254,6 +257,7 @@ TEST_CASE("hazard sets: producers and consumers of every rule agree (hipasm, hip
         if (hipasm::detail::hazard_rule_consumer(r.check, k)) lib_c[std::string(r.id)].insert(name);
       }
       for (const hz::Rule& r : hz::rules()) {
+        if (!on_gfx942(r)) continue;
         if (checker_match(flags, r.prod_all, r.prod_any, r.prod_none)) sim_p[r.id].insert(name);
         if (checker_match(flags, r.cons_all, r.cons_any, r.cons_none)) sim_c[r.id].insert(name);
       }

@@ -81,3 +81,44 @@ TEST_CASE("gfx950 reference: global_load_lds_dwordx4 / dwordx3", "[reference][gf
     REFSUITE_REQUIRE_NONE(m);
   }
 }
+
+// buffer_atomic_pk_add_bf16 (gfx950; no clang builtin): the f16 kernel's code with the bf16
+// opcode in its place, assembled by clang++-22 for gfx950. Each half: old + data in f32,
+// rounded to nearest-even bf16 (the inputs keep the f32 sum exact); the old dword returned.
+TEST_CASE("gfx950 reference: buffer_atomic_pk_add_bf16", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  const std::string co = reassembled("950_mem", "buffer_pk_add_bf16", "gfx950", [](std::string& s) {
+    const size_t k = s.find("\nbuffer_pk_add:");
+    REQUIRE(k != std::string::npos);
+    const size_t op = s.find("buffer_atomic_pk_add_f16", k);
+    REQUIRE(op != std::string::npos);
+    s.replace(op, 24, "buffer_atomic_pk_add_bf16");
+  });
+  std::mt19937 rng(12);
+  std::vector<uint32_t> M(64), V(64);
+  auto bf = [&](int lo) {  // +-(1 + k/128) * 2^e, e in [lo, lo + 6)
+    const float f = std::ldexp(1.0f + float(rng() % 128) / 128.0f, lo + int(rng() % 6));
+    return uint32_t(float_to_bf16((rng() & 1) ? -f : f));
+  };
+  for (int l = 0; l < 64; ++l) M[size_t(l)] = bf(0) | bf(-3) << 16, V[size_t(l)] = bf(0) | bf(-3) << 16;
+  M[0] = 0x7f807f80u, V[0] = 0x3f80bf80u;  // inf + 1, inf - 1
+  device& dev = *the_device();
+  auto mod = dev.load_file(co);
+  buffer<uint32_t> dM(dev, M), dV(dev, V), dO(dev, 64);
+  kernel_args args;
+  args.add(dM.addr()).add(dV.addr()).add(dO.addr());
+  launch_report rep = dev.launch(*mod, "buffer_pk_add", {1}, {64}, args);
+  INFO(join_lines(rep.diagnostics));
+  REQUIRE(rep.diagnostics.empty());
+  auto Mo = dM.download(), O = dO.download();
+  mismatches m;
+  for (uint32_t l = 0; l < 64; ++l) {
+    uint32_t want = 0;
+    for (int h = 0; h < 2; ++h)
+      want |= uint32_t(float_to_bf16(bf16_to_float(uint16_t(M[l] >> (16 * h))) + bf16_to_float(uint16_t(V[l] >> (16 * h)))))
+              << (16 * h);
+    expect_exact(m, "memory", l, Mo[l], want);
+    expect_exact(m, "returned old", l, O[l], M[l]);
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}

@@ -9,9 +9,6 @@
 #include "kernels/ref_host.hpp"
 
 #include <array>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #pragma clang fp contract(off)
 
@@ -325,31 +322,26 @@ TEST_CASE("gfx950 reference: SMFMAC 16x16x128 fp8 and 32x32x32 bf16", "[referenc
 // same .s with s_nop 6, re-assembled with clang++-22 for gfx950, must be reported.
 TEST_CASE("gfx950 checker: an XDL result read one wait state early is reported", "[reference][gfx950][checker]") {
   REFSUITE_REQUIRE_DEVICE();
-  const std::string dir = std::string(HIPASM_SIM_TEST_DIR) + "/kernels/";
-  std::ifstream in(dir + "simref_950_mfma.s");
-  REQUIRE(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  const size_t k = s.find("\nhazard_16x16x16_bf16:");
-  REQUIRE(k != std::string::npos);
-  const size_t mf = s.find("v_mfma_f32_16x16x16_bf16", k);
-  REQUIRE(mf != std::string::npos);
-  const size_t nop = s.find("s_nop 7", mf);
-  REQUIRE(nop != std::string::npos);
-  REQUIRE(nop < s.find("s_endpgm", mf));
+  // the s_nop 7 after the MFMA of hazard_16x16x16_bf16 in the suite's .s, or that with s_nop 6
+  auto edit = [](bool mutate) {
+    return [mutate](std::string& s) {
+      const size_t k = s.find("\nhazard_16x16x16_bf16:");
+      REQUIRE(k != std::string::npos);
+      const size_t mf = s.find("v_mfma_f32_16x16x16_bf16", k);
+      REQUIRE(mf != std::string::npos);
+      const size_t nop = s.find("s_nop 7", mf);
+      REQUIRE(nop != std::string::npos);
+      REQUIRE(nop < s.find("s_endpgm", mf));
+      if (mutate) s.replace(nop, 7, "s_nop 6");
+    };
+  };
   std::mt19937 rng(1);
   std::vector<uint32_t> A(128), B(128), C(256);
   for (auto& v : A) v = float_to_bf16(float(int(rng() % 9) - 4)) * 0x10001u;
   for (auto& v : B) v = float_to_bf16(float(int(rng() % 9) - 4)) * 0x10001u;
   for (auto& v : C) v = std::bit_cast<uint32_t>(float(int(rng() % 9)));
   for (int mutate : {0, 1}) {
-    std::string t = s;
-    if (mutate) t.replace(nop, 7, "s_nop 6");
-    const std::string sp = dir + "hazard950_" + std::to_string(mutate) + ".s", co = sp + ".co";
-    std::ofstream(sp) << t;
-    const std::string cmd = "clang++-22 -target amdgcn-amd-amdhsa -mcpu=gfx950 \"" + sp + "\" -o \"" + co + "\" 2>&1";
-    REQUIRE(std::system(cmd.c_str()) == 0);
+    const std::string co = reassembled("950_mfma", "hazard950_" + std::to_string(mutate), "gfx950", edit(mutate != 0));
     device& dev = *the_device();
     auto m = dev.load_file(co);
     buffer<uint32_t> dA(dev, A), dB(dev, B), dC(dev, C), dD(dev, 256);

@@ -4,6 +4,9 @@
 // fp4 e2m1 value set). The checker must report nothing.
 #include "kernels/ref_host.hpp"
 
+#include <algorithm>
+#include <array>
+
 #pragma clang fp contract(off)
 
 using namespace refsuite;
@@ -324,5 +327,128 @@ TEST_CASE("gfx950 reference: f32 -> OCP fp8 / bf8 (v_cvt_pk_*_f32, v_cvt_scalef3
     expect_exact(m, "scalef32_pk_fp8_f32 (" + in + ")", i, O[4 * i + 2], (old & 0xffffu) | pair(false, p) << 16);
     expect_exact(m, "scalef32_pk_bf8_f32 (" + in + ")", i, O[4 * i + 3], (old & 0xffff0000u) | pair(true, p));
   }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: v_prng_b32, v_bitop3_b16, v_ashr_pk_i8/u8_i32", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(950);
+  const uint32_t n = 256;
+  std::vector<uint32_t> X(n), A(n), B(n), C(n);
+  std::vector<uint16_t> A16(n), B16(n), C16(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    X[i] = i < 4 ? std::array<uint32_t, 4>{0, 1, 0x80000000u, 0xffffffffu}[i] : rng();
+    A[i] = rng(), B[i] = rng();
+    // shift counts: every value 0..31, and some with high bits set (only [4:0] counts)
+    C[i] = (i % 32) | (i >= 128 ? rng() & ~31u : 0);
+    if (i % 8 == 0) A[i] = uint32_t(int32_t(rng() % 512) - 256), B[i] = uint32_t(int32_t(rng() % 70000) - 35000);
+    A16[i] = uint16_t(rng()), B16[i] = uint16_t(rng()), C16[i] = uint16_t(rng());
+  }
+  device& dev = *the_device();
+  buffer<uint32_t> dX(dev, X), dY(dev, n), dA(dev, A), dB(dev, B), dC(dev, C);
+  buffer<uint16_t> dA16(dev, A16), dB16(dev, B16), dC16(dev, C16), dD16(dev, 2 * n), dP(dev, 2 * n);
+  kernel_args a1, a2, a3;
+  a1.add(dX.addr()).add(dY.addr());
+  a2.add(dA16.addr()).add(dB16.addr()).add(dC16.addr()).add(dD16.addr());
+  a3.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dP.addr());
+  run(G, "prng", {n / 64}, {64}, a1);
+  run(G, "bitop3_b16", {n / 64}, {64}, a2);
+  run(G, "ashr_pk", {n / 64}, {64}, a3);
+  auto Y = dY.download();
+  auto D16 = dD16.download(), P = dP.download();
+  mismatches m;
+  // CDNA4 ISA V_PRNG_B32: D = (in << 1) ^ (in[31] ? 197 : 0).
+  for (uint32_t i = 0; i < n; ++i) expect_exact(m, "prng", i, Y[i], (X[i] << 1) ^ ((X[i] >> 31) ? 197u : 0u));
+  // V_BITOP3_B16: result bit j = TTBL[{S0[j], S1[j], S2[j]}].
+  auto bitop3 = [](uint8_t t, uint16_t a, uint16_t b, uint16_t c) {
+    uint16_t r = 0;
+    for (int j = 0; j < 16; ++j) {
+      const int idx = ((a >> j) & 1) << 2 | ((b >> j) & 1) << 1 | ((c >> j) & 1);
+      r = uint16_t(r | ((t >> idx) & 1) << j);
+    }
+    return r;
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    expect_exact(m, "bitop3_b16 0xa1", i, D16[2 * i], bitop3(0xa1, A16[i], B16[i], C16[i]));
+    expect_exact(m, "bitop3_b16 0x96", i, D16[2 * i + 1], uint16_t(A16[i] ^ B16[i] ^ C16[i]));
+  }
+  // V_ASHR_PK_{I8,U8}_I32: {SAT8(S1 >> S2[4:0]), SAT8(S0 >> S2[4:0])}, arithmetic shifts.
+  for (uint32_t i = 0; i < n; ++i) {
+    const int sh = int(C[i] & 31);
+    const int64_t a = int32_t(A[i]) >> sh, b = int32_t(B[i]) >> sh;  // C++20: arithmetic
+    auto s8 = [](int64_t v) { return uint16_t(uint8_t(int8_t(std::clamp<int64_t>(v, -128, 127)))); };
+    auto u8 = [](int64_t v) { return uint16_t(std::clamp<int64_t>(v, 0, 255)); };
+    expect_exact(m, "ashr_pk_i8_i32", i, P[2 * i], uint16_t(s8(a) | s8(b) << 8));
+    expect_exact(m, "ashr_pk_u8_i32", i, P[2 * i + 1], uint16_t(u8(a) | u8(b) << 8));
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: bf16 dot products (v_dot2_f32_bf16, v_dot2c_f32_bf16)", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  // bf16 operands k / 16 (|k| < 128) and f32 addends j / 256: every partial sum is exact in
+  // f32, so the result does not depend on where the hardware rounds.
+  std::mt19937 rng(17);
+  const uint32_t n = 128;
+  std::vector<uint16_t> A(8 * n), B(8 * n);
+  std::vector<float> C(n);
+  auto val = [&]() { return float(int(rng() % 255) - 127) / 16.0f; };
+  for (auto& v : A) v = float_to_bf16(val());
+  for (auto& v : B) v = float_to_bf16(val());
+  for (auto& c : C) c = float(int(rng() % 2001) - 1000) / 256.0f;
+  device& dev = *the_device();
+  buffer<uint16_t> dA(dev, A), dB(dev, B);
+  buffer<float> dC(dev, C), dD(dev, 2 * n);
+  kernel_args args;
+  args.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dD.addr());
+  run(G, "dot2_bf16", {n / 64}, {64}, args);
+  auto D = dD.download();
+  mismatches m;
+  auto dot = [&](uint32_t j, double acc) {  // pair j: A[2j], A[2j+1] with B[2j], B[2j+1]
+    return acc + double(bf16_to_float(A[2 * j])) * bf16_to_float(B[2 * j]) +
+           double(bf16_to_float(A[2 * j + 1])) * bf16_to_float(B[2 * j + 1]);
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    expect_float(m, "dot2 clamp", i, D[2 * i], float(std::clamp(dot(4 * i, C[i]), 0.0, 1.0)));
+    double acc = C[i];
+    for (uint32_t k = 0; k < 4; ++k) acc = dot(4 * i + k, acc);
+    expect_float(m, "dot2c chain", i, D[2 * i + 1], float(acc));
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
+TEST_CASE("gfx950 reference: v_pk_minimum3_f16 / v_pk_maximum3_f16 (IEEE 754-2019)", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> S = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.5f, inf, -inf, nan, 65504.0f, -3.0e-7f, 6.0e-5f};
+  std::vector<uint16_t> A, B, C;
+  std::mt19937 rng(5);
+  for (float a : S)
+    for (float b : S) {
+      const float c = S[rng() % S.size()], c2 = S[rng() % S.size()];
+      // low halves (a, b, c), high halves (b, c2, a)
+      A.push_back(float_to_half_bits(a)), B.push_back(float_to_half_bits(b)), C.push_back(float_to_half_bits(c));
+      A.push_back(float_to_half_bits(b)), B.push_back(float_to_half_bits(c2)), C.push_back(float_to_half_bits(a));
+    }
+  while (A.size() % 128) A.push_back(0), B.push_back(0), C.push_back(0);
+  const uint32_t n = uint32_t(A.size() / 2);
+  device& dev = *the_device();
+  buffer<uint16_t> dA(dev, A), dB(dev, B), dC(dev, C), dD(dev, 4 * n);
+  kernel_args args;
+  args.add(dA.addr()).add(dB.addr()).add(dC.addr()).add(dD.addr());
+  run(G, "pk_minimum3", {n / 64}, {64}, args);
+  auto D = dD.download();
+  auto minimum = [](float x, float y, bool max) {
+    if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<float>::quiet_NaN();
+    if (x == y) return std::signbit(x) != max ? x : y;  // -0 below +0
+    return (x < y) != max ? x : y;
+  };
+  mismatches m;
+  for (uint32_t i = 0; i < n; ++i)
+    for (int h = 0; h < 2; ++h) {
+      const float a = half_bits_to_float(A[2 * i + h]), b = half_bits_to_float(B[2 * i + h]), c = half_bits_to_float(C[2 * i + h]);
+      expect_float(m, "pk_minimum3", 2 * i + h, half_bits_to_float(D[4 * i + h]), minimum(minimum(a, b, false), c, false));
+      expect_float(m, "pk_maximum3", 2 * i + h, half_bits_to_float(D[4 * i + 2 + h]), minimum(minimum(a, b, true), c, true));
+    }
   REFSUITE_REQUIRE_NONE(m);
 }

@@ -35,3 +35,14 @@ TR(read_tr_b6, __builtin_amdgcn_ds_read_tr6_b96_v3i32, i32x3, 3)
   }
 DMA(dma_x4, 16)
 DMA(dma_x3, 12)
+
+// A packed f16 buffer atomic add with return, lane l on dword l of Mem. The bf16 form has no
+// builtin: test_reference950_mem.cpp re-assembles this kernel's code with
+// buffer_atomic_pk_add_bf16 in its place (same operands and encoding layout).
+typedef _Float16 f16x2_t __attribute__((ext_vector_type(2)));
+KERNEL void buffer_pk_add(u32* Mem, const u32* Val, u32* Old) {
+  const u32 l = tid_x();
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc(Mem, 0, 256, 0x00027000);
+  const f16x2_t o = __builtin_amdgcn_raw_ptr_buffer_atomic_fadd_v2f16(__builtin_bit_cast(f16x2_t, Val[l]), r, 4 * l, 0, 0);
+  Old[l] = __builtin_bit_cast(u32, o);
+}

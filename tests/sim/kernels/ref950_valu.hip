@@ -93,3 +93,104 @@ KERNEL void cvt_to_fp8(const float* X, const float* S, const u32* Old, u32* O) {
   O[4 * i + 2] = __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_fp8_f32(old, a, b, S[i], true));
   O[4 * i + 3] = __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_bf8_f32(old, a, b, S[i], false));
 }
+
+// v_prng_b32, v_bitop3_b16, v_ashr_pk_{i8,u8}_i32: one work-item per element.
+KERNEL void prng(const u32* X, u32* Y) {
+  const u32 i = gid_x();
+  Y[i] = __builtin_amdgcn_prng_b32(X[i]);
+}
+KERNEL void bitop3_b16(const u16* A, const u16* B, const u16* C, u16* D) {
+  const u32 i = gid_x();
+  D[2 * i] = __builtin_amdgcn_bitop3_b16(A[i], B[i], C[i], 0xa1);
+  D[2 * i + 1] = __builtin_amdgcn_bitop3_b16(A[i], B[i], C[i], 0x96);
+}
+KERNEL void ashr_pk(const u32* A, const u32* B, const u32* C, u16* D) {
+  const u32 i = gid_x();
+  D[2 * i] = __builtin_amdgcn_ashr_pk_i8_i32(A[i], B[i], C[i]);
+  D[2 * i + 1] = __builtin_amdgcn_ashr_pk_u8_i32(A[i], B[i], C[i]);
+}
+
+// v_cvt_sr_bf16_f32 (into the high half of an old value), v_cvt_sr_f16_f32 (low half).
+KERNEL void cvt_sr16(const float* X, const u32* R, const u32* Old, u32* D) {
+  const u32 i = gid_x();
+  bf16x2 ob;
+  __builtin_memcpy(&ob, Old + i, 4);
+  const bf16x2 b = __builtin_amdgcn_cvt_sr_bf16_f32(ob, X[i], R[i], true);
+  f16x2 oh;
+  __builtin_memcpy(&oh, Old + i, 4);
+  const f16x2 h = __builtin_amdgcn_cvt_sr_f16_f32(oh, X[i], R[i], false);
+  __builtin_memcpy(D + 2 * i, &b, 4);
+  __builtin_memcpy(D + 2 * i + 1, &h, 4);
+}
+
+// bf16 dot products: with clamp (v_dot2_f32_bf16, VOP3P) and a chain of four without
+// (LLVM makes v_dot2c_f32_bf16, VOP2, accumulating in place).
+KERNEL void dot2_bf16(const bf16x2* A, const bf16x2* B, const float* C, float* D) {
+  const u32 i = gid_x();
+  D[2 * i] = __builtin_amdgcn_fdot2_f32_bf16(A[4 * i], B[4 * i], C[i], true);
+  float acc = C[i];
+  for (int k = 0; k < 4; ++k) acc = __builtin_amdgcn_fdot2_f32_bf16(A[4 * i + k], B[4 * i + k], acc, false);
+  D[2 * i + 1] = acc;
+}
+
+// IEEE minimum / maximum of three f16 pairs (v_pk_minimum3_f16 / v_pk_maximum3_f16).
+KERNEL void pk_minimum3(const f16x2* A, const f16x2* B, const f16x2* C, f16x2* D) {
+  const u32 i = gid_x();
+  D[2 * i] = __builtin_elementwise_minimum(__builtin_elementwise_minimum(A[i], B[i]), C[i]);
+  D[2 * i + 1] = __builtin_elementwise_maximum(__builtin_elementwise_maximum(A[i], B[i]), C[i]);
+}
+
+// Scaled down-converts to fp8 / bf8 / fp4 from f32, f16 and bf16, stochastic (seed R) and
+// nearest-even, each into its byte / word of the old value; 8 result dwords per work-item.
+KERNEL void cvt_scalef32_down(const float* X, const f16x2* H, const bf16x2* Bf, const u32* R, const float* S,
+                              const u32* Old, u32* D) {
+  const u32 i = gid_x();
+  const u32 old = Old[i], r = R[i];
+  const float s = S[i];
+  D[8 * i + 0] = __builtin_amdgcn_cvt_scalef32_sr_fp8_f32(old, X[i], r, s, 1);
+  D[8 * i + 1] = __builtin_amdgcn_cvt_scalef32_sr_bf8_f16(old, H[i][0], r, s, 2);
+  D[8 * i + 2] = __builtin_amdgcn_cvt_scalef32_sr_fp8_bf16(old, Bf[i][1], r, s, 3);
+  D[8 * i + 3] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_f32(old, (f32x2){X[i], -X[i]}, r, s, 3);
+  D[8 * i + 4] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_f16(old, H[i], r, s, 1);
+  D[8 * i + 5] = __builtin_amdgcn_cvt_scalef32_sr_pk_fp4_bf16(old, Bf[i], r, s, 0);
+  typedef short s16x2 __attribute__((ext_vector_type(2)));
+  const s16x2 o2 = __builtin_bit_cast(s16x2, old);
+  D[8 * i + 6] = __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_fp8_f16(o2, H[i], s, true)) ^
+                 __builtin_bit_cast(u32, __builtin_amdgcn_cvt_scalef32_pk_bf8_bf16(o2, Bf[i], s, false));
+  D[8 * i + 7] = __builtin_amdgcn_cvt_scalef32_pk_fp4_f16(old, H[i], s, 2) ^
+                 __builtin_amdgcn_cvt_scalef32_pk_fp4_bf16(old, Bf[i], s, 1);
+}
+
+// fp6 / bf6: 32 values per work-item packed into six dwords (nearest-even and stochastic,
+// from f32, f16, bf16; two 16-value f32 halves), and back to f32 / f16 / bf16.
+typedef float f32x16 __attribute__((ext_vector_type(16)));
+typedef float f32x32 __attribute__((ext_vector_type(32)));
+typedef _Float16 f16x32 __attribute__((ext_vector_type(32)));
+typedef __bf16 bf16x32 __attribute__((ext_vector_type(32)));
+typedef u32 u32x6 __attribute__((ext_vector_type(6)));
+KERNEL void cvt_fp6(const f32x32* X, const f16x32* H, const bf16x32* Bf, const u32* R, const float* S, u32x6* P,
+                    const u32x6* C, f32x32* F, f16x32* FH, bf16x32* FB) {
+  const u32 i = gid_x();
+  const u32 r = R[i];
+  const float s = S[i];
+  // Keeps these two loads out of the clause of X's loads, which reuse their address
+  // registers (a register written and read in one soft clause is a hazard under XNACK).
+  __builtin_amdgcn_sched_barrier(0);
+  __builtin_amdgcn_s_sleep(0);
+  __builtin_amdgcn_sched_barrier(0);
+  const f32x32 x = X[i];
+  f32x16 lo, hi;
+  for (int k = 0; k < 16; ++k) lo[k] = x[k], hi[k] = x[16 + k];
+  P[8 * i + 0] = __builtin_amdgcn_cvt_scalef32_sr_pk32_fp6_f32(x, r, s);
+  P[8 * i + 1] = __builtin_amdgcn_cvt_scalef32_sr_pk32_bf6_f16(H[i], r, s);
+  P[8 * i + 2] = __builtin_amdgcn_cvt_scalef32_sr_pk32_fp6_bf16(Bf[i], r, s);
+  P[8 * i + 3] = __builtin_amdgcn_cvt_scalef32_pk32_bf6_f16(H[i], s);
+  P[8 * i + 4] = __builtin_amdgcn_cvt_scalef32_pk32_fp6_bf16(Bf[i], s);
+  P[8 * i + 5] = __builtin_amdgcn_cvt_scalef32_2xpk16_fp6_f32(lo, hi, s);
+  P[8 * i + 6] = __builtin_amdgcn_cvt_scalef32_2xpk16_bf6_f32(lo, hi, s);
+  P[8 * i + 7] = 0;
+  const u32x6 c = C[i];
+  F[i] = __builtin_amdgcn_cvt_scalef32_pk32_f32_fp6(c, s);
+  FH[i] = __builtin_amdgcn_cvt_scalef32_pk32_f16_bf6(c, s);
+  FB[i] = __builtin_amdgcn_cvt_scalef32_pk32_bf16_fp6(c, s);
+}

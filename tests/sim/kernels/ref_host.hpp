@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -64,6 +67,25 @@ inline launch_report run(const std::string& group, const char* kernel, dim3 grid
 }
 
 inline uint32_t blocks_for(size_t n, uint32_t block) { return uint32_t((n + block - 1) / block); }
+
+// The suite's clang-22 assembly of `group` (kernels/simref_<group>.s) changed by `edit`,
+// assembled by clang++-22 for `arch` into kernels/<name>.s.co: its path. For instructions no
+// builtin emits and for hazard mutations.
+template <class Edit>
+std::string reassembled(const std::string& group, const std::string& name, const std::string& arch, Edit edit) {
+  const std::string dir = std::string(HIPASM_SIM_TEST_DIR) + "/kernels/";
+  std::ifstream in(dir + "simref_" + group + ".s");
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  edit(s);
+  const std::string sp = dir + name + ".s", co = sp + ".co";
+  std::ofstream(sp) << s;
+  const std::string cmd = "clang++-22 -target amdgcn-amd-amdhsa -mcpu=" + arch + " \"" + sp + "\" -o \"" + co + "\" 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return co;
+}
 
 // Collects mismatches; the test REQUIREs none and prints the first few.
 struct mismatches {
