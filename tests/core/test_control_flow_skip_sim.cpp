@@ -86,6 +86,7 @@ TEST_CASE("skip the rest of a loop body when no lane is left", "[control_flow][s
   const kcase cases[] = {{"cont_valu", cont_valu, 1},
                          {"cont_scalar", cont_scalar, 0},
                          {"cont_scalar_div", cont_scalar_div, 0},
+                         {"mask_cont_scalar_div", cont_scalar_div, 0},
                          {"cont_nested", cont_nested, 2},
                          {"brk_valu", brk_valu, 1},
                          {"cont_else", cont_else, 1}};

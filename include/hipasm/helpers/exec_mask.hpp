@@ -78,12 +78,16 @@ constexpr void with_exec_mask(builder J, const gpr<u64>& mask, F&& body,
   B.emit_raw(gfx942_op::s_cbranch_execz, {detail::label_op(join.id)}, l);
   B.div_stack_.push_back({save, mask.ref(), join.id});
   B.enter_region(true, detail::lane_region::kind::masked, l);
+  const bool exec_may_be_empty = B.exec_may_be_empty_;
+  B.exec_may_be_empty_ = false;  // (s_cbranch_execz above)
   body();
   B.leave_region();
+  const bool lanes_left = B.div_stack_.back().lanes_left;
   B.div_stack_.pop_back();
   B.start_block();
   B.place(join, loc);
   L.e(gfx942_op::s_mov_b64, {detail::exec_op(), detail::reg_op(save)});
+  B.exec_may_be_empty_ = exec_may_be_empty || lanes_left;
 }
 
 }  // namespace hipasm

@@ -4,6 +4,8 @@
 // (skip_*) and off (skip_*_off); out[gid] is the host reference's value (test file).
 #include "cf_lane_io.hpp"
 
+#include <hipasm/helpers/exec_mask.hpp>
+
 using namespace hipasm;
 
 namespace {
@@ -55,6 +57,29 @@ constexpr void cont_scalar_div(builder J, arg<int*> out, arg<const int*> in) {
   auto i = J.sgpr<i32>();
   J.For(i, 0, 4, [&] {
     J.If(((v >> i) & 1) != 0, [&] { J.Continue(); });
+    acc = acc * 3 + i + v;
+    auto d = J.sgpr<u32>();
+    d = i.as<u32>() * 2u + 3u;
+    cnt = cnt + num / d;
+  });
+  auto r = J.vgpr<i32>();
+  r = acc + cnt.as<i32>();
+  cf_io::lane_out(J, out, gid, r);
+}
+
+// The same with the Continue in with_exec_mask's body.
+constexpr void mask_cont_scalar_div(builder J, arg<int*> out, arg<const int*> in) {
+  gpr<u32> gid = cf_io::global_id(J);
+  gpr<i32> v = cf_io::lane_in(J, in, gid);
+  auto acc = J.vgpr<i32>();
+  acc = 0;
+  auto num = J.sgpr<u32>();
+  num = 9000u;
+  auto cnt = J.sgpr<u32>();
+  cnt = 0u;
+  auto i = J.sgpr<i32>();
+  J.For(i, 0, 4, [&] {
+    with_exec_mask(J, lane_mask(J, ((v >> i) & 1) != 0), [&] { J.Continue(); });
     acc = acc * 3 + i + v;
     auto d = J.sgpr<u32>();
     d = i.as<u32>() * 2u + 3u;
@@ -122,6 +147,7 @@ inline constexpr auto skip_off = with_options<F, kernel_options{.skip_idle_code 
 SKIP_KERNEL(cont_valu)
 SKIP_KERNEL(cont_scalar)
 SKIP_KERNEL(cont_scalar_div)
+SKIP_KERNEL(mask_cont_scalar_div)
 SKIP_KERNEL(cont_nested)
 SKIP_KERNEL(brk_valu)
 SKIP_KERNEL(cont_else)
