@@ -29,6 +29,10 @@ _SIGNATURES = {
               "const float* cos_sin, unsigned tokens_per_group, unsigned tokens, unsigned cache_rows",
 }
 _SIGNATURES.update({
+    "layernorm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
+                 "const uint16_t* weight, const uint16_t* bias, float eps",
+    "softmax": "void* out, const void* in",
+    "topk_softmax": "float* weights, int* indices, const float* logits, unsigned tokens, unsigned renormalize",
     "paged_attn": "const int* block_tables, const int* context_lens, const uint16_t* q, const void* k_cache, "
                   "const void* v_cache, unsigned bt_stride, unsigned partition_blocks, unsigned q_stride, "
                   "unsigned kv_block_stride, uint16_t* out, float* part_out, float* part_ml, unsigned* counters, "
@@ -54,6 +58,9 @@ _PATTERNS = {
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
     "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([01])$"),
+    "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
+    "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
+    "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
     "moe_sorting": re.compile(r"moe_sorting_e(\d+)_w(\d+)$"),
     "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
@@ -92,7 +99,8 @@ def _kernels(op):
         for name in m.kernel_names:
             hit = _PATTERNS[op].match(name)
             if hit:
-                out.append((m.kernel(name, _SIGNATURES[op]), tuple(int(g) for g in hit.groups())))
+                out.append((m.kernel(name, _SIGNATURES[op]),
+                            tuple(int(g) if g.isdigit() else g for g in hit.groups())))
     return out
 
 
@@ -507,3 +515,70 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
     s2((gx, gy), 64 * c2[1] * c2[2], out, h, w2, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens, dim,
        inter, gy, max_blocks)
     return out
+
+
+def _rows_of(x):
+    return _prod(x.shape[:-1])
+
+
+def layernorm(x, weight, bias, eps=1e-5):
+    """(x - mean(x)) / sqrt(var(x) + eps) * weight + bias over the last dimension (biased
+    variance, f32 math, bf16 out; torch.nn.functional.layer_norm)."""
+    x, weight, bias = _check_bf16("x", x), _check_bf16("weight", weight), _check_bf16("bias", bias)
+    hidden = x.shape[-1]
+    for name, t in (("weight", weight), ("bias", bias)):
+        if tuple(t.shape) != (hidden,):
+            _shape_error("layernorm", name, t, f"({hidden},)")
+    found = [(k, c) for k, c in _kernels("layernorm") if c[0] == hidden]
+    if not found:
+        raise ValueError(f"hipasm.ops.layernorm: no kernel for hidden = {hidden} (x's last dimension; built: "
+                         f"{_built('layernorm', lambda c: c[0])})")
+    k, (_, waves) = found[0]
+    out = _empty(x, tuple(x.shape))
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, out, None, x, None, weight, bias, float(eps))
+    return out
+
+
+def softmax(x):
+    """Softmax over the last dimension (f32 math; torch.softmax(x, -1)) of a bf16 or float32
+    array; the result has x's type."""
+    torch_f32 = _is_torch(x) and str(x.dtype) == "torch.float32"
+    if torch_f32 or (not _is_torch(x) and str(getattr(x, "dtype", "")) == "float32"):
+        kind, x = "f32", (x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x))
+    else:
+        kind, x = "bf16", _check_bf16("x", x)
+    cols = x.shape[-1]
+    found = [(k, c) for k, c in _kernels("softmax") if c[:2] == (kind, cols)]
+    if not found:
+        have = _built("softmax", lambda c: f"{c[0]} {c[1]}")
+        raise ValueError(f"hipasm.ops.softmax: no kernel for {kind} rows of {cols} (x's last dimension; built: "
+                         f"{', '.join(have)})")
+    k, (_, _, waves) = found[0]
+    out = _empty(x, tuple(x.shape))
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, out, x)
+    return out
+
+
+def topk_softmax(logits, topk, renormalize=False):
+    """MoE routing (vLLM's / aiter's topk_softmax): softmax over each token's expert logits
+    [tokens, experts] float32, then the topk largest: (weights [tokens, topk] float32,
+    indices [tokens, topk] int32), in decreasing order, the lower expert first on ties;
+    renormalize divides the weights by their sum."""
+    op = "topk_softmax"
+    logits = _check_dtype(op, "logits", logits, "float32")
+    if len(logits.shape) != 2:
+        _shape_error(op, "logits", logits, "[tokens, experts]")
+    tokens, experts = logits.shape
+    found = [(k, c) for k, c in _kernels(op) if c[:2] == (experts, topk)]
+    if not found:
+        have = _built(op, lambda c: f"{c[0]} experts top-{c[1]}")
+        raise ValueError(f"hipasm.ops.{op}: no kernel for {experts} experts (logits' last dimension) and topk = "
+                         f"{topk} (built: {', '.join(have)})")
+    k, (_, _, waves, lanes) = found[0]
+    weights, indices = _zeros(logits, (tokens, topk), "float32"), _zeros(logits, (tokens, topk), "int32")
+    per = waves * (64 // lanes)  # topk_tokens_per_group
+    if tokens:
+        k((tokens + per - 1) // per, 64 * waves, weights, indices, logits, tokens, int(bool(renormalize)))
+    return weights, indices

@@ -52,7 +52,7 @@ def test_shape_and_dtype_errors(sim):
     x = bf16_bits(np.ones((2, 256)))
     with pytest.raises(TypeError, match="x must be a torch.bfloat16 tensor or a numpy uint16 array"):
         hipasm.ops.rms_norm(np.ones((2, 256), np.float32), x[0])
-    with pytest.raises(ValueError, match=r"no kernel for hidden = 128 \(built: \[256\]"):
+    with pytest.raises(ValueError, match=r"no kernel for hidden = 128 \(built: \[256, 1024, 4096\]"):
         hipasm.ops.rms_norm(bf16_bits(np.ones((2, 128))), bf16_bits(np.ones(128)))
     with pytest.raises(ValueError, match=r"weight shape \(255,\), expected \(256,\)"):
         hipasm.ops.rms_norm(x, bf16_bits(np.ones(255)))
@@ -308,3 +308,52 @@ def test_attention_and_moe_torch(sim):
     bits = [t.view(torch.int16).numpy().view(np.uint16) for t in (x, w1, w2)]
     ref, tol = moe_reference(*bits, weights.numpy(), ids.numpy())
     assert (np.abs(out.numpy() - ref) <= tol).all()
+
+
+def test_norms_numpy(sim):
+    x = bf16_bits(rng.standard_normal((3, 1024)) * 2 + 0.5)
+    w, b = bf16_bits(rng.standard_normal(1024)), bf16_bits(rng.standard_normal(1024))
+    xf, wf, bf = (bf16_float(a).astype(np.float64) for a in (x, w, b))
+    y = hipasm.ops.layernorm(x, w, b, eps=1e-5)
+    mu = xf.mean(axis=1, keepdims=True)
+    ref = (xf - mu) / np.sqrt(((xf - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * wf + bf
+    close_bf16(y, ref, extra=1e-5)
+    y = hipasm.ops.rms_norm(x, w)  # the 1024 configuration
+    close_bf16(y, xf / np.sqrt((xf * xf).mean(axis=1, keepdims=True) + 1e-6) * wf, extra=1e-6)
+    with pytest.raises(ValueError, match=r"layernorm: no kernel for hidden = 512 .*built: \[256, 1024, 4096\]"):
+        hipasm.ops.layernorm(bf16_bits(np.ones((1, 512))), bf16_bits(np.ones(512)), bf16_bits(np.ones(512)))
+    with pytest.raises(ValueError, match=r"bias shape \(3,\), expected \(1024,\)"):
+        hipasm.ops.layernorm(x, w, b[:3])
+
+
+def test_softmax_numpy(sim):
+    x = (rng.standard_normal((2, 3, 256)) * 4).astype(np.float32)
+    x[0, 0, 5] = -np.inf  # gives 0
+    y = hipasm.ops.softmax(x)
+    assert y.dtype == np.float32 and y.shape == x.shape
+    e = np.exp(x.astype(np.float64) - x.max(axis=-1, keepdims=True))
+    ref = e / e.sum(axis=-1, keepdims=True)
+    assert np.allclose(y, ref, rtol=1e-5, atol=1e-7) and y[0, 0, 5] == 0
+    xb = bf16_bits(rng.standard_normal((4, 1024)) * 3)
+    xf = bf16_float(xb).astype(np.float64)
+    e = np.exp(xf - xf.max(axis=-1, keepdims=True))
+    close_bf16(hipasm.ops.softmax(xb), e / e.sum(axis=-1, keepdims=True), extra=1e-9)
+    with pytest.raises(ValueError, match=r"no kernel for f32 rows of 100 .*built: bf16 1024, bf16 256, f32 1024, f32 256"):
+        hipasm.ops.softmax(np.zeros((1, 100), np.float32))
+
+
+def test_topk_softmax_numpy(sim):
+    for experts, topk, renorm in ((8, 2, False), (64, 8, True)):
+        logits = (rng.standard_normal((70, experts)) * 2).astype(np.float32)  # 70 tokens: a partial workgroup
+        w, idx = hipasm.ops.topk_softmax(logits, topk, renormalize=renorm)
+        assert w.dtype == np.float32 and idx.dtype == np.int32 and w.shape == idx.shape == (70, topk)
+        ref_idx = np.argsort(-logits, axis=1, kind="stable")[:, :topk]
+        p = np.exp(logits.astype(np.float64) - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        ref_w = np.take_along_axis(p, ref_idx, axis=1)
+        if renorm:
+            ref_w /= ref_w.sum(axis=1, keepdims=True)
+        assert np.array_equal(idx, ref_idx)
+        assert np.allclose(w, ref_w, rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match=r"no kernel for 8 experts .* topk = 3 \(built: 64 experts top-8, 8 experts top-2\)"):
+        hipasm.ops.topk_softmax(np.zeros((1, 8), np.float32), 3)
