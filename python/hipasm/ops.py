@@ -488,7 +488,7 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
     if not sorts:
         raise ValueError(f"hipasm.ops.{op}: no sorting kernel for {experts} experts (w1's first dimension; built: "
                          f"up to {max([c[0] for _, c in _kernels('moe_sorting')], default=0)} experts)")
-    sort, (_, sort_waves) = sorts[0]
+    sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
     (s1, c1), = [(k, c) for k, c in _kernels("moe_stage1") if c[0] == 1][:1]
     (s2, c2), = [(k, c) for k, c in _kernels("moe_stage2") if c[0] == 1][:1]
     out = _zeros(x, (tokens, dim), "float32")

@@ -20,6 +20,7 @@ constexpr softmax_config softmax_f32_256{.cols = 256, .bf16 = false, .waves = 1}
 constexpr softmax_config softmax_f32_1024{.cols = 1024, .bf16 = false, .waves = 1};
 constexpr topk_softmax_config topk_8x2{.experts = 8, .topk = 2, .waves = 1, .lanes = 2};
 constexpr topk_softmax_config topk_64x8{.experts = 64, .topk = 8, .waves = 1, .lanes = 8};
+constexpr topk_softmax_config topk_128x8{.experts = 128, .topk = 8, .waves = 4, .lanes = 8};
 }  // namespace ops_cfg
 
 HIPASM_RMSNORM_KERNEL(rms_norm_bf16_h1024_w2, ops_cfg::norm_1024)
@@ -33,3 +34,4 @@ HIPASM_SOFTMAX_KERNEL(softmax_f32_c256_w1, ops_cfg::softmax_f32_256)
 HIPASM_SOFTMAX_KERNEL(softmax_f32_c1024_w1, ops_cfg::softmax_f32_1024)
 HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_e8_k2_w1_l2, ops_cfg::topk_8x2)
 HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_e64_k8_w1_l8, ops_cfg::topk_64x8)
+HIPASM_TOPK_SOFTMAX_KERNEL(topk_softmax_e128_k8_w4_l8, ops_cfg::topk_128x8)

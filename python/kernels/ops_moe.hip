@@ -9,9 +9,11 @@
 namespace ops_cfg {
 using namespace hipasm::kernels;
 constexpr moe_sorting_config moe_sort_64{.max_experts = 64, .waves = 1};
+constexpr moe_sorting_config moe_sort_256{.max_experts = 256, .waves = 4};
 constexpr moe_gemm_config moe_g1u1{.waves = 2, .unroll = 2, .gated = true, .max_workgroups = 1216};
 }  // namespace ops_cfg
 
 HIPASM_MOE_SORTING_KERNEL(moe_sorting_e64_w1, ops_cfg::moe_sort_64)
+HIPASM_MOE_SORTING_KERNEL(moe_sorting_e256_w4, ops_cfg::moe_sort_256)
 HIPASM_MOE_STAGE1_KERNEL(moe_stage1_g1_w2_k1_m1216, ops_cfg::moe_g1u1)
 HIPASM_MOE_STAGE2_KERNEL(moe_stage2_g1_w2_k1_m1216, ops_cfg::moe_g1u1)

@@ -168,7 +168,7 @@ def test_paged_attention_decode_errors(sim):
     v_cache = bf16_bits(np.ones((2, 2, 2, 64, 8)))
     tables, lens = np.zeros((1, 1), np.int32), np.array([16], np.int32)
     with pytest.raises(ValueError, match=r"no kernel for q \(1, 6, 64\).*gqa 3 .*built: head_dim 128, block_size 16, "
-                                         r"gqa 8; head_dim 64, block_size 16, gqa 4"):
+                                         r"gqa 1; .* gqa 4; .* gqa 8; head_dim 64, block_size 16, gqa 4\)"):
         hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, lens)
     q = bf16_bits(np.ones((1, 8, 64)))
     with pytest.raises(ValueError, match=r"v_cache shape \(2, 2, 2, 32, 8\), expected \[2, 2, 2, 64, 8\]"):
@@ -231,9 +231,9 @@ def test_flash_attn_fwd_varlen_numpy(sim):
 
 
 def test_flash_attn_fwd_errors(sim):
-    q = bf16_bits(np.ones((1, 4, 2, 128)))
-    with pytest.raises(ValueError, match=r"no kernel for head_dim = 128, causal = False \(built: head_dim 64 causal; "
-                                         r"head_dim 64 not causal\)"):
+    q = bf16_bits(np.ones((1, 4, 2, 96)))
+    with pytest.raises(ValueError, match=r"no kernel for head_dim = 96, causal = False \(built: head_dim 128 causal; "
+                                         r"head_dim 128 not causal; head_dim 64 causal; head_dim 64 not causal\)"):
         hipasm.ops.flash_attn_fwd(q, q, q)
     q = bf16_bits(np.ones((4, 3, 64)))
     with pytest.raises(ValueError, match="num_kv_heads = 2 must divide num_heads = 3"):
@@ -258,8 +258,9 @@ def moe_reference(x, w1, w2, weights, ids):
     return out, mag * 2.0 ** -8 + 1e-4
 
 
-def test_fused_moe_numpy(sim):
-    tokens, dim, inter, experts, topk = 6, 32, 48, 8, 2
+@pytest.mark.parametrize("experts", [8, 100])  # the sorting kernels for up to 64 and up to 256 experts
+def test_fused_moe_numpy(sim, experts):
+    tokens, dim, inter, topk = 6, 32, 48, 2
     x = bf16_bits(rng.standard_normal((tokens, dim)))
     w1 = bf16_bits(rng.standard_normal((experts, 2 * inter, dim)) * 0.2)
     w2 = bf16_bits(rng.standard_normal((experts, dim, inter)) * 0.2)
@@ -275,9 +276,9 @@ def test_fused_moe_numpy(sim):
 
 def test_fused_moe_errors(sim):
     x = bf16_bits(np.ones((2, 32)))
-    w1, w2 = bf16_bits(np.ones((65, 32, 32))), bf16_bits(np.ones((65, 32, 16)))
+    w1, w2 = bf16_bits(np.ones((257, 32, 32))), bf16_bits(np.ones((257, 32, 16)))
     ids, weights = np.zeros((2, 1), np.int32), np.ones((2, 1), np.float32)
-    with pytest.raises(ValueError, match=r"no sorting kernel for 65 experts .*built: up to 64 experts"):
+    with pytest.raises(ValueError, match=r"no sorting kernel for 257 experts .*built: up to 256 experts"):
         hipasm.ops.fused_moe(x, w1, w2, weights, ids)
     with pytest.raises(ValueError, match=r"w2 shape \(4, 32, 8\), expected \(4, 32, 16\)"):
         hipasm.ops.fused_moe(x, w1[:4], bf16_bits(np.ones((4, 32, 8))), weights, ids)
@@ -355,5 +356,19 @@ def test_topk_softmax_numpy(sim):
             ref_w /= ref_w.sum(axis=1, keepdims=True)
         assert np.array_equal(idx, ref_idx)
         assert np.allclose(w, ref_w, rtol=1e-5, atol=1e-7)
-    with pytest.raises(ValueError, match=r"no kernel for 8 experts .* topk = 3 \(built: 64 experts top-8, 8 experts top-2\)"):
+    with pytest.raises(ValueError, match=r"no kernel for 8 experts .* topk = 3 \(built: 128 experts top-8, 64 experts top-8, "
+                                         r"8 experts top-2\)"):
         hipasm.ops.topk_softmax(np.zeros((1, 8), np.float32), 3)
+
+
+def test_head_dim_128_configurations(sim):
+    # the configurations are chosen by shape: head_dim 128, one query head per KV head; d128 flash attention
+    q = bf16_bits(rng.standard_normal((2, 2, 128)))
+    kc, vc = (bf16_bits(rng.standard_normal((4, 2, 16, 128))) for _ in range(2))
+    tables, lens = np.array([[3, 1], [0, 2]], np.int32), np.array([20, 9], np.int32)
+    out = hipasm.ops.paged_attention_decode(q, *to_kernel_caches(kc, vc), tables, lens)
+    close_bf16(out, paged_reference(q, kc, vc, tables, lens, 128 ** -0.5), extra=0.02)
+    q, k, v = (bf16_bits(rng.standard_normal((1, 24, 2, 128))) for _ in range(3))
+    o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)
+    ro, _ = attn_reference(q[0], k[0], v[0], [0, 24], [0, 24], True, 128 ** -0.5)
+    close_bf16(o[0], ro, extra=0.02)
