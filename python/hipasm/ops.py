@@ -9,6 +9,9 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     y = hipasm.ops.linear(x, weight)                 x [tokens, k], weight [n, k] -> [tokens, n] (gemv or gemm)
     c = hipasm.ops.gemm(a, b)                        a [m, k], b [n, k] -> a @ b.T [m, n]
     q2, k2 = hipasm.ops.rotary(q, k, positions, cos_sin)   NeoX RoPE, q [tokens, heads, head_dim]
+    y = hipasm.ops.layernorm(x, weight, bias, eps=1e-5)
+    p = hipasm.ops.softmax(x)                        over the last dimension, bf16 or float32
+    w, ids = hipasm.ops.topk_softmax(logits, topk)   MoE routing, logits [tokens, experts] float32
     o = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens)
     out = hipasm.ops.fused_moe(x, w1, w2, topk_weights, topk_ids)      f32 [tokens, dim]
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
