@@ -12,6 +12,8 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     y = hipasm.ops.layernorm(x, weight, bias, eps=1e-5)
     p = hipasm.ops.softmax(x)                        over the last dimension, bf16 or float32
     w, ids = hipasm.ops.topk_softmax(logits, topk)   MoE routing, logits [tokens, experts] float32
+    q, s = hipasm.ops.dynamic_quant(x, "fp8")       per-token fp8 / int8, q * s[:, None] ~ x
+    c = hipasm.ops.gemm_a8w8(a, b, sa, sb)           (a @ b.T) * sa[:, None] * sb[None, :] -> bf16
     o = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens)
     out = hipasm.ops.fused_moe(x, w1, w2, topk_weights, topk_ids)      f32 [tokens, dim]
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
@@ -32,6 +34,9 @@ _SIGNATURES = {
               "const float* cos_sin, unsigned tokens_per_group, unsigned tokens, unsigned cache_rows",
 }
 _SIGNATURES.update({
+    "dynamic_quant": "uint8_t* q, float* scale, const uint16_t* in",
+    "gemm_a8w8": "void* c, const uint8_t* a, const uint8_t* b, const float* sa, const float* sb, unsigned m, "
+                 "unsigned n, unsigned k, unsigned splits, float* ws",
     "layernorm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
                  "const uint16_t* weight, const uint16_t* bias, float eps",
     "softmax": "void* out, const void* in",
@@ -64,6 +69,8 @@ _PATTERNS = {
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
     "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
+    "dynamic_quant": re.compile(r"dynamic_quant_(fp8|i8)_d(\d+)_w(\d+)$"),
+    "gemm_a8w8": re.compile(r"gemm_a8w8_(fp8|i8)_m(\d+)_n(\d+)_k(\d+)_w(\d+)x(\d+)$"),
     "moe_sorting": re.compile(r"moe_sorting_e(\d+)_w(\d+)$"),
     "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
@@ -585,3 +592,74 @@ def topk_softmax(logits, topk, renormalize=False):
     if tokens:
         k((tokens + per - 1) // per, 64 * waves, weights, indices, logits, tokens, int(bool(renormalize)))
     return weights, indices
+
+
+_QUANT = {"fp8": ("fp8", "uint8"), "int8": ("i8", "int8")}
+
+
+def dynamic_quant(x, dtype="fp8"):
+    """Per-token dynamic quantization of bf16 rows (vLLM's dynamic_per_token_scaled_fp8_quant,
+    aiter's per-token quant): scale[t] = max(max_i |x[t, i]| / qmax, 1 / (512 qmax)), q[t, i] =
+    x[t, i] / scale[t] rounded to nearest even and saturated; qmax 240 for "fp8" (e4m3fnuz,
+    gfx942's fp8; q holds its bits as uint8) and 127 for "int8" (q int8). Returns (q [..., d],
+    scale [...] float32), the operands of gemm_a8w8."""
+    op = "dynamic_quant"
+    if dtype not in _QUANT:
+        raise ValueError(f"hipasm.ops.{op}: dtype {dtype!r}, expected one of {sorted(_QUANT)}")
+    x = _check_bf16("x", x)
+    kind, qtype = _QUANT[dtype]
+    d = x.shape[-1]
+    found = [(k, c) for k, c in _kernels(op) if c[:2] == (kind, d)]
+    if not found:
+        raise ValueError(f"hipasm.ops.{op}: no kernel for {dtype} rows of {d} (x's last dimension; built: "
+                         f"{', '.join(_built(op, lambda c: f'{c[0]} {c[1]}'))})")
+    k, (_, _, waves) = found[0]
+    q, scale = _zeros(x, tuple(x.shape), qtype), _zeros(x, tuple(x.shape[:-1]), "float32")
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, q, scale, x)
+    return q, scale
+
+
+def gemm_a8w8(a, b, scale_a, scale_b):
+    """C = (a @ b.T) * scale_a[:, None] * scale_b[None, :] in bf16 (aiter's gemm_a8w8, per-token
+    scales): a [m, k] and b [n, k] both fp8 e4m3fnuz bits (uint8, or torch.float8_e4m3fnuz) or
+    both int8; scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8
+    exactly in i32."""
+    op = "gemm_a8w8"
+    kinds = []
+    for name, t in (("a", a), ("b", b)):
+        dt = str(getattr(t, "dtype", "")).replace("torch.", "")
+        if dt not in ("uint8", "float8_e4m3fnuz", "int8"):
+            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (fp8 e4m3fnuz bits), float8_e4m3fnuz or int8, "
+                            f"got {type(t).__name__} {dt}")
+        kinds.append("i8" if dt == "int8" else "fp8")
+    if kinds[0] != kinds[1]:
+        raise TypeError(f"hipasm.ops.{op}: a and b must both be fp8 or both int8, got {kinds[0]} and {kinds[1]}")
+    if _is_torch(a):
+        import torch
+        a, b = (t.view(torch.uint8) if t.dtype != torch.int8 else t for t in (a, b))
+        a, b = a.contiguous(), b.contiguous()
+    else:
+        a, b = _np().ascontiguousarray(a), _np().ascontiguousarray(b)
+    scale_a = _check_dtype(op, "scale_a", scale_a, "float32")
+    scale_b = _check_dtype(op, "scale_b", scale_b, "float32")
+    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[1]:
+        raise ValueError(f"hipasm.ops.{op}: shapes {tuple(a.shape)} and {tuple(b.shape)}: expected [m, k] and [n, k]")
+    (m, kdim), n = a.shape, b.shape[0]
+    if tuple(scale_a.shape) != (m,):
+        _shape_error(op, "scale_a", scale_a, f"({m},)")
+    if tuple(scale_b.shape) != (n,):
+        _shape_error(op, "scale_b", scale_b, f"({n},)")
+    if kdim % 4:
+        raise ValueError(f"hipasm.ops.{op}: k = {kdim} must be a multiple of 4 (the built kernels copy dwords)")
+    (kern, (_, bm, bn, _, wm, wn)), = [(k, c) for k, c in _kernels(op) if c[0] == kinds[0]][:1]
+    if _is_torch(a):
+        import torch
+        c = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
+    else:
+        c = _np().empty((m, n), dtype="uint16")
+    if m and n and kdim:
+        kern(((n + bn - 1) // bn, (m + bm - 1) // bm), 64 * wm * wn, c, a, b, scale_a, scale_b, m, n, kdim, 1, None)
+    elif m and n:
+        c[...] = 0
+    return c

@@ -372,3 +372,44 @@ def test_head_dim_128_configurations(sim):
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)
     ro, _ = attn_reference(q[0], k[0], v[0], [0, 24], [0, 24], True, 128 ** -0.5)
     close_bf16(o[0], ro, extra=0.02)
+
+
+def fp8_float(bits):
+    """e4m3fnuz bits -> float64: bias 8, no infinities, 0x80 the only NaN (gfx942's fp8)."""
+    b = np.asarray(bits, np.uint8).astype(np.int64)
+    e, m = (b >> 3) & 15, b & 7
+    mag = np.where(e == 0, m * 2.0 ** -10, (1 + m / 8) * 2.0 ** (e - 8))
+    return np.where(b == 0x80, np.nan, np.where(b >> 7, -mag, mag))
+
+
+def test_dynamic_quant_and_gemm_a8w8_numpy(sim):
+    x = bf16_bits(rng.standard_normal((5, 256)) * 3)
+    x[2] = 0  # a zero row: the scale's floor, q = 0
+    xf = bf16_float(x).astype(np.float64)
+    amax = np.abs(xf).max(axis=1)
+    q, s = hipasm.ops.dynamic_quant(x, "fp8")
+    assert q.dtype == np.uint8 and s.dtype == np.float32 and q.shape == x.shape and s.shape == (5,)
+    assert np.allclose(s, np.maximum(amax / 240, 1 / (512 * 240)), rtol=2e-7)
+    assert (q[2] == 0).all() and np.abs(fp8_float(q)).max() <= 240
+    # e4m3: 3 mantissa bits, half an ulp 2^-4 relative; subnormals 2^-11 absolute
+    err = np.abs(fp8_float(q) * s[:, None] - xf)
+    assert (err <= np.abs(xf) * 2.0 ** -4 + 2.0 ** -11 * s[:, None]).all()
+    qi, si = hipasm.ops.dynamic_quant(x, "int8")
+    assert qi.dtype == np.int8
+    ref = np.clip(np.rint(xf / si[:, None].astype(np.float64)), -128, 127)
+    assert (np.abs(qi - ref) <= 1).all() and (qi == ref).mean() > 0.99  # f32 reciprocal: rare off-by-one
+    # the GEMM of the quantized operands against f64 of the same values
+    b = bf16_bits(rng.standard_normal((70, 256)))
+    for kind, qa, sa in (("fp8", q, s), ("int8", qi, si)):
+        qb, sb = hipasm.ops.dynamic_quant(b, kind)
+        c = hipasm.ops.gemm_a8w8(qa, qb, sa, sb)
+        assert c.dtype == np.uint16 and c.shape == (5, 70)
+        dec = fp8_float if kind == "fp8" else (lambda v: v.astype(np.float64))
+        ref = (dec(qa) @ dec(qb).T) * sa[:, None] * sb[None, :]
+        close_bf16(c, ref, extra=1e-3 * np.abs(ref).max())
+    with pytest.raises(ValueError, match=r"no kernel for int8 rows of 128 .*built: fp8 256, fp8 4096, i8 256, i8 4096"):
+        hipasm.ops.dynamic_quant(bf16_bits(np.ones((1, 128))), "int8")
+    with pytest.raises(TypeError, match="a and b must both be fp8 or both int8, got fp8 and i8"):
+        hipasm.ops.gemm_a8w8(q, qi, s, si)
+    with pytest.raises(ValueError, match="k = 6 must be a multiple of 4"):
+        hipasm.ops.gemm_a8w8(qi[:, :6], qi[:, :6], si, si)
