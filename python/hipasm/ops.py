@@ -556,8 +556,11 @@ def softmax(x):
     torch_f32 = _is_torch(x) and str(x.dtype) == "torch.float32"
     if torch_f32 or (not _is_torch(x) and str(getattr(x, "dtype", "")) == "float32"):
         kind, x = "f32", (x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x))
-    else:
+    elif str(getattr(x, "dtype", "")) in ("torch.bfloat16", "uint16"):
         kind, x = "bf16", _check_bf16("x", x)
+    else:
+        raise TypeError(f"hipasm.ops.softmax: x must be bf16 (torch.bfloat16, numpy uint16 bits) or float32, got "
+                        f"{type(x).__name__} {getattr(x, 'dtype', '')}")
     cols = x.shape[-1]
     found = [(k, c) for k, c in _kernels("softmax") if c[:2] == (kind, cols)]
     if not found:

@@ -341,6 +341,8 @@ def test_softmax_numpy(sim):
     close_bf16(hipasm.ops.softmax(xb), e / e.sum(axis=-1, keepdims=True), extra=1e-9)
     with pytest.raises(ValueError, match=r"no kernel for f32 rows of 100 .*built: bf16 1024, bf16 256, f32 1024, f32 256"):
         hipasm.ops.softmax(np.zeros((1, 100), np.float32))
+    with pytest.raises(TypeError, match="x must be bf16 .* or float32, got ndarray float64"):
+        hipasm.ops.softmax(np.zeros((1, 256)))
 
 
 def test_topk_softmax_numpy(sim):
