@@ -25,6 +25,12 @@ def get(key, default=None):
     if env:
         return env
     v = _load().get(key, default) or default
+    if isinstance(v, list):
+        return [_relative(x) for x in v]
+    return _relative(v)
+
+
+def _relative(v):
     if isinstance(v, str) and v.startswith("./"):
         v = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), v))
     return v

@@ -1,6 +1,6 @@
-"""hipasm's kernel library from Python: torch-like functions over the prebuilt code object of
-python/kernels/ops.hip (one configuration per kernel; a kernel's name carries its
-configuration, which these wrappers read). bf16 data: torch.bfloat16 tensors, or numpy uint16
+"""hipasm's kernel library from Python: torch-like functions over the prebuilt code objects of
+python/kernels/*.hip (a few configurations per kernel; a kernel's name carries its
+configuration, which these wrappers read and choose by shape). bf16 data: torch.bfloat16 tensors, or numpy uint16
 arrays holding bf16 bits. Results are new arrays of the input's kind.
 
     y = hipasm.ops.rms_norm(x, weight, eps=1e-6)     x [rows, hidden], weight [hidden]
@@ -9,7 +9,17 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     y = hipasm.ops.linear(x, weight)                 x [tokens, k], weight [n, k] -> [tokens, n] (gemv or gemm)
     c = hipasm.ops.gemm(a, b)                        a [m, k], b [n, k] -> a @ b.T [m, n]
     q2, k2 = hipasm.ops.rotary(q, k, positions, cos_sin)   NeoX RoPE, q [tokens, heads, head_dim]
+    y = hipasm.ops.layernorm(x, weight, bias, eps=1e-5)
+    p = hipasm.ops.softmax(x)                        over the last dimension, bf16 or float32
+    w, ids = hipasm.ops.topk_softmax(logits, topk)   MoE routing, logits [tokens, experts] float32
+    q, s = hipasm.ops.dynamic_quant(x, "fp8")       per-token fp8 / int8, q * s[:, None] ~ x
+    c = hipasm.ops.gemm_a8w8(a, b, sa, sb)           (a @ b.T) * sa[:, None] * sb[None, :] -> bf16
+    o = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens)
+    out = hipasm.ops.fused_moe(x, w1, w2, topk_weights, topk_ids)      f32 [tokens, dim]
+    o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
+    o = hipasm.ops.flash_attn_fwd(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)   packed [tokens, heads, head_dim]
 """
+import os
 import re
 
 from . import _config, _runtime
@@ -23,36 +33,84 @@ _SIGNATURES = {
     "rotary": "uint16_t* q_out, uint16_t* k_out, const uint16_t* q, const uint16_t* k, const int64_t* positions, "
               "const float* cos_sin, unsigned tokens_per_group, unsigned tokens, unsigned cache_rows",
 }
+_SIGNATURES.update({
+    "dynamic_quant": "uint8_t* q, float* scale, const uint16_t* in",
+    "gemm_a8w8": "void* c, const uint8_t* a, const uint8_t* b, const float* sa, const float* sb, unsigned m, "
+                 "unsigned n, unsigned k, unsigned splits, float* ws",
+    "layernorm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
+                 "const uint16_t* weight, const uint16_t* bias, float eps",
+    "softmax": "void* out, const void* in",
+    "topk_softmax": "float* weights, int* indices, const float* logits, unsigned tokens, unsigned renormalize",
+    "paged_attn": "const int* block_tables, const int* context_lens, const uint16_t* q, const void* k_cache, "
+                  "const void* v_cache, unsigned bt_stride, unsigned partition_blocks, unsigned q_stride, "
+                  "unsigned kv_block_stride, uint16_t* out, float* part_out, float* part_ml, unsigned* counters, "
+                  "float scale_log2e, unsigned num_kv_heads, unsigned max_partitions, const float* k_scales, "
+                  "const float* v_scales",
+    "attn_fwd": "uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k, const uint16_t* v, const int* cu_q, "
+                "const int* cu_k, unsigned hq, unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
+    "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
+                   "unsigned* num_valid_ids, const int* topk_ids, const float* topk_weights, unsigned tokens, "
+                   "unsigned topk, unsigned experts, unsigned* debug_buf",
+    "moe_stage1": "uint16_t* h, float* out, const uint16_t* x, const uint16_t* w1, const unsigned* sorted_token_ids, "
+                  "const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, unsigned tokens, unsigned dim, "
+                  "unsigned inter, unsigned grid_blocks, unsigned max_blocks",
+    "moe_stage2": "float* out, const uint16_t* h, const uint16_t* w2, const unsigned* sorted_token_ids, "
+                  "const float* sorted_weights, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, "
+                  "unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks",
+})
 _PATTERNS = {
     "rms_norm": re.compile(r"rms_norm_bf16_h(\d+)_w(\d+)$"),
     "silu_and_mul": re.compile(r"silu_and_mul_bf16_d(\d+)_w(\d+)_s(\d+)$"),
     "gemv": re.compile(r"gemv_bf16_r(\d+)_w(\d+)$"),
     "gemm": re.compile(r"gemm_bf16_m(\d+)_n(\d+)_w(\d+)x(\d+)$"),
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
+    "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
+    "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([01])$"),
+    "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
+    "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
+    "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
+    "dynamic_quant": re.compile(r"dynamic_quant_(fp8|i8)_d(\d+)_w(\d+)$"),
+    "gemm_a8w8": re.compile(r"gemm_a8w8_(fp8|i8)_m(\d+)_n(\d+)_k(\d+)_w(\d+)x(\d+)$"),
+    "moe_sorting": re.compile(r"moe_sorting_e(\d+)_w(\d+)$"),
+    "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
+    "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
 }
 _modules = {}
 
 
-def _module():
+def _code_objects():
+    """The ops code objects: the build config's list, or HIPASM_OPS_CODE_OBJECT (paths joined by os.pathsep)."""
+    paths = os.environ.get("HIPASM_OPS_CODE_OBJECT") or _config.get("ops_code_objects")
+    if isinstance(paths, str):
+        paths = [p for p in paths.split(os.pathsep) if p]
+    if not paths:
+        raise RuntimeError("hipasm.ops: no ops code object (build the target hipasm_python, or set "
+                           "HIPASM_OPS_CODE_OBJECT)")
+    return paths
+
+
+def _module_list():
     dev = _runtime.current_device()
-    m = _modules.get(id(dev))
-    if m is None:
-        path = _config.get("ops_code_object")
-        if not path:
-            raise RuntimeError("hipasm.ops: no ops code object (build the target hipasm_python, or set "
-                               "HIPASM_OPS_CODE_OBJECT)")
-        m = _modules[id(dev)] = _runtime.load(path, device=dev)
-    return m
+    ms = _modules.get(id(dev))
+    if ms is None:
+        ms = _modules[id(dev)] = [_runtime.load(p, device=dev) for p in _code_objects()]
+    return ms
+
+
+def _module(kernel="rms_norm_bf16_h256_w1"):
+    """The loaded ops code object holding `kernel`."""
+    return next(m for m in _module_list() if kernel in m.kernel_names)
 
 
 def _kernels(op):
-    """[(kernel, config ints)] of op in the ops code object."""
-    m = _module()
+    """[(kernel, config ints)] of op in the ops code objects."""
     out = []
-    for name in m.kernel_names:
-        hit = _PATTERNS[op].match(name)
-        if hit:
-            out.append((m.kernel(name, _SIGNATURES[op]), tuple(int(g) for g in hit.groups())))
+    for m in _module_list():
+        for name in m.kernel_names:
+            hit = _PATTERNS[op].match(name)
+            if hit:
+                out.append((m.kernel(name, _SIGNATURES[op]),
+                            tuple(int(g) if g.isdigit() else g for g in hit.groups())))
     return out
 
 
@@ -189,3 +247,422 @@ def rotary(q, k, positions, cos_sin):
         kern((tokens + per - 1) // per, 64 * waves, q_out, k_out, q, k, positions, cos_sin, per, tokens,
              cos_sin.shape[0])
     return q_out, k_out
+
+
+def _prod(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _zeros(like, shape, dtype):
+    """Zeroed workspace of dtype ("float32" or "int32") beside `like` (a torch tensor on its device, else numpy)."""
+    if _is_torch(like):
+        import torch
+        return torch.zeros(shape, dtype=getattr(torch, dtype), device=like.device)
+    return _np().zeros(shape, dtype=dtype)
+
+
+def _check_dtype(op, name, x, dtype, convert_from=()):
+    """x as a contiguous array of dtype ("int32", "float32"); integer arrays of the types in
+    convert_from are converted (torch.topk gives int64 ids)."""
+    got = str(getattr(x, "dtype", "")).replace("torch.", "")
+    if got in convert_from:
+        return x.to(getattr(__import__("torch"), dtype)).contiguous() if _is_torch(x) else _np().ascontiguousarray(x, dtype)
+    if got != dtype:
+        raise TypeError(f"hipasm.ops.{op}: {name} must be {dtype}, got {type(x).__name__} {got}")
+    return x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x)
+
+
+def _host_values(x):
+    """A small integer array's values on the host (a GPU tensor is copied: pass the bound to avoid it)."""
+    return x.detach().cpu().numpy() if _is_torch(x) else _np().asarray(x)
+
+
+def _built(op, fmt):
+    return sorted({fmt(c) for _, c in _kernels(op)})
+
+
+def _shape_error(op, name, x, expected):
+    raise ValueError(f"hipasm.ops.{op}: {name} shape {tuple(x.shape)}, expected {expected}")
+
+
+def _pa_partition_blocks(head_dim, block_size, waves, prefetch, seqs, num_kv_heads, max_context, cus=304):
+    """paged_attn_partition_blocks (paged_attn_decode.hpp) for a bf16 cache: the KV blocks a
+    workgroup takes, the fastest by that header's cost model (fewer partitions on a tie)."""
+    blocks = (max_context + block_size - 1) // block_size
+    if blocks == 0:
+        return 1
+    groups = float(seqs) * num_kv_heads
+    block_bytes = float(block_size) * head_dim * 2.0 * 2
+    wg_gbps = min(7.5 * waves * prefetch * block_bytes / 8192.0, 67.0)
+    device_gbps, round_us, split_us, part_us = 3900.0, 1.5, 2.0, 0.05
+    slots = float(cus) * (1 if waves >= 8 else 8 // waves)
+
+    def estimate(pb, parts):
+        wgs = groups * parts
+        rounds = 1.0
+        while rounds * slots < wgs:
+            rounds += 1
+        per_wg = rounds * pb * block_bytes / (wg_gbps * 1e3)
+        device = groups * blocks * block_bytes / (device_gbps * 1e3)
+        return rounds * (round_us + (split_us + part_us * parts if parts > 1 else 0.0)) + max(per_wg, device)
+
+    best, best_us = blocks, estimate(blocks, 1)
+    for pb in range(waves, blocks, waves):
+        parts = (blocks + pb - 1) // pb
+        us = estimate(pb, parts)
+        if us < best_us or (us == best_us and parts < (blocks + best - 1) // best):
+            best, best_us = pb, us
+    return best
+
+
+def paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens, scale=None, max_context=None,
+                           partition_blocks=None):
+    """One decode step of attention over a paged bf16 KV cache (vLLM's paged_attention, aiter's
+    pa_fwd_asm layouts), GQA:
+
+        out[s, h] = softmax_t(scale * q[s, h] . K[s, t]) V[s, t],  t < context_lens[s]
+
+    q [seqs, num_heads, head_dim] bf16; k_cache [num_blocks, num_kv_heads, head_dim / 8,
+    block_size, 8] and v_cache [num_blocks, num_kv_heads, block_size / 8, head_dim, 8] bf16
+    (token t of a sequence is in cache block block_tables[s, t // block_size], slot t %
+    block_size); block_tables [seqs, max_blocks] int32, context_lens [seqs] int32 (each >= 1).
+    scale defaults to 1 / sqrt(head_dim); max_context (the largest context length) is read from
+    context_lens when not given; partition_blocks (KV blocks a workgroup takes; a longer context
+    is split and combined in the kernel) defaults to the library's choice. Returns out like q."""
+    op = "paged_attention_decode"
+    q, k_cache, v_cache = _check_bf16("q", q), _check_bf16("k_cache", k_cache), _check_bf16("v_cache", v_cache)
+    block_tables = _check_dtype(op, "block_tables", block_tables, "int32")
+    context_lens = _check_dtype(op, "context_lens", context_lens, "int32")
+    if len(q.shape) != 3:
+        _shape_error(op, "q", q, "[seqs, num_heads, head_dim]")
+    seqs, heads, head_dim = q.shape
+    if len(k_cache.shape) != 5 or k_cache.shape[4] != 8 or k_cache.shape[2] * 8 != head_dim:
+        _shape_error(op, "k_cache", k_cache, f"[num_blocks, num_kv_heads, {head_dim // 8}, block_size, 8]")
+    num_blocks, kv_heads, _, block_size, _ = k_cache.shape
+    if tuple(v_cache.shape) != (num_blocks, kv_heads, block_size // 8, head_dim, 8) or block_size % 8:
+        _shape_error(op, "v_cache", v_cache, f"[{num_blocks}, {kv_heads}, {block_size // 8}, {head_dim}, 8]")
+    if kv_heads == 0 or heads % kv_heads:
+        raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {kv_heads} must divide q's num_heads = {heads}")
+    gqa = heads // kv_heads
+    found = [(k, c) for k, c in _kernels("paged_attn") if c[:3] == (head_dim, block_size, gqa)]
+    if not found:
+        have = _built("paged_attn", lambda c: f"head_dim {c[0]}, block_size {c[1]}, gqa {c[2]}")
+        raise ValueError(f"hipasm.ops.{op}: no kernel for q {tuple(q.shape)} and k_cache {tuple(k_cache.shape)} "
+                         f"(head_dim {head_dim}, block_size {block_size}, gqa {gqa} query heads per KV head; "
+                         f"built: {'; '.join(have)})")
+    kern, (_, _, _, waves, prefetch) = found[0]
+    if len(block_tables.shape) != 2 or block_tables.shape[0] != seqs:
+        _shape_error(op, "block_tables", block_tables, f"[{seqs}, max_blocks]")
+    if tuple(context_lens.shape) != (seqs,):
+        _shape_error(op, "context_lens", context_lens, f"({seqs},)")
+    if max_context is None:
+        lens = _host_values(context_lens)
+        if seqs and lens.min() < 1:
+            raise ValueError(f"hipasm.ops.{op}: context_lens must be >= 1, got {int(lens.min())}")
+        max_context = int(lens.max()) if seqs else 0
+    out = _empty(q, tuple(q.shape))
+    if seqs == 0:
+        return out
+    bt_stride = block_tables.shape[1]
+    blocks = (max_context + block_size - 1) // block_size
+    if max_context < 1 or bt_stride < blocks:
+        raise ValueError(f"hipasm.ops.{op}: block_tables has {bt_stride} entries a sequence, max_context "
+                         f"{max_context} needs {blocks}")
+    if scale is None:
+        scale = head_dim ** -0.5
+    pb = int(partition_blocks or _pa_partition_blocks(head_dim, block_size, waves, prefetch, seqs, kv_heads,
+                                                       max_context))
+    parts = (blocks + pb - 1) // pb
+    groups = seqs * kv_heads
+    part_out = part_ml = counters = None
+    if parts > 1:  # the split's workspace (paged_attn_workspace_for); the kernel leaves the counters zero
+        part_out = _zeros(q, (groups * parts * gqa * head_dim,), "float32")
+        part_ml = _zeros(q, (groups * waves * parts * gqa * 2,), "float32")
+        counters = _zeros(q, (groups * waves,), "int32")
+    kern((kv_heads, seqs, parts), 64 * waves, block_tables, context_lens, q, k_cache, v_cache, bt_stride, pb,
+         heads * head_dim * 2, kv_heads * block_size * head_dim * 2, out, part_out, part_ml, counters,
+         float(scale) * 1.4426950408889634, kv_heads, parts, None, None)
+    return out
+
+
+def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
+                   max_seqlen_q=None, return_lse=False):
+    """Flash attention forward, bf16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
+    O = softmax(softmax_scale * Q K^T) V per head, GQA / MQA (query head h reads KV head
+    h // (num_heads / num_kv_heads)), causal masks aligned bottom-right.
+
+    Dense: q [batch, seqlen_q, num_heads, head_dim], k and v [batch, seqlen_k, num_kv_heads,
+    head_dim]; lse [batch, num_heads, seqlen_q]. Packed (variable lengths): q [total_q, num_heads,
+    head_dim], k and v [total_k, num_kv_heads, head_dim], cu_seqlens_q / cu_seqlens_k [batch + 1]
+    int32 token offsets; lse [num_heads, total_q]. softmax_scale defaults to 1 / sqrt(head_dim);
+    max_seqlen_q is read from cu_seqlens_q when not given. Returns o (like q), or (o, lse f32)
+    with return_lse."""
+    op = "flash_attn_fwd"
+    q, k, v = _check_bf16("q", q), _check_bf16("k", k), _check_bf16("v", v)
+    dense = cu_seqlens_q is None and cu_seqlens_k is None
+    if dense:
+        if len(q.shape) != 4:
+            _shape_error(op, "q", q, "[batch, seqlen_q, num_heads, head_dim] (or pass cu_seqlens_q and cu_seqlens_k)")
+        batch, seqlen_q = q.shape[:2]
+        if len(k.shape) != 4 or k.shape[0] != batch:
+            _shape_error(op, "k", k, f"[{batch}, seqlen_k, num_kv_heads, {q.shape[3]}]")
+        seqlen_k = k.shape[1]
+        make = (lambda n: __import__("torch").arange(0, (batch + 1) * n, n, dtype=__import__("torch").int32)) \
+            if _is_torch(q) else (lambda n: _np().arange(0, (batch + 1) * n, n, dtype=_np().int32))
+        cu_seqlens_q, cu_seqlens_k = make(seqlen_q), make(seqlen_k)
+        if _is_torch(q):
+            cu_seqlens_q, cu_seqlens_k = cu_seqlens_q.to(q.device), cu_seqlens_k.to(q.device)
+        max_seqlen_q = seqlen_q
+        q, k, v = q.reshape(batch * seqlen_q, *q.shape[2:]), k.reshape(batch * seqlen_k, *k.shape[2:]), \
+            v.reshape(batch * seqlen_k, *v.shape[2:])
+    elif cu_seqlens_q is None or cu_seqlens_k is None:
+        raise ValueError(f"hipasm.ops.{op}: pass both cu_seqlens_q and cu_seqlens_k (packed sequences) or neither")
+    else:
+        cu_seqlens_q = _check_dtype(op, "cu_seqlens_q", cu_seqlens_q, "int32")
+        cu_seqlens_k = _check_dtype(op, "cu_seqlens_k", cu_seqlens_k, "int32")
+        if len(cu_seqlens_q.shape) != 1 or tuple(cu_seqlens_k.shape) != tuple(cu_seqlens_q.shape) \
+                or cu_seqlens_q.shape[0] < 2:
+            raise ValueError(f"hipasm.ops.{op}: cu_seqlens_q {tuple(cu_seqlens_q.shape)} and cu_seqlens_k "
+                             f"{tuple(cu_seqlens_k.shape)} must both be [batch + 1], batch >= 1")
+        batch = cu_seqlens_q.shape[0] - 1
+        if max_seqlen_q is None:
+            cq = _host_values(cu_seqlens_q).astype("int64")
+            max_seqlen_q = int((cq[1:] - cq[:-1]).max())
+    if len(q.shape) != 3:
+        _shape_error(op, "q", q, "[total_q, num_heads, head_dim]")
+    total_q, hq, head_dim = q.shape
+    if len(k.shape) != 3 or k.shape[2] != head_dim or tuple(v.shape) != tuple(k.shape):
+        _shape_error(op, "k and v", k, f"equal, [total_k, num_kv_heads, {head_dim}] (v {tuple(v.shape)})")
+    hkv = k.shape[1]
+    if hkv == 0 or hq % hkv:
+        raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
+    found = [(kern, c) for kern, c in _kernels("attn_fwd") if c[0] == head_dim and c[3] == int(bool(causal))]
+    if not found:
+        have = _built("attn_fwd", lambda c: f"head_dim {c[0]} {'causal' if c[3] else 'not causal'}")
+        raise ValueError(f"hipasm.ops.{op}: no kernel for head_dim = {head_dim}, causal = {bool(causal)} "
+                         f"(built: {'; '.join(have)})")
+    kern, (_, waves, _, _) = found[0]
+    if softmax_scale is None:
+        softmax_scale = head_dim ** -0.5
+    if not softmax_scale > 0:
+        raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
+    o = _empty(q, tuple(q.shape))
+    lse = _zeros(q, (hq, total_q), "float32")
+    bm = 32 * waves
+    tiles = max(1, (int(max_seqlen_q) + bm - 1) // bm)
+    if total_q:
+        kern((hq, tiles, batch), 64 * waves, o, lse, q, k, v, cu_seqlens_q, cu_seqlens_k, hq, hkv, batch, tiles,
+             float(softmax_scale) * 1.4426950408889634)
+    if dense:
+        o = o.reshape(batch, total_q // batch, hq, head_dim)
+        lse = lse.reshape(hq, batch, total_q // batch).swapaxes(0, 1)
+    return (o, lse) if return_lse else o
+
+
+def fused_moe(x, w1, w2, topk_weights, topk_ids):
+    """Mixture of experts on bf16 (aiter's fused_moe, vLLM's fused_experts), gated SiLU:
+
+        out[t] = sum_k topk_weights[t, k] * (silu(x[t] . W1[e, :inter]^T) * (x[t] . W1[e, inter:]^T)) . W2[e]^T,
+        e = topk_ids[t, k]
+
+    x [tokens, dim] bf16, w1 [experts, 2 * inter, dim] bf16 (gate rows, then up rows), w2
+    [experts, dim, inter] bf16, topk_weights [tokens, topk] float32, topk_ids [tokens, topk]
+    int32 (int64 is converted). dim and inter multiples of 16. Returns out [tokens, dim] float32
+    (the kernel adds each expert's share by f32 atomics). Three launches: the sorting of the
+    (token, slot) pairs by expert, then the two grouped GEMMs (moe.hpp)."""
+    op = "fused_moe"
+    x, w1, w2 = _check_bf16("x", x), _check_bf16("w1", w1), _check_bf16("w2", w2)
+    topk_weights = _check_dtype(op, "topk_weights", topk_weights, "float32")
+    topk_ids = _check_dtype(op, "topk_ids", topk_ids, "int32", convert_from=("int64",))
+    if len(x.shape) != 2:
+        _shape_error(op, "x", x, "[tokens, dim]")
+    tokens, dim = x.shape
+    if len(w1.shape) != 3 or w1.shape[2] != dim or w1.shape[1] % 2:
+        _shape_error(op, "w1", w1, f"[experts, 2 * inter, {dim}]")
+    experts, inter = w1.shape[0], w1.shape[1] // 2
+    if tuple(w2.shape) != (experts, dim, inter):
+        _shape_error(op, "w2", w2, f"({experts}, {dim}, {inter})")
+    if len(topk_ids.shape) != 2 or topk_ids.shape[0] != tokens or not 1 <= topk_ids.shape[1] <= min(experts, 255):
+        _shape_error(op, "topk_ids", topk_ids, f"[{tokens}, topk], topk 1 .. {min(experts, 255)}")
+    topk = topk_ids.shape[1]
+    if tuple(topk_weights.shape) != (tokens, topk):
+        _shape_error(op, "topk_weights", topk_weights, f"({tokens}, {topk})")
+    if dim % 16 or inter % 16 or inter == 0:
+        raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
+    if tokens >= 1 << 24:
+        raise ValueError(f"hipasm.ops.{op}: tokens = {tokens} must be below 2^24 (24-bit token ids)")
+    sorts = [(k, c) for k, c in _kernels("moe_sorting") if experts <= c[0]]
+    if not sorts:
+        raise ValueError(f"hipasm.ops.{op}: no sorting kernel for {experts} experts (w1's first dimension; built: "
+                         f"up to {max([c[0] for _, c in _kernels('moe_sorting')], default=0)} experts)")
+    sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
+    (s1, c1), = [(k, c) for k, c in _kernels("moe_stage1") if c[0] == 1][:1]
+    (s2, c2), = [(k, c) for k, c in _kernels("moe_stage2") if c[0] == 1][:1]
+    out = _zeros(x, (tokens, dim), "float32")
+    if tokens == 0:
+        return out
+    block_m = 32  # moe_block_m: rows of a sorted block
+    max_blocks = (tokens * topk + experts * block_m - topk + block_m - 1) // block_m  # moe_max_blocks
+    sorted_ids = _zeros(x, (max_blocks * block_m,), "int32")
+    sorted_weights = _zeros(x, (max_blocks * block_m,), "float32")
+    sorted_experts = _zeros(x, (max_blocks,), "int32")
+    num_valid = _zeros(x, (2,), "int32")
+    sort(1, 64 * sort_waves, sorted_ids, sorted_weights, sorted_experts, num_valid, topk_ids, topk_weights, tokens,
+         topk, experts, None)
+    h = _empty(x, (max_blocks * block_m, inter))
+
+    def grid(c, cols):  # moe_gemm_config's grid_x and grid_y
+        gx = (cols + 32 * c[1] - 1) // (32 * c[1])
+        return gx, min(max(c[3] // gx, 1), max_blocks)
+
+    gx, gy = grid(c1, inter)
+    s1((gx, gy), 64 * c1[1] * c1[2], h, out, x, w1, sorted_ids, sorted_experts, num_valid, tokens, dim, inter, gy,
+       max_blocks)
+    gx, gy = grid(c2, dim)
+    s2((gx, gy), 64 * c2[1] * c2[2], out, h, w2, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens, dim,
+       inter, gy, max_blocks)
+    return out
+
+
+def _rows_of(x):
+    return _prod(x.shape[:-1])
+
+
+def layernorm(x, weight, bias, eps=1e-5):
+    """(x - mean(x)) / sqrt(var(x) + eps) * weight + bias over the last dimension (biased
+    variance, f32 math, bf16 out; torch.nn.functional.layer_norm)."""
+    x, weight, bias = _check_bf16("x", x), _check_bf16("weight", weight), _check_bf16("bias", bias)
+    hidden = x.shape[-1]
+    for name, t in (("weight", weight), ("bias", bias)):
+        if tuple(t.shape) != (hidden,):
+            _shape_error("layernorm", name, t, f"({hidden},)")
+    found = [(k, c) for k, c in _kernels("layernorm") if c[0] == hidden]
+    if not found:
+        raise ValueError(f"hipasm.ops.layernorm: no kernel for hidden = {hidden} (x's last dimension; built: "
+                         f"{_built('layernorm', lambda c: c[0])})")
+    k, (_, waves) = found[0]
+    out = _empty(x, tuple(x.shape))
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, out, None, x, None, weight, bias, float(eps))
+    return out
+
+
+def softmax(x):
+    """Softmax over the last dimension (f32 math; torch.softmax(x, -1)) of a bf16 or float32
+    array; the result has x's type."""
+    torch_f32 = _is_torch(x) and str(x.dtype) == "torch.float32"
+    if torch_f32 or (not _is_torch(x) and str(getattr(x, "dtype", "")) == "float32"):
+        kind, x = "f32", (x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x))
+    elif str(getattr(x, "dtype", "")) in ("torch.bfloat16", "uint16"):
+        kind, x = "bf16", _check_bf16("x", x)
+    else:
+        raise TypeError(f"hipasm.ops.softmax: x must be bf16 (torch.bfloat16, numpy uint16 bits) or float32, got "
+                        f"{type(x).__name__} {getattr(x, 'dtype', '')}")
+    cols = x.shape[-1]
+    found = [(k, c) for k, c in _kernels("softmax") if c[:2] == (kind, cols)]
+    if not found:
+        have = _built("softmax", lambda c: f"{c[0]} {c[1]}")
+        raise ValueError(f"hipasm.ops.softmax: no kernel for {kind} rows of {cols} (x's last dimension; built: "
+                         f"{', '.join(have)})")
+    k, (_, _, waves) = found[0]
+    out = _empty(x, tuple(x.shape))
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, out, x)
+    return out
+
+
+def topk_softmax(logits, topk, renormalize=False):
+    """MoE routing (vLLM's / aiter's topk_softmax): softmax over each token's expert logits
+    [tokens, experts] float32, then the topk largest: (weights [tokens, topk] float32,
+    indices [tokens, topk] int32), in decreasing order, the lower expert first on ties;
+    renormalize divides the weights by their sum."""
+    op = "topk_softmax"
+    logits = _check_dtype(op, "logits", logits, "float32")
+    if len(logits.shape) != 2:
+        _shape_error(op, "logits", logits, "[tokens, experts]")
+    tokens, experts = logits.shape
+    found = [(k, c) for k, c in _kernels(op) if c[:2] == (experts, topk)]
+    if not found:
+        have = _built(op, lambda c: f"{c[0]} experts top-{c[1]}")
+        raise ValueError(f"hipasm.ops.{op}: no kernel for {experts} experts (logits' last dimension) and topk = "
+                         f"{topk} (built: {', '.join(have)})")
+    k, (_, _, waves, lanes) = found[0]
+    weights, indices = _zeros(logits, (tokens, topk), "float32"), _zeros(logits, (tokens, topk), "int32")
+    per = waves * (64 // lanes)  # topk_tokens_per_group
+    if tokens:
+        k((tokens + per - 1) // per, 64 * waves, weights, indices, logits, tokens, int(bool(renormalize)))
+    return weights, indices
+
+
+_QUANT = {"fp8": ("fp8", "uint8"), "int8": ("i8", "int8")}
+
+
+def dynamic_quant(x, dtype="fp8"):
+    """Per-token dynamic quantization of bf16 rows (vLLM's dynamic_per_token_scaled_fp8_quant,
+    aiter's per-token quant): scale[t] = max(max_i |x[t, i]| / qmax, 1 / (512 qmax)), q[t, i] =
+    x[t, i] / scale[t] rounded to nearest even and saturated; qmax 240 for "fp8" (e4m3fnuz,
+    gfx942's fp8; q holds its bits as uint8) and 127 for "int8" (q int8). Returns (q [..., d],
+    scale [...] float32), the operands of gemm_a8w8."""
+    op = "dynamic_quant"
+    if dtype not in _QUANT:
+        raise ValueError(f"hipasm.ops.{op}: dtype {dtype!r}, expected one of {sorted(_QUANT)}")
+    x = _check_bf16("x", x)
+    kind, qtype = _QUANT[dtype]
+    d = x.shape[-1]
+    found = [(k, c) for k, c in _kernels(op) if c[:2] == (kind, d)]
+    if not found:
+        raise ValueError(f"hipasm.ops.{op}: no kernel for {dtype} rows of {d} (x's last dimension; built: "
+                         f"{', '.join(_built(op, lambda c: f'{c[0]} {c[1]}'))})")
+    k, (_, _, waves) = found[0]
+    q, scale = _zeros(x, tuple(x.shape), qtype), _zeros(x, tuple(x.shape[:-1]), "float32")
+    if _rows_of(x):
+        k(_rows_of(x), 64 * waves, q, scale, x)
+    return q, scale
+
+
+def gemm_a8w8(a, b, scale_a, scale_b):
+    """C = (a @ b.T) * scale_a[:, None] * scale_b[None, :] in bf16 (aiter's gemm_a8w8, per-token
+    scales): a [m, k] and b [n, k] both fp8 e4m3fnuz bits (uint8, or torch.float8_e4m3fnuz) or
+    both int8; scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8
+    exactly in i32."""
+    op = "gemm_a8w8"
+    kinds = []
+    for name, t in (("a", a), ("b", b)):
+        dt = str(getattr(t, "dtype", "")).replace("torch.", "")
+        if dt not in ("uint8", "float8_e4m3fnuz", "int8"):
+            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (fp8 e4m3fnuz bits), float8_e4m3fnuz or int8, "
+                            f"got {type(t).__name__} {dt}")
+        kinds.append("i8" if dt == "int8" else "fp8")
+    if kinds[0] != kinds[1]:
+        raise TypeError(f"hipasm.ops.{op}: a and b must both be fp8 or both int8, got {kinds[0]} and {kinds[1]}")
+    if _is_torch(a):
+        import torch
+        a, b = (t.view(torch.uint8) if t.dtype != torch.int8 else t for t in (a, b))
+        a, b = a.contiguous(), b.contiguous()
+    else:
+        a, b = _np().ascontiguousarray(a), _np().ascontiguousarray(b)
+    scale_a = _check_dtype(op, "scale_a", scale_a, "float32")
+    scale_b = _check_dtype(op, "scale_b", scale_b, "float32")
+    if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[1]:
+        raise ValueError(f"hipasm.ops.{op}: shapes {tuple(a.shape)} and {tuple(b.shape)}: expected [m, k] and [n, k]")
+    (m, kdim), n = a.shape, b.shape[0]
+    if tuple(scale_a.shape) != (m,):
+        _shape_error(op, "scale_a", scale_a, f"({m},)")
+    if tuple(scale_b.shape) != (n,):
+        _shape_error(op, "scale_b", scale_b, f"({n},)")
+    if kdim % 4:
+        raise ValueError(f"hipasm.ops.{op}: k = {kdim} must be a multiple of 4 (the built kernels copy dwords)")
+    (kern, (_, bm, bn, _, wm, wn)), = [(k, c) for k, c in _kernels(op) if c[0] == kinds[0]][:1]
+    if _is_torch(a):
+        import torch
+        c = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
+    else:
+        c = _np().empty((m, n), dtype="uint16")
+    if m and n and kdim:
+        kern(((n + bn - 1) // bn, (m + bm - 1) // bm), 64 * wm * wn, c, a, b, scale_a, scale_b, m, n, kdim, 1, None)
+    elif m and n:
+        c[...] = 0
+    return c

@@ -1,6 +1,7 @@
 // HIPASM_KERNARG_PRELOAD
-// The library kernels hipasm.ops calls (python/hipasm/ops.py), one configuration each. The
-// kernel names carry what the Python side needs for the launch geometry:
+// The library kernels hipasm.ops calls (python/hipasm/ops.py); the other python/kernels/*.hip add
+// configurations and kernels, a code object each. The kernel names carry what the Python side
+// needs for the launch geometry:
 //   rms_norm_bf16_h<hidden>_w<waves>     one row per workgroup of 64*waves lanes
 //   silu_and_mul_bf16_d<d>_w<waves>_s<steps>
 //   gemv_bf16_r<rows>_w<waves>           y (bf16) = A x, rows*waves rows per workgroup

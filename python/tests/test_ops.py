@@ -52,7 +52,7 @@ def test_shape_and_dtype_errors(sim):
     x = bf16_bits(np.ones((2, 256)))
     with pytest.raises(TypeError, match="x must be a torch.bfloat16 tensor or a numpy uint16 array"):
         hipasm.ops.rms_norm(np.ones((2, 256), np.float32), x[0])
-    with pytest.raises(ValueError, match=r"no kernel for hidden = 128 \(built: \[256\]"):
+    with pytest.raises(ValueError, match=r"no kernel for hidden = 128 \(built: \[256, 1024, 4096\]"):
         hipasm.ops.rms_norm(bf16_bits(np.ones((2, 128))), bf16_bits(np.ones(128)))
     with pytest.raises(ValueError, match=r"weight shape \(255,\), expected \(256,\)"):
         hipasm.ops.rms_norm(x, bf16_bits(np.ones(255)))
@@ -115,3 +115,303 @@ def test_rotary_numpy(sim):
         hipasm.ops.rotary(bf16_bits(np.ones((5, 8, 64))), k, pos, cos_sin)
     with pytest.raises(TypeError, match=r"argument 5 'positions' \(const int64_t\*\): wrong element type float32"):
         hipasm.ops.rotary(q, k, pos.astype(np.float32), cos_sin)
+
+
+def to_kernel_caches(kc, vc):
+    """Natural caches [blocks, kv_heads, block_size, head_dim] -> the kernel's layouts: K
+    [blocks, kv_heads, head_dim / 8, block_size, 8], V [blocks, kv_heads, block_size / 8, head_dim, 8]."""
+    nb, kvh, bs, d = kc.shape
+    k = kc.reshape(nb, kvh, bs, d // 8, 8).transpose(0, 1, 3, 2, 4)
+    v = vc.reshape(nb, kvh, bs // 8, 8, d).transpose(0, 1, 2, 4, 3)
+    return np.ascontiguousarray(k), np.ascontiguousarray(v)
+
+
+def paged_reference(q, kc, vc, tables, lens, scale):
+    """f64 attention of each sequence's query over its tokens, gathered through the block table."""
+    qf, kf, vf = (bf16_float(a).astype(np.float64) for a in (q, kc, vc))
+    seqs, heads, _ = q.shape
+    bs, gqa = kc.shape[2], heads // kc.shape[1]
+    out = np.zeros(q.shape)
+    for s in range(seqs):
+        t = np.arange(lens[s])
+        blk, slot = tables[s, t // bs], t % bs
+        for h in range(heads):
+            keys, vals = kf[blk, h // gqa, slot], vf[blk, h // gqa, slot]  # [ctx, d]
+            p = np.exp(scale * keys @ qf[s, h] - (scale * keys @ qf[s, h]).max())
+            out[s, h] = p @ vals / p.sum()
+    return out
+
+
+def test_paged_attention_decode_numpy(sim):
+    seqs, kvh, gqa, d, bs, nb = 3, 2, 4, 64, 16, 16
+    q = bf16_bits(rng.standard_normal((seqs, kvh * gqa, d)))
+    kc = bf16_bits(rng.standard_normal((nb, kvh, bs, d)))
+    vc = bf16_bits(rng.standard_normal((nb, kvh, bs, d)))
+    lens = np.array([1, 37, 70], np.int32)  # one token, a partial last block, five blocks
+    tables = rng.permutation(nb)[:seqs * 5].reshape(seqs, 5).astype(np.int32)
+    k_cache, v_cache = to_kernel_caches(kc, vc)
+    ref = paged_reference(q, kc, vc, tables, lens, d ** -0.5)
+    # P.V takes the probabilities in bf16: 2^-9 of sum p |v| <= 2^-9 max |v| (~5)
+    out = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, lens)
+    assert out.shape == q.shape and out.dtype == np.uint16
+    close_bf16(out, ref, extra=0.02)
+    # one block a workgroup: the longest context in five partitions, combined by the kernel
+    split = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, lens, partition_blocks=1)
+    close_bf16(split, ref, extra=0.02)
+    scaled = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, lens, scale=0.05)
+    close_bf16(scaled, paged_reference(q, kc, vc, tables, lens, 0.05), extra=0.02)
+
+
+def test_paged_attention_decode_errors(sim):
+    q = bf16_bits(np.ones((1, 6, 64)))
+    k_cache = bf16_bits(np.ones((2, 2, 8, 16, 8)))
+    v_cache = bf16_bits(np.ones((2, 2, 2, 64, 8)))
+    tables, lens = np.zeros((1, 1), np.int32), np.array([16], np.int32)
+    with pytest.raises(ValueError, match=r"no kernel for q \(1, 6, 64\).*gqa 3 .*built: head_dim 128, block_size 16, "
+                                         r"gqa 1; .* gqa 4; .* gqa 8; head_dim 64, block_size 16, gqa 4\)"):
+        hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, lens)
+    q = bf16_bits(np.ones((1, 8, 64)))
+    with pytest.raises(ValueError, match=r"v_cache shape \(2, 2, 2, 32, 8\), expected \[2, 2, 2, 64, 8\]"):
+        hipasm.ops.paged_attention_decode(q, k_cache, bf16_bits(np.ones((2, 2, 2, 32, 8))), tables, lens)
+    with pytest.raises(TypeError, match="block_tables must be int32, got ndarray int64"):
+        hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables.astype(np.int64), lens)
+    with pytest.raises(ValueError, match="block_tables has 1 entries a sequence, max_context 17 needs 2"):
+        hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, np.array([17], np.int32))
+
+
+def attn_reference(q, k, v, cq, ck, causal, scale):
+    """f64 attention of packed sequences; bottom-right causal mask; (o, lse), lse -inf for a row that sees no key."""
+    qf, kf, vf = (bf16_float(a).astype(np.float64) for a in (q, k, v))
+    hq, hkv = q.shape[1], k.shape[1]
+    o, lse = np.zeros(q.shape), np.full((hq, q.shape[0]), -np.inf)
+    for b in range(len(cq) - 1):
+        sq, sk = cq[b + 1] - cq[b], ck[b + 1] - ck[b]
+        for h in range(hq):
+            s = scale * qf[cq[b]:cq[b + 1], h] @ kf[ck[b]:ck[b + 1], h // (hq // hkv)].T  # [sq, sk]
+            if causal:
+                s = np.where(np.arange(sk)[None, :] <= np.arange(sq)[:, None] + sk - sq, s, -np.inf)
+            for i in range(sq):
+                if np.isfinite(s[i]).any():
+                    m = s[i].max()
+                    p = np.exp(s[i] - m)
+                    o[cq[b] + i, h] = p @ vf[ck[b]:ck[b + 1], h // (hq // hkv)] / p.sum()
+                    lse[h, cq[b] + i] = m + np.log(p.sum())
+    return o, lse
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attn_fwd_dense_numpy(sim, causal):
+    batch, sq, sk, hq, hkv, d = 2, 40, 50, 4, 2, 64
+    q = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    k = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    v = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=causal, return_lse=True)
+    assert o.shape == q.shape and lse.shape == (batch, hq, sq) and lse.dtype == np.float32
+    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
+    ro, rl = attn_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d), cq, ck, causal,
+                            d ** -0.5)
+    close_bf16(o.reshape(-1, hq, d), ro, extra=0.02)  # P in bf16, as in the paged test
+    assert np.allclose(lse.swapaxes(0, 1).reshape(hq, -1), rl, atol=1e-3)
+
+
+def test_flash_attn_fwd_varlen_numpy(sim):
+    hq, hkv, d = 2, 1, 64
+    cq, ck = np.array([0, 5, 45, 48], np.int32), np.array([0, 30, 33, 34], np.int32)
+    q = bf16_bits(rng.standard_normal((cq[-1], hq, d)))
+    k = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    v = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    # causal with seqlen_q > seqlen_k (40 queries, 3 keys; 3 queries, 1 key): the first rows see no key
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=True, softmax_scale=0.2, cu_seqlens_q=cq, cu_seqlens_k=ck,
+                                       return_lse=True)
+    ro, rl = attn_reference(q, k, v, cq, ck, True, 0.2)
+    close_bf16(o, ro, extra=0.02)
+    assert np.array_equal(np.isinf(lse), np.isinf(rl)) and np.isinf(rl).sum() == 2 * (37 + 2)
+    fin = np.isfinite(rl)
+    assert np.allclose(lse[fin], rl[fin], atol=1e-3)
+
+
+def test_flash_attn_fwd_errors(sim):
+    q = bf16_bits(np.ones((1, 4, 2, 96)))
+    with pytest.raises(ValueError, match=r"no kernel for head_dim = 96, causal = False \(built: head_dim 128 causal; "
+                                         r"head_dim 128 not causal; head_dim 64 causal; head_dim 64 not causal\)"):
+        hipasm.ops.flash_attn_fwd(q, q, q)
+    q = bf16_bits(np.ones((4, 3, 64)))
+    with pytest.raises(ValueError, match="num_kv_heads = 2 must divide num_heads = 3"):
+        hipasm.ops.flash_attn_fwd(q, q[:, :2], q[:, :2], cu_seqlens_q=np.array([0, 4], np.int32),
+                                  cu_seqlens_k=np.array([0, 4], np.int32))
+    with pytest.raises(ValueError, match="pass both cu_seqlens_q and cu_seqlens_k"):
+        hipasm.ops.flash_attn_fwd(q, q, q, cu_seqlens_q=np.array([0, 4], np.int32))
+
+
+def moe_reference(x, w1, w2, weights, ids):
+    """f64 gated-SiLU MoE and a bound of its rounding: the kernel keeps h in bf16 (2^-9 relative)
+    and sums in f32."""
+    xf, w1f, w2f = (bf16_float(a).astype(np.float64) for a in (x, w1, w2))
+    inter = w1.shape[1] // 2
+    out, mag = np.zeros((x.shape[0], w2.shape[1])), np.zeros((x.shape[0], w2.shape[1]))
+    for t in range(x.shape[0]):
+        for e, w in zip(ids[t], weights[t]):
+            g, u = w1f[e, :inter] @ xf[t], w1f[e, inter:] @ xf[t]
+            h = g / (1 + np.exp(-g)) * u
+            out[t] += w * (w2f[e] @ h)
+            mag[t] += abs(w) * (np.abs(w2f[e]) @ np.abs(h))
+    return out, mag * 2.0 ** -8 + 1e-4
+
+
+@pytest.mark.parametrize("experts", [8, 100])  # the sorting kernels for up to 64 and up to 256 experts
+def test_fused_moe_numpy(sim, experts):
+    tokens, dim, inter, topk = 6, 32, 48, 2
+    x = bf16_bits(rng.standard_normal((tokens, dim)))
+    w1 = bf16_bits(rng.standard_normal((experts, 2 * inter, dim)) * 0.2)
+    w2 = bf16_bits(rng.standard_normal((experts, dim, inter)) * 0.2)
+    ids = np.array([rng.choice(experts, topk, replace=False) for _ in range(tokens)], np.int32)
+    weights = rng.random((tokens, topk)).astype(np.float32)
+    out = hipasm.ops.fused_moe(x, w1, w2, weights, ids)
+    assert out.shape == (tokens, dim) and out.dtype == np.float32
+    ref, tol = moe_reference(x, w1, w2, weights, ids)
+    assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
+    # int64 ids (torch.topk's) are converted
+    assert np.array_equal(hipasm.ops.fused_moe(x, w1, w2, weights, ids.astype(np.int64)), out)
+
+
+def test_fused_moe_errors(sim):
+    x = bf16_bits(np.ones((2, 32)))
+    w1, w2 = bf16_bits(np.ones((257, 32, 32))), bf16_bits(np.ones((257, 32, 16)))
+    ids, weights = np.zeros((2, 1), np.int32), np.ones((2, 1), np.float32)
+    with pytest.raises(ValueError, match=r"no sorting kernel for 257 experts .*built: up to 256 experts"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids)
+    with pytest.raises(ValueError, match=r"w2 shape \(4, 32, 8\), expected \(4, 32, 16\)"):
+        hipasm.ops.fused_moe(x, w1[:4], bf16_bits(np.ones((4, 32, 8))), weights, ids)
+    with pytest.raises(ValueError, match="dim = 24 and inter = 16 must be positive multiples of 16"):
+        hipasm.ops.fused_moe(bf16_bits(np.ones((2, 24))), bf16_bits(np.ones((4, 32, 24))),
+                             bf16_bits(np.ones((4, 24, 16))), weights, ids)
+    with pytest.raises(TypeError, match="topk_weights must be float32, got ndarray float64"):
+        hipasm.ops.fused_moe(x, w1[:4], w2[:4], weights.astype(np.float64), ids)
+
+
+def test_attention_and_moe_torch(sim):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(1)
+    q, k, v = (torch.randn(1, 33, 2, 64).bfloat16() for _ in range(3))
+    o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)
+    assert o.dtype == torch.bfloat16 and o.shape == q.shape
+    qd, kd, vd = (t.double().transpose(1, 2) for t in (q, k, v))  # [batch, heads, seq, d]
+    s = qd @ kd.transpose(-1, -2) / 8.0
+    s = s.masked_fill(torch.ones(33, 33, dtype=torch.bool).triu(1), float("-inf"))
+    ref = (torch.softmax(s, -1) @ vd).transpose(1, 2)
+    close_bf16(o.view(torch.int16).numpy().view(np.uint16), ref.numpy(), extra=0.02)
+
+    x = torch.randn(3, 16).bfloat16()
+    w1, w2 = torch.randn(4, 32, 16).bfloat16() * 0.3, torch.randn(4, 16, 16).bfloat16() * 0.3
+    weights, ids = torch.softmax(torch.randn(3, 4), -1).topk(2)  # int64 ids
+    out = hipasm.ops.fused_moe(x, w1, w2, weights, ids)
+    assert out.dtype == torch.float32
+    bits = [t.view(torch.int16).numpy().view(np.uint16) for t in (x, w1, w2)]
+    ref, tol = moe_reference(*bits, weights.numpy(), ids.numpy())
+    assert (np.abs(out.numpy() - ref) <= tol).all()
+
+
+def test_norms_numpy(sim):
+    x = bf16_bits(rng.standard_normal((3, 1024)) * 2 + 0.5)
+    w, b = bf16_bits(rng.standard_normal(1024)), bf16_bits(rng.standard_normal(1024))
+    xf, wf, bf = (bf16_float(a).astype(np.float64) for a in (x, w, b))
+    y = hipasm.ops.layernorm(x, w, b, eps=1e-5)
+    mu = xf.mean(axis=1, keepdims=True)
+    ref = (xf - mu) / np.sqrt(((xf - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * wf + bf
+    close_bf16(y, ref, extra=1e-5)
+    y = hipasm.ops.rms_norm(x, w)  # the 1024 configuration
+    close_bf16(y, xf / np.sqrt((xf * xf).mean(axis=1, keepdims=True) + 1e-6) * wf, extra=1e-6)
+    with pytest.raises(ValueError, match=r"layernorm: no kernel for hidden = 512 .*built: \[256, 1024, 4096\]"):
+        hipasm.ops.layernorm(bf16_bits(np.ones((1, 512))), bf16_bits(np.ones(512)), bf16_bits(np.ones(512)))
+    with pytest.raises(ValueError, match=r"bias shape \(3,\), expected \(1024,\)"):
+        hipasm.ops.layernorm(x, w, b[:3])
+
+
+def test_softmax_numpy(sim):
+    x = (rng.standard_normal((2, 3, 256)) * 4).astype(np.float32)
+    x[0, 0, 5] = -np.inf  # gives 0
+    y = hipasm.ops.softmax(x)
+    assert y.dtype == np.float32 and y.shape == x.shape
+    e = np.exp(x.astype(np.float64) - x.max(axis=-1, keepdims=True))
+    ref = e / e.sum(axis=-1, keepdims=True)
+    assert np.allclose(y, ref, rtol=1e-5, atol=1e-7) and y[0, 0, 5] == 0
+    xb = bf16_bits(rng.standard_normal((4, 1024)) * 3)
+    xf = bf16_float(xb).astype(np.float64)
+    e = np.exp(xf - xf.max(axis=-1, keepdims=True))
+    close_bf16(hipasm.ops.softmax(xb), e / e.sum(axis=-1, keepdims=True), extra=1e-9)
+    with pytest.raises(ValueError, match=r"no kernel for f32 rows of 100 .*built: bf16 1024, bf16 256, f32 1024, f32 256"):
+        hipasm.ops.softmax(np.zeros((1, 100), np.float32))
+    with pytest.raises(TypeError, match="x must be bf16 .* or float32, got ndarray float64"):
+        hipasm.ops.softmax(np.zeros((1, 256)))
+
+
+def test_topk_softmax_numpy(sim):
+    for experts, topk, renorm in ((8, 2, False), (64, 8, True)):
+        logits = (rng.standard_normal((70, experts)) * 2).astype(np.float32)  # 70 tokens: a partial workgroup
+        w, idx = hipasm.ops.topk_softmax(logits, topk, renormalize=renorm)
+        assert w.dtype == np.float32 and idx.dtype == np.int32 and w.shape == idx.shape == (70, topk)
+        ref_idx = np.argsort(-logits, axis=1, kind="stable")[:, :topk]
+        p = np.exp(logits.astype(np.float64) - logits.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        ref_w = np.take_along_axis(p, ref_idx, axis=1)
+        if renorm:
+            ref_w /= ref_w.sum(axis=1, keepdims=True)
+        assert np.array_equal(idx, ref_idx)
+        assert np.allclose(w, ref_w, rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError, match=r"no kernel for 8 experts .* topk = 3 \(built: 128 experts top-8, 64 experts top-8, "
+                                         r"8 experts top-2\)"):
+        hipasm.ops.topk_softmax(np.zeros((1, 8), np.float32), 3)
+
+
+def test_head_dim_128_configurations(sim):
+    # the configurations are chosen by shape: head_dim 128, one query head per KV head; d128 flash attention
+    q = bf16_bits(rng.standard_normal((2, 2, 128)))
+    kc, vc = (bf16_bits(rng.standard_normal((4, 2, 16, 128))) for _ in range(2))
+    tables, lens = np.array([[3, 1], [0, 2]], np.int32), np.array([20, 9], np.int32)
+    out = hipasm.ops.paged_attention_decode(q, *to_kernel_caches(kc, vc), tables, lens)
+    close_bf16(out, paged_reference(q, kc, vc, tables, lens, 128 ** -0.5), extra=0.02)
+    q, k, v = (bf16_bits(rng.standard_normal((1, 24, 2, 128))) for _ in range(3))
+    o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)
+    ro, _ = attn_reference(q[0], k[0], v[0], [0, 24], [0, 24], True, 128 ** -0.5)
+    close_bf16(o[0], ro, extra=0.02)
+
+
+def fp8_float(bits):
+    """e4m3fnuz bits -> float64: bias 8, no infinities, 0x80 the only NaN (gfx942's fp8)."""
+    b = np.asarray(bits, np.uint8).astype(np.int64)
+    e, m = (b >> 3) & 15, b & 7
+    mag = np.where(e == 0, m * 2.0 ** -10, (1 + m / 8) * 2.0 ** (e - 8))
+    return np.where(b == 0x80, np.nan, np.where(b >> 7, -mag, mag))
+
+
+def test_dynamic_quant_and_gemm_a8w8_numpy(sim):
+    x = bf16_bits(rng.standard_normal((5, 256)) * 3)
+    x[2] = 0  # a zero row: the scale's floor, q = 0
+    xf = bf16_float(x).astype(np.float64)
+    amax = np.abs(xf).max(axis=1)
+    q, s = hipasm.ops.dynamic_quant(x, "fp8")
+    assert q.dtype == np.uint8 and s.dtype == np.float32 and q.shape == x.shape and s.shape == (5,)
+    assert np.allclose(s, np.maximum(amax / 240, 1 / (512 * 240)), rtol=2e-7)
+    assert (q[2] == 0).all() and np.abs(fp8_float(q)).max() <= 240
+    # e4m3: 3 mantissa bits, half an ulp 2^-4 relative; subnormals 2^-11 absolute
+    err = np.abs(fp8_float(q) * s[:, None] - xf)
+    assert (err <= np.abs(xf) * 2.0 ** -4 + 2.0 ** -11 * s[:, None]).all()
+    qi, si = hipasm.ops.dynamic_quant(x, "int8")
+    assert qi.dtype == np.int8
+    ref = np.clip(np.rint(xf / si[:, None].astype(np.float64)), -128, 127)
+    assert (np.abs(qi - ref) <= 1).all() and (qi == ref).mean() > 0.99  # f32 reciprocal: rare off-by-one
+    # the GEMM of the quantized operands against f64 of the same values
+    b = bf16_bits(rng.standard_normal((70, 256)))
+    for kind, qa, sa in (("fp8", q, s), ("int8", qi, si)):
+        qb, sb = hipasm.ops.dynamic_quant(b, kind)
+        c = hipasm.ops.gemm_a8w8(qa, qb, sa, sb)
+        assert c.dtype == np.uint16 and c.shape == (5, 70)
+        dec = fp8_float if kind == "fp8" else (lambda v: v.astype(np.float64))
+        ref = (dec(qa) @ dec(qb).T) * sa[:, None] * sb[None, :]
+        close_bf16(c, ref, extra=1e-3 * np.abs(ref).max())
+    with pytest.raises(ValueError, match=r"no kernel for int8 rows of 128 .*built: fp8 256, fp8 4096, i8 256, i8 4096"):
+        hipasm.ops.dynamic_quant(bf16_bits(np.ones((1, 128))), "int8")
+    with pytest.raises(TypeError, match="a and b must both be fp8 or both int8, got fp8 and i8"):
+        hipasm.ops.gemm_a8w8(q, qi, s, si)
+    with pytest.raises(ValueError, match="k = 6 must be a multiple of 4"):
+        hipasm.ops.gemm_a8w8(qi[:, :6], qi[:, :6], si, si)
