@@ -385,6 +385,13 @@ undef_halves_ok:
 	s_mov_b32 vcc_hi, 0x55555555
 	v_cndmask_b32_e32 v14, v10, v9, vcc              // low half defined from either input
 	v_lshlrev_b32_e32 v14, 16, v14
+	v_bfe_i32 v2, v9, 0, 16                          // sign-extended from bit 15, in the low half
+	v_or_b32_e32 v3, 0xffff0000, v9
+	s_mov_b32 s12, 0xffff
+	v_and_or_b32 v4, v9, s12, v10
+	global_store_dword v1, v2, s[2:3]
+	global_store_dword v1, v3, s[2:3]
+	global_store_dword v1, v4, s[2:3]
 	global_store_dword v1, v10, s[2:3]
 	global_store_dword v1, v11, s[2:3]
 	global_store_dword v1, v12, s[2:3]
