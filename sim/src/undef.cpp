@@ -1,6 +1,7 @@
 // Definedness tracking (see undef.hpp).
 #include "undef.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string_view>
 
@@ -32,6 +33,13 @@ enum Kind : uint8_t {
 };
 
 enum Bit : uint8_t { B_MOV, B_NOT, B_AND, B_OR, B_XOR, B_XNOR, B_NAND, B_NOR, B_ANDN2, B_ORN2, B_ANDN1, B_ORN1 };
+
+// 32-bit VALU ops whose result halves (16 bits each) depend on source halves that the values of
+// the other operands decide: a shift by 16 moves one half and zeroes the other (bf16 -> f32 is
+// a d16 load into the low half, then a shift left by 16), an AND with 0xffff zeroes the high
+// half. The generic rule (every input half) would call such a result undefined.
+enum Halves : uint8_t { H_NONE, H_MOV, H_NOT, H_BFREV, H_AND, H_OR, H_XOR, H_LSHL, H_LSHR, H_ASHR, H_BFE_U, H_BFE_I,
+                        H_LSHL_OR, H_AND_OR };
 
 enum DsOp : uint8_t { D_READ, D_WRITE, D_ATOMIC, D_XCHG, D_ADDTID_R, D_ADDTID_W, D_SWIZZLE, D_PERMUTE, D_BPERMUTE, D_OTHER };
 
@@ -167,6 +175,14 @@ Facts classify(const Inst& in) {
   // 16-bit results that keep the other half (the sim's F16Keep/B16Keep handlers).
   f.keep16 = has(m, "mac_f16") || has(m, "madmk_f16") || has(m, "madak_f16") || has(m, "fmac_f16") ||
              has(m, "3_f16") || has(m, "3_i16") || has(m, "3_u16") || m == "v_add_i16" || m == "v_sub_i16";
+  static const std::pair<std::string_view, Halves> halves[] = {
+      {"v_mov_b32", H_MOV},         {"v_not_b32", H_NOT},         {"v_bfrev_b32", H_BFREV},
+      {"v_and_b32", H_AND},         {"v_or_b32", H_OR},           {"v_xor_b32", H_XOR},
+      {"v_xnor_b32", H_XOR},        {"v_lshlrev_b32", H_LSHL},    {"v_lshrrev_b32", H_LSHR},
+      {"v_ashrrev_i32", H_ASHR},    {"v_bfe_u32", H_BFE_U},       {"v_bfe_i32", H_BFE_I},
+      {"v_lshl_or_b32", H_LSHL_OR}, {"v_and_or_b32", H_AND_OR}};
+  for (auto& [name, h] : halves)
+    if (m == name) f.halves = h;
   if (has(m, "mixlo")) f.op = 1;
   else if (has(m, "mixhi")) f.op = 2;
   return f;
@@ -191,6 +207,63 @@ void lds_define(std::vector<uint64_t>& lds, uint32_t addr, uint32_t n) {
 namespace {
 
 constexpr uint32_t kHalfMask[4] = {0, 0xffffu, 0xffff0000u, ~0u};
+
+// ---- per-lane rules of the Halves ops. Halves as bit sets: 1 low, 2 high, 3 both.
+// The halves holding bits [lo, hi] of a dword (none when the range is empty).
+int span_halves(int lo, int hi) {
+  if (lo > hi) return 0;
+  return (lo < 16 ? 1 : 0) | (hi >= 16 ? 2 : 0);
+}
+// The result halves that are defined when result half h reads source halves reads[h].
+int defined_when(int def, int reads_lo, int reads_hi) {
+  return ((def & reads_lo) == reads_lo ? 1 : 0) | ((def & reads_hi) == reads_hi ? 2 : 0);
+}
+// AND: a half is known where either side holds a defined 0 there; OR: a defined 0xffff.
+int and_halves(uint32_t a, int da, uint32_t b, int db, bool is_or) {
+  int r = 0;
+  for (int h = 0; h < 2; ++h) {
+    const int bit = 1 << h;
+    const uint32_t m = kHalfMask[bit], known = is_or ? m : 0;
+    if ((da & db & bit) || ((da & bit) && (a & m) == known) || ((db & bit) && (b & m) == known)) r |= bit;
+  }
+  return r;
+}
+// x shifted by amt (only amt's bits 4:0 count, in its low half).
+int shift_halves(uint8_t op, uint32_t amt, int damt, int dx) {
+  if (!(damt & 1)) return 0;
+  const uint32_t a = amt & 31;
+  if (op == H_LSHL) return defined_when(dx, a >= 16 ? 0 : 1, a == 0 ? 2 : a < 16 ? 3 : 1);
+  return defined_when(dx, a == 0 ? 1 : a < 16 ? 3 : 2, op == H_LSHR && a >= 16 ? 0 : 2);
+}
+// v_bfe_u32/i32 x, off, width: the field is x's bits [off, off + width) (above bit 31: zeros,
+// or bit 31 for i32), zero- or sign-extended from its top bit.
+int bfe_halves(bool sign, uint32_t x_off, uint32_t width, const int* d) {
+  if (!(d[1] & 1) || !(d[2] & 1)) return 0;
+  const int o = int(x_off & 31), wd = int(width & 31);
+  if (wd == 0) return 3;
+  const int top = std::min(o + wd - 1, 31);
+  const int lo = span_halves(o, std::min(o + std::min(wd, 16) - 1, 31));
+  int hi = wd > 16 ? span_halves(o + 16, top) : 0;
+  if (sign) hi |= span_halves(top, top);
+  return defined_when(d[0], lo, hi);
+}
+// The defined result halves of Halves op `op` in one lane from the sources' values and
+// defined halves.
+int halves_rule(uint8_t op, const uint32_t* v, const int* d) {
+  switch (op) {
+    case H_MOV: case H_NOT: return d[0];
+    case H_BFREV: return ((d[0] & 1) << 1) | (d[0] >> 1);
+    case H_AND: return and_halves(v[0], d[0], v[1], d[1], false);
+    case H_OR: return and_halves(v[0], d[0], v[1], d[1], true);
+    case H_XOR: return d[0] & d[1];
+    case H_LSHL: case H_LSHR: case H_ASHR: return shift_halves(op, v[0], d[0], d[1]);
+    case H_BFE_U: case H_BFE_I: return bfe_halves(op == H_BFE_I, v[1], v[2], d);
+    case H_LSHL_OR:
+      return and_halves(v[0] << (v[1] & 31), shift_halves(H_LSHL, v[1], d[1], d[0]), v[2], d[2], true);
+    case H_AND_OR: return and_halves(v[0] & v[1], and_halves(v[0], d[0], v[1], d[1], false), v[2], d[2], true);
+  }
+  return 0;
+}
 
 std::string reg_text(const Operand& op, int dwords = -1) {
   const int n = dwords < 0 ? op.dwords : dwords;
@@ -437,7 +510,37 @@ struct Run {
       set_vdef(vindex(d, 1), 3, active, in_def);
       return;
     }
+    if (f.halves && d.dwords <= 1 && !m.dpp && !m.sdwa && (in_def & active) != active) {
+      halves_result(d, active, in_def);
+      return;
+    }
     set_vec(d, 3, active, in_def);
+  }
+
+  // A Halves op in the lanes where some input half is undefined: each result half by the
+  // halves it reads there.
+  void halves_result(const Operand& d, uint64_t active, uint64_t in_def) {
+    uint64_t lo = in_def, hi = in_def;
+    std::array<uint64_t, 3> dlo{}, dhi{};
+    const int n = std::min<int>(in.num_src, 3);
+    for (int i = 0; i < n; ++i) {
+      dlo[size_t(i)] = lanes_def(in.src[size_t(i)], 0, 1);
+      dhi[size_t(i)] = lanes_def(in.src[size_t(i)], 0, 2);
+    }
+    for (uint64_t rest = active & ~in_def; rest; rest &= rest - 1) {
+      const int l = std::countr_zero(rest);
+      uint32_t v[3] = {0, 0, 0};
+      int dh[3] = {3, 3, 3};
+      for (int i = 0; i < n; ++i) {
+        v[i] = read_u32(w, in.src[size_t(i)], l);
+        dh[i] = int((dlo[size_t(i)] >> l) & 1) | int(((dhi[size_t(i)] >> l) & 1) << 1);
+      }
+      const int r = halves_rule(f.halves, v, dh);
+      if (r & 1) lo |= 1ull << l;
+      if (r & 2) hi |= 1ull << l;
+    }
+    set_vdef(vindex(d, 0), 1, active, lo);
+    set_vdef(vindex(d, 0), 2, active, hi);
   }
 
   static bool low_dword_arith(std::string_view m) {
@@ -494,8 +597,19 @@ struct Run {
     const uint64_t def = mdef & ((sel & s1) | (~sel & s0));
     const Operand& d = in.dst[0];
     const uint64_t active = w.exec & en;
-    if (d.bits == 16) set_vdef(vindex(d, 0), 1, active, def);
-    else set_vec(d, 3, active, def);
+    if (d.bits == 16) {
+      set_vdef(vindex(d, 0), 1, active, def);
+    } else if (in.mod.sdwa) {
+      set_vec(d, 3, active, def);
+    } else {  // per half: the selected input's half
+      for (int h = 1; h <= 2; ++h) {
+        uint64_t en_h = ~0ull;
+        uint64_t h0 = all_dwords_def(in.src[0], h);
+        if (in.mod.dpp) h0 = src0_dpp(h0, en_h);
+        const uint64_t h1 = all_dwords_def(in.src[1], h);
+        set_vdef(vindex(d, 0), h, active, mdef & ((sel & h1) | (~sel & h0)));
+      }
+    }
   }
 
   void readlane(bool first) {

@@ -35,6 +35,7 @@ struct Facts {
   uint8_t half = 3;       // halves of a 16-bit or narrower memory element: 1 low, 2 high, 3 both
   int8_t mask_src = -1;   // VALU: the source that is a lane mask (v_cndmask, v_addc_co, ...)
   bool keep16 = false;    // VALU 16-bit result that keeps the other half (else it is zeroed)
+  uint8_t halves = 0;     // VALU 32-bit op whose result halves read known source halves (undef.cpp's Halves)
   bool scc_in = false, scc_out = false;
 };
 Facts classify(const Inst& in);

@@ -100,3 +100,15 @@ TEST_CASE("undef: branch on SCC from an unwritten SGPR; EXEC from an undefined c
   expect_one("undef_branch_bad", {"s_cbranch_scc1", "[undef-branch] SCC is undefined"});
   expect_one("undef_exec_bad", {"s_and_saveexec_b64 s[20:21], vcc: [undef-exec]", "lanes 0-63"});
 }
+
+TEST_CASE("undef: a 32-bit op's result halves read only some source halves", "[checker][undef]") {
+  // A d16 load defines only the low half. Shifting it left by 16 (bf16 -> f32, as aiter's
+  // topksoftmax bf16 kernels do), AND with 0xffff, OR with 0xffff0000, v_bfe_u32/i32 of the
+  // low 16 bits, v_lshl_or, v_and_or and v_cndmask whose read halves are defined give defined
+  // results (each stored: before the per-half rules, every store was a finding).
+  rt::launch_report rep = run("undef_halves_ok");
+  for (auto& d : rep.diagnostics) UNSCOPED_INFO(d);
+  CHECK(rep.diagnostics.empty());
+  // a right shift by 16 moves the undefined high half into the low half
+  expect_one("undef_halves_bad", {"global_store_dword v1, v10, s[2:3]: [undef-store] data v10", "lanes 0-63"});
+}

@@ -363,6 +363,89 @@ undef_exec_bad:
 		.amdhsa_reserve_vcc 1
 	.end_amdhsa_kernel
 	.text
+	.globl	undef_halves_ok
+	.p2align	8
+	.type	undef_halves_ok,@function
+undef_halves_ok:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, 256
+	s_mov_b32 s11, 0x20000
+	buffer_load_short_d16 v9, v1, s[8:11], 0 offen   // v9: low half loaded, high half undefined
+	s_waitcnt vmcnt(0)
+	v_lshlrev_b32_e32 v10, 16, v9                    // bf16 -> f32 as aiter's topksoftmax: high half shifted out
+	v_and_b32_e32 v11, 0xffff, v9
+	v_bfe_u32 v12, v9, 0, 16
+	v_mov_b32_e32 v13, v9
+	v_lshl_or_b32 v13, v13, 16, v11
+	s_mov_b32 vcc_lo, 0x55555555
+	s_mov_b32 vcc_hi, 0x55555555
+	v_cndmask_b32_e32 v14, v10, v9, vcc              // low half defined from either input
+	v_lshlrev_b32_e32 v14, 16, v14
+	v_bfe_i32 v2, v9, 0, 16                          // sign-extended from bit 15, in the low half
+	v_or_b32_e32 v3, 0xffff0000, v9
+	s_mov_b32 s12, 0xffff
+	v_and_or_b32 v4, v9, s12, v10
+	global_store_dword v1, v2, s[2:3]
+	global_store_dword v1, v3, s[2:3]
+	global_store_dword v1, v4, s[2:3]
+	global_store_dword v1, v10, s[2:3]
+	global_store_dword v1, v11, s[2:3]
+	global_store_dword v1, v12, s[2:3]
+	global_store_dword v1, v13, s[2:3]
+	global_store_dword v1, v14, s[2:3]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel undef_halves_ok
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 16
+		.amdhsa_next_free_sgpr 48
+		.amdhsa_accum_offset 16
+		.amdhsa_reserve_vcc 1
+	.end_amdhsa_kernel
+	.text
+	.globl	undef_halves_bad
+	.p2align	8
+	.type	undef_halves_bad,@function
+undef_halves_bad:
+	s_load_dwordx2 s[2:3], s[0:1], 0x0
+	v_lshlrev_b32_e32 v1, 2, v0
+	s_waitcnt lgkmcnt(0)
+	s_mov_b32 s8, s2
+	s_and_b32 s9, s3, 0xffff
+	s_mov_b32 s10, 256
+	s_mov_b32 s11, 0x20000
+	buffer_load_short_d16 v9, v1, s[8:11], 0 offen   // v9: low half loaded, high half undefined
+	s_waitcnt vmcnt(0)
+	v_lshrrev_b32_e32 v10, 16, v9                    // the undefined high half moves to the low half
+	global_store_dword v1, v10, s[2:3]
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel undef_halves_bad
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 16
+		.amdhsa_next_free_sgpr 48
+		.amdhsa_accum_offset 16
+		.amdhsa_reserve_vcc 1
+	.end_amdhsa_kernel
+	.text
 
 	.amdgpu_metadata
 ---
@@ -562,6 +645,42 @@ amdhsa.kernels:
     .sgpr_count:     54
     .sgpr_spill_count: 0
     .symbol:         undef_exec_bad.kd
+    .vgpr_count:     16
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 64
+    .name:           undef_halves_ok
+    .private_segment_fixed_size: 0
+    .sgpr_count:     54
+    .sgpr_spill_count: 0
+    .symbol:         undef_halves_ok.kd
+    .vgpr_count:     16
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 64
+    .name:           undef_halves_bad
+    .private_segment_fixed_size: 0
+    .sgpr_count:     54
+    .sgpr_spill_count: 0
+    .symbol:         undef_halves_bad.kd
     .vgpr_count:     16
     .vgpr_spill_count: 0
     .wavefront_size: 64
