@@ -28,6 +28,8 @@
 # HIPASM_DEVICE_CXX to override. Configuration fails with a clear message when no compiler
 # can target gfx942.
 include_guard(GLOBAL)
+# (a global property: the functions run in the caller's scope, where CMAKE_CURRENT_LIST_DIR is theirs)
+set_property(GLOBAL PROPERTY HIPASM_TOOLS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # Where hipasm's headers are: the includer sets HIPASM_INCLUDE_DIR (source tree or install).
 if(NOT HIPASM_INCLUDE_DIR)
@@ -126,19 +128,39 @@ find_program(HIPASM_DEVICE_LD_LLD NAMES ld.lld PATHS "${_hipasm_cxx_dir}" NO_DEF
 function(_hipasm_assemble_command out arch comment)
   set(_objs)
   set(_cmds)
+  get_property(_HIPASM_TOOLS_DIR GLOBAL PROPERTY HIPASM_TOOLS_DIR)
+  set(_asms ${ARGN})
+  list(LENGTH _asms _n)
+  if(_n GREATER 1)
+    # Several asm files: one metadata note for the code object (hipasm-merge-metadata.cmake).
+    set(_linked)
+    foreach(_a IN LISTS ARGN)
+      get_filename_component(_name "${_a}" NAME)
+      list(APPEND _linked "${out}.${_name}.linked.s")
+    endforeach()
+    string(REPLACE ";" "\\;" _in_arg "${ARGN}")
+    string(REPLACE ";" "\\;" _out_arg "${_linked}")
+    list(APPEND _cmds COMMAND "${CMAKE_COMMAND}" "-DINPUTS=${_in_arg}" "-DOUTPUTS=${_out_arg}"
+                              -P "${_HIPASM_TOOLS_DIR}/hipasm-merge-metadata.cmake")
+    set(_asms ${_linked})
+  endif()
   if(HIPASM_DEVICE_LLVM_MC AND HIPASM_DEVICE_LD_LLD)
     foreach(_a IN LISTS ARGN)
       get_filename_component(_name "${_a}" NAME)
       set(_obj "${out}.${_name}.o")  # (next to the code object: a source may be in the source tree)
+      if(_n GREATER 1)
+        set(_a "${out}.${_name}.linked.s")
+      endif()
       list(APPEND _cmds COMMAND "${HIPASM_DEVICE_LLVM_MC}" -triple=amdgcn-amd-amdhsa -mcpu=${arch} -filetype=obj
                                "${_a}" -o "${_obj}")
       list(APPEND _objs "${_obj}")
     endforeach()
     list(APPEND _cmds COMMAND "${HIPASM_DEVICE_LD_LLD}" --no-undefined -shared ${_objs} -o "${out}")
   else()
-    set(_cmds COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${arch} ${ARGN} -o "${out}")
+    list(APPEND _cmds COMMAND "${HIPASM_DEVICE_CXX}" -target amdgcn-amd-amdhsa -mcpu=${arch} ${_asms} -o "${out}")
   endif()
-  add_custom_command(OUTPUT "${out}" ${_cmds} DEPENDS ${ARGN} COMMENT "${comment}" VERBATIM)
+  add_custom_command(OUTPUT "${out}" ${_cmds} DEPENDS ${ARGN} "${_HIPASM_TOOLS_DIR}/hipasm-merge-metadata.cmake"
+                     COMMENT "${comment}" VERBATIM)
 endfunction()
 
 # One precompiled hipasm/kernels.hpp (the core, the helpers and the kernel library) per

@@ -2,7 +2,8 @@
 # This compares its code object with the same sources compiled straight to a code object
 # (-c, what the helper did when it compiled every source twice; several sources: each
 # straight to an object, then linked): the same code and encodings, kernel descriptors,
-# metadata notes and kernel symbols. (Assembling the asm adds an empty .AMDGPU.csdata
+# metadata notes and kernel symbols; several sources: one metadata note holding every kernel's
+# (the direct objects linked keep one note each, which loaders do not merge). (Assembling the asm adds an empty .AMDGPU.csdata
 # section and the .set register counts as local ABS symbols; the per-compile __hip_cuid
 # symbol differs by design.)
 # Script mode: -DCXX= -DARCH= -DFLAGS=<list> -DSOURCES=<list> -DCO=<helper's .co> -DOBJDUMP= -DREADELF= -DWORK=
@@ -29,6 +30,28 @@ else()
   endforeach()
   run(_ ${CXX} -target amdgcn-amd-amdhsa -mcpu=${ARCH} ${_objs} -o "${WORK}/direct.co")
 endif()
+# The kernels of every metadata note, in order (several sources: the helper merges them into one
+# note, as loaders read one; linking the direct objects keeps one note per object).
+cmake_policy(VERSION 3.20)
+function(note_kernels notes out_var)
+  set(_all "")
+  set(_rest "${notes}")
+  while(TRUE)
+    string(FIND "${_rest}" "amdhsa.kernels:" _b)
+    if(_b LESS 0)
+      break()
+    endif()
+    string(SUBSTRING "${_rest}" ${_b} -1 _rest)
+    string(FIND "${_rest}" "amdhsa.target:" _e)
+    math(EXPR _kl "${_e} - 15")
+    string(SUBSTRING "${_rest}" 15 ${_kl} _k)
+    string(REGEX REPLACE "[ \t\n]+$" "" _k "${_k}")
+    string(REGEX REPLACE "^\n+" "" _k "${_k}")
+    string(APPEND _all "${_k}\n")
+    string(SUBSTRING "${_rest}" ${_e} -1 _rest)
+  endwhile()
+  set(${out_var} "${_all}" PARENT_SCOPE)
+endfunction()
 foreach(_which helper direct)
   set(_co "${WORK}/direct.co")
   if(_which STREQUAL "helper")
@@ -46,6 +69,18 @@ foreach(_which helper direct)
   if(NOT _dis MATCHES "s_endpgm" OR NOT _ro MATCHES "Contents of section" OR NOT _notes MATCHES "amdhsa.kernels"
      OR NOT _globals)
     message(FATAL_ERROR "${_co}: no code, descriptor, metadata or symbols?\n${_dis}\n${_ro}\n${_notes}\n${_syms}")
+  endif()
+  string(REGEX MATCHALL "NT_AMDGPU_METADATA" _note_count "${_notes}")
+  list(LENGTH _note_count _note_count)
+  if(_which STREQUAL "helper" AND NOT _note_count EQUAL 1)
+    message(FATAL_ERROR "${_co}: ${_note_count} NT_AMDGPU_METADATA notes (a loader reads one)\n${_notes}")
+  endif()
+  if(_n GREATER 1)
+    # One note less moves the descriptors (.rodata) and so their entry offsets: the code, every
+    # kernel's metadata and the kernel symbols (name, size, kind) are compared.
+    note_kernels("${_notes}" _notes)
+    set(_ro "")
+    list(TRANSFORM _globals REPLACE "^[0-9a-f]+ +" "")
   endif()
   set(_${_which} "${_dis}|${_ro}|${_notes}|${_globals}")
   file(WRITE "${WORK}/${_which}.txt" "${_dis}\n${_ro}\n${_notes}\n${_globals}\n")
