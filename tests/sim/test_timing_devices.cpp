@@ -27,19 +27,6 @@ bool is_mfma(std::string_view m) {
   return (m.starts_with("v_mfma_") && m != "v_mfma_ld_scale_b32") || m.starts_with("v_smfmac_");
 }
 
-std::vector<uint8_t> encode(const std::string& text, const char* cpu) {
-  const std::string out =
-      simtest::shell_output("echo '" + text + "' | llvm-mc-22 -arch=amdgcn -mcpu=" + cpu + " -show-encoding 2>&1");
-  std::smatch m;
-  if (!std::regex_search(out, m, std::regex(R"(encoding: \[([^\]]*)\])"))) return {};
-  std::vector<uint8_t> bytes;
-  std::stringstream hs(m[1].str());
-  std::string tok;
-  while (std::getline(hs, tok, ',')) bytes.push_back(uint8_t(std::stoul(tok, nullptr, 16)));
-  while (bytes.size() < kMaxInstBytes) bytes.push_back(0);
-  return bytes;
-}
-
 }  // namespace
 
 TEST_CASE("every MFMA of a target's opcode table has a cost row, and every row names one", "[timing][gfx950]") {
@@ -104,21 +91,11 @@ TEST_CASE("gfx950 MFMA passes agree with llvm-mca-22's gfx950 scheduling model",
     std::ofstream f(path);
     for (const auto& l : lines) f << l << "\n";
   }
-  const std::string out =
-      simtest::shell_output("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx950 -instruction-info -iterations=1 " + path + " 2>&1");
-  std::regex row(R"(^\s*\d+\s+\d+\s+([0-9.]+)\s+.*?\b((?:v_mfma|v_smfmac)\w*)\s)");
-  std::map<std::string, int> mca;
-  std::istringstream is(out);
-  std::string line;
-  while (std::getline(is, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, row)) mca[m[2]] = int(std::stod(m[1]));
-  }
-  INFO(out.substr(0, 2000));
+  std::map<std::string, int> mca = simtest::mca_mfma_passes(path, "gfx950");
   REQUIRE(mca.size() == lines.size());
   for (const auto& text : lines) {
     INFO(text);
-    const std::vector<uint8_t> bytes = encode(text, "gfx950");
+    const std::vector<uint8_t> bytes = simtest::encode(text, "gfx950");
     REQUIRE(!bytes.empty());
     const Inst in = decode_one(bytes, 0, target_gfx950());
     const std::string m = text.substr(0, text.find(' '));
