@@ -6,8 +6,9 @@
 //   hipasm-timing-attn AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test]
 //                      [--max-gflop G] [--sample CUS] [--batch B] [--seqlen S] [--heads H]
 //                      [--causal 0|1] [--clock MHZ] [--layout bshd|bhsd] [--report] [--trace FILE]
-//                      [--phases FILE]
+//                      [--phases FILE] [--max-error E]
 //
+// --max-error E: exit 1 when a row's |predicted / measured - 1| exceeds E, or a row fails.
 // AITER_DIR for gfx942: aiter at the table's commit (a83421bee6): its code objects and argument
 // structs (later bwd code objects take a longer struct). For gfx950 (fwd only): a newer aiter
 // with hsa/gfx950/fmha_v3_fwd (fwd_hd128_bf16[_causal].co, bf16_cvt 0, ts_qo 256, the same grid
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test] [--max-gflop G]\n"
                  "       [--sample CUS] [--batch B] [--seqlen S] [--heads H] [--causal 0|1] [--clock MHZ]\n"
-                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE]\n",
+                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE] [--max-error E]\n",
                  argv[0]);
     return 2;
   }
@@ -136,6 +137,8 @@ int main(int argc, char** argv) {
   unsigned sample = 0;
   long only_b = -1, only_s = -1, only_h = -1, only_causal = -1;
   bool report = false;
+  double max_error = -1;
+  int over = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has = i + 1 < argc;
@@ -159,6 +162,7 @@ int main(int argc, char** argv) {
     else if (a == "--trace" && has) trace = argv[++i];
     else if (a == "--phases" && has) phases_file = argv[++i];
     else if (a == "--report") report = true;
+    else if (a == "--max-error" && has) max_error = std::atof(argv[++i]);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
@@ -309,6 +313,7 @@ int main(int argc, char** argv) {
       } catch (const std::exception& e) {
         std::printf("%-4s %-4s %2u %3u %2u %6u %d  error: %s\n", fam.c_str(), cal ? "cal" : "test", r.b, r.h, r.hk, r.s,
                     int(r.causal), e.what());
+        ++over;
         continue;
       }
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -316,6 +321,7 @@ int main(int argc, char** argv) {
       const double stream_us = stream_bytes / (kStreamGbps * 1e3) + stream_kernels * kOverheadUs;
       const double predicted = pr.time_us + (stream_kernels ? stream_us : 0);
       const double e = predicted / measured_us - 1;
+      over += max_error >= 0 && std::abs(e) > max_error;
       errs[fam].push_back(std::abs(e));
       errs[fam + (cal ? "/cal" : "/test")].push_back(std::abs(e));
       std::printf("%-4s %-4s %2u %3u %2u %6u %d %9.1f %10.2f %10.2f %+6.1f%% %7.2f %6.0f %5.2f %5u %6u %6.1f\n",
@@ -339,5 +345,9 @@ int main(int argc, char** argv) {
   for (const auto& [f, e] : errs)
     std::printf("%-9s %3zu rows: median |predicted/measured - 1| = %.1f%%, worst %.1f%%\n", f.c_str(), e.size(),
                 100 * median(e), 100 * *std::max_element(e.begin(), e.end()));
+  if (max_error >= 0 && over) {
+    std::printf("%d rows failed or off by more than %.0f%%\n", over, 100 * max_error);
+    return 1;
+  }
   return 0;
 }
