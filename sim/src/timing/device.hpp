@@ -167,7 +167,7 @@ inline constexpr DeviceSpec mi355x_spec() {
   return d;
 }
 
-// The defaults above are the MI300X; the other devices differ only where listed.
+// DeviceSpec's defaults are the MI300X; the other gfx942 devices differ only where listed.
 inline constexpr DeviceSpec kDevices[] = {
     DeviceSpec{},
     [] {
