@@ -1,6 +1,6 @@
-// AMD aiter's hand-written GEMM code objects (asm, gfx942) run through hipasm::rt: the kernel
-// lists, the argument structs of aiter's host wrappers (each field padded to 16 bytes), the B
-// preshuffle, and C++ references for a verification run. Shared by hipasm-timing-aiter
+// AMD aiter's hand-written GEMM code objects (asm, gfx942 and gfx950) run through hipasm::rt: the
+// kernel lists, the argument structs of aiter's host wrappers (each field padded to 16 bytes), the
+// B preshuffle, and C++ references for a verification run. Shared by hipasm-timing-aiter
 // (aiter_gemm.cpp: predicted vs measured) and the kernel library's benchmarks
 // (bench/kernels/bench_gemm_i8.cpp, bench_gemm_fp8.cpp: aiter's kernel on the same shape).
 // Nothing of aiter is part of this project: the code objects come from the folder the caller
@@ -62,12 +62,12 @@ struct Kernel {
   int tile_m = 0, tile_n = 0;
 };
 
-enum class Family { i8, bf16, fp8bs };
+enum class Family { i8, bf16, fp8bs, f4 };
 
 struct FamilyInfo {
   Family id;
   const char* name;
-  const char* dir;         // under hsa/gfx942
+  const char* dir;         // under hsa/<arch>
   const char* list;        // kernel list csv in dir
   const char* m_col;       // kernel list column names of the tile
   const char* n_col;
@@ -82,8 +82,18 @@ inline const std::vector<FamilyInfo>& families() {
        {"bf16_tuned_gemm.csv", "*bf16_tuned_gemm.csv"}},
       {Family::fp8bs, "fp8bs", "fp8gemm_blockscale", "fp8gemm_bf16_blockscale.csv", "tile_m", "tile_n",
        {"a8w8_blockscale_bpreshuffle_tuned_gemm.csv", "*a8w8_blockscale_bpreshuffle_tuned_gemm*.csv"}},
+      // gfx950 only: mxfp4 (e2m1 with an E8M0 scale per 32), B preshuffled (csrc/py_itfs_cu/asm_gemm_a4w4.cu)
+      {Family::f4, "f4", "f4gemm", "f4gemm_bf16_per1x32Fp4.csv", "tile_M", "tile_N",
+       {"a4w4_blockscale_tuned_gemm.csv", "*a4w4_blockscale_tuned_gemm.csv"}},
   };
   return f;
+}
+
+// The device of a tuning-table row: its gfx and cu_num (MI300X 304 CUs, MI308X 80, MI355X 256).
+inline const char* row_device(const std::string& gfx, int cu_num) {
+  if (gfx == "gfx942") return cu_num == 304 ? "mi300x" : cu_num == 80 ? "mi308x" : nullptr;
+  if (gfx == "gfx950") return cu_num == 256 ? "mi355x" : nullptr;
+  return nullptr;
 }
 
 // gfx942's fp8 (e4m3 "fnuz": exponent bias 8, no infinities, 0x80 = NaN) for the values the
@@ -93,6 +103,15 @@ inline uint8_t fp8_fnuz(float v) {
   int e;
   const float m = std::frexp(std::fabs(v), &e);  // v = m * 2^e, m in [0.5, 1)
   const int exp = e - 1 + 8, mant = int(std::lround((m * 2 - 1) * 8));
+  return uint8_t((v < 0 ? 0x80 : 0) | (exp << 3) | mant);
+}
+
+// gfx950's fp8 (OCP e4m3fn: bias 7) for the same values.
+inline uint8_t fp8_ocp(float v) {
+  if (v == 0) return 0;
+  int e;
+  const float m = std::frexp(std::fabs(v), &e);
+  const int exp = e - 1 + 7, mant = int(std::lround((m * 2 - 1) * 8));
   return uint8_t((v < 0 ? 0x80 : 0) | (exp << 3) | mant);
 }
 
@@ -127,6 +146,7 @@ inline std::vector<T> preshuffle(const std::vector<T>& B, int N, int K) {
 // One launch's inputs: host data (empty = zeros) and the argument struct.
 struct Problem {
   int M = 0, N = 0, K = 0, ks = 1;
+  bool ocp = false;     // fp8 inputs in gfx950's OCP encoding (FNUZ on gfx942)
   bool random = false;  // random values (verification) instead of zeros
   uint32_t seed = 1;
 };
@@ -271,8 +291,8 @@ inline Launch make_launch(rt::device& dev, Family fam, const Kernel& t, const Pr
         sa = scales(g, sa.size()), sb = scales(g, sb.size());
       }
       std::vector<uint8_t> a8(A.size()), b8(B.size());
-      std::transform(A.begin(), A.end(), a8.begin(), fp8_fnuz);
-      std::transform(B.begin(), B.end(), b8.begin(), fp8_fnuz);
+      std::transform(A.begin(), A.end(), a8.begin(), p.ocp ? fp8_ocp : fp8_fnuz);
+      std::transform(B.begin(), B.end(), b8.begin(), p.ocp ? fp8_ocp : fp8_fnuz);
       l.raw.assign(256, 0);
       put64(l.raw, 16, add_buffer(dev, l, a8));
       put64(l.raw, 32, add_buffer(dev, l, preshuffle(b8, N, K)));
@@ -302,6 +322,28 @@ inline Launch make_launch(rt::device& dev, Family fam, const Kernel& t, const Pr
             ref[size_t(i) * N + j] = s, mag[size_t(i) * N + j] = a;
           }
         return compare_bf16(o.download(), ref, mag, p.ks, M, N, msg);
+      };
+      break;
+    }
+    case Family::f4: {  // asm_gemm_a4w4.cu: D, C, A, B, alpha, beta, strides (elements), M, N, K,
+                        // scale A, scale B, their strides, log2_k_split. Timing only (zeros).
+      const int Np = (N + t.tile_n - 1) / t.tile_n * t.tile_n, ks32 = (K + 31) / 32;
+      l.raw.assign(372, 0);
+      put64(l.raw, 32, add_buffer(dev, l, std::vector<uint8_t>(Mp * K / 2, 0)));
+      put64(l.raw, 48, add_buffer(dev, l, std::vector<uint8_t>(size_t(Np) * K / 2, 0)));
+      put64(l.raw, 272, add_buffer(dev, l, std::vector<uint8_t>(Mp * ks32, 0)));
+      put64(l.raw, 288, add_buffer(dev, l, std::vector<uint8_t>(size_t(Np) * ks32, 0)));
+      put64(l.raw, 0, add_buffer(dev, l, std::vector<uint8_t>(Mp * Np * 2, 0)));
+      l.out = l.bufs.back().get();
+      putf(l.raw, 64, 1.0f), putf(l.raw, 80, 0.0f);
+      put32(l.raw, 128, N), put32(l.raw, 160, K), put32(l.raw, 192, K);  // stride_C0, stride_A0, stride_B0
+      put32(l.raw, 224, M), put32(l.raw, 240, N), put32(l.raw, 256, K);
+      put32(l.raw, 304, ks32), put32(l.raw, 336, ks32);  // stride_ScaleA0, stride_ScaleB0
+      put32(l.raw, 368, 0);                               // log2_k_split (the last field, unpadded)
+      l.grid = {uint32_t(Np / t.tile_n), uint32_t(Mp / t.tile_m), 1};
+      l.check = [](rt::buffer<uint8_t>&, std::string& msg) {
+        msg = "no reference for f4";
+        return false;
       };
       break;
     }
@@ -336,11 +378,12 @@ inline std::string short_name(std::string n) {  // _ZN5aiter42fp8gemm_..._32x128
 }
 
 
-// The kernels of a family's list (hsa/gfx942/<dir>/<list>.csv) by symbol name; empty when the
+// The kernels of a family's list (hsa/<arch>/<dir>/<list>.csv) by symbol name; empty when the
 // folder has no such list.
-inline std::map<std::string, Kernel> kernel_list(const fs::path& root, const FamilyInfo& fam) {
+inline std::map<std::string, Kernel> kernel_list(const fs::path& root, const FamilyInfo& fam,
+                                                 const std::string& arch = "gfx942") {
   std::map<std::string, Kernel> kernels;
-  const Table list = read_csv(root / "hsa/gfx942" / fam.dir / fam.list);
+  const Table list = read_csv(root / "hsa" / arch / fam.dir / fam.list);
   const int kn = list.col("knl_name"), kc = list.col("co_name"), km = list.col(fam.m_col), kt = list.col(fam.n_col);
   if (kn < 0 || kc < 0 || km < 0 || kt < 0) return kernels;
   for (const auto& r : list.rows)
@@ -355,12 +398,13 @@ inline const FamilyInfo& family(Family id) {
 }
 
 // Runs aiter's kernel `name` of family `fam` (zero data, unit scales) on problem `p` with the
-// options `lo` (profile them to time it); the code object from root's hsa/gfx942/<dir>. The
+// options `lo` (profile them to time it); the code object from root's hsa/<arch>/<dir>. The
 // buffers are allocated before the code object is loaded: in a fresh device (the kernel
 // benchmarks') they start at the allocator's base whatever the code object's size.
 inline rt::launch_report run_kernel(rt::device& dev, const fs::path& root, Family fam, const std::string& name,
-                                    const Kernel& t, const Problem& p, rt::launch_options lo) {
-  const std::vector<uint8_t> bytes = sim::read_file_bytes((root / "hsa/gfx942" / family(fam).dir / t.co).string());
+                                    const Kernel& t, const Problem& p, rt::launch_options lo,
+                                    const std::string& arch = "gfx942") {
+  const std::vector<uint8_t> bytes = sim::read_file_bytes((root / "hsa" / arch / family(fam).dir / t.co).string());
   const sim::CodeObject co = sim::load_code_object(bytes);
   Launch l = make_launch(dev, fam, t, p);
   auto mod = dev.load(bytes);

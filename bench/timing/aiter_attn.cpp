@@ -1,16 +1,20 @@
 // Predicted vs measured for attention: runs AMD aiter's hand-written flash-attention code objects
-// (fmha_v3_fwd, fmha_v3_bwd; hd128 bf16, batch mode, gfx942) in timing mode on the rows of the
-// table AMD published in op_tests/cpp/mha/README.md, and prints the model's time next to the time
-// the table's MI300X TFLOP/s give.
+// (fmha_v3_fwd, fmha_v3_bwd; hd128 bf16, batch mode) in timing mode on the rows of the table AMD
+// published in op_tests/cpp/mha/README.md, and prints the model's time next to the time the
+// table's MI300X (--arch gfx942) or MI355X (--arch gfx950) TFLOP/s give.
 //
-//   hipasm-timing-attn AITER_A83421_DIR [--family fwd|a16|a32]... [--rows all|cal|test]
+//   hipasm-timing-attn AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test]
 //                      [--max-gflop G] [--sample CUS] [--batch B] [--seqlen S] [--heads H]
 //                      [--causal 0|1] [--clock MHZ] [--layout bshd|bhsd] [--report] [--trace FILE]
-//                      [--phases FILE]
+//                      [--phases FILE] [--max-error E]
 //
-// AITER_A83421_DIR: aiter at the table's commit (a83421bee6): its code objects and argument
-// structs (later bwd code objects take a longer struct). Nothing of aiter is part of this
-// project; without the folder the program says so and exits 0.
+// --max-error E: exit 1 when a row's |predicted / measured - 1| exceeds E, or a row fails.
+// AITER_DIR for gfx942: aiter at the table's commit (a83421bee6): its code objects and argument
+// structs (later bwd code objects take a longer struct). For gfx950 (fwd only): a newer aiter
+// with hsa/gfx950/fmha_v3_fwd (fwd_hd128_bf16[_causal].co, bf16_cvt 0, ts_qo 256, the same grid
+// and 512 threads; fmha_fwd_v3_args with the fp8 descale fields appended, zero here; the
+// README's table of that aiter has the MI300X and MI355X columns only). Nothing of aiter is part
+// of this project; without the folder the program says so and exits 0.
 //
 // Families (the table's MI300X columns):
 //   fwd  FWD: fmha_v3_fwd/MI300/fwd_hd128_bf16[_causal]_rtna.co (benchmark_mha_fwd's default
@@ -49,6 +53,7 @@
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "phases.hpp"
+#include "timing/device.hpp"
 
 namespace fs = std::filesystem;
 namespace rt = hipasm::rt;
@@ -60,10 +65,12 @@ struct Row {
   uint32_t b, h, hk, s;
   bool causal;
   double fwd, a16, a32;  // MI300X TFLOP/s
+  double fwd355, a16_355, a32_355;  // MI355X TFLOP/s
 };
 
 // The README's performance table: | batch | q_nheads | kv_nheads | seqlen_q | seqlen_kv | hdim |
 // casual | FWD MI308 | MI300X | MI355 | BWD-a16 MI308 | MI300 | MI355 | BWD-a32 MI308 | MI300 | MI355 |
+// (at a83421), or the same without the MI308 columns (13 cells, later aiter).
 std::vector<Row> read_table(const fs::path& readme) {
   std::ifstream in(readme);
   std::vector<Row> rows;
@@ -74,16 +81,19 @@ std::vector<Row> read_table(const fs::path& readme) {
     std::stringstream ss(line.substr(1));
     std::string c;
     while (std::getline(ss, c, '|')) cells.push_back(c);
-    if (cells.size() < 16) continue;
+    if (cells.size() < 13) continue;
     std::vector<double> v;
-    for (int i = 0; i < 16; ++i) {
+    for (size_t i = 0; i < cells.size() && i < 16; ++i) {
       char* end = nullptr;
       const double x = std::strtod(cells[i].c_str(), &end);
       if (end == cells[i].c_str()) break;
       v.push_back(x);
     }
-    if (v.size() != 16 || v[5] != 128 || v[3] != v[4]) continue;
-    rows.push_back({uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3]), v[6] != 0, v[8], v[11], v[14]});
+    if ((v.size() != 16 && v.size() != 13) || v[5] != 128 || v[3] != v[4]) continue;
+    const bool mi308 = v.size() == 16;  // per family: [MI308,] MI300X, MI355X
+    const int f = 7, step = mi308 ? 3 : 2, o = mi308 ? 1 : 0;
+    rows.push_back({uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]), uint32_t(v[3]), v[6] != 0, v[f + o],
+                    v[f + step + o], v[f + 2 * step + o], v[f + o + 1], v[f + step + o + 1], v[f + 2 * step + o + 1]});
   }
   return rows;
 }
@@ -114,19 +124,21 @@ double median(std::vector<double> e) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: %s AITER_A83421_DIR [--family fwd|a16|a32]... [--rows all|cal|test] [--max-gflop G]\n"
+                 "usage: %s AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test] [--max-gflop G]\n"
                  "       [--sample CUS] [--batch B] [--seqlen S] [--heads H] [--causal 0|1] [--clock MHZ]\n"
-                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE]\n",
+                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE] [--max-error E]\n",
                  argv[0]);
     return 2;
   }
   const fs::path root = argv[1];
   std::set<std::string> families;
-  std::string roles = "all", layout = "bshd", trace, phases_file;
+  std::string roles = "all", layout = "bshd", trace, phases_file, arch = "gfx942";
   double max_gflop = 1e9, clock = 0;
   unsigned sample = 0;
   long only_b = -1, only_s = -1, only_h = -1, only_causal = -1;
   bool report = false;
+  double max_error = -1;
+  int over = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has = i + 1 < argc;
@@ -138,6 +150,7 @@ int main(int argc, char** argv) {
       }
       families.insert(f);
     } else if (a == "--rows" && has) roles = argv[++i];
+    else if (a == "--arch" && has) arch = argv[++i];
     else if (a == "--max-gflop" && has) max_gflop = std::atof(argv[++i]);
     else if (a == "--sample" && has) sample = unsigned(std::atoi(argv[++i]));
     else if (a == "--batch" && has) only_b = std::atol(argv[++i]);
@@ -149,20 +162,30 @@ int main(int argc, char** argv) {
     else if (a == "--trace" && has) trace = argv[++i];
     else if (a == "--phases" && has) phases_file = argv[++i];
     else if (a == "--report") report = true;
+    else if (a == "--max-error" && has) max_error = std::atof(argv[++i]);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
     }
   }
-  if ((roles != "all" && roles != "cal" && roles != "test") || (layout != "bshd" && layout != "bhsd")) {
-    std::fprintf(stderr, "bad --rows or --layout\n");
+  if ((roles != "all" && roles != "cal" && roles != "test") || (layout != "bshd" && layout != "bhsd") ||
+      (arch != "gfx942" && arch != "gfx950")) {
+    std::fprintf(stderr, "bad --rows, --layout or --arch\n");
     return 2;
   }
-  if (families.empty()) families = {"fwd", "a16", "a32"};
+  const bool cdna4 = arch == "gfx950";
+  if (cdna4 && (families.count("a16") || families.count("a32"))) {
+    std::fprintf(stderr, "--arch gfx950: fwd only (the bwd code objects of later aiter take other arguments)\n");
+    return 2;
+  }
+  if (families.empty()) families = cdna4 ? std::set<std::string>{"fwd"} : std::set<std::string>{"fwd", "a16", "a32"};
+  const char* device = cdna4 ? "mi355x" : "mi300x";
   const fs::path readme = root / "op_tests/cpp/mha/README.md";
-  const fs::path fwd_dir = root / "hsa/gfx942/fmha_v3_fwd/MI300", bwd_dir = root / "hsa/gfx942/fmha_v3_bwd";
-  if (!fs::exists(readme) || !fs::exists(fwd_dir) || !fs::exists(bwd_dir)) {
-    std::printf("aiter folder %s has no op_tests/cpp/mha/README.md or hsa/gfx942/fmha_v3_*: skipped\n", root.c_str());
+  const fs::path fwd_dir = cdna4 ? root / "hsa/gfx950/fmha_v3_fwd" : root / "hsa/gfx942/fmha_v3_fwd/MI300",
+                 bwd_dir = root / "hsa/gfx942/fmha_v3_bwd";
+  if (!fs::exists(readme) || !fs::exists(fwd_dir) || (!cdna4 && !fs::exists(bwd_dir))) {
+    std::printf("aiter folder %s has no op_tests/cpp/mha/README.md or hsa/%s/fmha_v3_*: skipped\n", root.c_str(),
+                arch.c_str());
     return 0;
   }
   const std::vector<Row> rows = read_table(readme);
@@ -171,8 +194,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   constexpr uint32_t D = 128;
-  constexpr double kStreamGbps = 4000;  // device.hpp hbm_achievable_gbytes_per_s (MI300X)
-  constexpr double kOverheadUs = 2.5;   // device.hpp dispatch_overhead_us (MI300X)
+  const double kStreamGbps = hipasm::sim::timing::find_device(device)->hbm_achievable_gbytes_per_s;
+  const double kOverheadUs = hipasm::sim::timing::find_device(device)->dispatch_overhead_us;
   std::map<std::string, std::vector<double>> errs;
   std::printf("%-4s %-4s %2s %3s %2s %6s %1s %9s %10s %10s %7s %7s %6s %5s %5s %6s %6s\n", "fam", "role", "b", "h", "hk",
               "s", "c", "GFLOP", "measured", "predicted", "error", "stream", "clock", "mfma", "cus", "groups", "wall");
@@ -184,7 +207,8 @@ int main(int argc, char** argv) {
         continue;
       const bool cal = r.b == 4;
       if ((roles == "cal" && !cal) || (roles == "test" && cal)) continue;
-      const double tflops = fam == "fwd" ? r.fwd : fam == "a16" ? r.a16 : r.a32;
+      const double tflops = cdna4 ? (fam == "fwd" ? r.fwd355 : fam == "a16" ? r.a16_355 : r.a32_355)
+                                  : (fam == "fwd" ? r.fwd : fam == "a16" ? r.a16 : r.a32);
       const double per_head = double(r.s) * r.s * D * (fam == "fwd" ? 4.0 : 10.0);
       const double flop = per_head * r.b * r.h * (r.causal ? 0.5 : 1.0);
       if (flop / 1e9 > max_gflop) continue;
@@ -201,7 +225,7 @@ int main(int argc, char** argv) {
       lo.check = false;
       lo.allow = {"all"};
       rt::profile_options po;
-      po.device = "mi300x";
+      po.device = device;
       po.clock_mhz = clock;
       po.sample_cus = sample;
       po.keep_events = !trace.empty();
@@ -220,8 +244,9 @@ int main(int argc, char** argv) {
       if (fam == "fwd") {
         const uint64_t Q = alloc(nq * 2), K = alloc(nk * 2), V = alloc(nk * 2), O = alloc(nq * 2),
                        L = alloc(uint64_t(r.b) * r.h * r.s * 4);
-        co = std::string("fwd_hd128_bf16") + (r.causal ? "_causal" : "") + "_rtna.co";
-        kname = std::string("fmha_fwd_hd128_bf16") + (r.causal ? "_causal" : "") + "_rtna";
+        const char* cvt = cdna4 ? "" : "_rtna";  // gfx950: fmha_fwd.csv bf16_cvt 0
+        co = std::string("fwd_hd128_bf16") + (r.causal ? "_causal" : "") + cvt + ".co";
+        kname = std::string("fmha_fwd_hd128_bf16") + (r.causal ? "_causal" : "") + cvt;
         p.put64(O), p.put64(Q), p.put64(K), p.put64(V), p.put64(L);
         p.putf(scale);
         p.put32(r.s);                          // s_seq_len
@@ -240,6 +265,8 @@ int main(int argc, char** argv) {
         p.put64(0), p.put64(0);                // ptr_qseq, ptr_kseq (batch mode)
         p.put32(r.s * 4);                      // s_lse_Hs = nhead_stride_lse * 4
         p.put64(0), p.put64(0);                // ptr_qseq_padding, ptr_kseq_padding
+        if (cdna4)                             // ptr_{q,k,v}_descale, s_descale_{q,k,v}_{Bs,Hs}: bf16, none
+          for (int z = 0; z < 9; ++z) p.put32(0);
         gx = ((r.s + 255) / 256 + (r.causal ? 1 : 0)) / (r.causal ? 2 : 1);
         threads = 512;
       } else {
@@ -286,6 +313,7 @@ int main(int argc, char** argv) {
       } catch (const std::exception& e) {
         std::printf("%-4s %-4s %2u %3u %2u %6u %d  error: %s\n", fam.c_str(), cal ? "cal" : "test", r.b, r.h, r.hk, r.s,
                     int(r.causal), e.what());
+        ++over;
         continue;
       }
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -293,6 +321,7 @@ int main(int argc, char** argv) {
       const double stream_us = stream_bytes / (kStreamGbps * 1e3) + stream_kernels * kOverheadUs;
       const double predicted = pr.time_us + (stream_kernels ? stream_us : 0);
       const double e = predicted / measured_us - 1;
+      over += max_error >= 0 && std::abs(e) > max_error;
       errs[fam].push_back(std::abs(e));
       errs[fam + (cal ? "/cal" : "/test")].push_back(std::abs(e));
       std::printf("%-4s %-4s %2u %3u %2u %6u %d %9.1f %10.2f %10.2f %+6.1f%% %7.2f %6.0f %5.2f %5u %6u %6.1f\n",
@@ -316,5 +345,9 @@ int main(int argc, char** argv) {
   for (const auto& [f, e] : errs)
     std::printf("%-9s %3zu rows: median |predicted/measured - 1| = %.1f%%, worst %.1f%%\n", f.c_str(), e.size(),
                 100 * median(e), 100 * *std::max_element(e.begin(), e.end()));
+  if (max_error >= 0 && over) {
+    std::printf("%d rows failed or off by more than %.0f%%\n", over, 100 * max_error);
+    return 1;
+  }
   return 0;
 }

@@ -71,10 +71,11 @@ struct OpcodeRow {  // a row of gen/<target>_opcodes.inc (tools/gen_sim_decode.p
 // What the 8-bit float encodings mean: CDNA3's FNUZ (bias 8/16, 0x80 the only NaN) or
 // OCP's e4m3fn/e5m2 (CDNA4).
 enum class Fp8Kind : uint8_t { Fnuz, Ocp };
-// An MFMA whose mnemonic contains `pattern` takes `passes` (`passes_fp8` when an f8f6f4 input
-// format, cbsz or blgp, is FP8/BF8); MFMAs no rule names take the CDNA3 counts.
-struct MfmaPassRule {
-  const char* pattern;
+// The cost of one MFMA/SMFMAC of a target, by its mnemonic: `passes` (4 cycles each), or
+// `passes_fp8` when an f8f6f4 input format (cbsz or blgp) is FP8/BF8. Every MFMA of a target's
+// opcode table has a row (tests/sim/test_timing_devices.cpp checks it against llvm-mca-22).
+struct MfmaCost {
+  const char* mnemonic;
   uint8_t passes, passes_fp8;
 };
 struct Target {
@@ -85,13 +86,14 @@ struct Target {
   Fp8Kind fp8;
   uint8_t lds_dma_dwords;      // bit n: buffer_load_dword{,xN} ... lds of n dwords exists
   std::span<const OpcodeRow> opcodes;
-  std::span<const MfmaPassRule> mfma_passes;
+  std::span<const MfmaCost> mfma_costs;
 };
 const Target& target_gfx942();
 const Target& target_gfx950();
 std::span<const Target* const> all_targets();
 const Target* find_target_by_mach(uint32_t mach);       // nullptr: not simulated
 const Target* find_target_by_name(std::string_view name);  // "gfx950" or a target ID containing it
+const MfmaCost* find_mfma_cost(const Target& t, std::string_view mnemonic);  // nullptr: no row
 
 // One decoded operand.
 struct Operand {

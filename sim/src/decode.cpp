@@ -442,21 +442,11 @@ std::string waitcnt_text(uint16_t s) {
 bool starts(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 bool has(const std::string& s, const char* p) { return s.find(p) != std::string::npos; }
 
+// From the target's cost table (target.cpp); 0 for an instruction that is not an MFMA.
 uint8_t mfma_passes(const Target& target, const Inst& in) {
-  const std::string& m = in.mnemonic;
-  if (!starts(m, "v_mfma") && !starts(m, "v_smfmac")) return 0;
-  for (const MfmaPassRule& r : target.mfma_passes)
-    if (has(m, r.pattern)) return in.mod.cbsz <= 1 || in.mod.blgp <= 1 ? r.passes_fp8 : r.passes;
-  if (starts(m, "v_mfma_f64")) return has(m, "16x16") ? 8 : 4;  // DGEMM
-  if (has(m, "_4x4x")) return 2;
-  if (starts(m, "v_smfmac")) return has(m, "32x32") ? 8 : 4;
-  if (has(m, "16x16x1_") || has(m, "16x16x4_") || has(m, "16x16x4f") || has(m, "16x16x4bf")) return 8;
-  if (has(m, "16x16x")) return 4;  // 16x16x8_xf32, 16x16x16, 16x16x32
-  if (has(m, "32x32x1_") || has(m, "32x32x2_") || has(m, "32x32x4_2b") || has(m, "32x32x4_bf16") ||
-      has(m, "32x32x4bf16") || has(m, "32x32x4_f16") || has(m, "32x32x4f16") ||
-      has(m, "32x32x4_2b_i8") || has(m, "32x32x2bf16"))
-    return 16;
-  return 8;  // 32x32x4_xf32, 32x32x8, 32x32x16
+  const MfmaCost* c = find_mfma_cost(target, in.mnemonic);
+  if (!c) return 0;
+  return in.mod.cbsz <= 1 || in.mod.blgp <= 1 ? c->passes_fp8 : c->passes;
 }
 
 uint32_t classify(const Inst& in) {

@@ -83,8 +83,9 @@ const char* const kHelp =
     "                      a small struct argument takes the integer of its size)\n"
     "\n"
     "profile  run KERNEL as `run` does (same options, same outputs, checker included) and predict\n"
-    "         its run time on an MI300-class GPU (docs/timing-model.md):\n"
-    "  --device D          mi300x (default), mi308x or mi325x\n"
+    "         its run time on an AMD Instinct GPU (docs/timing-model.md):\n"
+    "  --device D          mi300x (default), mi308x or mi325x (gfx942 code objects); mi355x or\n"
+    "                      mi350x (gfx950 code objects)\n"
     "  --clock MHZ         shader clock of the prediction (default: estimated from the kernel's\n"
     "                      matrix-core density, between the device's peak and sustained clocks)\n"
     "  --json              the report as one JSON object on stdout\n"
@@ -561,7 +562,11 @@ int profile(const std::vector<std::string>& argv) {
       p.options.device = take();
       const auto names = hipasm::rt::profile_devices();
       if (std::find(names.begin(), names.end(), p.options.device) == names.end())
-        throw usage_error("--device: '" + sim::printable(p.options.device) + "' is not one of mi300x, mi308x, mi325x");
+      {
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        throw usage_error("--device: '" + sim::printable(p.options.device) + "' is not one of " + list);
+      }
     } else if (opt == "--clock") {
       p.options.clock_mhz = parse_double(take(), "--clock", false);
       if (!(p.options.clock_mhz >= 100 && p.options.clock_mhz <= 5000))

@@ -221,16 +221,7 @@ TEST_CASE("MFMA passes agree with llvm-mca-22's gfx942 scheduling model", "[deco
     std::ofstream f(path);
     for (auto& [m, c] : one) f << c.llvm_text << "\n";
   }
-  std::string out = simtest::shell_output("llvm-mca-22 -mtriple=amdgcn -mcpu=gfx942 -instruction-info -iterations=1 " +
-                        path + " 2>&1");
-  std::regex row(R"(^\s*\d+\s+\d+\s+([0-9.]+)\s+.*?\b((?:v_mfma|v_smfmac)\w*)\s)");
-  std::map<std::string, int> mca;
-  std::istringstream is(out);
-  std::string line;
-  while (std::getline(is, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, row)) mca[m[2]] = int(std::stod(m[1]));
-  }
+  std::map<std::string, int> mca = simtest::mca_mfma_passes(path, "gfx942");
   REQUIRE(mca.size() == one.size());
   for (auto& [m, c] : one) {
     Inst in = decode_one(c.bytes, 0);

@@ -10,6 +10,7 @@ namespace hipasm::sim::timing {
 // The member defaults are the MI300X.
 struct DeviceSpec {
   std::string_view name = "mi300x";
+  std::string_view target = "gfx942";  // the ISA its code objects are built for (profile checks it)
   // ---- machine shape (T1)
   uint32_t xcds = 8;                 // T1: 8 XCDs on MI300X/MI325X
   uint32_t cus_per_xcd = 38;          // T1: 38 (MI300X: 304 CUs); MI308X: 80 CUs (issue 10) = 8 x 10 assumed
@@ -56,7 +57,8 @@ struct DeviceSpec {
   uint32_t mfma_coexec_delay = 4;    // T4: calculator coexec_delay 4 (dense MFMA)
   uint32_t smfmac_coexec_delay = 8;  // T4: 8 for v_smfmac
   // ---- LDS (T5)
-  uint32_t lds_bytes_per_port_clk = 64;  // T5: each SIMD pair's port 64 B/clk (CU 128 B/clk)
+  uint32_t lds_bytes_per_port_clk = 64;  // T5: each SIMD pair's port 64 B/clk (CU 128 B/clk); the
+                                         // recorder's LDS port cycles: 128 B (a pass over 32 banks) per 128 / this
   uint32_t lds_base_latency = 48;     // T5: ds_read_b32 52 = 48 + 4 transfer cycles; b128 64 = 48 + 16
   // LDS atomics to one address from several lanes do not broadcast: they cost what as many
   // distinct dwords of one bank cost (T5: full conflict 64 cycles per 64-lane b32 instruction =
@@ -122,7 +124,50 @@ struct DeviceSpec {
   double dispatch_overhead_us = 2.5;
 };
 
-// The defaults above are the MI300X; the other devices differ only where listed.
+// The MI355X / MI350X (gfx950, CDNA4), every number with its source (docs/timing-model.md,
+// MI350X and MI355X, lists them and where sources disagree). G<n> is a section of
+// ../shared/reference/gfx950.md, T<n> of timing.md; "gpu-specs" is ROCm's GPU specification
+// table (rocm.docs.amd.com reference/gpu-specs, the MI355X and MI350X rows).
+// The power of the MI300X split (T7) scaled to what the calibration rows need (**fitted**: no
+// MI355X clock under load or zero-data figure is published; 0.81 gives the lowest median |error|
+// of the 30 calibration rows of the gfx950 validation, docs/timing-model.md, MI350X and MI355X).
+inline constexpr double kMi355xPowerScale = 0.81;
+inline constexpr DeviceSpec mi355x_spec() {
+  DeviceSpec d;
+  d.name = "mi355x";
+  d.target = "gfx950";
+  d.xcds = 8;                  // gpu-specs: 256 CUs, "32 per XCD"; G5 (rocprofv3 agent info: Num_Xcc 8,
+  d.cus_per_xcd = 32;          // Cu_Count 256); ISSCC 2026 (32 active CUs per XCD)
+  d.simds_per_cu = 4;          // G5: 4 SIMDs, 8 waves per SIMD, wave64 (rocprofv3 agent info)
+  d.wave_slots_per_simd = 8;
+  d.vgprs_per_simd_lane = 512;  // gpu-specs: VGPR file 512 KiB per CU (as MI300X)
+  d.sgprs_per_simd = 800;       // gpu-specs: SGPR file 12.5 KiB (as MI300X)
+  d.lds_bytes_per_cu = 160 * 1024;  // gpu-specs: LDS 160 KiB; clang-22's limit 163840 (G1)
+  d.peak_mhz = 2400;  // G5: MI355X max clock 2.4 GHz (Hot Chips 2025); agent info Max_Engine_Clk 2400
+  // Report column only: the fitted power's clock with every CU active and the matrix cores 90%
+  // busy, 2400 / (0.81 x (1.172 + 0.9 x 0.634)) = 1695 MHz.
+  d.sustained_mhz = 1700;
+  d.power_cu = 1.172 * kMi355xPowerScale;
+  d.power_mfma = 0.634 * kMi355xPowerScale;
+  // MFMA passes: the target's cost table (sim/src/target.cpp, SISchedule.td
+  // SIDPGFX950FullSpeedModel); a pass is 4 cycles and the co-issue rules are CDNA3's (G6: packed
+  // FP32 never co-issues with an MFMA on gfx950 either).
+  // LDS: 64 banks (G5: HipKittens' ds_read_b128/b64 bank tests on MI355X) x 4 B = 256 B/clk per
+  // CU **inferred**, 128 B/clk per SIMD-pair port; read latency 69 cycles measured (G5, triton
+  // PR #2507) = 65 + the 4 cycles the MI300X model gives a b32 transfer (T5).
+  d.lds_bytes_per_port_clk = 128;
+  d.lds_base_latency = 65;
+  // Caches: gpu-specs gives MI300X's sizes (L1 32 KiB per CU, L2 4 MB per XCD, Infinity Cache
+  // 256 MB, scalar 16 KiB per 2 CUs): kept. L2 channels, lines, latencies, the address path and
+  // the Infinity Cache bandwidth: no gfx950 source, MI300X's kept (assumed).
+  d.hbm_gbytes_per_s = 8000;  // G5: HBM3E 8 TB/s (AMD product pages; boston-uk MI355X blog)
+  // What the model streams: MI300X's achievable fraction (T6: 4.0 of 5.3 TB/s) of 8 TB/s,
+  // **assumed** (aiter's gluon README calls 6.5 TB/s "MI350's HBM peak").
+  d.hbm_achievable_gbytes_per_s = 8000.0 * 4000 / 5300;
+  return d;
+}
+
+// DeviceSpec's defaults are the MI300X; the other gfx942 devices differ only where listed.
 inline constexpr DeviceSpec kDevices[] = {
     DeviceSpec{},
     [] {
@@ -150,6 +195,18 @@ inline constexpr DeviceSpec kDevices[] = {
       d.power_mfma = 0.634 * (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
       d.hbm_gbytes_per_s = 6000;   // assumed: AMD's MI325X spec (HBM3E 6 TB/s), not in T1
       d.hbm_achievable_gbytes_per_s = 4000 * 6000 / 5300;  // assumed: MI300X's achievable fraction
+      return d;
+    }(),
+    mi355x_spec(),
+    [] {
+      DeviceSpec d = mi355x_spec();  // the same chip (gpu-specs: identical rows), lower power
+      d.name = "mi350x";
+      d.peak_mhz = 2200;  // G5: MI350X max clock 2.2 GHz, 1000 W (Hot Chips 2025, wccftech)
+      // Board power 1000 W vs 1400 W (G5): the same power at the peak clock against a limit
+      // 1000/1400 as large, scaled by the clock (power ~ clock, exponent 1) **assumed**.
+      d.power_cu = mi355x_spec().power_cu * (1400.0 / 1000) * (2200.0 / 2400);
+      d.power_mfma = mi355x_spec().power_mfma * (1400.0 / 1000) * (2200.0 / 2400);
+      d.sustained_mhz = mi355x_spec().sustained_mhz * 1000 / 1400 * 2400 / 2200;
       return d;
     }(),
 };

@@ -20,10 +20,16 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   if (opts.clock_mhz < 0 || opts.clock_mhz > 10000)
     throw rt::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
   const KernelImage& image = k.image;
-  // The device tables model MI300-class (gfx942) GPUs only; a gfx950 prediction would be a guess.
-  if (image.target != &target_gfx942())
-    throw rt::error("profile: the timing model has no " + std::string(image.target->name) +
-                    " device yet (its devices are gfx942 GPUs)");
+  // A device runs the code objects of its own ISA only (the MFMA costs and hazards are the
+  // target's): a gfx942 object on mi355x, or a gfx950 one on mi300x, is refused.
+  if (dev->target != image.target->name) {
+    std::string same;
+    for (const auto& d : kDevices)
+      if (d.target == image.target->name) same += (same.empty() ? "" : ", ") + std::string(d.name);
+    throw rt::error("profile: " + std::string(image.target->name) + " code object on device " + opts.device +
+                    " (a " + std::string(dev->target) + " GPU); " + std::string(image.target->name) + " devices: " +
+                    (same.empty() ? "none" : same));
+  }
   std::shared_ptr<const Program> prog = decoded_program(image);
   KernelShape shape;  // (groups: those executed)
   shape.name = k.name;

@@ -160,12 +160,13 @@ namespace {
 
 // LDS port cycles of one DS access from the lanes' byte addresses (T5): lanes form groups that
 // cover the 32 banks once (b32: 32 lanes, b64: 16, b128: the 8-lane groups T5 lists); a group
-// takes 2 cycles per pass at 64 B/clk, as many passes as the most-used bank has distinct dwords,
-// at most one dword per cycle. An atomic's lanes on one dword do not broadcast: each is its own
+// takes 2 cycles per pass at 64 B/clk (`bw`, the device's port rate: 128 B per pass over the 32
+// banks), as many passes as the most-used bank has distinct dwords, at most one dword per cycle. An atomic's lanes on one dword do not broadcast: each is its own
 // read-modify-write of the bank (`serial`), so they count as distinct dwords of that bank.
 // Returns {cycles, conflict-free cycles}.
-std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec, unsigned width,
+std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec, unsigned width, unsigned bw,
                                              bool serial = false) {
+  const unsigned pass = std::max(1u, 128 / bw);
   static constexpr uint8_t kB128Groups[8][8] = {
       {0, 1, 2, 3, 20, 21, 22, 23},     {4, 5, 6, 7, 16, 17, 18, 19},
       {8, 9, 10, 11, 28, 29, 30, 31},   {12, 13, 14, 15, 24, 25, 26, 27},
@@ -200,9 +201,9 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
       }
       if (!conflict) {
         if (active) {
-          const unsigned base = (active * dwords * 4 + 63) / 64;
+          const unsigned base = (active * dwords * 4 + bw - 1) / bw;
           ideal += base;
-          cycles += std::max(base, std::min(2u, active * dwords));
+          cycles += std::max(base, std::min(pass, active * dwords));
         }
         continue;
       }
@@ -237,8 +238,8 @@ std::pair<uint32_t, uint32_t> ds_port_cycles(const uint32_t* addr, uint64_t exec
     }
     if (!active) continue;
     const unsigned bytes = active * dwords * 4;
-    const unsigned base = (bytes + 63) / 64;
-    const unsigned conflicted = std::min(2 * degree, active * dwords);
+    const unsigned base = (bytes + bw - 1) / bw;
+    const unsigned conflicted = std::min(pass * degree, active * dwords);
     ideal += base;
     cycles += std::max(base, conflicted);
   }
@@ -288,7 +289,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     if (!f.two_addr) {
       for (int l = 0; l < kLanes; ++l)
         if (w.exec >> l & 1) addr[l] = lane_op ? uint32_t(l) * 4 : read_u32(w, in.src[0], l) + uint32_t(in.mod.offset);
-      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width, f.atomic);
+      std::tie(cycles, ideal) = ds_port_cycles(addr, w.exec, f.width, dev_.lds_bytes_per_port_clk, f.atomic);
     }
     uint32_t bytes = uint32_t(r.lanes) * f.width;
     if (f.two_addr) {
@@ -301,14 +302,15 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         addr[l] = base + uint32_t(in.mod.offset) * scale;
         a2[l] = base + uint32_t(in.mod.offset1) * scale;
       }
-      auto p1 = ds_port_cycles(addr, w.exec, f.width, f.atomic);
-      auto p2 = ds_port_cycles(a2, w.exec, f.width, f.atomic);
+      auto p1 = ds_port_cycles(addr, w.exec, f.width, dev_.lds_bytes_per_port_clk, f.atomic);
+      auto p2 = ds_port_cycles(a2, w.exec, f.width, dev_.lds_bytes_per_port_clk, f.atomic);
       cycles = p1.first + p2.first;
       ideal = p1.second + p2.second;
       bytes *= 2;
     }
     if (f.store) {  // T5: address and data share the input port (4 B of address per lane)
-      const uint32_t addr_cycles = (uint32_t(r.lanes) * 4 + 63) / 64;
+      const uint32_t bw = dev_.lds_bytes_per_port_clk;
+      const uint32_t addr_cycles = (uint32_t(r.lanes) * 4 + bw - 1) / bw;
       cycles += addr_cycles;
       ideal += addr_cycles;
     }

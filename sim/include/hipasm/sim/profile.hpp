@@ -30,7 +30,7 @@ inline constexpr size_t kStallReasons = size_t(stall_reason::count);
 const char* stall_reason_name(stall_reason r);  // "vmcnt", "lgkmcnt", ... (the JSON keys)
 
 struct profile_options {
-  std::string device = "mi300x";  // mi300x | mi308x | mi325x (profile_devices())
+  std::string device = "mi300x";  // mi300x | mi308x | mi325x (gfx942), mi355x | mi350x (gfx950): profile_devices()
   double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
   bool keep_events = false;       // record every instruction's slice (trace, timeline)
   std::string asm_source;         // optional .s of the kernel: hot spots show its "; file:line"
