@@ -12,7 +12,7 @@ using namespace hipasm::test;
 namespace {
 // Runs the pipeline without the hazard pass (allocation done), for the verifier's sake.
 pipeline_state allocate_only(const function& fn) {
-  pipeline_state st{fn, gfx942_isa(), &gfx942_hazards, {}};
+  pipeline_state st{fn, target_isa(), &gfx942_hazards, {}};
   for (const auto& step : pipeline_steps) {
     if (step.name == "hazards") break;
     REQUIRE(step.run(st));
@@ -39,7 +39,7 @@ int nops_before(const std::string& text, const std::string& consumer) {
   return waits;
 }
 void check_verified(const pipeline_state& st) {
-  const auto v = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
+  const auto v = verify_hazards(st.fn, target_isa(), gfx942_hazards);
   INFO(v.view());
   CHECK_FALSE(v.failed);
 }
@@ -195,7 +195,7 @@ TEST_CASE("hazards: the pass runs at compile time") {
     const auto st = compile_function(k.fn);
     int n = 0;
     for (const auto& in : st.fn.blocks[0].instrs)
-      if (gfx942_isa()[in.op].name == "s_nop") n += static_cast<int>(in.ops[0].value) + 1;
+      if (target_isa()[in.op].name == "s_nop") n += static_cast<int>(in.ops[0].value) + 1;
     return n;
   }();
   STATIC_REQUIRE(nops == 5);
