@@ -6,8 +6,8 @@
 using namespace hipasm;
 
 constexpr void bad_lds(builder J, arg<float*> out) {
-  J.lds<u32>(100 * 256);
-  J.lds<u32>(60 * 256 + 1);
+  J.lds<uint32_t>(100 * 256);
+  J.lds<uint32_t>(60 * 256 + 1);
   J.global_store_dword(J.thread_id_x() << 2u, J.thread_id_x(), out);
 }
 extern "C" __attribute__((global)) void bad(float* out) { HIPASM_KERNEL_BODY(bad_lds, out); }
