@@ -43,6 +43,36 @@ struct target {
   constexpr const isa::instr_desc& operator[](uint16_t op) const { return instrs[op]; }
 };
 
+// A gfx9 target (gfx942, gfx950): the numbers they share, with its own table, LDS size, hazard
+// rules and semantics. Registers: 102 SGPRs, 256 VGPRs and 256 AGPRs addressable, 512 unified
+// a lane (gfx942.md "Machine"; gfx950.md section 5: the same files); 800 SGPRs a SIMD and 8
+// wave slots (timing.md T1, the timing model's device table); SGPR granule 16 and 6 extra
+// SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK with architected flat scratch): LLVM's
+// AMDGPUBaseInfo (getSGPRAllocGranule, getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
+constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instrs, std::size_t num_instrs,
+                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics) {
+  return target{
+      .name = name,
+      .instrs = instrs,
+      .num_instrs = num_instrs,
+      .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
+      .lds_bytes = lds_bytes,
+      .wave_size = 64,
+      .max_snop = 15,  // SIMM16[3:0]: llc-22 emits s_nop 15
+      .vgpr_alloc_granule = 8,
+      .sgpr_pair_align = 2,
+      .sgpr_quad_align = 4,
+      .vgpr_tuple_align = 2,
+      .unified_vgprs_per_lane = 512,
+      .sgprs_per_simd = 800,
+      .sgpr_alloc_granule = 16,
+      .extra_sgprs = 6,
+      .max_waves_per_simd = 8,
+      .hazard_rules = hazards,
+      .semantics = semantics,
+  };
+}
+
 namespace detail {
 // The gfx9 instructions the value-rewriting passes understand (isa/semantics.hpp), for a
 // target's op enumeration O (every gfx9 target has them).

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -68,4 +69,23 @@ inline void check_clean(const pipeline_state& st, const std::string& tag) {
   CHECK(assemble_errors(text, tag) == "");
 }
 
+// Wait states given by the s_nops right before the first line containing `consumer`.
+inline int nops_before(const std::string& text, const std::string& consumer) {
+  std::vector<std::string> lines;
+  std::size_t p = 0;
+  while (p < text.size()) {
+    const auto e = text.find('\n', p);
+    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
+    if (e == std::string::npos) break;
+    p = e + 1;
+  }
+  std::size_t i = 0;
+  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
+  REQUIRE(i < lines.size());
+  int waits = 0;
+  std::smatch m;
+  const std::regex nop("^\\s*s_nop (\\d+)");
+  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
+  return waits;
+}
 }  // namespace hipasm::test

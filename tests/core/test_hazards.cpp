@@ -19,25 +19,6 @@ pipeline_state allocate_only(const function& fn) {
   }
   return st;
 }
-// Wait states given by the s_nops right before the first line containing `consumer`.
-int nops_before(const std::string& text, const std::string& consumer) {
-  std::vector<std::string> lines;
-  std::size_t p = 0;
-  while (p < text.size()) {
-    const auto e = text.find('\n', p);
-    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
-    if (e == std::string::npos) break;
-    p = e + 1;
-  }
-  std::size_t i = 0;
-  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
-  REQUIRE(i < lines.size());
-  int waits = 0;
-  std::smatch m;
-  const std::regex nop("^\\s*s_nop (\\d+)");
-  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
-  return waits;
-}
 void check_verified(const pipeline_state& st) {
   const auto v = verify_hazards(st.fn, target_isa(), gfx942_hazards);
   INFO(v.view());

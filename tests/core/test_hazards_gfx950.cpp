@@ -6,8 +6,6 @@
 // 32x32x8: s_nop 11; f64 16x16x4 -> VALU: 19). gfx942 gives 7, 11 and 11 (test_hazards.cpp).
 #include <catch2/catch.hpp>
 
-#include <regex>
-
 #include "passes_ir_helpers.hpp"
 
 using namespace hipasm;
@@ -17,25 +15,6 @@ static_assert(active_target::name == "gfx950");
 static_assert(active_target::desc.lds_bytes == 160 * 1024);
 
 namespace {
-int nops_before(const std::string& text, const std::string& consumer) {
-  std::vector<std::string> lines;
-  std::size_t p = 0;
-  while (p < text.size()) {
-    const auto e = text.find('\n', p);
-    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
-    if (e == std::string::npos) break;
-    p = e + 1;
-  }
-  std::size_t i = 0;
-  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
-  REQUIRE(i < lines.size());
-  int waits = 0;
-  std::smatch m;
-  const std::regex nop("^\\s*s_nop (\\d+)");
-  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
-  return waits;
-}
-
 // An MFMA `mfma` into an AGPR accumulator of `acc_dwords`, then `consumer` reading it; returns
 // the wait states hipasm puts before the consumer (the function also passes check_clean:
 // llvm-mc-22 -mcpu=gfx950 assembles it, the independent verifier agrees).

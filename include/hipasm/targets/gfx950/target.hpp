@@ -18,28 +18,9 @@ inline constexpr std::array<isa::op_semantics, isa::gfx950_num_instrs> gfx950_se
     isa::make_semantics<isa::gfx950_num_instrs>(gfx9_semantics_list<isa::gfx950_op>());
 }  // namespace detail
 
-inline constexpr target gfx950{
-    .name = "gfx950",
-    .instrs = isa::gfx950_instrs.data(),
-    .num_instrs = isa::gfx950_num_instrs,
-    .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
-    .lds_bytes = 163840,  // 160 KiB: clang-22 "local memory exceeds limit (163840)"
-    .wave_size = 64,
-    .max_snop = 15,  // SIMM16[3:0]: llc-22 emits s_nop 15
-    .vgpr_alloc_granule = 8,
-    .sgpr_pair_align = 2,
-    .sgpr_quad_align = 4,
-    .vgpr_tuple_align = 2,
-    // The register files and wave slots are gfx942's (gfx950.md section 5: 512 KiB VGPRs and
-    // 12.5 KiB SGPRs a CU, 8 waves a SIMD); the allocation rules are LLVM's for gfx9.
-    .unified_vgprs_per_lane = 512,
-    .sgprs_per_simd = 800,
-    .sgpr_alloc_granule = 16,
-    .extra_sgprs = 6,
-    .max_waves_per_simd = 8,
-    .hazard_rules = &gfx950_hazards,
-    .semantics = detail::gfx950_semantics.data(),
-};
+// LDS 160 KiB: clang-22 "local memory exceeds limit (163840)"; gfx950.md section 5.
+inline constexpr target gfx950 = gfx9_target("gfx950", isa::gfx950_instrs.data(), isa::gfx950_num_instrs, 163840,
+                                             &gfx950_hazards, detail::gfx950_semantics.data());
 
 namespace targets {
 // The compile-time face of the target: the builder derives from its mnemonic surface, and the
