@@ -58,14 +58,16 @@ bool run_all() {
       if ((i & 1) == 0) want += i;
     all &= report("sum_even", out.download()[0] == want, rep);
   }
-  {  // vector_add, a length that is not a multiple of the block
+  // vector_add, a length that is not a multiple of the block; also its gfx950 build (the same
+  // source compiled with --offload-arch=gfx950)
+  for (const char* ex : {"vector_add", "vector_add_gfx950"}) {
     const unsigned n = 1000;
     std::vector<float> x(n), y(n);
     for (unsigned i = 0; i < n; ++i) {
       x[i] = 0.5f * i;
       y[i] = 1000.0f - i;
     }
-    auto m = dev->load_file(co("vector_add"));
+    auto m = dev->load_file(co(ex));
     rt::buffer<float> A(*dev, x), B(*dev, y), C(*dev, std::vector<float>(n + 64, -1.0f));
     rt::kernel_args a;
     a.add(C.ptr()).add(A.ptr()).add(B.ptr()).add(n);
@@ -75,7 +77,7 @@ bool run_all() {
     bool ok = true;
     for (unsigned i = 0; i < n; ++i) ok &= c[i] == x[i] + y[i];
     for (unsigned i = n; i < n + 64; ++i) ok &= c[i] == -1.0f;  // nothing written past n
-    all &= report("vector_add", ok, rep);
+    all &= report(ex, ok, rep);
   }
   {  // gemv_f16
     const unsigned rows = 37, K = 512;

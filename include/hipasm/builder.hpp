@@ -11,7 +11,7 @@
 //   }
 //
 // - Registers: J.sgpr<T>(shape...), J.vgpr<T>(...), J.agpr<T>(...) (registers.hpp).
-// - Every gfx942 mnemonic is a method (isa/gfx942_mnemonics.hpp, generated), checked against
+// - Every mnemonic of the target is a method (targets/<arch>/mnemonics.hpp, generated), checked against
 //   the instruction table when called; J.op("name", {operands}, mods) does the same by name.
 // - Labels: auto L = J.make_label("x"); J.place(L); J.Jump(L) / J.s_cbranch_scc1(L).
 // - Entry state: J.workgroup_id_x(), J.thread_id_x() ...; only what is read is enabled.
@@ -33,15 +33,12 @@
 #include "diagnostics.hpp"
 #include "ir.hpp"
 #include "isa/check.hpp"
-#include "isa/gfx942.hpp"
-#include "isa/gfx942_mnemonics.hpp"
+#include "targets/select.hpp"
 #include "operand.hpp"
 #include "options.hpp"
 #include "registers.hpp"
 
 namespace hipasm {
-
-using isa::gfx942_op;
 
 // What a conditional Jump tests (s_cbranch_<name>).
 enum class branch_if : uint8_t { scc0, scc1, vccz, vccnz, execz, execnz };
@@ -72,7 +69,7 @@ template <class T>
 struct arg;
 
 namespace detail {
-constexpr const isa::instr_desc& op_desc(gfx942_op op) { return isa::gfx942_table[static_cast<uint32_t>(op)]; }
+constexpr const isa::instr_desc& op_desc(target_op op) { return active_target::table[static_cast<uint32_t>(op)]; }
 
 // Control-flow bookkeeping (control_flow.hpp).
 struct divergent_ctx {
@@ -210,10 +207,10 @@ struct builder_state {
   detail::scalar_constants sconsts;       // the lowering's constants in SGPRs (lower::smov)
 };
 
-class builder : public isa::gfx942_mnemonics<builder> {
+class builder : public active_target::mnemonics<builder> {
  public:
   using operand_arg = hipasm::operand_arg;
-  using O = isa::gfx942_op;
+  using O = target_op;
 
   // The first error, formatted "file:line: error: kernel 'name': <parts>". Defined first in
   // the class: clang instantiates a constexpr member template at once only if its body has
@@ -330,7 +327,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   }
 
   // ---- instructions ----------------------------------------------------------------------
-  constexpr emitted emit(gfx942_op op, std::initializer_list<operand_arg> args, const modifiers& m = no_modifiers,
+  constexpr emitted emit(target_op op, std::initializer_list<operand_arg> args, const modifiers& m = no_modifiers,
                          std::source_location l = std::source_location::current()) {
     return emit_ops(op, args.begin(), static_cast<uint32_t>(args.size()), m, to_src_loc(l));
   }
@@ -340,14 +337,19 @@ class builder : public isa::gfx942_mnemonics<builder> {
     src_loc sl = to_src_loc(l);
     int idx = isa::find_instr(name);
     if (idx < 0) {
-      fail(sl, "unknown instruction '", name, "' (not a gfx942 mnemonic)");
+      fail(sl, "unknown instruction '", name, "' (not a ", active_target::name, " mnemonic)");
       return {};
     }
-    return emit_ops(static_cast<gfx942_op>(idx), args.begin(), static_cast<uint32_t>(args.size()), m, sl);
+    return emit_ops(static_cast<target_op>(idx), args.begin(), static_cast<uint32_t>(args.size()), m, sl);
+  }
+  // A mnemonic of another target (the generated surface's stubs): the build fails on the line.
+  constexpr emitted missing_instr(std::string_view name, std::string_view needs, std::source_location l) {
+    fail(to_src_loc(l), name, " needs ", needs, "; this kernel is being compiled for ", active_target::name);
+    return {};
   }
   // s_waitcnt with fields: J.wait(vmcnt(0) | lgkmcnt(0)).
   constexpr emitted wait(waitcnt w, std::source_location l = std::source_location::current()) {
-    return emit(gfx942_op::s_waitcnt, {w}, {}, l);
+    return emit(target_op::s_waitcnt, {w}, {}, l);
   }
   // The weakest s_waitcnt after which the pending memory results in `regs` are ready:
   // J.wait_for(a, b[2], c.slice(0, 4)). The count is computed in the pipeline after the
@@ -371,7 +373,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
     // into one wait: waitcnt_resolve merges adjacent computed waits).
     for (std::size_t k = 0; k < n;) {
       instr& in = fn.blocks[cur_].instrs.emplace_back();
-      in.op = static_cast<uint16_t>(gfx942_op::s_waitcnt);
+      in.op = static_cast<uint16_t>(target_op::s_waitcnt);
       in.ops[0].k = operand::kind::imm;
       in.ops[0].value = detail::wait_placeholder_imm;
       in.num_operands = 1;
@@ -407,7 +409,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
   constexpr void sched_barrier(std::source_location l = std::source_location::current()) {
     if (err.failed) return;
     instr& in = fn.blocks[cur_].instrs.emplace_back();
-    in.op = static_cast<uint16_t>(gfx942_op::s_nop);
+    in.op = static_cast<uint16_t>(target_op::s_nop);
     in.num_operands = 1;
     in.ops[0].k = operand::kind::imm;
     in.ops[0].value = detail::sched_barrier_bit;
@@ -450,13 +452,13 @@ class builder : public isa::gfx942_mnemonics<builder> {
     return L;
   }
   constexpr void Jump(label L, std::source_location l = std::source_location::current()) {
-    emit(gfx942_op::s_branch, {L}, {}, l);
+    emit(target_op::s_branch, {L}, {}, l);
   }
   // A conditional branch on the state the hardware tests (pyhip's Jump(label, cond)):
   // J.Jump(L, branch_if::scc1), ... vccz, vccnz, execz, execnz.
   constexpr void Jump(label L, branch_if c, std::source_location l = std::source_location::current()) {
-    constexpr gfx942_op ops[] = {gfx942_op::s_cbranch_scc0,  gfx942_op::s_cbranch_scc1,  gfx942_op::s_cbranch_vccz,
-                                 gfx942_op::s_cbranch_vccnz, gfx942_op::s_cbranch_execz, gfx942_op::s_cbranch_execnz};
+    constexpr target_op ops[] = {target_op::s_cbranch_scc0,  target_op::s_cbranch_scc1,  target_op::s_cbranch_vccz,
+                                 target_op::s_cbranch_vccnz, target_op::s_cbranch_execz, target_op::s_cbranch_execnz};
     emit(ops[static_cast<int>(c)], {L}, {}, l);
   }
   // Branches when a wave-uniform comparison holds: J.Jump(L, i < n) (s_cmp + s_cbranch_scc).
@@ -527,8 +529,9 @@ class builder : public isa::gfx942_mnemonics<builder> {
       return {};
     }
     uint32_t off = (fn.lds_static_bytes + align - 1) & ~(align - 1);
-    if (static_cast<uint64_t>(off) + bytes > 65536) {
-      fail(sl, "LDS allocation exceeds 64 KiB (", static_cast<long long>(off + bytes), " bytes)");
+    if (static_cast<uint64_t>(off) + bytes > active_target::desc.lds_bytes) {
+      fail(sl, "LDS allocation exceeds ", static_cast<long long>(active_target::desc.lds_bytes / 1024), " KiB (",
+           static_cast<long long>(off + bytes), " bytes)");
       return {};
     }
     fn.lds_static_bytes = off + bytes;
@@ -591,6 +594,9 @@ class builder : public isa::gfx942_mnemonics<builder> {
 
   constexpr const function& ir() const { return fn; }
   constexpr const kernel_options& options() const { return options_; }
+  // The target this kernel is being compiled for (targets/select.hpp), for compile-time
+  // choices: `if constexpr (J.target().lds_bytes > 65536)`, `J.target().name == "gfx950"`.
+  static constexpr const hipasm::target& target() { return active_target::desc; }
   // The virtual register of a work-item id once read (-1 before): its values are below 1024.
   constexpr int32_t thread_id_vreg(int dim) const { return tid_[dim]; }
   constexpr const error_info& error() const { return err; }
@@ -640,9 +646,9 @@ class builder : public isa::gfx942_mnemonics<builder> {
     return 2;
   }
 
-  constexpr emitted emit_ops(gfx942_op op, const operand_arg* args, uint32_t n, const modifiers& m, src_loc l);
+  constexpr emitted emit_ops(target_op op, const operand_arg* args, uint32_t n, const modifiers& m, src_loc l);
   // Raw emission of already-checked operands (lowering code); no table check.
-  constexpr emitted emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l,
+  constexpr emitted emit_raw(target_op op, std::initializer_list<operand> ops, src_loc l,
                            const modifiers& m = no_modifiers);
 
   constexpr uint32_t cur_block() const { return cur_; }
@@ -684,7 +690,7 @@ class builder : public isa::gfx942_mnemonics<builder> {
       if (r == 0) return false;
     }
   }
-  constexpr void note_user_flow(gfx942_op op, const instr& in, src_loc l);
+  constexpr void note_user_flow(target_op op, const instr& in, src_loc l);
   constexpr void check_user_flow(const detail::flow_check& c);
   constexpr void loop_lane_save(detail::loop_ctx& lp, src_loc l);
   constexpr uint32_t lane_exit_target() const;
@@ -795,7 +801,7 @@ constexpr operand label_op(uint32_t id) {
   o.value = id;
   return o;
 }
-using O = isa::gfx942_op;
+using O = target_op;
 
 // Lowering context: the builder and the user's line for every emitted instruction.
 struct lower {
@@ -932,7 +938,7 @@ struct lower {
 }  // namespace detail
 
 // ---- emission ---------------------------------------------------------------------------
-constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint32_t n, const modifiers& m,
+constexpr emitted builder::emit_ops(target_op op, const operand_arg* args, uint32_t n, const modifiers& m,
                                     src_loc l) {
   note_loc(l);
   if (err.failed) return {};
@@ -999,7 +1005,7 @@ constexpr emitted builder::emit_ops(gfx942_op op, const operand_arg* args, uint3
   return e;
 }
 
-constexpr emitted builder::emit_raw(gfx942_op op, std::initializer_list<operand> ops, src_loc l,
+constexpr emitted builder::emit_raw(target_op op, std::initializer_list<operand> ops, src_loc l,
                                     const modifiers& m) {
   if (err.failed) return {};
   // built in place: one fewer copy of a ~250-byte instr per instruction in constant evaluation

@@ -615,7 +615,7 @@ constexpr void builder::resolve_skip(int32_t& slot, uint32_t target, src_loc l) 
 }
 
 // ---- hand-written flow inside per-lane regions ------------------------------------------------
-constexpr void builder::note_user_flow(gfx942_op op, const instr& in, src_loc l) {
+constexpr void builder::note_user_flow(target_op op, const instr& in, src_loc l) {
   if (op == O::s_call_b64 || op == O::s_swappc_b64) return;  // they come back
   detail::flow_check c;
   c.region = cur_region_;
@@ -629,7 +629,7 @@ constexpr void builder::note_user_flow(gfx942_op op, const instr& in, src_loc l)
 }
 
 constexpr void builder::check_user_flow(const detail::flow_check& c) {
-  std::string_view name = detail::op_desc(static_cast<gfx942_op>(c.op)).name;
+  std::string_view name = detail::op_desc(static_cast<target_op>(c.op)).name;
   if (c.label < 0) {
     if (!in_per_lane_region(c.region)) return;
     O op = static_cast<O>(c.op);

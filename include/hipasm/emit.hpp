@@ -186,9 +186,9 @@ constexpr void put_imm(S& out, uint64_t v) {
 template <class S>
 constexpr void put_waitcnt(S& out_, uint64_t imm) {
   S& out = out_;  // a local alias: lambdas must not capture reference parameters (new interpreter)
-  const uint64_t vm = (imm & 0xf) | (((imm >> 14) & 3) << 4);
-  const uint64_t exp = (imm >> 4) & 7;
-  const uint64_t lgkm = (imm >> 8) & 0xf;
+  const uint64_t vm = waitcnt_encoding::vm(imm);
+  const uint64_t exp = waitcnt_encoding::exp(imm);
+  const uint64_t lgkm = waitcnt_encoding::lgkm(imm);
   bool any = false;
   auto field = [&](std::string_view name, uint64_t v) {
     if (any) out.put(' ');
@@ -198,10 +198,10 @@ constexpr void put_waitcnt(S& out_, uint64_t imm) {
     out.put(')');
     any = true;
   };
-  if (vm != 63) field(lit("vmcnt"), vm);
-  if (exp != 7) field(lit("expcnt"), exp);
-  if (lgkm != 15) field(lit("lgkmcnt"), lgkm);
-  if (!any) field(lit("vmcnt"), 63);
+  if (vm != waitcnt_encoding::vm_max) field(lit("vmcnt"), vm);
+  if (exp != waitcnt_encoding::exp_max) field(lit("expcnt"), exp);
+  if (lgkm != waitcnt_encoding::lgkm_max) field(lit("lgkmcnt"), lgkm);
+  if (!any) field(lit("vmcnt"), waitcnt_encoding::vm_max);
 }
 
 template <class S>

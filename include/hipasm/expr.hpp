@@ -25,7 +25,7 @@
 
 namespace hipasm::detail {
 
-using O = isa::gfx942_op;
+using O = target_op;
 
 constexpr bool any_agpr(const xval& a, const xval& c) { return a.is_reg(reg_class::agpr) || c.is_reg(reg_class::agpr); }
 

@@ -157,7 +157,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
     fn.name = name;
     fn.label_uid = label_uid;
     normalize_entry_sgprs(fn);
-    return compile_function(std::move(fn), gfx942, opt);
+    return compile_function(std::move(fn), active_target::desc, opt);
   } else {
     build_result br = build_kernel<KernelFn>(name, opt.kernel);
     if (br.error.failed) {
@@ -169,7 +169,7 @@ constexpr pipeline_state compile_kernel(std::string_view name, std::string_view 
       return st;
     }
     br.fn.label_uid = label_uid;
-    return compile_function(std::move(br.fn), gfx942, opt);
+    return compile_function(std::move(br.fn), active_target::desc, opt);
   }
 }
 
@@ -708,9 +708,9 @@ std::string pass_dump(std::string_view name, emit_options opt = {}) {
   if (br.error.failed) return text + ";; ==== build failed: " + std::string(br.error.view()) + "\n";
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
-  po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
-  po.occupancy = occupancy_of(gfx942);
-  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  po.limits = register_limits{active_target::desc.regs.sgprs, active_target::desc.regs.vgprs, active_target::desc.regs.agprs};
+  po.occupancy = occupancy_of(active_target::desc);
+  pipeline_state st{std::move(br.fn), isa_of(active_target::desc), active_target::desc.hazard_rules, po};
   std::size_t n = section("built", st, static_cast<std::size_t>(-1));
   for (const pipeline_step& step : pipeline_steps) {
     const std::string name_of(step.name);

@@ -350,7 +350,7 @@ constexpr void builder::finish() {
   // would make dce's liveness, which the allocator reuses, stale.
   if (options_.schedule && !err.failed) {
     pass_error pe;
-    if (!resolve_waitcnts(fn, isa_view{isa::gfx942_instrs.data(), static_cast<uint32_t>(isa::gfx942_num_instrs)},
+    if (!resolve_waitcnts(fn, isa_view{active_target::table.data(), static_cast<uint32_t>(active_target::table.size())},
                           false, true, pe, nullptr, true))
       fail(src_loc{}, pe.view());
   }

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "ir.hpp"
+#include "targets/waitcnt.hpp"
 
 namespace hipasm {
 
@@ -51,12 +52,10 @@ struct label {
   }
 };
 
-// s_waitcnt fields (gfx9 encoding); fields left out do not wait.
+// s_waitcnt fields (targets/waitcnt.hpp: the encoding); fields left out do not wait.
 struct waitcnt {
-  uint8_t vm = 63, exp = 7, lgkm = 15;
-  constexpr uint16_t simm16() const {
-    return static_cast<uint16_t>((vm & 0xf) | (exp & 0x7) << 4 | (lgkm & 0xf) << 8 | ((vm >> 4) & 3) << 14);
-  }
+  uint8_t vm = waitcnt_encoding::vm_max, exp = waitcnt_encoding::exp_max, lgkm = waitcnt_encoding::lgkm_max;
+  constexpr uint16_t simm16() const { return waitcnt_encoding::encode(vm, exp, lgkm); }
   constexpr waitcnt operator|(const waitcnt& o) const {
     return waitcnt{vm < o.vm ? vm : o.vm, exp < o.exp ? exp : o.exp, lgkm < o.lgkm ? lgkm : o.lgkm};
   }
@@ -67,9 +66,18 @@ struct waitcnt {
     return o;
   }
 };
-constexpr waitcnt vmcnt(unsigned n) { return waitcnt{static_cast<uint8_t>(n > 63 ? 63 : n), 7, 15}; }
-constexpr waitcnt expcnt(unsigned n) { return waitcnt{63, static_cast<uint8_t>(n > 7 ? 7 : n), 15}; }
-constexpr waitcnt lgkmcnt(unsigned n) { return waitcnt{63, 7, static_cast<uint8_t>(n > 15 ? 15 : n)}; }
+constexpr waitcnt vmcnt(unsigned n) {
+  constexpr unsigned m = waitcnt_encoding::vm_max;
+  return waitcnt{static_cast<uint8_t>(n > m ? m : n), waitcnt_encoding::exp_max, waitcnt_encoding::lgkm_max};
+}
+constexpr waitcnt expcnt(unsigned n) {
+  constexpr unsigned m = waitcnt_encoding::exp_max;
+  return waitcnt{waitcnt_encoding::vm_max, static_cast<uint8_t>(n > m ? m : n), waitcnt_encoding::lgkm_max};
+}
+constexpr waitcnt lgkmcnt(unsigned n) {
+  constexpr unsigned m = waitcnt_encoding::lgkm_max;
+  return waitcnt{waitcnt_encoding::vm_max, waitcnt_encoding::exp_max, static_cast<uint8_t>(n > m ? m : n)};
+}
 
 template <class R>
 concept operand_like = requires(const R& r) {

@@ -29,7 +29,7 @@
 #include "hazard_rules.hpp"
 #include "ir.hpp"
 #include "vec.hpp"
-#include "isa/gfx942.hpp"
+#include "targets/select.hpp"
 #include "target.hpp"
 #include "passes/a2v.hpp"
 #include "passes/common.hpp"
@@ -290,13 +290,13 @@ constexpr occupancy_facts occupancy_of(const target& t) {
           t.max_waves_per_simd};
 }
 constexpr isa_view isa_of(const target& t) { return isa_view{t.instrs, static_cast<uint32_t>(t.num_instrs), t.semantics}; }
-constexpr isa_view gfx942_isa() { return isa_of(gfx942); }
+constexpr isa_view target_isa() { return isa_of(active_target::desc); }
 
 // Runs the pipeline for a target: its table, hazard data and register limits.
-constexpr pipeline_state compile_function(function fn, const target& t = gfx942, pipeline_options opt = {}) {
+constexpr pipeline_state compile_function(function fn, const target& t = active_target::desc, pipeline_options opt = {}) {
   opt.limits = register_limits{t.regs.sgprs, t.regs.vgprs, t.regs.agprs};
   opt.occupancy = occupancy_of(t);
-  pipeline_state st{std::move(fn), isa_of(t), t.hazard_rules ? t.hazard_rules : &gfx942_hazards, opt};
+  pipeline_state st{std::move(fn), isa_of(t), t.hazard_rules ? t.hazard_rules : active_target::desc.hazard_rules, opt};
   run_pipeline(st);
   return st;
 }

@@ -1,14 +1,15 @@
 // Per-target facts as data: the instruction table, register-file limits, LDS size, wave
-// size, and the hazard rules (hazard_rules.hpp, the hazard pass's data). gfx950 becomes a second `target` instance with its own table and numbers, never a
-// branch in the passes.
+// size, and the hazard rules (hazard_rules.hpp, the hazard pass's data). Each target is a
+// `target` instance and a type (targets/<arch>/target.hpp; targets/select.hpp picks the one a
+// compilation is for), never a branch in the passes.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "hazard_rules.hpp"
 #include "isa/check.hpp"
-#include "isa/gfx942.hpp"
 #include "isa/instr_desc.hpp"
 #include "isa/semantics.hpp"
 
@@ -42,10 +43,41 @@ struct target {
   constexpr const isa::instr_desc& operator[](uint16_t op) const { return instrs[op]; }
 };
 
+// A gfx9 target (gfx942, gfx950): the numbers they share, with its own table, LDS size, hazard
+// rules and semantics. Registers: 102 SGPRs, 256 VGPRs and 256 AGPRs addressable, 512 unified
+// a lane (gfx942.md "Machine"; gfx950.md section 5: the same files); 800 SGPRs a SIMD and 8
+// wave slots (timing.md T1, the timing model's device table); SGPR granule 16 and 6 extra
+// SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK with architected flat scratch): LLVM's
+// AMDGPUBaseInfo (getSGPRAllocGranule, getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
+constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instrs, std::size_t num_instrs,
+                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics) {
+  return target{
+      .name = name,
+      .instrs = instrs,
+      .num_instrs = num_instrs,
+      .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
+      .lds_bytes = lds_bytes,
+      .wave_size = 64,
+      .max_snop = 15,  // SIMM16[3:0]: llc-22 emits s_nop 15
+      .vgpr_alloc_granule = 8,
+      .sgpr_pair_align = 2,
+      .sgpr_quad_align = 4,
+      .vgpr_tuple_align = 2,
+      .unified_vgprs_per_lane = 512,
+      .sgprs_per_simd = 800,
+      .sgpr_alloc_granule = 16,
+      .extra_sgprs = 6,
+      .max_waves_per_simd = 8,
+      .hazard_rules = hazards,
+      .semantics = semantics,
+  };
+}
+
 namespace detail {
-// gfx942's instructions the value-rewriting passes understand (isa/semantics.hpp).
-constexpr std::array<isa::op_semantics_entry, 46> gfx942_semantics_list() {
-  using O = isa::gfx942_op;
+// The gfx9 instructions the value-rewriting passes understand (isa/semantics.hpp), for a
+// target's op enumeration O (every gfx9 target has them).
+template <class O>
+constexpr std::array<isa::op_semantics_entry, 46> gfx9_semantics_list() {
   using K = isa::op_kind;
   auto e = [](O op, K k, O rel = O{}, bool has_rel = false) {
     return isa::op_semantics_entry{static_cast<uint16_t>(op), k, has_rel ? static_cast<uint16_t>(rel) : uint16_t{0xffff}};
@@ -76,33 +108,6 @@ constexpr std::array<isa::op_semantics_entry, 46> gfx942_semantics_list() {
       cmp(O::v_cmp_nle_f32, O::v_cmp_nge_f32), cmp(O::v_cmp_nge_f32, O::v_cmp_nle_f32),
   }};
 }
-inline constexpr std::array<isa::op_semantics, isa::gfx942_num_instrs> gfx942_semantics =
-    isa::make_semantics<isa::gfx942_num_instrs>(gfx942_semantics_list());
 }  // namespace detail
-
-inline constexpr target gfx942{
-    .name = "gfx942",
-    .instrs = isa::gfx942_instrs.data(),
-    .num_instrs = isa::gfx942_num_instrs,
-    .regs = {.sgprs = 102, .vgprs = 256, .agprs = 256},
-    .lds_bytes = 65536,
-    .wave_size = 64,
-    .max_snop = 15,  // SIMM16[3:0]: llc-22 emits s_nop 15
-    .vgpr_alloc_granule = 8,
-    .sgpr_pair_align = 2,
-    .sgpr_quad_align = 4,
-    .vgpr_tuple_align = 2,
-    // 512 per lane: gfx942.md "Machine"; 800 SGPRs a SIMD and 8 wave slots: timing.md T1 (the
-    // timing model's device table); granule 16 and 6 extra SGPRs (VCC, FLAT_SCRATCH and
-    // XNACK_MASK with architected flat scratch): LLVM's AMDGPUBaseInfo (getSGPRAllocGranule,
-    // getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
-    .unified_vgprs_per_lane = 512,
-    .sgprs_per_simd = 800,
-    .sgpr_alloc_granule = 16,
-    .extra_sgprs = 6,
-    .max_waves_per_simd = 8,
-    .hazard_rules = &gfx942_hazards,
-    .semantics = detail::gfx942_semantics.data(),
-};
 
 }  // namespace hipasm

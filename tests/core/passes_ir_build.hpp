@@ -1,5 +1,5 @@
 // Constexpr IR building for the pass tests and the raw-IR test kernels: instructions by
-// mnemonic with the real gfx942 table, without the DSL (so the passes are tested on
+// mnemonic with the real table of the target, without the DSL (so the passes are tested on
 // exactly the IR they get). Usable at run time, in constant evaluation and in device code.
 #pragma once
 #include <initializer_list>
@@ -57,7 +57,7 @@ constexpr operand OFF() { return operand{}; }
 
 struct kb {
   function fn;
-  isa_view isa = gfx942_isa();
+  isa_view isa = target_isa();
   uint32_t line = 100;  // each instruction gets the next "source line"
 
   constexpr explicit kb(std::string_view name = "k") {
@@ -85,12 +85,12 @@ struct kb {
   }
   constexpr void edge(uint32_t from, uint32_t to) { fn.blocks[from].succs.push_back(to); }
   constexpr instr& op(uint32_t b, std::string_view mnemonic, std::initializer_list<operand> ops) {
-    const isa::instr_desc* d = gfx942.find(mnemonic);  // binary search
+    const isa::instr_desc* d = active_target::desc.find(mnemonic);  // binary search
     if (!d) __builtin_trap();  // unknown mnemonic: not a constant expression
-    return op(b, static_cast<isa::gfx942_op>(d - gfx942.instrs), ops);
+    return op(b, static_cast<target_op>(d - active_target::desc.instrs), ops);
   }
   // By table index: the variants that share a mnemonic (returning atomics, LDS loads).
-  constexpr instr& op(uint32_t b, isa::gfx942_op which, std::initializer_list<operand> ops) {
+  constexpr instr& op(uint32_t b, target_op which, std::initializer_list<operand> ops) {
     const int idx = static_cast<int>(which);
     instr& in = fn.blocks[b].instrs.emplace_back();  // in place, as the library's builder does
     in.op = static_cast<uint16_t>(idx);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -25,10 +26,10 @@ inline std::string to_text(const function& fn, bool comments = false) {
   size_sink s;
   emit_options opt;
   opt.comments = comments;
-  print_function(s, fn, gfx942_isa(), opt);
+  print_function(s, fn, target_isa(), opt);
   std::string out(s.n, '\0');
   array_sink a{out.data()};
-  print_function(a, fn, gfx942_isa(), opt);
+  print_function(a, fn, target_isa(), opt);
   return out;
 }
 
@@ -43,11 +44,11 @@ inline std::string run(const std::string& cmd) {
   return out;
 }
 
-// Assembles text with llvm-mc-22 for gfx942: returns the assembler's diagnostics ("" = ok).
+// Assembles text with llvm-mc-22 for the target: returns the assembler's diagnostics ("" = ok).
 inline std::string assemble_errors(const std::string& text, const std::string& tag) {
   const std::string path = "/tmp/hipasm_test_" + tag + "_" + std::to_string(::getpid()) + ".s";
   std::ofstream(path) << text;
-  std::string errs = run("llvm-mc-22 -arch=amdgcn -mcpu=gfx942 -filetype=null " + path + " 2>&1");
+  std::string errs = run("llvm-mc-22 -arch=amdgcn -mcpu=" + std::string(active_target::name) + " -filetype=null " + path + " 2>&1");
   std::remove(path.c_str());
   return errs;
 }
@@ -57,10 +58,10 @@ inline std::string assemble_errors(const std::string& text, const std::string& t
 inline void check_clean(const pipeline_state& st, const std::string& tag) {
   INFO(st.error.view());
   REQUIRE_FALSE(st.error.failed);
-  const auto va = verify_allocation(st.fn, gfx942_isa());
+  const auto va = verify_allocation(st.fn, target_isa());
   INFO(va.view());
   CHECK_FALSE(va.failed);
-  const auto vh = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
+  const auto vh = verify_hazards(st.fn, target_isa(), *active_target::desc.hazard_rules);
   INFO(vh.view());
   CHECK_FALSE(vh.failed);
   const std::string text = to_text(st.fn, true);
@@ -68,4 +69,23 @@ inline void check_clean(const pipeline_state& st, const std::string& tag) {
   CHECK(assemble_errors(text, tag) == "");
 }
 
+// Wait states given by the s_nops right before the first line containing `consumer`.
+inline int nops_before(const std::string& text, const std::string& consumer) {
+  std::vector<std::string> lines;
+  std::size_t p = 0;
+  while (p < text.size()) {
+    const auto e = text.find('\n', p);
+    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
+    if (e == std::string::npos) break;
+    p = e + 1;
+  }
+  std::size_t i = 0;
+  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
+  REQUIRE(i < lines.size());
+  int waits = 0;
+  std::smatch m;
+  const std::regex nop("^\\s*s_nop (\\d+)");
+  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
+  return waits;
+}
 }  // namespace hipasm::test

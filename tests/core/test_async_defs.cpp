@@ -69,7 +69,7 @@ TEST_CASE("async defs: an unread load and an unread returning atomic keep their 
   bool atomic_kept = false;
   for (const block& b : st.fn.blocks)
     for (const instr& in : b.instrs)
-      if (gfx942_isa()[in.op].name == "global_atomic_add") atomic_kept = true;
+      if (target_isa()[in.op].name == "global_atomic_add") atomic_kept = true;
   CHECK(atomic_kept);
   for (uint64_t later : {u.x, u.y, u.z}) {
     CHECK_FALSE(overlap(st, later, u.ld));
@@ -85,11 +85,11 @@ TEST_CASE("async defs: the verifier rejects a value placed on an in-flight load'
   for (int which = 0; which < 3; ++which) {
     auto st = compile_function(u.k.fn);
     REQUIRE_FALSE(st.error.failed);
-    REQUIRE_FALSE(verify_allocation(st.fn, gfx942_isa()).failed);
+    REQUIRE_FALSE(verify_allocation(st.fn, target_isa()).failed);
     if (which == 0) st.fn.vregs[u.x].phys = st.fn.vregs[u.ld].phys + 1;  // the load's second dword
     if (which == 1) st.fn.vregs[u.z].phys = st.fn.vregs[u.old].phys;     // the atomic's result
     if (which == 2) st.fn.vregs[u.s].phys = st.fn.vregs[u.sld].phys;     // the scalar load's pair
-    const auto v = verify_allocation(st.fn, gfx942_isa());
+    const auto v = verify_allocation(st.fn, target_isa());
     INFO(which);
     CHECK(v.failed);
     CHECK(v.view().find("while a memory instruction may still return into it") != std::string_view::npos);
@@ -97,7 +97,7 @@ TEST_CASE("async defs: the verifier rejects a value placed on an in-flight load'
   // After the retiring s_waitcnt sharing is fine.
   auto st = compile_function(u.k.fn);
   st.fn.vregs[u.after].phys = st.fn.vregs[u.old].phys;
-  const auto v = verify_allocation(st.fn, gfx942_isa());
+  const auto v = verify_allocation(st.fn, target_isa());
   INFO(v.view());
   CHECK_FALSE(v.failed);
 }
@@ -138,7 +138,7 @@ TEST_CASE("async defs: a load at the end of a loop body stays in flight across t
   // And the verifier sees the conflict across the back-edge.
   auto bad = st;
   bad.fn.vregs[t].phys = bad.fn.vregs[ld].phys;
-  CHECK(verify_allocation(bad.fn, gfx942_isa()).failed);
+  CHECK(verify_allocation(bad.fn, target_isa()).failed);
 }
 
 TEST_CASE("async defs: only the s_waitcnt that covers the load retires it") {

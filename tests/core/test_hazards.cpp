@@ -12,34 +12,15 @@ using namespace hipasm::test;
 namespace {
 // Runs the pipeline without the hazard pass (allocation done), for the verifier's sake.
 pipeline_state allocate_only(const function& fn) {
-  pipeline_state st{fn, gfx942_isa(), &gfx942_hazards, {}};
+  pipeline_state st{fn, target_isa(), &gfx942_hazards, {}};
   for (const auto& step : pipeline_steps) {
     if (step.name == "hazards") break;
     REQUIRE(step.run(st));
   }
   return st;
 }
-// Wait states given by the s_nops right before the first line containing `consumer`.
-int nops_before(const std::string& text, const std::string& consumer) {
-  std::vector<std::string> lines;
-  std::size_t p = 0;
-  while (p < text.size()) {
-    const auto e = text.find('\n', p);
-    lines.push_back(text.substr(p, e == std::string::npos ? std::string::npos : e - p));
-    if (e == std::string::npos) break;
-    p = e + 1;
-  }
-  std::size_t i = 0;
-  while (i < lines.size() && lines[i].find(consumer) == std::string::npos) ++i;
-  REQUIRE(i < lines.size());
-  int waits = 0;
-  std::smatch m;
-  const std::regex nop("^\\s*s_nop (\\d+)");
-  while (i-- > 0 && std::regex_search(lines[i], m, nop)) waits += std::stoi(m[1].str()) + 1;
-  return waits;
-}
 void check_verified(const pipeline_state& st) {
-  const auto v = verify_hazards(st.fn, gfx942_isa(), gfx942_hazards);
+  const auto v = verify_hazards(st.fn, target_isa(), gfx942_hazards);
   INFO(v.view());
   CHECK_FALSE(v.failed);
 }
@@ -195,7 +176,7 @@ TEST_CASE("hazards: the pass runs at compile time") {
     const auto st = compile_function(k.fn);
     int n = 0;
     for (const auto& in : st.fn.blocks[0].instrs)
-      if (gfx942_isa()[in.op].name == "s_nop") n += static_cast<int>(in.ops[0].value) + 1;
+      if (target_isa()[in.op].name == "s_nop") n += static_cast<int>(in.ops[0].value) + 1;
     return n;
   }();
   STATIC_REQUIRE(nops == 5);

@@ -15,7 +15,7 @@ std::size_t count(const function& fn, std::string_view mnemonic) {
   std::size_t n = 0;
   for (const auto& b : fn.blocks)
     for (const auto& in : b.instrs)
-      if (gfx942_isa()[in.op].name == mnemonic) ++n;
+      if (target_isa()[in.op].name == mnemonic) ++n;
   return n;
 }
 
@@ -185,7 +185,7 @@ TEST_CASE("partial defs: which EXEC writes only remove lanes") {
   for (const want& w : cases) {
     INFO(w.name);
     const instr& in = k.op(0, w.name, w.ops);
-    CHECK(detail::exec_write_only_removes_lanes(gfx942_isa()[in.op], in) == w.removes_only);
+    CHECK(detail::exec_write_only_removes_lanes(target_isa()[in.op], in) == w.removes_only);
   }
 }
 

@@ -93,7 +93,7 @@ pipeline_state built_state(const char* name) {
   REQUIRE_FALSE(br.error.failed);
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<Kernel>();
-  return pipeline_state{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  return pipeline_state{std::move(br.fn), target_isa(), &gfx942_hazards, po};
 }
 
 // Runs the kernel's pipeline up to dse, then dce with and without the table it leaves.
@@ -154,8 +154,8 @@ TEST_CASE("the pipeline with dce's liveness handed on and with a fresh one: both
   pipeline_options po{};
   po.kernel = detail::kernel_options_of<k>();
   po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
-  pipeline_state handed{br.fn, gfx942_isa(), &gfx942_hazards, po};
-  pipeline_state rebuilt{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  pipeline_state handed{br.fn, target_isa(), &gfx942_hazards, po};
+  pipeline_state rebuilt{std::move(br.fn), target_isa(), &gfx942_hazards, po};
   for (const pipeline_step& step : pipeline_steps) {
     REQUIRE(run_step(handed, step));
     if (step.run == detail::step_regalloc) {

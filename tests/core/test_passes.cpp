@@ -13,7 +13,7 @@ std::size_t count(const function& fn, std::string_view mnemonic) {
   std::size_t n = 0;
   for (const auto& b : fn.blocks)
     for (const auto& in : b.instrs)
-      if (gfx942_isa()[in.op].name == mnemonic) ++n;
+      if (target_isa()[in.op].name == mnemonic) ++n;
   return n;
 }
 std::size_t total(const function& fn) {
@@ -92,7 +92,7 @@ TEST_CASE("cse: identical computations merge; carry-outs, EXEC changes and side 
   const auto& stores = fn.blocks[0].instrs;
   std::size_t merged_reads = 0;
   for (const auto& in : stores)
-    if (gfx942_isa()[in.op].name == "global_store_dword" && in.ops[1].value == a) ++merged_reads;
+    if (target_isa()[in.op].name == "global_store_dword" && in.ops[1].value == a) ++merged_reads;
   CHECK(merged_reads == 2);
 }
 
@@ -242,10 +242,10 @@ TEST_CASE("waitcnt check: reading a load's result before a sufficient s_waitcnt 
   };
   pass_error err;
   // vmcnt(1): the older load (x) has returned.
-  CHECK(check_waitcnts(build(0x0f71), gfx942_isa(), err));
+  CHECK(check_waitcnts(build(0x0f71), target_isa(), err));
   // vmcnt(2) is not enough.
   pass_error err2;
-  CHECK_FALSE(check_waitcnts(build(0x0f72), gfx942_isa(), err2));
+  CHECK_FALSE(check_waitcnts(build(0x0f72), target_isa(), err2));
   const std::string msg(err2.view());
   INFO(msg);
   CHECK(msg.find("test.cpp:104: error:") == 0);

@@ -356,7 +356,7 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
       if (vdef[i]) k.op(cur, "global_store_dword", {R(tid), R(vv[i], 0, 1), R(out)}).mods.offset = 4 * i;
     pipeline_options opt;
     opt.limits.vgprs = 24;  // force sharing
-    pipeline_state st{k.fn, gfx942_isa(), &gfx942_hazards, opt};
+    pipeline_state st{k.fn, target_isa(), &gfx942_hazards, opt};
     run_pipeline(st);
     if (st.error.failed) {
       // Only running out is acceptable, with the documented message.
@@ -366,7 +366,7 @@ TEST_CASE("regalloc: random programs with loops and divergent regions verify cle
     INFO("round " << round);
     check_clean(st, "random");
     opt.keep_coalesced_copies = true;  // (every copy's def seen by the verifier)
-    pipeline_state kept{k.fn, gfx942_isa(), &gfx942_hazards, opt};
+    pipeline_state kept{k.fn, target_isa(), &gfx942_hazards, opt};
     run_pipeline(kept);
     check_clean(kept, "random_kept");
   }
@@ -409,7 +409,7 @@ int count_op(const function& fn, std::string_view mnemonic) {
   int n = 0;
   for (const block& b : fn.blocks)
     for (const instr& in : b.instrs)
-      if (gfx942_isa()[in.op].name == mnemonic) ++n;
+      if (target_isa()[in.op].name == mnemonic) ++n;
   return n;
 }
 }  // namespace

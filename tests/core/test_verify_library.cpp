@@ -32,7 +32,7 @@ void check_kernel(const char* name) {
   po.kernel = detail::kernel_options_of<Kernel>();
   po.limits = register_limits{gfx942.regs.sgprs, gfx942.regs.vgprs, gfx942.regs.agprs};
   po.occupancy = occupancy_of(gfx942);
-  pipeline_state st{std::move(br.fn), gfx942_isa(), &gfx942_hazards, po};
+  pipeline_state st{std::move(br.fn), target_isa(), &gfx942_hazards, po};
   for (const pipeline_step& step : pipeline_steps) {
     if (step.run == detail::step_regalloc) {
       // regalloc without remove_identity_copies

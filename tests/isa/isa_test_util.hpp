@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hipasm/isa/check.hpp"
-#include "hipasm/isa/gfx942.hpp"
+#include "hipasm/targets/select.hpp"
 
 namespace isa_test {
 using namespace hipasm;
@@ -197,7 +197,7 @@ inline std::vector<mc_result> assemble(const std::vector<std::string>& lines) {
     f << "L0:\nL1:\nL2:\nL3:\n";
     for (const auto& l : lines) f << l << "\n";
   }
-  std::string out = run(mc_path() + " -arch=amdgcn -mcpu=gfx942 -show-encoding " + in + " 2>" + err);
+  std::string out = run(mc_path() + " -arch=amdgcn -mcpu=" + std::string(hipasm::active_target::name) + " -show-encoding " + in + " 2>" + err);
   std::remove(in.c_str());
   std::vector<std::string> errs(lines.size());
   {
@@ -252,7 +252,7 @@ inline std::vector<std::string> disassemble(const std::vector<std::string>& enco
     }
   }
   std::string out =
-      run(mc_path() + " -arch=amdgcn -mcpu=gfx942 --disassemble -show-encoding " + in + " 2>/dev/null");
+      run(mc_path() + " -arch=amdgcn -mcpu=" + std::string(hipasm::active_target::name) + " --disassemble -show-encoding " + in + " 2>/dev/null");
   std::remove(in.c_str());
   std::vector<std::string> res;
   std::string cur;

@@ -5,7 +5,7 @@
 #include <initializer_list>
 
 #include "hipasm/isa/check.hpp"
-#include "hipasm/isa/gfx942.hpp"
+#include "hipasm/targets/select.hpp"
 #include "hipasm/target.hpp"
 
 namespace isa_static {

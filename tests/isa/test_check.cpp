@@ -76,14 +76,14 @@ TEST_CASE("isa_negative: illegal forms are rejected by check() with a clear mess
       {"v_mov_b32", {V(256), V(0)}, {}, "out of range"},
       // width
       {"v_add_f64", {V(0, 2), V(2), V(4, 2)}, {}, "operand 1 (src0) must be 2 dword(s) wide, got 1"},
-      {"global_load_dword", {V(0), V(2), off()}, {}, "must be 2 dword(s) wide"},
+      {"global_load_dword", {V(0), V(2), isa_test::off()}, {}, "must be 2 dword(s) wide"},
       {"global_load_dword", {V(0), V(2, 2), S(4, 2)}, {}, "must be 1 dword(s) wide"},
       // acc bit
       {"v_mfma_f32_32x32x8_bf16", {A(0, 16), V(0, 2), V(2, 2), V(16, 16)}, {}, "all VGPRs or all AGPRs"},
       // modifiers
       {"v_add_u32", {V(0), V(1), V(2)}, glc, "modifier glc not accepted"},
       {"ds_read_b32", {V(0), V(1)}, big_ds, "offset 65536 out of range 0..65535"},
-      {"global_load_dword", {V(0), V(2, 2), off()}, big_global, "offset 4096 out of range -4096..4095"},
+      {"global_load_dword", {V(0), V(2, 2), isa_test::off()}, big_global, "offset 4096 out of range -4096..4095"},
       {"v_mfma_f32_32x32x8_bf16", {A(0, 16), V(0, 2), V(2, 2), A(0, 16)}, cbsz8, "cbsz 8 out of range"},
       {"v_add_u32", {V(0), neg(V(1)), V(2)}, {}, "modifier neg not accepted"},
       {"buffer_load_dword", {V(0), V(1), S(4, 4), S(8)}, {}, "vaddr must be off without idxen or offen"},

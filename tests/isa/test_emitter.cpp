@@ -21,7 +21,7 @@ struct string_sink {
 std::string emit_line(const instr& in) {
   static const function fn{};
   string_sink out;
-  hipasm::detail::print_instr(out, fn, hipasm::isa_view{gfx942_instrs.data(), static_cast<uint32_t>(gfx942_num_instrs)}, in,
+  hipasm::detail::print_instr(out, fn, hipasm::isa_view{hipasm::active_target::table.data(), static_cast<uint32_t>(hipasm::active_target::table.size())}, in,
                               emit_options{.comments = false});
   std::string t = out.s;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
@@ -42,7 +42,7 @@ struct reg_alloc2 {
 };
 
 instr legal_instance(uint16_t op) {
-  const instr_desc& d = gfx942_instrs[op];
+  const instr_desc& d = active_target::table[op];
   instr in;
   in.op = op;
   in.num_operands = d.num_operands;
@@ -53,7 +53,7 @@ instr legal_instance(uint16_t op) {
     operand o;
     if (c & oc_vgpr) o = ra.take(reg_class::vgpr, dw);
     else if (c & oc_agpr) o = ra.take(reg_class::agpr, dw);
-    else if (c & oc_off) o = off();
+    else if (c & oc_off) o = isa_test::off();
     else if (c & oc_sgpr) o = ra.take(reg_class::sgpr, dw);
     else if (c & oc_vcc) o = special(dw == 2 ? special_reg::vcc : special_reg::vcc_lo);
     else if (c & oc_exec) o = special(dw == 2 ? special_reg::exec : special_reg::exec_lo);
@@ -79,8 +79,8 @@ instr legal_instance(uint16_t op) {
 
 TEST_CASE("isa_emitter_assembles: the emitter's text of every checked instruction assembles") {
   std::vector<std::string> lines;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     if (d.has(f_branch)) continue;  // labels need a function with blocks
     const instr base = legal_instance(op);
     if (!check(d, base).ok) continue;
@@ -142,8 +142,8 @@ TEST_CASE("isa_emitter_assembles: every MUBUF addressing form, in LLVM's flag or
   std::vector<std::string> lines;
   std::vector<std::pair<bool, bool>> flags;  // (idxen, offen) of each line
   int instrs = 0;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     if (d.enc != encoding::mubuf) continue;
     const instr base = legal_instance(op);
     if (!check(d, base).ok) continue;
@@ -165,7 +165,7 @@ TEST_CASE("isa_emitter_assembles: every MUBUF addressing form, in LLVM's flag or
             m_.offen = offen;
             m_.offset = o;
           });
-          in.ops[vaddr] = form == 0 ? off() : reg(reg_class::vgpr, 40, form == 3 ? 2 : 1);
+          in.ops[vaddr] = form == 0 ? isa_test::off() : reg(reg_class::vgpr, 40, form == 3 ? 2 : 1);
           if (soff >= 0) in.ops[soff] = s == 0 ? reg(reg_class::sgpr, 7, 1) : imm(0);
           const auto c = check(d, in);
           INFO(d.name << " form " << form << ": " << std::string(c.message.view()));

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "hipasm/isa/gfx942_mnemonics.hpp"
+#include "hipasm/targets/select.hpp"
 
 namespace {
 using namespace hipasm;

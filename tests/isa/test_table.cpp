@@ -1,4 +1,4 @@
-// Generated-table tests against the oracle (llvm-mc-22 for gfx942):
+// Generated-table tests against the oracle (llvm-mc-22 for the target, targets/select.hpp):
 //  - every table entry, instantiated with legal operands chosen from its own operand
 //    classes, passes check() and assembles, and the disassembler names the same mnemonic;
 //  - for every operand slot and every operand kind, check() accepts exactly what llvm-mc
@@ -33,19 +33,19 @@ operand legal_operand(const instr_desc& d, int i, reg_alloc& ra) {
   const int dw = od.dwords;
   if (c & oc_vgpr) return ra.take(reg_class::vgpr, dw);
   if (c & oc_agpr) return ra.take(reg_class::agpr, dw);
-  if (c & oc_off) return off();
+  if (c & oc_off) return isa_test::off();
   if (c & oc_sgpr) return ra.take(reg_class::sgpr, dw);
   if (c & oc_vcc) return special(dw == 2 ? special_reg::vcc : special_reg::vcc_lo);
   if (c & oc_exec) return special(dw == 2 ? special_reg::exec : special_reg::exec_lo);
   if (c & oc_m0) return special(special_reg::m0);
-  if (c & oc_label) return label(1);
+  if (c & oc_label) return isa_test::label(1);
   if (c & oc_simm16) return imm(0);
   if (c & oc_inline) return imm(1);
   return imm(0x1234);
 }
 
 instr instance(uint16_t op) {
-  const instr_desc& d = gfx942_instrs[op];
+  const instr_desc& d = active_target::table[op];
   instr in;
   in.op = op;
   in.num_operands = d.num_operands;
@@ -72,8 +72,8 @@ TEST_CASE("isa_table_assembles: every entry, printed with legal operands, assemb
   std::vector<std::string> lines;
   std::vector<uint16_t> ops;
   std::vector<std::string> check_failures;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     instr in = instance(op);
     check_result r = check(d, in);
     if (!r.ok) {
@@ -103,7 +103,7 @@ TEST_CASE("isa_table_assembles: every entry, printed with legal operands, assemb
     REQUIRE(dis.size() == encodings.size());
     std::vector<std::string> wrong;
     for (size_t i = 0; i < dis.size(); ++i) {
-      std::string want(gfx942_instrs[ops[i]].name);
+      std::string want(active_target::table[ops[i]].name);
       if (mnemonic_of(dis[i]) != want) wrong.push_back(want + " came back as " + dis[i]);
     }
     INFO("mnemonic mismatches: " << wrong.size() << (wrong.empty() ? "" : "; first: " + wrong[0]));
@@ -174,8 +174,8 @@ void compare(const std::vector<variant>& vs, const std::vector<mc_result>& res) 
 
 TEST_CASE("isa_slot_rules_agree: per slot and operand kind, check() accepts exactly what llvm-mc accepts") {
   std::vector<variant> vs;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     const instr base = instance(op);
     for (int i = 0; i < d.num_operands; ++i) {
       const operand_desc& od = d.operands[i];
@@ -225,8 +225,8 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
       {"sdwa", [](modifiers& m) { m.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 5, .src1_sel = 6}; }},
   };
   std::vector<variant> vs;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     const instr base = instance(op);
     if (!check(d, base).ok) continue;
     for (const mod_probe& p : probes) {
@@ -259,8 +259,8 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
 
 TEST_CASE("isa_dpp_sdwa_agree: DPP and SDWA operand rules agree with llvm-mc") {
   std::vector<variant> vs;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     if (!d.has(f_has_dpp | f_has_sdwa)) continue;
     const instr base = instance(op);
     for (int mode = 0; mode < 2; ++mode) {
@@ -291,8 +291,8 @@ TEST_CASE("isa_op_sel_length: the table's op_sel length is the one llvm-mc print
   // was counted as a source) where llvm-mc has 3.
   std::vector<uint16_t> ops;
   std::vector<std::string> lines;
-  for (uint16_t op = 0; op < gfx942_num_instrs; ++op) {
-    const instr_desc& d = gfx942_instrs[op];
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
     if (d.op_sel_len == 0 || d.enc == encoding::vop3p || d.enc == encoding::mfma) continue;
     instr in = instance(op);
     if (!check(d, in).ok) continue;
@@ -314,7 +314,7 @@ TEST_CASE("isa_op_sel_length: the table's op_sel length is the one llvm-mc print
       printed = 1;
       for (size_t c = at; c < txt.size() && txt[c] != ']'; ++c) printed += txt[c] == ',';
     }
-    if (!res[k].ok || printed != gfx942_instrs[ops[k]].op_sel_len)
+    if (!res[k].ok || printed != active_target::table[ops[k]].op_sel_len)
       wrong.push_back(lines[k] + "  -> llvm-mc: " + txt);
   }
   for (size_t k = 0; k < wrong.size() && k < 15; ++k) UNSCOPED_INFO(wrong[k]);

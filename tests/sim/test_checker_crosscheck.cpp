@@ -1,5 +1,5 @@
 // Cross-check of the two hazard tables that must agree but share no code: hipasm's own
-// (include/hipasm/hazard_rules.hpp, used by the library's s_nop pass) and the simulator
+// (include/hipasm/targets/gfx942/hazard_rules.hpp, used by the library's s_nop pass) and the simulator
 // checker's (sim/src/hazard_rules.cpp). For every row of the library's table, a producer and
 // a consumer instruction are built, and the checker is asked for the smallest number of
 // wait states between them that it accepts; that must equal the library's number, for
@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-#include "hipasm/hazard_rules.hpp"
+#include "hipasm/targets/gfx942/hazard_rules.hpp"
 #include "memory/harness.hpp"
 
 using namespace simtest;

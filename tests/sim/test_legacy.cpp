@@ -19,7 +19,7 @@
 
 #include "checker.hpp"
 #include "decode.hpp"
-#include "hipasm/isa/gfx942.hpp"
+#include "hipasm/targets/select.hpp"
 #include "assemble_one.hpp"
 #include "memory/harness.hpp"
 #include "test_core_util.hpp"

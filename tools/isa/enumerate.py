@@ -1,4 +1,4 @@
-"""Every valid gfx942 opcode, found by letting llvm-mc's disassembler name each
+"""Every valid opcode of the target (mc.set_arch), found by letting llvm-mc's disassembler name each
 encoding family's opcode space. Each opcode is decoded with a few operand-field
 variants (all VGPR, an SGPR source, all zero fields, ...) because some instructions
 only decode, or only re-assemble, with particular operand kinds."""

@@ -4,9 +4,11 @@ Implicit register uses follow LLVM's AMDGPU .td files (SOPInstructions.td: SCC d
 and uses; VOP*Instructions.td: EXEC uses of every VALU op, VCC of v_div_fmas;
 DSInstructions.td / BUFInstructions.td / FLATInstructions.td: M0 of GDS, addtid,
 append/consume and LDS-DMA). MFMA pass counts come from llvm-mca-22's scheduling
-model for gfx942 (its reciprocal throughput is the pass count)."""
+model for the target (its reciprocal throughput is the pass count)."""
 import re
 import subprocess
+
+from . import mc
 
 MEMORY = ("ds", "flat", "global", "scratch", "mubuf")
 
@@ -195,18 +197,23 @@ def flags(e, can_read_agpr):
 
 
 def mfma_passes(entries):
-    """{name: passes} from llvm-mca-22's gfx942 model (RThroughput of each MFMA)."""
+    """{name: passes} from llvm-mca-22's model of the target (RThroughput of each MFMA)."""
     lines, names = [], []
     for e in entries:
         if encoding(e) == "mfma" and "" in e.base:
             ops, mods, _ = e.base[""]
             lines.append(e.name + " " + ", ".join(ops))
             names.append(e.name)
-    r = subprocess.run(["llvm-mca-22", "-mtriple=amdgcn", "-mcpu=gfx942", "--instruction-info",
+    r = subprocess.run(["llvm-mca-22", "-mtriple=amdgcn", mc.MC_ARGS[1], "--instruction-info",
                         "--iterations=1"], input="\n".join(lines) + "\n", capture_output=True, text=True)
     out = {}
     rows = [l for l in r.stdout.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+\s", l)]
     assert len(rows) == len(names), "llvm-mca printed %d rows for %d MFMAs" % (len(rows), len(names))
     for n, row in zip(names, rows):
         out[n] = int(float(row.split()[2]))
+        # gfx950's f8f6f4 MFMAs take twice the passes when A or B is FP8/BF8 (cbsz/blgp 0 or 1,
+        # the default), which llvm-mca's model leaves out (SISchedule.td: "not reflected in
+        # MCA"): the table holds the FP8 count, so that hazard windows cover every format.
+        if "f8f6f4" in n:
+            out[n] *= 2
     return out

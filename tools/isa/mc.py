@@ -9,7 +9,11 @@ import subprocess
 import tempfile
 
 LLVM_MC = os.environ.get("LLVM_MC", "llvm-mc-22")
-MC_ARGS = ["-arch=amdgcn", "-mcpu=gfx942"]
+MC_ARGS = ["-arch=amdgcn", "-mcpu=gfx942"]  # set_arch() switches the target
+
+
+def set_arch(arch):
+    MC_ARGS[1] = "-mcpu=" + arch
 
 _diag = re.compile(r"^[^:]*:(\d+):\d+: (error|warning): (.*)$")
 _enc = re.compile(r"^\s*(.*?)\s*; encoding: \[([^\]]*)\]")

@@ -111,7 +111,7 @@ constexpr bool fits_inline(int64_t v) { return v >= -16 && v <= 64; }
 
 // A buffer resource: the V# in four SGPRs, and how it was made (for advance()).
 struct buffer {
-  using O = isa::gfx942_op;
+  using O = target_op;
   gpr<dtype::u32> desc;   // 4 SGPRs, 4-aligned
   uint32_t stride = 0;
 
@@ -370,7 +370,7 @@ struct buffer {
     if (b.err.failed) return {};
     O op = detail::buffer_load_op(o.width, 1, true);
     if (op == O{}) {
-      b.fail(sl, "buffer load_lds: one dword, or u8/i8/u16/i16 (gfx942 has no wider or d16 LDS-DMA)");
+      b.fail(sl, "buffer load_lds: one dword, or u8/i8/u16/i16 (no wider or d16 LDS-DMA here)");
       return {};
     }
     if (lds.has_vgpr()) {

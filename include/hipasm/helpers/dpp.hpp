@@ -136,7 +136,7 @@ constexpr gpr<T> dpp_value(const gpr<T>& x, dpp_ctrl c, std::source_location l =
   const uint32_t block = b.cur_block(), first = b.cur_index();
   modifiers m = c.bound_ctrl();
   operand_arg args[2] = {gpr<T>(d), x};
-  b.emit_ops(isa::gfx942_op::v_mov_b32, args, 2, m, sl);
+  b.emit_ops(target_op::v_mov_b32, args, 2, m, sl);
   b.last_expr_ = {d.id, block, first, b.cur_index()};
   return gpr<T>(d);
 }

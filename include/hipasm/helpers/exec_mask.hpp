@@ -43,12 +43,12 @@ constexpr gpr<u64> lane_mask(builder J, const cond& c, std::source_location l = 
     detail::reg_ref r = detail::emit_vector_cmp(L, c);
     if (!is_existing) return gpr<u64>(r);
     auto m = B.sgpr<u64>(l);
-    L.e(gfx942_op::s_and_b64, {m.to_operand(), detail::reg_op(r), detail::exec_op()});
+    L.e(target_op::s_and_b64, {m.to_operand(), detail::reg_op(r), detail::exec_op()});
     return m;
   }
   auto m = B.sgpr<u64>(l);
   const bool sense = detail::emit_scalar_cmp(L, c);
-  L.e(gfx942_op::s_cselect_b64, {m.to_operand(), sense ? detail::exec_op() : detail::imm_op(0, 2),
+  L.e(target_op::s_cselect_b64, {m.to_operand(), sense ? detail::exec_op() : detail::imm_op(0, 2),
                                  sense ? detail::imm_op(0, 2) : detail::exec_op()});
   return m;
 }
@@ -74,8 +74,8 @@ constexpr void with_exec_mask(builder J, const gpr<u64>& mask, F&& body,
   detail::lower L{B, l};
   label join = B.make_label({}, loc);
   detail::reg_ref save = L.tmp(reg_class::sgpr, 2);
-  L.e(gfx942_op::s_and_saveexec_b64, {detail::reg_op(save), mask.to_operand()});
-  B.emit_raw(gfx942_op::s_cbranch_execz, {detail::label_op(join.id)}, l);
+  L.e(target_op::s_and_saveexec_b64, {detail::reg_op(save), mask.to_operand()});
+  B.emit_raw(target_op::s_cbranch_execz, {detail::label_op(join.id)}, l);
   B.div_stack_.push_back({save, mask.ref(), join.id});
   B.enter_region(true, detail::lane_region::kind::masked, l);
   const bool exec_may_be_empty = B.exec_may_be_empty_;
@@ -86,7 +86,7 @@ constexpr void with_exec_mask(builder J, const gpr<u64>& mask, F&& body,
   B.div_stack_.pop_back();
   B.start_block();
   B.place(join, loc);
-  L.e(gfx942_op::s_mov_b64, {detail::exec_op(), detail::reg_op(save)});
+  L.e(target_op::s_mov_b64, {detail::exec_op(), detail::reg_op(save)});
   B.exec_may_be_empty_ = exec_may_be_empty || lanes_left;
 }
 

@@ -122,7 +122,7 @@ constexpr void il_add(il_info& r, uint32_t key, uint32_t first, uint32_t n, bool
 
 constexpr il_info il_classify(const instr& in) {
   il_info r;
-  const isa::instr_desc& d = op_desc(static_cast<gfx942_op>(in.op));
+  const isa::instr_desc& d = op_desc(static_cast<target_op>(in.op));
   const uint64_t fl = d.flags;
   for (int i = 0; i < in.num_operands; ++i) {
     const operand& o = in.ops[i];

@@ -137,8 +137,8 @@ class lds_pool {
       if (end > at) at = (end + align - 1) & ~(align - 1);
     }
     uint64_t end = static_cast<uint64_t>(at) + bytes;
-    if (end > 65536) {
-      b.fail(sl, "LDS pool: ", static_cast<long long>(bytes), " bytes do not fit in 64 KiB (",
+    if (end > active_target::desc.lds_bytes) {
+      b.fail(sl, "LDS pool: ", static_cast<long long>(bytes), " bytes do not fit in ", static_cast<long long>(active_target::desc.lds_bytes / 1024), " KiB (",
              static_cast<long long>(live_bytes()), " bytes live)");
       return {};
     }
@@ -314,8 +314,8 @@ class lds_view {
         return false;
       }
     }
-    if (static_cast<uint64_t>(base) + L.bytes() > 65536) {
-      b.fail(sl, "LDS view exceeds 64 KiB");
+    if (static_cast<uint64_t>(base) + L.bytes() > active_target::desc.lds_bytes) {
+      b.fail(sl, "LDS view exceeds ", static_cast<long long>(active_target::desc.lds_bytes / 1024), " KiB");
       return false;
     }
     return true;
@@ -480,7 +480,7 @@ class lds_view {
       return r;
     }
     // one instruction: offset: k + delta
-    constexpr void one(isa::gfx942_op op, const operand& part, int64_t delta) const {
+    constexpr void one(target_op op, const operand& part, int64_t delta) const {
       modifiers m;
       m.offset = static_cast<int32_t>(k + delta);
       if (store) b->emit(op, {detail::as_arg(reg), detail::as_arg(part)}, m, l);
@@ -488,7 +488,7 @@ class lds_view {
     }
     // read2/write2 of two elements of eb2 bytes at k + delta and k + delta + eb2 (false: the
     // offsets do not fit the 8-bit fields)
-    constexpr bool two(isa::gfx942_op op, const operand& part, int64_t delta, uint32_t eb2) const {
+    constexpr bool two(target_op op, const operand& part, int64_t delta, uint32_t eb2) const {
       int64_t first = k + delta;
       if (first % eb2 != 0 || first / eb2 + 1 > 255) return false;
       modifiers m;
@@ -506,7 +506,7 @@ class lds_view {
 
   constexpr void pair(builder& b, bool store, const operand& data, const lds_addr& p, int32_t r0, int32_t c0,
                       int32_t r1, int32_t c1, std::source_location l) const {
-    using O = isa::gfx942_op;
+    using O = target_op;
     const src_loc sl = to_src_loc(l);
     b.note_loc(sl);
     if (b.err.failed) return;
@@ -566,7 +566,7 @@ class lds_view {
   // Emits the access of `data` (a register operand) at address a.
   constexpr void access(builder& b, bool store, const operand& data, lds_addr a, const mem_opts& o,
                         std::source_location l) const {
-    using O = isa::gfx942_op;
+    using O = target_op;
     const src_loc sl = to_src_loc(l);
     b.note_loc(sl);
     if (b.err.failed) return;
@@ -665,7 +665,7 @@ class lds_view {
   // `pairs` read2/write2 of eb2-byte elements from a register that holds the whole address.
   static constexpr void far(builder& b, const operand& reg, int64_t k, bool store, const operand& data, uint32_t eb2,
                             int pairs, std::source_location l) {
-    using O = isa::gfx942_op;
+    using O = target_op;
     const ds_emit E0{&b, store, add_const(b, reg, k), 0, l};
     O op = eb2 == 8 ? (store ? O::ds_write2_b64 : O::ds_read2_b64) : (store ? O::ds_write2_b32 : O::ds_read2_b32);
     for (int i = 0; i < pairs; ++i) {

@@ -110,7 +110,7 @@ struct pipe_counts {
 constexpr pipe_counts count_async(const instr_stream& s) {
   pipe_counts c;
   for (uint32_t i = 0; i < s.size(); ++i) {
-    const isa::instr_desc& d = op_desc(static_cast<gfx942_op>(s.instrs.data()[i].op));
+    const isa::instr_desc& d = op_desc(static_cast<target_op>(s.instrs.data()[i].op));
     if (d.flags & isa::f_vm) ++c.vm;
     if (d.flags & isa::f_lgkm) ++c.lgkm;
     if (d.flags & isa::f_smem) c.smem = true;
@@ -123,15 +123,15 @@ constexpr void pipe_wait(builder& B, const pipe_counts& c, uint32_t later_iters,
   bool any = false;
   if (c.vm) {
     const uint32_t n = c.vm * later_iters;
-    w = w | vmcnt(n > 63 ? 63 : n);
-    any = any || n <= 63;
+    w = w | vmcnt(n);
+    any = any || n <= waitcnt_encoding::vm_max;
   }
   if (c.lgkm) {
     const uint32_t n = c.smem ? 0 : c.lgkm * later_iters;
-    w = w | lgkmcnt(n > 15 ? 15 : n);
-    any = any || n <= 15;
+    w = w | lgkmcnt(n);
+    any = any || n <= waitcnt_encoding::lgkm_max;
   }
-  if (any) B.emit_raw(gfx942_op::s_waitcnt, {w.to_operand()}, l);
+  if (any) B.emit_raw(target_op::s_waitcnt, {w.to_operand()}, l);
 }
 // A steady-state step: the load, the wait (depth - 1 iterations' loads in flight), the compute;
 // interleaved: the wait (depth - 2 in flight), then compute and load merged.

@@ -62,7 +62,7 @@ struct value_range {
     return m;
   }
   static constexpr bool writes(const instr& in, int i) {
-    const isa::instr_desc& d = isa::gfx942_instrs[in.op];
+    const isa::instr_desc& d = active_target::table[in.op];
     return i < d.num_operands && d.operands[i].role != isa::operand_role::use;
   }
   static constexpr bool is_exec(const operand& o) {
@@ -134,7 +134,7 @@ struct value_range {
     }
   };
   constexpr u32_range of_instr(const instr& in, uint32_t blk, uint32_t idx, int depth) {
-    using O = isa::gfx942_op;
+    using O = target_op;
     if (!in.mods.none()) return full();
     const instr_at at{in, blk, idx, depth};
     uint64_t k = 0;

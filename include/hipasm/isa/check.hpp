@@ -364,6 +364,7 @@ constexpr uint32_t modifiers_used(const modifiers& m, bool ds2) {
   if (m.op_sel_hi != 0xff) u |= m_op_sel_hi;
   if (m.neg_lo != 0 || m.neg_hi != 0) u |= m_neg_lo_hi;
   if (m.cbsz != 0 || m.abid != 0) u |= m_cbsz_abid_blgp;
+  if (m.abid != 0) u |= m_abid;
   if (m.blgp != 0) u |= m_blgp;
   if (m.dpp.ctrl != 0xffff) u |= m_dpp;
   if (m.sdwa.on) {
@@ -393,6 +394,7 @@ constexpr const char* modifier_name(uint32_t bit, bool ds2) {
     case m_neg_lo_hi: return "neg_lo/neg_hi";
     case m_cbsz_abid_blgp: return "cbsz/abid";
     case m_blgp: return "blgp";
+    case m_abid: return "abid";
     case m_dpp: return "DPP";
     case m_sdwa: return "SDWA";
     case m_sdwa_dst: return "SDWA dst_sel/dst_unused";

@@ -97,20 +97,34 @@ enum modifier_kind : uint32_t {
   m_cbsz_abid_blgp = 1 << 18, m_gds = 1 << 19, m_waitcnt = 1 << 20,
   m_blgp = 1 << 21,      // blgp: (m_cbsz_abid_blgp covers cbsz/abid; f64 MFMA and SMFMAC have no blgp)
   m_sdwa_dst = 1 << 22,  // the SDWA form has dst_sel/dst_unused (not v_cvt_*_fp8/bf8)
+  m_abid = 1 << 23,      // abid: (gfx950's f8f6f4 MFMAs take cbsz and blgp, not abid)
+};
+
+// What the hazard rules tell apart by instruction beyond the flags (LLVM's GCNHazardRecognizer
+// tests these opcodes by name): data of each target's table, set by tools/gen_isa_table.py,
+// so that the hazard pass compares no mnemonics.
+enum hazard_class : uint16_t {
+  hc_smfmac = 1 << 0, hc_dpp = 1 << 1, hc_cmpx = 1 << 2, hc_setreg = 1 << 3, hc_getreg = 1 << 4,
+  hc_rfe = 1 << 5, hc_div_fmas = 1 << 6, hc_dot = 1 << 7,
+  hc_readlane = 1 << 8, hc_readfirstlane = 1 << 9, hc_writelane = 1 << 10,
+  hc_permlane = 1 << 11, hc_fma64 = 1 << 12 /* v_fma_f64, v_fmac_f64 */,
+  hc_mem_store = 1 << 13 /* a memory store or atomic by name */, hc_nop = 1 << 14,
+  hc_m0_user = 1 << 15 /* s_movrel*, ds_*_addtid_b32, s_sendmsg*, s_ttracedata */,
 };
 
 inline constexpr int max_operands = 6;
 
 struct instr_desc {
-  std::string_view name;  // mnemonic as llvm-mc-22 spells it for gfx942
+  std::string_view name;  // mnemonic as llvm-mc-22 spells it for the target
   encoding enc;
   uint8_t num_operands;   // in assembler order: defs first, as printed by llvm-mc
   operand_desc operands[max_operands];
   uint64_t flags;         // instr_flag mask
   uint32_t modifiers;     // modifier_kind mask
-  uint8_t mfma_passes;    // gfx942 pass count, 0 if not MFMA
+  uint8_t mfma_passes;    // the target's pass count, 0 if not MFMA
   uint8_t op_sel_len = 0;     // entries printed in op_sel:[...] (VOP3: sources + dst)
   uint8_t op_sel_hi_len = 0;  // entries in op_sel_hi:/neg_lo:/neg_hi:[...] (sources)
+  uint16_t hazard = 0;        // hazard_class mask
 
   constexpr bool has(uint64_t f) const { return (flags & f) != 0; }
   constexpr bool accepts(uint32_t m) const { return (modifiers & m) != 0; }

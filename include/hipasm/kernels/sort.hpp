@@ -164,11 +164,11 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
   constexpr bool KF = !P && C.key == sort_key::f32;  // negative keys mapped by g
   // the keys' compare opcodes (by enum: a lookup by name costs string compares in the constant
   // evaluator)
-  constexpr gfx942_op op_min = KS ? gfx942_op::v_min_i32 : gfx942_op::v_min_u32,
-                      op_max = KS ? gfx942_op::v_max_i32 : gfx942_op::v_max_u32,
-                      op_min3 = KS ? gfx942_op::v_min3_i32 : gfx942_op::v_min3_u32,
-                      op_max3 = KS ? gfx942_op::v_max3_i32 : gfx942_op::v_max3_u32,
-                      op_med3 = KS ? gfx942_op::v_med3_i32 : gfx942_op::v_med3_u32;
+  constexpr target_op op_min = KS ? target_op::v_min_i32 : target_op::v_min_u32,
+                      op_max = KS ? target_op::v_max_i32 : target_op::v_max_u32,
+                      op_min3 = KS ? target_op::v_min3_i32 : target_op::v_min3_u32,
+                      op_max3 = KS ? target_op::v_max3_i32 : target_op::v_max3_u32,
+                      op_med3 = KS ? target_op::v_med3_i32 : target_op::v_med3_u32;
 
   auto lane = lane_id(J);
   auto wave = wave_id(J);
@@ -650,7 +650,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     // plain steps take eight
     auto reg_pair = [&](int d) {
       // (descending: the maximum to the lower index)
-      constexpr gfx942_op lo = KD ? op_max : op_min, hi = KD ? op_min : op_max,
+      constexpr target_op lo = KD ? op_max : op_min, hi = KD ? op_min : op_max,
                           lo3 = KD ? op_max3 : op_min3, hi3 = KD ? op_min3 : op_max3;
       const int h = 1 << (d - 1);
       const bool last = d == 1;
@@ -665,7 +665,7 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
         // b1's are free now; a0's and a1's are read by every result, so only the last one can take
         // theirs and an earlier one that would goes to a temporary (copied below if it is the
         // loop's). Intervals are whole (regalloc.hpp): fresh registers a group would add up
-        const gfx942_op op[4] = {lo3, op_med3, op_med3, hi3};
+        const target_op op[4] = {lo3, op_med3, op_med3, hi3};
         std::array<gpr<dtype::u32>, 4> home{};
         for (int q = 0; q < 4; ++q) home[q].rebind(last ? canon[pos[q]] : el[pos[q]]);
         auto reads = [&](int q) { return home[q].id == a0.id || home[q].id == a1.id; };

@@ -11,6 +11,7 @@
 #include "../ir.hpp"
 #include "../isa/instr_desc.hpp"
 #include "../isa/semantics.hpp"
+#include "../targets/waitcnt.hpp"
 
 namespace hipasm {
 
@@ -523,15 +524,15 @@ constexpr bool overwrite_returns_in_order(const isa::instr_desc& d, const P& p) 
   return false;
 }
 
-// The counters an s_waitcnt waits for (gfx9 simm16: vmcnt[3:0] | lgkmcnt[11:8] | vmcnt[15:14]).
+// The counters an s_waitcnt waits for (decoded by the target's waitcnt_encoding).
 struct waitcnt_counts {
-  uint32_t vm = 63, lgkm = 15;
+  uint32_t vm = waitcnt_encoding::vm_max, lgkm = waitcnt_encoding::lgkm_max;
 };
 constexpr waitcnt_counts decode_waitcnt(const instr& in) {
   uint64_t imm = 0;
   for (int k = 0; k < in.num_operands; ++k)
     if (in.ops[k].k == operand::kind::imm) imm = in.ops[k].value;
-  return {static_cast<uint32_t>((imm & 0xf) | (((imm >> 14) & 3) << 4)), static_cast<uint32_t>((imm >> 8) & 0xf)};
+  return {waitcnt_encoding::vm(imm), waitcnt_encoding::lgkm(imm)};
 }
 
 // Pending memory results, keyed by a number (a register dword for liveness, a load's index for

@@ -117,37 +117,37 @@ constexpr bool is_vector(const hz_range& r) { return r.first >= hz_vgpr0; }
 // SGPRs, VCC, M0, EXEC (LLVM's isSGPRReg: every scalar register a VALU can write).
 constexpr bool is_scalar(const hz_range& r) { return r.first < hz_hwreg0; }
 
-// The part of an instruction's hazard kind that depends on its opcode only (table flags
-// and mnemonic), with two more bits: a store/atomic, and an implicit M0 read.
+// The part of an instruction's hazard kind that depends on its opcode only (the table's
+// flags and hazard classes), with two more bits: a store/atomic, and an implicit M0 read.
 inline constexpr uint32_t hk_op_store = 1u << 29, hk_op_m0_read = 1u << 30, hk_op_known = 1u << 31;
 constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   using namespace isa;
   uint32_t k = hk_op_known;
   const uint64_t fl = d.flags;
-  const std::string_view name = d.name;
+  const uint16_t hc = d.hazard;
   if (has(fl, f_mfma)) {
     k |= hk_mfma;
     if (has(fl, f_xdl)) k |= hk_xdl;
     if (has(fl, f_dgemm)) k |= hk_dgemm;
-    if (starts_with(name, "v_smfmac")) k |= hk_smfmac;
+    if (hc & hc_smfmac) k |= hk_smfmac;
   } else if (has(fl, f_valu) || has(fl, f_lds_dma)) {
     k |= hk_valu;  // LLVM marks the LDS-DMA loads VALU too (isLdsDma: isVALU && MUBUF/FLAT)
   }
   if (has(fl, f_salu)) k |= hk_salu;
   if (has(fl, f_trans)) k |= hk_trans;
-  if (contains(name, "_dpp")) k |= hk_dpp;
-  if (has(fl, f_cmpx) || starts_with(name, "v_cmpx")) k |= hk_cmpx;
-  if (starts_with(name, "s_setreg")) k |= hk_setreg;
-  if (starts_with(name, "s_getreg")) k |= hk_getreg;
-  if (name == "s_rfe_b64") k |= hk_rfe;
-  if (starts_with(name, "v_div_fmas")) k |= hk_div_fmas;
-  if (starts_with(name, "v_dot")) k |= hk_dot;
-  const bool readlane = name == "v_readlane_b32" || name == "v_readfirstlane_b32";
+  if (hc & hc_dpp) k |= hk_dpp;
+  if (has(fl, f_cmpx) || (hc & hc_cmpx)) k |= hk_cmpx;
+  if (hc & hc_setreg) k |= hk_setreg;
+  if (hc & hc_getreg) k |= hk_getreg;
+  if (hc & hc_rfe) k |= hk_rfe;
+  if (hc & hc_div_fmas) k |= hk_div_fmas;
+  if (hc & hc_dot) k |= hk_dot;
+  const bool readlane = (hc & (hc_readlane | hc_readfirstlane)) != 0;
   if (readlane) k |= hk_readlane;
-  if (name == "v_readlane_b32" || name == "v_writelane_b32") k |= hk_rw_lane;
-  if (readlane || name == "v_writelane_b32") k |= hk_lane_op;
-  if (has(fl, f_permlane) || starts_with(name, "v_permlane")) k |= hk_permlane;
-  if (name == "v_fma_f64" || name == "v_fmac_f64") k |= hk_fma64;
+  if (hc & (hc_readlane | hc_writelane)) k |= hk_rw_lane;
+  if (readlane || (hc & hc_writelane)) k |= hk_lane_op;
+  if (has(fl, f_permlane) || (hc & hc_permlane)) k |= hk_permlane;
+  if (hc & hc_fma64) k |= hk_fma64;
   const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
                     d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
   if (vmem) k |= hk_vmem | hk_mem;
@@ -155,10 +155,10 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (smem) k |= hk_smem;
   // LLVM's mayStore: stores, atomics (with or without return) and the LDS-DMA loads; not
   // the cache controls (llc-22 puts no s_nop before s_dcache_wb, buffer_wbl2, buffer_inv).
-  if ((vmem || smem) && (contains(name, "_store") || contains(name, "_atomic") || has(fl, f_lds_dma)))
+  if ((vmem || smem) && ((hc & hc_mem_store) || has(fl, f_lds_dma)))
     k |= hk_mem_store;
   if (has(fl, f_ds) || d.enc == encoding::ds) k |= hk_mem;
-  if (name == "s_nop") k |= hk_nop;
+  if (hc & hc_nop) k |= hk_nop;
   const bool store = has(fl, f_store) || has(fl, f_atomic);
   if (store) k |= hk_op_store;
   // LLVM's createsVALUHazard: a VMEM/FLAT store or atomic whose data is wider than 64 bits
@@ -170,9 +170,7 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
         k |= hk_wide_store;
   // The M0 readers of LLVM's checkReadM0Hazards on gfx9: s_movrel*, ds_*_addtid_b32,
   // s_sendmsg*, s_ttracedata, GDS-only DS (and any DS with gds, fill_hazard_facts), LDS-DMA.
-  if (starts_with(name, "s_movrel") || name == "ds_read_addtid_b32" || name == "ds_write_addtid_b32" ||
-      name == "s_sendmsg" || name == "s_sendmsghalt" || name == "s_ttracedata" || has(fl, f_needs_gds) ||
-      has(fl, f_lds_dma))
+  if ((hc & hc_m0_user) || has(fl, f_needs_gds) || has(fl, f_lds_dma))
     k |= hk_m0_user;
   if (has(fl, f_reads_m0) || has(fl, f_lds_dma)) k |= hk_op_m0_read;
   return k;

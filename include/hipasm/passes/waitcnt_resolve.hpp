@@ -34,7 +34,7 @@ constexpr bool is_wait_placeholder(const instr& in) {
 
 // What a computed wait must retire (record p of the pending set s).
 struct wait_need {
-  uint32_t vm = 63, lgkm = 15;
+  uint32_t vm = waitcnt_encoding::vm_max, lgkm = waitcnt_encoding::lgkm_max;
   bool any = false;
   constexpr void add(const pending_set& s, const pending_entry& p) {
     any = true;
@@ -46,7 +46,7 @@ struct wait_need {
   }
   constexpr waitcnt_counts counts() const { return {vm, lgkm}; }
   constexpr uint64_t simm16() const {
-    return (vm & 0xf) | (uint64_t{7} << 4) | ((lgkm & 0xf) << 8) | (((vm >> 4) & 3) << 14);
+    return waitcnt_encoding::encode(vm, waitcnt_encoding::exp_max, lgkm);
   }
 };
 

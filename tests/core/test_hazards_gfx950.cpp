@@ -1,0 +1,86 @@
+// The hazard pass compiled for gfx950 (targets/select.hpp): the wait states LLVM's
+// GCNHazardRecognizer adds for gfx950 (IsGFX950: XDL producers of 4+ passes one more before
+// reads, SrcA/B and overwrites, NP+2 before an overlapping SrcC; v_mfma_f64_16x16x4 takes 16
+// passes, 19 wait states before a VALU read), with the counts llc-22 -mcpu=gfx950 emits where
+// ../shared/reference/gfx950.md records them (16x16x16 bf16 -> v_accvgpr_read: s_nop 7;
+// 32x32x8: s_nop 11; f64 16x16x4 -> VALU: 19). gfx942 gives 7, 11 and 11 (test_hazards.cpp).
+#include <catch2/catch.hpp>
+
+#include "passes_ir_helpers.hpp"
+
+using namespace hipasm;
+using namespace hipasm::test;
+
+static_assert(active_target::name == "gfx950");
+static_assert(active_target::desc.lds_bytes == 160 * 1024);
+
+namespace {
+// An MFMA `mfma` into an AGPR accumulator of `acc_dwords`, then `consumer` reading it; returns
+// the wait states hipasm puts before the consumer (the function also passes check_clean:
+// llvm-mc-22 -mcpu=gfx950 assembles it, the independent verifier agrees).
+int mfma_then_read(const char* mfma, int a_dwords, int acc_dwords, bool f64 = false) {
+  kb k("mfma_read");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(static_cast<uint16_t>(a_dwords), "a");
+  auto acc = k.a(static_cast<uint16_t>(acc_dwords), "acc");
+  auto r = k.v(f64 ? 2 : 1, "r");
+  for (int j = 0; j < a_dwords; ++j) k.op(0, "v_mov_b32", {R(a, static_cast<uint16_t>(j), 1), R(tid)});
+  for (int j = 0; j < acc_dwords; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, mfma, {R(acc), R(a), R(a), R(acc)});
+  if (f64) {
+    k.op(0, "v_accvgpr_read_b32", {R(r, 0, 1), R(acc, 0, 1)});
+    k.op(0, "v_accvgpr_read_b32", {R(r, 1, 1), R(acc, 1, 1)});
+  } else {
+    k.op(0, "v_accvgpr_read_b32", {R(r), R(acc, 0, 1)});
+  }
+  k.op(0, "global_store_dword", {R(tid), R(r, 0, 1), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  check_clean(st, "hazards_gfx950");
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  return nops_before(text, "v_accvgpr_read_b32");
+}
+}  // namespace
+
+TEST_CASE("hazards_gfx950: an XDL result read by a VALU: 5/8/12/20 (gfx942: NP+3)") {
+  CHECK(mfma_then_read("v_mfma_f32_4x4x4_16b_f16", 2, 4) == 5);     // 2 passes: unchanged
+  CHECK(mfma_then_read("v_mfma_f32_16x16x16_bf16", 2, 4) == 8);     // llc-22: s_nop 7
+  CHECK(mfma_then_read("v_mfma_f32_32x32x8_f16", 2, 16) == 12);     // llc-22: s_nop 11
+  CHECK(mfma_then_read("v_mfma_f32_16x16x32_bf16", 4, 4) == 8);     // gfx950's double-K shape, 4 passes
+}
+
+TEST_CASE("hazards_gfx950: v_mfma_f64_16x16x4_f64 takes 16 passes: 19 wait states before a VALU read") {
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_f64_16x16x4_f64)].mfma_passes == 16);
+  CHECK(mfma_then_read("v_mfma_f64_16x16x4_f64", 2, 8, true) == 19);
+}
+
+TEST_CASE("hazards_gfx950: an f8f6f4 MFMA's window is the FP8 one (the format is a modifier)") {
+  // SISchedule.td: 16x16x128 f8f6f4 is 8 passes with an FP8/BF8 operand (cbsz/blgp 0 or 1, the
+  // default), 4 otherwise; the table holds 8, so the read waits 12 whatever the format.
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_f32_16x16x128_f8f6f4)].mfma_passes == 8);
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_f32_32x32x64_f8f6f4)].mfma_passes == 16);
+}
+
+TEST_CASE("hazards_gfx950: an XDL result read as an overlapping SrcC: NP+2 (gfx942: NP+1)") {
+  kb k("srcc");
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(2, "a");
+  auto acc = k.a(8, "acc");
+  auto r = k.v(1, "r");
+  k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+  k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+  for (int j = 0; j < 8; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, "v_mfma_f32_16x16x16_bf16", {R(acc, 0, 4), R(a), R(a), R(acc, 0, 4)});  // 4 passes
+  k.op(0, "v_mfma_f32_16x16x16_f16", {R(acc, 4, 4), R(a), R(a), R(acc, 2, 4)});   // overlaps, not the same
+  k.op(0, "v_accvgpr_read_b32", {R(r), R(acc, 4, 1)});
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  check_clean(st, "hazards_gfx950_srcc");
+  const std::string text = to_text(st.fn, true);
+  INFO(text);
+  CHECK(nops_before(text, "v_mfma_f32_16x16x16_f16") == 6);
+}
