@@ -11,7 +11,7 @@
 namespace hipasm {
 using active_target = targets::gfx950;
 }
-#elif defined(__AMDGCN__) && !defined(__gfx942__)
+#elif defined(__amdgcn_processor__) && !defined(__gfx942__)  // (a HIP host pass defines __AMDGCN__ too)
 #error "hipasm compiles kernels for gfx942 and gfx950 (--offload-arch)"
 #else
 #include "gfx942/target.hpp"
