@@ -8,9 +8,10 @@ import subprocess
 import sys
 
 
-def load_env(build, arch=None):
+def load_env(build, arch=None, build_pch=True):
     """The build's difftest_env.sh with DEVICE_FLAGS and ARCH for `arch` (default: the build's
-    default target); builds that target's precompiled header if it is missing or stale."""
+    default target); builds that target's precompiled header if it is missing or stale (not
+    when called from a build of this build directory: build_pch=False)."""
     path = os.path.join(build, "tests", "difftest", "difftest_env.sh")
     if not os.path.exists(path):
         sys.exit(f"difftest: {path} missing: configure {build} with tests (cmake -S . -B {build})")
@@ -27,7 +28,7 @@ def load_env(build, arch=None):
     if "DEVICE_FLAGS_" + arch in env:
         env["ARCH"], env["DEVICE_FLAGS"] = arch, env["DEVICE_FLAGS_" + arch]
         pch = env.get("PCH_TARGET_" + arch)
-        if pch:
+        if pch and build_pch:
             rc, out = sh([env["CMAKE_COMMAND"], "--build", env["BUILD_DIR"], "--target", pch])
             if rc != 0:
                 sys.exit(f"difftest: building the {arch} precompiled header failed:\n{out[-2000:]}")
