@@ -8,7 +8,10 @@ import subprocess
 import sys
 
 
-def load_env(build):
+def load_env(build, arch=None, build_pch=True):
+    """The build's difftest_env.sh with DEVICE_FLAGS and ARCH for `arch` (default: the build's
+    default target); builds that target's precompiled header if it is missing or stale (not
+    when called from a build of this build directory: build_pch=False)."""
     path = os.path.join(build, "tests", "difftest", "difftest_env.sh")
     if not os.path.exists(path):
         sys.exit(f"difftest: {path} missing: configure {build} with tests (cmake -S . -B {build})")
@@ -19,6 +22,16 @@ def load_env(build):
             env[m.group(1)] = m.group(2)
     if not os.path.exists(env["RUNNER"]):
         sys.exit(f"difftest: {env['RUNNER']} missing: cmake --build {build} --target hipasm-difftest-run")
+    arch = arch or env["ARCH"]
+    if arch not in env.get("ARCHS", env["ARCH"]).split():
+        sys.exit(f"difftest: unknown target {arch} (this build has: {env.get('ARCHS', env['ARCH'])})")
+    if "DEVICE_FLAGS_" + arch in env:
+        env["ARCH"], env["DEVICE_FLAGS"] = arch, env["DEVICE_FLAGS_" + arch]
+        pch = env.get("PCH_TARGET_" + arch)
+        if pch and build_pch:
+            rc, out = sh([env["CMAKE_COMMAND"], "--build", env["BUILD_DIR"], "--target", pch])
+            if rc != 0:
+                sys.exit(f"difftest: building the {arch} precompiled header failed:\n{out[-2000:]}")
     return env
 
 

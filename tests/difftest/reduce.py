@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Shrinks a failing generated kernel to a small reproducer.
 
-  tests/difftest/reduce.py --build BUILD --seed S --kernel I [--kernels K] [--size N]
-                           [--features ...] [--no-features ...] [--out DIR]
+  tests/difftest/reduce.py --build BUILD [--arch gfx942|gfx950] --seed S --kernel I [--kernels K]
+                           [--size N] [--features ...] [--no-features ...] [--out DIR]
 
 Regenerates kernel I of batch S (the same generator arguments as the run that failed), checks
 that it fails alone, then repeatedly removes statements (whole blocks first, then single ones;
@@ -101,7 +101,7 @@ class Reducer:
         """The failure class of the current kernel, None when it passes."""
         self.tries += 1
         tag = f"r{self.tries}"
-        gen.write_batch([self.k], self.seed, self.work, self.feats, stem=tag)
+        gen.write_batch([self.k], self.seed, self.work, self.feats, stem=tag, arch=self.k.arch)
         co = os.path.join(self.work, tag + ".co")
         ok, msg, _ = compile_hip(self.env, os.path.join(self.work, tag + ".hip"), co)
         if not ok:
@@ -207,10 +207,11 @@ def main():
     ap.add_argument("--features", default="all")
     ap.add_argument("--no-features", default="")
     ap.add_argument("--out", default="")
+    ap.add_argument("--arch", default="gfx942", choices=gen.ARCHS)
     a = ap.parse_args()
-    env = load_env(os.path.abspath(a.build))
-    feats = gen.parse_features(a.features, a.no_features)
-    ks = gen.gen_batch(a.seed, a.kernels, feats, a.size)
+    feats = gen.parse_features(a.features, a.no_features, a.arch)
+    env = load_env(os.path.abspath(a.build), a.arch)
+    ks = gen.gen_batch(a.seed, a.kernels, feats, a.size, arch=a.arch)
     k = ks[a.kernel]
     work = a.out or tempfile.mkdtemp(prefix="difftest-reduce-")
     os.makedirs(work, exist_ok=True)
@@ -222,7 +223,7 @@ def main():
     print(f"{k.name}: {want}: {msg}; {count(k.body)} statements", flush=True)
     reduce_kernel(red, want, msg)
     got, msg = red.outcome()
-    gen.write_batch([k], a.seed, work, feats, stem="repro")
+    gen.write_batch([k], a.seed, work, feats, stem="repro", arch=a.arch)
     print(f"reduced to {count(k.body)} statements ({red.tries} tries): {got}: {msg}")
     print(f"files: {work}/repro.hip {work}/repro_ref.cpp")
     print("\n".join(k.dsl()))
