@@ -130,7 +130,7 @@ TEST_CASE("software_pipeline: the waits it emits are the weakest that cover the 
   std::vector<unsigned> vm;
   for (const auto& b : br.fn.blocks)
     for (const auto& in : b.instrs)
-      if (in.op == static_cast<uint16_t>(hipasm::gfx942_op::s_waitcnt)) vm.push_back(static_cast<unsigned>((in.ops[0].value & 0xf) | ((in.ops[0].value >> 14) & 3) << 4));
+      if (in.op == static_cast<uint16_t>(hipasm::target_op::s_waitcnt)) vm.push_back(static_cast<unsigned>((in.ops[0].value & 0xf) | ((in.ops[0].value >> 14) & 3) << 4));
   // (the kernel argument wait first, the per-lane stores have none)
   REQUIRE(vm.size() >= 4);
   CHECK(vm[vm.size() - 1] == 0);
