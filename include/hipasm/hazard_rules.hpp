@@ -53,6 +53,8 @@ enum class hazard_check : uint8_t {
   dot_then_same_srcab,       // v_dot result read as src0/src1 by the same v_dot opcode
   dot_then_read_other,       // v_dot result read by another VALU (not MFMA) / memory op
   dot_then_waw_other,        // v_dot result overwritten by another VALU (not MFMA) / memory op
+  valu_exec_then_permlane,   // VALU writes EXEC (v_cmpx), then v_permlane16/32_swap (gfx950)
+  cvt_fwd_then_valu,         // byte-select / stochastic fp4 scaled convert, a VALU reads or writes its dst (gfx950)
   count_
 };
 

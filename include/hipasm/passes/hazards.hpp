@@ -37,6 +37,7 @@ enum hz_kind : uint32_t {
   hk_rw_lane = 1u << 25, // v_readlane_b32, v_writelane_b32 (LLVM's isRWLane: an SGPR lane select)
   hk_rfe = 1u << 26,     // s_rfe_b64 (reads TRAPSTS)
   hk_mem_store = 1u << 27,  // SMEM/VMEM/FLAT that may store: stores, atomics, LDS-DMA (LLVM's mayStore)
+  hk_cvt_fwd = 1u << 28,    // a convert whose result needs a wait state before any VALU touches it (gfx950)
 };
 inline constexpr uint16_t hz_hwreg_trapsts = 3;
 
@@ -148,6 +149,7 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (readlane || (hc & hc_writelane)) k |= hk_lane_op;
   if (has(fl, f_permlane) || (hc & hc_permlane)) k |= hk_permlane;
   if (hc & hc_fma64) k |= hk_fma64;
+  if (has(fl, f_cvt_sr_fp4)) k |= hk_cvt_fwd;
   const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
                     d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
   if (vmem) k |= hk_vmem | hk_mem;
@@ -201,6 +203,9 @@ constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_m
   if (m.dpp_on()) k |= hk_dpp;
   if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m)) k |= hk_partial_dst;
   if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
+  // LLVM's getDstSelForwardingOperand on gfx950: a byte-select convert writing byte 1-3
+  // (op_sel[3:2] != 0; the stochastic fp4 pairs whatever their op_sel: opcode_hazard_kind).
+  if (d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 0xc)) k |= hk_cvt_fwd;
   return k;
 }
 
@@ -382,6 +387,8 @@ constexpr rule_kinds hazard_rule_kinds(hazard_check c) {
     case hazard_check::dot_then_same_srcab: return {dot, dot};
     case hazard_check::dot_then_read_other:
     case hazard_check::dot_then_waw_other: return {dot, valu_or_mem};
+    case hazard_check::valu_exec_then_permlane: return {valu, {hk_permlane}};
+    case hazard_check::cvt_fwd_then_valu: return {{hk_cvt_fwd, hk_any_valu}, valu};
     default: return {};  // a check this pass does not make: no instruction matches
   }
 }
@@ -456,7 +463,8 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::vgpr_then_dpp: hit = writes_read(P, C, vgpr_range, vgpr_range); break;
     case hazard_check::valu_exec_then_dpp:
     case hazard_check::valu_exec_then_lane_op:
-    case hazard_check::valu_exec_then_mfma: hit = P.writes(hz_exec, 2); break;
+    case hazard_check::valu_exec_then_mfma:
+    case hazard_check::valu_exec_then_permlane: hit = P.writes(hz_exec, 2); break;
     case hazard_check::wide_store_then_valu_war: hit = read_then_written(P, C, ht_data); break;
     case hazard_check::valu_vcc_exec_then_z: hit = writes_read(P, C, any_range, z_range); break;
     case hazard_check::valu_sgpr_then_valu: hit = writes_read(P, C, scalar_range, scalar_read_range); break;
@@ -485,6 +493,7 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::dot_then_same_srcab: hit = P.op == C.op && writes_read(P, C, vec_range, not_srcc_vec_range); break;
     case hazard_check::dot_then_read_other: hit = P.op != C.op && writes_read(P, C, vec_range, vec_range); break;
     case hazard_check::dot_then_waw_other: hit = P.op != C.op && vector_waw(P, C); break;
+    case hazard_check::cvt_fwd_then_valu: hit = writes_read(P, C, vec_range, vec_range) || vector_waw(P, C); break;
     default: break;
   }
   return hit;
