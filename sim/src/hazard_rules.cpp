@@ -144,10 +144,12 @@ InstInfo classify(const Inst& in) {
   // stochastic fp4 pair: the next VALU touching vdst needs 1 wait state (LLVM's
   // hasCvtScaleForwardingHazard / getDstSelForwardingOperand; llc-22 -mcpu=gfx950 puts s_nop 0
   // after v_cvt_scalef32_sr_fp8_f32 op_sel:[0,0,1,0] and v_cvt_scalef32_sr_pk_fp4_f32, none
-  // after byte 0 or v_cvt_sr_fp8_f32). Word selects (op_sel[3]) are DST_PARTIAL below.
+  // after byte 0).
+  // v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 are of the byte-select kind too (llc-22 -mcpu=gfx950:
+  // S_NOP 0 after V_CVT_SR_FP8_F32 with op_sel[2]).
   if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") ||
       ((starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
-        starts_with(m, "v_cvt_scalef32_pk_fp4_")) &&
+        starts_with(m, "v_cvt_scalef32_pk_fp4_") || m == "v_cvt_sr_fp8_f32" || m == "v_cvt_sr_bf8_f32") &&
        (in.mod.op_sel & 0xc)))
     f |= CVT_FWD;
   if (starts_with(m, "v_div_fmas_")) f |= DIV_FMAS;
@@ -285,8 +287,9 @@ constexpr Rule kRules[] = {
   {"vgpr-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,
    "v_permlane reads a VGPR written by a VALU less than 2 wait states before"},
   // gfx950 only (LLVM's checkPermlaneHazards, hasCvtScaleForwardingHazard).
-  {"cmpx-permlane", CMPX, 0, 0, PERMLANE, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
-   "v_permlane less than 4 wait states after a v_cmpx wrote EXEC", kGfx950Only},
+  // Any VALU writing EXEC, not only v_cmpx (llc-22: `$exec = V_CMP_EQ_U32_e64` then a swap: S_NOP 3).
+  {"cmpx-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
+   "v_permlane less than 4 wait states after a VALU (v_cmpx) wrote EXEC", kGfx950Only},
   {"cvt-scale-forward", VALU | CVT_FWD, 0, 0, VALU, 0, 0, Rel::VgprDefUseDef, Wait::Fixed, 1, 1,
    "VALU reads or writes the result of a byte-select / stochastic fp4 scaled convert right after it "
    "(needs 1 wait state)", kGfx950Only},

@@ -6,9 +6,12 @@
 // every MFMA pass count the row covers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include "hipasm/targets/gfx942/hazard_rules.hpp"
+#include "hipasm/targets/gfx950/hazard_rules.hpp"
 #include "memory/harness.hpp"
 
 using namespace simtest;
@@ -23,10 +26,15 @@ Inst mfma(std::string m, Operand d, Operand a, Operand b, Operand c) {
   return make(Format::MFMA, std::move(m), {d}, {a, b, c}, {}, C_VALU | C_MFMA);
 }
 
-// Smallest s_nop padding (in wait states) for which the checker reports nothing.
-int checker_min_wait(const Inst& producer, const Inst& consumer) {
+// Smallest s_nop padding (in wait states) for which the checker reports nothing, on `target`
+// (the checker takes a wave's target from its dispatch's code object).
+int checker_min_wait(const Inst& producer, const Inst& consumer,
+                     const hipasm::sim::Target& target = hipasm::sim::target_gfx942()) {
+  KernelImage image;
+  image.target = &target;
   for (int ws = 0; ws <= 24; ++ws) {
     Group g(1, 0, true);
+    g.dispatch.image = &image;
     g.run_handlers = false;
     g.issue(0, producer);
     for (int left = ws; left > 0; left -= std::min(left, 8)) g.issue(0, s_nop(std::min(left, 8) - 1));
@@ -53,8 +61,9 @@ const char* nonxdl_of(int passes) {
     default: return nullptr;  // no 4-pass non-XDL MFMA on gfx942
   }
 }
-const char* dgemm_of(int passes) {
-  return passes == 4 ? "v_mfma_f64_4x4x4_4b_f64" : passes == 8 ? "v_mfma_f64_16x16x4_f64" : nullptr;
+// v_mfma_f64_16x16x4_f64 takes 8 passes on gfx942 and 16 on gfx950 (`dgemm16`).
+const char* dgemm_of(int passes, int dgemm16 = 8) {
+  return passes == 4 ? "v_mfma_f64_4x4x4_4b_f64" : passes == dgemm16 ? "v_mfma_f64_16x16x4_f64" : nullptr;
 }
 
 struct Scenario {
@@ -62,8 +71,9 @@ struct Scenario {
   Inst producer, consumer;
 };
 
-// Scenarios of one library rule (empty: the row is not applicable to what can be built).
-std::vector<Scenario> scenarios(hipasm::hazard_check c) {
+// Scenarios of one library rule (empty: the row is not applicable to what can be built);
+// `dgemm16`: the pass count of v_mfma_f64_16x16x4_f64 on the target.
+std::vector<Scenario> scenarios(hipasm::hazard_check c, int dgemm16 = 8) {
   using hipasm::hazard_check;
   Modifiers dpp;
   dpp.dpp = true;
@@ -198,7 +208,7 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
       });
       break;
     case hazard_check::dgemm_then_fma64:
-      out.push_back({0, mfma(dgemm_of(8), V(0, 8), V(8, 2), V(10, 2), V(0, 8)),
+      out.push_back({0, mfma(dgemm_of(dgemm16, dgemm16), V(0, 8), V(8, 2), V(10, 2), V(0, 8)),
                      valu("v_fma_f64", {V(20, 2)}, {V(22, 2), V(24, 2), V(26, 2)}, Format::VOP3)});
       break;
     case hazard_check::dgemm_then_valu_read:
@@ -207,13 +217,13 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
     case hazard_check::dgemm_then_srcab:
     case hazard_check::dgemm_then_overlap_srcc:
     case hazard_check::dgemm_then_same_srcc:
-      for (int p : {4, 8}) {
-        Inst prod = mfma(dgemm_of(p), V(0, 8), V(8, 2), V(10, 2), V(0, 8));
+      for (int p : {4, dgemm16}) {
+        Inst prod = mfma(dgemm_of(p, dgemm16), V(0, 8), V(8, 2), V(10, 2), V(0, 8));
         Inst cons;
         if (c == hazard_check::dgemm_then_valu_read) cons = valu("v_add_f32", {V(20)}, {V(2), V(30)}, Format::VOP2);
         if (c == hazard_check::dgemm_then_mem_read) cons = make(Format::GLOBAL, "global_store_dword", {}, {V(40, 2), V(2), None()}, off(0));
         if (c == hazard_check::dgemm_then_waw) cons = valu("v_mov_b32", {V(2)}, {K(0)});
-        if (c == hazard_check::dgemm_then_srcab) cons = mfma(dgemm_of(8), V(16, 8), V(2, 2), V(10, 2), V(16, 8));
+        if (c == hazard_check::dgemm_then_srcab) cons = mfma(dgemm_of(dgemm16, dgemm16), V(16, 8), V(2, 2), V(10, 2), V(16, 8));
         if (c == hazard_check::dgemm_then_overlap_srcc) cons = mfma(nonxdl_of(8), V(16, 4), V(30), V(31), V(2, 4));
         if (c == hazard_check::dgemm_then_same_srcc) {
           if (p != 4) continue;  // the row is about the 4-pass DGEMM
@@ -235,6 +245,26 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c) {
       out.push_back({0, valu("v_dot2_f32_f16", {V(4)}, {V(0), V(1), V(2)}, Format::VOP3P),
                      valu("v_mov_b32", {V(4)}, {K(0)})});
       break;
+    // gfx950's own rows.
+    case hazard_check::valu_exec_then_permlane: {
+      Inst swap = valu("v_permlane32_swap_b32", {V(5)}, {V(6)});
+      out.push_back({0, cmpx, swap});
+      out.push_back({0, valu("v_cmp_eq_u32", {EXEC()}, {V(1), V(2)}, Format::VOP3), swap});  // any VALU writing EXEC
+      break;
+    }
+    case hazard_check::cvt_fwd_then_valu: {
+      Modifiers byte1;
+      byte1.op_sel = 4;  // op_sel:[0,0,1,0]
+      Inst sr_fp8 = valu("v_cvt_scalef32_sr_fp8_f32", {V(4)}, {V(0), V(1), V(2)}, Format::VOP3, byte1);
+      Inst sr_fp4 = valu("v_cvt_scalef32_sr_pk_fp4_f32", {V(4)}, {V(0, 2), V(2), V(3)}, Format::VOP3);
+      Inst read = valu("v_add_u32", {V(5)}, {V(4), V(6)}, Format::VOP2), write = valu("v_mov_b32", {V(4)}, {V(6)});
+      for (const Inst& p : {sr_fp8, sr_fp4}) {
+        out.push_back({0, p, read});
+        out.push_back({0, p, write});
+      }
+      out.push_back({0, valu("v_cvt_sr_fp8_f32", {V(4)}, {V(0), V(1)}, Format::VOP3, byte1), read});
+      break;
+    }
     default: break;
   }
   return out;
@@ -261,6 +291,41 @@ TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[chec
   INFO(disagreements.str());
   CHECK(disagreements.str().empty());
   CHECK(compared >= 50);
+}
+
+// gfx950: every row of hipasm's gfx950 table against the checker's gfx950 rows, the XDL and
+// f64 16x16x4 wait states as gfx950 counts them (v_mfma_f64_16x16x4_f64: 16 passes).
+// One difference is deliberate and listed: hipasm's gfx950 table has one row for an XDL
+// result read as an overlapping SrcC (4/6/10/18, LLVM's count for an XDL reader); after a
+// 2-pass XDL MFMA a non-XDL reader needs 3 (LLVM's GFX940_XDL_N_PassWritesVGPROverlapped-
+// SGEMMDGEMMSrcCWaitStates, the checker's xdl2_srcc_nonxdl): hipasm waits one more.
+TEST_CASE("cross-check gfx950: the checker's hazard table agrees with hipasm's", "[checker][crosscheck][gfx950]") {
+  std::ostringstream disagreements;
+  int compared = 0;
+  const auto& t950 = hipasm::sim::target_gfx950();
+  for (const auto& rule : hipasm::gfx950_hazard_rules) {
+    auto sc = scenarios(rule.check, 16);
+    INFO(rule.name);
+    CHECK(!sc.empty());
+    for (auto& s : sc) {
+      int lib = rule.wait[hipasm::hazard_pass_index(s.passes)];
+      int sim = checker_min_wait(s.producer, s.consumer, t950);
+      ++compared;
+      if (lib != sim)
+        disagreements << rule.name << " [" << s.producer.text << " -> " << s.consumer.text << "]: hipasm " << lib
+                      << ", checker " << sim << "\n";
+    }
+  }
+  INFO(disagreements.str());
+  CHECK(disagreements.str().empty());
+  CHECK(compared >= 55);
+  // The listed difference: a 2-pass XDL result as the overlapping SrcC of a non-XDL MFMA.
+  const auto* row = std::find_if(std::begin(hipasm::gfx950_hazard_rules), std::end(hipasm::gfx950_hazard_rules),
+                                 [](const auto& r) { return r.check == hipasm::hazard_check::xdl_then_overlap_srcc; });
+  REQUIRE(row != std::end(hipasm::gfx950_hazard_rules));
+  CHECK(row->wait[hipasm::hazard_pass_index(2)] == 4);
+  CHECK(checker_min_wait(mfma(xdl_of(2), A(0, 4), V(0, 2), V(2, 2), A(0, 4)),
+                         mfma(nonxdl_of(8), A(20, 4), V(0), V(1), A(2, 4)), t950) == 3);
 }
 
 // The soft-clause rule is not a row of either table (hipasm: hazard_table::soft_clauses and
