@@ -135,6 +135,13 @@ InstInfo classify(const Inst& in) {
     if (in.mod.sdwa && in.mod.dst_sel != 6) f |= DST_PARTIAL;
     if (!in.mod.sdwa && in.format == Format::VOP3 && (in.mod.op_sel & 8)) f |= DST_PARTIAL;
   }
+  // The converts writing the byte of vdst that op_sel[3:2] selects (LLVM's FP8 dst-select
+  // kind): byte 1 or 3 (op_sel[2]) is a partial write too, on gfx942 as on gfx950 (llc-22
+  // -mcpu=gfx942: s_nop 0 after v_cvt_sr_fp8_f32 op_sel:[0,0,1,0] before a VALU reads it).
+  const bool byte_select = starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
+                           starts_with(m, "v_cvt_scalef32_pk_fp4_") || m == "v_cvt_sr_fp8_f32" ||
+                           m == "v_cvt_sr_bf8_f32";
+  if ((f & VALU) && byte_select && in.format == Format::VOP3 && (in.mod.op_sel & 4)) f |= DST_PARTIAL;
   if (starts_with(m, "v_cmpx_")) f |= CMPX;
   if (m == "v_readlane_b32") f |= READLANE;
   if (m == "v_readfirstlane_b32") f |= READFIRSTLANE;
@@ -145,12 +152,7 @@ InstInfo classify(const Inst& in) {
   // hasCvtScaleForwardingHazard / getDstSelForwardingOperand; llc-22 -mcpu=gfx950 puts s_nop 0
   // after v_cvt_scalef32_sr_fp8_f32 op_sel:[0,0,1,0] and v_cvt_scalef32_sr_pk_fp4_f32, none
   // after byte 0).
-  // v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 are of the byte-select kind too (llc-22 -mcpu=gfx950:
-  // S_NOP 0 after V_CVT_SR_FP8_F32 with op_sel[2]).
-  if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") ||
-      ((starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
-        starts_with(m, "v_cvt_scalef32_pk_fp4_") || m == "v_cvt_sr_fp8_f32" || m == "v_cvt_sr_bf8_f32") &&
-       (in.mod.op_sel & 0xc)))
+  if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") || (byte_select && (in.mod.op_sel & 0xc)))
     f |= CVT_FWD;
   if (starts_with(m, "v_div_fmas_")) f |= DIV_FMAS;
   if (m == "v_fma_f64" || m == "v_fmac_f64") f |= FMA64;

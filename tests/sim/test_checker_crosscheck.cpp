@@ -142,9 +142,14 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c, int dgemm16 = 8) {
     case hazard_check::trans_then_valu:
       out.push_back({0, valu("v_rcp_f32", {V(4)}, {V(0)}), valu("v_add_f32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
       break;
-    case hazard_check::partial_dst_then_valu:
+    case hazard_check::partial_dst_then_valu: {
       out.push_back({0, valu("v_add_f16", {V(4)}, {V(0), V(1)}, Format::VOP2, sdwa), valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
+      Modifiers byte1;
+      byte1.op_sel = 4;  // op_sel:[0,0,1,0]: byte 1 of the result (llc-22 -mcpu=gfx942: s_nop 0)
+      out.push_back({0, valu("v_cvt_sr_fp8_f32", {V(4)}, {V(0), V(1)}, Format::VOP3, byte1),
+                     valu("v_add_u32", {V(5)}, {V(4), V(4)}, Format::VOP2)});
       break;
+    }
     case hazard_check::vgpr_then_permlane:
       out.push_back({0, vmov, valu("v_permlane16_b32", {V(5)}, {V(4), S(0), S(1)}, Format::VOP3)});
       break;

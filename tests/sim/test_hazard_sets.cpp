@@ -42,14 +42,13 @@ const char* form_name(op_form f) {
   }
   return "";
 }
-// `byte1`: also op_sel:[0,0,1,0] (a source's high half, or byte 1 of a byte-select convert's
-// result): gfx950 only, see the gfx942 test case.
-std::vector<op_form> forms_of(const instr_desc& d, bool byte1) {
+// Also op_sel:[0,0,1,0]: a source's high half, or byte 1 of a byte-select convert's result.
+std::vector<op_form> forms_of(const instr_desc& d) {
   std::vector<op_form> out{op_form::plain};
   if (d.has(f_has_dpp)) out.push_back(op_form::dpp);
   if (d.has(f_has_sdwa) && d.accepts(m_sdwa_dst)) out.push_back(op_form::sdwa_word);
   if (d.enc == encoding::vop3 && d.accepts(m_op_sel) && d.op_sel_len > 0) out.push_back(op_form::op_sel_dst);
-  if (byte1 && d.enc == encoding::vop3 && d.accepts(m_op_sel) && d.op_sel_len == 4) out.push_back(op_form::op_sel_byte1);
+  if (d.enc == encoding::vop3 && d.accepts(m_op_sel) && d.op_sel_len == 4) out.push_back(op_form::op_sel_byte1);
   if (d.accepts(m_gds) && !d.has(f_needs_gds)) out.push_back(op_form::gds);
   return out;
 }
@@ -143,7 +142,12 @@ llvm_class llvm_of(const instr_desc& d, op_form f) {
   // default), so LLVM 22 also counts every v_pk_* / v_fma_mix* / v_pk_mad* (llc-22:
   // v_pk_mul_f32; s_nop 0; v_pk_add_f32). AMD's production asm reads packed results at once
   // (aiter's gfx942 code objects: 6104 times in 400 files), so neither table takes VOP3P.
-  c.partial_dst = c.valu && (f == op_form::sdwa_word || f == op_form::op_sel_dst);
+  // getDstSelForwardingOperand's FP8 kind, on gfx942 too: a byte-select convert writing byte 1
+  // or 3 (src2_modifiers OP_SEL_0; llc-22 -mcpu=gfx942: v_cvt_sr_fp8_f32 op_sel:[0,0,1,0];
+  // s_nop 0; v_add_u32 reading it).
+  const bool byte_sel = starts(n, "v_cvt_scalef32_sr_fp8_") || starts(n, "v_cvt_scalef32_sr_bf8_") ||
+                        starts(n, "v_cvt_scalef32_pk_fp4_") || n == "v_cvt_sr_fp8_f32" || n == "v_cvt_sr_bf8_f32";
+  c.partial_dst = c.valu && (f == op_form::sdwa_word || f == op_form::op_sel_dst || (byte_sel && f == op_form::op_sel_byte1));
   // createsVALUHazard: a MUBUF/FLAT store or atomic with > 64-bit vdata.
   const bool writes_mem = has_text(n, "_store") || has_text(n, "_atomic_");
   c.wide_store = c.vmem_or_flat && writes_mem &&
@@ -169,8 +173,6 @@ llvm_class llvm_of(const instr_desc& d, op_form f) {
                n == "v_permlane16_swap_b32" || n == "v_permlane32_swap_b32";
   // getDstSelForwardingOperand on gfx950 (llc-22 -run-pass=post-RA-hazard-rec -mcpu=gfx950 over
   // each opcode and op_sel): FP8 kind (byte select: op_sel[2] or [3] set) and FP4 kind (any).
-  const bool byte_sel = starts(n, "v_cvt_scalef32_sr_fp8_") || starts(n, "v_cvt_scalef32_sr_bf8_") ||
-                        starts(n, "v_cvt_scalef32_pk_fp4_") || n == "v_cvt_sr_fp8_f32" || n == "v_cvt_sr_bf8_f32";
   c.cvt_forward = starts(n, "v_cvt_scalef32_sr_pk_fp4_") ||
                   (byte_sel && (f == op_form::op_sel_dst || f == op_form::op_sel_byte1));
   return c;
@@ -287,8 +289,7 @@ std::vector<instr_desc> sim_only_opcodes(const hipasm::sim::Target& target, cons
 }
 
 template <class Instrs, class Rules>
-set_report compare_sets(const Instrs& instrs, const Rules& lib_rules, const hipasm::sim::Target& target,
-                        bool byte1) {
+set_report compare_sets(const Instrs& instrs, const Rules& lib_rules, const hipasm::sim::Target& target) {
   // Rule ids: the checker's table is the list; every hipasm row names one of them.
   std::map<std::string, opset> lib_p, lib_c, sim_p, sim_c;
   set_report out;
@@ -314,7 +315,7 @@ set_report compare_sets(const Instrs& instrs, const Rules& lib_rules, const hipa
   for (const instr_desc* dp : all) {
     const instr_desc& d = *dp;
     const bool in_lib = lib_names.count(std::string(d.name)) != 0;
-    for (op_form f : forms_of(d, byte1)) {
+    for (op_form f : forms_of(d)) {
       const std::string name = std::string(d.name) + form_name(f);
       const uint32_t k = in_lib ? library_kind(d, f) : 0;
       const uint64_t flags = checker_flags(d, f);
@@ -354,14 +355,11 @@ set_report compare_sets(const Instrs& instrs, const Rules& lib_rules, const hipa
 
 }  // namespace
 
-// gfx942's rows only: gfx950's own rows have no gfx942 opcodes to compare. Not compared
-// here (forms_of without op_sel:[0,0,1,0]): LLVM 22 also pads v_cvt_sr_fp8_f32 /
-// v_cvt_sr_bf8_f32 writing byte 1 or 3 (op_sel[2]) before a VALU on gfx942 (llc-22
-// -mcpu=gfx942: s_nop 0), which neither gfx942 table does yet.
+// gfx942's rows only: gfx950's own rows have no gfx942 opcodes to compare.
 TEST_CASE("hazard sets: producers and consumers of every rule agree (hipasm, hipasm-sim, LLVM)",
           "[checker][crosscheck][hazard-sets]") {
   CHECK(isa::gfx942_instrs.size() == isa::gfx942_num_instrs);
-  auto r = compare_sets(isa::gfx942_instrs, gfx942_hazard_rules, hipasm::sim::target_gfx942(), false);
+  auto r = compare_sets(isa::gfx942_instrs, gfx942_hazard_rules, hipasm::sim::target_gfx942());
   INFO(r.text);
   CHECK(r.text.empty());
   // The sets are not trivially empty (a class predicate that matches nothing would agree).
@@ -370,6 +368,8 @@ TEST_CASE("hazard sets: producers and consumers of every rule agree (hipasm, hip
   CHECK(r.ref_c["salu-m0"].count("ds_write_addtid_b32"));
   CHECK(r.ref_p["dst-partial-use"].count("v_pack_b32_f16 (op_sel dst)"));
   CHECK(!r.ref_p["dst-partial-use"].count("v_pk_fma_f32"));
+  CHECK(r.ref_p["dst-partial-use"].count("v_cvt_sr_fp8_f32 (op_sel:[0,0,1,0])"));
+  CHECK(!r.ref_p["dst-partial-use"].count("v_fma_f16 (op_sel:[0,0,1,0])"));
 }
 
 // Every gfx950 opcode against the gfx950 rows of both tables and LLVM's gfx950 classes
@@ -378,7 +378,7 @@ TEST_CASE("hazard sets: producers and consumers of every rule agree (hipasm, hip
 TEST_CASE("hazard sets gfx950: producers and consumers of every rule agree (hipasm, hipasm-sim, LLVM)",
           "[checker][crosscheck][hazard-sets][gfx950]") {
   CHECK(isa::gfx950_instrs.size() == isa::gfx950_num_instrs);
-  auto r = compare_sets(isa::gfx950_instrs, gfx950_hazard_rules, hipasm::sim::target_gfx950(), true);
+  auto r = compare_sets(isa::gfx950_instrs, gfx950_hazard_rules, hipasm::sim::target_gfx950());
   INFO(r.text);
   CHECK(r.text.empty());
   CHECK(r.ref_c["cmpx-permlane"] == opset{"v_permlane16_swap_b32", "v_permlane32_swap_b32"});

@@ -193,7 +193,7 @@ struct opcode_kind_cache {
 
 // The kind bits that depend on an instruction's modifiers: DPP, a partial-dword result
 // (LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or VOP3 op_sel dst-high: the
-// last op_sel entry), and a GDS access (an M0 reader). Not VOP3P: LLVM 22 tests bit 3 of
+// last op_sel entry, or a byte-select convert's op_sel[2]), and a GDS access (an M0 reader). Not VOP3P: LLVM 22 tests bit 3 of
 // src0_modifiers, which in VOP3P is op_sel_hi[0] (set by default), so llc-22 puts s_nop 0
 // after every packed op read at once; AMD's production asm reads them at once (aiter's
 // gfx942 code objects: 6104 such reads in 400 files), so the hardware needs no wait.
@@ -201,7 +201,10 @@ constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_m
   using namespace isa;
   uint32_t k = 0;
   if (m.dpp_on()) k |= hk_dpp;
-  if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m)) k |= hk_partial_dst;
+  // A byte-select convert writing byte 1 or 3 (op_sel[2]) writes part of its dst too (LLVM's
+  // FP8 dst-select kind; llc-22 -mcpu=gfx942 pads v_cvt_sr_fp8_f32 op_sel:[0,0,1,0]).
+  const bool byte_odd = d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 4);
+  if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m) || byte_odd) k |= hk_partial_dst;
   if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
   // LLVM's getDstSelForwardingOperand on gfx950: a byte-select convert writing byte 1-3
   // (op_sel[3:2] != 0; the stochastic fp4 pairs whatever their op_sel: opcode_hazard_kind).
