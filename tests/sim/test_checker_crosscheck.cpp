@@ -4,6 +4,13 @@
 // a consumer instruction are built, and the checker is asked for the smallest number of
 // wait states between them that it accepts; that must equal the library's number, for
 // every MFMA pass count the row covers.
+//
+// Known difference of BOTH tables from LLVM 22, not fixed here (it would change gfx942 output
+// of kernels that overwrite a partial result at once; to be measured first): LLVM's
+// consumesDstSelForwardingOperand takes every operand of the consumer, so llc-22 also pads a
+// VALU that overwrites an SDWA/op_sel partial result (-mcpu=gfx942: v_cvt_pk_fp8_f32
+// op_sel:[0,0,1] then v_mov_b32 to the same VGPR: s_nop 0); dst-partial-use here is
+// read-after-write only. gfx950's cvt-scale-forward takes overwrites, as LLVM does.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -275,26 +282,34 @@ std::vector<Scenario> scenarios(hipasm::hazard_check c, int dgemm16 = 8) {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[checker][crosscheck]") {
+// Every row of a library table against the checker on `target`: the disagreements (one line
+// each) and how many scenarios were compared.
+template <class Rules>
+std::string compare_rows(const Rules& rules, const hipasm::sim::Target& target, int dgemm16, int& compared) {
   std::ostringstream disagreements;
-  int compared = 0;
-  for (const auto& rule : hipasm::gfx942_hazard_rules) {
-    auto sc = scenarios(rule.check);
+  for (const auto& rule : rules) {
+    auto sc = scenarios(rule.check, dgemm16);
     INFO(rule.name);
     CHECK(!sc.empty());  // every library row is modelled here
     for (auto& s : sc) {
       int lib = rule.wait[hipasm::hazard_pass_index(s.passes)];
-      int sim = checker_min_wait(s.producer, s.consumer);
+      int sim = checker_min_wait(s.producer, s.consumer, target);
       ++compared;
       if (lib != sim)
         disagreements << rule.name << " [" << s.producer.text << " -> " << s.consumer.text << "]: hipasm " << lib
                       << ", checker " << sim << "\n";
     }
   }
-  INFO(disagreements.str());
-  CHECK(disagreements.str().empty());
+  return disagreements.str();
+}
+
+}  // namespace
+
+TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[checker][crosscheck]") {
+  int compared = 0;
+  const std::string disagreements = compare_rows(hipasm::gfx942_hazard_rules, hipasm::sim::target_gfx942(), 8, compared);
+  INFO(disagreements);
+  CHECK(disagreements.empty());
   CHECK(compared >= 50);
 }
 
@@ -305,24 +320,11 @@ TEST_CASE("cross-check: the checker's hazard table agrees with hipasm's", "[chec
 // 2-pass XDL MFMA a non-XDL reader needs 3 (LLVM's GFX940_XDL_N_PassWritesVGPROverlapped-
 // SGEMMDGEMMSrcCWaitStates, the checker's xdl2_srcc_nonxdl): hipasm waits one more.
 TEST_CASE("cross-check gfx950: the checker's hazard table agrees with hipasm's", "[checker][crosscheck][gfx950]") {
-  std::ostringstream disagreements;
   int compared = 0;
   const auto& t950 = hipasm::sim::target_gfx950();
-  for (const auto& rule : hipasm::gfx950_hazard_rules) {
-    auto sc = scenarios(rule.check, 16);
-    INFO(rule.name);
-    CHECK(!sc.empty());
-    for (auto& s : sc) {
-      int lib = rule.wait[hipasm::hazard_pass_index(s.passes)];
-      int sim = checker_min_wait(s.producer, s.consumer, t950);
-      ++compared;
-      if (lib != sim)
-        disagreements << rule.name << " [" << s.producer.text << " -> " << s.consumer.text << "]: hipasm " << lib
-                      << ", checker " << sim << "\n";
-    }
-  }
-  INFO(disagreements.str());
-  CHECK(disagreements.str().empty());
+  const std::string disagreements = compare_rows(hipasm::gfx950_hazard_rules, t950, 16, compared);
+  INFO(disagreements);
+  CHECK(disagreements.empty());
   CHECK(compared >= 55);
   // The listed difference: a 2-pass XDL result as the overlapping SrcC of a non-XDL MFMA.
   const auto* row = std::find_if(std::begin(hipasm::gfx950_hazard_rules), std::end(hipasm::gfx950_hazard_rules),
