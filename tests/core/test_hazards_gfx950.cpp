@@ -85,6 +85,34 @@ TEST_CASE("hazards_gfx950: an XDL result read as an overlapping SrcC: NP+2 (gfx9
   CHECK(nops_before(text, "v_mfma_f32_16x16x16_f16") == 6);
 }
 
+TEST_CASE("hazards_gfx950: a 2-pass XDL result as the overlapping SrcC of an XDL MFMA: 4, of a non-XDL one: 3") {
+  // llc-22 -run-pass=post-RA-hazard-rec -mcpu=gfx950: V_MFMA_F32_4X4X4F16 into a[0:3], then
+  // V_MFMA_F32_4X4X4F16 reading a[2:5] as SrcC: S_NOP 3; V_MFMA_F32_4X4X1F32 reading it: S_NOP 2.
+  for (const bool xdl_reader : {true, false}) {
+    kb k("srcc2");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto a = k.v(2, "a");
+    auto acc = k.a(12, "acc");
+    auto r = k.v(1, "r");
+    k.op(0, "v_mov_b32", {R(a, 0, 1), R(tid)});
+    k.op(0, "v_mov_b32", {R(a, 1, 1), R(tid)});
+    for (int j = 0; j < 12; ++j) k.op(0, "v_accvgpr_write_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+    k.op(0, "v_mfma_f32_4x4x4_16b_f16", {R(acc, 0, 4), R(a), R(a), R(acc, 0, 4)});  // 2 passes, XDL
+    if (xdl_reader) k.op(0, "v_mfma_f32_4x4x4_16b_f16", {R(acc, 8, 4), R(a), R(a), R(acc, 2, 4)});
+    else k.op(0, "v_mfma_f32_4x4x1_16b_f32", {R(acc, 8, 4), R(a, 0, 1), R(a, 1, 1), R(acc, 2, 4)});
+    k.op(0, "v_accvgpr_read_b32", {R(r), R(acc, 8, 1)});
+    k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+    const auto st = compile_function(k.fn);
+    REQUIRE_FALSE(st.error.failed);
+    check_clean(st, "hazards_gfx950_srcc2");
+    std::string text = to_text(st.fn, true);
+    text = text.substr(text.find("v_mfma"));  // after the first MFMA
+    INFO(text);
+    CHECK(nops_before(text.substr(1), "v_mfma") == (xdl_reader ? 4 : 3));  // before the split: 4 and 4
+  }
+}
+
 // The two rules gfx942 lacks. Expectations are llc-22's: `-run-pass=post-RA-hazard-rec
 // -mcpu=gfx950` on the same pairs (V_CMPX_EQ_U32_e32 or `$exec = V_CMP_EQ_U32_e64` then
 // V_PERMLANE32_SWAP_B32_e32: S_NOP 3; a V_MOV_B32 in between: S_NOP 2; S_MOV_B64 to EXEC: none.

@@ -371,7 +371,8 @@ constexpr rule_kinds hazard_rule_kinds(hazard_check c) {
     case hazard_check::valu_exec_then_mfma: return {{hk_valu}, mfma};
     case hazard_check::valu_vgpr_then_mfma: return {{hk_valu, all, hk_dot}, mfma};
     case hazard_check::mfma_then_same_srcc: return {mfma, mfma};
-    case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_overlap_srcc: return {xdl, {hk_xdl}};
+    case hazard_check::xdl_then_overlap_srcc_nonxdl: return {xdl, {hk_mfma, all, hk_xdl}};
     case hazard_check::xdl_then_srcab: return {xdl, mfma};
     case hazard_check::xdl_then_read:
     case hazard_check::xdl_then_waw:
@@ -483,6 +484,7 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::mfma_then_same_srcc:
     case hazard_check::dgemm_then_same_srcc: hit = srcc_relation(P, C, true); break;
     case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_overlap_srcc_nonxdl:
     case hazard_check::nonxdl_then_overlap_srcc:
     case hazard_check::dgemm_then_overlap_srcc: hit = srcc_relation(P, C, false); break;
     case hazard_check::xdl_then_srcab:
