@@ -36,7 +36,8 @@ FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm
              "store", "atomic", "branch", "terminator", "barrier", "waitcnt", "side_effect",
              "reads_exec", "writes_exec", "reads_vcc", "writes_vcc", "reads_scc", "writes_scc",
              "reads_m0", "writes_m0", "has_e64", "has_dpp", "has_sdwa", "cmpx", "lds_dma", "readlane",
-             "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns", "needs_gds"]
+             "permlane", "lgkm", "vm", "can_read_agpr", "acc_tied", "returns", "needs_gds",
+             "cvt_byte_sel", "cvt_sr_fp4"]
 MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
             "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
             "gds", "waitcnt", "blgp", "sdwa_dst", "abid"]

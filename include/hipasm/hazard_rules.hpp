@@ -34,7 +34,7 @@ enum class hazard_check : uint8_t {
   valu_exec_then_mfma,       // non-MFMA VALU writes EXEC, then any MFMA
   valu_vgpr_then_mfma,       // VALU (not MFMA, not v_dot) writes a VGPR/AGPR, an MFMA reads it
   mfma_then_same_srcc,       // MFMA result read as exactly the same SrcC by an MFMA
-  xdl_then_overlap_srcc,     // XDL MFMA result read as overlapping (not identical) SrcC
+  xdl_then_overlap_srcc,     // XDL MFMA result read as overlapping (not identical) SrcC by an XDL MFMA
   nonxdl_then_overlap_srcc,  // non-XDL MFMA result, overlapping SrcC of a non-XDL MFMA
   xdl_then_srcab,            // XDL MFMA result read as SrcA/SrcB
   nonxdl_then_srcab,         // non-XDL MFMA result read as SrcA/SrcB
@@ -53,6 +53,9 @@ enum class hazard_check : uint8_t {
   dot_then_same_srcab,       // v_dot result read as src0/src1 by the same v_dot opcode
   dot_then_read_other,       // v_dot result read by another VALU (not MFMA) / memory op
   dot_then_waw_other,        // v_dot result overwritten by another VALU (not MFMA) / memory op
+  valu_exec_then_permlane,   // VALU writes EXEC (v_cmpx), then v_permlane16/32_swap (gfx950)
+  cvt_fwd_then_valu,         // byte-select / stochastic fp4 scaled convert, a VALU reads or writes its dst (gfx950)
+  xdl_then_overlap_srcc_nonxdl,  // XDL MFMA result read as overlapping SrcC by a non-XDL MFMA (DGEMM too)
   count_
 };
 

@@ -135,6 +135,13 @@ InstInfo classify(const Inst& in) {
     if (in.mod.sdwa && in.mod.dst_sel != 6) f |= DST_PARTIAL;
     if (!in.mod.sdwa && in.format == Format::VOP3 && (in.mod.op_sel & 8)) f |= DST_PARTIAL;
   }
+  // The converts writing the byte of vdst that op_sel[3:2] selects (LLVM's FP8 dst-select
+  // kind): byte 1 or 3 (op_sel[2]) is a partial write too, on gfx942 as on gfx950 (llc-22
+  // -mcpu=gfx942: s_nop 0 after v_cvt_sr_fp8_f32 op_sel:[0,0,1,0] before a VALU reads it).
+  const bool byte_select = starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
+                           starts_with(m, "v_cvt_scalef32_pk_fp4_") || m == "v_cvt_sr_fp8_f32" ||
+                           m == "v_cvt_sr_bf8_f32";
+  if ((f & VALU) && byte_select && in.format == Format::VOP3 && (in.mod.op_sel & 4)) f |= DST_PARTIAL;
   if (starts_with(m, "v_cmpx_")) f |= CMPX;
   if (m == "v_readlane_b32") f |= READLANE;
   if (m == "v_readfirstlane_b32") f |= READFIRSTLANE;
@@ -144,11 +151,8 @@ InstInfo classify(const Inst& in) {
   // stochastic fp4 pair: the next VALU touching vdst needs 1 wait state (LLVM's
   // hasCvtScaleForwardingHazard / getDstSelForwardingOperand; llc-22 -mcpu=gfx950 puts s_nop 0
   // after v_cvt_scalef32_sr_fp8_f32 op_sel:[0,0,1,0] and v_cvt_scalef32_sr_pk_fp4_f32, none
-  // after byte 0 or v_cvt_sr_fp8_f32). Word selects (op_sel[3]) are DST_PARTIAL below.
-  if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") ||
-      ((starts_with(m, "v_cvt_scalef32_sr_fp8_") || starts_with(m, "v_cvt_scalef32_sr_bf8_") ||
-        starts_with(m, "v_cvt_scalef32_pk_fp4_")) &&
-       (in.mod.op_sel & 0xc)))
+  // after byte 0).
+  if (starts_with(m, "v_cvt_scalef32_sr_pk_fp4_") || (byte_select && (in.mod.op_sel & 0xc)))
     f |= CVT_FWD;
   if (starts_with(m, "v_div_fmas_")) f |= DIV_FMAS;
   if (m == "v_fma_f64" || m == "v_fmac_f64") f |= FMA64;
@@ -285,8 +289,9 @@ constexpr Rule kRules[] = {
   {"vgpr-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::VgprDefUse, Wait::Fixed, 2, 2,
    "v_permlane reads a VGPR written by a VALU less than 2 wait states before"},
   // gfx950 only (LLVM's checkPermlaneHazards, hasCvtScaleForwardingHazard).
-  {"cmpx-permlane", CMPX, 0, 0, PERMLANE, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
-   "v_permlane less than 4 wait states after a v_cmpx wrote EXEC", kGfx950Only},
+  // Any VALU writing EXEC, not only v_cmpx (llc-22: `$exec = V_CMP_EQ_U32_e64` then a swap: S_NOP 3).
+  {"cmpx-permlane", VALU, 0, 0, PERMLANE, 0, 0, Rel::ExecDef, Wait::Fixed, 4, 4,
+   "v_permlane less than 4 wait states after a VALU (v_cmpx) wrote EXEC", kGfx950Only},
   {"cvt-scale-forward", VALU | CVT_FWD, 0, 0, VALU, 0, 0, Rel::VgprDefUseDef, Wait::Fixed, 1, 1,
    "VALU reads or writes the result of a byte-select / stochastic fp4 scaled convert right after it "
    "(needs 1 wait state)", kGfx950Only},

@@ -349,6 +349,31 @@ TEST_CASE("hazards: a packed (VOP3P) result is read at once, as AMD's production
   check_verified(st);
 }
 
+TEST_CASE("hazards: v_cvt_sr_fp8_f32 writing byte 1 (op_sel[2]), then a VALU reads it: 1 wait state") {
+  // LLVM's getDstSelForwardingOperand counts the byte-select converts' op_sel[2] as a partial
+  // write: llc-22 -mcpu=gfx942 on llvm.amdgcn.cvt.sr.fp8.f32(..., i32 1) then an add:
+  // v_cvt_sr_fp8_f32 v1, s2, v0 op_sel:[0,0,1,0]; s_nop 0; v_add_u32_e32 v0, v1, v0. Byte 0: none.
+  for (const uint8_t sel : {uint8_t{4}, uint8_t{0}}) {
+    kb k("cvt_sr_byte");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+    auto r = k.v(1, "r");
+    k.op(0, "v_mov_b32", {R(r), R(tid)});
+    k.op(0, "s_nop", {I(4)});
+    modifiers m;
+    m.op_sel = sel;
+    k.op(0, "v_cvt_sr_fp8_f32", {R(r), R(tid), R(tid)}).mods = m;
+    k.op(0, "v_add_u32", {R(r), R(r), R(tid)});
+    k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+    const auto st = compile_function(k.fn);
+    REQUIRE_FALSE(st.error.failed);
+    const std::string text = to_text(st.fn, true);
+    INFO(text);
+    CHECK(nops_before(text, "v_add_u32") == (sel ? 1 : 0));  // before the fix: 0
+    check_verified(st);
+  }
+}
+
 TEST_CASE("hazards: s_setreg -> s_getreg waits only for the same hardware register (LLVM's checkGetRegHazards)") {
   for (const bool same : {true, false}) {
     kb k("setreg");

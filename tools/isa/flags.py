@@ -181,6 +181,12 @@ def flags(e, can_read_agpr):
         f.add("readlane")
     if name.startswith("v_permlane"):
         f.add("permlane")
+    # llc-22 -run-pass=post-RA-hazard-rec -mcpu=gfx950: s_nop 0 after these with op_sel[2] or
+    # op_sel[3] set (the byte they write), and after every stochastic fp4 pair
+    if re.match(r"v_cvt_(scalef32_)?sr_(fp8|bf8)_|v_cvt_scalef32_pk_fp4_", name):
+        f.add("cvt_byte_sel")
+    if name.startswith("v_cvt_scalef32_sr_pk_fp4_"):
+        f.add("cvt_sr_fp4")
     if "e32" in e.base and "e64" in e.base:
         f.add("has_e64")
     if "dpp" in e.mods:

@@ -86,6 +86,9 @@ enum instr_flag : uint64_t {
   f_acc_tied = 1ull << 36,  // data/result operands are all VGPRs or all AGPRs (one acc bit)
   f_returns = 1ull << 37,   // flat/global atomic returning the old value (printed with sc0)
   f_needs_gds = 1ull << 38, // exists only with gds (ds_gws_*): the mnemonic sets it
+  // LLVM's getFPDstSelType: a convert writing the byte of vdst that op_sel[3:2] selects (FP8),
+  // and the stochastic fp4 pairs (FP4): the dst-forwarding hazards (passes/hazards.hpp)
+  f_cvt_byte_sel = 1ull << 39, f_cvt_sr_fp4 = 1ull << 40,
 };
 
 // Modifier kinds an instruction accepts (bit mask), checked by the builder.

@@ -37,6 +37,7 @@ enum hz_kind : uint32_t {
   hk_rw_lane = 1u << 25, // v_readlane_b32, v_writelane_b32 (LLVM's isRWLane: an SGPR lane select)
   hk_rfe = 1u << 26,     // s_rfe_b64 (reads TRAPSTS)
   hk_mem_store = 1u << 27,  // SMEM/VMEM/FLAT that may store: stores, atomics, LDS-DMA (LLVM's mayStore)
+  hk_cvt_fwd = 1u << 28,    // a convert whose result needs a wait state before any VALU touches it (gfx950)
 };
 inline constexpr uint16_t hz_hwreg_trapsts = 3;
 
@@ -148,6 +149,7 @@ constexpr uint32_t opcode_hazard_kind(const isa::instr_desc& d) {
   if (readlane || (hc & hc_writelane)) k |= hk_lane_op;
   if (has(fl, f_permlane) || (hc & hc_permlane)) k |= hk_permlane;
   if (hc & hc_fma64) k |= hk_fma64;
+  if (has(fl, f_cvt_sr_fp4)) k |= hk_cvt_fwd;
   const bool vmem = has(fl, f_vmem) || has(fl, f_flat) || d.enc == encoding::flat ||
                     d.enc == encoding::global || d.enc == encoding::scratch || d.enc == encoding::mubuf;
   if (vmem) k |= hk_vmem | hk_mem;
@@ -191,7 +193,7 @@ struct opcode_kind_cache {
 
 // The kind bits that depend on an instruction's modifiers: DPP, a partial-dword result
 // (LLVM's hasDstSelForwardingHazard: SDWA dst_sel != DWORD, or VOP3 op_sel dst-high: the
-// last op_sel entry), and a GDS access (an M0 reader). Not VOP3P: LLVM 22 tests bit 3 of
+// last op_sel entry, or a byte-select convert's op_sel[2]), and a GDS access (an M0 reader). Not VOP3P: LLVM 22 tests bit 3 of
 // src0_modifiers, which in VOP3P is op_sel_hi[0] (set by default), so llc-22 puts s_nop 0
 // after every packed op read at once; AMD's production asm reads them at once (aiter's
 // gfx942 code objects: 6104 such reads in 400 files), so the hardware needs no wait.
@@ -199,8 +201,14 @@ constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_m
   using namespace isa;
   uint32_t k = 0;
   if (m.dpp_on()) k |= hk_dpp;
-  if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m)) k |= hk_partial_dst;
+  // A byte-select convert writing byte 1 or 3 (op_sel[2]) writes part of its dst too (LLVM's
+  // FP8 dst-select kind; llc-22 -mcpu=gfx942 pads v_cvt_sr_fp8_f32 op_sel:[0,0,1,0]).
+  const bool byte_odd = d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 4);
+  if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m) || byte_odd) k |= hk_partial_dst;
   if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
+  // LLVM's getDstSelForwardingOperand on gfx950: a byte-select convert writing byte 1-3
+  // (op_sel[3:2] != 0; the stochastic fp4 pairs whatever their op_sel: opcode_hazard_kind).
+  if (d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 0xc)) k |= hk_cvt_fwd;
   return k;
 }
 
@@ -363,7 +371,8 @@ constexpr rule_kinds hazard_rule_kinds(hazard_check c) {
     case hazard_check::valu_exec_then_mfma: return {{hk_valu}, mfma};
     case hazard_check::valu_vgpr_then_mfma: return {{hk_valu, all, hk_dot}, mfma};
     case hazard_check::mfma_then_same_srcc: return {mfma, mfma};
-    case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_overlap_srcc: return {xdl, {hk_xdl}};
+    case hazard_check::xdl_then_overlap_srcc_nonxdl: return {xdl, {hk_mfma, all, hk_xdl}};
     case hazard_check::xdl_then_srcab: return {xdl, mfma};
     case hazard_check::xdl_then_read:
     case hazard_check::xdl_then_waw:
@@ -382,6 +391,8 @@ constexpr rule_kinds hazard_rule_kinds(hazard_check c) {
     case hazard_check::dot_then_same_srcab: return {dot, dot};
     case hazard_check::dot_then_read_other:
     case hazard_check::dot_then_waw_other: return {dot, valu_or_mem};
+    case hazard_check::valu_exec_then_permlane: return {valu, {hk_permlane}};
+    case hazard_check::cvt_fwd_then_valu: return {{hk_cvt_fwd, hk_any_valu}, valu};
     default: return {};  // a check this pass does not make: no instruction matches
   }
 }
@@ -456,7 +467,8 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::vgpr_then_dpp: hit = writes_read(P, C, vgpr_range, vgpr_range); break;
     case hazard_check::valu_exec_then_dpp:
     case hazard_check::valu_exec_then_lane_op:
-    case hazard_check::valu_exec_then_mfma: hit = P.writes(hz_exec, 2); break;
+    case hazard_check::valu_exec_then_mfma:
+    case hazard_check::valu_exec_then_permlane: hit = P.writes(hz_exec, 2); break;
     case hazard_check::wide_store_then_valu_war: hit = read_then_written(P, C, ht_data); break;
     case hazard_check::valu_vcc_exec_then_z: hit = writes_read(P, C, any_range, z_range); break;
     case hazard_check::valu_sgpr_then_valu: hit = writes_read(P, C, scalar_range, scalar_read_range); break;
@@ -472,6 +484,7 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::mfma_then_same_srcc:
     case hazard_check::dgemm_then_same_srcc: hit = srcc_relation(P, C, true); break;
     case hazard_check::xdl_then_overlap_srcc:
+    case hazard_check::xdl_then_overlap_srcc_nonxdl:
     case hazard_check::nonxdl_then_overlap_srcc:
     case hazard_check::dgemm_then_overlap_srcc: hit = srcc_relation(P, C, false); break;
     case hazard_check::xdl_then_srcab:
@@ -485,6 +498,7 @@ constexpr bool hazard_relation(const hazard_rule& r, const hazard_facts& P, cons
     case hazard_check::dot_then_same_srcab: hit = P.op == C.op && writes_read(P, C, vec_range, not_srcc_vec_range); break;
     case hazard_check::dot_then_read_other: hit = P.op != C.op && writes_read(P, C, vec_range, vec_range); break;
     case hazard_check::dot_then_waw_other: hit = P.op != C.op && vector_waw(P, C); break;
+    case hazard_check::cvt_fwd_then_valu: hit = writes_read(P, C, vec_range, vec_range) || vector_waw(P, C); break;
     default: break;
   }
   return hit;
