@@ -116,10 +116,8 @@ struct DeviceSpec {
   uint32_t sleep_cycles_per_unit = 64;  // ISA: s_sleep N sleeps ~64 x N clocks
   uint32_t barrier_release = 0;      // assumed: released waves issue on their next turn (0 extra)
   // Time a dispatch takes beyond its waves' schedule (command processor launch, the end-of-kernel
-  // release): no source gives it. Calibrated on the 24 calibration rows of hipasm-timing-aiter
-  // (timing-model.md, Validation): their median |error| is lowest at 2.5-2.7 us (10.0%; worst
-  // 20.2% at 2.5, the lowest worst too) with the model of the LDS-DMA write and the L2 hash (2.0
-  // before them); the fastest GEMMs in aiter's tables (3.0 us MI300X, 3.7 us MI308X, work
+  // release): no source gives it. Fitted on the calibration rows of hipasm-timing-aiter only
+  // (timing-model.md, Validation, has the fit); the fastest GEMMs in aiter's tables (work
   // included) bound it from above.
   double dispatch_overhead_us = 2.5;
 };
