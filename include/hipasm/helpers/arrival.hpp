@@ -46,6 +46,7 @@ constexpr void if_last_arrival(builder J, const Ptr& counters, const gpr<dtype::
     body();
     auto zero = J.vgpr<u32>(l);
     zero = val<u32>(0u, l);
+    // (the rank again, not a VGPR kept live across the caller's body)
     J.If(lane_rank(J, l) == 0u, [&] { J.global_store_dword(off, zero, base, {.sc1 = true}, l); }, l);
   }, l);
 }
