@@ -13,6 +13,7 @@
 #include "helpers/debug_log.hpp"
 #include "helpers/dpp.hpp"
 #include "helpers/lanes.hpp"
+#include "helpers/lds_transpose.hpp"
 #include "helpers/scan.hpp"
 #include "helpers/select.hpp"
 #include "helpers/math.hpp"

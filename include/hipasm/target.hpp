@@ -15,6 +15,17 @@
 
 namespace hipasm {
 
+// What a target adds that the helpers choose by (never by the target's name): each flag says
+// the target has these instructions (targets/<arch>/target.hpp checks every flag against the
+// instruction table, features_match_table).
+struct target_features {
+  bool has_lds_dma_x4 = false;     // global_load_lds_dwordx4, buffer_load_dwordx4 ... lds: 16 bytes a lane
+  bool has_permlane_swap = false;  // v_permlane16_swap_b32, v_permlane32_swap_b32
+  bool has_ds_read_tr = false;     // ds_read_b64_tr_b16 / _b8 / _b4: transposing LDS reads
+  bool has_bitop3 = false;         // v_bitop3_b32 / _b16: any function of three inputs, bit by bit
+  bool has_prng = false;           // v_prng_b32
+};
+
 struct target {
   std::string_view name;                 // as clang's --offload-arch spells it
   const isa::instr_desc* instrs;         // the instruction table, sorted by mnemonic
@@ -36,6 +47,7 @@ struct target {
   uint8_t max_waves_per_simd;
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
   const isa::op_semantics* semantics = nullptr;  // what some instructions compute (isa/semantics.hpp)
+  target_features features{};
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
     return isa::find_sorted(instrs, num_instrs, mnemonic);
@@ -71,6 +83,27 @@ constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instr
       .hazard_rules = hazards,
       .semantics = semantics,
   };
+}
+
+namespace detail {
+// A MUBUF load's LDS-DMA form is its own entry under the same name.
+constexpr bool table_has_lds_form(const target& t, std::string_view m) {
+  for (const isa::instr_desc* d = t.find(m); d && d < t.instrs + t.num_instrs && d->name == m; ++d)
+    if (d->has(isa::f_lds_dma)) return true;
+  return false;
+}
+}  // namespace detail
+// Each feature flag of t is true exactly when its instructions are in t's table.
+constexpr bool features_match_table(const target& t) {
+  const target_features& f = t.features;
+  return f.has_lds_dma_x4 == (t.find("global_load_lds_dwordx4") && detail::table_has_lds_form(t, "buffer_load_dwordx4")) &&
+         f.has_permlane_swap == (t.find("v_permlane16_swap_b32") && t.find("v_permlane32_swap_b32")) &&
+         f.has_ds_read_tr == (t.find("ds_read_b64_tr_b16") && t.find("ds_read_b64_tr_b8") && t.find("ds_read_b64_tr_b4")) &&
+         f.has_bitop3 == (t.find("v_bitop3_b32") && t.find("v_bitop3_b16")) && f.has_prng == (t.find("v_prng_b32") != nullptr);
+}
+constexpr target with_features(target t, target_features f) {
+  t.features = f;
+  return t;
 }
 
 namespace detail {

@@ -69,7 +69,8 @@ def roles(e):
         if name in ("v_writelane_b32",) or name.startswith(("v_mac_", "v_fmac_", "v_movreld", "v_smfmac")) \
                 or DST_ACCUMULATES.match(name) or name in DST_KEEPS_PART:
             d(0, kind="def_use")
-        elif name == "v_swap_b32":
+        elif name == "v_swap_b32" or re.match(r"v_permlane(16|32)_swap_b32$", name):
+            # (a permlane swap writes both operands and keeps the lanes it does not trade)
             d(0, 1, kind="def_use")
         else:
             d(0)

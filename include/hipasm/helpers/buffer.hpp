@@ -34,6 +34,7 @@
 #include <source_location>
 
 #include "../builder.hpp"
+#include "emit_ctx.hpp"
 #include "mem_offset.hpp"
 
 namespace hipasm {
@@ -185,6 +186,12 @@ struct buffer {
   constexpr emitted load_lds(mem_offset lds, mem_offset off, mem_offset off2, mem_opts o = {},
                              std::source_location l = std::source_location::current()) const {
     return access_lds(lds, off, off2, o, l);
+  }
+  // 16 bytes a lane (buffer_load_dwordx4 ... lds, where the target has it: features().
+  // has_lds_dma_x4): lane l's bytes go to LDS byte address lds + 16 * lane.
+  constexpr emitted load_lds_x4(mem_offset lds, mem_offset off, mem_opts o = {},
+                                std::source_location l = std::source_location::current()) const {
+    return access_lds(lds, off, mem_offset{}, o, l, 4);
   }
 
   // ---- pointer arithmetic on the V# -------------------------------------------------------
@@ -363,12 +370,20 @@ struct buffer {
   }
 
   constexpr emitted access_lds(mem_offset lds, const mem_offset& off, const mem_offset& off2, const mem_opts& o,
-                               std::source_location l) const {
+                               std::source_location l, int dwords = 1) const {
     builder& b = J();
     src_loc sl = to_src_loc(l);
     b.note_loc(sl);
     if (b.err.failed) return {};
     O op = detail::buffer_load_op(o.width, 1, true);
+    if (dwords == 4) {
+      if (!detail::features().has_lds_dma_x4 || o.width != narrow::none) {
+        b.fail(sl, "buffer load_lds_x4: 16-byte LDS-DMA needs a target that has it (", active_target::name,
+               " has not) and no sub-dword width");
+        return {};
+      }
+      op = detail::feature_op("buffer_load_dwordx4", isa::f_lds_dma);
+    }
     if (op == O{}) {
       b.fail(sl, "buffer load_lds: one dword, or u8/i8/u16/i16 (no wider or d16 LDS-DMA here)");
       return {};

@@ -46,6 +46,22 @@ struct hctx {
   }
 };
 
+// The target's feature flags (target.hpp: target_features), for the helpers' choices.
+constexpr const target_features& features() { return active_target::desc.features; }
+
+// An instruction that only targets with some feature have, by name (a helper asks features()
+// first: the op enumeration of a target without it has no such member). `need` picks the
+// form with those flags among same-named entries (f_lds_dma: a MUBUF load's LDS-DMA form). A
+// name the target lacks stops the constant evaluation here, naming this function.
+inline O instruction_not_on_this_target_see_the_helper_below() { return O{}; }
+constexpr O feature_op(std::string_view name, uint64_t need = 0) {
+  const int i = isa::find_instr(name);
+  if (i < 0) return instruction_not_on_this_target_see_the_helper_below();
+  for (std::size_t k = static_cast<std::size_t>(i); k < active_target::table.size() && active_target::table[k].name == name; ++k)
+    if ((active_target::table[k].flags & need) == need) return static_cast<O>(k);
+  return instruction_not_on_this_target_see_the_helper_below();
+}
+
 // An operand from a val (register element or immediate).
 template <dtype T>
 constexpr builder* builder_of(const val<T>& a) { return a.x.b; }

@@ -150,16 +150,26 @@ constexpr operand xor_lane_address(hctx& c, uint32_t mask) {
   return reg_op(a);
 }
 
+// v_permlane16_swap_b32 (m = 16) or v_permlane32_swap_b32 (m = 32): a swap of a and b trades
+// a's odd rows of m lanes with b's even ones, so with a = b = x on entry, lane l of a holds
+// x[l ^ m] where l & m is set and lane l of b where it is clear (both operands are written).
+constexpr O permlane_swap_op(uint32_t m) {
+  return feature_op(m == 16 ? "v_permlane16_swap_b32" : "v_permlane32_swap_b32");
+}
+
 // Butterfly over the lane-index bits in `bits` (each lane ends with the value of the lanes that
 // differ from it only in those bits). Bits 0 and 1: quad_perm on the ALU op; bit 2 once bits
 // 0-1 are done: row_half_mirror (lane i^7 then holds what i^4 holds); bit 3 once 0-2 are done:
-// row_mirror; other bits below 32: ds_swizzle in bitmask mode (xor); bit 5: ds_bpermute.
+// row_mirror; bits 4 and 5 where the target has the permlane swaps: a copy, the swap of the
+// partial and the copy, and the op on both (3 VALU, no LDS); other bits below 32: ds_swizzle in
+// bitmask mode (xor); bit 5: ds_bpermute.
 constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, const reg_ref& r, uint32_t n, uint32_t bits) {
   const detail::O op = reduce_valu(rk, t);
+  const bool swaps = features().has_permlane_swap;
   uint32_t done = 0;
   bool first = true;
   // (the ds_bpermute address first: its VALU work overlaps the earlier steps' LDS latency)
-  operand bperm_addr = (bits & 32) ? xor_lane_address(c, 32) : operand{};
+  operand bperm_addr = (bits & 32) && !swaps ? xor_lane_address(c, 32) : operand{};
   for (uint32_t b = 0; b < 6; ++b) {
     const uint32_t m = 1u << b;
     if (!(bits & m)) continue;
@@ -170,7 +180,16 @@ constexpr void butterfly_bits(hctx& c, reduce rk, dtype t, const reg_ref& x, con
     else if (m == 4 && (done & 3) == 3) d = dpp::row_half_mirror();
     else if (m == 8 && (done & 7) == 7) d = dpp::row_mirror();
     else dpp_step = false;
-    if (dpp_step) {
+    if (swaps && m >= 16) {
+      // (each phase over all n elements: the swap's 2 wait states after the copy that feeds it
+      // are filled by the other elements' copies)
+      reg_ref cp = c.v(static_cast<uint16_t>(n));
+      if (first)
+        for (uint32_t i = 0; i < n; ++i) c.e(detail::O::v_mov_b32, {elem(r, i), elem(x, i)});
+      for (uint32_t i = 0; i < n; ++i) c.e(detail::O::v_mov_b32, {elem(cp, i), elem(r, i)});
+      for (uint32_t i = 0; i < n; ++i) c.e(permlane_swap_op(m), {elem(r, i), elem(cp, i)});
+      for (uint32_t i = 0; i < n; ++i) c.e(op, {elem(r, i), elem(r, i), elem(cp, i)});
+    } else if (dpp_step) {
       for (uint32_t i = 0; i < n; ++i) {
         operand src = first ? elem(x, i) : elem(r, i);
         c.e(op, {elem(r, i), src, src}, with_dpp(d.bound_ctrl()));
@@ -358,6 +377,8 @@ constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane
 // Lane l gets v from lane l ^ mask (1..63): quad_perm / row_half_mirror / row_mirror DPP for
 // masks 1-3, 7, 15 (one v_mov_b32_dpp), a pair of bank-masked row_shl/row_shr DPP moves for 4
 // and 8 (the lanes of banks 0,2 / 0,1 read from above, the others from below: 2 VALU, no LDS),
+// for 16 and 32 where the target has the permlane swaps two copies, a swap and a row-masked
+// DPP move joining the halves (4 VALU, no LDS),
 // ds_swizzle for other masks below 32, ds_bpermute above (each followed by an lgkmcnt(0) wait
 // unless opts.wait is false: then several exchanges can be issued before one wait, which the
 // caller places; the pipeline rejects a read of the result before it). A lane whose partner is
@@ -392,6 +413,14 @@ constexpr bool shuffle_xor_to(hctx& c, const operand& D, const operand& v, reg_c
     // must not be v, see shuffle_xor_into).
     c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shl(4).bound_ctrl()));
     c.e(O::v_mov_b32, {D, v}, with_dpp(dpp::row_shr(4).bank_mask(0xa).bound_ctrl()));
+  } else if (!o.lds && (mask == 16 || mask == 32) && features().has_permlane_swap) {
+    // D keeps the rows whose lane has the mask bit set, the copy's other rows join it: row_mask
+    // 0x5 (rows 0, 2) for 16, 0x3 (rows 0, 1) for 32; quad_perm [0,1,2,3] is the identity.
+    reg_ref t = c.v();
+    c.e(O::v_mov_b32, {D, v});
+    c.e(O::v_mov_b32, {reg_op(t), v});
+    c.e(permlane_swap_op(mask), {D, reg_op(t)});
+    c.e(O::v_mov_b32, {D, reg_op(t)}, with_dpp(dpp::quad_perm(0, 1, 2, 3).row_mask(mask == 16 ? 0x5 : 0x3)));
   } else if (mask < 32) {
     modifiers mm;
     mm.offset = static_cast<int32_t>(0x1fu | mask << 10);

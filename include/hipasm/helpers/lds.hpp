@@ -579,21 +579,9 @@ class lds_view {
       b.fail(sl, "LDS access of ", static_cast<long long>(data.dwords), " dwords: 1 to 4, or one with a sub-dword width");
       return;
     }
-    // The register part must be a VGPR; a negative or too large constant joins it.
-    operand reg = a.reg;
-    int64_t k = a.k;
-    uint32_t align = detail::min_align(a.reg.k == operand::kind::none ? 65536 : a.reg_align, detail::align_of(k));
-    if (k < 0 || k > 65535) {
-      if (reg.k == operand::kind::none) reg = zero(b, sl);
-      reg = add_const(b, reg, k);
-      k = 0;
-    }
-    if (reg.k == operand::kind::none) reg = zero(b, sl);
-    else if (reg.cls != reg_class::vgpr) {
-      gpr<dtype::u32> v = b.vgpr<dtype::u32>();
-      v = detail::u32_view(&b, reg);
-      reg = v.to_operand();
-    }
+    operand reg{};
+    int64_t k = 0;
+    const uint32_t align = address_operands(b, a, reg, k, sl);
     if (align < (W >= 4 ? 4u : W)) {
       b.fail(sl, "LDS ", store ? "store" : "load", " of ", static_cast<long long>(W),
              " bytes at an address only known to be ", static_cast<long long>(align),
@@ -661,6 +649,25 @@ class lds_view {
         return;
       default: return;
     }
+  }
+  // The DS operands of address a: a VGPR (a negative or too large constant joins it; none: a
+  // VGPR holding 0) and the offset: constant. Returns the alignment known of their sum.
+  static constexpr uint32_t address_operands(builder& b, const lds_addr& a, operand& reg, int64_t& k, src_loc sl) {
+    reg = a.reg;
+    k = a.k;
+    const uint32_t align = detail::min_align(a.reg.k == operand::kind::none ? 65536 : a.reg_align, detail::align_of(k));
+    if (k < 0 || k > 65535) {
+      if (reg.k == operand::kind::none) reg = zero(b, sl);
+      reg = add_const(b, reg, k);
+      k = 0;
+    }
+    if (reg.k == operand::kind::none) reg = zero(b, sl);
+    else if (reg.cls != reg_class::vgpr) {
+      gpr<dtype::u32> v = b.vgpr<dtype::u32>();
+      v = detail::u32_view(&b, reg);
+      reg = v.to_operand();
+    }
+    return align;
   }
   // `pairs` read2/write2 of eb2-byte elements from a register that holds the whole address.
   static constexpr void far(builder& b, const operand& reg, int64_t k, bool store, const operand& data, uint32_t eb2,

@@ -14,7 +14,9 @@
 // soffset; a partial step first), then each step's LDS store after the weakest vmcnt that
 // covers it, then (wait)
 // s_waitcnt lgkmcnt(0) + s_barrier. Direct (LDS-DMA, buffer_load_dword ... lds): no VGPRs,
-// 4 bytes per lane; each wave fills 256 consecutive LDS bytes per step, and each lane loads
+// 4 bytes per lane; each wave fills 256 consecutive LDS bytes per step (16 bytes and 1024
+// with buffer_load_dwordx4 ... lds where the target has it, vec_bytes is 16 and the view's
+// rows, padding and swizzle chunks are multiples of 16 bytes), and each lane loads
 // the element the view puts at its LDS dword (padding lanes are masked off, swizzles inverted;
 // steps whose lanes read the same bytes of rows d further share one offset, + d rows in
 // soffset); then (wait) s_waitcnt vmcnt(0) + s_barrier. With wait = false the caller waits: vmcnt for
@@ -234,11 +236,15 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
     return;
   }
 
-  // Direct: LDS dword p (from the view's base) of step i, wave w, lane l: p = (i * waves + w)
-  // * 256 + 4 * l. Its element: row = p / row_stride, byte in row = p % row_stride (padding
-  // past cols * elem_bytes), unswizzled by the same XOR.
+  // Direct: LDS bytes [p, p + vb) (from the view's base) of step i, wave w, lane l: p = (i *
+  // waves + w) * 64 * vb + vb * l. Their elements: row = p / row_stride, byte in row = p %
+  // row_stride (padding past cols * elem_bytes), unswizzled by the same XOR. vb = 16 (one
+  // buffer_load_dwordx4 ... lds a lane, a quarter of the instructions) where the target has it,
+  // vec_bytes is 16, every 16-byte piece of the view is 16 consecutive bytes of one row (rows,
+  // padding, swizzle chunks and the base multiples of 16 bytes) and there is no column tail (a
+  // piece would straddle it); else vb = 4.
   if (o.vec_bytes != 4 && o.vec_bytes != 16) {
-    b.fail(sl, "copy_tile: the direct (LDS-DMA) path moves 4 bytes per lane");
+    b.fail(sl, "copy_tile: the direct (LDS-DMA) path moves 4 bytes per lane (16 where the target has it)");
     return;
   }
   if (L.elem_bytes > 4 || (L.cols * L.elem_bytes) % 4 != 0 || (L.swizzled() && L.swz_chunk < 4) || V.base % 4 != 0) {
@@ -246,14 +252,17 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
     return;
   }
   const uint32_t rs = L.row_stride(), rowb = L.cols * L.elem_bytes, T = o.threads;
-  const uint32_t total = L.bytes(), per_step = T * 4, steps = (total + per_step - 1) / per_step;
+  const bool x4 = o.vec_bytes == 16 && detail::features().has_lds_dma_x4 && rowb % 16 == 0 && rs % 16 == 0 &&
+                  (!L.swizzled() || L.swz_chunk % 16 == 0) && V.base % 16 == 0 && !cols_valid;
+  const uint32_t dma_bytes = x4 ? 16 : 4;
+  const uint32_t total = L.bytes(), per_step = T * dma_bytes, steps = (total + per_step - 1) / per_step;
   auto wave = b.sgpr<dtype::u32>(l).named("tile_wave");
   b.v_readfirstlane_b32(wave, t, no_modifiers, l);
   auto wsg = b.sgpr<dtype::u32>(l).named("tile_wave_lds");
-  wsg = (wave >> 6) << 8;  // this wave's first LDS byte of a step
+  wsg = (wave >> 6) << (x4 ? 10 : 8);  // this wave's first LDS byte of a step
   if (shift) wsg = wsg + *shift;
   auto p = b.vgpr<dtype::u32>(l).named("tile_p");
-  p = t << 2;  // = w * 256 + 4 * lane
+  p = t << (x4 ? 4 : 2);  // = w * 64 * vb + vb * lane
   // Steps share offset registers: step j reuses the registers of an earlier step i when every
   // lane reads the same in-row bytes of a row a constant d rows further on (goff + d * stride,
   // a uniform term: no VALU), checked lane by lane at compile time. The swizzle repeats every
@@ -268,7 +277,7 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
   };
   // d (rows) if step j's lanes read step i's bytes d rows on
   auto same_columns = [&](uint32_t i, uint32_t j, uint32_t& d) {
-    for (uint32_t t4 = 0; t4 < per_step; t4 += 4) {
+    for (uint32_t t4 = 0; t4 < per_step; t4 += dma_bytes) {
       uint32_t ri = 0, ii = 0, rj = 0, ij = 0;
       const uint32_t ci = lane_place(i * per_step + t4, ri, ii), cj = lane_place(j * per_step + t4, rj, ij);
       if (ci != cj || ii != ij) return false;
@@ -330,7 +339,8 @@ constexpr void copy_tile_impl(builder J, const buffer& A, mem_offset origin, con
         if (stride_const) g.c += static_cast<int64_t>(drow) * stride_imm;
         else g += mem_offset(stride_reg * drow);
       }
-      Ab.load_lds(lds_at, g, mem_opts{}, l);
+      if (x4) Ab.load_lds_x4(lds_at, g, mem_opts{}, l);
+      else Ab.load_lds(lds_at, g, mem_opts{}, l);
     };
     const bool tail = pi + per_step > total;
     auto in_tile = [&] {
