@@ -47,7 +47,7 @@ inline std::vector<uint32_t> launch(const std::string& kernel, const std::vector
 
 // What a kernel's asm uses: lines (instructions), VALU (v_*), LDS (ds_*), and the s_nop states.
 struct usage {
-  int instructions = 0, valu = 0, ds = 0, nop_states = 0;
+  int instructions = 0, valu = 0, ds = 0, nop_states = 0, lds_dma = 0;
   std::string text;
   bool has(const char* s) const { return text.find(s) != std::string::npos; }
 };
@@ -66,10 +66,11 @@ usage usage_of(const char* name) {
     while (b < e && (u.text[b] == ' ' || u.text[b] == '\t')) ++b;
     if (u.text.compare(b, 2, "v_") == 0) ++u.valu;
     if (u.text.compare(b, 3, "ds_") == 0) ++u.ds;
+    if (u.text.compare(b, 11, "buffer_load") == 0 && u.text.substr(b, e - b).find(" lds") != std::string::npos) ++u.lds_dma;
     at = e + 1;
   }
-  std::printf("%s %-28s %4d instructions, %3d VALU, %2d DS, %2d s_nop states\n",
-              hipasm::active_target::name.data(), name, u.instructions, u.valu, u.ds, u.nop_states);
+  std::printf("%s %-24s %4d instructions, %3d VALU, %2d DS, %2d LDS-DMA, %2d s_nop states\n",
+              hipasm::active_target::name.data(), name, u.instructions, u.valu, u.ds, u.lds_dma, u.nop_states);
   return u;
 }
 

@@ -25,8 +25,8 @@ TEST_CASE("target features (gfx942): load_transposed by narrow reads", "[feature
   run_transposed<1, true>("tr_b8_swz");
   const usage b16 = usage_of<&tf::transposed<2, false>>("tr_b16");
   const usage b8 = usage_of<&tf::transposed<1, false>>("tr_b8");
-  CHECK(b16.has("ds_read_u16_d16_hi"));
-  CHECK(b8.has("ds_read_u8_d16_hi"));
+  CHECK(b16.has("ds_read_u16 "));
+  CHECK(b8.has("ds_read_u8 "));
   CHECK_FALSE(b16.has("_tr_b"));
 }
 
@@ -35,4 +35,5 @@ TEST_CASE("target features (gfx942): copy_tile's direct path moves dwords", "[fe
   const usage d = usage_of<tf::dma16_bf16_swz_fn>("dma16_bf16_swz");
   CHECK(d.has("buffer_load_dword "));
   CHECK_FALSE(d.has("buffer_load_dwordx4"));
+  CHECK(d.lds_dma == 32);  // a 16 KiB tile, 128 lanes x 4 bytes a step
 }

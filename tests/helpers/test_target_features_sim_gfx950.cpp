@@ -37,5 +37,6 @@ TEST_CASE("target features (gfx950): copy_tile's direct path moves 16 bytes a la
   const usage d = usage_of<tf::dma16_bf16_swz_fn>("dma16_bf16_swz");
   const usage f = usage_of<tf::dma16_pad8_fallback_fn>("dma16_pad8_fallback");
   CHECK(d.has("buffer_load_dwordx4"));
+  CHECK(d.lds_dma == 8);  // a 16 KiB tile, 128 lanes x 16 bytes a step
   CHECK_FALSE(f.has("buffer_load_dwordx4"));  // 8-byte row padding: dword pieces
 }

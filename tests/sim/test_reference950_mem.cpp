@@ -82,6 +82,29 @@ TEST_CASE("gfx950 reference: global_load_lds_dwordx4 / dwordx3", "[reference][gf
   }
 }
 
+TEST_CASE("gfx950 reference: buffer_load_dwordx4 ... lds", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  std::mt19937 rng(3950);
+  std::vector<uint32_t> In(64 * 4);
+  for (auto& v : In) v = rng();
+  // The V# ends at 768 bytes: lanes whose 16 bytes start there or later read zeros.
+  const uint32_t in_bytes = 768;
+  std::vector<uint32_t> Off(64);
+  for (uint32_t l = 0; l < 64; ++l) Off[l] = 16 * ((l * 5 + 1) % 64);
+  device& dev = *the_device();
+  buffer<uint32_t> dIn(dev, In), dOff(dev, Off), dOut(dev, 64 * 4);
+  kernel_args args;
+  args.add(dIn.addr()).add(dOff.addr()).add(dOut.addr()).add(in_bytes);
+  run(G, "dma_buf_x4", {1}, {64}, args);
+  auto Out = dOut.download();
+  mismatches m;
+  for (uint32_t i = 0; i < 64 * 4; ++i) {
+    const uint32_t lane = i / 4, byte = Off[lane] + 4 * (i % 4);
+    expect_exact(m, "LDS dword", i, Out[i], Off[lane] < in_bytes ? In[byte / 4] : 0u);
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}
+
 // buffer_atomic_pk_add_bf16 (gfx950; no clang builtin): the f16 kernel's code with the bf16
 // opcode in its place, assembled by clang++-22 for gfx950. Each half: old + data in f32,
 // rounded to nearest-even bf16 (the inputs keep the f32 sum exact); the old dword returned.

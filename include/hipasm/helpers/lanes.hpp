@@ -25,12 +25,15 @@
 //    lane needs ds_swizzle (LDS latency, ~64+ cycles) or ds_bpermute to cross 16/32 lanes;
 //    pyhip's sequence is 6 DPP ops with s_nop 2 after each plus a ds_bpermute broadcast and an
 //    lgkmcnt wait (and its bound_ctrl on max reads 0 from missing lanes: wrong for negative
-//    inputs). v_permlane* does not exist on gfx942 (gfx950 has v_permlane16/32_swap).
+//    inputs). v_permlane* does not exist on gfx942; gfx950's v_permlane16/32_swap would
+//    take a butterfly to every lane in 10 VALU, more than the scan: the scan stays.
 //  - group_reduce(width): butterfly, each lane ends with its group's value: quad_perm [1,0,3,2],
 //    [2,3,0,1], row_half_mirror, row_mirror (after the earlier steps the mirror partner holds
 //    the partner group's value), then ds_swizzle xor 16 for width 32; width 64 is wave_allreduce.
 //    xor_reduce(lane_bits) is the same butterfly over any set of lane-index bits (ds_swizzle for
-//    a bit DPP cannot reach, ds_bpermute for bit 5); shuffle_xor(v, mask) one exchange.
+//    a bit DPP cannot reach, ds_bpermute for bit 5); shuffle_xor(v, mask) one exchange. Where
+//    the target has the permlane swaps (gfx950), bits 4 and 5 take a copy, a swap and the op
+//    (3 VALU, 2 wait states before the swap) instead of an LDS round trip (its latency).
 //  - wave_allreduce: wave_reduce + v_mov_b32 from the SGPR.
 //  - workgroup_reduce: wave_reduce, one ds_write_b32 per wave, s_barrier, every lane reads
 //    all partials (ds_read_b128/b64/b32), combines them (v_max3/v_min3 where they pair up) and

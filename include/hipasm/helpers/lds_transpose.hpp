@@ -16,9 +16,8 @@
 // Emits, where the target has the transposing reads (features().has_ds_read_tr): one
 // ds_read_b64_tr_b16 / ds_read_b64_tr_b8, lane s of a group addressing row + s / (16 / E),
 // columns col + E * (s % (16 / E)) (E = 8 / elem_bytes elements: one 8-byte row piece); else
-// one narrow read per element (ds_read_u16 + ds_read_u16_d16_hi per dword; ds_read_u8 and
-// ds_read_u8_d16_hi into two registers joined by v_lshl_or_b32), the rows' displacements in
-// offset:. Either way the lane's position in its group is computed here (v_mbcnt, 2-3 VALU).
+// one narrow read per element (ds_read_u16 / ds_read_u8, the rows' displacements in offset:),
+// joined by v_lshl_or_b32 (one a dword for 16-bit elements, three for 8-bit). Either way the lane's position in its group is computed here (v_mbcnt, 2-3 VALU).
 #pragma once
 #include <cstdint>
 #include <source_location>
@@ -75,33 +74,36 @@ constexpr void load_transposed(builder J, const lds_view& V, const gpr<T>& dst, 
     return;
   }
   // lane i: (row + n, col + i) for every n, one narrow read each
-  const lds_addr a = V.addr(row, col + at(lane16), l);
+  const lds_view Vl = V;  // (the lambda captures locals, never reference parameters)
+  const lds_addr a = Vl.addr(row, col + at(lane16), l);
   if (b.err.failed) return;
   auto read = [&](const operand& part, uint32_t n, narrow w) {
     const mem_opts o{.width = w};
-    V.access(b, false, part, V.displaced(b, a, static_cast<int32_t>(n), 0, eb, sl), o, l);
+    Vl.access(b, false, part, Vl.displaced(b, a, static_cast<int32_t>(n), 0, eb, sl), o, l);
   };
+  // (each element into its own register, joined after the wait: a d16 read merging into a
+  // register with a load still pending is refused by the pipeline's wait check)
   using D = lds_view::ds_emit;
-  if (eb == 2) {
-    for (uint16_t d = 0; d < 2; ++d) {
-      read(D::dword(data, d, 1), 2u * d, narrow::u16);
-      read(D::dword(data, d, 1), 2u * d + 1, narrow::u16_d16_hi);
-    }
-    return;
-  }
-  gpr<dtype::u32> odd = b.vgpr<dtype::u32>(2, l);
-  const operand oddop = odd.to_operand();
-  for (uint16_t d = 0; d < 2; ++d) {  // bytes 0, 2 in dst's dword, 1, 3 in odd's, then joined
-    read(D::dword(data, d, 1), 4u * d, narrow::u8);
-    read(D::dword(oddop, d, 1), 4u * d + 1, narrow::u8);
-    read(D::dword(data, d, 1), 4u * d + 2, narrow::u8_d16_hi);
-    read(D::dword(oddop, d, 1), 4u * d + 3, narrow::u8_d16_hi);
-  }
-  const operand both[2] = {data, oddop};
-  b.wait_for_operands(both, 2, sl);
+  gpr<dtype::u32> el = b.vgpr<dtype::u32>(static_cast<int>(E), l);
+  const operand e = el.to_operand();
+  for (uint32_t n = 0; n < E; ++n) read(D::dword(e, static_cast<uint16_t>(n), 1), n, eb == 2 ? narrow::u16 : narrow::u8);
+  const operand all[1] = {e};
+  b.wait_for_operands(all, 1, sl);
+  detail::lower L{b, sl};
+  auto join = [&](const operand& d, const operand& hi, uint32_t shift, const operand& lo) {
+    L.e(detail::O::v_lshl_or_b32, {d, hi, detail::imm_op(shift), lo});
+  };
+  const uint32_t per_dword = 4 / eb;
   for (uint16_t d = 0; d < 2; ++d) {
-    detail::lower L{b, sl};
-    L.e(detail::O::v_lshl_or_b32, {D::dword(data, d, 1), D::dword(oddop, d, 1), detail::imm_op(8), D::dword(data, d, 1)});
+    auto E_ = [&](uint32_t k) { return D::dword(e, static_cast<uint16_t>(d * per_dword + k), 1); };
+    if (eb == 2) {
+      join(D::dword(data, d, 1), E_(1), 16, E_(0));
+    } else {  // (bytes 1 and 3 first onto 0 and 2, then the halves)
+      const operand h = b.vgpr<dtype::u32>(2, l).to_operand();
+      join(D::dword(h, 0, 1), E_(1), 8, E_(0));
+      join(D::dword(h, 1, 1), E_(3), 8, E_(2));
+      join(D::dword(data, d, 1), D::dword(h, 1, 1), 16, D::dword(h, 0, 1));
+    }
   }
 }
 

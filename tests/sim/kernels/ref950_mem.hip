@@ -36,6 +36,18 @@ TR(read_tr_b6, __builtin_amdgcn_ds_read_tr6_b96_v3i32, i32x3, 3)
 DMA(dma_x4, 16)
 DMA(dma_x3, 12)
 
+// The same through a buffer (buffer_load_dwordx4 ... lds, 16 bytes a lane): lane l's bytes
+// from In + Off[l] (a V# of in_bytes) land at LDS + 16 l.
+KERNEL void dma_buf_x4(const u32* In, const u32* Off, u32* Out, u32 in_bytes) {
+  SHARED u32 lds[64 * 4];
+  const u32 l = tid_x();
+  __amdgpu_buffer_rsrc_t r = __builtin_amdgcn_make_buffer_rsrc((void*)In, 0, in_bytes, 0x00027000);
+  __builtin_amdgcn_raw_ptr_buffer_load_lds(r, (LDS void*)lds, 16, Off[l], 0, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0);
+  sync_workgroup();
+  for (u32 i = l; i < 64 * 4; i += 64) Out[i] = lds[i];
+}
+
 // A packed f16 buffer atomic add with return, lane l on dword l of Mem. The bf16 form has no
 // builtin: test_reference950_mem.cpp re-assembles this kernel's code with
 // buffer_atomic_pk_add_bf16 in its place (same operands and encoding layout).
