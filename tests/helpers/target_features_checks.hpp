@@ -172,6 +172,13 @@ void run_transposed(const char* kernel) {
   }
 }
 
+inline void run_transposes() {
+  run_transposed<2, false>("tr_b16");
+  run_transposed<2, true>("tr_b16_swz");
+  run_transposed<1, false>("tr_b8");
+  run_transposed<1, true>("tr_b8_swz");
+}
+
 // ---- copy_tile's direct path (test_tile.cpp's reference: the tile's dwords, zeros past the
 // tensor) ------------------------------------------------------------------------------------
 inline void run_dma(const char* kernel, uint32_t rows, uint32_t cols, uint32_t eb, uint32_t threads) {

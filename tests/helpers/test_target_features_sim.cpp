@@ -19,10 +19,7 @@ TEST_CASE("target features (gfx942): lane exchanges and xor reductions", "[featu
 }
 
 TEST_CASE("target features (gfx942): load_transposed by narrow reads", "[features]") {
-  run_transposed<2, false>("tr_b16");
-  run_transposed<2, true>("tr_b16_swz");
-  run_transposed<1, false>("tr_b8");
-  run_transposed<1, true>("tr_b8_swz");
+  run_transposes();
   const usage b16 = usage_of<&tf::transposed<2, false>>("tr_b16");
   const usage b8 = usage_of<&tf::transposed<1, false>>("tr_b8");
   CHECK(b16.has("ds_read_u16 "));

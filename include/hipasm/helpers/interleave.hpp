@@ -186,7 +186,7 @@ constexpr il_info il_classify(const instr& in) {
   } else if (fl & (isa::f_vmem | isa::f_flat)) {
     r.unit = il_unit::vmem;
     uint32_t dw = 1;  // data dwords per lane
-    if (fl & isa::f_lds_dma) dw = 1;
+    if (fl & isa::f_lds_dma) dw = d.name.ends_with("x4") ? 4 : d.name.ends_with("x3") ? 3 : 1;  // (16/12-byte DMA)
     else if (fl & isa::f_load) dw = in.ops[0].dwords;
     else if (d.enc == isa::encoding::mubuf) dw = in.ops[0].dwords;
     else if (in.num_operands > 1) dw = in.ops[1].dwords;
