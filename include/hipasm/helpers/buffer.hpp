@@ -5,6 +5,7 @@
 //   A.load(h, voff, {.narrow = narrow::u16});        // buffer_load_ushort
 //   A.store(v4, voff + 8192);                        // offset:0 and 8192 in soffset
 //   A.load_lds(lds_dst, voff);                       // buffer_load_dword .. lds (M0 set up)
+//   A.load_lds_x4(lds_dst, voff);                    // buffer_load_dwordx4 .. lds (has_lds_dma_x4)
 //   A.advance(s_bytes);                              // base += bytes, num_records -= bytes
 //   A.shift_base(s_bytes);                           // base += bytes (a same-sized view further on)
 //   std::array<buffer, 3> Bs{};  Bs[i] = make_buffer(J, p[i], n); // `=` rebinds the handle
