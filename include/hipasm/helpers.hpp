@@ -18,3 +18,4 @@
 #include "helpers/math.hpp"
 #include "helpers/convert.hpp"
 #include "helpers/arrival.hpp"
+#include "helpers/mfma.hpp"
