@@ -18,4 +18,3 @@
 #include "helpers/math.hpp"
 #include "helpers/convert.hpp"
 #include "helpers/arrival.hpp"
-#include "helpers/mfma.hpp"

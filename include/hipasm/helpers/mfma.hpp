@@ -1,5 +1,6 @@
 // MFMA atoms (mfma_atom.hpp) of the active target: lookup, lane coordinates, and fragment
-// loads and stores through an atom's layout.
+// loads and stores through an atom's layout. Not part of helpers.hpp (a kernel that uses no
+// atom does not compile them): include <hipasm/helpers/mfma.hpp>.
 //
 //   constexpr const mfma_atom& at = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
 //   at.la.coord(lane, e);                          // (row, k) element e of lane's A holds
@@ -24,6 +25,7 @@
 
 #include "../builder.hpp"
 #include "../mfma_atom.hpp"
+#include "../targets/mfma_atoms.hpp"
 #include "buffer.hpp"
 #include "lds.hpp"
 #include "mem_offset.hpp"
@@ -31,7 +33,7 @@
 namespace hipasm {
 
 // The active target's atoms.
-constexpr const auto& mfma_atoms() { return active_target::mfma_atoms; }
+constexpr const auto& mfma_atoms() { return targets::active_mfma_atoms; }
 
 // The atom of an MFMA mnemonic; an MFMA the target lacks (or a name no atom has) is a compile
 // error at the caller's line.

@@ -8,6 +8,7 @@
 //     through mfma_load/mfma_store with mfma_global; frag_lds_<i>: A and B through LDS views,
 //     B stored K x N (transposed fragments).
 #include <hipasm/hipasm.hpp>
+#include <hipasm/helpers/mfma.hpp>
 
 using namespace hipasm;
 

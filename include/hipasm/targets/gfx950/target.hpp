@@ -1,6 +1,6 @@
 // gfx950 (CDNA4: MI350X, MI355X) as data: its generated instruction table and mnemonic
 // surface (isa.hpp, mnemonics.hpp: tools/gen_isa_table.py), semantics, hazard rules, waitcnt
-// encoding, limits and MFMA atoms (mfma_atoms.hpp). targets/select.hpp makes it the compilation's target.
+// encoding and limits. targets/select.hpp makes it the compilation's target.
 #pragma once
 #include <array>
 #include <string_view>
@@ -9,7 +9,6 @@
 #include "../waitcnt_gfx9.hpp"
 #include "hazard_rules.hpp"
 #include "isa.hpp"
-#include "mfma_atoms.hpp"
 #include "mnemonics.hpp"
 
 namespace hipasm {
@@ -36,8 +35,6 @@ struct gfx950 {
   static constexpr const target& desc = hipasm::gfx950;
   static constexpr const std::array<isa::instr_desc, isa::gfx950_num_instrs>& table = isa::gfx950_table;
   static constexpr int find_instr(std::string_view mnemonic) { return isa::gfx950_find_instr(mnemonic); }
-  // Its MFMAs as atoms (mfma_atom.hpp; helpers/mfma.hpp looks them up).
-  static constexpr const auto& mfma_atoms = gfx950_mfma_atoms;
 };
 }  // namespace targets
 
