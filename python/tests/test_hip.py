@@ -46,7 +46,7 @@ def test_call_sequence_and_kernarg_bytes(fake, args_co):
     first = struct.pack("<Qif", 0xABC000, -7, 2.5) + struct.pack("<ifq", 11, -1.25, -5) + struct.pack("<H", 0xBEEF)
     second = struct.pack("<Qif", 0xDEF000, 1, 0.0) + bytes(16) + struct.pack("<H", 2)
     assert fake.calls() == [
-        "hipInit 0", "hipGetDeviceCount", "hipSetDevice 0", "hipModuleLoadData elf",
+        "hipInit 0", "hipGetDeviceCount", "hipSetDevice 0", "hipGetDeviceProperties 0", "hipModuleLoadData elf",
         "hipModuleGetFunction echo",
         f"hipModuleLaunchKernel grid=2,3,1 block=64,1,1 shared=0 stream=0x0 params=null kernarg={first.hex()}",
         f"hipModuleLaunchKernel grid=1,1,1 block=32,2,1 shared=0 stream=0x77 params=null kernarg={second.hex()}",
