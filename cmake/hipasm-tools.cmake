@@ -325,7 +325,8 @@ function(hipasm_add_code_object target)
     list(APPEND _arch_cos "${_co}")
   endforeach()
   if(_n_archs GREATER 1)
-    _hipasm_bundle_command("${_out}" "${_archs}" "hipasm: fat binary ${target}.co (${_archs})" ${_arch_cos})
+    list(JOIN _archs " " _names)
+    _hipasm_bundle_command("${_out}" "${_archs}" "hipasm: fat binary ${target}.co (${_names})" ${_arch_cos})
   endif()
   add_custom_target(${target} ALL DEPENDS "${_out}" ${_arch_cos} ${_all_asms})
   if(_pch_targets)
@@ -507,7 +508,7 @@ function(hipasm_add_hip_executable target)
       COMMAND "${HIPASM_OFFLOAD_BUNDLER}" --unbundle --type=o "--input=${_co}.hipfb" "--targets=${_targets}" ${_outputs}
       ${_keep_fatbin}
       COMMAND "${CMAKE_COMMAND}" -E rm -f "${_co}.host"
-      BYPRODUCTS ${_byproducts} COMMENT "hipasm: ${target}.co (${target}'s ${_archs} code objects)" VERBATIM)
+      BYPRODUCTS ${_byproducts} COMMENT "hipasm: ${target}.co (${target}'s device code)" VERBATIM)
     set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_co}" HIPASM_ARCH "${_archs}"
                           HIPASM_ARCH_CODE_OBJECTS "${_arch_cos}")
   endif()

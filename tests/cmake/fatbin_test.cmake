@@ -2,7 +2,7 @@
 #  - clang-offload-bundler --list names the entries the clang driver writes for the same two
 #    --offload-arch values (a host entry and hipv4-amdgcn-amd-amdhsa--<arch>);
 #  - each entry, unbundled by clang-offload-bundler, is byte for byte the arch's own code object;
-#  - each code object is its arch's (llvm-readelf: e_flags machine, amdhsa.target; llvm-objdump
+#  - each code object is its arch's (llvm-readelf: the e_flags processor, amdhsa.target; llvm-objdump
 #    disassembles it as that processor) and, from several sources, has one metadata note naming
 #    every kernel (the merge runs per arch).
 # Script mode: -DBUNDLER= -DREADELF= -DOBJDUMP= -DCXX= -DFAT= -DARCHS=<list> -DARCH_COS=<list>
@@ -38,7 +38,6 @@ if(NOT _ours STREQUAL _driver)
   message(FATAL_ERROR "entries '${_ours}', the clang driver's '${_driver}'")
 endif()
 
-string(TOUPPER "${ARCHS}" _upper)
 foreach(_arch _co IN ZIP_LISTS ARCHS ARCH_COS)
   run("${BUNDLER}" --unbundle --type=o "--input=${FAT}" "--targets=hipv4-amdgcn-amd-amdhsa--${_arch}"
       "--output=${WORK}/${_arch}.co")
@@ -47,9 +46,9 @@ foreach(_arch _co IN ZIP_LISTS ARCHS ARCH_COS)
   if(NOT _unbundled STREQUAL _own)
     message(FATAL_ERROR "the ${_arch} entry of ${FAT} is not ${_co}")
   endif()
-  string(TOUPPER "${_arch}" _ARCH)
   run("${READELF}" --file-headers "${_co}")
-  if(NOT last_output MATCHES "EF_AMDGPU_MACH_AMDGCN_${_ARCH}")
+  if(NOT last_output MATCHES "Flags: +0x[0-9a-f]+, ${_arch}[,
+]")
     message(FATAL_ERROR "${_co}: e_flags do not name ${_arch}:\n${last_output}")
   endif()
   run("${READELF}" --notes "${_co}")
