@@ -227,7 +227,7 @@ endfunction()
 # format hipModuleLoadData and hipModuleLoad accept).
 function(_hipasm_bundle_command out archs comment)
   _hipasm_offload_bundler(_bundler)
-  set(_targets "host-x86_64-unknown-linux-gnu")
+  set(_targets "host-${CMAKE_HOST_SYSTEM_PROCESSOR}-unknown-linux-gnu")  # (empty, as the driver's)
   set(_inputs "-input=/dev/null")
   set(_cos ${ARGN})
   foreach(_arch _co IN ZIP_LISTS archs _cos)
