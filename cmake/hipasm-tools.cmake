@@ -207,13 +207,13 @@ function(_hipasm_pch out_pch out_target)
 endfunction()
 
 # The clang-offload-bundler that packs several archs' code objects into one fat binary: the
-# device compiler's own (beside it), else clang-offload-bundler-22 on the path.
+# device compiler's own (beside it), else clang-offload-bundler-22 on the path. (Found here, a
+# cache variable: the functions may run in a parent directory's scope.)
+find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS "${_hipasm_cxx_dir}" NO_DEFAULT_PATH)
+find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler-22 clang-offload-bundler
+             HINTS /opt/rocm/llvm/bin $ENV{ROCM_PATH}/llvm/bin)
+
 function(_hipasm_offload_bundler out)
-  if(NOT HIPASM_DEVICE_OFFLOAD_BUNDLER)
-    find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS "${_hipasm_cxx_dir}" NO_DEFAULT_PATH)
-    find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler-22 clang-offload-bundler
-                 HINTS /opt/rocm/llvm/bin $ENV{ROCM_PATH}/llvm/bin)
-  endif()
   if(NOT HIPASM_DEVICE_OFFLOAD_BUNDLER)
     message(FATAL_ERROR "hipasm: a fat binary (several ARCH values) needs clang-offload-bundler "
                         "(Debian: apt-get install clang-22; or ROCm)")
