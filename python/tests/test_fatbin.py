@@ -3,7 +3,9 @@
 target, on the simulator (gpu= picks mi300x / mi355x) and on HIP, where the whole bundle goes to
 hipModuleLoadData as a HIP program hands it over (the fake libamdhip64 checks the entry is there)."""
 import ctypes
+import os
 import struct
+import sys
 
 import numpy as np
 import pytest
@@ -14,29 +16,15 @@ from conftest import env_path
 from test_hip import fake  # noqa: F401 (the fixture)
 
 
+# The bundle format written and read independently of hipasm (shared with the CLI tests).
+sys.path.insert(0, os.path.join(os.environ.get("HIPASM_TEST_PROJECT_DIR") or os.path.join(os.path.dirname(__file__), "..", ".."),
+                                "tests", "sim", "cli"))
+from offload_bundle import bundle, entries  # noqa: E402
+
+
 @pytest.fixture
 def fat():
     return env_path("HIPASM_TEST_FATBIN")
-
-
-def entries(data):
-    """(id, bytes) of each entry, read by the format (magic, count, offset/size/id length/id)."""
-    n, = struct.unpack_from("<Q", data, 24)
-    at, out = 32, []
-    for _ in range(n):
-        off, size, id_len = struct.unpack_from("<QQQ", data, at)
-        out.append((data[at + 24:at + 24 + id_len].decode(), data[off:off + size]))
-        at += 24 + id_len
-    return out
-
-
-def bundle(items):
-    head = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", len(items))
-    at = len(head) + sum(24 + len(i) for i, _ in items)
-    for i, payload in items:
-        head += struct.pack("<QQQ", at, len(payload), len(i)) + i.encode()
-        at += len(payload)
-    return head + b"".join(p for _, p in items)
 
 
 @pytest.mark.parametrize("gpu,arch", [("mi300x", "gfx942"), ("mi355x", "gfx950")])

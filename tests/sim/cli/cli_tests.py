@@ -28,6 +28,8 @@ import struct
 import subprocess
 import sys
 
+from offload_bundle import bundle, entries
+
 SIM, CO, WORK = None, None, None
 failures = []
 
@@ -362,17 +364,6 @@ def group_run():
     print("run: end-to-end runs checked")
 
 
-def bundle(entries):
-    """An offload bundle as clang-offload-bundler lays it out: magic, entry count, per entry
-    offset, size, id length and id; the payloads after the header."""
-    head = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", len(entries))
-    at = len(head) + sum(24 + len(i) for i, _ in entries)
-    for i, payload in entries:
-        head += struct.pack("<QQQ", at, len(payload), len(i)) + i.encode()
-        at += len(payload)
-    return head + b"".join(p for _, p in entries)
-
-
 def group_fatbin():
     fat = open(CO, "rb").read()
     status, out, err = run(["info", CO], expect_ok=True)
@@ -410,13 +401,7 @@ def group_fatbin():
                 failures.append(f"profile --device {device}: the report does not name the device:\n{out[:400]}")
 
     # A bundle without the device's target; a plain code object on the other target's device.
-    entries = []
-    at = 32
-    for _ in range(struct.unpack_from("<Q", fat, 24)[0]):
-        off, size, id_len = struct.unpack_from("<QQQ", fat, at)
-        entries.append((fat[at + 24:at + 24 + id_len].decode(), fat[off:off + size]))
-        at += 24 + id_len
-    co942 = dict(entries)["hipv4-amdgcn-amd-amdhsa--gfx942"]
+    co942 = dict(entries(fat))["hipv4-amdgcn-amd-amdhsa--gfx942"]
     only942 = write("only942.co", bundle([("host-x86_64-unknown-linux-gnu-", b""),
                                           ("hipv4-amdgcn-amd-amdhsa--gfx942", co942)]))
     args, _ = vector_add("run", "mi355x", only942, "x.bin")
