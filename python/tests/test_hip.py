@@ -2,6 +2,7 @@
 the call sequence and the exact kernarg bytes; device-memory rules; HIP errors as exceptions.
 The real-device test runs only where libamdhip64 finds a GPU."""
 import ctypes
+import gc
 import os
 import struct
 
@@ -17,6 +18,7 @@ def fake():
     path = env_path("HIPASM_FAKE_HIP_LIBRARY")
     lib = ctypes.CDLL(path)
     lib.fake_hip_log.restype = ctypes.c_char_p
+    gc.collect()  # an earlier test's modules (kernel <-> module cycles) unload now, not inside this log
     lib.fake_hip_reset()
     lib.path = path
     lib.calls = lambda: lib.fake_hip_log().decode().splitlines()
