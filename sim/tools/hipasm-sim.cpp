@@ -463,8 +463,8 @@ int run(const run_options& o, const profile_cli* prof = nullptr) {
   auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim, o.device.empty() ? "mi300x" : o.device);
   const sim::CodeObject co = sim::load_code_object(sim::select_code_object(bytes, dev->target()));
   // A named device runs its own target's code only (a plain code object is otherwise run as
-  // its target says).
-  if (!o.device.empty() && co.arch->name != dev->target())
+  // its target says; profile's timing model refuses it with the devices that would run it).
+  if (!prof && !o.device.empty() && co.arch->name != dev->target())
     throw error(std::string(co.arch->name) + " code object on device " + o.device + " (a " + dev->target() +
                 " GPU)");
   const sim::KernelInfo& k = co.kernel(o.kernel);

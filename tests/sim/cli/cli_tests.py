@@ -415,6 +415,10 @@ def group_fatbin():
     status, out, err = run(args, expect_ok=False)
     if "gfx942 code object on device mi355x" not in err:
         failures.append(f"plain code object of the other target: {err.strip()}")
+    args, _ = vector_add("profile", "mi355x", plain, "z.bin")
+    status, out, err = run(args, expect_ok=False)
+    if "gfx942 code object on device mi355x" not in err or "gfx942 devices: mi300x" not in err:
+        failures.append(f"profile of a plain code object of the other target: {err.strip()}")
     # Truncations (every cut inside the header, then through the entries) and corrupt fields.
     cuts = list(range(24, 400)) + list(range(400, len(fat), 997))
     for cut in cuts:
