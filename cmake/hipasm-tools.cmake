@@ -1,28 +1,39 @@
 # CMake helpers shipped with hipasm (included by the project and by find_package(hipasm)).
 #
-#   hipasm_add_code_object(<target> SOURCES <a.hip>... [ARCH gfx942] [OPTIONS <flag>...]
+#   hipasm_add_code_object(<target> SOURCES <a.hip>... [ARCH gfx942 [gfx950]] [OPTIONS <flag>...]
 #                          [INCLUDE_DIRECTORIES <dir>...] [DEPENDS <file>...] [NO_PCH]
 #                          [KERNARG_PRELOAD])
-#       Compiles HIP sources (device pass only) into one gfx942 code object (an ELF, not an
+#       Compiles HIP sources (device pass only) into one code object (an ELF, not an
 #       offload bundle): ${CMAKE_CURRENT_BINARY_DIR}/<target>.co, plus the asm it was
 #       assembled from: <target>.s (one source) or <target>.<source name>.s (several).
 #       Each source is compiled once (to its .s; the .co is that asm assembled and linked).
+#       Several ARCH values: each source is compiled once per arch (the pass defines
+#       __gfx942__ or __gfx950__: targets/select.hpp picks the target), into
+#       <target>.<arch>.s / <target>.<arch>.<source name>.s and <target>.<arch>.co, and
+#       <target>.co is the fat binary: a clang offload bundle of those code objects
+#       (hipv4-amdgcn-amd-amdhsa--<arch> entries, as the clang driver bundles them), which
+#       hipModuleLoad / hipModuleLoadData, hipasm-sim and hipasm.load accept.
 #       A precompiled hipasm/kernels.hpp (hipasm.hpp and the kernel library), shared by all
-#       code objects with the same flags, is used unless NO_PCH or -DHIPASM_PCH=OFF; a
+#       code objects with the same flags (and arch), is used unless NO_PCH or -DHIPASM_PCH=OFF; a
 #       source may still #define HIPASM_ASM_COMMENTS
 #       before its #include (kernel.hpp reads it where HIPASM_KERNEL_BODY expands).
 #       KERNARG_PRELOAD: clang preloads the leading kernel arguments of every kernel of these
 #       sources into user SGPRs (-mllvm -amdgpu-kernarg-preload-count=16; clang-22 decides it
 #       per translation unit); kernels with kernel_options::kernarg_preload read them there.
-#       The custom target <target> has the properties HIPASM_CODE_OBJECT and HIPASM_ASM.
+#       The custom target <target> has the properties HIPASM_CODE_OBJECT (<target>.co),
+#       HIPASM_ASM, HIPASM_ARCH (the archs) and HIPASM_ARCH_CODE_OBJECTS (one code object
+#       per arch, in ARCH's order; one arch: <target>.co).
 #   hipasm_assemble(<target> SOURCE <k.s> [ARCH gfx942])
 #       Assembles a hand-written or hand-edited .s into a code object <target>.co.
-#   hipasm_add_hip_executable(<target> SOURCES <a.hip>... [ARCH gfx942])
+#   hipasm_add_hip_executable(<target> SOURCES <a.hip>... [ARCH gfx942 [gfx950]])
 #       A full HIP program (host + device: HIP's headers, hipasm kernels, printf and assert in
 #       device code) linked against libamdhip64, with AMD's device libraries (ockl, ocml):
-#       ROCm's, or Debian's rocm-device-libs (see _hipasm_hip_device_flags). Its gfx942 code
+#       ROCm's, or Debian's rocm-device-libs (see _hipasm_hip_device_flags). Its code
 #       object is also extracted, to <target>.co (the target's property HIPASM_CODE_OBJECT),
-#       so that hipasm-sim or hipasm::sim's launcher can run the program's kernels.
+#       so that hipasm-sim or hipasm::sim's launcher can run the program's kernels. Several
+#       ARCH values: the program carries every arch's code; <target>.co is its fat binary (the
+#       offload bundle HIP's runtime loads) and <target>.<arch>.co each arch's code object
+#       (HIPASM_ARCH_CODE_OBJECTS).
 #
 # The device compiler is clang++-22 (or ROCm's amdclang++/hipcc when present); set
 # HIPASM_DEVICE_CXX to override. Configuration fails with a clear message when no compiler
@@ -195,11 +206,58 @@ function(_hipasm_pch out_pch out_target)
   set(${out_target} hipasm_pch_${_key} PARENT_SCOPE)
 endfunction()
 
-function(hipasm_add_code_object target)
-  cmake_parse_arguments(A "NO_PCH;KERNARG_PRELOAD" "ARCH" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
-  if(NOT A_ARCH)
-    set(A_ARCH ${HIPASM_DEFAULT_ARCH})
+# The clang-offload-bundler that packs several archs' code objects into one fat binary: the
+# device compiler's own (beside it), else clang-offload-bundler-22 on the path. (Found here, a
+# cache variable: the functions may run in a parent directory's scope.)
+find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS "${_hipasm_cxx_dir}" NO_DEFAULT_PATH)
+find_program(HIPASM_DEVICE_OFFLOAD_BUNDLER NAMES clang-offload-bundler-22 clang-offload-bundler
+             HINTS /opt/rocm/llvm/bin $ENV{ROCM_PATH}/llvm/bin)
+
+function(_hipasm_offload_bundler out)
+  if(NOT HIPASM_DEVICE_OFFLOAD_BUNDLER)
+    message(FATAL_ERROR "hipasm: a fat binary (several ARCH values) needs clang-offload-bundler "
+                        "(Debian: apt-get install clang-22; or ROCm)")
   endif()
+  set(${out} "${HIPASM_DEVICE_OFFLOAD_BUNDLER}" PARENT_SCOPE)
+endfunction()
+
+# Adds a custom command that packs the code objects <cos> (one per arch of <archs>, in order)
+# into the offload bundle <out>, as the clang driver bundles a multi-arch HIP device compile:
+# an empty host entry, then hipv4-amdgcn-amd-amdhsa--<arch> entries aligned to 4096 bytes (the
+# format hipModuleLoadData and hipModuleLoad accept).
+function(_hipasm_bundle_command out archs comment)
+  _hipasm_offload_bundler(_bundler)
+  set(_targets "host-${CMAKE_HOST_SYSTEM_PROCESSOR}-unknown-linux-gnu")  # (empty, as the driver's)
+  set(_inputs "-input=/dev/null")
+  set(_cos ${ARGN})
+  foreach(_arch _co IN ZIP_LISTS archs _cos)
+    string(APPEND _targets ",hipv4-amdgcn-amd-amdhsa--${_arch}")
+    list(APPEND _inputs "-input=${_co}")
+  endforeach()
+  add_custom_command(OUTPUT "${out}"
+    COMMAND "${_bundler}" -type=o -bundle-align=4096 "-targets=${_targets}" ${_inputs} "-output=${out}"
+    DEPENDS ${_cos} COMMENT "${comment}" VERBATIM)
+endfunction()
+
+# ARCH values checked: at least one (the default), each once.
+function(_hipasm_archs out fn)
+  set(_archs ${ARGN})
+  if(NOT _archs)
+    set(_archs ${HIPASM_DEFAULT_ARCH})
+  endif()
+  set(_seen)
+  foreach(_a IN LISTS _archs)
+    if(_a IN_LIST _seen)
+      message(FATAL_ERROR "${fn}: ARCH ${_a} is given twice")
+    endif()
+    list(APPEND _seen ${_a})
+  endforeach()
+  set(${out} ${_archs} PARENT_SCOPE)
+endfunction()
+
+function(hipasm_add_code_object target)
+  cmake_parse_arguments(A "NO_PCH;KERNARG_PRELOAD" "" "SOURCES;OPTIONS;INCLUDE_DIRECTORIES;DEPENDS;ARCH" ${ARGN})
+  _hipasm_archs(_archs "hipasm_add_code_object(${target})" ${A_ARCH})
   if(NOT A_SOURCES)
     message(FATAL_ERROR "hipasm_add_code_object(${target}): SOURCES is required")
   endif()
@@ -217,42 +275,65 @@ function(hipasm_add_code_object target)
     get_filename_component(_d "${_d}" ABSOLUTE)
     list(APPEND _inc "-I${_d}")
   endforeach()
-  set(_common -x hip --offload-arch=${A_ARCH} --offload-device-only --no-gpu-bundle-output
-              -nogpulib -nogpuinc -O3 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS} ${_inc} ${A_OPTIONS})
-  set(_pch_flags)
-  set(_pch_deps)
-  if(HIPASM_PCH AND NOT A_NO_PCH)
-    _hipasm_pch(_pch _pch_target ${_common})
-    set(_pch_flags -Xclang -include-pch -Xclang "${_pch}")
-    set(_pch_deps "${_pch}")
-  endif()
-  # One device compile per source, to asm (the kernel's constant evaluation is paid once);
-  # the code object is that asm assembled and linked: the same code, descriptors and
-  # metadata as compiling straight to an object (tests/cmake checks the sections).
-  set(_asms)
+  list(LENGTH _archs _n_archs)
   list(LENGTH A_SOURCES _n)
-  foreach(_s IN LISTS A_SOURCES)
-    get_filename_component(_abs "${_s}" ABSOLUTE)
-    if(_n EQUAL 1)
-      set(_asm "${CMAKE_CURRENT_BINARY_DIR}/${target}.s")
-    else()
-      get_filename_component(_stem "${_s}" NAME_WE)
-      set(_asm "${CMAKE_CURRENT_BINARY_DIR}/${target}.${_stem}.s")
+  set(_all_asms)
+  set(_arch_cos)
+  set(_pch_targets)
+  # One pass per arch (each defines its __gfxNNN__, which targets/select.hpp reads), each with
+  # its own precompiled header. Several archs: <target>.<arch>.s / .co per arch, bundled.
+  foreach(_arch IN LISTS _archs)
+    set(_prefix "${CMAKE_CURRENT_BINARY_DIR}/${target}")
+    set(_co "${_out}")
+    if(_n_archs GREATER 1)
+      string(APPEND _prefix ".${_arch}")
+      set(_co "${_prefix}.co")
     endif()
-    add_custom_command(OUTPUT "${_asm}"
-      # -MD is ignored in device-only mode; the cc1 flags write the depfile.
-      COMMAND ${_launcher} "${HIPASM_DEVICE_CXX}" ${_common} ${_backend} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
-              -Xclang -MT -Xclang "${_asm}" -S "${_abs}" -o "${_asm}"
-      DEPENDS "${_abs}" ${A_DEPENDS} ${_pch_deps} DEPFILE "${_asm}.d"
-      COMMENT "hipasm: device compile ${_s} (${A_ARCH})" VERBATIM)
-    list(APPEND _asms "${_asm}")
+    set(_common -x hip --offload-arch=${_arch} --offload-device-only --no-gpu-bundle-output
+                -nogpulib -nogpuinc -O3 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS} ${_inc} ${A_OPTIONS})
+    set(_pch_flags)
+    set(_pch_deps)
+    if(HIPASM_PCH AND NOT A_NO_PCH)
+      _hipasm_pch(_pch _pch_target ${_common})
+      set(_pch_flags -Xclang -include-pch -Xclang "${_pch}")
+      set(_pch_deps "${_pch}")
+      list(APPEND _pch_targets ${_pch_target})
+    endif()
+    # One device compile per source, to asm (the kernel's constant evaluation is paid once);
+    # the code object is that asm assembled and linked: the same code, descriptors and
+    # metadata as compiling straight to an object (tests/cmake checks the sections).
+    set(_asms)
+    foreach(_s IN LISTS A_SOURCES)
+      get_filename_component(_abs "${_s}" ABSOLUTE)
+      if(_n EQUAL 1)
+        set(_asm "${_prefix}.s")
+      else()
+        get_filename_component(_stem "${_s}" NAME_WE)
+        set(_asm "${_prefix}.${_stem}.s")
+      endif()
+      add_custom_command(OUTPUT "${_asm}"
+        # -MD is ignored in device-only mode; the cc1 flags write the depfile.
+        COMMAND ${_launcher} "${HIPASM_DEVICE_CXX}" ${_common} ${_backend} ${_pch_flags} -Xclang -dependency-file -Xclang "${_asm}.d"
+                -Xclang -MT -Xclang "${_asm}" -S "${_abs}" -o "${_asm}"
+        DEPENDS "${_abs}" ${A_DEPENDS} ${_pch_deps} DEPFILE "${_asm}.d"
+        COMMENT "hipasm: device compile ${_s} (${_arch})" VERBATIM)
+      list(APPEND _asms "${_asm}")
+    endforeach()
+    get_filename_component(_co_name "${_co}" NAME)
+    _hipasm_assemble_command("${_co}" ${_arch} "hipasm: code object ${_co_name} (${_arch})" ${_asms})
+    list(APPEND _all_asms ${_asms})
+    list(APPEND _arch_cos "${_co}")
   endforeach()
-  _hipasm_assemble_command("${_out}" ${A_ARCH} "hipasm: code object ${target}.co (${A_ARCH})" ${_asms})
-  add_custom_target(${target} ALL DEPENDS "${_out}" ${_asms})
-  if(_pch_deps)
-    add_dependencies(${target} ${_pch_target})
+  if(_n_archs GREATER 1)
+    list(JOIN _archs " " _names)
+    _hipasm_bundle_command("${_out}" "${_archs}" "hipasm: fat binary ${target}.co (${_names})" ${_arch_cos})
   endif()
-  set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}" HIPASM_ASM "${_asms}")
+  add_custom_target(${target} ALL DEPENDS "${_out}" ${_arch_cos} ${_all_asms})
+  if(_pch_targets)
+    add_dependencies(${target} ${_pch_targets})
+  endif()
+  set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_out}" HIPASM_ASM "${_all_asms}"
+                        HIPASM_ARCH "${_archs}" HIPASM_ARCH_CODE_OBJECTS "${_arch_cos}")
 endfunction()
 
 function(hipasm_assemble target)
@@ -359,10 +440,8 @@ function(_hipasm_complete_device_libs sys libs arch)
 endfunction()
 
 function(hipasm_add_hip_executable target)
-  cmake_parse_arguments(A "" "ARCH" "SOURCES" ${ARGN})
-  if(NOT A_ARCH)
-    set(A_ARCH ${HIPASM_DEFAULT_ARCH})
-  endif()
+  cmake_parse_arguments(A "" "" "SOURCES;ARCH" ${ARGN})
+  _hipasm_archs(_archs "hipasm_add_hip_executable(${target})" ${A_ARCH})
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 21)
     message(FATAL_ERROR "hipasm_add_hip_executable(${target}): needs CMAKE_CXX_COMPILER = clang++-22 "
                         "(or ROCm's amdclang++), found ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
@@ -372,7 +451,34 @@ function(hipasm_add_hip_executable target)
     message(FATAL_ERROR "hipasm_add_hip_executable(${target}): no libamdhip64 (Debian: "
                         "apt-get install libamdhip64-dev; or ROCm)")
   endif()
-  _hipasm_hip_device_flags(${A_ARCH} _devlibs)
+  # Each arch's device-library flags, joined. clang-22 reads the device libraries of every arch
+  # of a compile from one --rocm-device-lib-path (given two, it finds gfx942's in neither): archs
+  # that each need a completed directory share one completed for all of them.
+  set(_devlibs)
+  set(_libdirs)
+  set(_offload)
+  foreach(_arch IN LISTS _archs)
+    _hipasm_hip_device_flags(${_arch} _flags)
+    foreach(_f IN LISTS _flags)
+      if(_f MATCHES "^--rocm-device-lib-path=")
+        list(APPEND _libdirs "${_f}")
+      elseif(NOT _f IN_LIST _devlibs)
+        list(APPEND _devlibs "${_f}")
+      endif()
+    endforeach()
+    list(APPEND _offload --offload-arch=${_arch})
+  endforeach()
+  list(LENGTH _libdirs _n_libdirs)
+  if(_n_libdirs EQUAL 1)
+    list(APPEND _devlibs ${_libdirs})
+  elseif(_n_libdirs GREATER 1)
+    list(JOIN _archs "+" _key)
+    set(_shared "${CMAKE_BINARY_DIR}/hipasm-device-libs/${_key}")
+    foreach(_arch IN LISTS _archs)
+      _hipasm_complete_device_libs("${HIPASM_DEVICE_LIB_DIR}" "${_shared}" ${_arch})
+    endforeach()
+    list(APPEND _devlibs "--rocm-device-lib-path=${_shared}")
+  endif()
   get_property(HIPASM_KERNEL_FLAGS GLOBAL PROPERTY HIPASM_KERNEL_FLAGS)
   add_executable(${target} ${A_SOURCES})
   set_source_files_properties(${A_SOURCES} PROPERTIES LANGUAGE CXX)
@@ -380,23 +486,46 @@ function(hipasm_add_hip_executable target)
   # The device pass is -O3 whatever the build type, as hipasm_add_code_object's: at -O0 -g the
   # debug info of a hipasm kernel's argument check (a template on &kernel_fn) makes clang
   # emit the kernel's builder code for the device, which does not link (strlen, operator new).
-  target_compile_options(${target} PRIVATE -x hip --offload-arch=${A_ARCH} ${_devlibs} -Xarch_device -O3
+  target_compile_options(${target} PRIVATE -x hip ${_offload} ${_devlibs} -Xarch_device -O3
                          -D__AMDGCN_WAVEFRONT_SIZE=64 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS})
   target_link_libraries(${target} PRIVATE hipasm::hipasm "${HIPASM_AMDHIP64}")
   # The device code object, out of the program's offload bundle, for hipasm-sim and
-  # hipasm::sim (a program's own hipLaunch needs a GPU).
+  # hipasm::sim (a program's own hipLaunch needs a GPU). Several archs: <target>.co is the
+  # program's whole fat binary (the .hip_fatbin section: a bundle of every arch) and
+  # <target>.<arch>.co each arch's code object.
   get_filename_component(_real "${CMAKE_CXX_COMPILER}" REALPATH)
   get_filename_component(_bin "${_real}" DIRECTORY)
   find_program(HIPASM_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS "${_bin}" NO_DEFAULT_PATH)
   find_program(HIPASM_LLVM_OBJCOPY NAMES llvm-objcopy PATHS "${_bin}" NO_DEFAULT_PATH)
   if(HIPASM_OFFLOAD_BUNDLER AND HIPASM_LLVM_OBJCOPY)
     set(_co "${CMAKE_CURRENT_BINARY_DIR}/${target}.co")
+    list(LENGTH _archs _n_archs)
+    set(_targets)
+    set(_outputs)
+    set(_arch_cos)
+    foreach(_arch IN LISTS _archs)
+      list(APPEND _targets "hipv4-amdgcn-amd-amdhsa--${_arch}")
+      if(_n_archs EQUAL 1)
+        list(APPEND _arch_cos "${_co}")
+      else()
+        list(APPEND _arch_cos "${CMAKE_CURRENT_BINARY_DIR}/${target}.${_arch}.co")
+      endif()
+    endforeach()
+    list(JOIN _targets "," _targets)
+    list(TRANSFORM _arch_cos PREPEND "--output=" OUTPUT_VARIABLE _outputs)
+    set(_byproducts "${_co}" ${_arch_cos})
+    list(REMOVE_DUPLICATES _byproducts)
+    set(_keep_fatbin COMMAND "${CMAKE_COMMAND}" -E rm -f "${_co}.hipfb")
+    if(_n_archs GREATER 1)
+      set(_keep_fatbin COMMAND "${CMAKE_COMMAND}" -E rename "${_co}.hipfb" "${_co}")
+    endif()
     add_custom_command(TARGET ${target} POST_BUILD
       COMMAND "${HIPASM_LLVM_OBJCOPY}" --dump-section ".hip_fatbin=${_co}.hipfb" "$<TARGET_FILE:${target}>" "${_co}.host"
-      COMMAND "${HIPASM_OFFLOAD_BUNDLER}" --unbundle --type=o "--input=${_co}.hipfb"
-              "--targets=hipv4-amdgcn-amd-amdhsa--${A_ARCH}" "--output=${_co}"
-      COMMAND "${CMAKE_COMMAND}" -E rm -f "${_co}.hipfb" "${_co}.host"
-      BYPRODUCTS "${_co}" COMMENT "hipasm: ${target}.co (${target}'s ${A_ARCH} code object)" VERBATIM)
-    set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_co}")
+      COMMAND "${HIPASM_OFFLOAD_BUNDLER}" --unbundle --type=o "--input=${_co}.hipfb" "--targets=${_targets}" ${_outputs}
+      ${_keep_fatbin}
+      COMMAND "${CMAKE_COMMAND}" -E rm -f "${_co}.host"
+      BYPRODUCTS ${_byproducts} COMMENT "hipasm: ${target}.co (${target}'s device code)" VERBATIM)
+    set_target_properties(${target} PROPERTIES HIPASM_CODE_OBJECT "${_co}" HIPASM_ARCH "${_archs}"
+                          HIPASM_ARCH_CODE_OBJECTS "${_arch_cos}")
   endif()
 endfunction()

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian bookworm machine lacks for hipasm (as root; uses sudo otherwise).
-#   install-deps.sh            the compiler, the simulator and the C++ tests (the quick start)
-#   install-deps.sh --python   also numpy, pytest and torch for python/ and its tests (the suite)
+#   install-deps.sh --quickstart  the compiler and the build tools only: enough to build the
+#                                 simulator and the examples (scripts/quickstart.sh)
+#   install-deps.sh               also Catch2, Google Benchmark and the HIP runtime's headers
+#                                 and device libraries: the C++ tests and benchmarks
+#   install-deps.sh --python      also numpy, pytest and torch for python/ and its tests (the suite)
+# The quick start installs without Recommends: llvm-22's recommended llvm-22-dev alone is a third
+# of the download, and nothing the quick start builds needs it.
 set -euo pipefail
-pkgs=(clang-22 lld-22 llvm-22 libclang-rt-22-dev python3 libamdhip64-dev rocm-device-libs catch2 libbenchmark-dev ninja-build cmake)
+pkgs=(clang-22 lld-22 llvm-22 ninja-build cmake)
+apt_opts=()
 case "${1:-}" in
-  --python) pkgs+=(python3-numpy python3-pytest python3-torch) ;;
-  "") ;;
-  *) echo "install-deps.sh: unknown option '$1' (--python or nothing)" >&2; exit 2 ;;
+  --quickstart) apt_opts+=(--no-install-recommends) ;;
+  "" | --python)
+    # clang-tools-22 (clang-offload-bundler) and python3 are clang-22's Recommends: named here so
+    # that the suite has them after a quick start too.
+    pkgs+=(clang-tools-22 libclang-rt-22-dev python3 libamdhip64-dev rocm-device-libs catch2 libbenchmark-dev)
+    [ "${1:-}" = --python ] && pkgs+=(python3-numpy python3-pytest python3-torch) ;;
+  *) echo "install-deps.sh: unknown option '$1' (--quickstart, --python or nothing)" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
@@ -17,4 +27,4 @@ done
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${missing[@]}"
+$SUDO apt-get install -y -qq "${apt_opts[@]}" "${missing[@]}"

@@ -25,7 +25,7 @@ def _library(path=None):
         "hipModuleLoadData": [ctypes.POINTER(_P), _P], "hipModuleUnload": [_P],
         "hipModuleGetFunction": [ctypes.POINTER(_P), _P, ctypes.c_char_p],
         "hipModuleLaunchKernel": [_P, _u, _u, _u, _u, _u, _u, _u, _P, ctypes.POINTER(_P), ctypes.POINTER(_P)],
-        "hipDeviceSynchronize": [],
+        "hipDeviceSynchronize": [], "hipGetDeviceProperties": [_P, ctypes.c_int],
     }
     for name, args in sigs.items():
         f = getattr(L, name)
@@ -47,7 +47,21 @@ class HipDevice:
         if n.value <= device_id:
             raise HipError(f"no HIP device {device_id} ({n.value} found)")
         self._check(self._L.hipSetDevice(device_id), "hipSetDevice")
+        self.target = self._gcn_arch(device_id)
         self._functions = {}
+
+    def _gcn_arch(self, device_id):
+        """The device's processor ("gfx942"), which picks a fat binary's metadata (the runtime picks
+        the code it runs the same way). hipDeviceProp_t's layout differs between HIP versions: its
+        gcnArchName is found as the one NUL-led "gfx..." string, in a buffer larger than any version's."""
+        buf = ctypes.create_string_buffer(16384)
+        self._check(self._L.hipGetDeviceProperties(buf, device_id), "hipGetDeviceProperties")
+        raw = buf.raw
+        at = raw.find(b"\0gfx")
+        if at < 0:
+            return None  # (then only a plain code object, or a fat binary of one, loads)
+        name = raw[at + 1:raw.index(b"\0", at + 1)].decode("ascii", "replace")
+        return name.split(":")[0]
 
     def _check(self, err, what):
         if err != 0:

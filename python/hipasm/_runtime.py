@@ -25,12 +25,16 @@ def _dims(v, what):
 
 
 class SimDevice:
-    """hipasm-sim: numpy arrays and CPU tensors are copied in, run, and copied back."""
+    """hipasm-sim: numpy arrays and CPU tensors are copied in, run, and copied back. `gpu` is the
+    simulated GPU ("mi300x", "mi355x", ...): its target picks a fat binary's code object, and it
+    is hipasm.profile's default device."""
 
     backend = "sim"
 
-    def __init__(self):
-        self._dev = _sim.Device()
+    def __init__(self, gpu="mi300x"):
+        self.gpu = gpu
+        self._dev = _sim.Device(gpu)
+        self.target = self._dev.target
 
     def load(self, image, path=None):
         return self._dev.load(image, path)
@@ -89,7 +93,8 @@ class Module:
         self.device = device
         self.path = path
         self._image = bytes(image)
-        info = _sim.CodeObjectInfo(self._image)
+        # A fat binary: the metadata of the code object the device runs (HIP: its gcnArchName).
+        info = _sim.CodeObjectInfo(self._image, getattr(device, "target", None))
         self.target, self._meta = info.target, info.kernels
         self._signatures = dict(signatures or {})
         self._handle = device.load(self._image, path)
@@ -194,14 +199,15 @@ class Kernel:
 
 def _make(backend, **kw):
     if backend == "sim":
-        return SimDevice()
+        return SimDevice(**kw)
     from . import _hip
     return _hip.HipDevice(**kw)
 
 
 def device(backend=None, **kw):
     """Selects (and returns) the default device: "sim" or "hip" (default: $HIPASM_BACKEND or sim).
-    hip takes library= (a libamdhip64 path) and device_id=."""
+    sim takes gpu= (the simulated GPU, "mi300x" by default, or "mi355x", ...: a fat binary's code
+    object is the one for its target); hip takes library= (a libamdhip64 path) and device_id=."""
     global _current
     if backend is None:
         backend = os.environ.get("HIPASM_BACKEND") or "sim"
@@ -222,7 +228,8 @@ def current_device():
 
 
 def load(path_or_bytes, device=None, signatures=None):
-    """Loads a code object (a path, or its bytes) on `device` (default: the current device)."""
+    """Loads a code object or a fat binary (a path, or its bytes) on `device` (default: the current
+    device); of a fat binary, the code object for the device's target."""
     dev = device or current_device()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         return Module(bytes(path_or_bytes), dev, signatures=signatures)
@@ -235,13 +242,15 @@ def load(path_or_bytes, device=None, signatures=None):
     return Module(image, dev, path=path, signatures=signatures or _sidecar_signatures(path))
 
 
-def profile(kernel, grid, block, *args, device="mi300x", trace=None, clock_mhz=0, sample_cus=0, check=True,
+def profile(kernel, grid, block, *args, device=None, trace=None, clock_mhz=0, sample_cus=0, check=True,
             **options):
     """Runs `kernel` in the simulator's timing model: the report as a dict (time_us, tflops,
     hbm_gbps, mfma_busy, stalls, hot spots, ...), as `hipasm-sim profile --json` prints it.
-    trace: a path for the Perfetto (Chrome trace-event JSON) trace."""
+    trace: a path for the Perfetto (Chrome trace-event JSON) trace. device: the GPU the run is
+    timed on (default: the simulated device's, "mi300x" unless hipasm.device('sim', gpu=...))."""
     if kernel.module.device.backend != "sim":
         raise HipasmError("hipasm.profile needs a kernel loaded on the simulator (hipasm.device('sim'))")
+    device = device or kernel.module.device.gpu
     prof = {"device": device, "clock_mhz": clock_mhz, "sample_cus": sample_cus, "trace": trace}
     report = kernel.launch(grid, block, *args, check=check, profile=prof, **options)
     if trace:

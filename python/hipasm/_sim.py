@@ -5,7 +5,7 @@ import os
 
 from ._errors import SimError
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 _u32, _u64, _i32 = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_int32
 
 
@@ -51,12 +51,15 @@ _SIGNATURES = {
     "hipasm_sim_abi_version": (ctypes.c_int, []),
     "hipasm_sim_last_error": (ctypes.c_char_p, []),
     "hipasm_sim_inspect": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_P)]),
+    "hipasm_sim_inspect_target": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(_P)]),
     "hipasm_sim_code_object_free": (None, [_P]),
     "hipasm_sim_code_object_target": (ctypes.c_char_p, [_P]),
     "hipasm_sim_kernel_count": (ctypes.c_int, [_P, ctypes.POINTER(_u32)]),
     "hipasm_sim_kernel_info": (ctypes.c_int, [_P, _u32, ctypes.POINTER(KernelRec)]),
     "hipasm_sim_kernel_arg": (ctypes.c_int, [_P, _u32, _u32, ctypes.POINTER(ArgRec)]),
     "hipasm_sim_device_open": (ctypes.c_int, [ctypes.POINTER(_P)]),
+    "hipasm_sim_device_open_gpu": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(_P)]),
+    "hipasm_sim_device_target": (ctypes.c_char_p, [_P]),
     "hipasm_sim_device_close": (None, [_P]),
     "hipasm_sim_alloc": (ctypes.c_int, [_P, ctypes.c_size_t, ctypes.POINTER(_u64)]),
     "hipasm_sim_free": (ctypes.c_int, [_P, _u64]),
@@ -107,11 +110,12 @@ def lib():
             handle = ctypes.CDLL(path)
         except OSError as e:
             raise SimError(f"cannot load {path}: {e}") from None
+        handle.hipasm_sim_abi_version.restype, handle.hipasm_sim_abi_version.argtypes = ctypes.c_int, []
+        if handle.hipasm_sim_abi_version() != ABI_VERSION:  # (before an older library's missing functions)
+            raise SimError(f"{path}: C ABI version {handle.hipasm_sim_abi_version()}, this package needs {ABI_VERSION}")
         for name, (res, args) in _SIGNATURES.items():
             f = getattr(handle, name)
             f.restype, f.argtypes = res, args
-        if handle.hipasm_sim_abi_version() != ABI_VERSION:
-            raise SimError(f"{path}: C ABI version {handle.hipasm_sim_abi_version()}, this package needs {ABI_VERSION}")
         _lib = handle
     return _lib
 
@@ -126,13 +130,14 @@ def check(status):
 
 
 class CodeObjectInfo:
-    """The loader's metadata of every kernel of a code object (no device involved)."""
+    """The loader's metadata of every kernel of a code object (no device involved); a fat binary's
+    code object for `target` ("gfx942", "gfx950"; None: the fat binary must hold one)."""
 
-    def __init__(self, image):
+    def __init__(self, image, target=None):
         L = lib()
         h = _P()
         buf = ctypes.create_string_buffer(bytes(image), len(image))
-        check(L.hipasm_sim_inspect(buf, len(image), ctypes.byref(h)))
+        check(L.hipasm_sim_inspect_target(buf, len(image), target.encode() if target else None, ctypes.byref(h)))
         try:
             self.target, self.kernels = read_code_object(h)
         finally:
@@ -163,12 +168,13 @@ def read_code_object(h):
 
 
 class Device:
-    """The simulated device: memory, modules, launches."""
+    """The simulated device (`gpu`: "mi300x", "mi355x", ...): memory, modules, launches."""
 
-    def __init__(self):
+    def __init__(self, gpu=None):
         self._L = lib()
         self._h = _P()
-        check(self._L.hipasm_sim_device_open(ctypes.byref(self._h)))
+        check(self._L.hipasm_sim_device_open_gpu(gpu.encode() if gpu else None, ctypes.byref(self._h)))
+        self.target = text(self._L.hipasm_sim_device_target(self._h))
 
     def close(self):
         if self._h:

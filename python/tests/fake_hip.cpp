@@ -1,7 +1,8 @@
 // A stand-in for libamdhip64 with the few entry points hipasm's Python HIP backend calls: it
 // runs nothing, it records each call as a line of text (fake_hip_log) so the tests can check
 // the call sequence and the exact kernarg bytes handed to hipModuleLaunchKernel.
-// fake_hip_set("device_count" | "fail_launch" | "fail_load", value) steers it.
+// fake_hip_set("device_count" | "fail_launch" | "fail_load" | "arch", value) steers it ("arch":
+// 942 or 950, the GPU's gcnArchName; a fat binary loads only with an entry for it, as on HIP).
 #include <cstdint>
 #include <cstdio>
 #include <cstdarg>
@@ -10,9 +11,10 @@
 
 namespace {
 std::string log_text;
-int device_count = 1, fail_launch = 0, fail_load = 0;
+int device_count = 1, fail_launch = 0, fail_load = 0, arch = 942;
 uint64_t next_handle = 0x1000;
-constexpr int kInvalidValue = 1, kNoDevice = 100, kInvalidImage = 200, kNotFound = 500;
+constexpr int kInvalidValue = 1, kNoDevice = 100, kInvalidImage = 200, kNoBinaryForGpu = 209, kNotFound = 500;
+constexpr char kBundleMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
 
 void record(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void record(const char* fmt, ...) {
@@ -33,11 +35,13 @@ void fake_hip_reset() {
   log_text.clear();
   device_count = 1;
   fail_launch = fail_load = 0;
+  arch = 942;
 }
 void fake_hip_set(const char* key, int value) {
   if (!std::strcmp(key, "device_count")) device_count = value;
   else if (!std::strcmp(key, "fail_launch")) fail_launch = value;
   else if (!std::strcmp(key, "fail_load")) fail_load = value;
+  else if (!std::strcmp(key, "arch")) arch = value;
 }
 
 int hipInit(unsigned flags) {
@@ -54,11 +58,41 @@ int hipSetDevice(int d) {
   record("hipSetDevice %d", d);
   return d < device_count ? 0 : kInvalidValue;
 }
+// Writes the name and gcnArchName where HIP 5.2's hipDeviceProp_t has them (the backend looks
+// for the "gfx" name anywhere in the struct, whose layout differs between HIP versions).
+int hipGetDeviceProperties(void* prop, int d) {
+  record("hipGetDeviceProperties %d", d);
+  if (!prop || d >= device_count) return kInvalidValue;
+  char* p = static_cast<char*>(prop);
+  std::snprintf(p, 256, "AMD Instinct %s", arch == 950 ? "MI355X" : "MI300X");
+  std::snprintf(p + 396, 256, "gfx%d:sramecc+:xnack-", arch);
+  return 0;
+}
 int hipModuleLoadData(void** module, const void* image) {
   const auto* b = static_cast<const unsigned char*>(image);
   const bool elf = b && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F';
-  record("hipModuleLoadData %s", elf ? "elf" : "not-elf");
-  if (fail_load || !elf) return kInvalidImage;
+  const bool bundle = b && !std::memcmp(b, kBundleMagic, sizeof kBundleMagic - 1);
+  record("hipModuleLoadData %s", elf ? "elf" : bundle ? "bundle" : "not-elf");
+  if (bundle) {
+    // HIP's runtime takes the entry for the device (entry ids follow the 32-byte header).
+    uint64_t n;
+    std::memcpy(&n, b + 24, 8);
+    const unsigned char* at = b + 32;
+    bool found = false;
+    char want[64];
+    std::snprintf(want, sizeof want, "hipv4-amdgcn-amd-amdhsa--gfx%d", arch);
+    for (uint64_t i = 0; i < n && i < 16; ++i) {
+      uint64_t id_len;
+      std::memcpy(&id_len, at + 16, 8);
+      found |= id_len == std::strlen(want) && !std::memcmp(at + 24, want, id_len);
+      at += 24 + id_len;
+    }
+    record("  entry %s: %s", want, found ? "found" : "missing");
+    if (!found) return kNoBinaryForGpu;
+  } else if (!elf) {
+    return kInvalidImage;
+  }
+  if (fail_load) return kInvalidImage;
   *module = reinterpret_cast<void*>(next_handle++);
   return 0;
 }
@@ -102,6 +136,7 @@ const char* hipGetErrorString(int e) {
     case kInvalidValue: return "invalid argument";
     case kNoDevice: return "no ROCm-capable device is detected";
     case kInvalidImage: return "device kernel image is invalid";
+    case kNoBinaryForGpu: return "no kernel image is available for execution on the device";
     case kNotFound: return "named symbol not found";
     default: return "unknown error";
   }
@@ -112,6 +147,7 @@ const char* hipGetErrorName(int e) {
     case kInvalidValue: return "hipErrorInvalidValue";
     case kNoDevice: return "hipErrorNoDevice";
     case kInvalidImage: return "hipErrorInvalidImage";
+    case kNoBinaryForGpu: return "hipErrorNoBinaryForGpu";
     case kNotFound: return "hipErrorNotFound";
     default: return "hipErrorUnknown";
   }

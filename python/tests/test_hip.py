@@ -2,6 +2,7 @@
 the call sequence and the exact kernarg bytes; device-memory rules; HIP errors as exceptions.
 The real-device test runs only where libamdhip64 finds a GPU."""
 import ctypes
+import gc
 import os
 import struct
 
@@ -17,6 +18,7 @@ def fake():
     path = env_path("HIPASM_FAKE_HIP_LIBRARY")
     lib = ctypes.CDLL(path)
     lib.fake_hip_log.restype = ctypes.c_char_p
+    gc.collect()  # an earlier test's modules (kernel <-> module cycles) unload now, not inside this log
     lib.fake_hip_reset()
     lib.path = path
     lib.calls = lambda: lib.fake_hip_log().decode().splitlines()
@@ -46,7 +48,7 @@ def test_call_sequence_and_kernarg_bytes(fake, args_co):
     first = struct.pack("<Qif", 0xABC000, -7, 2.5) + struct.pack("<ifq", 11, -1.25, -5) + struct.pack("<H", 0xBEEF)
     second = struct.pack("<Qif", 0xDEF000, 1, 0.0) + bytes(16) + struct.pack("<H", 2)
     assert fake.calls() == [
-        "hipInit 0", "hipGetDeviceCount", "hipSetDevice 0", "hipModuleLoadData elf",
+        "hipInit 0", "hipGetDeviceCount", "hipSetDevice 0", "hipGetDeviceProperties 0", "hipModuleLoadData elf",
         "hipModuleGetFunction echo",
         f"hipModuleLaunchKernel grid=2,3,1 block=64,1,1 shared=0 stream=0x0 params=null kernarg={first.hex()}",
         f"hipModuleLaunchKernel grid=1,1,1 block=32,2,1 shared=0 stream=0x77 params=null kernarg={second.hex()}",

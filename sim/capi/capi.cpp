@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bundle.hpp"
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 
@@ -22,6 +23,7 @@ struct hipasm_sim_code_object {
 };
 struct hipasm_sim_device {
   std::unique_ptr<rt::device> dev;
+  std::string target;  // dev->target(), for hipasm_sim_device_target
 };
 struct hipasm_sim_module {
   std::unique_ptr<rt::module> mod;
@@ -112,14 +114,33 @@ extern "C" {
 int hipasm_sim_abi_version(void) { return HIPASM_SIM_ABI_VERSION; }
 const char* hipasm_sim_last_error(void) { return last_error.c_str(); }
 
-int hipasm_sim_inspect(const void* bytes, size_t size, hipasm_sim_code_object** out) {
+int hipasm_sim_inspect_target(const void* bytes, size_t size, const char* target, hipasm_sim_code_object** out) {
   return guarded([&] {
     need(out, "out");
     if (!bytes && size) throw invalid_argument{"bytes is null"};
+    const std::span<const uint8_t> span(static_cast<const uint8_t*>(bytes), size);
+    std::string pick = target ? target : "";
+    if (pick.empty() && sim::is_offload_bundle(span)) {
+      // No target named: a fat binary of one code object is that code object.
+      std::vector<std::string> archs;
+      for (const sim::BundleEntry& e : sim::read_offload_bundle(span))
+        if (!e.processor().empty()) archs.push_back(e.processor());
+      if (archs.size() != 1) {
+        std::string list;
+        for (const std::string& a : archs) list += (list.empty() ? "" : ", ") + sim::printable(a);
+        throw rt::error("a fat binary of " + std::to_string(archs.size()) + " code objects (" + list +
+                        "): name the target");
+      }
+      pick = archs[0];
+    }
     auto co = std::make_unique<hipasm_sim_code_object>();
-    co->code = sim::load_code_object({static_cast<const uint8_t*>(bytes), size});
+    co->code = sim::load_code_object(pick.empty() ? span : sim::select_code_object(span, pick));
     *out = co.release();
   });
+}
+
+int hipasm_sim_inspect(const void* bytes, size_t size, hipasm_sim_code_object** out) {
+  return hipasm_sim_inspect_target(bytes, size, nullptr, out);
 }
 
 void hipasm_sim_code_object_free(hipasm_sim_code_object* co) { delete co; }
@@ -167,14 +188,19 @@ int hipasm_sim_kernel_arg(const hipasm_sim_code_object* co, uint32_t kernel, uin
   });
 }
 
-int hipasm_sim_device_open(hipasm_sim_device** out) {
+int hipasm_sim_device_open_gpu(const char* gpu, hipasm_sim_device** out) {
   return guarded([&] {
     need(out, "out");
     auto d = std::make_unique<hipasm_sim_device>();
-    d->dev = rt::device::open(rt::backend::sim);
+    d->dev = rt::device::open(rt::backend::sim, gpu && *gpu ? gpu : "mi300x");
+    d->target = d->dev->target();
     *out = d.release();
   });
 }
+
+int hipasm_sim_device_open(hipasm_sim_device** out) { return hipasm_sim_device_open_gpu(nullptr, out); }
+
+const char* hipasm_sim_device_target(const hipasm_sim_device* dev) { return dev ? dev->target.c_str() : ""; }
 
 void hipasm_sim_device_close(hipasm_sim_device* dev) { delete dev; }
 
@@ -204,7 +230,7 @@ int hipasm_sim_load(hipasm_sim_device* dev, const void* bytes, size_t size, hipa
     const std::span<const uint8_t> span(static_cast<const uint8_t*>(bytes), size);
     auto m = std::make_unique<hipasm_sim_module>();
     m->mod = need(dev, "device").dev->load(span);
-    m->info.code = sim::load_code_object(span);
+    m->info.code = sim::load_code_object(sim::select_code_object(span, dev->target));
     *out = m.release();
   });
 }
@@ -215,7 +241,7 @@ int hipasm_sim_load_file(hipasm_sim_device* dev, const char* path, hipasm_sim_mo
     need(path, "path");
     auto m = std::make_unique<hipasm_sim_module>();
     m->mod = need(dev, "device").dev->load_file(path);
-    m->info.code = sim::load_code_object(sim::read_file_bytes(path));
+    m->info.code = sim::load_code_object(sim::select_code_object(sim::read_file_bytes(path), dev->target));
     *out = m.release();
   });
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "asm_listing.hpp"
+#include "bundle.hpp"
 #include "checker.hpp"
 #include "decode.hpp"
 #include "core.hpp"
@@ -17,6 +18,7 @@
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "kernarg.hpp"
+#include "timing/device.hpp"
 #include "timing/launch.hpp"
 
 #if HIPASM_SIM_HAVE_HIP
@@ -174,6 +176,8 @@ struct sim_module final : module {
 
 class sim_device final : public device {
  public:
+  explicit sim_device(std::string target) : target_(std::move(target)) {}
+  std::string target() const override { return target_; }
   uint64_t alloc(size_t bytes) override { return memory_->alloc(bytes); }
   void free(uint64_t addr) override { memory_->free(addr); }
   void copy_to_device(uint64_t dst, const void* src, size_t bytes) override {
@@ -187,7 +191,7 @@ class sim_device final : public device {
     auto m = std::make_unique<sim_module>();
     m->memory = memory_;
     m->owner = this;
-    m->code = sim::load_code_object(code_object);
+    m->code = sim::load_code_object(sim::select_code_object(code_object, target_));
     // Map the whole image so pc-relative data (s_getpc_b64 + offset) is readable. 4 KiB
     // alignment keeps the segments' own alignment.
     m->image_addr = memory_->alloc(std::max<uint64_t>(m->code.image_size, 4), 4096);
@@ -251,6 +255,7 @@ class sim_device final : public device {
 
  private:
   std::shared_ptr<sim::Memory> memory_ = std::make_shared<sim::Memory>();
+  std::string target_;
 };
 
 // ---------------------------------------------------------------- the HIP backend
@@ -283,8 +288,14 @@ class hip_device final : public device {
     int n = 0;
     if (hipGetDeviceCount(&n) != hipSuccess || n <= 0) return nullptr;
     if (hipSetDevice(0) != hipSuccess) return nullptr;
-    return std::make_unique<hip_device>();
+    hipDeviceProp_t prop{};
+    if (hipGetDeviceProperties(&prop, 0) != hipSuccess) return nullptr;
+    // "gfx942:sramecc+:xnack-": the processor picks a fat binary's entry, as HIP's runtime does.
+    std::string arch(prop.gcnArchName, strnlen(prop.gcnArchName, sizeof prop.gcnArchName));
+    return std::make_unique<hip_device>(arch.substr(0, arch.find(':')));
   }
+  explicit hip_device(std::string target) : target_(std::move(target)) {}
+  std::string target() const override { return target_; }
 
   uint64_t alloc(size_t bytes) override {
     void* p = nullptr;
@@ -303,7 +314,8 @@ class hip_device final : public device {
   std::unique_ptr<module> load(std::span<const uint8_t> code_object) override {
     auto m = std::make_unique<hip_module>();
     m->owner = this;
-    m->code = sim::load_code_object(code_object);
+    m->code = sim::load_code_object(sim::select_code_object(code_object, target_));
+    // The whole fat binary, as a HIP program hands it over: the runtime picks the entry.
     hip_check(hipModuleLoadData(&m->handle, code_object.data()), "hipModuleLoadData");
     return m;
   }
@@ -332,14 +344,27 @@ class hip_device final : public device {
     hip_check(hipDeviceSynchronize(), "hipDeviceSynchronize");
     return {};  // hardware has no checker and no instruction counters
   }
+
+ private:
+  std::string target_;
 };
 
 #endif  // HIPASM_SIM_HAVE_HIP
 
 }  // namespace detail
 
-std::unique_ptr<device> device::open(backend b) {
-  if (b == backend::sim) return std::make_unique<detail::sim_device>();
+std::unique_ptr<device> device::open(backend b) { return open(b, "mi300x"); }
+
+std::unique_ptr<device> device::open(backend b, std::string_view gpu) {
+  if (b == backend::sim) {
+    const sim::timing::DeviceSpec* spec = sim::timing::find_device(gpu);
+    if (!spec) {
+      std::string names;
+      for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
+      throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
+    }
+    return std::make_unique<detail::sim_device>(std::string(spec->target));
+  }
 #if HIPASM_SIM_HAVE_HIP
   return detail::hip_device::open();
 #else

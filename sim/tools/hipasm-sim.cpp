@@ -1,7 +1,7 @@
-// hipasm-sim: inspect and run gfx942 code objects on the CPU.
+// hipasm-sim: inspect and run gfx942 and gfx950 code objects (or fat binaries of both) on the CPU.
 //
 //   hipasm-sim info CODE_OBJECT
-//   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--lds BYTES]
+//   hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--device D] [--lds BYTES]
 //              [--seed N] [--threads N] [--budget N] [--kernarg-size BYTES] [--trace]
 //              [--no-check] --arg SPEC ...
 //   hipasm-sim profile CODE_OBJECT KERNEL (run's options) [--device D] [--clock MHZ] [--json]
@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "bundle.hpp"
 #include "decode.hpp"
 #include "elf.hpp"
 #include "hipasm/sim/launcher.hpp"
@@ -50,12 +51,18 @@ const char* const kHelp =
     "       hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [options] --arg SPEC ...\n"
     "\n"
     "Runs gfx942 and gfx950 code objects (as clang-22 builds them) in the hipasm CPU simulator and\n"
-    "reports missing s_nop / s_waitcnt, LDS races and out-of-bounds accesses.\n"
+    "reports missing s_nop / s_waitcnt, LDS races and out-of-bounds accesses. CODE_OBJECT may be a\n"
+    "fat binary (a clang offload bundle, `--offload-arch=gfx942 --offload-arch=gfx950`): run and\n"
+    "profile take the code object of the --device's target from it.\n"
     "\n"
-    "info   list the kernels with their descriptor fields and arguments\n"
+    "info   list the kernels with their descriptor fields and arguments (a fat binary: its\n"
+    "       entries, then each code object's kernels)\n"
     "  --decode            also decode every kernel and list each instruction reachable from its\n"
     "                      entry that is an unknown encoding or has no semantics (exit 1 if any)\n"
     "run    launch KERNEL once\n"
+    "  --device D          the simulated GPU (as profile's --device; default mi300x): its target\n"
+    "                      (gfx942 or gfx950) picks a fat binary's code object, and a code\n"
+    "                      object for another target is refused\n"
     "  --grid X[,Y[,Z]]    number of workgroups per dimension\n"
     "  --block X[,Y[,Z]]   work-items per workgroup\n"
     "  --lds BYTES         dynamic LDS per workgroup (default 0)\n"
@@ -368,7 +375,19 @@ struct run_options {
   hipasm::rt::launch_options launch;
   std::vector<arg_spec> args;
   std::string asm_listing;  // --asm: the listing whose "; file:line" comments name the findings
+  std::string device;       // --device ("": not given; a fat binary then runs on mi300x)
 };
+
+// --device's value, checked against the timing model's devices.
+std::string parse_device(const std::string& name) {
+  const auto names = hipasm::rt::profile_devices();
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw usage_error("--device: '" + sim::printable(name) + "' is not one of " + list);
+  }
+  return name;
+}
 
 run_options parse_run(const std::vector<std::string>& argv) {
   run_options o;
@@ -388,6 +407,8 @@ run_options parse_run(const std::vector<std::string>& argv) {
     } else if (opt == "--block") {
       o.block = parse_dims(take(), "--block");
       o.have_block = true;
+    } else if (opt == "--device") {
+      o.device = parse_device(take());
     } else if (opt == "--lds") {
       o.launch.dynamic_lds = parse_int<uint32_t>(take(), "--lds");
     } else if (opt == "--seed") {
@@ -439,7 +460,13 @@ int report_profile(const profile_cli& p, const hipasm::rt::launch_report& report
 
 int run(const run_options& o, const profile_cli* prof = nullptr) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes(o.code_object);
-  const sim::CodeObject co = sim::load_code_object(bytes);
+  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim, o.device.empty() ? "mi300x" : o.device);
+  const sim::CodeObject co = sim::load_code_object(sim::select_code_object(bytes, dev->target()));
+  // A named device runs its own target's code only (a plain code object is otherwise run as
+  // its target says; profile's timing model refuses it with the devices that would run it).
+  if (!prof && !o.device.empty() && co.arch->name != dev->target())
+    throw error(std::string(co.arch->name) + " code object on device " + o.device + " (a " + dev->target() +
+                " GPU)");
   const sim::KernelInfo& k = co.kernel(o.kernel);
 
   // Match the specs with the kernel's explicit arguments before touching any file.
@@ -463,7 +490,6 @@ int run(const run_options& o, const profile_cli* prof = nullptr) {
       throw error(where + ": '" + sim::printable(s.text) + "' is " + std::to_string(s.value.size()) + " bytes");
   }
 
-  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
   auto mod = dev->load_file(o.code_object);  // with the asm listings beside it
   if (!o.asm_listing.empty()) mod->asm_listings = {o.asm_listing};
   struct out_buffer {
@@ -558,15 +584,6 @@ int profile(const std::vector<std::string>& argv) {
     if (opt == "--arg") {  // run's; its value may look like anything
       rest.push_back(argv[i]);
       if (!inline_value && i + 1 < argv.size()) rest.push_back(argv[++i]);
-    } else if (opt == "--device") {
-      p.options.device = take();
-      const auto names = hipasm::rt::profile_devices();
-      if (std::find(names.begin(), names.end(), p.options.device) == names.end())
-      {
-        std::string list;
-        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw usage_error("--device: '" + sim::printable(p.options.device) + "' is not one of " + list);
-      }
     } else if (opt == "--clock") {
       p.options.clock_mhz = parse_double(take(), "--clock", false);
       if (!(p.options.clock_mhz >= 100 && p.options.clock_mhz <= 5000))
@@ -590,7 +607,8 @@ int profile(const std::vector<std::string>& argv) {
     }
   }
   p.options.keep_events = !p.trace_out.empty() || p.have_timeline;
-  run_options o = parse_run(rest);
+  run_options o = parse_run(rest);  // (--device is run's too: the GPU that runs and is timed)
+  if (!o.device.empty()) p.options.device = o.device;
   if (o.launch.trace && p.json) throw usage_error("--trace and --json both write to stdout");
   o.launch.profile = &p.options;
   if (!p.options.asm_source.empty()) o.asm_listing = p.options.asm_source;
@@ -645,9 +663,36 @@ int main_impl(int argc, char** argv) {
     const bool decode = !args.empty() && args[0] == "--decode";
     if (decode) args.erase(args.begin());
     if (args.size() != 1) throw usage_error("info takes exactly one CODE_OBJECT (after --decode)");
-    const sim::CodeObject co = sim::load_code_object(sim::read_file_bytes(args[0]));
-    print_info(args[0], co);
-    return decode ? print_unsupported(co) : 0;
+    const std::vector<uint8_t> bytes = sim::read_file_bytes(args[0]);
+    if (!sim::is_offload_bundle(bytes)) {
+      const sim::CodeObject co = sim::load_code_object(bytes);
+      print_info(args[0], co);
+      return decode ? print_unsupported(co) : 0;
+    }
+    // A fat binary: its entries, then each code object as a code object file is listed (all
+    // parsed first, so a bad entry fails before any output).
+    const std::vector<sim::BundleEntry> entries = sim::read_offload_bundle(bytes);
+    std::vector<std::pair<std::string, sim::CodeObject>> cos;
+    for (const sim::BundleEntry& e : entries)
+      if (!e.processor().empty()) {
+        try {
+          cos.emplace_back(e.processor(), sim::load_code_object(sim::select_code_object(bytes, e.processor())));
+        } catch (const error& x) {
+          throw error("entry " + sim::printable(e.id) + ": " + x.what());
+        }
+      }
+    std::printf("%s: offload bundle, %zu entr%s\n", sim::printable(args[0]).c_str(), entries.size(),
+                entries.size() == 1 ? "y" : "ies");
+    for (const sim::BundleEntry& e : entries)
+      std::printf("  %s  offset %llu  size %llu\n", sim::printable(e.id).c_str(), (unsigned long long)e.offset,
+                  (unsigned long long)e.size);
+    int status = 0;
+    for (const auto& [arch, co] : cos) {
+      std::printf("\n");
+      print_info(args[0] + " [" + arch + "]", co);
+      if (decode) status = std::max(status, print_unsupported(co));
+    }
+    return status;
   }
   if (cmd == "run") return run(parse_run(args));
   if (cmd == "profile") return profile(args);

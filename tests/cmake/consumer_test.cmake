@@ -82,6 +82,26 @@ if(NOT last_output MATCHES "run_kernel: OK")
 endif()
 # The simulator is this route's own (the build tree's, the install's, the subproject's).
 include("${WORK}/consumer/consumer_paths.cmake")
+# The fat binary: the launcher's default device (mi300x) runs its gfx942 code object, hipasm-sim
+# --device mi355x its gfx950 one (each a code object of its own arch beside it).
+foreach(_f consumer_fat.co consumer_fat.gfx942.co consumer_fat.gfx950.co consumer_fat.gfx942.s consumer_fat.gfx950.s)
+  if(NOT EXISTS "${WORK}/consumer/${_f}")
+    message(FATAL_ERROR "missing ${_f}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -E env HIPASM_BACKEND=sim ${WORK}/consumer/run_kernel ${WORK}/consumer/consumer_fat.co)
+if(NOT last_output MATCHES "run_kernel: OK")
+  message(FATAL_ERROR "run_kernel on the fat binary printed:\n${last_output}")
+endif()
+file(WRITE "${WORK}/fat_in.bin" "0123456789abcdef0123456789abcdef")
+run("${HIPASM_SIM}" run ${WORK}/consumer/consumer_fat.co double_it --device mi355x --grid 1 --block 64
+    --arg "out=${WORK}/fat_out.bin:32" --arg "in=${WORK}/fat_in.bin" --arg u32=8)
+file(READ "${WORK}/fat_in.bin" _in HEX)
+file(READ "${WORK}/fat_out.bin" _out HEX)
+string(SUBSTRING "${_in}" 0 8 _w)  # "0123" = 0x33323130; doubled 0x66646260
+if(NOT _w STREQUAL "30313233" OR NOT _out MATCHES "^60626466")
+  message(FATAL_ERROR "double_it on mi355x from the fat binary: ${_out}")
+endif()
 set(HIP_PROGRAM "${WORK}/consumer/hip_program")
 set(HIP_WORK "${WORK}/hip_program")
 include("${CMAKE_CURRENT_LIST_DIR}/hip_program_test.cmake")

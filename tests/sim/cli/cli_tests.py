@@ -12,6 +12,11 @@ GROUP is one of:
            test_loader_kernels.hip's args_mix); --help works.
   run      `run` executes args_mix and ids_3d end to end through files; outputs are
            compared with a Python computation of what the kernels do.
+  fatbin   CODE_OBJECT is a fat binary of examples/vector_add.hip for gfx942 and gfx950
+           (hipasm_add_code_object, two ARCH values): `info` lists its entries, `run` and
+           `profile` with --device mi300x / mi355x run the device's code object (checked with
+           numpy-free Python), and bundles without the device's target, truncated or corrupt
+           ones fail cleanly.
 
 "Fails cleanly" means: exit status 1..127 (not 0, not killed by a signal), exactly one line on
 stderr, starting with "hipasm-sim: error: ". Random mutations may leave a file valid; those
@@ -22,6 +27,8 @@ import random
 import struct
 import subprocess
 import sys
+
+from offload_bundle import bundle, entries
 
 SIM, CO, WORK = None, None, None
 failures = []
@@ -357,6 +364,81 @@ def group_run():
     print("run: end-to-end runs checked")
 
 
+def group_fatbin():
+    fat = open(CO, "rb").read()
+    status, out, err = run(["info", CO], expect_ok=True)
+    lines = out.splitlines()
+    for want in ("hipv4-amdgcn-amd-amdhsa--gfx942", "hipv4-amdgcn-amd-amdhsa--gfx950", "host-x86_64-unknown-linux-gnu-"):
+        if not any(line.strip().startswith(want + " ") for line in lines[1:4]):
+            failures.append(f"info: no entry {want} in the listing:\n{out[:600]}")
+    if not lines or not lines[0].endswith(": offload bundle, 3 entries"):
+        failures.append(f"info: first line {lines[:1]}")
+    for arch in ("gfx942", "gfx950"):
+        if f"{CO} [{arch}]: target amdgcn-amd-amdhsa--{arch}" not in out:
+            failures.append(f"info: no {arch} code object section:\n{out[:2000]}")
+    if out.count("\nkernel vector_add\n") != 2:
+        failures.append("info: vector_add is not listed once per code object")
+
+    n = 300
+    a = [0.25 * i - 30.5 for i in range(n)]
+    b = [7.0 - 0.5 * (i % 11) for i in range(n)]
+    ina, inb = write("a.bin", struct.pack(f"<{n}f", *a)), write("b.bin", struct.pack(f"<{n}f", *b))
+    want = struct.pack(f"<{n}f", *[x + y for x, y in zip(a, b)])  # exact in float: small binary fractions
+
+    def vector_add(cmd, device, co, out_name):
+        out_path = os.path.join(WORK, out_name)
+        args = [cmd, co, "vector_add", "--grid", "2", "--block", "256", "--arg", f"out={out_path}:{4 * n}",
+                "--arg", f"in={ina}", "--arg", f"in={inb}", "--arg", f"u32={n}"]
+        return (args + ["--device", device] if device else args), out_path
+
+    for device, arch in (("mi300x", "gfx942"), ("mi355x", "gfx950"), (None, "gfx942")):
+        for cmd in ("run", "profile"):
+            args, out_path = vector_add(cmd, device, CO, f"c-{cmd}-{device}.bin")
+            status, out, err = run(args, expect_ok=True)
+            if status == 0 and open(out_path, "rb").read() != want:
+                failures.append(f"{' '.join(args)}: wrong result")
+            if cmd == "profile" and status == 0 and f"{device or 'mi300x'}" not in out.lower():
+                failures.append(f"profile --device {device}: the report does not name the device:\n{out[:400]}")
+
+    # A bundle without the device's target; a plain code object on the other target's device.
+    co942 = dict(entries(fat))["hipv4-amdgcn-amd-amdhsa--gfx942"]
+    only942 = write("only942.co", bundle([("host-x86_64-unknown-linux-gnu-", b""),
+                                          ("hipv4-amdgcn-amd-amdhsa--gfx942", co942)]))
+    args, _ = vector_add("run", "mi355x", only942, "x.bin")
+    status, out, err = run(args, expect_ok=False)
+    if "the fat binary has no gfx950 code object (it has: gfx942)" not in err:
+        failures.append(f"missing target: {err.strip()}")
+    args, _ = vector_add("run", "mi300x", only942, "y.bin")
+    status, out, err = run(args, expect_ok=True)
+    plain = write("plain942.co", co942)
+    args, _ = vector_add("run", "mi355x", plain, "z.bin")
+    status, out, err = run(args, expect_ok=False)
+    if "gfx942 code object on device mi355x" not in err:
+        failures.append(f"plain code object of the other target: {err.strip()}")
+    args, _ = vector_add("profile", "mi355x", plain, "z.bin")
+    status, out, err = run(args, expect_ok=False)
+    if "gfx942 code object on device mi355x" not in err or "gfx942 devices: mi300x" not in err:
+        failures.append(f"profile of a plain code object of the other target: {err.strip()}")
+    # Truncations (every cut inside the header, then through the entries) and corrupt fields.
+    cuts = list(range(24, 400)) + list(range(400, len(fat), 997))
+    for cut in cuts:
+        path = write("cut.co", fat[:cut])
+        for cmd in (["info", path], vector_add("run", "mi355x", path, "w.bin")[0]):
+            run(cmd, expect_ok=False, what=f"{cmd[0]} of the first {cut} bytes")
+    for at, value, what in ((24, 0, "entry count"), (24, 1 << 62, "entry count"), (32, 1 << 40, "offset"),
+                            (40, 1 << 63, "size"), (48, 1 << 30, "id length")):
+        b = bytearray(fat)
+        struct.pack_into("<Q", b, at, value)
+        path = write("corrupt.co", bytes(b))
+        run(["info", path], expect_ok=False, what=f"info, {what} {value}")
+        run(vector_add("run", "mi300x", path, "v.bin")[0], expect_ok=False, what=f"run, {what} {value}")
+    path = write("junk-entry.co", bundle([("hipv4-amdgcn-amd-amdhsa--gfx950", b"\x7fELF" + bytes(60))]))
+    status, out, err = run(["info", path], expect_ok=False)
+    if "entry hipv4-amdgcn-amd-amdhsa--gfx950: " not in err:
+        failures.append(f"info of a bundle with a broken code object: {err.strip()}")
+    print(f"fatbin: info, run and profile on both devices; {len(cuts)} truncations and corrupt bundles refused")
+
+
 def main():
     global SIM, CO, WORK
     if len(sys.argv) != 5:
@@ -364,7 +446,8 @@ def main():
         return 2
     group, SIM, CO, WORK = sys.argv[1:]
     os.makedirs(WORK, exist_ok=True)
-    {"corpus": group_corpus, "args": group_args, "info": group_info, "run": group_run}[group]()
+    {"corpus": group_corpus, "args": group_args, "info": group_info, "run": group_run,
+     "fatbin": group_fatbin}[group]()
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

@@ -8,14 +8,26 @@
 #include <span>
 #include <string>
 
+#include "bundle.hpp"
 #include "elf.hpp"
 #include "kernarg.hpp"
 
 namespace loader_fuzz {
 
-// True if the bytes loaded; false if they were refused (with a one-line message).
+// True if the bytes loaded; false if they were refused (with a one-line message). A fat
+// binary (offload bundle): its entries are read, and every code object in it goes through all that.
 inline bool exercise(std::span<const uint8_t> bytes, std::string* refusal = nullptr) {
   using namespace hipasm;
+  if (sim::is_offload_bundle(bytes)) {
+    try {
+      for (const sim::BundleEntry& e : sim::read_offload_bundle(bytes))
+        if (!e.processor().empty() && !exercise(sim::select_code_object(bytes, e.processor()), refusal)) return false;
+      return true;
+    } catch (const rt::error& e) {
+      if (refusal) *refusal = e.what();
+      return false;
+    }
+  }
   try {
     const sim::CodeObject co = sim::load_code_object(bytes);
     (void)co.image_at(0x7fff'0000'0000);

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define HIPASM_SIM_ABI_VERSION 1
+#define HIPASM_SIM_ABI_VERSION 2
 
 enum hipasm_sim_status {
   HIPASM_SIM_OK = 0,
@@ -58,7 +58,11 @@ typedef struct {
   int32_t pointer;            /* takes a device address */
 } hipasm_sim_arg;
 
+/* bytes: a code object, or a fat binary (clang offload bundle) holding exactly one. */
 int hipasm_sim_inspect(const void* bytes, size_t size, hipasm_sim_code_object** out);
+/* A fat binary's code object for `target` ("gfx942", "gfx950"; an error when it has none); a
+ * plain code object is inspected as it is. target NULL or "": as hipasm_sim_inspect. */
+int hipasm_sim_inspect_target(const void* bytes, size_t size, const char* target, hipasm_sim_code_object** out);
 void hipasm_sim_code_object_free(hipasm_sim_code_object* co);
 /* amdhsa.target, e.g. "amdgcn-amd-amdhsa--gfx942" */
 const char* hipasm_sim_code_object_target(const hipasm_sim_code_object* co);
@@ -67,7 +71,13 @@ int hipasm_sim_kernel_info(const hipasm_sim_code_object* co, uint32_t kernel, hi
 int hipasm_sim_kernel_arg(const hipasm_sim_code_object* co, uint32_t kernel, uint32_t arg, hipasm_sim_arg* out);
 
 /* ---- the simulated device: memory, modules, launches */
+/* The simulated GPU mi300x (gfx942). */
 int hipasm_sim_device_open(hipasm_sim_device** out);
+/* The simulated GPU `gpu` ("mi300x", "mi355x", ...: the timing model's devices; NULL: mi300x).
+ * Its target picks a fat binary's code object in hipasm_sim_load / _load_file. */
+int hipasm_sim_device_open_gpu(const char* gpu, hipasm_sim_device** out);
+/* The device's target, "gfx942" or "gfx950". */
+const char* hipasm_sim_device_target(const hipasm_sim_device* dev);
 void hipasm_sim_device_close(hipasm_sim_device* dev); /* after its modules and reports */
 
 int hipasm_sim_alloc(hipasm_sim_device* dev, size_t bytes, uint64_t* addr);
@@ -75,6 +85,8 @@ int hipasm_sim_free(hipasm_sim_device* dev, uint64_t addr);
 int hipasm_sim_copy_to_device(hipasm_sim_device* dev, uint64_t dst, const void* src, size_t bytes);
 int hipasm_sim_copy_from_device(hipasm_sim_device* dev, void* dst, uint64_t src, size_t bytes);
 
+/* bytes: a code object (run as its target says), or a fat binary: its code object for the
+ * device's target (an error when it has none). */
 int hipasm_sim_load(hipasm_sim_device* dev, const void* bytes, size_t size, hipasm_sim_module** out);
 /* Also picks up the asm listings beside the file (<stem>.s), so findings name source lines. */
 int hipasm_sim_load_file(hipasm_sim_device* dev, const char* path, hipasm_sim_module** out);

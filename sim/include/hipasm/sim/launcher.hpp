@@ -126,12 +126,21 @@ class device {
   virtual ~device() = default;
   // Opens the backend. For hip with no device present, returns nullptr (tests SKIP).
   static std::unique_ptr<device> open(backend b = backend_from_env());
+  // sim: the simulated GPU `gpu` (profile_devices(): "mi300x", the default, ..., "mi355x"),
+  // whose target picks a fat binary's code object on load. hip: the GPU decides; `gpu` is
+  // ignored. An unknown name throws.
+  static std::unique_ptr<device> open(backend b, std::string_view gpu);
+
+  // The target whose code object load() takes from a fat binary (an offload bundle):
+  // "gfx942" or "gfx950" (sim: the GPU's; hip: the device's gcnArchName, features dropped).
+  virtual std::string target() const = 0;
 
   virtual uint64_t alloc(size_t bytes) = 0;  // a device address
   virtual void free(uint64_t addr) = 0;
   virtual void copy_to_device(uint64_t dst, const void* src, size_t bytes) = 0;
   virtual void copy_from_device(void* dst, uint64_t src, size_t bytes) = 0;
 
+  // A code object, or a fat binary (clang offload bundle) holding one for target().
   virtual std::unique_ptr<module> load(std::span<const uint8_t> code_object) = 0;
   std::unique_ptr<module> load_file(const std::string& path);
 
