@@ -15,6 +15,16 @@
 
 namespace hipasm {
 
+// What a target's 8-bit floats are (its fp8 / bf8 conversions and MFMAs read and write them):
+// FNUZ (e4m3fnuz: bias 8, largest 240; e5m2fnuz: bias 16, largest 57344; 0x80 the only NaN, no
+// infinities, no -0) or OCP's (e4m3fn: bias 7, largest 448, S.1111.111 NaN, no infinities;
+// e5m2: bias 15, largest 57344, IEEE infinities and NaNs).
+enum class fp8_format : uint8_t { fnuz, ocp };
+// The largest finite value of fp8 (e4m3) / bf8 (e5m2) in a format, as f32 bits.
+constexpr uint32_t fp8_max_bits(fp8_format f, bool bf8) {
+  return bf8 ? 0x47600000u : f == fp8_format::ocp ? 0x43e00000u : 0x43700000u;  // 57344 / 448 / 240
+}
+
 struct target {
   std::string_view name;                 // as clang's --offload-arch spells it
   const isa::instr_desc* instrs;         // the instruction table, sorted by mnemonic
@@ -36,6 +46,8 @@ struct target {
   uint8_t max_waves_per_simd;
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
   const isa::op_semantics* semantics = nullptr;  // what some instructions compute (isa/semantics.hpp)
+  fp8_format fp8 = fp8_format::fnuz;             // its 8-bit floats
+  bool mx_convert = false;                       // v_cvt_scalef32_*: fp4 / fp6 / fp8 with E8M0 scales
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
     return isa::find_sorted(instrs, num_instrs, mnemonic);
@@ -50,7 +62,8 @@ struct target {
 // SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK with architected flat scratch): LLVM's
 // AMDGPUBaseInfo (getSGPRAllocGranule, getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
 constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instrs, std::size_t num_instrs,
-                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics) {
+                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics,
+                             fp8_format fp8, bool mx_convert) {
   return target{
       .name = name,
       .instrs = instrs,
@@ -70,6 +83,8 @@ constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instr
       .max_waves_per_simd = 8,
       .hazard_rules = hazards,
       .semantics = semantics,
+      .fp8 = fp8,
+      .mx_convert = mx_convert,
   };
 }
 

@@ -34,17 +34,12 @@ using hipasm::test::from_bf16;
 namespace {
 struct mods {
   hipasm::test::kernel_sim sort{"moe_sorting"};
-  std::unique_ptr<rt::module> s1 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage1.co");
-  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                            HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
-  std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
+  std::unique_ptr<rt::module> s1 = sort.dev->load_file(hipasm::test::code_object("moe_stage1"));
+  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(hipasm::test::code_object("moe_stage1_g1u0"));
+  std::unique_ptr<rt::module> s2 = sort.dev->load_file(hipasm::test::code_object("moe_stage2"));
   // lds_weights: stage 1 and stage 2 of one configuration a code object
-  std::unique_ptr<rt::module> lds = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                        HIPASM_KERNELS_TEST_NAME + "_moe_lds.co");
-  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                             HIPASM_KERNELS_TEST_NAME + "_moe_lds_g1u0.co");
+  std::unique_ptr<rt::module> lds = sort.dev->load_file(hipasm::test::code_object("moe_lds"));
+  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(hipasm::test::code_object("moe_lds_g1u0"));
   std::unique_ptr<rt::module> fused = sort.load("moe_fused");
   std::unique_ptr<rt::module> fused_8w = sort.load("moe_fused_8w");
 };

@@ -24,6 +24,7 @@
 // Host side:    hipasm::kernels::launch_dynamic_quant<cfg>(dev, module, "quant_fp8_4096", {.q, .scale, .in, .tokens});
 // Tensors row-major; tokens * d * input element size below 4 GiB.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -35,7 +36,7 @@ namespace hipasm::kernels {
 
 struct dynamic_quant_config {
   int d = 0;                          // elements per row, a multiple of 4 (q rows start on a dword)
-  quant_type type = quant_type::fp8;  // fp8 (e4m3fnuz), bf8 (e5m2fnuz) or i8
+  quant_type type = quant_type::fp8;  // fp8 (e4m3), bf8 (e5m2) (the target's 8-bit formats) or i8
   bool f32_in = false;                // input rows f32 (else bf16)
   int waves = 4;                      // waves per workgroup (one row per workgroup), 1..16
 };
@@ -44,11 +45,15 @@ constexpr int dynamic_quant_step(const dynamic_quant_config& c) { return dynamic
 constexpr int dynamic_quant_steps(const dynamic_quant_config& c) {
   return (c.d + dynamic_quant_step(c) - 1) / dynamic_quant_step(c);
 }
-constexpr float dynamic_quant_qmax(quant_type t) {
-  return t == quant_type::fp8 ? 240.0f : t == quant_type::bf8 ? 57344.0f : 127.0f;
+// The largest q: fp8 / bf8 the target's formats' (a host launching another target's kernel names
+// its fp8_format).
+constexpr float dynamic_quant_qmax(quant_type t, fp8_format f = active_target::desc.fp8) {
+  return t == quant_type::i8 ? 127.0f : std::bit_cast<float>(fp8_max_bits(f, t == quant_type::bf8));
 }
 // The smallest scale (vLLM's min_scaling_factor): 1 / (512 qmax).
-constexpr float dynamic_quant_min_scale(quant_type t) { return 1.0f / (512.0f * dynamic_quant_qmax(t)); }
+constexpr float dynamic_quant_min_scale(quant_type t, fp8_format f = active_target::desc.fp8) {
+  return 1.0f / (512.0f * dynamic_quant_qmax(t, f));
+}
 template <dynamic_quant_config C>
 using dynamic_quant_in = std::conditional_t<C.f32_in, float, uint16_t>;
 

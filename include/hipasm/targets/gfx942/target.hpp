@@ -19,7 +19,7 @@ inline constexpr std::array<isa::op_semantics, isa::gfx942_num_instrs> gfx942_se
 }  // namespace detail
 
 inline constexpr target gfx942 = gfx9_target("gfx942", isa::gfx942_instrs.data(), isa::gfx942_num_instrs, 65536,
-                                             &gfx942_hazards, detail::gfx942_semantics.data());
+                                             &gfx942_hazards, detail::gfx942_semantics.data(), fp8_format::fnuz, false);
 
 namespace targets {
 // The compile-time face of the target: the builder derives from its mnemonic surface, and the

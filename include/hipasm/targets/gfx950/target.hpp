@@ -18,9 +18,10 @@ inline constexpr std::array<isa::op_semantics, isa::gfx950_num_instrs> gfx950_se
     isa::make_semantics<isa::gfx950_num_instrs>(gfx9_semantics_list<isa::gfx950_op>());
 }  // namespace detail
 
-// LDS 160 KiB: clang-22 "local memory exceeds limit (163840)"; gfx950.md section 5.
+// LDS 160 KiB: clang-22 "local memory exceeds limit (163840)"; gfx950.md section 5. OCP fp8
+// (gfx950.md section 2) and the v_cvt_scalef32_* conversions.
 inline constexpr target gfx950 = gfx9_target("gfx950", isa::gfx950_instrs.data(), isa::gfx950_num_instrs, 163840,
-                                             &gfx950_hazards, detail::gfx950_semantics.data());
+                                             &gfx950_hazards, detail::gfx950_semantics.data(), fp8_format::ocp, true);
 
 namespace targets {
 // The compile-time face of the target: the builder derives from its mnemonic surface, and the
