@@ -63,7 +63,8 @@ struct cvt_quirks {
 
 inline uint32_t encode(const minifloat& f, double x, bool saturate, cvt_quirks q = {}) {
   const bool neg = std::signbit(x);
-  const uint32_t s = neg && f.special != minifloat::fnuz ? f.sign_bit() : 0;
+  const uint32_t s = neg ? f.sign_bit() : 0;
+  const uint32_t zero = f.special == minifloat::fnuz ? 0 : s;  // (FNUZ has no -0)
   const double maxv = f.max_finite();
   const uint32_t max_code = f.special == minifloat::fn ? (1u << (f.exp_bits + f.man_bits)) - 2
                             : f.special == minifloat::ieee
@@ -73,15 +74,15 @@ inline uint32_t encode(const minifloat& f, double x, bool saturate, cvt_quirks q
   if (std::isnan(x)) return f.special == minifloat::finite ? s | max_code : f.nan_code(neg);
   double a = std::fabs(x);
   if (saturate || f.special == minifloat::finite) a = std::min(a, maxv);
-  if (a == 0) return q.unsigned_zero_input ? 0 : s;
+  if (a == 0) return q.unsigned_zero_input ? 0 : zero;
   const double sub_q = std::ldexp(1.0, 1 - f.bias - f.man_bits);
-  if (q.flush_below_min_subnormal && a < sub_q) return s;
+  if (q.flush_below_min_subnormal && a < sub_q) return zero;
   if (std::isinf(a)) return f.special == minifloat::ieee ? s | inf_code : f.nan_code(neg);
   const int e = std::max(std::ilogb(a), 1 - f.bias);
   const double quantum = std::ldexp(1.0, e - f.man_bits);
   const double r = std::nearbyint(a / quantum) * quantum;  // ties to even; exact in double
   if (r > maxv) return f.special == minifloat::ieee ? s | inf_code : f.nan_code(neg);
-  if (r == 0) return s;
+  if (r == 0) return zero;
   const int re = std::ilogb(r);
   if (re < 1 - f.bias) return s | uint32_t(r / sub_q);
   return s | uint32_t(re + f.bias) << f.man_bits | (uint32_t(r / std::ldexp(1.0, re - f.man_bits)) - (1u << f.man_bits));

@@ -15,6 +15,9 @@ inline std::string test_arch() {
   return a && *a ? a : HIPASM_SIM_TEST_DEFAULT_ARCH;
 }
 
+// The device the timing model profiles this run's code objects on (launch_options::profile).
+inline std::string test_device() { return test_arch() == "gfx950" ? "mi355x" : "mi300x"; }
+
 // The path of kernels/<stem>.hip's code object for this run's target.
 inline std::string code_object(const std::string& stem) {
   const std::string arch = test_arch();

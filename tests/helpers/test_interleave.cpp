@@ -203,6 +203,7 @@ loop_result run_loop(const char* kernel, int steps, int groups, int waves) {
   rt::kernel_args args;
   args.add(O.ptr()).add(I.ptr());
   rt::profile_options po;
+  po.device = hipasm::test::test_device();
   rt::launch_options lo;
   lo.profile = &po;
   // (every wave writes its own 16 KB: the output is indexed by the wave in the group only)

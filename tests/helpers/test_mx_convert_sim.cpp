@@ -124,7 +124,7 @@ TEST_CASE("fp4 (e2m1) with E8M0 scales: f32 -> fp4x8 -> f32", "[helpers][convert
 TEST_CASE("fp6 (e2m3) and bf6 (e3m2) with E8M0 scales: 32 f32 -> 6 dwords -> 32 f32", "[helpers][convert][mx]") {
   for (const bool bf6 : {false, true}) {
     const ht::minifloat& f = bf6 ? ht::e3m2 : ht::e2m3;
-    INFO(bf6 ? "bf6" : "fp6");
+    INFO((bf6 ? "bf6" : "fp6"));
     const auto sc = scales();
     const auto in = values(sc, 32, f, bf6 ? 9 : 8);
     rt::device& d = *S().dev;

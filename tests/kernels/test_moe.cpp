@@ -385,6 +385,7 @@ TEST_CASE("moe: stage 1 loads past a wave's K range touch no memory", "[kernels]
                                         .num_valid_ids = ws.num_valid_ids.addr(), .topk_ids = TI.addr(),
                                         .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts});
   rt::profile_options p;
+  p.device = hipasm::test::test_device();
   rt::launch_options o;
   o.profile = &p;
   auto rep = hk::launch_moe_stage1<GC>(d, *M().lds, "moe_s1_g1u1_lds",
@@ -440,6 +441,7 @@ TEST_CASE("moe fused: a sampled profile is refused (the waited-for workgroups wo
   rt::device& d = *M().sort.dev;
   hk::moe_workspace ws(d, 4, 2, 8, 32);
   rt::profile_options p;
+  p.device = hipasm::test::test_device();
   p.sample_cus = 8;
   rt::launch_options o;
   o.profile = &p;
