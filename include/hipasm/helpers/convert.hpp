@@ -11,7 +11,7 @@
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
 //   and v_cmp_u_f32 + v_cndmask_b32 for NaN; a pair joins the two high halves with one
-//   v_perm_b32 (gfx942 has no v_cvt_pk_bf16_f32: that is gfx950): 11 VALU for a pair;
+//   v_perm_b32 (v_cvt_pk_bf16_f32 is not on every target): 11 VALU for a pair;
 //   bf16_round::nearest_even_finite drops the NaN check (5 VALU a pair), half_away is pyhip's
 //   rounding (3 VALU a pair).
 // - f32 -> f16: v_cvt_f16_f32 (round to nearest even) for the low half, its SDWA form with
@@ -26,7 +26,7 @@
 //   values beyond the range become NaN (FNUZ 0x80, OCP e4m3fn S.1111.111) or, OCP e5m2,
 //   infinity, as the instruction does.
 // - f32 -> int8: round to nearest even, saturated to [-128, 127]; NaN gives -128 (0x80, the
-//   byte fp8 uses for NaN). Per value v_med3_f32 (the clamp; with a NaN source med3 is min3,
+//   byte FNUZ fp8 uses for NaN). Per value v_med3_f32 (the clamp; with a NaN source med3 is min3,
 //   which returns the smallest non-NaN operand) and v_add_f32 of 1.5 * 2^23 in its SDWA form
 //   with dst_sel BYTE_n: the sum is 1.5 * 2^23 + the integer, rounded by the add itself, whose
 //   low byte is the integer in two's complement, written straight into byte n (UNUSED_PAD for

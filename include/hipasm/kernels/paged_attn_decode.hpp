@@ -10,7 +10,8 @@
 //   v_cache      [num_blocks][num_kv_heads][block_size / 8][head_dim][8]      (aiter's shuffled V)
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
-//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3fnuz bytes, 16 a chunk):
+//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3 bytes in the target's format,
+//   16 a chunk):
 //   k_cache      [num_blocks][num_kv_heads][head_dim / 16][block_size][16]
 //   v_cache      [num_blocks][num_kv_heads][block_size / 16][head_dim][16]
 //   k_scales, v_scales [num_blocks][num_kv_heads][block_size] f32
@@ -56,7 +57,7 @@
 
 namespace hipasm::kernels {
 
-// The KV cache's element type: bf16, or fp8 e4m3fnuz with an f32 scale per token and KV head for
+// The KV cache's element type: bf16, or fp8 e4m3 (the target's) with an f32 scale per token and KV head for
 // K and for V (aiter's pertokenFp8: a cache value is fp8 * its token's scale).
 enum class pa_kv_cache { bf16, fp8_per_token };
 
