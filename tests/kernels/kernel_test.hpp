@@ -1,6 +1,6 @@
-// Shared by the kernel-library tests: the test's code object (kernels/<stem>.hip, built as
-// kernels_<test>_<stem>.co by hipasm_add_sim_test_folder) opened once on the simulator, and the
-// bf16 encoding the C++ references use for inputs and expected values.
+// Shared by the kernel-library tests: the test's code object (kernels/<stem>.hip, built for each
+// target by hipasm_add_sim_test_folder; this run's target: sim_code_object.hpp) opened once on the
+// simulator, and the bf16 encoding the C++ references use for inputs and expected values.
 #pragma once
 #include "sim_code_object.hpp"
 #include <bit>
