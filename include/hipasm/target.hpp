@@ -24,7 +24,18 @@ struct target_features {
   bool has_ds_read_tr = false;     // ds_read_b64_tr_b16 / _b8 / _b4: transposing LDS reads
   bool has_bitop3 = false;         // v_bitop3_b32 / _b16: any function of three inputs, bit by bit
   bool has_prng = false;           // v_prng_b32
+  bool has_mx_convert = false;     // v_cvt_scalef32_*: fp4 / fp6 / fp8 with E8M0 scales
 };
+
+// What a target's 8-bit floats are (its fp8 / bf8 conversions and MFMAs read and write them):
+// FNUZ (e4m3fnuz: bias 8, largest 240; e5m2fnuz: bias 16, largest 57344; 0x80 the only NaN, no
+// infinities, no -0) or OCP's (e4m3fn: bias 7, largest 448, S.1111.111 NaN, no infinities;
+// e5m2: bias 15, largest 57344, IEEE infinities and NaNs).
+enum class fp8_format : uint8_t { fnuz, ocp };
+// The largest finite value of fp8 (e4m3) / bf8 (e5m2) in a format, as f32 bits.
+constexpr uint32_t fp8_max_bits(fp8_format f, bool bf8) {
+  return bf8 ? 0x47600000u : f == fp8_format::ocp ? 0x43e00000u : 0x43700000u;  // 57344 / 448 / 240
+}
 
 struct target {
   std::string_view name;                 // as clang's --offload-arch spells it
@@ -48,6 +59,7 @@ struct target {
   const hazard_table* hazard_rules = nullptr;  // the hazard pass's per-target table (hazard_rules.hpp)
   const isa::op_semantics* semantics = nullptr;  // what some instructions compute (isa/semantics.hpp)
   target_features features{};
+  fp8_format fp8 = fp8_format::fnuz;             // its 8-bit floats
 
   constexpr const isa::instr_desc* find(std::string_view mnemonic) const {
     return isa::find_sorted(instrs, num_instrs, mnemonic);
@@ -62,7 +74,8 @@ struct target {
 // SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK with architected flat scratch): LLVM's
 // AMDGPUBaseInfo (getSGPRAllocGranule, getMaxNumSGPRs, getNumExtraSGPRs) for gfx9.
 constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instrs, std::size_t num_instrs,
-                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics) {
+                             uint32_t lds_bytes, const hazard_table* hazards, const isa::op_semantics* semantics,
+                             fp8_format fp8) {
   return target{
       .name = name,
       .instrs = instrs,
@@ -82,6 +95,7 @@ constexpr target gfx9_target(std::string_view name, const isa::instr_desc* instr
       .max_waves_per_simd = 8,
       .hazard_rules = hazards,
       .semantics = semantics,
+      .fp8 = fp8,
   };
 }
 
@@ -99,7 +113,8 @@ constexpr bool features_match_table(const target& t) {
   return f.has_lds_dma_x4 == (t.find("global_load_lds_dwordx4") && detail::table_has_lds_form(t, "buffer_load_dwordx4")) &&
          f.has_permlane_swap == (t.find("v_permlane16_swap_b32") && t.find("v_permlane32_swap_b32")) &&
          f.has_ds_read_tr == (t.find("ds_read_b64_tr_b16") && t.find("ds_read_b64_tr_b8") && t.find("ds_read_b64_tr_b4")) &&
-         f.has_bitop3 == (t.find("v_bitop3_b32") && t.find("v_bitop3_b16")) && f.has_prng == (t.find("v_prng_b32") != nullptr);
+         f.has_bitop3 == (t.find("v_bitop3_b32") && t.find("v_bitop3_b16")) && f.has_prng == (t.find("v_prng_b32") != nullptr) &&
+         f.has_mx_convert == (t.find("v_cvt_scalef32_pk_fp4_f32") && t.find("v_cvt_scalef32_2xpk16_fp6_f32"));
 }
 constexpr target with_features(target t, target_features f) {
   t.features = f;

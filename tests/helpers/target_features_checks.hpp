@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../core/asm_counts.hpp"
+#include "sim_code_object.hpp"
 #include "target_features_fns.hpp"
 
 namespace tf_test {
@@ -23,8 +24,7 @@ namespace rt = hipasm::rt;
 
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" +
-                                                 HIPASM_HELPERS_TEST_NAME + "_target_features.co");
+  std::unique_ptr<rt::module> m = dev->load_file(hipasm::test::code_object("target_features"));
 };
 inline sim& S() {
   static sim s;

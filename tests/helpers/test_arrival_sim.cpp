@@ -4,6 +4,7 @@
 // (before: lane 0 did, so no lane counted, the arrival read an undefined result, and every
 // active lane's store of zero went to its own offset). Executed in hipasm-sim against plain C++;
 // the checker must report nothing.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -16,7 +17,7 @@ namespace rt = hipasm::rt;
 
 TEST_CASE("if_last_arrival counts in the first active lane", "[helpers][arrival]") {
   auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_arrival.co");
+  auto mod = dev->load_file(hipasm::test::code_object("arrival"));
   constexpr uint32_t groups = 5, guard = 0x5a5a5a5au;
   for (uint32_t first : {0u, 1u, 7u, 40u, 63u}) {
     INFO("first active lane " << first);

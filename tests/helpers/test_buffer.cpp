@@ -3,6 +3,7 @@
 // C++: tail tiles (out-of-range loads return 0, stores are dropped), offsets folded into
 // offset:/soffset at the 12-bit limit, sub-dword widths, LDS-DMA with M0, advance, structured
 // access. The checker must report nothing. Instruction choice is checked on the asm text.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -23,7 +24,7 @@ namespace {
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_buffer_kernels.co");
+      dev->load_file(hipasm::test::code_object("buffer_kernels"));
 };
 sim& S() {
   static sim s;

@@ -3,6 +3,7 @@
 // stream, derived by hand from the documented cost model; the merged and the sequential
 // kernels both executed in hipasm-sim against plain C++; a pipelined GEMM-like loop
 // interleaved and not, checked the same way, and the timing model's MFMA-busy of both.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -25,8 +26,7 @@ namespace {
 
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> mod = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" +
-                                                   HIPASM_HELPERS_TEST_NAME + "_interleave.co");
+  std::unique_ptr<rt::module> mod = dev->load_file(hipasm::test::code_object("interleave"));
 };
 sim& S() {
   static sim s;
@@ -203,6 +203,7 @@ loop_result run_loop(const char* kernel, int steps, int groups, int waves) {
   rt::kernel_args args;
   args.add(O.ptr()).add(I.ptr());
   rt::profile_options po;
+  po.device = hipasm::test::test_device();
   rt::launch_options lo;
   lo.profile = &po;
   // (every wave writes its own 16 KB: the output is indexed by the wave in the group only)

@@ -1,6 +1,7 @@
 // HIPASM_TEST_KERNELS: norm_softmax.hip
 // Small real kernels written with the helpers (softmax, rmsnorm, layernorm, top-1 MoE routing)
 // run in hipasm-sim against C++ references in double; the checker must stay silent.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -19,8 +20,7 @@ namespace rt = hipasm::rt;
 namespace {
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" +
-                                                 HIPASM_HELPERS_TEST_NAME + "_norm_softmax.co");
+  std::unique_ptr<rt::module> m = dev->load_file(hipasm::test::code_object("norm_softmax"));
 };
 sim& S() {
   static sim s;

@@ -4,6 +4,8 @@
 // conversions), and against clang-22's own code for the same operations (ref_* kernels:
 // __builtin_expf & co, the __bf16 cast) run in the same simulator. Every launch must leave the
 // checker silent (no missing s_nop / s_waitcnt, no bad access).
+#include "narrow_float_ref.hpp"
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -26,8 +28,7 @@ namespace {
 
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" +
-                                                 HIPASM_HELPERS_TEST_NAME + "_lanes_math.co");
+  std::unique_ptr<rt::module> m = dev->load_file(hipasm::test::code_object("lanes_math"));
 };
 sim& S() {
   static sim s;
@@ -493,37 +494,16 @@ uint16_t bf16_rne(float x) {
   if (std::isnan(x)) return static_cast<uint16_t>((b >> 16) | 0x40);
   return static_cast<uint16_t>((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
 }
-// e4m3fnuz (man 3, bias 8, max 240) / e5m2fnuz (man 2, bias 16, max 57344), nearest even
-uint8_t f8_ref(float x, int man, int bias, bool sat) {
-  if (std::isnan(x)) return 0x80;
-  const long double maxv = man == 3 ? 240.0L : 57344.0L;
-  bool neg = std::signbit(x);
-  long double a = std::fabs(static_cast<long double>(x));
-  if (sat && a > maxv) a = maxv;
-  if (std::isinf(a)) return 0x80;
-  if (a == 0) return 0;
-  int e = std::max(std::ilogb(a), 1 - bias);
-  long double q = std::ldexp(1.0L, e - man);
-  long double n = std::nearbyint(a / q);  // ties to even
-  long double r = n * q;
-  if (r > maxv) return 0x80;  // (saturated values never round above the maximum)
-  if (r == 0) return 0;
-  int re = std::ilogb(r);
-  uint8_t code;
-  if (re < 1 - bias) code = static_cast<uint8_t>(r / std::ldexp(1.0L, 1 - bias - man));
-  else code = static_cast<uint8_t>(((re + bias) << man) | (static_cast<int>(r / std::ldexp(1.0L, re - man)) - (1 << man)));
-  return static_cast<uint8_t>(code | (neg ? 0x80 : 0));
-}
-float f8_decode(uint8_t v, int man, int bias) {
-  if (v == 0x80) return NAN;
-  int e = (v & 0x7f) >> man, m = v & ((1 << man) - 1);
-  float r = e == 0 ? std::ldexp(static_cast<float>(m), 1 - bias - man) : std::ldexp(static_cast<float>((1 << man) | m), e - bias - man);
-  return (v & 0x80) ? -r : r;
-}
 uint32_t f16_bits(float x) { return std::bit_cast<uint16_t>(static_cast<_Float16>(x)); }
 }  // namespace
 
 TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
+  // fp8 / bf8 in the target's formats (gfx942 e4m3fnuz / e5m2fnuz, gfx950 OCP e4m3fn / e5m2)
+  const hipasm::test::f8_formats F8 = hipasm::test::f8_formats_of(hipasm::test::test_arch());
+  auto fp8_ref = [&](float v, bool sat) { return hipasm::test::encode(F8.fp8, v, sat, F8.fp8_quirks); };
+  auto bf8_ref = [&](float v, bool sat) { return hipasm::test::encode(F8.bf8, v, sat, F8.bf8_quirks); };
+  auto fp8_back = [&](float v) { return static_cast<float>(hipasm::test::decode(F8.fp8, fp8_ref(v, true))); };
+  auto bf8_back = [&](float v) { return static_cast<float>(hipasm::test::decode(F8.bf8, bf8_ref(v, true))); };
   std::vector<float> in = {0.0f, -0.0f, 1.0f, -1.0f, F(0x3f808000), F(0x3f818000), F(0x3f808001), F(0x3f807fff),
                            F(0x7f7f8000), F(0x7f7fffff), INFINITY, -INFINITY, NAN, F(0x7f800001), F(0x7fffffff),
                            F(0xff800001), F(1), F(0x00008000), F(0x00018000), FLT_MIN, 240.0f, 241.0f, 247.9f, 248.0f,
@@ -548,14 +528,14 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
     CHECK(got[0 * R + i] == (bx | by << 16));
     CHECK(bx == B(clang_bf16[i]));  // the reference formula is clang's __bf16 cast
     CHECK(got[1 * R + i] == (f16_bits(x) | f16_bits(h) << 16));
-    auto pack = [&](int man, int bias, bool sat) {
-      return static_cast<uint32_t>(f8_ref(x, man, bias, sat)) | f8_ref(y, man, bias, sat) << 8 |
-             f8_ref(h, man, bias, sat) << 16 | static_cast<uint32_t>(f8_ref(q, man, bias, sat)) << 24;
+    auto pack = [&](bool bf8, bool sat) {
+      auto c = [&](float v) { return bf8 ? bf8_ref(v, sat) : fp8_ref(v, sat); };
+      return c(x) | c(y) << 8 | c(h) << 16 | c(q) << 24;
     };
-    CHECK(got[2 * R + i] == pack(3, 8, true));
-    CHECK(got[3 * R + i] == pack(3, 8, false));
-    CHECK(got[4 * R + i] == pack(2, 16, true));
-    CHECK(got[5 * R + i] == pack(2, 16, false));
+    CHECK(got[2 * R + i] == pack(false, true));
+    CHECK(got[3 * R + i] == pack(false, false));
+    CHECK(got[4 * R + i] == pack(true, true));
+    CHECK(got[5 * R + i] == pack(true, false));
     CHECK(got[6 * R + i] == bx);
     if (!std::isnan(x)) CHECK(got[12 * R + i] == (bx | by << 16));
     auto away = [](float v) { return (B(v) + 0x8000u) >> 16; };
@@ -564,19 +544,18 @@ TEST_CASE("f32 to bf16 / f16 / fp8 / bf8 and back", "[helpers][convert]") {
     CHECK((B(F(got[7 * R + i])) == B(back)));
     CHECK((got[8 * R + i] == B(static_cast<float>(static_cast<_Float16>(x))) || (std::isnan(x) && std::isnan(F(got[8 * R + i])))));
     CHECK((got[9 * R + i] == B(static_cast<float>(static_cast<_Float16>(h))) || (std::isnan(h) && std::isnan(F(got[9 * R + i])))));
-    float d8 = f8_decode(f8_ref(h, 3, 8, true), 3, 8), e8 = f8_decode(f8_ref(y, 2, 16, true), 2, 16);
+    float d8 = fp8_back(h), e8 = bf8_back(y);
     CHECK((got[10 * R + i] == B(d8) || (std::isnan(d8) && std::isnan(F(got[10 * R + i])))));
     CHECK((got[11 * R + i] == B(e8) || (std::isnan(e8) && std::isnan(F(got[11 * R + i])))));
     // to_f32x2: fp8x4(x, y, h, x) word 1 = (h, x); bf8x4(x, y, h, x) word 0 = (x, y)
-    const float pk[4] = {f8_decode(f8_ref(h, 3, 8, true), 3, 8), f8_decode(f8_ref(x, 3, 8, true), 3, 8),
-                         f8_decode(f8_ref(x, 2, 16, true), 2, 16), f8_decode(f8_ref(y, 2, 16, true), 2, 16)};
+    const float pk[4] = {fp8_back(h), fp8_back(x), bf8_back(x), bf8_back(y)};
     for (int k = 0; k < 4; ++k)
       CHECK((got[(14 + k) * R + i] == B(pk[k]) || (std::isnan(pk[k]) && std::isnan(F(got[(14 + k) * R + i])))));
     // to_bf16x4: the values of (x, y, h, x) as fp8 and as bf8, exact in bf16 (a NaN: a bf16 NaN)
     const float in4[4] = {x, y, h, x};
     for (int f = 0; f < 2; ++f)
       for (int k = 0; k < 4; ++k) {
-        const float want = f == 0 ? f8_decode(f8_ref(in4[k], 3, 8, true), 3, 8) : f8_decode(f8_ref(in4[k], 2, 16, true), 2, 16);
+        const float want = f == 0 ? fp8_back(in4[k]) : bf8_back(in4[k]);
         const uint32_t half = got[(18 + 2 * f + k / 2) * R + i] >> (16 * (k % 2)) & 0xffffu;
         CHECK(((half << 16 == B(want)) || (std::isnan(want) && std::isnan(F(half << 16)))));
       }

@@ -4,6 +4,7 @@
 // independently) says, the swizzle is a bijection, reads through the view give the values
 // back; instruction choice (b128 / read2_b64 / read2_b32 / b96 / split) and constant folding
 // checked on the asm; offsets at the 16-bit and 8-bit limits; the pool's reuse.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -24,7 +25,7 @@ namespace {
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_lds_kernels.co");
+      dev->load_file(hipasm::test::code_object("lds_kernels"));
 };
 sim& S() {
   static sim s;

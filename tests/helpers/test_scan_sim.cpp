@@ -3,6 +3,7 @@
 // sum / max / min of f32, i32, u32 (negative values, values past 2^31), inclusive and
 // exclusive, full and partial EXEC (random lanes, a whole wave off, one lane on, none), every
 // workgroup wave count 1..16. The checker must report nothing.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -23,7 +24,7 @@ namespace {
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_scan.co");
+      dev->load_file(hipasm::test::code_object("scan"));
 };
 sim& S() {
   static sim s;

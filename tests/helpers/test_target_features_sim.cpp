@@ -1,4 +1,5 @@
 // HIPASM_TEST_KERNELS: target_features.hip
+// HIPASM_TEST_ARCHS: gfx942
 // The helpers that choose by the target's features, on gfx942 (none of the gfx950 features):
 // ds_swizzle / ds_bpermute exchanges, narrow-read transposes, dword LDS-DMA. Its twin
 // test_target_features_sim_gfx950.cpp runs the same kernels compiled for gfx950.

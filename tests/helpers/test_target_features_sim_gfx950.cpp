@@ -1,4 +1,5 @@
 // HIPASM_TEST_KERNELS: target_features.hip
+// HIPASM_TEST_ARCHS: gfx950
 // The helpers that choose by the target's features, on gfx950: permlane swaps for the lane
 // exchanges across 16 and 32 lanes, ds_read_b64_tr_b16 / _b8 for load_transposed, 16-byte
 // LDS-DMA in copy_tile's direct path. Same kernels and references as the gfx942 twin

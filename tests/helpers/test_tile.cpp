@@ -3,6 +3,7 @@
 // lands in the view's layout (read back through the view), rows and dwords past the V# read
 // zero (tail tiles), partial last steps, the direct LDS-DMA path with padding and swizzles,
 // caller-side waits. The checker must report nothing.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -23,7 +24,7 @@ namespace {
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> m =
-      dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_tile_kernels.co");
+      dev->load_file(hipasm::test::code_object("tile_kernels"));
 };
 sim& S() {
   static sim s;

@@ -3,6 +3,7 @@
 // rebind/swap_handles, ring), EXEC masks as values, Jump(label, condition) and the device debug
 // log, each executed in hipasm-sim against plain C++ (kernels/toolkit_kernels.hpp); pin
 // conflicts as errors at the user's line (the pipeline run on the host).
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/helpers/debug_log_host.hpp>
@@ -24,8 +25,7 @@ namespace {
 
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> mod = dev->load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" +
-                                                   HIPASM_HELPERS_TEST_NAME + "_toolkit.co");
+  std::unique_ptr<rt::module> mod = dev->load_file(hipasm::test::code_object("toolkit"));
 };
 sim& S() {
   static sim s;

@@ -5,6 +5,7 @@
 // compile, elsewhere it cost a v_and_b32 each; now source modifiers, checked in the asm),
 // cvt_i8x4 (nearest even, saturated, NaN -> -128), executed in hipasm-sim against plain C++.
 // The checker must report nothing.
+#include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
 #include <hipasm/sim/launcher.hpp>
@@ -24,7 +25,7 @@ namespace rt = hipasm::rt;
 
 namespace {
 std::unique_ptr<rt::module> load(rt::device& d) {
-  return d.load_file(std::string(HIPASM_HELPERS_KERNEL_DIR) + "/helpers_" + HIPASM_HELPERS_TEST_NAME + "_toolkit_fixes.co");
+  return d.load_file(hipasm::test::code_object("toolkit_fixes"));
 }
 uint32_t B(float f) { return std::bit_cast<uint32_t>(f); }
 }  // namespace

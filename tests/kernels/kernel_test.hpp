@@ -1,7 +1,8 @@
-// Shared by the kernel-library tests: the test's code object (kernels/<stem>.hip, built as
-// kernels_<test>_<stem>.co by hipasm_add_sim_test_folder) opened once on the simulator, and the
-// bf16 encoding the C++ references use for inputs and expected values.
+// Shared by the kernel-library tests: the test's code object (kernels/<stem>.hip, built for each
+// target by hipasm_add_sim_test_folder; this run's target: sim_code_object.hpp) opened once on the
+// simulator, and the bf16 encoding the C++ references use for inputs and expected values.
 #pragma once
+#include "sim_code_object.hpp"
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -18,8 +19,7 @@ struct kernel_sim {
   explicit kernel_sim(const char* stem) : m(load(stem)) {}
   // Another code object of the test (kernels/<stem>.hip) on the same device.
   std::unique_ptr<hipasm::rt::module> load(const char* stem) const {
-    return dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_" + stem +
-                          ".co");
+    return dev->load_file(hipasm::test::code_object(stem));
   }
 };
 

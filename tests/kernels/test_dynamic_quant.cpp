@@ -1,7 +1,8 @@
 // HIPASM_TEST_KERNELS: dynamic_quant.hip dq_gemm.hip
 // dynamic_quant rows (include/hipasm/kernels/dynamic_quant.hpp) in hipasm-sim against a C++
 // model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
-// (fp8 e4m3fnuz and int8, both round to nearest even, saturating), bf16 and f32 inputs, tails,
+// (fp8 and bf8 in the target's formats, gfx942 FNUZ and gfx950 OCP, and int8, all round to
+// nearest even, saturating), bf16 and f32 inputs, tails,
 // a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. rmsnorm fused
 // with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
 // double reference, each q within the rounding of values that close, residual_out exact. End to
@@ -10,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
+#include "narrow_float_ref.hpp"
 
 #include <hipasm/kernels/dynamic_quant.hpp>
 #include <hipasm/kernels/gemm_quant_launch.hpp>
@@ -36,28 +38,18 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 
-// An fnuz 8-bit float of M mantissa bits and exponent bias B: 0x80 the only NaN, no -0 and no
-// infinities; normals 2^(e - B) (1 + m 2^-M), subnormals m 2^(1 - B - M); the largest value
-// `max`. Saturate, then round to nearest even.
-uint8_t fnuz8_model(float y, int M, int B, double max) {
-  if (std::isnan(y)) return 0x80;
-  const bool neg = std::signbit(y);
-  const double a = std::min(std::fabs(double(y)), max);
-  const double min_normal = std::ldexp(1.0, 1 - B), sub_quantum = std::ldexp(1.0, 1 - B - M);
-  const double quantum = a < min_normal ? sub_quantum : std::ldexp(1.0, std::ilogb(a) - M);
-  const double r = std::nearbyint(a / quantum) * quantum;  // ties to even; exact in double
-  if (r == 0) return 0;
-  uint8_t code;
-  if (r < min_normal) {
-    code = uint8_t(r / sub_quantum);
-  } else {
-    const int e = std::ilogb(r);
-    code = uint8_t(((e + B) << M) | (int(r / std::ldexp(1.0, e - M)) - (1 << M)));
-  }
-  return uint8_t(code | (neg ? 0x80 : 0));
+// fp8 / bf8 in the target's formats (gfx942 e4m3fnuz / e5m2fnuz, gfx950 OCP e4m3fn / e5m2),
+// saturating, from the formats' definitions (narrow_float_ref.hpp)
+const hipasm::test::f8_formats& F8() {
+  static const hipasm::test::f8_formats f = hipasm::test::f8_formats_of(hipasm::test::test_arch());
+  return f;
 }
-uint8_t fp8_model(float y) { return fnuz8_model(y, 3, 8, 240.0); }    // e4m3fnuz
-uint8_t bf8_model(float y) { return fnuz8_model(y, 2, 16, 57344.0); }  // e5m2fnuz
+uint8_t fp8_model(float y) { return uint8_t(hipasm::test::encode(F8().fp8, y, true, F8().fp8_quirks)); }
+uint8_t bf8_model(float y) { return uint8_t(hipasm::test::encode(F8().bf8, y, true, F8().bf8_quirks)); }
+// the largest q: fp8 / bf8 the format's largest finite value
+float qmax_of(hipasm::quant_type t) {
+  return t == hipasm::quant_type::i8 ? 127.0f : float((t == hipasm::quant_type::bf8 ? F8().bf8 : F8().fp8).max_finite());
+}
 uint8_t i8_model(float y) {
   if (std::isnan(y)) return 0x80;
   return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
@@ -65,9 +57,7 @@ uint8_t i8_model(float y) {
 // the value of a q byte (finite codes only)
 double q_value(hipasm::quant_type t, uint8_t b) {
   if (t == hipasm::quant_type::i8) return int8_t(b);
-  const int e = (b >> 3) & 15, m = b & 7;
-  const double a = e == 0 ? std::ldexp(double(m), -10) : std::ldexp(double(8 + m), e - 11);
-  return (b & 0x80) ? -a : a;
+  return hipasm::test::decode(t == hipasm::quant_type::bf8 ? F8().bf8 : F8().fp8, b);
 }
 
 // rows of values drawn from [lo, hi] (bf16 configs: rounded to bf16), edited by `edit(values, d)`
@@ -95,8 +85,7 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   const auto q = Q.download();
   const auto sc = Sc.download();
-  const float qmax = hk::dynamic_quant_qmax(C.type), floor_scale = hk::dynamic_quant_min_scale(C.type);
-  CHECK(floor_scale == 1.0f / (512.0f * qmax));
+  const float qmax = qmax_of(C.type), floor_scale = 1.0f / (512.0f * qmax);
   int bad = 0;
   for (uint32_t t = 0; t < tokens && bad < 10; ++t) {
     const float* x = &v[size_t(t) * D];
@@ -151,7 +140,7 @@ void edge_rows(std::vector<float>& v, int D, float qmax) {
 }
 template <hk::dynamic_quant_config C>
 void run_edges(const char* name, int seed) {
-  run_dq<C>(name, 9, seed, -3, 3, [](std::vector<float>& v, int D) { edge_rows(v, D, hk::dynamic_quant_qmax(C.type)); });
+  run_dq<C>(name, 9, seed, -3, 3, [](std::vector<float>& v, int D) { edge_rows(v, D, qmax_of(C.type)); });
 }
 }  // namespace
 
@@ -169,7 +158,7 @@ TEST_CASE("dynamic_quant: 8192 (no tail), a 12-element row, 14336 (3.5 steps)", 
   run_dq<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 7, 7, -50, 50);
   run_dq<cfg::dq_fp8_bf16_14336>("dq_fp8_bf16_14336", 2, 8, -8, 8);
 }
-TEST_CASE("dynamic_quant bf8 (e5m2fnuz): tails, wide ranges, the edge rows", "[kernels][dynamic_quant]") {
+TEST_CASE("dynamic_quant bf8 (e5m2): tails, wide ranges, the edge rows", "[kernels][dynamic_quant]") {
   run_dq<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 4, 20, -300, 100);
   run_dq<cfg::dq_bf8_f32_4096>("dq_bf8_f32_4096", 3, 21, -1e-3, 2e-3);
   run_edges<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 22);
@@ -207,7 +196,7 @@ void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
   const auto q = Qb.download();
   const auto sc = Sc.download();
   const auto ro = RO.download();
-  const double qmax = hk::dynamic_quant_qmax(Q), rel = 4e-6;
+  const double qmax = qmax_of(Q), rel = 4e-6;
   int bad = 0;
   for (uint32_t r = 0; r < rows && bad < 10; ++r) {
     std::vector<float> x(H);
@@ -227,7 +216,7 @@ void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
     std::vector<double> y(H);
     double amax = 0;
     for (int i = 0; i < H; ++i) amax = std::max(amax, std::fabs(y[i] = x[i] * rs * from_bf16(w[i])));
-    const double scale = std::max(amax / qmax, double(hk::dynamic_quant_min_scale(Q)));
+    const double scale = std::max(amax / qmax, double(1.0f / (512.0f * float(qmax))));
     if (std::fabs(sc[r] - scale) > rel * scale) {
       ++bad;
       FAIL_CHECK(name << " row " << r << " scale " << sc[r] << " want " << scale);
@@ -259,14 +248,14 @@ TEST_CASE("rmsnorm_quant: rmsnorm fused with fp8 / int8 dynamic quantization, wi
 namespace {
 // x [M][K] and w [N][K] (bf16) quantized by dynamic_quant kernel DQ, C = gemm_quant(qx, qw, sx, sw)
 // (bf16) against x w^T in double. Per element |q s - v| <= |v| e + s a (int8: half a step, e 0,
-// a 1/2; fp8: e 2^-4 for normals, a 2^-11 for subnormals), so |C - x w^T| is at most the sum over
+// a 1/2; fp8: e 2^-4 for normals, a half the subnormal step), so |C - x w^T| is at most the sum over
 // k of |x| |w - qw sw| + |w| |x - qx sx| + their product, plus C's bf16 rounding (2^-8 relative).
 template <hk::dynamic_quant_config DQ>
 void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::gemm_quant_config& gc, uint32_t M,
                  uint32_t N, int seed) {
   constexpr uint32_t K = DQ.d;
   rt::device& d = *S().dev;
-  static auto gm = d.load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" + HIPASM_KERNELS_TEST_NAME + "_dq_gemm.co");
+  static auto gm = d.load_file(hipasm::test::code_object("dq_gemm"));
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> ux(-4, 4), uw(-0.05, 0.05);
   std::vector<uint16_t> x(size_t(M) * K), w(size_t(N) * K);
@@ -284,7 +273,10 @@ void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::gemm_
   const auto c = C.download();
   const auto sx = SX.download(), sw = SW.download();
   const bool fp8 = DQ.type == hipasm::quant_type::fp8;
-  const double e = fp8 ? 0x1p-4 : 0, a = fp8 ? 0x1p-11 : 0.5;
+  // (a: half the subnormal step, or all of it where the convert flushes below the smallest subnormal)
+  const hipasm::test::minifloat& f8 = F8().fp8;
+  const double sub_step = std::ldexp(1.0, 1 - f8.bias - f8.man_bits);
+  const double e = fp8 ? 0x1p-4 : 0, a = fp8 ? (F8().fp8_quirks.flush_below_min_subnormal ? sub_step : sub_step / 2) : 0.5;
   int bad = 0;
   for (uint32_t m = 0; m < M && bad < 10; ++m)
     for (uint32_t n = 0; n < N && bad < 10; ++n) {

@@ -1,7 +1,7 @@
 // HIPASM_TEST_KERNELS: gemm_quant.hip gemm_quant_split.hip
 // The quantized GEMMs (include/hipasm/kernels/gemm_quant.hpp) in hipasm-sim against plain C++:
-// fp8 e4m3fnuz decoded here from the format's definition (sign, 4 exponent bits of bias 8,
-// 3 mantissa bits, subnormals at exponent 0, 0x80 the only NaN, no infinities), int8 exactly;
+// fp8 decoded here from the target's format's definition (gfx942 e4m3fnuz, gfx950 OCP e4m3fn:
+// tests/common/narrow_float_ref.hpp), int8 exactly;
 // products summed in double, scaled per tensor, per token or per 128x128 block, rounded to
 // bf16. Full tiles, M/N/K tails, K below a tile, K not a multiple of 4, the extreme fp8 and
 // int8 values, negative scales, results past bf16's range (infinities) and NaN inputs; split K
@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
+#include "narrow_float_ref.hpp"
 
 #include <hipasm/kernels/gemm_quant_launch.hpp>
 
@@ -42,13 +43,15 @@ rt::module& split_module() {
   return *m;
 }
 
-// e4m3fnuz: value = (-1)^s * 2^(e - 8) * (1 + m / 8), e = 0: (-1)^s * 2^-7 * (m / 8); 0x80 NaN.
-double fp8_value(uint8_t b) {
-  if (b == 0x80) return std::numeric_limits<double>::quiet_NaN();
-  const int e = (b >> 3) & 15, m = b & 7;
-  const double v = e == 0 ? std::ldexp(m / 8.0, -7) : std::ldexp(1 + m / 8.0, e - 8);
-  return (b & 0x80) ? -v : v;
+// fp8 in the target's format (gfx942 e4m3fnuz, gfx950 OCP e4m3fn), narrow_float_ref.hpp
+const hipasm::test::minifloat& fp8_format() {
+  static const hipasm::test::minifloat f = hipasm::test::f8_formats_of(hipasm::test::test_arch()).fp8;
+  return f;
 }
+double fp8_value(uint8_t b) { return hipasm::test::decode(fp8_format(), b); }
+// the codes of +-the largest value and of NaN
+uint8_t fp8_max(bool neg = false) { return uint8_t(hipasm::test::encode(fp8_format(), neg ? -1e30 : 1e30, true)); }
+uint8_t fp8_nan() { return uint8_t(fp8_format().nan_code(false)); }
 double elem_value(quant_type t, uint8_t b) { return t == quant_type::fp8 ? fp8_value(b) : double(int8_t(b)); }
 
 float f32_of_bf16(uint16_t h) {
@@ -73,7 +76,7 @@ problem random_problem(const gemm_quant_config& c, uint32_t M, uint32_t N, uint3
   auto draw = [&] {
     uint8_t x;
     do x = uint8_t(byte(rng));
-    while (c.type == quant_type::fp8 && x == 0x80);
+    while (c.type == quant_type::fp8 && std::isnan(fp8_value(x)));
     return x;
   };
   p.a.resize(size_t(M) * K);
@@ -255,21 +258,21 @@ TEST_CASE("gemm_quant fp8: block scales added a block late, one or two product s
   run_random(kFp8BlockW64, nullptr, 200, 260, 904);  // 8 blocks (the last 8 columns), M and N tails
   run_random(kFp8BlockW64, nullptr, 130, 140, 520);  // 5 blocks: the loop's last step on a zero tile
   run_random(kFp8BlockW64, nullptr, 64, 64, 128);    // one block
-  run(kFp8BlockW64, nullptr, filled(kFp8BlockW64.config, 70, 90, 384, 0x7f, 0xff, 1e34f, 1e4f));  // -inf
+  run(kFp8BlockW64, nullptr, filled(kFp8BlockW64.config, 70, 90, 384, fp8_max(), fp8_max(true), 1e34f, 1e4f));  // -inf
 }
 
 TEST_CASE("gemm_quant fp8: extreme values, negative scales, overflow to infinity, NaN", "[gemm_quant]") {
   const auto& c = kFp8Block.config;
-  run(kFp8Block, nullptr, filled(c, 64, 64, 256, 0x7f, 0xff, 1.5f, -2.0f));  // 240 * -240
-  run(kFp8Block, nullptr, filled(c, 64, 64, 256, 0x01, 0x81, -1.0f, 0.5f));  // 2^-10 * -2^-10 (subnormals)
-  run(kFp8Token, nullptr, filled(kFp8Token.config, 40, 40, 64, 0x08, 0x7f, 1.0f, 1.0f));  // 2^-7 (smallest normal) * 240
-  // 240 * 240 * 256 * 1e34 * 1e4: past bf16's range (+inf), and negative (-inf)
-  run(kFp8Tensor, nullptr, filled(kFp8Tensor.config, 50, 60, 256, 0x7f, 0x7f, 1e34f, 1e4f));
-  run(kFp8Block, nullptr, filled(c, 50, 60, 256, 0x7f, 0x7f, -1e34f, 1e4f));
-  // a NaN (0x80) in row 3 of A and column 5 of B: that row and that column are NaN
+  run(kFp8Block, nullptr, filled(c, 64, 64, 256, fp8_max(), fp8_max(true), 1.5f, -2.0f));  // max * -max
+  run(kFp8Block, nullptr, filled(c, 64, 64, 256, 0x01, 0x81, -1.0f, 0.5f));  // the smallest subnormals, +-
+  run(kFp8Token, nullptr, filled(kFp8Token.config, 40, 40, 64, 0x08, fp8_max(), 1.0f, 1.0f));  // smallest normal * max
+  // max * max * 256 * 1e34 * 1e4: past bf16's range (+inf), and negative (-inf)
+  run(kFp8Tensor, nullptr, filled(kFp8Tensor.config, 50, 60, 256, fp8_max(), fp8_max(), 1e34f, 1e4f));
+  run(kFp8Block, nullptr, filled(c, 50, 60, 256, fp8_max(), fp8_max(), -1e34f, 1e4f));
+  // a NaN in row 3 of A and column 5 of B: that row and that column are NaN
   problem p = random_problem(c, 40, 40, 256);
-  p.a[3 * 256 + 17] = 0x80;
-  p.b[5 * 256 + 200] = 0x80;
+  p.a[3 * 256 + 17] = fp8_nan();
+  p.b[5 * 256 + 200] = fp8_nan();
   run(kFp8Block, nullptr, p);
 }
 
@@ -311,10 +314,10 @@ TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[g
 TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
   rt::module& m = split_module();
   const auto& c = kFp8BlockSplit128.config;
-  run(kFp8BlockSplit128, nullptr, filled(c, 50, 60, 512, 0x7f, 0x7f, -1e34f, 1e4f), {&m, 4});  // each split's sum: -inf
+  run(kFp8BlockSplit128, nullptr, filled(c, 50, 60, 512, fp8_max(), fp8_max(), -1e34f, 1e4f), {&m, 4});  // each split's sum: -inf
   problem p = random_problem(c, 40, 40, 512);
-  p.a[3 * 512 + 17] = 0x80;
-  p.b[5 * 512 + 400] = 0x80;
+  p.a[3 * 512 + 17] = fp8_nan();
+  p.b[5 * 512 + 400] = fp8_nan();
   run(kFp8BlockSplit128, nullptr, p, {&m, 4});
 }
 

@@ -34,17 +34,12 @@ using hipasm::test::from_bf16;
 namespace {
 struct mods {
   hipasm::test::kernel_sim sort{"moe_sorting"};
-  std::unique_ptr<rt::module> s1 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage1.co");
-  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                            HIPASM_KERNELS_TEST_NAME + "_moe_stage1_g1u0.co");
-  std::unique_ptr<rt::module> s2 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                       HIPASM_KERNELS_TEST_NAME + "_moe_stage2.co");
+  std::unique_ptr<rt::module> s1 = sort.dev->load_file(hipasm::test::code_object("moe_stage1"));
+  std::unique_ptr<rt::module> s1_g1u0 = sort.dev->load_file(hipasm::test::code_object("moe_stage1_g1u0"));
+  std::unique_ptr<rt::module> s2 = sort.dev->load_file(hipasm::test::code_object("moe_stage2"));
   // lds_weights: stage 1 and stage 2 of one configuration a code object
-  std::unique_ptr<rt::module> lds = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                        HIPASM_KERNELS_TEST_NAME + "_moe_lds.co");
-  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                             HIPASM_KERNELS_TEST_NAME + "_moe_lds_g1u0.co");
+  std::unique_ptr<rt::module> lds = sort.dev->load_file(hipasm::test::code_object("moe_lds"));
+  std::unique_ptr<rt::module> lds_g1u0 = sort.dev->load_file(hipasm::test::code_object("moe_lds_g1u0"));
   std::unique_ptr<rt::module> fused = sort.load("moe_fused");
   std::unique_ptr<rt::module> fused_8w = sort.load("moe_fused_8w");
 };
@@ -390,6 +385,7 @@ TEST_CASE("moe: stage 1 loads past a wave's K range touch no memory", "[kernels]
                                         .num_valid_ids = ws.num_valid_ids.addr(), .topk_ids = TI.addr(),
                                         .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts});
   rt::profile_options p;
+  p.device = hipasm::test::test_device();
   rt::launch_options o;
   o.profile = &p;
   auto rep = hk::launch_moe_stage1<GC>(d, *M().lds, "moe_s1_g1u1_lds",
@@ -445,6 +441,7 @@ TEST_CASE("moe fused: a sampled profile is refused (the waited-for workgroups wo
   rt::device& d = *M().sort.dev;
   hk::moe_workspace ws(d, 4, 2, 8, 32);
   rt::profile_options p;
+  p.device = hipasm::test::test_device();
   p.sample_cus = 8;
   rt::launch_options o;
   o.profile = &p;

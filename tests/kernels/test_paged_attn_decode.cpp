@@ -7,9 +7,10 @@
 // kernel by the last workgroup of a sequence and KV head; launched twice on one workspace, whose
 // counters must be left zero) and without; the checker must stay silent.
 // The fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8 layouts: K [blocks][kv heads]
-// [D/16][block][16], V [blocks][kv heads][block/16][D][16] e4m3fnuz bytes, f32 scales [blocks][kv
-// heads][block] for K and V): the reference decodes the bytes itself (fp8_e4m3fnuz below, not
-// the kernel's conversion), every byte value but NaN's 0x80 drawn (zeros, denormals, +-240),
+// [D/16][block][16], V [blocks][kv heads][block/16][D][16] fp8 bytes, f32 scales [blocks][kv
+// heads][block] for K and V; e4m3fnuz bytes on gfx942, OCP e4m3fn on gfx950): the reference
+// decodes the bytes itself (tests/common/narrow_float_ref.hpp, not the kernel's conversion), every
+// byte value but NaN drawn (zeros, denormals, +-the largest),
 // per-token scales over a 2^8 range and some zero; unused slots hold NaN bytes and NaN scales.
 //
 // Tolerance, |got - want| <= 2^-8 (max |v| + |want|): the kernel rounds the probabilities to
@@ -22,6 +23,7 @@
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
+#include "narrow_float_ref.hpp"
 
 #include <hipasm/kernels/paged_attn_decode.hpp>
 
@@ -50,15 +52,12 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 constexpr uint16_t bf16_nan = 0x7fc0;
-constexpr uint8_t fp8_nan = 0x80;  // e4m3fnuz's only NaN (no infinities, no -0)
-
-// e4m3fnuz: sign, 4 exponent bits (bias 8), 3 mantissa bits; exponent 0 is denormal (m * 2^-10)
-double fp8_e4m3fnuz(uint8_t b) {
-  if (b == fp8_nan) return NAN;
-  const int e = (b >> 3) & 15, m = b & 7;
-  const double mag = e ? std::ldexp(1.0 + m / 8.0, e - 8) : std::ldexp(double(m), -10);
-  return b & 0x80 ? -mag : mag;
+// fp8 in the target's format (gfx942 e4m3fnuz, gfx950 OCP e4m3fn), narrow_float_ref.hpp
+const hipasm::test::minifloat& fp8_format() {
+  static const hipasm::test::minifloat f = hipasm::test::f8_formats_of(hipasm::test::test_arch()).fp8;
+  return f;
 }
+double fp8_value(uint8_t b) { return hipasm::test::decode(fp8_format(), b); }
 
 struct pa_case {
   std::vector<uint32_t> ctx;     // context length per sequence
@@ -99,7 +98,7 @@ uint32_t run_case(const char* name, const pa_case& pc) {
 
   // caches in aiter's layouts, all NaN, then each sequence's tokens written
   const size_t block_elems = size_t(KVH) * BS * D;
-  const elem unused = F8 ? fp8_nan : bf16_nan;
+  const elem unused = F8 ? static_cast<elem>(fp8_format().nan_code(false)) : bf16_nan;
   std::vector<elem> kc(num_blocks * block_elems, unused), vc(num_blocks * block_elems, unused);
   auto k_at = [&](uint32_t blk, uint32_t h, uint32_t t, uint32_t d) -> elem& {  // [blk][h][D/X][BS][X]
     return kc[blk * block_elems + (size_t(h) * (D / X) + d / X) * BS * X + t * X + d % X];
@@ -113,15 +112,22 @@ uint32_t run_case(const char* name, const pa_case& pc) {
     return F8 ? v[(size_t(blk) * KVH + h) * BS + t] : 1.0;
   };
   // fp8 bytes: every value but NaN, 1 in 8 from the edges (zeros, smallest denormal, largest
-  // denormal, smallest normal, +-240); scales 2^-3..2^4 / 240 (K: times the q/k range), 1 in 29 zero
-  const uint8_t edges[] = {0x00, 0x01, 0x81, 0x07, 0x08, 0x88, 0x7f, 0xff};
+  // denormal, smallest normal, +-the largest); scales 2^-3..2^4 / the largest (K: times the q/k
+  // range), 1 in 29 zero
+  const double fp8_max = fp8_format().max_finite();
+  const uint8_t top = static_cast<uint8_t>(hipasm::test::encode(fp8_format(), fp8_max, true));
+  const uint8_t edges[] = {0x00, 0x01, 0x81, 0x07, 0x08, 0x88, top, static_cast<uint8_t>(top | 0x80)};
+  std::vector<uint8_t> codes;  // every code but NaN's
+  for (int b = 0; b < 256; ++b)
+    if (!std::isnan(fp8_value(static_cast<uint8_t>(b)))) codes.push_back(static_cast<uint8_t>(b));
   std::uniform_int_distribution<int> ubyte(0, 254), uedge(0, 7), uexp(-3, 4), u29(0, 28);
   auto fp8_draw = [&]() -> uint8_t {
     if (ubyte(rng) < 32) return edges[uedge(rng)];
-    const int b = ubyte(rng);
-    return static_cast<uint8_t>(b < 0x80 ? b : b + 1);
+    return codes[static_cast<size_t>(ubyte(rng)) % codes.size()];
   };
-  auto scale_draw = [&](double range) { return u29(rng) == 0 ? 0.0f : static_cast<float>(std::ldexp(range / 240, uexp(rng))); };
+  auto scale_draw = [&](double range) {
+    return u29(rng) == 0 ? 0.0f : static_cast<float>(std::ldexp(range / fp8_max, uexp(rng)));
+  };
   for (uint32_t s = 0; s < seqs; ++s)
     for (uint32_t t = 0; t < pc.ctx[s]; ++t) {
       const uint32_t blk = static_cast<uint32_t>(bt[size_t(s) * bt_stride + t / BS]);
@@ -141,7 +147,7 @@ uint32_t run_case(const char* name, const pa_case& pc) {
         }
       }
     }
-  auto kv_value = [](elem e) { return F8 ? fp8_e4m3fnuz(static_cast<uint8_t>(e)) : from_bf16(e); };
+  auto kv_value = [](elem e) { return F8 ? fp8_value(static_cast<uint8_t>(e)) : from_bf16(e); };
   std::vector<uint16_t> q(size_t(seqs) * H * D);
   std::uniform_int_distribution<int> uspread(0, pc.q_spread);
   for (size_t i = 0; i < q.size(); ++i)

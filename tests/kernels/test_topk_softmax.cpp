@@ -31,8 +31,7 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 rt::module& loaded_module() {  // the same kernels, arguments not preloaded (on S()'s device)
-  static std::unique_ptr<rt::module> m = S().dev->load_file(std::string(HIPASM_KERNELS_KERNEL_DIR) + "/kernels_" +
-                                                            HIPASM_KERNELS_TEST_NAME + "_topk_softmax_loaded.co");
+  static std::unique_ptr<rt::module> m = S().dev->load_file(hipasm::test::code_object("topk_softmax_loaded"));
   return *m;
 }
 

@@ -1,17 +1,17 @@
-// Per-token dynamic quantization of bf16 or f32 rows to fp8 (e4m3fnuz, gfx942's fp8: max 240) or
-// int8, the A operand of gemm_quant.hpp's per_token GEMM, or to bf8 (e5m2fnuz: max 57344, for
-// consumers of their own: gemm_quant takes fp8 and int8) (q [tokens][d] row-major = A M x K,
-// scale [tokens] f32 = sa):
+// Per-token dynamic quantization of bf16 or f32 rows to fp8 (e4m3 in the target's format: gfx942's
+// e4m3fnuz, max 240; gfx950's OCP e4m3fn, max 448) or int8, the A operand of gemm_quant.hpp's
+// per_token GEMM, or to bf8 (e5m2, max 57344, for consumers of their own: gemm_quant takes fp8
+// and int8) (q [tokens][d] row-major = A M x K, scale [tokens] f32 = sa):
 //   amax     = max_i |x[t][i]|                       (NaN entries ignored: IEEE max)
-//   scale[t] = max(amax / qmax, 1 / (512 qmax))      qmax 240 (fp8) / 57344 (bf8) / 127 (int8)
+//   scale[t] = max(amax / qmax, 1 / (512 qmax))      qmax fp8's / bf8's largest, or 127 (int8)
 //   q[t][i]  = sat(rne(x[t][i] * (1 / scale[t])))    the reciprocal and the product in f32
 // so q * scale ~ x. The floor on the scale (vLLM's min_scaling_factor) keeps a zero or tiny row
 // finite (scale 1 / (512 qmax), q = 0) and 1 / scale normal. Rounding: fp8 by v_cvt_pk_fp8_f32
-// (nearest even) after saturation to +-240 (cvt_fp8x4), bf8 likewise to +-57344 (cvt_bf8x4);
-// int8 nearest even saturated to [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives
-// q = 0x80 (fp8's and bf8's NaN; int8 -128) and
+// (nearest even) after saturation to +-qmax (cvt_fp8x4), bf8 likewise (cvt_bf8x4); int8 nearest
+// even saturated to [-128, 127] (cvt_i8x4). Edge values: a NaN entry gives q = the format's NaN
+// (FNUZ 0x80, OCP 0x7f; int8 -128) and
 // leaves the scale alone; +-inf makes amax and the scale inf, 1 / scale 0, so the row's
-// finite entries give 0 and the infinities 0 * inf = NaN (0x80).
+// finite entries give 0 and the infinities 0 * inf = NaN.
 //
 // One workgroup of C.waves waves per row, the row in registers (16-byte loads: 8 bf16 or 4 f32 a
 // lane and step; like norm.hpp), read once: |x| maxima two at a time (max3 with abs source
@@ -24,6 +24,7 @@
 // Host side:    hipasm::kernels::launch_dynamic_quant<cfg>(dev, module, "quant_fp8_4096", {.q, .scale, .in, .tokens});
 // Tensors row-major; tokens * d * input element size below 4 GiB.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -35,7 +36,7 @@ namespace hipasm::kernels {
 
 struct dynamic_quant_config {
   int d = 0;                          // elements per row, a multiple of 4 (q rows start on a dword)
-  quant_type type = quant_type::fp8;  // fp8 (e4m3fnuz), bf8 (e5m2fnuz) or i8
+  quant_type type = quant_type::fp8;  // fp8 (e4m3), bf8 (e5m2) (the target's 8-bit formats) or i8
   bool f32_in = false;                // input rows f32 (else bf16)
   int waves = 4;                      // waves per workgroup (one row per workgroup), 1..16
 };
@@ -44,11 +45,15 @@ constexpr int dynamic_quant_step(const dynamic_quant_config& c) { return dynamic
 constexpr int dynamic_quant_steps(const dynamic_quant_config& c) {
   return (c.d + dynamic_quant_step(c) - 1) / dynamic_quant_step(c);
 }
-constexpr float dynamic_quant_qmax(quant_type t) {
-  return t == quant_type::fp8 ? 240.0f : t == quant_type::bf8 ? 57344.0f : 127.0f;
+// The largest q: fp8 / bf8 the target's formats' (a host launching another target's kernel names
+// its fp8_format).
+constexpr float dynamic_quant_qmax(quant_type t, fp8_format f = active_target::desc.fp8) {
+  return t == quant_type::i8 ? 127.0f : std::bit_cast<float>(fp8_max_bits(f, t == quant_type::bf8));
 }
 // The smallest scale (vLLM's min_scaling_factor): 1 / (512 qmax).
-constexpr float dynamic_quant_min_scale(quant_type t) { return 1.0f / (512.0f * dynamic_quant_qmax(t)); }
+constexpr float dynamic_quant_min_scale(quant_type t, fp8_format f = active_target::desc.fp8) {
+  return 1.0f / (512.0f * dynamic_quant_qmax(t, f));
+}
 template <dynamic_quant_config C>
 using dynamic_quant_in = std::conditional_t<C.f32_in, float, uint16_t>;
 

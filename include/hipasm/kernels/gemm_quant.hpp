@@ -1,7 +1,7 @@
 // The library's quantized GEMMs: C = (A * B^T) scaled, A M x K and B N x K row-major 8-bit
 // ("TN", the layout of aiter's a8w8 kernels), C M x N row-major bf16 (round to nearest even).
 //
-//   fp8 (e4m3fnuz, gfx942's fp8: v_mfma_f32_32x32x16_fp8_fp8, f32 accumulation) or int8
+//   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, f32 accumulation) or int8
 //   (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32) of `quant_scale`:
 //     per_tensor  C[m][n] = sum_k A[m][k] B[n][k] * sa[0] * sb[0]
 //     per_token   C[m][n] = sum_k A[m][k] B[n][k] * sa[m] * sb[n]          (sa: M, sb: N)
@@ -56,7 +56,8 @@
 
 namespace hipasm {
 
-// fp8: e4m3fnuz; i8; bf8: e5m2fnuz (dynamic_quant's output only: the GEMMs take fp8 and i8)
+// fp8: e4m3; i8; bf8: e5m2 (the target's formats; bf8 is dynamic_quant's output only: the GEMMs
+// take fp8 and i8)
 enum class quant_type : uint8_t { fp8, i8, bf8 };
 enum class quant_scale : uint8_t { per_tensor, per_token, block128 };
 

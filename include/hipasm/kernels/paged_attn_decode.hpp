@@ -10,7 +10,8 @@
 //   v_cache      [num_blocks][num_kv_heads][block_size / 8][head_dim][8]      (aiter's shuffled V)
 //                kv_block_stride bytes from one block to the next (>= num_kv_heads * block_size *
 //                head_dim * 2; a cache that interleaves K and V gives a larger one)
-//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3fnuz bytes, 16 a chunk):
+//   fp8 cache (pa_kv_cache::fp8_per_token, aiter's pertokenFp8; e4m3 bytes in the target's format,
+//   16 a chunk):
 //   k_cache      [num_blocks][num_kv_heads][head_dim / 16][block_size][16]
 //   v_cache      [num_blocks][num_kv_heads][block_size / 16][head_dim][16]
 //   k_scales, v_scales [num_blocks][num_kv_heads][block_size] f32
@@ -33,7 +34,7 @@
 //   O^T += V^T . P^T  D/16 MFMAs: A = 16 dims x 16 tokens of V (one 8-byte load), B = P^T in bf16,
 //                  which is the S tile's own register layout (no shuffle).
 // fp8: S on D/16 v_mfma_f32_16x16x32_fp8_fp8, the K bytes as they are against Q split once into
-// two fp8 terms per head (qh + ql = Q * 2^(7 - e), exact but for elements below ~2^-10 of their
+// two fp8 terms per head (qh + ql = Q * 2^(k - e), exact but for elements below ~2^-10 of their
 // head's largest: 2^-18 of it at most); V widened to bf16 exactly (to_bf16x4) in the S MFMAs'
 // shadow; the K scales on the scores, the V scales on the probabilities (l sums the bare ones),
 // the next block's loads in the P.V MFMAs' shadow.
@@ -56,7 +57,7 @@
 
 namespace hipasm::kernels {
 
-// The KV cache's element type: bf16, or fp8 e4m3fnuz with an f32 scale per token and KV head for
+// The KV cache's element type: bf16, or fp8 e4m3 (the target's) with an f32 scale per token and KV head for
 // K and for V (aiter's pertokenFp8: a cache value is fp8 * its token's scale).
 enum class pa_kv_cache { bf16, fp8_per_token };
 
@@ -435,11 +436,12 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     issue_next(n > static_cast<uint32_t>(i), false);
     issue(i);
   }
-  // fp8: Q as two fp8 terms, qh + ql = Q * 2^(7 - e) (e: the exponent of the head's largest |q|,
-  // which scales to [64, 128)), for S on fp8 MFMAs against the K bytes as they are (no widening
-  // of K: 32 VALU a tile). Exact: a bf16 has 8 significant bits, qh keeps 4 and the rest fits
+  // fp8: Q as two fp8 terms, qh + ql = Q * 2^(k - e) (e: the exponent of the head's largest |q|,
+  // which scales to [2^(k-1), 2^k), k = 7 with FNUZ fp8, 8 with OCP), for S on fp8 MFMAs against
+  // the K bytes as they are (no widening of K: 32 VALU a tile). Exact: a bf16 has 8 significant bits, qh keeps 4 and the rest fits
   // ql's 4, but for elements below 2^-3 after scaling (below ~2^-10 of the head's largest), where
-  // ql is denormal: there each is off by at most 2^-11 (2^-18 of the largest). qs folds 2^(e - 7)
+  // ql is denormal: there each is off by at most 2^-11 (2^-18 of the largest; OCP: 2^-9 of
+  // 2^8, as its converts flush below the smallest denormal 2^-9). qs folds 2^(e - k)
   // back into the scores' scale. Set while the first blocks are in flight.
   if constexpr (F8) {
     J.wait_for(qv);
@@ -454,10 +456,12 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
     auto hmax = xor_reduce(J, reduce::max, amax, 0x30, {.all_lanes_active = true});
     auto e = J.vgpr<u32>(), ne = J.vgpr<u32>();
     J.v_frexp_exp_i32_f32(e, hmax);  // hmax < 2^e (0 and inf/NaN: 0)
-    ne = 7u - e;
-    e = e - 7u;
+    // k: the largest power of two of the target's fp8 (FNUZ 240: 7, OCP 448: 8)
+    constexpr uint32_t k = ((fp8_max_bits(active_target::desc.fp8, false) >> 23) & 0xff) - 127;
+    ne = k - e;
+    e = e - k;
     J.v_ldexp_f32(qs, scale_log2e, e);
-    auto sq = J.vgpr<f32>(2).aligned(2);  // 2^(7 - e) twice: a packed multiply's operand
+    auto sq = J.vgpr<f32>(2).aligned(2);  // 2^(k - e) twice: a packed multiply's operand
     J.v_ldexp_f32(sq[0], 1.0f, ne);
     sq[1] = sq[0] + 0.0f;
     for (int t = 0; t < D / 8; ++t) J.v_pk_mul_f32(xf.slice(2 * t, 2), xf.slice(2 * t, 2), sq);

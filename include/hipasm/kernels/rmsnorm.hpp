@@ -17,7 +17,7 @@
 //   HIPASM_RMSNORM_QUANT_KERNEL(rmsnorm_fp8_4096, cfg, hipasm::quant_type::fp8)
 //   hipasm::kernels::launch_rmsnorm_quant<cfg>(dev, module, "rmsnorm_fp8_4096",
 //       {.q = ..., .scale = ..., .residual_out = ..., .in = ..., .residual = ..., .weight = ..., .eps, .rows});
-// q [rows][hidden] fp8 (e4m3fnuz) / int8 and scale [rows] f32 as dynamic_quant.hpp defines them,
+// q [rows][hidden] fp8 (e4m3, the target's format) / int8 and scale [rows] f32 as dynamic_quant.hpp defines them,
 // of the f32 y = x / sqrt(mean(x^2) + eps) * weight (never rounded to bf16): the A operand and
 // per-token scales of gemm_quant.hpp. hidden must be a multiple of 4.
 #pragma once

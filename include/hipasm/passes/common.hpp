@@ -321,6 +321,10 @@ constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modi
   }
   if (m.sdwa_on() && m.sdwa_dst_unused() == 2 && m.sdwa_dst_sel() != 6) return dst_write::merges;
   if (op_sel_writes_dst_high(d, m)) return dst_write::merges;
+  // A byte-select convert (op_sel[3:2] picks the byte) writing byte 1, 2 or 3 keeps the other
+  // bytes (op_sel_writes_dst_high sees only op_sel[3]); byte 0 counts as a full write, so a
+  // packed result is written byte 0 first, as the low word of v_cvt_pk_fp8_f32 is.
+  if (d.has(isa::f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 0xc)) return dst_write::merges;
   return dst_write::full;
 }
 

@@ -171,7 +171,7 @@ constexpr void structured(builder J, arg<uint32_t*> out, arg<const uint32_t*> in
 // v_add3_u32 / v_lshl_add_u32 / v_mad_u32_u24 with an immediate addend (made here by hand as
 // an expression result). out[gid * 4 + k] = in[gid + K_k / 4]: K = 64 (lshl_add), 4 + 48
 // (add3 with an SGPR 4), 32 (mad_u24), 4 + 8 (add3, operands swapped).
-constexpr mem_offset as_result(builder J, isa::gfx942_op op, operand_arg a, operand_arg b, operand_arg c) {
+constexpr mem_offset as_result(builder J, target_op op, operand_arg a, operand_arg b, operand_arg c) {
   builder& B = *J.self();
   detail::reg_ref r = B.new_reg(reg_class::vgpr, 1, 1, B.cur_loc());
   uint32_t first = B.cur_index();
@@ -189,10 +189,10 @@ constexpr void peel_patterns(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   auto voff = J.vgpr<u32>();
   voff = g << 2;
   auto v = J.vgpr<u32>(4);
-  I.load(v[0], as_result(J, isa::gfx942_op::v_lshl_add_u32, g, 2, 64));
-  I.load(v[1], as_result(J, isa::gfx942_op::v_add3_u32, voff, four, 48));
-  I.load(v[2], as_result(J, isa::gfx942_op::v_mad_u32_u24, g, 4, 32));
-  I.load(v[3], as_result(J, isa::gfx942_op::v_add3_u32, four, voff, 8));  // the VGPR second: swapped
+  I.load(v[0], as_result(J, target_op::v_lshl_add_u32, g, 2, 64));
+  I.load(v[1], as_result(J, target_op::v_add3_u32, voff, four, 48));
+  I.load(v[2], as_result(J, target_op::v_mad_u32_u24, g, 4, 32));
+  I.load(v[3], as_result(J, target_op::v_add3_u32, four, voff, 8));  // the VGPR second: swapped
   J.s_waitcnt(vmcnt(0));
   O.store(v, g << 4);
 }

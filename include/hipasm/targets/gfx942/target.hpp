@@ -19,7 +19,7 @@ inline constexpr std::array<isa::op_semantics, isa::gfx942_num_instrs> gfx942_se
 }  // namespace detail
 
 inline constexpr target gfx942 = gfx9_target("gfx942", isa::gfx942_instrs.data(), isa::gfx942_num_instrs, 65536,
-                                             &gfx942_hazards, detail::gfx942_semantics.data());
+                                             &gfx942_hazards, detail::gfx942_semantics.data(), fp8_format::fnuz);
 static_assert(features_match_table(gfx942), "gfx942's feature flags and its instruction table disagree");
 
 namespace targets {

@@ -18,12 +18,14 @@ inline constexpr std::array<isa::op_semantics, isa::gfx950_num_instrs> gfx950_se
     isa::make_semantics<isa::gfx950_num_instrs>(gfx9_semantics_list<isa::gfx950_op>());
 }  // namespace detail
 
-// LDS 160 KiB: clang-22 "local memory exceeds limit (163840)"; gfx950.md section 5. Features:
-// the target-features clang-22 adds for gfx950 (gfx950.md section 1).
+// LDS 160 KiB: clang-22 "local memory exceeds limit (163840)"; gfx950.md section 5. OCP fp8
+// (gfx950.md section 2). Features: the target-features clang-22 adds for gfx950 (gfx950.md
+// section 1) and the v_cvt_scalef32_* conversions.
 inline constexpr target gfx950 = with_features(
     gfx9_target("gfx950", isa::gfx950_instrs.data(), isa::gfx950_num_instrs, 163840, &gfx950_hazards,
-                detail::gfx950_semantics.data()),
-    {.has_lds_dma_x4 = true, .has_permlane_swap = true, .has_ds_read_tr = true, .has_bitop3 = true, .has_prng = true});
+                detail::gfx950_semantics.data(), fp8_format::ocp),
+    {.has_lds_dma_x4 = true, .has_permlane_swap = true, .has_ds_read_tr = true, .has_bitop3 = true, .has_prng = true,
+     .has_mx_convert = true});
 static_assert(features_match_table(gfx950), "gfx950's feature flags and its instruction table disagree");
 
 namespace targets {
