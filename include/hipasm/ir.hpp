@@ -171,6 +171,8 @@ struct packed_modifiers {
   constexpr bool dpp_bound_ctrl() const { return flag(10); }
   constexpr uint8_t op_sel() const { return byte(bytes, 8); }
   constexpr uint8_t omod() const { return byte(bytes, 0); }
+  constexpr uint8_t cbsz() const { return byte(bytes, 40); }
+  constexpr uint8_t blgp() const { return byte(bytes, 56); }
   constexpr bool clamp() const { return flag(9); }
   constexpr bool gds() const { return flag(8); }
   constexpr bool idxen() const { return flag(6); }

@@ -49,9 +49,28 @@ struct mfma_place {
   int lane = -1, elem = -1;  // -1: no lane holds the coordinate
 };
 
+// A lane mode as bit arithmetic on the lane index (mode sizes are powers of two): the mode's
+// index is (lane >> shift) & mask, and it adds index x stride to its coordinate. What kernels
+// write for a layout (`lane & f.mask`, `(lane >> f.shift) * f.stride`): plain integers, so the
+// expressions and their instructions are the ones a kernel spelling out `lane & 31` gets.
+struct mfma_lane_field {
+  uint32_t mask = 0, shift = 0, stride = 0;
+  constexpr uint32_t size() const { return mask + 1; }  // the mode's lane groups along it
+};
+
 struct mfma_layout {
   mfma_mode lane[3]{};
   mfma_mode elem[3]{};
+
+  // The first lane mode along `d` (a zero field when no lane mode moves along d).
+  constexpr mfma_lane_field lane_field(mfma_dim d) const {
+    uint32_t shift = 0;
+    for (const mfma_mode& m : lane) {
+      if (m.size > 1 && m.dim == d) return {m.size - 1u, shift, m.stride};
+      for (uint32_t s = m.size; s > 1; s >>= 1) ++shift;
+    }
+    return {};
+  }
 
   static constexpr void add(mfma_coord& c, const mfma_mode& m, int idx) {
     const int v = idx * m.stride;
@@ -146,6 +165,14 @@ struct mfma_atom {
   constexpr int a_regs(int format = 0) const { return (a_elems() * operand_bits(0, format) + 31) / 32; }
   constexpr int b_regs(int format = 0) const { return (b_elems() * operand_bits(1, format) + 31) / 32; }
   constexpr int c_regs() const { return c_elems() * mfma_type_bits(c) / 32; }
+  // The lane fields of the layouts (mfma_lane_field): A's row i and k group, B's column j and
+  // k group, C/D's row group and column.
+  constexpr mfma_lane_field a_row() const { return la.lane_field(mfma_dim::row); }
+  constexpr mfma_lane_field a_k() const { return la.lane_field(mfma_dim::col); }
+  constexpr mfma_lane_field b_col() const { return lb.lane_field(mfma_dim::col); }
+  constexpr mfma_lane_field b_k() const { return lb.lane_field(mfma_dim::row); }
+  constexpr mfma_lane_field c_row() const { return lc.lane_field(mfma_dim::row); }
+  constexpr mfma_lane_field c_col() const { return lc.lane_field(mfma_dim::col); }
 };
 
 }  // namespace hipasm

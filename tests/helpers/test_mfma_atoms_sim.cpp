@@ -17,6 +17,7 @@
 #include "sim_code_object.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -233,7 +234,97 @@ void check_frag(const target_case& T, int idx, bool lds, std::mt19937& rng) {
   CHECK(bad == 0);
 }
 
+// ---- OCP MX formats, from the OCP Microscaling Formats (MX) v1.0 spec, section 5.3 -----------
+// E2M1 (fp4), E2M3 / E3M2 (fp6) and the OCP fp8 E4M3 / E5M2, by their f8f6f4 format code (0 e4m3,
+// 1 e5m2, 2 e2m3, 3 e3m2, 4 e2m1): exponent bias 2^(e-1) - 1, exponent field 0 subnormal
+// (2^(1 - bias) x 0.m), the others normal (2^(e - bias) x 1.m); fp6 / fp4 have no Inf / NaN (the
+// values used here are finite in all five).
+struct mx_format {
+  int ebits, mbits;
+};
+constexpr mx_format kMx[5] = {{4, 3}, {5, 2}, {2, 3}, {3, 2}, {2, 1}};
+double mx_decode(uint32_t bits, mx_format f) {
+  const int bias = (1 << (f.ebits - 1)) - 1;
+  const uint32_t m = bits & ((1u << f.mbits) - 1), e = (bits >> f.mbits) & ((1u << f.ebits) - 1);
+  const double frac = static_cast<double>(m) / (1 << f.mbits);
+  const double v = e == 0 ? std::ldexp(frac, 1 - bias) : std::ldexp(1 + frac, static_cast<int>(e) - bias);
+  return (bits >> (f.ebits + f.mbits)) & 1 ? -v : v;
+}
+// The code of an exactly representable value (+0 for zero): a search of the format's codes.
+uint32_t mx_encode(double v, mx_format f) {
+  for (uint32_t b = 0; b < (1u << (1 + f.ebits + f.mbits)); ++b)
+    if (mx_decode(b, f) == v && (v != 0 || b == 0)) return b;
+  FAIL("value " << v << " is not exact in e" << f.ebits << "m" << f.mbits);
+  return 0;
+}
+
+// One f8f6f4 MFMA with A in format fa (cbsz) and B in fb (blgp): elements from {0, +-0.5, +-1,
+// +-1.5, +-2, +-3} (0.5 is subnormal in e2m1 and e2m3), packed at element x (format bits) of
+// the lane's registers as the atom's layouts place them; D against a C++ matmul.
+void check_f8f6f4(const target_case& T, const mfma_atom& x, int fa, int fb, std::mt19937& rng) {
+  INFO(T.arch << " " << x.name << " cbsz " << fa << " blgp " << fb);
+  static constexpr double vals[] = {0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2, 3, -3};
+  std::uniform_int_distribution<int> pick(0, 10), ci(-3, 3);
+  const int M = x.m, N = x.n, K = x.k;
+  std::vector<double> A(static_cast<size_t>(M) * K), B(static_cast<size_t>(K) * N), C(static_cast<size_t>(M) * N);
+  for (double& v : A) v = vals[pick(rng)];
+  for (double& v : B) v = vals[pick(rng)];
+  for (double& v : C) v = ci(rng);
+  const int ba = x.operand_bits(0, fa), bb = x.operand_bits(1, fb);
+  REQUIRE(ba == 1 + kMx[fa].ebits + kMx[fa].mbits);
+  REQUIRE(bb == 1 + kMx[fb].ebits + kMx[fb].mbits);
+  std::vector<uint32_t> wa(static_cast<size_t>(x.a_regs(fa)) * 64), wb(static_cast<size_t>(x.b_regs(fb)) * 64),
+      wc(static_cast<size_t>(x.c_regs()) * 64);
+  for (int l = 0; l < 64; ++l) {
+    for (int e = 0; e < x.a_elems(); ++e) {
+      const hipasm::mfma_coord q = x.la.coord(l, e);
+      put_bits(wa, l, e * ba, ba, mx_encode(A[static_cast<size_t>(q.row) * K + q.col], kMx[fa]));
+    }
+    for (int e = 0; e < x.b_elems(); ++e) {
+      const hipasm::mfma_coord q = x.lb.coord(l, e);
+      put_bits(wb, l, e * bb, bb, mx_encode(B[static_cast<size_t>(q.row) * N + q.col], kMx[fb]));
+    }
+    for (int e = 0; e < x.c_elems(); ++e) {
+      const hipasm::mfma_coord q = x.lc.coord(l, e);
+      put_bits(wc, l, e * 32, 32, std::bit_cast<uint32_t>(static_cast<float>(C[static_cast<size_t>(q.row) * N + q.col])));
+    }
+  }
+  const std::string k = "f8f6f4_" + std::to_string(M) + "_" + std::to_string(fa) + "_" + std::to_string(fb);
+  const std::vector<uint32_t> wd = run(T.co, k, wa, wb, wc, wc.size());
+  int bad = 0;
+  for (int l = 0; l < 64; ++l)
+    for (int e = 0; e < x.c_elems(); ++e) {
+      const hipasm::mfma_coord q = x.lc.coord(l, e);
+      double want = C[static_cast<size_t>(q.row) * N + q.col];
+      for (int kk = 0; kk < K; ++kk) want += A[static_cast<size_t>(q.row) * K + kk] * B[static_cast<size_t>(kk) * N + q.col];
+      const double got = std::bit_cast<float>(static_cast<uint32_t>(get_bits(wd, l, e * 32, 32)));
+      if (got != want && bad++ < 4) FAIL_CHECK("lane " << l << " elem " << e << " (" << q.row << "," << q.col << ") got " << got << " want " << want);
+    }
+  CHECK(bad == 0);
+}
+
 }  // namespace
+
+TEST_CASE("mfma atoms: f8f6f4 in fp6 and fp4 (OCP MX encodings) in hipasm-sim match a C++ matmul", "[mfma_atoms][sim]") {
+  std::mt19937 rng(47);
+  const target_case& T = kTargets[1];
+  int n = 0;
+  for (const mfma_atom& x : T.atoms) {
+    if (x.a != mfma_type::f8f6f4) continue;
+    for (auto [fa, fb] : {std::pair{2, 2}, {3, 3}, {4, 4}, {2, 4}, {4, 3}, {1, 2}, {0, 4}}) check_f8f6f4(T, x, fa, fb, rng);
+    ++n;
+  }
+  CHECK(n == 2);
+  // The spec's extremes and subnormals, decoded: e2m1 max 6, min subnormal 0.5; e2m3 max 7.5,
+  // min subnormal 0.125; e3m2 max 28, min subnormal 0.0625.
+  CHECK(mx_decode(0x7, kMx[4]) == 6.0);
+  CHECK(mx_decode(0x1, kMx[4]) == 0.5);
+  CHECK(mx_decode(0x1f, kMx[2]) == 7.5);
+  CHECK(mx_decode(0x01, kMx[2]) == 0.125);
+  CHECK(mx_decode(0x1f, kMx[3]) == 28.0);
+  CHECK(mx_decode(0x01, kMx[3]) == 0.0625);
+  CHECK(mx_decode(0x2f, kMx[3]) == -1.75);
+}
 
 TEST_CASE("mfma atoms: names, register counts and passes match the instruction tables", "[mfma_atoms]") {
   for (const target_case& T : kTargets) {
@@ -247,6 +338,15 @@ TEST_CASE("mfma atoms: names, register counts and passes match the instruction t
       CHECK(d.operands[1].dwords == x.a_regs());
       CHECK(d.operands[2].dwords == x.b_regs());
       CHECK(d.operands[3].dwords == x.c_regs());
+      // f8f6f4: the table's A / B widths follow cbsz / blgp as the atom's register counts do.
+      using wb = hipasm::isa::operand_width_by;
+      CHECK((d.operands[1].width_by == wb::cbsz) == (x.a == mfma_type::f8f6f4));
+      CHECK((d.operands[2].width_by == wb::blgp) == (x.b == mfma_type::f8f6f4));
+      if (x.a == mfma_type::f8f6f4)
+        for (int f = 0; f < 5; ++f) {
+          CHECK(hipasm::isa::f8f6f4_dwords(f) == x.a_regs(f));
+          CHECK(hipasm::isa::f8f6f4_dwords(f) == x.b_regs(f));
+        }
       // Each layout is a bijection of (lane, element) onto the operand's elements.
       const struct {
         const hipasm::mfma_layout& L;

@@ -185,4 +185,60 @@ TEST_CASE("isa_emitter_assembles: every MUBUF addressing form, in LLVM's flag or
     CHECK((t.find(" offen") != std::string::npos) == flags[i].second);
   }
 }
+// gfx950's f8f6f4 MFMAs: the A (B) width follows the cbsz (blgp) format code (fp8 / bf8 8
+// dwords, fp6 / bf6 6, fp4 4). Every code pair with the widths the table gives: check()
+// accepts, llvm-mc-22 assembles the emitter's text; each slot one width off (the fp8 width
+// for an fp4 format, and so on): check() rejects and llvm-mc-22 rejects the same text; codes
+// 5..7 name no format and check() rejects them.
+TEST_CASE("isa_emitter_assembles: f8f6f4 MFMA A / B widths follow cbsz / blgp") {
+  std::vector<std::string> ok_lines, bad_lines;
+  int mfmas = 0;
+  for (uint16_t op = 0; op < active_target::table.size(); ++op) {
+    const instr_desc& d = active_target::table[op];
+    if (d.num_operands < 3 || d.operands[1].width_by != operand_width_by::cbsz) continue;
+    REQUIRE(d.operands[2].width_by == operand_width_by::blgp);
+    ++mfmas;
+    INFO(d.name);
+    for (unsigned fa = 0; fa < 8; ++fa)
+      for (unsigned fb = 0; fb < 8; ++fb) {
+        const int wa = f8f6f4_dwords(fa), wb = f8f6f4_dwords(fb);
+        for (int bad = 0; bad < 3; ++bad) {  // 0: the widths; 1: A off; 2: B off
+          const int a = wa == 0 ? 8 : bad == 1 ? (wa == 8 ? 4 : 8) : wa;
+          const int b = wb == 0 ? 8 : bad == 2 ? (wb == 4 ? 6 : 4) : wb;
+          instr in;
+          in.op = op;
+          in.num_operands = d.num_operands;
+          const int c = d.operands[0].dwords;
+          in.ops[0] = reg(reg_class::vgpr, 0, c);
+          in.ops[1] = reg(reg_class::vgpr, 32, a);
+          in.ops[2] = reg(reg_class::vgpr, 48, b);
+          in.ops[3] = reg(reg_class::vgpr, 0, c);
+          modifiers m;
+          m.cbsz = static_cast<uint8_t>(fa);
+          m.blgp = static_cast<uint8_t>(fb);
+          in.mods = m;
+          const check_result r = check(d, in);
+          const bool legal = wa && wb && bad == 0;
+          INFO("cbsz " << fa << " blgp " << fb << " A " << a << " B " << b << ": " << std::string(r.message.view()));
+          CHECK(r.ok == legal);
+          if (legal) ok_lines.push_back(emit_line(in));
+          else if (wa && wb) bad_lines.push_back(print(d, in, false));
+        }
+      }
+  }
+  if (active_target::name == std::string_view("gfx950")) CHECK(mfmas == 2);
+  else CHECK(mfmas == 0);
+  if (!mfmas) return;
+  const auto ok = assemble(ok_lines), bad = assemble(bad_lines);
+  for (size_t i = 0; i < ok.size(); ++i) {
+    INFO(ok_lines[i] << "  -> " << ok[i].text);
+    CHECK(ok[i].ok);
+  }
+  for (size_t i = 0; i < bad.size(); ++i) {
+    INFO(bad_lines[i]);
+    CHECK_FALSE(bad[i].ok);
+  }
+  CHECK(ok_lines.size() == 2 * 25);
+  CHECK(bad_lines.size() == 2 * 25 * 2);
+}
 #endif

@@ -27,6 +27,7 @@ class Entry:
         self.defs = 0               # leading operands written (set by flags.roles)
         self.op_sel_len = 0
         self.op_sel_hi_len = 0
+        self.width_by = {}          # slot -> "cbsz" / "blgp": its width follows that format code
 
     @property
     def key(self):
@@ -297,3 +298,39 @@ def probe_mods(entries):
             e.slot_mods.setdefault(slot, set()).add(mname)
         else:
             e.mods.add(mname)
+
+
+# The f8f6f4 format codes (cbsz for A, blgp for B) and the register count of each (the ISA's:
+# fp8 / bf8 8 dwords, fp6 / bf6 6, fp4 4); isa::f8f6f4_dwords states the same.
+F8F6F4_DWORDS = {0: 8, 1: 8, 2: 6, 3: 6, 4: 4}
+
+
+def probe_format_widths(entries):
+    """MFMAs whose A (B) width follows cbsz (blgp): for each format code, the widths llvm-mc
+    accepts in the slot; a slot whose accepted width changes with the code is recorded, and it
+    must match F8F6F4_DWORDS exactly (one width a code)."""
+    jobs = []
+    for e in entries:
+        if not {"cbsz", "blgp"} <= e.mods or "" not in e.base:
+            continue
+        ops, mods, _ = e.base[""]
+        for slot, mod in ((1, "cbsz"), (2, "blgp")):
+            if classify(ops[slot])[0] not in ("vgpr", "agpr"):
+                continue
+            p = "a" if ops[slot].startswith("a") else "v"
+            for code in F8F6F4_DWORDS:
+                for w in range(1, 9):
+                    o = list(ops)
+                    o[slot] = _vreg(p, w)
+                    jobs.append((e, slot, mod, code, w, line(e, "", o, mods + ["%s:%d" % (mod, code)])))
+    res = mc.assemble([j[-1] for j in jobs])
+    acc = {}
+    for (e, slot, mod, code, w, _), (ok, _, _) in zip(jobs, res):
+        if ok:
+            acc.setdefault((id(e), slot, mod), (e, {}))[1].setdefault(code, []).append(w)
+    for (_, slot, mod), (e, by_code) in acc.items():
+        widths = {c: tuple(ws) for c, ws in by_code.items()}
+        if len(set(widths.values())) <= 1:
+            continue
+        assert widths == {c: (n,) for c, n in F8F6F4_DWORDS.items()}, (e.name, slot, widths)
+        e.width_by[slot] = mod

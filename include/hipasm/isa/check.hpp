@@ -246,6 +246,8 @@ constexpr uint16_t expected_dwords(const instr_desc& d, const instr& in, int i) 
   }
   if (d.enc == encoding::mubuf && (od.classes & oc_off) && (od.classes & oc_vgpr))
     return in.mods.idxen() && in.mods.offen() ? 2 : 1;
+  if (od.width_by != operand_width_by::fixed)
+    return f8f6f4_dwords(od.width_by == operand_width_by::cbsz ? in.mods.cbsz() : in.mods.blgp());
   return od.dwords;
 }
 
@@ -505,9 +507,22 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
       }
       case detail::fit::bad_width: {
         w = detail::begin_fail(r, d);
+        const int want = detail::expected_dwords(d, in, i);
+        if (od.width_by != operand_width_by::fixed) {
+          const bool a = od.width_by == operand_width_by::cbsz;
+          const unsigned code = a ? in.mods.cbsz() : in.mods.blgp();
+          constexpr std::string_view fmt[] = {"fp8", "bf8", "fp6", "bf6", "fp4"};
+          w << (a ? "cbsz:" : "blgp:");
+          w.dec(code);
+          if (want == 0) {
+            w << " names no " << (a ? "A" : "B") << " format (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4)";
+            return r;
+          }
+          w << " (" << (a ? "A" : "B") << " in " << fmt[code] << "): ";
+        }
         detail::operand_name(w, d, i);
         w << " must be ";
-        w.dec(detail::expected_dwords(d, in, i));
+        w.dec(want);
         w << " dword(s) wide, got ";
         w.dec(detail::kind_of(o).dwords);
         return r;
@@ -710,7 +725,8 @@ constexpr bool operand_ok(const instr_desc& d, const instr& in, int i, form f, c
       const uint16_t bit = o.cls == reg_class::sgpr ? oc_sgpr : o.cls == reg_class::vgpr ? oc_vgpr : oc_agpr;
       if (!(allowed & bit)) return false;
       uint16_t want = od.dwords;
-      if (od.dwords_alt || (d.enc == encoding::mubuf && (od.classes & oc_off))) want = expected_dwords(d, in, i);
+      if (od.dwords_alt || od.width_by != operand_width_by::fixed || (d.enc == encoding::mubuf && (od.classes & oc_off)))
+        want = expected_dwords(d, in, i);
       if (o.dwords != want) return false;
       if (o.k == operand::kind::phys) {
         const uint16_t limit = o.cls == reg_class::sgpr ? lim.sgprs : o.cls == reg_class::vgpr ? lim.vgprs : lim.agprs;

@@ -50,6 +50,11 @@ enum class imm_kind : uint8_t {
 enum operand_mod : uint8_t { om_neg = 1 << 0, om_abs = 1 << 1 };
 
 enum class operand_role : uint8_t { def, use, def_use };
+enum class operand_width_by : uint8_t { fixed, cbsz, blgp };
+
+// Registers of an f8f6f4 MFMA's A or B operand by its format code (cbsz / blgp: 0 fp8 e4m3,
+// 1 bf8 e5m2, 2 fp6 e2m3, 3 bf6 e3m2, 4 fp4 e2m1; 0 for the codes that name no format).
+constexpr uint8_t f8f6f4_dwords(unsigned code) { return code <= 1 ? 8 : code <= 3 ? 6 : code == 4 ? 4 : 0; }
 
 struct operand_desc {
   operand_role role;
@@ -59,6 +64,9 @@ struct operand_desc {
   imm_kind imm = imm_kind::none;
   uint8_t src_mods = 0;      // operand_mod mask
   uint8_t dwords_alt = 0;    // global vaddr: width when saddr is an SGPR (0: no alternative)
+  // The modifier whose format code sets the width (gfx950's f8f6f4 MFMAs: A by cbsz, B by
+  // blgp; f8f6f4_dwords), learnt from llvm-mc by tools/gen_isa_table.py.
+  operand_width_by width_by = operand_width_by::fixed;
 };
 
 // Properties the passes need. Implicit register reads/writes are listed here so

@@ -49,6 +49,7 @@
 #include <limits>
 #include <string_view>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 #include "gemm_bf16.hpp"  // detail::gemm_tile_layout
 
@@ -201,11 +202,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   }
 
   auto tid = J.thread_id_x();
+  // The lane fields of the one MFMA atom: l32 the row of K (A) and the column of Q^T (B), half
+  // the k group; of S^T and O^T (C/D), l32 the column (query) and half the 4-row group.
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
+                AT.a_k().shift == AT.c_row().shift);
   auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>();
   lane = tid & 63u;
   wave = tid >> 6;
-  l32 = lane & 31u;
-  half = lane >> 5;
+  l32 = lane & AT.a_row().mask;
+  half = lane >> AT.a_k().shift;
 
   // Whole-row transfers between the wave's 32 rows of Q or O in memory and in an LDS tile
   // (detail::attn_qo_layout): in instruction k < DS lane L moves 16-byte chunk L % CPR of row
@@ -348,7 +354,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   } else {
     lim_h = sk + 0;
   }
-  lim_h = lim_h - (half << 2).as<i32>();
+  lim_h = lim_h - (half * AT.c_row().stride).as<i32>();
 
   auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
   auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
@@ -560,8 +566,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // first definition to its last use, and these need not live through the loop)
   auto e_wave = J.vgpr<u32>(), e_l32 = J.vgpr<u32>(), e_half = J.vgpr<u32>();
   e_wave = tid >> 6;
-  e_l32 = tid & 31u;
-  e_half = (tid >> 5) & 1u;
+  e_l32 = tid & AT.c_col().mask;
+  e_half = (tid >> AT.c_row().shift) & AT.c_row().mask;
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32);
   inv = select(ltot > 0.0f, rcp(ltot, {.flush_denormals = true}), 0.0f);  // (l >= 1: the max's p is >= 1)
@@ -571,7 +577,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   {
     auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>();
     orow = e_wave * 32u + e_l32;
-    ocol = e_half << 2;
+    ocol = e_half * AT.c_row().stride;
     auto ov = J.vgpr<u32>(2);
     for (int db = 0; db < DB; ++db)
       for (int g = 0; g < 4; ++g) {

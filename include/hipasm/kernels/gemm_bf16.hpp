@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 #include "gemm_common.hpp"
 
@@ -240,10 +241,12 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     else copy_tile_store(J, sb[set], Bs[buf]);
   };
 
-  // This lane's LDS read addresses: row (wave block + lane % 32), column 8 * (lane / 32) of each
-  // 16-element slice.
+  // This lane's LDS read addresses: row (wave block + the atom's lane row), column 8 * (k group)
+  // of each 16-element slice (one read: the k of two MFMAs).
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
   lds_addr a_addr[KS], b_addr[KS];
-  const detail::gemm_lane_place place = detail::gemm_lane_fragments(J, tid, C.wm, WTM, WTN, 8, As[0], Bs[0], a_addr, b_addr);
+  const detail::gemm_lane_place place =
+      detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 8, As[0], Bs[0], a_addr, b_addr);
   auto lane = place.lane, a_row = place.a_row, b_row = place.b_row;
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
@@ -336,7 +339,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // are past its end already.
   auto c_off = J.vgpr<u32>(TN);
   auto crow = J.vgpr<u32>();
-  crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);  // the lane's first row
+  crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);  // the lane's first row
   auto n_bytes = J.sgpr<u32>();
   n_bytes = N * OUT_EB;
   for (int j = 0; j < TN; ++j) {

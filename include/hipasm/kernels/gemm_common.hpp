@@ -4,7 +4,9 @@
 // Used by gemm_quant.hpp and gemm_bf16.hpp.
 #pragma once
 #include <cstdint>
+#include <source_location>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 
 namespace hipasm::detail {
@@ -72,20 +74,27 @@ constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy
   tx = in / rows;
 }
 
-// This lane's place in a wave-tiled GEMM of 32x32 MFMAs (wm x wn waves, wave blocks wtm x wtn;
-// lane l reads row l % 32 and, of each K slice of 2 * half elements, the half l / 32): its lane
-// and wave, its A and B rows in the tile, and per slice p the LDS read address of that row and
-// half in buffer 0 of A and B (a swizzled view recomputes a column displacement that crosses
+// This lane's place in a wave-tiled GEMM of one MFMA atom `at` (wm x wn waves, wave blocks wtm x
+// wtn; lane l reads A's row and B's column of its lane fields (at.a_row(), at.b_col()) and, of
+// each K slice of (k groups) x `per_read` elements, the k group at.a_k() gives it: `per_read`
+// a multiple of the atom's elements a lane, the k of several MFMAs in one read): its lane and
+// wave, its A and B rows in the tile, and per slice p the LDS read address of that row and k
+// group in buffer 0 of A and B (a swizzled view recomputes a column displacement that crosses
 // chunks, so each slice gets its address once, outside the loop; another buffer's is that
 // address translated, a constant).
 struct gemm_lane_place {
   gpr<dtype::u32> lane, wave, a_row, b_row;
 };
 template <int KS>
-constexpr gemm_lane_place gemm_lane_fragments(builder J, gpr<dtype::u32> tid, uint32_t wm, uint32_t wtm, uint32_t wtn,
-                                              uint32_t half, const lds_view& A0, const lds_view& B0,
-                                              lds_addr (&a_addr)[KS], lds_addr (&b_addr)[KS]) {
+constexpr gemm_lane_place gemm_lane_fragments(builder J, const mfma_atom& at, gpr<dtype::u32> tid, uint32_t wm,
+                                              uint32_t wtm, uint32_t wtn, uint32_t per_read, const lds_view& A0,
+                                              const lds_view& B0, lds_addr (&a_addr)[KS], lds_addr (&b_addr)[KS],
+                                              std::source_location l = std::source_location::current()) {
   using dtype::u32;
+  const mfma_lane_field row = at.a_row(), col = at.b_col(), kg = at.a_k();
+  // (the B tile is stored N x K: its rows are B's columns, read like A's rows)
+  if (kg.stride == 0 || per_read % kg.stride != 0 || at.b_k().shift != kg.shift)
+    J.fail(to_src_loc(l), "gemm_lane_fragments: per_read must be a multiple of the atom's k elements a lane");
   gemm_lane_place g;
   // (rebind: assigning a register handle would copy the registers)
   g.lane.rebind(J.vgpr<u32>());
@@ -95,14 +104,14 @@ constexpr gemm_lane_place gemm_lane_fragments(builder J, gpr<dtype::u32> tid, ui
   g.a_row.rebind(J.vgpr<u32>());
   g.b_row.rebind(J.vgpr<u32>());
   auto kcol = J.vgpr<u32>();
-  g.a_row = (g.wave % wm) * wtm + (g.lane & 31u);
-  g.b_row = (g.wave / wm) * wtn + (g.lane & 31u);
-  kcol = (g.lane >> 5) * half;
+  g.a_row = (g.wave % wm) * wtm + (g.lane & row.mask);
+  g.b_row = (g.wave / wm) * wtn + (g.lane & col.mask);
+  kcol = (g.lane >> kg.shift) * per_read;
   for (int p = 0; p < KS; ++p) {
     auto ca = J.vgpr<u32>();
-    ca = kcol + 2 * half * static_cast<uint32_t>(p);
-    a_addr[p] = A0.addr(g.a_row, multiple_of(ca, half));
-    b_addr[p] = B0.addr(g.b_row, multiple_of(ca, half));
+    ca = kcol + kg.size() * per_read * static_cast<uint32_t>(p);
+    a_addr[p] = A0.addr(g.a_row, multiple_of(ca, per_read));
+    b_addr[p] = B0.addr(g.b_row, multiple_of(ca, per_read));
   }
   return g;
 }

@@ -51,6 +51,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 #include "gemm_common.hpp"
 
@@ -336,10 +337,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   if constexpr (VG)
     for (int i = 0; i < AH; ++i) load_tile(i);
 
-  // This lane's LDS read addresses: row (wave block + lane % 32), byte 16 * (lane / 32) of
-  // each 32-byte slice.
+  // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
+  // of each 32-byte slice (one read: the k of two MFMAs).
+  constexpr const mfma_atom& AT = mfma_atom_of(I8 ? "v_mfma_i32_32x32x16_i8" : "v_mfma_f32_32x32x16_fp8_fp8");
   lds_addr a_addr[KS], b_addr[KS];
-  const detail::gemm_lane_place place = detail::gemm_lane_fragments(J, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
+  const detail::gemm_lane_place place =
+      detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
   auto lane = place.lane, wave = place.wave, a_row = place.a_row, b_row = place.b_row;
   auto a_d = [&](int buf) { return static_cast<int64_t>(As[buf].base) - As[0].base; };
   auto b_d = [&](int buf) { return static_cast<int64_t>(Bs[buf].base) - Bs[0].base; };
@@ -351,7 +354,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // scale a lane and 32-row block scales all 16 registers of a block (the epilogue turns the
   // blocks around through LDS).
   auto crow = J.vgpr<u32>(), mrow = J.vgpr<u32>();
-  crow = a_row - (lane & 31u) + m0 + ((lane >> 5) << 2);
+  crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);
   if constexpr (BLOCK) mrow = a_row + m0;
   // per_token: the row and column scales the epilogue multiplies by (VGPR copies: loaded here,
   // behind the first tiles, their latency hidden by the loop's; they were ~650 cycles of the
@@ -639,12 +642,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int32_t region = static_cast<int32_t>(As[0].base);
     auto wbase = J.vgpr<u32>(), sw = J.vgpr<u32>(), wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(4);
     wbase = wave * 4096u;
-    sw = (lane >> 5) ^ (lane & 7u);
-    for (int g = 0; g < 4; ++g) wa[g] = wbase + ((lane & 31u) << 7) + ((sw ^ static_cast<uint32_t>(2 * g)) << 4);
+    // (C^T: the atom's C column field is m, its row group the 4-column chunk parity)
+    constexpr mfma_lane_field CM = AT.c_col(), CG = AT.c_row();
+    sw = (lane >> CG.shift) ^ (lane & 7u);
+    for (int g = 0; g < 4; ++g) wa[g] = wbase + ((lane & CM.mask) << 7) + ((sw ^ static_cast<uint32_t>(2 * g)) << 4);
     for (int e = 0; e < 4; ++e) {
       auto rr = J.vgpr<u32>();
-      rr = ((lane >> 5) << 2) + static_cast<uint32_t>(e);  // the row (mod 8)
-      ra[e] = wbase + (rr << 7) + ((((lane & 31u) >> 2) ^ rr) << 4) + ((lane & 3u) << 2);
+      rr = ((lane >> CG.shift) * CG.stride) + static_cast<uint32_t>(e);  // the row (mod 8)
+      ra[e] = wbase + (rr << 7) + ((((lane & CM.mask) >> 2) ^ rr) << 4) + ((lane & 3u) << 2);
     }
     for (int b = 0; b < TM * TN; ++b) {
       for (int g = 0; g < 4; ++g) J.ds_write_b128(wa[g], acc[b].slice(4 * g, 4), {.offset = region});

@@ -62,6 +62,7 @@
 #include <string_view>
 
 #include "../helpers/arrival.hpp"
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 
 namespace hipasm::kernels {
@@ -174,8 +175,11 @@ constexpr moe_wave<C> moe_wave_setup(builder J, gpr<dtype::u32> wg_x, arg<unsign
   using dtype::u32;
   moe_wave<C> r{J.thread_id_x(), J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(),
                 J.sgpr<u32>(),   J.sgpr<u32>(), J.sgpr<u32>(), {}};
-  r.lane = r.tid & 31u;
-  r.half = (r.tid >> 5u) & 1u;
+  // (the atom's lane fields: A's row / B's column / C's column, and the k group / C's row group)
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  static_assert(AT.a_row().mask == AT.c_col().mask && AT.a_k().shift == AT.c_row().shift);
+  r.lane = r.tid & AT.a_row().mask;
+  r.half = (r.tid >> AT.a_k().shift) & AT.a_k().mask;
   r.wave = readfirstlane(r.tid) >> 6u;
   r.col = r.wave % C.waves;
   r.part = r.wave / C.waves;

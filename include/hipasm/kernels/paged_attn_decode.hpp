@@ -53,6 +53,7 @@
 #include <bit>
 #include <limits>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 
 namespace hipasm::kernels {
@@ -127,8 +128,12 @@ constexpr void paged_attn_decode_body(builder J, arg<const int*> block_tables, a
   auto lane = lane_id(J);
   auto col = J.vgpr<u32>().named("col");  // MFMA column / A row: head for results, token for K loads
   auto grp = J.vgpr<u32>().named("grp");  // lane group 0..3: 4 rows of a result, 4 k-slots of an operand
-  col = lane & 15u;
-  grp = lane >> 4u;
+  // (the atom's lane fields: the 16 x 16 atoms' A row / B and C column, and the k group / C's
+  // 4-row group)
+  constexpr const mfma_atom& AT = mfma_atom_of(F8 ? "v_mfma_f32_16x16x32_fp8_fp8" : "v_mfma_f32_16x16x16_bf16");
+  static_assert(AT.a_row().mask == AT.c_col().mask && AT.a_k().shift == AT.c_row().shift);
+  col = lane & AT.a_row().mask;
+  grp = lane >> AT.a_k().shift;
 
   // this (sequence, kv head)'s query heads: G rows of D
   auto head0 = J.sgpr<u32>();  // the first query head of this KV head

@@ -7,6 +7,7 @@
 //     stored N x K, ld = K + 8) from global memory through mfma_load, C/D row-major (ld = N + 1)
 //     through mfma_load/mfma_store with mfma_global; frag_lds_<i>: A and B through LDS views,
 //     B stored K x N (transposed fragments).
+//   f8f6f4_<M>_<FA>_<FB> (gfx950): atom_<i> of the f8f6f4 atoms in fp6 / fp4 formats.
 #include <hipasm/hipasm.hpp>
 #include <hipasm/helpers/mfma.hpp>
 
@@ -116,7 +117,22 @@ template <int I> constexpr void frag_k(builder J, arg<uint32_t*> d, arg<const ui
 template <int I> constexpr void frag_lds_k(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<const uint32_t*> b, arg<const uint32_t*> c) {
   if constexpr (I < mfma_atoms().size()) frag_lds<I>(J, d, a, b, c);
 }
+// f8f6f4_<M>_<FA>_<FB>: atom_raw of the M x M f8f6f4 atom with A in format FA (cbsz) and B
+// in FB (blgp), their registers as wide as the formats (fp6 6, fp4 4); empty where the
+// target has no such atom.
+template <int M, int FA, int FB>
+constexpr void f8f6f4_k(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<const uint32_t*> b,
+                        arg<const uint32_t*> c) {
+  constexpr const mfma_atom* x = find_mfma_atom(M == 16 ? "v_mfma_f32_16x16x128_f8f6f4" : "v_mfma_f32_32x32x64_f8f6f4");
+  if constexpr (x != nullptr) atom_raw<static_cast<int>(x - mfma_atoms().data()), FA, FB>(J, d, a, b, c);
+}
 }  // namespace ma
+#define F8F6F4(M, FA, FB)                                                        \
+  extern "C" __attribute__((global)) void f8f6f4_##M##_##FA##_##FB(HIPASM_MA_ARGS) { \
+    HIPASM_KERNEL_BODY((ma::f8f6f4_k<M, FA, FB>), d, a, b, c);                       \
+  }
+F8F6F4(16, 2, 2) F8F6F4(16, 3, 3) F8F6F4(16, 4, 4) F8F6F4(16, 2, 4) F8F6F4(16, 4, 3) F8F6F4(16, 1, 2) F8F6F4(16, 0, 4)
+F8F6F4(32, 2, 2) F8F6F4(32, 3, 3) F8F6F4(32, 4, 4) F8F6F4(32, 2, 4) F8F6F4(32, 4, 3) F8F6F4(32, 1, 2) F8F6F4(32, 0, 4)
 #define ATOM(I)                                                                                                       \
   extern "C" __attribute__((global)) void atom_##I(HIPASM_MA_ARGS) { HIPASM_KERNEL_BODY((ma::atom_k<I>), d, a, b, c); } \
   extern "C" __attribute__((global)) void frag_##I(HIPASM_MA_ARGS) { HIPASM_KERNEL_BODY((ma::frag_k<I>), d, a, b, c); } \

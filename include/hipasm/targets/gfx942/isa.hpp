@@ -447,7 +447,7 @@ inline constexpr char names[] =
 // op_sel_len:4 <<40 | op_sel_hi_len:4 <<44 | hazard classes:16 <<48), flags, modifiers, then one
 // word per operand
 // (role:2 classes:12 <<2 dwords:6 <<14 classes_e32:12 <<20 imm:4 <<32 src_mods:2 <<36
-// dwords_alt:6 <<38).
+// dwords_alt:6 <<38 width_by:2 <<44).
 inline constexpr uint64_t words[] = {
   0x2000000090110000,0xc00061c08,0x371,0x401a,0x6009,0x10005,0x100004e25,0x2000000090150011,
   0xc00061c08,0x371,0x401a,0x6009,0x10005,0x100004e25,0x2000000090150026,0xc00061c08,0x371,0x801a,
@@ -1221,6 +1221,7 @@ constexpr std::array<instr_desc, gfx942_num_instrs> unpack() {
       o.imm = static_cast<imm_kind>((v >> 32) & 15);
       o.src_mods = static_cast<uint8_t>((v >> 36) & 3);
       o.dwords_alt = static_cast<uint8_t>((v >> 38) & 63);
+      o.width_by = static_cast<operand_width_by>((v >> 44) & 3);
     }
   }
   return t;
