@@ -311,7 +311,8 @@ TEST_CASE("mfma atoms: f8f6f4 in fp6 and fp4 (OCP MX encodings) in hipasm-sim ma
   int n = 0;
   for (const mfma_atom& x : T.atoms) {
     if (x.a != mfma_type::f8f6f4) continue;
-    for (auto [fa, fb] : {std::pair{2, 2}, {3, 3}, {4, 4}, {2, 4}, {4, 3}, {1, 2}, {0, 4}}) check_f8f6f4(T, x, fa, fb, rng);
+    if (T.arch == hipasm::test::test_arch())  // gfx950's run: its code objects have these kernels
+      for (auto [fa, fb] : {std::pair{2, 2}, {3, 3}, {4, 4}, {2, 4}, {4, 3}, {1, 2}, {0, 4}}) check_f8f6f4(T, x, fa, fb, rng);
     ++n;
   }
   CHECK(n == 2);

@@ -1,5 +1,5 @@
-// Kernels of test_mfma_atoms_sim.cpp, compiled for gfx942 here and for gfx950 by
-// mfma_atoms_gfx950.hip: every MFMA atom of the active target.
+// Kernels of test_mfma_atoms_sim.cpp, compiled for each target the test runs on: every MFMA
+// atom of the active target.
 //   atom_<i>: one MFMA of atom i with raw operands: lane l's register r of A, B, C at word
 //     r * 64 + l of its input, D's likewise of the output (the host places the values by the
 //     atom's layout).
