@@ -11,16 +11,6 @@ using namespace hipasm::test;
 
 static_assert(active_target::name == "gfx950");
 
-namespace {
-std::size_t count(const function& fn, std::string_view mnemonic) {
-  std::size_t n = 0;
-  for (const auto& b : fn.blocks)
-    for (const auto& in : b.instrs)
-      if (target_isa()[in.op].name == mnemonic) ++n;
-  return n;
-}
-}  // namespace
-
 TEST_CASE("bitop3: CSE tells truth tables apart, DCE drops an unread one") {
   kb k("bitop3");
   auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
