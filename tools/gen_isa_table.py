@@ -40,7 +40,7 @@ FLAG_BITS = ["salu", "valu", "smem", "vmem", "ds", "flat", "mfma", "xdl", "dgemm
              "cvt_byte_sel", "cvt_sr_fp4"]
 MOD_BITS = ["offset", "offset01", "glc", "slc", "nt", "sc0", "sc1", "lds", "idxen", "offen", "clamp",
             "omod", "neg_abs", "op_sel", "op_sel_hi", "neg_lo_hi", "dpp", "sdwa", "cbsz_abid_blgp",
-            "gds", "waitcnt", "blgp", "sdwa_dst", "abid"]
+            "gds", "waitcnt", "blgp", "sdwa_dst", "abid", "bitop3"]
 # Hazard classes (isa::hazard_class, in this order): what the hazard rules tell apart by
 # instruction beyond the flags (LLVM's GCNHazardRecognizer tests these opcodes by name).
 HZ_BITS = ["smfmac", "dpp", "cmpx", "setreg", "getreg", "rfe", "div_fmas", "dot", "readlane",

@@ -1,6 +1,6 @@
 // Asm printing: one instruction a line, operands spelled as llvm-mc-22 spells them for
 // gfx942 (s[2:3], v[4:7], a[0:15], vcc, exec, inline constants and literals, offset:,
-// sc0/sc1/nt, DPP/SDWA controls, op_sel:[..], cbsz/abid/blgp, s_waitcnt vmcnt(0)
+// sc0/sc1/nt, DPP/SDWA controls, op_sel:[..], cbsz/abid/blgp, bitop3, s_waitcnt vmcnt(0)
 // lgkmcnt(0)), block labels, and optionally the user's file:line and register names as
 // comments.
 //
@@ -320,6 +320,12 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
   if (m.omod == 1) out.put(lit(" mul:2"));
   if (m.omod == 2) out.put(lit(" mul:4"));
   if (m.omod == 3) out.put(lit(" div:2"));
+  if (m.bitop3) {
+    // (llvm-mc's spelling: decimal up to 10, hex above; before op_sel)
+    out.put(lit(" bitop3:"));
+    if (m.bitop3 <= 10) put_uint(out, m.bitop3);
+    else put_hex(out, m.bitop3);
+  }
   const int sel_len = d.op_sel_len ? d.op_sel_len : (vop3p ? nsrc : nsrc + 1);
   const int hi_len = d.op_sel_hi_len ? d.op_sel_hi_len : nsrc;
   if (!vop3p && m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, lit("op_sel"), m.op_sel, sel_len);

@@ -97,6 +97,8 @@ struct modifiers {
   uint8_t omod = 0;                    // 0 none, 1 mul:2, 2 mul:4, 3 div:2
   uint8_t op_sel = 0, op_sel_hi = 0xff, neg_lo = 0, neg_hi = 0;  // 0xff: default
   uint8_t cbsz = 0, abid = 0, blgp = 0;
+  uint16_t bitop3 = 0;                 // gfx950 v_bitop3_*: the truth table (wider than its 8 bits
+                                       // so that an out-of-range value reaches the checker)
   dpp_mods dpp{};
   sdwa_mods sdwa{};
 };
@@ -116,7 +118,7 @@ struct packed_modifiers {
   int32_t offset1 = 0;
   uint64_t bytes = 0;   // omod op_sel op_sel_hi^0xff neg_lo neg_hi cbsz abid blgp
   uint64_t more = 0;    // row_mask^0xf bank_mask^0xf dst_sel^6 dst_unused src0_sel^6 src1_sel^6, dpp ctrl^0xffff << 48
-  uint64_t flags = 0;   // glc slc nt sc0 sc1 lds idxen offen gds clamp bound_ctrl sdwa.on (bits 0..11)
+  uint64_t flags = 0;   // glc slc nt sc0 sc1 lds idxen offen gds clamp bound_ctrl sdwa.on (bits 0..11), bitop3 << 16
 
   constexpr packed_modifiers() = default;
   constexpr packed_modifiers(const modifiers& m)  // NOLINT: implicit, `in.mods = modifiers{...}`
@@ -132,7 +134,7 @@ struct packed_modifiers {
         flags(uint64_t(m.glc) | uint64_t(m.slc) << 1 | uint64_t(m.nt) << 2 | uint64_t(m.sc0) << 3 |
               uint64_t(m.sc1) << 4 | uint64_t(m.lds) << 5 | uint64_t(m.idxen) << 6 | uint64_t(m.offen) << 7 |
               uint64_t(m.gds) << 8 | uint64_t(m.clamp) << 9 | uint64_t(m.dpp.bound_ctrl) << 10 |
-              uint64_t(m.sdwa.on) << 11) {}
+              uint64_t(m.sdwa.on) << 11 | uint64_t(m.bitop3) << 16) {}
 
   constexpr bool none() const { return (bytes | more | flags) == 0 && offset == 0 && offset1 == 0; }
   constexpr modifiers unpack() const {
@@ -158,6 +160,7 @@ struct packed_modifiers {
     m.idxen = flag(6), m.offen = flag(7), m.gds = flag(8), m.clamp = flag(9);
     m.dpp.bound_ctrl = flag(10);
     m.sdwa.on = flag(11);
+    m.bitop3 = static_cast<uint16_t>(flags >> 16);
     return m;
   }
   // What the passes read per instruction, without unpacking.

@@ -44,6 +44,15 @@ inline std::string run(const std::string& cmd) {
   return out;
 }
 
+// How many instructions of fn are `mnemonic`.
+inline std::size_t count(const function& fn, std::string_view mnemonic) {
+  std::size_t n = 0;
+  for (const auto& b : fn.blocks)
+    for (const auto& in : b.instrs)
+      if (target_isa()[in.op].name == mnemonic) ++n;
+  return n;
+}
+
 // Assembles text with llvm-mc-22 for the target: returns the assembler's diagnostics ("" = ok).
 inline std::string assemble_errors(const std::string& text, const std::string& tag) {
   const std::string path = "/tmp/hipasm_test_" + tag + "_" + std::to_string(::getpid()) + ".s";

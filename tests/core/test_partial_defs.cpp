@@ -11,14 +11,6 @@ using namespace hipasm;
 using namespace hipasm::test;
 
 namespace {
-std::size_t count(const function& fn, std::string_view mnemonic) {
-  std::size_t n = 0;
-  for (const auto& b : fn.blocks)
-    for (const auto& in : b.instrs)
-      if (target_isa()[in.op].name == mnemonic) ++n;
-  return n;
-}
-
 // t = 7 (v_mov), then v_mov t, tid with `mods`, then t is stored: whether DCE keeps
 // the v_mov (full EXEC: the entry state; all 64 lanes only when the kernel declares full
 // waves, builder::workgroup_size).

@@ -9,13 +9,6 @@ using namespace hipasm;
 using namespace hipasm::test;
 
 namespace {
-std::size_t count(const function& fn, std::string_view mnemonic) {
-  std::size_t n = 0;
-  for (const auto& b : fn.blocks)
-    for (const auto& in : b.instrs)
-      if (target_isa()[in.op].name == mnemonic) ++n;
-  return n;
-}
 std::size_t total(const function& fn) {
   std::size_t n = 0;
   for (const auto& b : fn.blocks) n += b.instrs.size();

@@ -28,6 +28,12 @@ TEST_CASE("target features (gfx942): load_transposed by narrow reads", "[feature
   CHECK_FALSE(b16.has("_tr_b"));
 }
 
+TEST_CASE("target features (gfx942): a swizzled LDS address without v_bitop3", "[features]") {
+  const usage swz = usage_of<&tf::transposed<2, true>>("tr_b16_swz");
+  CHECK(swz.has("v_xor_b32"));
+  CHECK_FALSE(swz.has("bitop3"));
+}
+
 TEST_CASE("target features (gfx942): copy_tile's direct path moves dwords", "[features]") {
   run_dmas();
   const usage d = usage_of<tf::dma16_bf16_swz_fn>("dma16_bf16_swz");

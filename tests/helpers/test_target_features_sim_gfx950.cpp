@@ -30,6 +30,12 @@ TEST_CASE("target features (gfx950): load_transposed by ds_read_b64_tr", "[featu
   CHECK(b8.has("ds_read_b64_tr_b8"));
 }
 
+TEST_CASE("target features (gfx950): a swizzled LDS address XORs its pattern by v_bitop3", "[features][gfx950]") {
+  run_transposes();  // (the swizzled kernels' results against the reference)
+  const usage swz = usage_of<&tf::transposed<2, true>>("tr_b16_swz");
+  CHECK(swz.has("bitop3:0x6a"));  // (row bits & mask) ^ column
+}
+
 TEST_CASE("target features (gfx950): copy_tile's direct path moves 16 bytes a lane", "[features][gfx950]") {
   run_dmas();
   const usage d = usage_of<tf::dma16_bf16_swz_fn>("dma16_bf16_swz");

@@ -122,6 +122,7 @@ inline std::string print(const instr_desc& d, const instr& in, bool e64_suffix) 
     for (int i = 0; i < n; ++i) s += std::string(i ? "," : "") + ((v >> i) & 1 ? "1" : "0");
     s += "]";
   };
+  if (m.bitop3) s += " bitop3:" + std::to_string(m.bitop3);  // (llvm-mc prints it before op_sel)
   if (m.op_sel) bits("op_sel", m.op_sel, d.op_sel_len);
   if (m.op_sel_hi != 0xff) bits("op_sel_hi", m.op_sel_hi, d.op_sel_hi_len);
   if (m.neg_lo) bits("neg_lo", m.neg_lo, d.op_sel_hi_len);

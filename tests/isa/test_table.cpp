@@ -221,6 +221,7 @@ TEST_CASE("isa_modifiers_agree: per instruction and modifier, check() accepts ex
       {"cbsz", [](modifiers& m) { m.cbsz = 1; }},
       {"abid", [](modifiers& m) { m.abid = 1; }},
       {"blgp", [](modifiers& m) { m.blgp = 1; }},
+      {"bitop3", [](modifiers& m) { m.bitop3 = 0x96; }},
       {"dpp", [](modifiers& m) { m.dpp.ctrl = 0x101; }},
       {"sdwa", [](modifiers& m) { m.sdwa = {.on = true, .dst_sel = 6, .dst_unused = 0, .src0_sel = 5, .src1_sel = 6}; }},
   };

@@ -236,7 +236,7 @@ MOD_PROBES = [
     ("offset", "offset:16"), ("offset01", "offset0:1 offset1:2"), ("glc", "glc"), ("slc", "slc"),
     ("nt", "nt"), ("sc0", "sc0"), ("sc1", "sc1"), ("lds", "lds"), ("gds", "gds"),
     ("clamp", "clamp"), ("omod", "mul:2"), ("cbsz", "cbsz:1"), ("abid", "abid:1"),
-    ("blgp", "blgp:1"),
+    ("blgp", "blgp:1"), ("bitop3", "bitop3:1"),
 ]
 
 

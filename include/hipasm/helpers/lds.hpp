@@ -408,6 +408,16 @@ class lds_view {
     }
     a.k = base + rfold * rs + chi + clo;
     gpr<dtype::u32> rv = detail::u32_view(&b, R);
+    if (creg && detail::features().has_bitop3) {
+      operand Cb = mul(b, C, eb);
+      if (cmid) Cb = add_const(b, Cb, cmid);
+      const operand colx = xor_pattern_bitop3(b, rv, Cb, chunk, sl);
+      if (colx.k != operand::kind::none) {
+        a.reg = sum2(b, mul(b, R, rs), colx);
+        a.reg_align = detail::min_align(detail::align_of(rs) * row.mult, detail::min_align(creg_align, chunk));
+        return a;
+      }
+    }
     gpr<dtype::u32> rsh = L.swz_row_div > 1 ? rv >> detail::log2u(L.swz_row_div) : rv;
     operand pat = ((rsh & (L.swz_groups - 1)) << detail::log2u(chunk)).to_operand();
     operand colx = pat;
@@ -424,6 +434,35 @@ class lds_view {
   }
   constexpr int64_t swizzle_const(int64_t row, int64_t byte) const {
     return byte ^ (((row / L.swz_row_div) % L.swz_groups) * L.swz_chunk);
+  }
+  // Cb ^ (((row / row_div) % groups) * chunk) where the target has v_bitop3: the row shifted
+  // so that its pattern bits sit at the chunk's bits, then (t & mask) ^ Cb in one VALU
+  // instruction (table 0x6a: (s0 & s1) ^ s2) instead of an and, a shift and an xor. None when
+  // the operands would read two SGPRs (one constant-bus read in VOP3): the caller's path then.
+  constexpr operand xor_pattern_bitop3(builder& b, const gpr<dtype::u32>& rv, const operand& Cb, uint32_t chunk,
+                                       src_loc sl) const {
+    const int sh = detail::log2u(chunk) - detail::log2u(L.swz_row_div);
+    const uint32_t mask = (L.swz_groups - 1) << detail::log2u(chunk);
+    const operand r = rv.to_operand();
+    const bool inline_mask = mask <= 64;
+    const int sgprs = (Cb.is_reg() && Cb.cls == reg_class::sgpr) + !inline_mask;
+    if (!r.is_reg() || r.cls != reg_class::vgpr || sgprs > 1) return {};
+    operand t = r;
+    if (sh > 0) t = (rv << static_cast<uint32_t>(sh)).to_operand();
+    else if (sh < 0) t = (rv >> static_cast<uint32_t>(-sh)).to_operand();
+    operand m = detail::imm_op(mask);
+    if (!inline_mask) {
+      gpr<dtype::u32> ms = b.sgpr<dtype::u32>();
+      ms = mask;
+      m = ms.to_operand();
+    }
+    gpr<dtype::u32> d = b.vgpr<dtype::u32>();
+    modifiers mo;
+    mo.bitop3 = 0x6a;
+    const operand_arg args[4] = {detail::as_arg(d.to_operand()), detail::as_arg(t), detail::as_arg(m),
+                                 detail::as_arg(Cb)};
+    b.emit_ops(detail::feature_op("v_bitop3_b32"), args, 4, mo, sl);
+    return d.to_operand();
   }
   static constexpr operand mul(builder& b, const operand& v, uint32_t k) {
     if (k == 1) return v;

@@ -368,6 +368,7 @@ constexpr uint32_t modifiers_used(const modifiers& m, bool ds2) {
   if (m.cbsz != 0 || m.abid != 0) u |= m_cbsz_abid_blgp;
   if (m.abid != 0) u |= m_abid;
   if (m.blgp != 0) u |= m_blgp;
+  if (m.bitop3 != 0) u |= m_bitop3;
   if (m.dpp.ctrl != 0xffff) u |= m_dpp;
   if (m.sdwa.on) {
     u |= m_sdwa;
@@ -397,6 +398,7 @@ constexpr const char* modifier_name(uint32_t bit, bool ds2) {
     case m_cbsz_abid_blgp: return "cbsz/abid";
     case m_blgp: return "blgp";
     case m_abid: return "abid";
+    case m_bitop3: return "bitop3";
     case m_dpp: return "DPP";
     case m_sdwa: return "SDWA";
     case m_sdwa_dst: return "SDWA dst_sel/dst_unused";
@@ -699,6 +701,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
         !detail::in_range(r, d, "abid", m.abid, 0, 15) || !detail::in_range(r, d, "blgp", m.blgp, 0, 7))
       return r;
   }
+  if ((used & m_bitop3) && !detail::in_range(r, d, "bitop3", m.bitop3, 0, 255)) return r;
   if (f == form::dpp &&
       (!detail::in_range(r, d, "row_mask", m.dpp.row_mask, 0, 15) ||
        !detail::in_range(r, d, "bank_mask", m.dpp.bank_mask, 0, 15) || !detail::in_range(r, d, "dpp_ctrl", m.dpp.ctrl, 0, 0x1ff)))
@@ -812,7 +815,7 @@ constexpr bool modifiers_ok(const instr_desc& d, const instr& in, bool ds2, uint
         default: break;
       }
     }
-    if (m.omod > 3 || m.cbsz > 7 || m.abid > 15 || m.blgp > 7) return false;
+    if (m.omod > 3 || m.cbsz > 7 || m.abid > 15 || m.blgp > 7 || m.bitop3 > 255) return false;
     if ((used & m_dpp) && (m.dpp.row_mask > 15 || m.dpp.bank_mask > 15 || m.dpp.ctrl > 0x1ff)) return false;
     if ((used & m_sdwa) && (m.sdwa.dst_sel > 6 || m.sdwa.dst_unused > 2 || m.sdwa.src0_sel > 6 || m.sdwa.src1_sel > 6))
       return false;

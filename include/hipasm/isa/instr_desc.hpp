@@ -109,6 +109,7 @@ enum modifier_kind : uint32_t {
   m_blgp = 1 << 21,      // blgp: (m_cbsz_abid_blgp covers cbsz/abid; f64 MFMA and SMFMAC have no blgp)
   m_sdwa_dst = 1 << 22,  // the SDWA form has dst_sel/dst_unused (not v_cvt_*_fp8/bf8)
   m_abid = 1 << 23,      // abid: (gfx950's f8f6f4 MFMAs take cbsz and blgp, not abid)
+  m_bitop3 = 1 << 24,    // bitop3: (gfx950's v_bitop3_b32 / _b16)
 };
 
 // What the hazard rules tell apart by instruction beyond the flags (LLVM's GCNHazardRecognizer
