@@ -209,7 +209,8 @@ TEST_CASE("hazards_gfx950: a scaled convert writing byte 1-3 or an fp4 pair, the
 // The scaled MFMAs (v_mfma_ld_scale_b32 + an f8f6f4 MFMA, one instruction to LLVM): llc-22
 // -mcpu=gfx950 on __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4 chains with FP8 operands
 // (8 passes) puts s_nop 1 between a v_mov writing a scale VGPR and the MFMA (2), 12 wait states
-// between the MFMA and a VALU or a store reading its result, and 12 between the MFMA and a
+// between the MFMA and a VALU or a store reading its result (32x32x64, 16 passes: s_nop 15 +
+// s_nop 3 = 20 before a v_add_f32 reading it), and 12 between the MFMA and a
 // second scaled MFMA reading that result as its scale (the SrcA/B rule).
 namespace {
 // scaled MFMA into acc (dst = C), reading a scale VGPR written just before by a v_mov; then
