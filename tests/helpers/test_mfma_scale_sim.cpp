@@ -10,6 +10,7 @@
 // i % 4 of lane (i / 4) * 16 + j; 32x32 in register (i / 8) * 4 + i % 4 of lane
 // ((i / 4) % 2) * 32 + j. Elements and scales are chosen so that every sum is exact in f32.
 // gfx942 has no such instructions: tests/core/negative/mfma_scale_gfx942.hip.
+#include "narrow_float_ref.hpp"
 #include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
@@ -24,6 +25,7 @@
 #include <vector>
 
 namespace rt = hipasm::rt;
+namespace ht = hipasm::test;
 
 namespace {
 
@@ -36,26 +38,16 @@ sim& S() {
   return s;
 }
 
-// OCP MX element formats by f8f6f4 code (0 e4m3, 1 e5m2, 2 e2m3, 3 e3m2, 4 e2m1), OCP MX v1.0
-// section 5.3: bias 2^(e-1) - 1, exponent field 0 subnormal.
-struct fmt {
-  int eb, mb;
-  int bits() const { return 1 + eb + mb; }
-};
-constexpr fmt kF[5] = {{4, 3}, {5, 2}, {2, 3}, {3, 2}, {2, 1}};
-double decode(fmt f, uint32_t c) {
-  const int bias = (1 << (f.eb - 1)) - 1;
-  const uint32_t m = c & ((1u << f.mb) - 1), e = (c >> f.mb) & ((1u << f.eb) - 1);
-  const double v = e == 0 ? std::ldexp(double(m) / (1 << f.mb), 1 - bias) : std::ldexp(1 + double(m) / (1 << f.mb), int(e) - bias);
-  return (c >> (f.eb + f.mb)) & 1 ? -v : v;
+// The OCP MX element formats by f8f6f4 code (0 e4m3, 1 e5m2, 2 e2m3, 3 e3m2, 4 e2m1).
+const ht::minifloat* const kF[5] = {&ht::e4m3fn, &ht::e5m2, &ht::e2m3, &ht::e3m2, &ht::e2m1};
+int bits(int f) { return kF[f]->bits(); }
+// The code of an exactly representable value (+0 for zero)
+uint32_t code(int f, double v) {
+  const uint32_t c = ht::encode(*kF[f], v, true);
+  REQUIRE(ht::decode(*kF[f], c) == v);
+  return c;
 }
-uint32_t encode(fmt f, double v) {
-  for (uint32_t c = 0; c < (1u << f.bits()); ++c)
-    if (decode(f, c) == v && (v != 0 || c == 0)) return c;
-  FAIL("value " << v << " not exact");
-  return 0;
-}
-int dwords(int f) { return kF[f].bits(); }  // 32 elements a lane
+int dwords(int f) { return bits(f); }  // 32 elements a lane
 
 void put(std::vector<uint32_t>& w, int lane, int bit, int n, uint32_t v) {
   for (int i = 0; i < n; ++i, ++bit)
@@ -86,8 +78,8 @@ void check(const Case& t, std::mt19937& rng) {
     const int row = l % M, kb = l / M;
     for (int e = 0; e < 32; ++e) {
       const int k = kb * 32 + e;
-      put(wa, l, e * kF[t.fa].bits(), kF[t.fa].bits(), encode(kF[t.fa], A[size_t(row) * K + k]));
-      put(wb, l, e * kF[t.fb].bits(), kF[t.fb].bits(), encode(kF[t.fb], B[size_t(k) * N + row]));
+      put(wa, l, e * bits(t.fa), bits(t.fa), code(t.fa, A[size_t(row) * K + k]));
+      put(wb, l, e * bits(t.fb), bits(t.fb), code(t.fb, B[size_t(k) * N + row]));
     }
     const uint32_t noise_a = uint32_t(rng()), noise_b = uint32_t(rng());
     ws[size_t(l)] = (noise_a & ~(0xffu << 8 * t.sel_a)) | uint32_t(sa[size_t(row) * KB + kb]) << 8 * t.sel_a;
