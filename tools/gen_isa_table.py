@@ -202,7 +202,7 @@ def gen(arch):
             fset |= {"side_effect", "reads_m0", "needs_gds"}
         nsrc = sum(1 for r in e.roles if r != "def")
         op_sel_len = (e.op_sel_len or nsrc + (0 if fl.encoding(e) == "vop3p" else 1)) if "op_sel" in mods else 0
-        op_sel_hi_len = nsrc if "op_sel_hi" in mods or "neg_lo_hi" in mods else 0
+        op_sel_hi_len = (e.op_sel_hi_len or nsrc) if "op_sel_hi" in mods or "neg_lo_hi" in mods else 0
         rows.append((e, slots, fset, mods, passes.get(e.name, 0), op_sel_len, op_sel_hi_len))
     print("gen_isa_table: %s: %d instructions in %.1f s" % (arch, len(rows), time.time() - t0))
     return rows

@@ -329,6 +329,8 @@ constexpr void put_modifiers(S& out_, const isa::instr_desc& d, const modifiers&
   const int sel_len = d.op_sel_len ? d.op_sel_len : (vop3p ? nsrc : nsrc + 1);
   const int hi_len = d.op_sel_hi_len ? d.op_sel_hi_len : nsrc;
   if (!vop3p && m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, lit("op_sel"), m.op_sel, sel_len);
+  // The scaled MFMAs' op_sel_hi picks the scale byte with op_sel; llvm-mc's default is zeros.
+  if (e == encoding::mfma && m.op_sel_hi != 0xff) put_bits(out, lit("op_sel_hi"), m.op_sel_hi, hi_len);
   if (vop3p) {
     if (m.op_sel != 0 && m.op_sel != 0xff) put_bits(out, lit("op_sel"), m.op_sel, sel_len);
     const uint8_t all = static_cast<uint8_t>((1u << hi_len) - 1);

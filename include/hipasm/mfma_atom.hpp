@@ -150,6 +150,9 @@ struct mfma_atom {
   uint8_t m, n, k, blocks;
   mfma_type a, b, c;      // c: the accumulator and result type
   mfma_layout la, lb, lc;
+  // v_mfma_scale_*: two more sources, E8M0 scales; lane l's scale byte scales the A (B)
+  // elements lane l holds (la / lb: one row (column) and a k block of 32), the MX block scale.
+  bool scaled = false;
 
   // Bits of one A (which = 0) or B (1) element: f8f6f4 by format code (cbsz for A, blgp for
   // B: 0,1 fp8/bf8, 2,3 fp6, 4 fp4).

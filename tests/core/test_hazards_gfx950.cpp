@@ -205,3 +205,63 @@ TEST_CASE("hazards_gfx950: a scaled convert writing byte 1-3 or an fp4 pair, the
     // write is compared by tests/sim/test_hazard_sets.cpp and test_checker_crosscheck.cpp.)
   }
 }
+
+// The scaled MFMAs (v_mfma_ld_scale_b32 + an f8f6f4 MFMA, one instruction to LLVM): llc-22
+// -mcpu=gfx950 on __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4 chains with FP8 operands
+// (8 passes) puts s_nop 1 between a v_mov writing a scale VGPR and the MFMA (2), 12 wait states
+// between the MFMA and a VALU or a store reading its result (32x32x64, 16 passes: s_nop 15 +
+// s_nop 3 = 20 before a v_add_f32 reading it), and 12 between the MFMA and a
+// second scaled MFMA reading that result as its scale (the SrcA/B rule).
+namespace {
+// scaled MFMA into acc (dst = C), reading a scale VGPR written just before by a v_mov; then
+// `after` (the instructions under test); returns the program text.
+template <class F>
+std::string scaled_mfma_then(const char* name, const char* mfma, int c_dwords, F after) {
+  kb k(name);
+  auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+  auto out = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);
+  auto a = k.v(8, "a");
+  auto sc = k.v(2, "sc");
+  auto acc = k.v(static_cast<uint16_t>(c_dwords), "acc");
+  auto r = k.v(1, "r");
+  for (int j = 0; j < 8; ++j) k.op(0, "v_mov_b32", {R(a, static_cast<uint16_t>(j), 1), R(tid)});
+  for (int j = 0; j < c_dwords; ++j) k.op(0, "v_mov_b32", {R(acc, static_cast<uint16_t>(j), 1), I(0)});
+  k.op(0, "v_mov_b32", {R(sc, 1, 1), I(127)});
+  k.op(0, "v_mov_b32", {R(sc, 0, 1), I(128)});
+  k.op(0, mfma, {R(acc), R(a), R(a), R(acc), R(sc, 0, 1), R(sc, 1, 1)});
+  after(k, acc, a, r, tid);
+  k.op(0, "global_store_dword", {R(tid), R(r), R(out)});
+  const auto st = compile_function(k.fn);
+  REQUIRE_FALSE(st.error.failed);
+  check_clean(st, name);
+  return to_text(st.fn, true);
+}
+}  // namespace
+
+TEST_CASE("hazards_gfx950: a scaled MFMA is an XDL MFMA of the FP8 passes (llc-22: s_nop 1 before, 11 after)") {
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_scale_f32_16x16x128_f8f6f4)].mfma_passes == 8);
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_scale_f32_32x32x64_f8f6f4)].mfma_passes == 16);
+  CHECK(active_target::table[static_cast<int>(target_op::v_mfma_scale_f32_16x16x128_f8f6f4)].has(isa::f_xdl));
+  for (const auto& [mfma, c, read_waits] : {std::tuple{"v_mfma_scale_f32_16x16x128_f8f6f4", 4, 12},
+                                            std::tuple{"v_mfma_scale_f32_32x32x64_f8f6f4", 16, 20}}) {
+    INFO(mfma);
+    const std::string text = scaled_mfma_then("scale_read", mfma, c, [](kb& k, auto acc, auto, auto r, auto) {
+      k.op(0, "v_add_u32", {R(r), R(acc, 1, 1), R(acc, 0, 1)});
+    });
+    INFO(text);
+    CHECK(nops_before(text, "v_mfma_scale") == 2);  // the v_mov writing the scale VGPR
+    CHECK(nops_before(text, "v_add_u32") == read_waits);
+  }
+}
+
+TEST_CASE("hazards_gfx950: an XDL result read as a scaled MFMA's scale: the SrcA/B wait (llc-22: 12)") {
+  std::string text =
+      scaled_mfma_then("scale_srcab", "v_mfma_scale_f32_16x16x128_f8f6f4", 4, [](kb& k, auto acc, auto a, auto r, auto) {
+        auto d = k.v(4, "d");
+        k.op(0, "v_mfma_scale_f32_16x16x128_f8f6f4", {R(d), R(a), R(a), I(0), R(acc, 1, 1), R(acc, 2, 1)});
+        k.op(0, "v_mov_b32", {R(r), R(d, 0, 1)});
+      });
+  text = text.substr(text.find("v_mfma_scale") + 1);  // after the first MFMA
+  INFO(text);
+  CHECK(nops_before(text, "v_mfma_scale") == 12);  // before the rule covered the scale operands: 0
+}

@@ -310,7 +310,7 @@ TEST_CASE("mfma atoms: f8f6f4 in fp6 and fp4 (OCP MX encodings) in hipasm-sim ma
   const target_case& T = kTargets[1];
   int n = 0;
   for (const mfma_atom& x : T.atoms) {
-    if (x.a != mfma_type::f8f6f4) continue;
+    if (x.a != mfma_type::f8f6f4 || x.scaled) continue;
     if (T.arch == hipasm::test::test_arch())  // gfx950's run: its code objects have these kernels
       for (auto [fa, fb] : {std::pair{2, 2}, {3, 3}, {4, 4}, {2, 4}, {4, 3}, {1, 2}, {0, 4}}) check_f8f6f4(T, x, fa, fb, rng);
     ++n;
@@ -378,6 +378,14 @@ TEST_CASE("mfma atoms: names, register counts and passes match the instruction t
   CHECK_FALSE(has(kTargets[1], "v_mfma_f32_32x32x4_xf32"));
   CHECK_FALSE(has(kTargets[0], "v_mfma_f32_16x16x32_bf16"));
   CHECK(has(kTargets[1], "v_mfma_f32_16x16x128_f8f6f4"));
+  CHECK(has(kTargets[1], "v_mfma_scale_f32_32x32x64_f8f6f4"));
+  for (const target_case& T : kTargets)
+    for (const mfma_atom& x : T.atoms) {  // the scaled atoms' table entries have the two scale VGPRs
+      const hipasm::isa::instr_desc& d = (*T.desc)[x.op];
+      CHECK(x.scaled == (d.num_operands == 6));
+      CHECK(x.scaled == x.name.starts_with("v_mfma_scale_"));
+      if (x.scaled) CHECK((d.operands[4].dwords == 1 && d.operands[5].dwords == 1));
+    }
   // Pass counts: reference/gfx942.md "Passes on gfx940" and gfx950.md section 3.
   const std::map<std::string, std::pair<int, int>> passes = {
       {"v_mfma_f32_4x4x4_16b_f16", {2, 2}},      {"v_mfma_f32_16x16x16_bf16", {4, 4}},
@@ -389,7 +397,8 @@ TEST_CASE("mfma atoms: names, register counts and passes match the instruction t
       {"v_mfma_f32_32x32x4_xf32", {8, 0}},       {"v_mfma_f32_16x16x32_bf16", {0, 4}},
       {"v_mfma_f32_32x32x16_f16", {0, 8}},       {"v_mfma_i32_16x16x64_i8", {0, 4}},
       {"v_mfma_i32_32x32x32_i8", {0, 8}},        {"v_mfma_f32_16x16x128_f8f6f4", {0, 8}},
-      {"v_mfma_f32_32x32x64_f8f6f4", {0, 16}},
+      {"v_mfma_f32_32x32x64_f8f6f4", {0, 16}},  {"v_mfma_scale_f32_16x16x128_f8f6f4", {0, 8}},
+      {"v_mfma_scale_f32_32x32x64_f8f6f4", {0, 16}},
   };
   for (int t = 0; t < 2; ++t)
     for (const mfma_atom& x : kTargets[t].atoms) {

@@ -214,6 +214,10 @@ TEST_CASE("isa_emitter_assembles: f8f6f4 MFMA A / B widths follow cbsz / blgp") 
           in.ops[1] = reg(reg_class::vgpr, 32, a);
           in.ops[2] = reg(reg_class::vgpr, 48, b);
           in.ops[3] = reg(reg_class::vgpr, 0, c);
+          if (d.num_operands == 6) {  // the scaled forms: scale A, scale B
+            in.ops[4] = reg(reg_class::vgpr, 60, 1);
+            in.ops[5] = reg(reg_class::vgpr, 61, 1);
+          }
           modifiers m;
           m.cbsz = static_cast<uint8_t>(fa);
           m.blgp = static_cast<uint8_t>(fb);
@@ -227,7 +231,8 @@ TEST_CASE("isa_emitter_assembles: f8f6f4 MFMA A / B widths follow cbsz / blgp") 
         }
       }
   }
-  if (active_target::name == std::string_view("gfx950")) CHECK(mfmas == 2);
+  // v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 and their v_mfma_scale_ forms
+  if (active_target::name == std::string_view("gfx950")) CHECK(mfmas == 4);
   else CHECK(mfmas == 0);
   if (!mfmas) return;
   const auto ok = assemble(ok_lines), bad = assemble(bad_lines);
@@ -239,8 +244,66 @@ TEST_CASE("isa_emitter_assembles: f8f6f4 MFMA A / B widths follow cbsz / blgp") 
     INFO(bad_lines[i]);
     CHECK_FALSE(bad[i].ok);
   }
-  CHECK(ok_lines.size() == 2 * 25);
-  CHECK(bad_lines.size() == 2 * 25 * 2);
+  CHECK(ok_lines.size() == 4 * 25);
+  CHECK(bad_lines.size() == 4 * 25 * 2);
+}
+// gfx950's scaled MFMAs print as one mnemonic and assemble to v_mfma_ld_scale_b32 + the f8f6f4
+// MFMA (16 bytes). op_sel (low bit) and op_sel_hi (high bit) pick the byte of each scale VGPR;
+// llvm-mc's default is op_sel_hi:[0,0,0] (byte 0), so the emitter's text must carry the user's
+// bits whatever their value. Oracle: llvm-mc-22's encoding of the hand-written text, and the
+// VOP3P fields of the first dword pair (OP_SEL bits 11.., OP_SEL_HI bits 59..).
+TEST_CASE("isa_emitter_assembles: scaled MFMA scale-byte selects") {
+  if (active_target::name != std::string_view("gfx950")) return;
+  std::vector<std::string> emitted, hand;
+  std::vector<int> sels;
+  for (const char* name : {"v_mfma_scale_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4"}) {
+    uint16_t op = 0;
+    while (op < active_target::table.size() && active_target::table[op].name != std::string_view(name)) ++op;
+    REQUIRE(op < active_target::table.size());
+    const instr_desc& d = active_target::table[op];
+    REQUIRE(d.num_operands == 6);
+    const int c = d.operands[0].dwords;
+    for (int sa = 0; sa < 4; ++sa)
+      for (int sb = 0; sb < 4; ++sb) {
+        instr in;
+        in.op = op;
+        in.num_operands = 6;
+        in.ops[0] = reg(reg_class::vgpr, 0, c);
+        in.ops[1] = reg(reg_class::vgpr, 32, 8);
+        in.ops[2] = reg(reg_class::vgpr, 48, 8);
+        in.ops[3] = reg(reg_class::vgpr, 0, c);
+        in.ops[4] = reg(reg_class::vgpr, 60, 1);
+        in.ops[5] = reg(reg_class::vgpr, 61, 1);
+        modifiers m;
+        m.op_sel = static_cast<uint8_t>((sa & 1) | (sb & 1) << 1);
+        m.op_sel_hi = static_cast<uint8_t>((sa >> 1) | (sb >> 1) << 1);
+        in.mods = m;
+        const check_result r = check(d, in);
+        INFO(name << " " << sa << " " << sb << ": " << std::string(r.message.view()));
+        REQUIRE(r.ok);
+        emitted.push_back(emit_line(in));
+        hand.push_back(std::string(name) + " v[0:" + std::to_string(c - 1) + "], v[32:39], v[48:55], v[0:" +
+                       std::to_string(c - 1) + "], v60, v61 op_sel:[" + std::to_string(sa & 1) + "," +
+                       std::to_string(sb & 1) + ",0] op_sel_hi:[" + std::to_string(sa >> 1) + "," +
+                       std::to_string(sb >> 1) + ",0]");
+        sels.push_back(sa | sb << 2);
+      }
+  }
+  const auto e = assemble(emitted), h = assemble(hand);
+  for (size_t i = 0; i < e.size(); ++i) {
+    INFO(emitted[i] << "  /  " << hand[i]);
+    REQUIRE(e[i].ok);
+    REQUIRE(h[i].ok);
+    CHECK(e[i].encoding == h[i].encoding);
+    std::vector<unsigned> b;
+    for (size_t p = 0; (p = e[i].encoding.find("0x", p)) != std::string::npos; p += 2)
+      b.push_back(static_cast<unsigned>(std::stoul(e[i].encoding.substr(p + 2, 2), nullptr, 16)));
+    REQUIRE(b.size() == 16);
+    CHECK((b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) >> 16 == 0xD3AC);  // v_mfma_ld_scale_b32
+    const int sa = sels[i] & 3, sb = sels[i] >> 2;
+    CHECK(((b[1] >> 3) & 3) == ((sa & 1) | (sb & 1) << 1));
+    CHECK(((b[7] >> 3) & 3) == ((sa >> 1) | (sb >> 1) << 1));
+  }
 }
 // bitop3 (gfx950's v_bitop3_b32 / _b16): only these accept it, and every truth table 0..255 as
 // the emitter prints it assembles, prints back the same and is encoded where the CDNA4 ISA puts

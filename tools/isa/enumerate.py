@@ -54,6 +54,12 @@ def _families():
         # MFMA results overlapping a source are rejected: dst = C at v64/a64
         yield "vop3p", [0xD3800000 | op << 16 | 64, V(64) << 18 | V(12) << 9 | V(8)]
         yield "vop3p", [0xD3800000 | op << 16 | 1 << 15 | 64, V(64) << 18 | V(12) << 9 | V(8)]
+    # gfx950's scaled MFMAs are two encodings llvm-mc treats as one instruction:
+    # v_mfma_ld_scale_b32 (VOP3P 0x2C: the two scale sources, op_sel) then an f8f6f4 MFMA.
+    # The MFMA half alone is the unscaled form; the pair only decodes as the scaled one.
+    for op in (0x2D, 0x2E):
+        yield "vop3p", [0xD3AC0000, V(21) << 9 | V(20), 0xD3800000 | op << 16 | 1 << 11 | 64,
+                        1 << 26 | V(64) << 18 | V(40) << 9 | V(16)]
     for op in range(256):  # DS: vdst v4, addr v8, data0 v12, data1 v16
         yield "ds", [0xD8000000 | op << 17, 4 << 24 | 16 << 16 | 12 << 8 | 8]
         yield "ds", [0xD8000000 | op << 17, 0]

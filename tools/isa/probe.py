@@ -131,7 +131,7 @@ def _joint_jobs(e):
     # acc bit for the instruction): replace all of them at once.
     if e.family in MEMORY or e.name.startswith(("v_mfma", "v_smfmac")):
         if e.name.startswith("v_mfma"):
-            group = [0, 3] if len(ops) == 4 else [0]
+            group = [0, 3] if len(ops) >= 4 else [0]  # dst and C (the scaled forms have 6)
         elif e.name.startswith("v_smfmac"):
             group = [0]
         else:
@@ -258,6 +258,10 @@ def probe_mods(entries):
         ops, mods, _ = e.base[form]
         sel_len, nsrc = _lens(e)
         # Non-default values: a modifier only zeros may take is no use (v_dot2 op_sel).
+        # llvm-mc's VOP3P lists hold at most three entries: the scaled MFMAs (five sources)
+        # take three for the two scale sources of their v_mfma_ld_scale_b32 half.
+        if e.name.startswith("v_mfma_scale"):
+            sel_len = nsrc = e.op_sel_hi_len = 3
         probes = MOD_PROBES + [("op_sel", "op_sel:" + _bits(sel_len)),
                                ("op_sel_hi", "op_sel_hi:[" + ",".join(["0"] * max(nsrc, 1)) + "]"),
                                ("neg_lo_hi", "neg_lo:" + _bits(max(nsrc, 1)))]

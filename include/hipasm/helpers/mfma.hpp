@@ -50,7 +50,7 @@ constexpr const mfma_atom& mfma_atom_of(std::string_view name) {
 // By types and shape (blocks = 1 unless asked).
 constexpr const mfma_atom* find_mfma_atom(mfma_type a, mfma_type b, int m, int n, int k, int blocks = 1) {
   for (const mfma_atom& x : mfma_atoms())
-    if (x.a == a && x.b == b && x.m == m && x.n == n && x.k == k && x.blocks == blocks) return &x;
+    if (x.a == a && x.b == b && x.m == m && x.n == n && x.k == k && x.blocks == blocks && !x.scaled) return &x;
   return nullptr;
 }
 constexpr const mfma_atom& mfma_atom_of(mfma_type a, mfma_type b, int m, int n, int k, int blocks = 1) {
@@ -304,6 +304,12 @@ constexpr void mfma_store(builder J, const mfma_atom& at, const gpr<T>& acc, con
 constexpr emitted mfma_run(builder J, const mfma_atom& at, operand_arg d, operand_arg a, operand_arg b, operand_arg c,
                            const modifiers& m = no_modifiers, std::source_location l = std::source_location::current()) {
   return J.emit(static_cast<target_op>(at.op), {d, a, b, c}, m, l);
+}
+// A scaled atom (at.scaled): sa / sb the scale VGPRs, m.op_sel / m.op_sel_hi their bytes.
+constexpr emitted mfma_run(builder J, const mfma_atom& at, operand_arg d, operand_arg a, operand_arg b, operand_arg c,
+                           operand_arg sa, operand_arg sb, const modifiers& m = no_modifiers,
+                           std::source_location l = std::source_location::current()) {
+  return J.emit(static_cast<target_op>(at.op), {d, a, b, c, sa, sb}, m, l);
 }
 
 }  // namespace hipasm

@@ -297,7 +297,9 @@ constexpr void fill_hazard_facts(hazard_facts& h_, const function& fn, const isa
       }
       if (mfma) {
         const bool srcc = (smfmac && i == 0) || (!smfmac && i == 3);
-        t = srcc ? ht_srcc : (i == 1 || i == 2) ? ht_srcab : ht_plain;
+        // LLVM checks every MFMA source but C by the SrcA/B rules, the scaled MFMAs' scale
+        // VGPRs (operands 4 and 5) too (llc-22 -mcpu=gfx950: XDL result as a scale, 8 passes: 12)
+        t = srcc ? ht_srcc : (i == 1 || i == 2 || (!smfmac && i > 3)) ? ht_srcab : ht_plain;
       } else if (dot && i == 3) {
         t = ht_srcc;  // a VOP3P v_dot's accumulator (src2)
       } else if (lane_op && i == 2 && first < hz_vgpr0) {

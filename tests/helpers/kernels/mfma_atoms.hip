@@ -15,6 +15,19 @@ using namespace hipasm;
 
 namespace ma {
 
+// The atom's MFMA; a scaled atom's scales are 127 (2^0) here (test_mfma_scale_sim.cpp tests others).
+template <int I>
+constexpr void run(builder J, operand_arg d, operand_arg a, operand_arg b, operand_arg c, const modifiers& m = {}) {
+  constexpr const mfma_atom& x = mfma_atoms()[I];
+  if constexpr (x.scaled) {
+    auto one = J.vgpr<u32>();
+    one = 127u;
+    mfma_run(J, x, d, a, b, c, one, one, m);
+  } else {
+    mfma_run(J, x, d, a, b, c, m);
+  }
+}
+
 template <int I, int FA = 0, int FB = 0>
 constexpr void atom_raw(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<const uint32_t*> b,
                         arg<const uint32_t*> c) {
@@ -28,8 +41,8 @@ constexpr void atom_raw(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg
   for (int r = 0; r < x.b_regs(FB); ++r) B.load(rb.at(r), at(o) + 256 * r);
   for (int r = 0; r < x.c_regs(); ++r) C.load(rc.at(r), at(o) + 256 * r);
   J.s_waitcnt(vmcnt(0));
-  if constexpr (x.a == mfma_type::f8f6f4) mfma_run(J, x, rc, ra, rb, rc, {.cbsz = FA, .blgp = FB});
-  else mfma_run(J, x, rc, ra, rb, rc);
+  if constexpr (x.a == mfma_type::f8f6f4) run<I>(J, rc, ra, rb, rc, {.cbsz = FA, .blgp = FB});
+  else run<I>(J, rc, ra, rb, rc);
   for (int r = 0; r < x.c_regs(); ++r) D.store(rc.at(r), at(o) + 256 * r);
 }
 
@@ -58,7 +71,7 @@ constexpr void frag_global(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, 
   mfma_load(J, x, mfma_operand::b, fb, mfma_global{B, 0, S::ldbt * S::eb_a, S::eb_a}, lane, {}, true);
   mfma_load(J, x, mfma_operand::c, acc, mfma_global{C, 0, S::ldc * S::eb_c, S::eb_c}, lane);
   J.s_waitcnt(vmcnt(0));
-  mfma_run(J, x, acc, fa, fb, acc);
+  run<I>(J, acc, fa, fb, acc);
   mfma_store(J, x, acc, mfma_global{D, 0, S::ldc * S::eb_c, S::eb_c}, lane);
 }
 
@@ -100,7 +113,7 @@ constexpr void frag_lds(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg
   mfma_load(J, x, mfma_operand::c, acc, mfma_global{C, 0, S::ldc * S::eb_c, S::eb_c}, lane);
   J.s_waitcnt(vmcnt(0));
   J.s_waitcnt(lgkmcnt(0));
-  mfma_run(J, x, acc, fa, fb, acc);
+  run<I>(J, acc, fa, fb, acc);
   mfma_store(J, x, acc, mfma_global{D, 0, S::ldc * S::eb_c, S::eb_c}, lane);
 }
 
@@ -140,4 +153,5 @@ F8F6F4(32, 2, 2) F8F6F4(32, 3, 3) F8F6F4(32, 4, 4) F8F6F4(32, 2, 4) F8F6F4(32, 4
 ATOM(0) ATOM(1) ATOM(2) ATOM(3) ATOM(4) ATOM(5) ATOM(6) ATOM(7) ATOM(8) ATOM(9)
 ATOM(10) ATOM(11) ATOM(12) ATOM(13) ATOM(14) ATOM(15) ATOM(16) ATOM(17) ATOM(18) ATOM(19)
 ATOM(20) ATOM(21) ATOM(22) ATOM(23) ATOM(24) ATOM(25) ATOM(26) ATOM(27) ATOM(28) ATOM(29)
-ATOM(30) ATOM(31) ATOM(32) ATOM(33) ATOM(34) ATOM(35) ATOM(36) ATOM(37)
+ATOM(30) ATOM(31) ATOM(32) ATOM(33) ATOM(34) ATOM(35) ATOM(36) ATOM(37) ATOM(38) ATOM(39)
+static_assert(mfma_atoms().size() <= 40, "one ATOM(i) per atom");

@@ -1187,6 +1187,8 @@ struct gfx950_mnemonics {
   constexpr auto v_mfma_i32_32x32x32_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x32_i8, a0, a1, a2, a3); }
   constexpr auto v_mfma_i32_32x32x4_2b_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_32x32x4_2b_i8, a0, a1, a2, a3); }
   constexpr auto v_mfma_i32_4x4x4_16b_i8(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_i32_4x4x4_16b_i8, a0, a1, a2, a3); }
+  constexpr auto v_mfma_scale_f32_16x16x128_f8f6f4(A a0, A a1, A a2, A a3, A a4, A a5, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_scale_f32_16x16x128_f8f6f4, a0, a1, a2, a3, a4, a5); }
+  constexpr auto v_mfma_scale_f32_32x32x64_f8f6f4(A a0, A a1, A a2, A a3, A a4, A a5, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_mfma_scale_f32_32x32x64_f8f6f4, a0, a1, a2, a3, a4, a5); }
   constexpr auto v_min3_f16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f16, a0, a1, a2, a3); }
   constexpr auto v_min3_f32(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_f32, a0, a1, a2, a3); }
   constexpr auto v_min3_i16(A a0, A a1, A a2, A a3, HIPASM_MN_ARGS_) { HIPASM_MN_EMIT_(v_min3_i16, a0, a1, a2, a3); }
