@@ -54,7 +54,7 @@ TEST_CASE("isa_negative: illegal forms are rejected by check() with a clear mess
       {"v_add_u32", {V(0), V(1), A(2)}, {}, "cannot be an AGPR"},
       {"v_readlane_b32", {S(0), V(1), V(2)}, {}, "operand 2 (src1) cannot be a VGPR"},
       // literals
-      {"v_fma_f32", {V(0), V(1), V(2), imm(0x12345)}, {}, "literal 0x12345 not allowed in VOP3 on gfx942"},
+      {"v_fma_f32", {V(0), V(1), V(2), imm(0x12345)}, {}, "literal 0x12345 not allowed in VOP3 on gfx9 ("},
       {"v_add_u32", {V(0), V(1), imm(0x12345)}, {}, "literal 0x12345 not allowed in VOP3"},
       {"v_pk_add_f16", {V(0), imm(0x3801), V(1)}, {}, "not allowed in VOP3"},
       {"v_add_f64", {V(0, 2), V(2, 2), imm(0x3ff0000000000001ull)}, {}, "not allowed in VOP3"},

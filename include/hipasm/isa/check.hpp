@@ -470,11 +470,11 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
   r.chosen = f;
   r.print_e64 = f == form::e64 && d.has(f_has_e64);
   if (f == form::dpp && !d.has(f_has_dpp)) {
-    (w = detail::begin_fail(r, d)) << "has no DPP form on gfx942";
+    (w = detail::begin_fail(r, d)) << "has no DPP form";
     return r;
   }
   if (f == form::sdwa && !d.has(f_has_sdwa)) {
-    (w = detail::begin_fail(r, d)) << "has no SDWA form on gfx942";
+    (w = detail::begin_fail(r, d)) << "has no SDWA form";
     return r;
   }
 
@@ -539,7 +539,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
           w << " as ";
           detail::operand_name(w, d, i);
           if (f == form::dpp)
-            w << ": DPP takes no literal (nor an inline constant on gfx942): its sources are VGPRs; move the "
+            w << ": DPP takes no literal (nor an inline constant on gfx9): its sources are VGPRs; move the "
                  "value into a VGPR first (v_mov_b32) and pass the register";
           else
             w << ": SDWA takes no literal: pass a register or an inline constant (-16..64, +-0.5, +-1, +-2, +-4, "
@@ -548,7 +548,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
         }
         (w = detail::begin_fail(r, d)) << "literal ";
         w.hex(o.value);
-        w << " not allowed in VOP3 on gfx942 (";
+        w << " not allowed in VOP3 on gfx9 (";
         detail::operand_name(w, d, i);
         w << "; inline constants are -16..64, +-0.5, +-1, +-2, +-4, 1/(2*pi))";
         return r;
@@ -591,7 +591,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
       if (o.value + o.dwords > limit) {
         w = detail::begin_fail(r, d);
         detail::reg_text(w, o);
-        w << " is out of range: gfx942 addresses " << (o.cls == reg_class::sgpr ? "s0..s" : o.cls == reg_class::vgpr ? "v0..v" : "a0..a");
+        w << " is out of range: the target addresses " << (o.cls == reg_class::sgpr ? "s0..s" : o.cls == reg_class::vgpr ? "v0..v" : "a0..a");
         w.dec(limit - 1);
         return r;
       }
@@ -603,7 +603,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
         if (o.cls == reg_class::sgpr)
           w << (align == 2 ? "64-bit SGPR pairs start at an even register" : "SGPR tuples of 4+ dwords start at a multiple of 4");
         else
-          w << "VGPR/AGPR tuples start at an even register on gfx942";
+          w << "VGPR/AGPR tuples start at an even register on gfx90a and later";
         return r;
       }
     }
@@ -648,7 +648,7 @@ constexpr check_result check_explained(const instr_desc& d, const instr& in, con
       return r;
     }
     if (u.count > 1) {
-      (w = detail::begin_fail(r, d)) << "at most one SGPR/literal read (constant bus) per VALU instruction on gfx942: ";
+      (w = detail::begin_fail(r, d)) << "at most one SGPR/literal read (constant bus) per VALU instruction on gfx9: ";
       detail::bus_operand_name(w, d, u.first);
       w << " and ";
       detail::bus_operand_name(w, d, u.second);
