@@ -309,6 +309,12 @@ constexpr bool op_sel_writes_dst_high(const isa::instr_desc& d, const packed_mod
   return d.enc == isa::encoding::vop3 && d.op_sel_len > 0 && sel != 0xff && ((sel >> (d.op_sel_len - 1)) & 1) &&
          d.accepts(isa::m_op_sel);
 }
+// The byte of its dst a byte-select convert writes (op_sel[3:2]: v_cvt_sr_fp8_f32 and the like,
+// flag f_cvt_byte_sel), or -1 for any other instruction.
+constexpr int cvt_dst_byte(const isa::instr_desc& d, const packed_modifiers& m) {
+  if (!d.has(isa::f_cvt_byte_sel)) return -1;
+  return m.op_sel() == 0xff ? 0 : (m.op_sel() >> 2) & 3;
+}
 constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modifiers& m) {
   if (m.dpp_on()) {
     if (m.dpp_row_mask() != 0xf || m.dpp_bank_mask() != 0xf) return dst_write::merges;
@@ -324,7 +330,7 @@ constexpr dst_write vector_dst_write(const isa::instr_desc& d, const packed_modi
   // A byte-select convert (op_sel[3:2] picks the byte) writing byte 1, 2 or 3 keeps the other
   // bytes (op_sel_writes_dst_high sees only op_sel[3]); byte 0 counts as a full write, so a
   // packed result is written byte 0 first, as the low word of v_cvt_pk_fp8_f32 is.
-  if (d.has(isa::f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 0xc)) return dst_write::merges;
+  if (cvt_dst_byte(d, m) > 0) return dst_write::merges;
   return dst_write::full;
 }
 

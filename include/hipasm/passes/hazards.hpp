@@ -203,12 +203,13 @@ constexpr uint32_t modifier_hazard_kind(const isa::instr_desc& d, const packed_m
   if (m.dpp_on()) k |= hk_dpp;
   // A byte-select convert writing byte 1 or 3 (op_sel[2]) writes part of its dst too (LLVM's
   // FP8 dst-select kind; llc-22 -mcpu=gfx942 pads v_cvt_sr_fp8_f32 op_sel:[0,0,1,0]).
-  const bool byte_odd = d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 4);
+  const int byte = cvt_dst_byte(d, m);
+  const bool byte_odd = byte == 1 || byte == 3;
   if ((m.sdwa_on() && m.sdwa_dst_sel() != 6) || op_sel_writes_dst_high(d, m) || byte_odd) k |= hk_partial_dst;
   if (m.gds() && (d.enc == encoding::ds)) k |= hk_m0_user;
   // LLVM's getDstSelForwardingOperand on gfx950: a byte-select convert writing byte 1-3
   // (op_sel[3:2] != 0; the stochastic fp4 pairs whatever their op_sel: opcode_hazard_kind).
-  if (d.has(f_cvt_byte_sel) && m.op_sel() != 0xff && (m.op_sel() & 0xc)) k |= hk_cvt_fwd;
+  if (byte > 0) k |= hk_cvt_fwd;
   return k;
 }
 
