@@ -14,6 +14,7 @@
 #include <hipasm/targets/gfx942/target.hpp>
 #include <hipasm/targets/gfx950/mfma_atoms.hpp>
 #include <hipasm/targets/gfx950/target.hpp>
+#include "narrow_float_ref.hpp"
 #include "sim_code_object.hpp"
 
 #include <bit>
@@ -234,28 +235,17 @@ void check_frag(const target_case& T, int idx, bool lds, std::mt19937& rng) {
   CHECK(bad == 0);
 }
 
-// ---- OCP MX formats, from the OCP Microscaling Formats (MX) v1.0 spec, section 5.3 -----------
+// ---- OCP MX formats (tests/common/narrow_float_ref.hpp, from the OCP MX v1.0 spec) ---------
 // E2M1 (fp4), E2M3 / E3M2 (fp6) and the OCP fp8 E4M3 / E5M2, by their f8f6f4 format code (0 e4m3,
-// 1 e5m2, 2 e2m3, 3 e3m2, 4 e2m1): exponent bias 2^(e-1) - 1, exponent field 0 subnormal
-// (2^(1 - bias) x 0.m), the others normal (2^(e - bias) x 1.m); fp6 / fp4 have no Inf / NaN (the
-// values used here are finite in all five).
-struct mx_format {
-  int ebits, mbits;
-};
-constexpr mx_format kMx[5] = {{4, 3}, {5, 2}, {2, 3}, {3, 2}, {2, 1}};
-double mx_decode(uint32_t bits, mx_format f) {
-  const int bias = (1 << (f.ebits - 1)) - 1;
-  const uint32_t m = bits & ((1u << f.mbits) - 1), e = (bits >> f.mbits) & ((1u << f.ebits) - 1);
-  const double frac = static_cast<double>(m) / (1 << f.mbits);
-  const double v = e == 0 ? std::ldexp(frac, 1 - bias) : std::ldexp(1 + frac, static_cast<int>(e) - bias);
-  return (bits >> (f.ebits + f.mbits)) & 1 ? -v : v;
-}
-// The code of an exactly representable value (+0 for zero): a search of the format's codes.
-uint32_t mx_encode(double v, mx_format f) {
-  for (uint32_t b = 0; b < (1u << (1 + f.ebits + f.mbits)); ++b)
-    if (mx_decode(b, f) == v && (v != 0 || b == 0)) return b;
-  FAIL("value " << v << " is not exact in e" << f.ebits << "m" << f.mbits);
-  return 0;
+// 1 e5m2, 2 e2m3, 3 e3m2, 4 e2m1); the values used here are finite in all five.
+const hipasm::test::minifloat* const kMx[5] = {&hipasm::test::e4m3fn, &hipasm::test::e5m2, &hipasm::test::e2m3,
+                                               &hipasm::test::e3m2, &hipasm::test::e2m1};
+double mx_decode(uint32_t bits, const hipasm::test::minifloat* f) { return hipasm::test::decode(*f, bits); }
+// The code of an exactly representable value (+0 for zero).
+uint32_t mx_encode(double v, const hipasm::test::minifloat* f) {
+  const uint32_t b = hipasm::test::encode(*f, v, false, {.unsigned_zero_input = true});
+  if (mx_decode(b, f) != v) FAIL("value " << v << " is not exact in e" << f->exp_bits << "m" << f->man_bits);
+  return b;
 }
 
 // One f8f6f4 MFMA with A in format fa (cbsz) and B in fb (blgp): elements from {0, +-0.5, +-1,
@@ -271,8 +261,8 @@ void check_f8f6f4(const target_case& T, const mfma_atom& x, int fa, int fb, std:
   for (double& v : B) v = vals[pick(rng)];
   for (double& v : C) v = ci(rng);
   const int ba = x.operand_bits(0, fa), bb = x.operand_bits(1, fb);
-  REQUIRE(ba == 1 + kMx[fa].ebits + kMx[fa].mbits);
-  REQUIRE(bb == 1 + kMx[fb].ebits + kMx[fb].mbits);
+  REQUIRE(ba == kMx[fa]->bits());
+  REQUIRE(bb == kMx[fb]->bits());
   std::vector<uint32_t> wa(static_cast<size_t>(x.a_regs(fa)) * 64), wb(static_cast<size_t>(x.b_regs(fb)) * 64),
       wc(static_cast<size_t>(x.c_regs()) * 64);
   for (int l = 0; l < 64; ++l) {
