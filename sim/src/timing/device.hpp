@@ -85,9 +85,13 @@ struct DeviceSpec {
   // lanes on one address are applied one after another (each must see the previous result).
   // No source in reach gives an L2 atomic rate (timing.md has none; rocprofiler-compute's L2
   // pages give only the channel's 128 B/clk): assumed one read-modify-write per address per
-  // channel cycle, the channel's one request per clock (T6). A request's lanes on different
-  // addresses of the line cost one channel cycle together, like a store.
+  // channel cycle, the channel's one request per clock (T6).
   double l2_atomic_cycles = 1;
+  // Lanes of one atomic request the channel's atomic unit applies per cycle (distinct addresses).
+  // No source gives it either: fitted on the 24 batch-4 (calibration) bwd rows of aiter's
+  // attention table at seqlen 2048 and 4096 (docs/timing-model.md, Vector memory). Without it an
+  // atomic request cost one channel cycle whatever its lanes, like a store.
+  double l2_atomic_lanes_per_clk = 1.5;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of

@@ -890,13 +890,15 @@ class Sim {
     return size_t(a % n);
   }
 
-  // Channel cycles of an atomic request whose most-used address in the line has `serial` lanes:
-  // the channel applies them one after another, l2_atomic_cycles each (device.hpp). The
-  // fuller atomic unit (its throughput, cross-XCD coherence) would be modelled here.
-  double l2_atomic_busy(uint32_t serial) const { return double(serial) * dev_.l2_atomic_cycles; }
+  // Channel cycles of an atomic request with `lanes` lanes on the line, `serial` of them on its
+  // most-used address: the atomic unit applies l2_atomic_lanes_per_clk lanes a cycle, and the
+  // lanes on one address one after another, l2_atomic_cycles each (device.hpp).
+  double l2_atomic_busy(uint32_t serial, uint32_t lanes) const {
+    return std::max(double(serial) * dev_.l2_atomic_cycles, double(lanes) / dev_.l2_atomic_lanes_per_clk);
+  }
 
   uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm,
-                         uint32_t serial = 1) {
+                         GroupStream::AtomicLine ops = {}) {
     const bool store = f.store || f.atomic;
     uint32_t slot = Cache::kNoSlot;
     if (!store && !f.bypass_l1) {
@@ -909,12 +911,12 @@ class Sim {
     const size_t ch = l2_channel(line);
     const double cs = std::max<double>(double(t), x.ch_free[ch]);
     double busy = std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
-    // An atomic's serialised lanes: the last one's result is ready that much after the first.
+    // An atomic's lanes: the last one's result is ready that long after the first cycle.
     uint64_t serial_wait = 0;
     if (f.atomic) {
-      const double a = l2_atomic_busy(serial);
+      const double a = l2_atomic_busy(ops.serial, ops.lanes);
       busy = std::max(busy, a);
-      serial_wait = uint64_t(a - l2_atomic_busy(1));
+      serial_wait = uint64_t(std::max(0.0, a - 1.0));
     }
     x.ch_free[ch] = cs + busy / dev_.l2_channel_share;
     bool dirty_out = false;
@@ -1068,7 +1070,7 @@ class Sim {
         XcdT& x = xcds_[w.cu / dev_.cus_per_xcd];
         for (uint32_t k = 0; k < r.b; ++k)
           d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f,
-                                        &hbm_bytes_, f.atomic ? gs.serial_ops(r.a + k) : 1));
+                                        &hbm_bytes_, f.atomic ? gs.atomic_ops(r.a + k) : GroupStream::AtomicLine{}));
         // A load to LDS writes its data into the LDS when it arrives: 64 lanes x 4 B through the
         // port of the wave's SIMD pair, at the cost T5 gives a 64-lane 4-byte store (8 cycles:
         // 50% of the port's 64 B/clk, address and data sharing the input). vmcnt counts the

@@ -407,9 +407,9 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     g.lines.erase(std::unique(g.lines.begin() + std::ptrdiff_t(first), g.lines.end()), g.lines.end());
     r.a = uint32_t(first);
     r.b = uint32_t(g.lines.size() - first);
-    // Lanes of an atomic on one address are applied one after another at the L2 channel:
-    // note each line's largest number of lanes on one of its addresses (1 is the default).
-    if (atomic_addr.size() > 1) {
+    // An atomic's lanes per line, and the most of them on one address of it (the L2 channel
+    // applies lanes on one address one after another).
+    if (!atomic_addr.empty()) {
       std::sort(atomic_addr.begin(), atomic_addr.end());
       size_t li = first;
       for (size_t i = 0; i < atomic_addr.size();) {
@@ -417,9 +417,12 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
         while (j < atomic_addr.size() && atomic_addr[j] == atomic_addr[i]) ++j;
         const uint64_t l = atomic_addr[i] / line;
         while (li < g.lines.size() && g.lines[li] < l) ++li;
-        if (j - i > 1 && li < g.lines.size() && g.lines[li] == l) {
-          if (g.serial.empty() || g.serial.back().first != li) g.serial.push_back({uint32_t(li), 1});
-          g.serial.back().second = uint16_t(std::max<size_t>(g.serial.back().second, j - i));
+        if (li < g.lines.size() && g.lines[li] == l) {
+          if (g.atomic_lines.empty() || g.atomic_lines.back().line != li)
+            g.atomic_lines.push_back({uint32_t(li), 1, 0});
+          auto& al = g.atomic_lines.back();
+          al.serial = uint16_t(std::max<size_t>(al.serial, j - i));
+          al.lanes = uint16_t(al.lanes + (j - i));
         }
         i = j;
       }

@@ -73,12 +73,18 @@ struct WaveStream {
 struct GroupStream {
   std::vector<WaveStream> waves;
   std::vector<uint64_t> lines;  // line addresses (address / line size) of VMEM/SMEM records
-  // VMEM atomics: (index into lines, most lanes on one address of that line) where above 1, in
-  // index order; the L2 channel applies those lanes one after another.
-  std::vector<std::pair<uint32_t, uint16_t>> serial;
-  uint16_t serial_ops(uint32_t line_index) const {
-    const auto it = std::lower_bound(serial.begin(), serial.end(), std::pair<uint32_t, uint16_t>{line_index, 0});
-    return it != serial.end() && it->first == line_index ? it->second : 1;
+  // VMEM atomics, per line they touch (index into lines, in index order): the lanes that
+  // address it and the most lanes on one of its addresses; the L2 channel's atomic unit applies
+  // the lanes at its rate and those on one address one after another.
+  struct AtomicLine {
+    uint32_t line = 0;
+    uint16_t serial = 1, lanes = 1;
+  };
+  std::vector<AtomicLine> atomic_lines;
+  AtomicLine atomic_ops(uint32_t line_index) const {
+    const auto it = std::lower_bound(atomic_lines.begin(), atomic_lines.end(), line_index,
+                                     [](const AtomicLine& a, uint32_t l) { return a.line < l; });
+    return it != atomic_lines.end() && it->line == line_index ? *it : AtomicLine{line_index, 1, 1};
   }
 };
 
