@@ -179,8 +179,9 @@ int main(int argc, char** argv) {
     // 256x256 when it keeps most CUs busy (>= 5/8 of them: its efficiency pays for the idle
     // rest), else 128x128 when it fills the device and leaves its busiest CU no more of C than
     // 64x64 tiles would (1024x6144: 2 of 384 tiles = 8 64x64 tiles against 6 of 1536), else
-    // 64x64 with the K split that brings the workgroups closest to 2 per CU (K split only while
-    // each part keeps >= 1024 of K).
+    // 64x64 with the largest K split that keeps the workgroups within one round of the device
+    // (each part's f32 partial tile is an atomic add whose L2 cost outweighs a second round of
+    // tiles; K split only while each part keeps >= 1024 of K).
     auto groups = [&](const hipasm::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
     auto busiest_cu_tiles64 = [&](const hipasm::gemm_bf16_config& c) {  // in 64x64 tiles of C
       return (groups(c) + 303) / 304 * (c.bm / 64) * (c.bn / 64);
@@ -191,7 +192,7 @@ int main(int argc, char** argv) {
       ours = t128;
     else
       for (const auto& k : t64)
-        if (groups(k.config) <= 2 * 304 && s.k / k.config.split_k >= 1024) ours = k;
+        if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
     for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
