@@ -89,8 +89,8 @@ struct DeviceSpec {
   double l2_atomic_cycles = 1;
   // Lanes of one atomic request the channel's atomic unit applies per cycle (distinct addresses).
   // No source gives it either: fitted on the 24 batch-4 (calibration) bwd rows of aiter's
-  // attention table at seqlen 2048 and 4096 (docs/timing-model.md, Vector memory). Without it an
-  // atomic request cost one channel cycle whatever its lanes, like a store.
+  // attention table at seqlen 2048 and 4096 (docs/timing-model.md, Vector memory). At 32 or
+  // more a request costs one channel cycle whatever its lanes, like a store.
   double l2_atomic_lanes_per_clk = 1.5;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
