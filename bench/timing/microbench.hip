@@ -70,6 +70,8 @@ inline constexpr auto lds_atomic_distinct_fn = with_options<atomic_bench<hist::d
 inline constexpr auto lds_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, false, true>, raw>;
 inline constexpr auto global_atomic_distinct_fn = with_options<atomic_bench<hist::distinct, true, false>, raw>;
 inline constexpr auto global_atomic_rtn_distinct_fn = with_options<atomic_bench<hist::distinct, true, true>, raw>;
+inline constexpr auto global_atomic_pk_bf16_distinct_fn = with_options<atomic_bench<hist::distinct, true, false, true>, raw>;
+inline constexpr auto global_atomic_pk_bf16_one_hot_fn = with_options<atomic_bench<hist::one_hot, true, false, true>, raw>;
 inline constexpr auto lds_atomic_random256_fn = with_options<atomic_bench<hist::random256, false, false>, raw>;
 inline constexpr auto lds_atomic_rtn_random256_fn = with_options<atomic_bench<hist::random256, false, true>, raw>;
 inline constexpr auto global_atomic_random256_fn = with_options<atomic_bench<hist::random256, true, false>, raw>;
@@ -147,3 +149,5 @@ extern "C" __global__ void lds_atomic_random256(uint64_t* buf, unsigned n) { HIP
 extern "C" __global__ void lds_atomic_rtn_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_random256_fn, buf, n); }
 extern "C" __global__ void global_atomic_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_random256_fn, buf, n); }
 extern "C" __global__ void global_atomic_rtn_random256(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_rtn_random256_fn, buf, n); }
+extern "C" __global__ void global_atomic_pk_bf16_distinct(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_pk_bf16_distinct_fn, buf, n); }
+extern "C" __global__ void global_atomic_pk_bf16_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(global_atomic_pk_bf16_one_hot_fn, buf, n); }

@@ -158,7 +158,8 @@ constexpr void lds_write_bench(builder J, buf_t, n_t) {
 // one_hot (every lane the same bin), uniform16 (16 bins, 4 lanes each: lane mod 16), distinct
 // (64 bins, one lane each), random256 (a hash of the lane picks one of 256 bins: what random data
 // does; some bins get 2 or 3 lanes). LDS: ds_add_u32 (or ds_add_rtn_u32) back to back, one wait; global:
-// global_atomic_add at buf + 4 * bin (returning with sc0 if Rtn), one wait.
+// global_atomic_add at buf + 4 * bin (returning with sc0 if Rtn), one wait; Packed: the same
+// bins with global_atomic_pk_add_bf16 (each lane adds two bf16 elements to its dword).
 enum class hist { one_hot, uniform16, distinct, random256 };
 constexpr int atomic_ops = 32;
 template <hist H>
@@ -175,8 +176,9 @@ constexpr void hist_bin_bytes(builder J, const gpr<u32>& addr) {
     J.v_lshlrev_b32(addr, 2, addr);
   } else J.v_lshlrev_b32(addr, 2, J.thread_id_x());
 }
-template <hist H, bool Global, bool Rtn>
+template <hist H, bool Global, bool Rtn, bool Packed = false>
 constexpr void atomic_bench(builder J, buf_t buf, n_t) {
+  static_assert(!Packed || (Global && !Rtn));
   if constexpr (!Global) J.lds_bytes(65536);
   auto addr = J.vgpr<u32>();
   hist_bin_bytes<H>(J, addr);
@@ -184,7 +186,8 @@ constexpr void atomic_bench(builder J, buf_t buf, n_t) {
   J.v_mov_b32(one, 1);
   auto old = J.vgpr<u32>(8);
   for (int i = 0; i < atomic_ops; ++i) {
-    if constexpr (Global && Rtn) J.global_atomic_add(old[i % 8], addr, one, buf);
+    if constexpr (Packed) J.global_atomic_pk_add_bf16(addr, one, buf);
+    else if constexpr (Global && Rtn) J.global_atomic_add(old[i % 8], addr, one, buf);
     else if constexpr (Global) J.global_atomic_add(addr, one, buf);
     else if constexpr (Rtn) J.ds_add_rtn_u32(old[i % 8], addr, one);
     else J.ds_add_u32(addr, one);

@@ -1,7 +1,7 @@
 // Atomics to one address from many lanes, as the timing model predicts them: histograms whose
 // 64 lanes add to one bin (one_hot), 16 bins (uniform16), 256 bins by a hash of the lane
 // (random256) or 64 bins (distinct), through the LDS (ds_add_u32, ds_add_rtn_u32) and the L2
-// (global_atomic_add, returning or not); 32 atomics per wave (bench/timing/microbench.hpp). Prints predicted cycles per atomic instruction of one wave
+// (global_atomic_add, returning or not; global_atomic_pk_add_bf16); 32 atomics per wave (bench/timing/microbench.hpp). Prints predicted cycles per atomic instruction of one wave
 // (the interval between completions) and the kernel's cycles for one wave and for one wave on
 // every CU of the MI300X. docs/timing-model.md (LDS, Vector memory) has the figures behind them.
 //   hipasm-timing-atomics
@@ -40,13 +40,17 @@ int main() {
     const char* kernel;
     const char* name;
     const char* prefix;
+    std::vector<const char*> hists;
   };
-  const Unit units[] = {{"lds_atomic_", "ds_add_u32", "ds_add_u32"},
-                        {"lds_atomic_rtn_", "ds_add_rtn_u32", "ds_add_rtn_u32"},
-                        {"global_atomic_", "global_atomic_add", "global_atomic_add"},
-                        {"global_atomic_rtn_", "(returning)", "global_atomic_add"}};
+  const std::vector<const char*> all = {"one_hot", "uniform16", "random256", "distinct"};
+  const Unit units[] = {{"lds_atomic_", "ds_add_u32", "ds_add_u32", all},
+                        {"lds_atomic_rtn_", "ds_add_rtn_u32", "ds_add_rtn_u32", all},
+                        {"global_atomic_", "global_atomic_add", "global_atomic_add", all},
+                        {"global_atomic_rtn_", "(returning)", "global_atomic_add", all},
+                        {"global_atomic_pk_bf16_", "..._pk_add_bf16", "global_atomic_pk_add_bf16",
+                         {"one_hot", "distinct"}}};
   for (const Unit& u : units)
-    for (const char* h : {"one_hot", "uniform16", "random256", "distinct"}) {
+    for (const char* h : u.hists) {
       const std::string k = std::string(u.kernel) + h;
       double per_op = 0;
       const uint64_t one = run(k, 1, u.prefix, &per_op);

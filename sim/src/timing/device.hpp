@@ -87,11 +87,13 @@ struct DeviceSpec {
   // pages give only the channel's 128 B/clk): assumed one read-modify-write per address per
   // channel cycle, the channel's one request per clock (T6).
   double l2_atomic_cycles = 1;
-  // Lanes of one atomic request the channel's atomic unit applies per cycle (distinct addresses).
-  // No source gives it either: fitted on the 24 batch-4 (calibration) bwd rows of aiter's
-  // attention table at seqlen 2048 and 4096 (docs/timing-model.md, Vector memory). At 32 or
-  // more a request costs one channel cycle whatever its lanes, like a store.
-  double l2_atomic_lanes_per_clk = 1.5;
+  // Elements of one atomic request the channel's atomic unit applies per cycle (distinct
+  // addresses; a pk_add_f16/bf16 lane is two elements, an f32/u32 lane one). No source gives it
+  // either: fitted on the 24 batch-4 (calibration) bwd rows of aiter's attention table at seqlen
+  // 2048 and 4096, which carry bf16-pair (a16) and f32 (a32) atomics (docs/timing-model.md,
+  // Vector memory, L2 atomics). At 64 or more a request costs one channel cycle whatever its
+  // lanes, like a store.
+  double l2_atomic_elements_per_clk = 1.75;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of

@@ -890,11 +890,11 @@ class Sim {
     return size_t(a % n);
   }
 
-  // Channel cycles of an atomic request with `lanes` lanes on the line, `serial` of them on its
-  // most-used address: the atomic unit applies l2_atomic_lanes_per_clk lanes a cycle, and the
-  // lanes on one address one after another, l2_atomic_cycles each (device.hpp).
-  double l2_atomic_busy(uint32_t serial, uint32_t lanes) const {
-    return std::max(double(serial) * dev_.l2_atomic_cycles, double(lanes) / dev_.l2_atomic_lanes_per_clk);
+  // Channel cycles of an atomic request applying `elements` on the line, `serial` lanes on its
+  // most-used address: the atomic unit applies l2_atomic_elements_per_clk elements a cycle, and
+  // the lanes on one address one after another, l2_atomic_cycles each (device.hpp).
+  double l2_atomic_busy(uint32_t serial, uint32_t elements) const {
+    return std::max(double(serial) * dev_.l2_atomic_cycles, double(elements) / dev_.l2_atomic_elements_per_clk);
   }
 
   uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm,
@@ -914,7 +914,7 @@ class Sim {
     // An atomic's lanes: the last one's result is ready that long after the first cycle.
     uint64_t serial_wait = 0;
     if (f.atomic) {
-      const double a = l2_atomic_busy(ops.serial, ops.lanes);
+      const double a = l2_atomic_busy(ops.serial, ops.elements);
       busy = std::max(busy, a);
       serial_wait = uint64_t(std::max(0.0, a - 1.0));
     }

@@ -129,6 +129,7 @@ InstInfo classify(const Inst& in) {
     f.lds_dma = (c & C_LDS_DMA) != 0;
     f.bypass_l1 = in.mod.nt || in.mod.sc1 || f.atomic;  // T6: nt and sc1 loads bypass L1
     f.sync_atomic = f.atomic && !has(m, "_f") && !has(m, "bf16") && !has(m, "pk_");
+    f.atomic_elements = f.atomic && has(m, "_pk_") ? 2 : 1;  // pk_add_f16 / pk_add_bf16
     f.coherent_load = !(c & (C_STORE | C_ATOMIC | C_LDS_DMA)) && (in.mod.sc0 || in.mod.sc1);
     return f;
   }
@@ -407,7 +408,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
     g.lines.erase(std::unique(g.lines.begin() + std::ptrdiff_t(first), g.lines.end()), g.lines.end());
     r.a = uint32_t(first);
     r.b = uint32_t(g.lines.size() - first);
-    // An atomic's lanes per line, and the most of them on one address of it (the L2 channel
+    // An atomic's elements per line, and the most lanes on one address of it (the L2 channel
     // applies lanes on one address one after another).
     if (!atomic_addr.empty()) {
       std::sort(atomic_addr.begin(), atomic_addr.end());
@@ -422,7 +423,7 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
             g.atomic_lines.push_back({uint32_t(li), 1, 0});
           auto& al = g.atomic_lines.back();
           al.serial = uint16_t(std::max<size_t>(al.serial, j - i));
-          al.lanes = uint16_t(al.lanes + (j - i));
+          al.elements = uint16_t(al.elements + (j - i) * f.atomic_elements);
         }
         i = j;
       }

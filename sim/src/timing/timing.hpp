@@ -34,6 +34,7 @@ struct InstInfo {
   uint8_t width = 0;         // bytes per lane of a memory access (per address of read2/write2)
   uint8_t passes = 0;        // MFMA passes
   uint8_t prio = 0;          // s_setprio: the wave's user priority, SIMM16[1:0]
+  uint8_t atomic_elements = 1;  // VMEM atomic: the elements a lane adds (2: packed 16-bit)
   bool coexec = true;        // MFMA: plain VALU may run under it
   bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
   bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
@@ -73,12 +74,13 @@ struct WaveStream {
 struct GroupStream {
   std::vector<WaveStream> waves;
   std::vector<uint64_t> lines;  // line addresses (address / line size) of VMEM/SMEM records
-  // VMEM atomics, per line they touch (index into lines, in index order): the lanes that
-  // address it and the most lanes on one of its addresses; the L2 channel's atomic unit applies
-  // the lanes at its rate and those on one address one after another.
+  // VMEM atomics, per line they touch (index into lines, in index order): the elements its
+  // lanes apply (a packed 16-bit lane two) and the most lanes on one of its addresses; the L2
+  // channel's atomic unit applies the elements at its rate and the lanes on one address one
+  // after another.
   struct AtomicLine {
     uint32_t line = 0;
-    uint16_t serial = 1, lanes = 1;
+    uint16_t serial = 1, elements = 1;
   };
   std::vector<AtomicLine> atomic_lines;
   AtomicLine atomic_ops(uint32_t line_index) const {

@@ -165,16 +165,16 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
     CHECK_FIGURE(interval(pre + "random256", mn), random, 0.05);
   }
   // Global, global_atomic_add at buf + 4 * bin. The CU's address path takes 4 cycles per line
-  // (T6); the line's L2 channel applies an atomic's lanes at the atomic unit's rate
-  // (l2_atomic_lanes_per_clk, fitted: docs/timing-model.md, L2 atomics) and its lanes on one
-  // address one after another, one per channel cycle (assumed: the channel's one request per
-  // clock, T6). distinct: 2 lines of 32 lanes, both in one channel (256-B interleave): the
-  // larger of 2 x 4 and 64 lanes at the rate; uniform16: 1 line, 64 lanes, 4 per bin: the larger
-  // of 4 and 64 at the rate; one_hot: 64 lanes on one dword: 64. The returning kernel issues one
-  // atomic per 8 cycles (hipasm puts an s_nop 0 between them; T2: one issue per 4-cycle turn),
-  // which bounds it from below.
+  // (T6); the line's L2 channel applies an atomic's elements at the atomic unit's rate
+  // (l2_atomic_elements_per_clk, fitted: docs/timing-model.md, L2 atomics; a u32 lane is one
+  // element) and its lanes on one address one after another, one per channel cycle (assumed: the
+  // channel's one request per clock, T6). distinct: 2 lines of 32 lanes, both in one channel
+  // (256-B interleave): the larger of 2 x 4 and 64 elements at the rate; uniform16: 1 line, 64
+  // lanes, 4 per bin: the larger of 4 and 64 at the rate; one_hot: 64 lanes on one dword: 64.
+  // The returning kernel issues one atomic per 8 cycles (hipasm puts an s_nop 0 between them;
+  // T2: one issue per 4-cycle turn), which bounds it from below.
   constexpr double l2_op = 1;
-  const double lanes_per_clk = timing_model::find_device("mi300x")->l2_atomic_lanes_per_clk;
+  const double per_clk = timing_model::find_device("mi300x")->l2_atomic_elements_per_clk;
   for (const char* rtn : {"", "_rtn"}) {
     INFO("global_atomic_add" << rtn);
     const double issue = *rtn ? 8 : 4;
@@ -182,10 +182,21 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
     const double distinct = interval(pre + "distinct", "global_atomic_add"),
                  uniform = interval(pre + "uniform16", "global_atomic_add"),
                  one_hot = interval(pre + "one_hot", "global_atomic_add");
-    CHECK_FIGURE(distinct, std::max({8.0, 64 / lanes_per_clk, issue}), 0.05);
-    CHECK_FIGURE(uniform, std::max({4.0, 64 / lanes_per_clk, issue}), 0.05);
+    CHECK_FIGURE(distinct, std::max({8.0, 64 / per_clk, issue}), 0.05);
+    CHECK_FIGURE(uniform, std::max({4.0, 64 / per_clk, issue}), 0.05);
     CHECK_FIGURE(one_hot, 64 * l2_op, 0.05);
     CHECK(one_hot > uniform);  // what a free broadcast of one address got backwards
+  }
+  // global_atomic_pk_add_bf16: each lane adds two bf16 elements to its dword, so the same
+  // addresses cost twice the elements. distinct: 2 lines x 64 elements at the rate; one_hot: 64
+  // lanes one after another or 128 elements at the rate, the larger.
+  {
+    INFO("global_atomic_pk_add_bf16");
+    const double distinct = interval("global_atomic_pk_bf16_distinct", "global_atomic_pk_add_bf16"),
+                 one_hot = interval("global_atomic_pk_bf16_one_hot", "global_atomic_pk_add_bf16");
+    CHECK_FIGURE(distinct, std::max(8.0, 128 / per_clk), 0.05);
+    CHECK_FIGURE(one_hot, std::max(64 * l2_op, 128 / per_clk), 0.05);
+    CHECK(distinct > interval("global_atomic_distinct", "global_atomic_add") * 1.5);
   }
 }
 
