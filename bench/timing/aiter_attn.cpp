@@ -6,8 +6,10 @@
 //   hipasm-timing-attn AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test]
 //                      [--max-gflop G] [--sample CUS] [--batch B] [--seqlen S] [--heads H]
 //                      [--causal 0|1] [--clock MHZ] [--layout bshd|bhsd] [--report] [--trace FILE]
-//                      [--phases FILE] [--max-error E]
+//                      [--phases FILE] [--max-error E] [--budget N]
 //
+// --budget N: wave-instructions a row may run (the simulator's default otherwise; a slice of
+// several CUs of the largest rows needs more; each costs 16 bytes of the recorded stream).
 // --max-error E: exit 1 when a row's |predicted / measured - 1| exceeds E, or a row fails.
 // AITER_DIR for gfx942: aiter at the table's commit (a83421bee6): its code objects and argument
 // structs (later bwd code objects take a longer struct). For gfx950 (fwd only): a newer aiter
@@ -126,7 +128,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: %s AITER_DIR [--arch gfx942|gfx950] [--family fwd|a16|a32]... [--rows all|cal|test] [--max-gflop G]\n"
                  "       [--sample CUS] [--batch B] [--seqlen S] [--heads H] [--causal 0|1] [--clock MHZ]\n"
-                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE] [--max-error E]\n",
+                 "       [--layout bshd|bhsd] [--report] [--trace FILE] [--phases FILE] [--max-error E]\n"
+                 "       [--budget N]\n",
                  argv[0]);
     return 2;
   }
@@ -135,6 +138,7 @@ int main(int argc, char** argv) {
   std::string roles = "all", layout = "bshd", trace, phases_file, arch = "gfx942";
   double max_gflop = 1e9, clock = 0;
   unsigned sample = 0;
+  uint64_t budget = 0;
   long only_b = -1, only_s = -1, only_h = -1, only_causal = -1;
   bool report = false;
   double max_error = -1;
@@ -163,7 +167,14 @@ int main(int argc, char** argv) {
     else if (a == "--phases" && has) phases_file = argv[++i];
     else if (a == "--report") report = true;
     else if (a == "--max-error" && has) max_error = std::atof(argv[++i]);
-    else {
+    else if (a == "--budget" && has) {
+      char* end = nullptr;
+      budget = std::strtoull(argv[++i], &end, 10);
+      if (!*argv[i] || *end || budget == 0) {
+        std::fprintf(stderr, "--budget %s: a positive number of wave-instructions\n", argv[i]);
+        return 2;
+      }
+    } else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 2;
     }
@@ -224,6 +235,7 @@ int main(int argc, char** argv) {
       rt::launch_options lo;
       lo.check = false;
       lo.allow = {"all"};
+      lo.instruction_budget = budget;
       rt::profile_options po;
       po.device = device;
       po.clock_mhz = clock;
