@@ -106,7 +106,7 @@ constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
 }
 
 constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
-  if (c.type == quant_type::bf8) return "gemm_quant: operands are fp8 (e4m3fnuz) or i8, not bf8";
+  if (c.type == quant_type::bf8) return "gemm_quant: operands are fp8 (the target's e4m3: fnuz on gfx942, OCP on gfx950) or i8, not bf8";
   if (c.wm == 0 || c.wn == 0 || c.wm * c.wn > 16) return "gemm_quant: 1 to 16 waves (wm * wn)";
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_quant: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";

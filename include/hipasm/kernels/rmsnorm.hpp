@@ -36,7 +36,7 @@ constexpr void rmsnorm_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
                              arg<const uint16_t*> in, arg<const uint16_t*> residual, arg<const uint16_t*> weight,
                              arg<float> eps) {
   static_assert(C.hidden % 4 == 0, "hipasm rmsnorm_quant: hidden must be a multiple of 4 (each q row starts on a dword)");
-  static_assert(Q != quant_type::bf8, "hipasm rmsnorm_quant: the output is fp8 (e4m3fnuz) or i8");
+  static_assert(Q != quant_type::bf8, "hipasm rmsnorm_quant: the output is fp8 (the target's e4m3: fnuz on gfx942, OCP on gfx950) or i8");
   constexpr auto out = Q == quant_type::fp8 ? detail::norm_out::fp8 : detail::norm_out::i8;
   const gpr<dtype::u64> s = scale;
   detail::norm_rows<detail::norm_kind::rms, C, out>(J, q, residual_out, in, residual, weight, nullptr, eps, &s);
