@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     else if (a == "--budget" && has) {
       char* end = nullptr;
       budget = std::strtoull(argv[++i], &end, 10);
-      if (!*argv[i] || *end || budget == 0) {
+      if (!*argv[i] || *argv[i] == '-' || *end || budget == 0) {
         std::fprintf(stderr, "--budget %s: a positive number of wave-instructions\n", argv[i]);
         return 2;
       }
