@@ -254,12 +254,14 @@ inline uint32_t f32_to_mini_sat(float x, const MiniFloat& f, uint32_t scale_exp,
 }
 
 // f32 -> OCP e4m3fn / e5m2 (gfx950's v_cvt_[pk_]{fp8,bf8}_f32 and v_cvt_scalef32_pk_* forms),
-// divided first by 2^(scale_exp - 127), nearest-even. The rules of AMD's bit-accurate gfx950
-// fp8 model: magnitudes below the smallest subnormal (2^-9 / 2^-16) become a signed zero;
-// overflow and infinities give the infinity code (e4m3: 0x7f, its NaN; e5m2: 0x7c) or, with
-// clamp, the largest finite value (0x7e / 0x7b); NaN and scale_exp 0xff give 0x7f; a zero
-// input gives a signed zero in e4m3 and +0 in e5m2. sr_bits > 0: stochastic rounding with
-// `seed` (sr_round), which can also round up from below the smallest subnormal.
+// divided first by 2^(scale_exp - 127). Round to nearest even over the whole range, subnormals
+// included (a magnitude above half the smallest subnormal rounds up to it), and a zero keeps
+// its sign in both formats: the OCP 8-bit FP spec (OFP8 v1.0: roundTiesToEven, +-0 encodings)
+// and AMD's host model of these builtins (HIP's amd_hip_ocp_host.hpp, fcbx::from_float: round
+// and sticky bits below the kept mantissa, zero<E>(sign) for E4M3 and E5M2). Overflow and
+// infinities give the infinity code (e4m3: 0x7f, its NaN; e5m2: 0x7c) or, with clamp, the
+// largest finite value (0x7e / 0x7b); NaN and scale_exp 0xff give 0x7f. sr_bits > 0:
+// stochastic rounding with `seed` (sr_round).
 inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp, int sr_bits = 0,
                               uint32_t seed = 0) {
   const MiniFloat& f = bf8 ? kE5M2 : kE4M3;
@@ -268,12 +270,11 @@ inline uint8_t f32_to_ocp_fp8(float x, bool bf8, uint32_t scale_exp, bool clamp,
   const uint8_t inf_code = clamp ? (bf8 ? 0x7b : 0x7e) : (bf8 ? 0x7c : 0x7f);
   if ((b & 0x7fffffffu) == 0x7f800000u) return sign | inf_code;
   if (is_nan32(b) || scale_exp == 0xff) return sign | 0x7f;
-  if ((b & 0x7fffffffu) == 0) return bf8 ? 0 : sign;
+  if ((b & 0x7fffffffu) == 0) return sign;
   const double a = std::ldexp(std::fabs(double(x)), 127 - int(scale_exp));
   int e;
   std::frexp(a, &e);
   const int min_exp = 1 - f.bias;
-  if (!sr_bits && e - 1 < min_exp - f.man_bits) return sign;  // below the smallest subnormal
   const int exp_unb = std::max(e - 1, min_exp);
   const double q = std::ldexp(1.0, exp_unb - f.man_bits);
   const double m = a / q, n = std::floor(m), frac = m - n;

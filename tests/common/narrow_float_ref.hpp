@@ -52,16 +52,7 @@ inline double decode(const minifloat& f, uint32_t c) {
   return neg ? -a : a;
 }
 
-// How a conversion instruction departs from plain round-to-nearest-even, where it does
-// (gfx950's OCP converts, AMD's bit-accurate model as hipasm-sim documents it in
-// float_formats.hpp f32_to_ocp_fp8): magnitudes below the smallest subnormal give a signed
-// zero instead of rounding up, and an e5m2 result of a zero input is +0.
-struct cvt_quirks {
-  bool flush_below_min_subnormal = false;
-  bool unsigned_zero_input = false;
-};
-
-inline uint32_t encode(const minifloat& f, double x, bool saturate, cvt_quirks q = {}) {
+inline uint32_t encode(const minifloat& f, double x, bool saturate) {
   const bool neg = std::signbit(x);
   const uint32_t s = neg ? f.sign_bit() : 0;
   const uint32_t zero = f.special == minifloat::fnuz ? 0 : s;  // (FNUZ has no -0)
@@ -74,9 +65,8 @@ inline uint32_t encode(const minifloat& f, double x, bool saturate, cvt_quirks q
   if (std::isnan(x)) return f.special == minifloat::finite ? s | max_code : f.nan_code(neg);
   double a = std::fabs(x);
   if (saturate || f.special == minifloat::finite) a = std::min(a, maxv);
-  if (a == 0) return q.unsigned_zero_input ? 0 : zero;
+  if (a == 0) return zero;
   const double sub_q = std::ldexp(1.0, 1 - f.bias - f.man_bits);
-  if (q.flush_below_min_subnormal && a < sub_q) return zero;
   if (std::isinf(a)) return f.special == minifloat::ieee ? s | inf_code : f.nan_code(neg);
   const int e = std::max(std::ilogb(a), 1 - f.bias);
   const double quantum = std::ldexp(1.0, e - f.man_bits);
@@ -88,15 +78,13 @@ inline uint32_t encode(const minifloat& f, double x, bool saturate, cvt_quirks q
   return s | uint32_t(re + f.bias) << f.man_bits | (uint32_t(r / std::ldexp(1.0, re - f.man_bits)) - (1u << f.man_bits));
 }
 
-// The 8-bit formats of a target's fp8 / bf8 instructions (gfx942 FNUZ, gfx950 OCP) and its
-// converts' departures from nearest even.
+// The 8-bit formats of a target's fp8 / bf8 instructions (gfx942 FNUZ, gfx950 OCP).
 struct f8_formats {
   minifloat fp8, bf8;
-  cvt_quirks fp8_quirks, bf8_quirks;
 };
 inline f8_formats f8_formats_of(const std::string& arch) {
-  if (arch == "gfx950") return {e4m3fn, e5m2, {true, false}, {true, true}};
-  return {e4m3fnuz, e5m2fnuz, {}, {}};
+  if (arch == "gfx950") return {e4m3fn, e5m2};
+  return {e4m3fnuz, e5m2fnuz};
 }
 
 // E8M0: 2^(e - 127), 0xff NaN.

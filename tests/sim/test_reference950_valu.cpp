@@ -271,8 +271,8 @@ TEST_CASE("gfx950 reference: f32 -> OCP fp8 / bf8 (v_cvt_pk_*_f32, v_cvt_scalef3
   // OCP e4m3fn / e5m2 by their definitions: the nearest finite code (ties: even mantissa);
   // past the largest finite value (448 / 57344) by half an ulp or more, when the tie does not
   // go back to it: NaN (e4m3, 0x7f) / infinity (e5m2, 0x7c); NaN -> 0x7f; infinities -> the
-  // infinity code (e4m3: NaN). Inputs keep clear of magnitudes below the smallest subnormal
-  // and of -0 (the hardware's own rules there differ from plain rounding).
+  // infinity code (e4m3: NaN). Zeros keep their sign, and the subnormal range rounds like the
+  // rest: a magnitude above half the smallest subnormal gives it, half of it gives +-0.
   auto encode = [](double v, bool bf8) -> uint32_t {
     const int eb = bf8 ? 5 : 4, mb = bf8 ? 2 : 3, bias = bf8 ? 15 : 7;
     const uint32_t sign = std::signbit(v) ? 0x80 : 0, inf = bf8 ? 0x7c : 0x7f;
@@ -297,8 +297,17 @@ TEST_CASE("gfx950 reference: f32 -> OCP fp8 / bf8 (v_cvt_pk_*_f32, v_cvt_scalef3
   std::mt19937 rng(8);
   std::vector<float> X = {448.0f, 464.0f, 465.0f, 480.0f, 57344.0f, 61439.0f, 61440.0f, 1e6f,
                           std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                          std::numeric_limits<float>::quiet_NaN(), 0.0f, 1.0f, -2.75f, 0.001953125f, 0.0029296875f};
-  while (X.size() < 512) {
+                          std::numeric_limits<float>::quiet_NaN(), 0.0f, 1.0f, -2.75f, 0.001953125f, 0.0029296875f,
+                          -0.0f, 0.0f, 1.109375f * 0x1p-10f, -1.109375f * 0x1p-10f, 0.001f, -0.001f, 0x1p-10f, -0x1p-10f};
+  // Both formats' subnormal ranges and a little beyond, in eighths of the smallest subnormal
+  // (e4m3 2^-9, e5m2 2^-16), with both signs; around half the smallest subnormal by one f32 ulp.
+  for (const int min_sub : {-9, -16}) {
+    for (int k = 1; k <= 72; ++k)
+      for (const float sgn : {1.0f, -1.0f}) X.push_back(sgn * std::ldexp(float(k), min_sub - 3));
+    for (const float h : {std::ldexp(1.0f, min_sub - 1)})
+      for (const float v : {std::nextafter(h, 0.0f), std::nextafter(h, 1.0f), -std::nextafter(h, 1.0f)}) X.push_back(v);
+  }
+  while (X.size() < 512 || X.size() % 128 != 0) {
     const float v = float(std::ldexp(1.0 + double(rng() % 4096) / 4096.0, int(rng() % 19) - 8)) * ((rng() & 1) ? -1.0f : 1.0f);
     X.push_back(v);
   }
