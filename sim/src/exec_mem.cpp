@@ -329,10 +329,6 @@ void check_no_gds(const Inst& in) {
   if (in.mod.gds) fail(in, "GDS is not available to compute kernels on gfx942");
 }
 
-inline uint32_t ds_base(const Wave& w, const Inst& in, int lane) {
-  return read_u32(w, in.src[0], lane);
-}
-
 inline size_t ds_align(size_t n) { return n >= 4 ? 4 : n; }
 
 template <Elem E>
@@ -341,7 +337,7 @@ void ds_read(Wave& w, const Inst& in) {
   constexpr size_t n = E.size();
   uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, "LDS read", addr, n, lane, ds_align(n));
     const uint8_t* p = lds_at(w, in, addr, n, lane);
@@ -356,7 +352,7 @@ void ds_write(Wave& w, const Inst& in) {
   constexpr size_t n = E.size();
   uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, "LDS write", addr, n, lane, ds_align(n));
     uint8_t* p = lds_at(w, in, addr, n, lane);
@@ -388,7 +384,7 @@ void ds_read_tr(Wave& w, const Inst& in) {
   uint32_t lane_addr[kLanes];
   uint32_t rows[kLanes][3] = {};
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, "LDS read", addr, Bytes, lane, Bytes == 12 ? 4 : 8);
     std::memcpy(rows[lane], lds_at(w, in, addr, Bytes, lane), Bytes);
@@ -420,9 +416,8 @@ void ds_read2(Wave& w, const Inst& in) {
   check_no_gds(in);
   constexpr uint32_t n = 4 * Dw, scale = St64 ? 64 * n : n;
   for_active(w.exec, [&](int lane) {
-    uint32_t base = ds_base(w, in, lane);
     for (int e = 0; e < 2; ++e) {
-      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      uint32_t addr = ds_address2(w, in, lane, e, scale);
       require_aligned(in, "LDS read", addr, n, lane, 4);
       const uint8_t* p = lds_at(w, in, addr, n, lane);
       checker_lds_access(w, addr, n, LdsAccess::Read);
@@ -440,9 +435,8 @@ void ds_write2(Wave& w, const Inst& in) {
   check_no_gds(in);
   constexpr uint32_t n = 4 * Dw, scale = St64 ? 64 * n : n;
   for_active(w.exec, [&](int lane) {
-    uint32_t base = ds_base(w, in, lane);
     for (int e = 0; e < 2; ++e) {
-      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      uint32_t addr = ds_address2(w, in, lane, e, scale);
       require_aligned(in, "LDS write", addr, n, lane, 4);
       uint8_t* p = lds_at(w, in, addr, n, lane);
       checker_lds_access(w, addr, n, LdsAccess::Write);
@@ -462,7 +456,7 @@ void ds_atomic(Wave& w, const Inst& in) {
   constexpr size_t n = sizeof(T);
   constexpr bool two = Op == Atom::CmpSt || Op == Atom::FCmpSt || Op == Atom::MskOr;
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     require_aligned(in, "LDS atomic", addr, n, lane, n);
     uint8_t* p = lds_at(w, in, addr, n, lane);
     checker_lds_access(w, addr, n, LdsAccess::Atomic);
@@ -491,9 +485,8 @@ void ds_wrxchg2(Wave& w, const Inst& in) {
   check_no_gds(in);
   constexpr uint32_t n = sizeof(T), scale = St64 ? 64 * n : n;
   for_active(w.exec, [&](int lane) {
-    uint32_t base = ds_base(w, in, lane);
     for (int e = 0; e < 2; ++e) {
-      uint32_t addr = base + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+      uint32_t addr = ds_address2(w, in, lane, e, scale);
       require_aligned(in, "LDS atomic", addr, n, lane, n);
       uint8_t* p = lds_at(w, in, addr, n, lane);
       checker_lds_access(w, addr, n, LdsAccess::Atomic);
@@ -514,10 +507,9 @@ void ds_wrxchg2(Wave& w, const Inst& in) {
 template <bool Write>
 void ds_addtid(Wave& w, const Inst& in) {
   check_no_gds(in);
-  uint32_t base = uint32_t(in.mod.offset) + (w.m0 & 0xffff);
   uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = base + 4u * uint32_t(lane);
+    uint32_t addr = ds_addtid_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, Write ? "LDS write" : "LDS read", addr, 4, lane, 4);
     uint8_t* p = lds_at(w, in, addr, 4, lane);
@@ -1169,7 +1161,7 @@ void ds_condxchg32(Wave& w, const Inst& in) {
   check_no_gds(in);
   uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, "LDS atomic", addr, 8, lane, 8);
     uint8_t* p = lds_at(w, in, addr, 8, lane);
@@ -1191,7 +1183,7 @@ void ds_wrap(Wave& w, const Inst& in) {
   check_no_gds(in);
   uint32_t lane_addr[kLanes];
   for_active(w.exec, [&](int lane) {
-    uint32_t addr = ds_base(w, in, lane) + uint32_t(in.mod.offset);
+    uint32_t addr = ds_address(w, in, lane);
     lane_addr[lane] = addr;
     require_aligned(in, "LDS atomic", addr, 4, lane, 4);
     uint8_t* p = lds_at(w, in, addr, 4, lane);

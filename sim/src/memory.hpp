@@ -62,6 +62,22 @@ class DeviceView {
   uint8_t* data_ = nullptr;
 };
 
+// The LDS byte address a DS instruction accesses for `lane`, one computation for the data
+// and for the checker's definedness shadow: the address VGPR plus the instruction offset,
+// 32 bits wide (the sum wraps: clang's code relies on it, e.g. v0 = -16 * lane with
+// offset:1008). ds_read2/write2/wrxchg2 element e: offset0 or offset1 times `scale` (the
+// element size, st64: 64 times it).
+inline uint32_t ds_address(const Wave& w, const Inst& in, int lane) {
+  return read_u32(w, in.src[0], lane) + uint32_t(in.mod.offset);
+}
+inline uint32_t ds_address2(const Wave& w, const Inst& in, int lane, int e, uint32_t scale) {
+  return read_u32(w, in.src[0], lane) + uint32_t(e == 0 ? in.mod.offset : in.mod.offset1) * scale;
+}
+// ds_read/write_addtid_b32: offset + M0[15:0] + 4 * lane (the ISA's pseudocode).
+inline uint32_t ds_addtid_address(const Wave& w, const Inst& in, int lane) {
+  return uint32_t(in.mod.offset) + (w.m0 & 0xffff) + 4u * uint32_t(lane);
+}
+
 // Byte pointer into the wave's workgroup LDS for [addr, addr+n); throws when outside.
 uint8_t* lds_at(const Wave& w, const Inst& in, uint64_t addr, size_t n, int lane);
 

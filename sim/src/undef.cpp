@@ -145,6 +145,8 @@ Facts classify(const Inst& in) {
       f.op = D_OTHER;
     else
       f.op = D_ATOMIC;
+    if (starts(m, "ds_read_b64_tr_b") || starts(m, "ds_read_b96_tr_b"))
+      f.ds_tr_bits = uint8_t(std::stoi(std::string(m.substr(m.rfind("_b") + 2))));
     if (starts(m, "ds_read2") || starts(m, "ds_write2") || starts(m, "ds_wrxchg2")) {
       f.ds_count = 2;
       f.ds_scale = uint16_t(has(m, "st64") ? 64 * f.ds_bytes : f.ds_bytes);
@@ -790,15 +792,15 @@ struct Run {
     if (in.num_dst > 0 && in.dst[0].is_vector()) set_vec(in.dst[0], f.half, active, ~0ull);
   }
 
-  bool lds_get(uint64_t a, uint32_t n) const {
-    for (uint64_t b = a; b < a + n; ++b) {
+  bool lds_get(uint32_t a, uint32_t n) const {
+    for (uint64_t b = a; b < uint64_t(a) + n; ++b) {
       if ((b >> 6) >= lds.size()) return true;  // outside: the access faults anyway
       if (!((lds[b >> 6] >> (b & 63)) & 1)) return false;
     }
     return true;
   }
-  void lds_put(uint64_t a, uint32_t n, bool def) {
-    for (uint64_t b = a; b < a + n && (b >> 6) < lds.size(); ++b) {
+  void lds_put(uint32_t a, uint32_t n, bool def) {
+    for (uint64_t b = a; b < uint64_t(a) + n && (b >> 6) < lds.size(); ++b) {
       if (def) lds[b >> 6] |= 1ull << (b & 63);
       else lds[b >> 6] &= ~(1ull << (b & 63));
     }
@@ -818,10 +820,9 @@ struct Run {
           report("undef-addr", "LDS address M0 is undefined");
           return;
         }
-        const uint32_t base = uint32_t(in.mod.offset) + (w.m0 & 0xffff);
         for (uint64_t m = active; m; m &= m - 1) {
           const int l = std::countr_zero(m);
-          const uint64_t a = base + 4u * uint32_t(l);
+          const uint32_t a = ds_addtid_address(w, in, l);
           if (f.op == D_ADDTID_R) {
             set_vdef(vindex(dst, 0), 3, 1ull << l, lds_get(a, 4) ? ~0ull : 0);
           } else {
@@ -843,14 +844,16 @@ struct Run {
       if (in.num_dst > 0) set_vec(dst, 3, active, ~0ull);  // reported: do not report its uses too
       return;
     }
+    if (f.ds_tr_bits) {
+      read_transposed(active);
+      return;
+    }
     const uint32_t n = f.ds_bytes;
     const uint32_t dw = n >= 4 ? n / 4 : 1;
     for (uint64_t m = active; m; m &= m - 1) {
       const int l = std::countr_zero(m);
-      const uint32_t base = read_u32(w, in.src[0], l);
       for (int e = 0; e < f.ds_count; ++e) {
-        const uint64_t a = f.ds_count == 2 ? uint64_t(base) + uint64_t(uint32_t(e == 0 ? in.mod.offset : in.mod.offset1)) * f.ds_scale
-                                           : uint64_t(base) + uint32_t(in.mod.offset);
+        const uint32_t a = f.ds_count == 2 ? ds_address2(w, in, l, e, f.ds_scale) : ds_address(w, in, l);
         const uint64_t lane = 1ull << l;
         if (f.op == D_READ) {
           if (n >= 4) {
@@ -886,6 +889,35 @@ struct Run {
           lds_put(a, n, f.op == D_XCHG ? data : (old_def && data));
         }
       }
+    }
+  }
+
+  // gfx950 ds_read_b64_tr_b4/b8/b16 and ds_read_b96_tr_b6: lane l of each 16-lane group receives
+  // elements l, l + 16, ... of the group's rows read as one list (exec_mem.cpp ds_read_tr), so
+  // a result half is defined where every element it holds came from defined LDS bytes of an
+  // active lane's row (an inactive lane reads nothing).
+  void read_transposed(uint64_t active) {
+    const int bits = f.ds_tr_bits, bytes = f.ds_bytes, per_lane = bytes * 8 / bits;
+    uint32_t row_def[kLanes] = {};  // bit b: byte b of the lane's row is defined
+    for (uint64_t m = active; m; m &= m - 1) {
+      const int l = std::countr_zero(m);
+      const uint32_t a = ds_address(w, in, l);
+      for (int b = 0; b < bytes; ++b)
+        if (lds_get(a + uint32_t(b), 1)) row_def[l] |= 1u << b;
+    }
+    const Operand& dst = in.dst[0];
+    for (uint64_t m = active; m; m &= m - 1) {
+      const int lane = std::countr_zero(m), group = lane & ~15;
+      uint32_t half_def = (1u << (bytes / 2)) - 1;  // bit h: 16-bit half h of the result
+      for (int k = 0; k < per_lane; ++k) {
+        const int flat = k * 16 + (lane & 15), src = group + flat / per_lane, bit = (flat % per_lane) * bits;
+        const uint32_t need = ((1u << ((bit + bits - 1) / 8 + 1)) - 1) & ~((1u << (bit / 8)) - 1);
+        if ((row_def[src] & need) != need)
+          for (int h = k * bits / 16; h <= (k * bits + bits - 1) / 16; ++h) half_def &= ~(1u << h);
+      }
+      for (int d = 0; d < bytes / 4; ++d)
+        for (int h = 0; h < 2; ++h)
+          set_vdef(vindex(dst, d), 1 << h, 1ull << lane, (half_def >> (2 * d + h)) & 1 ? ~0ull : 0);
     }
   }
 

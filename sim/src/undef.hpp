@@ -32,6 +32,7 @@ struct Facts {
   uint8_t ds_bytes = 0;   // DS: bytes per element
   uint8_t ds_count = 1;   // DS: elements (2 for read2/write2)
   uint16_t ds_scale = 1;  // DS: offset multiplier of read2/write2
+  uint8_t ds_tr_bits = 0; // DS: element bits of a transposing read (gfx950 ds_read_*_tr_b*), else 0
   uint8_t half = 3;       // halves of a 16-bit or narrower memory element: 1 low, 2 high, 3 both
   int8_t mask_src = -1;   // VALU: the source that is a lane mask (v_cndmask, v_addc_co, ...)
   bool keep16 = false;    // VALU 16-bit result that keeps the other half (else it is zeroed)
