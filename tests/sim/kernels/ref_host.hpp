@@ -23,8 +23,11 @@
 namespace refsuite {
 using namespace hipasm::rt;
 
+// HIPASM_SIMREF_ARCH=gfx950: the gfx950 build of a target-neutral group (arith, wave).
 inline std::string code_object_path(const std::string& group) {
-  return std::string(HIPASM_SIM_TEST_DIR) + "/kernels/simref_" + group + ".co";
+  const char* arch = std::getenv("HIPASM_SIMREF_ARCH");
+  const std::string suffix = arch && *arch ? std::string("_") + arch : "";
+  return std::string(HIPASM_SIM_TEST_DIR) + "/kernels/simref_" + group + suffix + ".co";
 }
 
 // One device per test process; nullptr when the selected backend has no device (hip
