@@ -150,6 +150,9 @@ struct Tables {
         e.src_bits = 32;
       if (e.base.find("_mix") != std::string::npos) e.src_bits = 32;
       if (e.base.rfind("v_cvt_scalef32_", 0) == 0) scalef32_operands(e);
+      // gfx950's v_cvt_f32_bf16: a bf16 source, whose inline float constants are bf16 (llvm-mc-22
+      // encodes 0x3f80 there as 1.0 and rejects 0x3c00).
+      if (e.base == "v_cvt_f32_bf16") e.src_bf16_at[0] = true;
       entries.push_back(std::move(e));
       by[int(r.fmt)][r.op] = &entries.back();
     }
@@ -918,6 +921,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
             Src x;
             bool agpr = s.cls == 'a';
             if (!make_src(code, s.dwords, e->src_bits, lit_ptr, &used_lit, agpr && code >= 256, x, src_float)) ok = false;
+            if (e->src_bf16_at[i] && code >= 240 && code <= 248) x.op.imm = kBF16[code - 240];
             if (x.op.kind == Operand::Literal && starts(e->base, "v_pk_")) x.text = hex(x.op.imm);  // packed: all 32 bits
             if (s.dwords >= 2) fix_literal64(x.op, src_float);
             if (sdwa && starts(e->base, "v_pk_")) neg[i] = abs[i] = false;  // no modifiers on packed

@@ -307,14 +307,15 @@ std::string assemble950(const std::string& name, const std::string& body, int vg
 // nothing wrote before: every result dword is defined (the checker reports nothing) and each
 // value is the format's (a 1.0 input gives 1.0's code, not a saturated one). In a slot of
 // two f16 / bf16 values an inline constant is the 16-bit constant and a zero high half (what
-// LLVM encodes 0x3c00 / 0x3f80 to there; 0x3c003c00 it rejects).
+// LLVM encodes 0x3c00 / 0x3f80 to there; 0x3c003c00 it rejects). v_cvt_f32_bf16's constants are
+// bf16 (LLVM: 0x3f80 is its 1.0).
 TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-constant scale", "[reference][gfx950]") {
   REFSUITE_REQUIRE_DEVICE();
   // Each lane reads 72 dwords: f32 x32 (v[8:39]), f16 pairs x16 (v[40:55]), bf16 pairs x16
-  // (v[56:71]), fp6 / bf6 codes x6 (v[72:77]), fp8 / fp4 codes (v78), and writes 120: the
-  // results v[80:199].
+  // (v[56:71]), fp6 / bf6 codes x6 (v[72:77]), fp8 / fp4 codes (v78), and writes 124: the
+  // results v[80:203].
   std::ostringstream b;
-  b << "\tv_mul_u32_u24_e32 v1, 0x120, v0\n\tv_mul_u32_u24_e32 v3, 0x1e0, v0\n";
+  b << "\tv_mul_u32_u24_e32 v1, 0x120, v0\n\tv_mul_u32_u24_e32 v3, 0x1f0, v0\n";
   for (int j = 0; j < 18; ++j)
     b << "\tglobal_load_dwordx4 v[" << 8 + 4 * j << ":" << 11 + 4 * j << "], v1, s[4:5] offset:" << 16 * j << "\n";
   b << "\tv_mov_b32_e32 v2, 0\n";  // the SR seed: truncation
@@ -337,10 +338,14 @@ TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-const
        "\tv_cvt_scalef32_sr_fp8_f16 v196, v40, v2, 1.0\n"
        "\tv_cvt_scalef32_pk_fp4_bf16 v197, v56, 1.0\n"
        "\tv_cvt_scalef32_pk_fp8_f16 v198, 1.0, 1.0\n"
-       "\tv_cvt_scalef32_pk_fp8_bf16 v199, -4.0, 1.0\n";
-  for (int j = 0; j < 30; ++j)
+       "\tv_cvt_scalef32_pk_fp8_bf16 v199, -4.0, 1.0\n"
+       "\tv_cvt_f32_bf16_e32 v200, 1.0\n"        // a bf16 constant: 0x3f80
+       "\tv_cvt_f32_bf16_e64 v201, -4.0\n"
+       "\tv_cvt_f32_bf16_e64 v202, 0.5\n"
+       "\tv_mov_b32_e32 v203, 0\n";
+  for (int j = 0; j < 31; ++j)
     b << "\tglobal_store_dwordx4 v3, v[" << 80 + 4 * j << ":" << 83 + 4 * j << "], s[6:7] offset:" << 16 * j << "\n";
-  const std::string co = assemble950("cvt950_inline_scale", b.str(), 200);
+  const std::string co = assemble950("cvt950_inline_scale", b.str(), 204);
 
   std::mt19937 rng(950);
   const uint32_t lanes = 64;
@@ -363,7 +368,7 @@ TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-const
   }
   device& dev = *the_device();
   std::unique_ptr<module> mod = dev.load_file(co);
-  buffer<uint32_t> dIn(dev, In), dOut(dev, 120 * lanes);
+  buffer<uint32_t> dIn(dev, In), dOut(dev, 124 * lanes);
   kernel_args args;
   args.add(dIn.addr()).add(dOut.addr());
   const launch_report rep = dev.launch(*mod, "cvt950_inline_scale", {1}, {lanes}, args);
@@ -374,7 +379,7 @@ TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-const
   mismatches m;
   for (uint32_t l = 0; l < lanes; ++l) {
     const uint32_t* p = &In[72 * l];
-    const uint32_t* o = &Out[120 * l];  // o[r - 80] is v[r]
+    const uint32_t* o = &Out[124 * l];  // o[r - 80] is v[r]
     auto f32_at = [&](int j) { return double(std::bit_cast<float>(p[j])); };
     auto h_at = [&](int j) { return double(f16v(uint16_t(p[32 + j / 2] >> (16 * (j & 1))))); };
     auto b_at = [&](int j) { return double(bf16v(uint16_t(p[48 + j / 2] >> (16 * (j & 1))))); };
@@ -415,6 +420,9 @@ TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-const
     // the constant pair (1.0, 0) and (-4.0, 0)
     expect_exact(m, "pk_fp8_f16 of 1.0", l, o[118], encode(kE4M3, 1.0) | encode(kE4M3, 0.0) << 8);
     expect_exact(m, "pk_fp8_bf16 of -4.0", l, o[119], encode(kE4M3, -4.0) | encode(kE4M3, 0.0) << 8);
+    expect_float(m, "v_cvt_f32_bf16 1.0", l, std::bit_cast<float>(o[120]), 1.0f);
+    expect_float(m, "v_cvt_f32_bf16 -4.0", l, std::bit_cast<float>(o[121]), -4.0f);
+    expect_float(m, "v_cvt_f32_bf16 0.5", l, std::bit_cast<float>(o[122]), 0.5f);
   }
   REFSUITE_REQUIRE_NONE(m);
 }
