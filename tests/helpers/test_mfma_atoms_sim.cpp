@@ -359,6 +359,19 @@ TEST_CASE("mfma atoms: f8f6f4 A/B layouts per format match the CDNA4 ISA tables"
     }
   }
   CHECK(n == 4);
+  // AMD's hardware probe of 32x32x64 (aiter, aiter/ops/triton/quant/mxfp6_fmha_pack.py
+  // _v_direct_kvtab: "FP6 physical contraction index a pairs with FP8 index swap_bits_4_5(a)",
+  // physical index = 32 * (lane / 32) + element): the same k in the two layouts.
+  for (const mfma_atom& x : kTargets[1].atoms) {
+    if (x.a != mfma_type::f8f6f4 || x.m != 32) continue;
+    const hipasm::mfma_layout f6 = x.ab_layout(0, 2), f8 = x.ab_layout(0, 0);
+    for (int a = 0; a < 64; ++a) {
+      const hipasm::mfma_place p6 = f6.place({.row = 0, .col = a}), p8 = f8.place({.row = 0, .col = a});
+      const int swapped = (a & 0xf) | ((a & 0x10) << 1) | ((a & 0x20) >> 1);
+      CHECK(32 * (p6.lane / 32) + p6.elem == a);
+      CHECK(32 * (p8.lane / 32) + p8.elem == swapped);
+    }
+  }
 }
 
 TEST_CASE("mfma atoms: names, register counts and passes match the instruction tables", "[mfma_atoms]") {
