@@ -127,6 +127,22 @@ constexpr mfma_layout mfma_ab_layout(bool is_a, int mn, int k, int blocks) {
   return L;
 }
 
+// gfx950's f8f6f4 MFMAs with an FP8 / BF8 operand (cbsz / blgp 0 or 1): the 32 bytes of a lane
+// are two runs of 16 consecutive k, the lane group g = l / MN holding k = 16 g + (0..15) in its
+// first 16 bytes and K / 2 + 16 g + (0..15) in the next 16 (CDNA4 ISA guide, 7.1.5.1 "Dense
+// Matrix Layouts: 8-bit and Smaller", FP8 tables). FP6 and FP4 operands are mfma_ab_layout's:
+// 32 consecutive k a lane. (Each 32-k scale block is so spread over every lane group; its scale
+// is still the lane of its row and k block: mfma_atom::scaled.)
+constexpr mfma_layout mfma_ab_layout_f8(bool is_a, int mn, int k) {
+  const mfma_dim own = is_a ? mfma_dim::row : mfma_dim::col, kd = is_a ? mfma_dim::col : mfma_dim::row;
+  mfma_layout L;
+  L.lane[0] = {static_cast<uint8_t>(mn), own, 1};
+  L.lane[1] = {static_cast<uint8_t>(64 / mn), kd, 16};
+  L.elem[0] = {16, kd, 1};
+  L.elem[1] = {2, kd, static_cast<uint8_t>(k / 2)};
+  return L;
+}
+
 // C/D layouts, written out per shape (32-bit results: 4-row groups of N lanes; 64-bit: rows).
 namespace mfma_c {
 using D = mfma_dim;
@@ -151,7 +167,8 @@ struct mfma_atom {
   mfma_type a, b, c;      // c: the accumulator and result type
   mfma_layout la, lb, lc;
   // v_mfma_scale_*: two more sources, E8M0 scales; lane l's scale byte scales the A (B)
-  // elements lane l holds (la / lb: one row (column) and a k block of 32), the MX block scale.
+  // elements of row (column) l % M and k block l / M (32 k: the MX block scale), wherever the
+  // layout puts them (CDNA4 ISA guide, 7.2.1).
   bool scaled = false;
 
   // Bits of one A (which = 0) or B (1) element: f8f6f4 by format code (cbsz for A, blgp for
@@ -160,6 +177,13 @@ struct mfma_atom {
     const mfma_type t = which == 0 ? a : b;
     if (t != mfma_type::f8f6f4) return mfma_type_bits(t);
     return format <= 1 ? 8 : format <= 3 ? 6 : 4;
+  }
+  // The A (which = 0) or B layout for an f8f6f4 format code: la / lb are fp8's (format 0, 1),
+  // fp6 and fp4 (2..4) hold 32 consecutive k a lane. Other atoms: la / lb.
+  constexpr mfma_layout ab_layout(int which, int format = 0) const {
+    const bool f8f6f4 = (which == 0 ? a : b) == mfma_type::f8f6f4;
+    if (f8f6f4 && format >= 2) return mfma_ab_layout(which == 0, which == 0 ? m : n, k, blocks);
+    return which == 0 ? la : lb;
   }
   constexpr int a_elems() const { return la.elems(); }
   constexpr int b_elems() const { return lb.elems(); }
@@ -171,9 +195,9 @@ struct mfma_atom {
   // The lane fields of the layouts (mfma_lane_field): A's row i and k group, B's column j and
   // k group, C/D's row group and column.
   constexpr mfma_lane_field a_row() const { return la.lane_field(mfma_dim::row); }
-  constexpr mfma_lane_field a_k() const { return la.lane_field(mfma_dim::col); }
+  constexpr mfma_lane_field a_k(int format = 0) const { return ab_layout(0, format).lane_field(mfma_dim::col); }
   constexpr mfma_lane_field b_col() const { return lb.lane_field(mfma_dim::col); }
-  constexpr mfma_lane_field b_k() const { return lb.lane_field(mfma_dim::row); }
+  constexpr mfma_lane_field b_k(int format = 0) const { return ab_layout(1, format).lane_field(mfma_dim::row); }
   constexpr mfma_lane_field c_row() const { return lc.lane_field(mfma_dim::row); }
   constexpr mfma_lane_field c_col() const { return lc.lane_field(mfma_dim::col); }
 };

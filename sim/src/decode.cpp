@@ -33,6 +33,10 @@ struct Entry {
   std::string printed, base;
   std::vector<Slot> slots;
   int dst_bits = 32, src_bits = 32;  // float-constant width of the type (16/32/64)
+  // Per-source overrides (0: src_bits): the width of an inline float constant, and whether a
+  // 16-bit constant is bf16 (LLVM: 1.0 -> 0x3f80) and the operand still a whole dword (a pair).
+  uint8_t src_bits_at[3] = {0, 0, 0};
+  bool src_bf16_at[3] = {false, false, false}, src_pair_at[3] = {false, false, false};
   bool has_sdst = false;
   const Slot* find(Field f) const {
     for (auto& s : slots)
@@ -68,6 +72,32 @@ std::string strip_suffix(const std::string& p) {
     if (p.size() > n && p.compare(p.size() - n, n, suf) == 0) return p.substr(0, p.size() - n);
   }
   return p;
+}
+
+// gfx950's v_cvt_scalef32_<form>_<dst>_<src>: the types of the sources, as LLVM gives them
+// (llvm-mc-22 encodes 0x3f800000 in the scale's slot as the constant 1.0 and rejects 0x3c00):
+// the scale (the last source) and the seed of the _sr_ forms are 32-bit; a value source is
+// its type (f32; f16 / bf16, a pair of them in one dword for the packed forms; fp8 / fp4 /
+// fp6 codes are 32-bit). The destination is 16-bit only where one half is written (the pk
+// fp8 / bf8 word, the single f16); the byte and whole-register forms are not.
+void scalef32_operands(Entry& e) {
+  const std::string_view b = std::string_view(e.base).substr(std::strlen("v_cvt_scalef32_"));
+  const bool sr = b.rfind("sr_", 0) == 0;
+  const std::string_view rest = sr ? b.substr(3) : b;
+  const bool pk = rest.rfind("pk", 0) == 0 || rest.rfind("2xpk16", 0) == 0;
+  std::string_view form = rest;  // <dst>_<src> after the pk/pk32/2xpk16 prefix
+  if (pk) form = form.substr(form.find('_') + 1);
+  const std::string_view dst = form.substr(0, form.find('_')), src = form.substr(form.find('_') + 1);
+  int nsrc = 0;
+  for (auto& s : e.slots) nsrc += s.f == F_src0 || s.f == F_src1 || s.f == F_src2;
+  for (int i = 0; i < nsrc; ++i) e.src_bits_at[i] = 32;
+  if (src == "f16" || src == "bf16") {
+    e.src_bits_at[0] = 16;
+    e.src_bf16_at[0] = src == "bf16";
+    e.src_pair_at[0] = pk;  // two values in the dword
+  }
+  const bool word_dst = !sr && ((pk && (dst == "fp8" || dst == "bf8")) || (!pk && dst == "f16"));
+  e.dst_bits = word_dst ? 16 : 32;
 }
 
 struct Tables {
@@ -119,6 +149,10 @@ struct Tables {
       if (!packed && (e.base.rfind("v_dot", 0) == 0 || e.base.find("_pk_") != std::string::npos))
         e.src_bits = 32;
       if (e.base.find("_mix") != std::string::npos) e.src_bits = 32;
+      if (e.base.rfind("v_cvt_scalef32_", 0) == 0) scalef32_operands(e);
+      // gfx950's v_cvt_f32_bf16: a bf16 source, whose inline float constants are bf16 (llvm-mc-22
+      // encodes 0x3f80 there as 1.0 and rejects 0x3c00).
+      if (e.base == "v_cvt_f32_bf16") e.src_bf16_at[0] = true;
       entries.push_back(std::move(e));
       by[int(r.fmt)][r.op] = &entries.back();
     }
@@ -185,6 +219,7 @@ std::string sreg_name(unsigned code, unsigned n) {
 
 const char* kFloatNames[] = {"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"};
 const uint64_t kF16[] = {0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118};
+const uint64_t kBF16[] = {0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x4080, 0xC080, 0x3E22};
 const uint64_t kF32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
                          0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983};
 const uint64_t kF64[] = {0x3fe0000000000000, 0xbfe0000000000000, 0x3ff0000000000000,
@@ -886,6 +921,7 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
             Src x;
             bool agpr = s.cls == 'a';
             if (!make_src(code, s.dwords, e->src_bits, lit_ptr, &used_lit, agpr && code >= 256, x, src_float)) ok = false;
+            if (e->src_bf16_at[i] && code >= 240 && code <= 248) x.op.imm = kBF16[code - 240];
             if (x.op.kind == Operand::Literal && starts(e->base, "v_pk_")) x.text = hex(x.op.imm);  // packed: all 32 bits
             if (s.dwords >= 2) fix_literal64(x.op, src_float);
             if (sdwa && starts(e->base, "v_pk_")) neg[i] = abs[i] = false;  // no modifiers on packed
@@ -986,7 +1022,10 @@ Inst decode_one(std::span<const uint8_t> b, uint64_t pc, const Target& target) {
             before_src = false;
             int i = s.f - F_src0;
             Src x;
-            if (!make_src(codes[i], s.dwords, e->src_bits, nullptr, nullptr, s.cls == 'a' && codes[i] >= 256, x, src_float)) ok = false;
+            const int bits = e->src_bits_at[i] ? e->src_bits_at[i] : e->src_bits;
+            if (!make_src(codes[i], s.dwords, bits, nullptr, nullptr, s.cls == 'a' && codes[i] >= 256, x, src_float)) ok = false;
+            if (e->src_bf16_at[i] && codes[i] >= 240 && codes[i] <= 248) x.op.imm = kBF16[codes[i] - 240];
+            if (e->src_pair_at[i]) x.op.bits = 32;  // both halves are read
             x.op.neg = negm >> i & 1;
             x.op.abs = absm >> i & 1;
             add_src(x.op, with_mods(x.text, x.op.neg, x.op.abs, false,

@@ -14,8 +14,12 @@
 // BLGP field holds neg:[A,B,C]. SMFMAC: A is 4:2 sparse, src2 holds the 2-bit indices of
 // the kept values in each group of 4 (set chosen by ABID when CBSZ = 0), and the
 // accumulator is the destination itself.
-// gfx950 f8f6f4: CBSZ/BLGP name the A/B formats (no broadcast, no lane swizzle); the _scale
-// forms multiply each lane's inputs by 2^(E8M0 - 127) of that lane's scale byte.
+// gfx950 f8f6f4: CBSZ/BLGP name the A/B formats (no broadcast, no lane swizzle). FP6/FP4
+// operands hold 32 consecutive k a lane; FP8/BF8 ones two runs of 16, lane group g (= l / M)
+// holding k = 16 g + (0..15) in bytes 0-15 and K/2 + 16 g + (0..15) in bytes 16-31 (CDNA4 ISA
+// guide, 7.1.5.1 "Dense Matrix Layouts: 8-bit and Smaller"). The _scale forms multiply each
+// element of row (column) i and k block k / 32 by 2^(E8M0 - 127) of the scale byte of lane
+// i + M * (k / 32) (7.2.1's scale layout), whichever lane holds the element.
 // Arithmetic: products are exact (f16/bf16/fp8/bf8/xf32 products fit in f32; f32 uses
 // fma); each result accumulates C + sum over k in increasing k order in f32 (i32 wraps,
 // f64 uses fma). Hardware adds in a different tree order, so results can differ from this
@@ -92,6 +96,7 @@ constexpr Desc kDescs[] = {
     {"v_mfma_f32_32x32x16_f16", 32, 32, 16, 1, El::F16, El::F16, false},
     {"v_mfma_i32_16x16x64_i8", 16, 16, 64, 1, El::I8, El::I8, false},
     {"v_mfma_i32_32x32x32_i8", 32, 32, 32, 1, El::I8, El::I8, false},
+    // (f8f6f4: the layout below is FP6/FP4's; fp8_k() places FP8/BF8 elements.)
     {"v_mfma_f32_16x16x128_f8f6f4", 16, 16, 128, 1, El::F8F6F4, El::F8F6F4, false},
     {"v_mfma_f32_32x32x64_f8f6f4", 32, 32, 64, 1, El::F8F6F4, El::F8F6F4, false},
     {"v_mfma_scale_f32_16x16x128_f8f6f4", 16, 16, 128, 1, El::F8F6F4, El::F8F6F4, false, true},
@@ -194,6 +199,9 @@ const Layout& layout(int idx) {
   });
   return layouts[size_t(idx)];
 }
+
+// k of element e (0..31) of an FP8/BF8 f8f6f4 operand in lane group g, K the instruction's K.
+constexpr int fp8_k(int e, int g, int K) { return (e / 16) * (K / 2) + 16 * g + e % 16; }
 
 int blgp_lane(int l, int blgp) {
   switch (blgp) {
@@ -348,9 +356,9 @@ void run(Wave& w, const Inst& in, const Layout& L) {
   const Formats fm = formats(w, in);
   if (mx && !d.scaled && m.abid)
     fail(in, "abid on an f8f6f4 MFMA without v_mfma_ld_scale_b32 before it");
-  // v_mfma_scale_*: each lane's 32 A (B) values share one E8M0 scale (2^(e - 127), the MX
-  // formats' 32-element block scale), the byte of its src3 (src4) that op_sel / op_sel_hi
-  // select. An SGPR or constant scale gives bits [30:23] instead, whatever the selection
+  // v_mfma_scale_*: lane l's E8M0 scale (2^(e - 127), the MX formats' 32-element block scale)
+  // of the A (B) elements of row (column) l % M, k block l / M, the byte of its src3 (src4)
+  // that op_sel / op_sel_hi select. An SGPR or constant scale gives bits [30:23] instead, whatever the selection
   // (a hardware defect: LLVM PR #158117, which therefore allows only VGPR scales).
   auto scale = [&](int which, int lane) -> Acc {
     if constexpr (!d.scaled) {
@@ -374,14 +382,20 @@ void run(Wave& w, const Inst& in, const Layout& L) {
   const bool neg_c = is_f64 && (((m.blgp >> 2) & 1) || in.src[2].neg);
   const int blgp = is_f64 || mx ? 0 : m.blgp;
 
+  // f8f6f4: an FP8/BF8 operand's own k order (fp8_k); the scale of row (column) i, k block kb
+  // from lane i + M * kb.
+  const bool fp8_a = mx && fm.ab_bits[0] == 8, fp8_b = mx && fm.ab_bits[1] == 8;
+  Acc sa_lane[kLanes], sb_lane[kLanes];
+  if constexpr (d.scaled)
+    for (int l = 0; l < kLanes; ++l) sa_lane[l] = scale(0, l), sb_lane[l] = scale(1, l);
   if (!d.sparse) {
     for (int l = 0; l < kLanes; ++l) {
-      const Acc sa = scale(0, l);
       for (int e = 0; e < L.a_epl; ++e) {
         const size_t x = size_t(l) * L.a_epl + e;
+        const int k = fp8_a ? fp8_k(e, l / M, K) : L.a_k[x];
         Acc v = element<Acc, d.a>(ra, l, e, fm, 0);
-        if constexpr (d.scaled) v *= sa;
-        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + L.a_k[x]] = neg_a ? -v : v;
+        if constexpr (d.scaled) v *= sa_lane[L.a_row[x] + M * (k / 32)];
+        A[(size_t(L.a_blk[x]) * M + L.a_row[x]) * K + k] = neg_a ? -v : v;
       }
     }
     // CBSZ/ABID: block b reads the A block `abid` of its group of 2^cbsz blocks.
@@ -412,12 +426,12 @@ void run(Wave& w, const Inst& in, const Layout& L) {
   }
   for (int l = 0; l < kLanes; ++l) {
     const int sl = blgp_lane(l, blgp);
-    const Acc sb = scale(1, sl);
     for (int e = 0; e < L.b_epl; ++e) {
       const size_t x = size_t(l) * L.b_epl + e;
+      const int k = fp8_b ? fp8_k(e, l / N, K) : L.b_k[x];
       Acc v = element<Acc, d.b>(rb, sl, e, fm, 1);
-      if constexpr (d.scaled) v *= sb;
-      Bm[(size_t(L.b_blk[x]) * K + L.b_k[x]) * N + L.b_col[x]] = neg_b ? -v : v;
+      if constexpr (d.scaled) v *= sb_lane[L.b_col[x] + N * (k / 32)];
+      Bm[(size_t(L.b_blk[x]) * K + k) * N + L.b_col[x]] = neg_b ? -v : v;
     }
   }
   // C: the destination itself for SMFMAC, else src2 (registers or a broadcast constant).

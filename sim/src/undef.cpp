@@ -176,7 +176,8 @@ Facts classify(const Inst& in) {
     if (in.src[i].kind == Operand::Vcc && (starts(m, "v_div_fmas") || f.mask_src == i)) f.mask_src = int8_t(i);
   // 16-bit results that keep the other half (the sim's F16Keep/B16Keep handlers).
   f.keep16 = has(m, "mac_f16") || has(m, "madmk_f16") || has(m, "madak_f16") || has(m, "fmac_f16") ||
-             has(m, "3_f16") || has(m, "3_i16") || has(m, "3_u16") || m == "v_add_i16" || m == "v_sub_i16";
+             has(m, "3_f16") || has(m, "3_i16") || has(m, "3_u16") || m == "v_add_i16" || m == "v_sub_i16" ||
+             starts(m, "v_cvt_scalef32_");  // the 16-bit forms write the half op_sel[3] picks
   static const std::pair<std::string_view, Halves> halves[] = {
       {"v_mov_b32", H_MOV},         {"v_not_b32", H_NOT},         {"v_bfrev_b32", H_BFREV},
       {"v_and_b32", H_AND},         {"v_or_b32", H_OR},           {"v_xor_b32", H_XOR},

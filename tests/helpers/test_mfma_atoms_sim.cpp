@@ -250,7 +250,8 @@ uint32_t mx_encode(double v, const hipasm::test::minifloat* f) {
 
 // One f8f6f4 MFMA with A in format fa (cbsz) and B in fb (blgp): elements from {0, +-0.5, +-1,
 // +-1.5, +-2, +-3} (0.5 is subnormal in e2m1 and e2m3), packed at element x (format bits) of
-// the lane's registers as the atom's layouts place them; D against a C++ matmul.
+// the lane's registers as the atom's layouts for those formats place them (ab_layout); D
+// against a C++ matmul.
 void check_f8f6f4(const target_case& T, const mfma_atom& x, int fa, int fb, std::mt19937& rng) {
   INFO(T.arch << " " << x.name << " cbsz " << fa << " blgp " << fb);
   static constexpr double vals[] = {0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2, 3, -3};
@@ -263,15 +264,16 @@ void check_f8f6f4(const target_case& T, const mfma_atom& x, int fa, int fb, std:
   const int ba = x.operand_bits(0, fa), bb = x.operand_bits(1, fb);
   REQUIRE(ba == kMx[fa]->bits());
   REQUIRE(bb == kMx[fb]->bits());
+  const hipasm::mfma_layout la = x.ab_layout(0, fa), lb = x.ab_layout(1, fb);  // fp8 / fp6 / fp4
   std::vector<uint32_t> wa(static_cast<size_t>(x.a_regs(fa)) * 64), wb(static_cast<size_t>(x.b_regs(fb)) * 64),
       wc(static_cast<size_t>(x.c_regs()) * 64);
   for (int l = 0; l < 64; ++l) {
     for (int e = 0; e < x.a_elems(); ++e) {
-      const hipasm::mfma_coord q = x.la.coord(l, e);
+      const hipasm::mfma_coord q = la.coord(l, e);
       put_bits(wa, l, e * ba, ba, mx_encode(A[static_cast<size_t>(q.row) * K + q.col], kMx[fa]));
     }
     for (int e = 0; e < x.b_elems(); ++e) {
-      const hipasm::mfma_coord q = x.lb.coord(l, e);
+      const hipasm::mfma_coord q = lb.coord(l, e);
       put_bits(wb, l, e * bb, bb, mx_encode(B[static_cast<size_t>(q.row) * N + q.col], kMx[fb]));
     }
     for (int e = 0; e < x.c_elems(); ++e) {
@@ -315,6 +317,61 @@ TEST_CASE("mfma atoms: f8f6f4 in fp6 and fp4 (OCP MX encodings) in hipasm-sim ma
   CHECK(mx_decode(0x1f, kMx[3]) == 28.0);
   CHECK(mx_decode(0x01, kMx[3]) == 0.0625);
   CHECK(mx_decode(0x2f, kMx[3]) == -1.75);
+}
+
+// The CDNA4 ISA guide's tables (7.1.5.1 "Dense Matrix Layouts: 8-bit and Smaller"), written out:
+// the k of the first element of each run of 16 (FP8: v0-v3 and v4-v7) or of 32 (FP6, FP4) by
+// lane group (lanes 0-15, 16-31, 32-47, 48-63).
+TEST_CASE("mfma atoms: f8f6f4 A/B layouts per format match the CDNA4 ISA tables", "[mfma_atoms]") {
+  struct Table { int m; int fmt; int run; int k0[4][2]; };
+  const Table tables[] = {
+      // FP8 16x16x128: thr 0-15 k=0-15 | k=64-79, thr 16-31 k=16-31 | 80-95, ...
+      {16, 0, 16, {{0, 64}, {16, 80}, {32, 96}, {48, 112}}},
+      // FP8 32x32x64: thr 0-31 k=0-15 | 32-47, thr 32-63 k=16-31 | 48-63
+      {32, 0, 16, {{0, 32}, {0, 32}, {16, 48}, {16, 48}}},
+      // FP6 / FP4 16x16x128: 32 consecutive k from 32 x (lane / 16)
+      {16, 2, 32, {{0, -1}, {32, -1}, {64, -1}, {96, -1}}},
+      {16, 4, 32, {{0, -1}, {32, -1}, {64, -1}, {96, -1}}},
+      // FP6 / FP4 32x32x64: from 32 x (lane / 32)
+      {32, 3, 32, {{0, -1}, {0, -1}, {32, -1}, {32, -1}}},
+      {32, 4, 32, {{0, -1}, {0, -1}, {32, -1}, {32, -1}}},
+  };
+  int n = 0;
+  for (const mfma_atom& x : kTargets[1].atoms) {
+    if (x.a != mfma_type::f8f6f4) continue;
+    ++n;
+    for (const Table& t : tables) {
+      if (t.m != x.m) continue;
+      for (int which = 0; which < 2; ++which) {
+        const hipasm::mfma_layout L = x.ab_layout(which, t.fmt);
+        INFO(x.name << " operand " << which << " format " << t.fmt);
+        REQUIRE(L.elems() == 32);
+        for (int l = 0; l < 64; ++l)
+          for (int e = 0; e < 32; ++e) {
+            const hipasm::mfma_coord q = L.coord(l, e);
+            const int k = t.k0[l / 16][e / t.run] + e % t.run;
+            CHECK((which == 0 ? q.row : q.col) == l % x.m);
+            CHECK((which == 0 ? q.col : q.row) == k);
+            const hipasm::mfma_place p = L.place(q);
+            CHECK((p.lane == l && p.elem == e));
+          }
+      }
+    }
+  }
+  CHECK(n == 4);
+  // AMD's hardware probe of 32x32x64 (aiter, aiter/ops/triton/quant/mxfp6_fmha_pack.py
+  // _v_direct_kvtab: "FP6 physical contraction index a pairs with FP8 index swap_bits_4_5(a)",
+  // physical index = 32 * (lane / 32) + element): the same k in the two layouts.
+  for (const mfma_atom& x : kTargets[1].atoms) {
+    if (x.a != mfma_type::f8f6f4 || x.m != 32) continue;
+    const hipasm::mfma_layout f6 = x.ab_layout(0, 2), f8 = x.ab_layout(0, 0);
+    for (int a = 0; a < 64; ++a) {
+      const hipasm::mfma_place p6 = f6.place({.row = 0, .col = a}), p8 = f8.place({.row = 0, .col = a});
+      const int swapped = (a & 0xf) | ((a & 0x10) << 1) | ((a & 0x20) >> 1);
+      CHECK(32 * (p6.lane / 32) + p6.elem == a);
+      CHECK(32 * (p8.lane / 32) + p8.elem == swapped);
+    }
+  }
 }
 
 TEST_CASE("mfma atoms: names, register counts and passes match the instruction tables", "[mfma_atoms]") {

@@ -3,10 +3,14 @@
 // gfx950's scaled MFMAs through the builder's mnemonics (v_mfma_scale_f32_16x16x128_f8f6f4,
 // v_mfma_scale_f32_32x32x64_f8f6f4) in hipasm-sim, against a C++ matmul:
 // D[i][j] = C[i][j] + sum_k A[i][k] 2^(sa[i][k/32] - 127) * B[k][j] 2^(sb[j][k/32] - 127).
-// The layouts are the ISA's, written out here: lane l holds A row (B column) l % M and the 32
-// k of block l / M, element e at bits e * width of its registers; one E8M0 scale per lane
-// (row or column and k block: the MX block scale), in the byte of the scale VGPR that op_sel
-// (low bit) and op_sel_hi (high bit) select, the other bytes noise. D: 16x16 row i in register
+// The layouts are the CDNA4 ISA guide's (7.1.5.1, 7.2.1), written out here: lane l holds A row
+// (B column) l % M; an FP6/FP4 operand the 32 k of block l / M, an FP8/BF8 one k = 16 (l / M) +
+// (0..15) in bytes 0-15 and the same plus K / 2 in bytes 16-31; element e at bits e * width of
+// its registers. One E8M0 scale per lane, of row (column) l % M and k block l / M whichever
+// lanes hold that block's elements (the MX block scale), in the byte of the scale VGPR that
+// op_sel (low bit) and op_sel_hi (high bit) select, the other bytes noise. The FP8 x FP4 cases
+// (mixed formats, scales varying along k) tell the FP8 layout from 32 consecutive k a lane.
+// D: 16x16 row i in register
 // i % 4 of lane (i / 4) * 16 + j; 32x32 in register (i / 8) * 4 + i % 4 of lane
 // ((i / 4) % 2) * 32 + j. Elements and scales are chosen so that every sum is exact in f32.
 // gfx942 has no such instructions: tests/core/negative/mfma_scale_gfx942.hip.
@@ -76,10 +80,10 @@ void check(const Case& t, std::mt19937& rng) {
   std::vector<uint32_t> wa(size_t(dwords(t.fa)) * 64), wb(size_t(dwords(t.fb)) * 64), wc(size_t(R) * 64), ws(128);
   for (int l = 0; l < 64; ++l) {
     const int row = l % M, kb = l / M;
+    auto k_of = [&](int f, int e) { return f <= 1 ? (e / 16) * (K / 2) + 16 * kb + e % 16 : kb * 32 + e; };
     for (int e = 0; e < 32; ++e) {
-      const int k = kb * 32 + e;
-      put(wa, l, e * bits(t.fa), bits(t.fa), code(t.fa, A[size_t(row) * K + k]));
-      put(wb, l, e * bits(t.fb), bits(t.fb), code(t.fb, B[size_t(k) * N + row]));
+      put(wa, l, e * bits(t.fa), bits(t.fa), code(t.fa, A[size_t(row) * K + k_of(t.fa, e)]));
+      put(wb, l, e * bits(t.fb), bits(t.fb), code(t.fb, B[size_t(k_of(t.fb, e)) * N + row]));
     }
     const uint32_t noise_a = uint32_t(rng()), noise_b = uint32_t(rng());
     ws[size_t(l)] = (noise_a & ~(0xffu << 8 * t.sel_a)) | uint32_t(sa[size_t(row) * KB + kb]) << 8 * t.sel_a;
@@ -126,6 +130,6 @@ TEST_CASE("mfma_scale: scaled f8f6f4 MFMAs with E8M0 scales and byte selects mat
   std::mt19937 rng(41);
   for (const Case& t : {Case{16, 0, 0, 0, 0}, Case{16, 0, 1, 1, 2}, Case{16, 2, 4, 3, 0}, Case{16, 4, 4, 2, 3},
                         Case{16, 3, 0, 0, 1}, Case{32, 0, 0, 0, 0}, Case{32, 1, 3, 3, 1}, Case{32, 4, 2, 1, 2},
-                        Case{32, 2, 2, 2, 2}})
+                        Case{32, 2, 2, 2, 2}, Case{16, 0, 4, 1, 0}, Case{32, 0, 4, 0, 3}, Case{32, 4, 1, 2, 0}})
     check(t, rng);
 }

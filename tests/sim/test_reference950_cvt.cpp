@@ -268,3 +268,158 @@ TEST_CASE("gfx950 reference: v_cvt_scalef32 fp6 / bf6 (pk32, sr_pk32, 2xpk16 and
   }
   REFSUITE_REQUIRE_NONE(m);
 }
+
+namespace {
+// A gfx950 kernel assembled by clang++-22 from `body` (each lane: v0 its id, s[4:5] `in`,
+// s[6:7] `out`), `vgprs` VGPRs; its code object's path.
+std::string assemble950(const std::string& name, const std::string& body, int vgprs) {
+  std::ostringstream s;
+  s << "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"\n\t.amdhsa_code_object_version 6\n\t.text\n"
+    << "\t.globl " << name << "\n\t.p2align 8\n\t.type " << name << ",@function\n"
+    << name << ":\n\ts_load_dwordx4 s[4:7], s[0:1], 0x0\n\ts_waitcnt lgkmcnt(0)\n"
+    << body << "\ts_endpgm\n"
+    << "\t.section .rodata,\"a\",@progbits\n\t.p2align 6, 0x0\n\t.amdhsa_kernel " << name << "\n"
+    << "\t\t.amdhsa_kernarg_size 16\n\t\t.amdhsa_user_sgpr_count 2\n\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+    << "\t\t.amdhsa_next_free_vgpr " << vgprs << "\n\t\t.amdhsa_next_free_sgpr 16\n"
+    << "\t\t.amdhsa_accum_offset " << vgprs << "\n\t.end_amdhsa_kernel\n\t.text\n"
+    << "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .args:\n"
+    << "      - .address_space: global\n        .name: in\n        .offset: 0\n        .size: 8\n        .value_kind: global_buffer\n"
+    << "      - .address_space: global\n        .name: out\n        .offset: 8\n        .size: 8\n        .value_kind: global_buffer\n"
+    << "    .group_segment_fixed_size: 0\n    .kernarg_segment_align: 8\n    .kernarg_segment_size: 16\n"
+    << "    .max_flat_workgroup_size: 64\n    .name: " << name << "\n    .private_segment_fixed_size: 0\n"
+    << "    .sgpr_count: 16\n    .symbol: " << name << ".kd\n    .vgpr_count: " << vgprs << "\n"
+    << "    .wavefront_size: 64\namdhsa.target: amdgcn-amd-amdhsa--gfx950\namdhsa.version:\n  - 1\n  - 2\n...\n"
+    << "\t.end_amdgpu_metadata\n";
+  const std::string sp = std::string(HIPASM_SIM_TEST_DIR) + "/kernels/" + name + ".s", co = sp + ".co";
+  std::ofstream(sp) << s.str();
+  const std::string cmd = "clang++-22 -target amdgcn-amd-amdhsa -mcpu=gfx950 \"" + sp + "\" -o \"" + co + "\" 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return co;
+}
+}  // namespace
+
+// Every multi-register scaled convert (and the one-dword forms) with the scale an inline
+// constant (1.0: llvm-mc-22 encodes the scale slot's 1.0 as an f32 constant, accepting
+// 0x3f800000 and rejecting 0x3c00 there), on sources loaded and waited for, into registers
+// nothing wrote before: every result dword is defined (the checker reports nothing) and each
+// value is the format's (a 1.0 input gives 1.0's code, not a saturated one). In a slot of
+// two f16 / bf16 values an inline constant is the 16-bit constant and a zero high half (what
+// LLVM encodes 0x3c00 / 0x3f80 to there; 0x3c003c00 it rejects). v_cvt_f32_bf16's constants are
+// bf16 (LLVM: 0x3f80 is its 1.0).
+TEST_CASE("gfx950 reference: multi-register scaled converts with an inline-constant scale", "[reference][gfx950]") {
+  REFSUITE_REQUIRE_DEVICE();
+  // Each lane reads 72 dwords: f32 x32 (v[8:39]), f16 pairs x16 (v[40:55]), bf16 pairs x16
+  // (v[56:71]), fp6 / bf6 codes x6 (v[72:77]), fp8 / fp4 codes (v78), and writes 124: the
+  // results v[80:203].
+  std::ostringstream b;
+  b << "\tv_mul_u32_u24_e32 v1, 0x120, v0\n\tv_mul_u32_u24_e32 v3, 0x1f0, v0\n";
+  for (int j = 0; j < 18; ++j)
+    b << "\tglobal_load_dwordx4 v[" << 8 + 4 * j << ":" << 11 + 4 * j << "], v1, s[4:5] offset:" << 16 * j << "\n";
+  b << "\tv_mov_b32_e32 v2, 0\n";  // the SR seed: truncation
+  for (int r = 192; r < 200; ++r) b << "\tv_mov_b32_e32 v" << r << ", 0\n";  // the kept parts
+  b << "\ts_waitcnt vmcnt(0)\n"
+       "\tv_cvt_scalef32_pk32_fp6_f16 v[80:85], v[40:55], 1.0\n"
+       "\tv_cvt_scalef32_pk32_fp6_bf16 v[86:91], v[56:71], 1.0\n"
+       "\tv_cvt_scalef32_pk32_bf6_f16 v[92:97], v[40:55], 1.0\n"
+       "\tv_cvt_scalef32_pk32_bf6_bf16 v[98:103], v[56:71], 1.0\n"
+       "\tv_cvt_scalef32_sr_pk32_fp6_f32 v[104:109], v[8:39], v2, 1.0\n"
+       "\tv_cvt_scalef32_sr_pk32_bf6_f16 v[110:115], v[40:55], v2, 1.0\n"
+       "\tv_cvt_scalef32_sr_pk32_fp6_bf16 v[116:121], v[56:71], v2, 1.0\n"
+       "\tv_cvt_scalef32_2xpk16_bf6_f32 v[122:127], v[8:23], v[24:39], 1.0\n"
+       "\tv_cvt_scalef32_pk32_f32_fp6 v[128:159], v[72:77], 1.0\n"
+       "\tv_cvt_scalef32_pk32_f16_bf6 v[160:175], v[72:77], 1.0\n"
+       "\tv_cvt_scalef32_pk32_bf16_fp6 v[176:191], v[72:77], 1.0\n"
+       "\tv_cvt_scalef32_f16_fp8 v192, v78, 1.0 op_sel:[0,0,1]\n"  // into the high half
+       "\tv_cvt_scalef32_pk_fp8_f16 v193, v40, 1.0\n"
+       "\tv_cvt_scalef32_pk_f32_fp4 v[194:195], v78, 1.0\n"
+       "\tv_cvt_scalef32_sr_fp8_f16 v196, v40, v2, 1.0\n"
+       "\tv_cvt_scalef32_pk_fp4_bf16 v197, v56, 1.0\n"
+       "\tv_cvt_scalef32_pk_fp8_f16 v198, 1.0, 1.0\n"
+       "\tv_cvt_scalef32_pk_fp8_bf16 v199, -4.0, 1.0\n"
+       "\tv_cvt_f32_bf16_e32 v200, 1.0\n"        // a bf16 constant: 0x3f80
+       "\tv_cvt_f32_bf16_e64 v201, -4.0\n"
+       "\tv_cvt_f32_bf16_e64 v202, 0.5\n"
+       "\tv_mov_b32_e32 v203, 0\n";
+  for (int j = 0; j < 31; ++j)
+    b << "\tglobal_store_dwordx4 v3, v[" << 80 + 4 * j << ":" << 83 + 4 * j << "], s[6:7] offset:" << 16 * j << "\n";
+  const std::string co = assemble950("cvt950_inline_scale", b.str(), 204);
+
+  std::mt19937 rng(950);
+  const uint32_t lanes = 64;
+  std::vector<uint32_t> In(72 * lanes);
+  auto rnd = [&](int lo, int hi) {  // +-[2^lo, 2^hi) with a random 10-bit mantissa (exact in f16 / bf16 pairs: 7)
+    const float v = float(std::ldexp(1.0 + double(rng() % 1024) / 1024.0, lo + int(rng() % uint32_t(hi - lo))));
+    return (rng() & 1) ? -v : v;
+  };
+  for (uint32_t l = 0; l < lanes; ++l) {
+    uint32_t* p = &In[72 * l];
+    for (int j = 0; j < 32; ++j) p[j] = std::bit_cast<uint32_t>(j == 0 ? 1.0f : rnd(-3, 5));
+    for (int j = 0; j < 16; ++j) {
+      p[32 + j] = float_to_half_bits(j == 0 ? 1.0f : rnd(-3, 5)) | uint32_t(float_to_half_bits(rnd(-3, 5))) << 16;
+      p[48 + j] = float_to_bf16(j == 0 ? 1.0f : rnd(-3, 5)) | uint32_t(float_to_bf16(rnd(-3, 5))) << 16;
+    }
+    for (int j = 0; j < 6; ++j) p[64 + j] = rng();
+    uint32_t c8 = rng();
+    while ((c8 & 0x7f) == 0x7f) c8 = rng();  // byte 0: no NaN code
+    p[70] = c8;
+  }
+  device& dev = *the_device();
+  std::unique_ptr<module> mod = dev.load_file(co);
+  buffer<uint32_t> dIn(dev, In), dOut(dev, 124 * lanes);
+  kernel_args args;
+  args.add(dIn.addr()).add(dOut.addr());
+  const launch_report rep = dev.launch(*mod, "cvt950_inline_scale", {1}, {lanes}, args);
+  INFO("diagnostics:\n" << join_lines(rep.diagnostics));
+  CHECK(rep.diagnostics.empty());  // (CHECK: the values are compared too)
+  const std::vector<uint32_t> Out = dOut.download();
+
+  mismatches m;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t* p = &In[72 * l];
+    const uint32_t* o = &Out[124 * l];  // o[r - 80] is v[r]
+    auto f32_at = [&](int j) { return double(std::bit_cast<float>(p[j])); };
+    auto h_at = [&](int j) { return double(f16v(uint16_t(p[32 + j / 2] >> (16 * (j & 1))))); };
+    auto b_at = [&](int j) { return double(bf16v(uint16_t(p[48 + j / 2] >> (16 * (j & 1))))); };
+    auto six = [](const uint32_t* d, int j) {  // value j at bits [6j+5 : 6j]
+      uint32_t v = 0;
+      for (int k = 0; k < 6; ++k) v |= ((d[(6 * j + k) / 32] >> ((6 * j + k) % 32)) & 1) << k;
+      return v;
+    };
+    const std::string at = "lane " + std::to_string(l) + " value ";
+    for (int j = 0; j < 32; ++j) {
+      const std::string s = at + std::to_string(j);
+      expect_exact(m, "pk32_fp6_f16 " + s, j, six(o + 0, j), encode(kE2M3, h_at(j)));
+      expect_exact(m, "pk32_fp6_bf16 " + s, j, six(o + 6, j), encode(kE2M3, b_at(j)));
+      expect_exact(m, "pk32_bf6_f16 " + s, j, six(o + 12, j), encode(kE3M2, h_at(j)));
+      expect_exact(m, "pk32_bf6_bf16 " + s, j, six(o + 18, j), encode(kE3M2, b_at(j)));
+      // seed 0 adds nothing: the SR forms truncate the magnitude
+      expect_exact(m, "sr_pk32_fp6_f32 " + s, j, six(o + 24, j), encode(kE2M3, f32_at(j), 20, 0));
+      expect_exact(m, "sr_pk32_bf6_f16 " + s, j, six(o + 30, j), encode(kE3M2, h_at(j), 8, 0));
+      expect_exact(m, "sr_pk32_fp6_bf16 " + s, j, six(o + 36, j), encode(kE2M3, b_at(j), 4, 0));
+      expect_exact(m, "2xpk16_bf6_f32 " + s, j, six(o + 42, j), encode(kE3M2, f32_at(j / 2 + 16 * (j & 1))));
+      const uint32_t c = six(p + 64, j);
+      const double fp6 = (c & 32 ? -1 : 1) * magnitude(kE2M3, c & 31), bf6 = (c & 32 ? -1 : 1) * magnitude(kE3M2, c & 31);
+      expect_float(m, "pk32_f32_fp6 " + s, j, std::bit_cast<float>(o[48 + j]), float(fp6));
+      expect_exact(m, "pk32_f16_bf6 " + s, j, (o[80 + j / 2] >> (16 * (j & 1))) & 0xffffu, uint32_t(float_to_half_bits(float(bf6))));
+      expect_exact(m, "pk32_bf16_fp6 " + s, j, (o[96 + j / 2] >> (16 * (j & 1))) & 0xffffu, uint32_t(float_to_bf16(float(fp6))));
+    }
+    const uint32_t c8 = p[70] & 0xff;
+    const double e4m3 = (c8 & 0x80 ? -1 : 1) * magnitude(kE4M3, c8 & 0x7f);
+    expect_exact(m, "f16_fp8 (high half, low kept)", l, o[112], uint32_t(float_to_half_bits(float(e4m3))) << 16);
+    expect_exact(m, "pk_fp8_f16", l, o[113], encode(kE4M3, h_at(0)) | encode(kE4M3, h_at(1)) << 8);
+    for (int i = 0; i < 2; ++i) {
+      const uint32_t n = (p[70] >> (4 * i)) & 0xf;
+      expect_float(m, "pk_f32_fp4 " + std::to_string(i), l, std::bit_cast<float>(o[114 + i]),
+                   float((n & 8 ? -1 : 1) * magnitude(kE2M1, n & 7)));
+    }
+    expect_exact(m, "sr_fp8_f16", l, o[116], encode(kE4M3, h_at(0), 7, 0));
+    expect_exact(m, "pk_fp4_bf16", l, o[117], encode(kE2M1, b_at(0)) | encode(kE2M1, b_at(1)) << 4);
+    // the constant pair (1.0, 0) and (-4.0, 0)
+    expect_exact(m, "pk_fp8_f16 of 1.0", l, o[118], encode(kE4M3, 1.0) | encode(kE4M3, 0.0) << 8);
+    expect_exact(m, "pk_fp8_bf16 of -4.0", l, o[119], encode(kE4M3, -4.0) | encode(kE4M3, 0.0) << 8);
+    expect_float(m, "v_cvt_f32_bf16 1.0", l, std::bit_cast<float>(o[120]), 1.0f);
+    expect_float(m, "v_cvt_f32_bf16 -4.0", l, std::bit_cast<float>(o[121]), -4.0f);
+    expect_float(m, "v_cvt_f32_bf16 0.5", l, std::bit_cast<float>(o[122]), 0.5f);
+  }
+  REFSUITE_REQUIRE_NONE(m);
+}

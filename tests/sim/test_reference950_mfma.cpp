@@ -2,8 +2,11 @@
 // (kernels/ref950_mfma.hip) run in the simulator against a host matrix multiply in double.
 // The host places each matrix element in the lane and register the CDNA4 MAI layout
 // documents (single block: lane l holds row/column l % M and the E = K*M/64 consecutive k
-// from E*(l / M), packed from bit 0 of its first register; 16x16 results D[4*(l/16) + r]
-// [l%16], 32x32 results D[8*(r/4) + 4*(l/32) + r%4][l%32]) and decodes the small float
+// from E*(l / M), packed from bit 0 of its first register, except an FP8/BF8 operand of the
+// f8f6f4 MFMAs: bytes 0-15 hold k = 16*(l / M) + (0..15), bytes 16-31 the same plus K/2 (the
+// ISA guide's 7.1.5.1 FP8 tables); the scale of row/column i and k block b is in lane
+// i + M*b (7.2.1); 16x16 results D[4*(l/16) + r][l%16], 32x32 results D[8*(r/4) + 4*(l/32) +
+// r%4][l%32]) and decodes the small float
 // formats from their definitions (OCP 8-bit FP and MX v1.0 specifications), written here
 // apart from the simulator's. The checker must report nothing.
 #include "kernels/ref_host.hpp"
@@ -86,7 +89,15 @@ struct Case {
   bool integer = false;        // i32 accumulate (exact)
   std::vector<int> sa, sb;     // scale exponents [i][k/32], [j][k/32] (empty: unscaled)
   int sel_a = 0, sel_b = 0;
+  bool f8_a = false, f8_b = false;  // an f8f6f4 operand in FP8/BF8 (its two-run layout)
 };
+
+// k of element e of lane l (operand of M rows or columns): E consecutive k from E*(l / M), or
+// an f8f6f4 FP8/BF8 operand's two runs of 16 (K/2 apart).
+int k_of(const Shape& s, int l, int e, bool f8) {
+  const int g = l / s.M;
+  return f8 ? (e / 16) * (s.K / 2) + 16 * g + e % 16 : s.epl() * g + e;
+}
 
 void run_case(const char* kernel, const Case& c, std::mt19937& rng) {
   const Shape& s = c.s;
@@ -94,9 +105,9 @@ void run_case(const char* kernel, const Case& c, std::mt19937& rng) {
   std::vector<uint32_t> la(64 * size_t(E)), lb(64 * size_t(E));
   for (int l = 0; l < 64; ++l)
     for (int e = 0; e < E; ++e) {
-      const int row = l % s.M, k = E * (l / s.M) + e;
-      la[size_t(l) * E + e] = c.ca[size_t(row) * s.K + k];
-      lb[size_t(l) * E + e] = c.cb[size_t(k) * s.N + row];
+      const int row = l % s.M;
+      la[size_t(l) * E + e] = c.ca[size_t(row) * s.K + k_of(s, l, e, c.f8_a)];
+      lb[size_t(l) * E + e] = c.cb[size_t(k_of(s, l, e, c.f8_b)) * s.N + row];
     }
   std::vector<uint32_t> A = pack(la, E, c.nb_a, c.regs_in), B = pack(lb, E, c.nb_b, c.regs_in);
   const int R = s.acc_regs();
@@ -202,6 +213,7 @@ TEST_CASE("gfx950 reference: f8f6f4 MFMAs, every format, with E8M0 scales and by
       c.s = s;
       c.regs_in = 8;
       c.nb_a = kFmts[v.fa].bits(), c.nb_b = kFmts[v.fb].bits();
+      c.f8_a = v.fa <= 1, c.f8_b = v.fb <= 1;
       random_codes(v.fa, size_t(s.M) * s.K, rng, c.ca, c.va);
       random_codes(v.fb, size_t(s.K) * s.N, rng, c.cb, c.vb);
       c.sa.resize(size_t(s.M) * (s.K / 32)), c.sb.resize(size_t(s.N) * (s.K / 32));
@@ -220,6 +232,7 @@ TEST_CASE("gfx950 reference: f8f6f4 MFMAs, every format, with E8M0 scales and by
     c.s = s;
     c.regs_in = 8;
     c.nb_a = kFmts[fa].bits(), c.nb_b = kFmts[fb].bits();
+    c.f8_a = fa <= 1, c.f8_b = fb <= 1;
     random_codes(fa, size_t(s.M) * s.K, rng, c.ca, c.va);
     random_codes(fb, size_t(s.K) * s.N, rng, c.cb, c.vb);
     run_case(kernel, c, rng);

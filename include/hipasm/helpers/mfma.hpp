@@ -84,8 +84,9 @@ struct mfma_global {
 
 namespace detail {
 
-constexpr const mfma_layout& mfma_layout_of(const mfma_atom& a, mfma_operand w) {
-  return w == mfma_operand::a ? a.la : w == mfma_operand::b ? a.lb : a.lc;
+// The layout of operand w (f8f6f4: A's / B's for its format code, mfma_atom::ab_layout).
+constexpr mfma_layout mfma_layout_of(const mfma_atom& a, mfma_operand w, int format = 0) {
+  return w == mfma_operand::c ? a.lc : a.ab_layout(w == mfma_operand::b ? 1 : 0, format);
 }
 // The memory row/col a dimension lands on: blocks stack along M (A, C) or N (B).
 constexpr bool mfma_dim_is_row(mfma_operand w, mfma_dim d, bool transposed) {
@@ -99,8 +100,8 @@ constexpr int mfma_block_scale(const mfma_atom& a, mfma_operand w) {
 struct mfma_rc {
   int row = 0, col = 0;
 };
-constexpr mfma_rc mfma_elem_rc(const mfma_atom& a, mfma_operand w, int e, bool transposed) {
-  const mfma_coord c = mfma_layout_of(a, w).coord(0, e);
+constexpr mfma_rc mfma_elem_rc(const mfma_atom& a, mfma_operand w, int e, bool transposed, int format = 0) {
+  const mfma_coord c = mfma_layout_of(a, w, format).coord(0, e);
   const int blk = c.block * mfma_block_scale(a, w);
   int r = c.row, k = c.col;
   if (w == mfma_operand::b) k += blk;
@@ -113,10 +114,11 @@ constexpr mfma_rc mfma_elem_rc(const mfma_atom& a, mfma_operand w, int e, bool t
 // The part of a lane's tile row (mem_row = true) or column that its lane index gives: the sum
 // over the layout's lane modes landing there of ((lane >> shift) & (size - 1)) * stride. The
 // top mode is not masked (lane < 64). For A/B of a single-block atom: row = lane % M is
-// `lane & (M - 1)`, the k group `lane >> log2(M)` times the elements a lane holds.
+// `lane & (M - 1)`, the k group `lane >> log2(M)` times its k stride (the elements a lane
+// holds; f8f6f4 with fp8: 16). `format`: f8f6f4's cbsz / blgp code.
 constexpr gpr<dtype::u32> mfma_lane_part(builder J, const mfma_atom& at, mfma_operand w, const gpr<dtype::u32>& lane,
-                                         bool mem_row, bool transposed = false) {
-  const mfma_layout& L = detail::mfma_layout_of(at, w);
+                                         bool mem_row, bool transposed = false, int format = 0) {
+  const mfma_layout L = detail::mfma_layout_of(at, w, format);
   int shift = 0, top = 0;
   for (int i = 0; i < 3; ++i)
     if (L.lane[i].size > 1) top = i;
@@ -143,8 +145,9 @@ constexpr gpr<dtype::u32> mfma_lane_part(builder J, const mfma_atom& at, mfma_op
 }
 
 // What mfma_lane_part's value is known to be a multiple of (for the access widths).
-constexpr uint32_t mfma_lane_part_align(const mfma_atom& at, mfma_operand w, bool mem_row, bool transposed = false) {
-  const mfma_layout& L = detail::mfma_layout_of(at, w);
+constexpr uint32_t mfma_lane_part_align(const mfma_atom& at, mfma_operand w, bool mem_row, bool transposed = false,
+                                        int format = 0) {
+  const mfma_layout L = detail::mfma_layout_of(at, w, format);
   uint32_t a = 0;
   for (const mfma_mode& m : L.lane)
     if (m.size > 1 && detail::mfma_dim_is_row(w, m.dim, transposed) == mem_row) {
@@ -220,7 +223,8 @@ constexpr void mfma_load(builder J, const mfma_atom& at, mfma_operand w, const g
   const src_loc sl = to_src_loc(l);
   const int which = w == mfma_operand::b ? 1 : 0;
   const bool is_c = w == mfma_operand::c;
-  const mfma_layout& L = detail::mfma_layout_of(at, w);
+  const int fmt = is_c ? 0 : format;
+  const mfma_layout L = detail::mfma_layout_of(at, w, fmt);
   const int bits = is_c ? mfma_type_bits(at.c) : at.operand_bits(which, format);
   const int regs = is_c ? at.c_regs() : which ? at.b_regs(format) : at.a_regs(format);
   if (frag.dwords() != regs) {
@@ -228,21 +232,23 @@ constexpr void mfma_load(builder J, const mfma_atom& at, mfma_operand w, const g
     return;
   }
   auto fu = frag.template as<dtype::u32>(l);
-  const auto r = mfma_lane_part(J, at, w, lane, true, transposed);
-  const auto c = mfma_lane_part(J, at, w, lane, false, transposed);
-  const auto m = detail::mfma_mem(J, mem, r, c, org, sl, mfma_lane_part_align(at, w, false, transposed));
+  const auto r = mfma_lane_part(J, at, w, lane, true, transposed, fmt);
+  const auto c = mfma_lane_part(J, at, w, lane, false, transposed, fmt);
+  const auto m = detail::mfma_mem(J, mem, r, c, org, sl, mfma_lane_part_align(at, w, false, transposed, fmt));
   const int n = L.elems();
-  // The lane's elements run along k (element mode 0, stride 1): consecutive in memory when k
-  // is the tile's column.
+  // The lane's elements run along k in runs of element mode 0 (stride 1; f8f6f4's fp8 two runs
+  // of 16): each run consecutive in memory when k is the tile's column, loaded in 16-byte pieces.
   const bool k_is_col = (which == 0) != transposed;
-  const bool contiguous = !is_c && L.elem[0].size == n && L.elem[0].stride == 1;
-  if (contiguous && k_is_col && (n * bits) % 32 == 0 && static_cast<int>(m.elem_bytes() * 8) == (bits < 8 ? 8 : bits)) {
-    for (int d = 0; d < regs; d += 4) {
-      const int cnt = regs - d < 4 ? regs - d : 4;
-      const int e = d * 32 / bits;
-      const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed);
-      m.load(fu.slice(d, cnt, l), p.row, p.col, narrow::none);
-    }
+  const int run = !is_c && L.elem[0].stride == 1 ? L.elem[0].size : 0;
+  if (run > 0 && k_is_col && (run * bits) % 32 == 0 && static_cast<int>(m.elem_bytes() * 8) == (bits < 8 ? 8 : bits)) {
+    const int run_regs = run * bits / 32;
+    for (int d0 = 0; d0 < regs; d0 += run_regs)
+      for (int d = 0; d < run_regs; d += 4) {
+        const int cnt = run_regs - d < 4 ? run_regs - d : 4;
+        const int e = (d0 + d) * 32 / bits;
+        const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed, fmt);
+        m.load(fu.slice(d0 + d, cnt, l), p.row, p.col, narrow::none);
+      }
     return;
   }
   if (bits < 8) {
@@ -251,21 +257,21 @@ constexpr void mfma_load(builder J, const mfma_atom& at, mfma_operand w, const g
   }
   if (bits >= 32) {
     for (int e = 0; e < n; ++e) {
-      const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed);
+      const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed, fmt);
       m.load(fu.slice(e * bits / 32, bits / 32, l), p.row, p.col, narrow::none);
     }
   } else if (bits == 16) {
     // The low halves first: a d16_hi load keeps (reads) the low half, so it waits for it.
     for (int h = 0; h < 2; ++h)
       for (int e = h; e < n; e += 2) {
-        const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed);
+        const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed, fmt);
         if (h) J.wait_for(fu.at(e / 2, l));
         m.load(fu.at(e / 2, l), p.row, p.col, h ? narrow::u16_d16_hi : narrow::u16_d16);
       }
   } else {
     auto tmp = J.vgpr<dtype::u32>(n);
     for (int e = 0; e < n; ++e) {
-      const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed);
+      const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed, fmt);
       m.load(tmp.at(e, l), p.row, p.col, narrow::u8);
     }
     for (int e = 0; e < n; ++e) J.wait_for(tmp.at(e, l));

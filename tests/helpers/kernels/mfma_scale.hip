@@ -44,3 +44,4 @@ constexpr void scale_k(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<
   }
 SCALE(16, 0, 0, 0, 0) SCALE(16, 0, 1, 1, 2) SCALE(16, 2, 4, 3, 0) SCALE(16, 4, 4, 2, 3) SCALE(16, 3, 0, 0, 1)
 SCALE(32, 0, 0, 0, 0) SCALE(32, 1, 3, 3, 1) SCALE(32, 4, 2, 1, 2) SCALE(32, 2, 2, 2, 2)
+SCALE(16, 0, 4, 1, 0) SCALE(32, 0, 4, 0, 3) SCALE(32, 4, 1, 2, 0)
