@@ -117,7 +117,14 @@ def _tool(key, fallback):
     return _config.get(key) or shutil.which(fallback)
 
 
-_ARCH = re.compile(r"gfx[0-9a-f]+$")
+def _targets():
+    """The targets hipasm's headers have (include/hipasm/targets/<arch>)."""
+    include = _config.get("include_dir")
+    try:
+        found = sorted(d for d in os.listdir(os.path.join(include, "hipasm", "targets")) if d.startswith("gfx"))
+    except (OSError, TypeError):
+        found = []
+    return found or ["gfx942", "gfx950"]
 
 
 def archs_of(arch):
@@ -128,8 +135,9 @@ def archs_of(arch):
         target = getattr(_runtime.current_device(), "target", None)
         return [target or _config.get("default_arch", "gfx942")]
     names = [arch] if isinstance(arch, str) else list(arch)
-    if not names or any(not isinstance(a, str) or not _ARCH.match(a) for a in names):
-        raise ValueError(f"arch {arch!r}: expected a target such as 'gfx942' or 'gfx950', or a list of them")
+    known = _targets()
+    if not names or any(not isinstance(a, str) or a not in known for a in names):
+        raise ValueError(f"arch {arch!r}: expected one of {', '.join(known)}, or a list of them")
     if len(set(names)) != len(names):
         raise ValueError(f"arch {arch!r}: a target is named twice")
     return names

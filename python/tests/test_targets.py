@@ -44,7 +44,7 @@ def test_build_without_arch_is_for_the_current_device(fp8_src):
     hipasm.device("sim", gpu="mi355x")
     m = hipasm.load(hipasm.build(fp8_src))
     assert m.target.endswith("--gfx950") and fp8_of(m) == 2.0
-    with pytest.raises(ValueError, match=r"arch 'gfx9': expected a target"):
+    with pytest.raises(ValueError, match=r"arch 'gfx9': expected one of gfx942, gfx950"):
         hipasm.build(fp8_src, arch="gfx9")
     with pytest.raises(ValueError, match=r"a target is named twice"):
         hipasm.build(fp8_src, arch=["gfx942", "gfx942"])
