@@ -90,3 +90,16 @@ def test_hip_refuses_a_code_object_of_another_target(fake):  # noqa: F811
     with pytest.raises(hipasm.HipError, match=r"^gfx942 code object on a gfx950 GPU$"):
         hipasm.load(plain("gfx942"), device=hipasm.device("hip", library=fake.path))
     assert not any(c.startswith("hipModuleLoadData") for c in fake.calls())
+
+
+def test_ops_builds_a_source_for_the_device_and_refuses_another_target(fp8_src, monkeypatch):
+    from hipasm import ops
+    dev = hipasm.device("sim", gpu="mi355x")
+    monkeypatch.setattr(ops, "_modules", {})
+    monkeypatch.setenv("HIPASM_OPS_CODE_OBJECT", str(fp8_src))
+    m = ops._module("fp8_to_f32")
+    assert m.device is dev and fp8_of(m) == 2.0
+    monkeypatch.setattr(ops, "_modules", {})
+    monkeypatch.setenv("HIPASM_OPS_CODE_OBJECT", plain("gfx942"))
+    with pytest.raises(hipasm.SimError, match=r"^hipasm.ops: .*gfx942 code object on device mi355x \(a gfx950 GPU\)"):
+        ops._module("vector_add")
