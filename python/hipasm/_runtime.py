@@ -26,8 +26,8 @@ def _dims(v, what):
 
 class SimDevice:
     """hipasm-sim: numpy arrays and CPU tensors are copied in, run, and copied back. `gpu` is the
-    simulated GPU ("mi300x", "mi355x", ...): its target picks a fat binary's code object, and it
-    is hipasm.profile's default device."""
+    simulated GPU ("mi300x", "mi355x", ...): its target picks a fat binary's code object (a code
+    object for another target is refused), and it is hipasm.profile's default device."""
 
     backend = "sim"
 
@@ -235,7 +235,8 @@ def current_device():
 
 def load(path_or_bytes, device=None, signatures=None):
     """Loads a code object or a fat binary (a path, or its bytes) on `device` (default: the current
-    device); of a fat binary, the code object for the device's target."""
+    device); of a fat binary, the code object for the device's target. A .hip source is built for
+    the device's target (hipasm.build); a code object for another target is refused."""
     dev = device or current_device()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         return Module(bytes(path_or_bytes), dev, signatures=signatures)
