@@ -14,8 +14,9 @@ case "${1:-}" in
   --quickstart) apt_opts+=(--no-install-recommends) ;;
   "" | --python)
     # clang-tools-22 (clang-offload-bundler) and python3 are clang-22's Recommends: named here so
-    # that the suite has them after a quick start too.
-    pkgs+=(clang-tools-22 libclang-rt-22-dev python3 libamdhip64-dev rocm-device-libs catch2 libbenchmark-dev)
+    # that the suite has them after a quick start too. g++ (Debian's GCC 12): the test that the
+    # public host headers and a consumer's host code build with GCC (tests/cmake).
+    pkgs+=(clang-tools-22 libclang-rt-22-dev python3 libamdhip64-dev rocm-device-libs catch2 libbenchmark-dev g++)
     [ "${1:-}" = --python ] && pkgs+=(python3-numpy python3-pytest python3-torch) ;;
   *) echo "install-deps.sh: unknown option '$1' (--quickstart, --python or nothing)" >&2; exit 2 ;;
 esac

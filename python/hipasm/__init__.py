@@ -13,7 +13,8 @@ from ._runtime import Kernel, Module, current_device, device, load, profile
 
 
 def build(source, arch=None, **kw):
-    """Compiles a .hip source with hipasm's kernel flags into a cached code object; its path."""
+    """Compiles a .hip source with hipasm's kernel flags into a cached code object; its path.
+    arch: "gfx942", "gfx950" or a list of them (a fat binary); default: the current device's target."""
     from . import _build
     return _build.build(source, arch=arch, **kw)
 

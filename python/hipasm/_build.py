@@ -117,13 +117,44 @@ def _tool(key, fallback):
     return _config.get(key) or shutil.which(fallback)
 
 
+def _targets():
+    """The targets hipasm's headers have (include/hipasm/targets/<arch>)."""
+    include = _config.get("include_dir")
+    try:
+        found = sorted(d for d in os.listdir(os.path.join(include, "hipasm", "targets")) if d.startswith("gfx"))
+    except (OSError, TypeError):
+        found = []
+    return found or ["gfx942", "gfx950"]
+
+
+def archs_of(arch):
+    """`arch` as a list of targets: a name ("gfx950"), several (a fat binary), or None: the
+    current device's target (the build's default target when the device does not say)."""
+    if arch is None:
+        from . import _runtime
+        target = getattr(_runtime.current_device(), "target", None)
+        return [target or _config.get("default_arch", "gfx942")]
+    names = [arch] if isinstance(arch, str) else list(arch)
+    known = _targets()
+    if not names or any(not isinstance(a, str) or a not in known for a in names):
+        raise ValueError(f"arch {arch!r}: expected one of {', '.join(known)}, or a list of them")
+    if len(set(names)) != len(names):
+        raise ValueError(f"arch {arch!r}: a target is named twice")
+    return names
+
+
 def build(source, arch=None, options=(), include_dirs=(), cache_dir=None, pch=None, verbose=False):
-    """Compiles `source` (.hip) into a code object; returns its path (cached, see the module doc).
-    pch: use the precompiled hipasm/kernels.hpp (default: on unless HIPASM_PCH=0)."""
+    """Compiles `source` (.hip) into a code object for `arch` (default: the current device's
+    target; several: a fat binary of one code object each); returns its path (cached, see the
+    module doc). pch: use the precompiled hipasm/kernels.hpp (default: on unless HIPASM_PCH=0)."""
+    archs = archs_of(arch)
     source = os.path.abspath(os.fspath(source))
     if not os.path.exists(source):
         raise BuildError(f"no such source: {source}")
-    arch = arch or _config.get("default_arch", "gfx942")
+    if len(archs) > 1:
+        cos = [build(source, a, options, include_dirs, cache_dir, pch, verbose) for a in archs]
+        return _bundle(source, archs, cos, cache_dir, verbose)
+    arch = archs[0]
     cxx = _config.get("device_cxx") or shutil.which("clang++-22") or "clang++"
     include = _config.get("include_dir")
     if not include:
@@ -179,3 +210,36 @@ def build(source, arch=None, options=(), include_dirs=(), cache_dir=None, pch=No
         return co
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _bundle(source, archs, cos, cache_dir, verbose):
+    """The fat binary of `cos` (one code object per arch of `archs`), as hipasm_add_code_object
+    packs several ARCH values: an empty host entry, then one hipv4-amdgcn-amd-amdhsa--<arch>
+    entry each, 4096-byte aligned. Beside it <stem>.<arch>.s, each arch's listing."""
+    cache = cache_dir or os.environ.get("HIPASM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache",
+                                                                                "hipasm")
+    key = hashlib.sha256(json.dumps([cos, archs]).encode()).hexdigest()[:16]
+    stem = os.path.splitext(os.path.basename(source))[0]
+    slot = os.path.join(cache, f"{stem}-fat-{key}")
+    fat = os.path.join(slot, stem + ".co")
+    if os.path.exists(fat) and all(os.path.getmtime(c) <= os.path.getmtime(fat) for c in cos):
+        return fat
+    bundler = _config.get("offload_bundler")
+    if not bundler or bundler.endswith("NOTFOUND"):
+        bundler = shutil.which("clang-offload-bundler-22") or shutil.which("clang-offload-bundler")
+    if not bundler:
+        raise BuildError("a fat binary (several arch) needs clang-offload-bundler (Debian: apt-get install clang-22)")
+    os.makedirs(slot, exist_ok=True)
+    import platform
+    targets = ",".join([f"host-{platform.machine()}-unknown-linux-gnu"] +
+                       [f"hipv4-amdgcn-amd-amdhsa--{a}" for a in archs])
+    tmp = fat + ".tmp"
+    _run([bundler, "-type=o", "-bundle-align=4096", f"-targets={targets}", "-input=/dev/null",
+          *[f"-input={c}" for c in cos], f"-output={tmp}"], None, f"bundling {source}", verbose)
+    for a, c in zip(archs, cos):
+        shutil.copyfile(os.path.splitext(c)[0] + ".s", os.path.join(slot, f"{stem}.{a}.s"))
+    sigs = os.path.splitext(cos[0])[0] + ".signatures.json"
+    if os.path.exists(sigs):
+        shutil.copyfile(sigs, os.path.join(slot, stem + ".signatures.json"))
+    os.replace(tmp, fat)
+    return fat

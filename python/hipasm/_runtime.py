@@ -3,7 +3,7 @@ import json
 import os
 import warnings
 
-from . import _args, _sim
+from . import _args, _config, _sim
 from ._errors import CheckerError, HipasmError
 
 _BACKENDS = ("sim", "hip")
@@ -26,8 +26,8 @@ def _dims(v, what):
 
 class SimDevice:
     """hipasm-sim: numpy arrays and CPU tensors are copied in, run, and copied back. `gpu` is the
-    simulated GPU ("mi300x", "mi355x", ...): its target picks a fat binary's code object, and it
-    is hipasm.profile's default device."""
+    simulated GPU ("mi300x", "mi355x", ...): its target picks a fat binary's code object (a code
+    object for another target is refused), and it is hipasm.profile's default device."""
 
     backend = "sim"
 
@@ -96,6 +96,12 @@ class Module:
         # A fat binary: the metadata of the code object the device runs (HIP: its gcnArchName).
         info = _sim.CodeObjectInfo(self._image, getattr(device, "target", None))
         self.target, self._meta = info.target, info.kernels
+        # A code object for another target would run with the wrong ISA's formats and limits. (The
+        # simulator's device refuses it too, naming the devices that run it.)
+        processor = self.target.rpartition("--")[2].split(":")[0]
+        if device.backend == "hip" and device.target and processor != device.target:
+            from ._errors import HipError
+            raise HipError(f"{processor} code object on a {device.target} GPU")
         self._signatures = dict(signatures or {})
         self._handle = device.load(self._image, path)
         self._kernels = {}
@@ -229,14 +235,15 @@ def current_device():
 
 def load(path_or_bytes, device=None, signatures=None):
     """Loads a code object or a fat binary (a path, or its bytes) on `device` (default: the current
-    device); of a fat binary, the code object for the device's target."""
+    device); of a fat binary, the code object for the device's target. A .hip source is built for
+    the device's target (hipasm.build); a code object for another target is refused."""
     dev = device or current_device()
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         return Module(bytes(path_or_bytes), dev, signatures=signatures)
     path = os.fspath(path_or_bytes)
-    if path.endswith(".hip"):
+    if path.endswith(".hip"):  # built for the device it runs on (its formats: gfx950's fp8 is OCP)
         from . import _build
-        path = _build.build(path)
+        path = _build.build(path, arch=dev.target or _config.get("default_arch", "gfx942"))
     with open(path, "rb") as f:
         image = f.read()
     return Module(image, dev, path=path, signatures=signatures or _sidecar_signatures(path))

@@ -23,6 +23,7 @@ import os
 import re
 
 from . import _config, _runtime
+from ._errors import HipasmError
 
 _SIGNATURES = {
     "rms_norm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
@@ -93,8 +94,16 @@ def _module_list():
     dev = _runtime.current_device()
     ms = _modules.get(id(dev))
     if ms is None:
-        ms = _modules[id(dev)] = [_runtime.load(p, device=dev) for p in _code_objects()]
+        # (a .hip source is built for the device's target; a code object for another is refused)
+        ms = _modules[id(dev)] = [_load(p, dev) for p in _code_objects()]
     return ms
+
+
+def _load(path, dev):
+    try:
+        return _runtime.load(path, device=dev)
+    except HipasmError as e:
+        raise type(e)(f"hipasm.ops: {path}: {e}") from None
 
 
 def _module(kernel="rms_norm_bf16_h256_w1"):

@@ -192,7 +192,7 @@ int hipasm_sim_device_open_gpu(const char* gpu, hipasm_sim_device** out) {
   return guarded([&] {
     need(out, "out");
     auto d = std::make_unique<hipasm_sim_device>();
-    d->dev = rt::device::open(rt::backend::sim, gpu && *gpu ? gpu : "mi300x");
+    d->dev = gpu && *gpu ? rt::device::open(rt::backend::sim, gpu) : rt::device::open(rt::backend::sim);
     d->target = d->dev->target();
     *out = d.release();
   });

@@ -20,7 +20,8 @@ struct AsmLine {
 std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
 
 // The source of each instruction of `prog` (by index; empty before `entry` and where the listing
-// has none), walking the listing and the code from the kernel's entry together by mnemonic
+// has none), walking the listing and the code from `entry` (KernelImage::listing_entry: the
+// descriptor's, where the listing starts, also with kernarg preloading) together by mnemonic
 // (s_nop padding the assembler added for alignment is in the code only). Returns false, with
 // `mismatch` saying where, when the listing is not of this code.
 bool match_asm_listing(const Program& prog, uint64_t entry, const std::vector<AsmLine>& lines,

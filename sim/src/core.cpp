@@ -70,7 +70,7 @@ void fail(const Inst& in, std::string_view why) {
   msg += in.text.empty() ? in.mnemonic : in.text;
   msg += ": ";
   msg += why;
-  throw rt::error(msg);
+  throw inst_error(msg, in.pc);
 }
 
 uint32_t read_special(const Wave& w, const Operand& op, int dword) {

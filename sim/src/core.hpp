@@ -256,6 +256,12 @@ struct Observer {
 // ---- Errors.
 // "0x1a4: v_add_u32_e32 v1, v2, v3: why" as rt::error.
 [[noreturn]] void fail(const Inst& in, std::string_view why);
+// What fail() throws: an rt::error that keeps the instruction's pc, so that the launcher can add
+// the source line of the module's asm listing, as it does for the checker's findings.
+struct inst_error : rt::error {
+  inst_error(const std::string& what, uint64_t at) : rt::error(what), pc(at) {}
+  uint64_t pc;
+};
 [[noreturn]] inline void fail(const Wave&, const Inst& in, std::string_view why) { fail(in, why); }
 
 // ---- Operand access. Register operands index by lane; SGPR, constant and literal
@@ -379,6 +385,9 @@ struct KernelImage {            // filled by the loader (elf.cpp) from the code 
   uint64_t code_vaddr = 0;      // vaddr of code[0]
   uint64_t entry = 0;           // vaddr of the kernel's first instruction (with kernarg
                                 // preloading, 256 bytes past the descriptor's entry)
+  uint64_t listing_entry = 0;   // vaddr of the descriptor's entry: where the kernel's asm listing
+                                // starts (with kernarg preloading, at the prologue for firmware
+                                // that does not preload)
   std::vector<std::pair<uint64_t, std::string>> code_symbols;  // (vaddr, name) in the code, sorted:
                                 // --trace names branch targets with them as llvm-objdump-22 does
   uint64_t code_base = 0;       // device address where vaddr 0 of the code object is mapped

@@ -594,6 +594,7 @@ KernelInfo read_kernel(const msgpack::value& k, size_t index, const elf_reader& 
   im.code_vaddr = code->addr;
   im.code_symbols = elf.code_symbols(code->addr, code->addr + code->size);
   im.entry = start;
+  im.listing_entry = entry;
   im.group_segment_fixed_size = kd.group_segment_fixed_size;
   im.private_segment_fixed_size = kd.private_segment_fixed_size;
   im.kernarg_size = uint32_t(info.kernarg_segment_size);

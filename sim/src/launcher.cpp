@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "asm_listing.hpp"
@@ -132,7 +133,7 @@ class finding_sources {
       }
       if (!prog_) prog_ = sim::decoded_program(k.image);
       std::string mismatch;
-      if (sim::match_asm_listing(*prog_, k.image.entry, lines, sources_, mismatch)) return;
+      if (sim::match_asm_listing(*prog_, k.image.listing_entry, lines, sources_, mismatch)) return;
     }
     sources_.clear();
   }
@@ -176,7 +177,11 @@ struct sim_module final : module {
 
 class sim_device final : public device {
  public:
-  explicit sim_device(std::string target) : target_(std::move(target)) {}
+  // `gpu`: the named GPU, which runs code objects of its own target only (a code object for
+  // another target would run with the wrong ISA's formats and limits: gfx942's FNUZ fp8 on an
+  // MI355X, 160 KiB of LDS on an MI300X). nullptr: device::open() without a name, which runs a
+  // plain code object as its target says and takes a fat binary's gfx942 entry.
+  explicit sim_device(const sim::timing::DeviceSpec* gpu) : gpu_(gpu), target_(gpu ? gpu->target : "gfx942") {}
   std::string target() const override { return target_; }
   uint64_t alloc(size_t bytes) override { return memory_->alloc(bytes); }
   void free(uint64_t addr) override { memory_->free(addr); }
@@ -192,6 +197,7 @@ class sim_device final : public device {
     m->memory = memory_;
     m->owner = this;
     m->code = sim::load_code_object(sim::select_code_object(code_object, target_));
+    if (gpu_ && m->code.arch->name != target_) throw error(sim::timing::wrong_target_message(m->code.arch->name, *gpu_));
     // Map the whole image so pc-relative data (s_getpc_b64 + offset) is readable. 4 KiB
     // alignment keeps the segments' own alignment.
     m->image_addr = memory_->alloc(std::max<uint64_t>(m->code.image_size, 4), 4096);
@@ -229,14 +235,24 @@ class sim_device final : public device {
       report = opts.profile ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)
                             : sim::run_dispatch(k.image, p, *memory_, check);
     } catch (const error& e) {
+      // The faulting instruction's source line, as the findings name theirs.
+      std::string what = e.what();
+      std::optional<finding_sources> sources;
+      if (const auto* at = dynamic_cast<const sim::inst_error*>(&e)) {
+        sources.emplace(k, mod.asm_listings);
+        const std::string src = sources->at(at->pc);
+        if (!src.empty()) what += " [" + src + "]";
+      }
       // An undefined address usually faults right after the checker saw it: name the cause.
       if (check)
         for (const sim::Finding& f : checker.findings())
           if (f.rule.starts_with("undef-")) {
-            const std::string src = finding_sources(k, mod.asm_listings).at(f.pc);
-            throw error(std::string(e.what()) + " (after: " + f.message + (src.empty() ? "" : " at " + src) + ")");
+            if (!sources) sources.emplace(k, mod.asm_listings);
+            const std::string src = sources->at(f.pc);
+            throw error(what + " (after: " + f.message + (src.empty() ? "" : " at " + src) + ")");
           }
-      throw;
+      if (what.size() == std::string_view(e.what()).size()) throw;
+      throw error(what);
     }
     if (!check) return report;
     std::vector<sim::Finding> found = checker.findings();
@@ -255,6 +271,7 @@ class sim_device final : public device {
 
  private:
   std::shared_ptr<sim::Memory> memory_ = std::make_shared<sim::Memory>();
+  const sim::timing::DeviceSpec* gpu_;
   std::string target_;
 };
 
@@ -315,6 +332,8 @@ class hip_device final : public device {
     auto m = std::make_unique<hip_module>();
     m->owner = this;
     m->code = sim::load_code_object(sim::select_code_object(code_object, target_));
+    if (m->code.arch->name != target_)
+      throw error(std::string(m->code.arch->name) + " code object on a " + target_ + " GPU");
     // The whole fat binary, as a HIP program hands it over: the runtime picks the entry.
     hip_check(hipModuleLoadData(&m->handle, code_object.data()), "hipModuleLoadData");
     return m;
@@ -353,7 +372,10 @@ class hip_device final : public device {
 
 }  // namespace detail
 
-std::unique_ptr<device> device::open(backend b) { return open(b, "mi300x"); }
+std::unique_ptr<device> device::open(backend b) {
+  if (b == backend::sim) return std::make_unique<detail::sim_device>(nullptr);
+  return open(b, "");
+}
 
 std::unique_ptr<device> device::open(backend b, std::string_view gpu) {
   if (b == backend::sim) {
@@ -363,7 +385,7 @@ std::unique_ptr<device> device::open(backend b, std::string_view gpu) {
       for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
       throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
     }
-    return std::make_unique<detail::sim_device>(std::string(spec->target));
+    return std::make_unique<detail::sim_device>(spec);
   }
 #if HIPASM_SIM_HAVE_HIP
   return detail::hip_device::open();

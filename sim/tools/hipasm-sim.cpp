@@ -29,6 +29,7 @@
 #include "bundle.hpp"
 #include "decode.hpp"
 #include "elf.hpp"
+#include "timing/device.hpp"
 #include "hipasm/sim/launcher.hpp"
 #include "hipasm/sim/profile.hpp"
 
@@ -460,13 +461,15 @@ int report_profile(const profile_cli& p, const hipasm::rt::launch_report& report
 
 int run(const run_options& o, const profile_cli* prof = nullptr) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes(o.code_object);
-  auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim, o.device.empty() ? "mi300x" : o.device);
+  // Without --device, a plain code object runs as its target says (a fat binary: its gfx942 entry);
+  // profile's timing model then refuses a gfx950 one on its default mi300x.
+  auto dev = o.device.empty() ? hipasm::rt::device::open(hipasm::rt::backend::sim)
+                              : hipasm::rt::device::open(hipasm::rt::backend::sim, o.device);
   const sim::CodeObject co = sim::load_code_object(sim::select_code_object(bytes, dev->target()));
-  // A named device runs its own target's code only (a plain code object is otherwise run as
-  // its target says; profile's timing model refuses it with the devices that would run it).
-  if (!prof && !o.device.empty() && co.arch->name != dev->target())
-    throw error(std::string(co.arch->name) + " code object on device " + o.device + " (a " + dev->target() +
-                " GPU)");
+  // A named device runs its own target's code only (as device::load refuses it), checked before
+  // the arguments.
+  if (!o.device.empty() && co.arch->name != dev->target())
+    throw error(sim::timing::wrong_target_message(co.arch->name, *sim::timing::find_device(o.device)));
   const sim::KernelInfo& k = co.kernel(o.kernel);
 
   // Match the specs with the kernel's explicit arguments before touching any file.

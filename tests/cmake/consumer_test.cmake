@@ -82,7 +82,7 @@ if(NOT last_output MATCHES "run_kernel: OK")
 endif()
 # The simulator is this route's own (the build tree's, the install's, the subproject's).
 include("${WORK}/consumer/consumer_paths.cmake")
-# The fat binary: the launcher's default device (mi300x) runs its gfx942 code object, hipasm-sim
+# The fat binary: the launcher's default device (no GPU named) runs its gfx942 code object, hipasm-sim
 # --device mi355x its gfx950 one (each a code object of its own arch beside it).
 foreach(_f consumer_fat.co consumer_fat.gfx942.co consumer_fat.gfx950.co consumer_fat.gfx942.s consumer_fat.gfx950.s)
   if(NOT EXISTS "${WORK}/consumer/${_f}")

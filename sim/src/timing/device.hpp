@@ -3,6 +3,7 @@
 // with the sources behind it); "assumed" marks a value no source gives (open to calibration).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace hipasm::sim::timing {
@@ -219,6 +220,17 @@ inline const DeviceSpec* find_device(std::string_view name) {
   for (const auto& d : kDevices)
     if (d.name == name) return &d;
   return nullptr;
+}
+
+// The one-line refusal of a code object built for `code_target` on device `dev` of another
+// target, naming both and the devices that run it: "gfx950 code object on device mi300x (a gfx942
+// GPU); gfx950 devices: mi355x, mi350x".
+inline std::string wrong_target_message(std::string_view code_target, const DeviceSpec& dev) {
+  std::string same;
+  for (const auto& d : kDevices)
+    if (d.target == code_target) same += (same.empty() ? "" : ", ") + std::string(d.name);
+  return std::string(code_target) + " code object on device " + std::string(dev.name) + " (a " +
+         std::string(dev.target) + " GPU); " + std::string(code_target) + " devices: " + (same.empty() ? "none" : same);
 }
 
 }  // namespace hipasm::sim::timing

@@ -22,14 +22,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   const KernelImage& image = k.image;
   // A device runs the code objects of its own ISA only (the MFMA costs and hazards are the
   // target's): a gfx942 object on mi355x, or a gfx950 one on mi300x, is refused.
-  if (dev->target != image.target->name) {
-    std::string same;
-    for (const auto& d : kDevices)
-      if (d.target == image.target->name) same += (same.empty() ? "" : ", ") + std::string(d.name);
-    throw rt::error("profile: " + std::string(image.target->name) + " code object on device " + opts.device +
-                    " (a " + std::string(dev->target) + " GPU); " + std::string(image.target->name) + " devices: " +
-                    (same.empty() ? "none" : same));
-  }
+  if (dev->target != image.target->name) throw rt::error("profile: " + wrong_target_message(image.target->name, *dev));
   std::shared_ptr<const Program> prog = decoded_program(image);
   KernelShape shape;  // (groups: those executed)
   shape.name = k.name;
@@ -41,6 +34,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   shape.groups = uint64_t(p.grid[0]) * p.grid[1] * p.grid[2];
   shape.accum_offset = image.accum_offset ? image.accum_offset : 256;
   shape.entry = image.entry;
+  shape.listing_entry = image.listing_entry;
 
   // Sampling: an N-CU slice of one XCD gets its share of the workgroups, of HBM and of the L2.
   DeviceSpec slice = *dev;

@@ -1235,7 +1235,7 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
   if (!opts.asm_source.empty()) {
     std::vector<std::string> sources;
     std::string mismatch;
-    if (!match_asm_listing(prog, shape.entry, asm_source_lines(opts.asm_source, shape.name), sources, mismatch))
+    if (!match_asm_listing(prog, shape.listing_entry, asm_source_lines(opts.asm_source, shape.name), sources, mismatch))
       throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name + "' at " + mismatch);
     for (size_t i = 0; i < prog.insts.size(); ++i) p->insts[i].source = std::move(sources[i]);
   }

@@ -148,6 +148,7 @@ struct KernelShape {
   uint64_t groups = 0;
   uint32_t accum_offset = 256;  // first AGPR in the unified file
   uint64_t entry = 0;           // pc of the kernel's first instruction
+  uint64_t listing_entry = 0;   // pc where its asm listing starts (KernelImage::listing_entry)
   uint32_t group_stride = 1;    // sampling: stream i is workgroup i * group_stride
 };
 

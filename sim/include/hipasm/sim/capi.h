@@ -71,10 +71,12 @@ int hipasm_sim_kernel_info(const hipasm_sim_code_object* co, uint32_t kernel, hi
 int hipasm_sim_kernel_arg(const hipasm_sim_code_object* co, uint32_t kernel, uint32_t arg, hipasm_sim_arg* out);
 
 /* ---- the simulated device: memory, modules, launches */
-/* The simulated GPU mi300x (gfx942). */
+/* A simulated device with no GPU named (see hipasm_sim_device_open_gpu). */
 int hipasm_sim_device_open(hipasm_sim_device** out);
-/* The simulated GPU `gpu` ("mi300x", "mi355x", ...: the timing model's devices; NULL: mi300x).
- * Its target picks a fat binary's code object in hipasm_sim_load / _load_file. */
+/* The simulated GPU `gpu` ("mi300x", "mi355x", ...: the timing model's devices). Its target picks
+ * a fat binary's code object in hipasm_sim_load / _load_file, and a plain code object for another
+ * target is refused. NULL (and hipasm_sim_device_open): no GPU named, as rt::device::open(): a
+ * plain code object runs as its target says, a fat binary's gfx942 code object is taken. */
 int hipasm_sim_device_open_gpu(const char* gpu, hipasm_sim_device** out);
 /* The device's target, "gfx942" or "gfx950". */
 const char* hipasm_sim_device_target(const hipasm_sim_device* dev);
@@ -85,8 +87,8 @@ int hipasm_sim_free(hipasm_sim_device* dev, uint64_t addr);
 int hipasm_sim_copy_to_device(hipasm_sim_device* dev, uint64_t dst, const void* src, size_t bytes);
 int hipasm_sim_copy_from_device(hipasm_sim_device* dev, void* dst, uint64_t src, size_t bytes);
 
-/* bytes: a code object (run as its target says), or a fat binary: its code object for the
- * device's target (an error when it has none). */
+/* bytes: a code object (an error when built for another target than a named GPU's), or a fat
+ * binary: its code object for the device's target (an error when it has none). */
 int hipasm_sim_load(hipasm_sim_device* dev, const void* bytes, size_t size, hipasm_sim_module** out);
 /* Also picks up the asm listings beside the file (<stem>.s), so findings name source lines. */
 int hipasm_sim_load_file(hipasm_sim_device* dev, const char* path, hipasm_sim_module** out);

@@ -102,7 +102,9 @@ struct launch_report {
   std::vector<checker_finding> findings; // all findings, by (pc, rule), with counts
   uint64_t instructions = 0;             // wave-instructions executed
   uint64_t lane_operations = 0;
-  std::shared_ptr<const profile> profile;  // with launch_options::profile (sim backend)
+  // (qualified: a member named after the type it holds changes the name's meaning in the class,
+  // which GCC rejects)
+  std::shared_ptr<const hipasm::rt::profile> profile;  // with launch_options::profile (sim backend)
 };
 
 // The findings grouped by rule, then pc: per rule a line "<rule> (error|warning): N
@@ -124,11 +126,12 @@ class module {
 class device {
  public:
   virtual ~device() = default;
-  // Opens the backend. For hip with no device present, returns nullptr (tests SKIP).
+  // Opens the backend. For hip with no device present, returns nullptr (tests SKIP). sim: no GPU
+  // named: a plain code object runs as its target says, a fat binary's gfx942 entry is taken.
   static std::unique_ptr<device> open(backend b = backend_from_env());
-  // sim: the simulated GPU `gpu` (profile_devices(): "mi300x", the default, ..., "mi355x"),
-  // whose target picks a fat binary's code object on load. hip: the GPU decides; `gpu` is
-  // ignored. An unknown name throws.
+  // sim: the simulated GPU `gpu` (profile_devices(): "mi300x", ..., "mi355x"), whose target
+  // picks a fat binary's code object on load; a plain code object for another target is
+  // refused. hip: the GPU decides; `gpu` is ignored. An unknown name throws.
   static std::unique_ptr<device> open(backend b, std::string_view gpu);
 
   // The target whose code object load() takes from a fat binary (an offload bundle):
@@ -140,7 +143,8 @@ class device {
   virtual void copy_to_device(uint64_t dst, const void* src, size_t bytes) = 0;
   virtual void copy_from_device(void* dst, uint64_t src, size_t bytes) = 0;
 
-  // A code object, or a fat binary (clang offload bundle) holding one for target().
+  // A code object, or a fat binary (clang offload bundle) holding one for target(). A code
+  // object for another target than a named GPU's (or the HIP device's) throws, naming both.
   virtual std::unique_ptr<module> load(std::span<const uint8_t> code_object) = 0;
   std::unique_ptr<module> load_file(const std::string& path);
 

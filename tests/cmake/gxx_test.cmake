@@ -1,0 +1,32 @@
+# Host code builds with GCC as with clang (README: any C++20 host compiler), script mode:
+#   each public host header (hipasm/sim/*.hpp, and capi.h as C++ and as C) compiles alone with
+#   GXX and with CLANGXX, C++20; then tests/cmake/consumer_gxx, configured with GXX as its C++
+#   compiler against the build tree BUILD, builds and runs a kernel through the launcher.
+# (The kernel headers, include/hipasm, are device code: the device compiler, clang, compiles them.)
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
+file(GLOB _headers RELATIVE "${SRC}/sim/include" "${SRC}/sim/include/hipasm/sim/*.hpp" "${SRC}/sim/include/hipasm/sim/*.h")
+if(NOT _headers)
+  message(FATAL_ERROR "no public host headers under ${SRC}/sim/include")
+endif()
+foreach(_h IN LISTS _headers)
+  string(MAKE_C_IDENTIFIER "${_h}" _id)
+  file(WRITE "${WORK}/${_id}.cpp" "#include <${_h}>\n")
+  foreach(_cxx "${GXX}" "${CLANGXX}")
+    run("${_cxx}" -std=c++20 -fsyntax-only "-I${SRC}/sim/include" "${WORK}/${_id}.cpp")
+  endforeach()
+  if(_h MATCHES "\\.h$")
+    file(WRITE "${WORK}/${_id}.c" "#include <${_h}>\n")
+    run("${GXX}" -x c -std=c11 -fsyntax-only "-I${SRC}/sim/include" "${WORK}/${_id}.c")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/consumer_gxx" -B "${WORK}/consumer" -G Ninja
+    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_COMPILER=${GXX}" "-Dhipasm_DIR=${BUILD}")
+run(${CMAKE_COMMAND} --build "${WORK}/consumer")
+run(${CMAKE_COMMAND} -E env HIPASM_BACKEND=sim "${WORK}/consumer/run_kernel" "${WORK}/consumer/consumer_kernels.co")
+if(NOT last_output MATCHES "run_kernel: OK")
+  message(FATAL_ERROR "run_kernel built by ${GXX} printed:\n${last_output}")
+endif()
+list(LENGTH _headers _n)
+message(STATUS "PASS: ${_n} public host headers with ${GXX} and ${CLANGXX}; a consumer's launcher program with ${GXX}")
