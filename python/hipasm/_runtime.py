@@ -95,7 +95,10 @@ class Module:
         self._image = bytes(image)
         # A fat binary: the metadata of the code object the device runs (HIP: its gcnArchName).
         info = _sim.CodeObjectInfo(self._image, getattr(device, "target", None))
-        self.target, self._meta = info.target, info.kernels
+        # target: the processor ("gfx950"), comparable with device.target; target_id: the
+        # metadata's amdhsa.target ("amdgcn-amd-amdhsa--gfx950", with any features).
+        self.target_id, self._meta = info.target, info.kernels
+        self.target = _sim.processor(info.target)
         self._signatures = dict(signatures or {})
         self._handle = device.load(self._image, path)
         self._kernels = {}
