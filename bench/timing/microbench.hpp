@@ -91,6 +91,17 @@ constexpr void mfma_bench(builder J, buf_t, n_t) {
   for (int i = 0; i < mfma_count; ++i) mfma<S>(J, acc.slice((i % Accs) * n, n), a, b);
 }
 
+// An MFMA-only loop (the report's bound: test_timing_microbench): n trips of 32 independent
+// 32x32x8 bf16 MFMAs on four accumulators, nothing else but the loop's scalar count and branch.
+constexpr void mfma_loop(builder J, buf_t, n_t n) {
+  auto acc = J.agpr<f32>(64).pin(0).allow_undefined();
+  auto a = J.vgpr<u32>(2).allow_undefined(), b = J.vgpr<u32>(2).allow_undefined();
+  auto i = J.sgpr<u32>();
+  J.For(i, 0u, n, [&] {
+    for (int k = 0; k < mfma_count; ++k) mfma<mfma_shape::bf16_32x32x8>(J, acc.slice((k % 4) * 16, 16), a, b);
+  });
+}
+
 // ---- MFMA + VALU co-execution (T4): 16x16x16 bf16 (16 cycles), rotating accumulators. ----
 enum class coexec { mfma_3valu_mfma_exp, mfma_mfma_3valu_exp, mfma_exp, mfma_4valu };
 template <coexec C>
