@@ -1,6 +1,6 @@
 // The timing model's microbenchmarks as hipasm kernels (microbench.hip makes them HIP kernels).
 //
-// Each kernel reproduces one figure of /work/shared/reference/timing.md (T<n> = its section;
+// Each kernel reproduces one figure of a T<n> source (docs/timing-model.md, Sources;
 // the figure and its tolerance are in tests/sim/timing/test_timing_microbench.cpp). Every kernel
 // takes (u64* buf, u32 n) so one host harness launches them all. Profile one with e.g.
 //   hipasm-sim profile build/bench/timing/timing_microbench.co mfma_dep_32x32x8_bf16 \

@@ -135,8 +135,8 @@ struct DeviceSpec {
 };
 
 // The MI355X / MI350X (gfx950, CDNA4), every number with its source (docs/timing-model.md,
-// MI350X and MI355X, lists them and where sources disagree). G<n> is a section of
-// ../shared/reference/gfx950.md, T<n> of timing.md; "gpu-specs" is ROCm's GPU specification
+// MI350X and MI355X, lists them and where sources disagree). G<n> and T<n> are topics of its
+// Sources table (repositories and paths); "gpu-specs" is ROCm's GPU specification
 // table (rocm.docs.amd.com reference/gpu-specs, the MI355X and MI350X rows).
 // The power of the MI300X split (T7) scaled to what the calibration rows need (**fitted**: no
 // MI355X clock under load or zero-data figure is published; 0.81 gives the lowest median |error|

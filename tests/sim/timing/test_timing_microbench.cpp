@@ -1,6 +1,6 @@
 // The microbenchmarks of bench/timing (hipasm kernels, bench/timing/microbench.hpp)
-// reproduce the figures of /work/shared/reference/timing.md (T<n> = its section) within the
-// tolerance stated at each check. The expected figures are the reference's, never the model's.
+// reproduce the figures of the T<n> sources (docs/timing-model.md, Sources) within the
+// tolerance stated at each check. The expected figures are the sources', never the model's.
 #include <algorithm>
 #include <cmath>
 #include <set>
