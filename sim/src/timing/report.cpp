@@ -147,9 +147,12 @@ std::string profile::report() const {
   if (peak_tflops > 0)
     o += fmt("  of peak      %.1f%% of the %s peak of %s (%.1f TFLOP/s at %.0f MHz on %u CUs)\n", 100 * peak_share,
              peak_dtype_name(dtype), device.c_str(), peak_tflops, peak_clock_mhz, cus);
-  o += fmt("  bound        %s (%.0f%% busy); matrix %.0f%%, VALU %.0f%%, issue %.0f%%, LDS %.0f%%, L1 %.0f%%, "
+  const std::string why = bound == "dispatch overhead" ? fmt("%.2f of the %.2f us", dispatch_overhead_us, time_us)
+                          : bound.rfind("latency", 0) == 0 ? fmt("the busiest unit %.0f%% busy", 100 * bound_utilization)
+                                                           : fmt("%.0f%% busy", 100 * bound_utilization);
+  o += fmt("  bound        %s (%s); matrix %.0f%%, VALU %.0f%%, issue %.0f%%, LDS %.0f%%, L1 %.0f%%, "
            "L2 %.0f%%, Infinity Cache %.0f%%, HBM %.0f%% of the achievable %.0f GB/s\n",
-           bound.c_str(), 100 * bound_utilization, 100 * mfma_busy, 100 * valu_busy, 100 * issue_fraction,
+           bound.c_str(), why.c_str(), 100 * mfma_busy, 100 * valu_busy, 100 * issue_fraction,
            100 * lds_bw_fraction, 100 * vmem_bw_fraction, 100 * l2_bw_fraction, 100 * mall_bw_fraction,
            100 * hbm_bw_fraction, hbm_achievable_gbps);
   if (sample_cus)

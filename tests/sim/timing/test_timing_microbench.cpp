@@ -669,7 +669,7 @@ TEST_CASE("microbench: the report's share of peak and what bounds the kernel", "
   CHECK_FIGURE(p.peak_share, 32768 / 2100.0 / (32768 / 2100.0 + 2.5), 0.03);
   CHECK(p.bound == "matrix cores");
   CHECK(p.bound_utilization > 0.97);
-  CHECK(p.report().find("bound        matrix cores") != std::string::npos);
+  CHECK(p.report().find("bound        matrix cores (98% busy)") != std::string::npos);
   CHECK(p.report().find("of the bf16/f16 matrix peak of mi300x (1307.4 TFLOP/s") != std::string::npos);
   CHECK(p.json().find("\"bound\":\"matrix cores\"") != std::string::npos);
 
@@ -696,4 +696,6 @@ TEST_CASE("microbench: the report's share of peak and what bounds the kernel", "
   lo.profile = &pc;
   auto r = b.dev->launch(*b.mod, "chase", {1, 1, 1}, {1, 1, 1}, args, lo);
   CHECK(r.profile->bound == "latency: waits on vector memory (vmcnt)");
+  CHECK(r.profile->report().find("bound        latency: waits on vector memory (vmcnt) (the busiest unit ") !=
+        std::string::npos);
 }
