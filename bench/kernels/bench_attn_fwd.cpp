@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
   constexpr uint32_t D = 128;
-  const hipasm::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
-  const hipasm::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
+  const hipasm::kernels::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
+  const hipasm::kernels::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
   for (const shape& s : shapes) {
     char name[96];
     std::snprintf(name, sizeof name, "b%u_h%u_s%u_d%u_%s", s.batch, s.heads, s.seqlen, D, s.causal ? "causal" : "full");
@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
     const operands ops(*dev, n_el, tokens * s.heads, cu, verify);
     auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
     const float scale = 1.0f / std::sqrt(float(D));
-    const hipasm::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
-    const hipasm::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
+    const hipasm::kernels::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
+    const hipasm::kernels::attn_fwd_kernel_ref causal4{"attn_fwd_d128_causal_w4b32", {.head_dim = D, .causal = true, .waves = 4, .bn = 32}};
     // The 8-wave tile, but for a grid that leaves CUs without a workgroup the 4-wave, 32-key
     // one (twice the workgroups, two per CU: idle CUs cost more than the smaller tile);
     // HIPASM_ATTN_BENCH_CONFIG=w8b64 or w4b32 forces one, to compare them on a shape.
@@ -156,14 +156,14 @@ int main(int argc, char** argv) {
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const hipasm::attn_fwd_args a{.o = ops.O.addr(), .lse = ops.L.addr(), .q = ops.Q.addr(), .k = ops.K.addr(),
+    const hipasm::kernels::attn_fwd_args a{.o = ops.O.addr(), .lse = ops.L.addr(), .q = ops.Q.addr(), .k = ops.K.addr(),
                                   .v = ops.V.addr(), .cu_seqlens_q = ops.CU.addr(), .cu_seqlens_k = ops.CU.addr(), .batch = s.batch,
                                   .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.heads,
                                   .softmax_scale = scale};
     // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
     if (tl) po.keep_events = true;
-    const rt::launch_report hrep = hipasm::attn_fwd_launch(*dev, *mod, k, a, lo);
+    const rt::launch_report hrep = hipasm::kernels::attn_fwd_launch(*dev, *mod, k, a, lo);
     if (tl) std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const bench::result h = bench::from(hrep);
     std::vector<uint16_t> ours;

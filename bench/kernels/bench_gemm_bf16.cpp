@@ -148,15 +148,15 @@ int main(int argc, char** argv) {
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
-  const hipasm::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
-  const hipasm::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::gemm_bf16_config{}};
-  const hipasm::gemm_bf16_kernel_ref t64[] = {
-      {"gemm_bf16_64x64", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}},
-      {"gemm_bf16_64x64_k2", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
-      {"gemm_bf16_64x64_k4", hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
-  const hipasm::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::kernels::gemm_bf16_config{}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t64[] = {
+      {"gemm_bf16_64x64", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}},
+      {"gemm_bf16_64x64_k2", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
+      {"gemm_bf16_64x64_k4", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
-  const hipasm::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -182,11 +182,11 @@ int main(int argc, char** argv) {
     // 64x64 with the largest K split that keeps the workgroups within one round of the device
     // (each part's f32 partial tile is an atomic add whose L2 cost outweighs a second round of
     // tiles; K split only while each part keeps >= 1024 of K).
-    auto groups = [&](const hipasm::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
-    auto busiest_cu_tiles64 = [&](const hipasm::gemm_bf16_config& c) {  // in 64x64 tiles of C
+    auto groups = [&](const hipasm::kernels::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
+    auto busiest_cu_tiles64 = [&](const hipasm::kernels::gemm_bf16_config& c) {  // in 64x64 tiles of C
       return (groups(c) + 303) / 304 * (c.bm / 64) * (c.bn / 64);
     };
-    hipasm::gemm_bf16_kernel_ref ours = t64[0];
+    hipasm::kernels::gemm_bf16_kernel_ref ours = t64[0];
     if (groups(t256.config) >= 190) ours = t256;
     else if (groups(t128.config) >= 304 && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
       ours = t128;
@@ -197,8 +197,8 @@ int main(int argc, char** argv) {
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
-    const hipasm::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}};
-    auto rep = hipasm::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
+    const hipasm::kernels::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}};
+    auto rep = hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     if (std::getenv("GEMM_BENCH_GAPS")) {

@@ -36,9 +36,9 @@ struct quant_shape {
 // grid gives at least half of the 304 CUs a workgroup, else the smallest; a tile above 128x128
 // (int8 128x160) only when its grid fits the CUs one workgroup each (1024x5120x1280: 256
 // tiles, where 128x128 leaves 16 CUs two of its 320).
-inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::gemm_quant_kernel_ref>& ks,
+inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
-  const hipasm::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
+  const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
     if (k.config.threads() > 256 || k.config.split_k) continue;
     const uint32_t area = k.config.bm * k.config.bn;
@@ -53,15 +53,15 @@ inline const hipasm::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm:
 // Our kernel `k` (its split-K variant `split`, `splits` splits or 0: gemm_quant_launch's pick)
 // on shape `s` in `dev` (the benchmark's: a fresh_device): buffers A, B, SA, SB, C, then the
 // code object `co`.
-inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const hipasm::gemm_quant_kernel_ref& k,
-                                        const hipasm::gemm_quant_kernel_ref* split, uint32_t splits, const quant_shape& s,
+inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const hipasm::kernels::gemm_quant_kernel_ref& k,
+                                        const hipasm::kernels::gemm_quant_kernel_ref* split, uint32_t splits, const quant_shape& s,
                                         const rt::launch_options& lo) {
   rt::buffer<uint8_t> A(dev, size_t(s.m) * s.k), B(dev, size_t(s.n) * s.k);
-  rt::buffer<float> SA(dev, hipasm::gemm_quant_sa_count(k.config, s.m, s.k)),
-      SB(dev, hipasm::gemm_quant_sb_count(k.config, s.n, s.k));
+  rt::buffer<float> SA(dev, hipasm::kernels::gemm_quant_sa_count(k.config, s.m, s.k)),
+      SB(dev, hipasm::kernels::gemm_quant_sb_count(k.config, s.n, s.k));
   rt::buffer<uint16_t> C(dev, size_t(s.m) * s.n);
   auto mod = dev.load_file(co);
-  return hipasm::gemm_quant_launch(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo,
+  return hipasm::kernels::gemm_quant_launch(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo,
                                    nullptr, split, splits);
 }
 
@@ -75,7 +75,7 @@ struct quant_row {
 // (code object `co`) and aiter's kernel of the row from the checkout `root` (empty: none).
 inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family family, const char* co,
                                          const std::filesystem::path& root,
-                                         const std::vector<hipasm::gemm_quant_kernel_ref>& ours,
+                                         const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ours,
                                          const std::vector<quant_shape>& shapes) {
   std::map<std::string, aiter_asm::Kernel> aks;
   if (!root.empty()) {
@@ -95,18 +95,18 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const hipasm::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
+    const hipasm::kernels::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
     if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead
       for (const auto& o : ours)
         if (o.name == forced) kp = &o;
-    const hipasm::gemm_quant_kernel_ref& k = *kp;
-    const hipasm::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
+    const hipasm::kernels::gemm_quant_kernel_ref& k = *kp;
+    const hipasm::kernels::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
     for (const auto& o : ours)
       if (o.name == k.name + "_split") split = &o;
     const char* forced_splits = std::getenv("GEMM_QUANT_BENCH_SPLITS");
     const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
-    const hipasm::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
-    const uint32_t used_splits = splits ? splits : sk ? hipasm::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
+    const hipasm::kernels::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
+    const uint32_t used_splits = splits ? splits : sk ? hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
     const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, splits, s, lo);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
@@ -131,7 +131,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
 }
 
 inline int run_quant_bench(int argc, char** argv, const char* kernel, aiter_asm::Family family, const char* co,
-                           const std::vector<hipasm::gemm_quant_kernel_ref>& ours, const std::vector<quant_shape>& shapes) {
+                           const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ours, const std::vector<quant_shape>& shapes) {
   if (argc > 2) {
     std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
     return 2;

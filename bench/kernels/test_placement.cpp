@@ -29,7 +29,7 @@ fs::path aiter_root() {
   return {};
 }
 
-const std::vector<hipasm::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
+const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
                                                          {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128}};
 
 std::vector<bench::quant_row> rows(const std::vector<bench::quant_shape>& shapes, const char* forced = nullptr) {

@@ -10,6 +10,7 @@ inline constexpr auto valu_chain_prio_fn = with_options<valu_chain_prio, raw>;
 inline constexpr auto trans_exp_fn = with_options<trans_exp, raw>;
 inline constexpr auto mfma_dep_32x32x8_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_32x32x8, 1>, raw>;
 inline constexpr auto mfma_tput_32x32x8_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_32x32x8, 4>, raw>;
+inline constexpr auto mfma_loop_fn = with_options<mfma_loop, raw>;
 inline constexpr auto mfma_dep_16x16x16_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_16x16x16, 1>, raw>;
 inline constexpr auto mfma_tput_16x16x16_bf16_fn = with_options<mfma_bench<mfma_shape::bf16_16x16x16, 4>, raw>;
 inline constexpr auto mfma_dep_4x4x4_16b_f16_fn = with_options<mfma_bench<mfma_shape::f16_4x4x4, 1>, raw>;
@@ -85,6 +86,7 @@ extern "C" __global__ void valu_chain_prio(uint64_t* buf, unsigned n) { HIPASM_K
 extern "C" __global__ void trans_exp(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(trans_exp_fn, buf, n); }
 extern "C" __global__ void mfma_dep_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_32x32x8_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_tput_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_tput_32x32x8_bf16_fn, buf, n); }
+extern "C" __global__ void mfma_loop(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_loop_fn, buf, n); }
 extern "C" __global__ void mfma_dep_16x16x16_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_16x16x16_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_tput_16x16x16_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_tput_16x16x16_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_dep_4x4x4_16b_f16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_4x4x4_16b_f16_fn, buf, n); }

@@ -1,6 +1,6 @@
 // The timing model's microbenchmarks as hipasm kernels (microbench.hip makes them HIP kernels).
 //
-// Each kernel reproduces one figure of /work/shared/reference/timing.md (T<n> = its section;
+// Each kernel reproduces one figure of a T<n> source (docs/timing-model.md, Sources;
 // the figure and its tolerance are in tests/sim/timing/test_timing_microbench.cpp). Every kernel
 // takes (u64* buf, u32 n) so one host harness launches them all. Profile one with e.g.
 //   hipasm-sim profile build/bench/timing/timing_microbench.co mfma_dep_32x32x8_bf16 \
@@ -89,6 +89,17 @@ constexpr void mfma_bench(builder J, buf_t, n_t) {
   auto acc = J.agpr<f32>(4 * n).pin(0).allow_undefined();
   auto a = J.vgpr<u32>(ab).allow_undefined(), b = J.vgpr<u32>(ab).allow_undefined();
   for (int i = 0; i < mfma_count; ++i) mfma<S>(J, acc.slice((i % Accs) * n, n), a, b);
+}
+
+// An MFMA-only loop (the report's bound: test_timing_microbench): n trips of 32 independent
+// 32x32x8 bf16 MFMAs on four accumulators, nothing else but the loop's scalar count and branch.
+constexpr void mfma_loop(builder J, buf_t, n_t n) {
+  auto acc = J.agpr<f32>(64).pin(0).allow_undefined();
+  auto a = J.vgpr<u32>(2).allow_undefined(), b = J.vgpr<u32>(2).allow_undefined();
+  auto i = J.sgpr<u32>();
+  J.For(i, 0u, n, [&] {
+    for (int k = 0; k < mfma_count; ++k) mfma<mfma_shape::bf16_32x32x8>(J, acc.slice((k % 4) * 16, 16), a, b);
+  });
 }
 
 // ---- MFMA + VALU co-execution (T4): 16x16x16 bf16 (16 cycles), rotating accumulators. ----

@@ -95,13 +95,15 @@ class Module:
         self._image = bytes(image)
         # A fat binary: the metadata of the code object the device runs (HIP: its gcnArchName).
         info = _sim.CodeObjectInfo(self._image, getattr(device, "target", None))
-        self.target, self._meta = info.target, info.kernels
+        # target: the processor ("gfx950"), comparable with device.target; target_id: the
+        # metadata's amdhsa.target ("amdgcn-amd-amdhsa--gfx950", with any features).
+        self.target_id, self._meta = info.target, info.kernels
+        self.target = _sim.processor(info.target)
         # A code object for another target would run with the wrong ISA's formats and limits. (The
         # simulator's device refuses it too, naming the devices that run it.)
-        processor = self.target.rpartition("--")[2].split(":")[0]
-        if device.backend == "hip" and device.target and processor != device.target:
+        if device.backend == "hip" and device.target and self.target != device.target:
             from ._errors import HipError
-            raise HipError(f"{processor} code object on a {device.target} GPU")
+            raise HipError(f"{self.target} code object on a {device.target} GPU")
         self._signatures = dict(signatures or {})
         self._handle = device.load(self._image, path)
         self._kernels = {}

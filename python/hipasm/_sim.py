@@ -129,6 +129,13 @@ def check(status):
         raise SimError(text(lib().hipasm_sim_last_error()))
 
 
+def processor(target_id):
+    """The processor of a target ID: "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" -> "gfx942", the
+    form a device's target has (sim: its GPU's; HIP: gcnArchName without features)."""
+    name = target_id.rsplit("--", 1)[-1].split(":")[0]
+    return name if name.startswith("gfx") else target_id
+
+
 class CodeObjectInfo:
     """The loader's metadata of every kernel of a code object (no device involved); a fat binary's
     code object for `target` ("gfx942", "gfx950"; None: the fat binary must hold one)."""

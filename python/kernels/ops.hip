@@ -19,7 +19,7 @@ using namespace hipasm::kernels;
 constexpr norm_config rms_256{.hidden = 256, .residual = false, .waves = 1};
 constexpr act_and_mul_config silu_512{.d = 512, .act = activation::silu, .waves = 4, .steps = 2};
 constexpr gemv_config gemv_bf16{.y_bf16 = true, .rows = 4, .waves = 2, .unroll = 2};
-constexpr hipasm::gemm_bf16_config gemm_bf16{.bm = 128, .bn = 128, .bk = 32, .wm = 2, .wn = 2, .out_bf16 = true};
+constexpr hipasm::kernels::gemm_bf16_config gemm_bf16{.bm = 128, .bn = 128, .bk = 32, .wm = 2, .wn = 2, .out_bf16 = true};
 constexpr rotary_config rope_64{.head_dim = 64, .rot_dim = 64, .heads_q = 4, .heads_k = 2, .neox = true,
                                 .cache_f32 = true, .waves = 1};
 }  // namespace ops_cfg

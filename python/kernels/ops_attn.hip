@@ -6,10 +6,10 @@
 #include <hipasm/kernels/attn_fwd.hpp>
 
 namespace ops_cfg {
-constexpr hipasm::attn_fwd_config attn_d64{.head_dim = 64, .causal = false, .waves = 2, .bn = 32};
-constexpr hipasm::attn_fwd_config attn_d64_causal{.head_dim = 64, .causal = true, .waves = 2, .bn = 32};
-constexpr hipasm::attn_fwd_config attn_d128{.head_dim = 128, .causal = false, .waves = 4, .bn = 64};
-constexpr hipasm::attn_fwd_config attn_d128_causal{.head_dim = 128, .causal = true, .waves = 4, .bn = 64};
+constexpr hipasm::kernels::attn_fwd_config attn_d64{.head_dim = 64, .causal = false, .waves = 2, .bn = 32};
+constexpr hipasm::kernels::attn_fwd_config attn_d64_causal{.head_dim = 64, .causal = true, .waves = 2, .bn = 32};
+constexpr hipasm::kernels::attn_fwd_config attn_d128{.head_dim = 128, .causal = false, .waves = 4, .bn = 64};
+constexpr hipasm::kernels::attn_fwd_config attn_d128_causal{.head_dim = 128, .causal = true, .waves = 4, .bn = 64};
 }  // namespace ops_cfg
 
 HIPASM_ATTN_FWD_KERNEL(attn_fwd_d64_w2_n32_c0, ops_cfg::attn_d64)

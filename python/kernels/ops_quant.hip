@@ -8,16 +8,16 @@
 #include <hipasm/kernels/gemm_quant.hpp>
 
 namespace ops_cfg {
-using hipasm::quant_scale;
-using hipasm::quant_type;
+using hipasm::kernels::quant_scale;
+using hipasm::kernels::quant_type;
 using hipasm::kernels::dynamic_quant_config;
 constexpr dynamic_quant_config dq_fp8_256{.d = 256, .type = quant_type::fp8, .waves = 1};
 constexpr dynamic_quant_config dq_i8_256{.d = 256, .type = quant_type::i8, .waves = 1};
 constexpr dynamic_quant_config dq_fp8_4096{.d = 4096, .type = quant_type::fp8, .waves = 4};
 constexpr dynamic_quant_config dq_i8_4096{.d = 4096, .type = quant_type::i8, .waves = 4};
-constexpr hipasm::gemm_quant_config gq_fp8{.type = quant_type::fp8, .scale = quant_scale::per_token,
+constexpr hipasm::kernels::gemm_quant_config gq_fp8{.type = quant_type::fp8, .scale = quant_scale::per_token,
                                            .bm = 64, .bn = 64, .bk = 128, .wm = 2, .wn = 2};
-constexpr hipasm::gemm_quant_config gq_i8{.type = quant_type::i8, .scale = quant_scale::per_token,
+constexpr hipasm::kernels::gemm_quant_config gq_i8{.type = quant_type::i8, .scale = quant_scale::per_token,
                                           .bm = 64, .bn = 64, .bk = 128, .wm = 2, .wn = 2};
 }  // namespace ops_cfg
 

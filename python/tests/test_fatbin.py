@@ -32,7 +32,8 @@ def test_vector_add_on_each_device(fat, gpu, arch):
     dev = hipasm.device("sim", gpu=gpu)
     assert dev.target == arch
     m = hipasm.load(fat, device=dev)
-    assert m.target == f"amdgcn-amd-amdhsa--{arch}"
+    assert m.target == dev.target == arch  # one form: the processor
+    assert m.target_id == f"amdgcn-amd-amdhsa--{arch}"
     n = 777
     a = np.linspace(-3, 5, n, dtype=np.float32)
     b = np.arange(n, dtype=np.float32) * 0.25
@@ -68,13 +69,20 @@ def test_c_abi_inspect_needs_a_target_for_two(fat):
     assert _sim.CodeObjectInfo(one).target == "amdgcn-amd-amdhsa--gfx950"
 
 
+def test_processor_of_a_target_id():
+    assert _sim.processor("amdgcn-amd-amdhsa--gfx950") == "gfx950"
+    assert _sim.processor("amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-") == "gfx942"
+    assert _sim.processor("gfx942:xnack+") == "gfx942"
+
+
 @pytest.mark.parametrize("arch", [942, 950])
 def test_hip_backend_hands_the_bundle_to_hipModuleLoadData(fake, fat, arch):  # noqa: F811
     fake.fake_hip_set(b"arch", arch)
     dev = hipasm.device("hip", library=fake.path)
     assert dev.target == f"gfx{arch}"
     m = hipasm.load(fat, device=dev)
-    assert m.target == f"amdgcn-amd-amdhsa--gfx{arch}"  # the metadata of the entry HIP runs
+    assert m.target == dev.target == f"gfx{arch}"
+    assert m.target_id == f"amdgcn-amd-amdhsa--gfx{arch}"  # the metadata of the entry HIP runs
     m.vector_add(1, 64, hipasm.DevicePointer(0x1000), hipasm.DevicePointer(0x2000), hipasm.DevicePointer(0x3000), 64)
     calls = fake.calls()
     assert calls[3:6] == ["hipGetDeviceProperties 0", "hipModuleLoadData bundle",

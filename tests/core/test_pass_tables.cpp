@@ -134,12 +134,12 @@ bool check_table_after_dce(const char* name) {
 
 TEST_CASE("dce's access table after its removals equals a fresh one, its carried liveness covers a fresh one", "[dce][pipeline]") {
   int carried = 0;
-  carried += check_table_after_dce<&attn_fwd_kernel<attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
+  carried += check_table_after_dce<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
       "attn_fwd_d64_causal");
-  carried += check_table_after_dce<&gemm_quant_kernel<gemm_quant_config{.type = quant_type::i8, .scale = quant_scale::per_token,
+  carried += check_table_after_dce<&kernels::gemm_quant_kernel<kernels::gemm_quant_config{.type = kernels::quant_type::i8, .scale = kernels::quant_scale::per_token,
                                                              .bm = 64, .bn = 64, .wm = 2, .wn = 1, .ahead = 2}>>(
       "gemm_i8_token_a2");
-  carried += check_table_after_dce<&attn_fwd_kernel<attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}>>(
+  carried += check_table_after_dce<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}>>(
       "attn_fwd_d128");
   CHECK(carried > 0);  // (the carried path is taken: attn_fwd's liveness finds dead values)
 }
@@ -148,7 +148,7 @@ TEST_CASE("the pipeline with dce's liveness handed on and with a fresh one: both
   // (regalloc builds its own liveness when dce's is dropped: as after a step that rewrote the
   // function). The carried liveness is a superset, so the allocation may differ; it must be
   // valid (the independent checker) and, on this kernel, as small.
-  constexpr auto k = &attn_fwd_kernel<attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>;
+  constexpr auto k = &kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>;
   build_result br = detail::build_ir<k>("attn");
   REQUIRE_FALSE(br.error.failed);
   pipeline_options po{};
@@ -203,9 +203,9 @@ void check_boundary_sets(const char* name) {
 }  // namespace
 
 TEST_CASE("liveness over the boundary slots equals liveness over all slots", "[liveness]") {
-  check_boundary_sets<&gemm_quant_kernel<gemm_quant_config{.type = quant_type::fp8, .scale = quant_scale::block128,
+  check_boundary_sets<&kernels::gemm_quant_kernel<kernels::gemm_quant_config{.type = kernels::quant_type::fp8, .scale = kernels::quant_scale::block128,
                                                            .bm = 64, .bn = 64, .wm = 2, .wn = 1, .dma = true,
                                                            .stages = 3}>>("gemm_fp8_block_small");
-  check_boundary_sets<&attn_fwd_kernel<attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
+  check_boundary_sets<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
       "attn_fwd_d64_causal");
 }

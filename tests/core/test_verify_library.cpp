@@ -69,12 +69,12 @@ TEST_CASE("verify: paged_attn_decode (bf16 and fp8 caches, the benchmark's and t
 }
 
 TEST_CASE("verify: attn_fwd, GEMMs, sort, moe sorting, topk_softmax", "[verify][library]") {
-  check_kernel<&attn_fwd_kernel<attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}>>("attn_d128_causal");
-  check_kernel<&attn_fwd_kernel<attn_fwd_config{.head_dim = 64, .causal = false, .waves = 4, .bn = 32}>>("attn_d64");
-  check_kernel<&gemm_bf16_kernel<gemm_bf16_config{}>>("gemm_bf16_default");
-  check_kernel<&gemm_quant_kernel<gemm_quant_config{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+  check_kernel<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}>>("attn_d128_causal");
+  check_kernel<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = false, .waves = 4, .bn = 32}>>("attn_d64");
+  check_kernel<&kernels::gemm_bf16_kernel<kernels::gemm_bf16_config{}>>("gemm_bf16_default");
+  check_kernel<&kernels::gemm_quant_kernel<kernels::gemm_quant_config{.type = kernels::quant_type::fp8, .scale = kernels::quant_scale::block128, .bm = 64,
                                                     .bn = 64, .wm = 2, .wn = 1, .dma = true, .stages = 3}>>("gemm_fp8_block");
-  check_kernel<&gemm_quant_kernel<gemm_quant_config{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
+  check_kernel<&kernels::gemm_quant_kernel<kernels::gemm_quant_config{.type = kernels::quant_type::i8, .scale = kernels::quant_scale::per_token, .bm = 64,
                                                     .bn = 64, .wm = 2, .wn = 1, .ahead = 2}>>("gemm_i8_token");
   using kernels::sort_config;
   check_kernel<&kernels::sort<sort_config{.key = kernels::sort_key::f32, .per_lane = 32, .waves = 4, .row_per_wave = true}>>(

@@ -5,10 +5,11 @@ Every ```cpp block of a page must start with one of
   // kernel: NAME    device code: written to OUT/NAME.hip (compiled into NAME.co); the page's
                      prelude (#include <hipasm/hipasm.hpp>, using namespace hipasm) is added
                      when the block has no #include of its own
+  // kernel: NAME gfx950   the same, compiled for that target (default: the build's default)
   // host: NAME      host code: the body of a function of OUT/doc_snippets.cpp, run by its main
                      (in the folder of the code objects: `dev->load_file("NAME.co")`)
 A block with neither is an error: documentation code that no test compiles can rot.
-Also writes OUT/kernels.txt (one NAME a line) for CMake.
+Also writes OUT/kernels.txt (one "NAME" or "NAME:ARCH" a line) for CMake.
 """
 import argparse
 import os
@@ -16,7 +17,7 @@ import re
 import sys
 
 FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
-TAG = re.compile(r"^//\s*(kernel|host):\s*([A-Za-z_][A-Za-z0-9_]*)\s*$")
+TAG = re.compile(r"^//\s*(kernel|host):\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(gfx942|gfx950))?\s*$")
 
 
 def blocks(path):
@@ -43,7 +44,7 @@ def main():
     ap.add_argument("pages", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    kernels, hosts, errors = {}, [], []
+    kernels, archs, hosts, errors = {}, {}, [], []
     for page in a.pages:
         rel = os.path.basename(page)
         for start, lang, body in blocks(page):
@@ -53,7 +54,10 @@ def main():
             if not m:
                 errors.append(f"{page}:{start}: a cpp block must start with '// kernel: NAME' or '// host: NAME'")
                 continue
-            kind, name = m.groups()
+            kind, name, arch = m.groups()
+            if arch and kind != "kernel":
+                errors.append(f"{page}:{start}: only a kernel block names a target")
+                continue
             where = f'#line {start + 2} "{page}"'
             if kind == "kernel":
                 if name in kernels:
@@ -62,6 +66,7 @@ def main():
                 prelude = [] if any(l.startswith("#include") for l in body) else [
                     "#include <hipasm/hipasm.hpp>", "using namespace hipasm;"]
                 kernels[name] = prelude + [where] + body[1:]
+                archs[name] = arch
             else:
                 hosts.append((rel, start, name, [where] + body[1:]))
     for rel, start, name, _ in hosts:
@@ -88,7 +93,8 @@ def main():
             "#undef NDEBUG\n#include \"snippet_prelude.hpp\"\n\n" + "\n".join(fns) +
             "\nint main() {\n" + "\n".join(calls) + "\n  return finish();\n}\n")
     write(os.path.join(a.out, "doc_snippets.cpp"), host)
-    write(os.path.join(a.out, "kernels.txt"), "\n".join(kernels) + "\n")
+    write(os.path.join(a.out, "kernels.txt"),
+          "\n".join(f"{n}:{archs[n]}" if archs[n] else n for n in kernels) + "\n")
     return 0
 
 

@@ -47,17 +47,17 @@ const hipasm::test::f8_formats& F8() {
 uint8_t fp8_model(float y) { return uint8_t(hipasm::test::encode(F8().fp8, y, true)); }
 uint8_t bf8_model(float y) { return uint8_t(hipasm::test::encode(F8().bf8, y, true)); }
 // the largest q: fp8 / bf8 the format's largest finite value
-float qmax_of(hipasm::quant_type t) {
-  return t == hipasm::quant_type::i8 ? 127.0f : float((t == hipasm::quant_type::bf8 ? F8().bf8 : F8().fp8).max_finite());
+float qmax_of(hipasm::kernels::quant_type t) {
+  return t == hipasm::kernels::quant_type::i8 ? 127.0f : float((t == hipasm::kernels::quant_type::bf8 ? F8().bf8 : F8().fp8).max_finite());
 }
 uint8_t i8_model(float y) {
   if (std::isnan(y)) return 0x80;
   return uint8_t(int8_t(std::nearbyint(std::clamp(y, -128.0f, 127.0f))));
 }
 // the value of a q byte (finite codes only)
-double q_value(hipasm::quant_type t, uint8_t b) {
-  if (t == hipasm::quant_type::i8) return int8_t(b);
-  return hipasm::test::decode(t == hipasm::quant_type::bf8 ? F8().bf8 : F8().fp8, b);
+double q_value(hipasm::kernels::quant_type t, uint8_t b) {
+  if (t == hipasm::kernels::quant_type::i8) return int8_t(b);
+  return hipasm::test::decode(t == hipasm::kernels::quant_type::bf8 ? F8().bf8 : F8().fp8, b);
 }
 
 // rows of values drawn from [lo, hi] (bf16 configs: rounded to bf16), edited by `edit(values, d)`
@@ -100,8 +100,8 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
     }
     for (int i = 0; i < D && bad < 10; ++i) {
       const float y = x[i] * inv;
-      const uint8_t want = C.type == hipasm::quant_type::fp8   ? fp8_model(y)
-                           : C.type == hipasm::quant_type::bf8 ? bf8_model(y)
+      const uint8_t want = C.type == hipasm::kernels::quant_type::fp8   ? fp8_model(y)
+                           : C.type == hipasm::kernels::quant_type::bf8 ? bf8_model(y)
                                                                : i8_model(y);
       const uint8_t got = q[size_t(t) * D + i];
       if (got != want) {
@@ -175,7 +175,7 @@ namespace {
 // rmsnorm_quant: y = x / sqrt(mean(x^2) + eps) * w in double (x = in (+ residual) in f32). The
 // kernel's f32 sum, rsqrt and products differ from it by a few ulps (rel below), so: scale
 // within rel of max(amax / qmax, floor); each q between the quantizations of y (1 -+ rel) / scale.
-template <hk::norm_config C, hipasm::quant_type Q>
+template <hk::norm_config C, hipasm::kernels::quant_type Q>
 void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
   const int H = C.hidden;
   std::mt19937 rng(seed);
@@ -224,7 +224,7 @@ void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
     const float inv = 1.0f / sc[r];  // (the q bytes follow the scale the kernel wrote)
     for (int i = 0; i < H && bad < 10; ++i) {
       const uint8_t got = q[size_t(r) * H + i];
-      auto quant = [&](double v) { return Q == hipasm::quant_type::fp8 ? fp8_model(float(v)) : i8_model(float(v)); };
+      auto quant = [&](double v) { return Q == hipasm::kernels::quant_type::fp8 ? fp8_model(float(v)) : i8_model(float(v)); };
       const double a = q_value(Q, quant(y[i] * inv * (1 - rel))), b = q_value(Q, quant(y[i] * inv * (1 + rel)));
       const double g = q_value(Q, got);
       if (g < std::min(a, b) || g > std::max(a, b)) {
@@ -240,9 +240,9 @@ void run_rq(const char* name, uint32_t rows, int seed, double lo, double hi) {
 
 TEST_CASE("rmsnorm_quant: rmsnorm fused with fp8 / int8 dynamic quantization, with the residual add",
           "[kernels][dynamic_quant]") {
-  run_rq<cfg::rq_4096, hipasm::quant_type::fp8>("rq_fp8_4096", 3, 14, -2, 2);
-  run_rq<cfg::rq_1004_res, hipasm::quant_type::i8>("rq_i8_1004_res", 5, 15, -3, 1);
-  run_rq<cfg::rq_1004_res, hipasm::quant_type::fp8>("rq_fp8_1004_res", 4, 16, -1, 5);
+  run_rq<cfg::rq_4096, hipasm::kernels::quant_type::fp8>("rq_fp8_4096", 3, 14, -2, 2);
+  run_rq<cfg::rq_1004_res, hipasm::kernels::quant_type::i8>("rq_i8_1004_res", 5, 15, -3, 1);
+  run_rq<cfg::rq_1004_res, hipasm::kernels::quant_type::fp8>("rq_fp8_1004_res", 4, 16, -1, 5);
 }
 
 namespace {
@@ -251,7 +251,7 @@ namespace {
 // a 1/2; fp8: e 2^-4 for normals, a half the subnormal step), so |C - x w^T| is at most the sum over
 // k of |x| |w - qw sw| + |w| |x - qx sx| + their product, plus C's bf16 rounding (2^-8 relative).
 template <hk::dynamic_quant_config DQ>
-void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::gemm_quant_config& gc, uint32_t M,
+void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::kernels::gemm_quant_config& gc, uint32_t M,
                  uint32_t N, int seed) {
   constexpr uint32_t K = DQ.d;
   rt::device& d = *S().dev;
@@ -267,12 +267,12 @@ void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::gemm_
   rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
   for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
                           hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QW.addr(), .scale = SW.addr(), .in = W.addr(), .tokens = N}),
-                          hipasm::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                          hipasm::kernels::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
                                                     SW.addr(), M, N, K)})
     for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
   const auto c = C.download();
   const auto sx = SX.download(), sw = SW.download();
-  const bool fp8 = DQ.type == hipasm::quant_type::fp8;
+  const bool fp8 = DQ.type == hipasm::kernels::quant_type::fp8;
   // (a: half the subnormal step)
   const hipasm::test::minifloat& f8 = F8().fp8;
   const double sub_step = std::ldexp(1.0, 1 - f8.bias - f8.man_bits);

@@ -18,8 +18,8 @@
 #include <vector>
 
 namespace rt = hipasm::rt;
-using hipasm::gemm_bf16_config;
-using hipasm::gemm_bf16_kernel_ref;
+using hipasm::kernels::gemm_bf16_config;
+using hipasm::kernels::gemm_bf16_kernel_ref;
 
 namespace {
 
@@ -57,7 +57,7 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   rt::buffer<uint32_t> Cf(d, std::vector<uint32_t>(out_bf16 ? 1 : cn, 0x7fc00001u));
   rt::buffer<uint16_t> Ch(d, std::vector<uint16_t>(out_bf16 ? cn : 1, 0x7fc1u));
   const uint64_t c = out_bf16 ? Ch.addr() : Cf.addr();
-  auto rep = hipasm::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
+  auto rep = hipasm::kernels::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   std::vector<float> got(cn);
   uint32_t guard_ok;
@@ -150,7 +150,7 @@ TEST_CASE("gemm_bf16: bf16 output", "[gemm]") {
 TEST_CASE("gemm_bf16: an odd K without an odd_k kernel is an error", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(9, 0));
-  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
 }
 
 TEST_CASE("gemm_bf16: B stored K x N (C = A * B), tails in M, N and K, odd K", "[gemm]") {
@@ -170,8 +170,8 @@ TEST_CASE("gemm_bf16: A stored K x M (a_km), with B K x N and bf16 out, or B N x
 TEST_CASE("gemm_bf16: a K-major operand with an odd row length is an error", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
-  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
 }
 
 TEST_CASE("gemm_bf16: split-K with bf16 output (f32 workspace, then the rounding kernel)", "[gemm]") {
@@ -184,6 +184,6 @@ TEST_CASE("gemm_bf16: an odd_k kernel of another output type or layout is an err
   // (before: the f32 odd_k kernel ran for a bf16-out launch and wrote 4-byte elements into C)
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
-  CHECK_THROWS_AS(hipasm::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
 }

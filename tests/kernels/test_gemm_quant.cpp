@@ -27,10 +27,10 @@
 #include "gemm_quant_configs.hpp"
 
 namespace rt = hipasm::rt;
-using hipasm::gemm_quant_config;
-using hipasm::gemm_quant_kernel_ref;
-using hipasm::quant_scale;
-using hipasm::quant_type;
+using hipasm::kernels::gemm_quant_config;
+using hipasm::kernels::gemm_quant_kernel_ref;
+using hipasm::kernels::quant_scale;
+using hipasm::kernels::quant_type;
 
 namespace {
 
@@ -86,8 +86,8 @@ problem random_problem(const gemm_quant_config& c, uint32_t M, uint32_t N, uint3
   std::uniform_real_distribution<float> mag(-2.0f, 2.0f);
   std::bernoulli_distribution neg(0.3);
   auto scale = [&] { return (neg(rng) ? -1.0f : 1.0f) * std::exp2(mag(rng)); };
-  p.sa.resize(hipasm::gemm_quant_sa_count(c, M, K));
-  p.sb.resize(hipasm::gemm_quant_sb_count(c, N, K));
+  p.sa.resize(hipasm::kernels::gemm_quant_sa_count(c, M, K));
+  p.sb.resize(hipasm::kernels::gemm_quant_sb_count(c, N, K));
   for (auto& x : p.sa) x = scale();
   for (auto& x : p.sb) x = scale();
   return p;
@@ -107,14 +107,14 @@ struct split_run {
 void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p, split_run sp = {}) {
   const gemm_quant_config& c = k.config;
   const uint32_t M = p.M, N = p.N, K = p.K;
-  const uint32_t splits = !c.split_k ? 1 : sp.splits ? sp.splits : hipasm::gemm_quant_splits(c, M, N, K);
+  const uint32_t splits = !c.split_k ? 1 : sp.splits ? sp.splits : hipasm::kernels::gemm_quant_splits(c, M, N, K);
   INFO(k.name << " M=" << M << " N=" << N << " K=" << K << " splits=" << splits);
   rt::device& d = *S().dev;
   const size_t cn = size_t(M) * N + 1;  // one guard element past C
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
   rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
   rt::buffer<uint16_t> Cb(d, std::vector<uint16_t>(cn, 0x7fc1u));
-  auto rep = hipasm::gemm_quant_launch(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
+  auto rep = hipasm::kernels::gemm_quant_launch(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
                                        SB.addr(), M, N, K, {}, any_k, nullptr, sp.splits);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   const auto h = Cb.download();
@@ -244,8 +244,8 @@ TEST_CASE("gemm_quant int8: 128x160 tiles, two tiles ahead, one LDS buffer", "[g
 // Every element one value: the largest and smallest magnitudes of the format.
 problem filled(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint8_t a, uint8_t b, float sa, float sb) {
   problem p{M, N, K, std::vector<uint8_t>(size_t(M) * K, a), std::vector<uint8_t>(size_t(N) * K, b), {}, {}};
-  p.sa.assign(hipasm::gemm_quant_sa_count(c, M, K), sa);
-  p.sb.assign(hipasm::gemm_quant_sb_count(c, N, K), sb);
+  p.sa.assign(hipasm::kernels::gemm_quant_sa_count(c, M, K), sa);
+  p.sb.assign(hipasm::kernels::gemm_quant_sb_count(c, N, K), sb);
   return p;
 }
 
@@ -253,8 +253,8 @@ problem filled(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, u
 // products, or one when two do not fit: 64x64 a wave) with scales loaded a block ahead; the
 // accumulators hold C^T and the epilogue turns them around through LDS.
 TEST_CASE("gemm_quant fp8: block scales added a block late, one or two product sets", "[gemm_quant]") {
-  CHECK(hipasm::detail::gemm_quant_part_sets(kFp8BlockW64.config) == 1);
-  CHECK(hipasm::detail::gemm_quant_part_sets(kFp8BlockA2.config) == 2);
+  CHECK(hipasm::kernels::detail::gemm_quant_part_sets(kFp8BlockW64.config) == 1);
+  CHECK(hipasm::kernels::detail::gemm_quant_part_sets(kFp8BlockA2.config) == 2);
   run_random(kFp8BlockW64, nullptr, 200, 260, 904);  // 8 blocks (the last 8 columns), M and N tails
   run_random(kFp8BlockW64, nullptr, 130, 140, 520);  // 5 blocks: the loop's last step on a zero tile
   run_random(kFp8BlockW64, nullptr, 64, 64, 128);    // one block
@@ -285,7 +285,7 @@ TEST_CASE("gemm_quant int8: extreme values (sums past 2^24), negative scales", "
 TEST_CASE("gemm_quant: a K not a multiple of 4 without an any_k kernel is an error", "[gemm_quant]") {
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
+  CHECK_THROWS_AS(hipasm::kernels::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
                   rt::error);
 }
 
@@ -306,7 +306,7 @@ TEST_CASE("gemm_quant: split K, each scale type, K/M/N tails, empty ranges", "[g
   run_random(kFp8BlockSplit64, nullptr, 40, 150, 904, {&m, 3});  // 32x64 tiles (two waves): 2 x 3, 8 blocks
   run_random(kFp8BlockSplit64, nullptr, 32, 64, 2100, {&m, 0});  // the pick: 17 blocks, two splits
   // the launch's pick (fills the GPU: several splits for these few tiles)
-  CHECK(hipasm::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
+  CHECK(hipasm::kernels::gemm_quant_splits(kFp8BlockSplit128.config, 40, 300, 2100) > 1);
   run_random(kFp8BlockSplit128, nullptr, 40, 300, 2100, {&m, 0});
   run_random(kI8TokenSplit, nullptr, 64, 64, 4096, {&m, 0});
 }
@@ -325,17 +325,17 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
 // so, else one or two a CU, by LDS), at least 8 K units each, or none when fewer than two fit.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
-  CHECK(hipasm::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 7168) == 7);                  // 24 tiles (12 fit), 56 units
-  CHECK(hipasm::gemm_quant_splits(c, 32, 7168, 7168) == 5);                  // 56 tiles (5 fit)
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
-  CHECK(hipasm::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
-  CHECK(hipasm::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
+  CHECK(hipasm::kernels::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 7168) == 7);                  // 24 tiles (12 fit), 56 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 7168, 7168) == 5);                  // 56 tiles (5 fit)
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
   const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS: two a CU
-  CHECK(hipasm::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (9 fit one a CU), 64 units
-  CHECK(hipasm::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles: 4 one a CU (9 two a CU)
-  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
-  CHECK(hipasm::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (9 fit one a CU), 64 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles: 4 one a CU (9 two a CU)
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
 }
 
 // The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.
@@ -344,14 +344,14 @@ TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gem
   rt::device& d = *S().dev;
   const auto& k = kI8TokenSplit;
   const uint32_t M = 100, N = 70, K = 520, splits = 3;
-  const uint64_t ws_count = hipasm::gemm_quant_workspace_count(k.config, M, N, splits);
+  const uint64_t ws_count = hipasm::kernels::gemm_quant_workspace_count(k.config, M, N, splits);
   rt::buffer<float> ws(d, std::vector<float>(ws_count, 0.0f));
   for (int launch = 0; launch < 2; ++launch) {
     const problem p = random_problem(k.config, M, N, K + 4 * launch);  // (other data each time)
     rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
     rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
     rt::buffer<uint16_t> Cb(d, size_t(M) * N);
-    auto rep = hipasm::gemm_quant_launch(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K, {},
+    auto rep = hipasm::kernels::gemm_quant_launch(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K, {},
                                          nullptr, nullptr, splits, ws.addr());
     CHECK(rep.diagnostics.empty());
     const auto h = Cb.download();
@@ -381,7 +381,7 @@ TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gem
 TEST_CASE("gemm_quant: split K without a split_k kernel is an error", "[gemm_quant]") {
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 4, 4,
+  CHECK_THROWS_AS(hipasm::kernels::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 4, 4,
                                             8, {}, nullptr, nullptr, 2),
                   rt::error);
 }

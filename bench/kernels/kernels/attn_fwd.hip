@@ -2,9 +2,9 @@
 // per workgroup, as aiter's fmha_v3_fwd), 64 keys per tile; causal and not.
 #include <hipasm/kernels/attn_fwd.hpp>
 
-HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128, (hipasm::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}))
-HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_causal, (hipasm::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}))
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}))
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_causal, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}))
 // 4 waves, 32 keys per tile: 32 KiB of LDS, two workgroups per CU whose waves share the SIMDs
 // without a common barrier (one's softmax overlaps the other's MFMAs)
-HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_w4b32, (hipasm::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 32}))
-HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_causal_w4b32, (hipasm::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}))
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_w4b32, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 32}))
+HIPASM_ATTN_FWD_KERNEL(attn_fwd_d128_causal_w4b32, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 32}))

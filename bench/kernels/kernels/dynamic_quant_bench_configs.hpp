@@ -6,7 +6,7 @@
 #include <hipasm/kernels/rmsnorm.hpp>
 
 namespace bench_cfg {
-using hipasm::quant_type;
+using hipasm::kernels::quant_type;
 using hipasm::kernels::dynamic_quant_config;
 constexpr dynamic_quant_config fp8_4096{.d = 4096, .type = quant_type::fp8, .waves = 4};
 constexpr dynamic_quant_config i8_4096{.d = 4096, .type = quant_type::i8, .waves = 4};

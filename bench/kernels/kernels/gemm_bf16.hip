@@ -5,11 +5,11 @@
 // 256x256x32 two-buffer variant for comparison, and the odd-K variant.
 #include <hipasm/kernels/gemm_bf16.hpp>
 
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256x32, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_default, (hipasm::gemm_bf16_config{}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k2, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k4, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_oddk, (hipasm::gemm_bf16_config{.odd_k = true, .ahead = 1}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256nn, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256x32, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_default, (hipasm::kernels::gemm_bf16_config{}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k2, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k4, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_oddk, (hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256nn, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))

@@ -4,9 +4,9 @@
 #include <hipasm/kernels/gemm_quant.hpp>
 
 namespace gq_bench {
-using hipasm::gemm_quant_config;
-using hipasm::quant_scale;
-using hipasm::quant_type;
+using hipasm::kernels::gemm_quant_config;
+using hipasm::kernels::quant_scale;
+using hipasm::kernels::quant_type;
 // One LDS buffer (tile k + 1 stored between two barriers: 32 KiB, two workgroups a CU), two
 // tiles ahead in VGPRs. fp8 128x128: 4 waves of 64x64, one tile ahead (the accumulators and one
 // set of block products take 128 VGPRs: two tiles of staging do not fit), two workgroups a CU:

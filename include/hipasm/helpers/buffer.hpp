@@ -2,7 +2,7 @@
 //
 //   auto A = make_buffer(J, a_ptr, n * 4);           // raw buffer: base, size in bytes
 //   A.load(v4, voff + 64);                           // buffer_load_dwordx4 .. offen offset:64
-//   A.load(h, voff, {.narrow = narrow::u16});        // buffer_load_ushort
+//   A.load(h, voff, {.width = narrow::u16});         // buffer_load_ushort
 //   A.store(v4, voff + 8192);                        // offset:0 and 8192 in soffset
 //   A.load_lds(lds_dst, voff);                       // buffer_load_dword .. lds (M0 set up)
 //   A.load_lds_x4(lds_dst, voff);                    // buffer_load_dwordx4 .. lds (has_lds_dma_x4)

@@ -2,7 +2,7 @@
 // f32 log-sum-exp, online softmax, variable sequence lengths, GQA/MQA, causal or not.
 //
 //   // a .hip file compiled by hipasm_add_code_object:
-//   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::attn_fwd_config{.head_dim = 128, .causal = true}))
+//   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true}))
 //   // host (hipasm-sim or a real MI300, the same call): attn_fwd_launch (attn_fwd_launch.hpp)
 //
 // Layout (flash-attention's / aiter's varlen API): the sequences of a batch are packed along
@@ -53,7 +53,7 @@
 #include "../hipasm.hpp"
 #include "gemm_bf16.hpp"  // detail::gemm_tile_layout
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 struct attn_fwd_config {
   uint32_t head_dim = 128;  // 64 or 128
@@ -222,7 +222,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   static_assert(32 / RPI == DS);
   auto whole_rows = [&](auto&& each) {  // (from tid: see the epilogue)
     auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), goff = J.vgpr<u32>();
-    srow = (tid >> 6) * 32u + ((tid & 63u) >> detail::log2u(CPR));
+    srow = (tid >> 6) * 32u + ((tid & 63u) >> hipasm::detail::log2u(CPR));
     scol = (tid & (CPR - 1)) << 3;
     goff = (srow + m0.as<u32>()) * q_stride + (scol << 1);
     for (int k = 0; k < DS; ++k) {
@@ -320,7 +320,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   gpr<u32> k_reg[DS], v_reg[NS];
   auto own = [&](lds_addr& a, gpr<u32>& r) {
     r.rebind(J.vgpr<u32>());
-    r = detail::u32_view(J.self(), a.reg);
+    r = hipasm::detail::u32_view(J.self(), a.reg);
     a.reg = r.to_operand();
   };
   for (int p = 0; p < DS; ++p) {
@@ -613,12 +613,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   J.If(m0 < sq, query_tile);
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
 // of attn_fwd_kernel (see attn_fwd_launch.hpp).
 #define HIPASM_ATTN_FWD_KERNEL(name, cfg)                                                                           \
-  constexpr auto name##_hipasm_fn = &::hipasm::attn_fwd_kernel<cfg>;                                            \
+  constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_fwd_kernel<cfg>;                                   \
   extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k,   \
                                                const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \
                                                unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2) {\

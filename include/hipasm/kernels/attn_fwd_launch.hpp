@@ -18,7 +18,7 @@
 #include "attn_fwd.hpp"
 #include <hipasm/sim/launcher.hpp>
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 struct attn_fwd_kernel_ref {
   std::string name;         // the kernel's symbol in the module
@@ -58,4 +58,4 @@ inline rt::launch_report attn_fwd_launch(rt::device& dev, rt::module& mod, const
                     args, opts);
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels

@@ -19,7 +19,7 @@
 // bytes (8 or 4 a step: dwordx2 / dword). Tails: the row's buffer resources end at the row, so
 // lanes past it load zeros (|0| never raises the maximum) and their stores are dropped.
 //
-// Device side:  constexpr hipasm::kernels::dynamic_quant_config cfg{.d = 4096, .type = hipasm::quant_type::fp8};
+// Device side:  constexpr hipasm::kernels::dynamic_quant_config cfg{.d = 4096, .type = hipasm::kernels::quant_type::fp8};
 //               HIPASM_DYNAMIC_QUANT_KERNEL(quant_fp8_4096, cfg)
 // Host side:    hipasm::kernels::launch_dynamic_quant<cfg>(dev, module, "quant_fp8_4096", {.q, .scale, .in, .tokens});
 // Tensors row-major; tokens * d * input element size below 4 GiB.

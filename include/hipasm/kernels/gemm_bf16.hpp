@@ -2,9 +2,9 @@
 // aiter's bf16 asm GEMM and of LLM weights), f32 accumulation, C M x N row-major in f32 or bf16.
 //
 //   // a .hip file compiled by hipasm_add_code_object:
-//   HIPASM_GEMM_BF16_KERNEL(my_gemm, (hipasm::gemm_bf16_config{}))
+//   HIPASM_GEMM_BF16_KERNEL(my_gemm, (hipasm::kernels::gemm_bf16_config{}))
 //   // host (hipasm-sim or a real MI300, the same call):
-//   hipasm::gemm_bf16_launch(dev, module, "my_gemm", cfg, C, A, B, M, N, K);
+//   hipasm::kernels::gemm_bf16_launch(dev, module, "my_gemm", cfg, C, A, B, M, N, K);
 //
 // Any M, N, K >= 1. Tail tiles need no branch: A's V# ends at M*K elements, B's at N*K, C's at
 // M*N, so overhanging rows load zeros and their stores are dropped (buffer.hpp); columns past K
@@ -43,7 +43,7 @@
 #include "../hipasm.hpp"
 #include "gemm_common.hpp"
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 struct gemm_bf16_config {
   uint32_t bm = 128, bn = 128, bk = 32;  // workgroup tile
@@ -393,18 +393,18 @@ constexpr void gemm_bf16_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<con
   }
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` (C, A, B, M, N, K) of configuration `cfg` (parenthesized), and
 // `name_to_bf16` (C, workspace, count): split-K with bf16 output's rounding pass (empty for the
 // other configurations; gemm_bf16_launch runs it).
 #define HIPASM_GEMM_BF16_KERNEL(name, cfg)                                                                   \
-  constexpr auto name##_hipasm_fn = &::hipasm::gemm_bf16_kernel<cfg>;                                    \
+  constexpr auto name##_hipasm_fn = &::hipasm::kernels::gemm_bf16_kernel<cfg>;                           \
   extern "C" __attribute__((global)) void name(void* c, const uint16_t* a, const uint16_t* b, unsigned m, \
                                                unsigned n, unsigned k) {                                 \
     HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, m, n, k);                                              \
   }                                                                                                      \
-  constexpr auto name##_to_bf16_hipasm_fn = &::hipasm::gemm_bf16_to_bf16_kernel<cfg>;                    \
+  constexpr auto name##_to_bf16_hipasm_fn = &::hipasm::kernels::gemm_bf16_to_bf16_kernel<cfg>;           \
   extern "C" __attribute__((global)) void name##_to_bf16(uint16_t* c, const float* ws, unsigned count) { \
     HIPASM_KERNEL_BODY(name##_to_bf16_hipasm_fn, c, ws, count);                                          \
   }

@@ -18,7 +18,7 @@
 #include "gemm_bf16.hpp"
 #include <hipasm/sim/launcher.hpp>
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 struct gemm_bf16_kernel_ref {
   std::string name;          // the kernel's symbol in the module
@@ -83,4 +83,4 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   return rep;
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels

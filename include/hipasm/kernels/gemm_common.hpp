@@ -9,7 +9,7 @@
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 
-namespace hipasm::detail {
+namespace hipasm::kernels::detail {
 
 // `a` moved by `d` bytes: the same element in another LDS buffer of the same layout.
 constexpr lds_addr lds_moved(lds_addr a, int64_t d) {
@@ -132,5 +132,5 @@ constexpr void gemm_split_k_range(builder J, gpr<dtype::u32> k_tiles, const Spli
   k_tiles = t1 - t0;
 }
 
-}  // namespace hipasm::detail
+}  // namespace hipasm::kernels::detail
 

@@ -10,7 +10,7 @@
 //                 sb [ceil(N/128)][ceil(K/128)], one scale per 128x128 block of B; fp8 only)
 //
 //   // a .hip file compiled by hipasm_add_code_object:
-//   HIPASM_GEMM_QUANT_KERNEL(my_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::fp8}))
+//   HIPASM_GEMM_QUANT_KERNEL(my_gemm, (hipasm::kernels::gemm_quant_config{.type = hipasm::kernels::quant_type::fp8}))
 //   // host (hipasm-sim or a real MI300, the same call): gemm_quant_launch.hpp
 //
 // Any M, N, K >= 1. Tails need no branch (buffer.hpp): A's V# ends at M*K bytes, B's at N*K,
@@ -55,7 +55,7 @@
 #include "../hipasm.hpp"
 #include "gemm_common.hpp"
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 // fp8: e4m3; i8; bf8: e5m2 (the target's formats; bf8 is dynamic_quant's output only: the GEMMs
 // take fp8 and i8)
@@ -771,7 +771,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   }
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits, workspace) of configuration
 // `cfg` (parenthesized); splits and workspace: cfg.split_k's (gemm_quant_launch passes them).
@@ -780,7 +780,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 // loads go out without the ~650-cycle kernarg s_load before them.
 #define HIPASM_GEMM_QUANT_KERNEL(name, cfg)                                                                    \
   constexpr auto name##_hipasm_fn =                                                                        \
-      ::hipasm::with_options<&::hipasm::gemm_quant_kernel<cfg>,                                            \
+      ::hipasm::with_options<&::hipasm::kernels::gemm_quant_kernel<cfg>,                                   \
                              ::hipasm::kernel_options{.kernarg_preload = ::hipasm::arg_preload::fitting}>;  \
   extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const float* sa, \
                                                const float* sb, unsigned m, unsigned n, unsigned k,        \

@@ -18,7 +18,7 @@
 #include "gemm_quant.hpp"
 #include <hipasm/sim/launcher.hpp>
 
-namespace hipasm {
+namespace hipasm::kernels {
 
 struct gemm_quant_kernel_ref {
   std::string name;          // the kernel's symbol in the module
@@ -105,4 +105,4 @@ inline rt::launch_report gemm_quant_launch(rt::device& dev, rt::module& mod, con
                     opts);
 }
 
-}  // namespace hipasm
+}  // namespace hipasm::kernels

@@ -14,7 +14,7 @@
 // >= 1 (the grid); rows * hidden * 2 must stay below 4 GiB (32-bit row offsets).
 //
 // Fused with per-token dynamic quantization (aiter's rmsnorm2d_fwd_with_dynamicquant / _add_):
-//   HIPASM_RMSNORM_QUANT_KERNEL(rmsnorm_fp8_4096, cfg, hipasm::quant_type::fp8)
+//   HIPASM_RMSNORM_QUANT_KERNEL(rmsnorm_fp8_4096, cfg, hipasm::kernels::quant_type::fp8)
 //   hipasm::kernels::launch_rmsnorm_quant<cfg>(dev, module, "rmsnorm_fp8_4096",
 //       {.q = ..., .scale = ..., .residual_out = ..., .in = ..., .residual = ..., .weight = ..., .eps, .rows});
 // q [rows][hidden] fp8 (e4m3, the target's format) / int8 and scale [rows] f32 as dynamic_quant.hpp defines them,
@@ -51,7 +51,7 @@ constexpr void rmsnorm_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
     HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::rmsnorm<CFG>>), out, residual_out, in, residual, weight, eps);     \
   }
 
-// The fused rmsnorm + dynamic quantization kernel NAME: CFG a norm_config, TYPE a hipasm::quant_type.
+// The fused rmsnorm + dynamic quantization kernel NAME: CFG a norm_config, TYPE a hipasm::kernels::quant_type.
 #define HIPASM_RMSNORM_QUANT_KERNEL(NAME, CFG, TYPE)                                                        \
   extern "C" __attribute__((global)) void NAME(uint8_t* q, float* scale, uint16_t* residual_out,            \
                                                const uint16_t* in, const uint16_t* residual,               \

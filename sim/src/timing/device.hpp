@@ -1,7 +1,8 @@
 // The numbers of the timing model, one table per device. Every figure names its source:
-// "T<n>" is a section of /work/shared/reference/timing.md (copied into docs/timing-model.md
-// with the sources behind it); "assumed" marks a value no source gives (open to calibration).
+// "T<n>" and "G<n>" are the topics of docs/timing-model.md's Sources table (public repositories
+// and paths); "assumed" marks a value no source gives (open to calibration).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ struct DeviceSpec {
   // ---- clocks (T1, T7)
   double peak_mhz = 2100;               // T1: 2100 MHz max
   double sustained_mhz = 1207;          // T7: MI300X BF16 GEMM median 1207 MHz; MI325X 1447; MI308X MFMA 1.0-1.13 GHz
+  // ---- peak operations per clock per CU, by rt::peak_dtype (f64, f32, xf32, bf16/f16,
+  // fp8/int8, fp6/fp4 matrix; f32 vector): the report's share of peak (at peak_mhz on all CUs).
+  // T7 (AMD's MI300X table, mi300.md): matrix FP64 256, FP32 256, TF32 1024, FP16/BF16 2048,
+  // FP8/INT8 4096, vector FP32 256 (packed FP32); gfx942 has no fp6/fp4 MFMA (0: no peak).
+  std::array<double, 7> peak_ops_per_clk_cu = {256, 256, 1024, 2048, 4096, 0, 256};
   // ---- power and clock (docs/timing-model.md, Clock and power). The clock of a phase follows from
   // the device's power in it at the peak clock, relative to its limit:
   //   power = cu x (active CU fraction) + mfma x (matrix-core busy) + valu x (VALU busy)
@@ -130,8 +136,8 @@ struct DeviceSpec {
 };
 
 // The MI355X / MI350X (gfx950, CDNA4), every number with its source (docs/timing-model.md,
-// MI350X and MI355X, lists them and where sources disagree). G<n> is a section of
-// ../shared/reference/gfx950.md, T<n> of timing.md; "gpu-specs" is ROCm's GPU specification
+// MI350X and MI355X, lists them and where sources disagree). G<n> and T<n> are topics of its
+// Sources table (repositories and paths); "gpu-specs" is ROCm's GPU specification
 // table (rocm.docs.amd.com reference/gpu-specs, the MI355X and MI350X rows).
 // The power of the MI300X split (T7) scaled to what the calibration rows need (**fitted**: no
 // MI355X clock under load or zero-data figure is published; 0.81 gives the lowest median |error|
@@ -149,6 +155,10 @@ inline constexpr DeviceSpec mi355x_spec() {
   d.sgprs_per_simd = 800;       // gpu-specs: SGPR file 12.5 KiB (as MI300X)
   d.lds_bytes_per_cu = 160 * 1024;  // gpu-specs: LDS 160 KiB; clang-22's limit 163840 (G1)
   d.peak_mhz = 2400;  // G5: MI355X max clock 2.4 GHz (Hot Chips 2025); agent info Max_Engine_Clk 2400
+  // G5 (AMD's MI355X figures: BF16 2.5, FP8 5.0, FP6/FP4 10.1 PFLOP/s dense, FP64 matrix 78.6
+  // TFLOP/s; / (256 CUs x 2.4 GHz)): FP64 128, BF16/F16 4096, FP8/INT8 8192, FP6/FP4 16384; no
+  // xf32 MFMA on gfx950; matrix and vector FP32 **assumed** MI300X's 256 a CU (no source in reach).
+  d.peak_ops_per_clk_cu = {128, 256, 0, 4096, 8192, 16384, 256};
   // Report column only: the fitted power's clock with every CU active and the matrix cores 90%
   // busy, 2400 / (0.81 x (1.172 + 0.9 x 0.634)) = 1695 MHz.
   d.sustained_mhz = 1700;

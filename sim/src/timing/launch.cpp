@@ -79,6 +79,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     prof->xcds = dev->xcds;
     prof->workgroups = uint32_t(all_groups);
     prof->flops *= scale;
+    for (double& f : prof->flops_by_dtype) f *= scale;
     prof->hbm_bytes = uint64_t(double(prof->hbm_bytes) * scale);
     prof->lds_bytes = uint64_t(double(prof->lds_bytes) * scale);
     prof->vmem_bytes = uint64_t(double(prof->vmem_bytes) * scale);
@@ -91,6 +92,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   const double secs = prof->time_us * 1e-6;
   prof->tflops = secs > 0 ? prof->flops / secs / 1e12 : 0;
   prof->hbm_gbps = secs > 0 ? double(prof->hbm_bytes) / secs / 1e9 : 0;
+  summarize_bound(*prof, *dev);
   report.profile = std::move(prof);
   return report;
 }

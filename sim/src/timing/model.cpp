@@ -331,6 +331,7 @@ class Sim {
     p_.lds_bytes = lds_bytes_;
     p_.vmem_bytes = vmem_bytes_;
     p_.flops = flops_;
+    p_.flops_by_dtype = flops_by_dtype_;
     p_.l1_hits = l1_hits_;
     p_.l1_misses = l1_misses_;
     p_.l2_hits = l2_hits_;
@@ -355,6 +356,14 @@ class Sim {
     const double cu_cycles = double(used) * double(std::max<uint64_t>(cycles, 1));
     p_.lds_bw_fraction = double(lds_bytes_) / (cu_cycles * 2 * dev_.lds_bytes_per_port_clk);
     p_.vmem_bw_fraction = double(vmem_bytes_) / (cu_cycles * double(dev_.line_bytes) / dev_.ta_cycles_per_line);
+    // The shared levels' use over the whole schedule (the bound: docs/timing-model.md, Report).
+    const double all_cycles = double(std::max<uint64_t>(cycles, 1));
+    p_.issue_fraction = double(issued_) * dev_.issue_interval / simd_cycles;
+    p_.l2_bw_fraction = double(l2_hits_ + l2_misses_) * dev_.line_bytes /
+                        (all_cycles * dev_.xcds * dev_.l2_channels * dev_.l2_bytes_per_channel_clk *
+                         dev_.l2_channel_share);
+    p_.mall_bw_fraction = double(mall_hits_) * dev_.line_bytes / (all_cycles * mall_bytes_per_clk_);
+    p_.hbm_bw_fraction = double(hbm_bytes_) / (all_cycles * hbm_bytes_per_clk_);
   }
 
  private:
@@ -433,6 +442,7 @@ class Sim {
   double mall_bytes_per_clk_ = 1, mall_free_ = 0;
   Cache mall_;  // device-wide (absent with mall_bytes 0)
   double flops_ = 0;
+  std::array<double, rt::kPeakDtypes> flops_by_dtype_{};
   std::array<uint64_t, rt::kStallReasons> stalls_{};
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
@@ -997,7 +1007,10 @@ class Sim {
         activity_at(t).valu += busy;
         done = t + busy;
         write_dsts(w, in, done, false);
-        if (f.valu_flops_per_lane) flops_ += f.flops_per_wave * r.lanes;
+        if (f.valu_flops_per_lane) {
+          flops_ += f.flops_per_wave * r.lanes;
+          flops_by_dtype_[size_t(f.dtype)] += f.flops_per_wave * r.lanes;
+        }
         ev.unit = rt::profile_event::valu;
         break;
       }
@@ -1015,6 +1028,7 @@ class Sim {
         done = t + pipe;
         write_dsts(w, in, done, true);
         flops_ += f.flops_per_wave;
+        if (f.dtype != rt::peak_dtype::count) flops_by_dtype_[size_t(f.dtype)] += f.flops_per_wave;
         ev.unit = rt::profile_event::mfma;
         break;
       }

@@ -84,6 +84,18 @@ double valu_flops(std::string_view m) {
   return 0;
 }
 
+rt::peak_dtype mfma_dtype(std::string_view m, uint8_t cbsz, uint8_t blgp) {
+  using rt::peak_dtype;
+  // The suffix after the shape names the inputs: _f64, _f32, _xf32, _f16/_bf16 (and the
+  // 1k forms), _i8, _fp8_fp8 ..., _f8f6f4 (formats 0, 1 fp8/bf8, 2, 3 fp6/bf6, 4 fp4).
+  if (has(m, "f8f6f4")) return cbsz <= 1 || blgp <= 1 ? peak_dtype::fp8 : peak_dtype::fp6_fp4;
+  if (has(m, "xf32")) return peak_dtype::xf32;
+  if (has(m, "_f64")) return peak_dtype::f64;
+  if (has(m, "f16") || has(m, "bf16")) return peak_dtype::f16;
+  if (has(m, "i8") || has(m, "fp8") || has(m, "bf8")) return peak_dtype::fp8;
+  return peak_dtype::f32;
+}
+
 InstInfo classify(const Inst& in) {
   InstInfo f;
   const std::string_view m = in.mnemonic;
@@ -91,6 +103,7 @@ InstInfo classify(const Inst& in) {
   if (c & C_MFMA) {
     f.passes = in.mfma_passes ? in.mfma_passes : 16;
     f.flops_per_wave = mfma_flops(m);
+    f.dtype = mfma_dtype(m, in.mod.cbsz, in.mod.blgp);
     // T4: no VALU co-execution for the f32-input and f64 shapes.
     const bool f32_in = m.size() >= 4 && m.substr(m.size() - 4) == "_f32" && !has(m, "xf32");
     f.kind = (c & C_DGEMM) ? Kind::Dgemm : Kind::Mfma;
@@ -102,6 +115,7 @@ InstInfo classify(const Inst& in) {
     if (const double ops = valu_flops(m)) {
       f.flops_per_wave = ops;
       f.valu_flops_per_lane = true;
+      f.dtype = rt::peak_dtype::valu_f32;  // (f16 and f64 VALU work counts against it too)
     }
     return f;
   }

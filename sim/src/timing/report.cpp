@@ -19,6 +19,12 @@ const char* stall_reason_name(stall_reason r) {
   return size_t(r) < kStallReasons ? kNames[size_t(r)] : "none";
 }
 
+const char* peak_dtype_name(peak_dtype t) {
+  static constexpr const char* kNames[] = {"f64 matrix",      "f32 matrix",      "xf32 matrix", "bf16/f16 matrix",
+                                           "fp8/int8 matrix", "fp6/fp4 matrix", "f32 vector"};
+  return size_t(t) < kPeakDtypes ? kNames[size_t(t)] : "none";
+}
+
 std::vector<std::string> profile_devices() {
   std::vector<std::string> v;
   for (const auto& d : sim::timing::kDevices) v.emplace_back(d.name);
@@ -55,6 +61,57 @@ std::string mnemonic_of(const std::string& text) { return text.substr(0, text.fi
 
 }  // namespace
 
+}  // namespace hipasm::rt
+
+namespace hipasm::sim::timing {
+
+void summarize_bound(rt::profile& p, const DeviceSpec& dev) {
+  // The kernel's dtype: the class with the most operations.
+  p.dtype = rt::peak_dtype::count;
+  double most = 0;
+  for (size_t i = 0; i < rt::kPeakDtypes; ++i)
+    if (p.flops_by_dtype[i] > most) most = p.flops_by_dtype[i], p.dtype = rt::peak_dtype(i);
+  const double per_clk = p.dtype == rt::peak_dtype::count ? 0 : dev.peak_ops_per_clk_cu[size_t(p.dtype)];
+  p.peak_tflops = per_clk * double(dev.xcds * dev.cus_per_xcd) * dev.peak_mhz * 1e6 / 1e12;
+  p.peak_share = p.peak_tflops > 0 ? p.tflops / p.peak_tflops : 0;
+  p.hbm_achievable_gbps = dev.hbm_achievable_gbytes_per_s;
+  // The busiest unit or level, from the schedule's counters (docs/timing-model.md, Report).
+  const std::pair<const char*, double> units[] = {
+      {"matrix cores", p.mfma_busy},
+      {"VALU", p.valu_busy},
+      {"issue", p.issue_fraction},
+      {"LDS bandwidth", p.lds_bw_fraction},
+      {"L1 (vector memory) bandwidth", p.vmem_bw_fraction},
+      {"L2 bandwidth", p.l2_bw_fraction},
+      {"Infinity Cache bandwidth", p.mall_bw_fraction},
+      {"HBM bandwidth", p.hbm_bw_fraction},
+  };
+  const auto* top = &units[0];
+  for (const auto& u : units)
+    if (u.second > top->second) top = &u;
+  p.bound_utilization = top->second;
+  if (p.time_us > 0 && p.dispatch_overhead_us >= 0.5 * p.time_us) {
+    p.bound = "dispatch overhead";
+  } else if (top->second >= 0.5) {
+    p.bound = top->first;
+  } else {
+    // No unit at least half busy: the waves mostly wait. Name what they waited for most.
+    size_t r = 0;
+    for (size_t i = 1; i < rt::kStallReasons; ++i)
+      if (p.stalls[i] > p.stalls[r]) r = i;
+    static constexpr const char* kWhat[] = {
+        "vector memory (vmcnt)",   "LDS / scalar memory (lgkmcnt)", "expcnt",
+        "VALU / SALU results",      "MFMA results",                  "the wave's own long VALU ops",
+        "barriers",                 "s_nop / s_sleep",               "issue slots taken by other waves",
+        "LDS bank conflicts"};
+    p.bound = p.stalls[r] ? std::string("latency: waits on ") + kWhat[r] : "latency";
+  }
+}
+
+}  // namespace hipasm::sim::timing
+
+namespace hipasm::rt {
+
 std::string profile::report() const {
   std::string o;
   o += fmt("hipasm-sim profile: %s on %s (%u CUs in %u XCDs)\n", kernel.c_str(), device.c_str(), cus, xcds);
@@ -87,6 +144,17 @@ std::string profile::report() const {
              clock_phases.size(), lo, hi, lo, 100 * m.active_cus, 100 * m.mfma, 100 * m.valu, 100 * m.hbm, m.power);
   }
   o += fmt("  throughput   %.1f TFLOP/s, HBM %.1f GB/s (%" PRIu64 " bytes)\n", tflops, hbm_gbps, hbm_bytes);
+  if (peak_tflops > 0)
+    o += fmt("  of peak      %.1f%% of the %s peak of %s (%.1f TFLOP/s at %.0f MHz on %u CUs)\n", 100 * peak_share,
+             peak_dtype_name(dtype), device.c_str(), peak_tflops, peak_clock_mhz, cus);
+  const std::string why = bound == "dispatch overhead" ? fmt("%.2f of the %.2f us", dispatch_overhead_us, time_us)
+                          : bound.rfind("latency", 0) == 0 ? fmt("the busiest unit %.0f%% busy", 100 * bound_utilization)
+                                                           : fmt("%.0f%% busy", 100 * bound_utilization);
+  o += fmt("  bound        %s (%s); matrix %.0f%%, VALU %.0f%%, issue %.0f%%, LDS %.0f%%, L1 %.0f%%, "
+           "L2 %.0f%%, Infinity Cache %.0f%%, HBM %.0f%% of the achievable %.0f GB/s\n",
+           bound.c_str(), why.c_str(), 100 * mfma_busy, 100 * valu_busy, 100 * issue_fraction,
+           100 * lds_bw_fraction, 100 * vmem_bw_fraction, 100 * l2_bw_fraction, 100 * mall_bw_fraction,
+           100 * hbm_bw_fraction, hbm_achievable_gbps);
   if (sample_cus)
     o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
              sampled_workgroups, workgroups, sample_cus);
@@ -161,6 +229,15 @@ std::string profile::json() const {
   kv("tflops", num(tflops));
   kv("hbm_bytes", std::to_string(hbm_bytes));
   kv("hbm_gbps", num(hbm_gbps));
+  kv("dtype", json_string(dtype == peak_dtype::count ? "none" : peak_dtype_name(dtype)));
+  kv("peak_tflops", num(peak_tflops));
+  kv("peak_share", num(peak_share));
+  kv("bound", json_string(bound));
+  kv("bound_utilization", num(bound_utilization));
+  kv("issue_fraction", num(issue_fraction));
+  kv("l2_bw_fraction", num(l2_bw_fraction));
+  kv("mall_bw_fraction", num(mall_bw_fraction));
+  kv("hbm_bw_fraction", num(hbm_bw_fraction));
   kv("waves_per_simd", std::to_string(waves_per_simd));
   kv("occupancy_limiter", json_string(occupancy_limiter));
   kv("workgroups", std::to_string(workgroups));

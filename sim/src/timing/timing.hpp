@@ -40,11 +40,17 @@ struct InstInfo {
   bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
   bool coherent_load = false;  // a VMEM load with sc0/sc1 (an acquire's or a poll's load)
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
+  rt::peak_dtype dtype = rt::peak_dtype::count;  // the peak class of those operations
   bool valu_flops_per_lane = false;
 };
 InstInfo classify(const Inst& in);
 // Floating-point operations per lane of a VALU mnemonic (docs/timing-model.md, Report).
 double valu_flops(std::string_view mnemonic);
+// The peak class of an MFMA (its input type; f8f6f4 by its cbsz / blgp formats).
+rt::peak_dtype mfma_dtype(std::string_view mnemonic, uint8_t cbsz, uint8_t blgp);
+// What bounds the kernel and its share of the device's peak (profile::bound, peak_share), from
+// a finished profile's counters.
+void summarize_bound(rt::profile& p, const DeviceSpec& dev);
 
 // One dynamic instruction of one wave (16 bytes: a big GEMM records ~1e8 of them).
 struct Rec {

@@ -4,4 +4,4 @@
 // (include/hipasm/kernels/attn_fwd.hpp).
 #include <hipasm/kernels/attn_fwd.hpp>
 
-HIPASM_ATTN_FWD_KERNEL(bad_attn, (hipasm::attn_fwd_config{.head_dim = 128, .waves = 16, .bn = 32}))
+HIPASM_ATTN_FWD_KERNEL(bad_attn, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .waves = 16, .bn = 32}))

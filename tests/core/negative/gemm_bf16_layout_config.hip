@@ -3,4 +3,4 @@
 // 256 lanes: half a step): a compile error with the problem (include/hipasm/kernels/gemm_bf16.hpp).
 #include <hipasm/kernels/gemm_bf16.hpp>
 
-HIPASM_GEMM_BF16_KERNEL(bad_gemm, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(bad_gemm, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .b_kn = true}))

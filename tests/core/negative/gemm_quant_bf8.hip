@@ -3,4 +3,4 @@
 // problem, not an fp8 GEMM (include/hipasm/kernels/gemm_quant.hpp).
 #include <hipasm/kernels/gemm_quant.hpp>
 
-HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::bf8}))
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::kernels::gemm_quant_config{.type = hipasm::kernels::quant_type::bf8}))

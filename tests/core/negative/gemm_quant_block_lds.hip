@@ -4,7 +4,7 @@
 // 4 waves' worth; a compile error naming the problem.
 #include <hipasm/kernels/gemm_quant.hpp>
 
-HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::fp8,
-                                                               .scale = hipasm::quant_scale::block128,
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::kernels::gemm_quant_config{.type = hipasm::kernels::quant_type::fp8,
+                                                               .scale = hipasm::kernels::quant_scale::block128,
                                                                .bm = 64, .bn = 64, .bk = 64, .wm = 2, .wn = 2,
                                                                .lds_buffers = 1}))

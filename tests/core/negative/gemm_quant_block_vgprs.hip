@@ -5,6 +5,6 @@
 // a register-allocation failure deep inside.
 #include <hipasm/kernels/gemm_quant.hpp>
 
-HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::fp8,
-                                                               .scale = hipasm::quant_scale::block128,
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::kernels::gemm_quant_config{.type = hipasm::kernels::quant_type::fp8,
+                                                               .scale = hipasm::kernels::quant_scale::block128,
                                                                .ahead = 2}))

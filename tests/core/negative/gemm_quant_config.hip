@@ -3,5 +3,5 @@
 // compile error with the problem (include/hipasm/kernels/gemm_quant.hpp).
 #include <hipasm/kernels/gemm_quant.hpp>
 
-HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::gemm_quant_config{.type = hipasm::quant_type::i8,
-                                                               .scale = hipasm::quant_scale::block128}))
+HIPASM_GEMM_QUANT_KERNEL(bad_gemm, (hipasm::kernels::gemm_quant_config{.type = hipasm::kernels::quant_type::i8,
+                                                               .scale = hipasm::kernels::quant_scale::block128}))

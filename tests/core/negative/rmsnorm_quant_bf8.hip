@@ -4,4 +4,4 @@
 #include <hipasm/kernels/rmsnorm.hpp>
 
 constexpr hipasm::kernels::norm_config cfg{.hidden = 4096};
-HIPASM_RMSNORM_QUANT_KERNEL(bad_rq, cfg, hipasm::quant_type::bf8)
+HIPASM_RMSNORM_QUANT_KERNEL(bad_rq, cfg, hipasm::kernels::quant_type::bf8)

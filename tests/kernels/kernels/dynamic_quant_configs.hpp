@@ -4,7 +4,7 @@
 #include <hipasm/kernels/rmsnorm.hpp>
 
 namespace cfg {
-using hipasm::quant_type;
+using hipasm::kernels::quant_type;
 using hipasm::kernels::dynamic_quant_config;
 constexpr dynamic_quant_config dq_fp8_bf16_1004{.d = 1004, .type = quant_type::fp8, .f32_in = false, .waves = 1};  // tail: half a lane's bytes
 constexpr dynamic_quant_config dq_i8_bf16_1004{.d = 1004, .type = quant_type::i8, .f32_in = false, .waves = 1};
@@ -22,8 +22,8 @@ constexpr dynamic_quant_config dq_i8_bf16_1024{.d = 1024, .type = quant_type::i8
 constexpr dynamic_quant_config dq_bf8_bf16_1004{.d = 1004, .type = quant_type::bf8, .f32_in = false, .waves = 1};  // e5m2fnuz
 constexpr dynamic_quant_config dq_bf8_f32_4096{.d = 4096, .type = quant_type::bf8, .f32_in = true, .waves = 4};
 constexpr dynamic_quant_config dq_fp8_bf16_1024{.d = 1024, .type = quant_type::fp8, .f32_in = false, .waves = 2};
-constexpr hipasm::gemm_quant_config dq_gemm_i8{.type = quant_type::i8, .scale = hipasm::quant_scale::per_token,
+constexpr hipasm::kernels::gemm_quant_config dq_gemm_i8{.type = quant_type::i8, .scale = hipasm::kernels::quant_scale::per_token,
                                                .bm = 64, .bn = 64, .wm = 2, .wn = 1};
-constexpr hipasm::gemm_quant_config dq_gemm_fp8{.type = quant_type::fp8, .scale = hipasm::quant_scale::per_token,
+constexpr hipasm::kernels::gemm_quant_config dq_gemm_fp8{.type = quant_type::fp8, .scale = hipasm::kernels::quant_scale::per_token,
                                                 .bm = 64, .bn = 64, .wm = 2, .wn = 1};
 }  // namespace cfg

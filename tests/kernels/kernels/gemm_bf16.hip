@@ -3,19 +3,19 @@
 
 // The default (128x128x32 tile, 4 waves, f32 out), bf16 out, a small 64x64x16 tile of one wave
 // per 32x64 half, the 256x256x32 tile of 8 waves, and the odd-K variant.
-HIPASM_GEMM_BF16_KERNEL(gemm_f32, (hipasm::gemm_bf16_config{}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16out, (hipasm::gemm_bf16_config{.out_bf16 = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}))
-HIPASM_GEMM_BF16_KERNEL(gemm_256, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
-HIPASM_GEMM_BF16_KERNEL(gemm_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_256s, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
-HIPASM_GEMM_BF16_KERNEL(gemm_split3, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}))
+HIPASM_GEMM_BF16_KERNEL(gemm_f32, (hipasm::kernels::gemm_bf16_config{}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16out, (hipasm::kernels::gemm_bf16_config{.out_bf16 = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_small, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 16, .wm = 2, .wn = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_oddk, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .odd_k = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256s, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_split3, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .split_k = 3}))
 // The other layouts: B stored K x N (default tile and its odd-K variant, the 256x256 single
 // buffer), A stored K x M with B K x N (bf16 out) and with B N x K (split-K 2).
-HIPASM_GEMM_BF16_KERNEL(gemm_nn, (hipasm::gemm_bf16_config{.b_kn = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_nn_oddk, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_tn, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_tt, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_256nn, (hipasm::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_nn, (hipasm::kernels::gemm_bf16_config{.b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_nn_oddk, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_tn, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_tt, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256nn, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
 // Split-K 3 with bf16 output (its f32 workspace and the gemm_split3_bf16_to_bf16 rounding pass).
-HIPASM_GEMM_BF16_KERNEL(gemm_split3_bf16, (hipasm::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}))
+HIPASM_GEMM_BF16_KERNEL(gemm_split3_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}))

@@ -3,9 +3,9 @@
 #include <hipasm/kernels/gemm_quant.hpp>
 
 namespace gq_configs {
-using hipasm::gemm_quant_config;
-using hipasm::quant_scale;
-using hipasm::quant_type;
+using hipasm::kernels::gemm_quant_config;
+using hipasm::kernels::quant_scale;
+using hipasm::kernels::quant_type;
 inline constexpr gemm_quant_config fp8_tensor{.type = quant_type::fp8, .scale = quant_scale::per_tensor};
 inline constexpr gemm_quant_config fp8_token{.type = quant_type::fp8, .scale = quant_scale::per_token, .bk = 64};
 inline constexpr gemm_quant_config fp8_block{.type = quant_type::fp8, .scale = quant_scale::block128, .bk = 64};

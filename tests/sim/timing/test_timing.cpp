@@ -420,3 +420,41 @@ TEST_CASE("timing: s_setprio orders issue before age", "[timing]") {
   CHECK(before <= 4);
   CHECK(young1.back() < old1.back());
 }
+
+TEST_CASE("report: MFMA peak classes and the devices' peaks", "[timing][report]") {
+  using hipasm::rt::peak_dtype;
+  namespace tm = hipasm::sim::timing;
+  // The class by the instruction's inputs (f8f6f4: by cbsz / blgp, 0-1 fp8/bf8, 2-3 fp6, 4 fp4).
+  CHECK(tm::mfma_dtype("v_mfma_f32_32x32x8_bf16", 0, 0) == peak_dtype::f16);
+  CHECK(tm::mfma_dtype("v_mfma_f32_4x4x4_16b_f16", 0, 0) == peak_dtype::f16);
+  CHECK(tm::mfma_dtype("v_mfma_i32_16x16x32_i8", 0, 0) == peak_dtype::fp8);
+  CHECK(tm::mfma_dtype("v_mfma_f32_16x16x32_bf8_fp8", 0, 0) == peak_dtype::fp8);
+  CHECK(tm::mfma_dtype("v_mfma_f32_16x16x8_xf32", 0, 0) == peak_dtype::xf32);
+  CHECK(tm::mfma_dtype("v_mfma_f32_32x32x2_f32", 0, 0) == peak_dtype::f32);
+  CHECK(tm::mfma_dtype("v_mfma_f64_16x16x4_f64", 0, 0) == peak_dtype::f64);
+  CHECK(tm::mfma_dtype("v_mfma_scale_f32_16x16x128_f8f6f4", 4, 4) == peak_dtype::fp6_fp4);
+  CHECK(tm::mfma_dtype("v_mfma_f32_32x32x64_f8f6f4", 2, 4) == peak_dtype::fp6_fp4);
+  CHECK(tm::mfma_dtype("v_mfma_f32_32x32x64_f8f6f4", 4, 1) == peak_dtype::fp8);  // an fp8 input: fp8's rate
+  // The peaks against the data sheets (T7: MI300X 1307.4 bf16, 2614.9 fp8, 163.4 fp64 matrix
+  // TFLOP/s; G5: MI355X 2.5 PF bf16, 5.0 fp8, 10.1 fp6/fp4, 78.6 TF fp64 matrix).
+  const std::tuple<const char*, peak_dtype, double> peaks[] = {
+      {"mi300x", peak_dtype::f16, 1307.4},   {"mi300x", peak_dtype::fp8, 2614.9}, {"mi300x", peak_dtype::f64, 163.4},
+      {"mi355x", peak_dtype::f16, 2516.6},   {"mi355x", peak_dtype::fp8, 5033.2}, {"mi355x", peak_dtype::fp6_fp4, 10066.3},
+      {"mi355x", peak_dtype::f64, 78.6}};
+  for (auto [dev, t, want] : peaks) {
+    INFO(dev << " " << hipasm::rt::peak_dtype_name(t));
+    hipasm::rt::profile p;
+    p.flops_by_dtype[size_t(t)] = 1e12;
+    p.tflops = want / 2;
+    tm::summarize_bound(p, *tm::find_device(dev));
+    CHECK(p.dtype == t);
+    CHECK(std::abs(p.peak_tflops - want) < 0.05);
+    CHECK(std::abs(p.peak_share - 0.5) < 1e-3);
+  }
+  // No fp6/fp4 MFMA on gfx942: no peak, no share.
+  hipasm::rt::profile p;
+  p.flops_by_dtype[size_t(peak_dtype::fp6_fp4)] = 1;
+  tm::summarize_bound(p, *tm::find_device("mi300x"));
+  CHECK(p.peak_tflops == 0);
+  CHECK(p.peak_share == 0);
+}

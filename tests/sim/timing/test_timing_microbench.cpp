@@ -1,6 +1,6 @@
 // The microbenchmarks of bench/timing (hipasm kernels, bench/timing/microbench.hpp)
-// reproduce the figures of /work/shared/reference/timing.md (T<n> = its section) within the
-// tolerance stated at each check. The expected figures are the reference's, never the model's.
+// reproduce the figures of the T<n> sources (docs/timing-model.md, Sources) within the
+// tolerance stated at each check. The expected figures are the sources', never the model's.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -651,3 +651,51 @@ TEST_CASE("microbench: each kernel's code is the intended instruction stream", "
   CHECK(count_of(mall, "s_xor_b32") == 7);
 }
 #endif
+
+TEST_CASE("microbench: the report's share of peak and what bounds the kernel", "[timing][microbench][report]") {
+  bench b;
+  // An MFMA-only loop on every CU of an MI300X at a given 2100 MHz (sampled: one CU's
+  // workgroup): one wave per SIMD, 32 trips of 32 independent 32x32x8 bf16 MFMAs, 32 cycles
+  // each (T4): 32768 cycles = 15.60 us, plus the 2.5 us dispatch overhead. The device's bf16
+  // peak is AMD's 1307.4 TFLOP/s (T7: 2048 FLOP/clk/CU x 304 CUs x 2.1 GHz), and the share by
+  // hand 15.60 / (15.60 + 2.5) = 86.2%.
+  profile_options po;
+  po.clock_mhz = 2100;
+  po.sample_cus = 1;
+  auto m = b.profile("mfma_loop", 304, 256, po, 256, nullptr, 32);
+  const auto& p = *m.profile;
+  CHECK(p.dtype == hipasm::rt::peak_dtype::f16);
+  CHECK_FIGURE(p.peak_tflops, 1307.4, 0.001);
+  CHECK_FIGURE(p.peak_share, 32768 / 2100.0 / (32768 / 2100.0 + 2.5), 0.03);
+  CHECK(p.bound == "matrix cores");
+  CHECK(p.bound_utilization > 0.97);
+  CHECK(p.report().find("bound        matrix cores (98% busy)") != std::string::npos);
+  CHECK(p.report().find("of the bf16/f16 matrix peak of mi300x (1307.4 TFLOP/s") != std::string::npos);
+  CHECK(p.json().find("\"bound\":\"matrix cores\"") != std::string::npos);
+
+  // A streaming copy over the device (as in "streaming bandwidth"; an 8-CU slice): HBM.
+  const uint32_t groups = 1064;
+  const size_t bytes = size_t(groups) * 2 * 4 * 8 * 1024;
+  profile_options ps;
+  ps.sample_cus = 8;
+  auto c = b.profile("stream_copy", groups, 256, ps, bytes, nullptr, uint32_t(bytes / 2));
+  CHECK(c.profile->bound == "HBM bandwidth");
+  CHECK(c.profile->hbm_bw_fraction > 0.6);
+  CHECK(c.profile->peak_tflops == 0);  // no arithmetic: no share of a peak
+
+  // One lane chasing pointers through 64 lines (as in "memory latency"): nothing is busy, the
+  // wave waits on its loads.
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, 64 * 16);
+  std::vector<uint64_t> chain(64 * 16, 0);
+  for (size_t i = 0; i < 64; ++i) chain[i * 16] = buf.addr() + ((i * 37 + 1) % 64) * 128;
+  buf.upload(chain);
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(uint32_t(0));
+  profile_options pc;
+  hipasm::rt::launch_options lo;
+  lo.profile = &pc;
+  auto r = b.dev->launch(*b.mod, "chase", {1, 1, 1}, {1, 1, 1}, args, lo);
+  CHECK(r.profile->bound == "latency: waits on vector memory (vmcnt)");
+  CHECK(r.profile->report().find("bound        latency: waits on vector memory (vmcnt) (the busiest unit ") !=
+        std::string::npos);
+}

@@ -29,6 +29,14 @@ enum class stall_reason : uint8_t {
 inline constexpr size_t kStallReasons = size_t(stall_reason::count);
 const char* stall_reason_name(stall_reason r);  // "vmcnt", "lgkmcnt", ... (the JSON keys)
 
+// The classes of arithmetic a device has a peak for (docs/timing-model.md, Report): MFMAs by
+// input type, and the VALU's f32 operations.
+enum class peak_dtype : uint8_t { f64, f32, xf32, f16, fp8, fp6_fp4, valu_f32, count };
+inline constexpr size_t kPeakDtypes = size_t(peak_dtype::count);
+// "f64 matrix", "f32 matrix", "xf32 matrix", "bf16/f16 matrix", "fp8/int8 matrix",
+// "fp6/fp4 matrix", "f32 vector"
+const char* peak_dtype_name(peak_dtype t);
+
 struct profile_options {
   std::string device = "mi300x";  // mi300x | mi308x | mi325x (gfx942), mi355x | mi350x (gfx950): profile_devices()
   double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
@@ -89,6 +97,23 @@ struct profile {
   double time_us = 0, time_us_peak = 0, time_us_sustained = 0;  // schedule + dispatch overhead
   double dispatch_overhead_us = 0;  // the device's fixed launch/teardown time included in time_us*
   double flops = 0, tflops = 0;  // MFMA + VALU floating-point / integer-matrix operations
+  std::array<double, kPeakDtypes> flops_by_dtype{};  // the same, by peak class
+  // The kernel's dtype (the class with the most operations), the device's peak for it at the
+  // peak clock (TFLOP/s, or TOP/s for int8) and tflops as a share of it; peak 0: no operations,
+  // or a class the device has no peak for.
+  peak_dtype dtype = peak_dtype::count;
+  double peak_tflops = 0, peak_share = 0;
+  // What bounds the kernel, from the counters below: "matrix cores", "VALU", "issue", "LDS
+  // bandwidth", "L1 (vector memory) bandwidth", "L2 bandwidth", "Infinity Cache bandwidth",
+  // "HBM bandwidth" (the busiest, when at least half busy), else "latency: <what the waves
+  // waited for most>", or "dispatch overhead" when that is most of the time.
+  std::string bound;
+  double bound_utilization = 0;  // the bounding unit's busy fraction (latency: the busiest unit's)
+  double issue_fraction = 0;     // wave-instructions x issue interval / SIMD-cycles of the CUs in use
+  double l2_bw_fraction = 0;     // L2 line lookups x line bytes / the channels' bytes in the time
+  double mall_bw_fraction = 0;   // Infinity Cache hits x line bytes / its bandwidth in the time
+  double hbm_bw_fraction = 0;    // HBM bytes / the achievable HBM rate (what the model streams at)
+  double hbm_achievable_gbps = 0;  // that rate (the device's; the data sheet's peak is higher)
   uint64_t hbm_bytes = 0;
   double hbm_gbps = 0;
   uint32_t waves_per_simd = 0;   // occupancy the resources allow
