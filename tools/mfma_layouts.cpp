@@ -39,7 +39,10 @@ std::string runs(const std::vector<int>& v) {
 
 enum class Op { a, b, c };
 
-const mfma_layout& layout(const mfma_atom& x, Op w) { return w == Op::a ? x.la : w == Op::b ? x.lb : x.lc; }
+// `format`: an f8f6f4 operand's format code (0, 1 fp8 / bf8; 2-4 fp6 / bf6 / fp4), whose layouts differ.
+mfma_layout layout(const mfma_atom& x, Op w, int format) {
+  return w == Op::a ? x.ab_layout(0, format) : w == Op::b ? x.ab_layout(1, format) : x.lc;
+}
 
 // The coordinate a lane owns one of (A: row i, B: column j, C: column j) and the ones its
 // elements run over (A, B: k; C: rows), each element with its block.
@@ -47,8 +50,8 @@ struct LanePart {
   int own = 0;
   std::vector<std::pair<int, int>> along;  // (block, k or row) by element
 };
-LanePart lane_part(const mfma_atom& x, Op w, int lane) {
-  const mfma_layout& L = layout(x, w);
+LanePart lane_part(const mfma_atom& x, Op w, int lane, int format) {
+  const mfma_layout L = layout(x, w, format);
   LanePart p;
   for (int e = 0; e < L.elems(); ++e) {
     const mfma_coord c = L.coord(lane, e);
@@ -62,12 +65,12 @@ LanePart lane_part(const mfma_atom& x, Op w, int lane) {
 
 // The widest aligned group of lanes in which every operand's own coordinate steps by one with
 // the lane and nothing else changes: the table's rows.
-int group_size(const mfma_atom& x) {
+int group_size(const mfma_atom& x, int format) {
   for (int g = 64; g > 1; g /= 2) {
     bool ok = true;
     for (Op w : {Op::a, Op::b, Op::c})
       for (int l = 0; l < 64 && ok; ++l) {
-        const LanePart p = lane_part(x, w, l), q = lane_part(x, w, l - l % g);
+        const LanePart p = lane_part(x, w, l, format), q = lane_part(x, w, l - l % g, format);
         ok = p.along == q.along && p.own == q.own + l % g;
       }
     if (ok) return g;
@@ -75,8 +78,8 @@ int group_size(const mfma_atom& x) {
   return 1;
 }
 
-std::string cell(const mfma_atom& x, Op w, int first, int g) {
-  const LanePart p = lane_part(x, w, first);
+std::string cell(const mfma_atom& x, Op w, int first, int g, int format) {
+  const LanePart p = lane_part(x, w, first, format);
   const char* own = w == Op::a ? "i" : "j";
   const char* along = w == Op::c ? "i" : "k";
   std::string o = std::string(own) + " " + std::to_string(p.own) + (g > 1 ? "-" + std::to_string(p.own + g - 1) : "");
@@ -106,14 +109,21 @@ void atom_section(std::string& o, const mfma_atom& x) {
   o += ", " + std::to_string(x.c_elems()) + " of C/D (" + std::to_string(x.c_regs()) + " VGPRs)";
   if (x.scaled) o += "; scaled (E8M0 scale VGPRs sa, sb)";
   o += ".\n\n";
-  const int g = group_size(x);
-  o += "| lanes | A: row, k (element order) | B: column, k (element order) | C/D: column, rows (element order) |\n";
-  o += "| --- | --- | --- | --- |\n";
-  for (int l = 0; l < 64; l += g) {
-    o += "| " + std::to_string(l) + (g > 1 ? "-" + std::to_string(l + g - 1) : "") + " | ";
-    o += cell(x, Op::a, l, g) + " | " + cell(x, Op::b, l, g) + " | " + cell(x, Op::c, l, g) + " |\n";
+  // f8f6f4: FP8 / BF8 operands have their own layout (two runs of 16 k a lane); FP6 / FP4's is
+  // 32 consecutive k. C/D is the same in both tables.
+  for (const int format : f8f6f4 ? std::vector<int>{0, 4} : std::vector<int>{0}) {
+    if (f8f6f4)
+      o += format == 0 ? "FP8 / BF8 operands (cbsz / blgp 0, 1):\n\n" : "FP6 / BF6 / FP4 operands (cbsz / blgp 2, 3, 4):\n\n";
+    const int g = group_size(x, format);
+    o += "| lanes | A: row, k (element order) | B: column, k (element order) | C/D: column, rows (element order) |\n";
+    o += "| --- | --- | --- | --- |\n";
+    for (int l = 0; l < 64; l += g) {
+      o += "| " + std::to_string(l) + (g > 1 ? "-" + std::to_string(l + g - 1) : "") + " | ";
+      o += cell(x, Op::a, l, g, format) + " | " + cell(x, Op::b, l, g, format) + " | " + cell(x, Op::c, l, g, format) +
+           " |\n";
+    }
+    o += "\n";
   }
-  o += "\n";
   if (f8f6f4) {
     // Element e of a lane sits at bits e x (element bits) of its registers, from bit 0 of the
     // first up (mfma_atom.hpp): the widths by format give the byte / nibble order.
@@ -134,10 +144,12 @@ void atom_section(std::string& o, const mfma_atom& x) {
     o += "\n";
   }
   if (x.scaled) {
-    o += "Scales: lane l's byte of `sa` (`sb`) is the E8M0 scale, 2^(e - 127), of the " + std::to_string(x.a_elems()) +
-         " A (" + std::to_string(x.b_elems()) +
-         " B) elements the lane holds, the row's (column's) k listed above: one MX block. `op_sel` / "
-         "`op_sel_hi` bit 0 (1) pick the byte of `sa` (`sb`), byte 0 by default.\n\n";
+    o += "Scales: the E8M0 scale, 2^(e - 127), of A's row i and k block b (k 32b to 32b + 31: one MX "
+         "block) is lane (i + " + std::to_string(x.m) + " b)'s byte of `sa`; B's column j and block b is lane (j + " +
+         std::to_string(x.n) +
+         " b)'s byte of `sb` (CDNA4 ISA guide, 7.2.1), wherever the table above puts those elements (an FP8 "
+         "lane's two runs of 16 k lie in different blocks). `op_sel` / `op_sel_hi` bit 0 (1) pick the byte of "
+         "`sa` (`sb`), byte 0 by default.\n\n";
   }
 }
 
