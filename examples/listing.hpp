@@ -110,7 +110,8 @@ inline kernel_listing read_listing(const std::string& path, const std::string& k
   auto to_long = [&](const std::string& text, const char* key) {
     long v = 0;
     std::istringstream in(text);
-    if (!(in >> v) || !in.eof()) throw std::runtime_error(path + ": " + kernel + "'s " + key + " is not a number: " + text);
+    if (!(in >> v) || !in.eof())
+      throw std::runtime_error(path + ": " + kernel + "'s " + key + " is not a number: " + text);
     return v;
   };
   auto number = [&](const char* key) {
@@ -118,7 +119,8 @@ inline kernel_listing read_listing(const std::string& path, const std::string& k
     if (it == meta.end()) throw std::runtime_error(path + ": the metadata of kernel " + kernel + " has no " + key);
     return to_long(it->second, key);
   };
-  if (next_free_sgpr.empty()) throw std::runtime_error(path + ": the descriptor of kernel " + kernel + " has no .amdhsa_next_free_sgpr");
+  if (next_free_sgpr.empty())
+    throw std::runtime_error(path + ": the descriptor of kernel " + kernel + " has no .amdhsa_next_free_sgpr");
   k.sgprs = to_long(next_free_sgpr, ".amdhsa_next_free_sgpr");
   k.sgpr_count = number(".sgpr_count");
   k.vgprs = number(".vgpr_count");
