@@ -6,10 +6,10 @@
 #pragma once
 #include <hipasm/builder.hpp>
 
+#include "sizes.hpp"
+
 namespace examples {
 using namespace hipasm;
-
-inline constexpr unsigned gemv_waves_per_group = 4;
 
 constexpr void gemv_f16(builder J, arg<float*> y, arg<const _Float16*> A, arg<const _Float16*> x,
                         arg<unsigned> rows, arg<unsigned> K) {

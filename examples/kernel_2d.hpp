@@ -5,10 +5,10 @@
 #pragma once
 #include <hipasm/builder.hpp>
 
+#include "sizes.hpp"
+
 namespace examples {
 using namespace hipasm;
-
-inline constexpr unsigned k2d_bx = 16, k2d_by = 4;
 
 constexpr void kernel_2d(builder J, arg<float*> c, arg<const float*> a, arg<const float*> b, arg<float> alpha,
                          arg<unsigned> rows, arg<unsigned> cols) {

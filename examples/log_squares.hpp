@@ -7,10 +7,10 @@
 #include <hipasm/builder.hpp>
 #include <hipasm/helpers/debug_log.hpp>
 
+#include "sizes.hpp"
+
 namespace examples {
 using namespace hipasm;
-
-inline constexpr unsigned log_squares_block = 64;
 
 constexpr void log_squares(builder J, arg<int*> out, arg<uint32_t*> dbg_buf, arg<unsigned> n) {
   auto dbg = make_debug_log(J, dbg_buf);

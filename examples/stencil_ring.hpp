@@ -12,10 +12,10 @@
 #include <hipasm/helpers/buffer.hpp>
 #include <hipasm/helpers/dpp.hpp>
 
+#include "sizes.hpp"
+
 namespace examples {
 using namespace hipasm;
-
-inline constexpr unsigned stencil_ring_block = 256;
 
 template <bool Periodic>
 constexpr void stencil_rows(builder J, arg<float*> out, arg<const float*> in, arg<unsigned> rows, arg<unsigned> steps,

@@ -5,10 +5,10 @@
 #pragma once
 #include <hipasm/builder.hpp>
 
+#include "sizes.hpp"
+
 namespace examples {
 using namespace hipasm;
-
-inline constexpr unsigned vector_add_block = 256;
 
 constexpr void vector_add(builder J, arg<float*> c, arg<const float*> a, arg<const float*> b, arg<unsigned> n) {
   auto i = J.vgpr<u32>().named("i");

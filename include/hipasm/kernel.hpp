@@ -25,7 +25,9 @@
 //     the highest register used per class so the compiler's descriptor counts and
 //     accum_offset are right (toolchain.md). Nothing runs after the asm but s_endpgm.
 //
-// Host code gets the same text at run time: hipasm::asm_text<fn>("name").
+// Host code gets the same text at run time: hipasm::asm_text<fn>("name") (host code that
+// clang compiles: the pipeline runs there too; any other host compiler reads the build's
+// <target>.s listing instead, as examples/listing.hpp does).
 #pragma once
 #include <array>
 #include <concepts>

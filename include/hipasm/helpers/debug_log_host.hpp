@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../registers.hpp"
+#include "../dtype.hpp"
 
 namespace hipasm {
 
@@ -131,7 +131,11 @@ inline std::string format_debug_log(const std::vector<uint32_t>& buf) {
     out += format_debug_value(d);
     out += '\n';
   }
-  if (dropped) out += "(" + std::to_string(dropped) + " records did not fit in the buffer)\n";
+  if (dropped) {  // (appended piece by piece: GCC 12 at -O2 warns -Wrestrict, falsely, in "(" + std::string)
+    out += '(';
+    out += std::to_string(dropped);
+    out += " records did not fit in the buffer)\n";
+  }
   return out;
 }
 

@@ -419,6 +419,17 @@ def group_fatbin():
     status, out, err = run(args, expect_ok=False)
     if "gfx942 code object on device mi355x" not in err or "gfx942 devices: mi300x" not in err:
         failures.append(f"profile of a plain code object of the other target: {err.strip()}")
+    # `run` without --device: a plain code object runs on its own target (a gfx950 one too, no
+    # default GPU refuses it), as run's --device help says.
+    plain950 = write("plain950.co", dict(entries(fat))["hipv4-amdgcn-amd-amdhsa--gfx950"])
+    args, out_path = vector_add("run", None, plain950, "p950.bin")
+    status, out, err = run(args, expect_ok=True)
+    if status == 0 and open(out_path, "rb").read() != want:
+        failures.append(f"{' '.join(args)}: wrong result")
+    status, out, err = run(["--help"], expect_ok=True)
+    run_device = out.split("\nrun ")[-1].split("\n  --grid")[0]
+    if "default mi300x" in run_device or "without it" not in run_device.lower():
+        failures.append(f"--help: run's --device does not say what runs without it:\n{run_device}")
     # Truncations (every cut inside the header, then through the entries) and corrupt fields.
     cuts = list(range(24, 400)) + list(range(400, len(fat), 997))
     for cut in cuts:

@@ -1,0 +1,52 @@
+# The register and LDS counts main_example prints (read from the code objects' asm listings,
+# examples/listing.hpp) are the code objects' own as hipasm-sim info reads them from the ELF's
+# metadata note: for every kernel of every example code object, sgpr_count, vgpr_count,
+# agpr_count and group_segment_fixed_size. Script mode: MAIN_EXAMPLE and SIM (the executables),
+# ARCH (HIPASM_TEST_ARCH of the run), CODE_OBJECTS (that target's example code objects,
+# comma-separated).
+include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
+run(${CMAKE_COMMAND} -E env HIPASM_BACKEND=sim HIPASM_TEST_ARCH=${ARCH} "${MAIN_EXAMPLE}")
+set(_printed "${last_output}")
+string(REPLACE "," ";" CODE_OBJECTS "${CODE_OBJECTS}")
+set(_n 0)
+foreach(_co IN LISTS CODE_OBJECTS)
+  run("${SIM}" info "${_co}")
+  string(REGEX MATCHALL "\nkernel [A-Za-z0-9_]+\n" _names "${last_output}")
+  if(NOT _names)
+    message(FATAL_ERROR "hipasm-sim info ${_co} lists no kernel:\n${last_output}")
+  endif()
+  foreach(_head IN LISTS _names)
+    string(STRIP "${_head}" _k)
+    string(REPLACE "kernel " "" _k "${_k}")
+    # info's section of the kernel: up to the next kernel or the end
+    string(FIND "${last_output}" "${_head}" _at)
+    string(SUBSTRING "${last_output}" ${_at} -1 _section)
+    string(SUBSTRING "${_section}" 1 -1 _rest)
+    string(FIND "${_rest}" "\nkernel " _end)
+    if(_end GREATER 0)
+      string(SUBSTRING "${_section}" 0 ${_end} _section)
+    endif()
+    if(NOT _section MATCHES "group_segment_fixed_size ([0-9]+)")
+      message(FATAL_ERROR "no group_segment_fixed_size in info's ${_k}:\n${_section}")
+    endif()
+    set(_lds ${CMAKE_MATCH_1})
+    if(NOT _section MATCHES "vgpr_count ([0-9]+), agpr_count ([0-9]+)")
+      message(FATAL_ERROR "no vgpr_count in info's ${_k}:\n${_section}")
+    endif()
+    set(_v ${CMAKE_MATCH_1})
+    set(_a ${CMAKE_MATCH_2})
+    if(NOT _section MATCHES "sgpr_count ([0-9]+)")
+      message(FATAL_ERROR "no sgpr_count in info's ${_k}:\n${_section}")
+    endif()
+    set(_s ${CMAKE_MATCH_1})
+    set(_want "\\(${_s} with VCC, FLAT_SCRATCH and XNACK_MASK\\), ${_v} VGPRs, ${_a} AGPRs, LDS ${_lds} bytes\n")
+    if(NOT _printed MATCHES "\n---- ${_k}: [0-9]+ instructions, [0-9]+ SGPRs ${_want}")
+      string(REGEX MATCH "\n---- ${_k}:[^\n]*" _line "${_printed}")
+      message(FATAL_ERROR "main_example (${ARCH}) prints for ${_k}:${_line}\n"
+                          "hipasm-sim info ${_co}: sgpr_count ${_s}, vgpr_count ${_v}, agpr_count ${_a}, "
+                          "group_segment_fixed_size ${_lds}")
+    endif()
+    math(EXPR _n "${_n} + 1")
+  endforeach()
+endforeach()
+message(STATUS "PASS: ${_n} kernels' counts as hipasm-sim info reads them (${ARCH})")
