@@ -93,8 +93,9 @@ const char* const kHelp =
     "\n"
     "profile  run KERNEL as `run` does (same options, same outputs, checker included) and predict\n"
     "         its run time on an AMD Instinct GPU (docs/timing-model.md):\n"
-    "  --device D          mi300x (default), mi308x or mi325x (gfx942 code objects); mi355x or\n"
-    "                      mi350x (gfx950 code objects)\n"
+    "  --device D          mi300x, mi308x or mi325x (gfx942 code objects); mi355x or mi350x\n"
+    "                      (gfx950 code objects); without it mi300x or mi355x, the code object's\n"
+    "                      target's (a fat binary: its gfx942 entry on mi300x)\n"
     "  --clock MHZ         shader clock of the prediction (default: estimated from the kernel's\n"
     "                      matrix-core density, between the device's peak and sustained clocks)\n"
     "  --json              the report as one JSON object on stdout\n"
@@ -463,7 +464,7 @@ int report_profile(const profile_cli& p, const hipasm::rt::launch_report& report
 int run(const run_options& o, const profile_cli* prof = nullptr) {
   const std::vector<uint8_t> bytes = sim::read_file_bytes(o.code_object);
   // Without --device, a plain code object runs as its target says (a fat binary: its gfx942 entry);
-  // profile's timing model then refuses a gfx950 one on its default mi300x.
+  // profile then times it on that target's first GPU.
   auto dev = o.device.empty() ? hipasm::rt::device::open(hipasm::rt::backend::sim)
                               : hipasm::rt::device::open(hipasm::rt::backend::sim, o.device);
   const sim::CodeObject co = sim::load_code_object(sim::select_code_object(bytes, dev->target()));
@@ -612,7 +613,18 @@ int profile(const std::vector<std::string>& argv) {
   }
   p.options.keep_events = !p.trace_out.empty() || p.have_timeline;
   run_options o = parse_run(rest);  // (--device is run's too: the GPU that runs and is timed)
-  if (!o.device.empty()) p.options.device = o.device;
+  if (!o.device.empty()) {
+    p.options.device = o.device;
+  } else {
+    // Without --device: the first GPU of the code object's own target (mi300x for gfx942, mi355x
+    // for gfx950; a fat binary: its gfx942 entry), as `run` runs it on that target.
+    const sim::CodeObject co = sim::load_code_object(sim::select_code_object(sim::read_file_bytes(o.code_object), "gfx942"));
+    for (const auto& d : sim::timing::kDevices)
+      if (d.target == co.arch->name) {
+        p.options.device = std::string(d.name);
+        break;
+      }
+  }
   if (o.launch.trace && p.json) throw usage_error("--trace and --json both write to stdout");
   o.launch.profile = &p.options;
   if (!p.options.asm_source.empty()) o.asm_listing = p.options.asm_source;

@@ -426,6 +426,11 @@ def group_fatbin():
     status, out, err = run(args, expect_ok=True)
     if status == 0 and open(out_path, "rb").read() != want:
         failures.append(f"{' '.join(args)}: wrong result")
+    # `profile` without --device: timed on the code object's own target's first GPU (mi355x).
+    args, out_path = vector_add("profile", None, plain950, "q950.bin")
+    status, out, err = run(args, expect_ok=True)
+    if status == 0 and (open(out_path, "rb").read() != want or "mi355x" not in out.lower()):
+        failures.append(f"{' '.join(args)}: wrong result or not timed on mi355x:\n{out[:400]}")
     status, out, err = run(["--help"], expect_ok=True)
     run_device = out.split("\nrun ")[-1].split("\n  --grid")[0]
     if "default mi300x" in run_device or "without it" not in run_device.lower():
