@@ -133,3 +133,43 @@ TEST_CASE("mfma_scale: scaled f8f6f4 MFMAs with E8M0 scales and byte selects mat
                         Case{32, 2, 2, 2, 2}, Case{16, 0, 4, 1, 0}, Case{32, 0, 4, 0, 3}, Case{32, 4, 1, 2, 0}})
     check(t, rng);
 }
+
+TEST_CASE("mfma_load: f8f6f4 A fragments from a global tile, per the CDNA4 ISA layout", "[helpers][mfma][gfx950]") {
+  // A row-major M x K tile of random bytes (K * bits / 8 a row). Lane l holds row l % M; an
+  // FP6 / FP4 operand the 32 k from 32 (l / M): the bytes from 32 (l / M) bits / 8 on; an FP8
+  // one k 16 (l / M) + (0..15), then K / 2 more (CDNA4 ISA guide, 7.1.5.1). Register r is bytes
+  // 4r..4r+3 of what the lane holds, in k order.
+  for (const auto& [M, F] : {std::pair{16, 0}, {16, 2}, {16, 4}, {32, 1}, {32, 3}, {32, 4}}) {
+    INFO("M " << M << " format " << F);
+    const int K = M == 16 ? 128 : 64, row_bytes = K * bits(F) / 8, regs = dwords(F);
+    std::mt19937 rng(uint32_t(100 * M + F));
+    std::vector<uint8_t> tile(size_t(M) * row_bytes);
+    for (auto& b : tile) b = uint8_t(rng());
+    rt::device& d = *S().dev;
+    rt::buffer<uint8_t> t(d, tile);
+    rt::buffer<uint32_t> out(d, size_t(64) * regs);
+    rt::kernel_args args;
+    args.add(out.addr()).add(t.addr());
+    auto rep = d.launch(*S().m, "load_" + std::to_string(M) + "_" + std::to_string(F), {1, 1, 1}, {64, 1, 1}, args);
+    for (const auto& msg : rep.diagnostics) FAIL_CHECK("checker: " << msg);
+    const auto got = out.download();
+    int bad = 0;
+    for (int l = 0; l < 64; ++l) {
+      const int i = l % M, g = l / M;
+      std::vector<uint8_t> held;  // the lane's bytes in register order
+      if (F <= 1) {
+        for (int k = 16 * g; k < 16 * g + 16; ++k) held.push_back(tile[size_t(i) * row_bytes + k]);
+        for (int k = K / 2 + 16 * g; k < K / 2 + 16 * g + 16; ++k) held.push_back(tile[size_t(i) * row_bytes + k]);
+      } else {
+        for (int b = 0; b < 4 * regs; ++b) held.push_back(tile[size_t(i) * row_bytes + 32 * g * bits(F) / 8 + b]);
+      }
+      for (int r = 0; r < regs; ++r) {
+        const uint32_t want = uint32_t(held[4 * r]) | uint32_t(held[4 * r + 1]) << 8 | uint32_t(held[4 * r + 2]) << 16 |
+                              uint32_t(held[4 * r + 3]) << 24;
+        if (got[size_t(r) * 64 + l] != want && bad++ < 8)
+          FAIL_CHECK("lane " << l << " register " << r << ": got " << got[size_t(r) * 64 + l] << " want " << want);
+      }
+    }
+    CHECK(bad == 0);
+  }
+}

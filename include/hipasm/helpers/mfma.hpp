@@ -233,20 +233,31 @@ constexpr void mfma_load(builder J, const mfma_atom& at, mfma_operand w, const g
   }
   auto fu = frag.template as<dtype::u32>(l);
   const auto r = mfma_lane_part(J, at, w, lane, true, transposed, fmt);
-  const auto c = mfma_lane_part(J, at, w, lane, false, transposed, fmt);
-  const auto m = detail::mfma_mem(J, mem, r, c, org, sl, mfma_lane_part_align(at, w, false, transposed, fmt));
+  auto c = mfma_lane_part(J, at, w, lane, false, transposed, fmt);
+  const bool k_is_col = (which == 0) != transposed;
+  // fp6 / fp4: the tile's columns are bytes (elem_bytes 1) holding 8 / bits elements each, so a
+  // k coordinate becomes the byte k * bits / 8 (a lane's k starts at a multiple of 32).
+  const bool sub_byte = bits < 8 && k_is_col;
+  if (sub_byte) c = (c * static_cast<uint32_t>(bits)) >> 3u;
+  uint32_t c_align = mfma_lane_part_align(at, w, false, transposed, fmt);
+  if (sub_byte) c_align = c_align * static_cast<uint32_t>(bits) / 8;
+  c_align &= ~(c_align - 1);  // a power of two
+  const auto m = detail::mfma_mem(J, mem, r, c, org, sl, c_align);
   const int n = L.elems();
   // The lane's elements run along k in runs of element mode 0 (stride 1; f8f6f4's fp8 two runs
   // of 16): each run consecutive in memory when k is the tile's column, loaded in 16-byte pieces.
-  const bool k_is_col = (which == 0) != transposed;
   const int run = !is_c && L.elem[0].stride == 1 ? L.elem[0].size : 0;
   if (run > 0 && k_is_col && (run * bits) % 32 == 0 && static_cast<int>(m.elem_bytes() * 8) == (bits < 8 ? 8 : bits)) {
     const int run_regs = run * bits / 32;
     for (int d0 = 0; d0 < regs; d0 += run_regs)
       for (int d = 0; d < run_regs; d += 4) {
         const int cnt = run_regs - d < 4 ? run_regs - d : 4;
-        const int e = (d0 + d) * 32 / bits;
-        const detail::mfma_rc p = detail::mfma_elem_rc(at, w, e, transposed, fmt);
+        if (sub_byte) {  // the run's first element, then 4 bytes a register
+          const detail::mfma_rc p = detail::mfma_elem_rc(at, w, d0 * 32 / bits, transposed, fmt);
+          m.load(fu.slice(d0 + d, cnt, l), p.row, p.col * bits / 8 + 4 * d, narrow::none);
+          continue;
+        }
+        const detail::mfma_rc p = detail::mfma_elem_rc(at, w, (d0 + d) * 32 / bits, transposed, fmt);
         m.load(fu.slice(d0 + d, cnt, l), p.row, p.col, narrow::none);
       }
     return;

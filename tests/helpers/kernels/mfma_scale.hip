@@ -4,6 +4,7 @@
 // high bit). Lane l's register r of A, B, C and its scale dwords at word r * 64 + l of their
 // inputs; D's likewise of the output.
 #include <hipasm/hipasm.hpp>
+#include <hipasm/helpers/mfma.hpp>
 
 using namespace hipasm;
 
@@ -35,6 +36,24 @@ constexpr void scale_k(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<
   else J.v_mfma_scale_f32_32x32x64_f8f6f4(rc, ra, rb, rc, sa, sb, m);
   for (int r = 0; r < wc; ++r) D.store(rc.at(r), at(o) + 256 * r);
 }
+
+// load_<M>_<F>: mfma_load of the A fragment of v_mfma_scale_f32_MxMxK_f8f6f4 in format F from a
+// row-major M x K tile of F's codes (K * bits / 8 bytes a row) in global memory; lane l's register
+// r to word r * 64 + l of the output.
+template <int M, int F>
+constexpr void load_k(builder J, arg<uint32_t*> d, arg<const uint8_t*> t) {
+  constexpr const mfma_atom& x =
+      mfma_atom_of(M == 16 ? "v_mfma_scale_f32_16x16x128_f8f6f4" : "v_mfma_scale_f32_32x32x64_f8f6f4");
+  constexpr uint32_t row_bytes = x.k * (F <= 1 ? 8u : F <= 3 ? 6u : 4u) / 8u;
+  auto T = make_buffer(J, t, M * row_bytes), D = make_buffer(J, d, 0xffffffffu);
+  auto lane = lane_id(J);
+  auto fa = J.vgpr<u32>(x.a_regs(F));
+  mfma_load(J, x, mfma_operand::a, fa, mfma_global{T, 0, row_bytes, 1}, lane, {}, false, F);
+  J.s_waitcnt(vmcnt(0));
+  auto o = J.vgpr<u32>();
+  o = J.thread_id_x() << 2u;
+  for (int r = 0; r < x.a_regs(F); ++r) D.store(fa.at(r), at(o) + 256 * r);
+}
 }  // namespace msc
 
 #define SCALE(M, FA, FB, SA, SB)                                                                          \
@@ -45,3 +64,9 @@ constexpr void scale_k(builder J, arg<uint32_t*> d, arg<const uint32_t*> a, arg<
 SCALE(16, 0, 0, 0, 0) SCALE(16, 0, 1, 1, 2) SCALE(16, 2, 4, 3, 0) SCALE(16, 4, 4, 2, 3) SCALE(16, 3, 0, 0, 1)
 SCALE(32, 0, 0, 0, 0) SCALE(32, 1, 3, 3, 1) SCALE(32, 4, 2, 1, 2) SCALE(32, 2, 2, 2, 2)
 SCALE(16, 0, 4, 1, 0) SCALE(32, 0, 4, 0, 3) SCALE(32, 4, 1, 2, 0)
+
+#define LOAD(M, F)                                                                                        \
+  extern "C" __attribute__((global)) void load_##M##_##F(uint32_t* d, const uint8_t* t) {                \
+    HIPASM_KERNEL_BODY((msc::load_k<M, F>), d, t);                                                        \
+  }
+LOAD(16, 0) LOAD(16, 2) LOAD(16, 4) LOAD(32, 1) LOAD(32, 3) LOAD(32, 4)
