@@ -244,3 +244,16 @@ def test_torch_compile(sim):
     a, b = bf16((5, 64), seed=12), bf16((9, 64), seed=13)
     f = torch.compile(lambda a, b: torch.ops.hipasm.gemm(a, b) * 2)
     assert torch.equal(f(a, b), H.gemm(a, b) * 2)
+
+
+def test_registration_failure_warns():
+    """import hipasm still works when the registration fails (here: the name is taken), with a warning."""
+    r = _python("import warnings, torch\n"
+                "lib = torch.library.Library('hipasm', 'DEF')\n"
+                "lib.define('rms_norm(Tensor x) -> Tensor')\n"
+                "with warnings.catch_warnings(record=True) as w:\n"
+                "    warnings.simplefilter('always')\n"
+                "    import hipasm\n"
+                "print(callable(hipasm.load), [str(x.message)[:70] for x in w])\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("True ['hipasm: torch.ops.hipasm.* not registered: RuntimeError"), r.stdout
