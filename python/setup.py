@@ -32,8 +32,12 @@ WORK = os.path.join(BUILD_DIR, "python", "setuptools")
 
 
 def _version():
-    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
-        return re.search(r"project\(hipasm VERSION ([0-9.]+)", f.read()).group(1)
+    try:
+        with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+            return re.search(r"project\(hipasm VERSION ([0-9.]+)", f.read()).group(1)
+    except OSError:
+        sys.exit(f"hipasm setup.py: {ROOT} is not hipasm's repository (no CMakeLists.txt): install from the "
+                 f"repository's python/ folder, not a copy of it")
 
 
 def _run(cmd):
@@ -105,10 +109,11 @@ def _write_json(path, value):
         f.write("\n")
 
 
+VERSION = _version()
 os.makedirs(WORK, exist_ok=True)
 setup(
     name="hipasm",
-    version=_version(),
+    version=VERSION,
     description="Launch AMD CDNA code objects from Python in hipasm-sim or on HIP; hipasm's kernel library as "
                 "functions and torch operators",
     packages=["hipasm"],
