@@ -3,7 +3,8 @@
 # environment (offline: --no-build-isolation --no-index, Debian's pip and setuptools), with the
 # build directory's CMake build (HIPASM_BUILD_DIR); then, from that environment with no
 # PYTHONPATH, import hipasm and launch an op of hipasm.ops in the simulator, check the package
-# holds its library, headers and code objects; pip uninstall, and check it is gone.
+# holds its library, headers and code objects, build and run README.md's Python example with
+# them (hipasm.build); pip uninstall, and check it is gone.
 # Exit 77 (ctest: skipped) with the reason when pip, setuptools, wheel or venv is missing.
 set -euo pipefail
 py=$1 src=$2 build=$3
@@ -20,7 +21,7 @@ unset PYTHONPATH HIPASM_SIM_LIBRARY HIPASM_OPS_CODE_OBJECT HIPASM_INCLUDE_DIR
 export HIPASM_BUILD_DIR=$build PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 HIPASM_CACHE_DIR=$work/cache
 "$v" -m pip install -q --no-build-isolation --no-index "$src/python"
 cd "$work"
-"$v" - <<'PY'
+HIPASM_TEST_SOURCE_DIR=$src "$v" - <<'PY'
 import os, sys
 import numpy as np
 import hipasm, hipasm._config as config
@@ -33,6 +34,11 @@ x = np.full((2, 256), 0x4000, np.uint16)   # bf16 2.0
 w = np.full(256, 0x3F80, np.uint16)        # bf16 1.0
 y = hipasm.ops.rms_norm(x, w, eps=0.0)     # 2 / sqrt(mean(4)) = 1.0
 assert (y == 0x3F80).all(), y
+# hipasm.build with the package's headers: README.md's Python example, its kernel compiled
+sys.path.insert(0, os.path.join(os.environ["HIPASM_TEST_SOURCE_DIR"], "scripts"))
+import readme_python_example
+os.mkdir("readme")
+readme_python_example.run(os.path.abspath("readme"), root=os.environ["HIPASM_TEST_SOURCE_DIR"], pch=False)
 print("installed hipasm:", pkg)
 PY
 "$v" -m pip uninstall -q -y hipasm
