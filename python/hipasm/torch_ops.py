@@ -17,6 +17,8 @@ and write into their `Tensor!` arguments, so an engine can route to hipasm by na
                  Tensor gating_output) -> ()
     moe_align_block_size(Tensor topk_ids, int num_experts, int block_size, Tensor! sorted_token_ids,
                          Tensor! experts_ids, Tensor! num_tokens_post_pad) -> ()
+    (and the later vLLM's topk_softmax(..., bool renormalize), moe_align_block_size(...,
+    Tensor? maybe_expert_map) as overloads: torch picks one by the arguments)
     paged_attention_v1(Tensor! out, Tensor query, Tensor key_cache, Tensor value_cache, int num_kv_heads,
                        float scale, Tensor block_tables, Tensor seq_lens, int block_size, int max_seq_len,
                        Tensor? alibi_slopes, str kv_cache_dtype, Tensor k_scale, Tensor v_scale, int tp_rank,
@@ -68,9 +70,9 @@ def _rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox):
     key.copy_(k2.reshape(key.shape))
 
 
-def _topk_softmax(topk_weights, topk_indices, token_expert_indices, gating_output):
+def _topk_softmax(topk_weights, topk_indices, token_expert_indices, gating_output, renormalize=False):
     tokens, topk = topk_weights.shape
-    w, i = ops.topk_softmax(gating_output.float(), topk)
+    w, i = ops.topk_softmax(gating_output.float(), topk, renormalize=renormalize)
     topk_weights.copy_(w)
     topk_indices.copy_(i)
     # vLLM's moeTopK (csrc/moe/topk_softmax_kernels.cu): source_rows[t * k + j] = j * num_rows + t
@@ -79,7 +81,11 @@ def _topk_softmax(topk_weights, topk_indices, token_expert_indices, gating_outpu
     token_expert_indices.copy_(slots[None, :] * tokens + rows[:, None])
 
 
-def _moe_align_block_size(topk_ids, num_experts, block_size, sorted_token_ids, experts_ids, num_tokens_post_pad):
+def _moe_align_block_size(topk_ids, num_experts, block_size, sorted_token_ids, experts_ids, num_tokens_post_pad,
+                          maybe_expert_map=None):
+    if maybe_expert_map is not None:
+        raise ValueError("torch.ops.hipasm.moe_align_block_size: maybe_expert_map must be None (the sorting kernel "
+                         "routes every expert id below num_experts)")
     if block_size != ops.MOE_BLOCK_M:
         raise ValueError(f"torch.ops.hipasm.moe_align_block_size: block_size = {block_size}; the sorting kernel "
                          f"makes blocks of {ops.MOE_BLOCK_M}")
@@ -161,6 +167,14 @@ OPS = {
                          "Tensor cos_sin_cache, bool is_neox) -> ()", _rotary_embedding, _none),
     "topk_softmax": ("topk_softmax(Tensor! topk_weights, Tensor! topk_indices, Tensor! token_expert_indices, "
                      "Tensor gating_output) -> ()", _topk_softmax, _none),
+    # vLLM's later schemas of the two (csrc/moe/torch_bindings.cpp): overloads, picked by the arguments
+    "topk_softmax.renormalize": ("topk_softmax.renormalize(Tensor! topk_weights, Tensor! topk_indices, "
+                                 "Tensor! token_expert_indices, Tensor gating_output, bool renormalize) -> ()",
+                                 _topk_softmax, _none),
+    "moe_align_block_size.expert_map": ("moe_align_block_size.expert_map(Tensor topk_ids, int num_experts, "
+                                        "int block_size, Tensor! sorted_token_ids, Tensor! experts_ids, "
+                                        "Tensor! num_tokens_post_pad, Tensor? maybe_expert_map) -> ()",
+                                        _moe_align_block_size, _none),
     "moe_align_block_size": ("moe_align_block_size(Tensor topk_ids, int num_experts, int block_size, "
                              "Tensor! sorted_token_ids, Tensor! experts_ids, Tensor! num_tokens_post_pad) -> ()",
                              _moe_align_block_size, _none),
@@ -208,12 +222,16 @@ def _below_autograd(op):
 
 def _register():
     lib = torch.library.Library(NAMESPACE, "DEF")  # kept alive below: its destructor deregisters
-    for name, (schema, impl, meta) in OPS.items():
+    for schema, _, _ in OPS.values():
         lib.define(schema)
+    # (after every define: torch.ops.hipasm.<name> resolves its overloads when first looked up)
+    for name, (schema, impl, meta) in OPS.items():
         lib.impl(name, impl, "CPU")
         lib.impl(name, impl, "CUDA")
         lib.impl(name, meta, "Meta")
-        lib.impl(name, _below_autograd(getattr(torch.ops, NAMESPACE).__getattr__(name).default), "AutogradMeta")
+        base, _, overload = name.partition(".")
+        op = getattr(getattr(getattr(torch.ops, NAMESPACE), base), overload or "default")
+        lib.impl(name, _below_autograd(op), "AutogradMeta")
     return lib
 
 

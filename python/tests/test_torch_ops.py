@@ -34,6 +34,12 @@ VLLM = {
                           "int max_seq_len, Tensor? alibi_slopes, str kv_cache_dtype, Tensor k_scale, Tensor v_scale, "
                           "int tp_rank, int blocksparse_local_blocks, int blocksparse_vert_stride, "
                           "int blocksparse_block_size, int blocksparse_head_sliding_step) -> ()",
+    # the later vLLM's (csrc/moe/torch_bindings.cpp with moe_lora_align_block_size): overloads here
+    "topk_softmax.renormalize": "topk_softmax(Tensor! topk_weights, Tensor! topk_indices, "
+                                "Tensor! token_expert_indices, Tensor gating_output, bool renormalize) -> ()",
+    "moe_align_block_size.expert_map": "moe_align_block_size(Tensor topk_ids, int num_experts, int block_size, "
+                                       "Tensor! sorted_token_ids, Tensor! experts_ids, Tensor! num_tokens_post_pad, "
+                                       "Tensor? maybe_expert_map) -> ()",
 }
 
 
@@ -50,12 +56,16 @@ def close(got, ref, rel=2.0 ** -7, abs_=1e-5):
 
 
 def test_vllm_schemas():
-    lib = torch.library.Library("hipasm_test_vllm", "DEF")  # vLLM's strings, parsed by this torch
-    for name, schema in VLLM.items():
-        lib.define(schema)
-        ours = getattr(H, name).default._schema
-        theirs = getattr(torch.ops.hipasm_test_vllm, name).default._schema
-        assert str(ours).split("::", 1)[1] == str(theirs).split("::", 1)[1], name
+    """The arguments (names, types, mutability, defaults) and returns of each op's schema equal
+    vLLM's, parsed by this torch (in a namespace of its own: one schema a name there)."""
+    libs = []
+    for i, (name, schema) in enumerate(VLLM.items()):
+        libs.append(torch.library.Library(f"hipasm_test_vllm{i}", "DEF"))
+        libs[-1].define(schema)
+        base, _, overload = name.partition(".")
+        ours = getattr(getattr(H, base), overload or "default")._schema
+        theirs = getattr(getattr(torch.ops, f"hipasm_test_vllm{i}"), base).default._schema
+        assert str(ours).split("(", 1)[1] == str(theirs).split("(", 1)[1], name
 
 
 def test_rms_norm_and_fused_add(sim):
@@ -116,6 +126,8 @@ def test_topk_softmax(sim):
     assert torch.allclose(w.double(), ref_w, rtol=1e-5, atol=1e-7)
     # vLLM's token_expert_indices: slot j of token t is row j * tokens + t
     assert rows.tolist() == [[j * tokens + t for j in range(topk)] for t in range(tokens)]
+    H.topk_softmax(w, ids, rows, logits, True)  # the later vLLM's renormalize
+    assert torch.allclose(w.double(), ref_w / ref_w.sum(-1, keepdim=True), rtol=1e-5, atol=1e-7)
 
 
 def test_moe_align_block_size(sim):
@@ -136,6 +148,11 @@ def test_moe_align_block_size(sim):
         real = [i for i in entries if i != numel]
         assert sorted(real) == [i for i in range(numel) if flat[i] == e]  # the flat indices routed to e
     assert (sorted_ids[post_pad.item():] == numel).all()
+    before = sorted_ids.clone()
+    H.moe_align_block_size(topk_ids, experts, block, sorted_ids, expert_ids, post_pad, None)  # the later schema
+    assert torch.equal(sorted_ids, before)
+    with pytest.raises(ValueError, match="maybe_expert_map must be None"):
+        H.moe_align_block_size(topk_ids, experts, block, sorted_ids, expert_ids, post_pad, topk_ids)
     with pytest.raises(ValueError, match="block_size = 16; the sorting kernel makes blocks of 32"):
         H.moe_align_block_size(topk_ids, experts, 16, sorted_ids, expert_ids, post_pad)
 
