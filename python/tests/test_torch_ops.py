@@ -221,6 +221,10 @@ def test_meta_shapes():
 def test_hip_path_with_fake_library(monkeypatch):
     """On the HIP device the ops launch through libamdhip64: CPU tensors are host memory there,
     refused before any launch with the argument's name (CPU-only torch has no GPU tensors)."""
+    for name in hipasm.torch_ops.OPS:  # ROCm's torch dispatches GPU tensors to the CUDA key's kernel
+        base, _, overload = name.partition(".")
+        qualified = f"hipasm::{base}" + (f".{overload}" if overload else "")
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(qualified, "CUDA"), name
     fake = env_path("HIPASM_FAKE_HIP_LIBRARY")
     hipasm.device("hip", library=fake)
     try:
