@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian bookworm machine lacks for hipasm (as root; uses sudo otherwise).
-#   install-deps.sh --quickstart  the compiler and the build tools only: enough to build the
-#                                 simulator and the examples (scripts/quickstart.sh)
+#   install-deps.sh --quickstart  the compiler, the build tools, python3 and numpy only: enough to
+#                                 build the simulator and the examples and to run README.md's
+#                                 Python example (scripts/quickstart.sh)
 #   install-deps.sh               also Catch2, Google Benchmark and the HIP runtime's headers
 #                                 and device libraries: the C++ tests and benchmarks
 #   install-deps.sh --python      also numpy, pytest and torch for python/ and its tests (the suite)
 # The quick start installs without Recommends: llvm-22's recommended llvm-22-dev alone is a third
 # of the download, and nothing the quick start builds needs it.
 set -euo pipefail
-pkgs=(clang-22 lld-22 llvm-22 ninja-build cmake)
+pkgs=(clang-22 lld-22 llvm-22 ninja-build cmake python3-numpy)
 apt_opts=()
 case "${1:-}" in
   --quickstart) apt_opts+=(--no-install-recommends) ;;

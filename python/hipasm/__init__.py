@@ -31,5 +31,16 @@ def __getattr__(name):
     raise AttributeError(f"module 'hipasm' has no attribute '{name}'")
 
 
+import sys as _sys
+
+# torch.ops.hipasm.*: registered now when torch is imported already (hipasm never imports it
+# itself: that takes seconds), else by `import hipasm.torch_ops`
+if _sys.modules.get("torch") is not None:
+    try:
+        from . import torch_ops  # noqa: F401
+    except Exception as _e:  # an optional part: the rest of hipasm works; `import hipasm.torch_ops` raises it
+        import warnings
+        warnings.warn(f"hipasm: torch.ops.hipasm.* not registered: {type(_e).__name__}: {_e}")
+
 __all__ = ["load", "build", "synchronize", "device", "current_device", "profile", "Module", "Kernel", "DevicePointer",
            "HipasmError", "SimError", "HipError", "BuildError", "CheckerError"]

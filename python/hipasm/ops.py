@@ -16,6 +16,7 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     c = hipasm.ops.gemm_a8w8(a, b, sa, sb)           (a @ b.T) * sa[:, None] * sb[None, :] -> bf16
     o = hipasm.ops.paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens)
     out = hipasm.ops.fused_moe(x, w1, w2, topk_weights, topk_ids)      f32 [tokens, dim]
+    ids, w, expert_ids, valid = hipasm.ops.moe_sorting(topk_ids, topk_weights, experts)   fused_moe's routing sort
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
     o = hipasm.ops.flash_attn_fwd(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)   packed [tokens, heads, head_dim]
 """
@@ -100,6 +101,9 @@ def _module_list():
 
 
 def _load(path, dev):
+    if not os.path.exists(path):
+        raise RuntimeError(f"hipasm.ops: {path} does not exist (build the target hipasm_python, or set "
+                           f"HIPASM_OPS_CODE_OBJECT)")
     try:
         return _runtime.load(path, device=dev)
     except HipasmError as e:
@@ -503,25 +507,15 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
         raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
     if tokens >= 1 << 24:
         raise ValueError(f"hipasm.ops.{op}: tokens = {tokens} must be below 2^24 (24-bit token ids)")
-    sorts = [(k, c) for k, c in _kernels("moe_sorting") if experts <= c[0]]
-    if not sorts:
-        raise ValueError(f"hipasm.ops.{op}: no sorting kernel for {experts} experts (w1's first dimension; built: "
-                         f"up to {max([c[0] for _, c in _kernels('moe_sorting')], default=0)} experts)")
-    sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
     (s1, c1), = [(k, c) for k, c in _kernels("moe_stage1") if c[0] == 1][:1]
     (s2, c2), = [(k, c) for k, c in _kernels("moe_stage2") if c[0] == 1][:1]
+    sorted_ids, sorted_weights, sorted_experts, num_valid = _moe_sort(op, "w1's first dimension", topk_ids,
+                                                                      topk_weights, experts)
     out = _zeros(x, (tokens, dim), "float32")
     if tokens == 0:
         return out
-    block_m = 32  # moe_block_m: rows of a sorted block
-    max_blocks = (tokens * topk + experts * block_m - topk + block_m - 1) // block_m  # moe_max_blocks
-    sorted_ids = _zeros(x, (max_blocks * block_m,), "int32")
-    sorted_weights = _zeros(x, (max_blocks * block_m,), "float32")
-    sorted_experts = _zeros(x, (max_blocks,), "int32")
-    num_valid = _zeros(x, (2,), "int32")
-    sort(1, 64 * sort_waves, sorted_ids, sorted_weights, sorted_experts, num_valid, topk_ids, topk_weights, tokens,
-         topk, experts, None)
-    h = _empty(x, (max_blocks * block_m, inter))
+    max_blocks = sorted_experts.shape[0]
+    h = _empty(x, (max_blocks * MOE_BLOCK_M, inter))
 
     def grid(c, cols):  # moe_gemm_config's grid_x and grid_y
         gx = (cols + 32 * c[1] - 1) // (32 * c[1])
@@ -534,6 +528,49 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
     s2((gx, gy), 64 * c2[1] * c2[2], out, h, w2, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens, dim,
        inter, gy, max_blocks)
     return out
+
+
+MOE_BLOCK_M = 32  # moe_block_m (moe.hpp): rows of a sorted block
+
+
+def _moe_sort(op, experts_from, topk_ids, topk_weights, experts):
+    """The moe_sorting launch (checked int32 topk_ids, float32 topk_weights [tokens, topk])."""
+    sorts = [(k, c) for k, c in _kernels("moe_sorting") if experts <= c[0]]
+    if not sorts:
+        raise ValueError(f"hipasm.ops.{op}: no sorting kernel for {experts} experts ({experts_from}; built: "
+                         f"up to {max([c[0] for _, c in _kernels('moe_sorting')], default=0)} experts)")
+    sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
+    tokens, topk = topk_ids.shape
+    max_blocks = (tokens * topk + experts * MOE_BLOCK_M - topk + MOE_BLOCK_M - 1) // MOE_BLOCK_M  # moe_max_blocks
+    sorted_ids = _zeros(topk_ids, (max_blocks * MOE_BLOCK_M,), "int32")
+    sorted_weights = _zeros(topk_ids, (max_blocks * MOE_BLOCK_M,), "float32")
+    sorted_experts = _zeros(topk_ids, (max_blocks,), "int32")
+    num_valid = _zeros(topk_ids, (2,), "int32")
+    if tokens:
+        sort(1, 64 * sort_waves, sorted_ids, sorted_weights, sorted_experts, num_valid, topk_ids, topk_weights,
+             tokens, topk, experts, None)
+    return sorted_ids, sorted_weights, sorted_experts, num_valid
+
+
+def moe_sorting(topk_ids, topk_weights, experts):
+    """The MoE routing sort (aiter's moe_sorting, vLLM's moe_align_block_size with blocks of
+    MOE_BLOCK_M = 32 rows): topk_ids [tokens, topk] int32 (int64 is converted), topk_weights
+    [tokens, topk] float32, experts the expert count. Returns (sorted_token_ids int32, sorted_weights
+    float32, sorted_expert_ids int32, num_valid_ids int32 [2]): per expert in increasing order, its
+    (token, slot) pairs in increasing token order, each `token | slot << 24`, padded with `tokens |
+    topk << 24` to a multiple of 32 (an expert without tokens gets no block); sorted_weights the
+    pairs' weights (0 for padding); sorted_expert_ids the expert of each block; num_valid_ids
+    {entries with padding, tokens}. Entries past num_valid_ids[0] are unspecified."""
+    op = "moe_sorting"
+    topk_weights = _check_dtype(op, "topk_weights", topk_weights, "float32")
+    topk_ids = _check_dtype(op, "topk_ids", topk_ids, "int32", convert_from=("int64",))
+    if len(topk_ids.shape) != 2 or not 1 <= topk_ids.shape[1] <= min(experts, 255):
+        _shape_error(op, "topk_ids", topk_ids, f"[tokens, topk], topk 1 .. {min(experts, 255)}")
+    if tuple(topk_weights.shape) != tuple(topk_ids.shape):
+        _shape_error(op, "topk_weights", topk_weights, f"{tuple(topk_ids.shape)} (topk_ids')")
+    if topk_ids.shape[0] >= 1 << 24:
+        raise ValueError(f"hipasm.ops.{op}: tokens = {topk_ids.shape[0]} must be below 2^24 (24-bit token ids)")
+    return _moe_sort(op, "experts", topk_ids, topk_weights, int(experts))
 
 
 def _rows_of(x):

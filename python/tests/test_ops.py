@@ -274,6 +274,25 @@ def test_fused_moe_numpy(sim, experts):
     assert np.array_equal(hipasm.ops.fused_moe(x, w1, w2, weights, ids.astype(np.int64)), out)
 
 
+def test_moe_sorting_numpy(sim):
+    """moe.hpp's format: per expert in increasing order, its pairs `token | slot << 24` in increasing
+    token order, padded with `tokens | topk << 24` to blocks of 32; experts without pairs get none."""
+    ids = np.array([[3, 0], [0, 5], [3, 5]], np.int32)
+    weights = np.array([[0.5, 0.25], [1.0, 2.0], [3.0, 4.0]], np.float32)
+    sorted_ids, sorted_w, experts, valid = hipasm.ops.moe_sorting(ids, weights, 8)
+    pad = 3 | 2 << 24
+    expect = {0: [0 | 1 << 24, 1], 3: [0, 2], 5: [1 | 1 << 24, 2 | 1 << 24]}
+    assert valid[0] == 3 * 32 and valid[1] == 3
+    for b, e in enumerate(sorted(expect)):
+        assert experts[b] == e
+        block = sorted_ids[32 * b:32 * (b + 1)]
+        assert list(block[:2]) == expect[e] and (block[2:] == pad).all()
+        w = [weights[v & 0xFFFFFF, v >> 24] for v in expect[e]]
+        assert list(sorted_w[32 * b:32 * b + 2]) == w and (sorted_w[32 * b + 2:32 * (b + 1)] == 0).all()
+    with pytest.raises(ValueError, match=r"topk_weights shape \(3, 1\), expected \(3, 2\)"):
+        hipasm.ops.moe_sorting(ids, weights[:, :1], 8)
+
+
 def test_fused_moe_errors(sim):
     x = bf16_bits(np.ones((2, 32)))
     w1, w2 = bf16_bits(np.ones((257, 32, 32))), bf16_bits(np.ones((257, 32, 16)))
