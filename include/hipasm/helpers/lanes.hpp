@@ -517,16 +517,20 @@ constexpr gpr<T> workgroup_reduce(builder J, reduce op, const gpr<T>& v, lds_ref
   using detail::imm_op;
   using detail::elem;
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
-  // partial i of wave w at scratch + 4 * (i * waves + w)
+  // partial i of wave w at scratch + 4 * (i * waves + w); a scratch above 64 KiB (gfx950) puts
+  // its high part into the address registers (split_lds_offset), the rest in offset:
+  const uint32_t span = 4u * static_cast<uint32_t>(waves) * n - 4u;
+  const detail::lds_offset_split at = detail::split_lds_offset(scratch.offset, span);
   gpr<dtype::u32> wid = wave_id(J, o.block_x, o.block_y, l);
   detail::reg_ref sa = c.s(), va = c.v(), vd = c.v(static_cast<uint16_t>(n));
   c.e(detail::O::s_lshl_b32, {reg_op(sa), wid.to_operand(), imm_op(2)});
+  if (at.hi) c.e(detail::O::s_add_u32, {reg_op(sa), reg_op(sa), imm_op(static_cast<uint32_t>(at.hi))});
   c.e(detail::O::v_mov_b32, {reg_op(va), reg_op(sa)});
   detail::reg_ref pr = part.ref();
   for (uint32_t i = 0; i < n; ++i) {
     c.e(detail::O::v_mov_b32, {elem(vd, i), elem(pr, i)});
     modifiers m;
-    m.offset = static_cast<int32_t>(scratch.offset + 4 * i * static_cast<uint32_t>(waves));
+    m.offset = static_cast<int32_t>(at.lo + 4 * i * static_cast<uint32_t>(waves));
     c.e(detail::O::ds_write_b32, {reg_op(va), elem(vd, i)}, m);
   }
   c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
@@ -534,14 +538,14 @@ constexpr gpr<T> workgroup_reduce(builder J, reduce op, const gpr<T>& v, lds_ref
   const detail::O op2 = detail::reduce_valu(op, T), op3 = detail::reduce_valu3(op, T);
   const bool three = !(op == reduce::sum && T == dtype::f32);
   detail::reg_ref base = c.v();
-  c.e(detail::O::v_mov_b32, {reg_op(base), imm_op(0)});
+  c.e(detail::O::v_mov_b32, {reg_op(base), imm_op(static_cast<uint32_t>(at.hi))});
   const uint32_t W = static_cast<uint32_t>(waves);
   detail::reg_ref parts = c.v(static_cast<uint16_t>(W * n));
   for (uint32_t i = 0; i < n; ++i) {
     // (element i's partials start at a 16-byte boundary only when waves is a multiple of 4)
     uint32_t w = 0;
     while (w < W) {
-      uint32_t addr = scratch.offset + 4 * (i * W + w);
+      uint32_t addr = at.lo + 4 * (i * W + w);  // (at.hi is a multiple of 32 KiB: same alignment)
       uint32_t k = (W - w >= 4 && addr % 16 == 0) ? 4 : (W - w >= 2 && addr % 8 == 0) ? 2 : 1;
       operand d = reg_op(parts);
       d.offset = static_cast<uint16_t>(i * W + w);
