@@ -623,7 +623,8 @@ class lds_view {
     }
     operand reg{};
     int64_t k = 0;
-    const uint32_t align = address_operands(b, a, reg, k, sl);
+    // (a 12- or 16-byte access may be split: its second instruction at offset: + 8)
+    const uint32_t align = address_operands(b, a, reg, k, sl, W > 8 ? 8u : 0u);
     if (align < (W >= 4 ? 4u : W)) {
       b.fail(sl, "LDS ", store ? "store" : "load", " of ", static_cast<long long>(W),
              " bytes at an address only known to be ", static_cast<long long>(align),
@@ -697,7 +698,7 @@ class lds_view {
   // does not fit 16 bits joins the register (detail::split_lds_offset). Returns the alignment
   // known of their sum.
   static constexpr uint32_t address_operands(builder& b, const lds_addr& a, operand& reg, int64_t& k, src_loc sl,
-                                             uint32_t span = 16) {
+                                             uint32_t span = 0) {
     reg = a.reg;
     k = a.k;
     const uint32_t align = detail::min_align(a.reg.k == operand::kind::none ? 65536 : a.reg_align, detail::align_of(k));
