@@ -84,8 +84,12 @@ ALL_FEATURES = [
     "atomics",    # global_atomic_add from every active lane into one word per workgroup
     "reduce",     # wave_reduce / wave_allreduce / wave_scan (sum, max, min of u32/i32 over the
                   # active lanes) anywhere
-    "ldshigh",    # gfx950 only: the LDS arrays of "lds" placed above 64 KiB (after a static
-                  # allocation of 64..160 KiB), up to the last word of the 160 KiB
+    "shuffle",    # shuffle_xor / shuffle_xor_into (masks 1..63, 16 and 32 often; the LDS form
+                  # too) anywhere: a lane whose partner is off reads 0, lanes off keep the target
+    "wgreduce",   # workgroup_reduce / workgroup_scan (sum, max, min of u32/i32 over the
+                  # workgroup's active lanes; the scratch one of the LDS arrays) at the top level
+    "ldshigh",    # gfx950 only: the LDS arrays of "lds" / "wgreduce" placed above 64 KiB (after a
+                  # static allocation of 64..160 KiB), up to the last word of the 160 KiB
 ]
 # The targets (--arch): the programs are the same for each (every instruction the generator
 # uses is in both), except for the features that only some targets have.
@@ -880,6 +884,74 @@ class WaveRed(Stmt):
         return out + [f"{ind(d)}}}"]
 
 
+class Shuffle(Stmt):
+    """auto r = shuffle_xor(J, x, m[, {.lds = true}]) or shuffle_xor_into(J, d, x, m[, ...]):
+    every active lane l gets x of lane l ^ m, 0 when that lane is off (past the workgroup's
+    end or disabled); the lanes that are off keep d (the helpers' contract, lanes.hpp)."""
+
+    def __init__(self, dst, src, mask, into, lds):
+        self.dst, self.src, self.mask, self.into, self.lds = dst, src, mask, into, lds
+        self.decl = [] if into else [dst]
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        o = ", {.lds = true}" if self.lds else ""
+        if self.into:
+            return [f"{ind(d)}shuffle_xor_into(J, {self.dst.name}, {self.src.name}, {self.mask}u{o});"]
+        return [f"{ind(d)}auto {self.dst.name} = shuffle_xor(J, {self.src.name}, {self.mask}u{o});"]
+
+    def ref(self, d):
+        m, s, t = self.mask, self.src.slot, self.dst.slot
+        return [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; u32 t_[64];",
+                f"{ind(d)}  for (int l = 0; l < 64; ++l) {{ const int p_ = l ^ {m}; "
+                f"t_[l] = ((E[w] >> p_) & 1) ? R[{s}][w * 64 + p_] : 0u; }}",
+                f"{ind(d)}  for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) R[{t}][w * 64 + l] = t_[l]; }}"]
+
+
+class WgRed(Stmt):
+    """auto r = workgroup_reduce(J, op, x, ldsN, NW) (SGPR) or workgroup_scan(...).value: over
+    the workgroup's active lanes, in the order of the linear thread id. Top level (a barrier)."""
+
+    def __init__(self, kind, op, dst, src, lds, nw, bdim, exclusive=False):
+        self.kind, self.op, self.dst, self.src, self.lds = kind, op, dst, src, lds
+        self.nw, self.bdim, self.exclusive = nw, bdim, exclusive
+        self.decl = [dst]
+
+    def rkind(self):
+        return "x"
+
+    def dsl(self, d):
+        o = []
+        if self.exclusive:
+            o.append(".exclusive = true")
+        if self.bdim[1] * self.bdim[2] > 1:
+            o += [f".block_x = {self.bdim[0]}", f".block_y = {self.bdim[1]}"]
+        opts = f", {{{', '.join(o)}}}" if o else ""
+        a = f"J, reduce::{self.op}, {self.src.name}, {self.lds}, {self.nw}{opts}"
+        if self.kind == "scan":
+            return [f"{ind(d)}auto {self.dst.name} = workgroup_scan({a}).value;"]
+        return [f"{ind(d)}auto {self.dst.name} = workgroup_reduce({a});"]
+
+    def ref(self, d):
+        dt = self.src.dt
+        ident = {"sum": "0", "max": "0" if dt == "u32" else "INT_MIN", "min": "~0u" if dt == "u32" else "INT_MAX"}[self.op]
+        f = {"sum": "oadd", "max": "omax", "min": "omin"}[self.op]
+        ct = CTYPE[dt]
+        x = f"{ref_read(dt, 'R[' + str(self.src.slot) + '][w * 64 + l]')}"
+        out = [f"{ind(d)}{{ {ct} acc_ = {ct}({ident});"]
+        if self.kind == "scan":
+            upd = f"acc_ = {f}(acc_, {x});"
+            setv = f"R[{self.dst.slot}][w * 64 + l] = bits(acc_);"
+            body = f"{setv} {upd}" if self.exclusive else f"{upd} {setv}"
+            out.append(f"{ind(d)}  for (int w = 0; w < NW; ++w) for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) {{ {body} }}")
+        else:
+            out.append(f"{ind(d)}  for (int w = 0; w < NW; ++w) for (int l = 0; l < 64; ++l) if ((E[w] >> l) & 1) acc_ = {f}(acc_, {x});")
+            out.append(f"{ind(d)}  for (int w = 0; w < NW; ++w) for (int l = 0; l < 64; ++l) R[{self.dst.slot}][w * 64 + l] = bits(acc_);")
+        return out + [f"{ind(d)}}}"]
+
+
 def emit_dsl(stmts, d):
     out = []
     for s in stmts:
@@ -1338,6 +1410,10 @@ class KernelGen:
             choices.append(("atomic", 0.7))
         if self.feat("reduce"):
             choices.append(("reduce", 1))
+        if ctx.top and self.feat("wgreduce") and self.nlds < 4:
+            choices.append(("wgred", 0.7))
+        if self.feat("shuffle") and (ctx.top or self.feat("crosslane")):
+            choices.append(("shuffle", 1))
         if ctx.loops and (self.feat("break") or self.feat("continue")):
             choices.append(("jumpif", 7 if len(ctx.loops) else 0))
         if ctx.top and self.feat("pressure") and self.vwords < 40:
@@ -1349,7 +1425,7 @@ class KernelGen:
             if x < 0:
                 break
         pre = []
-        if self.pending and kind in ("uif", "vif", "uloop", "vloop", "jumpif", "pressure", "withexec", "lds"):
+        if self.pending and kind in ("uif", "vif", "uloop", "vloop", "jumpif", "pressure", "withexec", "lds", "wgred"):
             # a wait inside a branch does not cover the other path: wait before entering
             pre = [self.wait("vmcnt(0) | lgkmcnt(0)", [v.name for v in self.pending])]
             self.pending.clear()
@@ -1846,6 +1922,46 @@ class KernelGen:
         self.used.add(src)
         return [WaveRed(kind, op, dst, src, excl)]
 
+    def s_wgred(self, ctx):
+        r = self.rng
+        srcs = [v for v in self.readable(cls="v") if v.dt in ("u32", "i32") and not v.is64 and v.array is None]
+        if not srcs:
+            return None
+        src = r.choice(srcs)
+        kind = r.choice(["reduce", "scan"])
+        cls = "s" if kind == "reduce" else "v"
+        if kind == "reduce" and not self.feat("sgpr"):
+            return None
+        if not self.room(cls):
+            return None
+        op = r.choice(["sum", "max", "min"])
+        excl = kind == "scan" and op == "sum" and r.random() < 0.5
+        dst = self.new_var(cls, src.dt, ctx.depth, prefix="g")
+        self.add_scope_var(dst)
+        self.used.add(src)
+        name = f"lds{self.nlds}"
+        self.nlds += 1
+        return [WgRed(kind, op, dst, src, name, self.nw, self.bdim, excl)]
+
+    def s_shuffle(self, ctx):
+        r = self.rng
+        srcs = [v for v in self.readable(cls="v") if v.array is None and not v.is64]
+        if not srcs:
+            return None
+        src = r.choice(srcs)
+        mask = r.choice([16, 32, 16, 32, 48, 1, 2, 3, 4, 7, 8, 15, r.randint(1, 63), r.randint(1, 63)])
+        lds = r.random() < 0.2
+        self.used.add(src)
+        if r.random() < 0.5:
+            ds = [v for v in self.writable(ctx, cls="v") if v.array is None and not v.is64 and v.dt == src.dt]
+            if ds:
+                return [Shuffle(r.choice(ds), src, mask, True, lds)]
+        if not self.room("v"):
+            return None
+        dst = self.new_var("v", src.dt, ctx.depth, prefix="x")
+        self.add_scope_var(dst)
+        return [Shuffle(dst, src, mask, False, lds)]
+
     def s_pressure(self, ctx):
         """Many values live at once (up to the bound), all combined afterwards."""
         r = self.rng
@@ -2084,7 +2200,7 @@ def features_used(self):
                        "Wait": "wait", "Store": "stores", "Dpp": "dpp", "Sdwa": "sdwa", "WriteLane": "lanes",
                        "ReadLane": "lanes", "Cvt": "f32", "WaitFor": "waits", "NoWait": "waits",
                        "LaneMask": "lanemask", "WithExec": "lanemask", "BufLoad": "buffer", "LdsXchg": "lds",
-                       "GAtomic": "atomics", "WaveRed": "reduce"}[t])
+                       "GAtomic": "atomics", "WaveRed": "reduce", "Shuffle": "shuffle", "WgRed": "wgreduce"}[t])
             for c in ([s.cond] if t in ("If", "LaneMask") and s.cond is not None else []):
                 if isinstance(c, CondComb):
                     names.add("lanemask")
@@ -2092,7 +2208,7 @@ def features_used(self):
                         names.add("masknot")
             if t == "BufLoad" and (s.k or not (isinstance(s.idx, Bin) and s.idx.op == "band")):
                 names.add("bufwrap")
-            if t in ("Dpp", "ReadLane") and in_div:
+            if t in ("Dpp", "ReadLane", "Shuffle") and in_div:
                 names.add("crosslane")
             for c in s.children():
                 walk(c, in_loop or t in ("ForLoop", "WhileLoop"), True)

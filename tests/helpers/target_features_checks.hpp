@@ -22,9 +22,13 @@
 namespace tf_test {
 namespace rt = hipasm::rt;
 
+// (a test that builds these kernels from another kernel file names it: TF_CODE_OBJECT)
+#ifndef TF_CODE_OBJECT
+#define TF_CODE_OBJECT "target_features"
+#endif
 struct sim {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
-  std::unique_ptr<rt::module> m = dev->load_file(hipasm::test::code_object("target_features"));
+  std::unique_ptr<rt::module> m = dev->load_file(hipasm::test::code_object(TF_CODE_OBJECT));
 };
 inline sim& S() {
   static sim s;

@@ -46,6 +46,25 @@ struct hctx {
   }
 };
 
+// An LDS byte address `reg + k` (k constant) for a DS instruction, whose offset field holds 16
+// bits (0..65535) while gfx950 has 160 KiB of LDS: `hi` goes into the address VGPR (one add),
+// `lo` into the offset field, with room for `span` more bytes that instructions at k + 1 ..
+// k + span take (the second half of a split access; the helpers' scratch reads): lo + span <=
+// 65535. k in range: no add. Above: hi is k rounded down to 64 KiB (to 32 KiB when the span
+// would cross 64 KiB), so nearby accesses share one add (cse). Negative: hi = k (the address
+// register's sum is the true address, never a wrapped one).
+struct lds_offset_split {
+  int64_t hi = 0;
+  uint32_t lo = 0;
+};
+constexpr lds_offset_split split_lds_offset(int64_t k, uint32_t span = 0) {
+  if (k >= 0 && k + span <= 65535) return {0, static_cast<uint32_t>(k)};
+  if (k < 0 || span >= 32768) return {k, 0};
+  int64_t hi = k & ~int64_t{0xffff};
+  if ((k - hi) + span > 65535) hi += 0x8000;
+  return {hi, static_cast<uint32_t>(k - hi)};
+}
+
 // The target's feature flags (target.hpp: target_features), for the helpers' choices.
 constexpr const target_features& features() { return active_target::desc.features; }
 

@@ -381,15 +381,22 @@ constexpr gpr<T> xor_reduce(builder J, reduce op, const gpr<T>& v, uint32_t lane
 // masks 1-3, 7, 15 (one v_mov_b32_dpp), a pair of bank-masked row_shl/row_shr DPP moves for 4
 // and 8 (the lanes of banks 0,2 / 0,1 read from above, the others from below: 2 VALU, no LDS),
 // for 16 and 32 where the target has the permlane swaps two copies, a swap and a row-masked
-// DPP move joining the halves (4 VALU, no LDS),
+// DPP move joining the halves (4 VALU, no LDS; with all lanes on, see below),
 // ds_swizzle for other masks below 32, ds_bpermute above (each followed by an lgkmcnt(0) wait
 // unless opts.wait is false: then several exchanges can be issued before one wait, which the
 // caller places; the pipeline rejects a read of the result before it). A lane whose partner is
-// inactive reads 0.
+// inactive reads 0 (inside a per-lane If, after per-lane Returns, in a partial last wave).
+// The permlane swaps: what a swap does with an inactive lane (write nothing, or 0 with
+// bound_ctrl, as DPP does) is not in the instruction's documentation (LLVM's
+// llvm.amdgcn.permlane16/32.swap), so the swap never sees one: s_or_saveexec turns all lanes on,
+// v_cndmask_b32 gives the lanes that were off 0, the swap and the join run on all lanes and one
+// v_mov_b32 under the caller's EXEC writes the result (2 SALU + 5 VALU).
+// shuffle_opts{.all_lanes_active = true} skips that when the caller knows all 64 lanes are on.
 struct shuffle_opts {
   bool wait = true;  // s_waitcnt lgkmcnt(0) after a ds_swizzle / ds_bpermute
   bool lds = false;  // ds_swizzle / ds_bpermute even where DPP reaches: no VALU slot (the LDS
                      // unit carries it, at LDS latency), to balance a VALU-bound loop
+  bool all_lanes_active = false;  // the permlane swaps' form: all 64 lanes are known on
 };
 namespace detail {
 // v of lane l ^ mask into the VGPR element D. False (after the error) when the arguments are bad.
@@ -419,11 +426,24 @@ constexpr bool shuffle_xor_to(hctx& c, const operand& D, const operand& v, reg_c
   } else if (!o.lds && (mask == 16 || mask == 32) && features().has_permlane_swap) {
     // D keeps the rows whose lane has the mask bit set, the copy's other rows join it: row_mask
     // 0x5 (rows 0, 2) for 16, 0x3 (rows 0, 1) for 32; quad_perm [0,1,2,3] is the identity.
+    const dpp_ctrl join = dpp::quad_perm(0, 1, 2, 3).row_mask(mask == 16 ? 0x5 : 0x3);
     reg_ref t = c.v();
-    c.e(O::v_mov_b32, {D, v});
-    c.e(O::v_mov_b32, {reg_op(t), v});
-    c.e(permlane_swap_op(mask), {D, reg_op(t)});
-    c.e(O::v_mov_b32, {D, reg_op(t)}, with_dpp(dpp::quad_perm(0, 1, 2, 3).row_mask(mask == 16 ? 0x5 : 0x3)));
+    if (o.all_lanes_active) {
+      c.e(O::v_mov_b32, {D, v});
+      c.e(O::v_mov_b32, {reg_op(t), v});
+      c.e(permlane_swap_op(mask), {D, reg_op(t)});
+      c.e(O::v_mov_b32, {D, reg_op(t)}, with_dpp(join));
+    } else {
+      // (a and t are this sequence's own: writing their inactive lanes disturbs nothing)
+      reg_ref save = c.s(2), a = c.v();
+      c.e(O::s_or_saveexec_b64, {reg_op(save), imm_op(static_cast<uint64_t>(-1))});
+      c.e(O::v_cndmask_b32, {reg_op(a), imm_op(0), v, reg_op(save)});
+      c.e(O::v_mov_b32, {reg_op(t), reg_op(a)});
+      c.e(permlane_swap_op(mask), {reg_op(a), reg_op(t)});
+      c.e(O::v_mov_b32, {reg_op(a), reg_op(t)}, with_dpp(join));
+      c.e(O::s_mov_b64, {special_op(special_reg::exec, 2), reg_op(save)});
+      c.e(O::v_mov_b32, {D, reg_op(a)});
+    }
   } else if (mask < 32) {
     modifiers mm;
     mm.offset = static_cast<int32_t>(0x1fu | mask << 10);
@@ -497,16 +517,20 @@ constexpr gpr<T> workgroup_reduce(builder J, reduce op, const gpr<T>& v, lds_ref
   using detail::imm_op;
   using detail::elem;
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
-  // partial i of wave w at scratch + 4 * (i * waves + w)
+  // partial i of wave w at scratch + 4 * (i * waves + w); a scratch above 64 KiB (gfx950) puts
+  // its high part into the address registers (split_lds_offset), the rest in offset:
+  const uint32_t span = 4u * static_cast<uint32_t>(waves) * n - 4u;
+  const detail::lds_offset_split at = detail::split_lds_offset(scratch.offset, span);
   gpr<dtype::u32> wid = wave_id(J, o.block_x, o.block_y, l);
   detail::reg_ref sa = c.s(), va = c.v(), vd = c.v(static_cast<uint16_t>(n));
   c.e(detail::O::s_lshl_b32, {reg_op(sa), wid.to_operand(), imm_op(2)});
+  if (at.hi) c.e(detail::O::s_add_u32, {reg_op(sa), reg_op(sa), imm_op(static_cast<uint32_t>(at.hi))});
   c.e(detail::O::v_mov_b32, {reg_op(va), reg_op(sa)});
   detail::reg_ref pr = part.ref();
   for (uint32_t i = 0; i < n; ++i) {
     c.e(detail::O::v_mov_b32, {elem(vd, i), elem(pr, i)});
     modifiers m;
-    m.offset = static_cast<int32_t>(scratch.offset + 4 * i * static_cast<uint32_t>(waves));
+    m.offset = static_cast<int32_t>(at.lo + 4 * i * static_cast<uint32_t>(waves));
     c.e(detail::O::ds_write_b32, {reg_op(va), elem(vd, i)}, m);
   }
   c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
@@ -514,14 +538,14 @@ constexpr gpr<T> workgroup_reduce(builder J, reduce op, const gpr<T>& v, lds_ref
   const detail::O op2 = detail::reduce_valu(op, T), op3 = detail::reduce_valu3(op, T);
   const bool three = !(op == reduce::sum && T == dtype::f32);
   detail::reg_ref base = c.v();
-  c.e(detail::O::v_mov_b32, {reg_op(base), imm_op(0)});
+  c.e(detail::O::v_mov_b32, {reg_op(base), imm_op(static_cast<uint32_t>(at.hi))});
   const uint32_t W = static_cast<uint32_t>(waves);
   detail::reg_ref parts = c.v(static_cast<uint16_t>(W * n));
   for (uint32_t i = 0; i < n; ++i) {
     // (element i's partials start at a 16-byte boundary only when waves is a multiple of 4)
     uint32_t w = 0;
     while (w < W) {
-      uint32_t addr = scratch.offset + 4 * (i * W + w);
+      uint32_t addr = at.lo + 4 * (i * W + w);  // (at.hi is a multiple of 32 KiB: same alignment)
       uint32_t k = (W - w >= 4 && addr % 16 == 0) ? 4 : (W - w >= 2 && addr % 8 == 0) ? 2 : 1;
       operand d = reg_op(parts);
       d.offset = static_cast<uint16_t>(i * W + w);

@@ -29,13 +29,16 @@
 // Stores the same with ds_write. A register-address-free access uses a VGPR holding 0 and
 // the whole address in offset:. The constant part goes to offset: (16 bits) or, for the
 // read2/write2 forms, offset0/offset1 (8 bits, in units of the element); what does not fit
-// is added to the address register (one v_add_u32, the fields then count from 0).
+// is added to the address register (one v_add_u32, the fields then count from 0). Above
+// 64 KiB (gfx950's 160 KiB) the part above offset:'s 16 bits joins the register
+// (detail::split_lds_offset, emit_ctx.hpp), as in workgroup_reduce / workgroup_scan.
 #pragma once
 #include <cstdint>
 #include <source_location>
 
 #include "../builder.hpp"
 #include "buffer.hpp"
+#include "emit_ctx.hpp"
 #include "mem_offset.hpp"
 
 namespace hipasm {
@@ -620,7 +623,8 @@ class lds_view {
     }
     operand reg{};
     int64_t k = 0;
-    const uint32_t align = address_operands(b, a, reg, k, sl);
+    // (a 12- or 16-byte access may be split: its second instruction at offset: + 8)
+    const uint32_t align = address_operands(b, a, reg, k, sl, W > 8 ? 8u : 0u);
     if (align < (W >= 4 ? 4u : W)) {
       b.fail(sl, "LDS ", store ? "store" : "load", " of ", static_cast<long long>(W),
              " bytes at an address only known to be ", static_cast<long long>(align),
@@ -689,16 +693,20 @@ class lds_view {
       default: return;
     }
   }
-  // The DS operands of address a: a VGPR (a negative or too large constant joins it; none: a
-  // VGPR holding 0) and the offset: constant. Returns the alignment known of their sum.
-  static constexpr uint32_t address_operands(builder& b, const lds_addr& a, operand& reg, int64_t& k, src_loc sl) {
+  // The DS operands of address a: a VGPR (none: a VGPR holding 0) and the offset: constant,
+  // leaving room for `span` more bytes in offset: (the instructions of a split access); what
+  // does not fit 16 bits joins the register (detail::split_lds_offset). Returns the alignment
+  // known of their sum.
+  static constexpr uint32_t address_operands(builder& b, const lds_addr& a, operand& reg, int64_t& k, src_loc sl,
+                                             uint32_t span = 0) {
     reg = a.reg;
     k = a.k;
     const uint32_t align = detail::min_align(a.reg.k == operand::kind::none ? 65536 : a.reg_align, detail::align_of(k));
-    if (k < 0 || k > 65535) {
+    const detail::lds_offset_split sp = detail::split_lds_offset(k, span);
+    if (sp.hi != 0) {
       if (reg.k == operand::kind::none) reg = zero(b, sl);
-      reg = add_const(b, reg, k);
-      k = 0;
+      reg = add_const(b, reg, sp.hi);
+      k = sp.lo;
     }
     if (reg.k == operand::kind::none) reg = zero(b, sl);
     else if (reg.cls != reg_class::vgpr) {

@@ -137,12 +137,15 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
   if (o.barrier_before) c.e(detail::O::s_barrier, {});
   // the wave's total at scratch + 4 * wave
   gpr<dtype::u32> wid = wave_id(J, o.block_x, o.block_y, l);
+  // (a scratch above 64 KiB, gfx950: its high part in the address registers, split_lds_offset)
+  const detail::lds_offset_split at = detail::split_lds_offset(scratch.offset, 4u * W - 4u);
   detail::reg_ref sa = c.s(), va = c.v(), vd = c.v();
   c.e(detail::O::s_lshl_b32, {reg_op(sa), wid.to_operand(), imm_op(2)});
+  if (at.hi) c.e(detail::O::s_add_u32, {reg_op(sa), reg_op(sa), imm_op(static_cast<uint32_t>(at.hi))});
   c.e(detail::O::v_mov_b32, {reg_op(va), reg_op(sa)});
   c.e(detail::O::v_mov_b32, {reg_op(vd), reg_op(wt)});
   modifiers at_scratch;
-  at_scratch.offset = static_cast<int32_t>(scratch.offset);
+  at_scratch.offset = static_cast<int32_t>(at.lo);
   c.e(detail::O::ds_write_b32, {reg_op(va), reg_op(vd)}, at_scratch);
   c.e(detail::O::s_waitcnt, {lgkmcnt(0).to_operand()});
   c.e(detail::O::s_barrier, {});
@@ -154,6 +157,7 @@ constexpr scan_result<T> workgroup_scan(builder J, reduce op, const gpr<T>& v, l
   c.e(detail::O::v_add_u32, {reg_op(jm), imm_op(static_cast<uint64_t>(-1)), ln.to_operand()});
   c.e(detail::O::v_min_u32, {reg_op(a), imm_op(W - 1), reg_op(jm)});
   c.e(detail::O::v_lshlrev_b32, {reg_op(a), imm_op(2), reg_op(a)});
+  if (at.hi) c.e(detail::O::v_add_u32, {reg_op(a), imm_op(static_cast<uint32_t>(at.hi)), reg_op(a)});
   c.e(detail::O::ds_read_b32, {reg_op(p), reg_op(a)}, at_scratch);
   c.e(detail::O::v_cmp_gt_u32, {reg_op(in_range), imm_op(W), reg_op(jm)});
   const operand ident = detail::identity_operand(c, op, T);

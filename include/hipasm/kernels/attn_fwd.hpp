@@ -417,7 +417,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if (i + 1 < 16 * KB) mx = max3(mx, s[i / 16][i % 16], s[(i + 1) / 16][(i + 1) % 16]);
       else mx = max(mx, s[i / 16][i % 16]);
     }
-    mx = max(mx, shuffle_xor(J, mx, 32));
+    mx = max(mx, shuffle_xor(J, mx, 32, {.all_lanes_active = true}));  // (full waves, uniform flow)
   };
   // The reference max moves only when the row max grows past it by more than 2^8 (p <= 256,
   // exact in f32 and as precise in bf16): O and l are rescaled (by alpha = 2^(m_old c - m c))
@@ -569,7 +569,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   e_l32 = tid & AT.c_col().mask;
   e_half = (tid >> AT.c_row().shift) & AT.c_row().mask;
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
-  ltot = lrow + shuffle_xor(J, lrow, 32);
+  ltot = lrow + shuffle_xor(J, lrow, 32, {.all_lanes_active = true});
   inv = select(ltot > 0.0f, rcp(ltot, {.flush_denormals = true}), 0.0f);  // (l >= 1: the max's p is >= 1)
   pool.free(vref);
   pool.free(kref);

@@ -34,8 +34,15 @@ constexpr void view_roundtrip(builder J, arg<uint32_t*> out, arg<uint32_t*> dump
   la = t << 2;
   auto ones = J.vgpr<u32>();
   ones = 0xffffffffu;
+  // (the fill and the dump address bytes past 64 KiB, gfx950, by a register: offset: has 16 bits)
+  auto raw_at = [&](uint32_t off) {
+    auto fa = J.vgpr<u32>();
+    fa = la + (V.base + off);
+    return fa;
+  };
   for (uint32_t off = 0; off < LY.bytes(); off += 1024) {
-    J.If(la < LY.bytes() - off, [&] { J.ds_write_b32(la, ones, {.offset = static_cast<int32_t>(V.base + off)}); });
+    if (V.base + off + 1024 > 65536) J.If(la < LY.bytes() - off, [&] { J.ds_write_b32(raw_at(off), ones); });
+    else J.If(la < LY.bytes() - off, [&] { J.ds_write_b32(la, ones, {.offset = static_cast<int32_t>(V.base + off)}); });
   }
   barrier(J);
   auto row = J.vgpr<u32>().named("row");
@@ -71,7 +78,8 @@ constexpr void view_roundtrip(builder J, arg<uint32_t*> out, arg<uint32_t*> dump
   for (uint32_t off = 0; off < LY.bytes(); off += 1024) {
     J.If(la < LY.bytes() - off, [&] {
       auto v = J.vgpr<u32>();
-      J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(V.base + off)});
+      if (V.base + off + 1024 > 65536) J.ds_read_b32(v, raw_at(off));
+      else J.ds_read_b32(v, la, {.offset = static_cast<int32_t>(V.base + off)});
       J.s_waitcnt(lgkmcnt(0));
       D.store(v, la + off);
     });
