@@ -88,6 +88,8 @@ ALL_FEATURES = [
                   # too) anywhere: a lane whose partner is off reads 0, lanes off keep the target
     "wgreduce",   # workgroup_reduce / workgroup_scan (sum, max, min of u32/i32 over the
                   # workgroup's active lanes; the scratch one of the LDS arrays) at the top level
+    "ldswrap",    # with lds: an LDS address as a VGPR that wraps 32 bits (address - K) plus the DS
+                  # instruction's offset:K (the sum wraps back, as in clang's code)
     "ldshigh",    # gfx950 only: the LDS arrays of "lds" / "wgreduce" placed above 64 KiB (after a
                   # static allocation of 64..160 KiB), up to the last word of the 160 KiB
 ]
@@ -794,29 +796,32 @@ class LdsXchg(Stmt):
     """Every lane writes its word of an LDS array of WS words, s_barrier, every lane (maybe)
     adds to word (idx & P-1) with ds_add_u32, s_barrier, reads word (ridx & P-1). Top level."""
 
-    def __init__(self, dst, src, lds, addv, aidx, ridx, p):
+    def __init__(self, dst, src, lds, addv, aidx, ridx, p, wrap=0):
         self.dst, self.src, self.lds, self.addv, self.aidx, self.ridx, self.p = dst, src, lds, addv, aidx, ridx, p
+        self.wrap = wrap  # "ldswrap": K > 0, the address VGPR holds address - K and offset:K adds it back
 
     def rkind(self):
         return "x"
 
     def dsl(self, d):
         o = f"{self.lds}.offset"
+        k = f" - {self.wrap}u" if self.wrap else ""
+        opt = f", {{.offset = {self.wrap}}}" if self.wrap else ""
         out = [f"{ind(d)}{{",
                f"{ind(d + 1)}auto la = J.vgpr<u32>();",
-               f"{ind(d + 1)}la = tid * 4u + {o};",
-               f"{ind(d + 1)}J.ds_write_b32(la, {self.src.name});",
+               f"{ind(d + 1)}la = tid * 4u + {o}{k};",
+               f"{ind(d + 1)}J.ds_write_b32(la, {self.src.name}{opt});",
                f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
                f"{ind(d + 1)}J.s_barrier();"]
         if self.addv is not None:
             out += [f"{ind(d + 1)}auto aa = J.vgpr<u32>();",
-                    f"{ind(d + 1)}aa = ({self.aidx.dsl()} & {self.p - 1}u) * 4u + {o};",
-                    f"{ind(d + 1)}J.ds_add_u32(aa, {self.addv.name});",
+                    f"{ind(d + 1)}aa = ({self.aidx.dsl()} & {self.p - 1}u) * 4u + {o}{k};",
+                    f"{ind(d + 1)}J.ds_add_u32(aa, {self.addv.name}{opt});",
                     f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
                     f"{ind(d + 1)}J.s_barrier();"]
         out += [f"{ind(d + 1)}auto ra = J.vgpr<u32>();",
-                f"{ind(d + 1)}ra = ({self.ridx.dsl()} & {self.p - 1}u) * 4u + {o};",
-                f"{ind(d + 1)}J.ds_read_b32({self.dst.name}, ra);",
+                f"{ind(d + 1)}ra = ({self.ridx.dsl()} & {self.p - 1}u) * 4u + {o}{k};",
+                f"{ind(d + 1)}J.ds_read_b32({self.dst.name}, ra{opt});",
                 f"{ind(d + 1)}J.s_waitcnt(lgkmcnt(0));",
                 f"{ind(d)}}}"]
         return out
@@ -1892,7 +1897,8 @@ class KernelGen:
         self.used.update([src] + ([addv] if addv else []))
         name = f"lds{self.nlds}"
         self.nlds += 1
-        return [LdsXchg(dst, src, name, addv, aidx, ridx, p)]
+        wrap = 4 * r.randint(1, 16383) if self.feat("ldswrap") and r.random() < 0.5 else 0
+        return [LdsXchg(dst, src, name, addv, aidx, ridx, p, wrap)]
 
     def s_atomic(self, ctx):
         r = self.rng
@@ -2208,6 +2214,8 @@ def features_used(self):
                         names.add("masknot")
             if t == "BufLoad" and (s.k or not (isinstance(s.idx, Bin) and s.idx.op == "band")):
                 names.add("bufwrap")
+            if t == "LdsXchg" and s.wrap:
+                names.add("ldswrap")
             if t in ("Dpp", "ReadLane", "Shuffle") and in_div:
                 names.add("crosslane")
             for c in s.children():
