@@ -647,6 +647,7 @@ class builder : public active_target::mnemonics<builder> {
   }
 
   constexpr emitted emit_ops(target_op op, const operand_arg* args, uint32_t n, const modifiers& m, src_loc l);
+  constexpr bool check_operand_dtypes(const isa::instr_desc& d, const instr& in, const operand_arg* args, src_loc l);
   // Raw emission of already-checked operands (lowering code); no table check.
   constexpr emitted emit_raw(target_op op, std::initializer_list<operand> ops, src_loc l,
                            const modifiers& m = no_modifiers);
@@ -996,6 +997,10 @@ constexpr emitted builder::emit_ops(target_op op, const operand_arg* args, uint3
     fail(l, cr.message.view());
     return {};
   }
+  if ((d.flags & isa::f_mfma) && !check_operand_dtypes(d, list.back(), args, l)) {
+    list.pop_back();
+    return {};
+  }
   if (lane_depth_ != 0 && wave_uniform_ == 0) check_wave_scope(list.back(), l);
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (d.flags & (isa::f_branch | isa::f_terminator)) {
@@ -1003,6 +1008,82 @@ constexpr emitted builder::emit_ops(target_op op, const operand_arg* args, uint3
     start_block();
   }
   return e;
+}
+
+namespace detail {
+// The dtype an MFMA operand's registers hold, from the mnemonic (LLVM's naming:
+// v_mfma[_scale]_<D>_<MxNxK>[_<blocks>b]_<A>[_<B>], v_smfmac_<D>_<MxNxK>_<A>[_<B>]): D and C
+// (operands 0 and 3) the result type, A and B (1, 2) the source types (f16 and bf16 packed in
+// pairs, fp8 / bf8 in fours; the f8f6f4 ones by the cbsz / blgp format code). -1: not
+// checked (SMFMAC's index, the scale operands, i8 sources checked as i32).
+struct mfma_types {
+  int8_t d = -1, a = -1, b = -1;
+  bool smfmac = false;
+};
+constexpr int8_t mfma_source_dtype(std::string_view t, unsigned format_code) {
+  if (t == "f16") return static_cast<int8_t>(dtype::f16x2);
+  if (t == "bf16") return static_cast<int8_t>(dtype::bf16x2);
+  if (t == "f32" || t == "xf32") return static_cast<int8_t>(dtype::f32);
+  if (t == "f64") return static_cast<int8_t>(dtype::f64);
+  if (t == "i8" || t == "i32") return static_cast<int8_t>(dtype::i32);
+  if (t == "fp8") return static_cast<int8_t>(dtype::fp8x4);
+  if (t == "bf8") return static_cast<int8_t>(dtype::bf8x4);
+  if (t == "f8f6f4") {
+    constexpr dtype by_code[] = {dtype::fp8x4, dtype::bf8x4, dtype::fp6, dtype::bf6, dtype::fp4x8};
+    return format_code < 5 ? static_cast<int8_t>(by_code[format_code]) : int8_t{-1};
+  }
+  return -1;
+}
+constexpr mfma_types mfma_types_of(std::string_view name, const instr& in) {
+  mfma_types r;
+  std::string_view rest;
+  if (name.starts_with("v_mfma_scale_")) rest = name.substr(13);
+  else if (name.starts_with("v_mfma_")) rest = name.substr(7);
+  else if (name.starts_with("v_smfmac_")) rest = name.substr(9), r.smfmac = true;
+  else return r;
+  // Tokens: result type, shape, [blocks], A type, [B type].
+  std::string_view tok[6];
+  int n = 0;
+  while (!rest.empty() && n < 6) {
+    const std::size_t u = rest.find('_');
+    tok[n++] = rest.substr(0, u);
+    rest = u == std::string_view::npos ? std::string_view{} : rest.substr(u + 1);
+  }
+  if (n < 3) return r;
+  int k = 2;
+  if (k < n && tok[k].size() >= 2 && tok[k].back() == 'b' && tok[k][0] >= '0' && tok[k][0] <= '9') ++k;
+  if (k >= n) return r;
+  r.d = mfma_source_dtype(tok[0], 0);
+  r.a = mfma_source_dtype(tok[k], in.mods.cbsz());
+  r.b = mfma_source_dtype(k + 1 < n ? tok[k + 1] : tok[k], in.mods.blgp());
+  return r;
+}
+// A register of dtype `got` where `want` is expected: the same, or raw bits (u32 or u64, of
+// any dtype: loads and packing fill u32 registers; the table checks the width).
+constexpr bool operand_dtype_fits(int8_t want, int8_t got) {
+  if (want < 0 || got < 0 || want == got) return true;
+  const dtype g = static_cast<dtype>(got);
+  return g == dtype::u32 || g == dtype::u64;
+}
+}  // namespace detail
+
+// An MFMA's register operands against the dtypes its mnemonic names (detail::mfma_types_of):
+// an f32 register as an f16 MFMA's A, a bf16x2 accumulator, ... is an error at the call
+// unless the register is reinterpreted (.as<T>()).
+constexpr bool builder::check_operand_dtypes(const isa::instr_desc& d, const instr& in, const operand_arg* args,
+                                             src_loc l) {
+  const detail::mfma_types t = detail::mfma_types_of(d.name, in);
+  const int8_t want[4] = {t.d, t.a, t.b, t.smfmac ? int8_t{-1} : t.d};
+  constexpr std::string_view role[4] = {"the result (D)", "A", "B", "the accumulator (C)"};
+  for (uint32_t i = 0; i < 4 && i < in.num_operands; ++i) {
+    if (args[i].op.k != operand::kind::vreg || detail::operand_dtype_fits(want[i], args[i].dtype)) continue;
+    const dtype w = static_cast<dtype>(want[i]), g = static_cast<dtype>(args[i].dtype);
+    fail(l, d.name, " operand ", static_cast<long long>(i), " (", role[i], "): a register of dtype ", dtype_name(g),
+         " where the instruction takes ", dtype_name(w), ": reinterpret the register with .as<", dtype_name(w),
+         ">() if its bits are ", dtype_name(w), ", else convert the values");
+    return false;
+  }
+  return true;
 }
 
 constexpr emitted builder::emit_raw(target_op op, std::initializer_list<operand> ops, src_loc l,

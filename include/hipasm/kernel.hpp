@@ -266,13 +266,20 @@ inline constexpr int HIPASM_TEXT_PACKED = 0;
 #pragma pop_macro("HIPASM_TEXT_CAPACITY")
 #pragma pop_macro("HIPASM_ASM_COMMENTS")
 
+// What precedes a kernel's error message in the static_assert (clang prints it as is).
+inline constexpr char error_line_break = '\n';
+
 // Fills the summary from a compiled kernel (or its error).
 constexpr void summarize(kernel_summary& s, const pipeline_state& st) {
   if (st.error.failed) {
     // Valid constraints and clobbers even so: only the static_assert should speak.
+    // The message starts a line of its own (error_line_break) so that its "file:line: error:"
+    // is the first thing on that line: clang's own location for the failed static_assert is
+    // the HIPASM_KERNEL_BODY line, and editors read a location only at a line's start.
+    s.message.chars[s.message.len++] = error_line_break;
     for (char c : st.error.view())
       if (s.message.len + 1 < sizeof(s.message.chars)) s.message.chars[s.message.len++] = c;
-    s.message_size = st.error.size();
+    s.message_size = st.error.size() + 1;
     s.clobber_v = reg_text('v', 2);  // (not chained: the bytecode interpreter reports the
     s.clobber_a = reg_text('v', 2);  // member-to-member copy as an overlapping memcpy)
     s.clobber_s = reg_text('s', 0);
@@ -537,7 +544,8 @@ consteval fixed_text<N> kernel_message(std::string_view name, std::string_view l
   if constexpr (N != 0) {
     const pipeline_state st = compile_kernel<Kernel>(name, label_uid);
     const std::string_view m = st.error.view();
-    __builtin_memcpy(t.chars.data(), m.data(), m.size() < N ? m.size() : N);
+    t.chars[0] = error_line_break;  // (summarize's)
+    __builtin_memcpy(t.chars.data() + 1, m.data(), m.size() < N - 1 ? m.size() : N - 1);
   }
   return t;
 }

@@ -99,10 +99,15 @@ struct operand_at {
 // 64-bit operand is expected, which the builder handles).
 struct operand_arg {
   operand op{};
+  // A typed register's dtype (registers.hpp's enum as an int), -1 for anything else: the
+  // builder checks it against what the instruction takes (builder::check_operand_dtypes).
+  int8_t dtype = -1;
 
   constexpr operand_arg() = default;
   template <operand_like R>
-  constexpr operand_arg(const R& r) : op(r.to_operand()) {}
+  constexpr operand_arg(const R& r) : op(r.to_operand()) {
+    if constexpr (requires { static_cast<int>(R::type); }) dtype = static_cast<int8_t>(R::type);
+  }
   template <class I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
   constexpr operand_arg(I v) {

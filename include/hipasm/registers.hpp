@@ -741,6 +741,7 @@ constexpr void swap_handles(gpr<T>& a, gpr<T>& c) {
 // -x, abs(x), ~x on a register, not yet evaluated.
 template <dtype T>
 struct unary : detail::arith_base<T> {
+  static constexpr dtype type = T;  // (an instruction operand's dtype: operand_arg)
   gpr<T> g;
   bool neg = false, absolute = false, bnot = false;
 

@@ -67,6 +67,34 @@ TEST_CASE("select takes constants and unary expressions in either position", "[h
   }
 }
 
+TEST_CASE("select of two constants takes their C++ type's dtype", "[helpers][select]") {
+  auto dev = rt::device::open(rt::backend::sim);
+  auto mod = load(*dev);
+  std::vector<float> xs(256);
+  for (int i = 0; i < 256; ++i) xs[i] = (i % 3 == 0 ? -1.0f : 1.0f) * static_cast<float>(i % 7);
+  for (int n : {4, 5}) {
+    rt::buffer<float> X(*dev, xs);
+    rt::buffer<uint32_t> out(*dev, std::vector<uint32_t>(4 * 256, 0));
+    rt::kernel_args args;
+    args.add(out.ptr()).add(X.ptr()).add(n);
+    auto rep = dev->launch(*mod, "select_constants", {4, 1, 1}, {64, 1, 1}, args);
+    for (const auto& d : rep.diagnostics) FAIL_CHECK("checker: " << d);
+    auto r = out.download();
+    int bad = 0;
+    for (int i = 0; i < 256 && bad < 8; ++i) {
+      const bool neg = xs[i] < 0.0f;
+      const uint32_t want[4] = {neg ? 1u : 2u, static_cast<uint32_t>(neg ? -3 : 4), B(neg ? 0.5f : 2.5f),
+                                n < 5 ? 7u : 9u};
+      for (int k = 0; k < 4; ++k)
+        if (r[k * 256 + i] != want[k]) {
+          ++bad;
+          FAIL_CHECK("n=" << n << " i=" << i << " k=" << k << " got " << r[k * 256 + i] << " want " << want[k]);
+        }
+    }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("shuffle_xor_into writes into a given register, a pair slot, or in place", "[helpers][lanes]") {
   auto dev = rt::device::open(rt::backend::sim);
   auto mod = load(*dev);

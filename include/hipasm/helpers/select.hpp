@@ -176,6 +176,39 @@ constexpr gpr<T> select(const cond& c, const std::type_identity_t<val<T>>& a, co
   detail::reg_ref d = detail::lower_select<T>(c, a.x, b.x, h.l);
   return h.result<T>(d);
 }
+// Two plain constants of one C++ type: the dtype is that type's (select(c, 1u, 2u) is u32,
+// select(c, 1, 2) i32, select(c, 1.0f, 2.0f) f32).
+namespace detail {
+template <class A>
+constexpr dtype constant_dtype() {
+  if constexpr (std::is_same_v<A, unsigned>) return dtype::u32;
+  else if constexpr (std::is_same_v<A, int>) return dtype::i32;
+  else return dtype::f32;
+}
+template <class A, class B>
+concept same_constants =
+    std::is_same_v<A, B> && (std::is_same_v<A, unsigned> || std::is_same_v<A, int> || std::is_same_v<A, float>);
+template <class A, class B>
+concept two_constants = std::is_arithmetic_v<A> && std::is_arithmetic_v<B>;
+}  // namespace detail
+template <class A, class B>
+  requires detail::same_constants<A, B>
+constexpr gpr<detail::constant_dtype<A>()> select(const cond& c, A a, B b,
+                                                  std::source_location l = std::source_location::current()) {
+  return select<detail::constant_dtype<A>()>(c, a, b, l);
+}
+// Constants of two C++ types (1u and 1, 1 and 1.0f) or of a type without a 32-bit dtype: a
+// kernel error at the call saying what to write (a deleted overload would list every select
+// candidate; a static_assert would point into this header first).
+template <class A, class B>
+  requires(detail::two_constants<A, B> && !detail::same_constants<A, B>)
+constexpr gpr<dtype::u32> select(const cond& c, A, B, std::source_location l = std::source_location::current()) {
+  detail::report(*detail::cond_builder(c), to_src_loc(l),
+                 "select of two constants of different C++ types, or of a type other than unsigned, int and "
+                 "float: name the dtype, as in select<dtype::u32>(c, 1, 2)");
+  return select<dtype::u32>(c, 0u, 0u, l);
+}
+
 // A condition as 0 or 1 (u32).
 constexpr gpr<dtype::u32> as_u32(const cond& c, std::source_location l = std::source_location::current()) {
   return select<dtype::u32>(c, 1, 0, l);

@@ -9,12 +9,14 @@
 //  - it only reads memory: no store, atomic, LDS-DMA, GDS, M0/EXEC write;
 //  - no cache-policy bit (glc/sc0/sc1/slc/nt): a load with one may be a volatile or an
 //    acquiring read that a program relies on for ordering (polling a flag), so it stays;
-//  - no s_waitcnt's count depends on it: the waits of its counters that follow it, up to one
-//    that waits for that counter to reach zero, all do (a wait that leaves N operations
-//    pending would guarantee one operation fewer without it). They are looked for in its
-//    block and on along blocks of one successor; the end of the kernel (s_endpgm) waits for
-//    everything, so it counts as a zero wait. Anywhere else (a branch) it stays. Loads do
-//    not order other memory accesses on gfx9, so nothing else can depend on it.
+//  - no s_waitcnt's count depends on it: on every path from it (through branches, joins and
+//    loop back-edges: a load in a loop whose value no iteration and no later code reads goes
+//    too), the waits of its counters up to one that waits for that counter to reach zero are
+//    all such zero waits (a wait that leaves N operations pending would guarantee one
+//    operation fewer without it); the end of the kernel (s_endpgm) waits for everything, so
+//    it counts as a zero wait. A wait_for's wait is computed after dce from the loads left,
+//    so it does not count. Loads do not order other memory accesses on gfx9, so nothing
+//    else can depend on it.
 #pragma once
 #include "../vec.hpp"
 
@@ -37,36 +39,53 @@ constexpr bool dead_load(const isa_view& isa, const function& fn, std::size_t b,
   if (m.glc || m.slc || m.nt || m.sc0 || m.sc1 || m.lds || m.gds) return false;
   for (int k = 0; k < in.num_operands; ++k)
     if (is_def(role_of(d, k)) && in.ops[k].k != operand::kind::vreg) return false;
-  bool vm = async_counts_vm(d), lgkm = async_counts_lgkm(d);
-  if (!vm && !lgkm) return false;
-  // (at most one visit per block: a chain of single successors may close a loop)
-  for (std::size_t at = b, j = i + 1, steps = 0; steps <= fn.blocks.size(); ++steps, j = 0) {
-    const block& cur = fn.blocks[at];
-    for (; j < cur.instrs.size() && (vm || lgkm); ++j) {
+  const uint8_t counters = (async_counts_vm(d) ? 1 : 0) | (async_counts_lgkm(d) ? 2 : 0);
+  if (!counters) return false;
+  // Every path on from the load, through branches and loop back-edges, with the counters it
+  // may still be pending on (bit 0 vm, bit 1 lgkm): a block is scanned again only with a
+  // set of them that no earlier scan of it covered (seen: bit k for a scan with set k), so at
+  // most three scans of a block.
+  vec<uint8_t> seen(fn.blocks.size(), 0);
+  struct path {
+    std::size_t block, from;
+    uint8_t pending;
+  };
+  vec<path> todo;
+  todo.push_back({b, i + 1, counters});
+  while (!todo.empty()) {
+    const path p = todo.back();
+    todo.pop_back();
+    const block& cur = fn.blocks[p.block];
+    uint8_t pending = p.pending;
+    for (std::size_t j = p.from; j < cur.instrs.size() && pending; ++j) {
       const instr& w = cur.instrs[j];
       const isa::instr_desc& wd = isa.descs[w.op];
       if (!(wd.flags & isa::f_waitcnt)) continue;
       if (!isa.sem || isa.sem[w.op].kind != isa::op_kind::waitcnt) return false;  // other wait forms
       const waitcnt_counts c = decode_waitcnt(w);
-      if (vm && c.vm != 63) {
+      if ((pending & 1) && c.vm != 63) {
         if (c.vm != 0) return false;
-        vm = false;
+        pending &= ~1;
       }
-      if (lgkm && c.lgkm != 15) {
+      if ((pending & 2) && c.lgkm != 15) {
         if (c.lgkm != 0) return false;
-        lgkm = false;
+        pending &= ~2;
       }
     }
-    if (!vm && !lgkm) return true;
-    if (cur.succs.size() == 1) {
-      at = cur.succs[0];
+    if (!pending) continue;
+    if (cur.succs.empty()) {
+      // the end of the program waits for everything (not s_setpc_b64: code may follow)
+      if (cur.instrs.empty() || !std::string_view(isa.descs[cur.instrs.back().op].name).starts_with(lit("s_endpgm")))
+        return false;
       continue;
     }
-    // the end of the program waits for everything (not s_setpc_b64: code may follow)
-    return cur.succs.empty() && !cur.instrs.empty() &&
-           std::string_view(isa.descs[cur.instrs.back().op].name).starts_with(lit("s_endpgm"));
+    for (uint32_t s : cur.succs) {
+      if (seen[s] & ((1u << pending) | (1u << 3))) continue;  // (a scan with more pending covers fewer)
+      seen[s] |= static_cast<uint8_t>(1u << pending);
+      todo.push_back({s, 0, pending});
+    }
   }
-  return false;
+  return true;
 }
 // Whether special-register def `a` (SCC, VCC: a SALU result's SCC, a carry) of instruction i
 // of block b is written again later in the block before any read: the next instruction
@@ -92,57 +111,105 @@ constexpr bool overwritten_in_block(const access_table& t, std::size_t b, std::s
 }
 
 // The instructions whose defs are all vreg dwords (or SCC/VCC that overwritten_in_block
-// says are dead) that no instruction reads, anywhere, found
-// without liveness (one backward sweep over the blocks, a removed instruction's reads no
-// longer count, so a chain of dead values in program order goes at once): most of what dce
-// removes is of this kind (results of the expressions that a fused instruction or cse made
-// unread). `keep[b]` gets the block's flags when it loses any. Then the liveness of what is
-// left usually finds nothing more, and the allocator can use it as it is.
+// says are dead) that no instruction that stays reads, anywhere, found without liveness:
+// the ones that must stay (a store, a branch, a def something else needs...) mark the vreg
+// dwords they read as needed, then every instruction that writes a needed dword stays and
+// marks its own reads, until nothing changes (sweeps in reverse program order: a chain of
+// dead values goes in one sweep, a value a loop carries to itself, such as a pointer stepped
+// each iteration for a dead load, takes a sweep or two more); a load left unneeded goes only
+// where dead_load says nothing observes it, else it stays and the sweeps go on. Flow-
+// insensitive (a dword needed anywhere keeps every write of it): most of what dce removes
+// is of this kind (results of the expressions that a fused instruction or cse made unread).
+// `keep[b]` gets the block's flags when it loses any. Then the liveness of what is left
+// usually finds nothing more, and the allocator can use it as it is.
 constexpr bool mark_unread(const function& fn, const isa_view& isa, const access_table& t, uint32_t vreg_dwords,
                            vec<vec<uint8_t>>& keep) {
   const uint32_t* const acc_begin = t.begin.data();
   const access* const accs = t.acc.data();
-  const std::size_t nacc = t.acc.size();
-  vec<uint32_t> reads_(vreg_dwords, 0);
-  uint32_t* const reads = reads_.data();
-  for (std::size_t x = 0; x < nacc; ++x) {
-    const access& a = accs[x];
-    if (!(a.flags & access::use) || a.first >= vreg_dwords) continue;
-    for (uint32_t d = a.first; d < a.first + a.n; ++d) ++reads[d];
-  }
-  bool any = false;
+  bitset needed(vreg_dwords);
+  uint64_t* const nw = needed.w.data();
+  auto need_reads = [&](uint32_t a0, uint32_t a1) {
+    for (uint32_t x = a0; x < a1; ++x) {
+      const access& a = accs[x];
+      if (!(a.flags & access::use) || a.first >= vreg_dwords) continue;
+      for (uint32_t d = a.first; d < a.first + a.n; ++d) nw[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+  };
+  // The instructions that may go (block, index), in reverse program order; the rest stay and
+  // need what they read.
+  struct candidate {
+    uint32_t b, i;
+    bool load;  // has side effects: goes only if dead_load
+  };
+  vec<candidate> cands;
   for (std::size_t b = fn.blocks.size(); b-- > 0;) {
     const block& blk = fn.blocks[b];
     const uint32_t t0 = t.at(b);
-    vec<uint8_t>* flags = nullptr;
     for (std::size_t i = blk.instrs.size(); i-- > 0;) {
       const uint32_t a0 = acc_begin[t0 + i], a1 = acc_begin[t0 + i + 1];
-      bool has_defs = false, unread = true;
-      for (uint32_t x = a0; x < a1 && unread; ++x) {
+      bool has_defs = false, may_go = true;
+      for (uint32_t x = a0; x < a1 && may_go; ++x) {
         const access& a = accs[x];
         if (!(a.flags & access::def)) continue;
         has_defs = true;
-        if (a.first >= vreg_dwords) unread = overwritten_in_block(t, b, i, blk.instrs.size(), a);
-        else
-          for (uint32_t d = a.first; d < a.first + a.n && unread; ++d) unread = reads[d] == 0;
+        if (a.first >= vreg_dwords) may_go = overwritten_in_block(t, b, i, blk.instrs.size(), a);
       }
-      if (!has_defs || !unread) continue;
-      const instr& in = blk.instrs[i];
-      if (has_side_effects(isa, in) && !dead_load(isa, fn, b, i)) continue;
-      if (!flags) {
-        keep[b].assign(blk.instrs.size(), 1);
-        flags = &keep[b];
-      }
-      (*flags)[i] = 0;
-      any = true;
-      for (uint32_t x = a0; x < a1; ++x) {
+      // (needed by an instruction after it, already seen: most are, and never become candidates)
+      for (uint32_t x = a0; x < a1 && may_go; ++x) {
         const access& a = accs[x];
-        if (!(a.flags & access::use) || a.first >= vreg_dwords) continue;
-        for (uint32_t d = a.first; d < a.first + a.n; ++d) --reads[d];
+        if ((a.flags & access::def) && a.first < vreg_dwords && needed.any_range(a.first, a.n)) may_go = false;
       }
+      const instr& in = blk.instrs[i];
+      const bool effects = may_go && has_defs && has_side_effects(isa, in);
+      if (effects && !(isa.descs[in.op].flags & isa::f_load)) may_go = false;
+      if (has_defs && may_go) cands.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(i), effects});
+      else need_reads(a0, a1);
     }
   }
-  return any;
+  // Sweeps until no candidate turns out needed; then the unneeded loads dead_load keeps.
+  for (;;) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      std::size_t n = 0;
+      candidate* const c = cands.data();
+      for (std::size_t k = 0; k < cands.size(); ++k) {
+        const uint32_t f = t.at(c[k].b) + c[k].i;
+        const uint32_t a0 = acc_begin[f], a1 = acc_begin[f + 1];
+        bool is_needed = false;
+        for (uint32_t x = a0; x < a1 && !is_needed; ++x) {
+          const access& a = accs[x];
+          if ((a.flags & access::def) && a.first < vreg_dwords) is_needed = needed.any_range(a.first, a.n);
+        }
+        if (is_needed) {
+          need_reads(a0, a1);
+          changed = true;
+        } else {
+          c[n++] = c[k];
+        }
+      }
+      cands.resize(n);
+    }
+    bool kept_load = false;
+    std::size_t n = 0;
+    candidate* const c = cands.data();
+    for (std::size_t k = 0; k < cands.size(); ++k) {
+      if (c[k].load && !dead_load(isa, fn, c[k].b, c[k].i)) {
+        const uint32_t f = t.at(c[k].b) + c[k].i;
+        need_reads(acc_begin[f], acc_begin[f + 1]);
+        kept_load = true;
+      } else {
+        c[n++] = c[k];
+      }
+    }
+    cands.resize(n);
+    if (!kept_load) break;
+  }
+  for (const candidate& c : cands) {
+    if (keep[c.b].empty()) keep[c.b].assign(fn.blocks[c.b].instrs.size(), 1);
+    keep[c.b][c.i] = 0;
+  }
+  return !cands.empty();
 }
 
 // The access table of the function after the instructions `keep` marks went (blocks without

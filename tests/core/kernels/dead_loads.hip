@@ -17,3 +17,8 @@ extern "C" __attribute__((global)) void dl_end_in_if(unsigned* out, const unsign
 extern "C" __attribute__((global)) void dl_end_lds_dma(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<end_lds_dma>, out, in); }
 extern "C" __attribute__((global)) void dl_end_atomic(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<end_atomic>, out, in); }
 extern "C" __attribute__((global)) void dl_branch_follows(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<branch_follows>, out, in); }
+extern "C" __attribute__((global)) void dl_loop_dead(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<loop_dead>, out, in); }
+extern "C" __attribute__((global)) void dl_loop_dead_wait(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<loop_dead_wait>, out, in); }
+extern "C" __attribute__((global)) void dl_loop_next(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<loop_next>, out, in); }
+extern "C" __attribute__((global)) void dl_loop_epilogue(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<loop_epilogue>, out, in); }
+extern "C" __attribute__((global)) void dl_loop_partial(unsigned* out, const unsigned* in) { HIPASM_KERNEL_BODY(dl_kernel<loop_partial>, out, in); }

@@ -13,7 +13,7 @@ enum kind : int {
   smem_zero_wait,
   ds_zero_wait,
   no_wait_in_block,  // its block falls through to the end of the kernel: goes
-  branch_follows,    // a per-lane If follows it before any wait: stays
+  branch_follows,    // a per-lane If follows it, then a zero wait on both paths: goes
   // after the store, at the end of the kernel (no wait follows: s_endpgm waits for all)
   baseline,    // nothing after the store
   end_vm,      // a global load and its own address arithmetic: both go
@@ -22,6 +22,13 @@ enum kind : int {
   end_in_if,   // a global load in a per-lane If that ends the kernel: goes
   end_lds_dma, // a buffer load to LDS (writes LDS): stays
   end_atomic,  // a returning atomic whose result is unused: stays
+  // in a uniform loop
+  loop_dead,       // each iteration's dwordx4 overwritten by the next, never read: goes, and
+                   // its address arithmetic (a pointer stepped each iteration) with it
+  loop_dead_wait,  // the same with a zero wait in the loop after it: goes
+  loop_next,       // read by the next iteration (before it is loaded again): stays
+  loop_epilogue,   // loaded again each iteration, read after the loop: stays
+  loop_partial,    // dead, but a partial wait in the loop counts it: stays
   count
 };
 
@@ -65,6 +72,28 @@ constexpr void dl_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> in)
     J.If(w < 1000u, [&] { J.global_load_dword(dead, q, off); });
     J.If(w < 500u, [&] { w = w + 1u; });
     J.s_waitcnt(vmcnt(0));
+  } else if constexpr (K == loop_next) {
+    J.s_waitcnt(vmcnt(0));
+    auto x = J.vgpr<u32>().named("x");
+    x = v;
+    auto i = J.sgpr<u32>();
+    J.For(i, 0u, 3u, [&] {
+      v = x;  // the previous iteration's x
+      J.global_load_dword(x, p, off);
+      J.s_waitcnt(vmcnt(0));
+    });
+  } else if constexpr (K == loop_epilogue) {
+    auto i = J.sgpr<u32>();
+    J.For(i, 0u, 3u, [&] { J.global_load_dword(v, p, off); });
+    J.s_waitcnt(vmcnt(0));
+  } else if constexpr (K == loop_partial) {
+    auto i = J.sgpr<u32>();
+    J.For(i, 0u, 3u, [&] {
+      J.global_load_dword(v, p, off);
+      J.global_load_dword(dead, q, off);
+      J.s_waitcnt(vmcnt(1));  // guarantees v only because the dead load is younger
+    });
+    J.s_waitcnt(vmcnt(0));  // (no iteration: the first v)
   } else {
     J.s_waitcnt(vmcnt(0));
   }
@@ -98,6 +127,16 @@ constexpr void dl_kernel(builder J, arg<unsigned*> out, arg<const unsigned*> in)
     auto z = J.sgpr<u32>();
     z = 0u;
     I.load_lds(at(z) + tile.offset, a);
+  } else if constexpr (K == loop_dead || K == loop_dead_wait) {
+    auto d4 = J.vgpr<u32>(4).named("d4");
+    auto a = J.vgpr<u64>().named("a");
+    a = in + ((lane * 3u + 5u) << 2);
+    auto i = J.sgpr<u32>();
+    J.For(i, 0u, 4u, [&] {
+      J.global_load_dwordx4(d4, a, off);
+      if constexpr (K == loop_dead_wait) J.s_waitcnt(vmcnt(0));
+      a = a + 16u;
+    });
   } else if constexpr (K == end_atomic) {
     auto one = J.vgpr<u32>();
     one = 1u;

@@ -83,6 +83,26 @@ constexpr void buffer_array(builder J, arg<float*> out, arg<const float*> a, arg
   O.store(y, voff + 1024);
 }
 
+// Two constants of one C++ type take its dtype: out[k * 256 + p] for x = xs[p], n uniform:
+// k = 0 select(x < 0, 1u, 2u), 1 select(x < 0, -3, 4) as i32, 2 select(x < 0, 0.5f, 2.5f),
+// 3 select(n < 5, 7u, 9u) (uniform).
+constexpr void select_constants(builder J, arg<unsigned*> out, arg<const float*> xs, arg<int> n) {
+  auto o = byte_offset(J);
+  auto x = J.vgpr<f32>();
+  J.global_load_dword(x, o, xs);
+  J.s_waitcnt(vmcnt(0));
+  gpr<u32> a = select(x < 0.0f, 1u, 2u);
+  gpr<i32> b = select(x < 0.0f, -3, 4);
+  gpr<f32> c = select(x < 0.0f, 0.5f, 2.5f);
+  gpr<u32> d = select(n < 5, 7u, 9u);
+  auto dv = J.vgpr<u32>();
+  dv = d;
+  J.global_store_dword(o, a, out);
+  J.global_store_dword(o + 1024u, b, out);
+  J.global_store_dword(o + 2048u, c, out);
+  J.global_store_dword(o + 3072u, dv, out);
+}
+
 }  // namespace tf
 
 extern "C" __attribute__((global)) void select_expr(float* out, const float* xs, const float* ys, int n) {
@@ -96,3 +116,6 @@ extern "C" __attribute__((global)) void minmax3_mods(float* out, const float* xs
   HIPASM_KERNEL_BODY(tf::minmax3_mods, out, xs, ys, zs);
 }
 extern "C" __attribute__((global)) void cvt_i8(unsigned* out, const float* xs) { HIPASM_KERNEL_BODY(tf::cvt_i8, out, xs); }
+extern "C" __attribute__((global)) void select_constants(unsigned* out, const float* xs, int n) {
+  HIPASM_KERNEL_BODY(tf::select_constants, out, xs, n);
+}
