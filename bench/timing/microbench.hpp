@@ -74,10 +74,10 @@ constexpr void mfma(builder J, const gpr<f32>& acc, const gpr<u32>& a, const gpr
   else if constexpr (S == mfma_shape::f16_4x4x4) J.v_mfma_f32_4x4x4_16b_f16(acc, a, b, acc);
   else if constexpr (S == mfma_shape::fp8_32x32x16) J.v_mfma_f32_32x32x16_fp8_fp8(acc, a, b, acc);
   else if constexpr (S == mfma_shape::fp8_16x16x32) J.v_mfma_f32_16x16x32_fp8_fp8(acc, a, b, acc);
-  else if constexpr (S == mfma_shape::i8_16x16x32) J.v_mfma_i32_16x16x32_i8(acc, a, b, acc);
+  else if constexpr (S == mfma_shape::i8_16x16x32) J.v_mfma_i32_16x16x32_i8(acc.as<i32>(), a, b, acc.as<i32>());
   else if constexpr (S == mfma_shape::f32_32x32x2) J.v_mfma_f32_32x32x2_f32(acc, a, b, acc);
   else if constexpr (S == mfma_shape::f32_16x16x4) J.v_mfma_f32_16x16x4_f32(acc, a, b, acc);
-  else J.v_mfma_f64_16x16x4_f64(acc, a, b, acc);
+  else J.v_mfma_f64_16x16x4_f64(acc.as<f64>(), a, b, acc.as<f64>());
 }
 constexpr bool mfma_f32_inputs(mfma_shape s) { return s == mfma_shape::f32_32x32x2 || s == mfma_shape::f32_16x16x4; }
 // `Accs` accumulators (a0.., one after the other), MFMA i on accumulator i % Accs: 1 is a

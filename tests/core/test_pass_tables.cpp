@@ -132,8 +132,20 @@ bool check_table_after_dce(const char* name) {
 
 }  // namespace
 
+// A value overwritten on both paths of an If before any read: its register is read later (so
+// mark_unread, which asks whether anything reads the register, keeps it) and the blocks differ
+// (a block's own overwrite analysis does not see it): only dce's liveness finds it dead.
+constexpr void overwritten_on_both_paths(builder J, arg<uint32_t*> out, arg<uint32_t> n) {
+  auto v = J.vgpr<u32>();
+  v = J.thread_id_x() * 3u;
+  J.If(n > 3u, [&] { v = J.thread_id_x() + 5u; }, [&] { v = J.thread_id_x() + 7u; });
+  J.global_store_dword(J.vgpr<u64>().fill(0), v, off);
+  (void)out;
+}
+
 TEST_CASE("dce's access table after its removals equals a fresh one, its carried liveness covers a fresh one", "[dce][pipeline]") {
   int carried = 0;
+  carried += check_table_after_dce<&overwritten_on_both_paths>("overwritten_on_both_paths");
   carried += check_table_after_dce<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = true, .waves = 4, .bn = 32}>>(
       "attn_fwd_d64_causal");
   carried += check_table_after_dce<&kernels::gemm_quant_kernel<kernels::gemm_quant_config{.type = kernels::quant_type::i8, .scale = kernels::quant_scale::per_token,

@@ -37,12 +37,12 @@ std::string build(const std::string& name, const std::string& arch, const std::s
   return co;
 }
 
-rt::launch_report launch(const std::string& co, const std::string& kernel, rt::kernel_args& args) {
-  auto dev = rt::device::open(rt::backend::sim);
-  auto mod = dev->load_file(co);
+// One workgroup of 64 lanes of `kernel` from the code object `co`, the checker's definedness on.
+rt::launch_report launch(rt::device& dev, const std::string& co, const std::string& kernel, rt::kernel_args& args) {
+  auto mod = dev.load_file(co);
   rt::launch_options opts;
   opts.check_undefined = true;
-  return dev->launch(*mod, kernel, {1, 1, 1}, {64, 1, 1}, args, opts);
+  return dev.launch(*mod, kernel, {1, 1, 1}, {64, 1, 1}, args, opts);
 }
 
 void require_clean(const rt::launch_report& rep) {
@@ -129,10 +129,7 @@ TEST_CASE("checker: LDS definedness follows a wrapped DS address (clang's transp
     rt::buffer<uint32_t> din(*dev, in), dout(*dev, 256);
     rt::kernel_args args;
     args.add(din.addr()).add(dout.addr());
-    auto mod = dev->load_file(co);
-    rt::launch_options opts;
-    opts.check_undefined = true;
-    require_clean(dev->launch(*mod, "lds_wrap_transpose", {1, 1, 1}, {64, 1, 1}, args, opts));
+    require_clean(launch(*dev, co, "lds_wrap_transpose", args));
     const auto out = dout.download();
     for (uint32_t l = 0; l < 64; ++l)
       for (uint32_t k = 0; k < 4; ++k) CHECK(out[4 * l + k] == in[4 * (63 - l) + k] + k + 1);
@@ -147,10 +144,7 @@ TEST_CASE("checker: wrapped addresses of ds_write2 / ds_read2 / LDS atomics", "[
     rt::buffer<uint32_t> dout(*dev, 320);
     rt::kernel_args args;
     args.add(dout.addr());
-    auto mod = dev->load_file(co);
-    rt::launch_options opts;
-    opts.check_undefined = true;
-    require_clean(dev->launch(*mod, "lds_wrap_forms", {1, 1, 1}, {64, 1, 1}, args, opts));
+    require_clean(launch(*dev, co, "lds_wrap_forms", args));
     const auto out = dout.download();
     // dword 126 - 2l holds lane l's l (+ 7), dword 127 - 2l its l + 1000 (+ 5)
     std::vector<uint32_t> lds(128);
@@ -171,10 +165,7 @@ TEST_CASE("checker: gfx950 ds_read_b64_tr_b16 from a wrapped address, and its de
   rt::buffer<uint32_t> dout(*dev, 128);
   rt::kernel_args args;
   args.add(dout.addr());
-  auto mod = dev->load_file(co);
-  rt::launch_options opts;
-  opts.check_undefined = true;
-  require_clean(dev->launch(*mod, "lds_wrap_read_tr", {1, 1, 1}, {64, 1, 1}, args, opts));
+  require_clean(launch(*dev, co, "lds_wrap_read_tr", args));
   auto out = dout.download();
   // Lane r reads the row at 504 - 8r: rows[63 - r], whose halfword h the kernel wrote as:
   auto row_half = [](uint32_t j, uint32_t h) {
@@ -191,7 +182,7 @@ TEST_CASE("checker: gfx950 ds_read_b64_tr_b16 from a wrapped address, and its de
     CHECK(out[l] == want[0]);
     CHECK(out[64 + l] == want[1]);
   }
-  rt::launch_report rep = launch(co, "lds_read_tr_partial", args);
+  rt::launch_report rep = launch(*dev, co, "lds_read_tr_partial", args);
   for (const std::string& d : rep.diagnostics) UNSCOPED_INFO(d);
   // (in either order: the stores of the low and the high dword)
   REQUIRE(rep.diagnostics.size() == 2);

@@ -122,6 +122,13 @@ constexpr bool overwritten_in_block(const access_table& t, std::size_t b, std::s
 // is of this kind (results of the expressions that a fused instruction or cse made unread).
 // `keep[b]` gets the block's flags when it loses any. Then the liveness of what is left
 // usually finds nothing more, and the allocator can use it as it is.
+// An instruction mark_unread may remove: block b, index i. (At namespace scope: a local class's
+// implicit constructor is not defined yet where vec's constant-evaluated `new T[n]()` needs it.)
+struct dce_candidate {
+  uint32_t b = 0, i = 0;
+  bool load = false;  // has side effects: goes only if dead_load
+};
+
 constexpr bool mark_unread(const function& fn, const isa_view& isa, const access_table& t, uint32_t vreg_dwords,
                            vec<vec<uint8_t>>& keep) {
   const uint32_t* const acc_begin = t.begin.data();
@@ -137,11 +144,7 @@ constexpr bool mark_unread(const function& fn, const isa_view& isa, const access
   };
   // The instructions that may go (block, index), in reverse program order; the rest stay and
   // need what they read.
-  struct candidate {
-    uint32_t b, i;
-    bool load;  // has side effects: goes only if dead_load
-  };
-  vec<candidate> cands;
+  vec<dce_candidate> cands;
   for (std::size_t b = fn.blocks.size(); b-- > 0;) {
     const block& blk = fn.blocks[b];
     const uint32_t t0 = t.at(b);
@@ -172,7 +175,7 @@ constexpr bool mark_unread(const function& fn, const isa_view& isa, const access
     while (changed) {
       changed = false;
       std::size_t n = 0;
-      candidate* const c = cands.data();
+      dce_candidate* const c = cands.data();
       for (std::size_t k = 0; k < cands.size(); ++k) {
         const uint32_t f = t.at(c[k].b) + c[k].i;
         const uint32_t a0 = acc_begin[f], a1 = acc_begin[f + 1];
@@ -192,7 +195,7 @@ constexpr bool mark_unread(const function& fn, const isa_view& isa, const access
     }
     bool kept_load = false;
     std::size_t n = 0;
-    candidate* const c = cands.data();
+    dce_candidate* const c = cands.data();
     for (std::size_t k = 0; k < cands.size(); ++k) {
       if (c[k].load && !dead_load(isa, fn, c[k].b, c[k].i)) {
         const uint32_t f = t.at(c[k].b) + c[k].i;
@@ -205,7 +208,7 @@ constexpr bool mark_unread(const function& fn, const isa_view& isa, const access
     cands.resize(n);
     if (!kept_load) break;
   }
-  for (const candidate& c : cands) {
+  for (const dce_candidate& c : cands) {
     if (keep[c.b].empty()) keep[c.b].assign(fn.blocks[c.b].instrs.size(), 1);
     keep[c.b][c.i] = 0;
   }
