@@ -18,7 +18,8 @@ case "${1:-}" in
     # that the suite has them after a quick start too. g++ (Debian's GCC 12): the test that the
     # public host headers and a consumer's host code build with GCC (tests/cmake).
     pkgs+=(clang-tools-22 libclang-rt-22-dev python3 libamdhip64-dev rocm-device-libs catch2 libbenchmark-dev g++)
-    [ "${1:-}" = --python ] && pkgs+=(python3-numpy python3-pytest python3-torch) ;;
+    # python3-pip (with setuptools and wheel): pip install ./python, tested by python.pip_install.
+    [ "${1:-}" = --python ] && pkgs+=(python3-numpy python3-pytest python3-torch python3-pip) ;;
   *) echo "install-deps.sh: unknown option '$1' (--quickstart, --python or nothing)" >&2; exit 2 ;;
 esac
 missing=()
