@@ -850,6 +850,15 @@ class GAtomic(Stmt):
         return [f"{ind(d)}out[u64(wg) * WS * NOUT + {self.slot}] += {self.var.ref()};"]
 
 
+def red_ref_parts(op, src):
+    """The reference's pieces of a reduction or scan of u32/i32 `src` (WaveRed, WgRed): the C
+    type, the op's identity, its combine function and the expression of lane l of wave w."""
+    dt = src.dt
+    ident = {"sum": "0", "max": "0" if dt == "u32" else "INT_MIN", "min": "~0u" if dt == "u32" else "INT_MAX"}[op]
+    f = {"sum": "oadd", "max": "omax", "min": "omin"}[op]
+    return CTYPE[dt], ident, f, ref_read(dt, f"R[{src.slot}][w * 64 + l]")
+
+
 class WaveRed(Stmt):
     """auto r = wave_reduce / wave_allreduce(J, op, x) or wave_scan(J, op, x[, exclusive]).value:
     over the wave's active lanes (a scan in lane order)."""
@@ -869,11 +878,7 @@ class WaveRed(Stmt):
         return [f"{ind(d)}auto {self.dst.name} = wave_{self.kind}({a});"]
 
     def ref(self, d):
-        dt = self.src.dt
-        ident = {"sum": "0", "max": "0" if dt == "u32" else "INT_MIN", "min": "~0u" if dt == "u32" else "INT_MAX"}[self.op]
-        f = {"sum": "oadd", "max": "omax", "min": "omin"}[self.op]
-        ct = CTYPE[dt]
-        x = f"{ref_read(dt, 'R[' + str(self.src.slot) + '][w * 64 + l]')}"
+        ct, ident, f, x = red_ref_parts(self.op, self.src)
         out = [f"{ind(d)}for (int w = 0; w < NW; ++w) {{ if (!E[w]) continue; {ct} acc_ = {ct}({ident});"]
         if self.kind == "scan":
             upd = f"acc_ = {f}(acc_, {x});"
@@ -940,11 +945,7 @@ class WgRed(Stmt):
         return [f"{ind(d)}auto {self.dst.name} = workgroup_reduce({a});"]
 
     def ref(self, d):
-        dt = self.src.dt
-        ident = {"sum": "0", "max": "0" if dt == "u32" else "INT_MIN", "min": "~0u" if dt == "u32" else "INT_MAX"}[self.op]
-        f = {"sum": "oadd", "max": "omax", "min": "omin"}[self.op]
-        ct = CTYPE[dt]
-        x = f"{ref_read(dt, 'R[' + str(self.src.slot) + '][w * 64 + l]')}"
+        ct, ident, f, x = red_ref_parts(self.op, self.src)
         out = [f"{ind(d)}{{ {ct} acc_ = {ct}({ident});"]
         if self.kind == "scan":
             upd = f"acc_ = {f}(acc_, {x});"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lds_fns.hpp"
+#include "lds_layout_ref.hpp"
 
 namespace rt = hipasm::rt;
 
@@ -36,22 +37,9 @@ void no_findings(const rt::launch_report& rep) {
   for (const auto& d : rep.diagnostics) FAIL_CHECK("checker: " << d);
 }
 
-struct layout {
-  uint32_t rows, cols, eb, pad = 0, chunk = 0, groups = 1, row_div = 1;
-};
-// The reference mapping: byte offset of element (r, c) inside the view.
-uint32_t byte_of(const layout& L, uint32_t r, uint32_t c) {
-  uint32_t in_row = c * L.eb;
-  if (L.chunk) {
-    uint32_t chunk_index = in_row / L.chunk;
-    chunk_index ^= (r / L.row_div) % L.groups;
-    in_row = chunk_index * L.chunk + in_row % L.chunk;
-  }
-  return r * (L.cols * L.eb + L.pad) + in_row;
-}
-uint32_t value_of(const layout& L, uint32_t r, uint32_t c) {
-  return L.eb == 4 ? (r << 12) | c : ((r << 8) | c);
-}
+using layout = hipasm::test::lds_layout;
+using hipasm::test::lds_byte_of;
+using hipasm::test::lds_value_of;
 
 // Runs a view_roundtrip kernel; W dwords per access.
 void roundtrip(const char* kernel, const layout& L, int W) {
@@ -71,13 +59,13 @@ void roundtrip(const char* kernel, const layout& L, int W) {
   std::set<uint32_t> seen;
   for (uint32_t r = 0; r < L.rows; ++r)
     for (uint32_t c = 0; c < L.cols; ++c) {
-      uint32_t at = byte_of(L, r, c);
+      uint32_t at = lds_byte_of(L, r, c);
       REQUIRE(at + L.eb <= bytes);
       CHECK(seen.insert(at).second);  // bijective
       uint32_t got = 0;
       std::memcpy(&got, raw.data() + at, L.eb);
       INFO("element " << r << "," << c << " at byte " << at);
-      CHECK(got == value_of(L, r, c));
+      CHECK(got == lds_value_of(L, r, c));
     }
   for (uint32_t r = 0; r < L.rows; ++r)
     for (uint32_t p = 0; p < L.pad; ++p) CHECK(raw[r * row_bytes + L.cols * L.eb + p] == 0xff);
@@ -86,7 +74,7 @@ void roundtrip(const char* kernel, const layout& L, int W) {
     uint32_t r = ch / per_row, c0 = (ch % per_row) * vel;
     std::vector<uint8_t> expect(W * 4);
     for (uint32_t e = 0; e < vel; ++e) {
-      uint32_t v = value_of(L, r, c0 + e);
+      uint32_t v = lds_value_of(L, r, c0 + e);
       std::memcpy(expect.data() + e * L.eb, &v, L.eb);
     }
     CHECK(std::memcmp(expect.data(), o.data() + ch * W, W * 4) == 0);

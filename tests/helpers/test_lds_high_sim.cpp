@@ -7,6 +7,7 @@
 // and direct (LDS-DMA: the LDS address in M0). Executed in hipasm-sim against plain C++ (the
 // view and tile references are those of test_lds.cpp / test_target_features_sim*.cpp).
 #define TF_CODE_OBJECT "lds_high"
+#include "lds_layout_ref.hpp"
 #include "target_features_checks.hpp"
 
 #include <algorithm>
@@ -36,19 +37,9 @@ std::vector<uint32_t> launch256(const std::string& kernel, const std::vector<uin
   return out.download();
 }
 
-struct layout {
-  uint32_t rows, cols, eb, pad = 0, chunk = 0, groups = 1, row_div = 1;
-};
-uint32_t byte_of(const layout& L, uint32_t r, uint32_t c) {
-  uint32_t in_row = c * L.eb;
-  if (L.chunk) {
-    uint32_t chunk_index = in_row / L.chunk;
-    chunk_index ^= (r / L.row_div) % L.groups;
-    in_row = chunk_index * L.chunk + in_row % L.chunk;
-  }
-  return r * (L.cols * L.eb + L.pad) + in_row;
-}
-uint32_t value_of(const layout& L, uint32_t r, uint32_t c) { return L.eb == 4 ? (r << 12) | c : ((r << 8) | c); }
+using layout = hipasm::test::lds_layout;
+using hipasm::test::lds_byte_of;
+using hipasm::test::lds_value_of;
 // lds_fns::view_roundtrip: every element where the formula puts it, read back through the view
 void roundtrip(const char* kernel, const layout& L, int W) {
   INFO(kernel);
@@ -66,14 +57,14 @@ void roundtrip(const char* kernel, const layout& L, int W) {
   for (uint32_t r = 0; r < L.rows; ++r)
     for (uint32_t c = 0; c < L.cols; ++c) {
       uint32_t got = 0;
-      std::memcpy(&got, raw.data() + byte_of(L, r, c), L.eb);
-      if (got != value_of(L, r, c) && bad++ < 4) FAIL_CHECK("element " << r << "," << c << ": got " << got);
+      std::memcpy(&got, raw.data() + lds_byte_of(L, r, c), L.eb);
+      if (got != lds_value_of(L, r, c) && bad++ < 4) FAIL_CHECK("element " << r << "," << c << ": got " << got);
     }
   for (uint32_t ch = 0; ch < chunks; ++ch) {
     const uint32_t r = ch / per_row, c0 = (ch % per_row) * vel;
     std::vector<uint8_t> expect(W * 4);
     for (uint32_t e = 0; e < vel; ++e) {
-      const uint32_t v = value_of(L, r, c0 + e);
+      const uint32_t v = lds_value_of(L, r, c0 + e);
       std::memcpy(expect.data() + e * L.eb, &v, L.eb);
     }
     if (std::memcmp(expect.data(), o.data() + ch * W, W * 4) != 0 && bad++ < 8) FAIL_CHECK("read back, chunk " << ch);
