@@ -397,11 +397,10 @@ void ds_read_tr(Wave& w, const Inst& in) {
     return uint32_t(v >> (bit % 32)) & ((1u << Bits) - 1);
   };
   for_active(w.exec, [&](int lane) {
-    const int group = lane & ~15, l = lane & 15;
     uint32_t out[3] = {};
     for (int n = 0; n < per_lane; ++n) {
-      const int flat = n * 16 + l;
-      const uint64_t v = element(group + flat / per_lane, flat % per_lane);
+      const TrSource src = ds_read_tr_source(lane, n, per_lane);
+      const uint64_t v = element(src.lane, src.element);
       const int bit = n * Bits;
       out[bit / 32] |= uint32_t(v << (bit % 32));
       if (bit % 32 + Bits > 32) out[bit / 32 + 1] |= uint32_t(v >> (32 - bit % 32));

@@ -78,6 +78,17 @@ inline uint32_t ds_addtid_address(const Wave& w, const Inst& in, int lane) {
   return uint32_t(in.mod.offset) + (w.m0 & 0xffff) + 4u * uint32_t(lane);
 }
 
+// gfx950's transposing LDS reads (ds_read_b64_tr_b*, ds_read_b96_tr_b6): the lane whose row
+// holds element k of `lane`'s result, and that element's index in the row (per_lane elements a
+// row). The 16 rows of a 16-lane group are one list; lane l of the group gets l, l + 16, ...
+struct TrSource {
+  int lane, element;
+};
+inline TrSource ds_read_tr_source(int lane, int k, int per_lane) {
+  const int flat = k * 16 + (lane & 15);
+  return {(lane & ~15) + flat / per_lane, flat % per_lane};
+}
+
 // Byte pointer into the wave's workgroup LDS for [addr, addr+n); throws when outside.
 uint8_t* lds_at(const Wave& w, const Inst& in, uint64_t addr, size_t n, int lane);
 

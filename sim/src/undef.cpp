@@ -894,7 +894,7 @@ struct Run {
   }
 
   // gfx950 ds_read_b64_tr_b4/b8/b16 and ds_read_b96_tr_b6: lane l of each 16-lane group receives
-  // elements l, l + 16, ... of the group's rows read as one list (exec_mem.cpp ds_read_tr), so
+  // elements l, l + 16, ... of the group's rows read as one list (ds_read_tr_source, as the data), so
   // a result half is defined where every element it holds came from defined LDS bytes of an
   // active lane's row (an inactive lane reads nothing).
   void read_transposed(uint64_t active) {
@@ -908,10 +908,11 @@ struct Run {
     }
     const Operand& dst = in.dst[0];
     for (uint64_t m = active; m; m &= m - 1) {
-      const int lane = std::countr_zero(m), group = lane & ~15;
+      const int lane = std::countr_zero(m);
       uint32_t half_def = (1u << (bytes / 2)) - 1;  // bit h: 16-bit half h of the result
       for (int k = 0; k < per_lane; ++k) {
-        const int flat = k * 16 + (lane & 15), src = group + flat / per_lane, bit = (flat % per_lane) * bits;
+        const TrSource from = ds_read_tr_source(lane, k, per_lane);
+        const int src = from.lane, bit = from.element * bits;
         const uint32_t need = ((1u << ((bit + bits - 1) / 8 + 1)) - 1) & ~((1u << (bit / 8)) - 1);
         if ((row_def[src] & need) != need)
           for (int h = k * bits / 16; h <= (k * bits + bits - 1) / 16; ++h) half_def &= ~(1u << h);
