@@ -1,6 +1,6 @@
 // bench_kernel_act_and_mul [AITER_DIR]: tokens x d, x [tokens][2d] bf16 -> out [tokens][d].
 // aiter's silu_and_mul / gelu_and_mul / gelu_tanh_and_mul are HIP (csrc/kernels/activation_kernels.cu);
-// hsa/gfx942 has no asm counterpart: aiter_us=none. hbm_pct: gbps over the model's 4000 GB/s.
+// hsa/gfx942 has no asm counterpart: aiter_us=none. hbm_pct: hbm_gbps (bytes reaching HBM) over the model's 4000 GB/s.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -37,6 +37,7 @@ inline bool selected(const std::string& shape) {
 
 struct result {
   double us = 0, tflops = 0, mfma_busy = 0;
+  double hbm_bytes = 0;  // what the model's caches let through to HBM (reads, write-backs)
 };
 inline result from(const rt::launch_report& rep) {
   if (!rep.diagnostics.empty()) {
@@ -46,15 +47,17 @@ inline result from(const rt::launch_report& rep) {
   // HIPASM_BENCH_REPORT=1: the timing model's full report (occupancy, stalls, hot spots) on stderr
   if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
     std::fprintf(stderr, "%s\n", rep.profile->report().c_str());
-  return {rep.profile->time_us, rep.profile->tflops, rep.profile->mfma_busy};
+  return {rep.profile->time_us, rep.profile->tflops, rep.profile->mfma_busy, double(rep.profile->hbm_bytes)};
 }
 
 // The timing model's streaming HBM bandwidth on MI300X (sim/src/timing/device.hpp,
 // hbm_achievable_gbytes_per_s; the 5.3 TB/s spec sheet figure is not reachable there).
 inline constexpr double model_hbm_gbps = 4000;
 
-// One line; `bytes` is the data the operation must move (its algorithmic traffic), `aiter_us` <= 0: none.
-// hbm_pct: a memory-bound kernel's gbps as a percentage of model_hbm_gbps, appended to the line.
+// One line; `bytes` is the data the operation must move (its algorithmic traffic: gbps, what it
+// requests), `aiter_us` <= 0: none. hbm_gbps is what reaches HBM in the model (cache hits are not
+// HBM traffic, write-backs are), the figure to hold against the device's bandwidth.
+// hbm_pct: hbm_gbps as a percentage of model_hbm_gbps, appended to the line.
 inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes,
                        bool hbm_pct = false) {
   char aiter[32] = "none", ratio[32] = "none";
@@ -62,10 +65,10 @@ inline void print_line(const char* kernel, const std::string& shape, const resul
     std::snprintf(aiter, sizeof aiter, "%.2f", aiter_us);
     std::snprintf(ratio, sizeof ratio, "%.3f", aiter_us / h.us);
   }
-  const double gbps = bytes / (h.us * 1e3);
-  std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f mfma_busy=%.3f", kernel,
-              shape.c_str(), h.us, aiter, ratio, h.tflops, gbps, h.mfma_busy);
-  if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * gbps / model_hbm_gbps);
+  const double gbps = bytes / (h.us * 1e3), hbm_gbps = h.hbm_bytes / (h.us * 1e3);
+  std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f hbm_gbps=%.0f mfma_busy=%.3f",
+              kernel, shape.c_str(), h.us, aiter, ratio, h.tflops, gbps, hbm_gbps, h.mfma_busy);
+  if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * hbm_gbps / model_hbm_gbps);
   std::printf("\n");
   std::fflush(stdout);
 }

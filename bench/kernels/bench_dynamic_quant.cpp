@@ -2,7 +2,7 @@
 // scales, and rmsnorm (+ residual add) fused with it (rmsnorm_quant). aiter's dynamic per-token
 // quant is HIP (csrc/kernels/quant_kernels.cu), its rmsnorm2d_fwd_with_dynamicquant CK; hsa/gfx942
 // has no asm counterpart (its allreduce_rmsnorm_qnt fuses a multi-GPU all-reduce): aiter_us=none.
-// hbm_pct: gbps over the model's 4000 GB/s.
+// hbm_pct: hbm_gbps (bytes reaching HBM) over the model's 4000 GB/s.
 #include <cstdint>
 #include <string>
 #include <vector>
