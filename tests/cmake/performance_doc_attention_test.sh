@@ -6,8 +6,10 @@ set -euo pipefail
 doc="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+dev="device mi300x (gfx942): fwd hsa/gfx942/fmha_v3_fwd/MI300, bwd hsa/gfx942/fmha_v3_bwd"  # not a row
 hdr="fam  role  b   h hk      s c     GFLOP   measured  predicted   error  stream  clock  mfma   cus groups   wall"
 cat > "$work/fwd.txt" <<OUT
+$dev
 $hdr
 fwd  cal   4  32  8   1024 0      17.2     100.00     110.00 +10.0%    0.00   1254  0.54    38    512    1.0
 fwd  test  1  32  8   1024 0       4.3     100.00     105.00  +5.0%    0.00   2100  0.63    38    128    1.0
@@ -16,6 +18,7 @@ fwd  test  8  64  8   1024 0  error: something the tool could not run
 fwd         3 rows: median |predicted/measured - 1| = 10.0%, worst 20.0%
 OUT
 cat > "$work/bwd.txt" <<OUT
+$dev
 $hdr
 a16  test  1  32  8   2048 0     171.8     100.00      70.00 -30.0%   10.00   1860  0.76     8    352    1.0
 a16  cal   4  32  8   2048 0     687.2     100.00      92.00  -8.0%   20.00   1174  0.67     8   1408    1.0
