@@ -8,6 +8,7 @@
 //                       [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles] [--m M]
 //                       [--sample CUS|xcd] [--verify] [--table SUBSTRING] [--skip-table SUBSTRING]...
 //                       [--rows all|cal|test] [--every N] [--limit N] [--max-error E] [--phases FILE]
+//                       [--cu-num N]
 //
 // Families (kernel list in hsa/<arch>/<dir>/<list>.csv; argument struct from aiter's host wrapper):
 //   i8     int8 GEMM, B preshuffled, per-token scales: i8gemm, a8w8_bpreshuffle_tuned_gemm.csv
@@ -18,6 +19,7 @@
 //          a8w8_blockscale_bpreshuffle_tuned_gemm*.csv (csrc/py_itfs_cu/asm_a8w8_blockscale_bpreshuffle.cu)
 //   f4     (gfx950) mxfp4 GEMM, B preshuffled, E8M0 scales per 32: f4gemm,
 //          *a4w4_blockscale_tuned_gemm.csv (csrc/py_itfs_cu/asm_gemm_a4w4.cu; no --verify reference)
+// --cu-num N keeps the rows of one device (the tables' cu_num: 304 MI300X, 80 MI308X, 256 MI355X).
 // --every N keeps every N-th row of a family that passes the filters (a spread sample for short
 // runs; with N prime to 3 a third of them are calibration rows), --limit N at most N per family.
 // --max-error E: exit 1 when a row's |predicted / measured - 1| exceeds E, or a row fails.
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
                  "usage: %s AITER_DIR [--arch gfx942|gfx950] [--device D] [--family i8|bf16|fp8bs|f4]...\n"
                  "       [--max-flop GFLOP] [--clock MHZ] [--report] [--full-tiles] [--m M] [--sample CUS|xcd]\n"
                  "       [--verify] [--table SUBSTRING] [--timeline WAVE] [--skip-table SUBSTRING]...\n"
-                 "       [--rows all|cal|test] [--every N] [--limit N] [--max-error E] [--phases FILE]\n",
+                 "       [--rows all|cal|test] [--every N] [--limit N] [--max-error E] [--phases FILE] [--cu-num N]\n",
                  argv[0]);
     return 2;
   }
@@ -74,7 +76,7 @@ int main(int argc, char** argv) {
   std::string rows = "all";  // all | cal | test
   std::string phases_file;   // --phases FILE: each row's phases (phases.hpp)
   std::string arch = "gfx942", device_override;
-  int every = 1, limit = 0;
+  int every = 1, limit = 0, only_cu_num = 0;
   double max_error = -1;  // --max-error: the exit status checks every row against it
   int over = 0;
   for (int i = 2; i < argc; ++i) {
@@ -94,7 +96,14 @@ int main(int argc, char** argv) {
     else if (a == "--arch" && i + 1 < argc && (std::string(argv[i + 1]) == "gfx942" || std::string(argv[i + 1]) == "gfx950"))
       arch = argv[++i];
     else if (a == "--device" && i + 1 < argc) device_override = argv[++i];
-    else if (a == "--every" && i + 1 < argc) every = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--cu-num" && i + 1 < argc) {
+      char* end = nullptr;
+      only_cu_num = int(std::strtol(argv[++i], &end, 10));
+      if (*end || only_cu_num <= 0) {
+        std::fprintf(stderr, "--cu-num %s: a positive CU count (304, 80, 256)\n", argv[i]);
+        return 2;
+      }
+    } else if (a == "--every" && i + 1 < argc) every = std::max(1, std::atoi(argv[++i]));
     else if (a == "--limit" && i + 1 < argc) limit = std::max(0, std::atoi(argv[++i]));
     else if (a == "--max-error" && i + 1 < argc) max_error = std::stod(argv[++i]);
     else if (a == "--timeline" && i + 1 < argc) timeline_wave = std::stol(argv[++i]);
@@ -169,6 +178,7 @@ int main(int argc, char** argv) {
         if (int(r.size()) <= std::max({cg, cc, cm, cnn, ck, cl, cs, cu, cname})) continue;
         if (r[cg] != arch || (cl >= 0 && r[cl] != "asm")) continue;
         const int cu_num = std::stoi(r[cc]);
+        if (only_cu_num && cu_num != only_cu_num) continue;
         const char* device = row_device(r[cg], cu_num);
         if (!device) continue;
         if (!device_override.empty()) device = device_override.c_str();

@@ -94,13 +94,15 @@ struct DeviceSpec {
   // pages give only the channel's 128 B/clk): assumed one read-modify-write per address per
   // channel cycle, the channel's one request per clock (T6).
   double l2_atomic_cycles = 1;
-  // Elements of one atomic request the channel's atomic unit applies per cycle (distinct
-  // addresses; a pk_add_f16/bf16 lane is two elements, an f32/u32 lane one). No source gives it
-  // either: fitted on the 24 batch-4 (calibration) bwd rows of aiter's attention table at seqlen
-  // 2048 and 4096, which carry bf16-pair (a16) and f32 (a32) atomics (docs/timing-model.md,
-  // Vector memory, L2 atomics). At 64 or more a request costs one channel cycle whatever its
-  // lanes, like a store.
-  double l2_atomic_elements_per_clk = 1.75;
+  // Operations of atomic requests the channel's atomic unit performs per cycle (distinct
+  // addresses): an f32/u32 lane is one, a pk_add_f16/bf16 lane l2_atomic_packed_lane_ops. No
+  // source gives either: **fitted**, per device, on the batch-4 (calibration) rows of the backward
+  // attention in AMD's table, whose a16 kernels add bf16 pairs and a32 kernels f32
+  // (docs/timing-model.md, Vector memory, L2 atomics). On MI300X a packed lane costs two (the
+  // unit adds 16-bit halves one at a time) at 1.75 a cycle; the MI355X rows need one (below). At
+  // 64 or more a request costs one channel cycle whatever its lanes, like a store.
+  double l2_atomic_ops_per_clk = 1.75;
+  double l2_atomic_packed_lane_ops = 2;
   uint32_t ta_cycles_per_line = 4;   // T6: dwordx4 (8 lines) ~32 cycles/instr/CU -> 4 cycles per line
   uint32_t lds_dma_cycles = 11;       // T6: buffer_load_dword ... lds ~11 cycles/instr/CU (23 B/clk)
   // The LDS write of a load to LDS (64 lanes x 4 B at the data's arrival) holds the LDS port of
@@ -179,6 +181,12 @@ inline constexpr DeviceSpec mi355x_spec() {
   // What the model streams: MI300X's achievable fraction (T6: 4.0 of 5.3 TB/s) of 8 TB/s,
   // **assumed** (aiter's gluon README calls 6.5 TB/s "MI350's HBM peak").
   d.hbm_achievable_gbytes_per_s = 8000.0 * 4000 / 5300;
+  // L2 atomics (**fitted** on MI355X's 24 batch-4 backward rows, seqlen 1024 and 2048): AMD
+  // measured the a32 kernels (72 f32 atomics a step) 19-33% slower than the a16 ones (36 packed
+  // bf16) on full grids; with a packed lane costing two operations, as on MI300X, both cost the
+  // same. A packed lane is one operation here, at 1.35 a cycle (a32 rows within 1-6%, a16 2-6%).
+  d.l2_atomic_ops_per_clk = 1.35;
+  d.l2_atomic_packed_lane_ops = 1;
   return d;
 }
 
@@ -190,14 +198,19 @@ inline constexpr DeviceSpec kDevices[] = {
       d.name = "mi308x";
       d.cus_per_xcd = 10;     // issue 10: 80 CUs; 8 XCDs x 10 assumed
       d.peak_mhz = 1840;      // T7: MI308X pure VALU / EXP run unthrottled at ~1.84 / ~1.83 GHz (pyhip)
-      d.sustained_mhz = 1100;  // T7: pyhip, MI308X pure MFMA steady 1.0-1.13 GHz
-      // T7 (pyhip gpu-frequency-probe): MFMA <= ~53% busy keeps ~1.8 GHz (power_cu + 0.53 x
-      // power_mfma = 1840/1800), pure MFMA 1.0-1.13 GHz (power_cu + power_mfma = 1840/1065),
-      // pure VALU/EXP unthrottled (power_valu <= 1 - power_cu, taken 0), HBM load 1.59 GHz
-      // (power_cu + power_hbm = 1840/1590).
-      d.power_mfma = (1840.0 / 1065 - 1840.0 / 1800) / (1 - 0.53);
+      d.sustained_mhz = 1014;  // T7: pyhip, MI308X pure MFMA, steady clock
+      // T7 (pyhip gpu-frequency-probe, MI308X): MFMA <= ~53% busy keeps ~1.8 GHz (power_cu + 0.53 x
+      // power_mfma = 1840/1800); at 100% busy the steady clock is 1014 MHz (power_cu + power_mfma
+      // = 1840/1014); an HBM-load kernel holds 1588 MHz (power_cu + power_hbm = 1840/1588). The
+      // steady clocks (the second half of a 3-s run) rather than the run's averages: pyhip finds
+      // the lowered clock carries across back-to-back kernels, as in a benchmark's loop of rows.
+      d.power_mfma = (1840.0 / 1014 - 1840.0 / 1800) / (1 - 0.53);
       d.power_cu = 1840.0 / 1800 - 0.53 * d.power_mfma;
-      d.power_hbm = 1840.0 / 1590 - d.power_cu;
+      d.power_hbm = 1840.0 / 1588 - d.power_cu;
+      // VALU power: pure VALU and EXP run unthrottled (T7: power_cu + power_valu <= 1840/1837);
+      // within that bound **fitted** on MI308X's 40 calibration rows (the batch-4 rows of AMD's
+      // attention table at seqlen 1024, every third GEMM row): 0.34 (docs/timing-model.md).
+      d.power_valu = 0.34;
       return d;
     }(),
     [] {

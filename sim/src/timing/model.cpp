@@ -900,11 +900,14 @@ class Sim {
     return size_t(a % n);
   }
 
-  // Channel cycles of an atomic request applying `elements` on the line, `serial` lanes on its
-  // most-used address: the atomic unit applies l2_atomic_elements_per_clk elements a cycle, and
-  // the lanes on one address one after another, l2_atomic_cycles each (device.hpp).
-  double l2_atomic_busy(uint32_t serial, uint32_t elements) const {
-    return std::max(double(serial) * dev_.l2_atomic_cycles, double(elements) / dev_.l2_atomic_elements_per_clk);
+  // Channel cycles of an atomic request applying `elements` on the line (elements_per_lane each:
+  // 2 for a packed 16-bit pair), `serial` lanes on its most-used address: the atomic unit performs
+  // l2_atomic_ops_per_clk operations a cycle, a lane one (a packed pair l2_atomic_packed_lane_ops),
+  // and the lanes on one address one after another, l2_atomic_cycles each (device.hpp).
+  double l2_atomic_busy(uint32_t serial, uint32_t elements, uint32_t elements_per_lane) const {
+    const double lanes = double(elements) / elements_per_lane;
+    const double ops = elements_per_lane == 2 ? lanes * dev_.l2_atomic_packed_lane_ops : lanes;
+    return std::max(double(serial) * dev_.l2_atomic_cycles, ops / dev_.l2_atomic_ops_per_clk);
   }
 
   uint64_t vector_access(CuT& c, XcdT& x, uint64_t line, uint64_t t, const InstInfo& f, uint64_t* hbm,
@@ -924,7 +927,7 @@ class Sim {
     // An atomic's lanes: the last one's result is ready that long after the first cycle.
     uint64_t serial_wait = 0;
     if (f.atomic) {
-      const double a = l2_atomic_busy(ops.serial, ops.elements);
+      const double a = l2_atomic_busy(ops.serial, ops.elements, f.atomic_elements);
       busy = std::max(busy, a);
       serial_wait = uint64_t(std::max(0.0, a - 1.0));
     }

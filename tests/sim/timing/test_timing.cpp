@@ -305,6 +305,14 @@ TEST_CASE("timing: the clock follows the device's power (T7)", "[timing]") {
   m8.device = "mi308x";
   auto v8 = b.profile("valu_chain", 1, 64, m8);
   CHECK(v8.profile->clock_mhz == Approx(1840));
+  // MI308X with every CU busy (T7, pyhip's steady clocks): back-to-back MFMAs 1014 MHz (within
+  // 3%, the matrix cores ~95% busy), a VALU chain unthrottled (its VALU power fitted within T7's
+  // bound: pure VALU 1837 MHz).
+  hipasm::rt::profile_options m8all;
+  m8all.device = "mi308x";
+  m8all.sample_cus = 1;
+  CHECK(b.profile("mfma_tput_32x32x8_bf16", 80, 256, m8all).profile->clock_mhz == Approx(1014).epsilon(0.03));
+  CHECK(b.profile("valu_chain", 80 * 8, 256, m8all).profile->clock_mhz == Approx(1840));
   // Back-to-back MFMAs on one CU of an idle device draw 1/304 of a busy device's power: the peak
   // clock (the clock is the device's, set by the device's power, not one CU's).
   auto one = b.profile("mfma_tput_32x32x8_bf16", 1, 256);

@@ -166,7 +166,7 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
   }
   // Global, global_atomic_add at buf + 4 * bin. The CU's address path takes 4 cycles per line
   // (T6); the line's L2 channel applies an atomic's elements at the atomic unit's rate
-  // (l2_atomic_elements_per_clk, fitted: docs/timing-model.md, L2 atomics; a u32 lane is one
+  // (l2_atomic_ops_per_clk, fitted: docs/timing-model.md, L2 atomics; a u32 lane is one
   // element) and its lanes on one address one after another, one per channel cycle (assumed: the
   // channel's one request per clock, T6). distinct: 2 lines of 32 lanes, both in one channel
   // (256-B interleave): the larger of 2 x 4 and 64 elements at the rate; uniform16: 1 line, 64
@@ -174,7 +174,7 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
   // The returning kernel issues one atomic per 8 cycles (hipasm puts an s_nop 0 between them;
   // T2: one issue per 4-cycle turn), which bounds it from below.
   constexpr double l2_op = 1;
-  const double per_clk = timing_model::find_device("mi300x")->l2_atomic_elements_per_clk;
+  const double per_clk = timing_model::find_device("mi300x")->l2_atomic_ops_per_clk;
   for (const char* rtn : {"", "_rtn"}) {
     INFO("global_atomic_add" << rtn);
     const double issue = *rtn ? 8 : 4;
@@ -197,6 +197,45 @@ TEST_CASE("microbench: atomics to one address serialise (histograms, T5/T6)", "[
     CHECK_FIGURE(distinct, std::max(8.0, 128 / per_clk), 0.05);
     CHECK_FIGURE(one_hot, std::max(64 * l2_op, 128 / per_clk), 0.05);
     CHECK(distinct > interval("global_atomic_distinct", "global_atomic_add") * 1.5);
+  }
+}
+
+TEST_CASE("microbench: a packed bf16 atomic lane costs the L2 atomic unit what the device says", "[timing][microbench]") {
+  // The same two kernels (64 lanes on 64 distinct dwords of 2 lines, one channel; 32 atomics
+  // each) on MI300X (gfx942) and MI355X (gfx950). MI300X: a pk_add_bf16 lane is two operations
+  // of the unit, so the packed kernel takes twice the u32 one's channel time; MI355X: one, so
+  // both take the same (device.hpp l2_atomic_packed_lane_ops, fitted per device on AMD's
+  // attention backward rows). Each: the larger of the address path's 2 lines x 4 cycles and the
+  // 64 lanes' operations at l2_atomic_ops_per_clk.
+  for (const char* name : {"mi300x", "mi355x"}) {
+    INFO(name);
+    const timing_model::DeviceSpec& d = *timing_model::find_device(name);
+    auto dev = hipasm::rt::device::open(hipasm::rt::backend::sim);
+    auto mod = dev->load_file(d.target == std::string("gfx950") ? HIPASM_TIMING_ATOMICS950 : HIPASM_TIMING_MICROBENCH);
+    auto interval = [&](const char* k, const char* prefix) {
+      hipasm::rt::buffer<uint64_t> buf(*dev, 4096 / 8);
+      buf.upload(std::vector<uint64_t>(4096 / 8, 0));
+      hipasm::rt::kernel_args args;
+      args.add(buf.addr()).add(0u);
+      profile_options po;
+      po.keep_events = true;
+      po.device = name;
+      hipasm::rt::launch_options lo;
+      lo.profile = &po;
+      auto r = dev->launch(*mod, k, {1, 1, 1}, {64, 1, 1}, args, lo);
+      REQUIRE(r.profile);
+      std::vector<uint64_t> done;
+      for (const auto& e : r.profile->events)
+        if (r.profile->insts[e.inst].text.rfind(prefix, 0) == 0) done.push_back(e.done);
+      REQUIRE(done.size() == 32);
+      return double(done.back() - done.front()) / 31.0;
+    };
+    const double u32 = interval("global_atomic_distinct", "global_atomic_add"),
+                 pk = interval("global_atomic_pk_bf16_distinct", "global_atomic_pk_add_bf16");
+    CHECK_FIGURE(u32, std::max(8.0, 64 / d.l2_atomic_ops_per_clk), 0.05);
+    CHECK_FIGURE(pk, std::max(8.0, 64 * d.l2_atomic_packed_lane_ops / d.l2_atomic_ops_per_clk), 0.05);
+    if (d.target == std::string("gfx950")) CHECK_FIGURE(pk, u32, 0.05);
+    else CHECK(pk > 1.5 * u32);
   }
 }
 
