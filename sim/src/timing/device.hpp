@@ -31,7 +31,7 @@ struct DeviceSpec {
   std::array<double, 7> peak_ops_per_clk_cu = {256, 256, 1024, 2048, 4096, 0, 256};
   // ---- power and clock (docs/timing-model.md, Clock and power). The clock of a phase follows from
   // the device's power in it at the peak clock, relative to its limit:
-  //   power = cu x (active CU fraction) + mfma x (matrix-core busy) + valu x (VALU busy)
+  //   power = static + cu x (active CU fraction) + mfma x (matrix-core busy) + valu x (VALU busy)
   //           + hbm x (fraction of the achievable HBM rate)          (device-wide fractions)
   // and power scales as clock^exponent: clock = peak x min(1, power^(-1/exponent)).
   uint32_t clock_window_cycles = 8192;  // assumed: a phase is this many cycles (~4-7 us)
@@ -52,8 +52,21 @@ struct DeviceSpec {
   // matrix-core data power (**assumed**): every CU active = 2100 / 1792 = 1.172 x the limit;
   // random data adds 2100 / 1188 - 1.172 = 0.596 at 94% busy, so a fully busy matrix core
   // 0.634. (Check: the BF16 GEMM at 94%, T7 1207 MHz, is predicted 1188 MHz.)
-  double power_cu = 1.172, power_mfma = 0.634;
+  // Of the 1.172 a device with every CU active draws, the static share does not depend on how
+  // many CUs hold a workgroup (the I/O dies, fabric, HBM interface, idle CUs' leakage and clock
+  // tree): **fitted** on MI300X's 47 calibration rows (the batch-4 rows of AMD's attention table
+  // at seqlen 1024 and 2048, every third row of aiter's MI300X int8 GEMM table): 0.54, so a
+  // dispatch filling part of the GPU runs slower than its share of active CUs alone would give.
+  // No source gives the split (AMD publishes no idle or static power under load).
+  double power_static = 0.54, power_cu = 1.172 - 0.54, power_mfma = 0.634;
   double power_valu = 0, power_hbm = 0;  // no MI300X figure (MI308X: below)
+  // An integer (i8) MFMA's power per busy cycle as a share of power_mfma. T7 gives clocks by data
+  // type for floats only (hipBLASLt on MI300X: FP8 1230 MHz, BF16 1207, FP16 1115 at 83-94% of
+  // their peaks: 0.60-0.76 of the limit per busy matrix core, power_mfma's 0.634 among them);
+  // none for int8. **Fitted** on the 11 calibration rows of aiter's MI300X int8 GEMMs (every
+  // third row of a8w8_bpreshuffle_tuned_gemm.csv, cu_num 304): 0.63; the same share on MI308X's
+  // int8 rows lowers their calibration median and their worst row (docs/timing-model.md).
+  double power_int_mfma_share = 0.63;
   // ---- VALU / SALU (T2, T3)
   uint32_t issue_interval = 4;       // T2: one SIMD per cycle round-robin -> each SIMD every 4 cycles
   uint32_t valu_cycles = 4;          // T3: 4.008-4.016 cycles per wave64 VALU op (plain, packed, 64-bit)
@@ -164,8 +177,9 @@ inline constexpr DeviceSpec mi355x_spec() {
   // Report column only: the fitted power's clock with every CU active and the matrix cores 90%
   // busy, 2400 / (0.81 x (1.172 + 0.9 x 0.634)) = 1695 MHz.
   d.sustained_mhz = 1700;
-  d.power_cu = 1.172 * kMi355xPowerScale;
-  d.power_mfma = 0.634 * kMi355xPowerScale;
+  d.power_static = DeviceSpec{}.power_static * kMi355xPowerScale;
+  d.power_cu = DeviceSpec{}.power_cu * kMi355xPowerScale;
+  d.power_mfma = DeviceSpec{}.power_mfma * kMi355xPowerScale;
   // MFMA passes: the target's cost table (sim/src/target.cpp, SISchedule.td
   // SIDPGFX950FullSpeedModel); a pass is 4 cycles and the co-issue rules are CDNA3's (G6: packed
   // FP32 never co-issues with an MFMA on gfx950 either).
@@ -204,12 +218,13 @@ inline constexpr DeviceSpec kDevices[] = {
       // = 1840/1014); an HBM-load kernel holds 1588 MHz (power_cu + power_hbm = 1840/1588). The
       // steady clocks (the second half of a 3-s run) rather than the run's averages: pyhip finds
       // the lowered clock carries across back-to-back kernels, as in a benchmark's loop of rows.
+      d.power_static = 0;  // (its 58 calibration rows fit none: power_cu is only 0.13 here)
       d.power_mfma = (1840.0 / 1014 - 1840.0 / 1800) / (1 - 0.53);
       d.power_cu = 1840.0 / 1800 - 0.53 * d.power_mfma;
       d.power_hbm = 1840.0 / 1588 - d.power_cu;
       // VALU power: pure VALU and EXP run unthrottled (T7: power_cu + power_valu <= 1840/1837);
-      // within that bound **fitted** on MI308X's 40 calibration rows (the batch-4 rows of AMD's
-      // attention table at seqlen 1024, every third GEMM row): 0.34 (docs/timing-model.md).
+      // within that bound **fitted** on MI308X's 58 calibration rows (the batch-4 rows of AMD's
+      // attention table at seqlen 1024 and 2048, every third GEMM row): 0.34 (docs/timing-model.md).
       d.power_valu = 0.34;
       return d;
     }(),
@@ -219,8 +234,10 @@ inline constexpr DeviceSpec kDevices[] = {
       d.sustained_mhz = 1447;      // T7: MI325X BF16 GEMM 843 TFLOP/s at 1447 MHz
       // T7: the BF16 GEMM at 94% busy, 1447 MHz: power 2100/1447 at the peak clock, split between
       // CUs and matrix cores as on MI300X (**assumed**: no zero-data figure for MI325X).
-      d.power_cu = 1.172 * (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
-      d.power_mfma = 0.634 * (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
+      const double k = (2100.0 / 1447) / (1.172 + 0.94 * 0.634);
+      d.power_static = DeviceSpec{}.power_static * k;
+      d.power_cu = DeviceSpec{}.power_cu * k;
+      d.power_mfma = DeviceSpec{}.power_mfma * k;
       d.hbm_gbytes_per_s = 6000;   // assumed: AMD's MI325X spec (HBM3E 6 TB/s), not in T1
       d.hbm_achievable_gbytes_per_s = 4000 * 6000 / 5300;  // assumed: MI300X's achievable fraction
       return d;
@@ -232,6 +249,7 @@ inline constexpr DeviceSpec kDevices[] = {
       d.peak_mhz = 2200;  // G5: MI350X max clock 2.2 GHz, 1000 W (Hot Chips 2025, wccftech)
       // Board power 1000 W vs 1400 W (G5): the same power at the peak clock against a limit
       // 1000/1400 as large, scaled by the clock (power ~ clock, exponent 1) **assumed**.
+      d.power_static = mi355x_spec().power_static * (1400.0 / 1000) * (2200.0 / 2400);
       d.power_cu = mi355x_spec().power_cu * (1400.0 / 1000) * (2200.0 / 2400);
       d.power_mfma = mi355x_spec().power_mfma * (1400.0 / 1000) * (2200.0 / 2400);
       d.sustained_mhz = mi355x_spec().sustained_mhz * 1000 / 1400 * 2400 / 2200;

@@ -394,7 +394,7 @@ class Sim {
   // ---- device activity over time (docs/timing-model.md, Clock and power): per window of
   // clock_window_cycles, CU-cycles with a workgroup, MFMA and VALU busy SIMD-cycles, HBM bytes.
   struct Activity {
-    double cu = 0, mfma = 0, valu = 0, hbm = 0;
+    double cu = 0, mfma = 0, mfma_int = 0, valu = 0, hbm = 0;
   };
   std::vector<Activity> activity_;
   Activity& activity_at(uint64_t t) {
@@ -427,6 +427,7 @@ class Sim {
       ph.end = b;
       ph.active_cus = std::min(1.0, x.cu / (cus * len));
       ph.mfma = std::min(1.0, x.mfma / (simds * len));
+      ph.mfma_int = std::min(ph.mfma, x.mfma_int / (simds * len));
       ph.valu = std::min(1.0, x.valu / (simds * len));
       ph.hbm = x.hbm / (hbm_bytes_per_clk_ * len);
       out.push_back(ph);
@@ -1027,6 +1028,7 @@ class Sim {
         s.mat_owner = &w;
         s.mfma_busy += pipe;
         activity_at(t).mfma += pipe;
+        if (f.int_matrix) activity_at(t).mfma_int += pipe;
         if (f.kind == Kind::Dgemm) s.valu_busy += pipe, activity_at(t).valu += pipe;
         done = t + pipe;
         write_dsts(w, in, done, true);
@@ -1185,7 +1187,9 @@ class Sim {
 // Clock and power (docs/timing-model.md): a phase's power at the peak clock relative to the
 // device's limit, from its device-wide activity; the clock scales it as clock^exponent.
 double phase_power(const DeviceSpec& dev, const rt::clock_phase& ph) {
-  return dev.power_cu * ph.active_cus + dev.power_mfma * ph.mfma + dev.power_valu * ph.valu + dev.power_hbm * ph.hbm;
+  const double mfma = ph.mfma - (1 - dev.power_int_mfma_share) * ph.mfma_int;
+  return dev.power_static + dev.power_cu * ph.active_cus + dev.power_mfma * mfma + dev.power_valu * ph.valu +
+         dev.power_hbm * ph.hbm;
 }
 double phase_clock(const DeviceSpec& dev, double power) {
   if (power <= 1) return dev.peak_mhz;
@@ -1222,6 +1226,7 @@ rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
   for (const auto& ph : phases) {
     const double f = double(ph.end - ph.start) / len;
     m.active_cus += f * ph.active_cus, m.mfma += f * ph.mfma, m.valu += f * ph.valu, m.hbm += f * ph.hbm;
+    m.mfma_int += f * ph.mfma_int;
     m.power += f * ph.power;
   }
   return m;

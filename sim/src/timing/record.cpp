@@ -104,6 +104,7 @@ InstInfo classify(const Inst& in) {
     f.passes = in.mfma_passes ? in.mfma_passes : 16;
     f.flops_per_wave = mfma_flops(m);
     f.dtype = mfma_dtype(m, in.mod.cbsz, in.mod.blgp);
+    f.int_matrix = m.find("_i32_") != std::string_view::npos;
     // T4: no VALU co-execution for the f32-input and f64 shapes.
     const bool f32_in = m.size() >= 4 && m.substr(m.size() - 4) == "_f32" && !has(m, "xf32");
     f.kind = (c & C_DGEMM) ? Kind::Dgemm : Kind::Mfma;

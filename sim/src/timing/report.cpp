@@ -134,9 +134,10 @@ std::string profile::report() const {
         if (ph.clock_mhz == lo) {
           const double f = double(ph.end - ph.start);
           x.active_cus += f * ph.active_cus, x.mfma += f * ph.mfma, x.valu += f * ph.valu, x.hbm += f * ph.hbm;
+          x.mfma_int += f * ph.mfma_int;
           x.power += f * ph.power, n += f;
         }
-      x.active_cus /= n, x.mfma /= n, x.valu /= n, x.hbm /= n, x.power /= n;
+      x.active_cus /= n, x.mfma /= n, x.valu /= n, x.hbm /= n, x.power /= n, x.mfma_int /= n;
       return x;
     }();
     o += fmt("  clock        %zu phases, %.0f-%.0f MHz; at %.0f MHz: CUs active %.0f%%, MFMA %.0f%%, VALU %.0f%%, "

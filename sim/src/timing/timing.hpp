@@ -42,6 +42,7 @@ struct InstInfo {
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
   rt::peak_dtype dtype = rt::peak_dtype::count;  // the peak class of those operations
   bool valu_flops_per_lane = false;
+  bool int_matrix = false;  // an integer MFMA/SMFMAC (i8 inputs): its own power (device.hpp)
 };
 InstInfo classify(const Inst& in);
 // Floating-point operations per lane of a VALU mnemonic (docs/timing-model.md, Report).

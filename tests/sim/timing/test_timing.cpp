@@ -353,31 +353,37 @@ TEST_CASE("timing: the clock follows the device's power (T7)", "[timing]") {
 TEST_CASE("timing: a dispatch's idle tail keeps its busy phases' clock", "[timing]") {
   namespace tm = hipasm::sim::timing;
   // Three phases with every CU active and the matrix cores 94% busy, then a tail on half the
-  // CUs without MFMA. MI300X power: 1.172 x 1 + 0.634 x 0.94 = 1.768 -> 2100 / 1.768 = 1188 MHz;
-  // the tail alone 1.172 x 0.5 = 0.586, under the limit (2100 MHz). The controller does not
-  // raise the clock within the dispatch (device.hpp): the tail runs at 1188 MHz too.
+  // CUs without MFMA. MI300X power: static + cu x 1 + 0.634 x 0.94 = 1.172 + 0.596 = 1.768 ->
+  // 2100 / 1.768 = 1188 MHz; the tail alone static + cu x 0.5 = 0.54 + 0.632 x 0.5 = 0.856, under
+  // the limit (2100 MHz). The controller does not raise the clock within the dispatch
+  // (device.hpp): the tail runs at 1188 MHz too.
   tm::DeviceSpec dev = *tm::find_device("mi300x");
   REQUIRE(dev.clock_average_phases == 3);
-  auto phases = [](std::initializer_list<bool> busy) {
+  REQUIRE(dev.power_static + dev.power_cu == Approx(1.172));
+  auto phases = [](std::initializer_list<bool> busy, double light_cus) {
     std::vector<hipasm::rt::clock_phase> ph;
     for (bool b : busy) {
       hipasm::rt::clock_phase p;
       p.start = ph.size() * 8192, p.end = p.start + 8192;
-      p.active_cus = b ? 1 : 0.5, p.mfma = b ? 0.94 : 0;
+      p.active_cus = b ? 1 : light_cus, p.mfma = b ? 0.94 : 0;
       ph.push_back(p);
     }
     return ph;
   };
-  auto ph = phases({true, true, true, false});
+  auto ph = phases({true, true, true, false}, 0.5);
   tm::set_phase_clocks(dev, ph);
   for (const auto& p : ph) CHECK(p.clock_mhz == 1188);
-  CHECK(ph[3].power == Approx(0.586));  // each phase keeps its own power
+  CHECK(ph[3].power == Approx(0.856));  // each phase keeps its own power
   CHECK(tm::phases_us(ph) == Approx(4 * 8192.0 / 1188));
-  // One busy phase between light ones: averaged over 3 phases, (1.768 + 2 x 0.586) / 3 = 0.980,
-  // under the limit: the burst alone does not lower the clock.
-  auto burst = phases({false, true, false});
+  // One busy phase between idle ones (no CU active: the static power alone, 0.54): averaged over
+  // 3 phases, (1.768 + 2 x 0.54) / 3 = 0.949, under the limit: the burst alone does not lower the
+  // clock. Between phases on half the CUs, (1.768 + 2 x 0.856) / 3 = 1.160: 2100 / 1.160 = 1810.
+  auto burst = phases({false, true, false}, 0);
   tm::set_phase_clocks(dev, burst);
   for (const auto& p : burst) CHECK(p.clock_mhz == 2100);
+  auto half = phases({false, true, false}, 0.5);
+  tm::set_phase_clocks(dev, half);
+  for (const auto& p : half) CHECK(p.clock_mhz == 1810);
   // A controller that followed each phase would run the tail at the peak clock.
   dev.clock_holds_lowest = false;
   tm::set_phase_clocks(dev, ph);

@@ -82,6 +82,7 @@ struct clock_phase {
   uint64_t start = 0, end = 0;  // cycles
   double active_cus = 0;        // fraction of the device's CUs holding a workgroup
   double mfma = 0, valu = 0;    // matrix-core / VALU busy fraction of all the device's SIMD-cycles
+  double mfma_int = 0;          // the part of mfma spent on integer (i8) MFMAs
   double hbm = 0;               // fraction of the achievable HBM bandwidth used
   double power = 0;             // power at the peak clock relative to the device's limit
   double clock_mhz = 0;
