@@ -26,7 +26,7 @@ a32  test  8  32  8   2048 1     687.2     100.00      50.00 -50.0%   30.00   11
 a16/test    1 rows: median |predicted/measured - 1| = 30.0%, worst 30.0%
 OUT
 printf '# Performance\n\n<!-- part: compile -->\nkept compile table\n' > "$work/perf.md"
-python3 "$doc" --skip kernels,validation,compile,sim,quickstart --attn-runs "--seqlen 1024; --seqlen 2048" \
+python3 "$doc" --skip kernels,validation,compile,sim,quickstart,timing-validation --attn-runs "--seqlen 1024; --seqlen 2048" \
   --attn-saved "$work/fwd.txt" "$work/bwd.txt" --out "$work/perf.md" 2> "$work/err"
 out="$work/perf.md"
 want() { grep -qF -- "$1" "$out" || { echo "FAIL: missing: $1"; cat "$out"; exit 1; }; }
@@ -42,7 +42,7 @@ want "\`build/bin/hipasm-timing-attn AITER_A83421_DIR --seqlen 2048\`"
 want "kept compile table"
 [ "$(grep -c '^| fwd | test |' "$out")" = 2 ] || { echo "FAIL: fwd test rows"; cat "$out"; exit 1; }
 # a saved file per run, or a one-line error
-if python3 "$doc" --skip kernels,validation,compile,sim,quickstart --attn-runs "--seqlen 1024" \
+if python3 "$doc" --skip kernels,validation,compile,sim,quickstart,timing-validation --attn-runs "--seqlen 1024" \
      --attn-saved "$work/fwd.txt" "$work/bwd.txt" --out "$work/x.md" 2> "$work/err2"; then
   echo "FAIL: two saved files for one run accepted"; exit 1
 fi
