@@ -156,7 +156,7 @@ struct DeviceSpec {
 // table (rocm.docs.amd.com reference/gpu-specs, the MI355X and MI350X rows).
 // The power of the MI300X split (T7) scaled to what the calibration rows need (**fitted**: no
 // MI355X clock under load or zero-data figure is published; 0.81 gives the lowest median |error|
-// of the 30 calibration rows of the gfx950 validation, docs/timing-model.md, MI350X and MI355X).
+// of the 30 calibration rows of the gfx950 validation, docs/timing-model.md, Validation).
 inline constexpr double kMi355xPowerScale = 0.81;
 inline constexpr DeviceSpec mi355x_spec() {
   DeviceSpec d;
