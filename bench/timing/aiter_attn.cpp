@@ -490,26 +490,25 @@ bool verify(const std::string& fam, const Shape& r, bool cdna4, const Layout& la
     std::printf("FAIL %s: %s\n", what, e.what());
     return false;
   }
-  auto get16 = [&](uint64_t addr, uint64_t n) {
+  // A buffer's first n elements (bf16 or f32) as doubles.
+  auto get = [&](uint64_t addr, uint64_t n, bool bf16) {
     const std::vector<uint8_t> raw = buf(addr).download();
     std::vector<double> x(n);
     for (uint64_t i = 0; i < n; ++i) {
-      uint16_t h;
-      std::memcpy(&h, raw.data() + i * 2, 2);
-      x[i] = bf16f(h);
+      if (bf16) {
+        uint16_t h;
+        std::memcpy(&h, raw.data() + i * 2, 2);
+        x[i] = bf16f(h);
+      } else {
+        float f;
+        std::memcpy(&f, raw.data() + i * 4, 4);
+        x[i] = f;
+      }
     }
     return x;
   };
-  auto getf = [&](uint64_t addr, uint64_t n) {
-    const std::vector<uint8_t> raw = buf(addr).download();
-    std::vector<double> x(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      float f;
-      std::memcpy(&f, raw.data() + i * 4, 4);
-      x[i] = f;
-    }
-    return x;
-  };
+  auto get16 = [&](uint64_t addr, uint64_t n) { return get(addr, n, true); };
+  auto getf = [&](uint64_t addr, uint64_t n) { return get(addr, n, false); };
   std::vector<std::pair<std::string, Cmp>> cmps;
   auto cmp = [&](const char* name, const std::vector<double>& got, const std::vector<double>& ref) {
     Cmp c;
