@@ -1222,7 +1222,10 @@ rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
   if (phases.empty()) return m;
   m.start = phases.front().start;
   m.end = phases.back().end;
-  const double len = double(std::max<uint64_t>(1, m.end - m.start));
+  // Weighted by each phase's length (the phases need not be contiguous).
+  uint64_t total = 0;
+  for (const auto& ph : phases) total += ph.end - ph.start;
+  const double len = double(std::max<uint64_t>(1, total));
   for (const auto& ph : phases) {
     const double f = double(ph.end - ph.start) / len;
     m.active_cus += f * ph.active_cus, m.mfma += f * ph.mfma, m.valu += f * ph.valu, m.hbm += f * ph.hbm;

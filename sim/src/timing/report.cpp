@@ -127,19 +127,10 @@ std::string profile::report() const {
     // The clock over time and what set it: the phases at the lowest clock and their activity.
     double lo = clock_phases.front().clock_mhz, hi = lo;
     for (const auto& ph : clock_phases) lo = std::min(lo, ph.clock_mhz), hi = std::max(hi, ph.clock_mhz);
-    const clock_phase m = [&] {
-      clock_phase x;
-      double n = 0;
-      for (const auto& ph : clock_phases)
-        if (ph.clock_mhz == lo) {
-          const double f = double(ph.end - ph.start);
-          x.active_cus += f * ph.active_cus, x.mfma += f * ph.mfma, x.valu += f * ph.valu, x.hbm += f * ph.hbm;
-          x.mfma_int += f * ph.mfma_int;
-          x.power += f * ph.power, n += f;
-        }
-      x.active_cus /= n, x.mfma /= n, x.valu /= n, x.hbm /= n, x.power /= n, x.mfma_int /= n;
-      return x;
-    }();
+    std::vector<clock_phase> at_lo;
+    for (const auto& ph : clock_phases)
+      if (ph.clock_mhz == lo) at_lo.push_back(ph);
+    const clock_phase m = hipasm::sim::timing::merged_phase(at_lo);
     o += fmt("  clock        %zu phases, %.0f-%.0f MHz; at %.0f MHz: CUs active %.0f%%, MFMA %.0f%%, VALU %.0f%%, "
              "HBM %.0f%% -> power %.2f x the limit at the peak clock\n",
              clock_phases.size(), lo, hi, lo, 100 * m.active_cus, 100 * m.mfma, 100 * m.valu, 100 * m.hbm, m.power);
