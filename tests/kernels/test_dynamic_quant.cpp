@@ -3,7 +3,8 @@
 // model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
 // (fp8 and bf8 in the target's formats, gfx942 FNUZ and gfx950 OCP, and int8, all round to
 // nearest even, saturating), bf16 and f32 inputs, tails,
-// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. rmsnorm fused
+// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties; fp8 with a scale
+// per 1x128 block of a row (DeepSeek's activations), both scale layouts. rmsnorm fused
 // with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
 // double reference, each q within the rounding of values that close, residual_out exact. End to
 // end: activations and weights quantized per row feed gemm_quant's per_token GEMM (dq_gemm.hip),
@@ -80,43 +81,48 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
   rt::device& d = *S().dev;
   rt::buffer<In> X(d, in);
   rt::buffer<uint8_t> Q(d, std::vector<uint8_t>(v.size(), 0x5a));
-  rt::buffer<float> Sc(d, std::vector<float>(tokens, -7.0f));
+  // scales: one a row, or one a block of 128 ([d / 128][tokens] or [tokens][d / 128])
+  const int NB = C.block ? D / C.block : 1, B = C.block ? C.block : D;
+  rt::buffer<float> Sc(d, std::vector<float>(size_t(tokens) * NB, -7.0f));
   auto rep = hk::launch_dynamic_quant<C>(d, *S().m, name, {.q = Q.addr(), .scale = Sc.addr(), .in = X.addr(), .tokens = tokens});
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   const auto q = Q.download();
   const auto sc = Sc.download();
   const float qmax = qmax_of(C.type), floor_scale = 1.0f / (512.0f * qmax);
   int bad = 0;
-  for (uint32_t t = 0; t < tokens && bad < 10; ++t) {
-    const float* x = &v[size_t(t) * D];
-    float amax = 0;
-    for (int i = 0; i < D; ++i)
-      if (!std::isnan(x[i])) amax = std::max(amax, std::fabs(x[i]));
-    const float scale = std::max(amax / qmax, floor_scale);
-    const float inv = 1.0f / scale;
-    if (std::bit_cast<uint32_t>(sc[t]) != std::bit_cast<uint32_t>(scale)) {
-      ++bad;
-      FAIL_CHECK(name << " token " << t << " scale " << sc[t] << " want " << scale << " (amax " << amax << ")");
-    }
-    for (int i = 0; i < D && bad < 10; ++i) {
-      const float y = x[i] * inv;
-      const uint8_t want = C.type == hipasm::kernels::quant_type::fp8   ? fp8_model(y)
-                           : C.type == hipasm::kernels::quant_type::bf8 ? bf8_model(y)
-                                                               : i8_model(y);
-      const uint8_t got = q[size_t(t) * D + i];
-      if (got != want) {
+  for (uint32_t t = 0; t < tokens && bad < 10; ++t)
+    for (int b = 0; b < NB && bad < 10; ++b) {
+      const float* x = &v[size_t(t) * D + size_t(b) * B];
+      float amax = 0;
+      for (int i = 0; i < B; ++i)
+        if (!std::isnan(x[i])) amax = std::max(amax, std::fabs(x[i]));
+      const float scale = std::max(amax / qmax, floor_scale);
+      const float inv = 1.0f / scale;
+      const float got_scale = sc[C.block == 0 || C.scales_row_major ? size_t(t) * NB + b : size_t(b) * tokens + t];
+      if (std::bit_cast<uint32_t>(got_scale) != std::bit_cast<uint32_t>(scale)) {
         ++bad;
-        FAIL_CHECK(name << " token " << t << " i " << i << " x " << x[i] << " x/scale " << y << " got 0x" << std::hex
-                        << int(got) << " want 0x" << int(want));
+        FAIL_CHECK(name << " token " << t << " block " << b << " scale " << got_scale << " want " << scale << " (amax "
+                        << amax << ")");
+      }
+      for (int i = 0; i < B && bad < 10; ++i) {
+        const float y = x[i] * inv;
+        const uint8_t want = C.type == hipasm::kernels::quant_type::fp8   ? fp8_model(y)
+                             : C.type == hipasm::kernels::quant_type::bf8 ? bf8_model(y)
+                                                                          : i8_model(y);
+        const uint8_t got = q[size_t(t) * D + size_t(b) * B + i];
+        if (got != want) {
+          ++bad;
+          FAIL_CHECK(name << " token " << t << " i " << b * B + i << " x " << x[i] << " x/scale " << y << " got 0x"
+                          << std::hex << int(got) << " want 0x" << int(want));
+        }
       }
     }
-  }
   CHECK(bad == 0);
 }
 
 // row r of the edge rows: 0 zeros, 1 tiny (below the scale floor), 2 one huge entry, 3 NaN
 // entries (also in the last element), 4 +inf, 5 -inf, 6 rounding ties at scale 1, 7 all NaN,
-// 8 bf16 subnormals
+// 8 bf16 subnormals (with 1x128 blocks: the rows' blocks, the ties at scale 1 in every block)
 void edge_rows(std::vector<float>& v, int D, float qmax) {
   float* r[9];
   for (int k = 0; k < 9; ++k) r[k] = &v[size_t(k) * D];
@@ -137,6 +143,7 @@ void edge_rows(std::vector<float>& v, int D, float qmax) {
   const float ties[] = {1.0625f, 1.1875f, -1.0625f, 17.0f, 19.0f, -19.0f, 2.5f, -2.5f, 3.5f, 0.5f, 126.5f, -126.5f};
   for (int i = 0; i < D; ++i) r[6][i] = ties[i % 12];
   r[6][D - 1] = qmax;
+  for (int i = 127; i < D; i += 128) r[6][i] = qmax;  // (each 1x128 block's maximum too)
 }
 template <hk::dynamic_quant_config C>
 void run_edges(const char* name, int seed) {
@@ -157,6 +164,22 @@ TEST_CASE("dynamic_quant: 8192 (no tail), a 12-element row, 14336 (3.5 steps)", 
   run_dq<cfg::dq_fp8_bf16_8192>("dq_fp8_bf16_8192", 3, 6, -1, 1);
   run_dq<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 7, 7, -50, 50);
   run_dq<cfg::dq_fp8_bf16_14336>("dq_fp8_bf16_14336", 2, 8, -8, 8);
+}
+TEST_CASE("dynamic_quant fp8 with a scale per 1x128 block: bf16 and f32, both scale layouts, rows ending mid-step",
+          "[kernels][dynamic_quant]") {
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 3, 30, -4, 4);
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 2, 31, -3000, 100);
+  run_dq<cfg::dqb_fp8_f32_640_rm>("dqb_fp8_f32_640_rm", 5, 32, -20, 20);
+  run_dq<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", 7, 33, -1e-3, 2e-3);
+  // blocks of their own magnitudes: each block's scale follows its own maximum
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 2, 34, -1, 1, [](std::vector<float>& v, int) {
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(std::ldexp(double(v[i]), int(i / 128 % 40) - 20));
+  });
+}
+TEST_CASE("dynamic_quant 1x128 blocks: zero, tiny, huge blocks; NaN, +-inf, -0; ties; subnormals", "[kernels][dynamic_quant]") {
+  run_edges<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 35);
+  run_edges<cfg::dqb_fp8_f32_640_rm>("dqb_fp8_f32_640_rm", 36);
+  run_edges<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", 37);
 }
 TEST_CASE("dynamic_quant bf8 (e5m2): tails, wide ranges, the edge rows", "[kernels][dynamic_quant]") {
   run_dq<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 4, 20, -300, 100);
