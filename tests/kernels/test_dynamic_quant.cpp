@@ -8,7 +8,8 @@
 // with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
 // double reference, each q within the rounding of values that close, residual_out exact. End to
 // end: activations and weights quantized per row feed gemm_quant's per_token GEMM (dq_gemm.hip),
-// whose C must be x w^T within the quantization's error bound. The checker must stay silent.
+// and activations quantized per 1x128 block its block128 GEMM (weights per 128x128 block on the
+// host), whose C must be x w^T within the quantization's error bound. The checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -324,6 +325,73 @@ TEST_CASE("dynamic_quant feeds gemm_quant's per-token GEMM (int8, fp8): C = x w^
           "[kernels][dynamic_quant]") {
   run_dq_gemm<cfg::dq_i8_bf16_1024>("dq_i8_bf16_1024", "dq_gemm_i8", cfg::dq_gemm_i8, 100, 96, 17);
   run_dq_gemm<cfg::dq_fp8_bf16_1024>("dq_fp8_bf16_1024", "dq_gemm_fp8", cfg::dq_gemm_fp8, 70, 130, 18);
+}
+
+namespace {
+// x [M][K] (bf16) quantized by the 1x128 block kernel DQ (scales [K / 128][M]), w [N][K] per
+// 128x128 block on the host (scale max(amax / qmax, floor), q = fp8 of w / scale), C =
+// gemm_quant block128 (bf16) against x w^T in double within run_dq_gemm's bound, each element's
+// scales its own blocks'.
+template <hk::dynamic_quant_config DQ>
+void run_dqb_gemm(const char* dq_name, const char* gemm_name, const hipasm::kernels::gemm_quant_config& gc, uint32_t M,
+                  uint32_t N, int seed) {
+  constexpr uint32_t K = DQ.d, KB = K / 128;
+  const uint32_t NB = (N + 127) / 128;
+  rt::device& d = *S().dev;
+  static auto gm = d.load_file(hipasm::test::code_object("dq_gemm"));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(-4, 4), uw(-0.05, 0.05);
+  std::vector<uint16_t> x(size_t(M) * K), w(size_t(N) * K);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = bf16(std::ldexp(ux(rng), int(i % K / 128) * 3 - 3));  // blocks differ
+  for (auto& v : w) v = bf16(uw(rng));
+  const float qmax = qmax_of(DQ.type), floor_scale = 1.0f / (512.0f * qmax);
+  std::vector<float> sw(size_t(NB) * KB);
+  std::vector<uint8_t> qw(w.size());
+  for (uint32_t nb = 0; nb < NB; ++nb)
+    for (uint32_t kb = 0; kb < KB; ++kb) {
+      float amax = 0;
+      for (uint32_t n = 128 * nb; n < std::min(N, 128 * nb + 128); ++n)
+        for (uint32_t k = 128 * kb; k < 128 * kb + 128; ++k) amax = std::max(amax, float(std::fabs(from_bf16(w[size_t(n) * K + k]))));
+      const float s = sw[size_t(nb) * KB + kb] = std::max(amax / qmax, floor_scale);
+      for (uint32_t n = 128 * nb; n < std::min(N, 128 * nb + 128); ++n)
+        for (uint32_t k = 128 * kb; k < 128 * kb + 128; ++k) qw[size_t(n) * K + k] = fp8_model(float(from_bf16(w[size_t(n) * K + k])) / s);
+    }
+  rt::buffer<uint16_t> X(d, x);
+  rt::buffer<uint8_t> QX(d, x.size()), QW(d, qw);
+  rt::buffer<float> SX(d, size_t(KB) * M), SW(d, sw);
+  rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
+  for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
+                          hipasm::kernels::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                                                             SW.addr(), M, N, K)})
+    for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
+  const auto c = C.download();
+  const auto sx = SX.download();
+  const hipasm::test::minifloat& f8 = F8().fp8;
+  const double e = 0x1p-4, a = std::ldexp(1.0, 1 - f8.bias - f8.man_bits) / 2;  // (run_dq_gemm's)
+  int bad = 0;
+  for (uint32_t m = 0; m < M && bad < 10; ++m)
+    for (uint32_t n = 0; n < N && bad < 10; ++n) {
+      double want = 0, bound = 0;
+      for (uint32_t k = 0; k < K; ++k) {
+        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
+        const double ex = std::fabs(xv) * e + sx[size_t(k / 128) * M + m] * a,
+                     ew = std::fabs(wv) * e + sw[size_t(n / 128) * KB + k / 128] * a;
+        want += xv * wv;
+        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
+      }
+      const double got = from_bf16(c[size_t(m) * N + n]);
+      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
+        ++bad;
+        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
+      }
+    }
+  CHECK(bad == 0);
+}
+}  // namespace
+
+TEST_CASE("dynamic_quant's 1x128 blocks feed gemm_quant's block128 GEMM: C = x w^T within the quantization error",
+          "[kernels][dynamic_quant]") {
+  run_dqb_gemm<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", "dq_gemm_fp8_block", cfg::dq_gemm_fp8_block, 70, 150, 19);
 }
 
 TEST_CASE("dynamic_quant launch: bad arguments are clear errors", "[kernels][dynamic_quant]") {
