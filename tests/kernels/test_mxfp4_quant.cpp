@@ -40,20 +40,36 @@ ht::kernel_sim& S() {
   return s;
 }
 
-// The block's E8M0 code: 0xff when an element is NaN or infinite (the shared exponent of an
-// infinite or NaN amax is not a number), else floor(log2(a)) - 2 clamped to [-127, 127], biased
-// by 127; a = amax (OCP) or amax rounded to a power of two, up when its significand is >= 1.75
-// (aiter). amax 0: the smallest scale, code 0.
-uint8_t block_code(const float* x, hk::mx_scale_rule rule) {
+// The block's E8M0 code by the OCP spec (section 6.3): NaN (0xff) when an element is NaN or
+// infinite (the shared exponent of an infinite or NaN maximum is not a number), else
+// shared_exp = floor(log2(max |V_i|)) - emax_elem (2 for e2m1), clamped to the scale's exponent
+// range -127..127, biased by 127; amax 0: the smallest scale, code 0.
+uint8_t ocp_code(const float* x) {
   double amax = 0;
   for (int i = 0; i < 32; ++i) {
     if (!std::isfinite(x[i])) return 0xff;
     amax = std::max(amax, std::fabs(double(x[i])));
   }
   if (amax == 0) return 0;
-  int e = std::ilogb(amax);  // floor(log2(amax)), exact (subnormals included)
-  if (rule == hk::mx_scale_rule::aiter_even && std::ldexp(amax, -e) >= 1.75) ++e;
+  return uint8_t(std::clamp(std::ilogb(amax) - 2, -127, 127) + 127);  // (ilogb: floor(log2), exact)
+}
+// aiter's rule (fp4_utils.py dynamic_mxfp4_quant, read as a description): amax's significand
+// rounded to the nearest power of two with the step up from 1.75 (adding a quarter of the
+// mantissa field's range, 0x200000, then dropping the mantissa), then floor(log2) - 2, clamped
+// to -127..127, biased by 127; NaN / inf as the spec says.
+uint8_t aiter_even_code(const float* x) {
+  double amax = 0;
+  for (int i = 0; i < 32; ++i) {
+    if (!std::isfinite(x[i])) return 0xff;
+    amax = std::max(amax, std::fabs(double(x[i])));
+  }
+  if (amax == 0) return 0;
+  int e = std::ilogb(amax);
+  if (std::ldexp(amax, -e) >= 1.75) ++e;
   return uint8_t(std::clamp(e - 2, -127, 127) + 127);
+}
+uint8_t block_code(const float* x, hk::mx_scale_rule rule) {
+  return rule == hk::mx_scale_rule::ocp ? ocp_code(x) : aiter_even_code(x);
 }
 // An element: x / 2^(code - 127) in e2m1, nearest even, saturated; a NaN scale: +-6 by x's sign
 // bit (the conversion instruction's result, the spec leaves them unspecified).
