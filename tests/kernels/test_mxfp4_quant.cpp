@@ -5,8 +5,9 @@
 // emax_elem, emax_elem 2 for e2m1, the E8M0 scale's range -127..127; elements V / X rounded to
 // nearest even, normal numbers clamped to +-6; formats from tests/common/narrow_float_ref.hpp)
 // and from aiter's description of its rounding (aiter/utility/fp4_utils.py dynamic_mxfp4_quant:
-// amax's significand rounded to a power of two, up from 1.75, before the log2), bit for bit:
-// every scale byte and every fp4 nibble, bf16 and f32 inputs, both rules; random blocks over a
+// amax's significand rounded to a power of two, up from 1.75, before the log2) and of its RoundUp
+// mode (the smallest power of two >= amax / 6), bit for bit:
+// every scale byte and every fp4 nibble, bf16 and f32 inputs, the three rules; random blocks over a
 // wide range of magnitudes, and edge rows: zeros (and -0), tiny values (bf16 subnormals), huge
 // values near bf16's / f32's largest, amaxes on the rounding's boundary, saturation, rounding
 // ties, NaN and +-inf (the block's scale E8M0 NaN 0xff), rows that end mid-workgroup. gfx942 has
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -68,8 +70,25 @@ uint8_t aiter_even_code(const float* x) {
   if (std::ldexp(amax, -e) >= 1.75) ++e;
   return uint8_t(std::clamp(e - 2, -127, 127) + 127);
 }
+// aiter's RoundUp (f32_to_mx_e8m0_scale's RoundUp mode in fp4_utils.py, read as a description):
+// the smallest power of two >= amax / 6, the quotient an f32; its biased exponent is bumped by one
+// when any mantissa bit is set (a subnormal quotient: code 1). NaN / inf as the spec says.
+uint8_t aiter_round_up_code(const float* x) {
+  float amax = 0;
+  for (int i = 0; i < 32; ++i) {
+    if (!std::isfinite(x[i])) return 0xff;
+    amax = std::max(amax, std::fabs(x[i]));
+  }
+  const float q = amax / 6.0f;
+  if (q == 0) return 0;
+  if (q < std::numeric_limits<float>::min()) return 1;
+  const int e = std::ilogb(q);
+  return uint8_t(e + 127 + (std::ldexp(1.0f, e) != q ? 1 : 0));
+}
 uint8_t block_code(const float* x, hk::mx_scale_rule rule) {
-  return rule == hk::mx_scale_rule::ocp ? ocp_code(x) : aiter_even_code(x);
+  return rule == hk::mx_scale_rule::ocp              ? ocp_code(x)
+         : rule == hk::mx_scale_rule::aiter_round_up ? aiter_round_up_code(x)
+                                                     : aiter_even_code(x);
 }
 // An element: x / 2^(code - 127) in e2m1, nearest even, saturated; a NaN scale: +-6 by x's sign
 // bit (the conversion instruction's result, the spec leaves them unspecified).
@@ -131,8 +150,8 @@ void run_mx(const char* name, uint32_t rows, int seed, int elo, int ehi,
   CHECK(bad == 0);
 }
 
-// Edge blocks, one a block index (cycled over the tensor's blocks, the rest stay random): the
-// values of a block are set from the start of blocks 32 k.
+// Edge blocks: block k of the tensor (k modulo the number of blocks) gets edge values k, the
+// other blocks stay random.
 void edge_blocks(std::vector<float>& v, int) {
   const size_t nb = v.size() / 32;
   auto blk = [&](size_t k) { return &v[32 * (k % nb)]; };
@@ -171,6 +190,12 @@ void edge_blocks(std::vector<float>& v, int) {
   r = blk(10);  // -NaN and -0
   r[0] = -NAN;
   r[1] = -0.0f;
+  r = blk(11);  // amax 6 exactly: every rule gives code 127 (RoundUp: 6 / 6 = 1, no bump)
+  for (int i = 0; i < 32; ++i) r[i] = float(i % 13) * 0.25f;
+  r[12] = -6.0f;
+  r = blk(12);  // amax just above 6 (bf16's 6.03125): RoundUp code 128, the others 127
+  for (int i = 0; i < 32; ++i) r[i] = float(i % 13) * 0.25f;
+  r[3] = 6.03125f;
 }
 }  // namespace
 
@@ -185,7 +210,7 @@ TEST_CASE("mxfp4_quant of f32 rows: both rules, f32's whole range", "[kernels][m
 }
 TEST_CASE("mxfp4_quant edge blocks: zeros, tiny, huge, the rounding's boundary, ties, NaN, +-inf", "[kernels][mxfp4_quant]") {
   run_mx<cfg::mx_bf16_7168>("mx_bf16_7168", 2, 5, -3, 3, edge_blocks);
-  run_mx<cfg::mx_bf16_96_ocp>("mx_bf16_96_ocp", 4, 6, -3, 3, edge_blocks);
+  run_mx<cfg::mx_bf16_96_ocp>("mx_bf16_96_ocp", 5, 6, -3, 3, edge_blocks);
   run_mx<cfg::mx_f32_160>("mx_f32_160", 3, 7, -3, 3, edge_blocks);
   run_mx<cfg::mx_f32_160_ocp>("mx_f32_160_ocp", 3, 8, -3, 3, edge_blocks);
   // f32 near its largest: aiter's rounding reaches 2^128 (code 253)
@@ -195,6 +220,14 @@ TEST_CASE("mxfp4_quant edge blocks: zeros, tiny, huge, the rounding's boundary, 
     v[70] = std::ldexp(1.5f, 127);
   });
   run_mx<cfg::mx_f32_160_ocp>("mx_f32_160_ocp", 1, 9, -3, 3, [](std::vector<float>& v, int) { v[0] = 3.4e38f; });
+}
+
+TEST_CASE("mxfp4_quant with aiter's RoundUp rule: random blocks, the edge blocks", "[kernels][mxfp4_quant]") {
+  run_mx<cfg::mx_bf16_224_up>("mx_bf16_224_up", 5, 10, -130, 127);
+  run_mx<cfg::mx_f32_160_up>("mx_f32_160_up", 9, 11, -149, 127);
+  run_mx<cfg::mx_bf16_224_up>("mx_bf16_224_up", 3, 12, -3, 3, edge_blocks);
+  run_mx<cfg::mx_f32_160_up>("mx_f32_160_up", 3, 13, -3, 3, edge_blocks);
+  run_mx<cfg::mx_f32_160_up>("mx_f32_160_up", 1, 14, -3, 3, [](std::vector<float>& v, int) { v[0] = 3.4e38f; });
 }
 
 TEST_CASE("mxfp4_quant launch: bad arguments are clear errors", "[kernels][mxfp4_quant]") {

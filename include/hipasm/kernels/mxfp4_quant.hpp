@@ -4,20 +4,24 @@
 // conversions); on another target the kernel is a compile error naming the HIPASM_MXFP4_QUANT_KERNEL
 // line.
 //   amax     = max_i |x[i]| over the block (NaN and +-inf included, below)
-//   code     = E8M0 of shared_exp = floor(log2(a)) - 2 (2: e2m1's largest exponent, emax_elem),
-//              clamped to [-127, 125] (what finite f32 amaxes reach: code 0 .. 252 / 253);
-//                ocp         a = amax (the spec's rule)
-//                aiter_even  a = amax rounded to a power of two first, up from 1.75 2^e (the
-//                            f32 bits + 0x200000, the mantissa cleared: aiter's
-//                            dynamic_mxfp4_quant, aiter/utility/fp4_utils.py, Quark's "even"
-//                            rounding; also aiter's Even mode in csrc/include/mx_quant_utils.h).
-//                            The default: the MXFP4 GEMM flow is compared against aiter's.
-//              amax 0 (a zero row, and any amax below 2^-124): code 0, the smallest scale.
+//   code     = the scale's E8M0 code, by the configuration's rule:
+//     ocp            shared_exp = floor(log2(amax)) - 2 (2: e2m1's largest exponent, emax_elem),
+//                    clamped to [-127, 127] (finite f32 amaxes reach codes 0 .. 252): the spec's
+//     aiter_even     the same of amax rounded to a power of two first, up from 1.75 2^e (the f32
+//                    bits + 0x200000, the mantissa cleared; codes up to 253): aiter's
+//                    dynamic_mxfp4_quant (aiter/utility/fp4_utils.py; Quark's "even" rounding,
+//                    aiter's Even mode in csrc/include/mx_quant_utils.h). The default: the MXFP4
+//                    GEMM flow is compared against aiter's, whose a4w4 GEMM test quantizes so.
+//     aiter_round_up the smallest power of two >= amax / 6 (the quotient an f32; any of its
+//                    mantissa bits set raises its exponent field by one, so a subnormal quotient
+//                    gives code 1): aiter's RoundUp mode, its HIP quantization's default
+//                    (fp4_f32_to_e8m0_scale in csrc/include/mx_quant_utils.h)
+//              amax 0: code 0, the smallest scale (ocp / aiter_even: any amax below 2^-124).
 //   q[i]     = x[i] / 2^(code - 127) to e2m1, nearest even, saturated to +-6 (the instruction's
 //              rounding, the spec's "clamping normal numbers"); -0 keeps its sign (code 0x8).
 // NaN or +-inf in a block: code 0xff, E8M0's NaN (the spec: the block's scale overflows, so the
-// whole block reads as NaN); its elements are then what v_cvt_scalef32_pk_fp4 gives at scale 0xff,
-// +-6 by each x's sign bit. (aiter's Python / HIP code turns such blocks into codes 254 / 253.)
+// whole block reads as NaN), every rule; its elements are then what v_cvt_scalef32_pk_fp4 gives at
+// scale 0xff, +-6 by each x's sign bit. (aiter's Triton kernel gives such blocks code 254.)
 //
 // Outputs: q [rows][d / 2] bytes, element 2i in the low nibble of byte i and 2i + 1 in the high
 // one (v_cvt_scalef32_pk_fp4_* put src0 / the low half in bits 3:0, and aiter's packing,
@@ -48,12 +52,13 @@
 namespace hipasm::kernels {
 
 // How a block's amax becomes its shared exponent (see above).
-enum class mx_scale_rule : uint8_t { aiter_even, ocp };
+enum class mx_scale_rule : uint8_t { aiter_even, ocp, aiter_round_up };
 
 struct mxfp4_quant_config {
   int d = 0;                                       // elements per row, a multiple of 32 (whole blocks)
   bool f32_in = false;                             // input rows f32 (else bf16)
-  mx_scale_rule rule = mx_scale_rule::aiter_even;  // aiter's rounding of amax (default) or the OCP spec's
+  mx_scale_rule rule = mx_scale_rule::aiter_even;  // aiter's rounding of amax (default), the OCP spec's
+                                                   // or aiter's RoundUp
   int waves = 4;                                   // waves per workgroup, 1..16
   int steps = 4;                                   // lane groups (8 elements) per lane, 1..8
 };
@@ -142,9 +147,16 @@ constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg
   qoff = first << 2u;
   for (int k = 0; k < K; ++k) {
     auto code = J.vgpr<dtype::u32>();
-    if constexpr (add != 0) code = (amax[k] + add) >> 23u;
-    else code = amax[k] >> 23u;
-    code = max(code, 2u) - 2u;
+    if constexpr (C.rule == mx_scale_rule::aiter_round_up) {
+      // the exponent field of amax / 6 (a correctly rounded f32 division), + 1 unless a power of 2
+      auto qb = J.vgpr<dtype::u32>();
+      qb = (amax[k].template as<dtype::f32>() / 6.0f).template as<dtype::u32>();
+      code = (qb >> 23u) + as_u32((qb & 0x7fffffu) != 0u);
+    } else {
+      if constexpr (add != 0) code = (amax[k] + add) >> 23u;
+      else code = amax[k] >> 23u;
+      code = max(code, 2u) - 2u;
+    }
     code = select(amax[k] >= 0x7f800000u, 0xffu, code);  // NaN or inf in the block: E8M0 NaN
     auto p = J.vgpr<dtype::u32>();
     if constexpr (C.f32_in) {

@@ -12,4 +12,7 @@ inline constexpr mxfp4_quant_config mx_bf16_96_ocp{.d = 96, .rule = mx_scale_rul
 // f32: both rules, d = 160 (5 blocks) over 2 waves of 3 steps
 inline constexpr mxfp4_quant_config mx_f32_160{.d = 160, .f32_in = true, .waves = 2, .steps = 3};
 inline constexpr mxfp4_quant_config mx_f32_160_ocp{.d = 160, .f32_in = true, .rule = mx_scale_rule::ocp, .waves = 2, .steps = 3};
+// aiter's RoundUp rule: bf16 224 (7 blocks) over 2 waves of 2 steps, f32 160
+inline constexpr mxfp4_quant_config mx_bf16_224_up{.d = 224, .rule = mx_scale_rule::aiter_round_up, .waves = 2, .steps = 2};
+inline constexpr mxfp4_quant_config mx_f32_160_up{.d = 160, .f32_in = true, .rule = mx_scale_rule::aiter_round_up, .waves = 2, .steps = 3};
 }  // namespace cfg
