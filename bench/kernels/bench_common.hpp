@@ -12,9 +12,10 @@ namespace rt = hipasm::rt;
 
 // Profile options for a grid of `groups` identical workgroups: large grids are sampled on 8
 // CUs of one XCD (docs/timing-model.md, Sampling: 0.1% from a full run on a stream kernel).
-inline rt::profile_options profile_for(uint32_t groups) {
+// `device`: mi300x (gfx942 code objects) or mi355x (gfx950's).
+inline rt::profile_options profile_for(uint32_t groups, const char* device = "mi300x") {
   rt::profile_options p;
-  p.device = "mi300x";
+  p.device = device;
   if (groups > 8 * 304) p.sample_cus = 8;
   return p;
 }
@@ -51,15 +52,18 @@ inline result from(const rt::launch_report& rep) {
 }
 
 // The timing model's streaming HBM bandwidth on MI300X (sim/src/timing/device.hpp,
-// hbm_achievable_gbytes_per_s; the 5.3 TB/s spec sheet figure is not reachable there).
+// hbm_achievable_gbytes_per_s; the 5.3 TB/s spec sheet figure is not reachable there), and on
+// MI355X (its 8 TB/s scaled by the same fraction).
 inline constexpr double model_hbm_gbps = 4000;
+inline constexpr double model_hbm_gbps_mi355x = 8000.0 * 4000 / 5300;
 
 // One line; `bytes` is the data the operation must move (its algorithmic traffic: gbps, what it
 // requests), `aiter_us` <= 0: none. hbm_gbps is what reaches HBM in the model (cache hits are not
 // HBM traffic, write-backs are), the figure to hold against the device's bandwidth.
-// hbm_pct: hbm_gbps as a percentage of model_hbm_gbps, appended to the line.
+// hbm_pct: hbm_gbps as a percentage of model_hbm_gbps, appended to the line. A row of another
+// device than MI300X (`device` mi355x) appends device=NAME and takes that device's bandwidth.
 inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes,
-                       bool hbm_pct = false) {
+                       bool hbm_pct = false, const char* device = nullptr) {
   char aiter[32] = "none", ratio[32] = "none";
   if (aiter_us > 0) {
     std::snprintf(aiter, sizeof aiter, "%.2f", aiter_us);
@@ -68,7 +72,9 @@ inline void print_line(const char* kernel, const std::string& shape, const resul
   const double gbps = bytes / (h.us * 1e3), hbm_gbps = h.hbm_bytes / (h.us * 1e3);
   std::printf("kernel=%s shape=%s hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.3f gbps=%.0f hbm_gbps=%.0f mfma_busy=%.3f",
               kernel, shape.c_str(), h.us, aiter, ratio, h.tflops, gbps, hbm_gbps, h.mfma_busy);
-  if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * hbm_gbps / model_hbm_gbps);
+  const bool mi355x = device && std::string(device) == "mi355x";
+  if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * hbm_gbps / (mi355x ? model_hbm_gbps_mi355x : model_hbm_gbps));
+  if (device) std::printf(" device=%s", device);
   std::printf("\n");
   std::fflush(stdout);
 }

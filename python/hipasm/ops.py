@@ -36,7 +36,7 @@ _SIGNATURES = {
               "const float* cos_sin, unsigned tokens_per_group, unsigned tokens, unsigned cache_rows",
 }
 _SIGNATURES.update({
-    "dynamic_quant": "uint8_t* q, float* scale, const uint16_t* in",
+    "dynamic_quant": "uint8_t* q, float* scale, const uint16_t* in, unsigned tokens",
     "gemm_a8w8": "void* c, const uint8_t* a, const uint8_t* b, const float* sa, const float* sb, unsigned m, "
                  "unsigned n, unsigned k, unsigned splits, float* ws",
     "layernorm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
@@ -665,7 +665,7 @@ def dynamic_quant(x, dtype="fp8"):
     k, (_, _, waves) = found[0]
     q, scale = _zeros(x, tuple(x.shape), qtype), _zeros(x, tuple(x.shape[:-1]), "float32")
     if _rows_of(x):
-        k(_rows_of(x), 64 * waves, q, scale, x)
+        k(_rows_of(x), 64 * waves, q, scale, x, _rows_of(x))
     return q, scale
 
 

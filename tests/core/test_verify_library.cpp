@@ -10,6 +10,7 @@
 
 #include <hipasm/hipasm.hpp>
 #include <hipasm/kernels/attn_fwd.hpp>
+#include <hipasm/kernels/dynamic_quant.hpp>
 #include <hipasm/kernels/gemm_bf16.hpp>
 #include <hipasm/kernels/gemm_quant.hpp>
 #include <hipasm/kernels/moe.hpp>
@@ -68,7 +69,7 @@ TEST_CASE("verify: paged_attn_decode (bf16 and fp8 caches, the benchmark's and t
       "pa_g16_w1");
 }
 
-TEST_CASE("verify: attn_fwd, GEMMs, sort, moe sorting, topk_softmax", "[verify][library]") {
+TEST_CASE("verify: attn_fwd, GEMMs, sort, moe sorting, topk_softmax, dynamic_quant 1x128 blocks", "[verify][library]") {
   check_kernel<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}>>("attn_d128_causal");
   check_kernel<&kernels::attn_fwd_kernel<kernels::attn_fwd_config{.head_dim = 64, .causal = false, .waves = 4, .bn = 32}>>("attn_d64");
   check_kernel<&kernels::gemm_bf16_kernel<kernels::gemm_bf16_config{}>>("gemm_bf16_default");
@@ -83,4 +84,6 @@ TEST_CASE("verify: attn_fwd, GEMMs, sort, moe sorting, topk_softmax", "[verify][
                                           .per_lane = 8, .waves = 8}>>("sort_wg4096_idx");
   check_kernel<&kernels::moe_sorting_kernel<kernels::moe_sorting_config{}>>("moe_sorting");
   check_kernel<&kernels::topk_softmax_body<kernels::topk_softmax_config{.experts = 128, .topk = 8}>>("topk_128x8");
+  // fp8 with 1x128 block scales (the maxima a butterfly over 16 lanes, every step's at once)
+  check_kernel<&kernels::dynamic_quant<kernels::dynamic_quant_config{.d = 7168, .waves = 4, .block = 128}>>("dq_fp8_block128");
 }

@@ -3,11 +3,13 @@
 // model, bit for bit: the f32 scale (the division and the floor as written there) and every q byte
 // (fp8 and bf8 in the target's formats, gfx942 FNUZ and gfx950 OCP, and int8, all round to
 // nearest even, saturating), bf16 and f32 inputs, tails,
-// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties. rmsnorm fused
+// a short row; zero, tiny and huge rows, NaN and +-inf entries, rounding ties; fp8 with a scale
+// per 1x128 block of a row (DeepSeek's activations), both scale layouts. rmsnorm fused
 // with it (rmsnorm.hpp rmsnorm_quant, with and without the residual add): the scale against a
 // double reference, each q within the rounding of values that close, residual_out exact. End to
 // end: activations and weights quantized per row feed gemm_quant's per_token GEMM (dq_gemm.hip),
-// whose C must be x w^T within the quantization's error bound. The checker must stay silent.
+// and activations quantized per 1x128 block its block128 GEMM (weights per 128x128 block on the
+// host), whose C must be x w^T within the quantization's error bound. The checker must stay silent.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -80,43 +82,48 @@ void run_dq(const char* name, uint32_t tokens, int seed, double lo, double hi,
   rt::device& d = *S().dev;
   rt::buffer<In> X(d, in);
   rt::buffer<uint8_t> Q(d, std::vector<uint8_t>(v.size(), 0x5a));
-  rt::buffer<float> Sc(d, std::vector<float>(tokens, -7.0f));
+  // scales: one a row, or one a block of 128 ([d / 128][tokens] or [tokens][d / 128])
+  const int NB = C.block ? D / C.block : 1, B = C.block ? C.block : D;
+  rt::buffer<float> Sc(d, std::vector<float>(size_t(tokens) * NB, -7.0f));
   auto rep = hk::launch_dynamic_quant<C>(d, *S().m, name, {.q = Q.addr(), .scale = Sc.addr(), .in = X.addr(), .tokens = tokens});
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   const auto q = Q.download();
   const auto sc = Sc.download();
   const float qmax = qmax_of(C.type), floor_scale = 1.0f / (512.0f * qmax);
   int bad = 0;
-  for (uint32_t t = 0; t < tokens && bad < 10; ++t) {
-    const float* x = &v[size_t(t) * D];
-    float amax = 0;
-    for (int i = 0; i < D; ++i)
-      if (!std::isnan(x[i])) amax = std::max(amax, std::fabs(x[i]));
-    const float scale = std::max(amax / qmax, floor_scale);
-    const float inv = 1.0f / scale;
-    if (std::bit_cast<uint32_t>(sc[t]) != std::bit_cast<uint32_t>(scale)) {
-      ++bad;
-      FAIL_CHECK(name << " token " << t << " scale " << sc[t] << " want " << scale << " (amax " << amax << ")");
-    }
-    for (int i = 0; i < D && bad < 10; ++i) {
-      const float y = x[i] * inv;
-      const uint8_t want = C.type == hipasm::kernels::quant_type::fp8   ? fp8_model(y)
-                           : C.type == hipasm::kernels::quant_type::bf8 ? bf8_model(y)
-                                                               : i8_model(y);
-      const uint8_t got = q[size_t(t) * D + i];
-      if (got != want) {
+  for (uint32_t t = 0; t < tokens && bad < 10; ++t)
+    for (int b = 0; b < NB && bad < 10; ++b) {
+      const float* x = &v[size_t(t) * D + size_t(b) * B];
+      float amax = 0;
+      for (int i = 0; i < B; ++i)
+        if (!std::isnan(x[i])) amax = std::max(amax, std::fabs(x[i]));
+      const float scale = std::max(amax / qmax, floor_scale);
+      const float inv = 1.0f / scale;
+      const float got_scale = sc[C.block == 0 || C.scales_row_major ? size_t(t) * NB + b : size_t(b) * tokens + t];
+      if (std::bit_cast<uint32_t>(got_scale) != std::bit_cast<uint32_t>(scale)) {
         ++bad;
-        FAIL_CHECK(name << " token " << t << " i " << i << " x " << x[i] << " x/scale " << y << " got 0x" << std::hex
-                        << int(got) << " want 0x" << int(want));
+        FAIL_CHECK(name << " token " << t << " block " << b << " scale " << got_scale << " want " << scale << " (amax "
+                        << amax << ")");
+      }
+      for (int i = 0; i < B && bad < 10; ++i) {
+        const float y = x[i] * inv;
+        const uint8_t want = C.type == hipasm::kernels::quant_type::fp8   ? fp8_model(y)
+                             : C.type == hipasm::kernels::quant_type::bf8 ? bf8_model(y)
+                                                                          : i8_model(y);
+        const uint8_t got = q[size_t(t) * D + size_t(b) * B + i];
+        if (got != want) {
+          ++bad;
+          FAIL_CHECK(name << " token " << t << " i " << b * B + i << " x " << x[i] << " x/scale " << y << " got 0x"
+                          << std::hex << int(got) << " want 0x" << int(want));
+        }
       }
     }
-  }
   CHECK(bad == 0);
 }
 
 // row r of the edge rows: 0 zeros, 1 tiny (below the scale floor), 2 one huge entry, 3 NaN
 // entries (also in the last element), 4 +inf, 5 -inf, 6 rounding ties at scale 1, 7 all NaN,
-// 8 bf16 subnormals
+// 8 bf16 subnormals (with 1x128 blocks: the rows' blocks, the ties at scale 1 in every block)
 void edge_rows(std::vector<float>& v, int D, float qmax) {
   float* r[9];
   for (int k = 0; k < 9; ++k) r[k] = &v[size_t(k) * D];
@@ -137,6 +144,7 @@ void edge_rows(std::vector<float>& v, int D, float qmax) {
   const float ties[] = {1.0625f, 1.1875f, -1.0625f, 17.0f, 19.0f, -19.0f, 2.5f, -2.5f, 3.5f, 0.5f, 126.5f, -126.5f};
   for (int i = 0; i < D; ++i) r[6][i] = ties[i % 12];
   r[6][D - 1] = qmax;
+  for (int i = 127; i < D; i += 128) r[6][i] = qmax;  // (each 1x128 block's maximum too)
 }
 template <hk::dynamic_quant_config C>
 void run_edges(const char* name, int seed) {
@@ -157,6 +165,22 @@ TEST_CASE("dynamic_quant: 8192 (no tail), a 12-element row, 14336 (3.5 steps)", 
   run_dq<cfg::dq_fp8_bf16_8192>("dq_fp8_bf16_8192", 3, 6, -1, 1);
   run_dq<cfg::dq_i8_bf16_12>("dq_i8_bf16_12", 7, 7, -50, 50);
   run_dq<cfg::dq_fp8_bf16_14336>("dq_fp8_bf16_14336", 2, 8, -8, 8);
+}
+TEST_CASE("dynamic_quant fp8 with a scale per 1x128 block: bf16 and f32, both scale layouts, rows ending mid-step",
+          "[kernels][dynamic_quant]") {
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 3, 30, -4, 4);
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 2, 31, -3000, 100);
+  run_dq<cfg::dqb_fp8_f32_640_rm>("dqb_fp8_f32_640_rm", 5, 32, -20, 20);
+  run_dq<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", 7, 33, -1e-3, 2e-3);
+  // blocks of their own magnitudes: each block's scale follows its own maximum
+  run_dq<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 2, 34, -1, 1, [](std::vector<float>& v, int) {
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(std::ldexp(double(v[i]), int(i / 128 % 40) - 20));
+  });
+}
+TEST_CASE("dynamic_quant 1x128 blocks: zero, tiny, huge blocks; NaN, +-inf, -0; ties; subnormals", "[kernels][dynamic_quant]") {
+  run_edges<cfg::dqb_fp8_bf16_7168>("dqb_fp8_bf16_7168", 35);
+  run_edges<cfg::dqb_fp8_f32_640_rm>("dqb_fp8_f32_640_rm", 36);
+  run_edges<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", 37);
 }
 TEST_CASE("dynamic_quant bf8 (e5m2): tails, wide ranges, the edge rows", "[kernels][dynamic_quant]") {
   run_dq<cfg::dq_bf8_bf16_1004>("dq_bf8_bf16_1004", 4, 20, -300, 100);
@@ -301,6 +325,73 @@ TEST_CASE("dynamic_quant feeds gemm_quant's per-token GEMM (int8, fp8): C = x w^
           "[kernels][dynamic_quant]") {
   run_dq_gemm<cfg::dq_i8_bf16_1024>("dq_i8_bf16_1024", "dq_gemm_i8", cfg::dq_gemm_i8, 100, 96, 17);
   run_dq_gemm<cfg::dq_fp8_bf16_1024>("dq_fp8_bf16_1024", "dq_gemm_fp8", cfg::dq_gemm_fp8, 70, 130, 18);
+}
+
+namespace {
+// x [M][K] (bf16) quantized by the 1x128 block kernel DQ (scales [K / 128][M]), w [N][K] per
+// 128x128 block on the host (scale max(amax / qmax, floor), q = fp8 of w / scale), C =
+// gemm_quant block128 (bf16) against x w^T in double within run_dq_gemm's bound, each element's
+// scales its own blocks'.
+template <hk::dynamic_quant_config DQ>
+void run_dqb_gemm(const char* dq_name, const char* gemm_name, const hipasm::kernels::gemm_quant_config& gc, uint32_t M,
+                  uint32_t N, int seed) {
+  constexpr uint32_t K = DQ.d, KB = K / 128;
+  const uint32_t NB = (N + 127) / 128;
+  rt::device& d = *S().dev;
+  static auto gm = d.load_file(hipasm::test::code_object("dq_gemm"));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> ux(-4, 4), uw(-0.05, 0.05);
+  std::vector<uint16_t> x(size_t(M) * K), w(size_t(N) * K);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = bf16(std::ldexp(ux(rng), int(i % K / 128) * 3 - 3));  // blocks differ
+  for (auto& v : w) v = bf16(uw(rng));
+  const float qmax = qmax_of(DQ.type), floor_scale = 1.0f / (512.0f * qmax);
+  std::vector<float> sw(size_t(NB) * KB);
+  std::vector<uint8_t> qw(w.size());
+  for (uint32_t nb = 0; nb < NB; ++nb)
+    for (uint32_t kb = 0; kb < KB; ++kb) {
+      float amax = 0;
+      for (uint32_t n = 128 * nb; n < std::min(N, 128 * nb + 128); ++n)
+        for (uint32_t k = 128 * kb; k < 128 * kb + 128; ++k) amax = std::max(amax, float(std::fabs(from_bf16(w[size_t(n) * K + k]))));
+      const float s = sw[size_t(nb) * KB + kb] = std::max(amax / qmax, floor_scale);
+      for (uint32_t n = 128 * nb; n < std::min(N, 128 * nb + 128); ++n)
+        for (uint32_t k = 128 * kb; k < 128 * kb + 128; ++k) qw[size_t(n) * K + k] = fp8_model(float(from_bf16(w[size_t(n) * K + k])) / s);
+    }
+  rt::buffer<uint16_t> X(d, x);
+  rt::buffer<uint8_t> QX(d, x.size()), QW(d, qw);
+  rt::buffer<float> SX(d, size_t(KB) * M), SW(d, sw);
+  rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
+  for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
+                          hipasm::kernels::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                                                             SW.addr(), M, N, K)})
+    for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
+  const auto c = C.download();
+  const auto sx = SX.download();
+  const hipasm::test::minifloat& f8 = F8().fp8;
+  const double e = 0x1p-4, a = std::ldexp(1.0, 1 - f8.bias - f8.man_bits) / 2;  // (run_dq_gemm's)
+  int bad = 0;
+  for (uint32_t m = 0; m < M && bad < 10; ++m)
+    for (uint32_t n = 0; n < N && bad < 10; ++n) {
+      double want = 0, bound = 0;
+      for (uint32_t k = 0; k < K; ++k) {
+        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
+        const double ex = std::fabs(xv) * e + sx[size_t(k / 128) * M + m] * a,
+                     ew = std::fabs(wv) * e + sw[size_t(n / 128) * KB + k / 128] * a;
+        want += xv * wv;
+        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
+      }
+      const double got = from_bf16(c[size_t(m) * N + n]);
+      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
+        ++bad;
+        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
+      }
+    }
+  CHECK(bad == 0);
+}
+}  // namespace
+
+TEST_CASE("dynamic_quant's 1x128 blocks feed gemm_quant's block128 GEMM: C = x w^T within the quantization error",
+          "[kernels][dynamic_quant]") {
+  run_dqb_gemm<cfg::dqb_fp8_bf16_384>("dqb_fp8_bf16_384", "dq_gemm_fp8_block", cfg::dq_gemm_fp8_block, 70, 150, 19);
 }
 
 TEST_CASE("dynamic_quant launch: bad arguments are clear errors", "[kernels][dynamic_quant]") {

@@ -26,4 +26,16 @@ constexpr hipasm::kernels::gemm_quant_config dq_gemm_i8{.type = quant_type::i8, 
                                                .bm = 64, .bn = 64, .wm = 2, .wn = 1};
 constexpr hipasm::kernels::gemm_quant_config dq_gemm_fp8{.type = quant_type::fp8, .scale = hipasm::kernels::quant_scale::per_token,
                                                 .bm = 64, .bn = 64, .wm = 2, .wn = 1};
+// fp8 scales per 1x128 block (DeepSeek's activations): 7168 (3.5 steps; scales [d / 128][tokens]),
+// f32 640 over 2 waves (a step of 4 blocks, the second half empty; [tokens][d / 128]), 384 in one
+// wave (3 blocks of a step's 4)
+constexpr dynamic_quant_config dqb_fp8_bf16_7168{.d = 7168, .type = quant_type::fp8, .waves = 4, .block = 128};
+constexpr dynamic_quant_config dqb_fp8_f32_640_rm{.d = 640, .type = quant_type::fp8, .f32_in = true, .waves = 2, .block = 128,
+                                                  .scales_row_major = true};
+constexpr dynamic_quant_config dqb_fp8_bf16_384{.d = 384, .type = quant_type::fp8, .waves = 1, .block = 128};
+// the block GEMM end to end: x quantized per 1x128 block (dqb_fp8_bf16_384), w per 128x128 block
+// on the host, gemm_quant block128 (test_gemm_quant's fp8_block_small)
+constexpr hipasm::kernels::gemm_quant_config dq_gemm_fp8_block{.type = quant_type::fp8,
+                                                               .scale = hipasm::kernels::quant_scale::block128, .bm = 64,
+                                                               .bn = 64, .wm = 2, .wn = 1, .dma = true, .stages = 3};
 }  // namespace cfg
