@@ -1,0 +1,280 @@
+// The library's MXFP4 GEMM (gfx950): C = A * B^T, A M x K and B N x K in fp4 e2m1 (OCP MX v1.0),
+// two elements a byte (element 2i in the low nibble of byte i: mxfp4_quant.hpp's output), each
+// block of 32 consecutive k of a row with one E8M0 scale 2^(e - 127); C M x N row-major bf16
+// (round to nearest even) of the f32 sums:
+//   C[m][n] = sum_k e2m1(A[m][k]) 2^(sa[m][k/32] - 127) * e2m1(B[n][k]) 2^(sb[n][k/32] - 127)
+// sa [M][K/32], sb [N][K/32] bytes, unshuffled (mxfp4_quant's layout).
+//
+//   // a .hip file compiled for gfx950 by hipasm_add_code_object:
+//   HIPASM_GEMM_FP4_KERNEL(my_gemm, (hipasm::kernels::gemm_fp4_config{.bm = 32, .bn = 64, .wn = 2}))
+//   // host (hipasm-sim or a real MI355X, the same call): gemm_fp4_launch.hpp
+//
+// gfx950 only (v_mfma_scale_f32_32x32x64_f8f6f4): built for another target the macro's line is
+// a compile error. Any M, N >= 1; K a multiple of 256 (gemm_fp4_k_step: a step is one 128-byte
+// line of each row; the launcher rejects another K). Tails in M and N need no branch (buffer.hpp):
+// A's V# ends at M*K/2 bytes, B's at N*K/2, the scales' at their tensors' ends, so overhanging
+// rows load zeros (an fp4 zero at scale byte 0: a zero product) and C's stores past N take an
+// offset past its V#, those past M fall past its end.
+//
+// Schedule: no LDS for the operands. Each wave computes a (bm / wm) x (bn / wn) block of 32x32
+// MFMA blocks, loading its A and B fragments straight from global memory into the MFMAs'
+// registers. An fp4 operand of the 32x32x64 MFMA is 32 consecutive k a lane (lane l: row l % 32,
+// k block l / 32), the scale the lane's own row and k block (mfma_atom.hpp, CDNA4 ISA 7.2.1).
+// A step of 256 k: lane group g = l / 32 loads bytes 64g .. 64g + 63 of its row's 128-byte line
+// (four dwordx4) and its 4 scale bytes (one dword: blocks 4g .. 4g + 3); MFMA s (s = 0..3) takes
+// dwordx4 s of every lane and scale byte s (op_sel / op_sel_hi), i.e. the k blocks s and 4 + s of
+// the step. A and B take the same permutation of k, which leaves the dot product unchanged.
+// The loads of step t + 1 go out before the MFMAs of step t (two register sets, two steps a loop
+// trip; an odd step count ends with a step past K, whose loads are zeros).
+// wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...),
+// their sums added through LDS at the end by group 0, which stores C: more loads in flight a
+// CU for small M, where the C tiles leave CUs idle.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+// K elements a step (a 128-byte line of each row): K must be a multiple of it.
+inline constexpr uint32_t gemm_fp4_k_step = 256;
+
+struct gemm_fp4_config {
+  uint32_t bm = 32, bn = 64;  // workgroup tile
+  uint32_t wm = 1, wn = 2;    // waves along M and N
+  uint32_t wk = 1;            // wave groups along K (their sums added through LDS)
+
+  constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
+  constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  // LDS of the K groups' sums (wk > 1)
+  constexpr uint32_t lds_bytes() const { return (wk - 1) * wm * wn * 64 * (bm / wm) * (bn / wn) / 64 * 4; }
+};
+
+namespace detail {
+
+// The macro's target check runs in the device pass only (a host pass compiles for no target).
+#if defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool fp4_device_pass = true;
+#else
+inline constexpr bool fp4_device_pass = false;
+#endif
+inline constexpr std::string_view gemm_fp4_mfma = "v_mfma_scale_f32_32x32x64_f8f6f4";
+constexpr bool gemm_fp4_target_ok() { return find_mfma_atom(gemm_fp4_mfma) != nullptr; }
+
+constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
+  if (c.wm == 0 || c.wn == 0 || c.wk == 0 || c.wm * c.wn * c.wk > 16) return "gemm_fp4: 1 to 16 waves (wm * wn * wk)";
+  if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
+    return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
+  const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
+  if (tm * tn * 16 + 2 * (tm + tn) * 17 > 224)
+    return "gemm_fp4: a wave's accumulators and two sets of fragments exceed 224 VGPRs: more waves or a smaller tile";
+  if (5 * (tm + tn) > 31) return "gemm_fp4: more than 31 loads a step (two steps must fit vmcnt's 63)";
+  if (c.lds_bytes() > 65536) return "gemm_fp4: the K groups' sums exceed 64 KiB of LDS";
+  return nullptr;
+}
+
+}  // namespace detail
+
+template <gemm_fp4_config C>
+constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
+                               arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
+                               arg<unsigned> K) {
+  static_assert(detail::gemm_fp4_config_error(C) == nullptr,
+                std::string_view(detail::gemm_fp4_config_error(C) ? detail::gemm_fp4_config_error(C) : ""));
+  if constexpr (!detail::gemm_fp4_target_ok()) return;  // (the macro's line reports it)
+  else {
+  constexpr const mfma_atom& AT = mfma_atom_of(detail::gemm_fp4_mfma);
+  constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
+  // An fp4 lane: 32 consecutive k (16 bytes, element e at bits 4e), its k group l / 32, its row
+  // l % 32; the step's layout above rests on these.
+  static_assert(AT.ab_layout(0, fp4).elem[0].size == 32 && AT.ab_layout(0, fp4).elem[0].stride == 1);
+  static_assert(AT.a_k(fp4).shift == 5 && AT.a_k(fp4).stride == 32 && AT.a_row().mask == 31);
+  static_assert(AT.b_k(fp4).shift == 5 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
+  constexpr uint32_t WTM = C.bm / C.wm, WTN = C.bn / C.wn, W = C.wm * C.wn;
+  constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
+  constexpr int LOADS = 5 * (TM + TN);  // a step's loads a lane: 4 dwordx4 and a scale dword a block row
+
+  auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
+       sb_bytes = J.sgpr<u32>();
+  a_bytes = M * (K >> 1);
+  b_bytes = N * (K >> 1);
+  sa_bytes = M * (K >> 5);
+  sb_bytes = N * (K >> 5);
+  c_bytes = (M * N) << 1;
+  auto A = make_buffer(J, a_ptr, a_bytes);
+  auto B = make_buffer(J, b_ptr, b_bytes);
+  auto SA = make_buffer(J, sa_ptr, sa_bytes);
+  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  auto Cb = make_buffer(J, c_ptr, c_bytes);
+
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  auto wave_s = J.sgpr<u32>(), kw = J.sgpr<u32>(), wmn = J.sgpr<u32>();
+  J.v_readfirstlane_b32(wave_s, wave);
+  kw = wave_s / W;   // K group
+  wmn = wave_s % W;  // the wave's block within the tile
+  auto m0 = J.sgpr<u32>(), n0 = J.sgpr<u32>();
+  m0 = J.workgroup_id_y() * C.bm + (wmn % C.wm) * WTM;
+  n0 = J.workgroup_id_x() * C.bn + (wmn / C.wm) * WTN;
+  // The lane's fragment rows: A row m0 + 32i + l % 32, B row n0 + 32j + l % 32; byte 64 (l / 32)
+  // of each step's line, scale dword 4 (l / 32) of each step's 8 bytes.
+  auto kgrp = J.vgpr<u32>();
+  kgrp = lane >> 5;
+  auto a_off = J.vgpr<u32>(TM), b_off = J.vgpr<u32>(TN), sa_off = J.vgpr<u32>(TM), sb_off = J.vgpr<u32>(TN);
+  auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>();
+  half_k = K >> 1;
+  k32 = K >> 5;
+  for (int i = 0; i < TM; ++i) {
+    auto r = J.vgpr<u32>();
+    r = (lane & 31u) + (m0 + 32u * static_cast<uint32_t>(i));
+    a_off[i] = r * half_k + (kgrp << 6);
+    sa_off[i] = r * k32 + (kgrp << 2);
+  }
+  for (int j = 0; j < TN; ++j) {
+    auto r = J.vgpr<u32>();
+    r = (lane & 31u) + (n0 + 32u * static_cast<uint32_t>(j));
+    b_off[j] = r * half_k + (kgrp << 6);
+    sb_off[j] = r * k32 + (kgrp << 2);
+  }
+
+  // steps of the whole K, the ones of this K group, the next step to load
+  auto k_steps = J.sgpr<u32>(), my_steps = J.sgpr<u32>(), t_load = J.sgpr<u32>();
+  k_steps = K >> 8;
+  my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
+  t_load = kw;
+  auto fa = J.vgpr<u32>(2 * TM, 16), fb = J.vgpr<u32>(2 * TN, 16);
+  auto sav = J.vgpr<u32>(2 * TM), sbv = J.vgpr<u32>(2 * TN);
+  auto acc = J.vgpr<f32>(TM * TN, 16);
+  auto kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>();
+  // The loads of step t_load into register set `set` (past K: an offset past every V#, zeros).
+  auto issue = [&](int set) {
+    kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
+    sofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 3));
+    for (int j = 0; j < TN; ++j) {
+      for (int s = 0; s < 4; ++s) B.load(fb[set * TN + j].slice(4 * s, 4), at(b_off[j]) + at(kofs) + 16 * s);
+      SB.load(sbv[set * TN + j], at(sb_off[j]) + at(sofs));
+    }
+    for (int i = 0; i < TM; ++i) {
+      for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
+      SA.load(sav[set * TM + i], at(sa_off[i]) + at(sofs));
+    }
+    t_load = t_load + C.wk;
+  };
+  auto mfmas = [&](int set) {
+    for (int s = 0; s < 4; ++s) {
+      modifiers m;
+      m.cbsz = fp4;
+      m.blgp = fp4;
+      // scale byte s of both scale VGPRs: op_sel the low bit, op_sel_hi the high one (A's
+      // scale bit 0 of each, B's bit 1)
+      m.op_sel = static_cast<uint8_t>((s & 1) * 3);
+      if (s > 1) m.op_sel_hi = 3;
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i].slice(4 * s, 4), fb[set * TN + j].slice(4 * s, 4),
+                   acc[i * TN + j], sav[set * TM + i], sbv[set * TN + j], m);
+    }
+  };
+  {
+    auto it = J.sgpr<u32>();
+    issue(0);
+    acc.fill(0.0f);
+    it = 0u;
+    J.While([&] { return it < my_steps; },
+            [&] {
+              for (int p = 0; p < 2; ++p) {
+                issue(1 - p);
+                J.s_waitcnt(vmcnt(LOADS));  // step p's loads (the next step's stay in flight)
+                mfmas(p);
+              }
+              it = it + 2u;
+            });
+    J.s_waitcnt(vmcnt(0));
+  }
+
+  // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+  // [32j + l%32] of the wave's block (the atom's C layout).
+  constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
+  static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+  auto store = [&] {
+    auto crow = J.vgpr<u32>();
+    crow = m0 + ((lane >> CR.shift) * CR.stride);
+    auto c_off = J.vgpr<u32>(TN);
+    auto n_bytes = J.sgpr<u32>();
+    n_bytes = N << 1;
+    for (int j = 0; j < TN; ++j) {
+      auto col = J.vgpr<u32>();
+      col = (lane & CC.mask) + (n0 + 32u * static_cast<uint32_t>(j));
+      c_off[j] = crow * n_bytes + (col << 1);
+      J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
+    }
+    // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
+    auto srow = J.sgpr<u32>(2);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
+        for (int j = 0; j < TN; ++j) {
+          auto h = cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  };
+  if constexpr (C.wk == 1) {
+    store();
+  } else {
+    // K groups 1 .. wk - 1 leave their sums in LDS (group kw, wave block w: 64 lanes x the
+    // accumulators, dwordx4 chunk c of lane l at 1024 c + 16 l: 16 consecutive lanes a bank
+    // sweep), group 0 adds them in group order and stores.
+    constexpr uint32_t E = static_cast<uint32_t>(TM * TN * 16), SLOT = 64 * E * 4;
+    lds_pool pool(J);
+    const lds_view R = pool.view(lds_layout{.rows = (C.wk - 1) * W, .cols = SLOT, .elem_bytes = 1});
+    const int32_t region = static_cast<int32_t>(R.base);
+    auto la = J.vgpr<u32>();
+    auto slot = J.sgpr<u32>();
+    J.If(kw != 0u, [&] {
+      slot = ((kw - 1u) * W + wmn) * SLOT;
+      la = (lane << 4) + slot;
+      for (uint32_t c = 0; c < E / 4; ++c)
+        J.ds_write_b128(la, acc[c / 4].slice(4 * (c % 4), 4), {.offset = region + static_cast<int32_t>(1024 * c)});
+    });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.If(kw == 0u, [&] {
+      auto t = J.vgpr<f32>(E);
+      for (uint32_t g = 1; g < C.wk; ++g) {
+        la = (lane << 4) + ((g - 1) * W * SLOT);
+        slot = wmn * SLOT;
+        la = la + slot;
+        for (uint32_t c = 0; c < E / 4; ++c)
+          J.ds_read_b128(t.slice(4 * c, 4), la, {.offset = region + static_cast<int32_t>(1024 * c)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t e = 0; e < E; ++e) acc[e / 16][e % 16] = acc[e / 16][e % 16] + t[e];
+      }
+      store();
+    });
+  }
+  }
+}
+
+}  // namespace hipasm::kernels
+
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg`
+// (parenthesized). Built for a target without the scaled MFMAs (gfx950's), a compile error on
+// this line. The arguments are preloaded into SGPRs when the code object is built with
+// KERNARG_PRELOAD (hipasm_add_code_object).
+#define HIPASM_GEMM_FP4_KERNEL(name, cfg)                                                                         \
+  static_assert(!::hipasm::kernels::detail::fp4_device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),  \
+                "hipasm gemm_fp4: the target has no scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4, gfx950 only)"); \
+  constexpr auto name##_hipasm_fn =                                                                           \
+      ::hipasm::with_options<&::hipasm::kernels::gemm_fp4_kernel<cfg>,                                        \
+                             ::hipasm::kernel_options{.kernarg_preload = ::hipasm::arg_preload::fitting}>;     \
+  extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const uint8_t* sa,    \
+                                               const uint8_t* sb, unsigned m, unsigned n, unsigned k) {        \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k);                                          \
+  }
