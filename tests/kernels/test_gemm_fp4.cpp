@@ -10,7 +10,7 @@
 // |got - ref| <= 2^-8 |ref| + (K / 64 + 1) 2^-23 mag. Shapes with tails in M and N (C's stores
 // past them dropped: a canary around C), random codes with all-zero blocks (+0 and -0 codes) and
 // scales near 1, and extreme scales (2 .. 252, their product near 1: A's 127 + d, B's 127 - d per
-// k block); each configuration (K split over wave groups too); the end-to-end flow bf16 ->
+// k block); each configuration (K split over wave groups, B preshuffled); the end-to-end flow bf16 ->
 // mxfp4_quant -> gemm_fp4. The checker must report nothing. K not a multiple of 256 is a launch
 // error; gfx942 a compile error (tests/core/negative/gemm_fp4_gfx942.hip).
 #include <catch2/catch.hpp>
@@ -79,7 +79,10 @@ mx_matrix random_mx(std::mt19937& g, uint32_t rows, uint32_t K, Scale scale) {
 void run_check(const char* name, const hk::gemm_fp4_config& cfg, const mx_matrix& a, const mx_matrix& b) {
   const uint32_t M = a.rows, N = b.rows, K = a.K;
   rt::device& d = *S().dev;
-  rt::buffer<uint8_t> A(d, a.q), B(d, b.q), SA(d, a.s), SB(d, b.s);
+  // (b_shuffled: B and its scales through gemm_fp4_preshuffle_b)
+  const hk::gemm_fp4_b_shuffled bs =
+      cfg.b_shuffled ? hk::gemm_fp4_preshuffle_b(b.q, b.s, N, K) : hk::gemm_fp4_b_shuffled{b.q, b.s};
+  rt::buffer<uint8_t> A(d, a.q), B(d, bs.q), SA(d, a.s), SB(d, bs.scales);
   constexpr size_t pad = 256;  // canary elements before and after C
   rt::buffer<uint16_t> Cbuf(d, std::vector<uint16_t>(size_t(M) * N + 2 * pad, 0x7e5a));
   auto rep = hk::gemm_fp4_launch(d, *S().m, {name, cfg}, Cbuf.addr() + 2 * pad, A.addr(), B.addr(), SA.addr(), SB.addr(),
@@ -129,6 +132,13 @@ TEST_CASE("gemm_fp4: random MXFP4, tails in M and N", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x128>("f4_64x128", 1, 1, 256, 6);     // one element
 }
 
+TEST_CASE("gemm_fp4: B preshuffled", "[kernels][gemm_fp4]") {
+  random_case<fp4_configs::f4_32x128_bs>("f4_32x128_bs", 32, 128, 256, 41);
+  random_case<fp4_configs::f4_32x128_bs>("f4_32x128_bs", 20, 200, 1536, 42);  // 6 steps over 4 sets, N % 32 = 8
+  random_case<fp4_configs::f4_64x128_bs_k2>("f4_64x128_bs_k2", 100, 130, 768, 43);
+  random_case<fp4_configs::f4_64x128_bs_k2>("f4_64x128_bs_k2", 64, 31, 512, 44);
+}
+
 TEST_CASE("gemm_fp4: K split over wave groups", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 64, 32, 768, 11);   // a step each
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 70, 45, 1024, 12);  // 2, 1, 1 steps
@@ -153,6 +163,7 @@ TEST_CASE("gemm_fp4: extreme scales", "[kernels][gemm_fp4]") {
   const mx_matrix b = random_mx(g, N, K, [&](uint32_t, uint32_t kb) { return clamp(127 - dk[kb] + xx(g)); });
   run_check("f4_32x64", fp4_configs::f4_32x64, a, b);
   run_check("f4_64x32_k3", fp4_configs::f4_64x32_k3, a, b);
+  run_check("f4_32x128_bs", fp4_configs::f4_32x128_bs, a, b);
 }
 
 TEST_CASE("gemm_fp4: bf16 -> mxfp4_quant -> gemm_fp4", "[kernels][gemm_fp4]") {
@@ -188,6 +199,7 @@ TEST_CASE("gemm_fp4: bf16 -> mxfp4_quant -> gemm_fp4", "[kernels][gemm_fp4]") {
   const mx_matrix a = quantize(M), b = quantize(N);
   run_check("f4_32x64", fp4_configs::f4_32x64, a, b);
   run_check("f4_64x128", fp4_configs::f4_64x128, a, b);
+  run_check("f4_64x128_bs_k2", fp4_configs::f4_64x128_bs_k2, a, b);
 }
 
 TEST_CASE("gemm_fp4 launch: bad arguments are clear errors", "[kernels][gemm_fp4]") {
@@ -197,4 +209,8 @@ TEST_CASE("gemm_fp4 launch: bad arguments are clear errors", "[kernels][gemm_fp4
                     Catch::Contains("K must be a multiple of 256") && Catch::Contains("got 384"));
   CHECK_THROWS_WITH(hk::gemm_fp4_launch(d, *S().m, k, 8, 8, 8, 8, 8, 0, 64, 256), Catch::Contains("at least 1"));
   CHECK_THROWS_WITH(hk::gemm_fp4_launch(d, *S().m, k, 8, 8, 8, 8, 8, 1u << 20, 64, 1u << 13), Catch::Contains("2 GiB"));
+  CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(4), 1, 128),
+                    Catch::Contains("K must be a positive multiple of 256"));
+  CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(8), 1, 256),
+                    Catch::Contains("q must hold N * K / 2 bytes"));
 }

@@ -24,8 +24,14 @@
 // (four dwordx4) and its 4 scale bytes (one dword: blocks 4g .. 4g + 3); MFMA s (s = 0..3) takes
 // dwordx4 s of every lane and scale byte s (op_sel / op_sel_hi), i.e. the k blocks s and 4 + s of
 // the step. A and B take the same permutation of k, which leaves the dot product unchanged.
-// The loads of step t + 1 go out before the MFMAs of step t (two register sets, two steps a loop
-// trip; an odd step count ends with a step past K, whose loads are zeros).
+// The loads of step t + stages - 1 go out before the MFMAs of step t (`stages` register sets,
+// `stages` steps a loop trip; a step count that is not a multiple of it ends with steps past K,
+// whose loads are zeros).
+// b_shuffled: B and its scales come preshuffled (gemm_fp4_preshuffle_b, host side): per 32-row
+// block and step, the four dwordx4 of the 64 lanes as four consecutive 1 KiB runs and the 64
+// lanes' scale dwords as one 256-byte run (with the row-major layout a load touches 32 lines of
+// 128 bytes, with this one 8 (the data) or 2 (the scales): the CU's address path takes 4 cycles
+// a line). Its rows padded with zeros to a multiple of 32.
 // wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...),
 // their sums added through LDS at the end by group 0, which stores C: more loads in flight a
 // CU for small M, where the C tiles leave CUs idle.
@@ -45,6 +51,8 @@ struct gemm_fp4_config {
   uint32_t bm = 32, bn = 64;  // workgroup tile
   uint32_t wm = 1, wn = 2;    // waves along M and N
   uint32_t wk = 1;            // wave groups along K (their sums added through LDS)
+  uint32_t stages = 2;        // register sets of a step's fragments: loads run stages - 1 steps ahead
+  bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -69,9 +77,10 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
-  if (tm * tn * 16 + 2 * (tm + tn) * 17 > 224)
-    return "gemm_fp4: a wave's accumulators and two sets of fragments exceed 224 VGPRs: more waves or a smaller tile";
-  if (5 * (tm + tn) > 31) return "gemm_fp4: more than 31 loads a step (two steps must fit vmcnt's 63)";
+  if (c.stages < 2 || c.stages > 6) return "gemm_fp4: 2 to 6 stages (register sets of a step's fragments)";
+  if (tm * tn * 16 + c.stages * (tm + tn) * 17 > 240)
+    return "gemm_fp4: a wave's accumulators and `stages` sets of fragments exceed 240 VGPRs: fewer stages, more waves or a smaller tile";
+  if (5 * (tm + tn) * c.stages > 63) return "gemm_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 65536) return "gemm_fp4: the K groups' sums exceed 64 KiB of LDS";
   return nullptr;
 }
@@ -100,9 +109,13 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
        sb_bytes = J.sgpr<u32>();
   a_bytes = M * (K >> 1);
-  b_bytes = N * (K >> 1);
+  auto n_pad = J.sgpr<u32>();  // preshuffled B: its rows padded to 32
+  n_pad = (N + 31u) & ~31u;
+  if constexpr (C.b_shuffled) b_bytes = n_pad * (K >> 1);
+  else b_bytes = N * (K >> 1);
   sa_bytes = M * (K >> 5);
-  sb_bytes = N * (K >> 5);
+  if constexpr (C.b_shuffled) sb_bytes = n_pad * (K >> 5);
+  else sb_bytes = N * (K >> 5);
   c_bytes = (M * N) << 1;
   auto A = make_buffer(J, a_ptr, a_bytes);
   auto B = make_buffer(J, b_ptr, b_bytes);
@@ -138,8 +151,17 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   for (int j = 0; j < TN; ++j) {
     auto r = J.vgpr<u32>();
     r = (lane & 31u) + (n0 + 32u * static_cast<uint32_t>(j));
-    b_off[j] = r * half_k + (kgrp << 6);
-    sb_off[j] = r * k32 + (kgrp << 2);
+    if constexpr (C.b_shuffled) {
+      // the row block's runs (K / 256 steps of 4 KiB, of scales 256 bytes), this lane's 16 bytes
+      // (scale dword) of each
+      auto nb = J.sgpr<u32>();
+      nb = (n0 >> 5) + static_cast<uint32_t>(j);
+      b_off[j] = (lane << 4) + nb * (K << 4);
+      sb_off[j] = (lane << 2) + nb * K;
+    } else {
+      b_off[j] = r * half_k + (kgrp << 6);
+      sb_off[j] = r * k32 + (kgrp << 2);
+    }
   }
 
   // steps of the whole K, the ones of this K group, the next step to load
@@ -147,17 +169,25 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   k_steps = K >> 8;
   my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
   t_load = kw;
-  auto fa = J.vgpr<u32>(2 * TM, 16), fb = J.vgpr<u32>(2 * TN, 16);
-  auto sav = J.vgpr<u32>(2 * TM), sbv = J.vgpr<u32>(2 * TN);
+  constexpr int ST = static_cast<int>(C.stages);
+  auto fa = J.vgpr<u32>(ST * TM, 16), fb = J.vgpr<u32>(ST * TN, 16);
+  auto sav = J.vgpr<u32>(ST * TM), sbv = J.vgpr<u32>(ST * TN);
   auto acc = J.vgpr<f32>(TM * TN, 16);
-  auto kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>();
+  auto kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), kofs_b = J.sgpr<u32>(), sofs_b = J.sgpr<u32>();
+  constexpr int BS = C.b_shuffled ? 1024 : 16;  // bytes between B's dwordx4 s and s + 1
   // The loads of step t_load into register set `set` (past K: an offset past every V#, zeros).
   auto issue = [&](int set) {
     kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
     sofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 3));
+    if constexpr (C.b_shuffled) {
+      kofs_b = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 12));
+      sofs_b = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 8));
+    }
+    const auto& kb = C.b_shuffled ? kofs_b : kofs;
+    const auto& sb = C.b_shuffled ? sofs_b : sofs;
     for (int j = 0; j < TN; ++j) {
-      for (int s = 0; s < 4; ++s) B.load(fb[set * TN + j].slice(4 * s, 4), at(b_off[j]) + at(kofs) + 16 * s);
-      SB.load(sbv[set * TN + j], at(sb_off[j]) + at(sofs));
+      for (int s = 0; s < 4; ++s) B.load(fb[set * TN + j].slice(4 * s, 4), at(b_off[j]) + at(kb) + BS * s);
+      SB.load(sbv[set * TN + j], at(sb_off[j]) + at(sb));
     }
     for (int i = 0; i < TM; ++i) {
       for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
@@ -182,17 +212,17 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   };
   {
     auto it = J.sgpr<u32>();
-    issue(0);
+    for (int p = 0; p + 1 < ST; ++p) issue(p);
     acc.fill(0.0f);
     it = 0u;
     J.While([&] { return it < my_steps; },
             [&] {
-              for (int p = 0; p < 2; ++p) {
-                issue(1 - p);
-                J.s_waitcnt(vmcnt(LOADS));  // step p's loads (the next step's stay in flight)
+              for (int p = 0; p < ST; ++p) {
+                issue((p + ST - 1) % ST);
+                J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
                 mfmas(p);
               }
-              it = it + 2u;
+              it = it + static_cast<uint32_t>(ST);
             });
     J.s_waitcnt(vmcnt(0));
   }

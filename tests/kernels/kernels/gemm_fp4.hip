@@ -10,4 +10,6 @@
 HIPASM_GEMM_FP4_KERNEL(f4_32x64, fp4_configs::f4_32x64)
 HIPASM_GEMM_FP4_KERNEL(f4_64x128, fp4_configs::f4_64x128)
 HIPASM_GEMM_FP4_KERNEL(f4_64x32_k3, fp4_configs::f4_64x32_k3)
+HIPASM_GEMM_FP4_KERNEL(f4_32x128_bs, fp4_configs::f4_32x128_bs)
+HIPASM_GEMM_FP4_KERNEL(f4_64x128_bs_k2, fp4_configs::f4_64x128_bs_k2)
 HIPASM_MXFP4_QUANT_KERNEL(quant_512, fp4_configs::quant_512)
