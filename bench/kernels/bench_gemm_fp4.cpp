@@ -33,24 +33,28 @@ struct shape {
 
 const std::vector<hk::gemm_fp4_kernel_ref>& ours() {
   static const std::vector<hk::gemm_fp4_kernel_ref> k = {
-      {"gemm_fp4_32x64", f4_bench::f4_32x64},       {"gemm_fp4_32x128", f4_bench::f4_32x128},
-      {"gemm_fp4_32x64_k2", f4_bench::f4_32x64_k2}, {"gemm_fp4_32x32_k4", f4_bench::f4_32x32_k4},
-      {"gemm_fp4_64x128", f4_bench::f4_64x128},     {"gemm_fp4_128x128", f4_bench::f4_128x128},
-      {"gemm_fp4_256x256", f4_bench::f4_256x256},   {"gemm_fp4_32x64_s4", f4_bench::f4_32x64_s4},
-      {"gemm_fp4_32x32_k4_s4", f4_bench::f4_32x32_k4_s4}, {"gemm_fp4_64x128_s3", f4_bench::f4_64x128_s3},
-      {"gemm_fp4_32x64_bs", f4_bench::f4_32x64_bs},     {"gemm_fp4_32x128_bs", f4_bench::f4_32x128_bs},
-      {"gemm_fp4_32x256_bs", f4_bench::f4_32x256_bs},   {"gemm_fp4_32x128_bs_k2", f4_bench::f4_32x128_bs_k2},
-      {"gemm_fp4_32x64_bs_k4", f4_bench::f4_32x64_bs_k4}, {"gemm_fp4_64x128_bs", f4_bench::f4_64x128_bs},
-      {"gemm_fp4_64x256_bs", f4_bench::f4_64x256_bs}};
+      {"gemm_fp4_32x64", f4_bench::f4_32x64},
+      {"gemm_fp4_32x32_k4", f4_bench::f4_32x32_k4},
+      {"gemm_fp4_64x128", f4_bench::f4_64x128},
+      {"gemm_fp4_32x64_bs", f4_bench::f4_32x64_bs},
+      {"gemm_fp4_32x128_bs", f4_bench::f4_32x128_bs},
+      {"gemm_fp4_32x256_bs", f4_bench::f4_32x256_bs},
+      {"gemm_fp4_32x128_bs_k2", f4_bench::f4_32x128_bs_k2},
+      {"gemm_fp4_32x64_bs_k4", f4_bench::f4_32x64_bs_k4},
+      {"gemm_fp4_64x128_bs", f4_bench::f4_64x128_bs},
+      {"gemm_fp4_128x128_bs", f4_bench::f4_128x128_bs}};
   return k;
 }
 
-// Our configuration for a shape (see the measurements in the commit log): the largest
-// tile whose grid gives every one of the 256 CUs a workgroup; K split over wave groups when
-// even the smallest tiles leave CUs idle.
+// Our configuration for a shape (GEMM_FP4_BENCH_KERNEL compares the others): B preshuffled;
+// a 32x64 tile while its grid leaves CUs idle (at most 256 tiles), its K split over 4 wave groups
+// for K >= 2048 (more loads in flight a CU); 32x128 up to 1024 rows; 128x128 above.
 const hk::gemm_fp4_kernel_ref& pick(const shape& s) {
-  const char* name = "gemm_fp4_32x64";
-  if (s.m >= 1024) name = "gemm_fp4_256x256";
+  const uint32_t tiles = ((s.m + 31) / 32) * ((s.n + 63) / 64);
+  const char* name = s.m > 1024     ? "gemm_fp4_128x128_bs"
+                     : tiles > 256  ? "gemm_fp4_32x128_bs"
+                     : s.k >= 2048  ? "gemm_fp4_32x64_bs_k4"
+                                    : "gemm_fp4_32x64_bs";
   if (const char* forced = std::getenv("GEMM_FP4_BENCH_KERNEL")) name = forced;
   for (const auto& k : ours())
     if (k.name == name) return k;
