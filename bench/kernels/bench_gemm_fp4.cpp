@@ -42,19 +42,25 @@ const std::vector<hk::gemm_fp4_kernel_ref>& ours() {
       {"gemm_fp4_32x128_bs_k2", f4_bench::f4_32x128_bs_k2},
       {"gemm_fp4_32x64_bs_k4", f4_bench::f4_32x64_bs_k4},
       {"gemm_fp4_64x128_bs", f4_bench::f4_64x128_bs},
-      {"gemm_fp4_128x128_bs", f4_bench::f4_128x128_bs}};
+      {"gemm_fp4_128x128_bs", f4_bench::f4_128x128_bs},
+      {"gemm_fp4_32x64_al_bs", f4_bench::f4_32x64_al_bs},
+      {"gemm_fp4_32x128_al_bs", f4_bench::f4_32x128_al_bs},
+      {"gemm_fp4_32x64_al_bs_k4", f4_bench::f4_32x64_al_bs_k4},
+      {"gemm_fp4_64x128_al_bs", f4_bench::f4_64x128_al_bs},
+      {"gemm_fp4_128x128_al_bs", f4_bench::f4_128x128_al_bs},
+      {"gemm_fp4_64x256_al_bs", f4_bench::f4_64x256_al_bs}};
   return k;
 }
 
-// Our configuration for a shape (GEMM_FP4_BENCH_KERNEL compares the others): B preshuffled;
-// a 32x64 tile while its grid leaves CUs idle (at most 256 tiles), its K split over 4 wave groups
-// for K >= 2048 (more loads in flight a CU); 32x128 up to 1024 rows; 128x128 above.
+// Our configuration for a shape (GEMM_FP4_BENCH_KERNEL compares the others): B preshuffled, A
+// through LDS; a 32x64 tile while its grid leaves CUs idle (at most 256 tiles), its K split over
+// 4 wave groups for K >= 2048 (more loads in flight a CU); 32x128 up to 1024 rows; 128x128 above.
 const hk::gemm_fp4_kernel_ref& pick(const shape& s) {
   const uint32_t tiles = ((s.m + 31) / 32) * ((s.n + 63) / 64);
-  const char* name = s.m > 1024     ? "gemm_fp4_128x128_bs"
-                     : tiles > 256  ? "gemm_fp4_32x128_bs"
-                     : s.k >= 2048  ? "gemm_fp4_32x64_bs_k4"
-                                    : "gemm_fp4_32x64_bs";
+  const char* name = s.m > 1024     ? "gemm_fp4_128x128_al_bs"
+                     : tiles > 256  ? "gemm_fp4_32x128_al_bs"
+                     : s.k >= 2048  ? "gemm_fp4_32x64_al_bs_k4"
+                                    : "gemm_fp4_32x64_al_bs";
   if (const char* forced = std::getenv("GEMM_FP4_BENCH_KERNEL")) name = forced;
   for (const auto& k : ours())
     if (k.name == name) return k;

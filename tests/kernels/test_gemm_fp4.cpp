@@ -10,7 +10,7 @@
 // |got - ref| <= 2^-8 |ref| + (K / 64 + 1) 2^-23 mag. Shapes with tails in M and N (C's stores
 // past them dropped: a canary around C), random codes with all-zero blocks (+0 and -0 codes) and
 // scales near 1, and extreme scales (2 .. 252, their product near 1: A's 127 + d, B's 127 - d per
-// k block); each configuration (K split over wave groups, B preshuffled); the end-to-end flow bf16 ->
+// k block); each configuration (K split over wave groups, B preshuffled, A through LDS); the end-to-end flow bf16 ->
 // mxfp4_quant -> gemm_fp4. The checker must report nothing. K not a multiple of 256 is a launch
 // error; gfx942 a compile error (tests/core/negative/gemm_fp4_gfx942.hip).
 #include <catch2/catch.hpp>
@@ -139,6 +139,13 @@ TEST_CASE("gemm_fp4: B preshuffled", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x128_bs_k2>("f4_64x128_bs_k2", 64, 31, 512, 44);
 }
 
+TEST_CASE("gemm_fp4: A through LDS", "[kernels][gemm_fp4]") {
+  random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 64, 128, 512, 51);
+  random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 100, 150, 768, 52);  // 3 steps over 2 groups
+  random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 45, 70, 1280, 53);     // 5 steps, tails
+  random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 3, 64, 256, 54);
+}
+
 TEST_CASE("gemm_fp4: K split over wave groups", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 64, 32, 768, 11);   // a step each
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 70, 45, 1024, 12);  // 2, 1, 1 steps
@@ -164,6 +171,7 @@ TEST_CASE("gemm_fp4: extreme scales", "[kernels][gemm_fp4]") {
   run_check("f4_32x64", fp4_configs::f4_32x64, a, b);
   run_check("f4_64x32_k3", fp4_configs::f4_64x32_k3, a, b);
   run_check("f4_32x128_bs", fp4_configs::f4_32x128_bs, a, b);
+  run_check("f4_64x128_al_k2", fp4_configs::f4_64x128_al_k2, a, b);
 }
 
 TEST_CASE("gemm_fp4: bf16 -> mxfp4_quant -> gemm_fp4", "[kernels][gemm_fp4]") {

@@ -53,6 +53,7 @@ struct gemm_fp4_config {
   uint32_t wk = 1;            // wave groups along K (their sums added through LDS)
   uint32_t stages = 2;        // register sets of a step's fragments: loads run stages - 1 steps ahead
   bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
+  bool a_lds = false;         // A's tile through LDS (row-wise loads: 8 lines a dwordx4), two stages
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -82,6 +83,12 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
     return "gemm_fp4: a wave's accumulators and `stages` sets of fragments exceed 240 VGPRs: fewer stages, more waves or a smaller tile";
   if (5 * (tm + tn) * c.stages > 63) return "gemm_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 65536) return "gemm_fp4: the K groups' sums exceed 64 KiB of LDS";
+  if (c.a_lds) {
+    if (c.stages != 2) return "gemm_fp4: a_lds takes two stages (the A tile's two LDS buffers)";
+    if ((c.bm * 8) % (64 * c.wm * c.wn) != 0)
+      return "gemm_fp4: a_lds: the A tile's 16-byte chunks (bm * 8) must be whole dwordx4 steps of the K group's lanes";
+    if (c.wk * 2 * c.bm * 128 + c.lds_bytes() > 65536) return "gemm_fp4: a_lds: the A tile buffers exceed 64 KiB of LDS";
+  }
   return nullptr;
 }
 
@@ -104,7 +111,11 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   static_assert(AT.b_k(fp4).shift == 5 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
   constexpr uint32_t WTM = C.bm / C.wm, WTN = C.bn / C.wn, W = C.wm * C.wn;
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
-  constexpr int LOADS = 5 * (TM + TN);  // a step's loads a lane: 4 dwordx4 and a scale dword a block row
+  constexpr bool AL = C.a_lds;
+  // a step's loads a lane: 4 dwordx4 and a scale dword a block row (a_lds: A's 4 dwordx4 apart, AQ
+  // chunks of the workgroup's A tile)
+  constexpr int LOADS = AL ? 5 * TN + TM : 5 * (TM + TN);
+  constexpr int AQ = AL ? static_cast<int>(C.bm * 8 / (64 * W)) : 0;
 
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
        sb_bytes = J.sgpr<u32>();
@@ -167,7 +178,9 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // steps of the whole K, the ones of this K group, the next step to load
   auto k_steps = J.sgpr<u32>(), my_steps = J.sgpr<u32>(), t_load = J.sgpr<u32>();
   k_steps = K >> 8;
-  my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
+  // (a_lds: every K group the same count, the barriers each step)
+  if constexpr (AL) my_steps = (k_steps + (C.wk - 1)) / C.wk;
+  else my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
   t_load = kw;
   constexpr int ST = static_cast<int>(C.stages);
   auto fa = J.vgpr<u32>(ST * TM, 16), fb = J.vgpr<u32>(ST * TN, 16);
@@ -175,6 +188,44 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto acc = J.vgpr<f32>(TM * TN, 16);
   auto kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), kofs_b = J.sgpr<u32>(), sofs_b = J.sgpr<u32>();
   constexpr int BS = C.b_shuffled ? 1024 : 16;  // bytes between B's dwordx4 s and s + 1
+  // a_lds: the K group's lanes load its A tile (bm rows x the step's 128 bytes) by rows, lane q
+  // of the group chunk q % 8 of row q / 8 (+ 8 W u, u < AQ), into staging set `set`; stored to
+  // LDS buffer (kw, set) with the 16-byte chunks XOR-swizzled by row % 8 (the 8 rows of a
+  // fragment read's lanes hit distinct banks). Fragment reads: lane (r, g) block i row
+  // 32 i + r of the wave's rows, chunk 4 g + s.
+  lds_pool apool(J);
+  constexpr uint32_t ABUF = C.bm * 128;  // an A tile buffer
+  const lds_view AV = apool.view(lds_layout{.rows = AL ? 2 * C.wk : 1, .cols = AL ? ABUF : 4, .elem_bytes = 1});
+  auto stage = J.vgpr<u32>(AL ? 2 * AQ : 1, 4);
+  auto ag_off = J.vgpr<u32>(AL ? AQ : 1), aw_addr = J.vgpr<u32>(), ar_addr = J.vgpr<u32>(AL ? 4 : 1);
+  auto abase = J.sgpr<u32>();
+  if constexpr (AL) {
+    auto q = J.vgpr<u32>(), sw = J.vgpr<u32>();
+    q = lane + (wmn << 6);
+    for (int u = 0; u < AQ; ++u)
+      ag_off[u] = ((q >> 3) + (J.workgroup_id_y() * C.bm + 8 * W * static_cast<uint32_t>(u))) * half_k + ((q & 7u) << 4);
+    sw = (q & 7u) ^ ((q >> 3) & 7u);
+    abase = kw * (2 * ABUF);
+    aw_addr = ((q >> 3) << 7) + (sw << 4) + abase;
+    auto row0 = J.vgpr<u32>();
+    row0 = (lane & 31u) + (wmn % C.wm) * WTM;
+    for (uint32_t s = 0; s < 4; ++s)
+      ar_addr[s] = (row0 << 7) + ((((lane >> 5) << 2) + s) ^ (lane & 7u)) * 16u + abase;
+  }
+  auto issue_a = [&](int set) {
+    for (int u = 0; u < AQ; ++u) A.load(stage[set * AQ + u], at(ag_off[u]) + at(kofs));
+  };
+  const int32_t aregion = static_cast<int32_t>(AV.base);
+  auto store_a = [&](int set) {
+    for (int u = 0; u < AQ; ++u)
+      J.ds_write_b128(aw_addr, stage[set * AQ + u], {.offset = aregion + static_cast<int32_t>(set * ABUF + 8 * W * 128 * u)});
+  };
+  auto read_a = [&](int set) {
+    for (int i = 0; i < TM; ++i)
+      for (int s = 0; s < 4; ++s)
+        J.ds_read_b128(fa[set * TM + i].slice(4 * s, 4), ar_addr[s],
+                       {.offset = aregion + static_cast<int32_t>(set * ABUF + 32 * 128 * i)});
+  };
   // The loads of step t_load into register set `set` (past K: an offset past every V#, zeros).
   auto issue = [&](int set) {
     kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
@@ -185,12 +236,14 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     }
     const auto& kb = C.b_shuffled ? kofs_b : kofs;
     const auto& sb = C.b_shuffled ? sofs_b : sofs;
+    if constexpr (AL) issue_a(set);  // (first: a step's A tile completes before its other loads)
     for (int j = 0; j < TN; ++j) {
       for (int s = 0; s < 4; ++s) B.load(fb[set * TN + j].slice(4 * s, 4), at(b_off[j]) + at(kb) + BS * s);
       SB.load(sbv[set * TN + j], at(sb_off[j]) + at(sb));
     }
     for (int i = 0; i < TM; ++i) {
-      for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
+      if constexpr (!AL)
+        for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
       SA.load(sav[set * TM + i], at(sa_off[i]) + at(sofs));
     }
     t_load = t_load + C.wk;
@@ -218,8 +271,21 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     J.While([&] { return it < my_steps; },
             [&] {
               for (int p = 0; p < ST; ++p) {
-                issue((p + ST - 1) % ST);
-                J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
+                if constexpr (AL) {
+                  // step t: its A tile (issued before its B and scale loads) to LDS buffer p, then
+                  // step t + 1's loads, a barrier, the A fragments read, step t's B and scales
+                  J.s_waitcnt(vmcnt(LOADS));
+                  store_a(p);
+                  issue(1 - p);
+                  J.s_waitcnt(lgkmcnt(0));
+                  J.s_barrier();
+                  read_a(p);
+                  J.s_waitcnt(vmcnt(LOADS + AQ));
+                  J.s_waitcnt(lgkmcnt(0));
+                } else {
+                  issue((p + ST - 1) % ST);
+                  J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
+                }
                 mfmas(p);
               }
               it = it + static_cast<uint32_t>(ST);
