@@ -144,6 +144,13 @@ TEST_CASE("gemm_fp4: A through LDS", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 100, 150, 768, 52);  // 3 steps over 2 groups
   random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 45, 70, 1280, 53);     // 5 steps, tails
   random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 3, 64, 256, 54);
+  // A's scales by windows of 8 steps: 18 steps (three windows, both LDS windows reused), and
+  // 19 over 2 groups (10 and 9: each group's second window partly past its range)
+  random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 40, 65, 4608, 55);
+  random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 70, 40, 4864, 56);
+  // the scales a dword a step instead
+  random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 45, 70, 1280, 57);
+  random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 33, 64, 2560, 58);
 }
 
 TEST_CASE("gemm_fp4: K split over wave groups", "[kernels][gemm_fp4]") {

@@ -22,5 +22,8 @@ inline constexpr gemm_fp4_config f4_32x128_al_bs{.bm = 32, .bn = 128, .wm = 1, .
 inline constexpr gemm_fp4_config f4_32x64_al_bs_k4{.bm = 32, .bn = 64, .wm = 1, .wn = 1, .wk = 4, .b_shuffled = true, .a_lds = true};
 inline constexpr gemm_fp4_config f4_64x128_al_bs{.bm = 64, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true, .a_lds = true};
 inline constexpr gemm_fp4_config f4_128x128_al_bs{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true, .a_lds = true};
-inline constexpr gemm_fp4_config f4_64x256_al_bs{.bm = 64, .bn = 256, .wm = 2, .wn = 2, .b_shuffled = true, .a_lds = true};
+// A's scales a dword a step (no LDS windows)
+inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
+inline constexpr gemm_fp4_config f4_32x128_al_nw{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
+inline constexpr gemm_fp4_config f4_32x64_al_nw_k4{.bm = 32, .bn = 64, .wm = 1, .wn = 1, .wk = 4, .b_shuffled = true, .a_lds = true, .scale_windows = false};
 }  // namespace f4_bench

@@ -16,7 +16,7 @@
 // rows load zeros (an fp4 zero at scale byte 0: a zero product) and C's stores past N take an
 // offset past its V#, those past M fall past its end.
 //
-// Schedule: no LDS for the operands. Each wave computes a (bm / wm) x (bn / wn) block of 32x32
+// Schedule (by default no LDS for the operands). Each wave computes a (bm / wm) x (bn / wn) block of 32x32
 // MFMA blocks, loading its A and B fragments straight from global memory into the MFMAs'
 // registers. An fp4 operand of the 32x32x64 MFMA is 32 consecutive k a lane (lane l: row l % 32,
 // k block l / 32), the scale the lane's own row and k block (mfma_atom.hpp, CDNA4 ISA 7.2.1).
@@ -32,7 +32,13 @@
 // lanes' scale dwords as one 256-byte run (with the row-major layout a load touches 32 lines of
 // 128 bytes, with this one 8 (the data) or 2 (the scales): the CU's address path takes 4 cycles
 // a line). Its rows padded with zeros to a multiple of 32.
-// wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...),
+// a_lds: the K group's lanes load A's tile by rows (a dwordx4 a lane: 8 lines an instruction)
+// into VGPRs one step ahead, store it to one of two LDS buffers (16-byte chunks XOR-swizzled by
+// row), and after a barrier each wave reads its fragments there; with scale_windows A's scales
+// come by windows of 8 steps through LDS as well (loaded a window ahead; a step reads its
+// dwords there), else a scattered dword a step like B's.
+// wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...;
+// a_lds: a contiguous range of ceil(steps / wk), every group the same count of loop trips),
 // their sums added through LDS at the end by group 0, which stores C: more loads in flight a
 // CU for small M, where the C tiles leave CUs idle.
 #pragma once
@@ -54,6 +60,7 @@ struct gemm_fp4_config {
   uint32_t stages = 2;        // register sets of a step's fragments: loads run stages - 1 steps ahead
   bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
   bool a_lds = false;         // A's tile through LDS (row-wise loads: 8 lines a dwordx4), two stages
+  bool scale_windows = true;  // a_lds: A's scales by windows of 8 steps through LDS (else a dword a step)
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -79,15 +86,18 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
     return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
   if (c.stages < 2 || c.stages > 6) return "gemm_fp4: 2 to 6 stages (register sets of a step's fragments)";
-  if (tm * tn * 16 + c.stages * (tm + tn) * 17 > 240)
-    return "gemm_fp4: a wave's accumulators and `stages` sets of fragments exceed 240 VGPRs: fewer stages, more waves or a smaller tile";
+  // (a_lds adds two staging sets of the A tile's chunks and a window's, with their offsets)
+  const uint32_t aq = c.a_lds ? c.bm * 8 / (64 * c.wm * c.wn) : 0;
+  if (tm * tn * 16 + c.stages * (tm + tn) * 17 + 12 * aq > 248)
+    return "gemm_fp4: a wave's accumulators, `stages` sets of fragments (and a_lds's staging) exceed 248 VGPRs: fewer stages, more waves or a smaller tile";
   if (5 * (tm + tn) * c.stages > 63) return "gemm_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 65536) return "gemm_fp4: the K groups' sums exceed 64 KiB of LDS";
+  if (!c.a_lds && !c.scale_windows) return "gemm_fp4: scale_windows = false is for a_lds (A's scales without LDS windows)";
   if (c.a_lds) {
     if (c.stages != 2) return "gemm_fp4: a_lds takes two stages (the A tile's two LDS buffers)";
     if ((c.bm * 8) % (64 * c.wm * c.wn) != 0)
       return "gemm_fp4: a_lds: the A tile's 16-byte chunks (bm * 8) must be whole dwordx4 steps of the K group's lanes";
-    if (c.wk * 2 * c.bm * 128 + c.lds_bytes() > 65536) return "gemm_fp4: a_lds: the A tile buffers exceed 64 KiB of LDS";
+    if (c.wk * 2 * c.bm * (128 + 72) > 65536) return "gemm_fp4: a_lds: the A tile and scale buffers exceed 64 KiB of LDS";
   }
   return nullptr;
 }
@@ -100,7 +110,8 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                                arg<unsigned> K) {
   static_assert(detail::gemm_fp4_config_error(C) == nullptr,
                 std::string_view(detail::gemm_fp4_config_error(C) ? detail::gemm_fp4_config_error(C) : ""));
-  if constexpr (!detail::gemm_fp4_target_ok()) return;  // (the macro's line reports it)
+  // (the macro's line reports a bad configuration or target first; the rest is not built)
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::gemm_fp4_config_error(C) != nullptr) return;
   else {
   constexpr const mfma_atom& AT = mfma_atom_of(detail::gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
@@ -114,7 +125,8 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   constexpr bool AL = C.a_lds;
   // a step's loads a lane: 4 dwordx4 and a scale dword a block row (a_lds: A's 4 dwordx4 apart, AQ
   // chunks of the workgroup's A tile)
-  constexpr int LOADS = AL ? 5 * TN + TM : 5 * (TM + TN);
+  constexpr bool SW = AL && C.scale_windows;
+  constexpr int LOADS = AL ? 5 * TN + (SW ? 0 : TM) : 5 * (TM + TN);
   constexpr int AQ = AL ? static_cast<int>(C.bm * 8 / (64 * W)) : 0;
 
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
@@ -178,10 +190,18 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // steps of the whole K, the ones of this K group, the next step to load
   auto k_steps = J.sgpr<u32>(), my_steps = J.sgpr<u32>(), t_load = J.sgpr<u32>();
   k_steps = K >> 8;
-  // (a_lds: every K group the same count, the barriers each step)
-  if constexpr (AL) my_steps = (k_steps + (C.wk - 1)) / C.wk;
-  else my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
-  t_load = kw;
+  // (a_lds: every K group the same count, the barriers each step, and a contiguous range of
+  // steps [t_load, t_lim), the scale windows below; else the steps kw, kw + wk, ... below k_steps)
+  auto t_lim = J.sgpr<u32>();
+  if constexpr (AL) {
+    my_steps = (k_steps + (C.wk - 1)) / C.wk;
+    t_load = kw * my_steps;
+    t_lim = min(gpr<u32>(t_load + my_steps), k_steps);
+  } else {
+    my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
+    t_load = kw;
+    t_lim = k_steps;
+  }
   constexpr int ST = static_cast<int>(C.stages);
   auto fa = J.vgpr<u32>(ST * TM, 16), fb = J.vgpr<u32>(ST * TN, 16);
   auto sav = J.vgpr<u32>(ST * TM), sbv = J.vgpr<u32>(ST * TN);
@@ -196,6 +216,15 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   lds_pool apool(J);
   constexpr uint32_t ABUF = C.bm * 128;  // an A tile buffer
   const lds_view AV = apool.view(lds_layout{.rows = AL ? 2 * C.wk : 1, .cols = AL ? ABUF : 4, .elem_bytes = 1});
+  // a_lds: A's scales by windows of 8 steps: at every 8th step of its range the K group loads the
+  // next 8 steps' scale bytes of its bm rows (64 bytes a row, dwordx2 chunks by rows like the A
+  // tile: a row's 64 bytes in one or two lines, where a scale dword a step took one line a row and
+  // step) into one of two LDS windows (rows 72 bytes apart: the 32 rows of a scale read hit
+  // distinct banks); each step reads its scale dwords from there.
+  constexpr uint32_t WROW = 72, WBUF = C.bm * WROW;
+  constexpr int WQ = SW ? static_cast<int>(C.bm * 8 / (64 * W)) : 0;  // window chunks a lane
+  static_assert(WQ <= LOADS);  // (a step's first wait counts a window's loads among the newest)
+  const lds_view WV = apool.view(lds_layout{.rows = SW ? 2 * C.wk : 1, .cols = SW ? WBUF : 4, .elem_bytes = 1});
   auto stage = J.vgpr<u32>(AL ? 2 * AQ : 1, 4);
   auto ag_off = J.vgpr<u32>(AL ? AQ : 1), aw_addr = J.vgpr<u32>(), ar_addr = J.vgpr<u32>(AL ? 4 : 1);
   auto abase = J.sgpr<u32>();
@@ -212,6 +241,42 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     for (uint32_t s = 0; s < 4; ++s)
       ar_addr[s] = (row0 << 7) + ((((lane >> 5) << 2) + s) ^ (lane & 7u)) * 16u + abase;
   }
+  auto wst = J.vgpr<u32>(SW ? WQ : 1, 2);
+  auto ws_off = J.vgpr<u32>(SW ? WQ : 1), wchunk = J.vgpr<u32>(), ww_addr = J.vgpr<u32>(), wr_addr = J.vgpr<u32>();
+  auto wbuf = J.sgpr<u32>();
+  if constexpr (SW) {
+    auto q = J.vgpr<u32>();
+    q = lane + (wmn << 6);
+    wchunk = q & 7u;
+    for (int u = 0; u < WQ; ++u)
+      ws_off[u] = ((q >> 3) + (J.workgroup_id_y() * C.bm + 8 * W * static_cast<uint32_t>(u))) * k32 + (wchunk << 3);
+    ww_addr = (q >> 3) * WROW + (wchunk << 3) + kw * (2 * WBUF);
+    wr_addr = ((lane & 31u) + (wmn % C.wm) * WTM) * WROW + ((lane >> 5) << 2) + kw * (2 * WBUF);
+  }
+  const int32_t wregion = static_cast<int32_t>(WV.base);
+  // the loads of the window of steps [start, start + 8) (those from t_lim on: zeros) into wst
+  auto load_window = [&](const gpr<u32>& start) {
+    auto tv = J.vgpr<u32>(), off = J.vgpr<u32>();
+    tv = wchunk + start;
+    for (int u = 0; u < WQ; ++u) {
+      off = select(tv >= t_lim, 0x80000000u, gpr<u32>(ws_off[u] + (start << 3)));
+      SA.load(wst[u], at(off));
+    }
+  };
+  // wst (complete) into LDS window `wbuf`
+  auto store_window = [&] {
+    auto wa = J.vgpr<u32>();
+    wa = ww_addr + wbuf;
+    for (int u = 0; u < WQ; ++u)
+      J.ds_write_b64(wa, wst[u], {.offset = wregion + static_cast<int32_t>(8 * W * WROW * u)});
+  };
+  // step `i` of the window's 8: the A scale dwords of set `set`
+  auto read_scales = [&](int set, const gpr<u32>& i) {
+    auto ra = J.vgpr<u32>();
+    ra = wr_addr + gpr<u32>(wbuf + ((i & 7u) << 3));
+    for (int ii = 0; ii < TM; ++ii)
+      J.ds_read_b32(sav[set * TM + ii], ra, {.offset = wregion + static_cast<int32_t>(32 * WROW * ii)});
+  };
   auto issue_a = [&](int set) {
     for (int u = 0; u < AQ; ++u) A.load(stage[set * AQ + u], at(ag_off[u]) + at(kofs));
   };
@@ -228,11 +293,11 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   };
   // The loads of step t_load into register set `set` (past K: an offset past every V#, zeros).
   auto issue = [&](int set) {
-    kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
-    sofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 3));
+    kofs = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 7));
+    sofs = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 3));
     if constexpr (C.b_shuffled) {
-      kofs_b = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 12));
-      sofs_b = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 8));
+      kofs_b = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 12));
+      sofs_b = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 8));
     }
     const auto& kb = C.b_shuffled ? kofs_b : kofs;
     const auto& sb = C.b_shuffled ? sofs_b : sofs;
@@ -244,9 +309,9 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     for (int i = 0; i < TM; ++i) {
       if constexpr (!AL)
         for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
-      SA.load(sav[set * TM + i], at(sa_off[i]) + at(sofs));
+      if constexpr (!SW) SA.load(sav[set * TM + i], at(sa_off[i]) + at(sofs));
     }
-    t_load = t_load + C.wk;
+    t_load = t_load + (AL ? 1u : C.wk);
   };
   auto mfmas = [&](int set) {
     for (int s = 0; s < 4; ++s) {
@@ -264,7 +329,11 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     }
   };
   {
-    auto it = J.sgpr<u32>();
+    auto it = J.sgpr<u32>(), ic = J.sgpr<u32>(), t_cur = J.sgpr<u32>();
+    if constexpr (AL) {
+      t_cur = t_load;  // (the step computing; t_load runs one ahead)
+      if constexpr (SW) load_window(t_load);  // the first window (before the first tile: complete with it)
+    }
     for (int p = 0; p + 1 < ST; ++p) issue(p);
     acc.fill(0.0f);
     it = 0u;
@@ -276,12 +345,40 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                   // step t + 1's loads, a barrier, the A fragments read, step t's B and scales
                   J.s_waitcnt(vmcnt(LOADS));
                   store_a(p);
+                  ic = it + static_cast<uint32_t>(p);
+                  // a window's first step: the window (loaded 8 steps ago, or in the prologue) to
+                  // LDS window (ic / 8) % 2 (read for the last time 16 steps ago, before a barrier
+                  // since), the next window's loads after this step's others
+                  wbuf = ((ic >> 3) & 1u) * WBUF;
+                  if constexpr (SW) J.If((ic & 7u) == 0u, [&] {
+                    // (the window's loads returned steps ago; the wait says so to the verifier,
+                    // which cannot tell two window steps 8 apart, and drains step t's B early)
+                    J.s_waitcnt(vmcnt(0));
+                    store_window();
+                    J.s_waitcnt(lgkmcnt(0));  // (wst is loaded again below)
+                  });
                   issue(1 - p);
-                  J.s_waitcnt(lgkmcnt(0));
-                  J.s_barrier();
-                  read_a(p);
-                  J.s_waitcnt(vmcnt(LOADS + AQ));
-                  J.s_waitcnt(lgkmcnt(0));
+                  auto next = J.sgpr<u32>();
+                  next = t_cur + 8u;
+                  // the barrier, the A fragment and scale reads, the wait for step t's B and
+                  // scales (the next step's loads, and a window's, stay in flight); one branch
+                  // a case (the verifier follows the waits path by path)
+                  auto rest = [&](int window_loads) {
+                    J.s_waitcnt(lgkmcnt(0));
+                    J.s_barrier();
+                    read_a(p);
+                    if constexpr (SW) read_scales(p, ic);
+                    J.s_waitcnt(vmcnt(LOADS + AQ + window_loads));
+                    J.s_waitcnt(lgkmcnt(0));
+                  };
+                  if constexpr (SW)
+                    J.If((ic & 7u) == 0u, [&] {
+                      load_window(next);
+                      rest(WQ);
+                    }, [&] { rest(0); });
+                  else
+                    rest(0);
+                  t_cur = t_cur + 1u;
                 } else {
                   issue((p + ST - 1) % ST);
                   J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
@@ -328,9 +425,12 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     // accumulators, dwordx4 chunk c of lane l at 1024 c + 16 l: 16 consecutive lanes a bank
     // sweep), group 0 adds them in group order and stores.
     constexpr uint32_t E = static_cast<uint32_t>(TM * TN * 16), SLOT = 64 * E * 4;
+    // (a_lds: over the A tiles and windows, once every wave is past its last reads of them)
+    constexpr bool ALIAS = AL && (C.wk - 1) * W * SLOT <= 2 * C.wk * ABUF;
     lds_pool pool(J);
-    const lds_view R = pool.view(lds_layout{.rows = (C.wk - 1) * W, .cols = SLOT, .elem_bytes = 1});
-    const int32_t region = static_cast<int32_t>(R.base);
+    const lds_view R = pool.view(lds_layout{.rows = ALIAS ? 1 : (C.wk - 1) * W, .cols = ALIAS ? 4 : SLOT, .elem_bytes = 1});
+    const int32_t region = static_cast<int32_t>(ALIAS ? AV.base : R.base);
+    if constexpr (ALIAS) J.s_barrier();
     auto la = J.vgpr<u32>();
     auto slot = J.sgpr<u32>();
     J.If(kw != 0u, [&] {
@@ -361,12 +461,16 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
 }  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg`
-// (parenthesized). Built for a target without the scaled MFMAs (gfx950's), a compile error on
-// this line. The arguments are preloaded into SGPRs when the code object is built with
+// (parenthesized). Built for a target without the scaled MFMAs (gfx950's), or with a
+// configuration gemm_fp4_config_error rejects, a compile error on this line. The arguments are preloaded into SGPRs when the code object is built with
 // KERNARG_PRELOAD (hipasm_add_code_object).
 #define HIPASM_GEMM_FP4_KERNEL(name, cfg)                                                                         \
   static_assert(!::hipasm::kernels::detail::fp4_device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),  \
                 "hipasm gemm_fp4: the target has no scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4, gfx950 only)"); \
+  static_assert(::hipasm::kernels::detail::gemm_fp4_config_error(cfg) == nullptr,                               \
+                std::string_view(::hipasm::kernels::detail::gemm_fp4_config_error(cfg)                          \
+                                     ? ::hipasm::kernels::detail::gemm_fp4_config_error(cfg)                    \
+                                     : ""));                                                                    \
   constexpr auto name##_hipasm_fn =                                                                           \
       ::hipasm::with_options<&::hipasm::kernels::gemm_fp4_kernel<cfg>,                                        \
                              ::hipasm::kernel_options{.kernarg_preload = ::hipasm::arg_preload::fitting}>;     \
