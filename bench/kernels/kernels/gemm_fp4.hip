@@ -1,0 +1,24 @@
+// bench_kernel_gemm_fp4's kernels (gfx950): the MXFP4 GEMM in the configurations of
+// gemm_fp4_bench_configs.hpp.
+#include <hipasm/kernels/gemm_fp4.hpp>
+
+#include "gemm_fp4_bench_configs.hpp"
+
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64, f4_bench::f4_32x64)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x32_k4, f4_bench::f4_32x32_k4)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_64x128, f4_bench::f4_64x128)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_bs, f4_bench::f4_32x64_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x128_bs, f4_bench::f4_32x128_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x256_bs, f4_bench::f4_32x256_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x128_bs_k2, f4_bench::f4_32x128_bs_k2)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_bs_k4, f4_bench::f4_32x64_bs_k4)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_64x128_bs, f4_bench::f4_64x128_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_128x128_bs, f4_bench::f4_128x128_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_al_bs, f4_bench::f4_32x64_al_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x128_al_bs, f4_bench::f4_32x128_al_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_al_bs_k4, f4_bench::f4_32x64_al_bs_k4)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_64x128_al_bs, f4_bench::f4_64x128_al_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_128x128_al_bs, f4_bench::f4_128x128_al_bs)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_al_nw, f4_bench::f4_32x64_al_nw)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x128_al_nw, f4_bench::f4_32x128_al_nw)
+HIPASM_GEMM_FP4_KERNEL(gemm_fp4_32x64_al_nw_k4, f4_bench::f4_32x64_al_nw_k4)

@@ -1,0 +1,29 @@
+// The MXFP4 GEMM's benchmark configurations (kernels/gemm_fp4.hip, bench_gemm_fp4.cpp).
+#pragma once
+#include <hipasm/kernels/gemm_fp4.hpp>
+
+namespace f4_bench {
+using hipasm::kernels::gemm_fp4_config;
+// B row-major (mxfp4_quant's layout): 32-row blocks, 32 or 64 columns a wave, K over 4 wave groups
+inline constexpr gemm_fp4_config f4_32x64{.bm = 32, .bn = 64, .wm = 1, .wn = 2};
+inline constexpr gemm_fp4_config f4_32x32_k4{.bm = 32, .bn = 32, .wm = 1, .wn = 1, .wk = 4};
+inline constexpr gemm_fp4_config f4_64x128{.bm = 64, .bn = 128, .wm = 2, .wn = 2};
+// B preshuffled (gemm_fp4_preshuffle_b)
+inline constexpr gemm_fp4_config f4_32x64_bs{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_32x128_bs{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_32x256_bs{.bm = 32, .bn = 256, .wm = 1, .wn = 4, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_32x128_bs_k2{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .wk = 2, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_32x64_bs_k4{.bm = 32, .bn = 64, .wm = 1, .wn = 1, .wk = 4, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_64x128_bs{.bm = 64, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true};
+inline constexpr gemm_fp4_config f4_128x128_bs{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true};
+// A through LDS as well
+inline constexpr gemm_fp4_config f4_32x64_al_bs{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true};
+inline constexpr gemm_fp4_config f4_32x128_al_bs{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true};
+inline constexpr gemm_fp4_config f4_32x64_al_bs_k4{.bm = 32, .bn = 64, .wm = 1, .wn = 1, .wk = 4, .b_shuffled = true, .a_lds = true};
+inline constexpr gemm_fp4_config f4_64x128_al_bs{.bm = 64, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true, .a_lds = true};
+inline constexpr gemm_fp4_config f4_128x128_al_bs{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .b_shuffled = true, .a_lds = true};
+// A's scales a dword a step (no LDS windows)
+inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
+inline constexpr gemm_fp4_config f4_32x128_al_nw{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
+inline constexpr gemm_fp4_config f4_32x64_al_nw_k4{.bm = 32, .bn = 64, .wm = 1, .wn = 1, .wk = 4, .b_shuffled = true, .a_lds = true, .scale_windows = false};
+}  // namespace f4_bench

@@ -1,0 +1,480 @@
+// The library's MXFP4 GEMM (gfx950): C = A * B^T, A M x K and B N x K in fp4 e2m1 (OCP MX v1.0),
+// two elements a byte (element 2i in the low nibble of byte i: mxfp4_quant.hpp's output), each
+// block of 32 consecutive k of a row with one E8M0 scale 2^(e - 127); C M x N row-major bf16
+// (round to nearest even) of the f32 sums:
+//   C[m][n] = sum_k e2m1(A[m][k]) 2^(sa[m][k/32] - 127) * e2m1(B[n][k]) 2^(sb[n][k/32] - 127)
+// sa [M][K/32], sb [N][K/32] bytes, unshuffled (mxfp4_quant's layout).
+//
+//   // a .hip file compiled for gfx950 by hipasm_add_code_object:
+//   HIPASM_GEMM_FP4_KERNEL(my_gemm, (hipasm::kernels::gemm_fp4_config{.bm = 32, .bn = 64, .wn = 2}))
+//   // host (hipasm-sim or a real MI355X, the same call): gemm_fp4_launch.hpp
+//
+// gfx950 only (v_mfma_scale_f32_32x32x64_f8f6f4): built for another target the macro's line is
+// a compile error. Any M, N >= 1; K a multiple of 256 (gemm_fp4_k_step: a step is one 128-byte
+// line of each row; the launcher rejects another K). Tails in M and N need no branch (buffer.hpp):
+// A's V# ends at M*K/2 bytes, B's at N*K/2, the scales' at their tensors' ends, so overhanging
+// rows load zeros (an fp4 zero at scale byte 0: a zero product) and C's stores past N take an
+// offset past its V#, those past M fall past its end.
+//
+// Schedule (by default no LDS for the operands). Each wave computes a (bm / wm) x (bn / wn) block of 32x32
+// MFMA blocks, loading its A and B fragments straight from global memory into the MFMAs'
+// registers. An fp4 operand of the 32x32x64 MFMA is 32 consecutive k a lane (lane l: row l % 32,
+// k block l / 32), the scale the lane's own row and k block (mfma_atom.hpp, CDNA4 ISA 7.2.1).
+// A step of 256 k: lane group g = l / 32 loads bytes 64g .. 64g + 63 of its row's 128-byte line
+// (four dwordx4) and its 4 scale bytes (one dword: blocks 4g .. 4g + 3); MFMA s (s = 0..3) takes
+// dwordx4 s of every lane and scale byte s (op_sel / op_sel_hi), i.e. the k blocks s and 4 + s of
+// the step. A and B take the same permutation of k, which leaves the dot product unchanged.
+// The loads of step t + stages - 1 go out before the MFMAs of step t (`stages` register sets,
+// `stages` steps a loop trip; a step count that is not a multiple of it ends with steps past K,
+// whose loads are zeros).
+// b_shuffled: B and its scales come preshuffled (gemm_fp4_preshuffle_b, host side): per 32-row
+// block and step, the four dwordx4 of the 64 lanes as four consecutive 1 KiB runs and the 64
+// lanes' scale dwords as one 256-byte run (with the row-major layout a load touches 32 lines of
+// 128 bytes, with this one 8 (the data) or 2 (the scales): the CU's address path takes 4 cycles
+// a line). Its rows padded with zeros to a multiple of 32.
+// a_lds: the K group's lanes load A's tile by rows (a dwordx4 a lane: 8 lines an instruction)
+// into VGPRs one step ahead, store it to one of two LDS buffers (16-byte chunks XOR-swizzled by
+// row), and after a barrier each wave reads its fragments there; with scale_windows A's scales
+// come by windows of 8 steps through LDS as well (loaded a window ahead; a step reads its
+// dwords there), else a scattered dword a step like B's.
+// wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...;
+// a_lds: a contiguous range of ceil(steps / wk), every group the same count of loop trips),
+// their sums added through LDS at the end by group 0, which stores C: more loads in flight a
+// CU for small M, where the C tiles leave CUs idle.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+// K elements a step (a 128-byte line of each row): K must be a multiple of it.
+inline constexpr uint32_t gemm_fp4_k_step = 256;
+
+struct gemm_fp4_config {
+  uint32_t bm = 32, bn = 64;  // workgroup tile
+  uint32_t wm = 1, wn = 2;    // waves along M and N
+  uint32_t wk = 1;            // wave groups along K (their sums added through LDS)
+  uint32_t stages = 2;        // register sets of a step's fragments: loads run stages - 1 steps ahead
+  bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
+  bool a_lds = false;         // A's tile through LDS (row-wise loads: 8 lines a dwordx4), two stages
+  bool scale_windows = true;  // a_lds: A's scales by windows of 8 steps through LDS (else a dword a step)
+
+  constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
+  constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  // LDS of the K groups' sums (wk > 1)
+  constexpr uint32_t lds_bytes() const { return (wk - 1) * wm * wn * 64 * (bm / wm) * (bn / wn) / 64 * 4; }
+};
+
+namespace detail {
+
+// The macro's target check runs in the device pass only (a host pass compiles for no target).
+#if defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool fp4_device_pass = true;
+#else
+inline constexpr bool fp4_device_pass = false;
+#endif
+inline constexpr std::string_view gemm_fp4_mfma = "v_mfma_scale_f32_32x32x64_f8f6f4";
+constexpr bool gemm_fp4_target_ok() { return find_mfma_atom(gemm_fp4_mfma) != nullptr; }
+
+constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
+  if (c.wm == 0 || c.wn == 0 || c.wk == 0 || c.wm * c.wn * c.wk > 16) return "gemm_fp4: 1 to 16 waves (wm * wn * wk)";
+  if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
+    return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
+  const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
+  if (c.stages < 2 || c.stages > 6) return "gemm_fp4: 2 to 6 stages (register sets of a step's fragments)";
+  // (a_lds adds two staging sets of the A tile's chunks and a window's, with their offsets)
+  const uint32_t aq = c.a_lds ? c.bm * 8 / (64 * c.wm * c.wn) : 0;
+  if (tm * tn * 16 + c.stages * (tm + tn) * 17 + 12 * aq > 248)
+    return "gemm_fp4: a wave's accumulators, `stages` sets of fragments (and a_lds's staging) exceed 248 VGPRs: fewer stages, more waves or a smaller tile";
+  if (5 * (tm + tn) * c.stages > 63) return "gemm_fp4: the loads of `stages` steps exceed vmcnt's 63";
+  if (c.lds_bytes() > 65536) return "gemm_fp4: the K groups' sums exceed 64 KiB of LDS";
+  if (!c.a_lds && !c.scale_windows) return "gemm_fp4: scale_windows = false is for a_lds (A's scales without LDS windows)";
+  if (c.a_lds) {
+    if (c.stages != 2) return "gemm_fp4: a_lds takes two stages (the A tile's two LDS buffers)";
+    if ((c.bm * 8) % (64 * c.wm * c.wn) != 0)
+      return "gemm_fp4: a_lds: the A tile's 16-byte chunks (bm * 8) must be whole dwordx4 steps of the K group's lanes";
+    if (c.wk * 2 * c.bm * (128 + 72) > 65536) return "gemm_fp4: a_lds: the A tile and scale buffers exceed 64 KiB of LDS";
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
+template <gemm_fp4_config C>
+constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
+                               arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
+                               arg<unsigned> K) {
+  static_assert(detail::gemm_fp4_config_error(C) == nullptr,
+                std::string_view(detail::gemm_fp4_config_error(C) ? detail::gemm_fp4_config_error(C) : ""));
+  // (the macro's line reports a bad configuration or target first; the rest is not built)
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::gemm_fp4_config_error(C) != nullptr) return;
+  else {
+  constexpr const mfma_atom& AT = mfma_atom_of(detail::gemm_fp4_mfma);
+  constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
+  // An fp4 lane: 32 consecutive k (16 bytes, element e at bits 4e), its k group l / 32, its row
+  // l % 32; the step's layout above rests on these.
+  static_assert(AT.ab_layout(0, fp4).elem[0].size == 32 && AT.ab_layout(0, fp4).elem[0].stride == 1);
+  static_assert(AT.a_k(fp4).shift == 5 && AT.a_k(fp4).stride == 32 && AT.a_row().mask == 31);
+  static_assert(AT.b_k(fp4).shift == 5 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
+  constexpr uint32_t WTM = C.bm / C.wm, WTN = C.bn / C.wn, W = C.wm * C.wn;
+  constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
+  constexpr bool AL = C.a_lds;
+  // a step's loads a lane: 4 dwordx4 and a scale dword a block row (a_lds: A's 4 dwordx4 apart, AQ
+  // chunks of the workgroup's A tile)
+  constexpr bool SW = AL && C.scale_windows;
+  constexpr int LOADS = AL ? 5 * TN + (SW ? 0 : TM) : 5 * (TM + TN);
+  constexpr int AQ = AL ? static_cast<int>(C.bm * 8 / (64 * W)) : 0;
+
+  auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
+       sb_bytes = J.sgpr<u32>();
+  a_bytes = M * (K >> 1);
+  auto n_pad = J.sgpr<u32>();  // preshuffled B: its rows padded to 32
+  n_pad = (N + 31u) & ~31u;
+  if constexpr (C.b_shuffled) b_bytes = n_pad * (K >> 1);
+  else b_bytes = N * (K >> 1);
+  sa_bytes = M * (K >> 5);
+  if constexpr (C.b_shuffled) sb_bytes = n_pad * (K >> 5);
+  else sb_bytes = N * (K >> 5);
+  c_bytes = (M * N) << 1;
+  auto A = make_buffer(J, a_ptr, a_bytes);
+  auto B = make_buffer(J, b_ptr, b_bytes);
+  auto SA = make_buffer(J, sa_ptr, sa_bytes);
+  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  auto Cb = make_buffer(J, c_ptr, c_bytes);
+
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  auto wave_s = J.sgpr<u32>(), kw = J.sgpr<u32>(), wmn = J.sgpr<u32>();
+  J.v_readfirstlane_b32(wave_s, wave);
+  kw = wave_s / W;   // K group
+  wmn = wave_s % W;  // the wave's block within the tile
+  auto m0 = J.sgpr<u32>(), n0 = J.sgpr<u32>();
+  m0 = J.workgroup_id_y() * C.bm + (wmn % C.wm) * WTM;
+  n0 = J.workgroup_id_x() * C.bn + (wmn / C.wm) * WTN;
+  // The lane's fragment rows: A row m0 + 32i + l % 32, B row n0 + 32j + l % 32; byte 64 (l / 32)
+  // of each step's line, scale dword 4 (l / 32) of each step's 8 bytes.
+  auto kgrp = J.vgpr<u32>();
+  kgrp = lane >> 5;
+  auto a_off = J.vgpr<u32>(TM), b_off = J.vgpr<u32>(TN), sa_off = J.vgpr<u32>(TM), sb_off = J.vgpr<u32>(TN);
+  auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>();
+  half_k = K >> 1;
+  k32 = K >> 5;
+  for (int i = 0; i < TM; ++i) {
+    auto r = J.vgpr<u32>();
+    r = (lane & 31u) + (m0 + 32u * static_cast<uint32_t>(i));
+    a_off[i] = r * half_k + (kgrp << 6);
+    sa_off[i] = r * k32 + (kgrp << 2);
+  }
+  for (int j = 0; j < TN; ++j) {
+    auto r = J.vgpr<u32>();
+    r = (lane & 31u) + (n0 + 32u * static_cast<uint32_t>(j));
+    if constexpr (C.b_shuffled) {
+      // the row block's runs (K / 256 steps of 4 KiB, of scales 256 bytes), this lane's 16 bytes
+      // (scale dword) of each
+      auto nb = J.sgpr<u32>();
+      nb = (n0 >> 5) + static_cast<uint32_t>(j);
+      b_off[j] = (lane << 4) + nb * (K << 4);
+      sb_off[j] = (lane << 2) + nb * K;
+    } else {
+      b_off[j] = r * half_k + (kgrp << 6);
+      sb_off[j] = r * k32 + (kgrp << 2);
+    }
+  }
+
+  // steps of the whole K, the ones of this K group, the next step to load
+  auto k_steps = J.sgpr<u32>(), my_steps = J.sgpr<u32>(), t_load = J.sgpr<u32>();
+  k_steps = K >> 8;
+  // (a_lds: every K group the same count, the barriers each step, and a contiguous range of
+  // steps [t_load, t_lim), the scale windows below; else the steps kw, kw + wk, ... below k_steps)
+  auto t_lim = J.sgpr<u32>();
+  if constexpr (AL) {
+    my_steps = (k_steps + (C.wk - 1)) / C.wk;
+    t_load = kw * my_steps;
+    t_lim = min(gpr<u32>(t_load + my_steps), k_steps);
+  } else {
+    my_steps = (k_steps + (C.wk - 1) - kw) / C.wk;
+    t_load = kw;
+    t_lim = k_steps;
+  }
+  constexpr int ST = static_cast<int>(C.stages);
+  auto fa = J.vgpr<u32>(ST * TM, 16), fb = J.vgpr<u32>(ST * TN, 16);
+  auto sav = J.vgpr<u32>(ST * TM), sbv = J.vgpr<u32>(ST * TN);
+  auto acc = J.vgpr<f32>(TM * TN, 16);
+  auto kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), kofs_b = J.sgpr<u32>(), sofs_b = J.sgpr<u32>();
+  constexpr int BS = C.b_shuffled ? 1024 : 16;  // bytes between B's dwordx4 s and s + 1
+  // a_lds: the K group's lanes load its A tile (bm rows x the step's 128 bytes) by rows, lane q
+  // of the group chunk q % 8 of row q / 8 (+ 8 W u, u < AQ), into staging set `set`; stored to
+  // LDS buffer (kw, set) with the 16-byte chunks XOR-swizzled by row % 8 (the 8 rows of a
+  // fragment read's lanes hit distinct banks). Fragment reads: lane (r, g) block i row
+  // 32 i + r of the wave's rows, chunk 4 g + s.
+  lds_pool apool(J);
+  constexpr uint32_t ABUF = C.bm * 128;  // an A tile buffer
+  const lds_view AV = apool.view(lds_layout{.rows = AL ? 2 * C.wk : 1, .cols = AL ? ABUF : 4, .elem_bytes = 1});
+  // a_lds: A's scales by windows of 8 steps: at every 8th step of its range the K group loads the
+  // next 8 steps' scale bytes of its bm rows (64 bytes a row, dwordx2 chunks by rows like the A
+  // tile: a row's 64 bytes in one or two lines, where a scale dword a step took one line a row and
+  // step) into one of two LDS windows (rows 72 bytes apart: the 32 rows of a scale read hit
+  // distinct banks); each step reads its scale dwords from there.
+  constexpr uint32_t WROW = 72, WBUF = C.bm * WROW;
+  constexpr int WQ = SW ? static_cast<int>(C.bm * 8 / (64 * W)) : 0;  // window chunks a lane
+  static_assert(WQ <= LOADS);  // (a step's first wait counts a window's loads among the newest)
+  const lds_view WV = apool.view(lds_layout{.rows = SW ? 2 * C.wk : 1, .cols = SW ? WBUF : 4, .elem_bytes = 1});
+  auto stage = J.vgpr<u32>(AL ? 2 * AQ : 1, 4);
+  auto ag_off = J.vgpr<u32>(AL ? AQ : 1), aw_addr = J.vgpr<u32>(), ar_addr = J.vgpr<u32>(AL ? 4 : 1);
+  auto abase = J.sgpr<u32>();
+  if constexpr (AL) {
+    auto q = J.vgpr<u32>(), sw = J.vgpr<u32>();
+    q = lane + (wmn << 6);
+    for (int u = 0; u < AQ; ++u)
+      ag_off[u] = ((q >> 3) + (J.workgroup_id_y() * C.bm + 8 * W * static_cast<uint32_t>(u))) * half_k + ((q & 7u) << 4);
+    sw = (q & 7u) ^ ((q >> 3) & 7u);
+    abase = kw * (2 * ABUF);
+    aw_addr = ((q >> 3) << 7) + (sw << 4) + abase;
+    auto row0 = J.vgpr<u32>();
+    row0 = (lane & 31u) + (wmn % C.wm) * WTM;
+    for (uint32_t s = 0; s < 4; ++s)
+      ar_addr[s] = (row0 << 7) + ((((lane >> 5) << 2) + s) ^ (lane & 7u)) * 16u + abase;
+  }
+  auto wst = J.vgpr<u32>(SW ? WQ : 1, 2);
+  auto ws_off = J.vgpr<u32>(SW ? WQ : 1), wchunk = J.vgpr<u32>(), ww_addr = J.vgpr<u32>(), wr_addr = J.vgpr<u32>();
+  auto wbuf = J.sgpr<u32>();
+  if constexpr (SW) {
+    auto q = J.vgpr<u32>();
+    q = lane + (wmn << 6);
+    wchunk = q & 7u;
+    for (int u = 0; u < WQ; ++u)
+      ws_off[u] = ((q >> 3) + (J.workgroup_id_y() * C.bm + 8 * W * static_cast<uint32_t>(u))) * k32 + (wchunk << 3);
+    ww_addr = (q >> 3) * WROW + (wchunk << 3) + kw * (2 * WBUF);
+    wr_addr = ((lane & 31u) + (wmn % C.wm) * WTM) * WROW + ((lane >> 5) << 2) + kw * (2 * WBUF);
+  }
+  const int32_t wregion = static_cast<int32_t>(WV.base);
+  // the loads of the window of steps [start, start + 8) (those from t_lim on: zeros) into wst
+  auto load_window = [&](const gpr<u32>& start) {
+    auto tv = J.vgpr<u32>(), off = J.vgpr<u32>();
+    tv = wchunk + start;
+    for (int u = 0; u < WQ; ++u) {
+      off = select(tv >= t_lim, 0x80000000u, gpr<u32>(ws_off[u] + (start << 3)));
+      SA.load(wst[u], at(off));
+    }
+  };
+  // wst (complete) into LDS window `wbuf`
+  auto store_window = [&] {
+    auto wa = J.vgpr<u32>();
+    wa = ww_addr + wbuf;
+    for (int u = 0; u < WQ; ++u)
+      J.ds_write_b64(wa, wst[u], {.offset = wregion + static_cast<int32_t>(8 * W * WROW * u)});
+  };
+  // step `i` of the window's 8: the A scale dwords of set `set`
+  auto read_scales = [&](int set, const gpr<u32>& i) {
+    auto ra = J.vgpr<u32>();
+    ra = wr_addr + gpr<u32>(wbuf + ((i & 7u) << 3));
+    for (int ii = 0; ii < TM; ++ii)
+      J.ds_read_b32(sav[set * TM + ii], ra, {.offset = wregion + static_cast<int32_t>(32 * WROW * ii)});
+  };
+  auto issue_a = [&](int set) {
+    for (int u = 0; u < AQ; ++u) A.load(stage[set * AQ + u], at(ag_off[u]) + at(kofs));
+  };
+  const int32_t aregion = static_cast<int32_t>(AV.base);
+  auto store_a = [&](int set) {
+    for (int u = 0; u < AQ; ++u)
+      J.ds_write_b128(aw_addr, stage[set * AQ + u], {.offset = aregion + static_cast<int32_t>(set * ABUF + 8 * W * 128 * u)});
+  };
+  auto read_a = [&](int set) {
+    for (int i = 0; i < TM; ++i)
+      for (int s = 0; s < 4; ++s)
+        J.ds_read_b128(fa[set * TM + i].slice(4 * s, 4), ar_addr[s],
+                       {.offset = aregion + static_cast<int32_t>(set * ABUF + 32 * 128 * i)});
+  };
+  // The loads of step t_load into register set `set` (past K: an offset past every V#, zeros).
+  auto issue = [&](int set) {
+    kofs = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 7));
+    sofs = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 3));
+    if constexpr (C.b_shuffled) {
+      kofs_b = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 12));
+      sofs_b = select(t_load >= t_lim, 0x80000000u, gpr<u32>(t_load << 8));
+    }
+    const auto& kb = C.b_shuffled ? kofs_b : kofs;
+    const auto& sb = C.b_shuffled ? sofs_b : sofs;
+    if constexpr (AL) issue_a(set);  // (first: a step's A tile completes before its other loads)
+    for (int j = 0; j < TN; ++j) {
+      for (int s = 0; s < 4; ++s) B.load(fb[set * TN + j].slice(4 * s, 4), at(b_off[j]) + at(kb) + BS * s);
+      SB.load(sbv[set * TN + j], at(sb_off[j]) + at(sb));
+    }
+    for (int i = 0; i < TM; ++i) {
+      if constexpr (!AL)
+        for (int s = 0; s < 4; ++s) A.load(fa[set * TM + i].slice(4 * s, 4), at(a_off[i]) + at(kofs) + 16 * s);
+      if constexpr (!SW) SA.load(sav[set * TM + i], at(sa_off[i]) + at(sofs));
+    }
+    t_load = t_load + (AL ? 1u : C.wk);
+  };
+  auto mfmas = [&](int set) {
+    for (int s = 0; s < 4; ++s) {
+      modifiers m;
+      m.cbsz = fp4;
+      m.blgp = fp4;
+      // scale byte s of both scale VGPRs: op_sel the low bit, op_sel_hi the high one (A's
+      // scale bit 0 of each, B's bit 1)
+      m.op_sel = static_cast<uint8_t>((s & 1) * 3);
+      if (s > 1) m.op_sel_hi = 3;
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i].slice(4 * s, 4), fb[set * TN + j].slice(4 * s, 4),
+                   acc[i * TN + j], sav[set * TM + i], sbv[set * TN + j], m);
+    }
+  };
+  {
+    auto it = J.sgpr<u32>(), ic = J.sgpr<u32>(), t_cur = J.sgpr<u32>();
+    if constexpr (AL) {
+      t_cur = t_load;  // (the step computing; t_load runs one ahead)
+      if constexpr (SW) load_window(t_load);  // the first window (before the first tile: complete with it)
+    }
+    for (int p = 0; p + 1 < ST; ++p) issue(p);
+    acc.fill(0.0f);
+    it = 0u;
+    J.While([&] { return it < my_steps; },
+            [&] {
+              for (int p = 0; p < ST; ++p) {
+                if constexpr (AL) {
+                  // step t: its A tile (issued before its B and scale loads) to LDS buffer p, then
+                  // step t + 1's loads, a barrier, the A fragments read, step t's B and scales
+                  J.s_waitcnt(vmcnt(LOADS));
+                  store_a(p);
+                  ic = it + static_cast<uint32_t>(p);
+                  // a window's first step: the window (loaded 8 steps ago, or in the prologue) to
+                  // LDS window (ic / 8) % 2 (read for the last time 16 steps ago, before a barrier
+                  // since), the next window's loads after this step's others
+                  wbuf = ((ic >> 3) & 1u) * WBUF;
+                  if constexpr (SW) J.If((ic & 7u) == 0u, [&] {
+                    // (the window's loads returned steps ago; the wait says so to the verifier,
+                    // which cannot tell two window steps 8 apart, and drains step t's B early)
+                    J.s_waitcnt(vmcnt(0));
+                    store_window();
+                    J.s_waitcnt(lgkmcnt(0));  // (wst is loaded again below)
+                  });
+                  issue(1 - p);
+                  auto next = J.sgpr<u32>();
+                  next = t_cur + 8u;
+                  // the barrier, the A fragment and scale reads, the wait for step t's B and
+                  // scales (the next step's loads, and a window's, stay in flight); one branch
+                  // a case (the verifier follows the waits path by path)
+                  auto rest = [&](int window_loads) {
+                    J.s_waitcnt(lgkmcnt(0));
+                    J.s_barrier();
+                    read_a(p);
+                    if constexpr (SW) read_scales(p, ic);
+                    J.s_waitcnt(vmcnt(LOADS + AQ + window_loads));
+                    J.s_waitcnt(lgkmcnt(0));
+                  };
+                  if constexpr (SW)
+                    J.If((ic & 7u) == 0u, [&] {
+                      load_window(next);
+                      rest(WQ);
+                    }, [&] { rest(0); });
+                  else
+                    rest(0);
+                  t_cur = t_cur + 1u;
+                } else {
+                  issue((p + ST - 1) % ST);
+                  J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
+                }
+                mfmas(p);
+              }
+              it = it + static_cast<uint32_t>(ST);
+            });
+    J.s_waitcnt(vmcnt(0));
+  }
+
+  // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+  // [32j + l%32] of the wave's block (the atom's C layout).
+  constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
+  static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+  auto store = [&] {
+    auto crow = J.vgpr<u32>();
+    crow = m0 + ((lane >> CR.shift) * CR.stride);
+    auto c_off = J.vgpr<u32>(TN);
+    auto n_bytes = J.sgpr<u32>();
+    n_bytes = N << 1;
+    for (int j = 0; j < TN; ++j) {
+      auto col = J.vgpr<u32>();
+      col = (lane & CC.mask) + (n0 + 32u * static_cast<uint32_t>(j));
+      c_off[j] = crow * n_bytes + (col << 1);
+      J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
+    }
+    // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
+    auto srow = J.sgpr<u32>(2);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
+        for (int j = 0; j < TN; ++j) {
+          auto h = cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r + 1]);
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  };
+  if constexpr (C.wk == 1) {
+    store();
+  } else {
+    // K groups 1 .. wk - 1 leave their sums in LDS (group kw, wave block w: 64 lanes x the
+    // accumulators, dwordx4 chunk c of lane l at 1024 c + 16 l: 16 consecutive lanes a bank
+    // sweep), group 0 adds them in group order and stores.
+    constexpr uint32_t E = static_cast<uint32_t>(TM * TN * 16), SLOT = 64 * E * 4;
+    // (a_lds: over the A tiles and windows, once every wave is past its last reads of them)
+    constexpr bool ALIAS = AL && (C.wk - 1) * W * SLOT <= 2 * C.wk * ABUF;
+    lds_pool pool(J);
+    const lds_view R = pool.view(lds_layout{.rows = ALIAS ? 1 : (C.wk - 1) * W, .cols = ALIAS ? 4 : SLOT, .elem_bytes = 1});
+    const int32_t region = static_cast<int32_t>(ALIAS ? AV.base : R.base);
+    if constexpr (ALIAS) J.s_barrier();
+    auto la = J.vgpr<u32>();
+    auto slot = J.sgpr<u32>();
+    J.If(kw != 0u, [&] {
+      slot = ((kw - 1u) * W + wmn) * SLOT;
+      la = (lane << 4) + slot;
+      for (uint32_t c = 0; c < E / 4; ++c)
+        J.ds_write_b128(la, acc[c / 4].slice(4 * (c % 4), 4), {.offset = region + static_cast<int32_t>(1024 * c)});
+    });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.If(kw == 0u, [&] {
+      auto t = J.vgpr<f32>(E);
+      for (uint32_t g = 1; g < C.wk; ++g) {
+        la = (lane << 4) + ((g - 1) * W * SLOT);
+        slot = wmn * SLOT;
+        la = la + slot;
+        for (uint32_t c = 0; c < E / 4; ++c)
+          J.ds_read_b128(t.slice(4 * c, 4), la, {.offset = region + static_cast<int32_t>(1024 * c)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t e = 0; e < E; ++e) acc[e / 16][e % 16] = acc[e / 16][e % 16] + t[e];
+      }
+      store();
+    });
+  }
+  }
+}
+
+}  // namespace hipasm::kernels
+
+// Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K) of configuration `cfg`
+// (parenthesized). Built for a target without the scaled MFMAs (gfx950's), or with a
+// configuration gemm_fp4_config_error rejects, a compile error on this line. The arguments are preloaded into SGPRs when the code object is built with
+// KERNARG_PRELOAD (hipasm_add_code_object).
+#define HIPASM_GEMM_FP4_KERNEL(name, cfg)                                                                         \
+  static_assert(!::hipasm::kernels::detail::fp4_device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),  \
+                "hipasm gemm_fp4: the target has no scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4, gfx950 only)"); \
+  static_assert(::hipasm::kernels::detail::gemm_fp4_config_error(cfg) == nullptr,                               \
+                std::string_view(::hipasm::kernels::detail::gemm_fp4_config_error(cfg)                          \
+                                     ? ::hipasm::kernels::detail::gemm_fp4_config_error(cfg)                    \
+                                     : ""));                                                                    \
+  constexpr auto name##_hipasm_fn =                                                                           \
+      ::hipasm::with_options<&::hipasm::kernels::gemm_fp4_kernel<cfg>,                                        \
+                             ::hipasm::kernel_options{.kernarg_preload = ::hipasm::arg_preload::fitting}>;     \
+  extern "C" __attribute__((global)) void name(void* c, const uint8_t* a, const uint8_t* b, const uint8_t* sa,    \
+                                               const uint8_t* sb, unsigned m, unsigned n, unsigned k) {        \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, c, a, b, sa, sb, m, n, k);                                          \
+  }
