@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
   const hipasm::kernels::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
   const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -193,12 +194,17 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const hipasm::kernels::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}};
-    auto rep = hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
+    // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
+    // second dispatch: gemm_bf16_launch_balanced).
+    auto rep = ours.name == t256.name
+                   ? hipasm::kernels::gemm_bf16_launch_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
+                                                                ops.B.addr(), s.m, s.n, s.k, 304, lo, &odd)
+                   : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     if (std::getenv("GEMM_BENCH_GAPS")) {

@@ -15,6 +15,10 @@
 // 128 accumulator VGPRs each, 64 KiB LDS, 2 waves per SIMD; a 128-byte line per row and load
 // halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two LDS buffers, two
 // tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk = 64, .split_k = 2 or 4}.
+// A grid of 256x256 tiles whose last round over the CUs is part-filled (MI300X's 304 CUs: 8192^2
+// is 1024 tiles, 3.4 rounds) runs through gemm_bf16_launch_balanced: the whole rounds' rows in
+// 256x256 tiles, the rows left in {.bm = 128, .bn = 256, ...} tiles (same schedule), a second
+// dispatch whose last round takes half the time.
 //
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
 // big tiles, two LDS buffers, loads through VGPRs one tile ahead). Step k computes on LDS buffer
