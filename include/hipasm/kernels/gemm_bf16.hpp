@@ -304,23 +304,33 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // loads of tile k + 2 run among the first half of the last slice's MFMAs, a barrier makes
   // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
   // starts waiting for LDS).
-  constexpr int HALF = TM * TN;
+  constexpr int HALF = TM * TN, CUT = HALF * 3 / 2;  // MFMAs of the last slice before the second barrier
+  auto prepare_tile = [&] {
+    if constexpr (!C.a_km) copy_tile_prepare(J, sa[0]);
+    if constexpr (!C.b_kn) copy_tile_prepare(J, sb[0]);
+  };
   auto step_single = [&] {
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(0, p + 1); });
+      interleave(J, [&] { mfma_slice(p); },
+                 [&] {
+                   read_slice(0, p + 1);
+                   if (p + 2 == KS) {
+                     J.s_waitcnt(vmcnt(0));
+                     prepare_tile();
+                   }
+                 });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    J.s_waitcnt(vmcnt(0));
-    interleave(J, [&] { mfma_part(KS - 1, 0, HALF); },
+    store_tile(0, 0);
+    interleave(J, [&] { mfma_part(KS - 1, 0, CUT); },
                [&] {
-                 store_tile(0, 0);
                  load_tile(0);
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
+    interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * HALF); }, [&] { read_slice(0, 0); });
   };
 
   // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading. Then
