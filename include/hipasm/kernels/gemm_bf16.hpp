@@ -305,6 +305,10 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
   // starts waiting for LDS).
   constexpr int HALF = TM * TN, CUT = HALF * 3 / 2;  // MFMAs of the last slice before the second barrier
+  // The wait for tile k + 1's loads (issued one step earlier) and its masks among the MFMAs
+  // before the first barrier, where a step has the MFMAs to cover a load's latency (8 blocks of
+  // 32x32 a wave: 4096 MFMA cycles a SIMD); a shorter step waits after the barrier instead.
+  constexpr bool EARLY_WAIT = TM * TN >= 8;
   auto prepare_tile = [&] {
     if constexpr (!C.a_km) copy_tile_prepare(J, sa[0]);
     if constexpr (!C.b_kn) copy_tile_prepare(J, sb[0]);
@@ -315,7 +319,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
       interleave(J, [&] { mfma_slice(p); },
                  [&] {
                    read_slice(0, p + 1);
-                   if (p + 2 == KS) {
+                   if (p + 2 == KS && EARLY_WAIT) {
                      J.s_waitcnt(vmcnt(0));
                      prepare_tile();
                    }
@@ -323,6 +327,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    if constexpr (!EARLY_WAIT) J.s_waitcnt(vmcnt(0));
     store_tile(0, 0);
     interleave(J, [&] { mfma_part(KS - 1, 0, CUT); },
                [&] {
