@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
   // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
   const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
   const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t128x256d{"gemm_bf16_128x256d", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -194,7 +195,7 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256, t128x256d})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
@@ -228,8 +229,24 @@ int main(int argc, char** argv) {
         le = std::max(le, e.issue + 32);
         busy += 32;
       }
-      uint64_t spans = 0;
+      uint64_t spans = 0, before = 0, after = 0, total = 0;
       for (auto& [g, sp] : span) spans += sp.second - sp.first;
+      // per workgroup: its start to its first MFMA (prologue) and its last MFMA's end to its end
+      // (epilogue), from wave 0's start / the group's last wave end
+      std::map<uint32_t, std::pair<uint64_t, uint64_t>> life;
+      for (const auto& w : p.waves_info) {
+        auto [it, fresh] = life.try_emplace(w.workgroup, w.start, w.end);
+        it->second.first = std::min(it->second.first, w.start);
+        it->second.second = std::max(it->second.second, w.end);
+        total = std::max(total, w.end);
+      }
+      for (auto& [g, sp] : span) {
+        before += sp.first - life[g].first;
+        after += life[g].second - sp.second;
+      }
+      std::fprintf(stderr, "per workgroup: prologue %.0f, main loop %.0f, epilogue %.0f cycles; schedule %llu cycles\n",
+                   double(before) / span.size(), double(spans) / span.size(), double(after) / span.size(),
+                   (unsigned long long)total);
       std::fprintf(stderr, "main loop MFMA busy (SIMD 0 of each CU, first to last MFMA of each workgroup): %.1f%% (%llu of %llu cycles)\n",
                    100.0 * busy / spans, (unsigned long long)busy, (unsigned long long)spans);
       for (auto& [k, v] : by)

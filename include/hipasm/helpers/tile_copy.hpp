@@ -548,6 +548,20 @@ constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin,
   return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l);
 }
 
+namespace detail {
+// copy_tile_prepare of one step's registers.
+constexpr void copy_tile_prepare_step(tile_staging& st, uint32_t i) {
+  if (st.o.elem_loads)
+    for (uint32_t w = 0; w < st.words; ++w)
+      st.data[static_cast<int>(i)][static_cast<int>(w)] =
+          st.data[static_cast<int>(i)][static_cast<int>(w)] | (st.hi[static_cast<int>(i)][static_cast<int>(w)] << 16);
+  if (st.col_tail && !st.o.elem_loads)
+    for (uint32_t w = 0; w < st.words; ++w)
+      st.data[static_cast<int>(i)][static_cast<int>(w)] =
+          st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
+}
+}  // namespace detail
+
 // The VALU work between a copy's loads and its stores, in the staged registers: the column
 // tail's word masks, elem_loads' joins of the element pairs. copy_tile_store does it when it has
 // not run since the last copy_tile_load; a pipeline runs it on its own after the loads' wait
@@ -565,16 +579,7 @@ constexpr void copy_tile_prepare(builder J, tile_staging& st, std::source_locati
     b.fail(sl, "copy_tile_prepare: the staged tile was prepared already (since its copy_tile_load)");
     return;
   }
-  for (uint32_t i = 0; i < st.steps; ++i) {
-    if (st.o.elem_loads)
-      for (uint32_t w = 0; w < st.words; ++w)
-        st.data[static_cast<int>(i)][static_cast<int>(w)] =
-            st.data[static_cast<int>(i)][static_cast<int>(w)] | (st.hi[static_cast<int>(i)][static_cast<int>(w)] << 16);
-    if (st.col_tail && !st.o.elem_loads)
-      for (uint32_t w = 0; w < st.words; ++w)
-        st.data[static_cast<int>(i)][static_cast<int>(w)] =
-            st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
-  }
+  for (uint32_t i = 0; i < st.steps; ++i) detail::copy_tile_prepare_step(st, i);
   st.prepared = true;
 }
 
@@ -589,13 +594,14 @@ constexpr void copy_tile_store(builder J, tile_staging& st, const lds_view& V,
     b.fail(sl, "copy_tile_store: the staging was not made by make_tile_staging (or its making failed)");
     return;
   }
-  if (!st.prepared) copy_tile_prepare(J, st, l);
   const lds_addr a = V.translate(J, st.addr, st.view, l);
   const uint32_t T = st.o.threads;
   for (uint32_t i = 0; i < st.steps; ++i) {
     const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
+    if (!st.prepared) detail::copy_tile_prepare_step(st, i);  // (each step's work before its store)
     V.store(st.data[static_cast<int>(i)], a, static_cast<int32_t>(drow), static_cast<int32_t>(dcol), mem_opts{}, l);
   }
+  st.prepared = true;
 }
 
 // ---- transposing copy -------------------------------------------------------------------------
