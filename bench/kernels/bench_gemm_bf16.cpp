@@ -157,14 +157,13 @@ int main(int argc, char** argv) {
   const hipasm::kernels::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
   const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t128x256d{"gemm_bf16_128x256d", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
-    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr;
+    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr || std::getenv("GEMM_BENCH_TIMELINE") != nullptr;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -195,7 +194,7 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256, t128x256d})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
@@ -208,6 +207,8 @@ int main(int argc, char** argv) {
                    : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    if (const char* w = std::getenv("GEMM_BENCH_TIMELINE"))  // one wave's schedule (its index)
+      std::fprintf(stderr, "%s\n", p.timeline(uint32_t(std::strtoul(w, nullptr, 10))).c_str());
     if (std::getenv("GEMM_BENCH_GAPS")) {
       // The MFMA pipe of SIMD 0 of each CU in the main loop: per workgroup, its MFMAs' busy
       // cycles (8 passes x 4 cycles each) over the span from its first MFMA issue to its last

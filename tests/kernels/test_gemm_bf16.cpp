@@ -103,9 +103,9 @@ const gemm_bf16_kernel_ref kNN{"gemm_nn", gemm_bf16_config{.b_kn = true}};
 const gemm_bf16_kernel_ref kNNOdd{"gemm_nn_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}};
 const gemm_bf16_kernel_ref kTN{"gemm_tn", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}};
 const gemm_bf16_kernel_ref kTT{"gemm_tt", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}};
-const gemm_bf16_kernel_ref k128x256s{"gemm_128x256s", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref k128x256s{"gemm_128x256s", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}};
 const gemm_bf16_kernel_ref k256sBf16{"gemm_256s_bf16", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}};
-const gemm_bf16_kernel_ref k128x256sBf16{"gemm_128x256s_bf16", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref k128x256sBf16{"gemm_128x256s_bf16", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .lds_buffers = 1}};
 const gemm_bf16_kernel_ref kBf16Odd{"gemm_oddk_bf16", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .odd_k = true}};
 const gemm_bf16_kernel_ref k256nn{"gemm_256nn", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
 

@@ -13,5 +13,4 @@ HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k2, (hipasm::kernels::gemm_bf16_config{.
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_64x64_k4, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_oddk, (hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256nn, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_128x256, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
-HIPASM_GEMM_BF16_KERNEL(gemm_bf16_128x256d, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 32, .wm = 2, .wn = 4}))
+HIPASM_GEMM_BF16_KERNEL(gemm_bf16_128x256, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}))

@@ -60,7 +60,8 @@ struct gemm_bf16_config {
                                          // out_bf16 into an f32 workspace that a second kernel
                                          // (gemm_bf16_to_bf16_kernel) rounds into C
   uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
-                                         // bk = 64 tile of 256x256 (full 128-byte lines a row)
+                                         // bk = 64 tile of 256x256 (full 128-byte lines a row);
+                                         // with ahead = 2 the loop body is two steps (staging sets)
   bool a_km = false;                     // A stored K x M row-major (M-contiguous; M even)
   bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
 
@@ -83,7 +84,6 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
   if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
-  if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
   if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
   const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
@@ -308,30 +308,31 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // The wait for tile k + 1's loads (issued one step earlier) and its masks among the MFMAs
   // before the first barrier, where a step has the MFMAs to cover a load's latency (8 blocks of
   // 32x32 a wave: 4096 MFMA cycles a SIMD); a shorter step waits after the barrier instead.
-  constexpr bool EARLY_WAIT = TM * TN >= 8;
-  auto prepare_tile = [&] {
-    if constexpr (!C.a_km) copy_tile_prepare(J, sa[0]);
-    if constexpr (!C.b_kn) copy_tile_prepare(J, sb[0]);
+  constexpr bool EARLY_WAIT = TM * TN >= 8 || AH > 1;
+  auto prepare_tile = [&](int set) {
+    if constexpr (!C.a_km) copy_tile_prepare(J, sa[set]);
+    if constexpr (!C.b_kn) copy_tile_prepare(J, sb[set]);
   };
-  auto step_single = [&] {
+  // `set`: the staging set of tile k + 1 (ahead = 2: tile k + 2 still loading into the other).
+  auto step_single = [&](int set) {
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(p); },
                  [&] {
                    read_slice(0, p + 1);
                    if (p + 2 == KS && EARLY_WAIT) {
-                     J.s_waitcnt(vmcnt(0));
-                     prepare_tile();
+                     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+                     prepare_tile(set);
                    }
                  });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    if constexpr (!EARLY_WAIT) J.s_waitcnt(vmcnt(0));
-    store_tile(0, 0);
+    if constexpr (!EARLY_WAIT) J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+    store_tile(set, 0);
     interleave(J, [&] { mfma_part(KS - 1, 0, CUT); },
                [&] {
-                 load_tile(0);
+                 load_tile(set);
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -351,7 +352,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     if constexpr (C.lds_buffers == 1) read_slice(0, 0);
   };
   if constexpr (C.lds_buffers == 2) detail::gemm_k_trips(J, k_tiles, 2, prologue, step);
-  else detail::gemm_k_trips(J, k_tiles, 1, prologue, [&](int) { step_single(); });
+  else detail::gemm_k_trips(J, k_tiles, AH, prologue, [&](int i) { step_single((i + 1) % AH); });
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M
