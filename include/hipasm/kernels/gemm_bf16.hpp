@@ -148,15 +148,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
   n0 = tx * BN;
   m0 = ty * BM;
-  // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
-  // mod 16): workgroups walking K in step would all load from one channel at a time. Each
-  // workgroup starts its K loop at tile `first` (one 128-byte line further per step of tx + ty,
-  // over 16 lines) and wraps around: the channels of an XCD's block of tiles spread, and the
-  // workgroups that share an A (or B) tile read it within a few steps of each other (L2 reuse).
-  constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
-  constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
   // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
-  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
+  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
   if constexpr (C.split_k > 1) {
     auto t0 = J.sgpr<u32>();
@@ -165,10 +158,11 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   } else {
     k_begin = 0u;
   }
-  k_span = k_tiles * BK;
-  k_end = k_begin + k_span;
+  // (Every workgroup walks K from its first tile: workgroups sharing an A or B tile load it
+  // together, one L2 miss; starting each at another tile spread the L2 channels but made every
+  // first tile a miss, measured slower on every bench shape.)
   auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
-  k_cur = k_begin + ((((tx + ty) * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
+  k_cur = k_begin;
   auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
   loaded = 0u;
   // K-contiguous operands: (row, k) at row * K * 2 + k * 2; K-major ones (a_km, b_kn): at
@@ -235,7 +229,6 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org);
     else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
-    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
     loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
