@@ -247,7 +247,6 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto lane = place.lane, a_row = place.a_row, b_row = place.b_row;
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
-  acc.fill(0.0f);
   // Fragments of slice p: A block i (ds_read_b128 = two MFMAs' operands), B block j.
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
@@ -337,6 +336,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // two buffers ends with a step on an all-zero tile (its loads are past K: zeros).
   auto prologue = [&] {
     for (int i = 0; i < AH; ++i) load_tile(i);
+    acc.fill(0.0f);  // (the TM x TN x 16 v_mov while the first loads are in flight)
     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     store_tile(0, 0);
     load_tile(0);
