@@ -144,7 +144,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
   gx = (N + (BN - 1)) / BN;
   gy = (M + (BM - 1)) / BM;
-  detail::gemm_tile_order(J, gx, gy, tx, ty);
+  // (bands of 1024 rows of C, as many tile rows as that is: each XCD's block of tiles then
+  // reads the same 1024 rows of A whatever the tile)
+  detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM >= 1024 ? 1 : 1024 / BM);
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
   n0 = tx * BN;
   m0 = ty * BM;
