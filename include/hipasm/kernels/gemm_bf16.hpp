@@ -12,26 +12,37 @@
 //
 // Configurations (bench/kernels measures them on the timing model): large shapes
 // {.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1} (8 waves,
-// 128 accumulator VGPRs each, 64 KiB LDS, 2 waves per SIMD; a 128-byte line per row and load
-// halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two LDS buffers, two
-// tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk = 64, .split_k = 2 or 4}.
-// A grid of 256x256 tiles whose last round over the CUs is part-filled (MI300X's 304 CUs: 8192^2
-// is 1024 tiles, 3.4 rounds) runs through gemm_bf16_launch_balanced: the whole rounds' rows in
-// 256x256 tiles, the rows left in {.bm = 128, .bn = 256, ...} tiles (same schedule), a second
-// dispatch whose last round takes half the time.
+// 128 accumulator VGPRs each, 64 KiB LDS: one workgroup a CU, 2 waves per SIMD; a 128-byte line
+// per row and load halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two
+// LDS buffers, two tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk =
+// 64, .split_k = 2 or 4}. A grid of 256x256 tiles whose last round over the CUs is part-filled
+// (MI300X's 304 CUs: 8192^2 is 1024 tiles, 3.4 rounds) runs through gemm_bf16_launch_balanced:
+// the whole rounds' rows in 256x256 tiles, the rows left in {.bm = 128, .bn = 256, .bk = 64,
+// .wm = 2, .wn = 4, .lds_buffers = 1} tiles (two tiles ahead), a second dispatch whose round
+// takes half the time. Workgroups are ordered per XCD in bands of 1024 rows of C
+// (gemm_common.hpp gemm_tile_order); each walks K from its first tile.
 //
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
-// big tiles, two LDS buffers, loads through VGPRs one tile ahead). Step k computes on LDS buffer
-// k % 2, which holds tile k; tile k + 1 sits in VGPRs (its dwordx4 loads were issued during step
-// k - 1). While the MFMAs of step k run, the interleaver (helpers/interleave.hpp) places among
-// them: the LDS reads of the next 16-element slice (ds_read_b128; an XOR swizzle makes the rows
-// an MFMA reads conflict-free), the LDS stores of tile k + 1 into buffer (k + 1) % 2 (read
-// during step k - 1, released by its barrier), then the global loads of tile k + 2 into the
-// same VGPRs (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). One s_waitcnt and one
-// s_barrier end a step. v_mfma_f32_32x32x8 bf16: each wave a (BM/WM) x (BN/WN) block of 32x32
-// accumulators. The MFMA's k order within a 16-element slice is permuted the same way for A
-// and B (lane half h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which
-// leaves the sum unchanged and lets one ds_read_b128 feed two MFMAs.
+// big tiles, loads through VGPRs ahead of the LDS stores). v_mfma_f32_32x32x8 bf16: each wave a
+// (BM/WM) x (BN/WN) block of 32x32 accumulators; a K step is BK/16 slices of 16 elements, each
+// slice 2 x (blocks) MFMAs. While the MFMAs of a slice run, the interleaver
+// (helpers/interleave.hpp) places among them the LDS reads of the next slice (ds_read_b128; an
+// XOR swizzle makes the rows an MFMA reads conflict-free) and the copies' stores and loads
+// (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). The MFMA's k order within a slice
+// is permuted the same way for A and B (lane half h reads elements 8h..8h+7: MFMA 2p takes
+// 8h..8h+3, 2p+1 8h+4..8h+7), which leaves the sum unchanged and lets one ds_read_b128 feed two
+// MFMAs.
+//  - Two LDS buffers: step k computes on buffer k % 2 (tile k); among its first slice's MFMAs
+//    go the stores of tile k + 1 (in VGPRs, loaded during step k - 1) into the other buffer and
+//    the loads of tile k + 1 + ahead into the same VGPRs. One s_waitcnt and one s_barrier end a
+//    step.
+//  - One LDS buffer (the 256x256x64 tile: 64 KiB): slices 0 .. BK/16 - 2 run with the next
+//    slice's reads, and among the second-to-last one's MFMAs the wait for tile k + 1's loads and
+//    their column-tail masks (copy_tile_prepare). Barrier 1 (every wave has read the last
+//    slice) frees the buffer; the stores of tile k + 1 issue at once and 3/4 of the last slice's
+//    MFMAs cover them and the loads of tile k + 1 + ahead; barrier 2 makes tile k + 1 visible,
+//    and the last quarter covers the reads of its slice 0. With 2 waves a SIMD the older wave
+//    runs ahead to each barrier and the younger one's MFMAs fill the pipe while it waits.
 //
 // K tails: a chunk past K loads zeros (its offset moved past the V#), the chunk that straddles K
 // is masked word by word (copy_tile_load's column tail), so any even K runs at full speed. An
@@ -294,10 +305,11 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
 
   // One LDS buffer (tile k in LDS, its slice 0 already read; tile k + 1 in the staging): the
   // slices' MFMAs with the reads of the next slice interleaved; after the last slice's reads
-  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 and the
-  // loads of tile k + 2 run among the first half of the last slice's MFMAs, a barrier makes
-  // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
-  // starts waiting for LDS).
+  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 issue
+  // first (their masks were applied before the barrier: only the LDS port's drain stands between
+  // the two barriers), then CUT of the last slice's MFMAs with the loads of tile k + 1 + ahead;
+  // a barrier makes tile k + 1 visible, and the reads of its slice 0 run among the rest (so no
+  // step starts waiting for LDS).
   constexpr int HALF = TM * TN, CUT = HALF * 3 / 2;  // MFMAs of the last slice before the second barrier
   // The wait for tile k + 1's loads (issued one step earlier) and its masks among the MFMAs
   // before the first barrier, where a step has the MFMAs to cover a load's latency (8 blocks of
