@@ -335,8 +335,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (!EARLY_WAIT) J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+    mfma_part(KS - 1, 0, 1);  // (the matrix core busy while the stores issue)
     store_tile(set, 0);
-    interleave(J, [&] { mfma_part(KS - 1, 0, CUT); },
+    interleave(J, [&] { mfma_part(KS - 1, 1, CUT); },
                [&] {
                  load_tile(set);
                });
