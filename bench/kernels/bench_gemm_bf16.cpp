@@ -157,12 +157,13 @@ int main(int argc, char** argv) {
   const hipasm::kernels::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
   // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
   const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
+  const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
-    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr;
+    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr || std::getenv("GEMM_BENCH_TIMELINE") != nullptr;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -193,14 +194,21 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const hipasm::kernels::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}};
-    auto rep = hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
+    // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
+    // second dispatch: gemm_bf16_launch_balanced).
+    auto rep = ours.name == t256.name
+                   ? hipasm::kernels::gemm_bf16_launch_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
+                                                                ops.B.addr(), s.m, s.n, s.k, 304, lo, &odd)
+                   : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    if (const char* w = std::getenv("GEMM_BENCH_TIMELINE"))  // one wave's schedule (its index)
+      std::fprintf(stderr, "%s\n", p.timeline(uint32_t(std::strtoul(w, nullptr, 10))).c_str());
     if (std::getenv("GEMM_BENCH_GAPS")) {
       // The MFMA pipe of SIMD 0 of each CU in the main loop: per workgroup, its MFMAs' busy
       // cycles (8 passes x 4 cycles each) over the span from its first MFMA issue to its last
@@ -222,8 +230,24 @@ int main(int argc, char** argv) {
         le = std::max(le, e.issue + 32);
         busy += 32;
       }
-      uint64_t spans = 0;
+      uint64_t spans = 0, before = 0, after = 0, total = 0;
       for (auto& [g, sp] : span) spans += sp.second - sp.first;
+      // per workgroup: its start to its first MFMA (prologue) and its last MFMA's end to its end
+      // (epilogue), from wave 0's start / the group's last wave end
+      std::map<uint32_t, std::pair<uint64_t, uint64_t>> life;
+      for (const auto& w : p.waves_info) {
+        auto [it, fresh] = life.try_emplace(w.workgroup, w.start, w.end);
+        it->second.first = std::min(it->second.first, w.start);
+        it->second.second = std::max(it->second.second, w.end);
+        total = std::max(total, w.end);
+      }
+      for (auto& [g, sp] : span) {
+        before += sp.first - life[g].first;
+        after += life[g].second - sp.second;
+      }
+      std::fprintf(stderr, "per workgroup: prologue %.0f, main loop %.0f, epilogue %.0f cycles; schedule %llu cycles\n",
+                   double(before) / span.size(), double(spans) / span.size(), double(after) / span.size(),
+                   (unsigned long long)total);
       std::fprintf(stderr, "main loop MFMA busy (SIMD 0 of each CU, first to last MFMA of each workgroup): %.1f%% (%llu of %llu cycles)\n",
                    100.0 * busy / spans, (unsigned long long)busy, (unsigned long long)spans);
       for (auto& [k, v] : by)

@@ -212,6 +212,11 @@ TEST_CASE("copy_tile_load / copy_tile_store: a second view, column tails at any 
   for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);
 }
 
+TEST_CASE("copy_tile_prepare before copy_tile_store: the same tile (column tails, element loads)", "[tile]") {
+  for (uint32_t v : {0u, 5u, 16u, 31u, 32u}) run_split("tiles_gemm_prep", 128, 32, 256, 4096 * 2, 128, v, 2);
+  for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem_prep", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);
+}
+
 namespace {
 // The transposing copy (tile_rt_transposed): view rows x cols elements of eb bytes, view
 // element (r, c) = matrix element (c, r) at origin + c * ld + r * eb; matrix rows past the V#

@@ -34,8 +34,10 @@ using hipasm::test::from_bf16;
 // Runs kernel `even` (and `odd` for an odd K) on random M x K and N x K bf16 inputs and
 // compares with the reference: |got - ref| <= K * 2^-22 * sum|a*b| (f32 accumulation, a
 // rounding per add) + the output's rounding (2^-8 |ref| for bf16).
-void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint32_t M, uint32_t N, uint32_t K) {
-  INFO(even.name << " M=" << M << " N=" << N << " K=" << K);
+// With `rest`: gemm_bf16_launch_balanced(even, rest) over `cus` CUs.
+void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint32_t M, uint32_t N, uint32_t K,
+         const gemm_bf16_kernel_ref* rest = nullptr, uint32_t cus = 0) {
+  INFO(even.name << " M=" << M << " N=" << N << " K=" << K << (rest ? " balanced" : ""));
   rt::device& d = *S().dev;
   std::mt19937 rng(M * 7919u + N * 104729u + K);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -57,7 +59,8 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   rt::buffer<uint32_t> Cf(d, std::vector<uint32_t>(out_bf16 ? 1 : cn, 0x7fc00001u));
   rt::buffer<uint16_t> Ch(d, std::vector<uint16_t>(out_bf16 ? cn : 1, 0x7fc1u));
   const uint64_t c = out_bf16 ? Ch.addr() : Cf.addr();
-  auto rep = hipasm::kernels::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
+  auto rep = rest ? hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, even, *rest, c, A.addr(), B.addr(), M, N, K, cus, {}, odd)
+                  : hipasm::kernels::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   std::vector<float> got(cn);
   uint32_t guard_ok;
@@ -100,6 +103,10 @@ const gemm_bf16_kernel_ref kNN{"gemm_nn", gemm_bf16_config{.b_kn = true}};
 const gemm_bf16_kernel_ref kNNOdd{"gemm_nn_oddk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .odd_k = true, .ahead = 1, .b_kn = true}};
 const gemm_bf16_kernel_ref kTN{"gemm_tn", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = true, .a_km = true, .b_kn = true}};
 const gemm_bf16_kernel_ref kTT{"gemm_tt", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2, .a_km = true}};
+const gemm_bf16_kernel_ref k128x256s{"gemm_128x256s", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref k256sBf16{"gemm_256s_bf16", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref k128x256sBf16{"gemm_128x256s_bf16", gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .lds_buffers = 1}};
+const gemm_bf16_kernel_ref kBf16Odd{"gemm_oddk_bf16", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .odd_k = true}};
 const gemm_bf16_kernel_ref k256nn{"gemm_256nn", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
 
 }  // namespace
@@ -186,4 +193,32 @@ TEST_CASE("gemm_bf16: an odd_k kernel of another output type or layout is an err
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
   CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
   CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
+}
+
+TEST_CASE("gemm_bf16: balanced rows: whole rounds of big tiles, the rows left in smaller tiles", "[gemm]") {
+  using hipasm::kernels::gemm_bf16_balanced_rows;
+  const gemm_bf16_config big = k256s.config, rest = k128x256s.config;
+  // 8192^2 on 304 CUs: 1024 big tiles are 4 rounds (the last 112 of 304 CUs busy); 28 tile rows
+  // (896 tiles) are 3 rounds and the 4 rows left 256 tiles of 128x256, one round of half a big tile
+  CHECK(gemm_bf16_balanced_rows(big, rest, 8192, 8192, 304) == 28 * 256);
+  // 4096^2: 256 big tiles fill less than a round: no split
+  CHECK(gemm_bf16_balanced_rows(big, rest, 4096, 4096, 304) == 4096);
+  // 6 tiles on 2 CUs (3 rounds): 4 in 2 rounds, the 88 rows left one round of 2 smaller tiles
+  CHECK(gemm_bf16_balanced_rows(big, rest, 600, 300, 2) == 512);
+  // the same grid on 6 CUs: one round, no split
+  CHECK(gemm_bf16_balanced_rows(big, rest, 600, 300, 6) == 600);
+}
+
+TEST_CASE("gemm_bf16: balanced rows launch, f32 and bf16 out, tails in M, N and K", "[gemm]") {
+  run(k256s, &kOdd, 600, 300, 64 * 2 + 10, &k128x256s, 2);  // rows 0..511 256x256, 512..599 128x256 (an M tail)
+  run(k256s, &kOdd, 600, 300, 37, &k128x256s, 2);           // odd K: the odd_k kernel alone
+  run(k256sBf16, &kBf16Odd, 520, 260, 64 + 6, &k128x256sBf16, 1);  // 6 big tiles on 1 CU: rows 0..511 in 4, the 8 left in 2 small tiles
+}
+
+TEST_CASE("gemm_bf16: balanced rows launch: a K x M A or different output types are errors", "[gemm]") {
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, k256s, k128x256sBf16, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2),
+                  rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, kTN, kTN, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2), rt::error);
 }

@@ -36,6 +36,9 @@
 //   J.s_waitcnt(vmcnt(0));                            // (or leave younger loads in flight)
 //   copy_tile_store(J, st, As[1]);                    // ds_writes into any view of the same layout
 //
+// (copy_tile_prepare(J, st) between the wait and the store does the store's VALU part, the
+// column tail's masks, on its own: earlier, among other work; the store then only stores.)
+//
 // Both phases are straight-line code (selects, no EXEC branches), so record()/interleave() can
 // merge them with MFMAs. The tile must be whole steps (rows x row bytes a multiple of threads x
 // vec_bytes). With a column tail (col_tail = true, then copy_tile_load takes cols_valid, any
@@ -396,6 +399,7 @@ struct tile_staging {
   uint32_t stride_imm = 0;
   uint32_t steps = 0, words = 0, cpr = 0, vel = 0;
   bool col_tail = false;
+  bool prepared = false;     // copy_tile_prepare ran since the last copy_tile_load (emission order)
 
   // VMEM instructions one copy_tile_load issues (for s_waitcnt vmcnt counts).
   constexpr uint32_t loads() const { return o.elem_loads ? steps * words * 2 : steps; }
@@ -503,6 +507,7 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
     for (uint32_t w = 0; w < st.words; ++w) tail_word_mask(b, q, static_cast<int32_t>(16 * w), st.mask[static_cast<int>(w)], l);
   }
+  st.prepared = false;
   const buffer Ab = A;
   for (uint32_t i = 0; i < st.steps; ++i) {
     const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
@@ -543,6 +548,41 @@ constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin,
   return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l);
 }
 
+namespace detail {
+// copy_tile_prepare of one step's registers.
+constexpr void copy_tile_prepare_step(tile_staging& st, uint32_t i) {
+  if (st.o.elem_loads)
+    for (uint32_t w = 0; w < st.words; ++w)
+      st.data[static_cast<int>(i)][static_cast<int>(w)] =
+          st.data[static_cast<int>(i)][static_cast<int>(w)] | (st.hi[static_cast<int>(i)][static_cast<int>(w)] << 16);
+  if (st.col_tail && !st.o.elem_loads)
+    for (uint32_t w = 0; w < st.words; ++w)
+      st.data[static_cast<int>(i)][static_cast<int>(w)] =
+          st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
+}
+}  // namespace detail
+
+// The VALU work between a copy's loads and its stores, in the staged registers: the column
+// tail's word masks, elem_loads' joins of the element pairs. copy_tile_store does it when it has
+// not run since the last copy_tile_load; a pipeline runs it on its own after the loads' wait
+// (vmcnt), e.g. among MFMAs before the barrier that frees the LDS buffer, so that only the
+// stores stand between that barrier and the next. (Emission order: load, prepare, store.)
+constexpr void copy_tile_prepare(builder J, tile_staging& st, std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (st.steps == 0) {
+    b.fail(sl, "copy_tile_prepare: the staging was not made by make_tile_staging (or its making failed)");
+    return;
+  }
+  if (st.prepared) {
+    b.fail(sl, "copy_tile_prepare: the staged tile was prepared already (since its copy_tile_load)");
+    return;
+  }
+  for (uint32_t i = 0; i < st.steps; ++i) detail::copy_tile_prepare_step(st, i);
+  st.prepared = true;
+}
+
 // Stores the staged tile into V (any view of the staging's layout). The caller waits for the
 // loads first (vmcnt) and, before other waves read V, for the stores (lgkmcnt) and a barrier.
 constexpr void copy_tile_store(builder J, tile_staging& st, const lds_view& V,
@@ -558,16 +598,10 @@ constexpr void copy_tile_store(builder J, tile_staging& st, const lds_view& V,
   const uint32_t T = st.o.threads;
   for (uint32_t i = 0; i < st.steps; ++i) {
     const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
-    if (st.o.elem_loads)
-      for (uint32_t w = 0; w < st.words; ++w)
-        st.data[static_cast<int>(i)][static_cast<int>(w)] =
-            st.data[static_cast<int>(i)][static_cast<int>(w)] | (st.hi[static_cast<int>(i)][static_cast<int>(w)] << 16);
-    if (st.col_tail && !st.o.elem_loads)
-      for (uint32_t w = 0; w < st.words; ++w)
-        st.data[static_cast<int>(i)][static_cast<int>(w)] =
-            st.data[static_cast<int>(i)][static_cast<int>(w)] & st.mask[static_cast<int>(w)];
+    if (!st.prepared) detail::copy_tile_prepare_step(st, i);  // (each step's work before its store)
     V.store(st.data[static_cast<int>(i)], a, static_cast<int32_t>(drow), static_cast<int32_t>(dcol), mem_opts{}, l);
   }
+  st.prepared = true;
 }
 
 // ---- transposing copy -------------------------------------------------------------------------

@@ -12,22 +12,37 @@
 //
 // Configurations (bench/kernels measures them on the timing model): large shapes
 // {.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1} (8 waves,
-// 128 accumulator VGPRs each, 64 KiB LDS, 2 waves per SIMD; a 128-byte line per row and load
-// halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two LDS buffers, two
-// tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk = 64, .split_k = 2 or 4}.
+// 128 accumulator VGPRs each, 64 KiB LDS: one workgroup a CU, 2 waves per SIMD; a 128-byte line
+// per row and load halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two
+// LDS buffers, two tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk =
+// 64, .split_k = 2 or 4}. A grid of 256x256 tiles whose last round over the CUs is part-filled
+// (MI300X's 304 CUs: 8192^2 is 1024 tiles, 3.4 rounds) runs through gemm_bf16_launch_balanced:
+// the whole rounds' rows in 256x256 tiles, the rows left in {.bm = 128, .bn = 256, .bk = 64,
+// .wm = 2, .wn = 4, .lds_buffers = 1} tiles (two tiles ahead), a second dispatch whose round
+// takes half the time. Workgroups are ordered per XCD in bands of 1024 rows of C
+// (gemm_common.hpp gemm_tile_order); each walks K from its first tile.
 //
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
-// big tiles, two LDS buffers, loads through VGPRs one tile ahead). Step k computes on LDS buffer
-// k % 2, which holds tile k; tile k + 1 sits in VGPRs (its dwordx4 loads were issued during step
-// k - 1). While the MFMAs of step k run, the interleaver (helpers/interleave.hpp) places among
-// them: the LDS reads of the next 16-element slice (ds_read_b128; an XOR swizzle makes the rows
-// an MFMA reads conflict-free), the LDS stores of tile k + 1 into buffer (k + 1) % 2 (read
-// during step k - 1, released by its barrier), then the global loads of tile k + 2 into the
-// same VGPRs (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). One s_waitcnt and one
-// s_barrier end a step. v_mfma_f32_32x32x8 bf16: each wave a (BM/WM) x (BN/WN) block of 32x32
-// accumulators. The MFMA's k order within a 16-element slice is permuted the same way for A
-// and B (lane half h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which
-// leaves the sum unchanged and lets one ds_read_b128 feed two MFMAs.
+// big tiles, loads through VGPRs ahead of the LDS stores). v_mfma_f32_32x32x8 bf16: each wave a
+// (BM/WM) x (BN/WN) block of 32x32 accumulators; a K step is BK/16 slices of 16 elements, each
+// slice 2 x (blocks) MFMAs. While the MFMAs of a slice run, the interleaver
+// (helpers/interleave.hpp) places among them the LDS reads of the next slice (ds_read_b128; an
+// XOR swizzle makes the rows an MFMA reads conflict-free) and the copies' stores and loads
+// (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). The MFMA's k order within a slice
+// is permuted the same way for A and B (lane half h reads elements 8h..8h+7: MFMA 2p takes
+// 8h..8h+3, 2p+1 8h+4..8h+7), which leaves the sum unchanged and lets one ds_read_b128 feed two
+// MFMAs.
+//  - Two LDS buffers: step k computes on buffer k % 2 (tile k); among its first slice's MFMAs
+//    go the stores of tile k + 1 (in VGPRs, loaded during step k - 1) into the other buffer and
+//    the loads of tile k + 1 + ahead into the same VGPRs. One s_waitcnt and one s_barrier end a
+//    step.
+//  - One LDS buffer (the 256x256x64 tile: 64 KiB): slices 0 .. BK/16 - 2 run with the next
+//    slice's reads, and among the second-to-last one's MFMAs the wait for tile k + 1's loads and
+//    their column-tail masks (copy_tile_prepare). Barrier 1 (every wave has read the last
+//    slice) frees the buffer; the stores of tile k + 1 issue at once and 3/4 of the last slice's
+//    MFMAs cover them and the loads of tile k + 1 + ahead; barrier 2 makes tile k + 1 visible,
+//    and the last quarter covers the reads of its slice 0. With 2 waves a SIMD the older wave
+//    runs ahead to each barrier and the younger one's MFMAs fill the pipe while it waits.
 //
 // K tails: a chunk past K loads zeros (its offset moved past the V#), the chunk that straddles K
 // is masked word by word (copy_tile_load's column tail), so any even K runs at full speed. An
@@ -56,7 +71,8 @@ struct gemm_bf16_config {
                                          // out_bf16 into an f32 workspace that a second kernel
                                          // (gemm_bf16_to_bf16_kernel) rounds into C
   uint32_t lds_buffers = 2;              // 2: stores into one while the other computes; 1: a
-                                         // bk = 64 tile of 256x256 (full 128-byte lines a row)
+                                         // bk = 64 tile of 256x256 (full 128-byte lines a row);
+                                         // with ahead = 2 the loop body is two steps (staging sets)
   bool a_km = false;                     // A stored K x M row-major (M-contiguous; M even)
   bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
 
@@ -79,7 +95,6 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
   if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
-  if (c.lds_buffers == 1 && c.ahead != 1) return "gemm_bf16: one LDS buffer loads one tile ahead (ahead = 1)";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
   if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
   const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
@@ -140,19 +155,14 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
   gx = (N + (BN - 1)) / BN;
   gy = (M + (BM - 1)) / BM;
-  detail::gemm_tile_order(J, gx, gy, tx, ty);
+  // (bands of 1024 rows of C, as many tile rows as that is: each XCD's block of tiles then
+  // reads the same 1024 rows of A whatever the tile)
+  detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM >= 1024 ? 1 : 1024 / BM);
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
   n0 = tx * BN;
   m0 = ty * BM;
-  // Rows K * 2 bytes apart with K a multiple of 64 start every row on the same L2 channel (line
-  // mod 16): workgroups walking K in step would all load from one channel at a time. Each
-  // workgroup starts its K loop at tile `first` (one 128-byte line further per step of tx + ty,
-  // over 16 lines) and wraps around: the channels of an XCD's block of tiles spread, and the
-  // workgroups that share an A (or B) tile read it within a few steps of each other (L2 reuse).
-  constexpr uint32_t TPL = BK >= 64 ? 1 : 64 / BK;               // tiles per 128-byte line
-  constexpr uint32_t SPREAD = BK >= 64 ? 16 * 64 / BK : 16 * TPL;  // start tiles cycled through
   // Split K: workgroup z takes tiles [z * per, min((z + 1) * per, all)) of the K loop.
-  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>(), k_end = J.sgpr<u32>(), k_span = J.sgpr<u32>();
+  auto k_tiles = J.sgpr<u32>(), k_begin = J.sgpr<u32>();
   k_tiles = (K + (BK - 1)) / BK;
   if constexpr (C.split_k > 1) {
     auto t0 = J.sgpr<u32>();
@@ -161,10 +171,11 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   } else {
     k_begin = 0u;
   }
-  k_span = k_tiles * BK;
-  k_end = k_begin + k_span;
+  // (Every workgroup walks K from its first tile: workgroups sharing an A or B tile load it
+  // together, one L2 miss; starting each at another tile spread the L2 channels but made every
+  // first tile a miss, measured slower on every bench shape.)
   auto k_cur = J.sgpr<u32>();  // first column of the next tile to load
-  k_cur = k_begin + ((((tx + ty) * TPL) % SPREAD) % max(k_tiles, 1u)) * BK;
+  k_cur = k_begin;
   auto loaded = J.sgpr<u32>();  // tiles loaded so far (past k_tiles: zero tiles)
   loaded = 0u;
   // K-contiguous operands: (row, k) at row * K * 2 + k * 2; K-major ones (a_km, b_kn): at
@@ -231,7 +242,6 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org);
     else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
-    k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
     loaded = loaded + 1u;
   };
   auto store_tile = [&](int set, int buf) {
@@ -250,7 +260,6 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   auto lane = place.lane, a_row = place.a_row, b_row = place.b_row;
 
   auto acc = J.vgpr<f32>(TM * TN, 16);
-  acc.fill(0.0f);
   // Fragments of slice p: A block i (ds_read_b128 = two MFMAs' operands), B block j.
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
@@ -296,27 +305,45 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
 
   // One LDS buffer (tile k in LDS, its slice 0 already read; tile k + 1 in the staging): the
   // slices' MFMAs with the reads of the next slice interleaved; after the last slice's reads
-  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 and the
-  // loads of tile k + 2 run among the first half of the last slice's MFMAs, a barrier makes
-  // tile k + 1 visible, and the reads of its slice 0 run among the second half (so no step
-  // starts waiting for LDS).
-  constexpr int HALF = TM * TN;
-  auto step_single = [&] {
+  // (its fragments in registers) a barrier frees the buffer; the stores of tile k + 1 issue
+  // first (their masks were applied before the barrier: only the LDS port's drain stands between
+  // the two barriers), then CUT of the last slice's MFMAs with the loads of tile k + 1 + ahead;
+  // a barrier makes tile k + 1 visible, and the reads of its slice 0 run among the rest (so no
+  // step starts waiting for LDS).
+  constexpr int HALF = TM * TN, CUT = HALF * 3 / 2;  // MFMAs of the last slice before the second barrier
+  // The wait for tile k + 1's loads (issued one step earlier) and its masks among the MFMAs
+  // before the first barrier, where a step has the MFMAs to cover a load's latency (8 blocks of
+  // 32x32 a wave: 4096 MFMA cycles a SIMD); a shorter step waits after the barrier instead.
+  constexpr bool EARLY_WAIT = TM * TN >= 8 || AH > 1;
+  auto prepare_tile = [&](int set) {
+    if constexpr (!C.a_km) copy_tile_prepare(J, sa[set]);
+    if constexpr (!C.b_kn) copy_tile_prepare(J, sb[set]);
+  };
+  // `set`: the staging set of tile k + 1 (ahead = 2: tile k + 2 still loading into the other).
+  auto step_single = [&](int set) {
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(p); }, [&] { read_slice(0, p + 1); });
+      interleave(J, [&] { mfma_slice(p); },
+                 [&] {
+                   read_slice(0, p + 1);
+                   if (p + 2 == KS && EARLY_WAIT) {
+                     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+                     prepare_tile(set);
+                   }
+                 });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    J.s_waitcnt(vmcnt(0));
-    interleave(J, [&] { mfma_part(KS - 1, 0, HALF); },
+    if constexpr (!EARLY_WAIT) J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
+    mfma_part(KS - 1, 0, 1);  // (the matrix core busy while the stores issue)
+    store_tile(set, 0);
+    interleave(J, [&] { mfma_part(KS - 1, 1, CUT); },
                [&] {
-                 store_tile(0, 0);
-                 load_tile(0);
+                 load_tile(set);
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    interleave(J, [&] { mfma_part(KS - 1, HALF, 2 * HALF); }, [&] { read_slice(0, 0); });
+    interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * HALF); }, [&] { read_slice(0, 0); });
   };
 
   // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading. Then
@@ -324,6 +351,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // two buffers ends with a step on an all-zero tile (its loads are past K: zeros).
   auto prologue = [&] {
     for (int i = 0; i < AH; ++i) load_tile(i);
+    acc.fill(0.0f);  // (the TM x TN x 16 v_mov while the first loads are in flight)
     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     store_tile(0, 0);
     load_tile(0);
@@ -332,7 +360,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     if constexpr (C.lds_buffers == 1) read_slice(0, 0);
   };
   if constexpr (C.lds_buffers == 2) detail::gemm_k_trips(J, k_tiles, 2, prologue, step);
-  else detail::gemm_k_trips(J, k_tiles, 1, prologue, [&](int) { step_single(); });
+  else detail::gemm_k_trips(J, k_tiles, AH, prologue, [&](int i) { step_single((i + 1) % AH); });
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block. Columns past N take an offset past C's V#; rows past M

@@ -25,6 +25,37 @@ struct gemm_bf16_kernel_ref {
   gemm_bf16_config config;   // the configuration it was compiled with
 };
 
+namespace detail {
+// A second dispatch's report appended to the first's: diagnostics, counts and times added; with
+// `work` its operations too and the MFMA busy fraction the time-weighted mean (the rest of the
+// profile, hot spots and counters, stays the first dispatch's).
+inline void gemm_append_report(rt::launch_report& rep, const rt::launch_report& more, bool work) {
+  rep.diagnostics.insert(rep.diagnostics.end(), more.diagnostics.begin(), more.diagnostics.end());
+  rep.warnings.insert(rep.warnings.end(), more.warnings.begin(), more.warnings.end());
+  rep.findings.insert(rep.findings.end(), more.findings.begin(), more.findings.end());
+  rep.instructions += more.instructions;
+  rep.lane_operations += more.lane_operations;
+  if (!rep.profile || !more.profile) return;
+  auto p = std::make_shared<rt::profile>(*rep.profile);
+  const rt::profile& q = *more.profile;
+  const double t0 = p->time_us;
+  p->time_us += q.time_us;
+  p->time_us_peak += q.time_us_peak;
+  p->time_us_sustained += q.time_us_sustained;
+  if (work) {
+    if (p->time_us > 0) {
+      p->mfma_busy = (p->mfma_busy * t0 + q.mfma_busy * q.time_us) / p->time_us;
+      p->valu_busy = (p->valu_busy * t0 + q.valu_busy * q.time_us) / p->time_us;
+    }
+    p->flops += q.flops;
+    p->hbm_bytes += q.hbm_bytes;
+    p->tflops = p->time_us > 0 ? p->flops / p->time_us * 1e-6 : 0;
+    p->hbm_gbps = p->time_us > 0 ? double(p->hbm_bytes) / p->time_us * 1e-3 : 0;
+  }
+  rep.profile = p;
+}
+}  // namespace detail
+
 // C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T; with the
 // config's a_km, A is stored K x M (C = A^T-stored * ...), with b_kn, B is stored K x N (C = A * B).
 inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& even,
@@ -69,17 +100,65 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   rt::launch_report conv = dev.launch(mod, k->name + "_to_bf16",
                                       {(count + detail::gemm_to_bf16_per_group - 1) / detail::gemm_to_bf16_per_group, 1, 1},
                                       {detail::gemm_to_bf16_threads, 1, 1}, cargs, opts);
-  rep.diagnostics.insert(rep.diagnostics.end(), conv.diagnostics.begin(), conv.diagnostics.end());
-  rep.warnings.insert(rep.warnings.end(), conv.warnings.begin(), conv.warnings.end());
-  rep.instructions += conv.instructions;
-  rep.lane_operations += conv.lane_operations;
-  if (rep.profile && conv.profile) {  // the GEMM's profile, its times including the rounding pass
-    auto p = std::make_shared<rt::profile>(*rep.profile);
-    p->time_us += conv.profile->time_us;
-    p->time_us_peak += conv.profile->time_us_peak;
-    p->time_us_sustained += conv.profile->time_us_sustained;
-    rep.profile = p;
+  detail::gemm_append_report(rep, conv, false);
+  return rep;
+}
+
+}  // namespace hipasm::kernels
+
+namespace hipasm::kernels {
+
+// Rows of C that `big` should compute when the rest run with `rest` (a tile of fewer rows) in a
+// second dispatch, on a device of `cus` CUs with one workgroup per CU: the workgroups of a grid
+// run in rounds over the CUs, so a grid of big tiles that ends with a part-filled round leaves
+// CUs idle for a whole big tile (MI300X: 8192^2 in 256x256 tiles is 1024 workgroups, 3.4 rounds
+// of 304). Run the whole rounds of big tiles that whole tile rows fill, and the rows left in
+// smaller tiles whose last round is shorter: the split whose rounds (each weighed by its tile's
+// area) cost least, M (one dispatch) unless a split saves more than 1/32 (a second dispatch's
+// start and drain).
+constexpr uint32_t gemm_bf16_balanced_rows(const gemm_bf16_config& big, const gemm_bf16_config& rest, uint32_t M, uint32_t N,
+                                           uint32_t cus) {
+  if (cus == 0 || M == 0 || N == 0) return M;
+  const uint64_t gx = big.grid_x(N), gxr = rest.grid_x(N), gy = big.grid_y(M);
+  auto rounds = [&](uint64_t groups) { return (groups + cus - 1) / cus; };
+  const uint64_t whole = rounds(gx * gy) * big.bm * big.bn;
+  uint64_t best = whole, best_rows = M;
+  for (uint64_t r = gy; r-- > 0;) {  // (ties: the most rows in big tiles)
+    const uint64_t left = M - r * big.bm;
+    const uint64_t cost = rounds(gx * r) * big.bm * big.bn + rounds(gxr * ((left + rest.bm - 1) / rest.bm)) * rest.bm * rest.bn;
+    if (cost < best) {
+      best = cost;
+      best_rows = r * big.bm;
+    }
   }
+  return best * 32 < whole * 31 ? static_cast<uint32_t>(best_rows) : M;
+}
+
+// gemm_bf16_launch with C's rows split between `big` and `rest` (gemm_bf16_balanced_rows over
+// `cus` CUs): rows [0, r) with big, [r, M) with rest, each a launch of its own on the
+// sub-matrices (A's and C's rows offset). Both kernels must take A M x K (not a_km: a K x M A's
+// rows are not a pointer offset), the same B layout and output type, and no split-K; an odd K
+// runs `odd` alone (gemm_bf16_launch). The report: the first dispatch's, with both dispatches'
+// times, operations and time-weighted MFMA busy fraction.
+inline rt::launch_report gemm_bf16_launch_balanced(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& big,
+                                                   const gemm_bf16_kernel_ref& rest, uint64_t c, uint64_t a, uint64_t b,
+                                                   uint32_t M, uint32_t N, uint32_t K, uint32_t cus,
+                                                   const rt::launch_options& opts = {},
+                                                   const gemm_bf16_kernel_ref* odd = nullptr) {
+  const gemm_bf16_config &bc = big.config, &rc = rest.config;
+  if (bc.a_km || rc.a_km) throw rt::error("gemm_bf16_launch_balanced: A must be stored M x K (no a_km)");
+  if (bc.b_kn != rc.b_kn || bc.out_bf16 != rc.out_bf16)
+    throw rt::error("gemm_bf16_launch_balanced: big and rest must have the same B layout (b_kn) and output type");
+  if (bc.split_k != 1 || rc.split_k != 1) throw rt::error("gemm_bf16_launch_balanced: no split-K kernels");
+  const uint32_t rows = K % 2 != 0 && !bc.b_kn ? M : gemm_bf16_balanced_rows(bc, rc, M, N, cus);
+  if (rows >= M) return gemm_bf16_launch(dev, mod, big, c, a, b, M, N, K, opts, odd);
+  const uint64_t out_eb = bc.out_bf16 ? 2 : 4;
+  rt::launch_report rep;
+  if (rows > 0) rep = gemm_bf16_launch(dev, mod, big, c, a, b, rows, N, K, opts, odd);
+  rt::launch_report more = gemm_bf16_launch(dev, mod, rest, c + uint64_t(rows) * N * out_eb, a + uint64_t(rows) * K * 2, b,
+                                            M - rows, N, K, opts, odd);
+  if (rows == 0) return more;
+  detail::gemm_append_report(rep, more, true);
   return rep;
 }
 

@@ -69,8 +69,9 @@ constexpr void tile_rt_cols(builder J, arg<uint32_t*> out, arg<const uint32_t*> 
 namespace tile_fns {
 // The split copy (make_tile_staging, copy_tile_load, copy_tile_store) with a column tail: the
 // staging is made for view V0, loaded, then stored into a second view V1 of the same layout
-// (its address translated); V1 is read back as above. out[dwords] = st.loads().
-template <lds_layout LY, tile_copy_opts O>
+// (its address translated); V1 is read back as above. out[dwords] = st.loads(). PREP: the
+// store's masks / joins by copy_tile_prepare first (the store then only stores).
+template <lds_layout LY, tile_copy_opts O, bool PREP = false>
 constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                              arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
   lds_pool pool(J);
@@ -88,6 +89,7 @@ constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   org = origin;
   const uint32_t n = copy_tile_load(J, A, at(org), st, cv);
   J.s_waitcnt(vmcnt(0));
+  if constexpr (PREP) copy_tile_prepare(J, st);
   copy_tile_store(J, st, V1);
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();

@@ -19,3 +19,9 @@ HIPASM_GEMM_BF16_KERNEL(gemm_tt, (hipasm::kernels::gemm_bf16_config{.bm = 64, .b
 HIPASM_GEMM_BF16_KERNEL(gemm_256nn, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}))
 // Split-K 3 with bf16 output (its f32 workspace and the gemm_split3_bf16_to_bf16 rounding pass).
 HIPASM_GEMM_BF16_KERNEL(gemm_split3_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3}))
+// The balanced-rows launch's pair (256x256 and 128x256, one LDS buffer), f32 and bf16 out, and
+// the bf16-out odd-K variant.
+HIPASM_GEMM_BF16_KERNEL(gemm_128x256s, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_128x256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .lds_buffers = 1}))
+HIPASM_GEMM_BF16_KERNEL(gemm_oddk_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .odd_k = true}))
