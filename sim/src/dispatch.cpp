@@ -574,8 +574,11 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
     S.dispatch.gws = &gws;
   }
 
-  // Kernarg segment in device memory.
-  size_t kbytes = std::max<size_t>({params.kernarg.size(), image.kernarg_size, 16});
+  // Kernarg segment in device memory, in whole 16-byte units (zeros past the arguments): LLVM
+  // loads a run of three kernarg dwords at an 8-byte-aligned offset as one s_load_dwordx4 (clang-22
+  // for 5 pointers and 3 u32: 16 bytes at 40 of a 52-byte segment), which the runtime's 16-byte
+  // aligned kernarg buffers keep within memory.
+  size_t kbytes = (std::max<size_t>({params.kernarg.size(), image.kernarg_size, 16}) + 15) / 16 * 16;
   Alloc kernarg(memory, kbytes, 64);
   {
     std::vector<uint8_t> kb(kbytes, 0);

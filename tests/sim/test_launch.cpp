@@ -5,6 +5,7 @@
 //    from entry + 256 (hand-written kernels whose first 256 bytes trap, and clang-22's own
 //    preloading output as the outside oracle);
 //  - a kernarg segment longer than the metadata's (launch_options::kernarg_size);
+//  - clang-22's 4-dword load of a 3-dword kernarg run, 4 bytes past the segment's size;
 //  - the target ID from e_flags (clang-22's amdhsa.target strings as the oracle);
 //  - --trace shows a branch's target and signed offset (llvm-objdump-22's text as the oracle).
 // Results are checked against values computed here.
@@ -200,6 +201,19 @@ TEST_CASE("a kernarg segment longer than the metadata's (a host struct past .ker
   absurd.kernarg_size = (1u << 20) + 1;
   CHECK_THROWS_WITH(dev->launch(*mod, "past_segment", {1, 1, 1}, {64, 1, 1}, args, absurd),
                     Catch::Contains("kernarg segment of 1048577 bytes"));
+}
+
+TEST_CASE("clang-22's widened kernarg load (16 bytes at 40 of a 52-byte segment) is no out-of-bounds read", "[launch]") {
+  // kernarg_widened.hip, built without preloading: m, n, k at bytes 40..51 come in by one
+  // s_load_dwordx4 (the code object holds it: checked on its disassembly by llvm-objdump-22 when
+  // the test was written), so the load reaches byte 55 of the 52-byte segment.
+  const std::string co = kDir + "/sim_launch_widened.co";
+  CHECK(sim::load_code_object(sim::read_file_bytes(co)).kernel("widened_args").image.kernarg_size == 52);
+  const auto got = run_ints(co, "widened_args", {1, 1, 1}, {64, 1, 1}, 64, [](rt::kernel_args& a, uint64_t out) {
+    a.add(out).add(uint64_t(0)).add(uint64_t(8)).add(uint64_t(0)).add(uint64_t(8));
+    a.add(uint32_t(3)).add(uint32_t(5)).add(uint32_t(7));
+  });
+  for (int32_t v : got) CHECK(v == 3 + 10 * 5 + 100 * 7 + 2);  // a and c null
 }
 
 TEST_CASE("the target ID comes from e_flags when the metadata has no amdhsa.target", "[launch][loader]") {
