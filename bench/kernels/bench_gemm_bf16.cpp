@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
       for (auto& [k, v] : by)
         if (v > gaps / 50) std::fprintf(stderr, "  gap %8llu before %s\n", (unsigned long long)v, k.c_str());
     }
-    std::string aiter_us = "none", ratio = "none";
+    double aiter_us = 0;  // none
     if (const aiter_choice ac = pick(aks, s, 304); ac.k) {
       const aiter_kernel* ak = ac.k;
       std::fprintf(stderr, "bench_kernel_gemm_bf16: %ux%ux%u: hipasm %s (split-K %u), aiter %s (split-K %u)\n", s.m, s.n,
@@ -270,16 +270,13 @@ int main(int argc, char** argv) {
       // (C zeroed for split-K outside the kernel's time, as ours: a fresh device's memory is zero)
       auto ar = adev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
                              aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr()), al);
-      char b1[32], b2[32];
-      std::snprintf(b1, sizeof b1, "%.2f", ar.profile->time_us);
-      std::snprintf(b2, sizeof b2, "%.3f", ar.profile->time_us / p.time_us);
-      aiter_us = b1;
-      ratio = b2;
+      aiter_us = ar.profile->time_us;
     }
-    std::printf("kernel=gemm_bf16 shape=%ux%ux%u hipasm_us=%.2f aiter_us=%s ratio=%s tflops=%.1f gbps=%.0f mfma_busy=%.3f\n",
-                s.m, s.n, s.k, p.time_us, aiter_us.c_str(), ratio.c_str(), flop / p.time_us * 1e-6,
-                (2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n) / p.time_us * 1e-3, p.mfma_busy);
-    std::fflush(stdout);
+    // (the combined profile of both dispatches: time, FLOP rate, MFMA busy, HBM bytes)
+    const bench::result h{p.time_us, flop / p.time_us * 1e-6, p.mfma_busy, double(p.hbm_bytes)};
+    char shape_name[64];
+    std::snprintf(shape_name, sizeof shape_name, "%ux%ux%u", s.m, s.n, s.k);
+    bench::print_line("gemm_bf16", shape_name, h, aiter_us, 2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n);
   }
   return 0;
 }
