@@ -270,6 +270,32 @@ TEST_CASE("rmsnorm_quant: rmsnorm fused with fp8 / int8 dynamic quantization, wi
 }
 
 namespace {
+// C (bf16, [M][N]) against x w^T in double, within the quantization error: an element v
+// quantized with scale s is off by at most |v| e + s a; x's scale of (m, k) is sx(m, k), w's
+// sw(n, k). The bound sums |x| |w err| + |w| |x err| + their product over k, plus C's bf16 rounding.
+template <class SX, class SW>
+void check_within_quantization(const char* gemm_name, const std::vector<uint16_t>& x, const std::vector<uint16_t>& w,
+                               const std::vector<uint16_t>& c, uint32_t M, uint32_t N, uint32_t K, double e, double a,
+                               SX sx, SW sw) {
+  int bad = 0;
+  for (uint32_t m = 0; m < M && bad < 10; ++m)
+    for (uint32_t n = 0; n < N && bad < 10; ++n) {
+      double want = 0, bound = 0;
+      for (uint32_t k = 0; k < K; ++k) {
+        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
+        const double ex = std::fabs(xv) * e + sx(m, k) * a, ew = std::fabs(wv) * e + sw(n, k) * a;
+        want += xv * wv;
+        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
+      }
+      const double got = from_bf16(c[size_t(m) * N + n]);
+      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
+        ++bad;
+        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
+      }
+    }
+  CHECK(bad == 0);
+}
+
 // x [M][K] and w [N][K] (bf16) quantized by dynamic_quant kernel DQ, C = gemm_quant(qx, qw, sx, sw)
 // (bf16) against x w^T in double. Per element |q s - v| <= |v| e + s a (int8: half a step, e 0,
 // a 1/2; fp8: e 2^-4 for normals, a half the subnormal step), so |C - x w^T| is at most the sum over
@@ -301,23 +327,8 @@ void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::kerne
   const hipasm::test::minifloat& f8 = F8().fp8;
   const double sub_step = std::ldexp(1.0, 1 - f8.bias - f8.man_bits);
   const double e = fp8 ? 0x1p-4 : 0, a = fp8 ? sub_step / 2 : 0.5;
-  int bad = 0;
-  for (uint32_t m = 0; m < M && bad < 10; ++m)
-    for (uint32_t n = 0; n < N && bad < 10; ++n) {
-      double want = 0, bound = 0;
-      for (uint32_t k = 0; k < K; ++k) {
-        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
-        const double ex = std::fabs(xv) * e + sx[m] * a, ew = std::fabs(wv) * e + sw[n] * a;
-        want += xv * wv;
-        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
-      }
-      const double got = from_bf16(c[size_t(m) * N + n]);
-      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
-        ++bad;
-        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
-      }
-    }
-  CHECK(bad == 0);
+  check_within_quantization(gemm_name, x, w, c, M, N, K, e, a, [&](uint32_t m, uint32_t) { return double(sx[m]); },
+                            [&](uint32_t n, uint32_t) { return double(sw[n]); });
 }
 }  // namespace
 
@@ -368,24 +379,9 @@ void run_dqb_gemm(const char* dq_name, const char* gemm_name, const hipasm::kern
   const auto sx = SX.download();
   const hipasm::test::minifloat& f8 = F8().fp8;
   const double e = 0x1p-4, a = std::ldexp(1.0, 1 - f8.bias - f8.man_bits) / 2;  // (run_dq_gemm's)
-  int bad = 0;
-  for (uint32_t m = 0; m < M && bad < 10; ++m)
-    for (uint32_t n = 0; n < N && bad < 10; ++n) {
-      double want = 0, bound = 0;
-      for (uint32_t k = 0; k < K; ++k) {
-        const double xv = from_bf16(x[size_t(m) * K + k]), wv = from_bf16(w[size_t(n) * K + k]);
-        const double ex = std::fabs(xv) * e + sx[size_t(k / 128) * M + m] * a,
-                     ew = std::fabs(wv) * e + sw[size_t(n / 128) * KB + k / 128] * a;
-        want += xv * wv;
-        bound += std::fabs(xv) * ew + std::fabs(wv) * ex + ex * ew;
-      }
-      const double got = from_bf16(c[size_t(m) * N + n]);
-      if (!(std::fabs(got - want) <= bound * 1.001 + std::fabs(want) * 0x1p-8)) {
-        ++bad;
-        FAIL_CHECK(gemm_name << " C[" << m << "][" << n << "] " << got << " want " << want << " +- " << bound);
-      }
-    }
-  CHECK(bad == 0);
+  check_within_quantization(gemm_name, x, w, c, M, N, K, e, a,
+                            [&](uint32_t m, uint32_t k) { return double(sx[size_t(k / 128) * M + m]); },
+                            [&](uint32_t n, uint32_t k) { return double(sw[size_t(n / 128) * KB + k / 128]); });
 }
 }  // namespace
 
