@@ -70,13 +70,6 @@ struct gemm_fp4_config {
 };
 
 namespace detail {
-
-// The macro's target check runs in the device pass only (a host pass compiles for no target).
-#if defined(__HIP_DEVICE_COMPILE__)
-inline constexpr bool fp4_device_pass = true;
-#else
-inline constexpr bool fp4_device_pass = false;
-#endif
 inline constexpr std::string_view gemm_fp4_mfma = "v_mfma_scale_f32_32x32x64_f8f6f4";
 constexpr bool gemm_fp4_target_ok() { return find_mfma_atom(gemm_fp4_mfma) != nullptr; }
 
@@ -465,7 +458,7 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
 // configuration gemm_fp4_config_error rejects, a compile error on this line. The arguments are preloaded into SGPRs when the code object is built with
 // KERNARG_PRELOAD (hipasm_add_code_object).
 #define HIPASM_GEMM_FP4_KERNEL(name, cfg)                                                                         \
-  static_assert(!::hipasm::kernels::detail::fp4_device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),  \
+  static_assert(!::hipasm::device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),  \
                 "hipasm gemm_fp4: the target has no scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4, gfx950 only)"); \
   static_assert(::hipasm::kernels::detail::gemm_fp4_config_error(cfg) == nullptr,                               \
                 std::string_view(::hipasm::kernels::detail::gemm_fp4_config_error(cfg)                          \

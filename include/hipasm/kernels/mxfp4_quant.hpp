@@ -72,15 +72,6 @@ constexpr uint32_t mxfp4_quant_groups(const mxfp4_quant_config& c, uint32_t rows
   return static_cast<uint32_t>((uint64_t(rows) * uint64_t(c.d) + mxfp4_quant_span(c) - 1) / mxfp4_quant_span(c));
 }
 
-namespace detail {
-// The macro's target check runs in the device pass only (a host pass compiles for no target).
-#if defined(__HIP_DEVICE_COMPILE__)
-inline constexpr bool mx_device_pass = true;
-#else
-inline constexpr bool mx_device_pass = false;
-#endif
-}  // namespace detail
-
 template <mxfp4_quant_config C>
 constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg<const mxfp4_quant_in<C>*> in,
                            arg<unsigned> rows) {
@@ -181,7 +172,7 @@ constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr mxfp4_quant_config);
 // built for a target without the MX conversions, a compile error on this line.
 #define HIPASM_MXFP4_QUANT_KERNEL(NAME, CFG)                                                                       \
-  static_assert(!::hipasm::kernels::detail::mx_device_pass || ::hipasm::active_target::desc.features.has_mx_convert, \
+  static_assert(!::hipasm::device_pass || ::hipasm::active_target::desc.features.has_mx_convert, \
                 "hipasm mxfp4_quant: the target has no OCP MX conversions (v_cvt_scalef32_pk_fp4_*, gfx950 only)");  \
   extern "C" __attribute__((global)) void NAME(uint8_t* q, uint8_t* scales,                                      \
                                                const ::hipasm::kernels::mxfp4_quant_in<CFG>* in, unsigned rows) {  \

@@ -23,6 +23,13 @@ using active_target = targets::gfx942;
 namespace hipasm {
 // The active target's instruction enumeration (indexes its table).
 using target_op = active_target::op;
+// A HIP device pass (a kernel macro's target checks belong there: a host pass compiles for no
+// target, so active_target is only its default).
+#if defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool device_pass = true;
+#else
+inline constexpr bool device_pass = false;
+#endif
 namespace isa {
 using hipasm::target_op;
 // Index of the mnemonic in the active target's table, or -1.
