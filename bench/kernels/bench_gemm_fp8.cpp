@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
       {1024, 7168, 7168, k128, 1},  {4096, 7168, 7168, k128, 1}, {4096, 4096, 4096, k128, 1},
       {8192, 8192, 8192, k128, 1}};
   const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_256x128", gq_bench::fp8_block_256x128},
+                                                          {"gemm_fp8_block_256x128_1", gq_bench::fp8_block_256x128_1},
                                                           {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
                                                           {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
                                                           {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128},

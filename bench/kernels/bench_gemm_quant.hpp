@@ -31,13 +31,21 @@ struct quant_shape {
   int aiter_splitk;
 };
 
-// Our configuration for a shape: of the tiles of up to 4 waves (the 8-wave 256-row or -column
-// ones ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose
-// grid gives at least half of the 304 CUs a workgroup, else the smallest; a tile above 128x128
-// (int8 128x160) only when its grid fits the CUs one workgroup each (1024x5120x1280: 256
-// tiles, where 128x128 leaves 16 CUs two of its 320).
+// Our configuration for a shape: an 8-wave tile with one LDS buffer (fp8 256x128: one
+// workgroup a CU, 3/4 of the L1 traffic of two 128x128 workgroups) when its grid fills the 304
+// CUs at least once and its last round at least half (4096^3: 512 tiles, 163.5 -> 159.1 us;
+// 4096x3072x7168's 384 tiles: 213.9 -> 257.8, not picked). Else, of the tiles of up to 4 waves
+// (the 8-wave ones with two LDS buffers ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL
+// runs them), the largest whose grid gives at least half of the 304 CUs a workgroup, else the
+// smallest; a tile above 128x128 (int8 128x160) only when its grid fits the CUs one workgroup
+// each (1024x5120x1280: 256 tiles, where 128x128 leaves 16 CUs two of its 320).
 inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
+  for (const auto& k : ks) {
+    if (k.config.threads() != 512 || k.config.lds_buffers != 1 || k.config.split_k) continue;
+    const uint64_t tiles = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
+    if (tiles >= 304 && (tiles % 304 == 0 || tiles % 304 >= 152)) return k;
+  }
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
     if (k.config.threads() > 256 || k.config.split_k) continue;

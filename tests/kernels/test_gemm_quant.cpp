@@ -177,6 +177,8 @@ const gemm_quant_kernel_ref kFp8BlockSingle{"gq_fp8_block_single", gq_configs::f
 const gemm_quant_kernel_ref kFp8BlockSingle128{"gq_fp8_block_single128", gq_configs::fp8_block_single128};
 const gemm_quant_kernel_ref kFp8BlockW64{"gq_fp8_block_w64", gq_configs::fp8_block_w64};
 const gemm_quant_kernel_ref kI8TokenW160{"gq_i8_token_w160", gq_configs::i8_token_w160};
+const gemm_quant_kernel_ref kFp8BlockW8{"gq_fp8_block_w8", gq_configs::fp8_block_w8};
+const gemm_quant_kernel_ref kFp8TokenW8{"gq_fp8_token_w8", gq_configs::fp8_token_w8};
 const gemm_quant_kernel_ref kFp8BlockSplit64{"gq_fp8_block_split64", gq_configs::fp8_block_split64};
 const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_token_split};
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
@@ -239,6 +241,19 @@ TEST_CASE("gemm_quant int8: 128x160 tiles, two tiles ahead, one LDS buffer", "[g
   run_random(kI8TokenW160, nullptr, 200, 330, 644);  // 2 x 3 tiles (the last 10 columns), 6 lines
   run_random(kI8TokenW160, nullptr, 128, 160, 1280);  // one full tile, 10 K tiles
   run_random(kI8TokenW160, nullptr, 3, 140, 20);
+}
+
+// 8 waves and one LDS buffer: each wave waits for the next tile's loads and masks its column
+// tail among the MFMAs before the first barrier, then stores first after it (the masks must
+// still zero the columns past K: a K tail inside a chunk); block and per-token scales, M and N
+// tails, odd and even tile counts, one and two tiles ahead.
+TEST_CASE("gemm_quant fp8: 8 waves and one LDS buffer (the next tile's wait before the first barrier)", "[gemm_quant]") {
+  run_random(kFp8BlockW8, nullptr, 300, 200, 904);  // 2 x 2 tiles (M, N tails), 8 blocks (the last 8 columns)
+  run_random(kFp8BlockW8, nullptr, 256, 128, 644);  // one full tile, 6 blocks (the last 4 bytes)
+  run_random(kFp8BlockW8, nullptr, 20, 70, 520);    // 5 blocks (odd: the loop's last step on a zero tile)
+  run_random(kFp8TokenW8, nullptr, 200, 100, 900);  // 2 x 2 tiles, 8 K tiles (the last 4 columns), two ahead
+  run_random(kFp8TokenW8, nullptr, 130, 64, 520);   // 5 K tiles (odd; the last 8 columns)
+  run_random(kFp8TokenW8, nullptr, 5, 3, 4);
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.

@@ -25,8 +25,10 @@
 // moves 32 B/clk this way, 23 B/clk by LDS-DMA) `ahead` tiles before their LDS stores, which,
 // like the loads, the interleaver places among the MFMAs; two LDS buffers, or one
 // (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
-// half the LDS, so 128x128x128 tiles fit two workgroups a CU). The C tiles are dealt per XCD
-// (gemm_common.hpp gemm_tile_order). Each tile column starts its K walk
+// half the LDS, so 128x128x128 tiles fit two workgroups a CU; with 8 waves, one workgroup a CU,
+// the wait for tile k + 1 and its column-tail masks go among the MFMAs before the first barrier
+// and its stores right after it, as in gemm_bf16's one-buffer step). The C tiles are dealt per
+// XCD (gemm_common.hpp gemm_tile_order: bands of 8 tile rows, of 1024 rows of C for taller tiles). Each tile column starts its K walk
 // at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
 // a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
 // B tiles (bk bytes a row) and loads stages - 1 tiles ahead by DMA. Each wave reads its 32-row fragments with ds_read_b128 (the 16-byte chunks XOR-swizzled so
@@ -217,7 +219,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
   gx = (N + (BN - 1)) / BN;
   gy = (M + (BM - 1)) / BM;
-  detail::gemm_tile_order(J, gx, gy, tx, ty);
+  // (bands of 8 tile rows; 1024 rows of C for taller tiles: 8 rows of 256 made the 256x128
+  // tile's A and B miss the Infinity Cache on 8192^3, 1090.8 us against 1014.7; 16 rows of 64
+  // made int8's 1024x1536x5120 26.06 -> 27.23 us)
+  detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM > 128 ? 1024 / BM : 8);
   n0 = tx * BN;
   m0 = ty * BM;
   auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
@@ -391,22 +396,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2, int ps = 0) {
+  // MFMAs [from, to) of slice p: half h = e / (TM * TN) (the k of bytes 8h..8h+7), then i, j
+  auto mfma_part = [&](int p, int from, int to, bool block_start, int ps) {
     const int s = p % FS;
-    for (int h = h_from; h < h_to; ++h)
-      for (int i = 0; i < TM; ++i)
-        for (int j = 0; j < TN; ++j) {
-          auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
-          if constexpr (I8) {
-            J.v_mfma_i32_32x32x16_i8(acc[i * TN + j], x, y, acc[i * TN + j]);
-          } else if constexpr (BLOCK) {
-            auto pt = part[(ps * TM + i) * TN + j];
-            if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, 0);
-            else J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, pt);
-          } else {
-            J.v_mfma_f32_32x32x16_fp8_fp8(acc[i * TN + j], x, y, acc[i * TN + j]);
-          }
-        }
+    for (int e = from; e < to; ++e) {
+      const int h = e / (TM * TN), i = e % (TM * TN) / TN, j = e % TN;
+      auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
+      if constexpr (I8) {
+        J.v_mfma_i32_32x32x16_i8(acc[i * TN + j], x, y, acc[i * TN + j]);
+      } else if constexpr (BLOCK) {
+        auto pt = part[(ps * TM + i) * TN + j];
+        if (block_start && p == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, 0);
+        else J.v_mfma_f32_32x32x16_fp8_fp8(pt, y, x, pt);
+      } else {
+        J.v_mfma_f32_32x32x16_fp8_fp8(acc[i * TN + j], x, y, acc[i * TN + j]);
+      }
+    }
+  };
+
+  auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2, int ps = 0) {
+    mfma_part(p, h_from * TM * TN, h_to * TM * TN, block_start, ps);
   };
 
   // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
@@ -566,10 +575,21 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // buffer; the stores of tile k + 1 and the loads of tile k + 1 + ahead run among the first
   // half of the last slice's MFMAs, a barrier makes tile k + 1 visible, and the reads of its
   // slice 0 run among the second half.
+  // 8 waves (one workgroup a CU: its waves stop at the same barriers, no other workgroup's MFMAs
+  // fill the matrix cores then): the wait for tile k + 1's loads and their column-tail masks
+  // (copy_tile_prepare) among the MFMAs of the second-to-last slice, the stores first after
+  // barrier 1 (one MFMA before them), 3/4 of the last slice's MFMAs before barrier 2, as
+  // gemm_bf16's one-buffer step. With two workgroups a CU (4 waves) the other workgroup's MFMAs
+  // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8
+  // 4096x3072x7168: 213.9 us, 226.4 with the early wait).
+  constexpr bool EARLY = C.wm * C.wn >= 8;
+  constexpr int CUT = TM * TN * 3 / 2;  // MFMAs of the last slice before barrier 2 (EARLY)
   auto step_single = [&](int parity) {
     const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
     const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? parity : 0;        // block128: the product set this step fills
+    // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
+    const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
@@ -578,22 +598,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (BLOCK)
           if (p == 0 && block_start) load_block_scales(SS > 1 ? 1 - parity : 0);
         if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
+        if (EARLY && p + 2 == KS) {  // (after this step's scale loads: tile_wait counts them)
+          J.s_waitcnt(vmcnt(tile_wait));
+          copy_tile_prepare(J, sta[set]);
+          copy_tile_prepare(J, stb[set]);
+        }
       };
       slice_interleave(p, mfmas, other);
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0)));
-    interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
-               [&] {
-                 copy_tile_store(J, sta[set], As[0]);
-                 copy_tile_store(J, stb[set], Bs[0]);
-                 load_tile(set);
-               });
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
-    interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(0, 0); });
+    if constexpr (EARLY) {
+      mfma_part(KS - 1, 0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
+      copy_tile_store(J, sta[set], As[0]);
+      copy_tile_store(J, stb[set], Bs[0]);
+      interleave(J, [&] { mfma_part(KS - 1, 1, CUT, block_start, ps); }, [&] { load_tile(set); });
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * TM * TN, block_start, ps); }, [&] { read_slice(0, 0); });
+    } else {
+      J.s_waitcnt(vmcnt(tile_wait));
+      interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
+                 [&] {
+                   copy_tile_store(J, sta[set], As[0]);
+                   copy_tile_store(J, stb[set], Bs[0]);
+                   load_tile(set);
+                 });
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(0, 0); });
+    }
     if constexpr (BLOCK)
       if (block_end) block_end_scales(parity);
   };

@@ -39,6 +39,13 @@ inline constexpr gemm_quant_config fp8_block_single128{.type = quant_type::fp8, 
 // 4 waves of 64x64 (the bench's 128x128): two sets of block products do not fit, so block k's
 // scaled adds run before the MFMAs of block k + 1's first slice
 inline constexpr gemm_quant_config fp8_block_w64{.type = quant_type::fp8, .scale = quant_scale::block128, .lds_buffers = 1};
+// 8 waves, one LDS buffer (one workgroup a CU): the wait for the next tile and its masks before
+// the first barrier, the stores first after it. The bench's fp8 256x128 (block scales, one tile
+// ahead) and per-token fp8 128x64 two tiles ahead.
+inline constexpr gemm_quant_config fp8_block_w8{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
+                                                .wm = 4, .wn = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_token_w8{.type = quant_type::fp8, .scale = quant_scale::per_token, .bn = 64,
+                                                .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
 // the bench's int8 128x160: 4 waves of 32x160 (five B fragments a slice, a tile width not a power
 // of two), two tiles ahead (18 staging loads a lane), one LDS buffer
 inline constexpr gemm_quant_config i8_token_w160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
