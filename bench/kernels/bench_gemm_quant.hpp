@@ -33,8 +33,8 @@ struct quant_shape {
 
 // Our configuration for a shape: an 8-wave tile with one LDS buffer (fp8 256x128: one
 // workgroup a CU, 3/4 of the L1 traffic of two 128x128 workgroups) when its grid fills the 304
-// CUs at least once and its last round at least half (4096^3: 512 tiles, 163.5 -> 159.1 us;
-// 4096x3072x7168's 384 tiles: 213.9 -> 257.8, not picked). Else, of the tiles of up to 4 waves
+// CUs at least once and its last round at least half (4096^3's 512 tiles gain; 4096x3072x7168's
+// 384 tiles, 1.26 rounds, lose). Else, of the tiles of up to 4 waves
 // (the 8-wave ones with two LDS buffers ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL
 // runs them), the largest whose grid gives at least half of the 304 CUs a workgroup, else the
 // smallest; a tile above 128x128 (int8 128x160) only when its grid fits the CUs one workgroup

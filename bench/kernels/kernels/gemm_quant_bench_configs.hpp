@@ -28,8 +28,8 @@ inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .s
                                                      .bk = 64, .wm = 4, .wn = 2};
 // 8 waves of 64x64, bk 128, one LDS buffer (48 KiB: one workgroup a CU), one tile ahead (two
 // do not fit: 212 VGPRs). It loads 48 KiB a CU and K tile where two 128x128 workgroups load
-// 64 KiB: the L1 path (73% busy) bounds the 128x128 tile on 8192^3. Large grids
-// (bench_gemm_quant.hpp pick_quant): 8192^3 1041.4 -> 1014.7 us.
+// 64 KiB: the L1 path bounds the 128x128 tile on 8192^3. Picked for large grids
+// (bench_gemm_quant.hpp pick_quant).
 inline constexpr gemm_quant_config fp8_block_256x128_1{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                        .wm = 4, .wn = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .scale = quant_scale::per_token, .ahead = 2,

@@ -104,10 +104,6 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   return rep;
 }
 
-}  // namespace hipasm::kernels
-
-namespace hipasm::kernels {
-
 // Rows of C that `big` should compute when the rest run with `rest` (a tile of fewer rows) in a
 // second dispatch, on a device of `cus` CUs with one workgroup per CU: the workgroups of a grid
 // run in rounds over the CUs, so a grid of big tiles that ends with a part-filled round leaves

@@ -219,9 +219,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
   gx = (N + (BN - 1)) / BN;
   gy = (M + (BM - 1)) / BM;
-  // (bands of 8 tile rows; 1024 rows of C for taller tiles: 8 rows of 256 made the 256x128
-  // tile's A and B miss the Infinity Cache on 8192^3, 1090.8 us against 1014.7; 16 rows of 64
-  // made int8's 1024x1536x5120 26.06 -> 27.23 us)
+  // (bands of 8 tile rows; 1024 rows of C for taller tiles: 8 rows of 256 make the 256x128
+  // tile's A and B miss the Infinity Cache on 8192^3, while 16 rows of 64 slow the 64-row tiles)
   detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM > 128 ? 1024 / BM : 8);
   n0 = tx * BN;
   m0 = ty * BM;
@@ -580,8 +579,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // (copy_tile_prepare) among the MFMAs of the second-to-last slice, the stores first after
   // barrier 1 (one MFMA before them), 3/4 of the last slice's MFMAs before barrier 2, as
   // gemm_bf16's one-buffer step. With two workgroups a CU (4 waves) the other workgroup's MFMAs
-  // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8
-  // 4096x3072x7168: 213.9 us, 226.4 with the early wait).
+  // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8,
+  // 4096x3072x7168).
   constexpr bool EARLY = C.wm * C.wn >= 8;
   constexpr int CUT = TM * TN * 3 / 2;  // MFMAs of the last slice before barrier 2 (EARLY)
   auto step_single = [&](int parity) {
