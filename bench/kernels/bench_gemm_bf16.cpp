@@ -3,6 +3,9 @@
 // aiter's bf16 asm GEMM (hsa/gfx942/bf16gemm, the non-preshuffled fp32-out kernels, with their
 // split-K as aiter's heuristic picks kernel and split, as ours may split K) on the same shape in
 // the same run; stderr names both sides' kernel and split.
+// bench_kernel_gemm_bf16_mi355x: the same built for gfx950 (the double-K MFMAs) on the MI355X
+// model against hsa/gfx950/bf16gemm (whose 256x256 kernel writes bf16), on shapes of aiter's
+// MI355X tuning rows (aiter/configs/model_configs/*bf16_tuned_gemm.csv) and 4096^3, 8192^3.
 // Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
 // Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
 // the full grid of such shapes takes minutes on a 2-core machine.
@@ -23,12 +26,23 @@
 #include <hipasm/kernels/gemm_bf16_launch.hpp>
 
 #include "bench_common.hpp"
+#include "gemm_bf16_bench_configs.hpp"
 #include "elf.hpp"  // (sim/src: the code object's argument metadata)
 
 namespace fs = std::filesystem;
 namespace rt = hipasm::rt;
 
 namespace {
+
+#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
+constexpr const char* kDevice = "mi355x";
+constexpr const char* kAiterDir = "hsa/gfx950/bf16gemm";
+constexpr uint32_t kCus = 256;
+#else
+constexpr const char* kDevice = "mi300x";
+constexpr const char* kAiterDir = "hsa/gfx942/bf16gemm";
+constexpr uint32_t kCus = 304;
+#endif
 
 struct shape {
   uint32_t m, n, k;
@@ -38,6 +52,7 @@ struct aiter_kernel {
   uint32_t tile_m = 0, tile_n = 0;
   bool split_k = false;  // the kernel takes a K split (grid z, KernelArgs::splitk)
   uint32_t sub_k = 0;    // its K granule
+  bool out_bf16 = false; // bf16gemm_bf16_*: C in bf16 (KernelArgs::is_out_b16)
 };
 
 // aiter's non-preshuffled bf16 kernels from its csv (knl_name,co_name,tn,tileM,tileN,pf,
@@ -54,7 +69,7 @@ std::vector<aiter_kernel> aiter_kernels(const fs::path& dir) {
     while (std::getline(ss, t, ',')) c.push_back(t);
     if (c.size() < 9 || c[6] != "0") continue;
     v.push_back({(dir / c[1]).string(), c[0], uint32_t(std::stoul(c[3])), uint32_t(std::stoul(c[4])), c[7] == "1",
-                 uint32_t(std::stoul(c[8]))});
+                 uint32_t(std::stoul(c[8])), c[1].rfind("bf16gemm_bf16_", 0) == 0});
   }
   return v;
 }
@@ -97,7 +112,7 @@ aiter_choice pick(const std::vector<aiter_kernel>& ks, const shape& s, uint32_t 
 // aiter's KernelArgs (csrc/py_itfs_cu/asm_gemm_a16w16.cu): each field padded to 16 bytes (352
 // bytes), passed as the code object's metadata arguments slice it.
 rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_t a, uint64_t b, const shape& s,
-                           uint32_t split, uint64_t semaphore) {
+                           uint32_t split, uint64_t semaphore, bool out_bf16) {
   std::vector<uint8_t> raw(352, 0);
   auto put64 = [&](size_t off, uint64_t x) { std::memcpy(raw.data() + off, &x, 8); };
   auto put32 = [&](size_t off, uint32_t x) { std::memcpy(raw.data() + off, &x, 4); };
@@ -108,12 +123,14 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t d, uint64_
   put64(32, a);                // ptr_A
   put64(48, b);                // ptr_B
   put32(64, one_bits);         // alpha
-  put32(96, s.n * 4);          // stride_D0 (bytes)
-  put32(128, s.n * 4);         // stride_C0
+  const uint32_t out_eb = out_bf16 ? 2 : 4;
+  put32(96, s.n * out_eb);     // stride_D0 (bytes)
+  put32(128, s.n * out_eb);    // stride_C0
   put32(160, s.k * 2);         // stride_A0
   put32(192, s.k * 2);         // stride_B0
   put32(224, s.m), put32(240, s.n), put32(256, s.k);
   put32(272, split);           // splitk (grid z)
+  put32(288, out_bf16 ? 1 : 0);  // is_out_b16
   if (split > 1) put64(336, semaphore);  // ptr_semaphore: the split-K kernels' tile counters (4 KiB, zeroed)
   rt::kernel_args x;
   for (const auto& arg : k.args) {
@@ -139,29 +156,32 @@ int main(int argc, char** argv) {
   }
   std::vector<aiter_kernel> aks;
   if (argc == 2) {
-    const fs::path dir = fs::path(argv[1]) / "hsa/gfx942/bf16gemm";
+    const fs::path dir = fs::path(argv[1]) / kAiterDir;
     if (fs::exists(dir / "bf16gemm_fp32bf16.csv")) aks = aiter_kernels(dir);
     else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
   }
+#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
+  std::vector<shape> shapes = {{64, 8192, 8192},    {128, 2048, 7168},   {256, 2624, 6144},
+                               {1024, 14336, 8192}, {4096, 4096, 4096}, {8192, 8192, 8192}};
+#else
   std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192}};
+#endif
   if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
-  const hipasm::kernels::gemm_bf16_kernel_ref t256{"gemm_bf16_256", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t128{"gemm_bf16_default", hipasm::kernels::gemm_bf16_config{}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t64[] = {
-      {"gemm_bf16_64x64", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64}},
-      {"gemm_bf16_64x64_k2", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 2}},
-      {"gemm_bf16_64x64_k4", hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 64, .split_k = 4}}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4}};
-  // B stored K x N (C = A * B; GEMM_BENCH_KERNEL=gemm_bf16_256nn): the transposing B copy's cost
-  const hipasm::kernels::gemm_bf16_kernel_ref t256nn{"gemm_bf16_256nn", hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .b_kn = true}};
-  const hipasm::kernels::gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1}};
+  using hipasm::kernels::gemm_bf16_kernel_ref;
+  namespace cfg = gemm_bf16_bench;
+  const gemm_bf16_kernel_ref t256{"gemm_bf16_256", cfg::big}, t128{"gemm_bf16_default", cfg::mid};
+  const gemm_bf16_kernel_ref t64[] = {{"gemm_bf16_64x64", cfg::small}, {"gemm_bf16_64x64_k2", cfg::small_k2},
+                                      {"gemm_bf16_64x64_k4", cfg::small_k4}};
+  const gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", cfg::big_k32}, t256nn{"gemm_bf16_256nn", cfg::big_nn};
+  const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
+    po.device = kDevice;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
     po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr || std::getenv("GEMM_BENCH_TIMELINE") != nullptr;
     rt::launch_options lo;
@@ -185,25 +205,25 @@ int main(int argc, char** argv) {
     // tiles; K split only while each part keeps >= 1024 of K).
     auto groups = [&](const hipasm::kernels::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
     auto busiest_cu_tiles64 = [&](const hipasm::kernels::gemm_bf16_config& c) {  // in 64x64 tiles of C
-      return (groups(c) + 303) / 304 * (c.bm / 64) * (c.bn / 64);
+      return (groups(c) + kCus - 1) / kCus * (c.bm / 64) * (c.bn / 64);
     };
     hipasm::kernels::gemm_bf16_kernel_ref ours = t64[0];
-    if (groups(t256.config) >= 190) ours = t256;
-    else if (groups(t128.config) >= 304 && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
+    if (groups(t256.config) >= kCus * 5 / 8) ours = t256;
+    else if (groups(t128.config) >= kCus && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
       ours = t128;
     else
       for (const auto& k : t64)
-        if (groups(k.config) <= 304 && s.k / k.config.split_k >= 1024) ours = k;
+        if (groups(k.config) <= kCus && s.k / k.config.split_k >= 1024) ours = k;
     for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
-    const hipasm::kernels::gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", hipasm::kernels::gemm_bf16_config{.odd_k = true, .ahead = 1}};
+    const gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", cfg::odd};
     // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
     // second dispatch: gemm_bf16_launch_balanced).
     auto rep = ours.name == t256.name
                    ? hipasm::kernels::gemm_bf16_launch_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
-                                                                ops.B.addr(), s.m, s.n, s.k, 304, lo, &odd)
+                                                                ops.B.addr(), s.m, s.n, s.k, kCus, lo, &odd)
                    : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
@@ -254,7 +274,7 @@ int main(int argc, char** argv) {
         if (v > gaps / 50) std::fprintf(stderr, "  gap %8llu before %s\n", (unsigned long long)v, k.c_str());
     }
     double aiter_us = 0;  // none
-    if (const aiter_choice ac = pick(aks, s, 304); ac.k) {
+    if (const aiter_choice ac = pick(aks, s, kCus); ac.k) {
       const aiter_kernel* ak = ac.k;
       std::fprintf(stderr, "bench_kernel_gemm_bf16: %ux%ux%u: hipasm %s (split-K %u), aiter %s (split-K %u)\n", s.m, s.n,
                    s.k, ours.name.c_str(), ours.config.split_k, ak->co.substr(ak->co.rfind('/') + 1).c_str(), ac.split);
@@ -269,14 +289,17 @@ int main(int argc, char** argv) {
       al.kernarg_size = 352;
       // (C zeroed for split-K outside the kernel's time, as ours: a fresh device's memory is zero)
       auto ar = adev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
-                             aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr()), al);
+                             aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr(),
+                                        ak->out_bf16), al);
       aiter_us = ar.profile->time_us;
+      if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "aiter: %s\n", ar.profile->report().c_str());
     }
     // (the combined profile of both dispatches: time, FLOP rate, MFMA busy, HBM bytes)
     const bench::result h{p.time_us, flop / p.time_us * 1e-6, p.mfma_busy, double(p.hbm_bytes)};
     char shape_name[64];
     std::snprintf(shape_name, sizeof shape_name, "%ux%ux%u", s.m, s.n, s.k);
-    bench::print_line("gemm_bf16", shape_name, h, aiter_us, 2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n);
+    bench::print_line("gemm_bf16", shape_name, h, aiter_us, 2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n,
+                      false, kDevice == std::string("mi300x") ? nullptr : kDevice);
   }
   return 0;
 }

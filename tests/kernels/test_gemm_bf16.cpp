@@ -133,6 +133,13 @@ TEST_CASE("gemm_bf16: one LDS buffer, 256x256x64 (the large-shape configuration)
   run(k256s, &kOdd, 260, 300, 64 * 3 + 10);
 }
 
+TEST_CASE("gemm_bf16: gfx950, 256x256x64 with two LDS buffers (128 KiB), tails", "[gemm]") {
+  if (hipasm::test::test_arch() != "gfx950") return;  // (64 KiB of LDS: the kernel is gfx950's only)
+  const gemm_bf16_kernel_ref k256x2{"gemm_256x2", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}};
+  run(k256x2, &kOdd, 256, 256, 128);
+  run(k256x2, &kOdd, 260, 300, 64 * 3 + 10);  // an odd tile count; K % 8 = 2: a masked chunk
+}
+
 TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {
   run(kSplit, &kOdd, 64, 64, 32 * 3);
   run(kSplit, &kOdd, 100, 70, 32 * 7 + 6);

@@ -25,13 +25,13 @@
 // Schedule (one workgroup = WM x WN waves computing a BM x BN tile; the HipKittens / aiter shape:
 // big tiles, loads through VGPRs ahead of the LDS stores). v_mfma_f32_32x32x8 bf16: each wave a
 // (BM/WM) x (BN/WN) block of 32x32 accumulators; a K step is BK/16 slices of 16 elements, each
-// slice 2 x (blocks) MFMAs. While the MFMAs of a slice run, the interleaver
-// (helpers/interleave.hpp) places among them the LDS reads of the next slice (ds_read_b128; an
-// XOR swizzle makes the rows an MFMA reads conflict-free) and the copies' stores and loads
-// (copy_tile_load / copy_tile_store, helpers/tile_copy.hpp). The MFMA's k order within a slice
-// is permuted the same way for A and B (lane half h reads elements 8h..8h+7: MFMA 2p takes
-// 8h..8h+3, 2p+1 8h+4..8h+7), which leaves the sum unchanged and lets one ds_read_b128 feed two
-// MFMAs.
+// slice 2 x (blocks) MFMAs (one a block where the target has v_mfma_f32_32x32x16_bf16: gfx950).
+// While the MFMAs of a slice run, the interleaver (helpers/interleave.hpp) places among them
+// the LDS reads of the next slice (ds_read_b128; an XOR swizzle makes the rows an MFMA reads
+// conflict-free) and the copies' stores and loads (copy_tile_load / copy_tile_store,
+// helpers/tile_copy.hpp). The MFMA's k order within a slice is permuted the same way for A and
+// B (lane half h reads elements 8h..8h+7: MFMA 2p takes 8h..8h+3, 2p+1 8h+4..8h+7), which leaves
+// the sum unchanged and lets one ds_read_b128 feed two MFMAs (or the double-K one).
 //  - Two LDS buffers: step k computes on buffer k % 2 (tile k); among its first slice's MFMAs
 //    go the stores of tile k + 1 (in VGPRs, loaded during step k - 1) into the other buffer and
 //    the loads of tile k + 1 + ahead into the same VGPRs. One s_waitcnt and one s_barrier end a
@@ -96,7 +96,7 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
   if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
-  if (c.lds_bytes() > 65536) return "gemm_bf16: the LDS buffers of the A and B tiles exceed 64 KiB";
+  if (c.lds_bytes() > active_target::desc.lds_bytes) return "gemm_bf16: the LDS buffers of the A and B tiles exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
   const uint32_t chunk_rows = c.threads() / (c.bk * 2 / c.vec_bytes());
   if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
@@ -254,6 +254,8 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // This lane's LDS read addresses: row (wave block + the atom's lane row), column 8 * (k group)
   // of each 16-element slice (one read: the k of two MFMAs).
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  constexpr const mfma_atom* DK = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr int MPS = (DK != nullptr ? 1 : 2) * TM * TN;  // MFMAs of a 16-element slice
   lds_addr a_addr[KS], b_addr[KS];
   const detail::gemm_lane_place place =
       detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 8, As[0], Bs[0], a_addr, b_addr);
@@ -268,16 +270,21 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], pa, 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], pb, 32 * j, 0);
   };
-  // MFMAs [from, to) of slice p's 2 * TM * TN (in the order h, i, j).
+  // MFMAs [from, to) of slice p's MPS (in the order h, i, j). A target with the double-K atom
+  // (gfx950's v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7, the ds_read_b128's
+  // layout) takes a slice in one MFMA a block instead of two.
   auto mfma_part = [&](int p, int from, int to) {
     const int s = p % 2;
     for (int q = from; q < to; ++q) {
       const int h = q / (TM * TN), i = q / TN % TM, j = q % TN;
-      J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
-                                acc[i * TN + j]);
+      if constexpr (DK != nullptr)
+        mfma_run(J, *DK, acc[i * TN + j], fa[s * TM + i], fb[s * TN + j], acc[i * TN + j]);
+      else
+        mfma_run(J, AT, acc[i * TN + j], fa[s * TM + i].slice(2 * h, 2), fb[s * TN + j].slice(2 * h, 2),
+                 acc[i * TN + j]);
     }
   };
-  auto mfma_slice = [&](int p) { mfma_part(p, 0, 2 * TM * TN); };
+  auto mfma_slice = [&](int p) { mfma_part(p, 0, MPS); };
   // One K step on LDS buffer `buf` (tile k; tiles k + 1 .. k + ahead loading into the staging
   // sets): the MFMAs of each slice with, interleaved, the reads of the next slice, and in the
   // first slice the stores of tile k + 1 into the other buffer and the loads of tile k + 1 +
@@ -310,7 +317,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // the two barriers), then CUT of the last slice's MFMAs with the loads of tile k + 1 + ahead;
   // a barrier makes tile k + 1 visible, and the reads of its slice 0 run among the rest (so no
   // step starts waiting for LDS).
-  constexpr int HALF = TM * TN, CUT = HALF * 3 / 2;  // MFMAs of the last slice before the second barrier
+  constexpr int CUT = MPS * 3 / 4;  // MFMAs of the last slice before the second barrier
   // The wait for tile k + 1's loads (issued one step earlier) and its masks among the MFMAs
   // before the first barrier, where a step has the MFMAs to cover a load's latency (8 blocks of
   // 32x32 a wave: 4096 MFMA cycles a SIMD); a shorter step waits after the barrier instead.
@@ -343,7 +350,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
                });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * HALF); }, [&] { read_slice(0, 0); });
+    interleave(J, [&] { mfma_part(KS - 1, CUT, MPS); }, [&] { read_slice(0, 0); });
   };
 
   // Prologue: tiles 0 .. ahead - 1 loading, tile 0 into buffer 0, tile ahead loading. Then

@@ -25,3 +25,7 @@ HIPASM_GEMM_BF16_KERNEL(gemm_128x256s, (hipasm::kernels::gemm_bf16_config{.bm = 
 HIPASM_GEMM_BF16_KERNEL(gemm_256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_128x256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .lds_buffers = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_oddk_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .odd_k = true}))
+// gfx950's 160 KiB of LDS: the 256x256x64 tile with two buffers (128 KiB; gfx942: a compile error)
+#if defined(__gfx950__)
+HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
+#endif

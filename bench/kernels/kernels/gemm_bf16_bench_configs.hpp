@@ -1,0 +1,24 @@
+// bench_kernel_gemm_bf16's configurations: kernels/gemm_bf16.hip compiles them, bench_gemm_bf16.cpp
+// launches them (one definition for both). f32 out, as aiter's bf16gemm_fp32bf16 kernels.
+#pragma once
+#include <hipasm/kernels/gemm_bf16.hpp>
+
+namespace gemm_bf16_bench {
+using hipasm::kernels::gemm_bf16_config;
+// Large shapes: 256x256x64 with 8 waves. One LDS buffer where 64 KiB is all the LDS (gfx942:
+// two tiles of loads in flight would take more VGPRs than a wave has at 2 a SIMD); two where
+// they fit (gfx950's 160 KiB): the stores of tile k + 1 then go to the other buffer at once.
+inline constexpr bool two_big_buffers = hipasm::active_target::desc.lds_bytes >= 2 * 65536;
+inline constexpr gemm_bf16_config big{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1,
+                                      .lds_buffers = two_big_buffers ? 2u : 1u};
+inline constexpr gemm_bf16_config big_k32{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4};  // (two buffers, comparison)
+inline constexpr gemm_bf16_config big_nn{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1,
+                                         .b_kn = true};  // B stored K x N: the transposing copy's cost
+inline constexpr gemm_bf16_config mid{};                  // 128x128x32, 4 waves, 2 buffers, 2 tiles ahead
+inline constexpr gemm_bf16_config small{.bm = 64, .bn = 64, .bk = 64};
+inline constexpr gemm_bf16_config small_k2{.bm = 64, .bn = 64, .bk = 64, .split_k = 2};
+inline constexpr gemm_bf16_config small_k4{.bm = 64, .bn = 64, .bk = 64, .split_k = 4};
+inline constexpr gemm_bf16_config odd{.odd_k = true, .ahead = 1};
+// gemm_bf16_launch_balanced's rows left: 128x256x64, one LDS buffer, two tiles ahead
+inline constexpr gemm_bf16_config rest{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .lds_buffers = 1};
+}  // namespace gemm_bf16_bench
