@@ -172,11 +172,12 @@ int main(int argc, char** argv) {
   }
   using hipasm::kernels::gemm_bf16_kernel_ref;
   namespace cfg = gemm_bf16_bench;
-  const gemm_bf16_kernel_ref t256{"gemm_bf16_256", cfg::big}, t128{"gemm_bf16_default", cfg::mid};
+  const gemm_bf16_kernel_ref t256{cfg::big_name, cfg::big}, t128{"gemm_bf16_default", cfg::mid};
   const gemm_bf16_kernel_ref t64[] = {{"gemm_bf16_64x64", cfg::small}, {"gemm_bf16_64x64_k2", cfg::small_k2},
                                       {"gemm_bf16_64x64_k4", cfg::small_k4}};
   const gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", cfg::big_k32}, t256nn{"gemm_bf16_256nn", cfg::big_nn};
-  const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest};
+  const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest}, t256w4{"gemm_bf16_256w4", cfg::big4},
+      t256w8{"gemm_bf16_256w8", cfg::big8};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
@@ -214,14 +215,14 @@ int main(int argc, char** argv) {
     else
       for (const auto& k : t64)
         if (groups(k.config) <= kCus && s.k / k.config.split_k >= 1024) ours = k;
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256, t256w4, t256w8})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", cfg::odd};
     // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
     // second dispatch: gemm_bf16_launch_balanced).
-    auto rep = ours.name == t256.name
+    auto rep = ours.name == t256.name || ours.name == t256w4.name || ours.name == t256w8.name
                    ? hipasm::kernels::gemm_bf16_launch_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
                                                                 ops.B.addr(), s.m, s.n, s.k, kCus, lo, &odd)
                    : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);

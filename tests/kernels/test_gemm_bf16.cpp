@@ -140,6 +140,13 @@ TEST_CASE("gemm_bf16: gfx950, 256x256x64 with two LDS buffers (128 KiB), tails",
   run(k256x2, &kOdd, 260, 300, 64 * 3 + 10);  // an odd tile count; K % 8 = 2: a masked chunk
 }
 
+TEST_CASE("gemm_bf16: 4 waves of 128x128, accumulators in AGPRs, two tiles ahead, tails", "[gemm]") {
+  // (the launch reads the tile, the layouts and the output type: one or two LDS buffers alike)
+  const gemm_bf16_kernel_ref k256w4{"gemm_256w4", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_buffers = 1, .agpr_acc = true}};
+  run(k256w4, &kOdd, 256, 256, 192);
+  run(k256w4, &kOdd, 270, 260, 64 * 4 + 14);  // an even tile count past the loop's trips; K % 8 = 6
+}
+
 TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {
   run(kSplit, &kOdd, 64, 64, 32 * 3);
   run(kSplit, &kOdd, 100, 70, 32 * 7 + 6);

@@ -5,12 +5,17 @@
 
 namespace gemm_bf16_bench {
 using hipasm::kernels::gemm_bf16_config;
-// Large shapes: 256x256x64 with 8 waves. One LDS buffer where 64 KiB is all the LDS (gfx942:
-// two tiles of loads in flight would take more VGPRs than a wave has at 2 a SIMD); two where
-// they fit (gfx950's 160 KiB): the stores of tile k + 1 then go to the other buffer at once.
+// Large shapes: 256x256x64. gfx942 (64 KiB of LDS): 8 waves, one LDS buffer (two tiles of loads
+// in flight would take more VGPRs than a wave has at 2 a SIMD). gfx950 (160 KiB): 4 waves of
+// 128x128 (one a SIMD: 512 registers, the accumulators in AGPRs), two LDS buffers, two tiles
+// ahead. `big8` / `big4`: the other design on each target, for comparison.
 inline constexpr bool two_big_buffers = hipasm::active_target::desc.lds_bytes >= 2 * 65536;
-inline constexpr gemm_bf16_config big{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1,
-                                      .lds_buffers = two_big_buffers ? 2u : 1u};
+inline constexpr gemm_bf16_config big8{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1,
+                                       .lds_buffers = two_big_buffers ? 2u : 1u};
+inline constexpr gemm_bf16_config big4{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2,
+                                       .lds_buffers = two_big_buffers ? 2u : 1u, .agpr_acc = true};
+inline constexpr gemm_bf16_config big = two_big_buffers ? big4 : big8;
+inline constexpr const char* big_name = two_big_buffers ? "gemm_bf16_256w4" : "gemm_bf16_256w8";
 inline constexpr gemm_bf16_config big_k32{.bm = 256, .bn = 256, .bk = 32, .wm = 2, .wn = 4};  // (two buffers, comparison)
 inline constexpr gemm_bf16_config big_nn{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1,
                                          .b_kn = true};  // B stored K x N: the transposing copy's cost

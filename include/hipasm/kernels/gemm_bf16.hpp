@@ -75,6 +75,8 @@ struct gemm_bf16_config {
                                          // with ahead = 2 the loop body is two steps (staging sets)
   bool a_km = false;                     // A stored K x M row-major (M-contiguous; M even)
   bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
+  bool agpr_acc = false;                 // accumulators in AGPRs (up to 256: with one wave a SIMD
+                                         // a wave has 512 registers, e.g. 4 waves of 128x128)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -92,7 +94,9 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_bf16: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   if (c.bk % 16 != 0 || c.bk > 128) return "gemm_bf16: bk must be a multiple of 16 up to 128";
-  if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > 192) return "gemm_bf16: more than 192 accumulator VGPRs per wave";
+  if ((c.bm / c.wm / 32) * (c.bn / c.wn / 32) * 16 > (c.agpr_acc ? 256u : 192u))
+    return c.agpr_acc ? "gemm_bf16: more than 256 accumulator AGPRs per wave"
+                      : "gemm_bf16: more than 192 accumulator VGPRs per wave (agpr_acc takes up to 256 in AGPRs)";
   if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_bf16: 1 or 2 LDS buffers";
   if (c.split_k < 1 || c.split_k > 64) return "gemm_bf16: split_k from 1 to 64";
   if (c.lds_buffers == 1 && c.bk < 32) return "gemm_bf16: one LDS buffer needs bk >= 32 (two slices: the last one's MFMAs cover the stores)";
@@ -261,7 +265,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
       detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 8, As[0], Bs[0], a_addr, b_addr);
   auto lane = place.lane, a_row = place.a_row, b_row = place.b_row;
 
-  auto acc = J.vgpr<f32>(TM * TN, 16);
+  auto acc = C.agpr_acc ? J.agpr<f32>(TM * TN, 16) : J.vgpr<f32>(TM * TN, 16);
   // Fragments of slice p: A block i (ds_read_b128 = two MFMAs' operands), B block j.
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);
   auto read_slice = [&](int buf, int p) {
@@ -291,13 +295,18 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // ahead into the set tile k + 1 leaves. The wait for tile k + 1's loads stands before the
   // interleave: inside it the interleaver's model (a load's whole latency) would push the
   // stores to the end.
+  // With two or more slices the barrier stands among the last slice's MFMAs (its fragments are
+  // in registers), and the rest of them cover the reads of the next tile's slice 0: a step
+  // starts with its operands read (one wave a SIMD has no other wave to fill that wait).
+  constexpr bool READ_AHEAD = KS >= 2;
   auto step = [&](int buf) {
     const int set = (buf + 1) % AH;  // tile k + 1's (the loop runs 2 steps a trip, AH divides 2)
-    read_slice(buf, 0);
+    if constexpr (!READ_AHEAD) read_slice(buf, 0);
     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(p); },
+      const bool last = READ_AHEAD && p + 1 == KS;
+      interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
                  [&] {
                    if (p + 1 < KS) read_slice(buf, p + 1);
                    if (p == 0) {
@@ -308,6 +317,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    if constexpr (READ_AHEAD) interleave(J, [&] { mfma_part(KS - 1, MPS / 2, MPS); }, [&] { read_slice(1 - buf, 0); });
   };
 
   // One LDS buffer (tile k in LDS, its slice 0 already read; tile k + 1 in the staging): the
@@ -364,7 +374,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     load_tile(0);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    if constexpr (C.lds_buffers == 1) read_slice(0, 0);
+    if constexpr (C.lds_buffers == 1 || READ_AHEAD) read_slice(0, 0);
   };
   if constexpr (C.lds_buffers == 2) detail::gemm_k_trips(J, k_tiles, 2, prologue, step);
   else detail::gemm_k_trips(J, k_tiles, AH, prologue, [&](int i) { step_single((i + 1) % AH); });
@@ -383,18 +393,26 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     c_off[j] = crow * n_bytes + col * OUT_EB;
     J.If(col >= N, [&] { c_off[j] = 0x80000000u; });
   }
+  // (an AGPR accumulator goes to a VGPR first: VALU and stores take AGPRs no further)
+  auto acc_value = [&](const gpr<f32>& a) -> gpr<f32> {
+    if constexpr (!C.agpr_acc) return a;
+    auto v = J.vgpr<f32>();
+    J.v_accvgpr_read_b32(v, a);
+    return v;
+  };
   auto srow = J.sgpr<u32>();
   for (int i = 0; i < TM; ++i)
     for (int r = 0; r < 16; ++r) {
       srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4);
       for (int j = 0; j < TN; ++j) {
+        const gpr<f32> x = acc_value(acc[i * TN + j][r]);
         if constexpr (C.split_k > 1) {
-          Cb.atomic_add_f32(acc[i * TN + j][r], at(c_off[j]) + at(srow));
+          Cb.atomic_add_f32(x, at(c_off[j]) + at(srow));
         } else if constexpr (C.out_bf16) {
-          auto h = cvt_bf16x2(acc[i * TN + j][r], acc[i * TN + j][r]);
+          auto h = cvt_bf16x2(x, x);
           Cb.store(h, at(c_off[j]) + at(srow), {.width = narrow::u16});
         } else {
-          Cb.store(acc[i * TN + j][r], at(c_off[j]) + at(srow));
+          Cb.store(x, at(c_off[j]) + at(srow));
         }
       }
     }

@@ -25,6 +25,12 @@ HIPASM_GEMM_BF16_KERNEL(gemm_128x256s, (hipasm::kernels::gemm_bf16_config{.bm = 
 HIPASM_GEMM_BF16_KERNEL(gemm_256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .ahead = 1, .lds_buffers = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_128x256s_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = true, .lds_buffers = 1}))
 HIPASM_GEMM_BF16_KERNEL(gemm_oddk_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .odd_k = true}))
+// 4 waves of 128x128 with the accumulators in AGPRs, two tiles ahead (gfx950: two LDS buffers)
+#if defined(__gfx950__)
+HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_buffers = 2, .agpr_acc = true}))
+#else
+HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_buffers = 1, .agpr_acc = true}))
+#endif
 // gfx950's 160 KiB of LDS: the 256x256x64 tile with two buffers (128 KiB; gfx942: a compile error)
 #if defined(__gfx950__)
 HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
