@@ -39,11 +39,19 @@ def _int(op, arg, v):
 CUS = {"gfx942": 304, "gfx950": 256}
 
 
+def _pow2_floor(n):
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _pow2_ceil(n):
+    return 1 << (max(1, n) - 1).bit_length()
+
+
 def _row_waves(n, per_wave_step):
-    """Waves of a one-row-a-workgroup kernel: a wave per 512 elements up to 4 (the prebuilt
-    rows' 256: 1, 1024: 2, 4096: 4), more only where the row needs them to fit the kernels'
-    8 register steps of per_wave_step elements a wave (norm.hpp, softmax.hpp, dynamic_quant.hpp)."""
-    return max(min(4, max(1, n // 512)), -(-n // (8 * per_wave_step)))
+    """Waves of a one-row-a-workgroup kernel, a power of two: a wave per 512 elements up to 4
+    (the prebuilt rows' 256: 1, 1024: 2, 4096: 4), more only where the row needs them to fit
+    the kernels' 8 register steps of per_wave_step elements a wave (norm.hpp, dynamic_quant.hpp)."""
+    return max(_pow2_floor(min(4, n // 512)), _pow2_ceil(-(-n // (8 * per_wave_step))))
 
 
 def norm(kind, hidden, op=None, arg="hidden"):
@@ -95,9 +103,7 @@ def topk_softmax(experts, topk, op="topk_softmax"):
     if not 1 <= topk <= min(experts, 32):
         raise _err(op, f"topk = {topk} must be 1 .. {min(experts, 32)}")
     chunk = 4 if experts % 4 == 0 else 2 if experts % 2 == 0 else 1
-    lanes = 1
-    while lanes < topk:
-        lanes *= 2
+    lanes = _pow2_ceil(topk)
     while lanes < 32 and -(-experts // (chunk * lanes)) * chunk > 32:
         lanes *= 2
     w = 4 if experts > 64 else 1
@@ -137,10 +143,7 @@ def rotary(head_dim, rot_dim, heads_q, heads_k, op="rotary"):
     if heads_q < 1 or heads_k < 0:
         raise _err(op, f"heads: q {heads_q} must be >= 1, k {heads_k} >= 0")
     pairs, per_head = _rotary_lanes(rot_dim)
-    need = -(-(heads_q + heads_k) * per_head // 64)
-    w = 1
-    while w < min(need, 4):
-        w *= 2
+    w = _pow2_ceil(min(4, -(-(heads_q + heads_k) * per_head // 64)))
 
     def fits(w):
         step = 64 * w // per_head  # rotary_heads_per_step

@@ -130,20 +130,30 @@ def _module_list():
     return ms
 
 
+def _source_path(kernels, cache_dir=None):
+    return os.path.join(_build.cache_root(cache_dir), "ops", kernels[0].name + ".hip")
+
+
+def cached_kernels(kernels, target, cache_dir=None):
+    """The cached code object of `kernels` for `target` (None: not built, or out of date)."""
+    src = _source_path(kernels, cache_dir)
+    return _build.cached(src, target, _PRELOAD, cache_dir=cache_dir) if os.path.exists(src) else None
+
+
 def build_kernels(op, kernels, what, target, cache_dir=None):
-    """The code object of `kernels` (_ops_configs' rules) for `target`: the cached one, else
-    written as <cache>/ops/<first kernel>.hip and built now by hipasm.build, with one INFO line
-    on the logger "hipasm" ("hipasm.ops: building rms_norm for hidden=7168 (gfx942) into <cache>")."""
+    """(code object, built now) of `kernels` (_ops_configs' rules) for `target`: the cached one,
+    else written as <cache>/ops/<first kernel>.hip and built now by hipasm.build, with one INFO
+    line on the logger "hipasm" ("hipasm.ops: building rms_norm for hidden=7168 (gfx942) into <cache>")."""
     root = _build.cache_root(cache_dir)
-    os.makedirs(os.path.join(root, "ops"), exist_ok=True)
-    src = os.path.join(root, "ops", kernels[0].name + ".hip")
+    src = _source_path(kernels, root)
+    os.makedirs(os.path.dirname(src), exist_ok=True)
     # the text depends on the kernels only: the cache entry (keyed by the source's contents) is shared
     _cfg.write_if_changed(src, _cfg.source(kernels, f"hipasm.ops' {', '.join(k.name for k in kernels)}"))
     co = _build.cached(src, target, _PRELOAD, cache_dir=root)
-    if co is None:
-        _log.info(f"hipasm.ops: building {op} for {what} ({target}) into {root}")
-        co = _build.build(src, target, options=_PRELOAD, cache_dir=root)
-    return co
+    if co is not None:
+        return co, False
+    _log.info(f"hipasm.ops: building {op} for {what} ({target}) into {root}")
+    return _build.build(src, target, options=_PRELOAD, cache_dir=root), True
 
 
 def _find(op, match, rule, what):
@@ -155,7 +165,7 @@ def _find(op, match, rule, what):
             return kc
     kernels = rule()
     dev = _runtime.current_device()
-    _module_list().append(_load(build_kernels(op, kernels, what, _target(dev)), dev))
+    _module_list().append(_load(build_kernels(op, kernels, what, _target(dev))[0], dev))
     for kc in _kernels(op):
         if match(kc[1]):
             return kc
@@ -691,9 +701,9 @@ _QUANT = {"fp8": ("fp8", "uint8"), "int8": ("i8", "int8")}
 def dynamic_quant(x, dtype="fp8"):
     """Per-token dynamic quantization of bf16 rows (vLLM's dynamic_per_token_scaled_fp8_quant,
     aiter's per-token quant): scale[t] = max(max_i |x[t, i]| / qmax, 1 / (512 qmax)), q[t, i] =
-    x[t, i] / scale[t] rounded to nearest even and saturated; qmax 240 for "fp8" (e4m3fnuz,
-    gfx942's fp8; q holds its bits as uint8) and 127 for "int8" (q int8). Returns (q [..., d],
-    scale [...] float32), the operands of gemm_a8w8."""
+    x[t, i] / scale[t] rounded to nearest even and saturated. "fp8" is the device's e4m3 (q holds
+    its bits as uint8): e4m3fnuz on gfx942 (qmax 240), OCP e4m3fn on gfx950 (qmax 448); "int8":
+    qmax 127, q int8. Returns (q [..., d], scale [...] float32), the operands of gemm_a8w8."""
     op = "dynamic_quant"
     if dtype not in _QUANT:
         raise ValueError(f"hipasm.ops.{op}: dtype {dtype!r}, expected one of {sorted(_QUANT)}")
@@ -710,16 +720,18 @@ def dynamic_quant(x, dtype="fp8"):
 
 def gemm_a8w8(a, b, scale_a, scale_b):
     """C = (a @ b.T) * scale_a[:, None] * scale_b[None, :] in bf16 (aiter's gemm_a8w8, per-token
-    scales): a [m, k] and b [n, k] both fp8 e4m3fnuz bits (uint8, or torch.float8_e4m3fnuz) or
-    both int8; scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8
-    exactly in i32."""
+    scales): a [m, k] and b [n, k] both the device's fp8 (e4m3fnuz on gfx942, OCP e4m3fn on
+    gfx950: its bits as uint8, or torch.float8_e4m3fnuz / torch.float8_e4m3fn) or both int8;
+    scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8 exactly in
+    i32."""
     op = "gemm_a8w8"
     kinds = []
+    fp8 = "float8_e4m3fn" if _target() == "gfx950" else "float8_e4m3fnuz"  # the target's e4m3
     for name, t in (("a", a), ("b", b)):
         dt = str(getattr(t, "dtype", "")).replace("torch.", "")
-        if dt not in ("uint8", "float8_e4m3fnuz", "int8"):
-            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (fp8 e4m3fnuz bits), float8_e4m3fnuz or int8, "
-                            f"got {type(t).__name__} {dt}")
+        if dt not in ("uint8", fp8, "int8"):
+            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (the device's fp8 bits), {fp8} (the {_target()} "
+                            f"device's fp8) or int8, got {type(t).__name__} {dt}")
         kinds.append("i8" if dt == "int8" else "fp8")
     if kinds[0] != kinds[1]:
         raise TypeError(f"hipasm.ops.{op}: a and b must both be fp8 or both int8, got {kinds[0]} and {kinds[1]}")
