@@ -35,7 +35,7 @@ def _int(op, arg, v):
 
 
 # The targets' compute units (MI300X: 304, MI355X: 256): the MoE GEMMs' grid bound is 4
-# workgroups a CU (python/kernels' prebuilt 1216 on gfx942).
+# workgroups a CU (the prebuilt 1216 on gfx942).
 CUS = {"gfx942": 304, "gfx950": 256}
 
 

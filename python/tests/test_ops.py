@@ -1,5 +1,6 @@
-"""hipasm.ops (library kernels of python/kernels/ops.hip) in the simulator against numpy
-references in float64 of the same bf16 inputs; bf16 outputs within bf16 rounding of them."""
+"""hipasm.ops (library kernels in python/hipasm/_ops_configs.py's configurations) in the simulator
+against numpy references in float64 of the same bf16 inputs; bf16 outputs within bf16 rounding of
+them."""
 import numpy as np
 import pytest
 
