@@ -166,8 +166,12 @@ def rotary(head_dim, rot_dim, heads_q, heads_k, op="rotary"):
 def paged_attn(head_dim, block_size, gqa, op="paged_attention_decode"):
     """bf16 cache (paged_attn_decode.hpp: head_dim 32..256 a multiple of 32, block_size a
     multiple of 16 up to 256, gqa 1..16; waves 1, 2, 4 or 8 dividing head_dim / 16). Waves: 1 up
-    to 64 dims, else the most of 4, 2, 1 dividing head_dim / 16 (the prebuilt 64: 1, 128: 4);
-    prefetch 2."""
+    to 64 dims, else the most of 4, 2, 1 dividing head_dim / 16 (the prebuilt 64: 1, 128: 4)
+    whose combination fits the LDS (waves x gqa rows of pa_lds_row_bytes and 8 bytes: 256 dims of
+    16 heads take 2 waves). Prefetch 2, else 1, as the VGPRs allow: a block of K and of V takes
+    head_dim * block_size / 128 dwords a lane, prefetch + 1 of each in flight, beside q and o's
+    3 head_dim / 8; at most 224 of them fitted the compiles (head_dim 192, block_size 16,
+    prefetch 2 and 256, 16, 1 build; 224, 16, 2 and 128, 32, 2 run out of registers)."""
     if head_dim < 32 or head_dim % 32 or head_dim > 256:
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be a multiple of 32, 32 .. 256")
     if block_size < 16 or block_size % 16 or block_size > 256:
@@ -175,10 +179,21 @@ def paged_attn(head_dim, block_size, gqa, op="paged_attention_decode"):
     if not 1 <= gqa <= 16:
         raise _err(op, f"gqa = {gqa} (q's num_heads / num_kv_heads) must be 1 .. 16 (a head a column of an MFMA "
                        f"tile)")
-    w = 1 if head_dim <= 64 else next(x for x in (4, 2, 1) if (head_dim // 16) % x == 0)
-    return [Kernel(f"paged_attn_bf16_d{head_dim}_b{block_size}_g{gqa}_w{w}_p2", "HIPASM_PAGED_ATTN_DECODE_KERNEL",
+    def lds(w):  # the waves' combination in paged_attn_decode_body
+        return w * gqa * (head_dim * 4 + 32 + 8)
+
+    w = 1 if head_dim <= 64 else next(x for x in (4, 2, 1) if (head_dim // 16) % x == 0 and lds(x) <= 65536)
+    def vgprs(p):
+        return head_dim * block_size * (p + 1) // 64 + 3 * head_dim // 8
+
+    p = next((x for x in (2, 1) if vgprs(x) <= 224), None)
+    if p is None:
+        raise _err(op, f"head_dim = {head_dim} and block_size = {block_size} (k_cache's 4th dimension): a cache "
+                       f"block is too large for the kernel's registers (head_dim * block_size at most "
+                       f"{(224 - 3 * head_dim // 8) * 32})")
+    return [Kernel(f"paged_attn_bf16_d{head_dim}_b{block_size}_g{gqa}_w{w}_p{p}", "HIPASM_PAGED_ATTN_DECODE_KERNEL",
                    "paged_attn_decode.hpp", "paged_attn_decode_config",
-                   f".head_dim = {head_dim}, .block_size = {block_size}, .gqa = {gqa}, .waves = {w}, .prefetch = 2")]
+                   f".head_dim = {head_dim}, .block_size = {block_size}, .gqa = {gqa}, .waves = {w}, .prefetch = {p}")]
 
 
 def attn_fwd(head_dim, causal, op="flash_attn_fwd"):

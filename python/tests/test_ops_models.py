@@ -122,6 +122,11 @@ def test_sizes_no_kernel_takes_name_the_argument(sim):
     with pytest.raises(ValueError, match=r"head_dim = 576 \(q's last dimension\) must be a multiple of 32, 32 \.\. 256"):
         hipasm.ops.paged_attention_decode(q, bf16_bits(np.ones((1, 1, 72, 16, 8))), bf16_bits(np.ones((1, 1, 2, 576, 8))),
                                           np.zeros((1, 1), np.int32), np.ones(1, np.int32))
+    q = bf16_bits(np.ones((1, 4, 192)))
+    with pytest.raises(ValueError, match=r"head_dim = 192 and block_size = 32 \(k_cache's 4th dimension\): a cache "
+                                         r"block is too large for the kernel's registers"):
+        hipasm.ops.paged_attention_decode(q, bf16_bits(np.ones((1, 1, 24, 32, 8))), bf16_bits(np.ones((1, 1, 4, 192, 8))),
+                                          np.zeros((1, 2), np.int32), np.ones(1, np.int32))
     with pytest.raises(ValueError, match=r"softmax: x's last dimension \(cols\) = 151936 must be even, 2 \.\. 65536"):
         hipasm.ops.softmax(np.zeros((1, 151936), np.uint16))  # Qwen3's vocabulary
     with pytest.raises(ValueError, match=r"silu_and_mul: x's last dimension = 6 must be a multiple of 4"):
