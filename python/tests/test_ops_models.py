@@ -234,3 +234,28 @@ def test_prebuild_errors(tmp_path, config, args, message):
     r = subprocess.run([sys.executable, "-m", "hipasm.prebuild", str(path), *args], capture_output=True, text=True)
     assert r.returncode == 1 and r.stdout == ""
     assert len(r.stderr.splitlines()) == 1 and re.match(r"hipasm\.prebuild: .*" + message, r.stderr), r.stderr
+
+
+def test_rules_keep_the_prebuilt_kernels_and_the_kernels_limits():
+    from hipasm import _ops_configs as cfg
+    names = sorted(k.name for ks in cfg.prebuilt("gfx942").values() for k in ks)
+    # the kernels python/kernels/*.hip named before the rules wrote them
+    assert names == sorted([
+        "rms_norm_bf16_h256_w1", "silu_and_mul_bf16_d512_w4_s2", "gemv_bf16_r4_w2", "gemm_bf16_m128_n128_w2x2",
+        "rotary_neox_hd64_rd64_q4_k2_w1", "rms_norm_bf16_h1024_w2", "rms_norm_bf16_h4096_w4", "layernorm_bf16_h256_w1",
+        "layernorm_bf16_h1024_w2", "layernorm_bf16_h4096_w4", "softmax_bf16_c256_w1", "softmax_bf16_c1024_w1",
+        "softmax_f32_c256_w1", "softmax_f32_c1024_w1", "topk_softmax_e8_k2_w1_l2", "topk_softmax_e64_k8_w1_l8",
+        "topk_softmax_e128_k8_w4_l8", "dynamic_quant_fp8_d256_w1", "dynamic_quant_i8_d256_w1",
+        "dynamic_quant_fp8_d4096_w4", "dynamic_quant_i8_d4096_w4", "gemm_a8w8_fp8_m64_n64_k128_w2x2",
+        "gemm_a8w8_i8_m64_n64_k128_w2x2", "paged_attn_bf16_d64_b16_g4_w1_p2", "paged_attn_bf16_d128_b16_g1_w4_p2",
+        "paged_attn_bf16_d128_b16_g4_w4_p2", "paged_attn_bf16_d128_b16_g8_w4_p2", "attn_fwd_d64_w2_n32_c0",
+        "attn_fwd_d64_w2_n32_c1", "attn_fwd_d128_w4_n64_c0", "attn_fwd_d128_w4_n64_c1", "moe_sorting_e64_w1",
+        "moe_sorting_e256_w4", "moe_stage1_g1_w2_k1_m1216", "moe_stage2_g1_w2_k1_m1216"])
+    # 4 waves x 16 heads x (256 x 4 + 32 + 8) bytes = 68096 > 64 KiB of LDS: 2 waves; a K and a V block of
+    # 256 x 16 bf16 take 32 dwords a lane: one in flight (prefetch 1), as the compile of prefetch 2 fails
+    assert cfg.paged_attn(256, 16, 16)[0].name == "paged_attn_bf16_d256_b16_g16_w2_p1"
+    # a row of 65536 bf16 in 8 register steps of 8 x 64 x waves: 16 waves; 18432 (9 steps of 4 waves): 8
+    assert cfg.norm("rms_norm", 65536)[0].name == "rms_norm_bf16_h65536_w16"
+    assert cfg.dynamic_quant("fp8", 18432)[0].name == "dynamic_quant_fp8_d18432_w8"
+    # 512 experts, 4 a chunk: 16 lanes a token keep a lane's experts at 32 (topk_softmax.hpp's limit)
+    assert cfg.topk_softmax(512, 8)[0].name == "topk_softmax_e512_k8_w4_l16"
