@@ -89,7 +89,13 @@ def plan(cfg, path, target, dtype="bf16", tp=1):
         if r:
             out.append(("rms_norm", f"hidden={r} ({name})", lambda r=int(r): _cfg.norm("rms_norm", r)))
     moe_inter = int(_field(cfg, path, "moe_intermediate_size", default=inter)) if experts else None
-    dense = [inter // tp] if not experts or cfg.get("moe_intermediate_size") else []
+    if moe_inter and moe_inter % tp:
+        raise ConfigError(f"--tp {tp} must divide the experts' intermediate size {moe_inter}")
+    # dense MLP layers: all without experts; DeepSeek's first_k_dense_replace, Qwen3-MoE's
+    # mlp_only_layers and decoder_sparse_step > 1 keep some
+    some_dense = (cfg.get("first_k_dense_replace") or 0) > 0 or bool(cfg.get("mlp_only_layers")) or \
+        (cfg.get("decoder_sparse_step") or 1) > 1
+    dense = [inter // tp] if not experts or some_dense else []
     if experts and cfg.get("n_shared_experts"):
         dense.append(moe_inter * int(cfg["n_shared_experts"]) // tp)
     for d in dict.fromkeys(dense):
@@ -106,7 +112,7 @@ def plan(cfg, path, target, dtype="bf16", tp=1):
         rot = int(head_dim * float(cfg.get("partial_rotary_factor") or 1.0)) // 4 * 4
         out.append(("rotary", f"head_dim={head_dim} rot_dim={rot} heads_q={heads_tp} heads_k={kv_tp}",
                     lambda: _cfg.rotary(head_dim, rot, heads_tp, kv_tp)))
-        gqa = heads // kv_heads
+        gqa = heads_tp // kv_tp  # (KV heads fewer than the GPUs are replicated)
         out.append(("paged_attention_decode", f"head_dim={head_dim} block_size=16 gqa={gqa}",
                     lambda: _cfg.paged_attn(head_dim, 16, gqa)))
         out.append(("flash_attn_fwd", f"head_dim={head_dim} causal=True", lambda: _cfg.attn_fwd(head_dim, True)))

@@ -202,6 +202,25 @@ def test_prebuild_deepseek_plan(capsys):
         assert re.fullmatch(pattern, line), (line, pattern)
 
 
+def test_prebuild_qwen3_moe_plan(capsys):
+    rc, lines, _ = run_prebuild(capsys, os.path.join(CONFIGS, "qwen3_30b_a3b.json"), "--list", "--target", "gfx942",
+                                "--tp", "8")
+    assert rc == 0
+    assert [re.sub(r"^(to build|cached) +", "", line) for line in lines] == [
+        "rms_norm hidden=2048: rms_norm_bf16_h2048_w4",
+        "rms_norm hidden=128 (q/k norm): rms_norm_bf16_h128_w1",  # Qwen3's per-head q_norm and k_norm
+        # (every layer's MLP is experts: no silu_and_mul of intermediate_size)
+        "prebuilt   gemv its configuration: gemv_bf16_r4_w2",
+        "prebuilt   gemm its configuration: gemm_bf16_m128_n128_w2x2",
+        # 32 heads / 8 GPUs; the 4 KV heads replicated, one a GPU: 4 query heads a KV head
+        "rotary head_dim=128 rot_dim=128 heads_q=4 heads_k=1: rotary_neox_hd128_rd128_q4_k1_w1",
+        "prebuilt   paged_attention_decode head_dim=128 block_size=16 gqa=4: paged_attn_bf16_d128_b16_g4_w4_p2",
+        "prebuilt   flash_attn_fwd head_dim=128 causal=True: attn_fwd_d128_w4_n64_c1",
+        "prebuilt   topk_softmax experts=128 topk=8: topk_softmax_e128_k8_w4_l8",
+        "prebuilt   moe_sorting experts=128: moe_sorting_e256_w4",
+        "prebuilt   fused_moe dim=2048 inter=96: moe_stage1_g1_w2_k1_m1216, moe_stage2_g1_w2_k1_m1216"]
+
+
 def test_prebuild_gfx950_builds_every_kernel(capsys):
     rc, lines, _ = run_prebuild(capsys, os.path.join(CONFIGS, "gpt_oss_20b.json"), "--list", "--target", "gfx950",
                                 "--ops", "rms_norm,paged_attention_decode,topk_softmax,fused_moe")
