@@ -282,9 +282,10 @@ def write_if_changed(path, text):
                 return
     except OSError:
         pass
-    with open(path + ".tmp", "w") as f:
+    tmp = f"{path}.{os.getpid()}.tmp"  # (processes building the same kernel each write their own)
+    with open(tmp, "w") as f:
         f.write(text)
-    os.replace(path + ".tmp", path)
+    os.replace(tmp, path)
 
 
 def main(argv):

@@ -28,7 +28,7 @@ import re
 
 from . import _build, _config, _runtime
 from . import _ops_configs as _cfg
-from ._errors import HipasmError
+from ._errors import BuildError, HipasmError
 
 _SIGNATURES = {
     "rms_norm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
@@ -149,11 +149,14 @@ def build_kernels(op, kernels, what, target, cache_dir=None):
     os.makedirs(os.path.dirname(src), exist_ok=True)
     # the text depends on the kernels only: the cache entry (keyed by the source's contents) is shared
     _cfg.write_if_changed(src, _cfg.source(kernels, f"hipasm.ops' {', '.join(k.name for k in kernels)}"))
-    co = _build.cached(src, target, _PRELOAD, cache_dir=root)
-    if co is not None:
-        return co, False
-    _log.info(f"hipasm.ops: building {op} for {what} ({target}) into {root}")
-    return _build.build(src, target, options=_PRELOAD, cache_dir=root), True
+    try:
+        co = _build.cached(src, target, _PRELOAD, cache_dir=root)
+        if co is not None:
+            return co, False
+        _log.info(f"hipasm.ops: building {op} for {what} ({target}) into {root}")
+        return _build.build(src, target, options=_PRELOAD, cache_dir=root), True
+    except BuildError as e:  # (no compiler, or a configuration the kernel's compile refuses)
+        raise BuildError(f"hipasm.ops: building {op} for {what} ({target}): {e}") from None
 
 
 def _find(op, match, rule, what):

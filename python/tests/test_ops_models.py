@@ -136,6 +136,13 @@ def test_sizes_no_kernel_takes_name_the_argument(sim):
         hipasm.ops.flash_attn_fwd(q, q, q)
 
 
+def test_a_failed_build_says_what_it_built(sim, monkeypatch):
+    monkeypatch.setenv("HIPASM_DEVICE_CXX", "/nonexistent/clang++")
+    with pytest.raises(hipasm.BuildError, match=r"^hipasm\.ops: building layernorm for hidden=130 \(gfx942\): no "
+                                                r"device compiler /nonexistent/clang\+\+"):
+        hipasm.ops.layernorm(*(bf16_bits(np.ones(s)) for s in ((1, 130), 130, 130)))
+
+
 LOG = "import hipasm.ops as o; o._log.info('hipasm.ops: building x for y (gfx942) into z')"
 
 
