@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import _build, _config
 from . import _ops_configs as _cfg
+from ._errors import HipasmError
 
 OPS = ("rms_norm", "silu_and_mul", "gemv", "gemm", "rotary", "paged_attention_decode", "flash_attn_fwd",
        "topk_softmax", "moe_sorting", "fused_moe", "dynamic_quant", "gemm_a8w8")
@@ -59,6 +60,15 @@ def _field(cfg, path, *names, default=None, required=True):
         raise ConfigError(f"{path}: no {' / '.join(names)} (a Hugging Face decoder config.json has hidden_size, "
                           f"intermediate_size, num_attention_heads)")
     return default
+
+
+def _default_target():
+    """The current device's target; the build's default when there is no device to ask (no
+    simulator library, no GPU): building needs none."""
+    try:
+        return _build.archs_of(None)[0]
+    except (HipasmError, OSError):
+        return _config.get("default_arch", "gfx942")
 
 
 def _unsupported(reason):
@@ -153,7 +163,7 @@ def main(argv=None):
             raise ConfigError(f"--ops: unknown {', '.join(bad)} (expected some of {', '.join(OPS)})")
         if a.tp < 1:
             raise ConfigError(f"--tp {a.tp}: expected 1 or more")
-        target = a.target or _build.archs_of(None)[0]
+        target = a.target or _default_target()
         steps = [s for s in plan(_read(a.config), a.config, target, a.dtype, a.tp) if s[0] in ops]
     except ConfigError as e:
         print(f"hipasm.prebuild: {e}", file=sys.stderr)
