@@ -117,7 +117,7 @@ def plan(cfg, path, target, dtype="bf16", tp=1):
                     lambda: _cfg.rotary(rope, rope, heads_tp, 1)))
         reason = (f"MLA attention (q/k head dim {cfg.get('qk_nope_head_dim', 0) + rope}, v {cfg.get('v_head_dim')}; "
                   f"latent {cfg.get('kv_lora_rank')} + {rope}) has no hipasm.ops kernel")
-        out += [("paged_attention_decode", "MLA", _unsupported(reason)), ("flash_attn_fwd", "MLA", _unsupported(reason))]
+        out += [(op, "MLA", _unsupported(reason)) for op in ("paged_attention_decode", "flash_attn_fwd")]
     else:
         rot = int(head_dim * float(cfg.get("partial_rotary_factor") or 1.0)) // 4 * 4
         out.append(("rotary", f"head_dim={head_dim} rot_dim={rot} heads_q={heads_tp} heads_k={kv_tp}",

@@ -339,7 +339,8 @@ def test_norms_numpy(sim):
     close_bf16(y, ref, extra=1e-5)
     y = hipasm.ops.rms_norm(x, w)  # the 1024 configuration
     close_bf16(y, xf / np.sqrt((xf * xf).mean(axis=1, keepdims=True) + 1e-6) * wf, extra=1e-6)
-    with pytest.raises(ValueError, match=r"layernorm: x's last dimension \(hidden\) = 65538 must be even, 2 \.\. 65536"):
+    with pytest.raises(ValueError, match=r"layernorm: x's last dimension \(hidden\) = 65538 must be even, "
+                                         r"2 \.\. 65536"):
         hipasm.ops.layernorm(*(bf16_bits(np.ones(s)) for s in ((1, 65538), 65538, 65538)))
     with pytest.raises(ValueError, match=r"bias shape \(3,\), expected \(1024,\)"):
         hipasm.ops.layernorm(x, w, b[:3])

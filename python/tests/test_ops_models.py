@@ -118,15 +118,17 @@ def test_mi355x_gets_gfx950_code(caplog, build_cache):
 
 
 def test_sizes_no_kernel_takes_name_the_argument(sim):
-    q = bf16_bits(np.ones((1, 16, 576)))  # DeepSeek's MLA decode: 576-dim latent heads
-    with pytest.raises(ValueError, match=r"head_dim = 576 \(q's last dimension\) must be a multiple of 32, 32 \.\. 256"):
-        hipasm.ops.paged_attention_decode(q, bf16_bits(np.ones((1, 1, 72, 16, 8))), bf16_bits(np.ones((1, 1, 2, 576, 8))),
-                                          np.zeros((1, 1), np.int32), np.ones(1, np.int32))
-    q = bf16_bits(np.ones((1, 4, 192)))
+    def paged(heads, d, bs):  # one KV head, one cache block, one sequence
+        shapes = ((1, heads, d), (1, 1, d // 8, bs, 8), (1, 1, bs // 8, d, 8))
+        q, k_cache, v_cache = (bf16_bits(np.ones(s)) for s in shapes)
+        hipasm.ops.paged_attention_decode(q, k_cache, v_cache, np.zeros((1, 1), np.int32), np.ones(1, np.int32))
+
+    with pytest.raises(ValueError, match=r"head_dim = 576 \(q's last dimension\) must be a multiple of 32, "
+                                         r"32 \.\. 256"):
+        paged(16, 576, 16)  # DeepSeek's MLA decode: 576-dim latent heads
     with pytest.raises(ValueError, match=r"head_dim = 192 and block_size = 32 \(k_cache's 4th dimension\): a cache "
                                          r"block is too large for the kernel's registers"):
-        hipasm.ops.paged_attention_decode(q, bf16_bits(np.ones((1, 1, 24, 32, 8))), bf16_bits(np.ones((1, 1, 4, 192, 8))),
-                                          np.zeros((1, 2), np.int32), np.ones(1, np.int32))
+        paged(4, 192, 32)
     with pytest.raises(ValueError, match=r"softmax: x's last dimension \(cols\) = 151936 must be even, 2 \.\. 65536"):
         hipasm.ops.softmax(np.zeros((1, 151936), np.uint16))  # Qwen3's vocabulary
     with pytest.raises(ValueError, match=r"silu_and_mul: x's last dimension = 6 must be a multiple of 4"):
