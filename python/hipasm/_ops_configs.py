@@ -1,7 +1,7 @@
 """hipasm.ops' kernel configurations: the rules that choose a library kernel's compile-time
 configuration for a shape and a target, and the .hip source instantiating it. One definition
 for both kinds of code object: python/CMakeLists.txt runs this file at configure time to write
-the prebuilt sources (PREBUILT: the shapes built with the package), and hipasm.ops writes a
+the prebuilt sources (prebuilt(): the shapes built with the package), and hipasm.ops writes a
 source with the same rule for a shape none of those takes and builds it with hipasm.build on
 first use (hipasm.prebuild ahead of time).
 
@@ -11,6 +11,7 @@ cannot take is a ValueError naming the argument before any compile.
 
 Standalone (the standard library only): `python3 _ops_configs.py OUT_DIR [--target gfx942]`
 writes the prebuilt sources OUT_DIR/<group>.hip, each only when its text changed."""
+import operator
 import os
 import sys
 from typing import NamedTuple
@@ -29,9 +30,13 @@ def _err(op, msg):
 
 
 def _int(op, arg, v):
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(f"hipasm.ops.{op}: {arg} must be an int, got {type(v).__name__}")
-    return v
+    """v as an int (numpy's integers too)."""
+    try:
+        if not isinstance(v, bool):
+            return operator.index(v)
+    except TypeError:
+        pass
+    raise TypeError(f"hipasm.ops.{op}: {arg} must be an int, got {type(v).__name__}")
 
 
 # The targets' compute units (MI300X: 304, MI355X: 256): the MoE GEMMs' grid bound is 4
