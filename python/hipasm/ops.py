@@ -686,6 +686,7 @@ def topk_softmax(logits, topk, renormalize=False):
     renormalize divides the weights by their sum."""
     op = "topk_softmax"
     logits = _check_dtype(op, "logits", logits, "float32")
+    topk = _cfg._int(op, "topk", topk)
     if len(logits.shape) != 2:
         _shape_error(op, "logits", logits, "[tokens, experts]")
     tokens, experts = logits.shape

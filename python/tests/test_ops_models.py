@@ -129,6 +129,8 @@ def test_sizes_no_kernel_takes_name_the_argument(sim):
     with pytest.raises(ValueError, match=r"head_dim = 192 and block_size = 32 \(k_cache's 4th dimension\): a cache "
                                          r"block is too large for the kernel's registers"):
         paged(4, 192, 32)
+    with pytest.raises(TypeError, match=r"topk_softmax: topk must be an int, got float"):
+        hipasm.ops.topk_softmax(np.zeros((1, 64), np.float32), 8.0)
     with pytest.raises(ValueError, match=r"softmax: x's last dimension \(cols\) = 151936 must be even, 2 \.\. 65536"):
         hipasm.ops.softmax(np.zeros((1, 151936), np.uint16))  # Qwen3's vocabulary
     with pytest.raises(ValueError, match=r"silu_and_mul: x's last dimension = 6 must be a multiple of 4"):
