@@ -5,7 +5,8 @@ result:
     PYTHONPATH=build/python python3 examples/python/mlp_block.py
 
 out = x + down(silu_and_mul(gate_up(rms_norm(x)))), bf16 weights and activations; the shapes
-are those python/kernels/ops.hip builds kernels for (hidden 256, intermediate 512)."""
+are those hipasm.ops has prebuilt kernels for (hidden 256, intermediate 512; other sizes are built
+on first use)."""
 import torch
 
 import hipasm

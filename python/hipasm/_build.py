@@ -143,6 +143,40 @@ def archs_of(arch):
     return names
 
 
+def cache_root(given=None):
+    """The build cache: `given`, else HIPASM_CACHE_DIR, else ~/.cache/hipasm."""
+    return given or os.environ.get("HIPASM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "hipasm")
+
+
+def cached(source, arch, options=(), include_dirs=(), cache_dir=None, pch=None):
+    """The cached code object of `source` for one `arch` if the cache's entry is current (what
+    build() would return without compiling), else None."""
+    p = _plan(os.path.abspath(os.fspath(source)), arch, options, include_dirs, cache_dir, pch)
+    return p["co"] if _manifest_matches(p["manifest"], p["compiler"], p["key_flags"], [p["co"]]) else None
+
+
+def _plan(source, arch, options, include_dirs, cache, pch):
+    """The compile's flags and its cache slot."""
+    cxx = _config.get("device_cxx") or shutil.which("clang++-22") or "clang++"
+    include = _config.get("include_dir")
+    if not include:
+        raise BuildError("hipasm's include directory is unknown: set HIPASM_INCLUDE_DIR")
+    flags = ["-x", "hip", f"--offload-arch={arch}", "--offload-device-only", "--no-gpu-bundle-output", "-nogpulib",
+             "-nogpuinc", "-O3", *_config.get("kernel_flags", []), f"-I{include}",
+             *[f"-I{os.path.abspath(d)}" for d in include_dirs], *options,
+             # argument names in the metadata, for error messages (the code is the same)
+             "-fhip-kernel-arg-name"]
+    cache = cache_root(cache)
+    if pch is None:
+        pch = os.environ.get("HIPASM_PCH", "1") not in ("0", "OFF", "off", "")
+    slot_key = hashlib.sha256(json.dumps([source, arch, flags, bool(pch)]).encode()).hexdigest()[:16]
+    stem = os.path.splitext(os.path.basename(source))[0]
+    slot = os.path.join(cache, f"{stem}-{slot_key}")
+    return {"cxx": cxx, "include": include, "flags": flags, "compiler": _compiler_id(cxx), "cache": cache,
+            "pch": pch, "stem": stem, "slot": slot, "co": os.path.join(slot, stem + ".co"),
+            "manifest": os.path.join(slot, "manifest.json"), "key_flags": flags + ["pch" if pch else "no-pch"]}
+
+
 def build(source, arch=None, options=(), include_dirs=(), cache_dir=None, pch=None, verbose=False):
     """Compiles `source` (.hip) into a code object for `arch` (default: the current device's
     target; several: a fat binary of one code object each); returns its path (cached, see the
@@ -155,26 +189,10 @@ def build(source, arch=None, options=(), include_dirs=(), cache_dir=None, pch=No
         cos = [build(source, a, options, include_dirs, cache_dir, pch, verbose) for a in archs]
         return _bundle(source, archs, cos, cache_dir, verbose)
     arch = archs[0]
-    cxx = _config.get("device_cxx") or shutil.which("clang++-22") or "clang++"
-    include = _config.get("include_dir")
-    if not include:
-        raise BuildError("hipasm's include directory is unknown: set HIPASM_INCLUDE_DIR")
-    flags = ["-x", "hip", f"--offload-arch={arch}", "--offload-device-only", "--no-gpu-bundle-output", "-nogpulib",
-             "-nogpuinc", "-O3", *_config.get("kernel_flags", []), f"-I{include}",
-             *[f"-I{os.path.abspath(d)}" for d in include_dirs], *options,
-             # argument names in the metadata, for error messages (the code is the same)
-             "-fhip-kernel-arg-name"]
-    compiler = _compiler_id(cxx)
-    cache = cache_dir or os.environ.get("HIPASM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache",
-                                                                                "hipasm")
-    if pch is None:
-        pch = os.environ.get("HIPASM_PCH", "1") not in ("0", "OFF", "off", "")
-    slot_key = hashlib.sha256(json.dumps([source, arch, flags, bool(pch)]).encode()).hexdigest()[:16]
-    stem = os.path.splitext(os.path.basename(source))[0]
-    slot = os.path.join(cache, f"{stem}-{slot_key}")
-    co = os.path.join(slot, stem + ".co")
-    manifest_path = os.path.join(slot, "manifest.json")
-    if _manifest_matches(manifest_path, compiler, flags + ["pch" if pch else "no-pch"], [co]):
+    p = _plan(source, arch, options, include_dirs, cache_dir, pch)
+    cxx, include, flags, compiler, cache, pch = p["cxx"], p["include"], p["flags"], p["compiler"], p["cache"], p["pch"]
+    stem, slot, co, manifest_path = p["stem"], p["slot"], p["co"], p["manifest"]
+    if _manifest_matches(manifest_path, compiler, p["key_flags"], [co]):
         return co
 
     env = dict(os.environ)
@@ -216,8 +234,7 @@ def _bundle(source, archs, cos, cache_dir, verbose):
     """The fat binary of `cos` (one code object per arch of `archs`), as hipasm_add_code_object
     packs several ARCH values: an empty host entry, then one hipv4-amdgcn-amd-amdhsa--<arch>
     entry each, 4096-byte aligned. Beside it <stem>.<arch>.s, each arch's listing."""
-    cache = cache_dir or os.environ.get("HIPASM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache",
-                                                                                "hipasm")
+    cache = cache_root(cache_dir)
     key = hashlib.sha256(json.dumps([cos, archs]).encode()).hexdigest()[:16]
     stem = os.path.splitext(os.path.basename(source))[0]
     slot = os.path.join(cache, f"{stem}-fat-{key}")

@@ -1,7 +1,9 @@
-"""hipasm's kernel library from Python: torch-like functions over the prebuilt code objects of
-python/kernels/*.hip (a few configurations per kernel; a kernel's name carries its
-configuration, which these wrappers read and choose by shape). bf16 data: torch.bfloat16 tensors, or numpy uint16
-arrays holding bf16 bits. Results are new arrays of the input's kind.
+"""hipasm's kernel library from Python: torch-like functions over library kernels in the
+configurations _ops_configs.py's rules choose by shape and target: prebuilt with the package for
+a few shapes, else written, built by hipasm.build into its cache (one INFO line on the logger
+"hipasm" says so) and loaded on first use. A kernel's name carries its configuration, which these
+wrappers read. bf16 data: torch.bfloat16 tensors, or numpy uint16 arrays holding bf16 bits.
+Results are new arrays of the input's kind.
 
     y = hipasm.ops.rms_norm(x, weight, eps=1e-6)     x [rows, hidden], weight [hidden]
     h = hipasm.ops.silu_and_mul(x)                   x [tokens, 2d] -> [tokens, d]
@@ -20,11 +22,13 @@ arrays holding bf16 bits. Results are new arrays of the input's kind.
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
     o = hipasm.ops.flash_attn_fwd(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)   packed [tokens, heads, head_dim]
 """
+import logging
 import os
 import re
 
-from . import _config, _runtime
-from ._errors import HipasmError
+from . import _build, _config, _runtime
+from . import _ops_configs as _cfg
+from ._errors import BuildError, HipasmError
 
 _SIGNATURES = {
     "rms_norm": "uint16_t* out, uint16_t* residual_out, const uint16_t* in, const uint16_t* residual, "
@@ -77,18 +81,44 @@ _PATTERNS = {
     "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
 }
-_modules = {}
+_modules = {}  # id(device) -> its loaded ops modules: the prebuilt, then those built on first use
+
+# hipasm_add_code_object(... KERNARG_PRELOAD)'s flag: on-demand builds compile as the prebuilt
+_PRELOAD = ("-mllvm", "-amdgpu-kernarg-preload-count=16")
+_log = logging.getLogger("hipasm")
 
 
-def _code_objects():
-    """The ops code objects: the build config's list, or HIPASM_OPS_CODE_OBJECT (paths joined by os.pathsep)."""
-    paths = os.environ.get("HIPASM_OPS_CODE_OBJECT") or _config.get("ops_code_objects")
+class _UntilConfigured(logging.StreamHandler):
+    """stderr while the application has configured no logging (Python's last-resort handler
+    shows warnings only): an on-demand build takes seconds, the user should see why."""
+
+    def emit(self, record):
+        if not logging.getLogger().handlers:
+            super().emit(record)
+
+
+if _log.level == logging.NOTSET:  # logging.getLogger("hipasm").setLevel(logging.WARNING) silences it
+    _log.setLevel(logging.INFO)
+if not any(isinstance(h, _UntilConfigured) for h in _log.handlers):
+    _log.addHandler(_UntilConfigured())
+
+
+def _target(dev=None):
+    dev = dev or _runtime.current_device()
+    return getattr(dev, "target", None) or _config.get("default_arch", "gfx942")
+
+
+def _code_objects(dev):
+    """The ops code objects to load on dev: HIPASM_OPS_CODE_OBJECT (paths joined by os.pathsep;
+    each loaded, a code object for another target refused), else the build config's prebuilt
+    ones when the device has the build's target (another target builds on first use)."""
+    env = os.environ.get("HIPASM_OPS_CODE_OBJECT")
+    if env:
+        return [p for p in env.split(os.pathsep) if p]
+    paths = _config.get("ops_code_objects") or []
     if isinstance(paths, str):
         paths = [p for p in paths.split(os.pathsep) if p]
-    if not paths:
-        raise RuntimeError("hipasm.ops: no ops code object (build the target hipasm_python, or set "
-                           "HIPASM_OPS_CODE_OBJECT)")
-    return paths
+    return paths if _target(dev) == _config.get("default_arch", "gfx942") else []
 
 
 def _module_list():
@@ -96,8 +126,54 @@ def _module_list():
     ms = _modules.get(id(dev))
     if ms is None:
         # (a .hip source is built for the device's target; a code object for another is refused)
-        ms = _modules[id(dev)] = [_load(p, dev) for p in _code_objects()]
+        ms = _modules[id(dev)] = [_load(p, dev) for p in _code_objects(dev)]
     return ms
+
+
+def _source_path(kernels, cache_dir=None):
+    return os.path.join(_build.cache_root(cache_dir), "ops", kernels[0].name + ".hip")
+
+
+def cached_kernels(kernels, target, cache_dir=None):
+    """The cached code object of `kernels` for `target` (None: not built, or out of date)."""
+    src = _source_path(kernels, cache_dir)
+    return _build.cached(src, target, _PRELOAD, cache_dir=cache_dir) if os.path.exists(src) else None
+
+
+def build_kernels(op, kernels, what, target, cache_dir=None):
+    """(code object, built now) of `kernels` (_ops_configs' rules) for `target`: the cached one,
+    else written as <cache>/ops/<first kernel>.hip and built now by hipasm.build, with one INFO
+    line on the logger "hipasm" ("hipasm.ops: building rms_norm for hidden=7168 (gfx942) into <cache>")."""
+    root = _build.cache_root(cache_dir)
+    src = _source_path(kernels, root)
+    os.makedirs(os.path.dirname(src), exist_ok=True)
+    # the text depends on the kernels only: the cache entry (keyed by the source's contents) is shared
+    _cfg.write_if_changed(src, _cfg.source(kernels, f"hipasm.ops' {', '.join(k.name for k in kernels)}"))
+    try:
+        co = _build.cached(src, target, _PRELOAD, cache_dir=root)
+        if co is not None:
+            return co, False
+        _log.info(f"hipasm.ops: building {op} for {what} ({target}) into {root}")
+        return _build.build(src, target, options=_PRELOAD, cache_dir=root), True
+    except BuildError as e:  # (no compiler, or a configuration the kernel's compile refuses)
+        raise BuildError(f"hipasm.ops: building {op} for {what} ({target}): {e}") from None
+
+
+def _find(op, match, rule, what):
+    """(kernel, config) of the first loaded `op` kernel whose configuration (its name's fields)
+    satisfies `match`; else rule() (the configuration's kernels, _ops_configs; a ValueError for a
+    size the kernel cannot take) built for the device's target, loaded and kept."""
+    for kc in _kernels(op):
+        if match(kc[1]):
+            return kc
+    kernels = rule()
+    dev = _runtime.current_device()
+    _module_list().append(_load(build_kernels(op, kernels, what, _target(dev))[0], dev))
+    for kc in _kernels(op):
+        if match(kc[1]):
+            return kc
+    raise HipasmError(f"hipasm.ops.{op}: the kernels built for {what} ({[k.name for k in kernels]}) do not "
+                      f"match its configuration")
 
 
 def _load(path, dev):
@@ -160,12 +236,8 @@ def rms_norm(x, weight, eps=1e-6):
     hidden = x.shape[-1]
     if tuple(weight.shape) != (hidden,):
         raise ValueError(f"hipasm.ops.rms_norm: weight shape {tuple(weight.shape)}, expected ({hidden},)")
-    found = [(k, c) for k, c in _kernels("rms_norm") if c[0] == hidden]
-    if not found:
-        have = sorted(c[0] for _, c in _kernels("rms_norm"))
-        raise ValueError(f"hipasm.ops.rms_norm: no kernel for hidden = {hidden} (built: {have}; add a "
-                         f"configuration to python/kernels/ops.hip)")
-    k, (_, waves) = found[0]
+    k, (_, waves) = _find("rms_norm", lambda c: c[0] == hidden,
+                          lambda: _cfg.norm("rms_norm", hidden, arg="x's last dimension (hidden)"), f"hidden={hidden}")
     rows = 1
     for d in x.shape[:-1]:
         rows *= d
@@ -179,11 +251,12 @@ def silu_and_mul(x):
     """silu(x[..., :d]) * x[..., d:] for x [..., 2d] (vLLM's silu_and_mul)."""
     x = _check_bf16("x", x)
     two_d = x.shape[-1]
-    found = [(k, c) for k, c in _kernels("silu_and_mul") if 2 * c[0] == two_d]
-    if not found:
-        have = sorted(2 * c[0] for _, c in _kernels("silu_and_mul"))
-        raise ValueError(f"hipasm.ops.silu_and_mul: no kernel for a last dimension of {two_d} (built: {have})")
-    k, (d, waves, steps) = found[0]
+    if two_d % 4:
+        raise ValueError(f"hipasm.ops.silu_and_mul: x's last dimension = {two_d} must be a multiple of 4 (two "
+                         f"halves of an even d)")
+    k, (d, waves, steps) = _find("silu_and_mul", lambda c: 2 * c[0] == two_d,
+                                 lambda: _cfg.silu_and_mul(two_d // 2, arg="d (half x's last dimension)"),
+                                 f"d={two_d // 2}")
     tokens = 1
     for s in x.shape[:-1]:
         tokens *= s
@@ -203,7 +276,7 @@ def gemv(a, x):
     m, kdim = a.shape
     if kdim % 8:
         raise ValueError(f"hipasm.ops.gemv: k = {kdim} must be a multiple of 8 (16-byte loads)")
-    (k, (rows, waves)), = _kernels("gemv")[:1]
+    k, (rows, waves) = _find("gemv", lambda c: True, _cfg.gemv, "its configuration")
     y = _empty(a, (m,))
     per = rows * waves
     k((m + per - 1) // per, 64 * waves, y, a, x, None, m, kdim)
@@ -228,7 +301,7 @@ def gemm(a, b):
     n = b.shape[0]
     if kdim % 2:
         raise ValueError(f"hipasm.ops.gemm: k = {kdim} must be even (the built kernel loads dword-aligned rows)")
-    (k, (bm, bn, wm, wn)), = _kernels("gemm")[:1]
+    k, (bm, bn, wm, wn) = _find("gemm", lambda c: True, _cfg.gemm, "its configuration")
     c = _empty(a, (m, n))
     k(((n + bn - 1) // bn, (m + bm - 1) // bm), 64 * wm * wn, c, a, b, m, n, kdim)
     return c
@@ -240,19 +313,21 @@ def rotary(q, k, positions, cos_sin):
     [rows, rot_dim] float32 (cos in the first half of a row, sin in the second). Returns the
     rotated (q, k); dims past rot_dim are copied."""
     q, k = _check_bf16("q", q), _check_bf16("k", k)
-    tokens = q.shape[0]
-    found = [(kern, c) for kern, c in _kernels("rotary")
-             if tuple(q.shape[1:]) == (c[2], c[0]) and tuple(k.shape[1:]) == (c[3], c[0])]
-    if not found:
-        have = [f"q [{c[2]}, {c[0]}], k [{c[3]}, {c[0]}]" for _, c in _kernels("rotary")]
-        raise ValueError(f"hipasm.ops.rotary: no kernel for q {tuple(q.shape)} and k {tuple(k.shape)} (built, "
-                         f"per token: {'; '.join(have)})")
-    kern, (head_dim, rot_dim, _, _, waves) = found[0]
+    if len(q.shape) != 3:
+        _shape_error("rotary", "q", q, "[tokens, heads_q, head_dim]")
+    tokens, heads_q, head_dim = q.shape
+    if len(k.shape) != 3 or k.shape[2] != head_dim:
+        _shape_error("rotary", "k", k, f"[tokens, heads_k, {head_dim}]")
     if tuple(positions.shape) != (tokens,) or tuple(k.shape[:1]) != (tokens,):
         raise ValueError(f"hipasm.ops.rotary: positions {tuple(positions.shape)} and k {tuple(k.shape)} must have "
                          f"{tokens} tokens")
-    if len(cos_sin.shape) != 2 or cos_sin.shape[1] != rot_dim:
-        raise ValueError(f"hipasm.ops.rotary: cos_sin shape {tuple(cos_sin.shape)}, expected [rows, {rot_dim}]")
+    if len(cos_sin.shape) != 2:
+        _shape_error("rotary", "cos_sin", cos_sin, "[rows, rot_dim]")
+    heads_k, rot_dim = k.shape[1], cos_sin.shape[1]
+    kern, (_, _, _, _, waves) = _find(
+        "rotary", lambda c: c[:4] == (head_dim, rot_dim, heads_q, heads_k),
+        lambda: _cfg.rotary(head_dim, rot_dim, heads_q, heads_k),
+        f"head_dim={head_dim} rot_dim={rot_dim} heads_q={heads_q} heads_k={heads_k}")
     q_out, k_out = _empty(q, tuple(q.shape)), _empty(k, tuple(k.shape))
     one_round = 304 * 8  # rotary_tokens_per_group: one token a workgroup while the grid fits the GPU
     per = 1 if tokens <= one_round else (tokens + one_round - 1) // one_round
@@ -291,10 +366,6 @@ def _check_dtype(op, name, x, dtype, convert_from=()):
 def _host_values(x):
     """A small integer array's values on the host (a GPU tensor is copied: pass the bound to avoid it)."""
     return x.detach().cpu().numpy() if _is_torch(x) else _np().asarray(x)
-
-
-def _built(op, fmt):
-    return sorted({fmt(c) for _, c in _kernels(op)})
 
 
 def _shape_error(op, name, x, expected):
@@ -360,13 +431,9 @@ def paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens, scal
     if kv_heads == 0 or heads % kv_heads:
         raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {kv_heads} must divide q's num_heads = {heads}")
     gqa = heads // kv_heads
-    found = [(k, c) for k, c in _kernels("paged_attn") if c[:3] == (head_dim, block_size, gqa)]
-    if not found:
-        have = _built("paged_attn", lambda c: f"head_dim {c[0]}, block_size {c[1]}, gqa {c[2]}")
-        raise ValueError(f"hipasm.ops.{op}: no kernel for q {tuple(q.shape)} and k_cache {tuple(k_cache.shape)} "
-                         f"(head_dim {head_dim}, block_size {block_size}, gqa {gqa} query heads per KV head; "
-                         f"built: {'; '.join(have)})")
-    kern, (_, _, _, waves, prefetch) = found[0]
+    kern, (_, _, _, waves, prefetch) = _find("paged_attn", lambda c: c[:3] == (head_dim, block_size, gqa),
+                                             lambda: _cfg.paged_attn(head_dim, block_size, gqa),
+                                             f"head_dim={head_dim} block_size={block_size} gqa={gqa}")
     if len(block_tables.shape) != 2 or block_tables.shape[0] != seqs:
         _shape_error(op, "block_tables", block_tables, f"[{seqs}, max_blocks]")
     if tuple(context_lens.shape) != (seqs,):
@@ -387,7 +454,7 @@ def paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens, scal
     if scale is None:
         scale = head_dim ** -0.5
     pb = int(partition_blocks or _pa_partition_blocks(head_dim, block_size, waves, prefetch, seqs, kv_heads,
-                                                       max_context))
+                                                       max_context, _cfg.CUS.get(_target(), 304)))
     parts = (blocks + pb - 1) // pb
     groups = seqs * kv_heads
     part_out = part_ml = counters = None
@@ -452,12 +519,9 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     hkv = k.shape[1]
     if hkv == 0 or hq % hkv:
         raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
-    found = [(kern, c) for kern, c in _kernels("attn_fwd") if c[0] == head_dim and c[3] == int(bool(causal))]
-    if not found:
-        have = _built("attn_fwd", lambda c: f"head_dim {c[0]} {'causal' if c[3] else 'not causal'}")
-        raise ValueError(f"hipasm.ops.{op}: no kernel for head_dim = {head_dim}, causal = {bool(causal)} "
-                         f"(built: {'; '.join(have)})")
-    kern, (_, waves, _, _) = found[0]
+    kern, (_, waves, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == int(bool(causal)),
+                                   lambda: _cfg.attn_fwd(head_dim, causal),
+                                   f"head_dim={head_dim} causal={bool(causal)}")
     if softmax_scale is None:
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
@@ -507,8 +571,8 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
         raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
     if tokens >= 1 << 24:
         raise ValueError(f"hipasm.ops.{op}: tokens = {tokens} must be below 2^24 (24-bit token ids)")
-    (s1, c1), = [(k, c) for k, c in _kernels("moe_stage1") if c[0] == 1][:1]
-    (s2, c2), = [(k, c) for k, c in _kernels("moe_stage2") if c[0] == 1][:1]
+    s1, c1 = _find("moe_stage1", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
+    s2, c2 = _find("moe_stage2", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
     sorted_ids, sorted_weights, sorted_experts, num_valid = _moe_sort(op, "w1's first dimension", topk_ids,
                                                                       topk_weights, experts)
     out = _zeros(x, (tokens, dim), "float32")
@@ -536,10 +600,12 @@ MOE_BLOCK_M = 32  # moe_block_m (moe.hpp): rows of a sorted block
 def _moe_sort(op, experts_from, topk_ids, topk_weights, experts):
     """The moe_sorting launch (checked int32 topk_ids, float32 topk_weights [tokens, topk])."""
     sorts = [(k, c) for k, c in _kernels("moe_sorting") if experts <= c[0]]
-    if not sorts:
-        raise ValueError(f"hipasm.ops.{op}: no sorting kernel for {experts} experts ({experts_from}; built: "
-                         f"up to {max([c[0] for _, c in _kernels('moe_sorting')], default=0)} experts)")
-    sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
+    if sorts:
+        sort, (_, sort_waves) = min(sorts, key=lambda kc: kc[1][0])  # the smallest that takes them
+    else:
+        sort, (_, sort_waves) = _find("moe_sorting", lambda c: experts <= c[0],
+                                      lambda: _cfg.moe_sorting(experts, op, arg=f"experts ({experts_from})"),
+                                      f"experts={experts}")
     tokens, topk = topk_ids.shape
     max_blocks = (tokens * topk + experts * MOE_BLOCK_M - topk + MOE_BLOCK_M - 1) // MOE_BLOCK_M  # moe_max_blocks
     sorted_ids = _zeros(topk_ids, (max_blocks * MOE_BLOCK_M,), "int32")
@@ -585,11 +651,8 @@ def layernorm(x, weight, bias, eps=1e-5):
     for name, t in (("weight", weight), ("bias", bias)):
         if tuple(t.shape) != (hidden,):
             _shape_error("layernorm", name, t, f"({hidden},)")
-    found = [(k, c) for k, c in _kernels("layernorm") if c[0] == hidden]
-    if not found:
-        raise ValueError(f"hipasm.ops.layernorm: no kernel for hidden = {hidden} (x's last dimension; built: "
-                         f"{_built('layernorm', lambda c: c[0])})")
-    k, (_, waves) = found[0]
+    k, (_, waves) = _find("layernorm", lambda c: c[0] == hidden,
+                          lambda: _cfg.norm("layernorm", hidden, arg="x's last dimension (hidden)"), f"hidden={hidden}")
     out = _empty(x, tuple(x.shape))
     if _rows_of(x):
         k(_rows_of(x), 64 * waves, out, None, x, None, weight, bias, float(eps))
@@ -608,12 +671,8 @@ def softmax(x):
         raise TypeError(f"hipasm.ops.softmax: x must be bf16 (torch.bfloat16, numpy uint16 bits) or float32, got "
                         f"{type(x).__name__} {getattr(x, 'dtype', '')}")
     cols = x.shape[-1]
-    found = [(k, c) for k, c in _kernels("softmax") if c[:2] == (kind, cols)]
-    if not found:
-        have = _built("softmax", lambda c: f"{c[0]} {c[1]}")
-        raise ValueError(f"hipasm.ops.softmax: no kernel for {kind} rows of {cols} (x's last dimension; built: "
-                         f"{', '.join(have)})")
-    k, (_, _, waves) = found[0]
+    k, (_, _, waves) = _find("softmax", lambda c: c[:2] == (kind, cols),
+                             lambda: _cfg.softmax(kind, cols, arg="x's last dimension (cols)"), f"{kind} cols={cols}")
     out = _empty(x, tuple(x.shape))
     if _rows_of(x):
         k(_rows_of(x), 64 * waves, out, x)
@@ -627,15 +686,12 @@ def topk_softmax(logits, topk, renormalize=False):
     renormalize divides the weights by their sum."""
     op = "topk_softmax"
     logits = _check_dtype(op, "logits", logits, "float32")
+    topk = _cfg._int(op, "topk", topk)
     if len(logits.shape) != 2:
         _shape_error(op, "logits", logits, "[tokens, experts]")
     tokens, experts = logits.shape
-    found = [(k, c) for k, c in _kernels(op) if c[:2] == (experts, topk)]
-    if not found:
-        have = _built(op, lambda c: f"{c[0]} experts top-{c[1]}")
-        raise ValueError(f"hipasm.ops.{op}: no kernel for {experts} experts (logits' last dimension) and topk = "
-                         f"{topk} (built: {', '.join(have)})")
-    k, (_, _, waves, lanes) = found[0]
+    k, (_, _, waves, lanes) = _find(op, lambda c: c[:2] == (experts, topk), lambda: _cfg.topk_softmax(experts, topk),
+                                    f"experts={experts} topk={topk}")
     weights, indices = _zeros(logits, (tokens, topk), "float32"), _zeros(logits, (tokens, topk), "int32")
     per = waves * (64 // lanes)  # topk_tokens_per_group
     if tokens:
@@ -649,20 +705,17 @@ _QUANT = {"fp8": ("fp8", "uint8"), "int8": ("i8", "int8")}
 def dynamic_quant(x, dtype="fp8"):
     """Per-token dynamic quantization of bf16 rows (vLLM's dynamic_per_token_scaled_fp8_quant,
     aiter's per-token quant): scale[t] = max(max_i |x[t, i]| / qmax, 1 / (512 qmax)), q[t, i] =
-    x[t, i] / scale[t] rounded to nearest even and saturated; qmax 240 for "fp8" (e4m3fnuz,
-    gfx942's fp8; q holds its bits as uint8) and 127 for "int8" (q int8). Returns (q [..., d],
-    scale [...] float32), the operands of gemm_a8w8."""
+    x[t, i] / scale[t] rounded to nearest even and saturated. "fp8" is the device's e4m3 (q holds
+    its bits as uint8): e4m3fnuz on gfx942 (qmax 240), OCP e4m3fn on gfx950 (qmax 448); "int8":
+    qmax 127, q int8. Returns (q [..., d], scale [...] float32), the operands of gemm_a8w8."""
     op = "dynamic_quant"
     if dtype not in _QUANT:
         raise ValueError(f"hipasm.ops.{op}: dtype {dtype!r}, expected one of {sorted(_QUANT)}")
     x = _check_bf16("x", x)
     kind, qtype = _QUANT[dtype]
     d = x.shape[-1]
-    found = [(k, c) for k, c in _kernels(op) if c[:2] == (kind, d)]
-    if not found:
-        raise ValueError(f"hipasm.ops.{op}: no kernel for {dtype} rows of {d} (x's last dimension; built: "
-                         f"{', '.join(_built(op, lambda c: f'{c[0]} {c[1]}'))})")
-    k, (_, _, waves) = found[0]
+    k, (_, _, waves) = _find(op, lambda c: c[:2] == (kind, d),
+                             lambda: _cfg.dynamic_quant(kind, d, arg="x's last dimension (d)"), f"{dtype} d={d}")
     q, scale = _zeros(x, tuple(x.shape), qtype), _zeros(x, tuple(x.shape[:-1]), "float32")
     if _rows_of(x):
         k(_rows_of(x), 64 * waves, q, scale, x, _rows_of(x))
@@ -671,16 +724,18 @@ def dynamic_quant(x, dtype="fp8"):
 
 def gemm_a8w8(a, b, scale_a, scale_b):
     """C = (a @ b.T) * scale_a[:, None] * scale_b[None, :] in bf16 (aiter's gemm_a8w8, per-token
-    scales): a [m, k] and b [n, k] both fp8 e4m3fnuz bits (uint8, or torch.float8_e4m3fnuz) or
-    both int8; scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8
-    exactly in i32."""
+    scales): a [m, k] and b [n, k] both the device's fp8 (e4m3fnuz on gfx942, OCP e4m3fn on
+    gfx950: its bits as uint8, or torch.float8_e4m3fnuz / torch.float8_e4m3fn) or both int8;
+    scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8 exactly in
+    i32."""
     op = "gemm_a8w8"
     kinds = []
+    fp8 = "float8_e4m3fn" if _target() == "gfx950" else "float8_e4m3fnuz"  # the target's e4m3
     for name, t in (("a", a), ("b", b)):
         dt = str(getattr(t, "dtype", "")).replace("torch.", "")
-        if dt not in ("uint8", "float8_e4m3fnuz", "int8"):
-            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (fp8 e4m3fnuz bits), float8_e4m3fnuz or int8, "
-                            f"got {type(t).__name__} {dt}")
+        if dt not in ("uint8", fp8, "int8"):
+            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (the device's fp8 bits), {fp8} (the {_target()} "
+                            f"device's fp8) or int8, got {type(t).__name__} {dt}")
         kinds.append("i8" if dt == "int8" else "fp8")
     if kinds[0] != kinds[1]:
         raise TypeError(f"hipasm.ops.{op}: a and b must both be fp8 or both int8, got {kinds[0]} and {kinds[1]}")
@@ -701,7 +756,7 @@ def gemm_a8w8(a, b, scale_a, scale_b):
         _shape_error(op, "scale_b", scale_b, f"({n},)")
     if kdim % 4:
         raise ValueError(f"hipasm.ops.{op}: k = {kdim} must be a multiple of 4 (the built kernels copy dwords)")
-    (kern, (_, bm, bn, _, wm, wn)), = [(k, c) for k, c in _kernels(op) if c[0] == kinds[0]][:1]
+    kern, (_, bm, bn, _, wm, wn) = _find(op, lambda c: c[0] == kinds[0], lambda: _cfg.gemm_a8w8(kinds[0]), kinds[0])
     if _is_torch(a):
         import torch
         c = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)

@@ -24,9 +24,11 @@ def _session_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("hipasm-cache")
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def build_cache(_session_cache, monkeypatch):
-    """hipasm.build's cache for this session: the precompiled header is built once."""
+    """hipasm.build's cache for this session, for every test (hipasm.ops builds the sizes no
+    prebuilt kernel takes on first use; nothing goes to ~/.cache/hipasm): the precompiled header
+    and each kernel are built once."""
     monkeypatch.setenv("HIPASM_CACHE_DIR", str(_session_cache))
     return _session_cache
 

@@ -2,9 +2,9 @@
 # pip_install_test.sh PYTHON SOURCE_DIR BUILD_DIR: `pip install ./python` into a temporary virtual
 # environment (offline: --no-build-isolation --no-index, Debian's pip and setuptools), with the
 # build directory's CMake build (HIPASM_BUILD_DIR); then, from that environment with no
-# PYTHONPATH, import hipasm and launch an op of hipasm.ops in the simulator, check the package
-# holds its library, headers and code objects, build and run README.md's Python example with
-# them (hipasm.build); pip uninstall, and check it is gone.
+# PYTHONPATH, import hipasm and launch an op of hipasm.ops in the simulator (prebuilt, and built on
+# first use), check the package holds its library, headers and code objects, build and run
+# README.md's Python example with them (hipasm.build); pip uninstall, and check it is gone.
 # Exit 77 (ctest: skipped) with the reason when pip, setuptools, wheel or venv is missing.
 set -euo pipefail
 py=$1 src=$2 build=$3
@@ -34,6 +34,10 @@ x = np.full((2, 256), 0x4000, np.uint16)   # bf16 2.0
 w = np.full(256, 0x3F80, np.uint16)        # bf16 1.0
 y = hipasm.ops.rms_norm(x, w, eps=0.0)     # 2 / sqrt(mean(4)) = 1.0
 assert (y == 0x3F80).all(), y
+# a size no prebuilt kernel takes: built on first use with the package's headers, into the cache
+y = hipasm.ops.rms_norm(np.full((1, 512), 0x4000, np.uint16), np.full(512, 0x3F80, np.uint16), eps=0.0)
+assert (y == 0x3F80).all(), y
+assert any(f.startswith("rms_norm_bf16_h512_w1-") for f in os.listdir(os.environ["HIPASM_CACHE_DIR"]))
 # hipasm.build with the package's headers: README.md's Python example, its kernel compiled
 sys.path.insert(0, os.path.join(os.environ["HIPASM_TEST_SOURCE_DIR"], "scripts"))
 import readme_python_example

@@ -1,0 +1,308 @@
+"""hipasm.ops' kernel configurations: the rules that choose a library kernel's compile-time
+configuration for a shape and a target, and the .hip source instantiating it. One definition
+for both kinds of code object: python/CMakeLists.txt runs this file at configure time to write
+the prebuilt sources (prebuilt(): the shapes built with the package), and hipasm.ops writes a
+source with the same rule for a shape none of those takes and builds it with hipasm.build on
+first use (hipasm.prebuild ahead of time).
+
+A kernel's name carries its configuration (ops.py's _PATTERNS read the launch geometry from it).
+The checks mirror the kernel headers' static_asserts (cited at each rule), so a size a kernel
+cannot take is a ValueError naming the argument before any compile.
+
+Standalone (the standard library only): `python3 _ops_configs.py OUT_DIR [--target gfx942]`
+writes the prebuilt sources OUT_DIR/<group>.hip, each only when its text changed."""
+import operator
+import os
+import sys
+from typing import NamedTuple
+
+
+class Kernel(NamedTuple):
+    name: str     # the kernel's symbol, carrying its configuration
+    macro: str    # the kernel header's HIPASM_..._KERNEL(NAME, CFG)
+    header: str   # hipasm/kernels/<x>.hpp
+    ctype: str    # the configuration's type (in hipasm::kernels)
+    fields: str   # its designated initializers
+
+
+def _err(op, msg):
+    return ValueError(f"hipasm.ops.{op}: {msg}")
+
+
+def _int(op, arg, v):
+    """v as an int (numpy's integers too)."""
+    try:
+        if not isinstance(v, bool):
+            return operator.index(v)
+    except TypeError:
+        pass
+    raise TypeError(f"hipasm.ops.{op}: {arg} must be an int, got {type(v).__name__}")
+
+
+# The targets' compute units (MI300X: 304, MI355X: 256): the MoE GEMMs' grid bound is 4
+# workgroups a CU (the prebuilt 1216 on gfx942).
+CUS = {"gfx942": 304, "gfx950": 256}
+
+
+def _pow2_floor(n):
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _pow2_ceil(n):
+    return 1 << (max(1, n) - 1).bit_length()
+
+
+def _row_waves(n, per_wave_step):
+    """Waves of a one-row-a-workgroup kernel, a power of two: a wave per 512 elements up to 4
+    (the prebuilt rows' 256: 1, 1024: 2, 4096: 4), more only where the row needs them to fit
+    the kernels' 8 register steps of per_wave_step elements a wave (norm.hpp, dynamic_quant.hpp)."""
+    return max(_pow2_floor(min(4, n // 512)), _pow2_ceil(-(-n // (8 * per_wave_step))))
+
+
+def norm(kind, hidden, op=None, arg="hidden"):
+    """rms_norm / layernorm over rows of `hidden` bf16 (norm.hpp: even, steps of 8 * 64 * waves
+    elements, at most 8 of them, 1..16 waves: hidden <= 65536)."""
+    op = op or kind
+    hidden = _int(op, arg, hidden)
+    if hidden < 2 or hidden % 2 or hidden > 8 * 512 * 16:
+        raise _err(op, f"{arg} = {hidden} must be even, 2 .. 65536 (a row in a workgroup's registers)")
+    w = _row_waves(hidden, 512)
+    macro = {"rms_norm": "HIPASM_RMSNORM_KERNEL", "layernorm": "HIPASM_LAYERNORM_KERNEL"}[kind]
+    header = {"rms_norm": "rmsnorm.hpp", "layernorm": "layernorm.hpp"}[kind]
+    return [Kernel(f"{kind}_bf16_h{hidden}_w{w}", macro, header, "norm_config",
+                   f".hidden = {hidden}, .residual = false, .waves = {w}")]
+
+
+def softmax(kind, cols, op="softmax", arg="cols"):
+    """Rows of `cols` bf16 or f32 (softmax.hpp: 8 (bf16) or 4 (f32) elements a lane a step, at
+    most 8 steps, 1..16 waves; bf16 cols even)."""
+    cols = _int(op, arg, cols)
+    lane = 8 if kind == "bf16" else 4
+    top = 8 * 64 * lane * 16
+    if cols < 1 or cols > top or (kind == "bf16" and cols % 2):
+        raise _err(op, f"{arg} = {cols} must be {'even, 2' if kind == 'bf16' else '1'} .. {top} for {kind} rows "
+                       f"(a row in a workgroup's registers)")
+    w = max(1, -(-cols // (8 * 64 * lane)))
+    return [Kernel(f"softmax_{kind}_c{cols}_w{w}", "HIPASM_SOFTMAX_KERNEL", "softmax.hpp", "softmax_config",
+                   f".cols = {cols}, .bf16 = {'true' if kind == 'bf16' else 'false'}, .waves = {w}")]
+
+
+def silu_and_mul(d, op="silu_and_mul", arg="d"):
+    """out [tokens, d] of in [tokens, 2d] (act_and_mul.hpp: d even); 4 waves of 2 steps (the
+    element count is flat: tokens * d over the grid)."""
+    d = _int(op, arg, d)
+    if d < 2 or d % 2 or d >= 1 << 24:
+        raise _err(op, f"{arg} = {d} must be even, 2 .. 2^24")
+    return [Kernel(f"silu_and_mul_bf16_d{d}_w4_s2", "HIPASM_ACT_AND_MUL_KERNEL", "act_and_mul.hpp",
+                   "act_and_mul_config", f".d = {d}, .act = activation::silu, .waves = 4, .steps = 2")]
+
+
+def topk_softmax(experts, topk, op="topk_softmax"):
+    """Routing over `experts` logits (topk_softmax.hpp: experts 1..512, topk 1..min(experts, 32),
+    at most 32 experts a lane). Lanes a token: topk rounded up to a power of two (the prebuilt
+    8 top-2: 2, 64 and 128 top-8: 8), doubled while a lane would hold more than 32 experts;
+    4 waves above 64 experts, else 1 (the prebuilt ones')."""
+    experts, topk = _int(op, "experts", experts), _int(op, "topk", topk)
+    if not 1 <= experts <= 512:
+        raise _err(op, f"experts = {experts} (logits' last dimension) must be 1 .. 512")
+    if not 1 <= topk <= min(experts, 32):
+        raise _err(op, f"topk = {topk} must be 1 .. {min(experts, 32)}")
+    chunk = 4 if experts % 4 == 0 else 2 if experts % 2 == 0 else 1
+    lanes = _pow2_ceil(topk)
+    while lanes < 32 and -(-experts // (chunk * lanes)) * chunk > 32:
+        lanes *= 2
+    w = 4 if experts > 64 else 1
+    return [Kernel(f"topk_softmax_e{experts}_k{topk}_w{w}_l{lanes}", "HIPASM_TOPK_SOFTMAX_KERNEL", "topk_softmax.hpp",
+                   "topk_softmax_config", f".experts = {experts}, .topk = {topk}, .waves = {w}, .lanes = {lanes}")]
+
+
+def dynamic_quant(kind, d, op="dynamic_quant", arg="d"):
+    """Per-token quantization of bf16 rows of d (dynamic_quant.hpp: d a multiple of 4, 8
+    elements a lane a step, at most 8 steps, 1..16 waves)."""
+    d = _int(op, arg, d)
+    if d < 4 or d % 4 or d > 8 * 512 * 16:
+        raise _err(op, f"{arg} = {d} must be a multiple of 4, 4 .. 65536 (a row in a workgroup's registers)")
+    w = _row_waves(d, 512)
+    return [Kernel(f"dynamic_quant_{kind}_d{d}_w{w}", "HIPASM_DYNAMIC_QUANT_KERNEL", "dynamic_quant.hpp",
+                   "dynamic_quant_config", f".d = {d}, .type = quant_type::{kind}, .waves = {w}")]
+
+
+def _rotary_lanes(rot_dim):
+    half = rot_dim // 2
+    pairs = 8 if half % 8 == 0 else 4 if half % 4 == 0 else 2  # rotary_lane_pairs
+    return pairs, rot_dim // (2 * pairs)  # pairs a lane, lanes a head
+
+
+def rotary(head_dim, rot_dim, heads_q, heads_k, op="rotary"):
+    """NeoX rotary, f32 cos/sin cache, heads per token fixed (rotary.hpp: head_dim a multiple of
+    8 up to 1024, rot_dim a multiple of 4 up to head_dim, a lane's steps over the q and k heads
+    at most 64 pairs). Waves: enough for the token's heads in one step, at most 4 (the
+    prebuilt q 4, k 2 of 64 dims: 1), more while the steps would not fit."""
+    for arg, v in (("head_dim", head_dim), ("rot_dim", rot_dim), ("heads_q", heads_q), ("heads_k", heads_k)):
+        _int(op, arg, v)
+    if head_dim < 8 or head_dim % 8 or head_dim > 1024:
+        raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be a multiple of 8, 8 .. 1024")
+    if rot_dim < 4 or rot_dim % 4 or rot_dim > head_dim:
+        raise _err(op, f"rot_dim = {rot_dim} (cos_sin's last dimension) must be a multiple of 4, 4 .. head_dim = "
+                       f"{head_dim}")
+    if heads_q < 1 or heads_k < 0:
+        raise _err(op, f"heads: q {heads_q} must be >= 1, k {heads_k} >= 0")
+    pairs, per_head = _rotary_lanes(rot_dim)
+    w = _pow2_ceil(min(4, -(-(heads_q + heads_k) * per_head // 64)))
+
+    def fits(w):
+        step = 64 * w // per_head  # rotary_heads_per_step
+        steps = -(-heads_q // step) + -(-heads_k // step)
+        rc = head_dim - rot_dim  # the unrotated dims' lanes (Uc) fit the workgroup
+        uc = rc // (8 if rc % 8 == 0 else 4 if rc % 4 == 0 else 2) if rc else 1
+        return per_head <= 64 * w and steps * pairs <= 64 and uc <= 64 * w
+
+    while not fits(w):
+        if w == 16:
+            raise _err(op, f"q {heads_q} and k {heads_k} heads of {head_dim} dims (rot_dim {rot_dim}) are more than a "
+                           f"workgroup of 16 waves takes a token (split the heads)")
+        w *= 2
+    return [Kernel(f"rotary_neox_hd{head_dim}_rd{rot_dim}_q{heads_q}_k{heads_k}_w{w}", "HIPASM_ROTARY_KERNEL",
+                   "rotary.hpp", "rotary_config",
+                   f".head_dim = {head_dim}, .rot_dim = {rot_dim}, .heads_q = {heads_q}, .heads_k = {heads_k}, "
+                   f".neox = true, .cache_f32 = true, .waves = {w}")]
+
+
+def paged_attn(head_dim, block_size, gqa, op="paged_attention_decode"):
+    """bf16 cache (paged_attn_decode.hpp: head_dim 32..256 a multiple of 32, block_size a
+    multiple of 16 up to 256, gqa 1..16; waves 1, 2, 4 or 8 dividing head_dim / 16). Waves: 1 up
+    to 64 dims, else the most of 4, 2, 1 dividing head_dim / 16 (the prebuilt 64: 1, 128: 4)
+    whose combination fits the LDS (waves x gqa rows of pa_lds_row_bytes and 8 bytes: 256 dims of
+    16 heads take 2 waves). Prefetch 2, else 1, as the VGPRs allow: a block of K and of V takes
+    head_dim * block_size / 128 dwords a lane, prefetch + 1 of each in flight, beside q and o's
+    3 head_dim / 8; at most 224 of them fitted the compiles (head_dim 192, block_size 16,
+    prefetch 2 and 256, 16, 1 build; 224, 16, 2 and 128, 32, 2 run out of registers)."""
+    if head_dim < 32 or head_dim % 32 or head_dim > 256:
+        raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be a multiple of 32, 32 .. 256")
+    if block_size < 16 or block_size % 16 or block_size > 256:
+        raise _err(op, f"block_size = {block_size} (k_cache's 4th dimension) must be a multiple of 16, 16 .. 256")
+    if not 1 <= gqa <= 16:
+        raise _err(op, f"gqa = {gqa} (q's num_heads / num_kv_heads) must be 1 .. 16 (a head a column of an MFMA "
+                       f"tile)")
+    def lds(w):  # the waves' combination in paged_attn_decode_body
+        return w * gqa * (head_dim * 4 + 32 + 8)
+
+    w = 1 if head_dim <= 64 else next(x for x in (4, 2, 1) if (head_dim // 16) % x == 0 and lds(x) <= 65536)
+    def vgprs(p):
+        return head_dim * block_size * (p + 1) // 64 + 3 * head_dim // 8
+
+    p = next((x for x in (2, 1) if vgprs(x) <= 224), None)
+    if p is None:
+        raise _err(op, f"head_dim = {head_dim} and block_size = {block_size} (k_cache's 4th dimension): a cache "
+                       f"block is too large for the kernel's registers (head_dim * block_size at most "
+                       f"{(224 - 3 * head_dim // 8) * 32})")
+    return [Kernel(f"paged_attn_bf16_d{head_dim}_b{block_size}_g{gqa}_w{w}_p{p}", "HIPASM_PAGED_ATTN_DECODE_KERNEL",
+                   "paged_attn_decode.hpp", "paged_attn_decode_config",
+                   f".head_dim = {head_dim}, .block_size = {block_size}, .gqa = {gqa}, .waves = {w}, .prefetch = {p}")]
+
+
+def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
+    """attn_fwd.hpp: head_dim 64 (2 waves, 32-key tiles) or 128 (4 waves, 64-key tiles)."""
+    if head_dim not in (64, 128):
+        raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
+    w, bn = (2, 32) if head_dim == 64 else (4, 64)
+    c = int(bool(causal))
+    return [Kernel(f"attn_fwd_d{head_dim}_w{w}_n{bn}_c{c}", "HIPASM_ATTN_FWD_KERNEL", "attn_fwd.hpp", "attn_fwd_config",
+                   f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}, .waves = {w}, .bn = {bn}")]
+
+
+def gemv():
+    """Any m; k a run-time size (a multiple of 8)."""
+    return [Kernel("gemv_bf16_r4_w2", "HIPASM_GEMV_KERNEL", "gemv.hpp", "gemv_config",
+                   ".y_bf16 = true, .rows = 4, .waves = 2, .unroll = 2")]
+
+
+def gemm():
+    """Any m, n, even k: 128 x 128 tiles, bf16 C."""
+    return [Kernel("gemm_bf16_m128_n128_w2x2", "HIPASM_GEMM_BF16_KERNEL", "gemm_bf16.hpp", "gemm_bf16_config",
+                   ".bm = 128, .bn = 128, .bk = 32, .wm = 2, .wn = 2, .out_bf16 = true")]
+
+
+def gemm_a8w8(kind):
+    """fp8 or i8, per-token scales, 64 x 64 tiles; m, n, k run-time sizes."""
+    return [Kernel(f"gemm_a8w8_{kind}_m64_n64_k128_w2x2", "HIPASM_GEMM_QUANT_KERNEL", "gemm_quant.hpp",
+                   "gemm_quant_config", f".type = quant_type::{kind}, .scale = quant_scale::per_token, .bm = 64, "
+                                        f".bn = 64, .bk = 128, .wm = 2, .wn = 2")]
+
+
+def moe_sorting(experts, op="moe_sorting", arg="experts"):
+    """moe.hpp: a lane an expert (max_experts <= 64 * waves, 1..16 waves). The prebuilt 64 (1
+    wave) and 256 (4 waves) for up to that many; above 256, the count rounded up to 64s."""
+    experts = _int(op, arg, experts)
+    if not 1 <= experts <= 1024:
+        raise _err(op, f"{arg} = {experts} must be 1 .. 1024 (a lane an expert, 16 waves)")
+    top = 64 if experts <= 64 else 256 if experts <= 256 else -(-experts // 64) * 64
+    w = top // 64
+    return [Kernel(f"moe_sorting_e{top}_w{w}", "HIPASM_MOE_SORTING_KERNEL", "moe.hpp", "moe_sorting_config",
+                   f".max_experts = {top}, .waves = {w}")]
+
+
+def moe_gemm(target):
+    """fused_moe's two gated GEMM stages (moe.hpp): 2 waves, unroll 2; the grid at most 4
+    workgroups a CU of the target (a workgroup loops over the blocks)."""
+    m = 4 * CUS.get(target, 304)
+    fields = f".waves = 2, .unroll = 2, .gated = true, .max_workgroups = {m}"
+    return [Kernel(f"moe_stage{s}_g1_w2_k1_m{m}", f"HIPASM_MOE_STAGE{s}_KERNEL", "moe.hpp", "moe_gemm_config", fields)
+            for s in (1, 2)]
+
+
+def source(kernels, what):
+    """The .hip source instantiating `kernels` (built with kernarg preloading, as the prebuilt)."""
+    headers = sorted({k.header for k in kernels})
+    lines = ["// HIPASM_KERNARG_PRELOAD",
+             f"// {what}: written by python/hipasm/_ops_configs.py (hipasm.ops' configuration rules).",
+             *[f"#include <hipasm/kernels/{h}>" for h in headers], "",
+             "namespace ops_cfg {", "using namespace hipasm::kernels;",
+             *[f"constexpr {k.ctype} {k.name}{{{k.fields}}};" for k in kernels], "}  // namespace ops_cfg", "",
+             *[f"{k.macro}({k.name}, ops_cfg::{k.name})" for k in kernels]]
+    return "\n".join(lines) + "\n"
+
+
+def prebuilt(target="gfx942"):
+    """{group: kernels} of the code objects built with the package (a code object a group,
+    compiled in parallel): the sizes of the examples and tests; other sizes build on first use."""
+    return {
+        "ops": norm("rms_norm", 256) + silu_and_mul(512) + gemv() + gemm() + rotary(64, 64, 4, 2),
+        "ops_misc": norm("rms_norm", 1024) + norm("rms_norm", 4096) +
+                    [k for h in (256, 1024, 4096) for k in norm("layernorm", h)] +
+                    [k for t in ("bf16", "f32") for c in (256, 1024) for k in softmax(t, c)] +
+                    topk_softmax(8, 2) + topk_softmax(64, 8) + topk_softmax(128, 8),
+        "ops_quant": [k for d in (256, 4096) for t in ("fp8", "i8") for k in dynamic_quant(t, d)] +
+                     gemm_a8w8("fp8") + gemm_a8w8("i8"),
+        "ops_paged_attn": paged_attn(64, 16, 4) + [k for g in (1, 4, 8) for k in paged_attn(128, 16, g)],
+        "ops_attn": [k for d in (64, 128) for c in (0, 1) for k in attn_fwd(d, c)],
+        "ops_moe": moe_sorting(64) + moe_sorting(256) + moe_gemm(target),
+    }
+
+
+def write_if_changed(path, text):
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"  # (processes building the same kernel each write their own)
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--target"):
+        print("usage: _ops_configs.py OUT_DIR [--target gfx942|gfx950]", file=sys.stderr)
+        return 2
+    out, target = argv[0], argv[2] if len(argv) == 3 else "gfx942"
+    os.makedirs(out, exist_ok=True)
+    for group, kernels in prebuilt(target).items():
+        write_if_changed(os.path.join(out, group + ".hip"), source(kernels, f"hipasm.ops' prebuilt {group} kernels"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
