@@ -4,8 +4,9 @@
 // split-K as aiter's heuristic picks kernel and split, as ours may split K) on the same shape in
 // the same run; stderr names both sides' kernel and split.
 // bench_kernel_gemm_bf16_mi355x: the same built for gfx950 (the double-K MFMAs) on the MI355X
-// model against hsa/gfx950/bf16gemm (whose 256x256 kernel writes bf16), on shapes of aiter's
-// MI355X tuning rows (aiter/configs/model_configs/*bf16_tuned_gemm.csv) and 4096^3, 8192^3.
+// model against hsa/gfx950/bf16gemm, on shapes of aiter's MI355X tuning rows
+// (aiter/configs/model_configs/*bf16_tuned_gemm.csv) and 4096^3, 8192^3, both sides writing C in
+// bf16 (the rows' output type; aiter's 256x256 kernel writes bf16 only).
 // Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
 // Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
 // the full grid of such shapes takes minutes on a 2-core machine.
@@ -209,7 +210,7 @@ int main(int argc, char** argv) {
       return (groups(c) + kCus - 1) / kCus * (c.bm / 64) * (c.bn / 64);
     };
     hipasm::kernels::gemm_bf16_kernel_ref ours = t64[0];
-    if (groups(t256.config) >= kCus * 5 / 8) ours = t256;
+    if (groups(t256.config) >= kCus * 5 / 8 && s.k % 64 == 0) ours = t256;  // (no K tail: k_tail = false)
     else if (groups(t128.config) >= kCus && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
       ours = t128;
     else
@@ -291,7 +292,7 @@ int main(int argc, char** argv) {
       // (C zeroed for split-K outside the kernel's time, as ours: a fresh device's memory is zero)
       auto ar = adev->launch(*amod, ak->name, {s.n / ak->tile_n, (s.m + ak->tile_m - 1) / ak->tile_m, ac.split}, {256, 1, 1},
                              aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr(),
-                                        ak->out_bf16), al);
+                                        ak->out_bf16 || cfg::out16), al);
       aiter_us = ar.profile->time_us;
       if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "aiter: %s\n", ar.profile->report().c_str());
     }
@@ -299,7 +300,8 @@ int main(int argc, char** argv) {
     const bench::result h{p.time_us, flop / p.time_us * 1e-6, p.mfma_busy, double(p.hbm_bytes)};
     char shape_name[64];
     std::snprintf(shape_name, sizeof shape_name, "%ux%ux%u", s.m, s.n, s.k);
-    bench::print_line("gemm_bf16", shape_name, h, aiter_us, 2.0 * (double(s.m) * s.k + double(s.n) * s.k) + 4.0 * s.m * s.n,
+    bench::print_line("gemm_bf16", shape_name, h, aiter_us,
+                      2.0 * (double(s.m) * s.k + double(s.n) * s.k) + (cfg::out16 ? 2.0 : 4.0) * s.m * s.n,
                       false, kDevice == std::string("mi300x") ? nullptr : kDevice);
   }
   return 0;

@@ -147,6 +147,19 @@ TEST_CASE("gemm_bf16: 4 waves of 128x128, accumulators in AGPRs, two tiles ahead
   run(k256w4, &kOdd, 270, 260, 64 * 4 + 14);  // an even tile count past the loop's trips; K % 8 = 6
 }
 
+TEST_CASE("gemm_bf16: no K tail (k_tail = false), tails in M and N; another K is an error", "[gemm]") {
+  const gemm_bf16_kernel_ref nokt{"gemm_nokt", gemm_bf16_config{.k_tail = false}};
+  const gemm_bf16_kernel_ref nokt256{"gemm_256s_nokt", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .k_tail = false}};
+  run(nokt, nullptr, 200, 130, 32 * 3);  // an odd tile count: the trip's second step loads past K
+  run(nokt, nullptr, 128, 128, 32);
+  run(nokt256, nullptr, 300, 260, 64 * 3);
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> a(d, 64 * 40), b(d, 64 * 40);
+  rt::buffer<float> c(d, 64 * 64);
+  CHECK_THROWS_WITH(hipasm::kernels::gemm_bf16_launch(d, *S().m, nokt, c.addr(), a.addr(), b.addr(), 64, 64, 40),
+                    Catch::Matchers::Contains("K (40) must be a multiple of its bk (32)"));
+}
+
 TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {
   run(kSplit, &kOdd, 64, 64, 32 * 3);
   run(kSplit, &kOdd, 100, 70, 32 * 7 + 6);

@@ -77,6 +77,8 @@ struct gemm_bf16_config {
   bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
   bool agpr_acc = false;                 // accumulators in AGPRs (up to 256: with one wave a SIMD
                                          // a wave has 512 registers, e.g. 4 waves of 128x128)
+  bool k_tail = true;                    // false: K a multiple of bk (gemm_bf16_launch checks), no
+                                         // column-tail masks (VALU work every tile)
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -105,6 +107,7 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
   if (c.threads() % (c.bk * 2 / c.vec_bytes()) != 0 || c.bm % chunk_rows != 0 || c.bn % chunk_rows != 0)
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
   if (c.ahead < 1 || c.ahead > 2) return "gemm_bf16: ahead must be 1 or 2 (tiles loading while one computes)";
+  if (!c.k_tail && (c.odd_k || c.a_km || c.b_kn)) return "gemm_bf16: k_tail = false is for K-contiguous A and B (no odd_k, a_km, b_kn)";
   if (c.a_km && (c.bk / 8 * (c.bm / 2) % c.threads() != 0 || c.bk / 8 * (c.bm / 2) / c.threads() > 8))
     return "gemm_bf16: a_km: the A tile (bk x bm) must be 1 to 8 whole steps of 8x2 elements a lane";
   if (c.b_kn && (c.bk / 8 * (c.bn / 2) % c.threads() != 0 || c.bk / 8 * (c.bn / 2) / c.threads() > 8))
@@ -210,7 +213,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // `ahead` staging sets: tile t goes through set t % ahead and LDS buffer t % 2.
   constexpr int AH = static_cast<int>(C.ahead);
   // (built in place: assigning a staging would copy its registers)
-  auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, true); };
+  auto staging = [&](const lds_view& V) { return make_tile_staging(J, V, row_bytes, copy, C.k_tail); };
   // K-major operands (A stored K x M, B stored K x N): 8 k-rows of one dword (two M / N
   // columns) a lane, transposed in registers into the same [row][k] layout (tile_copy.hpp)
   auto kstaging = [&](const lds_view& V, const gpr<u32>& stride) {
@@ -236,6 +239,15 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   };
   // The loads of the next tile into staging set `set` (straight-line: interleavable).
   auto load_tile = [&](int set) {
+    if constexpr (!C.k_tail) {  // whole tiles: one past K loads from past the V#s (zeros)
+      a_org = select(loaded < k_tiles, gpr<u32>(a_base + (k_cur << 1)), 0x80000000u);
+      b_org = select(loaded < k_tiles, gpr<u32>(b_base + (k_cur << 1)), 0x80000000u);
+      copy_tile_load(J, A, at(a_org), sa[set]);
+      copy_tile_load(J, B, at(b_org), sb[set]);
+      k_cur = k_cur + BK;
+      loaded = loaded + 1u;
+      return;
+    }
     cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
     if constexpr (C.a_km) a_org = a_base + k_cur * a_stride;
     else a_org = a_base + (k_cur << 1);

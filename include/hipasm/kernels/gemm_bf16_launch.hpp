@@ -79,6 +79,9 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
     k = odd;
   }
   const gemm_bf16_config& cf = k->config;
+  if (!cf.k_tail && K % cf.bk != 0)
+    throw rt::error("gemm_bf16: kernel '" + k->name + "' has no K tail (k_tail = false): K (" + std::to_string(K) +
+                    ") must be a multiple of its bk (" + std::to_string(cf.bk) + ")");
   const bool via_workspace = cf.split_k > 1 && cf.out_bf16;
   std::optional<rt::buffer<float>> own_ws;
   if (via_workspace && !workspace) workspace = own_ws.emplace(dev, size_t(M) * N).addr();

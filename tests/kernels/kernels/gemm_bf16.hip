@@ -35,3 +35,7 @@ HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256
 #if defined(__gfx950__)
 HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
 #endif
+// No K tail (k_tail = false: K a multiple of bk): the default tile, and the 256x256x64 one-buffer
+// tile of 8 waves (the MI300X large-shape configuration)
+HIPASM_GEMM_BF16_KERNEL(gemm_nokt, (hipasm::kernels::gemm_bf16_config{.k_tail = false}))
+HIPASM_GEMM_BF16_KERNEL(gemm_256s_nokt, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1, .k_tail = false}))
