@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
     // 64x64 tiles would (1024x6144: 2 of 384 tiles = 8 64x64 tiles against 6 of 1536), else
     // 64x64 with the largest K split that keeps the workgroups within one round of the device
     // (each part's f32 partial tile is an atomic add whose L2 cost outweighs a second round of
-    // tiles; K split only while each part keeps >= 1024 of K).
+    // tiles; K split only while each part keeps >= 1024 of K); with bf16 out (MI355X), by rounds.
     auto groups = [&](const hipasm::kernels::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
     auto busiest_cu_tiles64 = [&](const hipasm::kernels::gemm_bf16_config& c) {  // in 64x64 tiles of C
       return (groups(c) + kCus - 1) / kCus * (c.bm / 64) * (c.bn / 64);
@@ -213,9 +213,17 @@ int main(int argc, char** argv) {
     if (groups(t256.config) >= kCus * 5 / 8 && s.k % 64 == 0) ours = t256;  // (no K tail: k_tail = false)
     else if (groups(t128.config) >= kCus && busiest_cu_tiles64(t128.config) <= busiest_cu_tiles64(t64[0].config))
       ours = t128;
-    else
+    else if (!cfg::out16) {
       for (const auto& k : t64)
         if (groups(k.config) <= kCus && s.k / k.config.split_k >= 1024) ours = k;
+    } else {  // bf16 pairs added (bf16_atomics: half an f32 add's bytes): the split whose rounds of
+              // K / split cost least, while each part keeps >= 1024 of K (ties: fewer parts)
+      uint64_t best = ~0ull;
+      for (const auto& k : t64) {
+        const uint64_t cost = uint64_t(groups(k.config) + kCus - 1) / kCus * (s.k / k.config.split_k);
+        if (s.k / k.config.split_k >= 1024 && cost < best) best = cost, ours = k;
+      }
+    }
     for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256, t256w4, t256w8})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());

@@ -83,7 +83,11 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
         ref += p;
         mag += std::fabs(p);
       }
-      const double tol = K * std::ldexp(mag, -22) + (out_bf16 ? std::ldexp(std::fabs(ref), -8) : 0.0) + 1e-30;
+      // (bf16_atomics: each part's sum and each atomic add's result rounded to bf16: 2 S roundings
+      // of values bounded by mag)
+      const double parts = even.config.bf16_atomics ? 2.0 * even.config.split_k : 0.0;
+      const double tol = K * std::ldexp(mag, -22) + (out_bf16 ? std::ldexp(std::fabs(ref), -8) : 0.0) +
+                         parts * std::ldexp(mag, -8) + 1e-30;
       const float g = got[size_t(m) * N + n];
       if (!(std::fabs(g - ref) <= tol) && ++bad <= 5)
         FAIL_CHECK("C[" << m << "][" << n << "] = " << g << ", expected " << ref << " (tolerance " << tol << ")");
@@ -158,6 +162,18 @@ TEST_CASE("gemm_bf16: no K tail (k_tail = false), tails in M and N; another K is
   rt::buffer<float> c(d, 64 * 64);
   CHECK_THROWS_WITH(hipasm::kernels::gemm_bf16_launch(d, *S().m, nokt, c.addr(), a.addr(), b.addr(), 64, 64, 40),
                     Catch::Matchers::Contains("K (40) must be a multiple of its bk (32)"));
+}
+
+TEST_CASE("gemm_bf16: gfx950, split-K with bf16 out by packed bf16 atomics (bf16_atomics), tails; an odd N is an error", "[gemm]") {
+  if (hipasm::test::test_arch() != "gfx950") return;  // (buffer_atomic_pk_add_bf16: gfx950's)
+  const gemm_bf16_kernel_ref k{"gemm_split3_pk", gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}};
+  run(k, nullptr, 64, 64, 32 * 3);
+  run(k, nullptr, 100, 70, 32 * 7 + 6);  // M, N (even) and K tails
+  run(k, nullptr, 10, 20, 40);           // two tiles: the third part's range is empty
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> a(d, 64 * 64), b(d, 64 * 64), c(d, 64 * 64);
+  CHECK_THROWS_WITH(hipasm::kernels::gemm_bf16_launch(d, *S().m, k, c.addr(), a.addr(), b.addr(), 64, 63, 64),
+                    Catch::Matchers::Contains("N (63) must be even"));
 }
 
 TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {

@@ -162,6 +162,21 @@ struct buffer {
     }
     return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l, O::buffer_atomic_add_f32);
   }
+  // Packed bf16 atomic add of one dword (buffer_atomic_pk_add_bf16, no return; gfx950): two
+  // adjacent bf16 elements, out of range dropped like a store.
+  constexpr emitted atomic_pk_add_bf16(const gpr<dtype::bf16x2>& src, mem_offset off, mem_opts o = {},
+                                       std::source_location l = std::source_location::current()) const {
+    if (o.width != narrow::none) {
+      J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: one bf16x2 dword");
+      return {};
+    }
+    if (isa::find_instr("buffer_atomic_pk_add_bf16") < 0) {
+      J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: the target has no buffer_atomic_pk_add_bf16 (gfx950)");
+      return {};
+    }
+    return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l,
+                  static_cast<O>(isa::find_instr("buffer_atomic_pk_add_bf16")));
+  }
   // Structured access: record `index` (a VGPR, idxen), plus a byte offset inside it.
   template <dtype T>
   constexpr emitted load_index(const gpr<T>& dst, const gpr<dtype::u32>& index, mem_offset off = 0,

@@ -79,6 +79,10 @@ struct gemm_bf16_config {
                                          // a wave has 512 registers, e.g. 4 waves of 128x128)
   bool k_tail = true;                    // false: K a multiple of bk (gemm_bf16_launch checks), no
                                          // column-tail masks (VALU work every tile)
+  bool bf16_atomics = false;             // split_k with out_bf16: each part's sums rounded to bf16
+                                         // and added into C (zeroed first) by packed bf16 atomics
+                                         // (gfx950; N even), as aiter's split-K kernels do: one
+                                         // kernel, S roundings; else an f32 workspace and a pass
 
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -108,6 +112,9 @@ constexpr const char* gemm_bf16_config_error(const gemm_bf16_config& c) {
     return "gemm_bf16: the tile copies must be whole steps (bm and bn multiples of the rows one step of all lanes covers)";
   if (c.ahead < 1 || c.ahead > 2) return "gemm_bf16: ahead must be 1 or 2 (tiles loading while one computes)";
   if (!c.k_tail && (c.odd_k || c.a_km || c.b_kn)) return "gemm_bf16: k_tail = false is for K-contiguous A and B (no odd_k, a_km, b_kn)";
+  if (c.bf16_atomics && (c.split_k < 2 || !c.out_bf16)) return "gemm_bf16: bf16_atomics is for split_k > 1 with out_bf16";
+  if (c.bf16_atomics && isa::find_instr("buffer_atomic_pk_add_bf16") < 0)
+    return "gemm_bf16: bf16_atomics needs buffer_atomic_pk_add_bf16 (gfx950)";
   if (c.a_km && (c.bk / 8 * (c.bm / 2) % c.threads() != 0 || c.bk / 8 * (c.bm / 2) / c.threads() > 8))
     return "gemm_bf16: a_km: the A tile (bk x bm) must be 1 to 8 whole steps of 8x2 elements a lane";
   if (c.b_kn && (c.bk / 8 * (c.bn / 2) % c.threads() != 0 || c.bk / 8 * (c.bn / 2) / c.threads() > 8))
@@ -143,7 +150,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
   constexpr int KS = static_cast<int>(BK / 16);  // 16-element slices per tile
-  constexpr uint32_t OUT_EB = C.out_bf16 && C.split_k == 1 ? 2 : 4;  // (split-K: f32 partial sums)
+  constexpr uint32_t OUT_EB = C.out_bf16 && (C.split_k == 1 || C.bf16_atomics) ? 2 : 4;  // (split-K: f32 sums)
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -413,6 +420,30 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     return v;
   };
   auto srow = J.sgpr<u32>();
+  if constexpr (C.bf16_atomics) {
+    // Registers 2q and 2q+1 hold rows R and R + 1 of the lane's column c. Even and odd lanes
+    // swap one (DPP quad_perm [1,0,3,2]): an even lane then holds row R's columns c, c + 1, an
+    // odd lane row R + 1's columns c - 1, c: one packed atomic each (N even: a pair never
+    // straddles a row's end, and a column past N has its pair past N too).
+    auto parity = J.vgpr<u32>();
+    parity = lane & 1u;
+    auto odd_adj = J.vgpr<u32>();
+    odd_adj = select(parity == 0u, 0u, gpr<u32>(n_bytes - 2u));
+    for (int j = 0; j < TN; ++j) c_off[j] = c_off[j] + odd_adj;
+    for (int i = 0; i < TM; ++i)
+      for (int q = 0; q < 8; ++q) {
+        const int r0 = 2 * q;
+        srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r0 / 4) + r0 % 4);
+        for (int j = 0; j < TN; ++j) {
+          const gpr<f32> x0 = acc_value(acc[i * TN + j][r0]), x1 = acc_value(acc[i * TN + j][r0 + 1]);
+          auto send = select(parity == 0u, x1, x0);
+          auto recv = dpp_value(send, dpp::quad_perm(1, 0, 3, 2));
+          auto lo = select(parity == 0u, x0, recv), hi = select(parity == 0u, recv, x1);
+          Cb.atomic_pk_add_bf16(cvt_bf16x2(lo, hi), at(c_off[j]) + at(srow));
+        }
+      }
+    return;
+  }
   for (int i = 0; i < TM; ++i)
     for (int r = 0; r < 16; ++r) {
       srow = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4);

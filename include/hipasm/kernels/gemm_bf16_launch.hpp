@@ -82,15 +82,18 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   if (!cf.k_tail && K % cf.bk != 0)
     throw rt::error("gemm_bf16: kernel '" + k->name + "' has no K tail (k_tail = false): K (" + std::to_string(K) +
                     ") must be a multiple of its bk (" + std::to_string(cf.bk) + ")");
-  const bool via_workspace = cf.split_k > 1 && cf.out_bf16;
+  if (cf.bf16_atomics && N % 2 != 0)
+    throw rt::error("gemm_bf16: kernel '" + k->name + "' adds bf16 pairs (bf16_atomics): N (" + std::to_string(N) +
+                    ") must be even");
+  const bool via_workspace = cf.split_k > 1 && cf.out_bf16 && !cf.bf16_atomics;
   std::optional<rt::buffer<float>> own_ws;
   if (via_workspace && !workspace) workspace = own_ws.emplace(dev, size_t(M) * N).addr();
   const uint64_t sums = via_workspace ? workspace : c;
   if (cf.split_k > 1) {
     // the split-K partial sums are atomic adds: they start at zero (a host copy, outside the
     // kernel's time)
-    const std::vector<uint32_t> zeros(size_t(M) * N, 0u);
-    dev.copy_to_device(sums, zeros.data(), zeros.size() * 4);
+    const std::vector<uint8_t> zeros(size_t(M) * N * (cf.bf16_atomics ? 2 : 4), 0u);
+    dev.copy_to_device(sums, zeros.data(), zeros.size());
   }
   rt::kernel_args args;
   args.add(sums).add(a).add(b).add(M).add(N).add(K);

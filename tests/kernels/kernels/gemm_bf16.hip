@@ -31,8 +31,10 @@ HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256
 #else
 HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_buffers = 1, .agpr_acc = true}))
 #endif
-// gfx950's 160 KiB of LDS: the 256x256x64 tile with two buffers (128 KiB; gfx942: a compile error)
+// gfx950's 160 KiB of LDS: the 256x256x64 tile with two buffers (128 KiB; gfx942: a compile
+// error); split-K 3 adding bf16 pairs (buffer_atomic_pk_add_bf16: gfx950's)
 #if defined(__gfx950__)
+HIPASM_GEMM_BF16_KERNEL(gemm_split3_pk, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}))
 HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
 #endif
 // No K tail (k_tail = false: K a multiple of bk): the default tile, and the 256x256x64 one-buffer
