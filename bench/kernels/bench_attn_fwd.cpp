@@ -10,6 +10,9 @@
 // bytes, 656 bytes), filled as csrc/cpp_itfs/mha_fwd.cu's init_fmha_fwd_v3_args does, launched
 // with its get_grid_dim: (ceil(ceil(seqlen_q / 256) / (causal ? 2 : 1)), heads, batch) x 512
 // threads. tflops counts the useful FLOPs (4 s_q s_k d per head, halved for causal).
+// bench_kernel_attn_fwd_mi355x: the same built for gfx950 (the double-K MFMAs) on the MI355X
+// model, next to hsa/gfx950/fmha_v3_fwd/fwd_hd128_bf16[_causal].co (fmha_fwd.csv's bf16_cvt 0;
+// the same argument block with the fp8 descale fields after it, zero here; the same grid).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +32,18 @@ namespace fs = std::filesystem;
 namespace rt = hipasm::rt;
 
 namespace {
+
+#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
+constexpr const char* kDevice = "mi355x";
+constexpr const char* kAiterDir = "hsa/gfx950/fmha_v3_fwd";
+constexpr const char* kAiterCvt = "";  // (fmha_fwd.csv: bf16_cvt 0)
+constexpr uint32_t kCus = 256, kXcdCus = 32;
+#else
+constexpr const char* kDevice = "mi300x";
+constexpr const char* kAiterDir = "hsa/gfx942/fmha_v3_fwd/MI300";
+constexpr const char* kAiterCvt = "_rtne";
+constexpr uint32_t kCus = 304, kXcdCus = 38;
+#endif
 
 struct shape {
   uint32_t batch, heads, seqlen;
@@ -87,9 +102,9 @@ int main(int argc, char** argv) {
   }
   fs::path aiter_dir;
   if (argc == 2) {
-    aiter_dir = fs::path(argv[1]) / "hsa/gfx942/fmha_v3_fwd/MI300";
-    if (!fs::exists(aiter_dir / "fwd_hd128_bf16_rtne.co")) {
-      std::fprintf(stderr, "bench_kernel_attn_fwd: no %s/fwd_hd128_bf16_rtne.co: aiter skipped\n", aiter_dir.c_str());
+    aiter_dir = fs::path(argv[1]) / kAiterDir;
+    if (!fs::exists(aiter_dir / (std::string("fwd_hd128_bf16") + kAiterCvt + ".co"))) {
+      std::fprintf(stderr, "bench_kernel_attn_fwd: no %s/fwd_hd128_bf16%s.co: aiter skipped\n", aiter_dir.c_str(), kAiterCvt);
       aiter_dir.clear();
     }
   }
@@ -144,15 +159,15 @@ int main(int argc, char** argv) {
     // one (twice the workgroups, two per CU: idle CUs cost more than the smaller tile);
     // HIPASM_ATTN_BENCH_CONFIG=w8b64 or w4b32 forces one, to compare them on a shape.
     const char* cfg = std::getenv("HIPASM_ATTN_BENCH_CONFIG");
-    bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < 304;
+    bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < kCus;
     if (cfg) w4 = std::string(cfg) == "w4b32";
     const auto& k = s.causal ? (w4 ? causal4 : causal) : (w4 ? plain4 : plain);
     const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
     // Sampled on XCD 0's 38 CUs (docs/timing-model.md, Sampling): all of that XCD's workgroups
     // (ours in causal grids differ in work: one query tile each, longest first; aiter's pair
     // tile i with tile n - 1 - i).
-    rt::profile_options po = bench::profile_for(groups);
-    po.sample_cus = 38;
+    rt::profile_options po = bench::profile_for(groups, kDevice);
+    po.sample_cus = kXcdCus;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -170,8 +185,9 @@ int main(int argc, char** argv) {
     if (verify) ours = ops.O.download();
     double aiter_us = 0;
     if (!aiter_dir.empty()) {
-      const std::string co = s.causal ? "fwd_hd128_bf16_causal_rtne.co" : "fwd_hd128_bf16_rtne.co";
-      const std::string sym = s.causal ? "_ZN5aiter31fmha_fwd_hd128_bf16_causal_rtneE" : "_ZN5aiter24fmha_fwd_hd128_bf16_rtneE";
+      const std::string base = std::string(s.causal ? "fmha_fwd_hd128_bf16_causal" : "fmha_fwd_hd128_bf16") + kAiterCvt;
+      const std::string co = base.substr(5) + ".co";  // (fwd_hd128_...)
+      const std::string sym = "_ZN5aiter" + std::to_string(base.size()) + base + "E";
       auto adev = bench::fresh_device();
       const operands aops(*adev, n_el, tokens * s.heads, cu, verify);
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes((aiter_dir / co).string());
@@ -211,7 +227,8 @@ int main(int argc, char** argv) {
     const double flop = 4.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
     bench::result hr = h;
     hr.tflops = flop / (h.us * 1e6);
-    bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 4 * tokens * s.heads * D + 4.0 * tokens * s.heads);
+    bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 4 * tokens * s.heads * D + 4.0 * tokens * s.heads, false,
+                      std::string(kDevice) == "mi300x" ? nullptr : kDevice);
   }
   return 0;
 }

@@ -378,7 +378,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto read_k = [&](int p) {
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
   };
+  // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7) takes both
+  // halves of a slice in one MFMA: its k order is the two 32x32x8 MFMAs' in sequence, for A and
+  // B alike (QK: the b128 reads; PV: V^T's slot and the two 8-key groups of P it pairs with).
+  constexpr const mfma_atom* DK = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
   auto mfma_qk = [&](int p) {
+    if constexpr (DK != nullptr) {
+      for (int kb = 0; kb < KB; ++kb)
+        if (p == 0) mfma_run(J, *DK, s[kb], kf[kb], qf[0], 0);  // (the tile's first product starts from 0)
+        else mfma_run(J, *DK, s[kb], kf[(p % 2) * KB + kb], qf[p], s[kb]);
+      return;
+    }
     for (int e = 0; e < 2; ++e)
       for (int kb = 0; kb < KB; ++kb)
         if (p == 0 && e == 0)  // the first product of the tile starts from 0 (no accumulator reset)
@@ -391,6 +401,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto mfma_pv = [&](int i) {
     const int p = i / DB, db = i % DB;
+    if constexpr (DK != nullptr) {  // 8-key groups 2p, 2p + 1: P registers 4 (p % 2) .. + 3 of block p / 2
+      mfma_run(J, *DK, o[db], vf[i % VR], pb[p / 2].slice(4 * (p % 2), 4), o[db]);
+      return;
+    }
     for (int e = 0; e < 2; ++e) {
       const int g = 2 * p + e;  // 8-key group: S^T block g / 4, registers 4 (g % 4) ..
       J.v_mfma_f32_32x32x8_bf16(o[db], vf[i % VR].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
