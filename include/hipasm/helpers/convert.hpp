@@ -11,9 +11,10 @@
 // - f32 -> bf16: round to nearest even, NaN stays a (quiet) NaN, as clang's __float2bfloat16 /
 //   (__bf16) casts: v_bfe_u32 + v_add3_u32 (add 0x7fff + the kept lsb), v_or_b32 of the quiet bit
 //   and v_cmp_u_f32 + v_cndmask_b32 for NaN; a pair joins the two high halves with one
-//   v_perm_b32 (v_cvt_pk_bf16_f32 is not on every target): 11 VALU for a pair;
-//   bf16_round::nearest_even_finite drops the NaN check (5 VALU a pair), half_away is pyhip's
-//   rounding (3 VALU a pair).
+//   v_perm_b32: 11 VALU for a pair; bf16_round::nearest_even_finite drops the NaN check (5 VALU
+//   a pair), half_away is pyhip's rounding (3 VALU a pair). A target with v_cvt_pk_bf16_f32
+//   (gfx950: round to nearest even, NaN quiet) takes one VALU a pair (or a value) for both
+//   nearest-even modes.
 // - f32 -> f16: v_cvt_f16_f32 (round to nearest even) for the low half, its SDWA form with
 //   dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE for the high half: 2 VALU for a pair
 //   (v_cvt_pkrtz_f16_f32 would be 1, but rounds toward zero).
@@ -148,6 +149,11 @@ constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtyp
   builder* bp = a.x.b ? a.x.b : b.x.b;
   detail::hctx h(*bp, b.x.loc.line ? b.x.loc : a.x.loc);
   detail::lower L = h.L();
+  if (constexpr int pk = isa::find_instr("v_cvt_pk_bf16_f32"); pk >= 0 && mode != bf16_round::half_away) {
+    detail::reg_ref d = h.v();
+    h.e(static_cast<detail::O>(pk), {detail::reg_op(d), a.x.op, b.x.op});
+    return h.result<dtype::bf16x2>(d);
+  }
   operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
   operand lo = detail::bf16_rne_high(h, a.x.op, k, mode), hi = detail::bf16_rne_high(h, b.x.op, k, mode);
   operand sel = L.smov(detail::imm_op(0x07060302u));
@@ -159,6 +165,11 @@ constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtyp
 constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a, bf16_round mode = bf16_round::nearest_even) {
   detail::hctx h(*a.x.b, a.x.loc);
   detail::lower L = h.L();
+  if (constexpr int pk = isa::find_instr("v_cvt_pk_bf16_f32"); pk >= 0 && mode != bf16_round::half_away) {
+    detail::reg_ref d = h.v();  // (bf16(0) = 0 in the high half)
+    h.e(static_cast<detail::O>(pk), {detail::reg_op(d), a.x.op, detail::imm_op(0)});
+    return h.result<dtype::u32>(d);
+  }
   operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
   operand y = detail::bf16_rne_high(h, a.x.op, k, mode);
   detail::reg_ref d = h.v();
