@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
     else std::fprintf(stderr, "bench_kernel_gemm_bf16: no %s: aiter skipped\n", dir.c_str());
   }
 #if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
-  std::vector<shape> shapes = {{64, 8192, 8192},    {128, 2048, 7168},   {256, 2624, 6144},
-                               {1024, 14336, 8192}, {4096, 4096, 4096}, {8192, 8192, 8192}};
+  std::vector<shape> shapes = {{16, 5120, 6400},   {32, 2304, 16384},   {64, 8192, 8192},  {128, 2048, 7168},
+                               {256, 2624, 6144}, {1024, 14336, 8192}, {4096, 4096, 4096}, {8192, 8192, 8192}};
 #else
   std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192}};
 #endif
@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
   namespace cfg = gemm_bf16_bench;
   const gemm_bf16_kernel_ref t256{cfg::big_name, cfg::big}, t128{"gemm_bf16_default", cfg::mid};
   const gemm_bf16_kernel_ref t64[] = {{"gemm_bf16_64x64", cfg::small}, {"gemm_bf16_64x64_k2", cfg::small_k2},
-                                      {"gemm_bf16_64x64_k4", cfg::small_k4}};
+                                      {"gemm_bf16_64x64_k4", cfg::small_k4}, {"gemm_bf16_64x64_k8", cfg::small_k8}};
   const gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", cfg::big_k32}, t256nn{"gemm_bf16_256nn", cfg::big_nn};
   const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest}, t256w4{"gemm_bf16_256w4", cfg::big4},
       t256w8{"gemm_bf16_256w8", cfg::big8};
@@ -204,7 +204,7 @@ int main(int argc, char** argv) {
     // 64x64 tiles would (1024x6144: 2 of 384 tiles = 8 64x64 tiles against 6 of 1536), else
     // 64x64 with the largest K split that keeps the workgroups within one round of the device
     // (each part's f32 partial tile is an atomic add whose L2 cost outweighs a second round of
-    // tiles; K split only while each part keeps >= 1024 of K); with bf16 out (MI355X), by rounds.
+    // tiles; K split only while each part keeps >= 1024 of K); with bf16 out (MI355X) see below.
     auto groups = [&](const hipasm::kernels::gemm_bf16_config& c) { return c.grid_x(s.n) * c.grid_y(s.m) * c.grid_z(); };
     auto busiest_cu_tiles64 = [&](const hipasm::kernels::gemm_bf16_config& c) {  // in 64x64 tiles of C
       return (groups(c) + kCus - 1) / kCus * (c.bm / 64) * (c.bn / 64);
@@ -216,15 +216,14 @@ int main(int argc, char** argv) {
     else if (!cfg::out16) {
       for (const auto& k : t64)
         if (groups(k.config) <= kCus && s.k / k.config.split_k >= 1024) ours = k;
-    } else {  // bf16 pairs added (bf16_atomics: half an f32 add's bytes): the split whose rounds of
-              // K / split cost least, while each part keeps >= 1024 of K (ties: fewer parts)
-      uint64_t best = ~0ull;
+    } else {  // bf16 pairs added (bf16_atomics: half an f32 add's bytes; 64x64 tiles run several
+              // a CU): the fewest parts that give two workgroups a CU, else the most
       for (const auto& k : t64) {
-        const uint64_t cost = uint64_t(groups(k.config) + kCus - 1) / kCus * (s.k / k.config.split_k);
-        if (s.k / k.config.split_k >= 1024 && cost < best) best = cost, ours = k;
+        ours = k;
+        if (groups(k.config) >= 2 * kCus) break;
       }
     }
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t256x32, t256nn, t128x256, t256w4, t256w8})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t64[3], t256x32, t256nn, t128x256, t256w4, t256w8})
       if (forced && k.name == forced) ours = k;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
