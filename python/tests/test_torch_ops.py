@@ -278,3 +278,36 @@ def test_registration_failure_warns():
                 "print(callable(hipasm.load), [str(x.message)[:70] for x in w])\n")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("True ['hipasm: torch.ops.hipasm.* not registered: RuntimeError"), r.stdout
+
+
+def _attention_reference(q, k, v, causal, scale):
+    """softmax(scale q k^T) v in f64 with torch's autograd (scaled_dot_product_attention where the
+    installed torch has it), dense [b, s, h, d], GQA by repeating the KV heads, bottom-right causal."""
+    b, sq, h, d = q.shape
+    sk, g = k.shape[1], h // k.shape[2]
+    qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2).repeat_interleave(g, 1), v.transpose(1, 2).repeat_interleave(g, 1)
+    s = (qt @ kt.transpose(-1, -2)) * scale
+    if causal:
+        i, j = torch.arange(sq).unsqueeze(1), torch.arange(sk).unsqueeze(0)
+        s = s.masked_fill(j > i + (sk - sq), float("-inf"))
+    return (torch.softmax(s, -1) @ vt).transpose(1, 2)
+
+
+@pytest.mark.parametrize("causal,sq,sk,h,hk,d", [(False, 64, 64, 4, 2, 64), (True, 64, 64, 4, 4, 128),
+                                                  (True, 48, 80, 4, 1, 64), (False, 40, 72, 2, 2, 128)])
+def test_flash_attn_autograd(sim, causal, sq, sk, h, hk, d):
+    q, k, v = bf16((1, sq, h, d), seed=21), bf16((1, sk, hk, d), seed=22), bf16((1, sk, hk, d), seed=23)
+    do = bf16((1, sq, h, d), seed=24)
+    scale = d ** -0.5
+    qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
+    o = hipasm.torch_ops.flash_attn(qg, kg, vg, causal)
+    o.backward(do)
+    qr, kr, vr = (t.double().requires_grad_() for t in (q, k, v))
+    ref = _attention_reference(qr, kr, vr, causal, scale)
+    ref.backward(do.double())
+    close(o, ref.detach(), abs_=1e-2)
+    for got, want in ((qg.grad, qr.grad), (kg.grad, kr.grad), (vg.grad, vr.grad)):
+        assert got.dtype == torch.bfloat16 and got.shape == want.shape
+        # (bf16 inputs, the forward's bf16 O in rowsum(dO O), f32 products, bf16 results)
+        err = (got.double() - want).abs().max().item()
+        assert err <= 2e-2 * want.abs().max().item() + 1e-3, f"max |grad - reference| {err}"
