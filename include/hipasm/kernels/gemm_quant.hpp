@@ -282,6 +282,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
                          AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
+  // The K walk's tiles start at multiples of BK: cols_valid is BK or more, 0, or K % BK, whose
+  // word masks (the same for every staging: one layout of BK columns) are made once.
+  const tile_tail_masks tail = [&] {
+    if constexpr (!VG) return tile_tail_masks{};
+    auto k_tail = J.sgpr<u32>();
+    k_tail = K % BK;
+    return make_tile_tail_masks(J, stb[0], k_tail);
+  }();
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   auto load_tile = [&](int buf) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
@@ -290,9 +298,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       cols_valid = select(loaded < k_tiles, cols_valid, 0u);
       a_ld = a_org + k_cur;
       b_ld = b_org + k_cur;
-      if constexpr (A_TAIL) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      if constexpr (A_TAIL) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, tail);
       else copy_tile_load(J, A, at(a_ld), sta[buf]);
-      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
+      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, tail);
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -365,7 +373,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // epilogue)
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // row scales
   auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // column scales
-  constexpr int token_scale_loads = TOKEN ? 4 * TM + TN : 0;
+  // (with the VGPR copies early, unless they and the accumulators pass 160 VGPRs: 256x256's
+  // 64 + 2 scale VGPRs leave the staging and fragments too few; then in the epilogue)
+  constexpr bool SCALES_EARLY = TOKEN && VG && TM * TN * 16 + 16 * TM + TN <= 160;
+  constexpr int token_scale_loads = SCALES_EARLY ? 4 * TM + TN : 0;
   auto load_token_scales = [&] {
     for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
     auto sa_row = J.vgpr<u32>();
@@ -373,7 +384,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i)
       for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
   };
-  if constexpr (TOKEN && VG) load_token_scales();
+  if constexpr (SCALES_EARLY) load_token_scales();
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
@@ -582,7 +593,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8,
   // 4096x3072x7168).
   constexpr bool EARLY = C.wm * C.wn >= 8;
-  constexpr int CUT = TM * TN * 3 / 2;  // MFMAs of the last slice before barrier 2 (EARLY)
+  // EARLY: LATE MFMAs of the second-to-last slice wait past barrier 1 (its fragments stay in
+  // their registers until slice 0 of the next tile is read, after barrier 2), so that between
+  // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
+  // cycles), each wave has LATE + 2 TM TN - (those left after barrier 2) MFMAs to issue.
+  constexpr int LATE = EARLY && KS > 1 ? TM * TN : 0;
+  constexpr int POST = LATE + 2 * TM * TN;  // MFMAs after barrier 1
+  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read latency)
+  constexpr int AFTER = POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
+  constexpr int CUT = POST - AFTER;
+  // MFMA e of the post-barrier-1 run: the late ones of slice KS - 2, then slice KS - 1's
+  auto mfma_post = [&](int from, int to, bool block_start, int ps) {
+    for (int e = from; e < to; ++e) {
+      if (e < LATE) mfma_part(KS - 2, 2 * TM * TN - LATE + e, 2 * TM * TN - LATE + e + 1, block_start, ps);
+      else mfma_part(KS - 1, e - LATE, e - LATE + 1, block_start, ps);
+    }
+  };
   auto step_single = [&](int parity) {
     const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
     const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
@@ -591,7 +617,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto mfmas = [&] { mfma_part(p, 0, 2 * TM * TN - (p + 2 == KS ? LATE : 0), block_start, ps); };
       auto other = [&] {
         read_slice(0, p + 1);
         if constexpr (BLOCK)
@@ -608,13 +634,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (EARLY) {
-      mfma_part(KS - 1, 0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
+      mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
       copy_tile_store(J, sta[set], As[0]);
       copy_tile_store(J, stb[set], Bs[0]);
-      interleave(J, [&] { mfma_part(KS - 1, 1, CUT, block_start, ps); }, [&] { load_tile(set); });
+      interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set); });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
-      interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * TM * TN, block_start, ps); }, [&] { read_slice(0, 0); });
+      interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
     } else {
       J.s_waitcnt(vmcnt(tile_wait));
       interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
@@ -709,7 +735,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     });
   }
   if constexpr (TOKEN) {
-    if constexpr (!VG) load_token_scales();
+    if constexpr (!SCALES_EARLY) load_token_scales();
     J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
     auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();
