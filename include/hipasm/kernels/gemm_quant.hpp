@@ -27,7 +27,9 @@
 // (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
 // half the LDS, so 128x128x128 tiles fit two workgroups a CU; with 8 waves, one workgroup a CU,
 // the wait for tile k + 1 and its column-tail masks go among the MFMAs before the first barrier
-// and its stores right after it, as in gemm_bf16's one-buffer step). The C tiles are dealt per
+// and its stores right after it, as in gemm_bf16's one-buffer step; half of the second-to-last
+// slice's MFMAs wait past the first barrier, to cover the stores' drain with MFMAs). The column
+// tail's word masks are made once (the K walk's tiles are whole, empty or the one tail K % bk). The C tiles are dealt per
 // XCD (gemm_common.hpp gemm_tile_order: bands of 8 tile rows, of 1024 rows of C for taller tiles). Each tile column starts its K walk
 // at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
 // a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
