@@ -14,12 +14,12 @@ int main(int argc, char** argv) {
   const char* k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
   const char* k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
   using hipasm::kernels::quant_scale;
-  constexpr quant_scale blk = quant_scale::block128, tok = quant_scale::per_token, ten = quant_scale::per_tensor;
+  constexpr quant_scale tok = quant_scale::per_token, ten = quant_scale::per_tensor;
   const std::vector<bench::quant_shape> shapes = {
-      {32, 3072, 7168, k32, 3, blk},     {256, 3072, 7168, k96, 1, blk},   {1024, 3072, 7168, k80, 1, blk},
-      {4096, 3072, 7168, k128, 1, blk},  {32, 7168, 7168, k32, 1, blk},    {256, 7168, 7168, k64, 1, blk},
-      {1024, 7168, 7168, k128, 1, blk},  {4096, 7168, 7168, k128, 1, blk}, {4096, 4096, 4096, k128, 1, blk},
-      {8192, 8192, 8192, k128, 1, blk},
+      {32, 3072, 7168, k32, 3},     {256, 3072, 7168, k96, 1},   {1024, 3072, 7168, k80, 1},
+      {4096, 3072, 7168, k128, 1},  {32, 7168, 7168, k32, 1},    {256, 7168, 7168, k64, 1},
+      {1024, 7168, 7168, k128, 1},  {4096, 7168, 7168, k128, 1}, {4096, 4096, 4096, k128, 1},
+      {8192, 8192, 8192, k128, 1},
       // per-token and per-tensor scales: aiter has no fp8 asm GEMM of them for gfx942 (hsa/gfx942:
       // fp8gemm_blockscale and a block-scale flatmm only), so these rows compare with nothing
       {4096, 4096, 4096, nullptr, 1, tok}, {8192, 8192, 8192, nullptr, 1, tok},

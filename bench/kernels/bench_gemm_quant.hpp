@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ struct quant_shape {
   uint32_t m, n, k;
   const char* aiter_kernel;  // aiter's symbol (its tuning table's choice), nullptr: none
   int aiter_splitk;
-  hipasm::kernels::quant_scale scale = hipasm::kernels::quant_scale::per_token;  // the row's operation
+  // the row's scales; none: the bench's own kind (aiter's family: fp8 block scales, int8 per-token)
+  std::optional<hipasm::kernels::quant_scale> scale{};
 };
 
 // Our configuration for a shape, among the kernels of the row's scale kind (the tile rules below
@@ -46,14 +48,16 @@ struct quant_shape {
 //    of the 304 CUs a workgroup, else the smallest; a tile above 128x128 (int8 128x160) only when
 //    its grid fits the CUs one workgroup each (1024x5120x1280: 256 tiles, where 128x128 leaves 16
 //    CUs two of its 320).
+// (`s.scale` resolved: quant_rows passes the row with its kind)
 inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
+  const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
   auto tiles = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
     return uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
   };
   auto area = [](const hipasm::kernels::gemm_quant_kernel_ref& k) { return k.config.bm * k.config.bn; };
   auto eight = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
-    return k.config.scale == s.scale && k.config.threads() == 512 && k.config.lds_buffers == 1 && !k.config.split_k;
+    return k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 1 && !k.config.split_k;
   };
   const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
   for (const auto& k : ks)
@@ -63,7 +67,7 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
     if (eight(k) && tiles(k) >= 304 && (tiles(k) % 304 == 0 || tiles(k) % 304 >= 152)) return k;
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    if (k.config.scale != s.scale || k.config.threads() > 256 || k.config.split_k) continue;
+    if (k.config.scale != scale || k.config.threads() > 256 || k.config.split_k) continue;
     if (area(k) > 128 * 128 && tiles(k) > 304) continue;
     if (!smallest || area(k) < area(*smallest)) smallest = &k;
     if (tiles(k) >= 152 && (!best || area(k) > area(*best))) best = &k;
@@ -71,7 +75,7 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   if (best) return *best;
   if (smallest) return *smallest;
   for (const auto& k : ks)
-    if (k.config.scale == s.scale) return k;
+    if (k.config.scale == scale) return k;
   return ks.front();
 }
 
@@ -108,13 +112,14 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", kernel, root.c_str());
   }
   std::vector<quant_row> rows;
-  for (const quant_shape& s : shapes) {
-    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    if (!selected(shape)) continue;
+  for (quant_shape s : shapes) {
     // rows of another scale kind than the bench's own (aiter's family: fp8 block scales, int8
     // per-token) name theirs: gemm_fp8_token, gemm_fp8_tensor
     const hipasm::kernels::quant_scale own =
         family == aiter_asm::Family::fp8bs ? hipasm::kernels::quant_scale::block128 : hipasm::kernels::quant_scale::per_token;
+    if (!s.scale) s.scale = own;
+    const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    if (!selected(shape)) continue;
     const std::string label = std::string(kernel) + (s.scale == own ? ""
                                                      : s.scale == hipasm::kernels::quant_scale::per_token ? "_token"
                                                      : s.scale == hipasm::kernels::quant_scale::per_tensor ? "_tensor"
@@ -131,7 +136,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     const hipasm::kernels::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
     if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead (rows of its scales)
       for (const auto& o : ours)
-        if (o.name == forced && o.config.scale == s.scale) kp = &o;
+        if (o.name == forced && o.config.scale == *s.scale) kp = &o;
     const hipasm::kernels::gemm_quant_kernel_ref& k = *kp;
     const hipasm::kernels::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
     for (const auto& o : ours)
