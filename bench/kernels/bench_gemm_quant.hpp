@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -76,7 +77,7 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   if (smallest) return *smallest;
   for (const auto& k : ks)
     if (k.config.scale == scale) return k;
-  return ks.front();
+  throw std::runtime_error("bench pick_quant: no kernel of the row's scale kind in the list");
 }
 
 // Our kernel `k` (its split-K variant `split`, `splits` splits or 0: gemm_quant_launch's pick)
