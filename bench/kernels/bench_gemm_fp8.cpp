@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_block_32x64", gq_bench::fp8_block_32x64},
                                                           {"gemm_fp8_block_32x64_split", gq_bench::fp8_block_32x64_split},
                                                           {"gemm_fp8_token_256x256_1", gq_bench::fp8_token_256x256_1},
+                                                          {"gemm_fp8_token_128x256_1", gq_bench::fp8_token_128x256_1},
                                                           {"gemm_fp8_token_256x128_1", gq_bench::fp8_token_256x128_1},
                                                           {"gemm_fp8_token_128x128", gq_bench::fp8_token_128x128},
                                                           {"gemm_fp8_tensor_256x256_1", gq_bench::fp8_tensor_256x256_1},

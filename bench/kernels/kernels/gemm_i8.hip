@@ -14,3 +14,4 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_i8_token_32x128_split, gq_bench::i8_token_32x128_s
 HIPASM_GEMM_QUANT_KERNEL(gemm_i8_token_128x160, gq_bench::i8_token_128x160)
 HIPASM_GEMM_QUANT_KERNEL(gemm_i8_token_256x128_1, gq_bench::i8_token_256x128_1)
 HIPASM_GEMM_QUANT_KERNEL(gemm_i8_token_256x256_1, gq_bench::i8_token_256x256_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_i8_token_128x256_1, gq_bench::i8_token_128x256_1)
