@@ -737,7 +737,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     });
   }
   if constexpr (TOKEN) {
-    if constexpr (!SCALES_EARLY) load_token_scales();
+    if constexpr (!SCALES_EARLY) {
+      // (the loop's last loads and LDS reads, of tiles past the end, done first: their
+      // registers then hold the scales)
+      J.s_waitcnt(vmcnt(0));
+      J.s_waitcnt(lgkmcnt(0));
+      load_token_scales();
+    }
     J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
     auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();
