@@ -44,6 +44,8 @@ inline constexpr gemm_quant_config fp8_token_256x256_1{.type = quant_type::fp8, 
                                                        .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_tensor_256x128_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
                                                         .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_tensor_128x256_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bn = 256,
+                                                        .wm = 2, .wn = 4, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_tensor_256x256_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
                                                         .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .scale = quant_scale::per_token, .ahead = 2,

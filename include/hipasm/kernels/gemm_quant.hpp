@@ -284,25 +284,24 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
                          AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
-  // The K walk's tiles start at multiples of BK: cols_valid is BK or more, 0, or K % BK, whose
-  // word masks (the same for every staging: one layout of BK columns) are made once.
-  const tile_tail_masks tail = [&] {
-    if constexpr (!VG) return tile_tail_masks{};
-    auto k_tail = J.sgpr<u32>();
-    k_tail = K % BK;
-    return make_tile_tail_masks(J, stb[0], k_tail);
-  }();
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
-  auto load_tile = [&](int buf) {
+  // (tm: the tail masks made once, below; the first tiles' loads, issued before them, make
+  // their own)
+  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
       k_left = K - k_cur;
       J.s_max_i32(cols_valid, k_left, 0);
       cols_valid = select(loaded < k_tiles, cols_valid, 0u);
       a_ld = a_org + k_cur;
       b_ld = b_org + k_cur;
-      if constexpr (A_TAIL) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, tail);
-      else copy_tile_load(J, A, at(a_ld), sta[buf]);
-      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, tail);
+      if constexpr (A_TAIL) {
+        if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
+        else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      } else {
+        copy_tile_load(J, A, at(a_ld), sta[buf]);
+      }
+      if (tm) copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, *tm);
+      else copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -350,6 +349,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // otherwise delayed the first tile's latency; no other VMEM instruction comes before them)
   if constexpr (VG)
     for (int i = 0; i < AH; ++i) load_tile(i);
+  // The K walk's tiles start at multiples of BK: cols_valid is BK or more, 0, or K % BK, whose
+  // word masks (the same for every staging: one layout of BK columns) are made once.
+  const tile_tail_masks tail = [&] {
+    if constexpr (!VG) return tile_tail_masks{};
+    auto k_tail = J.sgpr<u32>();
+    k_tail = K % BK;
+    return make_tile_tail_masks(J, stb[0], k_tail);
+  }();
 
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
   // of each 32-byte slice (one read: the k of two MFMAs).
@@ -570,7 +577,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           copy_tile_store(J, sta[set], As[1 - buf]);
           copy_tile_store(J, stb[set], Bs[1 - buf]);
         }
-        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0);  // (set; read as a constant here: clang-22)
+        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0, &tail);  // (set; read as a constant here: clang-22)
         if constexpr (PS > 1)  // the previous block's
           if (p >= adds_from) scaled_adds(1 - buf, p - adds_from, KS - adds_from);
       };
@@ -639,7 +646,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
       copy_tile_store(J, sta[set], As[0]);
       copy_tile_store(J, stb[set], Bs[0]);
-      interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set); });
+      interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set, &tail); });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
       interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
@@ -649,7 +656,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                  [&] {
                    copy_tile_store(J, sta[set], As[0]);
                    copy_tile_store(J, stb[set], Bs[0]);
-                   load_tile(set);
+                   load_tile(set, &tail);
                  });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
@@ -668,7 +675,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // (two scale sets: the first block's, right before the last tile's loads, as each step
     // issues the next block's: step_vgpr's first wait counts on it)
     if constexpr (SS > 1) load_block_scales(0);
-    load_tile(0);
+    load_tile(0, &tail);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
