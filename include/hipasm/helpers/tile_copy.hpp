@@ -541,7 +541,12 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     if (!cols_valid) g[h].rebind(st.goff);
     else g[h].rebind(select(st.col0 + static_cast<uint32_t>(h) >= valid, past, st.goff, l));
   }
-  if (!tail && cols_valid && !st.o.elem_loads) {
+  if (tail) {
+    // a whole tile: every word kept; else (the tail, or nothing loaded) the tail's masks
+    auto full = b.sgpr<dtype::u32>(l);
+    full = select(detail::u32_view(&b, cols_valid->op) >= st.view.L.cols, 0xffffffffu, 0u, l);
+    for (uint32_t w = 0; w < st.words; ++w) st.mask[static_cast<int>(w)] = tail->mask[static_cast<int>(w)] | full;
+  } else if (cols_valid && !st.o.elem_loads) {
     // Word w of the chunk keeps c = clamp(nb - 4w, 0, 4) bytes, nb = (valid - col0) * eb the
     // chunk's valid bytes (signed): mask = (~0 >> s) >> s with s = 16 - 4c = clamp(q + 16w, 0,
     // 16), q = 16 - 4 nb (two shifts: one by 32 would be a shift by 0). No compares: no
@@ -572,13 +577,6 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
         }
       }
     }
-  }
-  // The tail masks' ORs after the loads (only the store reads the masks): the loads go out first.
-  if (tail) {
-    // a whole tile: every word kept; else (the tail, or nothing loaded) the tail's masks
-    auto full = b.sgpr<dtype::u32>(l);
-    full = select(detail::u32_view(&b, cols_valid->op) >= st.view.L.cols, 0xffffffffu, 0u, l);
-    for (uint32_t w = 0; w < st.words; ++w) st.mask[static_cast<int>(w)] = tail->mask[static_cast<int>(w)] | full;
   }
   return st.loads();
 }

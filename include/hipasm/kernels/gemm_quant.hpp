@@ -285,7 +285,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                          AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
-  // (tm: the tail masks made once, below; the first tiles' loads, issued before them, make
+  // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
   // their own)
   auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
@@ -347,15 +347,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // VGPR copies: the first `ahead` tiles' loads go out before the rest of the setup (LDS
   // addresses, accumulators set to zero, scale offsets: ~100-200 instructions a wave, which
   // otherwise delayed the first tile's latency; no other VMEM instruction comes before them)
-  if constexpr (VG)
-    for (int i = 0; i < AH; ++i) load_tile(i);
   // The K walk's tiles start at multiples of BK: cols_valid is BK or more, 0, or K % BK, whose
-  // word masks (the same for every staging: one layout of BK columns) are made once.
+  // word masks (the same for every staging: one layout of BK columns) are made once: int8 after
+  // the first tiles' loads (only B's masked: its own masks after A's loads delay less), fp8
+  // before them (A and B masked: their own masks would come before each's loads).
   const tile_tail_masks tail = [&] {
-    if constexpr (!VG) return tile_tail_masks{};
-    auto k_tail = J.sgpr<u32>();
-    k_tail = K % BK;
-    return make_tile_tail_masks(J, stb[0], k_tail);
+    if constexpr (!VG) {
+      return tile_tail_masks{};
+    } else {
+      if constexpr (!A_TAIL)
+        for (int i = 0; i < AH; ++i) load_tile(i);
+      auto k_tail = J.sgpr<u32>();
+      k_tail = K % BK;
+      const tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
+      if constexpr (A_TAIL)
+        for (int i = 0; i < AH; ++i) load_tile(i, &t);
+      return t;
+    }
   }();
 
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
