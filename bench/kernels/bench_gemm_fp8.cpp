@@ -2,7 +2,8 @@
 // scales against aiter's fp8gemm_blockscale asm kernels (bench_gemm_quant.hpp): DeepSeek-V3
 // shapes of aiter's a8w8_blockscale_bpreshuffle_tuned_gemm_dsv3.csv (K 7168; aiter tuned them
 // on 80 CUs, the kernel and split-K of that row run here on the MI300X model) and 4096^3,
-// 8192^3 (aiter's 128x128 kernel).
+// 8192^3 (aiter's 128x128 kernel); and with per-token and per-tensor scales on 4096^3 and
+// 8192^3 (rows gemm_fp8_token, gemm_fp8_tensor; no aiter counterpart).
 #include "bench_gemm_quant.hpp"
 #include "gemm_quant_bench_configs.hpp"
 
@@ -12,11 +13,17 @@ int main(int argc, char** argv) {
   const char* k80 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_80x128E";
   const char* k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
   const char* k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
+  using hipasm::kernels::quant_scale;
+  constexpr quant_scale tok = quant_scale::per_token, ten = quant_scale::per_tensor;
   const std::vector<bench::quant_shape> shapes = {
       {32, 3072, 7168, k32, 3},     {256, 3072, 7168, k96, 1},   {1024, 3072, 7168, k80, 1},
       {4096, 3072, 7168, k128, 1},  {32, 7168, 7168, k32, 1},    {256, 7168, 7168, k64, 1},
       {1024, 7168, 7168, k128, 1},  {4096, 7168, 7168, k128, 1}, {4096, 4096, 4096, k128, 1},
-      {8192, 8192, 8192, k128, 1}};
+      {8192, 8192, 8192, k128, 1},
+      // per-token and per-tensor scales: aiter has no fp8 asm GEMM of them for gfx942 (hsa/gfx942:
+      // fp8gemm_blockscale and a block-scale flatmm only), so these rows compare with nothing
+      {4096, 4096, 4096, nullptr, 1, tok}, {8192, 8192, 8192, nullptr, 1, tok},
+      {4096, 4096, 4096, nullptr, 1, ten}, {8192, 8192, 8192, nullptr, 1, ten}};
   const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ours = {{"gemm_fp8_block_256x128", gq_bench::fp8_block_256x128},
                                                           {"gemm_fp8_block_256x128_1", gq_bench::fp8_block_256x128_1},
                                                           {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
@@ -25,6 +32,13 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
                                                           {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split},
                                                           {"gemm_fp8_block_32x64", gq_bench::fp8_block_32x64},
-                                                          {"gemm_fp8_block_32x64_split", gq_bench::fp8_block_32x64_split}};
+                                                          {"gemm_fp8_block_32x64_split", gq_bench::fp8_block_32x64_split},
+                                                          {"gemm_fp8_token_256x256_1", gq_bench::fp8_token_256x256_1},
+                                                          {"gemm_fp8_token_128x256_1", gq_bench::fp8_token_128x256_1},
+                                                          {"gemm_fp8_token_256x128_1", gq_bench::fp8_token_256x128_1},
+                                                          {"gemm_fp8_token_128x128", gq_bench::fp8_token_128x128},
+                                                          {"gemm_fp8_tensor_256x256_1", gq_bench::fp8_tensor_256x256_1},
+                                                          {"gemm_fp8_tensor_128x256_1", gq_bench::fp8_tensor_128x256_1},
+                                                          {"gemm_fp8_tensor_256x128_1", gq_bench::fp8_tensor_256x128_1}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
 }

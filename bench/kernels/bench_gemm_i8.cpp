@@ -13,7 +13,10 @@ int main(int argc, char** argv) {
       {64, 1536, 5120, k16, 1},    {1024, 1536, 5120, k48, 1},  {4096, 1536, 5120, k112, 1},
       {256, 5120, 1280, k48, 1},   {1024, 5120, 1280, k112, 1}, {4096, 5120, 1280, k112, 1},
       {4096, 4096, 4096, k112, 1}, {8192, 8192, 8192, k112, 1}};
-  const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ours = {{"gemm_i8_token_256x128", gq_bench::i8_token_256x128},
+  const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ours = {{"gemm_i8_token_128x256_1", gq_bench::i8_token_128x256_1},
+                                                          {"gemm_i8_token_256x128_1", gq_bench::i8_token_256x128_1},
+                                                          {"gemm_i8_token_256x128", gq_bench::i8_token_256x128},
+                                                          {"gemm_i8_token_256x256_1", gq_bench::i8_token_256x256_1},
                                                           {"gemm_i8_token_128x256", gq_bench::i8_token_128x256},
                                                           {"gemm_i8_token_128x160", gq_bench::i8_token_128x160},
                                                           {"gemm_i8_token_128x128", gq_bench::i8_token_128x128},

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,33 +31,53 @@ struct quant_shape {
   uint32_t m, n, k;
   const char* aiter_kernel;  // aiter's symbol (its tuning table's choice), nullptr: none
   int aiter_splitk;
+  // the row's scales; none: the bench's own kind (aiter's family: fp8 block scales, int8 per-token)
+  std::optional<hipasm::kernels::quant_scale> scale{};
 };
 
-// Our configuration for a shape: an 8-wave tile with one LDS buffer (fp8 256x128: one
-// workgroup a CU, 3/4 of the L1 traffic of two 128x128 workgroups) when its grid fills the 304
-// CUs at least once and its last round at least half (4096^3's 512 tiles gain; 4096x3072x7168's
-// 384 tiles, 1.26 rounds, lose). Else, of the tiles of up to 4 waves
-// (the 8-wave ones with two LDS buffers ran slower on every shape tried; GEMM_QUANT_BENCH_KERNEL
-// runs them), the largest whose grid gives at least half of the 304 CUs a workgroup, else the
-// smallest; a tile above 128x128 (int8 128x160) only when its grid fits the CUs one workgroup
-// each (1024x5120x1280: 256 tiles, where 128x128 leaves 16 CUs two of its 320).
+// Our configuration for a shape, among the kernels of the row's scale kind (the tile rules below
+// were measured per kind: fp8's 256x128 one-buffer tile is a block-scale kernel, per-token and
+// per-tensor rows have their own). Measured on the timing model (bench_kernel_gemm_i8, _fp8):
+// 1. An 8-wave tile with one LDS buffer (one workgroup a CU) whose grid is one round of at least
+//    half of the 304 CUs, the largest such, when K is 16 tiles or more (4096x1536x5120: 192
+//    tiles of 256x128; 4096^3: 256 of 256x256; with K 1280 the prologue and epilogue of the big
+//    tile lose to 128x160).
+// 2. An 8-wave one-buffer tile whose grid fills the 304 CUs at least once and its last round at
+//    least half (fp8 4096^3's 512 tiles gain; 4096x3072x7168's 384 tiles, 1.26 rounds, lose).
+// 3. Else, of the tiles of up to 4 waves (the 8-wave ones with two LDS buffers ran slower on every
+//    shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose grid gives at least half
+//    of the 304 CUs a workgroup, else the smallest; a tile above 128x128 (int8 128x160) only when
+//    its grid fits the CUs one workgroup each (1024x5120x1280: 256 tiles, where 128x128 leaves 16
+//    CUs two of its 320).
+// (`s.scale` resolved: quant_rows passes the row with its kind)
 inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
-  for (const auto& k : ks) {
-    if (k.config.threads() != 512 || k.config.lds_buffers != 1 || k.config.split_k) continue;
-    const uint64_t tiles = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
-    if (tiles >= 304 && (tiles % 304 == 0 || tiles % 304 >= 152)) return k;
-  }
+  const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
+  auto tiles = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
+    return uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
+  };
+  auto area = [](const hipasm::kernels::gemm_quant_kernel_ref& k) { return k.config.bm * k.config.bn; };
+  auto eight = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
+    return k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 1 && !k.config.split_k;
+  };
+  const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
+  for (const auto& k : ks)
+    if (eight(k) && s.k >= 16 * k.config.bk && tiles(k) >= 152 && tiles(k) <= 304 && (!one || area(k) > area(*one))) one = &k;
+  if (one) return *one;
+  for (const auto& k : ks)
+    if (eight(k) && tiles(k) >= 304 && (tiles(k) % 304 == 0 || tiles(k) % 304 >= 152)) return k;
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
-    if (k.config.threads() > 256 || k.config.split_k) continue;
-    const uint32_t area = k.config.bm * k.config.bn;
-    const uint64_t tiles = uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
-    if (area > 128 * 128 && tiles > 304) continue;
-    if (!smallest || area < smallest->config.bm * smallest->config.bn) smallest = &k;
-    if (tiles >= 152 && (!best || area > best->config.bm * best->config.bn)) best = &k;
+    if (k.config.scale != scale || k.config.threads() > 256 || k.config.split_k) continue;
+    if (area(k) > 128 * 128 && tiles(k) > 304) continue;
+    if (!smallest || area(k) < area(*smallest)) smallest = &k;
+    if (tiles(k) >= 152 && (!best || area(k) > area(*best))) best = &k;
   }
-  return best ? *best : smallest ? *smallest : ks.front();
+  if (best) return *best;
+  if (smallest) return *smallest;
+  for (const auto& k : ks)
+    if (k.config.scale == scale) return k;
+  throw std::runtime_error("bench pick_quant: no kernel of the row's scale kind in the list");
 }
 
 // Our kernel `k` (its split-K variant `split`, `splits` splits or 0: gemm_quant_launch's pick)
@@ -91,9 +113,18 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", kernel, root.c_str());
   }
   std::vector<quant_row> rows;
-  for (const quant_shape& s : shapes) {
+  for (quant_shape s : shapes) {
+    // rows of another scale kind than the bench's own (aiter's family: fp8 block scales, int8
+    // per-token) name theirs: gemm_fp8_token, gemm_fp8_tensor
+    const hipasm::kernels::quant_scale own =
+        family == aiter_asm::Family::fp8bs ? hipasm::kernels::quant_scale::block128 : hipasm::kernels::quant_scale::per_token;
+    if (!s.scale) s.scale = own;
     const std::string shape = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
     if (!selected(shape)) continue;
+    const std::string label = std::string(kernel) + (s.scale == own ? ""
+                                                     : s.scale == hipasm::kernels::quant_scale::per_token ? "_token"
+                                                     : s.scale == hipasm::kernels::quant_scale::per_tensor ? "_tensor"
+                                                                                                           : "_block");
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     po.device = "mi300x";
@@ -104,9 +135,9 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
     const hipasm::kernels::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
-    if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead
+    if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead (rows of its scales)
       for (const auto& o : ours)
-        if (o.name == forced) kp = &o;
+        if (o.name == forced && o.config.scale == *s.scale) kp = &o;
     const hipasm::kernels::gemm_quant_kernel_ref& k = *kp;
     const hipasm::kernels::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
     for (const auto& o : ours)
@@ -130,9 +161,9 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
       aiter_us = arep.profile->time_us;
     }
     // traffic: A, B once, C in bf16 (the scales are small)
-    std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", kernel, shape.c_str(),
+    std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", label.c_str(), shape.c_str(),
                  used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
-    print_line(kernel, shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
     rows.push_back({shape, h.us, aiter_us});
   }
   return rows;

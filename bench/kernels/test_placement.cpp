@@ -121,3 +121,26 @@ TEST_CASE("bench placement: aiter fp8 4096x3072x7168 after our allocations", "[.
   }
   CHECK(aiter_us(*bench::fresh_device()) == alone);  // (and again after all that: the same)
 }
+
+// The benchmarks' tile pick looks only at kernels of the row's scale kind: fp8's 8-wave 256x128
+// one-buffer tile is a block-scale kernel, so a per-token row of a grid it would fit takes the
+// per-token kernels' pick, and the block row takes it (no simulation: the pick only).
+TEST_CASE("bench pick_quant: only kernels of the row's scale kind", "[bench]") {
+  using hipasm::kernels::quant_scale;
+  const std::vector<hipasm::kernels::gemm_quant_kernel_ref> ks = {
+      {"gemm_fp8_block_256x128_1", gq_bench::fp8_block_256x128_1},
+      {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
+      {"gemm_fp8_token_128x128", gq_bench::fp8_token_128x128},
+      {"gemm_fp8_token_256x128_1", gq_bench::fp8_token_256x128_1}};
+  const bench::quant_shape block{8192, 8192, 8192, k128, 1, quant_scale::block128};
+  const bench::quant_shape token{8192, 8192, 8192, nullptr, 1, quant_scale::per_token};
+  const bench::quant_shape tensor{8192, 8192, 8192, nullptr, 1, quant_scale::per_tensor};
+  CHECK(bench::pick_quant(ks, block).name == "gemm_fp8_block_256x128_1");
+  CHECK(bench::pick_quant(ks, token).name == "gemm_fp8_token_256x128_1");
+  // one round of 192 tiles with K of 40 tiles: the one-round rule, the per-token kernel
+  CHECK(bench::pick_quant(ks, {4096, 1536, 5120, nullptr, 1, quant_scale::per_token}).name == "gemm_fp8_token_256x128_1");
+  // K of 10 tiles: not the one-round rule; a 4-wave tile of the kind
+  CHECK(bench::pick_quant(ks, {4096, 1536, 1280, nullptr, 1, quant_scale::per_token}).name == "gemm_fp8_token_128x128");
+  // no kernel of the kind: an error, not another kind's kernel
+  CHECK_THROWS_WITH(bench::pick_quant(ks, tensor), Catch::Contains("no kernel of the row's scale kind"));
+}

@@ -212,6 +212,14 @@ TEST_CASE("copy_tile_load / copy_tile_store: a second view, column tails at any 
   for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);
 }
 
+// Masks made once for the tail (make_tile_tail_masks with cols_valid % the view's columns): a
+// tile that is the tail, a whole one (cols_valid past it: every word kept though the masks are
+// the tail's), none (cols_valid 0).
+TEST_CASE("copy_tile_load with tail masks made once: the tail, whole tiles, empty tiles", "[tile]") {
+  for (uint32_t v : {0u, 5u, 16u, 31u, 32u, 37u, 63u}) run_split("tiles_gemm_tail", 128, 32, 256, 4096 * 2, 128, v, 2);
+  for (uint32_t v : {0u, 1u, 7u, 13u, 63u, 64u, 100u}) run_split("tiles_bf16_swz_tail", 128, 64, 256, 192, 64, v, 4);
+}
+
 TEST_CASE("copy_tile_prepare before copy_tile_store: the same tile (column tails, element loads)", "[tile]") {
   for (uint32_t v : {0u, 5u, 16u, 31u, 32u}) run_split("tiles_gemm_prep", 128, 32, 256, 4096 * 2, 128, v, 2);
   for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem_prep", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);

@@ -179,6 +179,9 @@ const gemm_quant_kernel_ref kFp8BlockW64{"gq_fp8_block_w64", gq_configs::fp8_blo
 const gemm_quant_kernel_ref kI8TokenW160{"gq_i8_token_w160", gq_configs::i8_token_w160};
 const gemm_quant_kernel_ref kFp8BlockW8{"gq_fp8_block_w8", gq_configs::fp8_block_w8};
 const gemm_quant_kernel_ref kFp8TokenW8{"gq_fp8_token_w8", gq_configs::fp8_token_w8};
+const gemm_quant_kernel_ref kI8TokenW8{"gq_i8_token_w8", gq_configs::i8_token_w8};
+const gemm_quant_kernel_ref kI8TokenW8x256{"gq_i8_token_w8_256", gq_configs::i8_token_w8_256};
+const gemm_quant_kernel_ref kI8TokenW8N256{"gq_i8_token_w8_n256", gq_configs::i8_token_w8_n256};
 const gemm_quant_kernel_ref kFp8BlockSplit64{"gq_fp8_block_split64", gq_configs::fp8_block_split64};
 const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_token_split};
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
@@ -254,6 +257,19 @@ TEST_CASE("gemm_quant fp8: 8 waves and one LDS buffer (the next tile's wait befo
   run_random(kFp8TokenW8, nullptr, 200, 100, 900);  // 2 x 2 tiles, 8 K tiles (the last 4 columns), two ahead
   run_random(kFp8TokenW8, nullptr, 130, 64, 520);   // 5 K tiles (odd; the last 8 columns)
   run_random(kFp8TokenW8, nullptr, 5, 3, 4);
+}
+
+// int8, 8 waves and one LDS buffer: half of the second-to-last slice's MFMAs run after the first
+// barrier (its fragments held until the next tile's first reads); 256x256 loads the per-token
+// scales in the epilogue. M, N and K tails (a K tail inside a 16-byte chunk: B's masks, made once
+// for K % 128), odd and even tile counts, one K tile.
+TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256x256 tiles", "[gemm_quant]") {
+  run_random(kI8TokenW8, nullptr, 300, 200, 904);    // 2 x 2 tiles (M, N tails), 8 K tiles (the last 8 columns)
+  run_random(kI8TokenW8, nullptr, 256, 128, 644);    // one full tile, 6 K tiles (the last 4 bytes)
+  run_random(kI8TokenW8, nullptr, 20, 70, 100);      // K below a tile
+  run_random(kI8TokenW8N256, nullptr, 200, 300, 648);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 8 columns)
+  run_random(kI8TokenW8x256, nullptr, 270, 300, 520);  // 2 x 2 tiles, 5 K tiles (odd; the last 8 columns)
+  run_random(kI8TokenW8x256, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.

@@ -1,5 +1,6 @@
 // bench_kernel_gemm_fp8's kernels: the library's fp8 GEMM with 128x128 block scales (the
-// operation of aiter's fp8gemm_blockscale asm kernels), bf16 out, several workgroup tiles.
+// operation of aiter's fp8gemm_blockscale asm kernels), bf16 out, several workgroup tiles; and
+// with per-token and per-tensor scales.
 #include <hipasm/kernels/gemm_quant.hpp>
 
 #include "gemm_quant_bench_configs.hpp"
@@ -13,3 +14,10 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x128_split, gq_bench::fp8_block_64x128
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x128_split, gq_bench::fp8_block_32x128_split)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x64, gq_bench::fp8_block_32x64)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x64_split, gq_bench::fp8_block_32x64_split)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_128x128, gq_bench::fp8_token_128x128)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x128_1, gq_bench::fp8_token_256x128_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x256_1, gq_bench::fp8_token_256x256_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_128x256_1, gq_bench::fp8_token_128x256_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x128_1, gq_bench::fp8_tensor_256x128_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_1, gq_bench::fp8_tensor_256x256_1)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_128x256_1, gq_bench::fp8_tensor_128x256_1)

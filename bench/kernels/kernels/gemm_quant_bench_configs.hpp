@@ -32,6 +32,22 @@ inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .s
 // (bench_gemm_quant.hpp pick_quant).
 inline constexpr gemm_quant_config fp8_block_256x128_1{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                        .wm = 4, .wn = 2, .lds_buffers = 1};
+// fp8 with per-token and per-tensor scales (no aiter asm counterpart on gfx942: its fp8 asm
+// GEMMs are block-scale): the int8 tiles' configurations
+inline constexpr gemm_quant_config fp8_token_128x128{.type = quant_type::fp8, .scale = quant_scale::per_token, .ahead = 2,
+                                                     .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_token_256x128_1{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 256,
+                                                       .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_token_128x256_1{.type = quant_type::fp8, .scale = quant_scale::per_token, .bn = 256,
+                                                       .wm = 2, .wn = 4, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_token_256x256_1{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 256,
+                                                       .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_tensor_256x128_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
+                                                        .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_tensor_128x256_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bn = 256,
+                                                        .wm = 2, .wn = 4, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config fp8_tensor_256x256_1{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
+                                                        .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x128{.type = quant_type::i8, .scale = quant_scale::per_token, .ahead = 2,
                                                     .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_64x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64, .ahead = 2,
@@ -41,6 +57,15 @@ inline constexpr gemm_quant_config i8_token_32x128{.type = quant_type::i8, .scal
 inline constexpr gemm_quant_config i8_token_256x128{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                     .bk = 64, .wm = 4, .wn = 2};
 // 128x160: 4 waves of 32x160 (one A and five B fragments a slice), one tile ahead, one LDS buffer
+// int8 8 waves, one LDS buffer (one workgroup a CU): 128x256 and 256x128 (waves of 64x64) two
+// tiles ahead (128x256 first: it ran faster on 4096x1536x5120 and 8192^3); 256x256 (waves of 128x64, 64 KiB of LDS) one tile ahead (two
+// do not fit the VGPRs). Picked for grids of one round and for full ones (pick_quant).
+inline constexpr gemm_quant_config i8_token_128x256_1{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
+                                                      .wm = 2, .wn = 4, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config i8_token_256x128_1{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
+                                                      .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config i8_token_256x256_1{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
+                                                      .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
                                                     .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,

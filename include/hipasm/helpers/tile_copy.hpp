@@ -480,13 +480,55 @@ constexpr tile_staging make_tile_staging(builder J, const lds_view& V, const val
   return st;
 }
 
+// A split copy's column-tail masks for one tail, made once: a walk over the columns in tiles of
+// the view's width (a GEMM's K loop with tiles starting at multiples of it) loads tiles whose
+// cols_valid is the whole width or more, 0 or less (every chunk past the V#: zeros), or the one
+// tail (K mod the width). copy_tile_load(..., cols_valid, tail) then takes each word's mask as
+// the tail's or all ones (one v_or a word) instead of computing it (5 VALU a word), VALU that in
+// a pipelined loop competes with the MFMAs for the SIMD's VALU issue turns.
+struct tile_tail_masks {
+  gpr<dtype::u32> mask;  // the staging's words for cols_valid = the tail
+  uint32_t cols = 0, cpr = 0, vel = 0, words = 0;  // the layout they were made for
+};
+
+constexpr tile_tail_masks make_tile_tail_masks(builder J, const tile_staging& st, const val<dtype::u32>& tail_cols,
+                                               std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  tile_tail_masks t;
+  if (st.steps == 0 || !st.col_tail || st.o.elem_loads) {
+    b.fail(sl, "make_tile_tail_masks: needs a staging made by make_tile_staging with col_tail = true (no elem_loads)");
+    return t;
+  }
+  t.cols = st.view.L.cols;
+  t.cpr = st.cpr;
+  t.vel = st.vel;
+  t.words = st.words;
+  t.mask.rebind(b.vgpr<dtype::u32>(static_cast<int>(st.words), l).named("tail_mask"));
+  auto tc = b.sgpr<dtype::u32>(l);
+  tc = tail_cols;
+  const gpr<dtype::i32> q = detail::tail_mask_base(b, val<dtype::u32>(tc, l).x, st.col0, st.view.L.elem_bytes, l);
+  for (uint32_t w = 0; w < st.words; ++w) detail::tail_word_mask(b, q, static_cast<int32_t>(16 * w), t.mask[static_cast<int>(w)], l);
+  return t;
+}
+
 namespace detail {
 constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset origin, tile_staging& st,
-                                       const xval* cols_valid, std::source_location l) {
+                                       const xval* cols_valid, std::source_location l,
+                                       const tile_tail_masks* tail = nullptr) {
   builder& b = *J.self();
   const src_loc sl = to_src_loc(l);
   b.note_loc(sl);
   if (!staged_load_ok(b, sl, st.steps, st.col_tail, cols_valid, "make_tile_staging")) return 0;
+  if (tail && (tail->words != st.words || tail->cpr != st.cpr || tail->vel != st.vel || tail->cols != st.view.L.cols)) {
+    b.fail(sl, "copy_tile_load: the tail masks were made for another staging layout (make_tile_tail_masks)");
+    return 0;
+  }
+  if (tail && cols_valid->is_reg(reg_class::vgpr)) {
+    b.fail(sl, "copy_tile_load: with tail masks cols_valid must be wave-uniform (an SGPR)");
+    return 0;
+  }
   const lds_layout& L = st.view.L;
   const uint32_t T = st.o.threads, eb = L.elem_bytes;
   const val<dtype::u32> valid = cols_valid ? val<dtype::u32>(detail::u32_view(&b, cols_valid->op), l) : val<dtype::u32>(0u, l);
@@ -499,7 +541,12 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     if (!cols_valid) g[h].rebind(st.goff);
     else g[h].rebind(select(st.col0 + static_cast<uint32_t>(h) >= valid, past, st.goff, l));
   }
-  if (cols_valid && !st.o.elem_loads) {
+  if (tail) {
+    // a whole tile: every word kept; else (the tail, or nothing loaded) the tail's masks
+    auto full = b.sgpr<dtype::u32>(l);
+    full = select(detail::u32_view(&b, cols_valid->op) >= st.view.L.cols, 0xffffffffu, 0u, l);
+    for (uint32_t w = 0; w < st.words; ++w) st.mask[static_cast<int>(w)] = tail->mask[static_cast<int>(w)] | full;
+  } else if (cols_valid && !st.o.elem_loads) {
     // Word w of the chunk keeps c = clamp(nb - 4w, 0, 4) bytes, nb = (valid - col0) * eb the
     // chunk's valid bytes (signed): mask = (~0 >> s) >> s with s = 16 - 4c = clamp(q + 16w, 0,
     // 16), q = 16 - 4 nb (two shifts: one by 32 would be a shift by 0). No compares: no
@@ -546,6 +593,13 @@ constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin,
                                   const val<dtype::u32>& cols_valid,
                                   std::source_location l = std::source_location::current()) {
   return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l);
+}
+// The same, the word masks from `tail` (make_tile_tail_masks): cols_valid must be the whole
+// view width or more, 0 or less, or the tail the masks were made for.
+constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin, tile_staging& st,
+                                  const val<dtype::u32>& cols_valid, const tile_tail_masks& tail,
+                                  std::source_location l = std::source_location::current()) {
+  return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l, &tail);
 }
 
 namespace detail {

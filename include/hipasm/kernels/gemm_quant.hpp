@@ -27,7 +27,9 @@
 // (lds_buffers = 1: tile k + 1 stored between two barriers while the last slice's MFMAs run,
 // half the LDS, so 128x128x128 tiles fit two workgroups a CU; with 8 waves, one workgroup a CU,
 // the wait for tile k + 1 and its column-tail masks go among the MFMAs before the first barrier
-// and its stores right after it, as in gemm_bf16's one-buffer step). The C tiles are dealt per
+// and its stores right after it, as in gemm_bf16's one-buffer step; half of the second-to-last
+// slice's MFMAs wait past the first barrier, to cover the stores' drain with MFMAs). The column
+// tail's word masks are made once (the K walk's tiles are whole, empty or the one tail K % bk). The C tiles are dealt per
 // XCD (gemm_common.hpp gemm_tile_order: bands of 8 tile rows, of 1024 rows of C for taller tiles). Each tile column starts its K walk
 // at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
 // a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
@@ -283,16 +285,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                          AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
 
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
-  auto load_tile = [&](int buf) {
+  // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
+  // their own)
+  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
       k_left = K - k_cur;
       J.s_max_i32(cols_valid, k_left, 0);
       cols_valid = select(loaded < k_tiles, cols_valid, 0u);
       a_ld = a_org + k_cur;
       b_ld = b_org + k_cur;
-      if constexpr (A_TAIL) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
-      else copy_tile_load(J, A, at(a_ld), sta[buf]);
-      copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
+      if constexpr (A_TAIL) {
+        if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
+        else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+      } else {
+        copy_tile_load(J, A, at(a_ld), sta[buf]);
+      }
+      if (tm) copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, *tm);
+      else copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -338,8 +347,24 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // VGPR copies: the first `ahead` tiles' loads go out before the rest of the setup (LDS
   // addresses, accumulators set to zero, scale offsets: ~100-200 instructions a wave, which
   // otherwise delayed the first tile's latency; no other VMEM instruction comes before them)
-  if constexpr (VG)
-    for (int i = 0; i < AH; ++i) load_tile(i);
+  // The K walk's tiles start at multiples of BK: cols_valid is BK or more, 0, or K % BK, whose
+  // word masks (the same for every staging: one layout of BK columns) are made once: int8 after
+  // the first tiles' loads (only B's masked: its own masks after A's loads delay less), fp8
+  // before them (A and B masked: their own masks would come before each's loads).
+  const tile_tail_masks tail = [&] {
+    if constexpr (!VG) {
+      return tile_tail_masks{};
+    } else {
+      if constexpr (!A_TAIL)
+        for (int i = 0; i < AH; ++i) load_tile(i);
+      auto k_tail = J.sgpr<u32>();
+      k_tail = K % BK;
+      const tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
+      if constexpr (A_TAIL)
+        for (int i = 0; i < AH; ++i) load_tile(i, &t);
+      return t;
+    }
+  }();
 
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
   // of each 32-byte slice (one read: the k of two MFMAs).
@@ -365,7 +390,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // epilogue)
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // row scales
   auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // column scales
-  constexpr int token_scale_loads = TOKEN ? 4 * TM + TN : 0;
+  // (with the VGPR copies early, unless they and the accumulators pass 160 VGPRs: 256x256's
+  // 64 + 2 scale VGPRs leave the staging and fragments too few; then in the epilogue)
+  constexpr bool SCALES_EARLY = TOKEN && VG && TM * TN * 16 + 16 * TM + TN <= 160;
+  constexpr int token_scale_loads = SCALES_EARLY ? 4 * TM + TN : 0;
   auto load_token_scales = [&] {
     for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
     auto sa_row = J.vgpr<u32>();
@@ -373,7 +401,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i)
       for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
   };
-  if constexpr (TOKEN && VG) load_token_scales();
+  if constexpr (SCALES_EARLY) load_token_scales();
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
@@ -557,7 +585,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           copy_tile_store(J, sta[set], As[1 - buf]);
           copy_tile_store(J, stb[set], Bs[1 - buf]);
         }
-        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0);  // (set; read as a constant here: clang-22)
+        if (p == load_at) load_tile(AH > 1 ? 1 - buf : 0, &tail);  // (set; read as a constant here: clang-22)
         if constexpr (PS > 1)  // the previous block's
           if (p >= adds_from) scaled_adds(1 - buf, p - adds_from, KS - adds_from);
       };
@@ -582,7 +610,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8,
   // 4096x3072x7168).
   constexpr bool EARLY = C.wm * C.wn >= 8;
-  constexpr int CUT = TM * TN * 3 / 2;  // MFMAs of the last slice before barrier 2 (EARLY)
+  // EARLY: LATE MFMAs of the second-to-last slice wait past barrier 1 (its fragments stay in
+  // their registers until slice 0 of the next tile is read, after barrier 2), so that between
+  // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
+  // cycles), each wave has LATE + 2 TM TN - (those left after barrier 2) MFMAs to issue.
+  constexpr int LATE = EARLY && KS > 1 ? TM * TN : 0;
+  constexpr int POST = LATE + 2 * TM * TN;  // MFMAs after barrier 1
+  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read latency)
+  constexpr int AFTER = POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
+  constexpr int CUT = POST - AFTER;
+  // MFMA e of the post-barrier-1 run: the late ones of slice KS - 2, then slice KS - 1's
+  auto mfma_post = [&](int from, int to, bool block_start, int ps) {
+    for (int e = from; e < to; ++e) {
+      if (e < LATE) mfma_part(KS - 2, 2 * TM * TN - LATE + e, 2 * TM * TN - LATE + e + 1, block_start, ps);
+      else mfma_part(KS - 1, e - LATE, e - LATE + 1, block_start, ps);
+    }
+  };
   auto step_single = [&](int parity) {
     const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
     const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
@@ -591,7 +634,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto mfmas = [&] { mfma_part(p, 0, 2 * TM * TN - (p + 2 == KS ? LATE : 0), block_start, ps); };
       auto other = [&] {
         read_slice(0, p + 1);
         if constexpr (BLOCK)
@@ -608,20 +651,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (EARLY) {
-      mfma_part(KS - 1, 0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
+      mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
       copy_tile_store(J, sta[set], As[0]);
       copy_tile_store(J, stb[set], Bs[0]);
-      interleave(J, [&] { mfma_part(KS - 1, 1, CUT, block_start, ps); }, [&] { load_tile(set); });
+      interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set, &tail); });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
-      interleave(J, [&] { mfma_part(KS - 1, CUT, 2 * TM * TN, block_start, ps); }, [&] { read_slice(0, 0); });
+      interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
     } else {
       J.s_waitcnt(vmcnt(tile_wait));
       interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
                  [&] {
                    copy_tile_store(J, sta[set], As[0]);
                    copy_tile_store(J, stb[set], Bs[0]);
-                   load_tile(set);
+                   load_tile(set, &tail);
                  });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
@@ -640,7 +683,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // (two scale sets: the first block's, right before the last tile's loads, as each step
     // issues the next block's: step_vgpr's first wait counts on it)
     if constexpr (SS > 1) load_block_scales(0);
-    load_tile(0);
+    load_tile(0, &tail);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   };
@@ -709,7 +752,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     });
   }
   if constexpr (TOKEN) {
-    if constexpr (!VG) load_token_scales();
+    if constexpr (!SCALES_EARLY) {
+      // (the loop's last loads and LDS reads, of tiles past the end, done first: their
+      // registers then hold the scales)
+      J.s_waitcnt(vmcnt(0));
+      J.s_waitcnt(lgkmcnt(0));
+      load_token_scales();
+    }
     J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
     auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();

@@ -70,8 +70,10 @@ namespace tile_fns {
 // The split copy (make_tile_staging, copy_tile_load, copy_tile_store) with a column tail: the
 // staging is made for view V0, loaded, then stored into a second view V1 of the same layout
 // (its address translated); V1 is read back as above. out[dwords] = st.loads(). PREP: the
-// store's masks / joins by copy_tile_prepare first (the store then only stores).
-template <lds_layout LY, tile_copy_opts O, bool PREP = false>
+// store's masks / joins by copy_tile_prepare first (the store then only stores). TAIL: the word
+// masks made once for the tail cols_valid % the view's columns (make_tile_tail_masks), as a K
+// loop makes them, and taken by copy_tile_load.
+template <lds_layout LY, tile_copy_opts O, bool PREP = false, bool TAIL = false>
 constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                              arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
   lds_pool pool(J);
@@ -87,7 +89,15 @@ constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   cv = cols_valid;
   auto org = J.sgpr<u32>();
   org = origin;
-  const uint32_t n = copy_tile_load(J, A, at(org), st, cv);
+  uint32_t n = 0;
+  if constexpr (TAIL) {
+    auto tail = J.sgpr<u32>();
+    tail = cv % LY.cols;
+    const tile_tail_masks tm = make_tile_tail_masks(J, st, tail);
+    n = copy_tile_load(J, A, at(org), st, cv, tm);
+  } else {
+    n = copy_tile_load(J, A, at(org), st, cv);
+  }
   J.s_waitcnt(vmcnt(0));
   if constexpr (PREP) copy_tile_prepare(J, st);
   copy_tile_store(J, st, V1);

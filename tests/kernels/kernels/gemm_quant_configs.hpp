@@ -46,6 +46,15 @@ inline constexpr gemm_quant_config fp8_block_w8{.type = quant_type::fp8, .scale 
                                                 .wm = 4, .wn = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config fp8_token_w8{.type = quant_type::fp8, .scale = quant_scale::per_token, .bn = 64,
                                                 .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+// the bench's int8 tiles of 8 waves and one LDS buffer: 256x128 and 128x256 two tiles ahead, 256x256 (one
+// tile ahead; the per-token scales loaded in the epilogue: 64 VGPRs of them do not fit beside
+// 128 of accumulators)
+inline constexpr gemm_quant_config i8_token_w8{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
+                                               .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config i8_token_w8_n256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
+                                                    .wm = 2, .wn = 4, .ahead = 2, .lds_buffers = 1};
+inline constexpr gemm_quant_config i8_token_w8_256{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
+                                                   .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
 // the bench's int8 128x160: 4 waves of 32x160 (five B fragments a slice, a tile width not a power
 // of two), two tiles ahead (18 staging loads a lane), one LDS buffer
 inline constexpr gemm_quant_config i8_token_w160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
