@@ -14,8 +14,8 @@
 //  - the timing model predicts the preloading axpy faster than the loading one.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
-#include <hipasm/sim/profile.hpp>
+#include <hipasm/rt/launcher.hpp>
+#include <hipasm/rt/profile.hpp>
 
 #include <cstdint>
 #include <fstream>

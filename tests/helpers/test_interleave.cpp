@@ -6,7 +6,7 @@
 #include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/profile.hpp>  // the launcher, with the profile's types
 
 #include "interleave_fuzz.hpp"
 #include "interleave_kernels.hpp"
