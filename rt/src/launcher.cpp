@@ -277,7 +277,7 @@ class sim_device final : public device {
       }
       report.instructions = r.instructions;
       report.lane_operations = r.lane_operations;
-      report.profile = std::move(r.profile);
+      if (r.profile) report.profile = std::make_shared<const profile>(profile{std::move(*r.profile)});
     } catch (const sim::error& e) {
       // The faulting instruction's source line, as the findings name theirs.
       std::string what = e.what();

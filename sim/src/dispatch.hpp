@@ -14,7 +14,7 @@ inline constexpr uint64_t kDefaultInstructionBudget = 100'000'000;  // wave-inst
 struct DispatchResult {
   uint64_t instructions = 0;     // wave-instructions executed
   uint64_t lane_operations = 0;
-  std::shared_ptr<const profile> profile;
+  std::shared_ptr<profile> profile;
 };
 
 // Throws sim::error for: an undecodable instruction or one with no handler (reported before

@@ -24,12 +24,12 @@ namespace rt = hipasm::rt;
 
 namespace {
 
-struct sim {
+struct sim_device {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> mod = dev->load_file(hipasm::test::code_object("interleave"));
 };
-sim& S() {
-  static sim s;
+sim_device& S() {
+  static sim_device s;
   return s;
 }
 

@@ -14,15 +14,11 @@
 #include <string_view>
 #include <vector>
 
-namespace hipasm::sim {
-struct profile;
-}  // namespace hipasm::sim
-
 namespace hipasm::rt {
 
-// The sim backend's timing-mode report: the simulator's timing model's (<hipasm/rt/profile.hpp>,
-// docs/timing-model.md).
-using profile = sim::profile;
+// The sim backend's timing-mode report (launch_report::profile): the simulator's timing model's,
+// defined by <hipasm/rt/profile.hpp> (docs/timing-model.md).
+struct profile;
 
 // Every fatal problem (bad ELF, unknown kernel/instruction, out-of-bounds access,
 // instruction budget exceeded, HIP error) is thrown as this, with a one-line message.
@@ -124,9 +120,9 @@ struct launch_report {
   std::vector<checker_finding> findings; // all findings, by (pc, rule), with counts
   uint64_t instructions = 0;             // wave-instructions executed
   uint64_t lane_operations = 0;
-  // (sim::profile, not profile: a member named after the type it holds changes the name's
-  // meaning in the class, which GCC rejects)
-  std::shared_ptr<const sim::profile> profile;  // with launch_options::profile (sim backend)
+  // (qualified: a member named after the type it holds changes the name's meaning in the class,
+  // which GCC rejects)
+  std::shared_ptr<const hipasm::rt::profile> profile;  // with launch_options::profile (sim backend)
 };
 
 // A later dispatch's report appended to `rep`, for a launch function that runs several kernels

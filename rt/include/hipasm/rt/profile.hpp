@@ -9,6 +9,10 @@
 
 namespace hipasm::rt {
 
+// The report: the timing model's, as the runtime's own type (the launcher's header declares it
+// without naming the simulator).
+struct profile : sim::profile {};
+
 using stall_reason = sim::stall_reason;
 using peak_dtype = sim::peak_dtype;
 using profile_event = sim::profile_event;
