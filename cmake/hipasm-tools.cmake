@@ -30,7 +30,7 @@
 #       device code) linked against libamdhip64, with AMD's device libraries (ockl, ocml):
 #       ROCm's, or Debian's rocm-device-libs (see _hipasm_hip_device_flags). Its code
 #       object is also extracted, to <target>.co (the target's property HIPASM_CODE_OBJECT),
-#       so that hipasm-sim or hipasm::sim's launcher can run the program's kernels. Several
+#       so that hipasm-sim or hipasm::rt's launcher can run the program's kernels. Several
 #       ARCH values: the program carries every arch's code; <target>.co is its fat binary (the
 #       offload bundle HIP's runtime loads) and <target>.<arch>.co each arch's code object
 #       (HIPASM_ARCH_CODE_OBJECTS).
@@ -490,7 +490,7 @@ function(hipasm_add_hip_executable target)
                          -D__AMDGCN_WAVEFRONT_SIZE=64 ${HIPASM_KERNEL_FLAGS} ${HIPASM_DIRECTORY_KERNEL_FLAGS})
   target_link_libraries(${target} PRIVATE hipasm::hipasm "${HIPASM_AMDHIP64}")
   # The device code object, out of the program's offload bundle, for hipasm-sim and
-  # hipasm::sim (a program's own hipLaunch needs a GPU). Several archs: <target>.co is the
+  # hipasm::rt (a program's own hipLaunch needs a GPU). Several archs: <target>.co is the
   # program's whole fat binary (the .hip_fatbin section: a bundle of every arch) and
   # <target>.<arch>.co each arch's code object.
   get_filename_component(_real "${CMAKE_CXX_COMPILER}" REALPATH)

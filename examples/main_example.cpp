@@ -18,7 +18,7 @@
 
 #if HIPASM_EXAMPLES_HAVE_SIM
 #include <hipasm/helpers/debug_log_host.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 #endif
 
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/profile.hpp>  // the launcher, with the profile's types
 
 namespace bench {
 namespace rt = hipasm::rt;

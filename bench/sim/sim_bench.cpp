@@ -3,7 +3,7 @@
 // threads, a sample of outputs verified against the host), 1 thread vs all threads.
 // After the Google Benchmark table it prints the goals of the issue next to the figures.
 #include <benchmark/benchmark.h>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <ctime>

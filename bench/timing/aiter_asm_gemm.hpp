@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 namespace aiter_asm {
 namespace fs = std::filesystem;

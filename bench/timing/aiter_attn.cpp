@@ -82,7 +82,7 @@
 
 #include "aiter_asm_gemm.hpp"  // metadata_args
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 #include "phases.hpp"
 #include "timing/device.hpp"
 

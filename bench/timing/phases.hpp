@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "hipasm/sim/profile.hpp"
+#include "hipasm/rt/profile.hpp"
 
 namespace timing_phases {
 

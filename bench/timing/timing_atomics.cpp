@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/profile.hpp"  // the launcher, with the profile's types
 
 using namespace hipasm;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 using namespace hipasm;
 

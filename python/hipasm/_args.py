@@ -3,6 +3,7 @@ and, when the kernel's C parameter types are known (a signature), against them t
 into the kernarg buffer hipModuleLaunchKernel and the simulator take (explicit arguments at
 their offsets; the launcher fills the hidden ones)."""
 import ctypes
+import math
 import re
 import struct
 
@@ -134,10 +135,7 @@ def array_view(x):
 
 
 def _prod(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+    return math.prod(shape)
 
 
 def _c_strides(shape, itemsize):
@@ -198,6 +196,16 @@ class Param:
         self.offset, self.size = meta["offset"], meta["size"]
         self.pointer = meta["pointer"]
         self.writes = not (ctype is not None and ctype.const)
+        self.accepts = {}  # (element kind, size) -> does the parameter take such an array
+        # A Python int passes as is when in [lo, hi] (pack's fast path; pack_value checks the rest
+        # and names what is wrong): the range pack_value accepts for the parameter's kind.
+        self.int_range = None
+        kind = ctype.scalar[0] if ctype is not None and ctype.scalar is not None else None
+        if not self.pointer and self.size in _INT_FMT and (ctype is None or kind in ("i", "u", "b")):
+            bits = 8 * self.size
+            lo = 0 if kind == "u" else -(1 << (bits - 1))
+            hi = (1 << (bits - 1)) - 1 if kind == "i" else (1 << bits) - 1
+            self.int_range = (lo, hi, (1 << bits) - 1)
 
     def label(self):
         name = self.meta["name"] or (self.ctype.name if self.ctype else "")
@@ -287,17 +295,25 @@ def pack_value(p, v):
 
 def pack(kernel_name, params, end, args, pointer_of):
     """The kernarg buffer (`end` bytes) for `args`; pointer_of(param, value) -> device address."""
+    buf = bytearray(end)
+    pack_into(buf, kernel_name, params, args, pointer_of)
+    return buf
+
+
+def pack_into(buf, kernel_name, params, args, pointer_of):
+    """pack() into `buf` (writable bytes of the kernarg's size): every argument's bytes are written,
+    the padding between them is left as it is."""
     if len(args) != len(params):
         raise TypeError(f"'{kernel_name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
                         f"{len(args)} given")
-    buf = bytearray(end)
     for p, v in zip(params, args):
+        o = p.offset
         if p.pointer:
-            addr = pointer_of(p, v)
-            buf[p.offset:p.offset + 8] = addr.to_bytes(8, "little")
+            buf[o:o + 8] = (v.value if type(v) is DevicePointer else pointer_of(p, v)).to_bytes(8, "little")
+        elif type(v) is int and p.int_range is not None and p.int_range[0] <= v <= p.int_range[1]:
+            buf[o:o + p.size] = (v & p.int_range[2]).to_bytes(p.size, "little")
         else:
-            buf[p.offset:p.offset + p.size] = pack_value(p, v)
-    return buf
+            buf[o:o + p.size] = pack_value(p, v)
 
 
 def pointer_argument(p, v, device_memory):
@@ -311,18 +327,18 @@ def pointer_argument(p, v, device_memory):
     if view is None:
         what = "device memory (a GPU tensor, hipasm.DevicePointer)" if device_memory else "an array (numpy or torch)"
         raise TypeError(f"{p.label()}: takes {what}, got {type(v).__name__}")
-    if device_memory and not view.on_device:
-        raise TypeError(f"{p.label()}: the HIP backend needs a device pointer, got a {view.kind} array in host "
-                        f"memory (move it to the GPU first, e.g. tensor.cuda())")
-    if not device_memory and view.on_device:
+    if view.on_device != device_memory:
+        if device_memory:
+            raise TypeError(f"{p.label()}: the HIP backend needs a device pointer, got a {view.kind} array in host "
+                            f"memory (move it to the GPU first, e.g. tensor.cuda())")
         raise TypeError(f"{p.label()}: the simulator takes host arrays (numpy, CPU tensors), "
                         f"got one on {getattr(getattr(v, 'device', None), 'type', 'a device')}")
-    check_array(p, view)
-    return None, view
-
-
-def check_array(p, view):
     if not view.contiguous:
         raise ValueError(f"{p.label()}: the array is not contiguous (use .contiguous() / np.ascontiguousarray)")
-    if not _accepts(p.ctype, view):
+    # (the element types a parameter takes, remembered: a launch's checks are part of its cost)
+    ok = p.accepts.get((view.dkind, view.itemsize))
+    if ok is None:
+        ok = p.accepts[(view.dkind, view.itemsize)] = _accepts(p.ctype, view)
+    if not ok:
         raise TypeError(f"{p.label()}: wrong element type {view.dtype}")
+    return None, view

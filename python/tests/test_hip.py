@@ -5,6 +5,7 @@ import ctypes
 import gc
 import os
 import struct
+import threading
 
 import numpy as np
 import pytest
@@ -53,6 +54,23 @@ def test_call_sequence_and_kernarg_bytes(fake, args_co):
         f"hipModuleLaunchKernel grid=2,3,1 block=64,1,1 shared=0 stream=0x0 params=null kernarg={first.hex()}",
         f"hipModuleLaunchKernel grid=1,1,1 block=32,2,1 shared=0 stream=0x77 params=null kernarg={second.hex()}",
     ]  # the function is looked up once; no synchronisation
+
+
+def test_kernarg_bytes_after_a_refused_launch_and_from_another_thread(fake, args_co):
+    # Each thread packs into a kernarg buffer of its own, kept between launches: a launch refused
+    # half-way through packing leaves nothing of its arguments in the next one's bytes.
+    dev = hipasm.device("hip", library=fake.path)
+    echo = hipasm.load(args_co, device=dev).kernel("echo", "uint32_t* out, int32_t n, float x, pair p, uint16_t s")
+    p = hipasm.DevicePointer(0x1000)
+    echo(1, 64, p, 1, 1.0, bytes(16), 1)
+    with pytest.raises(ValueError, match=r"argument 5 's' \(uint16_t\): 65536 is out of range"):
+        echo(1, 64, hipasm.DevicePointer(0x2000), 2, 2.0, b"\xff" * 16, 1 << 16)
+    other = threading.Thread(target=lambda: echo(1, 64, p, 3, 3.0, bytes(16), 3))
+    other.start()
+    other.join()
+    echo(1, 64, p, 4, 4.0, bytes(16), 4)
+    kernargs = [c.split("kernarg=")[1] for c in fake.calls() if c.startswith("hipModuleLaunchKernel")]
+    assert kernargs == [(struct.pack("<Qif", 0x1000, n, n) + bytes(16) + struct.pack("<H", n)).hex() for n in (1, 3, 4)]
 
 
 def test_host_memory_and_bad_arrays_are_refused(fake, args_co):

@@ -1,4 +1,4 @@
-// hipasm/sim/capi.h over the C++ launcher: handles own the C++ objects, every entry point
+// hipasm/sim/capi.h over the runtime (hipasm::rt, rt/) and the simulator's loader: handles own the C++ objects, every entry point
 // turns an exception into a status and hipasm_sim_last_error's message.
 #include "hipasm/sim/capi.h"
 
@@ -13,7 +13,9 @@
 
 #include "bundle.hpp"
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
+#include "hipasm/rt/launcher.hpp"
+#include "hipasm/rt/profile.hpp"
 
 namespace rt = hipasm::rt;
 namespace sim = hipasm::sim;
@@ -60,6 +62,8 @@ int guarded(F&& f) {
   } catch (const invalid_argument& e) {
     return fail(HIPASM_SIM_INVALID_ARGUMENT, e.what);
   } catch (const rt::error& e) {
+    return fail(HIPASM_SIM_ERROR, e.what());
+  } catch (const sim::error& e) {  // the loader's, called directly for the metadata
     return fail(HIPASM_SIM_ERROR, e.what());
   } catch (const std::bad_alloc&) {
     return fail(HIPASM_SIM_OUT_OF_MEMORY, "out of memory");

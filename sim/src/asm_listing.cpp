@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include "error.hpp"
 
 #include <cstdio>
 
@@ -17,7 +17,7 @@ namespace hipasm::sim {
 // are not instructions.
 std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel) {
   std::ifstream in(path);
-  if (!in) throw rt::error("asm listing " + path + ": cannot read");
+  if (!in) throw sim::error("asm listing " + path + ": cannot read");
   std::vector<AsmLine> out;
   std::string line;
   bool inside = false;
@@ -63,7 +63,7 @@ std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string
       if (mn.size() > 4 && mn.ends_with(suffix)) mn.resize(mn.size() - 4);
     out.push_back({mn, src});
   }
-  if (!inside) throw rt::error("asm listing " + path + " has no label '" + kernel + ":'");
+  if (!inside) throw sim::error("asm listing " + path + " has no label '" + kernel + ":'");
   return out;
 }
 

@@ -15,7 +15,7 @@ struct AsmLine {
   std::string source;
 };
 
-// The instruction lines of KERNEL's body in the listing at PATH. Throws rt::error when the file
+// The instruction lines of KERNEL's body in the listing at PATH. Throws sim::error when the file
 // cannot be read or has no label "KERNEL:".
 std::vector<AsmLine> asm_source_lines(const std::string& path, const std::string& kernel);
 

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
 
 namespace hipasm::sim {
 
@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kMagic = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr std::string_view kCompressedMagic = "CCOB";
 
-[[noreturn]] void fail(const std::string& what) { throw rt::error("offload bundle: " + what); }
+[[noreturn]] void fail(const std::string& what) { throw sim::error("offload bundle: " + what); }
 
 uint64_t u64_at(std::span<const uint8_t> b, uint64_t at, const char* what) {
   if (at > b.size() || b.size() - at < 8)
@@ -88,7 +88,7 @@ std::span<const uint8_t> select_code_object(std::span<const uint8_t> bytes, std:
     }
     have += (have.empty() ? "" : ", ") + printable(p);
   }
-  throw rt::error("the fat binary has no " + printable(target) + " code object (it has: " +
+  throw sim::error("the fat binary has no " + printable(target) + " code object (it has: " +
                   (have.empty() ? "none" : have) + ")");
 }
 

@@ -76,7 +76,7 @@ void fail(const Inst& in, std::string_view why) {
 uint32_t read_special(const Wave& w, const Operand& op, int dword) {
   if (op.kind != Operand::Special) {
     if (w.cur) fail(*w.cur, "operand kind cannot be read as a scalar");
-    throw rt::error("simulator: operand kind cannot be read as a scalar");
+    throw sim::error("simulator: operand kind cannot be read as a scalar");
   }
   unsigned r = op.reg + dword;
   if (op.reg == 125) return 0;                 // null
@@ -96,7 +96,7 @@ uint32_t read_special(const Wave& w, const Operand& op, int dword) {
     default: break;
   }
   if (w.cur) fail(*w.cur, "unsupported special source operand " + std::to_string(op.reg));
-  throw rt::error("simulator: unsupported special source operand " + std::to_string(op.reg));
+  throw sim::error("simulator: unsupported special source operand " + std::to_string(op.reg));
 }
 
 void write_special(Wave& w, const Operand& op, uint32_t v, int dword) {
@@ -107,7 +107,7 @@ void write_special(Wave& w, const Operand& op, uint32_t v, int dword) {
     return;
   }
   if (w.cur) fail(*w.cur, "operand is not writable");
-  throw rt::error("simulator: operand is not writable");
+  throw sim::error("simulator: operand is not writable");
 }
 
 }  // namespace hipasm::sim

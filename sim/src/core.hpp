@@ -8,7 +8,7 @@
 // Conventions every handler relies on:
 // - Before a handler runs, the dispatcher has already set `w.pc` to the address of the
 //   next instruction (in.pc + in.size). Branch handlers overwrite `w.pc`; nothing else does.
-// - Handlers report fatal problems by throwing rt::error; use `fail(w, in, "why")` which
+// - Handlers report fatal problems by throwing sim::error; use `fail(w, in, "why")` which
 //   prefixes the address and the instruction text ("0x1a4: v_add_u32 v1, v2, v3: why").
 // - `Inst::pc` and `Wave::pc` are addresses as llvm-objdump-22 prints them (the code
 //   object's virtual addresses); the device address of code is `dispatch->code_base + pc`.
@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
 
 namespace hipasm::sim {
 
@@ -254,12 +254,12 @@ struct Observer {
 };
 
 // ---- Errors.
-// "0x1a4: v_add_u32_e32 v1, v2, v3: why" as rt::error.
+// "0x1a4: v_add_u32_e32 v1, v2, v3: why" as sim::error.
 [[noreturn]] void fail(const Inst& in, std::string_view why);
-// What fail() throws: an rt::error that keeps the instruction's pc, so that the launcher can add
+// What fail() throws: a sim::error that keeps the instruction's pc, so that the runtime's launcher can add
 // the source line of the module's asm listing, as it does for the checker's findings.
-struct inst_error : rt::error {
-  inst_error(const std::string& what, uint64_t at) : rt::error(what), pc(at) {}
+struct inst_error : sim::error {
+  inst_error(const std::string& what, uint64_t at) : sim::error(what), pc(at) {}
   uint64_t pc;
 };
 [[noreturn]] inline void fail(const Wave&, const Inst& in, std::string_view why) { fail(in, why); }
@@ -356,7 +356,7 @@ inline const uint32_t* vec_ptr(const Wave& w, const Operand& op, int dword = 0) 
 
 // ---- Device memory and LDS (memory.cpp, owner sim-mem-check). Every access is checked:
 // outside any allocation / outside the LDS allocation / misaligned where the hardware
-// faults -> throws rt::error with the instruction's address and text.
+// faults -> throws sim::error with the instruction's address and text.
 class Memory {
  public:
   Memory();

@@ -1458,7 +1458,7 @@ void walk_reachable(const Program& prog, uint64_t entry, Visit visit) {
       char b[96];
       std::snprintf(b, sizeof b, "0x%" PRIx64 ": %s is not the start of an instruction", pc,
                     pc == entry ? "the kernel's entry" : "a branch target");
-      throw rt::error(b);
+      throw sim::error(b);
     }
     size_t k = (pc - prog.base) / 4;
     if (seen[k]) continue;

@@ -46,7 +46,7 @@ Inst decode_one(std::span<const uint8_t> bytes, uint64_t pc, const Target& targe
 Program decode_program(std::span<const uint8_t> code, uint64_t base,
                        const Target& target = target_gfx942());
 
-// Binds handlers from the Registry. Throws rt::error naming the first instruction reachable
+// Binds handlers from the Registry. Throws sim::error naming the first instruction reachable
 // from `entry` (following branches) that is unknown or has no handler.
 void bind_handlers(Program& prog, uint64_t entry);
 

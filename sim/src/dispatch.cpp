@@ -136,7 +136,7 @@ void trace_inst(std::FILE* out, const Wave& w, const Inst& in, uint64_t old_exec
   std::snprintf(b, sizeof b, "wave %u of workgroup (%u,%u,%u) jumped to 0x%" PRIx64
                 ", which is not an instruction of the kernel's code",
                 w.wave_in_group, w.workgroup_id[0], w.workgroup_id[1], w.workgroup_id[2], pc);
-  throw rt::error(b);
+  throw sim::error(b);
 }
 
 // VGPR index mode (MODE.gpr_idx_en, set by s_set_gpr_idx_on): a VALU instruction's VGPR
@@ -333,7 +333,7 @@ struct GroupRun {
       char b[160];
       std::snprintf(b, sizeof b,
                     "instruction budget of %" PRIu64 " wave-instructions exceeded (a hang?)", S.budget);
-      throw rt::error(b);
+      throw sim::error(b);
     }
     if (S.fail_at.load(std::memory_order_relaxed) < linear) throw Abandoned{};
   }
@@ -441,7 +441,7 @@ void run_group(Shared& S, Worker& wk, uint64_t linear) {
     r.start();
     while (r.live > 0) {
       // Without GWS a turn always issues: s_barrier is released once every wave is there.
-      if (!r.turn()) throw rt::error("internal: no wave of a workgroup can issue");
+      if (!r.turn()) throw sim::error("internal: no wave of a workgroup can issue");
     }
     r.flush();
   } catch (...) {
@@ -469,7 +469,7 @@ void run_group(Shared& S, Worker& wk, uint64_t linear) {
                    " waves wait in ds_gws_sema_p (resource " + std::to_string(rid) + ", counter " +
                    std::to_string(res.counter) + ")");
     }
-  throw rt::error("dispatch: deadlock: every wave waits at s_barrier behind a wave blocked elsewhere");
+  throw sim::error("dispatch: deadlock: every wave waits at s_barrier behind a wave blocked elsewhere");
 }
 
 // Dispatches whose code uses ds_gws_* run here, on one thread (results then cannot depend on
@@ -520,28 +520,28 @@ void run_cooperative(Shared& S, uint64_t groups) {
 
 }  // namespace
 
-rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& params,
-                               Memory& memory, Observer* checker) {
+DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& params,
+                            Memory& memory, Observer* checker) {
   for (int d = 0; d < 3; ++d) {
     if (params.grid[d] == 0 || params.block[d] == 0)
-      throw rt::error("dispatch: grid and block dimensions must be at least 1");
+      throw sim::error("dispatch: grid and block dimensions must be at least 1");
   }
   uint64_t tpg = uint64_t(params.block[0]) * params.block[1] * params.block[2];
-  if (tpg > 1024) throw rt::error("dispatch: " + std::to_string(tpg) + " work-items per workgroup (gfx942 allows 1024)");
+  if (tpg > 1024) throw sim::error("dispatch: " + std::to_string(tpg) + " work-items per workgroup (gfx942 allows 1024)");
   if (params.block[0] > 1024 || params.block[1] > 1024 || params.block[2] > 1024)
-    throw rt::error("dispatch: a block dimension exceeds 1024");
+    throw sim::error("dispatch: a block dimension exceeds 1024");
   uint64_t lds = uint64_t(image.group_segment_fixed_size) + params.dynamic_lds;
   if (lds > image.target->lds_bytes)
-    throw rt::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (" +
+    throw sim::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (" +
                     image.target->name + " has " + std::to_string(image.target->lds_bytes) + ")");
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
   const uint64_t stride = std::max<uint64_t>(1, params.group_stride);  // ids still from the whole grid
   if (params.group_limit) groups = std::min((groups + stride - 1) / stride, params.group_limit);
-  if (image.code.empty()) throw rt::error("dispatch: kernel '" + image.name + "' has no code");
+  if (image.code.empty()) throw sim::error("dispatch: kernel '" + image.name + "' has no code");
   if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
-    throw rt::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
+    throw sim::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
   if (image.accum_offset > 256 || image.accum_offset % 4)
-    throw rt::error("dispatch: accum_offset " + std::to_string(image.accum_offset) +
+    throw sim::error("dispatch: accum_offset " + std::to_string(image.accum_offset) +
                     " of kernel '" + image.name + "' is not a multiple of 4 in [0, 256]");
 
   // Decode once; every instruction reachable from the entry must be known before any wave runs.
@@ -620,9 +620,9 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
     }
   }
   if (uses_gws) {
-    if (stride != 1) throw rt::error("dispatch: ds_gws_* kernels cannot be sampled");
+    if (stride != 1) throw sim::error("dispatch: ds_gws_* kernels cannot be sampled");
     run_cooperative(S, groups);
-    rt::launch_report r;
+    DispatchResult r;
     r.instructions = S.executed.load();
     r.lane_operations = S.lane_ops.load();
     return r;
@@ -657,7 +657,7 @@ rt::launch_report run_dispatch(const KernelImage& image, const DispatchParams& p
   }
   if (S.error) std::rethrow_exception(S.error);
 
-  rt::launch_report r;
+  DispatchResult r;
   r.instructions = S.executed.load();
   r.lane_operations = S.lane_ops.load();
   return r;

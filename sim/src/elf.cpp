@@ -8,7 +8,7 @@
 #include <limits>
 #include <set>
 
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
 #include "msgpack.hpp"
 
 namespace hipasm::sim {
@@ -36,7 +36,7 @@ constexpr uint64_t kEntryAlign = 256;
 // Kernarg preloading: CP firmware that preloads starts this far past the descriptor's entry.
 constexpr uint64_t kPreloadSkip = 256;
 
-[[noreturn]] void fail(const std::string& what) { throw rt::error("bad code object: " + what); }
+[[noreturn]] void fail(const std::string& what) { throw sim::error("bad code object: " + what); }
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -666,7 +666,7 @@ const KernelInfo& CodeObject::kernel(std::string_view name) const {
   if (const KernelInfo* k = find(name)) return *k;
   std::string have;
   for (const auto& k : kernels) have += (have.empty() ? "" : ", ") + printable(k.name);
-  throw rt::error("no kernel '" + printable(name) + "' in the code object (it has: " + have + ")");
+  throw sim::error("no kernel '" + printable(name) + "' in the code object (it has: " + have + ")");
 }
 
 CodeObject load_code_object(std::span<const uint8_t> bytes) {
@@ -723,18 +723,18 @@ std::vector<uint8_t> read_file_bytes(const std::string& path) {
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(st))
-    throw rt::error("cannot read " + printable(path) + ": it is a directory");
+    throw sim::error("cannot read " + printable(path) + ": it is a directory");
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-    throw rt::error("cannot read " + printable(path) + ": not a regular file");
+    throw sim::error("cannot read " + printable(path) + ": not a regular file");
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw rt::error("cannot read " + printable(path) + ": " + std::strerror(errno));
+  if (!f) throw sim::error("cannot read " + printable(path) + ": " + std::strerror(errno));
   std::vector<uint8_t> bytes;
   uint8_t chunk[65536];
   size_t n;
   while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
   const bool failed = std::ferror(f);
   std::fclose(f);
-  if (failed) throw rt::error("cannot read " + printable(path) + ": read error");
+  if (failed) throw sim::error("cannot read " + printable(path) + ": read error");
   return bytes;
 }
 

@@ -2,7 +2,7 @@
 // (several kernels per file), reads each kernel's NT_AMDGPU_METADATA entry (arguments with
 // offsets, sizes and kinds) and its 64-byte kernel descriptor, and turns both into the
 // KernelImage the dispatcher runs. Input is untrusted: every offset, size and string is
-// bounds-checked, and anything malformed throws rt::error with one line naming the problem.
+// bounds-checked, and anything malformed throws sim::error with one line naming the problem.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -113,7 +113,7 @@ struct CodeObject {
   std::vector<KernelInfo> kernels;
 
   const KernelInfo* find(std::string_view name) const;
-  // Throws rt::error "no kernel 'x' in the code object (it has: a, b)".
+  // Throws sim::error "no kernel 'x' in the code object (it has: a, b)".
   const KernelInfo& kernel(std::string_view name) const;
 };
 
@@ -122,10 +122,10 @@ struct CodeObject {
 // "amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+" (the target e_flags[7:0] name).
 std::string target_id_from_e_flags(uint32_t e_flags);
 
-// Parses and validates a whole code object. Throws rt::error on anything malformed.
+// Parses and validates a whole code object. Throws sim::error on anything malformed.
 CodeObject load_code_object(std::span<const uint8_t> bytes);
 
-// Reads a file into memory; throws rt::error "cannot read PATH: reason".
+// Reads a file into memory; throws sim::error "cannot read PATH: reason".
 std::vector<uint8_t> read_file_bytes(const std::string& path);
 
 // `name` made safe for a one-line diagnostic (control bytes replaced, length bounded).

@@ -911,7 +911,7 @@ void buffer_atomic(Wave& w, const Inst& in) {
 // infinity and NaN). Supported: UNORM/SNORM/USCALED/SSCALED up to 16-bit components and the
 // packed formats, UINT/SINT everywhere (not 32-bit with d16), FLOAT for 16/32-bit components
 // and 10_11_11/11_11_10. Anything else (RESERVED, 32-bit UNORM/SNORM/SCALED, FLOAT on the
-// 10_10_10_2 layouts) is an rt::error naming the instruction and the format.
+// 10_10_10_2 layouts) is a sim::error naming the instruction and the format.
 // Stores convert back: UINT/SINT keep the low bits; UNORM/SNORM scale, USCALED/SSCALED do not,
 // all four clamp to the component's range and round to nearest even (NaN stores 0); unsigned
 // small floats round to nearest even and clamp as EXT_packed_float defines (the ISA guide

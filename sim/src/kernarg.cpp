@@ -7,7 +7,7 @@ namespace hipasm::sim {
 namespace detail {
 namespace {  // internal linkage: other simulator files have their own detail helpers
 
-std::string dims(rt::dim3 d) {
+std::string dims(LaunchDims d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
 
@@ -19,37 +19,37 @@ void put(std::vector<uint8_t>& seg, uint32_t offset, T v) {
 }  // namespace
 }  // namespace detail
 
-void check_launch(const KernelInfo& k, rt::dim3 grid, rt::dim3 block, uint32_t dynamic_lds) {
+void check_launch(const KernelInfo& k, LaunchDims grid, LaunchDims block, uint32_t dynamic_lds) {
   using detail::dims;
   const std::string where = "launch of '" + printable(k.name) + "': ";
-  if (!grid.x || !grid.y || !grid.z) throw rt::error(where + "grid " + dims(grid) + " is empty");
-  if (!block.x || !block.y || !block.z) throw rt::error(where + "block " + dims(block) + " is empty");
+  if (!grid.x || !grid.y || !grid.z) throw sim::error(where + "grid " + dims(grid) + " is empty");
+  if (!block.x || !block.y || !block.z) throw sim::error(where + "block " + dims(block) + " is empty");
   if (block.x > 1024 || block.y > 1024 || block.z > 1024 ||
       uint64_t{block.x} * block.y * block.z > k.max_flat_workgroup_size)
-    throw rt::error(where + "block " + dims(block) + " exceeds the kernel's maximum of " +
+    throw sim::error(where + "block " + dims(block) + " exceeds the kernel's maximum of " +
                     std::to_string(k.max_flat_workgroup_size) + " work-items");
   const uint64_t max = 0xffffffffu;  // the dispatch packet's grid size is 32-bit per dimension
   if (uint64_t{grid.x} * block.x > max || uint64_t{grid.y} * block.y > max ||
       uint64_t{grid.z} * block.z > max)
-    throw rt::error(where + "grid " + dims(grid) + " of blocks " + dims(block) +
+    throw sim::error(where + "grid " + dims(grid) + " of blocks " + dims(block) +
                     " exceeds 2^32-1 work-items in a dimension");
   const uint64_t lds = uint64_t{k.kd.group_segment_fixed_size} + dynamic_lds;
   const Target& t = *k.image.target;
   if (lds > t.lds_bytes)
-    throw rt::error(where + std::to_string(k.kd.group_segment_fixed_size) + " bytes of static + " +
+    throw sim::error(where + std::to_string(k.kd.group_segment_fixed_size) + " bytes of static + " +
                     std::to_string(dynamic_lds) + " bytes of dynamic LDS exceed " +
                     std::to_string(t.lds_bytes / 1024) + " KiB (a " + t.name + " workgroup's most)");
 }
 
-std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 block,
-                                   const rt::kernel_args& args, uint32_t dynamic_lds,
+std::vector<uint8_t> build_kernarg(const KernelInfo& k, LaunchDims grid, LaunchDims block,
+                                   std::span<const ArgBytes> args, uint32_t dynamic_lds,
                                    kernarg_layout layout) {
   using detail::put;
   const std::string where = "launch of '" + printable(k.name) + "': ";
   const size_t want = k.explicit_arg_count();
-  if (args.entries().size() != want)
-    throw rt::error(where + "the kernel takes " + std::to_string(want) + " argument" +
-                    (want == 1 ? "" : "s") + ", " + std::to_string(args.entries().size()) + " given");
+  if (args.size() != want)
+    throw sim::error(where + "the kernel takes " + std::to_string(want) + " argument" +
+                    (want == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
 
   size_t end = 0;
   for (const auto& a : k.args)
@@ -59,13 +59,13 @@ std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 
   size_t i = 0;
   for (const auto& a : k.args) {
     if (a.hidden()) continue;
-    const auto& e = args.entries()[i];
+    const ArgBytes& e = args[i];
     if (e.size != a.size)
-      throw rt::error(where + "argument " + std::to_string(i + 1) +
+      throw sim::error(where + "argument " + std::to_string(i + 1) +
                       (a.name.empty() ? "" : " '" + printable(a.name) + "'") + " (" +
                       printable(a.value_kind) + ") is " + std::to_string(a.size) + " bytes, " +
                       std::to_string(e.size) + " given");
-    std::memcpy(seg.data() + a.offset, args.data(i), e.size);
+    if (e.size) std::memcpy(seg.data() + a.offset, e.data, e.size);
     ++i;
   }
   if (layout != kernarg_layout::full) return seg;
@@ -100,7 +100,7 @@ std::vector<uint8_t> build_kernarg(const KernelInfo& k, rt::dim3 grid, rt::dim3 
 void extend_kernarg(const KernelInfo& k, std::vector<uint8_t>& segment, uint32_t bytes) {
   constexpr uint32_t kMaxKernarg = 1u << 20;  // the loader's bound on .kernarg_segment_size
   if (bytes > kMaxKernarg)
-    throw rt::error("launch of '" + printable(k.name) + "': a kernarg segment of " + std::to_string(bytes) +
+    throw sim::error("launch of '" + printable(k.name) + "': a kernarg segment of " + std::to_string(bytes) +
                     " bytes exceeds " + std::to_string(kMaxKernarg));
   if (bytes > segment.size()) segment.resize(bytes, 0);
 }

@@ -30,9 +30,9 @@ Memory::~Memory() {
 
 uint64_t Memory::alloc(size_t bytes, size_t align) {
   if (align == 0 || (align & (align - 1)) != 0)
-    throw rt::error("device alloc: alignment " + std::to_string(align) + " is not a power of two");
+    throw sim::error("device alloc: alignment " + std::to_string(align) + " is not a power of two");
   if (bytes > (size_t(1) << 40))
-    throw rt::error("device alloc: " + std::to_string(bytes) + " bytes is more than the simulator allows (1 TiB)");
+    throw sim::error("device alloc: " + std::to_string(bytes) + " bytes is more than the simulator allows (1 TiB)");
   std::unique_lock lock(impl_->mu);
   uint64_t base = align_up(impl_->next, std::max<uint64_t>(align, 4096));
   // Host storage of at least one byte so a zero-size allocation still has a unique address.
@@ -48,7 +48,7 @@ void Memory::free(uint64_t addr) {
   std::unique_lock lock(impl_->mu);
   auto it = impl_->allocs.find(addr);
   if (it == impl_->allocs.end())
-    throw rt::error("device free: " + hex(addr) + " is not the start of a live allocation");
+    throw sim::error("device free: " + hex(addr) + " is not the start of a live allocation");
   ::operator delete[](it->second.data, std::align_val_t(kHostAlign));
   impl_->allocs.erase(it);
 }
@@ -86,7 +86,7 @@ std::string Memory::Impl::explain(uint64_t addr, size_t n) const {
 void Memory::read(uint64_t addr, void* dst, size_t n) const {
   const Impl::Allocation* a = impl_->find(addr, n);
   if (!a)
-    throw rt::error("device read of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
+    throw sim::error("device read of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
                     impl_->explain(addr, n));
   if (n) std::memcpy(dst, a->data + (addr - a->base), n);
 }
@@ -94,7 +94,7 @@ void Memory::read(uint64_t addr, void* dst, size_t n) const {
 void Memory::write(uint64_t addr, const void* src, size_t n) {
   const Impl::Allocation* a = impl_->find(addr, n);
   if (!a)
-    throw rt::error("device write of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
+    throw sim::error("device write of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
                     impl_->explain(addr, n));
   if (n) std::memcpy(a->data + (addr - a->base), src, n);
 }

@@ -6,7 +6,7 @@
 // the next, and a use after free faults. Host storage is aligned like the device address (256 bytes), so naturally
 // aligned device words are naturally aligned host words and atomics use std::atomic_ref.
 //
-// Faults (rt::error "0x<pc>: <text>: <what> ... at 0x<addr> (lane N): <why>"):
+// Faults (sim::error "0x<pc>: <text>: <what> ... at 0x<addr> (lane N): <why>"):
 // - device access not entirely inside one live allocation (global/flat/buffer in range/SMEM);
 // - LDS access outside [0, static + dynamic LDS size);
 // - scratch access outside the lane's private segment;
@@ -48,7 +48,7 @@ struct Memory::Impl {
 };
 
 // One instruction's view of device memory: caches the allocation of the last lane so a
-// coalesced access looks the allocation table up once. Throws rt::error naming the
+// coalesced access looks the allocation table up once. Throws sim::error naming the
 // instruction, the lane and the address.
 class DeviceView {
  public:

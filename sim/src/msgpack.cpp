@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
 
 namespace hipasm::sim::msgpack {
 namespace detail {
@@ -26,7 +26,7 @@ class reader {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw rt::error("bad metadata (msgpack) at byte " + std::to_string(pos_) + ": " + what);
+    throw sim::error("bad metadata (msgpack) at byte " + std::to_string(pos_) + ": " + what);
   }
   size_t left() const { return bytes_.size() - pos_; }
   void need(uint64_t n) const {

@@ -1,6 +1,6 @@
 // A small MessagePack reader for the NT_AMDGPU_METADATA note (code object v3+). It parses
 // untrusted bytes into a value tree: every length is checked against the bytes left, nesting
-// is bounded, and any malformed input throws rt::error with a one-line message.
+// is bounded, and any malformed input throws sim::error with a one-line message.
 #pragma once
 #include <cstdint>
 #include <memory>

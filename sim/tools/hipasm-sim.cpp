@@ -29,9 +29,10 @@
 #include "bundle.hpp"
 #include "decode.hpp"
 #include "elf.hpp"
+#include "error.hpp"
+#include "hipasm/rt/launcher.hpp"
+#include "hipasm/rt/profile.hpp"
 #include "timing/device.hpp"
-#include "hipasm/sim/launcher.hpp"
-#include "hipasm/sim/profile.hpp"
 
 namespace {
 
@@ -693,7 +694,7 @@ int main_impl(int argc, char** argv) {
       if (!e.processor().empty()) {
         try {
           cos.emplace_back(e.processor(), sim::load_code_object(sim::select_code_object(bytes, e.processor())));
-        } catch (const error& x) {
+        } catch (const sim::error& x) {
           throw error("entry " + sim::printable(e.id) + ": " + x.what());
         }
       }

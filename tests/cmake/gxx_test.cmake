@@ -1,5 +1,5 @@
 # Host code builds with GCC as with clang (README: any C++20 host compiler), script mode:
-#   each public host header (hipasm/sim/*.hpp, capi.h as C++ and as C, and the host headers of
+#   each public host header (hipasm/rt/*.hpp, hipasm/sim/*.hpp, capi.h as C++ and as C, and the host headers of
 #   include/hipasm: dtype.hpp, helpers/debug_log_host.hpp) compiles alone with GXX and with
 #   CLANGXX, C++20; then tests/cmake/consumer_gxx, configured with GXX as its C++ compiler
 #   against the build tree BUILD, builds and runs a kernel through the launcher; then, when
@@ -12,15 +12,18 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 include("${CMAKE_CURRENT_LIST_DIR}/script_run.cmake")
 file(GLOB _headers RELATIVE "${SRC}/sim/include" "${SRC}/sim/include/hipasm/sim/*.hpp" "${SRC}/sim/include/hipasm/sim/*.h")
-if(NOT _headers)
-  message(FATAL_ERROR "no public host headers under ${SRC}/sim/include")
+file(GLOB _rt_headers RELATIVE "${SRC}/rt/include" "${SRC}/rt/include/hipasm/rt/*.hpp")
+if(NOT _headers OR NOT _rt_headers)
+  message(FATAL_ERROR "no public host headers under ${SRC}/sim/include or ${SRC}/rt/include")
 endif()
+list(APPEND _headers ${_rt_headers})
 list(APPEND _headers hipasm/dtype.hpp hipasm/helpers/debug_log_host.hpp)
 foreach(_h IN LISTS _headers)
   string(MAKE_C_IDENTIFIER "${_h}" _id)
   file(WRITE "${WORK}/${_id}.cpp" "#include <${_h}>\n")
   foreach(_cxx "${GXX}" "${CLANGXX}")
-    run("${_cxx}" -std=c++20 -fsyntax-only "-I${SRC}/sim/include" "-I${SRC}/include" "${WORK}/${_id}.cpp")
+    run("${_cxx}" -std=c++20 -fsyntax-only "-I${SRC}/rt/include" "-I${SRC}/sim/include" "-I${SRC}/include"
+        "${WORK}/${_id}.cpp")
   endforeach()
   if(_h MATCHES "\\.h$")
     file(WRITE "${WORK}/${_id}.c" "#include <${_h}>\n")

@@ -6,7 +6,7 @@
 // real break/continue (kernels/cf_lanes.hip shows each program next to its kernel).
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <climits>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // same program as a plain C++ function per lane with a real `return` (kernels/cf_return.hip).
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <climits>
 #include <cstdint>

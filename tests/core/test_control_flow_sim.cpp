@@ -6,7 +6,7 @@
 // values (0, 1, -1, INT_MIN, INT_MAX, ...) and random ones; the checker must stay silent.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <climits>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // kernel runs in hipasm-sim against C++ (the checker reports nothing) and its asm is checked.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <regex>
 #include <string>

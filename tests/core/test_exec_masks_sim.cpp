@@ -12,7 +12,7 @@
 // Each kernel runs with workgroups of 64, 20, 33 and 100 threads; the checker stays silent.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include "asm_counts.hpp"
 #include "kernels/exec_masks_fn.hpp"

@@ -5,7 +5,7 @@
 // asm of each is checked for the instruction the lowering should choose.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <random>
 #include <regex>

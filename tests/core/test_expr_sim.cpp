@@ -5,7 +5,7 @@
 // The simulator's checker must also report nothing (no missing s_nop or s_waitcnt).
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <climits>

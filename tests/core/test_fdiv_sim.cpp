@@ -11,7 +11,7 @@
 // rounds to 0; clang's own kernel (fdiv_clang) runs beside hipasm's as an outside reference.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cfloat>

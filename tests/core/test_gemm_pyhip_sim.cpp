@@ -5,7 +5,7 @@
 // nearest even, against plain C++; the checker reports nothing.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <cstdint>
 #include <cstring>

@@ -14,8 +14,8 @@
 //  - the timing model predicts the preloading axpy faster than the loading one.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
-#include <hipasm/sim/profile.hpp>
+#include <hipasm/rt/launcher.hpp>
+#include <hipasm/rt/profile.hpp>
 
 #include <cstdint>
 #include <fstream>
@@ -93,11 +93,11 @@ std::map<std::string, compiled_kernel> read_asm(const std::string& path) {
   return ks;
 }
 
-struct sim {
+struct sim_device {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
 };
 
-std::vector<float> run_axpy(sim& s, const std::string& co, const std::string& kernel, const std::vector<float>& x,
+std::vector<float> run_axpy(sim_device& s, const std::string& co, const std::string& kernel, const std::vector<float>& x,
                             const std::vector<float>& y0, float a, unsigned n, const rt::launch_options& opts = {},
                             rt::launch_report* report = nullptr) {
   auto mod = s.dev->load_file(co + ".co");
@@ -123,7 +123,7 @@ TEST_CASE("kernarg preloading: clang's kernel and hipasm's, preloading on and of
     y0[i] = float(int(i * 13 % 97) - 48);
     want[i] = i < n ? a * x[i] + y0[i] : y0[i];
   }
-  sim s;
+  sim_device s;
   for (const std::string& co : {kPreload, kNoFlag})
     for (const char* k : {"axpy_clang", "axpy_on_k", "axpy_off_k"}) {
       INFO(co << " " << k);
@@ -132,7 +132,7 @@ TEST_CASE("kernarg preloading: clang's kernel and hipasm's, preloading on and of
 }
 
 TEST_CASE("kernarg preloading: seven preloaded pointers, the rest loaded, workgroup ids after them", "[preload][sim]") {
-  sim s;
+  sim_device s;
   for (const std::string& co : {kPreload, kNoFlag})
     for (const char* k : {"wide_on_k", "wide_off_k"}) {
       INFO(co << " " << k);
@@ -162,7 +162,7 @@ TEST_CASE("kernarg preloading: seven preloaded pointers, the rest loaded, workgr
 }
 
 TEST_CASE("kernarg preloading: a sub-dword argument, a struct and one after it are loaded", "[preload][sim]") {
-  sim s;
+  sim_device s;
   for (const std::string& co : {kPreload, kNoFlag})
     for (const char* k : {"mixed_on_k", "mixed_off_k"}) {
       INFO(co << " " << k);
@@ -239,7 +239,7 @@ TEST_CASE("kernarg preloading: clang's descriptors, and no instruction of clang'
 TEST_CASE("kernarg preloading: the timing model predicts the preloading axpy faster", "[preload][timing]") {
   const unsigned size = 256;
   std::vector<float> x(size, 1.0f), y0(size, 2.0f);
-  sim s;
+  sim_device s;
   rt::profile_options popt;
   rt::launch_options opts;
   opts.profile = &popt;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "hipasm/kernel.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 #include "kernels/workflow_ir.hpp"
 #include "passes_ir_helpers.hpp"
 

@@ -5,7 +5,7 @@
 // hipasm-sim against C++.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -7,7 +7,7 @@
 // their lanes. The simulator's checker must stay silent.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <cstdint>
 #include <cstring>

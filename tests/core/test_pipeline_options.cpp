@@ -4,7 +4,7 @@
 // plain C++) and on the host (asm_text, pass_dump); the pass dump's sections.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <regex>
 #include <string>

@@ -7,7 +7,7 @@
 // independently of the library).
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <cstdint>
 #include <cstring>

@@ -5,7 +5,7 @@
 // the step on and off over edge values against plain C++; the asm is checked for the form.
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <random>
 #include <regex>

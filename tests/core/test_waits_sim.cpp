@@ -6,7 +6,7 @@
 // wait even when the simulated value is already there).
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <cstdint>
 #include <memory>

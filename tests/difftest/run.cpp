@@ -12,7 +12,7 @@
 // instructions=..."); exits 1 when a kernel fails.
 #include <dlfcn.h>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cmath>

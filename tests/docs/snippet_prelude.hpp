@@ -2,7 +2,7 @@
 // (always on: the generated file undefines NDEBUG first) and the standard headers below.
 #pragma once
 #include <hipasm/hipasm.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <cassert>
 #include <cmath>

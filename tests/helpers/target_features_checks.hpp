@@ -5,7 +5,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/profile.hpp>  // the launcher, with the profile's types
 
 #include "interleave_fuzz.hpp"
 #include "interleave_kernels.hpp"
@@ -24,12 +24,12 @@ namespace rt = hipasm::rt;
 
 namespace {
 
-struct sim {
+struct sim_device {
   std::unique_ptr<rt::device> dev = rt::device::open(rt::backend::sim);
   std::unique_ptr<rt::module> mod = dev->load_file(hipasm::test::code_object("interleave"));
 };
-sim& S() {
-  static sim s;
+sim_device& S() {
+  static sim_device s;
   return s;
 }
 

@@ -8,7 +8,7 @@
 #include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cfloat>

@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <hipasm/mfma_atom.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 #include <hipasm/targets/gfx942/mfma_atoms.hpp>
 #include <hipasm/targets/gfx942/target.hpp>
 #include <hipasm/targets/gfx950/mfma_atoms.hpp>

@@ -6,7 +6,7 @@
 #include "sim_code_object.hpp"
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <hipasm/helpers/debug_log_host.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include "toolkit_kernels.hpp"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 namespace rt = hipasm::rt;
 

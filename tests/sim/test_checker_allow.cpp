@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 namespace rt = hipasm::rt;
 

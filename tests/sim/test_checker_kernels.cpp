@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 namespace rt = hipasm::rt;
 

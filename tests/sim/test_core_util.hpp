@@ -46,7 +46,7 @@ std::vector<T> download(hipasm::sim::Memory& m, uint64_t a, size_t n) {
   return v;
 }
 
-inline hipasm::rt::launch_report run(const Kernel& k, hipasm::sim::Memory& mem, const Args& args,
+inline hipasm::sim::DispatchResult run(const Kernel& k, hipasm::sim::Memory& mem, const Args& args,
                                      std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
                                      unsigned threads = 1, uint64_t seed = 0, uint64_t budget = 0,
                                      hipasm::sim::Observer* obs = nullptr, std::FILE* trace = nullptr) {

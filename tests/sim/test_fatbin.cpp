@@ -13,7 +13,7 @@
 
 #include "bundle.hpp"
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 using namespace hipasm;
 
@@ -54,7 +54,7 @@ std::vector<uint8_t> make_bundle(const std::vector<entry>& entries) {
 std::string error_of(const std::vector<uint8_t>& bytes, const char* target) {
   try {
     sim::select_code_object(bytes, target);
-  } catch (const rt::error& e) {
+  } catch (const sim::error& e) {
     return e.what();
   }
   return "(no error)";
@@ -154,5 +154,5 @@ TEST_CASE("fatbin: truncated and corrupt bundles are refused with one line", "[f
   CHECK(error_of(compressed, "gfx942").starts_with("offload bundle: compressed"));
   // An entry that is not a code object fails in the ELF loader, one line too.
   auto junk = sim::select_code_object(bundle, "gfx942");
-  CHECK_THROWS_AS(sim::load_code_object(junk), rt::error);
+  CHECK_THROWS_AS(sim::load_code_object(junk), sim::error);
 }

@@ -21,7 +21,7 @@
 #include "assemble_one.hpp"
 #include "dispatch.hpp"
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 using namespace hipasm;
 namespace sim = hipasm::sim;
@@ -68,7 +68,7 @@ size_t descriptor_file_offset(const std::vector<uint8_t>& b, const sim::KernelIn
 std::string load_error(const std::vector<uint8_t>& b) {
   try {
     sim::load_code_object(b);
-  } catch (const rt::error& e) {
+  } catch (const sim::error& e) {
     return e.what();
   }
   return "(loaded)";

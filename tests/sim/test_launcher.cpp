@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 #include "kernarg.hpp"
 #include "test_loader_oracle.hpp"
 
@@ -26,6 +26,14 @@ using namespace hipasm;
 using namespace loader_oracle;
 
 namespace {
+
+// The simulator's kernarg builder takes the arguments as byte ranges (the runtime's sim backend
+// passes a kernel_args so).
+std::vector<sim::ArgBytes> arg_bytes(const rt::kernel_args& args) {
+  std::vector<sim::ArgBytes> out;
+  for (size_t i = 0; i < args.entries().size(); ++i) out.push_back({args.data(i), args.entries()[i].size});
+  return out;
+}
 
 const std::string kDir = HIPASM_SIM_TEST_DIR;
 const std::string kCodeObject = kDir + "/sim_loader_kernels.co";
@@ -191,7 +199,7 @@ TEST_CASE("kernarg layout: explicit arguments at the metadata's offsets", "[laun
   const pair_arg p{-11, 4.75f};
   args.add(uint64_t{0x1111222233334444}).add(uint64_t{0x5555666677778888}).add(1.5f).add(int64_t{-3})
       .add(char(-2)).add(int16_t{7}).add(2.5).add(p).add(uint64_t{9});
-  const auto seg = sim::build_kernarg(k, {3, 2, 1}, {64, 1, 1}, args, 0, sim::kernarg_layout::full);
+  const auto seg = sim::build_kernarg(k, {3, 2, 1}, {64, 1, 1}, arg_bytes(args), 0, sim::kernarg_layout::full);
   REQUIRE(seg.size() == std::stoul(mk.fields.at(".kernarg_segment_size")));
   // Explicit arguments in order; offsets from llvm-readobj-22.
   REQUIRE(mk.args.size() >= 9);
@@ -205,7 +213,7 @@ TEST_CASE("kernarg layout: explicit arguments at the metadata's offsets", "[laun
   CHECK(at<uint64_t>(seg, &mk.args[7]) == (uint64_t(std::bit_cast<uint32_t>(4.75f)) << 32 | uint32_t(-11)));
   CHECK(at<uint64_t>(seg, &mk.args[8]) == 9);
   // What hipModuleLaunchKernel gets: the explicit part only.
-  const auto packed = sim::build_kernarg(k, {3, 2, 1}, {64, 1, 1}, args, 0, sim::kernarg_layout::explicit_only);
+  const auto packed = sim::build_kernarg(k, {3, 2, 1}, {64, 1, 1}, arg_bytes(args), 0, sim::kernarg_layout::explicit_only);
   CHECK(packed.size() == 64);
   CHECK(std::equal(packed.begin(), packed.end(), seg.begin()));
 }
@@ -217,7 +225,7 @@ TEST_CASE("kernarg layout: hidden arguments as the HIP runtime fills them", "[la
   const auto hidden = args_by_kind(md_of(md, "grid_query"));
   rt::kernel_args args;
   args.add(uint64_t{0xabc000});
-  const auto seg = sim::build_kernarg(k, {7, 5, 3}, {16, 8, 2}, args, 4096, sim::kernarg_layout::full);
+  const auto seg = sim::build_kernarg(k, {7, 5, 3}, {16, 8, 2}, arg_bytes(args), 4096, sim::kernarg_layout::full);
   CHECK(at<uint32_t>(seg, hidden.at("hidden_block_count_x")) == 7);
   CHECK(at<uint32_t>(seg, hidden.at("hidden_block_count_y")) == 5);
   CHECK(at<uint32_t>(seg, hidden.at("hidden_block_count_z")) == 3);

@@ -229,7 +229,7 @@ size_t descriptor_offset(const oracle_object& o, const std::string& name) {
 std::string load_error(const std::vector<uint8_t>& b) {
   try {
     sim::load_code_object(b);
-  } catch (const rt::error& e) {
+  } catch (const sim::error& e) {
     const std::string msg = e.what();
     CHECK(msg.find('\n') == std::string::npos);
     return msg;

@@ -14,7 +14,7 @@
 #include "memory/harness.hpp"
 
 using namespace simtest;
-using hipasm::rt::error;
+using hipasm::sim::error;
 
 namespace {
 

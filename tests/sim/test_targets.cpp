@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
-#include "hipasm/sim/profile.hpp"
+#include "hipasm/rt/launcher.hpp"
+#include "hipasm/rt/profile.hpp"
 
 namespace rt = hipasm::rt;
 

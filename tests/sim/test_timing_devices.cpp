@@ -15,7 +15,7 @@
 #include "assemble_one.hpp"
 #include "core.hpp"
 #include "decode.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/profile.hpp"  // the launcher, with the profile's types
 #include "timing/device.hpp"
 
 using namespace hipasm::sim;

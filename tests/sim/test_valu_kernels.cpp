@@ -3,7 +3,7 @@
 // the host (IEEE operations bit for bit, fp8 from the format definition, matrices from the
 // documented layouts in valu/mfma_layout.hpp). Every launch must leave the checker silent.
 #include <catch2/catch.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cmath>

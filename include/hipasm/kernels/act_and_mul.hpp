@@ -111,12 +111,12 @@ constexpr void act_and_mul(builder J, arg<uint16_t*> out, arg<const uint16_t*> i
     HIPASM_KERNEL_BODY((hipasm::kernels::act_and_mul<CFG>), out, in, tokens);                          \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct act_and_mul_args {
   uint64_t out = 0, in = 0;  // device addresses: out [tokens][d], in [tokens][2d]

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "attn_fwd.hpp"
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
 

@@ -228,12 +228,12 @@ constexpr void dynamic_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
     HIPASM_KERNEL_BODY((hipasm::kernels::dynamic_quant<CFG>), q, scale, in, tokens);                                      \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct dynamic_quant_args {
   uint64_t q = 0, scale = 0, in = 0;  // device addresses: q [tokens][d] bytes, in [tokens][d], scale f32:

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "gemm_bf16.hpp"
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
 
@@ -24,37 +24,6 @@ struct gemm_bf16_kernel_ref {
   std::string name;          // the kernel's symbol in the module
   gemm_bf16_config config;   // the configuration it was compiled with
 };
-
-namespace detail {
-// A second dispatch's report appended to the first's: diagnostics, counts and times added; with
-// `work` its operations too and the MFMA busy fraction the time-weighted mean (the rest of the
-// profile, hot spots and counters, stays the first dispatch's).
-inline void gemm_append_report(rt::launch_report& rep, const rt::launch_report& more, bool work) {
-  rep.diagnostics.insert(rep.diagnostics.end(), more.diagnostics.begin(), more.diagnostics.end());
-  rep.warnings.insert(rep.warnings.end(), more.warnings.begin(), more.warnings.end());
-  rep.findings.insert(rep.findings.end(), more.findings.begin(), more.findings.end());
-  rep.instructions += more.instructions;
-  rep.lane_operations += more.lane_operations;
-  if (!rep.profile || !more.profile) return;
-  auto p = std::make_shared<rt::profile>(*rep.profile);
-  const rt::profile& q = *more.profile;
-  const double t0 = p->time_us;
-  p->time_us += q.time_us;
-  p->time_us_peak += q.time_us_peak;
-  p->time_us_sustained += q.time_us_sustained;
-  if (work) {
-    if (p->time_us > 0) {
-      p->mfma_busy = (p->mfma_busy * t0 + q.mfma_busy * q.time_us) / p->time_us;
-      p->valu_busy = (p->valu_busy * t0 + q.valu_busy * q.time_us) / p->time_us;
-    }
-    p->flops += q.flops;
-    p->hbm_bytes += q.hbm_bytes;
-    p->tflops = p->time_us > 0 ? p->flops / p->time_us * 1e-6 : 0;
-    p->hbm_gbps = p->time_us > 0 ? double(p->hbm_bytes) / p->time_us * 1e-3 : 0;
-  }
-  rep.profile = p;
-}
-}  // namespace detail
 
 // C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T; with the
 // config's a_km, A is stored K x M (C = A^T-stored * ...), with b_kn, B is stored K x N (C = A * B).
@@ -106,7 +75,7 @@ inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, cons
   rt::launch_report conv = dev.launch(mod, k->name + "_to_bf16",
                                       {(count + detail::gemm_to_bf16_per_group - 1) / detail::gemm_to_bf16_per_group, 1, 1},
                                       {detail::gemm_to_bf16_threads, 1, 1}, cargs, opts);
-  detail::gemm_append_report(rep, conv, false);
+  rt::append_report(rep, conv, false);
   return rep;
 }
 
@@ -160,7 +129,7 @@ inline rt::launch_report gemm_bf16_launch_balanced(rt::device& dev, rt::module& 
   rt::launch_report more = gemm_bf16_launch(dev, mod, rest, c + uint64_t(rows) * N * out_eb, a + uint64_t(rows) * K * 2, b,
                                             M - rows, N, K, opts, odd);
   if (rows == 0) return more;
-  detail::gemm_append_report(rep, more, true);
+  rt::append_report(rep, more, true);
   return rep;
 }
 

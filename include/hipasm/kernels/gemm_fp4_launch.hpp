@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "gemm_fp4.hpp"
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
 

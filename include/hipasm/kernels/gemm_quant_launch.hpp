@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "gemm_quant.hpp"
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
 

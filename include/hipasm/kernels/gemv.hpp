@@ -235,12 +235,12 @@ constexpr void gemv(builder J, arg<gemv_y_elem<C>*> y, arg<const gemv_a_elem<C>*
   HIPASM_GEMV_KERNEL(NAME, CFG)        \
   HIPASM_GEMV_KERNEL(NAME##_ksplit, ::hipasm::kernels::gemv_ksplit_config(CFG))
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct gemv_args {
   uint64_t y = 0, a = 0, x = 0, bias = 0;  // device addresses (bias: only with config.bias)

@@ -30,7 +30,7 @@ constexpr void layernorm(builder J, arg<uint16_t*> out, arg<uint16_t*> residual_
     HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::layernorm<CFG>>), out, residual_out, in, residual, weight, bias, eps); \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include "norm_host.hpp"
 namespace hipasm::kernels {
 struct layernorm_args {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "moe.hpp"
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
 

@@ -179,12 +179,12 @@ constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg
     HIPASM_KERNEL_BODY((hipasm::kernels::mxfp4_quant<CFG>), q, scales, in, rows);                                  \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct mxfp4_quant_args {
   uint64_t q = 0, scales = 0, in = 0;  // device addresses: q [rows][d / 2], scales [rows][d / 32] bytes, in [rows][d]

@@ -730,13 +730,13 @@ inline constexpr auto paged_attn_decode =
                        scale_log2e, num_kv_heads, max_partitions, k_scales, v_scales);                               \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 
 struct paged_attn_decode_args {

@@ -60,7 +60,7 @@ constexpr void rmsnorm_quant(builder J, arg<uint8_t*> q, arg<float*> scale, arg<
                        weight, eps);                                                                       \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include "norm_host.hpp"
 namespace hipasm::kernels {
 struct rmsnorm_args {

@@ -123,12 +123,12 @@ constexpr void softmax(builder J, arg<softmax_elem<C>*> out, arg<const softmax_e
     HIPASM_KERNEL_BODY((hipasm::kernels::detail::preloaded<hipasm::kernels::softmax<CFG>>), out, in);         \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct softmax_args {
   uint64_t out = 0, in = 0;  // device addresses

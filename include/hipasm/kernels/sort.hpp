@@ -782,12 +782,12 @@ constexpr void sort(builder J, arg<uint32_t*> keys_out, arg<uint32_t*> vals_out,
     HIPASM_KERNEL_BODY((hipasm::kernels::sort<CFG>), keys_out, vals_out, keys_in, vals_in, len, rows); \
   }
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct sort_args {
   uint64_t keys_out = 0, vals_out = 0, keys_in = 0, vals_in = 0;  // device addresses

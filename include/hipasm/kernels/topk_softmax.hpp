@@ -458,12 +458,12 @@ inline constexpr auto topk_softmax =
   HIPASM_TOPK_SOFTMAX_KERNEL(NAME, CFG)        \
   HIPASM_TOPK_SOFTMAX_KERNEL(NAME##_latency, hipasm::kernels::topk_latency_config(CFG))
 
-#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/sim/launcher.hpp>)
+#if !defined(__HIP_DEVICE_COMPILE__) && __has_include(<hipasm/rt/launcher.hpp>)
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 namespace hipasm::kernels {
 struct topk_softmax_args {
   uint64_t weights = 0, indices = 0, logits = 0;  // device addresses

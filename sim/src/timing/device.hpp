@@ -24,7 +24,7 @@ struct DeviceSpec {
   // ---- clocks (T1, T7)
   double peak_mhz = 2100;               // T1: 2100 MHz max
   double sustained_mhz = 1207;          // T7: MI300X BF16 GEMM median 1207 MHz; MI325X 1447; MI308X MFMA 1.0-1.13 GHz
-  // ---- peak operations per clock per CU, by rt::peak_dtype (f64, f32, xf32, bf16/f16,
+  // ---- peak operations per clock per CU, by sim::peak_dtype (f64, f32, xf32, bf16/f16,
   // fp8/int8, fp6/fp4 matrix; f32 vector): the report's share of peak (at peak_mhz on all CUs).
   // T7 (AMD's MI300X table, mi300.md): matrix FP64 256, FP32 256, TF32 1024, FP16/BF16 2048,
   // FP8/INT8 4096, vector FP32 256 (packed FP32); gfx942 has no fp6/fp4 MFMA (0: no peak).

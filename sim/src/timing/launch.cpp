@@ -9,20 +9,20 @@
 
 namespace hipasm::sim::timing {
 
-rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Memory& memory, Checker* checker,
-                               const rt::profile_options& opts) {
+DispatchResult run_profiled(const KernelInfo& k, const DispatchParams& p, Memory& memory, Checker* checker,
+                            const sim::profile_options& opts) {
   const DeviceSpec* dev = find_device(opts.device);
   if (!dev) {
     std::string names;
     for (const auto& d : kDevices) names += (names.empty() ? "" : ", ") + std::string(d.name);
-    throw rt::error("profile: unknown device '" + opts.device + "' (" + names + ")");
+    throw sim::error("profile: unknown device '" + opts.device + "' (" + names + ")");
   }
   if (opts.clock_mhz < 0 || opts.clock_mhz > 10000)
-    throw rt::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
+    throw sim::error("profile: clock " + std::to_string(opts.clock_mhz) + " MHz is out of range");
   const KernelImage& image = k.image;
   // A device runs the code objects of its own ISA only (the MFMA costs and hazards are the
   // target's): a gfx942 object on mi355x, or a gfx950 one on mi300x, is refused.
-  if (dev->target != image.target->name) throw rt::error("profile: " + wrong_target_message(image.target->name, *dev));
+  if (dev->target != image.target->name) throw sim::error("profile: " + wrong_target_message(image.target->name, *dev));
   std::shared_ptr<const Program> prog = decoded_program(image);
   KernelShape shape;  // (groups: those executed)
   shape.name = k.name;
@@ -43,7 +43,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
   const uint32_t all_cus = dev->xcds * dev->cus_per_xcd;
   if (opts.sample_cus) {
     if (opts.sample_cus > dev->cus_per_xcd)
-      throw rt::error("profile: --sample " + std::to_string(opts.sample_cus) + " CUs: at most the " +
+      throw sim::error("profile: --sample " + std::to_string(opts.sample_cus) + " CUs: at most the " +
                       std::to_string(dev->cus_per_xcd) + " CUs of one XCD of " + opts.device);
     // XCD 0's workgroups (every xcds-th, T1 round-robin), as many as N of its CUs would run.
     shape.groups = std::max<uint64_t>(1, (all_groups * opts.sample_cus + all_cus - 1) / all_cus);
@@ -69,7 +69,7 @@ rt::launch_report run_profiled(const KernelInfo& k, const DispatchParams& p, Mem
     slice.l2_channel_share = xcd_share;
   }
   Recorder rec(checker, prog, shape.groups, shape.waves_per_group, slice, shape.group_stride);
-  rt::launch_report report = run_dispatch(image, sampled, memory, &rec);
+  DispatchResult report = run_dispatch(image, sampled, memory, &rec);
   auto prof = simulate(rec, shape, slice, opts, p.threads);
   if (opts.sample_cus) {  // rates of the whole device: the slice did groups/all_groups of the work
     const double scale = double(all_groups) / double(shape.groups);

@@ -30,7 +30,7 @@ std::string hex(uint64_t v) {
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
-using rt::stall_reason;
+using sim::stall_reason;
 
 // A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot,
 // the line stored beside its slot) and each set keeps its ways in a recency list (empty ways at
@@ -276,7 +276,7 @@ struct Event {
 class Sim {
  public:
   Sim(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev, double clock_mhz, bool keep,
-      rt::profile& p)
+      sim::profile& p)
       : rec_(rec), shape_(shape), dev_(dev), keep_(keep), p_(p), infos_(rec.infos()) {
     hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
     mall_bytes_per_clk_ = dev.mall_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
@@ -312,7 +312,7 @@ class Sim {
       turn(e.simd, e.t);
     }
     for (const auto& g : groups_)
-      if (g.live) throw rt::error("timing: internal: a workgroup never finished (deadlock in the model)");
+      if (g.live) throw sim::error("timing: internal: a workgroup never finished (deadlock in the model)");
     // The end-of-kernel release writes the dirty L2 lines back: HBM bytes and HBM time.
     uint64_t dirty = 0;
     for (auto& x : xcds_) dirty += x.l2.dirty_lines() * dev_.line_bytes;
@@ -371,7 +371,7 @@ class Sim {
   const KernelShape& shape_;
   const DeviceSpec& dev_;
   const bool keep_;
-  rt::profile& p_;
+  sim::profile& p_;
   const std::vector<InstInfo>& infos_;
   double hbm_bytes_per_clk_ = 1;
   double hbm_free_ = 0;
@@ -414,15 +414,15 @@ class Sim {
  public:
   // The schedule's phases up to `end` with their activity as device-wide fractions (the clock
   // is set by clock_phases()).
-  std::vector<rt::clock_phase> phases(uint64_t end) {
-    std::vector<rt::clock_phase> out;
+  std::vector<sim::clock_phase> phases(uint64_t end) {
+    std::vector<sim::clock_phase> out;
     const uint64_t w = dev_.clock_window_cycles;
     const double cus = double(cus_.size()), simds = cus * dev_.simds_per_cu;
     for (uint64_t a = 0; a < std::max<uint64_t>(end, 1); a += w) {
       const uint64_t b = std::min(std::max<uint64_t>(end, 1), a + w);
       const Activity& x = activity_at(a);
       const double len = double(b - a);
-      rt::clock_phase ph;
+      sim::clock_phase ph;
       ph.start = a;
       ph.end = b;
       ph.active_cus = std::min(1.0, x.cu / (cus * len));
@@ -443,8 +443,8 @@ class Sim {
   double mall_bytes_per_clk_ = 1, mall_free_ = 0;
   Cache mall_;  // device-wide (absent with mall_bytes 0)
   double flops_ = 0;
-  std::array<double, rt::kPeakDtypes> flops_by_dtype_{};
-  std::array<uint64_t, rt::kStallReasons> stalls_{};
+  std::array<double, sim::kPeakDtypes> flops_by_dtype_{};
+  std::array<uint64_t, sim::kStallReasons> stalls_{};
 
   SimdT& simd_at(uint32_t g) { return cus_[g / 4].simd[g % 4]; }
 
@@ -473,7 +473,7 @@ class Sim {
       }
     }
     if (groups == 0)
-      throw rt::error("timing: a workgroup of " + std::to_string(shape_.waves_per_group) + " waves with " +
+      throw sim::error("timing: a workgroup of " + std::to_string(shape_.waves_per_group) + " waves with " +
                       std::to_string(shape_.vgprs) + " VGPRs+AGPRs, " + std::to_string(shape_.sgprs) + " SGPRs and " +
                       std::to_string(shape_.lds_bytes) + " bytes of LDS does not fit on one CU of " +
                       std::string(dev_.name));
@@ -857,7 +857,7 @@ class Sim {
     if (next != kNever) schedule(simd_index, next);
   }
 
-  void account_stall(WaveT& w, const Rec& r, uint64_t t, const Ready& e, rt::profile_event* ev) {
+  void account_stall(WaveT& w, const Rec& r, uint64_t t, const Ready& e, sim::profile_event* ev) {
     const uint64_t ideal = w.turn_ready;
     stall_reason main = stall_reason::count;
     if (t > ideal) {
@@ -992,8 +992,8 @@ class Sim {
     const Inst& in = rec_.inst(r);
     SimdT& s = cus_[w.cu].simd[w.simd % 4];
     CuT& c = cus_[w.cu];
-    rt::profile_event ev;
-    rt::profile_event* evp = keep_ ? &ev : nullptr;
+    sim::profile_event ev;
+    sim::profile_event* evp = keep_ ? &ev : nullptr;
     account_stall(w, r, t, e, evp);
     // A wave that rarely waits still drops the operations that have completed.
     if (w.out.size() > 2 * dev_.vmcnt_max) std::erase_if(w.out, [&](const Outstanding& o) { return o.done <= t; });
@@ -1015,7 +1015,7 @@ class Sim {
           flops_ += f.flops_per_wave * r.lanes;
           flops_by_dtype_[size_t(f.dtype)] += f.flops_per_wave * r.lanes;
         }
-        ev.unit = rt::profile_event::valu;
+        ev.unit = sim::profile_event::valu;
         break;
       }
       case Kind::Mfma: case Kind::Dgemm: {
@@ -1033,8 +1033,8 @@ class Sim {
         done = t + pipe;
         write_dsts(w, in, done, true);
         flops_ += f.flops_per_wave;
-        if (f.dtype != rt::peak_dtype::count) flops_by_dtype_[size_t(f.dtype)] += f.flops_per_wave;
-        ev.unit = rt::profile_event::mfma;
+        if (f.dtype != sim::peak_dtype::count) flops_by_dtype_[size_t(f.dtype)] += f.flops_per_wave;
+        ev.unit = sim::profile_event::mfma;
         break;
       }
       case Kind::Salu: case Kind::Branch:
@@ -1065,7 +1065,7 @@ class Sim {
         if (r.b == 0) d = t + dev_.scalar_hit_latency;  // s_memtime and friends
         done = d;
         w.out.push_back({done, 2, 0});
-        ev.unit = rt::profile_event::smem;
+        ev.unit = sim::profile_event::smem;
         ev.bytes = r.bytes;
         break;
       }
@@ -1075,7 +1075,7 @@ class Sim {
         w.last_ds_done = done;
         w.out.push_back({done, 2, r.a - r.b});
         lds_bytes_ += r.bytes;
-        ev.unit = rt::profile_event::lds;
+        ev.unit = sim::profile_event::lds;
         ev.bytes = r.bytes;
         break;
       }
@@ -1100,7 +1100,7 @@ class Sim {
         w.out.push_back({done, uint8_t(f.kind == Kind::Flat ? 3 : 1), 0});
         vmem_bytes_ += r.bytes;
         if (f.lds_dma) lds_bytes_ += r.bytes;
-        ev.unit = rt::profile_event::vmem;
+        ev.unit = sim::profile_event::vmem;
         ev.bytes = r.bytes;
         break;
       }
@@ -1186,7 +1186,7 @@ class Sim {
 
 // Clock and power (docs/timing-model.md): a phase's power at the peak clock relative to the
 // device's limit, from its device-wide activity; the clock scales it as clock^exponent.
-double phase_power(const DeviceSpec& dev, const rt::clock_phase& ph) {
+double phase_power(const DeviceSpec& dev, const sim::clock_phase& ph) {
   const double mfma = ph.mfma - (1 - dev.power_int_mfma_share) * ph.mfma_int;
   return dev.power_static + dev.power_cu * ph.active_cus + dev.power_mfma * mfma + dev.power_valu * ph.valu +
          dev.power_hbm * ph.hbm;
@@ -1195,7 +1195,7 @@ double phase_clock(const DeviceSpec& dev, double power) {
   if (power <= 1) return dev.peak_mhz;
   return std::round(dev.peak_mhz * std::pow(power, -1 / dev.power_exponent));
 }
-void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases) {
+void set_phase_clocks(const DeviceSpec& dev, std::vector<sim::clock_phase>& phases) {
   for (auto& ph : phases) {
     ph.power = phase_power(dev, ph);
     ph.clock_mhz = phase_clock(dev, ph.power);
@@ -1217,8 +1217,8 @@ void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phase
   const double clock = phase_clock(dev, highest);
   for (auto& ph : phases) ph.clock_mhz = clock;
 }
-rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
-  rt::clock_phase m;
+sim::clock_phase merged_phase(const std::vector<sim::clock_phase>& phases) {
+  sim::clock_phase m;
   if (phases.empty()) return m;
   m.start = phases.front().start;
   m.end = phases.back().end;
@@ -1234,15 +1234,15 @@ rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases) {
   }
   return m;
 }
-double phases_us(const std::vector<rt::clock_phase>& phases) {
+double phases_us(const std::vector<sim::clock_phase>& phases) {
   double us = 0;
   for (const auto& ph : phases) us += double(ph.end - ph.start) / ph.clock_mhz;
   return us;
 }
 
-std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
-                                      const rt::profile_options& opts, unsigned threads) {
-  auto p = std::make_shared<rt::profile>();
+std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
+                                      const sim::profile_options& opts, unsigned threads) {
+  auto p = std::make_shared<sim::profile>();
   p->device = std::string(dev.name);
   p->kernel = shape.name;
   p->cus = dev.xcds * dev.cus_per_xcd;
@@ -1261,13 +1261,13 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
     std::vector<std::string> sources;
     std::string mismatch;
     if (!match_asm_listing(prog, shape.listing_entry, asm_source_lines(opts.asm_source, shape.name), sources, mismatch))
-      throw rt::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name + "' at " + mismatch);
+      throw sim::error("asm listing " + opts.asm_source + " does not match the code of '" + shape.name + "' at " + mismatch);
     for (size_t i = 0; i < prog.insts.size(); ++i) p->insts[i].source = std::move(sources[i]);
   }
   p->waves_info.resize(p->waves);
   // The schedule at `clock` (HBM bytes per cycle) into `prof`, a copy of the profile so far,
   // with its phases (activity over time).
-  auto schedule_at = [&](double clock, rt::profile& prof) {
+  auto schedule_at = [&](double clock, sim::profile& prof) {
     Sim sim(rec, shape, dev, clock, opts.keep_events, prof);
     sim.run();
     prof.cycles = sim.end_cycle();
@@ -1280,7 +1280,7 @@ std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& sh
   // schedule is then a third one at the phases' average clock (cycles over time; only HBM bytes
   // per cycle depend on it), its phases at their own clocks giving the time.
   const unsigned cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  rt::profile at_sustained = *p, at_peak = *p;
+  sim::profile at_sustained = *p, at_peak = *p;
   if (cores > 1) {
     std::exception_ptr failed;
     std::thread peak_thread([&] {

@@ -84,8 +84,8 @@ double valu_flops(std::string_view m) {
   return 0;
 }
 
-rt::peak_dtype mfma_dtype(std::string_view m, uint8_t cbsz, uint8_t blgp) {
-  using rt::peak_dtype;
+sim::peak_dtype mfma_dtype(std::string_view m, uint8_t cbsz, uint8_t blgp) {
+  using sim::peak_dtype;
   // The suffix after the shape names the inputs: _f64, _f32, _xf32, _f16/_bf16 (and the
   // 1k forms), _i8, _fp8_fp8 ..., _f8f6f4 (formats 0, 1 fp8/bf8, 2, 3 fp6/bf6, 4 fp4).
   if (has(m, "f8f6f4")) return cbsz <= 1 || blgp <= 1 ? peak_dtype::fp8 : peak_dtype::fp6_fp4;
@@ -116,7 +116,7 @@ InstInfo classify(const Inst& in) {
     if (const double ops = valu_flops(m)) {
       f.flops_per_wave = ops;
       f.valu_flops_per_lane = true;
-      f.dtype = rt::peak_dtype::valu_f32;  // (f16 and f64 VALU work counts against it too)
+      f.dtype = sim::peak_dtype::valu_f32;  // (f16 and f64 VALU work counts against it too)
     }
     return f;
   }

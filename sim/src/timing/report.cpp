@@ -10,7 +10,7 @@
 
 #include "timing.hpp"
 
-namespace hipasm::rt {
+namespace hipasm::sim {
 
 const char* stall_reason_name(stall_reason r) {
   static constexpr const char* kNames[] = {"vmcnt",   "lgkmcnt",   "expcnt",    "register_dependency",
@@ -61,17 +61,17 @@ std::string mnemonic_of(const std::string& text) { return text.substr(0, text.fi
 
 }  // namespace
 
-}  // namespace hipasm::rt
+}  // namespace hipasm::sim
 
 namespace hipasm::sim::timing {
 
-void summarize_bound(rt::profile& p, const DeviceSpec& dev) {
+void summarize_bound(sim::profile& p, const DeviceSpec& dev) {
   // The kernel's dtype: the class with the most operations.
-  p.dtype = rt::peak_dtype::count;
+  p.dtype = sim::peak_dtype::count;
   double most = 0;
-  for (size_t i = 0; i < rt::kPeakDtypes; ++i)
-    if (p.flops_by_dtype[i] > most) most = p.flops_by_dtype[i], p.dtype = rt::peak_dtype(i);
-  const double per_clk = p.dtype == rt::peak_dtype::count ? 0 : dev.peak_ops_per_clk_cu[size_t(p.dtype)];
+  for (size_t i = 0; i < sim::kPeakDtypes; ++i)
+    if (p.flops_by_dtype[i] > most) most = p.flops_by_dtype[i], p.dtype = sim::peak_dtype(i);
+  const double per_clk = p.dtype == sim::peak_dtype::count ? 0 : dev.peak_ops_per_clk_cu[size_t(p.dtype)];
   p.peak_tflops = per_clk * double(dev.xcds * dev.cus_per_xcd) * dev.peak_mhz * 1e6 / 1e12;
   p.peak_share = p.peak_tflops > 0 ? p.tflops / p.peak_tflops : 0;
   p.hbm_achievable_gbps = dev.hbm_achievable_gbytes_per_s;
@@ -97,7 +97,7 @@ void summarize_bound(rt::profile& p, const DeviceSpec& dev) {
   } else {
     // No unit at least half busy: the waves mostly wait. Name what they waited for most.
     size_t r = 0;
-    for (size_t i = 1; i < rt::kStallReasons; ++i)
+    for (size_t i = 1; i < sim::kStallReasons; ++i)
       if (p.stalls[i] > p.stalls[r]) r = i;
     static constexpr const char* kWhat[] = {
         "vector memory (vmcnt)",   "LDS / scalar memory (lgkmcnt)", "expcnt",
@@ -110,7 +110,7 @@ void summarize_bound(rt::profile& p, const DeviceSpec& dev) {
 
 }  // namespace hipasm::sim::timing
 
-namespace hipasm::rt {
+namespace hipasm::sim {
 
 std::string profile::report() const {
   std::string o;
@@ -397,5 +397,5 @@ std::string profile::timeline(uint32_t wave) const {
   return o;
 }
 
-}  // namespace hipasm::rt
+}  // namespace hipasm::sim
 

@@ -40,7 +40,7 @@ struct InstInfo {
   bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
   bool coherent_load = false;  // a VMEM load with sc0/sc1 (an acquire's or a poll's load)
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
-  rt::peak_dtype dtype = rt::peak_dtype::count;  // the peak class of those operations
+  sim::peak_dtype dtype = sim::peak_dtype::count;  // the peak class of those operations
   bool valu_flops_per_lane = false;
   bool int_matrix = false;  // an integer MFMA/SMFMAC (i8 inputs): its own power (device.hpp)
 };
@@ -48,10 +48,10 @@ InstInfo classify(const Inst& in);
 // Floating-point operations per lane of a VALU mnemonic (docs/timing-model.md, Report).
 double valu_flops(std::string_view mnemonic);
 // The peak class of an MFMA (its input type; f8f6f4 by its cbsz / blgp formats).
-rt::peak_dtype mfma_dtype(std::string_view mnemonic, uint8_t cbsz, uint8_t blgp);
+sim::peak_dtype mfma_dtype(std::string_view mnemonic, uint8_t cbsz, uint8_t blgp);
 // What bounds the kernel and its share of the device's peak (profile::bound, peak_share), from
 // a finished profile's counters.
-void summarize_bound(rt::profile& p, const DeviceSpec& dev);
+void summarize_bound(sim::profile& p, const DeviceSpec& dev);
 
 // One dynamic instruction of one wave (16 bytes: a big GEMM records ~1e8 of them).
 struct Rec {
@@ -161,16 +161,16 @@ struct KernelShape {
 
 // Clock and power (docs/timing-model.md): a phase's power at the peak clock relative to the
 // device's limit, and the clock that power allows; the phases' clocks; the phases' time (us).
-double phase_power(const DeviceSpec& dev, const rt::clock_phase& ph);
+double phase_power(const DeviceSpec& dev, const sim::clock_phase& ph);
 double phase_clock(const DeviceSpec& dev, double power);
-void set_phase_clocks(const DeviceSpec& dev, std::vector<rt::clock_phase>& phases);
-double phases_us(const std::vector<rt::clock_phase>& phases);
-rt::clock_phase merged_phase(const std::vector<rt::clock_phase>& phases);  // length-weighted
+void set_phase_clocks(const DeviceSpec& dev, std::vector<sim::clock_phase>& phases);
+double phases_us(const std::vector<sim::clock_phase>& phases);
+sim::clock_phase merged_phase(const std::vector<sim::clock_phase>& phases);  // length-weighted
 
 // Schedules the recorded streams on `dev` and fills a profile; `threads` (0: all cores) bounds
 // how many of the independent schedules (sustained and peak clock) run at once.
-std::shared_ptr<rt::profile> simulate(const Recorder& rec, const KernelShape& shape,
-                                      const DeviceSpec& dev, const rt::profile_options& opts,
+std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& shape,
+                                      const DeviceSpec& dev, const sim::profile_options& opts,
                                       unsigned threads = 0);
 
 }  // namespace hipasm::sim::timing

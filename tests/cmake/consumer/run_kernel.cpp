@@ -4,7 +4,7 @@
 #include <exception>
 #include <vector>
 
-#include "hipasm/sim/launcher.hpp"
+#include "hipasm/rt/launcher.hpp"
 
 int main(int argc, char** argv) try {
   if (argc != 2) {

@@ -29,7 +29,7 @@ struct rng {
 #if !defined(__HIP__)
 #include <catch2/catch.hpp>
 
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <fstream>
 #include <memory>

@@ -1,12 +1,13 @@
 // One input through everything the loader does with untrusted bytes: parse and validate,
 // build the loadable image, check a launch and lay out a kernarg segment for every kernel.
-// Returns normally when the input loads or is refused with an rt::error; anything else
+// Returns normally when the input loads or is refused with a sim::error; anything else
 // (another exception, a sanitizer report, a crash) is a bug the callers surface.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "bundle.hpp"
 #include "elf.hpp"
@@ -23,7 +24,7 @@ inline bool exercise(std::span<const uint8_t> bytes, std::string* refusal = null
       for (const sim::BundleEntry& e : sim::read_offload_bundle(bytes))
         if (!e.processor().empty() && !exercise(sim::select_code_object(bytes, e.processor()), refusal)) return false;
       return true;
-    } catch (const rt::error& e) {
+    } catch (const sim::error& e) {
       if (refusal) *refusal = e.what();
       return false;
     }
@@ -32,27 +33,25 @@ inline bool exercise(std::span<const uint8_t> bytes, std::string* refusal = null
     const sim::CodeObject co = sim::load_code_object(bytes);
     (void)co.image_at(0x7fff'0000'0000);
     for (const auto& k : co.kernels) {
-      rt::kernel_args args;
+      // One argument of each common size (values: any bits will do).
+      static const std::array<uint32_t, 4> kBytes{1, 2, 3, 4};
+      std::vector<sim::ArgBytes> args;
       for (const auto& a : k.args) {
         if (a.hidden()) continue;
-        // kernel_args takes typed values: one of each common size.
-        if (a.size == 16) args.add(std::array<uint32_t, 4>{1, 2, 3, 4});
-        else if (a.size == 8) args.add(uint64_t{0x1000});
-        else if (a.size == 4) args.add(uint32_t{7});
-        else if (a.size == 2) args.add(uint16_t{7});
-        else if (a.size == 1) args.add(uint8_t{7});
-        else return true;  // an odd-sized struct: its layout was validated by the loader
+        if (a.size != 16 && a.size != 8 && a.size != 4 && a.size != 2 && a.size != 1)
+          return true;  // an odd-sized struct: its layout was validated by the loader
+        args.push_back({kBytes.data(), a.size});
       }
       try {
         sim::check_launch(k, {2, 1, 1}, {64, 1, 1}, 0);
         (void)sim::build_kernarg(k, {2, 1, 1}, {64, 1, 1}, args, 0, sim::kernarg_layout::full);
         (void)sim::build_kernarg(k, {2, 1, 1}, {64, 1, 1}, args, 0, sim::kernarg_layout::explicit_only);
-      } catch (const rt::error&) {
+      } catch (const sim::error&) {
         // a launch refusal (e.g. a block larger than the kernel allows) is fine
       }
     }
     return true;
-  } catch (const rt::error& e) {
+  } catch (const sim::error& e) {
     if (refusal) *refusal = e.what();
     return false;
   }

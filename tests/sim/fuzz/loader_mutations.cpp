@@ -1,6 +1,6 @@
 // Deterministic robustness test of the loader (runs everywhere, with ASan/UBSan when the
 // compiler has them): thousands of truncations, byte flips and field overwrites of real
-// clang-22 code objects. Each mutant must load or be refused with a one-line rt::error;
+// clang-22 code objects. Each mutant must load or be refused with a one-line sim::error;
 // a crash, a sanitizer report or any other exception fails the test.
 // Usage: sim_loader_mutations SEED ITERATIONS CODE_OBJECT...
 #include <cstdio>

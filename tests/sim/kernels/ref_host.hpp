@@ -3,7 +3,7 @@
 // the first mismatches. Used by tests/sim/test_reference_*.cpp.
 #pragma once
 #include <catch2/catch.hpp>
-#include <hipasm/sim/launcher.hpp>
+#include <hipasm/rt/launcher.hpp>
 
 #include <bit>
 #include <cmath>

@@ -1,6 +1,6 @@
 /* hipasm-sim's C ABI (libhipasm_sim.so): the simulator and the code-object loader for callers
- * that cannot use C++ (Python's ctypes, python/hipasm). It wraps the C++ launcher
- * (hipasm/sim/launcher.hpp): the same loader, argument checks, hidden-argument filling, checker
+ * that cannot use C++ (Python's ctypes, python/hipasm). It wraps the runtime's C++ launcher
+ * (hipasm/rt/launcher.hpp): the same loader, argument checks, hidden-argument filling, checker
  * and timing model.
  *
  * Every function that can fail returns an int status (HIPASM_SIM_OK = 0) and leaves a one-line

@@ -1,8 +1,9 @@
-// Timing mode of the simulator: a cycle-approximate MI300-class model fed by the same
-// execution as a normal launch (docs/timing-model.md). Ask for it with
-// launch_options::profile; the launch's report then carries a profile with the predicted
-// cycles, rates, occupancy, stall breakdown, hot spots and (on request) every wave's schedule.
-// Timing never changes results: the kernel's outputs are those of a plain launch.
+// Timing mode of the simulator: a cycle-approximate MI300-class model fed by the same execution
+// as a normal launch (docs/timing-model.md). Ask for it with the runtime's
+// launch_options::profile (<hipasm/rt/profile.hpp> names these types in hipasm::rt); the
+// launch's report then carries a profile with the predicted cycles, rates, occupancy, stall
+// breakdown, hot spots and (on request) every wave's schedule. Timing never changes results:
+// the kernel's outputs are those of a plain launch.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace hipasm::rt {
+namespace hipasm::sim {
 
 // Why a wave did not issue its next instruction as soon as its SIMD's turn came round.
 enum class stall_reason : uint8_t {
@@ -37,6 +38,8 @@ inline constexpr size_t kPeakDtypes = size_t(peak_dtype::count);
 // "fp6/fp4 matrix", "f32 vector"
 const char* peak_dtype_name(peak_dtype t);
 
+// What timing mode models (the runtime's launch_options::profile, its profile_options, carries
+// the same fields).
 struct profile_options {
   std::string device = "mi300x";  // mi300x | mi308x | mi325x (gfx942), mi355x | mi350x (gfx950): profile_devices()
   double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
@@ -146,4 +149,4 @@ struct profile {
 
 std::vector<std::string> profile_devices();
 
-}  // namespace hipasm::rt
+}  // namespace hipasm::sim

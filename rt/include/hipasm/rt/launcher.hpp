@@ -1,6 +1,9 @@
-// One launcher interface, two backends: the CPU simulator (default) and real HIP
-// (hipModuleLoadData/hipModuleLaunchKernel through libamdhip64). HIPASM_BACKEND=sim|hip
-// selects it, so the same Catch2 tests run here and on an MI300.
+// hipasm's host runtime: one launcher interface, two backends: the CPU simulator (default) and
+// real HIP (hipModuleLoadData/hipModuleLaunchKernel through libamdhip64). HIPASM_BACKEND=sim|hip
+// selects it, so the same Catch2 tests run here and on an MI300. The library hipasm::rt
+// (rt/src) implements it; this header needs nothing of the simulator's (the kernel library's
+// launch functions include it), and the timing mode's report type is declared only: include
+// <hipasm/rt/profile.hpp> to read a profile.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -11,9 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "hipasm/sim/profile.hpp"
-
 namespace hipasm::rt {
+
+// The sim backend's timing-mode report (launch_report::profile): the simulator's timing model's,
+// defined by <hipasm/rt/profile.hpp> (docs/timing-model.md).
+struct profile;
 
 // Every fatal problem (bad ELF, unknown kernel/instruction, out-of-bounds access,
 // instruction budget exceeded, HIP error) is thrown as this, with a one-line message.
@@ -56,6 +61,19 @@ class kernel_args {
  private:
   std::vector<uint8_t> bytes_;
   std::vector<entry> entries_;
+};
+
+// Timing mode (sim backend), launch_options::profile: the device whose run time the simulator's
+// timing model predicts, and how (docs/timing-model.md).
+struct profile_options {
+  std::string device = "mi300x";  // mi300x | mi308x | mi325x (gfx942), mi355x | mi350x (gfx950): profile_devices()
+  double clock_mhz = 0;           // 0: estimated from the kernel's MFMA density (timing-model.md)
+  bool keep_events = false;       // record every instruction's slice (trace, timeline)
+  std::string asm_source;         // optional .s of the kernel: hot spots show its "; file:line"
+  // 0: the whole grid. N: run only the workgroups N CUs of one XCD would get (the first
+  // ceil(groups * N / CUs)) on an N-CU slice with HBM bandwidth and L2 apportioned, and
+  // extrapolate rates to the device (outputs then cover only those workgroups).
+  uint32_t sample_cus = 0;
 };
 
 struct launch_options {
@@ -106,6 +124,13 @@ struct launch_report {
   // which GCC rejects)
   std::shared_ptr<const hipasm::rt::profile> profile;  // with launch_options::profile (sim backend)
 };
+
+// A later dispatch's report appended to `rep`, for a launch function that runs several kernels
+// and returns one report: diagnostics, warnings, findings and counters added; when both carry a
+// profile, the predicted times added and, with `work`, the operations and HBM bytes too, with
+// the rates recomputed and the busy fractions the time-weighted means (the rest of the profile,
+// hot spots and counters, stays the first dispatch's).
+void append_report(launch_report& rep, const launch_report& more, bool work = true);
 
 // The findings grouped by rule, then pc: per rule a line "<rule> (error|warning): N
 // instruction(s), M occurrence(s)", then per pc "  0x<pc>  <count>x  first workgroup W wave V

@@ -1,6 +1,7 @@
 // rt::device's two backends: the simulator (Memory + run_dispatch) and real HIP through
-// libamdhip64 (hipModuleLoadData / hipModuleLaunchKernel). Both share the code-object
-// loader, so a bad code object or a wrong argument list fails the same way on both.
+// libamdhip64 (hipModuleLoadData / hipModuleLaunchKernel). Both share the simulator's
+// code-object loader, so a bad code object or a wrong argument list fails the same way on both.
+// What the simulator throws (sim::error) reaches the caller as rt::error with the same message.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,18 +18,39 @@
 #include "core.hpp"
 #include "dispatch.hpp"
 #include "elf.hpp"
-#include "hipasm/sim/launcher.hpp"
+#include "error.hpp"
+#include "hipasm/rt/launcher.hpp"
+#include "hipasm/rt/profile.hpp"
 #include "kernarg.hpp"
 #include "timing/device.hpp"
 #include "timing/launch.hpp"
 
-#if HIPASM_SIM_HAVE_HIP
+#if HIPASM_RT_HAVE_HIP
 #include <hip/hip_runtime_api.h>
 #endif
 
 namespace hipasm::rt {
 
 namespace {
+
+// Runs f; a simulator error becomes the runtime's, with the same message.
+template <class F>
+decltype(auto) translated(F&& f) {
+  try {
+    return f();
+  } catch (const sim::error& e) {
+    throw error(e.what());
+  }
+}
+
+sim::LaunchDims dims(dim3 d) { return {d.x, d.y, d.z}; }
+
+// The explicit arguments as the simulator's kernarg builder takes them.
+std::vector<sim::ArgBytes> arg_bytes(const kernel_args& args) {
+  std::vector<sim::ArgBytes> out(args.entries().size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = {args.data(i), args.entries()[i].size};
+  return out;
+}
 
 // launch_options::allow, checked against the checker's rule tags when the launch starts.
 class rule_filter {
@@ -99,7 +121,7 @@ backend backend_from_env() {
 }
 
 std::unique_ptr<module> device::load_file(const std::string& path) {
-  const std::vector<uint8_t> bytes = sim::read_file_bytes(path);
+  const std::vector<uint8_t> bytes = translated([&] { return sim::read_file_bytes(path); });
   std::unique_ptr<module> m = load(bytes);
   // hipasm_add_code_object writes <target>.s (one source) or <target>.<source>.s beside <target>.co
   namespace fs = std::filesystem;
@@ -128,7 +150,7 @@ class finding_sources {
       std::vector<sim::AsmLine> lines;
       try {
         lines = sim::asm_source_lines(path, k.name);
-      } catch (const error&) {
+      } catch (const sim::error&) {
         continue;  // not this kernel's listing
       }
       if (!prog_) prog_ = sim::decoded_program(k.image);
@@ -183,16 +205,28 @@ class sim_device final : public device {
   // plain code object as its target says and takes a fat binary's gfx942 entry.
   explicit sim_device(const sim::timing::DeviceSpec* gpu) : gpu_(gpu), target_(gpu ? gpu->target : "gfx942") {}
   std::string target() const override { return target_; }
-  uint64_t alloc(size_t bytes) override { return memory_->alloc(bytes); }
-  void free(uint64_t addr) override { memory_->free(addr); }
+  uint64_t alloc(size_t bytes) override {
+    return translated([&] { return memory_->alloc(bytes); });
+  }
+  void free(uint64_t addr) override { translated([&] { memory_->free(addr); }); }
   void copy_to_device(uint64_t dst, const void* src, size_t bytes) override {
-    memory_->write(dst, src, bytes);
+    translated([&] { memory_->write(dst, src, bytes); });
   }
   void copy_from_device(void* dst, uint64_t src, size_t bytes) override {
-    memory_->read(src, dst, bytes);
+    translated([&] { memory_->read(src, dst, bytes); });
   }
 
   std::unique_ptr<module> load(std::span<const uint8_t> code_object) override {
+    return translated([&] { return load_sim(code_object); });
+  }
+
+  launch_report launch(module& mod, std::string_view kernel, dim3 grid_blocks, dim3 block,
+                       const kernel_args& args, const launch_options& opts) override {
+    return translated([&] { return launch_sim(mod, kernel, grid_blocks, block, args, opts); });
+  }
+
+ private:
+  std::unique_ptr<module> load_sim(std::span<const uint8_t> code_object) {
     auto m = std::make_unique<sim_module>();
     m->memory = memory_;
     m->owner = this;
@@ -207,12 +241,12 @@ class sim_device final : public device {
     return m;
   }
 
-  launch_report launch(module& mod, std::string_view kernel, dim3 grid_blocks, dim3 block,
-                       const kernel_args& args, const launch_options& opts) override {
+  launch_report launch_sim(module& mod, std::string_view kernel, dim3 grid_blocks, dim3 block,
+                           const kernel_args& args, const launch_options& opts) {
     auto* m = dynamic_cast<sim_module*>(&mod);
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
     const sim::KernelInfo& k = m->code.kernel(kernel);
-    sim::check_launch(k, grid_blocks, block, opts.dynamic_lds);
+    sim::check_launch(k, dims(grid_blocks), dims(block), opts.dynamic_lds);
     sim::DispatchParams p;
     p.grid[0] = grid_blocks.x;
     p.grid[1] = grid_blocks.y;
@@ -221,7 +255,8 @@ class sim_device final : public device {
     p.block[1] = block.y;
     p.block[2] = block.z;
     p.dynamic_lds = opts.dynamic_lds;
-    p.kernarg = sim::build_kernarg(k, grid_blocks, block, args, opts.dynamic_lds, sim::kernarg_layout::full);
+    p.kernarg = sim::build_kernarg(k, dims(grid_blocks), dims(block), arg_bytes(args), opts.dynamic_lds,
+                                   sim::kernarg_layout::full);
     sim::extend_kernarg(k, p.kernarg, opts.kernarg_size);
     p.seed = opts.seed;
     p.trace = opts.trace;
@@ -230,11 +265,20 @@ class sim_device final : public device {
     const rule_filter allowed(opts.allow);
     sim::Checker checker(opts.check_undefined);
     sim::Checker* const check = opts.check ? &checker : nullptr;
-    rt::launch_report report;
+    launch_report report;
     try {
-      report = opts.profile ? sim::timing::run_profiled(k, p, *memory_, check, *opts.profile)
-                            : sim::run_dispatch(k.image, p, *memory_, check);
-    } catch (const error& e) {
+      sim::DispatchResult r;
+      if (opts.profile) {
+        const profile_options& o = *opts.profile;
+        r = sim::timing::run_profiled(k, p, *memory_, check,
+                                      {o.device, o.clock_mhz, o.keep_events, o.asm_source, o.sample_cus});
+      } else {
+        r = sim::run_dispatch(k.image, p, *memory_, check);
+      }
+      report.instructions = r.instructions;
+      report.lane_operations = r.lane_operations;
+      if (r.profile) report.profile = std::make_shared<const profile>(profile{std::move(*r.profile)});
+    } catch (const sim::error& e) {
       // The faulting instruction's source line, as the findings name theirs.
       std::string what = e.what();
       std::optional<finding_sources> sources;
@@ -251,7 +295,6 @@ class sim_device final : public device {
             const std::string src = sources->at(f.pc);
             throw error(what + " (after: " + f.message + (src.empty() ? "" : " at " + src) + ")");
           }
-      if (what.size() == std::string_view(e.what()).size()) throw;
       throw error(what);
     }
     if (!check) return report;
@@ -269,14 +312,13 @@ class sim_device final : public device {
     return report;
   }
 
- private:
   std::shared_ptr<sim::Memory> memory_ = std::make_shared<sim::Memory>();
   const sim::timing::DeviceSpec* gpu_;
   std::string target_;
 };
 
 // ---------------------------------------------------------------- the HIP backend
-#if HIPASM_SIM_HAVE_HIP
+#if HIPASM_RT_HAVE_HIP
 
 void hip_check(hipError_t e, const char* what) {
   if (e != hipSuccess)
@@ -331,7 +373,7 @@ class hip_device final : public device {
   std::unique_ptr<module> load(std::span<const uint8_t> code_object) override {
     auto m = std::make_unique<hip_module>();
     m->owner = this;
-    m->code = sim::load_code_object(sim::select_code_object(code_object, target_));
+    m->code = translated([&] { return sim::load_code_object(sim::select_code_object(code_object, target_)); });
     if (m->code.arch->name != target_)
       throw error(std::string(m->code.arch->name) + " code object on a " + target_ + " GPU");
     // The whole fat binary, as a HIP program hands it over: the runtime picks the entry.
@@ -344,17 +386,23 @@ class hip_device final : public device {
     auto* m = dynamic_cast<hip_module*>(&mod);
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
     if (opts.profile) throw error("launch: timing mode (launch_options::profile) needs the sim backend");
-    const sim::KernelInfo& k = m->code.kernel(kernel);
-    sim::check_launch(k, grid_blocks, block, opts.dynamic_lds);
+    const sim::KernelInfo* k = translated([&] {
+      const sim::KernelInfo* info = &m->code.kernel(kernel);
+      sim::check_launch(*info, dims(grid_blocks), dims(block), opts.dynamic_lds);
+      return info;
+    });
     rule_filter{opts.allow};  // a bad rule name fails here as on the simulator
     // The runtime fills the hidden arguments itself; it takes the explicit ones packed at
     // their metadata offsets.
-    std::vector<uint8_t> packed =
-        sim::build_kernarg(k, grid_blocks, block, args, opts.dynamic_lds, sim::kernarg_layout::explicit_only);
-    sim::extend_kernarg(k, packed, opts.kernarg_size);
+    std::vector<uint8_t> packed = translated([&] {
+      std::vector<uint8_t> bytes = sim::build_kernarg(*k, dims(grid_blocks), dims(block), arg_bytes(args),
+                                                      opts.dynamic_lds, sim::kernarg_layout::explicit_only);
+      sim::extend_kernarg(*k, bytes, opts.kernarg_size);
+      return bytes;
+    });
     size_t size = packed.size();
     hipFunction_t f = nullptr;
-    hip_check(hipModuleGetFunction(&f, m->handle, k.name.c_str()), "hipModuleGetFunction");
+    hip_check(hipModuleGetFunction(&f, m->handle, k->name.c_str()), "hipModuleGetFunction");
     void* config[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, packed.data(), HIP_LAUNCH_PARAM_BUFFER_SIZE,
                       &size, HIP_LAUNCH_PARAM_END};
     hip_check(hipModuleLaunchKernel(f, grid_blocks.x, grid_blocks.y, grid_blocks.z, block.x, block.y,
@@ -368,7 +416,7 @@ class hip_device final : public device {
   std::string target_;
 };
 
-#endif  // HIPASM_SIM_HAVE_HIP
+#endif  // HIPASM_RT_HAVE_HIP
 
 }  // namespace detail
 
@@ -387,7 +435,7 @@ std::unique_ptr<device> device::open(backend b, std::string_view gpu) {
     }
     return std::make_unique<detail::sim_device>(spec);
   }
-#if HIPASM_SIM_HAVE_HIP
+#if HIPASM_RT_HAVE_HIP
   return detail::hip_device::open();
 #else
   return nullptr;  // built without libamdhip64: no HIP device, tests skip
