@@ -3,7 +3,7 @@
 // 128x128x32 (4 waves, 2 LDS buffers, 2 tiles ahead) and 64x64x64 with split-K 1/2/4 for smaller
 // ones (the bench's choice: see bench_gemm_bf16.cpp; GEMM_BENCH_KERNEL=name forces one), the
 // 256x256x32 two-buffer variant for comparison, the odd-K variant, and the 128x256x64 tile (one
-// LDS buffer, two tiles ahead) of gemm_bf16_launch_balanced's rows left.
+// LDS buffer, two tiles ahead) of launch_gemm_bf16_balanced's rows left.
 #include <hipasm/kernels/gemm_bf16.hpp>
 
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 1}))
