@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
     if (tl) po.keep_events = true;
-    const rt::launch_report hrep = hipasm::kernels::attn_fwd_launch(*dev, *mod, k, a, lo);
+    const rt::launch_report hrep = hipasm::kernels::launch_attn_fwd(*dev, *mod, k, a, lo);
     if (tl) std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const bench::result h = bench::from(hrep);
     std::vector<uint16_t> ours;

@@ -229,11 +229,11 @@ int main(int argc, char** argv) {
     // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", cfg::odd};
     // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
-    // second dispatch: gemm_bf16_launch_balanced).
+    // second dispatch: launch_gemm_bf16_balanced).
     auto rep = ours.name == t256.name || ours.name == t256w4.name || ours.name == t256w8.name
-                   ? hipasm::kernels::gemm_bf16_launch_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
-                                                                ops.B.addr(), s.m, s.n, s.k, kCus, lo, &odd)
-                   : hipasm::kernels::gemm_bf16_launch(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, lo, &odd);
+                   ? hipasm::kernels::launch_gemm_bf16_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
+                                                                ops.B.addr(), s.m, s.n, s.k, kCus, &odd, lo)
+                   : hipasm::kernels::launch_gemm_bf16(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, &odd, 0, lo);
     const rt::profile& p = *rep.profile;
     if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
     if (const char* w = std::getenv("GEMM_BENCH_TIMELINE"))  // one wave's schedule (its index)

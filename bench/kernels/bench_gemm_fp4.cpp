@@ -80,7 +80,7 @@ rt::launch_report run_ours(const hk::gemm_fp4_kernel_ref& k, const shape& s, con
   rt::buffer<uint8_t> A(d, size_t(s.m) * s.k / 2), B(d, nb * s.k / 2), SA(d, size_t(s.m) * s.k / 32), SB(d, nb * s.k / 32);
   rt::buffer<uint16_t> C(d, size_t(s.m) * s.n);
   auto mod = d.load_file(HIPASM_BENCH_CO);
-  return hk::gemm_fp4_launch(d, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo);
+  return hk::launch_gemm_fp4(d, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo);
 }
 }  // namespace
 

@@ -5,7 +5,7 @@
 // run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
 // verifies). Without AITER_DIR (or its code objects) the aiter columns are `none`.
 // GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one; the picked
-// tile's split_k variant (`<name>_split`) goes to gemm_quant_launch, which splits K when the tiles
+// tile's split_k variant (`<name>_split`) goes to launch_gemm_quant, which splits K when the tiles
 // leave CUs idle (GEMM_QUANT_BENCH_SPLITS=n: n splits). HIPASM_BENCH_SHAPE=MxNxK: that shape only.
 // Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
 // (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
@@ -80,7 +80,7 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   throw std::runtime_error("bench pick_quant: no kernel of the row's scale kind in the list");
 }
 
-// Our kernel `k` (its split-K variant `split`, `splits` splits or 0: gemm_quant_launch's pick)
+// Our kernel `k` (its split-K variant `split`, `splits` splits or 0: launch_gemm_quant's pick)
 // on shape `s` in `dev` (the benchmark's: a fresh_device): buffers A, B, SA, SB, C, then the
 // code object `co`.
 inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const hipasm::kernels::gemm_quant_kernel_ref& k,
@@ -91,8 +91,8 @@ inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const h
       SB(dev, hipasm::kernels::gemm_quant_sb_count(k.config, s.n, s.k));
   rt::buffer<uint16_t> C(dev, size_t(s.m) * s.n);
   auto mod = dev.load_file(co);
-  return hipasm::kernels::gemm_quant_launch(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k, lo,
-                                   nullptr, split, splits);
+  return hipasm::kernels::launch_gemm_quant(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k,
+                                   nullptr, split, splits, 0, lo);
 }
 
 // One row's figures (what the placement test compares across runs).

@@ -76,7 +76,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   hipasm::kernels::attn_fwd_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
                           .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B, .max_seqlen_q = max_q,
                           .num_q_heads = pr.hq, .num_kv_heads = pr.hkv, .softmax_scale = scale};
-  auto rep = hipasm::kernels::attn_fwd_launch(d, *S().m, k, a);
+  auto rep = hipasm::kernels::launch_attn_fwd(d, *S().m, k, a);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   const auto o = O.download();
   const auto l = L.download();
@@ -195,10 +195,10 @@ TEST_CASE("attn_fwd: launch errors", "[attn]") {
   hipasm::kernels::attn_fwd_args a{.o = c.addr(), .lse = c.addr(), .q = c.addr(), .k = c.addr(), .v = c.addr(),
                           .cu_seqlens_q = c.addr(), .cu_seqlens_k = c.addr(), .batch = 1, .max_seqlen_q = 1,
                           .num_q_heads = 3, .num_kv_heads = 2, .softmax_scale = 0.1f};
-  CHECK_THROWS_AS(hipasm::kernels::attn_fwd_launch(d, *S().m, k64, a), rt::error);  // 2 does not divide 3
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_fwd(d, *S().m, k64, a), rt::error);  // 2 does not divide 3
   a.num_kv_heads = 1;
   a.softmax_scale = 0;
-  CHECK_THROWS_AS(hipasm::kernels::attn_fwd_launch(d, *S().m, k64, a), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_fwd(d, *S().m, k64, a), rt::error);
 }
 
 TEST_CASE("attn_fwd: causal, several query tiles (longest first), scores far below 0", "[attn]") {

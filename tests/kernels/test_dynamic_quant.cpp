@@ -317,7 +317,7 @@ void run_dq_gemm(const char* dq_name, const char* gemm_name, const hipasm::kerne
   rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
   for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
                           hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QW.addr(), .scale = SW.addr(), .in = W.addr(), .tokens = N}),
-                          hipasm::kernels::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                          hipasm::kernels::launch_gemm_quant(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
                                                     SW.addr(), M, N, K)})
     for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
   const auto c = C.download();
@@ -372,7 +372,7 @@ void run_dqb_gemm(const char* dq_name, const char* gemm_name, const hipasm::kern
   rt::buffer<float> SX(d, size_t(KB) * M), SW(d, sw);
   rt::buffer<uint16_t> C(d, std::vector<uint16_t>(size_t(M) * N, 0));
   for (const auto& rep : {hk::launch_dynamic_quant<DQ>(d, *S().m, dq_name, {.q = QX.addr(), .scale = SX.addr(), .in = X.addr(), .tokens = M}),
-                          hipasm::kernels::gemm_quant_launch(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
+                          hipasm::kernels::launch_gemm_quant(d, *gm, {gemm_name, gc}, C.addr(), QX.addr(), QW.addr(), SX.addr(),
                                                              SW.addr(), M, N, K)})
     for (const auto& msg : rep.diagnostics) FAIL_CHECK(gemm_name << " checker: " << msg);
   const auto c = C.download();

@@ -34,7 +34,7 @@ using hipasm::test::from_bf16;
 // Runs kernel `even` (and `odd` for an odd K) on random M x K and N x K bf16 inputs and
 // compares with the reference: |got - ref| <= K * 2^-22 * sum|a*b| (f32 accumulation, a
 // rounding per add) + the output's rounding (2^-8 |ref| for bf16).
-// With `rest`: gemm_bf16_launch_balanced(even, rest) over `cus` CUs.
+// With `rest`: launch_gemm_bf16_balanced(even, rest) over `cus` CUs.
 void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint32_t M, uint32_t N, uint32_t K,
          const gemm_bf16_kernel_ref* rest = nullptr, uint32_t cus = 0) {
   INFO(even.name << " M=" << M << " N=" << N << " K=" << K << (rest ? " balanced" : ""));
@@ -59,8 +59,8 @@ void run(const gemm_bf16_kernel_ref& even, const gemm_bf16_kernel_ref* odd, uint
   rt::buffer<uint32_t> Cf(d, std::vector<uint32_t>(out_bf16 ? 1 : cn, 0x7fc00001u));
   rt::buffer<uint16_t> Ch(d, std::vector<uint16_t>(out_bf16 ? cn : 1, 0x7fc1u));
   const uint64_t c = out_bf16 ? Ch.addr() : Cf.addr();
-  auto rep = rest ? hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, even, *rest, c, A.addr(), B.addr(), M, N, K, cus, {}, odd)
-                  : hipasm::kernels::gemm_bf16_launch(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, {}, odd);
+  auto rep = rest ? hipasm::kernels::launch_gemm_bf16_balanced(d, *S().m, even, *rest, c, A.addr(), B.addr(), M, N, K, cus, odd)
+                  : hipasm::kernels::launch_gemm_bf16(d, *S().m, even, c, A.addr(), B.addr(), M, N, K, odd);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   std::vector<float> got(cn);
   uint32_t guard_ok;
@@ -160,7 +160,7 @@ TEST_CASE("gemm_bf16: no K tail (k_tail = false), tails in M and N; another K is
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> a(d, 64 * 40), b(d, 64 * 40);
   rt::buffer<float> c(d, 64 * 64);
-  CHECK_THROWS_WITH(hipasm::kernels::gemm_bf16_launch(d, *S().m, nokt, c.addr(), a.addr(), b.addr(), 64, 64, 40),
+  CHECK_THROWS_WITH(hipasm::kernels::launch_gemm_bf16(d, *S().m, nokt, c.addr(), a.addr(), b.addr(), 64, 64, 40),
                     Catch::Matchers::Contains("K (40) must be a multiple of its bk (32)"));
 }
 
@@ -172,7 +172,7 @@ TEST_CASE("gemm_bf16: gfx950, split-K with bf16 out by packed bf16 atomics (bf16
   run(k, nullptr, 10, 20, 40);           // two tiles: the third part's range is empty
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> a(d, 64 * 64), b(d, 64 * 64), c(d, 64 * 64);
-  CHECK_THROWS_WITH(hipasm::kernels::gemm_bf16_launch(d, *S().m, k, c.addr(), a.addr(), b.addr(), 64, 63, 64),
+  CHECK_THROWS_WITH(hipasm::kernels::launch_gemm_bf16(d, *S().m, k, c.addr(), a.addr(), b.addr(), 64, 63, 64),
                     Catch::Matchers::Contains("N (63) must be even"));
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("gemm_bf16: bf16 output", "[gemm]") {
 TEST_CASE("gemm_bf16: an odd K without an odd_k kernel is an error", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(9, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16(d, *S().m, kF32, A.addr(), A.addr(), A.addr(), 3, 3, 3), rt::error);
 }
 
 TEST_CASE("gemm_bf16: B stored K x N (C = A * B), tails in M, N and K, odd K", "[gemm]") {
@@ -220,8 +220,8 @@ TEST_CASE("gemm_bf16: A stored K x M (a_km), with B K x N and bf16 out, or B N x
 TEST_CASE("gemm_bf16: a K-major operand with an odd row length is an error", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 3, 4), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16(d, *S().m, kTN, A.addr(), A.addr(), A.addr(), 3, 4, 4), rt::error);
 }
 
 TEST_CASE("gemm_bf16: split-K with bf16 output (f32 workspace, then the rounding kernel)", "[gemm]") {
@@ -234,8 +234,8 @@ TEST_CASE("gemm_bf16: an odd_k kernel of another output type or layout is an err
   // (before: the f32 odd_k kernel ran for a bf16-out launch and wrote 4-byte elements into C)
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, {}, &kOdd), rt::error);
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, {}, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16(d, *S().m, kBf16, A.addr(), A.addr(), A.addr(), 3, 3, 3, &kOdd), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16(d, *S().m, kNN, A.addr(), A.addr(), A.addr(), 4, 4, 3, &kOdd), rt::error);
 }
 
 TEST_CASE("gemm_bf16: balanced rows: whole rounds of big tiles, the rows left in smaller tiles", "[gemm]") {
@@ -261,7 +261,7 @@ TEST_CASE("gemm_bf16: balanced rows launch, f32 and bf16 out, tails in M, N and 
 TEST_CASE("gemm_bf16: balanced rows launch: a K x M A or different output types are errors", "[gemm]") {
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> A(d, std::vector<uint16_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, k256s, k128x256sBf16, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2),
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16_balanced(d, *S().m, k256s, k128x256sBf16, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2),
                   rt::error);
-  CHECK_THROWS_AS(hipasm::kernels::gemm_bf16_launch_balanced(d, *S().m, kTN, kTN, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_bf16_balanced(d, *S().m, kTN, kTN, A.addr(), A.addr(), A.addr(), 4, 4, 4, 2), rt::error);
 }

@@ -85,7 +85,7 @@ void run_check(const char* name, const hk::gemm_fp4_config& cfg, const mx_matrix
   rt::buffer<uint8_t> A(d, a.q), B(d, bs.q), SA(d, a.s), SB(d, bs.scales);
   constexpr size_t pad = 256;  // canary elements before and after C
   rt::buffer<uint16_t> Cbuf(d, std::vector<uint16_t>(size_t(M) * N + 2 * pad, 0x7e5a));
-  auto rep = hk::gemm_fp4_launch(d, *S().m, {name, cfg}, Cbuf.addr() + 2 * pad, A.addr(), B.addr(), SA.addr(), SB.addr(),
+  auto rep = hk::launch_gemm_fp4(d, *S().m, {name, cfg}, Cbuf.addr() + 2 * pad, A.addr(), B.addr(), SA.addr(), SB.addr(),
                                  M, N, K);
   for (const auto& msg : rep.diagnostics) FAIL_CHECK(name << " checker: " << msg);
   const auto c = Cbuf.download();
@@ -220,10 +220,10 @@ TEST_CASE("gemm_fp4: bf16 -> mxfp4_quant -> gemm_fp4", "[kernels][gemm_fp4]") {
 TEST_CASE("gemm_fp4 launch: bad arguments are clear errors", "[kernels][gemm_fp4]") {
   rt::device& d = *S().dev;
   const hk::gemm_fp4_kernel_ref k{"f4_32x64", fp4_configs::f4_32x64};
-  CHECK_THROWS_WITH(hk::gemm_fp4_launch(d, *S().m, k, 8, 8, 8, 8, 8, 32, 64, 384),
+  CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, k, 8, 8, 8, 8, 8, 32, 64, 384),
                     Catch::Contains("K must be a multiple of 256") && Catch::Contains("got 384"));
-  CHECK_THROWS_WITH(hk::gemm_fp4_launch(d, *S().m, k, 8, 8, 8, 8, 8, 0, 64, 256), Catch::Contains("at least 1"));
-  CHECK_THROWS_WITH(hk::gemm_fp4_launch(d, *S().m, k, 8, 8, 8, 8, 8, 1u << 20, 64, 1u << 13), Catch::Contains("2 GiB"));
+  CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, k, 8, 8, 8, 8, 8, 0, 64, 256), Catch::Contains("at least 1"));
+  CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, k, 8, 8, 8, 8, 8, 1u << 20, 64, 1u << 13), Catch::Contains("2 GiB"));
   CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(4), 1, 128),
                     Catch::Contains("K must be a positive multiple of 256"));
   CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(8), 1, 256),

@@ -114,8 +114,8 @@ void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, con
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
   rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
   rt::buffer<uint16_t> Cb(d, std::vector<uint16_t>(cn, 0x7fc1u));
-  auto rep = hipasm::kernels::gemm_quant_launch(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
-                                       SB.addr(), M, N, K, {}, any_k, nullptr, sp.splits);
+  auto rep = hipasm::kernels::launch_gemm_quant(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
+                                       SB.addr(), M, N, K, any_k, nullptr, sp.splits);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   const auto h = Cb.download();
   CHECK(h[cn - 1] == 0x7fc1u);
@@ -316,7 +316,7 @@ TEST_CASE("gemm_quant int8: extreme values (sums past 2^24), negative scales", "
 TEST_CASE("gemm_quant: a K not a multiple of 4 without an any_k kernel is an error", "[gemm_quant]") {
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_quant(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 3, 3, 6),
                   rt::error);
 }
 
@@ -382,7 +382,7 @@ TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gem
     rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
     rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
     rt::buffer<uint16_t> Cb(d, size_t(M) * N);
-    auto rep = hipasm::kernels::gemm_quant_launch(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K, {},
+    auto rep = hipasm::kernels::launch_gemm_quant(d, m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), M, N, p.K,
                                          nullptr, nullptr, splits, ws.addr());
     CHECK(rep.diagnostics.empty());
     const auto h = Cb.download();
@@ -412,7 +412,7 @@ TEST_CASE("gemm_quant: split K reuses its workspace (counters left zero)", "[gem
 TEST_CASE("gemm_quant: split K without a split_k kernel is an error", "[gemm_quant]") {
   rt::device& d = *S().dev;
   rt::buffer<uint8_t> A(d, std::vector<uint8_t>(64, 0));
-  CHECK_THROWS_AS(hipasm::kernels::gemm_quant_launch(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 4, 4,
-                                            8, {}, nullptr, nullptr, 2),
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_quant(d, *S().m, kFp8Token, A.addr(), A.addr(), A.addr(), A.addr(), A.addr(), 4, 4,
+                                            8, nullptr, nullptr, 2),
                   rt::error);
 }

@@ -1,8 +1,9 @@
 // bench_kernel_gemm_bf16's kernels (configurations: gemm_bf16_bench_configs.hpp): the library's
 // GEMM, f32 out: 256x256x64 for large shapes (gemm_bf16_bench::big: 8 waves on gfx942, 4 on
-// gfx950; the other built too), 128x128x32 and 64x64x64 with split-K 1/2/4 for smaller ones
-// (the bench's choice: see bench_gemm_bf16.cpp; GEMM_BENCH_KERNEL=name forces one), the 256x256x32 two-buffer variant and the K x N B variant for comparison, the
-// odd-K variant, and the 128x256x64 tile of gemm_bf16_launch_balanced's rows left.
+// gfx950; the other built too), 128x128x32 and 64x64x64 with split-K 1/2/4/8 for smaller ones
+// (the bench's choice: see bench_gemm_bf16.cpp; GEMM_BENCH_KERNEL=name forces one), the
+// 256x256x32 two-buffer variant and the K x N B variant for comparison, the odd-K variant, and
+// the 128x256x64 tile of launch_gemm_bf16_balanced's rows left.
 #include "gemm_bf16_bench_configs.hpp"
 
 HIPASM_GEMM_BF16_KERNEL(gemm_bf16_256w8, (gemm_bf16_bench::big8))

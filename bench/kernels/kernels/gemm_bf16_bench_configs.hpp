@@ -30,7 +30,7 @@ inline constexpr gemm_bf16_config small_k2{.bm = 64, .bn = 64, .bk = 64, .out_bf
 inline constexpr gemm_bf16_config small_k4{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = out16, .split_k = 4, .bf16_atomics = out16};
 inline constexpr gemm_bf16_config small_k8{.bm = 64, .bn = 64, .bk = 64, .out_bf16 = out16, .split_k = 8, .bf16_atomics = out16};
 inline constexpr gemm_bf16_config odd{.out_bf16 = out16, .odd_k = true, .ahead = 1};
-// gemm_bf16_launch_balanced's rows left: 128x256x64, one LDS buffer, two tiles ahead (K as `big`)
+// launch_gemm_bf16_balanced's rows left: 128x256x64, one LDS buffer, two tiles ahead (K as `big`)
 inline constexpr gemm_bf16_config rest{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = out16, .lds_buffers = 1,
                                        .k_tail = false};
 }  // namespace gemm_bf16_bench

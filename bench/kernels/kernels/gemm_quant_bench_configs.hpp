@@ -70,7 +70,7 @@ inline constexpr gemm_quant_config i8_token_128x160{.type = quant_type::i8, .sca
                                                     .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
                                                     .bk = 64, .wm = 2, .wn = 4};
-// The small tiles' split-K variants (f32 partial sums, gemm_quant_launch picks the split).
+// The small tiles' split-K variants (f32 partial sums, launch_gemm_quant picks the split).
 inline constexpr gemm_quant_config split(gemm_quant_config c) {
   c.split_k = true;
   return c;

@@ -3,7 +3,7 @@
 //
 //   // a .hip file compiled by hipasm_add_code_object:
 //   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true}))
-//   // host (hipasm-sim or a real MI300, the same call): attn_fwd_launch (attn_fwd_launch.hpp)
+//   // host (hipasm-sim or a real MI300, the same call): launch_attn_fwd (attn_fwd_launch.hpp)
 //
 // Layout (flash-attention's / aiter's varlen API): the sequences of a batch are packed along
 // the token axis; Q and O are [total_q, num_q_heads, head_dim], K and V [total_k, num_kv_heads,

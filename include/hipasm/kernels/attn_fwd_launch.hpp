@@ -2,7 +2,7 @@
 // drives hipasm-sim and a real MI300 (rt::device::open's backend).
 //
 //   auto mod = dev->load_file("attn.co");   // built from HIPASM_ATTN_FWD_KERNEL(...)
-//   attn_fwd_launch(*dev, *mod, {"attn_causal", cfg}, {.o = O.addr(), .lse = L.addr(), .q = Q.addr(),
+//   launch_attn_fwd(*dev, *mod, {"attn_causal", cfg}, {.o = O.addr(), .lse = L.addr(), .q = Q.addr(),
 //                   .k = K.addr(), .v = V.addr(), .cu_seqlens_q = cq.addr(), .cu_seqlens_k = ck.addr(),
 //                   .batch = 4, .max_seqlen_q = 1024, .num_q_heads = 32, .num_kv_heads = 8,
 //                   .softmax_scale = 0.088f});
@@ -34,7 +34,7 @@ struct attn_fwd_args {
   float softmax_scale = 0;                  // usually 1 / sqrt(head_dim)
 };
 
-inline rt::launch_report attn_fwd_launch(rt::device& dev, rt::module& mod, const attn_fwd_kernel_ref& k,
+inline rt::launch_report launch_attn_fwd(rt::device& dev, rt::module& mod, const attn_fwd_kernel_ref& k,
                                          const attn_fwd_args& a, const rt::launch_options& opts = {}) {
   if (a.batch == 0 || a.num_q_heads == 0 || a.num_kv_heads == 0)
     throw rt::error("attn_fwd: batch and the head counts must be at least 1");

@@ -4,7 +4,7 @@
 //   // a .hip file compiled by hipasm_add_code_object:
 //   HIPASM_GEMM_BF16_KERNEL(my_gemm, (hipasm::kernels::gemm_bf16_config{}))
 //   // host (hipasm-sim or a real MI300, the same call):
-//   hipasm::kernels::gemm_bf16_launch(dev, module, "my_gemm", cfg, C, A, B, M, N, K);
+//   hipasm::kernels::launch_gemm_bf16(dev, module, "my_gemm", cfg, C, A, B, M, N, K);
 //
 // Any M, N, K >= 1. Tail tiles need no branch: A's V# ends at M*K elements, B's at N*K, C's at
 // M*N, so overhanging rows load zeros and their stores are dropped (buffer.hpp); columns past K
@@ -16,7 +16,7 @@
 // per row and load halves the CU address-path cycles of bk = 32); mid-size {} (128x128x32, two
 // LDS buffers, two tiles ahead, 2 workgroups per CU); small M or N {.bm = 64, .bn = 64, .bk =
 // 64, .split_k = 2 or 4}. A grid of 256x256 tiles whose last round over the CUs is part-filled
-// (MI300X's 304 CUs: 8192^2 is 1024 tiles, 3.4 rounds) runs through gemm_bf16_launch_balanced:
+// (MI300X's 304 CUs: 8192^2 is 1024 tiles, 3.4 rounds) runs through launch_gemm_bf16_balanced:
 // the whole rounds' rows in 256x256 tiles, the rows left in {.bm = 128, .bn = 256, .bk = 64,
 // .wm = 2, .wn = 4, .lds_buffers = 1} tiles (two tiles ahead), a second dispatch whose round
 // takes half the time. Workgroups are ordered per XCD in bands of 1024 rows of C
@@ -49,7 +49,7 @@
 // odd K (rows not dword-aligned) needs the configuration's `odd_k = true` variant: the same
 // pipeline with each element loaded on its own (buffer_load_ushort, pairs joined at the LDS
 // store; launch picks the variant the run-time K needs when both are compiled: see
-// gemm_bf16_launch).
+// launch_gemm_bf16).
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -77,7 +77,7 @@ struct gemm_bf16_config {
   bool b_kn = false;                     // B stored K x N row-major (N-contiguous; N even): C = A * B
   bool agpr_acc = false;                 // accumulators in AGPRs (up to 256: with one wave a SIMD
                                          // a wave has 512 registers, e.g. 4 waves of 128x128)
-  bool k_tail = true;                    // false: K a multiple of bk (gemm_bf16_launch checks), no
+  bool k_tail = true;                    // false: K a multiple of bk (launch_gemm_bf16 checks), no
                                          // column-tail masks (VALU work every tile)
   bool bf16_atomics = false;             // split_k with out_bf16: each part's sums rounded to bf16
                                          // and added into C (zeroed first) by packed bf16 atomics
@@ -493,7 +493,7 @@ constexpr void gemm_bf16_to_bf16_kernel(builder J, arg<uint16_t*> c_ptr, arg<con
 
 // Defines the HIP kernel `name` (C, A, B, M, N, K) of configuration `cfg` (parenthesized), and
 // `name_to_bf16` (C, workspace, count): split-K with bf16 output's rounding pass (empty for the
-// other configurations; gemm_bf16_launch runs it).
+// other configurations; launch_gemm_bf16 runs it).
 #define HIPASM_GEMM_BF16_KERNEL(name, cfg)                                                                   \
   constexpr auto name##_hipasm_fn = &::hipasm::kernels::gemm_bf16_kernel<cfg>;                           \
   extern "C" __attribute__((global)) void name(void* c, const uint16_t* a, const uint16_t* b, unsigned m, \

@@ -2,7 +2,7 @@
 // hipasm-sim and a real MI300 (rt::device::open's backend).
 //
 //   auto mod = dev->load_file("gemm.co");   // built from HIPASM_GEMM_BF16_KERNEL(...)
-//   gemm_bf16_launch(*dev, *mod, {"gemm_even", cfg}, C.addr(), A.addr(), B.addr(), M, N, K);
+//   launch_gemm_bf16(*dev, *mod, {"gemm_even", cfg}, C.addr(), A.addr(), B.addr(), M, N, K);
 //
 // A split_k > 1 kernel runs split_k workgroups along z whose f32 partial sums are atomic adds:
 // the launch zeroes C first. With out_bf16 the sums go to an f32 workspace (M x N floats: the
@@ -27,10 +27,10 @@ struct gemm_bf16_kernel_ref {
 
 // C (M x N, f32 or bf16 as the kernel's config) = A (M x K bf16) * B (N x K bf16)^T; with the
 // config's a_km, A is stored K x M (C = A^T-stored * ...), with b_kn, B is stored K x N (C = A * B).
-inline rt::launch_report gemm_bf16_launch(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& even,
+inline rt::launch_report launch_gemm_bf16(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& even,
                                           uint64_t c, uint64_t a, uint64_t b, uint32_t M, uint32_t N, uint32_t K,
-                                          const rt::launch_options& opts = {},
-                                          const gemm_bf16_kernel_ref* odd = nullptr, uint64_t workspace = 0) {
+                                          const gemm_bf16_kernel_ref* odd = nullptr, uint64_t workspace = 0,
+                                          const rt::launch_options& opts = {}) {
   if (M == 0 || N == 0 || K == 0) throw rt::error("gemm_bf16: M, N and K must be at least 1");
   if (uint64_t(M) * K * 2 >= (1ull << 31) || uint64_t(N) * K * 2 >= (1ull << 31) ||
       uint64_t(M) * N * 4 >= (1ull << 31))
@@ -105,29 +105,29 @@ constexpr uint32_t gemm_bf16_balanced_rows(const gemm_bf16_config& big, const ge
   return best * 32 < whole * 31 ? static_cast<uint32_t>(best_rows) : M;
 }
 
-// gemm_bf16_launch with C's rows split between `big` and `rest` (gemm_bf16_balanced_rows over
+// launch_gemm_bf16 with C's rows split between `big` and `rest` (gemm_bf16_balanced_rows over
 // `cus` CUs): rows [0, r) with big, [r, M) with rest, each a launch of its own on the
 // sub-matrices (A's and C's rows offset). Both kernels must take A M x K (not a_km: a K x M A's
 // rows are not a pointer offset), the same B layout and output type, and no split-K; an odd K
-// runs `odd` alone (gemm_bf16_launch). The report: the first dispatch's, with both dispatches'
+// runs `odd` alone (launch_gemm_bf16). The report: the first dispatch's, with both dispatches'
 // times, operations and time-weighted MFMA busy fraction.
-inline rt::launch_report gemm_bf16_launch_balanced(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& big,
+inline rt::launch_report launch_gemm_bf16_balanced(rt::device& dev, rt::module& mod, const gemm_bf16_kernel_ref& big,
                                                    const gemm_bf16_kernel_ref& rest, uint64_t c, uint64_t a, uint64_t b,
                                                    uint32_t M, uint32_t N, uint32_t K, uint32_t cus,
-                                                   const rt::launch_options& opts = {},
-                                                   const gemm_bf16_kernel_ref* odd = nullptr) {
+                                                   const gemm_bf16_kernel_ref* odd = nullptr,
+                                                   const rt::launch_options& opts = {}) {
   const gemm_bf16_config &bc = big.config, &rc = rest.config;
-  if (bc.a_km || rc.a_km) throw rt::error("gemm_bf16_launch_balanced: A must be stored M x K (no a_km)");
+  if (bc.a_km || rc.a_km) throw rt::error("launch_gemm_bf16_balanced: A must be stored M x K (no a_km)");
   if (bc.b_kn != rc.b_kn || bc.out_bf16 != rc.out_bf16)
-    throw rt::error("gemm_bf16_launch_balanced: big and rest must have the same B layout (b_kn) and output type");
-  if (bc.split_k != 1 || rc.split_k != 1) throw rt::error("gemm_bf16_launch_balanced: no split-K kernels");
+    throw rt::error("launch_gemm_bf16_balanced: big and rest must have the same B layout (b_kn) and output type");
+  if (bc.split_k != 1 || rc.split_k != 1) throw rt::error("launch_gemm_bf16_balanced: no split-K kernels");
   const uint32_t rows = K % 2 != 0 && !bc.b_kn ? M : gemm_bf16_balanced_rows(bc, rc, M, N, cus);
-  if (rows >= M) return gemm_bf16_launch(dev, mod, big, c, a, b, M, N, K, opts, odd);
+  if (rows >= M) return launch_gemm_bf16(dev, mod, big, c, a, b, M, N, K, odd, 0, opts);
   const uint64_t out_eb = bc.out_bf16 ? 2 : 4;
   rt::launch_report rep;
-  if (rows > 0) rep = gemm_bf16_launch(dev, mod, big, c, a, b, rows, N, K, opts, odd);
-  rt::launch_report more = gemm_bf16_launch(dev, mod, rest, c + uint64_t(rows) * N * out_eb, a + uint64_t(rows) * K * 2, b,
-                                            M - rows, N, K, opts, odd);
+  if (rows > 0) rep = launch_gemm_bf16(dev, mod, big, c, a, b, rows, N, K, odd, 0, opts);
+  rt::launch_report more = launch_gemm_bf16(dev, mod, rest, c + uint64_t(rows) * N * out_eb, a + uint64_t(rows) * K * 2, b,
+                                            M - rows, N, K, odd, 0, opts);
   if (rows == 0) return more;
   rt::append_report(rep, more, true);
   return rep;

@@ -2,7 +2,7 @@
 // hipasm-sim and a real MI355X (rt::device::open's backend).
 //
 //   auto mod = dev->load_file("gemm.co");   // built from HIPASM_GEMM_FP4_KERNEL(...) for gfx950
-//   gemm_fp4_launch(*dev, *mod, {"gemm_fp4_32x64", cfg}, C, A, B, sa, sb, M, N, K);
+//   launch_gemm_fp4(*dev, *mod, {"gemm_fp4_32x64", cfg}, C, A, B, sa, sb, M, N, K);
 //
 // C (M x N bf16), A (M x K/2 bytes), B (N x K/2 bytes), sa (M x K/32 E8M0 bytes), sb (N x K/32);
 // device addresses. K must be a multiple of gemm_fp4_k_step (256), else an rt::error. A kernel
@@ -56,7 +56,7 @@ inline gemm_fp4_b_shuffled gemm_fp4_preshuffle_b(const std::vector<uint8_t>& q, 
   return r;
 }
 
-inline rt::launch_report gemm_fp4_launch(rt::device& dev, rt::module& mod, const gemm_fp4_kernel_ref& k, uint64_t c,
+inline rt::launch_report launch_gemm_fp4(rt::device& dev, rt::module& mod, const gemm_fp4_kernel_ref& k, uint64_t c,
                                          uint64_t a, uint64_t b, uint64_t sa, uint64_t sb, uint32_t M, uint32_t N,
                                          uint32_t K, const rt::launch_options& opts = {}) {
   if (M == 0 || N == 0 || K == 0) throw rt::error("gemm_fp4: M, N and K must be at least 1");

@@ -18,7 +18,7 @@
 // stores are dropped; columns past K (loads) and N (stores) take an offset past every V#
 // (int8 with the VGPR copies: B's only, A's columns past K multiply B's zeros).
 // The tile copies are LDS-DMA dwords, so rows must be dword-aligned (K % 4 == 0); the `any_k`
-// variant copies bytes through VGPRs instead (slow; gemm_quant_launch picks it for such a K).
+// variant copies bytes through VGPRs instead (slow; launch_gemm_quant picks it for such a K).
 //
 // Schedule (one workgroup = wm x wn waves computing a bm x bn tile). Tile copies through VGPRs
 // (the default): dwordx4 loads (a 128-byte line a row for bk = 128: the CU's address path
@@ -856,7 +856,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 }  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` (C, A, B, sa, sb, M, N, K, splits, workspace) of configuration
-// `cfg` (parenthesized); splits and workspace: cfg.split_k's (gemm_quant_launch passes them).
+// `cfg` (parenthesized); splits and workspace: cfg.split_k's (launch_gemm_quant passes them).
 // The first 14 argument dwords (all but the workspace) are preloaded into SGPRs when the code
 // object is built with KERNARG_PRELOAD (hipasm_add_code_object), else loaded: the first tile's
 // loads go out without the ~650-cycle kernarg s_load before them.

@@ -2,7 +2,7 @@
 // hipasm-sim and a real MI300 (rt::device::open's backend).
 //
 //   auto mod = dev->load_file("gemm.co");   // built from HIPASM_GEMM_QUANT_KERNEL(...)
-//   gemm_quant_launch(*dev, *mod, {"gemm_fp8_token", cfg}, C, A, B, sa, sb, M, N, K);
+//   launch_gemm_quant(*dev, *mod, {"gemm_fp8_token", cfg}, C, A, B, sa, sb, M, N, K);
 //
 // C (M x N bf16), A (M x K 8-bit), B (N x K 8-bit), sa / sb the f32 scales in the layout of the
 // kernel's quant_scale (gemm_quant.hpp); device addresses. Give the kernel compiled with
@@ -63,12 +63,11 @@ inline uint64_t gemm_quant_workspace_count(const gemm_quant_config& c, uint32_t 
 // (split_k = true, same type and scales) runs instead of `fast` when gemm_quant_splits picks more
 // than one split, or `splits` (> 0) does; a split_k `fast` always splits. Its workspace
 // (gemm_quant_workspace_count floats) is `workspace`, or one the launch allocates and zeroes.
-inline rt::launch_report gemm_quant_launch(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& fast,
+inline rt::launch_report launch_gemm_quant(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& fast,
                                            uint64_t c, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb, uint32_t M,
-                                           uint32_t N, uint32_t K, const rt::launch_options& opts = {},
-                                           const gemm_quant_kernel_ref* any_k = nullptr,
+                                           uint32_t N, uint32_t K, const gemm_quant_kernel_ref* any_k = nullptr,
                                            const gemm_quant_kernel_ref* split = nullptr, uint32_t splits = 0,
-                                           uint64_t workspace = 0) {
+                                           uint64_t workspace = 0, const rt::launch_options& opts = {}) {
   if (M == 0 || N == 0 || K == 0) throw rt::error("gemm_quant: M, N and K must be at least 1");
   if (uint64_t(M) * K >= (1ull << 31) || uint64_t(N) * K >= (1ull << 31) || uint64_t(M) * N * 2 >= (1ull << 31) ||
       gemm_quant_sa_count(fast.config, M, K) * 4 >= (1ull << 31))

@@ -77,7 +77,7 @@ namespace detail {
 // A GEMM stage over `cols` output columns: the checks, the grid, and the arguments both stages
 // end with (tokens, dim, inter, grid_y, max blocks) after the stage's own.
 template <moe_gemm_config C>
-rt::launch_report moe_launch_gemm(rt::device& dev, rt::module& m, const std::string& kernel, const moe_stage_args& a,
+rt::launch_report launch_moe_gemm(rt::device& dev, rt::module& m, const std::string& kernel, const moe_stage_args& a,
                                   uint32_t cols, rt::kernel_args args, const rt::launch_options& opts) {
   moe_check_gemm(a);
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts), gy = C.grid_y(cols, blocks);
@@ -91,7 +91,7 @@ rt::launch_report launch_moe_stage1(rt::device& dev, rt::module& m, const std::s
                                     const rt::launch_options& opts = {}) {
   rt::kernel_args args;
   args.add(a.h).add(a.out).add(a.x).add(a.w).add(a.sorted_token_ids).add(a.sorted_expert_ids).add(a.num_valid_ids);
-  return detail::moe_launch_gemm<C>(dev, m, kernel, a, a.inter, args, opts);
+  return detail::launch_moe_gemm<C>(dev, m, kernel, a, a.inter, args, opts);
 }
 
 template <moe_gemm_config C>
@@ -100,7 +100,7 @@ rt::launch_report launch_moe_stage2(rt::device& dev, rt::module& m, const std::s
   rt::kernel_args args;
   args.add(a.out).add(a.h).add(a.w).add(a.sorted_token_ids).add(a.sorted_weights).add(a.sorted_expert_ids);
   args.add(a.num_valid_ids);
-  return detail::moe_launch_gemm<C>(dev, m, kernel, a, a.dim, args, opts);
+  return detail::launch_moe_gemm<C>(dev, m, kernel, a, a.dim, args, opts);
 }
 
 // The intermediate buffers of one run: the sorted routing (aiter's sizes), h, and the fused
