@@ -281,8 +281,8 @@ def test_registration_failure_warns():
 
 
 def _attention_reference(q, k, v, causal, scale):
-    """softmax(scale q k^T) v in f64 with torch's autograd (scaled_dot_product_attention where the
-    installed torch has it), dense [b, s, h, d], GQA by repeating the KV heads, bottom-right causal."""
+    """softmax(scale q k^T) v in f64 through torch's own ops, whose autograd gives the reference
+    gradients; dense [b, s, h, d], GQA by repeating the KV heads, bottom-right causal."""
     b, sq, h, d = q.shape
     sk, g = k.shape[1], h // k.shape[2]
     qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2).repeat_interleave(g, 1), v.transpose(1, 2).repeat_interleave(g, 1)
