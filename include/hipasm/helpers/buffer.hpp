@@ -171,7 +171,7 @@ struct buffer {
       return {};
     }
     if (isa::find_instr("buffer_atomic_pk_add_bf16") < 0) {
-      J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: the target has no buffer_atomic_pk_add_bf16 (gfx950)");
+      J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: the target has no buffer_atomic_pk_add_bf16");
       return {};
     }
     return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l,
