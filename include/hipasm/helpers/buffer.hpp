@@ -170,12 +170,12 @@ struct buffer {
       J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: one bf16x2 dword");
       return {};
     }
-    if (isa::find_instr("buffer_atomic_pk_add_bf16") < 0) {
+    constexpr int op = isa::find_instr("buffer_atomic_pk_add_bf16");
+    if (op < 0) {
       J().fail(to_src_loc(l), "buffer atomic_pk_add_bf16: the target has no buffer_atomic_pk_add_bf16");
       return {};
     }
-    return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l,
-                  static_cast<O>(isa::find_instr("buffer_atomic_pk_add_bf16")));
+    return access(true, false, src.to_operand(), off, mem_offset{}, nullptr, o, l, static_cast<O>(op));
   }
   // Structured access: record `index` (a VGPR, idxen), plus a byte offset inside it.
   template <dtype T>

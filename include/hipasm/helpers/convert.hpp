@@ -163,13 +163,10 @@ constexpr gpr<dtype::bf16x2> cvt_bf16x2(const val<dtype::f32>& a, const val<dtyp
 }
 // One value -> its bf16 bits in bits 0-15 (the high half zero), as u32.
 constexpr gpr<dtype::u32> cvt_bf16(const val<dtype::f32>& a, bf16_round mode = bf16_round::nearest_even) {
+  if (isa::find_instr("v_cvt_pk_bf16_f32") >= 0 && mode != bf16_round::half_away)
+    return cvt_bf16x2(a, 0.0f, mode).as<dtype::u32>();  // (bf16(0) = 0 in the high half)
   detail::hctx h(*a.x.b, a.x.loc);
   detail::lower L = h.L();
-  if (constexpr int pk = isa::find_instr("v_cvt_pk_bf16_f32"); pk >= 0 && mode != bf16_round::half_away) {
-    detail::reg_ref d = h.v();  // (bf16(0) = 0 in the high half)
-    h.e(static_cast<detail::O>(pk), {detail::reg_op(d), a.x.op, detail::imm_op(0)});
-    return h.result<dtype::u32>(d);
-  }
   operand k = mode == bf16_round::half_away ? detail::imm_op(0) : L.smov(detail::imm_op(0x7fff));
   operand y = detail::bf16_rne_high(h, a.x.op, k, mode);
   detail::reg_ref d = h.v();

@@ -251,19 +251,17 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
       b_org = select(loaded < k_tiles, gpr<u32>(b_base + (k_cur << 1)), 0x80000000u);
       copy_tile_load(J, A, at(a_org), sa[set]);
       copy_tile_load(J, B, at(b_org), sb[set]);
-      k_cur = k_cur + BK;
-      loaded = loaded + 1u;
-      return;
+    } else {
+      cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
+      if constexpr (C.a_km) a_org = a_base + k_cur * a_stride;
+      else a_org = a_base + (k_cur << 1);
+      if constexpr (C.b_kn) b_org = b_base + k_cur * b_stride;
+      else b_org = b_base + (k_cur << 1);
+      if constexpr (C.a_km) load_kmajor(A, ka[set], a_org);
+      else copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
+      if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org);
+      else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     }
-    cols_valid = select(loaded < k_tiles, gpr<u32>(K - k_cur), 0u);
-    if constexpr (C.a_km) a_org = a_base + k_cur * a_stride;
-    else a_org = a_base + (k_cur << 1);
-    if constexpr (C.b_kn) b_org = b_base + k_cur * b_stride;
-    else b_org = b_base + (k_cur << 1);
-    if constexpr (C.a_km) load_kmajor(A, ka[set], a_org);
-    else copy_tile_load(J, A, at(a_org), sa[set], cols_valid);
-    if constexpr (C.b_kn) load_kmajor(B, kb[set], b_org);
-    else copy_tile_load(J, B, at(b_org), sb[set], cols_valid);
     k_cur = k_cur + BK;
     loaded = loaded + 1u;
   };
