@@ -33,17 +33,10 @@ namespace rt = hipasm::rt;
 
 namespace {
 
-#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
-constexpr const char* kDevice = "mi355x";
-constexpr const char* kAiterDir = "hsa/gfx950/fmha_v3_fwd";
-constexpr const char* kAiterCvt = "";  // (fmha_fwd.csv: bf16_cvt 0)
-constexpr uint32_t kCus = 256, kXcdCus = 32;
-#else
-constexpr const char* kDevice = "mi300x";
-constexpr const char* kAiterDir = "hsa/gfx942/fmha_v3_fwd/MI300";
-constexpr const char* kAiterCvt = "_rtne";
-constexpr uint32_t kCus = 304, kXcdCus = 38;
-#endif
+constexpr const char* kDevice = bench::target_device;
+constexpr uint32_t kCus = bench::target_cus, kXcdCus = bench::target_xcd_cus;
+constexpr const char* kAiterDir = bench::target_gfx950 ? "hsa/gfx950/fmha_v3_fwd" : "hsa/gfx942/fmha_v3_fwd/MI300";
+constexpr const char* kAiterCvt = bench::target_gfx950 ? "" : "_rtne";  // (gfx950: fmha_fwd.csv's bf16_cvt 0)
 
 struct shape {
   uint32_t batch, heads, seqlen;
@@ -228,7 +221,7 @@ int main(int argc, char** argv) {
     bench::result hr = h;
     hr.tflops = flop / (h.us * 1e6);
     bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 4 * tokens * s.heads * D + 4.0 * tokens * s.heads, false,
-                      std::string(kDevice) == "mi300x" ? nullptr : kDevice);
+                      bench::row_device);
   }
   return 0;
 }

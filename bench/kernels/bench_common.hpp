@@ -10,6 +10,21 @@
 namespace bench {
 namespace rt = hipasm::rt;
 
+// The device a bench's code objects are timed on: its target's (a bench built for gfx950 with
+// HIPASM_TARGET_GFX950: the MI355X model; else MI300X), its CUs and one XCD's; `row_device` is
+// print_line's device (null for MI300X, the table's default).
+#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
+inline constexpr bool target_gfx950 = true;
+inline constexpr const char* target_device = "mi355x";
+inline constexpr const char* row_device = "mi355x";
+inline constexpr uint32_t target_cus = 256, target_xcd_cus = 32;
+#else
+inline constexpr bool target_gfx950 = false;
+inline constexpr const char* target_device = "mi300x";
+inline constexpr const char* row_device = nullptr;
+inline constexpr uint32_t target_cus = 304, target_xcd_cus = 38;
+#endif
+
 // Profile options for a grid of `groups` identical workgroups: large grids are sampled on 8
 // CUs of one XCD (docs/timing-model.md, Sampling: 0.1% from a full run on a stream kernel).
 // `device`: mi300x (gfx942 code objects) or mi355x (gfx950's).

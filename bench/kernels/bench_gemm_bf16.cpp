@@ -35,15 +35,9 @@ namespace rt = hipasm::rt;
 
 namespace {
 
-#if defined(HIPASM_TARGET_GFX950) && HIPASM_TARGET_GFX950
-constexpr const char* kDevice = "mi355x";
-constexpr const char* kAiterDir = "hsa/gfx950/bf16gemm";
-constexpr uint32_t kCus = 256;
-#else
-constexpr const char* kDevice = "mi300x";
-constexpr const char* kAiterDir = "hsa/gfx942/bf16gemm";
-constexpr uint32_t kCus = 304;
-#endif
+constexpr const char* kDevice = bench::target_device;
+constexpr uint32_t kCus = bench::target_cus;
+constexpr const char* kAiterDir = bench::target_gfx950 ? "hsa/gfx950/bf16gemm" : "hsa/gfx942/bf16gemm";
 
 struct shape {
   uint32_t m, n, k;
@@ -230,7 +224,7 @@ int main(int argc, char** argv) {
     const gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", cfg::odd};
     // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
     // second dispatch: launch_gemm_bf16_balanced).
-    auto rep = ours.name == t256.name || ours.name == t256w4.name || ours.name == t256w8.name
+    auto rep = ours.name == t256w4.name || ours.name == t256w8.name  // (t256 is one of them)
                    ? hipasm::kernels::launch_gemm_bf16_balanced(*dev, *mod, ours, t128x256, ops.C.addr(), ops.A.addr(),
                                                                 ops.B.addr(), s.m, s.n, s.k, kCus, &odd, lo)
                    : hipasm::kernels::launch_gemm_bf16(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, &odd, 0, lo);
@@ -309,7 +303,7 @@ int main(int argc, char** argv) {
     std::snprintf(shape_name, sizeof shape_name, "%ux%ux%u", s.m, s.n, s.k);
     bench::print_line("gemm_bf16", shape_name, h, aiter_us,
                       2.0 * (double(s.m) * s.k + double(s.n) * s.k) + (cfg::out16 ? 2.0 : 4.0) * s.m * s.n,
-                      false, kDevice == std::string("mi300x") ? nullptr : kDevice);
+                      false, bench::row_device);
   }
   return 0;
 }
