@@ -2,8 +2,9 @@
 // scales against aiter's fp8gemm_blockscale asm kernels (bench_gemm_quant.hpp): DeepSeek-V3
 // shapes of aiter's a8w8_blockscale_bpreshuffle_tuned_gemm_dsv3.csv (K 7168; aiter tuned them
 // on 80 CUs, the kernel and split-K of that row run here on the MI300X model) and 4096^3,
-// 8192^3 (aiter's 128x128 kernel); and with per-token and per-tensor scales on 4096^3 and
-// 8192^3 (rows gemm_fp8_token, gemm_fp8_tensor; no aiter counterpart).
+// 8192^3 (aiter's 128x128 kernel); the six shapes of AMD's 2025 MI300X fp8 challenge (aiter's
+// fastest tile on each); and with per-token and per-tensor scales on 4096^3 and 8192^3 (rows
+// gemm_fp8_token, gemm_fp8_tensor; no aiter counterpart).
 #include "bench_gemm_quant.hpp"
 #include "gemm_quant_bench_configs.hpp"
 
@@ -20,6 +21,12 @@ int main(int argc, char** argv) {
       {4096, 3072, 7168, k128, 1},  {32, 7168, 7168, k32, 1},    {256, 7168, 7168, k64, 1},
       {1024, 7168, 7168, k128, 1},  {4096, 7168, 7168, k128, 1}, {4096, 4096, 4096, k128, 1},
       {8192, 8192, 8192, k128, 1},
+      // AMD's 2025 MI300X kernel challenge (gpu-mode reference-kernels, problems/amd fp8-mm; its
+      // speed of light: 2614.9 TFLOP/s, printed by the bench). aiter's tables have no MI300X
+      // row of these: aiter's fastest asm tile of its five (32..128 x 128, split 1 or 2) on the
+      // model, GEMM_QUANT_BENCH_AITER
+      {1024, 1536, 7168, k96, 1},   {1024, 4608, 7168, k128, 1}, {6144, 1536, 7168, k128, 1},
+      {6144, 4608, 7168, k128, 1},  {1024, 7168, 256, k128, 1},  {6144, 7168, 256, k128, 1},
       // per-token and per-tensor scales: aiter has no fp8 asm GEMM of them for gfx942 (hsa/gfx942:
       // fp8gemm_blockscale and a block-scale flatmm only), so these rows compare with nothing
       {4096, 4096, 4096, nullptr, 1, tok}, {8192, 8192, 8192, nullptr, 1, tok},
@@ -28,6 +35,7 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_block_256x128_1", gq_bench::fp8_block_256x128_1},
                                                           {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
                                                           {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
+                                                          {"gemm_fp8_block_128x128_w8", gq_bench::fp8_block_128x128_w8},
                                                           {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128},
                                                           {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
                                                           {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split},

@@ -9,6 +9,8 @@
 // leave CUs idle (GEMM_QUANT_BENCH_SPLITS=n: n splits). HIPASM_BENCH_SHAPE=MxNxK: that shape only.
 // Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
 // (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
+// GEMM_QUANT_BENCH_AITER=symbol[:splits] runs that aiter kernel instead of the row's (to pick a
+// row's aiter kernel where aiter's tables have no row for the device).
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -42,6 +44,10 @@ struct quant_shape {
 //    half of the 304 CUs, the largest such, when K is 16 tiles or more (4096x1536x5120: 192
 //    tiles of 256x128; 4096^3: 256 of 256x256; with K 1280 the prologue and epilogue of the big
 //    tile lose to 128x160).
+//    Else an 8-wave tile of at most 128x128 with two LDS buffers whose grid is such a round
+//    (fp8 128x128 on 1024x3072x7168 and 1024x4608x7168: the 4-wave tile's one workgroup a CU
+//    leaves its MFMAs waiting on the barriers; int8's larger two-buffer 8-wave tiles lose to
+//    128x160 on 1024x5120x1280).
 // 2. An 8-wave one-buffer tile whose grid fills the 304 CUs at least once and its last round at
 //    least half (fp8 4096^3's 512 tiles gain; 4096x3072x7168's 384 tiles, 1.26 rounds, lose).
 // 3. Else, of the tiles of up to 4 waves (the 8-wave ones with two LDS buffers ran slower on every
@@ -63,6 +69,11 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
   for (const auto& k : ks)
     if (eight(k) && s.k >= 16 * k.config.bk && tiles(k) >= 152 && tiles(k) <= 304 && (!one || area(k) > area(*one))) one = &k;
+  if (one) return *one;
+  for (const auto& k : ks)
+    if (k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 2 && !k.config.split_k &&
+        area(k) <= 128 * 128 && s.k >= 16 * k.config.bk && tiles(k) >= 152 && tiles(k) <= 304 && (!one || area(k) > area(*one)))
+      one = &k;
   if (one) return *one;
   for (const auto& k : ks)
     if (eight(k) && tiles(k) >= 304 && (tiles(k) % 304 == 0 || tiles(k) % 304 >= 152)) return k;
@@ -150,6 +161,18 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
     double aiter_us = 0;
+    std::string forced_aiter;
+    if (const char* e = std::getenv("GEMM_QUANT_BENCH_AITER")) {
+      forced_aiter = e;
+      const size_t colon = forced_aiter.find(':');
+      s.aiter_splitk = colon == std::string::npos ? 1 : std::atoi(forced_aiter.c_str() + colon + 1);
+      if (colon != std::string::npos) forced_aiter.resize(colon);
+      s.aiter_kernel = forced_aiter.c_str();
+      if (!aks.empty() && !aks.count(s.aiter_kernel)) {
+        std::fprintf(stderr, "%s: GEMM_QUANT_BENCH_AITER: no aiter kernel %s\n", kernel, s.aiter_kernel);
+        std::exit(2);
+      }
+    }
     if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
       aiter_asm::Problem p;
       p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
