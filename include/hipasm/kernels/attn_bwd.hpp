@@ -1,0 +1,475 @@
+// The library's flash attention backward (FlashAttention-2's): from Q, K, V, O, dO (bf16) and
+// the forward's LSE, dQ, dK and dV of O = softmax(scale * Q K^T) V; variable sequence lengths,
+// GQA/MQA (dK, dV summed over the query heads of a kv head), causal or not.
+//
+//   // a .hip file compiled by hipasm_add_code_object:
+//   HIPASM_ATTN_BWD_KERNELS(my_bwd, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
+//   // host: launch_attn_bwd (attn_bwd_launch.hpp) runs its three kernels
+//
+// Layout: attn_fwd.hpp's (packed varlen): Q, O, dO, dQ [total_q, num_q_heads, head_dim], K, V,
+// dK, dV [total_k, num_kv_heads, head_dim] bf16; LSE [num_q_heads, total_q] f32 as attn_fwd
+// writes it (natural log; -inf for a row that sees no key). Causal masks are attn_fwd's:
+// bottom-right aligned (query i sees keys j <= i + seqlen_k - seqlen_q). Two f32 workspaces:
+// delta [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim].
+//
+// Three kernels (the macro defines them as name_dot_do_o, name, name_convert_dq):
+//  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
+//  2. the main kernel: one workgroup per (key tile of BN = 32 x waves keys, kv head, sequence),
+//     looping over the query heads of its kv head and their query tiles of BM = 32 rows (causal:
+//     from the first tile that sees a key of the block). Wave w owns keys 32w .. 32w + 31; with
+//     S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T, dS = P (dP - D):
+//       dV^T += dO^T P, dK^T += Q^T dS (the accumulators in AGPRs, one 32x32 block per 32 dims),
+//       dQ (+)= dS K scale over the workgroup's keys, by global f32 atomics into dq_acc.
+//     S and dP are computed with the keys as the MFMA's columns (B = the wave's K or V rows, A =
+//     Q or dO rows from LDS): each lane holds one key's scores, so the C layout of P and dS is
+//     directly the B operand of the dV^T and dK^T products (contracting over the queries, as
+//     attn_fwd's P^T in O^T += V^T P^T). Their A operands, dO^T and Q^T, are the LDS tiles read
+//     transposed (load_transposed: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942).
+//     dQ contracts over the keys: dS goes through LDS (dS^T, a wave's 8-byte pieces of 4
+//     queries) and dQ = dS K takes both operands transposed from LDS (dS^T and the K tile,
+//     which stays in LDS for the whole kernel); wave w computes 32-dim blocks of dQ.
+//  3. convert_dq: dQ = bf16(scale dq_acc).
+// Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
+// with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
+// D) and give dS = 0; their dQ stores are dropped by the buffer range.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "../helpers/lds_transpose.hpp"
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+#include "gemm_bf16.hpp"  // detail::gemm_tile_layout
+
+namespace hipasm::kernels {
+
+struct attn_bwd_config {
+  uint32_t head_dim = 128;  // 64 or 128
+  bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
+  uint32_t waves = 4;       // waves per workgroup, 32 keys each
+
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t bn() const { return 32 * waves; }  // keys per workgroup
+  static constexpr uint32_t bm = 32;                     // queries per iteration
+  constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
+  constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
+  // K tile, Q and dO tiles, dS^T tile (bf16)
+  constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 2 * bm * head_dim + bn() * bm) * 2; }
+  // dot_do_o / convert_dq: 256 threads, 8 elements each
+  static constexpr uint32_t stream_threads = 256;
+  constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
+};
+
+namespace detail {
+
+constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
+  if (c.head_dim != 64 && c.head_dim != 128) return "attn_bwd: head_dim must be 64 or 128";
+  if (c.waves != 1 && c.waves != 2 && c.waves != 4 && c.waves != 8) return "attn_bwd: waves must be 1, 2, 4 or 8";
+  if (c.lds_bytes() > 65536) return "attn_bwd: the K, Q, dO and dS tiles exceed 64 KiB of LDS (fewer waves)";
+  return nullptr;
+}
+
+}  // namespace detail
+
+// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
+// are consecutive in memory ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
+template <attn_bwd_config C>
+constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<float*> dq_acc_ptr,
+                                        arg<const uint16_t*> o_ptr, arg<const uint16_t*> do_ptr, arg<const int*> cu_q,
+                                        arg<unsigned> num_q_heads, arg<unsigned> batch) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, LPR = D / 8, RPW = C.stream_rows();
+  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), nrows = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  nrows = totq * num_q_heads;
+  nrec = nrows * (D * 2);
+  auto Ob = make_buffer(J, o_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
+  nrec = nrows * (D * 4);
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  nrec = nrows << 2;
+  auto Db = make_buffer(J, delta_ptr, nrec);
+  auto tid = J.thread_id_x();
+  auto row = J.vgpr<u32>(), col = J.vgpr<u32>(), off = J.vgpr<u32>();
+  row = J.workgroup_id_x() * RPW + (tid >> hipasm::detail::log2u(LPR));
+  col = (tid & (LPR - 1)) << 3;
+  off = row * (D * 2) + (col << 1);
+  auto o = J.vgpr<u32>(4), g = J.vgpr<u32>(4);
+  Ob.load(o, at(off));
+  dOb.load(g, at(off));
+  auto z = J.vgpr<u32>(4);
+  z.fill(0u);
+  off = row * (D * 4) + (col << 2);
+  Ab.store(z, at(off));
+  Ab.store(z, at(off) + 16);
+  J.s_waitcnt(vmcnt(0));
+  // bf16 pairs: the low half is element 2i, the high half 2i + 1
+  auto sum = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+  sum = 0.0f;
+  for (int i = 0; i < 4; ++i) {
+    a = (o[i] << 16u).as<f32>();
+    b = (g[i] << 16u).as<f32>();
+    sum = sum + a * b;
+    a = (o[i] & 0xffff0000u).as<f32>();
+    b = (g[i] & 0xffff0000u).as<f32>();
+    sum = sum + a * b;
+  }
+  for (uint32_t m = 1; m < LPR; m <<= 1) sum = sum + shuffle_xor(J, sum, m, {.all_lanes_active = true});
+  // row r = token t * heads + head h -> delta[h][t]; one lane a row stores
+  auto t = J.vgpr<u32>(), h = J.vgpr<u32>();
+  t = row / num_q_heads;
+  h = row - t * num_q_heads;
+  off = (h * totq + t) << 2;
+  J.If(row >= nrows, [&] { off = 0x80000000u; });
+  J.If((tid & (LPR - 1)) == 0u, [&] { Db.store(sum, at(off)); });
+}
+
+// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
+template <attn_bwd_config C>
+constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const float*> dq_acc_ptr,
+                                          arg<const int*> cu_q, arg<unsigned> num_q_heads, arg<unsigned> batch,
+                                          arg<float> scale) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
+  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  n = totq * num_q_heads * D;  // elements
+  nrec = n * 4u;
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  nrec = n * 2u;
+  auto Qb = make_buffer(J, dq_ptr, nrec);
+  auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
+  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
+  off = e << 2u;
+  auto a = J.vgpr<f32>(8);
+  Ab.load(a.slice(0, 4), at(off));
+  Ab.load(a.slice(4, 4), at(off) + 16);
+  J.s_waitcnt(vmcnt(0));
+  auto q = J.vgpr<u32>(4);
+  for (int i = 0; i < 4; ++i)
+    q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+  off = e << 1u;
+  Qb.store(q, at(off));
+}
+
+template <attn_bwd_config C>
+constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                               arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
+                               arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr, arg<const float*> delta_ptr,
+                               arg<const int*> cu_q, arg<const int*> cu_k, arg<unsigned> num_q_heads,
+                               arg<unsigned> num_kv_heads, arg<unsigned> batch, arg<float> scale_log2) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.threads(), BN = C.bn(), BM = C.bm, W = C.waves;
+  constexpr int DB = static_cast<int>(D / 32);  // 32-dim blocks
+  constexpr int DS = static_cast<int>(D / 16);  // 16-dim slices of S and dP (a b128 read: two MFMAs)
+  constexpr int QG = static_cast<int>(BM / 8);  // 8-query k-steps of dV^T, dK^T
+  // dQ items: wave w takes 32-dim blocks w % DB (and + W ...) over key part w / DB of KP
+  constexpr int QBW = DB >= static_cast<int>(W) ? DB / static_cast<int>(W) : 1;  // dQ blocks per wave
+  constexpr uint32_t KP = W > static_cast<uint32_t>(DB) ? W / DB : 1;             // key parts
+  constexpr uint32_t KPK = BN / KP;                                               // keys per part
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr float POS_INF = std::numeric_limits<float>::infinity();
+
+  auto kt = J.workgroup_id_x(), kvh = J.workgroup_id_y(), bidx = J.workgroup_id_z();
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>(), n0 = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  n0 = (kt * BN).as<i32>();
+
+  auto body = [&] {
+  auto group = J.sgpr<u32>();
+  group = num_q_heads / num_kv_heads;
+  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
+  q_stride = num_q_heads * (D * 2);
+  kv_stride = num_kv_heads * (D * 2);
+  // Buffers from the sequence's first token (and the first query head of the group / this kv
+  // head), sized to the sequence: rows past it read zeros, their stores are dropped.
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.as<u32>() * q_stride;
+  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
+  shift = qse[0] * q_stride + (kvh * group) * (D * 2);
+  Qb.shift_base(shift);
+  dOb.shift_base(shift);
+  nrec = nrec + nrec;  // (f32)
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  shift = shift + shift;
+  Ab.shift_base(shift);
+  nrec = sk.as<u32>() * kv_stride;
+  auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
+  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
+  shift = kse[0] * kv_stride + kvh * (D * 2);
+  Kb.shift_base(shift);
+  Vb.shift_base(shift);
+  dKb.shift_base(shift);
+  dVb.shift_base(shift);
+  nrec = sq.as<u32>() << 2;
+  auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
+  shift = ((kvh * group) * totq + qse[0]) << 2;
+  Lb.shift_base(shift);
+  Db.shift_base(shift);
+
+  auto tid = J.thread_id_x();
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
+                AT.a_k().shift == AT.c_row().shift);
+  auto lane = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>(), wave = J.sgpr<u32>();
+  lane = tid & 63u;
+  l32 = lane & AT.a_row().mask;
+  half = lane >> AT.a_k().shift;
+  wave = wave_id(J);
+
+  // ---- LDS: the K tile (BN x D, the whole kernel), the Q and dO tiles (BM x D) and dS^T (BN x BM)
+  lds_pool pool(J);
+  const lds_view KS = pool.view(detail::gemm_tile_layout(BN, D));
+  const lds_view QS = pool.view(detail::gemm_tile_layout(BM, D));
+  const lds_view OS = pool.view(detail::gemm_tile_layout(BM, D));
+  const lds_view SS = pool.view(detail::gemm_tile_layout(BN, BM));
+  auto koff = J.sgpr<u32>();
+  koff = n0.as<u32>() * kv_stride;
+  copy_tile(J, Kb, at(koff), kv_stride, KS, {.threads = T, .vec_bytes = 16});
+
+  // V rows of the wave's keys (dP's B operand): lane (i, h) holds dims 16p + 8h .. + 7 of key
+  // 32w + i (the k order of attn_fwd's QK^T: lane half h reads dims 16p + 8h .. of both operands)
+  auto vf = J.vgpr<u32>(DS, 4);
+  {
+    auto voff = J.vgpr<u32>();
+    voff = (l32 + wave * 32u + n0.as<u32>()) * kv_stride + (half << 4);
+    for (int p = 0; p < DS; ++p) Vb.load(vf[p], at(voff) + 32 * p);
+  }
+  auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
+  for (int db = 0; db < DB; ++db)
+    for (int r = 0; r < 16; ++r) {
+      J.v_accvgpr_write_b32(dv[db][r], 0u);
+      J.v_accvgpr_write_b32(dk[db][r], 0u);
+    }
+  J.s_waitcnt(vmcnt(0));
+  J.s_barrier();
+
+  // LDS addresses: Q / dO rows l32, dims 8h (+ 16p); K rows 32w + l32, dims 8h (+ 16p)
+  auto c8 = J.vgpr<u32>();
+  c8 = half << 3;
+  const lds_addr q_addr = QS.addr(l32, multiple_of(c8, 8)), o_addr = OS.addr(l32, multiple_of(c8, 8));
+  auto krow = J.vgpr<u32>();
+  krow = wave * 32u + l32;
+  const lds_addr k_addr = KS.addr(krow, multiple_of(c8, 8));
+  // transposed reads: group row 4h, column (l32 & 16)
+  auto trow = J.vgpr<u32>(), tcol = J.vgpr<u32>();
+  trow = half << 2;
+  tcol = l32 & 16u;
+
+  // the mask: key j = n0 + 32w + l32 visible to query i = m0 + 8 (r / 4) + 4h + r % 4 iff
+  // j < sk and (causal) j <= i + sk - sq, i.e. 8 (r / 4) + r % 4 >= j - (sk - sq) - m0 - 4h
+  auto jkey = J.vgpr<i32>();
+  jkey = (krow.as<i32>() + n0);
+  auto key_ok = J.vgpr<u32>();  // j < sk (as a 0/1 for the mask's select)
+  key_ok = select(jkey < sk, 1u, 0u);
+
+  auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
+  auto pb = J.vgpr<u32>(8).named("p"), dsb = J.vgpr<u32>(8).named("ds");
+  auto m0 = J.sgpr<i32>(), m_first = J.sgpr<i32>();
+  auto hq = J.sgpr<u32>();
+  if constexpr (C.causal) {
+    // the first query that sees key n0: n0 - (sk - sq)
+    m_first = n0 - (sk - sq);
+    m_first = max(m_first, 0);
+    m_first = ((m_first.as<u32>() / BM) * BM).as<i32>();
+  } else {
+    m_first = 0;
+  }
+  auto need_mask = J.sgpr<i32>();  // m0 below this: some (query, key) of the tile is masked
+  if constexpr (C.causal) need_mask = n0 + static_cast<int32_t>(BN - 1) - (sk - sq);
+  else need_mask = -1;
+  auto tail = J.sgpr<u32>();  // the key tile runs past seqlen_k
+  tail = select(n0 + static_cast<int32_t>(BN) > sk, 1u, 0u);
+
+  auto iteration = [&] {
+    // ---- the Q and dO tiles, and this lane's LSE and D ----
+    auto qoff = J.sgpr<u32>();
+    qoff = m0.as<u32>() * q_stride;
+    J.s_barrier();  // (the previous iteration's reads of Q, dO and dS^T are done)
+    copy_tile(J, Qb, at(qoff), q_stride, QS, {.threads = T, .vec_bytes = 16, .wait = false});
+    copy_tile(J, dOb, at(qoff), q_stride, OS, {.threads = T, .vec_bytes = 16, .wait = false});
+    auto lse = J.vgpr<f32>(QG, 4), dd = J.vgpr<f32>(QG, 4);
+    {
+      auto loff = J.vgpr<u32>();
+      loff = (m0.as<u32>() + trow) << 2;  // queries m0 + 8g + 4h .. + 3
+      for (int g = 0; g < QG; ++g) {
+        Lb.load(lse[g], at(loff) + 32 * g);
+        Db.load(dd[g], at(loff) + 32 * g);
+      }
+    }
+    J.s_waitcnt(vmcnt(0));
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    // ---- S = Q K^T, dP = dO V^T (keys the columns) ----
+    auto qa = J.vgpr<u32>(2, 4), ka = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
+    for (int p = 0; p < DS; ++p) {
+      QS.load(qa[p % 2], q_addr, 0, 16 * p);
+      KS.load(ka[p % 2], k_addr, 0, 16 * p);
+      OS.load(oa[p % 2], o_addr, 0, 16 * p);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int e = 0; e < 2; ++e) {
+        if (p == 0 && e == 0) {
+          J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), ka[0].slice(0, 2), 0);
+          J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
+        } else {
+          J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), ka[p % 2].slice(2 * e, 2), s);
+          J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
+        }
+      }
+    }
+    // ---- mask, P, dS ----
+    J.If(m0 < need_mask || tail != 0u, [&] {
+      auto rel = J.vgpr<i32>();
+      if constexpr (C.causal) rel = jkey - (sk - sq) - m0 - (trow.as<i32>());
+      else rel = -1000000;
+      rel = select(key_ok == 0u, 1000000, rel);
+      for (int r = 0; r < 16; ++r) s[r] = select(rel > 8 * (r / 4) + r % 4, NEG_INF, s[r]);
+    });
+    for (int g = 0; g < QG; ++g)
+      for (int i = 0; i < 4; ++i) {
+        // -LSE log2 e; a row with no visible key (LSE -inf): -inf, P = 0
+        auto l = lse[g][i];
+        l = l * -1.44269504088896340736f;
+        l = select(l == POS_INF, NEG_INF, l);
+      }
+    for (int r = 0; r < 16; ++r) {
+      const int g = r / 4, i = r % 4;
+      J.v_fma_f32(s[r], s[r], scale_log2, lse[g][i]);
+      s[r] = exp2(s[r], {.flush_denormals = true});
+      dp[r] = s[r] * (dp[r] - dd[g][i]);
+    }
+    for (int r = 0; r < 16; r += 2) {
+      pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
+      dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    }
+    // dS^T to LDS: key row 32w + l32, queries 8g + 4h .. + 3
+    for (int g = 0; g < QG; ++g) SS.store(dsb.slice(2 * g, 2), krow, multiple_of(trow, 4) + 8 * g);
+    // ---- dV^T += dO^T P, dK^T += Q^T dS (k = 8 queries a step) ----
+    auto ta = J.vgpr<u32>(2), tb = J.vgpr<u32>(2);
+    for (int db = 0; db < DB; ++db)
+      for (int g = 0; g < QG; ++g) {
+        load_transposed(J, OS, ta, at(trow) + 8 * g, multiple_of(tcol, 4) + 32 * db);
+        load_transposed(J, QS, tb, at(trow) + 8 * g, multiple_of(tcol, 4) + 32 * db);
+        J.s_waitcnt(lgkmcnt(0));  // (gfx950's ds_read_b64_tr_b16; gfx942's narrow reads waited)
+        J.v_mfma_f32_32x32x8_bf16(dv[db], ta, pb.slice(2 * g, 2), dv[db]);
+        J.v_mfma_f32_32x32x8_bf16(dk[db], tb, dsb.slice(2 * g, 2), dk[db]);
+      }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (dS^T complete)
+    // ---- dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB ----
+    auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
+    if constexpr (KP > 1) {
+      kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
+      dblk = wave % static_cast<uint32_t>(DB);
+    } else {
+      kpart = 0u;
+      dblk = wave * static_cast<uint32_t>(QBW);
+    }
+    auto dq = J.vgpr<f32>(16).named("dq");
+    auto ar = J.vgpr<u32>(), bc = J.vgpr<u32>();
+    ar = trow + kpart;
+    for (int j = 0; j < QBW; ++j) {
+      bc = tcol + (dblk + static_cast<uint32_t>(j)) * 32u;
+      for (uint32_t st = 0; st < KPK / 8; ++st) {
+        load_transposed(J, SS, ta, at(ar) + 8 * st, multiple_of(tcol, 4));
+        load_transposed(J, KS, tb, at(ar) + 8 * st, multiple_of(bc, 4));
+        J.s_waitcnt(lgkmcnt(0));
+        if (st == 0 && j > 0) J.s_waitcnt(vmcnt(0));  // (the previous block's atomics read dq)
+        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq, ta, tb, 0);
+        else J.v_mfma_f32_32x32x8_bf16(dq, ta, tb, dq);
+      }
+      // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
+      auto aoff = J.vgpr<u32>();
+      aoff = (m0.as<u32>() + trow) * (q_stride + q_stride) + ((bc - tcol + l32) << 2);
+      for (int r = 0; r < 16; ++r) {
+        const uint32_t row = 8 * (r / 4) + r % 4;
+        auto ro = J.sgpr<u32>();
+        ro = (q_stride + q_stride) * row;
+        Ab.atomic_add_f32(dq[r], at(aoff) + at(ro));
+      }
+    }
+  };
+
+  hq = 0u;
+  J.While([&] { return hq < group; }, [&] {
+    m0 = m_first;
+    J.While([&] { return m0 < sq; }, [&] {
+      iteration();
+      m0 = m0 + static_cast<int32_t>(BM);
+    });
+    // the next query head: D bf16 further in Q and dO, D f32 in dq_acc, total_q rows in LSE and D
+    auto hs = J.sgpr<u32>();
+    hs = D * 2;
+    Qb.shift_base(hs);
+    dOb.shift_base(hs);
+    hs = D * 4;
+    Ab.shift_base(hs);
+    hs = totq << 2;
+    Lb.shift_base(hs);
+    Db.shift_base(hs);
+    hq = hq + 1u;
+  });
+
+  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
+  auto scale = J.vgpr<f32>();
+  scale = scale_log2 * 0.69314718055994530942f;
+  auto ooff = J.vgpr<u32>();
+  ooff = (krow + n0.as<u32>()) * kv_stride + (trow << 1);
+  auto x = J.vgpr<f32>(4);
+  auto y = J.vgpr<u32>(2);
+  for (int db = 0; db < DB; ++db)
+    for (int g = 0; g < 4; ++g) {
+      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dk[db][4 * g + i]);
+      for (int c = 0; c < 2; ++c)
+        y[c] = cvt_bf16x2(x[2 * c] * scale, x[2 * c + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+      dKb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
+      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dv[db][4 * g + i]);
+      for (int c = 0; c < 2; ++c) y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+      dVb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
+    }
+  };  // body
+
+  J.If(n0 < sk, body);
+}
+
+}  // namespace hipasm::kernels
+
+// Defines the HIP kernels name_dot_do_o, name and name_convert_dq of configuration `cfg`
+// (parenthesized); arguments in the order of the kernel functions (see attn_bwd_launch.hpp).
+#define HIPASM_ATTN_BWD_KERNELS(name, cfg)                                                                          \
+  constexpr auto name##_odo_hipasm_fn = &::hipasm::kernels::attn_bwd_dot_do_o_kernel<cfg>;                      \
+  extern "C" __attribute__((global)) void name##_dot_do_o(float* delta, float* dq_acc, const uint16_t* o,       \
+                                                          const uint16_t* dout, const int* cu_q, unsigned hq,   \
+                                                          unsigned batch) {                                     \
+    HIPASM_KERNEL_BODY(name##_odo_hipasm_fn, delta, dq_acc, o, dout, cu_q, hq, batch);                           \
+  }                                                                                                              \
+  constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_bwd_kernel<cfg>;                                   \
+  extern "C" __attribute__((global)) void name(float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* q,    \
+                                               const uint16_t* k, const uint16_t* v, const uint16_t* dout,      \
+                                               const float* lse, const float* delta, const int* cu_q,           \
+                                               const int* cu_k, unsigned hq, unsigned hkv, unsigned batch,      \
+                                               float scale_log2) {                                              \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, dq_acc, dk, dv, q, k, v, dout, lse, delta, cu_q, cu_k, hq, hkv, batch,   \
+                       scale_log2);                                                                              \
+  }                                                                                                              \
+  constexpr auto name##_cvt_hipasm_fn = &::hipasm::kernels::attn_bwd_convert_dq_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \
+                                                            unsigned hq, unsigned batch, float scale) {         \
+    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, cu_q, hq, batch, scale);                               \
+  }
