@@ -6,8 +6,9 @@
 // of the tiles, seqlen 1, GQA and MQA, varlen batches. The checker must report nothing.
 //
 // Tolerance per element: 2^-7 of the sum of the absolute values of its terms (P and dS are
-// rounded to bf16 before their products: 2^-9 relative each, dP and D carry f32 rounding) plus
-// 2^-8 of |ref| (the bf16 output) plus 1e-6.
+// rounded to bf16 before their products: 2^-9 relative each, dP and D carry f32 rounding; with
+// GQA, dK and dV are sums of per-query-head partials rounded to bf16: 2^-9 of each) plus 2^-8
+// of |ref| (the bf16 output) plus 1e-6.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -141,14 +142,16 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
   rt::buffer<uint16_t> dVd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint32_t> acc(d, std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));
   rt::buffer<uint32_t> delta(d, std::vector<uint32_t>(tq * hq + 1, 0x7fc00001u));
+  rt::buffer<uint16_t> dKp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
+  rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   hipasm::kernels::attn_bwd_args a{.dq = dQd.addr(), .dk = dKd.addr(), .dv = dVd.addr(), .q = Qd.addr(),
                                    .k = Kd.addr(), .v = Vd.addr(), .o = Od.addr(), .d_o = dOd.addr(),
                                    .lse = Ld.addr(), .dq_acc = acc.addr(), .delta = delta.addr(),
-                                   .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
+                                   .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
   auto rep = hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
-  for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq})
+  for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.reduce_dkv})
     for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
   const auto gq = dQd.download(), gk = dKd.download(), gv = dVd.download();
   CHECK(gq.back() == 0x7fc1u);
@@ -156,6 +159,8 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
   CHECK(gv.back() == 0x7fc1u);
   CHECK(acc.download().back() == 0x7fc00001u);
   CHECK(delta.download().back() == 0x7fc00001u);
+  CHECK(dKp.download().back() == 0x7fc1u);
+  CHECK(dVp.download().back() == 0x7fc1u);
   int bad = 0;
   auto cmp = [&](const char* what, const std::vector<uint16_t>& got, const std::vector<double>& ref,
                  const std::vector<double>& abs, uint32_t heads) {
@@ -220,5 +225,7 @@ TEST_CASE("attn_bwd: launch errors", "[attn]") {
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
   a.softmax_scale = 0.1f;
   a.delta = 0;
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.delta = c.addr();  // GQA (3 query heads, 1 kv head) without the partial-sum workspaces
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
 }

@@ -9,14 +9,17 @@
 // Layout: attn_fwd.hpp's (packed varlen): Q, O, dO, dQ [total_q, num_q_heads, head_dim], K, V,
 // dK, dV [total_k, num_kv_heads, head_dim] bf16; LSE [num_q_heads, total_q] f32 as attn_fwd
 // writes it (natural log; -inf for a row that sees no key). Causal masks are attn_fwd's:
-// bottom-right aligned (query i sees keys j <= i + seqlen_k - seqlen_q). Two f32 workspaces:
-// delta [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim].
+// bottom-right aligned (query i sees keys j <= i + seqlen_k - seqlen_q). Workspaces: f32 delta
+// [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim]; with
+// GQA/MQA bf16 dk_part and dv_part [total_k, num_q_heads, head_dim].
 //
-// Three kernels (the macro defines them as name_dot_do_o, name, name_convert_dq):
+// Four kernels (the macro defines them as name_dot_do_o, name, name_convert_dq, name_reduce_dkv):
 //  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
-//  2. the main kernel: one workgroup per (key tile of BN = 32 x waves keys, kv head, sequence),
-//     looping over the query heads of its kv head and their query tiles of BM = 32 rows (causal:
-//     from the first tile that sees a key of the block). Wave w owns keys 32w .. 32w + 31; with
+//  2. the main kernel: one workgroup per (key tile of BN = 32 x waves keys, query head, sequence),
+//     looping over the query tiles of BM = 32 rows (causal: from the first tile that sees a key
+//     of the block). With GQA/MQA each query head's dK and dV are partial sums (bf16, in
+//     [total_k, num_q_heads, head_dim] workspaces): a workgroup per query head keeps the grid
+//     as large as with MHA. Wave w owns keys 32w .. 32w + 31; with
 //     S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T, dS = P (dP - D):
 //       dV^T += dO^T P, dK^T += Q^T dS (the accumulators in AGPRs, one 32x32 block per 32 dims),
 //       dQ (+)= dS K scale over the workgroup's keys, by global f32 atomics into dq_acc.
@@ -29,6 +32,7 @@
 //     queries) and dQ = dS K takes both operands transposed from LDS (dS^T and the K tile,
 //     which stays in LDS for the whole kernel); wave w computes 32-dim blocks of dQ.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
+//  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
 // with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
 // D) and give dS = 0; their dQ stores are dropped by the buffer range.
@@ -158,6 +162,62 @@ constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<
   Qb.store(q, at(off));
 }
 
+// reduce_dkv (GQA/MQA): dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads
+// g of kv head h of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds; the same for dV, grid
+// y 1), 8 elements a lane.
+template <attn_bwd_config C>
+constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                                          arg<const uint16_t*> dk_part, arg<const uint16_t*> dv_part,
+                                          arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                                          arg<unsigned> batch) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
+  auto totk = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>(), grp = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totk, cu_k, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  grp = num_q_heads / num_kv_heads;
+  n = totk * num_kv_heads * D;  // output elements
+  nrec = n * 2u;
+  auto out_k = make_buffer(J, dk_ptr, nrec), out_v = make_buffer(J, dv_ptr, nrec);
+  nrec = nrec * grp;
+  auto in_k = make_buffer(J, dk_part, nrec), in_v = make_buffer(J, dv_part, nrec);
+  auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
+  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
+  r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
+  // the row's first query head: row r G of the partials
+  off = (r * grp * D + (e & (D - 1))) << 1u;
+  auto hstep = J.sgpr<u32>();
+  hstep = D * 2;
+  auto sum = J.vgpr<f32>(8);
+  auto x = J.vgpr<u32>(4);
+  auto y = J.vgpr<u32>(4);
+  auto one = [&](buffer in, buffer out) {  // (by value: a constexpr lambda reads no reference parameter)
+    sum.fill(0.0f);
+    auto g = J.sgpr<u32>();
+    g = 0u;
+    auto o = J.vgpr<u32>();
+    o = off + 0u;
+    J.While([&] { return g < grp; }, [&] {
+      in.load(x, at(o));
+      J.s_waitcnt(vmcnt(0));
+      for (int i = 0; i < 4; ++i) {
+        sum[2 * i] = sum[2 * i] + (x[i] << 16u).as<f32>();
+        sum[2 * i + 1] = sum[2 * i + 1] + (x[i] & 0xffff0000u).as<f32>();
+      }
+      o = o + hstep;
+      g = g + 1u;
+    });
+    for (int i = 0; i < 4; ++i) y[i] = cvt_bf16x2(sum[2 * i], sum[2 * i + 1], bf16_round::nearest_even_finite).as<u32>();
+    auto so = J.vgpr<u32>();
+    so = e << 1u;
+    out.store(y, at(so));
+  };
+  J.If(J.workgroup_id_y() == 0u, [&] { one(in_k, out_k); });
+  J.If(J.workgroup_id_y() != 0u, [&] { one(in_v, out_v); });
+}
+
 template <attn_bwd_config C>
 constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
                                arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
@@ -177,7 +237,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr float POS_INF = std::numeric_limits<float>::infinity();
 
-  auto kt = J.workgroup_id_x(), kvh = J.workgroup_id_y(), bidx = J.workgroup_id_z();
+  auto kt = J.workgroup_id_x(), head = J.workgroup_id_y(), bidx = J.workgroup_id_z();
   auto boff = J.sgpr<u32>();
   boff = bidx << 2;
   auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
@@ -192,17 +252,19 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   n0 = (kt * BN).as<i32>();
 
   auto body = [&] {
-  auto group = J.sgpr<u32>();
-  group = num_q_heads / num_kv_heads;
+  auto kvh = J.sgpr<u32>();
+  kvh = head / (num_q_heads / num_kv_heads);
   auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
   q_stride = num_q_heads * (D * 2);
   kv_stride = num_kv_heads * (D * 2);
-  // Buffers from the sequence's first token (and the first query head of the group / this kv
-  // head), sized to the sequence: rows past it read zeros, their stores are dropped.
+  // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
+  // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
+  // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
+  // kv head, else the partial-sum workspaces reduce_dkv adds up).
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = sq.as<u32>() * q_stride;
   auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  shift = qse[0] * q_stride + (kvh * group) * (D * 2);
+  shift = qse[0] * q_stride + head * (D * 2);
   Qb.shift_base(shift);
   dOb.shift_base(shift);
   nrec = nrec + nrec;  // (f32)
@@ -211,15 +273,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   Ab.shift_base(shift);
   nrec = sk.as<u32>() * kv_stride;
   auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
-  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
   shift = kse[0] * kv_stride + kvh * (D * 2);
   Kb.shift_base(shift);
   Vb.shift_base(shift);
+  nrec = sk.as<u32>() * q_stride;
+  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
+  shift = kse[0] * q_stride + head * (D * 2);
   dKb.shift_base(shift);
   dVb.shift_base(shift);
   nrec = sq.as<u32>() << 2;
   auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
-  shift = ((kvh * group) * totq + qse[0]) << 2;
+  shift = (head * totq + qse[0]) << 2;
   Lb.shift_base(shift);
   Db.shift_base(shift);
 
@@ -282,7 +346,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
   auto pb = J.vgpr<u32>(8).named("p"), dsb = J.vgpr<u32>(8).named("ds");
   auto m0 = J.sgpr<i32>(), m_first = J.sgpr<i32>();
-  auto hq = J.sgpr<u32>();
   if constexpr (C.causal) {
     // the first query that sees key n0: n0 - (sk - sq)
     m_first = n0 - (sk - sq);
@@ -406,31 +469,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   };
 
-  hq = 0u;
-  J.While([&] { return hq < group; }, [&] {
-    m0 = m_first;
-    J.While([&] { return m0 < sq; }, [&] {
-      iteration();
-      m0 = m0 + static_cast<int32_t>(BM);
-    });
-    // the next query head: D bf16 further in Q and dO, D f32 in dq_acc, total_q rows in LSE and D
-    auto hs = J.sgpr<u32>();
-    hs = D * 2;
-    Qb.shift_base(hs);
-    dOb.shift_base(hs);
-    hs = D * 4;
-    Ab.shift_base(hs);
-    hs = totq << 2;
-    Lb.shift_base(hs);
-    Db.shift_base(hs);
-    hq = hq + 1u;
+  m0 = m_first;
+  J.While([&] { return m0 < sq; }, [&] {
+    iteration();
+    m0 = m0 + static_cast<int32_t>(BM);
   });
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
   auto scale = J.vgpr<f32>();
   scale = scale_log2 * 0.69314718055994530942f;
   auto ooff = J.vgpr<u32>();
-  ooff = (krow + n0.as<u32>()) * kv_stride + (trow << 1);
+  ooff = (krow + n0.as<u32>()) * q_stride + (trow << 1);
   auto x = J.vgpr<f32>(4);
   auto y = J.vgpr<u32>(2);
   for (int db = 0; db < DB; ++db)
@@ -472,4 +521,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \
                                                             unsigned hq, unsigned batch, float scale) {         \
     HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, cu_q, hq, batch, scale);                               \
+  }                                                                                                              \
+  constexpr auto name##_red_hipasm_fn = &::hipasm::kernels::attn_bwd_reduce_dkv_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_reduce_dkv(uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, \
+                                                            const uint16_t* dv_part, const int* cu_k,            \
+                                                            unsigned hq, unsigned hkv, unsigned batch) {         \
+    HIPASM_KERNEL_BODY(name##_red_hipasm_fn, dk, dv, dk_part, dv_part, cu_k, hq, hkv, batch);                    \
   }
