@@ -360,23 +360,42 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto tail = J.sgpr<u32>();  // the key tile runs past seqlen_k
   tail = select(n0 + static_cast<int32_t>(BN) > sk, 1u, 0u);
 
+  // The Q and dO tiles and this lane's LSE and D of query tile m0 + BM are loaded (into VGPRs)
+  // during the iteration of tile m0: their latency hides behind its MFMAs.
+  const tile_copy_opts qcopy{.threads = T, .vec_bytes = 16};
+  tile_staging stq = make_tile_staging(J, QS, q_stride, qcopy), sto = make_tile_staging(J, OS, q_stride, qcopy);
+  auto lse = J.vgpr<f32>(QG, 4).named("lse"), dd = J.vgpr<f32>(QG, 4).named("delta");
+  auto lse_n = J.vgpr<f32>(QG, 4), dd_n = J.vgpr<f32>(QG, 4);
+  auto prefetch = [&](const gpr<i32>& m) {
+    auto qoff = J.sgpr<u32>();
+    qoff = m.as<u32>() * q_stride;
+    copy_tile_load(J, Qb, at(qoff), stq);
+    copy_tile_load(J, dOb, at(qoff), sto);
+    auto loff = J.vgpr<u32>();
+    loff = (m.as<u32>() + trow) << 2;  // queries m + 8g + 4h .. + 3
+    for (int g = 0; g < QG; ++g) {
+      Lb.load(lse_n[g], at(loff) + 32 * g);
+      Db.load(dd_n[g], at(loff) + 32 * g);
+    }
+  };
+
   auto iteration = [&] {
     // ---- the Q and dO tiles, and this lane's LSE and D ----
-    auto qoff = J.sgpr<u32>();
-    qoff = m0.as<u32>() * q_stride;
     J.s_barrier();  // (the previous iteration's reads of Q, dO and dS^T are done)
-    copy_tile(J, Qb, at(qoff), q_stride, QS, {.threads = T, .vec_bytes = 16, .wait = false});
-    copy_tile(J, dOb, at(qoff), q_stride, OS, {.threads = T, .vec_bytes = 16, .wait = false});
-    auto lse = J.vgpr<f32>(QG, 4), dd = J.vgpr<f32>(QG, 4);
-    {
-      auto loff = J.vgpr<u32>();
-      loff = (m0.as<u32>() + trow) << 2;  // queries m0 + 8g + 4h .. + 3
-      for (int g = 0; g < QG; ++g) {
-        Lb.load(lse[g], at(loff) + 32 * g);
-        Db.load(dd[g], at(loff) + 32 * g);
+    J.wait_for(stq.data);  // (the loads, not the dQ atomics issued after them)
+    copy_tile_store(J, stq, QS);
+    J.wait_for(sto.data);
+    copy_tile_store(J, sto, OS);
+    for (int g = 0; g < QG; ++g)
+      for (int i = 0; i < 4; ++i) {
+        J.wait_for(lse_n[g]);
+        lse[g][i] = lse_n[g][i] + 0.0f;
+        J.wait_for(dd_n[g]);
+        dd[g][i] = dd_n[g][i] + 0.0f;
       }
-    }
-    J.s_waitcnt(vmcnt(0));
+    auto mn = J.sgpr<i32>();
+    mn = m0 + static_cast<int32_t>(BM);
+    prefetch(mn);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     // ---- S = Q K^T, dP = dO V^T (keys the columns) ----
@@ -470,6 +489,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   };
 
   m0 = m_first;
+  prefetch(m0);
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
