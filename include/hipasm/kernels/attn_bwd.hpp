@@ -58,8 +58,10 @@ struct attn_bwd_config {
   static constexpr uint32_t bm = 32;                     // queries per iteration
   constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
   constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
-  // K tile, Q and dO tiles, dS^T tile (bf16)
-  constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 2 * bm * head_dim + bn() * bm) * 2; }
+  // K^T; the Q and dO row tiles, or dS over them; Q^T and dO^T (bf16)
+  constexpr uint32_t lds_bytes() const {
+    return (bn() * head_dim + (2 * head_dim > bn() ? 2 * head_dim : bn()) * bm + 2 * head_dim * bm) * 2;
+  }
   // dot_do_o / convert_dq: 256 threads, 8 elements each
   static constexpr uint32_t stream_threads = 256;
   constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
@@ -70,7 +72,7 @@ namespace detail {
 constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.head_dim != 64 && c.head_dim != 128) return "attn_bwd: head_dim must be 64 or 128";
   if (c.waves != 1 && c.waves != 2 && c.waves != 4 && c.waves != 8) return "attn_bwd: waves must be 1, 2, 4 or 8";
-  if (c.lds_bytes() > 65536) return "attn_bwd: the K, Q, dO and dS tiles exceed 64 KiB of LDS (fewer waves)";
+  if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   return nullptr;
 }
 
@@ -297,23 +299,34 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   half = lane >> AT.a_k().shift;
   wave = wave_id(J);
 
-  // ---- LDS: the K tile (BN x D, the whole kernel), the Q and dO tiles (BM x D) and dS^T (BN x BM)
+  // ---- LDS: K^T (D x BN) for the whole kernel; per query tile Q and dO in rows (BM x D: the A
+  // operands of S and dP) and transposed (D x BM: those of dV^T and dK^T), and dS (BM x BN: dQ's
+  // A operand) over the row tiles once every wave's S and dP are done.
   lds_pool pool(J);
-  const lds_view KS = pool.view(detail::gemm_tile_layout(BN, D));
-  const lds_view QS = pool.view(detail::gemm_tile_layout(BM, D));
-  const lds_view OS = pool.view(detail::gemm_tile_layout(BM, D));
-  const lds_view SS = pool.view(detail::gemm_tile_layout(BN, BM));
-  auto koff = J.sgpr<u32>();
-  koff = n0.as<u32>() * kv_stride;
-  copy_tile(J, Kb, at(koff), kv_stride, KS, {.threads = T, .vec_bytes = 16});
+  constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
+                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = detail::gemm_tile_layout(D, BM),
+                       LT2 = detail::gemm_tile_layout(2 * D, BM), LS = detail::gemm_tile_layout(BM, BN);
+  constexpr uint32_t RB = LR.bytes(), UB = 2 * RB > LS.bytes() ? 2 * RB : LS.bytes();
+  const lds_view KT = pool.view(LKT);
+  const lds_ref rows = pool.alloc(UB), tr = pool.alloc(2 * LT.bytes());
+  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row)
+  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
+      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{rows.offset, LS.bytes()}, LS);
+  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
+      QOT(tr, LT2);
 
-  // V rows of the wave's keys (dP's B operand): lane (i, h) holds dims 16p + 8h .. + 7 of key
-  // 32w + i (the k order of attn_fwd's QK^T: lane half h reads dims 16p + 8h .. of both operands)
-  auto vf = J.vgpr<u32>(DS, 4);
+  // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
+  // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
+  auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
+  auto krow = J.vgpr<u32>();
+  krow = wave * 32u + l32;
   {
     auto voff = J.vgpr<u32>();
-    voff = (l32 + wave * 32u + n0.as<u32>()) * kv_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) Vb.load(vf[p], at(voff) + 32 * p);
+    voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
+    for (int p = 0; p < DS; ++p) {
+      Kb.load(kf[p], at(voff) + 32 * p);
+      Vb.load(vf[p], at(voff) + 32 * p);
+    }
   }
   auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
   for (int db = 0; db < DB; ++db)
@@ -321,20 +334,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       J.v_accvgpr_write_b32(dv[db][r], 0u);
       J.v_accvgpr_write_b32(dk[db][r], 0u);
     }
-  J.s_waitcnt(vmcnt(0));
-  J.s_barrier();
-
-  // LDS addresses: Q / dO rows l32, dims 8h (+ 16p); K rows 32w + l32, dims 8h (+ 16p)
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
+  // K^T: dims 16p + 8h + 2w (low half) and + 1 (high half) of key krow
+  J.s_waitcnt(vmcnt(0));
+  for (int p = 0; p < DS; ++p)
+    for (int w = 0; w < 4; ++w) {
+      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w), krow, {.width = narrow::u16});
+      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w + 1), krow, {.width = narrow::u16_d16_hi});
+    }
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+
+  // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
   const lds_addr q_addr = QS.addr(l32, multiple_of(c8, 8)), o_addr = OS.addr(l32, multiple_of(c8, 8));
-  auto krow = J.vgpr<u32>();
-  krow = wave * 32u + l32;
-  const lds_addr k_addr = KS.addr(krow, multiple_of(c8, 8));
-  // transposed reads: group row 4h, column (l32 & 16)
-  auto trow = J.vgpr<u32>(), tcol = J.vgpr<u32>();
+  auto trow = J.vgpr<u32>();
   trow = half << 2;
-  tcol = l32 & 16u;
 
   // the mask: key j = n0 + 32w + l32 visible to query i = m0 + 8 (r / 4) + 4h + r % 4 iff
   // j < sk and (causal) j <= i + sk - sq, i.e. 8 (r / 4) + r % 4 >= j - (sk - sq) - m0 - 4h
@@ -361,16 +376,48 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   tail = select(n0 + static_cast<int32_t>(BN) > sk, 1u, 0u);
 
   // The Q and dO tiles and this lane's LSE and D of query tile m0 + BM are loaded (into VGPRs)
-  // during the iteration of tile m0: their latency hides behind its MFMAs.
-  const tile_copy_opts qcopy{.threads = T, .vec_bytes = 16};
-  tile_staging stq = make_tile_staging(J, QS, q_stride, qcopy), sto = make_tile_staging(J, OS, q_stride, qcopy);
+  // during the iteration of tile m0: their latency hides behind its MFMAs. Units of 4 queries x
+  // 8 dims (four 16-byte loads, one 4x8 transpose per lane, four b128 row writes and eight b64
+  // transposed ones: attn_fwd's V^T tile units); unit u: tile u / D (0 Q, 1 dO; a wave's units
+  // are all of one tile), query quad u % 8, dim chunk u % D / 8.
+  constexpr uint32_t units = 2 * D, US = (units + T - 1) / T;
+  static_assert(D % 64 == 0 && BM == 32);
+  // (written under t == 0 or t == 1, read under t < 2: the checker does not relate the branches)
+  auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("qo_stage").allow_undefined();
+  auto vtr = J.vgpr<u32>(16);
+  auto urow = J.vgpr<u32>(static_cast<int>(US)), ucol = J.vgpr<u32>(static_cast<int>(US)),
+       uoff = J.vgpr<u32>(static_cast<int>(US));
+  for (uint32_t st = 0; st < US; ++st) {
+    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
+    u = tid + st * T;
+    jq = u & 7u;
+    dc = (u & (D - 1)) >> 3;
+    urow[st] = (u / D) * BM + (jq << 2);  // row of QO (dO's rows follow Q's)
+    ucol[st] = dc << 3;
+    uoff[st] = (jq << 2) * q_stride + (dc << 4);
+  }
+  // wave-uniform: which tile step st's units load (0 Q, 1 dO, 2+: none)
+  auto unit_tile = [&](uint32_t st) {
+    auto t = J.sgpr<u32>();
+    t = (wave * 64u + st * T) / D;
+    return t;
+  };
   auto lse = J.vgpr<f32>(QG, 4).named("lse"), dd = J.vgpr<f32>(QG, 4).named("delta");
   auto lse_n = J.vgpr<f32>(QG, 4), dd_n = J.vgpr<f32>(QG, 4);
+  auto rq = J.sgpr<u32>(4);  // the unit's 4 rows: r q_stride
+  for (int r = 0; r < 4; ++r) rq[r] = q_stride * static_cast<uint32_t>(r);
   auto prefetch = [&](const gpr<i32>& m) {
     auto qoff = J.sgpr<u32>();
     qoff = m.as<u32>() * q_stride;
-    copy_tile_load(J, Qb, at(qoff), stq);
-    copy_tile_load(J, dOb, at(qoff), sto);
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t == 0u, [&] {
+        for (int r = 0; r < 4; ++r) Qb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(qoff) + at(rq[r]));
+      });
+      J.If(t == 1u, [&] {
+        for (int r = 0; r < 4; ++r) dOb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(qoff) + at(rq[r]));
+      });
+    }
     auto loff = J.vgpr<u32>();
     loff = (m.as<u32>() + trow) << 2;  // queries m + 8g + 4h .. + 3
     for (int g = 0; g < QG; ++g) {
@@ -380,12 +427,20 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   };
 
   auto iteration = [&] {
-    // ---- the Q and dO tiles, and this lane's LSE and D ----
-    J.s_barrier();  // (the previous iteration's reads of Q, dO and dS^T are done)
-    J.wait_for(stq.data);  // (the loads, not the dQ atomics issued after them)
-    copy_tile_store(J, stq, QS);
-    J.wait_for(sto.data);
-    copy_tile_store(J, sto, OS);
+    // ---- the Q and dO tiles (rows and transposed), and this lane's LSE and D ----
+    J.s_barrier();  // (the previous iteration's reads of the tiles and dS are done)
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t < 2u, [&] {
+        J.wait_for(stg[st]);
+        for (int r = 0; r < 4; ++r) QO.store(stg[st].slice(4 * r, 4), at(urow[st]) + r, multiple_of(ucol[st], 8));
+        transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, queries 4 jq .. + 3
+        auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
+        trw = t * D + ucol[st];
+        tcl = urow[st] & (BM - 1);
+        for (int e = 0; e < 8; ++e) QOT.store(vtr.slice(2 * e, 2), at(trw) + e, multiple_of(tcl, 4));
+      });
+    }
     for (int g = 0; g < QG; ++g)
       for (int i = 0; i < 4; ++i) {
         J.wait_for(lse_n[g]);
@@ -399,18 +454,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     // ---- S = Q K^T, dP = dO V^T (keys the columns) ----
-    auto qa = J.vgpr<u32>(2, 4), ka = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
+    auto qa = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
+    QS.load(qa[0], q_addr, 0, 0);
+    OS.load(oa[0], o_addr, 0, 0);
     for (int p = 0; p < DS; ++p) {
-      QS.load(qa[p % 2], q_addr, 0, 16 * p);
-      KS.load(ka[p % 2], k_addr, 0, 16 * p);
-      OS.load(oa[p % 2], o_addr, 0, 16 * p);
-      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < DS) {
+        QS.load(qa[(p + 1) % 2], q_addr, 0, 16 * (p + 1));
+        OS.load(oa[(p + 1) % 2], o_addr, 0, 16 * (p + 1));
+      }
+      J.wait_for(qa[p % 2]);
+      J.wait_for(oa[p % 2]);
       for (int e = 0; e < 2; ++e) {
         if (p == 0 && e == 0) {
-          J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), ka[0].slice(0, 2), 0);
+          J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), kf[0].slice(0, 2), 0);
           J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
         } else {
-          J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), ka[p % 2].slice(2 * e, 2), s);
+          J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), kf[p].slice(2 * e, 2), s);
           J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
         }
       }
@@ -440,21 +499,33 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
       dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
     }
-    // dS^T to LDS: key row 32w + l32, queries 8g + 4h .. + 3
-    for (int g = 0; g < QG; ++g) SS.store(dsb.slice(2 * g, 2), krow, multiple_of(trow, 4) + 8 * g);
-    // ---- dV^T += dO^T P, dK^T += Q^T dS (k = 8 queries a step) ----
-    auto ta = J.vgpr<u32>(2), tb = J.vgpr<u32>(2);
-    for (int db = 0; db < DB; ++db)
-      for (int g = 0; g < QG; ++g) {
-        load_transposed(J, OS, ta, at(trow) + 8 * g, multiple_of(tcol, 4) + 32 * db);
-        load_transposed(J, QS, tb, at(trow) + 8 * g, multiple_of(tcol, 4) + 32 * db);
-        J.s_waitcnt(lgkmcnt(0));  // (gfx950's ds_read_b64_tr_b16; gfx942's narrow reads waited)
-        J.v_mfma_f32_32x32x8_bf16(dv[db], ta, pb.slice(2 * g, 2), dv[db]);
-        J.v_mfma_f32_32x32x8_bf16(dk[db], tb, dsb.slice(2 * g, 2), dk[db]);
-      }
+    // ---- dV^T += dO^T P, dK^T += Q^T dS (k = 8 queries a step): A = dO^T / Q^T rows 32 db + l32,
+    // queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C layout's registers 4g .. 4g + 3 ----
+    auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);
+    constexpr int NT = DB * QG;
+    auto read_t = [&](int i) {  // item i: block i / QG, k-step i % QG
+      OT.load(ta[i % 2], at(l32) + 32 * (i / QG), multiple_of(trow, 4) + 8 * (i % QG));
+      QT.load(tb[i % 2], at(l32) + 32 * (i / QG), multiple_of(trow, 4) + 8 * (i % QG));
+    };
+    read_t(0);
+    for (int i = 0; i < NT; ++i) {
+      if (i + 1 < NT) read_t(i + 1);
+      J.wait_for(ta[i % 2]);
+      J.wait_for(tb[i % 2]);
+      const int db = i / QG, g = i % QG;
+      J.v_mfma_f32_32x32x8_bf16(dv[db], ta[i % 2], pb.slice(2 * g, 2), dv[db]);
+      J.v_mfma_f32_32x32x8_bf16(dk[db], tb[i % 2], dsb.slice(2 * g, 2), dk[db]);
+    }
+    // ---- dS to LDS over the row tiles (every wave's S and dP reads done): row q = 8 (r / 4) + 4h
+    // + r % 4, column key 32w + l32 ----
     J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();  // (dS^T complete)
-    // ---- dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB ----
+    J.s_barrier();
+    for (int r = 0; r < 16; ++r)
+      SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (dS complete)
+    // ---- dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32,
+    // keys 4h .. + 3 of the k-step, B = K^T rows 32 blk + l32, the same keys ----
     auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
     if constexpr (KP > 1) {
       kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
@@ -464,21 +535,27 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       dblk = wave * static_cast<uint32_t>(QBW);
     }
     auto dq = J.vgpr<f32>(16).named("dq");
-    auto ar = J.vgpr<u32>(), bc = J.vgpr<u32>();
-    ar = trow + kpart;
+    auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>();
+    kc = trow + kpart;
+    constexpr int NQ = static_cast<int>(KPK / 8);
     for (int j = 0; j < QBW; ++j) {
-      bc = tcol + (dblk + static_cast<uint32_t>(j)) * 32u;
-      for (uint32_t st = 0; st < KPK / 8; ++st) {
-        load_transposed(J, SS, ta, at(ar) + 8 * st, multiple_of(tcol, 4));
-        load_transposed(J, KS, tb, at(ar) + 8 * st, multiple_of(bc, 4));
-        J.s_waitcnt(lgkmcnt(0));
+      bc = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
+      auto rd = [&](int st) {
+        SS.load(ta[st % 2], at(l32), multiple_of(kc, 4) + 8 * st);
+        KT.load(tb[st % 2], at(bc), multiple_of(kc, 4) + 8 * st);
+      };
+      rd(0);
+      for (int st = 0; st < NQ; ++st) {
+        if (st + 1 < NQ) rd(st + 1);
+        J.wait_for(ta[st % 2]);
+        J.wait_for(tb[st % 2]);
         if (st == 0 && j > 0) J.s_waitcnt(vmcnt(0));  // (the previous block's atomics read dq)
-        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq, ta, tb, 0);
-        else J.v_mfma_f32_32x32x8_bf16(dq, ta, tb, dq);
+        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq, ta[0], tb[0], 0);
+        else J.v_mfma_f32_32x32x8_bf16(dq, ta[st % 2], tb[st % 2], dq);
       }
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
       auto aoff = J.vgpr<u32>();
-      aoff = (m0.as<u32>() + trow) * (q_stride + q_stride) + ((bc - tcol + l32) << 2);
+      aoff = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc << 2);
       for (int r = 0; r < 16; ++r) {
         const uint32_t row = 8 * (r / 4) + r % 4;
         auto ro = J.sgpr<u32>();
