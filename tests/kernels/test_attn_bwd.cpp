@@ -180,7 +180,6 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
 
 const attn_bwd_kernel_ref k128{"bwd_d128", attn_bwd_config{.head_dim = 128, .causal = false, .waves = 4}};
 const attn_bwd_kernel_ref k128c{"bwd_d128_causal", attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}};
-const attn_bwd_kernel_ref k128w2{"bwd_d128_w2", attn_bwd_config{.head_dim = 128, .causal = true, .waves = 2}};
 const attn_bwd_kernel_ref k64{"bwd_d64", attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}};
 const attn_bwd_kernel_ref k64c{"bwd_d64_causal", attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}};
 
@@ -198,7 +197,6 @@ TEST_CASE("attn_bwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows th
   run(k128c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});  // sq < sk
   run(k128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // sq > sk: the first 40 rows see nothing
   run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
-  run(k128w2, {.seqlens_q = {100}, .seqlens_k = {100}, .hq = 1, .hkv = 1});  // 2 waves: two dQ blocks a wave
 }
 
 TEST_CASE("attn_bwd: GQA and MQA (dK, dV summed over the query heads)", "[attn]") {

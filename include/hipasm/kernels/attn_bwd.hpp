@@ -51,7 +51,7 @@ namespace hipasm::kernels {
 struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
-  uint32_t waves = 4;       // waves per workgroup, 32 keys each
+  uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bn() const { return 32 * waves; }  // keys per workgroup
@@ -71,7 +71,8 @@ namespace detail {
 
 constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.head_dim != 64 && c.head_dim != 128) return "attn_bwd: head_dim must be 64 or 128";
-  if (c.waves != 1 && c.waves != 2 && c.waves != 4 && c.waves != 8) return "attn_bwd: waves must be 1, 2, 4 or 8";
+  // (fewer waves: more dQ blocks and staging a wave than 256 VGPRs hold; more: K^T past the LDS)
+  if (c.waves != 4) return "attn_bwd: waves must be 4 (128 keys a workgroup)";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   return nullptr;
 }
@@ -426,6 +427,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   };
 
+  // dQ of a tile goes to dq_acc by atomics at the start of the next iteration (and after the
+  // loop), before the next prefetch: the prefetch's loads are then the youngest VMEM ops on every
+  // path into the loop head, and its wait does not wait for the atomics
+  auto dq = J.vgpr<f32>(QBW, 16).named("dq");
+  auto aoff = J.vgpr<u32>(QBW).named("dq_off");
+  for (int j = 0; j < QBW; ++j) {
+    dq[j].fill(0.0f);
+    aoff[j] = 0x80000000u;  // (past dq_acc: the first iteration's atomics are dropped)
+  }
+  auto rowoff = J.sgpr<u32>(16);
+  for (int r = 0; r < 16; ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  auto dq_atomics = [&] {
+    for (int j = 0; j < QBW; ++j)
+      for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
+  };
+
   auto iteration = [&] {
     // ---- the Q and dO tiles (rows and transposed), and this lane's LSE and D ----
     J.s_barrier();  // (the previous iteration's reads of the tiles and dS are done)
@@ -448,6 +465,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         J.wait_for(dd_n[g]);
         dd[g][i] = dd_n[g][i] + 0.0f;
       }
+    dq_atomics();
     auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(BM);
     prefetch(mn);
@@ -503,16 +521,18 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C layout's registers 4g .. 4g + 3 ----
     auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);
     constexpr int NT = DB * QG;
-    auto read_t = [&](int i) {  // item i: block i / QG, k-step i % QG
-      OT.load(ta[i % 2], at(l32) + 32 * (i / QG), multiple_of(trow, 4) + 8 * (i % QG));
-      QT.load(tb[i % 2], at(l32) + 32 * (i / QG), multiple_of(trow, 4) + 8 * (i % QG));
+    // item i: k-step i / DB, block i % DB (consecutive MFMAs on different accumulators: a
+    // dependent MFMA would wait for the previous one's result)
+    auto read_t = [&](int i) {
+      OT.load(ta[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
+      QT.load(tb[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
     };
     read_t(0);
     for (int i = 0; i < NT; ++i) {
       if (i + 1 < NT) read_t(i + 1);
       J.wait_for(ta[i % 2]);
       J.wait_for(tb[i % 2]);
-      const int db = i / QG, g = i % QG;
+      const int db = i % DB, g = i / DB;
       J.v_mfma_f32_32x32x8_bf16(dv[db], ta[i % 2], pb.slice(2 * g, 2), dv[db]);
       J.v_mfma_f32_32x32x8_bf16(dk[db], tb[i % 2], dsb.slice(2 * g, 2), dk[db]);
     }
@@ -534,7 +554,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       kpart = 0u;
       dblk = wave * static_cast<uint32_t>(QBW);
     }
-    auto dq = J.vgpr<f32>(16).named("dq");
     auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>();
     kc = trow + kpart;
     constexpr int NQ = static_cast<int>(KPK / 8);
@@ -549,19 +568,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         if (st + 1 < NQ) rd(st + 1);
         J.wait_for(ta[st % 2]);
         J.wait_for(tb[st % 2]);
-        if (st == 0 && j > 0) J.s_waitcnt(vmcnt(0));  // (the previous block's atomics read dq)
-        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq, ta[0], tb[0], 0);
-        else J.v_mfma_f32_32x32x8_bf16(dq, ta[st % 2], tb[st % 2], dq);
+        // (the atomics of the previous tile, issued at this iteration's start, read dq and aoff:
+        // every wave's youngest VMEM ops are the 2 QG LSE and D loads issued after them)
+        if (st == 0 && j == 0) J.s_waitcnt(vmcnt(2 * QG));
+        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], tb[0], 0);
+        else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % 2], tb[st % 2], dq[j]);
       }
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
-      auto aoff = J.vgpr<u32>();
-      aoff = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc << 2);
-      for (int r = 0; r < 16; ++r) {
-        const uint32_t row = 8 * (r / 4) + r % 4;
-        auto ro = J.sgpr<u32>();
-        ro = (q_stride + q_stride) * row;
-        Ab.atomic_add_f32(dq[r], at(aoff) + at(ro));
-      }
+      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc << 2);
     }
   };
 
@@ -571,6 +585,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
   });
+  dq_atomics();
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
   auto scale = J.vgpr<f32>();

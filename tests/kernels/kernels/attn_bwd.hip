@@ -3,6 +3,5 @@
 
 HIPASM_ATTN_BWD_KERNELS(bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .waves = 4}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}))
-HIPASM_ATTN_BWD_KERNELS(bwd_d128_w2, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .waves = 2}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}))
