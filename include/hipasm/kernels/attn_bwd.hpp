@@ -226,7 +226,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                                arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
                                arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr, arg<const float*> delta_ptr,
                                arg<const int*> cu_q, arg<const int*> cu_k, arg<unsigned> num_q_heads,
-                               arg<unsigned> num_kv_heads, arg<unsigned> batch, arg<float> scale_log2) {
+                               arg<unsigned> num_kv_heads, arg<unsigned> batch, arg<unsigned> k_tiles,
+                               arg<float> scale_log2) {
   static_assert(detail::attn_bwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
   constexpr uint32_t D = C.head_dim, T = C.threads(), BN = C.bn(), BM = C.bm, W = C.waves;
@@ -240,7 +241,21 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr float POS_INF = std::numeric_limits<float>::infinity();
 
-  auto kt = J.workgroup_id_x(), head = J.workgroup_id_y(), bidx = J.workgroup_id_z();
+  // Workgroup id (x fastest) -> key tile (slowest), then head, then sequence: dispatched in
+  // that order, the causal grids' longest workgroups (the first key tiles see the most query
+  // tiles) go first and the short ones fill the last round; with heads x batch a multiple of the
+  // XCDs (dealt round-robin) an XCD gets an equal share of each key tile and all key tiles of
+  // its heads (their Q and dO rows shared in one L2).
+  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
+  {
+    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+    nhb = num_q_heads * batch;
+    id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
+    kt = id / nhb;
+    hb = id % nhb;
+    head = hb % num_q_heads;
+    bidx = hb / num_q_heads;
+  }
   auto boff = J.sgpr<u32>();
   boff = bidx << 2;
   auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
@@ -625,9 +640,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                                                const uint16_t* k, const uint16_t* v, const uint16_t* dout,      \
                                                const float* lse, const float* delta, const int* cu_q,           \
                                                const int* cu_k, unsigned hq, unsigned hkv, unsigned batch,      \
-                                               float scale_log2) {                                              \
+                                               unsigned k_tiles, float scale_log2) {                            \
     HIPASM_KERNEL_BODY(name##_hipasm_fn, dq_acc, dk, dv, q, k, v, dout, lse, delta, cu_q, cu_k, hq, hkv, batch,   \
-                       scale_log2);                                                                              \
+                       k_tiles, scale_log2);                                                                     \
   }                                                                                                              \
   constexpr auto name##_cvt_hipasm_fn = &::hipasm::kernels::attn_bwd_convert_dq_kernel<cfg>;                    \
   extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \

@@ -84,7 +84,8 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
     const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
     rt::kernel_args x;
     x.add(a.dq_acc).add(gqa ? a.dk_part : a.dk).add(gqa ? a.dv_part : a.dv).add(a.q).add(a.k).add(a.v).add(a.d_o).add(a.lse).add(a.delta);
-    x.add(a.cu_seqlens_q).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(scale_log2);
+    x.add(a.cu_seqlens_q).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch);
+    x.add(k.config.grid_x(a.max_seqlen_k)).add(scale_log2);
     rep.main = dev.launch(mod, k.name, {k.config.grid_x(a.max_seqlen_k), a.num_q_heads, a.batch},
                           {k.config.threads(), 1, 1}, x, opts);
   }
