@@ -126,7 +126,11 @@ int main(int argc, char** argv) {
         .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch, .max_seqlen_q = s.seqlen,
         .max_seqlen_k = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.kv_heads,
         .softmax_scale = 1.0f / std::sqrt(float(D))};
+    // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+    const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+    if (tl) po.keep_events = true;
     const hipasm::kernels::attn_bwd_report rep = hipasm::kernels::launch_attn_bwd(*dev, *mod, k, a, lo);
+    if (tl) std::fprintf(stderr, "%s", rep.main.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     bench::result h = bench::from(rep.main);
     const double red_us = rep.reduce_dkv.profile ? rep.reduce_dkv.profile->time_us : 0;
     const double stream_us = rep.dot_do_o.profile->time_us + rep.convert_dq.profile->time_us + red_us;

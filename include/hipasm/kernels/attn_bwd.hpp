@@ -385,11 +385,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   } else {
     m_first = 0;
   }
-  auto need_mask = J.sgpr<i32>();  // m0 below this: some (query, key) of the tile is masked
-  if constexpr (C.causal) need_mask = n0 + static_cast<int32_t>(BN - 1) - (sk - sq);
-  else need_mask = -1;
-  auto tail = J.sgpr<u32>();  // the key tile runs past seqlen_k
-  tail = select(n0 + static_cast<int32_t>(BN) > sk, 1u, 0u);
 
   // The Q and dO tiles and this lane's LSE and D of query tile m0 + BM are loaded (into VGPRs)
   // during the iteration of tile m0: their latency hides behind its MFMAs. Units of 4 queries x
@@ -476,7 +471,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     for (int g = 0; g < QG; ++g)
       for (int i = 0; i < 4; ++i) {
         J.wait_for(lse_n[g]);
-        lse[g][i] = lse_n[g][i] + 0.0f;
+        // -LSE log2 e; a row with no visible key (LSE -inf): -inf, P = 0
+        lse[g][i] = lse_n[g][i] * -1.44269504088896340736f;
+        lse[g][i] = select(lse[g][i] == POS_INF, NEG_INF, lse[g][i]);
         J.wait_for(dd_n[g]);
         dd[g][i] = dd_n[g][i] + 0.0f;
       }
@@ -486,71 +483,70 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     prefetch(mn);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-    // ---- S = Q K^T, dP = dO V^T (keys the columns) ----
+    auto mask_base = J.vgpr<i32>();
+    mask_base = trow.as<i32>() + (sk - sq + m0);
+    // ---- S = Q K^T; dP = dO V^T with the mask and P (VALU) between its MFMAs; dV^T += dO^T P
+    // with dS between its; dK^T += Q^T dS (keys the columns of S and dP) ----
     auto qa = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
-    QS.load(qa[0], q_addr, 0, 0);
-    OS.load(oa[0], o_addr, 0, 0);
-    for (int p = 0; p < DS; ++p) {
-      if (p + 1 < DS) {
-        QS.load(qa[(p + 1) % 2], q_addr, 0, 16 * (p + 1));
-        OS.load(oa[(p + 1) % 2], o_addr, 0, 16 * (p + 1));
-      }
-      J.wait_for(qa[p % 2]);
-      J.wait_for(oa[p % 2]);
-      for (int e = 0; e < 2; ++e) {
-        if (p == 0 && e == 0) {
-          J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), kf[0].slice(0, 2), 0);
-          J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
-        } else {
-          J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), kf[p].slice(2 * e, 2), s);
-          J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
+    // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
+    auto qk = [&] {
+      QS.load(qa[0], q_addr, 0, 0);
+      for (int p = 0; p < DS; ++p) {
+        if (p + 1 < DS) QS.load(qa[(p + 1) % 2], q_addr, 0, 16 * (p + 1));
+        J.wait_for(qa[p % 2]);
+        for (int e = 0; e < 2; ++e) {
+          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), kf[0].slice(0, 2), 0);
+          else J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), kf[p].slice(2 * e, 2), s);
         }
       }
-    }
-    // ---- mask, P, dS ----
-    J.If(m0 < need_mask || tail != 0u, [&] {
-      auto rel = J.vgpr<i32>();
-      if constexpr (C.causal) rel = jkey - (sk - sq) - m0 - (trow.as<i32>());
-      else rel = -1000000;
-      rel = select(key_ok == 0u, 1000000, rel);
-      for (int r = 0; r < 16; ++r) s[r] = select(rel > 8 * (r / 4) + r % 4, NEG_INF, s[r]);
-    });
-    for (int g = 0; g < QG; ++g)
-      for (int i = 0; i < 4; ++i) {
-        // -LSE log2 e; a row with no visible key (LSE -inf): -inf, P = 0
-        auto l = lse[g][i];
-        l = l * -1.44269504088896340736f;
-        l = select(l == POS_INF, NEG_INF, l);
-      }
-    for (int r = 0; r < 16; ++r) {
-      const int g = r / 4, i = r % 4;
-      J.v_fma_f32(s[r], s[r], scale_log2, lse[g][i]);
-      s[r] = exp2(s[r], {.flush_denormals = true});
-      dp[r] = s[r] * (dp[r] - dd[g][i]);
-    }
-    for (int r = 0; r < 16; r += 2) {
-      pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
-      dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
-    }
-    // ---- dV^T += dO^T P, dK^T += Q^T dS (k = 8 queries a step): A = dO^T / Q^T rows 32 db + l32,
-    // queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C layout's registers 4g .. 4g + 3 ----
-    auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);
-    constexpr int NT = DB * QG;
-    // item i: k-step i / DB, block i % DB (consecutive MFMAs on different accumulators: a
-    // dependent MFMA would wait for the previous one's result)
-    auto read_t = [&](int i) {
-      OT.load(ta[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
-      QT.load(tb[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
     };
-    read_t(0);
-    for (int i = 0; i < NT; ++i) {
-      if (i + 1 < NT) read_t(i + 1);
-      J.wait_for(ta[i % 2]);
-      J.wait_for(tb[i % 2]);
-      const int db = i % DB, g = i / DB;
-      J.v_mfma_f32_32x32x8_bf16(dv[db], ta[i % 2], pb.slice(2 * g, 2), dv[db]);
-      J.v_mfma_f32_32x32x8_bf16(dk[db], tb[i % 2], dsb.slice(2 * g, 2), dk[db]);
-    }
+    auto dov = [&] {
+      OS.load(oa[0], o_addr, 0, 0);
+      for (int p = 0; p < DS; ++p) {
+        if (p + 1 < DS) OS.load(oa[(p + 1) % 2], o_addr, 0, 16 * (p + 1));
+        J.wait_for(oa[p % 2]);
+        for (int e = 0; e < 2; ++e) {
+          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
+          else J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
+        }
+      }
+    };
+    // The mask (every tile: branch-free, so that it interleaves; a no-op where nothing is masked)
+    // and P = 2^(S scale log2 e - LSE log2 e), rounded to bf16 for dV^T.
+    auto softmax_p = [&] {
+      auto rel = J.vgpr<i32>();
+      if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
+      else rel = select(key_ok == 0u, 1000000, -1000000);
+      for (int r = 0; r < 16; ++r) {
+        const int g = r / 4, i = r % 4;
+        s[r] = select(rel > 8 * (r / 4) + r % 4, NEG_INF, s[r]);
+        J.v_fma_f32(s[r], s[r], scale_log2, lse[g][i]);
+        s[r] = exp2(s[r], {.flush_denormals = true});
+      }
+      for (int r = 0; r < 16; r += 2) pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    };
+    auto softmax_ds = [&] {  // dS = P (dP - D), rounded to bf16
+      for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd[r / 4][r % 4]);
+      for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    };
+    // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
+    // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
+    auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);  // (tb: dQ's B operand)
+    constexpr int NT = DB * QG;
+    // (by value: a constexpr lambda reads no reference parameter)
+    auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc) {
+      auto rd = [&](int i) { V.load(ta[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); };
+      rd(0);
+      for (int i = 0; i < NT; ++i) {
+        if (i + 1 < NT) rd(i + 1);
+        J.wait_for(ta[i % 2]);
+        J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % 2], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+      }
+    };
+    qk();
+    interleave(J, dov, softmax_p);
+    interleave(J, [&] { tprod(OT, dv, pb); }, softmax_ds);
+    tprod(QT, dk, dsb);
     // ---- dS to LDS over the row tiles (every wave's S and dP reads done): row q = 8 (r / 4) + 4h
     // + r % 4, column key 32w + l32 ----
     J.s_waitcnt(lgkmcnt(0));
