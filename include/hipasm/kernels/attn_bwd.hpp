@@ -4,7 +4,7 @@
 //
 //   // a .hip file compiled by hipasm_add_code_object:
 //   HIPASM_ATTN_BWD_KERNELS(my_bwd, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
-//   // host: launch_attn_bwd (attn_bwd_launch.hpp) runs its three kernels
+//   // host: launch_attn_bwd (attn_bwd_launch.hpp) runs its kernels
 //
 // Layout: attn_fwd.hpp's (packed varlen): Q, O, dO, dQ [total_q, num_q_heads, head_dim], K, V,
 // dK, dV [total_k, num_kv_heads, head_dim] bf16; LSE [num_q_heads, total_q] f32 as attn_fwd
@@ -15,33 +15,37 @@
 //
 // Four kernels (the macro defines them as name_dot_do_o, name, name_convert_dq, name_reduce_dkv):
 //  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
-//  2. the main kernel: one workgroup per (key tile of BN = 32 x waves keys, query head, sequence),
-//     looping over the query tiles of BM = 32 rows (causal: from the first tile that sees a key
-//     of the block). With GQA/MQA each query head's dK and dV are partial sums (bf16, in
-//     [total_k, num_q_heads, head_dim] workspaces): a workgroup per query head keeps the grid
-//     as large as with MHA. Wave w owns keys 32w .. 32w + 31; with
-//     S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T, dS = P (dP - D):
-//       dV^T += dO^T P, dK^T += Q^T dS (the accumulators in AGPRs, one 32x32 block per 32 dims),
-//       dQ (+)= dS K scale over the workgroup's keys, by global f32 atomics into dq_acc.
-//     S and dP are computed with the keys as the MFMA's columns (B = the wave's K or V rows, A =
-//     Q or dO rows from LDS): each lane holds one key's scores, so the C layout of P and dS is
-//     directly the B operand of the dV^T and dK^T products (contracting over the queries, as
-//     attn_fwd's P^T in O^T += V^T P^T). Their A operands, dO^T and Q^T, are the LDS tiles read
-//     transposed (load_transposed: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942).
-//     dQ contracts over the keys: dS goes through LDS (dS^T, a wave's 8-byte pieces of 4
-//     queries) and dQ = dS K takes both operands transposed from LDS (dS^T and the K tile,
-//     which stays in LDS for the whole kernel); wave w computes 32-dim blocks of dQ.
+//  2. the main kernel: one workgroup of 4 waves per (key tile of BN = 128 keys, query head,
+//     sequence), dispatched key tile slowest (causal: the longest first), looping over the query
+//     tiles of BM = 32 rows (causal: from the first tile that sees a key of the block). With
+//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, reduce_dkv adds
+//     them up): a workgroup per query head keeps the grid as large as with MHA. Wave w owns keys
+//     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
+//     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
+//       dV^T += dO^T P, dK^T += Q^T dS (accumulators in AGPRs, one 32x32 block per 32 dims),
+//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc.
+//     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs;
+//     A = Q or dO rows from LDS): each lane holds one key's scores, so the C layout of P and dS
+//     is directly the B operand of the dV^T and dK^T products (contracting over the queries, as
+//     attn_fwd's P^T in O^T += V^T P^T). Their A operands come from Q^T and dO^T tiles written
+//     transposed (attn_fwd's V^T units: 4 queries x 8 dims a lane, transpose_per_lane, b64
+//     writes). dQ contracts over the keys: dS goes to LDS (row-major over the Q / dO row tiles,
+//     2-byte writes from the C layout), K^T stays in LDS for the whole kernel (written once from
+//     the K rows), and wave w computes dQ's 32-dim block w. Every MFMA operand is one b64 or b128
+//     read. The next query tile's Q, dO, LSE and D are loaded during the current one; a tile's
+//     dQ atomics go out at the next iteration's start, before that prefetch (the loop head's wait
+//     then covers the loads only). The mask and P run between the dP MFMAs, dS between the dV^T
+//     ones (interleave).
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
 // with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
-// D) and give dS = 0; their dQ stores are dropped by the buffer range.
+// D) and give dS = 0; their dQ atomics are dropped by the buffer range.
 #pragma once
 #include <cstdint>
 #include <limits>
 #include <string_view>
 
-#include "../helpers/lds_transpose.hpp"
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 #include "gemm_bf16.hpp"  // detail::gemm_tile_layout
