@@ -39,6 +39,7 @@ namespace {
 
 constexpr const char* kDevice = bench::target_device;
 constexpr uint32_t kXcdCus = bench::target_xcd_cus;
+constexpr uint64_t kBudget = 2'000'000'000;  // wave-instructions a launch may run
 
 struct shape {
   uint32_t batch, heads, kv_heads, seqlen;
@@ -63,6 +64,7 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_o
   lo.check = false;
   lo.allow = {"all"};
   lo.profile = &apo;
+  lo.instruction_budget = kBudget;
   const std::vector<rt::launch_report> reps = aiter_attn::run(*dev, bwd_dir, pl, lo);
   if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
     std::fprintf(stderr, "aiter:\n%s\n", reps[pl.main].profile->report().c_str());
@@ -120,6 +122,8 @@ int main(int argc, char** argv) {
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
+    // (the sampled XCD of the s4096 / s8192 rows runs over 10^8 wave-instructions, the default)
+    lo.instruction_budget = kBudget;
     const hipasm::kernels::attn_bwd_args a{
         .dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
         .o = O.addr(), .d_o = dO.addr(), .lse = L.addr(), .dq_acc = acc.addr(), .delta = delta.addr(),

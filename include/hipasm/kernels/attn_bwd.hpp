@@ -245,18 +245,19 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr float POS_INF = std::numeric_limits<float>::infinity();
 
-  // Workgroup id (x fastest) -> key tile (slowest), then head, then sequence: dispatched in
-  // that order, the causal grids' longest workgroups (the first key tiles see the most query
-  // tiles) go first and the short ones fill the last round; with heads x batch a multiple of the
-  // XCDs (dealt round-robin) an XCD gets an equal share of each key tile and all key tiles of
-  // its heads (their Q and dO rows shared in one L2).
+  // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
+  // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
+  // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
+  // workgroups round-robin) gets an equal share of each key tile, of different heads for
+  // successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
+  // fastest, 1484 key tile slowest, 1438 rotated).
   auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
   {
     auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
     nhb = num_q_heads * batch;
     id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
     kt = id / nhb;
-    hb = id % nhb;
+    hb = (id + kt) % nhb;
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
