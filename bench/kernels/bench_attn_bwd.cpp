@@ -1,0 +1,155 @@
+// bench_kernel_attn_bwd [AITER_DIR]: the library's flash attention backward (attn_bwd.hpp: head dim
+// 128, bf16, dQ through an f32 workspace; its kernels dot_do_o, the main kernel, convert_dq and
+// (GQA) reduce_dkv, each simulated) on rows of AMD's measured BWD table (aiter op_tests/cpp/mha/README.md
+// at a83421bee6: batch, query heads, kv heads, seqlen, causal), predicted by the timing model
+// (MI300X), next to aiter's fmha_v3_bwd a32 (hsa/gfx942/fmha_v3_bwd/bwd_hd128_bf16[_causal]_a32_rtz.co,
+// dQ accumulated in f32) on the same shape in the same run. aiter's launch is hipasm-timing-attn's
+// (bench/timing/aiter_attn_plan.hpp: its argument struct, grid, buffers); its dot_do_o and
+// convert_dq are composable-kernel templates with no code object, predicted as streams of their
+// bytes at the model's streaming HBM rate plus the dispatch overhead each, as that tool does.
+// aiter's dK and dV have num_q_heads heads (its GQA sum is outside the kernel); ours are summed
+// over the query heads of a kv head in the kernel. Without AITER_DIR the aiter columns are `none`.
+//
+// tflops counts the table's FLOPs: 10 s^2 d per head (4 products of 2 s^2 d, and the recomputed
+// QK^T: benchmark_mha_bwd), halved for causal rows. Rows: kernel attn_bwd_a32, shape
+// bB_hH_kK_sS_d128_full|causal; HIPASM_BENCH_SHAPE=TEXT runs the rows whose shape contains TEXT.
+// The table's causal rows are top-left aligned (-mask=1); with seqlen_q = seqlen_k that is the
+// same mask as ours (bottom-right).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/attn_bwd_launch.hpp>
+
+#include "aiter_attn_plan.hpp"
+#include "bench_common.hpp"
+#include "timing/device.hpp"
+
+namespace fs = std::filesystem;
+namespace rt = hipasm::rt;
+
+namespace {
+
+constexpr const char* kDevice = bench::target_device;
+constexpr uint32_t kXcdCus = bench::target_xcd_cus;
+constexpr uint64_t kBudget = 2'000'000'000;  // wave-instructions a launch may run
+
+struct shape {
+  uint32_t batch, heads, kv_heads, seqlen;
+  bool causal;
+};
+
+// The model's time of aiter's a32 backward on `s`: the main kernel simulated (sampled as ours),
+// the two composable-kernel helpers as streams (aiter_attn.cpp's estimate).
+double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_options& po) {
+  auto dev = bench::fresh_device();
+  std::vector<std::unique_ptr<rt::buffer<uint8_t>>> bufs;
+  auto alloc = [&](uint64_t bytes) {
+    bufs.push_back(std::make_unique<rt::buffer<uint8_t>>(*dev, bytes));
+    return bufs.back()->addr();
+  };
+  aiter_attn::Tensors t;
+  const aiter_attn::Layout lay{true, s.seqlen};
+  const aiter_attn::Plan pl =
+      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal}, false, lay, t, alloc);
+  rt::profile_options apo = po;
+  rt::launch_options lo;
+  lo.check = false;
+  lo.allow = {"all"};
+  lo.profile = &apo;
+  lo.instruction_budget = kBudget;
+  const std::vector<rt::launch_report> reps = aiter_attn::run(*dev, bwd_dir, pl, lo);
+  if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+    std::fprintf(stderr, "aiter:\n%s\n", reps[pl.main].profile->report().c_str());
+  const auto* d = hipasm::sim::timing::find_device(kDevice);
+  return reps[pl.main].profile->time_us + pl.stream_bytes / (d->hbm_achievable_gbytes_per_s * 1e3) +
+         pl.stream_kernels * d->dispatch_overhead_us;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [AITER_DIR]\n", argv[0]);
+    return 2;
+  }
+  fs::path bwd_dir;
+  if (argc == 2) {
+    bwd_dir = fs::path(argv[1]) / "hsa/gfx942/fmha_v3_bwd";
+    if (!fs::exists(bwd_dir / "bwd_hd128_bf16_a32_rtz.co")) {
+      std::fprintf(stderr, "bench_kernel_attn_bwd: no %s/bwd_hd128_bf16_a32_rtz.co: aiter skipped\n", bwd_dir.c_str());
+      bwd_dir.clear();
+    }
+  }
+  // rows of the table (hd 128, seqlen_q = seqlen_k)
+  const std::vector<shape> shapes = {{1, 32, 8, 1024, false}, {1, 32, 8, 1024, true}, {4, 32, 8, 2048, false},
+                                     {4, 32, 8, 2048, true},  {1, 64, 8, 4096, false}, {1, 64, 8, 4096, true},
+                                     {8, 64, 4, 1024, false}, {1, 32, 8, 8192, true}};
+  constexpr uint32_t D = 128;
+  // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
+  const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
+  const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
+  for (const shape& s : shapes) {
+    char name[96];
+    std::snprintf(name, sizeof name, "b%u_h%u_k%u_s%u_d%u_%s", s.batch, s.heads, s.kv_heads, s.seqlen, D,
+                  s.causal ? "causal" : "full");
+    if (!bench::selected(name)) continue;
+    const auto& k = s.causal ? causal : plain;
+    const uint64_t tokens = uint64_t(s.batch) * s.seqlen;
+    const size_t nq = tokens * s.heads * D, nk = tokens * s.kv_heads * D, nl = tokens * s.heads;
+    std::vector<int> cu(s.batch + 1);
+    for (uint32_t b = 0; b <= s.batch; ++b) cu[b] = int(b * s.seqlen);
+    auto dev = bench::fresh_device();
+    rt::buffer<uint16_t> Q(*dev, nq), K(*dev, nk), V(*dev, nk), O(*dev, nq), dO(*dev, nq), dQ(*dev, nq), dK(*dev, nk),
+        dV(*dev, nk);
+    rt::buffer<float> L(*dev, nl), delta(*dev, nl), acc(*dev, nq);
+    rt::buffer<uint16_t> dKp(*dev, nq), dVp(*dev, nq);  // (GQA: per query head partial sums)
+    rt::buffer<int> CU(*dev, cu);
+    auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
+    // The main kernel sampled on XCD 0's CUs (docs/timing-model.md, Sampling), the streams as
+    // bench::profile_for samples them.
+    const uint32_t groups = k.config.grid_x(s.seqlen) * s.kv_heads * s.batch;
+    rt::profile_options po = bench::profile_for(groups, kDevice);
+    po.sample_cus = kXcdCus;
+    rt::launch_options lo;
+    lo.profile = &po;
+    lo.check = false;  // (the tests run the checker; here only the time matters)
+    // (the sampled XCD of the s4096 / s8192 rows runs over 10^8 wave-instructions, the default)
+    lo.instruction_budget = kBudget;
+    const hipasm::kernels::attn_bwd_args a{
+        .dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(), .q = Q.addr(), .k = K.addr(), .v = V.addr(),
+        .o = O.addr(), .d_o = dO.addr(), .lse = L.addr(), .dq_acc = acc.addr(), .delta = delta.addr(),
+        .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch, .max_seqlen_q = s.seqlen,
+        .max_seqlen_k = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.kv_heads,
+        .softmax_scale = 1.0f / std::sqrt(float(D))};
+    // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+    const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+    if (tl) po.keep_events = true;
+    const hipasm::kernels::attn_bwd_report rep = hipasm::kernels::launch_attn_bwd(*dev, *mod, k, a, lo);
+    if (tl) std::fprintf(stderr, "%s", rep.main.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+    bench::result h = bench::from(rep.main);
+    const double red_us = rep.reduce_dkv.profile ? rep.reduce_dkv.profile->time_us : 0;
+    const double stream_us = rep.dot_do_o.profile->time_us + rep.convert_dq.profile->time_us + red_us;
+    if (std::getenv("HIPASM_BENCH_VERBOSE"))
+      std::fprintf(stderr, "%s: main %.2f us, dot_do_o %.2f us, convert_dq %.2f us, reduce_dkv %.2f us\n", name, h.us,
+                   rep.dot_do_o.profile->time_us, rep.convert_dq.profile->time_us, red_us);
+    h.us += stream_us;
+    h.hbm_bytes += double(rep.dot_do_o.profile->hbm_bytes + rep.convert_dq.profile->hbm_bytes);
+    if (rep.reduce_dkv.profile) h.hbm_bytes += double(rep.reduce_dkv.profile->hbm_bytes);
+    const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, po);
+    const double flop = 10.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
+    h.tflops = flop / (h.us * 1e6);
+    // algorithmic bytes: Q, K, V, O, dO, LSE read; dQ, dK, dV written
+    const double bytes = 2.0 * (4 * nq + 4 * nk) + 4.0 * nl;
+    bench::print_line("attn_bwd_a32", name, h, aiter_us, bytes, false, bench::row_device);
+  }
+  return 0;
+}

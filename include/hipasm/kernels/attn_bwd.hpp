@@ -1,0 +1,658 @@
+// The library's flash attention backward (FlashAttention-2's): from Q, K, V, O, dO (bf16) and
+// the forward's LSE, dQ, dK and dV of O = softmax(scale * Q K^T) V; variable sequence lengths,
+// GQA/MQA (dK, dV summed over the query heads of a kv head), causal or not.
+//
+//   // a .hip file compiled by hipasm_add_code_object:
+//   HIPASM_ATTN_BWD_KERNELS(my_bwd, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
+//   // host: launch_attn_bwd (attn_bwd_launch.hpp) runs its kernels
+//
+// Layout: attn_fwd.hpp's (packed varlen): Q, O, dO, dQ [total_q, num_q_heads, head_dim], K, V,
+// dK, dV [total_k, num_kv_heads, head_dim] bf16; LSE [num_q_heads, total_q] f32 as attn_fwd
+// writes it (natural log; -inf for a row that sees no key). Causal masks are attn_fwd's:
+// bottom-right aligned (query i sees keys j <= i + seqlen_k - seqlen_q). Workspaces: f32 delta
+// [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim]; with
+// GQA/MQA bf16 dk_part and dv_part [total_k, num_q_heads, head_dim].
+//
+// Four kernels (the macro defines them as name_dot_do_o, name, name_convert_dq, name_reduce_dkv):
+//  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
+//  2. the main kernel: one workgroup of 4 waves per (key tile of BN = 128 keys, query head,
+//     sequence), dispatched key tile slowest (causal: the longest first), looping over the query
+//     tiles of BM = 32 rows (causal: from the first tile that sees a key of the block). With
+//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, reduce_dkv adds
+//     them up): a workgroup per query head keeps the grid as large as with MHA. Wave w owns keys
+//     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
+//     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
+//       dV^T += dO^T P, dK^T += Q^T dS (accumulators in AGPRs, one 32x32 block per 32 dims),
+//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc.
+//     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs;
+//     A = Q or dO rows from LDS): each lane holds one key's scores, so the C layout of P and dS
+//     is directly the B operand of the dV^T and dK^T products (contracting over the queries, as
+//     attn_fwd's P^T in O^T += V^T P^T). Their A operands come from Q^T and dO^T tiles written
+//     transposed (attn_fwd's V^T units: 4 queries x 8 dims a lane, transpose_per_lane, b64
+//     writes). dQ contracts over the keys: dS goes to LDS (row-major over the Q / dO row tiles,
+//     2-byte writes from the C layout), K^T stays in LDS for the whole kernel (written once from
+//     the K rows), and wave w computes dQ's 32-dim block w. Every MFMA operand is one b64 or b128
+//     read. The next query tile's Q, dO, LSE and D are loaded during the current one; a tile's
+//     dQ atomics go out at the next iteration's start, before that prefetch (the loop head's wait
+//     then covers the loads only). The mask and P run between the dP MFMAs, dS between the dV^T
+//     ones (interleave).
+//  3. convert_dq: dQ = bf16(scale dq_acc).
+//  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
+// Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
+// with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
+// D) and give dS = 0; their dQ atomics are dropped by the buffer range.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+#include "gemm_bf16.hpp"  // detail::gemm_tile_layout
+
+namespace hipasm::kernels {
+
+struct attn_bwd_config {
+  uint32_t head_dim = 128;  // 64 or 128
+  bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
+  uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
+
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t bn() const { return 32 * waves; }  // keys per workgroup
+  static constexpr uint32_t bm = 32;                     // queries per iteration
+  constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
+  constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
+  // K^T; the Q and dO row tiles, or dS over them; Q^T and dO^T (bf16)
+  constexpr uint32_t lds_bytes() const {
+    return (bn() * head_dim + (2 * head_dim > bn() ? 2 * head_dim : bn()) * bm + 2 * head_dim * bm) * 2;
+  }
+  // dot_do_o / convert_dq: 256 threads, 8 elements each
+  static constexpr uint32_t stream_threads = 256;
+  constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
+};
+
+namespace detail {
+
+constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
+  if (c.head_dim != 64 && c.head_dim != 128) return "attn_bwd: head_dim must be 64 or 128";
+  // (fewer waves: more dQ blocks and staging a wave than 256 VGPRs hold; more: K^T past the LDS)
+  if (c.waves != 4) return "attn_bwd: waves must be 4 (128 keys a workgroup)";
+  if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
+  return nullptr;
+}
+
+}  // namespace detail
+
+// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
+// are consecutive in memory ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
+template <attn_bwd_config C>
+constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<float*> dq_acc_ptr,
+                                        arg<const uint16_t*> o_ptr, arg<const uint16_t*> do_ptr, arg<const int*> cu_q,
+                                        arg<unsigned> num_q_heads, arg<unsigned> batch) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, LPR = D / 8, RPW = C.stream_rows();
+  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), nrows = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  nrows = totq * num_q_heads;
+  nrec = nrows * (D * 2);
+  auto Ob = make_buffer(J, o_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
+  nrec = nrows * (D * 4);
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  nrec = nrows << 2;
+  auto Db = make_buffer(J, delta_ptr, nrec);
+  auto tid = J.thread_id_x();
+  auto row = J.vgpr<u32>(), col = J.vgpr<u32>(), off = J.vgpr<u32>();
+  row = J.workgroup_id_x() * RPW + (tid >> hipasm::detail::log2u(LPR));
+  col = (tid & (LPR - 1)) << 3;
+  off = row * (D * 2) + (col << 1);
+  auto o = J.vgpr<u32>(4), g = J.vgpr<u32>(4);
+  Ob.load(o, at(off));
+  dOb.load(g, at(off));
+  auto z = J.vgpr<u32>(4);
+  z.fill(0u);
+  off = row * (D * 4) + (col << 2);
+  Ab.store(z, at(off));
+  Ab.store(z, at(off) + 16);
+  J.s_waitcnt(vmcnt(0));
+  // bf16 pairs: the low half is element 2i, the high half 2i + 1
+  auto sum = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+  sum = 0.0f;
+  for (int i = 0; i < 4; ++i) {
+    a = (o[i] << 16u).as<f32>();
+    b = (g[i] << 16u).as<f32>();
+    sum = sum + a * b;
+    a = (o[i] & 0xffff0000u).as<f32>();
+    b = (g[i] & 0xffff0000u).as<f32>();
+    sum = sum + a * b;
+  }
+  for (uint32_t m = 1; m < LPR; m <<= 1) sum = sum + shuffle_xor(J, sum, m, {.all_lanes_active = true});
+  // row r = token t * heads + head h -> delta[h][t]; one lane a row stores
+  auto t = J.vgpr<u32>(), h = J.vgpr<u32>();
+  t = row / num_q_heads;
+  h = row - t * num_q_heads;
+  off = (h * totq + t) << 2;
+  J.If(row >= nrows, [&] { off = 0x80000000u; });
+  J.If((tid & (LPR - 1)) == 0u, [&] { Db.store(sum, at(off)); });
+}
+
+// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
+template <attn_bwd_config C>
+constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const float*> dq_acc_ptr,
+                                          arg<const int*> cu_q, arg<unsigned> num_q_heads, arg<unsigned> batch,
+                                          arg<float> scale) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
+  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  n = totq * num_q_heads * D;  // elements
+  nrec = n * 4u;
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  nrec = n * 2u;
+  auto Qb = make_buffer(J, dq_ptr, nrec);
+  auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
+  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
+  off = e << 2u;
+  auto a = J.vgpr<f32>(8);
+  Ab.load(a.slice(0, 4), at(off));
+  Ab.load(a.slice(4, 4), at(off) + 16);
+  J.s_waitcnt(vmcnt(0));
+  auto q = J.vgpr<u32>(4);
+  for (int i = 0; i < 4; ++i)
+    q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+  off = e << 1u;
+  Qb.store(q, at(off));
+}
+
+// reduce_dkv (GQA/MQA): dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads
+// g of kv head h of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds; the same for dV, grid
+// y 1), 8 elements a lane.
+template <attn_bwd_config C>
+constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                                          arg<const uint16_t*> dk_part, arg<const uint16_t*> dv_part,
+                                          arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                                          arg<unsigned> batch) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
+  auto totk = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>(), grp = J.sgpr<u32>();
+  toff = batch << 2;
+  J.s_load_dword(totk, cu_k, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  grp = num_q_heads / num_kv_heads;
+  n = totk * num_kv_heads * D;  // output elements
+  nrec = n * 2u;
+  auto out_k = make_buffer(J, dk_ptr, nrec), out_v = make_buffer(J, dv_ptr, nrec);
+  nrec = nrec * grp;
+  auto in_k = make_buffer(J, dk_part, nrec), in_v = make_buffer(J, dv_part, nrec);
+  auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
+  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
+  r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
+  // the row's first query head: row r G of the partials
+  off = (r * grp * D + (e & (D - 1))) << 1u;
+  auto hstep = J.sgpr<u32>();
+  hstep = D * 2;
+  auto sum = J.vgpr<f32>(8);
+  auto x = J.vgpr<u32>(4);
+  auto y = J.vgpr<u32>(4);
+  auto one = [&](buffer in, buffer out) {  // (by value: a constexpr lambda reads no reference parameter)
+    sum.fill(0.0f);
+    auto g = J.sgpr<u32>();
+    g = 0u;
+    auto o = J.vgpr<u32>();
+    o = off + 0u;
+    J.While([&] { return g < grp; }, [&] {
+      in.load(x, at(o));
+      J.s_waitcnt(vmcnt(0));
+      for (int i = 0; i < 4; ++i) {
+        sum[2 * i] = sum[2 * i] + (x[i] << 16u).as<f32>();
+        sum[2 * i + 1] = sum[2 * i + 1] + (x[i] & 0xffff0000u).as<f32>();
+      }
+      o = o + hstep;
+      g = g + 1u;
+    });
+    for (int i = 0; i < 4; ++i) y[i] = cvt_bf16x2(sum[2 * i], sum[2 * i + 1], bf16_round::nearest_even_finite).as<u32>();
+    auto so = J.vgpr<u32>();
+    so = e << 1u;
+    out.store(y, at(so));
+  };
+  J.If(J.workgroup_id_y() == 0u, [&] { one(in_k, out_k); });
+  J.If(J.workgroup_id_y() != 0u, [&] { one(in_v, out_v); });
+}
+
+template <attn_bwd_config C>
+constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                               arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
+                               arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr, arg<const float*> delta_ptr,
+                               arg<const int*> cu_q, arg<const int*> cu_k, arg<unsigned> num_q_heads,
+                               arg<unsigned> num_kv_heads, arg<unsigned> batch, arg<unsigned> k_tiles,
+                               arg<float> scale_log2) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  constexpr uint32_t D = C.head_dim, T = C.threads(), BN = C.bn(), BM = C.bm, W = C.waves;
+  constexpr int DB = static_cast<int>(D / 32);  // 32-dim blocks
+  constexpr int DS = static_cast<int>(D / 16);  // 16-dim slices of S and dP (a b128 read: two MFMAs)
+  constexpr int QG = static_cast<int>(BM / 8);  // 8-query k-steps of dV^T, dK^T
+  // dQ items: wave w takes 32-dim blocks w % DB (and + W ...) over key part w / DB of KP
+  constexpr int QBW = DB >= static_cast<int>(W) ? DB / static_cast<int>(W) : 1;  // dQ blocks per wave
+  constexpr uint32_t KP = W > static_cast<uint32_t>(DB) ? W / DB : 1;             // key parts
+  constexpr uint32_t KPK = BN / KP;                                               // keys per part
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr float POS_INF = std::numeric_limits<float>::infinity();
+
+  // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
+  // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
+  // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
+  // workgroups round-robin) gets an equal share of each key tile, of different heads for
+  // successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
+  // fastest, 1484 key tile slowest, 1438 rotated).
+  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
+  {
+    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+    nhb = num_q_heads * batch;
+    id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
+    kt = id / nhb;
+    hb = (id + kt) % nhb;
+    head = hb % num_q_heads;
+    bidx = hb / num_q_heads;
+  }
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>(), n0 = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  n0 = (kt * BN).as<i32>();
+
+  auto body = [&] {
+  auto kvh = J.sgpr<u32>();
+  kvh = head / (num_q_heads / num_kv_heads);
+  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
+  q_stride = num_q_heads * (D * 2);
+  kv_stride = num_kv_heads * (D * 2);
+  // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
+  // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
+  // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
+  // kv head, else the partial-sum workspaces reduce_dkv adds up).
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.as<u32>() * q_stride;
+  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
+  shift = qse[0] * q_stride + head * (D * 2);
+  Qb.shift_base(shift);
+  dOb.shift_base(shift);
+  nrec = nrec + nrec;  // (f32)
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  shift = shift + shift;
+  Ab.shift_base(shift);
+  nrec = sk.as<u32>() * kv_stride;
+  auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
+  shift = kse[0] * kv_stride + kvh * (D * 2);
+  Kb.shift_base(shift);
+  Vb.shift_base(shift);
+  nrec = sk.as<u32>() * q_stride;
+  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
+  shift = kse[0] * q_stride + head * (D * 2);
+  dKb.shift_base(shift);
+  dVb.shift_base(shift);
+  nrec = sq.as<u32>() << 2;
+  auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
+  shift = (head * totq + qse[0]) << 2;
+  Lb.shift_base(shift);
+  Db.shift_base(shift);
+
+  auto tid = J.thread_id_x();
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
+                AT.a_k().shift == AT.c_row().shift);
+  auto lane = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>(), wave = J.sgpr<u32>();
+  lane = tid & 63u;
+  l32 = lane & AT.a_row().mask;
+  half = lane >> AT.a_k().shift;
+  wave = wave_id(J);
+
+  // ---- LDS: K^T (D x BN) for the whole kernel; per query tile Q and dO in rows (BM x D: the A
+  // operands of S and dP) and transposed (D x BM: those of dV^T and dK^T), and dS (BM x BN: dQ's
+  // A operand) over the row tiles once every wave's S and dP are done.
+  lds_pool pool(J);
+  constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
+                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = detail::gemm_tile_layout(D, BM),
+                       LT2 = detail::gemm_tile_layout(2 * D, BM), LS = detail::gemm_tile_layout(BM, BN);
+  constexpr uint32_t RB = LR.bytes(), UB = 2 * RB > LS.bytes() ? 2 * RB : LS.bytes();
+  const lds_view KT = pool.view(LKT);
+  const lds_ref rows = pool.alloc(UB), tr = pool.alloc(2 * LT.bytes());
+  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row)
+  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
+      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{rows.offset, LS.bytes()}, LS);
+  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
+      QOT(tr, LT2);
+
+  // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
+  // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
+  auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
+  auto krow = J.vgpr<u32>();
+  krow = wave * 32u + l32;
+  {
+    auto voff = J.vgpr<u32>();
+    voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
+    for (int p = 0; p < DS; ++p) {
+      Kb.load(kf[p], at(voff) + 32 * p);
+      Vb.load(vf[p], at(voff) + 32 * p);
+    }
+  }
+  auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
+  for (int db = 0; db < DB; ++db)
+    for (int r = 0; r < 16; ++r) {
+      J.v_accvgpr_write_b32(dv[db][r], 0u);
+      J.v_accvgpr_write_b32(dk[db][r], 0u);
+    }
+  auto c8 = J.vgpr<u32>();
+  c8 = half << 3;
+  // K^T: dims 16p + 8h + 2w (low half) and + 1 (high half) of key krow
+  J.s_waitcnt(vmcnt(0));
+  for (int p = 0; p < DS; ++p)
+    for (int w = 0; w < 4; ++w) {
+      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w), krow, {.width = narrow::u16});
+      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w + 1), krow, {.width = narrow::u16_d16_hi});
+    }
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+
+  // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
+  const lds_addr q_addr = QS.addr(l32, multiple_of(c8, 8)), o_addr = OS.addr(l32, multiple_of(c8, 8));
+  auto trow = J.vgpr<u32>();
+  trow = half << 2;
+
+  // the mask: key j = n0 + 32w + l32 visible to query i = m0 + 8 (r / 4) + 4h + r % 4 iff
+  // j < sk and (causal) j <= i + sk - sq, i.e. 8 (r / 4) + r % 4 >= j - (sk - sq) - m0 - 4h
+  auto jkey = J.vgpr<i32>();
+  jkey = (krow.as<i32>() + n0);
+  auto key_ok = J.vgpr<u32>();  // j < sk (as a 0/1 for the mask's select)
+  key_ok = select(jkey < sk, 1u, 0u);
+
+  auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
+  auto pb = J.vgpr<u32>(8).named("p"), dsb = J.vgpr<u32>(8).named("ds");
+  auto m0 = J.sgpr<i32>(), m_first = J.sgpr<i32>();
+  if constexpr (C.causal) {
+    // the first query that sees key n0: n0 - (sk - sq)
+    m_first = n0 - (sk - sq);
+    m_first = max(m_first, 0);
+    m_first = ((m_first.as<u32>() / BM) * BM).as<i32>();
+  } else {
+    m_first = 0;
+  }
+
+  // The Q and dO tiles and this lane's LSE and D of query tile m0 + BM are loaded (into VGPRs)
+  // during the iteration of tile m0: their latency hides behind its MFMAs. Units of 4 queries x
+  // 8 dims (four 16-byte loads, one 4x8 transpose per lane, four b128 row writes and eight b64
+  // transposed ones: attn_fwd's V^T tile units); unit u: tile u / D (0 Q, 1 dO; a wave's units
+  // are all of one tile), query quad u % 8, dim chunk u % D / 8.
+  constexpr uint32_t units = 2 * D, US = (units + T - 1) / T;
+  static_assert(D % 64 == 0 && BM == 32);
+  // (written under t == 0 or t == 1, read under t < 2: the checker does not relate the branches)
+  auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("qo_stage").allow_undefined();
+  auto vtr = J.vgpr<u32>(16);
+  auto urow = J.vgpr<u32>(static_cast<int>(US)), ucol = J.vgpr<u32>(static_cast<int>(US)),
+       uoff = J.vgpr<u32>(static_cast<int>(US));
+  for (uint32_t st = 0; st < US; ++st) {
+    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
+    u = tid + st * T;
+    jq = u & 7u;
+    dc = (u & (D - 1)) >> 3;
+    urow[st] = (u / D) * BM + (jq << 2);  // row of QO (dO's rows follow Q's)
+    ucol[st] = dc << 3;
+    uoff[st] = (jq << 2) * q_stride + (dc << 4);
+  }
+  // wave-uniform: which tile step st's units load (0 Q, 1 dO, 2+: none)
+  auto unit_tile = [&](uint32_t st) {
+    auto t = J.sgpr<u32>();
+    t = (wave * 64u + st * T) / D;
+    return t;
+  };
+  auto lse = J.vgpr<f32>(QG, 4).named("lse"), dd = J.vgpr<f32>(QG, 4).named("delta");
+  auto lse_n = J.vgpr<f32>(QG, 4), dd_n = J.vgpr<f32>(QG, 4);
+  auto rq = J.sgpr<u32>(4);  // the unit's 4 rows: r q_stride
+  for (int r = 0; r < 4; ++r) rq[r] = q_stride * static_cast<uint32_t>(r);
+  auto prefetch = [&](const gpr<i32>& m) {
+    auto qoff = J.sgpr<u32>();
+    qoff = m.as<u32>() * q_stride;
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t == 0u, [&] {
+        for (int r = 0; r < 4; ++r) Qb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(qoff) + at(rq[r]));
+      });
+      J.If(t == 1u, [&] {
+        for (int r = 0; r < 4; ++r) dOb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(qoff) + at(rq[r]));
+      });
+    }
+    auto loff = J.vgpr<u32>();
+    loff = (m.as<u32>() + trow) << 2;  // queries m + 8g + 4h .. + 3
+    for (int g = 0; g < QG; ++g) {
+      Lb.load(lse_n[g], at(loff) + 32 * g);
+      Db.load(dd_n[g], at(loff) + 32 * g);
+    }
+  };
+
+  // dQ of a tile goes to dq_acc by atomics at the start of the next iteration (and after the
+  // loop), before the next prefetch: the prefetch's loads are then the youngest VMEM ops on every
+  // path into the loop head, and its wait does not wait for the atomics
+  auto dq = J.vgpr<f32>(QBW, 16).named("dq");
+  auto aoff = J.vgpr<u32>(QBW).named("dq_off");
+  for (int j = 0; j < QBW; ++j) {
+    dq[j].fill(0.0f);
+    aoff[j] = 0x80000000u;  // (past dq_acc: the first iteration's atomics are dropped)
+  }
+  auto rowoff = J.sgpr<u32>(16);
+  for (int r = 0; r < 16; ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  auto dq_atomics = [&] {
+    for (int j = 0; j < QBW; ++j)
+      for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
+  };
+
+  auto iteration = [&] {
+    // ---- the Q and dO tiles (rows and transposed), and this lane's LSE and D ----
+    J.s_barrier();  // (the previous iteration's reads of the tiles and dS are done)
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t < 2u, [&] {
+        J.wait_for(stg[st]);
+        for (int r = 0; r < 4; ++r) QO.store(stg[st].slice(4 * r, 4), at(urow[st]) + r, multiple_of(ucol[st], 8));
+        transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, queries 4 jq .. + 3
+        auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
+        trw = t * D + ucol[st];
+        tcl = urow[st] & (BM - 1);
+        for (int e = 0; e < 8; ++e) QOT.store(vtr.slice(2 * e, 2), at(trw) + e, multiple_of(tcl, 4));
+      });
+    }
+    for (int g = 0; g < QG; ++g)
+      for (int i = 0; i < 4; ++i) {
+        J.wait_for(lse_n[g]);
+        // -LSE log2 e; a row with no visible key (LSE -inf): -inf, P = 0
+        lse[g][i] = lse_n[g][i] * -1.44269504088896340736f;
+        lse[g][i] = select(lse[g][i] == POS_INF, NEG_INF, lse[g][i]);
+        J.wait_for(dd_n[g]);
+        dd[g][i] = dd_n[g][i] + 0.0f;
+      }
+    dq_atomics();
+    auto mn = J.sgpr<i32>();
+    mn = m0 + static_cast<int32_t>(BM);
+    prefetch(mn);
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    auto mask_base = J.vgpr<i32>();
+    mask_base = trow.as<i32>() + (sk - sq + m0);
+    // ---- S = Q K^T; dP = dO V^T with the mask and P (VALU) between its MFMAs; dV^T += dO^T P
+    // with dS between its; dK^T += Q^T dS (keys the columns of S and dP) ----
+    auto qa = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
+    // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
+    auto qk = [&] {
+      QS.load(qa[0], q_addr, 0, 0);
+      for (int p = 0; p < DS; ++p) {
+        if (p + 1 < DS) QS.load(qa[(p + 1) % 2], q_addr, 0, 16 * (p + 1));
+        J.wait_for(qa[p % 2]);
+        for (int e = 0; e < 2; ++e) {
+          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), kf[0].slice(0, 2), 0);
+          else J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), kf[p].slice(2 * e, 2), s);
+        }
+      }
+    };
+    auto dov = [&] {
+      OS.load(oa[0], o_addr, 0, 0);
+      for (int p = 0; p < DS; ++p) {
+        if (p + 1 < DS) OS.load(oa[(p + 1) % 2], o_addr, 0, 16 * (p + 1));
+        J.wait_for(oa[p % 2]);
+        for (int e = 0; e < 2; ++e) {
+          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
+          else J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
+        }
+      }
+    };
+    // The mask (every tile: branch-free, so that it interleaves; a no-op where nothing is masked)
+    // and P = 2^(S scale log2 e - LSE log2 e), rounded to bf16 for dV^T.
+    auto softmax_p = [&] {
+      auto rel = J.vgpr<i32>();
+      if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
+      else rel = select(key_ok == 0u, 1000000, -1000000);
+      for (int r = 0; r < 16; ++r) {
+        const int g = r / 4, i = r % 4;
+        s[r] = select(rel > 8 * (r / 4) + r % 4, NEG_INF, s[r]);
+        J.v_fma_f32(s[r], s[r], scale_log2, lse[g][i]);
+        s[r] = exp2(s[r], {.flush_denormals = true});
+      }
+      for (int r = 0; r < 16; r += 2) pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    };
+    auto softmax_ds = [&] {  // dS = P (dP - D), rounded to bf16
+      for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd[r / 4][r % 4]);
+      for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    };
+    // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
+    // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
+    auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);  // (tb: dQ's B operand)
+    constexpr int NT = DB * QG;
+    // (by value: a constexpr lambda reads no reference parameter)
+    auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc) {
+      auto rd = [&](int i) { V.load(ta[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); };
+      rd(0);
+      for (int i = 0; i < NT; ++i) {
+        if (i + 1 < NT) rd(i + 1);
+        J.wait_for(ta[i % 2]);
+        J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % 2], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+      }
+    };
+    qk();
+    interleave(J, dov, softmax_p);
+    interleave(J, [&] { tprod(OT, dv, pb); }, softmax_ds);
+    tprod(QT, dk, dsb);
+    // ---- dS to LDS over the row tiles (every wave's S and dP reads done): row q = 8 (r / 4) + 4h
+    // + r % 4, column key 32w + l32 ----
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    for (int r = 0; r < 16; ++r)
+      SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (dS complete)
+    // ---- dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32,
+    // keys 4h .. + 3 of the k-step, B = K^T rows 32 blk + l32, the same keys ----
+    auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
+    if constexpr (KP > 1) {
+      kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
+      dblk = wave % static_cast<uint32_t>(DB);
+    } else {
+      kpart = 0u;
+      dblk = wave * static_cast<uint32_t>(QBW);
+    }
+    auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>();
+    kc = trow + kpart;
+    constexpr int NQ = static_cast<int>(KPK / 8);
+    for (int j = 0; j < QBW; ++j) {
+      bc = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
+      auto rd = [&](int st) {
+        SS.load(ta[st % 2], at(l32), multiple_of(kc, 4) + 8 * st);
+        KT.load(tb[st % 2], at(bc), multiple_of(kc, 4) + 8 * st);
+      };
+      rd(0);
+      for (int st = 0; st < NQ; ++st) {
+        if (st + 1 < NQ) rd(st + 1);
+        J.wait_for(ta[st % 2]);
+        J.wait_for(tb[st % 2]);
+        // (the atomics of the previous tile, issued at this iteration's start, read dq and aoff:
+        // every wave's youngest VMEM ops are the 2 QG LSE and D loads issued after them)
+        if (st == 0 && j == 0) J.s_waitcnt(vmcnt(2 * QG));
+        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], tb[0], 0);
+        else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % 2], tb[st % 2], dq[j]);
+      }
+      // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
+      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc << 2);
+    }
+  };
+
+  m0 = m_first;
+  prefetch(m0);
+  J.While([&] { return m0 < sq; }, [&] {
+    iteration();
+    m0 = m0 + static_cast<int32_t>(BM);
+  });
+  dq_atomics();
+
+  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
+  auto scale = J.vgpr<f32>();
+  scale = scale_log2 * 0.69314718055994530942f;
+  auto ooff = J.vgpr<u32>();
+  ooff = (krow + n0.as<u32>()) * q_stride + (trow << 1);
+  auto x = J.vgpr<f32>(4);
+  auto y = J.vgpr<u32>(2);
+  for (int db = 0; db < DB; ++db)
+    for (int g = 0; g < 4; ++g) {
+      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dk[db][4 * g + i]);
+      for (int c = 0; c < 2; ++c)
+        y[c] = cvt_bf16x2(x[2 * c] * scale, x[2 * c + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+      dKb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
+      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dv[db][4 * g + i]);
+      for (int c = 0; c < 2; ++c) y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+      dVb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
+    }
+  };  // body
+
+  J.If(n0 < sk, body);
+}
+
+}  // namespace hipasm::kernels
+
+// Defines the HIP kernels name_dot_do_o, name and name_convert_dq of configuration `cfg`
+// (parenthesized); arguments in the order of the kernel functions (see attn_bwd_launch.hpp).
+#define HIPASM_ATTN_BWD_KERNELS(name, cfg)                                                                          \
+  constexpr auto name##_odo_hipasm_fn = &::hipasm::kernels::attn_bwd_dot_do_o_kernel<cfg>;                      \
+  extern "C" __attribute__((global)) void name##_dot_do_o(float* delta, float* dq_acc, const uint16_t* o,       \
+                                                          const uint16_t* dout, const int* cu_q, unsigned hq,   \
+                                                          unsigned batch) {                                     \
+    HIPASM_KERNEL_BODY(name##_odo_hipasm_fn, delta, dq_acc, o, dout, cu_q, hq, batch);                           \
+  }                                                                                                              \
+  constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_bwd_kernel<cfg>;                                   \
+  extern "C" __attribute__((global)) void name(float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* q,    \
+                                               const uint16_t* k, const uint16_t* v, const uint16_t* dout,      \
+                                               const float* lse, const float* delta, const int* cu_q,           \
+                                               const int* cu_k, unsigned hq, unsigned hkv, unsigned batch,      \
+                                               unsigned k_tiles, float scale_log2) {                            \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, dq_acc, dk, dv, q, k, v, dout, lse, delta, cu_q, cu_k, hq, hkv, batch,   \
+                       k_tiles, scale_log2);                                                                     \
+  }                                                                                                              \
+  constexpr auto name##_cvt_hipasm_fn = &::hipasm::kernels::attn_bwd_convert_dq_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \
+                                                            unsigned hq, unsigned batch, float scale) {         \
+    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, cu_q, hq, batch, scale);                               \
+  }                                                                                                              \
+  constexpr auto name##_red_hipasm_fn = &::hipasm::kernels::attn_bwd_reduce_dkv_kernel<cfg>;                    \
+  extern "C" __attribute__((global)) void name##_reduce_dkv(uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, \
+                                                            const uint16_t* dv_part, const int* cu_k,            \
+                                                            unsigned hq, unsigned hkv, unsigned batch) {         \
+    HIPASM_KERNEL_BODY(name##_red_hipasm_fn, dk, dv, dk_part, dv_part, cu_k, hq, hkv, batch);                    \
+  }

@@ -1,0 +1,110 @@
+// Host launch of flash attention backward (attn_bwd.hpp) through hipasm::rt: the same call
+// drives hipasm-sim and a real MI300 (rt::device::open's backend). Runs the three kernels of
+// HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: name_dot_do_o, name, name_convert_dq and, with
+// GQA/MQA (num_q_heads != num_kv_heads), name_reduce_dkv.
+//
+//   auto mod = dev->load_file("attn_bwd.co");
+//   launch_attn_bwd(*dev, *mod, {"bwd_causal", cfg}, {.dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(),
+//                   .q = Q.addr(), .k = K.addr(), .v = V.addr(), .o = O.addr(), .d_o = dO.addr(),
+//                   .lse = L.addr(), .dq_acc = acc.addr(), .delta = dl.addr(), .cu_seqlens_q = cq.addr(),
+//                   .cu_seqlens_k = ck.addr(), .batch = 4, .max_seqlen_q = 1024, .max_seqlen_k = 1024,
+//                   .num_q_heads = 32, .num_kv_heads = 8, .softmax_scale = 0.088f});
+//
+// Tensors as attn_fwd_launch.hpp (the LSE its forward wrote); dk and dv have num_kv_heads heads.
+// Workspaces (device memory the caller provides; written before they are read, no clearing
+// needed): dq_acc f32 [total_q, num_q_heads, head_dim], delta f32 [num_q_heads, total_q]; with
+// GQA/MQA also dk_part and dv_part, bf16 [total_k, num_q_heads, head_dim] (unused, may be 0, when
+// num_q_heads == num_kv_heads).
+// max_seqlen_q / _k: host bounds of the sequence lengths (they size the grids).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn_bwd.hpp"
+#include <hipasm/rt/launcher.hpp>
+
+namespace hipasm::kernels {
+
+struct attn_bwd_kernel_ref {
+  std::string name;         // the main kernel's symbol (name_dot_do_o and name_convert_dq beside it)
+  attn_bwd_config config;   // the configuration it was compiled with
+};
+
+struct attn_bwd_args {
+  uint64_t dq = 0, dk = 0, dv = 0;              // outputs, bf16
+  uint64_t q = 0, k = 0, v = 0, o = 0, d_o = 0;  // inputs, bf16
+  uint64_t lse = 0;                             // f32 [Hq, total_q] (attn_fwd's)
+  uint64_t dq_acc = 0, delta = 0;               // f32 workspaces
+  uint64_t dk_part = 0, dv_part = 0;            // bf16 workspaces (GQA/MQA)
+  uint64_t cu_seqlens_q = 0, cu_seqlens_k = 0;  // int32[batch + 1]
+  uint32_t batch = 0, max_seqlen_q = 0, max_seqlen_k = 0;
+  uint32_t num_q_heads = 0, num_kv_heads = 0;
+  float softmax_scale = 0;
+};
+
+// The launches' reports (reduce_dkv: empty without GQA/MQA).
+struct attn_bwd_report {
+  rt::launch_report dot_do_o, main, convert_dq, reduce_dkv;
+};
+
+inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& k,
+                                       const attn_bwd_args& a, const rt::launch_options& opts = {}) {
+  if (a.batch == 0 || a.num_q_heads == 0 || a.num_kv_heads == 0)
+    throw rt::error("attn_bwd: batch and the head counts must be at least 1");
+  if (a.num_q_heads % a.num_kv_heads != 0)
+    throw rt::error("attn_bwd: num_kv_heads (" + std::to_string(a.num_kv_heads) + ") must divide num_q_heads (" +
+                    std::to_string(a.num_q_heads) + ")");
+  if (!a.dq || !a.dk || !a.dv || !a.q || !a.k || !a.v || !a.o || !a.d_o || !a.lse || !a.dq_acc || !a.delta ||
+      !a.cu_seqlens_q || !a.cu_seqlens_k)
+    throw rt::error("attn_bwd: a tensor address is null");
+  const bool gqa = a.num_q_heads != a.num_kv_heads;
+  if (gqa && (!a.dk_part || !a.dv_part))
+    throw rt::error("attn_bwd: GQA/MQA (num_q_heads != num_kv_heads) needs the dk_part and dv_part workspaces");
+  if (!(a.softmax_scale > 0) || !std::isfinite(a.softmax_scale))
+    throw rt::error("attn_bwd: softmax_scale must be positive and finite");
+  const uint32_t D = k.config.head_dim;
+  // (dq_acc: f32 rows of all heads; the dot_do_o / convert_dq grids index all tokens' rows)
+  if (uint64_t(a.num_q_heads) * D * 4 * (uint64_t(a.max_seqlen_q) + 1) >= (1ull << 31) ||
+      uint64_t(a.num_q_heads) * D * 4 * uint64_t(a.max_seqlen_q) * a.batch >= (1ull << 32) ||
+      uint64_t(a.num_q_heads) * D * 2 * uint64_t(a.max_seqlen_k) * a.batch >= (1ull << 32))
+    throw rt::error(
+        "attn_bwd: the dq_acc and dk/dv_part workspaces must span below 4 GiB and a sequence below 2 GiB (32-bit offsets)");
+  const uint64_t rows = uint64_t(a.batch) * a.max_seqlen_q * a.num_q_heads;  // bound of total_q x heads
+  const uint32_t rpw = k.config.stream_rows();
+  const uint32_t stream_groups = rows == 0 ? 1 : static_cast<uint32_t>((rows + rpw - 1) / rpw);
+  attn_bwd_report rep;
+  {
+    rt::kernel_args x;
+    x.add(a.delta).add(a.dq_acc).add(a.o).add(a.d_o).add(a.cu_seqlens_q).add(a.num_q_heads).add(a.batch);
+    rep.dot_do_o = dev.launch(mod, k.name + "_dot_do_o", {stream_groups, 1, 1}, {k.config.stream_threads, 1, 1}, x, opts);
+  }
+  {
+    const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
+    rt::kernel_args x;
+    x.add(a.dq_acc).add(gqa ? a.dk_part : a.dk).add(gqa ? a.dv_part : a.dv).add(a.q).add(a.k).add(a.v).add(a.d_o).add(a.lse).add(a.delta);
+    x.add(a.cu_seqlens_q).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch);
+    x.add(k.config.grid_x(a.max_seqlen_k)).add(scale_log2);
+    rep.main = dev.launch(mod, k.name, {k.config.grid_x(a.max_seqlen_k), a.num_q_heads, a.batch},
+                          {k.config.threads(), 1, 1}, x, opts);
+  }
+  {
+    rt::kernel_args x;
+    x.add(a.dq).add(a.dq_acc).add(a.cu_seqlens_q).add(a.num_q_heads).add(a.batch).add(a.softmax_scale);
+    rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {stream_groups, 1, 1}, {k.config.stream_threads, 1, 1},
+                                x, opts);
+  }
+  if (gqa) {
+    const uint64_t elems = uint64_t(a.batch) * a.max_seqlen_k * a.num_kv_heads * D;  // bound of the outputs'
+    const uint32_t groups = static_cast<uint32_t>((elems / 8 + k.config.stream_threads - 1) / k.config.stream_threads);
+    rt::kernel_args x;
+    x.add(a.dk).add(a.dv).add(a.dk_part).add(a.dv_part).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads);
+    x.add(a.batch);
+    rep.reduce_dkv = dev.launch(mod, k.name + "_reduce_dkv", {groups > 0 ? groups : 1, 2, 1},
+                                {k.config.stream_threads, 1, 1}, x, opts);
+  }
+  return rep;
+}
+
+}  // namespace hipasm::kernels

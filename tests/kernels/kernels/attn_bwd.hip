@@ -1,0 +1,7 @@
+// test_attn_bwd.cpp's kernels: flash attention backward in the configurations the tests run.
+#include <hipasm/kernels/attn_bwd.hpp>
+
+HIPASM_ATTN_BWD_KERNELS(bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .waves = 4}))
+HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}))
+HIPASM_ATTN_BWD_KERNELS(bwd_d64, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}))
+HIPASM_ATTN_BWD_KERNELS(bwd_d64_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}))

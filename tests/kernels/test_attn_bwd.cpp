@@ -1,0 +1,229 @@
+// HIPASM_TEST_KERNELS: attn_bwd.hip
+// Flash attention backward (include/hipasm/kernels/attn_bwd.hpp) in hipasm-sim against plain C++:
+// the forward (P, O, LSE) and the backward (dP, D, dS, dQ, dK, dV) written from the math in double
+// from the same bf16 inputs (O rounded to bf16 and LSE to f32, as the forward hands them over).
+// Head dim 64 and 128, causal (bottom-right, rows that see no key) and not, seqlen not a multiple
+// of the tiles, seqlen 1, GQA and MQA, varlen batches. The checker must report nothing.
+//
+// Tolerance per element: 2^-7 of the sum of the absolute values of its terms (P and dS are
+// rounded to bf16 before their products: 2^-9 relative each, dP and D carry f32 rounding; with
+// GQA, dK and dV are sums of per-query-head partials rounded to bf16: 2^-9 of each) plus 2^-8
+// of |ref| (the bf16 output) plus 1e-6.
+#include <catch2/catch.hpp>
+
+#include "kernel_test.hpp"
+
+#include <hipasm/kernels/attn_bwd_launch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rt = hipasm::rt;
+using hipasm::kernels::attn_bwd_config;
+using hipasm::kernels::attn_bwd_kernel_ref;
+
+namespace {
+
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("attn_bwd");
+  return s;
+}
+
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
+
+struct problem {
+  std::vector<int> seqlens_q, seqlens_k;
+  uint32_t hq = 2, hkv = 2;
+  float value_range = 1.0f;  // Q and K uniform in [-r, r]
+};
+
+void run(const attn_bwd_kernel_ref& k, const problem& pr) {
+  const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());
+  INFO(k.name << " hq=" << pr.hq << " hkv=" << pr.hkv << " batch=" << B);
+  for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.seqlens_q[b] << " k " << pr.seqlens_k[b]);
+  std::vector<int> cq(B + 1, 0), ck(B + 1, 0);
+  uint32_t max_q = 0, max_k = 0;
+  for (uint32_t b = 0; b < B; ++b) {
+    cq[b + 1] = cq[b] + pr.seqlens_q[b];
+    ck[b + 1] = ck[b] + pr.seqlens_k[b];
+    max_q = std::max<uint32_t>(max_q, pr.seqlens_q[b]);
+    max_k = std::max<uint32_t>(max_k, pr.seqlens_k[b]);
+  }
+  const size_t tq = cq[B], tk = ck[B];
+  const uint32_t hq = pr.hq, hkv = pr.hkv, group = hq / hkv;
+  std::mt19937 rng(tq * 7919u + tk * 131u + D + hq * 17u + hkv);
+  std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), u1(-1.0f, 1.0f);
+  std::vector<uint16_t> q(tq * hq * D + 1), kk(tk * hkv * D + 1), v(tk * hkv * D + 1), dout(tq * hq * D + 1);
+  for (auto& x : q) x = bf16(uq(rng));
+  for (auto& x : kk) x = bf16(uq(rng));
+  for (auto& x : v) x = bf16(u1(rng));
+  for (auto& x : dout) x = bf16(u1(rng));
+  const double scale = 1.0 / std::sqrt(double(D));
+  const float scale_f = static_cast<float>(scale);
+  auto Q = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(q[(t * hq + h) * D + e]); };
+  auto dO = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(dout[(t * hq + h) * D + e]); };
+  auto K = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(kk[(t * hkv + h) * D + e]); };
+  auto V = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(v[(t * hkv + h) * D + e]); };
+
+  // ---- reference: forward, then backward, per (sequence, query head) ----
+  std::vector<uint16_t> o(tq * hq * D + 1, 0);
+  std::vector<float> lse(tq * hq + 1, 0);
+  std::vector<double> dq(tq * hq * D, 0), dq_abs(tq * hq * D, 0), dk(tk * hkv * D, 0), dk_abs(tk * hkv * D, 0),
+      dv(tk * hkv * D, 0), dv_abs(tk * hkv * D, 0);
+  for (uint32_t b = 0; b < B; ++b) {
+    const int sq = pr.seqlens_q[b], sk = pr.seqlens_k[b];
+    for (uint32_t h = 0; h < hq; ++h) {
+      const uint32_t hk = h / group;
+      std::vector<double> P(size_t(sq) * sk, 0.0), dS(size_t(sq) * sk, 0.0);
+      for (int i = 0; i < sq; ++i) {
+        const size_t ti = cq[b] + i;
+        const int visible = k.config.causal ? std::clamp(i + sk - sq + 1, 0, sk) : sk;
+        double mx = -INFINITY;
+        for (int j = 0; j < visible; ++j) {
+          double dot = 0;
+          for (uint32_t e = 0; e < D; ++e) dot += Q(ti, h, e) * K(ck[b] + j, hk, e);
+          P[size_t(i) * sk + j] = dot * scale;
+          mx = std::max(mx, dot * scale);
+        }
+        double sum = 0;
+        for (int j = 0; j < visible; ++j) sum += std::exp(P[size_t(i) * sk + j] - mx);
+        const double l = visible ? mx + std::log(sum) : -INFINITY;
+        lse[size_t(h) * tq + ti] = static_cast<float>(l);
+        for (int j = 0; j < visible; ++j) P[size_t(i) * sk + j] = std::exp(P[size_t(i) * sk + j] - l);
+        for (uint32_t e = 0; e < D; ++e) {
+          double acc = 0;
+          for (int j = 0; j < visible; ++j) acc += P[size_t(i) * sk + j] * V(ck[b] + j, hk, e);
+          o[(ti * hq + h) * D + e] = bf16(acc);
+        }
+        // D = rowsum(dO * O) with the O the backward reads (bf16)
+        double Di = 0;
+        for (uint32_t e = 0; e < D; ++e) Di += dO(ti, h, e) * from_bf16(o[(ti * hq + h) * D + e]);
+        for (int j = 0; j < visible; ++j) {
+          double dp = 0;
+          for (uint32_t e = 0; e < D; ++e) dp += dO(ti, h, e) * V(ck[b] + j, hk, e);
+          dS[size_t(i) * sk + j] = P[size_t(i) * sk + j] * (dp - Di);
+        }
+      }
+      for (int i = 0; i < sq; ++i)
+        for (uint32_t e = 0; e < D; ++e) {
+          const size_t at = ((cq[b] + i) * size_t(hq) + h) * D + e;
+          for (int j = 0; j < sk; ++j) {
+            const double t = dS[size_t(i) * sk + j] * K(ck[b] + j, hk, e) * scale;
+            dq[at] += t, dq_abs[at] += std::fabs(t);
+          }
+        }
+      for (int j = 0; j < sk; ++j)
+        for (uint32_t e = 0; e < D; ++e) {
+          const size_t at = ((ck[b] + j) * size_t(hkv) + hk) * D + e;
+          for (int i = 0; i < sq; ++i) {
+            const double tk_ = dS[size_t(i) * sk + j] * Q(cq[b] + i, h, e) * scale;
+            const double tv = P[size_t(i) * sk + j] * dO(cq[b] + i, h, e);
+            dk[at] += tk_, dk_abs[at] += std::fabs(tk_);
+            dv[at] += tv, dv_abs[at] += std::fabs(tv);
+          }
+        }
+    }
+  }
+
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> Qd(d, q), Kd(d, kk), Vd(d, v), Od(d, o), dOd(d, dout);
+  rt::buffer<float> Ld(d, lse);
+  rt::buffer<int> CQ(d, cq), CK(d, ck);
+  // Poisoned outputs and workspaces with a guard element: every real element must be written,
+  // the guard not.
+  rt::buffer<uint16_t> dQd(d, std::vector<uint16_t>(tq * hq * D + 1, 0x7fc1u));
+  rt::buffer<uint16_t> dKd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
+  rt::buffer<uint16_t> dVd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
+  rt::buffer<uint32_t> acc(d, std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));
+  rt::buffer<uint32_t> delta(d, std::vector<uint32_t>(tq * hq + 1, 0x7fc00001u));
+  rt::buffer<uint16_t> dKp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
+  rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
+  hipasm::kernels::attn_bwd_args a{.dq = dQd.addr(), .dk = dKd.addr(), .dv = dVd.addr(), .q = Qd.addr(),
+                                   .k = Kd.addr(), .v = Vd.addr(), .o = Od.addr(), .d_o = dOd.addr(),
+                                   .lse = Ld.addr(), .dq_acc = acc.addr(), .delta = delta.addr(),
+                                   .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
+                                   .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
+                                   .num_kv_heads = hkv, .softmax_scale = scale_f};
+  auto rep = hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
+  for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.reduce_dkv})
+    for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
+  const auto gq = dQd.download(), gk = dKd.download(), gv = dVd.download();
+  CHECK(gq.back() == 0x7fc1u);
+  CHECK(gk.back() == 0x7fc1u);
+  CHECK(gv.back() == 0x7fc1u);
+  CHECK(acc.download().back() == 0x7fc00001u);
+  CHECK(delta.download().back() == 0x7fc00001u);
+  CHECK(dKp.download().back() == 0x7fc1u);
+  CHECK(dVp.download().back() == 0x7fc1u);
+  int bad = 0;
+  auto cmp = [&](const char* what, const std::vector<uint16_t>& got, const std::vector<double>& ref,
+                 const std::vector<double>& abs, uint32_t heads) {
+    for (size_t x = 0; x < ref.size(); ++x) {
+      const double g = from_bf16(got[x]);
+      const double tol = std::ldexp(abs[x], -7) + std::ldexp(std::fabs(ref[x]), -8) + 1e-6;
+      if (!(std::fabs(g - ref[x]) <= tol) && ++bad <= 8)
+        FAIL_CHECK(what << " token " << x / (heads * D) << " head " << x / D % heads << " dim " << x % D << " = " << g
+                        << ", expected " << ref[x] << " (tolerance " << tol << ")");
+    }
+  };
+  cmp("dQ", gq, dq, dq_abs, hq);
+  cmp("dK", gk, dk, dk_abs, hkv);
+  cmp("dV", gv, dv, dv_abs, hkv);
+  CHECK(bad == 0);
+}
+
+const attn_bwd_kernel_ref k128{"bwd_d128", attn_bwd_config{.head_dim = 128, .causal = false, .waves = 4}};
+const attn_bwd_kernel_ref k128c{"bwd_d128_causal", attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}};
+const attn_bwd_kernel_ref k64{"bwd_d64", attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}};
+const attn_bwd_kernel_ref k64c{"bwd_d64_causal", attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}};
+
+}  // namespace
+
+TEST_CASE("attn_bwd: one sequence, seqlen a multiple of the tiles and not, seqlen 1", "[attn]") {
+  run(k128, {.seqlens_q = {128}, .seqlens_k = {128}, .hq = 1, .hkv = 1});
+  run(k128, {.seqlens_q = {70}, .seqlens_k = {150}});
+  run(k64, {.seqlens_q = {77}, .seqlens_k = {45}});
+  run(k128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+}
+
+TEST_CASE("attn_bwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows that see no key)", "[attn]") {
+  run(k128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
+  run(k128c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});  // sq < sk
+  run(k128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // sq > sk: the first 40 rows see nothing
+  run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
+}
+
+TEST_CASE("attn_bwd: GQA and MQA (dK, dV summed over the query heads)", "[attn]") {
+  run(k128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(k64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 3, .hkv = 1});
+}
+
+TEST_CASE("attn_bwd: varlen batch with a 1-token and an empty sequence, large scores", "[attn]") {
+  run(k128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+  run(k64, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
+}
+
+TEST_CASE("attn_bwd: launch errors", "[attn]") {
+  rt::device& d = *S().dev;
+  rt::buffer<int> c(d, std::vector<int>{0, 1});
+  hipasm::kernels::attn_bwd_args a{.dq = c.addr(), .dk = c.addr(), .dv = c.addr(), .q = c.addr(), .k = c.addr(),
+                                   .v = c.addr(), .o = c.addr(), .d_o = c.addr(), .lse = c.addr(),
+                                   .dq_acc = c.addr(), .delta = c.addr(), .cu_seqlens_q = c.addr(),
+                                   .cu_seqlens_k = c.addr(), .batch = 1, .max_seqlen_q = 1, .max_seqlen_k = 1,
+                                   .num_q_heads = 3, .num_kv_heads = 2, .softmax_scale = 0.1f};
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);  // 2 does not divide 3
+  a.num_kv_heads = 1;
+  a.softmax_scale = 0;
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.softmax_scale = 0.1f;
+  a.delta = 0;
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.delta = c.addr();  // GQA (3 query heads, 1 kv head) without the partial-sum workspaces
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+}
