@@ -211,6 +211,15 @@ def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
                    f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}, .waves = {w}, .bn = {bn}")]
 
 
+def attn_bwd(head_dim, causal, op="flash_attn_bwd"):
+    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys (its four kernels)."""
+    if head_dim not in (64, 128):
+        raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
+    c = int(bool(causal))
+    return [Kernel(f"attn_bwd_d{head_dim}_c{c}", "HIPASM_ATTN_BWD_KERNELS", "attn_bwd.hpp", "attn_bwd_config",
+                   f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}")]
+
+
 def gemv():
     """Any m; k a run-time size (a multiple of 8)."""
     return [Kernel("gemv_bf16_r4_w2", "HIPASM_GEMV_KERNEL", "gemv.hpp", "gemv_config",

@@ -21,6 +21,7 @@ Results are new arrays of the input's kind.
     ids, w, expert_ids, valid = hipasm.ops.moe_sorting(topk_ids, topk_weights, experts)   fused_moe's routing sort
     o = hipasm.ops.flash_attn_fwd(q, k, v, causal=True)                 [batch, seqlen, heads, head_dim]
     o = hipasm.ops.flash_attn_fwd(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck)   packed [tokens, heads, head_dim]
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=True)  from flash_attn_fwd's o and lse
 """
 import logging
 import os
@@ -54,6 +55,14 @@ _SIGNATURES.update({
                   "const float* v_scales",
     "attn_fwd": "uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k, const uint16_t* v, const int* cu_q, "
                 "const int* cu_k, unsigned hq, unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
+    "attn_bwd": "float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* q, const uint16_t* k, const uint16_t* v, "
+                "const uint16_t* dout, const float* lse, const float* delta, const int* cu_q, const int* cu_k, "
+                "unsigned hq, unsigned hkv, unsigned batch, unsigned k_tiles, float scale_log2",
+    "attn_bwd_odo": "float* delta, float* dq_acc, const uint16_t* o, const uint16_t* dout, const int* cu_q, "
+                    "unsigned hq, unsigned batch",
+    "attn_bwd_cvt": "uint16_t* dq, const float* dq_acc, const int* cu_q, unsigned hq, unsigned batch, float scale",
+    "attn_bwd_red": "uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, const uint16_t* dv_part, const int* cu_k, "
+                    "unsigned hq, unsigned hkv, unsigned batch",
     "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
                    "unsigned* num_valid_ids, const int* topk_ids, const float* topk_weights, unsigned tokens, "
                    "unsigned topk, unsigned experts, unsigned* debug_buf",
@@ -72,6 +81,10 @@ _PATTERNS = {
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
     "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([01])$"),
+    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([01])$"),
+    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])_dot_do_o$"),
+    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])_convert_dq$"),
+    "attn_bwd_red": re.compile(r"attn_bwd_d(\d+)_c([01])_reduce_dkv$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
     "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
@@ -468,6 +481,54 @@ def paged_attention_decode(q, k_cache, v_cache, block_tables, context_lens, scal
     return out
 
 
+def _attn_packed(op, q, k, others, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=None):
+    """The attention kernels' packed layout of the arguments: (q, k, others, cu_seqlens_q,
+    cu_seqlens_k, batch, max_seqlen_q, max_seqlen_k, dense). `others`: {name: (tensor, "q" or
+    "k": the sequence it runs along)}, returned as {name: tensor}. Dense tensors ([batch, seqlen,
+    heads, head_dim]) are reshaped to [batch * seqlen, heads, head_dim] with cu_seqlens made
+    here; packed ones are checked."""
+    dense = cu_seqlens_q is None and cu_seqlens_k is None
+    if dense:
+        if len(q.shape) != 4:
+            _shape_error(op, "q", q, "[batch, seqlen_q, num_heads, head_dim] (or pass cu_seqlens_q and cu_seqlens_k)")
+        batch, seqlen_q = q.shape[:2]
+        if len(k.shape) != 4 or k.shape[0] != batch:
+            _shape_error(op, "k", k, f"[{batch}, seqlen_k, num_kv_heads, {q.shape[3]}]")
+        seqlen_k = k.shape[1]
+        make = (lambda n: __import__("torch").arange(0, (batch + 1) * n, n, dtype=__import__("torch").int32)) \
+            if _is_torch(q) else (lambda n: _np().arange(0, (batch + 1) * n, n, dtype=_np().int32))
+        cu_seqlens_q, cu_seqlens_k = make(seqlen_q), make(seqlen_k)
+        if _is_torch(q):
+            cu_seqlens_q, cu_seqlens_k = cu_seqlens_q.to(q.device), cu_seqlens_k.to(q.device)
+        max_seqlen_q, max_seqlen_k = seqlen_q, seqlen_k
+        n = {"q": seqlen_q, "k": seqlen_k}
+        for name, (t, like) in others.items():
+            if len(t.shape) != 4 or tuple(t.shape[:2]) != (batch, n[like]):
+                _shape_error(op, name, t, f"[{batch}, {n[like]}, heads, head_dim] (like {like})")
+        others = {name: (t.reshape(batch * n[like], *t.shape[2:]), like) for name, (t, like) in others.items()}
+        q, k = q.reshape(batch * seqlen_q, *q.shape[2:]), k.reshape(batch * seqlen_k, *k.shape[2:])
+    elif cu_seqlens_q is None or cu_seqlens_k is None:
+        raise ValueError(f"hipasm.ops.{op}: pass both cu_seqlens_q and cu_seqlens_k (packed sequences) or neither")
+    else:
+        cu_seqlens_q = _check_dtype(op, "cu_seqlens_q", cu_seqlens_q, "int32")
+        cu_seqlens_k = _check_dtype(op, "cu_seqlens_k", cu_seqlens_k, "int32")
+        if len(cu_seqlens_q.shape) != 1 or tuple(cu_seqlens_k.shape) != tuple(cu_seqlens_q.shape) \
+                or cu_seqlens_q.shape[0] < 2:
+            raise ValueError(f"hipasm.ops.{op}: cu_seqlens_q {tuple(cu_seqlens_q.shape)} and cu_seqlens_k "
+                             f"{tuple(cu_seqlens_k.shape)} must both be [batch + 1], batch >= 1")
+        batch = cu_seqlens_q.shape[0] - 1
+        if max_seqlen_q is None:
+            cq = _host_values(cu_seqlens_q).astype("int64")
+            max_seqlen_q = int((cq[1:] - cq[:-1]).max())
+        if max_seqlen_k is None:
+            ck = _host_values(cu_seqlens_k).astype("int64")
+            max_seqlen_k = int((ck[1:] - ck[:-1]).max())
+    if len(q.shape) != 3:
+        _shape_error(op, "q", q, "[total_q, num_heads, head_dim]")
+    others = {name: t for name, (t, _) in others.items()}
+    return q, k, others, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, max_seqlen_k, dense
+
+
 def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
                    max_seqlen_q=None, return_lse=False):
     """Flash attention forward, bf16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
@@ -482,37 +543,9 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     with return_lse."""
     op = "flash_attn_fwd"
     q, k, v = _check_bf16("q", q), _check_bf16("k", k), _check_bf16("v", v)
-    dense = cu_seqlens_q is None and cu_seqlens_k is None
-    if dense:
-        if len(q.shape) != 4:
-            _shape_error(op, "q", q, "[batch, seqlen_q, num_heads, head_dim] (or pass cu_seqlens_q and cu_seqlens_k)")
-        batch, seqlen_q = q.shape[:2]
-        if len(k.shape) != 4 or k.shape[0] != batch:
-            _shape_error(op, "k", k, f"[{batch}, seqlen_k, num_kv_heads, {q.shape[3]}]")
-        seqlen_k = k.shape[1]
-        make = (lambda n: __import__("torch").arange(0, (batch + 1) * n, n, dtype=__import__("torch").int32)) \
-            if _is_torch(q) else (lambda n: _np().arange(0, (batch + 1) * n, n, dtype=_np().int32))
-        cu_seqlens_q, cu_seqlens_k = make(seqlen_q), make(seqlen_k)
-        if _is_torch(q):
-            cu_seqlens_q, cu_seqlens_k = cu_seqlens_q.to(q.device), cu_seqlens_k.to(q.device)
-        max_seqlen_q = seqlen_q
-        q, k, v = q.reshape(batch * seqlen_q, *q.shape[2:]), k.reshape(batch * seqlen_k, *k.shape[2:]), \
-            v.reshape(batch * seqlen_k, *v.shape[2:])
-    elif cu_seqlens_q is None or cu_seqlens_k is None:
-        raise ValueError(f"hipasm.ops.{op}: pass both cu_seqlens_q and cu_seqlens_k (packed sequences) or neither")
-    else:
-        cu_seqlens_q = _check_dtype(op, "cu_seqlens_q", cu_seqlens_q, "int32")
-        cu_seqlens_k = _check_dtype(op, "cu_seqlens_k", cu_seqlens_k, "int32")
-        if len(cu_seqlens_q.shape) != 1 or tuple(cu_seqlens_k.shape) != tuple(cu_seqlens_q.shape) \
-                or cu_seqlens_q.shape[0] < 2:
-            raise ValueError(f"hipasm.ops.{op}: cu_seqlens_q {tuple(cu_seqlens_q.shape)} and cu_seqlens_k "
-                             f"{tuple(cu_seqlens_k.shape)} must both be [batch + 1], batch >= 1")
-        batch = cu_seqlens_q.shape[0] - 1
-        if max_seqlen_q is None:
-            cq = _host_values(cu_seqlens_q).astype("int64")
-            max_seqlen_q = int((cq[1:] - cq[:-1]).max())
-    if len(q.shape) != 3:
-        _shape_error(op, "q", q, "[total_q, num_heads, head_dim]")
+    q, k, t, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, _, dense = _attn_packed(
+        op, q, k, {"v": (v, "k")}, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=0)
+    v = t["v"]
     total_q, hq, head_dim = q.shape
     if len(k.shape) != 3 or k.shape[2] != head_dim or tuple(v.shape) != tuple(k.shape):
         _shape_error(op, "k and v", k, f"equal, [total_k, num_kv_heads, {head_dim}] (v {tuple(v.shape)})")
@@ -537,6 +570,85 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
         o = o.reshape(batch, total_q // batch, hq, head_dim)
         lse = lse.reshape(hq, batch, total_q // batch).swapaxes(0, 1)
     return (o, lse) if return_lse else o
+
+
+ATTN_BWD_STREAM_THREADS = 256  # attn_bwd_config::stream_threads (dot_do_o, convert_dq, reduce_dkv)
+
+
+def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
+                   max_seqlen_q=None, max_seqlen_k=None):
+    """Flash attention backward, bf16 (attn_bwd.hpp, FlashAttention-2's): dQ, dK, dV of
+    O = softmax(softmax_scale * Q K^T) V from dO, the forward's inputs, its O and its LSE (as
+    flash_attn_fwd(..., return_lse=True) returns them); GQA / MQA (dK and dV summed over the query
+    heads of a KV head), causal masks aligned bottom-right. dQ is accumulated in f32.
+
+    Layouts as flash_attn_fwd's: dense q, o, do [batch, seqlen_q, num_heads, head_dim], k, v
+    [batch, seqlen_k, num_kv_heads, head_dim], lse [batch, num_heads, seqlen_q]; or packed with
+    cu_seqlens_q / cu_seqlens_k (lse [num_heads, total_q]). max_seqlen_q / max_seqlen_k are read
+    from the cu_seqlens when not given. Returns (dq, dk, dv) like q, k, v. Four launches: the
+    rowsum(dO O) pre-pass, the main kernel, the dQ conversion and, with GQA / MQA, the sum of
+    the per-query-head dK and dV."""
+    op = "flash_attn_bwd"
+    do, q, k, v, o = (_check_bf16(n, t) for n, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)))
+    lse = _check_dtype(op, "lse", lse, "float32")
+    lse_shape = tuple(lse.shape)
+    q, k, t, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, max_seqlen_k, dense = _attn_packed(
+        op, q, k, {"v": (v, "k"), "o": (o, "q"), "do": (do, "q")}, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
+    v, o, do = t["v"], t["o"], t["do"]
+    total_q, hq, head_dim = q.shape
+    if len(k.shape) != 3 or k.shape[2] != head_dim or tuple(v.shape) != tuple(k.shape):
+        _shape_error(op, "k and v", k, f"equal, [total_k, num_kv_heads, {head_dim}] (v {tuple(v.shape)})")
+    for name, x in (("o", o), ("do", do)):
+        if tuple(x.shape) != tuple(q.shape):
+            _shape_error(op, name, x, f"like q, {tuple(q.shape)}")
+    total_k, hkv = k.shape[0], k.shape[1]
+    if hkv == 0 or hq % hkv:
+        raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
+    if dense:
+        if lse_shape != (batch, hq, total_q // batch):
+            _shape_error(op, "lse", lse, f"({batch}, {hq}, {total_q // batch}) (flash_attn_fwd's)")
+        lse = lse.transpose(0, 1) if _is_torch(lse) else lse.swapaxes(0, 1)
+        lse = lse.reshape(hq, total_q)
+        lse = lse.contiguous() if _is_torch(lse) else _np().ascontiguousarray(lse)
+    elif lse_shape != (hq, total_q):
+        _shape_error(op, "lse", lse, f"({hq}, {total_q}) (flash_attn_fwd's)")
+    if softmax_scale is None:
+        softmax_scale = head_dim ** -0.5
+    if not softmax_scale > 0:
+        raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
+    what = f"head_dim={head_dim} causal={bool(causal)}"
+    rule = lambda: _cfg.attn_bwd(head_dim, causal)
+    match = lambda c: c[0] == head_dim and c[1] == int(bool(causal))
+    main, _ = _find("attn_bwd", match, rule, what)
+    odo, _ = _find("attn_bwd_odo", match, rule, what)
+    cvt, _ = _find("attn_bwd_cvt", match, rule, what)
+    dq, dk, dv = _empty(q, tuple(q.shape)), _empty(k, tuple(k.shape)), _empty(v, tuple(v.shape))
+    if total_q and total_k:
+        gqa = hq != hkv
+        dq_acc = _zeros(q, (total_q, hq, head_dim), "float32")
+        delta = _zeros(q, (hq, total_q), "float32")
+        rows = batch * int(max_seqlen_q) * hq
+        rpw = ATTN_BWD_STREAM_THREADS // (head_dim // 8)
+        stream = max(1, (rows + rpw - 1) // rpw)
+        odo((stream, 1, 1), ATTN_BWD_STREAM_THREADS, delta, dq_acc, o, do, cu_seqlens_q, hq, batch)
+        dk_out, dv_out = (_empty(k, (total_k, hq, head_dim)), _empty(v, (total_k, hq, head_dim))) if gqa else (dk, dv)
+        k_tiles = max(1, (int(max_seqlen_k) + 127) // 128)  # attn_bwd_config::grid_x: 128 keys a workgroup
+        main((k_tiles, hq, batch), 256, dq_acc, dk_out, dv_out, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k,
+             hq, hkv, batch, k_tiles, float(softmax_scale) * 1.4426950408889634)
+        cvt((stream, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, cu_seqlens_q, hq, batch, float(softmax_scale))
+        if gqa:
+            red, _ = _find("attn_bwd_red", match, rule, what)
+            elems = batch * int(max_seqlen_k) * hkv * head_dim
+            groups = max(1, (elems // 8 + ATTN_BWD_STREAM_THREADS - 1) // ATTN_BWD_STREAM_THREADS)
+            red((groups, 2, 1), ATTN_BWD_STREAM_THREADS, dk, dv, dk_out, dv_out, cu_seqlens_k, hq, hkv, batch)
+    else:  # (no query or no key: the gradients are zero)
+        for x in (dq, dk, dv):
+            x[...] = 0
+    if dense:
+        dq = dq.reshape(batch, total_q // batch, hq, head_dim)
+        dk = dk.reshape(batch, total_k // batch, hkv, head_dim)
+        dv = dv.reshape(batch, total_k // batch, hkv, head_dim)
+    return dq, dk, dv
 
 
 def fused_moe(x, w1, w2, topk_weights, topk_ids):

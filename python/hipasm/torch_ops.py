@@ -26,7 +26,8 @@ and write into their `Tensor!` arguments, so an engine can route to hipasm by na
                        int blocksparse_head_sliding_step) -> ()
 
 The others are hipasm.ops' functions, functional (they return new tensors): gemm, gemv, linear,
-layernorm, softmax, dynamic_quant, gemm_a8w8, paged_attention_decode, flash_attn_fwd, fused_moe.
+layernorm, softmax, dynamic_quant, gemm_a8w8, paged_attention_decode, flash_attn_fwd,
+flash_attn_bwd, fused_moe.
 flash_attn(q, k, v, causal, softmax_scale): attention as a torch.autograd.Function (FlashAttention).
 docs/python.md lists the schemas and what each vLLM-named op takes of vLLM's arguments."""
 try:
@@ -154,6 +155,17 @@ def _flash_attn_fwd_meta(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q
     return q.new_empty(q.shape), q.new_empty(lse, dtype=torch.float32)
 
 
+def _flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
+                    max_seqlen_q=None, max_seqlen_k=None):
+    return ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal, softmax_scale=softmax_scale,
+                              cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, max_seqlen_q=max_seqlen_q,
+                              max_seqlen_k=max_seqlen_k)
+
+
+def _flash_attn_bwd_meta(do, q, k, v, *args, **kwargs):
+    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+
 def _none(*args):
     return None
 
@@ -204,6 +216,10 @@ OPS = {
     "flash_attn_fwd": ("flash_attn_fwd(Tensor q, Tensor k, Tensor v, bool causal=False, float? softmax_scale=None, "
                        "Tensor? cu_seqlens_q=None, Tensor? cu_seqlens_k=None, int? max_seqlen_q=None) "
                        "-> (Tensor, Tensor)", _flash_attn_fwd, _flash_attn_fwd_meta),
+    "flash_attn_bwd": ("flash_attn_bwd(Tensor do, Tensor q, Tensor k, Tensor v, Tensor o, Tensor lse, "
+                       "bool causal=False, float? softmax_scale=None, Tensor? cu_seqlens_q=None, "
+                       "Tensor? cu_seqlens_k=None, int? max_seqlen_q=None, int? max_seqlen_k=None) "
+                       "-> (Tensor, Tensor, Tensor)", _flash_attn_bwd, _flash_attn_bwd_meta),
     "fused_moe": ("fused_moe(Tensor x, Tensor w1, Tensor w2, Tensor topk_weights, Tensor topk_ids) -> Tensor",
                   ops.fused_moe, lambda x, *a: x.new_empty(x.shape, dtype=torch.float32)),
 }
@@ -211,11 +227,10 @@ OPS = {
 
 class FlashAttention(torch.autograd.Function):
     """O = softmax(softmax_scale Q K^T) V with its gradient, for autograd: the forward is
-    hipasm.ops.flash_attn_fwd (which keeps the LSE); the backward (dQ, dK, dV; GQA: dK and dV summed
-    over the query heads of a KV head) runs in torch's own ops, in f32, from the saved Q, K, V, O
-    and LSE, as flash attention's backward computes it (P = exp(S - LSE), dS = P (dP - rowsum(dO O))),
-    until the library has a backward kernel. Dense layout only: q [batch, seqlen_q, num_heads,
-    head_dim], k and v [batch, seqlen_k, num_kv_heads, head_dim]; causal masks bottom-right."""
+    hipasm.ops.flash_attn_fwd (which keeps the LSE), the backward hipasm.ops.flash_attn_bwd (dQ,
+    dK, dV; GQA: dK and dV summed over the query heads of a KV head; dQ accumulated in f32).
+    Dense layout: q [batch, seqlen_q, num_heads, head_dim], k and v [batch, seqlen_k,
+    num_kv_heads, head_dim]; causal masks bottom-right."""
 
     @staticmethod
     def forward(ctx, q, k, v, causal=False, softmax_scale=None):
@@ -228,28 +243,8 @@ class FlashAttention(torch.autograd.Function):
     @staticmethod
     def backward(ctx, do):
         q, k, v, o, lse = ctx.saved_tensors
-        b, sq, h, d = q.shape
-        sk, hk = k.shape[1], k.shape[2]
-        g = h // hk
-        qf = q.float().transpose(1, 2)                                  # [b, h, sq, d]
-        kf = k.float().transpose(1, 2).repeat_interleave(g, dim=1)       # [b, h, sk, d]
-        vf = v.float().transpose(1, 2).repeat_interleave(g, dim=1)
-        of, dof = o.float().transpose(1, 2), do.float().transpose(1, 2)
-        s = (qf @ kf.transpose(-1, -2)) * ctx.scale
-        if ctx.causal:  # key j is seen by query i when j <= i + sk - sq
-            i = torch.arange(sq, device=q.device).unsqueeze(1)
-            j = torch.arange(sk, device=q.device).unsqueeze(0)
-            s = s.masked_fill(j > i + (sk - sq), float("-inf"))
-        # (a row that sees no key has LSE -inf and O = 0: its P is 0, not exp(-inf + inf))
-        p = torch.nan_to_num(torch.exp(s - lse.float().unsqueeze(-1)), nan=0.0)
-        dv = p.transpose(-1, -2) @ dof
-        ds = p * (dof @ vf.transpose(-1, -2) - (dof * of).sum(-1, keepdim=True))
-        dq = (ds @ kf) * ctx.scale
-        dk = (ds.transpose(-1, -2) @ qf) * ctx.scale
-        dk = dk.reshape(b, hk, g, sk, d).sum(2)
-        dv = dv.reshape(b, hk, g, sk, d).sum(2)
-        return (dq.transpose(1, 2).to(q.dtype), dk.transpose(1, 2).to(k.dtype), dv.transpose(1, 2).to(v.dtype),
-                None, None)
+        dq, dk, dv = ops.flash_attn_bwd(do.to(q.dtype), q, k, v, o, lse, causal=ctx.causal, softmax_scale=ctx.scale)
+        return dq, dk, dv, None, None
 
 
 def flash_attn(q, k, v, causal=False, softmax_scale=None):

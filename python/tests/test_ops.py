@@ -242,6 +242,86 @@ def test_flash_attn_fwd_errors(sim):
         hipasm.ops.flash_attn_fwd(q, q, q, cu_seqlens_q=np.array([0, 4], np.int32))
 
 
+def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
+    """f64 gradients (dq, dk, dv) of attn_reference's attention of packed sequences, written from
+    its math: P = softmax(S), dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dP P)), dQ = scale dS K,
+    dK = scale dS^T Q (summed over the query heads of a KV head)."""
+    qf, kf, vf, dof = (bf16_float(a).astype(np.float64) for a in (q, k, v, do))
+    hq, hkv = q.shape[1], k.shape[1]
+    dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    for b in range(len(cq) - 1):
+        sq, sk = cq[b + 1] - cq[b], ck[b + 1] - ck[b]
+        qs, ks = slice(cq[b], cq[b + 1]), slice(ck[b], ck[b + 1])
+        for h in range(hq):
+            g = h // (hq // hkv)
+            s = scale * qf[qs, h] @ kf[ks, g].T
+            if causal:
+                s = np.where(np.arange(sk)[None, :] > np.arange(sq)[:, None] + (sk - sq), -np.inf, s)
+            m = s.max(axis=1, initial=-np.inf, keepdims=True)
+            p = np.where(np.isfinite(m), np.exp(s - np.where(np.isfinite(m), m, 0)), 0)
+            p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-300)
+            dp = dof[qs, h] @ vf[ks, g].T
+            ds = p * (dp - (dp * p).sum(axis=1, keepdims=True))
+            dv[ks, g] += p.T @ dof[qs, h]
+            dq[qs, h] = scale * ds @ kf[ks, g]
+            dk[ks, g] += scale * ds.T @ qf[qs, h]
+    return dq, dk, dv
+
+
+def close_grad(name, got_bits, ref):
+    # bf16 inputs and O (rowsum(dO O) from the forward's bf16 O), f32 products, bf16 results
+    err = np.abs(bf16_float(got_bits).astype(np.float64) - ref).max()
+    assert err <= 2e-2 * np.abs(ref).max() + 1e-3, f"{name}: max |grad - reference| {err}"
+
+
+@pytest.mark.parametrize("causal,d", [(False, 64), (True, 128)])
+def test_flash_attn_bwd_dense_numpy(sim, causal, d):
+    batch, sq, sk, hq, hkv = 2, 40, 50, 4, 2  # GQA, sequences off the 32-query and 128-key tiles
+    q = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    k = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    v = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    do = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=causal, return_lse=True)
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal)
+    assert dq.shape == q.shape and dk.shape == k.shape and dv.shape == v.shape and dq.dtype == np.uint16
+    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
+    refs = attn_bwd_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d),
+                              do.reshape(-1, hq, d), cq, ck, causal, d ** -0.5)
+    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
+        close_grad(name, got.reshape(ref.shape), ref)
+
+
+def test_flash_attn_bwd_varlen_numpy(sim):
+    hq, hkv, d = 2, 1, 64  # MQA; an empty sequence, a one-token one, rows that see no key (causal)
+    cq, ck = np.array([0, 5, 5, 45, 46], np.int32), np.array([0, 30, 31, 34, 35], np.int32)
+    q = bf16_bits(rng.standard_normal((cq[-1], hq, d)))
+    k = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    v = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    do = bf16_bits(rng.standard_normal((cq[-1], hq, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=True, softmax_scale=0.2, cu_seqlens_q=cq, cu_seqlens_k=ck,
+                                       return_lse=True)
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=True, softmax_scale=0.2, cu_seqlens_q=cq,
+                                           cu_seqlens_k=ck)
+    refs = attn_bwd_reference(q, k, v, do, cq, ck, True, 0.2)
+    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
+        close_grad(name, got, ref)
+    assert not bf16_float(dq[5:5 + 37]).any()  # the 37 queries of sequence 2 before its 3 keys
+
+
+def test_flash_attn_bwd_errors(sim):
+    q = bf16_bits(np.ones((1, 4, 2, 64)))
+    lse = np.zeros((1, 2, 4), np.float32)
+    with pytest.raises(ValueError, match=r"flash_attn_bwd: lse shape \(2, 1, 4\), expected \(1, 2, 4\)"):
+        hipasm.ops.flash_attn_bwd(q, q, q, q, q, lse.reshape(2, 1, 4))
+    with pytest.raises(ValueError, match=r"flash_attn_bwd: do shape \(1, 3, 2, 64\), expected \[1, 4, heads"):
+        hipasm.ops.flash_attn_bwd(q[:, :3], q, q, q, q, lse)
+    with pytest.raises(TypeError, match="lse must be float32"):
+        hipasm.ops.flash_attn_bwd(q, q, q, q, q, lse.astype(np.float64))
+    q96 = bf16_bits(np.ones((1, 4, 2, 96)))
+    with pytest.raises(ValueError, match=r"flash_attn_bwd: head_dim = 96 \(q's last dimension\) must be 64 or 128"):
+        hipasm.ops.flash_attn_bwd(q96, q96, q96, q96, q96, lse)
+
+
 def moe_reference(x, w1, w2, weights, ids):
     """f64 gated-SiLU MoE and a bound of its rounding: the kernel keeps h in bf16 (2^-9 relative)
     and sums in f32."""
