@@ -148,6 +148,10 @@ TEST_CASE("gemm_fp4: A through LDS", "[kernels][gemm_fp4]") {
   // 19 over 2 groups (10 and 9: each group's second window partly past its range)
   random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 40, 65, 4608, 55);
   random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 70, 40, 4864, 56);
+  // one row of 4 waves (4 A chunks a lane over 8 rows each): tails in M and N, 9 steps (a second
+  // window)
+  random_case<fp4_configs::f4_64x128_w4_al_bs>("f4_64x128_w4_al_bs", 64, 128, 512, 59);
+  random_case<fp4_configs::f4_64x128_w4_al_bs>("f4_64x128_w4_al_bs", 100, 150, 2304, 60);
   // the scales a dword a step instead
   random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 45, 70, 1280, 57);
   random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 33, 64, 2560, 58);
