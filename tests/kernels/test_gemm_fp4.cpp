@@ -157,6 +157,16 @@ TEST_CASE("gemm_fp4: A through LDS", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 33, 64, 2560, 58);
 }
 
+TEST_CASE("gemm_fp4: A and B through LDS (ab_lds)", "[kernels][gemm_fp4]") {
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 128, 128, 512, 71);   // one tile, two steps
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 130, 200, 768, 72);   // tails, an odd step count
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 3, 5, 256, 73);       // one step, tiny
+  // 18 steps: three scale windows (the last partly past K), the one LDS window stored twice
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 70, 150, 4608, 74);
+  random_case<fp4_configs::f4_256x256_ab>("f4_256x256_ab", 256, 256, 512, 75);
+  random_case<fp4_configs::f4_256x256_ab>("f4_256x256_ab", 300, 270, 2304, 76);  // tails, 9 steps
+}
+
 TEST_CASE("gemm_fp4: K split over wave groups", "[kernels][gemm_fp4]") {
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 64, 32, 768, 11);   // a step each
   random_case<fp4_configs::f4_64x32_k3>("f4_64x32_k3", 70, 45, 1024, 12);  // 2, 1, 1 steps

@@ -26,6 +26,9 @@ inline constexpr gemm_fp4_config f4_128x128_al_bs{.bm = 128, .bn = 128, .wm = 2,
 // one wave row of 4 waves of 64x32: each B fragment loaded once a workgroup (2 x 2 waves load
 // each twice)
 inline constexpr gemm_fp4_config f4_64x128_w4_al_bs{.bm = 64, .bn = 128, .wm = 1, .wn = 4, .b_shuffled = true, .a_lds = true};
+// A and B through LDS, accumulators in AGPRs (ab_lds): 2 x 2 waves of 128x128 or 64x64
+inline constexpr gemm_fp4_config f4_256x256_ab{.bm = 256, .bn = 256, .wm = 2, .wn = 2, .ab_lds = true};
+inline constexpr gemm_fp4_config f4_128x128_ab{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true};
 // A's scales a dword a step (no LDS windows)
 inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
 inline constexpr gemm_fp4_config f4_32x128_al_nw{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};

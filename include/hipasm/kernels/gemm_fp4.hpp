@@ -37,6 +37,18 @@
 // row), and after a barrier each wave reads its fragments there; with scale_windows A's scales
 // come by windows of 8 steps through LDS as well (loaded a window ahead; a step reads its
 // dwords there), else a scattered dword a step like B's.
+// ab_lds (the large-M tile, e.g. 256x256 of 2 x 2 waves of 128x128): A and B row-major both
+// through LDS, each load used once a workgroup (the CU's address path, 4 cycles a 128-byte line,
+// bounds the direct loads: a 256x256 step's 512 lines take as long as its 256 MFMAs on 4
+// SIMDs). Lane q loads 16-byte chunk q % 8 of rows q / 8 + 8 W u of a step's tiles into VGPRs
+// one step ahead; they go to one of two LDS buffers (chunks XOR-swizzled by row % 8) while the
+// other is read. The scales come by windows of 8 steps (a row's 64 bytes, loaded a window
+// ahead) into one LDS window per operand, stored at a window's first step between two barriers;
+// each step reads its scale dwords there (8-byte chunks swizzled by (row / 4) % 8: a read's 64
+// lanes hit 64 banks). A step: its scales and slice 0 read, then the 4 slices' MFMAs (slice s:
+// the 64-k MFMA s of every block, its fragments 16 bytes a lane and block) each with the next
+// slice's reads; among slice 1's the next tile's stores into the other buffer, among slice 2's
+// the loads of the tile after; a barrier. Accumulators in AGPRs (up to 256: one wave a SIMD).
 // wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...;
 // a_lds: a contiguous range of ceil(steps / wk), every group the same count of loop trips),
 // their sums added through LDS at the end by group 0, which stores C: more loads in flight a
@@ -61,6 +73,8 @@ struct gemm_fp4_config {
   bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
   bool a_lds = false;         // A's tile through LDS (row-wise loads: 8 lines a dwordx4), two stages
   bool scale_windows = true;  // a_lds: A's scales by windows of 8 steps through LDS (else a dword a step)
+  bool ab_lds = false;        // the large-M tile: A and B (row-major) through two LDS buffers, both
+                              // scales by windows, accumulators in AGPRs (see "ab_lds" above)
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -73,8 +87,30 @@ namespace detail {
 inline constexpr std::string_view gemm_fp4_mfma = "v_mfma_scale_f32_32x32x64_f8f6f4";
 constexpr bool gemm_fp4_target_ok() { return find_mfma_atom(gemm_fp4_mfma) != nullptr; }
 
+// ab_lds: LDS bytes (two buffers of the A and B tiles, one scale window of each) and a lane's
+// 16-byte tile chunks of A and B a step (= its 8-byte window chunks)
+constexpr uint32_t gemm_fp4_ab_lds_bytes(const gemm_fp4_config& c) { return 320 * (c.bm + c.bn); }
+
 constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
   if (c.wm == 0 || c.wn == 0 || c.wk == 0 || c.wm * c.wn * c.wk > 16) return "gemm_fp4: 1 to 16 waves (wm * wn * wk)";
+  if (c.ab_lds) {
+    if (c.wk != 1 || c.stages != 2 || c.b_shuffled || c.a_lds)
+      return "gemm_fp4: ab_lds takes wk = 1, two stages, B row-major (no b_shuffled) and no a_lds (it stages A and B itself)";
+    if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
+      return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
+    const uint32_t w = c.wm * c.wn, t = 64 * w, tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
+    if (w % 4 != 0) return "gemm_fp4: ab_lds takes a multiple of 4 waves (the scale windows' swizzle)";
+    if ((c.bm * 8) % t != 0 || (c.bn * 8) % t != 0)
+      return "gemm_fp4: ab_lds: the A and B tiles' 16-byte chunks (bm * 8, bn * 8) must be whole steps of the workgroup's lanes";
+    if (gemm_fp4_ab_lds_bytes(c) > active_target::desc.lds_bytes)
+      return "gemm_fp4: ab_lds: two buffers of the A and B tiles and their scale windows (320 (bm + bn) bytes) exceed the target's LDS";
+    if (tm * tn * 16 > 256) return "gemm_fp4: ab_lds: a wave's accumulators exceed 256 AGPRs";
+    const uint32_t q = (c.bm + c.bn) * 8 / t;  // tile chunks a lane (and window chunks)
+    if (9 * (tm + tn) + 8 * q + 24 > 256)  // (two fragment sets, staging, window chunks, offsets)
+      return "gemm_fp4: ab_lds: a wave's fragments, staging and window chunks exceed 256 VGPRs: more waves or a smaller tile";
+    if (2 * q > 63) return "gemm_fp4: ab_lds: a step's loads and a window's exceed vmcnt's 63";
+    return nullptr;
+  }
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
@@ -97,6 +133,260 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
 
 }  // namespace detail
 
+namespace detail {
+// The ab_lds tile (header comment): W = wm x wn waves, each a (bm / wm) x (bn / wn) block of
+// 32x32 MFMA blocks with its accumulators in AGPRs.
+template <gemm_fp4_config C>
+constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
+                               arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
+                               arg<unsigned> K) {
+  constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
+  constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
+  static_assert(AT.a_k(fp4).shift == 5 && AT.a_row().mask == 31 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
+  constexpr uint32_t W = C.wm * C.wn, T = 64 * W, WTM = C.bm / C.wm, WTN = C.bn / C.wn;
+  constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
+  // a lane's 16-byte tile chunks of A and B a step, and 8-byte window chunks (the same counts:
+  // a row's step is 8 chunks of 16 bytes, its window 8 chunks of 8)
+  constexpr int AQ = static_cast<int>(C.bm * 8 / T), BQ = static_cast<int>(C.bn * 8 / T);
+  constexpr uint32_t RS = T / 8;  // rows one chunk index u of all lanes covers
+
+  auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
+       sb_bytes = J.sgpr<u32>();
+  a_bytes = M * (K >> 1);
+  b_bytes = N * (K >> 1);
+  sa_bytes = M * (K >> 5);
+  sb_bytes = N * (K >> 5);
+  c_bytes = (M * N) << 1;
+  auto A = make_buffer(J, a_ptr, a_bytes);
+  auto B = make_buffer(J, b_ptr, b_bytes);
+  auto SA = make_buffer(J, sa_ptr, sa_bytes);
+  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  auto Cb = make_buffer(J, c_ptr, c_bytes);
+
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  auto wmn = J.sgpr<u32>();
+  J.v_readfirstlane_b32(wmn, wave);
+  auto tm0 = J.sgpr<u32>(), tn0 = J.sgpr<u32>(), wr0 = J.sgpr<u32>(), wc0 = J.sgpr<u32>();
+  tm0 = J.workgroup_id_y() * C.bm;  // the tile's first row of A and of B
+  tn0 = J.workgroup_id_x() * C.bn;
+  wr0 = (wmn % C.wm) * WTM;  // the wave's first row of the A and B tiles
+  wc0 = (wmn / C.wm) * WTN;
+  auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>(), k_steps = J.sgpr<u32>();
+  half_k = K >> 1;
+  k32 = K >> 5;
+  k_steps = K >> 8;
+
+  // LDS: two buffers of each tile (rows of 128 bytes, 16-byte chunk c of row r at chunk c ^ (r % 8):
+  // the 8 rows of a fragment read's phase hit distinct banks), one scale window of each (rows of
+  // 64 bytes, step i's 8 bytes of row r at chunk i ^ ((r / 4) % 8): the 32 rows x 2 dwords of a
+  // scale read hit 64 distinct banks). Bases above 64 KiB go in the address registers (a DS
+  // offset is 16 bits).
+  constexpr uint32_t ABUF = C.bm * 128, BBUF = C.bn * 128;
+  const uint32_t a_lds = J.lds_bytes(2 * ABUF, 16).offset, b_lds = J.lds_bytes(2 * BBUF, 16).offset;
+  const uint32_t aw_lds = J.lds_bytes(C.bm * 64, 16).offset, bw_lds = J.lds_bytes(C.bn * 64, 16).offset;
+
+  // Loads: lane q takes chunk q % 8 of rows q / 8 + RS u (u < AQ, BQ) of a step's tile, and of a
+  // window (8 steps: the step q % 8) the 8 scale bytes of the same rows.
+  auto qr = J.vgpr<u32>(), qc = J.vgpr<u32>();
+  qr = tid >> 3;
+  qc = tid & 7u;
+  auto ag_off = J.vgpr<u32>(AQ), bg_off = J.vgpr<u32>(BQ), aw_off = J.vgpr<u32>(AQ), bw_off = J.vgpr<u32>(BQ);
+  for (int u = 0; u < AQ; ++u) {
+    auto r = J.vgpr<u32>();
+    r = qr + (tm0 + RS * static_cast<uint32_t>(u));
+    ag_off[u] = r * half_k + (qc << 4);
+    aw_off[u] = r * k32 + (qc << 3);
+  }
+  for (int u = 0; u < BQ; ++u) {
+    auto r = J.vgpr<u32>();
+    r = qr + (tn0 + RS * static_cast<uint32_t>(u));
+    bg_off[u] = r * half_k + (qc << 4);
+    bw_off[u] = r * k32 + (qc << 3);
+  }
+  // their LDS places (RS u is a multiple of 32: the same swizzle for every u)
+  auto at_st = J.vgpr<u32>(), bt_st = J.vgpr<u32>(), aw_st = J.vgpr<u32>(), bw_st = J.vgpr<u32>();
+  {
+    auto x = J.vgpr<u32>(), y = J.vgpr<u32>();
+    x = ((qc ^ (qr & 7u)) << 4) + (qr << 7);
+    at_st = x + a_lds;
+    bt_st = x + b_lds;
+    y = ((qc ^ ((qr >> 2) & 7u)) << 3) + (qr << 6);
+    aw_st = y + aw_lds;
+    bw_st = y + bw_lds;
+  }
+  // Reads: lane (r, g) = (l % 32, l / 32), of slice s (MFMA s of a step) chunk 4 g + s of row
+  // 32 i + r of the wave's rows (block i); its scale dword g of the step's 8 bytes of that row
+  auto ar = J.vgpr<u32>(4), br = J.vgpr<u32>(4), as_rd = J.vgpr<u32>(), bs_rd = J.vgpr<u32>(), sw = J.vgpr<u32>();
+  {
+    auto r = J.vgpr<u32>(), g = J.vgpr<u32>(), ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
+    r = lane & 31u;
+    g = lane >> 5;
+    ra = r + wr0;
+    rb = r + wc0;
+    for (uint32_t s = 0; s < 4; ++s) {
+      auto ch = J.vgpr<u32>();
+      ch = (((g << 2) + s) ^ (r & 7u)) << 4;
+      ar[s] = (ra << 7) + ch + a_lds;
+      br[s] = (rb << 7) + ch + b_lds;
+    }
+    as_rd = (ra << 6) + (g << 2) + aw_lds;
+    bs_rd = (rb << 6) + (g << 2) + bw_lds;
+    sw = (r >> 2) & 7u;
+  }
+
+  auto stg = J.vgpr<u32>(AQ + BQ, 4);       // a step's tile chunks
+  auto wst = J.vgpr<u32>(AQ + BQ, 2);       // a window's chunks
+  auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);  // a slice's fragments, two sets
+  auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
+  auto acc = J.agpr<f32>(TM * TN, 16);
+  auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
+
+  // the loads of step t_load's tiles (past K: an offset past the V#s, zeros)
+  auto issue_tile = [&] {
+    kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
+    for (int u = 0; u < AQ; ++u) A.load(stg[u], at(ag_off[u]) + at(kofs));
+    for (int u = 0; u < BQ; ++u) B.load(stg[AQ + u], at(bg_off[u]) + at(kofs));
+    t_load = t_load + 1u;
+  };
+  auto store_tile = [&](int buf) {
+    for (int u = 0; u < AQ; ++u)
+      J.ds_write_b128(at_st, stg[u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
+    for (int u = 0; u < BQ; ++u)
+      J.ds_write_b128(bt_st, stg[AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
+  };
+  // the window of steps [start, start + 8) (steps from k_steps on: zeros)
+  auto load_window = [&](const gpr<u32>& start) {
+    auto tv = J.vgpr<u32>(), off = J.vgpr<u32>(), so = J.sgpr<u32>();
+    tv = qc + start;
+    so = start << 3;
+    for (int u = 0; u < AQ; ++u) {
+      off = select(tv >= k_steps, 0x80000000u, gpr<u32>(aw_off[u] + so));
+      SA.load(wst[u], at(off));
+    }
+    for (int u = 0; u < BQ; ++u) {
+      off = select(tv >= k_steps, 0x80000000u, gpr<u32>(bw_off[u] + so));
+      SB.load(wst[AQ + u], at(off));
+    }
+  };
+  auto store_window = [&] {
+    for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
+    for (int u = 0; u < BQ; ++u) J.ds_write_b64(bw_st, wst[AQ + u], {.offset = static_cast<int32_t>(RS * 64 * u)});
+  };
+  // step t's scale dwords (its window's step t % 8)
+  auto read_scales = [&](const gpr<u32>& t) {
+    auto x = J.vgpr<u32>(), ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
+    x = ((sw ^ (t & 7u)) << 3);
+    ra = as_rd + x;
+    rb = bs_rd + x;
+    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
+  };
+  auto read_slice = [&](int buf, int s) {
+    const int set = s % 2;
+    for (int i = 0; i < TM; ++i)
+      J.ds_read_b128(fa[set * TM + i], ar[s], {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
+    for (int j = 0; j < TN; ++j)
+      J.ds_read_b128(fb[set * TN + j], br[s], {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
+  };
+  auto mfma_slice = [&](int s) {
+    const int set = s % 2;
+    modifiers m;
+    m.cbsz = fp4;
+    m.blgp = fp4;
+    m.op_sel = static_cast<uint8_t>((s & 1) * 3);  // scale byte s of both scale VGPRs
+    if (s > 1) m.op_sel_hi = 3;
+    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
+        mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[i], sbv[j], m);
+  };
+
+  // Prologue: window 0 and tile 0 into LDS, tile 1 loading; the next window loads at the end
+  // of each window's first step.
+  auto t_cur = J.sgpr<u32>();
+  t_load = 0u;
+  t_cur = 0u;
+  load_window(t_load);
+  issue_tile();
+  acc.fill(0.0f);
+  J.s_waitcnt(vmcnt(0));
+  store_window();
+  store_tile(0);
+  J.s_waitcnt(lgkmcnt(0));  // (stg is loaded again)
+  issue_tile();
+  J.s_barrier();
+  // Step t on buffer p: (a window's first step but the first: the window loaded 8 steps ago into
+  // LDS, a barrier) the scales and slice 0 read; the MFMAs of slice s with the reads of slice
+  // s + 1; among slice 1's the wait for tile t + 1's loads and its stores into buffer 1 - p
+  // (read last in step t - 1, before its barrier), among slice 2's the loads of tile t + 2; a
+  // window's first step loads the next window; a barrier.
+  auto step = [&](int p) {
+    J.If(gpr<u32>(t_cur & 7u) == 0u && t_cur != 0u, [&] {
+      // (the window's loads returned steps ago; the wait says so to the verifier, which cannot
+      // tell two window steps 8 apart, and waits for tile t + 1's loads early)
+      J.s_waitcnt(vmcnt(0));
+      store_window();
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+    });
+    read_scales(t_cur);
+    read_slice(p, 0);
+    for (int s = 0; s < 4; ++s) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(s); },
+                 [&] {
+                   if (s == 1) {
+                     J.s_waitcnt(vmcnt(0));
+                     store_tile(1 - p);
+                   }
+                   if (s == 2) issue_tile();
+                   if (s < 3) read_slice(p, s + 1);
+                 });
+    }
+    J.If(gpr<u32>(t_cur & 7u) == 0u, [&] { load_window(gpr<u32>(t_cur + 8u)); });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    t_cur = t_cur + 1u;
+  };
+  J.While([&] { return t_cur < k_steps; }, [&] {
+    step(0);
+    step(1);
+  });
+  J.s_waitcnt(vmcnt(0));
+
+  // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+  // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
+  constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
+  static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+  auto crow = J.vgpr<u32>();
+  crow = (tm0 + wr0) + ((lane >> CR.shift) * CR.stride);
+  auto c_off = J.vgpr<u32>(TN);
+  auto n_bytes = J.sgpr<u32>();
+  n_bytes = N << 1;
+  for (int j = 0; j < TN; ++j) {
+    auto col = J.vgpr<u32>();
+    col = (lane & CC.mask) + (tn0 + wc0 + 32u * static_cast<uint32_t>(j));
+    c_off[j] = crow * n_bytes + (col << 1);
+    J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
+  }
+  auto srow = J.sgpr<u32>(2);
+  auto x = J.vgpr<f32>(2);
+  for (int i = 0; i < TM; ++i)
+    for (int r = 0; r < 16; r += 2) {
+      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
+      for (int j = 0; j < TN; ++j) {
+        J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+        J.v_accvgpr_read_b32(x[1], acc[i * TN + j][r + 1]);
+        auto h = cvt_bf16x2(x[0], x[1]);
+        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+      }
+    }
+}
+}  // namespace detail
+
 template <gemm_fp4_config C>
 constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
                                arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
@@ -105,6 +395,7 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                 std::string_view(detail::gemm_fp4_config_error(C) ? detail::gemm_fp4_config_error(C) : ""));
   // (the macro's line reports a bad configuration or target first; the rest is not built)
   if constexpr (!detail::gemm_fp4_target_ok() || detail::gemm_fp4_config_error(C) != nullptr) return;
+  else if constexpr (C.ab_lds) detail::gemm_fp4_ab_lds<C>(J, c_ptr, a_ptr, b_ptr, sa_ptr, sb_ptr, M, N, K);
   else {
   constexpr const mfma_atom& AT = mfma_atom_of(detail::gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
