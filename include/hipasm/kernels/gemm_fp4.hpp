@@ -193,18 +193,22 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto qr = J.vgpr<u32>(), qc = J.vgpr<u32>();
   qr = tid >> 3;
   qc = tid & 7u;
-  auto ag_off = J.vgpr<u32>(AQ), bg_off = J.vgpr<u32>(BQ), aw_off = J.vgpr<u32>(AQ), bw_off = J.vgpr<u32>(BQ);
-  for (int u = 0; u < AQ; ++u) {
+  // (the row of chunk u is RS u rows further: an SGPR term a u, shared by A and B)
+  constexpr int QM = AQ > BQ ? AQ : BQ;
+  auto a_g = J.vgpr<u32>(), b_g = J.vgpr<u32>(), a_w = J.vgpr<u32>(), b_w = J.vgpr<u32>();
+  {
     auto r = J.vgpr<u32>();
-    r = qr + (tm0 + RS * static_cast<uint32_t>(u));
-    ag_off[u] = r * half_k + (qc << 4);
-    aw_off[u] = r * k32 + (qc << 3);
+    r = qr + tm0;
+    a_g = r * half_k + (qc << 4);
+    a_w = r * k32 + (qc << 3);
+    r = qr + tn0;
+    b_g = r * half_k + (qc << 4);
+    b_w = r * k32 + (qc << 3);
   }
-  for (int u = 0; u < BQ; ++u) {
-    auto r = J.vgpr<u32>();
-    r = qr + (tn0 + RS * static_cast<uint32_t>(u));
-    bg_off[u] = r * half_k + (qc << 4);
-    bw_off[u] = r * k32 + (qc << 3);
+  auto g_row = J.sgpr<u32>(QM), w_row = J.sgpr<u32>(QM), g_u = J.sgpr<u32>(QM);
+  for (int u = 0; u < QM; ++u) {
+    g_row[u] = half_k * (RS * static_cast<uint32_t>(u));
+    w_row[u] = k32 * (RS * static_cast<uint32_t>(u));
   }
   // their LDS places (RS u is a multiple of 32: the same swizzle for every u)
   auto at_st = J.vgpr<u32>(), bt_st = J.vgpr<u32>(), aw_st = J.vgpr<u32>(), bw_st = J.vgpr<u32>();
@@ -237,39 +241,39 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     sw = (r >> 2) & 7u;
   }
 
-  auto stg = J.vgpr<u32>(AQ + BQ, 4);       // a step's tile chunks
+  auto stg = J.vgpr<u32>(2 * (AQ + BQ), 4);  // two steps' tile chunks (two sets)
   auto wst = J.vgpr<u32>(AQ + BQ, 2);       // a window's chunks
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);  // a slice's fragments, two sets
   auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
   auto acc = J.agpr<f32>(TM * TN, 16);
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
 
-  // the loads of step t_load's tiles (past K: an offset past the V#s, zeros)
-  auto issue_tile = [&] {
+  // the loads of step t_load's tiles into staging set `set` (past K: an offset past the V#s, zeros)
+  auto issue_tile = [&](int set) {
+    const int o = set * (AQ + BQ);
     kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
-    for (int u = 0; u < AQ; ++u) A.load(stg[u], at(ag_off[u]) + at(kofs));
-    for (int u = 0; u < BQ; ++u) B.load(stg[AQ + u], at(bg_off[u]) + at(kofs));
+    for (int u = 0; u < QM; ++u) g_u[u] = g_row[u] + kofs;
+    for (int u = 0; u < AQ; ++u) A.load(stg[o + u], at(a_g) + at(g_u[u]));
+    for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(b_g) + at(g_u[u]));
     t_load = t_load + 1u;
   };
-  auto store_tile = [&](int buf) {
+  auto store_tile = [&](int set, int buf) {
+    const int o = set * (AQ + BQ);
     for (int u = 0; u < AQ; ++u)
-      J.ds_write_b128(at_st, stg[u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
+      J.ds_write_b128(at_st, stg[o + u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
     for (int u = 0; u < BQ; ++u)
-      J.ds_write_b128(bt_st, stg[AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
+      J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
   };
   // the window of steps [start, start + 8) (steps from k_steps on: zeros)
   auto load_window = [&](const gpr<u32>& start) {
     auto tv = J.vgpr<u32>(), off = J.vgpr<u32>(), so = J.sgpr<u32>();
     tv = qc + start;
     so = start << 3;
-    for (int u = 0; u < AQ; ++u) {
-      off = select(tv >= k_steps, 0x80000000u, gpr<u32>(aw_off[u] + so));
-      SA.load(wst[u], at(off));
-    }
-    for (int u = 0; u < BQ; ++u) {
-      off = select(tv >= k_steps, 0x80000000u, gpr<u32>(bw_off[u] + so));
-      SB.load(wst[AQ + u], at(off));
-    }
+    // (past k_steps: 2^31 plus a row term, still past the V#)
+    off = select(tv >= k_steps, 0x80000000u, gpr<u32>(a_w + so));
+    for (int u = 0; u < AQ; ++u) SA.load(wst[u], at(off) + at(w_row[u]));
+    off = select(tv >= k_steps, 0x80000000u, gpr<u32>(b_w + so));
+    for (int u = 0; u < BQ; ++u) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
   };
   auto store_window = [&] {
     for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
@@ -303,30 +307,31 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
         mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[i], sbv[j], m);
   };
 
-  // Prologue: window 0 and tile 0 into LDS, tile 1 loading; the next window loads at the end
-  // of each window's first step.
+  // Prologue: window 0 and tile 0 into LDS, tiles 1 and 2 loading into staging sets 1 and 0.
   auto t_cur = J.sgpr<u32>();
   t_load = 0u;
   t_cur = 0u;
   load_window(t_load);
-  issue_tile();
+  issue_tile(0);
   acc.fill(0.0f);
   J.s_waitcnt(vmcnt(0));
   store_window();
-  store_tile(0);
-  J.s_waitcnt(lgkmcnt(0));  // (stg is loaded again)
-  issue_tile();
+  store_tile(0, 0);
+  issue_tile(1);
+  J.s_waitcnt(lgkmcnt(0));  // (set 0 and the window chunks are loaded again)
+  issue_tile(0);
   J.s_barrier();
-  // Step t on buffer p: (a window's first step but the first: the window loaded 8 steps ago into
-  // LDS, a barrier) the scales and slice 0 read; the MFMAs of slice s with the reads of slice
-  // s + 1; among slice 1's the wait for tile t + 1's loads and its stores into buffer 1 - p
-  // (read last in step t - 1, before its barrier), among slice 2's the loads of tile t + 2; a
-  // window's first step loads the next window; a barrier.
+  // Step t on buffer p (tile t + 1 in staging set 1 - p, tile t + 2 in set p): (a window's first
+  // step but the first: the window loaded 8 steps ago into LDS, a barrier) the scales and slice
+  // 0 read; the MFMAs of slice s with the reads of slice s + 1; among slice 0's the wait for
+  // tile t + 1 and its stores into buffer 1 - p (read last in step t - 1, before its barrier);
+  // a window's first step then loads the next window; among slice 1's the loads of tile t + 3
+  // into set 1 - p; a barrier.
+  constexpr int TL = AQ + BQ;  // a tile's loads
   auto step = [&](int p) {
     J.If(gpr<u32>(t_cur & 7u) == 0u && t_cur != 0u, [&] {
-      // (the window's loads returned steps ago; the wait says so to the verifier, which cannot
-      // tell two window steps 8 apart, and waits for tile t + 1's loads early)
-      J.s_waitcnt(vmcnt(0));
+      // (the window's loads were followed by a tile's at least: TL younger loads)
+      J.s_waitcnt(vmcnt(TL));
       store_window();
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
@@ -335,17 +340,17 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     read_slice(p, 0);
     for (int s = 0; s < 4; ++s) {
       J.s_waitcnt(lgkmcnt(0));
+      if (s == 1) J.If(gpr<u32>(t_cur & 7u) == 0u, [&] { load_window(gpr<u32>(t_cur + 8u)); });
       interleave(J, [&] { mfma_slice(s); },
                  [&] {
-                   if (s == 1) {
-                     J.s_waitcnt(vmcnt(0));
-                     store_tile(1 - p);
+                   if (s == 0) {
+                     J.s_waitcnt(vmcnt(TL));
+                     store_tile(1 - p, 1 - p);
                    }
-                   if (s == 2) issue_tile();
+                   if (s == 1) issue_tile(1 - p);
                    if (s < 3) read_slice(p, s + 1);
                  });
     }
-    J.If(gpr<u32>(t_cur & 7u) == 0u, [&] { load_window(gpr<u32>(t_cur + 8u)); });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     t_cur = t_cur + 1u;
