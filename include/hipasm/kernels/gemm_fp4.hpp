@@ -59,6 +59,7 @@
 
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+#include "gemm_common.hpp"
 
 namespace hipasm::kernels {
 
@@ -170,8 +171,16 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto wmn = J.sgpr<u32>();
   J.v_readfirstlane_b32(wmn, wave);
   auto tm0 = J.sgpr<u32>(), tn0 = J.sgpr<u32>(), wr0 = J.sgpr<u32>(), wc0 = J.sgpr<u32>();
-  tm0 = J.workgroup_id_y() * C.bm;  // the tile's first row of A and of B
-  tn0 = J.workgroup_id_x() * C.bn;
+  {
+    // (each XCD's workgroups a compact block of tiles sharing their A and B rows in its L2:
+    // gemm_common.hpp, bands of 1024 rows of C as gemm_bf16's)
+    auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
+    gx = (N + (C.bn - 1)) / C.bn;
+    gy = (M + (C.bm - 1)) / C.bm;
+    gemm_tile_order(J, gx, gy, tx, ty, 8, C.bm >= 1024 ? 1 : 1024 / C.bm);
+    tm0 = ty * C.bm;  // the tile's first row of A and of B
+    tn0 = tx * C.bn;
+  }
   wr0 = (wmn % C.wm) * WTM;  // the wave's first row of the A and B tiles
   wc0 = (wmn / C.wm) * WTN;
   auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>(), k_steps = J.sgpr<u32>();
