@@ -194,8 +194,10 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // scale read hit 64 distinct banks). Bases above 64 KiB go in the address registers (a DS
   // offset is 16 bits).
   constexpr uint32_t ABUF = C.bm * 128, BBUF = C.bn * 128;
-  const uint32_t a_lds = J.lds_bytes(2 * ABUF, 16).offset, b_lds = J.lds_bytes(2 * BBUF, 16).offset;
-  const uint32_t aw_lds = J.lds_bytes(C.bm * 64, 16).offset, bw_lds = J.lds_bytes(C.bn * 64, 16).offset;
+  // (aligned: the addresses' low bits below come by XOR)
+  const uint32_t a_lds = J.lds_bytes(2 * ABUF, 128).offset, b_lds = J.lds_bytes(2 * BBUF, 128).offset;
+  const uint32_t aw_lds = J.lds_bytes(C.bm * 64, 64).offset, bw_lds = J.lds_bytes(C.bn * 64, 64).offset;
+  const int32_t bw_aw = static_cast<int32_t>(bw_lds - aw_lds);
 
   // Loads: lane q takes chunk q % 8 of rows q / 8 + RS u (u < AQ, BQ) of a step's tile, and of a
   // window (8 steps: the step q % 8) the 8 scale bytes of the same rows.
@@ -220,40 +222,39 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     w_row[u] = k32 * (RS * static_cast<uint32_t>(u));
   }
   // their LDS places (RS u is a multiple of 32: the same swizzle for every u)
-  auto at_st = J.vgpr<u32>(), bt_st = J.vgpr<u32>(), aw_st = J.vgpr<u32>(), bw_st = J.vgpr<u32>();
+  auto at_st = J.vgpr<u32>(), bt_st = J.vgpr<u32>(), aw_st = J.vgpr<u32>();
   {
     auto x = J.vgpr<u32>(), y = J.vgpr<u32>();
     x = ((qc ^ (qr & 7u)) << 4) + (qr << 7);
     at_st = x + a_lds;
     bt_st = x + b_lds;
     y = ((qc ^ ((qr >> 2) & 7u)) << 3) + (qr << 6);
-    aw_st = y + aw_lds;
-    bw_st = y + bw_lds;
+    aw_st = y + aw_lds;  // (B's window bw_aw bytes further)
   }
   // Reads: lane (r, g) = (l % 32, l / 32), of slice s (MFMA s of a step) chunk 4 g + s of row
-  // 32 i + r of the wave's rows (block i); its scale dword g of the step's 8 bytes of that row
-  auto ar = J.vgpr<u32>(4), br = J.vgpr<u32>(4), as_rd = J.vgpr<u32>(), bs_rd = J.vgpr<u32>(), sw = J.vgpr<u32>();
+  // 32 i + r of the wave's rows (block i); its scale dword g of the step's 8 bytes of that row.
+  // (4 g + s) ^ (r % 8) = (4 g ^ (r % 8)) ^ s (s < 4): slice s's address is slice 0's ^ 16 s;
+  // step t's scale address is the one of window step 0 ^ 8 (t % 8).
+  auto ar = J.vgpr<u32>(), br = J.vgpr<u32>(), as_rd = J.vgpr<u32>(), bs_rd = J.vgpr<u32>();
   {
     auto r = J.vgpr<u32>(), g = J.vgpr<u32>(), ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
     r = lane & 31u;
     g = lane >> 5;
     ra = r + wr0;
     rb = r + wc0;
-    for (uint32_t s = 0; s < 4; ++s) {
-      auto ch = J.vgpr<u32>();
-      ch = (((g << 2) + s) ^ (r & 7u)) << 4;
-      ar[s] = (ra << 7) + ch + a_lds;
-      br[s] = (rb << 7) + ch + b_lds;
-    }
-    as_rd = (ra << 6) + (g << 2) + aw_lds;
-    bs_rd = (rb << 6) + (g << 2) + bw_lds;
-    sw = (r >> 2) & 7u;
+    auto ch = J.vgpr<u32>(), sw = J.vgpr<u32>();
+    ch = ((g << 2) ^ (r & 7u)) << 4;
+    ar = (ra << 7) + ch + a_lds;
+    br = (rb << 7) + ch + b_lds;
+    sw = ((r >> 2) & 7u) << 3;
+    as_rd = (ra << 6) + (g << 2) + sw + aw_lds;
+    bs_rd = (rb << 6) + (g << 2) + sw + bw_lds;
   }
 
   auto stg = J.vgpr<u32>(2 * (AQ + BQ), 4);  // two steps' tile chunks (two sets)
   auto wst = J.vgpr<u32>(AQ + BQ, 2);       // a window's chunks
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);  // a slice's fragments, two sets
-  auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
+  auto sav = J.vgpr<u32>(2 * TM), sbv = J.vgpr<u32>(2 * TN);  // a step's scale dwords, two sets
   auto acc = J.agpr<f32>(TM * TN, 16);
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
 
@@ -286,37 +287,45 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   };
   auto store_window = [&] {
     for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
-    for (int u = 0; u < BQ; ++u) J.ds_write_b64(bw_st, wst[AQ + u], {.offset = static_cast<int32_t>(RS * 64 * u)});
+    for (int u = 0; u < BQ; ++u) J.ds_write_b64(aw_st, wst[AQ + u], {.offset = bw_aw + static_cast<int32_t>(RS * 64 * u)});
   };
-  // step t's scale dwords (its window's step t % 8)
-  auto read_scales = [&](const gpr<u32>& t) {
-    auto x = J.vgpr<u32>(), ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
-    x = ((sw ^ (t & 7u)) << 3);
-    ra = as_rd + x;
-    rb = bs_rd + x;
-    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
-    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
+  // step t's scale dwords (its window's step t % 8) into set `set`
+  auto read_scales = [&](const gpr<u32>& t, int set) {
+    auto x = J.sgpr<u32>();
+    auto ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
+    x = (t & 7u) << 3;
+    ra = as_rd ^ x;
+    rb = bs_rd ^ x;
+    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[set * TM + i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[set * TN + j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
   };
   auto read_slice = [&](int buf, int s) {
     const int set = s % 2;
+    auto pa = J.vgpr<u32>(), pb = J.vgpr<u32>();
+    pa = ar ^ static_cast<uint32_t>(16 * s);
+    pb = br ^ static_cast<uint32_t>(16 * s);
     for (int i = 0; i < TM; ++i)
-      J.ds_read_b128(fa[set * TM + i], ar[s], {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
+      J.ds_read_b128(fa[set * TM + i], pa, {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
     for (int j = 0; j < TN; ++j)
-      J.ds_read_b128(fb[set * TN + j], br[s], {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
+      J.ds_read_b128(fb[set * TN + j], pb, {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
   };
-  auto mfma_slice = [&](int s) {
+  // MFMAs [from, to) of slice s (in the order i, j) with the scales of set `ss`
+  auto mfma_slice = [&](int s, int ss, int from, int to) {
     const int set = s % 2;
     modifiers m;
     m.cbsz = fp4;
     m.blgp = fp4;
     m.op_sel = static_cast<uint8_t>((s & 1) * 3);  // scale byte s of both scale VGPRs
     if (s > 1) m.op_sel_hi = 3;
-    for (int i = 0; i < TM; ++i)
-      for (int j = 0; j < TN; ++j)
-        mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[i], sbv[j], m);
+    for (int q = from; q < to; ++q) {
+      const int i = q / TN, j = q % TN;
+      mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[ss * TM + i],
+               sbv[ss * TN + j], m);
+    }
   };
 
-  // Prologue: window 0 and tile 0 into LDS, tiles 1 and 2 loading into staging sets 1 and 0.
+  // Prologue: window 0 and tile 0 into LDS, tiles 1 and 2 loading into staging sets 1 and 0,
+  // step 0's scales and slice 0 read.
   auto t_cur = J.sgpr<u32>();
   t_load = 0u;
   t_cur = 0u;
@@ -330,27 +339,22 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   J.s_waitcnt(lgkmcnt(0));  // (set 0 and the window chunks are loaded again)
   issue_tile(0);
   J.s_barrier();
-  // Step t on buffer p (tile t + 1 in staging set 1 - p, tile t + 2 in set p): (a window's first
-  // step but the first: the window loaded 8 steps ago into LDS, a barrier) the scales and slice
-  // 0 read; the MFMAs of slice s with the reads of slice s + 1; among slice 0's the wait for
-  // tile t + 1 and its stores into buffer 1 - p (read last in step t - 1, before its barrier);
-  // a window's first step then loads the next window; among slice 1's the loads of tile t + 3
-  // into set 1 - p; a barrier.
+  read_scales(t_cur, 0);
+  read_slice(0, 0);
+  // Step t on buffer p (tile t + 1 in staging set 1 - p, tile t + 2 in set p; its scales (set p)
+  // and slice 0 read): the MFMAs of slice s with the reads of slice s + 1; among slice 0's the
+  // wait for tile t + 1 and its stores into buffer 1 - p (read last in step t - 1, before its
+  // barrier); a window's first step then loads the next window; among slice 1's the loads of
+  // tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (a window's last step: a barrier, every
+  // wave past its reads of the window, and the next window into LDS), a barrier, and the other
+  // half with the reads of step t + 1's scales and slice 0 (no step starts waiting for LDS).
   constexpr int TL = AQ + BQ;  // a tile's loads
+  constexpr int HALF = TM * TN / 2;
   auto step = [&](int p) {
-    J.If(gpr<u32>(t_cur & 7u) == 0u && t_cur != 0u, [&] {
-      // (the window's loads were followed by a tile's at least: TL younger loads)
-      J.s_waitcnt(vmcnt(TL));
-      store_window();
-      J.s_waitcnt(lgkmcnt(0));
-      J.s_barrier();
-    });
-    read_scales(t_cur);
-    read_slice(p, 0);
     for (int s = 0; s < 4; ++s) {
       J.s_waitcnt(lgkmcnt(0));
       if (s == 1) J.If(gpr<u32>(t_cur & 7u) == 0u, [&] { load_window(gpr<u32>(t_cur + 8u)); });
-      interleave(J, [&] { mfma_slice(s); },
+      interleave(J, [&] { mfma_slice(s, p, 0, s == 3 ? HALF : TM * TN); },
                  [&] {
                    if (s == 0) {
                      J.s_waitcnt(vmcnt(TL));
@@ -360,15 +364,27 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                    if (s < 3) read_slice(p, s + 1);
                  });
     }
+    J.If(gpr<u32>((t_cur + 1u) & 7u) == 0u, [&] {
+      // (the window's loads were followed by a tile's at least: TL younger loads)
+      J.s_barrier();
+      J.s_waitcnt(vmcnt(TL));
+      store_window();
+    });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     t_cur = t_cur + 1u;
+    interleave(J, [&] { mfma_slice(3, p, HALF, TM * TN); },
+               [&] {
+                 read_scales(t_cur, 1 - p);
+                 read_slice(1 - p, 0);
+               });
   };
   J.While([&] { return t_cur < k_steps; }, [&] {
     step(0);
     step(1);
   });
   J.s_waitcnt(vmcnt(0));
+  J.s_waitcnt(lgkmcnt(0));
 
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
