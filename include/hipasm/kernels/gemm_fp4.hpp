@@ -206,17 +206,16 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   qc = tid & 7u;
   // (the row of chunk u is RS u rows further: an SGPR term a u, shared by A and B)
   constexpr int QM = AQ > BQ ? AQ : BQ;
-  auto a_g = J.vgpr<u32>(), b_g = J.vgpr<u32>(), a_w = J.vgpr<u32>(), b_w = J.vgpr<u32>();
-  {
-    auto r = J.vgpr<u32>();
-    r = qr + tm0;
-    a_g = r * half_k + (qc << 4);
-    a_w = r * k32 + (qc << 3);
-    r = qr + tn0;
-    b_g = r * half_k + (qc << 4);
-    b_w = r * k32 + (qc << 3);
-  }
-  auto g_row = J.sgpr<u32>(QM), w_row = J.sgpr<u32>(QM), g_u = J.sgpr<u32>(QM);
+  // (the lane's part is the same for A and B; the tiles' first rows are SGPR terms)
+  auto a_g = J.vgpr<u32>(), a_w = J.vgpr<u32>();
+  a_g = qr * half_k + (qc << 4);
+  a_w = qr * k32 + (qc << 3);
+  auto ao_g = J.sgpr<u32>(), bo_g = J.sgpr<u32>(), ao_w = J.sgpr<u32>(), bo_w = J.sgpr<u32>();
+  ao_g = tm0 * half_k;
+  bo_g = tn0 * half_k;
+  ao_w = tm0 * k32;
+  bo_w = tn0 * k32;
+  auto g_row = J.sgpr<u32>(QM), w_row = J.sgpr<u32>(QM), g_u = J.sgpr<u32>(QM), gb_u = J.sgpr<u32>(QM);
   for (int u = 0; u < QM; ++u) {
     g_row[u] = half_k * (RS * static_cast<uint32_t>(u));
     w_row[u] = k32 * (RS * static_cast<uint32_t>(u));
@@ -254,7 +253,9 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto stg = J.vgpr<u32>(2 * (AQ + BQ), 4);  // two steps' tile chunks (two sets)
   auto wst = J.vgpr<u32>(AQ + BQ, 2);       // a window's chunks
   auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);  // a slice's fragments, two sets
-  auto sav = J.vgpr<u32>(2 * TM), sbv = J.vgpr<u32>(2 * TN);  // a step's scale dwords, two sets
+  // a step's scale dwords: one set (the next step's are read among the last MFMAs once these
+  // have read theirs: mfma_slice's order)
+  auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
   auto acc = J.agpr<f32>(TM * TN, 16);
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
 
@@ -262,9 +263,10 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto issue_tile = [&](int set) {
     const int o = set * (AQ + BQ);
     kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
-    for (int u = 0; u < QM; ++u) g_u[u] = g_row[u] + kofs;
-    for (int u = 0; u < AQ; ++u) A.load(stg[o + u], at(a_g) + at(g_u[u]));
-    for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(b_g) + at(g_u[u]));
+    for (int u = 0; u < AQ; ++u) g_u[u] = g_row[u] + kofs + ao_g;
+    for (int u = 0; u < BQ; ++u) gb_u[u] = g_row[u] + kofs + bo_g;
+    for (int u = 0; u < AQ; ++u) A.load(stg[o + u], at(a_g) + at(g_u[u]));  // (2^31 + terms past K: past the V#)
+    for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(a_g) + at(gb_u[u]));
     t_load = t_load + 1u;
   };
   auto store_tile = [&](int set, int buf) {
@@ -275,15 +277,31 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
       J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
   };
   // the window of steps [start, start + 8) (steps from k_steps on: zeros)
-  auto load_window = [&](const gpr<u32>& start) {
-    auto tv = J.vgpr<u32>(), off = J.vgpr<u32>(), so = J.sgpr<u32>();
-    tv = qc + start;
-    so = start << 3;
+  // The window of steps [start, start + 8) (steps from k_steps on: zeros): A's chunks u with
+  // chunk_step(u, AQ) == i and B's with chunk_step(u, BQ) == i (i < 0: all). A window's loads
+  // are spread over steps 0..6 of the 8 before it (a window in one burst held the address path
+  // for a step's worth of tile loads).
+  auto chunk_step = [](int u, int q) { return u * 7 / q; };
+  auto load_window = [&](const gpr<u32>& start, int i) {
+    auto off = J.vgpr<u32>();
+    auto so = J.sgpr<u32>(), left = J.sgpr<u32>();
+    so = (start << 3) + ao_w;
+    left = max(k_steps, start) - start;  // (the lane's step start + qc is past K when qc >= left)
     // (past k_steps: 2^31 plus a row term, still past the V#)
-    off = select(tv >= k_steps, 0x80000000u, gpr<u32>(a_w + so));
-    for (int u = 0; u < AQ; ++u) SA.load(wst[u], at(off) + at(w_row[u]));
-    off = select(tv >= k_steps, 0x80000000u, gpr<u32>(b_w + so));
-    for (int u = 0; u < BQ; ++u) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
+    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
+    for (int u = 0; u < AQ; ++u)
+      if (i < 0 || chunk_step(u, AQ) == i) SA.load(wst[u], at(off) + at(w_row[u]));
+    so = (start << 3) + bo_w;
+    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
+    for (int u = 0; u < BQ; ++u)
+      if (i < 0 || chunk_step(u, BQ) == i) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
+  };
+  // window loads in step i of 8
+  auto window_loads = [&](int i) {
+    int n = 0;
+    for (int u = 0; u < AQ; ++u) n += chunk_step(u, AQ) == i;
+    for (int u = 0; u < BQ; ++u) n += chunk_step(u, BQ) == i;
+    return n;
   };
   auto store_window = [&] {
     for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
@@ -296,31 +314,41 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     x = (t & 7u) << 3;
     ra = as_rd ^ x;
     rb = bs_rd ^ x;
-    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[set * TM + i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
-    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[set * TN + j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
+    (void)set;
+    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
+  };
+  auto read_slice_at = [&](int buf, int set, const gpr<u32>& ra, const gpr<u32>& rb) {
+    for (int i = 0; i < TM; ++i)
+      J.ds_read_b128(fa[set * TM + i], ra, {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
+    for (int j = 0; j < TN; ++j)
+      J.ds_read_b128(fb[set * TN + j], rb, {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
   };
   auto read_slice = [&](int buf, int s) {
-    const int set = s % 2;
-    auto pa = J.vgpr<u32>(), pb = J.vgpr<u32>();
-    pa = ar ^ static_cast<uint32_t>(16 * s);
-    pb = br ^ static_cast<uint32_t>(16 * s);
-    for (int i = 0; i < TM; ++i)
-      J.ds_read_b128(fa[set * TM + i], pa, {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
-    for (int j = 0; j < TN; ++j)
-      J.ds_read_b128(fb[set * TN + j], pb, {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
+    if (s == 0) {
+      read_slice_at(buf, 0, ar, br);
+    } else {
+      auto pa = J.vgpr<u32>(), pb = J.vgpr<u32>();
+      pa = ar ^ static_cast<uint32_t>(16 * s);
+      pb = br ^ static_cast<uint32_t>(16 * s);
+      read_slice_at(buf, s % 2, pa, pb);
+    }
   };
-  // MFMAs [from, to) of slice s (in the order i, j) with the scales of set `ss`
+  // MFMAs [from, to) of slice s in the order i, j; the second half of the last slice (from =
+  // TM TN / 2: its rows i >= TM / 2) in the order j, i, so that B's scale dwords free one by one
+  // for the next step's (its first MFMAs take A's rows 0.., whose dwords the first half freed)
   auto mfma_slice = [&](int s, int ss, int from, int to) {
+    (void)ss;
     const int set = s % 2;
     modifiers m;
     m.cbsz = fp4;
     m.blgp = fp4;
     m.op_sel = static_cast<uint8_t>((s & 1) * 3);  // scale byte s of both scale VGPRs
     if (s > 1) m.op_sel_hi = 3;
+    const bool j_first = s == 3 && from == TM * TN / 2 && TM % 2 == 0;
     for (int q = from; q < to; ++q) {
-      const int i = q / TN, j = q % TN;
-      mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[ss * TM + i],
-               sbv[ss * TN + j], m);
+      const int r = q - from, i = j_first ? TM / 2 + r % (TM / 2) : q / TN, j = j_first ? r / (TM / 2) : q % TN;
+      mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[i], sbv[j], m);
     }
   };
 
@@ -329,7 +357,7 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto t_cur = J.sgpr<u32>();
   t_load = 0u;
   t_cur = 0u;
-  load_window(t_load);
+  load_window(t_load, -1);
   issue_tile(0);
   acc.fill(0.0f);
   J.s_waitcnt(vmcnt(0));
@@ -341,35 +369,41 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   J.s_barrier();
   read_scales(t_cur, 0);
   read_slice(0, 0);
-  // Step t on buffer p (tile t + 1 in staging set 1 - p, tile t + 2 in set p; its scales (set p)
-  // and slice 0 read): the MFMAs of slice s with the reads of slice s + 1; among slice 0's the
-  // wait for tile t + 1 and its stores into buffer 1 - p (read last in step t - 1, before its
-  // barrier); a window's first step then loads the next window; among slice 1's the loads of
-  // tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (a window's last step: a barrier, every
+  // Step t = 8 w + i on buffer p = i % 2 (tile t + 1 in staging set 1 - p, tile t + 2 in set p;
+  // its scales (set p) and slice 0 read): the MFMAs of slice s with the reads of slice s + 1;
+  // among slice 0's the wait for tile t + 1 and its stores into buffer 1 - p (read last in step
+  // t - 1, before its barrier); among slice 1's the step's share of the next window's loads and
+  // the loads of tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (i = 7: a barrier, every
   // wave past its reads of the window, and the next window into LDS), a barrier, and the other
   // half with the reads of step t + 1's scales and slice 0 (no step starts waiting for LDS).
+  // The loop runs 8 steps a trip (a K of fewer steps ends with all-zero steps).
   constexpr int TL = AQ + BQ;  // a tile's loads
   constexpr int HALF = TM * TN / 2;
-  auto step = [&](int p) {
+  auto step = [&](int i) {
+    const int p = i % 2;
+    // (in flight after tile t + 1's loads: the previous step's window loads and tile t + 2's)
+    const int younger = TL + (i > 0 ? window_loads(i - 1) : 0);
     for (int s = 0; s < 4; ++s) {
       J.s_waitcnt(lgkmcnt(0));
-      if (s == 1) J.If(gpr<u32>(t_cur & 7u) == 0u, [&] { load_window(gpr<u32>(t_cur + 8u)); });
       interleave(J, [&] { mfma_slice(s, p, 0, s == 3 ? HALF : TM * TN); },
                  [&] {
                    if (s == 0) {
-                     J.s_waitcnt(vmcnt(TL));
+                     J.s_waitcnt(vmcnt(younger));
                      store_tile(1 - p, 1 - p);
                    }
-                   if (s == 1) issue_tile(1 - p);
+                   if (s == 1) {
+                     if (window_loads(i) > 0) load_window(gpr<u32>(t_cur + static_cast<uint32_t>(8 - i)), i);
+                     issue_tile(1 - p);
+                   }
                    if (s < 3) read_slice(p, s + 1);
                  });
     }
-    J.If(gpr<u32>((t_cur + 1u) & 7u) == 0u, [&] {
-      // (the window's loads were followed by a tile's at least: TL younger loads)
+    if (i == 7) {
+      // (after step 6's window loads: its tile's and step 7's, 2 TL younger loads)
       J.s_barrier();
-      J.s_waitcnt(vmcnt(TL));
+      J.s_waitcnt(vmcnt(2 * TL));
       store_window();
-    });
+    }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     t_cur = t_cur + 1u;
@@ -380,8 +414,7 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                });
   };
   J.While([&] { return t_cur < k_steps; }, [&] {
-    step(0);
-    step(1);
+    for (int i = 0; i < 8; ++i) step(i);
   });
   J.s_waitcnt(vmcnt(0));
   J.s_waitcnt(lgkmcnt(0));
