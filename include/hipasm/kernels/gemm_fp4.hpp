@@ -269,12 +269,15 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(a_g) + at(gb_u[u]));
     t_load = t_load + 1u;
   };
-  auto store_tile = [&](int set, int buf) {
+  // (part 0: A's chunks, 1: B's, -1: both)
+  auto store_tile = [&](int set, int buf, int part = -1) {
     const int o = set * (AQ + BQ);
-    for (int u = 0; u < AQ; ++u)
-      J.ds_write_b128(at_st, stg[o + u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
-    for (int u = 0; u < BQ; ++u)
-      J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
+    if (part != 1)
+      for (int u = 0; u < AQ; ++u)
+        J.ds_write_b128(at_st, stg[o + u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
+    if (part != 0)
+      for (int u = 0; u < BQ; ++u)
+        J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
   };
   // the window of steps [start, start + 8) (steps from k_steps on: zeros)
   // The window of steps [start, start + 8) (steps from k_steps on: zeros): A's chunks u with
@@ -352,18 +355,18 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     }
   };
 
-  // Prologue: window 0 and tile 0 into LDS, tiles 1 and 2 loading into staging sets 1 and 0,
-  // step 0's scales and slice 0 read.
+  // Prologue: tiles 0 and 1 and window 0 loading; window 0 and tile 0 into LDS, tile 2 loading
+  // into staging set 0; step 0's scales and slice 0 read.
   auto t_cur = J.sgpr<u32>();
   t_load = 0u;
   t_cur = 0u;
-  load_window(t_load, -1);
   issue_tile(0);
+  load_window(t_cur, -1);
+  issue_tile(1);
   acc.fill(0.0f);
-  J.s_waitcnt(vmcnt(0));
+  J.s_waitcnt(vmcnt(AQ + BQ));  // (tile 0 and the window)
   store_window();
   store_tile(0, 0);
-  issue_tile(1);
   J.s_waitcnt(lgkmcnt(0));  // (set 0 and the window chunks are loaded again)
   issue_tile(0);
   J.s_barrier();
@@ -387,11 +390,9 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(s, p, 0, s == 3 ? HALF : TM * TN); },
                  [&] {
-                   if (s == 0) {
-                     J.s_waitcnt(vmcnt(younger));
-                     store_tile(1 - p, 1 - p);
-                   }
-                   if (s == 1) {
+                   if (s == 0) J.s_waitcnt(vmcnt(younger));
+                   if (s < 2) store_tile(1 - p, 1 - p, s);
+                   if (s == 2) {
                      if (window_loads(i) > 0) load_window(gpr<u32>(t_cur + static_cast<uint32_t>(8 - i)), i);
                      issue_tile(1 - p);
                    }
