@@ -424,18 +424,53 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
   constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
   static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+  auto n_bytes = J.sgpr<u32>();
+  n_bytes = N << 1;
+  auto srow = J.sgpr<u32>(2);
+  if constexpr (TN % 2 == 0) {
+    // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4)
+    // with block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one
+    // row (lane l column 64 (j / 2) + l): a 16-bit store is one 128-byte line, not two.
+    auto p_off = J.vgpr<u32>(TN / 2);
+    {
+      auto col = J.vgpr<u32>(), crow0 = J.sgpr<u32>();
+      crow0 = tm0 + wr0;
+      for (int jp = 0; jp < TN / 2; ++jp) {
+        col = lane + (tn0 + wc0 + 64u * static_cast<uint32_t>(jp));
+        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(crow0 * n_bytes + (col << 1)));  // (past N: dropped)
+      }
+    }
+    auto x = J.vgpr<f32>(4);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2)
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          const int j = 2 * jp;
+          J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+          J.v_accvgpr_read_b32(x[1], acc[i * TN + j + 1][r]);
+          J.v_accvgpr_read_b32(x[2], acc[i * TN + j][r + 1]);
+          J.v_accvgpr_read_b32(x[3], acc[i * TN + j + 1][r + 1]);
+          J.v_permlane32_swap_b32(x[0], x[1]);
+          J.v_permlane32_swap_b32(x[2], x[3]);
+          // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+          for (int h = 0; h < 2; ++h) {
+            auto v = cvt_bf16x2(x[h], x[2 + h]);
+            for (int q = 0; q < 2; ++q)
+              srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+            Cb.store(v, at(p_off[jp]) + at(srow[0]), {.width = narrow::u16});
+            Cb.store(v, at(p_off[jp]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+          }
+        }
+    return;
+  }
   auto crow = J.vgpr<u32>();
   crow = (tm0 + wr0) + ((lane >> CR.shift) * CR.stride);
   auto c_off = J.vgpr<u32>(TN);
-  auto n_bytes = J.sgpr<u32>();
-  n_bytes = N << 1;
   for (int j = 0; j < TN; ++j) {
     auto col = J.vgpr<u32>();
     col = (lane & CC.mask) + (tn0 + wc0 + 32u * static_cast<uint32_t>(j));
     c_off[j] = crow * n_bytes + (col << 1);
     J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
   }
-  auto srow = J.sgpr<u32>(2);
   auto x = J.vgpr<f32>(2);
   for (int i = 0; i < TM; ++i)
     for (int r = 0; r < 16; r += 2) {
