@@ -63,7 +63,8 @@ const std::vector<hk::gemm_fp4_kernel_ref>& ours() {
       {"gemm_fp4_32x64_al_nw_k4", f4_bench::f4_32x64_al_nw_k4},
       {"gemm_fp4_64x128_w4_al_bs", f4_bench::f4_64x128_w4_al_bs},
       {"gemm_fp4_256x256_ab", f4_bench::f4_256x256_ab},
-      {"gemm_fp4_128x128_ab", f4_bench::f4_128x128_ab}};
+      {"gemm_fp4_128x128_ab", f4_bench::f4_128x128_ab},
+      {"gemm_fp4_256x256_ab_p", f4_bench::f4_256x256_ab_p}};
   return k;
 }
 
@@ -71,12 +72,14 @@ const std::vector<hk::gemm_fp4_kernel_ref>& ours() {
 // through LDS; a 32x64 tile while its grid leaves CUs idle (at most 256 tiles), its K split over
 // 4 wave groups for K >= 2048 (more loads in flight a CU); 32x128, or 64x128 for K >= 2048 (one
 // row of 4 waves: each B fragment loaded once; 256x7168x2048 8.00 us, 2 x 2 waves 9.24), up to
-// 1024 rows; above, 256x256 with A and B through LDS (ab_lds: each line loaded once a workgroup). A's scales by LDS windows where a wave group walks 7 steps of K or
+// 1024 rows; above, 256x256 with A and B through LDS (ab_lds: each line loaded once a workgroup),
+// on 256 persistent workgroups where K is a multiple of 2048 (the next tile's first loads during
+// a tile's last steps and C stores: 8192^3 218.3 us one tile a workgroup, 203.2 persistent). A's scales by LDS windows where a wave group walks 7 steps of K or
 // more; with fewer (2 a group at K = 2048 over 4 groups, 6 at K = 1536) the first window's load
 // costs more than the scale loads the windows save (measured: GEMM_FP4_BENCH_KERNEL).
 const hk::gemm_fp4_kernel_ref& pick(const shape& s) {
   const uint32_t tiles = ((s.m + 31) / 32) * ((s.n + 63) / 64), steps = s.k / 256;
-  const char* name = s.m > 1024    ? "gemm_fp4_256x256_ab"
+  const char* name = s.m > 1024    ? (s.k % 2048 == 0 ? "gemm_fp4_256x256_ab_p" : "gemm_fp4_256x256_ab")
                      : tiles > 256 ? (steps >= 7 && s.k >= 2048 ? "gemm_fp4_64x128_w4_al_bs" : "gemm_fp4_32x128_al_nw")
                      : s.k >= 2048 ? (steps / 4 >= 7 ? "gemm_fp4_32x64_al_bs_k4" : "gemm_fp4_32x64_al_nw_k4")
                                    : "gemm_fp4_32x64_al_nw";

@@ -29,6 +29,8 @@ inline constexpr gemm_fp4_config f4_64x128_w4_al_bs{.bm = 64, .bn = 128, .wm = 1
 // A and B through LDS, accumulators in AGPRs (ab_lds): 2 x 2 waves of 128x128 or 64x64
 inline constexpr gemm_fp4_config f4_256x256_ab{.bm = 256, .bn = 256, .wm = 2, .wn = 2, .ab_lds = true};
 inline constexpr gemm_fp4_config f4_128x128_ab{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true};
+// the same 256x256 tile, 256 persistent workgroups (MI355X's CUs)
+inline constexpr gemm_fp4_config f4_256x256_ab_p{.bm = 256, .bn = 256, .wm = 2, .wn = 2, .ab_lds = true, .groups = 256};
 // A's scales a dword a step (no LDS windows)
 inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
 inline constexpr gemm_fp4_config f4_32x128_al_nw{.bm = 32, .bn = 128, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};

@@ -43,12 +43,17 @@
 // SIMDs). Lane q loads 16-byte chunk q % 8 of rows q / 8 + 8 W u of a step's tiles into VGPRs
 // one step ahead; they go to one of two LDS buffers (chunks XOR-swizzled by row % 8) while the
 // other is read. The scales come by windows of 8 steps (a row's 64 bytes, loaded a window
-// ahead) into one LDS window per operand, stored at a window's first step between two barriers;
-// each step reads its scale dwords there (8-byte chunks swizzled by (row / 4) % 8: a read's 64
-// lanes hit 64 banks). A step: its scales and slice 0 read, then the 4 slices' MFMAs (slice s:
-// the 64-k MFMA s of every block, its fragments 16 bytes a lane and block) each with the next
-// slice's reads; among slice 1's the next tile's stores into the other buffer, among slice 2's
-// the loads of the tile after; a barrier. Accumulators in AGPRs (up to 256: one wave a SIMD).
+// ahead, spread over the window before) into one LDS window per operand, stored after a
+// window's last step between two barriers; each step reads its scale dwords there (8-byte chunks
+// swizzled by (row / 4) % 8: a read's 64 lanes hit 64 banks). Staging: two VGPR sets, a step's
+// tiles loaded three steps ahead. A step (8 a loop trip): the 4 slices' MFMAs (slice s: the
+// 64-k MFMA s of every block, its fragments 16 bytes a lane and block) each with the next
+// slice's reads; among slices 0 and 1 the next step's stores into the other buffer, among slice
+// 2's the loads three steps ahead; half of slice 3, a barrier, the other half with the next
+// step's scale and slice-0 reads. Accumulators in AGPRs (up to 256: one wave a SIMD). C goes out
+// 64 columns of a row a store (blocks paired by v_permlane32_swap_b32). groups > 0: persistent
+// workgroups walking their tiles, the next tile's first loads and window in flight over the
+// current one's last steps and C stores.
 // wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...;
 // a_lds: a contiguous range of ceil(steps / wk), every group the same count of loop trips),
 // their sums added through LDS at the end by group 0, which stores C: more loads in flight a
@@ -76,6 +81,12 @@ struct gemm_fp4_config {
   bool scale_windows = true;  // a_lds: A's scales by windows of 8 steps through LDS (else a dword a step)
   bool ab_lds = false;        // the large-M tile: A and B (row-major) through two LDS buffers, both
                               // scales by windows, accumulators in AGPRs (see "ab_lds" above)
+  uint32_t groups = 0;        // ab_lds: > 0 (the device's CUs; a multiple of 8 keeps each XCD's
+                              // tiles together): at most `groups` workgroups, each walking its
+                              // tiles one after another (K a multiple of 2048: the next tile's
+                              // first loads run during a tile's last steps and its C stores)
+
+  constexpr uint32_t tiles(uint32_t m, uint32_t n) const { return grid_x(n) * grid_y(m); }
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -94,6 +105,7 @@ constexpr uint32_t gemm_fp4_ab_lds_bytes(const gemm_fp4_config& c) { return 320 
 
 constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
   if (c.wm == 0 || c.wn == 0 || c.wk == 0 || c.wm * c.wn * c.wk > 16) return "gemm_fp4: 1 to 16 waves (wm * wn * wk)";
+  if (c.groups != 0 && !c.ab_lds) return "gemm_fp4: groups (persistent workgroups) is for ab_lds";
   if (c.ab_lds) {
     if (c.wk != 1 || c.stages != 2 || c.b_shuffled || c.a_lds)
       return "gemm_fp4: ab_lds takes wk = 1, two stages, B row-major (no b_shuffled) and no a_lds (it stages A and B itself)";
@@ -170,17 +182,37 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   wave = tid >> 6;
   auto wmn = J.sgpr<u32>();
   J.v_readfirstlane_b32(wmn, wave);
+  // The workgroup's tiles: linear ids lin, lin + G, ... below the tile count (groups = 0: one,
+  // G the tile count), ordered per XCD (each XCD's workgroups a compact block of tiles sharing
+  // their A and B rows in its L2: gemm_common.hpp, bands of 1024 rows of C as gemm_bf16's).
+  // This tile's first rows of A and B (tm0, tn0) and the next one's (ntm0, ntn0; n_valid 0: none).
   auto tm0 = J.sgpr<u32>(), tn0 = J.sgpr<u32>(), wr0 = J.sgpr<u32>(), wc0 = J.sgpr<u32>();
-  {
-    // (each XCD's workgroups a compact block of tiles sharing their A and B rows in its L2:
-    // gemm_common.hpp, bands of 1024 rows of C as gemm_bf16's)
-    auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>(), gx = J.sgpr<u32>(), gy = J.sgpr<u32>();
-    gx = (N + (C.bn - 1)) / C.bn;
-    gy = (M + (C.bm - 1)) / C.bm;
-    gemm_tile_order(J, gx, gy, tx, ty, 8, C.bm >= 1024 ? 1 : 1024 / C.bm);
-    tm0 = ty * C.bm;  // the tile's first row of A and of B
-    tn0 = tx * C.bn;
+  auto ntm0 = J.sgpr<u32>(), ntn0 = J.sgpr<u32>(), n_valid = J.sgpr<u32>();
+  auto gx = J.sgpr<u32>(), gy = J.sgpr<u32>(), tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), G = J.sgpr<u32>();
+  gx = (N + (C.bn - 1)) / C.bn;
+  gy = (M + (C.bm - 1)) / C.bm;
+  tiles = gx * gy;
+  if constexpr (C.groups > 0) {
+    lin = J.workgroup_id_x();
+    G = min(tiles, C.groups);
+  } else {
+    lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+    G = tiles;
   }
+  auto tile_rows = [&](const gpr<u32>& l, gpr<u32>& om, gpr<u32>& on) {
+    auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>();
+    gemm_tile_order_of(J, l, tiles, gx, gy, tx, ty, 8, C.bm >= 1024 ? 1 : 1024 / C.bm);
+    om = ty * C.bm;
+    on = tx * C.bn;
+  };
+  tile_rows(lin, tm0, tn0);
+  auto next_tile = [&] {
+    auto ln = J.sgpr<u32>();
+    ln = lin + G;
+    n_valid = as_u32(ln < tiles);
+    tile_rows(ln, ntm0, ntn0);
+  };
+  next_tile();
   wr0 = (wmn % C.wm) * WTM;  // the wave's first row of the A and B tiles
   wc0 = (wmn / C.wm) * WTN;
   auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>(), k_steps = J.sgpr<u32>();
@@ -211,10 +243,21 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   a_g = qr * half_k + (qc << 4);
   a_w = qr * k32 + (qc << 3);
   auto ao_g = J.sgpr<u32>(), bo_g = J.sgpr<u32>(), ao_w = J.sgpr<u32>(), bo_w = J.sgpr<u32>();
-  ao_g = tm0 * half_k;
-  bo_g = tn0 * half_k;
-  ao_w = tm0 * k32;
-  bo_w = tn0 * k32;
+  auto nao_g = J.sgpr<u32>(), nbo_g = J.sgpr<u32>(), nao_w = J.sgpr<u32>(), nbo_w = J.sgpr<u32>();
+  auto origins = [&] {
+    ao_g = tm0 * half_k;
+    bo_g = tn0 * half_k;
+    ao_w = tm0 * k32;
+    bo_w = tn0 * k32;
+  };
+  auto next_origins = [&] {
+    nao_g = ntm0 * half_k;
+    nbo_g = ntn0 * half_k;
+    nao_w = ntm0 * k32;
+    nbo_w = ntn0 * k32;
+  };
+  origins();
+  next_origins();
   auto g_row = J.sgpr<u32>(QM), w_row = J.sgpr<u32>(QM), g_u = J.sgpr<u32>(QM), gb_u = J.sgpr<u32>(QM);
   for (int u = 0; u < QM; ++u) {
     g_row[u] = half_k * (RS * static_cast<uint32_t>(u));
@@ -259,12 +302,18 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto acc = J.agpr<f32>(TM * TN, 16);
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
 
-  // the loads of step t_load's tiles into staging set `set` (past K: an offset past the V#s, zeros)
+  // the loads of step t_load's tiles into staging set `set`; t_load >= k_steps: the next tile's
+  // step t_load - k_steps (no next tile: an offset past the V#s, zeros)
   auto issue_tile = [&](int set) {
     const int o = set * (AQ + BQ);
-    kofs = select(t_load >= k_steps, 0x80000000u, gpr<u32>(t_load << 7));
-    for (int u = 0; u < AQ; ++u) g_u[u] = g_row[u] + kofs + ao_g;
-    for (int u = 0; u < BQ; ++u) gb_u[u] = g_row[u] + kofs + bo_g;
+    auto tl = J.sgpr<u32>(), oa = J.sgpr<u32>(), ob = J.sgpr<u32>(), v = J.sgpr<u32>();
+    tl = select(t_load >= k_steps, gpr<u32>(t_load - k_steps), t_load);
+    v = select(t_load >= k_steps, n_valid, 1u);
+    oa = select(t_load >= k_steps, nao_g, ao_g);
+    ob = select(t_load >= k_steps, nbo_g, bo_g);
+    kofs = select(v == 0u, 0x80000000u, gpr<u32>(tl << 7));
+    for (int u = 0; u < AQ; ++u) g_u[u] = g_row[u] + kofs + oa;
+    for (int u = 0; u < BQ; ++u) gb_u[u] = g_row[u] + kofs + ob;
     for (int u = 0; u < AQ; ++u) A.load(stg[o + u], at(a_g) + at(g_u[u]));  // (2^31 + terms past K: past the V#)
     for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(a_g) + at(gb_u[u]));
     t_load = t_load + 1u;
@@ -286,15 +335,19 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // for a step's worth of tile loads).
   auto chunk_step = [](int u, int q) { return u * 7 / q; };
   auto load_window = [&](const gpr<u32>& start, int i) {
+    // (start >= k_steps: the next tile's window start - k_steps)
     auto off = J.vgpr<u32>();
-    auto so = J.sgpr<u32>(), left = J.sgpr<u32>();
-    so = (start << 3) + ao_w;
-    left = max(k_steps, start) - start;  // (the lane's step start + qc is past K when qc >= left)
-    // (past k_steps: 2^31 plus a row term, still past the V#)
+    auto so = J.sgpr<u32>(), left = J.sgpr<u32>(), st = J.sgpr<u32>(), v = J.sgpr<u32>();
+    st = select(start >= k_steps, gpr<u32>(start - k_steps), start);
+    v = select(start >= k_steps, n_valid, 1u);
+    so = (st << 3) + select(start >= k_steps, nao_w, ao_w);
+    // (the lane's step st + qc is past K when qc >= left)
+    left = select(v == 0u, 0u, gpr<u32>(max(k_steps, st) - st));
+    // (past K: 2^31 plus a row term, still past the V#)
     off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
     for (int u = 0; u < AQ; ++u)
       if (i < 0 || chunk_step(u, AQ) == i) SA.load(wst[u], at(off) + at(w_row[u]));
-    so = (start << 3) + bo_w;
+    so = (st << 3) + select(start >= k_steps, nbo_w, bo_w);
     off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
     for (int u = 0; u < BQ; ++u)
       if (i < 0 || chunk_step(u, BQ) == i) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
@@ -414,75 +467,93 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                  read_slice(1 - p, 0);
                });
   };
-  J.While([&] { return t_cur < k_steps; }, [&] {
+  auto store_c = [&] {
+    // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+    // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
+    constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
+    static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+    auto n_bytes = J.sgpr<u32>();
+    n_bytes = N << 1;
+    auto srow = J.sgpr<u32>(2);
+    if constexpr (TN % 2 == 0) {
+      // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4)
+      // with block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one
+      // row (lane l column 64 (j / 2) + l): a 16-bit store is one 128-byte line, not two.
+      auto p_off = J.vgpr<u32>(TN / 2);
+      {
+        auto col = J.vgpr<u32>(), crow0 = J.sgpr<u32>();
+        crow0 = tm0 + wr0;
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          col = lane + (tn0 + wc0 + 64u * static_cast<uint32_t>(jp));
+          p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(crow0 * n_bytes + (col << 1)));  // (past N: dropped)
+        }
+      }
+      auto x = J.vgpr<f32>(4);
+      for (int i = 0; i < TM; ++i)
+        for (int r = 0; r < 16; r += 2)
+          for (int jp = 0; jp < TN / 2; ++jp) {
+            const int j = 2 * jp;
+            J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+            J.v_accvgpr_read_b32(x[1], acc[i * TN + j + 1][r]);
+            J.v_accvgpr_read_b32(x[2], acc[i * TN + j][r + 1]);
+            J.v_accvgpr_read_b32(x[3], acc[i * TN + j + 1][r + 1]);
+            J.v_permlane32_swap_b32(x[0], x[1]);
+            J.v_permlane32_swap_b32(x[2], x[3]);
+            // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+            for (int h = 0; h < 2; ++h) {
+              auto v = cvt_bf16x2(x[h], x[2 + h]);
+              for (int q = 0; q < 2; ++q)
+                srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+              Cb.store(v, at(p_off[jp]) + at(srow[0]), {.width = narrow::u16});
+              Cb.store(v, at(p_off[jp]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+            }
+          }
+      return;
+    }
+    auto crow = J.vgpr<u32>();
+    crow = (tm0 + wr0) + ((lane >> CR.shift) * CR.stride);
+    auto c_off = J.vgpr<u32>(TN);
+    for (int j = 0; j < TN; ++j) {
+      auto col = J.vgpr<u32>();
+      col = (lane & CC.mask) + (tn0 + wc0 + 32u * static_cast<uint32_t>(j));
+      c_off[j] = crow * n_bytes + (col << 1);
+      J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
+    }
+    auto x = J.vgpr<f32>(2);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
+        for (int j = 0; j < TN; ++j) {
+          J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+          J.v_accvgpr_read_b32(x[1], acc[i * TN + j][r + 1]);
+          auto h = cvt_bf16x2(x[0], x[1]);
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  };
+  // A tile's end (t_cur reaches k_steps at a trip's end): its C stores, then the next tile
+  // (whose first steps' loads and window are in flight or in LDS already).
+  auto cur_valid = J.sgpr<u32>();
+  cur_valid = 1u;
+  J.While([&] { return cur_valid != 0u; }, [&] {
     for (int i = 0; i < 8; ++i) step(i);
+    J.If(t_cur >= k_steps, [&] {
+      store_c();
+      acc.fill(0.0f);
+      t_cur = t_cur - k_steps;
+      t_load = t_load - k_steps;
+      cur_valid = n_valid;
+      lin = lin + G;
+      tm0 = ntm0;
+      tn0 = ntn0;
+      origins();
+      next_tile();
+      next_origins();
+    });
   });
   J.s_waitcnt(vmcnt(0));
   J.s_waitcnt(lgkmcnt(0));
-
-  // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
-  // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
-  constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
-  static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
-  auto n_bytes = J.sgpr<u32>();
-  n_bytes = N << 1;
-  auto srow = J.sgpr<u32>(2);
-  if constexpr (TN % 2 == 0) {
-    // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4)
-    // with block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one
-    // row (lane l column 64 (j / 2) + l): a 16-bit store is one 128-byte line, not two.
-    auto p_off = J.vgpr<u32>(TN / 2);
-    {
-      auto col = J.vgpr<u32>(), crow0 = J.sgpr<u32>();
-      crow0 = tm0 + wr0;
-      for (int jp = 0; jp < TN / 2; ++jp) {
-        col = lane + (tn0 + wc0 + 64u * static_cast<uint32_t>(jp));
-        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(crow0 * n_bytes + (col << 1)));  // (past N: dropped)
-      }
-    }
-    auto x = J.vgpr<f32>(4);
-    for (int i = 0; i < TM; ++i)
-      for (int r = 0; r < 16; r += 2)
-        for (int jp = 0; jp < TN / 2; ++jp) {
-          const int j = 2 * jp;
-          J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
-          J.v_accvgpr_read_b32(x[1], acc[i * TN + j + 1][r]);
-          J.v_accvgpr_read_b32(x[2], acc[i * TN + j][r + 1]);
-          J.v_accvgpr_read_b32(x[3], acc[i * TN + j + 1][r + 1]);
-          J.v_permlane32_swap_b32(x[0], x[1]);
-          J.v_permlane32_swap_b32(x[2], x[3]);
-          // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
-          for (int h = 0; h < 2; ++h) {
-            auto v = cvt_bf16x2(x[h], x[2 + h]);
-            for (int q = 0; q < 2; ++q)
-              srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
-            Cb.store(v, at(p_off[jp]) + at(srow[0]), {.width = narrow::u16});
-            Cb.store(v, at(p_off[jp]) + at(srow[1]), {.width = narrow::u16_d16_hi});
-          }
-        }
-    return;
-  }
-  auto crow = J.vgpr<u32>();
-  crow = (tm0 + wr0) + ((lane >> CR.shift) * CR.stride);
-  auto c_off = J.vgpr<u32>(TN);
-  for (int j = 0; j < TN; ++j) {
-    auto col = J.vgpr<u32>();
-    col = (lane & CC.mask) + (tn0 + wc0 + 32u * static_cast<uint32_t>(j));
-    c_off[j] = crow * n_bytes + (col << 1);
-    J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
-  }
-  auto x = J.vgpr<f32>(2);
-  for (int i = 0; i < TM; ++i)
-    for (int r = 0; r < 16; r += 2) {
-      for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
-      for (int j = 0; j < TN; ++j) {
-        J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
-        J.v_accvgpr_read_b32(x[1], acc[i * TN + j][r + 1]);
-        auto h = cvt_bf16x2(x[0], x[1]);
-        Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
-        Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
-      }
-    }
 }
 }  // namespace detail
 

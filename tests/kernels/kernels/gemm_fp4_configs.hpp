@@ -23,6 +23,8 @@ inline constexpr gemm_fp4_config f4_64x128_w4_al_bs{.bm = 64, .bn = 128, .wm = 1
 // large-M tile of bench_gemm_fp4)
 inline constexpr gemm_fp4_config f4_128x128_ab{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true};
 inline constexpr gemm_fp4_config f4_256x256_ab{.bm = 256, .bn = 256, .wm = 2, .wn = 2, .ab_lds = true};
+// ab_lds with 2 persistent workgroups (groups: each walks its tiles)
+inline constexpr gemm_fp4_config f4_128x128_ab_p{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true, .groups = 2};
 // A through LDS, its scales a dword a step (no LDS windows)
 inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
 // the end-to-end test's quantization: bf16 rows of 512 (aiter's rule, the default)
