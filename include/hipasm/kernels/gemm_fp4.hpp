@@ -363,14 +363,13 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
     for (int u = 0; u < BQ; ++u) J.ds_write_b64(aw_st, wst[AQ + u], {.offset = bw_aw + static_cast<int32_t>(RS * 64 * u)});
   };
-  // step t's scale dwords (its window's step t % 8) into set `set`
-  auto read_scales = [&](const gpr<u32>& t, int set) {
+  // step t's scale dwords (its window's step t % 8)
+  auto read_scales = [&](const gpr<u32>& t) {
     auto x = J.sgpr<u32>();
     auto ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
     x = (t & 7u) << 3;
     ra = as_rd ^ x;
     rb = bs_rd ^ x;
-    (void)set;
     for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
     for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
   };
@@ -393,8 +392,7 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // MFMAs [from, to) of slice s in the order i, j; the second half of the last slice (from =
   // TM TN / 2: its rows i >= TM / 2) in the order j, i, so that B's scale dwords free one by one
   // for the next step's (its first MFMAs take A's rows 0.., whose dwords the first half freed)
-  auto mfma_slice = [&](int s, int ss, int from, int to) {
-    (void)ss;
+  auto mfma_slice = [&](int s, int from, int to) {
     const int set = s % 2;
     modifiers m;
     m.cbsz = fp4;
@@ -423,10 +421,10 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   J.s_waitcnt(lgkmcnt(0));  // (set 0 and the window chunks are loaded again)
   issue_tile(0);
   J.s_barrier();
-  read_scales(t_cur, 0);
+  read_scales(t_cur);
   read_slice(0, 0);
   // Step t = 8 w + i on buffer p = i % 2 (tile t + 1 in staging set 1 - p, tile t + 2 in set p;
-  // its scales (set p) and slice 0 read): the MFMAs of slice s with the reads of slice s + 1;
+  // its scales and slice 0 read): the MFMAs of slice s with the reads of slice s + 1;
   // among slice 0's the wait for tile t + 1 and its stores into buffer 1 - p (read last in step
   // t - 1, before its barrier); among slice 1's the step's share of the next window's loads and
   // the loads of tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (i = 7: a barrier, every
@@ -441,7 +439,7 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     const int younger = TL + (i > 0 ? window_loads(i - 1) : 0);
     for (int s = 0; s < 4; ++s) {
       J.s_waitcnt(lgkmcnt(0));
-      interleave(J, [&] { mfma_slice(s, p, 0, s == 3 ? HALF : TM * TN); },
+      interleave(J, [&] { mfma_slice(s, 0, s == 3 ? HALF : TM * TN); },
                  [&] {
                    if (s == 0) J.s_waitcnt(vmcnt(younger));
                    if (s < 2) store_tile(1 - p, 1 - p, s);
@@ -461,9 +459,9 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     t_cur = t_cur + 1u;
-    interleave(J, [&] { mfma_slice(3, p, HALF, TM * TN); },
+    interleave(J, [&] { mfma_slice(3, HALF, TM * TN); },
                [&] {
-                 read_scales(t_cur, 1 - p);
+                 read_scales(t_cur);
                  read_slice(1 - p, 0);
                });
   };
