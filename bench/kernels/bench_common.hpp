@@ -77,8 +77,9 @@ inline constexpr double model_hbm_gbps_mi355x = 8000.0 * 4000 / 5300;
 // HBM traffic, write-backs are), the figure to hold against the device's bandwidth.
 // hbm_pct: hbm_gbps as a percentage of model_hbm_gbps, appended to the line. A row of another
 // device than MI300X (`device` mi355x) appends device=NAME and takes that device's bandwidth.
+// `extra`: more KEY=VALUE fields appended to the line.
 inline void print_line(const char* kernel, const std::string& shape, const result& h, double aiter_us, double bytes,
-                       bool hbm_pct = false, const char* device = nullptr) {
+                       bool hbm_pct = false, const char* device = nullptr, const std::string& extra = {}) {
   char aiter[32] = "none", ratio[32] = "none";
   if (aiter_us > 0) {
     std::snprintf(aiter, sizeof aiter, "%.2f", aiter_us);
@@ -90,6 +91,7 @@ inline void print_line(const char* kernel, const std::string& shape, const resul
   const bool mi355x = device && std::string(device) == "mi355x";
   if (hbm_pct) std::printf(" hbm_pct=%.1f", 100.0 * hbm_gbps / (mi355x ? model_hbm_gbps_mi355x : model_hbm_gbps));
   if (device) std::printf(" device=%s", device);
+  if (!extra.empty()) std::printf(" %s", extra.c_str());
   std::printf("\n");
   std::fflush(stdout);
 }

@@ -148,9 +148,25 @@ TEST_CASE("gemm_fp4: A through LDS", "[kernels][gemm_fp4]") {
   // 19 over 2 groups (10 and 9: each group's second window partly past its range)
   random_case<fp4_configs::f4_32x64_al_bs>("f4_32x64_al_bs", 40, 65, 4608, 55);
   random_case<fp4_configs::f4_64x128_al_k2>("f4_64x128_al_k2", 70, 40, 4864, 56);
+  // one row of 4 waves (4 A chunks a lane over 8 rows each): tails in M and N, 9 steps (a second
+  // window)
+  random_case<fp4_configs::f4_64x128_w4_al_bs>("f4_64x128_w4_al_bs", 64, 128, 512, 59);
+  random_case<fp4_configs::f4_64x128_w4_al_bs>("f4_64x128_w4_al_bs", 100, 150, 2304, 60);
   // the scales a dword a step instead
   random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 45, 70, 1280, 57);
   random_case<fp4_configs::f4_32x64_al_nw>("f4_32x64_al_nw", 33, 64, 2560, 58);
+}
+
+TEST_CASE("gemm_fp4: A and B through LDS (ab_lds)", "[kernels][gemm_fp4]") {
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 130, 200, 768, 72);  // tails, an odd step count
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 3, 5, 256, 73);      // one step, tiny
+  // 18 steps: three scale windows (the last partly past K), the one LDS window stored twice
+  random_case<fp4_configs::f4_128x128_ab>("f4_128x128_ab", 70, 150, 4608, 74);
+  random_case<fp4_configs::f4_256x256_ab>("f4_256x256_ab", 260, 270, 768, 76);  // tails in M and N
+  // 2 persistent workgroups over 2 x 2 tiles (two each: the next tile's first loads and window
+  // during a tile's last steps), tails in M and N; one and two trips of 8 steps a tile
+  random_case<fp4_configs::f4_128x128_ab_p>("f4_128x128_ab_p", 130, 200, 2048, 77);
+  random_case<fp4_configs::f4_128x128_ab_p>("f4_128x128_ab_p", 150, 140, 4096, 78);
 }
 
 TEST_CASE("gemm_fp4: K split over wave groups", "[kernels][gemm_fp4]") {
@@ -224,6 +240,9 @@ TEST_CASE("gemm_fp4 launch: bad arguments are clear errors", "[kernels][gemm_fp4
                     Catch::Contains("K must be a multiple of 256") && Catch::Contains("got 384"));
   CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, k, 8, 8, 8, 8, 8, 0, 64, 256), Catch::Contains("at least 1"));
   CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, k, 8, 8, 8, 8, 8, 1u << 20, 64, 1u << 13), Catch::Contains("2 GiB"));
+  CHECK_THROWS_WITH(hk::launch_gemm_fp4(d, *S().m, {"f4_128x128_ab_p", fp4_configs::f4_128x128_ab_p}, 8, 8, 8, 8, 8, 64,
+                                        64, 1024),
+                    Catch::Contains("multiple of 2048") && Catch::Contains("got 1024"));
   CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(4), 1, 128),
                     Catch::Contains("K must be a positive multiple of 256"));
   CHECK_THROWS_WITH(hk::gemm_fp4_preshuffle_b(std::vector<uint8_t>(64), std::vector<uint8_t>(8), 1, 256),

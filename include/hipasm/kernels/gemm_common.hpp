@@ -56,12 +56,13 @@ constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadT
 // column. The workgroups that run together on one XCD then cover a compact block of C (~6x6
 // tiles of 38 CUs) and share their A and B tiles in that XCD's L2, where the plain row-major
 // order gives each XCD every 8th tile column of ~10 rows.
-constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy, gpr<dtype::u32> tx,
-                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8) {
+// gemm_tile_order_of: the same for the linear id `lin` of `tiles` = gx * gy (a persistent
+// workgroup's k-th tile: its id plus k times the grid, the grid a multiple of xcds).
+constexpr void gemm_tile_order_of(builder J, gpr<dtype::u32> lin, gpr<dtype::u32> tiles, gpr<dtype::u32> gx,
+                                  gpr<dtype::u32> gy, gpr<dtype::u32> tx, gpr<dtype::u32> ty, uint32_t xcds = 8,
+                                  uint32_t band = 8) {
   using dtype::u32;
-  auto tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), xcd = J.sgpr<u32>(), id = J.sgpr<u32>();
-  tiles = gx * gy;
-  lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+  auto xcd = J.sgpr<u32>(), id = J.sgpr<u32>();
   // XCD i holds the ids = i mod xcds: tiles / xcds of them, one more for i < tiles % xcds.
   xcd = lin % xcds;
   id = xcd * (tiles / xcds) + min(xcd, gpr<u32>(tiles % xcds)) + lin / xcds;
@@ -72,6 +73,13 @@ constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy
   in = id - (first * gx);
   ty = first + in % rows;
   tx = in / rows;
+}
+constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy, gpr<dtype::u32> tx,
+                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8) {
+  auto tiles = J.sgpr<dtype::u32>(), lin = J.sgpr<dtype::u32>();
+  tiles = gx * gy;
+  lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+  gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, xcds, band);
 }
 
 // This lane's place in a wave-tiled GEMM of one MFMA atom `at` (wm x wn waves, wave blocks wtm x

@@ -37,6 +37,23 @@
 // row), and after a barrier each wave reads its fragments there; with scale_windows A's scales
 // come by windows of 8 steps through LDS as well (loaded a window ahead; a step reads its
 // dwords there), else a scattered dword a step like B's.
+// ab_lds (the large-M tile, e.g. 256x256 of 2 x 2 waves of 128x128): A and B row-major both
+// through LDS, each load used once a workgroup (the CU's address path, 4 cycles a 128-byte line,
+// bounds the direct loads: a 256x256 step's 512 lines take as long as its 256 MFMAs on 4
+// SIMDs). Lane q loads 16-byte chunk q % 8 of rows q / 8 + 8 W u of a step's tiles into VGPRs
+// one step ahead; they go to one of two LDS buffers (chunks XOR-swizzled by row % 8) while the
+// other is read. The scales come by windows of 8 steps (a row's 64 bytes, loaded a window
+// ahead, spread over the window before) into one LDS window per operand, stored after a
+// window's last step between two barriers; each step reads its scale dwords there (8-byte chunks
+// swizzled by (row / 4) % 8: a read's 64 lanes hit 64 banks). Staging: two VGPR sets, a step's
+// tiles loaded three steps ahead. A step (8 a loop trip): the 4 slices' MFMAs (slice s: the
+// 64-k MFMA s of every block, its fragments 16 bytes a lane and block) each with the next
+// slice's reads; among slices 0 and 1 the next step's stores into the other buffer, among slice
+// 2's the loads three steps ahead; half of slice 3, a barrier, the other half with the next
+// step's scale and slice-0 reads. Accumulators in AGPRs (up to 256: one wave a SIMD). C goes out
+// 64 columns of a row a store (blocks paired by v_permlane32_swap_b32). groups > 0: persistent
+// workgroups walking their tiles, the next tile's first loads and window in flight over the
+// current one's last steps and C stores.
 // wk > 1: the workgroup's waves split K as well (wave group kw takes the steps kw, kw + wk, ...;
 // a_lds: a contiguous range of ceil(steps / wk), every group the same count of loop trips),
 // their sums added through LDS at the end by group 0, which stores C: more loads in flight a
@@ -47,6 +64,7 @@
 
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+#include "gemm_common.hpp"
 
 namespace hipasm::kernels {
 
@@ -61,6 +79,14 @@ struct gemm_fp4_config {
   bool b_shuffled = false;    // B and its scales in gemm_fp4_preshuffle_b's layout (one 1 KiB run a load)
   bool a_lds = false;         // A's tile through LDS (row-wise loads: 8 lines a dwordx4), two stages
   bool scale_windows = true;  // a_lds: A's scales by windows of 8 steps through LDS (else a dword a step)
+  bool ab_lds = false;        // the large-M tile: A and B (row-major) through two LDS buffers, both
+                              // scales by windows, accumulators in AGPRs (see "ab_lds" above)
+  uint32_t groups = 0;        // ab_lds: > 0 (the device's CUs; a multiple of 8 keeps each XCD's
+                              // tiles together): at most `groups` workgroups, each walking its
+                              // tiles one after another (K a multiple of 2048: the next tile's
+                              // first loads run during a tile's last steps and its C stores)
+
+  constexpr uint32_t tiles(uint32_t m, uint32_t n) const { return grid_x(n) * grid_y(m); }
 
   constexpr uint32_t threads() const { return 64 * wm * wn * wk; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
@@ -73,8 +99,31 @@ namespace detail {
 inline constexpr std::string_view gemm_fp4_mfma = "v_mfma_scale_f32_32x32x64_f8f6f4";
 constexpr bool gemm_fp4_target_ok() { return find_mfma_atom(gemm_fp4_mfma) != nullptr; }
 
+// ab_lds: LDS bytes (two buffers of the A and B tiles, one scale window of each) and a lane's
+// 16-byte tile chunks of A and B a step (= its 8-byte window chunks)
+constexpr uint32_t gemm_fp4_ab_lds_bytes(const gemm_fp4_config& c) { return 320 * (c.bm + c.bn); }
+
 constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
   if (c.wm == 0 || c.wn == 0 || c.wk == 0 || c.wm * c.wn * c.wk > 16) return "gemm_fp4: 1 to 16 waves (wm * wn * wk)";
+  if (c.groups != 0 && !c.ab_lds) return "gemm_fp4: groups (persistent workgroups) is for ab_lds";
+  if (c.ab_lds) {
+    if (c.wk != 1 || c.stages != 2 || c.b_shuffled || c.a_lds)
+      return "gemm_fp4: ab_lds takes wk = 1, two stages, B row-major (no b_shuffled) and no a_lds (it stages A and B itself)";
+    if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
+      return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
+    const uint32_t w = c.wm * c.wn, t = 64 * w, tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
+    if (w % 4 != 0) return "gemm_fp4: ab_lds takes a multiple of 4 waves (the scale windows' swizzle)";
+    if ((c.bm * 8) % t != 0 || (c.bn * 8) % t != 0)
+      return "gemm_fp4: ab_lds: the A and B tiles' 16-byte chunks (bm * 8, bn * 8) must be whole steps of the workgroup's lanes";
+    if (gemm_fp4_ab_lds_bytes(c) > active_target::desc.lds_bytes)
+      return "gemm_fp4: ab_lds: two buffers of the A and B tiles and their scale windows (320 (bm + bn) bytes) exceed the target's LDS";
+    if (tm * tn * 16 > 256) return "gemm_fp4: ab_lds: a wave's accumulators exceed 256 AGPRs";
+    const uint32_t q = (c.bm + c.bn) * 8 / t;  // tile chunks a lane (and window chunks)
+    if (9 * (tm + tn) + 8 * q + 24 > 256)  // (two fragment sets, staging, window chunks, offsets)
+      return "gemm_fp4: ab_lds: a wave's fragments, staging and window chunks exceed 256 VGPRs: more waves or a smaller tile";
+    if (2 * q > 63) return "gemm_fp4: ab_lds: a step's loads and a window's exceed vmcnt's 63";
+    return nullptr;
+  }
   if (c.bm % (32 * c.wm) != 0 || c.bn % (32 * c.wn) != 0)
     return "gemm_fp4: bm must be a multiple of 32 * wm and bn of 32 * wn (32x32 MFMA blocks)";
   const uint32_t tm = c.bm / c.wm / 32, tn = c.bn / c.wn / 32;
@@ -97,6 +146,415 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
 
 }  // namespace detail
 
+namespace detail {
+// The ab_lds tile (header comment): W = wm x wn waves, each a (bm / wm) x (bn / wn) block of
+// 32x32 MFMA blocks with its accumulators in AGPRs.
+template <gemm_fp4_config C>
+constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
+                               arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
+                               arg<unsigned> K) {
+  constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
+  constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
+  static_assert(AT.a_k(fp4).shift == 5 && AT.a_row().mask == 31 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
+  constexpr uint32_t W = C.wm * C.wn, T = 64 * W, WTM = C.bm / C.wm, WTN = C.bn / C.wn;
+  constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
+  // a lane's 16-byte tile chunks of A and B a step, and 8-byte window chunks (the same counts:
+  // a row's step is 8 chunks of 16 bytes, its window 8 chunks of 8)
+  constexpr int AQ = static_cast<int>(C.bm * 8 / T), BQ = static_cast<int>(C.bn * 8 / T);
+  constexpr uint32_t RS = T / 8;  // rows one chunk index u of all lanes covers
+
+  auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>(), sa_bytes = J.sgpr<u32>(),
+       sb_bytes = J.sgpr<u32>();
+  a_bytes = M * (K >> 1);
+  b_bytes = N * (K >> 1);
+  sa_bytes = M * (K >> 5);
+  sb_bytes = N * (K >> 5);
+  c_bytes = (M * N) << 1;
+  auto A = make_buffer(J, a_ptr, a_bytes);
+  auto B = make_buffer(J, b_ptr, b_bytes);
+  auto SA = make_buffer(J, sa_ptr, sa_bytes);
+  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  auto Cb = make_buffer(J, c_ptr, c_bytes);
+
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>(), wave = J.vgpr<u32>();
+  lane = tid & 63u;
+  wave = tid >> 6;
+  auto wmn = J.sgpr<u32>();
+  J.v_readfirstlane_b32(wmn, wave);
+  // The workgroup's tiles: linear ids lin, lin + G, ... below the tile count (groups = 0: one,
+  // G the tile count), ordered per XCD (each XCD's workgroups a compact block of tiles sharing
+  // their A and B rows in its L2: gemm_common.hpp, bands of 1024 rows of C as gemm_bf16's).
+  // This tile's first rows of A and B (tm0, tn0) and the next one's (ntm0, ntn0; n_valid 0: none).
+  auto tm0 = J.sgpr<u32>(), tn0 = J.sgpr<u32>(), wr0 = J.sgpr<u32>(), wc0 = J.sgpr<u32>();
+  auto ntm0 = J.sgpr<u32>(), ntn0 = J.sgpr<u32>(), n_valid = J.sgpr<u32>();
+  auto gx = J.sgpr<u32>(), gy = J.sgpr<u32>(), tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), G = J.sgpr<u32>();
+  gx = (N + (C.bn - 1)) / C.bn;
+  gy = (M + (C.bm - 1)) / C.bm;
+  tiles = gx * gy;
+  if constexpr (C.groups > 0) {
+    lin = J.workgroup_id_x();
+    G = min(tiles, C.groups);
+  } else {
+    lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
+    G = tiles;
+  }
+  auto tile_rows = [&](const gpr<u32>& l, gpr<u32>& om, gpr<u32>& on) {
+    auto tx = J.sgpr<u32>(), ty = J.sgpr<u32>();
+    gemm_tile_order_of(J, l, tiles, gx, gy, tx, ty, 8, C.bm >= 1024 ? 1 : 1024 / C.bm);
+    om = ty * C.bm;
+    on = tx * C.bn;
+  };
+  tile_rows(lin, tm0, tn0);
+  auto next_tile = [&] {
+    auto ln = J.sgpr<u32>();
+    ln = lin + G;
+    n_valid = as_u32(ln < tiles);
+    tile_rows(ln, ntm0, ntn0);
+  };
+  next_tile();
+  wr0 = (wmn % C.wm) * WTM;  // the wave's first row of the A and B tiles
+  wc0 = (wmn / C.wm) * WTN;
+  auto half_k = J.sgpr<u32>(), k32 = J.sgpr<u32>(), k_steps = J.sgpr<u32>();
+  half_k = K >> 1;
+  k32 = K >> 5;
+  k_steps = K >> 8;
+
+  // LDS: two buffers of each tile (rows of 128 bytes, 16-byte chunk c of row r at chunk c ^ (r % 8):
+  // the 8 rows of a fragment read's phase hit distinct banks), one scale window of each (rows of
+  // 64 bytes, step i's 8 bytes of row r at chunk i ^ ((r / 4) % 8): the 32 rows x 2 dwords of a
+  // scale read hit 64 distinct banks). Bases above 64 KiB go in the address registers (a DS
+  // offset is 16 bits).
+  constexpr uint32_t ABUF = C.bm * 128, BBUF = C.bn * 128;
+  // (aligned: the addresses' low bits below come by XOR)
+  const uint32_t a_lds = J.lds_bytes(2 * ABUF, 128).offset, b_lds = J.lds_bytes(2 * BBUF, 128).offset;
+  const uint32_t aw_lds = J.lds_bytes(C.bm * 64, 64).offset, bw_lds = J.lds_bytes(C.bn * 64, 64).offset;
+  const int32_t bw_aw = static_cast<int32_t>(bw_lds - aw_lds);
+
+  // Loads: lane q takes chunk q % 8 of rows q / 8 + RS u (u < AQ, BQ) of a step's tile, and of a
+  // window (8 steps: the step q % 8) the 8 scale bytes of the same rows.
+  auto qr = J.vgpr<u32>(), qc = J.vgpr<u32>();
+  qr = tid >> 3;
+  qc = tid & 7u;
+  // (the row of chunk u is RS u rows further: an SGPR term a u, shared by A and B)
+  constexpr int QM = AQ > BQ ? AQ : BQ;
+  // (the lane's part is the same for A and B; the tiles' first rows are SGPR terms)
+  auto a_g = J.vgpr<u32>(), a_w = J.vgpr<u32>();
+  a_g = qr * half_k + (qc << 4);
+  a_w = qr * k32 + (qc << 3);
+  auto ao_g = J.sgpr<u32>(), bo_g = J.sgpr<u32>(), ao_w = J.sgpr<u32>(), bo_w = J.sgpr<u32>();
+  auto nao_g = J.sgpr<u32>(), nbo_g = J.sgpr<u32>(), nao_w = J.sgpr<u32>(), nbo_w = J.sgpr<u32>();
+  auto origins = [&] {
+    ao_g = tm0 * half_k;
+    bo_g = tn0 * half_k;
+    ao_w = tm0 * k32;
+    bo_w = tn0 * k32;
+  };
+  auto next_origins = [&] {
+    nao_g = ntm0 * half_k;
+    nbo_g = ntn0 * half_k;
+    nao_w = ntm0 * k32;
+    nbo_w = ntn0 * k32;
+  };
+  origins();
+  next_origins();
+  auto g_row = J.sgpr<u32>(QM), w_row = J.sgpr<u32>(QM), g_u = J.sgpr<u32>(QM), gb_u = J.sgpr<u32>(QM);
+  for (int u = 0; u < QM; ++u) {
+    g_row[u] = half_k * (RS * static_cast<uint32_t>(u));
+    w_row[u] = k32 * (RS * static_cast<uint32_t>(u));
+  }
+  // their LDS places (RS u is a multiple of 32: the same swizzle for every u)
+  auto at_st = J.vgpr<u32>(), bt_st = J.vgpr<u32>(), aw_st = J.vgpr<u32>();
+  {
+    auto x = J.vgpr<u32>(), y = J.vgpr<u32>();
+    x = ((qc ^ (qr & 7u)) << 4) + (qr << 7);
+    at_st = x + a_lds;
+    bt_st = x + b_lds;
+    y = ((qc ^ ((qr >> 2) & 7u)) << 3) + (qr << 6);
+    aw_st = y + aw_lds;  // (B's window bw_aw bytes further)
+  }
+  // Reads: lane (r, g) = (l % 32, l / 32), of slice s (MFMA s of a step) chunk 4 g + s of row
+  // 32 i + r of the wave's rows (block i); its scale dword g of the step's 8 bytes of that row.
+  // (4 g + s) ^ (r % 8) = (4 g ^ (r % 8)) ^ s (s < 4): slice s's address is slice 0's ^ 16 s;
+  // step t's scale address is the one of window step 0 ^ 8 (t % 8).
+  auto ar = J.vgpr<u32>(), br = J.vgpr<u32>(), as_rd = J.vgpr<u32>(), bs_rd = J.vgpr<u32>();
+  {
+    auto r = J.vgpr<u32>(), g = J.vgpr<u32>(), ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
+    r = lane & 31u;
+    g = lane >> 5;
+    ra = r + wr0;
+    rb = r + wc0;
+    auto ch = J.vgpr<u32>(), sw = J.vgpr<u32>();
+    ch = ((g << 2) ^ (r & 7u)) << 4;
+    ar = (ra << 7) + ch + a_lds;
+    br = (rb << 7) + ch + b_lds;
+    sw = ((r >> 2) & 7u) << 3;
+    as_rd = (ra << 6) + (g << 2) + sw + aw_lds;
+    bs_rd = (rb << 6) + (g << 2) + sw + bw_lds;
+  }
+
+  auto stg = J.vgpr<u32>(2 * (AQ + BQ), 4);  // two steps' tile chunks (two sets)
+  auto wst = J.vgpr<u32>(AQ + BQ, 2);       // a window's chunks
+  auto fa = J.vgpr<u32>(2 * TM, 4), fb = J.vgpr<u32>(2 * TN, 4);  // a slice's fragments, two sets
+  // a step's scale dwords: one set (the next step's are read among the last MFMAs once these
+  // have read theirs: mfma_slice's order)
+  auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
+  auto acc = J.agpr<f32>(TM * TN, 16);
+  auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
+
+  // the loads of step t_load's tiles into staging set `set`; t_load >= k_steps: the next tile's
+  // step t_load - k_steps (no next tile: an offset past the V#s, zeros)
+  auto issue_tile = [&](int set) {
+    const int o = set * (AQ + BQ);
+    auto tl = J.sgpr<u32>(), oa = J.sgpr<u32>(), ob = J.sgpr<u32>(), v = J.sgpr<u32>();
+    tl = select(t_load >= k_steps, gpr<u32>(t_load - k_steps), t_load);
+    v = select(t_load >= k_steps, n_valid, 1u);
+    oa = select(t_load >= k_steps, nao_g, ao_g);
+    ob = select(t_load >= k_steps, nbo_g, bo_g);
+    kofs = select(v == 0u, 0x80000000u, gpr<u32>(tl << 7));
+    for (int u = 0; u < AQ; ++u) g_u[u] = g_row[u] + kofs + oa;
+    for (int u = 0; u < BQ; ++u) gb_u[u] = g_row[u] + kofs + ob;
+    for (int u = 0; u < AQ; ++u) A.load(stg[o + u], at(a_g) + at(g_u[u]));  // (2^31 + terms past K: past the V#)
+    for (int u = 0; u < BQ; ++u) B.load(stg[o + AQ + u], at(a_g) + at(gb_u[u]));
+    t_load = t_load + 1u;
+  };
+  // (part 0: A's chunks, 1: B's, -1: both)
+  auto store_tile = [&](int set, int buf, int part = -1) {
+    const int o = set * (AQ + BQ);
+    if (part != 1)
+      for (int u = 0; u < AQ; ++u)
+        J.ds_write_b128(at_st, stg[o + u], {.offset = static_cast<int32_t>(buf * ABUF + RS * 128 * u)});
+    if (part != 0)
+      for (int u = 0; u < BQ; ++u)
+        J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
+  };
+  // the window of steps [start, start + 8) (steps from k_steps on: zeros)
+  // The window of steps [start, start + 8) (steps from k_steps on: zeros): A's chunks u with
+  // chunk_step(u, AQ) == i and B's with chunk_step(u, BQ) == i (i < 0: all). A window's loads
+  // are spread over steps 0..6 of the 8 before it (a window in one burst held the address path
+  // for a step's worth of tile loads).
+  auto chunk_step = [](int u, int q) { return u * 7 / q; };
+  auto load_window = [&](const gpr<u32>& start, int i) {
+    // (start >= k_steps: the next tile's window start - k_steps)
+    auto off = J.vgpr<u32>();
+    auto so = J.sgpr<u32>(), left = J.sgpr<u32>(), st = J.sgpr<u32>(), v = J.sgpr<u32>();
+    st = select(start >= k_steps, gpr<u32>(start - k_steps), start);
+    v = select(start >= k_steps, n_valid, 1u);
+    so = (st << 3) + select(start >= k_steps, nao_w, ao_w);
+    // (the lane's step st + qc is past K when qc >= left)
+    left = select(v == 0u, 0u, gpr<u32>(max(k_steps, st) - st));
+    // (past K: 2^31 plus a row term, still past the V#)
+    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
+    for (int u = 0; u < AQ; ++u)
+      if (i < 0 || chunk_step(u, AQ) == i) SA.load(wst[u], at(off) + at(w_row[u]));
+    so = (st << 3) + select(start >= k_steps, nbo_w, bo_w);
+    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
+    for (int u = 0; u < BQ; ++u)
+      if (i < 0 || chunk_step(u, BQ) == i) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
+  };
+  // window loads in step i of 8
+  auto window_loads = [&](int i) {
+    int n = 0;
+    for (int u = 0; u < AQ; ++u) n += chunk_step(u, AQ) == i;
+    for (int u = 0; u < BQ; ++u) n += chunk_step(u, BQ) == i;
+    return n;
+  };
+  auto store_window = [&] {
+    for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
+    for (int u = 0; u < BQ; ++u) J.ds_write_b64(aw_st, wst[AQ + u], {.offset = bw_aw + static_cast<int32_t>(RS * 64 * u)});
+  };
+  // step t's scale dwords (its window's step t % 8)
+  auto read_scales = [&](const gpr<u32>& t) {
+    auto x = J.sgpr<u32>();
+    auto ra = J.vgpr<u32>(), rb = J.vgpr<u32>();
+    x = (t & 7u) << 3;
+    ra = as_rd ^ x;
+    rb = bs_rd ^ x;
+    for (int i = 0; i < TM; ++i) J.ds_read_b32(sav[i], ra, {.offset = static_cast<int32_t>(32 * 64 * i)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(sbv[j], rb, {.offset = static_cast<int32_t>(32 * 64 * j)});
+  };
+  auto read_slice_at = [&](int buf, int set, const gpr<u32>& ra, const gpr<u32>& rb) {
+    for (int i = 0; i < TM; ++i)
+      J.ds_read_b128(fa[set * TM + i], ra, {.offset = static_cast<int32_t>(buf * ABUF + 32 * 128 * i)});
+    for (int j = 0; j < TN; ++j)
+      J.ds_read_b128(fb[set * TN + j], rb, {.offset = static_cast<int32_t>(buf * BBUF + 32 * 128 * j)});
+  };
+  auto read_slice = [&](int buf, int s) {
+    if (s == 0) {
+      read_slice_at(buf, 0, ar, br);
+    } else {
+      auto pa = J.vgpr<u32>(), pb = J.vgpr<u32>();
+      pa = ar ^ static_cast<uint32_t>(16 * s);
+      pb = br ^ static_cast<uint32_t>(16 * s);
+      read_slice_at(buf, s % 2, pa, pb);
+    }
+  };
+  // MFMAs [from, to) of slice s in the order i, j; the second half of the last slice (from =
+  // TM TN / 2: its rows i >= TM / 2) in the order j, i, so that B's scale dwords free one by one
+  // for the next step's (its first MFMAs take A's rows 0.., whose dwords the first half freed)
+  auto mfma_slice = [&](int s, int from, int to) {
+    const int set = s % 2;
+    modifiers m;
+    m.cbsz = fp4;
+    m.blgp = fp4;
+    m.op_sel = static_cast<uint8_t>((s & 1) * 3);  // scale byte s of both scale VGPRs
+    if (s > 1) m.op_sel_hi = 3;
+    const bool j_first = s == 3 && from == TM * TN / 2 && TM % 2 == 0;
+    for (int q = from; q < to; ++q) {
+      const int r = q - from, i = j_first ? TM / 2 + r % (TM / 2) : q / TN, j = j_first ? r / (TM / 2) : q % TN;
+      mfma_run(J, AT, acc[i * TN + j], fa[set * TM + i], fb[set * TN + j], acc[i * TN + j], sav[i], sbv[j], m);
+    }
+  };
+
+  // Prologue: tiles 0 and 1 and window 0 loading; window 0 and tile 0 into LDS, tile 2 loading
+  // into staging set 0; step 0's scales and slice 0 read.
+  auto t_cur = J.sgpr<u32>();
+  t_load = 0u;
+  t_cur = 0u;
+  issue_tile(0);
+  load_window(t_cur, -1);
+  issue_tile(1);
+  acc.fill(0.0f);
+  J.s_waitcnt(vmcnt(AQ + BQ));  // (tile 0 and the window)
+  store_window();
+  store_tile(0, 0);
+  J.s_waitcnt(lgkmcnt(0));  // (set 0 and the window chunks are loaded again)
+  issue_tile(0);
+  J.s_barrier();
+  read_scales(t_cur);
+  read_slice(0, 0);
+  // Step t = 8 w + i on buffer p = i % 2 (tile t + 1 in staging set 1 - p, tile t + 2 in set p;
+  // its scales and slice 0 read): the MFMAs of slice s with the reads of slice s + 1;
+  // among slice 0's the wait for tile t + 1 and its stores into buffer 1 - p (read last in step
+  // t - 1, before its barrier); among slice 1's the step's share of the next window's loads and
+  // the loads of tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (i = 7: a barrier, every
+  // wave past its reads of the window, and the next window into LDS), a barrier, and the other
+  // half with the reads of step t + 1's scales and slice 0 (no step starts waiting for LDS).
+  // The loop runs 8 steps a trip (a K of fewer steps ends with all-zero steps).
+  constexpr int TL = AQ + BQ;  // a tile's loads
+  constexpr int HALF = TM * TN / 2;
+  auto step = [&](int i) {
+    const int p = i % 2;
+    // (in flight after tile t + 1's loads: the previous step's window loads and tile t + 2's)
+    const int younger = TL + (i > 0 ? window_loads(i - 1) : 0);
+    for (int s = 0; s < 4; ++s) {
+      J.s_waitcnt(lgkmcnt(0));
+      interleave(J, [&] { mfma_slice(s, 0, s == 3 ? HALF : TM * TN); },
+                 [&] {
+                   if (s == 0) J.s_waitcnt(vmcnt(younger));
+                   if (s < 2) store_tile(1 - p, 1 - p, s);
+                   if (s == 2) {
+                     if (window_loads(i) > 0) load_window(gpr<u32>(t_cur + static_cast<uint32_t>(8 - i)), i);
+                     issue_tile(1 - p);
+                   }
+                   if (s < 3) read_slice(p, s + 1);
+                 });
+    }
+    if (i == 7) {
+      // (after step 6's window loads: its tile's and step 7's, 2 TL younger loads)
+      J.s_barrier();
+      J.s_waitcnt(vmcnt(2 * TL));
+      store_window();
+    }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    t_cur = t_cur + 1u;
+    interleave(J, [&] { mfma_slice(3, HALF, TM * TN); },
+               [&] {
+                 read_scales(t_cur);
+                 read_slice(1 - p, 0);
+               });
+  };
+  auto store_c = [&] {
+    // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
+    // [32j + l%32] of the wave's block; rows r and r + 1 (r even) in one conversion.
+    constexpr mfma_lane_field CR = AT.c_row(), CC = AT.c_col();
+    static_assert(CR.shift == 5 && CR.stride == 4 && CC.mask == 31);
+    auto n_bytes = J.sgpr<u32>();
+    n_bytes = N << 1;
+    auto srow = J.sgpr<u32>(2);
+    if constexpr (TN % 2 == 0) {
+      // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4)
+      // with block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one
+      // row (lane l column 64 (j / 2) + l): a 16-bit store is one 128-byte line, not two.
+      auto p_off = J.vgpr<u32>(TN / 2);
+      {
+        auto col = J.vgpr<u32>(), crow0 = J.sgpr<u32>();
+        crow0 = tm0 + wr0;
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          col = lane + (tn0 + wc0 + 64u * static_cast<uint32_t>(jp));
+          p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(crow0 * n_bytes + (col << 1)));  // (past N: dropped)
+        }
+      }
+      auto x = J.vgpr<f32>(4);
+      for (int i = 0; i < TM; ++i)
+        for (int r = 0; r < 16; r += 2)
+          for (int jp = 0; jp < TN / 2; ++jp) {
+            const int j = 2 * jp;
+            J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+            J.v_accvgpr_read_b32(x[1], acc[i * TN + j + 1][r]);
+            J.v_accvgpr_read_b32(x[2], acc[i * TN + j][r + 1]);
+            J.v_accvgpr_read_b32(x[3], acc[i * TN + j + 1][r + 1]);
+            J.v_permlane32_swap_b32(x[0], x[1]);
+            J.v_permlane32_swap_b32(x[2], x[3]);
+            // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+            for (int h = 0; h < 2; ++h) {
+              auto v = cvt_bf16x2(x[h], x[2 + h]);
+              for (int q = 0; q < 2; ++q)
+                srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+              Cb.store(v, at(p_off[jp]) + at(srow[0]), {.width = narrow::u16});
+              Cb.store(v, at(p_off[jp]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+            }
+          }
+      return;
+    }
+    auto crow = J.vgpr<u32>();
+    crow = (tm0 + wr0) + ((lane >> CR.shift) * CR.stride);
+    auto c_off = J.vgpr<u32>(TN);
+    for (int j = 0; j < TN; ++j) {
+      auto col = J.vgpr<u32>();
+      col = (lane & CC.mask) + (tn0 + wc0 + 32u * static_cast<uint32_t>(j));
+      c_off[j] = crow * n_bytes + (col << 1);
+      J.If(col >= N, [&] { c_off[j] = 0x80000000u; });  // (past N: dropped)
+    }
+    auto x = J.vgpr<f32>(2);
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int q = 0; q < 2; ++q) srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * ((r + q) / 4) + (r + q) % 4);
+        for (int j = 0; j < TN; ++j) {
+          J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
+          J.v_accvgpr_read_b32(x[1], acc[i * TN + j][r + 1]);
+          auto h = cvt_bf16x2(x[0], x[1]);
+          Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
+          Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  };
+  // A tile's end (t_cur reaches k_steps at a trip's end): its C stores, then the next tile
+  // (whose first steps' loads and window are in flight or in LDS already).
+  auto cur_valid = J.sgpr<u32>();
+  cur_valid = 1u;
+  J.While([&] { return cur_valid != 0u; }, [&] {
+    for (int i = 0; i < 8; ++i) step(i);
+    J.If(t_cur >= k_steps, [&] {
+      store_c();
+      acc.fill(0.0f);
+      t_cur = t_cur - k_steps;
+      t_load = t_load - k_steps;
+      cur_valid = n_valid;
+      lin = lin + G;
+      tm0 = ntm0;
+      tn0 = ntn0;
+      origins();
+      next_tile();
+      next_origins();
+    });
+  });
+  J.s_waitcnt(vmcnt(0));
+  J.s_waitcnt(lgkmcnt(0));
+}
+}  // namespace detail
+
 template <gemm_fp4_config C>
 constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> a_ptr, arg<const uint8_t*> b_ptr,
                                arg<const uint8_t*> sa_ptr, arg<const uint8_t*> sb_ptr, arg<unsigned> M, arg<unsigned> N,
@@ -105,6 +563,7 @@ constexpr void gemm_fp4_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
                 std::string_view(detail::gemm_fp4_config_error(C) ? detail::gemm_fp4_config_error(C) : ""));
   // (the macro's line reports a bad configuration or target first; the rest is not built)
   if constexpr (!detail::gemm_fp4_target_ok() || detail::gemm_fp4_config_error(C) != nullptr) return;
+  else if constexpr (C.ab_lds) detail::gemm_fp4_ab_lds<C>(J, c_ptr, a_ptr, b_ptr, sa_ptr, sb_ptr, M, N, K);
   else {
   constexpr const mfma_atom& AT = mfma_atom_of(detail::gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1

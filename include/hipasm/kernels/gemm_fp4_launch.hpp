@@ -8,6 +8,7 @@
 // device addresses. K must be a multiple of gemm_fp4_k_step (256), else an rt::error. A kernel
 // compiled with b_shuffled = true takes B and sb as gemm_fp4_preshuffle_b returns them.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -67,9 +68,15 @@ inline rt::launch_report launch_gemm_fp4(rt::device& dev, rt::module& mod, const
     throw rt::error("gemm_fp4: each tensor must be below 2 GiB (32-bit buffer offsets)");
   if (!c || !a || !b || !sa || !sb) throw rt::error("gemm_fp4: a null tensor address");
   const gemm_fp4_config& cf = k.config;
+  if (cf.groups > 0 && K % (8 * gemm_fp4_k_step) != 0)
+    throw rt::error("gemm_fp4: a configuration with groups (persistent workgroups) takes K a multiple of " +
+                    std::to_string(8 * gemm_fp4_k_step) + ", got " + std::to_string(K));
   rt::kernel_args args;
   args.add(c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K);
-  return dev.launch(mod, k.name, {cf.grid_x(N), cf.grid_y(M), 1}, {cf.threads(), 1, 1}, args, opts);
+  // (groups: that many workgroups at most, each walking its tiles)
+  const rt::dim3 grid = cf.groups > 0 ? rt::dim3{std::min(cf.tiles(M, N), cf.groups), 1, 1}
+                                      : rt::dim3{cf.grid_x(N), cf.grid_y(M), 1};
+  return dev.launch(mod, k.name, grid, {cf.threads(), 1, 1}, args, opts);
 }
 
 }  // namespace hipasm::kernels

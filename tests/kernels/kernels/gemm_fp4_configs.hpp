@@ -17,6 +17,14 @@ inline constexpr gemm_fp4_config f4_64x128_bs_k2{.bm = 64, .bn = 128, .wm = 2, .
 // 1 x 2 waves of 32x32 (A tile chunks 2 a lane)
 inline constexpr gemm_fp4_config f4_64x128_al_k2{.bm = 64, .bn = 128, .wm = 2, .wn = 2, .wk = 2, .a_lds = true};
 inline constexpr gemm_fp4_config f4_32x64_al_bs{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true};
+// A through LDS, B preshuffled, one row of 4 waves of 64x32 (the 64-row tile of bench_gemm_fp4)
+inline constexpr gemm_fp4_config f4_64x128_w4_al_bs{.bm = 64, .bn = 128, .wm = 1, .wn = 4, .b_shuffled = true, .a_lds = true};
+// A and B through LDS (ab_lds): 2 x 2 waves of 64x64 (its smallest tile) and of 128x128 (the
+// large-M tile of bench_gemm_fp4)
+inline constexpr gemm_fp4_config f4_128x128_ab{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true};
+inline constexpr gemm_fp4_config f4_256x256_ab{.bm = 256, .bn = 256, .wm = 2, .wn = 2, .ab_lds = true};
+// ab_lds with 2 persistent workgroups (groups: each walks its tiles)
+inline constexpr gemm_fp4_config f4_128x128_ab_p{.bm = 128, .bn = 128, .wm = 2, .wn = 2, .ab_lds = true, .groups = 2};
 // A through LDS, its scales a dword a step (no LDS windows)
 inline constexpr gemm_fp4_config f4_32x64_al_nw{.bm = 32, .bn = 64, .wm = 1, .wn = 2, .b_shuffled = true, .a_lds = true, .scale_windows = false};
 // the end-to-end test's quantization: bf16 rows of 512 (aiter's rule, the default)
