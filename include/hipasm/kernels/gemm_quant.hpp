@@ -1,8 +1,10 @@
 // The library's quantized GEMMs: C = (A * B^T) scaled, A M x K and B N x K row-major 8-bit
 // ("TN", the layout of aiter's a8w8 kernels), C M x N row-major bf16 (round to nearest even).
 //
-//   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, f32 accumulation) or int8
-//   (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32) of `quant_scale`:
+//   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, or on a target with
+//   it gfx950's double-K v_mfma_f32_32x32x64_f8f6f4 (detail::gemm_quant_double_k), f32
+//   accumulation) or int8 (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32)
+//   of `quant_scale`:
 //     per_tensor  C[m][n] = sum_k A[m][k] B[n][k] * sa[0] * sb[0]
 //     per_token   C[m][n] = sum_k A[m][k] B[n][k] * sa[m] * sb[n]          (sa: M, sb: N)
 //     block128    C[m][n] = sum_kb (sum_{k in block kb} A[m][k] B[n][k]) * sa[kb][m] * sb[n/128][kb]
@@ -37,7 +39,11 @@
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
-// which leaves the dot product unchanged.
+// which leaves the dot product unchanged. The double-K MFMA takes 64-byte slices: a lane's two
+// reads of 16 bytes (the slice's two 32-byte parts) are its 8 operand registers, one MFMA a 32x32
+// block; with two LDS buffers (per_tensor, per_token) the step's barrier then stands among the
+// last slice's MFMAs and the rest cover the next tile's first reads (READ_AHEAD). agpr_acc keeps
+// the accumulators in AGPRs (the epilogue reads each into a VGPR).
 // Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
 // workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
 // sums into its slice of a workspace; the last workgroup of a tile to finish (a counter per tile
@@ -81,6 +87,8 @@ struct gemm_quant_config {
   bool split_k = false;                   // VGPR copies: K may be split over `splits` workgroups (grid z, the
                                           // launch's run-time choice) writing f32 partial sums into slices of a
                                           // workspace, which `name_to_bf16` sums and rounds into C
+  bool agpr_acc = false;                  // accumulators in AGPRs (per_tensor / per_token; up to 256: with one
+                                          // wave a SIMD a wave has 512 registers, e.g. 4 waves of 128x128)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -95,18 +103,29 @@ struct gemm_quant_config {
 namespace detail {
 
 // block128: VGPRs a wave holds for the accumulators, `sets` sets of a K block's products and
-// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments.
-constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets) {
+// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments
+// (`frag` registers a 32-row fragment: 4 for the 32x32x16 fp8 MFMA, 8 for the double-K one).
+constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets, uint32_t frag = 4) {
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   const uint32_t own = blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets;
   if (!c.vgpr_loads()) return own;
-  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8;
+  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 32 * frag;
 }
 // block128: register sets of a K block's products. Two with the VGPR copies and one tile a
 // block (bk = 128) when they fit: the MFMAs of block k + 1 fill one set while the scaled adds
 // of block k, interleaved with them, read the other.
 constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
   return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 && gemm_quant_block_vgprs(c, 2) <= 208 ? 2 : 1;
+}
+// fp8 on a target with the double-K MFMA (gfx950's v_mfma_f32_32x32x64_f8f6f4: twice the k of
+// the 32x32x16 fp8 MFMA in the same 16 passes, CDNA4 ISA 7.1.5.1) where the configuration
+// takes it: slices of 64 bytes (bk a multiple of 64; one LDS buffer needs two slices, bk >= 128),
+// and block128's VGPRs within their budget with fragments twice as wide (the same product sets).
+// Else the 32x32x16 fp8 MFMA, two a 32-byte slice.
+constexpr bool gemm_quant_double_k(const gemm_quant_config& c) {
+  if (c.type != quant_type::fp8 || find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4") == nullptr) return false;
+  if (c.bk % 64 != 0 || (c.vgpr_loads() && c.lds_buffers == 1 && c.bk < 128)) return false;
+  return c.scale != quant_scale::block128 || gemm_quant_block_vgprs(c, gemm_quant_part_sets(c), 8) <= 208;
 }
 
 constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
@@ -118,8 +137,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
   if (c.vgpr_loads() && c.stages != 2)
     return "gemm_quant: stages is for the LDS-DMA and any_k copies (dma = true); the VGPR copies use two LDS buffers";
-  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > 65536)
-    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > active_target::desc.lds_bytes)
+    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
   if (c.vgpr_loads()) {
     const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
     if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
@@ -128,7 +147,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 18)
       return "gemm_quant: more than 18 dwordx4 staging loads per lane (72 VGPRs): use more waves, a smaller bk or ahead = 1";
     if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
-    if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
+    if (c.lds_buffers * (c.bm + c.bn) * c.bk > active_target::desc.lds_bytes)
+      return "gemm_quant: the LDS buffers of the A and B tiles exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
     if (c.lds_ahead < 1 || c.lds_ahead > 2 || (c.lds_ahead == 2 && c.lds_buffers != 2))
       return "gemm_quant: lds_ahead is 1, or 2 with two LDS buffers";
@@ -140,6 +160,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
+    if (c.agpr_acc) return "gemm_quant: agpr_acc is for per_tensor and per_token (block128's scaled adds run on the VALU)";
     if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
@@ -151,7 +172,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.vgpr_loads() && gemm_quant_block_vgprs(c, sets) > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
-    return "gemm_quant: more than 256 accumulator VGPRs per wave";
+    return c.agpr_acc ? "gemm_quant: more than 256 accumulator AGPRs per wave" : "gemm_quant: more than 256 accumulator VGPRs per wave";
   }
   if (!c.any_k && ((c.bm * c.bk) % (4 * c.threads()) != 0 || (c.bn * c.bk) % (4 * c.threads()) != 0))
     return "gemm_quant: each A and B tile must be whole DMA steps (4 bytes a lane of the workgroup) for the vmcnt counts";
@@ -185,7 +206,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t BM = C.bm, BN = C.bn, BK = C.bk, T = C.threads();
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
-  constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
+  // gemm_quant_double_k (gfx950's v_mfma_f32_32x32x64_f8f6f4): 64-byte K slices, one MFMA a 32x32
+  // block; else 32-byte slices, two MFMAs a block
+  constexpr bool DK = detail::gemm_quant_double_k(C);
+  constexpr int SL = DK ? 2 : 1;                      // 32-byte K parts a slice (ds_read_b128s a fragment)
+  constexpr int KS = static_cast<int>(BK / 32) / SL;  // K slices per tile
+  constexpr int MPS = (DK ? 1 : 2) * TM * TN;         // MFMAs a slice
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
   constexpr bool SPLIT = C.split_k;
@@ -369,7 +395,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
   // of each 32-byte slice (one read: the k of two MFMAs).
   constexpr const mfma_atom& AT = mfma_atom_of(I8 ? "v_mfma_i32_32x32x16_i8" : "v_mfma_f32_32x32x16_fp8_fp8");
-  lds_addr a_addr[KS], b_addr[KS];
+  lds_addr a_addr[KS * SL], b_addr[KS * SL];
   const detail::gemm_lane_place place =
       detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
   auto lane = place.lane, wave = place.wave, a_row = place.a_row, b_row = place.b_row;
@@ -403,7 +429,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   };
   if constexpr (SCALES_EARLY) load_token_scales();
   constexpr dtype acc_t = I8 ? i32 : f32;
-  auto acc = J.vgpr<acc_t>(TM * TN, 16);
+  auto acc = C.agpr_acc ? J.agpr<acc_t>(TM * TN, 16) : J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
   else acc.fill(0.0f);
   // block128: the K block's products (their own registers; the block's first MFMA adds 0),
@@ -417,15 +443,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int b = 0; b < TM * TN; ++b) part[(PS - 1) * TM * TN + b].fill(0.0f);
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
-  auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
+  auto fa = J.vgpr<u32>(FS * TM, 4 * SL), fb = J.vgpr<u32>(FS * TN, 4 * SL);
   auto read_slice = [&](int buf, int p) {
     const int s = p % FS;
+    if constexpr (DK) {
+      // the double-K MFMA's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64
+      // (mfma_ab_layout_f8): the lane's 16 bytes of the slice's two 32-byte parts
+      for (int i = 0; i < TM; ++i)
+        for (int q = 0; q < SL; ++q)
+          As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
+      for (int j = 0; j < TN; ++j)
+        for (int q = 0; q < SL; ++q)
+          Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
+      return;
+    }
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
+  constexpr const mfma_atom* DKA = DK ? find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4") : nullptr;
   // MFMAs [from, to) of slice p: half h = e / (TM * TN) (the k of bytes 8h..8h+7), then i, j
+  // (the double-K MFMA: i, j)
   auto mfma_part = [&](int p, int from, int to, bool block_start, int ps) {
     const int s = p % FS;
+    if constexpr (DK) {
+      for (int e = from; e < to; ++e) {
+        const int i = e / TN, j = e % TN;
+        if constexpr (BLOCK) {
+          auto pt = part[(ps * TM + i) * TN + j];
+          if (block_start && p == 0) mfma_run(J, *DKA, pt, fb[s * TN + j], fa[s * TM + i], 0);
+          else mfma_run(J, *DKA, pt, fb[s * TN + j], fa[s * TM + i], pt);
+        } else {
+          mfma_run(J, *DKA, acc[i * TN + j], fa[s * TM + i], fb[s * TN + j], acc[i * TN + j]);
+        }
+      }
+      return;
+    }
     for (int e = from; e < to; ++e) {
       const int h = e / (TM * TN), i = e % (TM * TN) / TN, j = e % TN;
       auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
@@ -441,8 +493,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
   };
 
+  // halves [h_from, h_to) of slice p's MFMAs
   auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2, int ps = 0) {
-    mfma_part(p, h_from * TM * TN, h_to * TM * TN, block_start, ps);
+    mfma_part(p, h_from * MPS / 2, h_to * MPS / 2, block_start, ps);
   };
 
   // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
@@ -561,11 +614,18 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
   // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
   // the other buffer (read in step k - 1, freed by its barrier) and the loads of tile k + 2.
+  // READ_AHEAD (the double-K MFMA, per_tensor / per_token, one slice read ahead, two or more
+  // slices): the step's barrier stands among its last slice's MFMAs (its fragments are in
+  // registers) and the rest of them cover the reads of the next tile's slice 0, as in
+  // gemm_bf16: a step starts with its operands read (one wave a SIMD has no other wave to fill
+  // that wait).
+  constexpr bool READ_AHEAD = DK && !BLOCK && RA == 1 && KS >= 2;
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? buf : 0;        // block128: the product set this step fills
-    for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
+    if constexpr (!READ_AHEAD)
+      for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
     // k - 1 right before tile k + 2, may stay in flight with it)
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
@@ -576,7 +636,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
-      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, READ_AHEAD && p + 1 == KS ? 1 : 2, ps); };
       auto other = [&] {
         if (p + RA < KS) read_slice(buf, p + RA);
         if (p == 0) {
@@ -595,6 +655,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if (block_end) block_end_scales(buf);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    if constexpr (READ_AHEAD)
+      interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(1 - buf, 0); });
   };
 
   // One LDS buffer (tile k in it, its slice 0 read; tile k + 1 in VGPRs): the slices' MFMAs
@@ -614,15 +676,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // their registers until slice 0 of the next tile is read, after barrier 2), so that between
   // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
   // cycles), each wave has LATE + 2 TM TN - (those left after barrier 2) MFMAs to issue.
-  constexpr int LATE = EARLY && KS > 1 ? TM * TN : 0;
-  constexpr int POST = LATE + 2 * TM * TN;  // MFMAs after barrier 1
-  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read latency)
-  constexpr int AFTER = POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
+  constexpr int LATE = EARLY && KS > 1 ? MPS / 2 : 0;
+  constexpr int POST = LATE + MPS;  // MFMAs after barrier 1
+  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read
+  // latency); none when the one MFMA of a double-K 32x32 wave block issues before the stores
+  constexpr int AFTER = POST < 2 ? 0 : POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
   constexpr int CUT = POST - AFTER;
   // MFMA e of the post-barrier-1 run: the late ones of slice KS - 2, then slice KS - 1's
   auto mfma_post = [&](int from, int to, bool block_start, int ps) {
     for (int e = from; e < to; ++e) {
-      if (e < LATE) mfma_part(KS - 2, 2 * TM * TN - LATE + e, 2 * TM * TN - LATE + e + 1, block_start, ps);
+      if (e < LATE) mfma_part(KS - 2, MPS - LATE + e, MPS - LATE + e + 1, block_start, ps);
       else mfma_part(KS - 1, e - LATE, e - LATE + 1, block_start, ps);
     }
   };
@@ -634,7 +697,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      auto mfmas = [&] { mfma_part(p, 0, 2 * TM * TN - (p + 2 == KS ? LATE : 0), block_start, ps); };
+      auto mfmas = [&] { mfma_part(p, 0, MPS - (p + 2 == KS ? LATE : 0), block_start, ps); };
       auto other = [&] {
         read_slice(0, p + 1);
         if constexpr (BLOCK)
@@ -697,6 +760,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           read_slice(0, 0);
         },
         step_single);
+  } else if constexpr (VG && READ_AHEAD) {
+    detail::gemm_k_trips(
+        J, k_tiles, 2,
+        [&] {
+          vgpr_prologue();
+          read_slice(0, 0);
+        },
+        step_vgpr);
   } else if constexpr (VG) {
     detail::gemm_k_trips(J, k_tiles, 2, vgpr_prologue, step_vgpr);
   } else {
@@ -771,6 +842,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
   // v[q]; block128's accumulators are the values.
   auto v = J.vgpr<f32>(2);
+  auto va = J.vgpr<acc_t>(C.agpr_acc ? 2 : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
     if constexpr (BLOCK) {
       return acc[i * TN + j][r];
@@ -779,11 +851,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][r % 4] * cs[j]);
         else v[q] = x * ts;
       };
+      auto a = [&] {
+        if constexpr (!C.agpr_acc) return acc[i * TN + j][r];
+        J.v_accvgpr_read_b32(va[q], acc[i * TN + j][r]);
+        return va[q];
+      }();
       if constexpr (I8) {
-        J.v_cvt_f32_i32(v[q], acc[i * TN + j][r]);
+        J.v_cvt_f32_i32(v[q], a);
         scale_into(v[q]);
       } else {
-        scale_into(acc[i * TN + j][r]);
+        scale_into(a);
       }
       return v[q];
     }
