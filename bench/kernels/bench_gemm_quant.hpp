@@ -1,5 +1,6 @@
-// Shared by bench_kernel_gemm_fp8 and bench_kernel_gemm_i8: the library's quantized GEMM
-// (kernels/gemm_quant.hpp) on each shape, predicted by the timing model (MI300X), next to
+// Shared by bench_kernel_gemm_fp8, _fp8_mi355x and bench_kernel_gemm_i8: the library's quantized
+// GEMM (kernels/gemm_quant.hpp) on each shape, predicted by the timing model (the bench's target's
+// device: bench_common.hpp target_device, MI300X or MI355X), next to
 // aiter's asm kernel for the same operation (B preshuffled, as aiter ships them) on the same
 // shape in the same run: the kernel (and split-K) aiter's tuning table picked for that shape,
 // run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
@@ -50,6 +51,9 @@ struct quant_shape {
 //    its grid fits the CUs one workgroup each (1024x5120x1280: 256 tiles, where 128x128 leaves 16
 //    CUs two of its 320).
 // (`s.scale` resolved: quant_rows passes the row with its kind)
+// MI355X (gfx950; its list: bench_gemm_fp8.cpp): a tile with AGPR accumulators (4 waves of
+// 128x128, one a SIMD: the largest) when its grid fills the 256 CUs at least once; else the
+// largest tile whose grid gives at least half of the CUs a workgroup, else the smallest.
 inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks,
                                                       const quant_shape& s) {
   const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
@@ -57,6 +61,18 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
     return uint64_t(k.config.grid_x(s.n)) * k.config.grid_y(s.m);
   };
   auto area = [](const hipasm::kernels::gemm_quant_kernel_ref& k) { return k.config.bm * k.config.bn; };
+  if constexpr (target_gfx950) {
+    const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
+    for (const auto& k : ks)
+      if (k.config.scale == scale && k.config.agpr_acc && !k.config.split_k && tiles(k) >= target_cus) return k;
+    for (const auto& k : ks) {
+      if (k.config.scale != scale || k.config.split_k || k.config.agpr_acc) continue;
+      if (!smallest || area(k) < area(*smallest)) smallest = &k;
+      if (tiles(k) >= target_cus / 2 && (!best || area(k) > area(*best))) best = &k;
+    }
+    if (best) return *best;
+    if (smallest) return *smallest;
+  }
   auto eight = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
     return k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 1 && !k.config.split_k;
   };
@@ -109,7 +125,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
                                          const std::vector<quant_shape>& shapes) {
   std::map<std::string, aiter_asm::Kernel> aks;
   if (!root.empty()) {
-    aks = aiter_asm::kernel_list(root, aiter_asm::family(family));
+    aks = aiter_asm::kernel_list(root, aiter_asm::family(family), target_gfx950 ? "gfx950" : "gfx942");
     if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", kernel, root.c_str());
   }
   std::vector<quant_row> rows;
@@ -127,7 +143,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
                                                                                                            : "_block");
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
-    po.device = "mi300x";
+    po.device = target_device;
     if (flop > double(1ull << 32)) po.sample_cus = 16;
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
     if (tl) po.keep_events = true;
@@ -145,16 +161,19 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     const char* forced_splits = std::getenv("GEMM_QUANT_BENCH_SPLITS");
     const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
     const hipasm::kernels::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
-    const uint32_t used_splits = splits ? splits : sk ? hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
-    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, splits, s, lo);
+    const uint32_t used_splits =
+        splits ? splits : sk ? hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k, target_cus) : 1;
+    // (the split the launch picks for the bench's device's CUs)
+    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, lo);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
     double aiter_us = 0;
     if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
       aiter_asm::Problem p;
       p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
-      const rt::launch_report arep =
-          aiter_asm::run_kernel(*fresh_device(), root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo);
+      p.ocp = target_gfx950;  // (gfx950's fp8 is OCP e4m3fn)
+      const rt::launch_report arep = aiter_asm::run_kernel(*fresh_device(), root, family, s.aiter_kernel,
+                                                           aks.at(s.aiter_kernel), p, lo, target_gfx950 ? "gfx950" : "gfx942");
       if (tl && *tl == 'a') std::fprintf(stderr, "%s", arep.profile->timeline(uint32_t(std::atoi(tl + 1))).c_str());
       if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
         std::fprintf(stderr, "aiter %s\n", arep.profile->report().c_str());
@@ -163,7 +182,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     // traffic: A, B once, C in bf16 (the scales are small)
     std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", label.c_str(), shape.c_str(),
                  used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
-    print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n, false, row_device);
     rows.push_back({shape, h.us, aiter_us});
   }
   return rows;
