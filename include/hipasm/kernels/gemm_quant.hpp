@@ -313,19 +313,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
   // their own)
-  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr) {
+  // (VGPR copies: `part` 1 the cursor and A's loads, 2 B's loads and the cursor's step, 0 both)
+  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr, int part = 0) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
-      k_left = K - k_cur;
-      J.s_max_i32(cols_valid, k_left, 0);
-      cols_valid = select(loaded < k_tiles, cols_valid, 0u);
-      a_ld = a_org + k_cur;
-      b_ld = b_org + k_cur;
-      if constexpr (A_TAIL) {
-        if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
-        else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
-      } else {
-        copy_tile_load(J, A, at(a_ld), sta[buf]);
+      if (part != 2) {
+        k_left = K - k_cur;
+        J.s_max_i32(cols_valid, k_left, 0);
+        cols_valid = select(loaded < k_tiles, cols_valid, 0u);
+        a_ld = a_org + k_cur;
+        b_ld = b_org + k_cur;
+        if constexpr (A_TAIL) {
+          if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
+          else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
+        } else {
+          copy_tile_load(J, A, at(a_ld), sta[buf]);
+        }
       }
+      if (part == 1) return;
       if (tm) copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, *tm);
       else copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
       k_cur = k_cur + BK;
@@ -620,6 +624,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // gemm_bf16: a step starts with its operands read (one wave a SIMD has no other wave to fill
   // that wait).
   constexpr bool READ_AHEAD = DK && !BLOCK && RA == 1 && KS >= 2;
+  // SPLIT_AB (READ_AHEAD, one tile ahead): slice 0 waits for tile k + 1's A loads only, stores
+  // them and issues tile k + 2's A loads among its first half of MFMAs, then waits for B's and
+  // does the same with B: the address path, which moves a 256x256x128 tile in about the
+  // MFMAs' time, never drains (it did between the last load of tile k + 1 and the first of k + 2).
+  constexpr bool SPLIT_AB = READ_AHEAD && AH == 1;
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
@@ -628,7 +637,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
     // k - 1 right before tile k + 2, may stay in flight with it)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
+    if constexpr (SPLIT_AB) J.s_waitcnt(vmcnt(static_cast<int>(stb[0].loads())));  // (A's, issued first)
+    else J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
     // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
     // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
     constexpr int load_at = BLOCK && KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
@@ -636,6 +646,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
+      if constexpr (SPLIT_AB)
+        if (p == 0) {
+          interleave(J, [&] { mfma_slice(0, block_start, 0, 1, ps); },
+                     [&] {
+                       read_slice(buf, 1);
+                       copy_tile_store(J, sta[set], As[1 - buf]);
+                       load_tile(0, &tail, 1);
+                     });
+          J.s_waitcnt(vmcnt(static_cast<int>(sta[0].loads())));  // (tile k + 1's B; k + 2's A in flight)
+          interleave(J, [&] { mfma_slice(0, block_start, 1, 2, ps); },
+                     [&] {
+                       copy_tile_store(J, stb[set], Bs[1 - buf]);
+                       load_tile(0, &tail, 2);
+                     });
+          continue;
+        }
       auto mfmas = [&] { mfma_slice(p, block_start, 0, READ_AHEAD && p + 1 == KS ? 1 : 2, ps); };
       auto other = [&] {
         if (p + RA < KS) read_slice(buf, p + RA);
