@@ -625,9 +625,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // that wait).
   constexpr bool READ_AHEAD = DK && !BLOCK && RA == 1 && KS >= 2;
   // SPLIT_AB (READ_AHEAD, one tile ahead): slice 0 waits for tile k + 1's A loads only, stores
-  // them and issues tile k + 2's A loads among its first half of MFMAs, then waits for B's and
-  // does the same with B: the address path, which moves a 256x256x128 tile in about the
-  // MFMAs' time, never drains (it did between the last load of tile k + 1 and the first of k + 2).
+  // them and issues tile k + 2's A loads among its first half of MFMAs (then slice 1's reads),
+  // then waits for B's and does the same with B: the address path, which moves a 256x256x128
+  // tile in about the MFMAs' time, never drains (it did between the last load of tile k + 1 and
+  // the first of k + 2).
   constexpr bool SPLIT_AB = READ_AHEAD && AH == 1;
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
@@ -650,9 +651,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if (p == 0) {
           interleave(J, [&] { mfma_slice(0, block_start, 0, 1, ps); },
                      [&] {
-                       read_slice(buf, 1);
                        copy_tile_store(J, sta[set], As[1 - buf]);
                        load_tile(0, &tail, 1);
+                       read_slice(buf, 1);
                      });
           J.s_waitcnt(vmcnt(static_cast<int>(sta[0].loads())));  // (tile k + 1's B; k + 2's A in flight)
           interleave(J, [&] { mfma_slice(0, block_start, 1, 2, ps); },
