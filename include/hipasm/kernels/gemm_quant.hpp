@@ -42,7 +42,9 @@
 // which leaves the dot product unchanged. The double-K MFMA takes 64-byte slices: a lane's two
 // reads of 16 bytes (the slice's two 32-byte parts) are its 8 operand registers, one MFMA a 32x32
 // block; with two LDS buffers (per_tensor, per_token) the step's barrier then stands among the
-// last slice's MFMAs and the rest cover the next tile's first reads (READ_AHEAD). agpr_acc keeps
+// last slice's MFMAs and the rest cover the next tile's first reads (READ_AHEAD), and slice 0
+// stores tile k + 1 and loads tile k + 2 in parts, each after the wait for its own loads
+// (SPLIT_AB: A, then B; SPLIT4: halves of their rows), so that the address path never drains. agpr_acc keeps
 // the accumulators in AGPRs (the epilogue reads each into a VGPR).
 // Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
 // workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
@@ -305,33 +307,75 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // int8: only B's columns past K are zeros (masked); A's there are whatever follows (the next
   // row, or zeros past the V#), exact products with B's zeros. fp8 masks both (0x80 is NaN).
   constexpr bool A_TAIL = !I8;
-  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{},
-                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{}};
-  tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
-                         AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
+  // SPLIT4 (the double-K path's two-buffer step, one tile ahead, per_tensor / per_token; see
+  // SPLIT_AB): each operand's tile is copied as two halves of its rows, staged in sta[0] and
+  // sta[1] (stb: B's; the second staging set is free with one tile ahead), so that slice 0's
+  // stores of tile k + 1 and loads of tile k + 2 go in four parts, each after its own wait.
+  constexpr uint32_t STEP_ROWS = T / (BK / 16);  // rows one dwordx4 step of the workgroup covers
+  constexpr bool SPLIT4 = DK && !BLOCK && VG && C.lds_buffers == 2 && C.ahead == 1 && C.lds_ahead == 1 && BK >= 128 &&
+                          (BM / 2) % STEP_ROWS == 0 && (BN / 2) % STEP_ROWS == 0 && (BM / 2) % 8 == 0 &&
+                          (BN / 2) % 8 == 0;
+  // rows [q rows / 2, (q + 1) rows / 2) of a tile view (the swizzle repeats every 8 rows)
+  auto half_view = [&](const lds_view& v, int q) {
+    lds_view h = v;
+    h.L.rows = v.L.rows / 2;
+    h.base = v.base + static_cast<uint32_t>(q) * (v.L.rows / 2) * BK;
+    return h;
+  };
+  tile_staging sta[2] = {VG ? make_tile_staging(J, SPLIT4 ? half_view(As[0], 0) : As[0], row_bytes, vcopy, A_TAIL) : tile_staging{},
+                         AH > 1   ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL)
+                         : SPLIT4 ? make_tile_staging(J, half_view(As[0], 1), row_bytes, vcopy, A_TAIL)
+                                  : tile_staging{}};
+  tile_staging stb[2] = {VG ? make_tile_staging(J, SPLIT4 ? half_view(Bs[0], 0) : Bs[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1   ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true)
+                         : SPLIT4 ? make_tile_staging(J, half_view(Bs[0], 1), row_bytes, vcopy, true)
+                                  : tile_staging{}};
+  // SPLIT4: the second halves' origins (the first's + half the rows)
+  auto a_half = J.sgpr<u32>(), b_half = J.sgpr<u32>(), a_ld2 = J.sgpr<u32>(), b_ld2 = J.sgpr<u32>();
+  if constexpr (SPLIT4) {
+    a_half = K * (BM / 2);
+    b_half = K * (BN / 2);
+  }
 
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
   // their own)
-  // (VGPR copies: `part` 1 the cursor and A's loads, 2 B's loads and the cursor's step, 0 both)
+  // (VGPR copies: `part` 0 the whole tile; 1 the cursor and A's loads, 2 B's loads and the
+  // cursor's step; SPLIT4's quarters: 3 the cursor and A's first half, 4 A's second, 5 B's first,
+  // 6 B's second and the cursor's step)
   auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr, int part = 0) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
-      if (part != 2) {
+      auto load_a = [&](tile_staging& st, const gpr<u32>& org) {
+        if constexpr (A_TAIL) {
+          if (tm) copy_tile_load(J, A, at(org), st, cols_valid, *tm);
+          else copy_tile_load(J, A, at(org), st, cols_valid);
+        } else {
+          copy_tile_load(J, A, at(org), st);
+        }
+      };
+      auto load_b = [&](tile_staging& st, const gpr<u32>& org) {
+        if (tm) copy_tile_load(J, B, at(org), st, cols_valid, *tm);
+        else copy_tile_load(J, B, at(org), st, cols_valid);
+      };
+      if (part == 0 || part == 1 || part == 3) {
         k_left = K - k_cur;
         J.s_max_i32(cols_valid, k_left, 0);
         cols_valid = select(loaded < k_tiles, cols_valid, 0u);
         a_ld = a_org + k_cur;
         b_ld = b_org + k_cur;
-        if constexpr (A_TAIL) {
-          if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
-          else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
-        } else {
-          copy_tile_load(J, A, at(a_ld), sta[buf]);
+        if constexpr (SPLIT4) {
+          a_ld2 = a_ld + a_half;
+          b_ld2 = b_ld + b_half;
         }
+        load_a(SPLIT4 ? sta[0] : sta[buf], a_ld);
       }
-      if (part == 1) return;
-      if (tm) copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, *tm);
-      else copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
+      if constexpr (SPLIT4)
+        if (part == 0 || part == 1 || part == 4) load_a(sta[1], a_ld2);
+      if (part == 1 || part == 3 || part == 4) return;
+      if (part != 6) load_b(SPLIT4 ? stb[0] : stb[buf], b_ld);
+      if constexpr (SPLIT4)
+        if (part != 5) load_b(stb[1], b_ld2);
+      if (part == 5) return;
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -638,7 +682,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
     // k - 1 right before tile k + 2, may stay in flight with it)
-    if constexpr (SPLIT_AB) J.s_waitcnt(vmcnt(static_cast<int>(stb[0].loads())));  // (A's, issued first)
+    if constexpr (SPLIT4) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads - sta[0].loads())));  // (A's first half)
+    else if constexpr (SPLIT_AB) J.s_waitcnt(vmcnt(static_cast<int>(stb[0].loads())));  // (A's, issued first)
     else J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
     // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
     // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
@@ -647,7 +692,25 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
-      if constexpr (SPLIT_AB)
+      if constexpr (SPLIT4)
+        if (p == 0) {
+          // quarter q: wait for part q of tile k + 1 (the parts after it and tile k + 2's parts
+          // before it stay in flight), store it, load its part of tile k + 2
+          tile_staging* parts[4] = {&sta[0], &sta[1], &stb[0], &stb[1]};
+          const lds_view dst[4] = {half_view(As[1 - buf], 0), half_view(As[1 - buf], 1), half_view(Bs[1 - buf], 0),
+                                   half_view(Bs[1 - buf], 1)};
+          for (int q = 0; q < 4; ++q) {
+            if (q > 0) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads - parts[q]->loads())));
+            interleave(J, [&] { mfma_part(0, q * MPS / 4, (q + 1) * MPS / 4, block_start, ps); },
+                       [&] {
+                         copy_tile_store(J, *parts[q], dst[q]);
+                         load_tile(0, &tail, 3 + q);
+                         if (q == 1) read_slice(buf, 1);
+                       });
+          }
+          continue;
+        }
+      if constexpr (SPLIT_AB && !SPLIT4)
         if (p == 0) {
           interleave(J, [&] { mfma_slice(0, block_start, 0, 1, ps); },
                      [&] {
@@ -768,8 +831,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto vgpr_prologue = [&] {  // (the first `ahead` tiles' loads went out after the staging setup,
                               // then the per_token scales)
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads));
-    copy_tile_store(J, sta[0], As[0]);
-    copy_tile_store(J, stb[0], Bs[0]);
+    if constexpr (SPLIT4) {
+      for (int q = 0; q < 2; ++q) copy_tile_store(J, sta[q], half_view(As[0], q));
+      for (int q = 0; q < 2; ++q) copy_tile_store(J, stb[q], half_view(Bs[0], q));
+    } else {
+      copy_tile_store(J, sta[0], As[0]);
+      copy_tile_store(J, stb[0], Bs[0]);
+    }
     // (two scale sets: the first block's, right before the last tile's loads, as each step
     // issues the next block's: step_vgpr's first wait counts on it)
     if constexpr (SS > 1) load_block_scales(0);
