@@ -96,6 +96,21 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   throw std::runtime_error("bench pick_quant: no kernel of the row's scale kind in the list");
 }
 
+// MI355X: the split count of split-K tile `c` on `s` (measured, bench_kernel_gemm_fp8_mi355x with
+// GEMM_QUANT_BENCH_SPLITS): enough splits to fill two workgroups a CU where the 160 KiB of LDS hold
+// two (at most K / 1024, as gemm_quant_splits), when that fills at least 3/4 of those slots and
+// the splits' f32 sums stay within 4.5 MB (128x1536x7168 13.21 -> 9.28 us, 512x512x7168 13.33 ->
+// 11.03); else gemm_quant_splits' count for the device's CUs.
+inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c, const quant_shape& s) {
+  const uint64_t tiles = uint64_t(c.grid_x(s.n)) * c.grid_y(s.m);
+  const uint64_t slots = uint64_t(target_cus) * (2 * c.lds_bytes() <= 160 * 1024 ? 2 : 1);
+  const uint32_t unit = c.scale == hipasm::kernels::quant_scale::block128 ? 128 : c.bk;
+  uint64_t n = slots / tiles;
+  if (n > (s.k + unit - 1) / unit / 8) n = (s.k + unit - 1) / unit / 8;
+  if (c.split_k && n >= 2 && 4 * tiles * n >= 3 * slots && 4.0 * s.m * s.n * n <= 4.5e6) return uint32_t(n);
+  return hipasm::kernels::gemm_quant_splits(c, s.m, s.n, s.k, target_cus);
+}
+
 // Our kernel `k` (its split-K variant `split`, `splits` splits or 0: launch_gemm_quant's pick)
 // on shape `s` in `dev` (the benchmark's: a fresh_device): buffers A, B, SA, SB, C, then the
 // code object `co`.
@@ -161,8 +176,10 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     const char* forced_splits = std::getenv("GEMM_QUANT_BENCH_SPLITS");
     const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
     const hipasm::kernels::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
-    const uint32_t used_splits =
-        splits ? splits : sk ? hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k, target_cus) : 1;
+    const uint32_t used_splits = splits ? splits
+                                 : !sk ? 1
+                                 : target_gfx950 ? quant_splits_mi355x(sk->config, s)
+                                                 : hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k, target_cus);
     // (the split the launch picks for the bench's device's CUs)
     const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, lo);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
