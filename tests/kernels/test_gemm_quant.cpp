@@ -302,9 +302,9 @@ TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256
 
 // gfx950: fp8 on the double-K MFMA (v_mfma_f32_32x32x64_f8f6f4, one a 32x32 block and 64 k)
 // wherever the configuration's slices allow it (bk a multiple of 64; one LDS buffer: two slices;
-// block128: the VGPR budget with fragments twice as wide), else the 32x32x16 fp8 MFMA; int8
-// keeps its MFMA. The listing of each kernel names which it runs.
-TEST_CASE("gemm_quant fp8: gfx950 runs the double-K MFMA where the configuration takes it", "[gemm_quant]") {
+// block128: the VGPR budget with fragments twice as wide), else the 32x32x16 fp8 MFMA; int8 on
+// v_mfma_i32_32x32x32_i8. The listing of each kernel names which it runs.
+TEST_CASE("gemm_quant: gfx950 runs the double-K MFMAs where the configuration takes them", "[gemm_quant]") {
   if (hipasm::test::test_arch() != "gfx950") return;
   const std::string dk = "v_mfma_f32_32x32x64_f8f6f4", old = "v_mfma_f32_32x32x16_fp8_fp8";
   for (const char* k : {"gq_fp8_tensor", "gq_fp8_token", "gq_fp8_block_small", "gq_fp8_block_bk64", "gq_fp8_token_anyk",
@@ -327,7 +327,13 @@ TEST_CASE("gemm_quant fp8: gfx950 runs the double-K MFMA where the configuration
     CHECK(n.count(old) == 1);
     CHECK(n.size() == 1);
   }
-  CHECK(mfma_mnemonics("gemm_quant", "gq_i8_token").count("v_mfma_i32_32x32x16_i8") == 1);
+  // int8: v_mfma_i32_32x32x32_i8 (32-byte slices: one LDS buffer needs bk >= 64)
+  for (const char* k : {"gq_i8_token", "gq_i8_token_s3", "gq_i8_tensor_anyk", "gq_i8_token_single", "gq_i8_token_w8"}) {
+    INFO(k);
+    const auto n = mfma_mnemonics("gemm_quant", k);
+    CHECK(n.count("v_mfma_i32_32x32x32_i8") == 1);
+    CHECK(n.size() == 1);
+  }
 }
 
 // gfx950: 256x256 tiles of 4 waves (accumulators in AGPRs) with two LDS buffers (128 KiB), the

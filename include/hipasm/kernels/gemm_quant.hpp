@@ -3,8 +3,8 @@
 //
 //   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, or on a target with
 //   it gfx950's double-K v_mfma_f32_32x32x64_f8f6f4 (detail::gemm_quant_double_k), f32
-//   accumulation) or int8 (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32)
-//   of `quant_scale`:
+//   accumulation) or int8 (v_mfma_i32_32x32x16_i8, gfx950's v_mfma_i32_32x32x32_i8, exact i32
+//   accumulation), with the scales (f32) of `quant_scale`:
 //     per_tensor  C[m][n] = sum_k A[m][k] B[n][k] * sa[0] * sb[0]
 //     per_token   C[m][n] = sum_k A[m][k] B[n][k] * sa[m] * sb[n]          (sa: M, sb: N)
 //     block128    C[m][n] = sum_kb (sum_{k in block kb} A[m][k] B[n][k]) * sa[kb][m] * sb[n/128][kb]
@@ -39,9 +39,9 @@
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
-// which leaves the dot product unchanged. The double-K MFMA takes 64-byte slices: a lane's two
-// reads of 16 bytes (the slice's two 32-byte parts) are its 8 operand registers, one MFMA a 32x32
-// block; with two LDS buffers (per_tensor, per_token) the step's barrier then stands among the
+// which leaves the dot product unchanged. The double-K MFMAs take one MFMA a 32x32 block and
+// slice: fp8's 64-byte slices, a lane's two reads of 16 bytes (the slice's two 32-byte parts) its
+// 8 operand registers; i8's 32-byte slices, one read; with two LDS buffers (per_tensor, per_token) the step's barrier then stands among the
 // last slice's MFMAs and the rest cover the next tile's first reads (READ_AHEAD), and slice 0
 // stores tile k + 1 and loads tile k + 2 in parts, each after the wait for its own loads
 // (SPLIT_AB: A, then B; SPLIT4: halves of their rows), so that the address path never drains. agpr_acc keeps
@@ -119,14 +119,21 @@ constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t s
 constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
   return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 && gemm_quant_block_vgprs(c, 2) <= 208 ? 2 : 1;
 }
-// fp8 on a target with the double-K MFMA (gfx950's v_mfma_f32_32x32x64_f8f6f4: twice the k of
-// the 32x32x16 fp8 MFMA in the same 16 passes, CDNA4 ISA 7.1.5.1) where the configuration
-// takes it: slices of 64 bytes (bk a multiple of 64; one LDS buffer needs two slices, bk >= 128),
-// and block128's VGPRs within their budget with fragments twice as wide (the same product sets).
-// Else the 32x32x16 fp8 MFMA, two a 32-byte slice.
+// The double-K MFMA of a type (gfx950: twice the k of the 32x32x16 fp8 / i8 MFMA in the same
+// passes, CDNA4 ISA 7.1.5.1): fp8 v_mfma_f32_32x32x64_f8f6f4 (a lane's 16 k in each half of a
+// 64-byte slice), i8 v_mfma_i32_32x32x32_i8 (16 consecutive k a lane: one ds_read_b128 of a
+// 32-byte slice), and its K slice in bytes.
+constexpr const char* gemm_quant_double_k_mfma(quant_type t) {
+  return t == quant_type::fp8 ? "v_mfma_f32_32x32x64_f8f6f4" : "v_mfma_i32_32x32x32_i8";
+}
+constexpr uint32_t gemm_quant_double_k_slice(quant_type t) { return t == quant_type::fp8 ? 64 : 32; }
+// A target with the type's double-K MFMA, where the configuration takes it: bk a multiple of
+// its slice (one LDS buffer needs two slices), block128's VGPRs within their budget with fp8
+// fragments twice as wide (the same product sets). Else the 32x32x16 MFMA, two a 32-byte slice.
 constexpr bool gemm_quant_double_k(const gemm_quant_config& c) {
-  if (c.type != quant_type::fp8 || find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4") == nullptr) return false;
-  if (c.bk % 64 != 0 || (c.vgpr_loads() && c.lds_buffers == 1 && c.bk < 128)) return false;
+  if (find_mfma_atom(gemm_quant_double_k_mfma(c.type)) == nullptr) return false;
+  const uint32_t slice = gemm_quant_double_k_slice(c.type);
+  if (c.bk % slice != 0 || (c.vgpr_loads() && c.lds_buffers == 1 && c.bk < 2 * slice)) return false;
   return c.scale != quant_scale::block128 || gemm_quant_block_vgprs(c, gemm_quant_part_sets(c), 8) <= 208;
 }
 
@@ -208,10 +215,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t BM = C.bm, BN = C.bn, BK = C.bk, T = C.threads();
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
-  // gemm_quant_double_k (gfx950's v_mfma_f32_32x32x64_f8f6f4): 64-byte K slices, one MFMA a 32x32
-  // block; else 32-byte slices, two MFMAs a block
+  // gemm_quant_double_k (gfx950's v_mfma_f32_32x32x64_f8f6f4, v_mfma_i32_32x32x32_i8): one MFMA a
+  // 32x32 block and slice (fp8: 64-byte slices); else 32-byte slices, two MFMAs a block
   constexpr bool DK = detail::gemm_quant_double_k(C);
-  constexpr int SL = DK ? 2 : 1;                      // 32-byte K parts a slice (ds_read_b128s a fragment)
+  constexpr int SL = static_cast<int>(DK ? detail::gemm_quant_double_k_slice(C.type) / 32 : 1);  // 32-byte parts a slice
   constexpr int KS = static_cast<int>(BK / 32) / SL;  // K slices per tile
   constexpr int MPS = (DK ? 1 : 2) * TM * TN;         // MFMAs a slice
   constexpr bool VG = C.vgpr_loads();
@@ -312,7 +319,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // sta[1] (stb: B's; the second staging set is free with one tile ahead), so that slice 0's
   // stores of tile k + 1 and loads of tile k + 2 go in four parts, each after its own wait.
   constexpr uint32_t STEP_ROWS = T / (BK / 16);  // rows one dwordx4 step of the workgroup covers
-  constexpr bool SPLIT4 = DK && !BLOCK && VG && C.lds_buffers == 2 && C.ahead == 1 && C.lds_ahead == 1 && BK >= 128 &&
+  constexpr bool SPLIT4 = DK && !BLOCK && VG && C.lds_buffers == 2 && C.ahead == 1 && C.lds_ahead == 1 && KS >= 2 &&
                           (BM / 2) % STEP_ROWS == 0 && (BN / 2) % STEP_ROWS == 0 && (BM / 2) % 8 == 0 &&
                           (BN / 2) % 8 == 0;
   // rows [q rows / 2, (q + 1) rows / 2) of a tile view (the swizzle repeats every 8 rows)
@@ -508,7 +515,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
-  constexpr const mfma_atom* DKA = DK ? find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4") : nullptr;
+  constexpr const mfma_atom* DKA = DK ? find_mfma_atom(detail::gemm_quant_double_k_mfma(C.type)) : nullptr;
   // MFMAs [from, to) of slice p: half h = e / (TM * TN) (the k of bytes 8h..8h+7), then i, j
   // (the double-K MFMA: i, j)
   auto mfma_part = [&](int p, int from, int to, bool block_start, int ps) {
