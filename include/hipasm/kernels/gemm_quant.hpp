@@ -41,11 +41,12 @@
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
 // which leaves the dot product unchanged. The double-K MFMAs take one MFMA a 32x32 block and
 // slice: fp8's 64-byte slices, a lane's two reads of 16 bytes (the slice's two 32-byte parts) its
-// 8 operand registers; i8's 32-byte slices, one read; with two LDS buffers (per_tensor, per_token) the step's barrier then stands among the
-// last slice's MFMAs and the rest cover the next tile's first reads (READ_AHEAD), and slice 0
-// stores tile k + 1 and loads tile k + 2 in parts, each after the wait for its own loads
-// (SPLIT_AB: A, then B; SPLIT4: halves of their rows), so that the address path never drains. agpr_acc keeps
-// the accumulators in AGPRs (the epilogue reads each into a VGPR).
+// 8 operand registers; i8's 32-byte slices, one read. With two LDS buffers (per_tensor,
+// per_token) the step's barrier then stands among the last slice's MFMAs and the rest cover the
+// next tile's first reads (READ_AHEAD), and slice 0 stores tile k + 1 and loads tile k + 2 in
+// parts, each after the wait for its own loads (SPLIT_AB: A, then B; SPLIT4: halves of their
+// rows), so that the address path never drains. agpr_acc keeps the accumulators in AGPRs (the
+// epilogue reads each into a VGPR).
 // Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
 // workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
 // sums into its slice of a workspace; the last workgroup of a tile to finish (a counter per tile
@@ -502,8 +503,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto read_slice = [&](int buf, int p) {
     const int s = p % FS;
     if constexpr (DK) {
-      // the double-K MFMA's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64
-      // (mfma_ab_layout_f8): the lane's 16 bytes of the slice's two 32-byte parts
+      // fp8's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64 (mfma_ab_layout_f8):
+      // the lane's 16 bytes of the slice's two 32-byte parts; i8's k 16g..16g+15 of its 32: one
       for (int i = 0; i < TM; ++i)
         for (int q = 0; q < SL; ++q)
           As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
