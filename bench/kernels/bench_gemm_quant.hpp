@@ -1,5 +1,6 @@
-// Shared by bench_kernel_gemm_fp8 and bench_kernel_gemm_i8: the library's quantized GEMM
-// (kernels/gemm_quant.hpp) on each shape, predicted by the timing model (MI300X), next to
+// Shared by bench_kernel_gemm_fp8, _fp8_mi355x and bench_kernel_gemm_i8: the library's quantized
+// GEMM (kernels/gemm_quant.hpp) on each shape, predicted by the timing model (the bench's target's
+// device: bench_common.hpp target_device, MI300X or MI355X), next to
 // aiter's asm kernel for the same operation (B preshuffled, as aiter ships them) on the same
 // shape in the same run: the kernel (and split-K) aiter's tuning table picked for that shape,
 // run through bench/timing/aiter_asm_gemm.hpp (the argument packing hipasm-timing-aiter
@@ -12,6 +13,7 @@
 // GEMM_QUANT_BENCH_AITER=symbol[:splits] runs that aiter kernel instead of the row's (to pick a
 // row's aiter kernel where aiter's tables have no row for the device).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,7 +41,8 @@ struct quant_shape {
 
 // Our configuration for a shape, among the kernels of the row's scale kind (the tile rules below
 // were measured per kind: fp8's 256x128 one-buffer tile is a block-scale kernel, per-token and
-// per-tensor rows have their own). Measured on the timing model (bench_kernel_gemm_i8, _fp8):
+// per-tensor rows have their own). Measured on the timing model (bench_kernel_gemm_i8, _fp8;
+// MI300X's 304 CUs, target_cus in the rules):
 // 1. An 8-wave tile with one LDS buffer (one workgroup a CU) whose grid is one round of at least
 //    half of the 304 CUs, the largest such, when K is 16 tiles or more (4096x1536x5120: 192
 //    tiles of 256x128; 4096^3: 256 of 256x256; with K 1280 the prologue and epilogue of the big
@@ -68,27 +71,105 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   };
   const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
   for (const auto& k : ks)
-    if (eight(k) && s.k >= 16 * k.config.bk && tiles(k) >= 152 && tiles(k) <= 304 && (!one || area(k) > area(*one))) one = &k;
+    if (eight(k) && s.k >= 16 * k.config.bk && tiles(k) >= target_cus / 2 && tiles(k) <= target_cus && (!one || area(k) > area(*one))) one = &k;
   if (one) return *one;
   for (const auto& k : ks)
     if (k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 2 && !k.config.split_k &&
-        area(k) <= 128 * 128 && s.k >= 16 * k.config.bk && tiles(k) >= 152 && tiles(k) <= 304 && (!one || area(k) > area(*one)))
+        area(k) <= 128 * 128 && s.k >= 16 * k.config.bk && tiles(k) >= target_cus / 2 && tiles(k) <= target_cus &&
+        (!one || area(k) > area(*one)))
       one = &k;
   if (one) return *one;
   for (const auto& k : ks)
-    if (eight(k) && tiles(k) >= 304 && (tiles(k) % 304 == 0 || tiles(k) % 304 >= 152)) return k;
+    if (eight(k) && tiles(k) >= target_cus && (tiles(k) % target_cus == 0 || tiles(k) % target_cus >= target_cus / 2)) return k;
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
     if (k.config.scale != scale || k.config.threads() > 256 || k.config.split_k) continue;
-    if (area(k) > 128 * 128 && tiles(k) > 304) continue;
+    if (area(k) > 128 * 128 && tiles(k) > target_cus) continue;
     if (!smallest || area(k) < area(*smallest)) smallest = &k;
-    if (tiles(k) >= 152 && (!best || area(k) > area(*best))) best = &k;
+    if (tiles(k) >= target_cus / 2 && (!best || area(k) > area(*best))) best = &k;
   }
   if (best) return *best;
   if (smallest) return *smallest;
   for (const auto& k : ks)
     if (k.config.scale == scale) return k;
   throw std::runtime_error("bench pick_quant: no kernel of the row's scale kind in the list");
+}
+
+// MI355X: the split count of split-K tile `c` on `s` (measured, bench_kernel_gemm_fp8_mi355x with
+// GEMM_QUANT_BENCH_SPLITS): enough splits to fill two workgroups a CU where the 160 KiB of LDS hold
+// two (at most K / 1024, as gemm_quant_splits), when that fills at least 3/4 of those slots and
+// the splits' f32 sums stay within 4.5 MB (128x1536x7168 13.21 -> 9.28 us, 512x512x7168 13.33 ->
+// 11.03); else gemm_quant_splits' count for the device's CUs.
+inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c, const quant_shape& s) {
+  const uint64_t tiles = uint64_t(c.grid_x(s.n)) * c.grid_y(s.m);
+  const uint64_t slots = uint64_t(target_cus) * (2 * c.lds_bytes() <= 160 * 1024 ? 2 : 1);
+  const uint32_t unit = c.scale == hipasm::kernels::quant_scale::block128 ? 128 : c.bk;
+  uint64_t n = slots / tiles;
+  if (n > (s.k + unit - 1) / unit / 8) n = (s.k + unit - 1) / unit / 8;
+  if (c.split_k && n >= 2 && 4 * tiles * n >= 3 * slots && 4.0 * s.m * s.n * n <= 4.5e6) return uint32_t(n);
+  return hipasm::kernels::gemm_quant_splits(c, s.m, s.n, s.k, target_cus);
+}
+
+// MI355X's pick (gfx950; its list: bench_gemm_fp8.cpp), a kernel and its split count; measured
+// on the rows of bench_kernel_gemm_fp8_mi355x (GEMM_QUANT_BENCH_KERNEL, GEMM_QUANT_BENCH_SPLITS):
+// 1. A tile with AGPR accumulators (4 waves of 128x128, one a SIMD: the largest) when its grid
+//    fills the 256 CUs at least once.
+// 2. The smallest split-K tile, split to fill two workgroups a CU (at least 3 splits; the slots
+//    filled at least 3/4, the f32 sums within 4.5 MB): 512x512x7168 (32x64, 4 splits: 11.03 us,
+//    64x128 with 7: 13.41), 128x1536x7168.
+// 3. The tile (a split-K one split to one workgroup a CU, at most K / 1024 splits) whose
+//    workgroups fill the most of one round of the CUs, at least half; of equals the largest:
+//    4096x512x7168 64x128 28.55 us (128x128 31.54), 1536x512x7168 64x128 split 2 16.36 (32x128
+//    21.13), 256x1536x7168 64x128 split 5 11.71 (32x64 split 2 14.05).
+// 4. Else the largest tile giving at least half of the CUs a workgroup (8192^3: 128x128 of 8
+//    waves, 604.6 us; 64x128 799.3), else the smallest split-K tile, quant_splits_mi355x's split.
+struct quant_pick {
+  const hipasm::kernels::gemm_quant_kernel_ref* kernel;
+  uint32_t splits;
+};
+inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks, const quant_shape& s) {
+  const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
+  auto tiles = [&](const hipasm::kernels::gemm_quant_config& c) { return uint64_t(c.grid_x(s.n)) * c.grid_y(s.m); };
+  auto area = [](const hipasm::kernels::gemm_quant_config& c) { return c.bm * c.bn; };
+  auto split_of = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) -> const hipasm::kernels::gemm_quant_kernel_ref* {
+    for (const auto& o : ks)
+      if (o.name == k.name + "_split") return &o;
+    return nullptr;
+  };
+  for (const auto& k : ks)
+    if (k.config.scale == scale && k.config.agpr_acc && !k.config.split_k && tiles(k.config) >= target_cus) return {&k, 1};
+  const hipasm::kernels::gemm_quant_kernel_ref* smallest = nullptr;
+  for (const auto& k : ks)
+    if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && split_of(k) &&
+        (!smallest || area(k.config) < area(smallest->config)))
+      smallest = &k;
+  if (smallest) {
+    const hipasm::kernels::gemm_quant_config& c = split_of(*smallest)->config;
+    const uint64_t t = tiles(c), slots = uint64_t(target_cus) * (2 * c.lds_bytes() <= 160 * 1024 ? 2 : 1);
+    uint64_t n = std::min<uint64_t>(slots / t, (s.k + 127) / 128 / 8);
+    if (n >= 3 && 4 * t * n >= 3 * slots && 4.0 * s.m * s.n * n <= 4.5e6) return {smallest, uint32_t(n)};
+  }
+  const hipasm::kernels::gemm_quant_kernel_ref* best = nullptr;
+  uint64_t best_w = 0;
+  uint32_t best_s = 1;
+  for (const auto& k : ks) {
+    if (k.config.scale != scale || k.config.split_k || k.config.agpr_acc) continue;
+    const uint64_t t = tiles(k.config);
+    const uint64_t n = split_of(k) ? std::max<uint64_t>(1, std::min<uint64_t>(target_cus / t, (s.k + 127) / 128 / 8)) : 1;
+    const uint64_t w = t * n;
+    if (w > target_cus || 2 * w < target_cus) continue;
+    if (!best || w > best_w || (w == best_w && area(k.config) > area(best->config))) best = &k, best_w = w, best_s = uint32_t(n);
+  }
+  if (best) return {best, best_s};
+  // (several rounds: the largest tile giving half the CUs a workgroup; else the smallest)
+  const hipasm::kernels::gemm_quant_kernel_ref* large = nullptr;
+  for (const auto& k : ks) {
+    if (k.config.scale != scale || k.config.split_k || k.config.agpr_acc) continue;
+    if (2 * tiles(k.config) >= target_cus && (!large || area(k.config) > area(large->config))) large = &k;
+  }
+  const hipasm::kernels::gemm_quant_kernel_ref* k = large ? large : smallest ? smallest : &pick_quant(ks, s);
+  const hipasm::kernels::gemm_quant_kernel_ref* sp = k->config.split_k ? k : split_of(*k);
+  return {k, sp ? quant_splits_mi355x(sp->config, s) : 1};
 }
 
 // Our kernel `k` (its split-K variant `split`, `splits` splits or 0: launch_gemm_quant's pick)
@@ -120,7 +201,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
                                          const std::vector<quant_shape>& shapes) {
   std::map<std::string, aiter_asm::Kernel> aks;
   if (!root.empty()) {
-    aks = aiter_asm::kernel_list(root, aiter_asm::family(family));
+    aks = aiter_asm::kernel_list(root, aiter_asm::family(family), target_gfx950 ? "gfx950" : "gfx942");
     if (aks.empty()) std::fprintf(stderr, "%s: no aiter kernel list under %s: aiter skipped\n", kernel, root.c_str());
   }
   std::vector<quant_row> rows;
@@ -138,17 +219,19 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
                                                                                                            : "_block");
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
-    po.device = "mi300x";
+    po.device = target_device;
     if (flop > double(1ull << 32)) po.sample_cus = 16;
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
     if (tl) po.keep_events = true;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const hipasm::kernels::gemm_quant_kernel_ref* kp = &pick_quant(ours, s);
+    const quant_pick picked = target_gfx950 ? pick_mi355x(ours, s) : quant_pick{&pick_quant(ours, s), 0};
+    const hipasm::kernels::gemm_quant_kernel_ref* kp = picked.kernel;
+    bool forced_kernel = false;
     if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead (rows of its scales)
       for (const auto& o : ours)
-        if (o.name == forced && o.config.scale == *s.scale) kp = &o;
+        if (o.name == forced && o.config.scale == *s.scale) kp = &o, forced_kernel = true;
     const hipasm::kernels::gemm_quant_kernel_ref& k = *kp;
     const hipasm::kernels::gemm_quant_kernel_ref* split = nullptr;  // k's split-K variant
     for (const auto& o : ours)
@@ -156,8 +239,13 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     const char* forced_splits = std::getenv("GEMM_QUANT_BENCH_SPLITS");
     const uint32_t splits = forced_splits ? uint32_t(std::atoi(forced_splits)) : 0;
     const hipasm::kernels::gemm_quant_kernel_ref* sk = k.config.split_k ? &k : split;
-    const uint32_t used_splits = splits ? splits : sk ? hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k) : 1;
-    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, splits, s, lo);
+    const uint32_t used_splits = splits ? splits
+                                 : !sk ? 1
+                                 : target_gfx950 && !forced_kernel ? picked.splits
+                                 : target_gfx950 ? quant_splits_mi355x(sk->config, s)
+                                                 : hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k, target_cus);
+    // (the split the launch picks for the bench's device's CUs)
+    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, lo);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
     double aiter_us = 0;
@@ -176,8 +264,9 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     if (s.aiter_kernel && aks.count(s.aiter_kernel)) {
       aiter_asm::Problem p;
       p.M = int(s.m), p.N = int(s.n), p.K = int(s.k), p.ks = s.aiter_splitk;
-      const rt::launch_report arep =
-          aiter_asm::run_kernel(*fresh_device(), root, family, s.aiter_kernel, aks.at(s.aiter_kernel), p, lo);
+      p.ocp = target_gfx950;  // (gfx950's fp8 is OCP e4m3fn)
+      const rt::launch_report arep = aiter_asm::run_kernel(*fresh_device(), root, family, s.aiter_kernel,
+                                                           aks.at(s.aiter_kernel), p, lo, target_gfx950 ? "gfx950" : "gfx942");
       if (tl && *tl == 'a') std::fprintf(stderr, "%s", arep.profile->timeline(uint32_t(std::atoi(tl + 1))).c_str());
       if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
         std::fprintf(stderr, "aiter %s\n", arep.profile->report().c_str());
@@ -186,7 +275,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     // traffic: A, B once, C in bf16 (the scales are small)
     std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", label.c_str(), shape.c_str(),
                  used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
-    print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n);
+    print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n, false, row_device);
     rows.push_back({shape, h.us, aiter_us});
   }
   return rows;

@@ -17,10 +17,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -187,6 +190,31 @@ const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_to
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
 const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8_block_split};
 const gemm_quant_kernel_ref kFp8BlockSplit128{"gq_fp8_block_split128", gq_configs::fp8_block_split128};
+const gemm_quant_kernel_ref kFp8Token256Agpr{"gq_fp8_token_256_agpr", gq_configs::fp8_token_256_agpr};
+const gemm_quant_kernel_ref kFp8Tensor256Agpr{"gq_fp8_tensor_256_agpr", gq_configs::fp8_tensor_256_agpr};
+
+// The MFMA mnemonics of kernel `name` in the asm listing of code object `stem` (this run's
+// target; hipasm_add_code_object writes <co stem>.s beside the .co): a label line "name:" up to
+// its .end_amdhsa_kernel.
+std::map<std::string, int> mfma_mnemonics(const std::string& stem, const std::string& name) {
+  std::string path = hipasm::test::code_object(stem);
+  path.replace(path.size() - 3, 3, ".s");
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::map<std::string, int> n;
+  std::string line;
+  bool in = false;
+  while (std::getline(f, line)) {
+    if (line.rfind(name + ":", 0) == 0) in = true;
+    else if (in && line.find(".end_amdhsa_kernel") != std::string::npos) break;
+    else if (in) {
+      std::istringstream w(line);
+      std::string m;
+      if (w >> m && m.rfind("v_mfma_", 0) == 0) ++n[m];
+    }
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -270,6 +298,53 @@ TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256
   run_random(kI8TokenW8N256, nullptr, 200, 300, 648);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 270, 300, 520);  // 2 x 2 tiles, 5 K tiles (odd; the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
+}
+
+// gfx950: fp8 on the double-K MFMA (v_mfma_f32_32x32x64_f8f6f4, one a 32x32 block and 64 k)
+// wherever the configuration's slices allow it (bk a multiple of 64; one LDS buffer: two slices;
+// block128: the VGPR budget with fragments twice as wide), else the 32x32x16 fp8 MFMA; int8 on
+// v_mfma_i32_32x32x32_i8. The listing of each kernel names which it runs.
+TEST_CASE("gemm_quant: gfx950 runs the double-K MFMAs where the configuration takes them", "[gemm_quant]") {
+  if (hipasm::test::test_arch() != "gfx950") return;
+  const std::string dk = "v_mfma_f32_32x32x64_f8f6f4", old = "v_mfma_f32_32x32x16_fp8_fp8";
+  for (const char* k : {"gq_fp8_tensor", "gq_fp8_token", "gq_fp8_block_small", "gq_fp8_block_bk64", "gq_fp8_token_anyk",
+                        "gq_fp8_block_anyk", "gq_fp8_token_w8", "gq_fp8_token_256_agpr", "gq_fp8_tensor_256_agpr"}) {
+    INFO(k);
+    const auto n = mfma_mnemonics("gemm_quant", k);
+    CHECK(n.count(dk) == 1);
+    CHECK(n.size() == 1);
+  }
+  for (const char* k : {"gq_fp8_block_split", "gq_fp8_block_split128", "gq_fp8_block_split64"}) {
+    INFO(k);
+    const auto n = mfma_mnemonics("gemm_quant_split", k);
+    CHECK(n.count(dk) == 1);
+    CHECK(n.size() == 1);
+  }
+  // one LDS buffer with bk 64 (one slice), block128 over the VGPR budget: the 32x32x16 MFMA
+  for (const char* k : {"gq_fp8_block_single", "gq_fp8_block_w64", "gq_fp8_block_w8"}) {
+    INFO(k);
+    const auto n = mfma_mnemonics("gemm_quant", k);
+    CHECK(n.count(old) == 1);
+    CHECK(n.size() == 1);
+  }
+  // int8: v_mfma_i32_32x32x32_i8 (32-byte slices: one LDS buffer needs bk >= 64)
+  for (const char* k : {"gq_i8_token", "gq_i8_token_s3", "gq_i8_tensor_anyk", "gq_i8_token_single", "gq_i8_token_w8"}) {
+    INFO(k);
+    const auto n = mfma_mnemonics("gemm_quant", k);
+    CHECK(n.count("v_mfma_i32_32x32x32_i8") == 1);
+    CHECK(n.size() == 1);
+  }
+}
+
+// gfx950: 256x256 tiles of 4 waves (accumulators in AGPRs) with two LDS buffers (128 KiB), the
+// next tile's slice 0 read among the last slice's MFMAs; M, N and K tails (a K tail inside a
+// 16-byte chunk), odd and even tile counts, K below a tile.
+TEST_CASE("gemm_quant fp8: gfx950, 256x256 tiles, accumulators in AGPRs, two LDS buffers of 128 KiB", "[gemm_quant]") {
+  if (hipasm::test::test_arch() != "gfx950") return;  // (64 KiB of LDS: the kernels are gfx950's only)
+  run_random(kFp8Token256Agpr, nullptr, 300, 270, 644);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 4 bytes)
+  run_random(kFp8Token256Agpr, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
+  run_random(kFp8Tensor256Agpr, nullptr, 260, 300, 392);  // 4 K tiles (the last 8 columns)
+  run_random(kFp8Tensor256Agpr, nullptr, 5, 3, 40);       // K below a tile
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.

@@ -73,6 +73,17 @@ inline constexpr gemm_quant_config i8_token_128x160{.type = quant_type::i8, .sca
                                                     .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
                                                     .bk = 64, .wm = 2, .wn = 4};
+// gfx950 (bench_kernel_gemm_fp8_mi355x): fp8 on the double-K MFMA (v_mfma_f32_32x32x64_f8f6f4),
+// 160 KiB of LDS. Per-token and per-tensor: 256x256 tiles of 4 waves of 128x128 (256 accumulators
+// in AGPRs, one wave a SIMD), two LDS buffers (128 KiB), one tile ahead (16 dwordx4 loads a lane).
+inline constexpr gemm_quant_config fp8_token_256x256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_token,
+                                                          .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
+inline constexpr gemm_quant_config fp8_tensor_256x256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_tensor,
+                                                           .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
+// block scales: 8 waves of 32x64 (128x128, two LDS buffers; 64x64 a wave with fragments of the
+// double-K MFMA pass block128's VGPR budget)
+inline constexpr gemm_quant_config fp8_block_128x128_w8{.type = quant_type::fp8, .scale = quant_scale::block128,
+                                                        .wm = 4, .wn = 2, .ahead = 2};
 // The small tiles' split-K variants (f32 partial sums, launch_gemm_quant picks the split).
 inline constexpr gemm_quant_config split(gemm_quant_config c) {
   c.split_k = true;

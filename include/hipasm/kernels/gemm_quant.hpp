@@ -1,8 +1,10 @@
 // The library's quantized GEMMs: C = (A * B^T) scaled, A M x K and B N x K row-major 8-bit
 // ("TN", the layout of aiter's a8w8 kernels), C M x N row-major bf16 (round to nearest even).
 //
-//   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, f32 accumulation) or int8
-//   (v_mfma_i32_32x32x16_i8, exact i32 accumulation), with the scales (f32) of `quant_scale`:
+//   fp8 (e4m3 in the target's format, FNUZ or OCP: v_mfma_f32_32x32x16_fp8_fp8, or on a target with
+//   it gfx950's double-K v_mfma_f32_32x32x64_f8f6f4 (detail::gemm_quant_double_k), f32
+//   accumulation) or int8 (v_mfma_i32_32x32x16_i8, gfx950's v_mfma_i32_32x32x32_i8, exact i32
+//   accumulation), with the scales (f32) of `quant_scale`:
 //     per_tensor  C[m][n] = sum_k A[m][k] B[n][k] * sa[0] * sb[0]
 //     per_token   C[m][n] = sum_k A[m][k] B[n][k] * sa[m] * sb[n]          (sa: M, sb: N)
 //     block128    C[m][n] = sum_kb (sum_{k in block kb} A[m][k] B[n][k]) * sa[kb][m] * sb[n/128][kb]
@@ -37,7 +39,14 @@
 // the 8 rows of a read phase hit distinct banks) and runs 32x32x16 MFMAs, the reads of the
 // next 32-byte K slice interleaved with the MFMAs of this one (interleave.hpp). A lane's 16
 // bytes of a slice feed two MFMAs (bytes 0-7 and 8-15): the same K permutation for A and B,
-// which leaves the dot product unchanged.
+// which leaves the dot product unchanged. The double-K MFMAs take one MFMA a 32x32 block and
+// slice: fp8's 64-byte slices, a lane's two reads of 16 bytes (the slice's two 32-byte parts) its
+// 8 operand registers; i8's 32-byte slices, one read. With two LDS buffers (per_tensor,
+// per_token) the step's barrier then stands among the last slice's MFMAs and the rest cover the
+// next tile's first reads (READ_AHEAD), and slice 0 stores tile k + 1 and loads tile k + 2 in
+// parts, each after the wait for its own loads (SPLIT_AB: A, then B; SPLIT4: halves of their
+// rows), so that the address path never drains. agpr_acc keeps the accumulators in AGPRs (the
+// epilogue reads each into a VGPR).
 // Split K (split_k = true; small M, where the C tiles leave CUs idle): grid z of `splits`
 // workgroups per tile, each over whole K tiles (block128: whole scale blocks), storing its f32
 // sums into its slice of a workspace; the last workgroup of a tile to finish (a counter per tile
@@ -81,6 +90,8 @@ struct gemm_quant_config {
   bool split_k = false;                   // VGPR copies: K may be split over `splits` workgroups (grid z, the
                                           // launch's run-time choice) writing f32 partial sums into slices of a
                                           // workspace, which `name_to_bf16` sums and rounds into C
+  bool agpr_acc = false;                  // accumulators in AGPRs (per_tensor / per_token; up to 256: with one
+                                          // wave a SIMD a wave has 512 registers, e.g. 4 waves of 128x128)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -95,18 +106,36 @@ struct gemm_quant_config {
 namespace detail {
 
 // block128: VGPRs a wave holds for the accumulators, `sets` sets of a K block's products and
-// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments.
-constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets) {
+// the scales (two a 32-row block and set), and with the VGPR copies the staging and fragments
+// (`frag` registers a 32-row fragment: 4 for the 32x32x16 fp8 MFMA, 8 for the double-K one).
+constexpr uint32_t gemm_quant_block_vgprs(const gemm_quant_config& c, uint32_t sets, uint32_t frag = 4) {
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   const uint32_t own = blocks * 16 * (1 + sets) + (c.bm / c.wm / 32) * 2 * sets;
   if (!c.vgpr_loads()) return own;
-  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 8;
+  return own + c.ahead * (c.bm + c.bn) * c.bk / (4 * c.threads()) + (c.lds_ahead + 1) * (c.bm / c.wm + c.bn / c.wn) / 32 * frag;
 }
 // block128: register sets of a K block's products. Two with the VGPR copies and one tile a
 // block (bk = 128) when they fit: the MFMAs of block k + 1 fill one set while the scaled adds
 // of block k, interleaved with them, read the other.
 constexpr uint32_t gemm_quant_part_sets(const gemm_quant_config& c) {
   return c.scale == quant_scale::block128 && c.vgpr_loads() && c.bk == 128 && gemm_quant_block_vgprs(c, 2) <= 208 ? 2 : 1;
+}
+// The double-K MFMA of a type (gfx950: twice the k of the 32x32x16 fp8 / i8 MFMA in the same
+// passes, CDNA4 ISA 7.1.5.1): fp8 v_mfma_f32_32x32x64_f8f6f4 (a lane's 16 k in each half of a
+// 64-byte slice), i8 v_mfma_i32_32x32x32_i8 (16 consecutive k a lane: one ds_read_b128 of a
+// 32-byte slice), and its K slice in bytes.
+constexpr const char* gemm_quant_double_k_mfma(quant_type t) {
+  return t == quant_type::fp8 ? "v_mfma_f32_32x32x64_f8f6f4" : "v_mfma_i32_32x32x32_i8";
+}
+constexpr uint32_t gemm_quant_double_k_slice(quant_type t) { return t == quant_type::fp8 ? 64 : 32; }
+// A target with the type's double-K MFMA, where the configuration takes it: bk a multiple of
+// its slice (one LDS buffer needs two slices), block128's VGPRs within their budget with fp8
+// fragments twice as wide (the same product sets). Else the 32x32x16 MFMA, two a 32-byte slice.
+constexpr bool gemm_quant_double_k(const gemm_quant_config& c) {
+  if (find_mfma_atom(gemm_quant_double_k_mfma(c.type)) == nullptr) return false;
+  const uint32_t slice = gemm_quant_double_k_slice(c.type);
+  if (c.bk % slice != 0 || (c.vgpr_loads() && c.lds_buffers == 1 && c.bk < 2 * slice)) return false;
+  return c.scale != quant_scale::block128 || gemm_quant_block_vgprs(c, gemm_quant_part_sets(c), 8) <= 208;
 }
 
 constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
@@ -118,8 +147,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   if (c.stages < 2 || c.stages > 4) return "gemm_quant: 2 to 4 stages (LDS tile buffers)";
   if (c.vgpr_loads() && c.stages != 2)
     return "gemm_quant: stages is for the LDS-DMA and any_k copies (dma = true); the VGPR copies use two LDS buffers";
-  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > 65536)
-    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed 64 KiB of LDS";
+  if (!c.vgpr_loads() && c.stages * (c.bm + c.bn) * c.bk > active_target::desc.lds_bytes)
+    return "gemm_quant: the tile buffers (stages x A and B tiles) exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
   if (c.vgpr_loads()) {
     const uint32_t chunks = c.bk / 16;  // 16-byte chunks a tile row
     if (c.threads() % chunks != 0 || c.bm % (c.threads() / chunks) != 0 || c.bn % (c.threads() / chunks) != 0)
@@ -128,7 +157,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if ((c.bm + c.bn) * c.bk / 16 / c.threads() * c.ahead > 18)
       return "gemm_quant: more than 18 dwordx4 staging loads per lane (72 VGPRs): use more waves, a smaller bk or ahead = 1";
     if (c.lds_buffers < 1 || c.lds_buffers > 2) return "gemm_quant: 1 or 2 LDS buffers";
-    if (c.lds_buffers * (c.bm + c.bn) * c.bk > 65536) return "gemm_quant: the LDS buffers of the A and B tiles exceed 64 KiB";
+    if (c.lds_buffers * (c.bm + c.bn) * c.bk > active_target::desc.lds_bytes)
+      return "gemm_quant: the LDS buffers of the A and B tiles exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
     if (c.lds_buffers == 1 && c.bk < 64) return "gemm_quant: one LDS buffer needs bk >= 64 (two slices: the last one's MFMAs cover the stores)";
     if (c.lds_ahead < 1 || c.lds_ahead > 2 || (c.lds_ahead == 2 && c.lds_buffers != 2))
       return "gemm_quant: lds_ahead is 1, or 2 with two LDS buffers";
@@ -140,6 +170,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
+    if (c.agpr_acc) return "gemm_quant: agpr_acc is for per_tensor and per_token (block128's scaled adds run on the VALU)";
     if (128 % c.bk != 0 || (c.stages * c.bk) % 128 != 0)
       return "gemm_quant: block128 scales need bk to divide 128 and stages * bk to be a multiple of 128 (whole scale blocks per loop trip)";
     if (128 % c.bn != 0) return "gemm_quant: block128 scales need bn to divide 128 (one B scale per workgroup and K block)";
@@ -151,7 +182,7 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
     if (c.vgpr_loads() && gemm_quant_block_vgprs(c, sets) > 208)
       return "gemm_quant: block128: accumulator, scale, fragment and staging VGPRs exceed 208 per wave: a smaller bk or dma = true";
   } else if (blocks * 16 > 256) {
-    return "gemm_quant: more than 256 accumulator VGPRs per wave";
+    return c.agpr_acc ? "gemm_quant: more than 256 accumulator AGPRs per wave" : "gemm_quant: more than 256 accumulator VGPRs per wave";
   }
   if (!c.any_k && ((c.bm * c.bk) % (4 * c.threads()) != 0 || (c.bn * c.bk) % (4 * c.threads()) != 0))
     return "gemm_quant: each A and B tile must be whole DMA steps (4 bytes a lane of the workgroup) for the vmcnt counts";
@@ -185,7 +216,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr uint32_t BM = C.bm, BN = C.bn, BK = C.bk, T = C.threads();
   constexpr uint32_t WTM = BM / C.wm, WTN = BN / C.wn;  // a wave's block
   constexpr int TM = static_cast<int>(WTM / 32), TN = static_cast<int>(WTN / 32);
-  constexpr int KS = static_cast<int>(BK / 32);  // 32-byte K slices per tile
+  // gemm_quant_double_k (gfx950's v_mfma_f32_32x32x64_f8f6f4, v_mfma_i32_32x32x32_i8): one MFMA a
+  // 32x32 block and slice (fp8: 64-byte slices); else 32-byte slices, two MFMAs a block
+  constexpr bool DK = detail::gemm_quant_double_k(C);
+  constexpr int SL = static_cast<int>(DK ? detail::gemm_quant_double_k_slice(C.type) / 32 : 1);  // 32-byte parts a slice
+  constexpr int KS = static_cast<int>(BK / 32) / SL;  // K slices per tile
+  constexpr int MPS = (DK ? 1 : 2) * TM * TN;         // MFMAs a slice
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
   constexpr bool SPLIT = C.split_k;
@@ -279,29 +315,75 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // int8: only B's columns past K are zeros (masked); A's there are whatever follows (the next
   // row, or zeros past the V#), exact products with B's zeros. fp8 masks both (0x80 is NaN).
   constexpr bool A_TAIL = !I8;
-  tile_staging sta[2] = {VG ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{},
-                         AH > 1 ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL) : tile_staging{}};
-  tile_staging stb[2] = {VG ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{},
-                         AH > 1 ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true) : tile_staging{}};
+  // SPLIT4 (the double-K path's two-buffer step, one tile ahead, per_tensor / per_token; see
+  // SPLIT_AB): each operand's tile is copied as two halves of its rows, staged in sta[0] and
+  // sta[1] (stb: B's; the second staging set is free with one tile ahead), so that slice 0's
+  // stores of tile k + 1 and loads of tile k + 2 go in four parts, each after its own wait.
+  constexpr uint32_t STEP_ROWS = T / (BK / 16);  // rows one dwordx4 step of the workgroup covers
+  constexpr bool SPLIT4 = DK && !BLOCK && VG && C.lds_buffers == 2 && C.ahead == 1 && C.lds_ahead == 1 && KS >= 2 &&
+                          (BM / 2) % STEP_ROWS == 0 && (BN / 2) % STEP_ROWS == 0 && (BM / 2) % 8 == 0 &&
+                          (BN / 2) % 8 == 0;
+  // rows [q rows / 2, (q + 1) rows / 2) of a tile view (the swizzle repeats every 8 rows)
+  auto half_view = [&](const lds_view& v, int q) {
+    lds_view h = v;
+    h.L.rows = v.L.rows / 2;
+    h.base = v.base + static_cast<uint32_t>(q) * (v.L.rows / 2) * BK;
+    return h;
+  };
+  tile_staging sta[2] = {VG ? make_tile_staging(J, SPLIT4 ? half_view(As[0], 0) : As[0], row_bytes, vcopy, A_TAIL) : tile_staging{},
+                         AH > 1   ? make_tile_staging(J, As[0], row_bytes, vcopy, A_TAIL)
+                         : SPLIT4 ? make_tile_staging(J, half_view(As[0], 1), row_bytes, vcopy, A_TAIL)
+                                  : tile_staging{}};
+  tile_staging stb[2] = {VG ? make_tile_staging(J, SPLIT4 ? half_view(Bs[0], 0) : Bs[0], row_bytes, vcopy, true) : tile_staging{},
+                         AH > 1   ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true)
+                         : SPLIT4 ? make_tile_staging(J, half_view(Bs[0], 1), row_bytes, vcopy, true)
+                                  : tile_staging{}};
+  // SPLIT4: the second halves' origins (the first's + half the rows)
+  auto a_half = J.sgpr<u32>(), b_half = J.sgpr<u32>(), a_ld2 = J.sgpr<u32>(), b_ld2 = J.sgpr<u32>();
+  if constexpr (SPLIT4) {
+    a_half = K * (BM / 2);
+    b_half = K * (BN / 2);
+  }
 
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
   // their own)
-  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr) {
+  // (VGPR copies: `part` 0 the whole tile; 1 the cursor and A's loads, 2 B's loads and the
+  // cursor's step; SPLIT4's quarters: 3 the cursor and A's first half, 4 A's second, 5 B's first,
+  // 6 B's second and the cursor's step)
+  auto load_tile = [&](int buf, const tile_tail_masks* tm = nullptr, int part = 0) {
     if constexpr (VG) {  // (straight-line: interleavable; buf: the staging set)
-      k_left = K - k_cur;
-      J.s_max_i32(cols_valid, k_left, 0);
-      cols_valid = select(loaded < k_tiles, cols_valid, 0u);
-      a_ld = a_org + k_cur;
-      b_ld = b_org + k_cur;
-      if constexpr (A_TAIL) {
-        if (tm) copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid, *tm);
-        else copy_tile_load(J, A, at(a_ld), sta[buf], cols_valid);
-      } else {
-        copy_tile_load(J, A, at(a_ld), sta[buf]);
+      auto load_a = [&](tile_staging& st, const gpr<u32>& org) {
+        if constexpr (A_TAIL) {
+          if (tm) copy_tile_load(J, A, at(org), st, cols_valid, *tm);
+          else copy_tile_load(J, A, at(org), st, cols_valid);
+        } else {
+          copy_tile_load(J, A, at(org), st);
+        }
+      };
+      auto load_b = [&](tile_staging& st, const gpr<u32>& org) {
+        if (tm) copy_tile_load(J, B, at(org), st, cols_valid, *tm);
+        else copy_tile_load(J, B, at(org), st, cols_valid);
+      };
+      if (part == 0 || part == 1 || part == 3) {
+        k_left = K - k_cur;
+        J.s_max_i32(cols_valid, k_left, 0);
+        cols_valid = select(loaded < k_tiles, cols_valid, 0u);
+        a_ld = a_org + k_cur;
+        b_ld = b_org + k_cur;
+        if constexpr (SPLIT4) {
+          a_ld2 = a_ld + a_half;
+          b_ld2 = b_ld + b_half;
+        }
+        load_a(SPLIT4 ? sta[0] : sta[buf], a_ld);
       }
-      if (tm) copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid, *tm);
-      else copy_tile_load(J, B, at(b_ld), stb[buf], cols_valid);
+      if constexpr (SPLIT4)
+        if (part == 0 || part == 1 || part == 4) load_a(sta[1], a_ld2);
+      if (part == 1 || part == 3 || part == 4) return;
+      if (part != 6) load_b(SPLIT4 ? stb[0] : stb[buf], b_ld);
+      if constexpr (SPLIT4)
+        if (part != 5) load_b(stb[1], b_ld2);
+      if (part == 5) return;
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
@@ -369,7 +451,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
   // of each 32-byte slice (one read: the k of two MFMAs).
   constexpr const mfma_atom& AT = mfma_atom_of(I8 ? "v_mfma_i32_32x32x16_i8" : "v_mfma_f32_32x32x16_fp8_fp8");
-  lds_addr a_addr[KS], b_addr[KS];
+  lds_addr a_addr[KS * SL], b_addr[KS * SL];
   const detail::gemm_lane_place place =
       detail::gemm_lane_fragments(J, AT, tid, C.wm, WTM, WTN, 16, As[0], Bs[0], a_addr, b_addr);
   auto lane = place.lane, wave = place.wave, a_row = place.a_row, b_row = place.b_row;
@@ -403,7 +485,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   };
   if constexpr (SCALES_EARLY) load_token_scales();
   constexpr dtype acc_t = I8 ? i32 : f32;
-  auto acc = J.vgpr<acc_t>(TM * TN, 16);
+  auto acc = C.agpr_acc ? J.agpr<acc_t>(TM * TN, 16) : J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
   else acc.fill(0.0f);
   // block128: the K block's products (their own registers; the block's first MFMA adds 0),
@@ -417,15 +499,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     for (int b = 0; b < TM * TN; ++b) part[(PS - 1) * TM * TN + b].fill(0.0f);
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
-  auto fa = J.vgpr<u32>(FS * TM, 4), fb = J.vgpr<u32>(FS * TN, 4);
+  auto fa = J.vgpr<u32>(FS * TM, 4 * SL), fb = J.vgpr<u32>(FS * TN, 4 * SL);
   auto read_slice = [&](int buf, int p) {
     const int s = p % FS;
+    if constexpr (DK) {
+      // fp8's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64 (mfma_ab_layout_f8):
+      // the lane's 16 bytes of the slice's two 32-byte parts; i8's k 16g..16g+15 of its 32: one
+      for (int i = 0; i < TM; ++i)
+        for (int q = 0; q < SL; ++q)
+          As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
+      for (int j = 0; j < TN; ++j)
+        for (int q = 0; q < SL; ++q)
+          Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
+      return;
+    }
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
     for (int j = 0; j < TN; ++j) Bs[buf].load(fb[s * TN + j], detail::lds_moved(b_addr[p], b_d(buf)), 32 * j, 0);
   };
+  constexpr const mfma_atom* DKA = DK ? find_mfma_atom(detail::gemm_quant_double_k_mfma(C.type)) : nullptr;
   // MFMAs [from, to) of slice p: half h = e / (TM * TN) (the k of bytes 8h..8h+7), then i, j
+  // (the double-K MFMA: i, j)
   auto mfma_part = [&](int p, int from, int to, bool block_start, int ps) {
     const int s = p % FS;
+    if constexpr (DK) {
+      for (int e = from; e < to; ++e) {
+        const int i = e / TN, j = e % TN;
+        if constexpr (BLOCK) {
+          auto pt = part[(ps * TM + i) * TN + j];
+          if (block_start && p == 0) mfma_run(J, *DKA, pt, fb[s * TN + j], fa[s * TM + i], 0);
+          else mfma_run(J, *DKA, pt, fb[s * TN + j], fa[s * TM + i], pt);
+        } else {
+          mfma_run(J, *DKA, acc[i * TN + j], fa[s * TM + i], fb[s * TN + j], acc[i * TN + j]);
+        }
+      }
+      return;
+    }
     for (int e = from; e < to; ++e) {
       const int h = e / (TM * TN), i = e % (TM * TN) / TN, j = e % TN;
       auto x = fa[s * TM + i].slice(2 * h, 2), y = fb[s * TN + j].slice(2 * h, 2);
@@ -441,8 +549,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
   };
 
+  // halves [h_from, h_to) of slice p's MFMAs
   auto mfma_slice = [&](int p, bool block_start, int h_from = 0, int h_to = 2, int ps = 0) {
-    mfma_part(p, h_from * TM * TN, h_to * TM * TN, block_start, ps);
+    mfma_part(p, h_from * MPS / 2, h_to * MPS / 2, block_start, ps);
   };
 
   // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
@@ -561,14 +670,29 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // k + 1 waits in VGPRs. Among the MFMAs of slice 0 the interleaver places the reads of slice
   // 1, the block scales (block128, at a block's first step), the LDS stores of tile k + 1 into
   // the other buffer (read in step k - 1, freed by its barrier) and the loads of tile k + 2.
+  // READ_AHEAD (the double-K MFMA, per_tensor / per_token, one slice read ahead, two or more
+  // slices): the step's barrier stands among its last slice's MFMAs (its fragments are in
+  // registers) and the rest of them cover the reads of the next tile's slice 0, as in
+  // gemm_bf16: a step starts with its operands read (one wave a SIMD has no other wave to fill
+  // that wait).
+  constexpr bool READ_AHEAD = DK && !BLOCK && RA == 1 && KS >= 2;
+  // SPLIT_AB (READ_AHEAD, one tile ahead): slice 0 waits for tile k + 1's A loads only, stores
+  // them and issues tile k + 2's A loads among its first half of MFMAs (then slice 1's reads),
+  // then waits for B's and does the same with B: the address path, which moves a 256x256x128
+  // tile in about the MFMAs' time, never drains (it did between the last load of tile k + 1 and
+  // the first of k + 2).
+  constexpr bool SPLIT_AB = READ_AHEAD && AH == 1;
   auto step_vgpr = [&](int buf) {
     const bool block_start = buf % TB == 0, block_end = buf % TB == TB - 1;
     const int set = AH > 1 ? 1 - buf : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? buf : 0;        // block128: the product set this step fills
-    for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
+    if constexpr (!READ_AHEAD)
+      for (int p = 0; p < RA && p < KS; ++p) read_slice(buf, p);
     // tile k + 1 in VGPRs (and older scale loads; two scale sets: this block's, issued in step
     // k - 1 right before tile k + 2, may stay in flight with it)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
+    if constexpr (SPLIT4) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads - sta[0].loads())));  // (A's first half)
+    else if constexpr (SPLIT_AB) J.s_waitcnt(vmcnt(static_cast<int>(stb[0].loads())));  // (A's, issued first)
+    else J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
     // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
     // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
     constexpr int load_at = BLOCK && KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
@@ -576,7 +700,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       const int s = p % FS;
       if constexpr (RA == 1) J.s_waitcnt(lgkmcnt(0));
       else J.wait_for(fa.slice(s * TM, TM), fb.slice(s * TN, TN));  // (slice p + 1's reads stay in flight)
-      auto mfmas = [&] { mfma_slice(p, block_start, 0, 2, ps); };
+      if constexpr (SPLIT4)
+        if (p == 0) {
+          // quarter q: wait for part q of tile k + 1 (the parts after it and tile k + 2's parts
+          // before it stay in flight), store it, load its part of tile k + 2
+          tile_staging* parts[4] = {&sta[0], &sta[1], &stb[0], &stb[1]};
+          const lds_view dst[4] = {half_view(As[1 - buf], 0), half_view(As[1 - buf], 1), half_view(Bs[1 - buf], 0),
+                                   half_view(Bs[1 - buf], 1)};
+          for (int q = 0; q < 4; ++q) {
+            if (q > 0) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads - parts[q]->loads())));
+            interleave(J, [&] { mfma_part(0, q * MPS / 4, (q + 1) * MPS / 4, block_start, ps); },
+                       [&] {
+                         copy_tile_store(J, *parts[q], dst[q]);
+                         load_tile(0, &tail, 3 + q);
+                         if (q == 1) read_slice(buf, 1);
+                       });
+          }
+          continue;
+        }
+      if constexpr (SPLIT_AB && !SPLIT4)
+        if (p == 0) {
+          interleave(J, [&] { mfma_slice(0, block_start, 0, 1, ps); },
+                     [&] {
+                       copy_tile_store(J, sta[set], As[1 - buf]);
+                       load_tile(0, &tail, 1);
+                       read_slice(buf, 1);
+                     });
+          J.s_waitcnt(vmcnt(static_cast<int>(sta[0].loads())));  // (tile k + 1's B; k + 2's A in flight)
+          interleave(J, [&] { mfma_slice(0, block_start, 1, 2, ps); },
+                     [&] {
+                       copy_tile_store(J, stb[set], Bs[1 - buf]);
+                       load_tile(0, &tail, 2);
+                     });
+          continue;
+        }
+      auto mfmas = [&] { mfma_slice(p, block_start, 0, READ_AHEAD && p + 1 == KS ? 1 : 2, ps); };
       auto other = [&] {
         if (p + RA < KS) read_slice(buf, p + RA);
         if (p == 0) {
@@ -595,6 +753,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if (block_end) block_end_scales(buf);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
+    if constexpr (READ_AHEAD)
+      interleave(J, [&] { mfma_slice(KS - 1, block_start, 1, 2, ps); }, [&] { read_slice(1 - buf, 0); });
   };
 
   // One LDS buffer (tile k in it, its slice 0 read; tile k + 1 in VGPRs): the slices' MFMAs
@@ -614,15 +774,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // their registers until slice 0 of the next tile is read, after barrier 2), so that between
   // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
   // cycles), each wave has LATE + 2 TM TN - (those left after barrier 2) MFMAs to issue.
-  constexpr int LATE = EARLY && KS > 1 ? TM * TN : 0;
-  constexpr int POST = LATE + 2 * TM * TN;  // MFMAs after barrier 1
-  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read latency)
-  constexpr int AFTER = POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
+  constexpr int LATE = EARLY && KS > 1 ? MPS / 2 : 0;
+  constexpr int POST = LATE + MPS;  // MFMAs after barrier 1
+  // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read
+  // latency); none when the one MFMA of a double-K 32x32 wave block issues before the stores
+  constexpr int AFTER = POST < 2 ? 0 : POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
   constexpr int CUT = POST - AFTER;
   // MFMA e of the post-barrier-1 run: the late ones of slice KS - 2, then slice KS - 1's
   auto mfma_post = [&](int from, int to, bool block_start, int ps) {
     for (int e = from; e < to; ++e) {
-      if (e < LATE) mfma_part(KS - 2, 2 * TM * TN - LATE + e, 2 * TM * TN - LATE + e + 1, block_start, ps);
+      if (e < LATE) mfma_part(KS - 2, MPS - LATE + e, MPS - LATE + e + 1, block_start, ps);
       else mfma_part(KS - 1, e - LATE, e - LATE + 1, block_start, ps);
     }
   };
@@ -634,7 +795,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
-      auto mfmas = [&] { mfma_part(p, 0, 2 * TM * TN - (p + 2 == KS ? LATE : 0), block_start, ps); };
+      auto mfmas = [&] { mfma_part(p, 0, MPS - (p + 2 == KS ? LATE : 0), block_start, ps); };
       auto other = [&] {
         read_slice(0, p + 1);
         if constexpr (BLOCK)
@@ -678,8 +839,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto vgpr_prologue = [&] {  // (the first `ahead` tiles' loads went out after the staging setup,
                               // then the per_token scales)
     J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads));
-    copy_tile_store(J, sta[0], As[0]);
-    copy_tile_store(J, stb[0], Bs[0]);
+    if constexpr (SPLIT4) {
+      for (int q = 0; q < 2; ++q) copy_tile_store(J, sta[q], half_view(As[0], q));
+      for (int q = 0; q < 2; ++q) copy_tile_store(J, stb[q], half_view(Bs[0], q));
+    } else {
+      copy_tile_store(J, sta[0], As[0]);
+      copy_tile_store(J, stb[0], Bs[0]);
+    }
     // (two scale sets: the first block's, right before the last tile's loads, as each step
     // issues the next block's: step_vgpr's first wait counts on it)
     if constexpr (SS > 1) load_block_scales(0);
@@ -697,6 +863,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           read_slice(0, 0);
         },
         step_single);
+  } else if constexpr (VG && READ_AHEAD) {
+    detail::gemm_k_trips(
+        J, k_tiles, 2,
+        [&] {
+          vgpr_prologue();
+          read_slice(0, 0);
+        },
+        step_vgpr);
   } else if constexpr (VG) {
     detail::gemm_k_trips(J, k_tiles, 2, vgpr_prologue, step_vgpr);
   } else {
@@ -771,6 +945,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
   // v[q]; block128's accumulators are the values.
   auto v = J.vgpr<f32>(2);
+  auto va = J.vgpr<acc_t>(C.agpr_acc ? 2 : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
     if constexpr (BLOCK) {
       return acc[i * TN + j][r];
@@ -779,11 +954,16 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (TOKEN) v[q] = x * (rs[4 * i + r / 4][r % 4] * cs[j]);
         else v[q] = x * ts;
       };
+      auto a = [&] {
+        if constexpr (!C.agpr_acc) return acc[i * TN + j][r];
+        J.v_accvgpr_read_b32(va[q], acc[i * TN + j][r]);
+        return va[q];
+      }();
       if constexpr (I8) {
-        J.v_cvt_f32_i32(v[q], acc[i * TN + j][r]);
+        J.v_cvt_f32_i32(v[q], a);
         scale_into(v[q]);
       } else {
-        scale_into(acc[i * TN + j][r]);
+        scale_into(a);
       }
       return v[q];
     }

@@ -27,3 +27,8 @@ HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token_w8, gq_configs::fp8_token_w8)
 HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_w8, gq_configs::i8_token_w8)
 HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_w8_256, gq_configs::i8_token_w8_256)
 HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_w8_n256, gq_configs::i8_token_w8_n256)
+// gfx950's 160 KiB of LDS: 256x256 tiles with two buffers (128 KiB; gfx942: a compile error)
+#if defined(__gfx950__)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token_256_agpr, gq_configs::fp8_token_256_agpr)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_tensor_256_agpr, gq_configs::fp8_tensor_256_agpr)
+#endif

@@ -59,6 +59,14 @@ inline constexpr gemm_quant_config i8_token_w8_256{.type = quant_type::i8, .scal
 // of two), two tiles ahead (18 staging loads a lane), one LDS buffer
 inline constexpr gemm_quant_config i8_token_w160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
                                                  .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
+// gfx950 (160 KiB of LDS, the double-K fp8 MFMA): the MI355X bench's large fp8 tile, 4 waves of
+// 128x128 (256 accumulators in AGPRs: one wave a SIMD), two LDS buffers (128 KiB: on gfx942 a
+// compile error), the next tile's first reads among the last slice's MFMAs (READ_AHEAD), the
+// copies in four parts (halves of A's and B's rows, each after its own wait: SPLIT4)
+inline constexpr gemm_quant_config fp8_token_256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 256,
+                                                      .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
+inline constexpr gemm_quant_config fp8_tensor_256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
+                                                       .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
 // split K (gemm_quant_split.hip): each scale type, both MFMA types, one and two LDS buffers, a
 // scale block of one and of two K tiles
 inline constexpr gemm_quant_config i8_token_split{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
