@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_block_256x128_1", gq_bench::fp8_block_256x128_1},
                                                           {"gemm_fp8_block_128x128", gq_bench::fp8_block_128x128},
                                                           {"gemm_fp8_block_64x128", gq_bench::fp8_block_64x128},
-                                                          {"gemm_fp8_block_128x128_w8", gq_bench::fp8_block_128x128_w8},
+                                                          {"gemm_fp8_block_128x128_w64x32", gq_bench::fp8_block_128x128_w64x32},
                                                           {"gemm_fp8_block_32x128", gq_bench::fp8_block_32x128},
                                                           {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
                                                           {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split},

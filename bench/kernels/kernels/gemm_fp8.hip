@@ -19,7 +19,7 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_agpr, gq_bench::fp8_tensor_256x
 #else
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_128x128, gq_bench::fp8_block_128x128)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x128, gq_bench::fp8_block_64x128)
-HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_128x128_w8, gq_bench::fp8_block_128x128_w8)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_128x128_w64x32, gq_bench::fp8_block_128x128_w64x32)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x128, gq_bench::fp8_block_32x128)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_256x128, gq_bench::fp8_block_256x128)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_256x128_1, gq_bench::fp8_block_256x128_1)

@@ -17,7 +17,8 @@ inline constexpr gemm_quant_config fp8_block_128x128{.type = quant_type::fp8, .s
                                                      .lds_buffers = 1};
 // 128x128 in 8 waves of 64x32, two LDS buffers, two tiles ahead: for grids of one round (one
 // workgroup a CU), where 4 waves leave the MFMAs waiting on the barriers (pick_quant)
-inline constexpr gemm_quant_config fp8_block_128x128_w8{.type = quant_type::fp8, .scale = quant_scale::block128, .wm = 2, .wn = 4, .ahead = 2};
+inline constexpr gemm_quant_config fp8_block_128x128_w64x32{.type = quant_type::fp8, .scale = quant_scale::block128, .wm = 2, .wn = 4,
+                                                            .ahead = 2};
 inline constexpr gemm_quant_config fp8_block_64x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64, .ahead = 2,
                                                     .lds_buffers = 1};
 // 32x128: one wave a SIMD (LDS), the LDS reads two slices ahead
