@@ -13,16 +13,20 @@
 #include "bench_gemm_quant.hpp"
 #include "gemm_quant_bench_configs.hpp"
 
+namespace {
+// aiter's fp8gemm_blockscale asm kernels (hsa/gfx942 and hsa/gfx950 fp8gemm_blockscale)
+const char* const k32 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_32x128E";
+const char* const k48 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_48x128E";
+const char* const k64 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_64x128E";
+const char* const k80 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_80x128E";
+const char* const k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
+const char* const k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
+using hipasm::kernels::quant_scale;
+constexpr quant_scale tok = quant_scale::per_token, ten = quant_scale::per_tensor;
+}  // namespace
+
 // MI355X (gfx950 code object): aiter's MI355X tuning rows (M, N, K, kernel, split-K)
 int main_mi355x(int argc, char** argv) {
-  const char* k32 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_32x128E";
-  const char* k48 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_48x128E";
-  const char* k64 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_64x128E";
-  const char* k80 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_80x128E";
-  const char* k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
-  const char* k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
-  using hipasm::kernels::quant_scale;
-  constexpr quant_scale tok = quant_scale::per_token, ten = quant_scale::per_tensor;
   const std::vector<bench::quant_shape> shapes = {
       {16, 512, 7168, k32, 7},      {32, 512, 7168, k64, 7},      {64, 512, 7168, k48, 8},
       {128, 512, 7168, k64, 8},     {256, 512, 7168, k32, 7},     {512, 512, 7168, k64, 8},
@@ -48,13 +52,6 @@ int main_mi355x(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if constexpr (bench::target_gfx950) return main_mi355x(argc, argv);
-  const char* k32 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_32x128E";
-  const char* k64 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_64x128E";
-  const char* k80 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_80x128E";
-  const char* k96 = "_ZN5aiter42fp8gemm_bf16_blockscale_BpreShuffle_96x128E";
-  const char* k128 = "_ZN5aiter43fp8gemm_bf16_blockscale_BpreShuffle_128x128E";
-  using hipasm::kernels::quant_scale;
-  constexpr quant_scale tok = quant_scale::per_token, ten = quant_scale::per_tensor;
   const std::vector<bench::quant_shape> shapes = {
       {32, 3072, 7168, k32, 3},     {256, 3072, 7168, k96, 1},   {1024, 3072, 7168, k80, 1},
       {4096, 3072, 7168, k128, 1},  {32, 7168, 7168, k32, 1},    {256, 7168, 7168, k64, 1},
