@@ -3,11 +3,13 @@
 // simulator, and the bf16 encoding the C++ references use for inputs and expected values.
 #pragma once
 #include "sim_code_object.hpp"
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <hipasm/rt/profile.hpp>  // the launcher, with the profile's types
 
@@ -32,5 +34,20 @@ inline uint16_t bf16(double d) {
   return static_cast<uint16_t>(u >> 16);
 }
 inline double from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+
+// Sequences of the given lengths packed one after another (the attention kernels' varlen
+// layout): their cu_seqlens (batch + 1 token offsets) and the longest length.
+struct packed_seqlens {
+  std::vector<int> cu;
+  uint32_t max = 0;
+};
+inline packed_seqlens pack_seqlens(const std::vector<int>& lengths) {
+  packed_seqlens p{std::vector<int>(lengths.size() + 1, 0)};
+  for (size_t b = 0; b < lengths.size(); ++b) {
+    p.cu[b + 1] = p.cu[b] + lengths[b];
+    p.max = std::max<uint32_t>(p.max, lengths[b]);
+  }
+  return p;
+}
 
 }  // namespace hipasm::test

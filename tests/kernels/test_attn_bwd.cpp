@@ -47,14 +47,8 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
   const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());
   INFO(k.name << " hq=" << pr.hq << " hkv=" << pr.hkv << " batch=" << B);
   for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.seqlens_q[b] << " k " << pr.seqlens_k[b]);
-  std::vector<int> cq(B + 1, 0), ck(B + 1, 0);
-  uint32_t max_q = 0, max_k = 0;
-  for (uint32_t b = 0; b < B; ++b) {
-    cq[b + 1] = cq[b] + pr.seqlens_q[b];
-    ck[b + 1] = ck[b] + pr.seqlens_k[b];
-    max_q = std::max<uint32_t>(max_q, pr.seqlens_q[b]);
-    max_k = std::max<uint32_t>(max_k, pr.seqlens_k[b]);
-  }
+  const auto [cq, max_q] = hipasm::test::pack_seqlens(pr.seqlens_q);
+  const auto [ck, max_k] = hipasm::test::pack_seqlens(pr.seqlens_k);
   const size_t tq = cq[B], tk = ck[B];
   const uint32_t hq = pr.hq, hkv = pr.hkv, group = hq / hkv;
   std::mt19937 rng(tq * 7919u + tk * 131u + D + hq * 17u + hkv);
