@@ -69,16 +69,21 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   auto eight = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
     return k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 1 && !k.config.split_k;
   };
-  const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
-  for (const auto& k : ks)
-    if (eight(k) && s.k >= 16 * k.config.bk && tiles(k) >= target_cus / 2 && tiles(k) <= target_cus && (!one || area(k) > area(*one))) one = &k;
-  if (one) return *one;
-  for (const auto& k : ks)
-    if (k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 2 && !k.config.split_k &&
-        area(k) <= 128 * 128 && s.k >= 16 * k.config.bk && tiles(k) >= target_cus / 2 && tiles(k) <= target_cus &&
-        (!one || area(k) > area(*one)))
-      one = &k;
-  if (one) return *one;
+  // rule 1: the largest tile of `kind` whose grid is one round of at least half the CUs, K 16 tiles or more
+  auto largest_one_round = [&](auto kind) {
+    const hipasm::kernels::gemm_quant_kernel_ref* one = nullptr;
+    for (const auto& k : ks)
+      if (kind(k) && s.k >= 16 * k.config.bk && tiles(k) >= target_cus / 2 && tiles(k) <= target_cus &&
+          (!one || area(k) > area(*one)))
+        one = &k;
+    return one;
+  };
+  auto eight_two_buffers = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
+    return k.config.scale == scale && k.config.threads() == 512 && k.config.lds_buffers == 2 && !k.config.split_k &&
+           area(k) <= 128 * 128;
+  };
+  if (const auto* one = largest_one_round(eight)) return *one;
+  if (const auto* one = largest_one_round(eight_two_buffers)) return *one;
   for (const auto& k : ks)
     if (eight(k) && tiles(k) >= target_cus && (tiles(k) % target_cus == 0 || tiles(k) % target_cus >= target_cus / 2)) return k;
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
