@@ -136,6 +136,7 @@ struct packed_modifiers {
               uint64_t(m.gds) << 8 | uint64_t(m.clamp) << 9 | uint64_t(m.dpp.bound_ctrl) << 10 |
               uint64_t(m.sdwa.on) << 11 | uint64_t(m.bitop3) << 16) {}
 
+  static constexpr uint64_t glc_or_sc0 = 1u | 1u << 3;  // flags: a returning atomic
   constexpr bool none() const { return (bytes | more | flags) == 0 && offset == 0 && offset1 == 0; }
   constexpr modifiers unpack() const {
     modifiers m;

@@ -249,6 +249,34 @@ TEST_CASE("waitcnt check: reading a load's result before a sufficient s_waitcnt 
   CHECK(compile_function(build(0x0f72)).error.failed);
 }
 
+TEST_CASE("waitcnt check: a MUBUF atomic without glc returns nothing; with glc (sc0) its data is pending") {
+  auto build = [](bool returns) {
+    kb k("atomic");
+    auto tid = k.reg(reg_class::vgpr, 1, "tid", 0);
+    auto rsrc = k.reg(reg_class::sgpr, 4, "rsrc", 4, 4);
+    auto x = k.v(1, "x");
+    k.op(0, "v_mov_b32", {R(x), I(1)});
+    instr& a = k.op(0, "buffer_atomic_add_f32", {R(x), R(tid), R(rsrc), I(0)});  // line 102
+    modifiers m;
+    m.offen = true;
+    m.glc = returns;
+    a.mods = m;
+    k.op(0, "v_mov_b32", {R(x), I(2)});  // line 103: overwrites the atomic's data
+    k.op(0, "s_waitcnt", {I(0x0f70)});
+    k.op(0, "buffer_atomic_add_f32", {R(x), R(tid), R(rsrc), I(0)}).mods = m;
+    return k.fn;
+  };
+  pass_error err;
+  CHECK(check_waitcnts(build(false), target_isa(), err));
+  INFO(std::string(err.view()));
+  pass_error err2;
+  CHECK_FALSE(check_waitcnts(build(true), target_isa(), err2));
+  const std::string msg(err2.view());
+  INFO(msg);
+  CHECK(msg.find("test.cpp:103: error:") == 0);
+  CHECK(msg.find("'x'") != std::string::npos);
+}
+
 TEST_CASE("waitcnt check: SMEM returns out of order, only lgkmcnt(0) covers it; loops carry pending loads") {
   kb k("smem");
   auto kern = k.reg(reg_class::sgpr, 2, "kernarg", 0, 2);

@@ -28,6 +28,11 @@ struct load_info {
 constexpr load_info memory_result_of(const instr& in, const isa::instr_desc& d, const dword_map& dm) {
   load_info li{&in};
   if (!async_counts_vm(d) && !async_counts_lgkm(d)) return li;
+  // A MUBUF atomic writes its data register only with glc (sc0 on gfx940+): the table's single
+  // form marks the data def_use for the returning case; without it nothing returns, and the
+  // data VGPRs may be overwritten right after issue (../shared/reference/gfx942.md)
+  if ((d.flags & isa::f_atomic) != 0 && d.enc == isa::encoding::mubuf && (in.mods.flags & packed_modifiers::glc_or_sc0) == 0)
+    return li;
   for (int k = 0; k < in.num_operands; ++k)
     if (in.ops[k].k == operand::kind::vreg && is_def(role_of(d, k)) && li.ndefs < 4) {
       li.first[li.ndefs] = dm.base[in.ops[k].value] + in.ops[k].offset;
