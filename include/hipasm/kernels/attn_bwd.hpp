@@ -56,16 +56,15 @@ struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
   uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
+  uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
 
   constexpr uint32_t threads() const { return 64 * waves; }
   constexpr uint32_t bn() const { return 32 * waves; }  // keys per workgroup
   static constexpr uint32_t bm = 32;                     // queries per iteration
   constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
   constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
-  // K^T; the Q and dO row tiles, or dS over them; Q^T and dO^T (bf16)
-  constexpr uint32_t lds_bytes() const {
-    return (bn() * head_dim + (2 * head_dim > bn() ? 2 * head_dim : bn()) * bm + 2 * head_dim * bm) * 2;
-  }
+  // K^T (then dS in its place); the Q and dO row tiles; Q^T and dO^T (bf16)
+  constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 4 * head_dim * bm) * 2; }
   // dot_do_o / convert_dq: 256 threads, 8 elements each
   static constexpr uint32_t stream_threads = 256;
   constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
@@ -77,6 +76,7 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.head_dim != 64 && c.head_dim != 128) return "attn_bwd: head_dim must be 64 or 128";
   // (fewer waves: more dQ blocks and staging a wave than 256 VGPRs hold; more: K^T past the LDS)
   if (c.waves != 4) return "attn_bwd: waves must be 4 (128 keys a workgroup)";
+  if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   return nullptr;
 }
@@ -242,6 +242,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr int QBW = DB >= static_cast<int>(W) ? DB / static_cast<int>(W) : 1;  // dQ blocks per wave
   constexpr uint32_t KP = W > static_cast<uint32_t>(DB) ? W / DB : 1;             // key parts
   constexpr uint32_t KPK = BN / KP;                                               // keys per part
+  // LDS operand reads in flight ahead of the MFMAs: b128 rows of Q / dO (RS), b64 ones (RT)
+  constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
+  // items 0 .. n - 1: read(i) fills ring slot i % ring, use(i) consumes it; reads run ring - 1
+  // items ahead (slot i % ring is refilled after use(i), before use(i + 1))
+  auto pipelined = [&](int n, int ring, auto read, auto use) {
+    for (int i = 0; i + 1 < ring && i < n; ++i) read(i);
+    for (int i = 0; i < n; ++i) {
+      if (i + ring - 1 < n) read(i + ring - 1);
+      use(i);
+    }
+  };
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr float POS_INF = std::numeric_limits<float>::infinity();
 
@@ -327,12 +338,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
                        LR2 = detail::gemm_tile_layout(2 * BM, D), LT = detail::gemm_tile_layout(D, BM),
                        LT2 = detail::gemm_tile_layout(2 * D, BM), LS = detail::gemm_tile_layout(BM, BN);
-  constexpr uint32_t RB = LR.bytes(), UB = 2 * RB > LS.bytes() ? 2 * RB : LS.bytes();
+  constexpr uint32_t RB = LR.bytes();
+  static_assert(LS.bytes() <= LKT.bytes());
   const lds_view KT = pool.view(LKT);
-  const lds_ref rows = pool.alloc(UB), tr = pool.alloc(2 * LT.bytes());
-  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row)
+  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
+  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row). dS
+  // takes K^T's place once every wave holds its dQ operands from K^T in VGPRs.
   const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
-      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{rows.offset, LS.bytes()}, LS);
+      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{KT.base, LS.bytes()}, LS);
   const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
       QOT(tr, LT2);
 
@@ -366,6 +379,26 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
+  // dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32, keys
+  // 4h .. + 3 of the k-step (LDS), B = K^T rows 32 blk + l32, the same keys: the wave's B
+  // operands are the same every query tile, read from K^T once into VGPRs (K^T's LDS then
+  // holds dS; the first iteration's barrier comes before its dS stores)
+  constexpr int NQ = static_cast<int>(KPK / 8);
+  auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
+  if constexpr (KP > 1) {
+    kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
+    dblk = wave % static_cast<uint32_t>(DB);
+  } else {
+    kpart = 0u;
+    dblk = wave * static_cast<uint32_t>(QBW);
+  }
+  auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QBW);
+  kc = (half << 2) + kpart;
+  auto ktf = J.agpr<u32>(QBW * NQ, 2).named("kt_frag");  // (AGPRs: MFMA sources and DS destinations both take them)
+  for (int j = 0; j < QBW; ++j) {
+    bc[j] = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
+    for (int st = 0; st < NQ; ++st) KT.load(ktf[j * NQ + st], at(bc[j]), multiple_of(kc, 4) + 8 * st);
+  }
 
   // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
   const lds_addr q_addr = QS.addr(l32, multiple_of(c8, 8)), o_addr = OS.addr(l32, multiple_of(c8, 8));
@@ -443,8 +476,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   };
 
   // dQ of a tile goes to dq_acc by atomics at the start of the next iteration (and after the
-  // loop), before the next prefetch: the prefetch's loads are then the youngest VMEM ops on every
-  // path into the loop head, and its wait does not wait for the atomics
+  // loop), after the next prefetch: VMEM operations complete in order, so the next iteration's
+  // wait for the prefetch does not wait for the atomics (their L2 round trip)
   auto dq = J.vgpr<f32>(QBW, 16).named("dq");
   auto aoff = J.vgpr<u32>(QBW).named("dq_off");
   for (int j = 0; j < QBW; ++j) {
@@ -482,40 +515,32 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         J.wait_for(dd_n[g]);
         dd[g][i] = dd_n[g][i] + 0.0f;
       }
-    dq_atomics();
     auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(BM);
     prefetch(mn);
+    dq_atomics();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     auto mask_base = J.vgpr<i32>();
     mask_base = trow.as<i32>() + (sk - sq + m0);
     // ---- S = Q K^T; dP = dO V^T with the mask and P (VALU) between its MFMAs; dV^T += dO^T P
     // with dS between its; dK^T += Q^T dS (keys the columns of S and dP) ----
-    auto qa = J.vgpr<u32>(2, 4), oa = J.vgpr<u32>(2, 4);
+    // LDS operand reads run LA ahead of their MFMAs (a ring of LA registers): one MFMA (32
+    // cycles) does not cover an LDS read's latency
+    auto qa = J.vgpr<u32>(RS, 4), oa = J.vgpr<u32>(RS, 4);
     // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
-    auto qk = [&] {
-      QS.load(qa[0], q_addr, 0, 0);
-      for (int p = 0; p < DS; ++p) {
-        if (p + 1 < DS) QS.load(qa[(p + 1) % 2], q_addr, 0, 16 * (p + 1));
-        J.wait_for(qa[p % 2]);
-        for (int e = 0; e < 2; ++e) {
-          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(s, qa[0].slice(0, 2), kf[0].slice(0, 2), 0);
-          else J.v_mfma_f32_32x32x8_bf16(s, qa[p % 2].slice(2 * e, 2), kf[p].slice(2 * e, 2), s);
-        }
-      }
+    auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc) {
+      pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
+                [&](int p) {
+                  J.wait_for(ring[p % RS]);
+                  for (int e = 0; e < 2; ++e) {
+                    if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
+                    else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
+                  }
+                });
     };
-    auto dov = [&] {
-      OS.load(oa[0], o_addr, 0, 0);
-      for (int p = 0; p < DS; ++p) {
-        if (p + 1 < DS) OS.load(oa[(p + 1) % 2], o_addr, 0, 16 * (p + 1));
-        J.wait_for(oa[p % 2]);
-        for (int e = 0; e < 2; ++e) {
-          if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(dp, oa[0].slice(0, 2), vf[0].slice(0, 2), 0);
-          else J.v_mfma_f32_32x32x8_bf16(dp, oa[p % 2].slice(2 * e, 2), vf[p].slice(2 * e, 2), dp);
-        }
-      }
-    };
+    auto qk = [&] { rows_prod(QS, q_addr, qa, kf, s); };
+    auto dov = [&] { rows_prod(OS, o_addr, oa, vf, dp); };
     // The mask (every tile: branch-free, so that it interleaves; a no-op where nothing is masked)
     // and P = 2^(S scale log2 e - LSE log2 e), rounded to bf16 for dV^T.
     auto softmax_p = [&] {
@@ -536,67 +561,53 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
     // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
-    auto ta = J.vgpr<u32>(2, 2), tb = J.vgpr<u32>(2, 2);  // (tb: dQ's B operand)
+    auto ta = J.vgpr<u32>(RT, 2);
     constexpr int NT = DB * QG;
     // (by value: a constexpr lambda reads no reference parameter)
-    auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc) {
-      auto rd = [&](int i) { V.load(ta[i % 2], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); };
-      rd(0);
-      for (int i = 0; i < NT; ++i) {
-        if (i + 1 < NT) rd(i + 1);
-        J.wait_for(ta[i % 2]);
-        J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % 2], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
-      }
+    // after(i): issued after MFMA i (LDS stores placed by hand: the interleaver keeps every LDS
+    // store below the earlier stream's LDS reads)
+    auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc, auto after) {
+      pipelined(NT, RT, [&](int i) { V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); },
+                [&](int i) {
+                  J.wait_for(ta[i % RT]);
+                  J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+                  after(i);
+                });
     };
     qk();
     interleave(J, dov, softmax_p);
-    interleave(J, [&] { tprod(OT, dv, pb); }, softmax_ds);
-    tprod(QT, dk, dsb);
-    // ---- dS to LDS over the row tiles (every wave's S and dP reads done): row q = 8 (r / 4) + 4h
-    // + r % 4, column key 32w + l32 ----
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
-    for (int r = 0; r < 16; ++r)
-      SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    interleave(J, [&] { tprod(OT, dv, pb, [](int) {}); }, softmax_ds);
+    // ---- dS to LDS (K^T's place: every wave's dQ reads of the previous tile are done, before
+    // this iteration's first barrier) with dK^T's MFMAs: row q = 8 (r / 4) + 4h + r % 4, column
+    // key 32w + l32 ----
+    static_assert(16 % NT == 0);
+    tprod(QT, dk, dsb, [&](int i) {
+      for (int r = 16 / NT * i; r < 16 / NT * (i + 1); ++r)
+        SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (dS complete)
-    // ---- dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32,
-    // keys 4h .. + 3 of the k-step, B = K^T rows 32 blk + l32, the same keys ----
-    auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
-    if constexpr (KP > 1) {
-      kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
-      dblk = wave % static_cast<uint32_t>(DB);
-    } else {
-      kpart = 0u;
-      dblk = wave * static_cast<uint32_t>(QBW);
-    }
-    auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>();
-    kc = trow + kpart;
-    constexpr int NQ = static_cast<int>(KPK / 8);
+    // ---- dQ (+)= dS K (the B operands in ktf) ----
     for (int j = 0; j < QBW; ++j) {
-      bc = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
-      auto rd = [&](int st) {
-        SS.load(ta[st % 2], at(l32), multiple_of(kc, 4) + 8 * st);
-        KT.load(tb[st % 2], at(bc), multiple_of(kc, 4) + 8 * st);
-      };
-      rd(0);
-      for (int st = 0; st < NQ; ++st) {
-        if (st + 1 < NQ) rd(st + 1);
-        J.wait_for(ta[st % 2]);
-        J.wait_for(tb[st % 2]);
-        // (the atomics of the previous tile, issued at this iteration's start, read dq and aoff:
-        // every wave's youngest VMEM ops are the 2 QG LSE and D loads issued after them)
-        if (st == 0 && j == 0) J.s_waitcnt(vmcnt(2 * QG));
-        if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], tb[0], 0);
-        else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % 2], tb[st % 2], dq[j]);
-      }
+      pipelined(NQ, RT, [&](int st) { SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st); },
+                [&](int st) {
+                  J.wait_for(ta[st % RT]);
+                  // (the previous tile's atomics, issued at this iteration's start, read dq and aoff
+                  // at their issue: no wait before dq is written again)
+                  const auto b = ktf[j * NQ + st];
+                  if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
+                  else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % RT], b, dq[j]);
+                });
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
-      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc << 2);
+      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
   };
 
   m0 = m_first;
   prefetch(m0);
+  // (dropped: aoff is past dq_acc) both paths into the loop head then end with the prefetch and
+  // the atomics, so the head's wait for the prefetch leaves the atomics in flight on either
+  dq_atomics();
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
