@@ -335,9 +335,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // operands of S and dP) and transposed (D x BM: those of dV^T and dK^T), and dS (BM x BN: dQ's
   // A operand) over the row tiles once every wave's S and dP are done.
   lds_pool pool(J);
+  // Q^T, dO^T and dS are read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one
+  // column), so they swizzle 8-byte chunks: 16 rows of a column on 16 distinct bank pairs (Q^T's
+  // 64-byte rows: two rows a 128-byte bank line, one pattern per row pair)
+  constexpr auto b64_layout = [](uint32_t rows, uint32_t cols) {
+    const uint32_t row_bytes = cols * 2, per_line = row_bytes >= 128 ? 1 : 128 / row_bytes;
+    return lds_layout{.rows = rows, .cols = cols, .elem_bytes = 2, .swz_chunk = 8, .swz_groups = 16 / per_line,
+                      .swz_row_div = per_line};
+  };
   constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
-                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = detail::gemm_tile_layout(D, BM),
-                       LT2 = detail::gemm_tile_layout(2 * D, BM), LS = detail::gemm_tile_layout(BM, BN);
+                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
+                       LS = b64_layout(BM, BN);
   constexpr uint32_t RB = LR.bytes();
   static_assert(LS.bytes() <= LKT.bytes());
   const lds_view KT = pool.view(LKT);
@@ -475,14 +483,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   };
 
-  // dQ of a tile goes to dq_acc by atomics at the start of the next iteration (and after the
-  // loop), after the next prefetch: VMEM operations complete in order, so the next iteration's
-  // wait for the prefetch does not wait for the atomics (their L2 round trip)
+  // dQ of a tile goes to dq_acc by atomics at the end of its iteration, after the prefetch of
+  // the tile after next: VMEM operations complete in order, so the wait for that prefetch does
+  // not wait for the atomics (their L2 round trip)
   auto dq = J.vgpr<f32>(QBW, 16).named("dq");
   auto aoff = J.vgpr<u32>(QBW).named("dq_off");
   for (int j = 0; j < QBW; ++j) {
     dq[j].fill(0.0f);
-    aoff[j] = 0x80000000u;  // (past dq_acc: the first iteration's atomics are dropped)
+    aoff[j] = 0x80000000u;  // (past dq_acc: the prologue's atomics are dropped)
   }
   auto rowoff = J.sgpr<u32>(16);
   for (int r = 0; r < 16; ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
@@ -491,12 +499,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
   };
 
-  auto iteration = [&] {
-    // ---- the Q and dO tiles (rows and transposed), and this lane's LSE and D ----
-    J.s_barrier();  // (the previous iteration's reads of the tiles and dS are done)
+  // The staged tile (stg, lse_n, dd_n) into LDS (rows and transposed) and this lane's LSE and
+  // D. Every unit is some wave's when 2 D units divide among the threads (straight-line code: it
+  // runs under the dQ MFMAs); else the waves past the units skip theirs.
+  constexpr bool all_units = units % T == 0;
+  auto store_tile = [&] {
     for (uint32_t st = 0; st < US; ++st) {
       auto t = unit_tile(st);
-      J.If(t < 2u, [&] {
+      auto unit = [&] {
         J.wait_for(stg[st]);
         for (int r = 0; r < 4; ++r) QO.store(stg[st].slice(4 * r, 4), at(urow[st]) + r, multiple_of(ucol[st], 8));
         transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, queries 4 jq .. + 3
@@ -504,7 +514,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         trw = t * D + ucol[st];
         tcl = urow[st] & (BM - 1);
         for (int e = 0; e < 8; ++e) QOT.store(vtr.slice(2 * e, 2), at(trw) + e, multiple_of(tcl, 4));
-      });
+      };
+      if constexpr (all_units) unit();
+      else J.If(t < 2u, unit);
     }
     for (int g = 0; g < QG; ++g)
       for (int i = 0; i < 4; ++i) {
@@ -515,12 +527,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         J.wait_for(dd_n[g]);
         dd[g][i] = dd_n[g][i] + 0.0f;
       }
-    auto mn = J.sgpr<i32>();
-    mn = m0 + static_cast<int32_t>(BM);
-    prefetch(mn);
-    dq_atomics();
+  };
+
+  // Iteration of tile m0: its Q, dO, Q^T and dO^T tiles are in LDS (stored during the previous
+  // iteration's dQ MFMAs, or by the prologue), its LSE and D in lse and dd; the next tile's are
+  // staged in stg, lse_n and dd_n.
+  auto iteration = [&] {
     J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
+    J.s_barrier();  // (the tiles are complete)
     auto mask_base = J.vgpr<i32>();
     mask_base = trow.as<i32>() + (sk - sq + m0);
     // ---- S = Q K^T; dP = dO V^T with the mask and P (VALU) between its MFMAs; dV^T += dO^T P
@@ -586,33 +600,45 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
     });
     J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();  // (dS complete)
-    // ---- dQ (+)= dS K (the B operands in ktf) ----
+    J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
+    // ---- dQ (+)= dS K (the B operands in ktf), with the next tile's stores into the free tiles
+    // (placed by hand: the interleaver keeps LDS stores below the dQ stream's LDS reads) ----
+    instr_stream next_tile;
+    if constexpr (all_units) next_tile = record(J, store_tile);
+    constexpr int share = 28;  // cycles of the next tile's work after each dQ MFMA (of 32)
     for (int j = 0; j < QBW; ++j) {
       pipelined(NQ, RT, [&](int st) { SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st); },
                 [&](int st) {
                   J.wait_for(ta[st % RT]);
-                  // (the previous tile's atomics, issued at this iteration's start, read dq and aoff
-                  // at their issue: no wait before dq is written again)
                   const auto b = ktf[j * NQ + st];
                   if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
                   else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % RT], b, dq[j]);
+                  if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
       aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
+    if constexpr (all_units) emit_all(J, next_tile);
+    else store_tile();
+    auto mn = J.sgpr<i32>();
+    mn = m0 + static_cast<int32_t>(2 * BM);
+    prefetch(mn);
+    dq_atomics();
   };
 
   m0 = m_first;
   prefetch(m0);
-  // (dropped: aoff is past dq_acc) both paths into the loop head then end with the prefetch and
-  // the atomics, so the head's wait for the prefetch leaves the atomics in flight on either
+  store_tile();
+  auto m1 = J.sgpr<i32>();
+  m1 = m0 + static_cast<int32_t>(BM);
+  prefetch(m1);
+  // (dropped: aoff is past dq_acc) both paths into the loop head then end with a prefetch and
+  // the atomics
   dq_atomics();
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
   });
-  dq_atomics();
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
   auto scale = J.vgpr<f32>();
