@@ -29,13 +29,15 @@
 //     is directly the B operand of the dV^T and dK^T products (contracting over the queries, as
 //     attn_fwd's P^T in O^T += V^T P^T). Their A operands come from Q^T and dO^T tiles written
 //     transposed (attn_fwd's V^T units: 4 queries x 8 dims a lane, transpose_per_lane, b64
-//     writes). dQ contracts over the keys: dS goes to LDS (row-major over the Q / dO row tiles,
-//     2-byte writes from the C layout), K^T stays in LDS for the whole kernel (written once from
-//     the K rows), and wave w computes dQ's 32-dim block w. Every MFMA operand is one b64 or b128
-//     read. The next query tile's Q, dO, LSE and D are loaded during the current one; a tile's
-//     dQ atomics go out at the next iteration's start, before that prefetch (the loop head's wait
-//     then covers the loads only). The mask and P run between the dP MFMAs, dS between the dV^T
-//     ones (interleave).
+//     writes). dQ contracts over the keys: dS goes to LDS (2-byte writes from the C layout,
+//     during the dK^T MFMAs) in the place of K^T, which is in LDS only to give each wave its dQ
+//     B operands (K^T rows of its 32-dim block w, all keys) once, kept in AGPRs. LDS operands are
+//     b64 or b128 reads issued lds_lookahead MFMAs ahead; Q^T, dO^T and dS swizzle 8-byte chunks
+//     (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
+//     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
+//     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
+//     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
+//     between the dV^T ones (interleave). Two barriers an iteration.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
