@@ -15,6 +15,11 @@
 // bB_hH_kK_sS_d128_full|causal; HIPASM_BENCH_SHAPE=TEXT runs the rows whose shape contains TEXT.
 // The table's causal rows are top-left aligned (-mask=1); with seqlen_q = seqlen_k that is the
 // same mask as ours (bottom-right).
+// bench_kernel_attn_bwd_mi355x: the same built for gfx950 on the MI355X model, next to aiter's
+// gfx950 fmha_v3_bwd a32 (hsa/gfx950/fmha_v3_bwd: its odo, bwd_hd128_bf16[_causal]_a32_psskddv
+// and dq_convert kernels, launched as csrc/cpp_itfs/mha_bwd.cu does: aiter_attn_plan.hpp), every
+// one of them simulated. Its AITER_DIR is a newer aiter than the table's commit (a83421 has no
+// gfx950 odo / dq_convert code objects), as hipasm-timing-attn's for gfx950.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +43,9 @@ namespace rt = hipasm::rt;
 namespace {
 
 constexpr const char* kDevice = bench::target_device;
+constexpr bool kGfx950 = bench::target_gfx950;
+constexpr const char* kAiterDir = kGfx950 ? "hsa/gfx950/fmha_v3_bwd" : "hsa/gfx942/fmha_v3_bwd";
+constexpr const char* kAiterMain = kGfx950 ? "bwd_hd128_bf16_a32_psskddv.co" : "bwd_hd128_bf16_a32_rtz.co";
 constexpr uint32_t kXcdCus = bench::target_xcd_cus;
 constexpr uint64_t kBudget = 2'000'000'000;  // wave-instructions a launch may run
 
@@ -46,8 +54,9 @@ struct shape {
   bool causal;
 };
 
-// The model's time of aiter's a32 backward on `s`: the main kernel simulated (sampled as ours),
-// the two composable-kernel helpers as streams (aiter_attn.cpp's estimate).
+// The model's time of aiter's a32 backward on `s`: the main kernel simulated (sampled as ours);
+// gfx942: the two composable-kernel helpers as streams (aiter_attn.cpp's estimate), gfx950:
+// its helper kernels simulated.
 double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_options& po) {
   auto dev = bench::fresh_device();
   std::vector<std::unique_ptr<rt::buffer<uint8_t>>> bufs;
@@ -58,7 +67,7 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_o
   aiter_attn::Tensors t;
   const aiter_attn::Layout lay{true, s.seqlen};
   const aiter_attn::Plan pl =
-      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal}, false, lay, t, alloc);
+      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal}, kGfx950, lay, t, alloc);
   rt::profile_options apo = po;
   rt::launch_options lo;
   lo.check = false;
@@ -69,8 +78,9 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_o
   if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
     std::fprintf(stderr, "aiter:\n%s\n", reps[pl.main].profile->report().c_str());
   const auto* d = hipasm::sim::timing::find_device(kDevice);
-  return reps[pl.main].profile->time_us + pl.stream_bytes / (d->hbm_achievable_gbytes_per_s * 1e3) +
-         pl.stream_kernels * d->dispatch_overhead_us;
+  double us = pl.stream_bytes / (d->hbm_achievable_gbytes_per_s * 1e3) + pl.stream_kernels * d->dispatch_overhead_us;
+  for (const rt::launch_report& r : reps) us += r.profile->time_us;
+  return us;
 }
 
 }  // namespace
@@ -82,11 +92,12 @@ int main(int argc, char** argv) {
   }
   fs::path bwd_dir;
   if (argc == 2) {
-    bwd_dir = fs::path(argv[1]) / "hsa/gfx942/fmha_v3_bwd";
-    if (!fs::exists(bwd_dir / "bwd_hd128_bf16_a32_rtz.co")) {
-      std::fprintf(stderr, "bench_kernel_attn_bwd: no %s/bwd_hd128_bf16_a32_rtz.co: aiter skipped\n", bwd_dir.c_str());
-      bwd_dir.clear();
-    }
+    bwd_dir = fs::path(argv[1]) / kAiterDir;
+    for (const char* f : {kAiterMain, kGfx950 ? "bwd_hd128_odo_bf16.co" : kAiterMain})
+      if (!bwd_dir.empty() && !fs::exists(bwd_dir / f)) {
+        std::fprintf(stderr, "%s: no %s/%s: aiter skipped\n", argv[0], bwd_dir.c_str(), f);
+        bwd_dir.clear();
+      }
   }
   // rows of the table (hd 128, seqlen_q = seqlen_k)
   const std::vector<shape> shapes = {{1, 32, 8, 1024, false}, {1, 32, 8, 1024, true}, {4, 32, 8, 2048, false},
