@@ -45,7 +45,6 @@
 // D) and give dS = 0; their dQ atomics are dropped by the buffer range.
 #pragma once
 #include <cstdint>
-#include <limits>
 #include <string_view>
 
 #include "../helpers/mfma.hpp"
@@ -255,8 +254,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       use(i);
     }
   };
-  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
-  constexpr float POS_INF = std::numeric_limits<float>::infinity();
 
   // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
   // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
@@ -461,8 +458,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     t = (wave * 64u + st * T) / D;
     return t;
   };
+  // this lane's LSE and D (queries m0 + 8g + 4h .. + 3), loaded for the next tile right after
+  // their last use in this one (P, dS)
   auto lse = J.vgpr<f32>(QG, 4).named("lse"), dd = J.vgpr<f32>(QG, 4).named("delta");
-  auto lse_n = J.vgpr<f32>(QG, 4), dd_n = J.vgpr<f32>(QG, 4);
   auto rq = J.sgpr<u32>(4);  // the unit's 4 rows: r q_stride
   for (int r = 0; r < 4; ++r) rq[r] = q_stride * static_cast<uint32_t>(r);
   auto prefetch = [&](const gpr<i32>& m) {
@@ -477,17 +475,18 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         for (int r = 0; r < 4; ++r) dOb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(qoff) + at(rq[r]));
       });
     }
+  };
+  auto load_rows = [&](const buffer& B, auto dst, const gpr<i32>& m) {
     auto loff = J.vgpr<u32>();
-    loff = (m.as<u32>() + trow) << 2;  // queries m + 8g + 4h .. + 3
-    for (int g = 0; g < QG; ++g) {
-      Lb.load(lse_n[g], at(loff) + 32 * g);
-      Db.load(dd_n[g], at(loff) + 32 * g);
-    }
+    loff = (m.as<u32>() + trow) << 2;
+    for (int g = 0; g < QG; ++g) B.load(dst[g], at(loff) + 32 * g);
   };
 
   // dQ of a tile goes to dq_acc by atomics at the end of its iteration, after the prefetch of
   // the tile after next: VMEM operations complete in order, so the wait for that prefetch does
   // not wait for the atomics (their L2 round trip)
+  auto scale = J.vgpr<f32>();  // the softmax scale (scale_log2 / log2 e)
+  scale = scale_log2 * 0.69314718055994530942f;
   auto dq = J.vgpr<f32>(QBW, 16).named("dq");
   auto aoff = J.vgpr<u32>(QBW).named("dq_off");
   for (int j = 0; j < QBW; ++j) {
@@ -501,9 +500,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
   };
 
-  // The staged tile (stg, lse_n, dd_n) into LDS (rows and transposed) and this lane's LSE and
-  // D. Every unit is some wave's when 2 D units divide among the threads (straight-line code: it
-  // runs under the dQ MFMAs); else the waves past the units skip theirs.
+  // The staged tile (stg) into LDS (rows and transposed). Every unit is some wave's when 2 D
+  // units divide among the threads (straight-line code: it runs under the dQ MFMAs); else the
+  // waves past the units skip theirs.
   constexpr bool all_units = units % T == 0;
   auto store_tile = [&] {
     for (uint32_t st = 0; st < US; ++st) {
@@ -520,20 +519,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       if constexpr (all_units) unit();
       else J.If(t < 2u, unit);
     }
-    for (int g = 0; g < QG; ++g)
-      for (int i = 0; i < 4; ++i) {
-        J.wait_for(lse_n[g]);
-        // -LSE log2 e; a row with no visible key (LSE -inf): -inf, P = 0
-        lse[g][i] = lse_n[g][i] * -1.44269504088896340736f;
-        lse[g][i] = select(lse[g][i] == POS_INF, NEG_INF, lse[g][i]);
-        J.wait_for(dd_n[g]);
-        dd[g][i] = dd_n[g][i] + 0.0f;
-      }
   };
 
   // Iteration of tile m0: its Q, dO, Q^T and dO^T tiles are in LDS (stored during the previous
-  // iteration's dQ MFMAs, or by the prologue), its LSE and D in lse and dd; the next tile's are
-  // staged in stg, lse_n and dd_n.
+  // iteration's dQ MFMAs, or by the prologue), its LSE and D in lse and dd; the next tile's Q
+  // and dO are staged in stg.
   auto iteration = [&] {
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (the tiles are complete)
@@ -557,21 +547,25 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     auto qk = [&] { rows_prod(QS, q_addr, qa, kf, s); };
     auto dov = [&] { rows_prod(OS, o_addr, oa, vf, dp); };
-    // The mask (every tile: branch-free, so that it interleaves; a no-op where nothing is masked)
-    // and P = 2^(S scale log2 e - LSE log2 e), rounded to bf16 for dV^T.
+    // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
+    // interleaves; a no-op where nothing is masked) sets P = 0: also a row with no visible key
+    // (LSE -inf, every key masked), whose exponent is NaN. Rounded to bf16 for dV^T.
     auto softmax_p = [&] {
       auto rel = J.vgpr<i32>();
       if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
       else rel = select(key_ok == 0u, 1000000, -1000000);
       for (int r = 0; r < 16; ++r) {
         const int g = r / 4, i = r % 4;
-        s[r] = select(rel > 8 * (r / 4) + r % 4, NEG_INF, s[r]);
-        J.v_fma_f32(s[r], s[r], scale_log2, lse[g][i]);
+        if (i == 0) J.wait_for(lse[g]);
+        J.v_fma_f32(s[r], s[r], scale, -lse[g][i]);
+        s[r] = s[r] * 1.44269504088896340736f;
         s[r] = exp2(s[r], {.flush_denormals = true});
+        s[r] = select(rel > 8 * (r / 4) + r % 4, 0.0f, s[r]);
       }
       for (int r = 0; r < 16; r += 2) pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
     };
     auto softmax_ds = [&] {  // dS = P (dP - D), rounded to bf16
+      for (int g = 0; g < QG; ++g) J.wait_for(dd[g]);
       for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd[r / 4][r % 4]);
       for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
     };
@@ -592,7 +586,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     qk();
     interleave(J, dov, softmax_p);
+    auto mn = J.sgpr<i32>();
+    mn = m0 + static_cast<int32_t>(BM);
+    load_rows(Lb, lse, mn);
     interleave(J, [&] { tprod(OT, dv, pb, [](int) {}); }, softmax_ds);
+    load_rows(Db, dd, mn);
     // ---- dS to LDS (K^T's place: every wave's dQ reads of the previous tile are done, before
     // this iteration's first barrier) with dK^T's MFMAs: row q = 8 (r / 4) + 4h + r % 4, column
     // key 32w + l32 ----
@@ -622,13 +620,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
     if constexpr (all_units) emit_all(J, next_tile);
     else store_tile();
-    auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(2 * BM);
     prefetch(mn);
     dq_atomics();
   };
 
   m0 = m_first;
+  load_rows(Lb, lse, m0);
+  load_rows(Db, dd, m0);
   prefetch(m0);
   store_tile();
   auto m1 = J.sgpr<i32>();
@@ -643,8 +642,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   });
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
-  auto scale = J.vgpr<f32>();
-  scale = scale_log2 * 0.69314718055994530942f;
   auto ooff = J.vgpr<u32>();
   ooff = (krow + n0.as<u32>()) * q_stride + (trow << 1);
   auto x = J.vgpr<f32>(4);
