@@ -370,20 +370,36 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   }
   auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
-  for (int db = 0; db < DB; ++db)
-    for (int r = 0; r < 16; ++r) {
-      J.v_accvgpr_write_b32(dv[db][r], 0u);
-      J.v_accvgpr_write_b32(dk[db][r], 0u);
+  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
+    auto z = J.vgpr<u32>(2);
+    z.fill(0u);
+    for (int db = 0; db < DB; ++db) {
+      J.v_mfma_f32_32x32x8_bf16(dv[db], z, z, 0);
+      J.v_mfma_f32_32x32x8_bf16(dk[db], z, z, 0);
     }
+  }
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
-  // K^T: dims 16p + 8h + 2w (low half) and + 1 (high half) of key krow
-  J.s_waitcnt(vmcnt(0));
-  for (int p = 0; p < DS; ++p)
-    for (int w = 0; w < 4; ++w) {
-      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w), krow, {.width = narrow::u16});
-      KT.store(kf[p][w], at(c8) + (16 * p + 2 * w + 1), krow, {.width = narrow::u16_d16_hi});
+  // K^T (dims x keys) for dQ's operands, in units of 4 keys x 8 dims (the K rows again, from L2:
+  // four 16-byte loads, one 4x8 transpose per lane, eight b64 writes; Q^T's units below)
+  {
+    constexpr uint32_t KU = BN * D / 32;
+    static_assert(KU % T == 0);
+    auto kst = J.vgpr<u32>(16), ktr = J.vgpr<u32>(16);
+    auto rk = J.sgpr<u32>(4);
+    for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
+    for (uint32_t st = 0; st < KU / T; ++st) {
+      auto u = J.vgpr<u32>(), kq = J.vgpr<u32>(), dc = J.vgpr<u32>(), koff = J.vgpr<u32>();
+      u = tid + st * T;
+      dc = (u & (D / 8 - 1)) << 3;  // first dim (consecutive lanes: consecutive 16 bytes of a row)
+      kq = (u >> hipasm::detail::log2u(D / 8)) << 2;  // first key
+      koff = (kq + n0.as<u32>()) * kv_stride + (dc << 1);
+      for (int r = 0; r < 4; ++r) Kb.load(kst.slice(4 * r, 4), at(koff) + at(rk[r]));
+      J.wait_for(kst);
+      transpose_per_lane(J, 4, 8, 2, kst, ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
+      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc) + e, multiple_of(kq, 4));
     }
+  }
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
   // dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32, keys
@@ -504,22 +520,37 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // units divide among the threads (straight-line code: it runs under the dQ MFMAs); else the
   // waves past the units skip theirs.
   constexpr bool all_units = units % T == 0;
+  // (the units' LDS addresses are the same every tile: computed once)
+  struct unit_addrs {
+    lds_addr rows[4], cols[8];
+  };
+  unit_addrs ua[US];
+  for (uint32_t st = 0; st < US; ++st) {
+    auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
+    trw = unit_tile(st) * D + ucol[st];
+    tcl = urow[st] & (BM - 1);
+    for (int r = 0; r < 4; ++r) ua[st].rows[r] = QO.addr(at(urow[st]) + r, multiple_of(ucol[st], 8));
+    for (int e = 0; e < 8; ++e) ua[st].cols[e] = QOT.addr(at(trw) + e, multiple_of(tcl, 4));
+  }
   auto store_tile = [&] {
     for (uint32_t st = 0; st < US; ++st) {
       auto t = unit_tile(st);
       auto unit = [&] {
         J.wait_for(stg[st]);
-        for (int r = 0; r < 4; ++r) QO.store(stg[st].slice(4 * r, 4), at(urow[st]) + r, multiple_of(ucol[st], 8));
+        for (int r = 0; r < 4; ++r) QO.store(stg[st].slice(4 * r, 4), ua[st].rows[r]);
         transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, queries 4 jq .. + 3
-        auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
-        trw = t * D + ucol[st];
-        tcl = urow[st] & (BM - 1);
-        for (int e = 0; e < 8; ++e) QOT.store(vtr.slice(2 * e, 2), at(trw) + e, multiple_of(tcl, 4));
+        for (int e = 0; e < 8; ++e) QOT.store(vtr.slice(2 * e, 2), ua[st].cols[e]);
       };
       if constexpr (all_units) unit();
       else J.If(t < 2u, unit);
     }
   };
+
+  // dS's addresses (rows 8 (r / 4) + 4h + r % 4, column key 32w + l32): rows 16 apart share a
+  // swizzle pattern, so 8 addresses serve the 16 rows
+  lds_addr ds_at[2][4];
+  for (int a = 0; a < 2; ++a)
+    for (int i = 0; i < 4; ++i) ds_at[a][i] = SS.addr(at(trow) + (8 * a + i), krow);
 
   // Iteration of tile m0: its Q, dO, Q^T and dO^T tiles are in LDS (stored during the previous
   // iteration's dQ MFMAs, or by the prologue), its LSE and D in lse and dd; the next tile's Q
@@ -535,7 +566,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // cycles) does not cover an LDS read's latency
     auto qa = J.vgpr<u32>(RS, 4), oa = J.vgpr<u32>(RS, 4);
     // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
-    auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc) {
+    auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc, auto after) {
       pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
                 [&](int p) {
                   J.wait_for(ring[p % RS]);
@@ -543,10 +574,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                     if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
                     else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
                   }
+                  after(p);
                 });
     };
-    auto qk = [&] { rows_prod(QS, q_addr, qa, kf, s); };
-    auto dov = [&] { rows_prod(OS, o_addr, oa, vf, dp); };
     // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
     // interleaves; a no-op where nothing is masked) sets P = 0: also a row with no visible key
     // (LSE -inf, every key masked), whose exponent is NaN. Rounded to bf16 for dV^T.
@@ -584,12 +614,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                   after(i);
                 });
     };
-    qk();
-    interleave(J, dov, softmax_p);
+    // The VALU work runs in the MFMAs' shadow, placed by hand (emit_cycles after each MFMA step):
+    // P reads only S (done) and LSE, dS only dP (done), P and D, none of them the products' results
+    rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    {
+      instr_stream sp = record(J, softmax_p);
+      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, 56); });
+      emit_all(J, sp);
+    }
     auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(BM);
     load_rows(Lb, lse, mn);
-    interleave(J, [&] { tprod(OT, dv, pb, [](int) {}); }, softmax_ds);
+    {
+      instr_stream sd = record(J, softmax_ds);
+      tprod(OT, dv, pb, [&](int) { emit_cycles(J, sd, 24); });
+      emit_all(J, sd);
+    }
     load_rows(Db, dd, mn);
     // ---- dS to LDS (K^T's place: every wave's dQ reads of the previous tile are done, before
     // this iteration's first barrier) with dK^T's MFMAs: row q = 8 (r / 4) + 4h + r % 4, column
@@ -597,7 +637,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     static_assert(16 % NT == 0);
     tprod(QT, dk, dsb, [&](int i) {
       for (int r = 16 / NT * i; r < 16 / NT * (i + 1); ++r)
-        SS.store(dsb[r / 2], at(trow) + (8 * (r / 4) + r % 4), krow, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+        SS.store(dsb[r / 2], ds_at[(r / 4) % 2][r % 4], 16 * (r / 8), 0, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
     });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
