@@ -104,7 +104,7 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 
 // The whole layer on the simulator (configurations S1 / S2, their kernels in `m`) against the
 // reference; x bf16 in [-1, 1) with a row of zeros.
-template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC>
+template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, bool prologue = false>
 void check(rt::module& m, const char* s1_name, const char* s2_name, const char* quant_name, uint32_t tokens,
            uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed) {
   constexpr uint32_t dim = uint32_t(QC.d);
@@ -129,11 +129,26 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + pad, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
   hk::moe_fp4_workspace ws(d, tokens, topk, experts, dim, inter);
-  const auto rep = hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, S1, S2>(
-      d, {*M().sim.m, quant_name}, {*M().sim.m, "moe_sort_257"}, {m, s1_name}, {m, s2_name}, ws,
-      {.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w1_scales = W1S.addr(), .w2 = W2.addr(),
-       .w2_scales = W2S.addr(), .topk_ids = TI.addr(), .topk_weights = TW.addr(), .tokens = tokens, .topk = topk,
-       .experts = experts, .dim = dim, .inter = inter});
+  const hk::moe_fp4_args args{.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w1_scales = W1S.addr(),
+                              .w2 = W2.addr(), .w2_scales = W2S.addr(), .topk_ids = TI.addr(),
+                              .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts,
+                              .dim = dim, .inter = inter};
+  hk::moe_fp4_reports rep;
+  if constexpr (prologue) {  // the sorting and the quantization in one dispatch, then the stages
+    rep.sort = hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args);
+    hk::moe_fp4_stage_args s{.out = O.addr(), .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xq.addr(),
+                             .xs = ws.xs.addr(), .w = W1.addr(), .w_scales = W1S.addr(),
+                             .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+                             .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+                             .tokens = tokens, .topk = topk, .experts = experts, .dim = dim, .inter = inter};
+    rep.stage1 = hk::launch_moe_fp4_stage1<S1>(d, m, s1_name, s);
+    s.w = W2.addr();
+    s.w_scales = W2S.addr();
+    rep.stage2 = hk::launch_moe_fp4_stage2<S2>(d, m, s2_name, s);
+  } else {
+    rep = hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, S1, S2>(d, {*M().sim.m, quant_name}, {*M().sim.m, "moe_sort_257"},
+                                                                {m, s1_name}, {m, s2_name}, ws, args);
+  }
   for (const auto* rp : {&rep.quant, &rep.sort, &rep.stage1, &rep.stage2})
     for (const auto& msg : rp->diagnostics) FAIL_CHECK("checker: " << msg);
   const auto out = O.download();
@@ -237,6 +252,15 @@ TEST_CASE("moe_fp4: DeepSeek-R1's routing: 257 experts, top-9 with the shared ex
   using namespace fp4_moe_cfg;
   // 6 tokens of 8 routed experts each among 256, and the shared expert 256
   check<raw_s1, raw_s2, quant_512>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "quant_512", 6, 9, 257, 256, 256, 4);
+}
+
+TEST_CASE("moe_fp4: the sorting and the quantization in one dispatch (the prologue kernel)", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  check<raw_s1, raw_s2, quant_512_w5, true>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 37, 3, 9,
+                                      6, 256, 7);
+  // 257 experts top-9; x over several quantization workgroups (70 rows of 512: 3 of 5 waves x 4 steps)
+  check<raw_s1, raw_s2, quant_512_w5, true>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 70, 9, 257,
+                                      40, 256, 8);
 }
 
 TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over two waves", "[kernels][moe_fp4]") {

@@ -54,6 +54,7 @@
 #include "../hipasm.hpp"
 #include "gemm_fp4.hpp"
 #include "moe.hpp"
+#include "mxfp4_quant.hpp"
 
 namespace hipasm::kernels {
 
@@ -452,6 +453,35 @@ constexpr void moe_fp4_stage2_kernel(builder J, arg<float*> out, arg<const uint8
                               num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
 }
 
+// The layer's first two launches in one dispatch: workgroup 0 sorts the routing (moe.hpp's
+// moe_sorting_kernel), workgroups 1.. quantize x (mxfp4_quant.hpp, as workgroups 0.. of its grid).
+// The two share the workgroup size (64 * sorting waves = 64 * quantization waves) and wait for
+// nothing: the sorting's serial walk and the quantization's stream overlap, one dispatch less.
+template <moe_sorting_config SC, mxfp4_quant_config QC>
+constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_ids, arg<float*> sorted_weights,
+                                       arg<unsigned*> sorted_expert_ids, arg<unsigned*> num_valid_ids,
+                                       arg<const int*> topk_ids, arg<const float*> topk_weights, arg<unsigned> tokens,
+                                       arg<unsigned> topk, arg<unsigned> experts, arg<unsigned*> debug_buf,
+                                       arg<uint8_t*> xq, arg<uint8_t*> xs, arg<const uint16_t*> x) {
+  static_assert(SC.threads() == 64u * static_cast<uint32_t>(QC.waves),
+                "moe_fp4 prologue: the sorting's and the quantization's workgroups must be of one size (waves)");
+  static_assert(!QC.f32_in, "moe_fp4 prologue: x is bf16");
+  static_assert(!SC.debug_log, "moe_fp4 prologue: a sorting without debug_log");
+  using dtype::u32;
+  auto wg = J.workgroup_id_x();
+  auto g = J.sgpr<u32>();
+  J.If(
+      wg == 0u,
+      [&] {
+        moe_sorting_kernel<SC>(J, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids, topk_ids,
+                               topk_weights, tokens, topk, experts, debug_buf);
+      },
+      [&] {
+        g = wg - 1u;
+        detail::mxfp4_quant_group<QC>(J, g, xq, xs, x, tokens);
+      });
+}
+
 }  // namespace hipasm::kernels
 
 #define HIPASM_MOE_FP4_TARGET_CHECK                                                                     \
@@ -487,4 +517,17 @@ constexpr void moe_fp4_stage2_kernel(builder J, arg<float*> out, arg<const uint8
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_stage2_kernel<CFG>), out, hq, hs, w2, w2s, sorted_token_ids,    \
                        sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,       \
                        max_blocks);                                                                              \
+  }
+// The sorting (SORT_CFG, moe_sorting_config) and x's quantization (QUANT_CFG, mxfp4_quant_config
+// of width dim, bf16) in one dispatch; grid: launch_moe_fp4_prologue.
+#define HIPASM_MOE_FP4_PROLOGUE_KERNEL(NAME, SORT_CFG, QUANT_CFG)                                             \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  extern "C" __attribute__((global)) void NAME(unsigned* sorted_token_ids, float* sorted_weights,              \
+                                               unsigned* sorted_expert_ids, unsigned* num_valid_ids,           \
+                                               const int* topk_ids, const float* topk_weights, unsigned tokens, \
+                                               unsigned topk, unsigned experts, unsigned* debug_buf, uint8_t* xq, \
+                                               uint8_t* xs, const uint16_t* x) {                              \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_prologue_kernel<SORT_CFG, QUANT_CFG>), sorted_token_ids,      \
+                       sorted_weights, sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk,  \
+                       experts, debug_buf, xq, xs, x);                                                          \
   }

@@ -11,6 +11,7 @@
 // Weights in the raw layout (moe_fp4.hpp), or with w_shuffled as moe_fp4_preshuffle returns them.
 // Each launch can also run on its own (launch_moe_fp4_stage1 / _stage2).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -49,7 +50,10 @@ rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std:
                                       const moe_fp4_stage_args& a, uint32_t cols, rt::kernel_args args,
                                       const rt::launch_options& opts) {
   moe_fp4_check(a);
-  const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts), gy = C.grid_y(cols, blocks);
+  // (the grid's rows: at most one a block that can hold entries, and a block holds at least one:
+  // tokens * topk of them bound the count where it is below aiter's worst case, e.g. in decode)
+  const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
+  const uint32_t gy = C.grid_y(cols, std::min(blocks, a.tokens * a.topk));
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
   return dev.launch(m, kernel, {C.grid_x(cols), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
@@ -120,6 +124,31 @@ struct moe_fp4_args {
   uint64_t topk_ids = 0, topk_weights = 0;  // i32 / f32 [tokens][topk]
   uint32_t tokens = 0, topk = 0, experts = 0, dim = 0, inter = 0;
 };
+
+// The sorting and x's quantization in one dispatch (HIPASM_MOE_FP4_PROLOGUE_KERNEL): workgroup 0
+// sorts into ws, the others quantize a.x into ws.xq / ws.xs.
+template <moe_sorting_config SC, mxfp4_quant_config QC>
+rt::launch_report launch_moe_fp4_prologue(rt::device& dev, rt::module& m, const std::string& kernel,
+                                          moe_fp4_workspace& ws, const moe_fp4_args& a,
+                                          const rt::launch_options& opts = {}) {
+  static_assert(SC.threads() == 64u * static_cast<uint32_t>(QC.waves));
+  detail::moe_check_shape("hipasm moe_fp4 prologue", a.tokens, a.topk, a.experts);
+  if (a.experts > SC.max_experts)
+    throw std::invalid_argument("hipasm moe_fp4 prologue: " + std::to_string(a.experts) +
+                                " experts, the kernel takes up to " + std::to_string(SC.max_experts));
+  if (uint32_t(QC.d) != a.dim || ws.xq.size() != size_t(a.tokens) * a.dim / 2)
+    throw std::invalid_argument("hipasm moe_fp4 prologue: the quantization takes rows of " + std::to_string(QC.d) +
+                                " and the workspace must hold tokens x dim, dim is " + std::to_string(a.dim));
+  if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts))
+    throw std::invalid_argument("hipasm moe_fp4 prologue: the workspace was made for another shape");
+  if (uint64_t(a.tokens) * a.dim * 2 >= (uint64_t{1} << 32))
+    throw std::invalid_argument("hipasm moe_fp4 prologue: x must be below 4 GiB (32-bit offsets)");
+  rt::kernel_args args;
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(a.topk_ids).add(a.topk_weights).add(a.tokens).add(a.topk).add(a.experts);
+  args.add(uint64_t{0}).add(ws.xq.addr()).add(ws.xs.addr()).add(a.x);
+  return dev.launch(m, kernel, {1 + mxfp4_quant_groups(QC, a.tokens), 1, 1}, {SC.threads(), 1, 1}, args, opts);
+}
 
 // Each launch's report, in order (quantization, sorting, stage 1, stage 2).
 struct moe_fp4_reports {

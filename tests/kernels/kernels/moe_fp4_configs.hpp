@@ -18,4 +18,6 @@ inline constexpr moe_fp4_config shuf_s2{.waves = 1, .k_split = 2, .stages = 3, .
 // the activations' quantization (aiter's rule, the default) for the tests' two widths
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_512{.d = 512};
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_1024{.d = 1024};
+// the prologue (sorting and quantization in one dispatch): the quantization in the sorting's 5 waves
+inline constexpr hipasm::kernels::mxfp4_quant_config quant_512_w5{.d = 512, .waves = 5};
 }  // namespace fp4_moe_cfg

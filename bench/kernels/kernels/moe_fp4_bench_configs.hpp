@@ -1,0 +1,19 @@
+// The moe_fp4 bench's kernel configurations, shared by moe_fp4.hip and bench_moe_fp4.cpp.
+#pragma once
+#include <hipasm/kernels/moe.hpp>
+#include <hipasm/kernels/moe_fp4.hpp>
+#include <hipasm/kernels/mxfp4_quant.hpp>
+
+namespace moe_fp4_bench {
+using hipasm::kernels::moe_fp4_config;
+// DeepSeek-R1: 256 routed experts + the shared one, a lane an expert
+constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 257, .waves = 5};
+// x's quantization in the sorting's workgroup size (one dispatch: HIPASM_MOE_FP4_PROLOGUE_KERNEL)
+constexpr hipasm::kernels::mxfp4_quant_config quant{.d = 7168, .waves = 5};
+// stage 1: 2 column waves (64 columns of inter) x K (7168: 28 steps) over 4 waves
+constexpr moe_fp4_config s1{.waves = 1, .k_split = 4, .stages = 3, .w_shuffled = true};
+constexpr moe_fp4_config s1_raw{.waves = 2, .k_split = 4};
+// stage 2: 4 column waves (128 columns of dim), the whole K (inter) a wave
+constexpr moe_fp4_config s2{.waves = 1, .w_shuffled = true};
+constexpr moe_fp4_config s2_raw{.waves = 4};
+}  // namespace moe_fp4_bench
