@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_fp4.hip moe_fp4_shuffled.hip
+// HIPASM_TEST_KERNELS: moe_fp4.hip moe_fp4_shuffled.hip moe_fp4_fused.hip
 // HIPASM_TEST_ARCHS: gfx950
 // The MXFP4 MoE (include/hipasm/kernels/moe_fp4.hpp: x quantized, moe_sorting, stage 1 with the
 // intermediate re-quantized, stage 2 with the routing weights) in hipasm-sim on gfx950 against a
@@ -38,6 +38,7 @@ namespace {
 struct mods {
   ht::kernel_sim sim{"moe_fp4"};
   std::unique_ptr<rt::module> shuf = sim.load("moe_fp4_shuffled");
+  std::unique_ptr<rt::module> fused = sim.load("moe_fp4_fused");
 };
 mods& M() {
   static mods m;
@@ -104,7 +105,12 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 
 // The whole layer on the simulator (configurations S1 / S2, their kernels in `m`) against the
 // reference; x bf16 in [-1, 1) with a row of zeros.
-template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, bool prologue = false>
+// mode: the four launches (launch_moe_fp4); prologue: the sorting and the quantization in one
+// dispatch, then the stages; fused: the prologue, then both stages in one dispatch (s1_name),
+// launched twice on two worker threads (a stage-2 workgroup polls while the stage-1 ones it
+// waits for run on the other; the counters must be back to 0 for the second launch and after it)
+enum class mode { four, prologue, fused };
+template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, mode MODE = mode::four>
 void check(rt::module& m, const char* s1_name, const char* s2_name, const char* quant_name, uint32_t tokens,
            uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed) {
   constexpr uint32_t dim = uint32_t(QC.d);
@@ -134,7 +140,17 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
                               .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts,
                               .dim = dim, .inter = inter};
   hk::moe_fp4_reports rep;
-  if constexpr (prologue) {  // the sorting and the quantization in one dispatch, then the stages
+  if constexpr (MODE == mode::fused) {
+    rt::launch_options o;
+    o.threads = 2;
+    for (int launch = 0; launch < 2; ++launch) {
+      rep.sort = hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args);
+      rep.stage1 = hk::launch_moe_fp4_fused<S1, S2>(d, m, s1_name, ws, args, o);
+      for (const auto* rp : {&rep.sort, &rep.stage1})
+        for (const auto& msg : rp->diagnostics) FAIL_CHECK("launch " << launch << " checker: " << msg);
+      for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
+    }
+  } else if constexpr (MODE == mode::prologue) {  // the sorting and the quantization in one dispatch, then the stages
     rep.sort = hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args);
     hk::moe_fp4_stage_args s{.out = O.addr(), .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xq.addr(),
                              .xs = ws.xs.addr(), .w = W1.addr(), .w_scales = W1S.addr(),
@@ -256,11 +272,22 @@ TEST_CASE("moe_fp4: DeepSeek-R1's routing: 257 experts, top-9 with the shared ex
 
 TEST_CASE("moe_fp4: the sorting and the quantization in one dispatch (the prologue kernel)", "[kernels][moe_fp4]") {
   using namespace fp4_moe_cfg;
-  check<raw_s1, raw_s2, quant_512_w5, true>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 37, 3, 9,
+  check<raw_s1, raw_s2, quant_512_w5, mode::prologue>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 37, 3, 9,
                                       6, 256, 7);
   // 257 experts top-9; x over several quantization workgroups (70 rows of 512: 3 of 5 waves x 4 steps)
-  check<raw_s1, raw_s2, quant_512_w5, true>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 70, 9, 257,
+  check<raw_s1, raw_s2, quant_512_w5, mode::prologue>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 70, 9, 257,
                                       40, 256, 8);
+}
+
+TEST_CASE("moe_fp4 fused: both stages in one dispatch (counters, waits, launched twice)", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 experts (the shared one in two blocks); a few stage-1 workgroups
+  // looping over the blocks (max_workgroups 6), so stage-2 workgroups wait before several blocks
+  check<raw_s1, raw_s2_4w, quant_512_w5, mode::fused>(*M().fused, "moe_fp4_fused_raw", "", "moe_fp4_prologue_512", 37, 3,
+                                                      9, 6, 256, 9);
+  // one token of 257 experts top-9
+  check<raw_s1, raw_s2_4w, quant_512_w5, mode::fused>(*M().fused, "moe_fp4_fused_raw", "", "moe_fp4_prologue_512", 1, 9,
+                                                      257, 256, 512, 10);
 }
 
 TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over two waves", "[kernels][moe_fp4]") {

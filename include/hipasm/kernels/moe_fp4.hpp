@@ -50,6 +50,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "../helpers/arrival.hpp"
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
 #include "gemm_fp4.hpp"
@@ -206,8 +207,11 @@ constexpr moe_fp4_wave moe_fp4_wave_setup(builder J, arg<unsigned> K) {
 }
 
 // ---- stage 1: h = mxfp4(silu(x . gate) * (x . up)) ------------------------------------------------
+// Workgroup (wg_x, wg_y) of a grid (inter / cols, grid_blocks); sync: the fused kernel's counters
+// (moe.hpp's moe_sync: out's zeroing and each block's h counted there).
 template <moe_fp4_config C>
-constexpr void moe_fp4_stage1(builder J, arg<uint8_t*> hq, arg<uint8_t*> hs, arg<float*> out, arg<const uint8_t*> xq,
+constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, const moe_sync* sync,
+                              arg<uint8_t*> hq, arg<uint8_t*> hs, arg<float*> out, arg<const uint8_t*> xq,
                               arg<const uint8_t*> xs, arg<const uint8_t*> w1, arg<const uint8_t*> w1s,
                               arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                               arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
@@ -218,7 +222,6 @@ constexpr void moe_fp4_stage1(builder J, arg<uint8_t*> hq, arg<uint8_t*> hs, arg
   const uint32_t red = C.k_split > 1 ? J.lds_bytes(C.lds_bytes(), 16).offset : 0;
   const auto wv = moe_fp4_wave_setup<C>(J, dim);
   const gpr<u32> tid = wv.tid, lane = wv.lane;
-  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
 
   // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid + k*Z*T
   {
@@ -239,6 +242,7 @@ constexpr void moe_fp4_stage1(builder J, arg<uint8_t*> hq, arg<uint8_t*> hs, arg
                 O.store(z4, at(zo));
                 zo = zo + gstep;
               });
+      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
     });
   }
   auto n0 = J.sgpr<u32>();  // the wave's first column of inter
@@ -357,12 +361,16 @@ constexpr void moe_fp4_stage1(builder J, arg<uint8_t*> hq, arg<uint8_t*> hs, arg
     } else {
       finish();
     }
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
   });
 }
 
 // ---- stage 2: out[token] += w * (h . W2^T) ---------------------------------------------------------
-template <moe_fp4_config C>
-constexpr void moe_fp4_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq, arg<const uint8_t*> hs,
+// Workgroup (wg_x, wg_y) of a grid (dim / cols, grid_blocks); sync: the fused kernel's counters
+// (each block waited for; the last workgroup sets them back to 0).
+template <moe_fp4_config C, class HPtr>  // (h: arg<const uint8_t*>, or the fused kernel's arg<uint8_t*>)
+constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, const moe_sync* sync,
+                              arg<float*> out, HPtr hq, HPtr hs,
                               arg<const uint8_t*> w2, arg<const uint8_t*> w2s, arg<const unsigned*> sorted_token_ids,
                               arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
                               arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
@@ -371,7 +379,6 @@ constexpr void moe_fp4_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq
   using dtype::f32;
   const auto wv = moe_fp4_wave_setup<C>(J, inter);
   const gpr<u32> lane = wv.lane;
-  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
   auto d0 = J.sgpr<u32>();  // the wave's first column of dim
   d0 = wg_x * C.cols() + (wv.col << 5u);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
@@ -404,6 +411,10 @@ constexpr void moe_fp4_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq
     sbase = w2s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
+    if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+      const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+      moe_wait(J, *sync, &counter);
+    }
     J.s_waitcnt(vmcnt(0));
     t = tok & 0xffffffu;
     row = blk * moe_block_m + (lane & 31u);
@@ -422,6 +433,36 @@ constexpr void moe_fp4_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq
     for (uint32_t q = 0; q < 4; ++q)
       for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(obase) + static_cast<int32_t>(4 * (8 * q + j)));
   });
+  if (sync) {
+    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one sets
+    // the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 (as moe.hpp's stage 2)
+    J.s_barrier();
+    J.If(wv.wave == 0u, [&] {
+      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
+      done = moe_sync_done;
+      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
+        J.s_load_dword(bytes, num_valid_ids, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
+        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
+        zero = 0u;
+        i = wv.tid << 2u;
+        J.While([&] { return i < bytes; },
+                [&] {
+                  J.global_store_dword(i, zero, sync->counters);
+                  i = i + 256u;
+                });
+      });
+    });
+  }
+}
+// out's zeroing workgroups of stage 1 (the first of `groups`: a 16-byte store a thread)
+template <moe_fp4_config C>
+constexpr gpr<dtype::u32> moe_fp4_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
+  auto z = J.sgpr<dtype::u32>();
+  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
+  return z;
 }
 }  // namespace detail
 
@@ -435,7 +476,7 @@ constexpr void moe_fp4_stage1_kernel(builder J, arg<uint8_t*> hq, arg<uint8_t*> 
   detail::moe_fp4_check_config<C>();
   if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C) != nullptr) return;
   else
-    detail::moe_fp4_stage1<C>(J, hq, hs, out, xq, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
+    detail::moe_fp4_stage1<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), nullptr, hq, hs, out, xq, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
                               tokens, dim, inter, grid_blocks, max_blocks);
 }
 
@@ -449,8 +490,58 @@ constexpr void moe_fp4_stage2_kernel(builder J, arg<float*> out, arg<const uint8
   detail::moe_fp4_check_config<C>();
   if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C) != nullptr) return;
   else
-    detail::moe_fp4_stage2<C>(J, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
+    detail::moe_fp4_stage2<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), nullptr, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
                               num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+// Both stages in one dispatch (as moe.hpp's moe_fused_kernel): a 1-D grid, workgroups [0, n1)
+// stage 1's grid (x fastest: inter / cols1 columns, grid1_y rows), [n1, n1 + n2) stage 2's (dim /
+// cols2, grid2_y). Before each of its blocks a stage-2 workgroup waits (moe.hpp's moe_wait) for
+// out's zeroing and for the stage-1 workgroups of that block; it never waits for a higher
+// workgroup id: deadlock-free where a grid's workgroups are dispatched in increasing id order (the
+// CP/SPI, hipasm-sim and its timing model do). The counters (moe_fp4_workspace::counters) are zero
+// between launches; not for sampled profiles.
+template <moe_fp4_config C1, moe_fp4_config C2>
+constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq, arg<uint8_t*> hs, arg<const uint8_t*> xq,
+                                    arg<const uint8_t*> xs, arg<const uint8_t*> w1, arg<const uint8_t*> w1s,
+                                    arg<const uint8_t*> w2, arg<const uint8_t*> w2s, arg<const unsigned*> sorted_token_ids,
+                                    arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
+                                    arg<const unsigned*> num_valid_ids, arg<unsigned*> counters, arg<unsigned> tokens,
+                                    arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid1_y, arg<unsigned> grid2_y,
+                                    arg<unsigned> max_blocks) {
+  detail::moe_fp4_check_config<C1>();
+  detail::moe_fp4_check_config<C2>();
+  static_assert(C1.threads() == C2.threads(),
+                "moe_fp4 fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C1) != nullptr ||
+                detail::moe_fp4_config_error(C2) != nullptr)
+    return;
+  else {
+    using dtype::u32;
+    auto wg = J.workgroup_id_x();
+    auto gx1 = J.sgpr<u32>(), gx2 = J.sgpr<u32>(), n1 = J.sgpr<u32>(), n2 = J.sgpr<u32>();
+    gx1 = inter / C1.cols();
+    gx2 = dim / C2.cols();
+    n1 = gx1 * grid1_y;
+    n2 = gx2 * grid2_y;
+    const detail::moe_sync sync{counters, gx1, detail::moe_fp4_zero_groups<C1>(J, tokens, dim, n1), n2};
+    auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
+    J.If(
+        wg < n1,
+        [&] {
+          y = wg / gx1;
+          xw = wg - y * gx1;
+          detail::moe_fp4_stage1<C1>(J, xw, y, &sync, hq, hs, out, xq, xs, w1, w1s, sorted_token_ids, sorted_expert_ids,
+                                     num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
+        },
+        [&] {
+          w = wg - n1;
+          y = w / gx2;
+          xw = w - y * gx2;
+          detail::moe_fp4_stage2<C2>(J, xw, y, &sync, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights,
+                                     sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid2_y, max_blocks);
+        });
+  }
 }
 
 // The layer's first two launches in one dispatch: workgroup 0 sorts the routing (moe.hpp's
@@ -530,4 +621,20 @@ constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_id
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_prologue_kernel<SORT_CFG, QUANT_CFG>), sorted_token_ids,      \
                        sorted_weights, sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk,  \
                        experts, debug_buf, xq, xs, x);                                                          \
+  }
+// Both stages in one dispatch (stage 1 with STAGE1_CFG, stage 2 with STAGE2_CFG, the same waves *
+// k_split); grid: launch_moe_fp4_fused.
+#define HIPASM_MOE_FP4_FUSED_KERNEL(NAME, STAGE1_CFG, STAGE2_CFG)                                             \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  HIPASM_MOE_FP4_CONFIG_CHECK(STAGE1_CFG);                                                                     \
+  HIPASM_MOE_FP4_CONFIG_CHECK(STAGE2_CFG);                                                                     \
+  extern "C" __attribute__((global)) void NAME(                                                                \
+      float* out, uint8_t* hq, uint8_t* hs, const uint8_t* xq, const uint8_t* xs, const uint8_t* w1,          \
+      const uint8_t* w1s, const uint8_t* w2, const uint8_t* w2s, const unsigned* sorted_token_ids,             \
+      const float* sorted_weights, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids,           \
+      unsigned* counters, unsigned tokens, unsigned dim, unsigned inter, unsigned grid1_y, unsigned grid2_y,    \
+      unsigned max_blocks) {                                                                                   \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
+                       w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
+                       counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
   }

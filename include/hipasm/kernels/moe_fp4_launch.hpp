@@ -35,6 +35,11 @@ struct moe_fp4_stage_args {
 };
 
 namespace detail {
+// the stages' grid rows: at most one a block that can hold entries (a block holds at least one, so
+// tokens * topk bound the count where it is below aiter's worst case, e.g. in decode)
+inline uint32_t moe_fp4_grid_blocks(uint32_t tokens, uint32_t topk, uint32_t experts) {
+  return std::min(moe_max_blocks(tokens, topk, experts), tokens * topk);
+}
 inline void moe_fp4_check(const moe_fp4_stage_args& a) {
   moe_check_shape("hipasm moe_fp4", a.tokens, a.topk, a.experts);
   if (a.dim == 0 || a.inter == 0 || a.dim % 256 != 0 || a.inter % 256 != 0)
@@ -50,10 +55,8 @@ rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std:
                                       const moe_fp4_stage_args& a, uint32_t cols, rt::kernel_args args,
                                       const rt::launch_options& opts) {
   moe_fp4_check(a);
-  // (the grid's rows: at most one a block that can hold entries, and a block holds at least one:
-  // tokens * topk of them bound the count where it is below aiter's worst case, e.g. in decode)
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
-  const uint32_t gy = C.grid_y(cols, std::min(blocks, a.tokens * a.topk));
+  const uint32_t gy = C.grid_y(cols, moe_fp4_grid_blocks(a.tokens, a.topk, a.experts));
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
   return dev.launch(m, kernel, {C.grid_x(cols), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
@@ -106,6 +109,7 @@ struct moe_fp4_workspace {
   rt::buffer<uint32_t> sorted_token_ids, sorted_expert_ids, num_valid_ids;
   rt::buffer<float> sorted_weights;
   rt::buffer<uint8_t> hq, hs;
+  rt::buffer<uint32_t> counters;  // the fused kernel's (zero between its launches: it leaves them so)
   moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter)
       : max_blocks(moe_max_blocks(tokens, topk, experts)),
         xq(dev, size_t(tokens) * dim / 2),
@@ -115,7 +119,8 @@ struct moe_fp4_workspace {
         num_valid_ids(dev, std::vector<uint32_t>(2, 0u)),
         sorted_weights(dev, std::vector<float>(size_t(max_blocks) * moe_block_m, 0.0f)),
         hq(dev, size_t(max_blocks) * moe_block_m * inter / 2),
-        hs(dev, size_t(max_blocks) * moe_block_m * inter / 32) {}
+        hs(dev, size_t(max_blocks) * moe_block_m * inter / 32),
+        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {}
 };
 
 struct moe_fp4_args {
@@ -148,6 +153,29 @@ rt::launch_report launch_moe_fp4_prologue(rt::device& dev, rt::module& m, const 
   args.add(ws.num_valid_ids.addr()).add(a.topk_ids).add(a.topk_weights).add(a.tokens).add(a.topk).add(a.experts);
   args.add(uint64_t{0}).add(ws.xq.addr()).add(ws.xs.addr()).add(a.x);
   return dev.launch(m, kernel, {1 + mxfp4_quant_groups(QC, a.tokens), 1, 1}, {SC.threads(), 1, 1}, args, opts);
+}
+
+// Both stages in one dispatch (HIPASM_MOE_FP4_FUSED_KERNEL) on ws's sorted routing and x quantized
+// there. Its workgroups wait for each other: not with a sampled profile (refused).
+template <moe_fp4_config C1, moe_fp4_config C2>
+rt::launch_report launch_moe_fp4_fused(rt::device& dev, rt::module& m, const std::string& kernel, moe_fp4_workspace& ws,
+                                       const moe_fp4_args& a, const rt::launch_options& opts = {}) {
+  static_assert(C1.threads() == C2.threads());
+  detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
+  if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) ||
+      ws.hq.size() != size_t(ws.max_blocks) * moe_block_m * a.inter / 2 || ws.xq.size() != size_t(a.tokens) * a.dim / 2)
+    throw std::invalid_argument("hipasm moe_fp4 fused: the workspace was made for another shape");
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe_fp4 fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
+  const uint32_t gb = detail::moe_fp4_grid_blocks(a.tokens, a.topk, a.experts);
+  const uint32_t gy1 = C1.grid_y(a.inter, gb), gy2 = C2.grid_y(a.dim, gb);
+  const uint32_t groups = C1.grid_x(a.inter) * gy1 + C2.grid_x(a.dim) * gy2;
+  rt::kernel_args args;
+  args.add(a.out).add(ws.hq.addr()).add(ws.hs.addr()).add(ws.xq.addr()).add(ws.xs.addr()).add(a.w1).add(a.w1_scales);
+  args.add(a.w2).add(a.w2_scales).add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr());
+  args.add(ws.sorted_expert_ids.addr()).add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy1).add(gy2).add(ws.max_blocks);
+  return dev.launch(m, kernel, {groups, 1, 1}, {C1.threads(), 1, 1}, args, opts);
 }
 
 // Each launch's report, in order (quantization, sorting, stage 1, stage 2).

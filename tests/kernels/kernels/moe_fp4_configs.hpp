@@ -18,6 +18,10 @@ inline constexpr moe_fp4_config shuf_s2{.waves = 1, .k_split = 2, .stages = 3, .
 // the activations' quantization (aiter's rule, the default) for the tests' two widths
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_512{.d = 512};
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_1024{.d = 1024};
+// both stages in one dispatch (4 waves a workgroup each): row-major (stage 2 as 4 column waves),
+// preshuffled (stage 2's K over 2 waves)
+inline constexpr moe_fp4_config raw_s2_4w{.waves = 4, .max_workgroups = 16};
+inline constexpr moe_fp4_config shuf_s2_4w{.waves = 2, .k_split = 2, .stages = 3, .w_shuffled = true};
 // the prologue (sorting and quantization in one dispatch): the quantization in the sorting's 5 waves
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_512_w5{.d = 512, .waves = 5};
 }  // namespace fp4_moe_cfg
