@@ -7,12 +7,14 @@
 // (the last id) with weight 1. Lines:
 //   shape=T tok_7168dim_I inter_E e_top9_layer: the whole layer as AMD times it, every launch it
 //     takes summed (hipasm_us): the sorting and x's quantization (mxfp4_quant) in one dispatch
-//     (the prologue kernel), stage 1, stage 2;
+//     (the prologue kernel), then below 256 tokens both stages in one dispatch (the fused kernel),
+//     from 256 tokens stage 1 and stage 2;
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
 //     (bench_common.hpp model_hbm_gbps_mi355x); hbm_pct: what reached HBM in the model.
-//   ..._prologue, _stage1, _stage2: each launch alone.
+//   ..._prologue, _stage1, _stage2, _fused: each launch alone (the stages also where the layer
+//     takes the fused kernel).
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'
 // x, the column blocks, a multiple of 8, so XCD 0 takes every block's eighth of the columns).
@@ -112,6 +114,21 @@ void row(const shape& s) {
   const result r2 = from(raw ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_raw>(d, *mod, "moe_fp4_s2_raw", a, opts_for(p2, true))
                              : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
 
+  // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
+  // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
+  result rf{};
+  const bool fused = s.tokens < moe_fp4_bench::fused_below && !raw;
+  if (fused) {
+    rt::profile_options pf = profile_for(1, "mi355x");
+    rt::launch_options o;
+    o.profile = &pf;
+    o.threads = 1;
+    rf = from(hk::launch_moe_fp4_fused<moe_fp4_bench::s1_fused, moe_fp4_bench::s2_fused>(
+        d, *mod, "moe_fp4_fused", ws,
+        {.out = OUT.addr(), .w1 = W1.addr(), .w1_scales = W1S.addr(), .w2 = W2.addr(), .w2_scales = W2S.addr(),
+         .tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter},
+        o));
+  }
   const double flops1 = double(s.tokens) * topk * 2.0 * dim * 2.0 * s.inter, flops2 = double(s.tokens) * topk * 2.0 * dim * s.inter;
   const double per_expert = double(w1_bytes + w1s_bytes + w2_bytes + w2s_bytes) / s.experts;
   const double wbytes = per_expert * double(used.size());
@@ -121,11 +138,18 @@ void row(const shape& s) {
              "mi355x");
   print_line(kname, base + "_stage1", r1, 0, per_expert * 2.0 / 3.0 * used.size(), true, "mi355x");
   print_line(kname, base + "_stage2", r2, 0, per_expert / 3.0 * used.size(), true, "mi355x");
+  if (fused) print_line(kname, base + "_fused", rf, 0, per_expert * used.size(), true, "mi355x");
   result L;
-  L.us = rp.us + r1.us + r2.us;
-  L.hbm_bytes = rp.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+  if (fused) {
+    L.us = rp.us + rf.us;
+    L.hbm_bytes = rp.hbm_bytes + rf.hbm_bytes;
+    L.mfma_busy = rf.mfma_busy * rf.us / L.us;
+  } else {
+    L.us = rp.us + r1.us + r2.us;
+    L.hbm_bytes = rp.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+    L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
+  }
   L.tflops = (flops1 + flops2) / (L.us * 1e6);
-  L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
   char extra[160];
   std::snprintf(extra, sizeof extra, "amd_us=%.1f amd_ratio=%.3f w_pct=%.1f experts_used=%zu", s.amd_us, s.amd_us / L.us,
                 100.0 * wbytes / (L.us * 1e3) / model_hbm_gbps_mi355x, used.size());

@@ -99,11 +99,11 @@ constexpr void moe_fp4_check_config() {
 // 32 weight rows (expert buffers W / WS, row offsets a_off / sa_off of the lane, step strides by
 // layout), B the block's 32 rows (buffers X / XS at x_off / xs_off, raw layout). Steps [kb, ke);
 // loads of steps at or past ke take an offset past every V# (zeros).
-template <moe_fp4_config C, int NW>
+template <moe_fp4_config C, int NW, class BeforeX>
 constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
                               std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS, gpr<dtype::u32> x_off,
                               gpr<dtype::u32> xs_off, gpr<dtype::u32> kb, gpr<dtype::u32> ke,
-                              std::array<gpr<dtype::f32>, 2> acc) {
+                              std::array<gpr<dtype::f32>, 2> acc, BeforeX before_x) {
   using dtype::u32;
   constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
@@ -118,7 +118,8 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
   auto my_steps = J.sgpr<u32>(), it = J.sgpr<u32>();
   t_load = kb + 0u;
   my_steps = ke - kb;
-  auto issue = [&](int set) {
+  // a step's weight loads, then its X loads (the same step, t_load; then the next)
+  auto issue_w = [&](int set) {
     kofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 7u));
     sofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 3u));
     if constexpr (C.w_shuffled) {
@@ -131,9 +132,15 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
       for (int s = 0; s < 4; ++s) W.load(fa[set * NW + w].slice(4 * s, 4), at(a_off[w]) + at(wk) + WS_ * s);
       WS.load(sa[set * NW + w], at(sa_off[w]) + at(wsk));
     }
+  };
+  auto issue_x = [&](int set) {
     for (int s = 0; s < 4; ++s) X.load(fx[set].slice(4 * s, 4), at(x_off) + at(kofs) + 16 * s);
     XS.load(sx[set], at(xs_off) + at(sofs));
     t_load = t_load + 1u;
+  };
+  auto issue = [&](int set) {
+    issue_w(set);
+    issue_x(set);
   };
   auto mfmas = [&](int set) {
     for (int s = 0; s < 4; ++s) {
@@ -147,7 +154,13 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
         mfma_run(J, AT, acc[w], fa[set * NW + w].slice(4 * s, 4), fx[set].slice(4 * s, 4), acc[w], sa[set * NW + w], sx[set], m);
     }
   };
-  for (int p = 0; p + 1 < ST; ++p) issue(p);
+  // the first step's weights go out before `before_x` (which may wait for memory: the block's
+  // token rows, the fused kernel's counters) and sets x_off / xs_off (its waits leave nothing
+  // older in flight, so the loop's counts hold)
+  issue_w(0);
+  before_x();
+  issue_x(0);
+  for (int p = 1; p + 1 < ST; ++p) issue(p);
   it = 0u;
   J.While([&] { return it < my_steps; },
           [&] {
@@ -284,15 +297,16 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     sbase = w1s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
-    J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
     auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
-    x_off = t * xrow + ((lane >> 5u) << 6u);
-    xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
     std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), J.vgpr<f32>(16).aligned(4)};
     acc[0].fill(0.0f);
     acc[1].fill(0.0f);
-    moe_fp4_k_loop<C, 2>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc);
+    moe_fp4_k_loop<C, 2>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+      J.s_waitcnt(vmcnt(0));  // the token id (and the first weights)
+      t = tok & 0xffffffu;
+      x_off = t * xrow + ((lane >> 5u) << 6u);
+      xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
+    });
     if constexpr (C.k_split > 1) {
       // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
       constexpr uint32_t per_wave = 2 * 16 * 64 * 4;
@@ -411,20 +425,23 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     sbase = w2s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
-    if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
-      const val<u32> counter = (blk << 2u) + moe_sync_blocks;
-      moe_wait(J, *sync, &counter);
-    }
-    J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
-    row = blk * moe_block_m + (lane & 31u);
-    // padding rows: past h's V# (zeros, no lines)
     auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
-    x_off = select(t < tokens, gpr<u32>(row * hrow + ((lane >> 5u) << 6u)), 0x80000000u);
-    xs_off = select(t < tokens, gpr<u32>(row * hsrow + ((lane >> 5u) << 2u)), 0x80000000u);
     std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), {}};
-    acc[0].fill(0.0f);
-    moe_fp4_k_loop<C, 1>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc);
+    // (the first weight step's loads go out before the wait for the block's h: in the fused
+    // kernel they overlap stage 1)
+    moe_fp4_k_loop<C, 1>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+      if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+        const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+        moe_wait(J, *sync, &counter);
+      }
+      J.s_waitcnt(vmcnt(0));
+      acc[0].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
+      t = tok & 0xffffffu;
+      row = blk * moe_block_m + (lane & 31u);
+      // padding rows: past h's V# (zeros, no lines)
+      x_off = select(t < tokens, gpr<u32>(row * hrow + ((lane >> 5u) << 6u)), 0x80000000u);
+      xs_off = select(t < tokens, gpr<u32>(row * hsrow + ((lane >> 5u) << 2u)), 0x80000000u);
+    });
     // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();
     obase = t * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
