@@ -5,9 +5,11 @@
 //   launch_moe_fp4<quant_cfg, sort_cfg, s1_cfg, s2_cfg>(*dev, {quant_mod, "quant"}, {sort_mod, "sort"},
 //       {s1_mod, "s1"}, {s2_mod, "s2"}, ws, {.out, .x, .w1, .w1_scales, .w2, .w2_scales, .topk_ids,
 //       .topk_weights, .tokens, .topk, .experts, .dim, .inter});
+//   launch_moe_fp4<quant_cfg, sort_cfg, s1_cfg, s2_cfg>(*dev, {mod, "prologue"}, {mod, "fused"}, ws, {...});
 //
 // The whole layer: x (bf16 [tokens][dim]) quantized to MXFP4 (mxfp4_quant.hpp), the sorting
-// (moe.hpp), stage 1 (h, and out zeroed), stage 2 (out f32 [tokens][dim] += the weighted sums).
+// (moe.hpp), stage 1 (h, and out zeroed), stage 2 (out f32 [tokens][dim] += the weighted sums):
+// four dispatches, or two (the sorting and the quantization in one, both stages in one).
 // Weights in the raw layout (moe_fp4.hpp), or with w_shuffled as moe_fp4_preshuffle returns them.
 // Each launch can also run on its own (launch_moe_fp4_stage1 / _stage2).
 #pragma once
@@ -178,17 +180,13 @@ rt::launch_report launch_moe_fp4_fused(rt::device& dev, rt::module& m, const std
   return dev.launch(m, kernel, {groups, 1, 1}, {C1.threads(), 1, 1}, args, opts);
 }
 
-// Each launch's report, in order (quantization, sorting, stage 1, stage 2).
-struct moe_fp4_reports {
-  rt::launch_report quant, sort, stage1, stage2;
-};
-
-// The whole layer: four launches. The quantization's configuration must be of width dim.
+// The whole layer: four launches (the quantization, the sorting, stage 1, stage 2), one report
+// (rt::append_report: the times added). The quantization's configuration must be of width dim.
 template <mxfp4_quant_config QC, moe_sorting_config SC, moe_fp4_config C1, moe_fp4_config C2>
-moe_fp4_reports launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_quant_config>& quant,
-                               const moe_kernel_ref<moe_sorting_config>& sort, const moe_kernel_ref<moe_fp4_config>& stage1,
-                               const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
-                               const rt::launch_options& opts = {}) {
+rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_quant_config>& quant,
+                                 const moe_kernel_ref<moe_sorting_config>& sort, const moe_kernel_ref<moe_fp4_config>& stage1,
+                                 const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
+                                 const rt::launch_options& opts = {}) {
   if (uint32_t(QC.d) != a.dim || QC.f32_in)
     throw std::invalid_argument("hipasm moe_fp4: the quantization kernel takes bf16 rows of " + std::to_string(QC.d) +
                                 ", dim is " + std::to_string(a.dim));
@@ -200,22 +198,38 @@ moe_fp4_reports launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_quant
                              .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
                              .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter};
   detail::moe_fp4_check(s);  // (before any launch)
-  moe_fp4_reports r;
-  r.quant = launch_mxfp4_quant<QC>(dev, quant.mod, quant.name, {.q = ws.xq.addr(), .scales = ws.xs.addr(), .in = a.x, .rows = a.tokens}, opts);
-  r.sort = launch_moe_sorting<SC>(dev, sort.mod, sort.name,
-                                  {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
-                                   .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-                                   .topk_ids = a.topk_ids, .topk_weights = a.topk_weights, .tokens = a.tokens,
-                                   .topk = a.topk, .experts = a.experts},
-                                  opts);
+  rt::launch_report r = launch_mxfp4_quant<QC>(dev, quant.mod, quant.name,
+                                               {.q = ws.xq.addr(), .scales = ws.xs.addr(), .in = a.x, .rows = a.tokens}, opts);
+  rt::append_report(r, launch_moe_sorting<SC>(dev, sort.mod, sort.name,
+                                              {.sorted_token_ids = ws.sorted_token_ids.addr(),
+                                               .sorted_weights = ws.sorted_weights.addr(),
+                                               .sorted_expert_ids = ws.sorted_expert_ids.addr(),
+                                               .num_valid_ids = ws.num_valid_ids.addr(), .topk_ids = a.topk_ids,
+                                               .topk_weights = a.topk_weights, .tokens = a.tokens, .topk = a.topk,
+                                               .experts = a.experts},
+                                              opts));
   moe_fp4_stage_args s1 = s;
   s1.w = a.w1;
   s1.w_scales = a.w1_scales;
-  r.stage1 = launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts);
+  rt::append_report(r, launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts));
   moe_fp4_stage_args s2 = s;
   s2.w = a.w2;
   s2.w_scales = a.w2_scales;
-  r.stage2 = launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts);
+  rt::append_report(r, launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts));
+  return r;
+}
+
+// The whole layer in two dispatches: the prologue (HIPASM_MOE_FP4_PROLOGUE_KERNEL: the sorting and
+// the quantization) and both stages in one (HIPASM_MOE_FP4_FUSED_KERNEL); one report.
+template <mxfp4_quant_config QC, moe_sorting_config SC, moe_fp4_config C1, moe_fp4_config C2>
+rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
+                                 const moe_kernel_ref<moe_fp4_config>& fused, moe_fp4_workspace& ws, const moe_fp4_args& a,
+                                 const rt::launch_options& opts = {}) {
+  detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
+  if (opts.profile && opts.profile->sample_cus)  // (before any launch)
+    throw std::invalid_argument("hipasm moe_fp4 fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
+  rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
+  rt::append_report(r, launch_moe_fp4_fused<C1, C2>(dev, fused.mod, fused.name, ws, a, opts));
   return r;
 }
 
