@@ -23,8 +23,10 @@
 //    byte s (op_sel / op_sel_hi). A lane then holds h of its token (l % 32) at n = 8q + 4 (l / 32)
 //    + j: the block of 32 n's amax is the maximum over the lane and lane l ^ 32 (a permlane swap),
 //    its E8M0 code aiter's (mxfp4_quant.hpp, aiter_even), the elements converted in pairs
-//    (v_cvt_scalef32_pk_fp4_f32: one byte), two bytes a store (u16) into hq [blocks * 32][inter / 2]
-//    at the sorted row, the scale into hs [blocks * 32][inter / 32] (padding rows store nothing).
+//    (v_cvt_scalef32_pk_fp4_f32: one byte), two bytes a store (u16) into hq, the scale into hs,
+//    at the sorted row in gemm_fp4_preshuffle_b's layout (each block of 32 sorted rows a row block:
+//    per 256-k step a 4 KiB run of the 64 lanes' fragments and a 256-byte run of their scale
+//    dwords), so that stage 2 loads 1 KiB a dwordx4 (8 lines, not 32); padding rows store nothing.
 //    Why MXFP4 and not bf16 for h: the scaled MFMAs take fp8/fp6/fp4 operands only, so a bf16 h
 //    would need W2 converted to bf16 in registers (8 conversions a byte pair) or a bf16 MFMA at a
 //    quarter of the rate, and h at 4.25 bits an element is the smallest round trip; aiter's a4w4
@@ -32,7 +34,7 @@
 //    k_split waves share a column block, each a range of K steps; parts 1.. add their sums through
 //    LDS into part 0 (SiLU needs the whole sum). Stage 1 also zeroes out (as moe.hpp's).
 // 3. moe_fp4_stage2: grid (dim / (32 waves), y): each wave 32 rows d of W2 (A) against the block's
-//    32 rows of hq (B), K = inter; out[token][d] += w * acc as f32 buffer atomics (padding rows'
+//    32 rows of h (B, its runs), K = inter; out[token][d] += w * acc as f32 buffer atomics (padding rows'
 //    token is past out's V#: dropped; k_split parts each add their own sums).
 // A workgroup loops over the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (moe.hpp's
 // moe_for_blocks). Tokens come straight from global memory (padding rows are past xq's V#: zeros,
@@ -99,7 +101,7 @@ constexpr void moe_fp4_check_config() {
 // 32 weight rows (expert buffers W / WS, row offsets a_off / sa_off of the lane, step strides by
 // layout), B the block's 32 rows (buffers X / XS at x_off / xs_off, raw layout). Steps [kb, ke);
 // loads of steps at or past ke take an offset past every V# (zeros).
-template <moe_fp4_config C, int NW, class BeforeX>
+template <moe_fp4_config C, int NW, bool XSH, class BeforeX>
 constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
                               std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS, gpr<dtype::u32> x_off,
                               gpr<dtype::u32> xs_off, gpr<dtype::u32> kb, gpr<dtype::u32> ke,
@@ -122,7 +124,7 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
   auto issue_w = [&](int set) {
     kofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 7u));
     sofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 3u));
-    if constexpr (C.w_shuffled) {
+    if constexpr (C.w_shuffled || XSH) {
       wofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 12u));
       wsofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 8u));
     }
@@ -134,8 +136,8 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
     }
   };
   auto issue_x = [&](int set) {
-    for (int s = 0; s < 4; ++s) X.load(fx[set].slice(4 * s, 4), at(x_off) + at(kofs) + 16 * s);
-    XS.load(sx[set], at(xs_off) + at(sofs));
+    for (int s = 0; s < 4; ++s) X.load(fx[set].slice(4 * s, 4), at(x_off) + at(XSH ? wofs : kofs) + (XSH ? 1024 : 16) * s);
+    XS.load(sx[set], at(xs_off) + at(XSH ? wsofs : sofs));
     t_load = t_load + 1u;
   };
   auto issue = [&](int set) {
@@ -301,7 +303,7 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), J.vgpr<f32>(16).aligned(4)};
     acc[0].fill(0.0f);
     acc[1].fill(0.0f);
-    moe_fp4_k_loop<C, 2>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+    moe_fp4_k_loop<C, 2, false>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       J.s_waitcnt(vmcnt(0));  // the token id (and the first weights)
       t = tok & 0xffffffu;
       x_off = t * xrow + ((lane >> 5u) << 6u);
@@ -353,10 +355,19 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
       code = select(amax >= 0x7f800000u, 0xffu, code);
       sc = code << 23u;  // (the conversions read the scale as an f32's exponent field)
       // padding rows store nothing (stage 2 loads them as zeros)
-      auto ho = J.vgpr<u32>(), hso = J.vgpr<u32>(), row = J.vgpr<u32>();
-      row = blk * moe_block_m + (lane & 31u);
-      ho = select(t < tokens, gpr<u32>(row * hrow + (n0 >> 1u) + ((lane >> 5u) << 1u)), 0x80000000u);
-      hso = select(t < tokens && (lane >> 5u) == 0u, gpr<u32>(row * hsrow + (n0 >> 5u)), 0x80000000u);
+      // h in gemm_fp4_preshuffle_b's layout, a block of 32 sorted rows its row block (stage 2
+      // loads 1 KiB runs: 8 lines a dwordx4, not 32): the wave's 32 n are 16-byte chunk c =
+      // (n0 / 32) % 8 of step n0 / 256 of row l % 32, at 4096 (blk * steps + step) + 1024 (c % 4) +
+      // 16 (l % 32 + 32 (c / 4)), this lane's bytes 4q + 2 (l / 32) of it; the scale byte at
+      // 256 (blk * steps + step) + 4 (l % 32 + 32 (c / 4)) + c % 4
+      auto run = J.sgpr<u32>(), c = J.sgpr<u32>(), hb0 = J.sgpr<u32>(), hs0 = J.sgpr<u32>();
+      run = blk * (inter >> 8u) + (n0 >> 8u);
+      c = (n0 >> 5u) & 7u;
+      hb0 = (run << 12u) + ((c & 3u) << 10u) + ((c >> 2u) << 9u);
+      hs0 = (run << 8u) + ((c >> 2u) << 7u) + (c & 3u);
+      auto ho = J.vgpr<u32>(), hso = J.vgpr<u32>();
+      ho = select(t < tokens, gpr<u32>(((lane & 31u) << 4u) + ((lane >> 5u) << 1u) + hb0), 0x80000000u);
+      hso = select(t < tokens && (lane >> 5u) == 0u, gpr<u32>(((lane & 31u) << 2u) + hs0), 0x80000000u);
       auto p = J.vgpr<u32>();
       for (uint32_t q = 0; q < 4; ++q) {
         p = 0u;
@@ -415,7 +426,7 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   moe_fp4_weight_offsets<C>(J, lane, d0, inter, a_off[0], sa_off[0]);
 
   moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>(), row = J.vgpr<u32>();
+    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
     auto wt = J.vgpr<f32>();
     so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
     sid.load(tok, at(so));
@@ -429,7 +440,7 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), {}};
     // (the first weight step's loads go out before the wait for the block's h: in the fused
     // kernel they overlap stage 1)
-    moe_fp4_k_loop<C, 1>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+    moe_fp4_k_loop<C, 1, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
         const val<u32> counter = (blk << 2u) + moe_sync_blocks;
         moe_wait(J, *sync, &counter);
@@ -437,10 +448,10 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
       J.s_waitcnt(vmcnt(0));
       acc[0].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
       t = tok & 0xffffffu;
-      row = blk * moe_block_m + (lane & 31u);
-      // padding rows: past h's V# (zeros, no lines)
-      x_off = select(t < tokens, gpr<u32>(row * hrow + ((lane >> 5u) << 6u)), 0x80000000u);
-      xs_off = select(t < tokens, gpr<u32>(row * hsrow + ((lane >> 5u) << 2u)), 0x80000000u);
+      // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
+      // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
+      x_off = select(t < tokens, gpr<u32>((lane << 4u) + blk * (inter << 4u)), 0x80000000u);
+      xs_off = select(t < tokens, gpr<u32>((lane << 2u) + blk * inter), 0x80000000u);
     });
     // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();

@@ -29,7 +29,7 @@ namespace hipasm::kernels {
 
 struct moe_fp4_stage_args {
   uint64_t out = 0;                 // f32 [tokens][dim]
-  uint64_t hq = 0, hs = 0;          // h: fp4 [max_blocks * 32][inter / 2], E8M0 [max_blocks * 32][inter / 32]
+  uint64_t hq = 0, hs = 0;          // h: max_blocks * 32 * inter / 2 fp4 bytes, / 32 E8M0 (moe_fp4.hpp's layout)
   uint64_t xq = 0, xs = 0;          // stage 1: x quantized, [tokens][dim / 2] and [tokens][dim / 32]
   uint64_t w = 0, w_scales = 0;     // stage 1: W1 and its scales; stage 2: W2 and its scales
   uint64_t sorted_token_ids = 0, sorted_weights = 0, sorted_expert_ids = 0, num_valid_ids = 0;
