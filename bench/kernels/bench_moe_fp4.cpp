@@ -18,6 +18,8 @@
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'
 // x, the column blocks, a multiple of 8, so XCD 0 takes every block's eighth of the columns).
+// MOE_FP4_BENCH_FUSED=1 / 0: the layer through the fused kernel or the two stages, whatever the
+// token count (the fused kernel's whole grid is simulated: slow for large rows).
 // MOE_FP4_BENCH_RAW=1: row-major weights (the raw layout) instead of preshuffled ones.
 // HIPASM_BENCH_SHAPE=TEXT: the rows whose name contains TEXT; MOE_FP4_BENCH_TOKENS=T: those of T tokens.
 #include <algorithm>
@@ -117,7 +119,8 @@ void row(const shape& s) {
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
   result rf{};
-  const bool fused = s.tokens < moe_fp4_bench::fused_below && !raw;
+  bool fused = s.tokens < moe_fp4_bench::fused_below && !raw;
+  if (const char* f = std::getenv("MOE_FP4_BENCH_FUSED"); f && *f) fused = *f == '1' && !raw;
   if (fused) {
     rt::profile_options pf = profile_for(1, "mi355x");
     rt::launch_options o;

@@ -273,9 +273,10 @@ TEST_CASE("moe_fp4: the sorting and the quantization in one dispatch (the prolog
   using namespace fp4_moe_cfg;
   check<raw_s1, raw_s2, quant_512_w5, mode::prologue>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 37, 3, 9,
                                       6, 256, 7);
-  // 257 experts top-9; x over several quantization workgroups (70 rows of 512: 3 of 5 waves x 4 steps)
-  check<raw_s1, raw_s2, quant_512_w5, mode::prologue>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512", 70, 9, 257,
-                                      40, 256, 8);
+  // 257 experts top-9; x over two quantization workgroups (a workgroup: 5 waves x 4 steps of 512
+  // elements, 20 rows of 512) and a part of a third
+  check<raw_s1, raw_s2, quant_512_w5, mode::prologue>(*M().sim.m, "moe_fp4_s1_raw", "moe_fp4_s2_raw", "moe_fp4_prologue_512",
+                                                      45, 9, 257, 40, 256, 8);
 }
 
 TEST_CASE("moe_fp4 fused: both stages in one dispatch (counters, waits, launched twice)", "[kernels][moe_fp4]") {
@@ -287,12 +288,15 @@ TEST_CASE("moe_fp4 fused: both stages in one dispatch (counters, waits, launched
   // one token of 257 experts top-9
   check<raw_s1, raw_s2_4w, quant_512_w5, mode::fused>(*M().fused, "moe_fp4_fused_raw", "", "moe_fp4_prologue_512", 1, 9,
                                                       257, 256, 512, 10);
+  // preshuffled weights: three register sets, stage 2's K (two steps) over two waves
+  check<shuf_s1, shuf_s2_4w, quant_512_w5, mode::fused>(*M().fused, "moe_fp4_fused_shuf", "", "moe_fp4_prologue_512", 20,
+                                                        5, 17, 12, 512, 11);
 }
 
 TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over two waves", "[kernels][moe_fp4]") {
   using namespace fp4_moe_cfg;
   // dim 1024: 4 K steps in sets of 3; inter 512: stage 2's K halves of one step each
-  check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 45, 5, 17, 12, 512, 5);
+  check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 35, 5, 17, 12, 512, 5);
   // every token on the same routed experts (the first 2) with tied weights: 2-block experts
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 33, 3, 5, 2, 256, 6);
 }

@@ -16,8 +16,9 @@ constexpr moe_fp4_config s1_raw{.waves = 2, .k_split = 4};
 // stage 2: 4 column waves (128 columns of dim), the whole K (inter) a wave
 constexpr moe_fp4_config s2{.waves = 4, .w_shuffled = true};
 constexpr moe_fp4_config s2_raw{.waves = 4};
-// both stages in one dispatch (decode: fewer than fused_below tokens), 8 waves a workgroup each
+// both stages in one dispatch (below fused_below tokens), 2 waves a workgroup each (4 workgroups a
+// CU: stage 2's weight loads go out while stage 1 runs)
 constexpr moe_fp4_config s1_fused{.waves = 1, .k_split = 2, .w_shuffled = true};
 constexpr moe_fp4_config s2_fused{.waves = 2, .w_shuffled = true};
-constexpr uint32_t fused_below = 256;
+constexpr uint32_t fused_below = 512;
 }  // namespace moe_fp4_bench
