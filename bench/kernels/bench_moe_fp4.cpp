@@ -7,8 +7,8 @@
 // (the last id) with weight 1. Lines:
 //   shape=T tok_7168dim_I inter_E e_top9_layer: the whole layer as AMD times it, every launch it
 //     takes summed (hipasm_us): the sorting and x's quantization (mxfp4_quant) in one dispatch
-//     (the prologue kernel), then below 256 tokens both stages in one dispatch (the fused kernel),
-//     from 256 tokens stage 1 and stage 2;
+//     (the prologue kernel), then both stages in one dispatch (the fused kernel) where an expert
+//     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else stage 1 and stage 2;
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
@@ -119,7 +119,7 @@ void row(const shape& s) {
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
   result rf{};
-  bool fused = s.tokens < moe_fp4_bench::fused_below && !raw;
+  bool fused = s.tokens * topk < moe_fp4_bench::fused_below_per_expert * s.experts && !raw;
   if (const char* f = std::getenv("MOE_FP4_BENCH_FUSED"); f && *f) fused = *f == '1' && !raw;
   if (fused) {
     rt::profile_options pf = profile_for(1, "mi355x");
