@@ -43,8 +43,20 @@
 // w_shuffled: W1, W2 and their scales come per expert in gemm_fp4_preshuffle_b's layout (the rows
 // of each expert a B matrix: moe_fp4_preshuffle, moe_fp4_launch.hpp): a weight load then touches
 // 8 lines (one 1 KiB run) in place of 32 (32 rows x 16 bytes), a scale load 2 in place of 32.
+// A block's first weight step goes out before its waits (the token ids; in the fused kernel
+// stage 2's wait for stage 1), so a stage-2 workgroup streams its weights while stage 1 runs.
+// 4. moe_fp4_prologue_kernel: the sorting (workgroup 0) and x's quantization (the others) in one
+//    dispatch. 5. moe_fp4_fused_kernel: both stages in one dispatch, stage-2 workgroups waiting
+//    for each block's stage-1 workgroups on moe.hpp's counters (as moe_fused_kernel).
+// Speed (bench/kernels/bench_moe_fp4.cpp, MI355X model): the weights are the traffic where the
+// blocks are mostly padding (decode); with full blocks the token rows' gathers (32 rows of 16
+// bytes a dwordx4: 32 lines on the CU's address path, 4 cycles each) and their latency bound
+// stage 1. Not done: the block's token rows through LDS (row-wise loads, 8 lines a dwordx4) or
+// gathered into gemm_fp4_preshuffle_b's layout after the sorting.
 //
-// Device side:  HIPASM_MOE_FP4_STAGE1_KERNEL(name, cfg), HIPASM_MOE_FP4_STAGE2_KERNEL(name, cfg)
+// Device side:  HIPASM_MOE_FP4_STAGE1_KERNEL(name, cfg), HIPASM_MOE_FP4_STAGE2_KERNEL(name, cfg),
+//               HIPASM_MOE_FP4_PROLOGUE_KERNEL(name, sort_cfg, quant_cfg),
+//               HIPASM_MOE_FP4_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
 //               (built for gfx950; another target is a compile error on the macro's line)
 // Host side:    kernels/moe_fp4_launch.hpp.
 #pragma once
