@@ -72,9 +72,12 @@ constexpr uint32_t mxfp4_quant_groups(const mxfp4_quant_config& c, uint32_t rows
   return static_cast<uint32_t>((uint64_t(rows) * uint64_t(c.d) + mxfp4_quant_span(c) - 1) / mxfp4_quant_span(c));
 }
 
+namespace detail {
+// The kernel's work as workgroup `group` of its grid (another kernel can run it on some of its
+// workgroups: moe_fp4.hpp's prologue).
 template <mxfp4_quant_config C>
-constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg<const mxfp4_quant_in<C>*> in,
-                           arg<unsigned> rows) {
+constexpr void mxfp4_quant_group(builder J, gpr<dtype::u32> group, arg<uint8_t*> q, arg<uint8_t*> scales,
+                                 arg<const mxfp4_quant_in<C>*> in, arg<unsigned> rows) {
   static_assert(active_target::desc.features.has_mx_convert,
                 "hipasm mxfp4_quant: the target has no OCP MX conversions (v_cvt_scalef32_pk_fp4_*, gfx950 only)");
   static_assert(C.d > 0 && C.d % 32 == 0,
@@ -99,7 +102,7 @@ constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg
 
   auto t = J.thread_id_x();
   auto first = J.vgpr<dtype::u32>(), xoff = J.vgpr<dtype::u32>();
-  first = J.workgroup_id_x() * (lanes * static_cast<uint32_t>(K)) + t;
+  first = group * (lanes * static_cast<uint32_t>(K)) + t;
   xoff = first * in_bytes;
   auto raw = J.vgpr<dtype::u32>(DW * K);
   for (int k = 0; k < K; ++k)
@@ -165,6 +168,13 @@ constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg
     S.store(code, soff + static_cast<int>(k * lanes / 4u), {.width = narrow::u8});
   }
   }
+}
+}  // namespace detail
+
+template <mxfp4_quant_config C>
+constexpr void mxfp4_quant(builder J, arg<uint8_t*> q, arg<uint8_t*> scales, arg<const mxfp4_quant_in<C>*> in,
+                           arg<unsigned> rows) {
+  detail::mxfp4_quant_group<C>(J, J.workgroup_id_x(), q, scales, in, rows);
 }
 
 }  // namespace hipasm::kernels

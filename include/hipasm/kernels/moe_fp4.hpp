@@ -1,0 +1,680 @@
+// MXFP4 (a4w4) fused MoE on gfx950: the bf16 MoE's flow (moe.hpp) with fp4 e2m1 activations and
+// weights, each block of 32 consecutive k of a row with one E8M0 scale (OCP MX v1.0), as aiter's
+// a4w4 fused_moe (QuantType.per_1x32; AMD's 2026 MI355X MoE challenge, gpu-mode reference-kernels
+// problems/amd_202602/moe-mxfp4):
+//
+//   xq, xs  = mxfp4_quant(x)                       x [tokens][dim] bf16 (mxfp4_quant.hpp, aiter's rule)
+//   for each token t and slot k (expert e = topk_ids[t][k], weight w = topk_weights[t][k]):
+//     g, u  = xq[t] . W1[e][n], xq[t] . W1[e][inter + n]     (n < inter, f32 sums of the MX products)
+//     h     = mxfp4(silu(g) * u)                  per 32 consecutive n of the token (aiter_even rule)
+//     out[t][d] += w * (h . W2[e][d])             (d < dim)
+//   W1 [experts][2 * inter][dim / 2] fp4 bytes (gate rows, then up rows), its scales
+//   [experts][2 * inter][dim / 32]; W2 [experts][dim][inter / 2], scales [experts][dim][inter / 32]
+//   (the raw layout of the challenge's gate_up_weight / down_weight); out [tokens][dim] f32.
+//   Elements 2i and 2i + 1 of a row share byte i (2i in the low nibble), as mxfp4_quant writes them.
+//
+// 1. mxfp4_quant (mxfp4_quant.hpp) and moe_sorting (moe.hpp, aiter's layout; experts = 257 needs
+//    a sorting configuration of max_experts >= 257, e.g. 5 waves).
+// 2. moe_fp4_stage1: grid (inter / (32 waves), y): a workgroup takes a block of 32 sorted rows
+//    (one expert), each wave 32 columns n of inter (the gate rows n and the up rows inter + n as
+//    two A operands of v_mfma_scale_f32_32x32x64_f8f6f4, the block's 32 token rows of xq as B),
+//    with gemm_fp4.hpp's operand layout: a step of 256 k, lane l loads 64 bytes of row l % 32 (k
+//    group l / 32: four dwordx4) and its 4 scale bytes (a dword), MFMA s takes dwordx4 s and scale
+//    byte s (op_sel / op_sel_hi). A lane then holds h of its token (l % 32) at n = 8q + 4 (l / 32)
+//    + j: the block of 32 n's amax is the maximum over the lane and lane l ^ 32 (a permlane swap),
+//    its E8M0 code aiter's (mxfp4_quant.hpp, aiter_even), the elements converted in pairs
+//    (v_cvt_scalef32_pk_fp4_f32: one byte), two bytes a store (u16) into hq, the scale into hs,
+//    at the sorted row in gemm_fp4_preshuffle_b's layout (each block of 32 sorted rows a row block:
+//    per 256-k step a 4 KiB run of the 64 lanes' fragments and a 256-byte run of their scale
+//    dwords), so that stage 2 loads 1 KiB a dwordx4 (8 lines, not 32); padding rows store nothing.
+//    Why MXFP4 and not bf16 for h: the scaled MFMAs take fp8/fp6/fp4 operands only, so a bf16 h
+//    would need W2 converted to bf16 in registers (8 conversions a byte pair) or a bf16 MFMA at a
+//    quarter of the rate, and h at 4.25 bits an element is the smallest round trip; aiter's a4w4
+//    stage 2 takes h quantized the same way.
+//    k_split waves share a column block, each a range of K steps; parts 1.. add their sums through
+//    LDS into part 0 (SiLU needs the whole sum). Stage 1 also zeroes out (as moe.hpp's).
+// 3. moe_fp4_stage2: grid (dim / (32 waves), y): each wave 32 rows d of W2 (A) against the block's
+//    32 rows of h (B, its runs), K = inter; out[token][d] += w * acc as f32 buffer atomics (padding rows'
+//    token is past out's V#: dropped; k_split parts each add their own sums).
+// A workgroup loops over the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (moe.hpp's
+// moe_for_blocks). Tokens come straight from global memory (padding rows are past xq's V#: zeros,
+// no lines). dim and inter must be multiples of 256 (whole K steps of both GEMMs, whole column
+// blocks of the workgroups; the challenge pads them so); the launcher checks.
+// w_shuffled: W1, W2 and their scales come per expert in gemm_fp4_preshuffle_b's layout (the rows
+// of each expert a B matrix: moe_fp4_preshuffle, moe_fp4_launch.hpp): a weight load then touches
+// 8 lines (one 1 KiB run) in place of 32 (32 rows x 16 bytes), a scale load 2 in place of 32.
+// A block's first weight step goes out before its waits (the token ids; in the fused kernel
+// stage 2's wait for stage 1), so a stage-2 workgroup streams its weights while stage 1 runs.
+// 4. moe_fp4_prologue_kernel: the sorting (workgroup 0) and x's quantization (the others) in one
+//    dispatch. 5. moe_fp4_fused_kernel: both stages in one dispatch, stage-2 workgroups waiting
+//    for each block's stage-1 workgroups on moe.hpp's counters (as moe_fused_kernel).
+// Speed (bench/kernels/bench_moe_fp4.cpp, MI355X model): the weights are the traffic where the
+// blocks are mostly padding (decode); with full blocks the token rows' gathers (32 rows of 16
+// bytes a dwordx4: 32 lines on the CU's address path, 4 cycles each) and their latency bound
+// stage 1. Not done: the block's token rows through LDS (row-wise loads, 8 lines a dwordx4) or
+// gathered into gemm_fp4_preshuffle_b's layout after the sorting.
+//
+// Device side:  HIPASM_MOE_FP4_STAGE1_KERNEL(name, cfg), HIPASM_MOE_FP4_STAGE2_KERNEL(name, cfg),
+//               HIPASM_MOE_FP4_PROLOGUE_KERNEL(name, sort_cfg, quant_cfg),
+//               HIPASM_MOE_FP4_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
+//               (built for gfx950; another target is a compile error on the macro's line)
+// Host side:    kernels/moe_fp4_launch.hpp.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include "../helpers/arrival.hpp"
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+#include "gemm_fp4.hpp"
+#include "moe.hpp"
+#include "mxfp4_quant.hpp"
+
+namespace hipasm::kernels {
+
+struct moe_fp4_config {
+  uint32_t waves = 2;      // 32 output columns a wave (stage 1: of inter; stage 2: of dim)
+  uint32_t k_split = 1;    // waves sharing a column block, each a range of the K steps
+  uint32_t stages = 2;     // register sets of a step's fragments (loads run stages - 1 steps ahead)
+  bool w_shuffled = false; // weights and scales per expert in gemm_fp4_preshuffle_b's layout
+  uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
+
+  constexpr uint32_t threads() const { return 64 * waves * k_split; }
+  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
+  constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
+    const uint32_t y = max_workgroups / grid_x(n);
+    return y < 1 ? 1 : y > max_blocks ? max_blocks : y;
+  }
+  // stage 1's LDS: the k_split parts 1.. leave their gate and up sums for part 0
+  constexpr uint32_t lds_bytes() const { return (k_split - 1) * waves * 2 * 16 * 64 * 4; }
+  // a step's loads a lane (stage 1: two weight fragments and the tokens, each 4 dwordx4 and a scale)
+  static constexpr uint32_t loads(int nw) { return 5 * (nw + 1); }
+};
+
+namespace detail {
+constexpr const char* moe_fp4_config_error(const moe_fp4_config& c) {
+  if (c.waves < 1 || c.waves > 8) return "moe_fp4: 1 to 8 waves (32 columns each: a workgroup's columns divide 256)";
+  if ((c.waves & (c.waves - 1)) != 0) return "moe_fp4: waves must be a power of two (the column blocks divide dim and inter, multiples of 256)";
+  if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_fp4: k_split from 1, waves * k_split <= 16";
+  if (c.stages < 2 || c.stages > 3) return "moe_fp4: 2 or 3 stages (register sets of a step's fragments)";
+  if (c.loads(2) * c.stages > 63) return "moe_fp4: the loads of `stages` steps exceed vmcnt's 63";
+  if (c.lds_bytes() > 65536) return "moe_fp4: the k_split partial sums exceed 64 KiB of LDS";
+  return nullptr;
+}
+template <moe_fp4_config C>
+constexpr void moe_fp4_check_config() {
+  static_assert(moe_fp4_config_error(C) == nullptr,
+                std::string_view(moe_fp4_config_error(C) ? moe_fp4_config_error(C) : ""));
+}
+
+// One wave's GEMM over a block: acc[w] (32 x 32 f32) += A_w . B^T over the wave's K steps, A_w
+// 32 weight rows (expert buffers W / WS, row offsets a_off / sa_off of the lane, step strides by
+// layout), B the block's 32 rows (buffers X / XS at x_off / xs_off, raw layout). Steps [kb, ke);
+// loads of steps at or past ke take an offset past every V# (zeros).
+template <moe_fp4_config C, int NW, bool XSH, class BeforeX>
+constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
+                              std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS, gpr<dtype::u32> x_off,
+                              gpr<dtype::u32> xs_off, gpr<dtype::u32> kb, gpr<dtype::u32> ke,
+                              std::array<gpr<dtype::f32>, 2> acc, BeforeX before_x) {
+  using dtype::u32;
+  constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
+  constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
+  static_assert(AT.a_k(fp4).shift == 5 && AT.a_row().mask == 31 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
+  constexpr int ST = static_cast<int>(C.stages);
+  constexpr int LOADS = static_cast<int>(moe_fp4_config::loads(NW));
+  constexpr int WS_ = C.w_shuffled ? 1024 : 16;  // bytes between a weight fragment's dwordx4 s and s + 1
+  // a step's fragments (16 dwords a lane: 64 bytes of a row) and scale dwords, `stages` sets
+  auto fa = J.vgpr<u32>(ST * NW, 16), fx = J.vgpr<u32>(ST, 16);
+  auto sa = J.vgpr<u32>(ST * NW), sx = J.vgpr<u32>(ST);
+  auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), wofs = J.sgpr<u32>(), wsofs = J.sgpr<u32>();
+  auto my_steps = J.sgpr<u32>(), it = J.sgpr<u32>();
+  t_load = kb + 0u;
+  my_steps = ke - kb;
+  // a step's weight loads, then its X loads (the same step, t_load; then the next)
+  auto issue_w = [&](int set) {
+    kofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 7u));
+    sofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 3u));
+    if constexpr (C.w_shuffled || XSH) {
+      wofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 12u));
+      wsofs = select(t_load >= ke, 0x80000000u, gpr<u32>(t_load << 8u));
+    }
+    const auto& wk = C.w_shuffled ? wofs : kofs;
+    const auto& wsk = C.w_shuffled ? wsofs : sofs;
+    for (int w = 0; w < NW; ++w) {
+      for (int s = 0; s < 4; ++s) W.load(fa[set * NW + w].slice(4 * s, 4), at(a_off[w]) + at(wk) + WS_ * s);
+      WS.load(sa[set * NW + w], at(sa_off[w]) + at(wsk));
+    }
+  };
+  auto issue_x = [&](int set) {
+    for (int s = 0; s < 4; ++s) X.load(fx[set].slice(4 * s, 4), at(x_off) + at(XSH ? wofs : kofs) + (XSH ? 1024 : 16) * s);
+    XS.load(sx[set], at(xs_off) + at(XSH ? wsofs : sofs));
+    t_load = t_load + 1u;
+  };
+  auto issue = [&](int set) {
+    issue_w(set);
+    issue_x(set);
+  };
+  auto mfmas = [&](int set) {
+    for (int s = 0; s < 4; ++s) {
+      modifiers m;
+      m.cbsz = fp4;
+      m.blgp = fp4;
+      // scale byte s of both scale VGPRs (gemm_fp4.hpp): op_sel the low bit, op_sel_hi the high
+      m.op_sel = static_cast<uint8_t>((s & 1) * 3);
+      if (s > 1) m.op_sel_hi = 3;
+      for (int w = 0; w < NW; ++w)
+        mfma_run(J, AT, acc[w], fa[set * NW + w].slice(4 * s, 4), fx[set].slice(4 * s, 4), acc[w], sa[set * NW + w], sx[set], m);
+    }
+  };
+  // the first step's weights go out before `before_x` (which may wait for memory: the block's
+  // token rows, the fused kernel's counters) and sets x_off / xs_off (its waits leave nothing
+  // older in flight, so the loop's counts hold)
+  issue_w(0);
+  before_x();
+  issue_x(0);
+  for (int p = 1; p + 1 < ST; ++p) issue(p);
+  it = 0u;
+  J.While([&] { return it < my_steps; },
+          [&] {
+            for (int p = 0; p < ST; ++p) {
+              issue((p + ST - 1) % ST);
+              J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
+              mfmas(p);
+            }
+            it = it + static_cast<uint32_t>(ST);
+          });
+  J.s_waitcnt(vmcnt(0));
+}
+
+// The wave's weight rows [row0, row0 + 32) of an expert's matrix (K / 2 bytes a row): the lane's
+// data and scale offsets (row-major, or gemm_fp4_preshuffle_b's runs: row0 a multiple of 32).
+template <moe_fp4_config C>
+constexpr void moe_fp4_weight_offsets(builder J, gpr<dtype::u32> lane, gpr<dtype::u32> row0, arg<unsigned> K,
+                                      gpr<dtype::u32> off, gpr<dtype::u32> soff) {
+  using dtype::u32;
+  if constexpr (C.w_shuffled) {
+    // the row block's runs (K / 256 steps of 4 KiB, of scales 256 bytes), this lane's 16 bytes
+    // (scale dword) of each
+    off = (lane << 4u) + (row0 >> 5u) * (K << 4u);
+    soff = (lane << 2u) + (row0 >> 5u) * K;
+  } else {
+    auto r = J.vgpr<u32>();
+    r = (lane & 31u) + row0;
+    off = r * (K >> 1u) + ((lane >> 5u) << 6u);
+    soff = r * (K >> 5u) + ((lane >> 5u) << 2u);
+  }
+}
+
+// A wave's place: its lane, column group (wave % waves) and K steps [kb, ke) of part wave / waves.
+struct moe_fp4_wave {
+  gpr<dtype::u32> tid, lane, wave, col, part, kb, ke;
+};
+template <moe_fp4_config C>
+constexpr moe_fp4_wave moe_fp4_wave_setup(builder J, arg<unsigned> K) {
+  using dtype::u32;
+  moe_fp4_wave r{J.thread_id_x(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
+  r.lane = r.tid & 63u;
+  r.wave = readfirstlane(r.tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  auto steps = J.sgpr<u32>();
+  steps = K >> 8u;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = (steps + (C.k_split - 1u)) / C.k_split;
+    r.kb = min(gpr<u32>(r.part * per), steps);
+    r.ke = min(gpr<u32>(r.kb + per), steps);
+  } else {
+    r.kb = 0u;
+    r.ke = steps + 0u;
+  }
+  return r;
+}
+
+// ---- stage 1: h = mxfp4(silu(x . gate) * (x . up)) ------------------------------------------------
+// Workgroup (wg_x, wg_y) of a grid (inter / cols, grid_blocks); sync: the fused kernel's counters
+// (moe.hpp's moe_sync: out's zeroing and each block's h counted there).
+template <moe_fp4_config C>
+constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, const moe_sync* sync,
+                              arg<uint8_t*> hq, arg<uint8_t*> hs, arg<float*> out, arg<const uint8_t*> xq,
+                              arg<const uint8_t*> xs, arg<const uint8_t*> w1, arg<const uint8_t*> w1s,
+                              arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
+                              arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                              arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  using dtype::u32;
+  using dtype::f32;
+  constexpr uint32_t T = C.threads();
+  const uint32_t red = C.k_split > 1 ? J.lds_bytes(C.lds_bytes(), 16).offset : 0;
+  const auto wv = moe_fp4_wave_setup<C>(J, dim);
+  const gpr<u32> tid = wv.tid, lane = wv.lane;
+
+  // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid + k*Z*T
+  {
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    zb = (tokens * dim) << 2u;
+    auto O = make_buffer(J, out, zb);
+    gx = inter / C.cols();
+    g = wg_y * gx + wg_x;
+    zg = min(gpr<u32>(gx * grid_blocks), gpr<u32>((zb + (16u * T - 1u)) / (16u * T)));
+    gstep = zg * (16u * T);
+    J.If(g < zg, [&] {
+      auto zo = J.vgpr<u32>();
+      auto z4 = J.vgpr<u32>(4).aligned(4);
+      for (int q = 0; q < 4; ++q) z4[q] = 0u;
+      zo = (g * T + tid) << 4u;
+      J.While([&] { return zo < zb; },
+              [&] {
+                O.store(z4, at(zo));
+                zo = zo + gstep;
+              });
+      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
+    });
+  }
+  auto n0 = J.sgpr<u32>();  // the wave's first column of inter
+  n0 = wg_x * C.cols() + (wv.col << 5u);
+  auto xrow = J.sgpr<u32>(), xb = J.sgpr<u32>(), xsb = J.sgpr<u32>();
+  xrow = dim >> 1u;
+  xb = tokens * xrow;
+  xsb = tokens * (dim >> 5u);
+  auto X = make_buffer(J, xq, xb);
+  auto XS = make_buffer(J, xs, xsb);
+  auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
+  hrow = inter >> 1u;
+  hsrow = inter >> 5u;
+  hb = max_blocks * moe_block_m * hrow;
+  hsb = max_blocks * moe_block_m * hsrow;
+  auto H = make_buffer(J, hq, hb);
+  auto HS = make_buffer(J, hs, hsb);
+  auto sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  // the expert's W1 (2 inter rows of dim / 2 bytes) and its scales
+  auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
+  eb = inter * dim;
+  esb = inter * (dim >> 4u);
+  std::array<gpr<u32>, 2> a_off{J.vgpr<u32>(), J.vgpr<u32>()}, sa_off{J.vgpr<u32>(), J.vgpr<u32>()};
+  {
+    auto row0 = J.sgpr<u32>();
+    row0 = n0 + 0u;  // the gate rows, then the up rows
+    moe_fp4_weight_offsets<C>(J, lane, row0, dim, a_off[0], sa_off[0]);
+    row0 = n0 + inter;
+    moe_fp4_weight_offsets<C>(J, lane, row0, dim, a_off[1], sa_off[1]);
+  }
+
+  moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    // this lane's token row (the MFMA's column l % 32): xq past its V# for padding
+    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
+    so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+    sid.load(tok, at(so));
+    auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
+    wbase = w1 + mul_wide(expert, eb);
+    sbase = w1s + mul_wide(expert, esb);
+    auto W = make_buffer(J, wbase, eb);
+    auto WS = make_buffer(J, sbase, esb);
+    auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
+    std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), J.vgpr<f32>(16).aligned(4)};
+    acc[0].fill(0.0f);
+    acc[1].fill(0.0f);
+    moe_fp4_k_loop<C, 2, false>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+      J.s_waitcnt(vmcnt(0));  // the token id (and the first weights)
+      t = tok & 0xffffffu;
+      x_off = t * xrow + ((lane >> 5u) << 6u);
+      xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
+    });
+    if constexpr (C.k_split > 1) {
+      // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
+      constexpr uint32_t per_wave = 2 * 16 * 64 * 4;
+      auto la = J.vgpr<u32>();
+      J.If(wv.part != 0u, [&] {
+        la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + (lane << 2u);
+        for (uint32_t w = 0; w < 2; ++w)
+          for (uint32_t r = 0; r < 16; ++r)
+            J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+      });
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+    }
+    auto finish = [&] {
+      if constexpr (C.k_split > 1) {
+        constexpr uint32_t per_wave = 2 * 16 * 64 * 4;
+        auto la = J.vgpr<u32>();
+        auto tv = J.vgpr<f32>(16);
+        for (uint32_t p = 1; p < C.k_split; ++p) {
+          la = ((p - 1u) * C.waves + wv.col) * per_wave + (lane << 2u);
+          for (uint32_t w = 0; w < 2; ++w) {
+            for (uint32_t r = 0; r < 16; ++r)
+              J.ds_read_b32(tv[r], la, {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+            J.s_waitcnt(lgkmcnt(0));
+            for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + tv[r];
+          }
+        }
+      }
+      // h of the lane's token at n0 + 8q + 4 (l / 32) + j (register 4q + j), into acc[0]
+      const gpr<f32> h = acc[0];
+      auto m = J.vgpr<u32>(), a = J.vgpr<u32>();
+      m = 0u;
+      for (uint32_t r = 0; r < 16; ++r) {
+        h[r] = silu(acc[0][r]) * acc[1][r];
+        a = h[r].as<u32>() & 0x7fffffffu;
+        m = max(m, a);
+      }
+      // the 32 n's amax (lanes l and l ^ 32), its E8M0 code by aiter's rule (mxfp4_quant.hpp,
+      // aiter_even: amax's f32 bits + 0x200000, the exponent field, - 2), NaN / inf: 0xff
+      auto amax = xor_reduce(J, reduce::max, m, 32, {.all_lanes_active = true});
+      auto code = J.vgpr<u32>(), sc = J.vgpr<u32>();
+      code = (amax + 0x200000u) >> 23u;
+      code = max(code, 2u) - 2u;
+      code = select(amax >= 0x7f800000u, 0xffu, code);
+      sc = code << 23u;  // (the conversions read the scale as an f32's exponent field)
+      // padding rows store nothing (stage 2 loads them as zeros)
+      // h in gemm_fp4_preshuffle_b's layout, a block of 32 sorted rows its row block (stage 2
+      // loads 1 KiB runs: 8 lines a dwordx4, not 32): the wave's 32 n are 16-byte chunk c =
+      // (n0 / 32) % 8 of step n0 / 256 of row l % 32, at 4096 (blk * steps + step) + 1024 (c % 4) +
+      // 16 (l % 32 + 32 (c / 4)), this lane's bytes 4q + 2 (l / 32) of it; the scale byte at
+      // 256 (blk * steps + step) + 4 (l % 32 + 32 (c / 4)) + c % 4
+      auto run = J.sgpr<u32>(), c = J.sgpr<u32>(), hb0 = J.sgpr<u32>(), hs0 = J.sgpr<u32>();
+      run = blk * (inter >> 8u) + (n0 >> 8u);
+      c = (n0 >> 5u) & 7u;
+      hb0 = (run << 12u) + ((c & 3u) << 10u) + ((c >> 2u) << 9u);
+      hs0 = (run << 8u) + ((c >> 2u) << 7u) + (c & 3u);
+      auto ho = J.vgpr<u32>(), hso = J.vgpr<u32>();
+      ho = select(t < tokens, gpr<u32>(((lane & 31u) << 4u) + ((lane >> 5u) << 1u) + hb0), 0x80000000u);
+      hso = select(t < tokens && (lane >> 5u) == 0u, gpr<u32>(((lane & 31u) << 2u) + hs0), 0x80000000u);
+      auto p = J.vgpr<u32>();
+      for (uint32_t q = 0; q < 4; ++q) {
+        p = 0u;
+        for (uint32_t i = 0; i < 2; ++i) {
+          modifiers mo;
+          mo.op_sel = static_cast<uint8_t>(i << 2);  // destination byte i, the others kept
+          J.v_cvt_scalef32_pk_fp4_f32(p, h[4 * q + 2 * i], h[4 * q + 2 * i + 1], sc.as<f32>(), mo);
+        }
+        H.store(p, at(ho) + static_cast<int32_t>(4 * q), {.width = narrow::u16});
+      }
+      HS.store(code, at(hso), {.width = narrow::u8});
+    };
+    if constexpr (C.k_split > 1) {
+      J.If(wv.part == 0u, finish);
+      J.s_barrier();  // the partial sums are read before the next block writes them
+    } else {
+      finish();
+    }
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
+  });
+}
+
+// ---- stage 2: out[token] += w * (h . W2^T) ---------------------------------------------------------
+// Workgroup (wg_x, wg_y) of a grid (dim / cols, grid_blocks); sync: the fused kernel's counters
+// (each block waited for; the last workgroup sets them back to 0).
+template <moe_fp4_config C, class HPtr>  // (h: arg<const uint8_t*>, or the fused kernel's arg<uint8_t*>)
+constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, const moe_sync* sync,
+                              arg<float*> out, HPtr hq, HPtr hs,
+                              arg<const uint8_t*> w2, arg<const uint8_t*> w2s, arg<const unsigned*> sorted_token_ids,
+                              arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
+                              arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                              arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  using dtype::u32;
+  using dtype::f32;
+  const auto wv = moe_fp4_wave_setup<C>(J, inter);
+  const gpr<u32> lane = wv.lane;
+  auto d0 = J.sgpr<u32>();  // the wave's first column of dim
+  d0 = wg_x * C.cols() + (wv.col << 5u);
+  auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
+  hrow = inter >> 1u;
+  hsrow = inter >> 5u;
+  hb = max_blocks * moe_block_m * hrow;
+  hsb = max_blocks * moe_block_m * hsrow;
+  auto H = make_buffer(J, hq, hb);
+  auto HS = make_buffer(J, hs, hsb);
+  auto sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  auto SW = make_buffer(J, sorted_weights, 0xffffffffu);
+  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
+  orow = dim << 2u;
+  ob = tokens * orow;
+  auto O = make_buffer(J, out, ob);
+  auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
+  eb = dim * hrow;
+  esb = dim * hsrow;
+  std::array<gpr<u32>, 2> a_off{J.vgpr<u32>(), J.vgpr<u32>()}, sa_off{J.vgpr<u32>(), J.vgpr<u32>()};
+  moe_fp4_weight_offsets<C>(J, lane, d0, inter, a_off[0], sa_off[0]);
+
+  moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
+    auto wt = J.vgpr<f32>();
+    so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+    sid.load(tok, at(so));
+    SW.load(wt, at(so));
+    auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
+    wbase = w2 + mul_wide(expert, eb);
+    sbase = w2s + mul_wide(expert, esb);
+    auto W = make_buffer(J, wbase, eb);
+    auto WS = make_buffer(J, sbase, esb);
+    auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
+    std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), {}};
+    // (the first weight step's loads go out before the wait for the block's h: in the fused
+    // kernel they overlap stage 1)
+    moe_fp4_k_loop<C, 1, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+      if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+        const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+        moe_wait(J, *sync, &counter);
+      }
+      J.s_waitcnt(vmcnt(0));
+      acc[0].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
+      t = tok & 0xffffffu;
+      // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
+      // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
+      x_off = select(t < tokens, gpr<u32>((lane << 4u) + blk * (inter << 4u)), 0x80000000u);
+      xs_off = select(t < tokens, gpr<u32>((lane << 2u) + blk * inter), 0x80000000u);
+    });
+    // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
+    auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();
+    obase = t * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
+    const gpr<f32> v = acc[0];
+    for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
+    for (uint32_t q = 0; q < 4; ++q)
+      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(obase) + static_cast<int32_t>(4 * (8 * q + j)));
+  });
+  if (sync) {
+    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one sets
+    // the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 (as moe.hpp's stage 2)
+    J.s_barrier();
+    J.If(wv.wave == 0u, [&] {
+      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
+      done = moe_sync_done;
+      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
+        J.s_load_dword(bytes, num_valid_ids, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
+        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
+        zero = 0u;
+        i = wv.tid << 2u;
+        J.While([&] { return i < bytes; },
+                [&] {
+                  J.global_store_dword(i, zero, sync->counters);
+                  i = i + 256u;
+                });
+      });
+    });
+  }
+}
+// out's zeroing workgroups of stage 1 (the first of `groups`: a 16-byte store a thread)
+template <moe_fp4_config C>
+constexpr gpr<dtype::u32> moe_fp4_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
+  auto z = J.sgpr<dtype::u32>();
+  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
+  return z;
+}
+}  // namespace detail
+
+template <moe_fp4_config C>
+constexpr void moe_fp4_stage1_kernel(builder J, arg<uint8_t*> hq, arg<uint8_t*> hs, arg<float*> out,
+                                     arg<const uint8_t*> xq, arg<const uint8_t*> xs, arg<const uint8_t*> w1,
+                                     arg<const uint8_t*> w1s, arg<const unsigned*> sorted_token_ids,
+                                     arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                     arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
+                                     arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  detail::moe_fp4_check_config<C>();
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C) != nullptr) return;
+  else
+    detail::moe_fp4_stage1<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), nullptr, hq, hs, out, xq, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
+                              tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+template <moe_fp4_config C>
+constexpr void moe_fp4_stage2_kernel(builder J, arg<float*> out, arg<const uint8_t*> hq, arg<const uint8_t*> hs,
+                                     arg<const uint8_t*> w2, arg<const uint8_t*> w2s,
+                                     arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                                     arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                     arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
+                                     arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  detail::moe_fp4_check_config<C>();
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C) != nullptr) return;
+  else
+    detail::moe_fp4_stage2<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), nullptr, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
+                              num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+// Both stages in one dispatch (as moe.hpp's moe_fused_kernel): a 1-D grid, workgroups [0, n1)
+// stage 1's grid (x fastest: inter / cols1 columns, grid1_y rows), [n1, n1 + n2) stage 2's (dim /
+// cols2, grid2_y). Before each of its blocks a stage-2 workgroup waits (moe.hpp's moe_wait) for
+// out's zeroing and for the stage-1 workgroups of that block; it never waits for a higher
+// workgroup id: deadlock-free where a grid's workgroups are dispatched in increasing id order (the
+// CP/SPI, hipasm-sim and its timing model do). The counters (moe_fp4_workspace::counters) are zero
+// between launches; not for sampled profiles.
+template <moe_fp4_config C1, moe_fp4_config C2>
+constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq, arg<uint8_t*> hs, arg<const uint8_t*> xq,
+                                    arg<const uint8_t*> xs, arg<const uint8_t*> w1, arg<const uint8_t*> w1s,
+                                    arg<const uint8_t*> w2, arg<const uint8_t*> w2s, arg<const unsigned*> sorted_token_ids,
+                                    arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
+                                    arg<const unsigned*> num_valid_ids, arg<unsigned*> counters, arg<unsigned> tokens,
+                                    arg<unsigned> dim, arg<unsigned> inter, arg<unsigned> grid1_y, arg<unsigned> grid2_y,
+                                    arg<unsigned> max_blocks) {
+  detail::moe_fp4_check_config<C1>();
+  detail::moe_fp4_check_config<C2>();
+  static_assert(C1.threads() == C2.threads(),
+                "moe_fp4 fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
+  if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C1) != nullptr ||
+                detail::moe_fp4_config_error(C2) != nullptr)
+    return;
+  else {
+    using dtype::u32;
+    auto wg = J.workgroup_id_x();
+    auto gx1 = J.sgpr<u32>(), gx2 = J.sgpr<u32>(), n1 = J.sgpr<u32>(), n2 = J.sgpr<u32>();
+    gx1 = inter / C1.cols();
+    gx2 = dim / C2.cols();
+    n1 = gx1 * grid1_y;
+    n2 = gx2 * grid2_y;
+    const detail::moe_sync sync{counters, gx1, detail::moe_fp4_zero_groups<C1>(J, tokens, dim, n1), n2};
+    auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
+    J.If(
+        wg < n1,
+        [&] {
+          y = wg / gx1;
+          xw = wg - y * gx1;
+          detail::moe_fp4_stage1<C1>(J, xw, y, &sync, hq, hs, out, xq, xs, w1, w1s, sorted_token_ids, sorted_expert_ids,
+                                     num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
+        },
+        [&] {
+          w = wg - n1;
+          y = w / gx2;
+          xw = w - y * gx2;
+          detail::moe_fp4_stage2<C2>(J, xw, y, &sync, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights,
+                                     sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid2_y, max_blocks);
+        });
+  }
+}
+
+// The layer's first two launches in one dispatch: workgroup 0 sorts the routing (moe.hpp's
+// moe_sorting_kernel), workgroups 1.. quantize x (mxfp4_quant.hpp, as workgroups 0.. of its grid).
+// The two share the workgroup size (64 * sorting waves = 64 * quantization waves) and wait for
+// nothing: the sorting's serial walk and the quantization's stream overlap, one dispatch less.
+template <moe_sorting_config SC, mxfp4_quant_config QC>
+constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_ids, arg<float*> sorted_weights,
+                                       arg<unsigned*> sorted_expert_ids, arg<unsigned*> num_valid_ids,
+                                       arg<const int*> topk_ids, arg<const float*> topk_weights, arg<unsigned> tokens,
+                                       arg<unsigned> topk, arg<unsigned> experts, arg<unsigned*> debug_buf,
+                                       arg<uint8_t*> xq, arg<uint8_t*> xs, arg<const uint16_t*> x) {
+  static_assert(SC.threads() == 64u * static_cast<uint32_t>(QC.waves),
+                "moe_fp4 prologue: the sorting's and the quantization's workgroups must be of one size (waves)");
+  static_assert(!QC.f32_in, "moe_fp4 prologue: x is bf16");
+  static_assert(!SC.debug_log, "moe_fp4 prologue: a sorting without debug_log");
+  using dtype::u32;
+  auto wg = J.workgroup_id_x();
+  auto g = J.sgpr<u32>();
+  J.If(
+      wg == 0u,
+      [&] {
+        moe_sorting_kernel<SC>(J, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids, topk_ids,
+                               topk_weights, tokens, topk, experts, debug_buf);
+      },
+      [&] {
+        g = wg - 1u;
+        detail::mxfp4_quant_group<QC>(J, g, xq, xs, x, tokens);
+      });
+}
+
+}  // namespace hipasm::kernels
+
+#define HIPASM_MOE_FP4_TARGET_CHECK                                                                     \
+  static_assert(!::hipasm::device_pass || ::hipasm::kernels::detail::gemm_fp4_target_ok(),             \
+                "hipasm moe_fp4: the target has no scaled MFMAs (v_mfma_scale_f32_32x32x64_f8f6f4, gfx950 only)")
+#define HIPASM_MOE_FP4_CONFIG_CHECK(CFG)                                                                \
+  static_assert(::hipasm::kernels::detail::moe_fp4_config_error(CFG) == nullptr,                        \
+                std::string_view(::hipasm::kernels::detail::moe_fp4_config_error(CFG)                    \
+                                     ? ::hipasm::kernels::detail::moe_fp4_config_error(CFG)              \
+                                     : ""))
+// Stage 1 (h = mxfp4(silu(gate) * up), out zeroed) of configuration CFG; grid: launch_moe_fp4_stage1.
+#define HIPASM_MOE_FP4_STAGE1_KERNEL(NAME, CFG)                                                                  \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                   \
+  HIPASM_MOE_FP4_CONFIG_CHECK(CFG);                                                                              \
+  extern "C" __attribute__((global)) void NAME(uint8_t* hq, uint8_t* hs, float* out, const uint8_t* xq,         \
+                                               const uint8_t* xs, const uint8_t* w1, const uint8_t* w1s,        \
+                                               const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, \
+                                               const unsigned* num_valid_ids, unsigned tokens, unsigned dim,     \
+                                               unsigned inter, unsigned grid_blocks, unsigned max_blocks) {      \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_stage1_kernel<CFG>), hq, hs, out, xq, xs, w1, w1s,              \
+                       sorted_token_ids, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,     \
+                       max_blocks);                                                                              \
+  }
+// Stage 2 (out[token] += w * (h . W2^T)) of configuration CFG; grid: launch_moe_fp4_stage2.
+#define HIPASM_MOE_FP4_STAGE2_KERNEL(NAME, CFG)                                                                  \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                   \
+  HIPASM_MOE_FP4_CONFIG_CHECK(CFG);                                                                              \
+  extern "C" __attribute__((global)) void NAME(float* out, const uint8_t* hq, const uint8_t* hs, const uint8_t* w2, \
+                                               const uint8_t* w2s, const unsigned* sorted_token_ids,            \
+                                               const float* sorted_weights, const unsigned* sorted_expert_ids,  \
+                                               const unsigned* num_valid_ids, unsigned tokens, unsigned dim,     \
+                                               unsigned inter, unsigned grid_blocks, unsigned max_blocks) {      \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_stage2_kernel<CFG>), out, hq, hs, w2, w2s, sorted_token_ids,    \
+                       sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,       \
+                       max_blocks);                                                                              \
+  }
+// The sorting (SORT_CFG, moe_sorting_config) and x's quantization (QUANT_CFG, mxfp4_quant_config
+// of width dim, bf16) in one dispatch; grid: launch_moe_fp4_prologue.
+#define HIPASM_MOE_FP4_PROLOGUE_KERNEL(NAME, SORT_CFG, QUANT_CFG)                                             \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  extern "C" __attribute__((global)) void NAME(unsigned* sorted_token_ids, float* sorted_weights,              \
+                                               unsigned* sorted_expert_ids, unsigned* num_valid_ids,           \
+                                               const int* topk_ids, const float* topk_weights, unsigned tokens, \
+                                               unsigned topk, unsigned experts, unsigned* debug_buf, uint8_t* xq, \
+                                               uint8_t* xs, const uint16_t* x) {                              \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_prologue_kernel<SORT_CFG, QUANT_CFG>), sorted_token_ids,      \
+                       sorted_weights, sorted_expert_ids, num_valid_ids, topk_ids, topk_weights, tokens, topk,  \
+                       experts, debug_buf, xq, xs, x);                                                          \
+  }
+// Both stages in one dispatch (stage 1 with STAGE1_CFG, stage 2 with STAGE2_CFG, the same waves *
+// k_split); grid: launch_moe_fp4_fused.
+#define HIPASM_MOE_FP4_FUSED_KERNEL(NAME, STAGE1_CFG, STAGE2_CFG)                                             \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  HIPASM_MOE_FP4_CONFIG_CHECK(STAGE1_CFG);                                                                     \
+  HIPASM_MOE_FP4_CONFIG_CHECK(STAGE2_CFG);                                                                     \
+  extern "C" __attribute__((global)) void NAME(                                                                \
+      float* out, uint8_t* hq, uint8_t* hs, const uint8_t* xq, const uint8_t* xs, const uint8_t* w1,          \
+      const uint8_t* w1s, const uint8_t* w2, const uint8_t* w2s, const unsigned* sorted_token_ids,             \
+      const float* sorted_weights, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids,           \
+      unsigned* counters, unsigned tokens, unsigned dim, unsigned inter, unsigned grid1_y, unsigned grid2_y,    \
+      unsigned max_blocks) {                                                                                   \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
+                       w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
+                       counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
+  }

@@ -1,0 +1,27 @@
+// The MXFP4 MoE kernels' test configurations, shared by the moe_fp4*.hip sources and test_moe_fp4.cpp.
+#pragma once
+#include <hipasm/kernels/moe.hpp>
+#include <hipasm/kernels/moe_fp4.hpp>
+#include <hipasm/kernels/mxfp4_quant.hpp>
+
+namespace fp4_moe_cfg {
+using hipasm::kernels::moe_fp4_config;
+// DeepSeek-R1's 257 experts (256 routed + the shared one): a lane an expert over 5 waves
+inline constexpr hipasm::kernels::moe_sorting_config sort_257{.max_experts = 257, .waves = 5};
+// row-major weights: stage 1's K over 2 waves (sums through LDS), a few workgroups looping over
+// the blocks; stage 2 as 2 column waves
+inline constexpr moe_fp4_config raw_s1{.waves = 2, .k_split = 2, .max_workgroups = 6};
+inline constexpr moe_fp4_config raw_s2{.waves = 2, .max_workgroups = 16};
+// preshuffled weights: three register sets (K steps not a multiple of 3), stage 2's K over 2 waves
+inline constexpr moe_fp4_config shuf_s1{.waves = 4, .stages = 3, .w_shuffled = true};
+inline constexpr moe_fp4_config shuf_s2{.waves = 1, .k_split = 2, .stages = 3, .w_shuffled = true};
+// the activations' quantization (aiter's rule, the default) for the tests' two widths
+inline constexpr hipasm::kernels::mxfp4_quant_config quant_512{.d = 512};
+inline constexpr hipasm::kernels::mxfp4_quant_config quant_1024{.d = 1024};
+// both stages in one dispatch (4 waves a workgroup each): row-major (stage 2 as 4 column waves),
+// preshuffled (stage 2's K over 2 waves)
+inline constexpr moe_fp4_config raw_s2_4w{.waves = 4, .max_workgroups = 16};
+inline constexpr moe_fp4_config shuf_s2_4w{.waves = 2, .k_split = 2, .stages = 3, .w_shuffled = true};
+// the prologue (sorting and quantization in one dispatch): the quantization in the sorting's 5 waves
+inline constexpr hipasm::kernels::mxfp4_quant_config quant_512_w5{.d = 512, .waves = 5};
+}  // namespace fp4_moe_cfg

@@ -1,0 +1,7 @@
+// test_moe_fp4.cpp's kernels (gfx950): the stage kernels on preshuffled weights (moe_fp4_configs.hpp).
+#include <hipasm/kernels/moe_fp4.hpp>
+
+#include "moe_fp4_configs.hpp"
+
+HIPASM_MOE_FP4_STAGE1_KERNEL(moe_fp4_s1_shuf, fp4_moe_cfg::shuf_s1)
+HIPASM_MOE_FP4_STAGE2_KERNEL(moe_fp4_s2_shuf, fp4_moe_cfg::shuf_s2)
