@@ -1,0 +1,492 @@
+// Quantized fused MoE: fp8 (e4m3fnuz, gfx942) with DeepSeek-style block scales, on moe.hpp's
+// sorted routing (moe_sorting: aiter's layout), as aiter's a8w8 block-scale MoE:
+//
+//   x  fp8 [tokens][dim] with xs f32 [dim / 128][tokens] (1x128 blocks: dynamic_quant.hpp's
+//      .block = 128 layout, which aiter passes its asm kernels' activation scales in)
+//   W1 fp8 [experts][2 * inter (g1u1: gate rows, then up) or inter][dim], w1s f32
+//      [experts][rows / 128][dim / 128] (one scale per 128x128 block)
+//   W2 fp8 [experts][dim][inter], w2s f32 [experts][dim / 128][inter / 128]
+//   per sorted row (token t, expert e, routing weight w):
+//     g[n] = sum_kb (sum_{k in kb} x[t][k] W1[e][n][k]) * xs[kb][t] * w1s[e][n / 128][kb]  (up likewise)
+//     h = silu(g) * up (g1u1) or silu(g), re-quantized per 1x128 block of inter:
+//       hs = max(amax / 240, 1 / (512 * 240)), hq = sat(rne(h * (1 / hs)))   (dynamic_quant's rule)
+//     out[t][d] += w * sum_kb (sum_{k in kb} hq[k] W2[e][d][k]) * hs[kb] * w2s[e][d / 128][kb]
+//   out f32 [tokens][dim] (stage 1 zeroes it, stage 2 adds with f32 atomics).
+//
+// 1. moe_quant_stage1: grid (inter / 128, y): a workgroup takes a block of 32 sorted rows (one
+//    expert) and 128 columns of inter (4 column waves of 32, each with k_split waves over the
+//    K blocks of dim); v_mfma_f32_32x32x16_fp8_fp8 with the weight rows as A (32 n) and the
+//    gathered token rows as B (32 tokens), as moe.hpp's bf16 stages: a lane's 16-byte load
+//    holds 16 consecutive k of its row, fed to two MFMAs (the same k permutation for both
+//    operands). Each 128-element K block's products go to their own registers (the block's
+//    first MFMA adds 0), then acc += part * (xs[kb][token] * w1s[e][n / 128][kb]) (a lane's
+//    16 accumulator registers share one token column: one x scale a lane, the weight scale
+//    uniform: the wave's 32 rows lie in one 128-row block). One K block a load group, two
+//    groups in flight (software_pipeline). k_split parts add through LDS. The intermediate is
+//    re-quantized in the kernel: the workgroup's 128 columns are exactly one scale block of a
+//    row, so the row's amax is the max over the 4 column waves' lanes of that token (LDS), and
+//    stage 1 stores hq fp8 [max_blocks * 32][inter] and hs f32 [inter / 128][max_blocks * 32]
+//    at the sorted row (padding rows: no hq stores). Stage 1 also zeroes out.
+// 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
+//    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
+//    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
+// dim and inter must be multiples of 128 (whole scale blocks; the host API checks).
+//
+// Device side:  HIPASM_MOE_QUANT_STAGE1_KERNEL(name, cfg), HIPASM_MOE_QUANT_STAGE2_KERNEL(name, cfg)
+// Host side:    kernels/moe_quant_launch.hpp.
+#pragma once
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+#include "dynamic_quant.hpp"
+#include "gemm_quant.hpp"
+#include "moe.hpp"
+
+namespace hipasm::kernels {
+
+struct moe_quant_config {
+  quant_type type = quant_type::fp8;  // fp8 with block128 scales
+  uint32_t waves = 4;                 // column waves (32 columns each); stage 1: 4 (one 128-column h scale block)
+  uint32_t k_split = 1;               // waves sharing a column block, each a range of the K blocks
+  bool gated = true;                  // stage 1: W1 holds gate and up rows (g1u1); else silu(gate) (g1u0)
+  uint32_t max_workgroups = 1216;     // the grid's size at most (workgroups loop over the blocks)
+
+  constexpr uint32_t threads() const { return 64 * waves * k_split; }
+  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
+  constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
+    const uint32_t y = max_workgroups / grid_x(n);
+    return y < 1 ? 1 : y > max_blocks ? max_blocks : y;
+  }
+  // LDS: the k_split partial sums ([part - 1][col][operand][register][lane]) and the amax exchange
+  constexpr uint32_t reduce_bytes(uint32_t nw) const { return (k_split - 1) * waves * nw * 16 * 64 * 4; }
+  constexpr uint32_t amax_bytes() const { return waves * 64 * 4; }
+};
+
+namespace detail {
+constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool stage1) {
+  if (c.type != quant_type::fp8) return "moe_quant: fp8 block-scale only (type = quant_type::fp8)";
+  if (c.waves < 1 || c.waves > 16) return "moe_quant: 1 to 16 column waves";
+  if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_quant: k_split from 1, waves * k_split <= 16";
+  if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves must divide 128 or be a multiple of it";
+  if (stage1 && c.waves != 4)
+    return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
+  if (c.reduce_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536) return "moe_quant: the k_split partial sums exceed 64 KiB of LDS";
+  return nullptr;
+}
+template <moe_quant_config C, bool Stage1>
+constexpr void moe_quant_check_config() {
+  static_assert(active_target::desc.fp8 == fp8_format::fnuz,
+                "moe_quant: fp8 e4m3fnuz (gfx942) only; this target's fp8 is OCP e4m3fn (gfx950)");
+  static_assert(moe_quant_config_error(C, Stage1) == nullptr,
+                std::string_view(moe_quant_config_error(C, Stage1) ? moe_quant_config_error(C, Stage1) : ""));
+}
+
+// A wave of a stage's workgroup: lane (the MFMA column: the block's row), half (the k group),
+// column group col (32 output columns from col0), and its K blocks [kb_begin, kb_end).
+struct moe_quant_wave {
+  gpr<dtype::u32> tid, lane, half, wave, col, part, kb_begin, kb_end, col0;
+  buffer sid;
+};
+template <moe_quant_config C>
+constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> nkb,
+                                              arg<const unsigned*> sorted_token_ids) {
+  using dtype::u32;
+  moe_quant_wave r{J.thread_id_x(), J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(),
+                   J.sgpr<u32>(),   J.sgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>(), {}};
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x16_fp8_fp8");
+  static_assert(AT.a_row().mask == AT.c_col().mask && AT.a_k().shift == AT.c_row().shift);
+  r.lane = r.tid & AT.a_row().mask;
+  r.half = (r.tid >> AT.a_k().shift) & AT.a_k().mask;
+  r.wave = readfirstlane(r.tid) >> 6u;
+  r.col = r.wave % C.waves;
+  r.part = r.wave / C.waves;
+  if constexpr (C.k_split > 1) {
+    auto per = J.sgpr<u32>();
+    per = (nkb + (C.k_split - 1u)) / C.k_split;
+    r.kb_begin = min(gpr<u32>(r.part * per), nkb);
+    r.kb_end = min(gpr<u32>(r.kb_begin + per), nkb);
+  } else {
+    r.kb_begin = 0u;
+    r.kb_end = nkb + 0u;
+  }
+  r.col0 = wg_x * C.cols() + (r.col << 5u);
+  r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  return r;
+}
+
+// The block-scaled K loop of one wave: acc[w] (32 x 32 f32) += sum over the K blocks kb in
+// [kb_begin, kb_end) of (W_w rows (32 from byte wrow[w] / row_bytes) . X rows (at xoff)^T over
+// the block) * xs(lane's row, kb) * ws_w(kb). X's scale of block kb at xsoff + kb * xs_stride,
+// W_w's at byte ws_off[w] + 4 kb of WS. One K block (4 slices of 32 bytes) a load group, two
+// groups in flight. Groups at or past kb_end load through V# copies of range 0 (zeros; no
+// memory touched): software_pipeline's loads may run one group past the count.
+template <moe_quant_config C, int NW>
+constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, gpr<dtype::u32> xoff, buffer XS,
+                                gpr<dtype::u32> xsoff, gpr<dtype::u32> xs_stride, buffer W,
+                                std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes, buffer WS,
+                                std::array<gpr<dtype::u32>, 2> ws_off, std::array<gpr<dtype::f32>, 2> acc) {
+  using dtype::u32;
+  using dtype::f32;
+  constexpr int P = 2;
+  constexpr uint32_t U = 4;  // 32-byte slices a K block
+  gpr<u32> fx[P], fw[P][2];
+  gpr<f32> sx[P], sw[P];
+  for (int s = 0; s < P; ++s) {
+    fx[s].rebind(J.vgpr<u32>(U, 4));
+    for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
+    sx[s].rebind(J.vgpr<f32>());
+    sw[s].rebind(J.vgpr<f32>(NW));
+  }
+  std::array<gpr<f32>, 2> part{};
+  for (int w = 0; w < NW; ++w) part[w].rebind(J.vgpr<f32>(16).aligned(4));
+  buffer Xk{J.sgpr<u32>(4).aligned(4)}, Wk{J.sgpr<u32>(4).aligned(4)}, XSk{J.sgpr<u32>(4).aligned(4)},
+      WSk{J.sgpr<u32>(4).aligned(4)};
+  Xk.desc = X.desc;
+  Wk.desc = W.desc;
+  XSk.desc = XS.desc;
+  WSk.desc = WS.desc;
+  const gpr<u32> kend = wv.kb_end;
+  auto clip = [&](const buffer& B, const buffer& src, const gpr<u32>& k) { B.desc[2] = select(k < kend, src.desc[2], 0u); };
+  std::array<gpr<u32>, 2> woff{};
+  for (int w = 0; w < NW; ++w) {
+    woff[w].rebind(J.vgpr<u32>());
+    woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
+  }
+  auto kb = J.sgpr<u32>(), kbyte = J.sgpr<u32>(), kxs = J.sgpr<u32>(), kws = J.sgpr<u32>();
+  auto zero = J.vgpr<u32>();
+  zero = 0u;
+  kb = wv.kb_begin + 0u;
+  auto load_group = [&](int set) {
+    clip(Xk, X, kb);
+    clip(Wk, W, kb);
+    clip(XSk, XS, kb);
+    clip(WSk, WS, kb);
+    kbyte = kb << 7u;
+    kxs = kb * xs_stride;
+    kws = kb << 2u;
+    for (uint32_t s = 0; s < U; ++s) {
+      Xk.load(fx[set][s], at(xoff) + at(kbyte) + static_cast<int32_t>(32 * s));
+      for (int w = 0; w < NW; ++w) Wk.load(fw[set][w][s], at(woff[w]) + at(kbyte) + static_cast<int32_t>(32 * s));
+    }
+    XSk.load(sx[set], at(xsoff) + at(kxs));
+    for (int w = 0; w < NW; ++w) {
+      auto o = J.vgpr<u32>();
+      o = ws_off[w] + 0u;
+      WSk.load(sw[set][w], at(o) + at(kws));
+    }
+    kb = kb + 1u;
+  };
+  auto compute = [&](int set) {
+    for (uint32_t s = 0; s < U; ++s)
+      for (int h = 0; h < 2; ++h)
+        for (int w = 0; w < NW; ++w) {
+          if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), 0);
+          else J.v_mfma_f32_32x32x16_fp8_fp8(part[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), part[w]);
+        }
+    auto sc = J.vgpr<f32>();
+    for (int w = 0; w < NW; ++w) {
+      sc = sx[set] * sw[set][w];
+      for (uint32_t r = 0; r < 16; ++r) J.v_fmac_f32(acc[w][r], part[w][r], sc);
+    }
+  };
+  auto groups = J.sgpr<u32>();
+  groups = kend - wv.kb_begin;
+  software_pipeline(J, groups.as<dtype::i32>(), P, [&](const gpr<dtype::i32>&, int set) { load_group(set); },
+                    [&](const gpr<dtype::i32>&, int set) { compute(set); });
+  J.s_waitcnt(vmcnt(0));
+}
+
+// Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread.
+template <moe_quant_config C>
+constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> g, gpr<dtype::u32> groups,
+                                  arg<float*> out, arg<unsigned> tokens, arg<unsigned> dim) {
+  using dtype::u32;
+  constexpr uint32_t T = C.threads();
+  auto zb = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+  zb = (tokens * dim) << 2u;
+  auto O = make_buffer(J, out, zb);
+  zg = min(groups, gpr<u32>((zb + (16u * T - 1u)) / (16u * T)));
+  gstep = zg * (16u * T);
+  J.If(g < zg, [&] {
+    auto zo = J.vgpr<u32>();
+    auto z4 = J.vgpr<u32>(4).aligned(4);
+    for (int q = 0; q < 4; ++q) z4[q] = 0u;
+    zo = (g * T + tid) << 4u;
+    J.While([&] { return zo < zb; },
+            [&] {
+              O.store(z4, at(zo));
+              zo = zo + gstep;
+            });
+  });
+}
+
+// ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
+template <moe_quant_config C>
+constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg<float*> out, arg<const uint8_t*> x,
+                                arg<const float*> xs, arg<const uint8_t*> w1, arg<const float*> w1s,
+                                arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
+                                arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                                arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  using dtype::u32;
+  using dtype::f32;
+  constexpr uint32_t NW = C.gated ? 2 : 1;
+  const uint32_t red = C.k_split > 1 ? J.lds_bytes(C.reduce_bytes(NW), 16).offset : 0;
+  const uint32_t amx = J.lds_bytes(C.amax_bytes(), 16).offset;
+  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
+  auto nkb = J.sgpr<u32>();
+  nkb = dim >> 7u;
+  const auto wv = moe_quant_wave_setup<C>(J, wg_x, nkb, sorted_token_ids);
+  const gpr<u32> tid = wv.tid, lane = wv.lane, half = wv.half;
+  {
+    auto gx = J.sgpr<u32>(), g = J.sgpr<u32>(), n = J.sgpr<u32>();
+    gx = inter >> 7u;
+    g = wg_y * gx + wg_x;
+    n = gx * grid_blocks;
+    moe_quant_zero_out<C>(J, tid, g, n, out, tokens, dim);
+  }
+  const gpr<u32> n0 = wv.col0;
+  auto xb = J.sgpr<u32>(), xsb = J.sgpr<u32>(), rows = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsb = J.sgpr<u32>();
+  xb = tokens * dim;
+  xsb = (nkb * tokens) << 2u;
+  auto X = make_buffer(J, x, xb);
+  auto XS = make_buffer(J, xs, xsb);
+  rows = max_blocks * moe_block_m;
+  hb = rows * inter;
+  hsb = ((inter >> 7u) * rows) << 2u;
+  auto H = make_buffer(J, hq, hb);
+  auto HS = make_buffer(J, hs, hsb);
+  auto xs_stride = J.sgpr<u32>();
+  xs_stride = tokens << 2u;
+  auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
+  eb = inter * dim * NW;
+  esb = ((inter >> 7u) * nkb * NW) << 2u;
+
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
+    wv.sid.load(tok, at(so));
+    J.s_waitcnt(vmcnt(0));
+    t = tok & 0xffffffu;
+    auto xoff = J.vgpr<u32>(), xsoff = J.vgpr<u32>();
+    xoff = t * dim + (half << 4u);  // padding (t = tokens): past x's V#, zeros
+    xsoff = select(t < tokens, gpr<u32>(t << 2u), 0x80000000u);
+    auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
+    wbase = w1 + mul_wide(expert, eb);
+    sbase = w1s + mul_wide(expert, esb);
+    auto W = make_buffer(J, wbase, eb);
+    auto WS = make_buffer(J, sbase, esb);
+    std::array<gpr<u32>, 2> wrow{}, wso{};
+    for (uint32_t w = 0; w < NW; ++w) {
+      wrow[w].rebind(J.sgpr<u32>());
+      wso[w].rebind(J.sgpr<u32>());
+      if (w == 0) wrow[w] = n0 * dim;
+      else wrow[w] = (n0 + inter) * dim;
+      if (w == 0) wso[w] = ((n0 >> 7u) * nkb) << 2u;
+      else wso[w] = (((n0 + inter) >> 7u) * nkb) << 2u;
+    }
+    std::array<gpr<f32>, 2> acc{};
+    for (uint32_t w = 0; w < NW; ++w) {
+      acc[w].rebind(J.vgpr<f32>(16).aligned(4));
+      acc[w].fill(0.0f);
+    }
+    moe_quant_k_loop<C, NW>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc);
+    if constexpr (C.k_split > 1) {
+      constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+      auto la = J.vgpr<u32>();
+      J.If(wv.part != 0u, [&] {
+        la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
+        for (uint32_t w = 0; w < NW; ++w)
+          for (uint32_t r = 0; r < 16; ++r)
+            J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+      });
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+    }
+    // part 0: the other parts' sums, h, and the lane's |h| maximum into the exchange
+    const gpr<f32> hv = acc[0];
+    auto m = J.vgpr<f32>();
+    J.If(wv.part == 0u, [&] {
+      if constexpr (C.k_split > 1) {
+        constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+        auto la = J.vgpr<u32>();
+        auto tt = J.vgpr<f32>(16);
+        for (uint32_t p = 1; p < C.k_split; ++p) {
+          la = ((p - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
+          for (uint32_t w = 0; w < NW; ++w) {
+            for (uint32_t r = 0; r < 16; ++r)
+              J.ds_read_b32(tt[r], la, {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+            J.s_waitcnt(lgkmcnt(0));
+            for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + tt[r];
+          }
+        }
+      }
+      for (uint32_t r = 0; r < 16; ++r) {
+        if constexpr (C.gated) hv[r] = silu(acc[0][r]) * acc[1][r];
+        else hv[r] = silu(acc[0][r]);
+      }
+      m = max3(abs(hv[0]), abs(hv[1]), abs(hv[2]));
+      for (uint32_t r = 3; r + 1 < 16; r += 2) m = max3(m, abs(hv[r]), abs(hv[r + 1]));
+      m = max3(m, abs(hv[15]), 0.0f);
+      auto la = J.vgpr<u32>();
+      la = ((wv.col << 6u) + (tid & 63u)) << 2u;
+      J.ds_write_b32(la, m, {.offset = static_cast<int32_t>(amx)});
+    });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.If(wv.part == 0u, [&] {
+      // the row's maximum over the 4 column waves' two lane halves of this token
+      auto t8 = J.vgpr<f32>(8);
+      auto ra = J.vgpr<u32>();
+      ra = lane << 2u;
+      for (uint32_t c = 0; c < 8; ++c) J.ds_read_b32(t8[c], ra, {.offset = static_cast<int32_t>(amx + 128 * c)});
+      J.s_waitcnt(lgkmcnt(0));
+      m = max3(t8[0], t8[1], t8[2]);
+      m = max3(m, t8[3], t8[4]);
+      m = max3(m, t8[5], t8[6]);
+      m = max(m, t8[7]);
+      constexpr float qmax = dynamic_quant_qmax(quant_type::fp8);
+      auto scale = J.vgpr<f32>(), inv = J.vgpr<f32>();
+      scale = m / qmax;
+      scale = max(scale, dynamic_quant_min_scale(quant_type::fp8));
+      inv = 1.0f / scale;
+      // hq: token row blk * 32 + lane, columns n0 + 8q + 4 half + 0..3: 4 bytes a dword
+      auto hrow = J.vgpr<u32>(), ho = J.vgpr<u32>();
+      hrow = blk * moe_block_m + lane;
+      auto hoff = J.vgpr<u32>();
+      hoff = select(t < tokens, gpr<u32>(hrow * inter + n0 + (half << 2u)), 0x80000000u);
+      auto y = J.vgpr<f32>(4);
+      for (uint32_t q = 0; q < 4; ++q) {
+        for (uint32_t j = 0; j < 4; ++j) y[j] = hv[4 * q + j] * inv;
+        auto pk = cvt_fp8x4(y[0], y[1], y[2], y[3]);
+        ho = select(t < tokens, gpr<u32>(hoff + 8u * q), 0x80000000u);
+        H.store(pk.as<u32>(), at(ho));
+      }
+      // hs[n0 / 128][row]: column wave 0's first half
+      J.If(wv.col == 0u, [&] {
+        auto so2 = J.vgpr<u32>();
+        so2 = select(half == 0u, gpr<u32>(((wg_x * rows + hrow) << 2u)), 0x80000000u);
+        HS.store(scale, at(so2));
+      });
+    });
+    J.s_barrier();  // the exchange and partial sums are read before the next block writes them
+  });
+}
+
+// ---- 2. stage 2: out[token] += w * (h . W2^T), block-scaled -----------------------------------
+template <moe_quant_config C>
+constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq, arg<const float*> hs,
+                                arg<const uint8_t*> w2, arg<const float*> w2s, arg<const unsigned*> sorted_token_ids,
+                                arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
+                                arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                                arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  using dtype::u32;
+  using dtype::f32;
+  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
+  auto nkb = J.sgpr<u32>();
+  nkb = inter >> 7u;
+  const auto wv = moe_quant_wave_setup<C>(J, wg_x, nkb, sorted_token_ids);
+  const gpr<u32> lane = wv.lane, half = wv.half;
+  const gpr<u32> d0 = wv.col0;
+  auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
+  auto rows = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsb = J.sgpr<u32>();
+  rows = max_blocks * moe_block_m;
+  hb = rows * inter;
+  hsb = (nkb * rows) << 2u;
+  auto H = make_buffer(J, hq, hb);
+  auto HS = make_buffer(J, hs, hsb);
+  auto hs_stride = J.sgpr<u32>();
+  hs_stride = rows << 2u;
+  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
+  orow = dim << 2u;
+  ob = tokens * orow;
+  auto O = make_buffer(J, out, ob);
+  auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
+  eb = dim * inter;
+  esb = ((dim >> 7u) * nkb) << 2u;
+
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
+    auto wt = J.vgpr<f32>();
+    wv.sid.load(tok, at(so));
+    SWb.load(wt, at(so));
+    J.s_waitcnt(vmcnt(0));
+    t = tok & 0xffffffu;
+    auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
+    hrow = blk * moe_block_m + lane;
+    hoff = select(t < tokens, gpr<u32>(hrow * inter + (half << 4u)), hb);  // padding: past h's V#
+    hsoff = hrow << 2u;
+    auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
+    wbase = w2 + mul_wide(expert, eb);
+    sbase = w2s + mul_wide(expert, esb);
+    auto W = make_buffer(J, wbase, eb);
+    auto WS = make_buffer(J, sbase, esb);
+    std::array<gpr<u32>, 2> wrow{}, wso{};
+    wrow[0].rebind(J.sgpr<u32>());
+    wso[0].rebind(J.sgpr<u32>());
+    wrow[0] = d0 * inter;
+    wso[0] = ((d0 >> 7u) * nkb) << 2u;  // (rows past dim: past the V#, 0)
+    std::array<gpr<f32>, 2> acc{};
+    acc[0].rebind(J.vgpr<f32>(16).aligned(4));
+    acc[0].fill(0.0f);
+    moe_quant_k_loop<C, 1>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc);
+    auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
+    obase = t * orow;  // padding: token = tokens, past the V#
+    const gpr<f32> v = acc[0];
+    for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
+    for (uint32_t q = 0; q < 4; ++q) {
+      dq = (d0 + 8u * q) + (half << 2u);
+      oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
+      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+    }
+  });
+}
+}  // namespace detail
+
+template <moe_quant_config C>
+constexpr void moe_quant_stage1_kernel(builder J, arg<uint8_t*> hq, arg<float*> hs, arg<float*> out,
+                                       arg<const uint8_t*> x, arg<const float*> xs, arg<const uint8_t*> w1,
+                                       arg<const float*> w1s, arg<const unsigned*> sorted_token_ids,
+                                       arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                       arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
+                                       arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  detail::moe_quant_check_config<C, true>();
+  detail::moe_quant_stage1<C>(J, hq, hs, out, x, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
+                              tokens, dim, inter, grid_blocks, max_blocks);
+}
+template <moe_quant_config C>
+constexpr void moe_quant_stage2_kernel(builder J, arg<float*> out, arg<const uint8_t*> hq, arg<const float*> hs,
+                                       arg<const uint8_t*> w2, arg<const float*> w2s,
+                                       arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                                       arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                       arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
+                                       arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  detail::moe_quant_check_config<C, false>();
+  detail::moe_quant_stage2<C>(J, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
+                              num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+}  // namespace hipasm::kernels
+
+#define HIPASM_MOE_QUANT_STAGE1_KERNEL(NAME, CFG)                                                                \
+  extern "C" __attribute__((global)) void NAME(                                                                  \
+      uint8_t* hq, float* hs, float* out, const uint8_t* x, const float* xs, const uint8_t* w1, const float* w1s, \
+      const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids,        \
+      unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks) {                \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_quant_stage1_kernel<CFG>), hq, hs, out, x, xs, w1, w1s,             \
+                       sorted_token_ids, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,      \
+                       max_blocks);                                                                              \
+  }
+#define HIPASM_MOE_QUANT_STAGE2_KERNEL(NAME, CFG)                                                                \
+  extern "C" __attribute__((global)) void NAME(                                                                  \
+      float* out, const uint8_t* hq, const float* hs, const uint8_t* w2, const float* w2s,                       \
+      const unsigned* sorted_token_ids, const float* sorted_weights, const unsigned* sorted_expert_ids,          \
+      const unsigned* num_valid_ids, unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks,        \
+      unsigned max_blocks) {                                                                                     \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_quant_stage2_kernel<CFG>), out, hq, hs, w2, w2s, sorted_token_ids,  \
+                       sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,        \
+                       max_blocks);                                                                              \
+  }
