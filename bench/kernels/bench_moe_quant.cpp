@@ -1,0 +1,215 @@
+// bench_kernel_moe_quant [AITER_DIR]: the fp8 block-scale fused MoE (kernels/moe_quant.hpp) on the
+// MI300X (cu_num 304) shapes of aiter's a8w8_blockscale_tuned_fmoe_ds_v3.csv (DeepSeek V3 with 8-way
+// expert parallelism: model_dim 7168, inter_dim 2048, 33 experts, top-9; the table's only MI300X
+// rows among the a8w8 block-scale tables), decode (1 to 32 tokens) and prefill (256 tokens),
+// uniform random routing. Line shape=T_tok_D_dim_I_inter_E_e_top_K_fp8_block_g1u1: our stage 1 +
+// stage 2 (two dispatches on moe_sorting's routing; x quantized beforehand, as aiter's kernels
+// take it), next to aiter's fmoe_fp8_blockscale_g1u1_subGU_256.co (its one-kernel asm MoE, g1u1
+// SiLU, fp8 x with 1x128 scales) fed the same routing; amd_us: the csv's us (AMD's measured
+// CK 2-stage time) when the row is there. gbps / hbm_pct: the routed experts' fp8 weights (the
+// traffic that bounds decode) against the model's HBM rate.
+// aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
+// padded to 16 bytes), as FMoeKernel::launch_kernel<1, 2> fills it for fmoe_fp8_blockscale_g1u1
+// (element sizes: fp8 in, bf16 out), grid (inter / 256, max blocks), 256 threads; its scales are
+// x [dim / 128][tokens] (fused_moe.py's partial_transpose), W1 [E][2 inter / 128][dim / 128], W2
+// [E][dim / 128][inter / 128]. Weights random-free (zeros: the time does not depend on them; aiter
+// pre-shuffles its weights, which changes no traffic).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/moe_launch.hpp>
+#include <hipasm/kernels/moe_quant_launch.hpp>
+
+#include "bench_common.hpp"
+#include "moe_bench_configs.hpp"
+#include "moe_quant_bench_configs.hpp"
+
+namespace fs = std::filesystem;
+namespace hk = hipasm::kernels;
+namespace {
+using namespace bench;
+
+struct shape {
+  uint32_t dim, inter, experts, topk;
+};
+
+// The csv's us for (cu_num 304, tokens, shape, per_1x128), 0 if absent.
+double amd_us(const fs::path& csv, const shape& s, uint32_t tokens) {
+  std::ifstream f(csv);
+  std::string line;
+  if (!std::getline(f, line)) return 0;
+  std::vector<std::string> head;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> v;
+    std::stringstream ss(l);
+    std::string c;
+    while (std::getline(ss, c, ',')) v.push_back(c);
+    return v;
+  };
+  head = split(line);
+  auto col = [&](const char* n) { return size_t(std::find(head.begin(), head.end(), n) - head.begin()); };
+  const size_t cu = col("cu_num"), tk = col("token"), md = col("model_dim"), id = col("inter_dim"), ex = col("expert"),
+               k = col("topk"), q = col("q_type"), us = col("us");
+  while (std::getline(f, line)) {
+    const auto v = split(line);
+    if (v.size() <= us) continue;
+    if (v[cu] == "304" && v[tk] == std::to_string(tokens) && v[md] == std::to_string(s.dim) &&
+        v[id] == std::to_string(s.inter) && v[ex] == std::to_string(s.experts) && v[k] == std::to_string(s.topk) &&
+        v[q].find("per_1x128") != std::string::npos)
+      return std::atof(v[us].c_str());
+  }
+  return 0;
+}
+
+// The operands, allocated first in each side's device (bench::fresh_device) in this order.
+struct operands {
+  rt::buffer<uint8_t> X, W1, W2;
+  rt::buffer<float> XS, W1S, W2S;
+  rt::buffer<int> TI;
+  rt::buffer<float> TW;
+  hk::moe_workspace ws;
+  operands(rt::device& d, const shape& s, uint32_t tokens, const std::vector<uint8_t>& x, const std::vector<int>& ids,
+           const std::vector<float>& tw)
+      : X(d, x),
+        W1(d, size_t(s.experts) * 2 * s.inter * s.dim),
+        W2(d, size_t(s.experts) * s.dim * s.inter),
+        // (+ a row of slack: padding rows' token id is `tokens`)
+        XS(d, std::vector<float>(size_t(s.dim / 128) * (tokens + 1), 1.0f)),
+        W1S(d, std::vector<float>(size_t(s.experts) * (2 * s.inter / 128) * (s.dim / 128), 1.0f)),
+        W2S(d, std::vector<float>(size_t(s.experts) * (s.dim / 128) * (s.inter / 128), 1.0f)),
+        TI(d, ids),
+        TW(d, tw),
+        ws(d, tokens, s.topk, s.experts, s.inter) {}
+};
+
+void copy_routing(const hk::moe_workspace& from, hk::moe_workspace& to) {
+  to.sorted_token_ids.upload(from.sorted_token_ids.download());
+  to.sorted_expert_ids.upload(from.sorted_expert_ids.download());
+  to.num_valid_ids.upload(from.num_valid_ids.download());
+  to.sorted_weights.upload(from.sorted_weights.download());
+}
+
+// aiter's fmoe_fp8_blockscale_g1u1 in a device of its own on our routing.
+double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std::vector<uint8_t>& x,
+                  const std::vector<int>& ids, const std::vector<float>& tw, const hk::moe_workspace& ours) {
+  auto dp = fresh_device();
+  rt::device& d = *dp;
+  operands in(d, s, tokens, x, ids, tw);
+  copy_routing(ours, in.ws);
+  rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
+  auto m = d.load_file(co.string());
+  rt::kernel_args a;
+  const uint64_t zero = 0;
+  auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
+  auto u32 = [&](uint32_t v) { a.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+  ptr(O.addr());
+  ptr(in.X.addr());
+  ptr(in.W1.addr());
+  ptr(in.ws.num_valid_ids.addr());
+  ptr(in.W2.addr());
+  ptr(in.XS.addr());   // XQ: x's 1x128 scales [dim / 128][tokens]
+  ptr(in.W1S.addr());  // GUQ
+  ptr(in.W2S.addr());  // DQ
+  ptr(0);              // SMQ: no smooth quantization
+  ptr(in.ws.sorted_token_ids.addr());
+  ptr(in.ws.sorted_weights.addr());
+  ptr(in.ws.sorted_expert_ids.addr());
+  const uint32_t sub_gu = 256;
+  // dim, inter, tokens, experts, Xs, GUs, Ds, Os, eGUs (g1u1: twice), eDs, eGUQs, eDQs, eSMQs, topk
+  for (uint32_t v : {s.dim, s.inter, tokens, s.experts, s.dim, s.dim, s.inter, s.dim * 2, s.dim * s.inter * 2,
+                     s.inter * s.dim, (2 * s.inter / 128) * (s.dim / 128) * 4, (s.dim / 128) * (s.inter / 128) * 4,
+                     s.inter * 4, s.topk})
+    u32(v);
+  const uint32_t gx = (s.inter + sub_gu - 1) / sub_gu, gy = in.ws.max_blocks;
+  rt::profile_options p = profile_for(gx * gy);
+  rt::launch_options o;
+  o.profile = &p;
+  o.allow = {"all"};  // AMD's code: checker findings are warnings
+  auto rep = d.launch(*m, co.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o);
+  return rep.profile->time_us;
+}
+
+void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, uint32_t tokens) {
+  const std::string name = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
+                           "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk) + "_fp8_block_g1u1";
+  if (!selected(name)) return;
+  std::mt19937 rng(tokens * 131 + s.dim);
+  std::vector<int> ids, all(s.experts);
+  std::vector<float> tw;
+  for (uint32_t e = 0; e < s.experts; ++e) all[e] = int(e);
+  for (uint32_t t = 0; t < tokens; ++t) {
+    std::shuffle(all.begin(), all.end(), rng);
+    for (uint32_t k = 0; k < s.topk; ++k) {
+      ids.push_back(all[k]);
+      tw.push_back(1.0f / float(s.topk));
+    }
+  }
+  std::vector<uint8_t> xv(size_t(tokens) * s.dim);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = uint8_t(0x20 + (i * 2654435761u) % 32);  // small positive fp8
+  auto dp = fresh_device();
+  rt::device& d = *dp;
+  operands in(d, s, tokens, xv, ids, tw);
+  hk::moe_workspace& ws = in.ws;
+  hk::moe_quant_workspace qws(d, tokens, s.topk, s.experts, s.inter);
+  rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
+  const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
+  const auto s1_mod = d.load_file(HIPASM_BENCH_CO);
+  const auto s2_mod = d.load_file(HIPASM_BENCH_S2_CO);
+  hk::launch_moe_sorting<moe_bench::sort>(
+      d, *sort_mod, "moe_sorting",
+      {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+       .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+       .topk_ids = in.TI.addr(), .topk_weights = in.TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts});
+  const hk::moe_quant_args a{.out = OUT.addr(), .x = in.X.addr(), .xs = in.XS.addr(), .w1 = in.W1.addr(),
+                             .w1s = in.W1S.addr(), .w2 = in.W2.addr(), .w2s = in.W2S.addr(), .tokens = tokens,
+                             .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
+  constexpr auto C1 = moe_quant_bench::s1;
+  constexpr auto C2 = moe_quant_bench::s2;
+  rt::profile_options p1 = profile_for(C1.grid_x(s.inter) * C1.grid_y(s.inter, ws.max_blocks));
+  rt::profile_options p2 = profile_for(C2.grid_x(s.dim) * C2.grid_y(s.dim, ws.max_blocks));
+  rt::launch_options o1, o2;
+  o1.profile = &p1;
+  o2.profile = &p2;
+  const result r1 = from(hk::launch_moe_quant_stage1<C1>(d, *s1_mod, "moe_quant_s1", ws, qws, a, o1));
+  const result r2 = from(hk::launch_moe_quant_stage2<C2>(d, *s2_mod, "moe_quant_s2", ws, qws, a, o2));
+  result r{r1.us + r2.us, 0, 0, r1.hbm_bytes + r2.hbm_bytes};
+  const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
+  r.tflops = flops / (r.us * 1e6);
+  r.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / r.us;
+  const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
+  const double bytes = double(used) * s.dim * s.inter * 3.0 + double(tokens) * s.dim * (1.0 + 4.0);
+  const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws);
+  std::string extra = "stage1_us=" + std::to_string(r1.us).substr(0, std::to_string(r1.us).find('.') + 3) +
+                      " stage2_us=" + std::to_string(r2.us).substr(0, std::to_string(r2.us).find('.') + 3);
+  if (!aiter_dir.empty()) {
+    const double amd = amd_us(aiter_dir / "aiter" / "configs" / "model_configs" / "a8w8_blockscale_tuned_fmoe_ds_v3.csv", s, tokens);
+    if (amd > 0) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " amd_us=%.2f amd_ratio=%.3f", amd, amd / r.us);
+      extra += buf;
+    }
+  }
+  print_line("moe_quant", name, r, aiter_us, bytes, true, row_device, extra);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path aiter_dir, aiter_co;
+  if (argc > 1) {
+    aiter_dir = argv[1];
+    const fs::path c = aiter_dir / "hsa" / "gfx942" / "fmoe_fp8_blockscale_g1u1_subGU_256.co";
+    if (fs::exists(c)) aiter_co = c;
+    else std::fprintf(stderr, "bench_kernel_moe_quant: no %s; aiter skipped\n", c.c_str());
+  }
+  const shape ds_v3{7168, 2048, 33, 9};
+  for (uint32_t tokens : {1u, 4u, 16u, 32u, 256u}) row(aiter_dir, aiter_co, ds_v3, tokens);
+  return 0;
+}
