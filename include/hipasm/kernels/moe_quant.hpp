@@ -54,6 +54,12 @@ struct moe_quant_config {
   uint32_t k_split = 1;               // waves sharing a column block, each a range of the K blocks
   bool gated = true;                  // stage 1: W1 holds gate and up rows (g1u1); else silu(gate) (g1u0)
   uint32_t max_workgroups = 1216;     // the grid's size at most (workgroups loop over the blocks)
+  bool lds_weights = true;            // weight tiles through LDS: a load takes 8 rows x 128 bytes (8
+                                      // whole lines) in place of 32 rows x 32 bytes (32 lines: the CU's
+                                      // address path, 4 cycles a line, bounds a decode row's stream)
+  uint32_t pipeline = 2;              // K blocks whose loads are in flight: 2, or 3 (two ahead while one
+                                      // computes, its MFMAs interleaved with the loads: more bytes in
+                                      // flight a wave, 24 (g1u1) or 16 more VGPRs a set)
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves; }
@@ -65,6 +71,12 @@ struct moe_quant_config {
   // LDS: the k_split partial sums ([part - 1][col][operand][register][lane]) and the amax exchange
   constexpr uint32_t reduce_bytes(uint32_t nw) const { return (k_split - 1) * waves * nw * 16 * 64 * 4; }
   constexpr uint32_t amax_bytes() const { return waves * 64 * 4; }
+  // the waves' weight tiles (32 rows x 128 bytes each, one operand at a time); stage 1's k_split
+  // sums share their region (a barrier between the two uses)
+  constexpr uint32_t staging_bytes() const { return lds_weights ? waves * k_split * 32 * 128 : 0; }
+  constexpr uint32_t shared_bytes(uint32_t nw) const {
+    return staging_bytes() > reduce_bytes(nw) ? staging_bytes() : reduce_bytes(nw);
+  }
 };
 
 namespace detail {
@@ -73,9 +85,11 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
   if (c.waves < 1 || c.waves > 16) return "moe_quant: 1 to 16 column waves";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_quant: k_split from 1, waves * k_split <= 16";
   if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves must divide 128 or be a multiple of it";
+  if (c.pipeline < 2 || c.pipeline > 3) return "moe_quant: pipeline 2 or 3 (K blocks in flight)";
   if (stage1 && c.waves != 4)
     return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
-  if (c.reduce_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536) return "moe_quant: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536)
+    return "moe_quant: the k_split partial sums or the weight tiles exceed 64 KiB of LDS";
   return nullptr;
 }
 template <moe_quant_config C, bool Stage1>
@@ -122,20 +136,21 @@ constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, g
 // The block-scaled K loop of one wave: acc[w] (32 x 32 f32) += sum over the K blocks kb in
 // [kb_begin, kb_end) of (W_w rows (32 from byte wrow[w] / row_bytes) . X rows (at xoff)^T over
 // the block) * xs(lane's row, kb) * ws_w(kb). X's scale of block kb at xsoff + kb * xs_stride,
-// W_w's at byte ws_off[w] + 4 kb of WS. One K block (4 slices of 32 bytes) a load group, two
-// groups in flight. Groups at or past kb_end load through V# copies of range 0 (zeros; no
-// memory touched): software_pipeline's loads may run one group past the count.
+// W_w's at byte ws_off[w] + 4 kb of WS. One K block (4 slices of 32 bytes) a load group,
+// C.pipeline groups in flight (software_pipeline). Groups at or past kb_end load through V#
+// copies of range 0 (zeros; no memory touched): the pipeline's loads may run past the count.
 template <moe_quant_config C, int NW>
 constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, gpr<dtype::u32> xoff, buffer XS,
                                 gpr<dtype::u32> xsoff, gpr<dtype::u32> xs_stride, buffer W,
                                 std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes, buffer WS,
-                                std::array<gpr<dtype::u32>, 2> ws_off, std::array<gpr<dtype::f32>, 2> acc) {
+                                std::array<gpr<dtype::u32>, 2> ws_off, std::array<gpr<dtype::f32>, 2> acc,
+                                uint32_t lds_offset) {
   using dtype::u32;
   using dtype::f32;
-  constexpr int P = 2;
+  constexpr int P = static_cast<int>(C.pipeline);
   constexpr uint32_t U = 4;  // 32-byte slices a K block
-  gpr<u32> fx[P], fw[P][2];
-  gpr<f32> sx[P], sw[P];
+  gpr<u32> fx[3], fw[3][2];
+  gpr<f32> sx[3], sw[3];
   for (int s = 0; s < P; ++s) {
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
@@ -152,10 +167,41 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   WSk.desc = WS.desc;
   const gpr<u32> kend = wv.kb_end;
   auto clip = [&](const buffer& B, const buffer& src, const gpr<u32>& k) { B.desc[2] = select(k < kend, src.desc[2], 0u); };
+  // W's offsets: direct, lane's row and 16 bytes of a 32-byte slice (the MFMA layout); through
+  // LDS, load r of a block: row 8r + l / 8, bytes 16 (l % 8) of the block's 128-byte line
+  // (l = tid % 64), stored into the wave's tile (16-byte chunks XOR-swizzled by row % 8: the
+  // MFMA-layout ds_read_b128s hit distinct banks) and read back as slice p = 32p + 16 half.
+  constexpr bool LW = C.lds_weights;
   std::array<gpr<u32>, 2> woff{};
-  for (int w = 0; w < NW; ++w) {
-    woff[w].rebind(J.vgpr<u32>());
-    woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
+  gpr<u32> wo[2][4];
+  const lds_view V(lds_ref{lds_offset, C.staging_bytes() ? C.staging_bytes() : 16},
+                   lds_layout{.rows = C.waves * C.k_split * 32, .cols = 64, .elem_bytes = 2, .swz_chunk = 16,
+                              .swz_groups = 8, .swz_row_div = 1});
+  lds_addr st{}, rd[4]{};
+  gpr<u32> fr[2];
+  if constexpr (!LW) {
+    for (int w = 0; w < NW; ++w) {
+      woff[w].rebind(J.vgpr<u32>());
+      woff[w] = wrow[w] + wv.lane * row_bytes + (wv.half << 4u);
+    }
+  } else {
+    auto l64 = J.vgpr<u32>(), c8 = J.vgpr<u32>(), trow = J.vgpr<u32>(), rrow = J.vgpr<u32>();
+    l64 = wv.tid & 63u;
+    c8 = (l64 & 7u) << 3u;
+    trow = wv.wave * 32u + (l64 >> 3u);
+    st = V.addr(trow, multiple_of(c8, 8));
+    for (int w = 0; w < NW; ++w)
+      for (uint32_t r = 0; r < 4; ++r) {
+        wo[w][r].rebind(J.vgpr<u32>());
+        wo[w][r] = wrow[w] + ((l64 >> 3u) + 8u * r) * row_bytes + (c8 << 1u);
+      }
+    rrow = wv.wave * 32u + wv.lane;
+    for (uint32_t p = 0; p < 4; ++p) {
+      auto c = J.vgpr<u32>();
+      c = (wv.half << 3u) + 16u * p;
+      rd[p] = V.addr(rrow, multiple_of(c, 8));
+    }
+    for (int w = 0; w < NW; ++w) fr[w].rebind(J.vgpr<u32>(U, 4));
   }
   auto kb = J.sgpr<u32>(), kbyte = J.sgpr<u32>(), kxs = J.sgpr<u32>(), kws = J.sgpr<u32>();
   auto zero = J.vgpr<u32>();
@@ -171,7 +217,10 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
     kws = kb << 2u;
     for (uint32_t s = 0; s < U; ++s) {
       Xk.load(fx[set][s], at(xoff) + at(kbyte) + static_cast<int32_t>(32 * s));
-      for (int w = 0; w < NW; ++w) Wk.load(fw[set][w][s], at(woff[w]) + at(kbyte) + static_cast<int32_t>(32 * s));
+      for (int w = 0; w < NW; ++w) {
+        if constexpr (LW) Wk.load(fw[set][w][s], at(wo[w][s]) + at(kbyte));
+        else Wk.load(fw[set][w][s], at(woff[w]) + at(kbyte) + static_cast<int32_t>(32 * s));
+      }
     }
     XSk.load(sx[set], at(xsoff) + at(kxs));
     for (int w = 0; w < NW; ++w) {
@@ -182,11 +231,21 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
     kb = kb + 1u;
   };
   auto compute = [&](int set) {
+    const gpr<u32>* f = fw[set];
+    if constexpr (LW) {
+      // through the wave's tile, one operand after the other (a wave's DS accesses run in order)
+      for (int w = 0; w < NW; ++w) {
+        for (uint32_t r = 0; r < 4; ++r) V.store(fw[set][w][r], st, static_cast<int32_t>(8 * r), 0);
+        for (uint32_t p = 0; p < 4; ++p) V.load(fr[w][p], rd[p]);
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      f = fr;
+    }
     for (uint32_t s = 0; s < U; ++s)
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < NW; ++w) {
-          if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), 0);
-          else J.v_mfma_f32_32x32x16_fp8_fp8(part[w], fw[set][w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), part[w]);
+          if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), 0);
+          else J.v_mfma_f32_32x32x16_fp8_fp8(part[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), part[w]);
         }
     auto sc = J.vgpr<f32>();
     for (int w = 0; w < NW; ++w) {
@@ -197,7 +256,7 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   auto groups = J.sgpr<u32>();
   groups = kend - wv.kb_begin;
   software_pipeline(J, groups.as<dtype::i32>(), P, [&](const gpr<dtype::i32>&, int set) { load_group(set); },
-                    [&](const gpr<dtype::i32>&, int set) { compute(set); });
+                    [&](const gpr<dtype::i32>&, int set) { compute(set); }, {.interleave = P > 2, .overrun = P > 2});
   J.s_waitcnt(vmcnt(0));
 }
 
@@ -235,7 +294,7 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
-  const uint32_t red = C.k_split > 1 ? J.lds_bytes(C.reduce_bytes(NW), 16).offset : 0;
+  const uint32_t red = C.shared_bytes(NW) ? J.lds_bytes(C.shared_bytes(NW), 16).offset : 0;
   const uint32_t amx = J.lds_bytes(C.amax_bytes(), 16).offset;
   auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
   auto nkb = J.sgpr<u32>();
@@ -293,10 +352,11 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
-    moe_quant_k_loop<C, NW>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc);
+    moe_quant_k_loop<C, NW>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
     if constexpr (C.k_split > 1) {
       constexpr uint32_t per_wave = NW * 16 * 64 * 4;
       auto la = J.vgpr<u32>();
+      if constexpr (C.lds_weights) J.s_barrier();  // every wave is done with its weight tile
       J.If(wv.part != 0u, [&] {
         la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
         for (uint32_t w = 0; w < NW; ++w)
@@ -385,6 +445,7 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
                                 arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
   using dtype::u32;
   using dtype::f32;
+  const uint32_t lds = C.staging_bytes() ? J.lds_bytes(C.staging_bytes(), 16).offset : 0;
   auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
   auto nkb = J.sgpr<u32>();
   nkb = inter >> 7u;
@@ -432,7 +493,7 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
     std::array<gpr<f32>, 2> acc{};
     acc[0].rebind(J.vgpr<f32>(16).aligned(4));
     acc[0].fill(0.0f);
-    moe_quant_k_loop<C, 1>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc);
+    moe_quant_k_loop<C, 1>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
     obase = t * orow;  // padding: token = tokens, past the V#
     const gpr<f32> v = acc[0];

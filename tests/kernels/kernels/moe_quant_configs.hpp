@@ -5,9 +5,10 @@
 
 namespace cfg {
 using hipasm::kernels::moe_quant_config;
-// stage 1: K over 2 waves, few workgroups (blocks looped over); g1u0 over 1
+// stage 1: K over 2 waves, few workgroups (blocks looped over), weights through LDS; g1u0 over
+// 1 wave, weights loaded straight into the MFMA layout, three K blocks in flight
 constexpr moe_quant_config q_s1{.waves = 4, .k_split = 2, .gated = true, .max_workgroups = 3};
-constexpr moe_quant_config q_s1_g1u0{.waves = 4, .k_split = 1, .gated = false};
+constexpr moe_quant_config q_s1_g1u0{.waves = 4, .k_split = 1, .gated = false, .lds_weights = false, .pipeline = 3};
 // stage 2: 2 column waves (64-column tail of dim 128 * odd), K over 2 waves
 constexpr moe_quant_config q_s2{.waves = 2, .k_split = 2, .max_workgroups = 5};
 }  // namespace cfg
