@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_sorting.hip
 // HIPASM_TEST_ARCHS: gfx942
 // The fp8 block-scale fused MoE (include/hipasm/kernels/moe_quant.hpp) in hipasm-sim against
 // plain C++ on the same quantized values (fp8 e4m3fnuz decoded from the format's definition,
@@ -38,6 +38,8 @@ struct mods {
   std::unique_ptr<rt::module> s1 = sort.load("moe_quant_s1");
   std::unique_ptr<rt::module> s1_g1u0 = sort.load("moe_quant_s1_g1u0");
   std::unique_ptr<rt::module> s2 = sort.load("moe_quant_s2");
+  std::unique_ptr<rt::module> i8 = sort.load("moe_quant_i8");
+  std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
 };
 mods& M() {
   static mods m;
@@ -78,39 +80,49 @@ routing make_routing(uint32_t tokens, uint32_t topk, uint32_t used, route kind, 
 
 struct problem {
   uint32_t tokens, topk, experts, dim, inter;
-  bool gated;
+  bool gated, i8;
   std::vector<uint8_t> x, w1, w2;
   std::vector<float> xs, w1s, w2s;
 };
+// fp8: values in [-2, 2], block scales (x [dim / 128][tokens], W1 [E][rows / 128][dim / 128], W2
+// [E][dim / 128][inter / 128]); i8: any of [-128, 127], scales per token (x [tokens]) and per
+// channel (W1 [E][rows], W2 [E][dim])
 problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter, bool gated,
-                     bool tied_rows, int seed) {
-  problem p{tokens, topk, experts, dim, inter, gated, {}, {}, {}, {}, {}, {}};
+                     bool i8, bool tied_rows, int seed) {
+  problem p{tokens, topk, experts, dim, inter, gated, i8, {}, {}, {}, {}, {}, {}};
   std::mt19937 rng(seed * 7 + 1);
   std::uniform_real_distribution<double> v(-2.0, 2.0), s(0.5, 2.0);
+  std::uniform_int_distribution<int> b(0, 255);
+  const double unit = i8 ? 64.0 : 1.0;  // (int8 values are ~64 times fp8's here: scales smaller)
   const uint32_t gu = gated ? 2 * inter : inter;
   p.x.resize(size_t(tokens) * dim);
   p.w1.resize(size_t(experts) * gu * dim);
   p.w2.resize(size_t(experts) * dim * inter);
-  for (auto& b : p.x) b = to_f8(v(rng));
-  for (auto& b : p.w1) b = to_f8(v(rng));
-  for (auto& b : p.w2) b = to_f8(v(rng));
+  for (auto* t : {&p.x, &p.w1, &p.w2})
+    for (auto& e : *t) e = i8 ? uint8_t(b(rng)) : to_f8(v(rng));
   if (tied_rows)  // tokens 1 and 2 as token 0 (equal rows: the same h, scales and sums)
     for (uint32_t t = 1; t < std::min(tokens, 3u); ++t) std::copy_n(p.x.begin(), dim, p.x.begin() + size_t(t) * dim);
-  p.xs.resize(size_t(dim / 128) * tokens);
-  p.w1s.resize(size_t(experts) * (gu / 128) * (dim / 128));
-  p.w2s.resize(size_t(experts) * (dim / 128) * (inter / 128));
-  for (auto& f : p.xs) f = float(s(rng) / 64);
-  for (auto& f : p.w1s) f = float(s(rng) / 16);
-  for (auto& f : p.w2s) f = float(s(rng) / 16);
+  p.xs.resize(i8 ? tokens : size_t(dim / 128) * tokens);
+  p.w1s.resize(i8 ? size_t(experts) * gu : size_t(experts) * (gu / 128) * (dim / 128));
+  p.w2s.resize(i8 ? size_t(experts) * dim : size_t(experts) * (dim / 128) * (inter / 128));
+  for (auto& f : p.xs) f = float(s(rng) / 64 / unit);
+  for (auto& f : p.w1s) f = float(s(rng) / 16 / unit);
+  for (auto& f : p.w2s) f = float(s(rng) / 16 / unit);
   return p;
 }
 
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
-void check_moe_quant(rt::module& s1, const char* s1_name, uint32_t tokens, uint32_t topk, uint32_t experts,
+void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens, uint32_t topk, uint32_t experts,
                      uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
-  const problem p = make_problem(tokens, topk, experts, dim, inter, C1.gated, kind == route::ties, seed);
+  constexpr bool I8 = C1.type == hk::quant_type::i8;
+  static_assert(C2.type == C1.type);
+  const problem p = make_problem(tokens, topk, experts, dim, inter, C1.gated, I8, kind == route::ties, seed);
+  // an element's value; the nearest code's value to y (fp8: the format's round to nearest even)
+  auto val = [](uint8_t b) { return I8 ? double(int8_t(b)) : f8(b); };
+  auto nearest = [](double y) { return I8 ? std::clamp(std::nearbyint(y), -128.0, 127.0) : f8(to_f8(y)); };
+  const double qmax = I8 ? 127.0 : 240.0;
   const routing r = make_routing(tokens, topk, used, kind, seed);
   rt::device& d = *M().sort.dev;
   rt::buffer<uint8_t> X(d, p.x), W1(d, p.w1), W2(d, p.w2);
@@ -130,7 +142,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, uint32_t tokens, uint3
                              .dim = dim, .inter = inter};
   auto r1 = hk::launch_moe_quant_stage1<C1>(d, s1, s1_name, ws, qws, a);
   for (const auto& msg : r1.diagnostics) FAIL_CHECK("stage 1 checker: " << msg);
-  auto r2 = hk::launch_moe_quant_stage2<C2>(d, *M().s2, "moe_q_s2", ws, qws, a);
+  auto r2 = hk::launch_moe_quant_stage2<C2>(d, s2, s2_name, ws, qws, a);
   for (const auto& msg : r2.diagnostics) FAIL_CHECK("stage 2 checker: " << msg);
 
   const auto sid = ws.sorted_token_ids.download();
@@ -156,23 +168,23 @@ void check_moe_quant(rt::module& s1, const char* s1_name, uint32_t tokens, uint3
       for (uint32_t kb = 0; kb < nkb; ++kb) {
         double s = 0;
         for (uint32_t k = kb * 128; k < kb * 128 + 128; ++k)
-          s += f8(p.x[size_t(t) * dim + k]) * f8(p.w1[(size_t(e) * gu + n) * dim + k]);
-        sum += s * p.xs[size_t(kb) * tokens + t] * p.w1s[(size_t(e) * (gu / 128) + n / 128) * nkb + kb];
+          s += val(p.x[size_t(t) * dim + k]) * val(p.w1[(size_t(e) * gu + n) * dim + k]);
+        sum += I8 ? s : s * p.xs[size_t(kb) * tokens + t] * p.w1s[(size_t(e) * (gu / 128) + n / 128) * nkb + kb];
       }
-      return sum;
+      return I8 ? sum * p.xs[t] * p.w1s[size_t(e) * gu + n] : sum;
     };
     for (uint32_t n = 0; n < inter; ++n) h[n] = C1.gated ? silu(dot(n)) * dot(inter + n) : silu(dot(n));
     for (uint32_t c = 0; c < nib; ++c) {
       double amax = 0;
       for (uint32_t n = c * 128; n < c * 128 + 128; ++n) amax = std::max(amax, std::fabs(h[n]));
-      const double scale = std::max(amax / 240.0, 1.0 / (512.0 * 240.0));
+      const double scale = std::max(amax / qmax, 1.0 / (512.0 * qmax));
       const double got_s = hs[size_t(c) * rows + row];
       INFO("h block " << c << " scale got " << got_s << " want " << scale);
       REQUIRE(std::fabs(got_s - scale) <= 1e-5 * scale);
       for (uint32_t n = c * 128; n < c * 128 + 128; ++n) {
-        const double y = h[n] / got_s, q = f8(hq[size_t(row) * inter + n]), nearest = f8(to_f8(y));
-        INFO("h column " << n << " h / scale " << y << " got " << q << " nearest " << nearest);
-        REQUIRE(std::fabs(q - y) <= std::fabs(nearest - y) + 1e-4 * (std::fabs(y) + 1.0));
+        const double y = h[n] / got_s, q = val(hq[size_t(row) * inter + n]), want_q = nearest(y);
+        INFO("h column " << n << " h / scale " << y << " got " << q << " nearest " << want_q);
+        REQUIRE(std::fabs(q - y) <= std::fabs(want_q - y) + 1e-4 * (std::fabs(y) + 1.0));
       }
     }
     // stage 2 on the kernel's hq, hs
@@ -181,8 +193,9 @@ void check_moe_quant(rt::module& s1, const char* s1_name, uint32_t tokens, uint3
       for (uint32_t kb = 0; kb < nib; ++kb) {
         double s = 0;
         for (uint32_t k = kb * 128; k < kb * 128 + 128; ++k)
-          s += f8(hq[size_t(row) * inter + k]) * f8(p.w2[(size_t(e) * dim + dd) * inter + k]);
-        const double term = wt * s * hs[size_t(kb) * rows + row] * p.w2s[(size_t(e) * nkb + dd / 128) * nib + kb];
+          s += val(hq[size_t(row) * inter + k]) * val(p.w2[(size_t(e) * dim + dd) * inter + k]);
+        const double ws2 = I8 ? p.w2s[size_t(e) * dim + dd] : p.w2s[(size_t(e) * nkb + dd / 128) * nib + kb];
+        const double term = wt * s * hs[size_t(kb) * rows + row] * ws2;
         want[size_t(t) * dim + dd] += term;
         mag[size_t(t) * dim + dd] += std::fabs(term);
       }
@@ -201,21 +214,30 @@ void check_moe_quant(rt::module& s1, const char* s1_name, uint32_t tokens, uint3
 
 TEST_CASE("moe_quant fp8 block-scale g1u1: routing with empty experts, row tails", "[kernels][moe_quant]") {
   // 1 token top-2 of 8 experts; K of one scale block (k_split 2: the second part empty)
-  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", 1, 2, 8, 8, 128, 128, route::random, 1);
+  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", *M().s2, "moe_q_s2", 1, 2, 8, 8, 128, 128, route::random, 1);
   // 37 tokens top-2 of 16 experts, 10 used: padding rows, 6 experts without tokens; dim 384
   // (3 K blocks: parts of 2 and 1; stage 2's 64-column workgroups over 6), inter 256
-  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", 37, 2, 16, 10, 384, 256, route::random, 2);
+  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", *M().s2, "moe_q_s2", 37, 2, 16, 10, 384, 256, route::random, 2);
 }
 
 TEST_CASE("moe_quant fp8 block-scale g1u1: one expert takes every token, ties", "[kernels][moe_quant]") {
   // every token's slot 0 on expert 4 (45 rows: two blocks), the rest random
-  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", 45, 2, 8, 5, 256, 128, route::one_expert_all, 3);
+  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", *M().s2, "moe_q_s2", 45, 2, 8, 5, 256, 128, route::one_expert_all, 3);
   // equal routing weights and three equal token rows; top-1 of 4
-  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", 20, 1, 4, 4, 256, 256, route::ties, 4);
+  check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", *M().s2, "moe_q_s2", 20, 1, 4, 4, 256, 256, route::ties, 4);
 }
 
 TEST_CASE("moe_quant fp8 block-scale g1u0", "[kernels][moe_quant]") {
-  check_moe_quant<cfg::q_s1_g1u0, cfg::q_s2>(*M().s1_g1u0, "moe_q_s1_g1u0", 33, 3, 8, 8, 256, 256, route::random, 5);
+  check_moe_quant<cfg::q_s1_g1u0, cfg::q_s2>(*M().s1_g1u0, "moe_q_s1_g1u0", *M().s2, "moe_q_s2", 33, 3, 8, 8, 256, 256, route::random, 5);
+}
+
+TEST_CASE("moe_quant int8 per token x per channel: g1u1 and g1u0", "[kernels][moe_quant]") {
+  // 1 token; one expert taking every token with 45 (two blocks); 37 tokens, 6 experts without tokens
+  check_moe_quant<cfg::i8_s1, cfg::i8_s2>(*M().i8, "moe_i8_s1", *M().i8, "moe_i8_s2", 1, 2, 8, 8, 128, 128, route::random, 11);
+  check_moe_quant<cfg::i8_s1, cfg::i8_s2>(*M().i8, "moe_i8_s1", *M().i8, "moe_i8_s2", 45, 2, 8, 5, 384, 256,
+                                          route::one_expert_all, 12);
+  check_moe_quant<cfg::i8_s1_g1u0, cfg::i8_s2>(*M().i8_g1u0, "moe_i8_s1_g1u0", *M().i8, "moe_i8_s2", 37, 2, 16, 10, 256,
+                                               256, route::ties, 13);
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {

@@ -1,4 +1,5 @@
-// Quantized fused MoE: fp8 (e4m3fnuz, gfx942) with DeepSeek-style block scales, on moe.hpp's
+// Quantized fused MoE: fp8 (e4m3fnuz, gfx942) with DeepSeek-style block scales, or int8 per
+// token x per channel, on moe.hpp's
 // sorted routing (moe_sorting: aiter's layout), as aiter's a8w8 block-scale MoE:
 //
 //   x  fp8 [tokens][dim] with xs f32 [dim / 128][tokens] (1x128 blocks: dynamic_quant.hpp's
@@ -30,6 +31,12 @@
 // 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
 //    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
 //    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
+// int8 (.type = quant_type::i8, any target): x int8 with xs f32 [tokens] (per token), W1 int8 with
+// w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim] (per channel): the same kernels on
+// v_mfma_i32_32x32x16_i8 (exact i32 per K block, converted and summed in f32); stage 1 scales
+// g and up by xs[t] * w1s[e][n] (a lane's token scale times its registers' channel scales),
+// re-quantizes h to int8 per 1x128 block (qmax 127, nearest even, dynamic_quant's rule), and
+// stage 2 takes hs per K block and w2s[e][d] * w in its epilogue.
 // dim and inter must be multiples of 128 (whole scale blocks; the host API checks).
 //
 // Device side:  HIPASM_MOE_QUANT_STAGE1_KERNEL(name, cfg), HIPASM_MOE_QUANT_STAGE2_KERNEL(name, cfg)
@@ -49,7 +56,7 @@
 namespace hipasm::kernels {
 
 struct moe_quant_config {
-  quant_type type = quant_type::fp8;  // fp8 with block128 scales
+  quant_type type = quant_type::fp8;  // fp8 with block scales, or i8 per token x per channel
   uint32_t waves = 4;                 // column waves (32 columns each); stage 1: 4 (one 128-column h scale block)
   uint32_t k_split = 1;               // waves sharing a column block, each a range of the K blocks
   bool gated = true;                  // stage 1: W1 holds gate and up rows (g1u1); else silu(gate) (g1u0)
@@ -81,7 +88,7 @@ struct moe_quant_config {
 
 namespace detail {
 constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool stage1) {
-  if (c.type != quant_type::fp8) return "moe_quant: fp8 block-scale only (type = quant_type::fp8)";
+  if (c.type == quant_type::bf8) return "moe_quant: fp8 (block scales) or i8 (per token x per channel), not bf8";
   if (c.waves < 1 || c.waves > 16) return "moe_quant: 1 to 16 column waves";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_quant: k_split from 1, waves * k_split <= 16";
   if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves must divide 128 or be a multiple of it";
@@ -94,7 +101,7 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
 }
 template <moe_quant_config C, bool Stage1>
 constexpr void moe_quant_check_config() {
-  static_assert(active_target::desc.fp8 == fp8_format::fnuz,
+  static_assert(C.type != quant_type::fp8 || active_target::desc.fp8 == fp8_format::fnuz,
                 "moe_quant: fp8 e4m3fnuz (gfx942) only; this target's fp8 is OCP e4m3fn (gfx950)");
   static_assert(moe_quant_config_error(C, Stage1) == nullptr,
                 std::string_view(moe_quant_config_error(C, Stage1) ? moe_quant_config_error(C, Stage1) : ""));
@@ -139,7 +146,9 @@ constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, g
 // W_w's at byte ws_off[w] + 4 kb of WS. One K block (4 slices of 32 bytes) a load group,
 // C.pipeline groups in flight (software_pipeline). Groups at or past kb_end load through V#
 // copies of range 0 (zeros; no memory touched): the pipeline's loads may run past the count.
-template <moe_quant_config C, int NW>
+// XsBlock / WsBlock: the x / W scales are per K block (loaded with the group; else the block's
+// products add unscaled, the scales come in the epilogue). int8: i32 products, converted.
+template <moe_quant_config C, int NW, bool XsBlock, bool WsBlock>
 constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, gpr<dtype::u32> xoff, buffer XS,
                                 gpr<dtype::u32> xsoff, gpr<dtype::u32> xs_stride, buffer W,
                                 std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes, buffer WS,
@@ -154,11 +163,19 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   for (int s = 0; s < P; ++s) {
     fx[s].rebind(J.vgpr<u32>(U, 4));
     for (int w = 0; w < NW; ++w) fw[s][w].rebind(J.vgpr<u32>(U, 4));
-    sx[s].rebind(J.vgpr<f32>());
-    sw[s].rebind(J.vgpr<f32>(NW));
+    if constexpr (XsBlock) sx[s].rebind(J.vgpr<f32>());
+    if constexpr (WsBlock) sw[s].rebind(J.vgpr<f32>(NW));
   }
-  std::array<gpr<f32>, 2> part{};
-  for (int w = 0; w < NW; ++w) part[w].rebind(J.vgpr<f32>(16).aligned(4));
+  constexpr bool I8 = C.type == quant_type::i8;
+  constexpr dtype part_t = I8 ? dtype::i32 : dtype::f32;
+  std::array<gpr<part_t>, 2> part{};
+  for (int w = 0; w < NW; ++w) part[w].rebind(J.vgpr<part_t>(16).aligned(4));
+  std::array<gpr<u32>, 2> wso{};
+  if constexpr (WsBlock)
+    for (int w = 0; w < NW; ++w) {
+      wso[w].rebind(J.vgpr<u32>());
+      wso[w] = ws_off[w] + 0u;
+    }
   buffer Xk{J.sgpr<u32>(4).aligned(4)}, Wk{J.sgpr<u32>(4).aligned(4)}, XSk{J.sgpr<u32>(4).aligned(4)},
       WSk{J.sgpr<u32>(4).aligned(4)};
   Xk.desc = X.desc;
@@ -222,12 +239,9 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
         else Wk.load(fw[set][w][s], at(woff[w]) + at(kbyte) + static_cast<int32_t>(32 * s));
       }
     }
-    XSk.load(sx[set], at(xsoff) + at(kxs));
-    for (int w = 0; w < NW; ++w) {
-      auto o = J.vgpr<u32>();
-      o = ws_off[w] + 0u;
-      WSk.load(sw[set][w], at(o) + at(kws));
-    }
+    if constexpr (XsBlock) XSk.load(sx[set], at(xsoff) + at(kxs));
+    if constexpr (WsBlock)
+      for (int w = 0; w < NW; ++w) WSk.load(sw[set][w], at(wso[w]) + at(kws));
     kb = kb + 1u;
   };
   auto compute = [&](int set) {
@@ -244,13 +258,29 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
     for (uint32_t s = 0; s < U; ++s)
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < NW; ++w) {
-          if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), 0);
-          else J.v_mfma_f32_32x32x16_fp8_fp8(part[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), part[w]);
+          const auto a = f[w][s].slice(2 * h, 2), b = fx[set][s].slice(2 * h, 2);
+          if constexpr (I8) {
+            if (s == 0 && h == 0) J.v_mfma_i32_32x32x16_i8(part[w], a, b, 0);
+            else J.v_mfma_i32_32x32x16_i8(part[w], a, b, part[w]);
+          } else {
+            if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part[w], a, b, 0);
+            else J.v_mfma_f32_32x32x16_fp8_fp8(part[w], a, b, part[w]);
+          }
         }
     auto sc = J.vgpr<f32>();
+    auto pf = J.vgpr<f32>();
     for (int w = 0; w < NW; ++w) {
-      sc = sx[set] * sw[set][w];
-      for (uint32_t r = 0; r < 16; ++r) J.v_fmac_f32(acc[w][r], part[w][r], sc);
+      if constexpr (XsBlock && WsBlock) sc = sx[set] * sw[set][w];
+      const gpr<f32> scale = XsBlock && WsBlock ? sc : sx[set];
+      for (uint32_t r = 0; r < 16; ++r) {
+        if constexpr (I8) {
+          J.v_cvt_f32_i32(pf, part[w][r]);
+          if constexpr (XsBlock) J.v_fmac_f32(acc[w][r], pf, scale);
+          else acc[w][r] = acc[w][r] + pf;
+        } else {
+          J.v_fmac_f32(acc[w][r], part[w][r], scale);
+        }
+      }
     }
   };
   auto groups = J.sgpr<u32>();
@@ -294,6 +324,7 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
+  constexpr bool I8 = C.type == quant_type::i8;
   const uint32_t red = C.shared_bytes(NW) ? J.lds_bytes(C.shared_bytes(NW), 16).offset : 0;
   const uint32_t amx = J.lds_bytes(C.amax_bytes(), 16).offset;
   auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
@@ -311,7 +342,8 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
   const gpr<u32> n0 = wv.col0;
   auto xb = J.sgpr<u32>(), xsb = J.sgpr<u32>(), rows = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsb = J.sgpr<u32>();
   xb = tokens * dim;
-  xsb = (nkb * tokens) << 2u;
+  if constexpr (I8) xsb = tokens << 2u;  // per token
+  else xsb = (nkb * tokens) << 2u;       // [dim / 128][tokens]
   auto X = make_buffer(J, x, xb);
   auto XS = make_buffer(J, xs, xsb);
   rows = max_blocks * moe_block_m;
@@ -323,7 +355,8 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
   xs_stride = tokens << 2u;
   auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
   eb = inter * dim * NW;
-  esb = ((inter >> 7u) * nkb * NW) << 2u;
+  if constexpr (I8) esb = (inter * NW) << 2u;  // per channel: [rows]
+  else esb = ((inter >> 7u) * nkb * NW) << 2u;  // [rows / 128][dim / 128]
 
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
     auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
@@ -352,7 +385,7 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
-    moe_quant_k_loop<C, NW>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
+    moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
     if constexpr (C.k_split > 1) {
       constexpr uint32_t per_wave = NW * 16 * 64 * 4;
       auto la = J.vgpr<u32>();
@@ -384,6 +417,22 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
           }
         }
       }
+      if constexpr (I8) {
+        // acc * xs[token] * w1s[e][row]: the lane's rows n + 8q + 4 half + 0..3 (a dwordx4 each q)
+        auto xsv = J.vgpr<f32>();
+        auto cs = J.vgpr<f32>(4, 4);
+        auto co = J.vgpr<u32>();
+        XS.load(xsv, at(xsoff));
+        for (uint32_t w = 0; w < NW; ++w) {
+          for (uint32_t q = 0; q < 4; ++q) {
+            co = ((w == 0 ? n0 : gpr<u32>(n0 + inter)) + 8u * q + (half << 2u)) << 2u;
+            WS.load(cs[q], at(co));
+          }
+          J.s_waitcnt(vmcnt(0));
+          for (uint32_t q = 0; q < 4; ++q)
+            for (uint32_t j = 0; j < 4; ++j) acc[w][4 * q + j] = acc[w][4 * q + j] * (cs[q][j] * xsv);
+        }
+      }
       for (uint32_t r = 0; r < 16; ++r) {
         if constexpr (C.gated) hv[r] = silu(acc[0][r]) * acc[1][r];
         else hv[r] = silu(acc[0][r]);
@@ -408,10 +457,10 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
       m = max3(m, t8[3], t8[4]);
       m = max3(m, t8[5], t8[6]);
       m = max(m, t8[7]);
-      constexpr float qmax = dynamic_quant_qmax(quant_type::fp8);
+      constexpr float qmax = dynamic_quant_qmax(C.type);
       auto scale = J.vgpr<f32>(), inv = J.vgpr<f32>();
       scale = m / qmax;
-      scale = max(scale, dynamic_quant_min_scale(quant_type::fp8));
+      scale = max(scale, dynamic_quant_min_scale(C.type));
       inv = 1.0f / scale;
       // hq: token row blk * 32 + lane, columns n0 + 8q + 4 half + 0..3: 4 bytes a dword
       auto hrow = J.vgpr<u32>(), ho = J.vgpr<u32>();
@@ -421,9 +470,9 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
       auto y = J.vgpr<f32>(4);
       for (uint32_t q = 0; q < 4; ++q) {
         for (uint32_t j = 0; j < 4; ++j) y[j] = hv[4 * q + j] * inv;
-        auto pk = cvt_fp8x4(y[0], y[1], y[2], y[3]);
         ho = select(t < tokens, gpr<u32>(hoff + 8u * q), 0x80000000u);
-        H.store(pk.as<u32>(), at(ho));
+        if constexpr (I8) H.store(cvt_i8x4(y[0], y[1], y[2], y[3]), at(ho));
+        else H.store(cvt_fp8x4(y[0], y[1], y[2], y[3]).as<u32>(), at(ho));
       }
       // hs[n0 / 128][row]: column wave 0's first half
       J.If(wv.col == 0u, [&] {
@@ -467,7 +516,9 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
   auto O = make_buffer(J, out, ob);
   auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
   eb = dim * inter;
-  esb = ((dim >> 7u) * nkb) << 2u;
+  constexpr bool I8 = C.type == quant_type::i8;
+  if constexpr (I8) esb = dim << 2u;  // per channel: [dim]
+  else esb = ((dim >> 7u) * nkb) << 2u;  // [dim / 128][inter / 128]
 
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
     auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
@@ -493,11 +544,24 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
     std::array<gpr<f32>, 2> acc{};
     acc[0].rebind(J.vgpr<f32>(16).aligned(4));
     acc[0].fill(0.0f);
-    moe_quant_k_loop<C, 1>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
+    moe_quant_k_loop<C, 1, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
     obase = t * orow;  // padding: token = tokens, past the V#
     const gpr<f32> v = acc[0];
-    for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
+    if constexpr (I8) {
+      // * w2s[e][d]: the lane's rows d0 + 8q + 4 half + 0..3 (a dwordx4 each q; past dim: zeros)
+      auto cs = J.vgpr<f32>(4, 4);
+      auto co = J.vgpr<u32>();
+      for (uint32_t q = 0; q < 4; ++q) {
+        co = (d0 + 8u * q + (half << 2u)) << 2u;
+        WS.load(cs[q], at(co));
+      }
+      J.s_waitcnt(vmcnt(0));
+      for (uint32_t q = 0; q < 4; ++q)
+        for (uint32_t j = 0; j < 4; ++j) v[4 * q + j] = v[4 * q + j] * (cs[q][j] * wt);
+    } else {
+      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
+    }
     for (uint32_t q = 0; q < 4; ++q) {
       dq = (d0 + 8u * q) + (half << 2u);
       oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
