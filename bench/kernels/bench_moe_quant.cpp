@@ -8,6 +8,11 @@
 // SiLU, fp8 x with 1x128 scales) fed the same routing; amd_us: the csv's us (AMD's measured
 // CK 2-stage time) when the row is there. gbps / hbm_pct: the routed experts' fp8 weights (the
 // traffic that bounds decode) against the model's HBM rate.
+// ..._i8_g1u1: int8 per token x per channel on the int8 row of aiter's tuned_fmoe.csv (model_dim
+// 6144, inter_dim 4096, 8 experts, top-2; the table has it for cu_num 80 only: no amd_us), 1 to
+// 256 tokens, next to aiter's fmoe_int8_g1u1_multix_subGU_N.co (N as asm_fmoe.cu's
+// get_heuristic_kernel picks it: fewest rounds of workgroups over the CUs, then fewest idle CUs;
+// x scales [tokens], W1's [E][2 inter], W2's [E][dim]).
 // aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
 // padded to 16 bytes), as FMoeKernel::launch_kernel<1, 2> fills it for fmoe_fp8_blockscale_g1u1
 // (element sizes: fp8 in, bf16 out), grid (inter / 256, max blocks), 256 threads; its scales are
@@ -39,6 +44,7 @@ using namespace bench;
 
 struct shape {
   uint32_t dim, inter, experts, topk;
+  bool i8 = false;
 };
 
 // The csv's us for (cu_num 304, tokens, shape, per_1x128), 0 if absent.
@@ -69,6 +75,11 @@ double amd_us(const fs::path& csv, const shape& s, uint32_t tokens) {
   return 0;
 }
 
+std::vector<uint8_t> padded(std::vector<uint8_t> v, size_t extra) {
+  v.resize(v.size() + extra, 0);
+  return v;
+}
+
 // The operands, allocated first in each side's device (bench::fresh_device) in this order.
 struct operands {
   rt::buffer<uint8_t> X, W1, W2;
@@ -78,13 +89,16 @@ struct operands {
   hk::moe_workspace ws;
   operands(rt::device& d, const shape& s, uint32_t tokens, const std::vector<uint8_t>& x, const std::vector<int>& ids,
            const std::vector<float>& tw)
-      : X(d, x),
+      // (+ 32 rows: aiter's int8 kernel reads the padding rows' token `tokens` through a V# wider than x)
+      : X(d, padded(x, size_t(32) * s.dim)),
         W1(d, size_t(s.experts) * 2 * s.inter * s.dim),
         W2(d, size_t(s.experts) * s.dim * s.inter),
         // (+ a row of slack: padding rows' token id is `tokens`)
-        XS(d, std::vector<float>(size_t(s.dim / 128) * (tokens + 1), 1.0f)),
-        W1S(d, std::vector<float>(size_t(s.experts) * (2 * s.inter / 128) * (s.dim / 128), 1.0f)),
-        W2S(d, std::vector<float>(size_t(s.experts) * (s.dim / 128) * (s.inter / 128), 1.0f)),
+        XS(d, std::vector<float>(s.i8 ? tokens + 1 : size_t(s.dim / 128) * (tokens + 1), 1.0f)),
+        W1S(d, std::vector<float>(s.i8 ? size_t(s.experts) * 2 * s.inter
+                                       : size_t(s.experts) * (2 * s.inter / 128) * (s.dim / 128), 1.0f)),
+        W2S(d, std::vector<float>(s.i8 ? size_t(s.experts) * s.dim : size_t(s.experts) * (s.dim / 128) * (s.inter / 128),
+                                  1.0f)),
         TI(d, ids),
         TW(d, tw),
         ws(d, tokens, s.topk, s.experts, s.inter) {}
@@ -105,7 +119,18 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
   operands in(d, s, tokens, x, ids, tw);
   copy_routing(ours, in.ws);
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
-  auto m = d.load_file(co.string());
+  uint32_t sub_gu = 256;
+  if (s.i8) {  // asm_fmoe.cu get_heuristic_kernel's choice among the multix tiles
+    uint32_t best_round = ~0u, best_empty = ~0u;
+    for (uint32_t n : {128u, 192u, 256u, 320u, 384u, 448u, 512u}) {
+      if (s.inter % n) continue;
+      const uint32_t tg = s.inter / n * in.ws.max_blocks, round = (tg + 303) / 304, empty = round * 304 - tg;
+      if (round < best_round || (round == best_round && empty < best_empty)) best_round = round, best_empty = empty, sub_gu = n;
+    }
+  }
+  const fs::path file = s.i8 ? co / ("fmoe_int8_g1u1_multix_subGU_" + std::to_string(sub_gu) + ".co") : co;
+  if (!fs::exists(file)) return 0;
+  auto m = d.load_file(file.string());
   rt::kernel_args a;
   const uint64_t zero = 0;
   auto ptr = [&](uint64_t p) { a.add(p).add(zero); };
@@ -115,17 +140,20 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
   ptr(in.W1.addr());
   ptr(in.ws.num_valid_ids.addr());
   ptr(in.W2.addr());
-  ptr(in.XS.addr());   // XQ: x's 1x128 scales [dim / 128][tokens]
+  ptr(in.XS.addr());   // XQ: x's scales (1x128 [dim / 128][tokens], or per token)
   ptr(in.W1S.addr());  // GUQ
   ptr(in.W2S.addr());  // DQ
-  ptr(0);              // SMQ: no smooth quantization
+  // SMQ: the int8 multix kernels read a smooth scale of h per expert and channel ([E][inter];
+  // ones: the identity), the fp8 one none
+  rt::buffer<float> SMQ(d, std::vector<float>(s.i8 ? size_t(s.experts) * s.inter : 1, 1.0f));
+  ptr(s.i8 ? SMQ.addr() : 0);
   ptr(in.ws.sorted_token_ids.addr());
   ptr(in.ws.sorted_weights.addr());
   ptr(in.ws.sorted_expert_ids.addr());
-  const uint32_t sub_gu = 256;
   // dim, inter, tokens, experts, Xs, GUs, Ds, Os, eGUs (g1u1: twice), eDs, eGUQs, eDQs, eSMQs, topk
   for (uint32_t v : {s.dim, s.inter, tokens, s.experts, s.dim, s.dim, s.inter, s.dim * 2, s.dim * s.inter * 2,
-                     s.inter * s.dim, (2 * s.inter / 128) * (s.dim / 128) * 4, (s.dim / 128) * (s.inter / 128) * 4,
+                     s.inter * s.dim, s.i8 ? 2 * s.inter * 4 : (2 * s.inter / 128) * (s.dim / 128) * 4,
+                     s.i8 ? s.dim * 4 : (s.dim / 128) * (s.inter / 128) * 4,
                      s.inter * 4, s.topk})
     u32(v);
   const uint32_t gx = (s.inter + sub_gu - 1) / sub_gu, gy = in.ws.max_blocks;
@@ -133,13 +161,14 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
   rt::launch_options o;
   o.profile = &p;
   o.allow = {"all"};  // AMD's code: checker findings are warnings
-  auto rep = d.launch(*m, co.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o);
+  auto rep = d.launch(*m, file.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o);
   return rep.profile->time_us;
 }
 
 void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, uint32_t tokens) {
   const std::string name = std::to_string(tokens) + "tok_" + std::to_string(s.dim) + "dim_" + std::to_string(s.inter) +
-                           "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk) + "_fp8_block_g1u1";
+                           "inter_" + std::to_string(s.experts) + "e_top" + std::to_string(s.topk) +
+                           (s.i8 ? "_i8_g1u1" : "_fp8_block_g1u1");
   if (!selected(name)) return;
   std::mt19937 rng(tokens * 131 + s.dim);
   std::vector<int> ids, all(s.experts);
@@ -153,7 +182,7 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
     }
   }
   std::vector<uint8_t> xv(size_t(tokens) * s.dim);
-  for (size_t i = 0; i < xv.size(); ++i) xv[i] = uint8_t(0x20 + (i * 2654435761u) % 32);  // small positive fp8
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = uint8_t(0x20 + (i * 2654435761u) % 32);  // small positive fp8 / int8
   auto dp = fresh_device();
   rt::device& d = *dp;
   operands in(d, s, tokens, xv, ids, tw);
@@ -161,8 +190,8 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   hk::moe_quant_workspace qws(d, tokens, s.topk, s.experts, s.inter);
   rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
   const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
-  const auto s1_mod = d.load_file(HIPASM_BENCH_CO);
-  const auto s2_mod = d.load_file(HIPASM_BENCH_S2_CO);
+  const auto s1_mod = d.load_file(s.i8 ? HIPASM_BENCH_I8_CO : HIPASM_BENCH_CO);
+  const auto s2_mod = s.i8 ? nullptr : d.load_file(HIPASM_BENCH_S2_CO);
   hk::launch_moe_sorting<moe_bench::sort>(
       d, *sort_mod, "moe_sorting",
       {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
@@ -171,15 +200,20 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   const hk::moe_quant_args a{.out = OUT.addr(), .x = in.X.addr(), .xs = in.XS.addr(), .w1 = in.W1.addr(),
                              .w1s = in.W1S.addr(), .w2 = in.W2.addr(), .w2s = in.W2S.addr(), .tokens = tokens,
                              .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
-  constexpr auto C1 = moe_quant_bench::s1;
-  constexpr auto C2 = moe_quant_bench::s2;
-  rt::profile_options p1 = profile_for(C1.grid_x(s.inter) * C1.grid_y(s.inter, ws.max_blocks));
-  rt::profile_options p2 = profile_for(C2.grid_x(s.dim) * C2.grid_y(s.dim, ws.max_blocks));
-  rt::launch_options o1, o2;
-  o1.profile = &p1;
-  o2.profile = &p2;
-  const result r1 = from(hk::launch_moe_quant_stage1<C1>(d, *s1_mod, "moe_quant_s1", ws, qws, a, o1));
-  const result r2 = from(hk::launch_moe_quant_stage2<C2>(d, *s2_mod, "moe_quant_s2", ws, qws, a, o2));
+  auto run = [&]<hk::moe_quant_config C1, hk::moe_quant_config C2>(rt::module& m1, const char* k1, rt::module& m2,
+                                                                    const char* k2) {
+    rt::profile_options p1 = profile_for(C1.grid_x(s.inter) * C1.grid_y(s.inter, ws.max_blocks));
+    rt::profile_options p2 = profile_for(C2.grid_x(s.dim) * C2.grid_y(s.dim, ws.max_blocks));
+    rt::launch_options o1, o2;
+    o1.profile = &p1;
+    o2.profile = &p2;
+    const result r1 = from(hk::launch_moe_quant_stage1<C1>(d, m1, k1, ws, qws, a, o1));
+    return std::pair{r1, from(hk::launch_moe_quant_stage2<C2>(d, m2, k2, ws, qws, a, o2))};
+  };
+  const auto [r1, r2] = s.i8 ? run.template operator()<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(
+                                   *s1_mod, "moe_quant_i8_s1", *s1_mod, "moe_quant_i8_s2")
+                             : run.template operator()<moe_quant_bench::s1, moe_quant_bench::s2>(
+                                   *s1_mod, "moe_quant_s1", *s2_mod, "moe_quant_s2");
   result r{r1.us + r2.us, 0, 0, r1.hbm_bytes + r2.hbm_bytes};
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
   r.tflops = flops / (r.us * 1e6);
@@ -189,7 +223,7 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws);
   std::string extra = "stage1_us=" + std::to_string(r1.us).substr(0, std::to_string(r1.us).find('.') + 3) +
                       " stage2_us=" + std::to_string(r2.us).substr(0, std::to_string(r2.us).find('.') + 3);
-  if (!aiter_dir.empty()) {
+  if (!aiter_dir.empty() && !s.i8) {
     const double amd = amd_us(aiter_dir / "aiter" / "configs" / "model_configs" / "a8w8_blockscale_tuned_fmoe_ds_v3.csv", s, tokens);
     if (amd > 0) {
       char buf[64];
@@ -211,5 +245,8 @@ int main(int argc, char** argv) {
   }
   const shape ds_v3{7168, 2048, 33, 9};
   for (uint32_t tokens : {1u, 4u, 16u, 32u, 256u}) row(aiter_dir, aiter_co, ds_v3, tokens);
+  // int8: aiter's multix code objects are found next to the fp8 one (the tile per row)
+  const shape i8{6144, 4096, 8, 2, true};
+  for (uint32_t tokens : {1u, 32u, 256u}) row(aiter_dir, aiter_co.empty() ? fs::path{} : aiter_co.parent_path(), i8, tokens);
   return 0;
 }
