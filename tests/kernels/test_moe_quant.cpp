@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_sorting.hip
 // HIPASM_TEST_ARCHS: gfx942
 // The fp8 block-scale fused MoE (include/hipasm/kernels/moe_quant.hpp) in hipasm-sim against
 // plain C++ on the same quantized values (fp8 e4m3fnuz decoded from the format's definition,
@@ -40,6 +40,7 @@ struct mods {
   std::unique_ptr<rt::module> s2 = sort.load("moe_quant_s2");
   std::unique_ptr<rt::module> i8 = sort.load("moe_quant_i8");
   std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
+  std::unique_ptr<rt::module> fused = sort.load("moe_quant_fused");
 };
 mods& M() {
   static mods m;
@@ -111,9 +112,13 @@ problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
   return p;
 }
 
+// Stage 1 (s1) then stage 2 (s2), or with `fused` both in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL,
+// s1 naming it) launched twice on 2 worker threads (out refilled with 7 between; the counters
+// must be back to 0 after each).
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
-void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens, uint32_t topk, uint32_t experts,
-                     uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed) {
+void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens,
+                     uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
+                     bool fused = false) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
@@ -140,10 +145,21 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
   const hk::moe_quant_args a{.out = O.addr(), .x = X.addr(), .xs = XS.addr(), .w1 = W1.addr(), .w1s = W1S.addr(),
                              .w2 = W2.addr(), .w2s = W2S.addr(), .tokens = tokens, .topk = topk, .experts = experts,
                              .dim = dim, .inter = inter};
-  auto r1 = hk::launch_moe_quant_stage1<C1>(d, s1, s1_name, ws, qws, a);
-  for (const auto& msg : r1.diagnostics) FAIL_CHECK("stage 1 checker: " << msg);
-  auto r2 = hk::launch_moe_quant_stage2<C2>(d, s2, s2_name, ws, qws, a);
-  for (const auto& msg : r2.diagnostics) FAIL_CHECK("stage 2 checker: " << msg);
+  if (fused) {
+    rt::launch_options o;
+    o.threads = 2;
+    for (int launch = 0; launch < 2; ++launch) {
+      O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
+      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, o);
+      for (const auto& msg : r.diagnostics) FAIL_CHECK("fused checker: " << msg);
+      for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
+    }
+  } else {
+    auto r1 = hk::launch_moe_quant_stage1<C1>(d, s1, s1_name, ws, qws, a);
+    for (const auto& msg : r1.diagnostics) FAIL_CHECK("stage 1 checker: " << msg);
+    auto r2 = hk::launch_moe_quant_stage2<C2>(d, s2, s2_name, ws, qws, a);
+    for (const auto& msg : r2.diagnostics) FAIL_CHECK("stage 2 checker: " << msg);
+  }
 
   const auto sid = ws.sorted_token_ids.download();
   const auto sw = ws.sorted_weights.download();
@@ -238,6 +254,16 @@ TEST_CASE("moe_quant int8 per token x per channel: g1u1 and g1u0", "[kernels][mo
                                           route::one_expert_all, 12);
   check_moe_quant<cfg::i8_s1_g1u0, cfg::i8_s2>(*M().i8_g1u0, "moe_i8_s1_g1u0", *M().i8, "moe_i8_s2", 37, 2, 16, 10, 256,
                                                256, route::ties, 13);
+}
+
+TEST_CASE("moe_quant fused: both stages in one dispatch (counters, waits, relaunch)", "[kernels][moe_quant]") {
+  auto& f = *M().fused;
+  // 1 token; 37 tokens with padding rows and empty experts (blocks looped over: stage-2
+  // workgroups wait before each); one expert taking every token
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 1, 2, 8, 8, 128, 128, route::random, 21, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 37, 2, 16, 10, 384, 256, route::random, 22, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 23,
+                                           true);
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {

@@ -292,14 +292,22 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
 
 // Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread.
 template <moe_quant_config C>
-constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> g, gpr<dtype::u32> groups,
-                                  arg<float*> out, arg<unsigned> tokens, arg<unsigned> dim) {
+constexpr gpr<dtype::u32> moe_quant_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
   using dtype::u32;
   constexpr uint32_t T = C.threads();
-  auto zb = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+  auto zg = J.sgpr<u32>();
+  zg = min(groups, gpr<u32>((((tokens * dim) << 2u) + (16u * T - 1u)) / (16u * T)));
+  return zg;
+}
+template <moe_quant_config C>
+constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> g, gpr<dtype::u32> groups,
+                                  arg<float*> out, arg<unsigned> tokens, arg<unsigned> dim, const moe_sync* sync) {
+  using dtype::u32;
+  constexpr uint32_t T = C.threads();
+  auto zb = J.sgpr<u32>(), gstep = J.sgpr<u32>();
   zb = (tokens * dim) << 2u;
   auto O = make_buffer(J, out, zb);
-  zg = min(groups, gpr<u32>((zb + (16u * T - 1u)) / (16u * T)));
+  const gpr<u32> zg = moe_quant_zero_groups<C>(J, tokens, dim, groups);
   gstep = zg * (16u * T);
   J.If(g < zg, [&] {
     auto zo = J.vgpr<u32>();
@@ -311,12 +319,16 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
               O.store(z4, at(zo));
               zo = zo + gstep;
             });
+    if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
   });
 }
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
 template <moe_quant_config C>
-constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg<float*> out, arg<const uint8_t*> x,
+// Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the k_split sums and
+// weight tiles (C.shared_bytes), then the amax exchange; sync: the fused kernel's counters.
+constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
+                                const moe_sync* sync, gpr<dtype::u64> hq, arg<float*> hs, arg<float*> out, arg<const uint8_t*> x,
                                 arg<const float*> xs, arg<const uint8_t*> w1, arg<const float*> w1s,
                                 arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                                 arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
@@ -325,9 +337,7 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
   constexpr bool I8 = C.type == quant_type::i8;
-  const uint32_t red = C.shared_bytes(NW) ? J.lds_bytes(C.shared_bytes(NW), 16).offset : 0;
-  const uint32_t amx = J.lds_bytes(C.amax_bytes(), 16).offset;
-  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
+  const uint32_t red = lds_offset, amx = lds_offset + (C.shared_bytes(NW) + 15) / 16 * 16;
   auto nkb = J.sgpr<u32>();
   nkb = dim >> 7u;
   const auto wv = moe_quant_wave_setup<C>(J, wg_x, nkb, sorted_token_ids);
@@ -337,7 +347,7 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
     gx = inter >> 7u;
     g = wg_y * gx + wg_x;
     n = gx * grid_blocks;
-    moe_quant_zero_out<C>(J, tid, g, n, out, tokens, dim);
+    moe_quant_zero_out<C>(J, tid, g, n, out, tokens, dim, sync);
   }
   const gpr<u32> n0 = wv.col0;
   auto xb = J.sgpr<u32>(), xsb = J.sgpr<u32>(), rows = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsb = J.sgpr<u32>();
@@ -482,20 +492,23 @@ constexpr void moe_quant_stage1(builder J, arg<uint8_t*> hq, arg<float*> hs, arg
       });
     });
     J.s_barrier();  // the exchange and partial sums are read before the next block writes them
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
   });
 }
 
 // ---- 2. stage 2: out[token] += w * (h . W2^T), block-scaled -----------------------------------
 template <moe_quant_config C>
-constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> hq, arg<const float*> hs,
+// Workgroup (wg_x, wg_y) of a grid (ceil(dim / cols), grid_blocks); lds_offset: the weight tiles;
+// sync: the fused kernel's counters.
+constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
+                                const moe_sync* sync, arg<float*> out, gpr<dtype::u64> hq, gpr<dtype::u64> hs,
                                 arg<const uint8_t*> w2, arg<const float*> w2s, arg<const unsigned*> sorted_token_ids,
                                 arg<const float*> sorted_weights, arg<const unsigned*> sorted_expert_ids,
                                 arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
                                 arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
   using dtype::u32;
   using dtype::f32;
-  const uint32_t lds = C.staging_bytes() ? J.lds_bytes(C.staging_bytes(), 16).offset : 0;
-  auto wg_x = J.workgroup_id_x(), wg_y = J.workgroup_id_y();
+  const uint32_t lds = lds_offset;
   auto nkb = J.sgpr<u32>();
   nkb = inter >> 7u;
   const auto wv = moe_quant_wave_setup<C>(J, wg_x, nkb, sorted_token_ids);
@@ -525,6 +538,10 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
     auto wt = J.vgpr<f32>();
     wv.sid.load(tok, at(so));
     SWb.load(wt, at(so));
+    if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
+      const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+      moe_wait(J, *sync, &counter);
+    }
     J.s_waitcnt(vmcnt(0));
     t = tok & 0xffffffu;
     auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
@@ -568,7 +585,38 @@ constexpr void moe_quant_stage2(builder J, arg<float*> out, arg<const uint8_t*> 
       for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
     }
   });
+  if (sync) {
+    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one
+    // sets the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 (as moe.hpp's)
+    const gpr<u32> tid = wv.tid;
+    J.s_barrier();
+    J.If(wv.wave == 0u, [&] {
+      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
+      done = moe_sync_done;
+      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);
+        J.s_load_dword(bytes, num_valid_ids, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
+        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
+        zero = 0u;
+        i = tid << 2u;
+        J.While([&] { return i < bytes; },
+                [&] {
+                  J.global_store_dword(i, zero, sync->counters);
+                  i = i + 256u;
+                });
+      });
+    });
+  }
 }
+
+// LDS of a stage (at one offset: the fused kernel's stages share it)
+template <moe_quant_config C>
+inline constexpr uint32_t moe_quant_stage1_lds = (C.shared_bytes(C.gated ? 2 : 1) + 15) / 16 * 16 + C.amax_bytes();
+template <moe_quant_config C>
+inline constexpr uint32_t moe_quant_stage2_lds = C.staging_bytes();
+constexpr uint32_t moe_quant_lds_offset(builder J, uint32_t bytes) { return bytes ? J.lds_bytes(bytes, 16).offset : 0; }
 }  // namespace detail
 
 template <moe_quant_config C>
@@ -579,7 +627,8 @@ constexpr void moe_quant_stage1_kernel(builder J, arg<uint8_t*> hq, arg<float*> 
                                        arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
                                        arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
   detail::moe_quant_check_config<C, true>();
-  detail::moe_quant_stage1<C>(J, hq, hs, out, x, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
+  const uint32_t lds = detail::moe_quant_lds_offset(J, detail::moe_quant_stage1_lds<C>);
+  detail::moe_quant_stage1<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds, nullptr, hq, hs, out, x, xs, w1, w1s, sorted_token_ids, sorted_expert_ids, num_valid_ids,
                               tokens, dim, inter, grid_blocks, max_blocks);
 }
 template <moe_quant_config C>
@@ -590,8 +639,57 @@ constexpr void moe_quant_stage2_kernel(builder J, arg<float*> out, arg<const uin
                                        arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
                                        arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
   detail::moe_quant_check_config<C, false>();
-  detail::moe_quant_stage2<C>(J, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
+  const uint32_t lds = detail::moe_quant_lds_offset(J, detail::moe_quant_stage2_lds<C>);
+  detail::moe_quant_stage2<C>(J, J.workgroup_id_x(), J.workgroup_id_y(), lds, nullptr, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids,
                               num_valid_ids, tokens, dim, inter, grid_blocks, max_blocks);
+}
+
+// ---- both stages in one dispatch (moe.hpp's moe_fused_kernel scheme and counters) --------------
+// A 1-D grid: workgroups [0, n1) are stage 1's grid (x fastest: inter / 128, grid1_y rows),
+// [n1, n1 + n2) stage 2's (x over dim, grid2_y rows). A stage-2 workgroup waits, before each of
+// its blocks, for out's zeroing and for the inter / 128 stage-1 workgroups of the block (counters
+// at `counters`, zero between launches: the last stage-2 workgroup resets them); it never waits
+// for a higher workgroup id (deadlock-free with in-order dispatch, as moe_fused_kernel).
+template <moe_quant_config C1, moe_quant_config C2>
+constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq, arg<float*> hs,
+                                      arg<const uint8_t*> x, arg<const float*> xs, arg<const uint8_t*> w1,
+                                      arg<const float*> w1s, arg<const uint8_t*> w2, arg<const float*> w2s,
+                                      arg<const unsigned*> sorted_token_ids, arg<const float*> sorted_weights,
+                                      arg<const unsigned*> sorted_expert_ids, arg<const unsigned*> num_valid_ids,
+                                      arg<unsigned*> counters, arg<unsigned> tokens, arg<unsigned> dim,
+                                      arg<unsigned> inter, arg<unsigned> grid1_y, arg<unsigned> grid2_y,
+                                      arg<unsigned> max_blocks) {
+  detail::moe_quant_check_config<C1, true>();
+  detail::moe_quant_check_config<C2, false>();
+  static_assert(C1.type == C2.type, "moe_quant fused: stage 1 and stage 2 take the same quant_type");
+  static_assert(C1.threads() == C2.threads(),
+                "moe_quant fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
+  using dtype::u32;
+  constexpr uint32_t lds1 = detail::moe_quant_stage1_lds<C1>, lds2 = detail::moe_quant_stage2_lds<C2>;
+  const uint32_t lds = detail::moe_quant_lds_offset(J, lds1 > lds2 ? lds1 : lds2);
+  auto wg = J.workgroup_id_x();
+  auto gx1 = J.sgpr<u32>(), gx2 = J.sgpr<u32>(), n1 = J.sgpr<u32>(), n2 = J.sgpr<u32>();
+  gx1 = inter >> 7u;
+  gx2 = (dim + (C2.cols() - 1u)) / C2.cols();
+  n1 = gx1 * grid1_y;
+  n2 = gx2 * grid2_y;
+  const detail::moe_sync sync{counters, gx1, detail::moe_quant_zero_groups<C1>(J, tokens, dim, n1), n2};
+  auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
+  J.If(
+      wg < n1,
+      [&] {
+        y = wg / gx1;
+        xw = wg - y * gx1;
+        detail::moe_quant_stage1<C1>(J, xw, y, lds, &sync, hq, hs, out, x, xs, w1, w1s, sorted_token_ids,
+                                     sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
+      },
+      [&] {
+        w = wg - n1;
+        y = w / gx2;
+        xw = w - y * gx2;
+        detail::moe_quant_stage2<C2>(J, xw, y, lds, &sync, out, hq, hs, w2, w2s, sorted_token_ids, sorted_weights,
+                                     sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid2_y, max_blocks);
+      });
 }
 
 }  // namespace hipasm::kernels
@@ -614,4 +712,16 @@ constexpr void moe_quant_stage2_kernel(builder J, arg<float*> out, arg<const uin
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_quant_stage2_kernel<CFG>), out, hq, hs, w2, w2s, sorted_token_ids,  \
                        sorted_weights, sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_blocks,        \
                        max_blocks);                                                                              \
+  }
+// Both stages in one dispatch: stage 1 with STAGE1_CFG, stage 2 with STAGE2_CFG (the same
+// waves * k_split); grid: launch_moe_quant_fused (moe_quant_launch.hpp).
+#define HIPASM_MOE_QUANT_FUSED_KERNEL(NAME, STAGE1_CFG, STAGE2_CFG)                                              \
+  extern "C" __attribute__((global)) void NAME(                                                                  \
+      float* out, uint8_t* hq, float* hs, const uint8_t* x, const float* xs, const uint8_t* w1, const float* w1s, \
+      const uint8_t* w2, const float* w2s, const unsigned* sorted_token_ids, const float* sorted_weights,         \
+      const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, unsigned* counters, unsigned tokens,     \
+      unsigned dim, unsigned inter, unsigned grid1_y, unsigned grid2_y, unsigned max_blocks) {                   \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_quant_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, x, xs, w1, \
+                       w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,         \
+                       counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                              \
   }

@@ -83,4 +83,24 @@ rt::launch_report launch_moe_quant_stage2(rt::device& dev, rt::module& m, const 
   return dev.launch(m, kernel, {C.grid_x(a.dim), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
+// Both stages in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on ws's sorted routing, ws.counters
+// zero (the kernel leaves them so). Its workgroups wait for each other: not with a sampled
+// profile (refused).
+template <moe_quant_config C1, moe_quant_config C2>
+rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const std::string& kernel,
+                                         const moe_workspace& ws, const moe_quant_workspace& qws,
+                                         const moe_quant_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe_quant fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
+  const uint32_t gy1 = C1.grid_y(a.inter, ws.max_blocks), gy2 = C2.grid_y(a.dim, ws.max_blocks);
+  const uint32_t n = C1.grid_x(a.inter) * gy1 + C2.grid_x(a.dim) * gy2;
+  rt::kernel_args args;
+  args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy1).add(gy2).add(ws.max_blocks);
+  return dev.launch(m, kernel, {n, 1, 1}, {C1.threads(), 1, 1}, args, opts);
+}
+
 }  // namespace hipasm::kernels
