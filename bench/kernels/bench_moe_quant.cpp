@@ -2,9 +2,9 @@
 // MI300X (cu_num 304) shapes of aiter's a8w8_blockscale_tuned_fmoe_ds_v3.csv (DeepSeek V3 with 8-way
 // expert parallelism: model_dim 7168, inter_dim 2048, 33 experts, top-9; the table's only MI300X
 // rows among the a8w8 block-scale tables), decode (1 to 32 tokens) and prefill (256 tokens),
-// uniform random routing. Line shape=T_tok_D_dim_I_inter_E_e_top_K_fp8_block_g1u1: our stage 1 +
-// stage 2 (two dispatches on moe_sorting's routing; x quantized beforehand, as aiter's kernels
-// take it), next to aiter's fmoe_fp8_blockscale_g1u1_subGU_256.co (its one-kernel asm MoE, g1u1
+// uniform random routing. Line shape=T_tok_D_dim_I_inter_E_e_top_K_fp8_block_g1u1: our stage 1 and
+// stage 2 in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on moe_sorting's routing (x quantized
+// beforehand, as aiter's kernels take it; the sorting not timed, as aiter's row), next to aiter's fmoe_fp8_blockscale_g1u1_subGU_256.co (its one-kernel asm MoE, g1u1
 // SiLU, fp8 x with 1x128 scales) fed the same routing; amd_us: the csv's us (AMD's measured
 // CK 2-stage time) when the row is there. gbps / hbm_pct: the routed experts' fp8 weights (the
 // traffic that bounds decode) against the model's HBM rate.
@@ -191,7 +191,6 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
   const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
   const auto s1_mod = d.load_file(s.i8 ? HIPASM_BENCH_I8_CO : HIPASM_BENCH_CO);
-  const auto s2_mod = s.i8 ? nullptr : d.load_file(HIPASM_BENCH_S2_CO);
   hk::launch_moe_sorting<moe_bench::sort>(
       d, *sort_mod, "moe_sorting",
       {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
@@ -200,34 +199,31 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   const hk::moe_quant_args a{.out = OUT.addr(), .x = in.X.addr(), .xs = in.XS.addr(), .w1 = in.W1.addr(),
                              .w1s = in.W1S.addr(), .w2 = in.W2.addr(), .w2s = in.W2S.addr(), .tokens = tokens,
                              .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
-  auto run = [&]<hk::moe_quant_config C1, hk::moe_quant_config C2>(rt::module& m1, const char* k1, rt::module& m2,
-                                                                    const char* k2) {
-    rt::profile_options p1 = profile_for(C1.grid_x(s.inter) * C1.grid_y(s.inter, ws.max_blocks));
-    rt::profile_options p2 = profile_for(C2.grid_x(s.dim) * C2.grid_y(s.dim, ws.max_blocks));
-    rt::launch_options o1, o2;
-    o1.profile = &p1;
-    o2.profile = &p2;
-    const result r1 = from(hk::launch_moe_quant_stage1<C1>(d, m1, k1, ws, qws, a, o1));
-    return std::pair{r1, from(hk::launch_moe_quant_stage2<C2>(d, m2, k2, ws, qws, a, o2))};
-  };
-  const auto [r1, r2] = s.i8 ? run.template operator()<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(
-                                   *s1_mod, "moe_quant_i8_s1", *s1_mod, "moe_quant_i8_s2")
-                             : run.template operator()<moe_quant_bench::s1, moe_quant_bench::s2>(
-                                   *s1_mod, "moe_quant_s1", *s2_mod, "moe_quant_s2");
-  result r{r1.us + r2.us, 0, 0, r1.hbm_bytes + r2.hbm_bytes};
+  // both stages in one dispatch: the whole grid profiled (its workgroups wait for each other), the
+  // functional run on one thread in workgroup order (one poll a wait, deterministic)
+  rt::profile_options p;
+  p.device = "mi300x";
+  rt::launch_options o;
+  o.profile = &p;
+  o.threads = 1;
+  result r =
+      s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
+                                                                                         ws, qws, a, o))
+           : from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2>(d, *s1_mod, "moe_quant_fused", ws,
+                                                                                   qws, a, o));
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
   r.tflops = flops / (r.us * 1e6);
-  r.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / r.us;
-  const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
+  std::vector<bool> hit(s.experts, false);
+  for (int e : ids) hit[e] = true;
+  const auto used = double(std::count(hit.begin(), hit.end(), true));  // experts whose weights are read
   const double bytes = double(used) * s.dim * s.inter * 3.0 + double(tokens) * s.dim * (1.0 + 4.0);
   const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws);
-  std::string extra = "stage1_us=" + std::to_string(r1.us).substr(0, std::to_string(r1.us).find('.') + 3) +
-                      " stage2_us=" + std::to_string(r2.us).substr(0, std::to_string(r2.us).find('.') + 3);
+  std::string extra;
   if (!aiter_dir.empty() && !s.i8) {
     const double amd = amd_us(aiter_dir / "aiter" / "configs" / "model_configs" / "a8w8_blockscale_tuned_fmoe_ds_v3.csv", s, tokens);
     if (amd > 0) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, " amd_us=%.2f amd_ratio=%.3f", amd, amd / r.us);
+      std::snprintf(buf, sizeof buf, "amd_us=%.2f amd_ratio=%.3f", amd, amd / r.us);
       extra += buf;
     }
   }

@@ -2,4 +2,4 @@
 
 #include "moe_quant_bench_configs.hpp"
 
-HIPASM_MOE_QUANT_STAGE1_KERNEL(moe_quant_s1, moe_quant_bench::s1)
+HIPASM_MOE_QUANT_FUSED_KERNEL(moe_quant_fused, moe_quant_bench::s1, moe_quant_bench::s2)
