@@ -277,4 +277,15 @@ TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   a.tokens = 40;  // (the workspaces hold 4 tokens' worst-case blocks)
   CHECK_THROWS_WITH(hk::launch_moe_quant_stage2<cfg::q_s2>(d, *M().s2, "moe_q_s2", ws, qws, a),
                     Catch::Contains("another shape"));
+  // the fused kernel's workgroups wait for each other: a sampled profile would not run them all
+  a.tokens = 4;
+  hk::moe_workspace ws128(d, 4, 2, 8, 128);
+  hk::moe_quant_workspace qws128(d, 4, 2, 8, 128);
+  rt::profile_options p;
+  p.device = hipasm::test::test_device();
+  p.sample_cus = 8;
+  rt::launch_options o;
+  o.profile = &p;
+  CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, o)),
+                    Catch::Contains("sample_cus"));
 }
