@@ -1,7 +1,8 @@
 // bench_kernel_moe_quant [AITER_DIR]: the fp8 block-scale fused MoE (kernels/moe_quant.hpp) on the
 // MI300X (cu_num 304) shapes of aiter's a8w8_blockscale_tuned_fmoe_ds_v3.csv (DeepSeek V3 with 8-way
 // expert parallelism: model_dim 7168, inter_dim 2048, 33 experts, top-9; the table's only MI300X
-// rows among the a8w8 block-scale tables), decode (1 to 32 tokens) and prefill (256 tokens),
+// rows among the a8w8 block-scale tables), decode (1, 4 and 32 tokens) and, with
+// HIPASM_BENCH_MOE_QUANT_PREFILL=1, prefill (256 tokens),
 // uniform random routing. Line shape=T_tok_D_dim_I_inter_E_e_top_K_fp8_block_g1u1: our stage 1 and
 // stage 2 in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on moe_sorting's routing (x quantized
 // beforehand, as aiter's kernels take it; the sorting not timed, as aiter's row), next to aiter's fmoe_fp8_blockscale_g1u1_subGU_256.co (its one-kernel asm MoE, g1u1
@@ -9,8 +10,8 @@
 // CK 2-stage time) when the row is there. gbps / hbm_pct: the routed experts' fp8 weights (the
 // traffic that bounds decode) against the model's HBM rate.
 // ..._i8_g1u1: int8 per token x per channel on the int8 row of aiter's tuned_fmoe.csv (model_dim
-// 6144, inter_dim 4096, 8 experts, top-2; the table has it for cu_num 80 only: no amd_us), 1 to
-// 256 tokens, next to aiter's fmoe_int8_g1u1_multix_subGU_N.co (N as asm_fmoe.cu's
+// 6144, inter_dim 4096, 8 experts, top-2; the table has it for cu_num 80 only: no amd_us), 1 and
+// 32 tokens (256 with the prefill rows), next to aiter's fmoe_int8_g1u1_multix_subGU_N.co (N as asm_fmoe.cu's
 // get_heuristic_kernel picks it: fewest rounds of workgroups over the CUs, then fewest idle CUs;
 // x scales [tokens], W1's [E][2 inter], W2's [E][dim]).
 // aiter's argument block is KernelArgs of csrc/py_itfs_cu/asm_fmoe.cu (pointers and u32s each
@@ -240,9 +241,15 @@ int main(int argc, char** argv) {
     else std::fprintf(stderr, "bench_kernel_moe_quant: no %s; aiter skipped\n", c.c_str());
   }
   const shape ds_v3{7168, 2048, 33, 9};
-  for (uint32_t tokens : {1u, 4u, 16u, 32u, 256u}) row(aiter_dir, aiter_co, ds_v3, tokens);
+  // (a row's functional simulation executes every MFMA of both kernels: 4 tokens take minutes;
+  // HIPASM_BENCH_MOE_QUANT_PREFILL=1 adds the 256-token rows, much longer)
+  const char* pf = std::getenv("HIPASM_BENCH_MOE_QUANT_PREFILL");
+  const bool prefill = pf && *pf == '1';
+  for (uint32_t tokens : {1u, 4u, 32u, 256u})
+    if (tokens < 256 || prefill) row(aiter_dir, aiter_co, ds_v3, tokens);
   // int8: aiter's multix code objects are found next to the fp8 one (the tile per row)
   const shape i8{6144, 4096, 8, 2, true};
-  for (uint32_t tokens : {1u, 32u, 256u}) row(aiter_dir, aiter_co.empty() ? fs::path{} : aiter_co.parent_path(), i8, tokens);
+  for (uint32_t tokens : {1u, 32u, 256u})
+    if (tokens < 256 || prefill) row(aiter_dir, aiter_co.empty() ? fs::path{} : aiter_co.parent_path(), i8, tokens);
   return 0;
 }
