@@ -1,6 +1,6 @@
 // Quantized fused MoE: fp8 (e4m3fnuz, gfx942) with DeepSeek-style block scales, or int8 per
-// token x per channel, on moe.hpp's
-// sorted routing (moe_sorting: aiter's layout), as aiter's a8w8 block-scale MoE:
+// token x per channel, on moe.hpp's sorted routing (moe_sorting: aiter's layout), as aiter's
+// a8w8 block-scale MoE (its intermediate re-quantized per 1x128 between the GEMMs):
 //
 //   x  fp8 [tokens][dim] with xs f32 [dim / 128][tokens] (1x128 blocks: dynamic_quant.hpp's
 //      .block = 128 layout, which aiter passes its asm kernels' activation scales in)
@@ -23,7 +23,10 @@
 //    first MFMA adds 0), then acc += part * (xs[kb][token] * w1s[e][n / 128][kb]) (a lane's
 //    16 accumulator registers share one token column: one x scale a lane, the weight scale
 //    uniform: the wave's 32 rows lie in one 128-row block). One K block a load group, two
-//    groups in flight (software_pipeline). k_split parts add through LDS. The intermediate is
+//    groups in flight (software_pipeline); the weights through a swizzled LDS tile per wave
+//    (lds_weights: a load takes 8 rows x 128 bytes, 8 whole lines, where the MFMA layout's 32
+//    rows x 32 bytes touch 32: the CU's address path bounded a decode row at half the HBM rate)
+//    and read back into the registers they came in. k_split parts add through LDS. The intermediate is
 //    re-quantized in the kernel: the workgroup's 128 columns are exactly one scale block of a
 //    row, so the row's amax is the max over the 4 column waves' lanes of that token (LDS), and
 //    stage 1 stores hq fp8 [max_blocks * 32][inter] and hs f32 [inter / 128][max_blocks * 32]
@@ -37,9 +40,17 @@
 // g and up by xs[t] * w1s[e][n] (a lane's token scale times its registers' channel scales),
 // re-quantizes h to int8 per 1x128 block (qmax 127, nearest even, dynamic_quant's rule), and
 // stage 2 takes hs per K block and w2s[e][d] * w in its epilogue.
-// dim and inter must be multiples of 128 (whole scale blocks; the host API checks).
+// 3. moe_quant_fused: both in one dispatch, moe.hpp's scheme (stage-2 workgroups wait on counters
+//    for their block's stage-1 workgroups): they run on the CUs stage 1's last round leaves idle.
+// dim and inter must be multiples of 128 (whole scale blocks; the host API checks). x is
+// quantized beforehand (dynamic_quant.hpp's kernel: a launch of its own, as aiter's asm kernels
+// take x already quantized); h is re-quantized inside stage 1 (no launch, no bf16 round trip).
+// Speed (bench/kernels/bench_moe_quant.cpp, MI300X model): decode reads each routed expert's
+// weights once, at ~90% of the model's HBM rate on DeepSeek V3's 1- and 4-token rows. Not done:
+// K split over workgroups for stage 1 when few blocks leave CUs idle (2 experts: 64 of 304 CUs).
 //
-// Device side:  HIPASM_MOE_QUANT_STAGE1_KERNEL(name, cfg), HIPASM_MOE_QUANT_STAGE2_KERNEL(name, cfg)
+// Device side:  HIPASM_MOE_QUANT_STAGE1_KERNEL(name, cfg), HIPASM_MOE_QUANT_STAGE2_KERNEL(name, cfg),
+//               HIPASM_MOE_QUANT_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
 // Host side:    kernels/moe_quant_launch.hpp.
 #pragma once
 #include <array>
