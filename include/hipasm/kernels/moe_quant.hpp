@@ -34,8 +34,9 @@
 // 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
 //    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
 //    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
-// int8 (.type = quant_type::i8, any target): x int8 with xs f32 [tokens] (per token), W1 int8 with
-// w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim] (per channel): the same kernels on
+// int8 (.type = quant_type::i8; not restricted to gfx942, tested there only): x int8 with xs f32
+// [tokens] (per token), W1 int8 with w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim]
+// (per channel): the same kernels on
 // v_mfma_i32_32x32x16_i8 (exact i32 per K block, converted and summed in f32); stage 1 scales
 // g and up by xs[t] * w1s[e][n] (a lane's token scale times its registers' channel scales),
 // re-quantizes h to int8 per 1x128 block (qmax 127, nearest even, dynamic_quant's rule), and
