@@ -1,8 +1,9 @@
 // HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_sorting.hip
 // HIPASM_TEST_ARCHS: gfx942
-// The fp8 block-scale fused MoE (include/hipasm/kernels/moe_quant.hpp) in hipasm-sim against
-// plain C++ on the same quantized values (fp8 e4m3fnuz decoded from the format's definition,
-// tests/common/narrow_float_ref.hpp), on moe_sorting's routing (moe.hpp):
+// The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
+// x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3fnuz
+// decoded from the format's definition, tests/common/narrow_float_ref.hpp; int8 exactly), on
+// moe_sorting's routing (moe.hpp), as two kernels and as one dispatch:
 //  - stage 1: g and up summed in double per 128-element K block, scaled by the block's x and
 //    W1 scales; h = silu(g) * up (or silu(g)); each 1x128 block of h re-quantized: the kernel's
 //    scale must be max(amax / 240, 1 / (512 * 240)) and each fp8 value the nearest to h / scale
@@ -11,7 +12,9 @@
 //    block scales, in double.
 // Random routing with experts without tokens, one expert taking every token, tied routing
 // weights and tied rows, tokens not a multiple of 32, K splits with an empty part, column tails
-// of stage 2's workgroups; the checker must stay silent and nothing lands past out.
+// of stage 2's workgroups, weights through LDS and straight into the MFMA layout, 2 and 3 K
+// blocks in flight; the one-dispatch kernel on 2 worker threads, launched twice (its counters
+// back to 0); the checker must stay silent and nothing lands past out.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
