@@ -94,8 +94,9 @@ struct operands {
       : X(d, padded(x, size_t(32) * s.dim)),
         W1(d, size_t(s.experts) * 2 * s.inter * s.dim),
         W2(d, size_t(s.experts) * s.dim * s.inter),
-        // (+ a row of slack: padding rows' token id is `tokens`)
-        XS(d, std::vector<float>(s.i8 ? tokens + 1 : size_t(s.dim / 128) * (tokens + 1), 1.0f)),
+        // (+ slack: padding rows' token id is `tokens`; aiter's int8 kernel reads x scales up to
+        // a 64-row tile past the tokens)
+        XS(d, std::vector<float>(s.i8 ? tokens + 64 : size_t(s.dim / 128) * (tokens + 1), 1.0f)),
         W1S(d, std::vector<float>(s.i8 ? size_t(s.experts) * 2 * s.inter
                                        : size_t(s.experts) * (2 * s.inter / 128) * (s.dim / 128), 1.0f)),
         W2S(d, std::vector<float>(s.i8 ? size_t(s.experts) * s.dim : size_t(s.experts) * (s.dim / 128) * (s.inter / 128),
