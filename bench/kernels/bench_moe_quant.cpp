@@ -96,7 +96,7 @@ struct operands {
         W2(d, size_t(s.experts) * s.dim * s.inter),
         // (+ slack: padding rows' token id is `tokens`; aiter's int8 kernel reads x scales up to
         // a 64-row tile past the tokens)
-        XS(d, std::vector<float>(s.i8 ? tokens + 64 : size_t(s.dim / 128) * (tokens + 1), 1.0f)),
+        XS(d, std::vector<float>((s.i8 ? tokens : size_t(s.dim / 128) * tokens) + 64, 1.0f)),
         W1S(d, std::vector<float>(s.i8 ? size_t(s.experts) * 2 * s.inter
                                        : size_t(s.experts) * (2 * s.inter / 128) * (s.dim / 128), 1.0f)),
         W2S(d, std::vector<float>(s.i8 ? size_t(s.experts) * s.dim : size_t(s.experts) * (s.dim / 128) * (s.inter / 128),
