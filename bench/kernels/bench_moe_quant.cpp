@@ -192,7 +192,11 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   hk::moe_quant_workspace qws(d, tokens, s.topk, s.experts, s.inter);
   rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
   const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
-  const auto s1_mod = d.load_file(s.i8 ? HIPASM_BENCH_I8_CO : HIPASM_BENCH_CO);
+  std::vector<bool> hit(s.experts, false);
+  for (int e : ids) hit[e] = true;
+  const auto used = double(std::count(hit.begin(), hit.end(), true));  // experts whose weights are read
+  const bool wide = s.i8 && (s.dim + 255) / 256 * uint32_t(used) >= moe_quant_bench::wide_min_groups;
+  const auto s1_mod = d.load_file(!s.i8 ? HIPASM_BENCH_CO : wide ? HIPASM_BENCH_I8_WIDE_CO : HIPASM_BENCH_I8_CO);
   hk::launch_moe_sorting<moe_bench::sort>(
       d, *sort_mod, "moe_sorting",
       {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
@@ -209,15 +213,14 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   o.profile = &p;
   o.threads = 1;
   result r =
-      s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
+      wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
+                 d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, o))
+      : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
                                                                                          ws, qws, a, o))
            : from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2>(d, *s1_mod, "moe_quant_fused", ws,
                                                                                    qws, a, o));
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
   r.tflops = flops / (r.us * 1e6);
-  std::vector<bool> hit(s.experts, false);
-  for (int e : ids) hit[e] = true;
-  const auto used = double(std::count(hit.begin(), hit.end(), true));  // experts whose weights are read
   const double bytes = double(used) * s.dim * s.inter * 3.0 + double(tokens) * s.dim * (1.0 + 4.0);
   const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws);
   std::string extra;
