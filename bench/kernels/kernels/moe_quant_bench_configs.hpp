@@ -1,0 +1,19 @@
+// The moe_quant bench's kernel configurations, shared by moe_quant*.hip and bench_moe_quant.cpp.
+#pragma once
+#include <hipasm/kernels/moe_quant.hpp>
+
+namespace moe_quant_bench {
+// stage 1: 4 column waves (one h scale block), K (model_dim) over 2 waves each
+constexpr hipasm::kernels::moe_quant_config s1{.waves = 4, .k_split = 2, .gated = true};
+// stage 2: 8 column waves of the whole K (inter_dim): 256 columns of dim a workgroup (fewer,
+// longer workgroups than 4 x 2: 109.7 against 110.6 us on the 1-token DeepSeek V3 row)
+constexpr hipasm::kernels::moe_quant_config s2{.waves = 8, .k_split = 1};
+// int8 per token x per channel: the same layouts
+constexpr hipasm::kernels::moe_quant_config s1_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 2, .gated = true};
+// stage 2 for int8: 4 column waves x 2 where 8 x 1 would leave most CUs without a workgroup (1
+// token of the 6144-dim row: 47.3 against 53.4 us), else 8 x 1 (32 tokens: 177.0 against 185.9 us)
+constexpr hipasm::kernels::moe_quant_config s2_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 2};
+constexpr hipasm::kernels::moe_quant_config s2_i8_wide{.type = hipasm::kernels::quant_type::i8, .waves = 8, .k_split = 1};
+// the wide one when it makes at least this many stage-2 workgroups (ceil(dim / 256) x routed experts)
+constexpr uint32_t wide_min_groups = 128;
+}  // namespace moe_quant_bench

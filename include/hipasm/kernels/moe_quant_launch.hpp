@@ -1,0 +1,106 @@
+// Host launch of the quantized fused MoE kernels (moe_quant.hpp) through hipasm::rt: the same
+// calls drive hipasm-sim and a real MI300 (rt::device::open's backend).
+//
+//   moe_workspace ws(*dev, tokens, topk, experts, inter);      // moe_launch.hpp: the sorted routing
+//   moe_quant_workspace qws(*dev, tokens, topk, experts, inter); // hq, hs
+//   launch_moe_sorting<sort_cfg>(...);                          // (moe_launch.hpp)
+//   launch_moe_quant_stage1<cfg1>(*dev, mod, "s1", ws, qws, a);
+//   launch_moe_quant_stage2<cfg2>(*dev, mod, "s2", ws, qws, a);
+//
+// x is quantized beforehand (dynamic_quant.hpp with .block = 128: q and scales [dim / 128][tokens]).
+// out (f32 [tokens][dim]) is overwritten (stage 1 zeroes it, stage 2 adds into it).
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "moe_launch.hpp"
+#include "moe_quant.hpp"
+#include <hipasm/rt/launcher.hpp>
+
+namespace hipasm::kernels {
+
+// The re-quantized intermediate of one run: hq fp8 [max_blocks * 32][inter], hs f32
+// [inter / 128][max_blocks * 32] (at the sorted rows).
+struct moe_quant_workspace {
+  uint32_t max_blocks = 0;
+  rt::buffer<uint8_t> hq;
+  rt::buffer<float> hs;
+  moe_quant_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter)
+      : max_blocks(moe_max_blocks(tokens, topk, experts)),
+        hq(dev, std::vector<uint8_t>(size_t(max_blocks) * moe_block_m * inter, 0)),
+        hs(dev, std::vector<float>(size_t(max_blocks) * moe_block_m * (inter / 128 ? inter / 128 : 1), 0.0f)) {}
+};
+
+struct moe_quant_args {
+  uint64_t out = 0;       // f32 [tokens][dim]
+  uint64_t x = 0, xs = 0; // fp8 [tokens][dim], f32 [dim / 128][tokens]
+  uint64_t w1 = 0, w1s = 0;  // fp8 [experts][2 * inter or inter][dim], f32 [experts][rows / 128][dim / 128]
+  uint64_t w2 = 0, w2s = 0;  // fp8 [experts][dim][inter], f32 [experts][dim / 128][inter / 128]
+  uint32_t tokens = 0, topk = 0, experts = 0, dim = 0, inter = 0;
+};
+
+namespace detail {
+inline void moe_quant_check(const moe_quant_args& a, const moe_workspace& ws, const moe_quant_workspace& qws) {
+  moe_check_shape("hipasm moe_quant", a.tokens, a.topk, a.experts);
+  if (a.dim == 0 || a.inter == 0 || a.dim % 128 != 0 || a.inter % 128 != 0)
+    throw std::invalid_argument("hipasm moe_quant: dim and inter must be positive multiples of 128 (whole scale blocks), got dim " +
+                                std::to_string(a.dim) + " inter " + std::to_string(a.inter));
+  const uint64_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
+  if (ws.max_blocks != blocks || qws.max_blocks != blocks || qws.hq.size() < blocks * moe_block_m * a.inter)
+    throw std::invalid_argument("hipasm moe_quant: the workspaces were made for another shape");
+  if (uint64_t(a.tokens) * a.dim * 4 >= (uint64_t{1} << 31) || blocks * moe_block_m * a.inter >= (uint64_t{1} << 31) ||
+      uint64_t(a.inter) * a.dim * 2 >= (uint64_t{1} << 31))
+    throw std::invalid_argument("hipasm moe_quant: out, hq and each expert's weights must be below 2 GiB (32-bit offsets)");
+}
+}  // namespace detail
+
+template <moe_quant_config C>
+rt::launch_report launch_moe_quant_stage1(rt::device& dev, rt::module& m, const std::string& kernel,
+                                          const moe_workspace& ws, const moe_quant_workspace& qws,
+                                          const moe_quant_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  const uint32_t gy = C.grid_y(a.inter, ws.max_blocks);
+  rt::kernel_args args;
+  args.add(qws.hq.addr()).add(qws.hs.addr()).add(a.out).add(a.x).add(a.xs).add(a.w1).add(a.w1s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_expert_ids.addr()).add(ws.num_valid_ids.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(ws.max_blocks);
+  return dev.launch(m, kernel, {C.grid_x(a.inter), gy, 1}, {C.threads(), 1, 1}, args, opts);
+}
+
+template <moe_quant_config C>
+rt::launch_report launch_moe_quant_stage2(rt::device& dev, rt::module& m, const std::string& kernel,
+                                          const moe_workspace& ws, const moe_quant_workspace& qws,
+                                          const moe_quant_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  const uint32_t gy = C.grid_y(a.dim, ws.max_blocks);
+  rt::kernel_args args;
+  args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.w2).add(a.w2s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(ws.max_blocks);
+  return dev.launch(m, kernel, {C.grid_x(a.dim), gy, 1}, {C.threads(), 1, 1}, args, opts);
+}
+
+// Both stages in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on ws's sorted routing, ws.counters
+// zero (the kernel leaves them so). Its workgroups wait for each other: not with a sampled
+// profile (refused).
+template <moe_quant_config C1, moe_quant_config C2>
+rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const std::string& kernel,
+                                         const moe_workspace& ws, const moe_quant_workspace& qws,
+                                         const moe_quant_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe_quant fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
+  const uint32_t gy1 = C1.grid_y(a.inter, ws.max_blocks), gy2 = C2.grid_y(a.dim, ws.max_blocks);
+  const uint32_t n = C1.grid_x(a.inter) * gy1 + C2.grid_x(a.dim) * gy2;
+  rt::kernel_args args;
+  args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy1).add(gy2).add(ws.max_blocks);
+  return dev.launch(m, kernel, {n, 1, 1}, {C1.threads(), 1, 1}, args, opts);
+}
+
+}  // namespace hipasm::kernels
