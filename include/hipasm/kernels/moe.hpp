@@ -703,6 +703,28 @@ constexpr gpr<dtype::u32> moe_zero_groups(builder J, arg<unsigned> tokens, arg<u
   return z;
 }
 
+// out = 0 for stage 2's atomics (every MoE's stage 1): workgroup g of the first zg zeroes the
+// 16-byte pieces g*T + tid + k*zg*T of out's zb bytes, then (the fused kernels) counts itself
+// done, after its stores.
+constexpr void moe_zero_out(builder J, buffer O, gpr<dtype::u32> zb, gpr<dtype::u32> g, gpr<dtype::u32> zg,
+                            uint32_t T, gpr<dtype::u32> tid, const moe_sync* sync) {  // (O by value: a lambda reads it)
+  using dtype::u32;
+  auto gstep = J.sgpr<u32>();
+  gstep = zg * (16u * T);
+  J.If(g < zg, [&] {
+    auto zo = J.vgpr<u32>();
+    auto z4 = J.vgpr<u32>(4).aligned(4);
+    for (int q = 0; q < 4; ++q) z4[q] = 0u;
+    zo = (g * T + tid) << 4u;
+    J.While([&] { return zo < zb; },
+            [&] {
+              O.store(z4, at(zo));
+              zo = zo + gstep;
+            });
+    if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
+  });
+}
+
 // ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
 // Workgroup (wg_x, wg_y) of a grid (grid x, grid_blocks); sync: the fused kernel's counters.
 template <moe_gemm_config C>
@@ -721,25 +743,12 @@ constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid +
   // k*Z*T (the fused kernel: then counts itself done, after its stores)
   {
-    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>();
     zb = (tokens * dim) << 2u;
     auto O = make_buffer(J, out, zb);
     gx = (inter + (C.cols() - 1u)) / C.cols();
     g = wg_y * gx + wg_x;
-    zg = moe_zero_groups<C>(J, tokens, dim, gpr<u32>(gx * grid_blocks));
-    gstep = zg * (16u * T);
-    J.If(g < zg, [&] {
-      auto zo = J.vgpr<u32>();
-      auto z4 = J.vgpr<u32>(4).aligned(4);
-      for (int q = 0; q < 4; ++q) z4[q] = 0u;
-      zo = (g * T + tid) << 4u;
-      J.While([&] { return zo < zb; },
-              [&] {
-                O.store(z4, at(zo));
-                zo = zo + gstep;
-              });
-      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
-    });
+    moe_zero_out(J, O, zb, g, moe_zero_groups<C>(J, tokens, dim, gpr<u32>(gx * grid_blocks)), T, tid, sync);
   }
   const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();

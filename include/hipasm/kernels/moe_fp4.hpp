@@ -252,25 +252,13 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
 
   // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid + k*Z*T
   {
-    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>();
     zb = (tokens * dim) << 2u;
     auto O = make_buffer(J, out, zb);
     gx = inter / C.cols();
     g = wg_y * gx + wg_x;
     zg = min(gpr<u32>(gx * grid_blocks), gpr<u32>((zb + (16u * T - 1u)) / (16u * T)));
-    gstep = zg * (16u * T);
-    J.If(g < zg, [&] {
-      auto zo = J.vgpr<u32>();
-      auto z4 = J.vgpr<u32>(4).aligned(4);
-      for (int q = 0; q < 4; ++q) z4[q] = 0u;
-      zo = (g * T + tid) << 4u;
-      J.While([&] { return zo < zb; },
-              [&] {
-                O.store(z4, at(zo));
-                zo = zo + gstep;
-              });
-      if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
-    });
+    moe_zero_out(J, O, zb, g, zg, T, tid, sync);
   }
   auto n0 = J.sgpr<u32>();  // the wave's first column of inter
   n0 = wg_x * C.cols() + (wv.col << 5u);

@@ -313,23 +313,10 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
                                   arg<float*> out, arg<unsigned> tokens, arg<unsigned> dim, const moe_sync* sync) {
   using dtype::u32;
   constexpr uint32_t T = C.threads();
-  auto zb = J.sgpr<u32>(), gstep = J.sgpr<u32>();
+  auto zb = J.sgpr<u32>();
   zb = (tokens * dim) << 2u;
   auto O = make_buffer(J, out, zb);
-  const gpr<u32> zg = moe_quant_zero_groups<C>(J, tokens, dim, groups);
-  gstep = zg * (16u * T);
-  J.If(g < zg, [&] {
-    auto zo = J.vgpr<u32>();
-    auto z4 = J.vgpr<u32>(4).aligned(4);
-    for (int q = 0; q < 4; ++q) z4[q] = 0u;
-    zo = (g * T + tid) << 4u;
-    J.While([&] { return zo < zb; },
-            [&] {
-              O.store(z4, at(zo));
-              zo = zo + gstep;
-            });
-    if (sync) moe_signal(J, *sync, tid, val<u32>(moe_sync_zeroed));
-  });
+  moe_zero_out(J, O, zb, g, moe_quant_zero_groups<C>(J, tokens, dim, groups), T, tid, sync);
 }
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
