@@ -695,11 +695,12 @@ constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* blo
 }
 
 // Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread, so that
-// few wait for their stores before they count themselves (the fused kernel), all at most.
-template <moe_gemm_config C>
-constexpr gpr<dtype::u32> moe_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
+// few wait for their stores before they count themselves (the fused kernel), all at most
+// (threads: the stage's workgroup size; every MoE's stage 1).
+constexpr gpr<dtype::u32> moe_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups,
+                                          uint32_t threads) {
   auto z = J.sgpr<dtype::u32>();
-  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
+  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * threads - 1u)) / (16u * threads)));
   return z;
 }
 
@@ -725,6 +726,34 @@ constexpr void moe_zero_out(builder J, buffer O, gpr<dtype::u32> zb, gpr<dtype::
   });
 }
 
+// A fused kernel's stage-2 workgroup counts itself done (after every wave's waits;
+// helpers/arrival.hpp); the last one sets the counters of the blocks (below num_valid_ids[0] /
+// 32) and [0] back to 0 ([1]: the helper), for the next launch.
+constexpr void moe_stage2_done(builder J, const moe_sync& s, gpr<dtype::u32> wave, gpr<dtype::u32> tid,
+                               arg<const unsigned*> num_valid_ids) {
+  using dtype::u32;
+  const moe_sync* sync = &s;
+    J.s_barrier();
+    J.If(wave == 0u, [&] {
+      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
+      done = moe_sync_done;
+      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
+        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
+        J.s_load_dword(bytes, num_valid_ids, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
+        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
+        zero = 0u;
+        i = tid << 2u;
+        J.While([&] { return i < bytes; },
+                [&] {
+                  J.global_store_dword(i, zero, sync->counters);
+                  i = i + 256u;
+                });
+      });
+    });
+}
+
 // ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
 // Workgroup (wg_x, wg_y) of a grid (grid x, grid_blocks); sync: the fused kernel's counters.
 template <moe_gemm_config C>
@@ -748,7 +777,7 @@ constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
     auto O = make_buffer(J, out, zb);
     gx = (inter + (C.cols() - 1u)) / C.cols();
     g = wg_y * gx + wg_x;
-    moe_zero_out(J, O, zb, g, moe_zero_groups<C>(J, tokens, dim, gpr<u32>(gx * grid_blocks)), T, tid, sync);
+    moe_zero_out(J, O, zb, g, moe_zero_groups(J, tokens, dim, gpr<u32>(gx * grid_blocks), T), T, tid, sync);
   }
   const gpr<u32> n0 = wv.col0;  // the wave's first column of inter
   auto row_bytes = J.sgpr<u32>(), xb = J.sgpr<u32>();
@@ -919,27 +948,7 @@ constexpr void moe_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   }
   });
   if (sync) {
-    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one
-    // sets the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 ([1]: the helper)
-    J.s_barrier();
-    J.If(wv.wave == 0u, [&] {
-      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
-      done = moe_sync_done;
-      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
-        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
-        J.s_load_dword(bytes, num_valid_ids, 0);
-        J.s_waitcnt(lgkmcnt(0));
-        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
-        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
-        zero = 0u;
-        i = wv.tid << 2u;
-        J.While([&] { return i < bytes; },
-                [&] {
-                  J.global_store_dword(i, zero, sync->counters);
-                  i = i + 256u;
-                });
-      });
-    });
+    moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
   }
 }
 }  // namespace detail
@@ -1013,7 +1022,7 @@ constexpr void moe_fused_kernel(builder J, arg<float*> out, arg<uint16_t*> h, ar
   gx2 = (dim + (C2.cols() - 1u)) / C2.cols();
   n1 = gx1 * grid1_y;
   n2 = gx2 * grid2_y;
-  const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups<C1>(J, tokens, dim, n1), n2};
+  const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups(J, tokens, dim, n1, C1.threads()), n2};
   auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
   J.If(
       wg < n1,

@@ -252,13 +252,12 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
 
   // out = 0 for stage 2's atomics: workgroup g of the first Z zeroes 16-byte pieces g*T + tid + k*Z*T
   {
-    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>(), zg = J.sgpr<u32>();
+    auto zb = J.sgpr<u32>(), g = J.sgpr<u32>(), gx = J.sgpr<u32>();
     zb = (tokens * dim) << 2u;
     auto O = make_buffer(J, out, zb);
     gx = inter / C.cols();
     g = wg_y * gx + wg_x;
-    zg = min(gpr<u32>(gx * grid_blocks), gpr<u32>((zb + (16u * T - 1u)) / (16u * T)));
-    moe_zero_out(J, O, zb, g, zg, T, tid, sync);
+    moe_zero_out(J, O, zb, g, moe_zero_groups(J, tokens, dim, gpr<u32>(gx * grid_blocks), T), T, tid, sync);
   }
   auto n0 = J.sgpr<u32>();  // the wave's first column of inter
   n0 = wg_x * C.cols() + (wv.col << 5u);
@@ -462,35 +461,8 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
       for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(obase) + static_cast<int32_t>(4 * (8 * q + j)));
   });
   if (sync) {
-    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one sets
-    // the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 (as moe.hpp's stage 2)
-    J.s_barrier();
-    J.If(wv.wave == 0u, [&] {
-      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
-      done = moe_sync_done;
-      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
-        moe_wait(J, *sync, nullptr);  // (a workgroup without blocks did not wait: the zeroing's counts are all in)
-        J.s_load_dword(bytes, num_valid_ids, 0);
-        J.s_waitcnt(lgkmcnt(0));
-        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
-        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
-        zero = 0u;
-        i = wv.tid << 2u;
-        J.While([&] { return i < bytes; },
-                [&] {
-                  J.global_store_dword(i, zero, sync->counters);
-                  i = i + 256u;
-                });
-      });
-    });
+    moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
   }
-}
-// out's zeroing workgroups of stage 1 (the first of `groups`: a 16-byte store a thread)
-template <moe_fp4_config C>
-constexpr gpr<dtype::u32> moe_fp4_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
-  auto z = J.sgpr<dtype::u32>();
-  z = min(groups, gpr<dtype::u32>((((tokens * dim) << 2u) + (16u * C.threads() - 1u)) / (16u * C.threads())));
-  return z;
 }
 }  // namespace detail
 
@@ -552,7 +524,7 @@ constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq
     gx2 = dim / C2.cols();
     n1 = gx1 * grid1_y;
     n2 = gx2 * grid2_y;
-    const detail::moe_sync sync{counters, gx1, detail::moe_fp4_zero_groups<C1>(J, tokens, dim, n1), n2};
+    const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups(J, tokens, dim, n1, C1.threads()), n2};
     auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
     J.If(
         wg < n1,

@@ -299,15 +299,6 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   J.s_waitcnt(vmcnt(0));
 }
 
-// Stage-1 workgroups that zero out (the first of `groups`): a 16-byte store a thread.
-template <moe_quant_config C>
-constexpr gpr<dtype::u32> moe_quant_zero_groups(builder J, arg<unsigned> tokens, arg<unsigned> dim, gpr<dtype::u32> groups) {
-  using dtype::u32;
-  constexpr uint32_t T = C.threads();
-  auto zg = J.sgpr<u32>();
-  zg = min(groups, gpr<u32>((((tokens * dim) << 2u) + (16u * T - 1u)) / (16u * T)));
-  return zg;
-}
 template <moe_quant_config C>
 constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32> g, gpr<dtype::u32> groups,
                                   arg<float*> out, arg<unsigned> tokens, arg<unsigned> dim, const moe_sync* sync) {
@@ -316,7 +307,7 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
   auto zb = J.sgpr<u32>();
   zb = (tokens * dim) << 2u;
   auto O = make_buffer(J, out, zb);
-  moe_zero_out(J, O, zb, g, moe_quant_zero_groups<C>(J, tokens, dim, groups), T, tid, sync);
+  moe_zero_out(J, O, zb, g, moe_zero_groups(J, tokens, dim, groups, T), T, tid, sync);
 }
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
@@ -582,28 +573,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     }
   });
   if (sync) {
-    // count this workgroup done (after every wave's waits; helpers/arrival.hpp); the last one
-    // sets the counters of the blocks (below num_valid_ids[0] / 32) and [0] back to 0 (as moe.hpp's)
-    const gpr<u32> tid = wv.tid;
-    J.s_barrier();
-    J.If(wv.wave == 0u, [&] {
-      auto done = J.vgpr<u32>(), bytes = J.sgpr<u32>();
-      done = moe_sync_done;
-      if_last_arrival(J, sync->counters, done, sync->stage2_groups, [&] {
-        moe_wait(J, *sync, nullptr);
-        J.s_load_dword(bytes, num_valid_ids, 0);
-        J.s_waitcnt(lgkmcnt(0));
-        bytes = ((bytes >> static_cast<uint32_t>(std::countr_zero(moe_block_m))) << 2u) + moe_sync_blocks;
-        auto zero = J.vgpr<u32>(), i = J.vgpr<u32>();
-        zero = 0u;
-        i = tid << 2u;
-        J.While([&] { return i < bytes; },
-                [&] {
-                  J.global_store_dword(i, zero, sync->counters);
-                  i = i + 256u;
-                });
-      });
-    });
+    moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
   }
 }
 
@@ -669,7 +639,7 @@ constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> 
   gx2 = (dim + (C2.cols() - 1u)) / C2.cols();
   n1 = gx1 * grid1_y;
   n2 = gx2 * grid2_y;
-  const detail::moe_sync sync{counters, gx1, detail::moe_quant_zero_groups<C1>(J, tokens, dim, n1), n2};
+  const detail::moe_sync sync{counters, gx1, detail::moe_zero_groups(J, tokens, dim, n1, C1.threads()), n2};
   auto y = J.sgpr<u32>(), xw = J.sgpr<u32>(), w = J.sgpr<u32>();
   J.If(
       wg < n1,
