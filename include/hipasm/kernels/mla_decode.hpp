@@ -1,0 +1,543 @@
+// Multi-head latent attention decode (DeepSeek V2/V3 with the absorbed query; aiter's
+// mla_decode_fwd, FlashMLA): H query heads attend one shared latent KV head whose rows are
+// 576 elements (kv_lora_rank 512 + rope 64); the keys are the whole rows, the values their
+// first 512 elements. 1 to 4 query tokens a sequence (speculative decoding), causal among
+// them at the end of the KV; a batch of variable KV lengths in a paged cache.
+//
+//   out[t][h][d] = sum_j softmax_j(scale q[t][h] . kv[j]) kv[j][d],  d < 512,
+//   j < kv_len - qo_len + (t - qo_start) + 1   (query token t of its sequence)
+//
+// Layouts (aiter's mla_decode_fwd, aiter/mla.py; bf16 as uint16_t bits):
+//   q            [total_q][H][576] bf16              qo_indptr [batch + 1] i32 (token offsets)
+//   kv           [num_pages][page_size][576] bf16, or fp8 e4m3 (the target's: e4m3fnuz on
+//                gfx942, e4m3fn on gfx950) with one f32 scale for the tensor (kv_scale)
+//   kv_indptr    [batch + 1] i32: sequence b's pages are kv_indices[kv_indptr[b] .. kv_indptr[b + 1])
+//   kv_indices   i32 page numbers; kv_last_page_lens [batch] i32: the tokens of each sequence's
+//                last page (kv_len = (pages - 1) * page_size + last; no page: kv_len 0)
+//   out          [total_q][H][512] bf16;  lse [total_q][H] f32 (natural log of the row's sum of
+//                exp(scale q.k); -inf for a row that sees no key, whose out is 0)
+//   split KV (num_splits > 1): part_out [total_q][num_splits][H][512] f32 and part_lse
+//                [total_q][num_splits][H] f32 (each split's normalized output and LSE; aiter's
+//                logits / attn_lse), combined by the second kernel (mla_decode_combine)
+//
+// Work split: workgroup (split, sequence, row group) of C.waves waves takes 16 * waves query
+// rows (row r of a sequence: token r / H, head r % H; H a multiple of 16, so each wave's 16
+// rows are 16 heads of one token) against the split's KV blocks of 16 rows: every KV row is
+// read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword
+// ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere), into a
+// ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one barrier
+// a block. Each wave, per block (v_mfma_f32_16x16x16_bf16):
+//   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
+//                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
+//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel);
+//   online softmax per query row (a lane holds 4 keys of one row; the row's max across the 4
+//                  lane groups by two xor shuffles; base 2 with scale log2 e folded in; the
+//                  reference max moves only when a score passes it by more than 8, attn_fwd's rule);
+//   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp:
+//                  ds_read_b64_tr_b16 on gfx950, narrow reads on gfx942), B = P^T in bf16, the S^T
+//                  accumulator's own layout.
+// fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
+// loaded to bf16 (exact) into one of two bf16 buffers, then the block runs as above. The scale
+// multiplies the scores' scale and the output.
+//
+// Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
+//               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
+// Host side:    launch_mla_decode (mla_decode_launch.hpp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "../helpers/lds_transpose.hpp"
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+enum class mla_kv_cache { bf16, fp8 };
+
+struct mla_decode_config {
+  uint32_t waves = 1;       // waves a workgroup, 16 query rows each (1 to 8)
+  uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
+  uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
+  mla_kv_cache kv_cache = mla_kv_cache::bf16;
+
+  static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t rows() const { return 16 * waves; }
+  constexpr uint32_t elem_bytes() const { return kv_cache == mla_kv_cache::bf16 ? 2 : 1; }
+  constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
+  // LDS rows: the row plus 16 bytes (rows 4 dwords apart in the banks: the 16 rows of a K read)
+  static constexpr uint32_t bf16_row_stride = dk * 2 + 16;
+  static constexpr uint32_t fp8_row_stride = dk + 16;
+  constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  constexpr uint32_t lds_bytes() const {
+    return kv_cache == mla_kv_cache::bf16 ? dma_buffers() * bn * bf16_row_stride
+                                          : dma_buffers() * bn * fp8_row_stride + 2 * bn * bf16_row_stride;
+  }
+};
+
+namespace detail {
+constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
+  if (c.waves < 1 || c.waves > 8) return "mla_decode: waves must be 1 to 8 (16 query rows each)";
+  if (c.page_size < 1 || c.page_size > 1024 || (c.page_size & (c.page_size - 1)) != 0)
+    return "mla_decode: page_size must be a power of two, 1 to 1024";
+  if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
+  if (c.lds_bytes() > 65536) return "mla_decode: the KV block buffers exceed 64 KiB of LDS (lower prefetch)";
+  return nullptr;
+}
+constexpr uint32_t mla_log2(uint32_t x) {
+  uint32_t r = 0;
+  while ((1u << r) < x) ++r;
+  return r;
+}
+}  // namespace detail
+
+template <mla_decode_config C>
+constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<float*> part_o,
+                               arg<float*> part_lse, arg<const uint16_t*> q_ptr, arg<const void*> kv_ptr,
+                               arg<const int*> qo_indptr, arg<const int*> kv_indptr, arg<const int*> kv_indices,
+                               arg<const int*> kv_last, arg<unsigned> num_heads, arg<unsigned> num_splits,
+                               arg<float> scale_log2, arg<float> kv_scale, arg<unsigned> kv_bytes,
+                               arg<unsigned> num_indices) {
+  static_assert(detail::mla_decode_config_error(C) == nullptr,
+                std::string_view(detail::mla_decode_config_error(C) ? detail::mla_decode_config_error(C) : ""));
+  using dtype::u32;
+  using dtype::i32;
+  using dtype::f32;
+  using dtype::u64;
+  constexpr uint32_t W = C.waves, BN = C.bn, DK = C.dk, DV = C.dv, T = C.threads();
+  constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
+  constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
+  constexpr uint32_t RS = F8 ? C.fp8_row_stride : C.bf16_row_stride;         // a DMA'd row in LDS
+  constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
+  static_assert(BN % W == 0 || W > BN, "");
+  constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
+  constexpr uint32_t IDX = P >= BN ? 1 : BN / P;  // page-table entries a block
+  constexpr uint32_t NB = C.dma_buffers();
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr uint32_t PAST = 0xffffe000u;  // an soffset past any KV buffer (the launch keeps kv_bytes below it)
+  constexpr math_opts flush{.flush_denormals = true};
+  static_assert(W == 1 || W == 2 || W == 4 || W == 8, "hipasm mla_decode: waves must be 1, 2, 4 or 8");
+  J.workgroup_size(T);
+
+  auto split = J.workgroup_id_x();
+  auto seq = J.workgroup_id_y();
+  auto rgrp = J.workgroup_id_z();
+  auto tid = J.thread_id_x();
+  auto w = wave_id(J);
+  auto lane = J.vgpr<u32>(), col = J.vgpr<u32>(), grp = J.vgpr<u32>();
+  lane = tid & 63u;
+  col = lane & 15u;
+  grp = lane >> 4;
+
+  // ---- the sequence: its query rows and KV length -----------------------------------------
+  auto boff = J.sgpr<u32>();
+  boff = seq << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), pse = J.sgpr<u32>(2).aligned(2), lastp = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, qo_indptr, boff);
+  J.s_load_dwordx2(pse, kv_indptr, boff);
+  J.s_load_dword(lastp, kv_last, boff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto qlen = J.sgpr<u32>(), nrows = J.sgpr<u32>(), r0 = J.sgpr<u32>();
+  qlen = qse[1] - qse[0];
+  nrows = qlen * num_heads;
+  r0 = rgrp * C.rows();
+  J.If(r0 >= nrows, [&] { J.Return(); });
+  auto npages = J.sgpr<u32>(), kvlen = J.sgpr<u32>();
+  npages = pse[1] - pse[0];
+  kvlen = select(npages == 0u, 0u, gpr<u32>(((npages - 1u) << LP) + lastp));
+  // this split's blocks [kb0, kb1) of the sequence's ceil(kv_len / 16)
+  auto nblk = J.sgpr<u32>(), per = J.sgpr<u32>(), kb0 = J.sgpr<u32>(), kb1 = J.sgpr<u32>();
+  nblk = (kvlen + (BN - 1)) >> detail::mla_log2(BN);
+  per = (nblk + num_splits - 1u) / num_splits;
+  kb0 = min(split * per, nblk);
+  kb1 = min(kb0 + per, nblk);
+  auto kend = J.sgpr<u32>();  // the split's end key
+  kend = min(kb1 << detail::mla_log2(BN), kvlen);
+
+  // ---- this wave's 16 rows: token tok (of the sequence), heads h0 .. h0 + 15 ----------------
+  auto wrow = J.sgpr<u32>(), tok = J.sgpr<u32>(), h0 = J.sgpr<u32>();
+  wrow = r0 + (w << 4);
+  tok = wrow / num_heads;
+  h0 = wrow - tok * num_heads;
+  // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = nrows * (DK * 2);
+  auto Qb = make_buffer(J, q_ptr, nrec);
+  shift = qse[0] * num_heads * (DK * 2);
+  Qb.shift_base(shift);
+  // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
+  auto qv = J.vgpr<u32>(DK / 8).aligned(4).named("q");
+  {
+    auto qoff = J.vgpr<u32>();
+    qoff = (col + wrow) * (DK * 2) + (grp << 4);
+    for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+  }
+  // the last key + 1 this lane's row sees: kv_len - qlen + tok + 1, and the split's end
+  auto lim = J.vgpr<i32>();
+  {
+    auto l1 = J.sgpr<i32>();
+    l1 = kvlen.as<i32>() - qlen.as<i32>() + tok.as<i32>() + 1;
+    l1 = min(l1, kend.as<i32>());
+    lim = l1 - (grp << 2).as<i32>();  // key 4 grp + i of a block at k0 is seen iff k0 + i < lim
+  }
+
+  // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
+  lds_pool pool(J);
+  const lds_ref ring = pool.alloc(NB * BN * RS);
+  constexpr lds_layout LB{.rows = 2 * BN, .cols = DK, .elem_bytes = 2, .row_pad = C.bf16_row_stride - DK * 2};
+  constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = C.bf16_row_stride - DK * 2};
+  lds_ref wide = ring;
+  if constexpr (F8) wide = pool.alloc(2 * BN * C.bf16_row_stride);
+  const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
+  constexpr uint32_t KV_BUFS = F8 ? 2 : NB;  // buffers of that view
+
+  // ---- the KV buffer and the page table ------------------------------------------------------
+  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
+  auto nidx = J.sgpr<u32>();
+  nidx = num_indices << 2;
+  auto IB = make_buffer(J, kv_indices, nidx);
+  // The page-table entries of this wave's rows of a block: one a block when a page holds
+  // whole blocks, else one a row (rows w, w + W, ...): scalar buffer loads (entries past the
+  // table read 0, never used for a row); one block ahead of its DMA.
+  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
+  auto pidx = J.sgpr<u32>(NE).named("pages");
+  auto load_pages = [&](const gpr<u32>& kb) {
+    auto off = J.sgpr<u32>();
+    if constexpr (IDX == 1) {
+      off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
+      J.s_buffer_load_dword(pidx[0], IB.desc, off);
+    } else {
+      for (uint32_t i = 0; i < NE; ++i) {
+        off = (pse[0] + (((kb << detail::mla_log2(BN)) + (w + W * i)) >> LP)) << 2;
+        J.s_buffer_load_dword(pidx[i], IB.desc, off);
+      }
+    }
+  };
+  // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
+  // rows at or past the split's end load zeros (an offset past the buffer). Every wave issues
+  // DMA_LOADS loads a block, whatever the block (constant wait counts). 16 bytes a lane where
+  // the target has buffer_load_dwordx4 ... lds (1 KiB an instruction), else 4 (256 bytes).
+  constexpr bool X4 = hipasm::detail::features().has_lds_dma_x4;
+  constexpr uint32_t LB_ = X4 ? 16 : 4, IB_ = 64 * LB_;  // bytes a lane, an instruction
+  constexpr uint32_t DMA_PER_ROW = (ROWB + IB_ - 1) / IB_;
+  auto lanev = J.vgpr<u32>();
+  lanev = lane * LB_;
+  auto dma = [&](const gpr<u32>& kb, const gpr<u32>& buf) {
+    auto k0 = J.sgpr<u32>(), lbase = J.sgpr<u32>();
+    k0 = kb << detail::mla_log2(BN);
+    lbase = buf * (BN * RS);
+    for (uint32_t i = 0; i < ROWS_PER_WAVE; ++i) {
+      auto rr = J.sgpr<u32>(), key = J.sgpr<u32>(), roff = J.sgpr<u32>();
+      rr = w + W * i;
+      key = k0 + rr;
+      roff = ((pidx[IDX == 1 ? 0 : i] << LP) + (key & (P - 1))) * ROWB;
+      roff = select(key < kend, roff, PAST);
+      auto lrow = J.sgpr<u32>();
+      lrow = lbase + rr * RS;
+      for (uint32_t j = 0; j < DMA_PER_ROW; ++j) {
+        const uint32_t left = ROWB - IB_ * j;  // the row's bytes from this instruction's first
+        auto one = [&] {
+          const mem_offset la = at(lrow) + static_cast<int64_t>(ring.offset + IB_ * j);
+          const mem_offset ga = at(lanev) + at(roff) + static_cast<int64_t>(IB_ * j);
+          if constexpr (X4) KVb.load_lds_x4(la, ga);
+          else KVb.load_lds(la, ga);
+        };
+        if (left < IB_) J.If(lanev < left, one);  // (lanes past the row: its padding and the next row)
+        else one();
+      }
+    }
+  };
+  constexpr uint32_t DMA_LOADS = ROWS_PER_WAVE * DMA_PER_ROW;
+
+  // ---- state -----------------------------------------------------------------------------
+  auto o = J.vgpr<f32>(4 * (DV / 16)).aligned(4).named("o");  // O^T: tile d, dims 16 d + 4 grp + i
+  o.fill(0.0f);
+  auto m = J.vgpr<f32>().named("m"), l = J.vgpr<f32>().named("l");
+  m = NEG_INF;
+  l = 0.0f;
+  auto sc = J.vgpr<f32>();  // the scores' scale (log2 e folded in; fp8: the KV scale too)
+  if constexpr (F8) sc = scale_log2 * kv_scale;
+  else sc = scale_log2 + 0.0f;
+
+  auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
+  auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
+  auto kf = J.vgpr<u32>(8).aligned(4);
+  auto pb = J.vgpr<u32>(2).aligned(2);
+  auto va = J.vgpr<u32>(2).aligned(2);
+
+  // fp8: widen this wave's rows of DMA buffer buf to bf16 buffer rbuf (16 fp8 a lane and step)
+  auto widen = [&] {
+    if constexpr (F8) {
+      constexpr uint32_t CH = DK / 16;  // 16-byte chunks a row
+      constexpr uint32_t UNITS = ROWS_PER_WAVE * CH;
+      const lds_view R8(ring, lds_layout{.rows = NB * BN, .cols = DK, .elem_bytes = 1, .row_pad = RS - DK});
+      auto raw = J.vgpr<u32>(4), wd = J.vgpr<u32>(8);
+      for (uint32_t u0 = 0; u0 < UNITS; u0 += 64) {
+        auto body = [&] {
+          auto u = J.vgpr<u32>(), rr = J.vgpr<u32>(), cc = J.vgpr<u32>();
+          u = lane + u0;
+          rr = u / CH;
+          cc = (u - rr * CH) << 4;
+          rr = rr * W + w;
+          auto srow = J.vgpr<u32>(), drow = J.vgpr<u32>();
+          srow = rr + buf * BN;
+          drow = rr + rbuf * BN;
+          R8.load(raw, at(srow), multiple_of(cc, 16));
+          J.s_waitcnt(lgkmcnt(0));
+          for (int d = 0; d < 4; ++d) wd.slice(2 * d, 2) = to_bf16x4(raw[d].template as<dtype::fp8x4>()).template as<u32>();
+          KV.store(wd.slice(0, 4), at(drow), multiple_of(cc, 16));
+          KV.store(wd.slice(4, 4), at(drow), multiple_of(cc, 16) + 8);
+        };
+        if (u0 + 64 > UNITS) J.If(lane < UNITS - u0, body);
+        else body();
+      }
+    }
+  };
+
+  // block kb (in KV view buffer rbuf): S, softmax, PV
+  auto compute = [&] {
+    auto krow = J.vgpr<u32>(), c8 = J.vgpr<u32>();
+    krow = col + rbuf * BN;
+    c8 = grp << 3;
+    const lds_addr ka = KV.addr(at(krow), multiple_of(c8, 8));
+    for (uint32_t c = 0; c < DK / 32; ++c) {
+      auto kc = kf.slice(4 * (c % 2), 4);
+      KV.load(kc, ka, 0, static_cast<int32_t>(32 * c));
+      J.s_waitcnt(lgkmcnt(0));
+      auto& acc = c % 2 == 0 ? s : s2;
+      if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
+      else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), acc);
+      J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(2, 2), qv.slice(4 * c + 2, 2), acc);
+    }
+    // scores of keys k0 + 4 grp + i, masked past the row's last key
+    auto rel = J.vgpr<i32>();
+    rel = lim - (kb << detail::mla_log2(BN)).as<i32>();
+    for (int i = 0; i < 4; ++i) {
+      s[i] = (s[i] + s2[i]) * sc;
+      s[i] = select(rel > i, s[i], NEG_INF);
+    }
+    auto mx = J.vgpr<f32>();
+    mx = max3(s[0], s[1], s[2]);
+    mx = max(mx, s[3]);
+    mx = max(mx, shuffle_xor(J, mx, 16, {.all_lanes_active = true}));
+    mx = max(mx, shuffle_xor(J, mx, 32, {.all_lanes_active = true}));
+    // the reference max moves when the row max passes it by more than 8 (p <= 2^8)
+    auto grow = J.sgpr<u64>();
+    auto mlim = J.vgpr<f32>();
+    mlim = m + 8.0f;
+    J.v_cmp_gt_f32(grow, mx, mlim);
+    J.If((grow.lo() | grow.hi()) != 0u, [&] {
+      auto mn = J.vgpr<f32>(), alpha = J.vgpr<f32>();
+      mn = max(m, mx);
+      alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
+      l = l * alpha;
+      for (uint32_t i = 0; i < 4 * (DV / 16); ++i) o[i] = o[i] * alpha;
+      m = mn;
+    });
+    auto nm = J.vgpr<f32>();
+    nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
+    for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] + nm, flush);  // (masked: 2^-inf = 0)
+    l = l + ((s[0] + s[1]) + (s[2] + s[3]));
+    pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
+    pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
+    // O^T += V^T P^T: tile d's A = keys 4 grp .. + 3 of dims 16 d + col
+    auto vrow = J.vgpr<u32>();
+    vrow = (grp << 2) + rbuf * BN;
+    for (uint32_t d = 0; d < DV / 16; ++d) {
+      load_transposed(J, KV, va, at(vrow), static_cast<int64_t>(16 * d));
+      J.s_waitcnt(lgkmcnt(0));
+      J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+    }
+  };
+
+  // ---- the loop: block kb in DMA buffer buf. Its iteration waits for block kb's DMA, (fp8:
+  // widens it), one barrier, then the DMA of block kb + prefetch into the buffer of block
+  // kb - 1 (every wave is past its compute: the barrier), and block kb's compute ----------------
+  auto pf = J.sgpr<u32>();
+  J.If(kb0 < kb1, [&] {
+    kb = kb0 + 0u;
+    buf = 0u;
+    for (uint32_t p = 0; p < C.prefetch; ++p) {  // prologue: blocks kb0 .. kb0 + prefetch - 1
+      pf = kb0 + p;
+      nbuf = p;
+      load_pages(pf);
+      J.s_waitcnt(lgkmcnt(0));
+      dma(pf, nbuf);
+    }
+    pf = kb0 + C.prefetch;
+    load_pages(pf);
+    rbuf = 0u;
+    J.While([&] { return kb < kb1; }, [&] {
+      // (vmcnt counts up to 63: past that the wait covers part of the next block too)
+      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
+      J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      if constexpr (F8) widen();
+      J.s_waitcnt(lgkmcnt(0));  // (the page entries; fp8: the widened rows)
+      J.s_barrier();
+      pf = kb + C.prefetch;
+      nbuf = buf + C.prefetch;
+      nbuf = select(nbuf >= NB, gpr<u32>(nbuf - NB), nbuf);
+      dma(pf, nbuf);
+      pf = pf + 1u;
+      load_pages(pf);
+      compute();
+      kb = kb + 1u;
+      buf = buf + 1u;
+      buf = select(buf == NB, 0u, buf);
+      if constexpr (F8) rbuf = rbuf ^ 1u;
+      else rbuf = buf + 0u;
+    });
+  });
+  (void)KV_BUFS;
+
+  // ---- epilogue: the row's sum over the 4 lane groups, O / l, LSE -----------------------------
+  auto lt = J.vgpr<f32>(), inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
+  lt = l + shuffle_xor(J, l, 16, {.all_lanes_active = true});
+  lt = lt + shuffle_xor(J, lt, 32, {.all_lanes_active = true});
+  inv = select(lt > 0.0f, rcp(lt, flush), 0.0f);  // (l >= 1 when a key was seen)
+  if constexpr (F8) inv = inv * kv_scale;
+  lse = log2(lt, flush);  // (0: -inf)
+  lse = select(lt > 0.0f, gpr<f32>((m + lse) * 0.69314718055994530942f), NEG_INF);
+  auto rrow = J.vgpr<u32>();
+  rrow = col + wrow;  // the lane's row of the sequence
+  J.If(num_splits == 1u, [&] {
+    auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
+    auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
+    auto sh = J.sgpr<u32>();
+    sh = qse[0] * num_heads;
+    Ob.shift_base(sh * (DV * 2));
+    Lb.shift_base(sh << 2);
+    auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
+    ooff = rrow * (DV * 2) + (grp << 3);
+    for (uint32_t d = 0; d < DV / 16; ++d) {
+      ov[0] = cvt_bf16x2(o[4 * d] * inv, o[4 * d + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
+      ov[1] = cvt_bf16x2(o[4 * d + 2] * inv, o[4 * d + 3] * inv, bf16_round::nearest_even_finite).as<u32>();
+      Ob.store(ov, at(ooff) + static_cast<int64_t>(32 * d));
+    }
+    auto loff = J.vgpr<u32>();
+    loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+    Lb.store(lse, at(loff));
+  }, [&] {
+    // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
+    // h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by the V# range)
+    auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
+    tt = qse[0] + tok;
+    pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
+    recs = select(tok < qlen, 16u * DV * 4u, 0u);
+    auto Pb = make_buffer(J, part_o, recs);
+    Pb.shift_base(pbase * (DV * 4));
+    recs = select(tok < qlen, 64u, 0u);
+    auto PLb = make_buffer(J, part_lse, recs);
+    PLb.shift_base(pbase << 2);
+    auto poff = J.vgpr<u32>();
+    auto pv = J.vgpr<f32>(4);
+    poff = col * (DV * 4) + (grp << 4);
+    for (uint32_t d = 0; d < DV / 16; ++d) {
+      for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
+      Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+    }
+    auto loff = J.vgpr<u32>();
+    loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+    PLb.store(lse, at(loff));
+  });
+}
+
+// The split combination: workgroup (head block, token) of 4 waves, a wave a head, a lane 8 of
+// the 512 dims: out = sum_s e^(lse_s - M) part_s / sum_s e^(lse_s - M), lse = M + ln(sum); splits
+// with lse -inf (no key) weigh 0; a row with none: out 0, lse -inf.
+constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const float*> part_o,
+                                       arg<const float*> part_lse, arg<unsigned> num_heads, arg<unsigned> num_splits) {
+  using dtype::u32;
+  using dtype::f32;
+  constexpr uint32_t DV = 512;
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr math_opts flush{.flush_denormals = true};
+  J.workgroup_size(256);
+  auto hb = J.workgroup_id_x(), tq = J.workgroup_id_y();
+  auto tid = J.thread_id_x();
+  auto w = wave_id(J);
+  auto lane = J.vgpr<u32>();
+  lane = tid & 63u;
+  auto head = J.sgpr<u32>();
+  head = (hb << 2) + w;
+  J.If(head >= num_heads, [&] { J.Return(); });
+  auto row = J.sgpr<u32>(), recs = J.sgpr<u32>();
+  row = tq * num_heads + head;  // of out / lse
+  recs = num_splits * num_heads * (DV * 4);
+  auto Pb = make_buffer(J, part_o, recs);
+  auto sh = J.sgpr<u32>();
+  sh = (tq * num_splits * num_heads + head) * (DV * 4);
+  Pb.shift_base(sh);
+  recs = num_splits * num_heads * 4u;
+  auto PLb = make_buffer(J, part_lse, recs);
+  sh = (tq * num_splits * num_heads + head) << 2;
+  PLb.shift_base(sh);
+  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8).aligned(4);
+  acc.fill(0.0f);
+  auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>();
+  m = NEG_INF;
+  l = 0.0f;
+  auto s = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
+  auto voff = J.vgpr<u32>(), zero = J.vgpr<u32>();
+  voff = lane << 5;
+  zero = 0u;
+  s = 0u;
+  J.While([&] { return s < num_splits; }, [&] {
+    poff = s * num_heads * (DV * 4);
+    loff = s * num_heads * 4u;
+    PLb.load(ls, at(zero) + at(loff));
+    Pb.load(x.slice(0, 4), at(voff) + at(poff));
+    Pb.load(x.slice(4, 4), at(voff) + at(poff) + 16);
+    J.s_waitcnt(vmcnt(0));
+    J.If(ls > NEG_INF, [&] {
+      auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+      mn = max(m, ls);
+      a = exp2((m - mn) * 1.44269504088896340736f, flush);  // (m -inf: 0)
+      b = exp2((ls - mn) * 1.44269504088896340736f, flush);
+      l = l * a + b;
+      for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + x[i] * b;
+      m = mn;
+    });
+    s = s + 1u;
+  });
+  auto inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
+  inv = select(l > 0.0f, rcp(l, flush), 0.0f);
+  auto Ob = make_buffer(J, o_ptr, DV * 2);
+  Ob.shift_base(row * (DV * 2));
+  auto ov = J.vgpr<u32>(4);
+  for (int i = 0; i < 4; ++i)
+    ov[i] = cvt_bf16x2(acc[2 * i] * inv, acc[2 * i + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
+  auto oo = J.vgpr<u32>();
+  oo = lane << 4;
+  Ob.store(ov, at(oo));
+  lse = select(l > 0.0f, gpr<f32>(m + log(l, flush)), NEG_INF);
+  auto Lb = make_buffer(J, lse_ptr, 4u);
+  Lb.shift_base(row << 2);
+  auto lo = J.vgpr<u32>();
+  lo = select(lane == 0u, 0u, 0x80000000u);
+  Lb.store(lse, at(lo));
+}
+
+}  // namespace hipasm::kernels
+
+// The extern "C" __global__ kernel NAME of configuration CFG (a parenthesized mla_decode_config);
+// arguments in the order of mla_decode_body (see mla_decode_launch.hpp).
+#define HIPASM_MLA_DECODE_KERNEL(NAME, CFG)                                                                            \
+  extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, float* part_o, float* part_lse,                 \
+                                               const uint16_t* q, const void* kv, const int* qo_indptr,                 \
+                                               const int* kv_indptr, const int* kv_indices, const int* kv_last,         \
+                                               unsigned num_heads, unsigned num_splits, float scale_log2,               \
+                                               float kv_scale, unsigned kv_bytes, unsigned num_indices) {               \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_body<CFG>;                                                     \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, q, kv, qo_indptr, kv_indptr,     \
+                       kv_indices, kv_last, num_heads, num_splits, scale_log2, kv_scale, kv_bytes, num_indices);       \
+  }
+// The split combination kernel NAME (one per code object suffices: it has no configuration).
+#define HIPASM_MLA_DECODE_COMBINE_KERNEL(NAME)                                                                         \
+  extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, const float* part_o, const float* part_lse,     \
+                                               unsigned num_heads, unsigned num_splits) {                              \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_combine_body;                                                  \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, num_heads, num_splits);       \
+  }
