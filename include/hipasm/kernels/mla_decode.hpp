@@ -282,7 +282,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           cc = (u - rr * CH) << 4;
           rr = rr * W + w;
           auto srow = J.vgpr<u32>(), drow = J.vgpr<u32>();
-          srow = rr + buf * BN;
+          srow = rr + nbuf * BN;
           drow = rr + rbuf * BN;
           R8.load(raw, at(srow), multiple_of(cc, 16));
           J.s_waitcnt(lgkmcnt(0));
@@ -352,42 +352,45 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
 
-  // ---- the loop: block kb in DMA buffer buf. Its iteration waits for block kb's DMA, (fp8:
-  // widens it), one barrier, then the DMA of block kb + prefetch into the buffer of block
-  // kb - 1 (every wave is past its compute: the barrier), and block kb's compute ----------------
-  auto pf = J.sgpr<u32>();
+  // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
+  // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
+  // compute at the iteration's barrier). The first prefetch iterations only issue; the DMAs of
+  // the last prefetch are past the split's end (zeros, never read). Each part is emitted once.
   J.If(kb0 < kb1, [&] {
-    kb = kb0 + 0u;
-    buf = 0u;
-    for (uint32_t p = 0; p < C.prefetch; ++p) {  // prologue: blocks kb0 .. kb0 + prefetch - 1
-      pf = kb0 + p;
-      nbuf = p;
-      load_pages(pf);
-      J.s_waitcnt(lgkmcnt(0));
-      dma(pf, nbuf);
-    }
-    pf = kb0 + C.prefetch;
-    load_pages(pf);
-    rbuf = 0u;
-    J.While([&] { return kb < kb1; }, [&] {
+    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>();
+    i = kb0 + 0u;
+    iend = kb1 + C.prefetch;
+    kb = kb0 - C.prefetch;  // (wraps below kb0 in the first iterations: compared with i instead)
+    buf = 0u;   // DMA buffer of block i
+    nbuf = 0u;  // DMA buffer of block kb
+    rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0, 1, 0, ...)
+    load_pages(i);
+    J.s_waitcnt(vmcnt(0));  // Q (while the first page entries are in flight: their wait comes first)
+    J.While([&] { return i < iend; }, [&] {
+      // block kb's DMA done: at most the later prefetch - 1 blocks' in flight
       // (vmcnt counts up to 63: past that the wait covers part of the next block too)
       constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
-      if constexpr (F8) widen();
-      J.s_waitcnt(lgkmcnt(0));  // (the page entries; fp8: the widened rows)
+      auto computing = J.sgpr<u32>();
+      computing = i - kb0;  // >= prefetch: block kb is one of the split's
+      if constexpr (F8) J.If(computing >= C.prefetch, widen);
+      J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
       J.s_barrier();
-      pf = kb + C.prefetch;
-      nbuf = buf + C.prefetch;
-      nbuf = select(nbuf >= NB, gpr<u32>(nbuf - NB), nbuf);
-      dma(pf, nbuf);
-      pf = pf + 1u;
-      load_pages(pf);
-      compute();
+      dma(i, buf);
+      auto nx = J.sgpr<u32>();
+      nx = i + 1u;
+      load_pages(nx);
+      J.If(computing >= C.prefetch, compute);
+      i = nx + 0u;
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
-      if constexpr (F8) rbuf = rbuf ^ 1u;
-      else rbuf = buf + 0u;
+      J.If(computing >= C.prefetch, [&] {
+        nbuf = nbuf + 1u;
+        nbuf = select(nbuf == NB, 0u, nbuf);
+        if constexpr (F8) rbuf = rbuf ^ 1u;
+        else rbuf = nbuf + 0u;
+      });
     });
   });
   (void)KV_BUFS;
