@@ -67,13 +67,15 @@ struct mla_decode_config {
   constexpr uint32_t rows() const { return 16 * waves; }
   constexpr uint32_t elem_bytes() const { return kv_cache == mla_kv_cache::bf16 ? 2 : 1; }
   constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
-  // LDS rows: the row plus 16 bytes (rows 4 dwords apart in the banks: the 16 rows of a K read)
-  static constexpr uint32_t bf16_row_stride = dk * 2 + 16;
-  static constexpr uint32_t fp8_row_stride = dk + 16;
+  // LDS rows. A DMA'd row: its wave instructions' bytes (256 a piece, the last one past the
+  // row into padding: no lanes masked off) plus 16 (rows 4 dwords apart in the banks: the 16
+  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16.
+  static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
+  static constexpr uint32_t wide_row_stride = dk * 2 + 16;
+  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
   constexpr uint32_t lds_bytes() const {
-    return kv_cache == mla_kv_cache::bf16 ? dma_buffers() * bn * bf16_row_stride
-                                          : dma_buffers() * bn * fp8_row_stride + 2 * bn * bf16_row_stride;
+    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? 2 * bn * wide_row_stride : 0);
   }
 };
 
@@ -109,7 +111,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t W = C.waves, BN = C.bn, DK = C.dk, DV = C.dv, T = C.threads();
   constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
-  constexpr uint32_t RS = F8 ? C.fp8_row_stride : C.bf16_row_stride;         // a DMA'd row in LDS
+  constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
+  constexpr uint32_t RSB = F8 ? C.wide_row_stride : RS;                      // a bf16 row the MFMAs read
   constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
   static_assert(BN % W == 0 || W > BN, "");
   constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
@@ -186,10 +189,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
   lds_pool pool(J);
   const lds_ref ring = pool.alloc(NB * BN * RS);
-  constexpr lds_layout LB{.rows = 2 * BN, .cols = DK, .elem_bytes = 2, .row_pad = C.bf16_row_stride - DK * 2};
-  constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = C.bf16_row_stride - DK * 2};
+  constexpr lds_layout LB{.rows = 2 * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
+  constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
-  if constexpr (F8) wide = pool.alloc(2 * BN * C.bf16_row_stride);
+  if constexpr (F8) wide = pool.alloc(2 * BN * RSB);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
   constexpr uint32_t KV_BUFS = F8 ? 2 : NB;  // buffers of that view
 
@@ -217,35 +220,43 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
   // rows at or past the split's end load zeros (an offset past the buffer). Every wave issues
-  // DMA_LOADS loads a block, whatever the block (constant wait counts). 16 bytes a lane where
-  // the target has buffer_load_dwordx4 ... lds (1 KiB an instruction), else 4 (256 bytes).
+  // DMA_LOADS loads a block, whatever the block (constant wait counts). A row in pieces: 1 KiB
+  // (buffer_load_dwordx4 ... lds, 16 bytes a lane) where the target has it and the row has that
+  // many bytes left, else 256 (buffer_load_dword ... lds); the last piece's lanes past the row
+  // fill the padding (their bytes are the next row's or zeros). M0 (the LDS address) is set once
+  // a row: the pieces' offset: fields move both addresses (buffer.hpp's load_lds sets M0 a load).
   constexpr bool X4 = hipasm::detail::features().has_lds_dma_x4;
-  constexpr uint32_t LB_ = X4 ? 16 : 4, IB_ = 64 * LB_;  // bytes a lane, an instruction
-  constexpr uint32_t DMA_PER_ROW = (ROWB + IB_ - 1) / IB_;
-  auto lanev = J.vgpr<u32>();
-  lanev = lane * LB_;
+  constexpr uint32_t N1K = X4 ? ROWB / 1024 : 0;                       // 1 KiB pieces
+  constexpr uint32_t N256 = (ROWB - 1024 * N1K + 255) / 256;          // 256-byte pieces after them
+  constexpr uint32_t DMA_PER_ROW = N1K + N256;
+  static_assert(1024 * N1K + 256 * N256 <= RS, "");
+  auto lane4 = J.vgpr<u32>(), lane16 = J.vgpr<u32>();
+  lane4 = lane << 2;
+  lane16 = lane << 4;
   auto dma = [&](const gpr<u32>& kb, const gpr<u32>& buf) {
     auto k0 = J.sgpr<u32>(), lbase = J.sgpr<u32>();
     k0 = kb << detail::mla_log2(BN);
-    lbase = buf * (BN * RS);
+    lbase = buf * (BN * RS) + ring.offset;
+    builder& b = *J.self();
     for (uint32_t i = 0; i < ROWS_PER_WAVE; ++i) {
       auto rr = J.sgpr<u32>(), key = J.sgpr<u32>(), roff = J.sgpr<u32>();
       rr = w + W * i;
       key = k0 + rr;
       roff = ((pidx[IDX == 1 ? 0 : i] << LP) + (key & (P - 1))) * ROWB;
       roff = select(key < kend, roff, PAST);
-      auto lrow = J.sgpr<u32>();
-      lrow = lbase + rr * RS;
+      J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
+      J.s_add_u32(m0, m0, lbase);
       for (uint32_t j = 0; j < DMA_PER_ROW; ++j) {
-        const uint32_t left = ROWB - IB_ * j;  // the row's bytes from this instruction's first
-        auto one = [&] {
-          const mem_offset la = at(lrow) + static_cast<int64_t>(ring.offset + IB_ * j);
-          const mem_offset ga = at(lanev) + at(roff) + static_cast<int64_t>(IB_ * j);
-          if constexpr (X4) KVb.load_lds_x4(la, ga);
-          else KVb.load_lds(la, ga);
-        };
-        if (left < IB_) J.If(lanev < left, one);  // (lanes past the row: its padding and the next row)
-        else one();
+        const bool big = j < N1K;
+        const uint32_t at_byte = big ? 1024 * j : 1024 * N1K + 256 * (j - N1K);
+        modifiers mm;
+        mm.offset = static_cast<int32_t>(at_byte);
+        mm.offen = true;
+        mm.lds = true;
+        const hipasm::detail::O op = big ? hipasm::detail::feature_op("buffer_load_dwordx4", isa::f_lds_dma)
+                                         : hipasm::detail::buffer_load_op(narrow::none, 1, true);
+        b.emit(op, {hipasm::detail::as_arg((big ? lane16 : lane4).to_operand()), KVb.desc,
+                    hipasm::detail::as_arg(roff.to_operand())}, mm);
       }
     }
   };
@@ -263,7 +274,6 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
-  auto kf = J.vgpr<u32>(8).aligned(4);
   auto pb = J.vgpr<u32>(2).aligned(2);
   auto va = J.vgpr<u32>(2).aligned(2);
 
@@ -297,15 +307,45 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
 
   // block kb (in KV view buffer rbuf): S, softmax, PV
+  // LDS reads by raw ds instructions from per-lane byte addresses set once a block (their
+  // offset: fields carry the chunk / tile), a few in flight ahead of the MFMAs that use them.
+  // K: lane (col, grp) reads row col, bytes 64 c + 16 grp (dims 32 c + 8 grp ..) of chunk c.
+  // V^T tile d: with ds_read_b64_tr_b16 (gfx950) lane s of group grp addresses row 4 grp + s / 4,
+  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else four
+  // ds_read_u16 (rows 4 grp + n, dim 16 d + col) joined in pairs.
+  constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
+  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles a ring holds
+  auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
+  auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   auto compute = [&] {
-    auto krow = J.vgpr<u32>(), c8 = J.vgpr<u32>();
-    krow = col + rbuf * BN;
-    c8 = grp << 3;
-    const lds_addr ka = KV.addr(at(krow), multiple_of(c8, 8));
-    for (uint32_t c = 0; c < DK / 32; ++c) {
-      auto kc = kf.slice(4 * (c % 2), 4);
-      KV.load(kc, ka, 0, static_cast<int32_t>(32 * c));
-      J.s_waitcnt(lgkmcnt(0));
+    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
+    kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
+    if constexpr (TR) {
+      auto l16 = J.vgpr<u32>();
+      l16 = lane & 15u;
+      vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
+    } else {
+      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+    }
+    constexpr uint32_t NK = DK / 32, NV = DV / 16;
+    auto read_k = [&](uint32_t c) {
+      J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
+    };
+    auto read_v = [&](uint32_t d) {
+      if constexpr (TR) {
+        J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
+      } else {
+        for (uint32_t n = 0; n < 4; ++n)
+          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr, {.offset = static_cast<int32_t>(n * RSB + 32 * d)});
+      }
+    };
+    constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
+    for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
+    for (uint32_t c = 0; c < NK; ++c) {
+      if (c + KR - 1 < NK) read_k(c + KR - 1);
+      const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
+      J.s_waitcnt(lgkmcnt(younger));
+      auto kc = kring.slice(4 * (c % KR), 4);
       auto& acc = c % 2 == 0 ? s : s2;
       if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
       else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), acc);
@@ -336,19 +376,27 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (uint32_t i = 0; i < 4 * (DV / 16); ++i) o[i] = o[i] * alpha;
       m = mn;
     });
+    // the first V^T tiles' reads under the softmax
+    for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
     auto nm = J.vgpr<f32>();
     nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
     for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] + nm, flush);  // (masked: 2^-inf = 0)
     l = l + ((s[0] + s[1]) + (s[2] + s[3]));
     pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
     pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
-    // O^T += V^T P^T: tile d's A = keys 4 grp .. + 3 of dims 16 d + col
-    auto vrow = J.vgpr<u32>();
-    vrow = (grp << 2) + rbuf * BN;
-    for (uint32_t d = 0; d < DV / 16; ++d) {
-      load_transposed(J, KV, va, at(vrow), static_cast<int64_t>(16 * d));
-      J.s_waitcnt(lgkmcnt(0));
-      J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+    // O^T += V^T P^T
+    for (uint32_t d = 0; d < NV; ++d) {
+      if (d + VR - 1 < NV) read_v(d + VR - 1);
+      const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
+      J.s_waitcnt(lgkmcnt(younger));
+      if constexpr (TR) {
+        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+      } else {
+        auto r = vraw.slice(4 * (d % VR), 4);
+        J.v_lshl_or_b32(va[0], r[1], 16, r[0]);
+        J.v_lshl_or_b32(va[1], r[3], 16, r[2]);
+        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+      }
     }
   };
 
@@ -377,11 +425,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
       J.s_barrier();
       dma(i, buf);
-      auto nx = J.sgpr<u32>();
-      nx = i + 1u;
-      load_pages(nx);
       J.If(computing >= C.prefetch, compute);
-      i = nx + 0u;
+      // the next block's page entries: in flight through the next wait for the DMA (an SMEM
+      // load in flight during the compute would hold every LDS wait of it: one counter)
+      i = i + 1u;
+      load_pages(i);
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
