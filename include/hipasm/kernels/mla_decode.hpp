@@ -37,7 +37,7 @@
 //                  ds_read_b64_tr_b16 on gfx950, narrow reads on gfx942), B = P^T in bf16, the S^T
 //                  accumulator's own layout.
 // fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
-// loaded to bf16 (exact) into one of two bf16 buffers, then the block runs as above. The scale
+// loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as above. The scale
 // multiplies the scores' scale and the output.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
@@ -75,7 +75,7 @@ struct mla_decode_config {
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? 2 * bn * wide_row_stride : 0);
+    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0);
   }
 };
 
@@ -189,12 +189,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
   lds_pool pool(J);
   const lds_ref ring = pool.alloc(NB * BN * RS);
-  constexpr lds_layout LB{.rows = 2 * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
+  constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
-  if constexpr (F8) wide = pool.alloc(2 * BN * RSB);
+  if constexpr (F8) wide = pool.alloc(BN * RSB);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
-  constexpr uint32_t KV_BUFS = F8 ? 2 : NB;  // buffers of that view
 
   // ---- the KV buffer and the page table ------------------------------------------------------
   auto KVb = make_buffer(J, kv_ptr, kv_bytes);
@@ -278,30 +277,37 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto va = J.vgpr<u32>(2).aligned(2);
 
   // fp8: widen this wave's rows of DMA buffer buf to bf16 buffer rbuf (16 fp8 a lane and step)
+  // Lane l takes row l % RPW of the wave's rows (w + W r) and the 16-byte chunks
+  // l / RPW + (64 / RPW) k, k < STEPS (a chunk past the row's 36: masked off); three steps'
+  // reads in flight before their conversions (exact: to_bf16x4) and writes.
   auto widen = [&] {
     if constexpr (F8) {
-      constexpr uint32_t CH = DK / 16;  // 16-byte chunks a row
-      constexpr uint32_t UNITS = ROWS_PER_WAVE * CH;
-      const lds_view R8(ring, lds_layout{.rows = NB * BN, .cols = DK, .elem_bytes = 1, .row_pad = RS - DK});
-      auto raw = J.vgpr<u32>(4), wd = J.vgpr<u32>(8);
-      for (uint32_t u0 = 0; u0 < UNITS; u0 += 64) {
-        auto body = [&] {
-          auto u = J.vgpr<u32>(), rr = J.vgpr<u32>(), cc = J.vgpr<u32>();
-          u = lane + u0;
-          rr = u / CH;
-          cc = (u - rr * CH) << 4;
-          rr = rr * W + w;
-          auto srow = J.vgpr<u32>(), drow = J.vgpr<u32>();
-          srow = rr + nbuf * BN;
-          drow = rr + rbuf * BN;
-          R8.load(raw, at(srow), multiple_of(cc, 16));
-          J.s_waitcnt(lgkmcnt(0));
-          for (int d = 0; d < 4; ++d) wd.slice(2 * d, 2) = to_bf16x4(raw[d].template as<dtype::fp8x4>()).template as<u32>();
-          KV.store(wd.slice(0, 4), at(drow), multiple_of(cc, 16));
-          KV.store(wd.slice(4, 4), at(drow), multiple_of(cc, 16) + 8);
+      constexpr uint32_t CH = DK / 16, RPW = ROWS_PER_WAVE, G = 64 / RPW, STEPS = (CH + G - 1) / G, BATCH = 3;
+      auto sa = J.vgpr<u32>(), da = J.vgpr<u32>(), g = J.vgpr<u32>();
+      {
+        auto r = J.vgpr<u32>();
+        r = (lane & (RPW - 1)) * W + w;
+        g = lane >> detail::mla_log2(RPW);
+        sa = (r + nbuf * BN) * RS + (g << 4) + ring.offset;
+        da = (r + rbuf * BN) * RSB + (g << 5) + wide.offset;
+      }
+      auto raw = J.vgpr<u32>(4 * BATCH).aligned(4), wd = J.vgpr<u32>(8).aligned(4);
+      for (uint32_t k0 = 0; k0 < STEPS; k0 += BATCH) {
+        const uint32_t k1 = k0 + BATCH < STEPS ? k0 + BATCH : STEPS;
+        auto step = [&](uint32_t k, auto&& body) {  // a step whose last chunks are past the row: masked
+          if ((k + 1) * G > CH) J.If(g < CH - k * G, body);
+          else body();
         };
-        if (u0 + 64 > UNITS) J.If(lane < UNITS - u0, body);
-        else body();
+        for (uint32_t k = k0; k < k1; ++k)
+          step(k, [&] { J.ds_read_b128(raw.slice(4 * (k - k0), 4), sa, {.offset = static_cast<int32_t>(16 * G * k)}); });
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t k = k0; k < k1; ++k)
+          step(k, [&] {
+            for (int d = 0; d < 4; ++d)
+              wd.slice(2 * d, 2) = to_bf16x4(raw[4 * (k - k0) + d].template as<dtype::fp8x4>()).template as<u32>();
+            J.ds_write_b128(da, wd.slice(0, 4), {.offset = static_cast<int32_t>(32 * G * k)});
+            J.ds_write_b128(da, wd.slice(4, 4), {.offset = static_cast<int32_t>(32 * G * k + 16)});
+          });
       }
     }
   };
@@ -411,7 +417,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kb = kb0 - C.prefetch;  // (wraps below kb0 in the first iterations: compared with i instead)
     buf = 0u;   // DMA buffer of block i
     nbuf = 0u;  // DMA buffer of block kb
-    rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0, 1, 0, ...)
+    rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
     load_pages(i);
     J.s_waitcnt(vmcnt(0));  // Q (while the first page entries are in flight: their wait comes first)
     J.While([&] { return i < iend; }, [&] {
@@ -421,7 +427,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
       auto computing = J.sgpr<u32>();
       computing = i - kb0;  // >= prefetch: block kb is one of the split's
-      if constexpr (F8) J.If(computing >= C.prefetch, widen);
+      if constexpr (F8)
+        J.If(computing >= C.prefetch, [&] {
+          J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
+          widen();
+        });
       J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
       J.s_barrier();
       dma(i, buf);
@@ -436,12 +446,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.If(computing >= C.prefetch, [&] {
         nbuf = nbuf + 1u;
         nbuf = select(nbuf == NB, 0u, nbuf);
-        if constexpr (F8) rbuf = rbuf ^ 1u;
-        else rbuf = nbuf + 0u;
+        if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
       });
     });
   });
-  (void)KV_BUFS;
 
   // ---- epilogue: the row's sum over the 4 lane groups, O / l, LSE -----------------------------
   auto lt = J.vgpr<f32>(), inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
@@ -525,9 +533,12 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto PLb = make_buffer(J, part_lse, recs);
   sh = (tq * num_splits * num_heads + head) << 2;
   PLb.shift_base(sh);
-  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8).aligned(4);
+  // SB splits a round, their loads in flight together (splits past num_splits: offsets past
+  // the V#s, lse 0 and ignored)
+  constexpr int SB = 4;
+  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8 * SB).aligned(4);
   acc.fill(0.0f);
-  auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>();
+  auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>(SB);
   m = NEG_INF;
   l = 0.0f;
   auto s = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
@@ -536,22 +547,30 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   zero = 0u;
   s = 0u;
   J.While([&] { return s < num_splits; }, [&] {
-    poff = s * num_heads * (DV * 4);
-    loff = s * num_heads * 4u;
-    PLb.load(ls, at(zero) + at(loff));
-    Pb.load(x.slice(0, 4), at(voff) + at(poff));
-    Pb.load(x.slice(4, 4), at(voff) + at(poff) + 16);
+    for (int k = 0; k < SB; ++k) {
+      poff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * (DV * 4)), 0x80000000u);
+      loff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * 4u), 0x80000000u);
+      PLb.load(ls[k], at(zero) + at(loff));
+      Pb.load(x.slice(8 * k, 4), at(voff) + at(poff));
+      Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + 16);
+    }
     J.s_waitcnt(vmcnt(0));
-    J.If(ls > NEG_INF, [&] {
-      auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
-      mn = max(m, ls);
-      a = exp2((m - mn) * 1.44269504088896340736f, flush);  // (m -inf: 0)
-      b = exp2((ls - mn) * 1.44269504088896340736f, flush);
-      l = l * a + b;
-      for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + x[i] * b;
-      m = mn;
-    });
-    s = s + 1u;
+    for (int k = 0; k < SB; ++k) {
+      auto valid = J.sgpr<u32>();
+      valid = s + k;
+      J.If(valid < num_splits, [&] {
+        J.If(ls[k] > NEG_INF, [&] {
+          auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+          mn = max(m, ls[k]);
+          a = exp2((m - mn) * 1.44269504088896340736f, flush);  // (m -inf: 0)
+          b = exp2((ls[k] - mn) * 1.44269504088896340736f, flush);
+          l = l * a + b;
+          for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + x[8 * k + i] * b;
+          m = mn;
+        });
+      });
+    }
+    s = s + static_cast<uint32_t>(SB);
   });
   auto inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
   inv = select(l > 0.0f, rcp(l, flush), 0.0f);
