@@ -14,7 +14,7 @@
 // aiter: its MLA asm kernels are not launched (their non-persistent stage 1 writes split
 // partials that a Triton kernel reduces; the fp8 ones run in persistent mode on metadata from
 // get_mla_metadata_v1): aiter_us=none.
-// The number of KV splits: enough workgroups for every CU once (one workgroup a CU: its LDS),
+// The number of KV splits: enough workgroups for every CU (two a CU where the LDS holds them),
 // a split's KV at least 4 times its f32 partials and 8 blocks of 16 rows; HIPASM_MLA_SPLITS=N
 // forces N.
 #include <algorithm>
@@ -38,10 +38,12 @@ struct shape {
   double amd_us = 0;  // the challenge README's reference latency (a8w8), 0: none
 };
 
-uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows) {
+uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {
   if (const char* e = std::getenv("HIPASM_MLA_SPLITS"); e && std::atoi(e) > 0) return uint32_t(std::atoi(e));
   const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
-  uint32_t s = (target_cus + wgs - 1) / wgs;
+  // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
+  const uint32_t per_cu = std::clamp((target_gfx950 ? 160u * 1024 : 64u * 1024) / lds_bytes, 1u, 2u);
+  uint32_t s = (target_cus * per_cu + wgs - 1) / wgs;
   // a split's f32 partials (rows x 2 KiB) written and read back: at least as many KV bytes a
   // split as 4 times that (blocks of 16 rows x 1152 bytes), and 8 blocks
   const uint32_t min_blocks = std::max(8u, rows * 2048 * 4 / (16 * 1152));
@@ -62,7 +64,7 @@ void row(const shape& s) {
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
   if (!selected(shp)) return;
   const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
-  const uint32_t splits = pick_splits(B, groups, s.kvlen, rows);
+  const uint32_t splits = pick_splits(B, groups, s.kvlen, rows, cfg.lds_bytes());
   const uint64_t kv_rows = uint64_t(B) * s.kvlen, eb = f8 ? 1 : 2;
   std::vector<int> qo(B + 1), kvp(B + 1), idx(kv_rows), last(B, 1);
   for (uint32_t b = 0; b <= B; ++b) qo[b] = int(b * s.qlen), kvp[b] = int(b * s.kvlen);
