@@ -15,8 +15,7 @@
 // partials that a Triton kernel reduces; the fp8 ones run in persistent mode on metadata from
 // get_mla_metadata_v1): aiter_us=none.
 // The number of KV splits: enough workgroups for every CU (two a CU where the LDS holds them),
-// a split's KV at least 4 times its f32 partials and 8 blocks of 16 rows; HIPASM_MLA_SPLITS=N
-// forces N.
+// at least 8 blocks of 16 rows a split; HIPASM_MLA_SPLITS=N forces N.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,10 +43,10 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
   // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
   const uint32_t per_cu = std::clamp((target_gfx950 ? 160u * 1024 : 64u * 1024) / lds_bytes, 1u, 2u);
   uint32_t s = (target_cus * per_cu + wgs - 1) / wgs;
-  // a split's f32 partials (rows x 2 KiB) written and read back: at least as many KV bytes a
-  // split as 4 times that (blocks of 16 rows x 1152 bytes), and 8 blocks
-  const uint32_t min_blocks = std::max(8u, rows * 2048 * 4 / (16 * 1152));
-  s = std::min(s, std::max(1u, blocks / min_blocks));
+  // at least 8 blocks of 16 rows a split (a split's f32 partials, rows x 2 KiB, are written and
+  // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
+  // for about as long as the device streams it: the CUs matter more)
+  s = std::min(s, std::max(1u, blocks / 8));
   return std::max(1u, s);
 }
 

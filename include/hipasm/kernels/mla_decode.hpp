@@ -595,6 +595,10 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
 // The extern "C" __global__ kernel NAME of configuration CFG (a parenthesized mla_decode_config);
 // arguments in the order of mla_decode_body (see mla_decode_launch.hpp).
 #define HIPASM_MLA_DECODE_KERNEL(NAME, CFG)                                                                            \
+  static_assert(::hipasm::kernels::detail::mla_decode_config_error(CFG) == nullptr, /* (at the user's line) */       \
+                std::string_view(::hipasm::kernels::detail::mla_decode_config_error(CFG)                             \
+                                     ? ::hipasm::kernels::detail::mla_decode_config_error(CFG)                       \
+                                     : ""));                                                                         \
   extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, float* part_o, float* part_lse,                 \
                                                const uint16_t* q, const void* kv, const int* qo_indptr,                 \
                                                const int* kv_indptr, const int* kv_indices, const int* kv_last,         \
