@@ -53,11 +53,14 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
 void row(const shape& s) {
   const bool f8 = s.fp8;
   const uint32_t rows = s.heads * s.qlen;
-  const char* name = rows <= 16 ? (f8 ? "mla_r16_fp8" : "mla_r16")
+  // 16 rows: four waves splitting the dims (HIPASM_MLA_R16=1: one wave, mla_r16)
+  const bool sd = rows <= 16 && !std::getenv("HIPASM_MLA_R16");
+  const char* name = sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
+                     : rows <= 16 ? (f8 ? "mla_r16_fp8" : "mla_r16")
                      : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
-  const uint32_t waves = rows <= 16 ? 1 : rows <= 64 ? 4 : 8;
-  const hk::mla_decode_config cfg{.waves = waves, .prefetch = f8 ? 1u : 2u,
+  const uint32_t waves = sd ? 4 : rows <= 16 ? 1 : rows <= 64 ? 4 : 8;
+  const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = f8 == sd ? 2u : 1u,
                                   .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16};
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");

@@ -179,6 +179,9 @@ const hk::mla_decode_kernel_ref w1_pg64{"mla_w1_pg64", mla_decode_config{.waves 
 const hk::mla_decode_kernel_ref w1_fp8{"mla_w1_fp8", mla_decode_config{.waves = 1, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
 const hk::mla_decode_kernel_ref w4_fp8{"mla_w4_fp8", mla_decode_config{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
 
+const hk::mla_decode_kernel_ref sd4{"mla_sd4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}, "mla_combine"};
+const hk::mla_decode_kernel_ref sd2_fp8{"mla_sd2_fp8", mla_decode_config{.waves = 2, .split_dims = true, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+
 }  // namespace
 
 TEST_CASE("mla_decode: 16 heads, one query token, empty / 1-row / partial-block KV", "[mla]") {
@@ -204,6 +207,12 @@ TEST_CASE("mla_decode: pages of 4 and 64 rows, 64 and 128 heads", "[mla]") {
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {
   run(w1_fp8, {.qlens = {1, 4}, .kvlens = {40, 21}, .heads = 16, .splits = 2});
   run(w4_fp8, {.qlens = {1}, .kvlens = {33}, .heads = 64});
+}
+
+TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summed through LDS)", "[mla]") {
+  run(sd4, {.qlens = {1, 1, 1}, .kvlens = {100, 0, 1}, .heads = 16, .splits = 1, .q_range = 3.0f, .key_ramp = 0.02f});
+  run(sd4, {.qlens = {4, 2}, .kvlens = {50, 17}, .heads = 32, .splits = 3});
+  run(sd2_fp8, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 2});
 }
 
 TEST_CASE("mla_decode: launch errors", "[mla]") {

@@ -58,13 +58,17 @@ enum class mla_kv_cache { bf16, fp8 };
 
 struct mla_decode_config {
   uint32_t waves = 1;       // waves a workgroup, 16 query rows each (1 to 8)
+  // true: the waves share 16 query rows and split the dims instead (S: 36 / waves 16-dim
+  // slices of the 576 and a sum of the waves' partial scores through LDS; O: 512 / waves dims
+  // each): 2 or 4 waves
+  bool split_dims = false;
   uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
   uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
   mla_kv_cache kv_cache = mla_kv_cache::bf16;
 
   static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
   constexpr uint32_t threads() const { return 64 * waves; }
-  constexpr uint32_t rows() const { return 16 * waves; }
+  constexpr uint32_t rows() const { return split_dims ? 16 : 16 * waves; }
   constexpr uint32_t elem_bytes() const { return kv_cache == mla_kv_cache::bf16 ? 2 : 1; }
   constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
   // LDS rows. A DMA'd row: its wave instructions' bytes (256 a piece, the last one past the
@@ -75,7 +79,8 @@ struct mla_decode_config {
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0);
+    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
+           (split_dims ? waves * 1024 : 0);
   }
 };
 
@@ -85,6 +90,7 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.page_size < 1 || c.page_size > 1024 || (c.page_size & (c.page_size - 1)) != 0)
     return "mla_decode: page_size must be a power of two, 1 to 1024";
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
+  if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.lds_bytes() > 65536) return "mla_decode: the KV block buffers exceed 64 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -109,6 +115,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   using dtype::f32;
   using dtype::u64;
   constexpr uint32_t W = C.waves, BN = C.bn, DK = C.dk, DV = C.dv, T = C.threads();
+  constexpr bool SD = C.split_dims;
+  constexpr uint32_t NKS = SD ? 36 / W : 36;        // 16-dim slices of the keys a wave
+  constexpr uint32_t NVT = SD ? 32 / W : 32;        // 16-dim tiles of O a wave
+  constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
   constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
@@ -161,7 +171,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- this wave's 16 rows: token tok (of the sequence), heads h0 .. h0 + 15 ----------------
   auto wrow = J.sgpr<u32>(), tok = J.sgpr<u32>(), h0 = J.sgpr<u32>();
-  wrow = r0 + (w << 4);
+  if constexpr (SD) wrow = r0 + 0u;
+  else wrow = r0 + (w << 4);
   tok = wrow / num_heads;
   h0 = wrow - tok * num_heads;
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
@@ -171,11 +182,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   shift = qse[0] * num_heads * (DK * 2);
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
-  auto qv = J.vgpr<u32>(DK / 8).aligned(4).named("q");
+  // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
+  auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    qoff = (col + wrow) * (DK * 2) + (grp << 4);
-    for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+    if constexpr (SD) {
+      qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
+      for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
+    } else {
+      qoff = (col + wrow) * (DK * 2) + (grp << 4);
+      for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+    }
   }
   // the last key + 1 this lane's row sees: kv_len - qlen + tok + 1, and the split's end
   auto lim = J.vgpr<i32>();
@@ -193,6 +210,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
   if constexpr (F8) wide = pool.alloc(BN * RSB);
+  lds_ref sx{};  // split_dims: the waves' partial scores, 1 KiB each
+  if constexpr (SD) sx = pool.alloc(W * 1024);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
 
   // ---- the KV buffer and the page table ------------------------------------------------------
@@ -262,7 +281,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t DMA_LOADS = ROWS_PER_WAVE * DMA_PER_ROW;
 
   // ---- state -----------------------------------------------------------------------------
-  auto o = J.vgpr<f32>(4 * (DV / 16)).aligned(4).named("o");  // O^T: tile d, dims 16 d + 4 grp + i
+  auto o = J.vgpr<f32>(4 * NVT).aligned(4).named("o");  // O^T: tile d, dims (DVW w) + 16 d + 4 grp + i
   o.fill(0.0f);
   auto m = J.vgpr<f32>().named("m"), l = J.vgpr<f32>().named("l");
   m = NEG_INF;
@@ -325,7 +344,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   auto compute = [&] {
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
-    kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
+    if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
+    else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
     if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
@@ -333,9 +353,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else {
       vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
     }
-    constexpr uint32_t NK = DK / 32, NV = DV / 16;
+    if constexpr (SD) vaddr = vaddr + w * (DVW * 2);
+    constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
     auto read_k = [&](uint32_t c) {
-      J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
+      if constexpr (SD) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
+      else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
     };
     auto read_v = [&](uint32_t d) {
       if constexpr (TR) {
@@ -353,15 +375,37 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_waitcnt(lgkmcnt(younger));
       auto kc = kring.slice(4 * (c % KR), 4);
       auto& acc = c % 2 == 0 ? s : s2;
+      if constexpr (SD) {
+        if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), 0);
+        else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), acc);
+        continue;
+      }
       if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
       else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), acc);
       J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(2, 2), qv.slice(4 * c + 2, 2), acc);
+    }
+    for (int i = 0; i < 4; ++i) s[i] = s[i] + s2[i];
+    if constexpr (SD) {  // the waves' partial scores summed in wave order (the same sum in every wave)
+      auto xa = J.vgpr<u32>();
+      xa = lane16 + sx.offset;
+      xa = xa + w * 1024u;
+      J.ds_write_b128(xa, s.template as<u32>(), {.offset = 0});
+      xa = lane16 + sx.offset;
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      auto part = J.vgpr<f32>(4 * W).aligned(4);
+      for (uint32_t v = 0; v < W; ++v) J.ds_read_b128(part.slice(4 * v, 4).template as<u32>(), xa, {.offset = static_cast<int32_t>(1024 * v)});
+      J.s_waitcnt(lgkmcnt(0));
+      for (int i = 0; i < 4; ++i) {
+        s[i] = part[i] + part[4 + i];
+        for (uint32_t v = 2; v < W; ++v) s[i] = s[i] + part[4 * v + i];
+      }
     }
     // scores of keys k0 + 4 grp + i, masked past the row's last key
     auto rel = J.vgpr<i32>();
     rel = lim - (kb << detail::mla_log2(BN)).as<i32>();
     for (int i = 0; i < 4; ++i) {
-      s[i] = (s[i] + s2[i]) * sc;
+      s[i] = s[i] * sc;
       s[i] = select(rel > i, s[i], NEG_INF);
     }
     auto mx = J.vgpr<f32>();
@@ -379,7 +423,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       mn = max(m, mx);
       alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
       l = l * alpha;
-      for (uint32_t i = 0; i < 4 * (DV / 16); ++i) o[i] = o[i] * alpha;
+      for (uint32_t i = 0; i < 4 * NVT; ++i) o[i] = o[i] * alpha;
       m = mn;
     });
     // the first V^T tiles' reads under the softmax
@@ -470,13 +514,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     Lb.shift_base(sh << 2);
     auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
     ooff = rrow * (DV * 2) + (grp << 3);
-    for (uint32_t d = 0; d < DV / 16; ++d) {
+    if constexpr (SD) ooff = ooff + w * (DVW * 2);
+    for (uint32_t d = 0; d < NVT; ++d) {
       ov[0] = cvt_bf16x2(o[4 * d] * inv, o[4 * d + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
       ov[1] = cvt_bf16x2(o[4 * d + 2] * inv, o[4 * d + 3] * inv, bf16_round::nearest_even_finite).as<u32>();
       Ob.store(ov, at(ooff) + static_cast<int64_t>(32 * d));
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
     Lb.store(lse, at(loff));
   }, [&] {
     // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
@@ -493,12 +539,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto poff = J.vgpr<u32>();
     auto pv = J.vgpr<f32>(4);
     poff = col * (DV * 4) + (grp << 4);
-    for (uint32_t d = 0; d < DV / 16; ++d) {
+    if constexpr (SD) poff = poff + w * (DVW * 4);
+    for (uint32_t d = 0; d < NVT; ++d) {
       for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
       Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
     PLb.store(lse, at(loff));
   });
 }
