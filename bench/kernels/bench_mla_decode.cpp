@@ -53,14 +53,14 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
 void row(const shape& s) {
   const bool f8 = s.fp8;
   const uint32_t rows = s.heads * s.qlen;
-  // 16 rows: four waves splitting the dims (HIPASM_MLA_R16=1: one wave, mla_r16)
-  const bool sd = rows <= 16 && !std::getenv("HIPASM_MLA_R16");
+  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row)
+  const bool sd = rows <= 16;
   const char* name = sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
-                     : rows <= 16 ? (f8 ? "mla_r16_fp8" : "mla_r16")
                      : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
-  const uint32_t waves = sd ? 4 : rows <= 16 ? 1 : rows <= 64 ? 4 : 8;
-  const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = f8 == sd ? 2u : 1u,
+  const uint32_t waves = sd ? 4 : rows <= 64 ? 4 : 8;
+  const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
+  const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
                                   .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16};
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");

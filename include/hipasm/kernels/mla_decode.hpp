@@ -91,7 +91,7 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
     return "mla_decode: page_size must be a power of two, 1 to 1024";
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
-  if (c.lds_bytes() > 65536) return "mla_decode: the KV block buffers exceed 64 KiB of LDS (lower prefetch)";
+  if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
 constexpr uint32_t mla_log2(uint32_t x) {
@@ -132,6 +132,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t PAST = 0xffffe000u;  // an soffset past any KV buffer (the launch keeps kv_bytes below it)
   constexpr math_opts flush{.flush_denormals = true};
   static_assert(W == 1 || W == 2 || W == 4 || W == 8, "hipasm mla_decode: waves must be 1, 2, 4 or 8");
+  static_assert(C.lds_bytes() <= active_target::desc.lds_bytes,
+                "hipasm mla_decode: the KV block buffers exceed the target's LDS (gfx942: 64 KiB; lower prefetch)");
   J.workgroup_size(T);
 
   auto split = J.workgroup_id_x();
