@@ -36,6 +36,11 @@
 //   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp:
 //                  ds_read_b64_tr_b16 on gfx950, narrow reads on gfx942), B = P^T in bf16, the S^T
 //                  accumulator's own layout.
+// split_dims: 2 or 4 waves share 16 query rows (16 heads and one token: aiter's and the MLA
+// challenge's shape, a wave of its own would leave three SIMDs idle) and split the dims: each
+// computes S^T over 36 / waves 16-dim slices of the keys (ds_read_b64), the partial scores are
+// summed through LDS in wave order (the same sum, so the same softmax, in every wave), and each
+// accumulates 512 / waves dims of O.
 // fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
 // loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as above. The scale
 // multiplies the scores' scale and the output.
