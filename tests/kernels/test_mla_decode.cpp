@@ -181,6 +181,7 @@ const hk::mla_decode_kernel_ref w4_fp8{"mla_w4_fp8", mla_decode_config{.waves = 
 
 const hk::mla_decode_kernel_ref sd4{"mla_sd4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}, "mla_combine"};
 const hk::mla_decode_kernel_ref sd2_fp8{"mla_sd2_fp8", mla_decode_config{.waves = 2, .split_dims = true, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+const hk::mla_decode_kernel_ref w8_pg16{"mla_w8_pg16", mla_decode_config{.waves = 8, .page_size = 16, .prefetch = 1}, "mla_combine"};
 
 }  // namespace
 
@@ -202,6 +203,11 @@ TEST_CASE("mla_decode: pages of 4 and 64 rows, 64 and 128 heads", "[mla]") {
   run(w4_pg4, {.qlens = {1}, .kvlens = {23}, .heads = 128});
   run(w1_pg64, {.qlens = {1, 3, 1}, .kvlens = {130, 64, 1}, .heads = 16, .splits = 1});
   run(w1_pg64, {.qlens = {1}, .kvlens = {150}, .heads = 16, .splits = 4});
+}
+
+TEST_CASE("mla_decode: 8 waves (128 rows: 32 heads x 4 tokens, 128 heads), pages of one block", "[mla]") {
+  run(w8_pg16, {.qlens = {4, 1}, .kvlens = {40, 16}, .heads = 32, .splits = 2});
+  run(w8_pg16, {.qlens = {1}, .kvlens = {33}, .heads = 128});
 }
 
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {
