@@ -23,27 +23,29 @@
 // Work split: workgroup (split, sequence, row group) of C.waves waves takes 16 * waves query
 // rows (row r of a sequence: token r / H, head r % H; H a multiple of 16, so each wave's 16
 // rows are 16 heads of one token) against the split's KV blocks of 16 rows: every KV row is
-// read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword
-// ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere), into a
-// ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one barrier
-// a block. Each wave, per block (v_mfma_f32_16x16x16_bf16):
+// read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword /
+// dwordx4 ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere),
+// into a ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one
+// barrier a block; the page-table entries by scalar buffer loads, one block ahead. Each wave, per
+// block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
 //   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
 //                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
 //                  (the wave's 16 query rows, 72 VGPRs for the whole kernel);
 //   online softmax per query row (a lane holds 4 keys of one row; the row's max across the 4
 //                  lane groups by two xor shuffles; base 2 with scale log2 e folded in; the
-//                  reference max moves only when a score passes it by more than 8, attn_fwd's rule);
-//   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp:
-//                  ds_read_b64_tr_b16 on gfx950, narrow reads on gfx942), B = P^T in bf16, the S^T
-//                  accumulator's own layout.
+//                  reference max moves only when a score passes it by more than 8, attn_fwd's and
+//                  paged_attn_decode's rule);
+//   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp's
+//                  reads: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942), B = P^T in
+//                  bf16, the S^T accumulator's own layout.
 // split_dims: 2 or 4 waves share 16 query rows (16 heads and one token: aiter's and the MLA
 // challenge's shape, a wave of its own would leave three SIMDs idle) and split the dims: each
 // computes S^T over 36 / waves 16-dim slices of the keys (ds_read_b64), the partial scores are
 // summed through LDS in wave order (the same sum, so the same softmax, in every wave), and each
 // accumulates 512 / waves dims of O.
 // fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
-// loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as above. The scale
-// multiplies the scores' scale and the output.
+// loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as
+// above. The scale multiplies the scores' scale and the output.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
