@@ -20,7 +20,8 @@
 // aiter_us is both launches. Its output is compared with hipasm's (a line on stderr if any
 // differs). Other rows (the MI355X bench: aiter's fp8 kernels run in persistent mode on
 // get_mla_metadata_v1's work lists): aiter_us=none.
-// The number of KV splits: enough workgroups for every CU (two a CU where the LDS holds them),
+// The number of KV splits: as many workgroups as the CUs hold at once (two a CU where the LDS
+// holds them),
 // at least 8 blocks of 16 rows a split; HIPASM_MLA_SPLITS=N forces N.
 #include <algorithm>
 #include <bit>
@@ -52,7 +53,8 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
   const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
   // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
   const uint32_t per_cu = std::clamp((target_gfx950 ? 160u * 1024 : 64u * 1024) / lds_bytes, 1u, 2u);
-  uint32_t s = (target_cus * per_cu + wgs - 1) / wgs;
+  // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
+  uint32_t s = std::max(1u, target_cus * per_cu / wgs);
   // at least 8 blocks of 16 rows a split (a split's f32 partials, rows x 2 KiB, are written and
   // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
   // for about as long as the device streams it: the CUs matter more)
