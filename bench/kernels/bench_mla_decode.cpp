@@ -1,0 +1,241 @@
+// bench_kernel_mla_decode [AITER_DIR]: MLA decode (DeepSeek's absorbed query against the
+// 576-element latent KV rows, values their first 512) on the timing model, GB/s of the bytes it
+// must move (every KV row of every sequence once, Q, out; split runs also write and read the
+// f32 partials, not counted). The time is both launches' (the attention and, with KV splits,
+// the combination). Page size 1, each sequence's rows contiguous (kv_indices = 0, 1, ...: the
+// challenge's layout); every sequence has the same KV length.
+//   MI300X (this bench, gfx942): DeepSeek V3 decode, 128 heads, 1 query token, bf16 KV, batch
+//     1-128, KV 1k-8k; and AMD's 2026 MLA challenge shapes with bf16 KV.
+//   MI355X (bench_kernel_mla_decode_mi355x, gfx950): AMD's 2026 MLA challenge
+//     (gpu-mode reference-kernels problems/amd_202602/mixed-mla: 16 heads, 1 query token, batch
+//     4-256, KV 1k / 8k, fp8 KV with a per-tensor scale; amd_us= the a8w8 reference's latency
+//     its README gives for MI355X, a host-measured time of aiter's fp8-Q kernel, not comparable
+//     to a kernel's time on the model), plus 4 query tokens and 32 heads.
+// aiter (MI300X rows with bf16 KV, one query token, KV split): its asm stage 1 as
+// csrc/py_itfs_cu/asm_mla.cu launches it without persistent metadata (hsa/gfx942/mla
+// mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co for 128 heads, _subQ16_mqa16.co for 16; grid
+// (1, batch, splits), 256 threads; KernelArgs padded to 16 bytes a field, as far as the code
+// object's metadata lists them), on the same tensors and split count; its split partials (the
+// layout of hipasm's) reduced by hipasm's combination kernel (aiter's stage 2 is Triton):
+// aiter_us is both launches. Its output is compared with hipasm's (a line on stderr if any
+// differs). Other rows (the MI355X bench: aiter's fp8 kernels run in persistent mode on
+// get_mla_metadata_v1's work lists): aiter_us=none.
+// The number of KV splits: as many workgroups as the CUs hold at once (two a CU where the LDS
+// holds them),
+// at least 8 blocks of 16 rows a split; HIPASM_MLA_SPLITS=N forces N.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <hipasm/kernels/mla_decode_launch.hpp>
+
+#include "bench_common.hpp"
+
+namespace hk = hipasm::kernels;
+namespace fs = std::filesystem;
+namespace {
+using namespace bench;
+
+struct shape {
+  uint32_t batch, qlen, kvlen, heads;
+  bool fp8;
+  double amd_us = 0;  // the challenge README's reference latency (a8w8), 0: none
+};
+
+uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {
+  if (const char* e = std::getenv("HIPASM_MLA_SPLITS"); e && std::atoi(e) > 0) return uint32_t(std::atoi(e));
+  const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
+  // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
+  const uint32_t per_cu = std::clamp((target_gfx950 ? 160u * 1024 : 64u * 1024) / lds_bytes, 1u, 2u);
+  // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
+  uint32_t s = std::max(1u, target_cus * per_cu / wgs);
+  // at least 8 blocks of 16 rows a split (a split's f32 partials, rows x 2 KiB, are written and
+  // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
+  // for about as long as the device streams it: the CUs matter more)
+  s = std::min(s, std::max(1u, blocks / 8));
+  return std::max(1u, s);
+}
+
+void row(const shape& s, const fs::path& aiter_dir) {
+  const bool f8 = s.fp8;
+  const uint32_t rows = s.heads * s.qlen;
+  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row)
+  const bool sd = rows <= 16;
+  const char* name = sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
+                     : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
+                                  : (f8 ? "mla_r128_fp8" : "mla_r128");
+  const uint32_t waves = sd ? 4 : rows <= 64 ? 4 : 8;
+  const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
+  const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
+                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16};
+  const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
+                          "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
+  if (!selected(shp)) return;
+  const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
+  const uint32_t splits = pick_splits(B, groups, s.kvlen, rows, cfg.lds_bytes());
+  const uint64_t kv_rows = uint64_t(B) * s.kvlen, eb = f8 ? 1 : 2;
+  std::vector<int> qo(B + 1), kvp(B + 1), idx(kv_rows), last(B, 1), sp(B + 1);
+  for (uint32_t b = 0; b <= B; ++b) qo[b] = int(b * s.qlen), kvp[b] = int(b * s.kvlen), sp[b] = int(b * splits);
+  for (uint64_t i = 0; i < kv_rows; ++i) idx[i] = int(i);
+  // Each kernel in a device of its own (bench::fresh_device), its tensors allocated first: the
+  // same addresses for ours and aiter's.
+  struct tensors {
+    rt::buffer<uint8_t> KV;
+    rt::buffer<uint16_t> Q, O;
+    rt::buffer<float> L, PO, PL;
+    rt::buffer<int> QO, KP, KI, KL, SP;
+    tensors(rt::device& d, uint64_t kv_bytes, size_t qn, size_t on, size_t ln, uint64_t po_bytes, uint64_t pl_bytes,
+            const std::vector<int>& qo, const std::vector<int>& kvp, const std::vector<int>& idx,
+            const std::vector<int>& last, const std::vector<int>& sp, bool f8)
+        : KV(d, kv_bytes), Q(d, qn), O(d, on), L(d, ln), PO(d, po_bytes / 4), PL(d, pl_bytes / 4), QO(d, qo), KP(d, kvp),
+          KI(d, idx), KL(d, last), SP(d, sp) {
+      // values: bf16 +-[2^-7, 2^-6), fp8 bytes of small exponents (finite in both formats)
+      uint32_t x = 7;
+      auto next = [&] { return x = x * 1664525u + 1013904223u; };
+      std::vector<uint16_t> q(Q.size());
+      for (auto& e : q) e = static_cast<uint16_t>(0x3c00u + ((next() >> 16) & 0x7fu) + ((x >> 31) << 15));
+      Q.upload(q);
+      std::vector<uint8_t> k(KV.size());
+      if (f8)
+        for (auto& e : k) e = static_cast<uint8_t>(0x38 + ((next() >> 16) & 0x0f) + ((x >> 31) << 7));
+      else
+        for (size_t i = 0; i < k.size(); i += 2) {
+          const uint16_t h = static_cast<uint16_t>(0x3c00u + ((next() >> 16) & 0x7fu) + ((x >> 31) << 15));
+          k[i] = uint8_t(h), k[i + 1] = uint8_t(h >> 8);
+        }
+      KV.upload(k);
+      O.upload(std::vector<uint16_t>(O.size(), 0x7fc0));  // NaN: an output not written fails the comparison
+    }
+  };
+  const auto ws = hk::mla_decode_workspace_for(tq, s.heads, splits);
+  auto make = [&](rt::device& d) {
+    return std::make_unique<tensors>(d, kv_rows * 576 * eb, size_t(tq) * s.heads * 576, size_t(tq) * s.heads * 512,
+                                     size_t(tq) * s.heads, std::max<uint64_t>(ws.part_o_bytes, 4),
+                                     std::max<uint64_t>(ws.part_lse_bytes, 4), qo, kvp, idx, last, sp, f8);
+  };
+  auto dev = fresh_device();
+  const auto T = make(*dev);
+  auto& KV = T->KV; auto& Q = T->Q; auto& O = T->O; auto& L = T->L; auto& PO = T->PO; auto& PL = T->PL;
+  auto& QO = T->QO; auto& KP = T->KP; auto& KI = T->KI; auto& KL = T->KL;
+  auto mod = dev->load_file(HIPASM_BENCH_CO);
+  rt::profile_options po = profile_for(B * groups * splits, target_device);
+  // (more than 2^20 KV rows x row groups: sampled on one XCD's CUs, as profile_for does for
+  // large grids; b256 kv8192, 2^21, ran past the simulator's budget of 10^8 wave-instructions)
+  if (kv_rows * groups > (1ull << 20)) po.sample_cus = target_xcd_cus;
+  rt::launch_options lo;
+  lo.profile = &po;
+  lo.check = false;  // (the tests run the checker)
+  const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+  if (tl) po.keep_events = true;
+  const hk::mla_decode_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .kv = KV.addr(), .qo_indptr = QO.addr(),
+                              .kv_indptr = KP.addr(), .kv_indices = KI.addr(), .kv_last_page_lens = KL.addr(),
+                              .batch = B, .max_seqlen_q = s.qlen, .num_heads = s.heads, .total_q = tq,
+                              .kv_bytes = kv_rows * 576 * eb, .num_indices = static_cast<uint32_t>(kv_rows),
+                              .softmax_scale = static_cast<float>(1.0 / std::sqrt(576.0)), .num_kv_splits = splits,
+                              .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = f8 ? 0.01f : 1.0f};
+  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, "mla_combine"}, a, lo);
+  if (tl) std::fprintf(stderr, "%s", rep.attn.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+  result h = from(rep.attn);
+  if (splits > 1) {
+    const result c = from(rep.combine);
+    h.us += c.us;
+    h.hbm_bytes += c.hbm_bytes;
+  }
+  std::fprintf(stderr, "bench_kernel_mla_decode: %s: %s, %u splits, attention %.2f us\n", shp.c_str(), name, splits,
+               rep.attn.profile->time_us);
+  // aiter's stage 1 (gfx942, bf16 Q and KV, one query token, split: asm_mla.cu's non-persistent
+  // launch) on the same tensors, its split partials reduced by our combination kernel (the same
+  // layout: aiter's logits / attn_lse; its own stage 2 is a Triton kernel); aiter_us is both.
+  double aiter_us = 0;
+  const bool po_sampled = po.sample_cus != 0;
+  if (!aiter_dir.empty() && !target_gfx950 && !f8 && s.qlen == 1 && splits > 1 && (s.heads == 128 || s.heads == 16)) {
+    const std::string base = s.heads == 128 ? "mla_dec_stage1_bf16_a16w16_subQ128_mqa128" : "mla_dec_stage1_bf16_a16w16_subQ16_mqa16";
+    const std::string sym = "_ZN5aiter" + std::to_string(base.size()) + base + "E";
+    auto adev = fresh_device();
+    const auto A = make(*adev);
+    auto amod = adev->load_file((aiter_dir / (base + ".co")).string());
+    rt::kernel_args k;
+    const uint64_t zero = 0;
+    // asm_mla.cu's KernelArgs: each field padded to 16 bytes
+    auto ptr = [&](uint64_t p) { k.add(p).add(zero); };
+    auto u32 = [&](uint32_t v) { k.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+    ptr(A->PO.addr()); ptr(A->PL.addr()); ptr(A->Q.addr()); ptr(A->KV.addr());
+    ptr(A->KP.addr()); ptr(A->KI.addr()); ptr(A->KL.addr());
+    k.add(static_cast<float>(1.0 / std::sqrt(576.0))).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0});  // scalar
+    u32(s.heads);                   // s_MQA: gqa ratio x max_seqlen_q
+    u32(splits);                    // s_kv_split
+    u32(s.heads * 576 * 2);         // s_Q_Bs: Q's stride(0) bytes x max_seqlen_q
+    u32(576 * 2);                   // s_Bs: a page's bytes
+    u32(0);                         // s_log2_plen
+    if (s.heads == 128) ptr(A->QO.addr());  // ptr_QTP: the mqa128 kernel's last field (the mqa16 one ends before it)
+    rt::profile_options apo = po;
+    rt::launch_options al = lo;
+    al.profile = &apo;
+    al.allow = {"all"};  // (AMD's code: checker findings are warnings)
+    const auto ar = adev->launch(*amod, sym, {1, B, splits}, {256, 1, 1}, k, al);
+    rt::kernel_args c;
+    c.add(A->O.addr()).add(A->L.addr()).add(A->PO.addr()).add(A->PL.addr()).add(s.heads).add(splits);
+    auto cmod = adev->load_file(HIPASM_BENCH_CO);
+    rt::profile_options cpo = profile_for(tq * s.heads / 4, target_device);
+    rt::launch_options cl = lo;
+    cl.profile = &cpo;
+    const auto cr = adev->launch(*cmod, "mla_combine", {(s.heads + 3) / 4, tq, 1}, {256, 1, 1}, c, cl);
+    aiter_us = ar.profile->time_us + cr.profile->time_us;
+    std::fprintf(stderr, "bench_kernel_mla_decode: %s: aiter %s %.2f us + combine %.2f us\n", shp.c_str(), base.c_str(),
+                 ar.profile->time_us, cr.profile->time_us);
+    if (!po_sampled && apo.sample_cus == 0) {  // aiter's output (through our combination) against ours
+      const auto x = O.download(), y = A->O.download();
+      size_t bad = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const float u = std::bit_cast<float>(uint32_t(x[i]) << 16), v = std::bit_cast<float>(uint32_t(y[i]) << 16);
+        bad += !(std::fabs(u - v) <= 0x1p-7f * (std::fabs(u) + 0x1p-6f));
+      }
+      if (bad) std::fprintf(stderr, "bench_kernel_mla_decode: %s: %zu of %zu outputs of aiter's differ from hipasm's\n",
+                            shp.c_str(), bad, x.size());
+    }
+  }
+  const double bytes = double(kv_rows) * 576 * eb + double(tq) * s.heads * (576 + 512) * 2;
+  char extra[64] = "";
+  if (s.amd_us > 0) std::snprintf(extra, sizeof extra, "amd_us=%.0f splits=%u", s.amd_us, splits);
+  else std::snprintf(extra, sizeof extra, "splits=%u", splits);
+  print_line(f8 ? "mla_decode_fp8" : "mla_decode", shp, h, aiter_us, bytes, true, row_device, extra);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path aiter;
+  if (argc > 1 && !target_gfx950) {
+    for (const fs::path& c : {fs::path(argv[1]) / "hsa" / "gfx942" / "mla", fs::path(argv[1])})
+      if (fs::exists(c / "mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co")) aiter = c;
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_mla_decode: no mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co under %s: aiter skipped\n", argv[1]);
+  }
+  std::vector<shape> shapes;
+  if constexpr (target_gfx950) {
+    // the challenge's benchmark list (fp8 KV), its README's a8w8 latencies where given
+    const double amd[][3] = {{4, 1024, 118}, {4, 8192, 113}, {64, 8192, 171}, {256, 8192, 349}};
+    for (uint32_t b : {4u, 32u, 64u, 256u})
+      for (uint32_t kv : {1024u, 8192u}) {
+        double a = 0;
+        for (const auto& r : amd)
+          if (r[0] == b && r[1] == kv) a = r[2];
+        shapes.push_back({b, 1, kv, 16, true, a});
+      }
+    for (uint32_t kv : {1024u, 8192u}) shapes.push_back({32, 4, kv, 16, true});
+    shapes.push_back({32, 4, 8192, 32, true});
+    shapes.push_back({32, 1, 8192, 16, false});
+  } else {
+    for (auto [b, kv] : std::vector<std::pair<uint32_t, uint32_t>>{{1, 8192}, {8, 1024}, {8, 8192}, {32, 2048}, {64, 1024}, {128, 1024}})
+      shapes.push_back({b, 1, kv, 128, false});
+    for (auto [b, kv] : std::vector<std::pair<uint32_t, uint32_t>>{{4, 1024}, {4, 8192}, {32, 1024}, {32, 8192}})
+      shapes.push_back({b, 1, kv, 16, false});
+    shapes.push_back({32, 4, 8192, 16, false});
+  }
+  for (const auto& s : shapes) row(s, aiter);
+  return 0;
+}

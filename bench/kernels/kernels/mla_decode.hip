@@ -1,0 +1,26 @@
+// bench_mla_decode.cpp's kernels: MLA decode by query rows a workgroup (16 heads x 1 token: four
+// waves splitting the dims; 16 x 4 or 32 x 2: four; 32 x 4 or 128 x 1: eight), bf16 and fp8 KV,
+// page size 1, and the split combination.
+#include <hipasm/kernels/mla_decode.hpp>
+
+namespace cfg {
+using hipasm::kernels::mla_decode_config;
+using hipasm::kernels::mla_kv_cache;
+constexpr mla_decode_config r64{.waves = 4, .prefetch = 2};
+constexpr mla_decode_config r128{.waves = 8, .prefetch = 2};
+constexpr mla_decode_config r64_fp8{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
+constexpr mla_decode_config r128_fp8{.waves = 8, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
+}  // namespace cfg
+
+HIPASM_MLA_DECODE_KERNEL(mla_r64, cfg::r64)
+HIPASM_MLA_DECODE_KERNEL(mla_r128, cfg::r128)
+HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8, cfg::r64_fp8)
+HIPASM_MLA_DECODE_KERNEL(mla_r128_fp8, cfg::r128_fp8)
+HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
+// 16 rows on four waves splitting the dims (split_dims)
+HIPASM_MLA_DECODE_KERNEL(mla_sd4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}))
+#if defined(__gfx950__)  // (160 KiB of LDS: more blocks in flight)
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+#else
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+#endif

@@ -1,0 +1,674 @@
+// Multi-head latent attention decode (DeepSeek V2/V3 with the absorbed query; aiter's
+// mla_decode_fwd, FlashMLA): H query heads attend one shared latent KV head whose rows are
+// 576 elements (kv_lora_rank 512 + rope 64); the keys are the whole rows, the values their
+// first 512 elements. 1 to 4 query tokens a sequence (speculative decoding), causal among
+// them at the end of the KV; a batch of variable KV lengths in a paged cache.
+//
+//   out[t][h][d] = sum_j softmax_j(scale q[t][h] . kv[j]) kv[j][d],  d < 512,
+//   j < kv_len - qo_len + (t - qo_start) + 1   (query token t of its sequence)
+//
+// Layouts (aiter's mla_decode_fwd, aiter/mla.py; bf16 as uint16_t bits):
+//   q            [total_q][H][576] bf16              qo_indptr [batch + 1] i32 (token offsets)
+//   kv           [num_pages][page_size][576] bf16, or fp8 e4m3 (the target's: e4m3fnuz on
+//                gfx942, e4m3fn on gfx950) with one f32 scale for the tensor (kv_scale)
+//   kv_indptr    [batch + 1] i32: sequence b's pages are kv_indices[kv_indptr[b] .. kv_indptr[b + 1])
+//   kv_indices   i32 page numbers; kv_last_page_lens [batch] i32: the tokens of each sequence's
+//                last page (kv_len = (pages - 1) * page_size + last; no page: kv_len 0)
+//   out          [total_q][H][512] bf16;  lse [total_q][H] f32 (natural log of the row's sum of
+//                exp(scale q.k); -inf for a row that sees no key, whose out is 0)
+//   split KV (num_splits > 1): part_out [total_q][num_splits][H][512] f32 and part_lse
+//                [total_q][num_splits][H] f32 (each split's normalized output and LSE; aiter's
+//                logits / attn_lse), combined by the second kernel (mla_decode_combine)
+//
+// Work split: workgroup (split, sequence, row group) of C.waves waves takes 16 * waves query
+// rows (row r of a sequence: token r / H, head r % H; H a multiple of 16, so each wave's 16
+// rows are 16 heads of one token) against the split's KV blocks of 16 rows: every KV row is
+// read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword /
+// dwordx4 ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere),
+// into a ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one
+// barrier a block; the page-table entries by scalar buffer loads, one block ahead. Each wave, per
+// block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
+//   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
+//                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
+//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel);
+//   online softmax per query row (a lane holds 4 keys of one row; the row's max across the 4
+//                  lane groups by two xor shuffles; base 2 with scale log2 e folded in; the
+//                  reference max moves only when a score passes it by more than 8, attn_fwd's and
+//                  paged_attn_decode's rule);
+//   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp's
+//                  reads: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942), B = P^T in
+//                  bf16, the S^T accumulator's own layout.
+// split_dims: 2 or 4 waves share 16 query rows (16 heads and one token: aiter's and the MLA
+// challenge's shape, a wave of its own would leave three SIMDs idle) and split the dims: each
+// computes S^T over 36 / waves 16-dim slices of the keys (ds_read_b64), the partial scores are
+// summed through LDS in wave order (the same sum, so the same softmax, in every wave), and each
+// accumulates 512 / waves dims of O.
+// fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
+// loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as
+// above. The scale multiplies the scores' scale and the output.
+//
+// Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
+//               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
+// Host side:    launch_mla_decode (mla_decode_launch.hpp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "../helpers/lds_transpose.hpp"
+#include "../helpers/mfma.hpp"
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+enum class mla_kv_cache { bf16, fp8 };
+
+struct mla_decode_config {
+  uint32_t waves = 1;       // waves a workgroup, 16 query rows each (1 to 8)
+  // true: the waves share 16 query rows and split the dims instead (S: 36 / waves 16-dim
+  // slices of the 576 and a sum of the waves' partial scores through LDS; O: 512 / waves dims
+  // each): 2 or 4 waves
+  bool split_dims = false;
+  uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
+  uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
+  mla_kv_cache kv_cache = mla_kv_cache::bf16;
+
+  static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
+  constexpr uint32_t threads() const { return 64 * waves; }
+  constexpr uint32_t rows() const { return split_dims ? 16 : 16 * waves; }
+  constexpr uint32_t elem_bytes() const { return kv_cache == mla_kv_cache::bf16 ? 2 : 1; }
+  constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
+  // LDS rows. A DMA'd row: its wave instructions' bytes (256 a piece, the last one past the
+  // row into padding: no lanes masked off) plus 16 (rows 4 dwords apart in the banks: the 16
+  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16.
+  static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
+  static constexpr uint32_t wide_row_stride = dk * 2 + 16;
+  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
+  constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  constexpr uint32_t lds_bytes() const {
+    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
+           (split_dims ? waves * 1024 : 0);
+  }
+};
+
+namespace detail {
+constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
+  if (c.waves < 1 || c.waves > 8) return "mla_decode: waves must be 1 to 8 (16 query rows each)";
+  if (c.page_size < 1 || c.page_size > 1024 || (c.page_size & (c.page_size - 1)) != 0)
+    return "mla_decode: page_size must be a power of two, 1 to 1024";
+  if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
+  if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
+  if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
+  return nullptr;
+}
+constexpr uint32_t mla_log2(uint32_t x) {
+  uint32_t r = 0;
+  while ((1u << r) < x) ++r;
+  return r;
+}
+}  // namespace detail
+
+template <mla_decode_config C>
+constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<float*> part_o,
+                               arg<float*> part_lse, arg<const uint16_t*> q_ptr, arg<const void*> kv_ptr,
+                               arg<const int*> qo_indptr, arg<const int*> kv_indptr, arg<const int*> kv_indices,
+                               arg<const int*> kv_last, arg<unsigned> num_heads, arg<unsigned> num_splits,
+                               arg<float> scale_log2, arg<float> kv_scale, arg<unsigned> kv_bytes,
+                               arg<unsigned> num_indices) {
+  static_assert(detail::mla_decode_config_error(C) == nullptr,
+                std::string_view(detail::mla_decode_config_error(C) ? detail::mla_decode_config_error(C) : ""));
+  using dtype::u32;
+  using dtype::i32;
+  using dtype::f32;
+  using dtype::u64;
+  constexpr uint32_t W = C.waves, BN = C.bn, DK = C.dk, DV = C.dv, T = C.threads();
+  constexpr bool SD = C.split_dims;
+  constexpr uint32_t NKS = SD ? 36 / W : 36;        // 16-dim slices of the keys a wave
+  constexpr uint32_t NVT = SD ? 32 / W : 32;        // 16-dim tiles of O a wave
+  constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
+  constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
+  constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
+  constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
+  constexpr uint32_t RSB = F8 ? C.wide_row_stride : RS;                      // a bf16 row the MFMAs read
+  constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
+  static_assert(BN % W == 0 || W > BN, "");
+  constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
+  constexpr uint32_t IDX = P >= BN ? 1 : BN / P;  // page-table entries a block
+  constexpr uint32_t NB = C.dma_buffers();
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr uint32_t PAST = 0xffffe000u;  // an soffset past any KV buffer (the launch keeps kv_bytes below it)
+  constexpr math_opts flush{.flush_denormals = true};
+  static_assert(W == 1 || W == 2 || W == 4 || W == 8, "hipasm mla_decode: waves must be 1, 2, 4 or 8");
+  static_assert(C.lds_bytes() <= active_target::desc.lds_bytes,
+                "hipasm mla_decode: the KV block buffers exceed the target's LDS (gfx942: 64 KiB; lower prefetch)");
+  J.workgroup_size(T);
+
+  auto split = J.workgroup_id_x();
+  auto seq = J.workgroup_id_y();
+  auto rgrp = J.workgroup_id_z();
+  auto tid = J.thread_id_x();
+  auto w = wave_id(J);
+  auto lane = J.vgpr<u32>(), col = J.vgpr<u32>(), grp = J.vgpr<u32>();
+  lane = tid & 63u;
+  col = lane & 15u;
+  grp = lane >> 4;
+
+  // ---- the sequence: its query rows and KV length -----------------------------------------
+  auto boff = J.sgpr<u32>();
+  boff = seq << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), pse = J.sgpr<u32>(2).aligned(2), lastp = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, qo_indptr, boff);
+  J.s_load_dwordx2(pse, kv_indptr, boff);
+  J.s_load_dword(lastp, kv_last, boff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto qlen = J.sgpr<u32>(), nrows = J.sgpr<u32>(), r0 = J.sgpr<u32>();
+  qlen = qse[1] - qse[0];
+  nrows = qlen * num_heads;
+  r0 = rgrp * C.rows();
+  J.If(r0 >= nrows, [&] { J.Return(); });
+  auto npages = J.sgpr<u32>(), kvlen = J.sgpr<u32>();
+  npages = pse[1] - pse[0];
+  kvlen = select(npages == 0u, 0u, gpr<u32>(((npages - 1u) << LP) + lastp));
+  // this split's blocks [kb0, kb1) of the sequence's ceil(kv_len / 16)
+  auto nblk = J.sgpr<u32>(), per = J.sgpr<u32>(), kb0 = J.sgpr<u32>(), kb1 = J.sgpr<u32>();
+  nblk = (kvlen + (BN - 1)) >> detail::mla_log2(BN);
+  per = (nblk + num_splits - 1u) / num_splits;
+  kb0 = min(split * per, nblk);
+  kb1 = min(kb0 + per, nblk);
+  auto kend = J.sgpr<u32>();  // the split's end key
+  kend = min(kb1 << detail::mla_log2(BN), kvlen);
+
+  // ---- this wave's 16 rows: token tok (of the sequence), heads h0 .. h0 + 15 ----------------
+  auto wrow = J.sgpr<u32>(), tok = J.sgpr<u32>(), h0 = J.sgpr<u32>();
+  if constexpr (SD) wrow = r0 + 0u;
+  else wrow = r0 + (w << 4);
+  tok = wrow / num_heads;
+  h0 = wrow - tok * num_heads;
+  // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = nrows * (DK * 2);
+  auto Qb = make_buffer(J, q_ptr, nrec);
+  shift = qse[0] * num_heads * (DK * 2);
+  Qb.shift_base(shift);
+  // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
+  // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
+  auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  {
+    auto qoff = J.vgpr<u32>();
+    if constexpr (SD) {
+      qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
+      for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
+    } else {
+      qoff = (col + wrow) * (DK * 2) + (grp << 4);
+      for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+    }
+  }
+  // the last key + 1 this lane's row sees: kv_len - qlen + tok + 1, and the split's end
+  auto lim = J.vgpr<i32>();
+  {
+    auto l1 = J.sgpr<i32>();
+    l1 = kvlen.as<i32>() - qlen.as<i32>() + tok.as<i32>() + 1;
+    l1 = min(l1, kend.as<i32>());
+    lim = l1 - (grp << 2).as<i32>();  // key 4 grp + i of a block at k0 is seen iff k0 + i < lim
+  }
+
+  // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
+  lds_pool pool(J);
+  const lds_ref ring = pool.alloc(NB * BN * RS);
+  constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
+  constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
+  lds_ref wide = ring;
+  if constexpr (F8) wide = pool.alloc(BN * RSB);
+  lds_ref sx{};  // split_dims: the waves' partial scores, 1 KiB each
+  if constexpr (SD) sx = pool.alloc(W * 1024);
+  const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
+
+  // ---- the KV buffer and the page table ------------------------------------------------------
+  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
+  auto nidx = J.sgpr<u32>();
+  nidx = num_indices << 2;
+  auto IB = make_buffer(J, kv_indices, nidx);
+  // The page-table entries of this wave's rows of a block: one a block when a page holds
+  // whole blocks, else one a row (rows w, w + W, ...): scalar buffer loads (entries past the
+  // table read 0, never used for a row); one block ahead of its DMA.
+  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
+  auto pidx = J.sgpr<u32>(NE).named("pages");
+  auto load_pages = [&](const gpr<u32>& kb) {
+    auto off = J.sgpr<u32>();
+    if constexpr (IDX == 1) {
+      off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
+      J.s_buffer_load_dword(pidx[0], IB.desc, off);
+    } else {
+      for (uint32_t i = 0; i < NE; ++i) {
+        off = (pse[0] + (((kb << detail::mla_log2(BN)) + (w + W * i)) >> LP)) << 2;
+        J.s_buffer_load_dword(pidx[i], IB.desc, off);
+      }
+    }
+  };
+  // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
+  // rows at or past the split's end load zeros (an offset past the buffer). Every wave issues
+  // DMA_LOADS loads a block, whatever the block (constant wait counts). A row in pieces: 1 KiB
+  // (buffer_load_dwordx4 ... lds, 16 bytes a lane) where the target has it and the row has that
+  // many bytes left, else 256 (buffer_load_dword ... lds); the last piece's lanes past the row
+  // fill the padding (their bytes are the next row's or zeros). M0 (the LDS address) is set once
+  // a row: the pieces' offset: fields move both addresses (buffer.hpp's load_lds sets M0 a load).
+  constexpr bool X4 = hipasm::detail::features().has_lds_dma_x4;
+  constexpr uint32_t N1K = X4 ? ROWB / 1024 : 0;                       // 1 KiB pieces
+  constexpr uint32_t N256 = (ROWB - 1024 * N1K + 255) / 256;          // 256-byte pieces after them
+  constexpr uint32_t DMA_PER_ROW = N1K + N256;
+  static_assert(1024 * N1K + 256 * N256 <= RS, "");
+  auto lane4 = J.vgpr<u32>(), lane16 = J.vgpr<u32>();
+  lane4 = lane << 2;
+  lane16 = lane << 4;
+  auto dma = [&](const gpr<u32>& kb, const gpr<u32>& buf) {
+    auto k0 = J.sgpr<u32>(), lbase = J.sgpr<u32>();
+    k0 = kb << detail::mla_log2(BN);
+    lbase = buf * (BN * RS) + ring.offset;
+    builder& b = *J.self();
+    for (uint32_t i = 0; i < ROWS_PER_WAVE; ++i) {
+      auto rr = J.sgpr<u32>(), key = J.sgpr<u32>(), roff = J.sgpr<u32>();
+      rr = w + W * i;
+      key = k0 + rr;
+      roff = ((pidx[IDX == 1 ? 0 : i] << LP) + (key & (P - 1))) * ROWB;
+      roff = select(key < kend, roff, PAST);
+      J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
+      J.s_add_u32(m0, m0, lbase);
+      for (uint32_t j = 0; j < DMA_PER_ROW; ++j) {
+        const bool big = j < N1K;
+        const uint32_t at_byte = big ? 1024 * j : 1024 * N1K + 256 * (j - N1K);
+        modifiers mm;
+        mm.offset = static_cast<int32_t>(at_byte);
+        mm.offen = true;
+        mm.lds = true;
+        const hipasm::detail::O op = big ? hipasm::detail::feature_op("buffer_load_dwordx4", isa::f_lds_dma)
+                                         : hipasm::detail::buffer_load_op(narrow::none, 1, true);
+        b.emit(op, {hipasm::detail::as_arg((big ? lane16 : lane4).to_operand()), KVb.desc,
+                    hipasm::detail::as_arg(roff.to_operand())}, mm);
+      }
+    }
+  };
+  constexpr uint32_t DMA_LOADS = ROWS_PER_WAVE * DMA_PER_ROW;
+
+  // ---- state -----------------------------------------------------------------------------
+  auto o = J.vgpr<f32>(4 * NVT).aligned(4).named("o");  // O^T: tile d, dims (DVW w) + 16 d + 4 grp + i
+  o.fill(0.0f);
+  auto m = J.vgpr<f32>().named("m"), l = J.vgpr<f32>().named("l");
+  m = NEG_INF;
+  l = 0.0f;
+  auto sc = J.vgpr<f32>();  // the scores' scale (log2 e folded in; fp8: the KV scale too)
+  if constexpr (F8) sc = scale_log2 * kv_scale;
+  else sc = scale_log2 + 0.0f;
+
+  auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
+  auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
+  auto pb = J.vgpr<u32>(2).aligned(2);
+  auto va = J.vgpr<u32>(2).aligned(2);
+
+  // fp8: widen this wave's rows of DMA buffer buf to bf16 buffer rbuf (16 fp8 a lane and step)
+  // Lane l takes row l % RPW of the wave's rows (w + W r) and the 16-byte chunks
+  // l / RPW + (64 / RPW) k, k < STEPS (a chunk past the row's 36: masked off); three steps'
+  // reads in flight before their conversions (exact: to_bf16x4) and writes.
+  auto widen = [&] {
+    if constexpr (F8) {
+      constexpr uint32_t CH = DK / 16, RPW = ROWS_PER_WAVE, G = 64 / RPW, STEPS = (CH + G - 1) / G, BATCH = 3;
+      auto sa = J.vgpr<u32>(), da = J.vgpr<u32>(), g = J.vgpr<u32>();
+      {
+        auto r = J.vgpr<u32>();
+        r = (lane & (RPW - 1)) * W + w;
+        g = lane >> detail::mla_log2(RPW);
+        sa = (r + nbuf * BN) * RS + (g << 4) + ring.offset;
+        da = (r + rbuf * BN) * RSB + (g << 5) + wide.offset;
+      }
+      auto raw = J.vgpr<u32>(4 * BATCH).aligned(4), wd = J.vgpr<u32>(8).aligned(4);
+      for (uint32_t k0 = 0; k0 < STEPS; k0 += BATCH) {
+        const uint32_t k1 = k0 + BATCH < STEPS ? k0 + BATCH : STEPS;
+        auto step = [&](uint32_t k, auto&& body) {  // a step whose last chunks are past the row: masked
+          if ((k + 1) * G > CH) J.If(g < CH - k * G, body);
+          else body();
+        };
+        for (uint32_t k = k0; k < k1; ++k)
+          step(k, [&] { J.ds_read_b128(raw.slice(4 * (k - k0), 4), sa, {.offset = static_cast<int32_t>(16 * G * k)}); });
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t k = k0; k < k1; ++k)
+          step(k, [&] {
+            for (int d = 0; d < 4; ++d)
+              wd.slice(2 * d, 2) = to_bf16x4(raw[4 * (k - k0) + d].template as<dtype::fp8x4>()).template as<u32>();
+            J.ds_write_b128(da, wd.slice(0, 4), {.offset = static_cast<int32_t>(32 * G * k)});
+            J.ds_write_b128(da, wd.slice(4, 4), {.offset = static_cast<int32_t>(32 * G * k + 16)});
+          });
+      }
+    }
+  };
+
+  // block kb (in KV view buffer rbuf): S, softmax, PV
+  // LDS reads by raw ds instructions from per-lane byte addresses set once a block (their
+  // offset: fields carry the chunk / tile), a few in flight ahead of the MFMAs that use them.
+  // K: lane (col, grp) reads row col, bytes 64 c + 16 grp (dims 32 c + 8 grp ..) of chunk c.
+  // V^T tile d: with ds_read_b64_tr_b16 (gfx950) lane s of group grp addresses row 4 grp + s / 4,
+  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else four
+  // ds_read_u16 (rows 4 grp + n, dim 16 d + col) joined in pairs.
+  constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
+  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles a ring holds
+  auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
+  auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
+  auto compute = [&] {
+    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
+    if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
+    else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
+    if constexpr (TR) {
+      auto l16 = J.vgpr<u32>();
+      l16 = lane & 15u;
+      vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
+    } else {
+      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+    }
+    if constexpr (SD) vaddr = vaddr + w * (DVW * 2);
+    constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
+    auto read_k = [&](uint32_t c) {
+      if constexpr (SD) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
+      else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
+    };
+    auto read_v = [&](uint32_t d) {
+      if constexpr (TR) {
+        J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
+      } else {
+        for (uint32_t n = 0; n < 4; ++n)
+          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr, {.offset = static_cast<int32_t>(n * RSB + 32 * d)});
+      }
+    };
+    constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
+    for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
+    for (uint32_t c = 0; c < NK; ++c) {
+      if (c + KR - 1 < NK) read_k(c + KR - 1);
+      const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
+      J.s_waitcnt(lgkmcnt(younger));
+      auto kc = kring.slice(4 * (c % KR), 4);
+      auto& acc = c % 2 == 0 ? s : s2;
+      if constexpr (SD) {
+        if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), 0);
+        else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), acc);
+        continue;
+      }
+      if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
+      else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), acc);
+      J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(2, 2), qv.slice(4 * c + 2, 2), acc);
+    }
+    for (int i = 0; i < 4; ++i) s[i] = s[i] + s2[i];
+    if constexpr (SD) {  // the waves' partial scores summed in wave order (the same sum in every wave)
+      auto xa = J.vgpr<u32>();
+      xa = lane16 + sx.offset;
+      xa = xa + w * 1024u;
+      J.ds_write_b128(xa, s.template as<u32>(), {.offset = 0});
+      xa = lane16 + sx.offset;
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      auto part = J.vgpr<f32>(4 * W).aligned(4);
+      for (uint32_t v = 0; v < W; ++v) J.ds_read_b128(part.slice(4 * v, 4).template as<u32>(), xa, {.offset = static_cast<int32_t>(1024 * v)});
+      J.s_waitcnt(lgkmcnt(0));
+      for (int i = 0; i < 4; ++i) {
+        s[i] = part[i] + part[4 + i];
+        for (uint32_t v = 2; v < W; ++v) s[i] = s[i] + part[4 * v + i];
+      }
+    }
+    // scores of keys k0 + 4 grp + i, masked past the row's last key
+    auto rel = J.vgpr<i32>();
+    rel = lim - (kb << detail::mla_log2(BN)).as<i32>();
+    for (int i = 0; i < 4; ++i) {
+      s[i] = s[i] * sc;
+      s[i] = select(rel > i, s[i], NEG_INF);
+    }
+    auto mx = J.vgpr<f32>();
+    mx = max3(s[0], s[1], s[2]);
+    mx = max(mx, s[3]);
+    mx = max(mx, shuffle_xor(J, mx, 16, {.all_lanes_active = true}));
+    mx = max(mx, shuffle_xor(J, mx, 32, {.all_lanes_active = true}));
+    // the reference max moves when the row max passes it by more than 8 (p <= 2^8)
+    auto grow = J.sgpr<u64>();
+    auto mlim = J.vgpr<f32>();
+    mlim = m + 8.0f;
+    J.v_cmp_gt_f32(grow, mx, mlim);
+    J.If((grow.lo() | grow.hi()) != 0u, [&] {
+      auto mn = J.vgpr<f32>(), alpha = J.vgpr<f32>();
+      mn = max(m, mx);
+      alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
+      l = l * alpha;
+      for (uint32_t i = 0; i < 4 * NVT; ++i) o[i] = o[i] * alpha;
+      m = mn;
+    });
+    // the first V^T tiles' reads under the softmax
+    for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+    auto nm = J.vgpr<f32>();
+    nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
+    for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] + nm, flush);  // (masked: 2^-inf = 0)
+    l = l + ((s[0] + s[1]) + (s[2] + s[3]));
+    pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
+    pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
+    // O^T += V^T P^T
+    for (uint32_t d = 0; d < NV; ++d) {
+      if (d + VR - 1 < NV) read_v(d + VR - 1);
+      const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
+      J.s_waitcnt(lgkmcnt(younger));
+      if constexpr (TR) {
+        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+      } else {
+        auto r = vraw.slice(4 * (d % VR), 4);
+        J.v_lshl_or_b32(va[0], r[1], 16, r[0]);
+        J.v_lshl_or_b32(va[1], r[3], 16, r[2]);
+        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+      }
+    }
+  };
+
+  // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
+  // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
+  // compute at the iteration's barrier). The first prefetch iterations only issue; the DMAs of
+  // the last prefetch are past the split's end (zeros, never read). Each part is emitted once.
+  J.If(kb0 < kb1, [&] {
+    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>();
+    i = kb0 + 0u;
+    iend = kb1 + C.prefetch;
+    kb = kb0 - C.prefetch;  // (wraps below kb0 in the first iterations: compared with i instead)
+    buf = 0u;   // DMA buffer of block i
+    nbuf = 0u;  // DMA buffer of block kb
+    rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
+    load_pages(i);
+    J.s_waitcnt(vmcnt(0));  // Q (while the first page entries are in flight: their wait comes first)
+    J.While([&] { return i < iend; }, [&] {
+      // block kb's DMA done: at most the later prefetch - 1 blocks' in flight
+      // (vmcnt counts up to 63: past that the wait covers part of the next block too)
+      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
+      J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      auto computing = J.sgpr<u32>();
+      computing = i - kb0;  // >= prefetch: block kb is one of the split's
+      if constexpr (F8)
+        J.If(computing >= C.prefetch, [&] {
+          J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
+          widen();
+        });
+      J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
+      J.s_barrier();
+      dma(i, buf);
+      J.If(computing >= C.prefetch, compute);
+      // the next block's page entries: in flight through the next wait for the DMA (an SMEM
+      // load in flight during the compute would hold every LDS wait of it: one counter)
+      i = i + 1u;
+      load_pages(i);
+      kb = kb + 1u;
+      buf = buf + 1u;
+      buf = select(buf == NB, 0u, buf);
+      J.If(computing >= C.prefetch, [&] {
+        nbuf = nbuf + 1u;
+        nbuf = select(nbuf == NB, 0u, nbuf);
+        if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
+      });
+    });
+  });
+
+  // ---- epilogue: the row's sum over the 4 lane groups, O / l, LSE -----------------------------
+  auto lt = J.vgpr<f32>(), inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
+  lt = l + shuffle_xor(J, l, 16, {.all_lanes_active = true});
+  lt = lt + shuffle_xor(J, lt, 32, {.all_lanes_active = true});
+  inv = select(lt > 0.0f, rcp(lt, flush), 0.0f);  // (l >= 1 when a key was seen)
+  if constexpr (F8) inv = inv * kv_scale;
+  lse = log2(lt, flush);  // (0: -inf)
+  lse = select(lt > 0.0f, gpr<f32>((m + lse) * 0.69314718055994530942f), NEG_INF);
+  auto rrow = J.vgpr<u32>();
+  rrow = col + wrow;  // the lane's row of the sequence
+  J.If(num_splits == 1u, [&] {
+    auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
+    auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
+    auto sh = J.sgpr<u32>();
+    sh = qse[0] * num_heads;
+    Ob.shift_base(sh * (DV * 2));
+    Lb.shift_base(sh << 2);
+    auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
+    ooff = rrow * (DV * 2) + (grp << 3);
+    if constexpr (SD) ooff = ooff + w * (DVW * 2);
+    for (uint32_t d = 0; d < NVT; ++d) {
+      ov[0] = cvt_bf16x2(o[4 * d] * inv, o[4 * d + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
+      ov[1] = cvt_bf16x2(o[4 * d + 2] * inv, o[4 * d + 3] * inv, bf16_round::nearest_even_finite).as<u32>();
+      Ob.store(ov, at(ooff) + static_cast<int64_t>(32 * d));
+    }
+    auto loff = J.vgpr<u32>();
+    loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
+    Lb.store(lse, at(loff));
+  }, [&] {
+    // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
+    // h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by the V# range)
+    auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
+    tt = qse[0] + tok;
+    pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
+    recs = select(tok < qlen, 16u * DV * 4u, 0u);
+    auto Pb = make_buffer(J, part_o, recs);
+    Pb.shift_base(pbase * (DV * 4));
+    recs = select(tok < qlen, 64u, 0u);
+    auto PLb = make_buffer(J, part_lse, recs);
+    PLb.shift_base(pbase << 2);
+    auto poff = J.vgpr<u32>();
+    auto pv = J.vgpr<f32>(4);
+    poff = col * (DV * 4) + (grp << 4);
+    if constexpr (SD) poff = poff + w * (DVW * 4);
+    for (uint32_t d = 0; d < NVT; ++d) {
+      for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
+      Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+    }
+    auto loff = J.vgpr<u32>();
+    loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
+    PLb.store(lse, at(loff));
+  });
+}
+
+// The split combination: workgroup (head block, token) of 4 waves, a wave a head, a lane 8 of
+// the 512 dims: out = sum_s e^(lse_s - M) part_s / sum_s e^(lse_s - M), lse = M + ln(sum); splits
+// with lse -inf (no key) weigh 0; a row with none: out 0, lse -inf.
+constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const float*> part_o,
+                                       arg<const float*> part_lse, arg<unsigned> num_heads, arg<unsigned> num_splits) {
+  using dtype::u32;
+  using dtype::f32;
+  constexpr uint32_t DV = 512;
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr math_opts flush{.flush_denormals = true};
+  J.workgroup_size(256);
+  auto hb = J.workgroup_id_x(), tq = J.workgroup_id_y();
+  auto tid = J.thread_id_x();
+  auto w = wave_id(J);
+  auto lane = J.vgpr<u32>();
+  lane = tid & 63u;
+  auto head = J.sgpr<u32>();
+  head = (hb << 2) + w;
+  J.If(head >= num_heads, [&] { J.Return(); });
+  auto row = J.sgpr<u32>(), recs = J.sgpr<u32>();
+  row = tq * num_heads + head;  // of out / lse
+  recs = num_splits * num_heads * (DV * 4);
+  auto Pb = make_buffer(J, part_o, recs);
+  auto sh = J.sgpr<u32>();
+  sh = (tq * num_splits * num_heads + head) * (DV * 4);
+  Pb.shift_base(sh);
+  recs = num_splits * num_heads * 4u;
+  auto PLb = make_buffer(J, part_lse, recs);
+  sh = (tq * num_splits * num_heads + head) << 2;
+  PLb.shift_base(sh);
+  // SB splits a round, their loads in flight together (splits past num_splits: offsets past
+  // the V#s, lse 0 and ignored)
+  constexpr int SB = 4;
+  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8 * SB).aligned(4);
+  acc.fill(0.0f);
+  auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>(SB);
+  m = NEG_INF;
+  l = 0.0f;
+  auto s = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
+  auto voff = J.vgpr<u32>(), zero = J.vgpr<u32>();
+  voff = lane << 5;
+  zero = 0u;
+  s = 0u;
+  J.While([&] { return s < num_splits; }, [&] {
+    for (int k = 0; k < SB; ++k) {
+      poff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * (DV * 4)), 0x80000000u);
+      loff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * 4u), 0x80000000u);
+      PLb.load(ls[k], at(zero) + at(loff));
+      Pb.load(x.slice(8 * k, 4), at(voff) + at(poff));
+      Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + 16);
+    }
+    J.s_waitcnt(vmcnt(0));
+    for (int k = 0; k < SB; ++k) {
+      auto valid = J.sgpr<u32>();
+      valid = s + k;
+      J.If(valid < num_splits, [&] {
+        J.If(ls[k] > NEG_INF, [&] {
+          auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+          mn = max(m, ls[k]);
+          a = exp2((m - mn) * 1.44269504088896340736f, flush);  // (m -inf: 0)
+          b = exp2((ls[k] - mn) * 1.44269504088896340736f, flush);
+          l = l * a + b;
+          for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + x[8 * k + i] * b;
+          m = mn;
+        });
+      });
+    }
+    s = s + static_cast<uint32_t>(SB);
+  });
+  auto inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
+  inv = select(l > 0.0f, rcp(l, flush), 0.0f);
+  auto Ob = make_buffer(J, o_ptr, DV * 2);
+  Ob.shift_base(row * (DV * 2));
+  auto ov = J.vgpr<u32>(4);
+  for (int i = 0; i < 4; ++i)
+    ov[i] = cvt_bf16x2(acc[2 * i] * inv, acc[2 * i + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
+  auto oo = J.vgpr<u32>();
+  oo = lane << 4;
+  Ob.store(ov, at(oo));
+  lse = select(l > 0.0f, gpr<f32>(m + log(l, flush)), NEG_INF);
+  auto Lb = make_buffer(J, lse_ptr, 4u);
+  Lb.shift_base(row << 2);
+  auto lo = J.vgpr<u32>();
+  lo = select(lane == 0u, 0u, 0x80000000u);
+  Lb.store(lse, at(lo));
+}
+
+}  // namespace hipasm::kernels
+
+// The extern "C" __global__ kernel NAME of configuration CFG (a parenthesized mla_decode_config);
+// arguments in the order of mla_decode_body (see mla_decode_launch.hpp).
+#define HIPASM_MLA_DECODE_KERNEL(NAME, CFG)                                                                            \
+  static_assert(::hipasm::kernels::detail::mla_decode_config_error(CFG) == nullptr, /* (at the user's line) */       \
+                std::string_view(::hipasm::kernels::detail::mla_decode_config_error(CFG)                             \
+                                     ? ::hipasm::kernels::detail::mla_decode_config_error(CFG)                       \
+                                     : ""));                                                                         \
+  extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, float* part_o, float* part_lse,                 \
+                                               const uint16_t* q, const void* kv, const int* qo_indptr,                 \
+                                               const int* kv_indptr, const int* kv_indices, const int* kv_last,         \
+                                               unsigned num_heads, unsigned num_splits, float scale_log2,               \
+                                               float kv_scale, unsigned kv_bytes, unsigned num_indices) {               \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_body<CFG>;                                                     \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, q, kv, qo_indptr, kv_indptr,     \
+                       kv_indices, kv_last, num_heads, num_splits, scale_log2, kv_scale, kv_bytes, num_indices);       \
+  }
+// The split combination kernel NAME (one per code object suffices: it has no configuration).
+#define HIPASM_MLA_DECODE_COMBINE_KERNEL(NAME)                                                                         \
+  extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, const float* part_o, const float* part_lse,     \
+                                               unsigned num_heads, unsigned num_splits) {                              \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_combine_body;                                                  \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, num_heads, num_splits);       \
+  }

@@ -1,0 +1,25 @@
+// test_mla_decode.cpp's kernels: MLA decode in the configurations the tests run, and the
+// split combination.
+#include <hipasm/kernels/mla_decode.hpp>
+
+namespace cfg {
+using hipasm::kernels::mla_decode_config;
+using hipasm::kernels::mla_kv_cache;
+constexpr mla_decode_config w1{.waves = 1};
+constexpr mla_decode_config w2_p1{.waves = 2, .page_size = 1, .prefetch = 1};
+constexpr mla_decode_config w4_pg4{.waves = 4, .page_size = 4};
+constexpr mla_decode_config w1_pg64{.waves = 1, .page_size = 64};
+constexpr mla_decode_config w1_fp8{.waves = 1, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
+constexpr mla_decode_config w4_fp8{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
+}  // namespace cfg
+
+HIPASM_MLA_DECODE_KERNEL(mla_w1, cfg::w1)
+HIPASM_MLA_DECODE_KERNEL(mla_w2_p1, cfg::w2_p1)
+HIPASM_MLA_DECODE_KERNEL(mla_w4_pg4, cfg::w4_pg4)
+HIPASM_MLA_DECODE_KERNEL(mla_w1_pg64, cfg::w1_pg64)
+HIPASM_MLA_DECODE_KERNEL(mla_w1_fp8, cfg::w1_fp8)
+HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8, cfg::w4_fp8)
+HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
+HIPASM_MLA_DECODE_KERNEL(mla_sd4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd2_fp8, (hipasm::kernels::mla_decode_config{.waves = 2, .split_dims = true, .prefetch = 1, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+HIPASM_MLA_DECODE_KERNEL(mla_w8_pg16, (hipasm::kernels::mla_decode_config{.waves = 8, .page_size = 16, .prefetch = 1}))

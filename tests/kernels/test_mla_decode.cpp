@@ -1,0 +1,238 @@
+// HIPASM_TEST_KERNELS: mla_decode.hip
+// MLA decode (include/hipasm/kernels/mla_decode.hpp) in hipasm-sim against plain C++ (softmax
+// attention in double from the same bf16 / fp8 inputs: keys the 576-element KV rows, values
+// their first 512): 16 to 128 heads, 1 to 4 query tokens (causal at the end of the KV), empty and
+// 1-row KV sequences, lengths not a multiple of the 16-row block, pages of 1, 4 and 64 rows in a
+// shuffled cache whose unused rows are NaN, several KV splits (the combination kernel), fp8 KV
+// in the target's format (decoded here by narrow_float_ref.hpp) with a per-tensor scale.
+// The checker must report nothing.
+//
+// Tolerance (attn_fwd's): |O - ref| <= 2^-7 max|V| + 2^-8 |ref|, |LSE - ref| <= 1e-3 (|ref| + 1):
+// P is rounded to bf16 before the PV product (2^-9 of sum p |v| <= 2^-9 max|V|), O to bf16
+// (2^-9 |O|), split outputs are f32.
+#include <catch2/catch.hpp>
+
+#include "kernel_test.hpp"
+#include "narrow_float_ref.hpp"
+
+#include <hipasm/kernels/mla_decode_launch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rt = hipasm::rt;
+namespace hk = hipasm::kernels;
+
+namespace {
+
+hipasm::test::kernel_sim& S() {
+  static hipasm::test::kernel_sim s("mla_decode");
+  return s;
+}
+using hipasm::test::bf16;
+using hipasm::test::from_bf16;
+
+const hipasm::test::minifloat& fp8_format() {
+  static const hipasm::test::minifloat f = hipasm::test::f8_formats_of(hipasm::test::test_arch()).fp8;
+  return f;
+}
+
+constexpr uint32_t DK = 576, DV = 512;
+
+struct problem {
+  std::vector<int> qlens, kvlens;
+  uint32_t heads = 16, splits = 1;
+  float q_range = 2.0f;
+  float key_ramp = 0.0f;  // KV row j scaled by 1 + key_ramp j (row maxima that grow along the keys)
+};
+
+void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
+  const uint32_t B = static_cast<uint32_t>(pr.qlens.size()), H = pr.heads, P = k.config.page_size;
+  const bool f8 = k.config.kv_cache == hk::mla_kv_cache::fp8;
+  INFO(k.name << " heads=" << H << " splits=" << pr.splits << " batch=" << B);
+  for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.qlens[b] << " kv " << pr.kvlens[b]);
+  const auto [cq, max_q] = hipasm::test::pack_seqlens(pr.qlens);
+  const uint32_t tq = static_cast<uint32_t>(cq[B]);
+  // pages: each sequence's from a shuffled pool with 3 spare pages (their rows NaN)
+  std::vector<int> kv_indptr(B + 1, 0), last(B, 0);
+  for (uint32_t b = 0; b < B; ++b) {
+    const int np = (pr.kvlens[b] + int(P) - 1) / int(P);
+    kv_indptr[b + 1] = kv_indptr[b] + np;
+    last[b] = np ? pr.kvlens[b] - (np - 1) * int(P) : 0;
+  }
+  const uint32_t total_pages = kv_indptr[B] + 3;
+  std::mt19937 rng(tq * 7919u + total_pages * 131u + H + pr.splits * 17u + P);
+  std::vector<int> pool(total_pages);
+  std::iota(pool.begin(), pool.end(), 0);
+  std::shuffle(pool.begin(), pool.end(), rng);
+  std::vector<int> indices(pool.begin(), pool.begin() + kv_indptr[B]);
+  if (indices.empty()) indices.push_back(0);
+  // KV values (double) of each cache row; unused rows NaN
+  const size_t rows = size_t(total_pages) * P;
+  std::vector<double> kvv(rows * DK, NAN);
+  std::vector<uint16_t> kv16(rows * DK, 0x7fc0);
+  std::vector<uint8_t> kv8(rows * DK, f8 ? static_cast<uint8_t>(hipasm::test::encode(fp8_format(), NAN, false)) : 0);
+  const float kv_scale = f8 ? 0.0625f : 1.0f;
+  std::uniform_real_distribution<float> u1(-1.0f, 1.0f), uq(-pr.q_range, pr.q_range);
+  const double fp8_max = hipasm::test::decode(fp8_format(), fp8_format().special == hipasm::test::minifloat::fnuz ? 0x7f : 0x7e);
+  for (uint32_t b = 0; b < B; ++b)
+    for (int j = 0; j < pr.kvlens[b]; ++j) {
+      const size_t r = size_t(indices[kv_indptr[b] + j / int(P)]) * P + j % int(P);
+      const double ramp = 1.0 + pr.key_ramp * j;
+      for (uint32_t e = 0; e < DK; ++e) {
+        if (f8) {
+          const uint8_t c = static_cast<uint8_t>(hipasm::test::encode(fp8_format(), u1(rng) * fp8_max * 0.5 * ramp, true));
+          kv8[r * DK + e] = c;
+          kvv[r * DK + e] = hipasm::test::decode(fp8_format(), c) * kv_scale;
+        } else {
+          const uint16_t h = bf16(u1(rng) * ramp);
+          kv16[r * DK + e] = h;
+          kvv[r * DK + e] = from_bf16(h);
+        }
+      }
+    }
+  std::vector<uint16_t> q(size_t(tq) * H * DK + 1);
+  for (auto& x : q) x = bf16(uq(rng));
+  rt::device& d = *S().dev;
+  rt::buffer<uint16_t> Q(d, q), KV16(d, f8 ? std::vector<uint16_t>(1) : kv16);
+  rt::buffer<uint8_t> KV8(d, f8 ? kv8 : std::vector<uint8_t>(1));
+  rt::buffer<int> CQ(d, cq), KP(d, kv_indptr), KI(d, indices), KL(d, last.empty() ? std::vector<int>{0} : last);
+  rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tq) * H * DV + 1, 0x7fc1u));
+  rt::buffer<uint32_t> L(d, std::vector<uint32_t>(size_t(tq) * H + 1, 0x7fc00001u));
+  const auto ws = hk::mla_decode_workspace_for(tq, H, pr.splits);
+  rt::buffer<uint32_t> PO(d, std::vector<uint32_t>(ws.part_o_bytes / 4 + 1, 0x7fc00002u));
+  rt::buffer<uint32_t> PL(d, std::vector<uint32_t>(ws.part_lse_bytes / 4 + 1, 0x7fc00003u));
+  const double scale = 1.0 / std::sqrt(double(DK));
+  hk::mla_decode_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .kv = f8 ? KV8.addr() : KV16.addr(),
+                        .qo_indptr = CQ.addr(), .kv_indptr = KP.addr(), .kv_indices = KI.addr(),
+                        .kv_last_page_lens = KL.addr(), .batch = B, .max_seqlen_q = max_q, .num_heads = H,
+                        .total_q = tq, .kv_bytes = rows * DK * (f8 ? 1 : 2),
+                        .num_indices = static_cast<uint32_t>(indices.size()), .softmax_scale = float(scale),
+                        .num_kv_splits = pr.splits, .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = kv_scale};
+  auto rep = hk::launch_mla_decode(d, *S().m, k, a);
+  for (const auto& diag : rep.attn.diagnostics) FAIL_CHECK("checker: " << diag);
+  for (const auto& diag : rep.combine.diagnostics) FAIL_CHECK("checker (combine): " << diag);
+  const auto o = O.download();
+  const auto l = L.download();
+  CHECK(o.back() == 0x7fc1u);
+  CHECK(l.back() == 0x7fc00001u);
+  int bad = 0;
+  std::vector<double> sc, ref(DV);
+  for (uint32_t b = 0; b < B; ++b) {
+    const int sq = pr.qlens[b], sk = pr.kvlens[b];
+    auto row_of = [&](int j) { return size_t(indices[kv_indptr[b] + j / int(P)]) * P + j % int(P); };
+    for (int t = 0; t < sq; ++t)
+      for (uint32_t h = 0; h < H; ++h) {
+        const size_t qi = (size_t(cq[b] + t) * H + h);
+        const int visible = std::clamp(sk - sq + t + 1, 0, sk);
+        sc.assign(visible, 0.0);
+        double mx = -INFINITY;
+        for (int j = 0; j < visible; ++j) {
+          const double* kr = &kvv[row_of(j) * DK];
+          double dot = 0;
+          for (uint32_t e = 0; e < DK; ++e) dot += from_bf16(q[qi * DK + e]) * kr[e];
+          sc[j] = dot * scale;
+          mx = std::max(mx, sc[j]);
+        }
+        double sum = 0, vmax = 0;
+        for (int j = 0; j < visible; ++j) sum += (sc[j] = std::exp(sc[j] - mx));
+        std::fill(ref.begin(), ref.end(), 0.0);
+        for (int j = 0; j < visible; ++j) {
+          const double* vr = &kvv[row_of(j) * DK];
+          for (uint32_t e = 0; e < DV; ++e) {
+            ref[e] += sc[j] * vr[e];
+            vmax = std::max(vmax, std::fabs(vr[e]));
+          }
+        }
+        const double lse_ref = visible ? mx + std::log(sum) : -INFINITY;
+        float lse_got;
+        std::memcpy(&lse_got, &l[qi], 4);
+        const bool lse_ok = visible ? std::fabs(lse_got - lse_ref) <= 1e-3 * (std::fabs(lse_ref) + 1)
+                                    : (std::isinf(lse_got) && lse_got < 0);
+        if (!lse_ok && ++bad <= 5)
+          FAIL_CHECK("LSE seq " << b << " token " << t << " head " << h << " = " << lse_got << ", expected " << lse_ref);
+        for (uint32_t e = 0; e < DV; ++e) {
+          const double r = visible ? ref[e] / sum : 0.0;
+          const float got = from_bf16(o[qi * DV + e]);
+          const double tol = std::ldexp(vmax, -7) + std::ldexp(std::fabs(r), -8);
+          if (!(std::fabs(got - r) <= tol) && ++bad <= 5)
+            FAIL_CHECK("O seq " << b << " token " << t << " head " << h << " dim " << e << " = " << got
+                                << ", expected " << r);
+        }
+      }
+  }
+  CHECK(bad == 0);
+}
+
+using hk::mla_decode_config;
+using hk::mla_kv_cache;
+const hk::mla_decode_kernel_ref w1{"mla_w1", mla_decode_config{.waves = 1}, "mla_combine"};
+const hk::mla_decode_kernel_ref w2_p1{"mla_w2_p1", mla_decode_config{.waves = 2, .page_size = 1, .prefetch = 1}, "mla_combine"};
+const hk::mla_decode_kernel_ref w4_pg4{"mla_w4_pg4", mla_decode_config{.waves = 4, .page_size = 4}, "mla_combine"};
+const hk::mla_decode_kernel_ref w1_pg64{"mla_w1_pg64", mla_decode_config{.waves = 1, .page_size = 64}, "mla_combine"};
+const hk::mla_decode_kernel_ref w1_fp8{"mla_w1_fp8", mla_decode_config{.waves = 1, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+const hk::mla_decode_kernel_ref w4_fp8{"mla_w4_fp8", mla_decode_config{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+
+const hk::mla_decode_kernel_ref sd4{"mla_sd4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}, "mla_combine"};
+const hk::mla_decode_kernel_ref sd2_fp8{"mla_sd2_fp8", mla_decode_config{.waves = 2, .split_dims = true, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+const hk::mla_decode_kernel_ref w8_pg16{"mla_w8_pg16", mla_decode_config{.waves = 8, .page_size = 16, .prefetch = 1}, "mla_combine"};
+
+}  // namespace
+
+TEST_CASE("mla_decode: 16 heads, one query token, empty / 1-row / partial-block KV", "[mla]") {
+  run(w1, {.qlens = {1, 1, 1, 1}, .kvlens = {1, 0, 37, 100}});
+}
+
+TEST_CASE("mla_decode: 4 query tokens, causal at the end of the KV (a token that sees no key)", "[mla]") {
+  run(w1, {.qlens = {4, 4, 4}, .kvlens = {50, 3, 16}});
+}
+
+TEST_CASE("mla_decode: KV splits and the combination (empty splits, mixed query lengths)", "[mla]") {
+  run(w2_p1, {.qlens = {1, 2, 4}, .kvlens = {70, 33, 5}, .heads = 32, .splits = 3});
+  run(w1, {.qlens = {1, 1}, .kvlens = {200, 0}, .heads = 16, .splits = 5, .q_range = 3.0f, .key_ramp = 0.02f});
+}
+
+TEST_CASE("mla_decode: pages of 4 and 64 rows, 64 and 128 heads", "[mla]") {
+  run(w4_pg4, {.qlens = {2, 1}, .kvlens = {45, 18}, .heads = 64, .splits = 2});
+  run(w4_pg4, {.qlens = {1}, .kvlens = {23}, .heads = 128});
+  run(w1_pg64, {.qlens = {1, 3, 1}, .kvlens = {130, 64, 1}, .heads = 16, .splits = 1});
+  run(w1_pg64, {.qlens = {1}, .kvlens = {150}, .heads = 16, .splits = 4});
+}
+
+TEST_CASE("mla_decode: 8 waves (128 rows: 32 heads x 4 tokens, 128 heads), pages of one block", "[mla]") {
+  run(w8_pg16, {.qlens = {4, 1}, .kvlens = {40, 16}, .heads = 32, .splits = 2});
+  run(w8_pg16, {.qlens = {1}, .kvlens = {33}, .heads = 128});
+}
+
+TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {
+  run(w1_fp8, {.qlens = {1, 4}, .kvlens = {40, 21}, .heads = 16, .splits = 2});
+  run(w4_fp8, {.qlens = {1}, .kvlens = {33}, .heads = 64});
+}
+
+TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summed through LDS)", "[mla]") {
+  run(sd4, {.qlens = {1, 1, 1}, .kvlens = {100, 0, 1}, .heads = 16, .splits = 1, .q_range = 3.0f, .key_ramp = 0.02f});
+  run(sd4, {.qlens = {4, 2}, .kvlens = {50, 17}, .heads = 32, .splits = 3});
+  run(sd2_fp8, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 2});
+}
+
+TEST_CASE("mla_decode: launch errors", "[mla]") {
+  rt::device& d = *S().dev;
+  rt::buffer<int> c(d, std::vector<int>{0, 1});
+  hk::mla_decode_args a{.o = c.addr(), .lse = c.addr(), .q = c.addr(), .kv = c.addr(), .qo_indptr = c.addr(),
+                        .kv_indptr = c.addr(), .kv_indices = c.addr(), .kv_last_page_lens = c.addr(), .batch = 1,
+                        .max_seqlen_q = 1, .num_heads = 24, .total_q = 1, .kv_bytes = 8, .num_indices = 1,
+                        .softmax_scale = 0.1f};
+  CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);  // 24 heads: not a multiple of 16
+  a.num_heads = 16;
+  a.max_seqlen_q = 5;
+  CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
+  a.max_seqlen_q = 1;
+  a.num_kv_splits = 2;  // no workspace
+  CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
+}
