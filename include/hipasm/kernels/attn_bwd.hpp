@@ -37,7 +37,7 @@
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
-//     between the dV^T ones (interleave). Two barriers an iteration.
+//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
@@ -404,7 +404,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   J.s_barrier();
   // dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32, keys
   // 4h .. + 3 of the k-step (LDS), B = K^T rows 32 blk + l32, the same keys: the wave's B
-  // operands are the same every query tile, read from K^T once into VGPRs (K^T's LDS then
+  // operands are the same every query tile, read from K^T once into AGPRs (K^T's LDS then
   // holds dS; the first iteration's barrier comes before its dS stores)
   constexpr int NQ = static_cast<int>(KPK / 8);
   auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
@@ -447,8 +447,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     m_first = 0;
   }
 
-  // The Q and dO tiles and this lane's LSE and D of query tile m0 + BM are loaded (into VGPRs)
-  // during the iteration of tile m0: their latency hides behind its MFMAs. Units of 4 queries x
+  // The Q and dO tiles of query tile m0 + 2 BM are loaded (into VGPRs, stg) at the end of the
+  // iteration of tile m0: their latency hides behind the next one's MFMAs. Units of 4 queries x
   // 8 dims (four 16-byte loads, one 4x8 transpose per lane, four b128 row writes and eight b64
   // transposed ones: attn_fwd's V^T tile units); unit u: tile u / D (0 Q, 1 dO; a wave's units
   // are all of one tile), query quad u % 8, dim chunk u % D / 8.
@@ -578,7 +578,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                 });
     };
     // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
-    // interleaves; a no-op where nothing is masked) sets P = 0: also a row with no visible key
+    // runs under the dP MFMAs; a no-op where nothing is masked) sets P = 0: also a row with no visible key
     // (LSE -inf, every key masked), whose exponent is NaN. Rounded to bf16 for dV^T.
     auto softmax_p = [&] {
       auto rel = J.vgpr<i32>();
