@@ -74,7 +74,7 @@ const std::vector<hk::gemm_fp4_kernel_ref>& ours() {
 // row of 4 waves: each B fragment loaded once; 256x7168x2048 8.00 us, 2 x 2 waves 9.24), up to
 // 1024 rows; above, 256x256 with A and B through LDS (ab_lds: each line loaded once a workgroup),
 // on 256 persistent workgroups where K is a multiple of 2048 (the next tile's first loads during
-// a tile's last steps and C stores: 8192^3 218.3 us one tile a workgroup, 203.2 persistent). A's scales by LDS windows where a wave group walks 7 steps of K or
+// a tile's last steps and C stores: 8192^3 217.6 us one tile a workgroup, 202.4 persistent). A's scales by LDS windows where a wave group walks 7 steps of K or
 // more; with fewer (2 a group at K = 2048 over 4 groups, 6 at K = 1536) the first window's load
 // costs more than the scale loads the windows save (measured: GEMM_FP4_BENCH_KERNEL).
 const hk::gemm_fp4_kernel_ref& pick(const shape& s) {

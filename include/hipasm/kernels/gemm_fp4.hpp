@@ -43,10 +43,10 @@
 // SIMDs). Lane q loads 16-byte chunk q % 8 of rows q / 8 + 8 W u of a step's tiles into VGPRs
 // one step ahead; they go to one of two LDS buffers (chunks XOR-swizzled by row % 8) while the
 // other is read. The scales come by windows of 8 steps (a row's 64 bytes, loaded a window
-// ahead, spread over the window before) into one LDS window per operand, stored after a
+// ahead, spread over the even steps of the window before) into one LDS window per operand, stored after a
 // window's last step between two barriers; each step reads its scale dwords there (8-byte chunks
 // swizzled by (row / 4) % 8: a read's 64 lanes hit 64 banks). Staging: two VGPR sets, a step's
-// tiles loaded three steps ahead. A step (8 a loop trip): the 4 slices' MFMAs (slice s: the
+// tiles loaded three steps ahead. A step (2 a loop trip): the 4 slices' MFMAs (slice s: the
 // 64-k MFMA s of every block, its fragments 16 bytes a lane and block) each with the next
 // slice's reads; among slices 0 and 1 the next step's stores into the other buffer, among slice
 // 2's the loads three steps ahead; half of slice 3, a barrier, the other half with the next
@@ -147,6 +147,9 @@ constexpr const char* gemm_fp4_config_error(const gemm_fp4_config& c) {
 }  // namespace detail
 
 namespace detail {
+// ab_lds: the window slot of chunk u of q (slot k: its loads go out in step 2 k of the window before)
+constexpr int gemm_fp4_window_slot(int u, int q) { return u * 4 / q; }
+
 // The ab_lds tile (header comment): W = wm x wn waves, each a (bm / wm) x (bn / wn) block of
 // 32x32 MFMA blocks with its accumulators in AGPRs.
 template <gemm_fp4_config C>
@@ -300,7 +303,12 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   // have read theirs: mfma_slice's order)
   auto sav = J.vgpr<u32>(TM), sbv = J.vgpr<u32>(TN);
   auto acc = J.agpr<f32>(TM * TN, 16);
-  auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>();
+  auto zero_acc = [&] {  // by MFMAs of zeros: 16 AGPRs an instruction
+    auto z = J.vgpr<u32>(2);
+    z.fill(0u);
+    for (int b = 0; b < TM * TN; ++b) J.v_mfma_f32_32x32x8_bf16(acc[b], z, z, 0);
+  };
+  auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>(), t_cur = J.sgpr<u32>();
 
   // the loads of step t_load's tiles into staging set `set`; t_load >= k_steps: the next tile's
   // step t_load - k_steps (no next tile: an offset past the V#s, zeros)
@@ -328,15 +336,14 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
       for (int u = 0; u < BQ; ++u)
         J.ds_write_b128(bt_st, stg[o + AQ + u], {.offset = static_cast<int32_t>(buf * BBUF + RS * 128 * u)});
   };
-  // the window of steps [start, start + 8) (steps from k_steps on: zeros)
-  // The window of steps [start, start + 8) (steps from k_steps on: zeros): A's chunks u with
-  // chunk_step(u, AQ) == i and B's with chunk_step(u, BQ) == i (i < 0: all). A window's loads
-  // are spread over steps 0..6 of the 8 before it (a window in one burst held the address path
-  // for a step's worth of tile loads).
-  auto chunk_step = [](int u, int q) { return u * 7 / q; };
-  auto load_window = [&](const gpr<u32>& start, int i) {
+  // The window of steps [start, start + 8) (steps from k_steps on: zeros). Its loads are spread
+  // over the even steps of the 8 before it, slot k = 0..3 in step 2k (a window in one burst held
+  // the address path for a step's worth of tile loads): A's chunks u with gemm_fp4_window_slot(u, AQ) == k,
+  // B's with gemm_fp4_window_slot(u, BQ) == k (k < 0: all). Odd steps load none, so the loads after a
+  // step's tile are the same count in every step of a parity (its vmcnt below is a constant).
+  auto load_window = [&](const gpr<u32>& start, int k) {
     // (start >= k_steps: the next tile's window start - k_steps)
-    auto off = J.vgpr<u32>();
+    auto offa = J.vgpr<u32>(), offb = J.vgpr<u32>();
     auto so = J.sgpr<u32>(), left = J.sgpr<u32>(), st = J.sgpr<u32>(), v = J.sgpr<u32>();
     st = select(start >= k_steps, gpr<u32>(start - k_steps), start);
     v = select(start >= k_steps, n_valid, 1u);
@@ -344,21 +351,34 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
     // (the lane's step st + qc is past K when qc >= left)
     left = select(v == 0u, 0u, gpr<u32>(max(k_steps, st) - st));
     // (past K: 2^31 plus a row term, still past the V#)
-    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
-    for (int u = 0; u < AQ; ++u)
-      if (i < 0 || chunk_step(u, AQ) == i) SA.load(wst[u], at(off) + at(w_row[u]));
+    offa = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
     so = (st << 3) + select(start >= k_steps, nbo_w, bo_w);
-    off = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
-    for (int u = 0; u < BQ; ++u)
-      if (i < 0 || chunk_step(u, BQ) == i) SB.load(wst[AQ + u], at(off) + at(w_row[u]));
+    offb = select(qc >= left, 0x80000000u, gpr<u32>(a_w + so));
+    auto loads = [&](int slot) {
+      for (int u = 0; u < AQ; ++u)
+        if (slot < 0 || gemm_fp4_window_slot(u, AQ) == slot) SA.load(wst[u], at(offa) + at(w_row[u]));
+      for (int u = 0; u < BQ; ++u)
+        if (slot < 0 || gemm_fp4_window_slot(u, BQ) == slot) SB.load(wst[AQ + u], at(offb) + at(w_row[u]));
+    };
+    if (k < 0) return loads(-1);
+    // (step t_cur & 7 of 0, 2, 4, 6: one branch of the chain on every path)
+    auto x = J.sgpr<u32>();
+    x = t_cur & 7u;
+    J.If(x == 0u, [&] { loads(0); }, [&] {
+      J.If(x == 2u, [&] { loads(1); }, [&] { J.If(x == 4u, [&] { loads(2); }, [&] { loads(3); }); });
+    });
   };
-  // window loads in step i of 8
-  auto window_loads = [&](int i) {
-    int n = 0;
-    for (int u = 0; u < AQ; ++u) n += chunk_step(u, AQ) == i;
-    for (int u = 0; u < BQ; ++u) n += chunk_step(u, BQ) == i;
-    return n;
-  };
+  // the fewest window loads of an even step
+  constexpr int SLOT_LOADS = [] {
+    int fewest = 1 << 30;
+    for (int k = 0; k < 4; ++k) {
+      int n = 0;
+      for (int u = 0; u < AQ; ++u) n += gemm_fp4_window_slot(u, AQ) == k;
+      for (int u = 0; u < BQ; ++u) n += gemm_fp4_window_slot(u, BQ) == k;
+      fewest = n < fewest ? n : fewest;
+    }
+    return fewest;
+  }();
   auto store_window = [&] {
     for (int u = 0; u < AQ; ++u) J.ds_write_b64(aw_st, wst[u], {.offset = static_cast<int32_t>(RS * 64 * u)});
     for (int u = 0; u < BQ; ++u) J.ds_write_b64(aw_st, wst[AQ + u], {.offset = bw_aw + static_cast<int32_t>(RS * 64 * u)});
@@ -408,13 +428,12 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
 
   // Prologue: tiles 0 and 1 and window 0 loading; window 0 and tile 0 into LDS, tile 2 loading
   // into staging set 0; step 0's scales and slice 0 read.
-  auto t_cur = J.sgpr<u32>();
   t_load = 0u;
   t_cur = 0u;
   issue_tile(0);
   load_window(t_cur, -1);
   issue_tile(1);
-  acc.fill(0.0f);
+  zero_acc();
   J.s_waitcnt(vmcnt(AQ + BQ));  // (tile 0 and the window)
   store_window();
   store_tile(0, 0);
@@ -423,38 +442,40 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   J.s_barrier();
   read_scales(t_cur);
   read_slice(0, 0);
-  // Step t = 8 w + i on buffer p = i % 2 (tile t + 1 in staging set 1 - p, tile t + 2 in set p;
-  // its scales and slice 0 read): the MFMAs of slice s with the reads of slice s + 1;
-  // among slice 0's the wait for tile t + 1 and its stores into buffer 1 - p (read last in step
-  // t - 1, before its barrier); among slice 1's the step's share of the next window's loads and
-  // the loads of tile t + 3 into set 1 - p. Half of slice 3's MFMAs, (i = 7: a barrier, every
-  // wave past its reads of the window, and the next window into LDS), a barrier, and the other
-  // half with the reads of step t + 1's scales and slice 0 (no step starts waiting for LDS).
-  // The loop runs 8 steps a trip (a K of fewer steps ends with all-zero steps).
+  // Step t on buffer p = t % 2 (tile t + 1 in staging set 1 - p, tile t + 2 in set p; its
+  // scales and slice 0 read): the MFMAs of slice s with the reads of slice s + 1; among slice
+  // 0's the wait for tile t + 1 and its stores into buffer 1 - p (read last in step t - 1, before
+  // its barrier); among slice 2's the loads of tile t + 3 into set 1 - p, then (t even) the
+  // step's slot of the next window's loads. Half of slice 3's MFMAs, (t % 8 = 7: a barrier,
+  // every wave past its reads of the window, and the next window into LDS), a barrier, and the
+  // other half with the reads of step t + 1's scales and slice 0 (no step starts waiting for
+  // LDS). The loop runs 2 steps a trip (the step within the window, t % 8, picks the window's
+  // branches: one copy of a step's MFMAs a parity keeps the kernel's code and compile small).
   constexpr int TL = AQ + BQ;  // a tile's loads
   constexpr int HALF = TM * TN / 2;
-  auto step = [&](int i) {
-    const int p = i % 2;
-    // (in flight after tile t + 1's loads: the previous step's window loads and tile t + 2's)
-    const int younger = TL + (i > 0 ? window_loads(i - 1) : 0);
+  auto step = [&](int p) {
+    // In flight after tile t + 1's loads: tile t + 2's, and the window slot of whichever of
+    // steps t - 2 and t - 1 is even. An even step waits for that slot too (issued just after
+    // the tile it waits for): the count is the one of the first step, after the prologue.
+    const int younger = TL + (p == 1 ? SLOT_LOADS : 0);
     for (int s = 0; s < 4; ++s) {
       J.s_waitcnt(lgkmcnt(0));
       interleave(J, [&] { mfma_slice(s, 0, s == 3 ? HALF : TM * TN); },
                  [&] {
                    if (s == 0) J.s_waitcnt(vmcnt(younger));
                    if (s < 2) store_tile(1 - p, 1 - p, s);
-                   if (s == 2) {
-                     if (window_loads(i) > 0) load_window(gpr<u32>(t_cur + static_cast<uint32_t>(8 - i)), i);
-                     issue_tile(1 - p);
-                   }
+                   if (s == 2) issue_tile(1 - p);
                    if (s < 3) read_slice(p, s + 1);
                  });
+      if (s == 2 && p == 0) load_window(gpr<u32>((t_cur | 7u) + 1u), 0);
     }
-    if (i == 7) {
-      // (after step 6's window loads: its tile's and step 7's, 2 TL younger loads)
-      J.s_barrier();
-      J.s_waitcnt(vmcnt(2 * TL));
-      store_window();
+    if (p == 1) {
+      J.If((t_cur & 7u) == 7u, [&] {
+        // (after step 6's window slot: step 7's tile loads)
+        J.s_barrier();
+        J.s_waitcnt(vmcnt(TL));
+        store_window();
+      });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -487,8 +508,12 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
         }
       }
       auto x = J.vgpr<f32>(4);
+      auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
       for (int i = 0; i < TM; ++i)
-        for (int r = 0; r < 16; r += 2)
+        for (int r = 0; r < 16; r += 2) {
+          for (int h = 0; h < 2; ++h)
+            for (int q = 0; q < 2; ++q)
+              srows[2 * h + q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
           for (int jp = 0; jp < TN / 2; ++jp) {
             const int j = 2 * jp;
             J.v_accvgpr_read_b32(x[0], acc[i * TN + j][r]);
@@ -500,12 +525,11 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
             // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
             for (int h = 0; h < 2; ++h) {
               auto v = cvt_bf16x2(x[h], x[2 + h]);
-              for (int q = 0; q < 2; ++q)
-                srow[q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
-              Cb.store(v, at(p_off[jp]) + at(srow[0]), {.width = narrow::u16});
-              Cb.store(v, at(p_off[jp]) + at(srow[1]), {.width = narrow::u16_d16_hi});
+              Cb.store(v, at(p_off[jp]) + at(srows[2 * h]), {.width = narrow::u16});
+              Cb.store(v, at(p_off[jp]) + at(srows[2 * h + 1]), {.width = narrow::u16_d16_hi});
             }
           }
+        }
       return;
     }
     auto crow = J.vgpr<u32>();
@@ -535,10 +559,11 @@ constexpr void gemm_fp4_ab_lds(builder J, arg<void*> c_ptr, arg<const uint8_t*> 
   auto cur_valid = J.sgpr<u32>();
   cur_valid = 1u;
   J.While([&] { return cur_valid != 0u; }, [&] {
-    for (int i = 0; i < 8; ++i) step(i);
+    step(0);
+    step(1);
     J.If(t_cur >= k_steps, [&] {
       store_c();
-      acc.fill(0.0f);
+      if constexpr (C.groups > 0) zero_acc();
       t_cur = t_cur - k_steps;
       t_load = t_load - k_steps;
       cur_valid = n_valid;
