@@ -10,6 +10,9 @@
 // Without AITER_DIR (or without its bf16gemm folder) the aiter columns are `none`.
 // Shapes above 2^34 FLOP are profiled on a sampled slice of 16 CUs (profile_options::sample_cus):
 // the full grid of such shapes takes minutes on a 2-core machine.
+// Environment (as the other kernel benches): HIPASM_BENCH_SHAPE=MxNxK that shape alone (any
+// shape), HIPASM_BENCH_REPORT=1 both kernels' model reports, HIPASM_BENCH_TIMELINE=W wave W's
+// schedule; and GEMM_BENCH_KERNEL=name our kernel forced, GEMM_BENCH_GAPS=1 the MFMA pipe's gaps.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -161,7 +164,7 @@ int main(int argc, char** argv) {
 #else
   std::vector<shape> shapes = {{128, 2048, 4096}, {1024, 1024, 4096}, {1024, 6144, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192}};
 #endif
-  if (const char* only = std::getenv("GEMM_BENCH_SHAPE")) {  // MxNxK: that shape alone
+  if (const char* only = std::getenv("HIPASM_BENCH_SHAPE")) {  // MxNxK: that shape alone (any, not only the table's)
     shape s{};
     if (std::sscanf(only, "%ux%ux%u", &s.m, &s.n, &s.k) == 3) shapes = {s};
   }
@@ -174,12 +177,16 @@ int main(int argc, char** argv) {
   const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest}, t256w4{"gemm_bf16_256w4", cfg::big4},
       t256w8{"gemm_bf16_256w8", cfg::big8};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
+  const bool report = [] {
+    const char* e = std::getenv("HIPASM_BENCH_REPORT");
+    return e && *e == '1';
+  }();
   for (const shape& s : shapes) {
     const double flop = 2.0 * s.m * s.n * s.k;
     rt::profile_options po;
     po.device = kDevice;
     if (flop > double(1ull << 34)) po.sample_cus = 16;
-    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr || std::getenv("GEMM_BENCH_TIMELINE") != nullptr;
+    po.keep_events = std::getenv("GEMM_BENCH_GAPS") != nullptr || std::getenv("HIPASM_BENCH_TIMELINE") != nullptr;
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
@@ -219,8 +226,8 @@ int main(int argc, char** argv) {
     }
     for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t64[3], t256x32, t256nn, t128x256, t256w4, t256w8})
       if (forced && k.name == forced) ours = k;
-    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", ours.name.c_str());
-    // an odd K (GEMM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
+    if (report) std::fprintf(stderr, "%s\n", ours.name.c_str());
+    // an odd K (HIPASM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile
     const gemm_bf16_kernel_ref odd{"gemm_bf16_oddk", cfg::odd};
     // The 256x256 tile's grid in whole rounds of the 304 CUs, the rows left in 128x256 tiles (a
     // second dispatch: launch_gemm_bf16_balanced).
@@ -229,8 +236,8 @@ int main(int argc, char** argv) {
                                                                 ops.B.addr(), s.m, s.n, s.k, kCus, &odd, lo)
                    : hipasm::kernels::launch_gemm_bf16(*dev, *mod, ours, ops.C.addr(), ops.A.addr(), ops.B.addr(), s.m, s.n, s.k, &odd, 0, lo);
     const rt::profile& p = *rep.profile;
-    if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
-    if (const char* w = std::getenv("GEMM_BENCH_TIMELINE"))  // one wave's schedule (its index)
+    if (report) std::fprintf(stderr, "%s\n", p.report().c_str());  // hot spots, stalls
+    if (const char* w = std::getenv("HIPASM_BENCH_TIMELINE"))  // one wave's schedule (its index)
       std::fprintf(stderr, "%s\n", p.timeline(uint32_t(std::strtoul(w, nullptr, 10))).c_str());
     if (std::getenv("GEMM_BENCH_GAPS")) {
       // The MFMA pipe of SIMD 0 of each CU in the main loop: per workgroup, its MFMAs' busy
@@ -295,7 +302,7 @@ int main(int argc, char** argv) {
                              aiter_args(co.kernel(ak->name), aops.C.addr(), aops.A.addr(), aops.B.addr(), s, ac.split, sem.addr(),
                                         ak->out_bf16 || cfg::out16), al);
       aiter_us = ar.profile->time_us;
-      if (std::getenv("GEMM_BENCH_REPORT")) std::fprintf(stderr, "aiter: %s\n", ar.profile->report().c_str());
+      if (report) std::fprintf(stderr, "aiter: %s\n", ar.profile->report().c_str());
     }
     // (the combined profile of both dispatches: time, FLOP rate, MFMA busy, HBM bytes)
     const bench::result h{p.time_us, flop / p.time_us * 1e-6, p.mfma_busy, double(p.hbm_bytes)};
