@@ -197,6 +197,41 @@ constexpr moe_wave<C> moe_wave_setup(builder J, gpr<dtype::u32> wg_x, arg<unsign
   return r;
 }
 
+// k_split > 1: the sums of K parts 1.. go through LDS into part 0's accumulators (the MoE
+// stages' shared step), laid out [part - 1][col][w][register][lane] from byte `red` (NW blocks of
+// 32 x 32 f32 a wave: (k_split - 1) * waves * NW * 4 KiB). moe_k_split_leave: parts 1.. write
+// theirs, then a barrier; moe_k_split_add (part 0, after it): adds them in part order.
+template <uint32_t WAVES, uint32_t NW>
+constexpr void moe_k_split_leave(builder J, gpr<dtype::u32> part, gpr<dtype::u32> col, gpr<dtype::u32> lane, uint32_t red,
+                                 std::array<gpr<dtype::f32>, 2> acc) {
+  constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+  auto la = J.vgpr<dtype::u32>();
+  J.If(part != 0u, [&] {
+    la = ((part - 1u) * WAVES + col) * per_wave + (lane << 2u);
+    for (uint32_t w = 0; w < NW; ++w)
+      for (uint32_t r = 0; r < 16; ++r)
+        J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+  });
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+}
+template <uint32_t K_SPLIT, uint32_t WAVES, uint32_t NW>
+constexpr void moe_k_split_add(builder J, gpr<dtype::u32> col, gpr<dtype::u32> lane, uint32_t red,
+                               std::array<gpr<dtype::f32>, 2> acc) {
+  constexpr uint32_t per_wave = NW * 16 * 64 * 4;
+  auto la = J.vgpr<dtype::u32>();
+  auto t = J.vgpr<dtype::f32>(16);
+  for (uint32_t p = 1; p < K_SPLIT; ++p) {
+    la = ((p - 1u) * WAVES + col) * per_wave + (lane << 2u);
+    for (uint32_t w = 0; w < NW; ++w) {
+      for (uint32_t r = 0; r < 16; ++r)
+        J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+      J.s_waitcnt(lgkmcnt(0));
+      for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + t[r];
+    }
+  }
+}
+
 // The K loop of one wave: acc[w] (32 x 32 f32) += W_w (32 rows from byte wrow[w], K) . X (32
 // rows at xoff, K)^T over k in [k_begin, k_end). The MFMA operands of a 16-element slice: lane
 // half h holds elements 8h..8h+7 of its row (the first MFMA takes 8h..8h+3, the second
@@ -820,36 +855,15 @@ constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
     acc[w].fill(0.0f);
   }
   detail::moe_k_loop<C, NW>(J, wv, X, xoff, W, wrow, row_bytes, acc, red_offset);
+  auto lane64 = J.vgpr<u32>();
+  lane64 = tid & 63u;
   if constexpr (C.k_split > 1) {
-    // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
-    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
-    auto la = J.vgpr<u32>();
     if constexpr (C.lds_weights) J.s_barrier();  // every wave is done with its weight tiles
-    J.If(wv.part != 0u, [&] {
-      la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
-      for (uint32_t w = 0; w < NW; ++w)
-        for (uint32_t r = 0; r < 16; ++r)
-          J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
-    });
-    J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
+    detail::moe_k_split_leave<C.waves, NW>(J, wv.part, wv.col, lane64, red_offset, acc);
   }
   // part 0: the other parts' sums, then h
   auto finish = [&] {
-  if constexpr (C.k_split > 1) {
-    constexpr uint32_t per_wave = NW * 16 * 64 * 4;
-    auto la = J.vgpr<u32>();
-    auto t = J.vgpr<f32>(16);
-    for (uint32_t p = 1; p < C.k_split; ++p) {
-      la = ((p - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
-      for (uint32_t w = 0; w < NW; ++w) {
-        for (uint32_t r = 0; r < 16; ++r)
-          J.ds_read_b32(t[r], la, {.offset = static_cast<int32_t>(red_offset + (w * 16 + r) * 256)});
-        J.s_waitcnt(lgkmcnt(0));
-        for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + t[r];
-      }
-    }
-  }
+  if constexpr (C.k_split > 1) detail::moe_k_split_add<C.k_split, C.waves, NW>(J, wv.col, lane64, red_offset, acc);
 
   // lane: token column `lane`, rows n0 + 8q + 4 half + 0..3 (q = 0..3): 4 bf16 a dwordx2
   auto hoff = J.vgpr<u32>(), ho = J.vgpr<u32>(), nq = J.vgpr<u32>();

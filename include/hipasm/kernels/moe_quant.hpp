@@ -383,37 +383,17 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       acc[w].fill(0.0f);
     }
     moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
+    auto lane64 = J.vgpr<u32>();
+    lane64 = tid & 63u;
     if constexpr (C.k_split > 1) {
-      constexpr uint32_t per_wave = NW * 16 * 64 * 4;
-      auto la = J.vgpr<u32>();
       if constexpr (C.lds_weights) J.s_barrier();  // every wave is done with its weight tile
-      J.If(wv.part != 0u, [&] {
-        la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
-        for (uint32_t w = 0; w < NW; ++w)
-          for (uint32_t r = 0; r < 16; ++r)
-            J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
-      });
-      J.s_waitcnt(lgkmcnt(0));
-      J.s_barrier();
+      moe_k_split_leave<C.waves, NW>(J, wv.part, wv.col, lane64, red, acc);
     }
     // part 0: the other parts' sums, h, and the lane's |h| maximum into the exchange
     const gpr<f32> hv = acc[0];
     auto m = J.vgpr<f32>();
     J.If(wv.part == 0u, [&] {
-      if constexpr (C.k_split > 1) {
-        constexpr uint32_t per_wave = NW * 16 * 64 * 4;
-        auto la = J.vgpr<u32>();
-        auto tt = J.vgpr<f32>(16);
-        for (uint32_t p = 1; p < C.k_split; ++p) {
-          la = ((p - 1u) * C.waves + wv.col) * per_wave + ((tid & 63u) << 2u);
-          for (uint32_t w = 0; w < NW; ++w) {
-            for (uint32_t r = 0; r < 16; ++r)
-              J.ds_read_b32(tt[r], la, {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
-            J.s_waitcnt(lgkmcnt(0));
-            for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + tt[r];
-          }
-        }
-      }
+      if constexpr (C.k_split > 1) moe_k_split_add<C.k_split, C.waves, NW>(J, wv.col, lane64, red, acc);
       if constexpr (I8) {
         // acc * xs[token] * w1s[e][row]: the lane's rows n + 8q + 4 half + 0..3 (a dwordx4 each q)
         auto xsv = J.vgpr<f32>();
