@@ -116,15 +116,19 @@ def topk_softmax(experts, topk, op="topk_softmax"):
                    "topk_softmax_config", f".experts = {experts}, .topk = {topk}, .waves = {w}, .lanes = {lanes}")]
 
 
-def dynamic_quant(kind, d, op="dynamic_quant", arg="d"):
+def dynamic_quant(kind, d, op="dynamic_quant", arg="d", block=0):
     """Per-token quantization of bf16 rows of d (dynamic_quant.hpp: d a multiple of 4, 8
-    elements a lane a step, at most 8 steps, 1..16 waves)."""
+    elements a lane a step, at most 8 steps, 1..16 waves); block 128: fp8 per 1x128 block
+    (DeepSeek's activation scales, [d / 128][tokens]; d a multiple of 128)."""
     d = _int(op, arg, d)
-    if d < 4 or d % 4 or d > 8 * 512 * 16:
-        raise _err(op, f"{arg} = {d} must be a multiple of 4, 4 .. 65536 (a row in a workgroup's registers)")
+    unit = block or 4
+    if d < unit or d % unit or d > 8 * 512 * 16:
+        why = "whole 1x128 scale blocks" if block else "a row in a workgroup's registers"
+        raise _err(op, f"{arg} = {d} must be a multiple of {unit}, {unit} .. 65536 ({why})")
     w = _row_waves(d, 512)
-    return [Kernel(f"dynamic_quant_{kind}_d{d}_w{w}", "HIPASM_DYNAMIC_QUANT_KERNEL", "dynamic_quant.hpp",
-                   "dynamic_quant_config", f".d = {d}, .type = quant_type::{kind}, .waves = {w}")]
+    return [Kernel(f"dynamic_quant_{kind}_d{d}_w{w}" + (f"_b{block}" if block else ""), "HIPASM_DYNAMIC_QUANT_KERNEL",
+                   "dynamic_quant.hpp", "dynamic_quant_config",
+                   f".d = {d}, .type = quant_type::{kind}, .waves = {w}" + (f", .block = {block}" if block else ""))]
 
 
 def _rotary_lanes(rot_dim):
@@ -258,6 +262,16 @@ def moe_gemm(target):
     fields = f".waves = 2, .unroll = 2, .gated = true, .max_workgroups = {m}"
     return [Kernel(f"moe_stage{s}_g1_w2_k1_m{m}", f"HIPASM_MOE_STAGE{s}_KERNEL", "moe.hpp", "moe_gemm_config", fields)
             for s in (1, 2)]
+
+
+def moe_quant(kind, target):
+    """fused_moe's quantized stages (moe_quant.hpp, gfx942): fp8 with 128x128 block scales or
+    int8 per token x per channel, g1u1; 4 column waves (stage 1's 128 columns of inter are one
+    scale block of h), the grid at most 4 workgroups a CU."""
+    m = 4 * CUS.get(target, 304)
+    fields = f".type = quant_type::{kind}, .waves = 4, .gated = true, .max_workgroups = {m}"
+    return [Kernel(f"moe_quant_stage{s}_{kind}_w4_m{m}", f"HIPASM_MOE_QUANT_STAGE{s}_KERNEL", "moe_quant.hpp",
+                   "moe_quant_config", fields) for s in (1, 2)]
 
 
 def source(kernels, what):

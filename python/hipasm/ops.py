@@ -72,6 +72,15 @@ _SIGNATURES.update({
     "moe_stage2": "float* out, const uint16_t* h, const uint16_t* w2, const unsigned* sorted_token_ids, "
                   "const float* sorted_weights, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, "
                   "unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks",
+    "dynamic_quant_block": "uint8_t* q, float* scale, const uint16_t* in, unsigned tokens",
+    "moe_quant_stage1": "uint8_t* hq, float* hs, float* out, const uint8_t* x, const float* xs, const uint8_t* w1, "
+                        "const float* w1s, const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, "
+                        "const unsigned* num_valid_ids, unsigned tokens, unsigned dim, unsigned inter, "
+                        "unsigned grid_blocks, unsigned max_blocks",
+    "moe_quant_stage2": "float* out, const uint8_t* hq, const float* hs, const uint8_t* w2, const float* w2s, "
+                        "const unsigned* sorted_token_ids, const float* sorted_weights, "
+                        "const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, unsigned tokens, "
+                        "unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks",
 })
 _PATTERNS = {
     "rms_norm": re.compile(r"rms_norm_bf16_h(\d+)_w(\d+)$"),
@@ -93,6 +102,9 @@ _PATTERNS = {
     "moe_sorting": re.compile(r"moe_sorting_e(\d+)_w(\d+)$"),
     "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
+    "dynamic_quant_block": re.compile(r"dynamic_quant_fp8_d(\d+)_w(\d+)_b128$"),
+    "moe_quant_stage1": re.compile(r"moe_quant_stage1_(fp8|i8)_w(\d+)_m(\d+)$"),
+    "moe_quant_stage2": re.compile(r"moe_quant_stage2_(fp8|i8)_w(\d+)_m(\d+)$"),
 }
 _modules = {}  # id(device) -> its loaded ops modules: the prebuilt, then those built on first use
 
@@ -651,21 +663,53 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     return dq, dk, dv
 
 
-def fused_moe(x, w1, w2, topk_weights, topk_ids):
-    """Mixture of experts on bf16 (aiter's fused_moe, vLLM's fused_experts), gated SiLU:
+def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_scale=None):
+    """Mixture of experts (aiter's fused_moe, vLLM's fused_experts), gated SiLU:
 
         out[t] = sum_k topk_weights[t, k] * (silu(x[t] . W1[e, :inter]^T) * (x[t] . W1[e, inter:]^T)) . W2[e]^T,
         e = topk_ids[t, k]
 
-    x [tokens, dim] bf16, w1 [experts, 2 * inter, dim] bf16 (gate rows, then up rows), w2
-    [experts, dim, inter] bf16, topk_weights [tokens, topk] float32, topk_ids [tokens, topk]
-    int32 (int64 is converted). dim and inter multiples of 16. Returns out [tokens, dim] float32
-    (the kernel adds each expert's share by f32 atomics). Three launches: the sorting of the
-    (token, slot) pairs by expert, then the two grouped GEMMs (moe.hpp)."""
+    x [tokens, dim] bf16, topk_weights [tokens, topk] float32, topk_ids [tokens, topk] int32 (int64
+    is converted). Returns out [tokens, dim] float32 (each expert's share added by f32 atomics).
+    quant None: w1 [experts, 2 * inter, dim] bf16 (gate rows, then up rows), w2 [experts, dim,
+    inter] bf16, dim and inter multiples of 16; the sorting of the (token, slot) pairs by expert,
+    then the two grouped GEMMs (moe.hpp), h in bf16.
+    The quantized forms (gfx942, moe_quant.hpp; dim and inter multiples of 128), x quantized in
+    the op and h re-quantized between the GEMMs per 1x128 block:
+    - quant="fp8_block" (DeepSeek V3's): w1, w2 the device's fp8 (e4m3fnuz: uint8 bits or
+      torch.float8_e4m3fnuz) with 128x128 block scales w1_scale [experts, 2 * inter / 128, dim /
+      128] and w2_scale [experts, dim / 128, inter / 128] float32; x per 1x128 block.
+    - quant="int8": w1, w2 int8 with per-channel scales w1_scale [experts, 2 * inter] and
+      w2_scale [experts, dim] float32; x per token."""
     op = "fused_moe"
+    if quant is not None:
+        return _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale)
+    if w1_scale is not None or w2_scale is not None:
+        raise ValueError(f"hipasm.ops.{op}: w1_scale and w2_scale go with quant='fp8_block' or 'int8' (quant None: "
+                         f"bf16 weights)")
     x, w1, w2 = _check_bf16("x", x), _check_bf16("w1", w1), _check_bf16("w2", w2)
-    topk_weights = _check_dtype(op, "topk_weights", topk_weights, "float32")
-    topk_ids = _check_dtype(op, "topk_ids", topk_ids, "int32", convert_from=("int64",))
+    tokens, dim, experts, inter = _moe_shapes(op, x, w1, w2)
+    topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
+    if dim % 16 or inter % 16 or inter == 0:
+        raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
+    s1, c1 = _find("moe_stage1", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
+    s2, c2 = _find("moe_stage2", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
+    (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
+    if tokens == 0:
+        return out
+    max_blocks = sorted_experts.shape[0]
+    h = _empty(x, (max_blocks * MOE_BLOCK_M, inter))
+    gx, gy = _moe_grid(c1[1], c1[3], inter, max_blocks)
+    s1((gx, gy), 64 * c1[1] * c1[2], h, out, x, w1, sorted_ids, sorted_experts, num_valid, tokens, dim, inter, gy,
+       max_blocks)
+    gx, gy = _moe_grid(c2[1], c2[3], dim, max_blocks)
+    s2((gx, gy), 64 * c2[1] * c2[2], out, h, w2, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens, dim,
+       inter, gy, max_blocks)
+    return out
+
+
+def _moe_shapes(op, x, w1, w2):
+    """(tokens, dim, experts, inter) of x [tokens, dim], w1 [experts, 2 * inter, dim], w2 [experts, dim, inter]."""
     if len(x.shape) != 2:
         _shape_error(op, "x", x, "[tokens, dim]")
     tokens, dim = x.shape
@@ -674,35 +718,91 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids):
     experts, inter = w1.shape[0], w1.shape[1] // 2
     if tuple(w2.shape) != (experts, dim, inter):
         _shape_error(op, "w2", w2, f"({experts}, {dim}, {inter})")
+    return tokens, dim, experts, inter
+
+
+def _moe_routing(op, tokens, experts, topk_weights, topk_ids):
+    """topk_weights float32 and topk_ids int32 (int64 converted), both [tokens, topk], checked."""
+    topk_weights = _check_dtype(op, "topk_weights", topk_weights, "float32")
+    topk_ids = _check_dtype(op, "topk_ids", topk_ids, "int32", convert_from=("int64",))
     if len(topk_ids.shape) != 2 or topk_ids.shape[0] != tokens or not 1 <= topk_ids.shape[1] <= min(experts, 255):
         _shape_error(op, "topk_ids", topk_ids, f"[{tokens}, topk], topk 1 .. {min(experts, 255)}")
-    topk = topk_ids.shape[1]
-    if tuple(topk_weights.shape) != (tokens, topk):
-        _shape_error(op, "topk_weights", topk_weights, f"({tokens}, {topk})")
-    if dim % 16 or inter % 16 or inter == 0:
-        raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
+    if tuple(topk_weights.shape) != (tokens, topk_ids.shape[1]):
+        _shape_error(op, "topk_weights", topk_weights, f"({tokens}, {topk_ids.shape[1]})")
     if tokens >= 1 << 24:
         raise ValueError(f"hipasm.ops.{op}: tokens = {tokens} must be below 2^24 (24-bit token ids)")
-    s1, c1 = _find("moe_stage1", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
-    s2, c2 = _find("moe_stage2", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
-    sorted_ids, sorted_weights, sorted_experts, num_valid = _moe_sort(op, "w1's first dimension", topk_ids,
-                                                                      topk_weights, experts)
-    out = _zeros(x, (tokens, dim), "float32")
+    return topk_weights, topk_ids
+
+
+def _moe_begin(op, x, topk_ids, topk_weights, experts):
+    """A fused_moe's sorted routing (_moe_sort's four arrays) and its out [tokens, dim] float32, zeroed."""
+    return _moe_sort(op, "w1's first dimension", topk_ids, topk_weights, experts), _zeros(x, tuple(x.shape), "float32")
+
+
+def _moe_grid(waves, max_workgroups, cols, max_blocks):
+    """A MoE stage's grid (moe_gemm_config / moe_quant_config grid_x and grid_y): 32 columns a wave."""
+    gx = (cols + 32 * waves - 1) // (32 * waves)
+    return gx, min(max(max_workgroups // gx, 1), max_blocks)
+
+
+_MOE_QUANT = {"fp8_block": "fp8", "int8": "i8"}
+
+
+def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale):
+    """fused_moe's quantized forms (moe_quant.hpp): x quantized, sorted, then the two stages."""
+    if quant not in _MOE_QUANT:
+        raise ValueError(f"hipasm.ops.{op}: quant {quant!r}, expected None, 'fp8_block' or 'int8'")
+    kind, target = _MOE_QUANT[quant], _target()
+    if target != "gfx942":
+        raise ValueError(f"hipasm.ops.{op}: quant={quant!r} runs on gfx942 devices (moe_quant.hpp), this one is "
+                         f"{target}")
+    x = _check_bf16("x", x)
+    (w1, k1), (w2, k2) = _q8(op, "w1", w1), _q8(op, "w2", w2)
+    for name, k in (("w1", k1), ("w2", k2)):
+        if k != kind:
+            raise TypeError(f"hipasm.ops.{op}: quant={quant!r} takes {'int8' if kind == 'i8' else 'fp8'} {name}, "
+                            f"got {'int8' if k == 'i8' else 'fp8'}")
+    if w1_scale is None or w2_scale is None:
+        raise ValueError(f"hipasm.ops.{op}: quant={quant!r} needs w1_scale and w2_scale")
+    w1_scale = _check_dtype(op, "w1_scale", w1_scale, "float32")
+    w2_scale = _check_dtype(op, "w2_scale", w2_scale, "float32")
+    tokens, dim, experts, inter = _moe_shapes(op, x, w1, w2)
+    if dim % 128 or inter % 128 or inter == 0:
+        raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 128 "
+                         f"(whole 1x128 scale blocks)")
+    if kind == "fp8":
+        s1_shape, s2_shape = (experts, 2 * inter // 128, dim // 128), (experts, dim // 128, inter // 128)
+    else:
+        s1_shape, s2_shape = (experts, 2 * inter), (experts, dim)
+    if tuple(w1_scale.shape) != s1_shape:
+        _shape_error(op, "w1_scale", w1_scale, str(s1_shape))
+    if tuple(w2_scale.shape) != s2_shape:
+        _shape_error(op, "w2_scale", w2_scale, str(s2_shape))
+    topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
+    if kind == "fp8":  # 1x128 blocks, scales [dim / 128][tokens] (moe_quant.hpp's xs)
+        qk, (_, waves) = _find("dynamic_quant_block", lambda c: c[0] == dim,
+                               lambda: _cfg.dynamic_quant("fp8", dim, op, arg="x's last dimension (dim)", block=128),
+                               f"fp8 1x128 d={dim}")
+        xq, xs = _zeros(x, (tokens, dim), "uint8"), _zeros(x, (dim // 128, tokens), "float32")
+        if tokens:
+            qk(tokens, 64 * waves, xq, xs, x, tokens)
+    else:
+        xq, xs = dynamic_quant(x, "int8")
+    s1, c1 = _find("moe_quant_stage1", lambda c: c[0] == kind, lambda: _cfg.moe_quant(kind, target), quant)
+    s2, c2 = _find("moe_quant_stage2", lambda c: c[0] == kind, lambda: _cfg.moe_quant(kind, target), quant)
+    (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
     if tokens == 0:
         return out
     max_blocks = sorted_experts.shape[0]
-    h = _empty(x, (max_blocks * MOE_BLOCK_M, inter))
-
-    def grid(c, cols):  # moe_gemm_config's grid_x and grid_y
-        gx = (cols + 32 * c[1] - 1) // (32 * c[1])
-        return gx, min(max(c[3] // gx, 1), max_blocks)
-
-    gx, gy = grid(c1, inter)
-    s1((gx, gy), 64 * c1[1] * c1[2], h, out, x, w1, sorted_ids, sorted_experts, num_valid, tokens, dim, inter, gy,
-       max_blocks)
-    gx, gy = grid(c2, dim)
-    s2((gx, gy), 64 * c2[1] * c2[2], out, h, w2, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens, dim,
+    # the re-quantized intermediate at the sorted rows: hq [rows][inter], hs [inter / 128][rows]
+    hq = _zeros(x, (max_blocks * MOE_BLOCK_M, inter), "uint8")
+    hs = _zeros(x, (inter // 128, max_blocks * MOE_BLOCK_M), "float32")
+    gx, gy = _moe_grid(c1[1], c1[2], inter, max_blocks)
+    s1((gx, gy), 64 * c1[1], hq, hs, out, xq, xs, w1, w1_scale, sorted_ids, sorted_experts, num_valid, tokens, dim,
        inter, gy, max_blocks)
+    gx, gy = _moe_grid(c2[1], c2[2], dim, max_blocks)
+    s2((gx, gy), 64 * c2[1], out, hq, hs, w2, w2_scale, sorted_ids, sorted_weights, sorted_experts, num_valid, tokens,
+       dim, inter, gy, max_blocks)
     return out
 
 
@@ -834,6 +934,22 @@ def dynamic_quant(x, dtype="fp8"):
     return q, scale
 
 
+def _q8(op, name, t):
+    """(t contiguous, "fp8" or "i8"): the device's fp8 (its bits as uint8, or torch's float8 type
+    of the target's e4m3, viewed as uint8) or int8."""
+    fp8 = "float8_e4m3fn" if _target() == "gfx950" else "float8_e4m3fnuz"  # the target's e4m3
+    dt = str(getattr(t, "dtype", "")).replace("torch.", "")
+    if dt not in ("uint8", fp8, "int8"):
+        raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (the device's fp8 bits), {fp8} (the {_target()} "
+                        f"device's fp8) or int8, got {type(t).__name__} {dt}")
+    if _is_torch(t):
+        import torch
+        t = (t.view(torch.uint8) if t.dtype != torch.int8 else t).contiguous()
+    else:
+        t = _np().ascontiguousarray(t)
+    return t, "i8" if dt == "int8" else "fp8"
+
+
 def gemm_a8w8(a, b, scale_a, scale_b):
     """C = (a @ b.T) * scale_a[:, None] * scale_b[None, :] in bf16 (aiter's gemm_a8w8, per-token
     scales): a [m, k] and b [n, k] both the device's fp8 (e4m3fnuz on gfx942, OCP e4m3fn on
@@ -841,22 +957,10 @@ def gemm_a8w8(a, b, scale_a, scale_b):
     scale_a [m], scale_b [n] float32; k a multiple of 4. fp8 accumulates in f32, int8 exactly in
     i32."""
     op = "gemm_a8w8"
-    kinds = []
-    fp8 = "float8_e4m3fn" if _target() == "gfx950" else "float8_e4m3fnuz"  # the target's e4m3
-    for name, t in (("a", a), ("b", b)):
-        dt = str(getattr(t, "dtype", "")).replace("torch.", "")
-        if dt not in ("uint8", fp8, "int8"):
-            raise TypeError(f"hipasm.ops.{op}: {name} must be uint8 (the device's fp8 bits), {fp8} (the {_target()} "
-                            f"device's fp8) or int8, got {type(t).__name__} {dt}")
-        kinds.append("i8" if dt == "int8" else "fp8")
+    (a, ka), (b, kb) = _q8(op, "a", a), _q8(op, "b", b)
+    kinds = [ka, kb]
     if kinds[0] != kinds[1]:
         raise TypeError(f"hipasm.ops.{op}: a and b must both be fp8 or both int8, got {kinds[0]} and {kinds[1]}")
-    if _is_torch(a):
-        import torch
-        a, b = (t.view(torch.uint8) if t.dtype != torch.int8 else t for t in (a, b))
-        a, b = a.contiguous(), b.contiguous()
-    else:
-        a, b = _np().ascontiguousarray(a), _np().ascontiguousarray(b)
     scale_a = _check_dtype(op, "scale_a", scale_a, "float32")
     scale_b = _check_dtype(op, "scale_b", scale_b, "float32")
     if len(a.shape) != 2 or len(b.shape) != 2 or a.shape[1] != b.shape[1]:

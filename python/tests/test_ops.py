@@ -486,6 +486,104 @@ def fp8_float(bits):
     return np.where(b == 0x80, np.nan, np.where(b >> 7, -mag, mag))
 
 
+def fp8_bits(v):
+    """float -> e4m3fnuz bits, round to nearest even, saturated to +-240 (the kernels' rule)."""
+    table = fp8_float(np.arange(128))  # the non-negative codes in increasing order
+    a = np.minimum(np.abs(np.asarray(v, np.float64)), 240.0)
+    hi = np.clip(np.searchsorted(table, a), 1, 127)
+    lo = hi - 1
+    dl, dh = a - table[lo], table[hi] - a
+    code = np.where(dl < dh, lo, np.where(dh < dl, hi, np.where(lo % 2 == 0, lo, hi)))
+    return np.where((np.asarray(v) < 0) & (code != 0), code | 0x80, code).astype(np.uint8)
+
+
+def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind):
+    """f64 gated-SiLU MoE from x quantized as the op does (fp8: per 1x128 block, e4m3fnuz, qmax
+    240; int8: per token, qmax 127; scale max(amax / qmax, 1 / (512 qmax)), q = rne(x * (1 / scale))
+    in f32) and the dequantized weights, and a tolerance for h's re-quantization (fp8: 2^-4
+    relative plus half the smallest subnormal of its block's scale; int8: half a step), which the
+    reference leaves out: 6 standard deviations of the sum of those rounding errors."""
+    xf = bf16_float(x).astype(np.float32)
+    tokens, dim = x.shape
+    experts, rows = w1q.shape[:2]
+    inter = rows // 2
+    if kind == "fp8":
+        blocks = xf.reshape(tokens, dim // 128, 128)
+        xs = np.maximum(np.abs(blocks).max(axis=2) / np.float32(240), np.float32(1 / (512 * 240))).astype(np.float32)
+        xq = fp8_float(fp8_bits(blocks * (np.float32(1) / xs)[:, :, None])) * xs[:, :, None].astype(np.float64)
+        xd = xq.reshape(tokens, dim)
+        w1d = fp8_float(w1q) * np.repeat(np.repeat(w1s.astype(np.float64), 128, 1), 128, 2)
+        w2d = fp8_float(w2q) * np.repeat(np.repeat(w2s.astype(np.float64), 128, 1), 128, 2)
+    else:
+        xs = np.maximum(np.abs(xf).max(axis=1) / np.float32(127), np.float32(1 / (512 * 127))).astype(np.float32)
+        xd = np.clip(np.rint(xf * (np.float32(1) / xs)[:, None]), -128, 127) * xs[:, None].astype(np.float64)
+        w1d = w1q.astype(np.float64) * w1s.astype(np.float64)[:, :, None]
+        w2d = w2q.astype(np.float64) * w2s.astype(np.float64)[:, :, None]
+    out, var = np.zeros((tokens, dim)), np.zeros((tokens, dim))
+    for t in range(tokens):
+        for e, w in zip(ids[t], weights[t]):
+            g, u = w1d[e, :inter] @ xd[t], w1d[e, inter:] @ xd[t]
+            h = g / (1 + np.exp(-g)) * u
+            amax = np.repeat(np.abs(h).reshape(-1, 128).max(axis=1), 128)
+            err = np.abs(h) * 2.0 ** -4 + amax / 240 * 2.0 ** -10 if kind == "fp8" else amax / 127 / 2 * 1.01
+            out[t] += w * (w2d[e] @ h)
+            # h's rounding errors, independent and uniform within +-err: a sum's variance
+            var[t] += w * w * ((w2d[e] ** 2) @ (err ** 2)) / 3
+    return out, 6 * np.sqrt(var) + 1e-4 * np.abs(out).max()
+
+
+@pytest.mark.parametrize("quant", ["fp8_block", "int8"])
+def test_fused_moe_quant_numpy(sim, quant):
+    """The quantized forms (moe_quant.hpp): padded blocks, an expert without tokens, one taking
+    most of them; against f64 of the same quantized operands."""
+    if hipasm.ops._target() != "gfx942":
+        pytest.skip("moe_quant runs on gfx942")
+    tokens, dim, inter, experts, topk = 7, 256, 128, 5, 2
+    x = bf16_bits(rng.standard_normal((tokens, dim)) * 2)
+    ids = np.array([[0, 1], [0, 2], [3, 0], [0, 1], [2, 0], [0, 3], [1, 0]], np.int32)  # expert 4: no tokens
+    weights = rng.random((tokens, topk)).astype(np.float32)
+    if quant == "fp8_block":
+        w1q = fp8_bits(rng.standard_normal((experts, 2 * inter, dim)) * 8)
+        w2q = fp8_bits(rng.standard_normal((experts, dim, inter)) * 8)
+        w1s = (rng.random((experts, 2 * inter // 128, dim // 128)) * 0.02 + 0.005).astype(np.float32)
+        w2s = (rng.random((experts, dim // 128, inter // 128)) * 0.02 + 0.005).astype(np.float32)
+    else:
+        w1q = rng.integers(-127, 128, (experts, 2 * inter, dim)).astype(np.int8)
+        w2q = rng.integers(-127, 128, (experts, dim, inter)).astype(np.int8)
+        w1s = (rng.random((experts, 2 * inter)) * 0.002 + 0.0005).astype(np.float32)
+        w2s = (rng.random((experts, dim)) * 0.002 + 0.0005).astype(np.float32)
+    out = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s)
+    assert out.shape == (tokens, dim) and out.dtype == np.float32
+    ref, tol = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, "fp8" if quant == "fp8_block" else "i8")
+    assert (np.abs(ref) > tol).mean() > 0.6  # (most outputs above their tolerance: a wrong scale or layout fails)
+    assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
+    # the errors name the argument
+    with pytest.raises(ValueError, match=r"w1_scale shape .*, expected"):
+        hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s[:, :1], w2_scale=w2s)
+    with pytest.raises(ValueError, match="needs w1_scale and w2_scale"):
+        hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant)
+    with pytest.raises(TypeError, match="w2 must be uint8"):
+        hipasm.ops.fused_moe(x, w1q, w2q.astype(np.float32), weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s)
+
+
+def test_fused_moe_quant_errors(sim):
+    x = bf16_bits(np.ones((2, 192)))
+    w1, w2 = np.zeros((4, 256, 192), np.uint8), np.zeros((4, 192, 128), np.uint8)
+    ids, weights = np.zeros((2, 1), np.int32), np.ones((2, 1), np.float32)
+    s1, s2 = np.ones((4, 2, 2), np.float32), np.ones((4, 2, 1), np.float32)
+    with pytest.raises(ValueError, match=r"quant 'fp4', expected None, 'fp8_block' or 'int8'"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids, quant="fp4", w1_scale=s1, w2_scale=s2)
+    if hipasm.ops._target() != "gfx942":
+        return
+    with pytest.raises(ValueError, match="dim = 192 and inter = 128 must be positive multiples of 128"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids, quant="fp8_block", w1_scale=s1, w2_scale=s2)
+    with pytest.raises(TypeError, match="quant='int8' takes int8 w1, got fp8"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids, quant="int8", w1_scale=s1, w2_scale=s2)
+    with pytest.raises(ValueError, match="w1_scale and w2_scale go with quant="):
+        hipasm.ops.fused_moe(bf16_bits(np.ones((2, 32))), bf16_bits(np.ones((4, 32, 32))),
+                             bf16_bits(np.ones((4, 32, 16))), weights, ids, w1_scale=s1)
+
+
 def test_dynamic_quant_and_gemm_a8w8_numpy(sim):
     x = bf16_bits(rng.standard_normal((5, 256)) * 3)
     x[2] = 0  # a zero row: the scale's floor, q = 0

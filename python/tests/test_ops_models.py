@@ -207,6 +207,9 @@ def test_prebuild_deepseek_plan(capsys):
         state + "dynamic_quant fp8 d=2304: dynamic_quant_fp8_d2304_w4",
         "prebuilt   dynamic_quant fp8 d=256: dynamic_quant_fp8_d256_w1",
         "prebuilt   gemm_a8w8 fp8: gemm_a8w8_fp8_m64_n64_k128_w2x2",
+        state + "dynamic_quant fp8 1x128 d=7168: dynamic_quant_fp8_d7168_w4_b128",
+        state + "fused_moe quant=fp8_block dim=7168 inter=256: moe_quant_stage1_fp8_w4_m1216, "
+                "moe_quant_stage2_fp8_w4_m1216",
     ]
     assert len(lines) == len(expected)
     for line, pattern in zip(lines, expected):
