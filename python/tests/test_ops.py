@@ -566,6 +566,25 @@ def test_fused_moe_quant_numpy(sim, quant):
         hipasm.ops.fused_moe(x, w1q, w2q.astype(np.float32), weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s)
 
 
+def test_fused_moe_quant_torch(sim):
+    """torch operands (fp8 weights as uint8 bits, and as torch.float8_e4m3fnuz where this torch
+    has it): the numpy call's result."""
+    torch = pytest.importorskip("torch")
+    if hipasm.ops._target() != "gfx942":
+        pytest.skip("moe_quant runs on gfx942")
+    x = bf16_bits(rng.standard_normal((3, 128)))
+    w1q, w2q = fp8_bits(rng.standard_normal((2, 256, 128)) * 8), fp8_bits(rng.standard_normal((2, 128, 128)) * 8)
+    w1s, w2s = np.full((2, 2, 1), 0.01, np.float32), np.full((2, 1, 1), 0.02, np.float32)
+    ids, weights = np.array([[0], [1], [0]], np.int32), np.array([[0.5], [1.0], [2.0]], np.float32)
+    ref = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant="fp8_block", w1_scale=w1s, w2_scale=w2s)
+    t = torch.from_numpy
+    fp8s = [lambda w: t(w)] + ([lambda w: t(w).view(torch.float8_e4m3fnuz)] if hasattr(torch, "float8_e4m3fnuz") else [])
+    for fp8 in fp8s:
+        out = hipasm.ops.fused_moe(t(x.view(np.int16)).view(torch.bfloat16), fp8(w1q), fp8(w2q), t(weights),
+                                   t(ids).long(), quant="fp8_block", w1_scale=t(w1s), w2_scale=t(w2s))
+        assert out.dtype == torch.float32 and np.array_equal(out.numpy(), ref)
+
+
 def test_fused_moe_quant_errors(sim):
     x = bf16_bits(np.ones((2, 192)))
     w1, w2 = np.zeros((4, 256, 192), np.uint8), np.zeros((4, 192, 128), np.uint8)
