@@ -274,6 +274,26 @@ def moe_quant(kind, target):
                    "moe_quant_config", fields) for s in (1, 2)]
 
 
+def mxfp4_quant(d, op="mxfp4_quant", arg="d"):
+    """bf16 rows to MXFP4 (mxfp4_quant.hpp, aiter's scale rule): d a multiple of 32; 4 waves of
+    4 lane groups (8192 elements a workgroup)."""
+    d = _int(op, arg, d)
+    if d < 32 or d % 32:
+        raise _err(op, f"{arg} = {d} must be a positive multiple of 32 (whole MX blocks)")
+    return [Kernel(f"mxfp4_quant_d{d}_w4_s4", "HIPASM_MXFP4_QUANT_KERNEL", "mxfp4_quant.hpp", "mxfp4_quant_config",
+                   f".d = {d}, .waves = 4, .steps = 4")]
+
+
+def moe_fp4():
+    """fused_moe's MXFP4 stages (moe_fp4.hpp, gfx950), row-major weights: stage 1 2 column
+    waves each with K over 4 waves, stage 2 4 column waves (the challenge bench's raw-weight
+    configurations); at most 4096 workgroups."""
+    return [Kernel("moe_fp4_stage1_w2_k4_m4096", "HIPASM_MOE_FP4_STAGE1_KERNEL", "moe_fp4.hpp", "moe_fp4_config",
+                   ".waves = 2, .k_split = 4"),
+            Kernel("moe_fp4_stage2_w4_k1_m4096", "HIPASM_MOE_FP4_STAGE2_KERNEL", "moe_fp4.hpp", "moe_fp4_config",
+                   ".waves = 4")]
+
+
 def source(kernels, what):
     """The .hip source instantiating `kernels` (built with kernarg preloading, as the prebuilt)."""
     headers = sorted({k.header for k in kernels})

@@ -73,6 +73,15 @@ _SIGNATURES.update({
                   "const float* sorted_weights, const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, "
                   "unsigned tokens, unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks",
     "dynamic_quant_block": "uint8_t* q, float* scale, const uint16_t* in, unsigned tokens",
+    "mxfp4_quant": "uint8_t* q, uint8_t* scales, const uint16_t* in, unsigned rows",
+    "moe_fp4_stage1": "uint8_t* hq, uint8_t* hs, float* out, const uint8_t* xq, const uint8_t* xs, const uint8_t* w1, "
+                      "const uint8_t* w1s, const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, "
+                      "const unsigned* num_valid_ids, unsigned tokens, unsigned dim, unsigned inter, "
+                      "unsigned grid_blocks, unsigned max_blocks",
+    "moe_fp4_stage2": "float* out, const uint8_t* hq, const uint8_t* hs, const uint8_t* w2, const uint8_t* w2s, "
+                      "const unsigned* sorted_token_ids, const float* sorted_weights, "
+                      "const unsigned* sorted_expert_ids, const unsigned* num_valid_ids, unsigned tokens, "
+                      "unsigned dim, unsigned inter, unsigned grid_blocks, unsigned max_blocks",
     "moe_quant_stage1": "uint8_t* hq, float* hs, float* out, const uint8_t* x, const float* xs, const uint8_t* w1, "
                         "const float* w1s, const unsigned* sorted_token_ids, const unsigned* sorted_expert_ids, "
                         "const unsigned* num_valid_ids, unsigned tokens, unsigned dim, unsigned inter, "
@@ -103,6 +112,9 @@ _PATTERNS = {
     "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "dynamic_quant_block": re.compile(r"dynamic_quant_fp8_d(\d+)_w(\d+)_b128$"),
+    "mxfp4_quant": re.compile(r"mxfp4_quant_d(\d+)_w(\d+)_s(\d+)$"),
+    "moe_fp4_stage1": re.compile(r"moe_fp4_stage1_w(\d+)_k(\d+)_m(\d+)$"),
+    "moe_fp4_stage2": re.compile(r"moe_fp4_stage2_w(\d+)_k(\d+)_m(\d+)$"),
     "moe_quant_stage1": re.compile(r"moe_quant_stage1_(fp8|i8)_w(\d+)_m(\d+)$"),
     "moe_quant_stage2": re.compile(r"moe_quant_stage2_(fp8|i8)_w(\d+)_m(\d+)$"),
 }
@@ -680,13 +692,20 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_s
       torch.float8_e4m3fnuz) with 128x128 block scales w1_scale [experts, 2 * inter / 128, dim /
       128] and w2_scale [experts, dim / 128, inter / 128] float32; x per 1x128 block.
     - quant="int8": w1, w2 int8 with per-channel scales w1_scale [experts, 2 * inter] and
-      w2_scale [experts, dim] float32; x per token."""
+      w2_scale [experts, dim] float32; x per token.
+    The MXFP4 form (gfx950, moe_fp4.hpp; dim and inter multiples of 256), quant="mxfp4" (a4w4,
+    AMD's 2026 MI355X challenge's): w1 [experts, 2 * inter, dim / 2] and w2 [experts, dim, inter /
+    2] uint8, fp4 e2m1 pairs (element 2i in the low nibble of byte i), w1_scale [experts, 2 *
+    inter, dim / 32] and w2_scale [experts, dim, inter / 32] uint8 E8M0 (a scale per 32
+    consecutive elements of a row); x and h quantized to MXFP4 per 1x32 block (aiter's rule)."""
     op = "fused_moe"
+    if quant == "mxfp4":
+        return _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale)
     if quant is not None:
         return _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale)
     if w1_scale is not None or w2_scale is not None:
-        raise ValueError(f"hipasm.ops.{op}: w1_scale and w2_scale go with quant='fp8_block' or 'int8' (quant None: "
-                         f"bf16 weights)")
+        raise ValueError(f"hipasm.ops.{op}: w1_scale and w2_scale go with quant='fp8_block', 'int8' or 'mxfp4' "
+                         f"(quant None: bf16 weights)")
     x, w1, w2 = _check_bf16("x", x), _check_bf16("w1", w1), _check_bf16("w2", w2)
     tokens, dim, experts, inter = _moe_shapes(op, x, w1, w2)
     topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
@@ -745,13 +764,61 @@ def _moe_grid(waves, max_workgroups, cols, max_blocks):
     return gx, min(max(max_workgroups // gx, 1), max_blocks)
 
 
+def _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale):
+    """fused_moe's MXFP4 form (moe_fp4.hpp): x quantized, sorted, then the two stages."""
+    if _target() != "gfx950":
+        raise ValueError(f"hipasm.ops.{op}: quant='mxfp4' runs on gfx950 devices (moe_fp4.hpp: the scaled MFMAs), "
+                         f"this one is {_target()}")
+    x = _check_bf16("x", x)
+    if w1_scale is None or w2_scale is None:
+        raise ValueError(f"hipasm.ops.{op}: quant='mxfp4' needs w1_scale and w2_scale")
+    w1, w2, w1_scale, w2_scale = (_check_dtype(op, n, t, "uint8") for n, t in
+                                  (("w1", w1), ("w2", w2), ("w1_scale", w1_scale), ("w2_scale", w2_scale)))
+    if len(x.shape) != 2:
+        _shape_error(op, "x", x, "[tokens, dim]")
+    tokens, dim = x.shape
+    if len(w1.shape) != 3 or w1.shape[2] * 2 != dim or w1.shape[1] % 2:
+        _shape_error(op, "w1", w1, f"[experts, 2 * inter, {dim // 2}] (fp4 pairs)")
+    experts, inter = w1.shape[0], w1.shape[1] // 2
+    if dim % 256 or inter % 256 or inter == 0:
+        raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 256 "
+                         f"(whole K steps of the MXFP4 MFMAs)")
+    for name, t, shape in (("w2", w2, (experts, dim, inter // 2)), ("w1_scale", w1_scale, (experts, 2 * inter, dim // 32)),
+                           ("w2_scale", w2_scale, (experts, dim, inter // 32))):
+        if tuple(t.shape) != shape:
+            _shape_error(op, name, t, str(shape))
+    topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
+    qk, (_, qw, qs) = _find("mxfp4_quant", lambda c: c[0] == dim,
+                            lambda: _cfg.mxfp4_quant(dim, op, arg="x's last dimension (dim)"), f"d={dim}")
+    s1, c1 = _find("moe_fp4_stage1", lambda c: True, _cfg.moe_fp4, "mxfp4")
+    s2, c2 = _find("moe_fp4_stage2", lambda c: True, _cfg.moe_fp4, "mxfp4")
+    (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
+    if tokens == 0:
+        return out
+    xq, xs = _zeros(x, (tokens, dim // 2), "uint8"), _zeros(x, (tokens, dim // 32), "uint8")
+    span = 8 * 64 * qw * qs  # mxfp4_quant_groups: elements a workgroup
+    qk((tokens * dim + span - 1) // span, 64 * qw, xq, xs, x, tokens)
+    max_blocks = sorted_experts.shape[0]
+    grid_blocks = min(max_blocks, tokens * topk_ids.shape[1])  # moe_fp4_grid_blocks
+    # h at the sorted rows, MXFP4 (moe_fp4.hpp's layout): max_blocks * 32 rows of inter / 2 and / 32 bytes
+    hq = _zeros(x, (max_blocks * MOE_BLOCK_M * inter // 2,), "uint8")
+    hs = _zeros(x, (max_blocks * MOE_BLOCK_M * inter // 32,), "uint8")
+    gx, gy = _moe_grid(c1[0], c1[2], inter, grid_blocks)
+    s1((gx, gy), 64 * c1[0] * c1[1], hq, hs, out, xq, xs, w1, w1_scale, sorted_ids, sorted_experts, num_valid, tokens,
+       dim, inter, gy, max_blocks)
+    gx, gy = _moe_grid(c2[0], c2[2], dim, grid_blocks)
+    s2((gx, gy), 64 * c2[0] * c2[1], out, hq, hs, w2, w2_scale, sorted_ids, sorted_weights, sorted_experts, num_valid,
+       tokens, dim, inter, gy, max_blocks)
+    return out
+
+
 _MOE_QUANT = {"fp8_block": "fp8", "int8": "i8"}
 
 
 def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale):
     """fused_moe's quantized forms (moe_quant.hpp): x quantized, sorted, then the two stages."""
     if quant not in _MOE_QUANT:
-        raise ValueError(f"hipasm.ops.{op}: quant {quant!r}, expected None, 'fp8_block' or 'int8'")
+        raise ValueError(f"hipasm.ops.{op}: quant {quant!r}, expected None, 'fp8_block', 'int8' or 'mxfp4'")
     kind, target = _MOE_QUANT[quant], _target()
     if target != "gfx942":
         raise ValueError(f"hipasm.ops.{op}: quant={quant!r} runs on gfx942 devices (moe_quant.hpp), this one is "

@@ -585,13 +585,83 @@ def test_fused_moe_quant_torch(sim):
         assert out.dtype == torch.float32 and np.array_equal(out.numpy(), ref)
 
 
+FP4 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6])  # e2m1's non-negative values by code
+
+
+def fp4_float(codes):
+    c = np.asarray(codes).astype(np.int64)
+    return np.where(c & 8, -1.0, 1.0) * FP4[c & 7]
+
+
+def mxfp4_quantize(v):
+    """f64 rows [..., 32 k] -> (codes [..., 32 k], E8M0 [..., k]) by aiter's rule
+    (mxfp4_quant.hpp aiter_even: amax's f32 bits + 0x200000, mantissa cleared, exponent - 2;
+    elements rounded to nearest even, saturated to +-6)."""
+    b = np.asarray(v, np.float64).reshape(*np.shape(v)[:-1], -1, 32)
+    amax = np.abs(b).max(axis=-1).astype(np.float32)
+    e = ((amax.view(np.uint32).astype(np.int64) + 0x200000) >> 23) & 0xFF
+    code = np.where(amax == 0, 0, np.clip(e - 2, 0, 254))
+    a = np.minimum(np.abs(b) / 2.0 ** (code[..., None] - 127.0), 6.0)
+    hi = np.clip(np.searchsorted(FP4, a), 1, 7)
+    lo = hi - 1
+    dl, dh = a - FP4[lo], FP4[hi] - a
+    q = np.where(dl < dh, lo, np.where(dh < dl, hi, np.where(lo % 2 == 0, lo, hi)))
+    q = np.where((b < 0) & (q != 0), q | 8, q)
+    return q.reshape(np.shape(v)), code.astype(np.uint8)
+
+
+def mx_dequant(codes, scales):
+    """[..., n] fp4 codes and [..., n / 32] E8M0 scales -> f64."""
+    f = fp4_float(codes).reshape(*np.shape(codes)[:-1], -1, 32)
+    return (f * 2.0 ** (np.asarray(scales, np.float64)[..., None] - 127)).reshape(np.shape(codes))
+
+
+def pack_fp4(codes):
+    c = np.asarray(codes, np.uint8)
+    return (c[..., 0::2] | (c[..., 1::2] << 4)).astype(np.uint8)
+
+
+def test_fused_moe_mxfp4_numpy():
+    """quant='mxfp4' (moe_fp4.hpp, gfx950: a sim MI355X) against f64 of the weights' values with x
+    and h quantized as the kernels do (h in f32 there: a value at a rounding midpoint could round
+    the other way; none does on these operands), up to the f32 sums' rounding."""
+    hipasm.device("sim", gpu="mi355x")
+    tokens, dim, inter, experts, topk = 5, 256, 256, 4, 2
+    g = np.random.default_rng(11)
+    x = bf16_bits(g.standard_normal((tokens, dim)))
+    ids = np.array([[0, 1], [0, 2], [1, 0], [2, 0], [0, 1]], np.int32)  # expert 3: no tokens
+    weights = g.random((tokens, topk)).astype(np.float32)
+    w1c, w2c = g.integers(0, 16, (experts, 2 * inter, dim)), g.integers(0, 16, (experts, dim, inter))
+    w1s = g.integers(120, 124, (experts, 2 * inter, dim // 32)).astype(np.uint8)
+    w2s = g.integers(120, 124, (experts, dim, inter // 32)).astype(np.uint8)
+    out = hipasm.ops.fused_moe(x, pack_fp4(w1c), pack_fp4(w2c), weights, ids, quant="mxfp4", w1_scale=w1s,
+                               w2_scale=w2s)
+    assert out.shape == (tokens, dim) and out.dtype == np.float32
+    xd = mx_dequant(*mxfp4_quantize(bf16_float(x).astype(np.float64)))
+    w1d, w2d = mx_dequant(w1c, w1s), mx_dequant(w2c, w2s)
+    ref, mag = np.zeros((tokens, dim)), np.zeros((tokens, dim))
+    for t in range(tokens):
+        for e, w in zip(ids[t], weights[t]):
+            gate, up = w1d[e, :inter] @ xd[t], w1d[e, inter:] @ xd[t]
+            h = mx_dequant(*mxfp4_quantize(gate / (1 + np.exp(-gate)) * up))
+            ref[t] += w * (w2d[e] @ h)
+            mag[t] += abs(w) * (np.abs(w2d[e]) @ np.abs(h))
+    tol = mag * 2.0 ** -16 + 1e-6
+    assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
+    with pytest.raises(ValueError, match=r"w2_scale shape \(4, 256, 4\), expected \(4, 256, 8\)"):
+        hipasm.ops.fused_moe(x, pack_fp4(w1c), pack_fp4(w2c), weights, ids, quant="mxfp4", w1_scale=w1s,
+                             w2_scale=w2s[:, :, :4])
+
+
 def test_fused_moe_quant_errors(sim):
     x = bf16_bits(np.ones((2, 192)))
     w1, w2 = np.zeros((4, 256, 192), np.uint8), np.zeros((4, 192, 128), np.uint8)
     ids, weights = np.zeros((2, 1), np.int32), np.ones((2, 1), np.float32)
     s1, s2 = np.ones((4, 2, 2), np.float32), np.ones((4, 2, 1), np.float32)
-    with pytest.raises(ValueError, match=r"quant 'fp4', expected None, 'fp8_block' or 'int8'"):
+    with pytest.raises(ValueError, match=r"quant 'fp4', expected None, 'fp8_block', 'int8' or 'mxfp4'"):
         hipasm.ops.fused_moe(x, w1, w2, weights, ids, quant="fp4", w1_scale=s1, w2_scale=s2)
+    with pytest.raises(ValueError, match="quant='mxfp4' runs on gfx950 devices"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids, quant="mxfp4", w1_scale=s1, w2_scale=s2)
     if hipasm.ops._target() != "gfx942":
         return
     with pytest.raises(ValueError, match="dim = 192 and inter = 128 must be positive multiples of 128"):
