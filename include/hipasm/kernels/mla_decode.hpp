@@ -228,21 +228,30 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto nidx = J.sgpr<u32>();
   nidx = num_indices << 2;
   auto IB = make_buffer(J, kv_indices, nidx);
-  // The page-table entries of this wave's rows of a block: one a block when a page holds
-  // whole blocks, else one a row (rows w, w + W, ...): scalar buffer loads (entries past the
-  // table read 0, never used for a row); one block ahead of its DMA.
+  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
+  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
+  // block's one when a page holds whole blocks; entries past the table read 0, never used for
+  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
+  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
+  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
+  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
+  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
+  // (rows w, w + W, ...) by v_readlane into SGPRs.
   constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
   auto pidx = J.sgpr<u32>(NE).named("pages");
+  auto pv = J.vgpr<u32>().named("page_entries");
+  auto plane = J.vgpr<u32>();
+  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
   auto load_pages = [&](const gpr<u32>& kb) {
     auto off = J.sgpr<u32>();
+    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
+    IB.load(pv, at(plane) + at(off));
+  };
+  auto read_pages = [&] {
     if constexpr (IDX == 1) {
-      off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
-      J.s_buffer_load_dword(pidx[0], IB.desc, off);
+      pidx[0] = readlane(pv, 0u);
     } else {
-      for (uint32_t i = 0; i < NE; ++i) {
-        off = (pse[0] + (((kb << detail::mla_log2(BN)) + (w + W * i)) >> LP)) << 2;
-        J.s_buffer_load_dword(pidx[i], IB.desc, off);
-      }
+      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(pv, gpr<u32>(w + W * i));
     }
   };
   // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
@@ -472,12 +481,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     nbuf = 0u;  // DMA buffer of block kb
     rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
     load_pages(i);
-    J.s_waitcnt(vmcnt(0));  // Q (while the first page entries are in flight: their wait comes first)
+    J.s_waitcnt(vmcnt(0));  // Q and the first block's page entries
     J.While([&] { return i < iend; }, [&] {
-      // block kb's DMA done: at most the later prefetch - 1 blocks' in flight
-      // (vmcnt counts up to 63: past that the wait covers part of the next block too)
-      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
+      // block kb's DMA and block i's page entries done (loaded before block i - 1's DMA): at
+      // most block i - 1's DMA in flight (prefetch 1: nothing)
+      constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      read_pages();
       auto computing = J.sgpr<u32>();
       computing = i - kb0;  // >= prefetch: block kb is one of the split's
       if constexpr (F8)
@@ -485,14 +495,16 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
           widen();
         });
-      J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
+      if constexpr (F8) J.s_waitcnt(lgkmcnt(0));  // (the widened rows)
       J.s_barrier();
+      {
+        auto inext = J.sgpr<u32>();
+        inext = i + 1u;
+        load_pages(inext);
+      }
       dma(i, buf);
       J.If(computing >= C.prefetch, compute);
-      // the next block's page entries: in flight through the next wait for the DMA (an SMEM
-      // load in flight during the compute would hold every LDS wait of it: one counter)
       i = i + 1u;
-      load_pages(i);
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
