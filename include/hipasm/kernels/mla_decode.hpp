@@ -184,6 +184,46 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   else wrow = r0 + (w << 4);
   tok = wrow / num_heads;
   h0 = wrow - tok * num_heads;
+  // ---- the KV buffer and the page table ------------------------------------------------------
+  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
+  auto nidx = J.sgpr<u32>();
+  nidx = num_indices << 2;
+  auto IB = make_buffer(J, kv_indices, nidx);
+  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
+  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
+  // block's one when a page holds whole blocks; entries past the table read 0, never used for
+  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
+  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
+  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
+  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
+  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
+  // (rows w, w + W, ...) by v_readlane into SGPRs.
+  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
+  auto pidx = J.sgpr<u32>(NE).named("pages");
+  auto pv = J.vgpr<u32>().named("page_entries");
+  auto plane = J.vgpr<u32>();
+  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
+  auto read_pages = [&](const gpr<u32>& src) {
+    if constexpr (IDX == 1) {
+      pidx[0] = readlane(src, 0u);
+    } else {
+      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(src, gpr<u32>(w + W * i));
+    }
+  };
+  auto load_pages_into = [&](const gpr<u32>& dst, const gpr<u32>& kb) {
+    auto off = J.sgpr<u32>();
+    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
+    IB.load(dst, at(plane) + at(off));
+  };
+  // the first prefetch blocks' entries, before Q's loads (their DMAs need not wait for Q)
+  auto pfirst = J.vgpr<u32>(C.prefetch).named("first_page_entries");
+  {
+    auto kbp = J.sgpr<u32>();
+    for (uint32_t p = 0; p < C.prefetch; ++p) {
+      kbp = kb0 + p;
+      load_pages_into(pfirst[p], kbp);
+    }
+  }
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = nrows * (DK * 2);
@@ -192,6 +232,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
   // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
+  constexpr uint32_t NQ = SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
@@ -223,37 +264,6 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   if constexpr (SD) sx = pool.alloc(W * 1024);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
 
-  // ---- the KV buffer and the page table ------------------------------------------------------
-  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
-  auto nidx = J.sgpr<u32>();
-  nidx = num_indices << 2;
-  auto IB = make_buffer(J, kv_indices, nidx);
-  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
-  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
-  // block's one when a page holds whole blocks; entries past the table read 0, never used for
-  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
-  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
-  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
-  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
-  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
-  // (rows w, w + W, ...) by v_readlane into SGPRs.
-  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
-  auto pidx = J.sgpr<u32>(NE).named("pages");
-  auto pv = J.vgpr<u32>().named("page_entries");
-  auto plane = J.vgpr<u32>();
-  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
-  auto load_pages = [&](const gpr<u32>& kb) {
-    auto off = J.sgpr<u32>();
-    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
-    IB.load(pv, at(plane) + at(off));
-  };
-  auto read_pages = [&] {
-    if constexpr (IDX == 1) {
-      pidx[0] = readlane(pv, 0u);
-    } else {
-      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(pv, gpr<u32>(w + W * i));
-    }
-  };
   // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
   // rows at or past the split's end load zeros (an offset past the buffer). Every wave issues
   // DMA_LOADS loads a block, whatever the block (constant wait counts). A row in pieces: 1 KiB
@@ -470,49 +480,52 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
   // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
-  // compute at the iteration's barrier). The first prefetch iterations only issue; the DMAs of
-  // the last prefetch are past the split's end (zeros, never read). Each part is emitted once.
+  // compute at the iteration's barrier). The first prefetch blocks' DMAs are issued before the
+  // loop; the DMAs of its last prefetch iterations are past the split's end (zeros, never read).
   J.If(kb0 < kb1, [&] {
-    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>();
+    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>(), inext = J.sgpr<u32>();
     i = kb0 + 0u;
     iend = kb1 + C.prefetch;
-    kb = kb0 - C.prefetch;  // (wraps below kb0 in the first iterations: compared with i instead)
-    buf = 0u;   // DMA buffer of block i
+    kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
     rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
-    load_pages(i);
-    J.s_waitcnt(vmcnt(0));  // Q and the first block's page entries
+    J.s_waitcnt(vmcnt(NQ));  // the first blocks' page entries (Q's loads, younger, in flight)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier), the last one preceded by
+    // the page entries of block kb0 + prefetch (as in the loop)
+    for (uint32_t p = 0; p < C.prefetch; ++p) {
+      read_pages(pfirst[p]);
+      if (p + 1 == C.prefetch) {
+        inext = i + 1u;
+        load_pages_into(pv, inext);
+      }
+      buf = p;
+      dma(i, buf);
+      i = i + 1u;
+    }
+    buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
       // block kb's DMA and block i's page entries done (loaded before block i - 1's DMA): at
       // most block i - 1's DMA in flight (prefetch 1: nothing)
       constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
-      read_pages();
-      auto computing = J.sgpr<u32>();
-      computing = i - kb0;  // >= prefetch: block kb is one of the split's
-      if constexpr (F8)
-        J.If(computing >= C.prefetch, [&] {
-          J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
-          widen();
-        });
-      if constexpr (F8) J.s_waitcnt(lgkmcnt(0));  // (the widened rows)
-      J.s_barrier();
-      {
-        auto inext = J.sgpr<u32>();
-        inext = i + 1u;
-        load_pages(inext);
+      read_pages(pv);
+      if constexpr (F8) {
+        J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
+        widen();
+        J.s_waitcnt(lgkmcnt(0));
       }
+      J.s_barrier();
+      inext = i + 1u;
+      load_pages_into(pv, inext);
       dma(i, buf);
-      J.If(computing >= C.prefetch, compute);
+      compute();
       i = i + 1u;
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
-      J.If(computing >= C.prefetch, [&] {
-        nbuf = nbuf + 1u;
-        nbuf = select(nbuf == NB, 0u, nbuf);
-        if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
-      });
+      nbuf = nbuf + 1u;
+      nbuf = select(nbuf == NB, 0u, nbuf);
+      if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
     });
   });
 
