@@ -80,10 +80,16 @@ struct mla_decode_config {
   constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
   // LDS rows. A DMA'd row: its wave instructions' bytes (256 a piece, the last one past the
   // row into padding: no lanes masked off) plus 16 (rows 4 dwords apart in the banks: the 16
-  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16.
+  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16. bf16 rows the MFMAs read
+  // from the DMA ring (not split_dims): 1280 + 48, row r 16 ((r & 1) + (r >> 3)) bytes further
+  // (row_skew): no bank conflicts in the K reads' ds_read_b128 lane groups (0-3 with 20-23, 4-7
+  // with 16-19, ...: docs/timing-model.md, from pyhip's docs/mem_latency.md) nor in the V^T
+  // reads' ds_read_u16 (rows 4 apart).
   static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
   static constexpr uint32_t wide_row_stride = dk * 2 + 16;
-  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
+  // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
+  constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
+  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
@@ -130,6 +136,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
   constexpr uint32_t RSB = F8 ? C.wide_row_stride : RS;                      // a bf16 row the MFMAs read
+  constexpr bool SKEW = C.row_skew();  // row r of a block 16 ((r & 1) + (r >> 3)) bytes further
   constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
   static_assert(BN % W == 0 || W > BN, "");
   constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
@@ -290,8 +297,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       key = k0 + rr;
       roff = ((pidx[IDX == 1 ? 0 : i] << LP) + (key & (P - 1))) * ROWB;
       roff = select(key < kend, roff, PAST);
-      J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
-      J.s_add_u32(m0, m0, lbase);
+      if constexpr (SKEW) {
+        auto lr = J.sgpr<u32>();
+        lr = rr * RS + (((rr & 1u) + (rr >> 3)) << 4);  // (rr < 16)
+        J.s_add_u32(m0, lr, lbase);
+      } else {
+        J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
+        J.s_add_u32(m0, m0, lbase);
+      }
       for (uint32_t j = 0; j < DMA_PER_ROW; ++j) {
         const bool big = j < N1K;
         const uint32_t at_byte = big ? 1024 * j : 1024 * N1K + 256 * (j - N1K);
@@ -374,12 +387,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
     if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
     else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
+    if constexpr (SKEW) kaddr = kaddr + (((col & 1u) + (col >> 3)) << 4);
     if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
+      if constexpr (SKEW) vaddr = vaddr + ((((l16 >> 2) & 1u) + (grp >> 1)) << 4);  // (row 4 grp + l16 / 4)
     } else {
       vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+      if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
     if constexpr (SD) vaddr = vaddr + w * (DVW * 2);
     constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
@@ -392,7 +408,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
       } else {
         for (uint32_t n = 0; n < 4; ++n)
-          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr, {.offset = static_cast<int32_t>(n * RSB + 32 * d)});
+          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr,
+                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 32 * d)});
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
