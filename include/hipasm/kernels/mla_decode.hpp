@@ -588,12 +588,41 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto PLb = make_buffer(J, part_lse, recs);
     PLb.shift_base(pbase << 2);
     auto poff = J.vgpr<u32>();
-    auto pv = J.vgpr<f32>(4);
-    poff = col * (DV * 4) + (grp << 4);
-    if constexpr (SD) poff = poff + w * (DVW * 4);
-    for (uint32_t d = 0; d < NVT; ++d) {
-      for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
-      Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+    // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
+    // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
+    // takes a line at a time). The wave's 16 rows x 256 bytes, 272 apart, at the ring's start.
+    constexpr uint32_t SRS = 272, SREG = 16 * SRS;
+    if constexpr (W * SREG <= NB * BN * RS) {
+      J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
+      J.s_barrier();          // (every wave past its last compute)
+      auto wa = J.vgpr<u32>(), ra = J.vgpr<u32>();
+      wa = col * SRS + (grp << 4) + w * SREG + ring.offset;
+      ra = (lane >> 4) * SRS + ((lane & 15u) << 4) + w * SREG + ring.offset;
+      poff = (lane >> 4) * (DV * 4) + ((lane & 15u) << 4);
+      if constexpr (SD) poff = poff + w * (DVW * 4);
+      auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
+      for (uint32_t g = 0; g < NVT / 4; ++g) {
+        for (uint32_t t = 0; t < 4; ++t) {
+          const uint32_t d = 4 * g + t;
+          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = o[4 * d + i] * inv;
+          J.ds_write_b128(wa, pw.slice(4 * t, 4).template as<u32>(), {.offset = static_cast<int32_t>(64 * t)});
+        }
+        // (a wave's LDS accesses are in order: the reads see the writes, the next group's
+        // writes come after these reads)
+        for (uint32_t j = 0; j < 4; ++j)
+          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra, {.offset = static_cast<int32_t>(4 * SRS * j)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t j = 0; j < 4; ++j)
+          Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g));
+      }
+    } else {
+      auto pv = J.vgpr<f32>(4);
+      poff = col * (DV * 4) + (grp << 4);
+      if constexpr (SD) poff = poff + w * (DVW * 4);
+      for (uint32_t d = 0; d < NVT; ++d) {
+        for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
+        Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+      }
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
