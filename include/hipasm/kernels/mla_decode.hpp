@@ -26,7 +26,8 @@
 // read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword /
 // dwordx4 ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere),
 // into a ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one
-// barrier a block; the page-table entries by scalar buffer loads, one block ahead. Each wave, per
+// barrier a block; the page-table entries by a vector load, one block ahead (v_readlane gives
+// the DMA's SGPRs); the split's f32 partials stored through the LDS (row-contiguous). Each wave, per
 // block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
 //   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
 //                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
