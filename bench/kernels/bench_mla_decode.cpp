@@ -179,6 +179,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
     al.profile = &apo;
     al.allow = {"all"};  // (AMD's code: checker findings are warnings)
     const auto ar = adev->launch(*amod, sym, {1, B, splits}, {256, 1, 1}, k, al);
+    if (tl) std::fprintf(stderr, "aiter's:\n%s", ar.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     rt::kernel_args c;
     c.add(A->O.addr()).add(A->L.addr()).add(A->PO.addr()).add(A->PL.addr()).add(s.heads).add(splits);
     auto cmod = adev->load_file(HIPASM_BENCH_CO);

@@ -26,7 +26,8 @@
 // read from memory once for all of them. The blocks go to LDS by LDS-DMA (buffer_load_dword /
 // dwordx4 ... lds, a row a wave at a time, the page's offset in soffset: rows may be anywhere),
 // into a ring of prefetch + 1 buffers (prefetch blocks in flight while one is computed), one
-// barrier a block; the page-table entries by scalar buffer loads, one block ahead. Each wave, per
+// barrier a block; the page-table entries by a vector load, one block ahead (v_readlane gives
+// the DMA's SGPRs); the split's f32 partials stored through the LDS (row-contiguous). Each wave, per
 // block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
 //   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
 //                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
@@ -80,10 +81,16 @@ struct mla_decode_config {
   constexpr uint32_t row_bytes() const { return dk * elem_bytes(); }
   // LDS rows. A DMA'd row: its wave instructions' bytes (256 a piece, the last one past the
   // row into padding: no lanes masked off) plus 16 (rows 4 dwords apart in the banks: the 16
-  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16.
+  // rows of a K read); the fp8 path's widened bf16 rows: 1152 + 16. bf16 rows the MFMAs read
+  // from the DMA ring (not split_dims): 1280 + 48, row r 16 ((r & 1) + (r >> 3)) bytes further
+  // (row_skew): no bank conflicts in the K reads' ds_read_b128 lane groups (0-3 with 20-23, 4-7
+  // with 16-19, ...: docs/timing-model.md, from pyhip's docs/mem_latency.md) nor in the V^T
+  // reads' ds_read_u16 (rows 4 apart).
   static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
   static constexpr uint32_t wide_row_stride = dk * 2 + 16;
-  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()); }
+  // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
+  constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
+  constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
@@ -130,6 +137,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
   constexpr uint32_t RSB = F8 ? C.wide_row_stride : RS;                      // a bf16 row the MFMAs read
+  constexpr bool SKEW = C.row_skew();  // row r of a block 16 ((r & 1) + (r >> 3)) bytes further
   constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
   static_assert(BN % W == 0 || W > BN, "");
   constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
@@ -184,6 +192,46 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   else wrow = r0 + (w << 4);
   tok = wrow / num_heads;
   h0 = wrow - tok * num_heads;
+  // ---- the KV buffer and the page table ------------------------------------------------------
+  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
+  auto nidx = J.sgpr<u32>();
+  nidx = num_indices << 2;
+  auto IB = make_buffer(J, kv_indices, nidx);
+  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
+  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
+  // block's one when a page holds whole blocks; entries past the table read 0, never used for
+  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
+  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
+  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
+  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
+  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
+  // (rows w, w + W, ...) by v_readlane into SGPRs.
+  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
+  auto pidx = J.sgpr<u32>(NE).named("pages");
+  auto pv = J.vgpr<u32>().named("page_entries");
+  auto plane = J.vgpr<u32>();
+  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
+  auto read_pages = [&](const gpr<u32>& src) {
+    if constexpr (IDX == 1) {
+      pidx[0] = readlane(src, 0u);
+    } else {
+      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(src, gpr<u32>(w + W * i));
+    }
+  };
+  auto load_pages_into = [&](const gpr<u32>& dst, const gpr<u32>& kb) {
+    auto off = J.sgpr<u32>();
+    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
+    IB.load(dst, at(plane) + at(off));
+  };
+  // the first prefetch blocks' entries, before Q's loads (their DMAs need not wait for Q)
+  auto pfirst = J.vgpr<u32>(C.prefetch).named("first_page_entries");
+  {
+    auto kbp = J.sgpr<u32>();
+    for (uint32_t p = 0; p < C.prefetch; ++p) {
+      kbp = kb0 + p;
+      load_pages_into(pfirst[p], kbp);
+    }
+  }
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = nrows * (DK * 2);
@@ -192,6 +240,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
   // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
+  constexpr uint32_t NQ = SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
@@ -223,28 +272,6 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   if constexpr (SD) sx = pool.alloc(W * 1024);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
 
-  // ---- the KV buffer and the page table ------------------------------------------------------
-  auto KVb = make_buffer(J, kv_ptr, kv_bytes);
-  auto nidx = J.sgpr<u32>();
-  nidx = num_indices << 2;
-  auto IB = make_buffer(J, kv_indices, nidx);
-  // The page-table entries of this wave's rows of a block: one a block when a page holds
-  // whole blocks, else one a row (rows w, w + W, ...): scalar buffer loads (entries past the
-  // table read 0, never used for a row); one block ahead of its DMA.
-  constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
-  auto pidx = J.sgpr<u32>(NE).named("pages");
-  auto load_pages = [&](const gpr<u32>& kb) {
-    auto off = J.sgpr<u32>();
-    if constexpr (IDX == 1) {
-      off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
-      J.s_buffer_load_dword(pidx[0], IB.desc, off);
-    } else {
-      for (uint32_t i = 0; i < NE; ++i) {
-        off = (pse[0] + (((kb << detail::mla_log2(BN)) + (w + W * i)) >> LP)) << 2;
-        J.s_buffer_load_dword(pidx[i], IB.desc, off);
-      }
-    }
-  };
   // Block kb's rows of this wave (w, w + W, ...) into DMA buffer `buf` (an SGPR, 0 .. NB - 1);
   // rows at or past the split's end load zeros (an offset past the buffer). Every wave issues
   // DMA_LOADS loads a block, whatever the block (constant wait counts). A row in pieces: 1 KiB
@@ -271,8 +298,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       key = k0 + rr;
       roff = ((pidx[IDX == 1 ? 0 : i] << LP) + (key & (P - 1))) * ROWB;
       roff = select(key < kend, roff, PAST);
-      J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
-      J.s_add_u32(m0, m0, lbase);
+      if constexpr (SKEW) {
+        auto lr = J.sgpr<u32>();
+        lr = rr * RS + (((rr & 1u) + (rr >> 3)) << 4);  // (rr < 16)
+        J.s_add_u32(m0, lr, lbase);
+      } else {
+        J.s_mul_i32(m0, rr, static_cast<int32_t>(RS));
+        J.s_add_u32(m0, m0, lbase);
+      }
       for (uint32_t j = 0; j < DMA_PER_ROW; ++j) {
         const bool big = j < N1K;
         const uint32_t at_byte = big ? 1024 * j : 1024 * N1K + 256 * (j - N1K);
@@ -355,12 +388,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
     if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
     else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
+    if constexpr (SKEW) kaddr = kaddr + (((col & 1u) + (col >> 3)) << 4);
     if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
+      if constexpr (SKEW) vaddr = vaddr + ((((l16 >> 2) & 1u) + (grp >> 1)) << 4);  // (row 4 grp + l16 / 4)
     } else {
       vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+      if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
     if constexpr (SD) vaddr = vaddr + w * (DVW * 2);
     constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
@@ -373,7 +409,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
       } else {
         for (uint32_t n = 0; n < 4; ++n)
-          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr, {.offset = static_cast<int32_t>(n * RSB + 32 * d)});
+          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr,
+                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 32 * d)});
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
@@ -461,46 +498,52 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
   // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
-  // compute at the iteration's barrier). The first prefetch iterations only issue; the DMAs of
-  // the last prefetch are past the split's end (zeros, never read). Each part is emitted once.
+  // compute at the iteration's barrier). The first prefetch blocks' DMAs are issued before the
+  // loop; the DMAs of its last prefetch iterations are past the split's end (zeros, never read).
   J.If(kb0 < kb1, [&] {
-    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>();
+    auto i = J.sgpr<u32>().named("i"), iend = J.sgpr<u32>(), inext = J.sgpr<u32>();
     i = kb0 + 0u;
     iend = kb1 + C.prefetch;
-    kb = kb0 - C.prefetch;  // (wraps below kb0 in the first iterations: compared with i instead)
-    buf = 0u;   // DMA buffer of block i
+    kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
     rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
-    load_pages(i);
-    J.s_waitcnt(vmcnt(0));  // Q (while the first page entries are in flight: their wait comes first)
-    J.While([&] { return i < iend; }, [&] {
-      // block kb's DMA done: at most the later prefetch - 1 blocks' in flight
-      // (vmcnt counts up to 63: past that the wait covers part of the next block too)
-      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
-      J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
-      auto computing = J.sgpr<u32>();
-      computing = i - kb0;  // >= prefetch: block kb is one of the split's
-      if constexpr (F8)
-        J.If(computing >= C.prefetch, [&] {
-          J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
-          widen();
-        });
-      J.s_waitcnt(lgkmcnt(0));  // (block i's page entries; fp8: the widened rows)
-      J.s_barrier();
+    J.s_waitcnt(vmcnt(NQ));  // the first blocks' page entries (Q's loads, younger, in flight)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier), the last one preceded by
+    // the page entries of block kb0 + prefetch (as in the loop)
+    for (uint32_t p = 0; p < C.prefetch; ++p) {
+      read_pages(pfirst[p]);
+      if (p + 1 == C.prefetch) {
+        inext = i + 1u;
+        load_pages_into(pv, inext);
+      }
+      buf = p;
       dma(i, buf);
-      J.If(computing >= C.prefetch, compute);
-      // the next block's page entries: in flight through the next wait for the DMA (an SMEM
-      // load in flight during the compute would hold every LDS wait of it: one counter)
       i = i + 1u;
-      load_pages(i);
+    }
+    buf = C.prefetch;
+    J.While([&] { return i < iend; }, [&] {
+      // block kb's DMA and block i's page entries done (loaded before block i - 1's DMA): at
+      // most block i - 1's DMA in flight (prefetch 1: nothing)
+      constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
+      J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      read_pages(pv);
+      if constexpr (F8) {
+        J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
+        widen();
+        J.s_waitcnt(lgkmcnt(0));
+      }
+      J.s_barrier();
+      inext = i + 1u;
+      load_pages_into(pv, inext);
+      dma(i, buf);
+      compute();
+      i = i + 1u;
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
-      J.If(computing >= C.prefetch, [&] {
-        nbuf = nbuf + 1u;
-        nbuf = select(nbuf == NB, 0u, nbuf);
-        if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
-      });
+      nbuf = nbuf + 1u;
+      nbuf = select(nbuf == NB, 0u, nbuf);
+      if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
     });
   });
 
@@ -546,12 +589,41 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto PLb = make_buffer(J, part_lse, recs);
     PLb.shift_base(pbase << 2);
     auto poff = J.vgpr<u32>();
-    auto pv = J.vgpr<f32>(4);
-    poff = col * (DV * 4) + (grp << 4);
-    if constexpr (SD) poff = poff + w * (DVW * 4);
-    for (uint32_t d = 0; d < NVT; ++d) {
-      for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
-      Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+    // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
+    // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
+    // takes a line at a time). The wave's 16 rows x 256 bytes, 272 apart, at the ring's start.
+    constexpr uint32_t SRS = 272, SREG = 16 * SRS;
+    if constexpr (W * SREG <= NB * BN * RS) {
+      J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
+      J.s_barrier();          // (every wave past its last compute)
+      auto wa = J.vgpr<u32>(), ra = J.vgpr<u32>();
+      wa = col * SRS + (grp << 4) + w * SREG + ring.offset;
+      ra = (lane >> 4) * SRS + ((lane & 15u) << 4) + w * SREG + ring.offset;
+      poff = (lane >> 4) * (DV * 4) + ((lane & 15u) << 4);
+      if constexpr (SD) poff = poff + w * (DVW * 4);
+      auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
+      for (uint32_t g = 0; g < NVT / 4; ++g) {
+        for (uint32_t t = 0; t < 4; ++t) {
+          const uint32_t d = 4 * g + t;
+          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = o[4 * d + i] * inv;
+          J.ds_write_b128(wa, pw.slice(4 * t, 4).template as<u32>(), {.offset = static_cast<int32_t>(64 * t)});
+        }
+        // (a wave's LDS accesses are in order: the reads see the writes, the next group's
+        // writes come after these reads)
+        for (uint32_t j = 0; j < 4; ++j)
+          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra, {.offset = static_cast<int32_t>(4 * SRS * j)});
+        J.s_waitcnt(lgkmcnt(0));
+        for (uint32_t j = 0; j < 4; ++j)
+          Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g));
+      }
+    } else {
+      auto pv = J.vgpr<f32>(4);
+      poff = col * (DV * 4) + (grp << 4);
+      if constexpr (SD) poff = poff + w * (DVW * 4);
+      for (uint32_t d = 0; d < NVT; ++d) {
+        for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
+        Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+      }
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
