@@ -255,20 +255,25 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // writes by their row coordinate) ------------------------------------------------------------
   constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
   constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
-  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
-  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2);
-  constexpr uint32_t KBUF = LK.bytes(), VBUF = LV.bytes();  // bytes between the two buffers
+  // gfx950 (transposing LDS reads and 16-byte LDS-DMA): V tiles are stored as they are in
+  // memory, [key][dim] in K's layout, by DMA like K, and read as V^T by ds_read_b64_tr_b16
+  constexpr bool TR = hipasm::detail::features().has_ds_read_tr && hipasm::detail::features().has_lds_dma_x4;
+  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(TR ? LK2.bytes() : LV2.bytes());
+  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2), V0(vref, LK);
+  constexpr uint32_t KBUF = LK.bytes(), VBUF = TR ? LK.bytes() : LV.bytes();  // bytes between the two buffers
   (void)LV;
+  (void)V0;
 
   // V tile units: 4 keys x 8 dims (four 16-byte loads, one 4x8 transpose, eight 8-byte LDS
   // writes); unit u = key quad u % (BN / 4), dim chunk u / (BN / 4).
-  constexpr uint32_t units = BN * D / 32, US = (units + T - 1) / T;
+  constexpr uint32_t units = BN * D / 32, US = TR ? 0 : (units + T - 1) / T;
   constexpr bool partial_units = units % T != 0;
-  auto vstage = J.vgpr<u32>(static_cast<int>(US), 16);
-  auto vtr = J.vgpr<u32>(16);
-  auto voff = J.vgpr<u32>(static_cast<int>(US), 4);
-  auto vrow = J.vgpr<u32>(static_cast<int>(US)).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
-  auto vcol = J.vgpr<u32>(static_cast<int>(US)).named("vt_col");
+  constexpr int USR = TR ? 1 : static_cast<int>(US);  // (TR: no units; the registers stay unused)
+  auto vstage = J.vgpr<u32>(USR, 16);
+  auto vtr = J.vgpr<u32>(TR ? 1 : 16);
+  auto voff = J.vgpr<u32>(USR, 4);
+  auto vrow = J.vgpr<u32>(USR).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
+  auto vcol = J.vgpr<u32>(USR).named("vt_col");
   for (uint32_t s = 0; s < US; ++s) {
     auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
     u = tid + s * T;
@@ -293,11 +298,17 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + 1)
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
+  auto vnext = J.sgpr<u32>();  // TR: 0 or VBUF, the V buffer being filled
   auto load_k = [&](const gpr<u32>& ofs) {
-    const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
+    const tile_copy_opts o{.threads = T, .vec_bytes = TR ? 16u : 4u, .direct = true, .wait = false};
     copy_tile(J, Kb, at(ofs), kv_stride, K0, o, lds_shift{knext});
   };
   auto load_v = [&] {
+    if constexpr (TR) {
+      const tile_copy_opts o{.threads = T, .vec_bytes = 16, .direct = true, .wait = false};
+      copy_tile(J, Vb, at(korg), kv_stride, V0, o, lds_shift{vnext});
+      return;
+    }
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
@@ -305,6 +316,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto write_v = [&] {
     J.s_waitcnt(vmcnt(0));
+    if constexpr (TR) return;
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         transpose_per_lane(J, 4, 8, 2, vstage[s], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
@@ -316,8 +328,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // Their registers are this kernel's own (moved in place between the buffers).
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
-  lds_addr k_addr[DS], v_addr[NS];
-  gpr<u32> k_reg[DS], v_reg[NS];
+  // TR: V^T through ds_read_b64_tr_b16: lane s of 16-lane group g (half h = g / 2) addresses
+  // key row 4 h + s / 4 (+ 16 p + 8 r: slice p, read r), dims 32 db + 16 (g % 2) + 4 (s % 4),
+  // and receives keys 4 h .. + 3 (+ 16 p + 8 r) of dim 32 db + 16 (g % 2) + s = 32 db + l32:
+  // reads r = 0, 1 give A's k 0-3 and 4-7 of lane half h, keys 16 p + 4 h + 8 r .. + 3, the
+  // keys of the S^T accumulator registers the B operand takes (see mfma_pv). The swizzle XORs
+  // chunk bits 0-2 with the row's low 3 bits, fixed per lane (16 p + 8 r keeps them), and bit 2
+  // of the chunk is bit 0 of db: one register for even db, one for odd; db / 2 is an offset.
+  constexpr int NVA = TR ? 2 : NS;
+  lds_addr k_addr[DS], v_addr[NVA];
+  gpr<u32> k_reg[DS], v_reg[NVA];
   auto own = [&](lds_addr& a, gpr<u32>& r) {
     r.rebind(J.vgpr<u32>());
     r = hipasm::detail::u32_view(J.self(), a.reg);
@@ -329,11 +349,22 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     k_addr[p] = KK.addr(l32, multiple_of(c, 8));
     own(k_addr[p], k_reg[p]);
   }
-  for (int p = 0; p < NS; ++p) {
-    auto c = J.vgpr<u32>();
-    c = c8 + 16 * p;
-    v_addr[p] = VV.addr(l32, multiple_of(c, 8));
-    own(v_addr[p], v_reg[p]);
+  if constexpr (TR) {
+    auto vr = J.vgpr<u32>(), vc = J.vgpr<u32>();
+    vr = (half << 2) + ((lane & 15u) >> 2);
+    for (int e = 0; e < 2; ++e) {
+      vc = ((lane & 16u) + ((lane & 3u) << 2)) + 32u * static_cast<uint32_t>(e);
+      v_addr[e] = V0.addr(vr, multiple_of(vc, 4));
+      v_reg[e].rebind(J.vgpr<u32>());
+      v_reg[e] = hipasm::detail::u32_view(J.self(), v_addr[e].reg) + static_cast<uint32_t>(v_addr[e].k);
+    }
+  } else {
+    for (int p = 0; p < NS; ++p) {
+      auto c = J.vgpr<u32>();
+      c = c8 + 16 * p;
+      v_addr[p] = VV.addr(l32, multiple_of(c, 8));
+      own(v_addr[p], v_reg[p]);
+    }
   }
 
   // ---- per-query state ---------------------------------------------------------------------
@@ -396,7 +427,15 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
+  constexpr uint32_t LPI = TR ? 2 : 1;  // LDS reads a PV item
   auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
+    if constexpr (TR) {
+      const int p = i / DB, db = i % DB;
+      for (int r = 0; r < 2; ++r)
+        J.ds_read_b64_tr_b16(vf[i % VR].slice(2 * r, 2), v_reg[db % 2],
+                             {.offset = static_cast<int32_t>(LK.row_stride() * (16 * p + 8 * r) + 128 * (db / 2))});
+      return;
+    }
     VV.load(vf[i % VR], v_addr[i / DB], 32 * (i % DB), 0);
   };
   auto mfma_pv = [&](int i) {
@@ -504,7 +543,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto pv = [&] {  // O^T += V^T(t - 1) P^T(t - 1) (after read_v_ahead)
     for (int i = 0; i < NV; ++i) {
       if (i + VR - 1 < NV) read_v(i + VR - 1);
-      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+      J.s_waitcnt(lgkmcnt(LPI * static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
       mfma_pv(i);
     }
   };
@@ -535,12 +574,13 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     J.s_barrier();
     // swap the buffers: reads to the one just filled, fills to the one just read
     for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
-    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + vdir;
+    for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
     for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + vrdir;
+    if constexpr (TR) vnext = vnext ^ VBUF;
     knext = knext - kdir;
     kdir = 0u - kdir;
     vdir = 0u - vdir;
-    vrdir = 0u - vrdir;
+    if constexpr (!TR) vrdir = 0u - vrdir;
     kt = ktn;
     tile_key(kt);
     korg = kofs;
@@ -557,9 +597,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     J.s_barrier();
     knext = KBUF;
     kdir = KBUF;
-    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+    for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + VBUF;
     vdir = 0u - VBUF;
-    vrdir = D;
+    vnext = 0u;
+    if constexpr (!TR) vrdir = D;
     tile_key(kt);
     step(false);
     J.While([&] { return kt < n_tiles; }, [&] { step(true); });
