@@ -394,7 +394,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
   constexpr int VR = 4, NV = NS * DB;
-  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
+  // K reads: a ring of KR slots of KB b128 each, KR - 1 k-slices ahead (TR: the registers the
+  // V^T staging no longer takes hide the LDS latency behind two slices' MFMAs)
+  constexpr int KR = TR ? 3 : 2;
+  auto kf = J.vgpr<u32>(KR * KB, 4), vf = J.vgpr<u32>(VR, 4);
   // kt: the key tile of the iteration, k0 its first key
   auto kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
   auto tile_bytes = J.sgpr<u32>();
@@ -407,7 +410,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
   auto read_k = [&](int p) {
-    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
+    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % KR) * KB + kb], k_addr[p], 32 * kb, 0);
   };
   // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7) takes both
   // halves of a slice in one MFMA: its k order is the two 32x32x8 MFMAs' in sequence, for A and
@@ -417,7 +420,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     if constexpr (DK != nullptr) {
       for (int kb = 0; kb < KB; ++kb)
         if (p == 0) mfma_run(J, *DK, s[kb], kf[kb], qf[0], 0);  // (the tile's first product starts from 0)
-        else mfma_run(J, *DK, s[kb], kf[(p % 2) * KB + kb], qf[p], s[kb]);
+        else mfma_run(J, *DK, s[kb], kf[(p % KR) * KB + kb], qf[p], s[kb]);
       return;
     }
     for (int e = 0; e < 2; ++e)
@@ -494,8 +497,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
     lrow = lrow * alpha + psum;
     for (int kb = 0; kb < KB; ++kb)
-      for (int r = 0; r < 16; r += 2)
-        pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int r = 0; r < 16; r += 2) {
+        if constexpr (isa::find_instr("v_cvt_pk_bf16_f32") >= 0)  // (in place: no copy from a temporary)
+          J.v_cvt_pk_bf16_f32(pb[kb][r / 2], pe[kb][r], pe[kb][r + 1]);
+        else
+          pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+      }
   };
 
   // Iteration t (0 .. n_tiles - 1; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
@@ -518,10 +525,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);
   };
   auto qk = [&] {  // S^T(t) = K(t) Q^T
-    read_k(0);
+    for (int p = 0; p + 1 < KR && p < DS; ++p) read_k(p);
     for (int p = 0; p < DS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < DS) read_k(p + 1);
+      const int later = KR - 2 < DS - 1 - p ? KR - 2 : DS - 1 - p;  // reads issued after slice p's
+      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(KB * later)));
+      if (p + KR - 1 < DS) read_k(p + KR - 1);
       mfma_qk(p);
     }
   };
