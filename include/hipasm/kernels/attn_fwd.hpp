@@ -479,6 +479,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // exact in f32 and as precise in bf16): O and l are rescaled (by alpha = 2^(m_old c - m c))
   // only then, by a per-lane If that the waves skip when no lane moved (the usual case after
   // the first tiles). O / l and the LSE (m c + log2 l) do not depend on the reference.
+  // gfx950 (TR): the last ND exponentials of a tile move from the head to the tail: the head
+  // runs beside PV's MFMAs and the tail beside QK^T's, which gfx950's double-rate MFMAs make
+  // as short as PV's; with all 16 KB in the head the PV phase is VALU-bound (v_exp_f32 is
+  // 16 cycles a wave) while the VALU idles under QK^T (aiter's gfx950 fmha_v3_fwd splits them
+  // between its two MFMA phases alike)
+  constexpr int NE = 16 * KB, ND = TR ? NE * 5 / 8 : 0;
   auto softmax_head = [&] {
     mx = mx * score_scale();
     mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
@@ -488,11 +494,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
+        if (16 * kb + r >= NE - ND) {  // (deferred: the exponent kept in pe)
+          J.v_fma_f32(pe[kb][r], s[kb][r], score_scale(), nmsc);
+          continue;
+        }
         J.v_fma_f32(s[kb][r], s[kb][r], score_scale(), nmsc);  // s c - m c
         pe[kb][r] = exp2(s[kb][r], {.flush_denormals = true});
       }
   };
   auto softmax_tail = [&] {
+    for (int i = NE - ND; i < NE; ++i) pe[i / 16][i % 16] = exp2(pe[i / 16][i % 16], {.flush_denormals = true});
     psum = pe[0][0] + pe[0][1];
     for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
     lrow = lrow * alpha + psum;
