@@ -299,11 +299,47 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
   auto vnext = J.sgpr<u32>();  // TR: 0 or VBUF, the V buffer being filled
+  // TR: K and V tiles by buffer_load_dwordx4 ... lds (copy_tile's direct path, its per-lane
+  // offsets computed once here instead of at every load): step i of wave w fills LDS bytes
+  // (i T + 64 w) 16 .. + 1023 of the tile; lane t's 16 bytes are the tile's byte 16 t of step
+  // 0 moved by i RPS rows, where RPS (rows a step) is a multiple of the swizzle's 8-row
+  // period: one global offset a lane, + i RPS rows in soffset
+  constexpr uint32_t DMA_STEP = T * 16, RPS = DMA_STEP / LK.row_stride(), DMA_STEPS = LK.bytes() / DMA_STEP;
+  constexpr bool DMA_OWN = TR && DMA_STEP % (8 * LK.row_stride()) == 0 && LK.bytes() % DMA_STEP == 0;
+  auto dma_goff = J.vgpr<u32>(), dma_wave = J.sgpr<u32>(), dma_rows = J.sgpr<u32>();
+  if constexpr (DMA_OWN) {
+    static_assert(LK.swz_chunk == 16 && LK.swz_groups == 8 && LK.swz_row_div == 1);
+    auto q = J.vgpr<u32>(), row = J.vgpr<u32>();
+    q = (tid & 63u) << 4;  // the lane's byte in its wave's 1024 (the wave's part: M0)
+    q = q + ((tid >> 6) << 10);
+    row = q >> hipasm::detail::log2u(LK.row_stride());
+    dma_goff = row * kv_stride + ((q & (LK.row_stride() - 1)) ^ ((row & 7u) << 4));
+    J.v_readfirstlane_b32(dma_wave, tid);
+    dma_wave = (dma_wave >> 6) << 10;
+    dma_rows = kv_stride * RPS;
+  }
+  auto dma_tile = [&](const buffer& B, const gpr<u32>& ofs, const lds_view& V, const gpr<u32>& shift) {
+    auto m = J.sgpr<u32>(), so = J.sgpr<u32>();
+    m = dma_wave + shift;
+    for (uint32_t i = 0; i < DMA_STEPS; ++i) {
+      if (i == 0) so = ofs + 0u;
+      else so = so + dma_rows;
+      B.load_lds_x4(at(m) + static_cast<int64_t>(V.base + i * DMA_STEP), at(so) + at(dma_goff));
+    }
+  };
   auto load_k = [&](const gpr<u32>& ofs) {
+    if constexpr (DMA_OWN) {
+      dma_tile(Kb, ofs, K0, knext);
+      return;
+    }
     const tile_copy_opts o{.threads = T, .vec_bytes = TR ? 16u : 4u, .direct = true, .wait = false};
     copy_tile(J, Kb, at(ofs), kv_stride, K0, o, lds_shift{knext});
   };
   auto load_v = [&] {
+    if constexpr (DMA_OWN) {
+      dma_tile(Vb, korg, V0, vnext);
+      return;
+    }
     if constexpr (TR) {
       const tile_copy_opts o{.threads = T, .vec_bytes = 16, .direct = true, .wait = false};
       copy_tile(J, Vb, at(korg), kv_stride, V0, o, lds_shift{vnext});
