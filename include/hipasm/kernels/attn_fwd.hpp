@@ -593,7 +593,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int kb = 0; kb < KB; ++kb)
         for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
     });
-    row_max();
+    if constexpr (!TR) row_max();  // (TR: between PV's MFMAs, before the head)
   };
   auto pv = [&] {  // O^T += V^T(t - 1) P^T(t - 1) (after read_v_ahead)
     for (int i = 0; i < NV; ++i) {
@@ -622,8 +622,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       qk();
     }
     mask_and_max();
-    if (pipelined) interleave(J, pv, softmax_head);
-    else softmax_head();
+    auto max_head = [&] {
+      if constexpr (TR) row_max();
+      softmax_head();
+    };
+    if (pipelined) interleave(J, pv, max_head);
+    else max_head();
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
