@@ -258,7 +258,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // gfx950 (transposing LDS reads and 16-byte LDS-DMA): V tiles are stored as they are in
   // memory, [key][dim] in K's layout, by DMA like K, and read as V^T by ds_read_b64_tr_b16
   constexpr bool TR = hipasm::detail::features().has_ds_read_tr && hipasm::detail::features().has_lds_dma_x4;
-  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(TR ? LK2.bytes() : LV2.bytes());
+  // PP (gfx950, 8 waves: two a SIMD): the two waves of a SIMD run half an iteration apart
+  // (ping-pong; see step), which takes three K and three V buffers (gfx950's 160 KiB of LDS)
+  constexpr bool PP = TR && C.waves == 8;
+  constexpr uint32_t NBUF = PP ? 3 : 2;
+  const lds_ref kref = pool.alloc(NBUF * LK.bytes()), vref = pool.alloc(TR ? NBUF * LK.bytes() : LV2.bytes());
   const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2), V0(vref, LK);
   constexpr uint32_t KBUF = LK.bytes(), VBUF = TR ? LK.bytes() : LV.bytes();  // bytes between the two buffers
   (void)LV;
@@ -602,13 +606,68 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       mfma_pv(i);
     }
   };
+  // Ping-pong (PP): waves 4-7 pass one barrier more at the start and waves 0-3 one more at the
+  // end, and each iteration has two barriers (after QK^T and the softmax tail; after PV): the
+  // two waves of a SIMD alternate the phases instead of running each alike at once (the older
+  // wave's priority would run it ahead and leave the younger one alone at the iteration's end).
+  // Phase g of waves 0-3 is phase g - 1 of waves 4-7, so a tile DMA'd in an iteration is
+  // complete (vmcnt(0) before the iteration's last barrier) one phase later for waves 4-7:
+  // K(t + 2) is loaded in iteration t (first read in iteration t + 2) and V(t) is read after
+  // iteration t + 1's middle barrier; a buffer is refilled three tiles on (its last reader,
+  // a wave of 4-7, two phases behind the first writer).
+  auto ring_next = [&](gpr<u32>& x) {  // 0 -> BUF -> 2 BUF -> 0 (KBUF = VBUF under PP)
+    x = x + KBUF;
+    x = select(x == NBUF * KBUF, 0u, x);
+  };
+  auto kr = J.sgpr<u32>(), vr = J.sgpr<u32>(), grp = J.sgpr<u32>();  // PP: K, V read buffers (bytes)
+  auto max_head = [&] {
+    if constexpr (TR) row_max();
+    softmax_head();
+  };
   // iteration t: `pipelined` false for t = 0
   auto step = [&](bool pipelined) {
     auto ktn = J.sgpr<i32>();
     ktn = kt + 1;
-    tile_offset(kofs, ktn);
+    if constexpr (PP) {
+      auto k2 = J.sgpr<i32>();
+      k2 = kt + 2;
+      tile_offset(kofs, k2);
+      tile_offset(korg, kt);
+    } else {
+      tile_offset(kofs, ktn);
+    }
     load_k(kofs);
     load_v();
+    if constexpr (PP) {
+      J.s_setprio(0);
+      if (pipelined) {
+        rescale_o();
+        interleave(J, qk, softmax_tail);
+      } else {
+        qk();
+      }
+      J.s_setprio(1);
+      J.s_barrier();
+      read_v_ahead();
+      mask_and_max();
+      if (pipelined) interleave(J, pv, max_head);
+      else max_head();
+      J.s_waitcnt(vmcnt(0));
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      // every ring one buffer on
+      kdir = select(kr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
+      vdir = select(vr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
+      for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+      for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
+      ring_next(kr);
+      ring_next(vr);
+      ring_next(knext);
+      ring_next(vnext);
+      kt = ktn;
+      tile_key(kt);
+      return;
+    }
     if (pipelined) {
       rescale_o();
       interleave(
@@ -622,10 +681,6 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       qk();
     }
     mask_and_max();
-    auto max_head = [&] {
-      if constexpr (TR) row_max();
-      softmax_head();
-    };
     if (pipelined) interleave(J, pv, max_head);
     else max_head();
     write_v();
@@ -652,6 +707,35 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     tile_offset(korg, kt);
     knext = 0u;
     load_k(korg);
+    if constexpr (PP) {  // K(0), K(1) into buffers 0, 1; V(0) to buffer 0, read (iteration 1) from there
+      auto k1 = J.sgpr<i32>();
+      k1 = kt + 1;
+      knext = KBUF;
+      tile_offset(kofs, k1);
+      load_k(kofs);
+      J.s_waitcnt(vmcnt(0));
+      J.s_barrier();
+      knext = 2 * KBUF;
+      vnext = 0u;
+      kr = 0u;
+      vr = 2 * KBUF;
+      for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + 2 * KBUF;
+      J.v_readfirstlane_b32(grp, tid);
+      grp = grp >> 8;  // 1: waves 4-7
+      J.If(grp != 0u, [&] { J.s_barrier(); });
+      tile_key(kt);
+      step(false);
+      J.While([&] { return kt < n_tiles; }, [&] { step(true); });
+      rescale_o();
+      softmax_tail();
+      J.s_barrier();
+      read_v_ahead();
+      pv();
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      J.If(grp == 0u, [&] { J.s_barrier(); });
+      return;
+    }
     J.s_waitcnt(vmcnt(0));
     J.s_barrier();
     knext = KBUF;
