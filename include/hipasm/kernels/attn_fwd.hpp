@@ -41,6 +41,14 @@
 // operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that a
 // b128 read gives the keys the S^T accumulator's registers hold.
 //
+// gfx950 (MI355X; as aiter's gfx950 fmha_v3_fwd): the double-K MFMA v_mfma_f32_32x32x16_bf16
+// for both products; V tiles by 16-byte LDS-DMA as they are in memory (K's layout) and read as
+// V^T by ds_read_b64_tr_b16 (no transpose in VGPRs, no V^T writes); P by v_cvt_pk_bf16_f32. The
+// double-rate MFMAs make QK^T as short as PV, so 20 of a tile's 32 exponentials run beside
+// QK^T (the softmax tail) instead of PV (the head). With 8 waves the two waves of a SIMD
+// ping-pong half an iteration apart (one's QK^T beside the other's PV and softmax head; three
+// K and V buffers in gfx950's 160 KiB of LDS; see step).
+//
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
 // fully inside the mask (the causal diagonal, the seqlen_k tail) are masked by a comparison.
@@ -69,7 +77,8 @@ struct attn_fwd_config {
   constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
     return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
   }
-  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
+  // K and V^T, two buffers each (the 64 KiB check; gfx950 with 8 waves takes three each, in 160 KiB)
+  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }
 };
 
 namespace detail {
