@@ -41,6 +41,14 @@
 // operands; for PV, V^T's columns are stored with bits 2 and 3 of the key index swapped so that a
 // b128 read gives the keys the S^T accumulator's registers hold.
 //
+// gfx950 (MI355X; as aiter's gfx950 fmha_v3_fwd): the double-K MFMA v_mfma_f32_32x32x16_bf16
+// for both products; V tiles by 16-byte LDS-DMA as they are in memory (K's layout) and read as
+// V^T by ds_read_b64_tr_b16 (no transpose in VGPRs, no V^T writes); P by v_cvt_pk_bf16_f32. The
+// double-rate MFMAs make QK^T as short as PV, so 20 of a tile's 32 exponentials run beside
+// QK^T (the softmax tail) instead of PV (the head). With 8 waves the two waves of a SIMD
+// ping-pong half an iteration apart (one's QK^T beside the other's PV and softmax head; three
+// K and V buffers in gfx950's 160 KiB of LDS; see step).
+//
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
 // fully inside the mask (the causal diagonal, the seqlen_k tail) are masked by a comparison.
@@ -69,7 +77,8 @@ struct attn_fwd_config {
   constexpr uint32_t grid_y(uint32_t max_seqlen_q) const {
     return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
   }
-  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }  // K and V^T, two buffers each
+  // K and V^T, two buffers each (the 64 KiB check; gfx950 with 8 waves takes three each, in 160 KiB)
+  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }
 };
 
 namespace detail {
@@ -255,20 +264,29 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // writes by their row coordinate) ------------------------------------------------------------
   constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
   constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
-  const lds_ref kref = pool.alloc(LK2.bytes()), vref = pool.alloc(LV2.bytes());
-  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2);
-  constexpr uint32_t KBUF = LK.bytes(), VBUF = LV.bytes();  // bytes between the two buffers
+  // gfx950 (transposing LDS reads and 16-byte LDS-DMA): V tiles are stored as they are in
+  // memory, [key][dim] in K's layout, by DMA like K, and read as V^T by ds_read_b64_tr_b16
+  constexpr bool TR = hipasm::detail::features().has_ds_read_tr && hipasm::detail::features().has_lds_dma_x4;
+  // PP (gfx950, 8 waves: two a SIMD): the two waves of a SIMD run half an iteration apart
+  // (ping-pong; see step), which takes three K and three V buffers (gfx950's 160 KiB of LDS)
+  constexpr bool PP = TR && C.waves == 8;
+  constexpr uint32_t NBUF = PP ? 3 : 2;
+  const lds_ref kref = pool.alloc(NBUF * LK.bytes()), vref = pool.alloc(TR ? NBUF * LK.bytes() : LV2.bytes());
+  const lds_view K0(kref, LK), KK(kref, LK2), VV(vref, LV2), V0(vref, LK);
+  constexpr uint32_t KBUF = LK.bytes(), VBUF = TR ? LK.bytes() : LV.bytes();  // bytes between the two buffers
   (void)LV;
+  (void)V0;
 
   // V tile units: 4 keys x 8 dims (four 16-byte loads, one 4x8 transpose, eight 8-byte LDS
   // writes); unit u = key quad u % (BN / 4), dim chunk u / (BN / 4).
-  constexpr uint32_t units = BN * D / 32, US = (units + T - 1) / T;
+  constexpr uint32_t units = BN * D / 32, US = TR ? 0 : (units + T - 1) / T;
   constexpr bool partial_units = units % T != 0;
-  auto vstage = J.vgpr<u32>(static_cast<int>(US), 16);
-  auto vtr = J.vgpr<u32>(16);
-  auto voff = J.vgpr<u32>(static_cast<int>(US), 4);
-  auto vrow = J.vgpr<u32>(static_cast<int>(US)).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
-  auto vcol = J.vgpr<u32>(static_cast<int>(US)).named("vt_col");
+  constexpr int USR = TR ? 1 : static_cast<int>(US);  // (TR: no units; the registers stay unused)
+  auto vstage = J.vgpr<u32>(USR, 16);
+  auto vtr = J.vgpr<u32>(TR ? 1 : 16);
+  auto voff = J.vgpr<u32>(USR, 4);
+  auto vrow = J.vgpr<u32>(USR).named("vt_row");  // V^T row of the unit's dims (+ D: buffer 1)
+  auto vcol = J.vgpr<u32>(USR).named("vt_col");
   for (uint32_t s = 0; s < US; ++s) {
     auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
     u = tid + s * T;
@@ -293,11 +311,53 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto korg = J.sgpr<u32>();   // byte offset of key tile kt (V loads it, K loads tile kt + 1)
   auto kofs = J.sgpr<u32>();
   auto knext = J.sgpr<u32>();  // 0 or KBUF: the K buffer being filled
+  auto vnext = J.sgpr<u32>();  // TR: 0 or VBUF, the V buffer being filled
+  // TR: K and V tiles by buffer_load_dwordx4 ... lds (copy_tile's direct path, its per-lane
+  // offsets computed once here instead of at every load): step i of wave w fills LDS bytes
+  // (i T + 64 w) 16 .. + 1023 of the tile; lane t's 16 bytes are the tile's byte 16 t of step
+  // 0 moved by i RPS rows, where RPS (rows a step) is a multiple of the swizzle's 8-row
+  // period: one global offset a lane, + i RPS rows in soffset
+  constexpr uint32_t DMA_STEP = T * 16, RPS = DMA_STEP / LK.row_stride(), DMA_STEPS = LK.bytes() / DMA_STEP;
+  constexpr bool DMA_OWN = TR && DMA_STEP % (8 * LK.row_stride()) == 0 && LK.bytes() % DMA_STEP == 0;
+  auto dma_goff = J.vgpr<u32>(), dma_wave = J.sgpr<u32>(), dma_rows = J.sgpr<u32>();
+  if constexpr (DMA_OWN) {
+    static_assert(LK.swz_chunk == 16 && LK.swz_groups == 8 && LK.swz_row_div == 1);
+    auto q = J.vgpr<u32>(), row = J.vgpr<u32>();
+    q = (tid & 63u) << 4;  // the lane's byte in its wave's 1024 (the wave's part: M0)
+    q = q + ((tid >> 6) << 10);
+    row = q >> hipasm::detail::log2u(LK.row_stride());
+    dma_goff = row * kv_stride + ((q & (LK.row_stride() - 1)) ^ ((row & 7u) << 4));
+    J.v_readfirstlane_b32(dma_wave, tid);
+    dma_wave = (dma_wave >> 6) << 10;
+    dma_rows = kv_stride * RPS;
+  }
+  auto dma_tile = [&](const buffer& B, const gpr<u32>& ofs, const lds_view& V, const gpr<u32>& shift) {
+    auto m = J.sgpr<u32>(), so = J.sgpr<u32>();
+    m = dma_wave + shift;
+    for (uint32_t i = 0; i < DMA_STEPS; ++i) {
+      if (i == 0) so = ofs + 0u;
+      else so = so + dma_rows;
+      B.load_lds_x4(at(m) + static_cast<int64_t>(V.base + i * DMA_STEP), at(so) + at(dma_goff));
+    }
+  };
   auto load_k = [&](const gpr<u32>& ofs) {
-    const tile_copy_opts o{.threads = T, .vec_bytes = 4, .direct = true, .wait = false};
+    if constexpr (DMA_OWN) {
+      dma_tile(Kb, ofs, K0, knext);
+      return;
+    }
+    const tile_copy_opts o{.threads = T, .vec_bytes = TR ? 16u : 4u, .direct = true, .wait = false};
     copy_tile(J, Kb, at(ofs), kv_stride, K0, o, lds_shift{knext});
   };
   auto load_v = [&] {
+    if constexpr (DMA_OWN) {
+      dma_tile(Vb, korg, V0, vnext);
+      return;
+    }
+    if constexpr (TR) {
+      const tile_copy_opts o{.threads = T, .vec_bytes = 16, .direct = true, .wait = false};
+      copy_tile(J, Vb, at(korg), kv_stride, V0, o, lds_shift{vnext});
+      return;
+    }
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         for (int r = 0; r < 4; ++r) Vb.load(vstage[s].slice(4 * r, 4), at(voff[s][r]) + at(korg));
@@ -305,6 +365,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto write_v = [&] {
     J.s_waitcnt(vmcnt(0));
+    if constexpr (TR) return;
     for (uint32_t s = 0; s < US; ++s)
       unit_active(s, [&] {
         transpose_per_lane(J, 4, 8, 2, vstage[s], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
@@ -316,8 +377,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // Their registers are this kernel's own (moved in place between the buffers).
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
-  lds_addr k_addr[DS], v_addr[NS];
-  gpr<u32> k_reg[DS], v_reg[NS];
+  // TR: V^T through ds_read_b64_tr_b16: lane s of 16-lane group g (half h = g / 2) addresses
+  // key row 4 h + s / 4 (+ 16 p + 8 r: slice p, read r), dims 32 db + 16 (g % 2) + 4 (s % 4),
+  // and receives keys 4 h .. + 3 (+ 16 p + 8 r) of dim 32 db + 16 (g % 2) + s = 32 db + l32:
+  // reads r = 0, 1 give A's k 0-3 and 4-7 of lane half h, keys 16 p + 4 h + 8 r .. + 3, the
+  // keys of the S^T accumulator registers the B operand takes (see mfma_pv). The swizzle XORs
+  // chunk bits 0-2 with the row's low 3 bits, fixed per lane (16 p + 8 r keeps them), and bit 2
+  // of the chunk is bit 0 of db: one register for even db, one for odd; db / 2 is an offset.
+  constexpr int NVA = TR ? 2 : NS;
+  lds_addr k_addr[DS], v_addr[NVA];
+  gpr<u32> k_reg[DS], v_reg[NVA];
   auto own = [&](lds_addr& a, gpr<u32>& r) {
     r.rebind(J.vgpr<u32>());
     r = hipasm::detail::u32_view(J.self(), a.reg);
@@ -329,11 +398,22 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     k_addr[p] = KK.addr(l32, multiple_of(c, 8));
     own(k_addr[p], k_reg[p]);
   }
-  for (int p = 0; p < NS; ++p) {
-    auto c = J.vgpr<u32>();
-    c = c8 + 16 * p;
-    v_addr[p] = VV.addr(l32, multiple_of(c, 8));
-    own(v_addr[p], v_reg[p]);
+  if constexpr (TR) {
+    auto vr = J.vgpr<u32>(), vc = J.vgpr<u32>();
+    vr = (half << 2) + ((lane & 15u) >> 2);
+    for (int e = 0; e < 2; ++e) {
+      vc = ((lane & 16u) + ((lane & 3u) << 2)) + 32u * static_cast<uint32_t>(e);
+      v_addr[e] = V0.addr(vr, multiple_of(vc, 4));
+      v_reg[e].rebind(J.vgpr<u32>());
+      v_reg[e] = hipasm::detail::u32_view(J.self(), v_addr[e].reg) + static_cast<uint32_t>(v_addr[e].k);
+    }
+  } else {
+    for (int p = 0; p < NS; ++p) {
+      auto c = J.vgpr<u32>();
+      c = c8 + 16 * p;
+      v_addr[p] = VV.addr(l32, multiple_of(c, 8));
+      own(v_addr[p], v_reg[p]);
+    }
   }
 
   // ---- per-query state ---------------------------------------------------------------------
@@ -363,7 +443,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
   constexpr int VR = 4, NV = NS * DB;
-  auto kf = J.vgpr<u32>(2 * KB, 4), vf = J.vgpr<u32>(VR, 4);
+  // K reads: a ring of KR slots of KB b128 each, KR - 1 k-slices ahead (TR: the registers the
+  // V^T staging no longer takes hide the LDS latency behind two slices' MFMAs)
+  constexpr int KR = TR ? 3 : 2;
+  auto kf = J.vgpr<u32>(KR * KB, 4), vf = J.vgpr<u32>(VR, 4);
   // kt: the key tile of the iteration, k0 its first key
   auto kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
   auto tile_bytes = J.sgpr<u32>();
@@ -376,7 +459,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
   auto read_k = [&](int p) {
-    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % 2) * KB + kb], k_addr[p], 32 * kb, 0);
+    for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % KR) * KB + kb], k_addr[p], 32 * kb, 0);
   };
   // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7) takes both
   // halves of a slice in one MFMA: its k order is the two 32x32x8 MFMAs' in sequence, for A and
@@ -386,7 +469,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     if constexpr (DK != nullptr) {
       for (int kb = 0; kb < KB; ++kb)
         if (p == 0) mfma_run(J, *DK, s[kb], kf[kb], qf[0], 0);  // (the tile's first product starts from 0)
-        else mfma_run(J, *DK, s[kb], kf[(p % 2) * KB + kb], qf[p], s[kb]);
+        else mfma_run(J, *DK, s[kb], kf[(p % KR) * KB + kb], qf[p], s[kb]);
       return;
     }
     for (int e = 0; e < 2; ++e)
@@ -396,7 +479,15 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
+  constexpr uint32_t LPI = TR ? 2 : 1;  // LDS reads a PV item
   auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
+    if constexpr (TR) {
+      const int p = i / DB, db = i % DB;
+      for (int r = 0; r < 2; ++r)
+        J.ds_read_b64_tr_b16(vf[i % VR].slice(2 * r, 2), v_reg[db % 2],
+                             {.offset = static_cast<int32_t>(LK.row_stride() * (16 * p + 8 * r) + 128 * (db / 2))});
+      return;
+    }
     VV.load(vf[i % VR], v_addr[i / DB], 32 * (i % DB), 0);
   };
   auto mfma_pv = [&](int i) {
@@ -437,6 +528,12 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // exact in f32 and as precise in bf16): O and l are rescaled (by alpha = 2^(m_old c - m c))
   // only then, by a per-lane If that the waves skip when no lane moved (the usual case after
   // the first tiles). O / l and the LSE (m c + log2 l) do not depend on the reference.
+  // gfx950 (TR): the last ND exponentials of a tile move from the head to the tail: the head
+  // runs beside PV's MFMAs and the tail beside QK^T's, which gfx950's double-rate MFMAs make
+  // as short as PV's; with all 16 KB in the head the PV phase is VALU-bound (v_exp_f32 is
+  // 16 cycles a wave) while the VALU idles under QK^T (aiter's gfx950 fmha_v3_fwd splits them
+  // between its two MFMA phases alike)
+  constexpr int NE = 16 * KB, ND = TR ? NE * 5 / 8 : 0;
   auto softmax_head = [&] {
     mx = mx * score_scale();
     mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
@@ -446,17 +543,26 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     mc = mx;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; ++r) {
+        if (16 * kb + r >= NE - ND) {  // (deferred: the exponent kept in pe)
+          J.v_fma_f32(pe[kb][r], s[kb][r], score_scale(), nmsc);
+          continue;
+        }
         J.v_fma_f32(s[kb][r], s[kb][r], score_scale(), nmsc);  // s c - m c
         pe[kb][r] = exp2(s[kb][r], {.flush_denormals = true});
       }
   };
   auto softmax_tail = [&] {
+    for (int i = NE - ND; i < NE; ++i) pe[i / 16][i % 16] = exp2(pe[i / 16][i % 16], {.flush_denormals = true});
     psum = pe[0][0] + pe[0][1];
     for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
     lrow = lrow * alpha + psum;
     for (int kb = 0; kb < KB; ++kb)
-      for (int r = 0; r < 16; r += 2)
-        pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int r = 0; r < 16; r += 2) {
+        if constexpr (isa::find_instr("v_cvt_pk_bf16_f32") >= 0)  // (in place: no copy from a temporary)
+          J.v_cvt_pk_bf16_f32(pb[kb][r / 2], pe[kb][r], pe[kb][r + 1]);
+        else
+          pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
+      }
   };
 
   // Iteration t (0 .. n_tiles - 1; software-pipelined, as aiter's fmha_v3_fwd): loads K(t + 1)
@@ -479,10 +585,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);
   };
   auto qk = [&] {  // S^T(t) = K(t) Q^T
-    read_k(0);
+    for (int p = 0; p + 1 < KR && p < DS; ++p) read_k(p);
     for (int p = 0; p < DS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
-      if (p + 1 < DS) read_k(p + 1);
+      const int later = KR - 2 < DS - 1 - p ? KR - 2 : DS - 1 - p;  // reads issued after slice p's
+      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(KB * later)));
+      if (p + KR - 1 < DS) read_k(p + KR - 1);
       mfma_qk(p);
     }
   };
@@ -499,22 +606,77 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int kb = 0; kb < KB; ++kb)
         for (int r = 0; r < 16; ++r) s[kb][r] = select(rel > 32 * kb + 8 * (r / 4) + r % 4, s[kb][r], NEG_INF);
     });
-    row_max();
+    if constexpr (!TR) row_max();  // (TR: between PV's MFMAs, before the head)
   };
   auto pv = [&] {  // O^T += V^T(t - 1) P^T(t - 1) (after read_v_ahead)
     for (int i = 0; i < NV; ++i) {
       if (i + VR - 1 < NV) read_v(i + VR - 1);
-      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
+      J.s_waitcnt(lgkmcnt(LPI * static_cast<uint32_t>(VR - 1 < NV - 1 - i ? VR - 1 : NV - 1 - i)));
       mfma_pv(i);
     }
+  };
+  // Ping-pong (PP): waves 4-7 pass one barrier more at the start and waves 0-3 one more at the
+  // end, and each iteration has two barriers (after QK^T and the softmax tail; after PV): the
+  // two waves of a SIMD alternate the phases instead of running each alike at once (the older
+  // wave's priority would run it ahead and leave the younger one alone at the iteration's end).
+  // Phase g of waves 0-3 is phase g - 1 of waves 4-7, so a tile DMA'd in an iteration is
+  // complete (vmcnt(0) before the iteration's last barrier) one phase later for waves 4-7:
+  // K(t + 2) is loaded in iteration t (first read in iteration t + 2) and V(t) is read after
+  // iteration t + 1's middle barrier; a buffer is refilled three tiles on (its last reader,
+  // a wave of 4-7, two phases behind the first writer).
+  auto ring_next = [&](gpr<u32>& x) {  // 0 -> BUF -> 2 BUF -> 0 (KBUF = VBUF under PP)
+    x = x + KBUF;
+    x = select(x == NBUF * KBUF, 0u, x);
+  };
+  auto kr = J.sgpr<u32>(), vr = J.sgpr<u32>(), grp = J.sgpr<u32>();  // PP: K, V read buffers (bytes)
+  auto max_head = [&] {
+    if constexpr (TR) row_max();
+    softmax_head();
   };
   // iteration t: `pipelined` false for t = 0
   auto step = [&](bool pipelined) {
     auto ktn = J.sgpr<i32>();
     ktn = kt + 1;
-    tile_offset(kofs, ktn);
+    if constexpr (PP) {
+      auto k2 = J.sgpr<i32>();
+      k2 = kt + 2;
+      tile_offset(kofs, k2);
+      tile_offset(korg, kt);
+    } else {
+      tile_offset(kofs, ktn);
+    }
     load_k(kofs);
     load_v();
+    if constexpr (PP) {
+      J.s_setprio(0);
+      if (pipelined) {
+        rescale_o();
+        interleave(J, qk, softmax_tail);
+      } else {
+        qk();
+      }
+      J.s_setprio(1);
+      J.s_barrier();
+      read_v_ahead();
+      mask_and_max();
+      if (pipelined) interleave(J, pv, max_head);
+      else max_head();
+      J.s_waitcnt(vmcnt(0));
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      // every ring one buffer on
+      kdir = select(kr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
+      vdir = select(vr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
+      for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+      for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
+      ring_next(kr);
+      ring_next(vr);
+      ring_next(knext);
+      ring_next(vnext);
+      kt = ktn;
+      tile_key(kt);
+      return;
+    }
     if (pipelined) {
       rescale_o();
       interleave(
@@ -528,19 +690,20 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       qk();
     }
     mask_and_max();
-    if (pipelined) interleave(J, pv, softmax_head);
-    else softmax_head();
+    if (pipelined) interleave(J, pv, max_head);
+    else max_head();
     write_v();
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     // swap the buffers: reads to the one just filled, fills to the one just read
     for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
-    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + vdir;
+    for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
     for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + vrdir;
+    if constexpr (TR) vnext = vnext ^ VBUF;
     knext = knext - kdir;
     kdir = 0u - kdir;
     vdir = 0u - vdir;
-    vrdir = 0u - vrdir;
+    if constexpr (!TR) vrdir = 0u - vrdir;
     kt = ktn;
     tile_key(kt);
     korg = kofs;
@@ -553,13 +716,43 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     tile_offset(korg, kt);
     knext = 0u;
     load_k(korg);
+    if constexpr (PP) {  // K(0), K(1) into buffers 0, 1; V(0) to buffer 0, read (iteration 1) from there
+      auto k1 = J.sgpr<i32>();
+      k1 = kt + 1;
+      knext = KBUF;
+      tile_offset(kofs, k1);
+      load_k(kofs);
+      J.s_waitcnt(vmcnt(0));
+      J.s_barrier();
+      knext = 2 * KBUF;
+      vnext = 0u;
+      kr = 0u;
+      vr = 2 * KBUF;
+      for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + 2 * KBUF;
+      J.v_readfirstlane_b32(grp, tid);
+      grp = grp >> 8;  // 1: waves 4-7
+      J.If(grp != 0u, [&] { J.s_barrier(); });
+      tile_key(kt);
+      step(false);
+      J.While([&] { return kt < n_tiles; }, [&] { step(true); });
+      rescale_o();
+      softmax_tail();
+      J.s_barrier();
+      read_v_ahead();
+      pv();
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      J.If(grp == 0u, [&] { J.s_barrier(); });
+      return;
+    }
     J.s_waitcnt(vmcnt(0));
     J.s_barrier();
     knext = KBUF;
     kdir = KBUF;
-    for (int p = 0; p < NS; ++p) v_reg[p] = v_reg[p] + VBUF;
+    for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + VBUF;
     vdir = 0u - VBUF;
-    vrdir = D;
+    vnext = 0u;
+    if constexpr (!TR) vrdir = D;
     tile_key(kt);
     step(false);
     J.While([&] { return kt < n_tiles; }, [&] { step(true); });
