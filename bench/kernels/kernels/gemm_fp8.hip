@@ -16,6 +16,8 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x128_split, gq_bench::fp8_block_32x128
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x64_split, gq_bench::fp8_block_32x64_split)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x32, gq_bench::fp8_block_32x32)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_32x32_split, gq_bench::fp8_block_32x32_split)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x64, gq_bench::fp8_block_64x64)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x64_split, gq_bench::fp8_block_64x64_split)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x256_agpr, gq_bench::fp8_token_256x256_agpr)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_agpr, gq_bench::fp8_tensor_256x256_agpr)
 #else
