@@ -45,6 +45,10 @@ int main_mi355x(int argc, char** argv) {
       {"gemm_fp8_block_64x128_split", gq_bench::fp8_block_64x128_split},
       {"gemm_fp8_block_32x128_split", gq_bench::fp8_block_32x128_split},
       {"gemm_fp8_block_32x64_split", gq_bench::fp8_block_32x64_split},
+      {"gemm_fp8_block_32x32", gq_bench::fp8_block_32x32},
+      {"gemm_fp8_block_32x32_split", gq_bench::fp8_block_32x32_split},
+      {"gemm_fp8_block_64x64", gq_bench::fp8_block_64x64},
+      {"gemm_fp8_block_64x64_split", gq_bench::fp8_block_64x64_split},
       {"gemm_fp8_token_256x256_agpr", gq_bench::fp8_token_256x256_agpr},
       {"gemm_fp8_tensor_256x256_agpr", gq_bench::fp8_tensor_256x256_agpr}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);

@@ -119,9 +119,17 @@ inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c,
 // on the rows of bench_kernel_gemm_fp8_mi355x (GEMM_QUANT_BENCH_KERNEL, GEMM_QUANT_BENCH_SPLITS):
 // 1. A tile with AGPR accumulators (4 waves of 128x128, one a SIMD: the largest) when its grid
 //    fills the 256 CUs at least once.
-// 2. The smallest split-K tile, split to fill two workgroups a CU (at least 3 splits; the slots
-//    filled at least 3/4, the f32 sums within 4.5 MB): 512x512x7168 (32x64, 4 splits: 11.03 us,
-//    64x128 with 7: 13.41), 128x1536x7168.
+// 2. Decode M: the one-wave split-K tile (32x32) when its grid is at most 3/8 of the CUs (96 of
+//    256), split into the most parts that each keep 8 K blocks or more (gemm_quant_splits'
+//    floor) and divide the blocks evenly: 16x512x7168 7 splits 6.48 us (32x64 7.16), 64x512x7168
+//    6.96 (32x64 8 splits 7.47), 128x512x7168 7.25 (32x64 7.75). (Even parts: the model times
+//    the last arrival's sums from its own issue, so a short last part would add them before
+//    the others' slices exist.)
+//    Else the smallest split-K tile of more waves, split to fill two workgroups a CU (at least 3
+//    splits; the slots filled at least 3/4, the f32 sums within 4.5 MB): 256x512x7168 (32x64, 7:
+//    8.70 us; 64x64 7: 8.93, 32x128 7: 9.21), 128x1536x7168; where its grid is half the CUs or
+//    more, the 4-wave 64x64 tile split to one workgroup a CU (half the A and B loads a workgroup
+//    of 32x64's): 512x512x7168 64x64 4 splits 10.42 (32x64 4: 10.55, 64x128 7: 12.84).
 // 3. The tile (a split-K one split to one workgroup a CU, at most K / 1024 splits) whose
 //    workgroups fill the most of one round of the CUs, at least half; of equals the largest:
 //    4096x512x7168 64x128 28.55 us (128x128 31.54), 1536x512x7168 64x128 split 2 16.36 (32x128
@@ -143,16 +151,32 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
   };
   for (const auto& k : ks)
     if (k.config.scale == scale && k.config.agpr_acc && !k.config.split_k && tiles(k.config) >= target_cus) return {&k, 1};
+  const uint32_t blocks = (s.k + 127) / 128;
+  for (const auto& k : ks)
+    if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && k.config.threads() == 64 && split_of(k) &&
+        8 * tiles(k.config) <= 3 * uint64_t(target_cus)) {
+      uint32_t n = blocks / 8;
+      while (n > 1 && blocks % n != 0) --n;
+      if (n >= 2) return {&k, n};
+    }
   const hipasm::kernels::gemm_quant_kernel_ref* smallest = nullptr;
   for (const auto& k : ks)
-    if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && split_of(k) &&
+    if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && k.config.threads() > 64 && split_of(k) &&
         (!smallest || area(k.config) < area(smallest->config)))
       smallest = &k;
   if (smallest) {
     const hipasm::kernels::gemm_quant_config& c = split_of(*smallest)->config;
     const uint64_t t = tiles(c), slots = uint64_t(target_cus) * (2 * c.lds_bytes() <= 160 * 1024 ? 2 : 1);
     uint64_t n = std::min<uint64_t>(slots / t, (s.k + 127) / 128 / 8);
-    if (n >= 3 && 4 * t * n >= 3 * slots && 4.0 * s.m * s.n * n <= 4.5e6) return {smallest, uint32_t(n)};
+    if (n >= 3 && 4 * t * n >= 3 * slots && 4.0 * s.m * s.n * n <= 4.5e6) {
+      // (its grid half the CUs or more: the 4-wave 64x64 tile, one workgroup a CU)
+      if (2 * t >= target_cus)
+        for (const auto& k : ks)
+          if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && k.config.bm == 64 &&
+              k.config.bn == 64 && k.config.threads() == 256 && split_of(k) && target_cus / tiles(k.config) >= 2)
+            return {&k, uint32_t(target_cus / tiles(k.config))};
+      return {smallest, uint32_t(n)};
+    }
   }
   const hipasm::kernels::gemm_quant_kernel_ref* best = nullptr;
   uint64_t best_w = 0;

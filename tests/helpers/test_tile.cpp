@@ -220,6 +220,13 @@ TEST_CASE("copy_tile_load with tail masks made once: the tail, whole tiles, empt
   for (uint32_t v : {0u, 1u, 7u, 13u, 63u, 64u, 100u}) run_split("tiles_bf16_swz_tail", 128, 64, 256, 192, 64, v, 4);
 }
 
+// The same masks deferred (tile_tail_masks::deferred): copy_tile_mask_tail applies them in a
+// branch taken below the view's columns; whole tiles are stored as loaded.
+TEST_CASE("copy_tile_mask_tail: deferred tail masks, the tail, whole tiles, empty tiles", "[tile]") {
+  for (uint32_t v : {0u, 5u, 16u, 31u, 32u, 37u, 63u}) run_split("tiles_gemm_tail_defer", 128, 32, 256, 4096 * 2, 128, v, 2);
+  for (uint32_t v : {0u, 1u, 7u, 13u, 63u, 64u, 100u}) run_split("tiles_bf16_swz_tail_defer", 128, 64, 256, 192, 64, v, 4);
+}
+
 TEST_CASE("copy_tile_prepare before copy_tile_store: the same tile (column tails, element loads)", "[tile]") {
   for (uint32_t v : {0u, 5u, 16u, 31u, 32u}) run_split("tiles_gemm_prep", 128, 32, 256, 4096 * 2, 128, v, 2);
   for (uint32_t v : {0u, 1u, 17u, 32u}) run_split("tiles_elem_prep", 128, 32, 256, 2 * 99, 2 * 37, v, 8 * 1 * 2, true);

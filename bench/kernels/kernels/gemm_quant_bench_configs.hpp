@@ -27,6 +27,14 @@ inline constexpr gemm_quant_config fp8_block_32x128{.type = quant_type::fp8, .sc
 // 32x64: two waves of 32x32 (split K: twice the tiles of 32x128 for the same splits)
 inline constexpr gemm_quant_config fp8_block_32x64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
                                                    .bn = 64, .wm = 1, .wn = 2, .ahead = 2, .lds_ahead = 2};
+// 32x32: one wave (split K on decode shapes: twice the workgroups of 32x64, each with half the
+// tile's loads and half the partial sums to add)
+inline constexpr gemm_quant_config fp8_block_32x32{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 32,
+                                                   .bn = 32, .wm = 1, .wn = 1, .ahead = 2, .lds_ahead = 2};
+// 64x64: four waves of 32x32 (split K where M is a few hundred: half the A and B loads a
+// workgroup of 32x64's)
+inline constexpr gemm_quant_config fp8_block_64x64{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 64,
+                                                   .bn = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_ahead = 2};
 // 8 waves of 64x64, bk 64 (a scale block is two K tiles)
 inline constexpr gemm_quant_config fp8_block_256x128{.type = quant_type::fp8, .scale = quant_scale::block128, .bm = 256,
                                                      .bk = 64, .wm = 4, .wn = 2};
@@ -93,6 +101,8 @@ inline constexpr gemm_quant_config split(gemm_quant_config c) {
 inline constexpr gemm_quant_config fp8_block_64x128_split = split(fp8_block_64x128);
 inline constexpr gemm_quant_config fp8_block_32x128_split = split(fp8_block_32x128);
 inline constexpr gemm_quant_config fp8_block_32x64_split = split(fp8_block_32x64);
+inline constexpr gemm_quant_config fp8_block_32x32_split = split(fp8_block_32x32);
+inline constexpr gemm_quant_config fp8_block_64x64_split = split(fp8_block_64x64);
 inline constexpr gemm_quant_config i8_token_64x128_split = split(i8_token_64x128);
 inline constexpr gemm_quant_config i8_token_32x128_split = split(i8_token_32x128);
 }  // namespace gq_bench

@@ -486,9 +486,14 @@ constexpr tile_staging make_tile_staging(builder J, const lds_view& V, const val
 // tail (K mod the width). copy_tile_load(..., cols_valid, tail) then takes each word's mask as
 // the tail's or all ones (one v_or a word) instead of computing it (5 VALU a word), VALU that in
 // a pipelined loop competes with the MFMAs for the SIMD's VALU issue turns.
+// deferred = true: copy_tile_load leaves the words as loaded and the staging prepared (a whole
+// tile needs no mask, an empty one loads zeros): the caller masks a tile whose cols_valid is below
+// the width with copy_tile_mask_tail before its store, e.g. in a branch on cols_valid that only
+// the tail tile takes, so that whole tiles spend no VALU on masks.
 struct tile_tail_masks {
   gpr<dtype::u32> mask;  // the staging's words for cols_valid = the tail
   uint32_t cols = 0, cpr = 0, vel = 0, words = 0;  // the layout they were made for
+  bool deferred = false;
 };
 
 constexpr tile_tail_masks make_tile_tail_masks(builder J, const tile_staging& st, const val<dtype::u32>& tail_cols,
@@ -541,7 +546,9 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     if (!cols_valid) g[h].rebind(st.goff);
     else g[h].rebind(select(st.col0 + static_cast<uint32_t>(h) >= valid, past, st.goff, l));
   }
-  if (tail) {
+  if (tail && tail->deferred) {
+    // (copy_tile_mask_tail, the caller's)
+  } else if (tail) {
     // a whole tile: every word kept; else (the tail, or nothing loaded) the tail's masks
     auto full = b.sgpr<dtype::u32>(l);
     full = select(detail::u32_view(&b, cols_valid->op) >= st.view.L.cols, 0xffffffffu, 0u, l);
@@ -554,7 +561,7 @@ constexpr uint32_t copy_tile_load_impl(builder J, const buffer& A, mem_offset or
     const gpr<dtype::i32> q = tail_mask_base(b, *cols_valid, st.col0, eb, l);
     for (uint32_t w = 0; w < st.words; ++w) tail_word_mask(b, q, static_cast<int32_t>(16 * w), st.mask[static_cast<int>(w)], l);
   }
-  st.prepared = false;
+  st.prepared = tail && tail->deferred;
   const buffer Ab = A;
   for (uint32_t i = 0; i < st.steps; ++i) {
     const uint32_t drow = i * T / st.cpr, dcol = (i * T % st.cpr) * st.vel;
@@ -600,6 +607,27 @@ constexpr uint32_t copy_tile_load(builder J, const buffer& A, mem_offset origin,
                                   const val<dtype::u32>& cols_valid, const tile_tail_masks& tail,
                                   std::source_location l = std::source_location::current()) {
   return detail::copy_tile_load_impl(J, A, origin, st, &cols_valid.x, l, &tail);
+}
+
+// The tail's word masks (made with deferred = true) applied to the tile staged by the last
+// copy_tile_load: its cols_valid was the tail, or 0 or less (zeros loaded: no change).
+constexpr void copy_tile_mask_tail(builder J, tile_staging& st, const tile_tail_masks& tail,
+                                   std::source_location l = std::source_location::current()) {
+  builder& b = *J.self();
+  const src_loc sl = to_src_loc(l);
+  b.note_loc(sl);
+  if (st.steps == 0 || !st.col_tail || st.o.elem_loads) {
+    b.fail(sl, "copy_tile_mask_tail: needs a staging made by make_tile_staging with col_tail = true (no elem_loads)");
+    return;
+  }
+  if (!tail.deferred || tail.words != st.words || tail.cpr != st.cpr || tail.vel != st.vel || tail.cols != st.view.L.cols) {
+    b.fail(sl, "copy_tile_mask_tail: the masks must be deferred ones made for this staging layout (make_tile_tail_masks)");
+    return;
+  }
+  for (uint32_t i = 0; i < st.steps; ++i)
+    for (uint32_t w = 0; w < st.words; ++w)
+      st.data[static_cast<int>(i)][static_cast<int>(w)] =
+          st.data[static_cast<int>(i)][static_cast<int>(w)] & tail.mask[static_cast<int>(w)];
 }
 
 namespace detail {

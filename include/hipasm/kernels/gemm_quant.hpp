@@ -31,7 +31,8 @@
 // the wait for tile k + 1 and its column-tail masks go among the MFMAs before the first barrier
 // and its stores right after it, as in gemm_bf16's one-buffer step; half of the second-to-last
 // slice's MFMAs wait past the first barrier, to cover the stores' drain with MFMAs). The column
-// tail's word masks are made once (the K walk's tiles are whole, empty or the one tail K % bk). The C tiles are dealt per
+// tail's word masks are made once (the K walk's tiles are whole, empty or the one tail K % bk);
+// with two LDS buffers they are applied in a branch that only a tile short of bk takes. The C tiles are dealt per
 // XCD (gemm_common.hpp gemm_tile_order: bands of 8 tile rows, of 1024 rows of C for taller tiles). Each tile column starts its K walk
 // at its own 128-byte line and wraps (the columns spread over the L2 channels, the workgroups of
 // a column read their B rows in step). dma = true (or any_k): the K loop keeps `stages` LDS buffers of the A and
@@ -345,6 +346,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     b_half = K * (BN / 2);
   }
 
+  // TAIL_BRANCH (two LDS buffers, whole-tile steps: not SPLIT4's parts, not the double-K
+  // READ_AHEAD paths): the loads leave the tail masks to a branch before the tile's stores,
+  // taken only when its cols_valid (tile_cols, of its staging set) is below BK: whole tiles
+  // spend no VALU on them (16x512x7168, 32x32: 32 v_and of ~140 instructions a step).
+  constexpr bool TAIL_BRANCH = VG && S == 2 && !SPLIT4 && !(DK && !BLOCK && C.lds_ahead == 1);
+  auto tile_cols = J.sgpr<u32>(2);
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
   // their own)
@@ -369,6 +376,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         k_left = K - k_cur;
         J.s_max_i32(cols_valid, k_left, 0);
         cols_valid = select(loaded < k_tiles, cols_valid, 0u);
+        if constexpr (TAIL_BRANCH) tile_cols[buf] = cols_valid;
         a_ld = a_org + k_cur;
         b_ld = b_org + k_cur;
         if constexpr (SPLIT4) {
@@ -441,12 +449,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         for (int i = 0; i < AH; ++i) load_tile(i);
       auto k_tail = J.sgpr<u32>();
       k_tail = K % BK;
-      const tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
+      tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
+      t.deferred = TAIL_BRANCH;
       if constexpr (A_TAIL)
         for (int i = 0; i < AH; ++i) load_tile(i, &t);
       return t;
     }
   }();
+
+  // TAIL_BRANCH: the staged tile of set `set` (its loads complete) masked when it is the tail
+  auto mask_tail = [&](int set) {
+    if constexpr (TAIL_BRANCH)
+      J.If(tile_cols[set] < BK, [&] {
+        if constexpr (A_TAIL) copy_tile_mask_tail(J, sta[set], tail);
+        copy_tile_mask_tail(J, stb[set], tail);
+      });
+  };
 
   // This lane's LDS read addresses: row (wave block + the atom's lane row), byte 16 * (k group)
   // of each 32-byte slice (one read: the k of two MFMAs).
@@ -556,7 +574,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // block128 state: the K block of the tile being computed, its A scales (row mrow + 32i: one
   // dword a lane and 32-row block) and B scale; offsets of sa[kb][m0 ...] and sb[n0 / 128][kb];
-  // scl[i] = sa * sb, what the products of block row i are scaled by. VGPR copies with one tile
+  // scl[2i] = scl[2i + 1] = sa * sb, what the products of block row i are scaled by. VGPR copies with one tile
   // a block: SS = 2 sets of sa and sb, block k + 1's loaded during block k (their latency, an
   // L2 miss, was a block's MFMAs).
   // (VGPR copies: kb wraps with the K walk, blocks_done counts the blocks computed)
@@ -564,7 +582,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto blocks_done = J.sgpr<u32>(), kb_begin = J.sgpr<u32>(), kb_end = J.sgpr<u32>(), my_blocks = J.sgpr<u32>();
   constexpr int SS = DEFER ? 2 : 1;
   auto sbv = J.sgpr<f32>(SS);
-  auto sav = J.vgpr<f32>(BLOCK ? SS * TM : 1), scl = J.vgpr<f32>(BLOCK ? TM : 1);
+  auto sav = J.vgpr<f32>(BLOCK ? SS * TM : 1), scl = J.vgpr<f32>(BLOCK ? 2 * TM : 2).aligned(2);
   if constexpr (DEFER) scl.fill(0.0f);
   auto sa_lane = J.vgpr<u32>();
   if constexpr (BLOCK) {
@@ -605,13 +623,24 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // The block's scales (its loads complete) into scl; the scaled adds of product set ps, part
   // c of n (the adds split over n interleaved streams).
   auto block_scales = [&](int set = 0) {
-    for (int i = 0; i < TM; ++i) scl[i] = sav[set * TM + i] * sbv[set];
+    for (int i = 0; i < TM; ++i)
+      for (int h = 0; h < 2; ++h) scl[2 * i + h] = sav[set * TM + i] * sbv[set];
   };
   constexpr int PE = TM * TN * 16;  // a product set's registers
+  // (pairs of accumulators by v_pk_fma_f32: two FMAs an issue, as v_fmac_f32 one; the VALU of
+  // the K loop's step bounds the small split-K tiles)
   auto scaled_adds = [&](int ps, int c = 0, int n = 1) {
-    for (int e = c * PE / n; e < (c + 1) * PE / n; ++e) {
+    const int to = (c + 1) * PE / n;
+    for (int e = c * PE / n; e < to;) {
       const int b = e / 16, r = e % 16;
-      J.v_fmac_f32(acc[b][r], part[ps * TM * TN + b][r], scl[b / TN]);
+      if (r % 2 == 0 && e + 1 < to) {
+        J.v_pk_fma_f32(acc[b].slice(r, 2), part[ps * TM * TN + b].slice(r, 2), scl.slice(2 * (b / TN), 2),
+                       acc[b].slice(r, 2));
+        e += 2;
+      } else {
+        J.v_fmac_f32(acc[b][r], part[ps * TM * TN + b][r], scl[2 * (b / TN)]);
+        ++e;
+      }
     }
   };
   auto apply_block_scales = [&] {
@@ -693,6 +722,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     if constexpr (SPLIT4) J.s_waitcnt(vmcnt(static_cast<int>(tile_loads - sta[0].loads())));  // (A's first half)
     else if constexpr (SPLIT_AB) J.s_waitcnt(vmcnt(static_cast<int>(stb[0].loads())));  // (A's, issued first)
     else J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads + (SS > 1 ? TM : 0))));
+    mask_tail(set);
     // the slices' other work spread out: slice 0 the scales and LDS stores, slice 1 (block128;
     // else 0) the next tile's loads, the last slices (two sets) the previous block's scaled adds
     constexpr int load_at = BLOCK && KS > 1 ? 1 : 0, adds_from = KS > 2 ? 2 : 0;
@@ -838,17 +868,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // VGPR copies: tile 0 stored into LDS buffer 0, the next tiles loading
   auto vgpr_prologue = [&] {  // (the first `ahead` tiles' loads went out after the staging setup,
                               // then the per_token scales)
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads));
+    // (two scale sets: the first block's, after the first tiles' loads (in the order each step
+    // keeps: step_vgpr's first wait counts on it) and before the wait for tile 0, which then
+    // covers the B scale's s_buffer_load: an L2 miss, ~650 cycles, that the lgkmcnt wait for
+    // tile 0's LDS stores below waited for after the tile's own latency)
+    if constexpr (SS > 1) load_block_scales(0);
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads + (SS > 1 ? TM : 0)));
     if constexpr (SPLIT4) {
       for (int q = 0; q < 2; ++q) copy_tile_store(J, sta[q], half_view(As[0], q));
       for (int q = 0; q < 2; ++q) copy_tile_store(J, stb[q], half_view(Bs[0], q));
     } else {
+      mask_tail(0);
       copy_tile_store(J, sta[0], As[0]);
       copy_tile_store(J, stb[0], Bs[0]);
     }
-    // (two scale sets: the first block's, right before the last tile's loads, as each step
-    // issues the next block's: step_vgpr's first wait counts on it)
-    if constexpr (SS > 1) load_block_scales(0);
     load_tile(0, &tail);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -1009,23 +1042,38 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     cnt = (slice_bytes * splits) + (((J.workgroup_id_y() * ((N + (BN - 1)) / BN) + J.workgroup_id_x()) * (T / 64) + wave_s) << 2);
     if_last_arrival(J, ws_ptr, cnt, splits, [&] {
       auto Wall = make_buffer(J, ws_ptr, gpr<u32>(slice_bytes * splits));  // (past the last slice: zeros)
-      auto sum = J.vgpr<f32>(E), t = J.vgpr<f32>(G * E);
+      // (pairs: v_pk_add_f32; a slice's column offsets in VGPRs, the row's in the load's SGPR:
+      // one instruction a load, which with one wave a CU issue-bound the adds)
+      auto sum = J.vgpr<f32>(E).aligned(2), t = J.vgpr<f32>(G * E).aligned(2);
       sum.fill(0.0f);
       auto sl = J.sgpr<u32>(), so = J.sgpr<u32>(G);
+      auto vs = J.vgpr<u32>(G * TN);
       sl = 0u;
+      // Slice g's adds wait only for its own loads (in order: vmcnt counts the D slices issued
+      // after it), so they run while the later slices' loads are in flight; the wave's loads
+      // past 63 in flight would stall its issue before any add (16x512x7168: 2000 cycles of
+      // loads, then 500 of adds).
+      // (D: slices whose loads stay in flight at an add; E > 63: all loads first, as vmcnt's 63
+      // cannot count a slice)
+      constexpr int D = E <= 63 ? 63 / E : G;
+      auto add_slice = [&](int g, int after) {
+        J.s_waitcnt(vmcnt(after * E < 63 ? after * E : 63));
+        for (int e = 0; e < E; e += 2) J.v_pk_add_f32(sum.slice(e, 2), sum.slice(e, 2), t.slice(g * E + e, 2));
+      };
       J.While([&] { return sl < splits; },
               [&] {
                 for (int g = 0; g < G; ++g) {
                   so[g] = (sl + static_cast<uint32_t>(g)) * slice_bytes;
+                  // (a column past N stays past every V#: 0x80000000 plus a slice offset below 2^31)
+                  for (int j = 0; j < TN; ++j) vs[g * TN + j] = w_off[j] + so[g];
                   for (int i = 0; i < TM; ++i)
                     for (int r = 0; r < 16; ++r)
                       for (int j = 0; j < TN; ++j)
-                        Wall.load(t[g * E + (i * 16 + r) * TN + j], at(w_off[j]) + at(wrow[16 * i + r]) + at(so[g]),
+                        Wall.load(t[g * E + (i * 16 + r) * TN + j], at(vs[g * TN + j]) + at(wrow[16 * i + r]),
                                   {.sc1 = true});
+                  if (g >= D) add_slice(g - D, D);
                 }
-                J.s_waitcnt(vmcnt(0));
-                for (int g = 0; g < G; ++g)
-                  for (int e = 0; e < E; ++e) sum[e] = sum[e] + t[g * E + e];
+                for (int g = G > D ? G - D : 0; g < G; ++g) add_slice(g, G - 1 - g);
                 sl = sl + static_cast<uint32_t>(G);
               });
       store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });

@@ -72,8 +72,9 @@ namespace tile_fns {
 // (its address translated); V1 is read back as above. out[dwords] = st.loads(). PREP: the
 // store's masks / joins by copy_tile_prepare first (the store then only stores). TAIL: the word
 // masks made once for the tail cols_valid % the view's columns (make_tile_tail_masks), as a K
-// loop makes them, and taken by copy_tile_load.
-template <lds_layout LY, tile_copy_opts O, bool PREP = false, bool TAIL = false>
+// loop makes them, and taken by copy_tile_load. DEFER (with TAIL): the masks deferred, applied
+// by copy_tile_mask_tail in a branch taken when cols_valid is below the view's columns.
+template <lds_layout LY, tile_copy_opts O, bool PREP = false, bool TAIL = false, bool DEFER = false>
 constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*> in, arg<unsigned> in_bytes,
                              arg<unsigned> ld_bytes, arg<unsigned> origin, arg<unsigned> cols_valid) {
   lds_pool pool(J);
@@ -93,8 +94,11 @@ constexpr void tile_rt_split(builder J, arg<uint32_t*> out, arg<const uint32_t*>
   if constexpr (TAIL) {
     auto tail = J.sgpr<u32>();
     tail = cv % LY.cols;
-    const tile_tail_masks tm = make_tile_tail_masks(J, st, tail);
+    tile_tail_masks tm = make_tile_tail_masks(J, st, tail);
+    tm.deferred = DEFER;
     n = copy_tile_load(J, A, at(org), st, cv, tm);
+    J.s_waitcnt(vmcnt(0));
+    if constexpr (DEFER) J.If(cv < LY.cols, [&] { copy_tile_mask_tail(J, st, tm); });
   } else {
     n = copy_tile_load(J, A, at(org), st, cv);
   }

@@ -49,6 +49,8 @@ KS(tiles_gemm_prep, bf16_gemm, tile_copy_opts{256, 16, false, false}, true)
 KS(tiles_elem_prep, bf16_gemm, tile_copy_opts{.threads = 256, .vec_bytes = 4, .wait = false, .elem_loads = true}, true)
 KS(tiles_gemm_tail, bf16_gemm, tile_copy_opts{256, 16, false, false}, false, true)
 KS(tiles_bf16_swz_tail, bf16_swz, tile_copy_opts{256, 16, false, false}, true, true)
+KS(tiles_gemm_tail_defer, bf16_gemm, tile_copy_opts{256, 16, false, false}, false, true, true)
+KS(tiles_bf16_swz_tail_defer, bf16_swz, tile_copy_opts{256, 16, false, false}, false, true, true)
 #define KSH(name, ...)                                  \
   constexpr auto name##_fn = &tile_rt_shift<__VA_ARGS__>;    \
   extern "C" __global__ void name(uint32_t* o, const uint32_t* i, unsigned b, unsigned ld, unsigned org, unsigned sh) { \
