@@ -54,7 +54,7 @@
 // and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
-// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac). The MFMAs compute C^T
+// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac; waves of one 32x32 block: v_pk_fma_f32 on pairs). The MFMAs compute C^T
 // (B's fragment as the A operand), so a lane's 16 registers of a 32x32 block share one C row:
 // one A scale a lane and 32-row block (a dword load, one v_mul by the B scale; the B scale an
 // s_buffer_load, one per workgroup: bn divides 128), and the epilogue turns each block around
