@@ -121,15 +121,15 @@ inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c,
 //    fills the 256 CUs at least once.
 // 2. Decode M: the one-wave split-K tile (32x32) when its grid is at most 3/8 of the CUs (96 of
 //    256), split into the most parts that each keep 8 K blocks or more (gemm_quant_splits'
-//    floor) and divide the blocks evenly: 16x512x7168 7 splits 6.48 us (32x64 7.16), 64x512x7168
-//    6.96 (32x64 8 splits 7.47), 128x512x7168 7.25 (32x64 7.75). (Even parts: the model times
+//    floor) and divide the blocks evenly: 16x512x7168 7 splits 6.44 us (32x64 6.93), 64x512x7168
+//    6.73 (32x64 8 splits 7.31), 128x512x7168 7.14 (32x64 7.47). (Even parts: the model times
 //    the last arrival's sums from its own issue, so a short last part would add them before
 //    the others' slices exist.)
 //    Else the smallest split-K tile of more waves, split to fill two workgroups a CU (at least 3
 //    splits; the slots filled at least 3/4, the f32 sums within 4.5 MB): 256x512x7168 (32x64, 7:
 //    8.70 us; 64x64 7: 8.93, 32x128 7: 9.21), 128x1536x7168; where its grid is half the CUs or
 //    more, the 4-wave 64x64 tile split to one workgroup a CU (half the A and B loads a workgroup
-//    of 32x64's): 512x512x7168 64x64 4 splits 10.42 (32x64 4: 10.55, 64x128 7: 12.84).
+//    of 32x64's): 512x512x7168 64x64 4 splits 10.42 (32x64 4: 10.55, 64x128 7: 12.78).
 // 3. The tile (a split-K one split to one workgroup a CU, at most K / 1024 splits) whose
 //    workgroups fill the most of one round of the CUs, at least half; of equals the largest:
 //    4096x512x7168 64x128 28.55 us (128x128 31.54), 1536x512x7168 64x128 split 2 16.36 (32x128

@@ -54,7 +54,7 @@
 // and wave) adds the slices in order and rounds into C, in the same kernel.
 // Block scales: bk divides 128, so 128 / bk K tiles make one scale block; their products
 // accumulate into separate registers (the block's first MFMA of each 32x32 block adds 0), then each accumulator
-// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac). The MFMAs compute C^T
+// element takes acc += part * (sa[kb][row] * sb[n/128][kb]) (v_fmac; waves of one 32x32 block: v_pk_fma_f32 on pairs). The MFMAs compute C^T
 // (B's fragment as the A operand), so a lane's 16 registers of a 32x32 block share one C row:
 // one A scale a lane and 32-row block (a dword load, one v_mul by the B scale; the B scale an
 // s_buffer_load, one per workgroup: bn divides 128), and the epilogue turns each block around
@@ -627,13 +627,17 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int h = 0; h < 2; ++h) scl[2 * i + h] = sav[set * TM + i] * sbv[set];
   };
   constexpr int PE = TM * TN * 16;  // a product set's registers
-  // (pairs of accumulators by v_pk_fma_f32: two FMAs an issue, as v_fmac_f32 one; the VALU of
-  // the K loop's step bounds the small split-K tiles)
+  // (waves of one 32x32 block: pairs of accumulators by v_pk_fma_f32, two FMAs an issue, as
+  // v_fmac_f32 one: the VALU of the K loop's step bounds these small split-K tiles. Larger wave
+  // tiles keep v_fmac_f32, which co-issues with their MFMAs where packed FP32 does not
+  // (docs/timing-model.md, MFMA: measured by pyhip on gfx950; bench_kernel_gemm_fp8
+  // 1024x3072x7168, 128x128 of 64x32 waves: 59.07 -> 61.56 us packed))
+  constexpr bool PACKED_ADDS = TM * TN == 1;
   auto scaled_adds = [&](int ps, int c = 0, int n = 1) {
     const int to = (c + 1) * PE / n;
     for (int e = c * PE / n; e < to;) {
       const int b = e / 16, r = e % 16;
-      if (r % 2 == 0 && e + 1 < to) {
+      if (PACKED_ADDS && r % 2 == 0 && e + 1 < to) {
         J.v_pk_fma_f32(acc[b].slice(r, 2), part[ps * TM * TN + b].slice(r, 2), scl.slice(2 * (b / TN), 2),
                        acc[b].slice(r, 2));
         e += 2;
