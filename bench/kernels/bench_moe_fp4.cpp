@@ -109,6 +109,16 @@ void row(const shape& s) {
                            .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
                            .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
                            .tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter};
+  // x's sorted rows gathered for stage 1 (x_gathered: preshuffled weights only)
+  rt::profile_options pg;
+  result rg{};
+  if (!raw) {
+    rg = from(hk::launch_moe_fp4_gather<moe_fp4_bench::gather_waves>(
+        d, *mod, "moe_fp4_gather", ws,
+        {.tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter}, opts_for(pg, false)));
+    a.xq = ws.xg.addr();
+    a.xs = ws.xgs.addr();
+  }
   const result r1 = from(raw ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_raw>(d, *mod, "moe_fp4_s1_raw", a, opts_for(p1, true))
                              : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
   a.w = W2.addr();
@@ -139,6 +149,7 @@ void row(const shape& s) {
   const char* kname = raw ? "moe_fp4_raw" : "moe_fp4";
   print_line(kname, base + "_prologue", rp, 0, double(s.tokens) * (dim * (2.0 + 0.5 + 1.0 / 16) + topk * 8 * 2), false,
              "mi355x");
+  if (!raw) print_line(kname, base + "_gather", rg, 0, double(s.tokens) * topk * dim * (0.5 + 1.0 / 16) * 2, false, "mi355x");
   print_line(kname, base + "_stage1", r1, 0, per_expert * 2.0 / 3.0 * used.size(), true, "mi355x");
   print_line(kname, base + "_stage2", r2, 0, per_expert / 3.0 * used.size(), true, "mi355x");
   if (fused) print_line(kname, base + "_fused", rf, 0, per_expert * used.size(), true, "mi355x");
@@ -148,8 +159,8 @@ void row(const shape& s) {
     L.hbm_bytes = rp.hbm_bytes + rf.hbm_bytes;
     L.mfma_busy = rf.mfma_busy * rf.us / L.us;
   } else {
-    L.us = rp.us + r1.us + r2.us;
-    L.hbm_bytes = rp.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+    L.us = rp.us + rg.us + r1.us + r2.us;
+    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
     L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
   }
   L.tflops = (flops1 + flops2) / (L.us * 1e6);

@@ -109,7 +109,9 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 // dispatch, then the stages; fused: the prologue, then both stages in one dispatch (s1_name),
 // launched twice on two worker threads (a stage-2 workgroup polls while the stage-1 ones it
 // waits for run on the other; the counters must be back to 0 for the second launch and after it)
-enum class mode { four, prologue, fused };
+// gathered: the prologue, x gathered (moe_fp4_gather), the stages (launch_moe_fp4's 4-dispatch
+// form for an x_gathered stage 1)
+enum class mode { four, prologue, fused, gathered };
 template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, mode MODE = mode::four>
 void check(rt::module& m, const char* s1_name, const char* s2_name, const char* quant_name, uint32_t tokens,
            uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed) {
@@ -149,6 +151,9 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
                                                                           args, o));
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
+  } else if constexpr (MODE == mode::gathered) {
+    rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, S1, S2>(
+        d, {*M().sim.m, quant_name}, {m, "moe_fp4_gather"}, {m, s1_name}, {m, s2_name}, ws, args));
   } else if constexpr (MODE == mode::prologue) {  // the sorting and the quantization in one dispatch, then the stages
     rep.push_back(hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args));
     hk::moe_fp4_stage_args s{.out = O.addr(), .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xq.addr(),
@@ -299,6 +304,17 @@ TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over t
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 35, 5, 17, 12, 512, 5);
   // every token on the same routed experts (the first 2) with tied weights: 2-block experts
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 33, 3, 5, 2, 256, 6);
+}
+
+TEST_CASE("moe_fp4: x gathered into the sorted rows' layout for stage 1", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
+  // experts); dim 512: 2 K steps over the gather's 3 waves (one idle)
+  check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
+                                                        "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 12);
+  // 257 experts top-9, inter 512
+  check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
+                                                        "moe_fp4_prologue_512", 45, 9, 257, 40, 512, 13);
 }
 
 TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {

@@ -7,6 +7,7 @@
 #include "moe_fp4_bench_configs.hpp"
 
 HIPASM_MOE_FP4_PROLOGUE_KERNEL(moe_fp4_prologue, moe_fp4_bench::sort, moe_fp4_bench::quant)
+HIPASM_MOE_FP4_GATHER_KERNEL(moe_fp4_gather, moe_fp4_bench::gather_waves)
 HIPASM_MOE_FP4_STAGE1_KERNEL(moe_fp4_s1, moe_fp4_bench::s1)
 HIPASM_MOE_FP4_STAGE2_KERNEL(moe_fp4_s2, moe_fp4_bench::s2)
 HIPASM_MOE_FP4_STAGE1_KERNEL(moe_fp4_s1_raw, moe_fp4_bench::s1_raw)

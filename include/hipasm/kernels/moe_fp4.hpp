@@ -78,6 +78,8 @@ struct moe_fp4_config {
   uint32_t k_split = 1;    // waves sharing a column block, each a range of the K steps
   uint32_t stages = 2;     // register sets of a step's fragments (loads run stages - 1 steps ahead)
   bool w_shuffled = false; // weights and scales per expert in gemm_fp4_preshuffle_b's layout
+  bool x_gathered = false; // stage 1 reads x as moe_fp4_gather_kernel leaves it (the sorted rows
+                           // in gemm_fp4_preshuffle_b's layout: 8 lines a dwordx4, not 32)
   uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
@@ -263,8 +265,13 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   n0 = wg_x * C.cols() + (wv.col << 5u);
   auto xrow = J.sgpr<u32>(), xb = J.sgpr<u32>(), xsb = J.sgpr<u32>();
   xrow = dim >> 1u;
-  xb = tokens * xrow;
-  xsb = tokens * (dim >> 5u);
+  if constexpr (C.x_gathered) {  // a row block of 32 sorted rows a block (moe_fp4_gather_kernel)
+    xb = max_blocks * (dim << 4u);
+    xsb = max_blocks * dim;
+  } else {
+    xb = tokens * xrow;
+    xsb = tokens * (dim >> 5u);
+  }
   auto X = make_buffer(J, xq, xb);
   auto XS = make_buffer(J, xs, xsb);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
@@ -302,11 +309,16 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), J.vgpr<f32>(16).aligned(4)};
     acc[0].fill(0.0f);
     acc[1].fill(0.0f);
-    moe_fp4_k_loop<C, 2, false>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+    moe_fp4_k_loop<C, 2, C.x_gathered>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       J.s_waitcnt(vmcnt(0));  // the token id (and the first weights)
       t = tok & 0xffffffu;
-      x_off = t * xrow + ((lane >> 5u) << 6u);
-      xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
+      if constexpr (C.x_gathered) {  // the block's runs, this lane's 16 bytes (scale dword) of each
+        x_off = (lane << 4u) + blk * (dim << 4u);
+        xs_off = (lane << 2u) + blk * dim;
+      } else {
+        x_off = t * xrow + ((lane >> 5u) << 6u);
+        xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
+      }
     });
     if constexpr (C.k_split > 1) {
       // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
@@ -573,6 +585,85 @@ constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_id
       });
 }
 
+// x's rows in the sorted order for stage 1's x_gathered: each block of 32 sorted rows a row block
+// of gemm_fp4_preshuffle_b's layout (per 256-k step a 4 KiB run of the MFMA lanes' 16-byte
+// fragments, xg[(blk * steps + step) * 4096 + 1024 s + 16 (r + 32 g)] = xq[token(r)][128 step + 64 g
+// + 16 s ...], and a 256-byte run of their scale dwords, xgs[(blk * steps + step) * 256 + 4 (r + 32
+// g)] = xs[token(r)][8 step + 4 g ...]), so that each stage-1 wave loads 8 lines a dwordx4 in place
+// of 32 (one row each) and the gather's 32 lines a row block happen once, not once per column wave.
+// A load here takes 8 rows of 128 bytes (8 lines) and its store 8 lines; padding rows (token =
+// tokens: past xq's V#) are stored as zeros. Grid: workgroup y takes the blocks y, y + grid_blocks,
+// ... below num_valid_ids[0] / 32; wave w the steps w, w + waves, ...
+template <uint32_t WAVES>
+constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> xgs, arg<const uint8_t*> xq,
+                                     arg<const uint8_t*> xs, arg<const unsigned*> sorted_token_ids,
+                                     arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                                     arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  static_assert(WAVES >= 1 && WAVES <= 16, "moe_fp4 gather: 1 to 16 waves");
+  using dtype::u32;
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>();
+  lane = tid & 63u;
+  auto wave = J.sgpr<u32>();
+  wave = readfirstlane(tid) >> 6u;
+  auto xrow = J.sgpr<u32>(), srow = J.sgpr<u32>(), b = J.sgpr<u32>(), steps = J.sgpr<u32>();
+  xrow = dim >> 1u;
+  srow = dim >> 5u;
+  steps = dim >> 8u;
+  b = tokens * xrow;
+  auto X = make_buffer(J, xq, b);
+  b = tokens * srow;
+  auto XS = make_buffer(J, xs, b);
+  b = max_blocks * (dim << 4u);
+  auto G = make_buffer(J, xg, b);
+  b = max_blocks * dim;
+  auto GS = make_buffer(J, xgs, b);
+  auto sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  // load q of a step: rows 8q + l / 8, bytes 16 (l % 8) of the row's 128 (g = l % 8 / 4, s = l % 4);
+  // its place in the run: 1024 s + 512 g + 16 (l / 8) + 128 q
+  auto dst = J.vgpr<u32>();
+  dst = ((lane & 3u) << 10u) + (((lane >> 2u) & 1u) << 9u) + ((lane >> 3u) << 4u);
+  auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>();
+  J.s_load_dword(nblk, num_valid_ids, 0);
+  J.s_waitcnt(lgkmcnt(0));
+  nblk = nblk >> 5u;
+  blk = J.workgroup_id_x() + 0u;
+  auto so = J.vgpr<u32>(), tk = J.vgpr<u32>(4), xo = J.vgpr<u32>(4), ts = J.vgpr<u32>(), xso = J.vgpr<u32>();
+  auto v = J.vgpr<u32>(16).aligned(4), sv = J.vgpr<u32>(), lo4 = J.vgpr<u32>();
+  lo4 = lane << 2u;
+  auto st = J.sgpr<u32>(), xs_step = J.sgpr<u32>(), gb = J.sgpr<u32>(), gsb = J.sgpr<u32>(), go = J.sgpr<u32>();
+  J.While([&] { return blk < nblk; },
+          [&] {
+            for (uint32_t q = 0; q < 4; ++q) {
+              so = ((blk * moe_block_m) << 2u) + ((8u * q) << 2u) + ((lane >> 3u) << 2u);
+              sid.load(tk[q], at(so));
+            }
+            so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+            sid.load(ts, at(so));
+            J.s_waitcnt(vmcnt(0));
+            for (uint32_t q = 0; q < 4; ++q) xo[q] = (tk[q] & 0xffffffu) * xrow + ((lane & 7u) << 4u);
+            xso = (ts & 0xffffffu) * srow + ((lane >> 5u) << 2u);
+            gb = blk * (dim << 4u);
+            gsb = blk * dim;
+            st = wave + 0u;
+            J.While([&] { return st < steps; },
+                    [&] {
+                      xs_step = st << 7u;
+                      for (uint32_t q = 0; q < 4; ++q) X.load(v.slice(4 * q, 4), at(xo[q]) + at(xs_step));
+                      xs_step = st << 3u;
+                      XS.load(sv, at(xso) + at(xs_step));
+                      J.s_waitcnt(vmcnt(0));
+                      go = gb + (st << 12u);
+                      for (uint32_t q = 0; q < 4; ++q)
+                        G.store(v.slice(4 * q, 4), at(dst) + at(go) + static_cast<int32_t>(128 * q));
+                      go = gsb + (st << 8u);
+                      GS.store(sv, at(lo4) + at(go));
+                      st = st + WAVES;
+                    });
+            blk = blk + grid_blocks;
+          });
+}
+
 }  // namespace hipasm::kernels
 
 #define HIPASM_MOE_FP4_TARGET_CHECK                                                                     \
@@ -637,4 +728,15 @@ constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_id
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
                        w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
                        counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
+  }
+// x's sorted rows in stage 1's x_gathered layout (moe_fp4_gather_kernel, WAVES waves a
+// workgroup); grid: launch_moe_fp4_gather.
+#define HIPASM_MOE_FP4_GATHER_KERNEL(NAME, WAVES)                                                           \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                               \
+  extern "C" __attribute__((global)) void NAME(uint8_t* xg, uint8_t* xgs, const uint8_t* xq, const uint8_t* xs, \
+                                               const unsigned* sorted_token_ids, const unsigned* num_valid_ids, \
+                                               unsigned tokens, unsigned dim, unsigned grid_blocks,          \
+                                               unsigned max_blocks) {                                        \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_gather_kernel<WAVES>), xg, xgs, xq, xs, sorted_token_ids,   \
+                       num_valid_ids, tokens, dim, grid_blocks, max_blocks);                                 \
   }

@@ -15,6 +15,10 @@ inline constexpr moe_fp4_config raw_s2{.waves = 2, .max_workgroups = 16};
 // preshuffled weights: three register sets (K steps not a multiple of 3), stage 2's K over 2 waves
 inline constexpr moe_fp4_config shuf_s1{.waves = 4, .stages = 3, .w_shuffled = true};
 inline constexpr moe_fp4_config shuf_s2{.waves = 1, .k_split = 2, .stages = 3, .w_shuffled = true};
+// stage 1 on x gathered into the sorted rows' layout (moe_fp4_gather_kernel of 3 waves: K steps
+// not a multiple of the waves), k_split 2
+inline constexpr moe_fp4_config gath_s1{.waves = 2, .k_split = 2, .w_shuffled = true, .x_gathered = true};
+inline constexpr uint32_t gather_waves = 3;
 // the activations' quantization (aiter's rule, the default) for the tests' two widths
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_512{.d = 512};
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_1024{.d = 1024};

@@ -2,6 +2,9 @@
 #include <hipasm/kernels/moe_fp4.hpp>
 
 #include "moe_fp4_configs.hpp"
+// (and x gathered for an x_gathered stage 1)
 
 HIPASM_MOE_FP4_STAGE1_KERNEL(moe_fp4_s1_shuf, fp4_moe_cfg::shuf_s1)
 HIPASM_MOE_FP4_STAGE2_KERNEL(moe_fp4_s2_shuf, fp4_moe_cfg::shuf_s2)
+HIPASM_MOE_FP4_GATHER_KERNEL(moe_fp4_gather, fp4_moe_cfg::gather_waves)
+HIPASM_MOE_FP4_STAGE1_KERNEL(moe_fp4_s1_gath, fp4_moe_cfg::gath_s1)
