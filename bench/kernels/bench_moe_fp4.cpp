@@ -8,13 +8,15 @@
 //   shape=T tok_7168dim_I inter_E e_top9_layer: the whole layer as AMD times it, every launch it
 //     takes summed (hipasm_us): the sorting and x's quantization (mxfp4_quant) in one dispatch
 //     (the prologue kernel), then both stages in one dispatch (the fused kernel) where an expert
-//     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else stage 1 and stage 2;
+//     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else x's sorted rows
+//     gathered (moe_fp4_gather), stage 1 and stage 2 (two blocks a workgroup where an expert
+//     averages 128 routed rows or more: moe_fp4_bench_configs.hpp);
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
 //     (bench_common.hpp model_hbm_gbps_mi355x); hbm_pct: what reached HBM in the model.
-//   ..._prologue, _stage1, _stage2, _fused: each launch alone (the stages also where the layer
-//     takes the fused kernel).
+//   ..._prologue, _gather, _stage1, _stage2, _fused: each launch alone (the gather and the stages
+//     also where the layer takes the fused kernel).
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'
 // x, the column blocks, a multiple of 8, so XCD 0 takes every block's eighth of the columns).
@@ -113,18 +115,22 @@ void row(const shape& s) {
   rt::profile_options pg;
   result rg{};
   if (!raw) {
-    rg = from(hk::launch_moe_fp4_gather<moe_fp4_bench::gather_waves>(
+    rg = from(hk::launch_moe_fp4_gather<moe_fp4_bench::gather_waves, moe_fp4_bench::gather_parts>(
         d, *mod, "moe_fp4_gather", ws,
         {.tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter}, opts_for(pg, false)));
     a.xq = ws.xg.addr();
     a.xs = ws.xgs.addr();
   }
+  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
+  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
   const result r1 = from(raw ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_raw>(d, *mod, "moe_fp4_s1_raw", a, opts_for(p1, true))
-                             : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
+                         : b2 ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_b2>(d, *mod, "moe_fp4_s1_b2", a, opts_for(p1, true))
+                              : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
   a.w = W2.addr();
   a.w_scales = W2S.addr();
   const result r2 = from(raw ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_raw>(d, *mod, "moe_fp4_s2_raw", a, opts_for(p2, true))
-                             : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
+                         : b2 ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_b2>(d, *mod, "moe_fp4_s2_b2", a, opts_for(p2, true))
+                              : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
 
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'

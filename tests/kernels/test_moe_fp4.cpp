@@ -152,7 +152,7 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
   } else if constexpr (MODE == mode::gathered) {
-    rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, S1, S2>(
+    rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, fp4_moe_cfg::gather_parts, S1, S2>(
         d, {*M().sim.m, quant_name}, {m, "moe_fp4_gather"}, {m, s1_name}, {m, s2_name}, ws, args));
   } else if constexpr (MODE == mode::prologue) {  // the sorting and the quantization in one dispatch, then the stages
     rep.push_back(hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args));
@@ -309,12 +309,27 @@ TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over t
 TEST_CASE("moe_fp4: x gathered into the sorted rows' layout for stage 1", "[kernels][moe_fp4]") {
   using namespace fp4_moe_cfg;
   // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
-  // experts); dim 512: 2 K steps over the gather's 3 waves (one idle)
+  // experts); dim 512: 2 K steps over the gather's 6 waves of a block (4 idle)
   check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
                                                         "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 12);
   // 257 experts top-9, inter 512
   check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
                                                         "moe_fp4_prologue_512", 45, 9, 257, 40, 512, 13);
+}
+
+TEST_CASE("moe_fp4: several consecutive blocks of an expert a workgroup", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 100 tokens top-2 of 5 (one routed of 3, then the shared expert): the shared expert's 4 blocks
+  // (a tail of 4 rows), the routed ones' 1-2 blocks each; stage 1 in groups of 2 blocks, stage 2
+  // of 3: runs cut by the groups' ends and by the experts' (a group of 2 or 3 experts), padding rows
+  check<gath_s1_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath_b2", "moe_fp4_s2_shuf_b3",
+                                                              "moe_fp4_prologue_512", 100, 2, 5, 3, 256, 14);
+  // 37 tokens top-3 of 9 (experts of one block, of two with a tail, empty ones), inter 512
+  check<gath_s1_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath_b2", "moe_fp4_s2_shuf_b3",
+                                                              "moe_fp4_prologue_512", 37, 3, 9, 6, 512, 15);
+  // row-major weights, x as quantized, groups of 2 over a few workgroups looping
+  check<raw_s1_b2, raw_s2_b2, quant_512>(*M().sim.m, "moe_fp4_s1_raw_b2", "moe_fp4_s2_raw_b2", "quant_512", 100, 2, 5, 3,
+                                         256, 16);
 }
 
 TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {

@@ -48,9 +48,11 @@ inline void moe_fp4_check(const moe_fp4_stage_args& a) {
     throw std::invalid_argument("hipasm moe_fp4: dim and inter must be positive multiples of 256 (whole K steps), got dim " +
                                 std::to_string(a.dim) + " inter " + std::to_string(a.inter));
   const uint64_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
-  if (uint64_t(a.tokens) * a.dim * 4 >= (uint64_t{1} << 31) || blocks * moe_block_m * a.inter / 2 >= (uint64_t{1} << 31) ||
-      uint64_t(a.inter) * a.dim >= (uint64_t{1} << 31))
-    throw std::invalid_argument("hipasm moe_fp4: out, h and each expert's weights must be below 2 GiB (32-bit offsets)");
+  if (uint64_t(a.tokens) * a.dim * 4 >= (uint64_t{1} << 31) || uint64_t(a.inter) * a.dim >= (uint64_t{1} << 31))
+    throw std::invalid_argument("hipasm moe_fp4: out and each expert's weights must be below 2 GiB (32-bit offsets)");
+  // (the loads of a block not taken or of a padding row go to 2^30 past the start: past every V#)
+  if (blocks * moe_block_m * std::max(a.inter, a.dim) / 2 >= (uint64_t{1} << 30))
+    throw std::invalid_argument("hipasm moe_fp4: h and x gathered must be below 1 GiB");
 }
 template <moe_fp4_config C>
 rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std::string& kernel,
@@ -58,7 +60,7 @@ rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std:
                                       const rt::launch_options& opts) {
   moe_fp4_check(a);
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
-  const uint32_t gy = C.grid_y(cols, moe_fp4_grid_blocks(a.tokens, a.topk, a.experts));
+  const uint32_t gy = C.grid_y(cols, C.groups(moe_fp4_grid_blocks(a.tokens, a.topk, a.experts)));
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
   return dev.launch(m, kernel, {C.grid_x(cols), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
@@ -160,10 +162,10 @@ rt::launch_report launch_moe_fp4_prologue(rt::device& dev, rt::module& m, const 
   return dev.launch(m, kernel, {1 + mxfp4_quant_groups(QC, a.tokens), 1, 1}, {SC.threads(), 1, 1}, args, opts);
 }
 
-// x's sorted rows into ws.xg / ws.xs (HIPASM_MOE_FP4_GATHER_KERNEL of WAVES waves) after the
+// x's sorted rows into ws.xg / ws.xs (HIPASM_MOE_FP4_GATHER_KERNEL of WAVES waves, PARTS) after the
 // sorting and the quantization: stage 1 of an x_gathered configuration then takes ws.xg / ws.xgs
-// as its xq / xs (launch_moe_fp4 does so). One workgroup a block that can hold entries.
-template <uint32_t WAVES>
+// as its xq / xs (launch_moe_fp4 does so). PARTS workgroups a block that can hold entries.
+template <uint32_t WAVES, uint32_t PARTS = 1>
 rt::launch_report launch_moe_fp4_gather(rt::device& dev, rt::module& m, const std::string& kernel, moe_fp4_workspace& ws,
                                         const moe_fp4_args& a, const rt::launch_options& opts = {}) {
   detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
@@ -174,7 +176,7 @@ rt::launch_report launch_moe_fp4_gather(rt::device& dev, rt::module& m, const st
   rt::kernel_args args;
   args.add(ws.xg.addr()).add(ws.xgs.addr()).add(ws.xq.addr()).add(ws.xs.addr()).add(ws.sorted_token_ids.addr());
   args.add(ws.num_valid_ids.addr()).add(a.tokens).add(a.dim).add(gb).add(ws.max_blocks);
-  return dev.launch(m, kernel, {gb, 1, 1}, {64 * WAVES, 1, 1}, args, opts);
+  return dev.launch(m, kernel, {gb, PARTS, 1}, {64 * WAVES, 1, 1}, args, opts);
 }
 
 // Both stages in one dispatch (HIPASM_MOE_FP4_FUSED_KERNEL) on ws's sorted routing and x quantized
@@ -256,8 +258,9 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
 }
 
 // The whole layer in four dispatches for an x_gathered stage 1: the prologue (the sorting and the
-// quantization), the gather (launch_moe_fp4_gather, GW waves), stage 1 on ws.xg, stage 2; one report.
-template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, moe_fp4_config C1, moe_fp4_config C2>
+// quantization), the gather (launch_moe_fp4_gather, GW waves, GP parts), stage 1 on ws.xg, stage
+// 2; one report.
+template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2>
 rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
                                  const moe_kernel_ref<moe_sorting_config>& gather, const moe_kernel_ref<moe_fp4_config>& stage1,
                                  const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
@@ -272,7 +275,7 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
                              .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter};
   detail::moe_fp4_check(s);  // (before any launch)
   rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
-  rt::append_report(r, launch_moe_fp4_gather<GW>(dev, gather.mod, gather.name, ws, a, opts));
+  rt::append_report(r, launch_moe_fp4_gather<GW, GP>(dev, gather.mod, gather.name, ws, a, opts));
   moe_fp4_stage_args s1 = s;
   s1.w = a.w1;
   s1.w_scales = a.w1_scales;
