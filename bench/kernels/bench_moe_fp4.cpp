@@ -91,6 +91,7 @@ void row(const shape& s) {
   rt::buffer<float> TW(d, tw);
   hk::moe_fp4_workspace ws(d, s.tokens, topk, s.experts, dim, s.inter);
   rt::buffer<float> OUT(d, size_t(s.tokens) * dim);
+  ws.allocate_x_gathered(d, dim);  // (after the layer's buffers: theirs are a workspace's without them)
   const auto mod = d.load_file(HIPASM_BENCH_CO);
 
   auto opts_for = [&](rt::profile_options& p, bool stage) {
@@ -118,8 +119,8 @@ void row(const shape& s) {
     rg = from(hk::launch_moe_fp4_gather<moe_fp4_bench::gather_waves, moe_fp4_bench::gather_parts>(
         d, *mod, "moe_fp4_gather", ws,
         {.tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter}, opts_for(pg, false)));
-    a.xq = ws.xg.addr();
-    a.xs = ws.xgs.addr();
+    a.xq = ws.xg->addr();
+    a.xs = ws.xgs->addr();
   }
   // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
   const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;

@@ -136,7 +136,7 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
   constexpr size_t pad = 64;  // canaries past out
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + pad, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
-  hk::moe_fp4_workspace ws(d, tokens, topk, experts, dim, inter);
+  hk::moe_fp4_workspace ws(d, tokens, topk, experts, dim, inter, S1.x_gathered);
   const hk::moe_fp4_args args{.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w1_scales = W1S.addr(),
                               .w2 = W2.addr(), .w2_scales = W2S.addr(), .topk_ids = TI.addr(),
                               .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts,

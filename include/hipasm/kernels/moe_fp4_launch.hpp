@@ -15,6 +15,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,9 +114,12 @@ struct moe_fp4_workspace {
   rt::buffer<uint32_t> sorted_token_ids, sorted_expert_ids, num_valid_ids;
   rt::buffer<float> sorted_weights;
   rt::buffer<uint8_t> hq, hs;
-  rt::buffer<uint8_t> xg, xgs;    // x's sorted rows for stage 1's x_gathered (launch_moe_fp4_gather)
   rt::buffer<uint32_t> counters;  // the fused kernel's (zero between its launches: it leaves them so)
-  moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter)
+  // x's sorted rows for an x_gathered stage 1 (launch_moe_fp4_gather): with x_gathered, or
+  // allocate_x_gathered (e.g. after the caller's other buffers)
+  std::optional<rt::buffer<uint8_t>> xg, xgs;
+  moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter,
+                    bool x_gathered = false)
       : max_blocks(moe_max_blocks(tokens, topk, experts)),
         xq(dev, size_t(tokens) * dim / 2),
         xs(dev, size_t(tokens) * dim / 32),
@@ -125,9 +129,13 @@ struct moe_fp4_workspace {
         sorted_weights(dev, std::vector<float>(size_t(max_blocks) * moe_block_m, 0.0f)),
         hq(dev, size_t(max_blocks) * moe_block_m * inter / 2),
         hs(dev, size_t(max_blocks) * moe_block_m * inter / 32),
-        xg(dev, size_t(max_blocks) * moe_block_m * dim / 2),
-        xgs(dev, size_t(max_blocks) * moe_block_m * dim / 32),
-        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {}
+        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {
+    if (x_gathered) allocate_x_gathered(dev, dim);
+  }
+  void allocate_x_gathered(rt::device& dev, uint32_t dim) {
+    if (!xg) xg.emplace(dev, size_t(max_blocks) * moe_block_m * dim / 2);
+    if (!xgs) xgs.emplace(dev, size_t(max_blocks) * moe_block_m * dim / 32);
+  }
 };
 
 struct moe_fp4_args {
@@ -169,12 +177,14 @@ template <uint32_t WAVES, uint32_t PARTS = 1>
 rt::launch_report launch_moe_fp4_gather(rt::device& dev, rt::module& m, const std::string& kernel, moe_fp4_workspace& ws,
                                         const moe_fp4_args& a, const rt::launch_options& opts = {}) {
   detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
+  if (!ws.xg || !ws.xgs)
+    throw std::invalid_argument("hipasm moe_fp4 gather: the workspace has no x_gathered buffers (x_gathered, allocate_x_gathered)");
   if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.xq.size() != size_t(a.tokens) * a.dim / 2 ||
-      ws.xg.size() != size_t(ws.max_blocks) * moe_block_m * a.dim / 2)
+      ws.xg->size() != size_t(ws.max_blocks) * moe_block_m * a.dim / 2)
     throw std::invalid_argument("hipasm moe_fp4 gather: the workspace was made for another shape");
   const uint32_t gb = detail::moe_fp4_grid_blocks(a.tokens, a.topk, a.experts);
   rt::kernel_args args;
-  args.add(ws.xg.addr()).add(ws.xgs.addr()).add(ws.xq.addr()).add(ws.xs.addr()).add(ws.sorted_token_ids.addr());
+  args.add(ws.xg->addr()).add(ws.xgs->addr()).add(ws.xq.addr()).add(ws.xs.addr()).add(ws.sorted_token_ids.addr());
   args.add(ws.num_valid_ids.addr()).add(a.tokens).add(a.dim).add(gb).add(ws.max_blocks);
   return dev.launch(m, kernel, {gb, PARTS, 1}, {64 * WAVES, 1, 1}, args, opts);
 }
@@ -269,7 +279,9 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
   if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.xq.size() != size_t(a.tokens) * a.dim / 2 ||
       ws.hq.size() != size_t(ws.max_blocks) * moe_block_m * a.inter / 2)
     throw std::invalid_argument("hipasm moe_fp4: the workspace was made for another shape");
-  const moe_fp4_stage_args s{.out = a.out, .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xg.addr(), .xs = ws.xgs.addr(),
+  if (!ws.xg || !ws.xgs)
+    throw std::invalid_argument("hipasm moe_fp4: the workspace has no x_gathered buffers (x_gathered, allocate_x_gathered)");
+  const moe_fp4_stage_args s{.out = a.out, .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xg->addr(), .xs = ws.xgs->addr(),
                              .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
                              .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
                              .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter};
