@@ -8,13 +8,15 @@
 //   shape=T tok_7168dim_I inter_E e_top9_layer: the whole layer as AMD times it, every launch it
 //     takes summed (hipasm_us): the sorting and x's quantization (mxfp4_quant) in one dispatch
 //     (the prologue kernel), then both stages in one dispatch (the fused kernel) where an expert
-//     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else stage 1 and stage 2;
+//     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else x's sorted rows
+//     gathered (moe_fp4_gather), stage 1 and stage 2 (two blocks a workgroup where an expert
+//     averages 128 routed rows or more: moe_fp4_bench_configs.hpp);
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
 //     (bench_common.hpp model_hbm_gbps_mi355x); hbm_pct: what reached HBM in the model.
-//   ..._prologue, _stage1, _stage2, _fused: each launch alone (the stages also where the layer
-//     takes the fused kernel).
+//   ..._prologue, _gather, _stage1, _stage2, _fused: each launch alone (the gather and the stages
+//     also where the layer takes the fused kernel).
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'
 // x, the column blocks, a multiple of 8, so XCD 0 takes every block's eighth of the columns).
@@ -89,6 +91,7 @@ void row(const shape& s) {
   rt::buffer<float> TW(d, tw);
   hk::moe_fp4_workspace ws(d, s.tokens, topk, s.experts, dim, s.inter);
   rt::buffer<float> OUT(d, size_t(s.tokens) * dim);
+  ws.allocate_x_gathered(d, dim);  // (after the layer's buffers: theirs are a workspace's without them)
   const auto mod = d.load_file(HIPASM_BENCH_CO);
 
   auto opts_for = [&](rt::profile_options& p, bool stage) {
@@ -109,12 +112,26 @@ void row(const shape& s) {
                            .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
                            .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
                            .tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter};
+  // x's sorted rows gathered for stage 1 (x_gathered: preshuffled weights only)
+  rt::profile_options pg;
+  result rg{};
+  if (!raw) {
+    rg = from(hk::launch_moe_fp4_gather<moe_fp4_bench::gather_waves, moe_fp4_bench::gather_parts>(
+        d, *mod, "moe_fp4_gather", ws,
+        {.tokens = s.tokens, .topk = topk, .experts = s.experts, .dim = dim, .inter = s.inter}, opts_for(pg, false)));
+    a.xq = ws.xg->addr();
+    a.xs = ws.xgs->addr();
+  }
+  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
+  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
   const result r1 = from(raw ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_raw>(d, *mod, "moe_fp4_s1_raw", a, opts_for(p1, true))
-                             : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
+                         : b2 ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_b2>(d, *mod, "moe_fp4_s1_b2", a, opts_for(p1, true))
+                              : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
   a.w = W2.addr();
   a.w_scales = W2S.addr();
   const result r2 = from(raw ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_raw>(d, *mod, "moe_fp4_s2_raw", a, opts_for(p2, true))
-                             : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
+                         : b2 ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_b2>(d, *mod, "moe_fp4_s2_b2", a, opts_for(p2, true))
+                              : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
 
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
@@ -139,6 +156,7 @@ void row(const shape& s) {
   const char* kname = raw ? "moe_fp4_raw" : "moe_fp4";
   print_line(kname, base + "_prologue", rp, 0, double(s.tokens) * (dim * (2.0 + 0.5 + 1.0 / 16) + topk * 8 * 2), false,
              "mi355x");
+  if (!raw) print_line(kname, base + "_gather", rg, 0, double(s.tokens) * topk * dim * (0.5 + 1.0 / 16) * 2, false, "mi355x");
   print_line(kname, base + "_stage1", r1, 0, per_expert * 2.0 / 3.0 * used.size(), true, "mi355x");
   print_line(kname, base + "_stage2", r2, 0, per_expert / 3.0 * used.size(), true, "mi355x");
   if (fused) print_line(kname, base + "_fused", rf, 0, per_expert * used.size(), true, "mi355x");
@@ -148,8 +166,8 @@ void row(const shape& s) {
     L.hbm_bytes = rp.hbm_bytes + rf.hbm_bytes;
     L.mfma_busy = rf.mfma_busy * rf.us / L.us;
   } else {
-    L.us = rp.us + r1.us + r2.us;
-    L.hbm_bytes = rp.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+    L.us = rp.us + rg.us + r1.us + r2.us;
+    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
     L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
   }
   L.tflops = (flops1 + flops2) / (L.us * 1e6);

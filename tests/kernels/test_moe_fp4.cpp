@@ -109,7 +109,9 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 // dispatch, then the stages; fused: the prologue, then both stages in one dispatch (s1_name),
 // launched twice on two worker threads (a stage-2 workgroup polls while the stage-1 ones it
 // waits for run on the other; the counters must be back to 0 for the second launch and after it)
-enum class mode { four, prologue, fused };
+// gathered: the prologue, x gathered (moe_fp4_gather), the stages (launch_moe_fp4's 4-dispatch
+// form for an x_gathered stage 1)
+enum class mode { four, prologue, fused, gathered };
 template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, mode MODE = mode::four>
 void check(rt::module& m, const char* s1_name, const char* s2_name, const char* quant_name, uint32_t tokens,
            uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed) {
@@ -134,7 +136,7 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
   constexpr size_t pad = 64;  // canaries past out
   rt::buffer<float> O(d, std::vector<float>(size_t(tokens) * dim + pad, 7.0f)), TW(d, r.w);
   rt::buffer<int> TI(d, r.ids);
-  hk::moe_fp4_workspace ws(d, tokens, topk, experts, dim, inter);
+  hk::moe_fp4_workspace ws(d, tokens, topk, experts, dim, inter, S1.x_gathered);
   const hk::moe_fp4_args args{.out = O.addr(), .x = X.addr(), .w1 = W1.addr(), .w1_scales = W1S.addr(),
                               .w2 = W2.addr(), .w2_scales = W2S.addr(), .topk_ids = TI.addr(),
                               .topk_weights = TW.addr(), .tokens = tokens, .topk = topk, .experts = experts,
@@ -149,6 +151,9 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
                                                                           args, o));
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
+  } else if constexpr (MODE == mode::gathered) {
+    rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, fp4_moe_cfg::gather_parts, S1, S2>(
+        d, {*M().sim.m, quant_name}, {m, "moe_fp4_gather"}, {m, s1_name}, {m, s2_name}, ws, args));
   } else if constexpr (MODE == mode::prologue) {  // the sorting and the quantization in one dispatch, then the stages
     rep.push_back(hk::launch_moe_fp4_prologue<fp4_moe_cfg::sort_257, QC>(d, *M().sim.m, quant_name, ws, args));
     hk::moe_fp4_stage_args s{.out = O.addr(), .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xq.addr(),
@@ -299,6 +304,32 @@ TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over t
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 35, 5, 17, 12, 512, 5);
   // every token on the same routed experts (the first 2) with tied weights: 2-block experts
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 33, 3, 5, 2, 256, 6);
+}
+
+TEST_CASE("moe_fp4: x gathered into the sorted rows' layout for stage 1", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
+  // experts); dim 512: 2 K steps over the gather's 6 waves of a block (4 idle)
+  check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
+                                                        "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 12);
+  // 257 experts top-9, inter 512
+  check<gath_s1, shuf_s2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_shuf",
+                                                        "moe_fp4_prologue_512", 45, 9, 257, 40, 512, 13);
+}
+
+TEST_CASE("moe_fp4: several consecutive blocks of an expert a workgroup", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 100 tokens top-2 of 5 (one routed of 3, then the shared expert): the shared expert's 4 blocks
+  // (a tail of 4 rows), the routed ones' 1-2 blocks each; stage 1 in groups of 2 blocks, stage 2
+  // of 3: runs cut by the groups' ends and by the experts' (a group of 2 or 3 experts), padding rows
+  check<gath_s1_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath_b2", "moe_fp4_s2_shuf_b3",
+                                                              "moe_fp4_prologue_512", 100, 2, 5, 3, 256, 14);
+  // 37 tokens top-3 of 9 (experts of one block, of two with a tail, empty ones), inter 512
+  check<gath_s1_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath_b2", "moe_fp4_s2_shuf_b3",
+                                                              "moe_fp4_prologue_512", 37, 3, 9, 6, 512, 15);
+  // row-major weights, x as quantized, groups of 2 over a few workgroups looping
+  check<raw_s1_b2, raw_s2_b2, quant_512>(*M().sim.m, "moe_fp4_s1_raw_b2", "moe_fp4_s2_raw_b2", "quant_512", 100, 2, 5, 3,
+                                         256, 16);
 }
 
 TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {

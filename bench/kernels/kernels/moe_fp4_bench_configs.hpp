@@ -10,12 +10,28 @@ using hipasm::kernels::moe_fp4_config;
 constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 257, .waves = 5};
 // x's quantization in the sorting's workgroup size (one dispatch: HIPASM_MOE_FP4_PROLOGUE_KERNEL)
 constexpr hipasm::kernels::mxfp4_quant_config quant{.d = 7168, .waves = 5};
-// stage 1: 2 column waves (64 columns of inter) x K (7168: 28 steps) over 4 waves
-constexpr moe_fp4_config s1{.waves = 2, .k_split = 4, .w_shuffled = true};
+// x gathered after the sorting into the sorted rows' preshuffled layout (moe_fp4_gather: 4 waves,
+// 7 workgroups a block, one 256-k step a wave at dim 7168)
+constexpr uint32_t gather_waves = 4, gather_parts = 7;
+// stage 1: 4 column waves (128 columns of inter), the whole K a wave, x gathered; stage 2: one
+// column wave a workgroup (32 columns of dim), 3 register sets, at most 2048 workgroups (each loops
+// over several blocks). Measured on the 33-expert layer at 256 tokens (MI355X model, stage 1 /
+// stage 2 us): stage 1 with 2 waves x k_split 4: 165.3, 4 x 2: 143.6, 1 x 8: 192.9, 8 x 1: 130.8,
+// 8 x 1 with 3 sets: 133.4, 8 x 1 at most 360 workgroups: 169.4, 4 x 1: 126.5; stage 2 with 4
+// waves: 151.9, 2: 142.7, 8: 189.2, 1: 134.9, 1 at most 2048 workgroups: 132.6 (2 sets: 134.9), at
+// most 8192: 135.9, 1 x k_split 2: 213.3
+constexpr moe_fp4_config s1{.waves = 4, .w_shuffled = true, .x_gathered = true};
 constexpr moe_fp4_config s1_raw{.waves = 2, .k_split = 4};
-// stage 2: 4 column waves (128 columns of dim), the whole K (inter) a wave
-constexpr moe_fp4_config s2{.waves = 4, .w_shuffled = true};
+constexpr moe_fp4_config s2{.waves = 1, .stages = 3, .w_shuffled = true, .max_workgroups = 2048};
 constexpr moe_fp4_config s2_raw{.waves = 4};
+// two consecutive blocks of an expert a workgroup where an expert averages at least
+// blocks_from_per_expert routed rows (each weight fragment feeds both blocks' MFMAs; with fewer
+// rows most groups hold one block of an expert and the grid halves). Measured (us, stage 1 /
+// stage 2, 8 column waves in stage 1): 1024 tokens 33 experts (279 rows an expert): 430.5 / 506.1
+// one block, 371.8 / 493.2 two; 256 tokens (70 rows): 130.8 / 134.9 one block, 191.3 / 148.4 two
+constexpr moe_fp4_config s1_b2{.waves = 8, .blocks = 2, .w_shuffled = true, .x_gathered = true};
+constexpr moe_fp4_config s2_b2{.waves = 1, .blocks = 2, .w_shuffled = true};
+constexpr uint32_t blocks_from_per_expert = 128;
 // both stages in one dispatch where an expert averages fewer than fused_below_per_expert routed
 // rows (the blocks mostly padding: the weights' stream bounds it), 2 waves a workgroup each (4
 // workgroups a CU: stage 2's weight loads go out while stage 1 runs); measured: 257 experts at

@@ -38,7 +38,13 @@
 //    token is past out's V#: dropped; k_split parts each add their own sums).
 // A workgroup loops over the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (moe.hpp's
 // moe_for_blocks). Tokens come straight from global memory (padding rows are past xq's V#: zeros,
-// no lines). dim and inter must be multiples of 256 (whole K steps of both GEMMs, whole column
+// no lines), or with x_gathered from moe_fp4_gather_kernel's copy of x's sorted rows in
+// gemm_fp4_preshuffle_b's layout (written once after the sorting; a dwordx4 then touches 8 lines
+// in place of 32, as stage 2's loads of h). With blocks B > 1 a workgroup takes groups of B
+// consecutive blocks (y, y + grid_y, ...), each group as runs of one expert's blocks (the sorting
+// pads each expert to whole blocks, so an expert's blocks are adjacent): a wave keeps B blocks'
+// sums, and each weight fragment it loads feeds B blocks' MFMAs (a block past the run: loads past
+// the V#, nothing stored). dim and inter must be multiples of 256 (whole K steps of both GEMMs, whole column
 // blocks of the workgroups; the challenge pads them so); the launcher checks.
 // w_shuffled: W1, W2 and their scales come per expert in gemm_fp4_preshuffle_b's layout (the rows
 // of each expert a B matrix: moe_fp4_preshuffle, moe_fp4_launch.hpp): a weight load then touches
@@ -47,15 +53,18 @@
 // stage 2's wait for stage 1), so a stage-2 workgroup streams its weights while stage 1 runs.
 // 4. moe_fp4_prologue_kernel: the sorting (workgroup 0) and x's quantization (the others) in one
 //    dispatch. 5. moe_fp4_fused_kernel: both stages in one dispatch, stage-2 workgroups waiting
-//    for each block's stage-1 workgroups on moe.hpp's counters (as moe_fused_kernel).
+//    for each block's stage-1 workgroups on moe.hpp's counters (as moe_fused_kernel; blocks 1).
+// 6. moe_fp4_gather_kernel: x's sorted rows for an x_gathered stage 1 (after the prologue).
 // Speed (bench/kernels/bench_moe_fp4.cpp, MI355X model): the weights are the traffic where the
-// blocks are mostly padding (decode); with full blocks the token rows' gathers (32 rows of 16
-// bytes a dwordx4: 32 lines on the CU's address path, 4 cycles each) and their latency bound
-// stage 1. Not done: the block's token rows through LDS (row-wise loads, 8 lines a dwordx4) or
-// gathered into gemm_fp4_preshuffle_b's layout after the sorting.
+// blocks are mostly padding (decode); with full blocks the address path (4 cycles a line) and the
+// loads' latency bound both stages (x_gathered took stage 1 at 256 tokens of 33 experts from 319
+// to 165 us), and stage 2's f32 atomics (a lane an operation at the L2) are a floor of their own.
+// Not done: the block's token rows through LDS shared by a workgroup's waves (each wave loads
+// them), the sorting over several workgroups.
 //
 // Device side:  HIPASM_MOE_FP4_STAGE1_KERNEL(name, cfg), HIPASM_MOE_FP4_STAGE2_KERNEL(name, cfg),
 //               HIPASM_MOE_FP4_PROLOGUE_KERNEL(name, sort_cfg, quant_cfg),
+//               HIPASM_MOE_FP4_GATHER_KERNEL(name, waves, parts),
 //               HIPASM_MOE_FP4_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
 //               (built for gfx950; another target is a compile error on the macro's line)
 // Host side:    kernels/moe_fp4_launch.hpp.
@@ -78,6 +87,10 @@ struct moe_fp4_config {
   uint32_t k_split = 1;    // waves sharing a column block, each a range of the K steps
   uint32_t stages = 2;     // register sets of a step's fragments (loads run stages - 1 steps ahead)
   bool w_shuffled = false; // weights and scales per expert in gemm_fp4_preshuffle_b's layout
+  uint32_t blocks = 1;     // consecutive 32-row blocks of one expert a workgroup takes together:
+                           // each weight fragment loaded feeds that many blocks' MFMAs
+  bool x_gathered = false; // stage 1 reads x as moe_fp4_gather_kernel leaves it (the sorted rows
+                           // in gemm_fp4_preshuffle_b's layout: 8 lines a dwordx4, not 32)
   uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
@@ -87,10 +100,13 @@ struct moe_fp4_config {
     const uint32_t y = max_workgroups / grid_x(n);
     return y < 1 ? 1 : y > max_blocks ? max_blocks : y;
   }
-  // stage 1's LDS: the k_split parts 1.. leave their gate and up sums for part 0
-  constexpr uint32_t lds_bytes() const { return (k_split - 1) * waves * 2 * 16 * 64 * 4; }
-  // a step's loads a lane (stage 1: two weight fragments and the tokens, each 4 dwordx4 and a scale)
-  static constexpr uint32_t loads(int nw) { return 5 * (nw + 1); }
+  // the grid's rows for max_blocks blocks: groups of `blocks`
+  constexpr uint32_t groups(uint32_t max_blocks) const { return (max_blocks + blocks - 1) / blocks; }
+  // stage 1's LDS: the k_split parts 1.. leave their gate and up sums (each block's) for part 0
+  constexpr uint32_t lds_bytes() const { return (k_split - 1) * waves * 2 * blocks * 16 * 64 * 4; }
+  // a step's loads a lane (stage 1: two weight fragments and each block's tokens, each 4 dwordx4
+  // and a scale)
+  constexpr uint32_t loads(int nw) const { return 5 * (nw + blocks); }
 };
 
 namespace detail {
@@ -99,8 +115,9 @@ constexpr const char* moe_fp4_config_error(const moe_fp4_config& c) {
   if ((c.waves & (c.waves - 1)) != 0) return "moe_fp4: waves must be a power of two (the column blocks divide dim and inter, multiples of 256)";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_fp4: k_split from 1, waves * k_split <= 16";
   if (c.stages < 2 || c.stages > 3) return "moe_fp4: 2 or 3 stages (register sets of a step's fragments)";
+  if (c.blocks < 1 || c.blocks > 4) return "moe_fp4: blocks from 1 to 4 (each block's accumulators and token fragments in VGPRs)";
   if (c.loads(2) * c.stages > 63) return "moe_fp4: the loads of `stages` steps exceed vmcnt's 63";
-  if (c.lds_bytes() > 65536) return "moe_fp4: the k_split partial sums exceed 64 KiB of LDS";
+  if (c.lds_bytes() > 163840) return "moe_fp4: the k_split partial sums exceed 160 KiB of LDS";
   return nullptr;
 }
 template <moe_fp4_config C>
@@ -113,21 +130,26 @@ constexpr void moe_fp4_check_config() {
 // 32 weight rows (expert buffers W / WS, row offsets a_off / sa_off of the lane, step strides by
 // layout), B the block's 32 rows (buffers X / XS at x_off / xs_off, raw layout). Steps [kb, ke);
 // loads of steps at or past ke take an offset past every V# (zeros).
+// With blocks NB > 1 the B side is NB blocks (x_off[j] / xs_off[j]; a block not taken: an offset
+// past the V# from 0x40000000, 0x80000000 added for steps past ke staying below 2^32), acc[w * NB
+// + j] block j's sums of A_w: each weight fragment loaded feeds NB MFMAs.
 template <moe_fp4_config C, int NW, bool XSH, class BeforeX>
 constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
-                              std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS, gpr<dtype::u32> x_off,
-                              gpr<dtype::u32> xs_off, gpr<dtype::u32> kb, gpr<dtype::u32> ke,
-                              std::array<gpr<dtype::f32>, 2> acc, BeforeX before_x) {
+                              std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS,
+                              std::array<gpr<dtype::u32>, 4> x_off, std::array<gpr<dtype::u32>, 4> xs_off,
+                              gpr<dtype::u32> kb, gpr<dtype::u32> ke, std::array<gpr<dtype::f32>, 8> acc,
+                              BeforeX before_x) {
   using dtype::u32;
   constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
   static_assert(AT.a_k(fp4).shift == 5 && AT.a_row().mask == 31 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
   constexpr int ST = static_cast<int>(C.stages);
-  constexpr int LOADS = static_cast<int>(moe_fp4_config::loads(NW));
+  constexpr int NB = static_cast<int>(C.blocks);
+  constexpr int LOADS = static_cast<int>(C.loads(NW));
   constexpr int WS_ = C.w_shuffled ? 1024 : 16;  // bytes between a weight fragment's dwordx4 s and s + 1
   // a step's fragments (16 dwords a lane: 64 bytes of a row) and scale dwords, `stages` sets
-  auto fa = J.vgpr<u32>(ST * NW, 16), fx = J.vgpr<u32>(ST, 16);
-  auto sa = J.vgpr<u32>(ST * NW), sx = J.vgpr<u32>(ST);
+  auto fa = J.vgpr<u32>(ST * NW, 16), fx = J.vgpr<u32>(ST * NB, 16);
+  auto sa = J.vgpr<u32>(ST * NW), sx = J.vgpr<u32>(ST * NB);
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), wofs = J.sgpr<u32>(), wsofs = J.sgpr<u32>();
   auto my_steps = J.sgpr<u32>(), it = J.sgpr<u32>();
   t_load = kb + 0u;
@@ -148,8 +170,11 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
     }
   };
   auto issue_x = [&](int set) {
-    for (int s = 0; s < 4; ++s) X.load(fx[set].slice(4 * s, 4), at(x_off) + at(XSH ? wofs : kofs) + (XSH ? 1024 : 16) * s);
-    XS.load(sx[set], at(xs_off) + at(XSH ? wsofs : sofs));
+    for (int j = 0; j < NB; ++j) {
+      for (int s = 0; s < 4; ++s)
+        X.load(fx[set * NB + j].slice(4 * s, 4), at(x_off[j]) + at(XSH ? wofs : kofs) + (XSH ? 1024 : 16) * s);
+      XS.load(sx[set * NB + j], at(xs_off[j]) + at(XSH ? wsofs : sofs));
+    }
     t_load = t_load + 1u;
   };
   auto issue = [&](int set) {
@@ -165,7 +190,9 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
       m.op_sel = static_cast<uint8_t>((s & 1) * 3);
       if (s > 1) m.op_sel_hi = 3;
       for (int w = 0; w < NW; ++w)
-        mfma_run(J, AT, acc[w], fa[set * NW + w].slice(4 * s, 4), fx[set].slice(4 * s, 4), acc[w], sa[set * NW + w], sx[set], m);
+        for (int j = 0; j < NB; ++j)
+          mfma_run(J, AT, acc[w * NB + j], fa[set * NW + w].slice(4 * s, 4), fx[set * NB + j].slice(4 * s, 4),
+                   acc[w * NB + j], sa[set * NW + w], sx[set * NB + j], m);
     }
   };
   // the first step's weights go out before `before_x` (which may wait for memory: the block's
@@ -233,6 +260,56 @@ constexpr moe_fp4_wave moe_fp4_wave_setup(builder J, arg<unsigned> K) {
   return r;
 }
 
+// body(b0, expert, n) for the runs of the blocks of groups y, y + grid_y, ... (group g: the NB
+// blocks [NB g, NB g + NB) below num_valid_ids[0] / 32): a run the longest stretch of a group's
+// blocks of one expert (n of them; the sorting pads each expert to whole blocks, so its blocks are
+// consecutive and a group holds one run of most experts). NB = 1: moe.hpp's moe_for_blocks (n
+// unused). All wave-uniform.
+template <uint32_t NB, class Body>
+constexpr void moe_fp4_for_runs(builder J, gpr<dtype::u32> y, arg<const unsigned*> sorted_expert_ids,
+                                arg<const unsigned*> num_valid_ids, arg<unsigned> grid_y, Body body) {
+  using dtype::u32;
+  if constexpr (NB == 1) {
+    moe_for_blocks(J, y, sorted_expert_ids, num_valid_ids, grid_y, [&](gpr<u32> blk, gpr<u32> expert) { body(blk, expert, blk); });
+  } else {
+    auto nblk = J.sgpr<u32>(), g = J.sgpr<u32>(), b = J.sgpr<u32>(), bend = J.sgpr<u32>(), e = J.sgpr<u32>();
+    auto n = J.sgpr<u32>(), still = J.sgpr<u32>(), idx = J.sgpr<u32>(), off = J.sgpr<u32>(), c = J.sgpr<u32>();
+    std::array<gpr<u32>, NB> nx;
+    for (uint32_t j = 1; j < NB; ++j) nx[j].rebind(J.sgpr<u32>());
+    J.s_load_dword(nblk, num_valid_ids, 0);
+    J.s_waitcnt(lgkmcnt(0));
+    nblk = nblk >> static_cast<uint32_t>(std::countr_zero(moe_block_m));
+    g = y + 0u;
+    b = g * NB;
+    J.While([&] { return b < nblk; },
+            [&] {
+              bend = min(gpr<u32>(b + NB), nblk);
+              J.While([&] { return b < bend; },
+                      [&] {
+                        off = b << 2u;
+                        J.s_load_dword(e, sorted_expert_ids, off);
+                        for (uint32_t j = 1; j < NB; ++j) {  // (clamped: no read past the group)
+                          idx = min(gpr<u32>(b + j), gpr<u32>(bend - 1u));
+                          off = idx << 2u;
+                          J.s_load_dword(nx[j], sorted_expert_ids, off);
+                        }
+                        J.s_waitcnt(lgkmcnt(0));
+                        n = 1u;
+                        still = 1u;
+                        for (uint32_t j = 1; j < NB; ++j) {
+                          c = select(gpr<u32>(b + j) < bend, nx[j], 0xffffffffu);
+                          still = select(c == e, still, 0u);
+                          n = n + still;
+                        }
+                        body(b, e, n);
+                        b = b + n;
+                      });
+              g = g + grid_y;
+              b = g * NB;
+            });
+  }
+}
+
 // ---- stage 1: h = mxfp4(silu(x . gate) * (x . up)) ------------------------------------------------
 // Workgroup (wg_x, wg_y) of a grid (inter / cols, grid_blocks); sync: the fused kernel's counters
 // (moe.hpp's moe_sync: out's zeroing and each block's h counted there).
@@ -263,8 +340,13 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   n0 = wg_x * C.cols() + (wv.col << 5u);
   auto xrow = J.sgpr<u32>(), xb = J.sgpr<u32>(), xsb = J.sgpr<u32>();
   xrow = dim >> 1u;
-  xb = tokens * xrow;
-  xsb = tokens * (dim >> 5u);
+  if constexpr (C.x_gathered) {  // a row block of 32 sorted rows a block (moe_fp4_gather_kernel)
+    xb = max_blocks * (dim << 4u);
+    xsb = max_blocks * dim;
+  } else {
+    xb = tokens * xrow;
+    xsb = tokens * (dim >> 5u);
+  }
   auto X = make_buffer(J, xq, xb);
   auto XS = make_buffer(J, xs, xsb);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
@@ -288,60 +370,89 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     moe_fp4_weight_offsets<C>(J, lane, row0, dim, a_off[1], sa_off[1]);
   }
 
-  moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-    // this lane's token row (the MFMA's column l % 32): xq past its V# for padding
-    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
-    so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
-    sid.load(tok, at(so));
+  constexpr uint32_t NB = C.blocks;
+  moe_fp4_for_runs<NB>(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk0, gpr<u32> expert, gpr<u32> nrun) {
+    // this lane's token row of each block j of the run (the MFMA's column l % 32): xq past its V#
+    // for padding; a block past the run (j >= nrun) reads row 0 of the first (stored nowhere)
+    auto so = J.vgpr<u32>();
+    std::array<gpr<u32>, 4> tok, tv, x_off, xs_off;
+    for (uint32_t j = 0; j < NB; ++j) {
+      tok[j].rebind(J.vgpr<u32>());
+      tv[j].rebind(J.vgpr<u32>());
+      x_off[j].rebind(J.vgpr<u32>());
+      xs_off[j].rebind(J.vgpr<u32>());
+      so = ((blk0 * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+      if (j > 0) so = select(nrun > j, gpr<u32>(so + j * moe_block_m * 4u), so);
+      sid.load(tok[j], at(so));
+    }
     auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
     wbase = w1 + mul_wide(expert, eb);
     sbase = w1s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
-    auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
-    std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), J.vgpr<f32>(16).aligned(4)};
-    acc[0].fill(0.0f);
-    acc[1].fill(0.0f);
-    moe_fp4_k_loop<C, 2, false>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
-      J.s_waitcnt(vmcnt(0));  // the token id (and the first weights)
-      t = tok & 0xffffffu;
-      x_off = t * xrow + ((lane >> 5u) << 6u);
-      xs_off = t * (dim >> 5u) + ((lane >> 5u) << 2u);
+    // acc[w * NB + j]: block j's gate (w 0) and up (w 1) sums
+    std::array<gpr<f32>, 8> acc;
+    for (uint32_t i = 0; i < 2 * NB; ++i) {
+      acc[i].rebind(J.vgpr<f32>(16).aligned(4));
+      acc[i].fill(0.0f);
+    }
+    moe_fp4_k_loop<C, 2, C.x_gathered>(J, W, WS, a_off, sa_off, X, XS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+      J.s_waitcnt(vmcnt(0));  // the token ids (and the first weights)
+      for (uint32_t j = 0; j < NB; ++j) {
+        tv[j] = tok[j] & 0xffffffu;
+        if constexpr (C.x_gathered) {  // the block's runs, this lane's 16 bytes (scale dword) of each
+          x_off[j] = (lane << 4u) + (blk0 + j) * (dim << 4u);
+          xs_off[j] = (lane << 2u) + (blk0 + j) * dim;
+        } else {
+          x_off[j] = tv[j] * xrow + ((lane >> 5u) << 6u);
+          xs_off[j] = tv[j] * (dim >> 5u) + ((lane >> 5u) << 2u);
+        }
+        if (j > 0) {  // past the run: no lines
+          x_off[j] = select(nrun > j, x_off[j], 0x40000000u);
+          xs_off[j] = select(nrun > j, xs_off[j], 0x40000000u);
+        }
+      }
     });
     if constexpr (C.k_split > 1) {
-      // the other parts' sums into part 0's accumulators: [part - 1][col][w][register][lane]
-      constexpr uint32_t per_wave = 2 * 16 * 64 * 4;
+      // the other parts' sums into part 0's accumulators: [part - 1][col][w NB + j][register][lane]
+      constexpr uint32_t per_wave = 2 * NB * 16 * 64 * 4;
       auto la = J.vgpr<u32>();
       J.If(wv.part != 0u, [&] {
         la = ((wv.part - 1u) * C.waves + wv.col) * per_wave + (lane << 2u);
-        for (uint32_t w = 0; w < 2; ++w)
+        for (uint32_t i = 0; i < 2 * NB; ++i)
           for (uint32_t r = 0; r < 16; ++r)
-            J.ds_write_b32(la, acc[w][r], {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+            J.ds_write_b32(la, acc[i][r], {.offset = static_cast<int32_t>(red + (i * 16 + r) * 256)});
       });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
     }
-    auto finish = [&] {
+    // block j of the run (blk0 + j, its token tv[j], sums acc[j] and acc[NB + j])
+    auto finish = [&](uint32_t j) {
+      auto blk = J.sgpr<u32>();
+      blk = blk0 + j;
+      const gpr<u32> t = tv[j];
+      const gpr<f32> ag = acc[j], au = acc[NB + j];
       if constexpr (C.k_split > 1) {
-        constexpr uint32_t per_wave = 2 * 16 * 64 * 4;
+        constexpr uint32_t per_wave = 2 * NB * 16 * 64 * 4;
         auto la = J.vgpr<u32>();
-        auto tv = J.vgpr<f32>(16);
+        auto pv = J.vgpr<f32>(16);
         for (uint32_t p = 1; p < C.k_split; ++p) {
           la = ((p - 1u) * C.waves + wv.col) * per_wave + (lane << 2u);
           for (uint32_t w = 0; w < 2; ++w) {
+            const uint32_t i = w * NB + j;
             for (uint32_t r = 0; r < 16; ++r)
-              J.ds_read_b32(tv[r], la, {.offset = static_cast<int32_t>(red + (w * 16 + r) * 256)});
+              J.ds_read_b32(pv[r], la, {.offset = static_cast<int32_t>(red + (i * 16 + r) * 256)});
             J.s_waitcnt(lgkmcnt(0));
-            for (uint32_t r = 0; r < 16; ++r) acc[w][r] = acc[w][r] + tv[r];
+            for (uint32_t r = 0; r < 16; ++r) acc[i][r] = acc[i][r] + pv[r];
           }
         }
       }
-      // h of the lane's token at n0 + 8q + 4 (l / 32) + j (register 4q + j), into acc[0]
-      const gpr<f32> h = acc[0];
+      // h of the lane's token at n0 + 8q + 4 (l / 32) + j (register 4q + j), into the gate sums
+      const gpr<f32> h = ag;
       auto m = J.vgpr<u32>(), a = J.vgpr<u32>();
       m = 0u;
       for (uint32_t r = 0; r < 16; ++r) {
-        h[r] = silu(acc[0][r]) * acc[1][r];
+        h[r] = silu(ag[r]) * au[r];
         a = h[r].as<u32>() & 0x7fffffffu;
         m = max(m, a);
       }
@@ -379,13 +490,17 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
       }
       HS.store(code, at(hso), {.width = narrow::u8});
     };
+    auto finish_all = [&] {
+      finish(0);
+      for (uint32_t j = 1; j < NB; ++j) J.If(nrun > j, [&] { finish(j); });
+    };
     if constexpr (C.k_split > 1) {
-      J.If(wv.part == 0u, finish);
+      J.If(wv.part == 0u, finish_all);
       J.s_barrier();  // the partial sums are read before the next block writes them
     } else {
-      finish();
+      finish_all();
     }
-    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk0 << 2u) + moe_sync_blocks));  // (blocks 1: one block)
   });
 }
 
@@ -424,41 +539,63 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   std::array<gpr<u32>, 2> a_off{J.vgpr<u32>(), J.vgpr<u32>()}, sa_off{J.vgpr<u32>(), J.vgpr<u32>()};
   moe_fp4_weight_offsets<C>(J, lane, d0, inter, a_off[0], sa_off[0]);
 
-  moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-    auto so = J.vgpr<u32>(), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
-    auto wt = J.vgpr<f32>();
-    so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
-    sid.load(tok, at(so));
-    SW.load(wt, at(so));
+  constexpr uint32_t NB = C.blocks;
+  moe_fp4_for_runs<NB>(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk0, gpr<u32> expert, gpr<u32> nrun) {
+    // block j of the run: this lane's token and weight (a block past the run, j >= nrun: the
+    // first block's, its h not loaded and nothing added)
+    auto so = J.vgpr<u32>();
+    std::array<gpr<u32>, 4> tok, t, x_off, xs_off;
+    std::array<gpr<f32>, 4> wt;
+    for (uint32_t j = 0; j < NB; ++j) {
+      tok[j].rebind(J.vgpr<u32>());
+      t[j].rebind(J.vgpr<u32>());
+      wt[j].rebind(J.vgpr<f32>());
+      x_off[j].rebind(J.vgpr<u32>());
+      xs_off[j].rebind(J.vgpr<u32>());
+      so = ((blk0 * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+      if (j > 0) so = select(nrun > j, gpr<u32>(so + j * moe_block_m * 4u), so);
+      sid.load(tok[j], at(so));
+      SW.load(wt[j], at(so));
+    }
     auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
     wbase = w2 + mul_wide(expert, eb);
     sbase = w2s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
-    auto x_off = J.vgpr<u32>(), xs_off = J.vgpr<u32>();
-    std::array<gpr<f32>, 2> acc{J.vgpr<f32>(16).aligned(4), {}};
+    std::array<gpr<f32>, 8> acc;
+    for (uint32_t j = 0; j < NB; ++j) acc[j].rebind(J.vgpr<f32>(16).aligned(4));
     // (the first weight step's loads go out before the wait for the block's h: in the fused
     // kernel they overlap stage 1)
     moe_fp4_k_loop<C, 1, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
-        const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+        const val<u32> counter = (blk0 << 2u) + moe_sync_blocks;  // (blocks 1: one block)
         moe_wait(J, *sync, &counter);
       }
       J.s_waitcnt(vmcnt(0));
-      acc[0].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
-      t = tok & 0xffffffu;
-      // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
-      // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
-      x_off = select(t < tokens, gpr<u32>((lane << 4u) + blk * (inter << 4u)), 0x80000000u);
-      xs_off = select(t < tokens, gpr<u32>((lane << 2u) + blk * inter), 0x80000000u);
+      for (uint32_t j = 0; j < NB; ++j) {
+        acc[j].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
+        t[j] = tok[j] & 0xffffffu;
+        // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
+        // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
+        x_off[j] = select(t[j] < tokens, gpr<u32>((lane << 4u) + (blk0 + j) * (inter << 4u)), 0x40000000u);
+        xs_off[j] = select(t[j] < tokens, gpr<u32>((lane << 2u) + (blk0 + j) * inter), 0x40000000u);
+        if (j > 0) {  // past the run: no lines
+          x_off[j] = select(nrun > j, x_off[j], 0x40000000u);
+          xs_off[j] = select(nrun > j, xs_off[j], 0x40000000u);
+        }
+      }
     });
     // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
-    auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();
-    obase = t * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
-    const gpr<f32> v = acc[0];
-    for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
-    for (uint32_t q = 0; q < 4; ++q)
-      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(obase) + static_cast<int32_t>(4 * (8 * q + j)));
+    auto obase = J.vgpr<u32>();
+    auto add = [&](uint32_t j) {
+      obase = t[j] * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
+      const gpr<f32> v = acc[j];
+      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt[j];
+      for (uint32_t q = 0; q < 4; ++q)
+        for (uint32_t i = 0; i < 4; ++i) O.atomic_add_f32(v[4 * q + i], at(obase) + static_cast<int32_t>(4 * (8 * q + i)));
+    };
+    add(0);
+    for (uint32_t j = 1; j < NB; ++j) J.If(nrun > j, [&] { add(j); });
   });
   if (sync) {
     moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
@@ -513,6 +650,7 @@ constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq
   detail::moe_fp4_check_config<C2>();
   static_assert(C1.threads() == C2.threads(),
                 "moe_fp4 fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
+  static_assert(C1.blocks == 1 && C2.blocks == 1, "moe_fp4 fused: one block a workgroup (its counters are a block's)");
   if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C1) != nullptr ||
                 detail::moe_fp4_config_error(C2) != nullptr)
     return;
@@ -571,6 +709,86 @@ constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_id
         g = wg - 1u;
         detail::mxfp4_quant_group<QC>(J, g, xq, xs, x, tokens);
       });
+}
+
+// x's rows in the sorted order for stage 1's x_gathered: each block of 32 sorted rows a row block
+// of gemm_fp4_preshuffle_b's layout (per 256-k step a 4 KiB run of the MFMA lanes' 16-byte
+// fragments, xg[(blk * steps + step) * 4096 + 1024 s + 16 (r + 32 g)] = xq[token(r)][128 step + 64 g
+// + 16 s ...], and a 256-byte run of their scale dwords, xgs[(blk * steps + step) * 256 + 4 (r + 32
+// g)] = xs[token(r)][8 step + 4 g ...]), so that each stage-1 wave loads 8 lines a dwordx4 in place
+// of 32 (one row each) and the gather's 32 lines a row block happen once, not once per column wave.
+// A load here takes 8 rows of 128 bytes (8 lines) and its store 8 lines; padding rows (token =
+// tokens: past xq's V#) are stored as zeros. Grid (grid_blocks, PARTS): workgroup (x, p) takes the
+// blocks x, x + grid_blocks, ... below num_valid_ids[0] / 32, its wave w the steps p WAVES + w,
+// + PARTS WAVES, ... of each (PARTS spreads a block's address-path work over PARTS CUs).
+template <uint32_t WAVES, uint32_t PARTS = 1>
+constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> xgs, arg<const uint8_t*> xq,
+                                     arg<const uint8_t*> xs, arg<const unsigned*> sorted_token_ids,
+                                     arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
+                                     arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  static_assert(WAVES >= 1 && WAVES <= 16 && PARTS >= 1, "moe_fp4 gather: 1 to 16 waves, parts from 1");
+  using dtype::u32;
+  auto tid = J.thread_id_x();
+  auto lane = J.vgpr<u32>();
+  lane = tid & 63u;
+  auto wave = J.sgpr<u32>();
+  wave = (readfirstlane(tid) >> 6u) + J.workgroup_id_y() * WAVES;
+  auto xrow = J.sgpr<u32>(), srow = J.sgpr<u32>(), b = J.sgpr<u32>(), steps = J.sgpr<u32>();
+  xrow = dim >> 1u;
+  srow = dim >> 5u;
+  steps = dim >> 8u;
+  b = tokens * xrow;
+  auto X = make_buffer(J, xq, b);
+  b = tokens * srow;
+  auto XS = make_buffer(J, xs, b);
+  b = max_blocks * (dim << 4u);
+  auto G = make_buffer(J, xg, b);
+  b = max_blocks * dim;
+  auto GS = make_buffer(J, xgs, b);
+  auto sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
+  // load q of a step: rows 8q + l / 8, bytes 16 (l % 8) of the row's 128 (g = l % 8 / 4, s = l % 4);
+  // its place in the run: 1024 s + 512 g + 16 (l / 8) + 128 q
+  auto dst = J.vgpr<u32>();
+  dst = ((lane & 3u) << 10u) + (((lane >> 2u) & 1u) << 9u) + ((lane >> 3u) << 4u);
+  auto nblk = J.sgpr<u32>(), blk = J.sgpr<u32>();
+  J.s_load_dword(nblk, num_valid_ids, 0);
+  J.s_waitcnt(lgkmcnt(0));
+  nblk = nblk >> 5u;
+  blk = J.workgroup_id_x() + 0u;
+  auto so = J.vgpr<u32>(), tk = J.vgpr<u32>(4), xo = J.vgpr<u32>(4), ts = J.vgpr<u32>(), xso = J.vgpr<u32>();
+  auto v = J.vgpr<u32>(16).aligned(4), sv = J.vgpr<u32>(), lo4 = J.vgpr<u32>();
+  lo4 = lane << 2u;
+  auto st = J.sgpr<u32>(), xs_step = J.sgpr<u32>(), gb = J.sgpr<u32>(), gsb = J.sgpr<u32>(), go = J.sgpr<u32>();
+  J.While([&] { return blk < nblk; },
+          [&] {
+            for (uint32_t q = 0; q < 4; ++q) {
+              so = ((blk * moe_block_m) << 2u) + ((8u * q) << 2u) + ((lane >> 3u) << 2u);
+              sid.load(tk[q], at(so));
+            }
+            so = ((blk * moe_block_m) << 2u) + ((lane & 31u) << 2u);
+            sid.load(ts, at(so));
+            J.s_waitcnt(vmcnt(0));
+            for (uint32_t q = 0; q < 4; ++q) xo[q] = (tk[q] & 0xffffffu) * xrow + ((lane & 7u) << 4u);
+            xso = (ts & 0xffffffu) * srow + ((lane >> 5u) << 2u);
+            gb = blk * (dim << 4u);
+            gsb = blk * dim;
+            st = wave + 0u;
+            J.While([&] { return st < steps; },
+                    [&] {
+                      xs_step = st << 7u;
+                      for (uint32_t q = 0; q < 4; ++q) X.load(v.slice(4 * q, 4), at(xo[q]) + at(xs_step));
+                      xs_step = st << 3u;
+                      XS.load(sv, at(xso) + at(xs_step));
+                      J.s_waitcnt(vmcnt(0));
+                      go = gb + (st << 12u);
+                      for (uint32_t q = 0; q < 4; ++q)
+                        G.store(v.slice(4 * q, 4), at(dst) + at(go) + static_cast<int32_t>(128 * q));
+                      go = gsb + (st << 8u);
+                      GS.store(sv, at(lo4) + at(go));
+                      st = st + WAVES * PARTS;
+                    });
+            blk = blk + grid_blocks;
+          });
 }
 
 }  // namespace hipasm::kernels
@@ -637,4 +855,15 @@ constexpr void moe_fp4_prologue_kernel(builder J, arg<unsigned*> sorted_token_id
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
                        w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
                        counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
+  }
+// x's sorted rows in stage 1's x_gathered layout (moe_fp4_gather_kernel, WAVES waves a
+// workgroup, PARTS workgroups a block); grid: launch_moe_fp4_gather.
+#define HIPASM_MOE_FP4_GATHER_KERNEL(NAME, WAVES, PARTS)                                                           \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                               \
+  extern "C" __attribute__((global)) void NAME(uint8_t* xg, uint8_t* xgs, const uint8_t* xq, const uint8_t* xs, \
+                                               const unsigned* sorted_token_ids, const unsigned* num_valid_ids, \
+                                               unsigned tokens, unsigned dim, unsigned grid_blocks,          \
+                                               unsigned max_blocks) {                                        \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_gather_kernel<WAVES, PARTS>), xg, xgs, xq, xs, sorted_token_ids,   \
+                       num_valid_ids, tokens, dim, grid_blocks, max_blocks);                                 \
   }

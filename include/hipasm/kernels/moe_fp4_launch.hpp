@@ -15,6 +15,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,9 +49,11 @@ inline void moe_fp4_check(const moe_fp4_stage_args& a) {
     throw std::invalid_argument("hipasm moe_fp4: dim and inter must be positive multiples of 256 (whole K steps), got dim " +
                                 std::to_string(a.dim) + " inter " + std::to_string(a.inter));
   const uint64_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
-  if (uint64_t(a.tokens) * a.dim * 4 >= (uint64_t{1} << 31) || blocks * moe_block_m * a.inter / 2 >= (uint64_t{1} << 31) ||
-      uint64_t(a.inter) * a.dim >= (uint64_t{1} << 31))
-    throw std::invalid_argument("hipasm moe_fp4: out, h and each expert's weights must be below 2 GiB (32-bit offsets)");
+  if (uint64_t(a.tokens) * a.dim * 4 >= (uint64_t{1} << 31) || uint64_t(a.inter) * a.dim >= (uint64_t{1} << 31))
+    throw std::invalid_argument("hipasm moe_fp4: out and each expert's weights must be below 2 GiB (32-bit offsets)");
+  // (the loads of a block not taken or of a padding row go to 2^30 past the start: past every V#)
+  if (blocks * moe_block_m * std::max(a.inter, a.dim) / 2 >= (uint64_t{1} << 30))
+    throw std::invalid_argument("hipasm moe_fp4: h and x gathered must be below 1 GiB");
 }
 template <moe_fp4_config C>
 rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std::string& kernel,
@@ -58,7 +61,7 @@ rt::launch_report launch_moe_fp4_gemm(rt::device& dev, rt::module& m, const std:
                                       const rt::launch_options& opts) {
   moe_fp4_check(a);
   const uint32_t blocks = moe_max_blocks(a.tokens, a.topk, a.experts);
-  const uint32_t gy = C.grid_y(cols, moe_fp4_grid_blocks(a.tokens, a.topk, a.experts));
+  const uint32_t gy = C.grid_y(cols, C.groups(moe_fp4_grid_blocks(a.tokens, a.topk, a.experts)));
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(blocks);
   return dev.launch(m, kernel, {C.grid_x(cols), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
@@ -112,7 +115,11 @@ struct moe_fp4_workspace {
   rt::buffer<float> sorted_weights;
   rt::buffer<uint8_t> hq, hs;
   rt::buffer<uint32_t> counters;  // the fused kernel's (zero between its launches: it leaves them so)
-  moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter)
+  // x's sorted rows for an x_gathered stage 1 (launch_moe_fp4_gather): with x_gathered, or
+  // allocate_x_gathered (e.g. after the caller's other buffers)
+  std::optional<rt::buffer<uint8_t>> xg, xgs;
+  moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter,
+                    bool x_gathered = false)
       : max_blocks(moe_max_blocks(tokens, topk, experts)),
         xq(dev, size_t(tokens) * dim / 2),
         xs(dev, size_t(tokens) * dim / 32),
@@ -122,7 +129,13 @@ struct moe_fp4_workspace {
         sorted_weights(dev, std::vector<float>(size_t(max_blocks) * moe_block_m, 0.0f)),
         hq(dev, size_t(max_blocks) * moe_block_m * inter / 2),
         hs(dev, size_t(max_blocks) * moe_block_m * inter / 32),
-        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {}
+        counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {
+    if (x_gathered) allocate_x_gathered(dev, dim);
+  }
+  void allocate_x_gathered(rt::device& dev, uint32_t dim) {
+    if (!xg) xg.emplace(dev, size_t(max_blocks) * moe_block_m * dim / 2);
+    if (!xgs) xgs.emplace(dev, size_t(max_blocks) * moe_block_m * dim / 32);
+  }
 };
 
 struct moe_fp4_args {
@@ -157,12 +170,32 @@ rt::launch_report launch_moe_fp4_prologue(rt::device& dev, rt::module& m, const 
   return dev.launch(m, kernel, {1 + mxfp4_quant_groups(QC, a.tokens), 1, 1}, {SC.threads(), 1, 1}, args, opts);
 }
 
+// x's sorted rows into ws.xg / ws.xs (HIPASM_MOE_FP4_GATHER_KERNEL of WAVES waves, PARTS) after the
+// sorting and the quantization: stage 1 of an x_gathered configuration then takes ws.xg / ws.xgs
+// as its xq / xs (launch_moe_fp4 does so). PARTS workgroups a block that can hold entries.
+template <uint32_t WAVES, uint32_t PARTS = 1>
+rt::launch_report launch_moe_fp4_gather(rt::device& dev, rt::module& m, const std::string& kernel, moe_fp4_workspace& ws,
+                                        const moe_fp4_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
+  if (!ws.xg || !ws.xgs)
+    throw std::invalid_argument("hipasm moe_fp4 gather: the workspace has no x_gathered buffers (x_gathered, allocate_x_gathered)");
+  if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.xq.size() != size_t(a.tokens) * a.dim / 2 ||
+      ws.xg->size() != size_t(ws.max_blocks) * moe_block_m * a.dim / 2)
+    throw std::invalid_argument("hipasm moe_fp4 gather: the workspace was made for another shape");
+  const uint32_t gb = detail::moe_fp4_grid_blocks(a.tokens, a.topk, a.experts);
+  rt::kernel_args args;
+  args.add(ws.xg->addr()).add(ws.xgs->addr()).add(ws.xq.addr()).add(ws.xs.addr()).add(ws.sorted_token_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(a.tokens).add(a.dim).add(gb).add(ws.max_blocks);
+  return dev.launch(m, kernel, {gb, PARTS, 1}, {64 * WAVES, 1, 1}, args, opts);
+}
+
 // Both stages in one dispatch (HIPASM_MOE_FP4_FUSED_KERNEL) on ws's sorted routing and x quantized
 // there. Its workgroups wait for each other: not with a sampled profile (refused).
 template <moe_fp4_config C1, moe_fp4_config C2>
 rt::launch_report launch_moe_fp4_fused(rt::device& dev, rt::module& m, const std::string& kernel, moe_fp4_workspace& ws,
                                        const moe_fp4_args& a, const rt::launch_options& opts = {}) {
   static_assert(C1.threads() == C2.threads());
+  static_assert(!C1.x_gathered, "hipasm moe_fp4 fused: stage 1 reads x as quantized (x_gathered false)");
   detail::moe_fp4_check({.tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter});
   if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) ||
       ws.hq.size() != size_t(ws.max_blocks) * moe_block_m * a.inter / 2 || ws.xq.size() != size_t(a.tokens) * a.dim / 2)
@@ -187,6 +220,7 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_qua
                                  const moe_kernel_ref<moe_sorting_config>& sort, const moe_kernel_ref<moe_fp4_config>& stage1,
                                  const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
                                  const rt::launch_options& opts = {}) {
+  static_assert(!C1.x_gathered, "hipasm moe_fp4: an x_gathered stage 1 needs the gather: launch_moe_fp4 with a gather kernel");
   if (uint32_t(QC.d) != a.dim || QC.f32_in)
     throw std::invalid_argument("hipasm moe_fp4: the quantization kernel takes bf16 rows of " + std::to_string(QC.d) +
                                 ", dim is " + std::to_string(a.dim));
@@ -230,6 +264,38 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
     throw std::invalid_argument("hipasm moe_fp4 fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
   rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
   rt::append_report(r, launch_moe_fp4_fused<C1, C2>(dev, fused.mod, fused.name, ws, a, opts));
+  return r;
+}
+
+// The whole layer in four dispatches for an x_gathered stage 1: the prologue (the sorting and the
+// quantization), the gather (launch_moe_fp4_gather, GW waves, GP parts), stage 1 on ws.xg, stage
+// 2; one report.
+template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2>
+rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
+                                 const moe_kernel_ref<moe_sorting_config>& gather, const moe_kernel_ref<moe_fp4_config>& stage1,
+                                 const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
+                                 const rt::launch_options& opts = {}) {
+  static_assert(C1.x_gathered, "hipasm moe_fp4: the gather is for an x_gathered stage 1");
+  if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.xq.size() != size_t(a.tokens) * a.dim / 2 ||
+      ws.hq.size() != size_t(ws.max_blocks) * moe_block_m * a.inter / 2)
+    throw std::invalid_argument("hipasm moe_fp4: the workspace was made for another shape");
+  if (!ws.xg || !ws.xgs)
+    throw std::invalid_argument("hipasm moe_fp4: the workspace has no x_gathered buffers (x_gathered, allocate_x_gathered)");
+  const moe_fp4_stage_args s{.out = a.out, .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xg->addr(), .xs = ws.xgs->addr(),
+                             .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+                             .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+                             .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter};
+  detail::moe_fp4_check(s);  // (before any launch)
+  rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
+  rt::append_report(r, launch_moe_fp4_gather<GW, GP>(dev, gather.mod, gather.name, ws, a, opts));
+  moe_fp4_stage_args s1 = s;
+  s1.w = a.w1;
+  s1.w_scales = a.w1_scales;
+  rt::append_report(r, launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts));
+  moe_fp4_stage_args s2 = s;
+  s2.w = a.w2;
+  s2.w_scales = a.w2_scales;
+  rt::append_report(r, launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts));
   return r;
 }
 
