@@ -145,6 +145,23 @@ struct moe_fp4_args {
   uint32_t tokens = 0, topk = 0, experts = 0, dim = 0, inter = 0;
 };
 
+namespace detail {
+// Stage 1 (W1) then stage 2 (W2) on the stage arguments `s` (the layer's buffers), appended to `r`.
+template <moe_fp4_config C1, moe_fp4_config C2>
+void moe_fp4_stages(rt::device& dev, const moe_kernel_ref<moe_fp4_config>& stage1,
+                    const moe_kernel_ref<moe_fp4_config>& stage2, const moe_fp4_stage_args& s, const moe_fp4_args& a,
+                    const rt::launch_options& opts, rt::launch_report& r) {
+  moe_fp4_stage_args s1 = s;
+  s1.w = a.w1;
+  s1.w_scales = a.w1_scales;
+  rt::append_report(r, launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts));
+  moe_fp4_stage_args s2 = s;
+  s2.w = a.w2;
+  s2.w_scales = a.w2_scales;
+  rt::append_report(r, launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts));
+}
+}  // namespace detail
+
 // The sorting and x's quantization in one dispatch (HIPASM_MOE_FP4_PROLOGUE_KERNEL): workgroup 0
 // sorts into ws, the others quantize a.x into ws.xq / ws.xs.
 template <moe_sorting_config SC, mxfp4_quant_config QC>
@@ -242,14 +259,7 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_qua
                                                .topk_weights = a.topk_weights, .tokens = a.tokens, .topk = a.topk,
                                                .experts = a.experts},
                                               opts));
-  moe_fp4_stage_args s1 = s;
-  s1.w = a.w1;
-  s1.w_scales = a.w1_scales;
-  rt::append_report(r, launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts));
-  moe_fp4_stage_args s2 = s;
-  s2.w = a.w2;
-  s2.w_scales = a.w2_scales;
-  rt::append_report(r, launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts));
+  detail::moe_fp4_stages<C1, C2>(dev, stage1, stage2, s, a, opts, r);
   return r;
 }
 
@@ -288,14 +298,7 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
   detail::moe_fp4_check(s);  // (before any launch)
   rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
   rt::append_report(r, launch_moe_fp4_gather<GW, GP>(dev, gather.mod, gather.name, ws, a, opts));
-  moe_fp4_stage_args s1 = s;
-  s1.w = a.w1;
-  s1.w_scales = a.w1_scales;
-  rt::append_report(r, launch_moe_fp4_stage1<C1>(dev, stage1.mod, stage1.name, s1, opts));
-  moe_fp4_stage_args s2 = s;
-  s2.w = a.w2;
-  s2.w_scales = a.w2_scales;
-  rt::append_report(r, launch_moe_fp4_stage2<C2>(dev, stage2.mod, stage2.name, s2, opts));
+  detail::moe_fp4_stages<C1, C2>(dev, stage1, stage2, s, a, opts, r);
   return r;
 }
 
