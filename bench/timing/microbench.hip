@@ -55,6 +55,7 @@ inline constexpr auto vmem_lds_dword_fn = with_options<vmem_lds_dword, raw>;
 inline constexpr auto vmem_range_soffset_fn = with_options<vmem_range_soffset, raw>;
 inline constexpr auto vmem_cache_controls_fn = with_options<vmem_cache_controls, raw>;
 inline constexpr auto poll_counter_fn = with_options<poll_counter, raw>;
+inline constexpr auto last_arrival_fn = with_options<last_arrival, raw>;
 inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
 inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
@@ -110,6 +111,7 @@ extern "C" __global__ void coexec_mfma_4valu(uint64_t* buf, unsigned n) { HIPASM
 extern "C" __global__ void vmem_range_soffset(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(vmem_range_soffset_fn, buf, n); }
 extern "C" __global__ void vmem_cache_controls(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(vmem_cache_controls_fn, buf, n); }
 extern "C" __global__ void poll_counter(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(poll_counter_fn, buf, n); }
+extern "C" __global__ void last_arrival(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(last_arrival_fn, buf, n); }
 extern "C" __global__ void lds_b32_stride1(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_b32_stride1_fn, buf, n); }
 extern "C" __global__ void lds_b32_stride2(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_b32_stride2_fn, buf, n); }
 extern "C" __global__ void lds_b32_stride4(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_b32_stride4_fn, buf, n); }

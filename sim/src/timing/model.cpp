@@ -202,6 +202,7 @@ struct WaveT {
   mutable bool own_valid = false;
   uint64_t last_vm_done = 0, last_ds_done = 0;
   size_t atomic_pos = 0, poll_pos = 0;  // the stream's first SyncAccess at or after pos
+  size_t sync_waived = SIZE_MAX;         // the record whose cross-workgroup waits are waived
   std::vector<uint64_t> vready;    // per unified VGPR/AGPR
   std::vector<uint8_t> vmfma;      // written by an MFMA
   std::vector<Outstanding> out;
@@ -303,13 +304,29 @@ class Sim {
   void run() {
     for (uint32_t g = 0; g < shape_.groups; ++g) xcds_[g % dev_.xcds].pending.push_back(g);
     for (uint32_t x = 0; x < dev_.xcds; ++x) place(x, 0);
-    while (!pq_.empty()) {
-      Event e = pq_.top();
-      pq_.pop();
-      SimdT& s = simd_at(e.simd);
-      if (s.next_turn != e.t) continue;  // superseded
-      s.next_turn = kNever;
-      turn(e.simd, e.t);
+    uint64_t now = 0;
+    for (;;) {
+      while (!pq_.empty()) {
+        Event e = pq_.top();
+        pq_.pop();
+        SimdT& s = simd_at(e.simd);
+        if (s.next_turn != e.t) continue;  // superseded
+        s.next_turn = kNever;
+        now = e.t;
+        turn(e.simd, e.t);
+      }
+      if (waiters_.empty()) break;
+      // Every wave waits, some for additions the model's order cannot make first (they come
+      // from workgroups that are placed only when a waiting one ends: the functional run ordered
+      // the workgroups otherwise). Those waits are waived, and counted in the profile.
+      for (auto& [dword, waves] : waiters_)
+        for (WaveT* o : waves) {
+          p_.sync_waits_waived += o->sync_waived != o->pos;
+          o->sync_waived = o->pos;
+          o->own_valid = false;
+          schedule(o->simd, now);
+        }
+      waiters_.clear();
     }
     for (const auto& g : groups_)
       if (g.live) throw sim::error("timing: internal: a workgroup never finished (deadlock in the model)");
@@ -569,6 +586,7 @@ class Sim {
       w->out.clear();
       w->last_vm_done = w->last_ds_done = 0;
       w->atomic_pos = w->poll_pos = 0;
+      w->sync_waived = SIZE_MAX;
       info.instructions = ws->recs.size();
       c.simd[s].waves.push_back(w);
       G.waves.push_back(w);
@@ -753,9 +771,14 @@ class Sim {
     // A coherent load that read a dword after n atomic additions: not before the model has
     // completed n of them (a wait for memory: counted as vmcnt); fewer issued so far: the wave
     // waits for the next one (issue() wakes it).
+    // A returning atomic that saw n additions: its own reaches the L2 after the n-th was
+    // performed there, an L2 round trip (l2_hit_latency) before that one's completion.
     const std::vector<SyncAccess>& polls = w.stream->polls;
-    for (size_t i = w.poll_pos; i < polls.size() && polls[i].rec == w.pos; ++i)
-      bump(additions_done(polls[i], w), stall_reason::vmcnt);
+    for (size_t i = w.poll_pos; i < polls.size() && polls[i].rec == w.pos && w.sync_waived != w.pos; ++i) {
+      uint64_t at = additions_done(polls[i], w);
+      if (f.atomic && at != kNever) at = at > dev_.l2_hit_latency ? at - dev_.l2_hit_latency : 0;
+      bump(at, stall_reason::vmcnt);
+    }
     return e;
   }
 

@@ -145,6 +145,7 @@ InstInfo classify(const Inst& in) {
     f.bypass_l1 = in.mod.nt || in.mod.sc1 || f.atomic;  // T6: nt and sc1 loads bypass L1
     f.sync_atomic = f.atomic && !has(m, "_f") && !has(m, "bf16") && !has(m, "pk_");
     f.atomic_elements = f.atomic && has(m, "_pk_") ? 2 : 1;  // pk_add_f16 / pk_add_bf16
+    f.atomic_returns = f.atomic && in.num_dst > 0 && in.dst[0].kind != Operand::None;
     f.coherent_load = !(c & (C_STORE | C_ATOMIC | C_LDS_DMA)) && (in.mod.sc0 || in.mod.sc1);
     return f;
   }
@@ -348,6 +349,14 @@ void Recorder::on_issue(const Wave& w, const Inst& in, uint64_t cycle) {
       if (!sync) return;
       for (uint64_t d = a / 4; d < (a + bytes + 3) / 4; ++d) {
         std::vector<SyncAccess>& v = f.sync_atomic ? ws.atomics : ws.polls;
+        // A returning atomic also reads: the old value its first lane on d returned had seen
+        // the additions before it (a last-arrival count), as a coherent load would.
+        if (f.sync_atomic && f.atomic_returns)
+          if (const auto seen = atomic_adds_.find(d); seen != atomic_adds_.end() && seen->second) {
+            bool first = true;  // (no lane of this record added to d yet)
+            for (size_t i = v.size(); i > 0 && v[i - 1].rec == rec; --i) first &= v[i - 1].dword != d;
+            if (first) ws.polls.push_back({rec, seen->second, d});
+          }
         if (f.sync_atomic) ++atomic_adds_[d];
         const auto it = atomic_adds_.find(d);
         if (it == atomic_adds_.end()) continue;

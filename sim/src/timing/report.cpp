@@ -150,6 +150,9 @@ std::string profile::report() const {
   if (sample_cus)
     o += fmt("  sampled      %" PRIu64 " of %u workgroups on a %u-CU slice (HBM and L2 apportioned); rates extrapolated\n",
              sampled_workgroups, workgroups, sample_cus);
+  if (sync_waits_waived)
+    o += fmt("  note         %" PRIu64 " waits for other workgroups' atomics could not be met in the model's order and "
+             "were dropped (run the kernel on one thread)\n", sync_waits_waived);
   o += fmt("  occupancy    %u waves per SIMD (limited by %s); %u workgroups, %u waves, on %u CUs\n",
            waves_per_simd, occupancy_limiter.c_str(), workgroups, waves, cus_used);
   o += fmt("  busy         MFMA %.1f%%, VALU %.1f%% of the SIMD-cycles of the CUs in use\n", 100 * mfma_busy,
@@ -236,6 +239,7 @@ std::string profile::json() const {
   kv("sample_cus", std::to_string(sample_cus));
   kv("sampled_workgroups", std::to_string(sampled_workgroups));
   kv("waves", std::to_string(waves));
+  kv("sync_waits_waived", std::to_string(sync_waits_waived));
   kv("cus_used", std::to_string(cus_used));
   kv("mfma_busy", num(mfma_busy));
   kv("valu_busy", num(valu_busy));

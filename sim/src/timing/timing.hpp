@@ -38,6 +38,7 @@ struct InstInfo {
   bool coexec = true;        // MFMA: plain VALU may run under it
   bool store = false, atomic = false, two_addr = false, bypass_l1 = false, lds_dma = false;
   bool sync_atomic = false;    // an integer VMEM atomic (a counter, flag or lock other workgroups poll)
+  bool atomic_returns = false;  // a VMEM atomic that returns the old value (sc0/glc: a destination)
   bool coherent_load = false;  // a VMEM load with sc0/sc1 (an acquire's or a poll's load)
   double flops_per_wave = 0;  // MFMA: 2*M*N*K*blocks; VALU float ops: per active lane
   sim::peak_dtype dtype = sim::peak_dtype::count;  // the peak class of those operations
@@ -67,8 +68,9 @@ static_assert(sizeof(Rec) == 16);
 
 // Cross-workgroup order (docs/timing-model.md, "Workgroups that wait for each other"): the
 // integer VMEM atomics of a wave (record `rec` added `adds` to the dword at `dword`), and its
-// coherent loads (record `rec` read `dword` after `adds` such additions in the functional run):
-// the scheduler issues such a load no earlier than the model has completed that many.
+// coherent loads and returning integer atomics (record `rec` read `dword` after `adds` such
+// additions in the functional run, in `polls`): the scheduler issues such a load no earlier than
+// the model has completed that many, such an atomic so that it reaches the L2 after them.
 struct SyncAccess {
   uint32_t rec = 0, adds = 0;
   uint64_t dword = 0;  // byte address / 4

@@ -105,6 +105,35 @@ TEST_CASE("timing: a load that read another workgroup's atomic issues after that
   CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
 }
 
+TEST_CASE("timing: a returning atomic that saw another workgroup's addition is performed after it", "[timing]") {
+  // microbench.hpp last_arrival: workgroup 0 counts in after 4 x 6400 cycles of s_sleep, workgroup
+  // 1 at once. On one thread, in id order, workgroup 1's atomic returned 1 (it saw workgroup 0's
+  // addition), so it is the last arrival and runs the combine. Replayed as recorded, its atomic
+  // issued at once and the combine ended ~25000 cycles before the part it combines existed
+  // (a split-K reduction timed before its partial sums). Now its atomic is performed after
+  // workgroup 0's: workgroup 1 ends after workgroup 0, and the wait counts as vmcnt.
+  bench b;
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(0u);
+  hipasm::rt::profile_options po;
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  lo.threads = 1;
+  auto r = b.dev->launch(*b.mod, "last_arrival", {2, 1, 1}, {64, 1, 1}, args, lo);
+  REQUIRE(r.profile);
+  CHECK(r.diagnostics.empty());
+  const auto out = buf.download();
+  CHECK(out[0] == 0);  // the last arrival zeroed the counter
+  CHECK(out[1] == 1);  // and wrote its mark once
+  const auto& w = r.profile->waves_info;
+  REQUIRE(w.size() == 2);
+  INFO("workgroup 0 ends at " << w[0].end << ", workgroup 1 at " << w[1].end);
+  CHECK(w[0].end >= 4 * 6400);
+  CHECK(w[1].end > w[0].end);
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
+}
+
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
   bench b;
   // stream_copy: 8 workgroups x 4 waves each read 8 KiB of buf and write it to buf + n.

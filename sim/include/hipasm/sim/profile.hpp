@@ -132,6 +132,9 @@ struct profile {
   uint64_t l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
   uint64_t mall_hits = 0, mall_misses = 0;  // Infinity Cache lookups of L2 read misses
   uint64_t wave_instructions = 0;
+  // Cross-workgroup waits (docs/timing-model.md, Workgroups that wait for each other) the model's
+  // order could not meet and dropped: nonzero, the recording's order differs (run on one thread).
+  uint64_t sync_waits_waived = 0;
   std::array<uint64_t, kStallReasons> stalls{};  // wave-cycles by reason
   std::vector<profile_inst> insts;      // in address order
   std::vector<profile_wave> waves_info;
