@@ -274,7 +274,17 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
                                  : target_gfx950 ? quant_splits_mi355x(sk->config, s)
                                                  : hipasm::kernels::gemm_quant_splits(sk->config, s.m, s.n, s.k, target_cus);
     // (the split the launch picks for the bench's device's CUs)
-    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, lo);
+    // A split-K run's last arrival per tile sums the others' parts: profiled whole (a sample
+    // would leave out splits it waits for) and on one thread (the recorded arrival order is then
+    // the workgroups' id order; docs/timing-model.md, Workgroups that wait for each other).
+    rt::profile_options split_po = po;
+    rt::launch_options ours_lo = lo;
+    if (sk && used_splits > 1) {
+      split_po.sample_cus = 0;
+      ours_lo.profile = &split_po;
+      ours_lo.threads = 1;
+    }
+    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, ours_lo);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
     double aiter_us = 0;

@@ -180,6 +180,7 @@ void row(const char* kernel, const fs::path& aiter_dir, uint32_t seqs, uint32_t 
     p.keep_events = tl != nullptr;
     rt::launch_options o;
     o.profile = &p;
+    if (parts > 1) o.threads = 1;  // (the last arrival per sequence in id order: recorded deterministically)
     hk::paged_attn_decode_args args{.out = in.O.addr(), .q = in.Q.addr(), .k_cache = in.K.addr(), .v_cache = in.V.addr(),
                                     .block_tables = in.BT.addr(), .context_lens = in.CL.addr(),
                                     .k_scales = F8 ? in.KS.addr() : 0, .v_scales = F8 ? in.VS.addr() : 0, .part_out = PO.addr(),
