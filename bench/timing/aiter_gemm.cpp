@@ -238,9 +238,13 @@ int main(int argc, char** argv) {
         // A slice smaller than an XCD loses the L2 sharing of the XCD's GEMM tiles
         // (timing-model.md, Sampling): --sample xcd takes the whole XCD (MI300X 38, MI308X 10 CUs).
         po.sample_cus = sample_xcd ? hipasm::sim::timing::find_device(device)->cus_per_xcd : sample;
-        // bf16 split-K: the last split of a tile waits on a semaphore for the others, which a
-        // sample (every xcds-th workgroup) may not run: those rows run whole.
-        if (fam.id == Family::bf16 && p.ks > 1) po.sample_cus = 0;
+        // bf16 split-K: the splits of a tile wait on a semaphore that split 0 sets, which a
+        // sample (every xcds-th workgroup) may not run: those rows run whole. And on one host
+        // thread: the model replays SMEM polls as the functional run recorded them, and with
+        // several threads a split can spin (and record) thousands of polls while split 0 runs
+        // on another; in id order each poll finds the semaphore set (timing-model.md,
+        // "Workgroups that wait for each other").
+        if (fam.id == Family::bf16 && p.ks > 1) po.sample_cus = 0, lo.threads = 1;
         lo.profile = &po;
         lo.kernarg_size = uint32_t(l.raw.size());
         const auto t0 = std::chrono::steady_clock::now();
