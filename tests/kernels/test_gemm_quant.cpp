@@ -110,9 +110,11 @@ struct split_run {
 void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p, split_run sp = {}) {
   const gemm_quant_config& c = k.config;
   const uint32_t M = p.M, N = p.N, K = p.K;
-  const uint32_t splits = !c.split_k ? 1 : sp.splits ? sp.splits : hipasm::kernels::gemm_quant_splits(c, M, N, K);
-  INFO(k.name << " M=" << M << " N=" << N << " K=" << K << " splits=" << splits);
   rt::device& d = *S().dev;
+  const uint32_t splits = !c.split_k ? 1
+                          : sp.splits ? sp.splits
+                                      : hipasm::kernels::gemm_quant_splits(c, M, N, K, d.compute_units(), d.lds_bytes_per_cu());
+  INFO(k.name << " M=" << M << " N=" << N << " K=" << K << " splits=" << splits);
   const size_t cn = size_t(M) * N + 1;  // one guard element past C
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
   rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
@@ -442,6 +444,11 @@ TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   CHECK(hipasm::kernels::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles: 4 one a CU (9 two a CU)
   CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
   CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
+  // MI355X: 256 CUs of 160 KiB LDS. c (over 32 KiB of LDS: one a CU in 64 KiB) fits two a CU there.
+  REQUIRE(2 * c.lds_bytes() > 65536);
+  REQUIRE(2 * c.lds_bytes() <= 160 * 1024);
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 96, 7168, 7168, 256, 160 * 1024) == 3);  // 168 tiles, 512 slots
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 96, 7168, 7168, 256, 64 * 1024) == 1);   // 256 slots: one fits
 }
 
 // The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.
