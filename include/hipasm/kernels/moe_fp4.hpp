@@ -92,9 +92,11 @@ struct moe_fp4_config {
   bool x_gathered = false; // stage 1 reads x as moe_fp4_gather_kernel leaves it (the sorted rows
                            // in gemm_fp4_preshuffle_b's layout: 8 lines a dwordx4, not 32)
   uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
+  uint32_t col_tiles = 1;  // stage 2: 32-column tiles of dim a wave (each token fragment loaded
+                           // feeds that many tiles' MFMAs); stage 1: 1
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
-  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t cols() const { return 32 * waves * col_tiles; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
     const uint32_t y = max_workgroups / grid_x(n);
@@ -116,6 +118,8 @@ constexpr const char* moe_fp4_config_error(const moe_fp4_config& c) {
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_fp4: k_split from 1, waves * k_split <= 16";
   if (c.stages < 2 || c.stages > 3) return "moe_fp4: 2 or 3 stages (register sets of a step's fragments)";
   if (c.blocks < 1 || c.blocks > 4) return "moe_fp4: blocks from 1 to 4 (each block's accumulators and token fragments in VGPRs)";
+  if (c.col_tiles < 1 || c.col_tiles > 2 || c.col_tiles * c.blocks > 4)
+    return "moe_fp4: col_tiles 1 or 2, col_tiles * blocks <= 4 (the accumulators in VGPRs)";
   if (c.loads(2) * c.stages > 63) return "moe_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 163840) return "moe_fp4: the k_split partial sums exceed 160 KiB of LDS";
   return nullptr;
@@ -133,7 +137,9 @@ constexpr void moe_fp4_check_config() {
 // With blocks NB > 1 the B side is NB blocks (x_off[j] / xs_off[j]; a block not taken: an offset
 // past the V# from 0x40000000, 0x80000000 added for steps past ke staying below 2^32), acc[w * NB
 // + j] block j's sums of A_w: each weight fragment loaded feeds NB MFMAs.
-template <moe_fp4_config C, int NW, bool XSH, class BeforeX>
+// TR: the B side (X) is the MFMA's A operand (acc transposed: a lane holds column l % 32 of A_w,
+// the rows of the block at 8q + 4 (l / 32) + i).
+template <moe_fp4_config C, int NW, bool XSH, bool TR = false, class BeforeX>
 constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
                               std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS,
                               std::array<gpr<dtype::u32>, 4> x_off, std::array<gpr<dtype::u32>, 4> xs_off,
@@ -190,9 +196,14 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
       m.op_sel = static_cast<uint8_t>((s & 1) * 3);
       if (s > 1) m.op_sel_hi = 3;
       for (int w = 0; w < NW; ++w)
-        for (int j = 0; j < NB; ++j)
-          mfma_run(J, AT, acc[w * NB + j], fa[set * NW + w].slice(4 * s, 4), fx[set * NB + j].slice(4 * s, 4),
-                   acc[w * NB + j], sa[set * NW + w], sx[set * NB + j], m);
+        for (int j = 0; j < NB; ++j) {
+          if constexpr (TR)
+            mfma_run(J, AT, acc[w * NB + j], fx[set * NB + j].slice(4 * s, 4), fa[set * NW + w].slice(4 * s, 4),
+                     acc[w * NB + j], sx[set * NB + j], sa[set * NW + w], m);
+          else
+            mfma_run(J, AT, acc[w * NB + j], fa[set * NW + w].slice(4 * s, 4), fx[set * NB + j].slice(4 * s, 4),
+                     acc[w * NB + j], sa[set * NW + w], sx[set * NB + j], m);
+        }
     }
   };
   // the first step's weights go out before `before_x` (which may wait for memory: the block's
@@ -320,6 +331,7 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
                               arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                               arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
                               arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  static_assert(C.col_tiles == 1, "moe_fp4 stage 1: col_tiles 1 (a wave's gate and up tiles are its two)");
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t T = C.threads();
@@ -518,8 +530,9 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   using dtype::f32;
   const auto wv = moe_fp4_wave_setup<C>(J, inter);
   const gpr<u32> lane = wv.lane;
+  constexpr uint32_t CT = C.col_tiles;
   auto d0 = J.sgpr<u32>();  // the wave's first column of dim
-  d0 = wg_x * C.cols() + (wv.col << 5u);
+  d0 = wg_x * C.cols() + wv.col * (32u * CT);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
   hrow = inter >> 1u;
   hsrow = inter >> 5u;
@@ -538,6 +551,15 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   esb = dim * hsrow;
   std::array<gpr<u32>, 2> a_off{J.vgpr<u32>(), J.vgpr<u32>()}, sa_off{J.vgpr<u32>(), J.vgpr<u32>()};
   moe_fp4_weight_offsets<C>(J, lane, d0, inter, a_off[0], sa_off[0]);
+  if constexpr (CT > 1) {
+    auto row1 = J.sgpr<u32>();
+    row1 = d0 + 32u;
+    moe_fp4_weight_offsets<C>(J, lane, row1, inter, a_off[1], sa_off[1]);
+  }
+  // the epilogue's lane: column d0 + 32 w + l % 32 (bytes), the source lane of its rows (ds_bpermute)
+  auto dcol = J.vgpr<u32>(), rsrc = J.vgpr<u32>();
+  dcol = ((lane & 31u) + d0) << 2u;
+  rsrc = (lane >> 5u) << 4u;
 
   constexpr uint32_t NB = C.blocks;
   moe_fp4_for_runs<NB>(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk0, gpr<u32> expert, gpr<u32> nrun) {
@@ -563,17 +585,18 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
     std::array<gpr<f32>, 8> acc;
-    for (uint32_t j = 0; j < NB; ++j) acc[j].rebind(J.vgpr<f32>(16).aligned(4));
+    for (uint32_t j = 0; j < NB * CT; ++j) acc[j].rebind(J.vgpr<f32>(16).aligned(4));
     // (the first weight step's loads go out before the wait for the block's h: in the fused
-    // kernel they overlap stage 1)
-    moe_fp4_k_loop<C, 1, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+    // kernel they overlap stage 1). Transposed sums (h the MFMA's A operand): a lane holds one
+    // column d of 16 rows, so an atomic instruction's 64 lanes touch 2 lines of out, not 32.
+    moe_fp4_k_loop<C, static_cast<int>(CT), true, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
         const val<u32> counter = (blk0 << 2u) + moe_sync_blocks;  // (blocks 1: one block)
         moe_wait(J, *sync, &counter);
       }
       J.s_waitcnt(vmcnt(0));
+      for (uint32_t j = 0; j < NB * CT; ++j) acc[j].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
       for (uint32_t j = 0; j < NB; ++j) {
-        acc[j].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
         t[j] = tok[j] & 0xffffffu;
         // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
         // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
@@ -585,14 +608,27 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
         }
       }
     });
-    // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
+    // lane: column d0 + 32 w + l % 32 of tile w, register 4q + i the block's row 8q + 4 (l / 32) + i,
+    // whose token and weight lane l % 32 of t / wt holds: fetched by ds_bpermute (lane rsrc / 4 +
+    // 8q + i)
     auto obase = J.vgpr<u32>();
+    auto ro = J.vgpr<u32>(16), rw = J.vgpr<u32>(16);
     auto add = [&](uint32_t j) {
-      obase = t[j] * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
-      const gpr<f32> v = acc[j];
-      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt[j];
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t i = 0; i < 4; ++i) O.atomic_add_f32(v[4 * q + i], at(obase) + static_cast<int32_t>(4 * (8 * q + i)));
+      obase = t[j] * orow;  // padding: token = tokens, past the V#
+      for (uint32_t r = 0; r < 16; ++r) {
+        const int32_t src = static_cast<int32_t>(4 * (8 * (r / 4) + r % 4));
+        J.ds_bpermute_b32(ro[r], rsrc, obase, {.offset = src});
+        J.ds_bpermute_b32(rw[r], rsrc, wt[j].as<u32>(), {.offset = src});
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      for (uint32_t r = 0; r < 16; ++r) ro[r] = ro[r] + dcol;
+      for (uint32_t w = 0; w < CT; ++w) {
+        const gpr<f32> v = acc[w * NB + j];
+        for (uint32_t r = 0; r < 16; ++r) {
+          v[r] = v[r] * rw[r].as<f32>();
+          O.atomic_add_f32(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
+        }
+      }
     };
     add(0);
     for (uint32_t j = 1; j < NB; ++j) J.If(nrun > j, [&] { add(j); });
