@@ -92,6 +92,10 @@ void row(const shape& s) {
   hk::moe_fp4_workspace ws(d, s.tokens, topk, s.experts, dim, s.inter);
   rt::buffer<float> OUT(d, size_t(s.tokens) * dim);
   ws.allocate_x_gathered(d, dim);  // (after the layer's buffers: theirs are a workspace's without them)
+  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
+  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
+  constexpr bool rows = moe_fp4_bench::s2_b2.rows_out;  // (then stage 2's rows summed by the reduce)
+  if (b2 && rows && !raw) ws.allocate_rows(d, s.tokens, topk, dim);
   const auto mod = d.load_file(HIPASM_BENCH_CO);
 
   auto opts_for = [&](rt::profile_options& p, bool stage) {
@@ -122,16 +126,24 @@ void row(const shape& s) {
     a.xq = ws.xg->addr();
     a.xs = ws.xgs->addr();
   }
-  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
-  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
   const result r1 = from(raw ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_raw>(d, *mod, "moe_fp4_s1_raw", a, opts_for(p1, true))
                          : b2 ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_b2>(d, *mod, "moe_fp4_s1_b2", a, opts_for(p1, true))
                               : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
   a.w = W2.addr();
   a.w_scales = W2S.addr();
+  if (ws.y) a.y = ws.y->addr();
   const result r2 = from(raw ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_raw>(d, *mod, "moe_fp4_s2_raw", a, opts_for(p2, true))
                          : b2 ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_b2>(d, *mod, "moe_fp4_s2_b2", a, opts_for(p2, true))
                               : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
+  rt::profile_options pr;
+  result rr{};
+  const bool reduce = b2 && rows && !raw;
+  if (reduce)
+    rr = from(hk::launch_moe_fp4_reduce<moe_fp4_bench::reduce_waves>(
+        d, *mod, "moe_fp4_reduce",
+        {.out = OUT.addr(), .y = ws.y->addr(), .topk_ids = TI.addr(), .tokens = s.tokens, .topk = topk,
+         .experts = s.experts, .dim = dim},
+        opts_for(pr, false)));
 
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
@@ -159,6 +171,7 @@ void row(const shape& s) {
   if (!raw) print_line(kname, base + "_gather", rg, 0, double(s.tokens) * topk * dim * (0.5 + 1.0 / 16) * 2, false, "mi355x");
   print_line(kname, base + "_stage1", r1, 0, per_expert * 2.0 / 3.0 * used.size(), true, "mi355x");
   print_line(kname, base + "_stage2", r2, 0, per_expert / 3.0 * used.size(), true, "mi355x");
+  if (reduce) print_line(kname, base + "_reduce", rr, 0, double(s.tokens) * dim * 4 * (topk + 1), false, "mi355x");
   if (fused) print_line(kname, base + "_fused", rf, 0, per_expert * used.size(), true, "mi355x");
   result L;
   if (fused) {
@@ -166,8 +179,8 @@ void row(const shape& s) {
     L.hbm_bytes = rp.hbm_bytes + rf.hbm_bytes;
     L.mfma_busy = rf.mfma_busy * rf.us / L.us;
   } else {
-    L.us = rp.us + rg.us + r1.us + r2.us;
-    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+    L.us = rp.us + rg.us + r1.us + r2.us + rr.us;
+    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes + rr.hbm_bytes;
     L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
   }
   L.tflops = (flops1 + flops2) / (L.us * 1e6);

@@ -30,7 +30,14 @@ constexpr moe_fp4_config s2_raw{.waves = 4};
 // stage 2, 8 column waves in stage 1): 1024 tokens 33 experts (279 rows an expert): 430.5 / 506.1
 // one block, 371.8 / 493.2 two; 256 tokens (70 rows): 130.8 / 134.9 one block, 191.3 / 148.4 two
 constexpr moe_fp4_config s1_b2{.waves = 8, .blocks = 2, .w_shuffled = true, .x_gathered = true};
-constexpr moe_fp4_config s2_b2{.waves = 1, .blocks = 2, .w_shuffled = true};
+// Stage 2 there: two 32-column tiles a wave (col_tiles), its rows stored (rows_out) and summed by
+// the reduce (moe_fp4_reduce_kernel, 4 waves). Measured at 1024 tokens (stage 2 us, transposed
+// sums): atomics one tile 359.2, at most 3072 workgroups 336.5, two tiles at most 2048 290.1;
+// rows_out two tiles 174.0 (+ 52.2 the reduce), at most 4096 workgroups 181.4, one block three
+// register sets 231.5
+constexpr moe_fp4_config s2_b2{.waves = 1, .blocks = 2, .w_shuffled = true, .max_workgroups = 2048, .col_tiles = 2,
+                               .rows_out = true};
+constexpr uint32_t reduce_waves = 4;
 constexpr uint32_t blocks_from_per_expert = 128;
 // both stages in one dispatch where an expert averages fewer than fused_below_per_expert routed
 // rows (the blocks mostly padding: the weights' stream bounds it), 2 waves a workgroup each (4

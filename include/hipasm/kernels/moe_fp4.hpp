@@ -94,6 +94,9 @@ struct moe_fp4_config {
   uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
   uint32_t col_tiles = 1;  // stage 2: 32-column tiles of dim a wave (each token fragment loaded
                            // feeds that many tiles' MFMAs); stage 1: 1
+  bool rows_out = false;   // stage 2: each (token, slot) row's weighted sums stored (no atomics)
+                           // into y [topk][tokens][dim] f32 at row slot * tokens + token;
+                           // moe_fp4_reduce_kernel then sums a token's rows into out
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves * col_tiles; }
@@ -120,6 +123,7 @@ constexpr const char* moe_fp4_config_error(const moe_fp4_config& c) {
   if (c.blocks < 1 || c.blocks > 4) return "moe_fp4: blocks from 1 to 4 (each block's accumulators and token fragments in VGPRs)";
   if (c.col_tiles < 1 || c.col_tiles > 2 || c.col_tiles * c.blocks > 4)
     return "moe_fp4: col_tiles 1 or 2, col_tiles * blocks <= 4 (the accumulators in VGPRs)";
+  if (c.rows_out && c.k_split > 1) return "moe_fp4: rows_out stores each row's sums once: k_split 1";
   if (c.loads(2) * c.stages > 63) return "moe_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 163840) return "moe_fp4: the k_split partial sums exceed 160 KiB of LDS";
   return nullptr;
@@ -544,7 +548,10 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   auto SW = make_buffer(J, sorted_weights, 0xffffffffu);
   auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
   orow = dim << 2u;
-  ob = tokens * orow;
+  if constexpr (C.rows_out)
+    ob = 0x80000000u;  // y: below 2 GiB (the launcher checks); padding rows' offsets from 2^31
+  else
+    ob = tokens * orow;
   auto O = make_buffer(J, out, ob);
   auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
   eb = dim * hrow;
@@ -614,7 +621,10 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     auto obase = J.vgpr<u32>();
     auto ro = J.vgpr<u32>(16), rw = J.vgpr<u32>(16);
     auto add = [&](uint32_t j) {
-      obase = t[j] * orow;  // padding: token = tokens, past the V#
+      if constexpr (C.rows_out)  // y's row slot * tokens + token
+        obase = select(t[j] < tokens, gpr<u32>(((tok[j] >> 24u) * tokens + t[j]) * orow), 0x80000000u);
+      else
+        obase = t[j] * orow;  // padding: token = tokens, past the V#
       for (uint32_t r = 0; r < 16; ++r) {
         const int32_t src = static_cast<int32_t>(4 * (8 * (r / 4) + r % 4));
         J.ds_bpermute_b32(ro[r], rsrc, obase, {.offset = src});
@@ -626,7 +636,10 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
         const gpr<f32> v = acc[w * NB + j];
         for (uint32_t r = 0; r < 16; ++r) {
           v[r] = v[r] * rw[r].as<f32>();
-          O.atomic_add_f32(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
+          if constexpr (C.rows_out)
+            O.store(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
+          else
+            O.atomic_add_f32(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
         }
       }
     };
@@ -687,6 +700,7 @@ constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq
   static_assert(C1.threads() == C2.threads(),
                 "moe_fp4 fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
   static_assert(C1.blocks == 1 && C2.blocks == 1, "moe_fp4 fused: one block a workgroup (its counters are a block's)");
+  static_assert(!C2.rows_out, "moe_fp4 fused: stage 2 adds into out (rows_out needs moe_fp4_reduce_kernel after it)");
   if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C1) != nullptr ||
                 detail::moe_fp4_config_error(C2) != nullptr)
     return;
@@ -827,6 +841,57 @@ constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> 
           });
 }
 
+// out[t][c] = sum over the slots k of token t routed to an expert in [0, experts) of y[k][t][c]
+// (stage 2's rows with rows_out: each already weighted), in slot order: the reduction over top-k
+// without atomics (an f32 atomic costs the L2 a lane an operation). Grid (ceil(dim / (256
+// WAVES)), tokens): a lane 4 consecutive c of token wg_y (a dwordx4 a slot, 4 slots a wait).
+template <uint32_t WAVES>
+constexpr void moe_fp4_reduce_kernel(builder J, arg<float*> out, arg<const float*> y, arg<const int*> topk_ids,
+                                     arg<unsigned> tokens, arg<unsigned> topk, arg<unsigned> experts,
+                                     arg<unsigned> dim) {
+  static_assert(WAVES >= 1 && WAVES <= 16, "moe_fp4 reduce: 1 to 16 waves");
+  using dtype::u32;
+  using dtype::f32;
+  auto t = J.workgroup_id_y();
+  auto row = J.sgpr<u32>(), b = J.sgpr<u32>(), k = J.sgpr<u32>(), kk = J.sgpr<u32>(), idx = J.sgpr<u32>();
+  auto off = J.sgpr<u32>();
+  row = dim << 2u;
+  b = tokens * row;
+  auto O = make_buffer(J, out, b);
+  b = b * topk;
+  auto Y = make_buffer(J, y, b);
+  auto c = J.vgpr<u32>();  // the lane's byte offset in a row; past the row: past every V#
+  c = ((J.thread_id_x() << 2u) + J.workgroup_id_x() * (256u * WAVES)) << 2u;
+  c = select(c < row, c, 0x80000000u);
+  auto acc = J.vgpr<f32>(4).aligned(4), v = J.vgpr<f32>(16).aligned(4);
+  acc.fill(0.0f);
+  std::array<gpr<u32>, 4> id, yo;
+  for (auto& r : id) r.rebind(J.sgpr<u32>());
+  for (auto& r : yo) r.rebind(J.sgpr<u32>());
+  k = 0u;
+  J.While([&] { return k < topk; },
+          [&] {
+            for (uint32_t i = 0; i < 4; ++i) {  // (clamped: no read past the token's ids)
+              idx = min(gpr<u32>(k + i), gpr<u32>(topk - 1u));
+              off = (t * topk + idx) << 2u;
+              J.s_load_dword(id[i], topk_ids, off);
+            }
+            J.s_waitcnt(lgkmcnt(0));
+            for (uint32_t i = 0; i < 4; ++i) {
+              kk = k + i;
+              yo[i] = select(id[i] < experts, gpr<u32>((kk * tokens + t) * row), 0x80000000u);
+              yo[i] = select(kk < topk, yo[i], 0x80000000u);
+              Y.load(v.slice(4 * i, 4), at(c) + at(yo[i]));
+            }
+            J.s_waitcnt(vmcnt(0));
+            for (uint32_t i = 0; i < 4; ++i)
+              for (uint32_t e = 0; e < 4; ++e) acc[e] = acc[e] + v[4 * i + e];
+            k = k + 4u;
+          });
+  off = t * row;
+  O.store(acc, at(c) + at(off));
+}
+
 }  // namespace hipasm::kernels
 
 #define HIPASM_MOE_FP4_TARGET_CHECK                                                                     \
@@ -891,6 +956,14 @@ constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> 
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
                        w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
                        counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
+  }
+// out = the sums of stage 2's rows (rows_out) over top-k (moe_fp4_reduce_kernel, WAVES waves a
+// workgroup); grid: launch_moe_fp4_reduce.
+#define HIPASM_MOE_FP4_REDUCE_KERNEL(NAME, WAVES)                                                                \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  extern "C" __attribute__((global)) void NAME(float* out, const float* y, const int* topk_ids, unsigned tokens, \
+                                               unsigned topk, unsigned experts, unsigned dim) {                 \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_reduce_kernel<WAVES>), out, y, topk_ids, tokens, topk, experts, dim); \
   }
 // x's sorted rows in stage 1's x_gathered layout (moe_fp4_gather_kernel, WAVES waves a
 // workgroup, PARTS workgroups a block); grid: launch_moe_fp4_gather.
