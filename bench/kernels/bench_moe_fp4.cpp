@@ -10,12 +10,13 @@
 //     (the prologue kernel), then both stages in one dispatch (the fused kernel) where an expert
 //     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else x's sorted rows
 //     gathered (moe_fp4_gather), stage 1 and stage 2 (two blocks a workgroup where an expert
-//     averages 128 routed rows or more: moe_fp4_bench_configs.hpp);
+//     averages 128 routed rows or more, stage 2's rows then stored and summed by the reduce:
+//     moe_fp4_bench_configs.hpp);
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
 //     (bench_common.hpp model_hbm_gbps_mi355x); hbm_pct: what reached HBM in the model.
-//   ..._prologue, _gather, _stage1, _stage2, _fused: each launch alone (the gather and the stages
+//   ..._prologue, _gather, _stage1, _stage2, _reduce, _fused: each launch alone (the gather and the stages
 //     also where the layer takes the fused kernel).
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'

@@ -362,6 +362,24 @@ TEST_CASE("moe_fp4: stage 2's rows stored and reduced over top-k (rows_out), two
                                                             "moe_fp4_prologue_512", 37, 3, 9, 6, 512, 20, true);
 }
 
+TEST_CASE("moe_fp4: stage 1's token fragments shared through LDS (x_lds)", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
+  // experts); dim 512: 2 K steps in sets of 3
+  check<gath_s1_xl, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl", "moe_fp4_s2_rows",
+                                                                "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 21, true);
+  // two blocks a workgroup: 100 tokens top-2 of 5 (the shared expert's 4 blocks with a tail of 4
+  // rows, routed experts of 1-2 blocks: runs of one), inter 256 (one column block of 8 waves)
+  check<gath_s1_xl_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_b2", "moe_fp4_s2_shuf_b3",
+                                                                 "moe_fp4_prologue_512", 100, 2, 5, 3, 256, 22);
+  // one routed expert taking every token, inter 512 (two column blocks)
+  check<gath_s1_xl_b2, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_b2", "moe_fp4_s2_rows",
+                                                                   "moe_fp4_prologue_512", 70, 2, 4, 1, 512, 23);
+  // 8 waves of one block (waves 4..7 load no piece), 257 experts top-9
+  check<gath_s1_xl_8w, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_8w", "moe_fp4_s2_rows",
+                                                                   "moe_fp4_prologue_512", 45, 9, 257, 40, 256, 24, true);
+}
+
 TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {
   rt::device& d = *M().sim.dev;
   hk::moe_fp4_stage_args s{.tokens = 4, .topk = 2, .experts = 8, .dim = 512, .inter = 128};
