@@ -10,12 +10,13 @@
 //     (the prologue kernel), then both stages in one dispatch (the fused kernel) where an expert
 //     averages fewer than 32 routed rows (257 experts; 33 at 64 tokens), else x's sorted rows
 //     gathered (moe_fp4_gather), stage 1 and stage 2 (two blocks a workgroup where an expert
-//     averages 128 routed rows or more: moe_fp4_bench_configs.hpp);
+//     averages 128 routed rows or more, stage 2's rows then stored and summed by the reduce:
+//     moe_fp4_bench_configs.hpp);
 //     amd_us: AMD's measured time of aiter's flow on an MI355X (the challenge's README), amd_ratio
 //     amd_us / hipasm_us; w_pct: the weights of the experts the routing uses (fp4 and scales, both
 //     matrices, each read once) over hipasm_us, as a percentage of the model's MI355X HBM rate
 //     (bench_common.hpp model_hbm_gbps_mi355x); hbm_pct: what reached HBM in the model.
-//   ..._prologue, _gather, _stage1, _stage2, _fused: each launch alone (the gather and the stages
+//   ..._prologue, _gather, _stage1, _stage2, _reduce, _fused: each launch alone (the gather and the stages
 //     also where the layer takes the fused kernel).
 // aiter's gfx950 fmoe asm kernels are not launched here (aiter_us none): see docs/kernels.md.
 // Stage grids of 256 tokens and more are profiled on XCD 0 (32 CUs: every 8th workgroup; the grids'
@@ -92,6 +93,10 @@ void row(const shape& s) {
   hk::moe_fp4_workspace ws(d, s.tokens, topk, s.experts, dim, s.inter);
   rt::buffer<float> OUT(d, size_t(s.tokens) * dim);
   ws.allocate_x_gathered(d, dim);  // (after the layer's buffers: theirs are a workspace's without them)
+  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
+  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
+  constexpr bool rows = moe_fp4_bench::s2_b2.rows_out;  // (then stage 2's rows summed by the reduce)
+  if (b2 && rows && !raw) ws.allocate_rows(d, s.tokens, topk, dim);
   const auto mod = d.load_file(HIPASM_BENCH_CO);
 
   auto opts_for = [&](rt::profile_options& p, bool stage) {
@@ -122,16 +127,24 @@ void row(const shape& s) {
     a.xq = ws.xg->addr();
     a.xs = ws.xgs->addr();
   }
-  // two blocks a workgroup where an expert averages blocks_from_per_expert routed rows or more
-  const bool b2 = s.tokens * topk >= moe_fp4_bench::blocks_from_per_expert * s.experts;
   const result r1 = from(raw ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_raw>(d, *mod, "moe_fp4_s1_raw", a, opts_for(p1, true))
                          : b2 ? hk::launch_moe_fp4_stage1<moe_fp4_bench::s1_b2>(d, *mod, "moe_fp4_s1_b2", a, opts_for(p1, true))
                               : hk::launch_moe_fp4_stage1<moe_fp4_bench::s1>(d, *mod, "moe_fp4_s1", a, opts_for(p1, true)));
   a.w = W2.addr();
   a.w_scales = W2S.addr();
+  if (ws.y) a.y = ws.y->addr();
   const result r2 = from(raw ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_raw>(d, *mod, "moe_fp4_s2_raw", a, opts_for(p2, true))
                          : b2 ? hk::launch_moe_fp4_stage2<moe_fp4_bench::s2_b2>(d, *mod, "moe_fp4_s2_b2", a, opts_for(p2, true))
                               : hk::launch_moe_fp4_stage2<moe_fp4_bench::s2>(d, *mod, "moe_fp4_s2", a, opts_for(p2, true)));
+  rt::profile_options pr;
+  result rr{};
+  const bool reduce = b2 && rows && !raw;
+  if (reduce)
+    rr = from(hk::launch_moe_fp4_reduce<moe_fp4_bench::reduce_waves>(
+        d, *mod, "moe_fp4_reduce",
+        {.out = OUT.addr(), .y = ws.y->addr(), .topk_ids = TI.addr(), .tokens = s.tokens, .topk = topk,
+         .experts = s.experts, .dim = dim},
+        opts_for(pr, false)));
 
   // decode: both stages in one dispatch (the whole grid profiled: its workgroups wait for each
   // other; the functional run on one thread, one poll a wait); its time replaces the two stages'
@@ -159,6 +172,7 @@ void row(const shape& s) {
   if (!raw) print_line(kname, base + "_gather", rg, 0, double(s.tokens) * topk * dim * (0.5 + 1.0 / 16) * 2, false, "mi355x");
   print_line(kname, base + "_stage1", r1, 0, per_expert * 2.0 / 3.0 * used.size(), true, "mi355x");
   print_line(kname, base + "_stage2", r2, 0, per_expert / 3.0 * used.size(), true, "mi355x");
+  if (reduce) print_line(kname, base + "_reduce", rr, 0, double(s.tokens) * dim * 4 * (topk + 1), false, "mi355x");
   if (fused) print_line(kname, base + "_fused", rf, 0, per_expert * used.size(), true, "mi355x");
   result L;
   if (fused) {
@@ -166,8 +180,8 @@ void row(const shape& s) {
     L.hbm_bytes = rp.hbm_bytes + rf.hbm_bytes;
     L.mfma_busy = rf.mfma_busy * rf.us / L.us;
   } else {
-    L.us = rp.us + rg.us + r1.us + r2.us;
-    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes;
+    L.us = rp.us + rg.us + r1.us + r2.us + rr.us;
+    L.hbm_bytes = rp.hbm_bytes + rg.hbm_bytes + r1.hbm_bytes + r2.hbm_bytes + rr.hbm_bytes;
     L.mfma_busy = (r1.mfma_busy * r1.us + r2.mfma_busy * r2.us) / L.us;
   }
   L.tflops = (flops1 + flops2) / (L.us * 1e6);

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -81,8 +82,9 @@ struct routing {
   std::vector<float> w;
 };
 // per token: topk - 1 distinct routed experts of the first `used` (weights in (0.05, 1), every
-// third token's all equal: ties), then the shared expert `experts - 1` with weight 1
-routing make_routing(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used, int seed) {
+// third token's all equal: ties), then the shared expert `experts - 1` with weight 1; with drop,
+// every fourth token's first slot an id outside [0, experts) (-1 or experts: not routed)
+routing make_routing(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used, int seed, bool drop = false) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(0.05f, 1.0f);
   routing r;
@@ -97,6 +99,7 @@ routing make_routing(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
     }
     r.ids.push_back(int(experts - 1));
     r.w.push_back(1.0f);
+    if (drop && t % 4 == 1) r.ids[size_t(t) * topk] = t % 8 == 1 ? -1 : int(experts);
   }
   return r;
 }
@@ -110,16 +113,17 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 // launched twice on two worker threads (a stage-2 workgroup polls while the stage-1 ones it
 // waits for run on the other; the counters must be back to 0 for the second launch and after it)
 // gathered: the prologue, x gathered (moe_fp4_gather), the stages (launch_moe_fp4's 4-dispatch
-// form for an x_gathered stage 1)
+// form for an x_gathered stage 1); with a rows_out S2, stage 2's rows and the reduce
+// (moe_fp4_reduce) after it. drop: some slots' ids outside [0, experts) (make_routing).
 enum class mode { four, prologue, fused, gathered };
 template <hk::moe_fp4_config S1, hk::moe_fp4_config S2, hk::mxfp4_quant_config QC, mode MODE = mode::four>
 void check(rt::module& m, const char* s1_name, const char* s2_name, const char* quant_name, uint32_t tokens,
-           uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed) {
+           uint32_t topk, uint32_t experts, uint32_t used, uint32_t inter, int seed, bool drop = false) {
   constexpr uint32_t dim = uint32_t(QC.d);
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << " " << s1_name);
   static_assert(S1.w_shuffled == S2.w_shuffled);
-  const routing r = make_routing(tokens, topk, experts, used, seed);
+  const routing r = make_routing(tokens, topk, experts, used, seed, drop);
   std::mt19937 g(seed + 1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<uint16_t> x(size_t(tokens) * dim);
@@ -151,6 +155,14 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
                                                                           args, o));
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
+  } else if constexpr (MODE == mode::gathered && S2.rows_out) {
+    ws.allocate_rows(d, tokens, topk, dim);
+    // (y's rows start as NaN: a row the reduce takes that stage 2 did not write shows)
+    const std::vector<float> nan(size_t(tokens) * topk * dim, std::numeric_limits<float>::quiet_NaN());
+    ws.y->upload(nan);
+    rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, fp4_moe_cfg::gather_parts, S1, S2,
+                                     fp4_moe_cfg::reduce_waves>(d, {*M().sim.m, quant_name}, {m, "moe_fp4_gather"},
+                                                                {m, s1_name}, {m, s2_name}, {m, "moe_fp4_reduce"}, ws, args));
   } else if constexpr (MODE == mode::gathered) {
     rep.push_back(hk::launch_moe_fp4<QC, fp4_moe_cfg::sort_257, fp4_moe_cfg::gather_waves, fp4_moe_cfg::gather_parts, S1, S2>(
         d, {*M().sim.m, quant_name}, {m, "moe_fp4_gather"}, {m, s1_name}, {m, s2_name}, ws, args));
@@ -191,6 +203,7 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
     std::vector<double> want(dim, 0.0), tol(dim, 0.0);
     for (uint32_t k = 0; k < topk; ++k) {
       const uint32_t e = uint32_t(r.ids[t * topk + k]);
+      if (e >= experts) continue;  // (not routed)
       const double wt = r.w[t * topk + k];
       for (uint32_t n = 0; n < inter; ++n) {
         double gs = 0, us = 0, gm = 0, um = 0;
@@ -332,6 +345,39 @@ TEST_CASE("moe_fp4: several consecutive blocks of an expert a workgroup", "[kern
                                          256, 16);
 }
 
+TEST_CASE("moe_fp4: stage 2's rows stored and reduced over top-k (rows_out), two column tiles a wave", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty experts),
+  // slots not routed (ids -1 and 9: their rows left out of the sums)
+  check<gath_s1, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_rows",
+                                                             "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 17, true);
+  // one routed expert taking every token (top-2: it and the shared expert, 3 blocks each), inter 512
+  check<gath_s1, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_rows",
+                                                             "moe_fp4_prologue_512", 70, 2, 4, 1, 512, 18);
+  // the atomics with two column tiles a wave, three register sets, some slots not routed
+  check<gath_s1, shuf_s2_ct2, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_gath", "moe_fp4_s2_ct2",
+                                                            "moe_fp4_prologue_512", 37, 3, 9, 6, 512, 20, true);
+}
+
+TEST_CASE("moe_fp4: stage 1's token fragments shared through LDS (x_lds)", "[kernels][moe_fp4]") {
+  using namespace fp4_moe_cfg;
+  // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
+  // experts); dim 512: 2 K steps in sets of 3
+  check<gath_s1_xl, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl", "moe_fp4_s2_rows",
+                                                                "moe_fp4_prologue_512", 37, 3, 9, 6, 256, 21, true);
+  // two blocks a workgroup: 100 tokens top-2 of 5 (the shared expert's 4 blocks with a tail of 4
+  // rows, routed experts of 1-2 blocks: runs of one), inter 256 (one column block of 8 waves)
+  check<gath_s1_xl_b2, shuf_s2_b3, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_b2", "moe_fp4_s2_shuf_b3",
+                                                                 "moe_fp4_prologue_512", 100, 2, 5, 3, 256, 22);
+  // one routed expert taking every token, inter 512 (two column blocks)
+  check<gath_s1_xl_b2, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_b2", "moe_fp4_s2_rows",
+                                                                   "moe_fp4_prologue_512", 70, 2, 4, 1, 512, 23);
+  // 8 waves of one block (waves 4..7 load no piece), 257 experts top-9 (most experts empty), some
+  // slots not routed
+  check<gath_s1_xl_8w, shuf_s2_rows, quant_512_w5, mode::gathered>(*M().shuf, "moe_fp4_s1_xl_8w", "moe_fp4_s2_rows",
+                                                                   "moe_fp4_prologue_512", 45, 9, 257, 40, 256, 24, true);
+}
+
 TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {
   rt::device& d = *M().sim.dev;
   hk::moe_fp4_stage_args s{.tokens = 4, .topk = 2, .experts = 8, .dim = 512, .inter = 128};
@@ -341,6 +387,10 @@ TEST_CASE("moe_fp4: bad launches are refused", "[kernels][moe_fp4]") {
   s.topk = 9;
   CHECK_THROWS_WITH(hk::launch_moe_fp4_stage2<fp4_moe_cfg::raw_s2>(d, *M().sim.m, "moe_fp4_s2_raw", s),
                     Catch::Contains("topk"));
+  CHECK_THROWS_WITH(hk::launch_moe_fp4_stage2<fp4_moe_cfg::shuf_s2_rows>(d, *M().shuf, "moe_fp4_s2_rows", s),
+                    Catch::Contains("rows_out needs y"));
+  CHECK_THROWS_WITH(hk::launch_moe_fp4_reduce<1>(d, *M().shuf, "moe_fp4_reduce", {.tokens = 4, .topk = 2, .experts = 8, .dim = 6}),
+                    Catch::Contains("multiple of 4"));
   CHECK_THROWS_WITH(hk::moe_fp4_preshuffle(std::vector<uint8_t>(10), std::vector<uint8_t>(1), 1, 20, 256),
                     Catch::Contains("multiple of 32"));
 }

@@ -33,9 +33,13 @@
 //    stage 2 takes h quantized the same way.
 //    k_split waves share a column block, each a range of K steps; parts 1.. add their sums through
 //    LDS into part 0 (SiLU needs the whole sum). Stage 1 also zeroes out (as moe.hpp's).
-// 3. moe_fp4_stage2: grid (dim / (32 waves), y): each wave 32 rows d of W2 (A) against the block's
-//    32 rows of h (B, its runs), K = inter; out[token][d] += w * acc as f32 buffer atomics (padding rows'
-//    token is past out's V#: dropped; k_split parts each add their own sums).
+// 3. moe_fp4_stage2: grid (dim / (32 waves col_tiles), y): each wave col_tiles x 32 rows d of W2
+//    (the MFMA's B operand) against the block's 32 rows of h (A, its runs), K = inter, so that a
+//    lane holds one column d of 16 rows (their tokens and weights by ds_bpermute); out[token][d]
+//    += w * acc as f32 buffer atomics, an instruction's lanes on 2 lines of out (padding rows'
+//    token is past out's V#: dropped; k_split parts each add their own sums). With rows_out the
+//    sums go to y[slot][token] (stores, no atomics) and moe_fp4_reduce_kernel adds each token's
+//    rows into out after.
 // A workgroup loops over the blocks y, y + grid_y, ... below num_valid_ids[0] / 32 (moe.hpp's
 // moe_for_blocks). Tokens come straight from global memory (padding rows are past xq's V#: zeros,
 // no lines), or with x_gathered from moe_fp4_gather_kernel's copy of x's sorted rows in
@@ -54,17 +58,19 @@
 // 4. moe_fp4_prologue_kernel: the sorting (workgroup 0) and x's quantization (the others) in one
 //    dispatch. 5. moe_fp4_fused_kernel: both stages in one dispatch, stage-2 workgroups waiting
 //    for each block's stage-1 workgroups on moe.hpp's counters (as moe_fused_kernel; blocks 1).
-// 6. moe_fp4_gather_kernel: x's sorted rows for an x_gathered stage 1 (after the prologue).
+// 6. moe_fp4_gather_kernel: x's sorted rows for an x_gathered stage 1 (after the prologue); with
+//    x_lds stage 1's waves load a step's token fragments once a workgroup (a dwordx4 and a scale
+//    dword each), write them to LDS and read every block's back after a barrier.
+// 7. moe_fp4_reduce_kernel: out = the sum over top-k of stage 2's rows (rows_out).
 // Speed (bench/kernels/bench_moe_fp4.cpp, MI355X model): the weights are the traffic where the
 // blocks are mostly padding (decode); with full blocks the address path (4 cycles a line) and the
-// loads' latency bound both stages (x_gathered took stage 1 at 256 tokens of 33 experts from 319
-// to 165 us), and stage 2's f32 atomics (a lane an operation at the L2) are a floor of their own.
-// Not done: the block's token rows through LDS shared by a workgroup's waves (each wave loads
-// them), the sorting over several workgroups.
+// loads' latency bound both stages (a wave's lines a step over its MFMAs: hence x_gathered,
+// x_lds, blocks, col_tiles), and stage 2's f32 atomics (a lane an operation at the L2) are a
+// floor of their own (rows_out). Not done: the sorting over several workgroups.
 //
 // Device side:  HIPASM_MOE_FP4_STAGE1_KERNEL(name, cfg), HIPASM_MOE_FP4_STAGE2_KERNEL(name, cfg),
 //               HIPASM_MOE_FP4_PROLOGUE_KERNEL(name, sort_cfg, quant_cfg),
-//               HIPASM_MOE_FP4_GATHER_KERNEL(name, waves, parts),
+//               HIPASM_MOE_FP4_GATHER_KERNEL(name, waves, parts), HIPASM_MOE_FP4_REDUCE_KERNEL(name, waves),
 //               HIPASM_MOE_FP4_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
 //               (built for gfx950; another target is a compile error on the macro's line)
 // Host side:    kernels/moe_fp4_launch.hpp.
@@ -92,9 +98,17 @@ struct moe_fp4_config {
   bool x_gathered = false; // stage 1 reads x as moe_fp4_gather_kernel leaves it (the sorted rows
                            // in gemm_fp4_preshuffle_b's layout: 8 lines a dwordx4, not 32)
   uint32_t max_workgroups = 4096;  // the grid's size at most (y: min(max blocks, this / grid x))
+  uint32_t col_tiles = 1;  // stage 2: 32-column tiles of dim a wave (each token fragment loaded
+                           // feeds that many tiles' MFMAs); stage 1: 1
+  bool x_lds = false;      // stage 1 (x_gathered, k_split 1, waves >= 4 blocks): each step's token
+                           // fragments loaded once a workgroup (a dwordx4 and a scale dword a
+                           // wave) and shared through LDS, not loaded by every column wave
+  bool rows_out = false;   // stage 2: each (token, slot) row's weighted sums stored (no atomics)
+                           // into y [topk][tokens][dim] f32 at row slot * tokens + token;
+                           // moe_fp4_reduce_kernel then sums a token's rows into out
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
-  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t cols() const { return 32 * waves * col_tiles; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
     const uint32_t y = max_workgroups / grid_x(n);
@@ -104,6 +118,9 @@ struct moe_fp4_config {
   constexpr uint32_t groups(uint32_t max_blocks) const { return (max_blocks + blocks - 1) / blocks; }
   // stage 1's LDS: the k_split parts 1.. leave their gate and up sums (each block's) for part 0
   constexpr uint32_t lds_bytes() const { return (k_split - 1) * waves * 2 * blocks * 16 * 64 * 4; }
+  // x_lds: a block's step in LDS (4 KiB of fragments, 256 bytes of scales), `stages` sets
+  static constexpr uint32_t x_lds_block = 4096 + 256;
+  constexpr uint32_t x_lds_bytes() const { return x_lds ? stages * blocks * x_lds_block : 0; }
   // a step's loads a lane (stage 1: two weight fragments and each block's tokens, each 4 dwordx4
   // and a scale)
   constexpr uint32_t loads(int nw) const { return 5 * (nw + blocks); }
@@ -116,6 +133,11 @@ constexpr const char* moe_fp4_config_error(const moe_fp4_config& c) {
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_fp4: k_split from 1, waves * k_split <= 16";
   if (c.stages < 2 || c.stages > 3) return "moe_fp4: 2 or 3 stages (register sets of a step's fragments)";
   if (c.blocks < 1 || c.blocks > 4) return "moe_fp4: blocks from 1 to 4 (each block's accumulators and token fragments in VGPRs)";
+  if (c.col_tiles < 1 || c.col_tiles > 2 || c.col_tiles * c.blocks > 4)
+    return "moe_fp4: col_tiles 1 or 2, col_tiles * blocks <= 4 (the accumulators in VGPRs)";
+  if (c.rows_out && c.k_split > 1) return "moe_fp4: rows_out stores each row's sums once: k_split 1";
+  if (c.x_lds && (!c.x_gathered || c.k_split > 1 || c.waves < 4 * c.blocks))
+    return "moe_fp4: x_lds takes x gathered, k_split 1 and waves >= 4 * blocks (a wave loads a fragment of a block)";
   if (c.loads(2) * c.stages > 63) return "moe_fp4: the loads of `stages` steps exceed vmcnt's 63";
   if (c.lds_bytes() > 163840) return "moe_fp4: the k_split partial sums exceed 160 KiB of LDS";
   return nullptr;
@@ -133,23 +155,35 @@ constexpr void moe_fp4_check_config() {
 // With blocks NB > 1 the B side is NB blocks (x_off[j] / xs_off[j]; a block not taken: an offset
 // past the V# from 0x40000000, 0x80000000 added for steps past ke staying below 2^32), acc[w * NB
 // + j] block j's sums of A_w: each weight fragment loaded feeds NB MFMAs.
-template <moe_fp4_config C, int NW, bool XSH, class BeforeX>
+// TR: the B side (X) is the MFMA's A operand (acc transposed: a lane holds column l % 32 of A_w,
+// the rows of the block at 8q + 4 (l / 32) + i).
+// xl (C.x_lds): the wave loads one piece of each step's X (xl->off / soff, set by before_x: a
+// dwordx4 of one block, its scale dword), writes it to LDS (xl->wa / swa where xl->writer, the
+// scale where xl->scale_writer: waves past 4 blocks' pieces load nothing, past the V#) and, after
+// a barrier, reads every block's fragments back (xl->ra / rsa).
+struct moe_fp4_xlds {
+  uint32_t base;  // the LDS allocation's offset
+  gpr<dtype::u32> off, soff, wa, swa, ra, rsa, writer, scale_writer;
+};
+template <moe_fp4_config C, int NW, bool XSH, bool TR = false, class BeforeX>
 constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dtype::u32>, 2> a_off,
                               std::array<gpr<dtype::u32>, 2> sa_off, buffer X, buffer XS,
                               std::array<gpr<dtype::u32>, 4> x_off, std::array<gpr<dtype::u32>, 4> xs_off,
                               gpr<dtype::u32> kb, gpr<dtype::u32> ke, std::array<gpr<dtype::f32>, 8> acc,
-                              BeforeX before_x) {
+                              BeforeX before_x, const moe_fp4_xlds* xl = nullptr) {
   using dtype::u32;
+  constexpr bool XL = C.x_lds && !TR;
   constexpr const mfma_atom& AT = mfma_atom_of(gemm_fp4_mfma);
   constexpr int fp4 = 4;  // the cbsz / blgp code of e2m1
   static_assert(AT.a_k(fp4).shift == 5 && AT.a_row().mask == 31 && AT.b_col().mask == 31 && AT.a_regs(fp4) == 4);
   constexpr int ST = static_cast<int>(C.stages);
   constexpr int NB = static_cast<int>(C.blocks);
-  constexpr int LOADS = static_cast<int>(C.loads(NW));
+  constexpr int LOADS = XL ? 5 * NW + 2 : static_cast<int>(C.loads(NW));
   constexpr int WS_ = C.w_shuffled ? 1024 : 16;  // bytes between a weight fragment's dwordx4 s and s + 1
   // a step's fragments (16 dwords a lane: 64 bytes of a row) and scale dwords, `stages` sets
   auto fa = J.vgpr<u32>(ST * NW, 16), fx = J.vgpr<u32>(ST * NB, 16);
   auto sa = J.vgpr<u32>(ST * NW), sx = J.vgpr<u32>(ST * NB);
+  auto xst = J.vgpr<u32>(XL ? ST : 1, 4), xss = J.vgpr<u32>(XL ? ST : 1);  // (x_lds: the wave's piece)
   auto t_load = J.sgpr<u32>(), kofs = J.sgpr<u32>(), sofs = J.sgpr<u32>(), wofs = J.sgpr<u32>(), wsofs = J.sgpr<u32>();
   auto my_steps = J.sgpr<u32>(), it = J.sgpr<u32>();
   t_load = kb + 0u;
@@ -170,6 +204,12 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
     }
   };
   auto issue_x = [&](int set) {
+    if constexpr (XL) {
+      X.load(xst[set], at(xl->off) + at(wofs));
+      XS.load(xss[set], at(xl->soff) + at(wsofs));
+      t_load = t_load + 1u;
+      return;
+    }
     for (int j = 0; j < NB; ++j) {
       for (int s = 0; s < 4; ++s)
         X.load(fx[set * NB + j].slice(4 * s, 4), at(x_off[j]) + at(XSH ? wofs : kofs) + (XSH ? 1024 : 16) * s);
@@ -190,9 +230,14 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
       m.op_sel = static_cast<uint8_t>((s & 1) * 3);
       if (s > 1) m.op_sel_hi = 3;
       for (int w = 0; w < NW; ++w)
-        for (int j = 0; j < NB; ++j)
-          mfma_run(J, AT, acc[w * NB + j], fa[set * NW + w].slice(4 * s, 4), fx[set * NB + j].slice(4 * s, 4),
-                   acc[w * NB + j], sa[set * NW + w], sx[set * NB + j], m);
+        for (int j = 0; j < NB; ++j) {
+          if constexpr (TR)
+            mfma_run(J, AT, acc[w * NB + j], fx[set * NB + j].slice(4 * s, 4), fa[set * NW + w].slice(4 * s, 4),
+                     acc[w * NB + j], sx[set * NB + j], sa[set * NW + w], m);
+          else
+            mfma_run(J, AT, acc[w * NB + j], fa[set * NW + w].slice(4 * s, 4), fx[set * NB + j].slice(4 * s, 4),
+                     acc[w * NB + j], sa[set * NW + w], sx[set * NB + j], m);
+        }
     }
   };
   // the first step's weights go out before `before_x` (which may wait for memory: the block's
@@ -208,6 +253,22 @@ constexpr void moe_fp4_k_loop(builder J, buffer W, buffer WS, std::array<gpr<dty
             for (int p = 0; p < ST; ++p) {
               issue((p + ST - 1) % ST);
               J.s_waitcnt(vmcnt((ST - 1) * LOADS));  // step p's loads (the next ones' stay in flight)
+              if constexpr (XL) {
+                // the pieces into LDS set p; after the barrier every wave's are there, and set p's
+                // previous reads (step p - ST) are done (each wave read them before the last barrier)
+                constexpr int32_t SET = static_cast<int32_t>(NB * moe_fp4_config::x_lds_block);
+                const int32_t so = static_cast<int32_t>(xl->base) + p * SET;
+                J.If(xl->writer != 0u, [&] { J.ds_write_b128(xl->wa, xst[p], {.offset = so}); });
+                J.If(xl->scale_writer != 0u, [&] { J.ds_write_b32(xl->swa, xss[p], {.offset = so}); });
+                J.s_waitcnt(lgkmcnt(0));
+                J.s_barrier();
+                for (int j = 0; j < NB; ++j) {
+                  const int32_t bo = so + j * static_cast<int32_t>(moe_fp4_config::x_lds_block);
+                  for (int s = 0; s < 4; ++s) J.ds_read_b128(fx[p * NB + j].slice(4 * s, 4), xl->ra, {.offset = bo + 1024 * s});
+                  J.ds_read_b32(sx[p * NB + j], xl->rsa, {.offset = bo + 4096});
+                }
+                J.s_waitcnt(lgkmcnt(0));
+              }
               mfmas(p);
             }
             it = it + static_cast<uint32_t>(ST);
@@ -320,10 +381,12 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
                               arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                               arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
                               arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks) {
+  static_assert(C.col_tiles == 1, "moe_fp4 stage 1: col_tiles 1 (a wave's gate and up tiles are its two)");
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t T = C.threads();
   const uint32_t red = C.k_split > 1 ? J.lds_bytes(C.lds_bytes(), 16).offset : 0;
+  const uint32_t xlds = C.x_lds ? J.lds_bytes(C.x_lds_bytes(), 16).offset : 0;
   const auto wv = moe_fp4_wave_setup<C>(J, dim);
   const gpr<u32> tid = wv.tid, lane = wv.lane;
 
@@ -371,6 +434,21 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   }
 
   constexpr uint32_t NB = C.blocks;
+  // x_lds: the wave's piece of each step, dwordx4 xsw of block xjw (moe_fp4_k_loop), and where
+  // every wave reads the blocks' fragments back
+  auto xjw = J.sgpr<u32>(), xsw = J.sgpr<u32>();
+  xjw = select(wv.wave < 4u * NB, gpr<u32>(wv.wave >> 2u), NB);  // (NB: no piece, past any run)
+  xsw = wv.wave & 3u;
+  moe_fp4_xlds xl{xlds,          J.vgpr<u32>(), J.vgpr<u32>(), J.vgpr<u32>(), J.vgpr<u32>(),
+                  J.vgpr<u32>(), J.vgpr<u32>(), J.sgpr<u32>(), J.sgpr<u32>()};
+  if constexpr (C.x_lds) {
+    xl.writer = select(wv.wave < 4u * NB, 1u, 0u);
+    xl.wa = (lane << 4u) + (xjw * moe_fp4_config::x_lds_block + (xsw << 10u));
+    xl.swa = (lane << 2u) + (xjw * moe_fp4_config::x_lds_block + 4096u);
+    xl.ra = lane << 4u;
+    xl.rsa = lane << 2u;
+    xl.scale_writer = select(xsw == 0u, xl.writer, 0u);
+  }
   moe_fp4_for_runs<NB>(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk0, gpr<u32> expert, gpr<u32> nrun) {
     // this lane's token row of each block j of the run (the MFMA's column l % 32): xq past its V#
     // for padding; a block past the run (j >= nrun) reads row 0 of the first (stored nowhere)
@@ -412,7 +490,16 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
           xs_off[j] = select(nrun > j, xs_off[j], 0x40000000u);
         }
       }
-    });
+      if constexpr (C.x_lds) {  // (a block past the run or no piece: zeros, no lines; NB 1: nrun is the block)
+        auto has = J.sgpr<u32>();
+        if constexpr (NB == 1)
+          has = select(xjw == 0u, 1u, 0u);
+        else
+          has = select(nrun > xjw, 1u, 0u);
+        xl.off = select(has != 0u, gpr<u32>((lane << 4u) + (blk0 + xjw) * (dim << 4u) + (xsw << 10u)), 0x40000000u);
+        xl.soff = select(has != 0u, gpr<u32>((lane << 2u) + (blk0 + xjw) * dim), 0x40000000u);
+      }
+    }, C.x_lds ? &xl : nullptr);
     if constexpr (C.k_split > 1) {
       // the other parts' sums into part 0's accumulators: [part - 1][col][w NB + j][register][lane]
       constexpr uint32_t per_wave = 2 * NB * 16 * 64 * 4;
@@ -518,8 +605,9 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   using dtype::f32;
   const auto wv = moe_fp4_wave_setup<C>(J, inter);
   const gpr<u32> lane = wv.lane;
+  constexpr uint32_t CT = C.col_tiles;
   auto d0 = J.sgpr<u32>();  // the wave's first column of dim
-  d0 = wg_x * C.cols() + (wv.col << 5u);
+  d0 = wg_x * C.cols() + wv.col * (32u * CT);
   auto hrow = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsrow = J.sgpr<u32>(), hsb = J.sgpr<u32>();
   hrow = inter >> 1u;
   hsrow = inter >> 5u;
@@ -531,13 +619,25 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
   auto SW = make_buffer(J, sorted_weights, 0xffffffffu);
   auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
   orow = dim << 2u;
-  ob = tokens * orow;
+  if constexpr (C.rows_out)
+    ob = 0x80000000u;  // y: below 2 GiB (the launcher checks); padding rows' offsets from 2^31
+  else
+    ob = tokens * orow;
   auto O = make_buffer(J, out, ob);
   auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
   eb = dim * hrow;
   esb = dim * hsrow;
   std::array<gpr<u32>, 2> a_off{J.vgpr<u32>(), J.vgpr<u32>()}, sa_off{J.vgpr<u32>(), J.vgpr<u32>()};
   moe_fp4_weight_offsets<C>(J, lane, d0, inter, a_off[0], sa_off[0]);
+  if constexpr (CT > 1) {
+    auto row1 = J.sgpr<u32>();
+    row1 = d0 + 32u;
+    moe_fp4_weight_offsets<C>(J, lane, row1, inter, a_off[1], sa_off[1]);
+  }
+  // the epilogue's lane: column d0 + 32 w + l % 32 (bytes), the source lane of its rows (ds_bpermute)
+  auto dcol = J.vgpr<u32>(), rsrc = J.vgpr<u32>();
+  dcol = ((lane & 31u) + d0) << 2u;
+  rsrc = (lane >> 5u) << 4u;
 
   constexpr uint32_t NB = C.blocks;
   moe_fp4_for_runs<NB>(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk0, gpr<u32> expert, gpr<u32> nrun) {
@@ -563,17 +663,18 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
     std::array<gpr<f32>, 8> acc;
-    for (uint32_t j = 0; j < NB; ++j) acc[j].rebind(J.vgpr<f32>(16).aligned(4));
+    for (uint32_t j = 0; j < NB * CT; ++j) acc[j].rebind(J.vgpr<f32>(16).aligned(4));
     // (the first weight step's loads go out before the wait for the block's h: in the fused
-    // kernel they overlap stage 1)
-    moe_fp4_k_loop<C, 1, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
+    // kernel they overlap stage 1). Transposed sums (h the MFMA's A operand): a lane holds one
+    // column d of 16 rows, so an atomic instruction's 64 lanes touch 2 lines of out, not 32.
+    moe_fp4_k_loop<C, static_cast<int>(CT), true, true>(J, W, WS, a_off, sa_off, H, HS, x_off, xs_off, wv.kb, wv.ke, acc, [&] {
       if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
         const val<u32> counter = (blk0 << 2u) + moe_sync_blocks;  // (blocks 1: one block)
         moe_wait(J, *sync, &counter);
       }
       J.s_waitcnt(vmcnt(0));
+      for (uint32_t j = 0; j < NB * CT; ++j) acc[j].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
       for (uint32_t j = 0; j < NB; ++j) {
-        acc[j].fill(0.0f);  // (after the wait: the previous block's atomics read these registers)
         t[j] = tok[j] & 0xffffffu;
         // the block's runs of h (stage 1's layout: gemm_fp4_preshuffle_b's), this lane's 16 bytes
         // (scale dword) of each; padding rows: past h's V# (zeros, no lines)
@@ -585,14 +686,33 @@ constexpr void moe_fp4_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
         }
       }
     });
-    // lane: token column l % 32, rows d0 + 8q + 4 (l / 32) + j
+    // lane: column d0 + 32 w + l % 32 of tile w, register 4q + i the block's row 8q + 4 (l / 32) + i,
+    // whose token and weight lane l % 32 of t / wt holds: fetched by ds_bpermute (lane rsrc / 4 +
+    // 8q + i)
     auto obase = J.vgpr<u32>();
+    auto ro = J.vgpr<u32>(16), rw = J.vgpr<u32>(16);
     auto add = [&](uint32_t j) {
-      obase = t[j] * orow + ((d0 + ((lane >> 5u) << 2u)) << 2u);  // padding: token = tokens, past the V#
-      const gpr<f32> v = acc[j];
-      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt[j];
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t i = 0; i < 4; ++i) O.atomic_add_f32(v[4 * q + i], at(obase) + static_cast<int32_t>(4 * (8 * q + i)));
+      if constexpr (C.rows_out)  // y's row slot * tokens + token
+        obase = select(t[j] < tokens, gpr<u32>(((tok[j] >> 24u) * tokens + t[j]) * orow), 0x80000000u);
+      else
+        obase = t[j] * orow;  // padding: token = tokens, past the V#
+      for (uint32_t r = 0; r < 16; ++r) {
+        const int32_t src = static_cast<int32_t>(4 * (8 * (r / 4) + r % 4));
+        J.ds_bpermute_b32(ro[r], rsrc, obase, {.offset = src});
+        J.ds_bpermute_b32(rw[r], rsrc, wt[j].as<u32>(), {.offset = src});
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      for (uint32_t r = 0; r < 16; ++r) ro[r] = ro[r] + dcol;
+      for (uint32_t w = 0; w < CT; ++w) {
+        const gpr<f32> v = acc[w * NB + j];
+        for (uint32_t r = 0; r < 16; ++r) {
+          v[r] = v[r] * rw[r].as<f32>();
+          if constexpr (C.rows_out)
+            O.store(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
+          else
+            O.atomic_add_f32(v[r], at(ro[r]) + static_cast<int32_t>(128 * w));
+        }
+      }
     };
     add(0);
     for (uint32_t j = 1; j < NB; ++j) J.If(nrun > j, [&] { add(j); });
@@ -651,6 +771,7 @@ constexpr void moe_fp4_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> hq
   static_assert(C1.threads() == C2.threads(),
                 "moe_fp4 fused: stage 1 and stage 2 share the workgroup size: waves * k_split must be equal");
   static_assert(C1.blocks == 1 && C2.blocks == 1, "moe_fp4 fused: one block a workgroup (its counters are a block's)");
+  static_assert(!C2.rows_out, "moe_fp4 fused: stage 2 adds into out (rows_out needs moe_fp4_reduce_kernel after it)");
   if constexpr (!detail::gemm_fp4_target_ok() || detail::moe_fp4_config_error(C1) != nullptr ||
                 detail::moe_fp4_config_error(C2) != nullptr)
     return;
@@ -791,6 +912,57 @@ constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> 
           });
 }
 
+// out[t][c] = sum over the slots k of token t routed to an expert in [0, experts) of y[k][t][c]
+// (stage 2's rows with rows_out: each already weighted), in slot order: the reduction over top-k
+// without atomics (an f32 atomic costs the L2 a lane an operation). Grid (ceil(dim / (256
+// WAVES)), tokens): a lane 4 consecutive c of token wg_y (a dwordx4 a slot, 4 slots a wait).
+template <uint32_t WAVES>
+constexpr void moe_fp4_reduce_kernel(builder J, arg<float*> out, arg<const float*> y, arg<const int*> topk_ids,
+                                     arg<unsigned> tokens, arg<unsigned> topk, arg<unsigned> experts,
+                                     arg<unsigned> dim) {
+  static_assert(WAVES >= 1 && WAVES <= 16, "moe_fp4 reduce: 1 to 16 waves");
+  using dtype::u32;
+  using dtype::f32;
+  auto t = J.workgroup_id_y();
+  auto row = J.sgpr<u32>(), b = J.sgpr<u32>(), k = J.sgpr<u32>(), kk = J.sgpr<u32>(), idx = J.sgpr<u32>();
+  auto off = J.sgpr<u32>();
+  row = dim << 2u;
+  b = tokens * row;
+  auto O = make_buffer(J, out, b);
+  b = b * topk;
+  auto Y = make_buffer(J, y, b);
+  auto c = J.vgpr<u32>();  // the lane's byte offset in a row; past the row: past every V#
+  c = ((J.thread_id_x() << 2u) + J.workgroup_id_x() * (256u * WAVES)) << 2u;
+  c = select(c < row, c, 0x80000000u);
+  auto acc = J.vgpr<f32>(4).aligned(4), v = J.vgpr<f32>(16).aligned(4);
+  acc.fill(0.0f);
+  std::array<gpr<u32>, 4> id, yo;
+  for (auto& r : id) r.rebind(J.sgpr<u32>());
+  for (auto& r : yo) r.rebind(J.sgpr<u32>());
+  k = 0u;
+  J.While([&] { return k < topk; },
+          [&] {
+            for (uint32_t i = 0; i < 4; ++i) {  // (clamped: no read past the token's ids)
+              idx = min(gpr<u32>(k + i), gpr<u32>(topk - 1u));
+              off = (t * topk + idx) << 2u;
+              J.s_load_dword(id[i], topk_ids, off);
+            }
+            J.s_waitcnt(lgkmcnt(0));
+            for (uint32_t i = 0; i < 4; ++i) {
+              kk = k + i;
+              yo[i] = select(id[i] < experts, gpr<u32>((kk * tokens + t) * row), 0x80000000u);
+              yo[i] = select(kk < topk, yo[i], 0x80000000u);
+              Y.load(v.slice(4 * i, 4), at(c) + at(yo[i]));
+            }
+            J.s_waitcnt(vmcnt(0));
+            for (uint32_t i = 0; i < 4; ++i)
+              for (uint32_t e = 0; e < 4; ++e) acc[e] = acc[e] + v[4 * i + e];
+            k = k + 4u;
+          });
+  off = t * row;
+  O.store(acc, at(c) + at(off));
+}
+
 }  // namespace hipasm::kernels
 
 #define HIPASM_MOE_FP4_TARGET_CHECK                                                                     \
@@ -855,6 +1027,14 @@ constexpr void moe_fp4_gather_kernel(builder J, arg<uint8_t*> xg, arg<uint8_t*> 
     HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_fused_kernel<STAGE1_CFG, STAGE2_CFG>), out, hq, hs, xq, xs, w1, \
                        w1s, w2, w2s, sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids,        \
                        counters, tokens, dim, inter, grid1_y, grid2_y, max_blocks);                             \
+  }
+// out = the sums of stage 2's rows (rows_out) over top-k (moe_fp4_reduce_kernel, WAVES waves a
+// workgroup); grid: launch_moe_fp4_reduce.
+#define HIPASM_MOE_FP4_REDUCE_KERNEL(NAME, WAVES)                                                                \
+  HIPASM_MOE_FP4_TARGET_CHECK;                                                                                 \
+  extern "C" __attribute__((global)) void NAME(float* out, const float* y, const int* topk_ids, unsigned tokens, \
+                                               unsigned topk, unsigned experts, unsigned dim) {                 \
+    HIPASM_KERNEL_BODY((hipasm::kernels::moe_fp4_reduce_kernel<WAVES>), out, y, topk_ids, tokens, topk, experts, dim); \
   }
 // x's sorted rows in stage 1's x_gathered layout (moe_fp4_gather_kernel, WAVES waves a
 // workgroup, PARTS workgroups a block); grid: launch_moe_fp4_gather.

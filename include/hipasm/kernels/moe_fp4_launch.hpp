@@ -35,6 +35,7 @@ struct moe_fp4_stage_args {
   uint64_t w = 0, w_scales = 0;     // stage 1: W1 and its scales; stage 2: W2 and its scales
   uint64_t sorted_token_ids = 0, sorted_weights = 0, sorted_expert_ids = 0, num_valid_ids = 0;
   uint32_t tokens = 0, topk = 0, experts = 0, dim = 0, inter = 0;
+  uint64_t y = 0;                   // stage 2 with rows_out: f32 [topk][tokens][dim] (in place of out)
 };
 
 namespace detail {
@@ -76,13 +77,40 @@ rt::launch_report launch_moe_fp4_stage1(rt::device& dev, rt::module& m, const st
   return detail::launch_moe_fp4_gemm<C>(dev, m, kernel, a, a.inter, args, opts);
 }
 
+// (with C.rows_out the rows go to a.y, out untouched: launch_moe_fp4_reduce sums them into out)
 template <moe_fp4_config C>
 rt::launch_report launch_moe_fp4_stage2(rt::device& dev, rt::module& m, const std::string& kernel,
                                         const moe_fp4_stage_args& a, const rt::launch_options& opts = {}) {
+  if constexpr (C.rows_out) {
+    if (a.y == 0) throw std::invalid_argument("hipasm moe_fp4 stage 2: rows_out needs y (f32 [topk][tokens][dim])");
+    if (uint64_t(a.tokens) * a.topk * a.dim * 4 > (uint64_t{1} << 31))
+      throw std::invalid_argument("hipasm moe_fp4 stage 2: y (topk * tokens * dim f32) must be at most 2 GiB");
+  }
   rt::kernel_args args;
-  args.add(a.out).add(a.hq).add(a.hs).add(a.w).add(a.w_scales).add(a.sorted_token_ids).add(a.sorted_weights);
+  args.add(C.rows_out ? a.y : a.out).add(a.hq).add(a.hs).add(a.w).add(a.w_scales).add(a.sorted_token_ids).add(a.sorted_weights);
   args.add(a.sorted_expert_ids).add(a.num_valid_ids);
   return detail::launch_moe_fp4_gemm<C>(dev, m, kernel, a, a.dim, args, opts);
+}
+
+struct moe_fp4_reduce_args {
+  uint64_t out = 0, y = 0;  // f32 [tokens][dim], f32 [topk][tokens][dim] (stage 2's rows_out)
+  uint64_t topk_ids = 0;    // i32 [tokens][topk]: slots of ids outside [0, experts) are left out
+  uint32_t tokens = 0, topk = 0, experts = 0, dim = 0;
+};
+
+// out = the sums over top-k of stage 2's rows (HIPASM_MOE_FP4_REDUCE_KERNEL of WAVES waves):
+// grid (ceil(dim / (256 WAVES)), tokens).
+template <uint32_t WAVES>
+rt::launch_report launch_moe_fp4_reduce(rt::device& dev, rt::module& m, const std::string& kernel,
+                                        const moe_fp4_reduce_args& a, const rt::launch_options& opts = {}) {
+  detail::moe_check_shape("hipasm moe_fp4 reduce", a.tokens, a.topk, a.experts);
+  if (a.dim == 0 || a.dim % 4 != 0)
+    throw std::invalid_argument("hipasm moe_fp4 reduce: dim must be a positive multiple of 4, got " + std::to_string(a.dim));
+  if (uint64_t(a.tokens) * a.topk * a.dim * 4 > (uint64_t{1} << 31))
+    throw std::invalid_argument("hipasm moe_fp4 reduce: y (topk * tokens * dim f32) must be at most 2 GiB");
+  rt::kernel_args args;
+  args.add(a.out).add(a.y).add(a.topk_ids).add(a.tokens).add(a.topk).add(a.experts).add(a.dim);
+  return dev.launch(m, kernel, {(a.dim + 256 * WAVES - 1) / (256 * WAVES), a.tokens, 1}, {64 * WAVES, 1, 1}, args, opts);
 }
 
 // Weights of `experts` experts, each rows x K (K / 2 bytes a row, K / 32 scales), in the layout of
@@ -118,6 +146,8 @@ struct moe_fp4_workspace {
   // x's sorted rows for an x_gathered stage 1 (launch_moe_fp4_gather): with x_gathered, or
   // allocate_x_gathered (e.g. after the caller's other buffers)
   std::optional<rt::buffer<uint8_t>> xg, xgs;
+  // stage 2's rows for a rows_out configuration (f32 [topk][tokens][dim]): allocate_rows
+  std::optional<rt::buffer<float>> y;
   moe_fp4_workspace(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t dim, uint32_t inter,
                     bool x_gathered = false)
       : max_blocks(moe_max_blocks(tokens, topk, experts)),
@@ -131,6 +161,9 @@ struct moe_fp4_workspace {
         hs(dev, size_t(max_blocks) * moe_block_m * inter / 32),
         counters(dev, std::vector<uint32_t>(detail::moe_sync_blocks / 4 + max_blocks, 0u)) {
     if (x_gathered) allocate_x_gathered(dev, dim);
+  }
+  void allocate_rows(rt::device& dev, uint32_t tokens, uint32_t topk, uint32_t dim) {
+    if (!y) y.emplace(dev, size_t(tokens) * topk * dim);
   }
   void allocate_x_gathered(rt::device& dev, uint32_t dim) {
     if (!xg) xg.emplace(dev, size_t(max_blocks) * moe_block_m * dim / 2);
@@ -237,6 +270,7 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<mxfp4_qua
                                  const moe_kernel_ref<moe_sorting_config>& sort, const moe_kernel_ref<moe_fp4_config>& stage1,
                                  const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
                                  const rt::launch_options& opts = {}) {
+  static_assert(!C2.rows_out, "hipasm moe_fp4: a rows_out stage 2 needs the reduce (launch_moe_fp4's form with a reduce kernel)");
   static_assert(!C1.x_gathered, "hipasm moe_fp4: an x_gathered stage 1 needs the gather: launch_moe_fp4 with a gather kernel");
   if (uint32_t(QC.d) != a.dim || QC.f32_in)
     throw std::invalid_argument("hipasm moe_fp4: the quantization kernel takes bf16 rows of " + std::to_string(QC.d) +
@@ -277,14 +311,14 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
   return r;
 }
 
-// The whole layer in four dispatches for an x_gathered stage 1: the prologue (the sorting and the
-// quantization), the gather (launch_moe_fp4_gather, GW waves, GP parts), stage 1 on ws.xg, stage
-// 2; one report.
-template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2>
-rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
-                                 const moe_kernel_ref<moe_sorting_config>& gather, const moe_kernel_ref<moe_fp4_config>& stage1,
-                                 const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
-                                 const rt::launch_options& opts = {}) {
+namespace detail {
+template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2,
+          uint32_t RW>
+rt::launch_report moe_fp4_gathered(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
+                                   const moe_kernel_ref<moe_sorting_config>& gather,
+                                   const moe_kernel_ref<moe_fp4_config>& stage1, const moe_kernel_ref<moe_fp4_config>& stage2,
+                                   const moe_kernel_ref<moe_fp4_config>* reduce, moe_fp4_workspace& ws,
+                                   const moe_fp4_args& a, const rt::launch_options& opts) {
   static_assert(C1.x_gathered, "hipasm moe_fp4: the gather is for an x_gathered stage 1");
   if (ws.max_blocks != moe_max_blocks(a.tokens, a.topk, a.experts) || ws.xq.size() != size_t(a.tokens) * a.dim / 2 ||
       ws.hq.size() != size_t(ws.max_blocks) * moe_block_m * a.inter / 2)
@@ -294,12 +328,45 @@ rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorti
   const moe_fp4_stage_args s{.out = a.out, .hq = ws.hq.addr(), .hs = ws.hs.addr(), .xq = ws.xg->addr(), .xs = ws.xgs->addr(),
                              .sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
                              .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-                             .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter};
+                             .tokens = a.tokens, .topk = a.topk, .experts = a.experts, .dim = a.dim, .inter = a.inter,
+                             .y = ws.y ? ws.y->addr() : 0};
+  if (C2.rows_out && (!ws.y || ws.y->size() != size_t(a.tokens) * a.topk * a.dim))
+    throw std::invalid_argument("hipasm moe_fp4: a rows_out stage 2 needs the workspace's y of topk * tokens * dim (allocate_rows)");
   detail::moe_fp4_check(s);  // (before any launch)
   rt::launch_report r = launch_moe_fp4_prologue<SC, QC>(dev, prologue.mod, prologue.name, ws, a, opts);
   rt::append_report(r, launch_moe_fp4_gather<GW, GP>(dev, gather.mod, gather.name, ws, a, opts));
   detail::moe_fp4_stages<C1, C2>(dev, stage1, stage2, s, a, opts, r);
+  if constexpr (C2.rows_out)
+    rt::append_report(r, launch_moe_fp4_reduce<RW>(dev, reduce->mod, reduce->name,
+                                                   {.out = a.out, .y = s.y, .topk_ids = a.topk_ids, .tokens = a.tokens,
+                                                    .topk = a.topk, .experts = a.experts, .dim = a.dim},
+                                                   opts));
   return r;
+}
+}  // namespace detail
+
+// The whole layer in four dispatches for an x_gathered stage 1: the prologue (the sorting and the
+// quantization), the gather (launch_moe_fp4_gather, GW waves, GP parts), stage 1 on ws.xg, stage
+// 2; one report.
+template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2>
+rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
+                                 const moe_kernel_ref<moe_sorting_config>& gather, const moe_kernel_ref<moe_fp4_config>& stage1,
+                                 const moe_kernel_ref<moe_fp4_config>& stage2, moe_fp4_workspace& ws, const moe_fp4_args& a,
+                                 const rt::launch_options& opts = {}) {
+  static_assert(!C2.rows_out, "hipasm moe_fp4: a rows_out stage 2 needs the reduce (launch_moe_fp4's form with a reduce kernel)");
+  return detail::moe_fp4_gathered<QC, SC, GW, GP, C1, C2, 1>(dev, prologue, gather, stage1, stage2, nullptr, ws, a, opts);
+}
+
+// The same with a rows_out stage 2 (its rows into ws.y: allocate_rows) and the reduce over top-k
+// after it (launch_moe_fp4_reduce, RW waves): five dispatches, no atomics.
+template <mxfp4_quant_config QC, moe_sorting_config SC, uint32_t GW, uint32_t GP, moe_fp4_config C1, moe_fp4_config C2,
+          uint32_t RW>
+rt::launch_report launch_moe_fp4(rt::device& dev, const moe_kernel_ref<moe_sorting_config>& prologue,
+                                 const moe_kernel_ref<moe_sorting_config>& gather, const moe_kernel_ref<moe_fp4_config>& stage1,
+                                 const moe_kernel_ref<moe_fp4_config>& stage2, const moe_kernel_ref<moe_fp4_config>& reduce,
+                                 moe_fp4_workspace& ws, const moe_fp4_args& a, const rt::launch_options& opts = {}) {
+  static_assert(C2.rows_out, "hipasm moe_fp4: the reduce goes with a rows_out stage 2");
+  return detail::moe_fp4_gathered<QC, SC, GW, GP, C1, C2, RW>(dev, prologue, gather, stage1, stage2, &reduce, ws, a, opts);
 }
 
 }  // namespace hipasm::kernels

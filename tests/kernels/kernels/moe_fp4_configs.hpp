@@ -26,6 +26,18 @@ inline constexpr moe_fp4_config gath_s1_b2{.waves = 2, .k_split = 2, .blocks = 2
 inline constexpr moe_fp4_config shuf_s2_b3{.waves = 2, .blocks = 3, .w_shuffled = true};
 inline constexpr moe_fp4_config raw_s1_b2{.waves = 2, .blocks = 2, .max_workgroups = 6};
 inline constexpr moe_fp4_config raw_s2_b2{.waves = 2, .blocks = 2, .max_workgroups = 16};
+// stage 2's rows stored (rows_out) and summed over top-k by the reduce (moe_fp4_reduce_kernel of
+// reduce_waves: a row of 512 over 2 workgroups, the second half idle), two 32-column tiles a wave
+// (col_tiles), two blocks; and the same tiles adding into out (atomics)
+inline constexpr moe_fp4_config shuf_s2_rows{.waves = 2, .blocks = 2, .w_shuffled = true, .col_tiles = 2, .rows_out = true};
+inline constexpr moe_fp4_config shuf_s2_ct2{.waves = 1, .stages = 3, .blocks = 1, .w_shuffled = true, .col_tiles = 2};
+inline constexpr uint32_t reduce_waves = 1;
+// stage 1's token fragments loaded once a workgroup and shared through LDS (x_lds): 4 waves of
+// one block, three register sets (K steps past the end: zeros); 8 waves of two blocks (runs of
+// one block: the second's pieces zeros); 8 waves of one block (waves 4..7 load nothing)
+inline constexpr moe_fp4_config gath_s1_xl{.waves = 4, .stages = 3, .w_shuffled = true, .x_gathered = true, .x_lds = true};
+inline constexpr moe_fp4_config gath_s1_xl_b2{.waves = 8, .blocks = 2, .w_shuffled = true, .x_gathered = true, .x_lds = true};
+inline constexpr moe_fp4_config gath_s1_xl_8w{.waves = 8, .w_shuffled = true, .x_gathered = true, .x_lds = true};
 // the activations' quantization (aiter's rule, the default) for the tests' two widths
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_512{.d = 512};
 inline constexpr hipasm::kernels::mxfp4_quant_config quant_1024{.d = 1024};
