@@ -113,7 +113,7 @@ void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, con
   rt::device& d = *S().dev;
   const uint32_t splits = !c.split_k ? 1
                           : sp.splits ? sp.splits
-                                      : hipasm::kernels::gemm_quant_splits(c, M, N, K, d.compute_units(), d.lds_bytes_per_cu());
+                                      : hipasm::kernels::gemm_quant_splits(c, M, N, K, d.compute_units());
   INFO(k.name << " M=" << M << " N=" << N << " K=" << K << " splits=" << splits);
   const size_t cn = size_t(M) * N + 1;  // one guard element past C
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
@@ -429,8 +429,8 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
   run(kFp8BlockSplit128, nullptr, p, {&m, 4});
 }
 
-// The pick: as many splits as the 304 CUs run at once (one workgroup a CU when two splits fit
-// so, else one or two a CU, by LDS), at least 8 K units each, or none when fewer than two fit.
+// The pick: as many splits as the CUs run one a CU (304 on MI300X, 256 on MI355X), at least 8 K
+// units each, or none when fewer than two fit.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
   CHECK(hipasm::kernels::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
@@ -439,16 +439,12 @@ TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
   CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
   CHECK(hipasm::kernels::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles
-  const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS: two a CU
-  CHECK(hipasm::kernels::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (9 fit one a CU), 64 units
-  CHECK(hipasm::kernels::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles: 4 one a CU (9 two a CU)
-  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 4096) == 3);  // 200 tiles (3 fit), 64 units
-  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 1024) == 2);  // 16 units
-  // MI355X: 256 CUs of 160 KiB LDS. c (over 32 KiB of LDS: one a CU in 64 KiB) fits two a CU there.
-  REQUIRE(2 * c.lds_bytes() > 65536);
-  REQUIRE(2 * c.lds_bytes() <= 160 * 1024);
-  CHECK(hipasm::kernels::gemm_quant_splits(c, 96, 7168, 7168, 256, 160 * 1024) == 3);  // 168 tiles, 512 slots
-  CHECK(hipasm::kernels::gemm_quant_splits(c, 96, 7168, 7168, 256, 64 * 1024) == 1);   // 256 slots: one fits
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 7168, 7168, 256) == 4);             // MI355X: 56 tiles (4 fit)
+  const auto& c2 = kFp8TensorSplit.config;  // 64 x 64 x 64 tiles, 8 KiB of LDS
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 256, 512, 4096) == 8);   // 32 tiles (9 fit), 64 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 512, 512, 4096) == 4);   // 64 tiles
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 1280, 4096) == 1);  // 200 tiles: over half the CUs, not split two a CU
+  CHECK(hipasm::kernels::gemm_quant_splits(c2, 640, 640, 1024) == 2);   // 100 tiles (3 fit), 16 units
 }
 
 // The last workgroup of a tile zeroes its counters: a workspace serves launch after launch.

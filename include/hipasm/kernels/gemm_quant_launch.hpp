@@ -34,21 +34,18 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
                                           : c.scale == quant_scale::per_token ? N : 1;
 }
 
-// Split K for `c` on M x N x K (1 unless c.split_k): as many workgroups along K as the GPU runs
-// at once, each with at least 8 K units (whole tiles; block128: whole 128-column scale blocks);
-// 1 when fewer than two splits fit. At once: one workgroup a CU (`cus` CUs) when that gives two
-// splits or more (a workgroup with the CU's SIMDs and address path to itself), else one or two
-// a CU as their LDS allows (`lds_per_cu` bytes: MI300X 64 KiB, MI355X 160 KiB). Each split adds its prologue and a slice to the sums, so more
-// splits than fill the device lose (GEMM_QUANT_BENCH_SPLITS=n with bench_kernel_gemm_fp8 / _i8
-// compares the counts).
-inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304,
-                                  uint32_t lds_per_cu = 65536) {
+// Split K for `c` on M x N x K (1 unless c.split_k): as many workgroups along K as the GPU's
+// `cus` CUs run one a CU (a workgroup with the CU's SIMDs and address path to itself), each with
+// at least 8 K units (whole tiles; block128: whole 128-column scale blocks); 1 when fewer than
+// two splits fit. A grid that already gives half the CUs a workgroup is not split two a CU: the
+// splits' f32 sums (written, then read by the last arrival) cost more than the idle CUs give
+// (bench_kernel_gemm_fp8 / _i8 with GEMM_QUANT_BENCH_SPLITS=n compares the counts).
+inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
   if (!c.split_k) return 1;
   const uint64_t tiles = uint64_t(c.grid_x(N)) * c.grid_y(M);
-  const uint64_t slots = uint64_t(cus) * (2 * c.lds_bytes() <= lds_per_cu ? 2 : 1);
   const uint32_t unit = c.scale == quant_scale::block128 ? 128 : c.bk;
   const uint32_t units = (K + unit - 1) / unit;
-  uint64_t s = cus / tiles >= 2 ? cus / tiles : slots / tiles;
+  uint64_t s = cus / tiles;
   if (s > units / 8) s = units / 8;
   return s < 2 ? 1 : uint32_t(s);
 }
@@ -62,7 +59,7 @@ inline uint64_t gemm_quant_workspace_count(const gemm_quant_config& c, uint32_t 
 
 // C = the GEMM of `fast` (or `any_k`'s for a K not a multiple of 4). Split K: a `split` kernel
 // (split_k = true, same type and scales) runs instead of `fast` when gemm_quant_splits picks more
-// than one split for the device's CUs and LDS, or `splits` (> 0) does; a split_k `fast` always splits. Its workspace
+// than one split for the device's CUs, or `splits` (> 0) does; a split_k `fast` always splits. Its workspace
 // (gemm_quant_workspace_count floats) is `workspace`, or one the launch allocates and zeroes.
 inline rt::launch_report launch_gemm_quant(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& fast,
                                            uint64_t c, uint64_t a, uint64_t b, uint64_t sa, uint64_t sb, uint32_t M,
@@ -87,7 +84,7 @@ inline rt::launch_report launch_gemm_quant(rt::device& dev, rt::module& mod, con
     const gemm_quant_kernel_ref* sk = fast.config.split_k ? &fast : split;
     if (sk && !sk->config.split_k) throw rt::error("gemm_quant: the split kernel must be compiled with split_k = true");
     if (sk && !same_op(*sk)) throw rt::error("gemm_quant: the split kernel must have the same type and scales");
-    if (splits == 0) splits = sk ? gemm_quant_splits(sk->config, M, N, K, dev.compute_units(), dev.lds_bytes_per_cu()) : 1;
+    if (splits == 0) splits = sk ? gemm_quant_splits(sk->config, M, N, K, dev.compute_units()) : 1;
     if (splits > 1 && !sk) throw rt::error("gemm_quant: split K needs a kernel compiled with split_k = true");
     if (sk && (splits > 1 || sk == &fast)) k = sk;
   }
