@@ -122,18 +122,17 @@ inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c,
 // 2. Decode M: the one-wave split-K tile (32x32) when its grid is at most 3/8 of the CUs (96 of
 //    256), split into the most parts that each keep 8 K blocks or more (gemm_quant_splits'
 //    floor) and divide the blocks evenly: 16x512x7168 7 splits 6.44 us (32x64 6.93), 64x512x7168
-//    6.73 (32x64 8 splits 7.31), 128x512x7168 7.14 (32x64 7.47). (Even parts: the model times
-//    the last arrival's sums from its own issue, so a short last part would add them before
-//    the others' slices exist.)
+//    6.73 (32x64 8 splits 7.31), 128x512x7168 7.14 (32x64 7.47).
 //    Else the smallest split-K tile of more waves, split to fill two workgroups a CU (at least 3
 //    splits; the slots filled at least 3/4, the f32 sums within 4.5 MB): 256x512x7168 (32x64, 7:
 //    8.70 us; 64x64 7: 8.93, 32x128 7: 9.21), 128x1536x7168; where its grid is half the CUs or
 //    more, the 4-wave 64x64 tile split to one workgroup a CU (half the A and B loads a workgroup
 //    of 32x64's): 512x512x7168 64x64 4 splits 10.42 (32x64 4: 10.55, 64x128 7: 12.78).
-// 3. The tile (a split-K one split to one workgroup a CU, at most K / 1024 splits) whose
-//    workgroups fill the most of one round of the CUs, at least half; of equals the largest:
-//    4096x512x7168 64x128 28.55 us (128x128 31.54), 1536x512x7168 64x128 split 2 16.36 (32x128
-//    21.13), 256x1536x7168 64x128 split 5 11.71 (32x64 split 2 14.05).
+// 3. The tiles (a split-K one split to one workgroup a CU, at most K / 1024 splits) whose
+//    workgroups fill at least half of one round of the CUs: the 4-wave 64x64 one if it is among
+//    them (its four waves share each A and B load; it beats 64x128 and 32x128 at 1024x512,
+//    1536x512, 256x1536 and 512x1536 x7168), else the one filling the most, of equals the
+//    largest (4096x512x7168 64x128 28.55 us, 128x128 31.54).
 // 4. Else the largest tile giving at least half of the CUs a workgroup (8192^3: 128x128 of 8
 //    waves, 604.6 us; 64x128 799.3), else the smallest split-K tile, quant_splits_mi355x's split.
 struct quant_pick {
@@ -187,6 +186,8 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
     const uint64_t n = split_of(k) ? std::max<uint64_t>(1, std::min<uint64_t>(target_cus / t, (s.k + 127) / 128 / 8)) : 1;
     const uint64_t w = t * n;
     if (w > target_cus || 2 * w < target_cus) continue;
+    const bool quad64 = k.config.bm == 64 && k.config.bn == 64 && k.config.threads() == 256;
+    if (quad64) return {&k, uint32_t(n)};
     if (!best || w > best_w || (w == best_w && area(k.config) > area(best->config))) best = &k, best_w = w, best_s = uint32_t(n);
   }
   if (best) return {best, best_s};
