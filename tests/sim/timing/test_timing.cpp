@@ -79,6 +79,18 @@ TEST_CASE("timing: buffer_wbl2 / buffer_inv (no V#) are profiled as VMEM that mo
   CHECK(r.diagnostics.empty());
 }
 
+// Profiles KERNEL(buf, 0) over two one-wave workgroups on one host thread (the functional run
+// then takes them in id order: workgroup 0 first), buf 32 zero u64.
+static hipasm::rt::launch_report two_groups_one_thread(bench& b, const char* kernel, hipasm::rt::buffer<uint64_t>& buf) {
+  hipasm::rt::kernel_args args;
+  args.add(buf.addr()).add(0u);
+  hipasm::rt::profile_options po;
+  hipasm::rt::launch_options lo;
+  lo.profile = &po;
+  lo.threads = 1;
+  return b.dev->launch(*b.mod, kernel, {2, 1, 1}, {64, 1, 1}, args, lo);
+}
+
 TEST_CASE("timing: a load that read another workgroup's atomic issues after that atomic completes", "[timing]") {
   // microbench.hpp poll_counter: workgroup 1 polls a counter that workgroup 0 sets after 4 x
   // 6400 cycles of s_sleep. On one thread, in order, workgroup 1's single recorded poll read the
@@ -87,13 +99,7 @@ TEST_CASE("timing: a load that read another workgroup's atomic issues after that
   // 1 ends a load's round trip after it, later than workgroup 0, and the wait counts as vmcnt.
   bench b;
   hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  hipasm::rt::kernel_args args;
-  args.add(buf.addr()).add(0u);
-  hipasm::rt::profile_options po;
-  hipasm::rt::launch_options lo;
-  lo.profile = &po;
-  lo.threads = 1;
-  auto r = b.dev->launch(*b.mod, "poll_counter", {2, 1, 1}, {64, 1, 1}, args, lo);
+  auto r = two_groups_one_thread(b, "poll_counter", buf);
   REQUIRE(r.profile);
   CHECK(r.diagnostics.empty());
   CHECK(buf.download()[0] == 64);  // every lane of workgroup 0 added 1
@@ -114,13 +120,7 @@ TEST_CASE("timing: a returning atomic that saw another workgroup's addition is p
   // workgroup 0's: workgroup 1 ends after workgroup 0, and the wait counts as vmcnt.
   bench b;
   hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  hipasm::rt::kernel_args args;
-  args.add(buf.addr()).add(0u);
-  hipasm::rt::profile_options po;
-  hipasm::rt::launch_options lo;
-  lo.profile = &po;
-  lo.threads = 1;
-  auto r = b.dev->launch(*b.mod, "last_arrival", {2, 1, 1}, {64, 1, 1}, args, lo);
+  auto r = two_groups_one_thread(b, "last_arrival", buf);
   REQUIRE(r.profile);
   CHECK(r.diagnostics.empty());
   const auto out = buf.download();
