@@ -352,15 +352,15 @@ constexpr void poll_counter(builder J, buf_t buf, n_t) {
       });
 }
 
-// ---- Last arrival (helpers/arrival.hpp), two workgroups: workgroup 0 counts in after 4 x 6400
-// cycles of s_sleep, workgroup 1 at once; the last to count in writes 1 to buf[1]. The returning
+// ---- Last arrival (helpers/arrival.hpp) of n workgroups: workgroup 0 counts in after 4 x 6400
+// cycles of s_sleep, the others at once; the last to count in writes 1 to buf[1]. The returning
 // atomic's old value says who is last: in the functional run on one thread (id order) that is
-// workgroup 1, whose atomic saw workgroup 0's addition.
-constexpr void last_arrival(builder J, buf_t buf, n_t) {
+// workgroup n - 1, whose atomic saw every other addition.
+constexpr void last_arrival(builder J, buf_t buf, n_t n) {
   auto zero = J.vgpr<u32>();
   J.v_mov_b32(zero, 0);
   J.If(J.workgroup_id_x() == 0u, [&] { for (int i = 0; i < 4; ++i) J.s_sleep(100); });
-  if_last_arrival(J, buf, zero, 2u, [&] {
+  if_last_arrival(J, buf, zero, n, [&] {
     auto one = J.vgpr<u32>(), at = J.vgpr<u32>();
     J.v_mov_b32(one, 1);
     J.v_mov_b32(at, 8);

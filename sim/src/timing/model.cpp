@@ -17,6 +17,7 @@
 #include <queue>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "timing.hpp"
 
@@ -299,6 +300,27 @@ class Sim {
       if (gs)
         for (const WaveStream& ws : gs->waves)
           for (const SyncAccess& a : ws.polls) sync_.try_emplace(a.dword);
+    // A returning atomic is held only if it made the run's last addition to its dword (its old
+    // value plus its own lanes is every addition: the last arrival, whose work reads the others'
+    // parts); the others' old values only order them (a ticket, an arrival that is not last).
+    std::unordered_map<uint64_t, uint64_t> total;
+    for (const auto& gs : rec.groups)
+      if (gs)
+        for (const WaveStream& ws : gs->waves)
+          for (const SyncAccess& a : ws.atomics) total[a.dword] += a.adds;
+    for (const auto& gs : rec.groups)
+      if (gs)
+        for (const WaveStream& ws : gs->waves) {
+          size_t j = 0;  // (both in record order)
+          for (const SyncAccess& p : ws.polls) {
+            if (!infos_[rec_.info_index(ws.recs[p.rec])].atomic) continue;
+            while (j < ws.atomics.size() && ws.atomics[j].rec < p.rec) ++j;
+            uint64_t own = 0;
+            for (size_t k = j; k < ws.atomics.size() && ws.atomics[k].rec == p.rec; ++k)
+              if (ws.atomics[k].dword == p.dword) own += ws.atomics[k].adds;
+            if (p.adds + own != total[p.dword]) not_last_.insert(&p);
+          }
+        }
   }
 
   void run() {
@@ -405,6 +427,7 @@ class Sim {
     uint64_t added = 0;
   };
   std::unordered_map<uint64_t, SyncDword> sync_;
+  std::unordered_set<const SyncAccess*> not_last_;  // returning atomics' entries not held (above)
   mutable std::unordered_map<uint64_t, std::vector<WaveT*>> waiters_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> pq_;
 
@@ -771,10 +794,12 @@ class Sim {
     // A coherent load that read a dword after n atomic additions: not before the model has
     // completed n of them (a wait for memory: counted as vmcnt); fewer issued so far: the wave
     // waits for the next one (issue() wakes it).
-    // A returning atomic that saw n additions: its own reaches the L2 after the n-th was
-    // performed there, an L2 round trip (l2_hit_latency) before that one's completion.
+    // A returning atomic that saw n additions (and made the last: not_last_): its own reaches
+    // the L2 after the n-th was performed there, an L2 round trip (l2_hit_latency) before that
+    // one's completion.
     const std::vector<SyncAccess>& polls = w.stream->polls;
     for (size_t i = w.poll_pos; i < polls.size() && polls[i].rec == w.pos && w.sync_waived != w.pos; ++i) {
+      if (f.atomic && not_last_.count(&polls[i])) continue;
       uint64_t at = additions_done(polls[i], w);
       if (f.atomic && at != kNever) at = at > dev_.l2_hit_latency ? at - dev_.l2_hit_latency : 0;
       bump(at, stall_reason::vmcnt);

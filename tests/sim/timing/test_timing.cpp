@@ -79,16 +79,17 @@ TEST_CASE("timing: buffer_wbl2 / buffer_inv (no V#) are profiled as VMEM that mo
   CHECK(r.diagnostics.empty());
 }
 
-// Profiles KERNEL(buf, 0) over two one-wave workgroups on one host thread (the functional run
-// then takes them in id order: workgroup 0 first), buf 32 zero u64.
-static hipasm::rt::launch_report two_groups_one_thread(bench& b, const char* kernel, hipasm::rt::buffer<uint64_t>& buf) {
+// Profiles KERNEL(buf, groups) over `groups` one-wave workgroups on one host thread (the
+// functional run then takes them in id order: workgroup 0 first), buf 32 zero u64.
+static hipasm::rt::launch_report groups_one_thread(bench& b, const char* kernel, hipasm::rt::buffer<uint64_t>& buf,
+                                                   uint32_t groups = 2) {
   hipasm::rt::kernel_args args;
-  args.add(buf.addr()).add(0u);
+  args.add(buf.addr()).add(groups);
   hipasm::rt::profile_options po;
   hipasm::rt::launch_options lo;
   lo.profile = &po;
   lo.threads = 1;
-  return b.dev->launch(*b.mod, kernel, {2, 1, 1}, {64, 1, 1}, args, lo);
+  return b.dev->launch(*b.mod, kernel, {groups, 1, 1}, {64, 1, 1}, args, lo);
 }
 
 TEST_CASE("timing: a load that read another workgroup's atomic issues after that atomic completes", "[timing]") {
@@ -99,7 +100,7 @@ TEST_CASE("timing: a load that read another workgroup's atomic issues after that
   // 1 ends a load's round trip after it, later than workgroup 0, and the wait counts as vmcnt.
   bench b;
   hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  auto r = two_groups_one_thread(b, "poll_counter", buf);
+  auto r = groups_one_thread(b, "poll_counter", buf);
   REQUIRE(r.profile);
   CHECK(r.diagnostics.empty());
   CHECK(buf.download()[0] == 64);  // every lane of workgroup 0 added 1
@@ -120,7 +121,7 @@ TEST_CASE("timing: a returning atomic that saw another workgroup's addition is p
   // workgroup 0's: workgroup 1 ends after workgroup 0, and the wait counts as vmcnt.
   bench b;
   hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  auto r = two_groups_one_thread(b, "last_arrival", buf);
+  auto r = groups_one_thread(b, "last_arrival", buf);
   REQUIRE(r.profile);
   CHECK(r.diagnostics.empty());
   const auto out = buf.download();
@@ -132,6 +133,25 @@ TEST_CASE("timing: a returning atomic that saw another workgroup's addition is p
   CHECK(w[0].end >= 4 * 6400);
   CHECK(w[1].end > w[0].end);
   CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
+}
+
+TEST_CASE("timing: only the last arrival's returning atomic waits for the others", "[timing]") {
+  // last_arrival with 3 workgroups: on one thread workgroup 1's atomic returned 1 (it saw
+  // workgroup 0's addition, made 4 x 6400 cycles late) but is not last; workgroup 2's returned 2
+  // and is. Holding workgroup 1 too would end it after workgroup 0 (a fused MoE's stage-2 groups,
+  // which count in at one counter, took 2.5x their time so); only workgroup 2 waits.
+  bench b;
+  hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
+  auto r = groups_one_thread(b, "last_arrival", buf, 3);
+  REQUIRE(r.profile);
+  CHECK(r.diagnostics.empty());
+  CHECK(buf.download()[1] == 1);
+  const auto& w = r.profile->waves_info;
+  REQUIRE(w.size() == 3);
+  INFO("ends: " << w[0].end << ", " << w[1].end << ", " << w[2].end);
+  CHECK(w[0].end >= 4 * 6400);
+  CHECK(w[1].end < 4 * 6400);
+  CHECK(w[2].end > w[0].end);
 }
 
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
