@@ -37,7 +37,8 @@
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
-//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration.
+//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
+//     end dK and dV go through LDS (K^T's place) to whole-row 16-byte stores.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
