@@ -188,10 +188,15 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
   J.s_waitcnt(lgkmcnt(0));
   grp = num_q_heads / num_kv_heads;
   n = totk * num_kv_heads * D;  // output elements
+  // grid y 0: dK, 1: dV (the pointers chosen, one copy of the code)
+  auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
+  J.s_cmp_eq_u32(J.workgroup_id_y(), 0u);
+  J.s_cselect_b64(src, dk_part, dv_part);
+  J.s_cselect_b64(dst, dk_ptr, dv_ptr);
   nrec = n * 2u;
-  auto out_k = make_buffer(J, dk_ptr, nrec), out_v = make_buffer(J, dv_ptr, nrec);
+  auto out = make_buffer(J, dst, nrec);
   nrec = nrec * grp;
-  auto in_k = make_buffer(J, dk_part, nrec), in_v = make_buffer(J, dv_part, nrec);
+  auto in = make_buffer(J, src, nrec);
   auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
   e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
   r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
@@ -202,7 +207,7 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
   auto sum = J.vgpr<f32>(8);
   auto x = J.vgpr<u32>(4);
   auto y = J.vgpr<u32>(4);
-  auto one = [&](buffer in, buffer out) {  // (by value: a constexpr lambda reads no reference parameter)
+  {
     sum.fill(0.0f);
     auto g = J.sgpr<u32>();
     g = 0u;
@@ -222,9 +227,7 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
     auto so = J.vgpr<u32>();
     so = e << 1u;
     out.store(y, at(so));
-  };
-  J.If(J.workgroup_id_y() == 0u, [&] { one(in_k, out_k); });
-  J.If(J.workgroup_id_y() != 0u, [&] { one(in_v, out_v); });
+  }
 }
 
 template <attn_bwd_config C>
