@@ -136,8 +136,10 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   t = row / num_q_heads;
   h = row - t * num_q_heads;
   off = (h * totq + t) << 2;
-  J.If(row >= nrows, [&] { off = 0x80000000u; });
-  J.If((tid & (LPR - 1)) == 0u, [&] { Db.store(sum, at(off)); });
+  // (lanes past the rows and all but the first of a row: past the buffer, their stores dropped)
+  off = select(row >= nrows, 0x80000000u, off);
+  off = select((tid & (LPR - 1)) != 0u, 0x80000000u, off);
+  Db.store(sum, at(off));
 }
 
 // convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
@@ -211,16 +213,14 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
     sum.fill(0.0f);
     auto g = J.sgpr<u32>();
     g = 0u;
-    auto o = J.vgpr<u32>();
-    o = off + 0u;
     J.While([&] { return g < grp; }, [&] {
-      in.load(x, at(o));
+      in.load(x, at(off));
       J.s_waitcnt(vmcnt(0));
       for (int i = 0; i < 4; ++i) {
         sum[2 * i] = sum[2 * i] + (x[i] << 16u).as<f32>();
         sum[2 * i + 1] = sum[2 * i + 1] + (x[i] & 0xffff0000u).as<f32>();
       }
-      o = o + hstep;
+      off = off + hstep;
       g = g + 1u;
     });
     for (int i = 0; i < 4; ++i) y[i] = cvt_bf16x2(sum[2 * i], sum[2 * i + 1], bf16_round::nearest_even_finite).as<u32>();
@@ -712,7 +712,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   orow = wave * 32u + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
   ocol = (lane & (LPR - 1)) << 3;
   ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
-  auto x = J.vgpr<f32>(4);
+  auto x = J.vgpr<f32>(4).aligned(2);
+  auto scale2 = J.vgpr<f32>(2).aligned(2);  // the scale twice: a packed multiply's operand
+  scale2[0] = scale + 0.0f;
+  scale2[1] = scale + 0.0f;
   auto y = J.vgpr<u32>(2);
   auto ov = J.vgpr<u32>(2, 4);
   lds_addr wr[4];
@@ -724,8 +727,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       for (int g = 0; g < 4; ++g) {
         for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], acc[db][4 * g + i]);
         for (int c = 0; c < 2; ++c) {
-          if (t == 0) y[c] = cvt_bf16x2(x[2 * c] * scale, x[2 * c + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
-          else y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+          if (t == 0) J.v_pk_mul_f32(x.slice(2 * c, 2), x.slice(2 * c, 2), scale2);
+          y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
         }
         OUT.store(y, wr[g], 0, 32 * db);
       }
@@ -735,6 +738,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
               [&](int i) { OUT.load(ov[i % 2], rd, static_cast<int>(RPR) * i, 0); },
               [&](int i) {
                 J.wait_for(ov[i % 2]);
+                if (i == 0) {
+                  (t == 0 ? dKb : dVb).store(ov[0], at(ooff));
+                  return;
+                }
                 rstep = q_stride * (RPR * static_cast<uint32_t>(i));
                 (t == 0 ? dKb : dVb).store(ov[i % 2], at(ooff) + at(rstep));
               });
