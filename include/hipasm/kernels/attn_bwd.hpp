@@ -360,6 +360,19 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
       QOT(tr, LT2);
 
+  // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
+  // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
+  auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
+  auto krow = J.vgpr<u32>();
+  krow = wave * 32u + l32;
+  {
+    auto voff = J.vgpr<u32>();
+    voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
+    for (int p = 0; p < DS; ++p) {
+      Kb.load(kf[p], at(voff) + 32 * p);
+      Vb.load(vf[p], at(voff) + 32 * p);
+    }
+  }
   auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
   {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
     auto z = J.vgpr<u32>(2);
@@ -373,42 +386,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   c8 = half << 3;
   // K^T (dims x keys) for dQ's operands, in units of 4 keys x 8 dims (the K rows again, from L2:
   // four 16-byte loads, one 4x8 transpose per lane, eight b64 writes; Q^T's units below)
-  // (all of K^T's loads first, then the K and V rows (needed from the first S MFMA on): the
-  // K^T units wait for their own loads only, as VMEM completes in order; the rows then hit L2.
-  // On the MI300X model the prologue's wait, which all workgroups spend loading K and V at once,
-  // took 8.5k cycles: b1 h32 s1024 main kernel, full 127.8 -> 124.5 us, causal 110.9 -> 108.9)
-  auto krow = J.vgpr<u32>();
-  krow = wave * 32u + l32;
-  // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
-  // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
-  auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
   {
-    constexpr uint32_t KU = BN * D / 32, KS = KU / T;
+    constexpr uint32_t KU = BN * D / 32;
     static_assert(KU % T == 0);
-    auto kst = J.vgpr<u32>(static_cast<int>(KS), 16), ktr = J.vgpr<u32>(16);
+    auto kst = J.vgpr<u32>(16), ktr = J.vgpr<u32>(16);
     auto rk = J.sgpr<u32>(4);
     for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
-    auto dc = J.vgpr<u32>(static_cast<int>(KS)), kq = J.vgpr<u32>(static_cast<int>(KS));
-    for (uint32_t st = 0; st < KS; ++st) {
-      auto u = J.vgpr<u32>(), koff = J.vgpr<u32>();
+    for (uint32_t st = 0; st < KU / T; ++st) {
+      auto u = J.vgpr<u32>(), kq = J.vgpr<u32>(), dc = J.vgpr<u32>(), koff = J.vgpr<u32>();
       u = tid + st * T;
-      dc[st] = (u & (D / 8 - 1)) << 3;  // first dim (consecutive lanes: consecutive 16 bytes of a row)
-      kq[st] = (u >> hipasm::detail::log2u(D / 8)) << 2;  // first key
-      koff = (kq[st] + n0.as<u32>()) * kv_stride + (dc[st] << 1);
-      for (int r = 0; r < 4; ++r) Kb.load(kst[st].slice(4 * r, 4), at(koff) + at(rk[r]));
-    }
-    {
-      auto voff = J.vgpr<u32>();
-      voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
-      for (int p = 0; p < DS; ++p) {
-        Kb.load(kf[p], at(voff) + 32 * p);
-        Vb.load(vf[p], at(voff) + 32 * p);
-      }
-    }
-    for (uint32_t st = 0; st < KS; ++st) {
-      J.wait_for(kst[st]);
-      transpose_per_lane(J, 4, 8, 2, kst[st], ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
-      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc[st]) + e, multiple_of(kq[st], 4));
+      dc = (u & (D / 8 - 1)) << 3;  // first dim (consecutive lanes: consecutive 16 bytes of a row)
+      kq = (u >> hipasm::detail::log2u(D / 8)) << 2;  // first key
+      koff = (kq + n0.as<u32>()) * kv_stride + (dc << 1);
+      for (int r = 0; r < 4; ++r) Kb.load(kst.slice(4 * r, 4), at(koff) + at(rk[r]));
+      J.wait_for(kst);
+      transpose_per_lane(J, 4, 8, 2, kst, ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
+      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc) + e, multiple_of(kq, 4));
     }
   }
   J.s_waitcnt(lgkmcnt(0));
@@ -687,8 +680,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // (dropped: aoff is past dq_acc) both paths into the loop head then end with a prefetch and
   // the atomics
   dq_atomics();
-  J.wait_for(kf);  // (loaded after K^T's units: no wait so far need have covered them)
-  J.wait_for(vf);
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
