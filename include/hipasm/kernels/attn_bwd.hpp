@@ -37,7 +37,8 @@
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
-//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration.
+//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
+//     end dK and dV go through LDS (K^T's place) to whole-row 16-byte stores.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
@@ -135,8 +136,10 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   t = row / num_q_heads;
   h = row - t * num_q_heads;
   off = (h * totq + t) << 2;
-  J.If(row >= nrows, [&] { off = 0x80000000u; });
-  J.If((tid & (LPR - 1)) == 0u, [&] { Db.store(sum, at(off)); });
+  // (lanes past the rows and all but the first of a row: past the buffer, their stores dropped)
+  off = select(row >= nrows, 0x80000000u, off);
+  off = select((tid & (LPR - 1)) != 0u, 0x80000000u, off);
+  Db.store(sum, at(off));
 }
 
 // convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
@@ -187,10 +190,15 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
   J.s_waitcnt(lgkmcnt(0));
   grp = num_q_heads / num_kv_heads;
   n = totk * num_kv_heads * D;  // output elements
+  // grid y 0: dK, 1: dV (the pointers chosen, one copy of the code)
+  auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
+  J.s_cmp_eq_u32(J.workgroup_id_y(), 0u);
+  J.s_cselect_b64(src, dk_part, dv_part);
+  J.s_cselect_b64(dst, dk_ptr, dv_ptr);
   nrec = n * 2u;
-  auto out_k = make_buffer(J, dk_ptr, nrec), out_v = make_buffer(J, dv_ptr, nrec);
+  auto out = make_buffer(J, dst, nrec);
   nrec = nrec * grp;
-  auto in_k = make_buffer(J, dk_part, nrec), in_v = make_buffer(J, dv_part, nrec);
+  auto in = make_buffer(J, src, nrec);
   auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
   e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
   r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
@@ -201,29 +209,25 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
   auto sum = J.vgpr<f32>(8);
   auto x = J.vgpr<u32>(4);
   auto y = J.vgpr<u32>(4);
-  auto one = [&](buffer in, buffer out) {  // (by value: a constexpr lambda reads no reference parameter)
+  {
     sum.fill(0.0f);
     auto g = J.sgpr<u32>();
     g = 0u;
-    auto o = J.vgpr<u32>();
-    o = off + 0u;
     J.While([&] { return g < grp; }, [&] {
-      in.load(x, at(o));
+      in.load(x, at(off));
       J.s_waitcnt(vmcnt(0));
       for (int i = 0; i < 4; ++i) {
         sum[2 * i] = sum[2 * i] + (x[i] << 16u).as<f32>();
         sum[2 * i + 1] = sum[2 * i + 1] + (x[i] & 0xffff0000u).as<f32>();
       }
-      o = o + hstep;
+      off = off + hstep;
       g = g + 1u;
     });
     for (int i = 0; i < 4; ++i) y[i] = cvt_bf16x2(sum[2 * i], sum[2 * i + 1], bf16_round::nearest_even_finite).as<u32>();
     auto so = J.vgpr<u32>();
     so = e << 1u;
     out.store(y, at(so));
-  };
-  J.If(J.workgroup_id_y() == 0u, [&] { one(in_k, out_k); });
-  J.If(J.workgroup_id_y() != 0u, [&] { one(in_v, out_v); });
+  }
 }
 
 template <attn_bwd_config C>
@@ -681,21 +685,58 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     m0 = m0 + static_cast<int32_t>(BM);
   });
 
-  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T: lane (key 32w + l32): dims 32 db + 8 g + 4h .. + 3 ----
-  auto ooff = J.vgpr<u32>();
-  ooff = (krow + n0.as<u32>()) * q_stride + (trow << 1);
-  auto x = J.vgpr<f32>(4);
+  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS (K^T's place, free once every wave is
+  // past its last tile's dQ reads): a wave writes its 32 keys' rows from the C layout (lane: key
+  // 32w + l32, dims 32 db + 8 g + 4h .. + 3, 8-byte writes) and reads them back 16 bytes a lane,
+  // D / 8 lanes a row, for dwordx4 stores of whole rows: 8 lines an instruction where the C layout's
+  // 8-byte stores touch 32 (on the MI300X model the texture addresser's cycles per line made
+  // those stores cost 16k cycles a CU: b1 h32 s1024 main kernel, full 138.2 -> 127.8 us, causal 173.4 -> 110.9) ----
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  // [key][dim]: 16-byte chunks XOR key % 4 (a write's 32 keys over 16 of the 32 banks; the
+  // pattern leaves the chunk bits of 32 db and of 4 rows free: those displacements fold)
+  constexpr lds_layout LO{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 4};
+  static_assert(LO.bytes() <= LKT.bytes());
+  const lds_view OUT(lds_ref{KT.base, LO.bytes()}, LO);
+  auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>(), ooff = J.vgpr<u32>(), rstep = J.sgpr<u32>();
+  constexpr uint32_t LPR = D / 8, RPR = 64 / LPR;  // lanes a row (16 bytes each), rows a read
+  orow = wave * 32u + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
+  ocol = (lane & (LPR - 1)) << 3;
+  ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
+  auto x = J.vgpr<f32>(4).aligned(2);
+  auto scale2 = J.vgpr<f32>(2).aligned(2);  // the scale twice: a packed multiply's operand
+  scale2[0] = scale + 0.0f;
+  scale2[1] = scale + 0.0f;
   auto y = J.vgpr<u32>(2);
-  for (int db = 0; db < DB; ++db)
-    for (int g = 0; g < 4; ++g) {
-      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dk[db][4 * g + i]);
-      for (int c = 0; c < 2; ++c)
-        y[c] = cvt_bf16x2(x[2 * c] * scale, x[2 * c + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
-      dKb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
-      for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], dv[db][4 * g + i]);
-      for (int c = 0; c < 2; ++c) y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
-      dVb.store(y, at(ooff) + (2 * (32 * db + 8 * g)));
-    }
+  auto ov = J.vgpr<u32>(2, 4);
+  lds_addr wr[4];
+  for (int g = 0; g < 4; ++g) wr[g] = OUT.addr(at(krow), multiple_of(trow, 4) + 8 * g);
+  const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
+  for (int t = 0; t < 2; ++t) {
+    const auto& acc = t == 0 ? dk : dv;
+    for (int db = 0; db < DB; ++db)
+      for (int g = 0; g < 4; ++g) {
+        for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], acc[db][4 * g + i]);
+        for (int c = 0; c < 2; ++c) {
+          if (t == 0) J.v_pk_mul_f32(x.slice(2 * c, 2), x.slice(2 * c, 2), scale2);
+          y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+        }
+        OUT.store(y, wr[g], 0, 32 * db);
+      }
+    // (the reads complete before the stores that wait for them: the next tensor's writes to the
+    // same rows come after)
+    pipelined(static_cast<int>(32 / RPR), 2,
+              [&](int i) { OUT.load(ov[i % 2], rd, static_cast<int>(RPR) * i, 0); },
+              [&](int i) {
+                J.wait_for(ov[i % 2]);
+                if (i == 0) {
+                  (t == 0 ? dKb : dVb).store(ov[0], at(ooff));
+                  return;
+                }
+                rstep = q_stride * (RPR * static_cast<uint32_t>(i));
+                (t == 0 ? dKb : dVb).store(ov[i % 2], at(ooff) + at(rstep));
+              });
+  }
   };  // body
 
   J.If(n0 < sk, body);
