@@ -112,46 +112,30 @@ TEST_CASE("timing: a load that read another workgroup's atomic issues after that
   CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
 }
 
-TEST_CASE("timing: a returning atomic that saw another workgroup's addition is performed after it", "[timing]") {
-  // microbench.hpp last_arrival: workgroup 0 counts in after 4 x 6400 cycles of s_sleep, workgroup
-  // 1 at once. On one thread, in id order, workgroup 1's atomic returned 1 (it saw workgroup 0's
-  // addition), so it is the last arrival and runs the combine. Replayed as recorded, its atomic
-  // issued at once and the combine ended ~25000 cycles before the part it combines existed
-  // (a split-K reduction timed before its partial sums). Now its atomic is performed after
-  // workgroup 0's: workgroup 1 ends after workgroup 0, and the wait counts as vmcnt.
+TEST_CASE("timing: the last arrival's returning atomic is performed after the others' additions; only it waits", "[timing]") {
+  // microbench.hpp last_arrival of 3 workgroups: workgroup 0 counts in after 4 x 6400 cycles of
+  // s_sleep, workgroups 1 and 2 at once. On one thread, in id order, workgroup 2's atomic
+  // returned 2 (it saw the others' additions): it is the last arrival and runs the combine.
+  // Replayed as recorded, its atomic issued at once and the combine ended ~25000 cycles before
+  // the part it combines existed (a split-K reduction timed before its partial sums); now it is
+  // performed after workgroup 0's, and the wait counts as vmcnt. Workgroup 1's returned 1 but is
+  // not last: holding it too would end it after workgroup 0 (a fused MoE's stage-2 groups, which
+  // count in at one counter, took 2.5x their time so).
   bench b;
   hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  auto r = groups_one_thread(b, "last_arrival", buf);
+  auto r = groups_one_thread(b, "last_arrival", buf, 3);
   REQUIRE(r.profile);
   CHECK(r.diagnostics.empty());
   const auto out = buf.download();
   CHECK(out[0] == 0);  // the last arrival zeroed the counter
   CHECK(out[1] == 1);  // and wrote its mark once
   const auto& w = r.profile->waves_info;
-  REQUIRE(w.size() == 2);
-  INFO("workgroup 0 ends at " << w[0].end << ", workgroup 1 at " << w[1].end);
-  CHECK(w[0].end >= 4 * 6400);
-  CHECK(w[1].end > w[0].end);
-  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
-}
-
-TEST_CASE("timing: only the last arrival's returning atomic waits for the others", "[timing]") {
-  // last_arrival with 3 workgroups: on one thread workgroup 1's atomic returned 1 (it saw
-  // workgroup 0's addition, made 4 x 6400 cycles late) but is not last; workgroup 2's returned 2
-  // and is. Holding workgroup 1 too would end it after workgroup 0 (a fused MoE's stage-2 groups,
-  // which count in at one counter, took 2.5x their time so); only workgroup 2 waits.
-  bench b;
-  hipasm::rt::buffer<uint64_t> buf(*b.dev, std::vector<uint64_t>(32, 0));
-  auto r = groups_one_thread(b, "last_arrival", buf, 3);
-  REQUIRE(r.profile);
-  CHECK(r.diagnostics.empty());
-  CHECK(buf.download()[1] == 1);
-  const auto& w = r.profile->waves_info;
   REQUIRE(w.size() == 3);
   INFO("ends: " << w[0].end << ", " << w[1].end << ", " << w[2].end);
   CHECK(w[0].end >= 4 * 6400);
   CHECK(w[1].end < 4 * 6400);
   CHECK(w[2].end > w[0].end);
+  CHECK(r.profile->stalls[size_t(hipasm::rt::stall_reason::vmcnt)] >= 4 * 6400);
 }
 
 TEST_CASE("timing: a profile's outputs are bit-identical to a plain run's", "[timing]") {
