@@ -143,6 +143,8 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
   const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
   auto tiles = [&](const hipasm::kernels::gemm_quant_config& c) { return uint64_t(c.grid_x(s.n)) * c.grid_y(s.m); };
   auto area = [](const hipasm::kernels::gemm_quant_config& c) { return c.bm * c.bn; };
+  // the 4-wave 64x64 tile: its four waves share each A and B load
+  auto quad64 = [](const hipasm::kernels::gemm_quant_config& c) { return c.bm == 64 && c.bn == 64 && c.threads() == 256; };
   auto split_of = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) -> const hipasm::kernels::gemm_quant_kernel_ref* {
     for (const auto& o : ks)
       if (o.name == k.name + "_split") return &o;
@@ -171,8 +173,8 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
       // (its grid half the CUs or more: the 4-wave 64x64 tile, one workgroup a CU)
       if (2 * t >= target_cus)
         for (const auto& k : ks)
-          if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && k.config.bm == 64 &&
-              k.config.bn == 64 && k.config.threads() == 256 && split_of(k) && target_cus / tiles(k.config) >= 2)
+          if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && quad64(k.config) && split_of(k) &&
+              target_cus / tiles(k.config) >= 2)
             return {&k, uint32_t(target_cus / tiles(k.config))};
       return {smallest, uint32_t(n)};
     }
@@ -186,8 +188,7 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
     const uint64_t n = split_of(k) ? std::max<uint64_t>(1, std::min<uint64_t>(target_cus / t, (s.k + 127) / 128 / 8)) : 1;
     const uint64_t w = t * n;
     if (w > target_cus || 2 * w < target_cus) continue;
-    const bool quad64 = k.config.bm == 64 && k.config.bn == 64 && k.config.threads() == 256;
-    if (quad64) return {&k, uint32_t(n)};
+    if (quad64(k.config)) return {&k, uint32_t(n)};
     if (!best || w > best_w || (w == best_w && area(k.config) > area(best->config))) best = &k, best_w = w, best_s = uint32_t(n);
   }
   if (best) return {best, best_s};

@@ -212,11 +212,7 @@ class sim_device final : public device {
   // plain code object as its target says and takes a fat binary's gfx942 entry.
   explicit sim_device(const sim::timing::DeviceSpec* gpu) : gpu_(gpu), target_(gpu ? gpu->target : "gfx942") {}
   std::string target() const override { return target_; }
-  uint32_t compute_units() const override {
-    const sim::timing::DeviceSpec& g = gpu_ ? *gpu_ : first_gpu_of(target_);
-    return g.xcds * g.cus_per_xcd;
-  }
-  uint32_t lds_bytes_per_cu() const override { return (gpu_ ? *gpu_ : first_gpu_of(target_)).lds_bytes_per_cu; }
+  uint32_t compute_units() const override { return (gpu_ ? *gpu_ : first_gpu_of(target_)).cus(); }
   uint64_t alloc(size_t bytes) override {
     return translated([&] { return memory_->alloc(bytes); });
   }
@@ -363,18 +359,11 @@ class hip_device final : public device {
     if (hipGetDeviceProperties(&prop, 0) != hipSuccess) return nullptr;
     // "gfx942:sramecc+:xnack-": the processor picks a fat binary's entry, as HIP's runtime does.
     std::string arch(prop.gcnArchName, strnlen(prop.gcnArchName, sizeof prop.gcnArchName));
-    return std::make_unique<hip_device>(arch.substr(0, arch.find(':')), uint32_t(std::max(prop.multiProcessorCount, 0)),
-                                        uint32_t(prop.maxSharedMemoryPerMultiProcessor));
+    return std::make_unique<hip_device>(arch.substr(0, arch.find(':')), uint32_t(std::max(prop.multiProcessorCount, 0)));
   }
-  explicit hip_device(std::string target, uint32_t cus = 0, uint32_t lds = 0)
-      : target_(std::move(target)), cus_(cus), lds_(lds) {}
+  explicit hip_device(std::string target, uint32_t cus = 0) : target_(std::move(target)), cus_(cus) {}
   std::string target() const override { return target_; }
-  uint32_t compute_units() const override {
-    if (cus_) return cus_;
-    const sim::timing::DeviceSpec& g = first_gpu_of(target_);
-    return g.xcds * g.cus_per_xcd;
-  }
-  uint32_t lds_bytes_per_cu() const override { return lds_ ? lds_ : first_gpu_of(target_).lds_bytes_per_cu; }
+  uint32_t compute_units() const override { return cus_ ? cus_ : first_gpu_of(target_).cus(); }
 
   uint64_t alloc(size_t bytes) override {
     void* p = nullptr;
@@ -434,7 +423,7 @@ class hip_device final : public device {
 
  private:
   std::string target_;
-  uint32_t cus_ = 0, lds_ = 0;  // hipDeviceProp_t's (0: not given)
+  uint32_t cus_ = 0;  // hipDeviceProp_t's multiProcessorCount (0: not given)
 };
 
 #endif  // HIPASM_RT_HAVE_HIP

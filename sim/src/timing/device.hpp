@@ -148,6 +148,8 @@ struct DeviceSpec {
   // (timing-model.md, Validation, has the fit); the fastest GEMMs in aiter's tables (work
   // included) bound it from above.
   double dispatch_overhead_us = 2.5;
+
+  constexpr uint32_t cus() const { return xcds * cus_per_xcd; }
 };
 
 // The MI355X / MI350X (gfx950, CDNA4), every number with its source (docs/timing-model.md,

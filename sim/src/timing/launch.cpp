@@ -40,7 +40,7 @@ DispatchResult run_profiled(const KernelInfo& k, const DispatchParams& p, Memory
   DeviceSpec slice = *dev;
   DispatchParams sampled = p;
   const uint64_t all_groups = shape.groups;
-  const uint32_t all_cus = dev->xcds * dev->cus_per_xcd;
+  const uint32_t all_cus = dev->cus();
   if (opts.sample_cus) {
     if (opts.sample_cus > dev->cus_per_xcd)
       throw sim::error("profile: --sample " + std::to_string(opts.sample_cus) + " CUs: at most the " +

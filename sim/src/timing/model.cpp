@@ -283,7 +283,7 @@ class Sim {
     hbm_bytes_per_clk_ = dev.hbm_achievable_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
     mall_bytes_per_clk_ = dev.mall_gbytes_per_s * 1e9 / (clock_mhz * 1e6);
     if (dev.mall_bytes) mall_ = Cache(dev.mall_bytes, dev.line_bytes, dev.mall_ways);
-    const uint32_t ncu = dev.xcds * dev.cus_per_xcd;
+    const uint32_t ncu = dev.cus();
     cus_.resize(ncu);
     for (auto& c : cus_) c.l1 = Cache(dev.l1_bytes, dev.line_bytes, dev.l1_ways);
     scalar_.resize((ncu + 1) / 2);
@@ -1293,7 +1293,7 @@ std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& s
   auto p = std::make_shared<sim::profile>();
   p->device = std::string(dev.name);
   p->kernel = shape.name;
-  p->cus = dev.xcds * dev.cus_per_xcd;
+  p->cus = dev.cus();
   p->xcds = dev.xcds;
   p->peak_clock_mhz = dev.peak_mhz;
   p->sustained_clock_mhz = dev.sustained_mhz;

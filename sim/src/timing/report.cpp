@@ -72,7 +72,7 @@ void summarize_bound(sim::profile& p, const DeviceSpec& dev) {
   for (size_t i = 0; i < sim::kPeakDtypes; ++i)
     if (p.flops_by_dtype[i] > most) most = p.flops_by_dtype[i], p.dtype = sim::peak_dtype(i);
   const double per_clk = p.dtype == sim::peak_dtype::count ? 0 : dev.peak_ops_per_clk_cu[size_t(p.dtype)];
-  p.peak_tflops = per_clk * double(dev.xcds * dev.cus_per_xcd) * dev.peak_mhz * 1e6 / 1e12;
+  p.peak_tflops = per_clk * double(dev.cus()) * dev.peak_mhz * 1e6 / 1e12;
   p.peak_share = p.peak_tflops > 0 ? p.tflops / p.peak_tflops : 0;
   p.hbm_achievable_gbps = dev.hbm_achievable_gbytes_per_s;
   // The busiest unit or level, from the schedule's counters (docs/timing-model.md, Report).

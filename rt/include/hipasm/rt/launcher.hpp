@@ -162,11 +162,10 @@ class device {
   // The target whose code object load() takes from a fat binary (an offload bundle):
   // "gfx942" or "gfx950" (sim: the GPU's; hip: the device's gcnArchName, features dropped).
   virtual std::string target() const = 0;
-  // The GPU's compute units and LDS bytes per CU (a launcher's split or grid choice): sim, the
-  // named GPU's (unnamed: the target's first, MI300X or MI355X); hip, the device's properties
-  // (the target's first GPU's where they are missing).
+  // The GPU's compute units (a launcher's split or grid choice): sim, the named GPU's (unnamed:
+  // the target's first, MI300X or MI355X); hip, the device's properties (the target's first
+  // GPU's where they are missing).
   virtual uint32_t compute_units() const = 0;
-  virtual uint32_t lds_bytes_per_cu() const = 0;
 
   virtual uint64_t alloc(size_t bytes) = 0;  // a device address
   virtual void free(uint64_t addr) = 0;
