@@ -1,0 +1,11 @@
+#include <hipasm/kernels/all_reduce.hpp>
+
+#include "all_reduce_configs.hpp"
+
+HIPASM_ALL_REDUCE_KERNEL(ar_bf16_2, cfg::ar_bf16_2)
+HIPASM_ALL_REDUCE_KERNEL(ar_bf16_4, cfg::ar_bf16_4)
+HIPASM_ALL_REDUCE_KERNEL(ar_bf16_8, cfg::ar_bf16_8)
+HIPASM_ALL_REDUCE_KERNEL(ar_f32_2, cfg::ar_f32_2)
+HIPASM_ALL_REDUCE_KERNEL(ar_f32_8, cfg::ar_f32_8)
+HIPASM_ALL_REDUCE_KERNEL(ar_bf16_4_inplace, cfg::ar_bf16_4_inplace)
+HIPASM_ALL_REDUCE_KERNEL(ar_f32_8_inplace, cfg::ar_f32_8_inplace)
