@@ -5,9 +5,10 @@
 //
 //   out[i] = sum over ranks p of in_p[i]      i < count
 //
-// Workgroup g of every rank takes the same slice of the tensor: 64 * waves lanes of 16 bytes
-// (8 bf16 or 4 f32 elements a lane). Synchronisation, per workgroup, follows LLVM's memory model
-// for gfx942 at system scope (AMDGPUUsage, "Memory Model GFX942"; gfx950 uses the same code):
+// The tensor is cut into slices of 64 * waves lanes of 16 bytes (8 bf16 or 4 f32 elements a
+// lane); workgroup g of every rank takes slices g, g + G, ... (G = min(slices, max_groups)). In
+// place, a tensor has at most max_groups slices (all_reduce_max_in_place). Synchronisation, per
+// workgroup, follows LLVM's memory model for gfx942 at system scope (AMDGPUUsage, "Memory Model GFX942"; gfx950 uses the same code):
 // - start: thread 0 makes what the rank's earlier kernels wrote visible to the node
 //   (buffer_wbl2 sc0 sc1, s_waitcnt vmcnt(0)), then stores `epoch` into its slot of the flag
 //   buffer of every rank (sc0 sc1 stores through the peer mappings); every wave polls its own
@@ -39,6 +40,8 @@ struct all_reduce_config {
   all_reduce_type type = all_reduce_type::bf16;
   bool in_place = false;                    // out is the rank's own input
   int waves = 4;                            // waves per workgroup, 1..16
+  int max_groups = 64;                      // workgroups at most (each waits for its peers:
+                                            // all must be resident), 1..80
 };
 constexpr uint32_t all_reduce_elem_bytes(const all_reduce_config& c) { return c.type == all_reduce_type::bf16 ? 2u : 4u; }
 // Elements a lane and a workgroup take.
@@ -46,8 +49,17 @@ constexpr uint32_t all_reduce_lane_elems(const all_reduce_config& c) { return 16
 constexpr uint32_t all_reduce_group_elems(const all_reduce_config& c) {
   return all_reduce_lane_elems(c) * 64u * static_cast<uint32_t>(c.waves);
 }
-constexpr uint32_t all_reduce_groups(const all_reduce_config& c, uint32_t count) {
+// Slices of the tensor, and the workgroups that take them (slice g, g + groups, ...).
+constexpr uint32_t all_reduce_slices(const all_reduce_config& c, uint32_t count) {
   return (count + all_reduce_group_elems(c) - 1) / all_reduce_group_elems(c);
+}
+constexpr uint32_t all_reduce_groups(const all_reduce_config& c, uint32_t count) {
+  const uint32_t s = all_reduce_slices(c, count), m = static_cast<uint32_t>(c.max_groups);
+  return s < m ? s : m;
+}
+// In place, every workgroup holds its one slice's sums until all ranks have read it.
+constexpr uint32_t all_reduce_max_in_place(const all_reduce_config& c) {
+  return all_reduce_group_elems(c) * static_cast<uint32_t>(c.max_groups);
 }
 // Bytes of a rank's flag buffer for `count` elements: 2 slots x 8 ranks of u32 a workgroup.
 constexpr uint64_t all_reduce_flag_bytes(const all_reduce_config& c, uint32_t count) {
@@ -122,6 +134,7 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> inputs, arg<const uint
   constexpr bool BF = C.type == all_reduce_type::bf16;
   constexpr uint32_t lanes = 64u * static_cast<uint32_t>(C.waves);
 
+  static_assert(C.max_groups >= 1 && C.max_groups <= 80, "hipasm all_reduce: max_groups must be 1..80");
   auto tid = J.vgpr<u32>();
   tid = J.thread_id_x();
   auto g = J.sgpr<u32>();
@@ -141,30 +154,48 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> inputs, arg<const uint
   detail::all_reduce_wait<R>(J, own, wait0, epoch);
 
   // this lane's 16 bytes of every input, summed in rank order
-  auto off = J.vgpr<u32>(), bytes = J.sgpr<u32>();
-  off = (g * lanes + tid) * 16u;
+  auto bytes = J.sgpr<u32>(), groups = J.sgpr<u32>(), slice = J.sgpr<u32>();
   bytes = count * all_reduce_elem_bytes(C);
+  groups = min((count + (all_reduce_group_elems(C) - 1u)) / all_reduce_group_elems(C),
+               static_cast<uint32_t>(C.max_groups));
+  slice = g;
+  auto off = J.vgpr<u32>();
   auto in = J.vgpr<u32>(4 * R);
   auto sum = J.vgpr<f32>(BF ? 8 : 4);
-  J.If(off < bytes, [&] {
-    for (int p = 0; p < R; ++p) {
-      auto ptr = J.sgpr<dtype::u64>();
-      J.s_load_dwordx2(ptr, inputs, static_cast<uint32_t>(8 * p));
-      J.s_waitcnt(lgkmcnt(0));
-      J.global_load_dwordx4(in.slice(4 * p, 4), off, ptr);
-    }
-    J.s_waitcnt(vmcnt(0));
-    for (int p = 0; p < R; ++p) {
-      for (int j = 0; j < (BF ? 8 : 4); ++j) {
-        auto x = BF ? to_f32(in[4 * p + j / 2].template as<dtype::bf16x2>(), j % 2)
-                    : gpr<f32>(in[4 * p + j].template as<f32>());
-        if (p == 0) sum[j] = x;
-        else sum[j] = sum[j] + x;
+  auto reduce = [&] {
+    off = (slice * lanes + tid) * 16u;
+    J.If(off < bytes, [&] {
+      for (int p = 0; p < R; ++p) {
+        auto ptr = J.sgpr<dtype::u64>();
+        J.s_load_dwordx2(ptr, inputs, static_cast<uint32_t>(8 * p));
+        J.s_waitcnt(lgkmcnt(0));
+        J.global_load_dwordx4(in.slice(4 * p, 4), off, ptr);
       }
-    }
-  });
+      J.s_waitcnt(vmcnt(0));
+      for (int p = 0; p < R; ++p) {
+        for (int j = 0; j < (BF ? 8 : 4); ++j) {
+          auto x = BF ? to_f32(in[4 * p + j / 2].template as<dtype::bf16x2>(), j % 2)
+                      : gpr<f32>(in[4 * p + j].template as<f32>());
+          if (p == 0) sum[j] = x;
+          else sum[j] = sum[j] + x;
+        }
+      }
+    });
+  };
+  auto store = [&] {
+    J.If(off < bytes, [&] {
+      auto res = J.vgpr<u32>(4);
+      for (int k = 0; k < 4; ++k) {
+        if constexpr (BF) res[k] = cvt_bf16x2(sum[2 * k], sum[2 * k + 1]).template as<u32>();
+        else res[k] = sum[k].template as<u32>();
+      }
+      J.global_store_dwordx4(off, res, out);
+    });
+  };
   if constexpr (C.in_place) {
-    // every rank has read this workgroup's slice of every input (ours included)
+    // one slice a workgroup (the launcher checks): every rank has read it (ours included)
+    // before this rank overwrites its input
+    reduce();
     J.s_waitcnt(vmcnt(0));
     J.s_barrier();
     auto slot1 = J.vgpr<u32>(), wait1 = J.sgpr<u32>();
@@ -172,15 +203,17 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> inputs, arg<const uint
     wait1 = wait0 + 32u;
     detail::all_reduce_signal<R>(J, flags, tid, slot1, epoch);
     detail::all_reduce_wait<R>(J, own, wait1, epoch);
+    store();
+  } else {
+    auto slices = J.sgpr<u32>();
+    slices = (count + (all_reduce_group_elems(C) - 1u)) / all_reduce_group_elems(C);
+    J.While([&] { return slice < slices; },
+            [&] {
+              reduce();
+              store();
+              slice = slice + groups;
+            });
   }
-  J.If(off < bytes, [&] {
-    auto res = J.vgpr<u32>(4);
-    for (int k = 0; k < 4; ++k) {
-      if constexpr (BF) res[k] = cvt_bf16x2(sum[2 * k], sum[2 * k + 1]).template as<u32>();
-      else res[k] = sum[k].template as<u32>();
-    }
-    J.global_store_dwordx4(off, res, out);
-  });
 }
 
 }  // namespace hipasm::kernels

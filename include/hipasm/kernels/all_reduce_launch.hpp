@@ -42,6 +42,9 @@ std::vector<rt::launch_report> launch_all_reduce(rt::node& node, std::span<rt::m
                                 std::to_string(all_reduce_lane_elems(C)));
   if (uint64_t(a.count) * all_reduce_elem_bytes(C) >= (uint64_t{1} << 32))
     throw std::invalid_argument(what + "the input must be below 4 GiB (32-bit offsets)");
+  if (C.in_place && a.count > all_reduce_max_in_place(C))
+    throw std::invalid_argument(what + "in place takes at most " + std::to_string(all_reduce_max_in_place(C)) +
+                                " elements (one slice a workgroup), got " + std::to_string(a.count));
   if (a.epoch == 0) throw std::invalid_argument(what + "epoch must be >= 1 (the flags start at 0)");
   for (unsigned r = 0; r < n; ++r) {
     if (!a.in[r] || !a.out[r] || !a.flags[r] || !modules[r])
