@@ -2,14 +2,15 @@
 // device wrote that the memory model does not make visible to the reader is a finding, as is
 // a write that races with another device's access.
 //
-// The rules are LLVM's AMDGPUUsage, "Memory Model GFX942" (gfx950 uses the same code
-// sequences: SIGfx940CacheControl): system scope is sc0=1 sc1=1 on loads and stores and sc1=1
-// on atomics (whose sc0 only asks for the old value); a release is buffer_wbl2 sc0 sc1 (write
-// the L2 back) completed by s_waitcnt vmcnt(0) before the releasing store or atomic; an acquire
-// is the load or atomic (completed) followed by buffer_inv sc0 sc1 (invalidate the L1 and L2)
-// before the later reads. The CDNA3 ISA guide's "Memory Scope and Temporal Controls" gives the
-// bits' meaning (SC1 SC0 = 3: system scope) and its buffer_wbl2 / buffer_inv entries the
-// write-back and the invalidate.
+// The rules are LLVM's AMDGPUUsage, "Memory Model GFX942" (the GFX940 memory model of
+// https://reviews.llvm.org/D121242 and D121397; gfx950 uses the same code sequences:
+// SIGfx940CacheControl): system scope is sc0=1 sc1=1 on loads and stores and sc1=1 on atomics
+// (which "do not use the sc0 bit for coherence and instead use it to indicate if the
+// instruction returns the original value"); a release is buffer_wbl2 sc0 sc1 (the L2 written
+// back) completed by s_waitcnt vmcnt(0) before the releasing store or atomic; an acquire is the
+// load or atomic, s_waitcnt vmcnt(0), then buffer_inv sc0 sc1 (L1 and L2 invalidated) before
+// the later reads. (AMD's CDNA3 ISA guide defines BUFFER_WBL2, BUFFER_INV and the SC bits; the
+// code sequences and scopes are LLVM's.)
 //
 // Model: happens-before with a vector clock per wave. A wave's writes carry its epoch; a
 // system-scope release (buffer_wbl2 sc0 sc1, then s_waitcnt vmcnt(0)) publishes the wave's
@@ -23,7 +24,10 @@
 // reads and writes of the word in its clock. System-scope accesses on both sides never race
 // (a flag polled while it is written). Only bytes a peer mapped (Memory::map_peer) are
 // tracked, in 4-byte words; accesses within one device are the per-device checker's business
-// (not checked here: two workgroups of one device).
+// (not checked here: two workgroups of one device). Not judged: scalar memory instructions
+// (s_load glc, s_atomic_*: the memory model has no code sequence with them, aiter's
+// all_reduce.co uses them for its flags), and data written before the run (host copies,
+// earlier launches), which counts as visible.
 //
 // Rule tags: peer-visibility (a read), peer-race (a write). Findings per device, keyed by
 // (pc, rule) like the checker's.
