@@ -155,6 +155,13 @@ TEST_CASE("all_reduce in place", "[all_reduce]") {
   run_ar<cfg::ar_f32_8_inplace>("ar_f32_8_inplace", 512 + 4, {0, 8});
 }
 
+TEST_CASE("all_reduce two-shot, in place or not", "[all_reduce]") {
+  run_ar<cfg::ar2_bf16_4>("ar2_bf16_4", 4 * 5 * 2048 + 32, {0, 1, 6});  // 6 slices a segment on 2 workgroups
+  run_ar<cfg::ar2_bf16_8>("ar2_bf16_8", 8 * 2048, {0, 3});
+  run_ar<cfg::ar2_f32_2_inplace>("ar2_f32_2_inplace", 2 * 7 * 1024 + 8, {0, 2, 9}, 2);
+  run_ar<cfg::ar2_bf16_8_inplace>("ar2_bf16_8_inplace", 8 * 4096, {0, 4}, 2);
+}
+
 TEST_CASE("all_reduce in place whose flags skip the wait: a checker finding", "[all_reduce]") {
   run_ar<cfg::ar_bf16_4_inplace>("ar_bf16_4_inplace", 4096, {0, 2, 13}, 2, 7);
   run_ar<cfg::ar_f32_8_inplace>("ar_f32_8_inplace", 512, {0, 5}, 1, 9);
@@ -188,7 +195,10 @@ TEST_CASE("all_reduce launch arguments", "[all_reduce]") {
   }
   b.out = b.in;
   CHECK_THROWS_WITH(hk::launch_all_reduce<cfg::ar_bf16_4_inplace>(*s4.node, s4.mod_ptrs, "ar_bf16_4_inplace", b),
-                    Catch::Contains("in place takes at most 131072 elements"));
+                    Catch::Contains("one-shot in place takes at most 131072 elements"));
+  b.count = 4 * 8 + 8;  // two-shot: whole lanes of every segment
+  CHECK_THROWS_WITH(hk::launch_all_reduce<cfg::ar2_bf16_4>(*s4.node, s4.mod_ptrs, "ar2_bf16_4", b),
+                    Catch::Contains("must be a positive multiple of 32"));
 }
 
 // AMD's asm all-reduce (aiter hsa/gfx942/all_reduce.co, host side csrc/py_itfs_cu/asm_communication.cu:
@@ -208,7 +218,7 @@ TEST_CASE("all_reduce against aiter's all_reduce.co on the same node", "[all_red
   ranks_state s = open_node(n);
   std::vector<std::unique_ptr<rt::module>> amods;
   std::vector<std::vector<float>> v(n);
-  std::vector<uint64_t> buf(n), sig(n), ours(n), ours_out(n), flags(n);
+  std::vector<uint64_t> buf(n), sig(n), ours(n), ours_out(n), flags(n), ours2(n), flags2(n);
   for (unsigned r = 0; r < n; ++r) {
     rt::device& d = s.node->at(r);
     amods.push_back(d.load_file(std::string(dir) + "/all_reduce.co"));
@@ -220,11 +230,15 @@ TEST_CASE("all_reduce against aiter's all_reduce.co on the same node", "[all_red
     d.copy_to_device(buf[r], b.data(), bytes);
     d.copy_to_device(ours[r], b.data(), bytes);
     ours_out[r] = d.alloc(bytes);
+    ours2[r] = d.alloc(bytes);
+    d.copy_to_device(ours2[r], b.data(), bytes);
     sig[r] = d.alloc(64 * 1024);  // aiter::Signal (start, end, flags of 80 blocks) and more
     std::vector<uint8_t> zero(64 * 1024, 0);
     d.copy_to_device(sig[r], zero.data(), zero.size());
     flags[r] = d.alloc(hk::all_reduce_flag_bytes(cfg::ar_bf16_8, count));
     d.copy_to_device(flags[r], zero.data(), hk::all_reduce_flag_bytes(cfg::ar_bf16_8, count));
+    flags2[r] = d.alloc(hk::all_reduce_flag_bytes(cfg::ar2_bf16_8_inplace, count));
+    d.copy_to_device(flags2[r], zero.data(), hk::all_reduce_flag_bytes(cfg::ar2_bf16_8_inplace, count));
   }
   // aiter's arguments: every field padded to 16 bytes (RankData*, 8 signal pointers, gpuId,
   // stride_gpu, stride_tg, stride_wave, loopcnt), as all_reduce_asm fills them
@@ -264,11 +278,22 @@ TEST_CASE("all_reduce against aiter's all_reduce.co on the same node", "[all_red
   a.flags = flags;
   const auto mine = hk::launch_all_reduce<cfg::ar_bf16_8>(*s.node, s.mod_ptrs, "ar_bf16_8", a);
   const auto t2 = std::chrono::steady_clock::now();
-  for (unsigned r = 0; r < n; ++r)
-    for (const auto& msg : mine[r].diagnostics) FAIL_CHECK("rank " << r << " checker: " << msg);
-  size_t aiter_exact = 0, aiter_close = 0, ours_exact = 0, same = 0;
+  // and two-shot in place, as aiter's
+  hk::all_reduce_args a2;
+  a2.count = count;
+  a2.in = ours2;
+  a2.out = ours2;
+  a2.flags = flags2;
+  const auto mine2 = hk::launch_all_reduce<cfg::ar2_bf16_8_inplace>(*s.node, s.mod_ptrs, "ar2_bf16_8_inplace", a2);
+  const auto t3 = std::chrono::steady_clock::now();
   for (unsigned r = 0; r < n; ++r) {
-    std::vector<uint16_t> ga(count), gm(count);
+    for (const auto& msg : mine[r].diagnostics) FAIL_CHECK("rank " << r << " checker: " << msg);
+    for (const auto& msg : mine2[r].diagnostics) FAIL_CHECK("rank " << r << " checker (two-shot): " << msg);
+  }
+  size_t aiter_exact = 0, aiter_close = 0, ours_exact = 0, ours2_exact = 0, same = 0;
+  for (unsigned r = 0; r < n; ++r) {
+    std::vector<uint16_t> ga(count), gm(count), g2(count);
+    s.node->at(r).copy_from_device(g2.data(), ours2[r], bytes);
     s.node->at(r).copy_from_device(ga.data(), buf[r], bytes);
     s.node->at(r).copy_from_device(gm.data(), ours_out[r], bytes);
     for (uint32_t i = 0; i < count; ++i) {
@@ -277,16 +302,19 @@ TEST_CASE("all_reduce against aiter's all_reduce.co on the same node", "[all_red
       aiter_exact += ga[i] == bf16(sum);
       aiter_close += std::fabs(from_bf16(ga[i]) - sum) <= 0.02 + 0.01 * std::fabs(sum);
       ours_exact += gm[i] == bf16(sum);
+      ours2_exact += g2[i] == bf16(sum);
       same += ga[i] == gm[i];
     }
   }
   const size_t total = size_t(n) * count;
   WARN("aiter all_reduce.co, 8 ranks, " << count << " bf16: " << aiter_exact << " of " << total
        << " elements equal to bf16(f32 sum in rank order), " << aiter_close << " within 0.02 + 1%; hipasm: "
-       << ours_exact << " equal; the two agree on " << same << "; simulated in "
-       << std::chrono::duration<double>(t1 - t0).count() << " s (aiter) and "
-       << std::chrono::duration<double>(t2 - t1).count() << " s (hipasm); aiter's checker warnings:\n"
+       << ours_exact << " (one-shot) and " << ours2_exact << " (two-shot in place) equal; aiter and hipasm's one-shot agree on "
+       << same << "; simulated in " << std::chrono::duration<double>(t1 - t0).count() << " s (aiter), "
+       << std::chrono::duration<double>(t2 - t1).count() << " s (one-shot), "
+       << std::chrono::duration<double>(t3 - t2).count() << " s (two-shot); aiter's checker warnings:\n"
        << warnings);
   CHECK(ours_exact == total);
+  CHECK(ours2_exact == total);
   CHECK(aiter_close == total);
 }

@@ -1,6 +1,6 @@
-// Host launch of the one-shot all-reduce (all_reduce.hpp) on a node of GPUs (rt::node): the
-// peer mappings of every rank's input and flag buffer, the per-rank address tables the kernel
-// reads, and one launch per rank, run together.
+// Host launch of the all-reduce (all_reduce.hpp) on a node of GPUs (rt::node): the peer
+// mappings of every rank's input, output (two-shot) and flag buffer, the address table each
+// rank's kernel reads, and one launch per rank, run together.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -37,13 +37,13 @@ std::vector<rt::launch_report> launch_all_reduce(rt::node& node, std::span<rt::m
                                 std::to_string(n));
   if (modules.size() != n || a.in.size() != n || a.out.size() != n || a.flags.size() != n)
     throw std::invalid_argument(what + "modules, in, out and flags need one entry per rank (" + std::to_string(n) + ")");
-  if (a.count == 0 || a.count % all_reduce_lane_elems(C) != 0)
+  if (a.count == 0 || a.count % all_reduce_count_multiple(C) != 0)
     throw std::invalid_argument(what + "count " + std::to_string(a.count) + " must be a positive multiple of " +
-                                std::to_string(all_reduce_lane_elems(C)));
+                                std::to_string(all_reduce_count_multiple(C)));
   if (uint64_t(a.count) * all_reduce_elem_bytes(C) >= (uint64_t{1} << 32))
     throw std::invalid_argument(what + "the input must be below 4 GiB (32-bit offsets)");
-  if (C.in_place && a.count > all_reduce_max_in_place(C))
-    throw std::invalid_argument(what + "in place takes at most " + std::to_string(all_reduce_max_in_place(C)) +
+  if (C.in_place && C.algo == all_reduce_algo::one_shot && a.count > all_reduce_max_in_place(C))
+    throw std::invalid_argument(what + "one-shot in place takes at most " + std::to_string(all_reduce_max_in_place(C)) +
                                 " elements (one slice a workgroup), got " + std::to_string(a.count));
   if (a.epoch == 0) throw std::invalid_argument(what + "epoch must be >= 1 (the flags start at 0)");
   for (unsigned r = 0; r < n; ++r) {
@@ -53,11 +53,12 @@ std::vector<rt::launch_report> launch_all_reduce(rt::node& node, std::span<rt::m
       throw std::invalid_argument(what + "rank " + std::to_string(r) +
                                   (C.in_place ? ": the config is in place, out must be in" : ": out is in, the config is not in place"));
   }
-  // every rank's view of every input and flag buffer (its own, or a peer mapping)
-  std::vector<std::vector<uint64_t>> ins(n, std::vector<uint64_t>(n)), flags(n, std::vector<uint64_t>(n));
-  std::vector<uint64_t> mapped_of, tables;
-  std::vector<unsigned> mapped_on, tables_on;
-  struct cleanup {
+  // every rank's view of every input, output (two-shot) and flag buffer: its own, or a peer mapping
+  constexpr bool two = C.algo == all_reduce_algo::two_shot;
+  std::vector<std::vector<uint64_t>> table(n, std::vector<uint64_t>(3u * n, 0));
+  std::vector<uint64_t> made;
+  std::vector<unsigned> made_on;
+  struct cleanup {  // the mappings and tables, freed when the launch returns or throws
     rt::node& node;
     std::vector<uint64_t>& addrs;
     std::vector<unsigned>& on;
@@ -66,34 +67,35 @@ std::vector<rt::launch_report> launch_all_reduce(rt::node& node, std::span<rt::m
         try { node.at(on[i]).free(addrs[i]); } catch (...) {}
       }
     }
-  } unmap{node, mapped_of, mapped_on}, untable{node, tables, tables_on};
+  } release{node, made, made_on};
   for (unsigned r = 0; r < n; ++r)
     for (unsigned p = 0; p < n; ++p) {
-      if (p == r) {
-        ins[r][p] = a.in[p];
-        flags[r][p] = a.flags[p];
-        continue;
-      }
-      for (uint64_t* slot : {&ins[r][p], &flags[r][p]}) {
-        *slot = node.map_peer(r, p, slot == &ins[r][p] ? a.in[p] : a.flags[p]);
-        mapped_of.push_back(*slot);
-        mapped_on.push_back(r);
+      const uint64_t of[3] = {a.in[p], (two || p == r) ? a.out[p] : 0, a.flags[p]};
+      for (unsigned k = 0; k < 3; ++k) {
+        if (!of[k]) continue;
+        if (p == r || (k == 1 && C.in_place)) {
+          // (in place, the output is the input: one mapping)
+          table[r][k * n + p] = p == r ? of[k] : table[r][p];
+          continue;
+        }
+        table[r][k * n + p] = node.map_peer(r, p, of[k]);
+        made.push_back(table[r][k * n + p]);
+        made_on.push_back(r);
       }
     }
   std::vector<rt::device_launch> ls(n);
   const uint32_t groups = all_reduce_groups(C, a.count);
   for (unsigned r = 0; r < n; ++r) {
     rt::device& d = node.at(r);
-    const uint64_t t = d.alloc(16u * n);
-    tables.push_back(t);
-    tables_on.push_back(r);
-    d.copy_to_device(t, ins[r].data(), 8u * n);
-    d.copy_to_device(t + 8u * n, flags[r].data(), 8u * n);
+    const uint64_t t = d.alloc(24u * n);
+    made.push_back(t);
+    made_on.push_back(r);
+    d.copy_to_device(t, table[r].data(), 24u * n);
     ls[r].mod = modules[r];
     ls[r].kernel = std::string(kernel);
     ls[r].grid = {groups, 1, 1};
     ls[r].block = {static_cast<uint32_t>(64 * C.waves), 1, 1};
-    ls[r].args.add(t).add(t + 8u * n).add(a.out[r]).add(a.count).add(r).add(a.epoch);
+    ls[r].args.add(t).add(a.count).add(r).add(a.epoch);
   }
   return node.launch(ls, opts);
 }
