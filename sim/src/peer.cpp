@@ -42,21 +42,28 @@ struct WaveSt {
   Clock acquiring;           // from system-scope loads since the last buffer_inv sc0 sc1
   const Inst* last_wbl2 = nullptr;
   uint64_t issued = 0;       // the wave's instruction count at the access (one occurrence each)
+  const Inst* cur = nullptr;  // the instruction accessing memory and its interned index
+  uint32_t cur_index = 0;
 };
 
+// Instructions are interned (Inst* -> index) so that a word's shadow stays small: a word of a
+// mapped buffer keeps its last write and the last read of each device.
 struct Word {
   uint32_t writer = 0;  // wave id + 1 (0: no kernel of this run wrote it)
-  uint32_t wepoch = 0;
-  const Inst* winst = nullptr;
+  uint32_t wepoch = 0;  // epoch [30:0], bit 31: the write was system scope (an atomic access)
+  uint32_t winst = 0;   // interned writing instruction
   uint32_t sync = 0;    // index + 1 in syncs: the clock a release store / atomic left here
-  bool wsys = false;    // the write was system scope (an atomic access)
+  uint32_t epoch() const { return wepoch & 0x7fffffffu; }
+  bool sys() const { return wepoch >> 31; }
 };
 struct Read {
   uint32_t reader = 0;  // wave id + 1
-  uint32_t epoch = 0;
-  bool sys = false;
-  const Inst* inst = nullptr;
+  uint32_t repoch = 0;  // epoch [30:0], bit 31: system scope
+  uint32_t inst = 0;    // interned reading instruction
+  uint32_t epoch() const { return repoch & 0x7fffffffu; }
+  bool sys() const { return repoch >> 31; }
 };
+uint32_t with_sys(uint32_t epoch, bool sys) { return (epoch & 0x7fffffffu) | (uint32_t(sys) << 31); }
 struct BackingShadow {
   std::vector<Word> words;
   std::vector<Read> reads;  // words * kMaxDevices: the last read of each device
@@ -84,7 +91,15 @@ struct PeerChecker::Impl {
   std::vector<std::unique_ptr<WaveSt>> waves;
   std::unordered_map<const Backing*, BackingShadow> shadows;
   std::vector<Clock> syncs;
+  std::vector<const Inst*> insts;  // interned
+  std::unordered_map<const Inst*, uint32_t> inst_index;
   std::map<std::tuple<unsigned, uint64_t, std::string>, Entry> found;
+
+  uint32_t intern(const Inst& in) {
+    auto [it, added] = inst_index.emplace(&in, uint32_t(insts.size()));
+    if (added) insts.push_back(&in);
+    return it->second;
+  }
 
   WaveSt& state(const Wave& w) {
     if (w.peer_state) return *static_cast<WaveSt*>(w.peer_state);
@@ -118,22 +133,23 @@ struct PeerChecker::Impl {
            std::to_string(o.wave) + (in ? ", " + hex(in->pc) + " " + text_of(*in) : std::string()) + ")";
   }
 
-  void read_word(WaveSt& s, const Inst& in, const Backing& b, BackingShadow& sh, size_t wi, bool sys) {
+  void read_word(WaveSt& s, const Inst& in, uint32_t ii, const Backing& b, BackingShadow& sh, size_t wi, bool sys) {
     Word& wd = sh.words[wi];
     if (wd.writer) {
       const WaveSt& o = *waves[wd.writer - 1];
-      if (o.device != s.device && !(sys && wd.wsys) && wd.wepoch > at(s.vc, o.id)) {
+      if (o.device != s.device && !(sys && wd.sys()) && wd.epoch() > at(s.vc, o.id)) {
         report(s, in, "peer-visibility", [&] {
-          const bool released = at(o.released, o.id) >= wd.wepoch;
+          const Inst* winst = insts[wd.winst];
+          const bool released = at(o.released, o.id) >= wd.epoch();
           return "reads " + hex(b.home_base + 4 * wi) + " of device " + std::to_string(b.home) + "'s memory, written by " +
-                 who(o, wd.winst) + ", which is not visible here: " +
+                 who(o, winst) + ", which is not visible here: " +
                  (released ? std::string("the writer released it, but this wave did not acquire it (a load sc0 sc1 or "
                                          "atomic sc1 of the flag that carries it, then s_waitcnt vmcnt(0) and "
                                          "buffer_inv sc0 sc1 before this read)")
                            : std::string("the writer has not released it at system scope (buffer_wbl2 sc0 sc1 and "
                                          "s_waitcnt vmcnt(0) after the write, then the flag stored sc0 sc1 or written "
                                          "by an atomic sc1)")) +
-                 (flag_like(in) || (wd.winst && flag_like(*wd.winst))
+                 (flag_like(in) || flag_like(*winst)
                       ? "; a flag read by another device needs system scope on both sides (a store or load with sc0 "
                         "sc1, an atomic with sc1)"
                       : "") +
@@ -142,11 +158,11 @@ struct PeerChecker::Impl {
       }
     }
     if (sys && wd.sync) join(s.acquiring, syncs[wd.sync - 1]);
-    Read& r = sh.reads[wi * kMaxDevices + s.device];
-    r = {s.id + 1, s.epoch, sys, &in};
+    sh.reads[wi * kMaxDevices + s.device] = {s.id + 1, with_sys(s.epoch, sys), ii};
   }
 
-  void write_word(WaveSt& s, const Inst& in, const Backing& b, BackingShadow& sh, size_t wi, bool sys, bool atomic) {
+  void write_word(WaveSt& s, const Inst& in, uint32_t ii, const Backing& b, BackingShadow& sh, size_t wi, bool sys,
+                  bool atomic) {
     Word& wd = sh.words[wi];
     auto race = [&](const WaveSt& o, const Inst* oin, const char* what) {
       report(s, in, "peer-race", [&] {
@@ -157,14 +173,14 @@ struct PeerChecker::Impl {
     };
     if (wd.writer) {
       const WaveSt& o = *waves[wd.writer - 1];
-      if (o.device != s.device && !(sys && wd.wsys) && wd.wepoch > at(s.vc, o.id)) race(o, wd.winst, "wrote");
+      if (o.device != s.device && !(sys && wd.sys()) && wd.epoch() > at(s.vc, o.id)) race(o, insts[wd.winst], "wrote");
     }
     for (unsigned d = 0; d < kMaxDevices; ++d) {
       const Read& r = sh.reads[wi * kMaxDevices + d];
       if (!r.reader || d == s.device) continue;
       const WaveSt& o = *waves[r.reader - 1];
-      if (!(sys && r.sys) && r.epoch > at(s.vc, o.id)) {
-        race(o, r.inst, "read");
+      if (!(sys && r.sys()) && r.epoch() > at(s.vc, o.id)) {
+        race(o, insts[r.inst], "read");
         break;
       }
     }
@@ -181,9 +197,8 @@ struct PeerChecker::Impl {
       wd.sync = 0;
     }
     wd.writer = s.id + 1;
-    wd.wepoch = s.epoch;
-    wd.winst = &in;
-    wd.wsys = sys;
+    wd.wepoch = with_sys(s.epoch, sys);
+    wd.winst = ii;
   }
 };
 
@@ -191,6 +206,7 @@ PeerChecker::PeerChecker() : impl_(std::make_unique<Impl>()) {}
 PeerChecker::~PeerChecker() = default;
 
 void PeerChecker::on_issue(const Wave& w, const Inst& in) {
+  if (!(in.cls & (C_VMEM | C_WAITCNT))) return;  // (every instruction of every wave comes here)
   const bool wbl2 = in.mnemonic == "buffer_wbl2", inv = in.mnemonic == "buffer_inv";
   const bool waitcnt = in.mnemonic == "s_waitcnt";
   if (!wbl2 && !inv && !waitcnt) return;
@@ -225,10 +241,15 @@ void PeerChecker::on_access(const Wave& w, const Inst& in, Backing& b, uint64_t 
     sh.reads.resize(sh.words.size() * kMaxDevices);
   }
   const bool atomic = (in.cls & C_ATOMIC) != 0, sys = system_scope(in);
+  if (s.cur != &in) {  // the instruction's index once, not per lane
+    s.cur = &in;
+    s.cur_index = im.intern(in);
+  }
+  const uint32_t ii = s.cur_index;
   const size_t first = size_t(offset / 4), last = size_t((offset + std::max<size_t>(n, 1) - 1) / 4);
   for (size_t wi = first; wi <= last && wi < sh.words.size(); ++wi) {
-    if (!write || atomic) im.read_word(s, in, b, sh, wi, sys);
-    if (write) im.write_word(s, in, b, sh, wi, sys, atomic);
+    if (!write || atomic) im.read_word(s, in, ii, b, sh, wi, sys);
+    if (write) im.write_word(s, in, ii, b, sh, wi, sys, atomic);
   }
 }
 
