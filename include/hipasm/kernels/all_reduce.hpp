@@ -34,7 +34,9 @@
 //               HIPASM_ALL_REDUCE_KERNEL(all_reduce_bf16_8, cfg)
 // Host side:    hipasm::kernels::launch_all_reduce<cfg>(node, modules, "all_reduce_bf16_8", {...});
 #pragma once
+#include <array>
 #include <cstdint>
+#include <utility>
 
 #include "../hipasm.hpp"
 
@@ -108,38 +110,43 @@ constexpr void all_reduce_signal(builder J, arg<const uint64_t*> ptrs, const gpr
     auto v = J.vgpr<u32>(), o = J.vgpr<u32>();
     v = epoch;
     o = off;
-    for (int p = 0; p < R; ++p) {
-      auto f = J.sgpr<dtype::u64>();
-      J.s_load_dwordx2(f, table, all_reduce_table_flags<R>(p));
-      J.s_waitcnt(lgkmcnt(0));
-      J.global_store_dword(o, v, f, {.sc0 = true, .sc1 = true});
-    }
+    // (the R flag buffers' addresses in one round trip)
+    const auto f = [&]<size_t... I>(std::index_sequence<I...>) {
+      auto load = [&](int p) {
+        auto a = J.sgpr<dtype::u64>();
+        J.s_load_dwordx2(a, table, all_reduce_table_flags<R>(p));
+        return a;
+      };
+      return std::array<gpr<dtype::u64>, R>{load(static_cast<int>(I))...};
+    }(std::make_index_sequence<R>{});
+    J.s_waitcnt(lgkmcnt(0));
+    for (int p = 0; p < R; ++p) J.global_store_dword(o, v, f[size_t(p)], {.sc0 = true, .sc1 = true});
   });
 }
 
 // Every wave waits until each rank's slot at byte phase_off + 4 * rank of this rank's flags
-// holds epoch or more, then invalidates its caches (the acquire).
+// holds epoch or more (all R slots loaded together, one round trip a poll), then invalidates its
+// caches (the acquire).
 template <int R>
 constexpr void all_reduce_wait(builder J, const gpr<dtype::u64>& own_flags, const gpr<dtype::u32>& phase_off,
                                arg<unsigned> epoch) {
   using dtype::u32;
   const gpr<dtype::u64> base = own_flags;
-  auto o = J.vgpr<u32>(), v = J.vgpr<u32>();
-  auto got = J.sgpr<u32>();
-  for (int p = 0; p < R; ++p) {
-    o = phase_off + static_cast<uint32_t>(4 * p);
-    auto poll = [&] {
-      J.global_load_dword(v, o, base, {.sc0 = true, .sc1 = true});
-      J.s_waitcnt(vmcnt(0));
-      got = readfirstlane(v);
-    };
-    poll();
-    J.While([&] { return got < epoch; },
-            [&] {
-              J.s_sleep(1);
-              poll();
-            });
-  }
+  auto o = J.vgpr<u32>(), v = J.vgpr<u32>(R);
+  auto low = J.sgpr<u32>();
+  o = phase_off;
+  auto poll = [&] {
+    for (int p = 0; p < R; ++p) J.global_load_dword(v[p], o, base, {.offset = 4 * p, .sc0 = true, .sc1 = true});
+    J.s_waitcnt(vmcnt(0));
+    low = readfirstlane(v[0]);
+    for (int p = 1; p < R; ++p) low = min(low, readfirstlane(v[p]));
+  };
+  poll();
+  J.While([&] { return low < epoch; },
+          [&] {
+            J.s_sleep(1);
+            poll();
+          });
   J.buffer_inv({.sc0 = true, .sc1 = true});
 }
 }  // namespace detail
@@ -175,6 +182,18 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> ptrs, arg<unsigned> co
   auto slot0 = J.vgpr<u32>(), wait0 = J.sgpr<u32>();
   slot0 = g * 64u + (rank << 2u);
   wait0 = g * 64u;
+  // every rank's input (two-shot: and output) address, loaded once (one round trip with own and mine)
+  auto load_ptr = [&](uint32_t at) {
+    auto p = J.sgpr<dtype::u64>();
+    J.s_load_dwordx2(p, ptrs, at);
+    return p;
+  };
+  const auto inputs = [&]<size_t... I>(std::index_sequence<I...>) {
+    return std::array<gpr<dtype::u64>, R>{load_ptr(detail::all_reduce_table_input(static_cast<int>(I)))...};
+  }(std::make_index_sequence<R>{});
+  const auto outputs = [&]<size_t... I>(std::index_sequence<I...>) {
+    return std::array<gpr<dtype::u64>, sizeof...(I)>{load_ptr(detail::all_reduce_table_output<R>(static_cast<int>(I)))...};
+  }(std::make_index_sequence<TWO ? R : 0>{});
   J.s_waitcnt(lgkmcnt(0));
 
   // start: every rank's inputs are ready
@@ -204,12 +223,7 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> ptrs, arg<unsigned> co
     rel = (slice * lanes + tid) * 16u;
     off = rel + base;
     J.If(rel < seg_bytes, [&] {
-      for (int p = 0; p < R; ++p) {
-        auto ptr = J.sgpr<dtype::u64>();
-        J.s_load_dwordx2(ptr, ptrs, detail::all_reduce_table_input(p));
-        J.s_waitcnt(lgkmcnt(0));
-        J.global_load_dwordx4(in.slice(4 * p, 4), off, ptr);
-      }
+      for (int p = 0; p < R; ++p) J.global_load_dwordx4(in.slice(4 * p, 4), off, inputs[size_t(p)]);
       J.s_waitcnt(vmcnt(0));
       for (int p = 0; p < R; ++p) {
         for (int j = 0; j < (BF ? 8 : 4); ++j) {
@@ -229,12 +243,7 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> ptrs, arg<unsigned> co
   auto store = [&] {
     J.If(rel < seg_bytes, [&] {
       if constexpr (TWO) {
-        for (int p = 0; p < R; ++p) {
-          auto ptr = J.sgpr<dtype::u64>();
-          J.s_load_dwordx2(ptr, ptrs, detail::all_reduce_table_output<R>(p));
-          J.s_waitcnt(lgkmcnt(0));
-          J.global_store_dwordx4(off, res, ptr);
-        }
+        for (int p = 0; p < R; ++p) J.global_store_dwordx4(off, res, outputs[size_t(p)]);
       } else {
         J.global_store_dwordx4(off, res, mine);
       }
