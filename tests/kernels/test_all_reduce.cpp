@@ -12,6 +12,7 @@
 #include <hipasm/kernels/all_reduce_launch.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -165,6 +166,78 @@ TEST_CASE("all_reduce two-shot, in place or not", "[all_reduce]") {
 TEST_CASE("all_reduce in place whose flags skip the wait: a checker finding", "[all_reduce]") {
   run_ar<cfg::ar_bf16_4_inplace>("ar_bf16_4_inplace", 4096, {0, 2, 13}, 2, 7);
   run_ar<cfg::ar_f32_8_inplace>("ar_f32_8_inplace", 512, {0, 5}, 1, 9);
+}
+
+// The fused all-reduce + residual add + RMSNorm against C++: residual_out exactly (the f32 sum in
+// rank order plus the residual, rounded to bf16), out within 2 bf16 ulp (rsqrt's error, then
+// the rounding).
+template <hk::all_reduce_rmsnorm_config C>
+void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds) {
+  constexpr unsigned n = C.ranks;
+  const uint32_t count = rows * uint32_t(C.hidden);
+  for (uint64_t seed : seeds) {
+    INFO(name << " rows " << rows << " seed " << seed);
+    ranks_state s = open_node(n);
+    hk::all_reduce_rmsnorm_args a;
+    a.rows = rows;
+    a.eps = 1e-5f;
+    std::vector<std::vector<float>> v(n);
+    const std::vector<float> res = values(count, 100, int(seed), true), w = values(uint32_t(C.hidden), 200, int(seed), true);
+    auto upload = [&](rt::device& d, const std::vector<float>& f) {
+      std::vector<uint16_t> b(f.size());
+      for (size_t i = 0; i < f.size(); ++i) b[i] = bf16(f[i]);
+      const uint64_t addr = d.alloc(b.size() * 2);
+      d.copy_to_device(addr, b.data(), b.size() * 2);
+      return addr;
+    };
+    for (unsigned r = 0; r < n; ++r) {
+      rt::device& d = s.node->at(r);
+      v[r] = values(count, r, int(seed), true);
+      a.in.push_back(upload(d, v[r]));
+      a.residual.push_back(upload(d, res));
+      a.weight.push_back(upload(d, w));
+      a.out.push_back(d.alloc(count * 2));
+      a.residual_out.push_back(d.alloc(count * 2));
+      a.flags.push_back(d.alloc(hk::all_reduce_rmsnorm_flag_bytes(C, rows)));
+      std::vector<uint8_t> zero(hk::all_reduce_rmsnorm_flag_bytes(C, rows), 0);
+      d.copy_to_device(a.flags[r], zero.data(), zero.size());
+    }
+    rt::launch_options o;
+    o.seed = seed;
+    const auto reps = hk::launch_all_reduce_rmsnorm<C>(*s.node, s.mod_ptrs, name, a, o);
+    for (unsigned r = 0; r < n; ++r)
+      for (const auto& msg : reps[r].diagnostics) FAIL_CHECK("rank " << r << " checker: " << msg);
+    std::vector<float> x(count);
+    std::vector<uint16_t> want_res(count), want_out(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      float sum = v[0][i];
+      for (unsigned p = 1; p < n; ++p) sum += v[p][i];
+      x[i] = sum + float(from_bf16(bf16(res[i])));
+      want_res[i] = bf16(x[i]);
+    }
+    for (unsigned r = 0; r < n; ++r) {
+      std::vector<uint16_t> got_res(count), got_out(count);
+      s.node->at(r).copy_from_device(got_res.data(), a.residual_out[r], count * 2);
+      s.node->at(r).copy_from_device(got_out.data(), a.out[r], count * 2);
+      REQUIRE(got_res == want_res);
+      for (uint32_t row = 0; row < rows; ++row) {
+        double ss = 0;
+        for (int i = 0; i < C.hidden; ++i) ss += double(x[row * C.hidden + i]) * x[row * C.hidden + i];
+        const double scale = 1.0 / std::sqrt(ss / C.hidden + 1e-5);
+        for (int i = 0; i < C.hidden; ++i) {
+          const double ref = x[row * C.hidden + i] * scale * from_bf16(bf16(w[i]));
+          const double got = from_bf16(got_out[row * C.hidden + i]);
+          if (!(std::fabs(got - ref) <= std::fabs(ref) * (2.0 / 128) + 1e-6))
+            FAIL("rank " << r << " row " << row << " element " << i << ": " << got << " vs " << ref);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("all_reduce_rmsnorm: residual add and RMSNorm of the sum, 2 and 8 ranks", "[all_reduce]") {
+  run_arn<cfg::arn_2_2048>("arn_2_2048", 5, {0, 3});  // 5 rows on 2 workgroups
+  run_arn<cfg::arn_8_8192>("arn_8_8192", 3, {0, 7});
 }
 
 TEST_CASE("all_reduce launch arguments", "[all_reduce]") {

@@ -275,10 +275,136 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> ptrs, arg<unsigned> co
   }
 }
 
+
+// ---- all-reduce fused with residual add and RMSNorm (aiter's allreduce_rmsnorm_N8192):
+//   x = sum over ranks p of in_p (f32, rank order) + residual;  residual_out = bf16(x);
+//   out = bf16(x / sqrt(mean(x^2) + eps) * weight)
+// bf16 rows [rows][hidden]. One-shot: workgroup g of every rank takes rows g, g + G, ... (G =
+// min(rows, max_groups)); a lane holds 8 elements of each of the row's steps of 8 * 64 * waves
+// elements (the row in registers), reads them from every rank, adds, and the row's sum of
+// squares is reduced through LDS. The start flags as all_reduce's (every rank's input is ready).
+struct all_reduce_rmsnorm_config {
+  int ranks = 8;       // 2, 4 or 8
+  int hidden = 8192;   // a multiple of 8 * 64 * waves, at most 8 steps of it
+  int waves = 4;       // 1..16
+  int max_groups = 64; // 1..80
+};
+constexpr uint32_t all_reduce_rmsnorm_groups(const all_reduce_rmsnorm_config& c, uint32_t rows) {
+  return rows < static_cast<uint32_t>(c.max_groups) ? rows : static_cast<uint32_t>(c.max_groups);
+}
+constexpr uint64_t all_reduce_rmsnorm_flag_bytes(const all_reduce_rmsnorm_config& c, uint32_t rows) {
+  return uint64_t(all_reduce_rmsnorm_groups(c, rows)) * 64u;
+}
+
+// ptrs: the address table (inputs [R], outputs [R]: this rank's out at `rank`, flags [R]).
+template <all_reduce_rmsnorm_config C>
+constexpr void all_reduce_rmsnorm(builder J, arg<const uint64_t*> ptrs, arg<uint16_t*> residual_out,
+                                  arg<const uint16_t*> residual, arg<const uint16_t*> weight, arg<float> eps,
+                                  arg<unsigned> rows, arg<unsigned> rank, arg<unsigned> epoch) {
+  static_assert(C.ranks == 2 || C.ranks == 4 || C.ranks == 8, "hipasm all_reduce_rmsnorm: ranks must be 2, 4 or 8");
+  static_assert(C.waves >= 1 && C.waves <= 16, "hipasm all_reduce_rmsnorm: waves must be 1..16");
+  static_assert(C.max_groups >= 1 && C.max_groups <= 80, "hipasm all_reduce_rmsnorm: max_groups must be 1..80");
+  static_assert(C.hidden > 0 && C.hidden % (8 * 64 * C.waves) == 0 && C.hidden / (8 * 64 * C.waves) <= 8,
+                "hipasm all_reduce_rmsnorm: hidden must be 1..8 steps of 8 * 64 * waves elements");
+  using dtype::u32;
+  using dtype::f32;
+  constexpr int R = C.ranks;
+  constexpr int K = C.hidden / (8 * 64 * C.waves);
+  constexpr uint32_t step_bytes = 16u * 64u * static_cast<uint32_t>(C.waves);
+  constexpr uint32_t row_bytes = static_cast<uint32_t>(C.hidden) * 2u;
+
+  auto tid = J.vgpr<u32>();
+  tid = J.thread_id_x();
+  auto g = J.sgpr<u32>();
+  g = J.workgroup_id_x();
+  auto own = J.sgpr<dtype::u64>(), mine = J.sgpr<dtype::u64>();
+  auto roff = J.sgpr<u32>();
+  roff = (rank << 3u) + static_cast<uint32_t>(16 * R);
+  J.s_load_dwordx2(own, ptrs, roff);
+  roff = (rank << 3u) + static_cast<uint32_t>(8 * R);
+  J.s_load_dwordx2(mine, ptrs, roff);
+  auto slot0 = J.vgpr<u32>(), wait0 = J.sgpr<u32>();
+  slot0 = g * 64u + (rank << 2u);
+  wait0 = g * 64u;
+  auto load_ptr = [&](uint32_t at) {
+    auto p = J.sgpr<dtype::u64>();
+    J.s_load_dwordx2(p, ptrs, at);
+    return p;
+  };
+  const auto inputs = [&]<size_t... I>(std::index_sequence<I...>) {
+    return std::array<gpr<dtype::u64>, R>{load_ptr(detail::all_reduce_table_input(static_cast<int>(I)))...};
+  }(std::make_index_sequence<R>{});
+  J.s_waitcnt(lgkmcnt(0));
+  detail::all_reduce_signal<R>(J, ptrs, tid, slot0, epoch);
+  detail::all_reduce_wait<R>(J, own, wait0, epoch);
+
+  auto groups = J.sgpr<u32>(), row = J.sgpr<u32>();
+  groups = min(rows, static_cast<uint32_t>(C.max_groups));
+  row = g;
+  auto lane_off = J.vgpr<u32>(), off = J.vgpr<u32>(), woff = J.vgpr<u32>();
+  lane_off = tid << 4u;
+  auto in = J.vgpr<u32>(4 * R), rv = J.vgpr<u32>(4), wv = J.vgpr<u32>(4 * K);
+  auto x = J.vgpr<f32>(8 * K);
+  auto sc = J.vgpr<f32>(), scale = J.vgpr<f32>();
+  auto scratch = J.lds<float>(C.waves, 16);
+  // the weight, once
+  for (int k = 0; k < K; ++k) {
+    woff = lane_off + static_cast<uint32_t>(k) * step_bytes;
+    J.global_load_dwordx4(wv.slice(4 * k, 4), woff, weight);
+  }
+  J.While([&] { return row < rows; },
+          [&] {
+            for (int k = 0; k < K; ++k) {
+              off = row * row_bytes + lane_off + static_cast<uint32_t>(k) * step_bytes;
+              for (int p = 0; p < R; ++p) J.global_load_dwordx4(in.slice(4 * p, 4), off, inputs[size_t(p)]);
+              J.global_load_dwordx4(rv, off, residual);
+              J.s_waitcnt(vmcnt(0));
+              for (int j = 0; j < 8; ++j) {
+                const int e = 8 * k + j;
+                for (int p = 0; p < R; ++p) {
+                  auto v = to_f32(in[4 * p + j / 2].template as<dtype::bf16x2>(), j % 2);
+                  if (p == 0) x[e] = v;
+                  else x[e] = x[e] + v;
+                }
+                x[e] = x[e] + to_f32(rv[j / 2].template as<dtype::bf16x2>(), j % 2);
+              }
+              for (int i = 0; i < 4; ++i) rv[i] = cvt_bf16x2(x[8 * k + 2 * i], x[8 * k + 2 * i + 1]).template as<u32>();
+              J.global_store_dwordx4(off, rv, residual_out);
+            }
+            sc = x[0] * x[0];
+            for (int i = 1; i < 8 * K; ++i) J.v_fmac_f32(sc, x[i], x[i]);
+            // (the scratch is rewritten each row: a barrier first, after every wave read the last)
+            auto tot = workgroup_reduce(J, reduce::sum, sc, scratch, C.waves,
+                                        {.all_lanes_active = true, .barrier_before = true});
+            scale = rsqrt(tot * (1.0f / static_cast<float>(C.hidden)) + eps);
+            for (int k = 0; k < K; ++k) {
+              off = row * row_bytes + lane_off + static_cast<uint32_t>(k) * step_bytes;
+              auto y = J.vgpr<u32>(4);
+              for (int i = 0; i < 4; ++i) {
+                const int e = 8 * k + 2 * i;
+                auto a = x[e] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 0);
+                auto b = x[e + 1] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 1);
+                y[i] = cvt_bf16x2(a, b).template as<u32>();
+              }
+              J.global_store_dwordx4(off, y, mine);
+            }
+            row = row + groups;
+          });
+}
+
 }  // namespace hipasm::kernels
 
 // The extern "C" __global__ kernel NAME for configuration CFG (a constexpr all_reduce_config).
 #define HIPASM_ALL_REDUCE_KERNEL(NAME, CFG)                                                                  \
   extern "C" __attribute__((global)) void NAME(const uint64_t* ptrs, unsigned count, unsigned rank, unsigned epoch) { \
     HIPASM_KERNEL_BODY((hipasm::kernels::all_reduce<CFG>), ptrs, count, rank, epoch);                        \
+  }
+
+// The fused all-reduce + residual add + RMSNorm kernel NAME (CFG: an all_reduce_rmsnorm_config).
+#define HIPASM_ALL_REDUCE_RMSNORM_KERNEL(NAME, CFG)                                                          \
+  extern "C" __attribute__((global)) void NAME(const uint64_t* ptrs, uint16_t* residual_out,              \
+                                               const uint16_t* residual, const uint16_t* weight, float eps, \
+                                               unsigned rows, unsigned rank, unsigned epoch) {              \
+    HIPASM_KERNEL_BODY((hipasm::kernels::all_reduce_rmsnorm<CFG>), ptrs, residual_out, residual, weight, eps, \
+                       rows, rank, epoch);                                                                  \
   }

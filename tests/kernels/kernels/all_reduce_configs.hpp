@@ -20,4 +20,7 @@ constexpr all_reduce_config ar2_f32_2_inplace{.ranks = 2, .type = all_reduce_typ
                                              .algo = all_reduce_algo::two_shot, .max_groups = 3};
 constexpr all_reduce_config ar2_bf16_8_inplace{.ranks = 8, .type = all_reduce_type::bf16, .in_place = true,
                                               .algo = all_reduce_algo::two_shot};
+using hipasm::kernels::all_reduce_rmsnorm_config;
+constexpr all_reduce_rmsnorm_config arn_2_2048{.ranks = 2, .hidden = 2048, .waves = 4, .max_groups = 2};
+constexpr all_reduce_rmsnorm_config arn_8_8192{.ranks = 8, .hidden = 8192, .waves = 4};
 }  // namespace cfg
