@@ -391,3 +391,112 @@ TEST_CASE("all_reduce against aiter's all_reduce.co on the same node", "[all_red
   CHECK(ours2_exact == total);
   CHECK(aiter_close == total);
 }
+
+// AMD's fused asm all-reduce + residual add + RMSNorm (aiter hsa/gfx942/allreduce_rmsnorm_N8192.co,
+// host side csrc/py_itfs_cu/asm_communication.cu: all_reduce_rmsnorm) on 8 simulated MI300X with
+// its registered buffers (input | out | residual_out), and hipasm's all_reduce_rmsnorm on the same
+// inputs. Opt-in: HIPASM_AITER_DIR=<aiter>/hsa/gfx942.
+TEST_CASE("all_reduce_rmsnorm against aiter's allreduce_rmsnorm_N8192.co on the same node", "[all_reduce][aiter]") {
+  const char* dir = std::getenv("HIPASM_AITER_DIR");
+  if (!dir || !std::filesystem::exists(std::string(dir) + "/allreduce_rmsnorm_N8192.co") ||
+      hipasm::test::test_arch() != "gfx942") {
+    WARN("HIPASM_AITER_DIR not set (or not a gfx942 run): aiter's allreduce_rmsnorm_N8192.co not run");
+    return;
+  }
+  constexpr unsigned n = 8;
+  constexpr uint32_t N = 8192, M = 16, count = M * N, bytes = count * 2;
+  constexpr uint64_t pad = (uint64_t(bytes) + 4095) & ~uint64_t(4095);
+  ranks_state s = open_node(n);
+  std::vector<std::unique_ptr<rt::module>> amods;
+  std::vector<std::vector<float>> v(n);
+  const std::vector<float> res = values(count, 100, 5, true), w = values(N, 200, 5, true);
+  auto bits = [](const std::vector<float>& f) {
+    std::vector<uint16_t> b(f.size());
+    for (size_t i = 0; i < f.size(); ++i) b[i] = bf16(f[i]);
+    return b;
+  };
+  const std::vector<uint16_t> res_b = bits(res), w_b = bits(w);
+  std::vector<uint64_t> reg(n), sig(n), resi(n), weight(n), bias(n);
+  hk::all_reduce_rmsnorm_args a;
+  a.rows = M;
+  a.eps = 1e-5f;
+  for (unsigned r = 0; r < n; ++r) {
+    rt::device& d = s.node->at(r);
+    amods.push_back(d.load_file(std::string(dir) + "/allreduce_rmsnorm_N8192.co"));
+    v[r] = values(count, r, 9, true);
+    const std::vector<uint16_t> in_b = bits(v[r]);
+    reg[r] = d.alloc(3 * pad);
+    d.copy_to_device(reg[r], in_b.data(), bytes);
+    sig[r] = d.alloc(64 * 1024);
+    std::vector<uint8_t> zero(64 * 1024, 0);
+    d.copy_to_device(sig[r], zero.data(), zero.size());
+    resi[r] = d.alloc(bytes);
+    d.copy_to_device(resi[r], res_b.data(), bytes);
+    weight[r] = d.alloc(N * 2);
+    d.copy_to_device(weight[r], w_b.data(), N * 2);
+    bias[r] = d.alloc(N * 2);
+    d.copy_to_device(bias[r], zero.data(), N * 2);
+    // hipasm's buffers: its own input copy, residual, weight, outputs, flags
+    a.in.push_back(d.alloc(bytes));
+    d.copy_to_device(a.in.back(), in_b.data(), bytes);
+    a.residual.push_back(resi[r]);
+    a.weight.push_back(weight[r]);
+    a.out.push_back(d.alloc(bytes));
+    a.residual_out.push_back(d.alloc(bytes));
+    a.flags.push_back(d.alloc(hk::all_reduce_rmsnorm_flag_bytes(cfg::arn_8_8192, M)));
+    d.copy_to_device(a.flags.back(), zero.data(), hk::all_reduce_rmsnorm_flag_bytes(cfg::arn_8_8192, M));
+  }
+  std::vector<rt::device_launch> ls(n);
+  for (unsigned r = 0; r < n; ++r) {
+    rt::device& d = s.node->at(r);
+    std::vector<uint64_t> bufs(32, 0), sigs(n);
+    for (unsigned p = 0; p < n; ++p) {
+      const uint64_t base = p == r ? reg[p] : s.node->map_peer(r, p, reg[p]);
+      bufs[p] = base;
+      bufs[p + 8] = base + pad;
+      bufs[p + 16] = base + 2 * pad;
+      sigs[p] = p == r ? sig[p] : s.node->map_peer(r, p, sig[p]);
+    }
+    const uint64_t table = d.alloc(32 * 8);
+    d.copy_to_device(table, bufs.data(), 32 * 8);
+    rt::kernel_args& k = ls[r].args;
+    k.add(table).add(uint64_t(0));
+    for (unsigned p = 0; p < n; ++p) k.add(sigs[p]).add(uint64_t(0));
+    for (uint64_t x : {resi[r], weight[r], bias[r], uint64_t(0)}) k.add(x).add(uint64_t(0));
+    const float eps = 1e-5f;
+    uint32_t eps_bits;
+    std::memcpy(&eps_bits, &eps, 4);
+    for (uint32_t x : {r, bytes / n, N, eps_bits, M / n, 0u}) k.add(x).add(0u).add(0u).add(0u);
+    ls[r].mod = amods[r].get();
+    ls[r].kernel = "allreduce_rmsnorm_N8192_kernel";
+    ls[r].grid = {M / n, 1, 1};
+    ls[r].block = {256, 1, 1};
+  }
+  rt::launch_options o;
+  o.allow = {"all"};
+  const auto reps = s.node->launch(ls, o);
+  std::string warnings;
+  for (unsigned r = 0; r < n; ++r)
+    for (const auto& x : reps[r].warnings) warnings += "rank " + std::to_string(r) + ": " + x + "\n";
+  const auto mine = hk::launch_all_reduce_rmsnorm<cfg::arn_8_8192>(*s.node, s.mod_ptrs, "arn_8_8192", a);
+  for (unsigned r = 0; r < n; ++r)
+    for (const auto& msg : mine[r].diagnostics) FAIL_CHECK("rank " << r << " checker: " << msg);
+  size_t out_same = 0, res_same = 0, out_close = 0;
+  for (unsigned r = 0; r < n; ++r) {
+    std::vector<uint16_t> ao(count), ar(count), mo(count), mr(count);
+    s.node->at(r).copy_from_device(ao.data(), reg[r] + pad, bytes);
+    s.node->at(r).copy_from_device(ar.data(), reg[r] + 2 * pad, bytes);
+    s.node->at(r).copy_from_device(mo.data(), a.out[r], bytes);
+    s.node->at(r).copy_from_device(mr.data(), a.residual_out[r], bytes);
+    for (uint32_t i = 0; i < count; ++i) {
+      out_same += ao[i] == mo[i];
+      res_same += ar[i] == mr[i];
+      out_close += std::fabs(from_bf16(ao[i]) - from_bf16(mo[i])) <= 0.02 + 0.02 * std::fabs(from_bf16(mo[i]));
+    }
+  }
+  const size_t total = size_t(n) * count;
+  WARN("aiter allreduce_rmsnorm_N8192.co vs hipasm all_reduce_rmsnorm, 8 ranks, " << M << " x " << N
+       << " bf16: residual_out equal in " << res_same << " of " << total << ", out equal in " << out_same
+       << ", within 0.02 + 2% in " << out_close << "; aiter's checker warnings:\n" << warnings);
+  CHECK(out_close == total);
+}
