@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "all_reduce_configs.hpp"
+#include "narrow_float_ref.hpp"
 
 namespace rt = hipasm::rt;
 namespace hk = hipasm::kernels;
@@ -171,8 +172,11 @@ TEST_CASE("all_reduce in place whose flags skip the wait: a checker finding", "[
 // The fused all-reduce + residual add + RMSNorm against C++: residual_out exactly (the f32 sum in
 // rank order plus the residual, rounded to bf16), out within 2 bf16 ulp (rsqrt's error, then
 // the rounding).
+// quant: 0 bf16 out; 1 fp8 (the target's e4m3), 2 i8 rows with per-row scales: the scale within
+// 1e-5 relative of amax(y) / qmax; each q within one code of y / scale (i8), or within e4m3's
+// precision of it (fp8).
 template <hk::all_reduce_rmsnorm_config C>
-void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds) {
+void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds, int quant = 0) {
   constexpr unsigned n = C.ranks;
   const uint32_t count = rows * uint32_t(C.hidden);
   for (uint64_t seed : seeds) {
@@ -198,13 +202,15 @@ void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds
       a.weight.push_back(upload(d, w));
       a.out.push_back(d.alloc(count * 2));
       a.residual_out.push_back(d.alloc(count * 2));
+      if (quant) a.scales.push_back(d.alloc(rows * 4));
       a.flags.push_back(d.alloc(hk::all_reduce_rmsnorm_flag_bytes(C, rows)));
       std::vector<uint8_t> zero(hk::all_reduce_rmsnorm_flag_bytes(C, rows), 0);
       d.copy_to_device(a.flags[r], zero.data(), zero.size());
     }
     rt::launch_options o;
     o.seed = seed;
-    const auto reps = hk::launch_all_reduce_rmsnorm<C>(*s.node, s.mod_ptrs, name, a, o);
+    const auto reps = quant ? hk::launch_all_reduce_rmsnorm_quant<C>(*s.node, s.mod_ptrs, name, a, o)
+                            : hk::launch_all_reduce_rmsnorm<C>(*s.node, s.mod_ptrs, name, a, o);
     for (unsigned r = 0; r < n; ++r)
       for (const auto& msg : reps[r].diagnostics) FAIL_CHECK("rank " << r << " checker: " << msg);
     std::vector<float> x(count);
@@ -220,12 +226,45 @@ void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds
       s.node->at(r).copy_from_device(got_res.data(), a.residual_out[r], count * 2);
       s.node->at(r).copy_from_device(got_out.data(), a.out[r], count * 2);
       REQUIRE(got_res == want_res);
+      std::vector<uint8_t> q(count);
+      std::vector<float> qscale(rows);
+      if (quant) {
+        s.node->at(r).copy_from_device(q.data(), a.out[r], count);
+        s.node->at(r).copy_from_device(qscale.data(), a.scales[r], rows * 4);
+      }
+      const auto fmt = hipasm::test::f8_formats_of(hipasm::test::test_arch()).fp8;
+      const double qmax = quant == 2 ? 127.0 : hipasm::test::decode(fmt, hipasm::test::encode(fmt, 1e30, true));
       for (uint32_t row = 0; row < rows; ++row) {
         double ss = 0;
         for (int i = 0; i < C.hidden; ++i) ss += double(x[row * C.hidden + i]) * x[row * C.hidden + i];
         const double scale = 1.0 / std::sqrt(ss / C.hidden + 1e-5);
+        std::vector<double> y(C.hidden);
+        double amax = 0;
         for (int i = 0; i < C.hidden; ++i) {
-          const double ref = x[row * C.hidden + i] * scale * from_bf16(bf16(w[i]));
+          y[i] = x[row * C.hidden + i] * scale * from_bf16(bf16(w[i]));
+          amax = std::max(amax, std::fabs(y[i]));
+        }
+        if (quant) {
+          const double sc = amax / qmax;
+          if (!(std::fabs(qscale[row] - sc) <= sc * 1e-5)) FAIL("rank " << r << " row " << row << ": scale " << qscale[row] << " vs " << sc);
+          for (int i = 0; i < C.hidden; ++i) {
+            const uint8_t c = q[row * C.hidden + i];
+            const double want = y[i] / qscale[row];
+            // within one code of want (rsqrt's error moves want, then the rounding)
+            if (quant == 2) {
+              const int g = int8_t(c);
+              if (!(std::fabs(g - want) <= 1.0))
+                FAIL("rank " << r << " row " << row << " element " << i << ": q " << g << " vs " << want);
+            } else {
+              const double got = hipasm::test::decode(fmt, c);
+              if (!(std::fabs(got - want) <= std::fabs(want) * 0.07 + 0.01))  // e4m3: 3 mantissa bits
+                FAIL("rank " << r << " row " << row << " element " << i << ": q " << got << " vs " << want);
+            }
+          }
+          continue;
+        }
+        for (int i = 0; i < C.hidden; ++i) {
+          const double ref = y[i];
           const double got = from_bf16(got_out[row * C.hidden + i]);
           if (!(std::fabs(got - ref) <= std::fabs(ref) * (2.0 / 128) + 1e-6))
             FAIL("rank " << r << " row " << row << " element " << i << ": " << got << " vs " << ref);
@@ -238,6 +277,11 @@ void run_arn(const char* name, uint32_t rows, const std::vector<uint64_t>& seeds
 TEST_CASE("all_reduce_rmsnorm: residual add and RMSNorm of the sum, 2 and 8 ranks", "[all_reduce]") {
   run_arn<cfg::arn_2_2048>("arn_2_2048", 5, {0, 3});  // 5 rows on 2 workgroups
   run_arn<cfg::arn_8_8192>("arn_8_8192", 3, {0, 7});
+}
+
+TEST_CASE("all_reduce_rmsnorm_quant: fp8 and i8 rows with per-row scales, 4 ranks", "[all_reduce]") {
+  run_arn<cfg::arnq_4_4096>("arnq_fp8_4_4096", 3, {0, 2}, 1);
+  run_arn<cfg::arnq_4_4096>("arnq_i8_4_4096", 3, {0}, 2);
 }
 
 TEST_CASE("all_reduce launch arguments", "[all_reduce]") {

@@ -39,6 +39,7 @@
 #include <utility>
 
 #include "../hipasm.hpp"
+#include "dynamic_quant.hpp"
 
 namespace hipasm::kernels {
 
@@ -296,11 +297,14 @@ constexpr uint64_t all_reduce_rmsnorm_flag_bytes(const all_reduce_rmsnorm_config
   return uint64_t(all_reduce_rmsnorm_groups(c, rows)) * 64u;
 }
 
-// ptrs: the address table (inputs [R], outputs [R]: this rank's out at `rank`, flags [R]).
-template <all_reduce_rmsnorm_config C>
-constexpr void all_reduce_rmsnorm(builder J, arg<const uint64_t*> ptrs, arg<uint16_t*> residual_out,
-                                  arg<const uint16_t*> residual, arg<const uint16_t*> weight, arg<float> eps,
-                                  arg<unsigned> rows, arg<unsigned> rank, arg<unsigned> epoch) {
+namespace detail {
+// The fused kernel; Q: the output's type, bf16 rows (Quant = false) or per-row dynamically
+// quantized fp8 / i8 rows and their f32 scales (as rmsnorm_quant: dynamic_quant.hpp's quantize_row).
+template <all_reduce_rmsnorm_config C, bool Quant, quant_type Q>
+constexpr void all_reduce_rmsnorm_body(builder J, arg<const uint64_t*> ptrs, const gpr<dtype::u64>* scales,
+                                       arg<uint16_t*> residual_out, arg<const uint16_t*> residual,
+                                       arg<const uint16_t*> weight, arg<float> eps, arg<unsigned> rows,
+                                       arg<unsigned> rank, arg<unsigned> epoch) {
   static_assert(C.ranks == 2 || C.ranks == 4 || C.ranks == 8, "hipasm all_reduce_rmsnorm: ranks must be 2, 4 or 8");
   static_assert(C.waves >= 1 && C.waves <= 16, "hipasm all_reduce_rmsnorm: waves must be 1..16");
   static_assert(C.max_groups >= 1 && C.max_groups <= 80, "hipasm all_reduce_rmsnorm: max_groups must be 1..80");
@@ -377,19 +381,48 @@ constexpr void all_reduce_rmsnorm(builder J, arg<const uint64_t*> ptrs, arg<uint
             auto tot = workgroup_reduce(J, reduce::sum, sc, scratch, C.waves,
                                         {.all_lanes_active = true, .barrier_before = true});
             scale = rsqrt(tot * (1.0f / static_cast<float>(C.hidden)) + eps);
-            for (int k = 0; k < K; ++k) {
-              off = row * row_bytes + lane_off + static_cast<uint32_t>(k) * step_bytes;
-              auto y = J.vgpr<u32>(4);
-              for (int i = 0; i < 4; ++i) {
-                const int e = 8 * k + 2 * i;
-                auto a = x[e] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 0);
-                auto b = x[e + 1] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 1);
-                y[i] = cvt_bf16x2(a, b).template as<u32>();
+            if constexpr (Quant) {
+              for (int i = 0; i < 8 * K; ++i) x[i] = x[i] * scale * to_f32(wv[i / 2].template as<dtype::bf16x2>(), i % 2);
+              const gpr<u32> r = row;
+              quantize_row<Q, 8, K, C.waves, C.hidden>(J, x, tid, r, mine, *scales);
+            } else {
+              for (int k = 0; k < K; ++k) {
+                off = row * row_bytes + lane_off + static_cast<uint32_t>(k) * step_bytes;
+                auto y = J.vgpr<u32>(4);
+                for (int i = 0; i < 4; ++i) {
+                  const int e = 8 * k + 2 * i;
+                  auto a = x[e] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 0);
+                  auto b = x[e + 1] * scale * to_f32(wv[4 * k + i].template as<dtype::bf16x2>(), 1);
+                  y[i] = cvt_bf16x2(a, b).template as<u32>();
+                }
+                J.global_store_dwordx4(off, y, mine);
               }
-              J.global_store_dwordx4(off, y, mine);
             }
             row = row + groups;
           });
+}
+
+}  // namespace detail
+
+// ptrs: the address table (inputs [R], outputs [R]: this rank's out at `rank`, flags [R]).
+template <all_reduce_rmsnorm_config C>
+constexpr void all_reduce_rmsnorm(builder J, arg<const uint64_t*> ptrs, arg<uint16_t*> residual_out,
+                                  arg<const uint16_t*> residual, arg<const uint16_t*> weight, arg<float> eps,
+                                  arg<unsigned> rows, arg<unsigned> rank, arg<unsigned> epoch) {
+  detail::all_reduce_rmsnorm_body<C, false, quant_type::fp8>(J, ptrs, nullptr, residual_out, residual, weight, eps,
+                                                             rows, rank, epoch);
+}
+// The same with the result quantized per row (aiter's allreduce_rmsnorm_qnt without its smooth
+// scale): out (this rank's, in the table) [rows][hidden] fp8 (the target's e4m3) or i8, and
+// scales [rows] f32, as rmsnorm_quant makes them.
+template <all_reduce_rmsnorm_config C, quant_type Q>
+constexpr void all_reduce_rmsnorm_quant(builder J, arg<const uint64_t*> ptrs, arg<float*> scales,
+                                        arg<uint16_t*> residual_out, arg<const uint16_t*> residual,
+                                        arg<const uint16_t*> weight, arg<float> eps, arg<unsigned> rows,
+                                        arg<unsigned> rank, arg<unsigned> epoch) {
+  static_assert(Q != quant_type::bf8, "hipasm all_reduce_rmsnorm_quant: the output is fp8 (the target's e4m3) or i8");
+  const gpr<dtype::u64> sc = scales;
+  detail::all_reduce_rmsnorm_body<C, true, Q>(J, ptrs, &sc, residual_out, residual, weight, eps, rows, rank, epoch);
 }
 
 }  // namespace hipasm::kernels
@@ -407,4 +440,14 @@ constexpr void all_reduce_rmsnorm(builder J, arg<const uint64_t*> ptrs, arg<uint
                                                unsigned rows, unsigned rank, unsigned epoch) {              \
     HIPASM_KERNEL_BODY((hipasm::kernels::all_reduce_rmsnorm<CFG>), ptrs, residual_out, residual, weight, eps, \
                        rows, rank, epoch);                                                                  \
+  }
+
+// The fused all-reduce + residual add + RMSNorm + per-row quantization kernel NAME (CFG: an
+// all_reduce_rmsnorm_config, TYPE: hipasm::kernels::quant_type::fp8 or i8).
+#define HIPASM_ALL_REDUCE_RMSNORM_QUANT_KERNEL(NAME, CFG, TYPE)                                             \
+  extern "C" __attribute__((global)) void NAME(const uint64_t* ptrs, float* scales, uint16_t* residual_out, \
+                                               const uint16_t* residual, const uint16_t* weight, float eps, \
+                                               unsigned rows, unsigned rank, unsigned epoch) {              \
+    HIPASM_KERNEL_BODY((hipasm::kernels::all_reduce_rmsnorm_quant<CFG, TYPE>), ptrs, scales, residual_out,    \
+                       residual, weight, eps, rows, rank, epoch);                                           \
   }

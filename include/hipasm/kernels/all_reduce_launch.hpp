@@ -134,38 +134,60 @@ struct all_reduce_rmsnorm_args {
   float eps = 1e-6f;
   uint32_t rows = 0;
   uint32_t epoch = 1;                  // greater than the previous launch's on these flags
+  // launch_all_reduce_rmsnorm_quant: out holds q [rows][hidden] bytes, scales [rows] f32 per rank
+  std::vector<uint64_t> scales;
 };
 
-// Runs the fused kernel built from C on every rank of `node`; a report per rank.
+namespace detail {
 template <all_reduce_rmsnorm_config C>
-std::vector<rt::launch_report> launch_all_reduce_rmsnorm(rt::node& node, std::span<rt::module* const> modules,
-                                                         std::string_view kernel, const all_reduce_rmsnorm_args& a,
-                                                         const rt::launch_options& opts = {}) {
+std::vector<rt::launch_report> launch_all_reduce_rmsnorm_impl(rt::node& node, std::span<rt::module* const> modules,
+                                                              std::string_view kernel, const all_reduce_rmsnorm_args& a,
+                                                              bool quant, const rt::launch_options& opts) {
   const unsigned n = node.size();
-  const std::string what = "hipasm all_reduce_rmsnorm launch: ";
+  const std::string what = quant ? "hipasm all_reduce_rmsnorm_quant launch: " : "hipasm all_reduce_rmsnorm launch: ";
   if (n != static_cast<unsigned>(C.ranks))
     throw std::invalid_argument(what + "the kernel is built for " + std::to_string(C.ranks) + " ranks, the node has " +
                                 std::to_string(n));
   for (const auto* v : {&a.in, &a.residual, &a.weight, &a.out, &a.residual_out, &a.flags})
     if (v->size() != n) throw std::invalid_argument(what + "in, residual, weight, out, residual_out and flags need one entry per rank");
+  if (quant && a.scales.size() != n) throw std::invalid_argument(what + "scales needs one entry per rank");
   if (modules.size() != n) throw std::invalid_argument(what + "one module per rank");
   if (a.rows == 0) throw std::invalid_argument(what + "rows must be >= 1");
   if (uint64_t(a.rows) * uint64_t(C.hidden) * 2u >= (uint64_t{1} << 32))
     throw std::invalid_argument(what + "the input must be below 4 GiB (32-bit offsets)");
   if (a.epoch == 0) throw std::invalid_argument(what + "epoch must be >= 1 (the flags start at 0)");
   for (unsigned r = 0; r < n; ++r)
-    if (!a.in[r] || !a.residual[r] || !a.weight[r] || !a.out[r] || !a.residual_out[r] || !a.flags[r] || !modules[r])
+    if (!a.in[r] || !a.residual[r] || !a.weight[r] || !a.out[r] || !a.residual_out[r] || !a.flags[r] || !modules[r] ||
+        (quant && !a.scales[r]))
       throw std::invalid_argument(what + "rank " + std::to_string(r) + ": a null address or module");
-  detail::all_reduce_tables tables(node, a.in, a.out, a.flags, false, false);
+  all_reduce_tables tables(node, a.in, a.out, a.flags, false, false);
   std::vector<rt::device_launch> ls(n);
   for (unsigned r = 0; r < n; ++r) {
     ls[r].mod = modules[r];
     ls[r].kernel = std::string(kernel);
     ls[r].grid = {all_reduce_rmsnorm_groups(C, a.rows), 1, 1};
     ls[r].block = {static_cast<uint32_t>(64 * C.waves), 1, 1};
-    ls[r].args.add(tables.at[r]).add(a.residual_out[r]).add(a.residual[r]).add(a.weight[r]).add(a.eps).add(a.rows).add(r).add(a.epoch);
+    ls[r].args.add(tables.at[r]);
+    if (quant) ls[r].args.add(a.scales[r]);
+    ls[r].args.add(a.residual_out[r]).add(a.residual[r]).add(a.weight[r]).add(a.eps).add(a.rows).add(r).add(a.epoch);
   }
   return node.launch(ls, opts);
+}
+}  // namespace detail
+
+// Runs the fused kernel built from C on every rank of `node`; a report per rank.
+template <all_reduce_rmsnorm_config C>
+std::vector<rt::launch_report> launch_all_reduce_rmsnorm(rt::node& node, std::span<rt::module* const> modules,
+                                                         std::string_view kernel, const all_reduce_rmsnorm_args& a,
+                                                         const rt::launch_options& opts = {}) {
+  return detail::launch_all_reduce_rmsnorm_impl<C>(node, modules, kernel, a, false, opts);
+}
+// The quantizing variant (HIPASM_ALL_REDUCE_RMSNORM_QUANT_KERNEL): out [rows][hidden] bytes, scales.
+template <all_reduce_rmsnorm_config C>
+std::vector<rt::launch_report> launch_all_reduce_rmsnorm_quant(rt::node& node, std::span<rt::module* const> modules,
+                                                               std::string_view kernel, const all_reduce_rmsnorm_args& a,
+                                                               const rt::launch_options& opts = {}) {
+  return detail::launch_all_reduce_rmsnorm_impl<C>(node, modules, kernel, a, true, opts);
 }
 
 }  // namespace hipasm::kernels

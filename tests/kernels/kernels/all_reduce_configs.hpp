@@ -23,4 +23,5 @@ constexpr all_reduce_config ar2_bf16_8_inplace{.ranks = 8, .type = all_reduce_ty
 using hipasm::kernels::all_reduce_rmsnorm_config;
 constexpr all_reduce_rmsnorm_config arn_2_2048{.ranks = 2, .hidden = 2048, .waves = 4, .max_groups = 2};
 constexpr all_reduce_rmsnorm_config arn_8_8192{.ranks = 8, .hidden = 8192, .waves = 4};
+constexpr all_reduce_rmsnorm_config arnq_4_4096{.ranks = 4, .hidden = 4096, .waves = 4, .max_groups = 2};
 }  // namespace cfg
