@@ -30,6 +30,8 @@
 // once; every launch passes an `epoch` greater than the last one's (1, 2, 3, ...). One-shot not
 // in place: a rank's input must not change until every rank's launch finished.
 //
+// Also here: all_reduce_rmsnorm and all_reduce_rmsnorm_quant (fused residual add + RMSNorm, below).
+//
 // Device side:  constexpr hipasm::kernels::all_reduce_config cfg{.ranks = 8, .type = hipasm::kernels::all_reduce_type::bf16};
 //               HIPASM_ALL_REDUCE_KERNEL(all_reduce_bf16_8, cfg)
 // Host side:    hipasm::kernels::launch_all_reduce<cfg>(node, modules, "all_reduce_bf16_8", {...});
