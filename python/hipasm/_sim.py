@@ -5,7 +5,7 @@ import os
 
 from ._errors import SimError
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 _u32, _u64, _i32 = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_int32
 
 
@@ -47,6 +47,15 @@ class FindingRec(ctypes.Structure):
 
 
 _P = ctypes.c_void_p
+
+
+class NodeLaunchRec(ctypes.Structure):
+    _fields_ = [
+        ("module", _P), ("kernel", ctypes.c_char_p), ("grid", _u32 * 3), ("block", _u32 * 3),
+        ("kernarg", _P), ("kernarg_bytes", ctypes.c_size_t),
+    ]
+
+
 _SIGNATURES = {
     "hipasm_sim_abi_version": (ctypes.c_int, []),
     "hipasm_sim_last_error": (ctypes.c_char_p, []),
@@ -80,6 +89,13 @@ _SIGNATURES = {
     "hipasm_sim_report_summary": (ctypes.c_char_p, [_P]),
     "hipasm_sim_report_profile_json": (ctypes.c_char_p, [_P]),
     "hipasm_sim_report_write_trace": (ctypes.c_int, [_P, ctypes.c_char_p]),
+    "hipasm_sim_node_open": (ctypes.c_int, [ctypes.c_char_p, _u32, ctypes.POINTER(_P)]),
+    "hipasm_sim_node_close": (None, [_P]),
+    "hipasm_sim_node_size": (_u32, [_P]),
+    "hipasm_sim_node_device": (_P, [_P, _u32]),
+    "hipasm_sim_node_map_peer": (ctypes.c_int, [_P, _u32, _u32, _u64, ctypes.POINTER(_u64)]),
+    "hipasm_sim_node_launch": (ctypes.c_int, [_P, ctypes.POINTER(NodeLaunchRec), _u32, ctypes.POINTER(LaunchOptions),
+                                              ctypes.POINTER(_P)]),
 }
 
 
@@ -227,6 +243,64 @@ class Device:
         check(self._L.hipasm_sim_launch(self._h, module, kernel.encode(), g, b, kernarg, len(kernarg),
                                         ctypes.byref(options), ctypes.byref(r)))
         return Report(r)
+
+
+class _NodeDevice(Device):
+    """A device of a Node: the node owns it (closing it is the node's business)."""
+
+    def __init__(self, node, handle):  # noqa: super().__init__ would open another device
+        self._L = lib()
+        self._h = handle
+        self._node = node  # keeps the node open while the device is in use
+        self.target = text(self._L.hipasm_sim_device_target(handle))
+
+    def close(self):
+        self._h = _P()
+
+
+class Node:
+    """`devices` (1..8) simulated GPUs `gpu` in one simulation (rt::node): each with its own
+    memory (devices[i]: alloc, copies, load as a Device), peer mappings (map_peer: the model of
+    hipIpcOpenMemHandle) and one launch per device run together."""
+
+    def __init__(self, gpu, devices):
+        self._L = lib()
+        self._h = _P()
+        check(self._L.hipasm_sim_node_open(gpu.encode(), devices, ctypes.byref(self._h)))
+        self.devices = [_NodeDevice(self, self._L.hipasm_sim_node_device(self._h, i)) for i in range(devices)]
+
+    def close(self):
+        if self._h:
+            for d in self.devices:
+                d.close()
+            self._L.hipasm_sim_node_close(self._h)
+            self._h = _P()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def map_peer(self, user, owner, addr):
+        """Device `user`'s address of the allocation at `addr` of device `owner`."""
+        out = _u64()
+        check(self._L.hipasm_sim_node_map_peer(self._h, user, owner, addr, ctypes.byref(out)))
+        return out.value
+
+    def launch(self, launches, options):
+        """launches[i] = (module, kernel, grid, block, kernarg bytes) on device i; a Report each."""
+        recs = (NodeLaunchRec * len(launches))()
+        keep = []
+        for rec, (module, kernel, grid, block, kernarg) in zip(recs, launches):
+            buf = ctypes.create_string_buffer(bytes(kernarg), max(len(kernarg), 1))
+            keep.append(buf)
+            rec.module, rec.kernel = module, kernel.encode()
+            rec.grid[:], rec.block[:] = list(grid), list(block)
+            rec.kernarg, rec.kernarg_bytes = ctypes.cast(buf, _P), len(kernarg)
+        out = (_P * len(launches))()
+        check(self._L.hipasm_sim_node_launch(self._h, recs, len(launches), ctypes.byref(options), out))
+        return [Report(_P(h)) for h in out]
 
 
 def launch_options(check=True, check_undefined=True, allow=None, seed=0, threads=0, instruction_budget=0,

@@ -78,3 +78,38 @@ def test_fault_is_an_error(args_co):
     with pytest.raises(_sim.SimError, match="0x"):
         dev.launch(mod, "hidden", (1, 1, 1), (64, 1, 1), struct.pack("<Q", 0x1234_0000), _sim.launch_options())
     dev.unload(mod)
+
+
+def test_node_of_two_devices_reaches_peer_memory(args_co):
+    """Two simulated devices: each adds its own a to the other device's b through a peer mapping."""
+    node = _sim.Node("mi300x", 2)
+    n = 128
+    a = [np.arange(n, dtype=np.float32) + 1000 * d for d in range(2)]
+    b = [np.full(n, 0.5 + d, np.float32) for d in range(2)]
+    addr = []
+    for d, dev in enumerate(node.devices):
+        aa, bb, out = dev.alloc(4 * n), dev.alloc(4 * n), dev.alloc(4 * n)
+        dev.copy_to(aa, a[d].ctypes.data, 4 * n)
+        dev.copy_to(bb, b[d].ctypes.data, 4 * n)
+        addr.append((aa, bb, out))
+    assert addr[0][0] != addr[1][0]  # each device its own addresses
+    mods = [dev.load(None, args_co) for dev in node.devices]
+    launches = []
+    for d in range(2):
+        peer_b = node.map_peer(d, 1 - d, addr[1 - d][1])
+        launches.append((mods[d], "add", (n // 64, 1, 1), (64, 1, 1),
+                         struct.pack("<QQQI", addr[d][2], addr[d][0], peer_b, n)))
+    reports = node.launch(launches, _sim.launch_options(seed=3))
+    assert [r.error_count for r in reports] == [0, 0]
+    for d, dev in enumerate(node.devices):
+        got = np.zeros(n, np.float32)
+        dev.copy_from(got.ctypes.data, addr[d][2], 4 * n)
+        np.testing.assert_array_equal(got, a[d] + b[1 - d])
+    for r in reports:
+        r.close()
+    for d, dev in enumerate(node.devices):
+        dev.unload(mods[d])
+    L = _sim.lib()
+    st, msg = status_and_error(L.hipasm_sim_node_map_peer(node._h, 0, 5, addr[1][1], ctypes.byref(ctypes.c_uint64())))
+    assert st == 1 and "device 5 of a node of 2" in msg
+    node.close()

@@ -22,6 +22,8 @@
 #include "hipasm/rt/launcher.hpp"
 #include "hipasm/rt/profile.hpp"
 #include "kernarg.hpp"
+#include "memory.hpp"
+#include "peer.hpp"
 #include "timing/device.hpp"
 #include "timing/launch.hpp"
 
@@ -56,7 +58,8 @@ std::vector<sim::ArgBytes> arg_bytes(const kernel_args& args) {
 class rule_filter {
  public:
   explicit rule_filter(const std::vector<std::string>& names) {
-    const std::vector<std::string> known = sim::checker_rule_tags();
+    std::vector<std::string> known = sim::checker_rule_tags();
+    for (std::string& t : sim::peer_rule_tags()) known.push_back(std::move(t));
     for (const std::string& n : names) {
       if (n == "all") {
         all_ = true;
@@ -210,7 +213,8 @@ class sim_device final : public device {
   // another target would run with the wrong ISA's formats and limits: gfx942's FNUZ fp8 on an
   // MI355X, 160 KiB of LDS on an MI300X). nullptr: device::open() without a name, which runs a
   // plain code object as its target says and takes a fat binary's gfx942 entry.
-  explicit sim_device(const sim::timing::DeviceSpec* gpu) : gpu_(gpu), target_(gpu ? gpu->target : "gfx942") {}
+  explicit sim_device(const sim::timing::DeviceSpec* gpu, unsigned index = 0)
+      : memory_(std::make_shared<sim::Memory>(index)), gpu_(gpu), target_(gpu ? gpu->target : "gfx942") {}
   std::string target() const override { return target_; }
   uint32_t compute_units() const override { return (gpu_ ? *gpu_ : first_gpu_of(target_)).cus(); }
   uint64_t alloc(size_t bytes) override {
@@ -249,8 +253,10 @@ class sim_device final : public device {
     return m;
   }
 
-  launch_report launch_sim(module& mod, std::string_view kernel, dim3 grid_blocks, dim3 block,
-                           const kernel_args& args, const launch_options& opts) {
+  // The kernel `kernel` of `mod` (loaded by this device) and its dispatch parameters.
+  std::pair<const sim::KernelInfo*, sim::DispatchParams> dispatch_of(module& mod, std::string_view kernel, dim3 grid_blocks,
+                                                                     dim3 block, const kernel_args& args,
+                                                                     const launch_options& opts) {
     auto* m = dynamic_cast<sim_module*>(&mod);
     if (!m || m->owner != this) throw error("launch: the module was not loaded by this device");
     const sim::KernelInfo& k = m->code.kernel(kernel);
@@ -270,6 +276,31 @@ class sim_device final : public device {
     p.trace = opts.trace;
     p.instruction_budget = opts.instruction_budget;
     p.threads = opts.threads;
+    return {&k, std::move(p)};
+  }
+
+  // The findings of one launch as its report's diagnostics, warnings and findings.
+  static void add_findings(launch_report& report, const sim::KernelInfo& k, const module& mod,
+                           std::vector<sim::Finding> found, const rule_filter& allowed) {
+    std::sort(found.begin(), found.end(), [](const sim::Finding& a, const sim::Finding& b) {
+      return a.pc != b.pc ? a.pc < b.pc : a.rule < b.rule;
+    });
+    static const std::vector<std::string> no_listings;
+    const finding_sources sources(k, found.empty() ? no_listings : mod.asm_listings);
+    for (sim::Finding& f : found) {
+      checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
+                        f.first_workgroup, f.first_wave, false, sources.at(f.pc)};
+      if (!c.source.empty()) c.message += " [" + c.source + "]";
+      c.allowed = allowed(c.rule);
+      (c.allowed ? report.warnings : report.diagnostics).push_back(c.message);
+      report.findings.push_back(std::move(c));
+    }
+  }
+
+  launch_report launch_sim(module& mod, std::string_view kernel, dim3 grid_blocks, dim3 block,
+                           const kernel_args& args, const launch_options& opts) {
+    auto [kp, p] = dispatch_of(mod, kernel, grid_blocks, block, args, opts);
+    const sim::KernelInfo& k = *kp;
     const rule_filter allowed(opts.allow);
     sim::Checker checker(opts.check_undefined);
     sim::Checker* const check = opts.check ? &checker : nullptr;
@@ -306,23 +337,81 @@ class sim_device final : public device {
       throw error(what);
     }
     if (!check) return report;
-    std::vector<sim::Finding> found = checker.findings();
-    static const std::vector<std::string> no_listings;
-    const finding_sources sources(k, found.empty() ? no_listings : mod.asm_listings);
-    for (sim::Finding& f : found) {
-      checker_finding c{f.pc, std::move(f.rule), std::move(f.inst), std::move(f.message), f.count,
-                        f.first_workgroup, f.first_wave, false, sources.at(f.pc)};
-      if (!c.source.empty()) c.message += " [" + c.source + "]";
-      c.allowed = allowed(c.rule);
-      (c.allowed ? report.warnings : report.diagnostics).push_back(c.message);
-      report.findings.push_back(std::move(c));
-    }
+    add_findings(report, k, mod, checker.findings(), allowed);
     return report;
   }
 
-  std::shared_ptr<sim::Memory> memory_ = std::make_shared<sim::Memory>();
+  friend class sim_node;
+  std::shared_ptr<sim::Memory> memory_;
   const sim::timing::DeviceSpec* gpu_;
   std::string target_;
+};
+
+// ---------------------------------------------------------------- several simulated devices
+
+class sim_node final : public node {
+ public:
+  sim_node(const sim::timing::DeviceSpec* gpu, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) devices_.push_back(std::make_unique<sim_device>(gpu, i));
+  }
+  unsigned size() const override { return unsigned(devices_.size()); }
+  device& at(unsigned i) override { return *devices_.at(check_index(i, "at")); }
+  uint64_t map_peer(unsigned user, unsigned owner, uint64_t addr) override {
+    check_index(user, "map_peer user");
+    check_index(owner, "map_peer owner");
+    return translated([&] { return devices_[user]->memory_->map_peer(*devices_[owner]->memory_, addr); });
+  }
+
+  std::vector<launch_report> launch(std::span<const device_launch> launches, const launch_options& opts) override {
+    return translated([&] { return launch_all(launches, opts); });
+  }
+
+ private:
+  unsigned check_index(unsigned i, const char* what) const {
+    if (i >= devices_.size())
+      throw error(std::string("node::") + what + ": device " + std::to_string(i) + " of a node of " +
+                  std::to_string(devices_.size()));
+    return i;
+  }
+
+  std::vector<launch_report> launch_all(std::span<const device_launch> launches, const launch_options& opts) {
+    if (launches.size() != devices_.size())
+      throw error("node::launch: " + std::to_string(launches.size()) + " launches for " +
+                  std::to_string(devices_.size()) + " devices (one per device)");
+    if (opts.profile) throw error("node::launch: timing mode (launch_options::profile) is not supported on a node yet");
+    const rule_filter allowed(opts.allow);
+    const size_t n = launches.size();
+    std::vector<sim::DispatchParams> params(n);
+    std::vector<const sim::KernelInfo*> kernels(n);
+    std::vector<std::unique_ptr<sim::Checker>> checkers(n);
+    std::vector<sim::DeviceDispatch> dd(n);
+    for (size_t i = 0; i < n; ++i) {
+      const device_launch& l = launches[i];
+      if (!l.mod) throw error("node::launch: launch " + std::to_string(i) + " has no module");
+      auto [k, p] = devices_[i]->dispatch_of(*l.mod, l.kernel, l.grid, l.block, l.args, opts);
+      kernels[i] = k;
+      params[i] = std::move(p);
+      if (opts.check) checkers[i] = std::make_unique<sim::Checker>(opts.check_undefined);
+      dd[i] = {&k->image, &params[i], devices_[i]->memory_.get(), checkers[i].get()};
+    }
+    sim::PeerChecker peer;
+    sim::NodeParams np;
+    np.seed = opts.seed;
+    np.peer = opts.check ? &peer : nullptr;
+    const std::vector<sim::DispatchResult> rs = sim::run_dispatches(dd, np);
+    std::vector<launch_report> out(n);
+    for (size_t i = 0; i < n; ++i) {
+      out[i].instructions = rs[i].instructions;
+      out[i].lane_operations = rs[i].lane_operations;
+      if (!opts.check) continue;
+      std::vector<sim::Finding> found = checkers[i]->findings();
+      for (sim::Finding& f : peer.findings(unsigned(i))) found.push_back(std::move(f));
+      sim_device::add_findings(out[i], *kernels[i], *launches[i].mod, std::move(found), allowed);
+    }
+    return out;
+  }
+
+  std::vector<std::unique_ptr<sim_device>> devices_;
 };
 
 // ---------------------------------------------------------------- the HIP backend
@@ -429,6 +518,19 @@ class hip_device final : public device {
 #endif  // HIPASM_RT_HAVE_HIP
 
 }  // namespace detail
+
+std::unique_ptr<node> node::open(backend b, std::string_view gpu, unsigned devices) {
+  if (devices < 1 || devices > sim::kMaxDevices)
+    throw error("node::open: " + std::to_string(devices) + " devices (1.." + std::to_string(sim::kMaxDevices) + ")");
+  if (b != backend::sim) return nullptr;  // real nodes: not yet (HIP IPC handles, a process group)
+  const sim::timing::DeviceSpec* spec = sim::timing::find_device(gpu);
+  if (!spec) {
+    std::string names;
+    for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
+    throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
+  }
+  return std::make_unique<detail::sim_node>(spec, devices);
+}
 
 std::unique_ptr<device> device::open(backend b) {
   if (b == backend::sim) return std::make_unique<detail::sim_device>(nullptr);

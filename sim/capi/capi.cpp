@@ -24,8 +24,13 @@ struct hipasm_sim_code_object {
   sim::CodeObject code;
 };
 struct hipasm_sim_device {
-  std::unique_ptr<rt::device> dev;
+  std::unique_ptr<rt::device> owned;  // (a node's devices are the node's)
+  rt::device* dev = nullptr;
   std::string target;  // dev->target(), for hipasm_sim_device_target
+};
+struct hipasm_sim_node {
+  std::unique_ptr<rt::node> node;
+  std::vector<hipasm_sim_device> devices;
 };
 struct hipasm_sim_module {
   std::unique_ptr<rt::module> mod;
@@ -109,6 +114,47 @@ std::vector<std::string> split_commas(const char* s) {
     }
   }
   return out;
+}
+
+
+// The packed buffer back into per-argument entries: the launcher checks and places them again
+// and fills the hidden arguments, exactly as for a C++ caller.
+rt::kernel_args split_kernarg(const sim::KernelInfo& k, const void* kernarg, size_t kernarg_bytes) {
+  const uint32_t end = explicit_end(k);
+  if (kernarg_bytes < end)
+    throw rt::error("launch of '" + sim::printable(k.name) + "': the kernarg buffer is " +
+                    std::to_string(kernarg_bytes) + " bytes, its explicit arguments end at " + std::to_string(end));
+  const auto* base = static_cast<const uint8_t*>(kernarg);
+  rt::kernel_args args;
+  for (const auto& a : k.args)
+    if (!a.hidden()) args.add_bytes(base + a.offset, a.size);
+  return args;
+}
+
+// The C options as the launcher's (po: the profile options lo points to, when profiling).
+rt::launch_options options_of(const hipasm_sim_launch_options& o, rt::profile_options& po) {
+  rt::launch_options lo;
+  lo.dynamic_lds = o.dynamic_lds;
+  lo.seed = o.seed;
+  lo.instruction_budget = o.instruction_budget;
+  lo.threads = o.threads;
+  lo.check = o.check != 0;
+  lo.check_undefined = o.check_undefined != 0;
+  lo.allow = split_commas(o.allow);
+  if (o.profile_device) {
+    po.device = o.profile_device;
+    po.clock_mhz = o.clock_mhz;
+    po.keep_events = o.keep_events != 0;
+    po.sample_cus = o.sample_cus;
+    lo.profile = &po;
+  }
+  return lo;
+}
+
+void finish(hipasm_sim_report& r) {
+  r.summary = rt::checker_summary(r.report);
+  r.errors = static_cast<uint32_t>(r.report.diagnostics.size());
+  if (r.report.profile) r.json = r.report.profile->json();
 }
 
 }  // namespace
@@ -196,7 +242,8 @@ int hipasm_sim_device_open_gpu(const char* gpu, hipasm_sim_device** out) {
   return guarded([&] {
     need(out, "out");
     auto d = std::make_unique<hipasm_sim_device>();
-    d->dev = gpu && *gpu ? rt::device::open(rt::backend::sim, gpu) : rt::device::open(rt::backend::sim);
+    d->owned = gpu && *gpu ? rt::device::open(rt::backend::sim, gpu) : rt::device::open(rt::backend::sim);
+    d->dev = d->owned.get();
     d->target = d->dev->target();
     *out = d.release();
   });
@@ -263,6 +310,7 @@ void hipasm_sim_launch_options_init(hipasm_sim_launch_options* o) {
   o->check_undefined = 1;
 }
 
+
 int hipasm_sim_launch(hipasm_sim_device* dev, hipasm_sim_module* m, const char* kernel, const uint32_t grid[3],
                       const uint32_t block[3], const void* kernarg, size_t kernarg_bytes,
                       const hipasm_sim_launch_options* opts, hipasm_sim_report** out) {
@@ -278,40 +326,77 @@ int hipasm_sim_launch(hipasm_sim_device* dev, hipasm_sim_module* m, const char* 
     hipasm_sim_launch_options_init(&o);
     if (opts) o = *opts;
 
-    // The packed buffer back into per-argument entries: the launcher checks and places them
-    // again and fills the hidden arguments, exactly as for a C++ caller.
-    const sim::KernelInfo& k = m->info.code.kernel(kernel);
-    const uint32_t end = explicit_end(k);
-    if (kernarg_bytes < end)
-      throw rt::error("launch of '" + sim::printable(k.name) + "': the kernarg buffer is " +
-                      std::to_string(kernarg_bytes) + " bytes, its explicit arguments end at " + std::to_string(end));
-    const auto* base = static_cast<const uint8_t*>(kernarg);
-    rt::kernel_args args;
-    for (const auto& a : k.args)
-      if (!a.hidden()) args.add_bytes(base + a.offset, a.size);
-
-    rt::launch_options lo;
-    lo.dynamic_lds = o.dynamic_lds;
-    lo.seed = o.seed;
-    lo.instruction_budget = o.instruction_budget;
-    lo.threads = o.threads;
-    lo.check = o.check != 0;
-    lo.check_undefined = o.check_undefined != 0;
-    lo.allow = split_commas(o.allow);
+    rt::kernel_args args = split_kernarg(m->info.code.kernel(kernel), kernarg, kernarg_bytes);
     rt::profile_options po;
-    if (o.profile_device) {
-      po.device = o.profile_device;
-      po.clock_mhz = o.clock_mhz;
-      po.keep_events = o.keep_events != 0;
-      po.sample_cus = o.sample_cus;
-      lo.profile = &po;
-    }
+    const rt::launch_options lo = options_of(o, po);
     auto r = std::make_unique<hipasm_sim_report>();
     r->report = dev->dev->launch(*m->mod, kernel, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, args, lo);
-    r->summary = rt::checker_summary(r->report);
-    r->errors = static_cast<uint32_t>(r->report.diagnostics.size());
-    if (r->report.profile) r->json = r->report.profile->json();
+    finish(*r);
     *out = r.release();
+  });
+}
+
+int hipasm_sim_node_open(const char* gpu, uint32_t devices, hipasm_sim_node** out) {
+  return guarded([&] {
+    need(out, "out");
+    need(gpu, "gpu");
+    auto n = std::make_unique<hipasm_sim_node>();
+    n->node = rt::node::open(rt::backend::sim, gpu, devices);
+    n->devices.resize(devices);
+    for (uint32_t i = 0; i < devices; ++i) {
+      n->devices[i].dev = &n->node->at(i);
+      n->devices[i].target = n->devices[i].dev->target();
+    }
+    *out = n.release();
+  });
+}
+
+void hipasm_sim_node_close(hipasm_sim_node* node) { delete node; }
+
+uint32_t hipasm_sim_node_size(const hipasm_sim_node* node) {
+  return node ? static_cast<uint32_t>(node->devices.size()) : 0;
+}
+
+hipasm_sim_device* hipasm_sim_node_device(hipasm_sim_node* node, uint32_t i) {
+  return node && i < node->devices.size() ? &node->devices[i] : nullptr;
+}
+
+int hipasm_sim_node_map_peer(hipasm_sim_node* node, uint32_t user, uint32_t owner, uint64_t addr, uint64_t* out) {
+  return guarded([&] { need(out, "out") = need(node, "node").node->map_peer(user, owner, addr); });
+}
+
+int hipasm_sim_node_launch(hipasm_sim_node* node, const hipasm_sim_node_launch_desc* launches, uint32_t count,
+                           const hipasm_sim_launch_options* opts, hipasm_sim_report** reports) {
+  return guarded([&] {
+    need(node, "node");
+    need(reports, "reports");
+    if (!launches && count) throw invalid_argument{"launches is null"};
+    hipasm_sim_launch_options o;
+    hipasm_sim_launch_options_init(&o);
+    if (opts) o = *opts;
+    if (o.profile_device) throw rt::error("node launch: no timing model of a node yet (profile_device must be NULL)");
+    std::vector<rt::device_launch> ls(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const hipasm_sim_node_launch_desc& d = launches[i];
+      const std::string which = "launch " + std::to_string(i) + ": ";
+      if (!d.module) throw invalid_argument{which + "module is null"};
+      if (!d.kernel) throw invalid_argument{which + "kernel is null"};
+      if (!d.kernarg && d.kernarg_bytes) throw invalid_argument{which + "kernarg is null"};
+      ls[i].mod = d.module->mod.get();
+      ls[i].kernel = d.kernel;
+      ls[i].grid = {d.grid[0], d.grid[1], d.grid[2]};
+      ls[i].block = {d.block[0], d.block[1], d.block[2]};
+      ls[i].args = split_kernarg(d.module->info.code.kernel(d.kernel), d.kernarg, d.kernarg_bytes);
+    }
+    rt::profile_options po;
+    std::vector<rt::launch_report> rs = node->node->launch(ls, options_of(o, po));
+    std::vector<std::unique_ptr<hipasm_sim_report>> made;
+    for (rt::launch_report& rep : rs) {
+      made.push_back(std::make_unique<hipasm_sim_report>());
+      made.back()->report = std::move(rep);
+      finish(*made.back());
+    }
+    for (uint32_t i = 0; i < count; ++i) reports[i] = made[i].release();
   });
 }
 

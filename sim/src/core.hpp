@@ -217,6 +217,7 @@ struct Wave {
   uint32_t scratch_lane_stride = 0;    // bytes per lane (private_segment_fixed_size, aligned)
   const Inst* cur = nullptr;
   mutable void* checker_state = nullptr;  // owned by the checker (checker.cpp); null = fresh
+  mutable void* peer_state = nullptr;     // owned by the peer-visibility checker; null = fresh
   uint64_t issued = 0;                 // instructions issued by this wave (the checker's clock)
   uint64_t lane_ops = 0;
 
@@ -357,9 +358,13 @@ inline const uint32_t* vec_ptr(const Wave& w, const Operand& op, int dword = 0) 
 // ---- Device memory and LDS (memory.cpp, owner sim-mem-check). Every access is checked:
 // outside any allocation / outside the LDS allocation / misaligned where the hardware
 // faults -> throws sim::error with the instruction's address and text.
+struct Backing;  // memory.hpp
+inline constexpr unsigned kMaxDevices = 8;  // devices of a multi-device run (a node's GPUs)
 class Memory {
  public:
-  Memory();
+  // `device`: which device of a multi-device run (0..7) the memory is; its addresses are that
+  // device's range (memory.hpp).
+  explicit Memory(unsigned device = 0);
   ~Memory();
   Memory(const Memory&) = delete;
   Memory& operator=(const Memory&) = delete;
@@ -368,6 +373,12 @@ class Memory {
   void read(uint64_t addr, void* dst, size_t n) const;    // host copies (throw if outside)
   void write(uint64_t addr, const void* src, size_t n);
   uint8_t* translate(uint64_t addr, size_t n);            // nullptr if not inside one allocation
+  unsigned device() const;
+  // Maps the allocation of `owner` (another device) starting at `addr` into this device's
+  // addresses: the model of hipIpcOpenMemHandle (a new address aliasing the peer's bytes).
+  // Kernels on this device reach the peer's bytes through the returned address. free() of
+  // the returned address unmaps it.
+  uint64_t map_peer(Memory& owner, uint64_t addr);
   // Implementation details private to memory.cpp (memory.hpp has the kernel-access helpers);
   // thread-safe for concurrent workgroups.
   struct Impl;
@@ -438,6 +449,17 @@ struct Gws {
   std::array<GwsResource, kResources> res;
 };
 
+// The peer-visibility checker of a multi-device run (peer.hpp): sees the instructions that
+// order memory across devices and every access to bytes a peer mapped.
+struct PeerObserver {
+  virtual ~PeerObserver() = default;
+  virtual void on_issue(const Wave& w, const Inst& in) = 0;  // before the handler runs
+  // One lane's access of n bytes at `offset` into `b` (a write: store or atomic).
+  virtual void on_access(const Wave& w, const Inst& in, Backing& b, uint64_t offset, size_t n, int lane,
+                         bool write) = 0;
+  virtual void on_barrier(std::span<Wave* const> waves) = 0;  // a workgroup's s_barrier released
+};
+
 // Shared by all waves of one dispatch (read-only during execution except Memory).
 struct Dispatch {
   const KernelImage* image = nullptr;
@@ -451,6 +473,8 @@ struct Dispatch {
   uint64_t queue_addr = 0;         // a zeroed hsa_queue_t stand-in (queue pointer SGPRs)
   bool trace = false;
   Gws* gws = nullptr;              // the GWS resources when the code uses ds_gws_* (else nullptr)
+  unsigned device = 0;             // which device of a multi-device run
+  PeerObserver* peer = nullptr;    // multi-device run with the checker (else nullptr)
 };
 
 // The target a wave runs on (gfx942 for a wave that has no dispatch, as unit tests make).

@@ -53,6 +53,7 @@ struct Shared {
   std::exception_ptr error;
   uint64_t error_group = ~0ull;
   uint64_t scratch_slot_bytes = 0;  // per worker: waves_per_group * 64 * stride
+  uint64_t seed_salt = 0;           // device d of a multi-device run: its waves' orders differ
   std::mutex trace_mu;
 };
 
@@ -208,6 +209,7 @@ void init_wave(Wave& w, Shared& S, Workgroup& g, uint32_t index, uint64_t scratc
   w.scratch_base = scratch_base;
   w.cur = nullptr;
   w.checker_state = nullptr;
+  w.peer_state = nullptr;
   w.issued = 0;
   w.lane_ops = 0;
 
@@ -296,7 +298,7 @@ struct GroupRun {
       : S(s), wk(w), linear(lin), prog(*s.prog), obs(s.dispatch.observer), trace(s.dispatch.trace),
         tout(s.params->trace_out ? s.params->trace_out : stdout),
         // Seeded interleaving: a per-workgroup generator, so the order does not depend on threads.
-        rng(s.params->seed ^ (lin * 0x9E3779B97F4A7C15ull)), random_order(s.params->seed != 0),
+        rng(s.params->seed ^ (lin * 0x9E3779B97F4A7C15ull) ^ s.seed_salt), random_order(s.params->seed != 0),
         flush_every(std::clamp<uint64_t>(s.budget / 64, 1, 4096)) {}
 
   void start() {
@@ -359,6 +361,7 @@ struct GroupRun {
     }
     w.cur = in;
     if (obs) obs->on_issue(w, *in, w.issued);
+    if (S.dispatch.peer) [[unlikely]] S.dispatch.peer->on_issue(w, *in);
     ++w.issued;
     if (in->cls & (C_VALU | C_VMEM | C_DS | C_FLAT)) local_lanes += std::popcount(w.exec);
     w.pc = in->pc + in->size;
@@ -392,6 +395,11 @@ struct GroupRun {
     if (all_waiting) {
       for (uint32_t i = 0; i < S.waves_per_group; ++i) wk.waves[i]->at_barrier = false;
       if (obs) obs->on_barrier(wk.group.linear);
+      if (S.dispatch.peer) {
+        std::vector<Wave*> ws;
+        for (uint32_t i = 0; i < S.waves_per_group; ++i) ws.push_back(wk.waves[i].get());
+        S.dispatch.peer->on_barrier(ws);
+      }
     }
     bool issued = false;
     if (!random_order) {
@@ -518,10 +526,21 @@ void run_cooperative(Shared& S, uint64_t groups) {
   }
 }
 
-}  // namespace
+// Everything a dispatch sets up before its waves run: the decoded program, the kernarg
+// segment, the dispatch packet, the queue stand-in and the private segments.
+struct Prepared {
+  Shared S;
+  std::shared_ptr<const Program> prog;
+  std::unique_ptr<Alloc> kernarg, packet, queue, scratch;
+  Gws gws;
+  bool uses_gws = false;
+  unsigned threads = 1;
+  uint64_t groups = 0, stride = 1;
+};
 
-DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& params,
-                            Memory& memory, Observer* checker) {
+// `cooperative`: the workers allocate their own private segments (run_cooperative, run_node).
+std::unique_ptr<Prepared> prepare(const KernelImage& image, const DispatchParams& params, Memory& memory,
+                                  Observer* checker, bool cooperative) {
   for (int d = 0; d < 3; ++d) {
     if (params.grid[d] == 0 || params.block[d] == 0)
       throw sim::error("dispatch: grid and block dimensions must be at least 1");
@@ -534,9 +553,13 @@ DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& para
   if (lds > image.target->lds_bytes)
     throw sim::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (" +
                     image.target->name + " has " + std::to_string(image.target->lds_bytes) + ")");
+  auto P = std::make_unique<Prepared>();
+  Shared& S = P->S;
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];
   const uint64_t stride = std::max<uint64_t>(1, params.group_stride);  // ids still from the whole grid
   if (params.group_limit) groups = std::min((groups + stride - 1) / stride, params.group_limit);
+  P->groups = groups;
+  P->stride = stride;
   if (image.code.empty()) throw sim::error("dispatch: kernel '" + image.name + "' has no code");
   if (image.entry < image.code_vaddr || image.entry >= image.code_vaddr + image.code.size())
     throw sim::error("dispatch: entry of kernel '" + image.name + "' is outside its code");
@@ -545,10 +568,9 @@ DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& para
                     " of kernel '" + image.name + "' is not a multiple of 4 in [0, 256]");
 
   // Decode once; every instruction reachable from the entry must be known before any wave runs.
-  std::shared_ptr<const Program> prog = decoded_program(image);
+  P->prog = decoded_program(image);
 
-  Shared S;
-  S.prog = prog.get();
+  S.prog = P->prog.get();
   S.image = &image;
   S.params = &params;
   S.threads_per_group = uint32_t(tpg);
@@ -560,34 +582,37 @@ DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& para
   S.dispatch.observer = checker;
   S.dispatch.code_base = image.code_base;
   S.dispatch.trace = params.trace;
+  S.dispatch.device = memory.device();
 
   unsigned threads = params.threads ? params.threads : std::max(1u, std::thread::hardware_concurrency());
   if (params.trace) threads = 1;  // deterministic trace
   threads = unsigned(std::min<uint64_t>(threads, groups));
   // ds_gws_* couple workgroups: such dispatches run cooperatively on one thread.
-  const bool uses_gws = std::any_of(prog->insts.begin(), prog->insts.end(), [](const Inst& in) {
+  P->uses_gws = std::any_of(P->prog->insts.begin(), P->prog->insts.end(), [](const Inst& in) {
     return in.mnemonic.starts_with("ds_gws_");
   });
-  Gws gws;
-  if (uses_gws) {
+  if (P->uses_gws) {
     threads = 1;
-    S.dispatch.gws = &gws;
+    S.dispatch.gws = &P->gws;
+    if (stride != 1) throw sim::error("dispatch: ds_gws_* kernels cannot be sampled");
   }
+  if (cooperative) threads = 1;
+  P->threads = threads;
 
   // Kernarg segment in device memory, in whole 16-byte units (zeros past the arguments): LLVM
   // loads a run of three kernarg dwords at an 8-byte-aligned offset as one s_load_dwordx4 (clang-22
   // for 5 pointers and 3 u32: 16 bytes at 40 of a 52-byte segment), which the runtime's 16-byte
   // aligned kernarg buffers keep within memory.
   size_t kbytes = (std::max<size_t>({params.kernarg.size(), image.kernarg_size, 16}) + 15) / 16 * 16;
-  Alloc kernarg(memory, kbytes, 64);
+  P->kernarg = std::make_unique<Alloc>(memory, kbytes, 64);
   {
     std::vector<uint8_t> kb(kbytes, 0);
     std::copy(params.kernarg.begin(), params.kernarg.end(), kb.begin());
-    memory.write(kernarg.addr, kb.data(), kb.size());
+    memory.write(P->kernarg->addr, kb.data(), kb.size());
   }
-  S.dispatch.kernarg_addr = kernarg.addr;
+  S.dispatch.kernarg_addr = P->kernarg->addr;
   // Dispatch packet (hsa_kernel_dispatch_packet_t) for the dispatch pointer.
-  Alloc packet(memory, kPacketSize, 64);
+  P->packet = std::make_unique<Alloc>(memory, kPacketSize, 64);
   {
     std::vector<uint8_t> pk(kPacketSize, 0);
     unsigned dims = params.grid[2] * params.block[2] > 1 ? 3 : params.grid[1] * params.block[1] > 1 ? 2 : 1;
@@ -599,33 +624,142 @@ DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& para
     }
     put<uint32_t>(pk, 24, image.private_segment_fixed_size);
     put<uint32_t>(pk, 28, uint32_t(lds));
-    put<uint64_t>(pk, 40, kernarg.addr);
-    memory.write(packet.addr, pk.data(), pk.size());
+    put<uint64_t>(pk, 40, P->kernarg->addr);
+    memory.write(P->packet->addr, pk.data(), pk.size());
   }
-  S.dispatch.dispatch_packet_addr = packet.addr;
-  Alloc queue(memory, 256, 64);  // a zeroed hsa_queue_t stand-in for the queue pointer
+  S.dispatch.dispatch_packet_addr = P->packet->addr;
+  P->queue = std::make_unique<Alloc>(memory, 256, 64);  // a zeroed hsa_queue_t stand-in for the queue pointer
   {
     std::vector<uint8_t> q(256, 0);
-    memory.write(queue.addr, q.data(), q.size());
+    memory.write(P->queue->addr, q.data(), q.size());
   }
-  S.dispatch.queue_addr = queue.addr;
+  S.dispatch.queue_addr = P->queue->addr;
   // Private segments: one slot of waves_per_group * 64 lanes per worker thread.
-  std::unique_ptr<Alloc> scratch;
   if (image.private_segment_fixed_size) {
-    uint64_t stride = (image.private_segment_fixed_size + 15) & ~15u;
-    S.scratch_slot_bytes = uint64_t(S.waves_per_group) * kLanes * stride;
-    if (!uses_gws) {  // cooperative workers allocate their own slots (run_cooperative)
-      scratch = std::make_unique<Alloc>(memory, S.scratch_slot_bytes * threads, 256);
-      S.dispatch.scratch_addr = scratch->addr;
+    uint64_t lane_stride = (image.private_segment_fixed_size + 15) & ~15u;
+    S.scratch_slot_bytes = uint64_t(S.waves_per_group) * kLanes * lane_stride;
+    if (!P->uses_gws && !cooperative) {  // cooperative workers allocate their own slots
+      P->scratch = std::make_unique<Alloc>(memory, S.scratch_slot_bytes * threads, 256);
+      S.dispatch.scratch_addr = P->scratch->addr;
     }
   }
-  if (uses_gws) {
-    if (stride != 1) throw sim::error("dispatch: ds_gws_* kernels cannot be sampled");
+  return P;
+}
+
+DispatchResult result_of(const Shared& S) {
+  DispatchResult r;
+  r.instructions = S.executed.load();
+  r.lane_operations = S.lane_ops.load();
+  return r;
+}
+
+// One device of a multi-device run: its resident workgroups and the next one to start.
+struct NodeDevice {
+  Prepared* P = nullptr;
+  std::vector<std::unique_ptr<Worker>> idle, owned;  // owned parallel to active
+  std::vector<std::unique_ptr<GroupRun>> active;
+  uint64_t next = 0, resident = 0;
+
+  void start() {
+    std::unique_ptr<Worker> wk;
+    if (!idle.empty()) {
+      wk = std::move(idle.back());
+      idle.pop_back();
+    } else {
+      wk = std::make_unique<Worker>();
+      if (P->S.scratch_slot_bytes) {
+        wk->scratch = std::make_unique<Alloc>(*P->S.dispatch.memory, P->S.scratch_slot_bytes, 256);
+        wk->scratch_base = wk->scratch->addr;
+      }
+    }
+    owned.push_back(std::move(wk));
+    active.push_back(std::make_unique<GroupRun>(P->S, *owned.back(), next++ * P->stride));
+    active.back()->start();
+  }
+  // One turn of resident workgroup i; retires it when it finished. Whether a wave issued.
+  bool turn(size_t i) {
+    const bool issued = active[i]->turn();
+    if (active[i]->live == 0) {
+      active[i]->end();
+      idle.push_back(std::move(owned[i]));
+      active.erase(active.begin() + std::ptrdiff_t(i));
+      owned.erase(owned.begin() + std::ptrdiff_t(i));
+    }
+    return issued;
+  }
+};
+
+// An error of device d, its message prefixed "device d: " (an instruction's pc kept).
+[[noreturn]] void rethrow_on_device(unsigned d) {
+  try {
+    throw;
+  } catch (const inst_error& e) {
+    throw inst_error("device " + std::to_string(d) + ": " + e.what(), e.pc);
+  } catch (const sim::error& e) {
+    throw sim::error("device " + std::to_string(d) + ": " + e.what());
+  }
+}
+
+// All devices' resident workgroups on one thread. Seed 0: every resident workgroup takes a
+// turn in (device, workgroup) order; otherwise each step gives one turn to a workgroup drawn
+// at random over all devices (and the workgroup's own seeded order picks the wave and burst).
+void run_node(std::vector<NodeDevice>& devs, uint64_t seed) {
+  std::mt19937_64 rng(seed * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull);
+  unsigned cur = 0;
+  try {
+    for (;;) {
+      size_t total = 0;
+      for (cur = 0; cur < devs.size(); ++cur) {
+        NodeDevice& d = devs[cur];
+        while (d.active.size() < d.resident && d.next < d.P->groups) d.start();
+        total += d.active.size();
+      }
+      if (total == 0) return;
+      bool progress = false;
+      if (seed == 0) {
+        for (cur = 0; cur < devs.size(); ++cur)
+          for (size_t i = devs[cur].active.size(); i-- > 0;) progress |= devs[cur].turn(i);
+      } else {
+        for (size_t k = 0; k < total; ++k) {
+          size_t pick = size_t(rng() % total), n = 0;
+          for (cur = 0; cur < devs.size(); ++cur) {
+            n = devs[cur].active.size();
+            if (pick < n) break;
+            pick -= n;
+          }
+          if (cur == devs.size()) break;  // fewer resident now: a workgroup finished
+          progress |= devs[cur].turn(pick);
+          total = 0;
+          for (const NodeDevice& d : devs) total += d.active.size();
+          if (total == 0) break;
+        }
+      }
+      if (progress) continue;
+      // Every resident wave waits at a barrier or GWS instruction that cannot complete.
+      for (cur = 0; cur < devs.size(); ++cur)
+        if (!devs[cur].active.empty() && devs[cur].P->uses_gws) gws_deadlock(devs[cur].P->S, devs[cur].active);
+      cur = 0;
+      throw sim::error("dispatch: deadlock: every resident wave of every device is blocked");
+    }
+  } catch (...) {
+    for (NodeDevice& d : devs)
+      for (auto& r : d.active) r->abort();
+    if (cur < devs.size()) rethrow_on_device(devs[cur].P->S.dispatch.device);
+    throw;
+  }
+}
+
+}  // namespace
+
+DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& params,
+                            Memory& memory, Observer* checker) {
+  std::unique_ptr<Prepared> P = prepare(image, params, memory, checker, false);
+  Shared& S = P->S;
+  const uint64_t groups = P->groups, stride = P->stride;
+  const unsigned threads = P->threads;
+  if (P->uses_gws) {
     run_cooperative(S, groups);
-    DispatchResult r;
-    r.instructions = S.executed.load();
-    r.lane_operations = S.lane_ops.load();
-    return r;
+    return result_of(S);
   }
 
   auto worker = [&](unsigned index) {
@@ -656,11 +790,40 @@ DispatchResult run_dispatch(const KernelImage& image, const DispatchParams& para
     for (auto& t : pool) t.join();
   }
   if (S.error) std::rethrow_exception(S.error);
+  return result_of(S);
+}
 
-  DispatchResult r;
-  r.instructions = S.executed.load();
-  r.lane_operations = S.lane_ops.load();
-  return r;
+std::vector<DispatchResult> run_dispatches(std::span<const DeviceDispatch> launches, const NodeParams& node) {
+  if (launches.empty()) throw sim::error("multi-device dispatch: no launches");
+  if (launches.size() > kMaxDevices)
+    throw sim::error("multi-device dispatch: " + std::to_string(launches.size()) + " launches (at most " +
+                     std::to_string(kMaxDevices) + " devices)");
+  std::vector<std::unique_ptr<Prepared>> prepared;
+  std::vector<NodeDevice> devs(launches.size());
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const DeviceDispatch& l = launches[i];
+    if (!l.image || !l.params || !l.memory) throw sim::error("multi-device dispatch: launch " + std::to_string(i) + " is incomplete");
+    for (size_t j = 0; j < i; ++j)
+      if (launches[j].memory == l.memory)
+        throw sim::error("multi-device dispatch: launches " + std::to_string(j) + " and " + std::to_string(i) +
+                         " run on one device (one launch per device)");
+    try {
+      prepared.push_back(prepare(*l.image, *l.params, *l.memory, l.checker, true));
+    } catch (...) {
+      rethrow_on_device(l.memory->device());
+    }
+    Prepared& P = *prepared.back();
+    P.S.dispatch.peer = node.peer;
+    P.S.seed_salt = uint64_t(l.memory->device()) * 0xA0761D6478BD642Full;
+    devs[i].P = &P;
+    // All workgroups resident (a kernel that waits for its peers needs them running), up to
+    // node.resident_groups; a workgroup of a GWS kernel needs the whole grid.
+    devs[i].resident = P.uses_gws || node.resident_groups == 0 ? P.groups : std::min<uint64_t>(P.groups, node.resident_groups);
+  }
+  run_node(devs, node.seed);
+  std::vector<DispatchResult> out;
+  for (auto& P : prepared) out.push_back(result_of(P->S));
+  return out;
 }
 
 }  // namespace hipasm::sim

@@ -224,7 +224,7 @@ template <int N>
 void s_load(Wave& w, const Inst& in) {
   uint64_t addr = smem_address(w, in);
   require_aligned(in, "scalar load", addr, 4 * N, -1, 4);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   const uint8_t* p = dv.at(addr, 4 * N, -1, false);
   for (int k = 0; k < N; ++k) {
     uint32_t v;
@@ -237,7 +237,7 @@ template <int N>
 void s_store(Wave& w, const Inst& in) {
   uint64_t addr = smem_address(w, in);
   require_aligned(in, "scalar store", addr, 4 * N, -1, 4);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   uint8_t* p = dv.at(addr, 4 * N, -1, true);
   for (int k = 0; k < N; ++k) {
     uint32_t v = read_scalar(w, in.src[2], k);
@@ -270,7 +270,7 @@ void s_buffer(Wave& w, const Inst& in) {
   off &= 0xffff'ffffull;
   require_aligned(in, Store ? "scalar buffer store" : "scalar buffer load", r.base + off, 4 * N, -1, 4);
   uint64_t limit = r.stride ? uint64_t(r.num_records) * r.stride : r.num_records;
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   for (int k = 0; k < N; ++k) {
     uint64_t o = off + 4u * k;
     bool in_range = o + 4 <= limit;
@@ -311,7 +311,7 @@ void s_atomic(Wave& w, const Inst& in) {
   T old = 0;
   if (in_range) {
     require_aligned(in, "scalar atomic", addr, sizeof(T), -1, sizeof(T));
-    DeviceView dv(*w.dispatch->memory, in);
+    DeviceView dv(w, in);
     old = device_atomic<T>(dv.at(addr, sizeof(T), -1, true), Op, data(0),
                            Op == Atom::CmpSwap ? data(1) : T(0));
   }
@@ -627,7 +627,7 @@ struct FlatAccess {
   const Inst& in;
   DeviceView dv;
   bool went_vmem = false, went_lds = false;
-  FlatAccess(Wave& wave, const Inst& inst) : w(wave), in(inst), dv(*wave.dispatch->memory, inst) {}
+  FlatAccess(Wave& wave, const Inst& inst) : w(wave), in(inst), dv(wave, inst) {}
 
   uint8_t* at(const Target& t, size_t n, int lane, bool write, LdsAccess lds_kind) {
     switch (t.kind) {
@@ -807,7 +807,7 @@ void buffer_load(Wave& w, const Inst& in) {
   constexpr size_t n = E.size();
   Rsrc r = buffer_rsrc(w, in);
   uint32_t so = buffer_soffset(w, in);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   if (in.mod.lds) {  // LDS-DMA: as load_lds (dwordx3/x4 only where the target has them)
     const auto& tg = target_of(w);  // (this file's Target is a flat address)
     if (!((tg.lds_dma_dwords >> E.dwords) & 1))
@@ -855,7 +855,7 @@ void buffer_store(Wave& w, const Inst& in) {
   constexpr size_t n = E.size();
   Rsrc r = buffer_rsrc(w, in);
   uint32_t so = buffer_soffset(w, in);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   for_active(w.exec, [&](int lane) {
     BufAddr a = buffer_address(w, in, r, so, lane);
     if constexpr (E.bytes == 4) {
@@ -877,7 +877,7 @@ void buffer_atomic(Wave& w, const Inst& in) {
   constexpr size_t n = sizeof(T);
   Rsrc r = buffer_rsrc(w, in);
   uint32_t so = buffer_soffset(w, in);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   bool ret = returns(in);
   for_active(w.exec, [&](int lane) {
     BufAddr a = buffer_address(w, in, r, so, lane);
@@ -1077,7 +1077,7 @@ void buffer_format_op(Wave& w, const Inst& in) {
                  std::to_string(f.comps) + "-component buffer format " + dfmt_name(uint32_t(f.dfmt)) +
                  " is not supported by the simulator (unwritten components are unspecified)");
   uint32_t so = buffer_soffset(w, in);
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   const size_t eb = f.bytes;
   const Operand& reg = Store ? in.src[1] : in.dst[0];
   // Component k's raw bits sit at bit f.shift[k] of the element (byte-aligned unless packed).
@@ -1221,7 +1221,7 @@ void s_scratch(Wave& w, const Inst& in) {
                   (unsigned long long)wave_bytes, (unsigned long long)w.scratch_base);
     memory_fault(in, what, addr, 4 * N, -1, seg);
   }
-  DeviceView dv(*w.dispatch->memory, in);
+  DeviceView dv(w, in);
   for (int k = 0; k < N; ++k) {
     uint64_t wv = addr - w.scratch_base + 4u * k;
     uint64_t lane = (wv >> 2) & 63, lane_off = (wv >> 8) * 4;

@@ -22,10 +22,34 @@ std::string hex(uint64_t v) {
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 
-Memory::Memory() : impl_(std::make_unique<Impl>()) {}
+Backing::Backing(size_t bytes, unsigned device, uint64_t base) : size(bytes), home(device), home_base(base) {
+  // Host storage of at least one byte so a zero-size allocation still has a unique address.
+  data = static_cast<uint8_t*>(::operator new[](std::max<size_t>(bytes, 1), std::align_val_t(kHostAlign)));
+  std::memset(data, 0, std::max<size_t>(bytes, 1));
+}
+Backing::~Backing() { ::operator delete[](data, std::align_val_t(kHostAlign)); }
 
-Memory::~Memory() {
-  for (auto& [base, a] : impl_->allocs) ::operator delete[](a.data, std::align_val_t(kHostAlign));
+Memory::Memory(unsigned device) : impl_(std::make_unique<Impl>()) {
+  if (device >= kMaxDevices)
+    throw sim::error("device memory: device " + std::to_string(device) + " (the simulator has devices 0.." +
+                     std::to_string(kMaxDevices - 1) + ")");
+  impl_->device = device;
+  impl_->next = kDeviceBase + device * kDeviceSpan;
+  impl_->limit = impl_->next + kDeviceSpan;
+}
+
+Memory::~Memory() = default;
+
+unsigned Memory::device() const { return impl_->device; }
+
+uint64_t Memory::Impl::take_range(size_t bytes, size_t align) {
+  uint64_t base = align_up(next, std::max<uint64_t>(align, 4096));
+  const uint64_t end = align_up(base + std::max<uint64_t>(bytes, 1), 4096) + kGuardBytes;
+  if (end > limit)
+    throw sim::error("device alloc: " + std::to_string(bytes) + " bytes: device " + std::to_string(device) +
+                     "'s address range is used up");
+  next = end;
+  return base;
 }
 
 uint64_t Memory::alloc(size_t bytes, size_t align) {
@@ -34,13 +58,28 @@ uint64_t Memory::alloc(size_t bytes, size_t align) {
   if (bytes > (size_t(1) << 40))
     throw sim::error("device alloc: " + std::to_string(bytes) + " bytes is more than the simulator allows (1 TiB)");
   std::unique_lock lock(impl_->mu);
-  uint64_t base = align_up(impl_->next, std::max<uint64_t>(align, 4096));
-  // Host storage of at least one byte so a zero-size allocation still has a unique address.
-  auto* data = static_cast<uint8_t*>(
-      ::operator new[](std::max<size_t>(bytes, 1), std::align_val_t(kHostAlign)));
-  std::memset(data, 0, std::max<size_t>(bytes, 1));
-  impl_->allocs.emplace(base, Impl::Allocation{base, bytes, data});
-  impl_->next = align_up(base + std::max<uint64_t>(bytes, 1), 4096) + kGuardBytes;
+  const uint64_t base = impl_->take_range(bytes, align);
+  auto b = std::make_shared<Backing>(bytes, impl_->device, base);
+  impl_->allocs.emplace(base, Impl::Allocation{base, bytes, b->data, std::move(b), false});
+  return base;
+}
+
+uint64_t Memory::map_peer(Memory& owner, uint64_t addr) {
+  if (&owner == this)
+    throw sim::error("map peer: device " + std::to_string(impl_->device) + " maps its own allocation " + hex(addr));
+  std::shared_ptr<Backing> b;
+  {
+    std::shared_lock lock(owner.impl_->mu);
+    auto it = owner.impl_->allocs.find(addr);
+    if (it == owner.impl_->allocs.end() || it->second.peer)
+      throw sim::error("map peer: " + hex(addr) + " is not the start of an allocation of device " +
+                       std::to_string(owner.impl_->device));
+    b = it->second.backing;
+  }
+  b->shared = true;
+  std::unique_lock lock(impl_->mu);
+  const uint64_t base = impl_->take_range(b->size, 4096);
+  impl_->allocs.emplace(base, Impl::Allocation{base, b->size, b->data, b, true});
   return base;
 }
 
@@ -49,8 +88,7 @@ void Memory::free(uint64_t addr) {
   auto it = impl_->allocs.find(addr);
   if (it == impl_->allocs.end())
     throw sim::error("device free: " + hex(addr) + " is not the start of a live allocation");
-  ::operator delete[](it->second.data, std::align_val_t(kHostAlign));
-  impl_->allocs.erase(it);
+  impl_->allocs.erase(it);  // the bytes live on while a peer still maps them
 }
 
 const Memory::Impl::Allocation* Memory::Impl::find(uint64_t addr, size_t n) const {
@@ -114,8 +152,7 @@ void memory_fault(const Inst& in, std::string_view what, uint64_t addr, size_t n
   fail(in, msg);
 }
 
-uint8_t* DeviceView::at(uint64_t addr, size_t n, int lane, bool write) {
-  if (addr >= lo_ && addr + n <= hi_ && addr + n >= addr) return data_ + (addr - lo_);
+uint8_t* DeviceView::slow(uint64_t addr, size_t n, int lane, bool write) {
   const Memory::Impl::Allocation* a = mem_.impl().find(addr, n);
   if (!a)
     memory_fault(in_, write ? "device write" : "device read", addr, n, lane,
@@ -123,7 +160,14 @@ uint8_t* DeviceView::at(uint64_t addr, size_t n, int lane, bool write) {
   lo_ = a->base;
   hi_ = a->base + a->size;
   data_ = a->data;
+  backing_ = a->backing.get();
+  shared_ = peer_ && backing_->shared;
+  if (shared_) report(addr, n, lane, write);
   return data_ + (addr - lo_);
+}
+
+void DeviceView::report(uint64_t addr, size_t n, int lane, bool write) {
+  peer_->on_access(*wave_, in_, *backing_, addr - lo_, n, lane, write);
 }
 
 uint8_t* lds_at(const Wave& w, const Inst& in, uint64_t addr, size_t n, int lane) {

@@ -29,16 +29,38 @@ namespace hipasm::sim {
 
 inline constexpr uint64_t kDeviceBase = 0x7f00'0000'0000ull;
 inline constexpr uint64_t kGuardBytes = 64 * 1024;
+// Device d of a multi-device run allocates from kDeviceBase + d * kDeviceSpan, so an address
+// names its device (as a node's unified address space does) and a peer mapping never collides.
+inline constexpr uint64_t kDeviceSpan = 0x40'0000'0000ull;  // 256 GiB
+
+// The bytes of one allocation, shared by the owner's allocation and every peer mapping of it
+// (Memory::map_peer). `shared` once a peer mapped it: only such bytes can be accessed by more
+// than one device, so only their accesses reach the peer-visibility checker (peer.hpp).
+struct Backing {
+  uint8_t* data = nullptr;  // aligned host storage (operator new with align_val_t)
+  size_t size = 0;
+  unsigned home = 0;        // the device whose memory holds the bytes
+  uint64_t home_base = 0;   // their address on that device
+  bool shared = false;
+  Backing(size_t bytes, unsigned device, uint64_t base);
+  ~Backing();
+  Backing(const Backing&) = delete;
+  Backing& operator=(const Backing&) = delete;
+};
 
 struct Memory::Impl {
   struct Allocation {
     uint64_t base = 0;
     size_t size = 0;
-    uint8_t* data = nullptr;  // aligned host storage (operator new with align_val_t)
+    uint8_t* data = nullptr;           // == backing->data
+    std::shared_ptr<Backing> backing;
+    bool peer = false;                 // a mapping of another device's allocation
   };
   mutable std::shared_mutex mu;
   std::map<uint64_t, Allocation> allocs;  // by base address
-  uint64_t next = kDeviceBase;
+  unsigned device = 0;
+  uint64_t next = kDeviceBase, limit = kDeviceBase + kDeviceSpan;
+  uint64_t take_range(size_t bytes, size_t align);  // under the unique lock
 
   // The allocation containing [addr, addr+n), or nullptr. Takes the shared lock.
   const Allocation* find(uint64_t addr, size_t n) const;
@@ -50,16 +72,32 @@ struct Memory::Impl {
 // One instruction's view of device memory: caches the allocation of the last lane so a
 // coalesced access looks the allocation table up once. Throws sim::error naming the
 // instruction, the lane and the address.
+// In a multi-device run with the peer-visibility checker (Dispatch::peer), every access to
+// bytes a peer mapped is reported to it (peer.hpp).
 class DeviceView {
  public:
   DeviceView(Memory& mem, const Inst& in) : mem_(mem), in_(in) {}
-  uint8_t* at(uint64_t addr, size_t n, int lane, bool write);
+  DeviceView(const Wave& w, const Inst& in)
+      : mem_(*w.dispatch->memory), in_(in), wave_(&w), peer_(w.dispatch->peer) {}
+  uint8_t* at(uint64_t addr, size_t n, int lane, bool write) {
+    if (addr >= lo_ && addr + n <= hi_ && addr + n >= addr) [[likely]] {
+      if (shared_) [[unlikely]] report(addr, n, lane, write);
+      return data_ + (addr - lo_);
+    }
+    return slow(addr, n, lane, write);
+  }
 
  private:
+  uint8_t* slow(uint64_t addr, size_t n, int lane, bool write);
+  void report(uint64_t addr, size_t n, int lane, bool write);
   Memory& mem_;
   const Inst& in_;
+  const Wave* wave_ = nullptr;
+  PeerObserver* peer_ = nullptr;
   uint64_t lo_ = 1, hi_ = 0;  // cached [lo_, hi_) (empty)
   uint8_t* data_ = nullptr;
+  Backing* backing_ = nullptr;
+  bool shared_ = false;       // peer_ and the cached allocation's bytes are shared
 };
 
 // The LDS byte address a DS instruction accesses for `lane`, one computation for the data

@@ -19,7 +19,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
 #include <new>
 #include <string>
 #include <string_view>
@@ -51,6 +56,7 @@ struct usage_error : error {
 const char* const kHelp =
     "usage: hipasm-sim info [--decode] CODE_OBJECT\n"
     "       hipasm-sim run CODE_OBJECT KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [options] --arg SPEC ...\n"
+    "       hipasm-sim node PROGRAM [--seed N] [--budget N] [--no-check] [--no-undef] [--allow RULE] [--warn-only]\n"
     "\n"
     "Runs gfx942 and gfx950 code objects (as clang-22 builds them) in the hipasm CPU simulator and\n"
     "reports missing s_nop / s_waitcnt, LDS races and out-of-bounds accesses. CODE_OBJECT may be a\n"
@@ -91,6 +97,19 @@ const char* const kHelp =
     "      null            a null pointer (device address 0) for a buffer argument\n"
     "      i32=N u32=N i64=N u64=N f32=X   a scalar value (also i8, u8, i16, u16, f64;\n"
     "                      a small struct argument takes the integer of its size)\n"
+    "\n"
+    "node   run a program of several GPUs in one simulation (docs/sim.md, \"Several devices\"):\n"
+    "       one kernel a device, all together; PROGRAM is a text file of lines (# comments):\n"
+    "      node GPU N                        N (1..8) simulated GPUs GPU (mi300x, mi355x, ...)\n"
+    "      buffer NAME DEVICE in=FILE|zero=BYTES [out=FILE]\n"
+    "                                        a buffer of DEVICE from FILE's bytes (or zeroed),\n"
+    "                                        written to FILE after the run with out=\n"
+    "      launch DEVICE CODE_OBJECT KERNEL GRID BLOCK ARG...\n"
+    "                                        GRID, BLOCK as X[,Y[,Z]]; ARG: a buffer NAME (another\n"
+    "                                        device's is mapped into DEVICE, as hipIpcOpenMemHandle),\n"
+    "                                        null, or a scalar KIND=VALUE as --arg takes it\n"
+    "       Files are relative to PROGRAM's folder. Every device needs one launch. The options are\n"
+    "       run's; the findings and the summary line are per device (\"device D: ...\").\n"
     "\n"
     "profile  run KERNEL as `run` does (same options, same outputs, checker included) and predict\n"
     "         its run time on an AMD Instinct GPU (docs/timing-model.md):\n"
@@ -568,6 +587,189 @@ int run(const run_options& o, const profile_cli* prof = nullptr) {
   return 0;
 }
 
+// ------------------------------------------------------------------------------- node
+
+// `hipasm-sim node PROGRAM`: several devices in one simulation, described by a small file.
+int node_program(const std::vector<std::string>& argv) {
+  hipasm::rt::launch_options lo;
+  std::string program;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    option_word word(argv, i);
+    const std::string& opt = word.opt;
+    auto take = [&] { return word.take(); };
+    if (!word.is_opt) {
+      if (!program.empty()) throw usage_error("node takes one PROGRAM, got '" + sim::printable(opt) + "' too");
+      program = opt;
+    } else if (opt == "--seed") {
+      lo.seed = parse_int<uint64_t>(take(), "--seed");
+    } else if (opt == "--budget") {
+      lo.instruction_budget = parse_int<uint64_t>(take(), "--budget");
+    } else if (opt == "--no-check") {
+      lo.check = false;
+    } else if (opt == "--no-undef") {
+      lo.check_undefined = false;
+    } else if (opt == "--allow") {
+      lo.allow.push_back(take());
+    } else if (opt == "--warn-only") {
+      lo.allow.push_back("all");
+    } else {
+      throw usage_error("unknown option '" + sim::printable(opt) + "' for node (see --help)");
+    }
+  }
+  if (program.empty()) throw usage_error("node needs a PROGRAM file");
+  std::ifstream in(program);
+  if (!in) throw error("cannot read " + sim::printable(program) + ": " + std::strerror(errno));
+  const std::filesystem::path dir = std::filesystem::path(program).parent_path();
+  auto file = [&](const std::string& f) { return std::filesystem::path(f).is_absolute() ? f : (dir / f).string(); };
+
+  struct buffer_def {
+    unsigned device = 0;
+    uint64_t addr = 0, bytes = 0;
+    std::string out;
+  };
+  struct launch_def {
+    std::string code_object, kernel;
+    hipasm::rt::dim3 grid, block;
+    std::vector<std::string> args;
+    std::string where;
+  };
+  std::unique_ptr<hipasm::rt::node> node;
+  std::map<std::string, buffer_def> buffers;
+  std::map<std::pair<unsigned, std::string>, uint64_t> mapped;  // (device, buffer) -> address there
+  std::vector<std::unique_ptr<launch_def>> launches;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string x; words >> x;) w.push_back(x);
+    if (w.empty()) continue;
+    const std::string where = sim::printable(program) + ":" + std::to_string(n);
+    auto device_of = [&](const std::string& s) {
+      if (!node) throw error(where + ": a 'node GPU N' line must come first");
+      const auto d = parse_int<uint32_t>(s, where + ": DEVICE");
+      if (d >= node->size())
+        throw error(where + ": device " + std::to_string(d) + " of a node of " + std::to_string(node->size()));
+      return d;
+    };
+    if (w[0] == "node") {
+      if (node) throw error(where + ": a second 'node' line");
+      if (w.size() != 3) throw error(where + ": expected 'node GPU N'");
+      node = hipasm::rt::node::open(hipasm::rt::backend::sim, w[1], parse_int<uint32_t>(w[2], where + ": N"));
+      launches.resize(node->size());
+    } else if (w[0] == "buffer") {
+      if (w.size() != 4 && w.size() != 5) throw error(where + ": expected 'buffer NAME DEVICE in=FILE|zero=BYTES [out=FILE]'");
+      const unsigned d = device_of(w[2]);
+      if (buffers.count(w[1])) throw error(where + ": buffer '" + sim::printable(w[1]) + "' defined twice");
+      buffer_def b;
+      b.device = d;
+      std::vector<uint8_t> init;
+      if (w[3].starts_with("in=")) {
+        init = sim::read_file_bytes(file(w[3].substr(3)));
+        b.bytes = init.size();
+      } else if (w[3].starts_with("zero=")) {
+        b.bytes = parse_int<uint64_t>(w[3].substr(5), where + ": zero=BYTES");
+        if (b.bytes > (uint64_t{1} << 32)) throw error(where + ": more than 4 GiB");
+        init.assign(b.bytes, 0);
+      } else {
+        throw error(where + ": '" + sim::printable(w[3]) + "': expected in=FILE or zero=BYTES");
+      }
+      if (w.size() == 5) {
+        if (!w[4].starts_with("out=") || w[4].size() == 4) throw error(where + ": '" + sim::printable(w[4]) + "': expected out=FILE");
+        b.out = file(w[4].substr(4));
+      }
+      b.addr = node->at(d).alloc(b.bytes);
+      if (b.bytes) node->at(d).copy_to_device(b.addr, init.data(), b.bytes);
+      buffers[w[1]] = b;
+    } else if (w[0] == "launch") {
+      if (w.size() < 6) throw error(where + ": expected 'launch DEVICE CODE_OBJECT KERNEL GRID BLOCK ARG...'");
+      const unsigned d = device_of(w[1]);
+      if (launches[d]) throw error(where + ": device " + std::to_string(d) + " has a launch already (one a device)");
+      auto l = std::make_unique<launch_def>();
+      l->code_object = file(w[2]);
+      l->kernel = w[3];
+      l->grid = parse_dims(w[4], where + ": GRID");
+      l->block = parse_dims(w[5], where + ": BLOCK");
+      l->args.assign(w.begin() + 6, w.end());
+      l->where = where;
+      launches[d] = std::move(l);
+    } else {
+      throw error(where + ": unknown line '" + sim::printable(w[0]) + "' (node, buffer, launch)");
+    }
+  }
+  if (!node) throw error(sim::printable(program) + ": no 'node GPU N' line");
+  std::vector<std::unique_ptr<hipasm::rt::module>> mods(node->size());
+  std::vector<hipasm::rt::device_launch> ls(node->size());
+  for (unsigned d = 0; d < node->size(); ++d) {
+    if (!launches[d]) throw error(sim::printable(program) + ": device " + std::to_string(d) + " has no launch");
+    const launch_def& l = *launches[d];
+    mods[d] = node->at(d).load_file(l.code_object);
+    const sim::CodeObject co = sim::load_code_object(sim::select_code_object(sim::read_file_bytes(l.code_object),
+                                                                             node->at(d).target()));
+    const sim::KernelInfo& k = co.kernel(l.kernel);
+    std::vector<const sim::KernelArgInfo*> explicit_args;
+    for (const auto& a : k.args)
+      if (!a.hidden()) explicit_args.push_back(&a);
+    if (explicit_args.size() != l.args.size())
+      throw error(l.where + ": kernel '" + sim::printable(k.name) + "' takes " + std::to_string(explicit_args.size()) +
+                  " arguments, " + std::to_string(l.args.size()) + " given");
+    hipasm::rt::kernel_args args;
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      const std::string& t = l.args[i];
+      const std::string what = l.where + ": argument " + std::to_string(i + 1) + " '" + sim::printable(t) + "'";
+      if (explicit_args[i]->pointer()) {
+        if (t == "null") {
+          args.add(uint64_t{0});
+          continue;
+        }
+        auto it = buffers.find(t);
+        if (it == buffers.end()) throw error(what + ": the kernel takes a buffer; no buffer has that name");
+        uint64_t addr = it->second.addr;
+        if (it->second.device != d) {
+          uint64_t& m = mapped[{d, t}];
+          if (!m) m = node->map_peer(d, it->second.device, it->second.addr);
+          addr = m;
+        }
+        args.add(addr);
+        continue;
+      }
+      const arg_spec a = parse_arg(t);
+      if (a.is_buffer) throw error(what + ": the kernel takes a value here");
+      if (a.value.size() != explicit_args[i]->size)
+        throw error(what + " is " + std::to_string(a.value.size()) + " bytes, the kernel's argument " +
+                    std::to_string(explicit_args[i]->size));
+      args.add_bytes(a.value.data(), a.value.size());
+    }
+    ls[d] = {mods[d].get(), l.kernel, l.grid, l.block, std::move(args)};
+  }
+  const std::vector<hipasm::rt::launch_report> reports = node->launch(ls, lo);
+  for (const auto& [name, b] : buffers) {
+    if (b.out.empty()) continue;
+    output_file f(b.out);
+    std::vector<uint8_t> data(b.bytes);
+    if (b.bytes) node->at(b.device).copy_from_device(data.data(), b.addr, b.bytes);
+    f.write(data);
+  }
+  size_t errors = 0;
+  for (unsigned d = 0; d < reports.size(); ++d) {
+    const auto& r = reports[d];
+    for (const auto& x : r.diagnostics) std::printf("device %u: %s\n", d, x.c_str());
+    for (const auto& x : r.warnings) std::printf("warning: device %u: %s\n", d, x.c_str());
+    std::printf("hipasm-sim: device %u: %s grid %s block %s: %llu wave-instructions, %zu checker finding%s\n", d,
+                sim::printable(launches[d]->kernel).c_str(), dims_str(launches[d]->grid).c_str(),
+                dims_str(launches[d]->block).c_str(), (unsigned long long)r.instructions, r.diagnostics.size(),
+                r.diagnostics.size() == 1 ? "" : "s");
+    errors += r.diagnostics.size();
+  }
+  std::fflush(stdout);
+  if (errors) {
+    std::fprintf(stderr, "hipasm-sim: error: the checker reported %zu problem%s (listed on stdout)\n", errors,
+                 errors == 1 ? "" : "s");
+    return kExitFindings;
+  }
+  return 0;
+}
+
 // ---------------------------------------------------------------------------- profile
 
 struct profile_cli {
@@ -713,7 +915,8 @@ int main_impl(int argc, char** argv) {
   }
   if (cmd == "run") return run(parse_run(args));
   if (cmd == "profile") return profile(args);
-  throw usage_error("unknown command '" + sim::printable(cmd) + "' (info, run or profile; see --help)");
+  if (cmd == "node") return node_program(args);
+  throw usage_error("unknown command '" + sim::printable(cmd) + "' (info, run, node or profile; see --help)");
 }
 
 // The one line of an error: newlines from any source are folded so the rule holds.

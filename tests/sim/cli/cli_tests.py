@@ -17,6 +17,9 @@ GROUP is one of:
            `profile` with --device mi300x / mi355x run the device's code object (checked with
            numpy-free Python), and bundles without the device's target, truncated or corrupt
            ones fail cleanly.
+  node     CODE_OBJECT is tests/sim/multi/peer_kernels.hip's: `node PROGRAM` runs two and four
+           devices exchanging their parts through peer mappings (outputs checked), the missing
+           acquire gives peer-visibility findings (exit 3), and bad programs fail cleanly.
 
 "Fails cleanly" means: exit status 1..127 (not 0, not killed by a signal), exactly one line on
 stderr, starting with "hipasm-sim: error: ". Random mutations may leave a file valid; those
@@ -455,6 +458,53 @@ def group_fatbin():
     print(f"fatbin: info, run and profile on both devices; {len(cuts)} truncations and corrupt bundles refused")
 
 
+def group_node():
+    co = os.path.abspath(CO)
+
+    def program(name, devices, kernel, extra=""):
+        lines = [f"# {devices} devices, each copies its successor's part", f"node mi300x {devices}"]
+        for d in range(devices):
+            lines += [f"buffer data{d} {d} zero=512", f"buffer flag{d} {d} zero=4",
+                      f"buffer out{d} {d} zero=512 out=out{d}.bin"]
+        for d in range(devices):
+            p = (d + 1) % devices
+            lines.append(f"launch {d} {co} {kernel} 1 128 data{d} flag{d} data{p} flag{p} out{d} i32={1000 * (d + 1)}")
+        return write(name, ("\n".join(lines) + "\n" + extra).encode())
+
+    for devices in (2, 4):
+        path = program(f"node{devices}.txt", devices, "peer_system")
+        status, out, err = run(["node", path, "--seed", "5"], expect_ok=True)
+        for d in range(devices):
+            if f"hipasm-sim: device {d}: peer_system grid 1,1,1 block 128,1,1:" not in out:
+                failures.append(f"node {devices}: no summary line of device {d}: {out!r}")
+            got = struct.unpack("<128i", open(os.path.join(WORK, f"out{d}.bin"), "rb").read())
+            want = tuple(1000 * ((d + 1) % devices + 1) + i for i in range(128))
+            if got != want:
+                failures.append(f"node {devices}: device {d} copied {got[:4]}..., expected {want[:4]}...")
+    path = program("no_acquire.txt", 2, "peer_no_acquire")
+    status, out, err = run(["node", path], expect_ok=False)
+    if status != 3 or out.count("[peer-visibility]") != 2 or "device 1: 0x" not in out:
+        failures.append(f"node without acquire: status {status}, stdout {out[:400]!r}")
+    status, out, err = run(["node", path, "--allow", "peer-visibility"], expect_ok=True)
+    if out.count("warning: device") != 2:
+        failures.append(f"node --allow peer-visibility: {out[:400]!r}")
+    for text, expect in (("launch 0 x.co k 1 64\n", "must come first"),
+                         ("node mi300x 2\nnode mi300x 2\n", "a second 'node' line"),
+                         ("node mi300x 2\nbuffer a 2 zero=4\n", "device 2 of a node of 2"),
+                         ("node mi300x 2\nfoo\n", "unknown line 'foo'"),
+                         ("node mi300x 1\n", "device 0 has no launch"),
+                         (f"node mi300x 1\nbuffer c 0 zero=4\nlaunch 0 {co} peer_count 1 64 d\n", "no buffer has that name"),
+                         (f"node mi300x 1\nbuffer c 0 zero=4\nlaunch 0 {co} peer_count 1 64 c c\n", "takes 1 arguments, 2 given"),
+                         (f"node mi300x 1\nlaunch 0 {co} peer_count 1 64 u32=1\n", "takes a buffer")):
+        path = write("bad.txt", text.encode())
+        status, out, err = run(["node", path], expect_ok=False, what=f"node program {text!r}")
+        if expect not in err:
+            failures.append(f"node program {text!r}: expected '{expect}' in {err.strip()!r}")
+    run(["node"], expect_ok=False, what="node without a program")
+    run(["node", path, "--frob"], expect_ok=False, what="node with an unknown option")
+    print("node: 2 and 4 devices through files, findings, bad programs refused")
+
+
 def main():
     global SIM, CO, WORK
     if len(sys.argv) != 5:
@@ -463,7 +513,7 @@ def main():
     group, SIM, CO, WORK = sys.argv[1:]
     os.makedirs(WORK, exist_ok=True)
     {"corpus": group_corpus, "args": group_args, "info": group_info, "run": group_run,
-     "fatbin": group_fatbin}[group]()
+     "fatbin": group_fatbin, "node": group_node}[group]()
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

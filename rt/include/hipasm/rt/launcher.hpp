@@ -181,6 +181,39 @@ class device {
                                const kernel_args& args, const launch_options& opts = {}) = 0;
 };
 
+// One device's kernel of a multi-device launch (node::launch).
+struct device_launch {
+  module* mod = nullptr;  // loaded by the node's device of the same index
+  std::string kernel;
+  dim3 grid, block;
+  kernel_args args;
+};
+
+// Several GPUs of one kind, each with its own memory, whose kernels reach each other's memory:
+// one node of 2, 4 or 8 GPUs (MI300X, MI355X: every GPU linked to each peer by xGMI). The sim
+// backend runs all devices' kernels in one simulation (docs/sim.md, "Several devices").
+class node {
+ public:
+  virtual ~node() = default;
+  // sim: `devices` (2..8) simulated GPUs `gpu` (profile_devices()). hip: not available yet
+  // (nullptr, as device::open without a GPU).
+  static std::unique_ptr<node> open(backend b, std::string_view gpu, unsigned devices);
+
+  virtual unsigned size() const = 0;
+  virtual device& at(unsigned i) = 0;  // device i: alloc, copies, load as a device
+  // Device `user`'s address of the allocation starting at `addr` on device `owner`, through which
+  // kernels on `user` load, store and run atomics on the owner's bytes (the model of
+  // hipIpcGetMemHandle + hipIpcOpenMemHandle: a new address). at(user).free() unmaps it.
+  virtual uint64_t map_peer(unsigned user, unsigned owner, uint64_t addr) = 0;
+  // One kernel on each device (launches[i] on device i; size() of them), run concurrently: the
+  // waves of all devices interleave (launch_options::seed varies the order), so a kernel may
+  // wait for flags another device's kernel writes. The checker also reports reads of another
+  // device's writes that the memory model does not make visible (rules peer-visibility,
+  // peer-race). A report per device. launch_options::profile is not supported yet.
+  virtual std::vector<launch_report> launch(std::span<const device_launch> launches,
+                                            const launch_options& opts = {}) = 0;
+};
+
 // Convenience: a typed device buffer that frees itself.
 template <class T>
 class buffer {

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define HIPASM_SIM_ABI_VERSION 2
+#define HIPASM_SIM_ABI_VERSION 3
 
 enum hipasm_sim_status {
   HIPASM_SIM_OK = 0,
@@ -29,6 +29,7 @@ typedef struct hipasm_sim_device hipasm_sim_device;
 typedef struct hipasm_sim_module hipasm_sim_module;
 typedef struct hipasm_sim_code_object hipasm_sim_code_object;
 typedef struct hipasm_sim_report hipasm_sim_report;
+typedef struct hipasm_sim_node hipasm_sim_node;
 
 int hipasm_sim_abi_version(void);
 /* The last failure's message on this thread ("" when none). */
@@ -142,6 +143,32 @@ const char* hipasm_sim_report_summary(const hipasm_sim_report* r);
 const char* hipasm_sim_report_profile_json(const hipasm_sim_report* r);
 /* The Chrome trace-event JSON (Perfetto) of a profile run with keep_events. */
 int hipasm_sim_report_write_trace(const hipasm_sim_report* r, const char* path);
+
+/* ---- several devices in one simulation (rt::node; ABI version 3) */
+/* `devices` (1..8) simulated GPUs `gpu` ("mi300x", ...), each with its own memory. */
+int hipasm_sim_node_open(const char* gpu, uint32_t devices, hipasm_sim_node** out);
+void hipasm_sim_node_close(hipasm_sim_node* node); /* after its devices' modules and reports */
+uint32_t hipasm_sim_node_size(const hipasm_sim_node* node);
+/* Device i of the node, for alloc, copies, load and free (borrowed: lives as long as the node;
+ * never hipasm_sim_device_close it). NULL when i is out of range. */
+hipasm_sim_device* hipasm_sim_node_device(hipasm_sim_node* node, uint32_t i);
+/* Device `user`'s address of the allocation starting at `addr` on device `owner` (the model of
+ * hipIpcOpenMemHandle); hipasm_sim_free on device `user` unmaps it. */
+int hipasm_sim_node_map_peer(hipasm_sim_node* node, uint32_t user, uint32_t owner, uint64_t addr, uint64_t* out);
+
+typedef struct {
+  hipasm_sim_module* module; /* loaded by the node's device of this launch's index */
+  const char* kernel;
+  uint32_t grid[3], block[3];
+  const void* kernarg;       /* as hipasm_sim_launch's */
+  size_t kernarg_bytes;
+} hipasm_sim_node_launch_desc;
+
+/* One launch per device (launches[i] on device i; count = the node's size), run together: the
+ * waves of all devices interleave (opts->seed varies the order). reports[i] gets device i's
+ * report (free each). opts may be NULL; profile_device must be NULL (no timing on a node yet). */
+int hipasm_sim_node_launch(hipasm_sim_node* node, const hipasm_sim_node_launch_desc* launches, uint32_t count,
+                           const hipasm_sim_launch_options* opts, hipasm_sim_report** reports);
 
 #ifdef __cplusplus
 }
