@@ -553,6 +553,15 @@ std::unique_ptr<Prepared> prepare(const KernelImage& image, const DispatchParams
   if (lds > image.target->lds_bytes)
     throw sim::error("dispatch: " + std::to_string(lds) + " bytes of LDS per workgroup (" +
                     image.target->name + " has " + std::to_string(image.target->lds_bytes) + ")");
+  // A workgroup's waves are resident together, spread over the CU's 4 SIMDs, each SIMD's 512
+  // VGPRs+AGPRs a lane shared by its waves (gfx942/gfx950: the unified file): a workgroup that
+  // needs more can never be placed, and would hang the dispatcher.
+  const uint64_t waves_per_simd = ((tpg + kLanes - 1) / kLanes + 3) / 4;
+  if (waves_per_simd * image.next_free_vgpr > uint64_t(kMaxVgprs))
+    throw sim::error("dispatch: kernel '" + image.name + "': a workgroup of " + std::to_string(tpg) +
+                    " work-items puts " + std::to_string(waves_per_simd) + " waves on a SIMD, each with " +
+                    std::to_string(image.next_free_vgpr) + " VGPRs+AGPRs, more than a SIMD's " +
+                    std::to_string(kMaxVgprs) + ": it does not fit on a CU");
   auto P = std::make_unique<Prepared>();
   Shared& S = P->S;
   uint64_t groups = uint64_t(params.grid[0]) * params.grid[1] * params.grid[2];

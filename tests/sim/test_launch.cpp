@@ -76,6 +76,20 @@ std::string load_error(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
+// A workgroup's waves share their SIMDs' VGPR files: 176 VGPRs a wave fit 2 waves a SIMD (512
+// work-items), not 4 (1024), which no CU could ever hold: the launch is refused, not run.
+TEST_CASE("a workgroup whose waves' VGPRs exceed a SIMD's 512 is refused", "[launch]") {
+  const auto got = run_ints(kAsm, "wide_vgprs", {2, 1, 1}, {512, 1, 1}, 1024, [](rt::kernel_args& a, uint64_t out) {
+    a.add(out);
+  });
+  for (int i = 0; i < 1024; ++i) CHECK(got[size_t(i)] == i % 512);
+  CHECK_THROWS_WITH(run_ints(kAsm, "wide_vgprs", {1, 1, 1}, {1024, 1, 1}, 1024, [](rt::kernel_args& a, uint64_t out) {
+                      a.add(out);
+                    }),
+                    Catch::Contains("kernel 'wide_vgprs': a workgroup of 1024 work-items puts 4 waves on a SIMD, each "
+                                    "with 176 VGPRs+AGPRs, more than a SIMD's 512: it does not fit on a CU"));
+}
+
 TEST_CASE("a descriptor kernarg_size of 0 takes the segment size from the metadata", "[launch][loader]") {
   const auto co = sim::load_code_object(sim::read_file_bytes(kAsm));
   const sim::KernelInfo& k = co.kernel("zero_kernarg_size");

@@ -18,6 +18,8 @@
 // count_loop(int* out, int n): out[tid] = n + 3 after a 3-trip backward-branch loop to a
 //   labelled head (a symbol) and a forward branch to a .L label (none): --trace prints both
 //   the way llvm-objdump-22 does, with the target address and the signed offset.
+// wide_vgprs(int* out): out[wg * 512 + tid] = tid, with 176 VGPRs allocated (as a kernel whose
+//   registers reach v175): 2 waves a SIMD fit the SIMD's 512, 4 (a 1024-item workgroup) do not.
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 6
 	.text
@@ -210,9 +212,51 @@ count_loop_head:
 	.end_amdhsa_kernel
 	.text
 
+	.globl	wide_vgprs
+	.p2align	8
+	.type	wide_vgprs,@function
+wide_vgprs:
+	s_load_dwordx2 s[4:5], s[0:1], 0x0
+	s_lshl_b32 s6, s2, 9
+	v_add_u32_e32 v1, s6, v0
+	v_lshlrev_b32_e32 v1, 2, v1
+	s_waitcnt lgkmcnt(0)
+	global_store_dword v1, v0, s[4:5]
+	s_endpgm
+.Lend_wide_vgprs:
+	.size	wide_vgprs, .Lend_wide_vgprs-wide_vgprs
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel wide_vgprs
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_count 2
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 176
+		.amdhsa_next_free_sgpr 16
+		.amdhsa_accum_offset 176
+	.end_amdhsa_kernel
+	.text
+
 	.amdgpu_metadata
 ---
 amdhsa.kernels:
+  - .args:
+      - .address_space:  global
+        .name:           out
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 8
+    .max_flat_workgroup_size: 1024
+    .name:           wide_vgprs
+    .private_segment_fixed_size: 0
+    .sgpr_count:     16
+    .symbol:         wide_vgprs.kd
+    .vgpr_count:     176
+    .wavefront_size: 64
   - .args:
       - .address_space:  global
         .name:           out
