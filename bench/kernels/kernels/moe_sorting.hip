@@ -3,3 +3,4 @@
 #include "moe_bench_configs.hpp"
 
 HIPASM_MOE_SORTING_KERNEL(moe_sorting, moe_bench::sort)
+HIPASM_MOE_SORTING_KERNEL(moe_sorting_257, moe_bench::sort_257)
