@@ -270,18 +270,6 @@ TEST_CASE("moe_quant fused: both stages in one dispatch (counters, waits, relaun
                                            true);
 }
 
-TEST_CASE("moe_quant fused: gfx950, stage 1 over 4 K parts (96 KiB of LDS)", "[kernels][moe_quant]") {
-  if (hipasm::test::test_arch() != "gfx950") return;  // (64 KiB of LDS: the kernel is gfx950's only)
-  auto& f = *M().fused;
-  // dim 640: 5 K blocks over 4 parts (the last one short); 1 token; padding rows and empty
-  // experts; one expert taking every token
-  check_moe_quant<cfg::q_s1_16w, cfg::q_s2_16w>(f, "moe_q_fused_16w", f, "", 1, 2, 8, 8, 640, 256, route::random, 31, true);
-  check_moe_quant<cfg::q_s1_16w, cfg::q_s2_16w>(f, "moe_q_fused_16w", f, "", 37, 2, 16, 10, 640, 128, route::random, 32,
-                                                true);
-  check_moe_quant<cfg::q_s1_16w, cfg::q_s2_16w>(f, "moe_q_fused_16w", f, "", 45, 2, 8, 5, 256, 256,
-                                                route::one_expert_all, 33, true);
-}
-
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   rt::device& d = *M().sort.dev;
   hk::moe_workspace ws(d, 4, 2, 8, 192);

@@ -111,8 +111,8 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
   if (c.pipeline < 2 || c.pipeline > 3) return "moe_quant: pipeline 2 or 3 (K blocks in flight)";
   if (stage1 && c.waves != 4)
     return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
-  if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > active_target::desc.lds_bytes)
-    return "moe_quant: the k_split partial sums or the weight tiles exceed the target's LDS (64 KiB gfx942, 160 KiB gfx950)";
+  if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536)
+    return "moe_quant: the k_split partial sums or the weight tiles exceed 64 KiB of LDS";
   return nullptr;
 }
 template <moe_quant_config C, bool Stage1>
@@ -330,8 +330,8 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
 template <moe_quant_config C>
-// Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the amax exchange,
-// then the k_split sums and weight tiles (C.shared_bytes); sync: the fused kernel's counters.
+// Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the k_split sums and
+// weight tiles (C.shared_bytes), then the amax exchange; sync: the fused kernel's counters.
 constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
                                 const moe_sync* sync, gpr<dtype::u64> hq, arg<float*> hs, arg<float*> out, arg<const uint8_t*> x,
                                 arg<const float*> xs, arg<const uint8_t*> w1, arg<const float*> w1s,
@@ -342,9 +342,7 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
   constexpr bool I8 = C.type == quant_type::i8;
-  // the amax exchange first: its ds_write / ds_read offsets stay below 64 KiB whatever the size
-  // of the k_split sums after it (gfx950: up to 160 KiB)
-  const uint32_t amx = lds_offset, red = lds_offset + C.amax_bytes();
+  const uint32_t red = lds_offset, amx = lds_offset + (C.shared_bytes(NW) + 15) / 16 * 16;
   auto nkb = J.sgpr<u32>();
   nkb = dim >> 7u;
   const auto wv = moe_quant_wave_setup<C>(J, wg_x, nkb, sorted_token_ids);
@@ -579,7 +577,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
 
 // LDS of a stage (at one offset: the fused kernel's stages share it)
 template <moe_quant_config C>
-inline constexpr uint32_t moe_quant_stage1_lds = C.amax_bytes() + C.shared_bytes(C.gated ? 2 : 1);
+inline constexpr uint32_t moe_quant_stage1_lds = (C.shared_bytes(C.gated ? 2 : 1) + 15) / 16 * 16 + C.amax_bytes();
 template <moe_quant_config C>
 inline constexpr uint32_t moe_quant_stage2_lds = C.staging_bytes();
 constexpr uint32_t moe_quant_lds_offset(builder J, uint32_t bytes) { return bytes ? J.lds_bytes(bytes, 16).offset : 0; }

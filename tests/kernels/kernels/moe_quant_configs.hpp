@@ -13,10 +13,6 @@ constexpr moe_quant_config q_s1_g1u0{.waves = 4, .k_split = 1, .gated = false, .
 constexpr moe_quant_config q_s2{.waves = 2, .k_split = 2, .max_workgroups = 5};
 // the fused kernel's stage 2 (stage 1's 8 waves): 4 column waves x 2, blocks looped over
 constexpr moe_quant_config q_s2_8w{.waves = 4, .k_split = 2, .max_workgroups = 6};
-// gfx950 only (its LDS holds the 3 parts' sums of g and up: 96 KiB): stage 1 with K over 4 waves
-// (few blocks: more loads in flight a workgroup), the fused kernel's stage 2 in 16 waves
-constexpr moe_quant_config q_s1_16w{.waves = 4, .k_split = 4, .gated = true, .max_workgroups = 3};
-constexpr moe_quant_config q_s2_16w{.waves = 8, .k_split = 2, .max_workgroups = 6};
 // int8 (per token x per channel): stage 1 g1u1 (K over 2 waves) and g1u0, stage 2
 using hipasm::kernels::quant_type;
 constexpr moe_quant_config i8_s1{.type = quant_type::i8, .waves = 4, .k_split = 2, .gated = true, .max_workgroups = 3};
