@@ -16,6 +16,8 @@
 // The fused kernel's stage-2 workgroups wait for stage-1 ones: the functional run goes on one
 // thread in workgroup order (one poll a wait, recorded deterministically), and the timing model
 // issues each poll no earlier than the atomic it read completes (docs/timing-model.md).
+// bench_kernel_moe_mi355x: the same rows on the MI355X model (gfx950 code: the double-K bf16
+// MFMA; device=mi355x), next to aiter's gfx950 bf16 g1u0 asm kernel (aiter_gfx950_co below).
 // HIPASM_BENCH_MOE_PHASES=1 prints, for the fused kernel and aiter's, the waves resident over the
 // run (stage 1 + stage 2), the HBM bytes and the block count (print_phases).
 #include <algorithm>

@@ -20,6 +20,13 @@
 // x [dim / 128][tokens] (fused_moe.py's partial_transpose), W1 [E][2 inter / 128][dim / 128], W2
 // [E][dim / 128][inter / 128]. Weights random-free (zeros: the time does not depend on them; aiter
 // pre-shuffles its weights, which changes no traffic).
+// bench_kernel_moe_quant_mi355x (gfx950: OCP e4m3fn, the double-K MFMA; the MI355X model, rows
+// device=mi355x): the fp8 rows of DeepSeek V3 EP8 above and of its 256 routed + 1 shared experts
+// at inter 256 (7168/256/257 top-9: the table's cu_num 256 rows, amd_us), no int8 rows; aiter's
+// kernel as asm_fmoe.cu's fmoe_fp8_blockscale_g1u1 takes it on gfx950 (pick_gfx950: the tuned
+// table's 1-stage kernel at our block of 32 rows, else get_heuristic_kernel over
+// hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv), with total_tgs / ps_deno for the
+// persistent ones. HIPASM_BENCH_MOE_AITER_NAME=1 prints the kernel picked.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
