@@ -16,6 +16,8 @@
 // The fused kernel's stage-2 workgroups wait for stage-1 ones: the functional run goes on one
 // thread in workgroup order (one poll a wait, recorded deterministically), and the timing model
 // issues each poll no earlier than the atomic it read completes (docs/timing-model.md).
+// bench_kernel_moe_mi355x: the same rows on the MI355X model (gfx950 code: the double-K bf16
+// MFMA; device=mi355x), next to aiter's gfx950 bf16 g1u0 asm kernel (aiter_gfx950_co below).
 // HIPASM_BENCH_MOE_PHASES=1 prints, for the fused kernel and aiter's, the waves resident over the
 // run (stage 1 + stage 2), the HBM bytes and the block count (print_phases).
 #include <algorithm>
@@ -94,6 +96,10 @@ struct operands {
 };
 
 // aiter's fmoe_b16 on `in`, whose workspace holds the routing our moe_sorting produced.
+// gfx950 (bench_kernel_moe_mi355x): aiter has no fmoe_b16.co; its gfx950 bf16 g1u0 asm kernel
+// fmoe_bf16_noquantBf16_g1u0_vs_atm_inlv_silu_1tg_32x512 (hsa/gfx950/fmoe/silu, not persistent, sub_GU
+// 512) takes the same argument block and grid (aiter's host code names no table that launches it).
+inline constexpr const char* aiter_gfx950_co = "fmoe_bf16_noquantBf16_g1u0_vs_atm_inlv_silu_1tg_32x512";
 double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t tokens, const operands& in) {
   const hk::moe_workspace& ws = in.ws;
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
@@ -117,12 +123,18 @@ double aiter_fmoe(rt::device& d, const fs::path& co, const shape& s, uint32_t to
   for (uint32_t v : {s.dim, s.inter, tokens, s.experts, s.dim * 2, s.dim * 2, s.inter * 2, s.dim * 2,
                      s.dim * 2 * s.inter, s.inter * 2 * s.dim, 0u, 0u, s.inter * 4, s.topk})
     u32(v);
+  if (target_gfx950) {  // (its kernarg segment has them: total_tgs 0, not persistent)
+    u32(0);
+    u32(ps_deno);
+  }
   const uint32_t gx = ps_deno, gy = ws.max_blocks;
-  rt::profile_options p = profile_for(gx * gy);
+  rt::profile_options p = profile_for(gx * gy, target_device);
   rt::launch_options o;
   o.profile = &p;
   o.allow = {"all"};  // AMD's code: checker findings are warnings
-  auto rep = d.launch(*m, "fmoe_kernel_func", {gx, gy, 1}, {256, 1, 1}, a, o);
+  const std::string kname = target_gfx950 ? "_ZN5aiter" + std::to_string(std::string(aiter_gfx950_co).size()) + aiter_gfx950_co + "E"
+                                          : std::string("fmoe_kernel_func");
+  auto rep = d.launch(*m, kname, {gx, gy, 1}, {256, 1, 1}, a, o);
   print_phases("aiter fmoe", rep, 0);
   return rep.profile->time_us;
 }
@@ -168,7 +180,7 @@ void row(const fs::path& aiter, const shape& s, uint32_t tokens, bool sorting_on
   const auto g1u1_mod = d.load_file(HIPASM_BENCH_CO);
   const auto g1u0_mod = d.load_file(HIPASM_BENCH_G1U0_CO);
 
-  rt::profile_options p1 = profile_for(1);
+  rt::profile_options p1 = profile_for(1, target_device);
   rt::launch_options o1;
   o1.profile = &p1;
   const result sr = from(hk::launch_moe_sorting<moe_bench::sort>(
@@ -178,7 +190,7 @@ void row(const fs::path& aiter, const shape& s, uint32_t tokens, bool sorting_on
        .topk_ids = in.TI.addr(), .topk_weights = in.TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts},
       o1));
   // the data the routing moves: ids and weights in, the sorted entries out
-  print_line("moe", base + "_sorting", sr, 0, double(tokens) * s.topk * 8 * 2);
+  print_line("moe", base + "_sorting", sr, 0, double(tokens) * s.topk * 8 * 2, false, row_device);
 
   const uint32_t used = std::min<uint32_t>(s.experts, tokens * s.topk);  // experts whose weights are read (at most)
   for (bool gated : {false, true}) {
@@ -186,7 +198,7 @@ void row(const fs::path& aiter, const shape& s, uint32_t tokens, bool sorting_on
     const hk::moe_args a{.out = OUT.addr(), .x = in.X.addr(), .w1 = in.W1.addr(), .w2 = in.W2.addr(), .tokens = tokens,
                          .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
     rt::profile_options p;  // the whole grid (its workgroups wait for each other: no sampling)
-    p.device = "mi300x";
+    p.device = target_device;
     rt::launch_options o;
     o.profile = &p;
     o.threads = 1;  // one poll a wait, recorded deterministically (see the head comment)
@@ -208,7 +220,7 @@ void row(const fs::path& aiter, const shape& s, uint32_t tokens, bool sorting_on
     const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * (gu + 1.0);
     const double bytes = double(used) * s.dim * s.inter * 2.0 * (gu + 1.0) + double(tokens) * s.dim * (2.0 + 4.0);
     const double aiter_us = gated || aiter.empty() ? 0 : aiter_on_our_routing(aiter, s, tokens, xv, ids, tw, ws);
-    print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), from(rep), aiter_us, bytes);
+    print_line("moe", base + (gated ? "_g1u1" : "_g1u0"), from(rep), aiter_us, bytes, false, row_device);
   }
 }
 }  // namespace
@@ -217,9 +229,11 @@ int main(int argc, char** argv) {
   fs::path aiter;
   if (argc > 1) {
     const fs::path root = argv[1];
-    for (const fs::path& c : {root / "hsa" / "gfx942" / "fmoe_b16.co", root / "fmoe_b16.co"})
+    const fs::path c950 = root / "hsa" / "gfx950" / "fmoe" / "silu" / (std::string(aiter_gfx950_co) + ".co");
+    for (const fs::path& c : target_gfx950 ? std::vector<fs::path>{c950}
+                                           : std::vector<fs::path>{root / "hsa" / "gfx942" / "fmoe_b16.co", root / "fmoe_b16.co"})
       if (fs::exists(c)) aiter = c;
-    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_moe: no fmoe_b16.co under %s; aiter skipped\n", argv[1]);
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_moe: no aiter bf16 fmoe code object under %s; aiter skipped\n", argv[1]);
   }
   // (model_dim, inter_dim, experts, top-k) of tuned_fmoe.csv's bf16 rows
   const shape shapes[] = {{2048, 192, 128, 8}, {4096, 384, 128, 8}, {7168, 256, 256, 8}, {7168, 512, 256, 8}, {6144, 4096, 8, 2}};

@@ -20,6 +20,13 @@
 // x [dim / 128][tokens] (fused_moe.py's partial_transpose), W1 [E][2 inter / 128][dim / 128], W2
 // [E][dim / 128][inter / 128]. Weights random-free (zeros: the time does not depend on them; aiter
 // pre-shuffles its weights, which changes no traffic).
+// bench_kernel_moe_quant_mi355x (gfx950: OCP e4m3fn, the double-K MFMA; the MI355X model, rows
+// device=mi355x): the fp8 rows of DeepSeek V3 EP8 above and of its 256 routed + 1 shared experts
+// at inter 256 (7168/256/257 top-9: the table's cu_num 256 rows, amd_us), no int8 rows; aiter's
+// kernel as asm_fmoe.cu's fmoe_fp8_blockscale_g1u1 takes it on gfx950 (pick_gfx950: the tuned
+// table's 1-stage kernel at our block of 32 rows, else get_heuristic_kernel over
+// hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv), with total_tgs / ps_deno for the
+// persistent ones. HIPASM_BENCH_MOE_AITER_NAME=1 prints the kernel picked.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -48,12 +55,11 @@ struct shape {
   bool i8 = false;
 };
 
-// The csv's us for (cu_num 304, tokens, shape, per_1x128), 0 if absent.
-double amd_us(const fs::path& csv, const shape& s, uint32_t tokens) {
+// A csv's rows as maps from the header's column names.
+std::vector<std::vector<std::pair<std::string, std::string>>> csv_rows(const fs::path& csv) {
   std::ifstream f(csv);
   std::string line;
-  if (!std::getline(f, line)) return 0;
-  std::vector<std::string> head;
+  std::vector<std::vector<std::pair<std::string, std::string>>> rows;
   auto split = [](const std::string& l) {
     std::vector<std::string> v;
     std::stringstream ss(l);
@@ -61,19 +67,71 @@ double amd_us(const fs::path& csv, const shape& s, uint32_t tokens) {
     while (std::getline(ss, c, ',')) v.push_back(c);
     return v;
   };
-  head = split(line);
-  auto col = [&](const char* n) { return size_t(std::find(head.begin(), head.end(), n) - head.begin()); };
-  const size_t cu = col("cu_num"), tk = col("token"), md = col("model_dim"), id = col("inter_dim"), ex = col("expert"),
-               k = col("topk"), q = col("q_type"), us = col("us");
+  if (!std::getline(f, line)) return rows;
+  const auto head = split(line);
   while (std::getline(f, line)) {
     const auto v = split(line);
-    if (v.size() <= us) continue;
-    if (v[cu] == "304" && v[tk] == std::to_string(tokens) && v[md] == std::to_string(s.dim) &&
-        v[id] == std::to_string(s.inter) && v[ex] == std::to_string(s.experts) && v[k] == std::to_string(s.topk) &&
-        v[q].find("per_1x128") != std::string::npos)
-      return std::atof(v[us].c_str());
+    rows.emplace_back();
+    for (size_t i = 0; i < head.size(); ++i) rows.back().emplace_back(head[i], i < v.size() ? v[i] : "");
   }
+  return rows;
+}
+std::string field(const std::vector<std::pair<std::string, std::string>>& row, const char* name) {
+  for (const auto& [k, v] : row)
+    if (k == name) return v;
+  return {};
+}
+
+// The csv's us for (cu_num: the target's CUs, tokens, shape, per_1x128), 0 if absent; kernel1 /
+// one_stage: the row's stage-1 kernel and whether aiter runs it alone (its 1-stage asm fmoe).
+double amd_us(const fs::path& csv, const shape& s, uint32_t tokens, std::string* kernel1 = nullptr,
+              bool* one_stage = nullptr, uint32_t* block_m = nullptr) {
+  for (const auto& r : csv_rows(csv))
+    if (field(r, "cu_num") == std::to_string(target_cus) && field(r, "token") == std::to_string(tokens) &&
+        field(r, "model_dim") == std::to_string(s.dim) && field(r, "inter_dim") == std::to_string(s.inter) &&
+        field(r, "expert") == std::to_string(s.experts) && field(r, "topk") == std::to_string(s.topk) &&
+        field(r, "q_type").find("per_1x128") != std::string::npos) {
+      if (kernel1) *kernel1 = field(r, "kernelName1");
+      if (one_stage) *one_stage = field(r, "run_1stage") == "1";
+      if (block_m) *block_m = uint32_t(std::atoi(field(r, "block_m").c_str()));
+      return std::atof(field(r, "us").c_str());
+    }
   return 0;
+}
+
+// gfx950: aiter's fmoe_fp8_blockscale_g1u1 (csrc/py_itfs_cu/asm_fmoe.cu) on fp8 x takes a kernel of
+// hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv: the tuned table's kernelName1 when the
+// row runs it (run_1stage) at our block of 32 rows, else get_heuristic_kernel's (vskip 1, smf 0,
+// subGU_m = the block 32: fewest rounds of inter / subGU_n x blocks workgroups over the CUs, then
+// fewest idle CUs, then a persistent one). ps: a persistent grid of tg_num_perCU x CUs.
+struct aiter_pick {
+  fs::path co;
+  std::string name;
+  uint32_t sub_gu = 0, persistent = 0;
+};
+aiter_pick pick_gfx950(const fs::path& aiter_dir, const shape& s, uint32_t blocks, const std::string& tuned) {
+  const fs::path dir = aiter_dir / "hsa" / "gfx950" / "fmoe" / "silu";
+  aiter_pick best;
+  uint32_t round = ~0u, empty = ~0u;
+  bool best_ps = false;
+  for (const auto& r : csv_rows(dir / "fmoe_bf16_blockscaleFp8_g1u1_silu.csv")) {
+    const std::string name = field(r, "knl_name");
+    const uint32_t n = uint32_t(std::atoi(field(r, "subGU_n").c_str()));
+    const bool ps = field(r, "ps") == "1";
+    const uint32_t per_cu = uint32_t(std::atoi(field(r, "tg_num_perCU").c_str()));
+    aiter_pick c{dir / field(r, "co_name"), name, n, ps ? per_cu * target_cus : 0};
+    if (!tuned.empty()) {
+      if (name == tuned) return c;
+      continue;
+    }
+    if (field(r, "vskip") != "1" || field(r, "smf") != "0" || field(r, "subGU_m") != "32" || n == 0 || s.inter % n)
+      continue;
+    const uint32_t tg = s.inter / n * blocks, rd = (tg + target_cus - 1) / target_cus, em = rd * target_cus - tg;
+    if (rd < round || (rd == round && (em < empty || (em == empty && ps && !best_ps)))) {
+      round = rd, empty = em, best = c, best_ps = ps;
+    }
+  }
+  return best;
 }
 
 std::vector<uint8_t> padded(std::vector<uint8_t> v, size_t extra) {
@@ -114,14 +172,24 @@ void copy_routing(const hk::moe_workspace& from, hk::moe_workspace& to) {
 }
 
 // aiter's fmoe_fp8_blockscale_g1u1 in a device of its own on our routing.
+// gfx950: `co` is aiter's checkout, `tuned` the tuned table's kernel for the row (or empty).
 double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std::vector<uint8_t>& x,
-                  const std::vector<int>& ids, const std::vector<float>& tw, const hk::moe_workspace& ours) {
+                  const std::vector<int>& ids, const std::vector<float>& tw, const hk::moe_workspace& ours,
+                  const std::string& tuned = {}) {
   auto dp = fresh_device();
   rt::device& d = *dp;
   operands in(d, s, tokens, x, ids, tw);
   copy_routing(ours, in.ws);
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tokens) * s.dim, 0));
   uint32_t sub_gu = 256;
+  aiter_pick pk;
+  if (target_gfx950) {
+    pk = pick_gfx950(co, s, in.ws.max_blocks, tuned);
+    if (pk.name.empty() || !fs::exists(pk.co)) return 0;
+    sub_gu = pk.sub_gu;
+    if (const char* e = std::getenv("HIPASM_BENCH_MOE_AITER_NAME"); e && *e == '1')
+      std::fprintf(stderr, "aiter: %s (subGU %u, persistent %u)\n", pk.name.c_str(), pk.sub_gu, pk.persistent);
+  }
   if (s.i8) {  // asm_fmoe.cu get_heuristic_kernel's choice among the multix tiles
     uint32_t best_round = ~0u, best_empty = ~0u;
     for (uint32_t n : {128u, 192u, 256u, 320u, 384u, 448u, 512u}) {
@@ -130,7 +198,7 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
       if (round < best_round || (round == best_round && empty < best_empty)) best_round = round, best_empty = empty, sub_gu = n;
     }
   }
-  const fs::path file = s.i8 ? co / ("fmoe_int8_g1u1_multix_subGU_" + std::to_string(sub_gu) + ".co") : co;
+  const fs::path file = target_gfx950 ? pk.co : s.i8 ? co / ("fmoe_int8_g1u1_multix_subGU_" + std::to_string(sub_gu) + ".co") : co;
   if (!fs::exists(file)) return 0;
   auto m = d.load_file(file.string());
   rt::kernel_args a;
@@ -158,13 +226,31 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
                      s.i8 ? s.dim * 4 : (s.dim / 128) * (s.inter / 128) * 4,
                      s.inter * 4, s.topk})
     u32(v);
-  const uint32_t gx = (s.inter + sub_gu - 1) / sub_gu, gy = in.ws.max_blocks;
-  rt::profile_options p = profile_for(gx * gy);
+  // total_tgs, ps_deno (FMoeKernel::launch_kernel): a persistent kernel's grid is total_tgs
+  // workgroups over the blocks' ps_deno column tiles; else (inter / subGU, blocks)
+  const uint32_t ps_deno = (s.inter + sub_gu - 1) / sub_gu, total = pk.persistent / ps_deno * ps_deno;
+  if (target_gfx950) {
+    u32(total);
+    u32(ps_deno);
+  }
+  const bool ps = total > 0;
+  const uint32_t gx = ps ? pk.persistent : ps_deno, gy = ps ? 1 : in.ws.max_blocks;
+  rt::profile_options p = profile_for(gx * gy, target_device);
   rt::launch_options o;
   o.profile = &p;
   o.allow = {"all"};  // AMD's code: checker findings are warnings
-  auto rep = d.launch(*m, file.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o);
-  return rep.profile->time_us;
+  if (!target_gfx950) return d.launch(*m, file.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o).profile->time_us;
+  // Most of the gfx950 kernels' metadata declares two more pointers (a2, a2q) past ps_deno, which
+  // aiter's 448-byte KernelArgs leaves out: null here; the kernels that declare none take 448 bytes.
+  rt::kernel_args a2 = a;
+  ptr(0);
+  ptr(0);
+  try {
+    return d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a, o).profile->time_us;
+  } catch (const rt::error& e) {
+    if (std::string(e.what()).find("arguments") == std::string::npos) throw;
+  }
+  return d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a2, o).profile->time_us;
 }
 
 void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, uint32_t tokens) {
@@ -193,22 +279,23 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   rt::buffer<float> OUT(d, size_t(tokens) * s.dim);
   const auto sort_mod = d.load_file(HIPASM_BENCH_SORT_CO);
   std::vector<bool> hit(s.experts, false);
+  const hk::moe_sorting_args sa{.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
+                                .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
+                                .topk_ids = in.TI.addr(), .topk_weights = in.TW.addr(), .tokens = tokens, .topk = s.topk,
+                                .experts = s.experts};
   for (int e : ids) hit[e] = true;
   const auto used = double(std::count(hit.begin(), hit.end(), true));  // experts whose weights are read
   const bool wide = s.i8 && (s.dim + 255) / 256 * uint32_t(used) >= moe_quant_bench::wide_min_groups;
   const auto s1_mod = d.load_file(!s.i8 ? HIPASM_BENCH_CO : wide ? HIPASM_BENCH_I8_WIDE_CO : HIPASM_BENCH_I8_CO);
-  hk::launch_moe_sorting<moe_bench::sort>(
-      d, *sort_mod, "moe_sorting",
-      {.sorted_token_ids = ws.sorted_token_ids.addr(), .sorted_weights = ws.sorted_weights.addr(),
-       .sorted_expert_ids = ws.sorted_expert_ids.addr(), .num_valid_ids = ws.num_valid_ids.addr(),
-       .topk_ids = in.TI.addr(), .topk_weights = in.TW.addr(), .tokens = tokens, .topk = s.topk, .experts = s.experts});
+  if (s.experts > moe_bench::sort.max_experts) hk::launch_moe_sorting<moe_bench::sort_257>(d, *sort_mod, "moe_sorting_257", sa);
+  else hk::launch_moe_sorting<moe_bench::sort>(d, *sort_mod, "moe_sorting", sa);
   const hk::moe_quant_args a{.out = OUT.addr(), .x = in.X.addr(), .xs = in.XS.addr(), .w1 = in.W1.addr(),
                              .w1s = in.W1S.addr(), .w2 = in.W2.addr(), .w2s = in.W2S.addr(), .tokens = tokens,
                              .topk = s.topk, .experts = s.experts, .dim = s.dim, .inter = s.inter};
   // both stages in one dispatch: the whole grid profiled (its workgroups wait for each other), the
   // functional run on one thread in workgroup order (one poll a wait, deterministic)
   rt::profile_options p;
-  p.device = "mi300x";
+  p.device = target_device;
   rt::launch_options o;
   o.profile = &p;
   o.threads = 1;
@@ -222,10 +309,18 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
   r.tflops = flops / (r.us * 1e6);
   const double bytes = double(used) * s.dim * s.inter * 3.0 + double(tokens) * s.dim * (1.0 + 4.0);
-  const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws);
+  std::string tuned;
+  double amd = 0;
+  if (!aiter_dir.empty() && !s.i8) {
+    bool one_stage = false;
+    uint32_t block_m = 0;
+    amd = amd_us(aiter_dir / "aiter" / "configs" / "model_configs" / "a8w8_blockscale_tuned_fmoe_ds_v3.csv", s, tokens,
+                 &tuned, &one_stage, &block_m);
+    if (!one_stage || block_m != hk::moe_block_m) tuned.clear();  // (its kernel needs aiter's sorting at that block)
+  }
+  const double aiter_us = aiter_co.empty() ? 0 : aiter_fmoe(aiter_co, s, tokens, xv, ids, tw, ws, tuned);
   std::string extra;
   if (!aiter_dir.empty() && !s.i8) {
-    const double amd = amd_us(aiter_dir / "aiter" / "configs" / "model_configs" / "a8w8_blockscale_tuned_fmoe_ds_v3.csv", s, tokens);
     if (amd > 0) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "amd_us=%.2f amd_ratio=%.3f", amd, amd / r.us);
@@ -238,7 +333,9 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
 
 int main(int argc, char** argv) {
   fs::path aiter_dir, aiter_co;
-  if (argc > 1) {
+  if (argc > 1 && target_gfx950) {
+    aiter_dir = aiter_co = argv[1];  // (the kernel per row: pick_gfx950)
+  } else if (argc > 1) {
     aiter_dir = argv[1];
     const fs::path c = aiter_dir / "hsa" / "gfx942" / "fmoe_fp8_blockscale_g1u1_subGU_256.co";
     if (fs::exists(c)) aiter_co = c;
@@ -251,6 +348,13 @@ int main(int argc, char** argv) {
   const bool prefill = pf && *pf == '1';
   for (uint32_t tokens : {1u, 4u, 32u, 256u})
     if (tokens < 256 || prefill) row(aiter_dir, aiter_co, ds_v3, tokens);
+  if (target_gfx950) {
+    // MI355X: DeepSeek V3's 256 routed experts and the shared one, inter 256 (the table's cu_num 256 rows)
+    const shape ds_v3_257{7168, 256, 257, 9};
+    for (uint32_t tokens : {1u, 4u, 32u, 256u})
+      if (tokens < 256 || prefill) row(aiter_dir, aiter_co, ds_v3_257, tokens);
+    return 0;  // (int8: the MI300X bench's)
+  }
   // int8: aiter's multix code objects are found next to the fp8 one (the tile per row)
   const shape i8{6144, 4096, 8, 2, true};
   for (uint32_t tokens : {1u, 32u, 256u})

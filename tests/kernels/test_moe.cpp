@@ -53,7 +53,8 @@ struct routing {
   std::vector<int> ids;
   std::vector<float> w;
 };
-routing make_routing(uint32_t tokens, uint32_t topk, uint32_t used, int seed) {
+// (one_expert_all: expert used - 1 in every token's slot 0)
+routing make_routing(uint32_t tokens, uint32_t topk, uint32_t used, int seed, bool one_expert_all = false) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(0.05f, 1.0f);
   routing r;
@@ -61,6 +62,7 @@ routing make_routing(uint32_t tokens, uint32_t topk, uint32_t used, int seed) {
   std::iota(all.begin(), all.end(), 0);
   for (uint32_t t = 0; t < tokens; ++t) {
     std::shuffle(all.begin(), all.end(), rng);
+    if (one_expert_all) std::swap(all[0], *std::find(all.begin(), all.end(), int(used - 1)));
     for (uint32_t k = 0; k < topk; ++k) {
       r.ids.push_back(all[k]);
       r.w.push_back(u(rng));
@@ -196,10 +198,10 @@ using moe_run = std::function<rt::launch_report(hk::moe_workspace& ws, const hk:
 // The whole MoE on random bf16 data, `launches` times on one workspace (out refilled with 7
 // between them); out against a double reference with h rounded to bf16 as the kernel stores it.
 void check_moe_run(const moe_run& run, bool gated, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used,
-                   uint32_t dim, uint32_t inter, int seed, int launches = 1) {
+                   uint32_t dim, uint32_t inter, int seed, int launches = 1, bool one_expert_all = false) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " dim " << dim << " inter " << inter
-                 << (gated ? " g1u1" : " g1u0"));
-  const routing r = make_routing(tokens, topk, used, seed);
+                 << (gated ? " g1u1" : " g1u0") << (one_expert_all ? " one expert in every token" : ""));
+  const routing r = make_routing(tokens, topk, used, seed, one_expert_all);
   std::mt19937 rng(seed + 1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   const uint32_t gu = gated ? 2 * inter : inter;
@@ -257,7 +259,7 @@ void check_moe_run(const moe_run& run, bool gated, uint32_t tokens, uint32_t top
 // The three kernels (sorting, stage 1, stage 2).
 template <hk::moe_sorting_config SC, hk::moe_gemm_config GC>
 void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t tokens, uint32_t topk, uint32_t experts,
-               uint32_t used, uint32_t dim, uint32_t inter, int seed) {
+               uint32_t used, uint32_t dim, uint32_t inter, int seed, bool one_expert_all = false) {
   // (one code object a stage-1 kernel: compile time)
   rt::module& s1 = GC.lds_weights ? (GC.gated ? *M().lds : *M().lds_g1u0) : GC.gated ? *M().s1 : *M().s1_g1u0;
   rt::module& s2 = GC.lds_weights ? s1 : *M().s2;
@@ -265,7 +267,7 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
       [&](hk::moe_workspace& ws, const hk::moe_args& a) {
         return hk::launch_fused_moe<SC, GC>(*M().sort.dev, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws, a);
       },
-      GC.gated, tokens, topk, experts, used, dim, inter, seed);
+      GC.gated, tokens, topk, experts, used, dim, inter, seed, 1, one_expert_all);
 }
 
 // The sorting, then both GEMM stages in one dispatch (HIPASM_MOE_FUSED_KERNEL), launched twice
@@ -339,6 +341,13 @@ TEST_CASE("moe: gated SiLU, top-k weighted sum, one token and tails", "[kernels]
   check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 9, 8, 64, 20, 48, 32, 13);
   // top-1
   check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 5, 1, 16, 16, 32, 64, 14);
+}
+
+TEST_CASE("moe: one expert takes every token", "[kernels][moe]") {
+  // expert 5 in every token's slot 0 (45 rows: a whole block and a tail), experts 6 and 7 empty;
+  // weights straight and through LDS
+  check_moe<cfg::sort_64, cfg::gemm_g1u1>("moe_sort_64", "moe_s1_g1u1", "moe_s2", 45, 2, 8, 6, 64, 96, 15, true);
+  check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 45, 2, 8, 6, 144, 64, 16, true);
 }
 
 TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {

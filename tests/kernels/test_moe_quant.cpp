@@ -1,12 +1,13 @@
 // HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_sorting.hip
-// HIPASM_TEST_ARCHS: gfx942
 // The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
-// x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3fnuz
+// x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3 of the
+// run's target, fnuz on gfx942 and OCP e4m3fn on gfx950 where the kernels take the double-K MFMAs,
 // decoded from the format's definition, tests/common/narrow_float_ref.hpp; int8 exactly), on
 // moe_sorting's routing (moe.hpp), as two kernels and as one dispatch:
 //  - stage 1: g and up summed in double per 128-element K block, scaled by the block's x and
 //    W1 scales; h = silu(g) * up (or silu(g)); each 1x128 block of h re-quantized: the kernel's
-//    scale must be max(amax / 240, 1 / (512 * 240)) and each fp8 value the nearest to h / scale
+//    scale must be max(amax / qmax, 1 / (512 * qmax)) (qmax: the format's largest finite value,
+//    240 fnuz, 448 OCP; 127 int8) and each fp8 value the nearest to h / scale
 //    (or, where f32 and double sums straddle a rounding boundary, as near);
 //  - stage 2: out[t] = sum over the token's slots of w * (the kernel's hq, hs) . W2 with W2's
 //    block scales, in double.
@@ -130,7 +131,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
   // an element's value; the nearest code's value to y (fp8: the format's round to nearest even)
   auto val = [](uint8_t b) { return I8 ? double(int8_t(b)) : f8(b); };
   auto nearest = [](double y) { return I8 ? std::clamp(std::nearbyint(y), -128.0, 127.0) : f8(to_f8(y)); };
-  const double qmax = I8 ? 127.0 : 240.0;
+  const double qmax = I8 ? 127.0 : fp8().max_finite();
   const routing r = make_routing(tokens, topk, used, kind, seed);
   rt::device& d = *M().sort.dev;
   rt::buffer<uint8_t> X(d, p.x), W1(d, p.w1), W2(d, p.w2);

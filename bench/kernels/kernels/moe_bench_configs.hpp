@@ -4,6 +4,8 @@
 
 namespace moe_bench {
 constexpr hipasm::kernels::moe_sorting_config sort{.max_experts = 256, .waves = 4};
+// DeepSeek V3's 256 routed experts and the shared one (the MI355X rows of aiter's block-scale table)
+constexpr hipasm::kernels::moe_sorting_config sort_257{.max_experts = 257, .waves = 5};
 // stage 1: K (model_dim, 2048-7168) over 4 (g1u1: two weight tiles a wave, 32 KB of LDS) or
 // 8 (g1u0) waves of a column block (more loads in flight). g1u1 in three register sets, both
 // stages (more VGPRs, still 2 waves a SIMD); not for g1u0, whose VGPRs would pass 128 (3 waves

@@ -20,7 +20,8 @@
 //    (4 tokens a ds_read_b32) and writes its routed entries over the padding value, which every
 //    entry got first (coalesced stores); weights: a gather over the sorted entries at the end.
 // 2. moe_stage1: grid (ceil(inter / (32 waves)), y): a workgroup takes a block of 32
-//    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 with
+//    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 (on
+//    gfx950 the double-K v_mfma_f32_32x32x16_bf16: one MFMA a lane's 16 bytes, not two) with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
 //    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
 //    intermediate [blocks * 32][inter] at the sorted row. The MFMA operands are 16 bytes a
@@ -277,11 +278,19 @@ constexpr void moe_k_loop(builder J, const moe_wave<C>& wv, buffer X, gpr<dtype:
     }
   };
   // the MFMAs of a group: W fragments `f` (fw[set] or, through LDS, the ones read back)
+  // (a target with the double-K MFMA, gfx950's v_mfma_f32_32x32x16_bf16: a lane's 8 k of a slice
+  // are one MFMA's operand, half the MFMAs in the same passes)
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
   auto compute = [&](int set, gpr<u32>* f) {
-    for (uint32_t s = 0; s < U; ++s)
+    for (uint32_t s = 0; s < U; ++s) {
+      if constexpr (DKA != nullptr) {
+        for (int w = 0; w < NW; ++w) mfma_run(J, *DKA, acc[w], f[w][s], fx[set][s], acc[w]);
+        continue;
+      }
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < NW; ++w)
           J.v_mfma_f32_32x32x8_bf16(acc[w], f[w][s].slice(2 * h, 2), fx[set][s].slice(2 * h, 2), acc[w]);
+    }
   };
   auto groups = J.sgpr<u32>(), it = J.sgpr<u32>();  // (it: pipeline 2 through LDS)
   groups = (K - wv.k_begin + (16u * U - 1u)) / (16u * U);

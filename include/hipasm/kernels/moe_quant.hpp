@@ -1,6 +1,7 @@
-// Quantized fused MoE: fp8 (e4m3fnuz, gfx942) with DeepSeek-style block scales, or int8 per
-// token x per channel, on moe.hpp's sorted routing (moe_sorting: aiter's layout), as aiter's
-// a8w8 block-scale MoE (its intermediate re-quantized per 1x128 between the GEMMs):
+// Quantized fused MoE: fp8 (e4m3 in the target's format: fnuz on gfx942, OCP e4m3fn on gfx950)
+// with DeepSeek-style block scales, or int8 per token x per channel, on moe.hpp's sorted routing
+// (moe_sorting: aiter's layout), as aiter's a8w8 block-scale MoE (its intermediate re-quantized
+// per 1x128 between the GEMMs):
 //
 //   x  fp8 [tokens][dim] with xs f32 [dim / 128][tokens] (1x128 blocks: dynamic_quant.hpp's
 //      .block = 128 layout, which aiter passes its asm kernels' activation scales in)
@@ -10,7 +11,8 @@
 //   per sorted row (token t, expert e, routing weight w):
 //     g[n] = sum_kb (sum_{k in kb} x[t][k] W1[e][n][k]) * xs[kb][t] * w1s[e][n / 128][kb]  (up likewise)
 //     h = silu(g) * up (g1u1) or silu(g), re-quantized per 1x128 block of inter:
-//       hs = max(amax / 240, 1 / (512 * 240)), hq = sat(rne(h * (1 / hs)))   (dynamic_quant's rule)
+//       hs = max(amax / qmax, 1 / (512 * qmax)), hq = sat(rne(h * (1 / hs)))   (dynamic_quant's rule;
+//       qmax the format's largest: 240 fnuz, 448 OCP, 127 int8)
 //     out[t][d] += w * sum_kb (sum_{k in kb} hq[k] W2[e][d][k]) * hs[kb] * w2s[e][d / 128][kb]
 //   out f32 [tokens][dim] (stage 1 zeroes it, stage 2 adds with f32 atomics).
 //
@@ -19,7 +21,9 @@
 //    K blocks of dim); v_mfma_f32_32x32x16_fp8_fp8 with the weight rows as A (32 n) and the
 //    gathered token rows as B (32 tokens), as moe.hpp's bf16 stages: a lane's 16-byte load
 //    holds 16 consecutive k of its row, fed to two MFMAs (the same k permutation for both
-//    operands). Each 128-element K block's products go to their own registers (the block's
+//    operands); on a target with the double-K MFMA (gfx950's v_mfma_f32_32x32x64_f8f6f4,
+//    v_mfma_i32_32x32x32_i8; gemm_quant's choice) two loads (fp8) or one (i8) feed one MFMA,
+//    half the MFMAs in the same passes. Each 128-element K block's products go to their own registers (the block's
 //    first MFMA adds 0), then acc += part * (xs[kb][token] * w1s[e][n / 128][kb]) (a lane's
 //    16 accumulator registers share one token column: one x scale a lane, the weight scale
 //    uniform: the wave's 32 rows lie in one 128-row block). One K block a load group, two
@@ -34,7 +38,7 @@
 // 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
 //    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
 //    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
-// int8 (.type = quant_type::i8; not restricted to gfx942, tested there only): x int8 with xs f32
+// int8 (.type = quant_type::i8; tested on gfx942 and gfx950): x int8 with xs f32
 // [tokens] (per token), W1 int8 with w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim]
 // (per channel): the same kernels on
 // v_mfma_i32_32x32x16_i8 (exact i32 per K block, converted and summed in f32); stage 1 scales
@@ -113,8 +117,6 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
 }
 template <moe_quant_config C, bool Stage1>
 constexpr void moe_quant_check_config() {
-  static_assert(C.type != quant_type::fp8 || active_target::desc.fp8 == fp8_format::fnuz,
-                "moe_quant: fp8 e4m3fnuz (gfx942) only; this target's fp8 is OCP e4m3fn (gfx950)");
   static_assert(moe_quant_config_error(C, Stage1) == nullptr,
                 std::string_view(moe_quant_config_error(C, Stage1) ? moe_quant_config_error(C, Stage1) : ""));
 }
@@ -180,6 +182,13 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   }
   constexpr bool I8 = C.type == quant_type::i8;
   constexpr dtype part_t = I8 ? dtype::i32 : dtype::f32;
+  // the target's double-K MFMA of the type when it has one (gfx950: fp8 v_mfma_f32_32x32x64_f8f6f4,
+  // a lane's 16 k in each 32-byte half of a 64-byte slice; i8 v_mfma_i32_32x32x32_i8, 16
+  // consecutive k): one MFMA a slice of SL 32-byte loads (the k permutation is the same for both
+  // operands), half the MFMAs of the 32x32x16 ones in the same passes
+  constexpr const mfma_atom* DKA = find_mfma_atom(gemm_quant_double_k_mfma(C.type));
+  constexpr uint32_t SL = gemm_quant_double_k_slice(C.type) / 32;
+  static_assert(U % SL == 0);
   // one set of a K block's products, the operands' in turn (gate's scaled into acc before up's
   // MFMAs: 16 VGPRs fewer, for a third load group in flight)
   auto part = J.vgpr<part_t>(16).aligned(4);
@@ -268,17 +277,26 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
     auto sc = J.vgpr<f32>();
     auto pf = J.vgpr<f32>();
     for (int w = 0; w < NW; ++w) {
-      for (uint32_t s = 0; s < U; ++s)
-        for (int h = 0; h < 2; ++h) {
-          const auto a = f[w][s].slice(2 * h, 2), b = fx[set][s].slice(2 * h, 2);
-          if constexpr (I8) {
-            if (s == 0 && h == 0) J.v_mfma_i32_32x32x16_i8(part, a, b, 0);
-            else J.v_mfma_i32_32x32x16_i8(part, a, b, part);
-          } else {
-            if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, 0);
-            else J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, part);
-          }
+      if constexpr (DKA != nullptr) {
+        // the double-K MFMA: SL consecutive 32-byte slices (adjacent registers) a MFMA
+        for (uint32_t q = 0; q < U / SL; ++q) {
+          const auto a = f[w].flat().slice(4 * SL * q, 4 * SL), b = fx[set].flat().slice(4 * SL * q, 4 * SL);
+          if (q == 0) mfma_run(J, *DKA, part, a, b, 0);
+          else mfma_run(J, *DKA, part, a, b, part);
         }
+      } else {
+        for (uint32_t s = 0; s < U; ++s)
+          for (int h = 0; h < 2; ++h) {
+            const auto a = f[w][s].slice(2 * h, 2), b = fx[set][s].slice(2 * h, 2);
+            if constexpr (I8) {
+              if (s == 0 && h == 0) J.v_mfma_i32_32x32x16_i8(part, a, b, 0);
+              else J.v_mfma_i32_32x32x16_i8(part, a, b, part);
+            } else {
+              if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, 0);
+              else J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, part);
+            }
+          }
+      }
       if constexpr (XsBlock && WsBlock) sc = sx[set] * sw[set][w];
       const gpr<f32> scale = XsBlock && WsBlock ? sc : sx[set];
       for (uint32_t r = 0; r < 16; ++r) {
