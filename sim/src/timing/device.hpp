@@ -15,7 +15,7 @@ struct DeviceSpec {
   std::string_view target = "gfx942";  // the ISA its code objects are built for (profile checks it)
   // ---- machine shape (T1)
   uint32_t xcds = 8;                 // T1: 8 XCDs on MI300X/MI325X
-  uint32_t cus_per_xcd = 38;          // T1: 38 (MI300X: 304 CUs); MI308X: 80 CUs (issue 10) = 8 x 10 assumed
+  uint32_t cus_per_xcd = 38;          // T1: 38 (MI300X: 304 CUs)
   uint32_t simds_per_cu = 4;         // T1: 4
   uint32_t wave_slots_per_simd = 8;  // T1: 8 per SIMD, 32 per CU
   uint32_t vgprs_per_simd_lane = 512;  // T1: 128 KiB/SIMD = 512 x 64 lanes x 4 B (unified VGPR+AGPR)
@@ -212,7 +212,9 @@ inline constexpr DeviceSpec kDevices[] = {
     [] {
       DeviceSpec d;
       d.name = "mi308x";
-      d.cus_per_xcd = 10;     // issue 10: 80 CUs; 8 XCDs x 10 assumed
+      // T1: 80 CUs (issue 10) on 4 XCDs (rocprofiler-compute mi_gpu_spec.yaml: mi308x num_xcds spx 4)
+      d.xcds = 4;
+      d.cus_per_xcd = 20;
       d.peak_mhz = 1840;      // T7: MI308X pure VALU / EXP run unthrottled at ~1.84 / ~1.83 GHz (pyhip)
       d.sustained_mhz = 1014;  // T7: pyhip, MI308X pure MFMA, steady clock
       // T7 (pyhip gpu-frequency-probe, MI308X): MFMA <= ~53% busy keeps ~1.8 GHz (power_cu + 0.53 x

@@ -259,6 +259,7 @@ TEST_CASE("timing: device tables differ only in their numbers", "[timing]") {
   po.device = "mi308x";
   auto r = b.profile("valu_chain", 1, 64, po);
   CHECK(r.profile->cus == 80);
+  CHECK(r.profile->xcds == 4);  // T1: rocprofiler-compute's mi_gpu_spec.yaml (mi308x, SPX: 4 XCDs)
   CHECK(r.profile->cycles == 4 * (64 + 1));
   po.device = "nope";
   CHECK_THROWS_WITH(b.profile("valu_chain", 1, 64, po), Catch::Contains("unknown device 'nope'"));
