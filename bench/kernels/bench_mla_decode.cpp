@@ -50,7 +50,7 @@ struct shape {
   double amd_us = 0;  // the challenge README's reference latency (a8w8), 0: none
 };
 
-uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {
+uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {  // rows: a sequence's query rows
   if (const char* e = std::getenv("HIPASM_MLA_SPLITS"); e && std::atoi(e) > 0) return uint32_t(std::atoi(e));
   const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
   // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
@@ -61,6 +61,10 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
   // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
   // for about as long as the device streams it: the CUs matter more)
   s = std::min(s, std::max(1u, blocks / 8));
+  // 16 query rows (partials of 32 KiB a split, as many bytes as 2 to 4 blocks) on a grid short of
+  // a workgroup a CU: down to 2 blocks a split, up to a workgroup a CU (b4 kv1024 fp8 on MI355X:
+  // 32 splits 13.6 us, 8 splits 17.2; b32 kv1024, at a workgroup a CU with 8, lost at 16)
+  if (rows <= 16 && wgs * s < target_cus) s = std::max(s, std::min(target_cus / wgs, blocks / 2));
   return std::max(1u, s);
 }
 
