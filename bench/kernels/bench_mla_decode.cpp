@@ -213,7 +213,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
     rt::kernel_args c;
     c.add(A->O.addr()).add(A->L.addr()).add(A->PO.addr()).add(A->PL.addr()).add(s.heads).add(splits);
     auto cmod = adev->load_file(HIPASM_BENCH_CO);
-    rt::profile_options cpo = profile_for(hk::mla_decode_combine_groups(s.heads, splits) * tq, target_device);
+    rt::profile_options cpo = po;  // (the options of hipasm's own combination launch)
     rt::launch_options cl = lo;
     cl.profile = &cpo;
     const auto cr = adev->launch(*cmod, "mla_combine", {hk::mla_decode_combine_groups(s.heads, splits), tq, 1}, {256, 1, 1}, c, cl);
@@ -300,7 +300,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
       rt::kernel_args c;
       c.add(A->O.addr()).add(A->L.addr()).add(APO.addr()).add(APL.addr()).add(s.heads).add(as);
       auto cmod = adev->load_file(HIPASM_BENCH_CO);
-      rt::profile_options cpo = profile_for(hk::mla_decode_combine_groups(s.heads, as) * tq, target_device);
+      rt::profile_options cpo = po;  // (the options of hipasm's own combination launch)
       rt::launch_options cl = lo;
       cl.profile = &cpo;
       const auto cr = adev->launch(*cmod, "mla_combine", {hk::mla_decode_combine_groups(s.heads, as), tq, 1}, {256, 1, 1}, c, cl);
