@@ -18,8 +18,10 @@
 // object's metadata lists them), on the same tensors and split count; its split partials (the
 // layout of hipasm's) reduced by hipasm's combination kernel (aiter's stage 2 is Triton):
 // aiter_us is both launches. Its output is compared with hipasm's (a line on stderr if any
-// differs). Other rows (the MI355X bench: aiter's fp8 kernels run in persistent mode on
-// get_mla_metadata_v1's work lists): aiter_us=none.
+// differs). MI355X rows (hsa/gfx950/mla): the kernel asm_mla.cu picks in mla_decode_fwd's
+// non-persistent mode with the split count of aiter/mla.py's get_meta_param (see the gfx950
+// block in row()); 32 heads x 4 tokens with fp8: aiter_us=none (aiter has only a persistent
+// kernel for it, which runs on get_mla_metadata_v1's work lists).
 // The number of KV splits: as many workgroups as the CUs hold at once (two a CU where the LDS
 // holds them),
 // at least 8 blocks of 16 rows a split; HIPASM_MLA_SPLITS=N forces N.
@@ -48,7 +50,7 @@ struct shape {
   double amd_us = 0;  // the challenge README's reference latency (a8w8), 0: none
 };
 
-uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {
+uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {  // rows: a sequence's query rows
   if (const char* e = std::getenv("HIPASM_MLA_SPLITS"); e && std::atoi(e) > 0) return uint32_t(std::atoi(e));
   const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
   // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
@@ -59,7 +61,33 @@ uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t r
   // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
   // for about as long as the device streams it: the CUs matter more)
   s = std::min(s, std::max(1u, blocks / 8));
+  // 16 query rows (partials of 32 KiB a split, as many bytes as 2 to 4 blocks) on a grid short of
+  // a workgroup a CU: down to 2 blocks a split, up to a workgroup a CU (b4 kv1024 fp8 on MI355X:
+  // 32 splits 13.6 us, 8 splits 17.2; b32 kv1024, at a workgroup a CU with 8, lost at 16)
+  if (rows <= 16 && wgs * s < target_cus) s = std::max(s, std::min(target_cus / wgs, blocks / 2));
   return std::max(1u, s);
+}
+
+// aiter/mla.py's get_meta_param: the split count mla_decode_fwd's non-persistent mode takes
+// (occupancy of the CUs x avg_kv / (avg_kv + 84.1 splits), at most 16; fp8 Q: at least one
+// min_block_n of keys a split)
+uint32_t aiter_meta_splits(uint32_t bs, uint32_t kvlen, uint32_t heads, uint32_t qlen, bool fp8_q) {
+  const double avg = kvlen, cu = target_cus;
+  double best = -1;
+  uint32_t n = 1;
+  for (uint32_t i = 1; i <= 16; ++i) {
+    const double occ = double(bs) * i / (std::ceil(double(bs) * i / cu) * cu);
+    const double v = occ * avg / (avg + 84.1 * i);
+    if (v > best) best = v, n = i;  // (python's max: the first of equals)
+  }
+  if (fp8_q) {
+    const uint32_t rows = heads * qlen;
+    const uint32_t mbn = rows <= 8 ? 64 : rows <= 32 ? 128 : rows <= 64 ? 64 : 32;
+    const uint64_t total = uint64_t(bs) * kvlen;
+    n = uint32_t(std::min<uint64_t>(n, (total + uint64_t(bs) * mbn - 1) / (uint64_t(bs) * mbn)));
+    if (n > 1) n = std::min(n, uint32_t(std::fabs(double(kvlen) - qlen) / mbn) + 1);
+  }
+  return std::max(1u, n);
 }
 
 void row(const shape& s, const fs::path& aiter_dir) {
@@ -99,7 +127,9 @@ void row(const shape& s, const fs::path& aiter_dir) {
       uint32_t x = 7;
       auto next = [&] { return x = x * 1664525u + 1013904223u; };
       std::vector<uint16_t> q(Q.size());
-      for (auto& e : q) e = static_cast<uint16_t>(0x3c00u + ((next() >> 16) & 0x7fu) + ((x >> 31) << 15));
+      // (fp8 KV rows: 3 mantissa bits, so that aiter's fp8-Q kernel gets the same values, 2^7 Q in e4m3)
+      const uint32_t qmask = f8 ? 0x70u : 0x7fu;
+      for (auto& e : q) e = static_cast<uint16_t>(0x3c00u + ((next() >> 16) & qmask) + ((x >> 31) << 15));
       Q.upload(q);
       std::vector<uint8_t> k(KV.size());
       if (f8)
@@ -183,10 +213,10 @@ void row(const shape& s, const fs::path& aiter_dir) {
     rt::kernel_args c;
     c.add(A->O.addr()).add(A->L.addr()).add(A->PO.addr()).add(A->PL.addr()).add(s.heads).add(splits);
     auto cmod = adev->load_file(HIPASM_BENCH_CO);
-    rt::profile_options cpo = profile_for(tq * s.heads / 4, target_device);
+    rt::profile_options cpo = po;  // (the options of hipasm's own combination launch)
     rt::launch_options cl = lo;
     cl.profile = &cpo;
-    const auto cr = adev->launch(*cmod, "mla_combine", {(s.heads + 3) / 4, tq, 1}, {256, 1, 1}, c, cl);
+    const auto cr = adev->launch(*cmod, "mla_combine", {hk::mla_decode_combine_groups(s.heads, splits), tq, 1}, {256, 1, 1}, c, cl);
     aiter_us = ar.profile->time_us + cr.profile->time_us;
     std::fprintf(stderr, "bench_kernel_mla_decode: %s: aiter %s %.2f us + combine %.2f us\n", shp.c_str(), base.c_str(),
                  ar.profile->time_us, cr.profile->time_us);
@@ -196,6 +226,96 @@ void row(const shape& s, const fs::path& aiter_dir) {
       for (size_t i = 0; i < x.size(); ++i) {
         const float u = std::bit_cast<float>(uint32_t(x[i]) << 16), v = std::bit_cast<float>(uint32_t(y[i]) << 16);
         bad += !(std::fabs(u - v) <= 0x1p-7f * (std::fabs(u) + 0x1p-6f));
+      }
+      if (bad) std::fprintf(stderr, "bench_kernel_mla_decode: %s: %zu of %zu outputs of aiter's differ from hipasm's\n",
+                            shp.c_str(), bad, x.size());
+    }
+  }
+  // aiter on MI355X (gfx950): the kernel csrc/py_itfs_cu/asm_mla.cu's mla_decode_stage1_asm_fwd
+  // picks in mla_decode_fwd's non-persistent mode (aiter/mla.py; no work lists), with the split
+  // count of its get_meta_param: fp8 KV rows in the challenge's a8w8 form (fp8 Q, Q scale 2^-7 on
+  // Q x 2^7: the same values as hipasm's bf16 Q), 16 heads, 1 or 4 query tokens; bf16 rows (bf16
+  // Q and KV, 16 heads, 1 token) its subQ16 stage 1. 32 heads with fp8 and 4 tokens: aiter has
+  // only the persistent kernel (aiter_us=none). Split partials reduced by hipasm's combination
+  // kernel (aiter's stage 2 is Triton); one split: the fp8 kernel writes bf16 out itself.
+  if (!aiter_dir.empty() && target_gfx950 && s.heads == 16 && (s.qlen == 1 || (f8 && s.qlen == 4))) {
+    const std::string base = !f8 ? "mla_dec_stage1_bf16_a16w16_subQ16_mqa16"
+                             : s.qlen == 1 ? "mla_a8w8_qh16_qseqlen1_gqaratio16"
+                                           : "mla_a8w8_qh64_qseqlen4_gqaratio16";
+    const uint32_t sub_q = !f8 ? 16 : s.qlen == 1 ? 128 : 64;
+    const uint32_t as = aiter_meta_splits(B, s.kvlen, s.heads, s.qlen, f8);
+    const std::string sym = "_ZN5aiter" + std::to_string(base.size()) + base + "E";
+    auto adev = fresh_device();
+    const auto A = make(*adev);
+    const auto aws = hk::mla_decode_workspace_for(tq, s.heads, as);
+    rt::buffer<float> APO(*adev, std::max<uint64_t>(aws.part_o_bytes, 4) / 4), APL(*adev, std::max<uint64_t>(aws.part_lse_bytes, 4) / 4);
+    std::vector<int> asp(B + 1);
+    for (uint32_t b = 0; b <= B; ++b) asp[b] = int(b * as);
+    rt::buffer<int> ASP(*adev, asp);
+    // fp8 Q: hipasm's bf16 Q x 2^7 in e4m3fn (exact: 3 mantissa bits, exponent 2^-7 -> 2^0)
+    rt::buffer<uint8_t> QF(*adev, f8 ? size_t(tq) * s.heads * 576 : 1);
+    rt::buffer<float> QS(*adev, std::vector<float>{0x1p-7f}), KS(*adev, std::vector<float>{0.01f});
+    if (f8) {
+      const auto q = A->Q.download();
+      std::vector<uint8_t> qf(q.size());
+      for (size_t i = 0; i < q.size(); ++i) qf[i] = uint8_t(((q[i] >> 15) << 7) | (7u << 3) | ((q[i] >> 4) & 7u));
+      QF.upload(qf);
+    }
+    auto amod = adev->load_file((aiter_dir / (base + ".co")).string());
+    rt::kernel_args k;
+    const uint64_t zero = 0;
+    // asm_mla.cu's KernelArgs: each field padded to 16 bytes (the bf16 kernel's end at s_log2_plen)
+    auto ptr = [&](uint64_t p) { k.add(p).add(zero); };
+    auto u32 = [&](uint32_t v) { k.add(v).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0}); };
+    const bool direct = f8 && as == 1;  // (out_16_nosplit: bf16 out written by stage 1)
+    ptr(direct ? A->O.addr() : APO.addr()); ptr(APL.addr()); ptr(f8 ? QF.addr() : A->Q.addr()); ptr(A->KV.addr());
+    ptr(A->KP.addr()); ptr(A->KI.addr()); ptr(A->KL.addr());
+    k.add(static_cast<float>(1.0 / std::sqrt(576.0))).add(uint32_t{0}).add(uint32_t{0}).add(uint32_t{0});  // scalar
+    u32(s.heads * s.qlen);                         // s_MQA: gqa ratio x max_seqlen_q
+    u32(as);                                       // s_kv_split
+    u32(s.heads * 576 * (f8 ? 1 : 2) * s.qlen);    // s_Q_Bs: Q's stride(0) bytes x max_seqlen_q
+    u32(576 * eb);                                 // s_Bs: a page's bytes
+    u32(0);                                        // s_log2_plen
+    if (f8) {
+      ptr(A->QO.addr());   // ptr_QTP
+      ptr(ASP.addr());     // ptr_STP: num_kv_splits_indptr (non-persistent)
+      ptr(0);              // ptr_RP
+      ptr(QS.addr());      // ptr_QSCALE
+      ptr(KS.addr());      // ptr_KVSCALE
+      u32(as == 1 ? 1 : 0);  // out_16_nosplit
+      ptr(0);              // ptr_LSEP
+      ptr(0);              // ptr_GKVTP
+      u32(1);              // s_cp_world_size
+      u32(0);              // s_cp_rank
+    }
+    rt::profile_options apo = po;
+    rt::launch_options al = lo;
+    al.profile = &apo;
+    al.allow = {"all"};  // (AMD's code: checker findings are warnings)
+    const auto ar = adev->launch(*amod, sym, {(s.heads * s.qlen + sub_q - 1) / sub_q, B, as}, {256, 1, 1}, k, al);
+    if (tl) std::fprintf(stderr, "aiter's:\n%s", ar.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+    aiter_us = ar.profile->time_us;
+    double cus = 0;
+    if (!direct) {
+      rt::kernel_args c;
+      c.add(A->O.addr()).add(A->L.addr()).add(APO.addr()).add(APL.addr()).add(s.heads).add(as);
+      auto cmod = adev->load_file(HIPASM_BENCH_CO);
+      rt::profile_options cpo = po;  // (the options of hipasm's own combination launch)
+      rt::launch_options cl = lo;
+      cl.profile = &cpo;
+      const auto cr = adev->launch(*cmod, "mla_combine", {hk::mla_decode_combine_groups(s.heads, as), tq, 1}, {256, 1, 1}, c, cl);
+      cus = cr.profile->time_us;
+      aiter_us += cus;
+    }
+    std::fprintf(stderr, "bench_kernel_mla_decode: %s: aiter %s %u splits %.2f us + combine %.2f us\n", shp.c_str(),
+                 base.c_str(), as, ar.profile->time_us, cus);
+    if (!po_sampled && apo.sample_cus == 0) {  // aiter's output against ours (fp8 Q: its P in fp8, a looser bound)
+      const auto x = O.download(), y = A->O.download();
+      const float tol = f8 ? 0x1p-4f : 0x1p-7f;
+      size_t bad = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const float u = std::bit_cast<float>(uint32_t(x[i]) << 16), v = std::bit_cast<float>(uint32_t(y[i]) << 16);
+        bad += !(std::fabs(u - v) <= tol * (std::fabs(u) + 0x1p-6f));
       }
       if (bad) std::fprintf(stderr, "bench_kernel_mla_decode: %s: %zu of %zu outputs of aiter's differ from hipasm's\n",
                             shp.c_str(), bad, x.size());
@@ -211,10 +331,11 @@ void row(const shape& s, const fs::path& aiter_dir) {
 
 int main(int argc, char** argv) {
   fs::path aiter;
-  if (argc > 1 && !target_gfx950) {
-    for (const fs::path& c : {fs::path(argv[1]) / "hsa" / "gfx942" / "mla", fs::path(argv[1])})
-      if (fs::exists(c / "mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co")) aiter = c;
-    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_mla_decode: no mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co under %s: aiter skipped\n", argv[1]);
+  if (argc > 1) {
+    const char* probe = target_gfx950 ? "mla_a8w8_qh16_qseqlen1_gqaratio16.co" : "mla_dec_stage1_bf16_a16w16_subQ128_mqa128.co";
+    for (const fs::path& c : {fs::path(argv[1]) / "hsa" / (target_gfx950 ? "gfx950" : "gfx942") / "mla", fs::path(argv[1])})
+      if (fs::exists(c / probe)) aiter = c;
+    if (aiter.empty()) std::fprintf(stderr, "bench_kernel_mla_decode: no %s under %s: aiter skipped\n", probe, argv[1]);
   }
   std::vector<shape> shapes;
   if constexpr (target_gfx950) {

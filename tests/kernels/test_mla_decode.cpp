@@ -196,6 +196,9 @@ TEST_CASE("mla_decode: 4 query tokens, causal at the end of the KV (a token that
 TEST_CASE("mla_decode: KV splits and the combination (empty splits, mixed query lengths)", "[mla]") {
   run(w2_p1, {.qlens = {1, 2, 4}, .kvlens = {70, 33, 5}, .heads = 32, .splits = 3});
   run(w1, {.qlens = {1, 1}, .kvlens = {200, 0}, .heads = 16, .splits = 5, .q_range = 3.0f, .key_ramp = 0.02f});
+  // 40 splits: the combination's 4 waves a head, each over 10 splits in two rounds, many empty
+  // (a sequence of no key at all: every wave's splits empty)
+  run(w1, {.qlens = {1, 2, 1}, .kvlens = {900, 300, 0}, .heads = 16, .splits = 40, .key_ramp = 0.01f});
 }
 
 TEST_CASE("mla_decode: pages of 4 and 64 rows, 64 and 128 heads", "[mla]") {

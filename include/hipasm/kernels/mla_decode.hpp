@@ -632,15 +632,28 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   });
 }
 
-// The split combination: workgroup (head block, token) of 4 waves, a wave a head, a lane 8 of
-// the 512 dims: out = sum_s e^(lse_s - M) part_s / sum_s e^(lse_s - M), lse = M + ln(sum); splits
-// with lse -inf (no key) weigh 0; a row with none: out 0, lse -inf.
+// The split combination: workgroup (head block, token) of 4 waves, G waves a head (G = 4 with 4
+// or more splits, 2 with 2 or 3, else 1: mla_decode_combine_waves_per_head), a lane 8 of the 512
+// dims (4 lane .. + 3 and 256 + 4 lane .. + 3: a load's lanes cover whole lines). Each wave folds
+// splits sub, sub + G, ... (SB of them a round, their loads in flight together) as
+// out = sum_s e^(lse_s - M) part_s / sum_s e^(lse_s - M); the head's first wave folds the G waves'
+// (M, sum, out) through LDS. Splits with lse -inf (no key) weigh 0; a row with none: out 0, lse
+// -inf. (A wave a head over every split left 16 rounds of load latency in a row at 64 splits, on
+// as few CUs as heads / 4.)
+constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits) {
+  return num_splits >= 4 ? 4 : num_splits >= 2 ? 2 : 1;
+}
+// the combination's workgroups along x (the grid is x by total_q)
+constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits) {
+  return (num_heads * mla_decode_combine_waves_per_head(num_splits) + 3) / 4;
+}
 constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const float*> part_o,
                                        arg<const float*> part_lse, arg<unsigned> num_heads, arg<unsigned> num_splits) {
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t DV = 512;
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr float LOG2E = 1.44269504088896340736f;
   constexpr math_opts flush{.flush_denormals = true};
   J.workgroup_size(256);
   auto hb = J.workgroup_id_x(), tq = J.workgroup_id_y();
@@ -648,59 +661,97 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto w = wave_id(J);
   auto lane = J.vgpr<u32>();
   lane = tid & 63u;
-  auto head = J.sgpr<u32>();
-  head = (hb << 2) + w;
-  J.If(head >= num_heads, [&] { J.Return(); });
+  auto glog = J.sgpr<u32>(), hlog = J.sgpr<u32>(), gsz = J.sgpr<u32>(), head = J.sgpr<u32>(), sub = J.sgpr<u32>();
+  glog = select(num_splits >= 4u, 2u, gpr<u32>(select(num_splits >= 2u, 1u, 0u)));
+  hlog = select(num_splits >= 4u, 0u, gpr<u32>(select(num_splits >= 2u, 1u, 2u)));  // (log2 of 4 / G)
+  gsz = select(num_splits >= 4u, 4u, gpr<u32>(select(num_splits >= 2u, 2u, 1u)));
+  head = (hb << hlog) + (w >> glog);
+  sub = w & (gsz - 1u);
   auto row = J.sgpr<u32>(), recs = J.sgpr<u32>();
   row = tq * num_heads + head;  // of out / lse
-  recs = num_splits * num_heads * (DV * 4);
+  recs = select(head < num_heads, gpr<u32>(num_splits * num_heads * (DV * 4)), 0u);  // (a wave past the heads: none)
   auto Pb = make_buffer(J, part_o, recs);
   auto sh = J.sgpr<u32>();
   sh = (tq * num_splits * num_heads + head) * (DV * 4);
   Pb.shift_base(sh);
-  recs = num_splits * num_heads * 4u;
+  recs = select(head < num_heads, gpr<u32>(num_splits * num_heads * 4u), 0u);
   auto PLb = make_buffer(J, part_lse, recs);
   sh = (tq * num_splits * num_heads + head) << 2;
   PLb.shift_base(sh);
-  // SB splits a round, their loads in flight together (splits past num_splits: offsets past
-  // the V#s, lse 0 and ignored)
-  constexpr int SB = 4;
+  // SB of the wave's splits a round (splits past num_splits: offsets past the V#s, lse 0 and ignored)
+  constexpr int SB = 8;
   auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8 * SB).aligned(4);
   acc.fill(0.0f);
   auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>(SB);
   m = NEG_INF;
   l = 0.0f;
-  auto s = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
+  // fold (m2, l2, x2 scaled by e^m2) into (m, l, acc) where m2 is finite
+  auto fold = [&](gpr<f32> m2, gpr<f32> l2, auto xi) {
+    J.If(m2 > NEG_INF, [&] {
+      auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+      mn = max(m, m2);
+      a = exp2((m - mn) * LOG2E, flush);  // (m -inf: 0)
+      b = exp2((m2 - mn) * LOG2E, flush);
+      l = l * a + l2 * b;
+      for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + xi(i) * b;
+      m = mn;
+    });
+  };
+  auto s = J.sgpr<u32>(), sk = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
   auto voff = J.vgpr<u32>(), zero = J.vgpr<u32>();
-  voff = lane << 5;
+  auto one = J.vgpr<f32>();
+  voff = lane << 4;  // (dims 4 lane .. + 3 and 256 + 4 lane .. + 3: each load 8 whole lines)
   zero = 0u;
-  s = 0u;
+  one = 1.0f;
+  s = sub + 0u;
   J.While([&] { return s < num_splits; }, [&] {
     for (int k = 0; k < SB; ++k) {
-      poff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * (DV * 4)), 0x80000000u);
-      loff = select(s + k < num_splits, gpr<u32>((s + k) * num_heads * 4u), 0x80000000u);
+      sk = s + (gsz * static_cast<uint32_t>(k));
+      poff = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * 4)), 0x80000000u);
+      loff = select(sk < num_splits, gpr<u32>(sk * num_heads * 4u), 0x80000000u);
       PLb.load(ls[k], at(zero) + at(loff));
       Pb.load(x.slice(8 * k, 4), at(voff) + at(poff));
-      Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + 16);
+      Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + (DV * 2));
     }
     J.s_waitcnt(vmcnt(0));
     for (int k = 0; k < SB; ++k) {
-      auto valid = J.sgpr<u32>();
-      valid = s + k;
-      J.If(valid < num_splits, [&] {
-        J.If(ls[k] > NEG_INF, [&] {
-          auto mn = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
-          mn = max(m, ls[k]);
-          a = exp2((m - mn) * 1.44269504088896340736f, flush);  // (m -inf: 0)
-          b = exp2((ls[k] - mn) * 1.44269504088896340736f, flush);
-          l = l * a + b;
-          for (int i = 0; i < 8; ++i) acc[i] = acc[i] * a + x[8 * k + i] * b;
-          m = mn;
-        });
-      });
+      sk = s + (gsz * static_cast<uint32_t>(k));
+      J.If(sk < num_splits, [&] { fold(ls[k], one, [&](int i) { return x[8 * k + i]; }); });
     }
-    s = s + static_cast<uint32_t>(SB);
+    s = s + (gsz * static_cast<uint32_t>(SB));
   });
+  // the G waves of a head: each's (m, l, acc) to LDS, the first wave folds the others'
+  J.If(glog != 0u, [&] {
+    lds_pool pool(J);
+    const lds_ref red = pool.alloc(4 * (DV * 4 + 16));
+    constexpr uint32_t RW = DV * 4 + 16;  // a wave's region: acc (lane 32 bytes), then m and l
+    auto wa = J.vgpr<u32>();
+    auto ml = J.vgpr<f32>(2).aligned(2);
+    wa = (lane << 5) + red.offset;
+    wa = wa + w * RW;
+    J.ds_write_b128(wa, acc.slice(0, 4).template as<u32>(), {.offset = 0});
+    J.ds_write_b128(wa, acc.slice(4, 4).template as<u32>(), {.offset = 16});
+    auto ma = J.vgpr<u32>();
+    ma = w * RW + (DV * 4) + red.offset;
+    ml[0] = m + 0.0f;
+    ml[1] = l + 0.0f;
+    J.If(lane == 0u, [&] { J.ds_write_b64(ma, ml.template as<u32>(), {.offset = 0}); });
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    J.If(sub == 0u, [&] {
+      auto y = J.vgpr<f32>(8).aligned(4), ml2 = J.vgpr<f32>(2).aligned(2);
+      for (uint32_t j = 1; j < 4; ++j) {
+        J.If(gsz > j, [&] {
+          J.ds_read_b128(y.slice(0, 4).template as<u32>(), wa, {.offset = static_cast<int32_t>(RW * j)});
+          J.ds_read_b128(y.slice(4, 4).template as<u32>(), wa, {.offset = static_cast<int32_t>(RW * j + 16)});
+          J.ds_read_b64(ml2.template as<u32>(), ma, {.offset = static_cast<int32_t>(RW * j)});
+          J.s_waitcnt(lgkmcnt(0));
+          fold(ml2[0], ml2[1], [&](int i) { return y[i]; });
+        });
+      }
+    });
+  });
+  J.If(sub != 0u || head >= num_heads, [&] { J.Return(); });
   auto inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
   inv = select(l > 0.0f, rcp(l, flush), 0.0f);
   auto Ob = make_buffer(J, o_ptr, DV * 2);
@@ -709,8 +760,9 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   for (int i = 0; i < 4; ++i)
     ov[i] = cvt_bf16x2(acc[2 * i] * inv, acc[2 * i + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
   auto oo = J.vgpr<u32>();
-  oo = lane << 4;
-  Ob.store(ov, at(oo));
+  oo = lane << 3;
+  Ob.store(ov.slice(0, 2), at(oo));
+  Ob.store(ov.slice(2, 2), at(oo) + static_cast<int64_t>(DV));
   lse = select(l > 0.0f, gpr<f32>(m + log(l, flush)), NEG_INF);
   auto Lb = make_buffer(J, lse_ptr, 4u);
   Lb.shift_base(row << 2);
