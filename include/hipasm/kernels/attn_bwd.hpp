@@ -346,7 +346,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     return lds_layout{.rows = rows, .cols = cols, .elem_bytes = 2, .swz_chunk = 8, .swz_groups = 16 / per_line,
                       .swz_row_div = per_line};
   };
-  constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
+  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
                        LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
                        LS = b64_layout(BM, BN);
   constexpr uint32_t RB = LR.bytes();
@@ -395,8 +395,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     for (uint32_t st = 0; st < KU / T; ++st) {
       auto u = J.vgpr<u32>(), kq = J.vgpr<u32>(), dc = J.vgpr<u32>(), koff = J.vgpr<u32>();
       u = tid + st * T;
-      dc = (u & (D / 8 - 1)) << 3;  // first dim (consecutive lanes: consecutive 16 bytes of a row)
-      kq = (u >> hipasm::detail::log2u(D / 8)) << 2;  // first key
+      // unit bits: key quad low 3, dim chunk, key quad high: a b64 write's 16 lanes (8 quads of
+      // rows dc + e, dc + 8 + e) on 16 distinct 8-byte chunks of K^T's swizzle, and a load's 64
+      // lanes 8 key rows x 128 bytes (8 lines, as whole-row units)
+      dc = ((u >> 3) & (D / 8 - 1)) << 3;  // first dim
+      kq = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;  // first key
       koff = (kq + n0.as<u32>()) * kv_stride + (dc << 1);
       for (int r = 0; r < 4; ++r) Kb.load(kst.slice(4 * r, 4), at(koff) + at(rk[r]));
       J.wait_for(kst);
