@@ -264,14 +264,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
   // workgroups round-robin) gets an equal share of each key tile, of different heads for
   // successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
-  // fastest, 1484 key tile slowest, 1438 rotated).
+  // fastest, 1484 key tile slowest, 1438 rotated). Without the causal imbalance the rotation
+  // goes: with heads x batch a multiple of the XCDs, a head's key tiles share an XCD and its L2
+  // (its Q, dO tiles and dq_acc rows).
   auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
   {
     auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
     nhb = num_q_heads * batch;
     id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
     kt = id / nhb;
-    hb = (id + kt) % nhb;
+    if constexpr (C.causal) hb = (id + kt) % nhb;
+    else hb = id % nhb;
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
