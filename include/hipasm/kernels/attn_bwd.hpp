@@ -32,8 +32,8 @@
 //     writes). dQ contracts over the keys: dS goes to LDS (2-byte writes from the C layout,
 //     during the dK^T MFMAs) in the place of K^T, which is in LDS only to give each wave its dQ
 //     B operands (K^T rows of its 32-dim block w, all keys) once, kept in AGPRs. LDS operands are
-//     b64 or b128 reads issued lds_lookahead MFMAs ahead; Q^T, dO^T and dS swizzle 8-byte chunks
-//     (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
+//     b64 or b128 reads issued lds_lookahead MFMAs ahead; K^T, Q^T, dO^T and dS swizzle 8-byte
+//     chunks (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
