@@ -32,8 +32,8 @@
 //     writes). dQ contracts over the keys: dS goes to LDS (2-byte writes from the C layout,
 //     during the dK^T MFMAs) in the place of K^T, which is in LDS only to give each wave its dQ
 //     B operands (K^T rows of its 32-dim block w, all keys) once, kept in AGPRs. LDS operands are
-//     b64 or b128 reads issued lds_lookahead MFMAs ahead; Q^T, dO^T and dS swizzle 8-byte chunks
-//     (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
+//     b64 or b128 reads issued lds_lookahead MFMAs ahead; K^T, Q^T, dO^T and dS swizzle 8-byte
+//     chunks (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
@@ -264,14 +264,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
   // workgroups round-robin) gets an equal share of each key tile, of different heads for
   // successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
-  // fastest, 1484 key tile slowest, 1438 rotated).
+  // fastest, 1484 key tile slowest, 1438 rotated). Without the causal imbalance the rotation
+  // goes: with heads x batch a multiple of the XCDs, a head's key tiles share an XCD and its L2
+  // (its Q, dO tiles and dq_acc rows).
   auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
   {
     auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
     nhb = num_q_heads * batch;
     id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
     kt = id / nhb;
-    hb = (id + kt) % nhb;
+    if constexpr (C.causal) hb = (id + kt) % nhb;
+    else hb = id % nhb;
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
@@ -346,7 +349,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     return lds_layout{.rows = rows, .cols = cols, .elem_bytes = 2, .swz_chunk = 8, .swz_groups = 16 / per_line,
                       .swz_row_div = per_line};
   };
-  constexpr lds_layout LKT = detail::gemm_tile_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
+  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
                        LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
                        LS = b64_layout(BM, BN);
   constexpr uint32_t RB = LR.bytes();
@@ -395,8 +398,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     for (uint32_t st = 0; st < KU / T; ++st) {
       auto u = J.vgpr<u32>(), kq = J.vgpr<u32>(), dc = J.vgpr<u32>(), koff = J.vgpr<u32>();
       u = tid + st * T;
-      dc = (u & (D / 8 - 1)) << 3;  // first dim (consecutive lanes: consecutive 16 bytes of a row)
-      kq = (u >> hipasm::detail::log2u(D / 8)) << 2;  // first key
+      // unit bits: key quad low 3, dim chunk, key quad high: a b64 write's 16 lanes (8 quads of
+      // rows dc + e, dc + 8 + e) on 16 distinct 8-byte chunks of K^T's swizzle, and a load's 64
+      // lanes 8 key rows x 128 bytes (8 lines, as whole-row units)
+      dc = ((u >> 3) & (D / 8 - 1)) << 3;  // first dim
+      kq = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;  // first key
       koff = (kq + n0.as<u32>()) * kv_stride + (dc << 1);
       for (int r = 0; r < 4; ++r) Kb.load(kst.slice(4 * r, 4), at(koff) + at(rk[r]));
       J.wait_for(kst);
