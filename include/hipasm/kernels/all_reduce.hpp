@@ -152,6 +152,41 @@ constexpr void all_reduce_wait(builder J, const gpr<dtype::u64>& own_flags, cons
           });
   J.buffer_inv({.sc0 = true, .sc1 = true});
 }
+// The kernels' common start: the thread and workgroup ids, this rank's own flag buffer (polled)
+// and output, this workgroup's flag slots, and every rank's input address (one round trip).
+template <int R>
+struct all_reduce_start {
+  gpr<dtype::u32> tid, g;
+  gpr<dtype::u64> own, mine;
+  gpr<dtype::u32> slot0, wait0;
+  std::array<gpr<dtype::u64>, R> inputs;
+};
+constexpr gpr<dtype::u64> all_reduce_load_ptr(builder J, arg<const uint64_t*> ptrs, uint32_t at) {
+  auto p = J.sgpr<dtype::u64>();
+  J.s_load_dwordx2(p, ptrs, at);
+  return p;
+}
+template <int R>
+constexpr all_reduce_start<R> all_reduce_begin(builder J, arg<const uint64_t*> ptrs, arg<unsigned> rank) {
+  using dtype::u32;
+  auto tid = J.vgpr<u32>();
+  tid = J.thread_id_x();
+  auto g = J.sgpr<u32>();
+  g = J.workgroup_id_x();
+  auto own = J.sgpr<dtype::u64>(), mine = J.sgpr<dtype::u64>();
+  auto roff = J.sgpr<u32>();
+  roff = (rank << 3u) + static_cast<uint32_t>(16 * R);
+  J.s_load_dwordx2(own, ptrs, roff);
+  roff = (rank << 3u) + static_cast<uint32_t>(8 * R);
+  J.s_load_dwordx2(mine, ptrs, roff);
+  auto slot0 = J.vgpr<u32>(), wait0 = J.sgpr<u32>();
+  slot0 = g * 64u + (rank << 2u);
+  wait0 = g * 64u;
+  const auto inputs = [&]<size_t... I>(std::index_sequence<I...>) {
+    return std::array<gpr<dtype::u64>, R>{all_reduce_load_ptr(J, ptrs, all_reduce_table_input(static_cast<int>(I)))...};
+  }(std::make_index_sequence<R>{});
+  return {tid, g, own, mine, slot0, wait0, inputs};
+}
 }  // namespace detail
 
 // ptrs: the address table (detail::all_reduce_table_*: every rank's input, output and flag
@@ -171,31 +206,12 @@ constexpr void all_reduce(builder J, arg<const uint64_t*> ptrs, arg<unsigned> co
   constexpr uint32_t lanes = 64u * static_cast<uint32_t>(C.waves);
   constexpr uint32_t GE = all_reduce_group_elems(C);
 
-  auto tid = J.vgpr<u32>();
-  tid = J.thread_id_x();
-  auto g = J.sgpr<u32>();
-  g = J.workgroup_id_x();
-  // this rank's own flag buffer (polled), its output, and this workgroup's slots
-  auto own = J.sgpr<dtype::u64>(), mine = J.sgpr<dtype::u64>();
-  auto roff = J.sgpr<u32>();
-  roff = (rank << 3u) + static_cast<uint32_t>(16 * R);
-  J.s_load_dwordx2(own, ptrs, roff);
-  roff = (rank << 3u) + static_cast<uint32_t>(8 * R);
-  J.s_load_dwordx2(mine, ptrs, roff);
-  auto slot0 = J.vgpr<u32>(), wait0 = J.sgpr<u32>();
-  slot0 = g * 64u + (rank << 2u);
-  wait0 = g * 64u;
-  // every rank's input (two-shot: and output) address, loaded once (one round trip with own and mine)
-  auto load_ptr = [&](uint32_t at) {
-    auto p = J.sgpr<dtype::u64>();
-    J.s_load_dwordx2(p, ptrs, at);
-    return p;
-  };
-  const auto inputs = [&]<size_t... I>(std::index_sequence<I...>) {
-    return std::array<gpr<dtype::u64>, R>{load_ptr(detail::all_reduce_table_input(static_cast<int>(I)))...};
-  }(std::make_index_sequence<R>{});
+  const auto st = detail::all_reduce_begin<R>(J, ptrs, rank);
+  const auto& [tid, g, own, mine, slot0, wait0, inputs] = st;
+  // two-shot: every rank's output address too, in the same round trip
   const auto outputs = [&]<size_t... I>(std::index_sequence<I...>) {
-    return std::array<gpr<dtype::u64>, sizeof...(I)>{load_ptr(detail::all_reduce_table_output<R>(static_cast<int>(I)))...};
+    return std::array<gpr<dtype::u64>, sizeof...(I)>{
+        detail::all_reduce_load_ptr(J, ptrs, detail::all_reduce_table_output<R>(static_cast<int>(I)))...};
   }(std::make_index_sequence<TWO ? R : 0>{});
   J.s_waitcnt(lgkmcnt(0));
 
@@ -319,27 +335,8 @@ constexpr void all_reduce_rmsnorm_body(builder J, arg<const uint64_t*> ptrs, con
   constexpr uint32_t step_bytes = 16u * 64u * static_cast<uint32_t>(C.waves);
   constexpr uint32_t row_bytes = static_cast<uint32_t>(C.hidden) * 2u;
 
-  auto tid = J.vgpr<u32>();
-  tid = J.thread_id_x();
-  auto g = J.sgpr<u32>();
-  g = J.workgroup_id_x();
-  auto own = J.sgpr<dtype::u64>(), mine = J.sgpr<dtype::u64>();
-  auto roff = J.sgpr<u32>();
-  roff = (rank << 3u) + static_cast<uint32_t>(16 * R);
-  J.s_load_dwordx2(own, ptrs, roff);
-  roff = (rank << 3u) + static_cast<uint32_t>(8 * R);
-  J.s_load_dwordx2(mine, ptrs, roff);
-  auto slot0 = J.vgpr<u32>(), wait0 = J.sgpr<u32>();
-  slot0 = g * 64u + (rank << 2u);
-  wait0 = g * 64u;
-  auto load_ptr = [&](uint32_t at) {
-    auto p = J.sgpr<dtype::u64>();
-    J.s_load_dwordx2(p, ptrs, at);
-    return p;
-  };
-  const auto inputs = [&]<size_t... I>(std::index_sequence<I...>) {
-    return std::array<gpr<dtype::u64>, R>{load_ptr(detail::all_reduce_table_input(static_cast<int>(I)))...};
-  }(std::make_index_sequence<R>{});
+  const auto st = detail::all_reduce_begin<R>(J, ptrs, rank);
+  const auto& [tid, g, own, mine, slot0, wait0, inputs] = st;
   J.s_waitcnt(lgkmcnt(0));
   detail::all_reduce_signal<R>(J, ptrs, tid, slot0, epoch);
   detail::all_reduce_wait<R>(J, own, wait0, epoch);
