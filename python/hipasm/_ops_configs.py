@@ -265,9 +265,10 @@ def moe_gemm(target):
 
 
 def moe_quant(kind, target):
-    """fused_moe's quantized stages (moe_quant.hpp, gfx942): fp8 with 128x128 block scales or
-    int8 per token x per channel, g1u1; 4 column waves (stage 1's 128 columns of inter are one
-    scale block of h), the grid at most 4 workgroups a CU."""
+    """fused_moe's quantized stages (moe_quant.hpp, gfx942 and gfx950; fp8 is the target's e4m3:
+    fnuz on gfx942, OCP e4m3fn on gfx950): fp8 with 128x128 block scales or int8 per token x per
+    channel, g1u1; 4 column waves (stage 1's 128 columns of inter are one scale block of h), the
+    grid at most 4 workgroups a CU (gfx942: 1216, gfx950: 1024)."""
     m = 4 * CUS.get(target, 304)
     fields = f".type = quant_type::{kind}, .waves = 4, .gated = true, .max_workgroups = {m}"
     return [Kernel(f"moe_quant_stage{s}_{kind}_w4_m{m}", f"HIPASM_MOE_QUANT_STAGE{s}_KERNEL", "moe_quant.hpp",

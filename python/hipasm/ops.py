@@ -686,11 +686,13 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_s
     quant None: w1 [experts, 2 * inter, dim] bf16 (gate rows, then up rows), w2 [experts, dim,
     inter] bf16, dim and inter multiples of 16; the sorting of the (token, slot) pairs by expert,
     then the two grouped GEMMs (moe.hpp), h in bf16.
-    The quantized forms (gfx942, moe_quant.hpp; dim and inter multiples of 128), x quantized in
-    the op and h re-quantized between the GEMMs per 1x128 block:
-    - quant="fp8_block" (DeepSeek V3's): w1, w2 the device's fp8 (e4m3fnuz: uint8 bits or
-      torch.float8_e4m3fnuz) with 128x128 block scales w1_scale [experts, 2 * inter / 128, dim /
-      128] and w2_scale [experts, dim / 128, inter / 128] float32; x per 1x128 block.
+    The quantized forms (gfx942 and gfx950, moe_quant.hpp; dim and inter multiples of 128), x
+    quantized in the op and h re-quantized between the GEMMs per 1x128 block (dynamic_quant's
+    rule, qmax the format's largest):
+    - quant="fp8_block" (DeepSeek V3's): w1, w2 the device's fp8 (its bits as uint8, or torch's
+      type of it: e4m3fnuz, torch.float8_e4m3fnuz, on gfx942; OCP e4m3fn, torch.float8_e4m3fn,
+      on gfx950) with 128x128 block scales w1_scale [experts, 2 * inter / 128, dim / 128] and
+      w2_scale [experts, dim / 128, inter / 128] float32; x per 1x128 block.
     - quant="int8": w1, w2 int8 with per-channel scales w1_scale [experts, 2 * inter] and
       w2_scale [experts, dim] float32; x per token.
     The MXFP4 form (gfx950, moe_fp4.hpp; dim and inter multiples of 256), quant="mxfp4" (a4w4,
@@ -820,9 +822,9 @@ def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_
     if quant not in _MOE_QUANT:
         raise ValueError(f"hipasm.ops.{op}: quant {quant!r}, expected None, 'fp8_block', 'int8' or 'mxfp4'")
     kind, target = _MOE_QUANT[quant], _target()
-    if target != "gfx942":
-        raise ValueError(f"hipasm.ops.{op}: quant={quant!r} runs on gfx942 devices (moe_quant.hpp), this one is "
-                         f"{target}")
+    if target not in ("gfx942", "gfx950"):  # moe_quant.hpp's targets (fp8: fnuz on gfx942, OCP e4m3fn on gfx950)
+        raise ValueError(f"hipasm.ops.{op}: quant={quant!r} runs on gfx942 and gfx950 devices (moe_quant.hpp), "
+                         f"this one is {target}")
     x = _check_bf16("x", x)
     (w1, k1), (w2, k2) = _q8(op, "w1", w1), _q8(op, "w2", w2)
     for name, k in (("w1", k1), ("w2", k2)):

@@ -15,8 +15,8 @@ num_experts, num_experts_per_tok / experts_per_token, moe_intermediate_size (els
 intermediate_size), n_shared_experts; MLA (DeepSeek V2/V3): kv_lora_rank, q_lora_rank,
 qk_rope_head_dim. --tp divides the heads and the intermediate sizes as tensor parallelism does
 (the KV heads at least 1 a GPU). --dtype fp8 / int8 adds the per-token quantization and the
-8-bit GEMM, and for an MoE on gfx942 fused_moe's quantized form (fp8: 128x128 block scales, x
-per 1x128 block; int8: per channel)."""
+8-bit GEMM, and for an MoE fused_moe's quantized form (fp8, the target's e4m3: 128x128 block
+scales, x per 1x128 block; int8: per channel)."""
 import argparse
 import json
 import os
@@ -142,8 +142,8 @@ def plan(cfg, path, target, dtype="bf16", tp=1):
         for d in dict.fromkeys([hidden] + dense):
             out.append(("dynamic_quant", f"{dtype} d={d}", lambda d=d: _cfg.dynamic_quant(kind, d)))
         out.append(("gemm_a8w8", dtype, lambda: _cfg.gemm_a8w8(kind)))
-        if experts and target == "gfx942" and hidden % 128 == 0 and (moe_inter // tp) % 128 == 0:
-            # fused_moe's quantized form (moe_quant: gfx942); fp8 quantizes x per 1x128 block
+        if experts and hidden % 128 == 0 and (moe_inter // tp) % 128 == 0:
+            # fused_moe's quantized form (moe_quant: gfx942 and gfx950); fp8 quantizes x per 1x128 block
             quant = "fp8_block" if dtype == "fp8" else "int8"
             if kind == "fp8":
                 out.append(("dynamic_quant", f"fp8 1x128 d={hidden}",

@@ -478,42 +478,49 @@ def test_head_dim_128_configurations(sim):
     close_bf16(o[0], ro, extra=0.02)
 
 
-def fp8_float(bits):
-    """e4m3fnuz bits -> float64: bias 8, no infinities, 0x80 the only NaN (gfx942's fp8)."""
+def fp8_float(bits, ocp=False):
+    """e4m3 bits -> float64. fnuz (gfx942's fp8): bias 8, no infinities, 0x80 the only NaN; OCP
+    e4m3fn (gfx950's): bias 7, no infinities, S.1111.111 the NaNs (largest finite 448)."""
     b = np.asarray(bits, np.uint8).astype(np.int64)
     e, m = (b >> 3) & 15, b & 7
-    mag = np.where(e == 0, m * 2.0 ** -10, (1 + m / 8) * 2.0 ** (e - 8))
-    return np.where(b == 0x80, np.nan, np.where(b >> 7, -mag, mag))
+    bias = 7 if ocp else 8
+    mag = np.where(e == 0, m * 2.0 ** (-bias - 2), (1 + m / 8) * 2.0 ** (e - bias))
+    nan = (b & 0x7F) == 0x7F if ocp else b == 0x80
+    return np.where(nan, np.nan, np.where(b >> 7, -mag, mag))
 
 
-def fp8_bits(v):
-    """float -> e4m3fnuz bits, round to nearest even, saturated to +-240 (the kernels' rule)."""
-    table = fp8_float(np.arange(128))  # the non-negative codes in increasing order
-    a = np.minimum(np.abs(np.asarray(v, np.float64)), 240.0)
-    hi = np.clip(np.searchsorted(table, a), 1, 127)
+def fp8_bits(v, ocp=False):
+    """float -> e4m3 bits (fnuz, or OCP e4m3fn), round to nearest even, saturated to the
+    format's largest finite value (240, 448: the kernels' rule)."""
+    table = fp8_float(np.arange(127 if ocp else 128), ocp)  # the non-negative finite codes in increasing order
+    top = len(table) - 1
+    a = np.minimum(np.abs(np.asarray(v, np.float64)), table[-1])
+    hi = np.clip(np.searchsorted(table, a), 1, top)
     lo = hi - 1
     dl, dh = a - table[lo], table[hi] - a
     code = np.where(dl < dh, lo, np.where(dh < dl, hi, np.where(lo % 2 == 0, lo, hi)))
     return np.where((np.asarray(v) < 0) & (code != 0), code | 0x80, code).astype(np.uint8)
 
 
-def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind):
-    """f64 gated-SiLU MoE from x quantized as the op does (fp8: per 1x128 block, e4m3fnuz, qmax
-    240; int8: per token, qmax 127; scale max(amax / qmax, 1 / (512 qmax)), q = rne(x * (1 / scale))
-    in f32) and the dequantized weights, and a tolerance for h's re-quantization (fp8: 2^-4
-    relative plus half the smallest subnormal of its block's scale; int8: half a step), which the
-    reference leaves out: 6 standard deviations of the sum of those rounding errors."""
+def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp=False):
+    """f64 gated-SiLU MoE from x quantized as the op does (fp8: per 1x128 block, e4m3fnuz with
+    qmax 240, or OCP e4m3fn (ocp) with qmax 448; int8: per token, qmax 127; scale max(amax /
+    qmax, 1 / (512 qmax)), q = rne(x * (1 / scale)) in f32) and the dequantized weights, and a
+    tolerance for h's re-quantization (fp8: 2^-4 relative plus the smallest subnormal of its
+    block's scale; int8: half a step), which the reference leaves out: 6 standard deviations of
+    the sum of those rounding errors."""
     xf = bf16_float(x).astype(np.float32)
     tokens, dim = x.shape
     experts, rows = w1q.shape[:2]
     inter = rows // 2
+    qmax, sub = (448, 2.0 ** -9) if ocp else (240, 2.0 ** -10)  # the largest finite, the smallest subnormal
     if kind == "fp8":
         blocks = xf.reshape(tokens, dim // 128, 128)
-        xs = np.maximum(np.abs(blocks).max(axis=2) / np.float32(240), np.float32(1 / (512 * 240))).astype(np.float32)
-        xq = fp8_float(fp8_bits(blocks * (np.float32(1) / xs)[:, :, None])) * xs[:, :, None].astype(np.float64)
+        xs = np.maximum(np.abs(blocks).max(axis=2) / np.float32(qmax), np.float32(1 / (512 * qmax))).astype(np.float32)
+        xq = fp8_float(fp8_bits(blocks * (np.float32(1) / xs)[:, :, None], ocp), ocp) * xs[:, :, None].astype(np.float64)
         xd = xq.reshape(tokens, dim)
-        w1d = fp8_float(w1q) * np.repeat(np.repeat(w1s.astype(np.float64), 128, 1), 128, 2)
-        w2d = fp8_float(w2q) * np.repeat(np.repeat(w2s.astype(np.float64), 128, 1), 128, 2)
+        w1d = fp8_float(w1q, ocp) * np.repeat(np.repeat(w1s.astype(np.float64), 128, 1), 128, 2)
+        w2d = fp8_float(w2q, ocp) * np.repeat(np.repeat(w2s.astype(np.float64), 128, 1), 128, 2)
     else:
         xs = np.maximum(np.abs(xf).max(axis=1) / np.float32(127), np.float32(1 / (512 * 127))).astype(np.float32)
         xd = np.clip(np.rint(xf * (np.float32(1) / xs)[:, None]), -128, 127) * xs[:, None].astype(np.float64)
@@ -525,28 +532,45 @@ def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind):
             g, u = w1d[e, :inter] @ xd[t], w1d[e, inter:] @ xd[t]
             h = g / (1 + np.exp(-g)) * u
             amax = np.repeat(np.abs(h).reshape(-1, 128).max(axis=1), 128)
-            err = np.abs(h) * 2.0 ** -4 + amax / 240 * 2.0 ** -10 if kind == "fp8" else amax / 127 / 2 * 1.01
+            err = np.abs(h) * 2.0 ** -4 + amax / qmax * sub if kind == "fp8" else amax / 127 / 2 * 1.01
             out[t] += w * (w2d[e] @ h)
             # h's rounding errors, independent and uniform within +-err: a sum's variance
             var[t] += w * w * ((w2d[e] ** 2) @ (err ** 2)) / 3
     return out, 6 * np.sqrt(var) + 1e-4 * np.abs(out).max()
 
 
+def test_fp8_helpers_formats():
+    """The tests' e4m3 conversions against the formats' defining values (OCP's spec, AMD's fnuz)."""
+    assert fp8_float(0x7E, ocp=True) == 448 and np.isnan(fp8_float(0x7F, ocp=True)) and np.isnan(fp8_float(0xFF, ocp=True))
+    assert fp8_float(0x7F) == 240 and np.isnan(fp8_float(0x80)) and fp8_float(0x80, ocp=True) == 0
+    assert fp8_float(0x01, ocp=True) == 2.0 ** -9 and fp8_float(0x01) == 2.0 ** -10
+    assert fp8_float(0x38, ocp=True) == 1 and fp8_float(0x40) == 1 and fp8_float(0xB8, ocp=True) == -1
+    assert list(fp8_bits([1e6, -1e6, 1.0, 0.0], ocp=True)) == [0x7E, 0xFE, 0x38, 0]
+    assert list(fp8_bits([1e6, -1e6, 1.0, 0.0])) == [0x7F, 0xFF, 0x40, 0]
+    assert fp8_bits(1.0625, ocp=True) == 0x38 and fp8_bits(1.1875, ocp=True) == 0x3A  # ties to even
+
+
+@pytest.mark.parametrize("gpu", ["mi300x", "mi355x"])
 @pytest.mark.parametrize("quant", ["fp8_block", "int8"])
-def test_fused_moe_quant_numpy(sim, quant):
-    """The quantized forms (moe_quant.hpp): padded blocks, an expert without tokens, one taking
-    most of them; against f64 of the same quantized operands."""
-    if hipasm.ops._target() != "gfx942":
-        pytest.skip("moe_quant runs on gfx942")
+def test_fused_moe_quant_numpy(quant, gpu):
+    """The quantized forms (moe_quant.hpp) on gfx942 (a sim MI300X: fp8 e4m3fnuz) and gfx950 (a
+    sim MI355X: OCP e4m3fn, built on first use): padded blocks, an expert without tokens, one
+    taking most of them; against f64 of the same quantized operands."""
+    hipasm.device("sim", gpu=gpu)
+    ocp = gpu == "mi355x"
+    assert hipasm.ops._target() == ("gfx950" if ocp else "gfx942")
     tokens, dim, inter, experts, topk = 7, 256, 128, 5, 2
     x = bf16_bits(rng.standard_normal((tokens, dim)) * 2)
     ids = np.array([[0, 1], [0, 2], [3, 0], [0, 1], [2, 0], [0, 3], [1, 0]], np.int32)  # expert 4: no tokens
     weights = rng.random((tokens, topk)).astype(np.float32)
     if quant == "fp8_block":
-        w1q = fp8_bits(rng.standard_normal((experts, 2 * inter, dim)) * 8)
-        w2q = fp8_bits(rng.standard_normal((experts, dim, inter)) * 8)
+        # (OCP's wider range: some weights above gfx942's 240)
+        w1q = fp8_bits(rng.standard_normal((experts, 2 * inter, dim)) * (100 if ocp else 8), ocp)
+        w2q = fp8_bits(rng.standard_normal((experts, dim, inter)) * (100 if ocp else 8), ocp)
         w1s = (rng.random((experts, 2 * inter // 128, dim // 128)) * 0.02 + 0.005).astype(np.float32)
         w2s = (rng.random((experts, dim // 128, inter // 128)) * 0.02 + 0.005).astype(np.float32)
+        if ocp:
+            w1s, w2s = w1s / 12, w2s / 12
     else:
         w1q = rng.integers(-127, 128, (experts, 2 * inter, dim)).astype(np.int8)
         w2q = rng.integers(-127, 128, (experts, dim, inter)).astype(np.int8)
@@ -554,9 +578,13 @@ def test_fused_moe_quant_numpy(sim, quant):
         w2s = (rng.random((experts, dim)) * 0.002 + 0.0005).astype(np.float32)
     out = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s)
     assert out.shape == (tokens, dim) and out.dtype == np.float32
-    ref, tol = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, "fp8" if quant == "fp8_block" else "i8")
+    kind = "fp8" if quant == "fp8_block" else "i8"
+    ref, tol = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp)
     assert (np.abs(ref) > tol).mean() > 0.6  # (most outputs above their tolerance: a wrong scale or layout fails)
     assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
+    if kind == "fp8":  # the other format's reading of the same bits is far off: the test tells them apart
+        other, _ = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, not ocp)
+        assert not (np.abs(out - other) <= tol).all()
     # the errors name the argument
     with pytest.raises(ValueError, match=r"w1_scale shape .*, expected"):
         hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s[:, :1], w2_scale=w2s)
@@ -564,25 +592,37 @@ def test_fused_moe_quant_numpy(sim, quant):
         hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant)
     with pytest.raises(TypeError, match="w2 must be uint8"):
         hipasm.ops.fused_moe(x, w1q, w2q.astype(np.float32), weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s)
+    with pytest.raises(ValueError, match="dim = 192 and inter = 128 must be positive multiples of 128"):
+        hipasm.ops.fused_moe(x[:, :192], w1q[:, :, :192], w2q[:, :192], weights, ids, quant=quant, w1_scale=w1s,
+                             w2_scale=w2s)
 
 
-def test_fused_moe_quant_torch(sim):
-    """torch operands (fp8 weights as uint8 bits, and as torch.float8_e4m3fnuz where this torch
-    has it): the numpy call's result."""
+@pytest.mark.parametrize("gpu", ["mi300x", "mi355x"])
+def test_fused_moe_quant_torch(gpu):
+    """torch operands (fp8 weights as uint8 bits, and as the target's torch type: float8_e4m3fnuz
+    on gfx942, float8_e4m3fn on gfx950, where this torch has it): the numpy call's result."""
     torch = pytest.importorskip("torch")
-    if hipasm.ops._target() != "gfx942":
-        pytest.skip("moe_quant runs on gfx942")
+    hipasm.device("sim", gpu=gpu)
+    ocp = gpu == "mi355x"
     x = bf16_bits(rng.standard_normal((3, 128)))
-    w1q, w2q = fp8_bits(rng.standard_normal((2, 256, 128)) * 8), fp8_bits(rng.standard_normal((2, 128, 128)) * 8)
+    w1q, w2q = (fp8_bits(rng.standard_normal(s) * 8, ocp) for s in ((2, 256, 128), (2, 128, 128)))
     w1s, w2s = np.full((2, 2, 1), 0.01, np.float32), np.full((2, 1, 1), 0.02, np.float32)
     ids, weights = np.array([[0], [1], [0]], np.int32), np.array([[0.5], [1.0], [2.0]], np.float32)
     ref = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant="fp8_block", w1_scale=w1s, w2_scale=w2s)
     t = torch.from_numpy
-    fp8s = [lambda w: t(w)] + ([lambda w: t(w).view(torch.float8_e4m3fnuz)] if hasattr(torch, "float8_e4m3fnuz") else [])
+    fp8_type = getattr(torch, "float8_e4m3fn" if ocp else "float8_e4m3fnuz", None)
+    fp8s = [lambda w: t(w)] + ([lambda w: t(w).view(fp8_type)] if fp8_type is not None else [])
     for fp8 in fp8s:
         out = hipasm.ops.fused_moe(t(x.view(np.int16)).view(torch.bfloat16), fp8(w1q), fp8(w2q), t(weights),
                                    t(ids).long(), quant="fp8_block", w1_scale=t(w1s), w2_scale=t(w2s))
         assert out.dtype == torch.float32 and np.array_equal(out.numpy(), ref)
+    if fp8_type is not None:  # torch's own conversion to the target's format: the bits the test made
+        assert np.array_equal(t(fp8_float(w1q, ocp)).to(fp8_type).view(torch.uint8).numpy(), w1q)
+    other = getattr(torch, "float8_e4m3fnuz" if ocp else "float8_e4m3fn", None)
+    if other is not None:  # the other target's fp8 type: refused, naming the argument
+        with pytest.raises(TypeError, match="w1 must be uint8"):
+            hipasm.ops.fused_moe(x, t(w1q).view(other), w2q, weights, ids, quant="fp8_block", w1_scale=w1s,
+                                 w2_scale=w2s)
 
 
 FP4 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6])  # e2m1's non-negative values by code

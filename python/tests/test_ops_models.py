@@ -247,6 +247,18 @@ def test_prebuild_gfx950_builds_every_kernel(capsys):
         "fused_moe dim=2880 inter=2880: moe_stage1_g1_w2_k1_m1024, moe_stage2_g1_w2_k1_m1024"]
 
 
+@pytest.mark.parametrize("dtype, quant, kind", [("fp8", "fp8_block", "fp8"), ("int8", "int8", "i8")])
+def test_prebuild_gfx950_quantized_moe(capsys, dtype, quant, kind):
+    """--dtype fp8 / int8 on gfx950: fused_moe's quantized form too (moe_quant builds there: OCP
+    e4m3fn fp8), the grid bound of the MI355X's 256 CUs."""
+    rc, lines, _ = run_prebuild(capsys, os.path.join(CONFIGS, "deepseek_v3.json"), "--list", "--target", "gfx950",
+                                "--tp", "8", "--dtype", dtype, "--ops", "fused_moe")
+    assert rc == 0
+    assert [re.sub(r"^(to build|cached) +", "", line) for line in lines] == [
+        "fused_moe dim=7168 inter=256: moe_stage1_g1_w2_k1_m1024, moe_stage2_g1_w2_k1_m1024",
+        f"fused_moe quant={quant} dim=7168 inter=256: moe_quant_stage1_{kind}_w4_m1024, moe_quant_stage2_{kind}_w4_m1024"]
+
+
 @pytest.mark.parametrize("config, args, message", [
     ("nope.json", [], r"nope\.json: no such file"),
     ('{"num_attention_heads": 8, "intermediate_size": 64}', [], r"cfg\.json: no hidden_size \(a Hugging Face"),
