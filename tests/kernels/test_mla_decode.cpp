@@ -211,6 +211,8 @@ TEST_CASE("mla_decode: pages of 4 and 64 rows, 64 and 128 heads", "[mla]") {
 TEST_CASE("mla_decode: 8 waves (128 rows: 32 heads x 4 tokens, 128 heads), pages of one block", "[mla]") {
   run(w8_pg16, {.qlens = {4, 1}, .kvlens = {40, 16}, .heads = 32, .splits = 2});
   run(w8_pg16, {.qlens = {1}, .kvlens = {33}, .heads = 128});
+  // 128 heads over 9 splits: the combination's 2 waves a head (the bench's h128 rows)
+  run(w8_pg16, {.qlens = {1, 1}, .kvlens = {300, 70}, .heads = 128, .splits = 9});
 }
 
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {

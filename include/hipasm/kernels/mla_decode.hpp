@@ -632,16 +632,18 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   });
 }
 
-// The split combination: workgroup (head block, token) of 4 waves, G waves a head (G = 4 with 4
-// or more splits, 2 with 2 or 3, else 1: mla_decode_combine_waves_per_head), a lane 8 of the 512
+// The split combination: workgroup (head block, token) of 4 waves, G waves a head (G = 4 with 16
+// or more splits, 2 with 2 to 15, else 1: mla_decode_combine_waves_per_head), a lane 8 of the 512
 // dims (4 lane .. + 3 and 256 + 4 lane .. + 3: a load's lanes cover whole lines). Each wave folds
 // splits sub, sub + G, ... (SB of them a round, their loads in flight together) as
 // out = sum_s e^(lse_s - M) part_s / sum_s e^(lse_s - M); the head's first wave folds the G waves'
 // (M, sum, out) through LDS. Splits with lse -inf (no key) weigh 0; a row with none: out 0, lse
 // -inf. (A wave a head over every split left 16 rounds of load latency in a row at 64 splits, on
-// as few CUs as heads / 4.)
+// as few CUs as heads / 4; 4 waves a head below 16 splits were slower than 2 on 128-head rows:
+// a round of 8 splits per wave leaves most of their loads past num_splits.)
+inline constexpr uint32_t mla_decode_combine_g4_from = 16, mla_decode_combine_g2_from = 2;  // split counts
 constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits) {
-  return num_splits >= 4 ? 4 : num_splits >= 2 ? 2 : 1;
+  return num_splits >= mla_decode_combine_g4_from ? 4 : num_splits >= mla_decode_combine_g2_from ? 2 : 1;
 }
 // the combination's workgroups along x (the grid is x by total_q)
 constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits) {
@@ -662,9 +664,10 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto lane = J.vgpr<u32>();
   lane = tid & 63u;
   auto glog = J.sgpr<u32>(), hlog = J.sgpr<u32>(), gsz = J.sgpr<u32>(), head = J.sgpr<u32>(), sub = J.sgpr<u32>();
-  glog = select(num_splits >= 4u, 2u, gpr<u32>(select(num_splits >= 2u, 1u, 0u)));
-  hlog = select(num_splits >= 4u, 0u, gpr<u32>(select(num_splits >= 2u, 1u, 2u)));  // (log2 of 4 / G)
-  gsz = select(num_splits >= 4u, 4u, gpr<u32>(select(num_splits >= 2u, 2u, 1u)));
+  constexpr uint32_t G4 = mla_decode_combine_g4_from, G2 = mla_decode_combine_g2_from;
+  glog = select(num_splits >= G4, 2u, gpr<u32>(select(num_splits >= G2, 1u, 0u)));
+  hlog = select(num_splits >= G4, 0u, gpr<u32>(select(num_splits >= G2, 1u, 2u)));  // (log2 of 4 / G)
+  gsz = select(num_splits >= G4, 4u, gpr<u32>(select(num_splits >= G2, 2u, 1u)));
   head = (hb << hlog) + (w >> glog);
   sub = w & (gsz - 1u);
   auto row = J.sgpr<u32>(), recs = J.sgpr<u32>();
