@@ -24,12 +24,6 @@ using hz::File;
 using hz::InstInfo;
 using hz::Range;
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
-
 std::string text_of(const Inst& in) { return in.text.empty() ? in.mnemonic : in.text; }
 
 std::string reg_name(const Range& r) {
@@ -403,8 +397,7 @@ struct Checker::Impl {
   }
 
   void retire(WaveState& s, uint16_t simm16) {
-    uint32_t vm = (simm16 & 0xf) | (((simm16 >> 14) & 3u) << 4);
-    uint32_t lgkm = (simm16 >> 8) & 0xf;
+    const uint32_t vm = waitcnt_vmcnt(simm16), lgkm = waitcnt_lgkmcnt(simm16);
     if (s.vm_issued >= vm) s.vm_retired = std::max(s.vm_retired, s.vm_issued - vm);
     if (s.ds_issued >= lgkm) s.ds_retired = std::max(s.ds_retired, s.ds_issued - lgkm);
     for (size_t i = 0; i < s.pending.size(); ++i) {

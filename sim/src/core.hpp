@@ -138,6 +138,10 @@ struct Modifiers {
   uint8_t bitop3 = 0;   // gfx950 v_bitop3_*: the truth table (bit s0*4+s1*2+s2 of the result)
 };
 
+// s_waitcnt's counts from its simm16 (gfx9: vmcnt bits [3:0] and [15:14], lgkmcnt [11:8]).
+inline uint32_t waitcnt_vmcnt(uint16_t simm16) { return (simm16 & 0xfu) | (((simm16 >> 14) & 3u) << 4); }
+inline uint32_t waitcnt_lgkmcnt(uint16_t simm16) { return (simm16 >> 8) & 0xfu; }
+
 struct Wave;
 struct Inst;
 using Handler = void (*)(Wave&, const Inst&);

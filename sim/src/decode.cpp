@@ -175,12 +175,6 @@ std::string reg_range(char c, unsigned lo, unsigned n) {
   return std::string(1, c) + "[" + std::to_string(lo) + ":" + std::to_string(lo + n - 1) + "]";
 }
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
-
 // A 16-bit immediate as LLVM prints it: inline-constant range in decimal, the rest in hex.
 std::string imm16_text(uint16_t v) {
   if (v <= 64) return std::to_string(v);

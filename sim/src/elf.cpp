@@ -38,12 +38,6 @@ constexpr uint64_t kPreloadSkip = 256;
 
 [[noreturn]] void fail(const std::string& what) { throw sim::error("bad code object: " + what); }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 // Little-endian field reads from a bounds-checked byte span.
 class bytes_view {
  public:

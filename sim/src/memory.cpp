@@ -13,12 +13,6 @@ namespace hipasm::sim {
 namespace {
 constexpr size_t kHostAlign = 256;
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
-
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 }  // namespace
 

@@ -15,12 +15,6 @@ namespace hipasm::sim {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
-
 std::string text_of(const Inst& in) { return in.text.empty() ? in.mnemonic : in.text; }
 
 using Clock = std::vector<uint32_t>;  // by wave id: the epochs of that wave visible here
@@ -222,8 +216,7 @@ void PeerChecker::on_issue(const Wave& w, const Inst& in) {
     join(s.vc, s.acquiring);
     s.acquiring.clear();
   } else if (waitcnt && s.wbl2_pending) {
-    const uint32_t vm = (in.mod.simm16 & 0xf) | (((in.mod.simm16 >> 14) & 3u) << 4);
-    if (vm == 0) {
+    if (waitcnt_vmcnt(in.mod.simm16) == 0) {
       join(s.released, s.pending_release);
       s.wbl2_pending = false;
     }

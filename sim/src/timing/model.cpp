@@ -26,11 +26,6 @@ namespace {
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 using sim::stall_reason;
 
 // A set-associative LRU cache of line numbers. Lookups go through a hash table (line -> slot,
@@ -771,7 +766,7 @@ class Sim {
     switch (f.kind) {
       case Kind::Waitcnt: {
         const uint16_t imm = in.mod.simm16;
-        const unsigned vm = (imm & 0xf) | ((imm >> 14) & 3) << 4, lgkm = (imm >> 8) & 0xf;
+        const unsigned vm = sim::waitcnt_vmcnt(imm), lgkm = sim::waitcnt_lgkmcnt(imm);
         bump(counter_time(w, 1, vm, nullptr), stall_reason::vmcnt);
         uint32_t conflict = 0;
         const uint64_t lt = counter_time(w, 2, lgkm, &conflict);
