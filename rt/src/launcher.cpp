@@ -517,19 +517,21 @@ class hip_device final : public device {
 
 #endif  // HIPASM_RT_HAVE_HIP
 
+// The simulated GPU of that name (profile_devices()), or an error listing them.
+const sim::timing::DeviceSpec& named_gpu(std::string_view gpu) {
+  if (const sim::timing::DeviceSpec* spec = sim::timing::find_device(gpu)) return *spec;
+  std::string names;
+  for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
+  throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
+}
+
 }  // namespace detail
 
 std::unique_ptr<node> node::open(backend b, std::string_view gpu, unsigned devices) {
   if (devices < 1 || devices > sim::kMaxDevices)
     throw error("node::open: " + std::to_string(devices) + " devices (1.." + std::to_string(sim::kMaxDevices) + ")");
   if (b != backend::sim) return nullptr;  // real nodes: not yet (HIP IPC handles, a process group)
-  const sim::timing::DeviceSpec* spec = sim::timing::find_device(gpu);
-  if (!spec) {
-    std::string names;
-    for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
-    throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
-  }
-  return std::make_unique<detail::sim_node>(spec, devices);
+  return std::make_unique<detail::sim_node>(&detail::named_gpu(gpu), devices);
 }
 
 std::unique_ptr<device> device::open(backend b) {
@@ -538,15 +540,7 @@ std::unique_ptr<device> device::open(backend b) {
 }
 
 std::unique_ptr<device> device::open(backend b, std::string_view gpu) {
-  if (b == backend::sim) {
-    const sim::timing::DeviceSpec* spec = sim::timing::find_device(gpu);
-    if (!spec) {
-      std::string names;
-      for (const std::string& n : profile_devices()) names += (names.empty() ? "" : ", ") + n;
-      throw error("unknown GPU '" + sim::printable(gpu) + "' (" + names + ")");
-    }
-    return std::make_unique<detail::sim_device>(spec);
-  }
+  if (b == backend::sim) return std::make_unique<detail::sim_device>(&detail::named_gpu(gpu));
 #if HIPASM_RT_HAVE_HIP
   return detail::hip_device::open();
 #else

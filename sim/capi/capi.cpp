@@ -116,7 +116,6 @@ std::vector<std::string> split_commas(const char* s) {
   return out;
 }
 
-
 // The packed buffer back into per-argument entries: the launcher checks and places them again
 // and fills the hidden arguments, exactly as for a C++ caller.
 rt::kernel_args split_kernarg(const sim::KernelInfo& k, const void* kernarg, size_t kernarg_bytes) {
@@ -309,7 +308,6 @@ void hipasm_sim_launch_options_init(hipasm_sim_launch_options* o) {
   o->check = 1;
   o->check_undefined = 1;
 }
-
 
 int hipasm_sim_launch(hipasm_sim_device* dev, hipasm_sim_module* m, const char* kernel, const uint32_t grid[3],
                       const uint32_t block[3], const void* kernarg, size_t kernarg_bytes,

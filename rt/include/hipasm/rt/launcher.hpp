@@ -195,7 +195,7 @@ struct device_launch {
 class node {
  public:
   virtual ~node() = default;
-  // sim: `devices` (2..8) simulated GPUs `gpu` (profile_devices()). hip: not available yet
+  // sim: `devices` (1..8) simulated GPUs `gpu` (profile_devices()). hip: not available yet
   // (nullptr, as device::open without a GPU).
   static std::unique_ptr<node> open(backend b, std::string_view gpu, unsigned devices);
 
