@@ -484,44 +484,67 @@ void run_group(Shared& S, Worker& wk, uint64_t linear) {
 // --threads): a GWS barrier needs all participating waves resident, like a cooperative launch.
 // Resident workgroups take turns; when none of them can issue (all blocked at GWS/s_barrier),
 // the next workgroup of the grid starts; when none is left, that is a deadlock.
-void run_cooperative(Shared& S, uint64_t groups) {
-  std::vector<std::unique_ptr<Worker>> idle;
-  std::vector<std::unique_ptr<Worker>> owned;  // parallel to active
+// The workgroups of one dispatch that run on one thread together (run_cooperative, run_node):
+// the resident ones, each with a worker (private segment) reused when a workgroup ends.
+struct ResidentGroups {
+  Shared* S = nullptr;
+  uint64_t stride = 1;  // ids: next * stride (a sampled dispatch)
+  std::vector<std::unique_ptr<Worker>> idle, owned;  // owned parallel to active
   std::vector<std::unique_ptr<GroupRun>> active;
-  const uint64_t slot_bytes = S.scratch_slot_bytes;
   uint64_t next = 0;
+
+  void start() {
+    std::unique_ptr<Worker> wk;
+    if (!idle.empty()) {
+      wk = std::move(idle.back());
+      idle.pop_back();
+    } else {
+      wk = std::make_unique<Worker>();
+      if (S->scratch_slot_bytes) {
+        wk->scratch = std::make_unique<Alloc>(*S->dispatch.memory, S->scratch_slot_bytes, 256);
+        wk->scratch_base = wk->scratch->addr;
+      }
+    }
+    owned.push_back(std::move(wk));
+    active.push_back(std::make_unique<GroupRun>(*S, *owned.back(), next++ * stride));
+    active.back()->start();
+  }
+  // One turn of resident workgroup i; retires it when it finished. Whether a wave issued.
+  bool turn(size_t i) {
+    const bool issued = active[i]->turn();
+    if (active[i]->live == 0) {
+      active[i]->end();
+      idle.push_back(std::move(owned[i]));
+      active.erase(active.begin() + std::ptrdiff_t(i));
+      owned.erase(owned.begin() + std::ptrdiff_t(i));
+    }
+    return issued;
+  }
+  void abort() {
+    for (auto& r : active) r->abort();
+  }
+};
+
+void run_cooperative(Shared& S, uint64_t groups) {
+  ResidentGroups r{&S};
   try {
     for (;;) {
       bool progress = false;
-      for (size_t i = 0; i < active.size();) {
-        progress |= active[i]->turn();
-        if (active[i]->live > 0) { ++i; continue; }
-        active[i]->end();
-        idle.push_back(std::move(owned[i]));
-        active.erase(active.begin() + std::ptrdiff_t(i));
-        owned.erase(owned.begin() + std::ptrdiff_t(i));
+      for (size_t i = 0; i < r.active.size();) {
+        const size_t before = r.active.size();
+        progress |= r.turn(i);
+        if (r.active.size() == before) ++i;
       }
       if (progress) continue;
-      if (next < groups) {
-        std::unique_ptr<Worker> wk;
-        if (!idle.empty()) { wk = std::move(idle.back()); idle.pop_back(); }
-        else {
-          wk = std::make_unique<Worker>();
-          if (slot_bytes) {
-            wk->scratch = std::make_unique<Alloc>(*S.dispatch.memory, slot_bytes, 256);
-            wk->scratch_base = wk->scratch->addr;
-          }
-        }
-        owned.push_back(std::move(wk));
-        active.push_back(std::make_unique<GroupRun>(S, *owned.back(), next++));
-        active.back()->start();
+      if (r.next < groups) {
+        r.start();
         continue;
       }
-      if (active.empty()) return;
-      gws_deadlock(S, active);
+      if (r.active.empty()) return;
+      gws_deadlock(S, r.active);
     }
   } catch (...) {
-    for (auto& r : active) r->abort();
+    r.abort();
     throw;
   }
 }
@@ -662,40 +685,11 @@ DispatchResult result_of(const Shared& S) {
   return r;
 }
 
-// One device of a multi-device run: its resident workgroups and the next one to start.
+// One device of a multi-device run: its resident workgroups, at most `resident` at once.
 struct NodeDevice {
   Prepared* P = nullptr;
-  std::vector<std::unique_ptr<Worker>> idle, owned;  // owned parallel to active
-  std::vector<std::unique_ptr<GroupRun>> active;
-  uint64_t next = 0, resident = 0;
-
-  void start() {
-    std::unique_ptr<Worker> wk;
-    if (!idle.empty()) {
-      wk = std::move(idle.back());
-      idle.pop_back();
-    } else {
-      wk = std::make_unique<Worker>();
-      if (P->S.scratch_slot_bytes) {
-        wk->scratch = std::make_unique<Alloc>(*P->S.dispatch.memory, P->S.scratch_slot_bytes, 256);
-        wk->scratch_base = wk->scratch->addr;
-      }
-    }
-    owned.push_back(std::move(wk));
-    active.push_back(std::make_unique<GroupRun>(P->S, *owned.back(), next++ * P->stride));
-    active.back()->start();
-  }
-  // One turn of resident workgroup i; retires it when it finished. Whether a wave issued.
-  bool turn(size_t i) {
-    const bool issued = active[i]->turn();
-    if (active[i]->live == 0) {
-      active[i]->end();
-      idle.push_back(std::move(owned[i]));
-      active.erase(active.begin() + std::ptrdiff_t(i));
-      owned.erase(owned.begin() + std::ptrdiff_t(i));
-    }
-    return issued;
-  }
+  ResidentGroups g;
+  uint64_t resident = 0;
 };
 
 // An error of device d, its message prefixed "device d: " (an instruction's pc kept).
@@ -720,39 +714,38 @@ void run_node(std::vector<NodeDevice>& devs, uint64_t seed) {
       size_t total = 0;
       for (cur = 0; cur < devs.size(); ++cur) {
         NodeDevice& d = devs[cur];
-        while (d.active.size() < d.resident && d.next < d.P->groups) d.start();
-        total += d.active.size();
+        while (d.g.active.size() < d.resident && d.g.next < d.P->groups) d.g.start();
+        total += d.g.active.size();
       }
       if (total == 0) return;
       bool progress = false;
       if (seed == 0) {
         for (cur = 0; cur < devs.size(); ++cur)
-          for (size_t i = devs[cur].active.size(); i-- > 0;) progress |= devs[cur].turn(i);
+          for (size_t i = devs[cur].g.active.size(); i-- > 0;) progress |= devs[cur].g.turn(i);
       } else {
         for (size_t k = 0; k < total; ++k) {
           size_t pick = size_t(rng() % total), n = 0;
           for (cur = 0; cur < devs.size(); ++cur) {
-            n = devs[cur].active.size();
+            n = devs[cur].g.active.size();
             if (pick < n) break;
             pick -= n;
           }
           if (cur == devs.size()) break;  // fewer resident now: a workgroup finished
-          progress |= devs[cur].turn(pick);
+          progress |= devs[cur].g.turn(pick);
           total = 0;
-          for (const NodeDevice& d : devs) total += d.active.size();
+          for (const NodeDevice& d : devs) total += d.g.active.size();
           if (total == 0) break;
         }
       }
       if (progress) continue;
       // Every resident wave waits at a barrier or GWS instruction that cannot complete.
       for (cur = 0; cur < devs.size(); ++cur)
-        if (!devs[cur].active.empty() && devs[cur].P->uses_gws) gws_deadlock(devs[cur].P->S, devs[cur].active);
+        if (!devs[cur].g.active.empty() && devs[cur].P->uses_gws) gws_deadlock(devs[cur].P->S, devs[cur].g.active);
       cur = 0;
       throw sim::error("dispatch: deadlock: every resident wave of every device is blocked");
     }
   } catch (...) {
-    for (NodeDevice& d : devs)
-      for (auto& r : d.active) r->abort();
+    for (NodeDevice& d : devs) d.g.abort();
     if (cur < devs.size()) rethrow_on_device(devs[cur].P->S.dispatch.device);
     throw;
   }
@@ -825,6 +818,8 @@ std::vector<DispatchResult> run_dispatches(std::span<const DeviceDispatch> launc
     P.S.dispatch.peer = node.peer;
     P.S.seed_salt = uint64_t(l.memory->device()) * 0xA0761D6478BD642Full;
     devs[i].P = &P;
+    devs[i].g.S = &P.S;
+    devs[i].g.stride = P.stride;
     // All workgroups resident (a kernel that waits for its peers needs them running), up to
     // node.resident_groups; a workgroup of a GWS kernel needs the whole grid.
     devs[i].resident = P.uses_gws || node.resident_groups == 0 ? P.groups : std::min<uint64_t>(P.groups, node.resident_groups);
