@@ -54,7 +54,7 @@ uint64_t Memory::alloc(size_t bytes, size_t align) {
   std::unique_lock lock(impl_->mu);
   const uint64_t base = impl_->take_range(bytes, align);
   auto b = std::make_shared<Backing>(bytes, impl_->device, base);
-  impl_->allocs.emplace(base, Impl::Allocation{base, bytes, b->data, std::move(b), false});
+  impl_->allocs.emplace(base, Impl::Allocation{base, std::move(b), false});
   return base;
 }
 
@@ -73,7 +73,7 @@ uint64_t Memory::map_peer(Memory& owner, uint64_t addr) {
   b->shared = true;
   std::unique_lock lock(impl_->mu);
   const uint64_t base = impl_->take_range(b->size, 4096);
-  impl_->allocs.emplace(base, Impl::Allocation{base, b->size, b->data, b, true});
+  impl_->allocs.emplace(base, Impl::Allocation{base, b, true});
   return base;
 }
 
@@ -91,8 +91,8 @@ const Memory::Impl::Allocation* Memory::Impl::find(uint64_t addr, size_t n) cons
   if (it == allocs.begin()) return nullptr;
   --it;
   const Allocation& a = it->second;
-  if (addr - a.base > a.size || n > a.size - (addr - a.base)) return nullptr;
-  if (n == 0 && addr - a.base == a.size && a.size != 0) return nullptr;
+  if (addr - a.base > a.size() || n > a.size() - (addr - a.base)) return nullptr;
+  if (n == 0 && addr - a.base == a.size() && a.size() != 0) return nullptr;
   return &a;
 }
 
@@ -101,17 +101,17 @@ std::string Memory::Impl::explain(uint64_t addr, size_t n) const {
   auto it = allocs.upper_bound(addr);
   if (it != allocs.begin()) {
     const Allocation& a = std::prev(it)->second;
-    if (addr < a.base + a.size)  // starts inside, runs past the end
-      return "runs " + std::to_string(addr + n - (a.base + a.size)) + " bytes past the end of the " +
-             std::to_string(a.size) + "-byte allocation at " + hex(a.base);
-    if (addr < a.base + a.size + kGuardBytes)
-      return (addr == a.base + a.size ? std::string("starts right at the end")
-                                      : "starts " + std::to_string(addr - (a.base + a.size)) + " bytes past the end") +
-             " of the " + std::to_string(a.size) + "-byte allocation at " + hex(a.base);
+    if (addr < a.base + a.size())  // starts inside, runs past the end
+      return "runs " + std::to_string(addr + n - (a.base + a.size())) + " bytes past the end of the " +
+             std::to_string(a.size()) + "-byte allocation at " + hex(a.base);
+    if (addr < a.base + a.size() + kGuardBytes)
+      return (addr == a.base + a.size() ? std::string("starts right at the end")
+                                      : "starts " + std::to_string(addr - (a.base + a.size())) + " bytes past the end") +
+             " of the " + std::to_string(a.size()) + "-byte allocation at " + hex(a.base);
   }
   if (it != allocs.end() && it->second.base - addr <= kGuardBytes)
     return std::to_string(it->second.base - addr) + " bytes before the " +
-           std::to_string(it->second.size) + "-byte allocation at " + hex(it->second.base);
+           std::to_string(it->second.size()) + "-byte allocation at " + hex(it->second.base);
   return "outside any allocation";
 }
 
@@ -120,7 +120,7 @@ void Memory::read(uint64_t addr, void* dst, size_t n) const {
   if (!a)
     throw sim::error("device read of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
                     impl_->explain(addr, n));
-  if (n) std::memcpy(dst, a->data + (addr - a->base), n);
+  if (n) std::memcpy(dst, a->data() + (addr - a->base), n);
 }
 
 void Memory::write(uint64_t addr, const void* src, size_t n) {
@@ -128,12 +128,12 @@ void Memory::write(uint64_t addr, const void* src, size_t n) {
   if (!a)
     throw sim::error("device write of " + std::to_string(n) + " bytes at " + hex(addr) + ": " +
                     impl_->explain(addr, n));
-  if (n) std::memcpy(a->data + (addr - a->base), src, n);
+  if (n) std::memcpy(a->data() + (addr - a->base), src, n);
 }
 
 uint8_t* Memory::translate(uint64_t addr, size_t n) {
   const Impl::Allocation* a = impl_->find(addr, n);
-  return a ? a->data + (addr - a->base) : nullptr;
+  return a ? a->data() + (addr - a->base) : nullptr;
 }
 
 void memory_fault(const Inst& in, std::string_view what, uint64_t addr, size_t n, int lane,
@@ -152,8 +152,8 @@ uint8_t* DeviceView::slow(uint64_t addr, size_t n, int lane, bool write) {
     memory_fault(in_, write ? "device write" : "device read", addr, n, lane,
                  mem_.impl().explain(addr, n));
   lo_ = a->base;
-  hi_ = a->base + a->size;
-  data_ = a->data;
+  hi_ = a->base + a->size();
+  data_ = a->data();
   backing_ = a->backing.get();
   shared_ = peer_ && backing_->shared;
   if (shared_) report(addr, n, lane, write);

@@ -51,10 +51,10 @@ struct Backing {
 struct Memory::Impl {
   struct Allocation {
     uint64_t base = 0;
-    size_t size = 0;
-    uint8_t* data = nullptr;           // == backing->data
     std::shared_ptr<Backing> backing;
-    bool peer = false;                 // a mapping of another device's allocation
+    bool peer = false;  // a mapping of another device's allocation
+    size_t size() const { return backing->size; }
+    uint8_t* data() const { return backing->data; }
   };
   mutable std::shared_mutex mu;
   std::map<uint64_t, Allocation> allocs;  // by base address
