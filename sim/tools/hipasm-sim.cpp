@@ -391,6 +391,22 @@ struct option_word {
   }
 };
 
+// The options run and node share (the checker, the seed, the budget): true when `word` was one.
+bool parse_common_option(option_word& word, hipasm::rt::launch_options& lo) {
+  const std::string& opt = word.opt;
+  auto flag = [&] {
+    if (word.inline_value) throw usage_error(opt + " takes no value");
+  };
+  if (opt == "--seed") lo.seed = parse_int<uint64_t>(word.take(), "--seed");
+  else if (opt == "--budget") lo.instruction_budget = parse_int<uint64_t>(word.take(), "--budget");
+  else if (opt == "--no-check") flag(), lo.check = false;
+  else if (opt == "--no-undef") flag(), lo.check_undefined = false;
+  else if (opt == "--allow") lo.allow.push_back(word.take());
+  else if (opt == "--warn-only") flag(), lo.allow.push_back("all");
+  else return false;
+  return true;
+}
+
 struct run_options {
   std::string code_object, kernel;
   bool have_grid = false, have_block = false;
@@ -432,29 +448,15 @@ run_options parse_run(const std::vector<std::string>& argv) {
       o.have_block = true;
     } else if (opt == "--device") {
       o.device = parse_device(take());
+    } else if (parse_common_option(word, o.launch)) {
     } else if (opt == "--lds") {
       o.launch.dynamic_lds = parse_int<uint32_t>(take(), "--lds");
-    } else if (opt == "--seed") {
-      o.launch.seed = parse_int<uint64_t>(take(), "--seed");
     } else if (opt == "--threads") {
       o.launch.threads = parse_int<unsigned>(take(), "--threads");
       if (o.launch.threads > 1024) throw usage_error("--threads: at most 1024");
-    } else if (opt == "--budget") {
-      o.launch.instruction_budget = parse_int<uint64_t>(take(), "--budget");
     } else if (opt == "--trace") {
       if (inline_value) throw usage_error("--trace takes no value");
       o.launch.trace = true;
-    } else if (opt == "--no-check") {
-      if (inline_value) throw usage_error("--no-check takes no value");
-      o.launch.check = false;
-    } else if (opt == "--no-undef") {
-      if (inline_value) throw usage_error("--no-undef takes no value");
-      o.launch.check_undefined = false;
-    } else if (opt == "--allow") {
-      o.launch.allow.push_back(take());
-    } else if (opt == "--warn-only") {
-      if (inline_value) throw usage_error("--warn-only takes no value");
-      o.launch.allow.push_back("all");
     } else if (opt == "--kernarg-size") {
       o.launch.kernarg_size = parse_int<uint32_t>(take(), "--kernarg-size");
       if (o.launch.kernarg_size > kMaxKernargSize)
@@ -596,23 +598,12 @@ int node_program(const std::vector<std::string>& argv) {
   for (size_t i = 0; i < argv.size(); ++i) {
     option_word word(argv, i);
     const std::string& opt = word.opt;
-    auto take = [&] { return word.take(); };
     if (!word.is_opt) {
+      if (opt.starts_with("-") && opt != "-")
+        throw usage_error("unknown option '" + sim::printable(opt) + "' for node (see --help)");
       if (!program.empty()) throw usage_error("node takes one PROGRAM, got '" + sim::printable(opt) + "' too");
       program = opt;
-    } else if (opt == "--seed") {
-      lo.seed = parse_int<uint64_t>(take(), "--seed");
-    } else if (opt == "--budget") {
-      lo.instruction_budget = parse_int<uint64_t>(take(), "--budget");
-    } else if (opt == "--no-check") {
-      lo.check = false;
-    } else if (opt == "--no-undef") {
-      lo.check_undefined = false;
-    } else if (opt == "--allow") {
-      lo.allow.push_back(take());
-    } else if (opt == "--warn-only") {
-      lo.allow.push_back("all");
-    } else {
+    } else if (!parse_common_option(word, lo)) {
       throw usage_error("unknown option '" + sim::printable(opt) + "' for node (see --help)");
     }
   }

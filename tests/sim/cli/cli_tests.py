@@ -502,6 +502,14 @@ def group_node():
             failures.append(f"node program {text!r}: expected '{expect}' in {err.strip()!r}")
     run(["node"], expect_ok=False, what="node without a program")
     run(["node", path, "--frob"], expect_ok=False, what="node with an unknown option")
+    # node takes run's checker options with run's checks: a flag given a value is refused
+    for args, expect in ((["--no-check=1"], "--no-check takes no value"),
+                         (["--warn-only=yes"], "--warn-only takes no value"),
+                         (["--seed=x"], "--seed"),
+                         (["-x"], "unknown option '-x'")):
+        status, out, err = run(["node", path] + args, expect_ok=False, what=f"node {args}")
+        if expect not in err:
+            failures.append(f"node {args}: expected '{expect}' in {err.strip()!r}")
     print("node: 2 and 4 devices through files, findings, bad programs refused")
 
 
