@@ -323,14 +323,20 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     for (int p = 0; p < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       const bool last = READ_AHEAD && p + 1 == KS;
-      interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
-                 [&] {
-                   if (p + 1 < KS) read_slice(buf, p + 1);
-                   if (p == 0) {
+      // (slice 0: the loads a stream of their own, each load right after the store that frees
+      // its registers; behind all the stores, the address path drained while the LDS port
+      // worked through them, and the last loads found no MFMA left to hide under)
+      if (p == 0)
+        interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
+                   [&] {
+                     if (p + 1 < KS) read_slice(buf, p + 1);
                      store_tile(set, 1 - buf);
-                     load_tile(set);
-                   }
-                 });
+                   },
+                   [&] { load_tile(set); });
+      else
+        interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); }, [&] {
+          if (p + 1 < KS) read_slice(buf, p + 1);
+        });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -438,6 +444,50 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
           auto recv = dpp_value(send, dpp::quad_perm(1, 0, 3, 2));
           auto lo = select(parity == 0u, x0, recv), hi = select(parity == 0u, recv, x1);
           Cb.atomic_pk_add_bf16(cvt_bf16x2(lo, hi), at(c_off[j]) + at(srow));
+        }
+      }
+    return;
+  }
+  if constexpr (C.out_bf16 && C.split_k == 1 && TN % 2 == 0 && active_target::desc.features.has_permlane_swap) {
+    // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
+    // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
+    // (lane l column 64 (j / 2) + l of the wave's block): a 16-bit store is one 128-byte line,
+    // not two (the CU's address path bounds this epilogue: one workgroup a CU has nothing else
+    // to run meanwhile).
+    auto p_off = J.vgpr<u32>(TN / 2);
+    {
+      auto wrow = J.vgpr<u32>(), col = J.vgpr<u32>();
+      wrow = a_row - (lane & AT.a_row().mask) + m0;  // the wave's first row
+      for (int jp = 0; jp < TN / 2; ++jp) {
+        col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp));
+        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
+      }
+    }
+    auto x = J.vgpr<f32>(4);
+    auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
+    auto get = [&](const gpr<f32>& dst, const gpr<f32>& a) {
+      if constexpr (C.agpr_acc) J.v_accvgpr_read_b32(dst, a);
+      else J.v_mov_b32(dst, a);
+    };
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int h = 0; h < 2; ++h)
+          for (int q = 0; q < 2; ++q)
+            srows[2 * h + q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          const int j = 2 * jp;
+          get(x[0], acc[i * TN + j][r]);
+          get(x[1], acc[i * TN + j + 1][r]);
+          get(x[2], acc[i * TN + j][r + 1]);
+          get(x[3], acc[i * TN + j + 1][r + 1]);
+          J.v_permlane32_swap_b32(x[0], x[1]);
+          J.v_permlane32_swap_b32(x[2], x[3]);
+          // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+          for (int h = 0; h < 2; ++h) {
+            auto v = cvt_bf16x2(x[h], x[2 + h]);
+            Cb.store(v, at(p_off[jp]) + at(srows[2 * h]), {.width = narrow::u16});
+            Cb.store(v, at(p_off[jp]) + at(srows[2 * h + 1]), {.width = narrow::u16_d16_hi});
+          }
         }
       }
     return;
