@@ -316,12 +316,19 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // in registers), and the rest of them cover the reads of the next tile's slice 0: a step
   // starts with its operands read (one wave a SIMD has no other wave to fill that wait).
   constexpr bool READ_AHEAD = KS >= 2;
+  // One ds_write a staging load (K-contiguous operands, even K): slice 1 need not wait for them.
+  // Waves of 8 or more 32x32 blocks (the large tiles); with one or two blocks a wave it measured
+  // slower (bench_kernel_gemm_bf16, 64x64 tiles on 1024x6144x3072).
+  constexpr bool STORES_LATE = !C.odd_k && !C.a_km && !C.b_kn && TM * TN >= 8;
   auto step = [&](int buf) {
     const int set = (buf + 1) % AH;  // tile k + 1's (the loop runs 2 steps a trip, AH divides 2)
     if constexpr (!READ_AHEAD) read_slice(buf, 0);
     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     for (int p = 0; p < KS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
+      // (slice 1: its reads, issued in slice 0 before the stores of tile k + 1, done; the stores,
+      // the last of them issued at slice 0's end, may still drain: LDS operations count in order)
+      if (p == 1 && STORES_LATE) J.s_waitcnt(lgkmcnt(tile_loads < 15 ? tile_loads : 15));
+      else J.s_waitcnt(lgkmcnt(0));
       const bool last = READ_AHEAD && p + 1 == KS;
       // (slice 0: the loads a stream of their own, each load right after the store that frees
       // its registers; behind all the stores, the address path drained while the LDS port
