@@ -316,6 +316,10 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // in registers), and the rest of them cover the reads of the next tile's slice 0: a step
   // starts with its operands read (one wave a SIMD has no other wave to fill that wait).
   constexpr bool READ_AHEAD = KS >= 2;
+  // Slice 0's loads a stream of their own (below) where a slice has MFMAs to spread them among;
+  // with one (gfx950's double-K MFMA on a 32x32 wave block) they stay behind the stores: the
+  // separate stream measured slower there (bench_kernel_gemm_bf16_mi355x, 64x64 tiles)
+  constexpr bool SEPARATE_LOADS = MPS >= 2;
   // One ds_write a staging load (K-contiguous operands, even K): slice 1 need not wait for them.
   // Waves of 8 or more 32x32 blocks (the large tiles); with one or two blocks a wave it measured
   // slower (bench_kernel_gemm_bf16, 64x64 tiles on 1024x6144x3072).
@@ -333,7 +337,7 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
       // (slice 0: the loads a stream of their own, each load right after the store that frees
       // its registers; behind all the stores, the address path drained while the LDS port
       // worked through them, and the last loads found no MFMA left to hide under)
-      if (p == 0)
+      if (p == 0 && SEPARATE_LOADS)
         interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
                    [&] {
                      if (p + 1 < KS) read_slice(buf, p + 1);
@@ -343,6 +347,10 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
       else
         interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); }, [&] {
           if (p + 1 < KS) read_slice(buf, p + 1);
+          if (p == 0) {
+            store_tile(set, 1 - buf);
+            load_tile(set);
+          }
         });
     }
     J.s_waitcnt(lgkmcnt(0));
