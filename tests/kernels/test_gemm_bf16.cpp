@@ -144,6 +144,15 @@ TEST_CASE("gemm_bf16: gfx950, 256x256x64 with two LDS buffers (128 KiB), tails",
   run(k256x2, &kOdd, 260, 300, 64 * 3 + 10);  // an odd tile count; K % 8 = 2: a masked chunk
 }
 
+TEST_CASE("gemm_bf16: gfx950, 4 waves of 128x128 in AGPRs, two LDS buffers, bf16 out (blocks paired for whole-line stores), tails", "[gemm]") {
+  if (hipasm::test::test_arch() != "gfx950") return;  // (128 KiB of LDS and v_permlane32_swap: gfx950's)
+  const gemm_bf16_kernel_ref k{"gemm_256w4_bf16", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .out_bf16 = true, .ahead = 2,
+                                                                   .lds_buffers = 2, .agpr_acc = true, .k_tail = false}};
+  run(k, nullptr, 256, 256, 192);         // one tile, an odd tile count (3)
+  run(k, nullptr, 270, 260, 64 * 4);      // M and N tails: pairs of blocks past N (column 256 + 4 on)
+  run(k, nullptr, 300, 200, 64);          // N below a tile: the second block pair of each wave all past N
+}
+
 TEST_CASE("gemm_bf16: 4 waves of 128x128, accumulators in AGPRs, two tiles ahead, tails", "[gemm]") {
   // (the launch reads the tile, the layouts and the output type: one or two LDS buffers alike)
   const gemm_bf16_kernel_ref k256w4{"gemm_256w4", gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .ahead = 2, .lds_buffers = 1, .agpr_acc = true}};

@@ -316,21 +316,42 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
   // in registers), and the rest of them cover the reads of the next tile's slice 0: a step
   // starts with its operands read (one wave a SIMD has no other wave to fill that wait).
   constexpr bool READ_AHEAD = KS >= 2;
+  // Slice 0's loads a stream of their own (below) where a slice has MFMAs to spread them among;
+  // with one (gfx950's double-K MFMA on a 32x32 wave block) they stay behind the stores: the
+  // separate stream measured slower there (bench_kernel_gemm_bf16_mi355x, 64x64 tiles)
+  constexpr bool SEPARATE_LOADS = MPS >= 2;
+  // One ds_write a staging load (K-contiguous operands, even K): slice 1 need not wait for them.
+  // Waves of 8 or more 32x32 blocks (the large tiles); with one or two blocks a wave it measured
+  // slower (bench_kernel_gemm_bf16, 64x64 tiles on 1024x6144x3072).
+  constexpr bool STORES_LATE = !C.odd_k && !C.a_km && !C.b_kn && TM * TN >= 8;
   auto step = [&](int buf) {
     const int set = (buf + 1) % AH;  // tile k + 1's (the loop runs 2 steps a trip, AH divides 2)
     if constexpr (!READ_AHEAD) read_slice(buf, 0);
     J.s_waitcnt(vmcnt((AH - 1) * tile_loads));
     for (int p = 0; p < KS; ++p) {
-      J.s_waitcnt(lgkmcnt(0));
+      // (slice 1: its reads, issued in slice 0 before the stores of tile k + 1, done; the stores,
+      // the last of them issued at slice 0's end, may still drain: LDS operations count in order)
+      if (p == 1 && STORES_LATE) J.s_waitcnt(lgkmcnt(tile_loads < 15 ? tile_loads : 15));
+      else J.s_waitcnt(lgkmcnt(0));
       const bool last = READ_AHEAD && p + 1 == KS;
-      interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
-                 [&] {
-                   if (p + 1 < KS) read_slice(buf, p + 1);
-                   if (p == 0) {
+      // (slice 0: the loads a stream of their own, each load right after the store that frees
+      // its registers; behind all the stores, the address path drained while the LDS port
+      // worked through them, and the last loads found no MFMA left to hide under)
+      if (p == 0 && SEPARATE_LOADS)
+        interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); },
+                   [&] {
+                     if (p + 1 < KS) read_slice(buf, p + 1);
                      store_tile(set, 1 - buf);
-                     load_tile(set);
-                   }
-                 });
+                   },
+                   [&] { load_tile(set); });
+      else
+        interleave(J, [&] { mfma_part(p, 0, last ? MPS / 2 : MPS); }, [&] {
+          if (p + 1 < KS) read_slice(buf, p + 1);
+          if (p == 0) {
+            store_tile(set, 1 - buf);
+            load_tile(set);
+          }
+        });
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
@@ -438,6 +459,50 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
           auto recv = dpp_value(send, dpp::quad_perm(1, 0, 3, 2));
           auto lo = select(parity == 0u, x0, recv), hi = select(parity == 0u, recv, x1);
           Cb.atomic_pk_add_bf16(cvt_bf16x2(lo, hi), at(c_off[j]) + at(srow));
+        }
+      }
+    return;
+  }
+  if constexpr (C.out_bf16 && C.split_k == 1 && TN % 2 == 0 && active_target::desc.features.has_permlane_swap) {
+    // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
+    // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
+    // (lane l column 64 (j / 2) + l of the wave's block): a 16-bit store is one 128-byte line,
+    // not two (the CU's address path bounds this epilogue: one workgroup a CU has nothing else
+    // to run meanwhile).
+    auto p_off = J.vgpr<u32>(TN / 2);
+    {
+      auto wrow = J.vgpr<u32>(), col = J.vgpr<u32>();
+      wrow = a_row - (lane & AT.a_row().mask) + m0;  // the wave's first row
+      for (int jp = 0; jp < TN / 2; ++jp) {
+        col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp));
+        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
+      }
+    }
+    auto x = J.vgpr<f32>(4);
+    auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
+    auto get = [&](const gpr<f32>& dst, const gpr<f32>& a) {
+      if constexpr (C.agpr_acc) J.v_accvgpr_read_b32(dst, a);
+      else J.v_mov_b32(dst, a);
+    };
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int h = 0; h < 2; ++h)
+          for (int q = 0; q < 2; ++q)
+            srows[2 * h + q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          const int j = 2 * jp;
+          get(x[0], acc[i * TN + j][r]);
+          get(x[1], acc[i * TN + j + 1][r]);
+          get(x[2], acc[i * TN + j][r + 1]);
+          get(x[3], acc[i * TN + j + 1][r + 1]);
+          J.v_permlane32_swap_b32(x[0], x[1]);
+          J.v_permlane32_swap_b32(x[2], x[3]);
+          // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+          for (int h = 0; h < 2; ++h) {
+            auto v = cvt_bf16x2(x[h], x[2 + h]);
+            Cb.store(v, at(p_off[jp]) + at(srows[2 * h]), {.width = narrow::u16});
+            Cb.store(v, at(p_off[jp]) + at(srows[2 * h + 1]), {.width = narrow::u16_d16_hi});
+          }
         }
       }
     return;

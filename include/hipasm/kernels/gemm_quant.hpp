@@ -493,6 +493,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // (with the VGPR copies early, unless they and the accumulators pass 160 VGPRs: 256x256's
   // 64 + 2 scale VGPRs leave the staging and fragments too few; then in the epilogue)
   constexpr bool SCALES_EARLY = TOKEN && VG && TM * TN * 16 + 16 * TM + TN <= 160;
+  // per_tensor: the two scales (SGPRs) loaded here too, their latency under the loop's, not
+  // the epilogue's (with the VGPR copies, one slice read ahead: the loop's LDS waits are
+  // lgkmcnt(0), which an SMEM load out of order in the count cannot fool)
+  constexpr bool TENSOR_EARLY = !BLOCK && !TOKEN && VG && C.lds_ahead == 1;
+  auto ts_a = J.sgpr<f32>(), ts_b = J.sgpr<f32>();
+  if constexpr (TENSOR_EARLY) {
+    J.s_buffer_load_dword(ts_a, SA.desc, 0);
+    J.s_buffer_load_dword(ts_b, SB.desc, 0);
+  }
   constexpr int token_scale_loads = SCALES_EARLY ? 4 * TM + TN : 0;
   auto load_token_scales = [&] {
     for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
@@ -972,17 +981,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
     J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
-    auto s0 = J.sgpr<f32>(), s1 = J.sgpr<f32>();
-    J.s_buffer_load_dword(s0, SA.desc, 0);
-    J.s_buffer_load_dword(s1, SB.desc, 0);
+    if constexpr (!TENSOR_EARLY) {
+      J.s_buffer_load_dword(ts_a, SA.desc, 0);
+      J.s_buffer_load_dword(ts_b, SB.desc, 0);
+    }
     J.s_waitcnt(lgkmcnt(0));
-    ts = s0;
-    ts = ts * s1;
+    ts = ts_a;
+    ts = ts * ts_b;
   }
   // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
   // v[q]; block128's accumulators are the values.
-  auto v = J.vgpr<f32>(2);
-  auto va = J.vgpr<acc_t>(C.agpr_acc ? 2 : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
+  // (four: the paired-block stores below hold rows r, r + 1 of blocks j, j + 1)
+  constexpr bool PAIRED = !SPLIT && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
+  auto v = J.vgpr<f32>(PAIRED ? 4 : 2);
+  auto va = J.vgpr<acc_t>(C.agpr_acc ? (PAIRED ? 4 : 2) : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
     if constexpr (BLOCK) {
       return acc[i * TN + j][r];
@@ -1020,7 +1032,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         }
       }
   };
-  if constexpr (!SPLIT) {
+  if constexpr (PAIRED) {
+    // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
+    // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
+    // (lane l column 64 (j / 2) + l of the wave's block): a 16-bit store is one 128-byte line,
+    // not two (the CU's address path bounds this epilogue).
+    auto p_off = J.vgpr<u32>(TN / 2);
+    {
+      auto wrow = J.vgpr<u32>(), col = J.vgpr<u32>();
+      wrow = a_row - (lane & AT.a_row().mask) + m0;  // the wave's first row
+      for (int jp = 0; jp < TN / 2; ++jp) {
+        col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp));
+        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
+      }
+    }
+    auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
+    for (int i = 0; i < TM; ++i)
+      for (int r = 0; r < 16; r += 2) {
+        for (int h = 0; h < 2; ++h)
+          for (int q = 0; q < 2; ++q) srows[2 * h + q] = n_bytes * (elem_row(i, r) + static_cast<uint32_t>(q + 4 * h));
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          const int j = 2 * jp;
+          // (block128's values are the accumulators themselves, swapped in place: their last use)
+          const gpr<f32> x0 = value(i, j, r, 0), x1 = value(i, j + 1, r, 1), x2 = value(i, j, r + 1, 2),
+                         x3 = value(i, j + 1, r + 1, 3);
+          J.v_permlane32_swap_b32(x0, x1);
+          J.v_permlane32_swap_b32(x2, x3);
+          // x0, x2: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x1, x3: rows R + 4, R + 5
+          auto lo = cvt_bf16x2(x0, x2), hi = cvt_bf16x2(x1, x3);
+          Cb.store(lo, at(p_off[jp]) + at(srows[0]), {.width = narrow::u16});
+          Cb.store(lo, at(p_off[jp]) + at(srows[1]), {.width = narrow::u16_d16_hi});
+          Cb.store(hi, at(p_off[jp]) + at(srows[2]), {.width = narrow::u16});
+          Cb.store(hi, at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
+        }
+      }
+  } else if constexpr (!SPLIT) {
     store_bf16(value);
   } else {
     // Split K, in the kernel: each workgroup stores its f32 sums into workspace slice z

@@ -36,6 +36,8 @@ HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256
 #if defined(__gfx950__)
 HIPASM_GEMM_BF16_KERNEL(gemm_split3_pk, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}))
 HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
+// (bench_kernel_gemm_bf16_mi355x's large-shape kernel: bf16 out of AGPR accumulators, blocks paired by v_permlane32_swap)
+HIPASM_GEMM_BF16_KERNEL(gemm_256w4_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .out_bf16 = true, .ahead = 2, .lds_buffers = 2, .agpr_acc = true, .k_tail = false}))
 #endif
 // No K tail (k_tail = false: K a multiple of bk): the default tile, and the 256x256x64 one-buffer
 // tile of 8 waves (the MI300X large-shape configuration)
