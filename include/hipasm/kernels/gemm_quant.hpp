@@ -991,8 +991,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   }
   // Accumulator element (i, j, r) as its f32 value in C, scaled (per_tensor / per_token) into
   // v[q]; block128's accumulators are the values.
-  // (four: the paired-block stores below hold rows r, r + 1 of blocks j, j + 1)
-  constexpr bool PAIRED = !SPLIT && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
+  // (four: the paired-block stores below hold rows r, r + 1 of blocks j, j + 1; not per-token:
+  // its two-scale products made the 256x256 kernel's compile exceed 3 cpu s)
+  constexpr bool PAIRED = !SPLIT && !TOKEN && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
   auto v = J.vgpr<f32>(PAIRED ? 4 : 2);
   auto va = J.vgpr<acc_t>(C.agpr_acc ? (PAIRED ? 4 : 2) : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
