@@ -39,6 +39,9 @@
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
 //     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
 //     end dK and dV go through LDS (K^T's place) to whole-row 16-byte stores.
+//     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
+//     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
+//     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
 //  3. convert_dq: dQ = bf16(scale dq_acc).
 //  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
@@ -329,6 +332,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
 
   auto tid = J.thread_id_x();
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16, twice the rate): one takes the operands
+  // of two successive 32x32x8 k-steps of the same accumulator, their registers side by side (A
+  // and B alike: the products are the same, summed in one instruction)
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr bool dk2 = DKA != nullptr;
+  constexpr int KW = dk2 ? 4 : 2;  // registers of a b64-read operand pair (one MFMA's)
   static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
                 AT.a_k().shift == AT.c_row().shift);
   auto lane = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>(), wave = J.sgpr<u32>();
@@ -427,10 +436,13 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   }
   auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QBW);
   kc = (half << 2) + kpart;
-  auto ktf = J.agpr<u32>(QBW * NQ, 2).named("kt_frag");  // (AGPRs: MFMA sources and DS destinations both take them)
+  // (AGPRs: MFMA sources and DS destinations both take them; double-K: k-steps 2i, 2i + 1 side by side)
+  constexpr int NQM = NQ / (KW / 2);  // dQ MFMAs of a block
+  auto ktf = J.agpr<u32>(QBW * NQM, KW).named("kt_frag");
   for (int j = 0; j < QBW; ++j) {
     bc[j] = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
-    for (int st = 0; st < NQ; ++st) KT.load(ktf[j * NQ + st], at(bc[j]), multiple_of(kc, 4) + 8 * st);
+    for (int st = 0; st < NQ; ++st)
+      KT.load(ktf[j * NQM + st / (KW / 2)].slice(2 * (st % (KW / 2)), 2), at(bc[j]), multiple_of(kc, 4) + 8 * st);
   }
 
   // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
@@ -580,6 +592,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
                 [&](int p) {
                   J.wait_for(ring[p % RS]);
+                  if constexpr (dk2) {
+                    if (p == 0) mfma_run(J, *DKA, acc, ring[0], frags[0], 0);
+                    else mfma_run(J, *DKA, acc, ring[p % RS], frags[p], acc);
+                    after(p);
+                    return;
+                  }
                   for (int e = 0; e < 2; ++e) {
                     if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
                     else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
@@ -611,16 +629,23 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
     // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
-    auto ta = J.vgpr<u32>(RT, 2);
-    constexpr int NT = DB * QG;
+    auto ta = J.vgpr<u32>(RT, KW);
+    constexpr int NT = DB * QG / (KW / 2);  // MFMAs of a product
     // (by value: a constexpr lambda reads no reference parameter)
     // after(i): issued after MFMA i (LDS stores placed by hand: the interleaver keeps every LDS
     // store below the earlier stream's LDS reads)
     auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc, auto after) {
-      pipelined(NT, RT, [&](int i) { V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); },
+      // (double-K: item i's k-steps 2 (i / DB) and + 1, their b64 reads side by side)
+      pipelined(NT, RT,
+                [&](int i) {
+                  for (int h = 0; h < KW / 2; ++h)
+                    V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB),
+                           multiple_of(trow, 4) + 8 * ((KW / 2) * (i / DB) + h));
+                },
                 [&](int i) {
                   J.wait_for(ta[i % RT]);
-                  J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+                  if constexpr (dk2) mfma_run(J, *DKA, accs[i % DB], ta[i % RT], bsrc.slice(4 * (i / DB), 4), accs[i % DB]);
+                  else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
                   after(i);
                 });
     };
@@ -629,7 +654,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     rows_prod(QS, q_addr, qa, kf, s, [](int) {});
     {
       instr_stream sp = record(J, softmax_p);
-      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, 56); });
+      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
       emit_all(J, sp);
     }
     auto mn = J.sgpr<i32>();
@@ -657,11 +682,16 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     if constexpr (all_units) next_tile = record(J, store_tile);
     constexpr int share = 28;  // cycles of the next tile's work after each dQ MFMA (of 32)
     for (int j = 0; j < QBW; ++j) {
-      pipelined(NQ, RT, [&](int st) { SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st); },
+      pipelined(NQM, RT,
+                [&](int st) {
+                  for (int h = 0; h < KW / 2; ++h)
+                    SS.load(ta[st % RT].slice(2 * h, 2), at(l32), multiple_of(kc, 4) + 8 * ((KW / 2) * st + h));
+                },
                 [&](int st) {
                   J.wait_for(ta[st % RT]);
-                  const auto b = ktf[j * NQ + st];
-                  if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
+                  const auto b = ktf[j * NQM + st];
+                  if constexpr (dk2) mfma_run(J, *DKA, dq[j], ta[st % RT], b, st == 0 ? operand_arg(0) : operand_arg(dq[j]));
+                  else if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
                   else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % RT], b, dq[j]);
                   if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
