@@ -442,7 +442,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   for (int j = 0; j < QBW; ++j) {
     bc[j] = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
     for (int st = 0; st < NQ; ++st)
-      KT.load(ktf[j * NQM + st / (KW / 2)].slice(2 * (st % (KW / 2)), 2), at(bc[j]), multiple_of(kc, 4) + 8 * st);
+      if constexpr (dk2) KT.load(ktf[j * NQM + st / 2].slice(2 * (st % 2), 2), at(bc[j]), multiple_of(kc, 4) + 8 * st);
+      else KT.load(ktf[j * NQ + st], at(bc[j]), multiple_of(kc, 4) + 8 * st);
   }
 
   // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
@@ -638,9 +639,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       // (double-K: item i's k-steps 2 (i / DB) and + 1, their b64 reads side by side)
       pipelined(NT, RT,
                 [&](int i) {
-                  for (int h = 0; h < KW / 2; ++h)
-                    V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB),
-                           multiple_of(trow, 4) + 8 * ((KW / 2) * (i / DB) + h));
+                  if constexpr (!dk2) {
+                    V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
+                    return;
+                  }
+                  for (int h = 0; h < 2; ++h)
+                    V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (2 * (i / DB) + h));
                 },
                 [&](int i) {
                   J.wait_for(ta[i % RT]);
@@ -684,8 +688,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     for (int j = 0; j < QBW; ++j) {
       pipelined(NQM, RT,
                 [&](int st) {
-                  for (int h = 0; h < KW / 2; ++h)
-                    SS.load(ta[st % RT].slice(2 * h, 2), at(l32), multiple_of(kc, 4) + 8 * ((KW / 2) * st + h));
+                  if constexpr (!dk2) {
+                    SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st);
+                    return;
+                  }
+                  for (int h = 0; h < 2; ++h)
+                    SS.load(ta[st % RT].slice(2 * h, 2), at(l32), multiple_of(kc, 4) + 8 * (2 * st + h));
                 },
                 [&](int st) {
                   J.wait_for(ta[st % RT]);
