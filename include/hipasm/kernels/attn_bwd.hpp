@@ -13,12 +13,12 @@
 // [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim]; with
 // GQA/MQA bf16 dk_part and dv_part [total_k, num_q_heads, head_dim].
 //
-// Four kernels (the macro defines them as name_dot_do_o, name, name_convert_dq, name_reduce_dkv):
+// Three kernels (the macro defines them as name_dot_do_o, name, name_convert_dq):
 //  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
 //  2. the main kernel: one workgroup of 4 waves per (key tile of BN = 128 keys, query head,
 //     sequence), dispatched key tile slowest (causal: the longest first), looping over the query
 //     tiles of BM = 32 rows (causal: from the first tile that sees a key of the block). With
-//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, reduce_dkv adds
+//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, convert_dq adds
 //     them up): a workgroup per query head keeps the grid as large as with MHA. Wave w owns keys
 //     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
@@ -42,8 +42,8 @@
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
 //     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
 //     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
-//  3. convert_dq: dQ = bf16(scale dq_acc).
-//  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
+//  3. convert_dq: dQ = bf16(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
+//     launch) dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
 // with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
 // D) and give dS = 0; their dQ atomics are dropped by the buffer range.
@@ -145,74 +145,72 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   Db.store(sum, at(off));
 }
 
-// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
+// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane, on workgroups 0 .. dq_groups - 1; with
+// GQA/MQA the next 2 red_groups workgroups (red_groups of dK, then as many of dV) sum the
+// partials: dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads g of kv head h
+// of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds), 8 elements a lane. One launch for
+// both: they run after the main kernel, each a stream (a dispatch saved).
 template <attn_bwd_config C>
 constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const float*> dq_acc_ptr,
-                                          arg<const int*> cu_q, arg<unsigned> num_q_heads, arg<unsigned> batch,
-                                          arg<float> scale) {
+                                          arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr, arg<const uint16_t*> dk_part,
+                                          arg<const uint16_t*> dv_part, arg<const int*> cu_q, arg<const int*> cu_k,
+                                          arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads, arg<unsigned> batch,
+                                          arg<unsigned> dq_groups, arg<unsigned> red_groups, arg<float> scale) {
   static_assert(detail::attn_bwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
   constexpr uint32_t D = C.head_dim, T = C.stream_threads;
-  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  auto toff = J.sgpr<u32>(), nrec = J.sgpr<u32>();
   toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  n = totq * num_q_heads * D;  // elements
-  nrec = n * 4u;
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
-  nrec = n * 2u;
-  auto Qb = make_buffer(J, dq_ptr, nrec);
-  auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
-  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
-  off = e << 2u;
-  auto a = J.vgpr<f32>(8);
-  Ab.load(a.slice(0, 4), at(off));
-  Ab.load(a.slice(4, 4), at(off) + 16);
-  J.s_waitcnt(vmcnt(0));
-  auto q = J.vgpr<u32>(4);
-  for (int i = 0; i < 4; ++i)
-    q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
-  off = e << 1u;
-  Qb.store(q, at(off));
-}
-
-// reduce_dkv (GQA/MQA): dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads
-// g of kv head h of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds; the same for dV, grid
-// y 1), 8 elements a lane.
-template <attn_bwd_config C>
-constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
-                                          arg<const uint16_t*> dk_part, arg<const uint16_t*> dv_part,
-                                          arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
-                                          arg<unsigned> batch) {
-  static_assert(detail::attn_bwd_config_error(C) == nullptr,
-                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
-  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
-  auto totk = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>(), grp = J.sgpr<u32>();
-  toff = batch << 2;
-  J.s_load_dword(totk, cu_k, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  grp = num_q_heads / num_kv_heads;
-  n = totk * num_kv_heads * D;  // output elements
-  // grid y 0: dK, 1: dV (the pointers chosen, one copy of the code)
-  auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
-  J.s_cmp_eq_u32(J.workgroup_id_y(), 0u);
-  J.s_cselect_b64(src, dk_part, dv_part);
-  J.s_cselect_b64(dst, dk_ptr, dv_ptr);
-  nrec = n * 2u;
-  auto out = make_buffer(J, dst, nrec);
-  nrec = nrec * grp;
-  auto in = make_buffer(J, src, nrec);
-  auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
-  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
-  r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
-  // the row's first query head: row r G of the partials
-  off = (r * grp * D + (e & (D - 1))) << 1u;
-  auto hstep = J.sgpr<u32>();
-  hstep = D * 2;
-  auto sum = J.vgpr<f32>(8);
-  auto x = J.vgpr<u32>(4);
-  auto y = J.vgpr<u32>(4);
-  {
+  auto wg = J.sgpr<u32>();
+  wg = J.workgroup_id_x();
+  J.If(wg < dq_groups, [&] {
+    auto totq = J.sgpr<u32>(), n = J.sgpr<u32>();
+    J.s_load_dword(totq, cu_q, toff);
+    J.s_waitcnt(lgkmcnt(0));
+    n = totq * num_q_heads * D;  // elements
+    nrec = n * 4u;
+    auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+    nrec = n * 2u;
+    auto Qb = make_buffer(J, dq_ptr, nrec);
+    auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
+    e = (wg * T + J.thread_id_x()) << 3u;
+    off = e << 2u;
+    auto a = J.vgpr<f32>(8);
+    Ab.load(a.slice(0, 4), at(off));
+    Ab.load(a.slice(4, 4), at(off) + 16);
+    J.s_waitcnt(vmcnt(0));
+    auto q = J.vgpr<u32>(4);
+    for (int i = 0; i < 4; ++i)
+      q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+    off = e << 1u;
+    Qb.store(q, at(off));
+  }).Else([&] {
+    auto totk = J.sgpr<u32>(), n = J.sgpr<u32>(), grp = J.sgpr<u32>(), rg = J.sgpr<u32>();
+    J.s_load_dword(totk, cu_k, toff);
+    J.s_waitcnt(lgkmcnt(0));
+    grp = num_q_heads / num_kv_heads;
+    n = totk * num_kv_heads * D;  // output elements
+    // the workgroup's place among the reduce's: dK's, then dV's (the pointers chosen, one copy of the code)
+    rg = wg - dq_groups;
+    auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
+    J.s_cmp_lt_u32(rg, red_groups);
+    J.s_cselect_b64(src, dk_part, dv_part);
+    J.s_cselect_b64(dst, dk_ptr, dv_ptr);
+    J.If(rg >= red_groups, [&] { rg = rg - red_groups; });
+    nrec = n * 2u;
+    auto out = make_buffer(J, dst, nrec);
+    nrec = nrec * grp;
+    auto in = make_buffer(J, src, nrec);
+    auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
+    e = (rg * T + J.thread_id_x()) << 3u;
+    r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
+    // the row's first query head: row r G of the partials
+    off = (r * grp * D + (e & (D - 1))) << 1u;
+    auto hstep = J.sgpr<u32>();
+    hstep = D * 2;
+    auto sum = J.vgpr<f32>(8);
+    auto x = J.vgpr<u32>(4);
+    auto y = J.vgpr<u32>(4);
     sum.fill(0.0f);
     auto g = J.sgpr<u32>();
     g = 0u;
@@ -230,7 +228,7 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
     auto so = J.vgpr<u32>();
     so = e << 1u;
     out.store(y, at(so));
-  }
+  });
 }
 
 template <attn_bwd_config C>
@@ -303,7 +301,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
   // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
   // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
-  // kv head, else the partial-sum workspaces reduce_dkv adds up).
+  // kv head, else the partial-sum workspaces convert_dq adds up).
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = sq.as<u32>() * q_stride;
   auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
@@ -807,13 +805,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                        k_tiles, scale_log2);                                                                     \
   }                                                                                                              \
   constexpr auto name##_cvt_hipasm_fn = &::hipasm::kernels::attn_bwd_convert_dq_kernel<cfg>;                    \
-  extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \
-                                                            unsigned hq, unsigned batch, float scale) {         \
-    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, cu_q, hq, batch, scale);                               \
-  }                                                                                                              \
-  constexpr auto name##_red_hipasm_fn = &::hipasm::kernels::attn_bwd_reduce_dkv_kernel<cfg>;                    \
-  extern "C" __attribute__((global)) void name##_reduce_dkv(uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, \
-                                                            const uint16_t* dv_part, const int* cu_k,            \
-                                                            unsigned hq, unsigned hkv, unsigned batch) {         \
-    HIPASM_KERNEL_BODY(name##_red_hipasm_fn, dk, dv, dk_part, dv_part, cu_k, hq, hkv, batch);                    \
+  extern "C" __attribute__((global)) void name##_convert_dq(                                                    \
+      uint16_t* dq, const float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* dk_part,                   \
+      const uint16_t* dv_part, const int* cu_q, const int* cu_k, unsigned hq, unsigned hkv, unsigned batch,     \
+      unsigned dq_groups, unsigned red_groups, float scale) {                                                   \
+    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, dk, dv, dk_part, dv_part, cu_q, cu_k, hq, hkv, batch,    \
+                       dq_groups, red_groups, scale);                                                            \
   }
