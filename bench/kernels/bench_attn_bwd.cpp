@@ -1,6 +1,6 @@
 // bench_kernel_attn_bwd [AITER_DIR]: the library's flash attention backward (attn_bwd.hpp: head dim
-// 128, bf16, dQ through an f32 workspace; its kernels dot_do_o, the main kernel, convert_dq and
-// (GQA) reduce_dkv, each simulated) on rows of AMD's measured BWD table (aiter op_tests/cpp/mha/README.md
+// 128, bf16, dQ through an f32 workspace; its kernels dot_do_o, the main kernel and convert_dq
+// (with GQA also the dK, dV sums), each simulated) on rows of AMD's measured BWD table (aiter op_tests/cpp/mha/README.md
 // at a83421bee6: batch, query heads, kv heads, seqlen, causal), predicted by the timing model
 // (MI300X), next to aiter's fmha_v3_bwd a32 (hsa/gfx942/fmha_v3_bwd/bwd_hd128_bf16[_causal]_a32_rtz.co,
 // dQ accumulated in f32) on the same shape in the same run. aiter's launch is hipasm-timing-attn's
@@ -147,14 +147,12 @@ int main(int argc, char** argv) {
     const hipasm::kernels::attn_bwd_report rep = hipasm::kernels::launch_attn_bwd(*dev, *mod, k, a, lo);
     if (tl) std::fprintf(stderr, "%s", rep.main.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     bench::result h = bench::from(rep.main);
-    const double red_us = rep.reduce_dkv.profile ? rep.reduce_dkv.profile->time_us : 0;
-    const double stream_us = rep.dot_do_o.profile->time_us + rep.convert_dq.profile->time_us + red_us;
+    const double stream_us = rep.dot_do_o.profile->time_us + rep.convert_dq.profile->time_us;
     if (std::getenv("HIPASM_BENCH_VERBOSE"))
-      std::fprintf(stderr, "%s: main %.2f us, dot_do_o %.2f us, convert_dq %.2f us, reduce_dkv %.2f us\n", name, h.us,
-                   rep.dot_do_o.profile->time_us, rep.convert_dq.profile->time_us, red_us);
+      std::fprintf(stderr, "%s: main %.2f us, dot_do_o %.2f us, convert_dq %.2f us\n", name, h.us,
+                   rep.dot_do_o.profile->time_us, rep.convert_dq.profile->time_us);
     h.us += stream_us;
     h.hbm_bytes += double(rep.dot_do_o.profile->hbm_bytes + rep.convert_dq.profile->hbm_bytes);
-    if (rep.reduce_dkv.profile) h.hbm_bytes += double(rep.reduce_dkv.profile->hbm_bytes);
     const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, po);
     const double flop = 10.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
     h.tflops = flop / (h.us * 1e6);

@@ -216,7 +216,7 @@ def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
 
 
 def attn_bwd(head_dim, causal, op="flash_attn_bwd"):
-    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys (its four kernels)."""
+    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys (its three kernels)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     c = int(bool(causal))

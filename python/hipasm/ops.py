@@ -60,9 +60,9 @@ _SIGNATURES.update({
                 "unsigned hq, unsigned hkv, unsigned batch, unsigned k_tiles, float scale_log2",
     "attn_bwd_odo": "float* delta, float* dq_acc, const uint16_t* o, const uint16_t* dout, const int* cu_q, "
                     "unsigned hq, unsigned batch",
-    "attn_bwd_cvt": "uint16_t* dq, const float* dq_acc, const int* cu_q, unsigned hq, unsigned batch, float scale",
-    "attn_bwd_red": "uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, const uint16_t* dv_part, const int* cu_k, "
-                    "unsigned hq, unsigned hkv, unsigned batch",
+    "attn_bwd_cvt": "uint16_t* dq, const float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, "
+                    "const uint16_t* dv_part, const int* cu_q, const int* cu_k, unsigned hq, unsigned hkv, "
+                    "unsigned batch, unsigned dq_groups, unsigned red_groups, float scale",
     "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
                    "unsigned* num_valid_ids, const int* topk_ids, const float* topk_weights, unsigned tokens, "
                    "unsigned topk, unsigned experts, unsigned* debug_buf",
@@ -102,7 +102,6 @@ _PATTERNS = {
     "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([01])$"),
     "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])_dot_do_o$"),
     "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])_convert_dq$"),
-    "attn_bwd_red": re.compile(r"attn_bwd_d(\d+)_c([01])_reduce_dkv$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
     "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
@@ -596,7 +595,7 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     return (o, lse) if return_lse else o
 
 
-ATTN_BWD_STREAM_THREADS = 256  # attn_bwd_config::stream_threads (dot_do_o, convert_dq, reduce_dkv)
+ATTN_BWD_STREAM_THREADS = 256  # attn_bwd_config::stream_threads (dot_do_o, convert_dq)
 
 
 def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
@@ -659,12 +658,11 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         k_tiles = max(1, (int(max_seqlen_k) + 127) // 128)  # attn_bwd_config::grid_x: 128 keys a workgroup
         main((k_tiles, hq, batch), 256, dq_acc, dk_out, dv_out, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k,
              hq, hkv, batch, k_tiles, float(softmax_scale) * 1.4426950408889634)
-        cvt((stream, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, cu_seqlens_q, hq, batch, float(softmax_scale))
-        if gqa:
-            red, _ = _find("attn_bwd_red", match, rule, what)
-            elems = batch * int(max_seqlen_k) * hkv * head_dim
-            groups = max(1, (elems // 8 + ATTN_BWD_STREAM_THREADS - 1) // ATTN_BWD_STREAM_THREADS)
-            red((groups, 2, 1), ATTN_BWD_STREAM_THREADS, dk, dv, dk_out, dv_out, cu_seqlens_k, hq, hkv, batch)
+        # (one launch: dQ's workgroups, then with GQA/MQA red_groups of dK's partial sums and as many of dV's)
+        red_groups = (batch * int(max_seqlen_k) * hkv * head_dim // 8 + ATTN_BWD_STREAM_THREADS - 1) \
+            // ATTN_BWD_STREAM_THREADS if gqa else 0
+        cvt((stream + 2 * red_groups, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, dk, dv, dk_out, dv_out, cu_seqlens_q,
+            cu_seqlens_k, hq, hkv, batch, stream, red_groups, float(softmax_scale))
     else:  # (no query or no key: the gradients are zero)
         for x in (dq, dk, dv):
             x[...] = 0

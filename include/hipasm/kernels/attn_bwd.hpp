@@ -13,12 +13,12 @@
 // [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim]; with
 // GQA/MQA bf16 dk_part and dv_part [total_k, num_q_heads, head_dim].
 //
-// Four kernels (the macro defines them as name_dot_do_o, name, name_convert_dq, name_reduce_dkv):
+// Three kernels (the macro defines them as name_dot_do_o, name, name_convert_dq):
 //  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
 //  2. the main kernel: one workgroup of 4 waves per (key tile of BN = 128 keys, query head,
 //     sequence), dispatched key tile slowest (causal: the longest first), looping over the query
 //     tiles of BM = 32 rows (causal: from the first tile that sees a key of the block). With
-//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, reduce_dkv adds
+//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, convert_dq adds
 //     them up): a workgroup per query head keeps the grid as large as with MHA. Wave w owns keys
 //     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
@@ -39,8 +39,11 @@
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
 //     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
 //     end dK and dV go through LDS (K^T's place) to whole-row 16-byte stores.
-//  3. convert_dq: dQ = bf16(scale dq_acc).
-//  4. reduce_dkv (GQA/MQA only): dK, dV = the sums of the partials over each kv head's query heads.
+//     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
+//     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
+//     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
+//  3. convert_dq: dQ = bf16(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
+//     launch) dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
 // with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
 // D) and give dS = 0; their dQ atomics are dropped by the buffer range.
@@ -142,74 +145,72 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   Db.store(sum, at(off));
 }
 
-// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane.
+// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane, on workgroups 0 .. dq_groups - 1; with
+// GQA/MQA the next 2 red_groups workgroups (red_groups of dK, then as many of dV) sum the
+// partials: dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads g of kv head h
+// of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds), 8 elements a lane. One launch for
+// both: they run after the main kernel, each a stream (a dispatch saved).
 template <attn_bwd_config C>
 constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const float*> dq_acc_ptr,
-                                          arg<const int*> cu_q, arg<unsigned> num_q_heads, arg<unsigned> batch,
-                                          arg<float> scale) {
+                                          arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr, arg<const uint16_t*> dk_part,
+                                          arg<const uint16_t*> dv_part, arg<const int*> cu_q, arg<const int*> cu_k,
+                                          arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads, arg<unsigned> batch,
+                                          arg<unsigned> dq_groups, arg<unsigned> red_groups, arg<float> scale) {
   static_assert(detail::attn_bwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
   constexpr uint32_t D = C.head_dim, T = C.stream_threads;
-  auto totq = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>();
+  auto toff = J.sgpr<u32>(), nrec = J.sgpr<u32>();
   toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  n = totq * num_q_heads * D;  // elements
-  nrec = n * 4u;
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
-  nrec = n * 2u;
-  auto Qb = make_buffer(J, dq_ptr, nrec);
-  auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
-  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
-  off = e << 2u;
-  auto a = J.vgpr<f32>(8);
-  Ab.load(a.slice(0, 4), at(off));
-  Ab.load(a.slice(4, 4), at(off) + 16);
-  J.s_waitcnt(vmcnt(0));
-  auto q = J.vgpr<u32>(4);
-  for (int i = 0; i < 4; ++i)
-    q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
-  off = e << 1u;
-  Qb.store(q, at(off));
-}
-
-// reduce_dkv (GQA/MQA): dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads
-// g of kv head h of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds; the same for dV, grid
-// y 1), 8 elements a lane.
-template <attn_bwd_config C>
-constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
-                                          arg<const uint16_t*> dk_part, arg<const uint16_t*> dv_part,
-                                          arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
-                                          arg<unsigned> batch) {
-  static_assert(detail::attn_bwd_config_error(C) == nullptr,
-                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
-  constexpr uint32_t D = C.head_dim, T = C.stream_threads;
-  auto totk = J.sgpr<u32>(), toff = J.sgpr<u32>(), n = J.sgpr<u32>(), nrec = J.sgpr<u32>(), grp = J.sgpr<u32>();
-  toff = batch << 2;
-  J.s_load_dword(totk, cu_k, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  grp = num_q_heads / num_kv_heads;
-  n = totk * num_kv_heads * D;  // output elements
-  // grid y 0: dK, 1: dV (the pointers chosen, one copy of the code)
-  auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
-  J.s_cmp_eq_u32(J.workgroup_id_y(), 0u);
-  J.s_cselect_b64(src, dk_part, dv_part);
-  J.s_cselect_b64(dst, dk_ptr, dv_ptr);
-  nrec = n * 2u;
-  auto out = make_buffer(J, dst, nrec);
-  nrec = nrec * grp;
-  auto in = make_buffer(J, src, nrec);
-  auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
-  e = (J.workgroup_id_x() * T + J.thread_id_x()) << 3u;
-  r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
-  // the row's first query head: row r G of the partials
-  off = (r * grp * D + (e & (D - 1))) << 1u;
-  auto hstep = J.sgpr<u32>();
-  hstep = D * 2;
-  auto sum = J.vgpr<f32>(8);
-  auto x = J.vgpr<u32>(4);
-  auto y = J.vgpr<u32>(4);
-  {
+  auto wg = J.sgpr<u32>();
+  wg = J.workgroup_id_x();
+  J.If(wg < dq_groups, [&] {
+    auto totq = J.sgpr<u32>(), n = J.sgpr<u32>();
+    J.s_load_dword(totq, cu_q, toff);
+    J.s_waitcnt(lgkmcnt(0));
+    n = totq * num_q_heads * D;  // elements
+    nrec = n * 4u;
+    auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+    nrec = n * 2u;
+    auto Qb = make_buffer(J, dq_ptr, nrec);
+    auto e = J.vgpr<u32>(), off = J.vgpr<u32>();
+    e = (wg * T + J.thread_id_x()) << 3u;
+    off = e << 2u;
+    auto a = J.vgpr<f32>(8);
+    Ab.load(a.slice(0, 4), at(off));
+    Ab.load(a.slice(4, 4), at(off) + 16);
+    J.s_waitcnt(vmcnt(0));
+    auto q = J.vgpr<u32>(4);
+    for (int i = 0; i < 4; ++i)
+      q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+    off = e << 1u;
+    Qb.store(q, at(off));
+  }).Else([&] {
+    auto totk = J.sgpr<u32>(), n = J.sgpr<u32>(), grp = J.sgpr<u32>(), rg = J.sgpr<u32>();
+    J.s_load_dword(totk, cu_k, toff);
+    J.s_waitcnt(lgkmcnt(0));
+    grp = num_q_heads / num_kv_heads;
+    n = totk * num_kv_heads * D;  // output elements
+    // the workgroup's place among the reduce's: dK's, then dV's (the pointers chosen, one copy of the code)
+    rg = wg - dq_groups;
+    auto src = J.sgpr<u64>(), dst = J.sgpr<u64>();
+    J.s_cmp_lt_u32(rg, red_groups);
+    J.s_cselect_b64(src, dk_part, dv_part);
+    J.s_cselect_b64(dst, dk_ptr, dv_ptr);
+    J.If(rg >= red_groups, [&] { rg = rg - red_groups; });
+    nrec = n * 2u;
+    auto out = make_buffer(J, dst, nrec);
+    nrec = nrec * grp;
+    auto in = make_buffer(J, src, nrec);
+    auto e = J.vgpr<u32>(), r = J.vgpr<u32>(), off = J.vgpr<u32>();
+    e = (rg * T + J.thread_id_x()) << 3u;
+    r = e >> static_cast<uint32_t>(hipasm::detail::log2u(D));  // (token, kv head) row
+    // the row's first query head: row r G of the partials
+    off = (r * grp * D + (e & (D - 1))) << 1u;
+    auto hstep = J.sgpr<u32>();
+    hstep = D * 2;
+    auto sum = J.vgpr<f32>(8);
+    auto x = J.vgpr<u32>(4);
+    auto y = J.vgpr<u32>(4);
     sum.fill(0.0f);
     auto g = J.sgpr<u32>();
     g = 0u;
@@ -227,7 +228,7 @@ constexpr void attn_bwd_reduce_dkv_kernel(builder J, arg<uint16_t*> dk_ptr, arg<
     auto so = J.vgpr<u32>();
     so = e << 1u;
     out.store(y, at(so));
-  }
+  });
 }
 
 template <attn_bwd_config C>
@@ -300,7 +301,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
   // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
   // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
-  // kv head, else the partial-sum workspaces reduce_dkv adds up).
+  // kv head, else the partial-sum workspaces convert_dq adds up).
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = sq.as<u32>() * q_stride;
   auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
@@ -329,6 +330,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
 
   auto tid = J.thread_id_x();
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16, twice the rate): one takes the operands
+  // of two successive 32x32x8 k-steps of the same accumulator, their registers side by side (A
+  // and B alike: the products are the same, summed in one instruction)
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr bool dk2 = DKA != nullptr;
+  constexpr int KW = dk2 ? 4 : 2;  // registers of a b64-read operand pair (one MFMA's)
   static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
                 AT.a_k().shift == AT.c_row().shift);
   auto lane = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>(), wave = J.sgpr<u32>();
@@ -427,10 +434,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   }
   auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QBW);
   kc = (half << 2) + kpart;
-  auto ktf = J.agpr<u32>(QBW * NQ, 2).named("kt_frag");  // (AGPRs: MFMA sources and DS destinations both take them)
+  // (AGPRs: MFMA sources and DS destinations both take them; double-K: k-steps 2i, 2i + 1 side by side)
+  constexpr int NQM = NQ / (KW / 2);  // dQ MFMAs of a block
+  auto ktf = J.agpr<u32>(QBW * NQM, KW).named("kt_frag");
   for (int j = 0; j < QBW; ++j) {
     bc[j] = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
-    for (int st = 0; st < NQ; ++st) KT.load(ktf[j * NQ + st], at(bc[j]), multiple_of(kc, 4) + 8 * st);
+    for (int st = 0; st < NQ; ++st)
+      if constexpr (dk2) KT.load(ktf[j * NQM + st / 2].slice(2 * (st % 2), 2), at(bc[j]), multiple_of(kc, 4) + 8 * st);
+      else KT.load(ktf[j * NQ + st], at(bc[j]), multiple_of(kc, 4) + 8 * st);
   }
 
   // LDS read addresses: Q / dO rows l32, dims 8h (+ 16p); dS rows l32, keys 4h (+ 8 a k-step)
@@ -580,6 +591,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
                 [&](int p) {
                   J.wait_for(ring[p % RS]);
+                  if constexpr (dk2) {
+                    if (p == 0) mfma_run(J, *DKA, acc, ring[0], frags[0], 0);
+                    else mfma_run(J, *DKA, acc, ring[p % RS], frags[p], acc);
+                    after(p);
+                    return;
+                  }
                   for (int e = 0; e < 2; ++e) {
                     if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
                     else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
@@ -611,16 +628,26 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
     // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
-    auto ta = J.vgpr<u32>(RT, 2);
-    constexpr int NT = DB * QG;
+    auto ta = J.vgpr<u32>(RT, KW);
+    constexpr int NT = DB * QG / (KW / 2);  // MFMAs of a product
     // (by value: a constexpr lambda reads no reference parameter)
     // after(i): issued after MFMA i (LDS stores placed by hand: the interleaver keeps every LDS
     // store below the earlier stream's LDS reads)
     auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc, auto after) {
-      pipelined(NT, RT, [&](int i) { V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB)); },
+      // (double-K: item i's k-steps 2 (i / DB) and + 1, their b64 reads side by side)
+      pipelined(NT, RT,
+                [&](int i) {
+                  if constexpr (!dk2) {
+                    V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
+                    return;
+                  }
+                  for (int h = 0; h < 2; ++h)
+                    V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (2 * (i / DB) + h));
+                },
                 [&](int i) {
                   J.wait_for(ta[i % RT]);
-                  J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+                  if constexpr (dk2) mfma_run(J, *DKA, accs[i % DB], ta[i % RT], bsrc.slice(4 * (i / DB), 4), accs[i % DB]);
+                  else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
                   after(i);
                 });
     };
@@ -629,7 +656,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     rows_prod(QS, q_addr, qa, kf, s, [](int) {});
     {
       instr_stream sp = record(J, softmax_p);
-      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, 56); });
+      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
       emit_all(J, sp);
     }
     auto mn = J.sgpr<i32>();
@@ -657,11 +684,20 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     if constexpr (all_units) next_tile = record(J, store_tile);
     constexpr int share = 28;  // cycles of the next tile's work after each dQ MFMA (of 32)
     for (int j = 0; j < QBW; ++j) {
-      pipelined(NQ, RT, [&](int st) { SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st); },
+      pipelined(NQM, RT,
+                [&](int st) {
+                  if constexpr (!dk2) {
+                    SS.load(ta[st % RT], at(l32), multiple_of(kc, 4) + 8 * st);
+                    return;
+                  }
+                  for (int h = 0; h < 2; ++h)
+                    SS.load(ta[st % RT].slice(2 * h, 2), at(l32), multiple_of(kc, 4) + 8 * (2 * st + h));
+                },
                 [&](int st) {
                   J.wait_for(ta[st % RT]);
-                  const auto b = ktf[j * NQ + st];
-                  if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
+                  const auto b = ktf[j * NQM + st];
+                  if constexpr (dk2) mfma_run(J, *DKA, dq[j], ta[st % RT], b, st == 0 ? operand_arg(0) : operand_arg(dq[j]));
+                  else if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
                   else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % RT], b, dq[j]);
                   if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
@@ -769,13 +805,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                        k_tiles, scale_log2);                                                                     \
   }                                                                                                              \
   constexpr auto name##_cvt_hipasm_fn = &::hipasm::kernels::attn_bwd_convert_dq_kernel<cfg>;                    \
-  extern "C" __attribute__((global)) void name##_convert_dq(uint16_t* dq, const float* dq_acc, const int* cu_q, \
-                                                            unsigned hq, unsigned batch, float scale) {         \
-    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, cu_q, hq, batch, scale);                               \
-  }                                                                                                              \
-  constexpr auto name##_red_hipasm_fn = &::hipasm::kernels::attn_bwd_reduce_dkv_kernel<cfg>;                    \
-  extern "C" __attribute__((global)) void name##_reduce_dkv(uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, \
-                                                            const uint16_t* dv_part, const int* cu_k,            \
-                                                            unsigned hq, unsigned hkv, unsigned batch) {         \
-    HIPASM_KERNEL_BODY(name##_red_hipasm_fn, dk, dv, dk_part, dv_part, cu_k, hq, hkv, batch);                    \
+  extern "C" __attribute__((global)) void name##_convert_dq(                                                    \
+      uint16_t* dq, const float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* dk_part,                   \
+      const uint16_t* dv_part, const int* cu_q, const int* cu_k, unsigned hq, unsigned hkv, unsigned batch,     \
+      unsigned dq_groups, unsigned red_groups, float scale) {                                                   \
+    HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, dk, dv, dk_part, dv_part, cu_q, cu_k, hq, hkv, batch,    \
+                       dq_groups, red_groups, scale);                                                            \
   }

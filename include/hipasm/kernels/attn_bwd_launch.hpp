@@ -1,7 +1,7 @@
 // Host launch of flash attention backward (attn_bwd.hpp) through hipasm::rt: the same call
 // drives hipasm-sim and a real MI300 (rt::device::open's backend). Runs the three kernels of
-// HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: name_dot_do_o, name, name_convert_dq and, with
-// GQA/MQA (num_q_heads != num_kv_heads), name_reduce_dkv.
+// HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: name_dot_do_o, name, name_convert_dq (with GQA/MQA,
+// num_q_heads != num_kv_heads, also the sums of the dK, dV partials).
 //
 //   auto mod = dev->load_file("attn_bwd.co");
 //   launch_attn_bwd(*dev, *mod, {"bwd_causal", cfg}, {.dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(),
@@ -44,9 +44,9 @@ struct attn_bwd_args {
   float softmax_scale = 0;
 };
 
-// The launches' reports (reduce_dkv: empty without GQA/MQA).
+// The launches' reports.
 struct attn_bwd_report {
-  rt::launch_report dot_do_o, main, convert_dq, reduce_dkv;
+  rt::launch_report dot_do_o, main, convert_dq;
 };
 
 inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& k,
@@ -90,18 +90,17 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
                           {k.config.threads(), 1, 1}, x, opts);
   }
   {
+    // dQ's workgroups, then (GQA/MQA) red_groups of dK's sums and as many of dV's
+    uint32_t red_groups = 0;
+    if (gqa) {
+      const uint64_t elems = uint64_t(a.batch) * a.max_seqlen_k * a.num_kv_heads * D;  // bound of the outputs'
+      red_groups = static_cast<uint32_t>((elems / 8 + k.config.stream_threads - 1) / k.config.stream_threads);
+    }
     rt::kernel_args x;
-    x.add(a.dq).add(a.dq_acc).add(a.cu_seqlens_q).add(a.num_q_heads).add(a.batch).add(a.softmax_scale);
-    rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {stream_groups, 1, 1}, {k.config.stream_threads, 1, 1},
-                                x, opts);
-  }
-  if (gqa) {
-    const uint64_t elems = uint64_t(a.batch) * a.max_seqlen_k * a.num_kv_heads * D;  // bound of the outputs'
-    const uint32_t groups = static_cast<uint32_t>((elems / 8 + k.config.stream_threads - 1) / k.config.stream_threads);
-    rt::kernel_args x;
-    x.add(a.dk).add(a.dv).add(a.dk_part).add(a.dv_part).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads);
-    x.add(a.batch);
-    rep.reduce_dkv = dev.launch(mod, k.name + "_reduce_dkv", {groups > 0 ? groups : 1, 2, 1},
+    x.add(a.dq).add(a.dq_acc).add(a.dk).add(a.dv).add(a.dk_part).add(a.dv_part).add(a.cu_seqlens_q);
+    x.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(stream_groups).add(red_groups);
+    x.add(a.softmax_scale);
+    rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {stream_groups + 2 * red_groups, 1, 1},
                                 {k.config.stream_threads, 1, 1}, x, opts);
   }
   return rep;
