@@ -83,9 +83,12 @@ struct moe_quant_config {
   uint32_t pipeline = 2;              // K blocks whose loads are in flight: 2, or 3 (two ahead while one
                                       // computes, its MFMAs interleaved with the loads: more bytes in
                                       // flight a wave, 24 (g1u1) or 16 more VGPRs a set)
+  uint32_t row_tiles = 1;             // stage 2: 32-row tiles of dim a wave, 1 or 2 (2: each h load
+                                      // feeds both, twice the weight bytes in flight a wave and half
+                                      // the workgroups a block: decode rows with a short K = inter)
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
-  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t cols() const { return 32 * waves * row_tiles; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
     const uint32_t y = max_workgroups / grid_x(n);
@@ -107,8 +110,10 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
   if (c.type == quant_type::bf8) return "moe_quant: fp8 (block scales) or i8 (per token x per channel), not bf8";
   if (c.waves < 1 || c.waves > 16) return "moe_quant: 1 to 16 column waves";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_quant: k_split from 1, waves * k_split <= 16";
-  if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves must divide 128 or be a multiple of it";
+  if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves * row_tiles must divide 128 or be a multiple of it";
   if (c.pipeline < 2 || c.pipeline > 3) return "moe_quant: pipeline 2 or 3 (K blocks in flight)";
+  if (c.row_tiles < 1 || c.row_tiles > 2) return "moe_quant: row_tiles 1 or 2";
+  if (stage1 && c.row_tiles != 1) return "moe_quant stage 1: row_tiles 1 (its two weight operands are gate and up)";
   if (stage1 && c.waves != 4)
     return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
   if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536)
@@ -122,7 +127,7 @@ constexpr void moe_quant_check_config() {
 }
 
 // A wave of a stage's workgroup: lane (the MFMA column: the block's row), half (the k group),
-// column group col (32 output columns from col0), and its K blocks [kb_begin, kb_end).
+// column group col (32 * row_tiles output columns from col0), and its K blocks [kb_begin, kb_end).
 struct moe_quant_wave {
   gpr<dtype::u32> tid, lane, half, wave, col, part, kb_begin, kb_end, col0;
   buffer sid;
@@ -149,7 +154,7 @@ constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, g
     r.kb_begin = 0u;
     r.kb_end = nkb + 0u;
   }
-  r.col0 = wg_x * C.cols() + (r.col << 5u);
+  r.col0 = wg_x * C.cols() + r.col * (32u * C.row_tiles);
   r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
   return r;
 }
@@ -538,36 +543,45 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     sbase = w2s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
+    // the wave's row tiles d0 + 32w (rows past dim: past the V#, zeros; a 64-row pair lies in
+    // one 128-row scale block)
+    constexpr int NW = static_cast<int>(C.row_tiles);
     std::array<gpr<u32>, 2> wrow{}, wso{};
-    wrow[0].rebind(J.sgpr<u32>());
-    wso[0].rebind(J.sgpr<u32>());
-    wrow[0] = d0 * inter;
-    wso[0] = ((d0 >> 7u) * nkb) << 2u;  // (rows past dim: past the V#, 0)
+    for (int w = 0; w < NW; ++w) {
+      wrow[w].rebind(J.sgpr<u32>());
+      wso[w].rebind(J.sgpr<u32>());
+      wrow[w] = (d0 + 32u * w) * inter;
+      wso[w] = (((d0 + 32u * w) >> 7u) * nkb) << 2u;
+    }
     std::array<gpr<f32>, 2> acc{};
-    acc[0].rebind(J.vgpr<f32>(16).aligned(4));
-    acc[0].fill(0.0f);
-    moe_quant_k_loop<C, 1, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
+    for (int w = 0; w < NW; ++w) {
+      acc[w].rebind(J.vgpr<f32>(16).aligned(4));
+      acc[w].fill(0.0f);
+    }
+    moe_quant_k_loop<C, NW, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
     obase = t * orow;  // padding: token = tokens, past the V#
-    const gpr<f32> v = acc[0];
-    if constexpr (I8) {
-      // * w2s[e][d]: the lane's rows d0 + 8q + 4 half + 0..3 (a dwordx4 each q; past dim: zeros)
-      auto cs = J.vgpr<f32>(4, 4);
-      auto co = J.vgpr<u32>();
-      for (uint32_t q = 0; q < 4; ++q) {
-        co = (d0 + 8u * q + (half << 2u)) << 2u;
-        WS.load(cs[q], at(co));
+    for (int w = 0; w < NW; ++w) {
+      const gpr<f32> v = acc[w];
+      if constexpr (I8) {
+        // * w2s[e][d]: the lane's rows d0 + 32w + 8q + 4 half + 0..3 (a dwordx4 each q; past dim: zeros)
+        auto cs = J.vgpr<f32>(4, 4);
+        auto co = J.vgpr<u32>();
+        for (uint32_t q = 0; q < 4; ++q) {
+          co = (d0 + (32u * w + 8u * q) + (half << 2u)) << 2u;
+          WS.load(cs[q], at(co));
+        }
+        J.s_waitcnt(vmcnt(0));
+        for (uint32_t q = 0; q < 4; ++q)
+          for (uint32_t j = 0; j < 4; ++j) v[4 * q + j] = v[4 * q + j] * (cs[q][j] * wt);
+      } else {
+        for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
       }
-      J.s_waitcnt(vmcnt(0));
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t j = 0; j < 4; ++j) v[4 * q + j] = v[4 * q + j] * (cs[q][j] * wt);
-    } else {
-      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
-    }
-    for (uint32_t q = 0; q < 4; ++q) {
-      dq = (d0 + 8u * q) + (half << 2u);
-      oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
-      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+      for (uint32_t q = 0; q < 4; ++q) {
+        dq = (d0 + (32u * w + 8u * q)) + (half << 2u);
+        oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
+        for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+      }
     }
   });
   if (sync) {
