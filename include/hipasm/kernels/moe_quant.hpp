@@ -35,9 +35,11 @@
 //    row, so the row's amax is the max over the 4 column waves' lanes of that token (LDS), and
 //    stage 1 stores hq fp8 [max_blocks * 32][inter] and hs f32 [inter / 128][max_blocks * 32]
 //    at the sorted row (padding rows: no hq stores). Stage 1 also zeroes out.
-// 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
-//    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
-//    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
+// 2. moe_quant_stage2: grid (ceil(dim / (32 waves row_tiles)), y): W2's rows (32 row_tiles of dim
+//    a wave; 2 tiles share each hq load) against the block's hq rows, the same block-scaled K loop
+//    (K = inter), then out[token][d] += w * acc (f32 buffer atomics; padding rows' token is past
+//    out's V#: dropped). A block's sorted rows (and the fused kernel's counter) load while the
+//    block before it computes.
 // int8 (.type = quant_type::i8; tested on gfx942 and gfx950): x int8 with xs f32
 // [tokens] (per token), W1 int8 with w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim]
 // (per channel): the same kernels on
@@ -523,17 +525,55 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   if constexpr (I8) esb = dim << 2u;  // per channel: [dim]
   else esb = ((dim >> 7u) * nkb) << 2u;  // [dim / 128][inter / 128]
 
-  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-    auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
-    auto wt = J.vgpr<f32>();
-    wv.sid.load(tok, at(so));
-    SWb.load(wt, at(so));
-    if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
-      const val<u32> counter = (blk << 2u) + moe_sync_blocks;
-      moe_wait(J, *sync, &counter);
+  // A block's sorted rows, routing weights and (fused) counter load while the block before it
+  // computes: a block then waits for one round trip (its K loop's), not two. (The first block's
+  // before the loop; the last's loads a block below max_blocks again, unused.)
+  auto ntok = J.vgpr<u32>(), nso = J.vgpr<u32>();
+  auto nwt = J.vgpr<f32>();
+  gpr<u32> npoll, pso, first, got, nb, mb1;
+  if (sync) {
+    npoll.rebind(J.vgpr<u32>());
+    pso.rebind(J.vgpr<u32>());
+    first.rebind(J.sgpr<u32>());
+    got.rebind(J.sgpr<u32>());
+    first = 1u;
+  }
+  nb.rebind(J.sgpr<u32>());
+  mb1.rebind(J.sgpr<u32>());
+  mb1 = max_blocks - 1u;
+  auto prefetch = [&] {  // block nb's
+    nso = detail::moe_row_offset(nb, lane);
+    wv.sid.load(ntok, at(nso));
+    SWb.load(nwt, at(nso));
+    if (sync) {
+      pso = (nb << 2u) + moe_sync_blocks;
+      J.global_load_dword(npoll, pso, sync->counters, {.sc1 = true});
     }
+  };
+  nb = min(wg_y, mb1);
+  prefetch();
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    auto t = J.vgpr<u32>();
+    auto wt = J.vgpr<f32>();
     J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
+    t = ntok & 0xffffffu;
+    wt = nwt + 0.0f;
+    if (sync) {
+      // out zeroed (checked at the workgroup's first block) and the block's h stored: the
+      // early poll's count, else moe_wait's polls; an acquire either way
+      const gpr<u32> producers = sync->producers;
+      got = readfirstlane(npoll);
+      J.If(
+          first != 0u || got < producers,
+          [&] {
+            const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+            moe_wait(J, *sync, &counter);
+          },
+          [&] { J.buffer_inv({.sc1 = true}); });
+      first = 0u;
+    }
+    nb = min(gpr<u32>(blk + grid_blocks), mb1);
+    prefetch();
     auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
     hrow = blk * moe_block_m + lane;
     hoff = select(t < tokens, gpr<u32>(hrow * inter + (half << 4u)), hb);  // padding: past h's V#
@@ -584,6 +624,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       }
     }
   });
+  J.s_waitcnt(vmcnt(0));  // (the unused prefetch)
   if (sync) {
     moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
   }
