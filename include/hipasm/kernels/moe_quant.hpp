@@ -530,13 +530,13 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   // before the loop; the last's loads a block below max_blocks again, unused.)
   auto ntok = J.vgpr<u32>(), nso = J.vgpr<u32>();
   auto nwt = J.vgpr<f32>();
-  gpr<u32> npoll, pso, first, got, nb, mb1;
+  gpr<u32> npoll, npz, pso, got, miss, nb, mb1;
   if (sync) {
     npoll.rebind(J.vgpr<u32>());
+    npz.rebind(J.vgpr<u32>());
     pso.rebind(J.vgpr<u32>());
-    first.rebind(J.sgpr<u32>());
     got.rebind(J.sgpr<u32>());
-    first = 1u;
+    miss.rebind(J.sgpr<u32>());
   }
   nb.rebind(J.sgpr<u32>());
   mb1.rebind(J.sgpr<u32>());
@@ -552,6 +552,10 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   };
   nb = min(wg_y, mb1);
   prefetch();
+  if (sync) {  // (out's zeroing count, for the first block)
+    pso = moe_sync_zeroed;
+    J.global_load_dword(npz, pso, sync->counters, {.sc1 = true});
+  }
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
     auto t = J.vgpr<u32>();
     auto wt = J.vgpr<f32>();
@@ -559,18 +563,21 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     t = ntok & 0xffffffu;
     wt = nwt + 0.0f;
     if (sync) {
-      // out zeroed (checked at the workgroup's first block) and the block's h stored: the
-      // early poll's count, else moe_wait's polls; an acquire either way
-      const gpr<u32> producers = sync->producers;
+      // out zeroed and the block's h stored: the early polls' counts, else moe_wait's polls;
+      // an acquire either way
+      const gpr<u32> producers = sync->producers, zeroers = sync->zeroers;
       got = readfirstlane(npoll);
+      miss = producers - min(got, producers);
+      got = readfirstlane(npz);
+      miss = miss + (zeroers - min(got, zeroers));
       J.If(
-          first != 0u || got < producers,
+          miss != 0u,
           [&] {
             const val<u32> counter = (blk << 2u) + moe_sync_blocks;
             moe_wait(J, *sync, &counter);
           },
           [&] { J.buffer_inv({.sc1 = true}); });
-      first = 0u;
+      npz = zeroers;  // (met from here on)
     }
     nb = min(gpr<u32>(blk + grid_blocks), mb1);
     prefetch();
