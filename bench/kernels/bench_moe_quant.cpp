@@ -4,7 +4,8 @@
 // rows among the a8w8 block-scale tables), decode (1, 4 and 32 tokens) and, with
 // HIPASM_BENCH_MOE_QUANT_PREFILL=1, prefill (256 tokens),
 // uniform random routing. Line shape=T_tok_D_dim_I_inter_E_e_top_K_fp8_block_g1u1: our stage 1 and
-// stage 2 in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on moe_sorting's routing (x quantized
+// stage 2 in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL; stage 2 with two 32-row tiles a wave,
+// kernels/moe_quant_rt2.hip, where ceil(dim / 512) x routed experts >= the CUs) on moe_sorting's routing (x quantized
 // beforehand, as aiter's kernels take it; the sorting not timed, as aiter's row), next to aiter's fmoe_fp8_blockscale_g1u1_subGU_256.co (its one-kernel asm MoE, g1u1
 // SiLU, fp8 x with 1x128 scales) fed the same routing; amd_us: the csv's us (AMD's measured
 // CK 2-stage time) when the row is there. gbps / hbm_pct: the routed experts' fp8 weights (the
@@ -286,7 +287,12 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   for (int e : ids) hit[e] = true;
   const auto used = double(std::count(hit.begin(), hit.end(), true));  // experts whose weights are read
   const bool wide = s.i8 && (s.dim + 255) / 256 * uint32_t(used) >= moe_quant_bench::wide_min_groups;
-  const auto s1_mod = d.load_file(!s.i8 ? HIPASM_BENCH_CO : wide ? HIPASM_BENCH_I8_WIDE_CO : HIPASM_BENCH_I8_CO);
+  // fp8: stage 2 with two row tiles a wave when its workgroups still cover the CUs
+  const bool rt2 = !s.i8 && (s.dim + 511) / 512 * uint32_t(used) >= target_cus;
+  const auto s1_mod = d.load_file(rt2     ? HIPASM_BENCH_RT2_CO
+                                  : !s.i8 ? HIPASM_BENCH_CO
+                                  : wide  ? HIPASM_BENCH_I8_WIDE_CO
+                                          : HIPASM_BENCH_I8_CO);
   if (s.experts > moe_bench::sort.max_experts) hk::launch_moe_sorting<moe_bench::sort_257>(d, *sort_mod, "moe_sorting_257", sa);
   else hk::launch_moe_sorting<moe_bench::sort>(d, *sort_mod, "moe_sorting", sa);
   const hk::moe_quant_args a{.out = OUT.addr(), .x = in.X.addr(), .xs = in.XS.addr(), .w1 = in.W1.addr(),
@@ -304,6 +310,8 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
                  d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
                                                                                          ws, qws, a, o))
+      : rt2  ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2_rt2>(d, *s1_mod, "moe_quant_fused_rt2",
+                                                                                        ws, qws, a, o))
            : from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2>(d, *s1_mod, "moe_quant_fused", ws,
                                                                                    qws, a, o));
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;

@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_sorting.hip
 // The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
 // x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3 of the
 // run's target, fnuz on gfx942 and OCP e4m3fn on gfx950 where the kernels take the double-K MFMAs,
@@ -13,7 +13,7 @@
 //    block scales, in double.
 // Random routing with experts without tokens, one expert taking every token, tied routing
 // weights and tied rows, tokens not a multiple of 32, K splits with an empty part, column tails
-// of stage 2's workgroups, weights through LDS and straight into the MFMA layout, 2 and 3 K
+// of stage 2's workgroups (one or two 32-row tiles a wave), weights through LDS and straight into the MFMA layout, 2 and 3 K
 // blocks in flight; the one-dispatch kernel on 2 worker threads, launched twice (its counters
 // back to 0); the checker must stay silent and nothing lands past out.
 #include <catch2/catch.hpp>
@@ -45,6 +45,7 @@ struct mods {
   std::unique_ptr<rt::module> i8 = sort.load("moe_quant_i8");
   std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
   std::unique_ptr<rt::module> fused = sort.load("moe_quant_fused");
+  std::unique_ptr<rt::module> rt2 = sort.load("moe_quant_rt2");
 };
 mods& M() {
   static mods m;
@@ -268,6 +269,20 @@ TEST_CASE("moe_quant fused: both stages in one dispatch (counters, waits, relaun
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 37, 2, 16, 10, 384, 256, route::random, 22, true);
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 23,
                                            true);
+}
+
+TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[kernels][moe_quant]") {
+  auto& m = *M().rt2;
+  // 37 tokens top-2 of 16 experts, 10 used (padding rows, experts without tokens); dim 384: the
+  // second workgroup's 256 rows end past dim (a wave with one tile in, one wholly past, two past)
+  check_moe_quant<cfg::q_s1, cfg::q_s2_rt2>(*M().s1, "moe_q_s1", m, "moe_q_s2_rt2", 37, 2, 16, 10, 384, 256, route::random, 31);
+  // one expert taking every token (45 rows: two blocks); the per-channel scales of both tiles
+  check_moe_quant<cfg::i8_s1, cfg::i8_s2_rt2>(*M().i8, "moe_i8_s1", m, "moe_i8_s2_rt2", 45, 2, 8, 5, 384, 256,
+                                              route::one_expert_all, 32);
+  // both stages in one dispatch: 1 token at dim 128 (one workgroup of 256 rows, half past dim);
+  // 37 tokens as above, blocks looped over
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 1, 2, 8, 8, 128, 128, route::random, 33, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 34, true);
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {

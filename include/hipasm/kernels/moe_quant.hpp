@@ -35,9 +35,11 @@
 //    row, so the row's amax is the max over the 4 column waves' lanes of that token (LDS), and
 //    stage 1 stores hq fp8 [max_blocks * 32][inter] and hs f32 [inter / 128][max_blocks * 32]
 //    at the sorted row (padding rows: no hq stores). Stage 1 also zeroes out.
-// 2. moe_quant_stage2: grid (ceil(dim / (32 waves)), y): W2's rows (32 of dim a wave) against
-//    the block's hq rows, the same block-scaled K loop (K = inter), then out[token][d] += w * acc
-//    (f32 buffer atomics; padding rows' token is past out's V#: dropped).
+// 2. moe_quant_stage2: grid (ceil(dim / (32 waves row_tiles)), y): W2's rows (32 row_tiles of dim
+//    a wave; 2 tiles share each hq load) against the block's hq rows, the same block-scaled K loop
+//    (K = inter), then out[token][d] += w * acc (f32 buffer atomics; padding rows' token is past
+//    out's V#: dropped). A block's sorted rows (and the fused kernel's counter) load while the
+//    block before it computes.
 // int8 (.type = quant_type::i8; tested on gfx942 and gfx950): x int8 with xs f32
 // [tokens] (per token), W1 int8 with w1s f32 [experts][rows] and W2 with w2s f32 [experts][dim]
 // (per channel): the same kernels on
@@ -83,9 +85,12 @@ struct moe_quant_config {
   uint32_t pipeline = 2;              // K blocks whose loads are in flight: 2, or 3 (two ahead while one
                                       // computes, its MFMAs interleaved with the loads: more bytes in
                                       // flight a wave, 24 (g1u1) or 16 more VGPRs a set)
+  uint32_t row_tiles = 1;             // stage 2: 32-row tiles of dim a wave, 1 or 2 (2: each h load
+                                      // feeds both, twice the weight bytes in flight a wave and half
+                                      // the workgroups a block: decode rows with a short K = inter)
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
-  constexpr uint32_t cols() const { return 32 * waves; }
+  constexpr uint32_t cols() const { return 32 * waves * row_tiles; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + cols() - 1) / cols(); }
   constexpr uint32_t grid_y(uint32_t n, uint32_t max_blocks) const {
     const uint32_t y = max_workgroups / grid_x(n);
@@ -107,8 +112,10 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
   if (c.type == quant_type::bf8) return "moe_quant: fp8 (block scales) or i8 (per token x per channel), not bf8";
   if (c.waves < 1 || c.waves > 16) return "moe_quant: 1 to 16 column waves";
   if (c.k_split < 1 || c.waves * c.k_split > 16) return "moe_quant: k_split from 1, waves * k_split <= 16";
-  if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves must divide 128 or be a multiple of it";
+  if (128 % c.cols() != 0 && c.cols() % 128 != 0) return "moe_quant: 32 * waves * row_tiles must divide 128 or be a multiple of it";
   if (c.pipeline < 2 || c.pipeline > 3) return "moe_quant: pipeline 2 or 3 (K blocks in flight)";
+  if (c.row_tiles < 1 || c.row_tiles > 2) return "moe_quant: row_tiles 1 or 2";
+  if (stage1 && c.row_tiles != 1) return "moe_quant stage 1: row_tiles 1 (its two weight operands are gate and up)";
   if (stage1 && c.waves != 4)
     return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
   if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536)
@@ -122,7 +129,7 @@ constexpr void moe_quant_check_config() {
 }
 
 // A wave of a stage's workgroup: lane (the MFMA column: the block's row), half (the k group),
-// column group col (32 output columns from col0), and its K blocks [kb_begin, kb_end).
+// column group col (32 * row_tiles output columns from col0), and its K blocks [kb_begin, kb_end).
 struct moe_quant_wave {
   gpr<dtype::u32> tid, lane, half, wave, col, part, kb_begin, kb_end, col0;
   buffer sid;
@@ -149,7 +156,7 @@ constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, g
     r.kb_begin = 0u;
     r.kb_end = nkb + 0u;
   }
-  r.col0 = wg_x * C.cols() + (r.col << 5u);
+  r.col0 = wg_x * C.cols() + r.col * (32u * C.row_tiles);
   r.sid = make_buffer(J, sorted_token_ids, 0xffffffffu);
   return r;
 }
@@ -518,17 +525,62 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   if constexpr (I8) esb = dim << 2u;  // per channel: [dim]
   else esb = ((dim >> 7u) * nkb) << 2u;  // [dim / 128][inter / 128]
 
-  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
-    auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
-    auto wt = J.vgpr<f32>();
-    wv.sid.load(tok, at(so));
-    SWb.load(wt, at(so));
-    if (sync) {  // out zeroed and the block's h stored (the polls in the round trip of the loads above)
-      const val<u32> counter = (blk << 2u) + moe_sync_blocks;
-      moe_wait(J, *sync, &counter);
+  // A block's sorted rows, routing weights and (fused) counter load while the block before it
+  // computes: a block then waits for one round trip (its K loop's), not two. (The first block's
+  // before the loop; the last's loads a block below max_blocks again, unused.)
+  auto ntok = J.vgpr<u32>(), nso = J.vgpr<u32>();
+  auto nwt = J.vgpr<f32>();
+  gpr<u32> npoll, npz, pso, got, miss, nb, mb1;
+  if (sync) {
+    npoll.rebind(J.vgpr<u32>());
+    npz.rebind(J.vgpr<u32>());
+    pso.rebind(J.vgpr<u32>());
+    got.rebind(J.sgpr<u32>());
+    miss.rebind(J.sgpr<u32>());
+  }
+  nb.rebind(J.sgpr<u32>());
+  mb1.rebind(J.sgpr<u32>());
+  mb1 = max_blocks - 1u;
+  auto prefetch = [&] {  // block nb's
+    nso = detail::moe_row_offset(nb, lane);
+    wv.sid.load(ntok, at(nso));
+    SWb.load(nwt, at(nso));
+    if (sync) {
+      pso = (nb << 2u) + moe_sync_blocks;
+      J.global_load_dword(npoll, pso, sync->counters, {.sc1 = true});
     }
+  };
+  nb = min(wg_y, mb1);
+  prefetch();
+  if (sync) {  // (out's zeroing count, for the first block)
+    pso = moe_sync_zeroed;
+    J.global_load_dword(npz, pso, sync->counters, {.sc1 = true});
+  }
+  detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
+    auto t = J.vgpr<u32>();
+    auto wt = J.vgpr<f32>();
     J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
+    t = ntok & 0xffffffu;
+    wt = nwt + 0.0f;
+    if (sync) {
+      // out zeroed and the block's h stored: the early polls' counts, else moe_wait's polls;
+      // an acquire either way
+      const gpr<u32> producers = sync->producers, zeroers = sync->zeroers;
+      got = readfirstlane(npoll);
+      miss = producers - min(got, producers);
+      got = readfirstlane(npz);
+      miss = miss + (zeroers - min(got, zeroers));
+      J.If(
+          miss != 0u,
+          [&] {
+            const val<u32> counter = (blk << 2u) + moe_sync_blocks;
+            moe_wait(J, *sync, &counter);
+          },
+          [&] { J.buffer_inv({.sc1 = true}); });
+      npz = zeroers;  // (met from here on)
+    }
+    nb = min(gpr<u32>(blk + grid_blocks), mb1);
+    prefetch();
     auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
     hrow = blk * moe_block_m + lane;
     hoff = select(t < tokens, gpr<u32>(hrow * inter + (half << 4u)), hb);  // padding: past h's V#
@@ -538,38 +590,48 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     sbase = w2s + mul_wide(expert, esb);
     auto W = make_buffer(J, wbase, eb);
     auto WS = make_buffer(J, sbase, esb);
+    // the wave's row tiles d0 + 32w (rows past dim: past the V#, zeros; a 64-row pair lies in
+    // one 128-row scale block)
+    constexpr int NW = static_cast<int>(C.row_tiles);
     std::array<gpr<u32>, 2> wrow{}, wso{};
-    wrow[0].rebind(J.sgpr<u32>());
-    wso[0].rebind(J.sgpr<u32>());
-    wrow[0] = d0 * inter;
-    wso[0] = ((d0 >> 7u) * nkb) << 2u;  // (rows past dim: past the V#, 0)
+    for (int w = 0; w < NW; ++w) {
+      wrow[w].rebind(J.sgpr<u32>());
+      wso[w].rebind(J.sgpr<u32>());
+      wrow[w] = (d0 + 32u * w) * inter;
+      wso[w] = (((d0 + 32u * w) >> 7u) * nkb) << 2u;
+    }
     std::array<gpr<f32>, 2> acc{};
-    acc[0].rebind(J.vgpr<f32>(16).aligned(4));
-    acc[0].fill(0.0f);
-    moe_quant_k_loop<C, 1, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
+    for (int w = 0; w < NW; ++w) {
+      acc[w].rebind(J.vgpr<f32>(16).aligned(4));
+      acc[w].fill(0.0f);
+    }
+    moe_quant_k_loop<C, NW, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
     obase = t * orow;  // padding: token = tokens, past the V#
-    const gpr<f32> v = acc[0];
-    if constexpr (I8) {
-      // * w2s[e][d]: the lane's rows d0 + 8q + 4 half + 0..3 (a dwordx4 each q; past dim: zeros)
-      auto cs = J.vgpr<f32>(4, 4);
-      auto co = J.vgpr<u32>();
-      for (uint32_t q = 0; q < 4; ++q) {
-        co = (d0 + 8u * q + (half << 2u)) << 2u;
-        WS.load(cs[q], at(co));
+    for (int w = 0; w < NW; ++w) {
+      const gpr<f32> v = acc[w];
+      if constexpr (I8) {
+        // * w2s[e][d]: the lane's rows d0 + 32w + 8q + 4 half + 0..3 (a dwordx4 each q; past dim: zeros)
+        auto cs = J.vgpr<f32>(4, 4);
+        auto co = J.vgpr<u32>();
+        for (uint32_t q = 0; q < 4; ++q) {
+          co = (d0 + (32u * w + 8u * q) + (half << 2u)) << 2u;
+          WS.load(cs[q], at(co));
+        }
+        J.s_waitcnt(vmcnt(0));
+        for (uint32_t q = 0; q < 4; ++q)
+          for (uint32_t j = 0; j < 4; ++j) v[4 * q + j] = v[4 * q + j] * (cs[q][j] * wt);
+      } else {
+        for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
       }
-      J.s_waitcnt(vmcnt(0));
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t j = 0; j < 4; ++j) v[4 * q + j] = v[4 * q + j] * (cs[q][j] * wt);
-    } else {
-      for (uint32_t r = 0; r < 16; ++r) v[r] = v[r] * wt;
-    }
-    for (uint32_t q = 0; q < 4; ++q) {
-      dq = (d0 + 8u * q) + (half << 2u);
-      oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
-      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+      for (uint32_t q = 0; q < 4; ++q) {
+        dq = (d0 + (32u * w + 8u * q)) + (half << 2u);
+        oo = select(dq < dim, gpr<u32>(obase + (dq << 2u)), 0x80000000u);
+        for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+      }
     }
   });
+  J.s_waitcnt(vmcnt(0));  // (the unused prefetch)
   if (sync) {
     moe_stage2_done(J, *sync, wv.wave, wv.tid, num_valid_ids);
   }

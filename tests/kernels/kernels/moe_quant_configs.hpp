@@ -18,4 +18,9 @@ using hipasm::kernels::quant_type;
 constexpr moe_quant_config i8_s1{.type = quant_type::i8, .waves = 4, .k_split = 2, .gated = true, .max_workgroups = 3};
 constexpr moe_quant_config i8_s1_g1u0{.type = quant_type::i8, .waves = 4, .gated = false, .lds_weights = false, .pipeline = 3};
 constexpr moe_quant_config i8_s2{.type = quant_type::i8, .waves = 2, .k_split = 2, .max_workgroups = 5};
+// stage 2 with two 32-row tiles a wave (row_tiles 2): 256 rows of dim a workgroup (a 128-row tail
+// at dim 384), fp8 and int8; the fused kernel's (stage 1's 8 waves)
+constexpr moe_quant_config q_s2_rt2{.waves = 4, .max_workgroups = 5, .row_tiles = 2};
+constexpr moe_quant_config i8_s2_rt2{.type = quant_type::i8, .waves = 4, .max_workgroups = 5, .row_tiles = 2};
+constexpr moe_quant_config q_s2_8w_rt2{.waves = 4, .k_split = 2, .max_workgroups = 6, .row_tiles = 2};
 }  // namespace cfg

@@ -1,0 +1,7 @@
+#include <hipasm/kernels/moe_quant.hpp>
+
+#include "moe_quant_configs.hpp"
+
+HIPASM_MOE_QUANT_STAGE2_KERNEL(moe_q_s2_rt2, cfg::q_s2_rt2)
+HIPASM_MOE_QUANT_STAGE2_KERNEL(moe_i8_s2_rt2, cfg::i8_s2_rt2)
+HIPASM_MOE_QUANT_FUSED_KERNEL(moe_q_fused_rt2, cfg::q_s1, cfg::q_s2_8w_rt2)
