@@ -478,33 +478,10 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
         p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
       }
     }
-    auto x = J.vgpr<f32>(4);
-    auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
-    auto get = [&](const gpr<f32>& dst, const gpr<f32>& a) {
-      if constexpr (C.agpr_acc) J.v_accvgpr_read_b32(dst, a);
-      else J.v_mov_b32(dst, a);
-    };
-    for (int i = 0; i < TM; ++i)
-      for (int r = 0; r < 16; r += 2) {
-        for (int h = 0; h < 2; ++h)
-          for (int q = 0; q < 2; ++q)
-            srows[2 * h + q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
-        for (int jp = 0; jp < TN / 2; ++jp) {
-          const int j = 2 * jp;
-          get(x[0], acc[i * TN + j][r]);
-          get(x[1], acc[i * TN + j + 1][r]);
-          get(x[2], acc[i * TN + j][r + 1]);
-          get(x[3], acc[i * TN + j + 1][r + 1]);
-          J.v_permlane32_swap_b32(x[0], x[1]);
-          J.v_permlane32_swap_b32(x[2], x[3]);
-          // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
-          for (int h = 0; h < 2; ++h) {
-            auto v = cvt_bf16x2(x[h], x[2 + h]);
-            Cb.store(v, at(p_off[jp]) + at(srows[2 * h]), {.width = narrow::u16});
-            Cb.store(v, at(p_off[jp]) + at(srows[2 * h + 1]), {.width = narrow::u16_d16_hi});
-          }
-        }
-      }
+    detail::gemm_store_bf16_block_pairs<TM, TN>(J, Cb, p_off, n_bytes, [&](const gpr<f32>& x, int i, int j, int r) {
+      if constexpr (C.agpr_acc) J.v_accvgpr_read_b32(x, acc[i * TN + j][r]);
+      else J.v_mov_b32(x, acc[i * TN + j][r]);
+    });
     return;
   }
   for (int i = 0; i < TM; ++i)

@@ -142,5 +142,41 @@ constexpr void gemm_split_k_range(builder J, gpr<dtype::u32> k_tiles, const Spli
   k_tiles = t1 - t0;
 }
 
+// gfx950 (v_permlane32_swap): a wave's TM x TN blocks of 32x32 f32 accumulators stored as bf16
+// to a row-major C, a whole 128-byte line of a row per 16-bit store. Blocks j and j + 1 are a
+// pair: the swap trades block j's lanes 32..63 (its rows + 4) with block j + 1's lanes 0..31, so
+// that each register holds 64 consecutive columns of one row (lane l column 64 (j / 2) + l).
+// fetch(x, i, j, r) writes element r of block (i, j) into the f32 register x; p_off[jp] is pair
+// jp's byte offset of the lane's column in the wave's first row (bit 31 set past N: dropped);
+// n_bytes C's row pitch. Rows r and r + 1 (r even) share one conversion.
+template <int TM, int TN, class CBuf, class Fetch>
+constexpr void gemm_store_bf16_block_pairs(builder J, CBuf& Cb, const gpr<dtype::u32>& p_off,
+                                           const gpr<dtype::u32>& n_bytes, Fetch fetch) {
+  static_assert(TN % 2 == 0, "gemm_store_bf16_block_pairs: blocks go in pairs");
+  auto x = J.vgpr<dtype::f32>(4);
+  auto srows = J.sgpr<dtype::u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
+  for (int i = 0; i < TM; ++i)
+    for (int r = 0; r < 16; r += 2) {
+      for (int h = 0; h < 2; ++h)
+        for (int q = 0; q < 2; ++q)
+          srows[2 * h + q] = n_bytes * static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4 + q + 4 * h);
+      for (int jp = 0; jp < TN / 2; ++jp) {
+        const int j = 2 * jp;
+        fetch(x[0], i, j, r);
+        fetch(x[1], i, j + 1, r);
+        fetch(x[2], i, j, r + 1);
+        fetch(x[3], i, j + 1, r + 1);
+        J.v_permlane32_swap_b32(x[0], x[1]);
+        J.v_permlane32_swap_b32(x[2], x[3]);
+        // x[0], x[2]: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x[1], x[3]: rows R + 4, R + 5
+        for (int h = 0; h < 2; ++h) {
+          auto v = cvt_bf16x2(x[h], x[2 + h]);
+          Cb.store(v, at(p_off[jp]) + at(srows[2 * h]), {.width = narrow::u16});
+          Cb.store(v, at(p_off[jp]) + at(srows[2 * h + 1]), {.width = narrow::u16_d16_hi});
+        }
+      }
+    }
+}
+
 }  // namespace hipasm::kernels::detail
 
