@@ -469,15 +469,9 @@ constexpr void gemm_bf16_kernel(builder J, arg<void*> c_ptr, arg<const uint16_t*
     // (lane l column 64 (j / 2) + l of the wave's block): a 16-bit store is one 128-byte line,
     // not two (the CU's address path bounds this epilogue: one workgroup a CU has nothing else
     // to run meanwhile).
-    auto p_off = J.vgpr<u32>(TN / 2);
-    {
-      auto wrow = J.vgpr<u32>(), col = J.vgpr<u32>();
-      wrow = a_row - (lane & AT.a_row().mask) + m0;  // the wave's first row
-      for (int jp = 0; jp < TN / 2; ++jp) {
-        col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp));
-        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
-      }
-    }
+    auto p_off = detail::gemm_block_pair_offsets<TN>(
+        J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
+        [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
     detail::gemm_store_bf16_block_pairs<TM, TN>(J, Cb, p_off, n_bytes, [&](const gpr<f32>& x, int i, int j, int r) {
       if constexpr (C.agpr_acc) J.v_accvgpr_read_b32(x, acc[i * TN + j][r]);
       else J.v_mov_b32(x, acc[i * TN + j][r]);

@@ -142,6 +142,22 @@ constexpr void gemm_split_k_range(builder J, gpr<dtype::u32> k_tiles, const Spli
   k_tiles = t1 - t0;
 }
 
+// The p_off of gemm_store_bf16_block_pairs: pair jp's byte offset of the lane's column in the
+// wave's first row, bit 31 set where the column is past N (the store dropped). first_row(wrow)
+// and column(col, jp) write the row and pair jp's column of the lane into the registers given.
+template <int TN, class NT, class FirstRow, class Column>
+constexpr gpr<dtype::u32> gemm_block_pair_offsets(builder J, const NT& N, const gpr<dtype::u32>& n_bytes,
+                                                  FirstRow first_row, Column column) {
+  auto p_off = J.vgpr<dtype::u32>(TN / 2);
+  auto wrow = J.vgpr<dtype::u32>(), col = J.vgpr<dtype::u32>();
+  first_row(wrow);
+  for (int jp = 0; jp < TN / 2; ++jp) {
+    column(col, jp);
+    p_off[jp] = select(col >= N, 0x80000000u, gpr<dtype::u32>(wrow * n_bytes + (col << 1)));
+  }
+  return p_off;
+}
+
 // gfx950 (v_permlane32_swap): a wave's TM x TN blocks of 32x32 f32 accumulators stored as bf16
 // to a row-major C, a whole 128-byte line of a row per 16-bit store. Blocks j and j + 1 are a
 // pair: the swap trades block j's lanes 32..63 (its rows + 4) with block j + 1's lanes 0..31, so

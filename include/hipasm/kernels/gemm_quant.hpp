@@ -1038,15 +1038,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
     // (lane l column 64 (j / 2) + l of the wave's block): a 16-bit store is one 128-byte line,
     // not two (the CU's address path bounds this epilogue).
-    auto p_off = J.vgpr<u32>(TN / 2);
-    {
-      auto wrow = J.vgpr<u32>(), col = J.vgpr<u32>();
-      wrow = a_row - (lane & AT.a_row().mask) + m0;  // the wave's first row
-      for (int jp = 0; jp < TN / 2; ++jp) {
-        col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp));
-        p_off[jp] = select(col >= N, 0x80000000u, gpr<u32>(wrow * n_bytes + (col << 1)));  // (past N: dropped)
-      }
-    }
+    auto p_off = detail::gemm_block_pair_offsets<TN>(
+        J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
+        [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
     auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
     for (int i = 0; i < TM; ++i)
       for (int r = 0; r < 16; r += 2) {
