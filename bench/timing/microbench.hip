@@ -52,6 +52,7 @@ inline constexpr auto chase_nt_fn = with_options<chase_bench<true>, raw>;
 inline constexpr auto chase_scalar_fn = with_options<chase_scalar, raw>;
 inline constexpr auto stream_read_fn = with_options<stream_bench<false>, raw>;
 inline constexpr auto vmem_lds_dword_fn = with_options<vmem_lds_dword, raw>;
+inline constexpr auto lds_dma_beside_reads_fn = with_options<lds_dma_beside_reads, raw>;
 inline constexpr auto vmem_range_soffset_fn = with_options<vmem_range_soffset, raw>;
 inline constexpr auto vmem_cache_controls_fn = with_options<vmem_cache_controls, raw>;
 inline constexpr auto poll_counter_fn = with_options<poll_counter, raw>;
@@ -133,6 +134,7 @@ extern "C" __global__ void chase_nt(uint64_t* buf, unsigned n) { HIPASM_KERNEL_B
 extern "C" __global__ void chase_scalar(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(chase_scalar_fn, buf, n); }
 extern "C" __global__ void stream_read(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stream_read_fn, buf, n); }
 extern "C" __global__ void vmem_lds_dword(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(vmem_lds_dword_fn, buf, n); }
+extern "C" __global__ void lds_dma_beside_reads(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_dma_beside_reads_fn, buf, n); }
 extern "C" __global__ void stream_copy(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stream_copy_fn, buf, n); }
 extern "C" __global__ void l2_one_channel(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_one_channel_fn, buf, n); }
 extern "C" __global__ void l2_stride_2k(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_stride_2k_fn, buf, n); }

@@ -263,12 +263,17 @@ constexpr void stream_bench(builder J, buf_t buf, n_t n) {
 // ---- Loads to LDS (T6: buffer_load_dword ... lds ~11 cycles/instr per CU): one wave, 32 loads
 // of the same 256 bytes through a raw buffer resource on buf, LDS base 0, after one load that
 // brings them into the L1 (so each completes at its start on the path + the L1 latency).
-constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
-  J.lds_bytes(65536);
+// The V# of 4 KiB of buf (raw, dword 3 for loads to LDS), its address loading (lgkmcnt).
+constexpr auto lds_dma_srd(builder J) {
   auto srd = J.sgpr<u32>(4).aligned(4);
   J.s_load_dwordx2(srd.slice(0, 2), J.kernarg_ptr(), 0);
   J.s_mov_b32(srd[2], 0x1000);   // num_records
   J.s_mov_b32(srd[3], 0x27000);  // dword 3 of a raw buffer
+  return srd;
+}
+constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto srd = lds_dma_srd(J);
   J.s_mov_b32(m0, 0);
   auto addr = J.vgpr<u32>();
   J.v_lshlrev_b32(addr, 2, J.thread_id_x());
@@ -276,6 +281,32 @@ constexpr void vmem_lds_dword(builder J, buf_t, n_t) {
   J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
   J.s_waitcnt(vmcnt(0));
   for (int i = 0; i < lds_ops; ++i) J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
+  J.s_waitcnt(vmcnt(0));
+}
+
+// ---- Loads to LDS beside LDS reads (test_timing): four waves, one per SIMD; each loads 16 x 256 B
+// to its own 4 KiB of LDS (L1 hits after a warm-up load), waits for its first 4, then reads 32
+// x 1 KiB (ds_read_b128) from the upper 32 KiB. Which port the loads' LDS writes take decides
+// whether the reads of SIMDs 0-1 queue behind all of them (device.hpp lds_dma_one_port).
+constexpr void lds_dma_beside_reads(builder J, buf_t, n_t) {
+  J.lds_bytes(65536);
+  auto srd = lds_dma_srd(J);
+  auto base = J.sgpr<u32>();
+  J.v_readfirstlane_b32(base, J.thread_id_x());  // 64 x the wave's index
+  J.s_lshl_b32(base, base, 6);                     // its 4 KiB
+  J.s_mov_b32(m0, base);
+  auto addr = J.vgpr<u32>(), rd = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, 2, J.thread_id_x());
+  J.v_lshlrev_b32(rd, 4, J.thread_id_x());
+  J.v_add_u32(rd, 32768, rd);
+  auto d = J.vgpr<u32>(4);
+  J.s_waitcnt(lgkmcnt(0));
+  J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
+  J.s_waitcnt(vmcnt(0));
+  for (int i = 0; i < 16; ++i) J.buffer_load_dword_lds(addr, srd, 0, {.offen = true});
+  J.s_waitcnt(vmcnt(12));
+  for (int i = 0; i < 32; ++i) J.ds_read_b128(d, rd);
+  J.s_waitcnt(lgkmcnt(0));
   J.s_waitcnt(vmcnt(0));
 }
 

@@ -122,6 +122,15 @@ struct DeviceSpec {
   // the issuing wave's SIMD pair like a 64-lane 4-byte store: T5 (pipeline-descriptions.rst; HIP
   // docs hardware_implementation.rst "4-byte values: 8 cycles for 64 threads (50% peak bandwidth)").
   uint32_t lds_dma_write_cycles = 8;
+  // Which LDS port a load to LDS writes through. No source describes the DMA's LDS write path
+  // (**inferred**): true, one port for the whole CU (the vector memory return is one path per
+  // CU, not a SIMD pair's), so the writes of all four SIMDs queue on it with the DS instructions
+  // of SIMDs 0-1; false, the issuing wave's SIMD pair's port. Chosen on the calibration rows of
+  // aiter's MI308X bf16 split-K GEMMs, whose 56 loads to LDS per CU and K step set their time
+  // (docs/timing-model.md, Validation): the pair's port predicts every long-K row 12-21% fast,
+  // the CU's fits them; the other gfx942 GEMM families stay within a point. gfx950: false (no
+  // row has tested it; its loads to LDS move up to 16 B a lane).
+  bool lds_dma_one_port = true;
   uint32_t l1_hit_latency = 112;       // T6: 112 cycles
   uint32_t l2_hit_latency = 224;       // T6: 224 cycles
   uint32_t hbm_latency = 650;          // T6: 500-800 (pyhip, MI308X) vs 1212 cold incl. TLB: 650 (midpoint of 500-800)
@@ -190,6 +199,7 @@ inline constexpr DeviceSpec mi355x_spec() {
   // PR #2507) = 65 + the 4 cycles the MI300X model gives a b32 transfer (T5).
   d.lds_bytes_per_port_clk = 128;
   d.lds_base_latency = 65;
+  d.lds_dma_one_port = false;  // untested on gfx950: the pair's port kept (DeviceSpec)
   // Caches: gpu-specs gives MI300X's sizes (L1 32 KiB per CU, L2 4 MB per XCD, Infinity Cache
   // 256 MB, scalar 16 KiB per 2 CUs): kept. L2 channels, lines, latencies, the address path and
   // the Infinity Cache bandwidth: no gfx950 source, MI300X's kept (assumed).

@@ -1133,11 +1133,14 @@ class Sim {
         for (uint32_t k = 0; k < r.b; ++k)
           d = std::max(d, vector_access(c, x, gs.lines[r.a + k], st + uint64_t(k) * dev_.ta_cycles_per_line, f,
                                         &hbm_bytes_, f.atomic ? gs.atomic_ops(r.a + k) : GroupStream::AtomicLine{}));
-        // A load to LDS writes its data into the LDS when it arrives: 64 lanes x 4 B through the
-        // port of the wave's SIMD pair, at the cost T5 gives a 64-lane 4-byte store (8 cycles:
-        // 50% of the port's 64 B/clk, address and data sharing the input). vmcnt counts the
-        // load until the write is done.
-        if (f.lds_dma) d = c.lds_port[(w.simd % 4) / 2].reserve(t, d, dev_.lds_dma_write_cycles) + dev_.lds_dma_write_cycles;
+        // A load to LDS writes its data into the LDS when it arrives: 64 lanes x 4 B through one
+        // port (the CU's, or the wave's SIMD pair's: lds_dma_one_port), at the cost T5 gives a
+        // 64-lane 4-byte store (8 cycles: 50% of the port's 64 B/clk, address and data sharing
+        // the input). vmcnt counts the load until the write is done.
+        if (f.lds_dma) {
+          LdsPort& port = c.lds_port[dev_.lds_dma_one_port ? 0 : (w.simd % 4) / 2];
+          d = port.reserve(t, d, dev_.lds_dma_write_cycles) + dev_.lds_dma_write_cycles;
+        }
         done = std::max(d, w.last_vm_done);  // vmcnt: returns in order
         w.last_vm_done = done;
         w.out.push_back({done, uint8_t(f.kind == Kind::Flat ? 3 : 1), 0});

@@ -1,6 +1,7 @@
 // The microbenchmarks of bench/timing (hipasm kernels, bench/timing/microbench.hpp)
 // reproduce the figures of the T<n> sources (docs/timing-model.md, Sources) within the
 // tolerance stated at each check. The expected figures are the sources', never the model's.
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -351,6 +352,30 @@ TEST_CASE("microbench: a load to LDS completes when its data is written into the
   // Back to back, the writes (8 cycles each) keep pace with the address path (11 per load): the
   // port never queues them, and each completes 11 cycles after the one before.
   for (size_t i = 2; i < loads.size(); ++i) CHECK(loads[i].second - loads[i - 1].second == 11);
+}
+
+TEST_CASE("microbench: loads to LDS write through one port of the CU (gfx942)", "[timing][microbench]") {
+  bench b;
+  // Four waves, one per SIMD, each 16 loads to LDS (L1 hits, one per 11 cycles of the CU's address
+  // path) then 32 ds_read_b128 (16 cycles of its pair's port each). The 64 writes (8 cycles each,
+  // one every 11) leave no 16-cycle gap on the port they take: with one port for the CU (MI300X,
+  // device.hpp lds_dma_one_port), the reads of SIMDs 0-1 wait for the last write, those of SIMDs
+  // 2-3 run beside them; with each pair's port both pairs would finish together.
+  profile_options po;
+  po.keep_events = true;
+  auto r = b.profile("lds_dma_beside_reads", 1, 256, po, 4096);
+  std::array<uint64_t, 4> last_read{}, last_write{};  // by SIMD; the writes' last for all
+  for (const auto& e : r.profile->events) {
+    const auto& w = r.profile->waves_info[e.wave];
+    const std::string& text = r.profile->insts[e.inst].text;
+    if (text.rfind("ds_read_b128", 0) == 0) last_read[w.simd % 4] = std::max(last_read[w.simd % 4], e.done);
+    if (text.rfind("buffer_load_dword", 0) == 0) for (auto& x : last_write) x = std::max(x, e.done);
+  }
+  INFO("last read by SIMD: " << last_read[0] << " " << last_read[1] << " " << last_read[2] << " " << last_read[3]
+                             << "; last write " << last_write[0]);
+  const uint64_t pair0 = std::max(last_read[0], last_read[1]), pair1 = std::max(last_read[2], last_read[3]);
+  CHECK(pair0 > last_write[0] + 2 * 32 * 16 - 64);  // the pair's 64 reads, nearly all after the last write
+  CHECK(pair0 > pair1 + 32 * 16);  // with a port per pair: 158 cycles apart
 }
 
 TEST_CASE("microbench: --sample extrapolates a grid of identical workgroups", "[timing][microbench]") {
