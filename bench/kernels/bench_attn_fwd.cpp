@@ -1,7 +1,8 @@
 // bench_kernel_attn_fwd [AITER_DIR]: the library's flash attention forward (head dim 128, bf16,
 // LSE out; 8 waves x 64-key tiles, or 4 waves x 32-key tiles for grids smaller than the device,
 // on gfx950 causal ones only)
-// on prefill shapes, predicted by the timing model (MI300X), next to aiter's asm
+// on prefill shapes (MHA, and GQA with 4 kv heads at AMD's best measured MI355X row's shape),
+// predicted by the timing model (MI300X), next to aiter's asm
 // kernel fmha_v3_fwd (hsa/gfx942/fmha_v3_fwd/MI300/fwd_hd128_bf16[_causal]_rtne.co, batch mode)
 // on the same shape in the same run. The two read the same memory: a batch of equal-length
 // sequences packed along the token axis is aiter's [batch, seqlen, heads, dim] layout.
