@@ -1,7 +1,8 @@
 // bench_kernel_attn_fwd [AITER_DIR]: the library's flash attention forward (head dim 128, bf16,
 // LSE out; 8 waves x 64-key tiles, or 4 waves x 32-key tiles for grids smaller than the device,
 // on gfx950 causal ones only)
-// on prefill shapes, predicted by the timing model (MI300X), next to aiter's asm
+// on prefill shapes (MHA, and GQA with 4 kv heads at AMD's best measured MI355X row's shape),
+// predicted by the timing model (MI300X), next to aiter's asm
 // kernel fmha_v3_fwd (hsa/gfx942/fmha_v3_fwd/MI300/fwd_hd128_bf16[_causal]_rtne.co, batch mode)
 // on the same shape in the same run. The two read the same memory: a batch of equal-length
 // sequences packed along the token axis is aiter's [batch, seqlen, heads, dim] layout.
@@ -42,6 +43,8 @@ constexpr const char* kAiterCvt = bench::target_gfx950 ? "" : "_rtne";  // (gfx9
 struct shape {
   uint32_t batch, heads, seqlen;
   bool causal;
+  uint32_t kv_heads = 0;  // 0: heads (MHA); fewer: GQA, query head h reads kv head h / (heads / kv_heads)
+  uint32_t kv() const { return kv_heads ? kv_heads : heads; }
 };
 
 // aiter's fmha_fwd_v3_args for batch mode, sliced as the code object's metadata describes it.
@@ -53,6 +56,7 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t o, uint64_
   auto put64 = [&](uint64_t x) { std::memcpy(raw.data() + 16 * field++, &x, 8); };
   auto put32 = [&](uint32_t x) { std::memcpy(raw.data() + 16 * field++, &x, 4); };
   const uint32_t stride = s.heads * D, nhead_stride = D, batch_stride = s.seqlen * s.heads * D;
+  const uint32_t kv_stride = s.kv() * D, kv_batch_stride = s.seqlen * s.kv() * D;
   put64(o), put64(q), put64(kk), put64(v), put64(lse);
   uint32_t scale_bits;
   std::memcpy(&scale_bits, &scale, 4);
@@ -62,13 +66,13 @@ rt::kernel_args aiter_args(const hipasm::sim::KernelInfo& k, uint64_t o, uint64_
   put32(ts_qo * stride * in_bpe);       // s_Ts
   put32(nhead_stride * in_bpe);         // s_Hs
   put32(batch_stride * in_bpe);         // s_Bs
-  put32(1);                             // s_gqa
-  put32(stride * in_bpe), put32(nhead_stride * in_bpe), put32(batch_stride * in_bpe);  // k
+  put32(s.heads / s.kv());              // s_gqa
+  put32(kv_stride * in_bpe), put32(nhead_stride * in_bpe), put32(kv_batch_stride * in_bpe);  // k
   put32(s.causal && (s.heads % 8 != 0 || s.seqlen > 16384) ? 3 : 5);                   // s_opt
   put32(1);                             // s_lse
   put32(s.seqlen);                      // s_kv_seq_len
   put32(D), put32(D), put32(s.heads);   // qk / v head dim, q heads
-  put32(stride * in_bpe), put32(nhead_stride * in_bpe), put32(batch_stride * in_bpe);  // v
+  put32(kv_stride * in_bpe), put32(nhead_stride * in_bpe), put32(kv_batch_stride * in_bpe);  // v
   put32(stride * 2), put32(nhead_stride * 2), put32(batch_stride * 2);                  // o
   put64(0), put64(0);                   // ptr_qseq, ptr_kseq (batch mode)
   put32(s.seqlen * 4);                  // s_lse_Hs
@@ -104,15 +108,18 @@ int main(int argc, char** argv) {
   }
   const std::vector<shape> shapes = {{1, 32, 1024, false}, {1, 32, 1024, true}, {4, 32, 2048, false},
                                      {4, 32, 2048, true},  {1, 64, 4096, false}, {1, 64, 4096, true},
-                                     {16, 32, 1024, false}, {2, 32, 8192, true}};
+                                     {16, 32, 1024, false}, {2, 32, 8192, true},
+                                     // AMD's measured best MI355X forward row (aiter op_tests/cpp/mha/README.md)
+                                     {1, 64, 10240, false, 4}};
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
   constexpr uint32_t D = 128;
   const hipasm::kernels::attn_fwd_kernel_ref plain{"attn_fwd_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64}};
   const hipasm::kernels::attn_fwd_kernel_ref causal{"attn_fwd_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64}};
   for (const shape& s : shapes) {
-    char name[96];
-    std::snprintf(name, sizeof name, "b%u_h%u_s%u_d%u_%s", s.batch, s.heads, s.seqlen, D, s.causal ? "causal" : "full");
+    char name[96], kvs[16] = "";
+    if (s.kv() != s.heads) std::snprintf(kvs, sizeof kvs, "_k%u", s.kv());
+    std::snprintf(name, sizeof name, "b%u_h%u%s_s%u_d%u_%s", s.batch, s.heads, kvs, s.seqlen, D, s.causal ? "causal" : "full");
     if (!bench::selected(name)) continue;
     const uint64_t tokens = uint64_t(s.batch) * s.seqlen;
     std::vector<int> cu(s.batch + 1);
@@ -121,19 +128,19 @@ int main(int argc, char** argv) {
     // both wrote (a sampled run writes only its workgroups' rows; the rest stays 0xffff, NaN):
     // evidence that aiter's arguments are right, so its time is that of the same work
     const bool verify = std::getenv("HIPASM_ATTN_BENCH_VERIFY") != nullptr;
-    const size_t n_el = tokens * s.heads * D;
+    const size_t n_el = tokens * s.heads * D, n_kv = tokens * s.kv() * D;
     // Each kernel in a device of its own (bench::fresh_device), its operands allocated first:
     // the same addresses for ours and aiter's, whatever else ran.
     struct operands {
       rt::buffer<uint16_t> Q, K, V, O;
       rt::buffer<float> L;
       rt::buffer<int> CU;
-      operands(rt::device& d, size_t n_el, size_t rows, const std::vector<int>& cu, bool verify)
-          : Q(d, n_el), K(d, n_el), V(d, n_el), O(d, n_el), L(d, rows), CU(d, cu) {
+      operands(rt::device& d, size_t n_el, size_t n_kv, size_t rows, const std::vector<int>& cu, bool verify)
+          : Q(d, n_el), K(d, n_kv), V(d, n_kv), O(d, n_el), L(d, rows), CU(d, cu) {
         if (!verify) return;
-        std::vector<uint16_t> r(n_el);
         uint32_t x = 12345;
         for (auto* B : {&Q, &K, &V}) {
+          std::vector<uint16_t> r(B == &Q ? n_el : n_kv);
           for (auto& e : r) {
             x = x * 1664525u + 1013904223u;
             e = static_cast<uint16_t>(0x3c00u + ((x >> 16) & 0x7fu) + ((x >> 31) << 15));  // +-[2^-7, 2^-6)
@@ -144,7 +151,7 @@ int main(int argc, char** argv) {
       }
     };
     auto dev = bench::fresh_device();
-    const operands ops(*dev, n_el, tokens * s.heads, cu, verify);
+    const operands ops(*dev, n_el, n_kv, tokens * s.heads, cu, verify);
     auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
     const float scale = 1.0f / std::sqrt(float(D));
     const hipasm::kernels::attn_fwd_kernel_ref plain4{"attn_fwd_d128_w4b32", {.head_dim = D, .causal = false, .waves = 4, .bn = 32}};
@@ -162,15 +169,17 @@ int main(int argc, char** argv) {
     const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
     // Sampled on XCD 0's 38 CUs (docs/timing-model.md, Sampling): all of that XCD's workgroups
     // (ours in causal grids differ in work: one query tile each, longest first; aiter's pair
-    // tile i with tile n - 1 - i).
+    // tile i with tile n - 1 - i). Grids without a mask past profile_for's size keep its
+    // smaller sample (equal workgroups; b1_h64_k4_s10240's XCD would run 1.4e8 wave-instructions).
     rt::profile_options po = bench::profile_for(groups, kDevice);
-    po.sample_cus = kXcdCus;
+    if (s.causal || po.sample_cus == 0) po.sample_cus = kXcdCus;
     rt::launch_options lo;
     lo.profile = &po;
+    lo.instruction_budget = 2'000'000'000;  // (the longest rows' sampled CUs run more than the default)
     lo.check = false;  // (the tests run the checker; here only the time matters)
     const hipasm::kernels::attn_fwd_args a{.o = ops.O.addr(), .lse = ops.L.addr(), .q = ops.Q.addr(), .k = ops.K.addr(),
                                   .v = ops.V.addr(), .cu_seqlens_q = ops.CU.addr(), .cu_seqlens_k = ops.CU.addr(), .batch = s.batch,
-                                  .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.heads,
+                                  .max_seqlen_q = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.kv(),
                                   .softmax_scale = scale};
     // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
     const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
@@ -186,7 +195,7 @@ int main(int argc, char** argv) {
       const std::string co = base.substr(5) + ".co";  // (fwd_hd128_...)
       const std::string sym = "_ZN5aiter" + std::to_string(base.size()) + base + "E";
       auto adev = bench::fresh_device();
-      const operands aops(*adev, n_el, tokens * s.heads, cu, verify);
+      const operands aops(*adev, n_el, n_kv, tokens * s.heads, cu, verify);
       const std::vector<uint8_t> bytes = hipasm::sim::read_file_bytes((aiter_dir / co).string());
       const hipasm::sim::CodeObject obj = hipasm::sim::load_code_object(bytes);
       auto amod = adev->load(bytes);
@@ -224,7 +233,7 @@ int main(int argc, char** argv) {
     const double flop = 4.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
     bench::result hr = h;
     hr.tflops = flop / (h.us * 1e6);
-    bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 4 * tokens * s.heads * D + 4.0 * tokens * s.heads, false,
+    bench::print_line("attn_fwd", name, hr, aiter_us, 2.0 * 2 * tokens * (s.heads + s.kv()) * D + 4.0 * tokens * s.heads, false,
                       bench::row_device);
   }
   return 0;

@@ -182,6 +182,8 @@ TEST_CASE("attn_fwd: row maxima that grow along the keys (the reference max move
 TEST_CASE("attn_fwd: the bench's 8-wave tile (two waves per SIMD, 252 VGPRs)", "[attn]") {
   run(k128w8, {.seqlens_q = {300}, .seqlens_k = {330}});
   run(k128w8, {.seqlens_q = {20, 260}, .seqlens_k = {150, 64}, .hq = 3, .hkv = 1, .value_range = 2.0f, .key_ramp = 0.05f});
+  // the bench's GQA row's 4 kv heads (each of 4 query heads), a key tail, the reference max moving
+  run(k128w8, {.seqlens_q = {40}, .seqlens_k = {450}, .hq = 16, .hkv = 4, .value_range = 2.0f, .key_ramp = 0.05f});
 }
 
 TEST_CASE("attn_fwd: launch errors", "[attn]") {

@@ -532,8 +532,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // runs beside PV's MFMAs and the tail beside QK^T's, which gfx950's double-rate MFMAs make
   // as short as PV's; with all 16 KB in the head the PV phase is VALU-bound (v_exp_f32 is
   // 16 cycles a wave) while the VALU idles under QK^T (aiter's gfx950 fmha_v3_fwd splits them
-  // between its two MFMA phases alike)
-  constexpr int NE = 16 * KB, ND = TR ? NE * 5 / 8 : 0;
+  // between its two MFMA phases alike). The ping-pong (PP) moves one more: its PV phase runs
+  // at the higher priority, and the tail's wave takes the matrix core when that one is done.
+  constexpr int NE = 16 * KB, ND = TR ? (PP ? NE * 21 / 32 : NE * 5 / 8) : 0;
   auto softmax_head = [&] {
     mx = mx * score_scale();
     mx = select(mx > mc + 8.0f, mx, mc);  // the new reference: -inf while the row saw no key
