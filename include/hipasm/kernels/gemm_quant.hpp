@@ -93,6 +93,10 @@ struct gemm_quant_config {
                                           // workspace, which `name_to_bf16` sums and rounds into C
   bool agpr_acc = false;                  // accumulators in AGPRs (per_tensor / per_token; up to 256: with one
                                           // wave a SIMD a wave has 512 registers, e.g. 4 waves of 128x128)
+  uint32_t groups = 0;                    // > 0: persistent workgroups, at most `groups` (the device's CUs; a
+                                          // multiple of 8 keeps each XCD's tiles together), each walking its C
+                                          // tiles, the next tile's first K tiles loading under the current one's
+                                          // last steps (the double-K MFMA's read-ahead step: gfx950)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -100,6 +104,7 @@ struct gemm_quant_config {
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  constexpr uint32_t tiles(uint32_t m, uint32_t n) const { return grid_x(n) * grid_y(m); }
   // LDS of the A and B tile buffers
   constexpr uint32_t lds_bytes() const { return (vgpr_loads() ? lds_buffers : stages) * (bm + bn) * bk; }
 };
@@ -168,6 +173,10 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   } else if (c.split_k) {
     return "gemm_quant: split_k needs the VGPR copies (dma = false, any_k = false)";
   }
+  if (c.groups != 0 && (c.scale == quant_scale::block128 || !c.vgpr_loads() || c.lds_buffers != 2 || c.ahead != 1 ||
+                        c.lds_ahead != 1 || c.split_k))
+    return "gemm_quant: groups (persistent workgroups) takes per_tensor or per_token scales, the VGPR copies with two LDS "
+           "buffers, ahead = 1, lds_ahead = 1 and no split_k";
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
@@ -226,6 +235,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
   constexpr bool SPLIT = C.split_k;
+  // groups: persistent workgroups (gemm_quant_config::groups), on the double-K read-ahead step
+  constexpr bool PERSIST = C.groups > 0;
+  static_assert(!PERSIST || (DK && !BLOCK && C.lds_ahead == 1 && KS >= 2),
+                "gemm_quant: groups (persistent workgroups) needs the double-K MFMA's read-ahead step (gfx950, bk of two "
+                "slices or more)");
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -260,7 +274,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   gy = (M + (BM - 1)) / BM;
   // (bands of 8 tile rows; 1024 rows of C for taller tiles: 8 rows of 256 make the 256x128
   // tile's A and B miss the Infinity Cache on 8192^3, while 16 rows of 64 slow the 64-row tiles)
-  detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM > 128 ? 1024 / BM : 8);
+  constexpr uint32_t BAND = BM > 128 ? 1024 / BM : 8;
+  // PERSIST: the workgroup's tiles are the linear ids lin, lin + G, ... below the tile count, in
+  // the same order; (ntx, nty) the next one's (n_valid 0: none)
+  auto tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), G = J.sgpr<u32>(), n_valid = J.sgpr<u32>();
+  auto ntx = J.sgpr<u32>(), nty = J.sgpr<u32>();
+  auto next_tile = [&] {
+    auto ln = J.sgpr<u32>();
+    ln = lin + G;
+    n_valid = as_u32(ln < tiles);
+    detail::gemm_tile_order_of(J, ln, tiles, gx, gy, ntx, nty, 8, BAND);
+  };
+  if constexpr (PERSIST) {
+    tiles = gx * gy;
+    lin = J.workgroup_id_x();
+    G = min(tiles, C.groups);
+    detail::gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, 8, BAND);
+    next_tile();
+  } else {
+    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND);
+  }
   n0 = tx * BN;
   m0 = ty * BM;
   auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
@@ -302,6 +335,23 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     first_unit = (wg % NU) % max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
     k_cur = k_begin + first_unit * UNIT;
     loaded = 0u;
+  }
+  // PERSIST: the load cursor (a_org, b_org, k_cur, loaded) walks k_pad tiles of a C tile (K's,
+  // then zero tiles to an even count, at least 4: the cursor moves on in the tile's step k_pad - 3,
+  // after the previous tile's end set the next one's origins na_org, nb_org, nk_cur) and moves on
+  // to the next C tile (no next tile: zeros), whose first tiles then load under this one's last steps.
+  auto k_pad = J.sgpr<u32>(), units = J.sgpr<u32>(), na_org = J.sgpr<u32>(), nb_org = J.sgpr<u32>(),
+       nk_cur = J.sgpr<u32>(), n_loaded = J.sgpr<u32>();
+  auto next_origins = [&] {
+    na_org = select(n_valid == 0u, 0u, gpr<u32>((nty * BM) * K));
+    nb_org = select(n_valid == 0u, 0u, gpr<u32>((ntx * BN) * K));
+    nk_cur = ((ntx % NU) % units) * UNIT;
+    n_loaded = select(n_valid == 0u, k_pad, 0u);
+  };
+  if constexpr (PERSIST) {
+    k_pad = max(gpr<u32>((k_tiles + 1u) & ~1u), 4u);
+    units = max(gpr<u32>((K + (UNIT - 1)) / UNIT), 1u);
+    next_origins();
   }
 
   lds_pool pool(J);
@@ -395,6 +445,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
+      if constexpr (PERSIST) {  // (selects: the loads interleave with MFMAs)
+        a_org = select(loaded >= k_pad, na_org, a_org);
+        b_org = select(loaded >= k_pad, nb_org, b_org);
+        k_cur = select(loaded >= k_pad, nk_cur, k_cur);
+        loaded = select(loaded >= k_pad, n_loaded, loaded);
+      }
       return;
     }
     J.s_max_i32(cols_valid, k_left, 0);
@@ -909,6 +965,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           read_slice(0, 0);
         },
         step_single);
+  } else if constexpr (PERSIST) {
+    // (the tile loop below, after the epilogue it runs a tile)
   } else if constexpr (VG && READ_AHEAD) {
     detail::gemm_k_trips(
         J, k_tiles, 2,
@@ -954,6 +1012,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
     J.s_waitcnt(lgkmcnt(0));
   }
+  auto epilogue = [&] {
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
@@ -1123,6 +1182,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               });
       store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });
     });
+  }
+  };
+  if constexpr (PERSIST) {
+    // Tile after tile: the K walk of k_pad steps (its last steps store and load the next tile's
+    // first K tiles and read its slice 0), the epilogue, the accumulators zeroed, the next tile.
+    vgpr_prologue();
+    read_slice(0, 0);
+    auto cur_valid = J.sgpr<u32>(), it = J.sgpr<u32>();
+    cur_valid = 1u;
+    J.While([&] { return cur_valid != 0u; },
+            [&] {
+              it = 0u;
+              J.While([&] { return it < k_pad; },
+                      [&] {
+                        step_vgpr(0);
+                        step_vgpr(1);
+                        it = it + 2u;
+                      });
+              epilogue();
+              cur_valid = n_valid;
+              lin = lin + G;
+              n0 = ntx * BN;
+              m0 = nty * BM;
+              crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);
+              next_tile();
+              next_origins();
+              acc.fill(0.0f);
+            });
+  } else {
+    epilogue();
   }
 }
 
