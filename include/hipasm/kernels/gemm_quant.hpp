@@ -177,6 +177,8 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
                         c.lds_ahead != 1 || c.split_k))
     return "gemm_quant: groups (persistent workgroups) takes per_tensor or per_token scales, the VGPR copies with two LDS "
            "buffers, ahead = 1, lds_ahead = 1 and no split_k";
+  if (c.groups != 0 && (c.type != quant_type::fp8 || !c.agpr_acc))
+    return "gemm_quant: groups (persistent workgroups) is for fp8 with agpr_acc";
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
@@ -1101,15 +1103,35 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
         [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
     auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
-    for (int i = 0; i < TM; ++i)
+    // PK (persistent per_tensor fp8, AGPR accumulators): the four values of a pair read, then
+    // scaled two a v_pk_mul_f32 (the VALU bounds this epilogue, the MFMAs waiting); each block
+    // row's accumulators zeroed for the next tile by MFMAs of zeros once read (the matrix core
+    // is idle here, the VALU is not)
+    constexpr bool PK = PERSIST && !I8 && !TOKEN && !BLOCK && C.agpr_acc;
+    auto vp = J.vgpr<f32>(PK ? 4 : 2).aligned(2), ts2 = J.vgpr<f32>(2).aligned(2);
+    auto zero2 = J.vgpr<u32>(2);
+    if constexpr (PK) {
+      ts2[0] = ts + 0.0f;
+      ts2[1] = ts + 0.0f;
+      zero2.fill(0u);
+    }
+    for (int i = 0; i < TM; ++i) {
       for (int r = 0; r < 16; r += 2) {
         for (int h = 0; h < 2; ++h)
           for (int q = 0; q < 2; ++q) srows[2 * h + q] = n_bytes * (elem_row(i, r) + static_cast<uint32_t>(q + 4 * h));
         for (int jp = 0; jp < TN / 2; ++jp) {
           const int j = 2 * jp;
+          if constexpr (PK) {
+            J.v_accvgpr_read_b32(vp[0], acc[i * TN + j][r]);
+            J.v_accvgpr_read_b32(vp[1], acc[i * TN + j + 1][r]);
+            J.v_accvgpr_read_b32(vp[2], acc[i * TN + j][r + 1]);
+            J.v_accvgpr_read_b32(vp[3], acc[i * TN + j + 1][r + 1]);
+            J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), ts2);
+            J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), ts2);
+          }
           // (block128's values are the accumulators themselves, swapped in place: their last use)
-          const gpr<f32> x0 = value(i, j, r, 0), x1 = value(i, j + 1, r, 1), x2 = value(i, j, r + 1, 2),
-                         x3 = value(i, j + 1, r + 1, 3);
+          const gpr<f32> x0 = PK ? gpr<f32>(vp[0]) : value(i, j, r, 0), x1 = PK ? gpr<f32>(vp[1]) : value(i, j + 1, r, 1),
+                         x2 = PK ? gpr<f32>(vp[2]) : value(i, j, r + 1, 2), x3 = PK ? gpr<f32>(vp[3]) : value(i, j + 1, r + 1, 3);
           J.v_permlane32_swap_b32(x0, x1);
           J.v_permlane32_swap_b32(x2, x3);
           // x0, x2: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x1, x3: rows R + 4, R + 5
@@ -1120,6 +1142,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           Cb.store(hi, at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
         }
       }
+      if constexpr (PK)
+        for (int j = 0; j < TN; ++j) J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], zero2, zero2, 0);
+    }
   } else if constexpr (!SPLIT) {
     store_bf16(value);
   } else {
@@ -1208,7 +1233,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);
               next_tile();
               next_origins();
-              acc.fill(0.0f);
+              if constexpr (TOKEN) acc.fill(0.0f);  // (per_tensor's epilogue zeroes them)
             });
   } else {
     epilogue();
