@@ -312,15 +312,15 @@ TEST_CASE("gemm_quant: gfx950 runs the double-K MFMAs where the configuration ta
   if (hipasm::test::test_arch() != "gfx950") return;
   const std::string dk = "v_mfma_f32_32x32x64_f8f6f4", old = "v_mfma_f32_32x32x16_fp8_fp8";
   for (const char* k : {"gq_fp8_tensor", "gq_fp8_token", "gq_fp8_block_small", "gq_fp8_block_bk64", "gq_fp8_token_anyk",
-                        "gq_fp8_block_anyk", "gq_fp8_token_w8", "gq_fp8_token_256_agpr", "gq_fp8_tensor_256_agpr",
-                        "gq_fp8_token_256_persist"}) {
+                        "gq_fp8_block_anyk", "gq_fp8_token_w8", "gq_fp8_token_256_agpr", "gq_fp8_tensor_256_agpr"}) {
     INFO(k);
     const auto n = mfma_mnemonics("gemm_quant", k);
     CHECK(n.count(dk) == 1);
     CHECK(n.size() == 1);
   }
-  {  // (the persistent per-tensor epilogue zeroes the accumulators by bf16 MFMAs of zeros)
-    const auto n = mfma_mnemonics("gemm_quant", "gq_fp8_tensor_256_persist");
+  for (const char* k : {"gq_fp8_token_256_persist", "gq_fp8_tensor_256_persist"}) {
+    INFO(k);  // (the persistent epilogue zeroes the accumulators by bf16 MFMAs of zeros)
+    const auto n = mfma_mnemonics("gemm_quant", k);
     CHECK(n.count(dk) == 1);
     CHECK(n.count("v_mfma_f32_32x32x8_bf16") == 1);
     CHECK(n.size() == 2);

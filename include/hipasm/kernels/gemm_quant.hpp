@@ -1054,7 +1054,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // v[q]; block128's accumulators are the values.
   // (four: the paired-block stores below hold rows r, r + 1 of blocks j, j + 1; not per-token:
   // its two-scale products made the 256x256 kernel's compile exceed 3 cpu s)
-  constexpr bool PAIRED = !SPLIT && !TOKEN && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
+  constexpr bool PAIRED = !SPLIT && (!TOKEN || PERSIST) && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
   auto v = J.vgpr<f32>(PAIRED ? 4 : 2);
   auto va = J.vgpr<acc_t>(C.agpr_acc ? (PAIRED ? 4 : 2) : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
@@ -1103,16 +1103,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
         [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
     auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
-    // PK (persistent per_tensor fp8, AGPR accumulators): the four values of a pair read, then
-    // scaled two a v_pk_mul_f32 (the VALU bounds this epilogue, the MFMAs waiting); each block
+    // PK (persistent fp8, AGPR accumulators): the four values of a pair read, then scaled two
+    // a v_pk_mul_f32 (per_token: rows r, r + 1 of a block a pair, by their row scales, then by
+    // the block's column scale; the VALU bounds this epilogue, the MFMAs waiting); each block
     // row's accumulators zeroed for the next tile by MFMAs of zeros once read (the matrix core
     // is idle here, the VALU is not)
-    constexpr bool PK = PERSIST && !I8 && !TOKEN && !BLOCK && C.agpr_acc;
+    constexpr bool PK = PERSIST && !I8 && !BLOCK && C.agpr_acc;
+    static_assert(!PERSIST || PK);
     auto vp = J.vgpr<f32>(PK ? 4 : 2).aligned(2), ts2 = J.vgpr<f32>(2).aligned(2);
+    auto cs2 = J.vgpr<f32>(PK && TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice)
     auto zero2 = J.vgpr<u32>(2);
     if constexpr (PK) {
-      ts2[0] = ts + 0.0f;
-      ts2[1] = ts + 0.0f;
+      if constexpr (TOKEN) {
+        for (int j = 0; j < TN; ++j) {
+          cs2[2 * j] = cs[j] + 0.0f;
+          cs2[2 * j + 1] = cs[j] + 0.0f;
+        }
+      } else {
+        ts2[0] = ts + 0.0f;
+        ts2[1] = ts + 0.0f;
+      }
       zero2.fill(0u);
     }
     for (int i = 0; i < TM; ++i) {
@@ -1121,17 +1131,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           for (int q = 0; q < 2; ++q) srows[2 * h + q] = n_bytes * (elem_row(i, r) + static_cast<uint32_t>(q + 4 * h));
         for (int jp = 0; jp < TN / 2; ++jp) {
           const int j = 2 * jp;
+          // (PK per_token: vp holds (j, r), (j, r + 1), (j + 1, r), (j + 1, r + 1): pairs of rows)
+          constexpr int o1 = TOKEN ? 2 : 1, o2 = TOKEN ? 1 : 2;
           if constexpr (PK) {
             J.v_accvgpr_read_b32(vp[0], acc[i * TN + j][r]);
-            J.v_accvgpr_read_b32(vp[1], acc[i * TN + j + 1][r]);
-            J.v_accvgpr_read_b32(vp[2], acc[i * TN + j][r + 1]);
+            J.v_accvgpr_read_b32(vp[o1], acc[i * TN + j + 1][r]);
+            J.v_accvgpr_read_b32(vp[o2], acc[i * TN + j][r + 1]);
             J.v_accvgpr_read_b32(vp[3], acc[i * TN + j + 1][r + 1]);
-            J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), ts2);
-            J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), ts2);
+            if constexpr (TOKEN) {
+              auto rows = rs[4 * i + r / 4].slice(r % 4, 2);
+              for (int h = 0; h < 2; ++h) {
+                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), rows);
+                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), cs2.slice(2 * (j + h), 2));
+              }
+            } else {
+              J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), ts2);
+              J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), ts2);
+            }
           }
           // (block128's values are the accumulators themselves, swapped in place: their last use)
-          const gpr<f32> x0 = PK ? gpr<f32>(vp[0]) : value(i, j, r, 0), x1 = PK ? gpr<f32>(vp[1]) : value(i, j + 1, r, 1),
-                         x2 = PK ? gpr<f32>(vp[2]) : value(i, j, r + 1, 2), x3 = PK ? gpr<f32>(vp[3]) : value(i, j + 1, r + 1, 3);
+          const gpr<f32> x0 = PK ? gpr<f32>(vp[0]) : value(i, j, r, 0), x1 = PK ? gpr<f32>(vp[o1]) : value(i, j + 1, r, 1),
+                         x2 = PK ? gpr<f32>(vp[o2]) : value(i, j, r + 1, 2), x3 = PK ? gpr<f32>(vp[3]) : value(i, j + 1, r + 1, 3);
           J.v_permlane32_swap_b32(x0, x1);
           J.v_permlane32_swap_b32(x2, x3);
           // x0, x2: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x1, x3: rows R + 4, R + 5
@@ -1233,7 +1253,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);
               next_tile();
               next_origins();
-              if constexpr (TOKEN) acc.fill(0.0f);  // (per_tensor's epilogue zeroes them)
+              // (the epilogue zeroed the accumulators)
             });
   } else {
     epilogue();
