@@ -361,6 +361,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   lds_view As[S > 2 ? S : 2], Bs[S > 2 ? S : 2];
   for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
+  // PERSIST, per_token: the tile's row and column scales (BM + BN floats) in LDS for the epilogue,
+  // loaded one a lane (psr, psc) a tile ahead, at the previous tile's end (their latency under the
+  // K walk, not in the epilogue)
+  constexpr bool SCALES_LDS = PERSIST && TOKEN;
+  static_assert(!SCALES_LDS || (BM <= T && BN <= T),
+                "gemm_quant: groups with per_token scales needs bm and bn at most the workgroup's threads");
+  const uint32_t sc_lds = SCALES_LDS ? pool.view(lds_layout{.rows = 1, .cols = 4 * (BM + BN), .elem_bytes = 1}).base : 0;
   constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
   // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
   const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
@@ -569,6 +576,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
   };
   if constexpr (SCALES_EARLY) load_token_scales();
+  auto psr = J.vgpr<f32>(), psc = J.vgpr<f32>();
+  auto prefetch_scales = [&](const gpr<u32>& m, const gpr<u32>& n) {  // (rows and columns past M, N: zeros)
+    SA.load(psr, at(gpr<u32>((tid + m) << 2)));
+    SB.load(psc, at(gpr<u32>((tid + n) << 2)));
+  };
+  if constexpr (SCALES_LDS) prefetch_scales(m0, n0);
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = C.agpr_acc ? J.agpr<acc_t>(TM * TN, 16) : J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
@@ -1032,7 +1045,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if constexpr (SPLIT) w_off[j] = 0x80000000u;
     });
   }
-  if constexpr (TOKEN) {
+  if constexpr (SCALES_LDS) {
+    // this tile's scales (loaded at the previous tile's end) to LDS, every wave's there, read as
+    // the lane's rows and columns; then the next tile's loads
+    auto sa_w = J.vgpr<u32>(), sa_r = J.vgpr<u32>(), sb_r = J.vgpr<u32>();
+    sa_w = (tid << 2) + sc_lds;
+    // (older than the next tile's first loads, the youngest here; says so to the verifier, which
+    // also follows the K walk's zero trips)
+    J.s_waitcnt(vmcnt(static_cast<int>(tile_loads)));
+    J.ds_write_b32(sa_w, psr);
+    J.ds_write_b32(sa_w, psc, {.offset = static_cast<int32_t>(4 * BM)});
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    sa_r = ((crow - m0) << 2) + sc_lds;
+    sb_r = (b_row << 2) + (sc_lds + 4 * BM);
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g) J.ds_read_b128(rs[4 * i + g], sa_r, {.offset = static_cast<int32_t>((32 * i + 8 * g) * 4)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(cs[j], sb_r, {.offset = static_cast<int32_t>(32 * j * 4)});
+    J.s_waitcnt(lgkmcnt(0));
+    prefetch_scales(gpr<u32>(nty * BM), gpr<u32>(ntx * BN));
+  } else if constexpr (TOKEN) {
     if constexpr (!SCALES_EARLY) {
       // (the loop's last loads and LDS reads, of tiles past the end, done first: their
       // registers then hold the scales)
