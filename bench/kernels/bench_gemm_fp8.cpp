@@ -50,7 +50,9 @@ int main_mi355x(int argc, char** argv) {
       {"gemm_fp8_block_64x64", gq_bench::fp8_block_64x64},
       {"gemm_fp8_block_64x64_split", gq_bench::fp8_block_64x64_split},
       {"gemm_fp8_token_256x256_agpr", gq_bench::fp8_token_256x256_agpr},
-      {"gemm_fp8_tensor_256x256_agpr", gq_bench::fp8_tensor_256x256_agpr}};
+      {"gemm_fp8_tensor_256x256_agpr", gq_bench::fp8_tensor_256x256_agpr},
+      {"gemm_fp8_token_256x256_persist", gq_bench::fp8_token_256x256_persist},
+      {"gemm_fp8_tensor_256x256_persist", gq_bench::fp8_tensor_256x256_persist}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
 }
 

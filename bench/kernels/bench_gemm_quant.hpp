@@ -118,7 +118,8 @@ inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c,
 // MI355X's pick (gfx950; its list: bench_gemm_fp8.cpp), a kernel and its split count; measured
 // on the rows of bench_kernel_gemm_fp8_mi355x (GEMM_QUANT_BENCH_KERNEL, GEMM_QUANT_BENCH_SPLITS):
 // 1. A tile with AGPR accumulators (4 waves of 128x128, one a SIMD: the largest) when its grid
-//    fills the 256 CUs at least once.
+//    fills the 256 CUs at least once; its persistent variant (groups) when the grid gives every
+//    CU two tiles or more.
 // 2. Decode M: the one-wave split-K tile (32x32) when its grid is at most 3/8 of the CUs (96 of
 //    256), split into the most parts that each keep 8 K blocks or more (gemm_quant_splits'
 //    floor) and divide the blocks evenly: 16x512x7168 7 splits 6.44 us (32x64 6.93), 64x512x7168
@@ -150,8 +151,13 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
       if (o.name == k.name + "_split") return &o;
     return nullptr;
   };
+  for (const auto& k : ks)  // (persistent: two tiles a workgroup or more, the next tile's loads under the last steps)
+    if (k.config.scale == scale && k.config.agpr_acc && k.config.groups > 0 && tiles(k.config) >= 2 * uint64_t(target_cus))
+      return {&k, 1};
   for (const auto& k : ks)
-    if (k.config.scale == scale && k.config.agpr_acc && !k.config.split_k && tiles(k.config) >= target_cus) return {&k, 1};
+    if (k.config.scale == scale && k.config.agpr_acc && k.config.groups == 0 && !k.config.split_k &&
+        tiles(k.config) >= target_cus)
+      return {&k, 1};
   const uint32_t blocks = (s.k + 127) / 128;
   for (const auto& k : ks)
     if (k.config.scale == scale && !k.config.split_k && !k.config.agpr_acc && k.config.threads() == 64 && split_of(k) &&

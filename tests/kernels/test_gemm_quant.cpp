@@ -194,6 +194,8 @@ const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8
 const gemm_quant_kernel_ref kFp8BlockSplit128{"gq_fp8_block_split128", gq_configs::fp8_block_split128};
 const gemm_quant_kernel_ref kFp8Token256Agpr{"gq_fp8_token_256_agpr", gq_configs::fp8_token_256_agpr};
 const gemm_quant_kernel_ref kFp8Tensor256Agpr{"gq_fp8_tensor_256_agpr", gq_configs::fp8_tensor_256_agpr};
+const gemm_quant_kernel_ref kFp8Token256Persist{"gq_fp8_token_256_persist", gq_configs::fp8_token_256_persist};
+const gemm_quant_kernel_ref kFp8Tensor256Persist{"gq_fp8_tensor_256_persist", gq_configs::fp8_tensor_256_persist};
 
 // The MFMA mnemonics of kernel `name` in the asm listing of code object `stem` (this run's
 // target; hipasm_add_code_object writes <co stem>.s beside the .co): a label line "name:" up to
@@ -316,6 +318,13 @@ TEST_CASE("gemm_quant: gfx950 runs the double-K MFMAs where the configuration ta
     CHECK(n.count(dk) == 1);
     CHECK(n.size() == 1);
   }
+  for (const char* k : {"gq_fp8_token_256_persist", "gq_fp8_tensor_256_persist"}) {
+    INFO(k);  // (the persistent epilogue zeroes the accumulators by bf16 MFMAs of zeros)
+    const auto n = mfma_mnemonics("gemm_quant", k);
+    CHECK(n.count(dk) == 1);
+    CHECK(n.count("v_mfma_f32_32x32x8_bf16") == 1);
+    CHECK(n.size() == 2);
+  }
   for (const char* k : {"gq_fp8_block_split", "gq_fp8_block_split128", "gq_fp8_block_split64"}) {
     INFO(k);
     const auto n = mfma_mnemonics("gemm_quant_split", k);
@@ -347,6 +356,22 @@ TEST_CASE("gemm_quant fp8: gfx950, 256x256 tiles, accumulators in AGPRs, two LDS
   run_random(kFp8Token256Agpr, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
   run_random(kFp8Tensor256Agpr, nullptr, 260, 300, 392);  // 4 K tiles (the last 8 columns)
   run_random(kFp8Tensor256Agpr, nullptr, 5, 3, 40);       // K below a tile
+}
+
+// gfx950: the same 256x256 tiles with persistent workgroups (2: each walks several tiles, the
+// next tile's first K tiles loading under the current one's last steps): uneven tile counts a
+// workgroup, M, N and K tails, odd K tile counts (a zero tile ends each tile's walk), one K tile
+// (the walk padded to 4), one C tile (one workgroup).
+TEST_CASE("gemm_quant fp8: gfx950, 256x256 tiles, persistent workgroups", "[gemm_quant]") {
+  constexpr gemm_quant_config bad{.scale = hipasm::kernels::quant_scale::block128, .groups = 8};
+  CHECK(hipasm::kernels::detail::gemm_quant_config_error(bad) != nullptr);
+  if (hipasm::test::test_arch() != "gfx950") return;  // (the double-K MFMA's step and 128 KiB of LDS)
+  run_random(kFp8Tensor256Persist, nullptr, 600, 530, 648);  // 3 x 3 tiles (5 and 4 a workgroup), 6 K tiles (the last 8 columns)
+  run_random(kFp8Tensor256Persist, nullptr, 300, 600, 520);  // 2 x 3 tiles, 5 K tiles: a zero tile each
+  run_random(kFp8Tensor256Persist, nullptr, 520, 260, 100);  // 3 x 2 tiles, one K tile
+  run_random(kFp8Token256Persist, nullptr, 520, 300, 644);   // 3 x 2 tiles, 6 K tiles (the last 4 bytes)
+  run_random(kFp8Token256Persist, nullptr, 300, 270, 392);   // 2 x 2 tiles, 4 K tiles (the last 8 columns)
+  run_random(kFp8Token256Persist, nullptr, 5, 3, 40);        // one tile, K below a tile
 }
 
 // Every element one value: the largest and smallest magnitudes of the format.

@@ -20,6 +20,8 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x64, gq_bench::fp8_block_64x64)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x64_split, gq_bench::fp8_block_64x64_split)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x256_agpr, gq_bench::fp8_token_256x256_agpr)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_agpr, gq_bench::fp8_tensor_256x256_agpr)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x256_persist, gq_bench::fp8_token_256x256_persist)
+HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_persist, gq_bench::fp8_tensor_256x256_persist)
 #else
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_128x128, gq_bench::fp8_block_128x128)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_block_64x128, gq_bench::fp8_block_64x128)

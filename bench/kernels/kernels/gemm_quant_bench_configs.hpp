@@ -89,6 +89,13 @@ inline constexpr gemm_quant_config fp8_token_256x256_agpr{.type = quant_type::fp
                                                           .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
 inline constexpr gemm_quant_config fp8_tensor_256x256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_tensor,
                                                            .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
+// the same persistent: MI355X's 256 CUs' workgroups, each walking its tiles
+inline constexpr gemm_quant_config fp8_token_256x256_persist{.type = quant_type::fp8, .scale = quant_scale::per_token,
+                                                             .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true,
+                                                             .groups = 256};
+inline constexpr gemm_quant_config fp8_tensor_256x256_persist{.type = quant_type::fp8, .scale = quant_scale::per_tensor,
+                                                              .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true,
+                                                              .groups = 256};
 // block scales: 8 waves of 32x64 (128x128, two LDS buffers; 64x64 a wave with fragments of the
 // double-K MFMA pass block128's VGPR budget)
 inline constexpr gemm_quant_config fp8_block_128x128_w8{.type = quant_type::fp8, .scale = quant_scale::block128,

@@ -93,6 +93,10 @@ struct gemm_quant_config {
                                           // workspace, which `name_to_bf16` sums and rounds into C
   bool agpr_acc = false;                  // accumulators in AGPRs (per_tensor / per_token; up to 256: with one
                                           // wave a SIMD a wave has 512 registers, e.g. 4 waves of 128x128)
+  uint32_t groups = 0;                    // > 0: persistent workgroups, at most `groups` (the device's CUs; a
+                                          // multiple of 8 keeps each XCD's tiles together), each walking its C
+                                          // tiles, the next tile's first K tiles loading under the current one's
+                                          // last steps (the double-K MFMA's read-ahead step: gfx950)
 
   // The tiles go through VGPRs (dwordx4 loads, two LDS buffers, one tile ahead) unless dma or any_k.
   constexpr bool vgpr_loads() const { return !dma && !any_k; }
@@ -100,6 +104,7 @@ struct gemm_quant_config {
   constexpr uint32_t threads() const { return 64 * wm * wn; }
   constexpr uint32_t grid_x(uint32_t n) const { return (n + bn - 1) / bn; }
   constexpr uint32_t grid_y(uint32_t m) const { return (m + bm - 1) / bm; }
+  constexpr uint32_t tiles(uint32_t m, uint32_t n) const { return grid_x(n) * grid_y(m); }
   // LDS of the A and B tile buffers
   constexpr uint32_t lds_bytes() const { return (vgpr_loads() ? lds_buffers : stages) * (bm + bn) * bk; }
 };
@@ -168,6 +173,12 @@ constexpr const char* gemm_quant_config_error(const gemm_quant_config& c) {
   } else if (c.split_k) {
     return "gemm_quant: split_k needs the VGPR copies (dma = false, any_k = false)";
   }
+  if (c.groups != 0 && (c.scale == quant_scale::block128 || !c.vgpr_loads() || c.lds_buffers != 2 || c.ahead != 1 ||
+                        c.lds_ahead != 1 || c.split_k))
+    return "gemm_quant: groups (persistent workgroups) takes per_tensor or per_token scales, the VGPR copies with two LDS "
+           "buffers, ahead = 1, lds_ahead = 1 and no split_k";
+  if (c.groups != 0 && (c.type != quant_type::fp8 || !c.agpr_acc))
+    return "gemm_quant: groups (persistent workgroups) is for fp8 with agpr_acc";
   const uint32_t blocks = (c.bm / c.wm / 32) * (c.bn / c.wn / 32);
   if (c.scale == quant_scale::block128) {
     if (c.type != quant_type::fp8) return "gemm_quant: block128 scales are for fp8 (int8 takes per_tensor or per_token)";
@@ -226,6 +237,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr bool VG = C.vgpr_loads();
   constexpr int S = VG ? static_cast<int>(C.lds_buffers) : static_cast<int>(C.stages);
   constexpr bool SPLIT = C.split_k;
+  // groups: persistent workgroups (gemm_quant_config::groups), on the double-K read-ahead step
+  constexpr bool PERSIST = C.groups > 0;
+  static_assert(!PERSIST || (DK && !BLOCK && C.lds_ahead == 1 && KS >= 2),
+                "gemm_quant: groups (persistent workgroups) needs the double-K MFMA's read-ahead step (gfx950, bk of two "
+                "slices or more)");
 
   // Buffers sized to the tensors: the range check is the tail handling.
   auto a_bytes = J.sgpr<u32>(), b_bytes = J.sgpr<u32>(), c_bytes = J.sgpr<u32>();
@@ -260,7 +276,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   gy = (M + (BM - 1)) / BM;
   // (bands of 8 tile rows; 1024 rows of C for taller tiles: 8 rows of 256 make the 256x128
   // tile's A and B miss the Infinity Cache on 8192^3, while 16 rows of 64 slow the 64-row tiles)
-  detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BM > 128 ? 1024 / BM : 8);
+  constexpr uint32_t BAND = BM > 128 ? 1024 / BM : 8;
+  // PERSIST: the workgroup's tiles are the linear ids lin, lin + G, ... below the tile count, in
+  // the same order; (ntx, nty) the next one's (n_valid 0: none)
+  auto tiles = J.sgpr<u32>(), lin = J.sgpr<u32>(), G = J.sgpr<u32>(), n_valid = J.sgpr<u32>();
+  auto ntx = J.sgpr<u32>(), nty = J.sgpr<u32>();
+  auto next_tile = [&] {
+    auto ln = J.sgpr<u32>();
+    ln = lin + G;
+    n_valid = as_u32(ln < tiles);
+    detail::gemm_tile_order_of(J, ln, tiles, gx, gy, ntx, nty, 8, BAND);
+  };
+  if constexpr (PERSIST) {
+    tiles = gx * gy;
+    lin = J.workgroup_id_x();
+    G = min(tiles, C.groups);
+    detail::gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, 8, BAND);
+    next_tile();
+  } else {
+    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND);
+  }
   n0 = tx * BN;
   m0 = ty * BM;
   auto a_org = J.sgpr<u32>(), b_org = J.sgpr<u32>();  // byte offsets of (m0, k0), (n0, k0)
@@ -303,12 +338,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     k_cur = k_begin + first_unit * UNIT;
     loaded = 0u;
   }
+  // PERSIST: the load cursor (a_org, b_org, k_cur, loaded) walks k_pad tiles of a C tile (K's,
+  // then zero tiles to an even count, at least 4: the cursor moves on in the tile's step k_pad - 3,
+  // after the previous tile's end set the next one's origins na_org, nb_org, nk_cur) and moves on
+  // to the next C tile (no next tile: zeros), whose first tiles then load under this one's last steps.
+  auto k_pad = J.sgpr<u32>(), units = J.sgpr<u32>(), na_org = J.sgpr<u32>(), nb_org = J.sgpr<u32>(),
+       nk_cur = J.sgpr<u32>(), n_loaded = J.sgpr<u32>();
+  auto next_origins = [&] {
+    na_org = select(n_valid == 0u, 0u, gpr<u32>((nty * BM) * K));
+    nb_org = select(n_valid == 0u, 0u, gpr<u32>((ntx * BN) * K));
+    nk_cur = ((ntx % NU) % units) * UNIT;
+    n_loaded = select(n_valid == 0u, k_pad, 0u);
+  };
+  if constexpr (PERSIST) {
+    k_pad = max(gpr<u32>((k_tiles + 1u) & ~1u), 4u);
+    units = max(gpr<u32>((K + (UNIT - 1)) / UNIT), 1u);
+    next_origins();
+  }
 
   lds_pool pool(J);
   constexpr lds_layout LA = detail::gemm_quant_tile_layout(BM, BK), LB = detail::gemm_quant_tile_layout(BN, BK);
   lds_view As[S > 2 ? S : 2], Bs[S > 2 ? S : 2];
   for (int i = 0; i < S; ++i) As[i] = pool.view(LA);
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
+  // PERSIST, per_token: the tile's row and column scales (BM + BN floats) in LDS for the epilogue,
+  // loaded one a lane (psr, psc) a tile ahead, at the previous tile's end (their latency under the
+  // K walk, not in the epilogue)
+  constexpr bool SCALES_LDS = PERSIST && TOKEN;
+  static_assert(!SCALES_LDS || (BM <= T && BN <= T),
+                "gemm_quant: groups with per_token scales needs bm and bn at most the workgroup's threads");
+  const uint32_t sc_lds = SCALES_LDS ? pool.view(lds_layout{.rows = 1, .cols = 4 * (BM + BN), .elem_bytes = 1}).base : 0;
   constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
   // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
   const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
@@ -395,6 +454,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       k_cur = k_cur + BK;
       k_cur = select(k_cur >= k_end, gpr<u32>(k_cur - k_span), k_cur);
       loaded = loaded + 1u;
+      if constexpr (PERSIST) {  // (selects: the loads interleave with MFMAs)
+        a_org = select(loaded >= k_pad, na_org, a_org);
+        b_org = select(loaded >= k_pad, nb_org, b_org);
+        k_cur = select(loaded >= k_pad, nk_cur, k_cur);
+        loaded = select(loaded >= k_pad, n_loaded, loaded);
+      }
       return;
     }
     J.s_max_i32(cols_valid, k_left, 0);
@@ -511,6 +576,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
   };
   if constexpr (SCALES_EARLY) load_token_scales();
+  auto psr = J.vgpr<f32>(), psc = J.vgpr<f32>();
+  auto prefetch_scales = [&](const gpr<u32>& m, const gpr<u32>& n) {  // (rows and columns past M, N: zeros)
+    SA.load(psr, at(gpr<u32>((tid + m) << 2)));
+    SB.load(psc, at(gpr<u32>((tid + n) << 2)));
+  };
+  if constexpr (SCALES_LDS) prefetch_scales(m0, n0);
   constexpr dtype acc_t = I8 ? i32 : f32;
   auto acc = C.agpr_acc ? J.agpr<acc_t>(TM * TN, 16) : J.vgpr<acc_t>(TM * TN, 16);
   if constexpr (I8) acc.fill(0);
@@ -909,6 +980,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           read_slice(0, 0);
         },
         step_single);
+  } else if constexpr (PERSIST) {
+    // (the tile loop below, after the epilogue it runs a tile)
   } else if constexpr (VG && READ_AHEAD) {
     detail::gemm_k_trips(
         J, k_tiles, 2,
@@ -954,6 +1027,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
     J.s_waitcnt(lgkmcnt(0));
   }
+  auto epilogue = [&] {
   // Epilogue: accumulator register r of lane l of block (i, j) is C[32i + 8(r/4) + 4(l/32) + r%4]
   // [32j + l%32] of the wave's block, scaled (per_tensor / per_token) and rounded to bf16.
   auto ts = J.vgpr<f32>();                                     // per_tensor: sa[0] * sb[0]
@@ -971,7 +1045,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if constexpr (SPLIT) w_off[j] = 0x80000000u;
     });
   }
-  if constexpr (TOKEN) {
+  if constexpr (SCALES_LDS) {
+    // this tile's scales (loaded at the previous tile's end) to LDS, every wave's there, read as
+    // the lane's rows and columns; then the next tile's loads
+    auto sa_w = J.vgpr<u32>(), sa_r = J.vgpr<u32>(), sb_r = J.vgpr<u32>();
+    sa_w = (tid << 2) + sc_lds;
+    // (older than the next tile's first loads, the youngest here; says so to the verifier, which
+    // also follows the K walk's zero trips)
+    J.s_waitcnt(vmcnt(static_cast<int>(tile_loads)));
+    J.ds_write_b32(sa_w, psr);
+    J.ds_write_b32(sa_w, psc, {.offset = static_cast<int32_t>(4 * BM)});
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
+    sa_r = ((crow - m0) << 2) + sc_lds;
+    sb_r = (b_row << 2) + (sc_lds + 4 * BM);
+    for (int i = 0; i < TM; ++i)
+      for (int g = 0; g < 4; ++g) J.ds_read_b128(rs[4 * i + g], sa_r, {.offset = static_cast<int32_t>((32 * i + 8 * g) * 4)});
+    for (int j = 0; j < TN; ++j) J.ds_read_b32(cs[j], sb_r, {.offset = static_cast<int32_t>(32 * j * 4)});
+    J.s_waitcnt(lgkmcnt(0));
+    prefetch_scales(gpr<u32>(nty * BM), gpr<u32>(ntx * BN));
+  } else if constexpr (TOKEN) {
     if constexpr (!SCALES_EARLY) {
       // (the loop's last loads and LDS reads, of tiles past the end, done first: their
       // registers then hold the scales)
@@ -993,7 +1086,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // v[q]; block128's accumulators are the values.
   // (four: the paired-block stores below hold rows r, r + 1 of blocks j, j + 1; not per-token:
   // its two-scale products made the 256x256 kernel's compile exceed 3 cpu s)
-  constexpr bool PAIRED = !SPLIT && !TOKEN && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
+  constexpr bool PAIRED = !SPLIT && (!TOKEN || PERSIST) && TN % 2 == 0 && active_target::desc.features.has_permlane_swap;
   auto v = J.vgpr<f32>(PAIRED ? 4 : 2);
   auto va = J.vgpr<acc_t>(C.agpr_acc ? (PAIRED ? 4 : 2) : 1);  // (agpr_acc: an accumulator read into a VGPR, the VALU's operand)
   auto value = [&](int i, int j, int r, int q) {
@@ -1042,15 +1135,55 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
         [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
     auto srows = J.sgpr<u32>(4);  // (rows R + q + 4 h, shared by the block pairs)
-    for (int i = 0; i < TM; ++i)
+    // PK (persistent fp8, AGPR accumulators): the four values of a pair read, then scaled two
+    // a v_pk_mul_f32 (per_token: rows r, r + 1 of a block a pair, by their row scales, then by
+    // the block's column scale; the VALU bounds this epilogue, the MFMAs waiting); each block
+    // row's accumulators zeroed for the next tile by MFMAs of zeros once read (the matrix core
+    // is idle here, the VALU is not)
+    constexpr bool PK = PERSIST && !I8 && !BLOCK && C.agpr_acc;
+    static_assert(!PERSIST || PK);
+    auto vp = J.vgpr<f32>(PK ? 4 : 2).aligned(2), ts2 = J.vgpr<f32>(2).aligned(2);
+    auto cs2 = J.vgpr<f32>(PK && TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice)
+    auto zero2 = J.vgpr<u32>(2);
+    if constexpr (PK) {
+      if constexpr (TOKEN) {
+        for (int j = 0; j < TN; ++j) {
+          cs2[2 * j] = cs[j] + 0.0f;
+          cs2[2 * j + 1] = cs[j] + 0.0f;
+        }
+      } else {
+        ts2[0] = ts + 0.0f;
+        ts2[1] = ts + 0.0f;
+      }
+      zero2.fill(0u);
+    }
+    for (int i = 0; i < TM; ++i) {
       for (int r = 0; r < 16; r += 2) {
         for (int h = 0; h < 2; ++h)
           for (int q = 0; q < 2; ++q) srows[2 * h + q] = n_bytes * (elem_row(i, r) + static_cast<uint32_t>(q + 4 * h));
         for (int jp = 0; jp < TN / 2; ++jp) {
           const int j = 2 * jp;
+          // (PK per_token: vp holds (j, r), (j, r + 1), (j + 1, r), (j + 1, r + 1): pairs of rows)
+          constexpr int o1 = TOKEN ? 2 : 1, o2 = TOKEN ? 1 : 2;
+          if constexpr (PK) {
+            J.v_accvgpr_read_b32(vp[0], acc[i * TN + j][r]);
+            J.v_accvgpr_read_b32(vp[o1], acc[i * TN + j + 1][r]);
+            J.v_accvgpr_read_b32(vp[o2], acc[i * TN + j][r + 1]);
+            J.v_accvgpr_read_b32(vp[3], acc[i * TN + j + 1][r + 1]);
+            if constexpr (TOKEN) {
+              auto rows = rs[4 * i + r / 4].slice(r % 4, 2);
+              for (int h = 0; h < 2; ++h) {
+                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), rows);
+                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), cs2.slice(2 * (j + h), 2));
+              }
+            } else {
+              J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), ts2);
+              J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), ts2);
+            }
+          }
           // (block128's values are the accumulators themselves, swapped in place: their last use)
-          const gpr<f32> x0 = value(i, j, r, 0), x1 = value(i, j + 1, r, 1), x2 = value(i, j, r + 1, 2),
-                         x3 = value(i, j + 1, r + 1, 3);
+          const gpr<f32> x0 = PK ? gpr<f32>(vp[0]) : value(i, j, r, 0), x1 = PK ? gpr<f32>(vp[o1]) : value(i, j + 1, r, 1),
+                         x2 = PK ? gpr<f32>(vp[o2]) : value(i, j, r + 1, 2), x3 = PK ? gpr<f32>(vp[3]) : value(i, j + 1, r + 1, 3);
           J.v_permlane32_swap_b32(x0, x1);
           J.v_permlane32_swap_b32(x2, x3);
           // x0, x2: rows R, R + 1 (R = 32 i + 8 (r / 4) + r % 4); x1, x3: rows R + 4, R + 5
@@ -1061,6 +1194,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
           Cb.store(hi, at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
         }
       }
+      if constexpr (PK)
+        for (int j = 0; j < TN; ++j) J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], zero2, zero2, 0);
+    }
   } else if constexpr (!SPLIT) {
     store_bf16(value);
   } else {
@@ -1123,6 +1259,36 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               });
       store_bf16([&](int i, int j, int r, int) { return sum[(i * 16 + r) * TN + j]; });
     });
+  }
+  };
+  if constexpr (PERSIST) {
+    // Tile after tile: the K walk of k_pad steps (its last steps store and load the next tile's
+    // first K tiles and read its slice 0), the epilogue, the accumulators zeroed, the next tile.
+    vgpr_prologue();
+    read_slice(0, 0);
+    auto cur_valid = J.sgpr<u32>(), it = J.sgpr<u32>();
+    cur_valid = 1u;
+    J.While([&] { return cur_valid != 0u; },
+            [&] {
+              it = 0u;
+              J.While([&] { return it < k_pad; },
+                      [&] {
+                        step_vgpr(0);
+                        step_vgpr(1);
+                        it = it + 2u;
+                      });
+              epilogue();
+              cur_valid = n_valid;
+              lin = lin + G;
+              n0 = ntx * BN;
+              m0 = nty * BM;
+              crow = a_row - (lane & AT.a_row().mask) + m0 + ((lane >> AT.c_row().shift) * AT.c_row().stride);
+              next_tile();
+              next_origins();
+              // (the epilogue zeroed the accumulators)
+            });
+  } else {
+    epilogue();
   }
 }
 

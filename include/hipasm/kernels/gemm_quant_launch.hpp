@@ -10,6 +10,7 @@
 // rt::error (the DMA tile copies need dword-aligned rows). Give one compiled with split_k = true
 // as `split` to let the launch split K when the C tiles leave CUs idle (small M).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -98,8 +99,10 @@ inline rt::launch_report launch_gemm_quant(rt::device& dev, rt::module& mod, con
   }
   rt::kernel_args args;
   args.add(c).add(a).add(b).add(sa).add(sb).add(M).add(N).add(K).add(splits).add(workspace);
-  return dev.launch(mod, k->name, {cf.grid_x(N), cf.grid_y(M), cf.split_k ? splits : 1}, {cf.threads(), 1, 1}, args,
-                    opts);
+  // (groups: that many workgroups at most, each walking its tiles)
+  const rt::dim3 grid = cf.groups > 0 ? rt::dim3{std::min(cf.tiles(M, N), cf.groups), 1, 1}
+                                      : rt::dim3{cf.grid_x(N), cf.grid_y(M), cf.split_k ? splits : 1};
+  return dev.launch(mod, k->name, grid, {cf.threads(), 1, 1}, args, opts);
 }
 
 }  // namespace hipasm::kernels

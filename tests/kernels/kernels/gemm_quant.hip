@@ -31,4 +31,6 @@ HIPASM_GEMM_QUANT_KERNEL(gq_i8_token_w8_n256, gq_configs::i8_token_w8_n256)
 #if defined(__gfx950__)
 HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token_256_agpr, gq_configs::fp8_token_256_agpr)
 HIPASM_GEMM_QUANT_KERNEL(gq_fp8_tensor_256_agpr, gq_configs::fp8_tensor_256_agpr)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_token_256_persist, gq_configs::fp8_token_256_persist)
+HIPASM_GEMM_QUANT_KERNEL(gq_fp8_tensor_256_persist, gq_configs::fp8_tensor_256_persist)
 #endif

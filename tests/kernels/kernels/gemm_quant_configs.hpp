@@ -67,6 +67,12 @@ inline constexpr gemm_quant_config fp8_token_256_agpr{.type = quant_type::fp8, .
                                                       .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
 inline constexpr gemm_quant_config fp8_tensor_256_agpr{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
                                                        .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true};
+// the same persistent: 2 workgroups (each walking several tiles in the tests' grids)
+inline constexpr gemm_quant_config fp8_token_256_persist{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 256,
+                                                         .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true, .groups = 2};
+inline constexpr gemm_quant_config fp8_tensor_256_persist{.type = quant_type::fp8, .scale = quant_scale::per_tensor,
+                                                          .bm = 256, .bn = 256, .wm = 2, .wn = 2, .agpr_acc = true,
+                                                          .groups = 2};
 // split K (gemm_quant_split.hip): each scale type, both MFMA types, one and two LDS buffers, a
 // scale block of one and of two K tiles
 inline constexpr gemm_quant_config i8_token_split{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 64,
