@@ -246,11 +246,23 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
   // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
-  constexpr uint32_t NQ = SD ? NKS : DK / 32;  // Q's loads
+  // DIRECT: wave w's S dims are its O dims (DVW w .. + DVW - 1) in DVW / 32 chunks of 32 (a
+  // 16x16x32 MFMA each) and 64 / W of the rope dims (512 + (64 / W) w ..): one more chunk of 32
+  // (2 waves) or one slice of 16 (4 waves)
+  constexpr uint32_t ROPE = 64 / W, DKC = DVW / 32 + (ROPE == 32 ? 1 : 0);
+  constexpr bool ROPE16 = ROPE == 16;
+  constexpr uint32_t NQ = DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    if constexpr (SD) {
+    if constexpr (DIRECT) {
+      // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
+      static_assert(ROPE16 || ROPE == 32, "");
+      qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
+      for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+      qoff = (col + wrow) * (DK * 2) + (grp << (ROPE16 ? 3 : 4)) + w * (ROPE * 2);
+      Qb.load(qv.slice(4 * (DVW / 32), ROPE16 ? 2 : 4), at(qoff) + static_cast<int64_t>(DV * 2));
+    } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
     } else {
@@ -391,7 +403,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
   // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
-  auto kw = J.vgpr<u32>(DIRECT ? 2 : 1).aligned(2);
+  auto kw = J.vgpr<u32>(DIRECT ? 4 : 1).aligned(4);
   auto vsel = J.vgpr<u32>();
   auto godd = J.sgpr<u64>();
   auto one = J.sgpr<u32>();
@@ -410,13 +422,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
   };
   auto compute = [&] {
-    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
+    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
     if constexpr (DIRECT) {
-      // K: lane (col, grp) the 4 fp8 of dims 16 (NKS w + c) + 4 grp .. + 3 of row col (Q's dims).
+      // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope chunk or slice).
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
       // (r0 = 8 (grp / 2): lane s addresses row r0 + s / 2, dims + 8 (s % 2)); the group's rows
       // 4 grp .. + 3 are its dword grp % 2.
-      kaddr = (col + rbuf * BN) * RS + (grp << 2) + w * (16 * NKS) + wide.offset;
+      kaddr = (col + rbuf * BN) * RS + (grp << 3) + w * DVW + wide.offset;
+      kaddr2 = (col + rbuf * BN) * RS + (grp << (ROPE16 ? 2 : 3)) + w * ROPE + (DV + wide.offset);
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = (((grp >> 1) << 3) + (l16 >> 1) + rbuf * BN) * RS + ((l16 & 1u) << 3) + w * DVW + wide.offset;
@@ -434,9 +447,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
     if constexpr (SD && !DIRECT) vaddr = vaddr + w * (DVW * 2);
-    constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
+    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = NVT;
     auto read_k = [&](uint32_t c) {
-      if constexpr (DIRECT) J.ds_read_b32(kring[4 * (c % KR)], kaddr, {.offset = static_cast<int32_t>(16 * c)});
+      if constexpr (DIRECT) {
+        if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
+        else if (ROPE16) J.ds_read_b32(kring[4 * (c % KR)], kaddr2, {.offset = 0});
+        else J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr2, {.offset = 0});
+      }
       else if constexpr (SD) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
       else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
     };
@@ -460,9 +477,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       auto kc = kring.slice(4 * (c % KR), 4);
       auto& acc = c % 2 == 0 ? s : s2;
       if constexpr (DIRECT) {
-        cvt4(kw, kring[4 * (c % KR)]);
-        if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kw, qv.slice(2 * c, 2), 0);
-        else J.v_mfma_f32_16x16x16_bf16(acc, kw, qv.slice(2 * c, 2), acc);
+        cvt4(kw.slice(0, 2), kring[4 * (c % KR)]);
+        if (c + 1 == NK && ROPE16) {
+          J.v_mfma_f32_16x16x16_bf16(acc, kw.slice(0, 2), qv.slice(4 * c, 2), acc);
+        } else {
+          cvt4(kw.slice(2, 2), kring[4 * (c % KR) + 1]);
+          if (c < 2) J.v_mfma_f32_16x16x32_bf16(acc, kw, qv.slice(4 * c, 4), 0);
+          else J.v_mfma_f32_16x16x32_bf16(acc, kw, qv.slice(4 * c, 4), acc);
+        }
         continue;
       }
       if constexpr (SD) {
