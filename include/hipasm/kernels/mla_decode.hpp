@@ -46,7 +46,11 @@
 // accumulates 512 / waves dims of O.
 // fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
 // loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as
-// above. The scale multiplies the scores' scale and the output.
+// above. The scale multiplies the scores' scale and the output. split_dims on a target with the
+// transposing reads and v_cvt_scalef32_pk_bf16_fp8 (gfx950) widens no rows: each wave reads its
+// MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
+// (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
+// by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -92,6 +96,7 @@ struct mla_decode_config {
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
