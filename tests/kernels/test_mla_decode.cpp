@@ -181,6 +181,7 @@ const hk::mla_decode_kernel_ref w4_fp8{"mla_w4_fp8", mla_decode_config{.waves = 
 
 const hk::mla_decode_kernel_ref sd4{"mla_sd4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}, "mla_combine"};
 const hk::mla_decode_kernel_ref sd2_fp8{"mla_sd2_fp8", mla_decode_config{.waves = 2, .split_dims = true, .prefetch = 1, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
+const hk::mla_decode_kernel_ref sd4_fp8_pg16{"mla_sd4_fp8_pg16", mla_decode_config{.waves = 4, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = mla_kv_cache::fp8}, "mla_combine"};
 const hk::mla_decode_kernel_ref w8_pg16{"mla_w8_pg16", mla_decode_config{.waves = 8, .page_size = 16, .prefetch = 1}, "mla_combine"};
 
 }  // namespace
@@ -224,6 +225,10 @@ TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summe
   run(sd4, {.qlens = {1, 1, 1}, .kvlens = {100, 0, 1}, .heads = 16, .splits = 1, .q_range = 3.0f, .key_ramp = 0.02f});
   run(sd4, {.qlens = {4, 2}, .kvlens = {50, 17}, .heads = 32, .splits = 3});
   run(sd2_fp8, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 2});
+  // 4 waves over fp8 rows in pages of 16: variable KV lengths (a partial page, an empty
+  // sequence), 1 to 4 query tokens, 16 and 32 heads, splits
+  run(sd4_fp8_pg16, {.qlens = {1, 4, 1, 2}, .kvlens = {100, 37, 0, 16}, .heads = 16, .splits = 3, .key_ramp = 0.01f});
+  run(sd4_fp8_pg16, {.qlens = {4, 1}, .kvlens = {70, 5}, .heads = 32, .splits = 1, .q_range = 3.0f});
 }
 
 TEST_CASE("mla_decode: launch errors", "[mla]") {

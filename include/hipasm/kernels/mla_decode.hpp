@@ -46,7 +46,11 @@
 // accumulates 512 / waves dims of O.
 // fp8 KV: the DMA brings the fp8 rows to an LDS ring of their own; each wave widens the rows it
 // loaded to bf16 (exact) into a bf16 buffer (a second barrier a block), then the block runs as
-// above. The scale multiplies the scores' scale and the output.
+// above. The scale multiplies the scores' scale and the output. split_dims on a target with the
+// transposing reads and v_cvt_scalef32_pk_bf16_fp8 (gfx950) widens no rows: each wave reads its
+// MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
+// (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
+// by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -92,6 +96,7 @@ struct mla_decode_config {
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
   constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
@@ -134,9 +139,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t NVT = SD ? 32 / W : 32;        // 16-dim tiles of O a wave
   constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
   constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
+  constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
+  // fp8 split_dims where the target has the transposing reads and the scaled converts (gfx950):
+  // each wave converts the few fp8 operands it reads from the DMA ring to bf16 in registers (K
+  // by ds_read_b32, V^T by ds_read_b64_tr_b8) instead of widening whole rows to a bf16 buffer:
+  // no bf16 buffer, no second barrier a block, no LDS round trip before the MFMAs.
+  constexpr bool DIRECT = F8 && SD && TR && hipasm::detail::features().has_mx_convert;
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
-  constexpr uint32_t RSB = F8 ? C.wide_row_stride : RS;                      // a bf16 row the MFMAs read
+  constexpr uint32_t RSB = F8 && !DIRECT ? C.wide_row_stride : RS;           // a row the MFMAs read
   constexpr bool SKEW = C.row_skew();  // row r of a block 16 ((r & 1) + (r >> 3)) bytes further
   constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
   static_assert(BN % W == 0 || W > BN, "");
@@ -240,11 +251,23 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
   // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
-  constexpr uint32_t NQ = SD ? NKS : DK / 32;  // Q's loads
+  // DIRECT: wave w's S dims are its O dims (DVW w .. + DVW - 1) in DVW / 32 chunks of 32 (a
+  // 16x16x32 MFMA each) and 64 / W of the rope dims (512 + (64 / W) w ..): one more chunk of 32
+  // (2 waves) or one slice of 16 (4 waves)
+  constexpr uint32_t ROPE = 64 / W, DKC = DVW / 32 + (ROPE == 32 ? 1 : 0);
+  constexpr bool ROPE16 = ROPE == 16;
+  constexpr uint32_t NQ = DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    if constexpr (SD) {
+    if constexpr (DIRECT) {
+      // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
+      static_assert(ROPE16 || ROPE == 32, "");
+      qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
+      for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
+      qoff = (col + wrow) * (DK * 2) + (grp << (ROPE16 ? 3 : 4)) + w * (ROPE * 2);
+      Qb.load(qv.slice(4 * (DVW / 32), ROPE16 ? 2 : 4), at(qoff) + static_cast<int64_t>(DV * 2));
+    } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
     } else {
@@ -267,7 +290,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
-  if constexpr (F8) wide = pool.alloc(BN * RSB);
+  if constexpr (F8 && !DIRECT) wide = pool.alloc(BN * RSB);
   lds_ref sx{};  // split_dims: the waves' partial scores, 1 KiB each
   if constexpr (SD) sx = pool.alloc(W * 1024);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
@@ -380,16 +403,46 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // V^T tile d: with ds_read_b64_tr_b16 (gfx950) lane s of group grp addresses row 4 grp + s / 4,
   // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else four
   // ds_read_u16 (rows 4 grp + n, dim 16 d + col) joined in pairs.
-  constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
   constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles a ring holds
   auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
+  // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
+  // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
+  auto kw = J.vgpr<u32>(DIRECT ? 4 : 1).aligned(4);
+  auto vsel = J.vgpr<u32>();
+  auto godd = J.sgpr<u64>();
+  auto one = J.sgpr<u32>();
+  if constexpr (DIRECT) {
+    one = 0x3f800000u;
+    auto g1 = J.vgpr<u32>();
+    g1 = grp & 1u;
+    J.v_cmp_ne_u32(godd, g1, 0u);
+  }
+  auto cvt4 = [&](const gpr<u32>& dst, const gpr<u32>& src) {
+    if constexpr (DIRECT) {
+      modifiers hi;
+      hi.op_sel = 1;  // (src0's high word)
+      J.v_cvt_scalef32_pk_bf16_fp8(dst[0], src, one);
+      J.v_cvt_scalef32_pk_bf16_fp8(dst[1], src, one, hi);
+    }
+  };
   auto compute = [&] {
-    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>();
-    if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
+    auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
+    if constexpr (DIRECT) {
+      // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope chunk or slice).
+      // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
+      // (r0 = 8 (grp / 2): lane s addresses row r0 + s / 2, dims + 8 (s % 2)); the group's rows
+      // 4 grp .. + 3 are its dword grp % 2.
+      kaddr = (col + rbuf * BN) * RS + (grp << 3) + w * DVW + wide.offset;
+      kaddr2 = (col + rbuf * BN) * RS + (grp << (ROPE16 ? 2 : 3)) + w * ROPE + (DV + wide.offset);
+      auto l16 = J.vgpr<u32>();
+      l16 = lane & 15u;
+      vaddr = (((grp >> 1) << 3) + (l16 >> 1) + rbuf * BN) * RS + ((l16 & 1u) << 3) + w * DVW + wide.offset;
+    } else if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
     else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
     if constexpr (SKEW) kaddr = kaddr + (((col & 1u) + (col >> 3)) << 4);
-    if constexpr (TR) {
+    if constexpr (DIRECT) {
+    } else if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
@@ -398,14 +451,21 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
       if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
-    if constexpr (SD) vaddr = vaddr + w * (DVW * 2);
-    constexpr uint32_t NK = SD ? NKS : DK / 32, NV = NVT;
+    if constexpr (SD && !DIRECT) vaddr = vaddr + w * (DVW * 2);
+    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = NVT;
     auto read_k = [&](uint32_t c) {
-      if constexpr (SD) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
+      if constexpr (DIRECT) {
+        if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
+        else if (ROPE16) J.ds_read_b32(kring[4 * (c % KR)], kaddr2, {.offset = 0});
+        else J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr2, {.offset = 0});
+      }
+      else if constexpr (SD) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
       else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
     };
     auto read_v = [&](uint32_t d) {
-      if constexpr (TR) {
+      if constexpr (DIRECT) {
+        J.ds_read_b64_tr_b8(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(16 * d)});
+      } else if constexpr (TR) {
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
       } else {
         for (uint32_t n = 0; n < 4; ++n)
@@ -421,6 +481,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_waitcnt(lgkmcnt(younger));
       auto kc = kring.slice(4 * (c % KR), 4);
       auto& acc = c % 2 == 0 ? s : s2;
+      if constexpr (DIRECT) {
+        cvt4(kw.slice(0, 2), kring[4 * (c % KR)]);
+        if (c + 1 == NK && ROPE16) {
+          J.v_mfma_f32_16x16x16_bf16(acc, kw.slice(0, 2), qv.slice(4 * c, 2), acc);
+        } else {
+          cvt4(kw.slice(2, 2), kring[4 * (c % KR) + 1]);
+          if (c < 2) J.v_mfma_f32_16x16x32_bf16(acc, kw, qv.slice(4 * c, 4), 0);
+          else J.v_mfma_f32_16x16x32_bf16(acc, kw, qv.slice(4 * c, 4), acc);
+        }
+        continue;
+      }
       if constexpr (SD) {
         if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), 0);
         else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), acc);
@@ -485,7 +556,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if (d + VR - 1 < NV) read_v(d + VR - 1);
       const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
       J.s_waitcnt(lgkmcnt(younger));
-      if constexpr (TR) {
+      if constexpr (DIRECT) {
+        J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
+        cvt4(va, vsel);
+        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+      } else if constexpr (TR) {
         J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
       } else {
         auto r = vraw.slice(4 * (d % VR), 4);
@@ -506,7 +581,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     iend = kb1 + C.prefetch;
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
-    rbuf = 0u;  // KV view buffer of block kb (bf16: nbuf; fp8: 0)
+    rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
     J.s_waitcnt(vmcnt(NQ));  // the first blocks' page entries (Q's loads, younger, in flight)
     // the first prefetch blocks' DMAs (fresh buffers: no barrier), the last one preceded by
     // the page entries of block kb0 + prefetch (as in the loop)
@@ -527,7 +602,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
       read_pages(pv);
-      if constexpr (F8) {
+      if constexpr (F8 && !DIRECT) {
         J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
         widen();
         J.s_waitcnt(lgkmcnt(0));
@@ -543,7 +618,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = select(buf == NB, 0u, buf);
       nbuf = nbuf + 1u;
       nbuf = select(nbuf == NB, 0u, nbuf);
-      if constexpr (!F8) rbuf = nbuf + 0u;  // (fp8: the one bf16 buffer)
+      if constexpr (!F8 || DIRECT) rbuf = nbuf + 0u;  // (fp8 widened: the one bf16 buffer)
     });
   });
 
