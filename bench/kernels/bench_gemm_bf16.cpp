@@ -176,6 +176,10 @@ int main(int argc, char** argv) {
   const gemm_bf16_kernel_ref t256x32{"gemm_bf16_256x32", cfg::big_k32}, t256nn{"gemm_bf16_256nn", cfg::big_nn};
   const gemm_bf16_kernel_ref t128x256{"gemm_bf16_128x256", cfg::rest}, t256w4{"gemm_bf16_256w4", cfg::big4},
       t256w8{"gemm_bf16_256w8", cfg::big8};
+  // (gfx950's code object only: the bf16-out bench's M <= 32 rows)
+  const gemm_bf16_kernel_ref t32[] = {{"gemm_bf16_32x64_k2", cfg::skinny_k2}, {"gemm_bf16_32x64_k3", cfg::skinny_k3},
+                                      {"gemm_bf16_32x64_k4", cfg::skinny_k4}, {"gemm_bf16_32x64_k6", cfg::skinny_k6},
+                                      {"gemm_bf16_32x64_k8", cfg::skinny_k8}};
   const char* forced = std::getenv("GEMM_BENCH_KERNEL");
   const bool report = [] {
     const char* e = std::getenv("HIPASM_BENCH_REPORT");
@@ -217,6 +221,10 @@ int main(int argc, char** argv) {
     else if (!cfg::out16) {
       for (const auto& k : t64)
         if (groups(k.config) <= kCus && s.k / k.config.split_k >= 1024) ours = k;
+    } else if (s.m <= 32) {  // 32x64 tiles, the most parts that keep one workgroup a CU
+      ours = t32[0];
+      for (const auto& k : t32)
+        if (groups(k.config) <= kCus) ours = k;
     } else {  // bf16 pairs added (bf16_atomics: half an f32 add's bytes; 64x64 tiles run several
               // a CU): the fewest parts that give two workgroups a CU, else the most
       for (const auto& k : t64) {
@@ -224,7 +232,7 @@ int main(int argc, char** argv) {
         if (groups(k.config) >= 2 * kCus) break;
       }
     }
-    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t64[3], t256x32, t256nn, t128x256, t256w4, t256w8})
+    for (const auto& k : {t256, t128, t64[0], t64[1], t64[2], t64[3], t256x32, t256nn, t128x256, t256w4, t256w8, t32[0], t32[1], t32[2], t32[3], t32[4]})
       if (forced && k.name == forced) ours = k;
     if (report) std::fprintf(stderr, "%s\n", ours.name.c_str());
     // an odd K (HIPASM_BENCH_SHAPE only): the odd_k variant of the 128x128 tile

@@ -185,6 +185,14 @@ TEST_CASE("gemm_bf16: gfx950, split-K with bf16 out by packed bf16 atomics (bf16
                     Catch::Matchers::Contains("N (63) must be even"));
 }
 
+TEST_CASE("gemm_bf16: gfx950, 32x64 tiles (one wave row of 2 waves) with split-K 3 adding bf16 pairs: M under a tile, tails", "[gemm]") {
+  if (hipasm::test::test_arch() != "gfx950") return;
+  const gemm_bf16_kernel_ref k{"gemm_32x64_pk", gemm_bf16_config{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}};
+  run(k, nullptr, 16, 128, 64 * 9);      // M = 16: half the tile's rows past M
+  run(k, nullptr, 33, 70, 64 * 7 + 6);   // M, N (even) and K tails
+  run(k, nullptr, 1, 2, 8);              // one row, one K tile: two parts' ranges empty
+}
+
 TEST_CASE("gemm_bf16: split-K (3 workgroups along K, f32 atomic adds), tile counts not a multiple of 3", "[gemm]") {
   run(kSplit, &kOdd, 64, 64, 32 * 3);
   run(kSplit, &kOdd, 100, 70, 32 * 7 + 6);

@@ -35,6 +35,8 @@ HIPASM_GEMM_BF16_KERNEL(gemm_256w4, (hipasm::kernels::gemm_bf16_config{.bm = 256
 // error); split-K 3 adding bf16 pairs (buffer_atomic_pk_add_bf16: gfx950's)
 #if defined(__gfx950__)
 HIPASM_GEMM_BF16_KERNEL(gemm_split3_pk, (hipasm::kernels::gemm_bf16_config{.bm = 64, .bn = 64, .bk = 32, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}))
+// (bench_kernel_gemm_bf16_mi355x's M <= 32 kernels: 32x64 tiles of one wave row, 2 waves)
+HIPASM_GEMM_BF16_KERNEL(gemm_32x64_pk, (hipasm::kernels::gemm_bf16_config{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = true, .split_k = 3, .bf16_atomics = true}))
 HIPASM_GEMM_BF16_KERNEL(gemm_256x2, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .ahead = 1, .lds_buffers = 2}))
 // (bench_kernel_gemm_bf16_mi355x's large-shape kernel: bf16 out of AGPR accumulators, blocks paired by v_permlane32_swap)
 HIPASM_GEMM_BF16_KERNEL(gemm_256w4_bf16, (hipasm::kernels::gemm_bf16_config{.bm = 256, .bn = 256, .bk = 64, .wm = 2, .wn = 2, .out_bf16 = true, .ahead = 2, .lds_buffers = 2, .agpr_acc = true, .k_tail = false}))
