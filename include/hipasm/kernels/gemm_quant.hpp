@@ -1115,17 +1115,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto elem_row = [](int i, int r) { return static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4); };
   // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
   auto srow = J.sgpr<u32>(2);
-  auto store_bf16 = [&](auto f32_of) {
+  auto store_rows = [&](auto bf16_of) {  // bf16_of(i, j, r): rows r, r + 1 as bf16x2
     for (int i = 0; i < TM; ++i)
       for (int r = 0; r < 16; r += 2) {
         for (int q = 0; q < 2; ++q) srow[q] = n_bytes * elem_row(i, r + q);
         for (int j = 0; j < TN; ++j) {
-          auto h = cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1));
+          auto h = bf16_of(i, j, r);
           Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
           Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
         }
       }
   };
+  auto store_bf16 = [&](auto f32_of) {
+    store_rows([&](int i, int j, int r) { return cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1)); });
+  };
+  // PKS (per_tensor / per_token, VGPR accumulators, no permlane swap pairs, no split): rows r,
+  // r + 1 of a column scaled as a pair by v_pk_mul_f32 (per_token: by their row scales, then by
+  // the column's twice), rounded without cvt_bf16x2's NaN check: a NaN here is one the MFMAs or
+  // the multiplies made (the quiet 0x7fc00000), which adding 0x7fff never carries into an
+  // infinity. The VALU bounds this epilogue (gfx942 rounds to bf16 in software): 256x256 int8,
+  // 128 values a lane, ran ~1500 instructions a wave.
+  constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
   if constexpr (PAIRED) {
     // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
     // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
@@ -1197,6 +1207,35 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if constexpr (PK)
         for (int j = 0; j < TN; ++j) J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], zero2, zero2, 0);
     }
+  } else if constexpr (PKS) {
+    auto vq = J.vgpr<f32>(2).aligned(2);
+    auto s2 = J.vgpr<f32>(TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice; else ts)
+    if constexpr (TOKEN) {
+      for (int j = 0; j < TN; ++j) {
+        s2[2 * j] = cs[j] + 0.0f;
+        s2[2 * j + 1] = cs[j] + 0.0f;
+      }
+    } else {
+      s2[0] = ts + 0.0f;
+      s2[1] = ts + 0.0f;
+    }
+    store_rows([&](int i, int j, int r) {
+      auto a = acc[i * TN + j];
+      if constexpr (I8) {
+        J.v_cvt_f32_i32(vq[0], a[r]);
+        J.v_cvt_f32_i32(vq[1], a[r + 1]);
+      }
+      if constexpr (TOKEN) {
+        if constexpr (I8) J.v_pk_mul_f32(vq, vq, rs[4 * i + r / 4].slice(r % 4, 2));
+        else J.v_pk_mul_f32(vq, a.slice(r, 2), rs[4 * i + r / 4].slice(r % 4, 2));
+        J.v_pk_mul_f32(vq, vq, s2.slice(2 * j, 2));
+      } else if constexpr (I8) {
+        J.v_pk_mul_f32(vq, vq, s2);
+      } else {
+        J.v_pk_mul_f32(vq, a.slice(r, 2), s2);
+      }
+      return cvt_bf16x2(vq[0], vq[1], bf16_round::nearest_even_finite);
+    });
   } else if constexpr (!SPLIT) {
     store_bf16(value);
   } else {
