@@ -89,8 +89,6 @@ int main(int argc, char** argv) {
                                                           {"gemm_fp8_token_128x128", gq_bench::fp8_token_128x128},
                                                           {"gemm_fp8_tensor_256x256_1", gq_bench::fp8_tensor_256x256_1},
                                                           {"gemm_fp8_tensor_128x256_1", gq_bench::fp8_tensor_128x256_1},
-                                                          {"gemm_fp8_tensor_256x128_1", gq_bench::fp8_tensor_256x128_1},
-{"gemm_fp8_token_256x256_k64", gq_bench::fp8_token_256x256_k64},
-{"gemm_fp8_tensor_256x256_k64", gq_bench::fp8_tensor_256x256_k64}};
+                                                          {"gemm_fp8_tensor_256x128_1", gq_bench::fp8_tensor_256x128_1}};
   return bench::run_quant_bench(argc, argv, "gemm_fp8", aiter_asm::Family::fp8bs, HIPASM_BENCH_CO, ours, shapes);
 }

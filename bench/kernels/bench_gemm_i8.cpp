@@ -18,7 +18,6 @@ int main(int argc, char** argv) {
                                                           {"gemm_i8_token_256x128", gq_bench::i8_token_256x128},
                                                           {"gemm_i8_token_256x256_1", gq_bench::i8_token_256x256_1},
                                                           {"gemm_i8_token_128x256", gq_bench::i8_token_128x256},
-{"gemm_i8_token_256x256_k64", gq_bench::i8_token_256x256_k64},
                                                           {"gemm_i8_token_128x160", gq_bench::i8_token_128x160},
                                                           {"gemm_i8_token_128x128", gq_bench::i8_token_128x128},
                                                           {"gemm_i8_token_64x128", gq_bench::i8_token_64x128},

@@ -40,6 +40,4 @@ HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_128x256_1, gq_bench::fp8_token_128x256_1
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x128_1, gq_bench::fp8_tensor_256x128_1)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_1, gq_bench::fp8_tensor_256x256_1)
 HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_128x256_1, gq_bench::fp8_tensor_128x256_1)
-HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_token_256x256_k64, gq_bench::fp8_token_256x256_k64)
-HIPASM_GEMM_QUANT_KERNEL(gemm_fp8_tensor_256x256_k64, gq_bench::fp8_tensor_256x256_k64)
 #endif

@@ -78,14 +78,6 @@ inline constexpr gemm_quant_config i8_token_256x128_1{.type = quant_type::i8, .s
                                                       .wm = 4, .wn = 2, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_256x256_1{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
                                                       .bn = 256, .wm = 2, .wn = 4, .lds_buffers = 1};
-// 256x256 in 8 waves of 128x64 with bk 64: two LDS buffers in the 64 KiB (one barrier a step,
-// the next tile stored into the other buffer), one tile ahead
-inline constexpr gemm_quant_config i8_token_256x256_k64{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 256,
-                                                        .bn = 256, .bk = 64, .wm = 2, .wn = 4};
-inline constexpr gemm_quant_config fp8_token_256x256_k64{.type = quant_type::fp8, .scale = quant_scale::per_token, .bm = 256,
-                                                         .bn = 256, .bk = 64, .wm = 2, .wn = 4};
-inline constexpr gemm_quant_config fp8_tensor_256x256_k64{.type = quant_type::fp8, .scale = quant_scale::per_tensor, .bm = 256,
-                                                          .bn = 256, .bk = 64, .wm = 2, .wn = 4};
 inline constexpr gemm_quant_config i8_token_128x160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
                                                     .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
 inline constexpr gemm_quant_config i8_token_128x256{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 256,
