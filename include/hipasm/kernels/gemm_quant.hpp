@@ -1219,7 +1219,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       s2[0] = ts + 0.0f;
       s2[1] = ts + 0.0f;
     }
-    store_rows([&](int i, int j, int r) {
+    auto pair_bf16 = [&](int i, int j, int r) {
       auto a = acc[i * TN + j];
       if constexpr (I8) {
         J.v_cvt_f32_i32(vq[0], a[r]);
@@ -1235,7 +1235,50 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         J.v_pk_mul_f32(vq, a.slice(r, 2), s2);
       }
       return cvt_bf16x2(vq[0], vq[1], bf16_round::nearest_even_finite);
-    });
+    };
+    if constexpr (TN % 2 == 0) {
+      // Blocks j and j + 1 a pair, as PAIRED's permlane swap but by ds_bpermute (lane l ^ 32):
+      // A = (block j's lanes 0..31, block j + 1's 0..31 moved up) holds rows R, R + 1 of 64
+      // consecutive columns, B = (block j's 32..63 moved down, block j + 1's 32..63) rows R + 4,
+      // R + 5: each 16-bit store is one 128-byte line of a row, not two (the CU's address path,
+      // 4 cycles a line, bounds this epilogue). RB row pairs a batch, their exchanges in flight
+      // together.
+      auto p_off = detail::gemm_block_pair_offsets<TN>(
+          J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
+          [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
+      auto lo_half = J.sgpr<u64>();
+      auto xa = J.vgpr<u32>();
+      J.v_cmp_gt_u32(lo_half, 32u, lane);
+      xa = (lane ^ 32u) << 2;
+      constexpr int RB = TN >= 8 ? 1 : 8 / TN;  // row pairs a batch (8 / TN: 8 exchanges)
+      auto hb = J.vgpr<u32>(RB * TN), ub = J.vgpr<u32>(RB * TN), ab = J.vgpr<u32>(2);
+      auto srows = J.sgpr<u32>(4);
+      for (int i = 0; i < TM; ++i)
+        for (int r0 = 0; r0 < 16; r0 += 2 * RB) {
+          for (int b = 0; b < RB; ++b)
+            for (int j = 0; j < TN; ++j) {
+              hb[b * TN + j] = pair_bf16(i, j, r0 + 2 * b).template as<u32>();
+              J.ds_bpermute_b32(ub[b * TN + j], xa, hb[b * TN + j]);
+            }
+          J.s_waitcnt(lgkmcnt(0));
+          for (int b = 0; b < RB; ++b) {
+            for (int h = 0; h < 2; ++h)
+              for (int q = 0; q < 2; ++q)
+                srows[2 * h + q] = n_bytes * (elem_row(i, r0 + 2 * b) + static_cast<uint32_t>(q + 4 * h));
+            for (int jp = 0; jp < TN / 2; ++jp) {
+              const int j0 = b * TN + 2 * jp, j1 = j0 + 1;
+              J.v_cndmask_b32(ab[0], ub[j1], hb[j0], lo_half);  // (lanes 0..31: block j's own)
+              J.v_cndmask_b32(ab[1], hb[j1], ub[j0], lo_half);
+              Cb.store(ab[0], at(p_off[jp]) + at(srows[0]), {.width = narrow::u16});
+              Cb.store(ab[0], at(p_off[jp]) + at(srows[1]), {.width = narrow::u16_d16_hi});
+              Cb.store(ab[1], at(p_off[jp]) + at(srows[2]), {.width = narrow::u16});
+              Cb.store(ab[1], at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
+            }
+          }
+        }
+    } else {
+      store_rows(pair_bf16);
+    }
   } else if constexpr (!SPLIT) {
     store_bf16(value);
   } else {
