@@ -410,6 +410,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // taken only when its cols_valid (tile_cols, of its staging set) is below BK: whole tiles
   // spend no VALU on them (16x512x7168, 32x32: 32 v_and of ~140 instructions a step).
   constexpr bool TAIL_BRANCH = VG && S == 2 && !SPLIT4 && !(DK && !BLOCK && C.lds_ahead == 1);
+  // TAIL_BRANCH1 (one LDS buffer, fp8 per_tensor / per_token): the same, the branch before
+  // barrier 1 (int8, which masks only B, measured slower with the branch than with the masks)
+  constexpr bool TAIL_BRANCH1 = VG && S == 1 && !BLOCK && !I8;
   auto tile_cols = J.sgpr<u32>(2);
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
@@ -435,7 +438,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         k_left = K - k_cur;
         J.s_max_i32(cols_valid, k_left, 0);
         cols_valid = select(loaded < k_tiles, cols_valid, 0u);
-        if constexpr (TAIL_BRANCH) tile_cols[buf] = cols_valid;
+        if constexpr (TAIL_BRANCH || TAIL_BRANCH1) tile_cols[buf] = cols_valid;
         a_ld = a_org + k_cur;
         b_ld = b_org + k_cur;
         if constexpr (SPLIT4) {
@@ -515,7 +518,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       auto k_tail = J.sgpr<u32>();
       k_tail = K % BK;
       tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
-      t.deferred = TAIL_BRANCH;
+      t.deferred = TAIL_BRANCH || TAIL_BRANCH1;
       if constexpr (A_TAIL)
         for (int i = 0; i < AH; ++i) load_tile(i, &t);
       return t;
@@ -524,7 +527,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // TAIL_BRANCH: the staged tile of set `set` (its loads complete) masked when it is the tail
   auto mask_tail = [&](int set) {
-    if constexpr (TAIL_BRANCH)
+    if constexpr (TAIL_BRANCH || TAIL_BRANCH1)
       J.If(tile_cols[set] < BK, [&] {
         if constexpr (A_TAIL) copy_tile_mask_tail(J, sta[set], tail);
         copy_tile_mask_tail(J, stb[set], tail);
@@ -917,12 +920,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
         if (EARLY && p + 2 == KS) {  // (after this step's scale loads: tile_wait counts them)
           J.s_waitcnt(vmcnt(tile_wait));
-          copy_tile_prepare(J, sta[set]);
-          copy_tile_prepare(J, stb[set]);
+          if constexpr (!TAIL_BRANCH1) {
+            copy_tile_prepare(J, sta[set]);
+            copy_tile_prepare(J, stb[set]);
+          }
         }
       };
       slice_interleave(p, mfmas, other);
     }
+    if constexpr (EARLY) mask_tail(set);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (EARLY) {
@@ -935,6 +941,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
     } else {
       J.s_waitcnt(vmcnt(tile_wait));
+      mask_tail(set);
       interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
                  [&] {
                    copy_tile_store(J, sta[set], As[0]);
@@ -1133,8 +1140,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // r + 1 of a column scaled as a pair by v_pk_mul_f32 (per_token: by their row scales, then by
   // the column's twice), rounded without cvt_bf16x2's NaN check: a NaN here is one the MFMAs or
   // the multiplies made (the quiet 0x7fc00000), which adding 0x7fff never carries into an
-  // infinity. The VALU bounds this epilogue (gfx942 rounds to bf16 in software): 256x256 int8,
-  // 128 values a lane, ran ~1500 instructions a wave.
+  // infinity (gfx942 rounds to bf16 in software: the NaN check was 4 of its 6 instructions a value).
   constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
   if constexpr (PAIRED) {
     // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
