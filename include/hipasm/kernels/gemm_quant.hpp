@@ -410,6 +410,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // taken only when its cols_valid (tile_cols, of its staging set) is below BK: whole tiles
   // spend no VALU on them (16x512x7168, 32x32: 32 v_and of ~140 instructions a step).
   constexpr bool TAIL_BRANCH = VG && S == 2 && !SPLIT4 && !(DK && !BLOCK && C.lds_ahead == 1);
+  // TAIL_BRANCH1 (one LDS buffer, fp8 per_tensor / per_token): the same, the branch before
+  // barrier 1 (int8, which masks only B, measured slower with the branch than with the masks)
+  constexpr bool TAIL_BRANCH1 = VG && S == 1 && !BLOCK && !I8;
   auto tile_cols = J.sgpr<u32>(2);
   auto cols_valid = J.sgpr<u32>(), a_ld = J.sgpr<u32>(), b_ld = J.sgpr<u32>();
   // (tm: the tail masks made once, below; int8's first tiles' loads, issued before them, make
@@ -435,7 +438,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         k_left = K - k_cur;
         J.s_max_i32(cols_valid, k_left, 0);
         cols_valid = select(loaded < k_tiles, cols_valid, 0u);
-        if constexpr (TAIL_BRANCH) tile_cols[buf] = cols_valid;
+        if constexpr (TAIL_BRANCH || TAIL_BRANCH1) tile_cols[buf] = cols_valid;
         a_ld = a_org + k_cur;
         b_ld = b_org + k_cur;
         if constexpr (SPLIT4) {
@@ -515,7 +518,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       auto k_tail = J.sgpr<u32>();
       k_tail = K % BK;
       tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
-      t.deferred = TAIL_BRANCH;
+      t.deferred = TAIL_BRANCH || TAIL_BRANCH1;
       if constexpr (A_TAIL)
         for (int i = 0; i < AH; ++i) load_tile(i, &t);
       return t;
@@ -524,7 +527,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
 
   // TAIL_BRANCH: the staged tile of set `set` (its loads complete) masked when it is the tail
   auto mask_tail = [&](int set) {
-    if constexpr (TAIL_BRANCH)
+    if constexpr (TAIL_BRANCH || TAIL_BRANCH1)
       J.If(tile_cols[set] < BK, [&] {
         if constexpr (A_TAIL) copy_tile_mask_tail(J, sta[set], tail);
         copy_tile_mask_tail(J, stb[set], tail);
@@ -917,12 +920,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
         if constexpr (PS > 1) scaled_adds(1 - parity, p, KS - 1);  // the previous block's
         if (EARLY && p + 2 == KS) {  // (after this step's scale loads: tile_wait counts them)
           J.s_waitcnt(vmcnt(tile_wait));
-          copy_tile_prepare(J, sta[set]);
-          copy_tile_prepare(J, stb[set]);
+          if constexpr (!TAIL_BRANCH1) {
+            copy_tile_prepare(J, sta[set]);
+            copy_tile_prepare(J, stb[set]);
+          }
         }
       };
       slice_interleave(p, mfmas, other);
     }
+    if constexpr (EARLY) mask_tail(set);
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (EARLY) {
@@ -935,6 +941,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
     } else {
       J.s_waitcnt(vmcnt(tile_wait));
+      mask_tail(set);
       interleave(J, [&] { mfma_slice(KS - 1, block_start, 0, 1, ps); },
                  [&] {
                    copy_tile_store(J, sta[set], As[0]);
@@ -1115,17 +1122,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto elem_row = [](int i, int r) { return static_cast<uint32_t>(32 * i + 8 * (r / 4) + r % 4); };
   // Rows r and r + 1 (r even): one conversion, the low half stored to row r, the high to r + 1.
   auto srow = J.sgpr<u32>(2);
-  auto store_bf16 = [&](auto f32_of) {
+  auto store_rows = [&](auto bf16_of) {  // bf16_of(i, j, r): rows r, r + 1 as bf16x2
     for (int i = 0; i < TM; ++i)
       for (int r = 0; r < 16; r += 2) {
         for (int q = 0; q < 2; ++q) srow[q] = n_bytes * elem_row(i, r + q);
         for (int j = 0; j < TN; ++j) {
-          auto h = cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1));
+          auto h = bf16_of(i, j, r);
           Cb.store(h, at(c_off[j]) + at(srow[0]), {.width = narrow::u16});
           Cb.store(h, at(c_off[j]) + at(srow[1]), {.width = narrow::u16_d16_hi});
         }
       }
   };
+  auto store_bf16 = [&](auto f32_of) {
+    store_rows([&](int i, int j, int r) { return cvt_bf16x2(f32_of(i, j, r, 0), f32_of(i, j, r + 1, 1)); });
+  };
+  // PKS (per_tensor / per_token, VGPR accumulators, no permlane swap pairs, no split): rows r,
+  // r + 1 of a column scaled as a pair by v_pk_mul_f32 (per_token: by their row scales, then by
+  // the column's twice), rounded without cvt_bf16x2's NaN check: a NaN here is one the MFMAs or
+  // the multiplies made (the quiet 0x7fc00000), which adding 0x7fff never carries into an
+  // infinity (gfx942 rounds to bf16 in software: the NaN check was 4 of its 6 instructions a value).
+  constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
   if constexpr (PAIRED) {
     // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
     // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
@@ -1196,6 +1212,78 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       }
       if constexpr (PK)
         for (int j = 0; j < TN; ++j) J.v_mfma_f32_32x32x8_bf16(acc[i * TN + j], zero2, zero2, 0);
+    }
+  } else if constexpr (PKS) {
+    auto vq = J.vgpr<f32>(2).aligned(2);
+    auto s2 = J.vgpr<f32>(TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice; else ts)
+    if constexpr (TOKEN) {
+      for (int j = 0; j < TN; ++j) {
+        s2[2 * j] = cs[j] + 0.0f;
+        s2[2 * j + 1] = cs[j] + 0.0f;
+      }
+    } else {
+      s2[0] = ts + 0.0f;
+      s2[1] = ts + 0.0f;
+    }
+    auto pair_bf16 = [&](int i, int j, int r) {
+      auto a = acc[i * TN + j];
+      if constexpr (I8) {
+        J.v_cvt_f32_i32(vq[0], a[r]);
+        J.v_cvt_f32_i32(vq[1], a[r + 1]);
+      }
+      if constexpr (TOKEN) {
+        if constexpr (I8) J.v_pk_mul_f32(vq, vq, rs[4 * i + r / 4].slice(r % 4, 2));
+        else J.v_pk_mul_f32(vq, a.slice(r, 2), rs[4 * i + r / 4].slice(r % 4, 2));
+        J.v_pk_mul_f32(vq, vq, s2.slice(2 * j, 2));
+      } else if constexpr (I8) {
+        J.v_pk_mul_f32(vq, vq, s2);
+      } else {
+        J.v_pk_mul_f32(vq, a.slice(r, 2), s2);
+      }
+      return cvt_bf16x2(vq[0], vq[1], bf16_round::nearest_even_finite);
+    };
+    if constexpr (TN % 2 == 0) {
+      // Blocks j and j + 1 a pair, as PAIRED's permlane swap but by ds_bpermute (lane l ^ 32):
+      // A = (block j's lanes 0..31, block j + 1's 0..31 moved up) holds rows R, R + 1 of 64
+      // consecutive columns, B = (block j's 32..63 moved down, block j + 1's 32..63) rows R + 4,
+      // R + 5: each 16-bit store is one 128-byte line of a row, not two (the CU's address path,
+      // 4 cycles a line, bounds this epilogue). RB row pairs a batch, their exchanges in flight
+      // together.
+      auto p_off = detail::gemm_block_pair_offsets<TN>(
+          J, N, n_bytes, [&](gpr<u32>& wrow) { wrow = a_row - (lane & AT.a_row().mask) + m0; },
+          [&](gpr<u32>& col, int jp) { col = b_row + (lane & 32u) + (n0 + 64u * static_cast<uint32_t>(jp)); });
+      auto lo_half = J.sgpr<u64>();
+      auto xa = J.vgpr<u32>();
+      J.v_cmp_gt_u32(lo_half, 32u, lane);
+      xa = (lane ^ 32u) << 2;
+      constexpr int RB = TN >= 8 ? 1 : 8 / TN;  // row pairs a batch (8 / TN: 8 exchanges)
+      auto hb = J.vgpr<u32>(RB * TN), ub = J.vgpr<u32>(RB * TN), ab = J.vgpr<u32>(2);
+      auto srows = J.sgpr<u32>(4);
+      for (int i = 0; i < TM; ++i)
+        for (int r0 = 0; r0 < 16; r0 += 2 * RB) {
+          for (int b = 0; b < RB; ++b)
+            for (int j = 0; j < TN; ++j) {
+              hb[b * TN + j] = pair_bf16(i, j, r0 + 2 * b).template as<u32>();
+              J.ds_bpermute_b32(ub[b * TN + j], xa, hb[b * TN + j]);
+            }
+          J.s_waitcnt(lgkmcnt(0));
+          for (int b = 0; b < RB; ++b) {
+            for (int h = 0; h < 2; ++h)
+              for (int q = 0; q < 2; ++q)
+                srows[2 * h + q] = n_bytes * (elem_row(i, r0 + 2 * b) + static_cast<uint32_t>(q + 4 * h));
+            for (int jp = 0; jp < TN / 2; ++jp) {
+              const int j0 = b * TN + 2 * jp, j1 = j0 + 1;
+              J.v_cndmask_b32(ab[0], ub[j1], hb[j0], lo_half);  // (lanes 0..31: block j's own)
+              J.v_cndmask_b32(ab[1], hb[j1], ub[j0], lo_half);
+              Cb.store(ab[0], at(p_off[jp]) + at(srows[0]), {.width = narrow::u16});
+              Cb.store(ab[0], at(p_off[jp]) + at(srows[1]), {.width = narrow::u16_d16_hi});
+              Cb.store(ab[1], at(p_off[jp]) + at(srows[2]), {.width = narrow::u16});
+              Cb.store(ab[1], at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
+            }
+          }
+        }
+    } else {
+      store_rows(pair_bf16);
     }
   } else if constexpr (!SPLIT) {
     store_bf16(value);
