@@ -155,7 +155,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
     o.threads = 2;
     for (int launch = 0; launch < 2; ++launch) {
       O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
-      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, o);
+      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, {}, o);
       for (const auto& msg : r.diagnostics) FAIL_CHECK("fused checker: " << msg);
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
@@ -305,6 +305,6 @@ TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   p.sample_cus = 8;
   rt::launch_options o;
   o.profile = &p;
-  CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, o)),
+  CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, {}, o)),
                     Catch::Contains("sample_cus"));
 }

@@ -83,17 +83,28 @@ rt::launch_report launch_moe_quant_stage2(rt::device& dev, rt::module& m, const 
   return dev.launch(m, kernel, {C.grid_x(a.dim), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
+// The fused kernel's rows of workgroups a stage (each row loops over the blocks y, y + rows, ...);
+// 0: the configuration's (max_workgroups; at most max_blocks). Fewer rows than blocks: stage 1
+// finishes its blocks in turns, so stage 2 starts on the first ones while stage 1 streams the
+// rest (no seam where the HBM idles), and fewer CUs hold a workgroup (the clock's power).
+struct moe_quant_rows {
+  uint32_t stage1 = 0, stage2 = 0;
+};
+
 // Both stages in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on ws's sorted routing, ws.counters
 // zero (the kernel leaves them so). Its workgroups wait for each other: not with a sampled
 // profile (refused).
 template <moe_quant_config C1, moe_quant_config C2>
 rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const std::string& kernel,
                                          const moe_workspace& ws, const moe_quant_workspace& qws,
-                                         const moe_quant_args& a, const rt::launch_options& opts = {}) {
+                                         const moe_quant_args& a, moe_quant_rows rows = {},
+                                         const rt::launch_options& opts = {}) {
   detail::moe_quant_check(a, ws, qws);
   if (opts.profile && opts.profile->sample_cus)
     throw std::invalid_argument("hipasm moe_quant fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
-  const uint32_t gy1 = C1.grid_y(a.inter, ws.max_blocks), gy2 = C2.grid_y(a.dim, ws.max_blocks);
+  auto pick = [&](uint32_t r, uint32_t cfg) { return r == 0 ? cfg : r < ws.max_blocks ? r : ws.max_blocks; };
+  const uint32_t gy1 = pick(rows.stage1, C1.grid_y(a.inter, ws.max_blocks)),
+                 gy2 = pick(rows.stage2, C2.grid_y(a.dim, ws.max_blocks));
   const uint32_t n = C1.grid_x(a.inter) * gy1 + C2.grid_x(a.dim) * gy2;
   rt::kernel_args args;
   args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
