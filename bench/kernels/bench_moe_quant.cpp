@@ -327,7 +327,8 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   if (const char* e = std::getenv("MOE_QUANT_BENCH_ROWS")) std::sscanf(e, "%u,%u", &rows.stage1, &rows.stage2);
   // (the fused grid's first n1 workgroups are stage 1's)
   const uint32_t n1 = moe_quant_bench::s1.grid_x(s.inter) *
-                      (rows.stage1 ? std::min(rows.stage1, ws.max_blocks) : moe_quant_bench::s1.grid_y(s.inter, ws.max_blocks));
+                      std::min(rows.stage1 ? rows.stage1 : moe_quant_bench::s1.grid_y(s.inter, ws.max_blocks),
+                               hk::detail::moe_quant_busy_blocks(tokens, s.topk, s.experts));
   auto from = [&](const rt::launch_report& rep) {
     print_phases("hipasm", rep);
     if (const char* e = std::getenv("HIPASM_BENCH_PHASES"); e && *e == '1') {
