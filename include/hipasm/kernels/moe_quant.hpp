@@ -381,7 +381,11 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
 }
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
-template <moe_quant_config C>
+// Streamed (the fused kernel with stage 2's early_weights): a block's counter takes 1 when the
+// workgroup's weights are in (wave 0's K loop done) and 1 << 16 when its h is stored; stage 2
+// loads its first W2 group on the first count, reads h on the second.
+inline constexpr uint32_t moe_quant_done_shift = 16;
+template <moe_quant_config C, bool Streamed = false>
 // Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the k_split sums and
 // weight tiles (C.shared_bytes), then the amax exchange; sync: the fused kernel's counters.
 constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
@@ -453,6 +457,16 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       acc[w].fill(0.0f);
     }
     moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red, [] {});
+    if constexpr (Streamed)
+      if (sync) {
+        const arg<unsigned*> counters = sync->counters;
+        J.If(tid == 0u, [&] {
+          auto off = J.vgpr<u32>(), one = J.vgpr<u32>();
+          off = (blk << 2u) + moe_sync_blocks;
+          one = 1u;
+          J.global_atomic_add(off, one, counters);
+        });
+      }
     auto lane64 = J.vgpr<u32>();
     lane64 = tid & 63u;
     if constexpr (C.k_split > 1) {
@@ -529,7 +543,7 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       });
     });
     J.s_barrier();  // the exchange and partial sums are read before the next block writes them
-    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks), Streamed ? 1u << moe_quant_done_shift : 1u);
   });
 }
 
@@ -615,6 +629,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       // an acquire either way
       const gpr<u32> producers = sync->producers, zeroers = sync->zeroers;
       got = readfirstlane(npoll);
+      if constexpr (C.early_weights) got = got >> moe_quant_done_shift;
       miss = producers - min(got, producers);
       got = readfirstlane(npz);
       miss = miss + (zeroers - min(got, zeroers));
@@ -622,7 +637,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
           miss != 0u,
           [&] {
             const val<u32> counter = (blk << 2u) + moe_sync_blocks;
-            moe_wait(J, *sync, &counter);
+            moe_wait(J, *sync, &counter, C.early_weights ? moe_quant_done_shift : 0);
           },
           [&] { J.buffer_inv({.sc1 = true}); });
       npz = zeroers;  // (met from here on)
@@ -631,6 +646,21 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     prefetch();
     };
     if constexpr (!C.early_weights) wait_h();
+    else if (sync) {
+      // the first W2 group loads once the block's stage-1 workgroups have their weights in (the
+      // low count): it streams while they finish h, not beside their weights' last loads
+      const gpr<u32> producers = sync->producers;
+      got = readfirstlane(npoll) & 0xffffu;
+      J.If(got < producers, [&] {
+        pso = (blk << 2u) + moe_sync_blocks;
+        J.While([&] { return got < producers; }, [&] {
+          J.s_sleep(1);
+          J.global_load_dword(npoll, pso, sync->counters, {.sc1 = true});
+          J.s_waitcnt(vmcnt(0));
+          got = readfirstlane(npoll) & 0xffffu;
+        });
+      });
+    }
     auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
     hrow = blk * moe_block_m + lane;
     hoff = select(t < tokens, gpr<u32>(hrow * inter + (half << 4u)), hb);  // padding: past h's V#
@@ -759,7 +789,7 @@ constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> 
       [&] {
         y = wg / gx1;
         xw = wg - y * gx1;
-        detail::moe_quant_stage1<C1>(J, xw, y, lds, &sync, hq, hs, out, x, xs, w1, w1s, sorted_token_ids,
+        detail::moe_quant_stage1<C1, C2.early_weights>(J, xw, y, lds, &sync, hq, hs, out, x, xs, w1, w1s, sorted_token_ids,
                                      sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
       },
       [&] {
