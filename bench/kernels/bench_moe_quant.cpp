@@ -341,6 +341,20 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
       }
       std::fprintf(stderr, "hipasm stage 1 waves %llu-%llu, stage 2 waves %llu-%llu\n", (unsigned long long)st[0],
                    (unsigned long long)en[0], (unsigned long long)st[1], (unsigned long long)en[1]);
+      // stage 1's workgroups' ends: the first, 10%, 50%, 90%, last
+      std::vector<uint64_t> ends;
+      for (const auto& w : rep.profile->waves_info)
+        if (w.workgroup < n1 && w.instructions >= 200 && w.wave_in_group == 0) ends.push_back(w.end);
+      std::sort(ends.begin(), ends.end());
+      if (const char* e2 = std::getenv("MOE_QUANT_BENCH_LATE"))
+        for (const auto& w : rep.profile->waves_info)
+          if (w.workgroup < n1 && w.instructions >= 200 && w.wave_in_group == 0)
+            std::fprintf(stderr, "s1 wg %u xcd %u cu %u start %llu end %llu\n", w.workgroup, w.xcd, w.cu,
+                         (unsigned long long)w.start, (unsigned long long)w.end);
+      if (!ends.empty())
+        std::fprintf(stderr, "hipasm stage 1 ends %llu %llu %llu %llu %llu\n", (unsigned long long)ends[0],
+                     (unsigned long long)ends[ends.size() / 10], (unsigned long long)ends[ends.size() / 2],
+                     (unsigned long long)ends[ends.size() * 9 / 10], (unsigned long long)ends.back());
     }
     return bench::from(rep);
   };

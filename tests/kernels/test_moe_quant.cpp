@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_quant_early.hip moe_sorting.hip
 // The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
 // x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3 of the
 // run's target, fnuz on gfx942 and OCP e4m3fn on gfx950 where the kernels take the double-K MFMAs,
@@ -46,6 +46,7 @@ struct mods {
   std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
   std::unique_ptr<rt::module> fused = sort.load("moe_quant_fused");
   std::unique_ptr<rt::module> rt2 = sort.load("moe_quant_rt2");
+  std::unique_ptr<rt::module> early = sort.load("moe_quant_early");
 };
 mods& M() {
   static mods m;
@@ -123,7 +124,7 @@ problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
 void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens,
                      uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
-                     bool fused = false) {
+                     bool fused = false, hk::moe_quant_rows rows = {}) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
@@ -155,7 +156,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
     o.threads = 2;
     for (int launch = 0; launch < 2; ++launch) {
       O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
-      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, {}, o);
+      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, rows, o);
       for (const auto& msg : r.diagnostics) FAIL_CHECK("fused checker: " << msg);
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
@@ -170,6 +171,8 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
   const auto sw = ws.sorted_weights.download();
   const auto seid = ws.sorted_expert_ids.download();
   const uint32_t entries = ws.num_valid_ids.download()[0];
+  // the fused launch's rows stop at the blocks the routing can fill: the sorting's are among them
+  CHECK(entries / hk::moe_block_m <= hk::detail::moe_quant_busy_blocks(tokens, topk, experts));
   const auto hq = qws.hq.download();
   const auto hs = qws.hs.download();
   const auto out = O.download();
@@ -283,6 +286,45 @@ TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[ker
   // 37 tokens as above, blocks looped over
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 1, 2, 8, 8, 128, 128, route::random, 33, true);
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 34, true);
+}
+
+TEST_CASE("moe_quant stage 2 with early weights: alone, fused, rows of workgroups", "[kernels][moe_quant]") {
+  auto& m = *M().early;
+  // alone (no wait between the split first loads): 37 tokens top-2 of 16 experts, 10 used
+  // (padding rows, empty experts), dim 384 (a 64-column tail of the 2-wave workgroups); int8 with
+  // row tiles, one expert taking every token (two blocks)
+  check_moe_quant<cfg::q_s1, cfg::q_s2_early>(*M().s1, "moe_q_s1", m, "moe_q_s2_early", 37, 2, 16, 10, 384, 256,
+                                              route::random, 41);
+  check_moe_quant<cfg::i8_s1, cfg::i8_s2_rt2_early>(*M().i8, "moe_i8_s1", m, "moe_i8_s2_rt2_early", 45, 2, 8, 5, 384,
+                                                    256, route::one_expert_all, 42);
+  // fused (stage 1 counts a block's weights in, then its h): 1 token; 37 tokens, blocks looped
+  // over; one expert taking every token; row tiles with a tail past dim
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 1, 2, 8, 8, 128, 128, route::random, 43,
+                                                 true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 37, 2, 16, 10, 384, 256, route::random,
+                                                 44, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 45, 2, 8, 5, 256, 128,
+                                                 route::one_expert_all, 45, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2_early>(m, "moe_q_fused_rt2_early", m, "", 37, 2, 16, 10, 384, 256,
+                                                     route::random, 46, true);
+  // rows of workgroups given: one a stage (every block in turn, stage 2 waiting before each),
+  // and more than the blocks (capped)
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 37, 2, 16, 10, 384, 256, route::random,
+                                                 47, true, {1, 1});
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(*M().fused, "moe_q_fused", *M().fused, "", 45, 2, 8, 5, 256, 128,
+                                           route::one_expert_all, 48, true, {2, 100});
+}
+
+TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {
+  // (tokens * topk + 31 experts hit) / 32, at most moe_max_blocks: 1 token top-9 of 33: 9 blocks;
+  // 4 tokens: 33 (of 34); 32 tokens: 40 (of 42); 45 rows on 2 experts: 3; 8192 rows on 8: 263
+  CHECK(hk::detail::moe_quant_busy_blocks(1, 9, 33) == 9);
+  CHECK(hk::detail::moe_quant_busy_blocks(4, 9, 33) == 33);
+  CHECK(hk::moe_max_blocks(4, 9, 33) == 34);
+  CHECK(hk::detail::moe_quant_busy_blocks(32, 9, 33) == 40);
+  CHECK(hk::detail::moe_quant_busy_blocks(45, 1, 2) == 3);
+  CHECK(hk::detail::moe_quant_busy_blocks(1024, 8, 8) == 263);
+  CHECK(hk::moe_max_blocks(1024, 8, 8) == 264);
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
