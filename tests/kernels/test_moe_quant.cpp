@@ -124,7 +124,7 @@ problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
 void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens,
                      uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
-                     bool fused = false, hk::moe_quant_rows rows = {}) {
+                     bool fused = false, hk::moe_quant_rows grid_rows = {}) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
@@ -156,7 +156,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
     o.threads = 2;
     for (int launch = 0; launch < 2; ++launch) {
       O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
-      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, rows, o);
+      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, grid_rows, o);
       for (const auto& msg : r.diagnostics) FAIL_CHECK("fused checker: " << msg);
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
