@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_quant_early.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_sorting.hip
 // The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
 // x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3 of the
 // run's target, fnuz on gfx942 and OCP e4m3fn on gfx950 where the kernels take the double-K MFMAs,
@@ -46,7 +46,6 @@ struct mods {
   std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
   std::unique_ptr<rt::module> fused = sort.load("moe_quant_fused");
   std::unique_ptr<rt::module> rt2 = sort.load("moe_quant_rt2");
-  std::unique_ptr<rt::module> early = sort.load("moe_quant_early");
 };
 mods& M() {
   static mods m;
@@ -288,31 +287,17 @@ TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[ker
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 34, true);
 }
 
-TEST_CASE("moe_quant stage 2 with early weights: alone, fused, rows of workgroups", "[kernels][moe_quant]") {
-  auto& m = *M().early;
-  // alone (no wait between the split first loads): 37 tokens top-2 of 16 experts, 10 used
-  // (padding rows, empty experts), dim 384 (a 64-column tail of the 2-wave workgroups); int8 with
-  // row tiles, one expert taking every token (two blocks)
-  check_moe_quant<cfg::q_s1, cfg::q_s2_early>(*M().s1, "moe_q_s1", m, "moe_q_s2_early", 37, 2, 16, 10, 384, 256,
-                                              route::random, 41);
-  check_moe_quant<cfg::i8_s1, cfg::i8_s2_rt2_early>(*M().i8, "moe_i8_s1", m, "moe_i8_s2_rt2_early", 45, 2, 8, 5, 384,
-                                                    256, route::one_expert_all, 42);
-  // fused (stage 1 counts a block's weights in, then its h): 1 token; 37 tokens, blocks looped
-  // over; one expert taking every token; row tiles with a tail past dim
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 1, 2, 8, 8, 128, 128, route::random, 43,
-                                                 true);
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 37, 2, 16, 10, 384, 256, route::random,
-                                                 44, true);
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 45, 2, 8, 5, 256, 128,
-                                                 route::one_expert_all, 45, true);
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2_early>(m, "moe_q_fused_rt2_early", m, "", 37, 2, 16, 10, 384, 256,
-                                                     route::random, 46, true);
-  // rows of workgroups given: one a stage (every block in turn, stage 2 waiting before each),
-  // and more than the blocks (capped)
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_early>(m, "moe_q_fused_early", m, "", 37, 2, 16, 10, 384, 256, route::random,
-                                                 47, true, {1, 1});
-  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(*M().fused, "moe_q_fused", *M().fused, "", 45, 2, 8, 5, 256, 128,
-                                           route::one_expert_all, 48, true, {2, 100});
+TEST_CASE("moe_quant fused: rows of workgroups given", "[kernels][moe_quant]") {
+  auto& f = *M().fused;
+  // one row a stage (every block in turn, stage 2 waiting before each): 37 tokens, padding rows
+  // and empty experts; more rows than blocks (capped), one expert taking every token
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 37, 2, 16, 10, 384, 256, route::random, 47, true,
+                                           {1, 1});
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 48,
+                                           true, {2, 100});
+  auto& m = *M().rt2;
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 49,
+                                               true, {3, 2});
 }
 
 TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {

@@ -7,11 +7,11 @@ namespace moe_quant_bench {
 constexpr hipasm::kernels::moe_quant_config s1{.waves = 4, .k_split = 2, .gated = true};
 // stage 2: 8 column waves of the whole K (inter_dim): 256 columns of dim a workgroup (fewer,
 // longer workgroups than 4 x 2: 109.7 against 110.6 us on the 1-token DeepSeek V3 row)
-constexpr hipasm::kernels::moe_quant_config s2{.waves = 8, .k_split = 1, .early_weights = true};
+constexpr hipasm::kernels::moe_quant_config s2{.waves = 8, .k_split = 1};
 // the same with two 32-row tiles a wave (512 columns of dim a workgroup, twice the weight bytes in
 // flight) where that still gives every CU a stage-2 workgroup: ceil(dim / 512) x routed experts
 // at least the CUs (bench_moe_quant.cpp); with fewer, CUs idle (1 token: 9 experts)
-constexpr hipasm::kernels::moe_quant_config s2_rt2{.waves = 8, .k_split = 1, .row_tiles = 2, .early_weights = true};
+constexpr hipasm::kernels::moe_quant_config s2_rt2{.waves = 8, .k_split = 1, .row_tiles = 2};
 // int8 per token x per channel: the same layouts
 constexpr hipasm::kernels::moe_quant_config s1_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 2, .gated = true};
 // stage 2 for int8: 4 column waves x 2 where 8 x 1 would leave most CUs without a workgroup (1

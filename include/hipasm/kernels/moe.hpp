@@ -685,17 +685,16 @@ struct moe_sync {
 };
 inline constexpr uint32_t moe_sync_zeroed = 0, moe_sync_done = 4, moe_sync_blocks = 8;  // byte offsets
 
-// counters[byte_offset / 4] += amount once every wave's stores are complete, as a release at agent
+// counters[byte_offset / 4] += 1 once every wave's stores are complete, as a release at agent
 // scope (LLVM's gfx942 memory model: buffer_wbl2 sc1 writes this XCD's L2 back, then
 // s_waitcnt vmcnt(0), then the atomic): each wave waits for its stores, a barrier, thread 0.
-constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, const val<dtype::u32>& byte_offset,
-                          uint32_t amount = 1) {
+constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, const val<dtype::u32>& byte_offset) {
   using dtype::u32;
   // (lambdas capture locals, not reference parameters: the constant interpreter)
   const arg<unsigned*> counters = s.counters;
   auto off = J.vgpr<u32>(), one = J.vgpr<u32>();
   off = byte_offset;
-  one = amount;
+  one = 1u;
   J.s_waitcnt(vmcnt(0));
   J.s_barrier();
   J.If(tid == 0u, [&] {
@@ -710,9 +709,7 @@ constexpr void moe_signal(builder J, const moe_sync& s, gpr<dtype::u32> tid, con
 // (past the L1, and this XCD's L2 for lines other XCDs wrote), s_sleep between polls, then
 // buffer_inv sc1 so that the loads after it see the other XCDs' data. Every wave polls; the
 // two polls, and loads issued before, share a round trip (one s_waitcnt vmcnt(0)).
-// (block_shift: the block's count is its counter >> block_shift: moe_quant's early weights keep
-// another count in the low bits)
-constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* block_offset, uint32_t block_shift = 0) {
+constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* block_offset) {
   using dtype::u32;
   const arg<unsigned*> counters = s.counters;
   const gpr<u32> producers = s.producers, zeroers = s.zeroers;
@@ -729,7 +726,6 @@ constexpr void moe_wait(builder J, const moe_sync& s, const val<dtype::u32>* blo
     missing = zeroers - min(got, zeroers);  // (0 once met)
     if (block) {
       got = readfirstlane(vb);
-      if (block_shift) got = got >> block_shift;
       missing = missing + (producers - min(got, producers));
     }
   };

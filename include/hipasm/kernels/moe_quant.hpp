@@ -88,9 +88,6 @@ struct moe_quant_config {
   uint32_t row_tiles = 1;             // stage 2: 32-row tiles of dim a wave, 1 or 2 (2: each h load
                                       // feeds both, twice the weight bytes in flight a wave and half
                                       // the workgroups a block: decode rows with a short K = inter)
-  bool early_weights = false;         // stage 2: a block's first K block of W2 (and its scales) loads
-                                      // before the wait for the block's h (the fused kernel's counters),
-                                      // which W2 does not depend on: HBM busy across the stages' seam
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves * row_tiles; }
@@ -119,8 +116,6 @@ constexpr const char* moe_quant_config_error(const moe_quant_config& c, bool sta
   if (c.pipeline < 2 || c.pipeline > 3) return "moe_quant: pipeline 2 or 3 (K blocks in flight)";
   if (c.row_tiles < 1 || c.row_tiles > 2) return "moe_quant: row_tiles 1 or 2";
   if (stage1 && c.row_tiles != 1) return "moe_quant stage 1: row_tiles 1 (its two weight operands are gate and up)";
-  if (stage1 && c.early_weights) return "moe_quant stage 1: early_weights is stage 2's (its x waits for nothing)";
-  if (c.early_weights && c.pipeline != 2) return "moe_quant: early_weights with pipeline 2";
   if (stage1 && c.waves != 4)
     return "moe_quant stage 1: 4 column waves (a workgroup's 128 columns of inter are one scale block of h)";
   if (c.shared_bytes(stage1 && c.gated ? 2 : 1) + c.amax_bytes() > 65536)
@@ -174,14 +169,12 @@ constexpr moe_quant_wave moe_quant_wave_setup(builder J, gpr<dtype::u32> wg_x, g
 // copies of range 0 (zeros; no memory touched): the pipeline's loads may run past the count.
 // XsBlock / WsBlock: the x / W scales are per K block (loaded with the group; else the block's
 // products add unscaled, the scales come in the epilogue). int8: i32 products, converted.
-// C.early_weights: the first group's W and WS loads, then between() (the caller's wait for X),
-// then its X and XS loads; without, between() runs before the loop.
-template <moe_quant_config C, int NW, bool XsBlock, bool WsBlock, class Between>
+template <moe_quant_config C, int NW, bool XsBlock, bool WsBlock>
 constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, gpr<dtype::u32> xoff, buffer XS,
                                 gpr<dtype::u32> xsoff, gpr<dtype::u32> xs_stride, buffer W,
                                 std::array<gpr<dtype::u32>, 2> wrow, gpr<dtype::u32> row_bytes, buffer WS,
                                 std::array<gpr<dtype::u32>, 2> ws_off, std::array<gpr<dtype::f32>, 2> acc,
-                                uint32_t lds_offset, Between&& between) {
+                                uint32_t lds_offset) {
   using dtype::u32;
   using dtype::f32;
   constexpr int P = static_cast<int>(C.pipeline);
@@ -326,46 +319,8 @@ constexpr void moe_quant_k_loop(builder J, const moe_quant_wave& wv, buffer X, g
   };
   auto groups = J.sgpr<u32>();
   groups = kend - wv.kb_begin;
-  if constexpr (!C.early_weights) {
-    between();
-    software_pipeline(J, groups.as<dtype::i32>(), P, [&](const gpr<dtype::i32>&, int set) { load_group(set); },
-                      [&](const gpr<dtype::i32>&, int set) { compute(set); }, {.interleave = P > 2, .overrun = P > 2});
-  } else {
-    // software_pipeline's overrun loop of depth 2 with its prologue split around between()
-    static_assert(P == 2);
-    clip(Wk, W, kb);
-    clip(WSk, WS, kb);
-    kbyte = kb << 7u;
-    kws = kb << 2u;
-    for (uint32_t s = 0; s < U; ++s)
-      for (int w = 0; w < NW; ++w) {
-        if constexpr (LW) Wk.load(fw[0][w][s], at(wo[w][s]) + at(kbyte));
-        else Wk.load(fw[0][w][s], at(woff[w]) + at(kbyte) + static_cast<int32_t>(32 * s));
-      }
-    if constexpr (WsBlock)
-      for (int w = 0; w < NW; ++w) WSk.load(sw[0][w], at(wso[w]) + at(kws));
-    between();
-    clip(Xk, X, kb);
-    clip(XSk, XS, kb);
-    kbyte = kb << 7u;
-    kxs = kb * xs_stride;
-    for (uint32_t s = 0; s < U; ++s) Xk.load(fx[0][s], at(xoff) + at(kbyte) + static_cast<int32_t>(32 * s));
-    if constexpr (XsBlock) XSk.load(sx[0], at(xsoff) + at(kxs));
-    kb = kb + 1u;
-    // a group's loads: the count each compute leaves in flight (the next group's)
-    constexpr uint32_t group_loads = U * (1 + NW) + (XsBlock ? 1 : 0) + (WsBlock ? NW : 0);
-    auto ci = J.sgpr<u32>();
-    ci = 0u;
-    J.While([&] { return ci < groups; }, [&] {
-      for (int k = 0; k < 2; ++k) {
-        if (k > 0) J.If(ci >= groups, [&] { J.Break(); });
-        load_group(1 - k);
-        J.s_waitcnt(vmcnt(group_loads));
-        compute(k);
-        ci = ci + 1u;
-      }
-    });
-  }
+  software_pipeline(J, groups.as<dtype::i32>(), P, [&](const gpr<dtype::i32>&, int set) { load_group(set); },
+                    [&](const gpr<dtype::i32>&, int set) { compute(set); }, {.interleave = P > 2, .overrun = P > 2});
   J.s_waitcnt(vmcnt(0));
 }
 
@@ -381,11 +336,7 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
 }
 
 // ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
-// Streamed (the fused kernel with stage 2's early_weights): a block's counter takes 1 when the
-// workgroup's weights are in (wave 0's K loop done) and 1 << 16 when its h is stored; stage 2
-// loads its first W2 group on the first count, reads h on the second.
-inline constexpr uint32_t moe_quant_done_shift = 16;
-template <moe_quant_config C, bool Streamed = false>
+template <moe_quant_config C>
 // Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the k_split sums and
 // weight tiles (C.shared_bytes), then the amax exchange; sync: the fused kernel's counters.
 constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
@@ -456,17 +407,7 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
-    moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red, [] {});
-    if constexpr (Streamed)
-      if (sync) {
-        const arg<unsigned*> counters = sync->counters;
-        J.If(tid == 0u, [&] {
-          auto off = J.vgpr<u32>(), one = J.vgpr<u32>();
-          off = (blk << 2u) + moe_sync_blocks;
-          one = 1u;
-          J.global_atomic_add(off, one, counters);
-        });
-      }
+    moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
     auto lane64 = J.vgpr<u32>();
     lane64 = tid & 63u;
     if constexpr (C.k_split > 1) {
@@ -543,7 +484,7 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       });
     });
     J.s_barrier();  // the exchange and partial sums are read before the next block writes them
-    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks), Streamed ? 1u << moe_quant_done_shift : 1u);
+    if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
   });
 }
 
@@ -621,15 +562,11 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
     J.s_waitcnt(vmcnt(0));
     t = ntok & 0xffffffu;
     wt = nwt + 0.0f;
-    // the wait for the block's h (fused) and the next block's early loads: before the K loop, or
-    // (early_weights) between its first group's W2 loads and h loads
-    auto wait_h = [&] {
     if (sync) {
       // out zeroed and the block's h stored: the early polls' counts, else moe_wait's polls;
       // an acquire either way
       const gpr<u32> producers = sync->producers, zeroers = sync->zeroers;
       got = readfirstlane(npoll);
-      if constexpr (C.early_weights) got = got >> moe_quant_done_shift;
       miss = producers - min(got, producers);
       got = readfirstlane(npz);
       miss = miss + (zeroers - min(got, zeroers));
@@ -637,30 +574,13 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
           miss != 0u,
           [&] {
             const val<u32> counter = (blk << 2u) + moe_sync_blocks;
-            moe_wait(J, *sync, &counter, C.early_weights ? moe_quant_done_shift : 0);
+            moe_wait(J, *sync, &counter);
           },
           [&] { J.buffer_inv({.sc1 = true}); });
       npz = zeroers;  // (met from here on)
     }
     nb = min(gpr<u32>(blk + grid_blocks), mb1);
     prefetch();
-    };
-    if constexpr (!C.early_weights) wait_h();
-    else if (sync) {
-      // the first W2 group loads once the block's stage-1 workgroups have their weights in (the
-      // low count): it streams while they finish h, not beside their weights' last loads
-      const gpr<u32> producers = sync->producers;
-      got = readfirstlane(npoll) & 0xffffu;
-      J.If(got < producers, [&] {
-        pso = (blk << 2u) + moe_sync_blocks;
-        J.While([&] { return got < producers; }, [&] {
-          J.s_sleep(1);
-          J.global_load_dword(npoll, pso, sync->counters, {.sc1 = true});
-          J.s_waitcnt(vmcnt(0));
-          got = readfirstlane(npoll) & 0xffffu;
-        });
-      });
-    }
     auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), hsoff = J.vgpr<u32>();
     hrow = blk * moe_block_m + lane;
     hoff = select(t < tokens, gpr<u32>(hrow * inter + (half << 4u)), hb);  // padding: past h's V#
@@ -685,10 +605,7 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
-    if constexpr (C.early_weights)
-      moe_quant_k_loop<C, NW, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds, wait_h);
-    else
-      moe_quant_k_loop<C, NW, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds, [] {});
+    moe_quant_k_loop<C, NW, true, !I8>(J, wv, H, hoff, HS, hsoff, hs_stride, W, wrow, inter, WS, wso, acc, lds);
     auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>(), dq = J.vgpr<u32>();
     obase = t * orow;  // padding: token = tokens, past the V#
     for (int w = 0; w < NW; ++w) {
@@ -789,7 +706,7 @@ constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> 
       [&] {
         y = wg / gx1;
         xw = wg - y * gx1;
-        detail::moe_quant_stage1<C1, C2.early_weights>(J, xw, y, lds, &sync, hq, hs, out, x, xs, w1, w1s, sorted_token_ids,
+        detail::moe_quant_stage1<C1>(J, xw, y, lds, &sync, hq, hs, out, x, xs, w1, w1s, sorted_token_ids,
                                      sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid1_y, max_blocks);
       },
       [&] {

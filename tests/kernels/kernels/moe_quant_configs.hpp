@@ -23,12 +23,4 @@ constexpr moe_quant_config i8_s2{.type = quant_type::i8, .waves = 2, .k_split = 
 constexpr moe_quant_config q_s2_rt2{.waves = 4, .max_workgroups = 5, .row_tiles = 2};
 constexpr moe_quant_config i8_s2_rt2{.type = quant_type::i8, .waves = 4, .max_workgroups = 5, .row_tiles = 2};
 constexpr moe_quant_config q_s2_8w_rt2{.waves = 4, .k_split = 2, .max_workgroups = 6, .row_tiles = 2};
-// stage 2 with early weights (a block's first W2 group loads before its wait for h): alone
-// (fp8 2 x 2 waves, int8 row tiles) and in the fused kernel (8 waves; row tiles 1 and 2)
-constexpr moe_quant_config q_s2_early{.waves = 2, .k_split = 2, .max_workgroups = 5, .early_weights = true};
-constexpr moe_quant_config i8_s2_rt2_early{.type = quant_type::i8, .waves = 4, .max_workgroups = 5, .row_tiles = 2,
-                                           .early_weights = true};
-constexpr moe_quant_config q_s2_8w_early{.waves = 4, .k_split = 2, .max_workgroups = 6, .early_weights = true};
-constexpr moe_quant_config q_s2_8w_rt2_early{.waves = 4, .k_split = 2, .max_workgroups = 6, .row_tiles = 2,
-                                             .early_weights = true};
 }  // namespace cfg

@@ -1,8 +1,0 @@
-#include <hipasm/kernels/moe_quant.hpp>
-
-#include "moe_quant_configs.hpp"
-
-HIPASM_MOE_QUANT_STAGE2_KERNEL(moe_q_s2_early, cfg::q_s2_early)
-HIPASM_MOE_QUANT_STAGE2_KERNEL(moe_i8_s2_rt2_early, cfg::i8_s2_rt2_early)
-HIPASM_MOE_QUANT_FUSED_KERNEL(moe_q_fused_early, cfg::q_s1, cfg::q_s2_8w_early)
-HIPASM_MOE_QUANT_FUSED_KERNEL(moe_q_fused_rt2_early, cfg::q_s1, cfg::q_s2_8w_rt2_early)
