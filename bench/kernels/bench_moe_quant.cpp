@@ -28,6 +28,10 @@
 // table's 1-stage kernel at our block of 32 rows, else get_heuristic_kernel over
 // hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv), with total_tgs / ps_deno for the
 // persistent ones. HIPASM_BENCH_MOE_AITER_NAME=1 prints the kernel picked.
+// HIPASM_BENCH_REPORT=1: the model's report of ours and of aiter's kernel; HIPASM_BENCH_PHASES=1:
+// both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
+// the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
+// (launch_moe_quant_fused's moe_quant_rows; 0: the default).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -346,11 +350,6 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
       for (const auto& w : rep.profile->waves_info)
         if (w.workgroup < n1 && w.instructions >= 200 && w.wave_in_group == 0) ends.push_back(w.end);
       std::sort(ends.begin(), ends.end());
-      if (const char* e2 = std::getenv("MOE_QUANT_BENCH_LATE"))
-        for (const auto& w : rep.profile->waves_info)
-          if (w.workgroup < n1 && w.instructions >= 200 && w.wave_in_group == 0)
-            std::fprintf(stderr, "s1 wg %u xcd %u cu %u start %llu end %llu\n", w.workgroup, w.xcd, w.cu,
-                         (unsigned long long)w.start, (unsigned long long)w.end);
       if (!ends.empty())
         std::fprintf(stderr, "hipasm stage 1 ends %llu %llu %llu %llu %llu\n", (unsigned long long)ends[0],
                      (unsigned long long)ends[ends.size() / 10], (unsigned long long)ends[ends.size() / 2],
