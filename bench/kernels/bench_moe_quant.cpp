@@ -28,6 +28,10 @@
 // table's 1-stage kernel at our block of 32 rows, else get_heuristic_kernel over
 // hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv), with total_tgs / ps_deno for the
 // persistent ones. HIPASM_BENCH_MOE_AITER_NAME=1 prints the kernel picked.
+// HIPASM_BENCH_REPORT=1: the model's report of ours and of aiter's kernel; HIPASM_BENCH_PHASES=1:
+// both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
+// the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
+// (launch_moe_quant_fused's moe_quant_rows; 0: the default).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -172,6 +176,16 @@ void copy_routing(const hk::moe_workspace& from, hk::moe_workspace& to) {
   to.sorted_weights.upload(from.sorted_weights.download());
 }
 
+// HIPASM_BENCH_PHASES=1: the model's clock phases of a launch (HBM share, active CUs) on stderr:
+// where the HBM idles (a stage's ramp, the wait between the stages, the tail)
+void print_phases(const char* who, const rt::launch_report& r) {
+  const char* e = std::getenv("HIPASM_BENCH_PHASES");
+  if (!e || *e != '1') return;
+  for (const auto& ph : r.profile->clock_phases)
+    std::fprintf(stderr, "%s phase %8llu-%8llu hbm %.3f cus %.3f mfma %.3f %.0f MHz\n", who,
+                 (unsigned long long)ph.start, (unsigned long long)ph.end, ph.hbm, ph.active_cus, ph.mfma, ph.clock_mhz);
+}
+
 // aiter's fmoe_fp8_blockscale_g1u1 in a device of its own on our routing.
 // gfx950: `co` is aiter's checkout, `tuned` the tuned table's kernel for the row (or empty).
 double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std::vector<uint8_t>& x,
@@ -240,18 +254,25 @@ double aiter_fmoe(const fs::path& co, const shape& s, uint32_t tokens, const std
   rt::launch_options o;
   o.profile = &p;
   o.allow = {"all"};  // AMD's code: checker findings are warnings
-  if (!target_gfx950) return d.launch(*m, file.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o).profile->time_us;
+  // HIPASM_BENCH_REPORT=1: aiter's kernel's report too (after ours)
+  auto timed = [](const rt::launch_report& r) {
+    if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+      std::fprintf(stderr, "aiter:\n%s\n", r.profile->report().c_str());
+    print_phases("aiter", r);
+    return r.profile->time_us;
+  };
+  if (!target_gfx950) return timed(d.launch(*m, file.stem().string(), {gx, gy, 1}, {256, 1, 1}, a, o));
   // Most of the gfx950 kernels' metadata declares two more pointers (a2, a2q) past ps_deno, which
   // aiter's 448-byte KernelArgs leaves out: null here; the kernels that declare none take 448 bytes.
   rt::kernel_args a2 = a;
   ptr(0);
   ptr(0);
   try {
-    return d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a, o).profile->time_us;
+    return timed(d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a, o));
   } catch (const rt::error& e) {
     if (std::string(e.what()).find("arguments") == std::string::npos) throw;
   }
-  return d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a2, o).profile->time_us;
+  return timed(d.launch(*m, pk.name, {gx, gy, 1}, {256, 1, 1}, a2, o));
 }
 
 void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, uint32_t tokens) {
@@ -305,15 +326,46 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   rt::launch_options o;
   o.profile = &p;
   o.threads = 1;
+  // MOE_QUANT_BENCH_ROWS=A,B: the fused grid's rows of workgroups of stage 1 and 2 (0: the configuration's)
+  hk::moe_quant_rows rows{};
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_ROWS")) std::sscanf(e, "%u,%u", &rows.stage1, &rows.stage2);
+  // (the fused grid's first n1 workgroups are stage 1's)
+  const uint32_t n1 = moe_quant_bench::s1.grid_x(s.inter) *
+                      std::min(rows.stage1 ? rows.stage1 : moe_quant_bench::s1.grid_y(s.inter, ws.max_blocks),
+                               hk::detail::moe_quant_busy_blocks(tokens, s.topk, s.experts));
+  auto from = [&](const rt::launch_report& rep) {
+    print_phases("hipasm", rep);
+    if (const char* e = std::getenv("HIPASM_BENCH_PHASES"); e && *e == '1') {
+      // each stage's waves that did work: first start, last end (cycles)
+      uint64_t st[2] = {~0ull, ~0ull}, en[2] = {0, 0};
+      for (const auto& w : rep.profile->waves_info) {
+        const int k = w.workgroup < n1 ? 0 : 1;
+        if (w.instructions < 200) continue;  // (workgroups without a block)
+        st[k] = std::min(st[k], w.start), en[k] = std::max(en[k], w.end);
+      }
+      std::fprintf(stderr, "hipasm stage 1 waves %llu-%llu, stage 2 waves %llu-%llu\n", (unsigned long long)st[0],
+                   (unsigned long long)en[0], (unsigned long long)st[1], (unsigned long long)en[1]);
+      // stage 1's workgroups' ends: the first, 10%, 50%, 90%, last
+      std::vector<uint64_t> ends;
+      for (const auto& w : rep.profile->waves_info)
+        if (w.workgroup < n1 && w.instructions >= 200 && w.wave_in_group == 0) ends.push_back(w.end);
+      std::sort(ends.begin(), ends.end());
+      if (!ends.empty())
+        std::fprintf(stderr, "hipasm stage 1 ends %llu %llu %llu %llu %llu\n", (unsigned long long)ends[0],
+                     (unsigned long long)ends[ends.size() / 10], (unsigned long long)ends[ends.size() / 2],
+                     (unsigned long long)ends[ends.size() * 9 / 10], (unsigned long long)ends.back());
+    }
+    return bench::from(rep);
+  };
   result r =
       wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
-                 d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, o))
+                 d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, rows, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
-                                                                                         ws, qws, a, o))
+                                                                                         ws, qws, a, rows, o))
       : rt2  ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2_rt2>(d, *s1_mod, "moe_quant_fused_rt2",
-                                                                                        ws, qws, a, o))
+                                                                                        ws, qws, a, rows, o))
            : from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2>(d, *s1_mod, "moe_quant_fused", ws,
-                                                                                   qws, a, o));
+                                                                                   qws, a, rows, o));
   const double flops = double(tokens) * s.topk * 2.0 * s.dim * s.inter * 3.0;
   r.tflops = flops / (r.us * 1e6);
   const double bytes = double(used) * s.dim * s.inter * 3.0 + double(tokens) * s.dim * (1.0 + 4.0);

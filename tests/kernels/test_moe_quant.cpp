@@ -123,7 +123,7 @@ problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
 void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens,
                      uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
-                     bool fused = false) {
+                     bool fused = false, hk::moe_quant_rows grid_rows = {}) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
@@ -155,7 +155,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
     o.threads = 2;
     for (int launch = 0; launch < 2; ++launch) {
       O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
-      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, o);
+      auto r = hk::launch_moe_quant_fused<C1, C2>(d, s1, s1_name, ws, qws, a, grid_rows, o);
       for (const auto& msg : r.diagnostics) FAIL_CHECK("fused checker: " << msg);
       for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
     }
@@ -170,6 +170,8 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
   const auto sw = ws.sorted_weights.download();
   const auto seid = ws.sorted_expert_ids.download();
   const uint32_t entries = ws.num_valid_ids.download()[0];
+  // the fused launch's rows stop at the blocks the routing can fill: the sorting's are among them
+  CHECK(entries / hk::moe_block_m <= hk::detail::moe_quant_busy_blocks(tokens, topk, experts));
   const auto hq = qws.hq.download();
   const auto hs = qws.hs.download();
   const auto out = O.download();
@@ -285,6 +287,31 @@ TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[ker
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 34, true);
 }
 
+TEST_CASE("moe_quant fused: rows of workgroups given", "[kernels][moe_quant]") {
+  auto& f = *M().fused;
+  // one row a stage (every block in turn, stage 2 waiting before each): 37 tokens, padding rows
+  // and empty experts; more rows than blocks (capped), one expert taking every token
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 37, 2, 16, 10, 384, 256, route::random, 47, true,
+                                           {1, 1});
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w>(f, "moe_q_fused", f, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 48,
+                                           true, {2, 100});
+  auto& m = *M().rt2;
+  check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 49,
+                                               true, {3, 2});
+}
+
+TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {
+  // (tokens * topk + 31 experts hit) / 32, at most moe_max_blocks: 1 token top-9 of 33: 9 blocks;
+  // 4 tokens: 33 (of 34); 32 tokens: 40 (of 42); 45 rows on 2 experts: 3; 8192 rows on 8: 263
+  CHECK(hk::detail::moe_quant_busy_blocks(1, 9, 33) == 9);
+  CHECK(hk::detail::moe_quant_busy_blocks(4, 9, 33) == 33);
+  CHECK(hk::moe_max_blocks(4, 9, 33) == 34);
+  CHECK(hk::detail::moe_quant_busy_blocks(32, 9, 33) == 40);
+  CHECK(hk::detail::moe_quant_busy_blocks(45, 1, 2) == 3);
+  CHECK(hk::detail::moe_quant_busy_blocks(1024, 8, 8) == 263);
+  CHECK(hk::moe_max_blocks(1024, 8, 8) == 264);
+}
+
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   rt::device& d = *M().sort.dev;
   hk::moe_workspace ws(d, 4, 2, 8, 192);
@@ -305,6 +332,6 @@ TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   p.sample_cus = 8;
   rt::launch_options o;
   o.profile = &p;
-  CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, o)),
+  CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, {}, o)),
                     Catch::Contains("sample_cus"));
 }

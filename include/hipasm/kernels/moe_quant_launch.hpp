@@ -83,17 +83,43 @@ rt::launch_report launch_moe_quant_stage2(rt::device& dev, rt::module& m, const 
   return dev.launch(m, kernel, {C.grid_x(a.dim), gy, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
+// The fused kernel's rows of workgroups a stage (each row loops over the blocks y, y + rows, ...);
+// 0: the configuration's (max_workgroups), at most the blocks the routing can fill.
+struct moe_quant_rows {
+  uint32_t stage1 = 0, stage2 = 0;
+};
+
+namespace detail {
+// Blocks of 32 sorted rows that can hold a routed row: each expert that gets one of the
+// tokens * topk rows pads its rows to whole blocks, so at most (rows + 31 experts hit) / 32 of
+// moe_max_blocks's (which bounds the buffers: every expert padded) are not empty. The fused
+// grid's rows past it would only start, find no block and leave (1 token, top-9 of 33 experts:
+// 9 busy blocks of 33), holding CUs from the waiting stage-2 workgroups.
+constexpr uint32_t moe_quant_busy_blocks(uint32_t tokens, uint32_t topk, uint32_t experts) {
+  const uint64_t rows = uint64_t(tokens) * topk, hit = rows < experts ? rows : experts;
+  const uint64_t busy = (rows + (moe_block_m - 1) * hit) / moe_block_m, bound = moe_max_blocks(tokens, topk, experts);
+  return uint32_t(busy < bound ? busy : bound);
+}
+}  // namespace detail
+
 // Both stages in one dispatch (HIPASM_MOE_QUANT_FUSED_KERNEL) on ws's sorted routing, ws.counters
 // zero (the kernel leaves them so). Its workgroups wait for each other: not with a sampled
 // profile (refused).
 template <moe_quant_config C1, moe_quant_config C2>
 rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const std::string& kernel,
                                          const moe_workspace& ws, const moe_quant_workspace& qws,
-                                         const moe_quant_args& a, const rt::launch_options& opts = {}) {
+                                         const moe_quant_args& a, moe_quant_rows rows = {},
+                                         const rt::launch_options& opts = {}) {
   detail::moe_quant_check(a, ws, qws);
   if (opts.profile && opts.profile->sample_cus)
     throw std::invalid_argument("hipasm moe_quant fused: stage-2 workgroups wait for stage-1 ones: profile the whole grid (sample_cus 0)");
-  const uint32_t gy1 = C1.grid_y(a.inter, ws.max_blocks), gy2 = C2.grid_y(a.dim, ws.max_blocks);
+  const uint32_t busy = detail::moe_quant_busy_blocks(a.tokens, a.topk, a.experts);
+  auto pick = [&](uint32_t r, uint32_t cfg) {
+    r = r == 0 ? cfg : r;
+    return r < busy ? r : busy > 0 ? busy : 1u;
+  };
+  const uint32_t gy1 = pick(rows.stage1, C1.grid_y(a.inter, ws.max_blocks)),
+                 gy2 = pick(rows.stage2, C2.grid_y(a.dim, ws.max_blocks));
   const uint32_t n = C1.grid_x(a.inter) * gy1 + C2.grid_x(a.dim) * gy2;
   rt::kernel_args args;
   args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
