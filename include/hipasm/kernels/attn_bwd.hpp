@@ -743,14 +743,16 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   static_assert(LO.bytes() <= C.lds_bytes() && BN == 4 * BM);
   const lds_view OUT(lds_ref{KT.base, LO.bytes()}, LO);
   constexpr uint32_t LPR = D / 8, RPR = 64 / LPR;  // lanes a row (8 elements each), rows a pass
+  // passes a loop trip: their reads issued together (one LDS latency a trip)
+  constexpr int NP = 32 / RPR < 4 ? static_cast<int>(32 / RPR) : 4;
   auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>(), ooff = J.vgpr<u32>(), ostep = J.sgpr<u32>();
   ocol = (lane & (LPR - 1)) << 3;
   auto scale2 = J.vgpr<f32>(2).aligned(2);  // the scale twice: a packed multiply's operand
   scale2[0] = scale + 0.0f;
   scale2[1] = scale + 0.0f;
   ostep = q_stride * RPR;
-  auto x = J.vgpr<f32>(8).aligned(2);
-  auto y = J.vgpr<u32>(4);
+  auto x = J.vgpr<f32>(NP, 8).aligned(2);
+  auto y = J.vgpr<u32>(NP, 4);
   lds_addr wr[4];
   for (int g = 0; g < 4; ++g) wr[g] = OUT.addr(at(krow), multiple_of(trow, 4) + 8 * g);
   for (int t = 0; t < 2; ++t) {
@@ -761,18 +763,22 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
     auto i = J.sgpr<u32>();
     i = 0u;
-    J.While([&] { return i < 32 / RPR; }, [&] {
+    J.While([&] { return i < 32 / RPR / NP; }, [&] {
       const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
-      OUT.load(x.slice(0, 4), rd);
-      OUT.load(x.slice(4, 4), rd, 0, 4);
-      J.wait_for(x);
-      for (int c = 0; c < 4; ++c) {
-        if (t == 0) J.v_pk_mul_f32(x.slice(2 * c, 2), x.slice(2 * c, 2), scale2);
-        y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int p = 0; p < NP; ++p) {
+        OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
+        OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
       }
-      (t == 0 ? dKb : dVb).store(y, at(ooff));
-      orow = orow + RPR;
-      ooff = ooff + ostep;
+      for (int p = 0; p < NP; ++p) {
+        J.wait_for(x[p]);
+        for (int c = 0; c < 4; ++c) {
+          if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2);
+          y[p][c] = cvt_bf16x2(x[p][2 * c], x[p][2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+        }
+        (t == 0 ? dKb : dVb).store(y[p], at(ooff));
+        ooff = ooff + ostep;
+      }
+      orow = orow + RPR * NP;
       i = i + 1u;
     });
   }
