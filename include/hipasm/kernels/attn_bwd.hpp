@@ -38,7 +38,8 @@
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
 //     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
-//     end dK and dV go through LDS (K^T's place) to whole-row 16-byte stores.
+//     end dK and dV go through LDS as f32 (b128 writes from the accumulators; each wave its own
+//     32 rows) to whole-row 16-byte stores, converted to bf16 in a loop.
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
 //     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
 //     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
@@ -727,57 +728,59 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     m0 = m0 + static_cast<int32_t>(BM);
   });
 
-  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS (K^T's place, free once every wave is
-  // past its last tile's dQ reads): a wave writes its 32 keys' rows from the C layout (lane: key
-  // 32w + l32, dims 32 db + 8 g + 4h .. + 3, 8-byte writes) and reads them back 16 bytes a lane,
-  // D / 8 lanes a row, for dwordx4 stores of whole rows: 8 lines an instruction where the C layout's
-  // 8-byte stores touch 32 (on the MI300X model the texture addresser's cycles per line made
-  // those stores cost 16k cycles a CU: b1 h32 s1024 main kernel, full 138.2 -> 127.8 us, causal 173.4 -> 110.9) ----
+  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS (the whole of it, free once every wave
+  // is past its last tile's dQ reads): a wave writes its 32 keys' f32 rows straight from the
+  // accumulators (lane: key 32w + l32, dims 32 db + 8 g + 4h .. + 3, b128 writes from AGPRs)
+  // and, in a loop, reads them back 8 elements a lane, D / 8 lanes a row, converts them and
+  // stores whole rows 16 bytes a lane: 8 lines an instruction where the C layout's 8-byte stores
+  // touch 32 (the texture addresser's cycles per line), and no unrolled conversion of every
+  // accumulator (the kernel's compile time). Each wave reads back only its own rows (LDS
+  // operations complete in order: dV's writes follow dK's reads). ----
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
-  // [key][dim]: 16-byte chunks XOR key % 4 (a write's 32 keys over 16 of the 32 banks; the
-  // pattern leaves the chunk bits of 32 db and of 4 rows free: those displacements fold)
-  constexpr lds_layout LO{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 4};
-  static_assert(LO.bytes() <= LKT.bytes());
+  // [key][dim] f32: 16-byte chunks XOR key % 8 (a write's 8 keys a pass on distinct banks)
+  constexpr lds_layout LO{.rows = BN, .cols = D, .elem_bytes = 4, .swz_chunk = 16, .swz_groups = 8};
+  static_assert(LO.bytes() <= C.lds_bytes() && BN == 4 * BM);
   const lds_view OUT(lds_ref{KT.base, LO.bytes()}, LO);
-  auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>(), ooff = J.vgpr<u32>(), rstep = J.sgpr<u32>();
-  constexpr uint32_t LPR = D / 8, RPR = 64 / LPR;  // lanes a row (16 bytes each), rows a read
-  orow = wave * 32u + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
+  constexpr uint32_t LPR = D / 8, RPR = 64 / LPR;  // lanes a row (8 elements each), rows a pass
+  // passes a loop trip: their reads issued together (one LDS latency a trip)
+  constexpr int NP = 32 / RPR < 4 ? static_cast<int>(32 / RPR) : 4;
+  auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>(), ooff = J.vgpr<u32>(), ostep = J.sgpr<u32>();
   ocol = (lane & (LPR - 1)) << 3;
-  ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
-  auto x = J.vgpr<f32>(4).aligned(2);
   auto scale2 = J.vgpr<f32>(2).aligned(2);  // the scale twice: a packed multiply's operand
   scale2[0] = scale + 0.0f;
   scale2[1] = scale + 0.0f;
-  auto y = J.vgpr<u32>(2);
-  auto ov = J.vgpr<u32>(2, 4);
+  ostep = q_stride * RPR;
+  auto x = J.vgpr<f32>(NP, 8).aligned(2);
+  auto y = J.vgpr<u32>(NP, 4);
   lds_addr wr[4];
   for (int g = 0; g < 4; ++g) wr[g] = OUT.addr(at(krow), multiple_of(trow, 4) + 8 * g);
-  const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
   for (int t = 0; t < 2; ++t) {
     const auto& acc = t == 0 ? dk : dv;
     for (int db = 0; db < DB; ++db)
-      for (int g = 0; g < 4; ++g) {
-        for (int i = 0; i < 4; ++i) J.v_accvgpr_read_b32(x[i], acc[db][4 * g + i]);
-        for (int c = 0; c < 2; ++c) {
-          if (t == 0) J.v_pk_mul_f32(x.slice(2 * c, 2), x.slice(2 * c, 2), scale2);
-          y[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
-        }
-        OUT.store(y, wr[g], 0, 32 * db);
+      for (int g = 0; g < 4; ++g) OUT.store(acc[db].slice(4 * g, 4), wr[g], 0, 32 * db);
+    orow = wave * 32u + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
+    ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
+    auto i = J.sgpr<u32>();
+    i = 0u;
+    J.While([&] { return i < 32 / RPR / NP; }, [&] {
+      const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
+      for (int p = 0; p < NP; ++p) {
+        OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
+        OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
       }
-    // (the reads complete before the stores that wait for them: the next tensor's writes to the
-    // same rows come after)
-    pipelined(static_cast<int>(32 / RPR), 2,
-              [&](int i) { OUT.load(ov[i % 2], rd, static_cast<int>(RPR) * i, 0); },
-              [&](int i) {
-                J.wait_for(ov[i % 2]);
-                if (i == 0) {
-                  (t == 0 ? dKb : dVb).store(ov[0], at(ooff));
-                  return;
-                }
-                rstep = q_stride * (RPR * static_cast<uint32_t>(i));
-                (t == 0 ? dKb : dVb).store(ov[i % 2], at(ooff) + at(rstep));
-              });
+      for (int p = 0; p < NP; ++p) {
+        J.wait_for(x[p]);
+        for (int c = 0; c < 4; ++c) {
+          if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2);
+          y[p][c] = cvt_bf16x2(x[p][2 * c], x[p][2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+        }
+        (t == 0 ? dKb : dVb).store(y[p], at(ooff));
+        ooff = ooff + ostep;
+      }
+      orow = orow + RPR * NP;
+      i = i + 1u;
+    });
   }
   };  // body
 
