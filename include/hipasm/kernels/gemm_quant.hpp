@@ -1141,6 +1141,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // the column's twice), rounded without cvt_bf16x2's NaN check: a NaN here is one the MFMAs or
   // the multiplies made (the quiet 0x7fc00000), which adding 0x7fff never carries into an
   // infinity (gfx942 rounds to bf16 in software: the NaN check was 4 of its 6 instructions a value).
+  // Not covered: a NaN scale whose payload the multiply passes on with the top 8 mantissa bits
+  // set (0x7fff8000 and up, e.g. an all-ones fill) carries into +-0.
   constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
   if constexpr (PAIRED) {
     // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
