@@ -1144,6 +1144,19 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // Not covered: a NaN scale whose payload the multiply passes on with the top 8 mantissa bits
   // set (0x7fff8000 and up, e.g. an all-ones fill) carries into +-0.
   constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
+  // The second v_pk_mul_f32 operand of PK and PKS: per_token each column scale twice (2 TN), else
+  // the tensor scale twice.
+  auto fill_scale_pairs = [&](gpr<f32>& s2) {
+    if constexpr (TOKEN) {
+      for (int j = 0; j < TN; ++j) {
+        s2[2 * j] = cs[j] + 0.0f;
+        s2[2 * j + 1] = cs[j] + 0.0f;
+      }
+    } else {
+      s2[0] = ts + 0.0f;
+      s2[1] = ts + 0.0f;
+    }
+  };
   if constexpr (PAIRED) {
     // Blocks j and j + 1 a pair: v_permlane32_swap trades block j's lanes 32..63 (rows + 4) with
     // block j + 1's lanes 0..31, so that each register holds 64 consecutive columns of one row
@@ -1160,19 +1173,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // is idle here, the VALU is not)
     constexpr bool PK = PERSIST && !I8 && !BLOCK && C.agpr_acc;
     static_assert(!PERSIST || PK);
-    auto vp = J.vgpr<f32>(PK ? 4 : 2).aligned(2), ts2 = J.vgpr<f32>(2).aligned(2);
-    auto cs2 = J.vgpr<f32>(PK && TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice)
+    auto vp = J.vgpr<f32>(PK ? 4 : 2).aligned(2), s2 = J.vgpr<f32>(PK && TOKEN ? 2 * TN : 2).aligned(2);
     auto zero2 = J.vgpr<u32>(2);
     if constexpr (PK) {
-      if constexpr (TOKEN) {
-        for (int j = 0; j < TN; ++j) {
-          cs2[2 * j] = cs[j] + 0.0f;
-          cs2[2 * j + 1] = cs[j] + 0.0f;
-        }
-      } else {
-        ts2[0] = ts + 0.0f;
-        ts2[1] = ts + 0.0f;
-      }
+      fill_scale_pairs(s2);
       zero2.fill(0u);
     }
     for (int i = 0; i < TM; ++i) {
@@ -1192,11 +1196,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               auto rows = rs[4 * i + r / 4].slice(r % 4, 2);
               for (int h = 0; h < 2; ++h) {
                 J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), rows);
-                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), cs2.slice(2 * (j + h), 2));
+                J.v_pk_mul_f32(vp.slice(2 * h, 2), vp.slice(2 * h, 2), s2.slice(2 * (j + h), 2));
               }
             } else {
-              J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), ts2);
-              J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), ts2);
+              J.v_pk_mul_f32(vp.slice(0, 2), vp.slice(0, 2), s2);
+              J.v_pk_mul_f32(vp.slice(2, 2), vp.slice(2, 2), s2);
             }
           }
           // (block128's values are the accumulators themselves, swapped in place: their last use)
@@ -1217,16 +1221,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     }
   } else if constexpr (PKS) {
     auto vq = J.vgpr<f32>(2).aligned(2);
-    auto s2 = J.vgpr<f32>(TOKEN ? 2 * TN : 2).aligned(2);  // (per_token: each column scale twice; else ts)
-    if constexpr (TOKEN) {
-      for (int j = 0; j < TN; ++j) {
-        s2[2 * j] = cs[j] + 0.0f;
-        s2[2 * j + 1] = cs[j] + 0.0f;
-      }
-    } else {
-      s2[0] = ts + 0.0f;
-      s2[1] = ts + 0.0f;
-    }
+    auto s2 = J.vgpr<f32>(TOKEN ? 2 * TN : 2).aligned(2);
+    fill_scale_pairs(s2);
     auto pair_bf16 = [&](int i, int j, int r) {
       auto a = acc[i * TN + j];
       if constexpr (I8) {
