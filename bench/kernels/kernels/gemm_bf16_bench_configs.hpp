@@ -32,11 +32,11 @@ inline constexpr gemm_bf16_config small_k8{.bm = 64, .bn = 64, .bk = 64, .out_bf
 // M <= 32 with bf16 out (gfx950): 32x64 tiles, 2 waves, K split so that the workgroups fill at
 // most one round of the CUs (one a CU, as aiter's 32x64 split-K kernels; a second round or two
 // 64x64 workgroups a CU left HBM idle at the ends)
-inline constexpr gemm_bf16_config skinny_k2{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = 2, .bf16_atomics = out16};
-inline constexpr gemm_bf16_config skinny_k3{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = 3, .bf16_atomics = out16};
-inline constexpr gemm_bf16_config skinny_k4{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = 4, .bf16_atomics = out16};
-inline constexpr gemm_bf16_config skinny_k6{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = 6, .bf16_atomics = out16};
-inline constexpr gemm_bf16_config skinny_k8{.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = 8, .bf16_atomics = out16};
+constexpr gemm_bf16_config skinny(uint32_t split_k) {
+  return {.bm = 32, .bn = 64, .bk = 64, .wm = 1, .wn = 2, .out_bf16 = out16, .split_k = split_k, .bf16_atomics = out16};
+}
+inline constexpr gemm_bf16_config skinny_k2 = skinny(2), skinny_k3 = skinny(3), skinny_k4 = skinny(4),
+                                  skinny_k6 = skinny(6), skinny_k8 = skinny(8);
 inline constexpr gemm_bf16_config odd{.out_bf16 = out16, .odd_k = true, .ahead = 1};
 // launch_gemm_bf16_balanced's rows left: 128x256x64, one LDS buffer, two tiles ahead (K as `big`)
 inline constexpr gemm_bf16_config rest{.bm = 128, .bn = 256, .bk = 64, .wm = 2, .wn = 4, .out_bf16 = out16, .lds_buffers = 1,
