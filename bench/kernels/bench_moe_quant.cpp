@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -357,8 +358,17 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
     }
     return bench::from(rep);
   };
+  // MOE_QUANT_BENCH_ONEPASS=1 / 2: the one-pass kernel (s1 / s1_k1 workgroups), 0: the fused one
+  int onepass = 0;
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_ONEPASS")) onepass = std::atoi(e);
+  std::unique_ptr<rt::module> op_mod;
+  if (onepass) op_mod = d.load_file(HIPASM_BENCH_ONEPASS_CO);
   result r =
-      wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
+      onepass == 1 && s.i8  ? from(hk::launch_moe_quant_onepass<moe_quant_bench::s1_i8>(d, *op_mod, "moe_quant_i8_onepass", ws, qws, a, rows.stage1, o))
+      : onepass == 2 && s.i8 ? from(hk::launch_moe_quant_onepass<moe_quant_bench::s1_i8_k1>(d, *op_mod, "moe_quant_i8_onepass_k1", ws, qws, a, rows.stage1, o))
+      : onepass == 1 ? from(hk::launch_moe_quant_onepass<moe_quant_bench::s1>(d, *op_mod, "moe_quant_onepass", ws, qws, a, rows.stage1, o))
+      : onepass == 2 ? from(hk::launch_moe_quant_onepass<moe_quant_bench::s1_k1>(d, *op_mod, "moe_quant_onepass_k1", ws, qws, a, rows.stage1, o))
+      : wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
                  d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, rows, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
                                                                                          ws, qws, a, rows, o))

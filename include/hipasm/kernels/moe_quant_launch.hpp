@@ -129,4 +129,26 @@ rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const s
   return dev.launch(m, kernel, {n, 1, 1}, {C1.threads(), 1, 1}, args, opts);
 }
 
+// One pass (HIPASM_MOE_QUANT_ONEPASS_KERNEL) on ws's sorted routing, ws.counters zero (the kernel
+// leaves them so): inter / 128 x rows workgroups, each stage 1 of a column block of inter and then
+// that block's slice of the down projection (rows 0: one per block the routing can fill). Its
+// first workgroups zero out for the others' atomics: not with a sampled profile (refused).
+template <moe_quant_config C>
+rt::launch_report launch_moe_quant_onepass(rt::device& dev, rt::module& m, const std::string& kernel,
+                                           const moe_workspace& ws, const moe_quant_workspace& qws,
+                                           const moe_quant_args& a, uint32_t rows = 0,
+                                           const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe_quant one pass: workgroups wait for out's zeroing by others: profile the whole grid (sample_cus 0)");
+  const uint32_t busy = detail::moe_quant_busy_blocks(a.tokens, a.topk, a.experts);
+  const uint32_t gy = rows == 0 || rows > busy ? (busy > 0 ? busy : 1u) : rows;
+  rt::kernel_args args;
+  args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(ws.max_blocks);
+  return dev.launch(m, kernel, {(a.inter / 128) * gy, 1, 1}, {C.threads(), 1, 1}, args, opts);
+}
+
 }  // namespace hipasm::kernels
