@@ -14,8 +14,8 @@
 // Random routing with experts without tokens, one expert taking every token, tied routing
 // weights and tied rows, tokens not a multiple of 32, K splits with an empty part, column tails
 // of stage 2's workgroups (one or two 32-row tiles a wave), weights through LDS and straight into the MFMA layout, 2 and 3 K
-// blocks in flight; the one-dispatch kernel on 2 worker threads, launched twice (its counters
-// back to 0); the checker must stay silent and nothing lands past out.
+// blocks in flight; the one-dispatch kernels (fused, one pass) on 2 worker threads, launched
+// twice (their counters back to 0); the checker must stay silent and nothing lands past out.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -340,6 +340,19 @@ TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {
   CHECK(hk::detail::moe_quant_busy_blocks(45, 1, 2) == 3);
   CHECK(hk::detail::moe_quant_busy_blocks(1024, 8, 8) == 263);
   CHECK(hk::moe_max_blocks(1024, 8, 8) == 264);
+}
+
+TEST_CASE("moe_quant: where the one-pass kernel suits", "[kernels][moe_quant]") {
+  // DeepSeek V3 EP8 (inter 2048, top-9 of 33), 2 workgroups a CU of 304: 1 token 16 x 9 = 144
+  // workgroups (>= 76), 4 tokens 16 x 33 = 528 (<= 608); 32 tokens 16 x 40 = 640 (> 608)
+  CHECK(hk::detail::moe_quant_onepass_suits(1, 9, 33, 2048, 304, 2));
+  CHECK(hk::detail::moe_quant_onepass_suits(4, 9, 33, 2048, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 9, 33, 2048, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 9, 33, 2048, 304, 3));  // (fits: 8.7 rows an expert)
+  // int8 6144/4096 top-2 of 8: 1 token 32 x 2 = 64 workgroups (< 76); 32 tokens 8 rows an expert
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(1, 2, 8, 4096, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 2, 8, 4096, 304, 2));
+  CHECK(hk::detail::moe_quant_onepass_suits(8, 2, 8, 4096, 304, 2));  // 16 rows on 8: 2 an expert, 32 x 8 = 256
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {

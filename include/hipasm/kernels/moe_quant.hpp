@@ -49,6 +49,11 @@
 // stage 2 takes hs per K block and w2s[e][d] * w in its epilogue.
 // 3. moe_quant_fused: both in one dispatch, moe.hpp's scheme (stage-2 workgroups wait on counters
 //    for their block's stage-1 workgroups): they run on the CUs stage 1's last round leaves idle.
+// 4. moe_quant_onepass: aiter's fmoe scheme, one workgroup a (block, 128 columns of inter): stage
+//    1 for its columns, then (its h stored, read back from L2) W2's 128 columns of them against
+//    its h for all of dim, out += through f32 atomics (inter / 128 times stage 2's: one set a K block);
+//    no workgroup waits on another's h, so with every workgroup resident at once (decode) the CUs
+//    stream weights to the end without stage 2's waits and stage boundary.
 // dim and inter must be multiples of 128 (whole scale blocks; the host API checks). x is
 // quantized beforehand (dynamic_quant.hpp's kernel: a launch of its own, as aiter's asm kernels
 // take x already quantized); h is re-quantized inside stage 1 (no launch, no bf16 round trip).
@@ -57,7 +62,8 @@
 // K split over workgroups for stage 1 when few blocks leave CUs idle (2 experts: 64 of 304 CUs).
 //
 // Device side:  HIPASM_MOE_QUANT_STAGE1_KERNEL(name, cfg), HIPASM_MOE_QUANT_STAGE2_KERNEL(name, cfg),
-//               HIPASM_MOE_QUANT_FUSED_KERNEL(name, stage1_cfg, stage2_cfg)
+//               HIPASM_MOE_QUANT_FUSED_KERNEL(name, stage1_cfg, stage2_cfg),
+//               HIPASM_MOE_QUANT_ONEPASS_KERNEL(name, stage1_cfg)
 // Host side:    kernels/moe_quant_launch.hpp.
 #pragma once
 #include <array>
@@ -949,8 +955,18 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
   detail::moe_quant_stage1<C, decltype(down)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s, sorted_token_ids,
                                                sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_y,
                                                max_blocks, false, down);
-  J.s_waitcnt(vmcnt(0));
-  detail::moe_stage2_done(J, sync, readfirstlane(tid) >> 6u, tid, num_valid_ids);
+  // each wave counts itself done (after its zeroing wait); the last sets the zeroing count back
+  // to 0 (no block counters here; the done count: the helper)
+  auto done = J.vgpr<u32>();
+  done = detail::moe_sync_done;
+  auto waves = J.sgpr<u32>();
+  waves = n * C.threads() / 64u;
+  if_last_arrival(J, counters, done, waves, [&] {
+    auto z = J.vgpr<u32>(), zo = J.vgpr<u32>();
+    z = 0u;
+    zo = detail::moe_sync_zeroed;
+    J.global_store_dword(zo, z, counters, {.sc1 = true});
+  });
 }
 
 }  // namespace hipasm::kernels
