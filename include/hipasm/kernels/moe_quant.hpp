@@ -689,8 +689,11 @@ constexpr void moe_quant_down_slice(builder J, moe_quant_wave wv, gpr<dtype::u32
   sbase = w2s + mul_wide(expert, esb);
   auto W = make_buffer(J, wbase, eb);
   auto WS = make_buffer(J, sbase, esb);
-  // the block's h columns of cb (the MFMA's B operand, in the K loop's k order), its scale
-  // times the routing weight, and out's zeroing count, in one round trip
+  // the block's h columns of cb (the MFMA's B operand, in the K loop's k order; the 4 column
+  // waves' stores complete before any wave reads them: a release and acquire at workgroup
+  // scope), its scale times the routing weight, and out's zeroing count, in one round trip
+  J.s_waitcnt(vmcnt(0));
+  J.s_barrier();
   auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), so = J.vgpr<u32>();
   hrow = blk * moe_block_m + lane;
   hoff = select(t < tokens, gpr<u32>(hrow * inter + (cb << 7u) + (half << 4u)), hb);  // padding: zeros
