@@ -32,11 +32,16 @@
 // both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
 // the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
 // (launch_moe_quant_fused's moe_quant_rows; 0: the default).
+// MI300X rows whose one-pass grid (kernels/moe_quant_onepass.hip: stage 1 and its down slice a
+// workgroup, no waits between workgroups) suits the shape run it instead of the fused kernel
+// (moe_quant_onepass_suits: decode, every workgroup resident at once; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces it on / off; its rows:
+// MOE_QUANT_BENCH_ROWS's first number).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -345,6 +350,14 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
       }
       std::fprintf(stderr, "hipasm stage 1 waves %llu-%llu, stage 2 waves %llu-%llu\n", (unsigned long long)st[0],
                    (unsigned long long)en[0], (unsigned long long)st[1], (unsigned long long)en[1]);
+      // the waves' starts: the first, 10%, 50%, 90%, last
+      std::vector<uint64_t> starts;
+      for (const auto& w : rep.profile->waves_info) starts.push_back(w.start);
+      std::sort(starts.begin(), starts.end());
+      if (!starts.empty())
+        std::fprintf(stderr, "hipasm wave starts %llu %llu %llu %llu %llu\n", (unsigned long long)starts[0],
+                     (unsigned long long)starts[starts.size() / 10], (unsigned long long)starts[starts.size() / 2],
+                     (unsigned long long)starts[starts.size() * 9 / 10], (unsigned long long)starts.back());
       // stage 1's workgroups' ends: the first, 10%, 50%, 90%, last
       std::vector<uint64_t> ends;
       for (const auto& w : rep.profile->waves_info)
@@ -357,8 +370,17 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
     }
     return bench::from(rep);
   };
+  // the one-pass kernel where it suits the shape (moe_quant_onepass_suits), else the fused one; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces one (MI300X only: not yet measured on
+  // MI355X, whose bench builds no one-pass code object)
+  bool onepass = !target_gfx950 && hk::detail::moe_quant_onepass_suits(tokens, s.topk, s.experts, s.inter, target_cus,
+                                                         moe_quant_bench::op_per_cu);
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_ONEPASS"); e && !target_gfx950) onepass = std::atoi(e) != 0;
+  std::unique_ptr<rt::module> op_mod;
+  if (onepass) op_mod = d.load_file(HIPASM_BENCH_ONEPASS_CO);
   result r =
-      wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
+      onepass && s.i8 ? from(hk::launch_moe_quant_onepass<moe_quant_bench::op_i8>(d, *op_mod, "moe_quant_i8_onepass", ws, qws, a, rows.stage1, o))
+      : onepass       ? from(hk::launch_moe_quant_onepass<moe_quant_bench::op>(d, *op_mod, "moe_quant_onepass", ws, qws, a, rows.stage1, o))
+      : wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
                  d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, rows, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
                                                                                          ws, qws, a, rows, o))

@@ -1,4 +1,4 @@
-// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_sorting.hip
+// HIPASM_TEST_KERNELS: moe_quant_s1.hip moe_quant_s1_g1u0.hip moe_quant_s2.hip moe_quant_i8.hip moe_quant_i8_g1u0.hip moe_quant_fused.hip moe_quant_rt2.hip moe_quant_onepass.hip moe_sorting.hip
 // The quantized fused MoE (include/hipasm/kernels/moe_quant.hpp: fp8 block scales, int8 per token
 // x per channel) in hipasm-sim against plain C++ on the same quantized values (fp8 e4m3 of the
 // run's target, fnuz on gfx942 and OCP e4m3fn on gfx950 where the kernels take the double-K MFMAs,
@@ -14,8 +14,8 @@
 // Random routing with experts without tokens, one expert taking every token, tied routing
 // weights and tied rows, tokens not a multiple of 32, K splits with an empty part, column tails
 // of stage 2's workgroups (one or two 32-row tiles a wave), weights through LDS and straight into the MFMA layout, 2 and 3 K
-// blocks in flight; the one-dispatch kernel on 2 worker threads, launched twice (its counters
-// back to 0); the checker must stay silent and nothing lands past out.
+// blocks in flight; the one-dispatch kernels (fused, one pass) on 2 worker threads, launched
+// twice (their counters back to 0); the checker must stay silent and nothing lands past out.
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -46,6 +46,7 @@ struct mods {
   std::unique_ptr<rt::module> i8_g1u0 = sort.load("moe_quant_i8_g1u0");
   std::unique_ptr<rt::module> fused = sort.load("moe_quant_fused");
   std::unique_ptr<rt::module> rt2 = sort.load("moe_quant_rt2");
+  std::unique_ptr<rt::module> onepass = sort.load("moe_quant_onepass");
 };
 mods& M() {
   static mods m;
@@ -123,7 +124,7 @@ problem make_problem(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
 template <hk::moe_quant_config C1, hk::moe_quant_config C2>
 void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const char* s2_name, uint32_t tokens,
                      uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
-                     bool fused = false, hk::moe_quant_rows grid_rows = {}) {
+                     bool fused = false, hk::moe_quant_rows grid_rows = {}, bool onepass = false) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
                  << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
@@ -150,7 +151,16 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
   const hk::moe_quant_args a{.out = O.addr(), .x = X.addr(), .xs = XS.addr(), .w1 = W1.addr(), .w1s = W1S.addr(),
                              .w2 = W2.addr(), .w2s = W2S.addr(), .tokens = tokens, .topk = topk, .experts = experts,
                              .dim = dim, .inter = inter};
-  if (fused) {
+  if (onepass) {  // (s1 names it; grid_rows.stage1 its rows)
+    rt::launch_options o;
+    o.threads = 2;
+    for (int launch = 0; launch < 2; ++launch) {
+      O.upload(std::vector<float>(size_t(tokens) * dim + 64, 7.0f));
+      auto r = hk::launch_moe_quant_onepass<C1>(d, s1, s1_name, ws, qws, a, grid_rows.stage1, o);
+      for (const auto& msg : r.diagnostics) FAIL_CHECK("one-pass checker: " << msg);
+      for (uint32_t c : ws.counters.download()) REQUIRE(c == 0u);
+    }
+  } else if (fused) {
     rt::launch_options o;
     o.threads = 2;
     for (int launch = 0; launch < 2; ++launch) {
@@ -300,6 +310,26 @@ TEST_CASE("moe_quant fused: rows of workgroups given", "[kernels][moe_quant]") {
                                                true, {3, 2});
 }
 
+TEST_CASE("moe_quant one pass: stage 1 and its down slice a workgroup (zeroing wait, relaunch)", "[kernels][moe_quant]") {
+  auto& m = *M().onepass;
+  // 1 token at dim 128 (one tile a wave for 4 of 8 waves); 37 tokens, padding rows and empty
+  // experts, dim 384 (12 tiles over 8 waves: uneven), inter 256 (two column blocks a row)
+  check_moe_quant<cfg::q_s1, cfg::q_s1>(m, "moe_q_onepass", m, "", 1, 2, 8, 8, 128, 128, route::random, 61, false, {}, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s1>(m, "moe_q_onepass", m, "", 37, 2, 16, 10, 384, 256, route::random, 62, false, {}, true);
+  // one expert taking every token (two blocks), ties; one row of workgroups (each loops over every block)
+  check_moe_quant<cfg::q_s1, cfg::q_s1>(m, "moe_q_onepass", m, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 63, false,
+                                        {1, 0}, true);
+  check_moe_quant<cfg::q_s1, cfg::q_s1>(m, "moe_q_onepass", m, "", 20, 1, 4, 4, 256, 256, route::ties, 64, false, {2, 0}, true);
+  // g1u0, 4 waves, three tiles in flight
+  check_moe_quant<cfg::q_op_g1u0, cfg::q_op_g1u0>(m, "moe_q_onepass_g1u0", m, "", 33, 3, 8, 8, 256, 256, route::random, 65,
+                                                  false, {}, true);
+  // int8 per token x per channel: per-channel W2 scales a tile
+  check_moe_quant<cfg::i8_s1, cfg::i8_s1>(m, "moe_i8_onepass", m, "", 37, 2, 16, 10, 384, 256, route::random, 66, false, {},
+                                          true);
+  check_moe_quant<cfg::i8_s1, cfg::i8_s1>(m, "moe_i8_onepass", m, "", 45, 2, 8, 5, 256, 128, route::one_expert_all, 67,
+                                          false, {}, true);
+}
+
 TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {
   // (tokens * topk + 31 experts hit) / 32, at most moe_max_blocks: 1 token top-9 of 33: 9 blocks;
   // 4 tokens: 33 (of 34); 32 tokens: 40 (of 42); 45 rows on 2 experts: 3; 8192 rows on 8: 263
@@ -310,6 +340,19 @@ TEST_CASE("moe_quant: the fused launch's busy blocks", "[kernels][moe_quant]") {
   CHECK(hk::detail::moe_quant_busy_blocks(45, 1, 2) == 3);
   CHECK(hk::detail::moe_quant_busy_blocks(1024, 8, 8) == 263);
   CHECK(hk::moe_max_blocks(1024, 8, 8) == 264);
+}
+
+TEST_CASE("moe_quant: where the one-pass kernel suits", "[kernels][moe_quant]") {
+  // DeepSeek V3 EP8 (inter 2048, top-9 of 33), 2 workgroups a CU of 304: 1 token 16 x 9 = 144
+  // workgroups (>= 76), 4 tokens 16 x 33 = 528 (<= 608); 32 tokens 16 x 40 = 640 (> 608)
+  CHECK(hk::detail::moe_quant_onepass_suits(1, 9, 33, 2048, 304, 2));
+  CHECK(hk::detail::moe_quant_onepass_suits(4, 9, 33, 2048, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 9, 33, 2048, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 9, 33, 2048, 304, 3));  // (fits: 8.7 rows an expert)
+  // int8 6144/4096 top-2 of 8: 1 token 32 x 2 = 64 workgroups (< 76); 32 tokens 8 rows an expert
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(1, 2, 8, 4096, 304, 2));
+  CHECK_FALSE(hk::detail::moe_quant_onepass_suits(32, 2, 8, 4096, 304, 2));
+  CHECK(hk::detail::moe_quant_onepass_suits(8, 2, 8, 4096, 304, 2));  // 16 rows on 8: 2 an expert, 32 x 8 = 256
 }
 
 TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
@@ -333,5 +376,7 @@ TEST_CASE("moe_quant: bad shapes are refused", "[kernels][moe_quant]") {
   rt::launch_options o;
   o.profile = &p;
   CHECK_THROWS_WITH((hk::launch_moe_quant_fused<cfg::q_s1, cfg::q_s2_8w>(d, *M().fused, "moe_q_fused", ws128, qws128, a, {}, o)),
+                    Catch::Contains("sample_cus"));
+  CHECK_THROWS_WITH((hk::launch_moe_quant_onepass<cfg::q_s1>(d, *M().onepass, "moe_q_onepass", ws128, qws128, a, 0, o)),
                     Catch::Contains("sample_cus"));
 }

@@ -5,6 +5,15 @@
 namespace moe_quant_bench {
 // stage 1: 4 column waves (one h scale block), K (model_dim) over 2 waves each
 constexpr hipasm::kernels::moe_quant_config s1{.waves = 4, .k_split = 2, .gated = true};
+// one pass (stage 1 and its down slice a workgroup, launch_moe_quant_onepass): 4 waves of the
+// whole K (256 threads: two workgroups a CU at 176 VGPRs, so a decode grid is resident at once;
+// s1's 8 waves: one a CU, 4 tokens of DeepSeek V3 in two rounds, 327.5 against 297.7 us; three K
+// blocks in flight: 298.5); where moe_quant_onepass_suits (op_per_cu a CU), else the fused
+// kernel (int8 at 1 token: 63.5 against 47.4 us, 64 workgroups; at 32 tokens 235.1 against
+// 177.8 us, 8 rows an expert: the down slices' atomics)
+constexpr hipasm::kernels::moe_quant_config op{.waves = 4, .k_split = 1, .gated = true};
+constexpr hipasm::kernels::moe_quant_config op_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 1, .gated = true};
+constexpr uint32_t op_per_cu = 2;
 // stage 2: 8 column waves of the whole K (inter_dim): 256 columns of dim a workgroup (fewer,
 // longer workgroups than 4 x 2: 109.7 against 110.6 us on the 1-token DeepSeek V3 row)
 constexpr hipasm::kernels::moe_quant_config s2{.waves = 8, .k_split = 1};

@@ -6,6 +6,7 @@
 //   launch_moe_sorting<sort_cfg>(...);                          // (moe_launch.hpp)
 //   launch_moe_quant_stage1<cfg1>(*dev, mod, "s1", ws, qws, a);
 //   launch_moe_quant_stage2<cfg2>(*dev, mod, "s2", ws, qws, a);
+//   (or both in one dispatch: launch_moe_quant_fused<cfg1, cfg2>, launch_moe_quant_onepass<cfg1>)
 //
 // x is quantized beforehand (dynamic_quant.hpp with .block = 128: q and scales [dim / 128][tokens]).
 // out (f32 [tokens][dim]) is overwritten (stage 1 zeroes it, stage 2 adds into it).
@@ -127,6 +128,44 @@ rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const s
   args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy1).add(gy2).add(ws.max_blocks);
   return dev.launch(m, kernel, {n, 1, 1}, {C1.threads(), 1, 1}, args, opts);
+}
+
+namespace detail {
+// Whether the one-pass kernel suits a shape (per_cu of its workgroups resident a CU, as the
+// bench measured it on the MI300X model): its inter / 128 x (blocks the routing can fill)
+// workgroups all resident at once (then no workgroup starts after another ends: every CU streams
+// weights to the end; more, and the last round leaves most CUs idle), at least a quarter of the
+// CUs busy (fewer: the CUs' address paths, not HBM, bound the stream), and at most 4 routed rows
+// a routed expert on average (its atomics: one set a row a 128-column block of inter, where
+// stage 2 adds once a row: at 8 rows an expert they, not HBM, bound the down slices).
+constexpr bool moe_quant_onepass_suits(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter, uint32_t cus,
+                                       uint32_t per_cu) {
+  const uint64_t n = uint64_t(inter / 128) * moe_quant_busy_blocks(tokens, topk, experts);
+  const uint64_t rows = uint64_t(tokens) * topk, hit = rows < experts ? rows : experts;
+  return n <= uint64_t(cus) * per_cu && 4 * n >= cus && rows <= 4 * hit;
+}
+}  // namespace detail
+
+// One pass (HIPASM_MOE_QUANT_ONEPASS_KERNEL) on ws's sorted routing, ws.counters zero (the kernel
+// leaves them so): inter / 128 x rows workgroups, each stage 1 of a column block of inter and then
+// that block's slice of the down projection (rows 0: one per block the routing can fill). Its
+// first workgroups zero out for the others' atomics: not with a sampled profile (refused).
+template <moe_quant_config C>
+rt::launch_report launch_moe_quant_onepass(rt::device& dev, rt::module& m, const std::string& kernel,
+                                           const moe_workspace& ws, const moe_quant_workspace& qws,
+                                           const moe_quant_args& a, uint32_t rows = 0,
+                                           const rt::launch_options& opts = {}) {
+  detail::moe_quant_check(a, ws, qws);
+  if (opts.profile && opts.profile->sample_cus)
+    throw std::invalid_argument("hipasm moe_quant one pass: workgroups wait for out's zeroing by others: profile the whole grid (sample_cus 0)");
+  const uint32_t busy = detail::moe_quant_busy_blocks(a.tokens, a.topk, a.experts);
+  const uint32_t gy = rows == 0 || rows > busy ? (busy > 0 ? busy : 1u) : rows;
+  rt::kernel_args args;
+  args.add(a.out).add(qws.hq.addr()).add(qws.hs.addr()).add(a.x).add(a.xs).add(a.w1).add(a.w1s).add(a.w2).add(a.w2s);
+  args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
+  args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
+  args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(ws.max_blocks);
+  return dev.launch(m, kernel, {(a.inter / 128) * gy, 1, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
 }  // namespace hipasm::kernels

@@ -23,4 +23,7 @@ constexpr moe_quant_config i8_s2{.type = quant_type::i8, .waves = 2, .k_split = 
 constexpr moe_quant_config q_s2_rt2{.waves = 4, .max_workgroups = 5, .row_tiles = 2};
 constexpr moe_quant_config i8_s2_rt2{.type = quant_type::i8, .waves = 4, .max_workgroups = 5, .row_tiles = 2};
 constexpr moe_quant_config q_s2_8w_rt2{.waves = 4, .k_split = 2, .max_workgroups = 6, .row_tiles = 2};
+// one pass (stage 1 and its down slice a workgroup): q_s1 and i8_s1 (8 waves), and g1u0 over 1
+// wave with three tiles in flight
+constexpr moe_quant_config q_op_g1u0{.waves = 4, .k_split = 1, .gated = false, .pipeline = 3};
 }  // namespace cfg
