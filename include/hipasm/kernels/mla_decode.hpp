@@ -31,7 +31,8 @@
 // block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
 //   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
 //                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
-//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel);
+//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel); on gfx950 18
+//                  v_mfma_f32_16x16x32_bf16 instead, one a ds_read_b128;
 //   online softmax per query row (a lane holds 4 keys of one row; the row's max across the 4
 //                  lane groups by two xor shuffles; base 2 with scale log2 e folded in; the
 //                  reference max moves only when a score passes it by more than 8, attn_fwd's and
@@ -140,6 +141,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
   constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
   constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
+  // S^T = K Q^T by v_mfma_f32_16x16x32_bf16 where the target has it (gfx950: twice the work of a
+  // 16x16x16 in the same cycles), a 32-dim chunk an MFMA (not split_dims: its slices are 16 dims)
+  constexpr bool K32 = !SD && active_target::desc.find("v_mfma_f32_16x16x32_bf16") != nullptr;
   // fp8 split_dims where the target has the transposing reads and the scaled converts (gfx950):
   // each wave converts the few fp8 operands it reads from the DMA ring to bf16 in registers (K
   // by ds_read_b32, V^T by ds_read_b64_tr_b8) instead of widening whole rows to a bf16 buffer:
@@ -495,6 +499,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if constexpr (SD) {
         if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), 0);
         else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), acc);
+        continue;
+      }
+      if constexpr (K32) {  // (the lane's 8 dims 32 c + 8 grp .. + 7: the 16x16x32 operand's k = 8 grp ..)
+        if (c < 2) J.v_mfma_f32_16x16x32_bf16(acc, kc, qv.slice(4 * c, 4), 0);
+        else J.v_mfma_f32_16x16x32_bf16(acc, kc, qv.slice(4 * c, 4), acc);
         continue;
       }
       if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
