@@ -675,22 +675,29 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto poff = J.vgpr<u32>();
     // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
     // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
-    // takes a line at a time). The wave's 16 rows x 256 bytes, 272 apart, at the ring's start.
-    constexpr uint32_t SRS = 272, SREG = 16 * SRS;
+    // takes a line at a time). The wave's 16 rows x 256 bytes at the ring's start, row r's
+    // 16-byte chunk k at chunk (k + 2 (r & 3)) % 16; a read lane l takes rows l % 4 + 4 j, chunk
+    // l / 4: neither the writes' nor the reads' 8-lane groups meet on a bank (rows 272 bytes
+    // apart, unrotated, met two to a bank in both).
+    constexpr uint32_t SRS = 256, SREG = 16 * SRS;
     if constexpr (W * SREG <= NB * BN * RS) {
       J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
       J.s_barrier();          // (every wave past its last compute)
-      auto wa = J.vgpr<u32>(), ra = J.vgpr<u32>();
-      wa = col * SRS + (grp << 4) + w * SREG + ring.offset;
-      ra = (lane >> 4) * SRS + ((lane & 15u) << 4) + w * SREG + ring.offset;
-      poff = (lane >> 4) * (DV * 4) + ((lane & 15u) << 4);
+      auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
+      rot = (col & 3u) << 1;
+      wbase = col * SRS + w * SREG + ring.offset;
+      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + (((grp + (4 * t)) + rot) & 15u) * 16u;
+      rot = (lane & 3u) << 1;
+      ra = (lane & 3u) * SRS + w * SREG + ring.offset;
+      ra = ra + (((lane >> 2) + rot) & 15u) * 16u;
+      poff = (lane & 3u) * (DV * 4) + ((lane >> 2) << 4);
       if constexpr (SD) poff = poff + w * (DVW * 4);
       auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
       for (uint32_t g = 0; g < NVT / 4; ++g) {
         for (uint32_t t = 0; t < 4; ++t) {
           const uint32_t d = 4 * g + t;
           for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = o[4 * d + i] * inv;
-          J.ds_write_b128(wa, pw.slice(4 * t, 4).template as<u32>(), {.offset = static_cast<int32_t>(64 * t)});
+          J.ds_write_b128(wa[t], pw.slice(4 * t, 4).template as<u32>(), {.offset = 0});
         }
         // (a wave's LDS accesses are in order: the reads see the writes, the next group's
         // writes come after these reads)
