@@ -246,3 +246,19 @@ TEST_CASE("mla_decode: launch errors", "[mla]") {
   a.num_kv_splits = 2;  // no workspace
   CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
 }
+
+TEST_CASE("mla_decode: the default split count", "[mla]") {
+  // MI355X (256 CUs, 160 KiB of LDS), 16 heads x 1 token on 4 waves splitting the dims (fp8,
+  // prefetch 3: two workgroups a CU by LDS)
+  constexpr mla_decode_config sd{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = mla_kv_cache::fp8};
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 64, 1, 1024, 16) == 4);    // two a CU: 8 of 8 blocks
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 32, 1, 8192, 16) == 16);   // two a CU, 32 blocks each
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 256, 1, 1024, 16) == 2);   // 32 blocks each
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 4, 1, 1024, 16) == 32);    // short grid: 2 blocks each
+  // MI300X (304 CUs, 64 KiB), 128 heads on 8 waves (one workgroup a CU)
+  constexpr mla_decode_config r128{.waves = 8, .prefetch = 2};
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 8, 1, 1024, 128) == 8);   // at least 8 blocks a split
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 1, 1, 8192, 128) == 64);
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 128, 1, 1024, 128) == 2);
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 4, 1, 0, 128) == 1);      // no KV
+}
