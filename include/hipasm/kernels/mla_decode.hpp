@@ -38,7 +38,8 @@
 //                  reference max moves only when a score passes it by more than 8, attn_fwd's and
 //                  paged_attn_decode's rule);
 //   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp's
-//                  reads: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942), B = P^T in
+//                  reads: ds_read_b64_tr_b16 on gfx950; on gfx942 four ds_read_b32 feed two
+//                  tiles, the even and the odd dims of 32, split by v_perm_b32), B = P^T in
 //                  bf16, the S^T accumulator's own layout.
 // split_dims: 2 or 4 waves share 16 query rows (16 heads and one token: aiter's and the MLA
 // challenge's shape, a wave of its own would leave three SIMDs idle) and split the dims: each
@@ -90,7 +91,7 @@ struct mla_decode_config {
   // from the DMA ring (not split_dims): 1280 + 48, row r 16 ((r & 1) + (r >> 3)) bytes further
   // (row_skew): no bank conflicts in the K reads' ds_read_b128 lane groups (0-3 with 20-23, 4-7
   // with 16-19, ...: docs/timing-model.md, from pyhip's docs/mem_latency.md) nor in the V^T
-  // reads' ds_read_u16 (rows 4 apart).
+  // reads' ds_read_b32 (rows 4 apart).
   static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
   static constexpr uint32_t wide_row_stride = dk * 2 + 16;
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
@@ -362,7 +363,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
   auto pb = J.vgpr<u32>(2).aligned(2);
-  auto va = J.vgpr<u32>(2).aligned(2);
+  auto va = J.vgpr<u32>(2).aligned(2), va2 = J.vgpr<u32>(2).aligned(2);
+  // (without transposing reads: v_perm_b32 selectors of the low and the high halves of two dwords)
+  auto plo = J.sgpr<u32>(), phi = J.sgpr<u32>();
+  if constexpr (!TR) {
+    plo = 0x05040100u;
+    phi = 0x07060302u;
+  }
 
   // fp8: widen this wave's rows of DMA buffer buf to bf16 buffer rbuf (16 fp8 a lane and step)
   // Lane l takes row l % RPW of the wave's rows (w + W r) and the 16-byte chunks
@@ -405,9 +412,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // offset: fields carry the chunk / tile), a few in flight ahead of the MFMAs that use them.
   // K: lane (col, grp) reads row col, bytes 64 c + 16 grp (dims 32 c + 8 grp ..) of chunk c.
   // V^T tile d: with ds_read_b64_tr_b16 (gfx950) lane s of group grp addresses row 4 grp + s / 4,
-  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else four
-  // ds_read_u16 (rows 4 grp + n, dim 16 d + col) joined in pairs.
-  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles a ring holds
+  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else a pair of tiles
+  // d: four ds_read_b32 (rows 4 grp + n, dims 32 d + 2 col and + 1), the low halves joined into
+  // tile 2 d's operand (its row col: dim 32 d + 2 col), the high ones into tile 2 d + 1's (a
+  // third fewer instructions than four ds_read_u16 and two joins a tile).
+  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles (pairs) a ring holds
   auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
@@ -452,11 +461,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
       if constexpr (SKEW) vaddr = vaddr + ((((l16 >> 2) & 1u) + (grp >> 1)) << 4);  // (row 4 grp + l16 / 4)
     } else {
-      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 2) + wide.offset;
       if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
     if constexpr (SD && !DIRECT) vaddr = vaddr + w * (DVW * 2);
-    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = NVT;
+    // V units: a tile (transposing reads) or a pair of tiles (ds_read_b32)
+    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = TR ? NVT : NVT / 2;
     auto read_k = [&](uint32_t c) {
       if constexpr (DIRECT) {
         if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
@@ -472,9 +482,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       } else if constexpr (TR) {
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
       } else {
+        // (pair d: rows 4 grp + n, dims 32 d + 2 col and + 1, a dword each)
         for (uint32_t n = 0; n < 4; ++n)
-          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr,
-                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 32 * d)});
+          J.ds_read_b32(vraw[4 * (d % VR) + n], vaddr,
+                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 64 * d)});
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
@@ -571,11 +582,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
       } else if constexpr (TR) {
         J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
-      } else {
+      } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
         auto r = vraw.slice(4 * (d % VR), 4);
-        J.v_lshl_or_b32(va[0], r[1], 16, r[0]);
-        J.v_lshl_or_b32(va[1], r[3], 16, r[2]);
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+        for (uint32_t h = 0; h < 2; ++h) {
+          auto vh = h == 0 ? va : va2;
+          J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
+          J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
+        }
       }
     }
   };
@@ -632,6 +646,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   });
 
   // ---- epilogue: the row's sum over the 4 lane groups, O / l, LSE -----------------------------
+  // The lane's O in units of 4 dims q < NVT (of its wave's DVW): with transposing reads tile q,
+  // dims 16 q + 4 grp + i (o[4 q + i]); without, (pair e = q / 2, h = q % 2) dims 32 e + 8 grp +
+  // 4 h + i, k = 4 h + i in tile 2 e + k % 2, row k / 2. A unit's f32 byte offset in the row:
+  // (grp << UG) + uoff(q).
+  constexpr uint32_t UG = TR ? 4 : 5;
+  auto ureg = [&](uint32_t q, uint32_t i) {
+    if constexpr (TR) return o[4 * q + i];
+    const uint32_t k = 4 * (q % 2) + i;
+    return o[4 * (2 * (q / 2) + k % 2) + k / 2];
+  };
+  auto uoff = [](uint32_t q) { return TR ? 64 * q : 128 * (q / 2) + 16 * (q % 2); };
   auto lt = J.vgpr<f32>(), inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
   lt = l + shuffle_xor(J, l, 16, {.all_lanes_active = true});
   lt = lt + shuffle_xor(J, lt, 32, {.all_lanes_active = true});
@@ -649,12 +674,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     Ob.shift_base(sh * (DV * 2));
     Lb.shift_base(sh << 2);
     auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
-    ooff = rrow * (DV * 2) + (grp << 3);
+    ooff = rrow * (DV * 2) + (grp << (UG - 1));
     if constexpr (SD) ooff = ooff + w * (DVW * 2);
-    for (uint32_t d = 0; d < NVT; ++d) {
-      ov[0] = cvt_bf16x2(o[4 * d] * inv, o[4 * d + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
-      ov[1] = cvt_bf16x2(o[4 * d + 2] * inv, o[4 * d + 3] * inv, bf16_round::nearest_even_finite).as<u32>();
-      Ob.store(ov, at(ooff) + static_cast<int64_t>(32 * d));
+    for (uint32_t q = 0; q < NVT; ++q) {
+      ov[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+      ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+      Ob.store(ov, at(ooff) + static_cast<int64_t>(uoff(q) / 2));
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
@@ -686,7 +711,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
       rot = (col & 3u) << 1;
       wbase = col * SRS + w * SREG + ring.offset;
-      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + (((grp + (4 * t)) + rot) & 15u) * 16u;
+      // (unit 4 g + t's chunk: (grp << (UG - 4)) + uoff(t) / 16)
+      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 16u;
       rot = (lane & 3u) << 1;
       ra = (lane & 3u) * SRS + w * SREG + ring.offset;
       ra = ra + (((lane >> 2) + rot) & 15u) * 16u;
@@ -695,8 +721,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
       for (uint32_t g = 0; g < NVT / 4; ++g) {
         for (uint32_t t = 0; t < 4; ++t) {
-          const uint32_t d = 4 * g + t;
-          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = o[4 * d + i] * inv;
+          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = ureg(4 * g + t, i) * inv;
           J.ds_write_b128(wa[t], pw.slice(4 * t, 4).template as<u32>(), {.offset = 0});
         }
         // (a wave's LDS accesses are in order: the reads see the writes, the next group's
@@ -709,11 +734,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       }
     } else {
       auto pv = J.vgpr<f32>(4);
-      poff = col * (DV * 4) + (grp << 4);
+      poff = col * (DV * 4) + (grp << UG);
       if constexpr (SD) poff = poff + w * (DVW * 4);
-      for (uint32_t d = 0; d < NVT; ++d) {
-        for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
-        Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+      for (uint32_t q = 0; q < NVT; ++q) {
+        for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
+        Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)));
       }
     }
     auto loff = J.vgpr<u32>();
