@@ -701,21 +701,24 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
     // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
     // takes a line at a time). The wave's 16 rows x 256 bytes at the ring's start, row r's
-    // 16-byte chunk k at chunk (k + 2 (r & 3)) % 16; a read lane l takes rows l % 4 + 4 j, chunk
-    // l / 4: neither the writes' nor the reads' 8-lane groups meet on a bank (rows 272 bytes
-    // apart, unrotated, met two to a bank in both).
+    // 16-byte chunk k at chunk (k + f(r)) % 16, f(r) = 2 (r & 3) (+ (r >> 2) & 1 without
+    // transposing reads: its units' chunks are 2 grp + ..., not grp + ...); a read lane l takes
+    // rows l % 4 + 4 j, chunk l / 4: neither the writes' nor the reads' 8-lane groups meet on a
+    // bank (rows 272 bytes apart, unrotated, met two to a bank in both).
     constexpr uint32_t SRS = 256, SREG = 16 * SRS;
     if constexpr (W * SREG <= NB * BN * RS) {
       J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
       J.s_barrier();          // (every wave past its last compute)
-      auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
+      auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(2), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
       rot = (col & 3u) << 1;
+      if constexpr (!TR) rot = rot + ((col >> 2) & 1u);
       wbase = col * SRS + w * SREG + ring.offset;
       // (unit 4 g + t's chunk: (grp << (UG - 4)) + uoff(t) / 16)
       for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 16u;
       rot = (lane & 3u) << 1;
-      ra = (lane & 3u) * SRS + w * SREG + ring.offset;
-      ra = ra + (((lane >> 2) + rot) & 15u) * 16u;
+      wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
+      ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
+      if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
       poff = (lane & 3u) * (DV * 4) + ((lane >> 2) << 4);
       if constexpr (SD) poff = poff + w * (DVW * 4);
       auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
@@ -727,7 +730,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         // (a wave's LDS accesses are in order: the reads see the writes, the next group's
         // writes come after these reads)
         for (uint32_t j = 0; j < 4; ++j)
-          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra, {.offset = static_cast<int32_t>(4 * SRS * j)});
+          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
         J.s_waitcnt(lgkmcnt(0));
         for (uint32_t j = 0; j < 4; ++j)
           Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g));
