@@ -231,6 +231,19 @@ TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summe
   run(sd4_fp8_pg16, {.qlens = {4, 1}, .kvlens = {70, 5}, .heads = 32, .splits = 1, .q_range = 3.0f});
 }
 
+TEST_CASE("mla_decode: 3 and 4 blocks in flight (gfx950's LDS), page entries 4 blocks a load", "[mla]") {
+  if (hipasm::test::test_arch() != "gfx950") return;
+  const hk::mla_decode_kernel_ref w2_p3{"mla_w2_p3", mla_decode_config{.waves = 2, .prefetch = 3}, "mla_combine"};
+  const hk::mla_decode_kernel_ref sd4_p4{
+      "mla_sd4_fp8_p4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 4, .kv_cache = mla_kv_cache::fp8},
+      "mla_combine"};
+  // splits of 1 to 13 blocks (the loop's group of 4 blocks' entries changing mid-split), a
+  // sequence shorter than the ring, an empty one
+  run(w2_p3, {.qlens = {1, 2, 1}, .kvlens = {205, 40, 0}, .heads = 16, .splits = 2, .key_ramp = 0.01f});
+  run(sd4_p4, {.qlens = {1, 4, 1}, .kvlens = {300, 77, 20}, .heads = 16, .splits = 3, .q_range = 3.0f});
+  run(sd4_p4, {.qlens = {1}, .kvlens = {150}, .heads = 32, .splits = 1});
+}
+
 TEST_CASE("mla_decode: launch errors", "[mla]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});

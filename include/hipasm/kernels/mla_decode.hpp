@@ -213,40 +213,38 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto nidx = J.sgpr<u32>();
   nidx = num_indices << 2;
   auto IB = make_buffer(J, kv_indices, nidx);
-  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
-  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
-  // block's one when a page holds whole blocks; entries past the table read 0, never used for
-  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
-  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
-  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
-  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
-  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
-  // (rows w, w + W, ...) by v_readlane into SGPRs.
+  // The page-table entries of 4 blocks by one vector load into a VGPR: lane l holds the entry
+  // of key 16 b + l of the group's first block b (lanes 16 q .. + 15: block b + q's rows; every
+  // lane of them the block's one entry when a page holds whole blocks; entries past the table
+  // read 0, never used for a row). The group of the split's blocks 4 g .. 4 g + 3 is loaded
+  // with the DMA of block 4 g - 4 (the first two before Q's loads), so each wait for a block's
+  // DMA covers its entries and leaves the younger blocks' DMAs in flight (prefetch blocks: one
+  // entry load a block ahead, before, kept only one). Scalar loads (lgkmcnt: SMEM returns out of
+  // order, and an LDS wait while one is in flight waits for it too) left a memory latency exposed
+  // every block. The DMA takes this wave's rows' entries (rows w, w + W, ...) by v_readlane.
   constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
   auto pidx = J.sgpr<u32>(NE).named("pages");
-  auto pv = J.vgpr<u32>().named("page_entries");
-  auto plane = J.vgpr<u32>();
-  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
-  auto read_pages = [&](const gpr<u32>& src) {
+  auto pv = J.vgpr<u32>().named("page_entries"), pn = J.vgpr<u32>().named("next_page_entries");
+  auto read_pages = [&](const gpr<u32>& q16) {  // (block q of the group in pv: lanes q16 ..)
     if constexpr (IDX == 1) {
-      pidx[0] = readlane(src, 0u);
+      pidx[0] = readlane(pv, q16);
     } else {
-      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(src, gpr<u32>(w + W * i));
+      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(pv, gpr<u32>(q16 + (w + W * i)));
     }
   };
-  auto load_pages_into = [&](const gpr<u32>& dst, const gpr<u32>& kb) {
+  auto load_group = [&](const gpr<u32>& dst, const gpr<u32>& kg) {  // blocks kg .. kg + 3
+    auto voff = J.vgpr<u32>();
     auto off = J.sgpr<u32>();
-    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
-    IB.load(dst, at(plane) + at(off));
+    voff = (((kg << detail::mla_log2(BN)) + lane) >> LP) << 2;
+    off = pse[0] << 2;
+    IB.load(dst, at(voff) + at(off));
   };
-  // the first prefetch blocks' entries, before Q's loads (their DMAs need not wait for Q)
-  auto pfirst = J.vgpr<u32>(C.prefetch).named("first_page_entries");
   {
-    auto kbp = J.sgpr<u32>();
-    for (uint32_t p = 0; p < C.prefetch; ++p) {
-      kbp = kb0 + p;
-      load_pages_into(pfirst[p], kbp);
-    }
+    auto kg = J.sgpr<u32>();
+    kg = kb0 + 0u;
+    load_group(pv, kg);
+    kg = kb0 + 4u;
+    load_group(pn, kg);
   }
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
@@ -605,34 +603,37 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
-    J.s_waitcnt(vmcnt(NQ));  // the first blocks' page entries (Q's loads, younger, in flight)
-    // the first prefetch blocks' DMAs (fresh buffers: no barrier), the last one preceded by
-    // the page entries of block kb0 + prefetch (as in the loop)
+    J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
+    auto q16 = J.sgpr<u32>();
     for (uint32_t p = 0; p < C.prefetch; ++p) {
-      read_pages(pfirst[p]);
-      if (p + 1 == C.prefetch) {
-        inext = i + 1u;
-        load_pages_into(pv, inext);
-      }
+      q16 = 16u * p;
+      read_pages(q16);
       buf = p;
       dma(i, buf);
       i = i + 1u;
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
-      // block kb's DMA and block i's page entries done (loaded before block i - 1's DMA): at
-      // most block i - 1's DMA in flight (prefetch 1: nothing)
-      constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
+      // block kb's DMA done: blocks kb + 1 .. i - 1's in flight (prefetch 1: nothing); a group's
+      // entries, loaded before the DMA of the block 4 before its first, are older than those
+      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
-      read_pages(pv);
+      q16 = ((i - kb0) & 3u) << 4;
+      J.If(q16 == 0u, [&] {  // block i starts a group: the next one's entries to pn
+        // (loaded 4 blocks' DMAs ago; the wait the checker can prove: one DMA younger)
+        if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
+        pv = pn + 0u;
+        inext = i + 4u;
+        load_group(pn, inext);
+      });
+      read_pages(q16);
       if constexpr (F8 && !DIRECT) {
         J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
         widen();
         J.s_waitcnt(lgkmcnt(0));
       }
       J.s_barrier();
-      inext = i + 1u;
-      load_pages_into(pv, inext);
       dma(i, buf);
       compute();
       i = i + 1u;
