@@ -218,8 +218,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // lane of them the block's one entry when a page holds whole blocks; entries past the table
   // read 0, never used for a row). The group of the split's blocks 4 g .. 4 g + 3 is loaded
   // with the DMA of block 4 g - 4 (the first two before Q's loads), so each wait for a block's
-  // DMA covers its entries and leaves the younger blocks' DMAs in flight (prefetch blocks: one
-  // entry load a block ahead, before, kept only one). Scalar loads (lgkmcnt: SMEM returns out of
+  // DMA covers its entries and leaves the prefetch - 1 younger blocks' DMAs in flight (an entry
+  // load one block ahead left one), but one at a group's first block (the wait the checker can
+  // prove for the group's registers). Scalar loads (lgkmcnt: SMEM returns out of
   // order, and an LDS wait while one is in flight waits for it too) left a memory latency exposed
   // every block. The DMA takes this wave's rows' entries (rows w, w + W, ...) by v_readlane.
   constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
