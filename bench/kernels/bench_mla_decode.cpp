@@ -22,9 +22,8 @@
 // non-persistent mode with the split count of aiter/mla.py's get_meta_param (see the gfx950
 // block in row()); 32 heads x 4 tokens with fp8: aiter_us=none (aiter has only a persistent
 // kernel for it, which runs on get_mla_metadata_v1's work lists).
-// The number of KV splits: as many workgroups as the CUs hold at once (two a CU where the LDS
-// holds them),
-// at least 8 blocks of 16 rows a split; HIPASM_MLA_SPLITS=N forces N.
+// The number of KV splits: mla_decode_default_splits (mla_decode_launch.hpp); HIPASM_MLA_SPLITS=N
+// forces N.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -50,22 +49,10 @@ struct shape {
   double amd_us = 0;  // the challenge README's reference latency (a8w8), 0: none
 };
 
-uint32_t pick_splits(uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows, uint32_t lds_bytes) {  // rows: a sequence's query rows
+// mla_decode_launch.hpp's default (HIPASM_MLA_SPLITS=N forces N)
+uint32_t pick_splits(const hk::mla_decode_config& cfg, uint32_t batch, uint32_t groups, uint32_t kvlen, uint32_t rows) {
   if (const char* e = std::getenv("HIPASM_MLA_SPLITS"); e && std::atoi(e) > 0) return uint32_t(std::atoi(e));
-  const uint32_t wgs = batch * groups, blocks = (kvlen + 15) / 16;
-  // workgroups a CU holds by LDS (64 KiB on MI300X, 160 KiB on MI355X), at most 2
-  const uint32_t per_cu = std::clamp((target_gfx950 ? 160u * 1024 : 64u * 1024) / lds_bytes, 1u, 2u);
-  // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
-  uint32_t s = std::max(1u, target_cus * per_cu / wgs);
-  // at least 8 blocks of 16 rows a split (a split's f32 partials, rows x 2 KiB, are written and
-  // read back: with 128 heads as many bytes as 14 blocks, but a CU computes a block of 128 rows
-  // for about as long as the device streams it: the CUs matter more)
-  s = std::min(s, std::max(1u, blocks / 8));
-  // 16 query rows (partials of 32 KiB a split, as many bytes as 2 to 4 blocks) on a grid short of
-  // a workgroup a CU: down to 2 blocks a split, up to a workgroup a CU (b4 kv1024 fp8 on MI355X:
-  // 32 splits 13.6 us, 8 splits 17.2; b32 kv1024, at a workgroup a CU with 8, lost at 16)
-  if (rows <= 16 && wgs * s < target_cus) s = std::max(s, std::min(target_cus / wgs, blocks / 2));
-  return std::max(1u, s);
+  return hk::mla_decode_default_splits(target_cus, target_gfx950 ? 160u * 1024 : 64u * 1024, cfg, batch, groups, kvlen, rows);
 }
 
 // aiter/mla.py's get_meta_param: the split count mla_decode_fwd's non-persistent mode takes
@@ -106,7 +93,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
   if (!selected(shp)) return;
   const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
-  const uint32_t splits = pick_splits(B, groups, s.kvlen, rows, cfg.lds_bytes());
+  const uint32_t splits = pick_splits(cfg, B, groups, s.kvlen, rows);
   const uint64_t kv_rows = uint64_t(B) * s.kvlen, eb = f8 ? 1 : 2;
   std::vector<int> qo(B + 1), kvp(B + 1), idx(kv_rows), last(B, 1), sp(B + 1);
   for (uint32_t b = 0; b <= B; ++b) qo[b] = int(b * s.qlen), kvp[b] = int(b * s.kvlen), sp[b] = int(b * splits);

@@ -231,6 +231,19 @@ TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summe
   run(sd4_fp8_pg16, {.qlens = {4, 1}, .kvlens = {70, 5}, .heads = 32, .splits = 1, .q_range = 3.0f});
 }
 
+TEST_CASE("mla_decode: 3 and 4 blocks in flight (gfx950's LDS), page entries 4 blocks a load", "[mla]") {
+  if (hipasm::test::test_arch() != "gfx950") return;
+  const hk::mla_decode_kernel_ref w2_p3{"mla_w2_p3", mla_decode_config{.waves = 2, .prefetch = 3}, "mla_combine"};
+  const hk::mla_decode_kernel_ref sd4_p4{
+      "mla_sd4_fp8_p4", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 4, .kv_cache = mla_kv_cache::fp8},
+      "mla_combine"};
+  // splits of 1 to 13 blocks (the loop's group of 4 blocks' entries changing mid-split), a
+  // sequence shorter than the ring, an empty one
+  run(w2_p3, {.qlens = {1, 2, 1}, .kvlens = {205, 40, 0}, .heads = 16, .splits = 2, .key_ramp = 0.01f});
+  run(sd4_p4, {.qlens = {1, 4, 1}, .kvlens = {300, 77, 20}, .heads = 16, .splits = 3, .q_range = 3.0f});
+  run(sd4_p4, {.qlens = {1}, .kvlens = {150}, .heads = 32, .splits = 1});
+}
+
 TEST_CASE("mla_decode: launch errors", "[mla]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -245,4 +258,20 @@ TEST_CASE("mla_decode: launch errors", "[mla]") {
   a.max_seqlen_q = 1;
   a.num_kv_splits = 2;  // no workspace
   CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
+}
+
+TEST_CASE("mla_decode: the default split count", "[mla]") {
+  // MI355X (256 CUs, 160 KiB of LDS), 16 heads x 1 token on 4 waves splitting the dims (fp8,
+  // prefetch 3: two workgroups a CU by LDS)
+  constexpr mla_decode_config sd{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = mla_kv_cache::fp8};
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 64, 1, 1024, 16) == 4);    // two a CU: 8 of 8 blocks
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 32, 1, 8192, 16) == 16);   // two a CU, 32 blocks each
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 256, 1, 1024, 16) == 2);   // 32 blocks each
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, sd, 4, 1, 1024, 16) == 32);    // short grid: 2 blocks each
+  // MI300X (304 CUs, 64 KiB), 128 heads on 8 waves (one workgroup a CU)
+  constexpr mla_decode_config r128{.waves = 8, .prefetch = 2};
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 8, 1, 1024, 128) == 8);   // at least 8 blocks a split
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 1, 1, 8192, 128) == 64);
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 128, 1, 1024, 128) == 2);
+  CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 4, 1, 0, 128) == 1);      // no KV
 }

@@ -31,13 +31,15 @@
 // block (v_mfma_f32_16x16x16_bf16; the LDS reads a few ahead of their MFMAs):
 //   S^T = K Q^T    36 MFMAs: A = 16 KV rows x 16 dims (a ds_read_b128 feeds two: lane group g
 //                  reads dims 32 c + 8 g .. + 7, and Q's registers hold the same dims), B = Q^T
-//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel);
+//                  (the wave's 16 query rows, 72 VGPRs for the whole kernel); on gfx950 18
+//                  v_mfma_f32_16x16x32_bf16 instead, one a ds_read_b128;
 //   online softmax per query row (a lane holds 4 keys of one row; the row's max across the 4
 //                  lane groups by two xor shuffles; base 2 with scale log2 e folded in; the
 //                  reference max moves only when a score passes it by more than 8, attn_fwd's and
 //                  paged_attn_decode's rule);
 //   O^T += V^T P^T 32 MFMAs: A = V^T read transposed from the row-major block (lds_transpose.hpp's
-//                  reads: ds_read_b64_tr_b16 on gfx950, four ds_read_u16 on gfx942), B = P^T in
+//                  reads: ds_read_b64_tr_b16 on gfx950; on gfx942 four ds_read_b32 feed two
+//                  tiles, the even and the odd dims of 32, split by v_perm_b32), B = P^T in
 //                  bf16, the S^T accumulator's own layout.
 // split_dims: 2 or 4 waves share 16 query rows (16 heads and one token: aiter's and the MLA
 // challenge's shape, a wave of its own would leave three SIMDs idle) and split the dims: each
@@ -89,7 +91,7 @@ struct mla_decode_config {
   // from the DMA ring (not split_dims): 1280 + 48, row r 16 ((r & 1) + (r >> 3)) bytes further
   // (row_skew): no bank conflicts in the K reads' ds_read_b128 lane groups (0-3 with 20-23, 4-7
   // with 16-19, ...: docs/timing-model.md, from pyhip's docs/mem_latency.md) nor in the V^T
-  // reads' ds_read_u16 (rows 4 apart).
+  // reads' ds_read_b32 (rows 4 apart).
   static constexpr uint32_t dma_row_stride(uint32_t row_bytes) { return (row_bytes + 255) / 256 * 256 + 16; }
   static constexpr uint32_t wide_row_stride = dk * 2 + 16;
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
@@ -140,6 +142,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
   constexpr bool F8 = C.kv_cache == mla_kv_cache::fp8;
   constexpr bool TR = hipasm::detail::features().has_ds_read_tr;
+  // S^T = K Q^T by v_mfma_f32_16x16x32_bf16 where the target has it (gfx950: twice the work of a
+  // 16x16x16 in the same cycles), a 32-dim chunk an MFMA (not split_dims: its slices are 16 dims)
+  constexpr bool K32 = !SD && active_target::desc.find("v_mfma_f32_16x16x32_bf16") != nullptr;
   // fp8 split_dims where the target has the transposing reads and the scaled converts (gfx950):
   // each wave converts the few fp8 operands it reads from the DMA ring to bf16 in registers (K
   // by ds_read_b32, V^T by ds_read_b64_tr_b8) instead of widening whole rows to a bf16 buffer:
@@ -208,40 +213,39 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto nidx = J.sgpr<u32>();
   nidx = num_indices << 2;
   auto IB = make_buffer(J, kv_indices, nidx);
-  // The page-table entries of a block by a vector load into a VGPR, issued one block ahead
-  // just before the previous block's DMA: lane l (< 16) holds row l's entry (every lane the
-  // block's one when a page holds whole blocks; entries past the table read 0, never used for
-  // a row). Vector loads count in vmcnt in issue order with the DMAs, so the wait for block
-  // kb's DMA covers them (with prefetch >= 2 the same wait; prefetch 3 and 4 keep 2 blocks in
-  // flight at that wait instead of 3 and 4). Scalar loads one block ahead (lgkmcnt: SMEM returns
-  // out of order, so one in flight at a time, and an LDS wait while it is in flight waits for it
-  // too) left a memory latency exposed every block. The DMA takes this wave's rows' entries
-  // (rows w, w + W, ...) by v_readlane into SGPRs.
+  // The page-table entries of 4 blocks by one vector load into a VGPR: lane l holds the entry
+  // of key 16 b + l of the group's first block b (lanes 16 q .. + 15: block b + q's rows; every
+  // lane of them the block's one entry when a page holds whole blocks; entries past the table
+  // read 0, never used for a row). The group of the split's blocks 4 g .. 4 g + 3 is loaded
+  // with the DMA of block 4 g - 4 (the first two before Q's loads), so each wait for a block's
+  // DMA covers its entries and leaves the prefetch - 1 younger blocks' DMAs in flight (an entry
+  // load one block ahead left one), but one at a group's first block (the wait the checker can
+  // prove for the group's registers). Scalar loads (lgkmcnt: SMEM returns out of
+  // order, and an LDS wait while one is in flight waits for it too) left a memory latency exposed
+  // every block. The DMA takes this wave's rows' entries (rows w, w + W, ...) by v_readlane.
   constexpr uint32_t NE = IDX == 1 ? 1 : ROWS_PER_WAVE;
   auto pidx = J.sgpr<u32>(NE).named("pages");
-  auto pv = J.vgpr<u32>().named("page_entries");
-  auto plane = J.vgpr<u32>();
-  plane = ((lane & (BN - 1)) >> LP) << 2;  // (0 when a page holds whole blocks)
-  auto read_pages = [&](const gpr<u32>& src) {
+  auto pv = J.vgpr<u32>().named("page_entries"), pn = J.vgpr<u32>().named("next_page_entries");
+  auto read_pages = [&](const gpr<u32>& q16) {  // (block q of the group in pv: lanes q16 ..)
     if constexpr (IDX == 1) {
-      pidx[0] = readlane(src, 0u);
+      pidx[0] = readlane(pv, q16);
     } else {
-      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(src, gpr<u32>(w + W * i));
+      for (uint32_t i = 0; i < NE; ++i) pidx[i] = readlane(pv, gpr<u32>(q16 + (w + W * i)));
     }
   };
-  auto load_pages_into = [&](const gpr<u32>& dst, const gpr<u32>& kb) {
+  auto load_group = [&](const gpr<u32>& dst, const gpr<u32>& kg) {  // blocks kg .. kg + 3
+    auto voff = J.vgpr<u32>();
     auto off = J.sgpr<u32>();
-    off = (pse[0] + ((kb << detail::mla_log2(BN)) >> LP)) << 2;
-    IB.load(dst, at(plane) + at(off));
+    voff = (((kg << detail::mla_log2(BN)) + lane) >> LP) << 2;
+    off = pse[0] << 2;
+    IB.load(dst, at(voff) + at(off));
   };
-  // the first prefetch blocks' entries, before Q's loads (their DMAs need not wait for Q)
-  auto pfirst = J.vgpr<u32>(C.prefetch).named("first_page_entries");
   {
-    auto kbp = J.sgpr<u32>();
-    for (uint32_t p = 0; p < C.prefetch; ++p) {
-      kbp = kb0 + p;
-      load_pages_into(pfirst[p], kbp);
-    }
+    auto kg = J.sgpr<u32>();
+    kg = kb0 + 0u;
+    load_group(pv, kg);
+    kg = kb0 + 4u;
+    load_group(pn, kg);
   }
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
@@ -358,7 +362,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
   auto pb = J.vgpr<u32>(2).aligned(2);
-  auto va = J.vgpr<u32>(2).aligned(2);
+  auto va = J.vgpr<u32>(2).aligned(2), va2 = J.vgpr<u32>(2).aligned(2);
+  // (without transposing reads: v_perm_b32 selectors of the low and the high halves of two dwords)
+  auto plo = J.sgpr<u32>(), phi = J.sgpr<u32>();
+  if constexpr (!TR) {
+    plo = 0x05040100u;
+    phi = 0x07060302u;
+  }
 
   // fp8: widen this wave's rows of DMA buffer buf to bf16 buffer rbuf (16 fp8 a lane and step)
   // Lane l takes row l % RPW of the wave's rows (w + W r) and the 16-byte chunks
@@ -401,9 +411,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // offset: fields carry the chunk / tile), a few in flight ahead of the MFMAs that use them.
   // K: lane (col, grp) reads row col, bytes 64 c + 16 grp (dims 32 c + 8 grp ..) of chunk c.
   // V^T tile d: with ds_read_b64_tr_b16 (gfx950) lane s of group grp addresses row 4 grp + s / 4,
-  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else four
-  // ds_read_u16 (rows 4 grp + n, dim 16 d + col) joined in pairs.
-  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles a ring holds
+  // dims 16 d + 4 (s % 4) and receives rows 4 grp .. + 3 of dim 16 d + s; else a pair of tiles
+  // d: four ds_read_b32 (rows 4 grp + n, dims 32 d + 2 col and + 1), the low halves joined into
+  // tile 2 d's operand (its row col: dim 32 d + 2 col), the high ones into tile 2 d + 1's (a
+  // third fewer instructions than four ds_read_u16 and two joins a tile).
+  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles (pairs) a ring holds
   auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
@@ -448,11 +460,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       vaddr = ((grp << 2) + (l16 >> 2) + rbuf * BN) * RSB + ((l16 & 3u) << 3) + wide.offset;
       if constexpr (SKEW) vaddr = vaddr + ((((l16 >> 2) & 1u) + (grp >> 1)) << 4);  // (row 4 grp + l16 / 4)
     } else {
-      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 1) + wide.offset;
+      vaddr = ((grp << 2) + rbuf * BN) * RSB + (col << 2) + wide.offset;
       if constexpr (SKEW) vaddr = vaddr + ((grp >> 1) << 4);  // (rows 4 grp + n: n & 1 in the offset)
     }
     if constexpr (SD && !DIRECT) vaddr = vaddr + w * (DVW * 2);
-    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = NVT;
+    // V units: a tile (transposing reads) or a pair of tiles (ds_read_b32)
+    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = TR ? NVT : NVT / 2;
     auto read_k = [&](uint32_t c) {
       if constexpr (DIRECT) {
         if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
@@ -468,9 +481,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       } else if constexpr (TR) {
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
       } else {
+        // (pair d: rows 4 grp + n, dims 32 d + 2 col and + 1, a dword each)
         for (uint32_t n = 0; n < 4; ++n)
-          J.ds_read_u16(vraw[4 * (d % VR) + n], vaddr,
-                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 32 * d)});
+          J.ds_read_b32(vraw[4 * (d % VR) + n], vaddr,
+                        {.offset = static_cast<int32_t>(n * RSB + (SKEW ? 16 * (n & 1) : 0) + 64 * d)});
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
@@ -495,6 +509,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if constexpr (SD) {
         if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), 0);
         else J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(2 * c, 2), acc);
+        continue;
+      }
+      if constexpr (K32) {  // (the lane's 8 dims 32 c + 8 grp .. + 7: the 16x16x32 operand's k = 8 grp ..)
+        if (c < 2) J.v_mfma_f32_16x16x32_bf16(acc, kc, qv.slice(4 * c, 4), 0);
+        else J.v_mfma_f32_16x16x32_bf16(acc, kc, qv.slice(4 * c, 4), acc);
         continue;
       }
       if (c < 2) J.v_mfma_f32_16x16x16_bf16(acc, kc.slice(0, 2), qv.slice(4 * c, 2), 0);
@@ -562,11 +581,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
       } else if constexpr (TR) {
         J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
-      } else {
+      } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
         auto r = vraw.slice(4 * (d % VR), 4);
-        J.v_lshl_or_b32(va[0], r[1], 16, r[0]);
-        J.v_lshl_or_b32(va[1], r[3], 16, r[2]);
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+        for (uint32_t h = 0; h < 2; ++h) {
+          auto vh = h == 0 ? va : va2;
+          J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
+          J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
+        }
       }
     }
   };
@@ -582,34 +604,37 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
-    J.s_waitcnt(vmcnt(NQ));  // the first blocks' page entries (Q's loads, younger, in flight)
-    // the first prefetch blocks' DMAs (fresh buffers: no barrier), the last one preceded by
-    // the page entries of block kb0 + prefetch (as in the loop)
+    J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
+    auto q16 = J.sgpr<u32>();
     for (uint32_t p = 0; p < C.prefetch; ++p) {
-      read_pages(pfirst[p]);
-      if (p + 1 == C.prefetch) {
-        inext = i + 1u;
-        load_pages_into(pv, inext);
-      }
+      q16 = 16u * p;
+      read_pages(q16);
       buf = p;
       dma(i, buf);
       i = i + 1u;
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
-      // block kb's DMA and block i's page entries done (loaded before block i - 1's DMA): at
-      // most block i - 1's DMA in flight (prefetch 1: nothing)
-      constexpr uint32_t ahead = C.prefetch == 1 ? 0 : DMA_LOADS;
+      // block kb's DMA done: blocks kb + 1 .. i - 1's in flight (prefetch 1: nothing); a group's
+      // entries, loaded before the DMA of the block 4 before its first, are older than those
+      constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
-      read_pages(pv);
+      q16 = ((i - kb0) & 3u) << 4;
+      J.If(q16 == 0u, [&] {  // block i starts a group: the next one's entries to pn
+        // (loaded 4 blocks' DMAs ago; the wait the checker can prove: one DMA younger)
+        if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
+        pv = pn + 0u;
+        inext = i + 4u;
+        load_group(pn, inext);
+      });
+      read_pages(q16);
       if constexpr (F8 && !DIRECT) {
         J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
         widen();
         J.s_waitcnt(lgkmcnt(0));
       }
       J.s_barrier();
-      inext = i + 1u;
-      load_pages_into(pv, inext);
       dma(i, buf);
       compute();
       i = i + 1u;
@@ -623,6 +648,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   });
 
   // ---- epilogue: the row's sum over the 4 lane groups, O / l, LSE -----------------------------
+  // The lane's O in units of 4 dims q < NVT (of its wave's DVW): with transposing reads tile q,
+  // dims 16 q + 4 grp + i (o[4 q + i]); without, (pair e = q / 2, h = q % 2) dims 32 e + 8 grp +
+  // 4 h + i, k = 4 h + i in tile 2 e + k % 2, row k / 2. A unit's f32 byte offset in the row:
+  // (grp << UG) + uoff(q).
+  constexpr uint32_t UG = TR ? 4 : 5;
+  auto ureg = [&](uint32_t q, uint32_t i) {
+    if constexpr (TR) return o[4 * q + i];
+    const uint32_t k = 4 * (q % 2) + i;
+    return o[4 * (2 * (q / 2) + k % 2) + k / 2];
+  };
+  auto uoff = [](uint32_t q) { return TR ? 64 * q : 128 * (q / 2) + 16 * (q % 2); };
   auto lt = J.vgpr<f32>(), inv = J.vgpr<f32>(), lse = J.vgpr<f32>();
   lt = l + shuffle_xor(J, l, 16, {.all_lanes_active = true});
   lt = lt + shuffle_xor(J, lt, 32, {.all_lanes_active = true});
@@ -640,12 +676,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     Ob.shift_base(sh * (DV * 2));
     Lb.shift_base(sh << 2);
     auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
-    ooff = rrow * (DV * 2) + (grp << 3);
+    ooff = rrow * (DV * 2) + (grp << (UG - 1));
     if constexpr (SD) ooff = ooff + w * (DVW * 2);
-    for (uint32_t d = 0; d < NVT; ++d) {
-      ov[0] = cvt_bf16x2(o[4 * d] * inv, o[4 * d + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
-      ov[1] = cvt_bf16x2(o[4 * d + 2] * inv, o[4 * d + 3] * inv, bf16_round::nearest_even_finite).as<u32>();
-      Ob.store(ov, at(ooff) + static_cast<int64_t>(32 * d));
+    for (uint32_t q = 0; q < NVT; ++q) {
+      ov[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+      ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+      Ob.store(ov, at(ooff) + static_cast<int64_t>(uoff(q) / 2));
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
@@ -666,38 +702,48 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto poff = J.vgpr<u32>();
     // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
     // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
-    // takes a line at a time). The wave's 16 rows x 256 bytes, 272 apart, at the ring's start.
-    constexpr uint32_t SRS = 272, SREG = 16 * SRS;
+    // takes a line at a time). The wave's 16 rows x 256 bytes at the ring's start, row r's
+    // 16-byte chunk k at chunk (k + f(r)) % 16, f(r) = 2 (r & 3) (+ (r >> 2) & 1 without
+    // transposing reads: its units' chunks are 2 grp + ..., not grp + ...); a read lane l takes
+    // rows l % 4 + 4 j, chunk l / 4: neither the writes' nor the reads' 8-lane groups meet on a
+    // bank (rows 272 bytes apart, unrotated, met two to a bank in both).
+    constexpr uint32_t SRS = 256, SREG = 16 * SRS;
     if constexpr (W * SREG <= NB * BN * RS) {
       J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
       J.s_barrier();          // (every wave past its last compute)
-      auto wa = J.vgpr<u32>(), ra = J.vgpr<u32>();
-      wa = col * SRS + (grp << 4) + w * SREG + ring.offset;
-      ra = (lane >> 4) * SRS + ((lane & 15u) << 4) + w * SREG + ring.offset;
-      poff = (lane >> 4) * (DV * 4) + ((lane & 15u) << 4);
+      auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(2), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
+      rot = (col & 3u) << 1;
+      if constexpr (!TR) rot = rot + ((col >> 2) & 1u);
+      wbase = col * SRS + w * SREG + ring.offset;
+      // (unit 4 g + t's chunk: (grp << (UG - 4)) + uoff(t) / 16)
+      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 16u;
+      rot = (lane & 3u) << 1;
+      wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
+      ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
+      if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
+      poff = (lane & 3u) * (DV * 4) + ((lane >> 2) << 4);
       if constexpr (SD) poff = poff + w * (DVW * 4);
       auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
       for (uint32_t g = 0; g < NVT / 4; ++g) {
         for (uint32_t t = 0; t < 4; ++t) {
-          const uint32_t d = 4 * g + t;
-          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = o[4 * d + i] * inv;
-          J.ds_write_b128(wa, pw.slice(4 * t, 4).template as<u32>(), {.offset = static_cast<int32_t>(64 * t)});
+          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = ureg(4 * g + t, i) * inv;
+          J.ds_write_b128(wa[t], pw.slice(4 * t, 4).template as<u32>(), {.offset = 0});
         }
         // (a wave's LDS accesses are in order: the reads see the writes, the next group's
         // writes come after these reads)
         for (uint32_t j = 0; j < 4; ++j)
-          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra, {.offset = static_cast<int32_t>(4 * SRS * j)});
+          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
         J.s_waitcnt(lgkmcnt(0));
         for (uint32_t j = 0; j < 4; ++j)
           Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g));
       }
     } else {
       auto pv = J.vgpr<f32>(4);
-      poff = col * (DV * 4) + (grp << 4);
+      poff = col * (DV * 4) + (grp << UG);
       if constexpr (SD) poff = poff + w * (DVW * 4);
-      for (uint32_t d = 0; d < NVT; ++d) {
-        for (int i = 0; i < 4; ++i) pv[i] = o[4 * d + i] * inv;
-        Pb.store(pv, at(poff) + static_cast<int64_t>(64 * d));
+      for (uint32_t q = 0; q < NVT; ++q) {
+        for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
+        Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)));
       }
     }
     auto loff = J.vgpr<u32>();

@@ -53,6 +53,28 @@ constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32
   return {rows * 512 * 4, rows * 4};
 }
 
+// The default number of KV splits (the bench's pick; the launch takes num_kv_splits as given):
+// as many workgroups as the device's CUs hold at once (lds_per_cu / the kernel's lds_bytes(), at
+// most 2), rounded down, with at least 8 blocks of 16 KV rows a split; two workgroups a CU only
+// when each split keeps at least 16 blocks (a split's f32 partials, rows x 2 KiB written and read
+// back, cost a short split more than the second workgroup gains). Sequences of 16 query rows
+// (rows: heads x query tokens) on a grid short of a workgroup a CU: down to 2 blocks a split, up
+// to a workgroup a CU. groups: the workgroups a sequence's rows take (rows / cfg.rows(), rounded up).
+constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t lds_per_cu, const mla_decode_config& cfg,
+                                             uint32_t batch, uint32_t groups, uint32_t kv_len, uint32_t rows) {
+  const uint32_t wgs = batch * groups, blocks = (kv_len + 15) / 16;
+  auto clamp = [](uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
+  auto max1 = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
+  auto min1 = [](uint32_t a, uint32_t b) { return a < b ? a : b; };
+  const uint32_t cap = max1(1u, blocks / 8);  // (at least 8 blocks a split)
+  const uint32_t per_cu = clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
+  // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
+  uint32_t s = min1(max1(1u, compute_units * per_cu / max1(wgs, 1u)), cap);
+  if (per_cu == 2 && s * 16 > blocks) s = min1(max1(1u, compute_units / max1(wgs, 1u)), cap);
+  if (rows <= 16 && wgs * s < compute_units) s = max1(s, min1(compute_units / max1(wgs, 1u), blocks / 2));
+  return max1(1u, s);
+}
+
 struct mla_decode_report {
   rt::launch_report attn, combine;  // (combine: not run with one split)
 };
