@@ -44,7 +44,8 @@ struct problem {
   float value_range = 1.0f;  // Q and K uniform in [-r, r]
 };
 
-void run(const attn_bwd_kernel_ref& k, const problem& pr) {
+// rk: with a recompute kernel, the launcher of the pair (k atomic) runs the mode it picks
+void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_ref* rk = nullptr) {
   const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());
   INFO(k.name << " hq=" << pr.hq << " hkv=" << pr.hkv << " batch=" << B);
   for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.seqlens_q[b] << " k " << pr.seqlens_k[b]);
@@ -136,7 +137,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
   rt::buffer<uint16_t> dKd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint32_t> acc(d, std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));
-  const bool rc = k.config.dq == hipasm::kernels::attn_bwd_dq::recompute;
+  const bool rc = k.config.dq == hipasm::kernels::attn_bwd_dq::recompute || rk;
   rt::buffer<uint32_t> delta(d, std::vector<uint32_t>(tq * hq + 1, 0x7fc00001u));
   rt::buffer<uint16_t> dKp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
@@ -146,14 +147,17 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
                                    .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
-  auto rep = hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
+  if (rk && hipasm::kernels::attn_bwd_dq_for(d.target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::atomic)
+    a.dq_acc = acc.addr();
+  auto rep = rk ? hipasm::kernels::launch_attn_bwd(d, *S().m, k, *rk, a) : hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
   for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.dq})
     for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
   const auto gq = dQd.download(), gk = dKd.download(), gv = dVd.download();
   CHECK(gq.back() == 0x7fc1u);
   CHECK(gk.back() == 0x7fc1u);
   CHECK(gv.back() == 0x7fc1u);
-  CHECK(acc.download().back() == 0x7fc00001u);
+  if (rc) CHECK(acc.download() == std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));  // (not touched)
+  else CHECK(acc.download().back() == 0x7fc00001u);
   CHECK(delta.download().back() == 0x7fc00001u);
   CHECK(dKp.download().back() == 0x7fc1u);
   CHECK(dVp.download().back() == 0x7fc1u);
@@ -229,6 +233,10 @@ TEST_CASE("attn_bwd recompute: GQA, MQA, varlen with a 1-token and an empty sequ
   run(r64, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
 }
 
+TEST_CASE("attn_bwd: the launcher of an atomic and a recompute kernel", "[attn]") {
+  run(k128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 4, .hkv = 2}, &r128c);
+}
+
 TEST_CASE("attn_bwd: launch errors", "[attn]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -249,4 +257,7 @@ TEST_CASE("attn_bwd: launch errors", "[attn]") {
   a.num_q_heads = 1;
   a.dq_acc = 0;  // dq_acc: needed by the atomic dQ only
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.dq_acc = c.addr();  // a pair that is not an atomic and a recompute kernel of one mask
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, r64c, a), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, r64, k64, a), rt::error);
 }
