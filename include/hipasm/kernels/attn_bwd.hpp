@@ -82,6 +82,7 @@ struct attn_bwd_config {
   static constexpr uint32_t stream_threads = 256;
   constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
   // the recompute dQ kernel: BM = 32 queries a wave, key tiles of 32
+  constexpr uint32_t dq_threads() const { return 64 * waves; }
   constexpr uint32_t dq_bm() const { return 32 * waves; }
   constexpr uint32_t dq_grid_x(uint32_t max_seqlen_q) const {
     return max_seqlen_q > 0 ? (max_seqlen_q + dq_bm() - 1) / dq_bm() : 1;
@@ -861,7 +862,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   static_assert(detail::attn_bwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
   if constexpr (C.dq == attn_bwd_dq::recompute) {
-  constexpr uint32_t D = C.head_dim, T = C.threads(), BM = C.dq_bm(), BN = 32;
+  constexpr uint32_t D = C.head_dim, T = C.dq_threads(), BM = C.dq_bm(), BN = 32;
   constexpr int DB = static_cast<int>(D / 32), DS = static_cast<int>(D / 16), KG = static_cast<int>(BN / 8);
   constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
@@ -935,26 +936,47 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   constexpr lds_layout LR = detail::gemm_tile_layout(BN, D), LR2 = detail::gemm_tile_layout(2 * BN, D),
                        LT = detail::attn_bwd_b64_layout(D, BN);
   constexpr uint32_t RB = LR.bytes();
-  const lds_ref rows = pool.alloc(2 * RB);
+  // (the prologue's Q and dO rows, BM x D, in the same space first; 16-byte chunks XOR row % 8)
+  constexpr lds_layout LQ{.rows = BM, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+  static_assert(2 * RB + LT.bytes() <= LQ.bytes());
+  const lds_ref all = pool.alloc(LQ.bytes());
+  const lds_ref rows{all.offset, 2 * RB};
   const lds_view KS(lds_ref{rows.offset, RB}, LR), VS(lds_ref{rows.offset + RB, RB}, LR), KV(rows, LR2);
-  const lds_view KT = pool.view(LT);
+  const lds_view KT(lds_ref{all.offset + 2 * RB, LT.bytes()}, LT), QS(all, LQ);
 
   // the wave's Q and dO rows (the B operands of S^T, dP^T): lane (i, h) holds dims 16p + 8h ..
-  // + 7 of query 32w + i; its LSE and D
+  // + 7 of query 32w + i; its LSE and D. Loaded as whole rows (instruction k: lane L 16-byte
+  // chunk L % CPR of row RPI k + L / CPR, 8 cache lines where the MFMA layout's touch 32: the
+  // CU's address path) through the wave's rows of LDS, as attn_fwd's Q.
   auto qf = J.vgpr<u32>(DS, 4), of = J.vgpr<u32>(DS, 4);
   auto qrow = J.vgpr<u32>();
   qrow = wave * 32u + l32;
   auto lse = J.vgpr<f32>(), dd = J.vgpr<f32>();
   {
-    auto off = J.vgpr<u32>();
-    off = (qrow + m0.as<u32>()) * q_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) {
-      Qb.load(qf[p], at(off) + 32 * p);
-      dOb.load(of[p], at(off) + 32 * p);
+    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
+    static_assert(32 / RPI == DS);
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8q = J.vgpr<u32>();
+    srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));
+    scol = (lane & (CPR - 1)) << 3;
+    off = (srow + m0.as<u32>()) * q_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      Qb.load(qf[k], at(off));
+      dOb.load(of[k], at(off));
+      if (k + 1 < DS) off = off + q_stride * RPI;
     }
     off = (qrow + m0.as<u32>()) << 2;
     Lb.load(lse, at(off));
     Db.load(dd, at(off));
+    c8q = half << 3;
+    const lds_addr wa = QS.addr(srow, multiple_of(scol, 8)), ra = QS.addr(qrow, multiple_of(c8q, 8));
+    for (auto f : {qf, of}) {  // (each wave reads only the rows it wrote)
+      J.wait_for(f);
+      for (int k = 0; k < DS; ++k) QS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int p = 0; p < DS; ++p) QS.load(f[p], ra, 0, 16 * p);
+      J.s_waitcnt(lgkmcnt(0));
+    }
+    J.s_barrier();  // (every wave's rows read: the key tiles take the space)
   }
   auto dq = J.agpr<f32>(DB, 16).named("dq_t");
   {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
@@ -991,27 +1013,31 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   J.wait_for(dd);
   nl = select(lse == NEG_INF, NEG_INF, lse * -1.44269504088896340736f);
 
-  // The key tile after next's K and V rows are loaded (stg) at the end of an iteration; units of
-  // 4 keys x 8 dims as the main kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written
-  // transposed)
-  constexpr uint32_t units = 2 * D, US = (units + T - 1) / T;
-  static_assert(D % 64 == 0);
+  // K and V rows of a key tile go through VGPRs (stg) in units of 4 keys x 8 dims as the main
+  // kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written transposed). With more
+  // threads than units the waves form NG groups, group g staging the tiles t with t % NG = g:
+  // each group's loads have NG iterations to arrive (a tile is loaded when its group stored its
+  // previous one).
+  constexpr uint32_t units = 2 * D, US = 1, NG = T / units, UW = units / 64;
+  static_assert(D % 64 == 0 && T % units == 0 && (NG & (NG - 1)) == 0);
+  auto grp = J.sgpr<u32>();
+  grp = wave / UW;
   auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("kv_stage").allow_undefined();
   auto vtr = J.vgpr<u32>(16);
   auto urow = J.vgpr<u32>(static_cast<int>(US)), ucol = J.vgpr<u32>(static_cast<int>(US)),
        uoff = J.vgpr<u32>(static_cast<int>(US));
   for (uint32_t st = 0; st < US; ++st) {
     auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
-    u = tid + st * T;
+    u = tid - grp * units;
     jq = u & 7u;
     dc = (u & (D - 1)) >> 3;
     urow[st] = (u / D) * BN + (jq << 2);
     ucol[st] = dc << 3;
     uoff[st] = (jq << 2) * kv_stride + (dc << 4);
   }
-  auto unit_tile = [&](uint32_t st) {
+  auto unit_tile = [&](uint32_t) {
     auto t = J.sgpr<u32>();
-    t = (wave * 64u + st * T) / D;
+    t = ((wave % UW) * 64u) / D;
     return t;
   };
   auto rk = J.sgpr<u32>(4);
@@ -1057,7 +1083,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
   auto dsb = J.vgpr<u32>(8).named("ds");
   auto ka = J.vgpr<u32>(RS, 4), va = J.vgpr<u32>(RS, 4), ta = J.vgpr<u32>(RT, KW);
-  auto k0 = J.sgpr<i32>();
+  auto k0 = J.sgpr<i32>(), kt = J.sgpr<i32>();
   // P^T (f32, in s), then the mask (every tile: branch-free, under the dP^T MFMAs)
   auto softmax_p = [&] {
     auto rel = J.vgpr<i32>();
@@ -1084,18 +1110,29 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     softmax_ds();
     detail::attn_bwd_t_prod<DB, KG, RT>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
     J.s_barrier();  // (every wave's reads of the tile done: its LDS is refilled)
+    auto next = [&] {  // tile kt + 1 (this group's) into LDS; its tile kt + 1 + NG loaded
+      store_tile();
+      auto kn = J.sgpr<i32>();
+      kn = k0 + static_cast<int32_t>((1 + NG) * BN);
+      prefetch(kn);
+    };
+    if constexpr (NG == 1) {
+      next();
+    } else {
+      auto owner = J.sgpr<u32>();
+      owner = (kt.as<u32>() + 1u) & (NG - 1);
+      J.If(owner == grp, next);
+    }
+  };
+  k0 = (grp * BN).as<i32>();
+  prefetch(k0);  // (each group its first tile)
+  J.If(grp == 0u, [&] {
     store_tile();
     auto kn = J.sgpr<i32>();
-    kn = k0 + static_cast<int32_t>(2 * BN);
+    kn = static_cast<int32_t>(NG * BN);
     prefetch(kn);
-  };
+  });
   k0 = 0;
-  prefetch(k0);
-  store_tile();
-  auto k1 = J.sgpr<i32>();
-  k1 = k0 + static_cast<int32_t>(BN);
-  prefetch(k1);
-  auto kt = J.sgpr<i32>();
   kt = 0;
   J.While([&] { return kt < n_tiles; }, [&] {
     iteration();

@@ -98,7 +98,7 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
       y.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch);
       y.add(k.config.dq_grid_x(a.max_seqlen_q)).add(scale_log2);
       rep.dq = dev.launch(mod, k.name + "_dq", {k.config.dq_grid_x(a.max_seqlen_q), a.num_q_heads, a.batch},
-                          {k.config.threads(), 1, 1}, y, opts);
+                          {k.config.dq_threads(), 1, 1}, y, opts);
     }
   }
   if (!rc || gqa) {
