@@ -455,7 +455,32 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
   auto krow = J.vgpr<u32>();
   krow = wave * 32u + l32;
-  {
+  if constexpr (RC) {
+    // whole rows through the wave's rows of K^T's (here unused) LDS, as the dQ kernel's Q and dO
+    // (8 cache lines an instruction, not 32: the CU's address path)
+    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
+    constexpr lds_layout LW{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+    static_assert(32 / RPI == DS && LW.bytes() <= LKT.bytes());
+    const lds_view WS(lds_ref{KT.base, LW.bytes()}, LW);
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8k = J.vgpr<u32>();
+    srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));
+    scol = (lane & (CPR - 1)) << 3;
+    off = (srow + n0.as<u32>()) * kv_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      Kb.load(kf[k], at(off));
+      Vb.load(vf[k], at(off));
+      if (k + 1 < DS) off = off + kv_stride * RPI;
+    }
+    c8k = half << 3;
+    const lds_addr wa = WS.addr(srow, multiple_of(scol, 8)), ra = WS.addr(krow, multiple_of(c8k, 8));
+    for (auto f : {kf, vf}) {  // (each wave reads only the rows it wrote)
+      J.wait_for(f);
+      for (int k = 0; k < DS; ++k) WS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int p = 0; p < DS; ++p) WS.load(f[p], ra, 0, 16 * p);
+      J.s_waitcnt(lgkmcnt(0));
+    }
+  } else {
     auto voff = J.vgpr<u32>();
     voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
     for (int p = 0; p < DS; ++p) {
@@ -498,8 +523,6 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
-  } else {
-    J.wait_for(vf);  // (the K and V rows: the last loads before the prologue's)
   }
   // dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32, keys
   // 4h .. + 3 of the k-step (LDS), B = K^T rows 32 blk + l32, the same keys: the wave's B
