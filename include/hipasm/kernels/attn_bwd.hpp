@@ -1037,12 +1037,11 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   nl = select(lse == NEG_INF, NEG_INF, lse * -1.44269504088896340736f);
 
   // K and V rows of a key tile go through VGPRs (stg) in units of 4 keys x 8 dims as the main
-  // kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written transposed). With more
-  // threads than units the waves form NG groups, group g staging the tiles t with t % NG = g:
-  // each group's loads have NG iterations to arrive (a tile is loaded when its group stored its
-  // previous one).
-  constexpr uint32_t units = 2 * D, US = 1, NG = T / units, UW = units / 64;
-  static_assert(D % 64 == 0 && T % units == 0 && (NG & (NG - 1)) == 0);
+  // kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written transposed). The waves form
+  // NG groups of TG threads, group g staging the tiles t with t % NG = g: each group's loads
+  // have NG iterations to arrive (a tile is loaded when its group stored its previous one).
+  constexpr uint32_t units = 2 * D, NG = 2, TG = T / NG, US = units / TG, UW = TG / 64;
+  static_assert(D % 64 == 0 && units % TG == 0 && TG % 64 == 0);
   auto grp = J.sgpr<u32>();
   grp = wave / UW;
   auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("kv_stage").allow_undefined();
@@ -1051,16 +1050,16 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
        uoff = J.vgpr<u32>(static_cast<int>(US));
   for (uint32_t st = 0; st < US; ++st) {
     auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
-    u = tid - grp * units;
+    u = tid - grp * TG + st * TG;
     jq = u & 7u;
     dc = (u & (D - 1)) >> 3;
     urow[st] = (u / D) * BN + (jq << 2);
     ucol[st] = dc << 3;
     uoff[st] = (jq << 2) * kv_stride + (dc << 4);
   }
-  auto unit_tile = [&](uint32_t) {
+  auto unit_tile = [&](uint32_t st) {
     auto t = J.sgpr<u32>();
-    t = ((wave % UW) * 64u) / D;
+    t = ((wave % UW) * 64u + st * TG) / D;
     return t;
   };
   auto rk = J.sgpr<u32>(4);
