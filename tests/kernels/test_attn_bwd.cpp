@@ -137,7 +137,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   rt::buffer<uint16_t> dKd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint32_t> acc(d, std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));
-  const bool rc = k.config.dq == hipasm::kernels::attn_bwd_dq::recompute || rk;
+  bool rc = k.config.dq == hipasm::kernels::attn_bwd_dq::recompute;
   rt::buffer<uint32_t> delta(d, std::vector<uint32_t>(tq * hq + 1, 0x7fc00001u));
   rt::buffer<uint16_t> dKp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
@@ -147,8 +147,10 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
                                    .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
-  if (rk && hipasm::kernels::attn_bwd_dq_for(d.target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::atomic)
-    a.dq_acc = acc.addr();
+  if (rk) {  // (the mode the pair's launcher picks: dq_acc only for the atomic one)
+    rc = hipasm::kernels::attn_bwd_dq_for(d.target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::recompute;
+    a.dq_acc = rc ? 0 : acc.addr();
+  }
   auto rep = rk ? hipasm::kernels::launch_attn_bwd(d, *S().m, k, *rk, a) : hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
   for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.dq})
     for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
