@@ -123,10 +123,11 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
 // benchmark rows of both modes, bench_kernel_attn_bwd[_mi355x], on the timing model): one
 // place for the launcher below and the bench.
 // gfx950's double-rate MFMAs make the recompute's extra S and dP products cheaper than the
-// atomics; on gfx942 the atomics cost less.
+// atomics, but for short causal sequences (few atomics: the main kernel's query loops are
+// short); on gfx942 the atomics cost less.
 inline attn_bwd_dq attn_bwd_dq_for(std::string_view target, const attn_bwd_args& a, bool causal) {
-  (void)a, (void)causal;
-  return target == "gfx950" ? attn_bwd_dq::recompute : attn_bwd_dq::atomic;
+  if (target != "gfx950" || (causal && a.max_seqlen_k <= 1024)) return attn_bwd_dq::atomic;
+  return attn_bwd_dq::recompute;
 }
 
 // Runs the kernels of `atomic_k` or of `recompute_k` (HIPASM_ATTN_BWD_KERNELS of the same head
