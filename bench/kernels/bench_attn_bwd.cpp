@@ -11,8 +11,12 @@
 // over the query heads of a kv head in the kernel. Without AITER_DIR the aiter columns are `none`.
 //
 // tflops counts the table's FLOPs: 10 s^2 d per head (4 products of 2 s^2 d, and the recomputed
-// QK^T: benchmark_mha_bwd), halved for causal rows. Rows: kernel attn_bwd_a32, shape
-// bB_hH_kK_sS_d128_full|causal; HIPASM_BENCH_SHAPE=TEXT runs the rows whose shape contains TEXT.
+// QK^T: benchmark_mha_bwd), halved for causal rows. Rows of both dQ modes, next to the same
+// aiter time: atomic (dot_do_o, main, convert_dq) and recompute (dot_do_o, main, dq, with GQA
+// convert_dq's sums); kernel attn_bwd_a32 for the mode launch_attn_bwd picks on the device
+// (attn_bwd_dq_for), attn_bwd_a32_atomic or attn_bwd_a32_recompute for the other; shape
+// bB_hH_kK_sS_d128_full|causal; HIPASM_BENCH_SHAPE=TEXT runs the rows whose shape contains TEXT,
+// HIPASM_ATTN_BWD_DQ=atomic|recompute only that mode's rows.
 // The table's causal rows are top-left aligned (-mask=1); with seqlen_q = seqlen_k that is the
 // same mask as ours (bottom-right).
 // bench_kernel_attn_bwd_mi355x: the same built for gfx950 on the MI355X model, next to aiter's
@@ -106,14 +110,17 @@ int main(int argc, char** argv) {
   constexpr uint32_t D = 128;
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
+  constexpr auto RC = hipasm::kernels::attn_bwd_dq::recompute;
   const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false}};
   const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
+  const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
+  const char* only = std::getenv("HIPASM_ATTN_BWD_DQ");
   for (const shape& s : shapes) {
     char name[96];
     std::snprintf(name, sizeof name, "b%u_h%u_k%u_s%u_d%u_%s", s.batch, s.heads, s.kv_heads, s.seqlen, D,
                   s.causal ? "causal" : "full");
     if (!bench::selected(name)) continue;
-    const auto& k = s.causal ? causal : plain;
     const uint64_t tokens = uint64_t(s.batch) * s.seqlen;
     const size_t nq = tokens * s.heads * D, nk = tokens * s.kv_heads * D, nl = tokens * s.heads;
     std::vector<int> cu(s.batch + 1);
@@ -127,7 +134,7 @@ int main(int argc, char** argv) {
     auto mod = dev->load_file(co_file ? co_file : HIPASM_BENCH_CO);
     // The main kernel sampled on XCD 0's CUs (docs/timing-model.md, Sampling), the streams as
     // bench::profile_for samples them.
-    const uint32_t groups = k.config.grid_x(s.seqlen) * s.kv_heads * s.batch;
+    const uint32_t groups = plain.config.grid_x(s.seqlen) * s.kv_heads * s.batch;
     rt::profile_options po = bench::profile_for(groups, kDevice);
     po.sample_cus = kXcdCus;
     rt::launch_options lo;
@@ -141,24 +148,44 @@ int main(int argc, char** argv) {
         .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch, .max_seqlen_q = s.seqlen,
         .max_seqlen_k = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.kv_heads,
         .softmax_scale = 1.0f / std::sqrt(float(D))};
-    // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
-    const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
-    if (tl) po.keep_events = true;
-    const hipasm::kernels::attn_bwd_report rep = hipasm::kernels::launch_attn_bwd(*dev, *mod, k, a, lo);
-    if (tl) std::fprintf(stderr, "%s", rep.main.profile->timeline(uint32_t(std::atoi(tl))).c_str());
-    bench::result h = bench::from(rep.main);
-    const double stream_us = rep.dot_do_o.profile->time_us + rep.convert_dq.profile->time_us;
-    if (std::getenv("HIPASM_BENCH_VERBOSE"))
-      std::fprintf(stderr, "%s: main %.2f us, dot_do_o %.2f us, convert_dq %.2f us\n", name, h.us,
-                   rep.dot_do_o.profile->time_us, rep.convert_dq.profile->time_us);
-    h.us += stream_us;
-    h.hbm_bytes += double(rep.dot_do_o.profile->hbm_bytes + rep.convert_dq.profile->hbm_bytes);
     const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, po);
-    const double flop = 10.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
-    h.tflops = flop / (h.us * 1e6);
-    // algorithmic bytes: Q, K, V, O, dO, LSE read; dQ, dK, dV written
-    const double bytes = 2.0 * (4 * nq + 4 * nk) + 4.0 * nl;
-    bench::print_line("attn_bwd_a32", name, h, aiter_us, bytes, false, bench::row_device);
+    for (const bool rc : {false, true}) {
+      const char* mode = rc ? "recompute" : "atomic";
+      if (only && std::strcmp(only, mode) != 0) continue;
+      const auto& k = s.causal ? (rc ? causal_rc : causal) : (rc ? plain_rc : plain);
+      // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+      const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
+      if (tl) po.keep_events = true;
+      const hipasm::kernels::attn_bwd_report rep = hipasm::kernels::launch_attn_bwd(*dev, *mod, k, a, lo);
+      if (tl) std::fprintf(stderr, "%s", rep.main.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+      bench::result h = bench::from(rep.main);
+      const double dq_us = rep.dq.profile ? rep.dq.profile->time_us : 0.0;
+      const double cvt_us = rep.convert_dq.profile ? rep.convert_dq.profile->time_us : 0.0;
+      const double stream_us = rep.dot_do_o.profile->time_us + cvt_us;
+      if (std::getenv("HIPASM_BENCH_VERBOSE"))
+        std::fprintf(stderr, "%s %s: main %.2f us (mfma_busy %.3f), dot_do_o %.2f us, convert_dq %.2f us, dq %.2f us (mfma_busy %.3f)\n",
+                     name, mode, h.us, h.mfma_busy, rep.dot_do_o.profile->time_us, cvt_us, dq_us,
+                     rep.dq.profile ? bench::from(rep.dq).mfma_busy : 0.0);
+      if (rep.dq.profile) {
+        // (mfma_busy: the main and dq kernels', weighed by their times)
+        const bench::result q = bench::from(rep.dq);
+        h.mfma_busy = (h.mfma_busy * h.us + q.mfma_busy * q.us) / (h.us + q.us);
+        h.us += q.us;
+        h.hbm_bytes += q.hbm_bytes;
+      }
+      h.us += stream_us;
+      h.hbm_bytes += double(rep.dot_do_o.profile->hbm_bytes);
+      if (rep.convert_dq.profile) h.hbm_bytes += double(rep.convert_dq.profile->hbm_bytes);
+      const double flop = 10.0 * s.batch * s.heads * double(s.seqlen) * s.seqlen * D * (s.causal ? 0.5 : 1.0);
+      h.tflops = flop / (h.us * 1e6);
+      // algorithmic bytes: Q, K, V, O, dO, LSE read; dQ, dK, dV written
+      const double bytes = 2.0 * (4 * nq + 4 * nk) + 4.0 * nl;
+      // (the code object's target: the bench's sim device is opened unnamed)
+      const bool picked = (hipasm::kernels::attn_bwd_dq_for(kGfx950 ? "gfx950" : "gfx942", a, s.causal) ==
+                           hipasm::kernels::attn_bwd_dq::recompute) == rc;
+      const std::string label = picked ? "attn_bwd_a32" : std::string("attn_bwd_a32_") + mode;
+      bench::print_line(label.c_str(), name, h, aiter_us, bytes, false, bench::row_device);
+    }
   }
   return 0;
 }

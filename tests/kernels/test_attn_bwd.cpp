@@ -3,7 +3,8 @@
 // the forward (P, O, LSE) and the backward (dP, D, dS, dQ, dK, dV) written from the math in double
 // from the same bf16 inputs (O rounded to bf16 and LSE to f32, as the forward hands them over).
 // Head dim 64 and 128, causal (bottom-right, rows that see no key) and not, seqlen not a multiple
-// of the tiles, seqlen 1, GQA and MQA, varlen batches. The checker must report nothing.
+// of the tiles, seqlen 1, GQA and MQA, varlen batches; dQ by atomics and by the recompute kernel
+// (config dq = recompute: dq_acc not given, its guard not written). The checker must report nothing.
 //
 // Tolerance per element: 2^-7 of the sum of the absolute values of its terms (P and dS are
 // rounded to bf16 before their products: 2^-9 relative each, dP and D carry f32 rounding; with
@@ -43,7 +44,8 @@ struct problem {
   float value_range = 1.0f;  // Q and K uniform in [-r, r]
 };
 
-void run(const attn_bwd_kernel_ref& k, const problem& pr) {
+// rk: with a recompute kernel, the launcher of the pair (k atomic) runs the mode it picks
+void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_ref* rk = nullptr) {
   const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());
   INFO(k.name << " hq=" << pr.hq << " hkv=" << pr.hkv << " batch=" << B);
   for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.seqlens_q[b] << " k " << pr.seqlens_k[b]);
@@ -135,23 +137,29 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr) {
   rt::buffer<uint16_t> dKd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVd(d, std::vector<uint16_t>(tk * hkv * D + 1, 0x7fc1u));
   rt::buffer<uint32_t> acc(d, std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));
+  bool rc = k.config.dq == hipasm::kernels::attn_bwd_dq::recompute;
   rt::buffer<uint32_t> delta(d, std::vector<uint32_t>(tq * hq + 1, 0x7fc00001u));
   rt::buffer<uint16_t> dKp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   hipasm::kernels::attn_bwd_args a{.dq = dQd.addr(), .dk = dKd.addr(), .dv = dVd.addr(), .q = Qd.addr(),
                                    .k = Kd.addr(), .v = Vd.addr(), .o = Od.addr(), .d_o = dOd.addr(),
-                                   .lse = Ld.addr(), .dq_acc = acc.addr(), .delta = delta.addr(),
+                                   .lse = Ld.addr(), .dq_acc = rc ? 0 : acc.addr(), .delta = delta.addr(),
                                    .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
-  auto rep = hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
-  for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq})
+  if (rk) {  // (the mode the pair's launcher picks: dq_acc only for the atomic one)
+    rc = hipasm::kernels::attn_bwd_dq_for(d.target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::recompute;
+    a.dq_acc = rc ? 0 : acc.addr();
+  }
+  auto rep = rk ? hipasm::kernels::launch_attn_bwd(d, *S().m, k, *rk, a) : hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
+  for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.dq})
     for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
   const auto gq = dQd.download(), gk = dKd.download(), gv = dVd.download();
   CHECK(gq.back() == 0x7fc1u);
   CHECK(gk.back() == 0x7fc1u);
   CHECK(gv.back() == 0x7fc1u);
-  CHECK(acc.download().back() == 0x7fc00001u);
+  if (rc) CHECK(acc.download() == std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));  // (not touched)
+  else CHECK(acc.download().back() == 0x7fc00001u);
   CHECK(delta.download().back() == 0x7fc00001u);
   CHECK(dKp.download().back() == 0x7fc1u);
   CHECK(dVp.download().back() == 0x7fc1u);
@@ -176,6 +184,11 @@ const attn_bwd_kernel_ref k128{"bwd_d128", attn_bwd_config{.head_dim = 128, .cau
 const attn_bwd_kernel_ref k128c{"bwd_d128_causal", attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}};
 const attn_bwd_kernel_ref k64{"bwd_d64", attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}};
 const attn_bwd_kernel_ref k64c{"bwd_d64_causal", attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}};
+constexpr auto RC = hipasm::kernels::attn_bwd_dq::recompute;
+const attn_bwd_kernel_ref r128{"bwd_d128_rc", attn_bwd_config{.head_dim = 128, .causal = false, .dq = RC}};
+const attn_bwd_kernel_ref r128c{"bwd_d128_causal_rc", attn_bwd_config{.head_dim = 128, .causal = true, .dq = RC}};
+const attn_bwd_kernel_ref r64{"bwd_d64_rc", attn_bwd_config{.head_dim = 64, .causal = false, .dq = RC}};
+const attn_bwd_kernel_ref r64c{"bwd_d64_causal_rc", attn_bwd_config{.head_dim = 64, .causal = true, .dq = RC}};
 
 }  // namespace
 
@@ -203,6 +216,29 @@ TEST_CASE("attn_bwd: varlen batch with a 1-token and an empty sequence, large sc
   run(k64, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
 }
 
+// The recompute dQ kernel (and the main kernel without its dQ path) on samples of the shapes
+// above: query tiles of 128 with tails, causal both ways, GQA and MQA, varlen with empty and
+// 1-token sequences, large scores.
+TEST_CASE("attn_bwd recompute: tails, seqlen 1, causal both ways", "[attn]") {
+  run(r128, {.seqlens_q = {70}, .seqlens_k = {150}});
+  run(r64, {.seqlens_q = {177}, .seqlens_k = {45}});
+  run(r128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+  run(r128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
+  run(r128c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});
+  run(r64c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // the first 40 rows see nothing
+}
+
+TEST_CASE("attn_bwd recompute: GQA, MQA, varlen with a 1-token and an empty sequence, large scores", "[attn]") {
+  run(r128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(r64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 3, .hkv = 1});
+  run(r128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+  run(r64, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
+}
+
+TEST_CASE("attn_bwd: the launcher of an atomic and a recompute kernel", "[attn]") {
+  run(k128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 4, .hkv = 2}, &r128c);
+}
+
 TEST_CASE("attn_bwd: launch errors", "[attn]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -220,4 +256,10 @@ TEST_CASE("attn_bwd: launch errors", "[attn]") {
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
   a.delta = c.addr();  // GQA (3 query heads, 1 kv head) without the partial-sum workspaces
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.num_q_heads = 1;
+  a.dq_acc = 0;  // dq_acc: needed by the atomic dQ only
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, a), rt::error);
+  a.dq_acc = c.addr();  // a pair that is not an atomic and a recompute kernel of one mask
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, r64c, a), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, r64, k64, a), rt::error);
 }

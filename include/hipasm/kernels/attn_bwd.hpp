@@ -50,6 +50,7 @@
 // D) and give dS = 0; their dQ atomics are dropped by the buffer range.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 #include "../helpers/mfma.hpp"
@@ -58,9 +59,15 @@
 
 namespace hipasm::kernels {
 
+// How dQ is computed: by f32 atomics of the main kernel into dq_acc (converted by convert_dq), or
+// by a kernel of its own that recomputes S and dP with the queries stationary (no atomics, no
+// dq_acc; FlashAttention-2's separate dQ pass).
+enum class attn_bwd_dq : uint8_t { atomic, recompute };
+
 struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
+  attn_bwd_dq dq = attn_bwd_dq::atomic;
   uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
   uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
 
@@ -74,6 +81,12 @@ struct attn_bwd_config {
   // dot_do_o / convert_dq: 256 threads, 8 elements each
   static constexpr uint32_t stream_threads = 256;
   constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
+  // the recompute dQ kernel: BM = 32 queries a wave, key tiles of 32
+  constexpr uint32_t dq_threads() const { return 64 * waves; }
+  constexpr uint32_t dq_bm() const { return 32 * waves; }
+  constexpr uint32_t dq_grid_x(uint32_t max_seqlen_q) const {
+    return max_seqlen_q > 0 ? (max_seqlen_q + dq_bm() - 1) / dq_bm() : 1;
+  }
 };
 
 namespace detail {
@@ -85,6 +98,81 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   return nullptr;
+}
+
+// A bf16 tile read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one column):
+// 8-byte chunks swizzled, 16 rows of a column on 16 distinct bank pairs (64-byte rows: two
+// rows a 128-byte bank line, one pattern per row pair)
+constexpr lds_layout attn_bwd_b64_layout(uint32_t rows, uint32_t cols) {
+  const uint32_t row_bytes = cols * 2, per_line = row_bytes >= 128 ? 1 : 128 / row_bytes;
+  return lds_layout{.rows = rows, .cols = cols, .elem_bytes = 2, .swz_chunk = 8, .swz_groups = 16 / per_line,
+                    .swz_row_div = per_line};
+}
+
+// items 0 .. n - 1: read(i) fills ring slot i % ring, use(i) consumes it; reads run ring - 1
+// items ahead (slot i % ring is refilled after use(i), before use(i + 1))
+template <class R, class U>
+constexpr void attn_bwd_pipelined(int n, int ring, R&& read, U&& use) {
+  for (int i = 0; i + 1 < ring && i < n; ++i) read(i);
+  for (int i = 0; i < n; ++i) {
+    if (i + ring - 1 < n) read(i + ring - 1);
+    use(i);
+  }
+}
+
+// acc = A B over D dims, the rows of A in LDS view V at addr (b128 reads, RS in flight), B in
+// frags (lane half h: dims 16p + 8h .. + 7 of slice p in frags[p]); k order: MFMA (p, e) takes
+// dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs, or one double-K).
+// after(p) runs after slice p's MFMAs.
+template <uint32_t D, int RS>
+constexpr void attn_bwd_rows_prod(builder J, lds_view V, lds_addr addr, auto ring, auto frags, auto acc,
+                                  auto after) {
+  constexpr int DS = static_cast<int>(D / 16);
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  attn_bwd_pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
+                     [&](int p) {
+                       J.wait_for(ring[p % RS]);
+                       if constexpr (DKA != nullptr) {
+                         if (p == 0) mfma_run(J, *DKA, acc, ring[0], frags[0], 0);
+                         else mfma_run(J, *DKA, acc, ring[p % RS], frags[p], acc);
+                         after(p);
+                         return;
+                       }
+                       for (int e = 0; e < 2; ++e) {
+                         if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
+                         else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
+                       }
+                       after(p);
+                     });
+}
+
+// accs[db] += A_db B (DB blocks of 32 rows, QG k-steps of 8): A = rows l32 + 32 db of LDS view
+// V, columns trow + 8k .. + 3 (b64 reads, RT in flight; double-K: k-steps 2i and 2i + 1 side by
+// side), B = bsrc's registers 2k, 2k + 1 (an S-shaped C layout as the B operand: its rows
+// 8 (r / 4) + 4h + r % 4 are the k index). after(i) runs after MFMA i (item i: k-step pair i /
+// DB, block i % DB). (by value: a constexpr lambda reads no reference parameter)
+template <int DB, int QG, int RT>
+constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<dtype::u32> trow,
+                               auto ta, auto accs, gpr<dtype::u32> bsrc, auto after) {
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr bool dk2 = DKA != nullptr;
+  constexpr int NT = DB * QG / (dk2 ? 2 : 1);  // MFMAs of a product
+  attn_bwd_pipelined(NT, RT,
+                     [&](int i) {
+                       if constexpr (!dk2) {
+                         V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
+                         return;
+                       }
+                       for (int h = 0; h < 2; ++h)
+                         V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB),
+                                multiple_of(trow, 4) + 8 * (2 * (i / DB) + h));
+                     },
+                     [&](int i) {
+                       J.wait_for(ta[i % RT]);
+                       if constexpr (dk2) mfma_run(J, *DKA, accs[i % DB], ta[i % RT], bsrc.slice(4 * (i / DB), 4), accs[i % DB]);
+                       else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+                       after(i);
+                     });
 }
 
 }  // namespace detail
@@ -106,7 +194,7 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   nrec = nrows * (D * 2);
   auto Ob = make_buffer(J, o_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
   nrec = nrows * (D * 4);
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);  // (recompute: dq_acc unused, its address may be 0)
   nrec = nrows << 2;
   auto Db = make_buffer(J, delta_ptr, nrec);
   auto tid = J.thread_id_x();
@@ -117,11 +205,13 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   auto o = J.vgpr<u32>(4), g = J.vgpr<u32>(4);
   Ob.load(o, at(off));
   dOb.load(g, at(off));
-  auto z = J.vgpr<u32>(4);
-  z.fill(0u);
-  off = row * (D * 4) + (col << 2);
-  Ab.store(z, at(off));
-  Ab.store(z, at(off) + 16);
+  if constexpr (C.dq == attn_bwd_dq::atomic) {
+    auto z = J.vgpr<u32>(4);
+    z.fill(0u);
+    off = row * (D * 4) + (col << 2);
+    Ab.store(z, at(off));
+    Ab.store(z, at(off) + 16);
+  }
   J.s_waitcnt(vmcnt(0));
   // bf16 pairs: the low half is element 2i, the high half 2i + 1
   auto sum = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
@@ -251,15 +341,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr uint32_t KPK = BN / KP;                                               // keys per part
   // LDS operand reads in flight ahead of the MFMAs: b128 rows of Q / dO (RS), b64 ones (RT)
   constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
-  // items 0 .. n - 1: read(i) fills ring slot i % ring, use(i) consumes it; reads run ring - 1
-  // items ahead (slot i % ring is refilled after use(i), before use(i + 1))
-  auto pipelined = [&](int n, int ring, auto read, auto use) {
-    for (int i = 0; i + 1 < ring && i < n; ++i) read(i);
-    for (int i = 0; i < n; ++i) {
-      if (i + ring - 1 < n) read(i + ring - 1);
-      use(i);
-    }
-  };
+  auto pipelined = [&](int n, int ring, auto read, auto use) { detail::attn_bwd_pipelined(n, ring, read, use); };
+  constexpr bool RC = C.dq == attn_bwd_dq::recompute;  // no dQ here (attn_bwd_dq_kernel's)
 
   // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
   // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
@@ -352,11 +435,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // Q^T, dO^T and dS are read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one
   // column), so they swizzle 8-byte chunks: 16 rows of a column on 16 distinct bank pairs (Q^T's
   // 64-byte rows: two rows a 128-byte bank line, one pattern per row pair)
-  constexpr auto b64_layout = [](uint32_t rows, uint32_t cols) {
-    const uint32_t row_bytes = cols * 2, per_line = row_bytes >= 128 ? 1 : 128 / row_bytes;
-    return lds_layout{.rows = rows, .cols = cols, .elem_bytes = 2, .swz_chunk = 8, .swz_groups = 16 / per_line,
-                      .swz_row_div = per_line};
-  };
+  constexpr auto b64_layout = detail::attn_bwd_b64_layout;
   constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
                        LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
                        LS = b64_layout(BM, BN);
@@ -376,7 +455,32 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
   auto krow = J.vgpr<u32>();
   krow = wave * 32u + l32;
-  {
+  if constexpr (RC) {
+    // whole rows through the wave's rows of K^T's (here unused) LDS, as the dQ kernel's Q and dO
+    // (8 cache lines an instruction, not 32: the CU's address path)
+    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
+    constexpr lds_layout LW{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+    static_assert(32 / RPI == DS && LW.bytes() <= LKT.bytes());
+    const lds_view WS(lds_ref{KT.base, LW.bytes()}, LW);
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8k = J.vgpr<u32>();
+    srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));
+    scol = (lane & (CPR - 1)) << 3;
+    off = (srow + n0.as<u32>()) * kv_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      Kb.load(kf[k], at(off));
+      Vb.load(vf[k], at(off));
+      if (k + 1 < DS) off = off + kv_stride * RPI;
+    }
+    c8k = half << 3;
+    const lds_addr wa = WS.addr(srow, multiple_of(scol, 8)), ra = WS.addr(krow, multiple_of(c8k, 8));
+    for (auto f : {kf, vf}) {  // (each wave reads only the rows it wrote)
+      J.wait_for(f);
+      for (int k = 0; k < DS; ++k) WS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int p = 0; p < DS; ++p) WS.load(f[p], ra, 0, 16 * p);
+      J.s_waitcnt(lgkmcnt(0));
+    }
+  } else {
     auto voff = J.vgpr<u32>();
     voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
     for (int p = 0; p < DS; ++p) {
@@ -397,7 +501,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   c8 = half << 3;
   // K^T (dims x keys) for dQ's operands, in units of 4 keys x 8 dims (the K rows again, from L2:
   // four 16-byte loads, one 4x8 transpose per lane, eight b64 writes; Q^T's units below)
-  {
+  if constexpr (!RC) {
     constexpr uint32_t KU = BN * D / 32;
     static_assert(KU % T == 0);
     auto kst = J.vgpr<u32>(16), ktr = J.vgpr<u32>(16);
@@ -417,16 +521,17 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       transpose_per_lane(J, 4, 8, 2, kst, ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
       for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc) + e, multiple_of(kq, 4));
     }
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();
   }
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
   // dQ (+)= dS K: wave w: blocks (w % DB) + DB j ... over key part w / DB; A = dS rows l32, keys
   // 4h .. + 3 of the k-step (LDS), B = K^T rows 32 blk + l32, the same keys: the wave's B
   // operands are the same every query tile, read from K^T once into AGPRs (K^T's LDS then
   // holds dS; the first iteration's barrier comes before its dS stores)
   constexpr int NQ = static_cast<int>(KPK / 8);
   auto kpart = J.sgpr<u32>(), dblk = J.sgpr<u32>();
-  if constexpr (KP > 1) {
+  if constexpr (RC) {
+  } else if constexpr (KP > 1) {
     kpart = (wave / static_cast<uint32_t>(DB)) * KPK;
     dblk = wave % static_cast<uint32_t>(DB);
   } else {
@@ -434,11 +539,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     dblk = wave * static_cast<uint32_t>(QBW);
   }
   auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QBW);
-  kc = (half << 2) + kpart;
+  if constexpr (!RC) kc = (half << 2) + kpart;
   // (AGPRs: MFMA sources and DS destinations both take them; double-K: k-steps 2i, 2i + 1 side by side)
   constexpr int NQM = NQ / (KW / 2);  // dQ MFMAs of a block
   auto ktf = J.agpr<u32>(QBW * NQM, KW).named("kt_frag");
-  for (int j = 0; j < QBW; ++j) {
+  for (int j = 0; j < (RC ? 0 : QBW); ++j) {
     bc[j] = l32 + (dblk + static_cast<uint32_t>(j)) * 32u;
     for (int st = 0; st < NQ; ++st)
       if constexpr (dk2) KT.load(ktf[j * NQM + st / 2].slice(2 * (st % 2), 2), at(bc[j]), multiple_of(kc, 4) + 8 * st);
@@ -527,14 +632,14 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   scale = scale_log2 * 0.69314718055994530942f;
   auto dq = J.vgpr<f32>(QBW, 16).named("dq");
   auto aoff = J.vgpr<u32>(QBW).named("dq_off");
-  for (int j = 0; j < QBW; ++j) {
+  for (int j = 0; j < (RC ? 0 : QBW); ++j) {
     dq[j].fill(0.0f);
     aoff[j] = 0x80000000u;  // (past dq_acc: the prologue's atomics are dropped)
   }
   auto rowoff = J.sgpr<u32>(16);
-  for (int r = 0; r < 16; ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  for (int r = 0; r < (RC ? 0 : 16); ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
   auto dq_atomics = [&] {
-    for (int j = 0; j < QBW; ++j)
+    for (int j = 0; j < (RC ? 0 : QBW); ++j)
       for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
   };
 
@@ -571,7 +676,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // dS's addresses (rows 8 (r / 4) + 4h + r % 4, column key 32w + l32): rows 16 apart share a
   // swizzle pattern, so 8 addresses serve the 16 rows
   lds_addr ds_at[2][4];
-  for (int a = 0; a < 2; ++a)
+  for (int a = 0; a < (RC ? 0 : 2); ++a)
     for (int i = 0; i < 4; ++i) ds_at[a][i] = SS.addr(at(trow) + (8 * a + i), krow);
 
   // Iteration of tile m0: its Q, dO, Q^T and dO^T tiles are in LDS (stored during the previous
@@ -589,21 +694,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     auto qa = J.vgpr<u32>(RS, 4), oa = J.vgpr<u32>(RS, 4);
     // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
     auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc, auto after) {
-      pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
-                [&](int p) {
-                  J.wait_for(ring[p % RS]);
-                  if constexpr (dk2) {
-                    if (p == 0) mfma_run(J, *DKA, acc, ring[0], frags[0], 0);
-                    else mfma_run(J, *DKA, acc, ring[p % RS], frags[p], acc);
-                    after(p);
-                    return;
-                  }
-                  for (int e = 0; e < 2; ++e) {
-                    if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
-                    else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
-                  }
-                  after(p);
-                });
+      detail::attn_bwd_rows_prod<D, RS>(J, V, addr, ring, frags, acc, after);
     };
     // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
     // runs under the dP MFMAs; a no-op where nothing is masked) sets P = 0: also a row with no visible key
@@ -635,22 +726,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // after(i): issued after MFMA i (LDS stores placed by hand: the interleaver keeps every LDS
     // store below the earlier stream's LDS reads)
     auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc, auto after) {
-      // (double-K: item i's k-steps 2 (i / DB) and + 1, their b64 reads side by side)
-      pipelined(NT, RT,
-                [&](int i) {
-                  if constexpr (!dk2) {
-                    V.load(ta[i % RT], at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (i / DB));
-                    return;
-                  }
-                  for (int h = 0; h < 2; ++h)
-                    V.load(ta[i % RT].slice(2 * h, 2), at(l32) + 32 * (i % DB), multiple_of(trow, 4) + 8 * (2 * (i / DB) + h));
-                },
-                [&](int i) {
-                  J.wait_for(ta[i % RT]);
-                  if constexpr (dk2) mfma_run(J, *DKA, accs[i % DB], ta[i % RT], bsrc.slice(4 * (i / DB), 4), accs[i % DB]);
-                  else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
-                  after(i);
-                });
+      detail::attn_bwd_t_prod<DB, QG, RT>(J, V, l32, trow, ta, accs, bsrc, after);
     };
     // The VALU work runs in the MFMAs' shadow, placed by hand (emit_cycles after each MFMA step):
     // P reads only S (done) and LSE, dS only dP (done), P and D, none of them the products' results
@@ -674,6 +750,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // key 32w + l32 ----
     static_assert(16 % NT == 0);
     tprod(QT, dk, dsb, [&](int i) {
+      if constexpr (RC) return;
       for (int r = 16 / NT * i; r < 16 / NT * (i + 1); ++r)
         SS.store(dsb[r / 2], ds_at[(r / 4) % 2][r % 4], 16 * (r / 8), 0, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
     });
@@ -682,9 +759,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // ---- dQ (+)= dS K (the B operands in ktf), with the next tile's stores into the free tiles
     // (placed by hand: the interleaver keeps LDS stores below the dQ stream's LDS reads) ----
     instr_stream next_tile;
-    if constexpr (all_units) next_tile = record(J, store_tile);
+    if constexpr (all_units && !RC) next_tile = record(J, store_tile);
     constexpr int share = 28;  // cycles of the next tile's work after each dQ MFMA (of 32)
-    for (int j = 0; j < QBW; ++j) {
+    for (int j = 0; j < (RC ? 0 : QBW); ++j) {
       pipelined(NQM, RT,
                 [&](int st) {
                   if constexpr (!dk2) {
@@ -705,7 +782,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
       aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
-    if constexpr (all_units) emit_all(J, next_tile);
+    if constexpr (all_units && !RC) emit_all(J, next_tile);
     else store_tile();
     mn = m0 + static_cast<int32_t>(2 * BM);
     prefetch(mn);
@@ -787,6 +864,326 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   J.If(n0 < sk, body);
 }
 
+
+// The recompute dQ kernel (config dq = recompute; FlashAttention-2's separate dQ pass): one
+// workgroup of 4 waves per (query tile of BM = 128 rows, query head, sequence), wave w owning
+// queries 32w .. 32w + 31, looping over key tiles of 32 (causal: those its rows see). The
+// main kernel's schedule with the roles of queries and keys swapped: each wave keeps its Q and
+// dO rows in VGPRs (the B operands), the key tile's K and V rows are the A operands from LDS, so
+// S^T = K Q^T and dP^T = V dO^T have the queries as the MFMA's columns: a lane holds one query's
+// scores, its LSE and D are one register each. P^T = 2^(S^T scale log2 e - LSE log2 e) (the
+// forward's softmax: no running max), dS^T = P^T (dP^T - D) in the C layout is the B operand of
+// dQ^T += K^T dS^T (K^T from LDS, written transposed from the staged K rows as the main
+// kernel's Q^T). K and V of the tile after next are loaded into VGPRs at an iteration's end;
+// two barriers an iteration. At the end dQ = bf16(scale dQ^T^T), stored from the C layout.
+template <attn_bwd_config C>
+constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const uint16_t*> q_ptr,
+                                  arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const uint16_t*> do_ptr,
+                                  arg<const float*> lse_ptr, arg<const float*> delta_ptr, arg<const int*> cu_q,
+                                  arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                                  arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
+  static_assert(detail::attn_bwd_config_error(C) == nullptr,
+                std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  if constexpr (C.dq == attn_bwd_dq::recompute) {
+  constexpr uint32_t D = C.head_dim, T = C.dq_threads(), BM = C.dq_bm(), BN = 32;
+  constexpr int DB = static_cast<int>(D / 32), DS = static_cast<int>(D / 16), KG = static_cast<int>(BN / 8);
+  constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
+  constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr bool dk2 = DKA != nullptr;
+  constexpr int KW = dk2 ? 4 : 2;
+
+  // Workgroup id (x fastest) -> query tile (slowest), then (head, sequence); causal: the last
+  // (longest) tiles first, the short ones fill the last round (attn_fwd's order)
+  auto y = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
+  {
+    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+    nhb = num_q_heads * batch;
+    id = J.workgroup_id_x() + q_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
+    if constexpr (C.causal) y = q_tiles - 1u - id / nhb;
+    else y = id / nhb;
+    hb = id % nhb;
+    head = hb % num_q_heads;
+    bidx = hb / num_q_heads;
+  }
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>(), m0 = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  m0 = (y * BM).as<i32>();
+
+  auto body = [&] {
+  auto kvh = J.sgpr<u32>();
+  kvh = head / (num_q_heads / num_kv_heads);
+  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
+  q_stride = num_q_heads * (D * 2);
+  kv_stride = num_kv_heads * (D * 2);
+  // buffers from the sequence's first token and the head, sized to the sequence: rows past it
+  // read zeros (keys: masked; queries: dO = D = 0 give dS = 0), their stores are dropped
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.as<u32>() * q_stride;
+  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec), dQb = make_buffer(J, dq_ptr, nrec);
+  shift = qse[0] * q_stride + head * (D * 2);
+  Qb.shift_base(shift);
+  dOb.shift_base(shift);
+  dQb.shift_base(shift);
+  nrec = sk.as<u32>() * kv_stride;
+  auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
+  shift = kse[0] * kv_stride + kvh * (D * 2);
+  Kb.shift_base(shift);
+  Vb.shift_base(shift);
+  nrec = sq.as<u32>() << 2;
+  auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
+  shift = (head * totq + qse[0]) << 2;
+  Lb.shift_base(shift);
+  Db.shift_base(shift);
+
+  auto tid = J.thread_id_x();
+  constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
+  auto lane = J.vgpr<u32>(), l32 = J.vgpr<u32>(), half = J.vgpr<u32>(), wave = J.sgpr<u32>();
+  lane = tid & 63u;
+  l32 = lane & AT.a_row().mask;
+  half = lane >> AT.a_k().shift;
+  wave = wave_id(J);
+
+  // LDS: the key tile's K and V rows (K's then V's: one view, a unit writes either by its row)
+  // and K^T (D x BN)
+  lds_pool pool(J);
+  constexpr lds_layout LR = detail::gemm_tile_layout(BN, D), LR2 = detail::gemm_tile_layout(2 * BN, D),
+                       LT = detail::attn_bwd_b64_layout(D, BN);
+  constexpr uint32_t RB = LR.bytes();
+  // (the prologue's Q and dO rows, BM x D, in the same space first; 16-byte chunks XOR row % 8)
+  constexpr lds_layout LQ{.rows = BM, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
+  static_assert(2 * RB + LT.bytes() <= LQ.bytes());
+  const lds_ref all = pool.alloc(LQ.bytes());
+  const lds_ref rows{all.offset, 2 * RB};
+  const lds_view KS(lds_ref{rows.offset, RB}, LR), VS(lds_ref{rows.offset + RB, RB}, LR), KV(rows, LR2);
+  const lds_view KT(lds_ref{all.offset + 2 * RB, LT.bytes()}, LT), QS(all, LQ);
+
+  // the wave's Q and dO rows (the B operands of S^T, dP^T): lane (i, h) holds dims 16p + 8h ..
+  // + 7 of query 32w + i; its LSE and D. Loaded as whole rows (instruction k: lane L 16-byte
+  // chunk L % CPR of row RPI k + L / CPR, 8 cache lines where the MFMA layout's touch 32: the
+  // CU's address path) through the wave's rows of LDS, as attn_fwd's Q.
+  auto qf = J.vgpr<u32>(DS, 4), of = J.vgpr<u32>(DS, 4);
+  auto qrow = J.vgpr<u32>();
+  qrow = wave * 32u + l32;
+  auto lse = J.vgpr<f32>(), dd = J.vgpr<f32>();
+  {
+    constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
+    static_assert(32 / RPI == DS);
+    auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8q = J.vgpr<u32>();
+    srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));
+    scol = (lane & (CPR - 1)) << 3;
+    off = (srow + m0.as<u32>()) * q_stride + (scol << 1);
+    for (int k = 0; k < DS; ++k) {
+      Qb.load(qf[k], at(off));
+      dOb.load(of[k], at(off));
+      if (k + 1 < DS) off = off + q_stride * RPI;
+    }
+    off = (qrow + m0.as<u32>()) << 2;
+    Lb.load(lse, at(off));
+    Db.load(dd, at(off));
+    c8q = half << 3;
+    const lds_addr wa = QS.addr(srow, multiple_of(scol, 8)), ra = QS.addr(qrow, multiple_of(c8q, 8));
+    for (auto f : {qf, of}) {  // (each wave reads only the rows it wrote)
+      J.wait_for(f);
+      for (int k = 0; k < DS; ++k) QS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
+      J.s_waitcnt(lgkmcnt(0));
+      for (int p = 0; p < DS; ++p) QS.load(f[p], ra, 0, 16 * p);
+      J.s_waitcnt(lgkmcnt(0));
+    }
+    J.s_barrier();  // (every wave's rows read: the key tiles take the space)
+  }
+  auto dq = J.agpr<f32>(DB, 16).named("dq_t");
+  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
+    auto z = J.vgpr<u32>(2);
+    z.fill(0u);
+    for (int db = 0; db < DB; ++db) J.v_mfma_f32_32x32x8_bf16(dq[db], z, z, 0);
+  }
+  auto c8 = J.vgpr<u32>(), trow = J.vgpr<u32>();
+  c8 = half << 3;
+  trow = half << 2;
+  const lds_addr k_addr = KS.addr(l32, multiple_of(c8, 8)), v_addr = VS.addr(l32, multiple_of(c8, 8));
+
+  // keys the tile's rows see: [0, kend); the mask: key k0 + 8 (r / 4) + 4h + r % 4 is visible
+  // to query i = m0 + 32w + l32 iff it is <= lim = min(i + sk - sq (causal), sk - 1)
+  auto kend = J.sgpr<i32>(), n_tiles = J.sgpr<i32>();
+  if constexpr (C.causal) {
+    kend = min(sk, m0 + static_cast<int32_t>(BM) + (sk - sq));
+    kend = max(kend, 0);
+  } else {
+    kend = sk + 0;
+  }
+  n_tiles = ((kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
+  auto lim = J.vgpr<i32>();
+  if constexpr (C.causal) {
+    lim = qrow.as<i32>() + (m0 + (sk - sq));
+    lim = min(lim, sk - 1);
+  } else {
+    lim = sk - 1 + 0;
+  }
+  lim = lim - (trow.as<i32>());
+  // -LSE log2 e; a row with LSE = -inf (it sees no key): -inf, so P = 0 for every key
+  auto nl = J.vgpr<f32>();
+  J.wait_for(lse);
+  J.wait_for(dd);
+  nl = select(lse == NEG_INF, NEG_INF, lse * -1.44269504088896340736f);
+
+  // K and V rows of a key tile go through VGPRs (stg) in units of 4 keys x 8 dims as the main
+  // kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written transposed). The waves form
+  // NG groups of TG threads, group g staging the tiles t with t % NG = g: each group's loads
+  // have NG iterations to arrive (a tile is loaded when its group stored its previous one).
+  constexpr uint32_t units = 2 * D, NG = 2, TG = T / NG, US = units / TG, UW = TG / 64;
+  static_assert(D % 64 == 0 && units % TG == 0 && TG % 64 == 0);
+  auto grp = J.sgpr<u32>();
+  grp = wave / UW;
+  auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("kv_stage").allow_undefined();
+  auto vtr = J.vgpr<u32>(16);
+  auto urow = J.vgpr<u32>(static_cast<int>(US)), ucol = J.vgpr<u32>(static_cast<int>(US)),
+       uoff = J.vgpr<u32>(static_cast<int>(US));
+  for (uint32_t st = 0; st < US; ++st) {
+    auto u = J.vgpr<u32>(), jq = J.vgpr<u32>(), dc = J.vgpr<u32>();
+    u = tid - grp * TG + st * TG;
+    jq = u & 7u;
+    dc = (u & (D - 1)) >> 3;
+    urow[st] = (u / D) * BN + (jq << 2);
+    ucol[st] = dc << 3;
+    uoff[st] = (jq << 2) * kv_stride + (dc << 4);
+  }
+  auto unit_tile = [&](uint32_t st) {
+    auto t = J.sgpr<u32>();
+    t = ((wave % UW) * 64u + st * TG) / D;
+    return t;
+  };
+  auto rk = J.sgpr<u32>(4);
+  for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
+  auto prefetch = [&](const gpr<i32>& k) {
+    auto koff = J.sgpr<u32>();
+    koff = k.as<u32>() * kv_stride;
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t == 0u, [&] {
+        for (int r = 0; r < 4; ++r) Kb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(koff) + at(rk[r]));
+      });
+      J.If(t == 1u, [&] {
+        for (int r = 0; r < 4; ++r) Vb.load(stg[st].slice(4 * r, 4), at(uoff[st]) + at(koff) + at(rk[r]));
+      });
+    }
+  };
+  struct unit_addrs {
+    lds_addr rows[4], cols[8];
+  };
+  unit_addrs ua[US];
+  for (uint32_t st = 0; st < US; ++st) {
+    auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
+    trw = ucol[st];  // (K^T rows: the unit's dims; V units write none)
+    tcl = urow[st] & (BN - 1);
+    for (int r = 0; r < 4; ++r) ua[st].rows[r] = KV.addr(at(urow[st]) + r, multiple_of(ucol[st], 8));
+    for (int e = 0; e < 8; ++e) ua[st].cols[e] = KT.addr(at(trw) + e, multiple_of(tcl, 4));
+  }
+  auto store_tile = [&] {
+    for (uint32_t st = 0; st < US; ++st) {
+      auto t = unit_tile(st);
+      J.If(t < 2u, [&] {
+        J.wait_for(stg[st]);
+        for (int r = 0; r < 4; ++r) KV.store(stg[st].slice(4 * r, 4), ua[st].rows[r]);
+        J.If(t == 0u, [&] {
+          transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
+          for (int e = 0; e < 8; ++e) KT.store(vtr.slice(2 * e, 2), ua[st].cols[e]);
+        });
+      });
+    }
+  };
+
+  auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
+  auto dsb = J.vgpr<u32>(8).named("ds");
+  auto ka = J.vgpr<u32>(RS, 4), va = J.vgpr<u32>(RS, 4), ta = J.vgpr<u32>(RT, KW);
+  auto k0 = J.sgpr<i32>(), kt = J.sgpr<i32>();
+  // P^T (f32, in s), then the mask (every tile: branch-free, under the dP^T MFMAs)
+  auto softmax_p = [&] {
+    auto rel = J.vgpr<i32>();
+    rel = lim - k0;
+    for (int r = 0; r < 16; ++r) {
+      J.v_fma_f32(s[r], s[r], scale_log2, nl);
+      s[r] = exp2(s[r], {.flush_denormals = true});
+      s[r] = select(rel >= 8 * (r / 4) + r % 4, s[r], 0.0f);
+    }
+  };
+  auto softmax_ds = [&] {  // dS^T = P^T (dP^T - D), rounded to bf16
+    for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd);
+    for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+  };
+  auto iteration = [&] {
+    J.s_waitcnt(lgkmcnt(0));
+    J.s_barrier();  // (the tile is complete)
+    detail::attn_bwd_rows_prod<D, RS>(J, KS, k_addr, ka, qf, s, [](int) {});
+    {
+      instr_stream sp = record(J, softmax_p);
+      detail::attn_bwd_rows_prod<D, RS>(J, VS, v_addr, va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
+      emit_all(J, sp);
+    }
+    softmax_ds();
+    detail::attn_bwd_t_prod<DB, KG, RT>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
+    J.s_barrier();  // (every wave's reads of the tile done: its LDS is refilled)
+    auto next = [&] {  // tile kt + 1 (this group's) into LDS; its tile kt + 1 + NG loaded
+      store_tile();
+      auto kn = J.sgpr<i32>();
+      kn = k0 + static_cast<int32_t>((1 + NG) * BN);
+      prefetch(kn);
+    };
+    if constexpr (NG == 1) {
+      next();
+    } else {
+      auto owner = J.sgpr<u32>();
+      owner = (kt.as<u32>() + 1u) & (NG - 1);
+      J.If(owner == grp, next);
+    }
+  };
+  k0 = (grp * BN).as<i32>();
+  prefetch(k0);  // (each group its first tile)
+  J.If(grp == 0u, [&] {
+    store_tile();
+    auto kn = J.sgpr<i32>();
+    kn = static_cast<int32_t>(NG * BN);
+    prefetch(kn);
+  });
+  k0 = 0;
+  kt = 0;
+  J.While([&] { return kt < n_tiles; }, [&] {
+    iteration();
+    k0 = k0 + static_cast<int32_t>(BN);
+    kt = kt + 1;
+  });
+
+  // dQ = scale (dQ^T)^T: lane (i, h) holds dims 32 db + 8g + 4h .. + 3 of query 32w + i
+  auto scale = J.vgpr<f32>();
+  scale = scale_log2 * 0.69314718055994530942f;
+  auto x = J.vgpr<f32>(4);
+  auto y2 = J.vgpr<u32>(2);
+  auto off = J.vgpr<u32>();
+  off = (qrow + m0.as<u32>()) * q_stride + (half << 3);
+  for (int db = 0; db < DB; ++db)
+    for (int g = 0; g < 4; ++g) {
+      for (int c = 0; c < 4; ++c) {
+        J.v_accvgpr_read_b32(x[c], dq[db][4 * g + c]);
+        x[c] = x[c] * scale;
+      }
+      for (int c = 0; c < 2; ++c) y2[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+      dQb.store(y2, at(off) + 2 * (32 * db + 8 * g));
+    }
+  };  // body
+
+  J.If(m0 < sq, body);
+  }
+}
+
 }  // namespace hipasm::kernels
 
 // Defines the HIP kernels name_dot_do_o, name and name_convert_dq of configuration `cfg`
@@ -814,4 +1211,13 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       unsigned dq_groups, unsigned red_groups, float scale) {                                                   \
     HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, dk, dv, dk_part, dv_part, cu_q, cu_k, hq, hkv, batch,    \
                        dq_groups, red_groups, scale);                                                            \
+  }                                                                                                              \
+  constexpr auto name##_dqk_hipasm_fn = &::hipasm::kernels::attn_bwd_dq_kernel<cfg>;                            \
+  extern "C" __attribute__((global)) void name##_dq(uint16_t* dq, const uint16_t* q, const uint16_t* k,         \
+                                                    const uint16_t* v, const uint16_t* dout, const float* lse,  \
+                                                    const float* delta, const int* cu_q, const int* cu_k,       \
+                                                    unsigned hq, unsigned hkv, unsigned batch, unsigned q_tiles, \
+                                                    float scale_log2) {                                         \
+    HIPASM_KERNEL_BODY(name##_dqk_hipasm_fn, dq, q, k, v, dout, lse, delta, cu_q, cu_k, hq, hkv, batch, q_tiles,  \
+                       scale_log2);                                                                              \
   }

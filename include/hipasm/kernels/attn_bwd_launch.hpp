@@ -1,7 +1,8 @@
 // Host launch of flash attention backward (attn_bwd.hpp) through hipasm::rt: the same call
-// drives hipasm-sim and a real MI300 (rt::device::open's backend). Runs the three kernels of
-// HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: name_dot_do_o, name, name_convert_dq (with GQA/MQA,
-// num_q_heads != num_kv_heads, also the sums of the dK, dV partials).
+// drives hipasm-sim and a real MI300 (rt::device::open's backend). Runs the kernels of
+// HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: config dq = atomic: name_dot_do_o, name,
+// name_convert_dq (dQ, and with GQA/MQA, num_q_heads != num_kv_heads, the sums of the dK, dV
+// partials); dq = recompute: name_dot_do_o, name, name_dq, and name_convert_dq only with GQA/MQA.
 //
 //   auto mod = dev->load_file("attn_bwd.co");
 //   launch_attn_bwd(*dev, *mod, {"bwd_causal", cfg}, {.dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(),
@@ -12,7 +13,8 @@
 //
 // Tensors as attn_fwd_launch.hpp (the LSE its forward wrote); dk and dv have num_kv_heads heads.
 // Workspaces (device memory the caller provides; written before they are read, no clearing
-// needed): dq_acc f32 [total_q, num_q_heads, head_dim], delta f32 [num_q_heads, total_q]; with
+// needed): dq_acc f32 [total_q, num_q_heads, head_dim] (dq = atomic only; else may be 0), delta
+// f32 [num_q_heads, total_q]; with
 // GQA/MQA also dk_part and dv_part, bf16 [total_k, num_q_heads, head_dim] (unused, may be 0, when
 // num_q_heads == num_kv_heads).
 // max_seqlen_q / _k: host bounds of the sequence lengths (they size the grids).
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attn_bwd.hpp"
@@ -44,9 +47,9 @@ struct attn_bwd_args {
   float softmax_scale = 0;
 };
 
-// The launches' reports.
+// The launches' reports (dq: the recompute kernel's; convert_dq: none with recompute and MHA).
 struct attn_bwd_report {
-  rt::launch_report dot_do_o, main, convert_dq;
+  rt::launch_report dot_do_o, main, convert_dq, dq;
 };
 
 inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& k,
@@ -56,7 +59,8 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
   if (a.num_q_heads % a.num_kv_heads != 0)
     throw rt::error("attn_bwd: num_kv_heads (" + std::to_string(a.num_kv_heads) + ") must divide num_q_heads (" +
                     std::to_string(a.num_q_heads) + ")");
-  if (!a.dq || !a.dk || !a.dv || !a.q || !a.k || !a.v || !a.o || !a.d_o || !a.lse || !a.dq_acc || !a.delta ||
+  const bool rc = k.config.dq == attn_bwd_dq::recompute;
+  if (!a.dq || !a.dk || !a.dv || !a.q || !a.k || !a.v || !a.o || !a.d_o || !a.lse || (!rc && !a.dq_acc) || !a.delta ||
       !a.cu_seqlens_q || !a.cu_seqlens_k)
     throw rt::error("attn_bwd: a tensor address is null");
   const bool gqa = a.num_q_heads != a.num_kv_heads;
@@ -88,8 +92,16 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
     x.add(k.config.grid_x(a.max_seqlen_k)).add(scale_log2);
     rep.main = dev.launch(mod, k.name, {k.config.grid_x(a.max_seqlen_k), a.num_q_heads, a.batch},
                           {k.config.threads(), 1, 1}, x, opts);
+    if (rc) {
+      rt::kernel_args y;
+      y.add(a.dq).add(a.q).add(a.k).add(a.v).add(a.d_o).add(a.lse).add(a.delta).add(a.cu_seqlens_q);
+      y.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch);
+      y.add(k.config.dq_grid_x(a.max_seqlen_q)).add(scale_log2);
+      rep.dq = dev.launch(mod, k.name + "_dq", {k.config.dq_grid_x(a.max_seqlen_q), a.num_q_heads, a.batch},
+                          {k.config.dq_threads(), 1, 1}, y, opts);
+    }
   }
-  {
+  if (!rc || gqa) {
     // dQ's workgroups, then (GQA/MQA) red_groups of dK's sums and as many of dV's
     uint32_t red_groups = 0;
     if (gqa) {
@@ -98,12 +110,36 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
     }
     rt::kernel_args x;
     x.add(a.dq).add(a.dq_acc).add(a.dk).add(a.dv).add(a.dk_part).add(a.dv_part).add(a.cu_seqlens_q);
-    x.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(stream_groups).add(red_groups);
+    const uint32_t dq_groups = rc ? 0 : stream_groups;
+    x.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(dq_groups).add(red_groups);
     x.add(a.softmax_scale);
-    rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {stream_groups + 2 * red_groups, 1, 1},
+    rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {dq_groups + 2 * red_groups, 1, 1},
                                 {k.config.stream_threads, 1, 1}, x, opts);
   }
   return rep;
+}
+
+// The dQ mode that runs faster on `target` ("gfx942", "gfx950") for the shape of `a` (the
+// benchmark rows of both modes, bench_kernel_attn_bwd[_mi355x], on the timing model): one
+// place for the launcher below and the bench.
+// gfx950's double-rate MFMAs make the recompute's extra S and dP products cheaper than the
+// atomics, but for short causal sequences (few atomics: the main kernel's query loops are
+// short); on gfx942 the atomics cost less.
+inline attn_bwd_dq attn_bwd_dq_for(std::string_view target, const attn_bwd_args& a, bool causal) {
+  if (target != "gfx950" || (causal && a.max_seqlen_k <= 1024)) return attn_bwd_dq::atomic;
+  return attn_bwd_dq::recompute;
+}
+
+// Runs the kernels of `atomic_k` or of `recompute_k` (HIPASM_ATTN_BWD_KERNELS of the same head
+// dim and mask, dq = atomic and recompute) as attn_bwd_dq_for picks for the device and shape.
+inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& atomic_k,
+                                       const attn_bwd_kernel_ref& recompute_k, const attn_bwd_args& a,
+                                       const rt::launch_options& opts = {}) {
+  if (atomic_k.config.dq != attn_bwd_dq::atomic || recompute_k.config.dq != attn_bwd_dq::recompute ||
+      atomic_k.config.head_dim != recompute_k.config.head_dim || atomic_k.config.causal != recompute_k.config.causal)
+    throw rt::error("attn_bwd: atomic_k and recompute_k must be the atomic and recompute dQ kernels of one head_dim and mask");
+  const bool rc = attn_bwd_dq_for(dev.target(), a, atomic_k.config.causal) == attn_bwd_dq::recompute;
+  return launch_attn_bwd(dev, mod, rc ? recompute_k : atomic_k, a, opts);
 }
 
 }  // namespace hipasm::kernels
