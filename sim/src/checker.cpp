@@ -753,8 +753,11 @@ struct Checker::Impl {
   // ---- device memory shared by the waves of a workgroup (CDNA3 ISA, "Data dependency
   // resolution": a VMEM store is complete only when vmcnt counts it; the waves of a workgroup
   // share the CU's L1, so a store retired by s_waitcnt vmcnt before an s_barrier is visible to
-  // the waves past it, LLVM's workgroup-scope release/acquire for gfx942). Atomics are
-  // performed in order at the L2 and are not judged here; nor are accesses of two workgroups.
+  // the waves past it, LLVM's workgroup-scope release/acquire for gfx942). Judged: accesses at
+  // wavefront or workgroup scope (sc1 clear). Accesses at agent or system scope (sc1: LLVM's
+  // GFX942 memory model) are communication between workgroups or devices (flags polled while
+  // they are written, split-K partials) that the memory model orders, not this rule; atomics
+  // are performed in order at the L2; accesses of two workgroups are not seen here.
   [[gnu::cold]] void report_mem_raw(const WaveState& s, const Inst& in, uint64_t addr, const MemWrite& m) {
     report(s, in, "mem-race", [&] {
       return "reads device byte " + hex(addr) + " that wave " + std::to_string(m.writer - 1u) +
@@ -764,7 +767,7 @@ struct Checker::Impl {
   }
   void mem_access(WaveState& s, const Wave& w, uint64_t addr, uint32_t n, bool write) {
     const Inst& in = s.cur ? *s.cur : *w.cur;
-    if (in.cls & C_ATOMIC) return;
+    if ((in.cls & C_ATOMIC) || in.mod.sc1) return;
     GroupState& g = *s.group;
     const uint32_t me = s.wave;
     const uint64_t first = addr >> 2, last = (addr + n - 1) >> 2;

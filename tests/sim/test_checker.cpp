@@ -467,6 +467,15 @@ TEST_CASE("checker: device memory one wave stores and another of the workgroup r
           g.issue(0, gload(1, 20));
           g.issue(0, s_waitcnt(0, 15));
         }).empty());
+  // Agent- or system-scope accesses (sc1) communicate with other workgroups or devices (a flag
+  // polled while it is written): the memory model's business, not this rule's.
+  CHECK(race([](Group& g) {
+          Modifiers m = off(0);
+          m.sc1 = true;
+          g.issue(0, make(Format::GLOBAL, "global_store_dword", {}, {V(20, 2), V(11), None()}, m, C_VMEM | C_STORE));
+          g.issue(1, make(Format::GLOBAL, "global_load_dword", {V(1)}, {V(20, 2), None(), None()}, m, C_VMEM | C_LOAD));
+          g.issue(1, s_waitcnt(0, 15));
+        }).empty());
   // Atomics are performed in order at the L2: no finding between two waves' atomics.
   CHECK(race([](Group& g) {
           for (int i : {0, 1})
