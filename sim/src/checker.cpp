@@ -100,9 +100,19 @@ struct Snapshot {
   uint32_t ds = 0, vm = 0;  // in-order sequence numbers proven complete
 };
 
+// A device-memory word (4 bytes) a wave of the workgroup stored: which bytes, by whom, its
+// place in the writer's vmcnt queue.
+struct MemWrite {
+  uint32_t seq = 0, pc = 0;
+  uint8_t writer = 0;  // wave + 1
+  uint8_t mask = 0;    // bytes of the word written
+};
+
 struct GroupState {
   uint32_t id = 0;
   std::vector<Shadow> shadow;                  // sized on first LDS access
+  std::unordered_map<uint64_t, MemWrite> mem;  // device words (address / 4) the waves stored
+  uint64_t mem_lo = UINT64_MAX, mem_hi = 0;    // the bytes they span (reads outside: no lookup)
   std::vector<uint64_t> lds_def;               // LDS bytes holding defined data (bit per byte)
   std::vector<std::vector<Snapshot>> snaps;   // per wave: at its k-th s_barrier (k = 1..)
   std::vector<uint8_t> ended;
@@ -739,6 +749,62 @@ struct Checker::Impl {
       b += unit;
     }
   }
+
+  // ---- device memory shared by the waves of a workgroup (CDNA3 ISA, "Data dependency
+  // resolution": a VMEM store is complete only when vmcnt counts it; the waves of a workgroup
+  // share the CU's L1, so a store retired by s_waitcnt vmcnt before an s_barrier is visible to
+  // the waves past it, LLVM's workgroup-scope release/acquire for gfx942). Judged: accesses at
+  // wavefront or workgroup scope (sc1 clear). Accesses at agent or system scope (sc1: LLVM's
+  // GFX942 memory model) are communication between workgroups or devices (flags polled while
+  // they are written, split-K partials) that the memory model orders, not this rule; atomics
+  // are performed in order at the L2; accesses of two workgroups are not seen here.
+  [[gnu::cold]] void report_mem_raw(const WaveState& s, const Inst& in, uint64_t addr, const MemWrite& m) {
+    report(s, in, "mem-race", [&] {
+      return "reads device byte " + hex(addr) + " that wave " + std::to_string(m.writer - 1u) +
+             " of the workgroup stored at " + hex(m.pc) +
+             " with no s_waitcnt vmcnt retiring it before an s_barrier both passed since";
+    });
+  }
+  void mem_access(WaveState& s, const Wave& w, uint64_t addr, uint32_t n, bool write) {
+    const Inst& in = s.cur ? *s.cur : *w.cur;
+    if ((in.cls & C_ATOMIC) || in.mod.sc1) return;
+    GroupState& g = *s.group;
+    const uint32_t me = s.wave;
+    const uint64_t first = addr >> 2, last = (addr + n - 1) >> 2;
+    if (write) {
+      uint32_t seq = s.vm_issued + 1;  // a FLAT store's queue is known once its lanes resolve
+      if (s.cur_record >= 0 && s.pending[size_t(s.cur_record)].inst == &in && s.pending[size_t(s.cur_record)].seq)
+        seq = s.pending[size_t(s.cur_record)].seq;
+      for (uint64_t wd = first; wd <= last; ++wd) {
+        const uint64_t lo = std::max(addr, wd << 2), hi = std::min(addr + n, (wd << 2) + 4);
+        const uint8_t mask = uint8_t(((1u << (hi - lo)) - 1) << (lo & 3));
+        MemWrite& m = g.mem[wd];
+        if (m.writer != me + 1) m.mask = 0;
+        m.writer = uint8_t(me + 1);
+        m.mask |= mask;
+        m.seq = seq;
+        m.pc = uint32_t(in.pc);
+      }
+      g.mem_lo = std::min(g.mem_lo, addr);
+      g.mem_hi = std::max(g.mem_hi, addr + n);
+      return;
+    }
+    if (addr >= g.mem_hi || addr + n <= g.mem_lo) return;
+    for (uint64_t wd = first; wd <= last; ++wd) {
+      auto it = g.mem.find(wd);
+      if (it == g.mem.end()) continue;
+      const MemWrite& m = it->second;
+      const uint64_t lo = std::max(addr, wd << 2), hi = std::min(addr + n, (wd << 2) + 4);
+      const uint8_t mask = uint8_t(((1u << (hi - lo)) - 1) << (lo & 3));
+      if (m.writer == 0 || m.writer - 1u == me || !(m.mask & mask)) continue;
+      bool known;
+      const Snapshot snap = snapshot_of(g, m.writer - 1u, s.epoch, known);
+      if (!known || snap.vm < m.seq) {
+        report_mem_raw(s, in, (wd << 2) + std::countr_zero(uint32_t(m.mask & mask)), m);
+        return;
+      }
+    }
+  }
 };
 
 Checker::Checker(bool track_undefined) : impl_(std::make_unique<Impl>()) { impl_->undef_on = track_undefined; }
@@ -809,7 +875,7 @@ std::vector<Finding> Checker::findings() const {
 
 std::vector<std::string> checker_rule_tags() {
   std::vector<std::string> out = {"pending-read", "pending-write", "lds-race", "lds-race-waw", "lds-race-war",
-                                  "lds-dma-pending"};
+                                  "lds-dma-pending", "mem-race"};
   for (const char* t : undef::kRules) out.emplace_back(t);
   for (const std::string& t : hazard_tags()) out.push_back(t);
   out.emplace_back(hz::kSoftClauseTag);
@@ -827,6 +893,12 @@ void checker_lds_access_lanes(const Wave& w, const uint32_t* addr, uint64_t lane
   auto* s = static_cast<WaveState*>(w.checker_state);
   if (!s || s->ended || !s->group) return;
   for (; lanes; lanes &= lanes - 1) s->owner->lds_access(*s, w, addr[std::countr_zero(lanes)], n, kind);
+}
+
+void checker_mem_access(const Wave& w, uint64_t addr, uint32_t n, bool write) {
+  auto* s = static_cast<WaveState*>(w.checker_state);
+  if (!s || s->ended || !s->group || n == 0) return;
+  s->owner->mem_access(*s, w, addr, n, write);
 }
 
 void checker_flat_target(const Wave& w, bool vmem, bool lds) {

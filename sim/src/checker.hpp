@@ -89,6 +89,9 @@ void checker_lds_access(const Wave& w, uint32_t addr, uint32_t n, LdsAccess kind
 // The same for the active lanes of `lanes`, lane L at addr[L] (one call per instruction).
 void checker_lds_access_lanes(const Wave& w, const uint32_t* addr, uint64_t lanes, uint32_t n,
                               LdsAccess kind);
+// One lane's access of `n` bytes of device memory at `addr` (a store or load; atomics are
+// ignored) by the instruction being executed: the workgroup-scope race check (mem-race).
+void checker_mem_access(const Wave& w, uint64_t addr, uint32_t n, bool write);
 // Where the FLAT instruction being executed went (any lane): global/scratch memory, LDS.
 void checker_flat_target(const Wave& w, bool vmem, bool lds);
 

@@ -23,6 +23,7 @@
 #include <shared_mutex>
 #include <string_view>
 
+#include "checker.hpp"
 #include "core.hpp"
 
 namespace hipasm::sim {
@@ -73,13 +74,15 @@ struct Memory::Impl {
 // coalesced access looks the allocation table up once. Throws sim::error naming the
 // instruction, the lane and the address.
 // In a multi-device run with the peer-visibility checker (Dispatch::peer), every access to
-// bytes a peer mapped is reported to it (peer.hpp).
+// bytes a peer mapped is reported to it (peer.hpp); under the checker, every access is
+// reported to its workgroup-scope race check (checker_mem_access).
 class DeviceView {
  public:
   DeviceView(Memory& mem, const Inst& in) : mem_(mem), in_(in) {}
   DeviceView(const Wave& w, const Inst& in)
-      : mem_(*w.dispatch->memory), in_(in), wave_(&w), peer_(w.dispatch->peer) {}
+      : mem_(*w.dispatch->memory), in_(in), wave_(&w), peer_(w.dispatch->peer), check_(w.checker_state != nullptr) {}
   uint8_t* at(uint64_t addr, size_t n, int lane, bool write) {
+    if (check_) [[unlikely]] checker_mem_access(*wave_, addr, uint32_t(n), write);
     if (addr >= lo_ && addr + n <= hi_ && addr + n >= addr) [[likely]] {
       if (shared_) [[unlikely]] report(addr, n, lane, write);
       return data_ + (addr - lo_);
@@ -98,6 +101,7 @@ class DeviceView {
   uint8_t* data_ = nullptr;
   Backing* backing_ = nullptr;
   bool shared_ = false;       // peer_ and the cached allocation's bytes are shared
+  bool check_ = false;        // the wave runs under the checker (checker_mem_access)
 };
 
 // The LDS byte address a DS instruction accesses for `lane`, one computation for the data

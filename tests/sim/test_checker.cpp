@@ -429,6 +429,62 @@ TEST_CASE("checker: LDS races between the waves of a workgroup", "[checker]") {
   CHECK(race(own(63)) == Tags{"lds-dma-pending"});
 }
 
+TEST_CASE("checker: device memory one wave stores and another of the workgroup reads", "[checker]") {
+  // Wave 0 stores a dword a lane, wave 1 reads the same bytes back (a workgroup exchanging data
+  // through global memory, as a kernel storing a tile and loading it in another layout).
+  auto race = [](auto&& body) {
+    Group g(2, 4096, true);
+    uint64_t buf = g.mem.alloc(4 * kLanes);
+    for (int i = 0; i < 2; ++i)
+      for (int l = 0; l < kLanes; ++l) {
+        g.w(i).v(20)[l] = uint32_t(buf + 4 * uint64_t(l));
+        g.w(i).v(21)[l] = uint32_t((buf + 4 * uint64_t(l)) >> 32);
+        g.w(i).v(11)[l] = uint32_t(i * 1000 + l);
+      }
+    body(g);
+    return tags(g.diagnostics());
+  };
+  auto exchange = [](int vm, bool barrier) {
+    return [vm, barrier](Group& g) {
+      g.issue(0, gstore(20, 11));
+      g.issue(0, s_waitcnt(vm, 15));
+      if (barrier) {
+        g.issue(0, s_barrier());
+        g.issue(1, s_barrier());
+      }
+      g.issue(1, gload(1, 20));
+      g.issue(1, s_waitcnt(0, 15));
+    };
+  };
+  CHECK(race(exchange(0, true)).empty());
+  // The store may not be complete when the other wave passes the barrier.
+  CHECK(race(exchange(63, true)) == Tags{"mem-race"});
+  // Retired, but nothing orders the other wave's read after it.
+  CHECK(race(exchange(0, false)) == Tags{"mem-race"});
+  // A wave reading back its own store needs neither (VMEM is in order within a wave).
+  CHECK(race([](Group& g) {
+          g.issue(0, gstore(20, 11));
+          g.issue(0, gload(1, 20));
+          g.issue(0, s_waitcnt(0, 15));
+        }).empty());
+  // Agent- or system-scope accesses (sc1) communicate with other workgroups or devices (a flag
+  // polled while it is written): the memory model's business, not this rule's.
+  CHECK(race([](Group& g) {
+          Modifiers m = off(0);
+          m.sc1 = true;
+          g.issue(0, make(Format::GLOBAL, "global_store_dword", {}, {V(20, 2), V(11), None()}, m, C_VMEM | C_STORE));
+          g.issue(1, make(Format::GLOBAL, "global_load_dword", {V(1)}, {V(20, 2), None(), None()}, m, C_VMEM | C_LOAD));
+          g.issue(1, s_waitcnt(0, 15));
+        }).empty());
+  // Atomics are performed in order at the L2: no finding between two waves' atomics.
+  CHECK(race([](Group& g) {
+          for (int i : {0, 1})
+            g.issue(i, make(Format::GLOBAL, "global_atomic_add", {}, {V(20, 2), V(11), None()}, off(0),
+                            C_VMEM | C_ATOMIC));
+          g.issue(1, s_waitcnt(0, 15));
+        }).empty());
+}
+
 TEST_CASE("checker: findings are deduplicated per instruction and rule, and sorted", "[checker]") {
   Group g(3, 4096, true);
   g.run_handlers = false;
