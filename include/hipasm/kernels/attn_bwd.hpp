@@ -1186,9 +1186,16 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
 
 }  // namespace hipasm::kernels
 
-// Defines the HIP kernels name_dot_do_o, name and name_convert_dq of configuration `cfg`
+// Defines the HIP kernels name_dot_do_o, name, name_convert_dq and name_dq of configuration `cfg`
 // (parenthesized); arguments in the order of the kernel functions (see attn_bwd_launch.hpp).
-#define HIPASM_ATTN_BWD_KERNELS(name, cfg)                                                                          \
+#define HIPASM_ATTN_BWD_KERNELS(name, cfg) \
+  HIPASM_ATTN_BWD_MAIN_KERNELS(name, cfg)  \
+  HIPASM_ATTN_BWD_DQ_KERNEL(name, cfg)
+
+// The same kernels in two invocations (both into the module the launcher gets): name_dot_do_o,
+// name and name_convert_dq; and name_dq (dq = recompute's dQ kernel; with dq = atomic an empty
+// kernel the launcher never runs).
+#define HIPASM_ATTN_BWD_MAIN_KERNELS(name, cfg)                                                                     \
   constexpr auto name##_odo_hipasm_fn = &::hipasm::kernels::attn_bwd_dot_do_o_kernel<cfg>;                      \
   extern "C" __attribute__((global)) void name##_dot_do_o(float* delta, float* dq_acc, const uint16_t* o,       \
                                                           const uint16_t* dout, const int* cu_q, unsigned hq,   \
@@ -1211,7 +1218,9 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
       unsigned dq_groups, unsigned red_groups, float scale) {                                                   \
     HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, dk, dv, dk_part, dv_part, cu_q, cu_k, hq, hkv, batch,    \
                        dq_groups, red_groups, scale);                                                            \
-  }                                                                                                              \
+  }
+
+#define HIPASM_ATTN_BWD_DQ_KERNEL(name, cfg)                                                                        \
   constexpr auto name##_dqk_hipasm_fn = &::hipasm::kernels::attn_bwd_dq_kernel<cfg>;                            \
   extern "C" __attribute__((global)) void name##_dq(uint16_t* dq, const uint16_t* q, const uint16_t* k,         \
                                                     const uint16_t* v, const uint16_t* dout, const float* lse,  \
