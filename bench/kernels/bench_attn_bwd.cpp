@@ -180,8 +180,7 @@ int main(int argc, char** argv) {
       h.tflops = flop / (h.us * 1e6);
       // algorithmic bytes: Q, K, V, O, dO, LSE read; dQ, dK, dV written
       const double bytes = 2.0 * (4 * nq + 4 * nk) + 4.0 * nl;
-      // (the code object's target: the bench's sim device is opened unnamed)
-      const bool picked = (hipasm::kernels::attn_bwd_dq_for(kGfx950 ? "gfx950" : "gfx942", a, s.causal) ==
+      const bool picked = (hipasm::kernels::attn_bwd_dq_for(mod->target(), a, s.causal) ==
                            hipasm::kernels::attn_bwd_dq::recompute) == rc;
       const std::string label = picked ? "attn_bwd_a32" : std::string("attn_bwd_a32_") + mode;
       bench::print_line(label.c_str(), name, h, aiter_us, bytes, false, bench::row_device);

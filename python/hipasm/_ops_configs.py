@@ -215,13 +215,23 @@ def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
                    f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}, .waves = {w}, .bn = {bn}")]
 
 
-def attn_bwd(head_dim, causal, op="flash_attn_bwd"):
-    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys (its three kernels)."""
+def attn_bwd_dq(target, causal, max_seqlen_k):
+    """The dQ mode of attn_bwd that runs faster (attn_bwd_launch.hpp's attn_bwd_dq_for): "recompute"
+    (a dQ kernel of its own, no atomics) on gfx950 but for causal sequences up to 1024 keys, else
+    "atomic" (f32 atomics into a workspace from the main kernel)."""
+    return "recompute" if target == "gfx950" and not (causal and max_seqlen_k <= 1024) else "atomic"
+
+
+def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd"):
+    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys; dq "atomic" (three kernels) or
+    "recompute" (name _rc: four kernels, the dQ one name_rc_dq)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     c = int(bool(causal))
-    return [Kernel(f"attn_bwd_d{head_dim}_c{c}", "HIPASM_ATTN_BWD_KERNELS", "attn_bwd.hpp", "attn_bwd_config",
-                   f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}")]
+    rc = dq == "recompute"
+    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ("_rc" if rc else ""), "HIPASM_ATTN_BWD_KERNELS", "attn_bwd.hpp",
+                   "attn_bwd_config", f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}"
+                   + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
 
 
 def gemv():

@@ -29,6 +29,7 @@ import re
 
 from . import _build, _config, _runtime
 from . import _ops_configs as _cfg
+from ._args import DevicePointer
 from ._errors import BuildError, HipasmError
 
 _SIGNATURES = {
@@ -63,6 +64,9 @@ _SIGNATURES.update({
     "attn_bwd_cvt": "uint16_t* dq, const float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* dk_part, "
                     "const uint16_t* dv_part, const int* cu_q, const int* cu_k, unsigned hq, unsigned hkv, "
                     "unsigned batch, unsigned dq_groups, unsigned red_groups, float scale",
+    "attn_bwd_dq": "uint16_t* dq, const uint16_t* q, const uint16_t* k, const uint16_t* v, const uint16_t* dout, "
+                   "const float* lse, const float* delta, const int* cu_q, const int* cu_k, unsigned hq, "
+                   "unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
     "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
                    "unsigned* num_valid_ids, const int* topk_ids, const float* topk_weights, unsigned tokens, "
                    "unsigned topk, unsigned experts, unsigned* debug_buf",
@@ -99,9 +103,11 @@ _PATTERNS = {
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
     "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([01])$"),
-    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([01])$"),
-    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])_dot_do_o$"),
-    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])_convert_dq$"),
+    # (_rc: the recompute dQ mode's kernels)
+    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)$"),
+    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_dot_do_o$"),
+    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_convert_dq$"),
+    "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([01])(_rc)_dq$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
     "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
@@ -608,9 +614,12 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     Layouts as flash_attn_fwd's: dense q, o, do [batch, seqlen_q, num_heads, head_dim], k, v
     [batch, seqlen_k, num_kv_heads, head_dim], lse [batch, num_heads, seqlen_q]; or packed with
     cu_seqlens_q / cu_seqlens_k (lse [num_heads, total_q]). max_seqlen_q / max_seqlen_k are read
-    from the cu_seqlens when not given. Returns (dq, dk, dv) like q, k, v. Four launches: the
-    rowsum(dO O) pre-pass, the main kernel, the dQ conversion and, with GQA / MQA, the sum of
-    the per-query-head dK and dV."""
+    from the cu_seqlens when not given. Returns (dq, dk, dv) like q, k, v. The dQ mode is the
+    faster on the device's target (attn_bwd_launch.hpp's attn_bwd_dq_for): "atomic" (gfx942, and
+    gfx950 for causal sequences up to 1024 keys): the rowsum(dO O) pre-pass, the main kernel
+    adding dQ into an f32 workspace, the dQ conversion; "recompute" (gfx950): the pre-pass, the
+    main kernel without dQ, a dQ kernel of its own. With GQA / MQA a last launch sums the
+    per-query-head dK and dV."""
     op = "flash_attn_bwd"
     do, q, k, v, o = (_check_bf16(n, t) for n, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)))
     lse = _check_dtype(op, "lse", lse, "float32")
@@ -639,16 +648,19 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
         raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
-    what = f"head_dim={head_dim} causal={bool(causal)}"
-    rule = lambda: _cfg.attn_bwd(head_dim, causal)
-    match = lambda c: c[0] == head_dim and c[1] == int(bool(causal))
+    mode = _cfg.attn_bwd_dq(_target(), causal, int(max_seqlen_k))
+    rc = mode == "recompute"
+    what = f"head_dim={head_dim} causal={bool(causal)} dq={mode}"
+    rule = lambda: _cfg.attn_bwd(head_dim, causal, mode)
+    match = lambda c: c[0] == head_dim and c[1] == int(bool(causal)) and c[2] == ("_rc" if rc else "")
     main, _ = _find("attn_bwd", match, rule, what)
     odo, _ = _find("attn_bwd_odo", match, rule, what)
     cvt, _ = _find("attn_bwd_cvt", match, rule, what)
     dq, dk, dv = _empty(q, tuple(q.shape)), _empty(k, tuple(k.shape)), _empty(v, tuple(v.shape))
     if total_q and total_k:
         gqa = hq != hkv
-        dq_acc = _zeros(q, (total_q, hq, head_dim), "float32")
+        # (recompute: no f32 dQ workspace; the kernels take a null address)
+        dq_acc = DevicePointer(0) if rc else _zeros(q, (total_q, hq, head_dim), "float32")
         delta = _zeros(q, (hq, total_q), "float32")
         rows = batch * int(max_seqlen_q) * hq
         rpw = ATTN_BWD_STREAM_THREADS // (head_dim // 8)
@@ -656,13 +668,22 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         odo((stream, 1, 1), ATTN_BWD_STREAM_THREADS, delta, dq_acc, o, do, cu_seqlens_q, hq, batch)
         dk_out, dv_out = (_empty(k, (total_k, hq, head_dim)), _empty(v, (total_k, hq, head_dim))) if gqa else (dk, dv)
         k_tiles = max(1, (int(max_seqlen_k) + 127) // 128)  # attn_bwd_config::grid_x: 128 keys a workgroup
+        scale_log2 = float(softmax_scale) * 1.4426950408889634
         main((k_tiles, hq, batch), 256, dq_acc, dk_out, dv_out, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k,
-             hq, hkv, batch, k_tiles, float(softmax_scale) * 1.4426950408889634)
-        # (one launch: dQ's workgroups, then with GQA/MQA red_groups of dK's partial sums and as many of dV's)
+             hq, hkv, batch, k_tiles, scale_log2)
+        if rc:
+            dq_kernel, _ = _find("attn_bwd_dq", match, rule, what)
+            q_tiles = max(1, (int(max_seqlen_q) + 127) // 128)  # attn_bwd_config::dq_grid_x: 128 queries a workgroup
+            dq_kernel((q_tiles, hq, batch), 256, dq, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k, hq, hkv,
+                      batch, q_tiles, scale_log2)
+        # (one launch: dQ's workgroups (none with recompute), then with GQA/MQA red_groups of dK's partial
+        # sums and as many of dV's)
         red_groups = (batch * int(max_seqlen_k) * hkv * head_dim // 8 + ATTN_BWD_STREAM_THREADS - 1) \
             // ATTN_BWD_STREAM_THREADS if gqa else 0
-        cvt((stream + 2 * red_groups, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, dk, dv, dk_out, dv_out, cu_seqlens_q,
-            cu_seqlens_k, hq, hkv, batch, stream, red_groups, float(softmax_scale))
+        dq_groups = 0 if rc else stream
+        if dq_groups + red_groups:
+            cvt((dq_groups + 2 * red_groups, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, dk, dv, dk_out, dv_out,
+                cu_seqlens_q, cu_seqlens_k, hq, hkv, batch, dq_groups, red_groups, float(softmax_scale))
     else:  # (no query or no key: the gradients are zero)
         for x in (dq, dk, dv):
             x[...] = 0

@@ -308,6 +308,30 @@ def test_flash_attn_bwd_varlen_numpy(sim):
     assert not bf16_float(dq[5:5 + 37]).any()  # the 37 queries of sequence 2 before its 3 keys
 
 
+@pytest.mark.parametrize("hq,hkv", [(2, 2), (4, 2)])
+def test_flash_attn_bwd_recompute_mi355x(hq, hkv):
+    """gfx950 (a sim MI355X) takes the recompute dQ mode (a dQ kernel of its own, no dQ workspace)
+    on a non-causal shape: MHA, and GQA (dK, dV partials summed by the last launch)."""
+    hipasm.device("sim", gpu="mi355x")
+    assert hipasm.ops._cfg.attn_bwd_dq("gfx950", False, 50) == "recompute"
+    assert hipasm.ops._cfg.attn_bwd_dq("gfx950", True, 1024) == "atomic"
+    assert hipasm.ops._cfg.attn_bwd_dq("gfx950", True, 1025) == "recompute"
+    assert hipasm.ops._cfg.attn_bwd_dq("gfx942", False, 8192) == "atomic"
+    batch, sq, sk, d = 1, 150, 70, 128  # off the 128-query and 32-key tiles of the dQ kernel
+    q = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    k = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    v = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    do = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, return_lse=True)
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse)
+    assert any(n == "attn_bwd_d128_c0_rc_dq" for m in hipasm.ops._module_list() for n in m.kernel_names)
+    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
+    refs = attn_bwd_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d),
+                              do.reshape(-1, hq, d), cq, ck, False, d ** -0.5)
+    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
+        close_grad(name, got.reshape(ref.shape), ref)
+
+
 def test_flash_attn_bwd_errors(sim):
     q = bf16_bits(np.ones((1, 4, 2, 64)))
     lse = np.zeros((1, 2, 4), np.float32)

@@ -205,6 +205,7 @@ struct sim_module final : module {
     for (const auto& k : code.kernels) names.push_back(k.name);
     return names;
   }
+  std::string target() const override { return code.arch->name; }
 };
 
 class sim_device final : public device {
@@ -434,6 +435,7 @@ struct hip_module final : module {
     for (const auto& k : code.kernels) names.push_back(k.name);
     return names;
   }
+  std::string target() const override { return code.arch->name; }
 };
 
 class hip_device final : public device {

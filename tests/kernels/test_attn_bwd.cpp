@@ -148,12 +148,13 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
   if (rk) {  // (the mode the pair's launcher picks: dq_acc only for the atomic one)
-    rc = hipasm::kernels::attn_bwd_dq_for(d.target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::recompute;
+    rc = hipasm::kernels::attn_bwd_dq_for(S().m->target(), a, k.config.causal) == hipasm::kernels::attn_bwd_dq::recompute;
     a.dq_acc = rc ? 0 : acc.addr();
   }
   auto rep = rk ? hipasm::kernels::launch_attn_bwd(d, *S().m, k, *rk, a) : hipasm::kernels::launch_attn_bwd(d, *S().m, k, a);
   for (const auto* r : {&rep.dot_do_o, &rep.main, &rep.convert_dq, &rep.dq})
     for (const auto& diag : r->diagnostics) FAIL_CHECK("checker: " << diag);
+  CHECK((rep.dq.instructions > 0) == rc);  // the dQ kernel ran in the recompute mode only
   const auto gq = dQd.download(), gk = dKd.download(), gv = dVd.download();
   CHECK(gq.back() == 0x7fc1u);
   CHECK(gk.back() == 0x7fc1u);
@@ -237,6 +238,11 @@ TEST_CASE("attn_bwd recompute: GQA, MQA, varlen with a 1-token and an empty sequ
 
 TEST_CASE("attn_bwd: the launcher of an atomic and a recompute kernel", "[attn]") {
   run(k128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 4, .hkv = 2}, &r128c);
+  // The code object's target picks (the device here is opened without a GPU name): gfx950 code
+  // runs the recompute mode on a non-causal shape, gfx942 code the atomic one.
+  hipasm::kernels::attn_bwd_args a{.batch = 1, .max_seqlen_q = 100, .max_seqlen_k = 100, .num_q_heads = 2, .num_kv_heads = 1};
+  CHECK((hipasm::kernels::attn_bwd_dq_for(S().m->target(), a, false) == RC) == (S().m->target() == "gfx950"));
+  run(k128, {.seqlens_q = {100}, .seqlens_k = {100}, .hq = 2, .hkv = 1}, &r128);
 }
 
 TEST_CASE("attn_bwd: launch errors", "[attn]") {

@@ -4,6 +4,9 @@
 
 HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
 HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
-// dQ by the recompute kernel (no atomics)
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128_causal_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
+// dQ by the recompute kernel (no atomics); the dQ kernel in an invocation of its own
+#define RC_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::recompute})
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_rc, RC_CONFIG(false))
+HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_rc, RC_CONFIG(false))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal_rc, RC_CONFIG(true))
+HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_causal_rc, RC_CONFIG(true))

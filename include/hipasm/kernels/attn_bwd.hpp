@@ -175,6 +175,29 @@ constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<d
                      });
 }
 
+// The workgroup's sequence bidx of a varlen batch: its query and key token ranges (cu_seqlens
+// pairs), the total query count (the LSE and delta rows' stride) and the two lengths.
+template <class CuSeqlens, class Batch, class Index>
+constexpr auto attn_bwd_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch batch, Index bidx) {
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  struct sequence {
+    decltype(qse) qse, kse;
+    decltype(totq) totq;
+    decltype(sq) sq, sk;
+  };
+  return sequence{qse, kse, totq, sq, sk};
+}
+
 }  // namespace detail
 
 // dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
@@ -363,17 +386,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
-  auto boff = J.sgpr<u32>();
-  boff = bidx << 2;
-  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
-  J.s_load_dwordx2(qse, cu_q, boff);
-  J.s_load_dwordx2(kse, cu_k, boff);
-  toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>(), n0 = J.sgpr<i32>();
-  sq = (qse[1] - qse[0]).as<i32>();
-  sk = (kse[1] - kse[0]).as<i32>();
+  auto [qse, kse, totq, sq, sk] = detail::attn_bwd_sequence(J, cu_q, cu_k, batch, bidx);
+  auto n0 = J.sgpr<i32>();
   n0 = (kt * BN).as<i32>();
 
   auto body = [&] {
@@ -906,17 +920,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
-  auto boff = J.sgpr<u32>();
-  boff = bidx << 2;
-  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
-  J.s_load_dwordx2(qse, cu_q, boff);
-  J.s_load_dwordx2(kse, cu_k, boff);
-  toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>(), m0 = J.sgpr<i32>();
-  sq = (qse[1] - qse[0]).as<i32>();
-  sk = (kse[1] - kse[0]).as<i32>();
+  auto [qse, kse, totq, sq, sk] = detail::attn_bwd_sequence(J, cu_q, cu_k, batch, bidx);
+  auto m0 = J.sgpr<i32>();
   m0 = (y * BM).as<i32>();
 
   auto body = [&] {
@@ -1186,9 +1191,16 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
 
 }  // namespace hipasm::kernels
 
-// Defines the HIP kernels name_dot_do_o, name and name_convert_dq of configuration `cfg`
+// Defines the HIP kernels name_dot_do_o, name, name_convert_dq and name_dq of configuration `cfg`
 // (parenthesized); arguments in the order of the kernel functions (see attn_bwd_launch.hpp).
-#define HIPASM_ATTN_BWD_KERNELS(name, cfg)                                                                          \
+#define HIPASM_ATTN_BWD_KERNELS(name, cfg) \
+  HIPASM_ATTN_BWD_MAIN_KERNELS(name, cfg)  \
+  HIPASM_ATTN_BWD_DQ_KERNEL(name, cfg)
+
+// The same kernels in two invocations (both into the module the launcher gets): name_dot_do_o,
+// name and name_convert_dq; and name_dq (dq = recompute's dQ kernel; with dq = atomic an empty
+// kernel the launcher never runs).
+#define HIPASM_ATTN_BWD_MAIN_KERNELS(name, cfg)                                                                     \
   constexpr auto name##_odo_hipasm_fn = &::hipasm::kernels::attn_bwd_dot_do_o_kernel<cfg>;                      \
   extern "C" __attribute__((global)) void name##_dot_do_o(float* delta, float* dq_acc, const uint16_t* o,       \
                                                           const uint16_t* dout, const int* cu_q, unsigned hq,   \
@@ -1211,7 +1223,9 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
       unsigned dq_groups, unsigned red_groups, float scale) {                                                   \
     HIPASM_KERNEL_BODY(name##_cvt_hipasm_fn, dq, dq_acc, dk, dv, dk_part, dv_part, cu_q, cu_k, hq, hkv, batch,    \
                        dq_groups, red_groups, scale);                                                            \
-  }                                                                                                              \
+  }
+
+#define HIPASM_ATTN_BWD_DQ_KERNEL(name, cfg)                                                                        \
   constexpr auto name##_dqk_hipasm_fn = &::hipasm::kernels::attn_bwd_dq_kernel<cfg>;                            \
   extern "C" __attribute__((global)) void name##_dq(uint16_t* dq, const uint16_t* q, const uint16_t* k,         \
                                                     const uint16_t* v, const uint16_t* dout, const float* lse,  \

@@ -131,14 +131,15 @@ inline attn_bwd_dq attn_bwd_dq_for(std::string_view target, const attn_bwd_args&
 }
 
 // Runs the kernels of `atomic_k` or of `recompute_k` (HIPASM_ATTN_BWD_KERNELS of the same head
-// dim and mask, dq = atomic and recompute) as attn_bwd_dq_for picks for the device and shape.
+// dim and mask, dq = atomic and recompute) as attn_bwd_dq_for picks for the code object's target
+// and the shape.
 inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& atomic_k,
                                        const attn_bwd_kernel_ref& recompute_k, const attn_bwd_args& a,
                                        const rt::launch_options& opts = {}) {
   if (atomic_k.config.dq != attn_bwd_dq::atomic || recompute_k.config.dq != attn_bwd_dq::recompute ||
       atomic_k.config.head_dim != recompute_k.config.head_dim || atomic_k.config.causal != recompute_k.config.causal)
     throw rt::error("attn_bwd: atomic_k and recompute_k must be the atomic and recompute dQ kernels of one head_dim and mask");
-  const bool rc = attn_bwd_dq_for(dev.target(), a, atomic_k.config.causal) == attn_bwd_dq::recompute;
+  const bool rc = attn_bwd_dq_for(mod.target(), a, atomic_k.config.causal) == attn_bwd_dq::recompute;
   return launch_attn_bwd(dev, mod, rc ? recompute_k : atomic_k, a, opts);
 }
 

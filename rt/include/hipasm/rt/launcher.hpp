@@ -141,6 +141,10 @@ class module {
  public:
   virtual ~module() = default;
   virtual std::vector<std::string> kernel_names() const = 0;
+  // The code object's target ("gfx942", "gfx950"): what its kernels were built for, which a
+  // launcher choosing between designs of different targets asks (a device opened without a GPU
+  // name runs a plain code object of either target).
+  virtual std::string target() const = 0;
   // sim: asm listings of this code object (hipasm_add_code_object's <target>.s, or
   // <target>.<source>.s for several sources) whose "; file:line" comments the checker's
   // findings then name. device::load_file fills it with the listings beside the file; a
