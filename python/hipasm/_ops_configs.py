@@ -22,7 +22,7 @@ class Kernel(NamedTuple):
     macro: str    # the kernel header's HIPASM_..._KERNEL(NAME, CFG)
     header: str   # hipasm/kernels/<x>.hpp
     ctype: str    # the configuration's type (in hipasm::kernels)
-    fields: str   # its designated initializers
+    fields: str   # its designated initializers (None: a macro of the name alone, no configuration)
 
 
 def _err(op, msg):
@@ -234,6 +234,47 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd"):
                    + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
 
 
+def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode"):
+    """mla_decode.hpp: the kernel bench_mla_decode takes for the query rows (num_heads x
+    max_seqlen_q): 16 rows on four waves splitting the dims, up to 64 on four waves of 16 rows,
+    more on eight; its KV prefetch depth; and the split combination kernel. Checks: the
+    launcher's (mla_decode_launch.hpp) and mla_decode_config_error's."""
+    if num_heads < 16 or num_heads > 128 or num_heads % 16:
+        raise _err(op, f"num_heads = {num_heads} (q's second dimension) must be 16 to 128, a multiple of 16")
+    if max_seqlen_q < 1 or max_seqlen_q > 4:
+        raise _err(op, f"max_seqlen_q = {max_seqlen_q} must be 1 to 4")
+    if page_size < 1 or page_size > 1024 or page_size & (page_size - 1):
+        raise _err(op, f"page_size = {page_size} (kv_cache's second dimension) must be a power of two, 1 to 1024")
+    rows = num_heads * max_seqlen_q
+    sd = rows <= 16
+    waves = 4 if rows <= 64 else 8
+    pf = 3 if fp8 and sd and target == "gfx950" else 2 if fp8 == sd else 1
+    kv = "fp8" if fp8 else "bf16"
+    return [Kernel(f"mla_decode_{kv}_w{waves}_s{int(sd)}_p{page_size}_f{pf}", "HIPASM_MLA_DECODE_KERNEL",
+                   "mla_decode.hpp", "mla_decode_config",
+                   f".waves = {waves}, .split_dims = {'true' if sd else 'false'}, .page_size = {page_size}, "
+                   f".prefetch = {pf}, .kv_cache = mla_kv_cache::{kv}"),
+            Kernel("mla_decode_combine", "HIPASM_MLA_DECODE_COMBINE_KERNEL", "mla_decode.hpp", "", None)]
+
+
+def mla_decode_splits(target, waves, split_dims, prefetch, fp8, batch, groups, kv_len, rows):
+    """mla_decode_launch.hpp's mla_decode_default_splits for the target's GPU (its CUs and LDS)."""
+    lds_per_cu = 160 * 1024 if target == "gfx950" else 64 * 1024
+    cus = CUS.get(target, 304)
+    row_bytes = 576 * (1 if fp8 else 2)
+    row_stride = (row_bytes + 255) // 256 * 256 + 16 + (32 if not fp8 and not split_dims else 0)
+    lds = (prefetch + 1) * 16 * row_stride + (16 * (576 * 2 + 16) if fp8 else 0) + (waves * 1024 if split_dims else 0)
+    wgs, blocks = batch * groups, (kv_len + 15) // 16
+    cap = max(1, blocks // 8)
+    per_cu = min(max(lds_per_cu // lds, 1), 2)
+    s = min(max(1, cus * per_cu // max(wgs, 1)), cap)
+    if per_cu == 2 and s * 16 > blocks:
+        s = min(max(1, cus // max(wgs, 1)), cap)
+    if rows <= 16 and wgs * s < cus:
+        s = max(s, min(cus // max(wgs, 1), blocks // 2))
+    return max(1, s)
+
+
 def gemv():
     """Any m; k a run-time size (a multiple of 8)."""
     return [Kernel("gemv_bf16_r4_w2", "HIPASM_GEMV_KERNEL", "gemv.hpp", "gemv_config",
@@ -312,8 +353,10 @@ def source(kernels, what):
              f"// {what}: written by python/hipasm/_ops_configs.py (hipasm.ops' configuration rules).",
              *[f"#include <hipasm/kernels/{h}>" for h in headers], "",
              "namespace ops_cfg {", "using namespace hipasm::kernels;",
-             *[f"constexpr {k.ctype} {k.name}{{{k.fields}}};" for k in kernels], "}  // namespace ops_cfg", "",
-             *[f"{k.macro}({k.name}, ops_cfg::{k.name})" for k in kernels]]
+             *[f"constexpr {k.ctype} {k.name}{{{k.fields}}};" for k in kernels if k.fields is not None],
+             "}  // namespace ops_cfg", "",
+             *[f"{k.macro}({k.name}, ops_cfg::{k.name})" if k.fields is not None else f"{k.macro}({k.name})"
+               for k in kernels]]
     return "\n".join(lines) + "\n"
 
 

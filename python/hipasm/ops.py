@@ -67,6 +67,12 @@ _SIGNATURES.update({
     "attn_bwd_dq": "uint16_t* dq, const uint16_t* q, const uint16_t* k, const uint16_t* v, const uint16_t* dout, "
                    "const float* lse, const float* delta, const int* cu_q, const int* cu_k, unsigned hq, "
                    "unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
+    "mla_decode": "uint16_t* o, float* lse, float* part_o, float* part_lse, const uint16_t* q, const void* kv, "
+                  "const int* qo_indptr, const int* kv_indptr, const int* kv_indices, const int* kv_last, "
+                  "unsigned num_heads, unsigned num_splits, float scale_log2, float kv_scale, unsigned kv_bytes, "
+                  "unsigned num_indices",
+    "mla_decode_combine": "uint16_t* o, float* lse, const float* part_o, const float* part_lse, unsigned num_heads, "
+                          "unsigned num_splits",
     "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
                    "unsigned* num_valid_ids, const int* topk_ids, const float* topk_weights, unsigned tokens, "
                    "unsigned topk, unsigned experts, unsigned* debug_buf",
@@ -108,6 +114,8 @@ _PATTERNS = {
     "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_dot_do_o$"),
     "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_convert_dq$"),
     "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([01])(_rc)_dq$"),
+    "mla_decode": re.compile(r"mla_decode_(bf16|fp8)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
+    "mla_decode_combine": re.compile(r"mla_decode_combine$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
     "topk_softmax": re.compile(r"topk_softmax_e(\d+)_k(\d+)_w(\d+)_l(\d+)$"),
@@ -692,6 +700,92 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         dk = dk.reshape(batch, total_k // batch, hkv, head_dim)
         dv = dv.reshape(batch, total_k // batch, hkv, head_dim)
     return dq, dk, dv
+
+
+def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens, softmax_scale=None, kv_scale=1.0,
+               max_seqlen_q=None, num_kv_splits=None):
+    """Multi-head latent attention decode (DeepSeek V2/V3 with the absorbed query; aiter's
+    mla_decode_fwd layout, mla_decode.hpp): num_heads query heads attend one latent KV head of
+    576-element rows (the keys; the values their first 512 elements); 1 to 4 query tokens a
+    sequence, causal among them at the end of the sequence's KV.
+
+    q [total_q, num_heads, 576] bf16 (num_heads 16 to 128, a multiple of 16); kv_cache
+    [pages, page_size, 576] bf16, or the device's fp8 (uint8 bits or torch's type of the target's
+    e4m3) with the per-tensor kv_scale (value = fp8 x kv_scale); qo_indptr [batch + 1] (token
+    offsets), kv_indptr [batch + 1] (sequence b's pages are kv_indices[kv_indptr[b] ..
+    kv_indptr[b + 1]]), kv_indices, kv_last_page_lens [batch] (the tokens of each sequence's last
+    page) int32. softmax_scale: 1 / sqrt(576) when not given. Returns (o [total_q, num_heads,
+    512] bf16, lse [total_q, num_heads] float32: -inf for a row that sees no key, whose o is 0).
+    num_kv_splits: the KV split (None: mla_decode_launch.hpp's default for the device); with
+    more than one a second launch combines the splits' partial outputs."""
+    op = "mla_decode"
+    q = _check_bf16("q", q)
+    if len(q.shape) != 3 or q.shape[2] != 576:
+        _shape_error(op, "q", q, "[total_q, num_heads, 576]")
+    total_q, heads = q.shape[0], q.shape[1]
+    if str(getattr(kv_cache, "dtype", "")).replace("torch.", "") == "bfloat16" or str(getattr(kv_cache, "dtype", "")) == "uint16":
+        kv_cache, fp8 = _check_bf16("kv_cache", kv_cache), False
+    else:
+        kv_cache, kind = _q8(op, "kv_cache", kv_cache)
+        if kind != "fp8":
+            raise TypeError(f"hipasm.ops.{op}: kv_cache must be bf16 or the device's fp8, got int8")
+        fp8 = True
+    if len(kv_cache.shape) != 3 or kv_cache.shape[2] != 576:
+        _shape_error(op, "kv_cache", kv_cache, "[pages, page_size, 576]")
+    page_size = kv_cache.shape[1]
+    qo_indptr, kv_indptr, kv_indices, kv_last_page_lens = (
+        _check_dtype(op, n, x, "int32") for n, x in (("qo_indptr", qo_indptr), ("kv_indptr", kv_indptr),
+                                                    ("kv_indices", kv_indices), ("kv_last_page_lens", kv_last_page_lens)))
+    if len(qo_indptr.shape) != 1 or qo_indptr.shape[0] < 2 or tuple(kv_indptr.shape) != tuple(qo_indptr.shape):
+        raise ValueError(f"hipasm.ops.{op}: qo_indptr {tuple(qo_indptr.shape)} and kv_indptr {tuple(kv_indptr.shape)} "
+                         f"must both be [batch + 1], batch >= 1")
+    batch = qo_indptr.shape[0] - 1
+    if tuple(kv_last_page_lens.shape) != (batch,):
+        _shape_error(op, "kv_last_page_lens", kv_last_page_lens, f"({batch},)")
+    qo, kvp, last = (_host_values(x).astype("int64") for x in (qo_indptr, kv_indptr, kv_last_page_lens))
+    if int(qo[-1]) != total_q:
+        raise ValueError(f"hipasm.ops.{op}: qo_indptr[batch] = {int(qo[-1])} must be q's total_q = {total_q}")
+    if max_seqlen_q is None:
+        max_seqlen_q = int((qo[1:] - qo[:-1]).max())
+    pages = kvp[1:] - kvp[:-1]
+    max_kv = int(_np().where(pages > 0, (pages - 1) * page_size + last, 0).max())
+    if softmax_scale is None:
+        softmax_scale = 576 ** -0.5
+    if not softmax_scale > 0:
+        raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
+    if not kv_scale > 0:
+        raise ValueError(f"hipasm.ops.{op}: kv_scale must be positive, got {kv_scale}")
+    kv_bytes = _prod(kv_cache.shape) * (1 if fp8 else 2)
+    if kv_bytes == 0 or kv_bytes > 0xffffe000:
+        raise ValueError(f"hipasm.ops.{op}: kv_cache holds {kv_bytes} bytes, must be 1 to 4 GiB - 8 KiB (32-bit offsets)")
+    target = _target()
+    what = f"num_heads={heads} max_seqlen_q={max_seqlen_q} kv={'fp8' if fp8 else 'bf16'} page_size={page_size}"
+    rule = lambda: _cfg.mla_decode(heads, int(max_seqlen_q), fp8, page_size, target)
+    want = rule()[0].name
+    main, cfg = _find("mla_decode", lambda c: "mla_decode_" + "_".join(
+        (c[0], f"w{c[1]}", f"s{c[2]}", f"p{c[3]}", f"f{c[4]}")) == want, rule, what)
+    _, waves, sd, _, pf = cfg
+    rows = heads * int(max_seqlen_q)
+    groups = -(-rows // (16 if sd else 16 * waves))
+    if num_kv_splits is None:
+        num_kv_splits = _cfg.mla_decode_splits(target, waves, bool(sd), pf, fp8, batch, groups, max_kv, rows)
+    num_kv_splits = _cfg._int(op, "num_kv_splits", num_kv_splits)
+    if num_kv_splits < 1 or num_kv_splits > 1024:
+        raise ValueError(f"hipasm.ops.{op}: num_kv_splits = {num_kv_splits} must be 1 to 1024")
+    o, lse = _empty(q, (total_q, heads, 512)), _zeros(q, (total_q, heads), "float32")
+    if num_kv_splits > 1:
+        part_o = _zeros(q, (total_q, num_kv_splits, heads, 512), "float32")
+        part_lse = _zeros(q, (total_q, num_kv_splits, heads), "float32")
+    else:
+        part_o = part_lse = DevicePointer(0)
+    main((num_kv_splits, batch, groups), 64 * waves, o, lse, part_o, part_lse, q, kv_cache, qo_indptr, kv_indptr,
+         kv_indices, kv_last_page_lens, heads, num_kv_splits, float(softmax_scale) * 1.4426950408889634,
+         float(kv_scale), kv_bytes, _prod(kv_indices.shape))
+    if num_kv_splits > 1 and total_q:
+        combine, _ = _find("mla_decode_combine", lambda c: True, rule, what)
+        g = 4 if num_kv_splits >= 16 else 2 if num_kv_splits >= 2 else 1  # mla_decode_combine_waves_per_head
+        combine((-(-heads * g // 4), total_q, 1), 256, o, lse, part_o, part_lse, heads, num_kv_splits)
+    return o, lse
 
 
 def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_scale=None):

@@ -5,7 +5,7 @@ Builds ahead of time, into hipasm.build's cache, the hipasm.ops kernels a model'
 from its Hugging Face config.json (read locally; nothing is downloaded): the sizes hipasm.ops
 would otherwise build on first use. Prints a line a kernel: prebuilt (in the package's code
 objects), cached (built before) or built, with the code object's path; and the ops the model
-needs that no kernel takes (e.g. MLA attention), with the reason.
+needs that no kernel takes (e.g. MLA prefill attention), with the reason.
 
 Read from the config (or its text_config): hidden_size, intermediate_size,
 num_attention_heads, num_key_value_heads (default: the heads), head_dim (default hidden_size /
@@ -27,7 +27,7 @@ from . import _build, _config
 from . import _ops_configs as _cfg
 from ._errors import HipasmError
 
-OPS = ("rms_norm", "silu_and_mul", "gemv", "gemm", "rotary", "paged_attention_decode", "flash_attn_fwd",
+OPS = ("rms_norm", "silu_and_mul", "gemv", "gemm", "rotary", "paged_attention_decode", "mla_decode", "flash_attn_fwd",
        "topk_softmax", "moe_sorting", "fused_moe", "dynamic_quant", "gemm_a8w8")
 
 
@@ -116,9 +116,16 @@ def plan(cfg, path, target, dtype="bf16", tp=1):
         rope = int(_field(cfg, path, "qk_rope_head_dim"))
         out.append(("rotary", f"head_dim={rope} heads_q={heads_tp} heads_k=1",
                     lambda: _cfg.rotary(rope, rope, heads_tp, 1)))
-        reason = (f"MLA attention (q/k head dim {cfg.get('qk_nope_head_dim', 0) + rope}, v {cfg.get('v_head_dim')}; "
-                  f"latent {cfg.get('kv_lora_rank')} + {rope}) has no hipasm.ops kernel")
-        out += [(op, "MLA", _unsupported(reason)) for op in ("paged_attention_decode", "flash_attn_fwd")]
+        latent = int(cfg.get("kv_lora_rank")) + rope
+        if latent == 576:  # decode with the absorbed query: mla_decode (bf16 KV, one token, pages of 1)
+            out.append(("mla_decode", f"num_heads={heads_tp} kv=bf16 page_size=1",
+                        lambda: _cfg.mla_decode(heads_tp, 1, False, 1, target)))
+        else:
+            out.append(("mla_decode", "MLA", _unsupported(f"mla_decode takes a latent of 512 + 64, not "
+                                                          f"{cfg.get('kv_lora_rank')} + {rope}")))
+        reason = (f"MLA prefill attention (q/k head dim {cfg.get('qk_nope_head_dim', 0) + rope}, v "
+                  f"{cfg.get('v_head_dim')}) has no hipasm.ops kernel")
+        out.append(("flash_attn_fwd", "MLA", _unsupported(reason)))
     else:
         rot = int(head_dim * float(cfg.get("partial_rotary_factor") or 1.0)) // 4 * 4
         out.append(("rotary", f"head_dim={head_dim} rot_dim={rot} heads_q={heads_tp} heads_k={kv_tp}",

@@ -768,3 +768,79 @@ def test_dynamic_quant_and_gemm_a8w8_numpy(sim):
         hipasm.ops.gemm_a8w8(q, qi, s, si)
     with pytest.raises(ValueError, match="k = 6 must be a multiple of 4"):
         hipasm.ops.gemm_a8w8(qi[:, :6], qi[:, :6], si, si)
+
+
+def mla_reference(q, kv, qo, kvp, idx, last, scale):
+    """f64 MLA decode: per sequence, token t of its qlen sees kv rows j < kv_len - qlen + t + 1."""
+    total_q, heads, _ = q.shape
+    page = kv.shape[1]
+    o = np.zeros((total_q, heads, 512))
+    lse = np.full((total_q, heads), -np.inf)
+    for b in range(len(qo) - 1):
+        pages = idx[kvp[b]:kvp[b + 1]]
+        n = (len(pages) - 1) * page + last[b] if len(pages) else 0
+        rows = np.concatenate([kv[p] for p in pages])[:n] if n else np.zeros((0, 576))
+        ql = qo[b + 1] - qo[b]
+        for t in range(ql):
+            seen = n - ql + t + 1
+            if seen <= 0:
+                continue
+            s = scale * q[qo[b] + t] @ rows[:seen].T  # [heads, seen]
+            m = s.max(axis=1, keepdims=True)
+            e = np.exp(s - m)
+            o[qo[b] + t] = (e / e.sum(axis=1, keepdims=True)) @ rows[:seen, :512]
+            lse[qo[b] + t] = (m + np.log(e.sum(axis=1, keepdims=True)))[:, 0]
+    return o, lse
+
+
+@pytest.mark.parametrize("gpu,kv_kind,heads,page,splits", [
+    ("mi300x", "bf16", 16, 1, None), ("mi300x", "bf16", 32, 16, 3), ("mi300x", "fp8", 16, 16, None),
+    ("mi355x", "bf16", 16, 16, 2), ("mi355x", "fp8", 64, 1, None)])
+def test_mla_decode_numpy(gpu, kv_kind, heads, page, splits):
+    """Variable KV lengths in a paged cache (an empty sequence, a partial last page, pages out of
+    order), 1 and 2 query tokens (causal among them), splits by default and forced; against f64."""
+    hipasm.device("sim", gpu=gpu)
+    ocp = gpu == "mi355x"
+    qlens, kvlens = [2, 2, 2], [37, 0, 70]
+    batch = len(qlens)
+    qo = np.concatenate([[0], np.cumsum(qlens)]).astype(np.int32)
+    npages = [-(-n // page) for n in kvlens]
+    kvp = np.concatenate([[0], np.cumsum(npages)]).astype(np.int32)
+    total_pages = int(kvp[-1]) + 3
+    idx = rng.permutation(total_pages)[:int(kvp[-1])].astype(np.int32)  # (pages anywhere in the cache)
+    last = np.array([n - (p - 1) * page if p else 0 for n, p in zip(kvlens, npages)], np.int32)
+    q = bf16_bits(rng.standard_normal((int(qo[-1]), heads, 576)))
+    if kv_kind == "bf16":
+        kv = bf16_bits(rng.standard_normal((total_pages, page, 576)))
+        kv_f, kv_scale = bf16_float(kv).astype(np.float64), 1.0
+    else:
+        kv = fp8_bits(rng.standard_normal((total_pages, page, 576)) * 8, ocp)
+        kv_scale = 0.125
+        kv_f = fp8_float(kv, ocp).astype(np.float64) * kv_scale
+    o, lse = hipasm.ops.mla_decode(q, kv, qo, kvp, idx, last, kv_scale=kv_scale, num_kv_splits=splits)
+    assert o.shape == (int(qo[-1]), heads, 512) and o.dtype == np.uint16 and lse.dtype == np.float32
+    ref_o, ref_lse = mla_reference(bf16_float(q).astype(np.float64), kv_f, qo, kvp, idx, last, 576 ** -0.5)
+    seen = np.isfinite(ref_lse)
+    assert (np.isinf(lse) == ~seen).all()  # the empty sequence's rows: -inf, o = 0
+    assert not bf16_float(o[~seen]).any()
+    assert np.abs(lse[seen] - ref_lse[seen]).max() <= 2e-2
+    err = np.abs(bf16_float(o).astype(np.float64) - ref_o).max()
+    assert err <= 2e-2 * np.abs(ref_o).max() + 1e-3, err
+
+
+def test_mla_decode_errors(sim):
+    q = bf16_bits(np.zeros((2, 16, 576)))
+    kv = bf16_bits(np.zeros((4, 1, 576)))
+    i = np.array([0, 1, 2], np.int32)
+    last = np.ones(2, np.int32)
+    with pytest.raises(ValueError, match="num_heads = 8 .* must be 16 to 128"):
+        hipasm.ops.mla_decode(q[:, :8], kv, i, i, i, last)
+    with pytest.raises(ValueError, match=r"q shape \(2, 16, 512\), expected"):
+        hipasm.ops.mla_decode(q[:, :, :512], kv, i, i, i, last)
+    with pytest.raises(ValueError, match="page_size = 3"):
+        hipasm.ops.mla_decode(q, bf16_bits(np.zeros((4, 3, 576))), i, i, i, last)
+    with pytest.raises(TypeError, match="qo_indptr must be int32"):
+        hipasm.ops.mla_decode(q, kv, i.astype(np.int64), i, i, last)
+    with pytest.raises(ValueError, match=r"qo_indptr\[batch\] = 3 must be q's total_q = 2"):
+        hipasm.ops.mla_decode(q, kv, np.array([0, 1, 3], np.int32), i, i, last)
+
