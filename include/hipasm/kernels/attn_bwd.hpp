@@ -55,6 +55,7 @@
 
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+#include "attn_varlen.hpp"
 #include "gemm_bf16.hpp"  // detail::gemm_tile_layout
 
 namespace hipasm::kernels {
@@ -173,29 +174,6 @@ constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<d
                        else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
                        after(i);
                      });
-}
-
-// The workgroup's sequence bidx of a varlen batch: its query and key token ranges (cu_seqlens
-// pairs), the total query count (the LSE and delta rows' stride) and the two lengths.
-template <class CuSeqlens, class Batch, class Index>
-constexpr auto attn_bwd_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch batch, Index bidx) {
-  auto boff = J.sgpr<u32>();
-  boff = bidx << 2;
-  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
-  J.s_load_dwordx2(qse, cu_q, boff);
-  J.s_load_dwordx2(kse, cu_k, boff);
-  toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>();
-  sq = (qse[1] - qse[0]).as<i32>();
-  sk = (kse[1] - kse[0]).as<i32>();
-  struct sequence {
-    decltype(qse) qse, kse;
-    decltype(totq) totq;
-    decltype(sq) sq, sk;
-  };
-  return sequence{qse, kse, totq, sq, sk};
 }
 
 }  // namespace detail
@@ -386,7 +364,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
-  auto [qse, kse, totq, sq, sk] = detail::attn_bwd_sequence(J, cu_q, cu_k, batch, bidx);
+  auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto n0 = J.sgpr<i32>();
   n0 = (kt * BN).as<i32>();
 
@@ -920,7 +898,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   }
-  auto [qse, kse, totq, sq, sk] = detail::attn_bwd_sequence(J, cu_q, cu_k, batch, bidx);
+  auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto m0 = J.sgpr<i32>();
   m0 = (y * BM).as<i32>();
 

@@ -59,6 +59,7 @@
 
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+#include "attn_varlen.hpp"
 #include "gemm_bf16.hpp"  // detail::gemm_tile_layout
 
 namespace hipasm::kernels {
@@ -152,18 +153,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     y = J.workgroup_id_y();
     bidx = J.workgroup_id_z();
   }
-  auto boff = J.sgpr<u32>();
-  boff = bidx << 2;
-  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>();
-  J.s_load_dwordx2(qse, cu_q, boff);
-  J.s_load_dwordx2(kse, cu_k, boff);
-  auto toff = J.sgpr<u32>();
-  toff = batch << 2;
-  J.s_load_dword(totq, cu_q, toff);
-  J.s_waitcnt(lgkmcnt(0));
-  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>();
-  sq = (qse[1] - qse[0]).as<i32>();
-  sk = (kse[1] - kse[0]).as<i32>();
+  auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto m0 = J.sgpr<i32>();
 
   auto kv_head = J.sgpr<u32>();

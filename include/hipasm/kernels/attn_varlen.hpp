@@ -1,0 +1,33 @@
+// The varlen (packed sequences) prologue the attention kernels share: a workgroup's sequence
+// from the cu_seqlens offsets (attn_fwd.hpp's layout).
+#pragma once
+#include "../hipasm.hpp"
+
+namespace hipasm::kernels::detail {
+
+// Sequence `bidx` of the batch: its query and key token ranges (the cu_seqlens pairs qse, kse),
+// the total query count (the LSE rows' stride) and the two lengths.
+template <class CuSeqlens, class Batch, class Index>
+constexpr auto varlen_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch batch, Index bidx) {
+  using dtype::i32;
+  using dtype::u32;
+  auto boff = J.sgpr<u32>();
+  boff = bidx << 2;
+  auto qse = J.sgpr<u32>(2).aligned(2), kse = J.sgpr<u32>(2).aligned(2), totq = J.sgpr<u32>(), toff = J.sgpr<u32>();
+  J.s_load_dwordx2(qse, cu_q, boff);
+  J.s_load_dwordx2(kse, cu_k, boff);
+  toff = batch << 2;
+  J.s_load_dword(totq, cu_q, toff);
+  J.s_waitcnt(lgkmcnt(0));
+  auto sq = J.sgpr<i32>(), sk = J.sgpr<i32>();
+  sq = (qse[1] - qse[0]).as<i32>();
+  sk = (kse[1] - kse[0]).as<i32>();
+  struct sequence {
+    decltype(qse) qse, kse;
+    decltype(totq) totq;
+    decltype(sq) sq, sk;
+  };
+  return sequence{qse, kse, totq, sq, sk};
+}
+
+}  // namespace hipasm::kernels::detail
