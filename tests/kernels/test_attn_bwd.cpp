@@ -79,7 +79,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
       std::vector<double> P(size_t(sq) * sk, 0.0), dS(size_t(sq) * sk, 0.0);
       for (int i = 0; i < sq; ++i) {
         const size_t ti = cq[b] + i;
-        const int visible = k.config.causal ? std::clamp(i + sk - sq + 1, 0, sk) : sk;
+        const int visible = k.config.causal ? std::clamp(i + (k.config.top_left ? 0 : sk - sq) + 1, 0, sk) : sk;
         double mx = -INFINITY;
         for (int j = 0; j < visible; ++j) {
           double dot = 0;
@@ -186,6 +186,8 @@ const attn_bwd_kernel_ref k128c{"bwd_d128_causal", attn_bwd_config{.head_dim = 1
 const attn_bwd_kernel_ref k64{"bwd_d64", attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}};
 const attn_bwd_kernel_ref k64c{"bwd_d64_causal", attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}};
 constexpr auto RC = hipasm::kernels::attn_bwd_dq::recompute;
+const attn_bwd_kernel_ref k128tl{"bwd_d128_tl", attn_bwd_config{.head_dim = 128, .causal = true, .top_left = true}};
+const attn_bwd_kernel_ref r64tl{"bwd_d64_tl_rc", attn_bwd_config{.head_dim = 64, .causal = true, .top_left = true, .dq = RC}};
 const attn_bwd_kernel_ref r128{"bwd_d128_rc", attn_bwd_config{.head_dim = 128, .causal = false, .dq = RC}};
 const attn_bwd_kernel_ref r128c{"bwd_d128_causal_rc", attn_bwd_config{.head_dim = 128, .causal = true, .dq = RC}};
 const attn_bwd_kernel_ref r64{"bwd_d64_rc", attn_bwd_config{.head_dim = 64, .causal = false, .dq = RC}};
@@ -205,6 +207,13 @@ TEST_CASE("attn_bwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows th
   run(k128c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});  // sq < sk
   run(k128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // sq > sk: the first 40 rows see nothing
   run(k64c, {.seqlens_q = {90}, .seqlens_k = {90}});
+}
+
+TEST_CASE("attn_bwd: causal aligned top-left (atomic and recompute dQ), seqlen_q != seqlen_k, varlen", "[attn]") {
+  run(k128tl, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});  // sq < sk: keys past 40 get dK = dV = 0
+  run(k128tl, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 2, .hkv = 1});  // sq > sk
+  run(r64tl, {.seqlens_q = {170}, .seqlens_k = {90}});
+  run(r64tl, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {5, 40, 1, 7}, .hq = 2, .hkv = 1});
 }
 
 TEST_CASE("attn_bwd: GQA and MQA (dK, dV summed over the query heads)", "[attn]") {

@@ -86,8 +86,8 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
       const uint32_t hk = h / group;
       for (int i = 0; i < sq; ++i) {
         const size_t qi = (size_t(cq[b] + i) * pr.hq + h) * D;
-        // bottom-right causal: key j visible iff j <= i + sk - sq
-        const int visible = k.config.causal ? std::clamp(i + sk - sq + 1, 0, sk) : sk;
+        // bottom-right causal: key j visible iff j <= i + sk - sq; top-left: iff j <= i
+        const int visible = k.config.causal ? std::clamp(i + (k.config.top_left ? 0 : sk - sq) + 1, 0, sk) : sk;
         sc.assign(visible, 0.0);
         double mx = -INFINITY;
         for (int j = 0; j < visible; ++j) {
@@ -131,6 +131,8 @@ const attn_fwd_kernel_ref k128c32{"attn_d128_w4b32", attn_fwd_config{.head_dim =
 const attn_fwd_kernel_ref k64{"attn_d64", attn_fwd_config{.head_dim = 64, .causal = false, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64c{"attn_d64_causal", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k128cap{"attn_d128_cap30", attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64, .soft_cap = 30.0f}};
+const attn_fwd_kernel_ref k128tl{"attn_d128_tl", attn_fwd_config{.head_dim = 128, .causal = true, .top_left = true, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref k64tl{"attn_d64_tl", attn_fwd_config{.head_dim = 64, .causal = true, .top_left = true, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64ccap{"attn_d64_causal_cap5", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32, .soft_cap = 5.0f}};
 
 }  // namespace
@@ -139,6 +141,13 @@ TEST_CASE("attn_fwd: one sequence, seqlen a multiple of the tiles and not", "[at
   run(k128, {.seqlens_q = {128}, .seqlens_k = {128}});
   run(k128, {.seqlens_q = {100}, .seqlens_k = {150}});
   run(k64, {.seqlens_q = {77}, .seqlens_k = {45}});
+}
+
+TEST_CASE("attn_fwd: causal aligned top-left, seqlen_q == seqlen_k and not, varlen", "[attn]") {
+  run(k128tl, {.seqlens_q = {150}, .seqlens_k = {150}});
+  run(k128tl, {.seqlens_q = {40}, .seqlens_k = {200}});  // sq < sk: keys past 40 unseen
+  run(k128tl, {.seqlens_q = {130}, .seqlens_k = {70}});  // sq > sk: every row sees key 0
+  run(k64tl, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {5, 40, 1, 7}, .hq = 2, .hkv = 1});
 }
 
 TEST_CASE("attn_fwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows that see no key)", "[attn]") {

@@ -67,7 +67,8 @@ enum class attn_bwd_dq : uint8_t { atomic, recompute };
 
 struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
-  bool causal = false;      // bottom-right aligned causal mask (attn_fwd's)
+  bool causal = false;      // causal mask, aligned bottom-right (or top-left: top_left), attn_fwd's
+  bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
   attn_bwd_dq dq = attn_bwd_dq::atomic;
   uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
   uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
@@ -97,6 +98,7 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   // (fewer waves: more dQ blocks and staging a wave than 256 VGPRs hold; more: K^T past the LDS)
   if (c.waves != 4) return "attn_bwd: waves must be 4 (128 keys a workgroup)";
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
+  if (c.top_left && !c.causal) return "attn_bwd: top_left aligns the causal mask: it needs causal = true";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   return nullptr;
 }
@@ -558,8 +560,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto pb = J.vgpr<u32>(8).named("p"), dsb = J.vgpr<u32>(8).named("ds");
   auto m0 = J.sgpr<i32>(), m_first = J.sgpr<i32>();
   if constexpr (C.causal) {
-    // the first query that sees key n0: n0 - (sk - sq)
-    m_first = n0 - (sk - sq);
+    // the first query that sees key n0: n0 - (sk - sq) (top-left: n0)
+    if constexpr (C.top_left) m_first = n0 + 0;
+    else m_first = n0 - (sk - sq);
     m_first = max(m_first, 0);
     m_first = ((m_first.as<u32>() / BM) * BM).as<i32>();
   } else {
@@ -678,7 +681,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (the tiles are complete)
     auto mask_base = J.vgpr<i32>();
-    mask_base = trow.as<i32>() + (sk - sq + m0);
+    if constexpr (C.top_left) mask_base = trow.as<i32>() + m0;
+    else mask_base = trow.as<i32>() + (sk - sq + m0);
     // ---- S = Q K^T; dP = dO V^T with the mask and P (VALU) between its MFMAs; dV^T += dO^T P
     // with dS between its; dK^T += Q^T dS (keys the columns of S and dP) ----
     // LDS operand reads run LA ahead of their MFMAs (a ring of LA registers): one MFMA (32
@@ -999,7 +1003,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   // to query i = m0 + 32w + l32 iff it is <= lim = min(i + sk - sq (causal), sk - 1)
   auto kend = J.sgpr<i32>(), n_tiles = J.sgpr<i32>();
   if constexpr (C.causal) {
-    kend = min(sk, m0 + static_cast<int32_t>(BM) + (sk - sq));
+    if constexpr (C.top_left) kend = min(sk, m0 + static_cast<int32_t>(BM));
+    else kend = min(sk, m0 + static_cast<int32_t>(BM) + (sk - sq));
     kend = max(kend, 0);
   } else {
     kend = sk + 0;
@@ -1007,7 +1012,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   n_tiles = ((kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
   auto lim = J.vgpr<i32>();
   if constexpr (C.causal) {
-    lim = qrow.as<i32>() + (m0 + (sk - sq));
+    if constexpr (C.top_left) lim = qrow.as<i32>() + m0;
+    else lim = qrow.as<i32>() + (m0 + (sk - sq));
     lim = min(lim, sk - 1);
   } else {
     lim = sk - 1 + 0;

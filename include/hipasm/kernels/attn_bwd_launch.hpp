@@ -137,7 +137,8 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
                                        const attn_bwd_kernel_ref& recompute_k, const attn_bwd_args& a,
                                        const rt::launch_options& opts = {}) {
   if (atomic_k.config.dq != attn_bwd_dq::atomic || recompute_k.config.dq != attn_bwd_dq::recompute ||
-      atomic_k.config.head_dim != recompute_k.config.head_dim || atomic_k.config.causal != recompute_k.config.causal)
+      atomic_k.config.head_dim != recompute_k.config.head_dim || atomic_k.config.causal != recompute_k.config.causal ||
+      atomic_k.config.top_left != recompute_k.config.top_left)
     throw rt::error("attn_bwd: atomic_k and recompute_k must be the atomic and recompute dQ kernels of one head_dim and mask");
   const bool rc = attn_bwd_dq_for(mod.target(), a, atomic_k.config.causal) == attn_bwd_dq::recompute;
   return launch_attn_bwd(dev, mod, rc ? recompute_k : atomic_k, a, opts);

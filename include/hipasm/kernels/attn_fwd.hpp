@@ -15,6 +15,8 @@
 // seqlen_k): query i of a sequence sees keys j <= i + seqlen_k - seqlen_q. When seqlen_q >
 // seqlen_k the first seqlen_q - seqlen_k queries see no key: their output is 0 and their LSE
 // -inf (log of an empty sum). A sequence with seqlen_k = 0 gives the same for every query.
+// With top_left the mask is aligned top-left (aiter's mask type 1): query i sees keys j <= i
+// (every query sees key 0 when seqlen_k > 0).
 //
 // Logit soft-capping (Gemma 2; config soft_cap > 0): each score s = scale * q.k becomes
 // soft_cap * tanh(s / soft_cap) before the mask and the softmax (and the LSE is of those):
@@ -66,7 +68,8 @@ namespace hipasm::kernels {
 
 struct attn_fwd_config {
   uint32_t head_dim = 128;  // 64 or 128
-  bool causal = false;      // bottom-right aligned causal mask
+  bool causal = false;      // causal mask, aligned bottom-right (or top-left: top_left)
+  bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
   uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
@@ -89,6 +92,7 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.waves == 0 || c.waves > 16) return "attn_fwd: 1 to 16 waves";
   if (c.xcds == 0 || c.xcds > 64) return "attn_fwd: xcds (XCDs the workgroups are dealt to) must be 1 to 64";
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
+  if (c.top_left && !c.causal) return "attn_fwd: top_left aligns the causal mask: it needs causal = true";
   if (!(c.soft_cap >= 0) || c.soft_cap > 1e30f) return "attn_fwd: soft_cap must be 0 (off) or positive and finite";
   if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
   if (c.bm() * c.head_dim * 2 > 65536)
@@ -187,7 +191,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto n_tiles = J.sgpr<i32>(), n_full = J.sgpr<i32>();
   if constexpr (C.causal) {
     auto diag = J.sgpr<i32>(), kend = J.sgpr<i32>();
-    diag = sk - sq;
+    if constexpr (C.top_left) diag = 0;
+    else diag = sk - sq;
     kend = min(sk, m0 + static_cast<int32_t>(BM) + diag);  // keys any row of the tile sees
     kend = max(kend, 0);
     n_tiles = ((kend + static_cast<int32_t>(BN - 1)).as<u32>() / BN).as<i32>();
@@ -419,7 +424,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto lim_h = J.vgpr<i32>();
   if constexpr (C.causal) {
     auto qi = J.vgpr<i32>();
-    qi = (wave * 32u + l32).as<i32>() + (m0 + sk - sq + 1);
+    if constexpr (C.top_left) qi = (wave * 32u + l32).as<i32>() + (m0 + 1);
+    else qi = (wave * 32u + l32).as<i32>() + (m0 + sk - sq + 1);
     lim_h = min(qi, sk);
   } else {
     lim_h = sk + 0;
@@ -816,6 +822,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 // Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
 // of attn_fwd_kernel (see attn_fwd_launch.hpp).
 #define HIPASM_ATTN_FWD_KERNEL(name, cfg)                                                                           \
+  static_assert(::hipasm::kernels::detail::attn_fwd_config_error(cfg) == nullptr, /* (at the user's line) */     \
+                std::string_view(::hipasm::kernels::detail::attn_fwd_config_error(cfg)                           \
+                                     ? ::hipasm::kernels::detail::attn_fwd_config_error(cfg)                     \
+                                     : ""));                                                                     \
   constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_fwd_kernel<cfg>;                                   \
   extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k,   \
                                                const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \

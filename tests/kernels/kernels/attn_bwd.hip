@@ -5,6 +5,9 @@ HIPASM_ATTN_BWD_KERNELS(bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 
 HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .waves = 4}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = false, .waves = 4}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = true, .waves = 4}))
+// causal aligned top-left
+HIPASM_ATTN_BWD_KERNELS(bwd_d128_tl, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .top_left = true}))
+HIPASM_ATTN_BWD_KERNELS(bwd_d64_tl_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = true, .top_left = true, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
 // dQ recomputed by a kernel of its own (no atomics)
 HIPASM_ATTN_BWD_KERNELS(bwd_d128_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .dq = hipasm::kernels::attn_bwd_dq::recompute}))

@@ -9,4 +9,7 @@ HIPASM_ATTN_FWD_KERNEL(attn_d128_w4b32, (hipasm::kernels::attn_fwd_config{.head_
 HIPASM_ATTN_FWD_KERNEL(attn_d128_w8, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 8, .bn = 64}))
 HIPASM_ATTN_FWD_KERNEL(attn_d128_causal_w8, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true, .waves = 8, .bn = 64}))
 HIPASM_ATTN_FWD_KERNEL(attn_d128_cap30, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64, .soft_cap = 30.0f}))
+// causal aligned top-left
+HIPASM_ATTN_FWD_KERNEL(attn_d128_tl, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true, .top_left = true, .waves = 4, .bn = 64}))
+HIPASM_ATTN_FWD_KERNEL(attn_d64_tl, (hipasm::kernels::attn_fwd_config{.head_dim = 64, .causal = true, .top_left = true, .waves = 2, .bn = 32}))
 HIPASM_ATTN_FWD_KERNEL(attn_d64_causal_cap5, (hipasm::kernels::attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32, .soft_cap = 5.0f}))
