@@ -205,21 +205,36 @@ def paged_attn(head_dim, block_size, gqa, op="paged_attention_decode"):
                    f".head_dim = {head_dim}, .block_size = {block_size}, .gqa = {gqa}, .waves = {w}, .prefetch = {p}")]
 
 
+def causal_code(causal, op):
+    """The attention kernels' mask as a name field: 0 none (False), 1 causal aligned bottom-right
+    (True or "bottom_right"), 2 aligned top-left ("top_left"); the codes are taken too."""
+    if causal is None or (isinstance(causal, int) and causal in (0, 1, 2)):  # (bools, and the codes themselves)
+        return int(causal or 0)
+    if causal in ("bottom_right", "top_left"):
+        return 1 if causal == "bottom_right" else 2
+    raise _err(op, f"causal must be False, True (bottom-right), 'bottom_right' or 'top_left', got {causal!r}")
+
+
+def _mask_fields(c):
+    return f".causal = {'true' if c else 'false'}" + (", .top_left = true" if c == 2 else "")
+
+
 def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
-    """attn_fwd.hpp: head_dim 64 (2 waves, 32-key tiles) or 128 (4 waves, 64-key tiles)."""
+    """attn_fwd.hpp: head_dim 64 (2 waves, 32-key tiles) or 128 (4 waves, 64-key tiles); causal as
+    causal_code takes it."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     w, bn = (2, 32) if head_dim == 64 else (4, 64)
-    c = int(bool(causal))
+    c = causal_code(causal, op)
     return [Kernel(f"attn_fwd_d{head_dim}_w{w}_n{bn}_c{c}", "HIPASM_ATTN_FWD_KERNEL", "attn_fwd.hpp", "attn_fwd_config",
-                   f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}, .waves = {w}, .bn = {bn}")]
+                   f".head_dim = {head_dim}, {_mask_fields(c)}, .waves = {w}, .bn = {bn}")]
 
 
 def attn_bwd_dq(target, causal, max_seqlen_k):
     """The dQ mode of attn_bwd that runs faster (attn_bwd_launch.hpp's attn_bwd_dq_for): "recompute"
     (a dQ kernel of its own, no atomics) on gfx950 but for causal sequences up to 1024 keys, else
     "atomic" (f32 atomics into a workspace from the main kernel)."""
-    return "recompute" if target == "gfx950" and not (causal and max_seqlen_k <= 1024) else "atomic"
+    return "recompute" if target == "gfx950" and not (bool(causal) and max_seqlen_k <= 1024) else "atomic"
 
 
 def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd"):
@@ -227,10 +242,10 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd"):
     "recompute" (name _rc: four kernels, the dQ one name_rc_dq)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
-    c = int(bool(causal))
+    c = causal_code(causal, op)
     rc = dq == "recompute"
     return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ("_rc" if rc else ""), "HIPASM_ATTN_BWD_KERNELS", "attn_bwd.hpp",
-                   "attn_bwd_config", f".head_dim = {head_dim}, .causal = {'true' if c else 'false'}"
+                   "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}"
                    + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
 
 

@@ -108,12 +108,12 @@ _PATTERNS = {
     "gemm": re.compile(r"gemm_bf16_m(\d+)_n(\d+)_w(\d+)x(\d+)$"),
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
-    "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([01])$"),
+    "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([012])$"),
     # (_rc: the recompute dQ mode's kernels)
-    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)$"),
-    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_dot_do_o$"),
-    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([01])(|_rc)_convert_dq$"),
-    "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([01])(_rc)_dq$"),
+    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)$"),
+    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)_dot_do_o$"),
+    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)_convert_dq$"),
+    "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([012])(_rc)_dq$"),
     "mla_decode": re.compile(r"mla_decode_(bf16|fp8)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
     "mla_decode_combine": re.compile(r"mla_decode_combine$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
@@ -570,7 +570,9 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
                    max_seqlen_q=None, return_lse=False):
     """Flash attention forward, bf16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
     O = softmax(softmax_scale * Q K^T) V per head, GQA / MQA (query head h reads KV head
-    h // (num_heads / num_kv_heads)), causal masks aligned bottom-right.
+    h // (num_heads / num_kv_heads)), causal masks aligned bottom-right (causal=True or
+    "bottom_right": query i sees keys j <= i + seqlen_k - seqlen_q) or top-left (causal="top_left":
+    j <= i).
 
     Dense: q [batch, seqlen_q, num_heads, head_dim], k and v [batch, seqlen_k, num_kv_heads,
     head_dim]; lse [batch, num_heads, seqlen_q]. Packed (variable lengths): q [total_q, num_heads,
@@ -589,9 +591,10 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     hkv = k.shape[1]
     if hkv == 0 or hq % hkv:
         raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
-    kern, (_, waves, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == int(bool(causal)),
+    code = _cfg.causal_code(causal, "flash_attn_fwd")
+    kern, (_, waves, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == code,
                                    lambda: _cfg.attn_fwd(head_dim, causal),
-                                   f"head_dim={head_dim} causal={bool(causal)}")
+                                   f"head_dim={head_dim} causal={causal!r}")
     if softmax_scale is None:
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
@@ -617,7 +620,8 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     """Flash attention backward, bf16 (attn_bwd.hpp, FlashAttention-2's): dQ, dK, dV of
     O = softmax(softmax_scale * Q K^T) V from dO, the forward's inputs, its O and its LSE (as
     flash_attn_fwd(..., return_lse=True) returns them); GQA / MQA (dK and dV summed over the query
-    heads of a KV head), causal masks aligned bottom-right. dQ is accumulated in f32.
+    heads of a KV head), causal as flash_attn_fwd takes it (True / "bottom_right", "top_left"). dQ
+    is accumulated in f32.
 
     Layouts as flash_attn_fwd's: dense q, o, do [batch, seqlen_q, num_heads, head_dim], k, v
     [batch, seqlen_k, num_kv_heads, head_dim], lse [batch, num_heads, seqlen_q]; or packed with
@@ -656,11 +660,12 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
         raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
-    mode = _cfg.attn_bwd_dq(_target(), causal, int(max_seqlen_k))
+    code = _cfg.causal_code(causal, op)
+    mode = _cfg.attn_bwd_dq(_target(), code, int(max_seqlen_k))
     rc = mode == "recompute"
-    what = f"head_dim={head_dim} causal={bool(causal)} dq={mode}"
+    what = f"head_dim={head_dim} causal={causal!r} dq={mode}"
     rule = lambda: _cfg.attn_bwd(head_dim, causal, mode)
-    match = lambda c: c[0] == head_dim and c[1] == int(bool(causal)) and c[2] == ("_rc" if rc else "")
+    match = lambda c: c[0] == head_dim and c[1] == code and c[2] == ("_rc" if rc else "")
     main, _ = _find("attn_bwd", match, rule, what)
     odo, _ = _find("attn_bwd_odo", match, rule, what)
     cvt, _ = _find("attn_bwd_cvt", match, rule, what)

@@ -180,7 +180,8 @@ def test_paged_attention_decode_errors(sim):
 
 
 def attn_reference(q, k, v, cq, ck, causal, scale):
-    """f64 attention of packed sequences; bottom-right causal mask; (o, lse), lse -inf for a row that sees no key."""
+    """f64 attention of packed sequences; causal: True (bottom-right) or "top_left"; (o, lse), lse
+    -inf for a row that sees no key."""
     qf, kf, vf = (bf16_float(a).astype(np.float64) for a in (q, k, v))
     hq, hkv = q.shape[1], k.shape[1]
     o, lse = np.zeros(q.shape), np.full((hq, q.shape[0]), -np.inf)
@@ -189,7 +190,8 @@ def attn_reference(q, k, v, cq, ck, causal, scale):
         for h in range(hq):
             s = scale * qf[cq[b]:cq[b + 1], h] @ kf[ck[b]:ck[b + 1], h // (hq // hkv)].T  # [sq, sk]
             if causal:
-                s = np.where(np.arange(sk)[None, :] <= np.arange(sq)[:, None] + sk - sq, s, -np.inf)
+                diag = 0 if causal == "top_left" else sk - sq
+                s = np.where(np.arange(sk)[None, :] <= np.arange(sq)[:, None] + diag, s, -np.inf)
             for i in range(sq):
                 if np.isfinite(s[i]).any():
                     m = s[i].max()
@@ -256,7 +258,8 @@ def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
             g = h // (hq // hkv)
             s = scale * qf[qs, h] @ kf[ks, g].T
             if causal:
-                s = np.where(np.arange(sk)[None, :] > np.arange(sq)[:, None] + (sk - sq), -np.inf, s)
+                diag = 0 if causal == "top_left" else sk - sq
+                s = np.where(np.arange(sk)[None, :] > np.arange(sq)[:, None] + diag, -np.inf, s)
             m = s.max(axis=1, initial=-np.inf, keepdims=True)
             p = np.where(np.isfinite(m), np.exp(s - np.where(np.isfinite(m), m, 0)), 0)
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-300)
@@ -330,6 +333,28 @@ def test_flash_attn_bwd_recompute_mi355x(hq, hkv):
                               do.reshape(-1, hq, d), cq, ck, False, d ** -0.5)
     for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
         close_grad(name, got.reshape(ref.shape), ref)
+
+
+def test_flash_attn_top_left_numpy(sim):
+    """causal="top_left": query i sees keys j <= i (sq < sk: later keys unseen; sq > sk: every row
+    sees key 0), forward and backward, packed sequences, against f64."""
+    hq, hkv, d = 2, 1, 64
+    cq, ck = np.array([0, 40, 140], np.int32), np.array([0, 90, 150], np.int32)
+    q = bf16_bits(rng.standard_normal((cq[-1], hq, d)))
+    k = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    v = bf16_bits(rng.standard_normal((ck[-1], hkv, d)))
+    do = bf16_bits(rng.standard_normal((cq[-1], hq, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal="top_left", cu_seqlens_q=cq, cu_seqlens_k=ck, return_lse=True)
+    ro, rl = attn_reference(q, k, v, cq, ck, "top_left", d ** -0.5)
+    assert np.isfinite(rl).all() and np.abs(lse - rl).max() < 1e-3
+    close_grad("o", o, ro)
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal="top_left", cu_seqlens_q=cq, cu_seqlens_k=ck)
+    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv),
+                              attn_bwd_reference(q, k, v, do, cq, ck, "top_left", d ** -0.5)):
+        close_grad(name, got, ref)
+    assert not bf16_float(dk[40:90]).any()  # keys 40.. of sequence 0: no query sees them
+    with pytest.raises(ValueError, match="causal must be False, True"):
+        hipasm.ops.flash_attn_fwd(q, k, v, causal="diagonal", cu_seqlens_q=cq, cu_seqlens_k=ck)
 
 
 def test_flash_attn_bwd_errors(sim):
