@@ -250,22 +250,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   c_bytes = (M * N) << 1;
   auto A = make_buffer(J, a_ptr, a_bytes);
   auto B = make_buffer(J, b_ptr, b_bytes);
-  auto Cb = make_buffer(J, c_ptr, c_bytes);
   auto k_blocks = J.sgpr<u32>();  // scale blocks along K (block128)
   k_blocks = (K + 127u) >> 7;
+  // (C's and the scales' V#s are made after the first tile loads: nothing before needs them)
   auto sa_bytes = J.sgpr<u32>(), sb_bytes = J.sgpr<u32>();
-  if constexpr (BLOCK) {
-    sa_bytes = (k_blocks * M) << 2;
-    sb_bytes = (((N + 127u) >> 7) * k_blocks) << 2;
-  } else if constexpr (TOKEN) {
-    sa_bytes = M << 2;
-    sb_bytes = N << 2;
-  } else {
-    sa_bytes = 4u;
-    sb_bytes = 4u;
-  }
-  auto SA = make_buffer(J, sa_ptr, sa_bytes);
-  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  buffer Cb, SA, SB;
+  auto make_late_buffers = [&] {
+    Cb = make_buffer(J, c_ptr, c_bytes);
+    if constexpr (BLOCK) {
+      sa_bytes = (k_blocks * M) << 2;
+      sb_bytes = (((N + 127u) >> 7) * k_blocks) << 2;
+    } else if constexpr (TOKEN) {
+      sa_bytes = M << 2;
+      sb_bytes = N << 2;
+    } else {
+      sa_bytes = 4u;
+      sb_bytes = 4u;
+    }
+    SA = make_buffer(J, sa_ptr, sa_bytes);
+    SB = make_buffer(J, sb_ptr, sb_bytes);
+  };
 
   auto tid = J.thread_id_x();
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
@@ -542,6 +546,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       return t;
     }
   }();
+  make_late_buffers();
 
   // TAIL_BRANCH: the staged tile of set `set` (its loads complete) masked when it is the tail
   auto mask_tail = [&](int set) {
