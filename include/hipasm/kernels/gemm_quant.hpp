@@ -298,7 +298,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     detail::gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, 8, BAND);
     next_tile();
   } else {
-    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND);
+    // (tile ids below 2^20: launch_gemm_quant keeps C below 2 GiB)
+    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND, true);
   }
   n0 = tx * BN;
   m0 = ty * BM;
