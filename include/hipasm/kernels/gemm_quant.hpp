@@ -298,8 +298,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     detail::gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, 8, BAND);
     next_tile();
   } else {
-    // (tile ids below 2^20: launch_gemm_quant keeps C below 2 GiB)
-    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND, true);
+    // (block128: the tile order's divisions by gemm_udiv_small, tile ids below 2^20 as
+    // launch_gemm_quant keeps C below 2 GiB; the other scales keep the exact sequence, which
+    // bench_kernel_gemm_i8's 4096x5120x1280 ran faster with: a lower phase clock of the model
+    // on its 16-CU sample)
+    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND, BLOCK);
   }
   n0 = tx * BN;
   m0 = ty * BM;
