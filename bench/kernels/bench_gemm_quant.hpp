@@ -53,6 +53,9 @@ struct quant_shape {
 //    128x160 on 1024x5120x1280).
 // 2. An 8-wave one-buffer tile whose grid fills the 304 CUs at least once and its last round at
 //    least half (fp8 4096^3's 512 tiles gain; 4096x3072x7168's 384 tiles, 1.26 rounds, lose).
+//    Else such a grid of the 8-wave two-buffer tile of at most 128x128, K 16 tiles or more
+//    (4096x3072x7168: 768 tiles of 128x128 in 64x32 waves, 2.5 rounds, 205.8 us where the
+//    4-wave tile's 1.26 rounds of two a CU took 210.6; with K 256, 6144x7168x256, it lost).
 // 3. Else, of the tiles of up to 4 waves (the 8-wave ones with two LDS buffers ran slower on every
 //    shape tried; GEMM_QUANT_BENCH_KERNEL runs them), the largest whose grid gives at least half
 //    of the 304 CUs a workgroup, else the smallest; a tile above 128x128 (int8 128x160) only when
@@ -84,8 +87,13 @@ inline const hipasm::kernels::gemm_quant_kernel_ref& pick_quant(const std::vecto
   };
   if (const auto* one = largest_one_round(eight)) return *one;
   if (const auto* one = largest_one_round(eight_two_buffers)) return *one;
+  auto full_rounds = [&](const hipasm::kernels::gemm_quant_kernel_ref& k) {
+    return tiles(k) >= target_cus && (tiles(k) % target_cus == 0 || tiles(k) % target_cus >= target_cus / 2);
+  };
   for (const auto& k : ks)
-    if (eight(k) && tiles(k) >= target_cus && (tiles(k) % target_cus == 0 || tiles(k) % target_cus >= target_cus / 2)) return k;
+    if (eight(k) && full_rounds(k)) return k;
+  for (const auto& k : ks)
+    if (eight_two_buffers(k) && s.k >= 16 * k.config.bk && full_rounds(k)) return k;
   const hipasm::kernels::gemm_quant_kernel_ref *best = nullptr, *smallest = nullptr;
   for (const auto& k : ks) {
     if (k.config.scale != scale || k.config.threads() > 256 || k.config.split_k) continue;

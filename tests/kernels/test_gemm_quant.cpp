@@ -455,12 +455,14 @@ TEST_CASE("gemm_quant: split K with infinities and NaN", "[gemm_quant]") {
 }
 
 // The pick: as many splits as the CUs run one a CU (304 on MI300X, 256 on MI355X), at least 8 K
-// units each, or none when fewer than two fit.
+// units each, or none when fewer than two fit; of those the largest count dividing the units.
 TEST_CASE("gemm_quant: the split pick", "[gemm_quant]") {
   const auto& c = kFp8BlockSplit128.config;  // 32 x 128 tiles, 128-column K units
   CHECK(hipasm::kernels::gemm_quant_splits(kFp8BlockA2.config, 32, 128, 8192) == 1);  // not a split_k kernel
   CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 7168) == 7);                  // 24 tiles (12 fit), 56 units
-  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 7168, 7168) == 5);                  // 56 tiles (5 fit)
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 7168, 7168) == 4);                  // 56 tiles (5 fit): 4 divide 56 units
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 7168, 144) == 4);             // 24 tiles (6 fit), 56 units: not 6 or 5, 4
+  CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 6784, 120) == 5);             // 5 fit, 53 units: none divides, 5
   CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 2048) == 2);                  // 16 units
   CHECK(hipasm::kernels::gemm_quant_splits(c, 32, 3072, 1024) == 1);                  // 8 units
   CHECK(hipasm::kernels::gemm_quant_splits(c, 512, 1280, 7168) == 1);                 // 160 tiles

@@ -58,9 +58,25 @@ constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadT
 // order gives each XCD every 8th tile column of ~10 rows.
 // gemm_tile_order_of: the same for the linear id `lin` of `tiles` = gx * gy (a persistent
 // workgroup's k-th tile: its id plus k times the grid, the grid a multiple of xcds).
+// small_div: the two divisions by gemm_udiv_small (tile ids below 2^21), not the exact 32-bit sequence.
+// gemm_udiv_small: q = n / d for n < 2^21, d >= 1 (wave-uniform, EXEC not empty), in 7
+// instructions where the 32-bit sequence takes ~21: floor((n + 1/2) * rcp(d)) in f32. (n + 1/2)
+// / d lies at least 1/(2d) from an integer and the f32 reciprocal and product err by under 2^-22
+// of the quotient, below 2^-1/d for n < 2^21.
+constexpr void gemm_udiv_small(builder J, gpr<dtype::u32> n, gpr<dtype::u32> d, gpr<dtype::u32> q) {
+  auto fn = J.vgpr<dtype::f32>(), fd = J.vgpr<dtype::f32>();
+  auto qv = J.vgpr<dtype::u32>();
+  J.v_cvt_f32_u32(fn, n);
+  J.v_cvt_f32_u32(fd, d);
+  J.v_rcp_f32(fd, fd);
+  fn = fn + 0.5f;
+  fn = fn * fd;
+  J.v_cvt_u32_f32(qv, fn);
+  J.v_readfirstlane_b32(q, qv);
+}
 constexpr void gemm_tile_order_of(builder J, gpr<dtype::u32> lin, gpr<dtype::u32> tiles, gpr<dtype::u32> gx,
                                   gpr<dtype::u32> gy, gpr<dtype::u32> tx, gpr<dtype::u32> ty, uint32_t xcds = 8,
-                                  uint32_t band = 8) {
+                                  uint32_t band = 8, bool small_div = false) {
   using dtype::u32;
   auto xcd = J.sgpr<u32>(), id = J.sgpr<u32>();
   // XCD i holds the ids = i mod xcds: tiles / xcds of them, one more for i < tiles % xcds.
@@ -68,20 +84,26 @@ constexpr void gemm_tile_order_of(builder J, gpr<dtype::u32> lin, gpr<dtype::u32
   id = xcd * (tiles / xcds) + min(xcd, gpr<u32>(tiles % xcds)) + lin / xcds;
   auto per_band = J.sgpr<u32>(), first = J.sgpr<u32>(), rows = J.sgpr<u32>(), in = J.sgpr<u32>();
   per_band = gx * band;
-  first = (id / per_band) * band;
+  if (small_div) {
+    gemm_udiv_small(J, id, per_band, first);
+    first = first * band;
+  } else {
+    first = (id / per_band) * band;
+  }
   rows = min(gpr<u32>(gy - first), band);
   in = id - (first * gx);
   // (the remainder from the quotient: one division by the run-time `rows`, ~100 cycles of the
   // prologue before the first loads)
-  tx = in / rows;
+  if (small_div) gemm_udiv_small(J, in, rows, tx);
+  else tx = in / rows;
   ty = first + (in - tx * rows);
 }
 constexpr void gemm_tile_order(builder J, gpr<dtype::u32> gx, gpr<dtype::u32> gy, gpr<dtype::u32> tx,
-                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8) {
+                               gpr<dtype::u32> ty, uint32_t xcds = 8, uint32_t band = 8, bool small_div = false) {
   auto tiles = J.sgpr<dtype::u32>(), lin = J.sgpr<dtype::u32>();
   tiles = gx * gy;
   lin = J.workgroup_id_y() * gx + J.workgroup_id_x();
-  gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, xcds, band);
+  gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, xcds, band, small_div);
 }
 
 // This lane's place in a wave-tiled GEMM of one MFMA atom `at` (wm x wn waves, wave blocks wtm x

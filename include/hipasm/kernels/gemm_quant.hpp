@@ -250,22 +250,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   c_bytes = (M * N) << 1;
   auto A = make_buffer(J, a_ptr, a_bytes);
   auto B = make_buffer(J, b_ptr, b_bytes);
-  auto Cb = make_buffer(J, c_ptr, c_bytes);
   auto k_blocks = J.sgpr<u32>();  // scale blocks along K (block128)
   k_blocks = (K + 127u) >> 7;
+  // (C's and the scales' V#s are made after the first tile loads: nothing before needs them)
   auto sa_bytes = J.sgpr<u32>(), sb_bytes = J.sgpr<u32>();
-  if constexpr (BLOCK) {
-    sa_bytes = (k_blocks * M) << 2;
-    sb_bytes = (((N + 127u) >> 7) * k_blocks) << 2;
-  } else if constexpr (TOKEN) {
-    sa_bytes = M << 2;
-    sb_bytes = N << 2;
-  } else {
-    sa_bytes = 4u;
-    sb_bytes = 4u;
-  }
-  auto SA = make_buffer(J, sa_ptr, sa_bytes);
-  auto SB = make_buffer(J, sb_ptr, sb_bytes);
+  buffer Cb, SA, SB;
+  auto make_late_buffers = [&] {
+    Cb = make_buffer(J, c_ptr, c_bytes);
+    if constexpr (BLOCK) {
+      sa_bytes = (k_blocks * M) << 2;
+      sb_bytes = (((N + 127u) >> 7) * k_blocks) << 2;
+    } else if constexpr (TOKEN) {
+      sa_bytes = M << 2;
+      sb_bytes = N << 2;
+    } else {
+      sa_bytes = 4u;
+      sb_bytes = 4u;
+    }
+    SA = make_buffer(J, sa_ptr, sa_bytes);
+    SB = make_buffer(J, sb_ptr, sb_bytes);
+  };
 
   auto tid = J.thread_id_x();
   auto n0 = J.sgpr<u32>(), m0 = J.sgpr<u32>();
@@ -294,7 +298,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     detail::gemm_tile_order_of(J, lin, tiles, gx, gy, tx, ty, 8, BAND);
     next_tile();
   } else {
-    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND);
+    // (block128: the tile order's divisions by gemm_udiv_small, tile ids below 2^20 as
+    // launch_gemm_quant keeps C below 2 GiB; the other scales keep the exact sequence, which
+    // bench_kernel_gemm_i8's 4096x5120x1280 ran faster with: a lower phase clock of the model
+    // on its 16-CU sample)
+    detail::gemm_tile_order(J, gx, gy, tx, ty, 8, BAND, BLOCK);
   }
   n0 = tx * BN;
   m0 = ty * BM;
@@ -334,7 +342,15 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     k_span = k_tiles * BK;
     k_end = k_begin + k_span;
     // (the units holding columns below K; an empty split range: 0, so at least 1)
-    first_unit = (wg % NU) % max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
+    // (x % u for x < NU, a power of 2: x -= (2^s u) where it does not wrap, s = log2(NU) - 1 .. 0,
+    // as unsigned minima; a division would be ~30 instructions before the first loads)
+    auto nunits = J.sgpr<u32>(), sub = J.sgpr<u32>();
+    nunits = max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
+    first_unit = wg % NU;
+    for (uint32_t sh = NU / 2; sh >= 1; sh /= 2) {
+      sub = first_unit - nunits * sh;
+      first_unit = min(first_unit, sub);
+    }
     k_cur = k_begin + first_unit * UNIT;
     loaded = 0u;
   }
@@ -513,17 +529,28 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     if constexpr (!VG) {
       return tile_tail_masks{};
     } else {
+      constexpr bool DEFERRED = TAIL_BRANCH || TAIL_BRANCH1;
       if constexpr (!A_TAIL)
         for (int i = 0; i < AH; ++i) load_tile(i);
+      // (deferred masks: the loads read only the layout, so the masks' VALU goes after them)
+      tile_tail_masks layout;
+      layout.cols = stb[0].view.L.cols;
+      layout.cpr = stb[0].cpr;
+      layout.vel = stb[0].vel;
+      layout.words = stb[0].words;
+      layout.deferred = true;
+      if constexpr (A_TAIL && DEFERRED)
+        for (int i = 0; i < AH; ++i) load_tile(i, &layout);
       auto k_tail = J.sgpr<u32>();
       k_tail = K % BK;
       tile_tail_masks t = make_tile_tail_masks(J, stb[0], k_tail);
-      t.deferred = TAIL_BRANCH || TAIL_BRANCH1;
-      if constexpr (A_TAIL)
+      t.deferred = DEFERRED;
+      if constexpr (A_TAIL && !DEFERRED)
         for (int i = 0; i < AH; ++i) load_tile(i, &t);
       return t;
     }
   }();
+  make_late_buffers();
 
   // TAIL_BRANCH: the staged tile of set `set` (its loads complete) masked when it is the tail
   auto mask_tail = [&](int set) {
@@ -1313,9 +1340,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       // one instruction a load, which with one wave a CU issue-bound the adds)
       auto sum = J.vgpr<f32>(E).aligned(2), t = J.vgpr<f32>(G * E).aligned(2);
       sum.fill(0.0f);
-      auto sl = J.sgpr<u32>(), so = J.sgpr<u32>(G);
+      auto sl = J.sgpr<u32>(), so = J.sgpr<u32>(G), own = J.sgpr<u32>(), past = J.sgpr<u32>();
       auto vs = J.vgpr<u32>(G * TN);
       sl = 0u;
+      own = J.workgroup_id_z();
+      past = slice_bytes * splits;
       // Slice g's adds wait only for its own loads (in order: vmcnt counts the D slices issued
       // after it), so they run while the later slices' loads are in flight; the wave's loads
       // past 63 in flight would stall its issue before any add (16x512x7168: 2000 cycles of
@@ -1323,14 +1352,22 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       // (D: slices whose loads stay in flight at an add; E > 63: all loads first, as vmcnt's 63
       // cannot count a slice)
       constexpr int D = E <= 63 ? 63 / E : G;
+      // This wave's own slice is not read back (its loads go past the V#: zeros, no lines; the
+      // address path, 4 cycles a line, bounds these reads): its values are added in its place.
       auto add_slice = [&](int g, int after) {
         J.s_waitcnt(vmcnt(after * E < 63 ? after * E : 63));
         for (int e = 0; e < E; e += 2) J.v_pk_add_f32(sum.slice(e, 2), sum.slice(e, 2), t.slice(g * E + e, 2));
+        J.If(gpr<u32>(sl + static_cast<uint32_t>(g)) == own, [&] {
+          for (int i = 0; i < TM; ++i)
+            for (int r = 0; r < 16; ++r)
+              for (int j = 0; j < TN; ++j) sum[(i * 16 + r) * TN + j] = sum[(i * 16 + r) * TN + j] + value(i, j, r, 0);
+        });
       };
       J.While([&] { return sl < splits; },
               [&] {
                 for (int g = 0; g < G; ++g) {
-                  so[g] = (sl + static_cast<uint32_t>(g)) * slice_bytes;
+                  so[g] = select(gpr<u32>(sl + static_cast<uint32_t>(g)) == own, past,
+                                 gpr<u32>((sl + static_cast<uint32_t>(g)) * slice_bytes));
                   // (a column past N stays past every V#: 0x80000000 plus a slice offset below 2^31)
                   for (int j = 0; j < TN; ++j) vs[g * TN + j] = w_off[j] + so[g];
                   for (int i = 0; i < TM; ++i)

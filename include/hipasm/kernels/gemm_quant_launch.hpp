@@ -40,7 +40,11 @@ inline uint64_t gemm_quant_sb_count(const gemm_quant_config& c, uint32_t N, uint
 // at least 8 K units (whole tiles; block128: whole 128-column scale blocks); 1 when fewer than
 // two splits fit. A grid that already gives half the CUs a workgroup is not split two a CU: the
 // splits' f32 sums (written, then read by the last arrival) cost more than the idle CUs give
-// (bench_kernel_gemm_fp8 / _i8 with GEMM_QUANT_BENCH_SPLITS=n compares the counts).
+// (bench_kernel_gemm_fp8 / _i8 with GEMM_QUANT_BENCH_SPLITS=n compares the counts). Of those
+// counts the largest that divides the units evenly, if one of 2 or more does: the parts' K walks
+// end together, and where the loads of B bound the GEMM (decode M) the fewer CUs draw less power
+// for the same HBM rate (bench_kernel_gemm_fp8 32x3072x7168: 4 splits of 56 K blocks ran faster
+// than 6, which lowered the model's clock).
 inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32_t N, uint32_t K, uint32_t cus = 304) {
   if (!c.split_k) return 1;
   const uint64_t tiles = uint64_t(c.grid_x(N)) * c.grid_y(M);
@@ -48,6 +52,11 @@ inline uint32_t gemm_quant_splits(const gemm_quant_config& c, uint32_t M, uint32
   const uint32_t units = (K + unit - 1) / unit;
   uint64_t s = cus / tiles;
   if (s > units / 8) s = units / 8;
+  for (uint64_t e = s; e >= 2; --e)
+    if (units % e == 0) {
+      s = e;
+      break;
+    }
   return s < 2 ? 1 : uint32_t(s);
 }
 
