@@ -156,10 +156,15 @@ void row(const shape& s, const fs::path& aiter_dir) {
                               .kv_bytes = kv_rows * 576 * eb, .num_indices = static_cast<uint32_t>(kv_rows),
                               .softmax_scale = static_cast<float>(1.0 / std::sqrt(576.0)), .num_kv_splits = splits,
                               .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = f8 ? 0.01f : 1.0f};
-  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, "mla_combine"}, a, lo);
+  // (the fused combination for few splits: mla_decode_fuse_combine; zeroed counters)
+  const bool fuse = hk::mla_decode_fuse_combine(cfg, splits);
+  rt::buffer<uint32_t> CN(*dev, std::vector<uint32_t>(std::max<uint64_t>(hk::mla_decode_counters_for(tq, s.heads), 1), 0u));
+  auto af = a;
+  if (fuse) af.counters = CN.addr();
+  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, "mla_combine"}, af, lo);
   if (tl) std::fprintf(stderr, "%s", rep.attn.profile->timeline(uint32_t(std::atoi(tl))).c_str());
   result h = from(rep.attn);
-  if (splits > 1) {
+  if (splits > 1 && !fuse) {
     const result c = from(rep.combine);
     h.us += c.us;
     h.hbm_bytes += c.hbm_bytes;

@@ -50,6 +50,7 @@ struct problem {
   uint32_t heads = 16, splits = 1;
   float q_range = 2.0f;
   float key_ramp = 0.0f;  // KV row j scaled by 1 + key_ramp j (row maxima that grow along the keys)
+  bool fused = false;     // the combination in the attention kernel (counters), run twice
 };
 
 void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
@@ -115,9 +116,18 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
                         .total_q = tq, .kv_bytes = rows * DK * (f8 ? 1 : 2),
                         .num_indices = static_cast<uint32_t>(indices.size()), .softmax_scale = float(scale),
                         .num_kv_splits = pr.splits, .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = kv_scale};
-  auto rep = hk::launch_mla_decode(d, *S().m, k, a);
-  for (const auto& diag : rep.attn.diagnostics) FAIL_CHECK("checker: " << diag);
-  for (const auto& diag : rep.combine.diagnostics) FAIL_CHECK("checker (combine): " << diag);
+  const uint64_t ncnt = hk::mla_decode_counters_for(tq, H);
+  rt::buffer<uint32_t> CN(d, std::vector<uint32_t>(ncnt + 1, 0u));
+  if (pr.fused) a.counters = CN.addr();
+  // (fused: a second launch sees the counters the first left, which must be zero again)
+  for (int run = 0; run < (pr.fused ? 2 : 1); ++run) {
+    if (run == 1) O.upload(std::vector<uint16_t>(size_t(tq) * H * DV + 1, 0x7fc1u));
+    auto rep = hk::launch_mla_decode(d, *S().m, k, a);
+    for (const auto& diag : rep.attn.diagnostics) FAIL_CHECK("checker: " << diag);
+    for (const auto& diag : rep.combine.diagnostics) FAIL_CHECK("checker (combine): " << diag);
+    if (pr.fused)
+      for (uint32_t c : CN.download()) CHECK(c == 0u);
+  }
   const auto o = O.download();
   const auto l = L.download();
   CHECK(o.back() == 0x7fc1u);
@@ -244,6 +254,17 @@ TEST_CASE("mla_decode: 3 and 4 blocks in flight (gfx950's LDS), page entries 4 b
   run(sd4_p4, {.qlens = {1}, .kvlens = {150}, .heads = 32, .splits = 1});
 }
 
+TEST_CASE("mla_decode: the combination fused into the attention kernel (the last split combines)", "[mla]") {
+  // split_dims (the workgroup counts once, each wave combines 4 or 8 of the 16 rows): empty and
+  // 1-row sequences, splits past a sequence's blocks (lse -inf partials), 4 tokens, 32 heads
+  run(sd4, {.qlens = {1, 1, 1, 4}, .kvlens = {100, 0, 1, 37}, .heads = 16, .splits = 3, .key_ramp = 0.02f, .fused = true});
+  run(sd4, {.qlens = {2, 1}, .kvlens = {50, 17}, .heads = 32, .splits = 2, .fused = true});
+  run(sd2_fp8, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 4, .fused = true});
+  // split boundaries: 16 splits of 1 or 0 blocks, and a split count not dividing the blocks
+  run(sd4_fp8_pg16, {.qlens = {1, 4, 1}, .kvlens = {256, 33, 16}, .heads = 16, .splits = 16, .q_range = 3.0f, .fused = true});
+  run(sd4_fp8_pg16, {.qlens = {1}, .kvlens = {161}, .heads = 32, .splits = 5, .fused = true});
+}
+
 TEST_CASE("mla_decode: launch errors", "[mla]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -258,6 +279,9 @@ TEST_CASE("mla_decode: launch errors", "[mla]") {
   a.max_seqlen_q = 1;
   a.num_kv_splits = 2;  // no workspace
   CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
+  a.num_kv_splits = 1;
+  a.counters = c.addr();  // the fused combination: split_dims only
+  CHECK_THROWS_WITH(hk::launch_mla_decode(d, *S().m, w1, a), Catch::Matchers::Contains("split_dims"));
 }
 
 TEST_CASE("mla_decode: the default split count", "[mla]") {

@@ -62,6 +62,7 @@
 #include <limits>
 #include <string_view>
 
+#include "../helpers/arrival.hpp"
 #include "../helpers/lds_transpose.hpp"
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
@@ -128,7 +129,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
                                arg<const int*> qo_indptr, arg<const int*> kv_indptr, arg<const int*> kv_indices,
                                arg<const int*> kv_last, arg<unsigned> num_heads, arg<unsigned> num_splits,
                                arg<float> scale_log2, arg<float> kv_scale, arg<unsigned> kv_bytes,
-                               arg<unsigned> num_indices) {
+                               arg<unsigned> num_indices, arg<unsigned*> counters, arg<unsigned> fused) {
   static_assert(detail::mla_decode_config_error(C) == nullptr,
                 std::string_view(detail::mla_decode_config_error(C) ? detail::mla_decode_config_error(C) : ""));
   using dtype::u32;
@@ -668,6 +669,81 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   lse = select(lt > 0.0f, gpr<f32>((m + lse) * 0.69314718055994530942f), NEG_INF);
   auto rrow = J.vgpr<u32>();
   rrow = col + wrow;  // the lane's row of the sequence
+  // fused split combination: one wave combines the split partials of the 16 rows heads h0 ..
+  // h0 + 15 of token tt (of the batch), four rows at a time (lane: row 4 q + grp, dims 64 j +
+  // 4 col .. + 3 of load j: a load's lanes 4 rows x 256 contiguous bytes), CS splits' loads in
+  // flight together, folded in split order (the combination kernel's sum: deterministic);
+  // lse -inf (no key) weighs 0.
+  auto combine_rows = [&](gpr<u32> tt_, gpr<u32> h0_, gpr<u32> q0, gpr<u32> q1) {
+    constexpr uint32_t CS = 4;
+    constexpr float LOG2E = 1.44269504088896340736f;
+    auto base = J.sgpr<u32>(), recs = J.sgpr<u32>();
+    base = (tt_ * num_splits) * num_heads + h0_;  // (token tt, split 0, head h0)'s partial row
+    recs = ((num_splits - 1u) * num_heads + 16u) * (DV * 4);
+    auto Cb = make_buffer(J, part_o, recs);
+    Cb.shift_base(base * (DV * 4));
+    recs = ((num_splits - 1u) * num_heads + 16u) << 2;
+    auto CLb = make_buffer(J, part_lse, recs);
+    CLb.shift_base(base << 2);
+    auto obase = J.sgpr<u32>();
+    obase = tt_ * num_heads + h0_;
+    auto Ob = make_buffer(J, o_ptr, 16u * (DV * 2));
+    Ob.shift_base(obase * (DV * 2));
+    auto Lb = make_buffer(J, lse_ptr, 64u);
+    Lb.shift_base(obase << 2);
+    auto x = J.vgpr<f32>(32 * CS).aligned(4), acc = J.vgpr<f32>(32).aligned(4), ls = J.vgpr<f32>(CS);
+    auto cm = J.vgpr<f32>(), cl = J.vgpr<f32>();
+    auto voff = J.vgpr<u32>(), loff = J.vgpr<u32>(), crow = J.vgpr<u32>();
+    auto q = J.sgpr<u32>(), sp = J.sgpr<u32>(), sk = J.sgpr<u32>(), so = J.sgpr<u32>(), lo = J.sgpr<u32>();
+    q = q0 + 0u;
+    J.While([&] { return q < q1; }, [&] {
+      acc.fill(0.0f);
+      cm = NEG_INF;
+      cl = 0.0f;
+      crow = (q << 2) + grp;
+      voff = (crow << 11) + (col << 4);
+      loff = crow << 2;
+      sp = 0u;
+      J.While([&] { return sp < num_splits; }, [&] {
+        for (uint32_t k = 0; k < CS; ++k) {
+          sk = sp + k;
+          so = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * 4)), 0x80000000u);
+          lo = select(sk < num_splits, gpr<u32>((sk * num_heads) << 2), 0x80000000u);
+          CLb.load(ls[k], at(loff) + at(lo), {.sc1 = true});
+          for (uint32_t j = 0; j < 8; ++j)
+            Cb.load(x.slice(32 * k + 4 * j, 4), at(voff) + at(so) + static_cast<int64_t>(256 * j), {.sc1 = true});
+        }
+        J.s_waitcnt(vmcnt(0));
+        for (uint32_t k = 0; k < CS; ++k) {
+          sk = sp + k;
+          J.If(sk < num_splits, [&] {
+            auto mn = J.vgpr<f32>(), ms = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
+            mn = max(cm, ls[k]);
+            ms = select(mn == NEG_INF, 0.0f, mn);  // (no split with a key yet: both weights 0)
+            a = exp2((cm - ms) * LOG2E, flush);
+            b = exp2((ls[k] - ms) * LOG2E, flush);
+            cl = cl * a + b;
+            for (uint32_t i = 0; i < 32; ++i) acc[i] = acc[i] * a + x[32 * k + i] * b;
+            cm = mn + 0.0f;
+          });
+        }
+        sp = sp + CS;
+      });
+      auto inv = J.vgpr<f32>(), lv = J.vgpr<f32>();
+      inv = select(cl > 0.0f, rcp(cl, flush), 0.0f);
+      auto ov = J.vgpr<u32>(2), ooff = J.vgpr<u32>();
+      ooff = (crow << 10) + (col << 3);
+      for (uint32_t j = 0; j < 8; ++j) {
+        ov[0] = cvt_bf16x2(acc[4 * j] * inv, acc[4 * j + 1] * inv, bf16_round::nearest_even_finite).template as<u32>();
+        ov[1] = cvt_bf16x2(acc[4 * j + 2] * inv, acc[4 * j + 3] * inv, bf16_round::nearest_even_finite).template as<u32>();
+        Ob.store(ov, at(ooff) + static_cast<int64_t>(128 * j));
+      }
+      lv = select(cl > 0.0f, gpr<f32>(cm + log(cl, flush)), NEG_INF);
+      loff = select(col == 0u, gpr<u32>(crow << 2), 0x80000000u);
+      Lb.store(lv, at(loff));
+      q = q + 1u;
+    });
+  };
   J.If(num_splits == 1u, [&] {
     auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
     auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
@@ -735,7 +811,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
         J.s_waitcnt(lgkmcnt(0));
         for (uint32_t j = 0; j < 4; ++j)
-          Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g));
+          Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
       }
     } else {
       auto pv = J.vgpr<f32>(4);
@@ -743,13 +819,52 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if constexpr (SD) poff = poff + w * (DVW * 4);
       for (uint32_t q = 0; q < NVT; ++q) {
         for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
-        Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)));
+        Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
       }
     }
     auto loff = J.vgpr<u32>();
     loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
     if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-    PLb.store(lse, at(loff));
+    PLb.store(lse, at(loff), {.sc1 = true});
+    // fused (split_dims only, the launch checks): the last split to write these 16 rows
+    // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
+    // complete before the count)
+    if constexpr (SD) J.If(fused != 0u, [&] {
+      auto cnt = J.vgpr<u32>();
+      cnt = ((tt * num_heads + h0) >> 4) << 2;  // (one counter a token's 16 heads)
+      {
+        // the workgroup counts once (its waves share the 16 rows), and each of its waves then
+        // combines 4 of them: a quarter of the loads' round trips of one wave doing all 16
+        static_assert(W == 4 || W == 2, "");
+        J.s_waitcnt(vmcnt(0));
+        J.s_barrier();  // (every wave's part written)
+        auto one = J.vgpr<u32>(), old = J.vgpr<u32>().allow_undefined(), xa = J.vgpr<u32>();
+        auto arrived = J.sgpr<u32>();
+        xa = sx.offset;
+        J.If(w == 0u, [&] {
+          one = 1u;
+          J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, counters, {.sc1 = true}); });
+          J.s_waitcnt(vmcnt(0));
+          J.If(lane == 0u, [&] { J.ds_write_b32(xa, old, {.offset = 0}); });
+          J.s_waitcnt(lgkmcnt(0));
+        });
+        J.s_barrier();
+        J.ds_read_b32(old, xa, {.offset = 0});
+        J.s_waitcnt(lgkmcnt(0));
+        J.v_readfirstlane_b32(arrived, old);
+        J.If(arrived == num_splits - 1u, [&] {
+          auto q0 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
+          q0 = w * (4u / W);
+          q1 = q0 + (4u / W);
+          combine_rows(tt, h0, q0, q1);
+          J.If(w == 0u, [&] {
+            auto zero = J.vgpr<u32>();
+            zero = 0u;
+            J.If(lane == 0u, [&] { J.global_store_dword(cnt, zero, counters, {.sc1 = true}); });
+          });
+        });
+      }
+    });
   });
 }
 
@@ -908,10 +1023,11 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
                                                const uint16_t* q, const void* kv, const int* qo_indptr,                 \
                                                const int* kv_indptr, const int* kv_indices, const int* kv_last,         \
                                                unsigned num_heads, unsigned num_splits, float scale_log2,               \
-                                               float kv_scale, unsigned kv_bytes, unsigned num_indices) {               \
+                                               float kv_scale, unsigned kv_bytes, unsigned num_indices,                 \
+                                               unsigned* counters, unsigned fused) {                                    \
     constexpr auto fn = &::hipasm::kernels::mla_decode_body<CFG>;                                                     \
-    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, q, kv, qo_indptr, kv_indptr,     \
-                       kv_indices, kv_last, num_heads, num_splits, scale_log2, kv_scale, kv_bytes, num_indices);       \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, q, kv, qo_indptr, kv_indptr, kv_indices, kv_last, num_heads,    \
+                       num_splits, scale_log2, kv_scale, kv_bytes, num_indices, counters, fused);                     \
   }
 // The split combination kernel NAME (one per code object suffices: it has no configuration).
 #define HIPASM_MLA_DECODE_COMBINE_KERNEL(NAME)                                                                         \

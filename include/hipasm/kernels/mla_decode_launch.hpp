@@ -43,7 +43,22 @@ struct mla_decode_args {
   uint32_t num_kv_splits = 1;
   uint64_t part_o = 0, part_lse = 0;  // the split workspace (num_kv_splits > 1)
   float kv_scale = 1.0f;        // fp8 KV: the per-tensor scale (value = fp8 * kv_scale)
+  // num_kv_splits > 1 with counters (split_dims configurations): the combination in the
+  // attention kernel (no second launch): the last split to finish 16 rows combines them. u32 [total_q * num_heads / 16]
+  // (mla_decode_counters_for), zero before the first launch; each launch leaves them zero.
+  uint64_t counters = 0;
 };
+
+// the fused combination's counters (u32s): one a token's 16 heads
+constexpr uint64_t mla_decode_counters_for(uint32_t total_q, uint32_t num_heads) { return uint64_t(total_q) * (num_heads / 16); }
+
+// Whether the bench fuses the combination (mla_decode_args::counters): split_dims (16 rows a
+// workgroup, whose waves combine 4 rows each) up to 4 splits; the last workgroup of 16 rows
+// reads all their splits' partials alone (splits x 32 KiB) after every split ends (equal
+// lengths: all at once), which the second launch spreads over every CU.
+constexpr bool mla_decode_fuse_combine(const mla_decode_config& cfg, uint32_t splits) {
+  return cfg.split_dims && splits > 1 && splits <= 4;
+}
 
 struct mla_decode_workspace {
   uint64_t part_o_bytes = 0, part_lse_bytes = 0;
@@ -89,8 +104,9 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
   if (a.num_kv_splits < 1 || a.num_kv_splits > 1024) fail("num_kv_splits must be 1 to 1024");
   if (!a.o || !a.lse || !a.q || !a.kv || !a.qo_indptr || !a.kv_indptr || !a.kv_indices || !a.kv_last_page_lens)
     fail("a tensor address is null");
-  if (a.num_kv_splits > 1 && (!a.part_o || !a.part_lse || k.combine.empty()))
-    fail("num_kv_splits > 1 needs part_o, part_lse (mla_decode_workspace_for) and the combination kernel");
+  if (a.counters && !k.config.split_dims) fail("counters (the fused combination) needs a split_dims configuration");
+  if (a.num_kv_splits > 1 && (!a.part_o || !a.part_lse || (k.combine.empty() && !a.counters)))
+    fail("num_kv_splits > 1 needs part_o, part_lse (mla_decode_workspace_for) and the combination kernel or counters");
   if (!(a.softmax_scale > 0) || !std::isfinite(a.softmax_scale)) fail("softmax_scale must be positive and finite");
   if (!(a.kv_scale > 0) || !std::isfinite(a.kv_scale)) fail("kv_scale must be positive and finite");
   if (a.kv_bytes == 0 || a.kv_bytes > 0xffffe000ull) fail("kv_bytes must be 1 to 4 GiB - 8 KiB (32-bit offsets)");
@@ -99,11 +115,12 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
   rt::kernel_args args;
   args.add(a.o).add(a.lse).add(a.part_o).add(a.part_lse).add(a.q).add(a.kv).add(a.qo_indptr).add(a.kv_indptr)
       .add(a.kv_indices).add(a.kv_last_page_lens).add(a.num_heads).add(a.num_kv_splits).add(scale_log2)
-      .add(a.kv_scale).add(static_cast<uint32_t>(a.kv_bytes)).add(a.num_indices);
+      .add(a.kv_scale).add(static_cast<uint32_t>(a.kv_bytes)).add(a.num_indices).add(a.counters)
+      .add(static_cast<uint32_t>(a.counters != 0 ? 1 : 0));
   const uint32_t rows = a.num_heads * a.max_seqlen_q, groups = (rows + k.config.rows() - 1) / k.config.rows();
   mla_decode_report r;
   r.attn = dev.launch(mod, k.name, {a.num_kv_splits, a.batch, groups}, {k.config.threads(), 1, 1}, args, opts);
-  if (a.num_kv_splits > 1) {
+  if (a.num_kv_splits > 1 && a.counters == 0) {
     if (a.total_q > 0) {
       rt::kernel_args c;
       c.add(a.o).add(a.lse).add(a.part_o).add(a.part_lse).add(a.num_heads).add(a.num_kv_splits);
