@@ -70,7 +70,7 @@ _SIGNATURES.update({
     "mla_decode": "uint16_t* o, float* lse, float* part_o, float* part_lse, const uint16_t* q, const void* kv, "
                   "const int* qo_indptr, const int* kv_indptr, const int* kv_indices, const int* kv_last, "
                   "unsigned num_heads, unsigned num_splits, float scale_log2, float kv_scale, unsigned kv_bytes, "
-                  "unsigned num_indices",
+                  "unsigned num_indices, unsigned* counters, unsigned fused",
     "mla_decode_combine": "uint16_t* o, float* lse, const float* part_o, const float* part_lse, unsigned num_heads, "
                           "unsigned num_splits",
     "moe_sorting": "unsigned* sorted_token_ids, float* sorted_weights, unsigned* sorted_expert_ids, "
@@ -722,7 +722,9 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     page) int32. softmax_scale: 1 / sqrt(576) when not given. Returns (o [total_q, num_heads,
     512] bf16, lse [total_q, num_heads] float32: -inf for a row that sees no key, whose o is 0).
     num_kv_splits: the KV split (None: mla_decode_launch.hpp's default for the device); with
-    more than one a second launch combines the splits' partial outputs."""
+    more than one the splits' partial outputs are combined, in the attention kernel (16-row
+    configurations, 2 to 4 splits: the launch header's mla_decode_fuse_combine) or by a second
+    launch."""
     op = "mla_decode"
     q = _check_bf16("q", q)
     if len(q.shape) != 3 or q.shape[2] != 576:
@@ -783,10 +785,14 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
         part_lse = _zeros(q, (total_q, num_kv_splits, heads), "float32")
     else:
         part_o = part_lse = DevicePointer(0)
+    # mla_decode_launch.hpp's mla_decode_fuse_combine: split_dims with 2 to 4 splits combine in the
+    # attention kernel (the last split of 16 rows; counters zeroed, left zero)
+    fused = bool(sd) and 1 < num_kv_splits <= 4
+    counters = _zeros(q, (total_q * (heads // 16),), "int32") if fused else DevicePointer(0)
     main((num_kv_splits, batch, groups), 64 * waves, o, lse, part_o, part_lse, q, kv_cache, qo_indptr, kv_indptr,
          kv_indices, kv_last_page_lens, heads, num_kv_splits, float(softmax_scale) * 1.4426950408889634,
-         float(kv_scale), kv_bytes, _prod(kv_indices.shape))
-    if num_kv_splits > 1 and total_q:
+         float(kv_scale), kv_bytes, _prod(kv_indices.shape), counters, int(fused))
+    if num_kv_splits > 1 and total_q and not fused:
         combine, _ = _find("mla_decode_combine", lambda c: True, rule, what)
         g = 4 if num_kv_splits >= 16 else 2 if num_kv_splits >= 2 else 1  # mla_decode_combine_waves_per_head
         combine((-(-heads * g // 4), total_q, 1), 256, o, lse, part_o, part_lse, heads, num_kv_splits)

@@ -818,15 +818,16 @@ def mla_reference(q, kv, qo, kvp, idx, last, scale):
     return o, lse
 
 
-@pytest.mark.parametrize("gpu,kv_kind,heads,page,splits", [
-    ("mi300x", "bf16", 16, 1, None), ("mi300x", "bf16", 32, 16, 3), ("mi300x", "fp8", 16, 16, None),
-    ("mi355x", "bf16", 16, 16, 2), ("mi355x", "fp8", 64, 1, None)])
-def test_mla_decode_numpy(gpu, kv_kind, heads, page, splits):
+@pytest.mark.parametrize("gpu,kv_kind,heads,page,splits,qlen", [
+    ("mi300x", "bf16", 16, 1, None, 2), ("mi300x", "bf16", 16, 1, 3, 1), ("mi300x", "fp8", 16, 16, None, 1),
+    ("mi355x", "bf16", 32, 16, 2, 2), ("mi355x", "fp8", 16, 1, 8, 1), ("mi355x", "fp8", 64, 1, None, 2)])
+def test_mla_decode_numpy(gpu, kv_kind, heads, page, splits, qlen):
     """Variable KV lengths in a paged cache (an empty sequence, a partial last page, pages out of
-    order), 1 and 2 query tokens (causal among them), splits by default and forced; against f64."""
+    order), 1 or 2 query tokens (causal among them), splits by default and forced (16 rows with 3
+    splits: combined in the attention kernel; with 8: by the second launch); against f64."""
     hipasm.device("sim", gpu=gpu)
     ocp = gpu == "mi355x"
-    qlens, kvlens = [2, 2, 2], [37, 0, 70]
+    qlens, kvlens = [qlen] * 3, [37, 0, 70]
     batch = len(qlens)
     qo = np.concatenate([[0], np.cumsum(qlens)]).astype(np.int32)
     npages = [-(-n // page) for n in kvlens]
