@@ -28,7 +28,8 @@
 // table's 1-stage kernel at our block of 32 rows, else get_heuristic_kernel over
 // hsa/gfx950/fmoe/silu/fmoe_bf16_blockscaleFp8_g1u1_silu.csv), with total_tgs / ps_deno for the
 // persistent ones. HIPASM_BENCH_MOE_AITER_NAME=1 prints the kernel picked.
-// HIPASM_BENCH_REPORT=1: the model's report of ours and of aiter's kernel; HIPASM_BENCH_PHASES=1:
+// HIPASM_BENCH_REPORT=1: the model's report of ours and of aiter's kernel; HIPASM_BENCH_TIMELINE=W:
+// our launch's wave W's schedule; HIPASM_BENCH_PHASES=1:
 // both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
 // the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
 // (launch_moe_quant_fused's moe_quant_rows; 0: the default).
@@ -328,6 +329,9 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   // functional run on one thread in workgroup order (one poll a wait, deterministic)
   rt::profile_options p;
   p.device = target_device;
+  // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
+  const char* timeline = std::getenv("HIPASM_BENCH_TIMELINE");
+  p.keep_events = timeline != nullptr;
   rt::launch_options o;
   o.profile = &p;
   o.threads = 1;
@@ -340,6 +344,7 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
                                hk::detail::moe_quant_busy_blocks(tokens, s.topk, s.experts));
   auto from = [&](const rt::launch_report& rep) {
     print_phases("hipasm", rep);
+    if (timeline) std::fprintf(stderr, "%s\n", rep.profile->timeline(uint32_t(std::strtoul(timeline, nullptr, 10))).c_str());
     if (const char* e = std::getenv("HIPASM_BENCH_PHASES"); e && *e == '1') {
       // each stage's waves that did work: first start, last end (cycles)
       uint64_t st[2] = {~0ull, ~0ull}, en[2] = {0, 0};
