@@ -277,6 +277,16 @@ def close_grad(name, got_bits, ref):
     assert err <= 2e-2 * np.abs(ref).max() + 1e-3, f"{name}: max |grad - reference| {err}"
 
 
+def close_dense_grads(q, k, v, do, grads, causal):
+    """(dq, dk, dv) of dense [batch, seqlen, heads, head_dim] tensors against attn_bwd_reference."""
+    (batch, sq, hq, d), (sk, hkv) = q.shape, k.shape[1:3]
+    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
+    refs = attn_bwd_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d),
+                              do.reshape(-1, hq, d), cq, ck, causal, d ** -0.5)
+    for name, got, ref in zip(("dq", "dk", "dv"), grads, refs):
+        close_grad(name, got.reshape(ref.shape), ref)
+
+
 @pytest.mark.parametrize("causal,d", [(False, 64), (True, 128)])
 def test_flash_attn_bwd_dense_numpy(sim, causal, d):
     batch, sq, sk, hq, hkv = 2, 40, 50, 4, 2  # GQA, sequences off the 32-query and 128-key tiles
@@ -287,11 +297,7 @@ def test_flash_attn_bwd_dense_numpy(sim, causal, d):
     o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=causal, return_lse=True)
     dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal)
     assert dq.shape == q.shape and dk.shape == k.shape and dv.shape == v.shape and dq.dtype == np.uint16
-    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
-    refs = attn_bwd_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d),
-                              do.reshape(-1, hq, d), cq, ck, causal, d ** -0.5)
-    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
-        close_grad(name, got.reshape(ref.shape), ref)
+    close_dense_grads(q, k, v, do, (dq, dk, dv), causal)
 
 
 def test_flash_attn_bwd_varlen_numpy(sim):
@@ -328,11 +334,7 @@ def test_flash_attn_bwd_recompute_mi355x(hq, hkv):
     o, lse = hipasm.ops.flash_attn_fwd(q, k, v, return_lse=True)
     dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse)
     assert any(n == "attn_bwd_d128_c0_rc_dq" for m in hipasm.ops._module_list() for n in m.kernel_names)
-    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
-    refs = attn_bwd_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d),
-                              do.reshape(-1, hq, d), cq, ck, False, d ** -0.5)
-    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
-        close_grad(name, got.reshape(ref.shape), ref)
+    close_dense_grads(q, k, v, do, (dq, dk, dv), False)
 
 
 def test_flash_attn_top_left_numpy(sim):
