@@ -371,11 +371,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   n0 = (kt * BN).as<i32>();
 
   auto body = [&] {
-  auto kvh = J.sgpr<u32>();
-  kvh = head / (num_q_heads / num_kv_heads);
-  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
-  q_stride = num_q_heads * (D * 2);
-  kv_stride = num_kv_heads * (D * 2);
+  auto [kvh, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
   // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
   // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
   // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
@@ -907,11 +903,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   m0 = (y * BM).as<i32>();
 
   auto body = [&] {
-  auto kvh = J.sgpr<u32>();
-  kvh = head / (num_q_heads / num_kv_heads);
-  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
-  q_stride = num_q_heads * (D * 2);
-  kv_stride = num_kv_heads * (D * 2);
+  auto [kvh, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
   // buffers from the sequence's first token and the head, sized to the sequence: rows past it
   // read zeros (keys: masked; queries: dO = D = 0 give dS = 0), their stores are dropped
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();

@@ -160,11 +160,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto m0 = J.sgpr<i32>();
 
-  auto kv_head = J.sgpr<u32>();
-  kv_head = head / (num_q_heads / num_kv_heads);
-  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();  // bytes between tokens
-  q_stride = num_q_heads * (D * 2);
-  kv_stride = num_kv_heads * (D * 2);
+  auto [kv_head, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
   // Buffers from this sequence's first token and this head, sized to the sequence: rows past it
   // read zeros and their stores are dropped.
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();

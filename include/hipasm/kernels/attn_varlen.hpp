@@ -30,4 +30,20 @@ constexpr auto varlen_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch
   return sequence{qse, kse, totq, sq, sk};
 }
 
+// Query head `head`'s kv head (GQA/MQA: num_q_heads / num_kv_heads query heads a kv head) and
+// the bytes between tokens of the packed [tokens, heads, head_dim] bf16 tensors.
+template <uint32_t HeadDim, class Head, class Heads>
+constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_kv_heads) {
+  using dtype::u32;
+  auto kv_head = J.sgpr<u32>();
+  kv_head = head / (num_q_heads / num_kv_heads);
+  auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();
+  q_stride = num_q_heads * (HeadDim * 2);
+  kv_stride = num_kv_heads * (HeadDim * 2);
+  struct heads {
+    decltype(kv_head) kv_head, q_stride, kv_stride;
+  };
+  return heads{kv_head, q_stride, kv_stride};
+}
+
 }  // namespace hipasm::kernels::detail
