@@ -730,7 +730,7 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     if len(q.shape) != 3 or q.shape[2] != 576:
         _shape_error(op, "q", q, "[total_q, num_heads, 576]")
     total_q, heads = q.shape[0], q.shape[1]
-    if str(getattr(kv_cache, "dtype", "")).replace("torch.", "") == "bfloat16" or str(getattr(kv_cache, "dtype", "")) == "uint16":
+    if str(getattr(kv_cache, "dtype", "")) in ("torch.bfloat16", "bfloat16", "uint16"):
         kv_cache, fp8 = _check_bf16("kv_cache", kv_cache), False
     else:
         kv_cache, kind = _q8(op, "kv_cache", kv_cache)
