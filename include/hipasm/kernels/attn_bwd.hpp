@@ -386,21 +386,13 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);
   shift = shift + shift;
   Ab.shift_base(shift);
-  nrec = sk.as<u32>() * kv_stride;
-  auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
-  shift = kse[0] * kv_stride + kvh * (D * 2);
-  Kb.shift_base(shift);
-  Vb.shift_base(shift);
+  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kvh, k_ptr, v_ptr);
   nrec = sk.as<u32>() * q_stride;
   auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
   shift = kse[0] * q_stride + head * (D * 2);
   dKb.shift_base(shift);
   dVb.shift_base(shift);
-  nrec = sq.as<u32>() << 2;
-  auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
-  shift = (head * totq + qse[0]) << 2;
-  Lb.shift_base(shift);
-  Db.shift_base(shift);
+  auto [Lb, Db] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr, delta_ptr);
 
   auto tid = J.thread_id_x();
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
@@ -913,16 +905,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   Qb.shift_base(shift);
   dOb.shift_base(shift);
   dQb.shift_base(shift);
-  nrec = sk.as<u32>() * kv_stride;
-  auto Kb = make_buffer(J, k_ptr, nrec), Vb = make_buffer(J, v_ptr, nrec);
-  shift = kse[0] * kv_stride + kvh * (D * 2);
-  Kb.shift_base(shift);
-  Vb.shift_base(shift);
-  nrec = sq.as<u32>() << 2;
-  auto Lb = make_buffer(J, lse_ptr, nrec), Db = make_buffer(J, delta_ptr, nrec);
-  shift = (head * totq + qse[0]) << 2;
-  Lb.shift_base(shift);
-  Db.shift_base(shift);
+  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kvh, k_ptr, v_ptr);
+  auto [Lb, Db] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr, delta_ptr);
 
   auto tid = J.thread_id_x();
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");

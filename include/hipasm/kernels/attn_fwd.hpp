@@ -170,16 +170,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   shift = qse[0] * q_stride + head * (D * 2);
   Qb.shift_base(shift);
   Ob.shift_base(shift);
-  nrec = sk.as<u32>() * kv_stride;
-  auto Kb = make_buffer(J, k_ptr, nrec);
-  auto Vb = make_buffer(J, v_ptr, nrec);
-  shift = kse[0] * kv_stride + kv_head * (D * 2);
-  Kb.shift_base(shift);
-  Vb.shift_base(shift);
-  nrec = sq.as<u32>() << 2;
-  auto Lb = make_buffer(J, lse_ptr, nrec);
-  shift = (head * totq + qse[0]) << 2;
-  Lb.shift_base(shift);
+  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kv_head, k_ptr, v_ptr);
+  auto [Lb] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr);
 
   // The query tile: rows m0 .. m0 + BM - 1 of the sequence.
   auto query_tile = [&] {

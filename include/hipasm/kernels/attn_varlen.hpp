@@ -1,6 +1,8 @@
 // The varlen (packed sequences) prologue the attention kernels share: a workgroup's sequence
 // from the cu_seqlens offsets (attn_fwd.hpp's layout).
 #pragma once
+#include <array>
+
 #include "../hipasm.hpp"
 
 namespace hipasm::kernels::detail {
@@ -44,6 +46,34 @@ constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_
     decltype(kv_head) kv_head, q_stride, kv_stride;
   };
   return heads{kv_head, q_stride, kv_stride};
+}
+
+// Buffers over the sequence's rows of packed tensors, sized to the sequence (rows past it read
+// zeros, their stores are dropped): the kv head's rows of K-like tensors (kv_stride bytes a
+// token), and a query head's rows of per-token f32 tensors ([heads, total_q]: LSE and the like).
+template <uint32_t HeadDim, class Len, class Start, class Stride, class Head, class... Ptrs>
+constexpr std::array<buffer, sizeof...(Ptrs)> varlen_kv_buffers(builder& J, const Len& sk, const Start& k_start,
+                                                               const Stride& kv_stride, const Head& kv_head,
+                                                               Ptrs... ptrs) {
+  using dtype::u32;
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sk.template as<u32>() * kv_stride;
+  std::array<buffer, sizeof...(Ptrs)> b{make_buffer(J, ptrs, nrec)...};
+  shift = k_start * kv_stride + kv_head * (HeadDim * 2);
+  for (auto& x : b) x.shift_base(shift);
+  return b;
+}
+template <class Len, class Head, class Total, class Start, class... Ptrs>
+constexpr std::array<buffer, sizeof...(Ptrs)> varlen_row_buffers(builder& J, const Len& sq, const Head& head,
+                                                                const Total& total_q, const Start& q_start,
+                                                                Ptrs... ptrs) {
+  using dtype::u32;
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.template as<u32>() << 2;
+  std::array<buffer, sizeof...(Ptrs)> b{make_buffer(J, ptrs, nrec)...};
+  shift = (head * total_q + q_start) << 2;
+  for (auto& x : b) x.shift_base(shift);
+  return b;
 }
 
 }  // namespace hipasm::kernels::detail
