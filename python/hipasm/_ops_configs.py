@@ -321,24 +321,37 @@ def moe_sorting(experts, op="moe_sorting", arg="experts"):
                    f".max_experts = {top}, .waves = {w}")]
 
 
-def moe_gemm(target):
+MOE_ACTIVATIONS = ("silu", "gelu", "gelu_tanh")  # activation.hpp's
+
+
+def _moe_act(act):
+    """(name suffix, config field) of stage 1's activation (SiLU: none, the names before GELU),
+    and the stages to build: another activation changes stage 1 alone."""
+    if act == "silu":
+        return "", "", (1, 2)
+    return f"_{act}", f", .act = activation::{act}", (1,)
+
+
+def moe_gemm(target, act="silu"):
     """fused_moe's two gated GEMM stages (moe.hpp): 2 waves, unroll 2; the grid at most 4
-    workgroups a CU of the target (a workgroup loops over the blocks)."""
+    workgroups a CU of the target (a workgroup loops over the blocks); stage 1's activation."""
     m = 4 * CUS.get(target, 304)
-    fields = f".waves = 2, .unroll = 2, .gated = true, .max_workgroups = {m}"
-    return [Kernel(f"moe_stage{s}_g1_w2_k1_m{m}", f"HIPASM_MOE_STAGE{s}_KERNEL", "moe.hpp", "moe_gemm_config", fields)
-            for s in (1, 2)]
+    suffix, field, stages = _moe_act(act)
+    fields = f".waves = 2, .unroll = 2, .gated = true{field}, .max_workgroups = {m}"
+    return [Kernel(f"moe_stage{s}_g1_w2_k1_m{m}" + (suffix if s == 1 else ""), f"HIPASM_MOE_STAGE{s}_KERNEL", "moe.hpp",
+                   "moe_gemm_config", fields) for s in stages]
 
 
-def moe_quant(kind, target):
+def moe_quant(kind, target, act="silu"):
     """fused_moe's quantized stages (moe_quant.hpp, gfx942 and gfx950; fp8 is the target's e4m3:
     fnuz on gfx942, OCP e4m3fn on gfx950): fp8 with 128x128 block scales or int8 per token x per
     channel, g1u1; 4 column waves (stage 1's 128 columns of inter are one scale block of h), the
-    grid at most 4 workgroups a CU (gfx942: 1216, gfx950: 1024)."""
+    grid at most 4 workgroups a CU (gfx942: 1216, gfx950: 1024); stage 1's activation."""
     m = 4 * CUS.get(target, 304)
-    fields = f".type = quant_type::{kind}, .waves = 4, .gated = true, .max_workgroups = {m}"
-    return [Kernel(f"moe_quant_stage{s}_{kind}_w4_m{m}", f"HIPASM_MOE_QUANT_STAGE{s}_KERNEL", "moe_quant.hpp",
-                   "moe_quant_config", fields) for s in (1, 2)]
+    suffix, field, stages = _moe_act(act)
+    fields = f".type = quant_type::{kind}, .waves = 4, .gated = true{field}, .max_workgroups = {m}"
+    return [Kernel(f"moe_quant_stage{s}_{kind}_w4_m{m}" + (suffix if s == 1 else ""),
+                   f"HIPASM_MOE_QUANT_STAGE{s}_KERNEL", "moe_quant.hpp", "moe_quant_config", fields) for s in stages]
 
 
 def mxfp4_quant(d, op="mxfp4_quant", arg="d"):
@@ -351,14 +364,17 @@ def mxfp4_quant(d, op="mxfp4_quant", arg="d"):
                    f".d = {d}, .waves = 4, .steps = 4")]
 
 
-def moe_fp4():
+def moe_fp4(act="silu"):
     """fused_moe's MXFP4 stages (moe_fp4.hpp, gfx950), row-major weights: stage 1 2 column
     waves each with K over 4 waves, stage 2 4 column waves (the challenge bench's raw-weight
-    configurations); at most 4096 workgroups."""
-    return [Kernel("moe_fp4_stage1_w2_k4_m4096", "HIPASM_MOE_FP4_STAGE1_KERNEL", "moe_fp4.hpp", "moe_fp4_config",
-                   ".waves = 2, .k_split = 4"),
-            Kernel("moe_fp4_stage2_w4_k1_m4096", "HIPASM_MOE_FP4_STAGE2_KERNEL", "moe_fp4.hpp", "moe_fp4_config",
-                   ".waves = 4")]
+    configurations); at most 4096 workgroups; stage 1's activation."""
+    suffix, field, stages = _moe_act(act)
+    out = [Kernel(f"moe_fp4_stage1_w2_k4_m4096{suffix}", "HIPASM_MOE_FP4_STAGE1_KERNEL", "moe_fp4.hpp",
+                  "moe_fp4_config", f".waves = 2, .k_split = 4{field}")]
+    if 2 in stages:
+        out.append(Kernel("moe_fp4_stage2_w4_k1_m4096", "HIPASM_MOE_FP4_STAGE2_KERNEL", "moe_fp4.hpp",
+                          "moe_fp4_config", ".waves = 4"))
+    return out
 
 
 def source(kernels, what):

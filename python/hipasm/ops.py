@@ -122,13 +122,13 @@ _PATTERNS = {
     "dynamic_quant": re.compile(r"dynamic_quant_(fp8|i8)_d(\d+)_w(\d+)$"),
     "gemm_a8w8": re.compile(r"gemm_a8w8_(fp8|i8)_m(\d+)_n(\d+)_k(\d+)_w(\d+)x(\d+)$"),
     "moe_sorting": re.compile(r"moe_sorting_e(\d+)_w(\d+)$"),
-    "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
+    "moe_stage1": re.compile(r"moe_stage1_g([01])_w(\d+)_k(\d+)_m(\d+)(?:_(gelu_tanh|gelu))?$"),
     "moe_stage2": re.compile(r"moe_stage2_g([01])_w(\d+)_k(\d+)_m(\d+)$"),
     "dynamic_quant_block": re.compile(r"dynamic_quant_fp8_d(\d+)_w(\d+)_b128$"),
     "mxfp4_quant": re.compile(r"mxfp4_quant_d(\d+)_w(\d+)_s(\d+)$"),
-    "moe_fp4_stage1": re.compile(r"moe_fp4_stage1_w(\d+)_k(\d+)_m(\d+)$"),
+    "moe_fp4_stage1": re.compile(r"moe_fp4_stage1_w(\d+)_k(\d+)_m(\d+)(?:_(gelu_tanh|gelu))?$"),
     "moe_fp4_stage2": re.compile(r"moe_fp4_stage2_w(\d+)_k(\d+)_m(\d+)$"),
-    "moe_quant_stage1": re.compile(r"moe_quant_stage1_(fp8|i8)_w(\d+)_m(\d+)$"),
+    "moe_quant_stage1": re.compile(r"moe_quant_stage1_(fp8|i8)_w(\d+)_m(\d+)(?:_(gelu_tanh|gelu))?$"),
     "moe_quant_stage2": re.compile(r"moe_quant_stage2_(fp8|i8)_w(\d+)_m(\d+)$"),
 }
 _modules = {}  # id(device) -> its loaded ops modules: the prebuilt, then those built on first use
@@ -249,7 +249,7 @@ def _kernels(op):
             hit = _PATTERNS[op].match(name)
             if hit:
                 out.append((m.kernel(name, _SIGNATURES[op]),
-                            tuple(int(g) if g.isdigit() else g for g in hit.groups())))
+                            tuple(int(g) if g is not None and g.isdigit() else g for g in hit.groups())))
     return out
 
 
@@ -799,11 +799,14 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     return o, lse
 
 
-def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_scale=None):
-    """Mixture of experts (aiter's fused_moe, vLLM's fused_experts), gated SiLU:
+def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_scale=None, activation="silu"):
+    """Mixture of experts (aiter's fused_moe, vLLM's fused_experts), gated:
 
-        out[t] = sum_k topk_weights[t, k] * (silu(x[t] . W1[e, :inter]^T) * (x[t] . W1[e, inter:]^T)) . W2[e]^T,
+        out[t] = sum_k topk_weights[t, k] * (act(x[t] . W1[e, :inter]^T) * (x[t] . W1[e, inter:]^T)) . W2[e]^T,
         e = topk_ids[t, k]
+
+    act by `activation`: "silu" (x * sigmoid(x)), "gelu" (the erf form, torch's default GELU and
+    aiter's Gelu) or "gelu_tanh" (torch's approximate="tanh"), in every form below.
 
     x [tokens, dim] bf16, topk_weights [tokens, topk] float32, topk_ids [tokens, topk] int32 (int64
     is converted). Returns out [tokens, dim] float32 (each expert's share added by f32 atomics).
@@ -825,10 +828,12 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_s
     inter, dim / 32] and w2_scale [experts, dim, inter / 32] uint8 E8M0 (a scale per 32
     consecutive elements of a row); x and h quantized to MXFP4 per 1x32 block (aiter's rule)."""
     op = "fused_moe"
+    if activation not in _cfg.MOE_ACTIVATIONS:
+        raise ValueError(f"hipasm.ops.{op}: activation {activation!r}, expected one of {_cfg.MOE_ACTIVATIONS}")
     if quant == "mxfp4":
-        return _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale)
+        return _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale, activation)
     if quant is not None:
-        return _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale)
+        return _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale, activation)
     if w1_scale is not None or w2_scale is not None:
         raise ValueError(f"hipasm.ops.{op}: w1_scale and w2_scale go with quant='fp8_block', 'int8' or 'mxfp4' "
                          f"(quant None: bf16 weights)")
@@ -837,7 +842,8 @@ def fused_moe(x, w1, w2, topk_weights, topk_ids, quant=None, w1_scale=None, w2_s
     topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
     if dim % 16 or inter % 16 or inter == 0:
         raise ValueError(f"hipasm.ops.{op}: dim = {dim} and inter = {inter} must be positive multiples of 16")
-    s1, c1 = _find("moe_stage1", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
+    s1, c1 = _find("moe_stage1", lambda c: c[0] == 1 and (c[4] or "silu") == activation,
+                   lambda: _cfg.moe_gemm(_target(), activation), f"its configuration ({activation})")
     s2, c2 = _find("moe_stage2", lambda c: c[0] == 1, lambda: _cfg.moe_gemm(_target()), "its configuration")
     (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
     if tokens == 0:
@@ -890,7 +896,7 @@ def _moe_grid(waves, max_workgroups, cols, max_blocks):
     return gx, min(max(max_workgroups // gx, 1), max_blocks)
 
 
-def _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale):
+def _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale, activation):
     """fused_moe's MXFP4 form (moe_fp4.hpp): x quantized, sorted, then the two stages."""
     if _target() != "gfx950":
         raise ValueError(f"hipasm.ops.{op}: quant='mxfp4' runs on gfx950 devices (moe_fp4.hpp: the scaled MFMAs), "
@@ -916,7 +922,8 @@ def _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale):
     topk_weights, topk_ids = _moe_routing(op, tokens, experts, topk_weights, topk_ids)
     qk, (_, qw, qs) = _find("mxfp4_quant", lambda c: c[0] == dim,
                             lambda: _cfg.mxfp4_quant(dim, op, arg="x's last dimension (dim)"), f"d={dim}")
-    s1, c1 = _find("moe_fp4_stage1", lambda c: True, _cfg.moe_fp4, "mxfp4")
+    s1, c1 = _find("moe_fp4_stage1", lambda c: (c[3] or "silu") == activation, lambda: _cfg.moe_fp4(activation),
+                   f"mxfp4 ({activation})")
     s2, c2 = _find("moe_fp4_stage2", lambda c: True, _cfg.moe_fp4, "mxfp4")
     (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
     if tokens == 0:
@@ -941,7 +948,7 @@ def _fused_moe_mxfp4(op, x, w1, w2, topk_weights, topk_ids, w1_scale, w2_scale):
 _MOE_QUANT = {"fp8_block": "fp8", "int8": "i8"}
 
 
-def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale):
+def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_scale, activation):
     """fused_moe's quantized forms (moe_quant.hpp): x quantized, sorted, then the two stages."""
     if quant not in _MOE_QUANT:
         raise ValueError(f"hipasm.ops.{op}: quant {quant!r}, expected None, 'fp8_block', 'int8' or 'mxfp4'")
@@ -981,7 +988,8 @@ def _fused_moe_quant(op, x, w1, w2, topk_weights, topk_ids, quant, w1_scale, w2_
             qk(tokens, 64 * waves, xq, xs, x, tokens)
     else:
         xq, xs = dynamic_quant(x, "int8")
-    s1, c1 = _find("moe_quant_stage1", lambda c: c[0] == kind, lambda: _cfg.moe_quant(kind, target), quant)
+    s1, c1 = _find("moe_quant_stage1", lambda c: c[0] == kind and (c[3] or "silu") == activation,
+                   lambda: _cfg.moe_quant(kind, target, activation), f"{quant} ({activation})")
     s2, c2 = _find("moe_quant_stage2", lambda c: c[0] == kind, lambda: _cfg.moe_quant(kind, target), quant)
     (sorted_ids, sorted_weights, sorted_experts, num_valid), out = _moe_begin(op, x, topk_ids, topk_weights, experts)
     if tokens == 0:

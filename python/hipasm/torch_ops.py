@@ -220,8 +220,11 @@ OPS = {
                        "bool causal=False, float? softmax_scale=None, Tensor? cu_seqlens_q=None, "
                        "Tensor? cu_seqlens_k=None, int? max_seqlen_q=None, int? max_seqlen_k=None) "
                        "-> (Tensor, Tensor, Tensor)", _flash_attn_bwd, _flash_attn_bwd_meta),
-    "fused_moe": ("fused_moe(Tensor x, Tensor w1, Tensor w2, Tensor topk_weights, Tensor topk_ids) -> Tensor",
-                  ops.fused_moe, lambda x, *a: x.new_empty(x.shape, dtype=torch.float32)),
+    "fused_moe": ("fused_moe(Tensor x, Tensor w1, Tensor w2, Tensor topk_weights, Tensor topk_ids, "
+                  "str activation=\"silu\") -> Tensor",
+                  lambda x, w1, w2, topk_weights, topk_ids, activation="silu":
+                      ops.fused_moe(x, w1, w2, topk_weights, topk_ids, activation=activation),
+                  lambda x, *a, **kw: x.new_empty(x.shape, dtype=torch.float32)),
 }
 
 

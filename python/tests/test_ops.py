@@ -1,6 +1,8 @@
 """hipasm.ops (library kernels in python/hipasm/_ops_configs.py's configurations) in the simulator
 against numpy references in float64 of the same bf16 inputs; bf16 outputs within bf16 rounding of
 them."""
+import math
+
 import numpy as np
 import pytest
 
@@ -373,16 +375,26 @@ def test_flash_attn_bwd_errors(sim):
         hipasm.ops.flash_attn_bwd(q96, q96, q96, q96, q96, lse)
 
 
-def moe_reference(x, w1, w2, weights, ids):
-    """f64 gated-SiLU MoE and a bound of its rounding: the kernel keeps h in bf16 (2^-9 relative)
-    and sums in f32."""
+def act_ref(g, act="silu"):
+    """The gate activations in f64 from their formulas (activation.hpp)."""
+    if act == "silu":
+        return g / (1 + np.exp(-g))
+    if act == "gelu":
+        return 0.5 * g * (1 + np.vectorize(math.erf)(g / math.sqrt(2)))
+    assert act == "gelu_tanh"
+    return 0.5 * g * (1 + np.tanh(math.sqrt(2 / math.pi) * (g + 0.044715 * g ** 3)))
+
+
+def moe_reference(x, w1, w2, weights, ids, act="silu"):
+    """f64 gated MoE (act: silu, gelu, gelu_tanh) and a bound of its rounding: the kernel keeps h
+    in bf16 (2^-9 relative) and sums in f32."""
     xf, w1f, w2f = (bf16_float(a).astype(np.float64) for a in (x, w1, w2))
     inter = w1.shape[1] // 2
     out, mag = np.zeros((x.shape[0], w2.shape[1])), np.zeros((x.shape[0], w2.shape[1]))
     for t in range(x.shape[0]):
         for e, w in zip(ids[t], weights[t]):
             g, u = w1f[e, :inter] @ xf[t], w1f[e, inter:] @ xf[t]
-            h = g / (1 + np.exp(-g)) * u
+            h = act_ref(g, act) * u
             out[t] += w * (w2f[e] @ h)
             mag[t] += abs(w) * (np.abs(w2f[e]) @ np.abs(h))
     return out, mag * 2.0 ** -8 + 1e-4
@@ -402,6 +414,25 @@ def test_fused_moe_numpy(sim, experts):
     assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
     # int64 ids (torch.topk's) are converted
     assert np.array_equal(hipasm.ops.fused_moe(x, w1, w2, weights, ids.astype(np.int64)), out)
+
+
+@pytest.mark.parametrize("act", ["gelu", "gelu_tanh"])
+def test_fused_moe_activation_numpy(sim, act):
+    """fused_moe's GELU forms (stage 1 built for the activation beside the SiLU one): against the
+    f64 reference of that activation, and far from SiLU's (the test tells them apart)."""
+    tokens, dim, inter, topk, experts = 5, 32, 48, 2, 8
+    x = bf16_bits(rng.standard_normal((tokens, dim)))
+    w1 = bf16_bits(rng.standard_normal((experts, 2 * inter, dim)) * 0.3)
+    w2 = bf16_bits(rng.standard_normal((experts, dim, inter)) * 0.3)
+    ids = np.array([rng.choice(experts, topk, replace=False) for _ in range(tokens)], np.int32)
+    weights = rng.random((tokens, topk)).astype(np.float32)
+    out = hipasm.ops.fused_moe(x, w1, w2, weights, ids, activation=act)
+    ref, tol = moe_reference(x, w1, w2, weights, ids, act)
+    assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
+    silu, _ = moe_reference(x, w1, w2, weights, ids)
+    assert not (np.abs(out - silu) <= tol).all()
+    with pytest.raises(ValueError, match=r"fused_moe: activation 'relu', expected one of"):
+        hipasm.ops.fused_moe(x, w1, w2, weights, ids, activation="relu")
 
 
 def test_moe_sorting_numpy(sim):
@@ -553,7 +584,7 @@ def fp8_bits(v, ocp=False):
     return np.where((np.asarray(v) < 0) & (code != 0), code | 0x80, code).astype(np.uint8)
 
 
-def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp=False):
+def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp=False, act="silu"):
     """f64 gated-SiLU MoE from x quantized as the op does (fp8: per 1x128 block, e4m3fnuz with
     qmax 240, or OCP e4m3fn (ocp) with qmax 448; int8: per token, qmax 127; scale max(amax /
     qmax, 1 / (512 qmax)), q = rne(x * (1 / scale)) in f32) and the dequantized weights, and a
@@ -581,7 +612,7 @@ def moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp=False):
     for t in range(tokens):
         for e, w in zip(ids[t], weights[t]):
             g, u = w1d[e, :inter] @ xd[t], w1d[e, inter:] @ xd[t]
-            h = g / (1 + np.exp(-g)) * u
+            h = act_ref(g, act) * u
             amax = np.repeat(np.abs(h).reshape(-1, 128).max(axis=1), 128)
             err = np.abs(h) * 2.0 ** -4 + amax / qmax * sub if kind == "fp8" else amax / 127 / 2 * 1.01
             out[t] += w * (w2d[e] @ h)
@@ -636,6 +667,11 @@ def test_fused_moe_quant_numpy(quant, gpu):
     if kind == "fp8":  # the other format's reading of the same bits is far off: the test tells them apart
         other, _ = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, not ocp)
         assert not (np.abs(out - other) <= tol).all()
+    if (quant, gpu) == ("int8", "mi300x"):  # stage 1 with GELU (tanh), built on first use
+        out = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s, w2_scale=w2s,
+                                   activation="gelu_tanh")
+        ref, tol = moe_quant_reference(x, w1q, w1s, w2q, w2s, weights, ids, kind, ocp, act="gelu_tanh")
+        assert (np.abs(out - ref) <= tol).all(), np.abs(out - ref).max()
     # the errors name the argument
     with pytest.raises(ValueError, match=r"w1_scale shape .*, expected"):
         hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant=quant, w1_scale=w1s[:, :1], w2_scale=w2s)
@@ -712,8 +748,9 @@ def pack_fp4(codes):
     return (c[..., 0::2] | (c[..., 1::2] << 4)).astype(np.uint8)
 
 
-def test_fused_moe_mxfp4_numpy():
-    """quant='mxfp4' (moe_fp4.hpp, gfx950: a sim MI355X) against f64 of the weights' values with x
+@pytest.mark.parametrize("act", ["silu", "gelu"])
+def test_fused_moe_mxfp4_numpy(act):
+    """quant='mxfp4' (moe_fp4.hpp, gfx950: a sim MI355X), SiLU and GELU, against f64 of the weights' values with x
     and h quantized as the kernels do (h in f32 there: a value at a rounding midpoint could round
     the other way; none does on these operands), up to the f32 sums' rounding."""
     hipasm.device("sim", gpu="mi355x")
@@ -726,7 +763,7 @@ def test_fused_moe_mxfp4_numpy():
     w1s = g.integers(120, 124, (experts, 2 * inter, dim // 32)).astype(np.uint8)
     w2s = g.integers(120, 124, (experts, dim, inter // 32)).astype(np.uint8)
     out = hipasm.ops.fused_moe(x, pack_fp4(w1c), pack_fp4(w2c), weights, ids, quant="mxfp4", w1_scale=w1s,
-                               w2_scale=w2s)
+                               w2_scale=w2s, activation=act)
     assert out.shape == (tokens, dim) and out.dtype == np.float32
     xd = mx_dequant(*mxfp4_quantize(bf16_float(x).astype(np.float64)))
     w1d, w2d = mx_dequant(w1c, w1s), mx_dequant(w2c, w2s)
@@ -734,7 +771,7 @@ def test_fused_moe_mxfp4_numpy():
     for t in range(tokens):
         for e, w in zip(ids[t], weights[t]):
             gate, up = w1d[e, :inter] @ xd[t], w1d[e, inter:] @ xd[t]
-            h = mx_dequant(*mxfp4_quantize(gate / (1 + np.exp(-gate)) * up))
+            h = mx_dequant(*mxfp4_quantize(act_ref(gate, act) * up))
             ref[t] += w * (w2d[e] @ h)
             mag[t] += abs(w) * (np.abs(w2d[e]) @ np.abs(h))
     tol = mag * 2.0 ** -16 + 1e-6

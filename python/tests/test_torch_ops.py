@@ -215,6 +215,9 @@ def test_meta_shapes():
     o = H.fused_moe(x, torch.empty(8, 64, 256, **bf), torch.empty(8, 256, 32, **bf), torch.empty(4, 2, **m),
                     torch.empty(4, 2, dtype=torch.int32, **m))
     assert o.shape == (4, 256) and o.dtype == torch.float32
+    o = H.fused_moe(x, torch.empty(8, 64, 256, **bf), torch.empty(8, 256, 32, **bf), torch.empty(4, 2, **m),
+                    torch.empty(4, 2, dtype=torch.int32, **m), "gelu")
+    assert o.shape == (4, 256) and o.dtype == torch.float32
     assert x.device.type == "meta"
 
 

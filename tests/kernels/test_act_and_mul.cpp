@@ -6,6 +6,7 @@
 // checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "activation_ref.hpp"
 #include "kernel_test.hpp"
 
 #include <hipasm/kernels/act_and_mul.hpp>
@@ -29,15 +30,7 @@ hipasm::test::kernel_sim& S() {
   return s;
 }
 
-double act_ref(hk::activation a, double g) {
-  switch (a) {
-    case hk::activation::silu: return g / (1.0 + std::exp(-g));
-    case hk::activation::gelu: return 0.5 * g * (1.0 + std::erf(g / std::sqrt(2.0)));
-    case hk::activation::gelu_tanh:
-      return 0.5 * g * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (g + 0.044715 * g * g * g)));
-  }
-  return 0;
-}
+using hipasm::test::act_ref;
 
 // in [tokens][2d] as bf16 values drawn from [lo, hi], edited by `edit(values, 2d)`
 template <hk::act_and_mul_config C>

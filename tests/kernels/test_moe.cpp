@@ -10,6 +10,7 @@
 // back to 0); the checker must stay silent.
 #include <catch2/catch.hpp>
 
+#include "activation_ref.hpp"
 #include "kernel_test.hpp"
 
 #include <hipasm/helpers/debug_log_host.hpp>
@@ -190,17 +191,16 @@ void check_sorting(const char* kernel, uint32_t tokens, uint32_t topk, uint32_t 
   for (size_t i = want.ids.size(); i < got_ids.size(); ++i) REQUIRE(got_ids[i] == 0u);  // nothing past the entries
 }
 
-double silu_ref(double g) { return g / (1.0 + std::exp(-g)); }
 
 // Runs the whole MoE (sorting and GEMMs) into a.out with ws.
 using moe_run = std::function<rt::launch_report(hk::moe_workspace& ws, const hk::moe_args& a)>;
 
 // The whole MoE on random bf16 data, `launches` times on one workspace (out refilled with 7
 // between them); out against a double reference with h rounded to bf16 as the kernel stores it.
-void check_moe_run(const moe_run& run, bool gated, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used,
+void check_moe_run(const moe_run& run, bool gated, hk::activation act, uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t used,
                    uint32_t dim, uint32_t inter, int seed, int launches = 1, bool one_expert_all = false) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " dim " << dim << " inter " << inter
-                 << (gated ? " g1u1" : " g1u0") << (one_expert_all ? " one expert in every token" : ""));
+                 << (gated ? " g1u1" : " g1u0") << " " << hk::activation_name(act) << (one_expert_all ? " one expert in every token" : ""));
   const routing r = make_routing(tokens, topk, used, seed, one_expert_all);
   std::mt19937 rng(seed + 1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -235,7 +235,7 @@ void check_moe_run(const moe_run& run, bool gated, uint32_t tokens, uint32_t top
           g += xv * from_bf16(w1[(size_t(e) * gu + n) * dim + c]);
           if (gated) up += xv * from_bf16(w1[(size_t(e) * gu + inter + n) * dim + c]);
         }
-        h[n] = from_bf16(bf16(gated ? silu_ref(g) * up : silu_ref(g)));
+        h[n] = from_bf16(bf16(gated ? hipasm::test::act_ref(act, g) * up : hipasm::test::act_ref(act, g)));
       }
       for (uint32_t c = 0; c < dim; ++c)
         for (uint32_t n = 0; n < inter; ++n) {
@@ -267,7 +267,7 @@ void check_moe(const char* sort_k, const char* s1_k, const char* s2_k, uint32_t 
       [&](hk::moe_workspace& ws, const hk::moe_args& a) {
         return hk::launch_fused_moe<SC, GC>(*M().sort.dev, {*M().sort.m, sort_k}, {s1, s1_k}, {s2, s2_k}, ws, a);
       },
-      GC.gated, tokens, topk, experts, used, dim, inter, seed, 1, one_expert_all);
+      GC.gated, GC.act, tokens, topk, experts, used, dim, inter, seed, 1, one_expert_all);
 }
 
 // The sorting, then both GEMM stages in one dispatch (HIPASM_MOE_FUSED_KERNEL), launched twice
@@ -283,7 +283,7 @@ void check_moe_fused(rt::module& m, const char* kernel, uint32_t tokens, uint32_
       [&](hk::moe_workspace& ws, const hk::moe_args& a) {
         return hk::launch_fused_moe<SC, C1, C2>(*M().sort.dev, {*M().sort.m, "moe_sort_64"}, {m, kernel}, ws, a, o);
       },
-      C1.gated, tokens, topk, experts, used, dim, inter, seed, 2);
+      C1.gated, C1.act, tokens, topk, experts, used, dim, inter, seed, 2);
 }
 }  // namespace
 
@@ -350,14 +350,14 @@ TEST_CASE("moe: one expert takes every token", "[kernels][moe]") {
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 45, 2, 8, 6, 144, 64, 16, true);
 }
 
-TEST_CASE("moe: g1u0 (silu of the gate alone)", "[kernels][moe]") {
+TEST_CASE("moe: g1u0 (GELU, erf form, of the gate alone)", "[kernels][moe]") {
   check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 7, 2, 8, 8, 64, 80, 21);
   // (three register sets: software_pipeline's loop leaves at each of its three copies) stage 1's K
   // 21 slices: 11 groups of 2; stage 2's 8: 4 groups
   check_moe<cfg::sort_64, cfg::gemm_g1u0>("moe_sort_64", "moe_s1_g1u0", "moe_s2_g1u0", 5, 2, 8, 8, 336, 128, 23);
 }
 
-TEST_CASE("moe: weights through LDS, K ranges ending inside a line", "[kernels][moe]") {
+TEST_CASE("moe: weights through LDS, K ranges ending inside a line, GELU (tanh)", "[kernels][moe]") {
   // 1 token; dim and inter tails of the 64-column workgroups
   check_moe<cfg::sort_64, cfg::gemm_g1u1_lds>("moe_sort_64", "moe_s1_g1u1_lds", "moe_s2_lds", 1, 2, 8, 8, 80, 48, 31);
   // 40 tokens top-2 over 8 experts: padding rows; dim 208 = 13 slices, stage 1's K halves

@@ -15,6 +15,7 @@
 // (moe_fp4_preshuffle). The checker must report nothing.
 #include <catch2/catch.hpp>
 
+#include "activation_ref.hpp"
 #include "kernel_test.hpp"
 #include "narrow_float_ref.hpp"
 
@@ -104,7 +105,6 @@ routing make_routing(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t 
   return r;
 }
 
-double silu(double g) { return g / (1.0 + std::exp(-g)); }
 
 // The whole layer on the simulator (configurations S1 / S2, their kernels in `m`) against the
 // reference; x bf16 in [-1, 1) with a row of zeros.
@@ -217,15 +217,16 @@ void check(rt::module& m, const char* s1_name, const char* s2_name, const char* 
         }
         // the kernel's f32 sums: one rounding a 64-k MFMA step (test_gemm_fp4.cpp's bound)
         const double dg = (dim / 64 + 1) * std::ldexp(gm, -23), du = (dim / 64 + 1) * std::ldexp(um, -23);
-        href[n] = silu(gs) * us;
+        href[n] = hipasm::test::act_ref(S1.act, gs) * us;
         hlo[n] = hhi[n] = href[n];
         for (double gg : {gs - dg, gs + dg})
           for (double uu : {us - du, us + du}) {
-            const double h = silu(gg) * uu;
+            const double h = hipasm::test::act_ref(S1.act, gg) * uu;
             hlo[n] = std::min(hlo[n], h);
             hhi[n] = std::max(hhi[n], h);
           }
-        const double slack = std::ldexp(std::fabs(href[n]), -18) + 1e-30;  // SiLU's ulps
+        // the activation's ulps (math.hpp: silu <= 16, the gelus <= 40)
+        const double slack = std::ldexp(std::fabs(href[n]), S1.act == hk::activation::silu ? -18 : -17) + 1e-30;
         hlo[n] -= slack;
         hhi[n] += slack;
       }
@@ -319,7 +320,7 @@ TEST_CASE("moe_fp4: preshuffled weights, three register sets, stage 2's K over t
   check<shuf_s1, shuf_s2, quant_1024>(*M().shuf, "moe_fp4_s1_shuf", "moe_fp4_s2_shuf", "quant_1024", 33, 3, 5, 2, 256, 6);
 }
 
-TEST_CASE("moe_fp4: x gathered into the sorted rows' layout for stage 1", "[kernels][moe_fp4]") {
+TEST_CASE("moe_fp4: x gathered into the sorted rows' layout for stage 1, GELU (erf)", "[kernels][moe_fp4]") {
   using namespace fp4_moe_cfg;
   // 37 tokens top-3 of 9 (the shared expert's two blocks with a tail, padding rows, empty
   // experts); dim 512: 2 K steps over the gather's 6 waves of a block (4 idle)

@@ -5,7 +5,7 @@
 // decoded from the format's definition, tests/common/narrow_float_ref.hpp; int8 exactly), on
 // moe_sorting's routing (moe.hpp), as two kernels and as one dispatch:
 //  - stage 1: g and up summed in double per 128-element K block, scaled by the block's x and
-//    W1 scales; h = silu(g) * up (or silu(g)); each 1x128 block of h re-quantized: the kernel's
+//    W1 scales; h = act(g) * up (or act(g)); each 1x128 block of h re-quantized: the kernel's
 //    scale must be max(amax / qmax, 1 / (512 * qmax)) (qmax: the format's largest finite value,
 //    240 fnuz, 448 OCP; 127 int8) and each fp8 value the nearest to h / scale
 //    (or, where f32 and double sums straddle a rounding boundary, as near);
@@ -18,6 +18,7 @@
 // twice (their counters back to 0); the checker must stay silent and nothing lands past out.
 #include <catch2/catch.hpp>
 
+#include "activation_ref.hpp"
 #include "kernel_test.hpp"
 #include "narrow_float_ref.hpp"
 
@@ -59,7 +60,6 @@ const hipasm::test::minifloat& fp8() {
 }
 double f8(uint8_t b) { return hipasm::test::decode(fp8(), b); }
 uint8_t to_f8(double v) { return uint8_t(hipasm::test::encode(fp8(), v, true)); }
-double silu(double g) { return g / (1.0 + std::exp(-g)); }
 
 struct routing {
   std::vector<int> ids;
@@ -126,7 +126,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
                      uint32_t topk, uint32_t experts, uint32_t used, uint32_t dim, uint32_t inter, route kind, int seed,
                      bool fused = false, hk::moe_quant_rows grid_rows = {}, bool onepass = false) {
   INFO("tokens " << tokens << " topk " << topk << " experts " << experts << " used " << used << " dim " << dim
-                 << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " routing " << int(kind));
+                 << " inter " << inter << (C1.gated ? " g1u1" : " g1u0") << " " << hk::activation_name(C1.act) << " routing " << int(kind));
   constexpr bool I8 = C1.type == hk::quant_type::i8;
   static_assert(C2.type == C1.type);
   const problem p = make_problem(tokens, topk, experts, dim, inter, C1.gated, I8, kind == route::ties, seed);
@@ -206,7 +206,7 @@ void check_moe_quant(rt::module& s1, const char* s1_name, rt::module& s2, const 
       }
       return I8 ? sum * p.xs[t] * p.w1s[size_t(e) * gu + n] : sum;
     };
-    for (uint32_t n = 0; n < inter; ++n) h[n] = C1.gated ? silu(dot(n)) * dot(inter + n) : silu(dot(n));
+    for (uint32_t n = 0; n < inter; ++n) h[n] = C1.gated ? hipasm::test::act_ref(C1.act, dot(n)) * dot(inter + n) : hipasm::test::act_ref(C1.act, dot(n));
     for (uint32_t c = 0; c < nib; ++c) {
       double amax = 0;
       for (uint32_t n = c * 128; n < c * 128 + 128; ++n) amax = std::max(amax, std::fabs(h[n]));
@@ -260,11 +260,11 @@ TEST_CASE("moe_quant fp8 block-scale g1u1: one expert takes every token, ties", 
   check_moe_quant<cfg::q_s1, cfg::q_s2>(*M().s1, "moe_q_s1", *M().s2, "moe_q_s2", 20, 1, 4, 4, 256, 256, route::ties, 4);
 }
 
-TEST_CASE("moe_quant fp8 block-scale g1u0", "[kernels][moe_quant]") {
+TEST_CASE("moe_quant fp8 block-scale g1u0, GELU (erf)", "[kernels][moe_quant]") {
   check_moe_quant<cfg::q_s1_g1u0, cfg::q_s2>(*M().s1_g1u0, "moe_q_s1_g1u0", *M().s2, "moe_q_s2", 33, 3, 8, 8, 256, 256, route::random, 5);
 }
 
-TEST_CASE("moe_quant int8 per token x per channel: g1u1 and g1u0", "[kernels][moe_quant]") {
+TEST_CASE("moe_quant int8 per token x per channel: g1u1 and g1u0 (GELU, tanh)", "[kernels][moe_quant]") {
   // 1 token; one expert taking every token with 45 (two blocks); 37 tokens, 6 experts without tokens
   check_moe_quant<cfg::i8_s1, cfg::i8_s2>(*M().i8, "moe_i8_s1", *M().i8, "moe_i8_s2", 1, 2, 8, 8, 128, 128, route::random, 11);
   check_moe_quant<cfg::i8_s1, cfg::i8_s2>(*M().i8, "moe_i8_s1", *M().i8, "moe_i8_s2", 45, 2, 8, 5, 384, 256,

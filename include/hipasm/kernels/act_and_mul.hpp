@@ -24,10 +24,9 @@
 #include <cstdint>
 
 #include "../hipasm.hpp"
+#include "activation.hpp"
 
 namespace hipasm::kernels {
-
-enum class activation : uint8_t { silu, gelu, gelu_tanh };
 
 struct act_and_mul_config {
   int d = 0;                          // output elements per token (the input row is 2d); even
@@ -44,15 +43,6 @@ constexpr uint64_t act_and_mul_span(const act_and_mul_config& c) {
 constexpr uint32_t act_and_mul_groups(const act_and_mul_config& c, uint32_t tokens) {
   return static_cast<uint32_t>((uint64_t(tokens) * uint64_t(c.d) + act_and_mul_span(c) - 1) / act_and_mul_span(c));
 }
-
-namespace detail {
-template <activation A>
-constexpr gpr<dtype::f32> activate(const gpr<dtype::f32>& g) {
-  if constexpr (A == activation::silu) return silu(g);
-  else if constexpr (A == activation::gelu) return gelu_erf(g);
-  else return gelu_tanh(g);
-}
-}  // namespace detail
 
 template <act_and_mul_config C>
 constexpr void act_and_mul(builder J, arg<uint16_t*> out, arg<const uint16_t*> in, arg<unsigned> tokens) {

@@ -4,8 +4,9 @@
 //   for each token t and slot k (expert e = topk_ids[t][k], weight w = topk_weights[t][k]):
 //     h = act(x[t] . W1[e][gate rows]) (* x[t] . W1[e][up rows] when gated)   [inter]
 //     out[t] += w * (h . W2[e]^T)                                             [dim]
-//   act = SiLU; x [tokens][dim] bf16, W1 [experts][2 * inter (gated) or inter][dim] bf16 (gate
-//   rows first, then up), W2 [experts][dim][inter] bf16, out [tokens][dim] f32.
+//   act = SiLU, GELU (erf) or GELU (tanh) (moe_gemm_config::act); x [tokens][dim] bf16, W1
+//   [experts][2 * inter (gated) or inter][dim] bf16 (gate rows first, then up), W2
+//   [experts][dim][inter] bf16, out [tokens][dim] f32.
 //
 // 1. moe_sorting (one workgroup): aiter's layout, so that its output also feeds aiter's fmoe
 //    asm kernels. sorted_token_ids: per expert in increasing expert order, its (token, slot)
@@ -23,7 +24,7 @@
 //    sorted rows (one expert), each wave 32 columns n of inter: v_mfma_f32_32x32x8_bf16 (on
 //    gfx950 the double-K v_mfma_f32_32x32x16_bf16: one MFMA a lane's 16 bytes, not two) with
 //    the weight rows as A (32 n) and the gathered token rows as B (32 tokens), so a lane holds
-//    4 consecutive n of one token: h = silu(gate) * up stored as bf16 (dwordx2) into the
+//    4 consecutive n of one token: h = act(gate) * up stored as bf16 (dwordx2) into the
 //    intermediate [blocks * 32][inter] at the sorted row. The MFMA operands are 16 bytes a
 //    lane (a row's 8 consecutive k, the same k permutation for A and B as gemm_bf16), `unroll`
 //    16-element slices a load group, two groups in flight. Tokens come straight from global
@@ -65,6 +66,7 @@
 #include "../helpers/arrival.hpp"
 #include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+#include "activation.hpp"
 
 namespace hipasm::kernels {
 
@@ -104,7 +106,8 @@ struct moe_sorting_config {
 struct moe_gemm_config {
   uint32_t waves = 4;    // 32 columns (stage 1: of inter; stage 2: of dim) a wave
   uint32_t unroll = 4;   // 16-element K slices a load group (two groups in flight)
-  bool gated = true;     // W1 holds gate and up rows (aiter's g1u1): h = silu(gate) * up; else silu(gate)
+  bool gated = true;     // W1 holds gate and up rows (aiter's g1u1): h = act(gate) * up; else act(gate)
+  activation act = activation::silu;  // stage 1's act: silu, gelu (erf) or gelu_tanh (activation.hpp)
   uint32_t k_split = 1;  // waves sharing a column block, each a K range (more loads in flight
                          // for few tokens): stage 1 adds their sums through LDS, stage 2's atomics add them
 
@@ -798,7 +801,7 @@ constexpr void moe_stage2_done(builder J, const moe_sync& s, gpr<dtype::u32> wav
     });
 }
 
-// ---- 2. stage 1: h = silu(x . gate) (* x . up) --------------------------------------------------
+// ---- 2. stage 1: h = act(x . gate) (* x . up) ---------------------------------------------------
 // Workgroup (wg_x, wg_y) of a grid (grid x, grid_blocks); sync: the fused kernel's counters.
 template <moe_gemm_config C>
 constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t red_offset,
@@ -882,8 +885,8 @@ constexpr void moe_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y,
   auto pk = J.vgpr<dtype::bf16x2>(2).aligned(2);
   for (uint32_t q = 0; q < 4; ++q) {
     for (uint32_t j = 0; j < 4; ++j) {
-      if constexpr (C.gated) hv[j] = silu(acc[0][4 * q + j]) * acc[1][4 * q + j];
-      else hv[j] = silu(acc[0][4 * q + j]);
+      if constexpr (C.gated) hv[j] = detail::activate<C.act>(acc[0][4 * q + j]) * acc[1][4 * q + j];
+      else hv[j] = detail::activate<C.act>(acc[0][4 * q + j]);
     }
     pk[0] = cvt_bf16x2(hv[0], hv[1]);
     pk[1] = cvt_bf16x2(hv[2], hv[3]);

@@ -6,7 +6,7 @@
 //   xq, xs  = mxfp4_quant(x)                       x [tokens][dim] bf16 (mxfp4_quant.hpp, aiter's rule)
 //   for each token t and slot k (expert e = topk_ids[t][k], weight w = topk_weights[t][k]):
 //     g, u  = xq[t] . W1[e][n], xq[t] . W1[e][inter + n]     (n < inter, f32 sums of the MX products)
-//     h     = mxfp4(silu(g) * u)                  per 32 consecutive n of the token (aiter_even rule)
+//     h     = mxfp4(act(g) * u)                   per 32 consecutive n of the token (aiter_even rule)
 //     out[t][d] += w * (h . W2[e][d])             (d < dim)
 //   W1 [experts][2 * inter][dim / 2] fp4 bytes (gate rows, then up rows), its scales
 //   [experts][2 * inter][dim / 32]; W2 [experts][dim][inter / 2], scales [experts][dim][inter / 32]
@@ -106,6 +106,7 @@ struct moe_fp4_config {
   bool rows_out = false;   // stage 2: each (token, slot) row's weighted sums stored (no atomics)
                            // into y [topk][tokens][dim] f32 at row slot * tokens + token;
                            // moe_fp4_reduce_kernel then sums a token's rows into out
+  activation act = activation::silu;  // stage 1: h = mxfp4(act(gate) * up); silu, gelu (erf) or gelu_tanh
 
   constexpr uint32_t threads() const { return 64 * waves * k_split; }
   constexpr uint32_t cols() const { return 32 * waves * col_tiles; }
@@ -371,7 +372,7 @@ constexpr void moe_fp4_for_runs(builder J, gpr<dtype::u32> y, arg<const unsigned
   }
 }
 
-// ---- stage 1: h = mxfp4(silu(x . gate) * (x . up)) ------------------------------------------------
+// ---- stage 1: h = mxfp4(act(x . gate) * (x . up)) ------------------------------------------------
 // Workgroup (wg_x, wg_y) of a grid (inter / cols, grid_blocks); sync: the fused kernel's counters
 // (moe.hpp's moe_sync: out's zeroing and each block's h counted there).
 template <moe_fp4_config C>
@@ -539,7 +540,7 @@ constexpr void moe_fp4_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> w
       auto m = J.vgpr<u32>(), a = J.vgpr<u32>();
       m = 0u;
       for (uint32_t r = 0; r < 16; ++r) {
-        h[r] = silu(ag[r]) * au[r];
+        h[r] = detail::activate<C.act>(ag[r]) * au[r];
         a = h[r].as<u32>() & 0x7fffffffu;
         m = max(m, a);
       }
@@ -973,7 +974,7 @@ constexpr void moe_fp4_reduce_kernel(builder J, arg<float*> out, arg<const float
                 std::string_view(::hipasm::kernels::detail::moe_fp4_config_error(CFG)                    \
                                      ? ::hipasm::kernels::detail::moe_fp4_config_error(CFG)              \
                                      : ""))
-// Stage 1 (h = mxfp4(silu(gate) * up), out zeroed) of configuration CFG; grid: launch_moe_fp4_stage1.
+// Stage 1 (h = mxfp4(act(gate) * up), out zeroed) of configuration CFG; grid: launch_moe_fp4_stage1.
 #define HIPASM_MOE_FP4_STAGE1_KERNEL(NAME, CFG)                                                                  \
   HIPASM_MOE_FP4_TARGET_CHECK;                                                                                   \
   HIPASM_MOE_FP4_CONFIG_CHECK(CFG);                                                                              \

@@ -10,7 +10,7 @@
 //   W2 fp8 [experts][dim][inter], w2s f32 [experts][dim / 128][inter / 128]
 //   per sorted row (token t, expert e, routing weight w):
 //     g[n] = sum_kb (sum_{k in kb} x[t][k] W1[e][n][k]) * xs[kb][t] * w1s[e][n / 128][kb]  (up likewise)
-//     h = silu(g) * up (g1u1) or silu(g), re-quantized per 1x128 block of inter:
+//     h = act(g) * up (g1u1) or act(g) (act: silu, gelu, gelu_tanh), re-quantized per 1x128 block of inter:
 //       hs = max(amax / qmax, 1 / (512 * qmax)), hq = sat(rne(h * (1 / hs)))   (dynamic_quant's rule;
 //       qmax the format's largest: 240 fnuz, 448 OCP, 127 int8)
 //     out[t][d] += w * sum_kb (sum_{k in kb} hq[k] W2[e][d][k]) * hs[kb] * w2s[e][d / 128][kb]
@@ -83,7 +83,8 @@ struct moe_quant_config {
   quant_type type = quant_type::fp8;  // fp8 with block scales, or i8 per token x per channel
   uint32_t waves = 4;                 // column waves (32 columns each); stage 1: 4 (one 128-column h scale block)
   uint32_t k_split = 1;               // waves sharing a column block, each a range of the K blocks
-  bool gated = true;                  // stage 1: W1 holds gate and up rows (g1u1); else silu(gate) (g1u0)
+  bool gated = true;                  // stage 1: W1 holds gate and up rows (g1u1); else act(gate) (g1u0)
+  activation act = activation::silu;  // stage 1's act: silu, gelu (erf) or gelu_tanh (activation.hpp)
   uint32_t max_workgroups = 1216;     // the grid's size at most (workgroups loop over the blocks)
   bool lds_weights = true;            // weight tiles through LDS: a load takes 8 rows x 128 bytes (8
                                       // whole lines) in place of 32 rows x 32 bytes (32 lines: the CU's
@@ -341,7 +342,7 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
   moe_zero_out(J, O, zb, g, moe_zero_groups(J, tokens, dim, groups, T), T, tid, sync);
 }
 
-// ---- 1. stage 1: h = silu(x . gate) (* x . up), re-quantized per 1x128 -----------------------
+// ---- 1. stage 1: h = act(x . gate) (* x . up), re-quantized per 1x128 -----------------------
 struct moe_quant_no_after {
   constexpr void operator()(const moe_quant_wave&, gpr<dtype::u32>, gpr<dtype::u32>, gpr<dtype::u32>) const {}
 };
@@ -446,8 +447,8 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
         }
       }
       for (uint32_t r = 0; r < 16; ++r) {
-        if constexpr (C.gated) hv[r] = silu(acc[0][r]) * acc[1][r];
-        else hv[r] = silu(acc[0][r]);
+        if constexpr (C.gated) hv[r] = detail::activate<C.act>(acc[0][r]) * acc[1][r];
+        else hv[r] = detail::activate<C.act>(acc[0][r]);
       }
       m = max3(abs(hv[0]), abs(hv[1]), abs(hv[2]));
       for (uint32_t r = 3; r + 1 < 16; r += 2) m = max3(m, abs(hv[r]), abs(hv[r + 1]));

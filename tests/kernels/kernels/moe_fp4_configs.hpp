@@ -17,7 +17,8 @@ inline constexpr moe_fp4_config shuf_s1{.waves = 4, .stages = 3, .w_shuffled = t
 inline constexpr moe_fp4_config shuf_s2{.waves = 1, .k_split = 2, .stages = 3, .w_shuffled = true};
 // stage 1 on x gathered into the sorted rows' layout (moe_fp4_gather_kernel of 3 waves, 2 parts:
 // K steps not a multiple of the 6 waves of a block), k_split 2
-inline constexpr moe_fp4_config gath_s1{.waves = 2, .k_split = 2, .w_shuffled = true, .x_gathered = true};
+inline constexpr moe_fp4_config gath_s1{.waves = 2, .k_split = 2, .w_shuffled = true, .x_gathered = true,
+                                         .act = hipasm::kernels::activation::gelu};  // (GELU, erf)
 inline constexpr uint32_t gather_waves = 3, gather_parts = 2;
 // several consecutive blocks of an expert a workgroup: stage 1 two (x gathered, k_split 2), stage
 // 2 three (groups not aligned to an expert's blocks); row-major: two each, a few workgroups
